@@ -1,0 +1,138 @@
+// Package results holds the run record (what a scenario run produced), its
+// storage (run folders and the SQLite index), report renderers and the
+// regression compare against a baseline.
+package results
+
+import "time"
+
+// SchemaVersion is the version of the run record's JSON shape. Fields may be
+// added freely; renaming or dropping one raises it.
+const SchemaVersion = 1
+
+// Source says whether a number was measured on a live lab or simulated.
+type Source string
+
+const (
+	Measured  Source = "measured"
+	Simulated Source = "simulated"
+)
+
+// Run status values.
+const (
+	StatusRunning     = "running"
+	StatusPassed      = "passed"
+	StatusFailed      = "failed"
+	StatusInterrupted = "interrupted"
+)
+
+// Run is the record of one scenario run: results/<run-id>/run.json.
+type Run struct {
+	SchemaVersion int        `json:"schema_version"`
+	RunID         string     `json:"run_id"`
+	Lab           string     `json:"lab"`
+	Scenario      string     `json:"scenario"`
+	Runtime       string     `json:"runtime"`
+	NOS           string     `json:"nos,omitempty"`
+	Seed          int64      `json:"seed"`
+	Started       time.Time  `json:"started"`
+	Finished      *time.Time `json:"finished"`
+	Status        string     `json:"status"`
+	// ConfigDigest identifies the vendor config set the run used (sha256
+	// over the files in topologies/<lab>/configs), so a regression can say
+	// whether configs changed between two runs.
+	ConfigDigest string    `json:"config_digest,omitempty"`
+	Variants     []Variant `json:"variants"`
+	// Extra holds scenario-specific results (for example the AllReduce
+	// traffic model) keyed by name.
+	Extra map[string]any `json:"extra,omitempty"`
+}
+
+// Variant is one point of the scenario's matrix (for example ECN on, PFC off).
+type Variant struct {
+	Name       string            `json:"name"`
+	ECN        bool              `json:"ecn"`
+	PFC        bool              `json:"pfc"`
+	Params     map[string]string `json:"params,omitempty"`
+	Repetition int               `json:"repetition,omitempty"`
+	// SimulatedUs is the simulated time span of the variant in microseconds.
+	SimulatedUs float64      `json:"simulated_us,omitempty"`
+	Flows       []Flow       `json:"flows"`
+	Summary     Summary      `json:"summary"`
+	Counters    []Counter    `json:"counters"`
+	Assertions  []Assertion  `json:"assertions"`
+	Series      []TimeSeries `json:"series,omitempty"`
+	// Error is set when the variant could not run to completion.
+	Error string `json:"error,omitempty"`
+}
+
+// Flow is one QP's result.
+type Flow struct {
+	ID             string   `json:"id"`
+	Src            string   `json:"src"`
+	Dst            string   `json:"dst"`
+	Pattern        string   `json:"pattern"`
+	Role           string   `json:"role,omitempty"` // e.g. "incast", "victim"
+	Bytes          int64    `json:"bytes"`
+	ThroughputGbps float64  `json:"throughput_gbps"`
+	LatencyUs      *Latency `json:"latency_us"`
+	FCTUs          *float64 `json:"fct_us"`
+	Retransmits    int64    `json:"retransmits"`
+	Path           []string `json:"path,omitempty"`
+	Source         Source   `json:"source"`
+}
+
+// Latency percentiles in microseconds.
+type Latency struct {
+	P50 float64 `json:"p50"`
+	P99 float64 `json:"p99"`
+	Max float64 `json:"max,omitempty"`
+}
+
+// Summary aggregates a variant.
+type Summary struct {
+	ThroughputGbpsTotal   float64 `json:"throughput_gbps_total"`
+	ThroughputGbpsMinFlow float64 `json:"throughput_gbps_min_flow"`
+	JainFairness          float64 `json:"jain_fairness"`
+	Drops                 int64   `json:"drops"`
+	PFCPauseFrames        int64   `json:"pfc_pause_frames"`
+	PFCPauseUs            float64 `json:"pfc_pause_us"`
+	ECNMarked             int64   `json:"ecn_marked"`
+	CNP                   int64   `json:"cnp"`
+	Retransmits           int64   `json:"retransmits"`
+	LatencyUsP99          float64 `json:"latency_us_p99"`
+	Source                Source  `json:"source"`
+}
+
+// Counter is one switch port and priority's counters.
+type Counter struct {
+	Node      string `json:"node"`
+	Port      string `json:"port"`
+	Priority  int    `json:"priority"`
+	TxBytes   int64  `json:"tx_bytes"`
+	PFCTx     int64  `json:"pfc_tx"`
+	PFCRx     int64  `json:"pfc_rx"`
+	ECNMarked int64  `json:"ecn_marked"`
+	Drops     int64  `json:"drops"`
+	Source    Source `json:"source"`
+}
+
+// Assertion is the outcome of one scenario assertion on one variant.
+type Assertion struct {
+	Name   string `json:"name"`
+	Expr   string `json:"expr,omitempty"`
+	Passed bool   `json:"passed"`
+	Detail string `json:"detail"`
+}
+
+// TimeSeries is one sampled quantity over simulated time, for plots.
+type TimeSeries struct {
+	Name   string    `json:"name"` // e.g. "queue_bytes leaf1:Ethernet0 prio 3"
+	Kind   string    `json:"kind"` // queue_bytes | rate_gbps | paused
+	Node   string    `json:"node,omitempty"`
+	Port   string    `json:"port,omitempty"`
+	Flow   string    `json:"flow,omitempty"`
+	Unit   string    `json:"unit"`
+	TimeUs []float64 `json:"t_us"`
+	Values []float64 `json:"values"`
+	Source Source    `json:"source"`
+}

@@ -1,0 +1,154 @@
+// Package sizing does the port math of a GPU cluster fabric: how many leaves,
+// spines and super-spines, how switch ports break out to NIC speed, the
+// oversubscription actually achieved, where each server's NICs land, and the
+// bill of materials. It knows nothing of vendors, addresses or runtimes.
+package sizing
+
+// SchemaVersion is the version of the JSON shape of Plan.
+const SchemaVersion = 1
+
+// Layout is how server NICs are attached to leaves.
+type Layout string
+
+const (
+	// LayoutToR puts all NICs of a server on the same leaf, servers filling
+	// leaves in order (the seed's layout).
+	LayoutToR Layout = "tor"
+	// LayoutRail puts NIC i of every server on rail i's leaf group, as
+	// rail-optimized AI fabrics are built.
+	LayoutRail Layout = "rail"
+)
+
+// Input is what a user asks for. Zero values are replaced by the seed's
+// defaults in Normalize.
+type Input struct {
+	GPUs             int     `json:"gpus" yaml:"gpus"`
+	GPUsPerServer    int     `json:"gpus_per_server" yaml:"gpus_per_server"`
+	NICSpeedGbps     int     `json:"nic_speed_gbps" yaml:"nic_speed_gbps"`
+	LeafPorts        int     `json:"leaf_ports" yaml:"leaf_ports"`
+	LeafSpeedGbps    int     `json:"leaf_speed_gbps" yaml:"leaf_speed_gbps"`
+	SpinePorts       int     `json:"spine_ports" yaml:"spine_ports"`
+	SpineSpeedGbps   int     `json:"spine_speed_gbps" yaml:"spine_speed_gbps"`
+	Oversubscription float64 `json:"oversubscription" yaml:"oversubscription"`
+	Layout           Layout  `json:"layout" yaml:"layout"`
+	// Tiers forces 2 or 3 tiers; 0 picks the smallest that fits.
+	Tiers int `json:"tiers,omitempty" yaml:"tiers,omitempty"`
+}
+
+// Plan is an exact, valid fabric for an Input. Port counts named "logical"
+// are in NIC-speed units, as the seed counts them (a 400G port carrying two
+// 200G NICs is two logical ports); physical counts are switch ports.
+type Plan struct {
+	SchemaVersion    int              `json:"schema_version"`
+	GPUs             int              `json:"gpus"`
+	GPUsPerServer    int              `json:"gpus_per_server"`
+	Servers          int              `json:"servers"`
+	NICs             int              `json:"nics"`
+	NICSpeedGbps     int              `json:"nic_speed_gbps"`
+	Layout           Layout           `json:"layout"`
+	Tiers            int              `json:"tiers"`
+	Leaf             LeafTier         `json:"leaf"`
+	Spine            SpineTier        `json:"spine"`
+	SuperSpine       *SuperSpineTier  `json:"super_spine"`
+	Pods             int              `json:"pods"`
+	Oversubscription Oversubscription `json:"oversubscription"`
+	Cables           Cables           `json:"cables"`
+	Optics           []Optic          `json:"optics"`
+	// Placement lists, per server, the leaf (1-based, global) each NIC lands on.
+	Placement []ServerPlacement `json:"placement"`
+	Warnings  []string          `json:"warnings"`
+}
+
+// LeafTier describes the leaf switches. All leaves are built the same; the
+// last leaves may use fewer downlinks (see LeafUse).
+type LeafTier struct {
+	Count int `json:"count"`
+	// PerPod is the number of leaves in one pod (all of them in 2 tiers).
+	// Leaves are numbered pod by pod: leaf i is in pod (i-1)/PerPod.
+	PerPod        int `json:"per_pod"`
+	Ports         int `json:"ports"`
+	PortSpeedGbps int `json:"port_speed_gbps"`
+	LogicalPorts  int `json:"logical_ports"`
+	// DownlinksPerLeaf and UplinksPerLeaf are logical (NIC-speed) ports, as
+	// in the seed's table.
+	DownlinksPerLeaf int `json:"downlinks_per_leaf"`
+	UplinksPerLeaf   int `json:"uplinks_per_leaf"`
+	// Physical switch ports used for downlinks and uplinks.
+	DownlinkPortsPerLeaf int `json:"downlink_ports_per_leaf"`
+	UplinkPortsPerLeaf   int `json:"uplink_ports_per_leaf"`
+	// UplinkSpeedGbps is the speed of one leaf-spine link.
+	UplinkSpeedGbps int `json:"uplink_speed_gbps"`
+	// LinksPerSpine is how many parallel links join a leaf to each spine of
+	// its pod (equal for every pair: balanced ECMP).
+	LinksPerSpine int    `json:"links_per_spine"`
+	Breakout      string `json:"breakout"`
+	// NICsPerLeaf is the number of NICs actually attached to each leaf.
+	NICsPerLeaf []int `json:"nics_per_leaf"`
+	// LeavesPerRail is set for the rail layout.
+	LeavesPerRail int `json:"leaves_per_rail,omitempty"`
+	Rails         int `json:"rails,omitempty"`
+}
+
+// SpineTier describes the spine switches (per pod in 3 tiers: Count is the
+// total, PerPod the count in one pod).
+type SpineTier struct {
+	Count         int `json:"count"`
+	PerPod        int `json:"per_pod"`
+	Ports         int `json:"ports"`
+	PortSpeedGbps int `json:"port_speed_gbps"`
+	LogicalPorts  int `json:"logical_ports"`
+	// PortsUsedPerSpine is in logical (NIC-speed) ports, as the seed counts.
+	PortsUsedPerSpine int `json:"ports_used_per_spine"`
+	// Physical ports used per spine: down to leaves and up to super-spines.
+	DownlinkPortsPerSpine int     `json:"downlink_ports_per_spine"`
+	UplinkPortsPerSpine   int     `json:"uplink_ports_per_spine"`
+	PortUtilization       float64 `json:"port_utilization"`
+	Breakout              string  `json:"breakout"`
+	// LinksPerSuperSpine is the number of parallel links from a spine to each
+	// super-spine of its plane (3 tiers only).
+	LinksPerSuperSpine int `json:"links_per_super_spine,omitempty"`
+}
+
+// SuperSpineTier is set only for 3-tier plans. Super-spines form planes:
+// spine j of every pod connects to every super-spine of plane j.
+type SuperSpineTier struct {
+	Count              int     `json:"count"`
+	Planes             int     `json:"planes"`
+	PerPlane           int     `json:"per_plane"`
+	Ports              int     `json:"ports"`
+	PortSpeedGbps      int     `json:"port_speed_gbps"`
+	PortsUsedPerSwitch int     `json:"ports_used_per_super_spine"`
+	PortUtilization    float64 `json:"port_utilization"`
+}
+
+// Oversubscription is leaf downlink bandwidth over uplink bandwidth.
+type Oversubscription struct {
+	Target float64 `json:"target"`
+	Actual float64 `json:"actual"`
+}
+
+// Cables counts physical cables per tier. A breakout cable (one switch port
+// to N NICs) counts once per NIC end it reaches, because each NIC end is a
+// separate link; BreakoutServerLeaf counts the switch-side assemblies.
+type Cables struct {
+	ServerLeaf         int `json:"server_leaf"`
+	BreakoutServerLeaf int `json:"server_leaf_switch_ports"`
+	LeafSpine          int `json:"leaf_spine"`
+	SpineSuperSpine    int `json:"spine_super_spine"`
+}
+
+// Optic is a count of transceiver modules of one speed at one place.
+type Optic struct {
+	Where     string `json:"where"`
+	Side      string `json:"side"`
+	SpeedGbps int    `json:"speed_gbps"`
+	Count     int    `json:"count"`
+}
+
+// ServerPlacement says where one server's NICs are attached.
+type ServerPlacement struct {
+	Server int `json:"server"` // 1-based
+	// Leaves[i] is the 1-based global leaf index of NIC i.
+	Leaves []int `json:"leaves"`
+	GPUs   int   `json:"gpus"`
+}
