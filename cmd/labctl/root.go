@@ -1,0 +1,134 @@
+// Command labctl builds, runs and reports on AI/RoCE fabric labs. This
+// package only parses flags and wires packages together; the logic lives
+// under orchestrator/.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+)
+
+// App holds what every command shares: global flags and the output streams.
+type App struct {
+	Out     io.Writer
+	Err     io.Writer
+	Output  string // -o; "" means the command's default
+	Verbose int
+	Dir     string // work directory: topologies/ and results/ live here
+	Log     *slog.Logger
+}
+
+// TopologiesDir is where generated labs live.
+func (a *App) TopologiesDir() string { return filepath.Join(a.Dir, "topologies") }
+
+// ResultsDir is where runs are written.
+func (a *App) ResultsDir() string { return filepath.Join(a.Dir, "results") }
+
+// OutputFormat returns the -o value, or def when unset, and checks it is one
+// of allowed.
+func (a *App) OutputFormat(def string, allowed ...string) (string, error) {
+	f := a.Output
+	if f == "" {
+		f = def
+	}
+	if !slices.Contains(allowed, f) {
+		return "", exitcode.Usagef("output format %q is not supported here: use one of %s", f, strings.Join(allowed, ", "))
+	}
+	return f, nil
+}
+
+// commandConstructors lists every subcommand. Add one line per command.
+var commandConstructors = []func(*App) *cobra.Command{
+	newVersionCmd,
+	// newLabsCmd,
+	// newPlanCmd,
+}
+
+func newRootCmd(app *App) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "labctl",
+		Short: "Size, build, run and compare AI/RoCE fabric labs",
+		Long: `labctl sizes a spine-leaf (or 3-tier Clos) GPU fabric, stands it up as a lab
+(embedded simulator or containerlab), renders and lints lossless-Ethernet QoS
+for SONiC and Arista EOS, runs perftest scenarios with ECN and PFC on and off,
+and reports and compares the results.
+
+Exit codes: 0 ok, 1 a check failed (assertion, regression, lint),
+2 bad input or usage, 3 the environment lacks something.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			level := slog.LevelWarn
+			switch {
+			case app.Verbose >= 2:
+				level = slog.LevelDebug
+			case app.Verbose == 1:
+				level = slog.LevelInfo
+			}
+			app.Log = slog.New(slog.NewTextHandler(app.Err, &slog.HandlerOptions{Level: level}))
+			return nil
+		},
+	}
+	root.SetOut(app.Out)
+	root.SetErr(app.Err)
+	root.PersistentFlags().StringVarP(&app.Output, "output", "o", "", "output format (per command: table, json, yaml, md, text, html, junit, clab, mermaid, dot)")
+	root.PersistentFlags().CountVarP(&app.Verbose, "verbose", "v", "more logging (-v info, -vv debug)")
+	root.PersistentFlags().StringVar(&app.Dir, "dir", ".", "work directory holding topologies/ and results/")
+	// Flag parse errors are usage errors (exit 2).
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return exitcode.Usagef("%v (see '%s --help')", err, c.CommandPath())
+	})
+	for _, mk := range commandConstructors {
+		root.AddCommand(mk(app))
+	}
+	return root
+}
+
+// run executes labctl with args and returns the process exit code.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	app := &App{Out: stdout, Err: stderr, Log: slog.New(slog.NewTextHandler(stderr, nil))}
+	root := newRootCmd(app)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitcode.OK
+	}
+	code := exitcode.Code(err)
+	// cobra's own argument and unknown-command errors are usage errors.
+	var ee *exitcode.Error
+	if !errors.As(err, &ee) && isCobraUsageError(err) {
+		code = exitcode.BadInput
+	}
+	fmt.Fprintf(stderr, "labctl: %v\n", err)
+	return code
+}
+
+func isCobraUsageError(err error) bool {
+	msg := err.Error()
+	for _, s := range []string{"unknown command", "accepts ", "requires at least", "requires at most", "unknown flag", "unknown shorthand", "invalid argument"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}

@@ -1,0 +1,62 @@
+// Package lab reads lab specs: the catalog embedded from labs/*.yaml and
+// user files given by path. A spec says what to build (sizing), with which
+// network OS and images, which QoS profile and which runtime.
+package lab
+
+import "github.com/labctl/labctl/orchestrator/sizing"
+
+// Spec is one lab spec file.
+type Spec struct {
+	Name        string       `yaml:"name" json:"name"`
+	Description string       `yaml:"description" json:"description"`
+	Sizing      sizing.Input `yaml:"sizing" json:"sizing"`
+	NOS         string       `yaml:"nos" json:"nos"` // sonic | eos
+	Images      Images       `yaml:"images" json:"images"`
+	QoS         QoSSpec      `yaml:"qos" json:"qos"`
+	Runtime     string       `yaml:"runtime" json:"runtime"` // sim | clab
+	// Source is where the spec came from: "catalog:<name>" or a file path.
+	Source string `yaml:"-" json:"source"`
+}
+
+// Images names the container images of a containerlab lab.
+type Images struct {
+	SONiC string `yaml:"sonic" json:"sonic"`
+	EOS   string `yaml:"eos" json:"eos"`
+	Host  string `yaml:"host" json:"host"`
+}
+
+// QoSSpec names a QoS profile and overrides some of its fields. Nil pointers
+// and empty slices keep the profile's value.
+type QoSSpec struct {
+	Profile            string        `yaml:"profile" json:"profile"`
+	LosslessPriorities []int         `yaml:"lossless_priorities,omitempty" json:"lossless_priorities,omitempty"`
+	RoCEDSCP           *int          `yaml:"roce_dscp,omitempty" json:"roce_dscp,omitempty"`
+	CNPDSCP            *int          `yaml:"cnp_dscp,omitempty" json:"cnp_dscp,omitempty"`
+	MTU                *int          `yaml:"mtu,omitempty" json:"mtu,omitempty"`
+	CableLengthM       *int          `yaml:"cable_length_m,omitempty" json:"cable_length_m,omitempty"`
+	ECN                *ECNSpec      `yaml:"ecn,omitempty" json:"ecn,omitempty"`
+	PFC                *PFCSpec      `yaml:"pfc,omitempty" json:"pfc,omitempty"`
+	PFCWatchdog        *WatchdogSpec `yaml:"pfc_watchdog,omitempty" json:"pfc_watchdog,omitempty"`
+	ETSWeights         map[int]int   `yaml:"ets_weights,omitempty" json:"ets_weights,omitempty"`
+}
+
+// ECNSpec overrides ECN/WRED marking on lossless queues.
+type ECNSpec struct {
+	Enabled *bool    `yaml:"enabled,omitempty" json:"enabled,omitempty"`
+	KminKB  *int     `yaml:"kmin_kb,omitempty" json:"kmin_kb,omitempty"`
+	KmaxKB  *int     `yaml:"kmax_kb,omitempty" json:"kmax_kb,omitempty"`
+	Pmax    *float64 `yaml:"pmax,omitempty" json:"pmax,omitempty"`
+}
+
+// PFCSpec overrides priority flow control.
+type PFCSpec struct {
+	Enabled *bool `yaml:"enabled,omitempty" json:"enabled,omitempty"`
+}
+
+// WatchdogSpec overrides the PFC watchdog.
+type WatchdogSpec struct {
+	Enabled       *bool   `yaml:"enabled,omitempty" json:"enabled,omitempty"`
+	DetectionMs   *int    `yaml:"detection_ms,omitempty" json:"detection_ms,omitempty"`
+	RestorationMs *int    `yaml:"restoration_ms,omitempty" json:"restoration_ms,omitempty"`
+	Action        *string `yaml:"action,omitempty" json:"action,omitempty"` // drop | forward | alert
+}
