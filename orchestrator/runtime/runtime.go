@@ -1,0 +1,148 @@
+// Package runtime defines how a lab is brought up, inspected, torn down and
+// driven with scenario traffic, independent of what runs it: the embedded
+// simulator (runtime/sim) or containerlab (runtime/clab). It also owns the
+// lab lifecycle on disk: the per-lab lock (topologies/<lab>/.lock) and the
+// state file (topologies/<lab>/state.json).
+//
+// A runtime only does what is specific to it. The lifecycle functions in
+// this package (Up, Down, Status) take the lock, write state.json and call
+// the runtime, so every runtime gets the same locking and state semantics.
+package runtime
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"path/filepath"
+
+	"github.com/labctl/labctl/orchestrator/lab"
+	"github.com/labctl/labctl/orchestrator/results"
+	"github.com/labctl/labctl/orchestrator/sizing"
+)
+
+// Runtime runs labs. Implementations must be safe to call for a lab that is
+// already in the requested state: Up on a running lab reconciles (or returns
+// nil), Down on a lab that is not running returns nil.
+type Runtime interface {
+	// Name is the runtime's name as the CLI spells it: "sim" or "clab".
+	Name() string
+	// Up brings the lab up. The topology and configs under lab.Dir exist
+	// (the lifecycle renders missing ones before calling Up); a runtime
+	// reads them and never overwrites a config file.
+	Up(ctx context.Context, l *Lab) error
+	// Down tears the lab down. It must succeed for a lab that is already down.
+	Down(ctx context.Context, l *Lab) error
+	// Status reports what the runtime sees now, node by node.
+	Status(ctx context.Context, l *Lab) (*Status, error)
+	// RunVariant runs one point of a scenario's matrix (ECN and PFC on or
+	// off, the flows to start) on a lab that is up, and returns its
+	// results: flows, summary, counters and time series. The caller fills
+	// in assertions. When ctx is cancelled it returns ctx.Err() (possibly
+	// wrapped) and no variant.
+	RunVariant(ctx context.Context, l *Lab, v VariantSpec) (*results.Variant, error)
+}
+
+// Lab is a lab as the runtimes see it: what was asked for (Spec), the port
+// math (Plan), the fabric graph (Graph, once built) and where its files are.
+type Lab struct {
+	Name string
+	Spec *lab.Spec
+	Plan *sizing.Plan
+	// NOS is the network OS of the switches: "sonic" or "eos".
+	NOS string
+	// Dir is topologies/<lab>: topology, configs/, state.json, .lock.
+	Dir string
+	// Log receives diagnostics; nil discards them.
+	Log *slog.Logger
+	// Progress, when not nil, receives human progress lines (deploys,
+	// pushes, simulated time). The CLI sets it only on a terminal.
+	Progress io.Writer
+	// DryRun asks Up and Down to say what they would do on Progress (or
+	// Log) without changing anything.
+	DryRun bool
+}
+
+// ConfigsDir is where the lab's vendor configs live: one file per switch,
+// <switch>.json for SONiC config_db, <switch>.cfg for EOS CLI.
+func (l *Lab) ConfigsDir() string { return filepath.Join(l.Dir, "configs") }
+
+// StatePath is the lab's state file.
+func (l *Lab) StatePath() string { return filepath.Join(l.Dir, StateFile) }
+
+// LockPath is the lab's lock file.
+func (l *Lab) LockPath() string { return filepath.Join(l.Dir, LockFile) }
+
+// Logger returns l.Log or a logger that discards everything.
+func (l *Lab) Logger() *slog.Logger {
+	if l.Log != nil {
+		return l.Log
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+// VariantSpec is one variant of a scenario as a runtime executes it. The
+// scenario package expands traffic patterns into concrete flows, so a
+// runtime only starts flows; it does not know pattern semantics.
+type VariantSpec struct {
+	// Name is the variant's name, e.g. "ecn=on,pfc=off".
+	Name string
+	// ECN and PFC say whether the feature stays as the lab's configs have
+	// it (true) or is removed from every switch (false).
+	ECN bool
+	PFC bool
+	// Params are further matrix parameters, recorded as given.
+	Params map[string]string
+	// Repetition counts from 0.
+	Repetition int
+	// Seed makes the variant reproducible: same seed, same result.
+	Seed int64
+	// DurationUs is how long traffic runs (simulated time in the simulator,
+	// wall time on a live lab), in microseconds.
+	DurationUs float64
+	// Flows are the point-to-point flows to start (perftest-like QPs).
+	Flows []FlowSpec
+	// Collective, when set, runs a collective (ring AllReduce) over its
+	// ranks in addition to Flows.
+	Collective *CollectiveSpec
+	// SeriesEvery is the sampling interval of time series in microseconds;
+	// 0 lets the runtime choose, negative disables series.
+	SeriesEvery float64
+	// Progress, when not nil, is called with the fraction done (0..1).
+	Progress func(done float64)
+}
+
+// Endpoint is one NIC of one host of the fabric graph.
+type Endpoint struct {
+	Host string `json:"host"`
+	NIC  int    `json:"nic"`
+}
+
+// FlowSpec is one flow: a perftest ib_write_bw QP group between two NICs.
+type FlowSpec struct {
+	// ID is unique within the variant, e.g. "h1:0->h2:0#0".
+	ID      string   `json:"id"`
+	Src     Endpoint `json:"src"`
+	Dst     Endpoint `json:"dst"`
+	Pattern string   `json:"pattern"` // pairs | permutation | incast | all-to-all
+	Role    string   `json:"role,omitempty"`
+	// Bytes to send; 0 means send for the variant's whole duration.
+	Bytes int64 `json:"bytes"`
+	// MessageBytes is perftest's -s.
+	MessageBytes int `json:"message_bytes"`
+	// QPs is perftest's -q.
+	QPs int `json:"qps"`
+	// TrafficClass is perftest's --tclass: the IP TOS byte (106 = DSCP 26
+	// with ECT(0)).
+	TrafficClass int `json:"traffic_class"`
+	// StartUs delays the flow's start from the variant's start.
+	StartUs float64 `json:"start_us"`
+}
+
+// CollectiveSpec is a collective operation over ranks.
+type CollectiveSpec struct {
+	Kind  string     `json:"kind"` // ring-allreduce
+	Ranks []Endpoint `json:"ranks"`
+	// Bytes is the buffer size each rank reduces.
+	Bytes        int64 `json:"bytes"`
+	TrafficClass int   `json:"traffic_class"`
+}

@@ -1,0 +1,141 @@
+package runtime
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// File names inside topologies/<lab>/.
+const (
+	StateFile = "state.json"
+	LockFile  = ".lock"
+)
+
+// StateSchemaVersion is the version of state.json's shape.
+const StateSchemaVersion = 1
+
+// Lab states.
+const (
+	StateDeploying = "deploying"
+	StateUp        = "up"
+	StateDegraded  = "degraded" // up, but some nodes are not
+	StateStopping  = "stopping"
+	StateDown      = "down"
+	StateFailed    = "failed" // the last up or down failed; see Error
+)
+
+// Node states.
+const (
+	NodeRunning = "running"
+	NodeStopped = "stopped"
+	NodeMissing = "missing"
+	NodeError   = "error"
+)
+
+// Status is a lab's status: what the runtime reports and what state.json
+// holds between commands.
+type Status struct {
+	SchemaVersion int    `json:"schema_version"`
+	Lab           string `json:"lab"`
+	Runtime       string `json:"runtime"`
+	NOS           string `json:"nos,omitempty"`
+	// State is one of StateDeploying, StateUp, StateDegraded, StateStopping,
+	// StateDown, StateFailed.
+	State string       `json:"state"`
+	Nodes []NodeStatus `json:"nodes"`
+	// Created is when the lab was first brought up, Updated when state.json
+	// was last written.
+	Created time.Time `json:"created"`
+	Updated time.Time `json:"updated"`
+	// Spec is where the lab spec came from ("catalog:64gpu" or a path).
+	Spec string `json:"spec,omitempty"`
+	// Error is the last lifecycle error, if State is StateFailed.
+	Error string `json:"error,omitempty"`
+}
+
+// NodeStatus is one node of a lab.
+type NodeStatus struct {
+	Name  string `json:"name"`
+	Role  string `json:"role"`            // host | leaf | spine | super-spine
+	State string `json:"state"`           // NodeRunning, NodeStopped, ...
+	Mgmt  string `json:"mgmt,omitempty"`  // management address on a live lab
+	Kind  string `json:"kind,omitempty"`  // containerlab kind or "sim"
+	Image string `json:"image,omitempty"` // container image on a live lab
+}
+
+// IsUp reports whether scenarios can run on the lab.
+func (s *Status) IsUp() bool {
+	return s != nil && (s.State == StateUp || s.State == StateDegraded)
+}
+
+// ReadState reads topologies/<lab>/state.json from dir. A missing file
+// returns (nil, nil): the lab was never brought up.
+func ReadState(dir string) (*Status, error) {
+	p := filepath.Join(dir, StateFile)
+	b, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read lab state: %w", err)
+	}
+	var s Status
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("read lab state %s: %w (remove the file and run 'labctl up' again)", p, err)
+	}
+	return &s, nil
+}
+
+// WriteState writes s to dir/state.json atomically: a reader sees the old
+// file or the new one, never a partial write.
+func WriteState(dir string, s *Status) error {
+	s.SchemaVersion = StateSchemaVersion
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode lab state: %w", err)
+	}
+	return WriteFileAtomic(filepath.Join(dir, StateFile), append(b, '\n'), 0o644)
+}
+
+// WriteFileAtomic writes data to a temporary file in path's directory,
+// syncs it and renames it over path.
+func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", dir, err)
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp := f.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if _, err := f.Write(data); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Chmod(perm); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	ok = true
+	return nil
+}
