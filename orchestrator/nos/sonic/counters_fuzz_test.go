@@ -1,0 +1,99 @@
+package sonic
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func ctrFuzzSeeds(f *testing.F, prefix string) {
+	files, _ := filepath.Glob(filepath.Join("testdata/counters", prefix+"*.txt"))
+	if len(files) == 0 {
+		f.Fatalf("no %s fixtures", prefix)
+	}
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(b))
+	}
+	f.Add("")
+	f.Add("---\n")
+}
+
+// ctrCheckErr insists that every failure is a located CounterError, not
+// some other error or a panic.
+func ctrCheckErr(t *testing.T, in string, err error) {
+	var ce *CounterError
+	if !errors.As(err, &ce) {
+		t.Fatalf("error %v is not a *CounterError", err)
+	}
+	if ce.Line < 0 || ce.Line > strings.Count(in, "\n")+1 {
+		t.Fatalf("error line %d outside the input: %v", ce.Line, err)
+	}
+}
+
+func FuzzParsePFCCounters(f *testing.F) {
+	ctrFuzzSeeds(f, "pfc_counters")
+	f.Fuzz(func(t *testing.T, in string) {
+		c, err := ParsePFCCounters(strings.NewReader(in))
+		if err != nil {
+			ctrCheckErr(t, in, err)
+			return
+		}
+		// Every port has both halves; totals equal the sum of the parts.
+		var rx, tx int64
+		for _, p := range c.Ports {
+			r, x := c.Total(p.Port, -1)
+			rx += r
+			tx += x
+		}
+		if r, x := c.Total("", -1); r != rx || x != tx {
+			t.Fatalf("totals disagree: %d,%d vs %d,%d", r, x, rx, tx)
+		}
+	})
+}
+
+func FuzzParseQueueCounters(f *testing.F) {
+	ctrFuzzSeeds(f, "queue_counters")
+	f.Fuzz(func(t *testing.T, in string) {
+		c, err := ParseQueueCounters(strings.NewReader(in))
+		if err != nil {
+			ctrCheckErr(t, in, err)
+			return
+		}
+		for _, q := range c.Queues {
+			if q.Port == "" || q.Queue.Name == "" {
+				t.Fatalf("empty port or queue: %+v", q)
+			}
+		}
+	})
+}
+
+func FuzzParseWREDCounters(f *testing.F) {
+	ctrFuzzSeeds(f, "wred_counters")
+	f.Fuzz(func(t *testing.T, in string) {
+		if _, err := ParseWREDCounters(strings.NewReader(in)); err != nil {
+			ctrCheckErr(t, in, err)
+		}
+	})
+}
+
+func FuzzParsePortCounters(f *testing.F) {
+	ctrFuzzSeeds(f, "port_counters")
+	f.Fuzz(func(t *testing.T, in string) {
+		c, err := ParsePortCounters(strings.NewReader(in))
+		if err != nil {
+			ctrCheckErr(t, in, err)
+			return
+		}
+		for _, p := range c.Ports {
+			if p.Port == "" {
+				t.Fatal("empty port name")
+			}
+		}
+	})
+}
