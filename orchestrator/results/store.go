@@ -1,0 +1,550 @@
+package results
+
+import (
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+)
+
+// DBFile is the name of the SQLite index inside the results directory.
+const DBFile = "results.db"
+
+// RunFile is the name of the run record inside a run folder.
+const RunFile = "run.json"
+
+// Latest is the run reference that names the newest run (by start time).
+const Latest = "latest"
+
+// runIDPattern matches the run ids labctl writes, so a run id can safely
+// become a folder name: 20261129T120000Z-ecn-pfc-64gpu, optionally with a
+// numeric suffix (-2, -3, …) when two runs start in the same second.
+var runIDPattern = regexp.MustCompile(`^[0-9]{8}T[0-9]{6}Z(-[a-z0-9][a-z0-9-]*)?$`)
+
+// ValidRunID reports whether id is shaped like a run id labctl writes.
+func ValidRunID(id string) bool { return runIDPattern.MatchString(id) && !strings.Contains(id, "..") }
+
+// Store keeps run records: one folder per run under dir (the source of
+// truth) and an SQLite index (results.db) for listing and lookups. The
+// index can always be rebuilt from the folders with Reindex.
+type Store struct {
+	dir string
+	db  *sql.DB
+}
+
+// Filter narrows List and the "latest" reference. Zero fields match all.
+type Filter struct {
+	Lab      string
+	Scenario string
+	Status   string
+	Limit    int // 0 means no limit
+}
+
+// RunSummary is one row of the index: what `labctl results list` shows.
+type RunSummary struct {
+	RunID            string     `json:"run_id"`
+	Lab              string     `json:"lab"`
+	Scenario         string     `json:"scenario"`
+	Runtime          string     `json:"runtime"`
+	NOS              string     `json:"nos,omitempty"`
+	Status           string     `json:"status"`
+	Seed             int64      `json:"seed"`
+	Started          time.Time  `json:"started"`
+	Finished         *time.Time `json:"finished"`
+	ConfigDigest     string     `json:"config_digest,omitempty"`
+	Variants         int        `json:"variants"`
+	AssertionsTotal  int        `json:"assertions_total"`
+	AssertionsFailed int        `json:"assertions_failed"`
+}
+
+// NotFoundError says a run reference matched no run (or several, for an
+// ambiguous prefix). Recent lists the newest runs so the message can point
+// the user at what exists.
+type NotFoundError struct {
+	Ref       string
+	Ambiguous []string
+	Recent    []string
+}
+
+func (e *NotFoundError) Error() string {
+	var b strings.Builder
+	if len(e.Ambiguous) > 0 {
+		fmt.Fprintf(&b, "run %q is ambiguous: it is a prefix of %s; give more of the run id", e.Ref, strings.Join(e.Ambiguous, ", "))
+		return b.String()
+	}
+	if e.Ref == Latest {
+		b.WriteString("no run matches \"latest\"")
+	} else {
+		fmt.Fprintf(&b, "no run %q", e.Ref)
+	}
+	if len(e.Recent) == 0 {
+		b.WriteString(": there are no runs yet; start one with 'labctl run <scenario> --lab <lab>'")
+	} else {
+		fmt.Fprintf(&b, "; latest runs: %s (see 'labctl results list')", strings.Join(e.Recent, ", "))
+	}
+	return b.String()
+}
+
+// Open opens (creating when needed) the results store under dir, usually
+// <work dir>/results. The index is migrated to the current schema. When the
+// index is missing or unreadable but run folders exist, it is rebuilt from
+// them; an unreadable index is kept aside as results.db.corrupt-<time>.
+func Open(dir string) (*Store, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("create results directory %s: %w", dir, err)
+	}
+	dbPath := filepath.Join(dir, DBFile)
+	_, statErr := os.Stat(dbPath)
+	fresh := errors.Is(statErr, os.ErrNotExist)
+
+	db, err := openDB(dbPath)
+	if err != nil {
+		// A corrupt or foreign file: keep it for inspection, start over and
+		// rebuild from the run folders, which hold the truth.
+		if !isCorruptErr(err) {
+			return nil, err
+		}
+		aside := fmt.Sprintf("%s.corrupt-%s", dbPath, time.Now().UTC().Format("20060102T150405Z"))
+		if rerr := os.Rename(dbPath, aside); rerr != nil {
+			return nil, fmt.Errorf("open %s: %w (and could not move it aside: %v)", dbPath, err, rerr)
+		}
+		for _, sfx := range []string{"-wal", "-shm"} {
+			_ = os.Remove(dbPath + sfx)
+		}
+		db, err = openDB(dbPath)
+		if err != nil {
+			return nil, err
+		}
+		fresh = true
+	}
+	s := &Store{dir: dir, db: db}
+	if fresh {
+		// Unreadable run folders are skipped here; 'labctl results reindex'
+		// style callers use Reindex to see them.
+		if _, fatal, _ := s.reindex(); fatal != nil {
+			db.Close()
+			return nil, fatal
+		}
+	}
+	return s, nil
+}
+
+func openDB(path string) (*sql.DB, error) {
+	// busy_timeout lets a second labctl process wait for a writer instead of
+	// failing at once; WAL lets readers proceed while a run is being saved.
+	dsn := "file:" + path + "?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open results index %s: %w", path, err)
+	}
+	// One connection: labctl is a CLI, and a single writer avoids
+	// SQLITE_BUSY between connections of the same process.
+	db.SetMaxOpenConns(1)
+	if err := migrate(db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open results index %s: %w", path, err)
+	}
+	return db, nil
+}
+
+func isCorruptErr(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "not a database") || strings.Contains(msg, "malformed") || strings.Contains(msg, "SQLITE_CORRUPT") || strings.Contains(msg, "SQLITE_NOTADB")
+}
+
+// Close closes the index.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Dir is the results directory.
+func (s *Store) Dir() string { return s.dir }
+
+// RunDir is the folder of run id.
+func (s *Store) RunDir(id string) string { return filepath.Join(s.dir, id) }
+
+// FormatRunID builds the run id for a run started at t:
+// 20261129T120000Z-<scenario>-<lab>.
+func FormatRunID(t time.Time, scenario, lab string) string {
+	id := t.UTC().Format("20060102T150405Z")
+	for _, part := range []string{scenario, lab} {
+		if p := sanitizeIDPart(part); p != "" {
+			id += "-" + p
+		}
+	}
+	return id
+}
+
+// sanitizeIDPart lowercases s and keeps [a-z0-9-], so any scenario or lab
+// name yields a safe folder name.
+func sanitizeIDPart(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case r == '-' || r == '_' || r == '.' || r == ' ':
+			b.WriteByte('-')
+		}
+	}
+	return strings.Trim(b.String(), "-")
+}
+
+// NewRunID reserves a run id for a run started at t by creating its folder.
+// When the id is taken (two runs in the same second) a suffix -2, -3, … is
+// added. Creating the folder is the reservation, so two processes cannot get
+// the same id.
+func (s *Store) NewRunID(t time.Time, scenario, lab string) (string, error) {
+	base := FormatRunID(t, scenario, lab)
+	for i := 1; i < 1000; i++ {
+		id := base
+		if i > 1 {
+			id = fmt.Sprintf("%s-%d", base, i)
+		}
+		err := os.Mkdir(s.RunDir(id), 0o755)
+		if err == nil {
+			return id, nil
+		}
+		if !errors.Is(err, os.ErrExist) {
+			return "", fmt.Errorf("create run folder %s: %w", s.RunDir(id), err)
+		}
+	}
+	return "", fmt.Errorf("create run folder for %s: 999 runs with this id exist in %s; remove old runs", base, s.dir)
+}
+
+// SaveRun writes results/<run-id>/run.json atomically and upserts the run
+// into the index. The runner calls it after each variant, so a run in
+// progress or an interrupted run keeps every finished variant.
+func (s *Store) SaveRun(run *Run) error {
+	if run == nil {
+		return errors.New("save run: nil run")
+	}
+	if !ValidRunID(run.RunID) {
+		return fmt.Errorf("save run: run id %q is not of the form 20261129T120000Z-<scenario>-<lab>; get one from Store.NewRunID", run.RunID)
+	}
+	if run.SchemaVersion == 0 {
+		run.SchemaVersion = SchemaVersion
+	}
+	data, err := json.MarshalIndent(run, "", "  ")
+	if err != nil {
+		return fmt.Errorf("save run %s: encode: %w", run.RunID, err)
+	}
+	dir := s.RunDir(run.RunID)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("save run %s: %w", run.RunID, err)
+	}
+	if err := WriteFileAtomic(filepath.Join(dir, RunFile), append(data, '\n'), 0o644); err != nil {
+		return fmt.Errorf("save run %s: %w", run.RunID, err)
+	}
+	if err := s.index(run); err != nil {
+		return fmt.Errorf("save run %s: index: %w", run.RunID, err)
+	}
+	return nil
+}
+
+// WriteFileAtomic writes data to path so readers see the old file or the
+// new one, never a partial one: a temporary file in the same directory is
+// written, synced and renamed over path, then the directory is synced.
+func WriteFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err = f.Chmod(perm); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err = f.Sync(); err != nil {
+		return fmt.Errorf("write %s: sync: %w", path, err)
+	}
+	if err = f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err = os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	// Sync the directory so the rename itself survives a crash.
+	if d, derr := os.Open(dir); derr == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+func (s *Store) index(run *Run) error {
+	tx, err := s.db.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var finished sql.NullInt64
+	if run.Finished != nil {
+		finished = sql.NullInt64{Int64: run.Finished.UnixNano(), Valid: true}
+	}
+	total, failed := 0, 0
+	for _, v := range run.Variants {
+		for _, a := range v.Assertions {
+			total++
+			if !a.Passed {
+				failed++
+			}
+		}
+	}
+	_, err = tx.Exec(`INSERT INTO runs (id, lab, scenario, runtime, nos, status, seed, started, finished, config_digest,
+			variant_count, assertions_total, assertions_failed)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT(id) DO UPDATE SET lab=excluded.lab, scenario=excluded.scenario, runtime=excluded.runtime,
+			nos=excluded.nos, status=excluded.status, seed=excluded.seed, started=excluded.started,
+			finished=excluded.finished, config_digest=excluded.config_digest, variant_count=excluded.variant_count,
+			assertions_total=excluded.assertions_total, assertions_failed=excluded.assertions_failed`,
+		run.RunID, run.Lab, run.Scenario, run.Runtime, run.NOS, run.Status, run.Seed, run.Started.UnixNano(), finished,
+		run.ConfigDigest, len(run.Variants), total, failed)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.Exec(`DELETE FROM variants WHERE run_id = ?`, run.RunID); err != nil {
+		return err
+	}
+	for i, v := range run.Variants {
+		sm := v.Summary
+		vfailed := 0
+		for _, a := range v.Assertions {
+			if !a.Passed {
+				vfailed++
+			}
+		}
+		_, err := tx.Exec(`INSERT INTO variants (run_id, name, position, ecn, pfc, throughput_gbps_total, throughput_gbps_min_flow,
+				jain_fairness, drops, pfc_pause_frames, pfc_pause_us, ecn_marked, cnp, retransmits, latency_us_p99,
+				source, assertions_failed, error)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			run.RunID, v.Name, i, v.ECN, v.PFC, sm.ThroughputGbpsTotal, sm.ThroughputGbpsMinFlow, sm.JainFairness,
+			sm.Drops, sm.PFCPauseFrames, sm.PFCPauseUs, sm.ECNMarked, sm.CNP, sm.Retransmits, sm.LatencyUsP99,
+			string(sm.Source), vfailed, v.Error)
+		if err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+const summaryColumns = `id, lab, scenario, runtime, nos, status, seed, started, finished, config_digest,
+	variant_count, assertions_total, assertions_failed`
+
+func scanSummary(rows interface{ Scan(...any) error }) (RunSummary, error) {
+	var r RunSummary
+	var started int64
+	var finished sql.NullInt64
+	if err := rows.Scan(&r.RunID, &r.Lab, &r.Scenario, &r.Runtime, &r.NOS, &r.Status, &r.Seed, &started, &finished,
+		&r.ConfigDigest, &r.Variants, &r.AssertionsTotal, &r.AssertionsFailed); err != nil {
+		return r, err
+	}
+	r.Started = time.Unix(0, started).UTC()
+	if finished.Valid {
+		t := time.Unix(0, finished.Int64).UTC()
+		r.Finished = &t
+	}
+	return r, nil
+}
+
+// List returns the runs matching f, newest first.
+func (s *Store) List(f Filter) ([]RunSummary, error) {
+	q := `SELECT ` + summaryColumns + ` FROM runs WHERE 1=1`
+	var args []any
+	for _, c := range []struct{ col, val string }{{"lab", f.Lab}, {"scenario", f.Scenario}, {"status", f.Status}} {
+		if c.val != "" {
+			q += " AND " + c.col + " = ?"
+			args = append(args, c.val)
+		}
+	}
+	q += " ORDER BY started DESC, id DESC"
+	if f.Limit > 0 {
+		q += " LIMIT ?"
+		args = append(args, f.Limit)
+	}
+	rows, err := s.db.Query(q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list runs: %w", err)
+	}
+	defer rows.Close()
+	var out []RunSummary
+	for rows.Next() {
+		r, err := scanSummary(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list runs: %w", err)
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list runs: %w", err)
+	}
+	return out, nil
+}
+
+// Resolve turns a run reference into a run id: "latest" (the newest run
+// matching f), an exact run id, or a unique prefix of one. An unknown
+// reference returns a *NotFoundError.
+func (s *Store) Resolve(ref string, f Filter) (string, error) {
+	ref = strings.TrimSpace(ref)
+	if ref == "" {
+		return "", errors.New("no run given: name a run id or \"latest\"")
+	}
+	if ref == Latest {
+		f.Limit = 1
+		runs, err := s.List(f)
+		if err != nil {
+			return "", err
+		}
+		if len(runs) == 0 {
+			return "", s.notFound(ref)
+		}
+		return runs[0].RunID, nil
+	}
+	var n int
+	if err := s.db.QueryRow(`SELECT COUNT(*) FROM runs WHERE id = ?`, ref).Scan(&n); err != nil {
+		return "", fmt.Errorf("look up run %s: %w", ref, err)
+	}
+	if n == 1 {
+		return ref, nil
+	}
+	// Prefix match; LIKE's wildcards in ref are escaped so "2026_" stays literal.
+	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(ref)
+	rows, err := s.db.Query(`SELECT id FROM runs WHERE id LIKE ? ESCAPE '\' ORDER BY started DESC LIMIT 6`, esc+"%")
+	if err != nil {
+		return "", fmt.Errorf("look up run %s: %w", ref, err)
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return "", fmt.Errorf("look up run %s: %w", ref, err)
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		return "", fmt.Errorf("look up run %s: %w", ref, err)
+	}
+	switch len(ids) {
+	case 1:
+		return ids[0], nil
+	case 0:
+		// The folder may exist without an index row (index lost, run
+		// written by another tool); accept it when run.json is there.
+		if ValidRunID(ref) {
+			if _, err := os.Stat(filepath.Join(s.RunDir(ref), RunFile)); err == nil {
+				return ref, nil
+			}
+		}
+		return "", s.notFound(ref)
+	default:
+		return "", &NotFoundError{Ref: ref, Ambiguous: ids}
+	}
+}
+
+func (s *Store) notFound(ref string) error {
+	e := &NotFoundError{Ref: ref}
+	if runs, err := s.List(Filter{Limit: 5}); err == nil {
+		for _, r := range runs {
+			e.Recent = append(e.Recent, r.RunID)
+		}
+	}
+	return e
+}
+
+// Get loads a run by reference (see Resolve) from its run.json.
+func (s *Store) Get(ref string) (*Run, error) { return s.Find(ref, Filter{}) }
+
+// Find is Get with a filter for "latest" (for example the latest run of one
+// lab and scenario).
+func (s *Store) Find(ref string, f Filter) (*Run, error) {
+	id, err := s.Resolve(ref, f)
+	if err != nil {
+		return nil, err
+	}
+	return ReadRunFile(filepath.Join(s.RunDir(id), RunFile))
+}
+
+// ReadRunFile reads a run record from a JSON file.
+func ReadRunFile(path string) (*Run, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read run record: %w", err)
+	}
+	var run Run
+	if err := json.Unmarshal(data, &run); err != nil {
+		return nil, fmt.Errorf("read run record %s: %w; the file is not a labctl run.json", path, err)
+	}
+	if run.SchemaVersion > SchemaVersion {
+		return nil, fmt.Errorf("read run record %s: schema_version %d is newer than this labctl understands (%d); upgrade labctl", path, run.SchemaVersion, SchemaVersion)
+	}
+	if run.RunID == "" {
+		return nil, fmt.Errorf("read run record %s: no run_id; the file is not a labctl run.json", path)
+	}
+	return &run, nil
+}
+
+// Reindex rebuilds the index from the run folders (results/*/run.json) and
+// returns how many runs it indexed. Folders without a readable run.json are
+// skipped; their problems are returned joined after the rest is indexed.
+func (s *Store) Reindex() (int, error) {
+	n, fatal, skipped := s.reindex()
+	if fatal != nil {
+		return n, fatal
+	}
+	return n, skipped
+}
+
+// reindex returns the count, a fatal error (the index could not be
+// rebuilt) and the joined problems of skipped folders.
+func (s *Store) reindex() (int, error, error) {
+	entries, err := os.ReadDir(s.dir)
+	if err != nil {
+		return 0, fmt.Errorf("reindex %s: %w", s.dir, err), nil
+	}
+	if _, err := s.db.Exec(`DELETE FROM variants; DELETE FROM runs;`); err != nil {
+		return 0, fmt.Errorf("reindex %s: clear index: %w", s.dir, err), nil
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+	var errs []error
+	n := 0
+	for _, e := range entries {
+		if !e.IsDir() || !ValidRunID(e.Name()) {
+			continue
+		}
+		path := filepath.Join(s.dir, e.Name(), RunFile)
+		run, err := ReadRunFile(path)
+		if errors.Is(err, os.ErrNotExist) {
+			continue // a reserved folder whose run never saved
+		}
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if run.RunID != e.Name() {
+			errs = append(errs, fmt.Errorf("reindex: %s holds run_id %q; rename the folder or fix run_id", path, run.RunID))
+			continue
+		}
+		if err := s.index(run); err != nil {
+			errs = append(errs, fmt.Errorf("reindex %s: %w", path, err))
+			continue
+		}
+		n++
+	}
+	return n, nil, errors.Join(errs...)
+}

@@ -1,0 +1,344 @@
+package results
+
+import (
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+
+func openTestStore(t *testing.T, dir string) *Store {
+	t.Helper()
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatalf("Open(%s): %v", dir, err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestStoreRoundTrip(t *testing.T) {
+	s := openTestStore(t, t.TempDir())
+	id, err := s.NewRunID(t0, "ecn-pfc", "64gpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id != "20261129T120000Z-ecn-pfc-64gpu" {
+		t.Fatalf("NewRunID = %q", id)
+	}
+	run := syntheticRun(id, t0)
+	if err := s.SaveRun(run); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Get(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Round trip through JSON compares times by value.
+	want, _ := json.Marshal(run)
+	have, _ := json.Marshal(got)
+	if string(want) != string(have) {
+		t.Errorf("round trip differs:\nwant %s\ngot  %s", want, have)
+	}
+	list, err := s.List(Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 1 || list[0].RunID != id || list[0].Variants != 4 || list[0].AssertionsTotal != 8 || list[0].Status != run.Status {
+		t.Errorf("List = %+v", list)
+	}
+	if !list[0].Started.Equal(t0) || list[0].Finished == nil || !list[0].Finished.Equal(*run.Finished) {
+		t.Errorf("List times = %v %v", list[0].Started, list[0].Finished)
+	}
+}
+
+func TestSaveRunIncremental(t *testing.T) {
+	// The runner saves after each variant: each save replaces the record
+	// and the variant rows.
+	s := openTestStore(t, t.TempDir())
+	full := syntheticRun("20261129T120000Z-ecn-pfc-64gpu", t0)
+	partial := *full
+	partial.Status = StatusRunning
+	partial.Finished = nil
+	for n := 1; n <= len(full.Variants); n++ {
+		partial.Variants = full.Variants[:n]
+		if err := s.SaveRun(&partial); err != nil {
+			t.Fatal(err)
+		}
+		var rows int
+		if err := s.db.QueryRow(`SELECT COUNT(*) FROM variants WHERE run_id = ?`, full.RunID).Scan(&rows); err != nil {
+			t.Fatal(err)
+		}
+		if rows != n {
+			t.Fatalf("after %d saves: %d variant rows", n, rows)
+		}
+		got, err := s.Get("latest")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Variants) != n || got.Status != StatusRunning || got.Finished != nil {
+			t.Fatalf("after %d saves: got %d variants, status %s", n, len(got.Variants), got.Status)
+		}
+	}
+}
+
+func TestNewRunIDSuffix(t *testing.T) {
+	s := openTestStore(t, t.TempDir())
+	var ids []string
+	for i := 0; i < 3; i++ {
+		id, err := s.NewRunID(t0, "ECN PFC", "64gpu")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	want := []string{"20261129T120000Z-ecn-pfc-64gpu", "20261129T120000Z-ecn-pfc-64gpu-2", "20261129T120000Z-ecn-pfc-64gpu-3"}
+	if !reflect.DeepEqual(ids, want) {
+		t.Errorf("ids = %v, want %v", ids, want)
+	}
+	for _, id := range ids {
+		if !ValidRunID(id) {
+			t.Errorf("ValidRunID(%q) = false", id)
+		}
+	}
+}
+
+func TestValidRunID(t *testing.T) {
+	for id, want := range map[string]bool{
+		"20261129T120000Z-ecn-pfc-64gpu": true,
+		"20261129T120000Z":               true,
+		"../etc":                         false,
+		"20261129T120000Z-../x":          false,
+		"latest":                         false,
+		"20261129T120000Z-A":             false,
+		"":                               false,
+	} {
+		if got := ValidRunID(id); got != want {
+			t.Errorf("ValidRunID(%q) = %v, want %v", id, got, want)
+		}
+	}
+	s := openTestStore(t, t.TempDir())
+	if err := s.SaveRun(&Run{RunID: "../escape"}); err == nil {
+		t.Error("SaveRun accepted run id ../escape")
+	}
+}
+
+func TestWriteFileAtomic(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "run.json")
+	for _, content := range []string{"first\n", "second, longer content\n", ""} {
+		if err := WriteFileAtomic(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != content {
+			t.Errorf("content = %q, want %q", got, content)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("temporary files left behind: %v", entries)
+	}
+	fi, _ := os.Stat(p)
+	if fi.Mode().Perm() != 0o644 {
+		t.Errorf("mode = %v", fi.Mode())
+	}
+	if err := WriteFileAtomic(filepath.Join(dir, "missing", "x"), []byte("x"), 0o644); err == nil {
+		t.Error("write into a missing directory succeeded")
+	}
+}
+
+func saveRuns(t *testing.T, s *Store, runs ...*Run) {
+	t.Helper()
+	for _, r := range runs {
+		if err := s.SaveRun(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func threeRuns() []*Run {
+	a := syntheticRun("20261129T100000Z-ecn-pfc-64gpu", t0.Add(-2*time.Hour))
+	a.Status = StatusFailed
+	b := syntheticRun("20261129T110000Z-incast-16gpu", t0.Add(-time.Hour))
+	b.Scenario, b.Lab, b.Status = "incast", "16gpu", StatusPassed
+	c := syntheticRun("20261129T120000Z-ecn-pfc-16gpu", t0)
+	c.Lab, c.Status = "16gpu", StatusInterrupted
+	return []*Run{a, b, c}
+}
+
+func TestListFilterAndLatest(t *testing.T) {
+	s := openTestStore(t, t.TempDir())
+	saveRuns(t, s, threeRuns()...)
+	tests := []struct {
+		f    Filter
+		want []string
+	}{
+		{Filter{}, []string{"20261129T120000Z-ecn-pfc-16gpu", "20261129T110000Z-incast-16gpu", "20261129T100000Z-ecn-pfc-64gpu"}},
+		{Filter{Lab: "16gpu"}, []string{"20261129T120000Z-ecn-pfc-16gpu", "20261129T110000Z-incast-16gpu"}},
+		{Filter{Scenario: "ecn-pfc"}, []string{"20261129T120000Z-ecn-pfc-16gpu", "20261129T100000Z-ecn-pfc-64gpu"}},
+		{Filter{Status: StatusPassed}, []string{"20261129T110000Z-incast-16gpu"}},
+		{Filter{Limit: 1}, []string{"20261129T120000Z-ecn-pfc-16gpu"}},
+		{Filter{Lab: "1024gpu"}, nil},
+	}
+	for _, tt := range tests {
+		list, err := s.List(tt.f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, r := range list {
+			ids = append(ids, r.RunID)
+		}
+		if !reflect.DeepEqual(ids, tt.want) {
+			t.Errorf("List(%+v) = %v, want %v", tt.f, ids, tt.want)
+		}
+	}
+	refs := []struct {
+		ref  string
+		f    Filter
+		want string
+	}{
+		{"latest", Filter{}, "20261129T120000Z-ecn-pfc-16gpu"},
+		{"latest", Filter{Lab: "64gpu"}, "20261129T100000Z-ecn-pfc-64gpu"},
+		{"latest", Filter{Scenario: "incast"}, "20261129T110000Z-incast-16gpu"},
+		{"20261129T110000Z-incast-16gpu", Filter{}, "20261129T110000Z-incast-16gpu"},
+		{"20261129T10", Filter{}, "20261129T100000Z-ecn-pfc-64gpu"},
+	}
+	for _, tt := range refs {
+		got, err := s.Find(tt.ref, tt.f)
+		if err != nil {
+			t.Errorf("Find(%q, %+v): %v", tt.ref, tt.f, err)
+			continue
+		}
+		if got.RunID != tt.want {
+			t.Errorf("Find(%q, %+v) = %s, want %s", tt.ref, tt.f, got.RunID, tt.want)
+		}
+	}
+}
+
+func TestResolveErrors(t *testing.T) {
+	s := openTestStore(t, t.TempDir())
+	var nf *NotFoundError
+	if _, err := s.Get("latest"); !errors.As(err, &nf) || !strings.Contains(err.Error(), "no runs yet") {
+		t.Errorf("latest on empty store: %v", err)
+	}
+	saveRuns(t, s, threeRuns()...)
+	_, err := s.Get("nope")
+	if !errors.As(err, &nf) || !strings.Contains(err.Error(), `"nope"`) || !strings.Contains(err.Error(), "20261129T120000Z-ecn-pfc-16gpu") {
+		t.Errorf("unknown run: %v", err)
+	}
+	_, err = s.Get("20261129T1")
+	if !errors.As(err, &nf) || len(nf.Ambiguous) != 3 {
+		t.Errorf("ambiguous prefix: %v", err)
+	}
+	// LIKE wildcards in a reference are literal.
+	if _, err := s.Get("2026112_T1000"); err == nil {
+		t.Error("underscore matched as a wildcard")
+	}
+	if _, err := s.Find("latest", Filter{Lab: "nolab"}); !errors.As(err, &nf) {
+		t.Errorf("filtered latest: %v", err)
+	}
+}
+
+func TestReindexAfterLostOrCorruptDB(t *testing.T) {
+	for _, damage := range []string{"missing", "corrupt"} {
+		t.Run(damage, func(t *testing.T) {
+			dir := t.TempDir()
+			s, err := Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			saveRuns(t, s, threeRuns()...)
+			// A reserved folder with no run.json and a broken one are skipped.
+			os.Mkdir(filepath.Join(dir, "20261129T130000Z-empty"), 0o755)
+			os.Mkdir(filepath.Join(dir, "20261129T140000Z-broken"), 0o755)
+			os.WriteFile(filepath.Join(dir, "20261129T140000Z-broken", RunFile), []byte("{not json"), 0o644)
+			s.Close()
+			for _, sfx := range []string{"", "-wal", "-shm"} {
+				os.Remove(filepath.Join(dir, DBFile+sfx))
+			}
+			if damage == "corrupt" {
+				os.WriteFile(filepath.Join(dir, DBFile), []byte(strings.Repeat("garbage!", 1024)), 0o644)
+			}
+			s2 := openTestStore(t, dir)
+			list, err := s2.List(Filter{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(list) != 3 {
+				t.Fatalf("after reopen: %d runs indexed, want 3", len(list))
+			}
+			if r, err := s2.Get("latest"); err != nil || r.RunID != "20261129T120000Z-ecn-pfc-16gpu" {
+				t.Errorf("latest after rebuild: %v %v", r, err)
+			}
+			if damage == "corrupt" {
+				m, _ := filepath.Glob(filepath.Join(dir, DBFile+".corrupt-*"))
+				if len(m) != 1 {
+					t.Errorf("corrupt index not kept aside: %v", m)
+				}
+			}
+			n, err := s2.Reindex()
+			if n != 3 || err == nil || !strings.Contains(err.Error(), "20261129T140000Z-broken") {
+				t.Errorf("Reindex = %d, %v; want 3 and an error naming the broken folder", n, err)
+			}
+		})
+	}
+}
+
+func TestMigrationFromVersion1(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, DBFile)
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := migrateTo(db, 1); err != nil {
+		t.Fatal(err)
+	}
+	// A run indexed by a labctl that knew schema 1 only.
+	if _, err := db.Exec(`INSERT INTO runs (id, lab, scenario, runtime, status, seed, started) VALUES (?, '64gpu', 'ecn-pfc', 'sim', 'passed', 1, ?)`,
+		"20261129T090000Z-ecn-pfc-64gpu", t0.Add(-3*time.Hour).UnixNano()); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	s := openTestStore(t, dir)
+	var v int
+	if err := s.db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil || v != len(migrations) {
+		t.Fatalf("user_version = %d (%v), want %d", v, err, len(migrations))
+	}
+	list, err := s.List(Filter{})
+	if err != nil || len(list) != 1 || list[0].RunID != "20261129T090000Z-ecn-pfc-64gpu" || list[0].Variants != 0 {
+		t.Fatalf("old row after migration: %+v %v", list, err)
+	}
+	saveRuns(t, s, syntheticRun("20261129T120000Z-ecn-pfc-64gpu", t0))
+	if list, _ := s.List(Filter{}); len(list) != 2 || list[0].Variants != 4 {
+		t.Errorf("after save on migrated db: %+v", list)
+	}
+}
+
+func TestNewerSchemaRefused(t *testing.T) {
+	dir := t.TempDir()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, DBFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`PRAGMA user_version = 99`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if _, err := Open(dir); err == nil || !strings.Contains(err.Error(), "newer") {
+		t.Errorf("Open of a newer schema: %v", err)
+	}
+}
