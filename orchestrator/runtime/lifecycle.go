@@ -1,0 +1,180 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+)
+
+// Up brings l up with rt under the lab's lock and records the outcome in
+// state.json. prepare, when not nil, runs under the lock before rt.Up (it
+// writes the topology and the configs that are missing). A lab already up
+// with another runtime is refused: two runtimes must not share one lab.
+// With l.DryRun nothing is locked or written; rt.Up only reports.
+func Up(ctx context.Context, rt Runtime, l *Lab, prepare func(context.Context, *Lab) error) (*Status, error) {
+	if l.DryRun {
+		if prepare != nil {
+			if err := prepare(ctx, l); err != nil {
+				return nil, err
+			}
+		}
+		if err := rt.Up(ctx, l); err != nil {
+			return nil, fmt.Errorf("dry-run up %s with %s: %w", l.Name, rt.Name(), err)
+		}
+		return &Status{Lab: l.Name, Runtime: rt.Name(), NOS: l.NOS, State: StateDown}, nil
+	}
+	lock, err := Acquire(l.LockPath(), "labctl up "+l.Name)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Release()
+
+	prev, err := ReadState(l.Dir)
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now().UTC()
+	st := &Status{Lab: l.Name, Runtime: rt.Name(), NOS: l.NOS, Created: now}
+	if l.Spec != nil {
+		st.Spec = l.Spec.Source
+	}
+	if prev != nil && prev.State != StateDown {
+		if prev.Runtime != rt.Name() && prev.State != StateFailed {
+			return nil, exitcode.Usagef("lab %s is %s with runtime %s: run 'labctl down %s' before bringing it up with %s", l.Name, prev.State, prev.Runtime, l.Name, rt.Name())
+		}
+		st.Created = prev.Created
+	}
+	st.State = StateDeploying
+	st.Updated = now
+	if err := WriteState(l.Dir, st); err != nil {
+		return nil, err
+	}
+	fail := func(err error) (*Status, error) {
+		st.State = StateFailed
+		st.Error = err.Error()
+		st.Updated = time.Now().UTC()
+		if werr := WriteState(l.Dir, st); werr != nil {
+			return nil, errors.Join(err, werr)
+		}
+		return nil, err
+	}
+	if prepare != nil {
+		if err := prepare(ctx, l); err != nil {
+			return fail(fmt.Errorf("prepare lab %s: %w", l.Name, err))
+		}
+	}
+	if err := rt.Up(ctx, l); err != nil {
+		return fail(fmt.Errorf("bring up lab %s with %s: %w", l.Name, rt.Name(), err))
+	}
+	live, err := rt.Status(ctx, l)
+	if err != nil {
+		return fail(fmt.Errorf("read status of lab %s: %w", l.Name, err))
+	}
+	st.Nodes = live.Nodes
+	st.State = StateUp
+	if slices.ContainsFunc(st.Nodes, func(n NodeStatus) bool { return n.State != NodeRunning }) {
+		st.State = StateDegraded
+	}
+	st.Error = ""
+	st.Updated = time.Now().UTC()
+	if err := WriteState(l.Dir, st); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// Down tears l down with rt under the lab's lock. It is idempotent: a lab
+// that was never up, or is down already, returns its (down) status and no
+// error. The state file stays, marked down, so status can still list it.
+func Down(ctx context.Context, rt Runtime, l *Lab) (*Status, error) {
+	if _, err := os.Stat(l.Dir); errors.Is(err, fs.ErrNotExist) {
+		return &Status{Lab: l.Name, Runtime: rt.Name(), State: StateDown}, nil
+	}
+	if l.DryRun {
+		if err := rt.Down(ctx, l); err != nil {
+			return nil, fmt.Errorf("dry-run down %s with %s: %w", l.Name, rt.Name(), err)
+		}
+		return &Status{Lab: l.Name, Runtime: rt.Name(), State: StateDown}, nil
+	}
+	lock, err := Acquire(l.LockPath(), "labctl down "+l.Name)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Release()
+	st, err := ReadState(l.Dir)
+	if err != nil {
+		return nil, err
+	}
+	if st == nil {
+		return &Status{Lab: l.Name, Runtime: rt.Name(), State: StateDown}, nil
+	}
+	if st.State == StateDown {
+		return st, nil
+	}
+	st.State = StateStopping
+	st.Updated = time.Now().UTC()
+	if err := WriteState(l.Dir, st); err != nil {
+		return nil, err
+	}
+	if err := rt.Down(ctx, l); err != nil {
+		st.State = StateFailed
+		st.Error = err.Error()
+		st.Updated = time.Now().UTC()
+		return nil, errors.Join(fmt.Errorf("take down lab %s with %s: %w", l.Name, rt.Name(), err), WriteState(l.Dir, st))
+	}
+	st.State = StateDown
+	st.Error = ""
+	for i := range st.Nodes {
+		st.Nodes[i].State = NodeStopped
+		st.Nodes[i].Mgmt = ""
+	}
+	st.Updated = time.Now().UTC()
+	if err := WriteState(l.Dir, st); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// ListStates returns the recorded status of every lab under topologiesDir
+// (each topologies/<lab>/state.json), sorted by lab name. Labs whose
+// topology exists but that were never brought up are listed as down.
+func ListStates(topologiesDir string) ([]*Status, error) {
+	entries, err := os.ReadDir(topologiesDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list labs in %s: %w", topologiesDir, err)
+	}
+	var out []*Status
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		st, err := ReadState(filepath.Join(topologiesDir, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		if st == nil {
+			st = &Status{Lab: e.Name(), State: StateDown}
+		}
+		out = append(out, st)
+	}
+	slices.SortFunc(out, func(a, b *Status) int {
+		switch {
+		case a.Lab < b.Lab:
+			return -1
+		case a.Lab > b.Lab:
+			return 1
+		}
+		return 0
+	})
+	return out, nil
+}
