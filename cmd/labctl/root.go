@@ -53,8 +53,8 @@ func (a *App) OutputFormat(def string, allowed ...string) (string, error) {
 // commandConstructors lists every subcommand. Add one line per command.
 var commandConstructors = []func(*App) *cobra.Command{
 	newVersionCmd,
-	// newLabsCmd,
-	// newPlanCmd,
+	newLabsCmd,
+	newPlanCmd,
 }
 
 func newRootCmd(app *App) *cobra.Command {

@@ -76,6 +76,8 @@ type LeafTier struct {
 	// Physical switch ports used for downlinks and uplinks.
 	DownlinkPortsPerLeaf int `json:"downlink_ports_per_leaf"`
 	UplinkPortsPerLeaf   int `json:"uplink_ports_per_leaf"`
+	// UplinkLinksPerLeaf is the number of leaf-spine links of one leaf.
+	UplinkLinksPerLeaf int `json:"uplink_links_per_leaf"`
 	// UplinkSpeedGbps is the speed of one leaf-spine link.
 	UplinkSpeedGbps int `json:"uplink_speed_gbps"`
 	// LinksPerSpine is how many parallel links join a leaf to each spine of

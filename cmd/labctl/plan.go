@@ -1,0 +1,163 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/goccy/go-yaml"
+	"github.com/spf13/cobra"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/lab"
+	"github.com/labctl/labctl/orchestrator/sizing"
+)
+
+// sizingFlags are the plan flags; a flag set on the command line overrides
+// the lab spec's value.
+type sizingFlags struct {
+	in     sizing.Input
+	layout string
+}
+
+// flagNames maps sizing.Input fields (spec keys) to the flags that set them,
+// so an input error names what the user typed.
+var flagNames = map[string]string{
+	"gpus": "--gpus", "gpus_per_server": "--gpus-per-server", "nic_speed_gbps": "--nic-speed",
+	"leaf_ports": "--leaf-ports", "leaf_speed_gbps": "--leaf-speed", "spine_ports": "--spine-ports",
+	"spine_speed_gbps": "--spine-speed", "oversubscription": "--oversubscription", "layout": "--layout", "tiers": "--tiers",
+}
+
+func (f *sizingFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.IntVar(&f.in.GPUs, "gpus", 0, "number of GPUs")
+	fl.IntVar(&f.in.GPUsPerServer, "gpus-per-server", sizing.DefaultGPUsPerServer, "GPUs (and NICs) per server")
+	fl.IntVar(&f.in.NICSpeedGbps, "nic-speed", sizing.DefaultNICSpeedGbps, "NIC speed in Gb/s")
+	fl.IntVar(&f.in.LeafPorts, "leaf-ports", sizing.DefaultSwitchPorts, "ports per leaf switch")
+	fl.IntVar(&f.in.LeafSpeedGbps, "leaf-speed", sizing.DefaultSwitchSpeedGbp, "leaf port speed in Gb/s")
+	fl.IntVar(&f.in.SpinePorts, "spine-ports", sizing.DefaultSwitchPorts, "ports per spine (and super-spine) switch")
+	fl.IntVar(&f.in.SpineSpeedGbps, "spine-speed", sizing.DefaultSwitchSpeedGbp, "spine port speed in Gb/s")
+	fl.Float64Var(&f.in.Oversubscription, "oversubscription", 1, "target leaf oversubscription (1 = non-blocking)")
+	fl.StringVar(&f.layout, "layout", "tor", "NIC placement: tor (servers fill leaves) or rail (NIC i on rail i)")
+	fl.IntVar(&f.in.Tiers, "tiers", 0, "force 2 or 3 tiers (default: the fewest that fit)")
+	_ = cmd.RegisterFlagCompletionFunc("layout", cobra.FixedCompletions([]string{"tor", "rail"}, cobra.ShellCompDirectiveNoFileComp))
+}
+
+// apply overlays the flags the user set on base.
+func (f *sizingFlags) apply(cmd *cobra.Command, base sizing.Input) sizing.Input {
+	in := base
+	set := func(name string, fn func()) {
+		if cmd.Flags().Changed(name) {
+			fn()
+		}
+	}
+	set("gpus", func() { in.GPUs = f.in.GPUs })
+	set("gpus-per-server", func() { in.GPUsPerServer = f.in.GPUsPerServer })
+	set("nic-speed", func() { in.NICSpeedGbps = f.in.NICSpeedGbps })
+	set("leaf-ports", func() { in.LeafPorts = f.in.LeafPorts })
+	set("leaf-speed", func() { in.LeafSpeedGbps = f.in.LeafSpeedGbps })
+	set("spine-ports", func() { in.SpinePorts = f.in.SpinePorts })
+	set("spine-speed", func() { in.SpineSpeedGbps = f.in.SpineSpeedGbps })
+	set("oversubscription", func() { in.Oversubscription = f.in.Oversubscription })
+	set("layout", func() { in.Layout = sizing.Layout(f.layout) })
+	set("tiers", func() { in.Tiers = f.in.Tiers })
+	return in
+}
+
+// planInput resolves the sizing input from an optional lab and the flags.
+func (f *sizingFlags) planInput(cmd *cobra.Command, args []string) (sizing.Input, error) {
+	var base sizing.Input
+	switch {
+	case len(args) == 1:
+		spec, err := lab.Resolve(args[0])
+		if err != nil {
+			return base, err
+		}
+		base = spec.Sizing
+	case !cmd.Flags().Changed("gpus"):
+		return base, exitcode.Usagef("name a lab or give --gpus (for example: labctl plan 64gpu, or labctl plan --gpus 64)")
+	}
+	return f.apply(cmd, base).Normalize(), nil
+}
+
+func newPlanCmd(app *App) *cobra.Command {
+	var f sizingFlags
+	cmd := &cobra.Command{
+		Use:   "plan [<lab>] [--gpus N] [sizing flags]",
+		Short: "Size a spine-leaf or 3-tier Clos fabric: switches, ports, breakout, optics",
+		Long: `plan turns a GPU count and switch models into an exact, valid fabric: leaves,
+spines (and super-spines and pods when 2 tiers cannot hold it), breakout,
+balanced ECMP uplinks, NIC placement (tor or rail) and a bill of materials.
+Flags override the named lab's values; defaults are the seed's (8 GPUs per
+server, 200G NICs, 32x400G switches, non-blocking).`,
+		Example: `  labctl plan 64gpu
+  labctl plan --gpus 1024 -o json
+  labctl plan --gpus 4096 --leaf-ports 64 --spine-ports 64 --layout rail -o md`,
+		Args:              cobra.MaximumNArgs(1),
+		ValidArgsFunction: completeLabs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			format, err := app.OutputFormat("table", "table", "json", "yaml", "md")
+			if err != nil {
+				return err
+			}
+			in, err := f.planInput(cmd, args)
+			if err != nil {
+				return err
+			}
+			p, err := sizing.Compute(in)
+			if err != nil {
+				var ie *sizing.InputError
+				if errors.As(err, &ie) && len(args) == 0 || errors.As(err, &ie) && cmd.Flags().Changed(flagKey(ie.Field)) {
+					return exitcode.Usagef("%s: %s (fix: %s)", flagNames[ie.Field], ie.Msg, ie.Fix)
+				}
+				return fmt.Errorf("plan: %w", err)
+			}
+			return writePlan(app, format, p)
+		},
+	}
+	f.register(cmd)
+	return cmd
+}
+
+func flagKey(field string) string {
+	if n, ok := flagNames[field]; ok {
+		return n[2:]
+	}
+	return field
+}
+
+func writePlan(app *App, format string, p *sizing.Plan) error {
+	switch format {
+	case "json":
+		enc := json.NewEncoder(app.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(p)
+	case "yaml":
+		js, err := json.Marshal(p)
+		if err != nil {
+			return err
+		}
+		y, err := yaml.JSONToYAML(js)
+		if err != nil {
+			return err
+		}
+		_, err = app.Out.Write(y)
+		return err
+	case "md":
+		return sizing.WriteMarkdown(app.Out, p)
+	default:
+		return sizing.WriteTable(app.Out, p)
+	}
+}
+
+// completeLabs offers the catalog lab names (and files) as completions.
+func completeLabs(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	if len(args) > 0 {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	var names []string
+	for _, s := range lab.Catalog() {
+		names = append(names, s.Name+"\t"+s.Description)
+	}
+	return names, cobra.ShellCompDirectiveDefault
+}

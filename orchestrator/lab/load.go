@@ -1,0 +1,223 @@
+package lab
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/labctl/labctl/labs"
+	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/sizing"
+	"github.com/labctl/labctl/orchestrator/specyaml"
+)
+
+// NamePattern is what a lab name may look like: it becomes a folder, a
+// containerlab lab name and part of container names.
+var NamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,39}$`)
+
+// NOS and runtime names a spec may use.
+var (
+	NOSes    = []string{"sonic", "eos"}
+	Runtimes = []string{"sim", "clab"}
+)
+
+// Default images when a spec leaves them out.
+const (
+	DefaultSONiCImage = "docker-sonic-vs:latest"
+	DefaultEOSImage   = "ceos:4.32.0F"
+	DefaultHostImage  = "labctl/rdma-host:latest"
+	DefaultQoSProfile = "roce-dcqcn"
+)
+
+// Catalog returns the names of the embedded catalog labs, sorted by size.
+func Catalog() []*Spec {
+	entries, _ := fs.ReadDir(labs.FS, ".")
+	var out []*Spec
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".yaml") {
+			continue
+		}
+		s, err := loadCatalog(strings.TrimSuffix(e.Name(), ".yaml"))
+		if err != nil {
+			continue // a broken catalog file is caught by the catalog test
+		}
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Sizing.GPUs < out[j].Sizing.GPUs })
+	return out
+}
+
+// Resolve finds a lab by catalog name or by the path of a spec file. A
+// value that names an existing file, or contains a path separator, or ends
+// in .yaml/.yml is a path; anything else is a catalog name.
+func Resolve(nameOrPath string) (*Spec, error) {
+	if nameOrPath == "" {
+		return nil, exitcode.Usagef("no lab given: name a catalog lab (%s) or a spec file", strings.Join(catalogNames(), ", "))
+	}
+	if looksLikePath(nameOrPath) {
+		data, err := os.ReadFile(nameOrPath)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, exitcode.Usagef("lab spec %s: file not found (fix: check the path, or name a catalog lab: %s)", nameOrPath, strings.Join(catalogNames(), ", "))
+			}
+			return nil, exitcode.Usagef("lab spec %s: %v", nameOrPath, err)
+		}
+		s, err := Parse(nameOrPath, data)
+		if err != nil {
+			return nil, err
+		}
+		s.Source = nameOrPath
+		return s, nil
+	}
+	s, err := loadCatalog(nameOrPath)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func looksLikePath(s string) bool {
+	if strings.ContainsRune(s, '/') || strings.ContainsRune(s, filepath.Separator) ||
+		strings.HasSuffix(s, ".yaml") || strings.HasSuffix(s, ".yml") {
+		return true
+	}
+	st, err := os.Stat(s)
+	return err == nil && st.Mode().IsRegular()
+}
+
+func loadCatalog(name string) (*Spec, error) {
+	data, err := fs.ReadFile(labs.FS, name+".yaml")
+	if err != nil {
+		return nil, exitcode.Usagef("unknown lab %q (fix: use a catalog lab: %s, or the path of a spec file)", name, strings.Join(catalogNames(), ", "))
+	}
+	s, err := Parse("labs/"+name+".yaml", data)
+	if err != nil {
+		return nil, err
+	}
+	s.Source = "catalog:" + name
+	return s, nil
+}
+
+func catalogNames() []string {
+	entries, _ := fs.ReadDir(labs.FS, ".")
+	var names []string
+	for _, e := range entries {
+		if n, ok := strings.CutSuffix(e.Name(), ".yaml"); ok {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// Parse decodes and validates a spec read from file. Errors name
+// file:line:col, the problem and the fix, and exit 2.
+func Parse(file string, data []byte) (*Spec, error) {
+	var s Spec
+	if err := specyaml.Decode(file, data, &s); err != nil {
+		return nil, err
+	}
+	at := func(path, msg, fix string) error { return specyaml.At(file, data, path, msg, fix) }
+	switch {
+	case s.Name == "":
+		return nil, at("$", "the spec has no name", "add name: <lab-name>")
+	case !NamePattern.MatchString(s.Name):
+		return nil, at("$.name", fmt.Sprintf("lab name %q is not allowed", s.Name), "use lower-case letters, digits and dashes, starting with a letter or digit, at most 40 characters")
+	}
+	if s.NOS == "" {
+		s.NOS = "sonic"
+	}
+	if !slices.Contains(NOSes, s.NOS) {
+		return nil, at("$.nos", fmt.Sprintf("unknown nos %q", s.NOS), "use sonic or eos")
+	}
+	if s.Runtime == "" {
+		s.Runtime = "sim"
+	}
+	if !slices.Contains(Runtimes, s.Runtime) {
+		return nil, at("$.runtime", fmt.Sprintf("unknown runtime %q", s.Runtime), "use sim or clab")
+	}
+	if s.Images.SONiC == "" {
+		s.Images.SONiC = DefaultSONiCImage
+	}
+	if s.Images.EOS == "" {
+		s.Images.EOS = DefaultEOSImage
+	}
+	if s.Images.Host == "" {
+		s.Images.Host = DefaultHostImage
+	}
+	if s.QoS.Profile == "" {
+		s.QoS.Profile = DefaultQoSProfile
+	}
+	s.Sizing = s.Sizing.Normalize()
+	if err := s.Sizing.Validate(); err != nil {
+		var ie *sizing.InputError
+		if errors.As(err, &ie) {
+			return nil, at("$.sizing."+ie.Field, ie.Msg, ie.Fix)
+		}
+		return nil, at("$.sizing", err.Error(), "")
+	}
+	if err := validateQoS(&s.QoS, at); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// validateQoS checks the ranges of QoS overrides that need no knowledge of
+// profiles; the qos package checks the rest.
+func validateQoS(q *QoSSpec, at func(path, msg, fix string) error) error {
+	for i, p := range q.LosslessPriorities {
+		if p < 0 || p > 7 {
+			return at(fmt.Sprintf("$.qos.lossless_priorities[%d]", i), fmt.Sprintf("priority %d is out of range", p), "use priorities 0 to 7")
+		}
+	}
+	for _, d := range []struct {
+		v    *int
+		path string
+	}{{q.RoCEDSCP, "$.qos.roce_dscp"}, {q.CNPDSCP, "$.qos.cnp_dscp"}} {
+		if d.v != nil && (*d.v < 0 || *d.v > 63) {
+			return at(d.path, fmt.Sprintf("DSCP %d is out of range", *d.v), "use a DSCP from 0 to 63 (RoCE uses 26, CNP 48)")
+		}
+	}
+	if q.MTU != nil && (*q.MTU < 256 || *q.MTU > 9216) {
+		return at("$.qos.mtu", fmt.Sprintf("MTU %d is out of range", *q.MTU), "use a RoCE MTU of 1024, 2048 or 4096")
+	}
+	if q.CableLengthM != nil && (*q.CableLengthM < 1 || *q.CableLengthM > 40000) {
+		return at("$.qos.cable_length_m", fmt.Sprintf("cable length %d m is out of range", *q.CableLengthM), "use a length from 1 to 40000 m (typically 5, 40 or 300)")
+	}
+	if e := q.ECN; e != nil {
+		if e.KminKB != nil && *e.KminKB <= 0 {
+			return at("$.qos.ecn.kmin_kb", "kmin_kb must be positive", "use for example 150")
+		}
+		if e.KmaxKB != nil && *e.KmaxKB <= 0 {
+			return at("$.qos.ecn.kmax_kb", "kmax_kb must be positive", "use for example 1500")
+		}
+		if e.KminKB != nil && e.KmaxKB != nil && *e.KminKB >= *e.KmaxKB {
+			return at("$.qos.ecn.kmin_kb", fmt.Sprintf("kmin_kb %d is not below kmax_kb %d", *e.KminKB, *e.KmaxKB), "make kmin_kb smaller than kmax_kb")
+		}
+		if e.Pmax != nil && (*e.Pmax <= 0 || *e.Pmax > 1) {
+			return at("$.qos.ecn.pmax", fmt.Sprintf("pmax %g is out of range", *e.Pmax), "use a marking probability above 0 and at most 1, for example 0.2")
+		}
+	}
+	if w := q.PFCWatchdog; w != nil {
+		if w.DetectionMs != nil && (*w.DetectionMs < 100 || *w.DetectionMs > 5000) {
+			return at("$.qos.pfc_watchdog.detection_ms", fmt.Sprintf("detection time %d ms is out of range", *w.DetectionMs), "use 100 to 5000 ms (SONiC's range)")
+		}
+		if w.RestorationMs != nil && (*w.RestorationMs < 100 || *w.RestorationMs > 60000) {
+			return at("$.qos.pfc_watchdog.restoration_ms", fmt.Sprintf("restoration time %d ms is out of range", *w.RestorationMs), "use 100 to 60000 ms (SONiC's range)")
+		}
+		if w.Action != nil && !slices.Contains([]string{"drop", "forward", "alert"}, *w.Action) {
+			return at("$.qos.pfc_watchdog.action", fmt.Sprintf("unknown action %q", *w.Action), "use drop, forward or alert")
+		}
+	}
+	for tc, w := range q.ETSWeights {
+		if tc < 0 || tc > 7 || w < 1 || w > 100 {
+			return at("$.qos.ets_weights", fmt.Sprintf("weight %d for traffic class %d is out of range", w, tc), "use traffic classes 0 to 7 and weights 1 to 100")
+		}
+	}
+	return nil
+}

@@ -1,0 +1,438 @@
+package sizing
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+)
+
+// FitError says why no fabric of at most 3 tiers holds the GPUs with the
+// given switches, and what would.
+type FitError struct {
+	Reason     string
+	Suggestion string
+}
+
+func (e *FitError) Error() string {
+	s := e.Reason
+	if e.Suggestion != "" {
+		s += " (fix: " + e.Suggestion + ")"
+	}
+	return s
+}
+
+// geometry holds the per-port arithmetic shared by every tier.
+type geometry struct {
+	in Input
+	// nicsPerDownPort is how many NICs one leaf downlink port carries (the
+	// leaf-side breakout factor).
+	nicsPerDownPort int
+	// linkSpeed is the speed of a fabric (leaf-spine, spine-super-spine) link:
+	// the slower of the two switch port speeds; the faster side breaks out.
+	linkSpeed int
+	// linksPerLeafPort / linksPerSpinePort: fabric links per physical port.
+	linksPerLeafPort  int
+	linksPerSpinePort int
+}
+
+func newGeometry(in Input) geometry {
+	g := geometry{in: in}
+	g.nicsPerDownPort = in.LeafSpeedGbps / in.NICSpeedGbps
+	g.linkSpeed = min(in.LeafSpeedGbps, in.SpineSpeedGbps)
+	g.linksPerLeafPort = in.LeafSpeedGbps / g.linkSpeed
+	g.linksPerSpinePort = in.SpineSpeedGbps / g.linkSpeed
+	return g
+}
+
+// spineSlots is how many fabric links one spine (or super-spine) terminates.
+func (g geometry) spineSlots() int { return g.in.SpinePorts * g.linksPerSpinePort }
+
+// uplinksFor is the smallest number of fabric links that keeps a leaf with
+// nics NICs within the target oversubscription.
+func (g geometry) uplinksFor(nics int) int {
+	need := float64(nics*g.in.NICSpeedGbps) / (g.in.Oversubscription * float64(g.linkSpeed))
+	return int(math.Ceil(need - 1e-9))
+}
+
+func (g geometry) downPorts(nics int) int { return ceilDiv(nics, g.nicsPerDownPort) }
+func (g geometry) upPorts(links int) int  { return ceilDiv(links, g.linksPerLeafPort) }
+func (g geometry) leafFits(nics, up int) bool {
+	return g.downPorts(nics)+g.upPorts(up) <= g.in.LeafPorts
+}
+
+// maxNICsPerLeaf is the most NICs one leaf takes with the uplinks the target
+// oversubscription needs.
+func (g geometry) maxNICsPerLeaf() int {
+	best := 0
+	for d := 1; d <= g.in.LeafPorts*g.nicsPerDownPort; d++ {
+		if g.leafFits(d, g.uplinksFor(d)) {
+			best = d
+		}
+	}
+	return best
+}
+
+// Compute plans the fabric for in. Errors are exit-code-2 errors wrapping an
+// *InputError (a bad field) or a *FitError (no fabric of at most 3 tiers).
+func Compute(in Input) (*Plan, error) {
+	return compute(in.Normalize(), true)
+}
+
+func compute(in Input, suggest bool) (*Plan, error) {
+	if err := in.Validate(); err != nil {
+		return nil, exitcode.Usage(err)
+	}
+	g := newGeometry(in)
+	p := &Plan{
+		SchemaVersion: SchemaVersion,
+		GPUs:          in.GPUs,
+		GPUsPerServer: in.GPUsPerServer,
+		Servers:       ceilDiv(in.GPUs, in.GPUsPerServer),
+		NICs:          in.GPUs, // one NIC per GPU, as in the seed
+		NICSpeedGbps:  in.NICSpeedGbps,
+		Layout:        in.Layout,
+		Warnings:      []string{},
+	}
+	if rem := in.GPUs % in.GPUsPerServer; rem != 0 {
+		p.Warnings = append(p.Warnings, fmt.Sprintf("%d GPUs do not fill whole servers: server %d has %d GPUs", in.GPUs, p.Servers, rem))
+	}
+	dmax := g.maxNICsPerLeaf()
+	if dmax == 0 {
+		return nil, exitcode.Usage(&FitError{Reason: fmt.Sprintf("a %dx%dG leaf cannot attach even one %dG NIC with the uplinks %g:1 needs", in.LeafPorts, in.LeafSpeedGbps, in.NICSpeedGbps, in.Oversubscription), Suggestion: "use a leaf with more ports or a higher oversubscription"})
+	}
+	nicsPerLeaf := place(p, in, dmax)
+	leaves := len(nicsPerLeaf)
+	d := 0
+	for _, n := range nicsPerLeaf {
+		d = max(d, n)
+	}
+	up := g.uplinksFor(d)
+
+	fit2 := errors.New("not tried")
+	if in.Tiers != 3 {
+		fit2 = plan2Tier(p, g, leaves, d, up)
+		if fit2 == nil {
+			finish(p, g, nicsPerLeaf)
+			return p, nil
+		}
+		if in.Tiers == 2 {
+			return nil, exitcode.Usage(&FitError{Reason: "2 tiers cannot hold this fabric: " + fit2.Error(), Suggestion: "drop tiers: 2 to let labctl plan 3 tiers, or use switches with more ports"})
+		}
+	}
+	fit3 := plan3Tier(p, g, leaves, d, up)
+	if fit3 == nil {
+		if in.Tiers != 3 {
+			p.Warnings = append(p.Warnings, "2 tiers cannot hold this fabric ("+fit2.Error()+"): planned a 3-tier Clos")
+		}
+		finish(p, g, nicsPerLeaf)
+		return p, nil
+	}
+	fe := &FitError{Reason: fmt.Sprintf("%d GPUs do not fit in 3 tiers of %dx%dG switches: %v", in.GPUs, in.SpinePorts, in.SpineSpeedGbps, fit3)}
+	if suggest {
+		fe.Suggestion = suggestFit(in)
+	}
+	return nil, exitcode.Usage(fe)
+}
+
+// place assigns NICs to leaves (filling p.Placement) and returns the number
+// of NICs on each leaf.
+func place(p *Plan, in Input, dmax int) []int {
+	gpusOf := func(s int) int { // 0-based server
+		if s == p.Servers-1 && in.GPUs%in.GPUsPerServer != 0 {
+			return in.GPUs % in.GPUsPerServer
+		}
+		return in.GPUsPerServer
+	}
+	p.Placement = make([]ServerPlacement, p.Servers)
+	var perLeaf []int
+	addNIC := func(leaf int) { // leaf is 0-based
+		for len(perLeaf) <= leaf {
+			perLeaf = append(perLeaf, 0)
+		}
+		perLeaf[leaf]++
+	}
+	switch {
+	case in.Layout == LayoutRail:
+		// NIC i of every server goes to rail i. A rail's leaf takes up to
+		// dmax servers; leaves are numbered group by group (a group of dmax
+		// servers gets one leaf per rail), so rail i's leaf group is every
+		// leaf numbered i+1 modulo the rail count.
+		rails := in.GPUsPerServer
+		for s := range p.Servers {
+			n := gpusOf(s)
+			sp := ServerPlacement{Server: s + 1, GPUs: n, Leaves: make([]int, n)}
+			for i := range n {
+				leaf := (s/dmax)*rails + i
+				sp.Leaves[i] = leaf + 1
+				addNIC(leaf)
+			}
+			p.Placement[s] = sp
+		}
+		groups := ceilDiv(p.Servers, dmax)
+		for len(perLeaf) < groups*rails { // a short last server leaves a rail leaf empty
+			perLeaf = append(perLeaf, 0)
+		}
+		p.Leaf.Rails = rails
+		p.Leaf.LeavesPerRail = groups
+		if perRail := min(p.Servers, dmax); perRail*2 <= dmax {
+			p.Warnings = append(p.Warnings, fmt.Sprintf("rail layout: each rail leaf attaches %d of the %d NICs it could take; a ToR layout needs fewer leaves at this size", perRail, dmax))
+		}
+	case in.GPUsPerServer <= dmax:
+		// The seed's ToR layout: whole servers fill leaves in order.
+		perLeafServers := dmax / in.GPUsPerServer
+		for s := range p.Servers {
+			n := gpusOf(s)
+			sp := ServerPlacement{Server: s + 1, GPUs: n, Leaves: make([]int, n)}
+			for i := range n {
+				sp.Leaves[i] = s/perLeafServers + 1
+				addNIC(s / perLeafServers)
+			}
+			p.Placement[s] = sp
+		}
+	default:
+		// A server has more NICs than a leaf can take: NICs fill leaves in
+		// order and some servers span two leaves.
+		nic := 0
+		var split []string
+		for s := range p.Servers {
+			n := gpusOf(s)
+			sp := ServerPlacement{Server: s + 1, GPUs: n, Leaves: make([]int, n)}
+			for i := range n {
+				sp.Leaves[i] = nic/dmax + 1
+				addNIC(nic / dmax)
+				nic++
+			}
+			if sp.Leaves[0] != sp.Leaves[n-1] && len(split) < 5 {
+				split = append(split, fmt.Sprintf("server %d on leaves %d-%d", s+1, sp.Leaves[0], sp.Leaves[n-1]))
+			}
+			p.Placement[s] = sp
+		}
+		p.Warnings = append(p.Warnings, fmt.Sprintf("a server's %d NICs do not fit on one leaf (at most %d NICs per leaf at %g:1): servers are split across leaves (%s)", in.GPUsPerServer, dmax, in.Oversubscription, strings.Join(split, ", ")))
+	}
+	if in.Layout == LayoutToR && len(perLeaf) > 1 {
+		if last := perLeaf[len(perLeaf)-1]; last < perLeaf[0] {
+			p.Warnings = append(p.Warnings, fmt.Sprintf("leaf %d is partly empty: %d of %d NICs attached", len(perLeaf), last, perLeaf[0]))
+		}
+	}
+	return perLeaf
+}
+
+// plan2Tier picks the fewest spines such that every leaf reaches every spine
+// with the same number of links. It may raise the uplink count to the next
+// multiple of the spine count (a lower oversubscription than asked).
+func plan2Tier(p *Plan, g geometry, leaves, d, up int) error {
+	slots := g.spineSlots()
+	if leaves > slots {
+		return fmt.Errorf("%d leaves but a spine has only %d fabric links, so not every spine can reach every leaf", leaves, slots)
+	}
+	maxUp := (g.in.LeafPorts - g.downPorts(d)) * g.linksPerLeafPort
+	for spines := max(1, ceilDiv(leaves*up, slots)); spines <= maxUp; spines++ {
+		u := ceilDiv(up, spines) * spines
+		k := u / spines
+		if u > maxUp || leaves*k > slots {
+			continue
+		}
+		p.Tiers = 2
+		p.Pods = 1
+		setLeaf(p, g, leaves, leaves, d, u, k)
+		p.Spine = SpineTier{
+			Count: spines, PerPod: spines,
+			DownlinkPortsPerSpine: ceilDiv(leaves*k, g.linksPerSpinePort),
+		}
+		return nil
+	}
+	return fmt.Errorf("no spine count divides %d leaf uplinks evenly within %d-link spines", up, slots)
+}
+
+// plan3Tier plans pods of leaves and spines under planes of super-spines:
+// spine j of every pod connects to every super-spine of plane j. Spines are
+// non-blocking (as many links up as down); the leaf tier carries the
+// oversubscription.
+func plan3Tier(p *Plan, g geometry, leaves, d, up int) error {
+	slots := g.spineSlots()
+	half := slots / 2
+	if half < 1 {
+		return fmt.Errorf("a %d-link spine cannot split its ports between leaves and super-spines", slots)
+	}
+	rails := max(1, p.Leaf.Rails)
+	podMax := half
+	if g.in.Layout == LayoutRail && podMax >= rails {
+		podMax -= podMax % rails // keep a server group's rail leaves in one pod
+	}
+	pods := ceilDiv(leaves, podMax)
+	if pods > slots {
+		return fmt.Errorf("it needs %d pods of %d leaves but a super-spine has only %d fabric links (4 tiers would be needed)", pods, podMax, slots)
+	}
+	perPod := ceilDiv(leaves, pods)
+	if g.in.Layout == LayoutRail && perPod%rails != 0 && podMax >= rails {
+		perPod = min(podMax, ceilDiv(perPod, rails)*rails)
+		pods = ceilDiv(leaves, perPod)
+	}
+	maxUp := (g.in.LeafPorts - g.downPorts(d)) * g.linksPerLeafPort
+	for spines := 1; spines <= maxUp; spines++ {
+		u := ceilDiv(up, spines) * spines
+		k := u / spines
+		if u > maxUp || perPod*k > half {
+			continue
+		}
+		spineUp := perPod * k // non-blocking spine
+		// Super-spines per plane: the fewest that divide a spine's uplinks
+		// evenly and can each take one share from every pod.
+		for q := max(1, ceilDiv(pods*spineUp, slots)); q <= spineUp; q++ {
+			if spineUp%q != 0 || pods*(spineUp/q) > slots {
+				continue
+			}
+			m := spineUp / q
+			p.Tiers = 3
+			p.Pods = pods
+			setLeaf(p, g, leaves, perPod, d, u, k)
+			p.Spine = SpineTier{
+				Count: spines * pods, PerPod: spines,
+				DownlinkPortsPerSpine: ceilDiv(perPod*k, g.linksPerSpinePort),
+				UplinkPortsPerSpine:   ceilDiv(spineUp, g.linksPerSpinePort),
+				LinksPerSuperSpine:    m,
+			}
+			used := ceilDiv(pods*m, g.linksPerSpinePort)
+			p.SuperSpine = &SuperSpineTier{
+				Count: spines * q, Planes: spines, PerPlane: q,
+				Ports: g.in.SpinePorts, PortSpeedGbps: g.in.SpineSpeedGbps,
+				PortsUsedPerSwitch: used,
+				PortUtilization:    ratio(used, g.in.SpinePorts),
+			}
+			if last := leaves - (pods-1)*perPod; last < perPod {
+				p.Warnings = append(p.Warnings, fmt.Sprintf("pod %d is partly empty: %d of %d leaves", pods, last, perPod))
+			}
+			return nil
+		}
+	}
+	return fmt.Errorf("no spine count gives every leaf of a %d-leaf pod equal links within %d-link spines", perPod, slots)
+}
+
+func setLeaf(p *Plan, g geometry, leaves, perPod, d, u, k int) {
+	in := g.in
+	p.Leaf.Count = leaves
+	p.Leaf.PerPod = perPod
+	p.Leaf.Ports = in.LeafPorts
+	p.Leaf.PortSpeedGbps = in.LeafSpeedGbps
+	p.Leaf.LogicalPorts = in.LeafPorts * in.LeafSpeedGbps / in.NICSpeedGbps
+	p.Leaf.DownlinksPerLeaf = d
+	p.Leaf.UplinksPerLeaf = u * g.linkSpeed / in.NICSpeedGbps
+	p.Leaf.DownlinkPortsPerLeaf = g.downPorts(d)
+	p.Leaf.UplinkPortsPerLeaf = g.upPorts(u)
+	p.Leaf.UplinkLinksPerLeaf = u
+	p.Leaf.UplinkSpeedGbps = g.linkSpeed
+	p.Leaf.LinksPerSpine = k
+	p.Leaf.Breakout = breakoutName(in.LeafSpeedGbps, in.NICSpeedGbps)
+	p.Oversubscription = Oversubscription{Target: in.Oversubscription, Actual: round2(float64(d*in.NICSpeedGbps) / float64(u*g.linkSpeed))}
+	if p.Oversubscription.Actual < in.Oversubscription-0.005 {
+		p.Warnings = append(p.Warnings, fmt.Sprintf("oversubscription %g:1 was asked; %d uplinks per leaf keep ECMP balanced, giving %.2f:1", in.Oversubscription, u, p.Oversubscription.Actual))
+	}
+}
+
+// finish fills the spine port figures, cables and optics once the tiers are
+// known.
+func finish(p *Plan, g geometry, nicsPerLeaf []int) {
+	in := g.in
+	p.Leaf.NICsPerLeaf = nicsPerLeaf
+	s := &p.Spine
+	s.Ports = in.SpinePorts
+	s.PortSpeedGbps = in.SpineSpeedGbps
+	s.LogicalPorts = in.SpinePorts * in.SpineSpeedGbps / in.NICSpeedGbps
+	links := p.Leaf.PerPod * p.Leaf.LinksPerSpine
+	if p.SuperSpine != nil {
+		links *= 2
+	}
+	s.PortsUsedPerSpine = links * g.linkSpeed / in.NICSpeedGbps
+	s.PortUtilization = ratio(s.DownlinkPortsPerSpine+s.UplinkPortsPerSpine, in.SpinePorts)
+	s.Breakout = breakoutName(in.SpineSpeedGbps, g.linkSpeed)
+	if in.LeafSpeedGbps > g.linkSpeed {
+		p.Leaf.Breakout += fmt.Sprintf("; uplinks 1x%dG->%dx%dG", in.LeafSpeedGbps, g.linksPerLeafPort, g.linkSpeed)
+	}
+
+	downPorts := 0
+	for _, n := range nicsPerLeaf {
+		downPorts += g.downPorts(n)
+	}
+	leafSpine := p.Leaf.Count * p.Leaf.UplinkPortsPerLeaf * g.linksPerLeafPort
+	p.Cables = Cables{ServerLeaf: p.NICs, BreakoutServerLeaf: downPorts, LeafSpine: leafSpine}
+	p.Optics = []Optic{
+		{Where: "server-leaf", Side: "nic", SpeedGbps: in.NICSpeedGbps, Count: p.NICs},
+		{Where: "server-leaf", Side: "leaf", SpeedGbps: in.LeafSpeedGbps, Count: downPorts},
+		{Where: "leaf-spine", Side: "leaf", SpeedGbps: in.LeafSpeedGbps, Count: p.Leaf.Count * p.Leaf.UplinkPortsPerLeaf},
+		{Where: "leaf-spine", Side: "spine", SpeedGbps: in.SpineSpeedGbps, Count: s.Count * s.DownlinkPortsPerSpine},
+	}
+	if ss := p.SuperSpine; ss != nil {
+		p.Cables.SpineSuperSpine = s.Count * s.UplinkPortsPerSpine * g.linksPerSpinePort
+		p.Optics = append(p.Optics,
+			Optic{Where: "spine-super-spine", Side: "spine", SpeedGbps: in.SpineSpeedGbps, Count: s.Count * s.UplinkPortsPerSpine},
+			Optic{Where: "spine-super-spine", Side: "super-spine", SpeedGbps: in.SpineSpeedGbps, Count: ss.Count * ss.PortsUsedPerSwitch},
+		)
+	}
+}
+
+// suggestFit names a change that would make in fit: bigger switches at the
+// same speed, or a higher oversubscription.
+func suggestFit(in Input) string {
+	var tries []string
+	for _, ports := range []int{64, 128, 256, 512} {
+		if ports <= max(in.LeafPorts, in.SpinePorts) {
+			continue
+		}
+		t := in
+		t.LeafPorts, t.SpinePorts = max(ports, in.LeafPorts), max(ports, in.SpinePorts)
+		if pl, err := compute(t, false); err == nil {
+			tries = append(tries, fmt.Sprintf("%d-port switches fit it in %d tiers (--leaf-ports %d --spine-ports %d)", ports, pl.Tiers, t.LeafPorts, t.SpinePorts))
+			break
+		}
+	}
+	for _, os := range []float64{2, 3, 4, 8} {
+		if os <= in.Oversubscription {
+			continue
+		}
+		t := in
+		t.Oversubscription = os
+		if pl, err := compute(t, false); err == nil {
+			tries = append(tries, fmt.Sprintf("%g:1 oversubscription fits it in %d tiers (--oversubscription %g)", os, pl.Tiers, os))
+			break
+		}
+	}
+	// What the current switches hold at most, found by halving.
+	lo, hi := 0, in.GPUs
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		t := in
+		t.GPUs = mid
+		t.Tiers = 0
+		if _, err := compute(t, false); err == nil {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	if lo > 0 {
+		tries = append(tries, fmt.Sprintf("these switches hold at most %d GPUs", lo))
+	}
+	if len(tries) == 0 {
+		return "use switches with more ports"
+	}
+	return strings.Join(tries, "; ")
+}
+
+func ceilDiv(a, b int) int {
+	if b <= 0 {
+		return 0
+	}
+	return (a + b - 1) / b
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return round2(float64(a) / float64(b))
+}
+
+func round2(x float64) float64 { return math.Round(x*100) / 100 }

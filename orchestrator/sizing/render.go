@@ -1,0 +1,155 @@
+package sizing
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// OpticsTotal is the number of transceiver modules at both ends of every
+// link of the plan.
+func (p *Plan) OpticsTotal() int {
+	n := 0
+	for _, o := range p.Optics {
+		n += o.Count
+	}
+	return n
+}
+
+// SwitchCount is the number of switches of all tiers.
+func (p *Plan) SwitchCount() int {
+	n := p.Leaf.Count + p.Spine.Count
+	if p.SuperSpine != nil {
+		n += p.SuperSpine.Count
+	}
+	return n
+}
+
+// WriteTable prints the plan as an aligned terminal table.
+func WriteTable(w io.Writer, p *Plan) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	row := func(k string, v any) { fmt.Fprintf(tw, "  %s\t%v\n", k, v) }
+	fmt.Fprintf(tw, "%d-GPU fabric: %d tiers, %s layout\n", p.GPUs, p.Tiers, p.Layout)
+	row("servers", fmt.Sprintf("%d (%d GPUs each, one %dG NIC per GPU)", p.Servers, p.GPUsPerServer, p.NICSpeedGbps))
+	row("NICs", p.NICs)
+	row("leaves", p.Leaf.Count)
+	row("  downlinks per leaf", fmt.Sprintf("%d x %dG (%d ports, breakout %s)", p.Leaf.DownlinksPerLeaf, p.NICSpeedGbps, p.Leaf.DownlinkPortsPerLeaf, p.Leaf.Breakout))
+	row("  uplinks per leaf", fmt.Sprintf("%d x %dG logical = %d x %dG links, %d to each spine", p.Leaf.UplinksPerLeaf, p.NICSpeedGbps, p.Leaf.UplinkLinksPerLeaf, p.Leaf.UplinkSpeedGbps, p.Leaf.LinksPerSpine))
+	if p.Leaf.Rails > 0 {
+		row("  rails", fmt.Sprintf("%d rails, %d leaves per rail", p.Leaf.Rails, p.Leaf.LeavesPerRail))
+	}
+	if p.Tiers == 3 {
+		row("pods", fmt.Sprintf("%d (%d leaves and %d spines each)", p.Pods, p.Leaf.PerPod, p.Spine.PerPod))
+	}
+	row("spines", p.Spine.Count)
+	row("  ports used per spine", fmt.Sprintf("%d of %d (%.0f%%), %d logical %dG ports", p.Spine.DownlinkPortsPerSpine+p.Spine.UplinkPortsPerSpine, p.Spine.Ports, 100*p.Spine.PortUtilization, p.Spine.PortsUsedPerSpine, p.NICSpeedGbps))
+	if ss := p.SuperSpine; ss != nil {
+		row("super-spines", fmt.Sprintf("%d (%d planes of %d)", ss.Count, ss.Planes, ss.PerPlane))
+		row("  ports used per super-spine", fmt.Sprintf("%d of %d (%.0f%%)", ss.PortsUsedPerSwitch, ss.Ports, 100*ss.PortUtilization))
+	}
+	row("oversubscription", fmt.Sprintf("%.2f:1 (target %g:1)", p.Oversubscription.Actual, p.Oversubscription.Target))
+	row("cables server-leaf", fmt.Sprintf("%d NIC links on %d leaf ports", p.Cables.ServerLeaf, p.Cables.BreakoutServerLeaf))
+	row("cables leaf-spine", p.Cables.LeafSpine)
+	if p.Tiers == 3 {
+		row("cables spine-super-spine", p.Cables.SpineSuperSpine)
+	}
+	for _, o := range p.Optics {
+		row(fmt.Sprintf("optics %s, %s side", o.Where, o.Side), fmt.Sprintf("%d x %dG", o.Count, o.SpeedGbps))
+	}
+	row("optics total (both ends)", p.OpticsTotal())
+	for _, wmsg := range p.Warnings {
+		fmt.Fprintf(tw, "warning: %s\n", wmsg)
+	}
+	return tw.Flush()
+}
+
+// WriteMarkdown prints the plan as a design document answering the six
+// questions of the seed's exercise 1 (servers; leaves and their ports;
+// spines and their port use; breakout; optics; oversubscription), followed by
+// the bill of materials and the placement.
+func WriteMarkdown(w io.Writer, p *Plan) error {
+	var b strings.Builder
+	f := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
+	f("# %d-GPU spine-leaf fabric design\n\n", p.GPUs)
+	f("Requirements: %d GPUs, %d per server, one %dG NIC per GPU, %dx%dG leaves, %dx%dG spines, target oversubscription %g:1, %s layout.\n\n",
+		p.GPUs, p.GPUsPerServer, p.NICSpeedGbps, p.Leaf.Ports, p.Leaf.PortSpeedGbps, p.Spine.Ports, p.Spine.PortSpeedGbps, p.Oversubscription.Target, p.Layout)
+	f("## 1. Servers\n\n%d servers (%d GPUs / %d per server), %d NICs.\n\n", p.Servers, p.GPUs, p.GPUsPerServer, p.NICs)
+	f("## 2. Leaves\n\n%d leaves. Each leaf has %d downlinks and %d uplinks in %dG units (the leaf's %d ports are %d logical %dG ports): %d physical ports down, %d x %dG ports up, %d link(s) to each spine.\n\n",
+		p.Leaf.Count, p.Leaf.DownlinksPerLeaf, p.Leaf.UplinksPerLeaf, p.NICSpeedGbps, p.Leaf.Ports, p.Leaf.LogicalPorts, p.NICSpeedGbps,
+		p.Leaf.DownlinkPortsPerLeaf, p.Leaf.UplinkPortsPerLeaf, p.Leaf.PortSpeedGbps, p.Leaf.LinksPerSpine)
+	if p.Leaf.Rails > 0 {
+		f("Rail-optimized: NIC i of every server attaches to rail i; %d rails with %d leaf(s) each.\n\n", p.Leaf.Rails, p.Leaf.LeavesPerRail)
+	}
+	f("## 3. Spines\n\n%d spine(s)", p.Spine.Count)
+	if p.Tiers == 3 {
+		f(" in %d pods (%d per pod, %d leaves per pod)", p.Pods, p.Spine.PerPod, p.Leaf.PerPod)
+	}
+	f(". Each spine uses %d of its %d ports (%.0f%% utilization; %d logical %dG ports).\n\n",
+		p.Spine.DownlinkPortsPerSpine+p.Spine.UplinkPortsPerSpine, p.Spine.Ports, 100*p.Spine.PortUtilization, p.Spine.PortsUsedPerSpine, p.NICSpeedGbps)
+	if ss := p.SuperSpine; ss != nil {
+		f("Super-spines: %d in %d planes of %d; spine j of every pod connects to every super-spine of plane j. Each uses %d of %d ports (%.0f%%).\n\n",
+			ss.Count, ss.Planes, ss.PerPlane, ss.PortsUsedPerSwitch, ss.Ports, 100*ss.PortUtilization)
+	}
+	f("## 4. Port configuration\n\nLeaf downlinks: %s", p.Leaf.Breakout)
+	if p.Leaf.Breakout != "none" {
+		f(" (each %dG leaf port serves %d NICs)", p.Leaf.PortSpeedGbps, p.Leaf.PortSpeedGbps/p.NICSpeedGbps)
+	}
+	f(". Fabric links run at %dG; spine ports: %s.\n\n", p.Leaf.UplinkSpeedGbps, p.Spine.Breakout)
+	f("## 5. Optics (both ends)\n\n| link | side | speed | modules |\n|---|---|---|---|\n")
+	for _, o := range p.Optics {
+		f("| %s | %s | %dG | %d |\n", o.Where, o.Side, o.SpeedGbps, o.Count)
+	}
+	f("| **total** | | | **%d** |\n\nA broken-out switch port takes one module at the switch and one per NIC at the far end.\n\n", p.OpticsTotal())
+	f("## 6. Oversubscription\n\n%.2f:1 (target %g:1): %d x %dG down against %d x %dG up per leaf.\n\n",
+		p.Oversubscription.Actual, p.Oversubscription.Target, p.Leaf.DownlinksPerLeaf, p.NICSpeedGbps, p.Leaf.UplinkPortsPerLeaf, p.Leaf.PortSpeedGbps)
+	f("## Bill of materials\n\n| item | count |\n|---|---|\n")
+	f("| leaf switches (%dx%dG) | %d |\n| spine switches (%dx%dG) | %d |\n", p.Leaf.Ports, p.Leaf.PortSpeedGbps, p.Leaf.Count, p.Spine.Ports, p.Spine.PortSpeedGbps, p.Spine.Count)
+	if ss := p.SuperSpine; ss != nil {
+		f("| super-spine switches (%dx%dG) | %d |\n", ss.Ports, ss.PortSpeedGbps, ss.Count)
+	}
+	f("| server-leaf links (%dG) | %d |\n| leaf-spine links (%dG) | %d |\n", p.NICSpeedGbps, p.Cables.ServerLeaf, p.Leaf.UplinkSpeedGbps, p.Cables.LeafSpine)
+	if p.Tiers == 3 {
+		f("| spine-super-spine links | %d |\n", p.Cables.SpineSuperSpine)
+	}
+	f("| optics | %d |\n\n", p.OpticsTotal())
+	f("## Placement\n\n")
+	if len(p.Placement) <= 64 {
+		f("| server | GPUs | leaves of NIC 0..%d |\n|---|---|---|\n", p.GPUsPerServer-1)
+		for _, s := range p.Placement {
+			f("| host%d | %d | %s |\n", s.Server, s.GPUs, joinInts(s.Leaves))
+		}
+	} else {
+		f("%d servers; NICs per leaf: %s.\n", p.Servers, summarizeInts(p.Leaf.NICsPerLeaf))
+	}
+	if len(p.Warnings) > 0 {
+		f("\n## Warnings\n\n")
+		for _, wm := range p.Warnings {
+			f("- %s\n", wm)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = fmt.Sprintf("leaf%d", x)
+	}
+	return strings.Join(s, " ")
+}
+
+// summarizeInts prints a run-length summary such as "32 x 31, 16 x 1".
+func summarizeInts(v []int) string {
+	var parts []string
+	for i := 0; i < len(v); {
+		j := i
+		for j < len(v) && v[j] == v[i] {
+			j++
+		}
+		parts = append(parts, fmt.Sprintf("%d on %d leaves", v[i], j-i))
+		i = j
+	}
+	return strings.Join(parts, ", ")
+}
