@@ -1,0 +1,185 @@
+package fabric
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+)
+
+// containerlab kinds used by labctl. The schema rejects "ceos": the EOS kind
+// is arista_ceos.
+const (
+	KindSonicVS = "sonic-vs"
+	KindCEOS    = "arista_ceos"
+	KindLinux   = "linux"
+)
+
+func clabKind(nos string) string {
+	if nos == NOSEOS {
+		return KindCEOS
+	}
+	return KindSonicVS
+}
+
+// PortName maps the container interface eth<n> (n from 1) of a node of a
+// containerlab kind to the name its NOS uses: SONiC front-panel ports are
+// Ethernet0, Ethernet4, ... (4 lanes per port on the virtual switch's
+// Force10-S6000 SKU), EOS ports Ethernet1, Ethernet2, ..., and Linux hosts
+// keep eth<n>. The NOS packages keep their own tables; this one is what the
+// fabric graph, its configs and reports use.
+func PortName(kind string, n int) string {
+	switch kind {
+	case KindSonicVS:
+		return "Ethernet" + strconv.Itoa(4*(n-1))
+	case KindCEOS:
+		return "Ethernet" + strconv.Itoa(n)
+	default:
+		return "eth" + strconv.Itoa(n)
+	}
+}
+
+// Budget is how many data interfaces one switch container of a NOS can use
+// in a containerlab lab, and where that number comes from.
+type Budget struct {
+	NOS          string `json:"nos"`
+	Kind         string `json:"kind"`
+	MaxDataPorts int    `json:"max_data_ports"`
+	Source       string `json:"source"`
+}
+
+// PortBudget returns the container port budget of a NOS.
+func PortBudget(nos string) (Budget, error) {
+	switch nos {
+	case NOSSonic:
+		// docker-sonic-vs boots the Force10-S6000 SKU by default
+		// (device/virtual/x86_64-kvm_x86_64-r0/default_sku in
+		// sonic-buildimage); its port_config.ini lists 32 front-panel ports
+		// Ethernet0..Ethernet124 in steps of 4, and eth1..eth32 map to them.
+		return Budget{NOS: nos, Kind: KindSonicVS, MaxDataPorts: 32,
+			Source: "docker-sonic-vs default SKU Force10-S6000: 32 ports Ethernet0..Ethernet124"}, nil
+	case NOSEOS:
+		// cEOS-lab creates one EthernetN per ethN it finds at boot; no
+		// documented maximum was found (containerlab's cEOS page lists none).
+		// 128 is labctl's own cap, the size of the largest fixed switches.
+		return Budget{NOS: nos, Kind: KindCEOS, MaxDataPorts: 128,
+			Source: "cEOS-lab maps every ethN to EthernetN with no documented limit; labctl caps at 128"}, nil
+	default:
+		return Budget{}, fmt.Errorf("nos %q is not supported: use sonic or eos", nos)
+	}
+}
+
+var validName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+
+// ValidName checks a lab or node name that will reach file paths and
+// container names.
+func ValidName(s string) error {
+	if len(s) > 64 || !validName.MatchString(s) {
+		return fmt.Errorf("%q is not a valid name: use lower-case letters, digits and '-', starting with a letter or digit, at most 64 characters", s)
+	}
+	return nil
+}
+
+// Resources is an estimate of what a containerlab lab needs.
+type Resources struct {
+	MemoryMiB int     `json:"memory_mib"`
+	CPUs      float64 `json:"cpus"`
+}
+
+// Per-container estimates. cEOS: users measure ~1.7 GB per node (1.6-2.0 GB,
+// netlab discussion #3844 "Lab Memory usage!"). docker-sonic-vs runs redis,
+// orchagent, syncd-vs and FRR in one container: ~1 GiB is an estimate, not a
+// measurement. A Linux host with iproute2, rdma-core and perftest idles in a
+// few MiB; 64 MiB leaves room for perftest buffers (estimate).
+func kindResources(kind string) Resources {
+	switch kind {
+	case KindCEOS:
+		return Resources{MemoryMiB: 1740, CPUs: 1}
+	case KindSonicVS:
+		return Resources{MemoryMiB: 1024, CPUs: 0.5}
+	default:
+		return Resources{MemoryMiB: 64, CPUs: 0.1}
+	}
+}
+
+// Estimate returns the memory and CPU a containerlab run of g needs
+// (an estimate; see kindResources for sources).
+func (g *Graph) Estimate() Resources {
+	var r Resources
+	for _, n := range g.Nodes {
+		k := kindResources(n.Kind)
+		r.MemoryMiB += k.MemoryMiB
+		r.CPUs += k.CPUs
+	}
+	return r
+}
+
+// CheckCapacity compares an estimate with what the machine has and returns
+// an environment error (exit 3) naming both when the lab does not fit.
+func CheckCapacity(est Resources, availMemMiB, cpus int) error {
+	var short []string
+	if est.MemoryMiB > availMemMiB {
+		short = append(short, fmt.Sprintf("%d MiB of memory (the machine has %d MiB available)", est.MemoryMiB, availMemMiB))
+	}
+	if est.CPUs > float64(cpus) {
+		short = append(short, fmt.Sprintf("%.1f CPUs (the machine has %d)", est.CPUs, cpus))
+	}
+	if len(short) == 0 {
+		return nil
+	}
+	return exitcode.Envf("this containerlab lab needs an estimated %s: use --runtime sim (the embedded simulator needs no containers), a smaller lab, or a bigger machine",
+		strings.Join(short, " and "))
+}
+
+// CheckLabBudget returns a usage error when a switch exceeds its container
+// port budget even after merging; `up --runtime clab` calls it.
+func (g *Graph) CheckLabBudget() error {
+	if len(g.OverBudget) == 0 {
+		return nil
+	}
+	return exitcode.Usagef("lab %s cannot run in containerlab with nos %s: %s", g.Name, g.NOS, g.ScaleDown[len(g.ScaleDown)-1])
+}
+
+// MemAvailableMiB reads MemAvailable from /proc/meminfo.
+func MemAvailableMiB() (int, error) {
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return 0, exitcode.Envf("read available memory: %v (labctl needs /proc/meminfo on Linux)", err)
+	}
+	defer f.Close()
+	return ParseMemAvailable(f)
+}
+
+// ParseMemAvailable returns MemAvailable in MiB from /proc/meminfo text.
+func ParseMemAvailable(r io.Reader) (int, error) {
+	sc := bufio.NewScanner(r)
+	line := 0
+	for sc.Scan() {
+		line++
+		name, rest, ok := strings.Cut(sc.Text(), ":")
+		if !ok || name != "MemAvailable" {
+			continue
+		}
+		f := strings.Fields(rest)
+		if len(f) == 0 {
+			return 0, fmt.Errorf("meminfo line %d: MemAvailable has no value", line)
+		}
+		kb, err := strconv.ParseInt(f[0], 10, 64)
+		if err != nil || kb < 0 {
+			return 0, fmt.Errorf("meminfo line %d: MemAvailable value %q is not a number of kB", line, f[0])
+		}
+		if len(f) > 1 && f[1] != "kB" {
+			return 0, fmt.Errorf("meminfo line %d: MemAvailable unit %q, expected kB", line, f[1])
+		}
+		return int(kb / 1024), nil
+	}
+	if err := sc.Err(); err != nil {
+		return 0, fmt.Errorf("read meminfo: %w", err)
+	}
+	return 0, fmt.Errorf("meminfo has no MemAvailable line (kernel older than 3.14?)")
+}
