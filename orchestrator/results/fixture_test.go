@@ -31,6 +31,9 @@ func syntheticRun(id string, started time.Time) *Run {
 		minFlow = math.MaxFloat64
 		for f := 0; f < 4; f++ {
 			tp := 48.0 - float64(f)*0.5 - float64(i)*3
+			if !vc.ecn && !vc.pfc && f == 3 {
+				tp = 6 // a victim flow starves without congestion control
+			}
 			fct := 1000.0 + float64(f*10)
 			v.Flows = append(v.Flows, Flow{
 				ID: fmt.Sprintf("h%d:0->h9:0", f+1), Src: fmt.Sprintf("h%d", f+1), Dst: "h9",

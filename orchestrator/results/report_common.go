@@ -1,0 +1,183 @@
+package results
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Report file names inside a run folder.
+const (
+	ReportMarkdown = "report.md"
+	ReportHTML     = "report.html"
+	ReportJUnit    = "junit.xml"
+)
+
+// WriteReports writes run.json, report.md, report.html and junit.xml into
+// dir, each atomically. topo is the lab's topology as mermaid flowchart text
+// (what the fabric emitter writes to <lab>.mmd) or an empty string; the HTML
+// report draws it as an SVG.
+func WriteReports(dir string, run *Run, topo string) error {
+	if run == nil {
+		return fmt.Errorf("write reports: nil run")
+	}
+	opts := HTMLOptions{TopologyMermaid: topo}
+	renderers := []struct {
+		name   string
+		render func(io.Writer) error
+	}{
+		{RunFile, func(w io.Writer) error { return RenderJSON(run, w) }},
+		{ReportMarkdown, func(w io.Writer) error { return RenderMarkdown(run, w) }},
+		{ReportHTML, func(w io.Writer) error { return RenderHTML(run, w, opts) }},
+		{ReportJUnit, func(w io.Writer) error { return RenderJUnit(run, w) }},
+	}
+	for _, r := range renderers {
+		var b strings.Builder
+		if err := r.render(&b); err != nil {
+			return fmt.Errorf("write %s for run %s: %w", r.name, run.RunID, err)
+		}
+		if err := WriteFileAtomic(filepath.Join(dir, r.name), []byte(b.String()), 0o644); err != nil {
+			return fmt.Errorf("write reports for run %s: %w", run.RunID, err)
+		}
+	}
+	return nil
+}
+
+// RenderJSON writes the run record as indented JSON (the run.json shape).
+func RenderJSON(run *Run, w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(run)
+}
+
+// fmtFloat prints a metric compactly: integers without decimals, others
+// with up to three significant decimals.
+func fmtFloat(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "n/a"
+	}
+	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	a := math.Abs(v)
+	prec := 2
+	switch {
+	case a < 0.01:
+		prec = 4
+	case a < 1:
+		prec = 3
+	case a >= 1000:
+		prec = 1
+	}
+	s := strconv.FormatFloat(v, 'f', prec, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}
+
+func fmtInt(v int64) string { return strconv.FormatInt(v, 10) }
+
+// sourcesOf lists the distinct sources of a variant's numbers, so a report
+// can say "measured", "simulated" or "measured + simulated".
+func sourcesOf(v Variant) string {
+	seen := map[Source]bool{}
+	add := func(s Source) {
+		if s != "" {
+			seen[s] = true
+		}
+	}
+	add(v.Summary.Source)
+	for _, f := range v.Flows {
+		add(f.Source)
+	}
+	for _, c := range v.Counters {
+		add(c.Source)
+	}
+	return joinSources(seen)
+}
+
+func runSources(run *Run) string {
+	seen := map[Source]bool{}
+	for _, v := range run.Variants {
+		for _, s := range strings.Split(sourcesOf(v), " + ") {
+			if s != "" && s != "unknown" {
+				seen[Source(s)] = true
+			}
+		}
+	}
+	return joinSources(seen)
+}
+
+func joinSources(seen map[Source]bool) string {
+	var out []string
+	for s := range seen {
+		out = append(out, string(s))
+	}
+	sort.Strings(out)
+	if len(out) == 0 {
+		return "unknown"
+	}
+	return strings.Join(out, " + ")
+}
+
+func assertionCounts(run *Run) (total, failed int) {
+	for _, v := range run.Variants {
+		for _, a := range v.Assertions {
+			total++
+			if !a.Passed {
+				failed++
+			}
+		}
+	}
+	return total, failed
+}
+
+func fmtTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+func duration(run *Run) string {
+	if run.Finished == nil {
+		return ""
+	}
+	return run.Finished.Sub(run.Started).Round(time.Second).String()
+}
+
+// flowP50 is a variant's median flow p50 latency, or NaN without latencies.
+func latencyStats(v Variant) (p50, p99, max float64, ok bool) {
+	var p50s []float64
+	for _, f := range v.Flows {
+		if f.LatencyUs == nil {
+			continue
+		}
+		p50s = append(p50s, f.LatencyUs.P50)
+		p99 = math.Max(p99, f.LatencyUs.P99)
+		max = math.Max(max, f.LatencyUs.Max)
+	}
+	if v.Summary.LatencyUsP99 > 0 {
+		p99 = v.Summary.LatencyUsP99
+	}
+	if len(p50s) == 0 && p99 == 0 {
+		return 0, 0, 0, false
+	}
+	sort.Float64s(p50s)
+	if n := len(p50s); n > 0 {
+		p50 = p50s[n/2]
+		if n%2 == 0 {
+			p50 = (p50s[n/2-1] + p50s[n/2]) / 2
+		}
+	}
+	if max < p99 {
+		max = p99
+	}
+	return p50, p99, max, true
+}
+
+// fmtJain prints a fairness index with three decimals: 0.9996 must not
+// read as a perfect 1.
+func fmtJain(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }

@@ -1,0 +1,358 @@
+package results
+
+import (
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"sort"
+	"strings"
+)
+
+// HTMLOptions adds what the run record does not hold to the HTML report.
+type HTMLOptions struct {
+	// Topology is drawn as an SVG when set.
+	Topology *Topology
+	// TopologyMermaid is the lab's mermaid diagram; it is parsed and drawn
+	// when Topology is nil, and its text is included for copying.
+	TopologyMermaid string
+}
+
+type htmlChart struct {
+	Kind string
+	SVG  template.HTML
+}
+
+type htmlSeriesGroup struct {
+	Title  string
+	Charts []template.HTML
+}
+
+type htmlVariant struct {
+	Variant
+	Sources        string
+	Counters       []Counter
+	ZeroCounters   int
+	AssertionsPass int
+}
+
+type htmlData struct {
+	Run             *Run
+	Title           string
+	Status          string
+	AssertTotal     int
+	AssertFailed    int
+	Duration        string
+	Started         string
+	Finished        string
+	Sources         string
+	Variants        []htmlVariant
+	Charts          []htmlChart
+	SeriesGroups    []htmlSeriesGroup
+	Topology        template.HTML
+	TopologyMermaid string
+	TopologyNote    string
+}
+
+// RenderHTML writes report.html: one self-contained file (inline CSS and
+// SVG, no script, no network access) with the summary, charts of every
+// metric kind, the simulator's time series, the topology and the tables.
+// Every chart is labelled measured or simulated from its data's source.
+func RenderHTML(run *Run, w io.Writer, opts HTMLOptions) error {
+	d := htmlData{Run: run, Title: "labctl run " + run.RunID, Status: run.Status, Started: fmtTime(run.Started),
+		Duration: duration(run), Sources: runSources(run), TopologyMermaid: opts.TopologyMermaid}
+	d.AssertTotal, d.AssertFailed = assertionCounts(run)
+	if run.Finished != nil {
+		d.Finished = fmtTime(*run.Finished)
+	}
+	for _, v := range run.Variants {
+		hv := htmlVariant{Variant: v, Sources: sourcesOf(v)}
+		for _, c := range v.Counters {
+			if c.PFCTx != 0 || c.PFCRx != 0 || c.ECNMarked != 0 || c.Drops != 0 {
+				hv.Counters = append(hv.Counters, c)
+			}
+		}
+		hv.ZeroCounters = len(v.Counters) - len(hv.Counters)
+		for _, a := range v.Assertions {
+			if a.Passed {
+				hv.AssertionsPass++
+			}
+		}
+		d.Variants = append(d.Variants, hv)
+	}
+	d.Charts = summaryCharts(run)
+	d.SeriesGroups = seriesCharts(run)
+
+	topo := opts.Topology
+	if topo == nil && strings.TrimSpace(opts.TopologyMermaid) != "" {
+		t, err := ParseMermaid(opts.TopologyMermaid)
+		if err != nil {
+			d.TopologyNote = "The diagram could not be drawn: " + err.Error()
+		} else {
+			topo = t
+		}
+	}
+	if topo != nil && len(topo.Nodes) > 0 {
+		d.Topology = topologySVG(topo)
+	}
+	return reportTemplate.Execute(w, d)
+}
+
+// summaryCharts draws one chart per metric kind across variants.
+func summaryCharts(run *Run) []htmlChart {
+	if len(run.Variants) == 0 {
+		return nil
+	}
+	vs := run.Variants
+	src := func(get func(Variant) Source) string {
+		seen := map[Source]bool{}
+		for _, v := range vs {
+			if s := get(v); s != "" {
+				seen[s] = true
+			}
+		}
+		return joinSources(seen)
+	}
+	sumSrc := src(func(v Variant) Source { return v.Summary.Source })
+	flowSrc := src(func(v Variant) Source {
+		if len(v.Flows) > 0 {
+			return v.Flows[0].Source
+		}
+		return ""
+	})
+	groups := func(get func(Variant) []float64) []barGroup {
+		var g []barGroup
+		for _, v := range vs {
+			g = append(g, barGroup{Label: v.Name, Values: get(v)})
+		}
+		return g
+	}
+	var charts []htmlChart
+	charts = append(charts, htmlChart{"throughput", barChart("throughput", "Throughput per variant", "Gb/s", sumSrc,
+		[]string{"total", "min flow"}, groups(func(v Variant) []float64 {
+			return []float64{v.Summary.ThroughputGbpsTotal, v.Summary.ThroughputGbpsMinFlow}
+		}))})
+
+	// Per-flow throughput: one group per flow, one bar per variant.
+	var flowIDs []string
+	seen := map[string]bool{}
+	for _, v := range vs {
+		for _, f := range v.Flows {
+			if !seen[f.ID] {
+				seen[f.ID] = true
+				flowIDs = append(flowIDs, f.ID)
+			}
+		}
+	}
+	const maxFlowGroups = 32
+	flowTitle := "Per-flow throughput"
+	if len(flowIDs) > maxFlowGroups {
+		flowTitle = fmt.Sprintf("Per-flow throughput (first %d of %d flows)", maxFlowGroups, len(flowIDs))
+		flowIDs = flowIDs[:maxFlowGroups]
+	}
+	if len(flowIDs) > 0 {
+		var names []string
+		for _, v := range vs {
+			names = append(names, v.Name)
+		}
+		var fg []barGroup
+		for _, id := range flowIDs {
+			g := barGroup{Label: id}
+			for _, v := range vs {
+				val := math.NaN()
+				for _, f := range v.Flows {
+					if f.ID == id {
+						val = f.ThroughputGbps
+						break
+					}
+				}
+				g.Values = append(g.Values, val)
+			}
+			fg = append(fg, g)
+		}
+		charts = append(charts, htmlChart{"flows", barChart("flows", flowTitle, "Gb/s", flowSrc, names, fg)})
+	}
+	charts = append(charts, htmlChart{"pfc", barChart("pfc", "PFC pause frames", "frames", sumSrc, []string{"PFC pauses"},
+		groups(func(v Variant) []float64 { return []float64{float64(v.Summary.PFCPauseFrames)} }))})
+	charts = append(charts, htmlChart{"ecn", barChart("ecn", "ECN marks and CNPs", "packets", sumSrc, []string{"ECN marked", "CNPs"},
+		groups(func(v Variant) []float64 { return []float64{float64(v.Summary.ECNMarked), float64(v.Summary.CNP)} }))})
+	charts = append(charts, htmlChart{"loss", barChart("loss", "Drops and retransmits", "packets", sumSrc, []string{"drops", "retransmits"},
+		groups(func(v Variant) []float64 { return []float64{float64(v.Summary.Drops), float64(v.Summary.Retransmits)} }))})
+	charts = append(charts, htmlChart{"latency", barChart("latency", "Latency percentiles", "µs", sumSrc, []string{"p50 (median flow)", "p99", "max"},
+		groups(func(v Variant) []float64 {
+			p50, p99, mx, ok := latencyStats(v)
+			if !ok {
+				return []float64{math.NaN(), math.NaN(), math.NaN()}
+			}
+			return []float64{p50, p99, mx}
+		}))})
+	return charts
+}
+
+var seriesKinds = []struct{ kind, title, unit string }{
+	{"queue_bytes", "Queue depth", "bytes"},
+	{"rate_gbps", "Sender rate", "Gb/s"},
+	{"paused", "PFC pause state", "paused (0/1)"},
+}
+
+// seriesCharts draws the time series as small multiples: one chart per
+// variant for each kind of quantity.
+func seriesCharts(run *Run) []htmlSeriesGroup {
+	known := map[string]bool{}
+	var kinds []struct{ kind, title, unit string }
+	for _, k := range seriesKinds {
+		known[k.kind] = true
+		kinds = append(kinds, k)
+	}
+	var extra []string
+	for _, v := range run.Variants {
+		for _, s := range v.Series {
+			if !known[s.Kind] {
+				known[s.Kind] = true
+				extra = append(extra, s.Kind)
+			}
+		}
+	}
+	sort.Strings(extra)
+	for _, k := range extra {
+		kinds = append(kinds, struct{ kind, title, unit string }{k, k, ""})
+	}
+	var out []htmlSeriesGroup
+	for _, k := range kinds {
+		g := htmlSeriesGroup{Title: k.title}
+		for _, v := range run.Variants {
+			var lines []line
+			seen := map[Source]bool{}
+			unit := k.unit
+			for _, s := range v.Series {
+				if s.Kind != k.kind {
+					continue
+				}
+				lines = append(lines, line{Name: s.Name, X: s.TimeUs, Y: s.Values})
+				if s.Source != "" {
+					seen[s.Source] = true
+				}
+				if unit == "" {
+					unit = s.Unit
+				}
+			}
+			if len(lines) == 0 {
+				continue
+			}
+			g.Charts = append(g.Charts, lineChart("series-"+k.kind, k.title+" — "+v.Name, "time (µs)", unit, joinSources(seen), lines, k.kind == "paused"))
+		}
+		if len(g.Charts) > 0 {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
+	"num":    fmtFloat,
+	"jain":   fmtJain,
+	"int":    fmtInt,
+	"onoff":  onOffWord,
+	"upper":  strings.ToUpper,
+	"deref":  func(p *float64) float64 { return *p },
+	"failed": func(v htmlVariant) int { return len(v.Assertions) - v.AssertionsPass },
+}).Parse(reportHTML))
+
+const reportHTML = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8"/>
+<meta name="viewport" content="width=device-width, initial-scale=1"/>
+<title>{{.Title}}</title>
+<style>
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;margin:0 auto;max-width:1200px;padding:16px 24px;color:#1b1f24;background:#fff}
+h1{font-size:1.5em;margin:.2em 0}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #d0d7de;padding-bottom:.2em}h3{font-size:1em}
+table{border-collapse:collapse;margin:.5em 0;font-size:.88em}th,td{border:1px solid #d0d7de;padding:3px 7px;text-align:left}
+td.n{text-align:right;font-variant-numeric:tabular-nums}th{background:#f6f8fa}
+.status{display:inline-block;padding:2px 10px;border-radius:12px;font-weight:600;color:#fff;background:#57606a}
+.status-passed{background:#1a7f37}.status-failed{background:#cf222e}.status-interrupted{background:#9a6700}.status-running{background:#0969da}
+.pass{color:#1a7f37;font-weight:600}.fail{color:#cf222e;font-weight:600}
+.meta td:first-child{color:#57606a}
+.charts{display:flex;flex-wrap:wrap;gap:14px}
+figure{margin:0;border:1px solid #d0d7de;border-radius:6px;padding:6px;background:#fff;max-width:100%;overflow-x:auto}
+svg.chart text{font-size:11px;fill:#1b1f24}svg.chart .ct{font-size:13px;font-weight:600}
+svg.chart .src{font-size:11px;font-weight:600}svg.chart .src-measured{fill:#1a7f37}svg.chart .src-simulated{fill:#8250df}
+svg.chart .grid{stroke:#eaeef2}svg.chart .axisline{stroke:#57606a}svg.chart .tick{fill:#57606a}svg.chart .note{fill:#8c959f;font-style:italic}
+svg.topology line{stroke:#8c959f;stroke-width:1}svg.topology rect{fill:#ddf4ff;stroke:#0969da}svg.topology .tier0 rect{fill:#fbefff;stroke:#8250df}
+svg.topology .tier1 rect{fill:#fff8c5;stroke:#9a6700}svg.topology .tier3 rect{fill:#dafbe1;stroke:#1a7f37}svg.topology .more rect{fill:#f6f8fa;stroke:#8c959f;stroke-dasharray:3 2}
+svg.topology text{font-size:11px;fill:#1b1f24}
+.badge{font-size:.75em;padding:1px 6px;border-radius:8px;border:1px solid #8250df;color:#8250df}.badge-measured{border-color:#1a7f37;color:#1a7f37}
+pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
+.error{border-left:4px solid #cf222e;padding:4px 10px;background:#fff5f5}
+</style>
+</head>
+<body>
+<header>
+<h1>labctl run <code>{{.Run.RunID}}</code></h1>
+<p><span class="status status-{{.Status}}">{{upper .Status}}</span>
+{{.AssertTotal}} assertions, <span class="{{if .AssertFailed}}fail{{else}}pass{{end}}">{{.AssertFailed}} failed</span>. Numbers: {{.Sources}}.</p>
+<table class="meta">
+<tr><td>Scenario</td><td>{{.Run.Scenario}}</td></tr>
+<tr><td>Lab</td><td>{{.Run.Lab}}</td></tr>
+<tr><td>Runtime</td><td>{{.Run.Runtime}}{{with .Run.NOS}} ({{.}}){{end}}</td></tr>
+<tr><td>Seed</td><td>{{.Run.Seed}}</td></tr>
+<tr><td>Started</td><td>{{.Started}}</td></tr>
+<tr><td>Finished</td><td>{{if .Finished}}{{.Finished}} ({{.Duration}}){{else}}not finished{{end}}</td></tr>
+{{with .Run.ConfigDigest}}<tr><td>Config digest</td><td><code>{{.}}</code></td></tr>{{end}}
+</table>
+</header>
+<main>
+{{if .Variants}}
+<h2 id="summary">Summary</h2>
+<table>
+<tr><th>Variant</th><th>Throughput total (Gb/s)</th><th>Min flow (Gb/s)</th><th>Jain</th><th>Drops</th><th>PFC pauses</th><th>PFC pause (µs)</th><th>ECN marks</th><th>CNPs</th><th>Retransmits</th><th>p99 latency (µs)</th><th>Assertions</th><th>Source</th></tr>
+{{range .Variants}}<tr><td>{{.Name}}</td>{{with .Summary}}<td class="n">{{num .ThroughputGbpsTotal}}</td><td class="n">{{num .ThroughputGbpsMinFlow}}</td><td class="n">{{jain .JainFairness}}</td><td class="n">{{int .Drops}}</td><td class="n">{{int .PFCPauseFrames}}</td><td class="n">{{num .PFCPauseUs}}</td><td class="n">{{int .ECNMarked}}</td><td class="n">{{int .CNP}}</td><td class="n">{{int .Retransmits}}</td><td class="n">{{num .LatencyUsP99}}</td>{{end}}<td>{{if .Error}}<span class="fail">error</span>{{else if eq (failed .) 0}}<span class="pass">{{.AssertionsPass}}/{{len .Assertions}} pass</span>{{else}}<span class="fail">{{failed .}} of {{len .Assertions}} failed</span>{{end}}</td><td><span class="badge badge-{{.Sources}}">{{.Sources}}</span></td></tr>
+{{end}}</table>
+
+<h2 id="charts">Charts</h2>
+<div class="charts">
+{{range .Charts}}<figure data-kind="{{.Kind}}">{{.SVG}}</figure>
+{{end}}</div>
+{{range .SeriesGroups}}
+<h2>{{.Title}} over time</h2>
+<div class="charts">
+{{range .Charts}}<figure>{{.}}</figure>
+{{end}}</div>
+{{end}}
+{{if .AssertTotal}}
+<h2 id="assertions">Assertions</h2>
+<table>
+<tr><th>Variant</th><th>Assertion</th><th>Result</th><th>Detail</th></tr>
+{{range .Variants}}{{$v := .Name}}{{range .Assertions}}<tr><td>{{$v}}</td><td>{{.Name}}{{with .Expr}} <code>{{.}}</code>{{end}}</td><td>{{if .Passed}}<span class="pass">pass</span>{{else}}<span class="fail">FAIL</span>{{end}}</td><td>{{.Detail}}</td></tr>
+{{end}}{{end}}</table>
+{{end}}
+{{else}}
+<p>No variant finished.</p>
+{{end}}
+{{if or .Topology .TopologyMermaid}}
+<h2 id="topology">Topology</h2>
+{{with .Topology}}<figure>{{.}}</figure>{{end}}
+{{with .TopologyNote}}<p class="error">{{.}}</p>{{end}}
+{{with .TopologyMermaid}}<details><summary>Mermaid source</summary><pre>{{.}}</pre></details>{{end}}
+{{end}}
+{{range .Variants}}
+<h2>Variant {{.Name}}</h2>
+<p>ECN {{onoff .ECN}}, PFC {{onoff .PFC}}{{if .SimulatedUs}}, {{num .SimulatedUs}} µs simulated{{end}}{{if .Repetition}}, repetition {{.Repetition}}{{end}}. Source: {{.Sources}}.</p>
+{{with .Error}}<p class="error">Error: {{.}}</p>{{end}}
+{{if .Flows}}<h3>Flows</h3>
+<table>
+<tr><th>Flow</th><th>Pattern</th><th>Role</th><th>Throughput (Gb/s)</th><th>p50 (µs)</th><th>p99 (µs)</th><th>FCT (µs)</th><th>Retransmits</th><th>Source</th></tr>
+{{range .Flows}}<tr><td>{{.ID}}</td><td>{{.Pattern}}</td><td>{{.Role}}</td><td class="n">{{num .ThroughputGbps}}</td>{{with .LatencyUs}}<td class="n">{{num .P50}}</td><td class="n">{{num .P99}}</td>{{else}}<td>–</td><td>–</td>{{end}}<td class="n">{{with .FCTUs}}{{num (deref .)}}{{else}}–{{end}}</td><td class="n">{{int .Retransmits}}</td><td>{{.Source}}</td></tr>
+{{end}}</table>{{end}}
+{{if .Counters}}<h3>Switch counters (non-zero PFC, ECN or drops)</h3>
+<table>
+<tr><th>Node</th><th>Port</th><th>Priority</th><th>TX bytes</th><th>PFC tx</th><th>PFC rx</th><th>ECN marked</th><th>Drops</th><th>Source</th></tr>
+{{range .Counters}}<tr><td>{{.Node}}</td><td>{{.Port}}</td><td class="n">{{.Priority}}</td><td class="n">{{int .TxBytes}}</td><td class="n">{{int .PFCTx}}</td><td class="n">{{int .PFCRx}}</td><td class="n">{{int .ECNMarked}}</td><td class="n">{{int .Drops}}</td><td>{{.Source}}</td></tr>
+{{end}}</table>
+{{if .ZeroCounters}}<p>{{.ZeroCounters}} more counter rows are zero; see run.json.</p>{{end}}{{end}}
+{{end}}
+</main>
+<footer><p>Written by labctl. This file loads nothing from the network.</p></footer>
+</body>
+</html>
+`

@@ -1,0 +1,178 @@
+package results
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// RenderMarkdown writes a report readable in a terminal or on a code host:
+// the run's facts, a summary table per variant, assertions, and per-variant
+// flow and counter tables. Every table says where its numbers came from.
+func RenderMarkdown(run *Run, w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	p := func(format string, a ...any) { fmt.Fprintf(bw, format, a...) }
+
+	p("# labctl run %s\n\n", mdText(run.RunID))
+	total, failed := assertionCounts(run)
+	p("**Status: %s** — %d of %d assertions passed", strings.ToUpper(mdText(run.Status)), total-failed, total)
+	if failed > 0 {
+		p(", %d failed", failed)
+	}
+	p(".\n\n")
+
+	p("| | |\n|---|---|\n")
+	p("| Scenario | %s |\n", mdCell(run.Scenario))
+	p("| Lab | %s |\n", mdCell(run.Lab))
+	rt := run.Runtime
+	if run.NOS != "" {
+		rt += " (" + run.NOS + ")"
+	}
+	p("| Runtime | %s |\n", mdCell(rt))
+	p("| Seed | %d |\n", run.Seed)
+	p("| Started | %s |\n", fmtTime(run.Started))
+	if run.Finished != nil {
+		p("| Finished | %s (%s) |\n", fmtTime(*run.Finished), duration(run))
+	} else {
+		p("| Finished | not finished |\n")
+	}
+	if run.ConfigDigest != "" {
+		p("| Config digest | `%s` |\n", mdCode(run.ConfigDigest))
+	}
+	p("| Numbers | %s |\n", runSources(run))
+	p("\n")
+
+	if len(run.Variants) == 0 {
+		p("No variant finished.\n")
+		return bw.Flush()
+	}
+
+	p("## Summary\n\n")
+	p("| Variant | Throughput total (Gb/s) | Min flow (Gb/s) | Jain | Drops | PFC pauses | PFC pause (µs) | ECN marks | CNPs | Retransmits | p99 latency (µs) | Assertions | Source |\n")
+	p("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|---|\n")
+	for _, v := range run.Variants {
+		s := v.Summary
+		vt, vf := 0, 0
+		for _, a := range v.Assertions {
+			vt++
+			if !a.Passed {
+				vf++
+			}
+		}
+		res := fmt.Sprintf("%d/%d pass", vt-vf, vt)
+		if v.Error != "" {
+			res = "error"
+		}
+		p("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			mdCell(v.Name), fmtFloat(s.ThroughputGbpsTotal), fmtFloat(s.ThroughputGbpsMinFlow), fmtJain(s.JainFairness),
+			fmtInt(s.Drops), fmtInt(s.PFCPauseFrames), fmtFloat(s.PFCPauseUs), fmtInt(s.ECNMarked), fmtInt(s.CNP),
+			fmtInt(s.Retransmits), fmtFloat(s.LatencyUsP99), res, mdCell(sourcesOf(v)))
+	}
+	p("\n")
+
+	if total > 0 {
+		p("## Assertions\n\n")
+		p("| Variant | Assertion | Result | Detail |\n|---|---|---|---|\n")
+		for _, v := range run.Variants {
+			for _, a := range v.Assertions {
+				res := "pass"
+				if !a.Passed {
+					res = "**FAIL**"
+				}
+				name := mdCell(a.Name)
+				if a.Expr != "" {
+					name += " (`" + mdCode(a.Expr) + "`)"
+				}
+				p("| %s | %s | %s | %s |\n", mdCell(v.Name), name, res, mdCell(a.Detail))
+			}
+		}
+		p("\n")
+	}
+
+	for _, v := range run.Variants {
+		p("## Variant %s\n\n", mdText(v.Name))
+		p("ECN %s, PFC %s", onOffWord(v.ECN), onOffWord(v.PFC))
+		if v.SimulatedUs > 0 {
+			p(", %s µs simulated", fmtFloat(v.SimulatedUs))
+		}
+		if v.Repetition > 0 {
+			p(", repetition %d", v.Repetition)
+		}
+		p(".\n\n")
+		if v.Error != "" {
+			p("> **Error:** %s\n\n", mdText(v.Error))
+		}
+		if len(v.Flows) > 0 {
+			p("### Flows\n\n")
+			p("| Flow | Pattern | Role | Throughput (Gb/s) | p50 (µs) | p99 (µs) | FCT (µs) | Retransmits | Source |\n")
+			p("|---|---|---|--:|--:|--:|--:|--:|---|\n")
+			for _, f := range v.Flows {
+				p50, p99 := "–", "–"
+				if f.LatencyUs != nil {
+					p50, p99 = fmtFloat(f.LatencyUs.P50), fmtFloat(f.LatencyUs.P99)
+				}
+				fct := "–"
+				if f.FCTUs != nil {
+					fct = fmtFloat(*f.FCTUs)
+				}
+				p("| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", mdCell(f.ID), mdCell(f.Pattern), mdCell(f.Role),
+					fmtFloat(f.ThroughputGbps), p50, p99, fct, fmtInt(f.Retransmits), mdCell(string(f.Source)))
+			}
+			p("\n")
+		}
+		var nz []Counter
+		for _, c := range v.Counters {
+			if c.PFCTx != 0 || c.PFCRx != 0 || c.ECNMarked != 0 || c.Drops != 0 {
+				nz = append(nz, c)
+			}
+		}
+		if len(nz) > 0 {
+			p("### Switch counters (non-zero PFC, ECN or drops)\n\n")
+			p("| Node | Port | Priority | TX bytes | PFC tx | PFC rx | ECN marked | Drops | Source |\n")
+			p("|---|---|--:|--:|--:|--:|--:|--:|---|\n")
+			for _, c := range nz {
+				p("| %s | %s | %d | %s | %s | %s | %s | %s | %s |\n", mdCell(c.Node), mdCell(c.Port), c.Priority,
+					fmtInt(c.TxBytes), fmtInt(c.PFCTx), fmtInt(c.PFCRx), fmtInt(c.ECNMarked), fmtInt(c.Drops), mdCell(string(c.Source)))
+			}
+			if len(nz) < len(v.Counters) {
+				p("\n%d more counter rows are zero; see run.json.\n", len(v.Counters)-len(nz))
+			}
+			p("\n")
+		}
+	}
+	return bw.Flush()
+}
+
+func onOffWord(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+// mdCell makes s safe inside a table cell: no line breaks, pipes escaped,
+// markup characters neutralised.
+func mdCell(s string) string {
+	s = mdText(s)
+	s = strings.ReplaceAll(s, "|", `\|`)
+	if s == "" {
+		return "–"
+	}
+	return s
+}
+
+// mdText keeps user-provided text on one line and from turning into HTML.
+// Other markdown characters are left alone: names like queue_bytes and
+// h1:0->h2:0 must stay readable in a terminal, and at worst render as
+// emphasis on a code host.
+func mdText(s string) string {
+	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "<", "&lt;", "`", "'").Replace(s)
+}
+
+// mdCode is text inside a code span: backticks cannot be escaped there,
+// so they are replaced.
+func mdCode(s string) string {
+	s = strings.NewReplacer("\n", " ", "\r", " ", "`", "'").Replace(s)
+	return strings.ReplaceAll(s, "|", `\|`)
+}

@@ -1,0 +1,345 @@
+package results
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata/")
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read golden file (run 'go test -update' to create it): %v", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file; run 'go test ./orchestrator/results -update' and review the diff.\ngot:\n%s", path, got)
+	}
+}
+
+const testMermaid = `flowchart TB
+  %% 64gpu scaled-down lab
+  subgraph spines
+    spine1["spine1"]
+  end
+  leaf1[leaf1] --- spine1
+  leaf2[leaf2] --- spine1
+  h1(h1) --- leaf1
+  h2(h2) --- leaf1
+  h9(h9) -->|200G| leaf2
+`
+
+func TestRenderMarkdownGolden(t *testing.T) {
+	run := syntheticRun("20261129T120000Z-ecn-pfc-64gpu", t0)
+	var b bytes.Buffer
+	if err := RenderMarkdown(run, &b); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "report.golden.md", b.Bytes())
+	// The facts a reader needs are there, whatever the layout.
+	for _, want := range []string{"| ecn=off,pfc=off |", "**FAIL**", "h4:0->h9:0", "simulated", "| 250 |", "jain_fairness=0.823"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("markdown lacks %q", want)
+		}
+	}
+}
+
+func TestRenderMarkdownEscapesAndEdgeCases(t *testing.T) {
+	run := syntheticRun("20261129T120000Z-ecn-pfc-64gpu", t0)
+	run.Variants[0].Name = "a|b\n<script>"
+	run.Variants[0].Error = "sim crashed\nat step 3"
+	run.Finished = nil
+	var b bytes.Buffer
+	if err := RenderMarkdown(run, &b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if strings.Contains(out, "<script>") || !strings.Contains(out, `a\|b &lt;script>`) {
+		t.Errorf("variant name not escaped:\n%s", out)
+	}
+	if !strings.Contains(out, "not finished") || !strings.Contains(out, "**Error:** sim crashed at step 3") {
+		t.Errorf("unfinished run or variant error missing")
+	}
+	empty := &Run{RunID: "20261129T120000Z-x", Status: StatusInterrupted, Started: t0}
+	b.Reset()
+	if err := RenderMarkdown(empty, &b); err != nil || !strings.Contains(b.String(), "No variant finished") {
+		t.Errorf("empty run: %v\n%s", err, b.String())
+	}
+}
+
+// parseXML checks s is well-formed (the report is written so that it is
+// both valid HTML and well-formed XML) and returns the elements' names with
+// their attributes.
+func parseXML(t *testing.T, s string) []xml.StartElement {
+	t.Helper()
+	dec := xml.NewDecoder(strings.NewReader(s))
+	dec.Strict = true
+	var els []xml.StartElement
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			line, col := dec.InputPos()
+			lines := strings.Split(s, "\n")
+			ctx := ""
+			if line-1 < len(lines) {
+				ctx = lines[line-1]
+			}
+			t.Fatalf("not well-formed at %d:%d: %v\n%s", line, col, err, truncate(ctx, 300))
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			els = append(els, se.Copy())
+		}
+	}
+	return els
+}
+
+func attr(se xml.StartElement, name string) string {
+	for _, a := range se.Attr {
+		if a.Name.Local == name {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+func TestRenderHTML(t *testing.T) {
+	run := syntheticRun("20261129T120000Z-ecn-pfc-64gpu", t0)
+	var b bytes.Buffer
+	if err := RenderHTML(run, &b, HTMLOptions{TopologyMermaid: testMermaid}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	els := parseXML(t, out)
+	charts := map[string]int{}
+	for _, se := range els {
+		if se.Name.Local == "svg" {
+			kind := attr(se, "data-chart")
+			charts[kind]++
+			if kind != "topology" && attr(se, "data-source") != "simulated" {
+				t.Errorf("chart %s labelled %q, want simulated", kind, attr(se, "data-source"))
+			}
+		}
+		// Self-contained: nothing is loaded from elsewhere.
+		for _, a := range se.Attr {
+			if (a.Name.Local == "src" || a.Name.Local == "href") && a.Value != "" {
+				t.Errorf("<%s %s=%q> loads an external resource", se.Name.Local, a.Name.Local, a.Value)
+			}
+		}
+		if se.Name.Local == "script" || se.Name.Local == "link" || se.Name.Local == "img" || se.Name.Local == "iframe" {
+			t.Errorf("report contains <%s>", se.Name.Local)
+		}
+	}
+	want := map[string]int{"throughput": 1, "flows": 1, "pfc": 1, "ecn": 1, "loss": 1, "latency": 1,
+		"series-queue_bytes": 4, "series-rate_gbps": 4, "series-paused": 4, "topology": 1}
+	for k, n := range want {
+		if charts[k] != n {
+			t.Errorf("%d charts of kind %q, want %d (all: %v)", charts[k], k, n, charts)
+		}
+	}
+	if m := regexp.MustCompile(`https?://[^"]*`).FindAllString(out, -1); len(m) != len(charts) {
+		// Only the SVG namespace URIs may appear.
+		for _, u := range m {
+			if u != "http://www.w3.org/2000/svg" {
+				t.Errorf("report references %s", u)
+			}
+		}
+	}
+	for _, want := range []string{"spine1", "leaf2", ">simulated<", "FAIL", "h4:0-&gt;h9:0"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("html lacks %q", want)
+		}
+	}
+	// The topology SVG has a box per node and a line per link.
+	topo := out[strings.Index(out, `data-chart="topology"`):]
+	topo = topo[:strings.Index(topo, "</svg>")]
+	if n := strings.Count(topo, "<rect"); n != 6 {
+		t.Errorf("topology has %d boxes, want 6", n)
+	}
+	if n := strings.Count(topo, `<line class="link"`); n != 5 {
+		t.Errorf("topology has %d links, want 5", n)
+	}
+}
+
+func TestRenderHTMLEscapes(t *testing.T) {
+	run := syntheticRun("20261129T120000Z-ecn-pfc-64gpu", t0)
+	evil := `<script>alert("x")</script>&`
+	run.Scenario = evil
+	run.Variants[0].Name = evil
+	run.Variants[0].Flows[0].ID = evil
+	run.Variants[0].Assertions[0].Detail = evil
+	run.Variants[0].Series[0].Name = evil
+	run.Variants[0].Error = evil
+	var b bytes.Buffer
+	if err := RenderHTML(run, &b, HTMLOptions{TopologyMermaid: "graph TD\n  evil[\"" + evil + "\"] --- leaf1\n"}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "<script") {
+		t.Error("unescaped <script> in report.html")
+	}
+	parseXML(t, b.String())
+}
+
+func TestRenderHTMLMeasuredAndEmpty(t *testing.T) {
+	run := syntheticRun("20261129T120000Z-ecn-pfc-64gpu", t0)
+	run.Variants = run.Variants[:1]
+	v := &run.Variants[0]
+	v.Summary.Source = Measured
+	for i := range v.Flows {
+		v.Flows[i].Source = Measured
+	}
+	v.Series = nil
+	var b bytes.Buffer
+	if err := RenderHTML(run, &b, HTMLOptions{TopologyMermaid: "flowchart LR\n a --> \n"}); err != nil {
+		t.Fatal(err)
+	}
+	els := parseXML(t, b.String())
+	for _, se := range els {
+		if se.Name.Local == "svg" && attr(se, "data-chart") == "throughput" && attr(se, "data-source") != "measured" {
+			t.Errorf("measured chart labelled %q", attr(se, "data-source"))
+		}
+		if strings.HasPrefix(attr(se, "data-chart"), "series-") {
+			t.Error("series chart drawn without series")
+		}
+	}
+	if !strings.Contains(b.String(), "could not be drawn") {
+		t.Error("bad mermaid not reported")
+	}
+	b.Reset()
+	if err := RenderHTML(&Run{RunID: "x", Status: StatusRunning, Started: t0}, &b, HTMLOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	parseXML(t, b.String())
+}
+
+func TestRenderJUnit(t *testing.T) {
+	run := syntheticRun("20261129T120000Z-ecn-pfc-64gpu", t0)
+	run.Variants[1].Error = "link down\x01"
+	var b bytes.Buffer
+	if err := RenderJUnit(run, &b); err != nil {
+		t.Fatal(err)
+	}
+	parseXML(t, b.String())
+	var doc JUnitSuites
+	if err := xml.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	// 4 variants x (completed + 2 assertions); the ecn=off,pfc=off variant
+	// fails fair share; variant 1 has an error.
+	if doc.Tests != 12 || doc.Failures != 1 || doc.Errors != 1 || len(doc.Suites) != 1 || len(doc.Suites[0].Cases) != 12 {
+		t.Fatalf("tests=%d failures=%d errors=%d suites=%d", doc.Tests, doc.Failures, doc.Errors, len(doc.Suites))
+	}
+	var failed JUnitCase
+	for _, c := range doc.Suites[0].Cases {
+		if c.Failure != nil {
+			failed = c
+		}
+	}
+	if failed.ClassName != "ecn-pfc.ecn=off,pfc=off" || failed.Name != "fair share" || !strings.Contains(failed.Failure.Text, "jain_fairness >= 0.9") {
+		t.Errorf("failed case = %+v", failed)
+	}
+}
+
+func TestWriteReports(t *testing.T) {
+	dir := t.TempDir()
+	run := syntheticRun("20261129T120000Z-ecn-pfc-64gpu", t0)
+	if err := WriteReports(dir, run, testMermaid); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{RunFile, ReportMarkdown, ReportHTML, ReportJUnit} {
+		fi, err := os.Stat(filepath.Join(dir, name))
+		if err != nil || fi.Size() == 0 {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	back, err := ReadRunFile(filepath.Join(dir, RunFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(run)
+	c, _ := json.Marshal(back)
+	if !bytes.Equal(a, c) {
+		t.Error("run.json does not round-trip")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 4 {
+		t.Errorf("%d files in run folder, want 4", len(entries))
+	}
+}
+
+func TestParseMermaid(t *testing.T) {
+	tests := []struct {
+		in        string
+		nodes     int
+		links     int
+		tiers     map[string]int
+		wantError string
+	}{
+		{in: testMermaid, nodes: 6, links: 5, tiers: map[string]int{"spine1": 0, "leaf1": 1, "h9": 2}},
+		{in: "graph TD\n a---b---c\n", nodes: 3, links: 2, tiers: map[string]int{"a": 0, "b": 1, "c": 2}},
+		{in: "graph LR\n ss1 -- 400G --- spine1; spine1 <--> leaf1\n", nodes: 3, links: 2, tiers: map[string]int{"ss1": 0, "spine1": 1, "leaf1": 2}},
+		{in: "flowchart TB\n leaf1[\"leaf1 (a--b)\"] -.- h1\n", nodes: 2, links: 1},
+		{in: "graph TD\n a --- \n", wantError: "line 2: link from \"a\" has no target"},
+		{in: "graph TD\n a[unclosed --- b\n", wantError: "not closed"},
+		{in: "graph TD\n a ~~ b\n", wantError: "expected a link operator"},
+	}
+	for _, tt := range tests {
+		topo, err := ParseMermaid(tt.in)
+		if tt.wantError != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantError) {
+				t.Errorf("ParseMermaid(%q) error = %v, want %q", tt.in, err, tt.wantError)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("ParseMermaid(%q): %v", tt.in, err)
+			continue
+		}
+		if len(topo.Nodes) != tt.nodes || len(topo.Links) != tt.links {
+			t.Errorf("ParseMermaid(%q): %d nodes %d links, want %d %d: %+v", tt.in, len(topo.Nodes), len(topo.Links), tt.nodes, tt.links, topo)
+		}
+		for _, n := range topo.Nodes {
+			if want, ok := tt.tiers[n.ID]; ok && n.Tier != want {
+				t.Errorf("ParseMermaid(%q): %s tier %d, want %d", tt.in, n.ID, n.Tier, want)
+			}
+		}
+	}
+}
+
+func FuzzParseMermaid(f *testing.F) {
+	f.Add(testMermaid)
+	f.Add("graph TD\n a---b---c\n")
+	f.Add("graph LR\n ss1 -- 400G --- spine1; spine1 <--> leaf1\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		topo, err := ParseMermaid(s)
+		if err != nil {
+			return
+		}
+		_ = topologySVG(topo)
+	})
+}
+
+func TestFmtFloat(t *testing.T) {
+	for v, want := range map[float64]string{0: "0", 193.2: "193.2", 0.99123: "0.991", 1234.56: "1234.6", 0.001234: "0.0012", 5: "5"} {
+		if got := fmtFloat(v); got != want {
+			t.Errorf("fmtFloat(%v) = %q, want %q", v, got, want)
+		}
+	}
+}

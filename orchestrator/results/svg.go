@@ -1,0 +1,264 @@
+package results
+
+import (
+	"fmt"
+	"html"
+	"html/template"
+	"math"
+	"strings"
+)
+
+// The charts are hand-written SVG so report.html needs no script, font or
+// stylesheet from the network. Every text that reaches the SVG goes through
+// esc; numbers are formatted by the code.
+
+var palette = []string{"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f"}
+
+func esc(s string) string { return html.EscapeString(s) }
+
+func color(i int) string { return palette[i%len(palette)] }
+
+// niceCeil rounds v up to 1, 2, 2.5 or 5 times a power of ten, so axis
+// ticks land on round numbers.
+func niceCeil(v float64) float64 {
+	if v <= 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 1
+	}
+	exp := math.Pow(10, math.Floor(math.Log10(v)))
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		if m*exp >= v*(1-1e-9) {
+			return m * exp
+		}
+	}
+	return 10 * exp
+}
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+type barGroup struct {
+	Label  string
+	Values []float64
+}
+
+type chartFrame struct {
+	b             strings.Builder
+	w, h          float64
+	left, right   float64
+	top, bottom   float64
+	yMax          float64
+	yUnit         string
+	title, source string
+	kind          string
+}
+
+func (c *chartFrame) plotW() float64 { return c.w - c.left - c.right }
+func (c *chartFrame) plotH() float64 { return c.h - c.top - c.bottom }
+func (c *chartFrame) y(v float64) float64 {
+	return c.top + c.plotH() - v/c.yMax*c.plotH()
+}
+
+func (c *chartFrame) open() {
+	fmt.Fprintf(&c.b, `<svg xmlns="http://www.w3.org/2000/svg" class="chart" data-chart="%s" data-source="%s" viewBox="0 0 %.0f %.0f" width="%.0f" height="%.0f" role="img" aria-label="%s">`,
+		esc(c.kind), esc(c.source), c.w, c.h, c.w, c.h, esc(c.title+" ("+c.source+")"))
+	fmt.Fprintf(&c.b, `<title>%s (%s)</title>`, esc(c.title), esc(c.source))
+	fmt.Fprintf(&c.b, `<text x="%.0f" y="18" class="ct">%s</text>`, c.left, esc(c.title))
+	fmt.Fprintf(&c.b, `<text x="%.0f" y="18" class="src src-%s" text-anchor="end">%s</text>`, c.w-c.right, esc(c.source), esc(c.source))
+	// Horizontal grid and y labels.
+	for i := 0; i <= 4; i++ {
+		v := c.yMax * float64(i) / 4
+		y := c.y(v)
+		fmt.Fprintf(&c.b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" class="grid"/>`, c.left, c.left+c.plotW(), y, y)
+		fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="tick" text-anchor="end">%s</text>`, c.left-6, y+4, esc(fmtFloat(v)))
+	}
+	fmt.Fprintf(&c.b, `<text x="14" y="%.1f" class="axis" transform="rotate(-90 14 %.1f)" text-anchor="middle">%s</text>`,
+		c.top+c.plotH()/2, c.top+c.plotH()/2, esc(c.yUnit))
+	fmt.Fprintf(&c.b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" class="axisline"/>`, c.left, c.left, c.top, c.top+c.plotH())
+	fmt.Fprintf(&c.b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" class="axisline"/>`, c.left, c.left+c.plotW(), c.top+c.plotH(), c.top+c.plotH())
+}
+
+func (c *chartFrame) legend(names []string) {
+	x := c.left
+	y := c.h - 10
+	for i, n := range names {
+		label := truncate(n, 28)
+		fmt.Fprintf(&c.b, `<rect x="%.1f" y="%.1f" width="10" height="10" fill="%s"/><text x="%.1f" y="%.1f" class="leg">%s</text>`,
+			x, y-9, color(i), x+14, y, esc(label))
+		x += 14 + float64(len([]rune(label)))*6.2 + 16
+		if x > c.w-80 && i < len(names)-1 {
+			x = c.left
+			y -= 14
+		}
+	}
+}
+
+func (c *chartFrame) close() template.HTML {
+	c.b.WriteString(`</svg>`)
+	// Built from escaped text and formatted numbers only.
+	return template.HTML(c.b.String())
+}
+
+// barChart draws groups of bars: one group per label, one bar per series.
+func barChart(kind, title, yUnit, source string, series []string, groups []barGroup) template.HTML {
+	n := len(series)
+	if n == 0 {
+		n = 1
+	}
+	slot := math.Max(float64(n)*16+24, 70)
+	w := math.Max(520, 80+slot*float64(len(groups)))
+	c := &chartFrame{w: math.Min(w, 1100), h: 300, left: 64, right: 16, top: 30, bottom: 78, yUnit: yUnit, title: title, source: source, kind: kind}
+	if len(series) > 1 {
+		c.bottom += 14 * math.Ceil(float64(len(series))/6)
+	}
+	maxV := 0.0
+	for _, g := range groups {
+		for _, v := range g.Values {
+			if !math.IsNaN(v) {
+				maxV = math.Max(maxV, v)
+			}
+		}
+	}
+	c.yMax = niceCeil(maxV)
+	c.open()
+	slot = c.plotW() / math.Max(1, float64(len(groups)))
+	barW := math.Min(36, (slot-12)/float64(n))
+	for gi, g := range groups {
+		gx := c.left + slot*float64(gi) + (slot-barW*float64(n))/2
+		for si, v := range g.Values {
+			if math.IsNaN(v) || v < 0 {
+				continue
+			}
+			y := c.y(v)
+			h := c.top + c.plotH() - y
+			if v > 0 && h < 1 {
+				h, y = 1, c.top+c.plotH()-1 // a non-zero value stays visible
+			}
+			name := g.Label
+			if si < len(series) && len(series) > 1 {
+				name += " · " + series[si]
+			}
+			fmt.Fprintf(&c.b, `<rect class="bar" x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"><title>%s: %s %s</title></rect>`,
+				gx+barW*float64(si), y, barW-1, h, color(si), esc(name), esc(fmtFloat(v)), esc(yUnit))
+		}
+		lx := c.left + slot*float64(gi) + slot/2
+		ly := c.top + c.plotH() + 14
+		if len(groups) > 6 {
+			fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="tick" text-anchor="end" transform="rotate(-30 %.1f %.1f)">%s</text>`, lx, ly, lx, ly, esc(truncate(g.Label, 22)))
+		} else {
+			fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="tick" text-anchor="middle">%s</text>`, lx, ly, esc(truncate(g.Label, 24)))
+		}
+	}
+	if maxV == 0 {
+		fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="note" text-anchor="middle">all values are 0</text>`, c.left+c.plotW()/2, c.top+c.plotH()/2)
+	}
+	if len(series) > 1 {
+		c.legend(series)
+	}
+	return c.close()
+}
+
+type line struct {
+	Name string
+	X, Y []float64
+}
+
+// maxLines bounds the lines in one chart; more are listed as omitted.
+const maxLines = 8
+
+// maxPoints bounds the points per line; longer series are reduced to the
+// minimum and maximum of each bucket, which keeps peaks visible.
+const maxPoints = 400
+
+func lineChart(kind, title, xUnit, yUnit, source string, lines []line, step bool) template.HTML {
+	omitted := 0
+	if len(lines) > maxLines {
+		omitted = len(lines) - maxLines
+		lines = lines[:maxLines]
+	}
+	c := &chartFrame{w: 560, h: 290, left: 64, right: 16, top: 30, bottom: 62 + 14*math.Ceil(float64(len(lines))/3), yUnit: yUnit, title: title, source: source, kind: kind}
+	xMin, xMax, yMax := math.Inf(1), math.Inf(-1), 0.0
+	for _, l := range lines {
+		for i := range l.X {
+			if i >= len(l.Y) {
+				break
+			}
+			xMin, xMax = math.Min(xMin, l.X[i]), math.Max(xMax, l.X[i])
+			yMax = math.Max(yMax, l.Y[i])
+		}
+	}
+	if math.IsInf(xMin, 0) {
+		xMin, xMax = 0, 1
+	}
+	if xMax <= xMin {
+		xMax = xMin + 1
+	}
+	c.yMax = niceCeil(yMax)
+	c.open()
+	xp := func(x float64) float64 { return c.left + (x-xMin)/(xMax-xMin)*c.plotW() }
+	for i := 0; i <= 4; i++ {
+		x := xMin + (xMax-xMin)*float64(i)/4
+		fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="tick" text-anchor="middle">%s</text>`, xp(x), c.top+c.plotH()+14, esc(fmtFloat(x)))
+	}
+	fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="axis" text-anchor="middle">%s</text>`, c.left+c.plotW()/2, c.top+c.plotH()+30, esc(xUnit))
+	var names []string
+	for li, l := range lines {
+		xs, ys := downsample(l.X, l.Y, maxPoints)
+		var pts strings.Builder
+		for i := range xs {
+			if step && i > 0 {
+				fmt.Fprintf(&pts, "%.1f,%.1f ", xp(xs[i]), c.y(ys[i-1]))
+			}
+			fmt.Fprintf(&pts, "%.1f,%.1f ", xp(xs[i]), c.y(ys[i]))
+		}
+		fmt.Fprintf(&c.b, `<polyline class="line" fill="none" stroke="%s" stroke-width="1.6" points="%s"><title>%s</title></polyline>`,
+			color(li), strings.TrimSpace(pts.String()), esc(l.Name))
+		names = append(names, l.Name)
+	}
+	if omitted > 0 {
+		names = append(names, fmt.Sprintf("(+%d more in run.json)", omitted))
+	}
+	c.legend(names)
+	return c.close()
+}
+
+func downsample(x, y []float64, max int) ([]float64, []float64) {
+	n := min(len(x), len(y))
+	if n <= max {
+		return x[:n], y[:n]
+	}
+	buckets := max / 2
+	var ox, oy []float64
+	for b := 0; b < buckets; b++ {
+		lo, hi := b*n/buckets, (b+1)*n/buckets
+		if hi <= lo {
+			continue
+		}
+		mi, ma := lo, lo
+		for i := lo; i < hi; i++ {
+			if y[i] < y[mi] {
+				mi = i
+			}
+			if y[i] > y[ma] {
+				ma = i
+			}
+		}
+		first, second := min(mi, ma), max2(mi, ma)
+		ox, oy = append(ox, x[first]), append(oy, y[first])
+		if second != first {
+			ox, oy = append(ox, x[second]), append(oy, y[second])
+		}
+	}
+	return ox, oy
+}
+
+func max2(a, b int) int {
+	if a > b {
+		return a
+	}
+	return b
+}
