@@ -1,0 +1,201 @@
+// Package perftest builds command lines for the perftest RDMA benchmarks
+// (ib_write_bw, ib_write_lat) and parses what they print: the text report,
+// perftest 4.5's --out_json file (keys without quotes, not JSON) and the real
+// JSON of perftest 24.x and later.
+package perftest
+
+import (
+	"fmt"
+	"net/netip"
+	"regexp"
+	"strconv"
+	"time"
+)
+
+// Test names a perftest binary.
+type Test string
+
+// The benchmarks labctl runs.
+const (
+	WriteBW  Test = "ib_write_bw"
+	WriteLat Test = "ib_write_lat"
+)
+
+// Options describe one perftest run. The same Options give the server and
+// the client argv; both sides must agree on everything but the address.
+type Options struct {
+	Test   Test
+	Device string // RDMA device, e.g. rxe0 (-d)
+	IBPort int    // device port (-i); 0 = perftest's default (1)
+	// GIDIndex selects the GID (-x); soft-RoCE v2 over IPv4 is usually 1.
+	// Negative = let perftest choose.
+	GIDIndex   int
+	QPs        int           // queue pairs (-q); 0 = 1. Bandwidth tests only.
+	Size       int           // message size in bytes (-s); 0 = perftest's default
+	Duration   time.Duration // run for this long (-D, whole seconds); 0 = iteration count
+	Iterations int           // iterations (-n); 0 = default. Exclusive with Duration.
+	// ReportGbits reports bandwidth in Gb/s (--report_gbits) instead of
+	// MiB/s. Bandwidth tests only.
+	ReportGbits bool
+	// NoCPUFreqCheck passes -F: do not fail when the CPU frequency governor
+	// is not at maximum (usual in containers and VMs).
+	NoCPUFreqCheck bool
+	// TrafficClass, when set, is the IP TOS / GRH traffic class, e.g. 106 =
+	// DSCP 26 with ECT(0) (see TOS). Without RDMA CM it is passed as
+	// --tclass, with RDMA CM as -T.
+	TrafficClass *int
+	RDMACM       bool   // connect with RDMA CM (-R)
+	TCPPort      int    // out-of-band exchange port (-p); 0 = default 18515
+	MTU          int    // RoCE MTU (-m): 256, 512, 1024, 2048 or 4096; 0 = port MTU
+	OutJSONFile  string // also write the report to this file (--out_json --out_json_file=)
+}
+
+// ECN codepoints of the IP header's two low TOS bits (RFC 3168).
+const (
+	NotECT = 0 // not ECN-capable
+	ECT1   = 1 // ECN-capable transport (1)
+	ECT0   = 2 // ECN-capable transport (0): what RoCEv2 NICs send
+	CE     = 3 // congestion experienced
+)
+
+// TOS returns the IP TOS byte for a DSCP and an ECN codepoint:
+// DSCP<<2 | ECN. TOS(26, ECT0) = 106, TOS(26, NotECT) = 104.
+func TOS(dscp, ecn int) (int, error) {
+	if dscp < 0 || dscp > 63 {
+		return 0, fmt.Errorf("DSCP %d out of range 0-63", dscp)
+	}
+	if ecn < 0 || ecn > 3 {
+		return 0, fmt.Errorf("ECN codepoint %d out of range 0-3", ecn)
+	}
+	return dscp<<2 | ecn, nil
+}
+
+// DSCPECN splits a TOS byte into DSCP and ECN codepoint.
+func DSCPECN(tos int) (dscp, ecn int) { return (tos >> 2) & 63, tos & 3 }
+
+var deviceRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
+
+// Validate checks the options; the error names the field and the fix.
+func (o Options) Validate() error {
+	switch o.Test {
+	case WriteBW, WriteLat:
+	default:
+		return fmt.Errorf("perftest test %q: use %s or %s", o.Test, WriteBW, WriteLat)
+	}
+	if !deviceRe.MatchString(o.Device) {
+		return fmt.Errorf("RDMA device %q: expected a name such as rxe0 (letters, digits, _ . -)", o.Device)
+	}
+	if o.IBPort < 0 || o.IBPort > 255 {
+		return fmt.Errorf("device port %d out of range 1-255", o.IBPort)
+	}
+	if o.GIDIndex > 255 {
+		return fmt.Errorf("GID index %d out of range 0-255", o.GIDIndex)
+	}
+	if o.QPs < 0 || o.QPs > 16384 {
+		return fmt.Errorf("QP count %d out of range 1-16384", o.QPs)
+	}
+	if o.Test == WriteLat && o.QPs > 1 {
+		return fmt.Errorf("%s measures one QP: drop the QP count %d", WriteLat, o.QPs)
+	}
+	if o.Size < 0 || o.Size > 1<<31 {
+		return fmt.Errorf("message size %d out of range 1-%d bytes", o.Size, 1<<31)
+	}
+	if o.Duration < 0 || o.Duration%time.Second != 0 {
+		return fmt.Errorf("duration %s: perftest takes whole seconds (-D)", o.Duration)
+	}
+	if o.Iterations < 0 {
+		return fmt.Errorf("iteration count %d is negative", o.Iterations)
+	}
+	if o.Duration > 0 && o.Iterations > 0 {
+		return fmt.Errorf("set either a duration (%s) or an iteration count (%d), not both", o.Duration, o.Iterations)
+	}
+	if o.ReportGbits && o.Test != WriteBW {
+		return fmt.Errorf("--report_gbits applies to bandwidth tests, not %s", o.Test)
+	}
+	if o.TrafficClass != nil && (*o.TrafficClass < 0 || *o.TrafficClass > 255) {
+		return fmt.Errorf("traffic class %d out of range 0-255 (TOS = DSCP<<2 | ECN, e.g. 106)", *o.TrafficClass)
+	}
+	if o.TCPPort < 0 || o.TCPPort > 65535 {
+		return fmt.Errorf("TCP port %d out of range 1-65535", o.TCPPort)
+	}
+	switch o.MTU {
+	case 0, 256, 512, 1024, 2048, 4096:
+	default:
+		return fmt.Errorf("RoCE MTU %d: use 256, 512, 1024, 2048 or 4096", o.MTU)
+	}
+	if o.OutJSONFile != "" && !filePathRe.MatchString(o.OutJSONFile) {
+		return fmt.Errorf("JSON output file %q: use an absolute or relative path of letters, digits and _ . / -", o.OutJSONFile)
+	}
+	return nil
+}
+
+var filePathRe = regexp.MustCompile(`^[A-Za-z0-9_./-]{1,255}$`)
+
+// ServerArgv returns the argv of the passive side.
+func (o Options) ServerArgv() ([]string, error) {
+	return o.argv("")
+}
+
+// ClientArgv returns the argv of the side that connects to server, an IP
+// address (perftest also takes host names; labctl passes addresses so no
+// resolver is involved).
+func (o Options) ClientArgv(server string) ([]string, error) {
+	if _, err := netip.ParseAddr(server); err != nil {
+		return nil, fmt.Errorf("perftest server address %q: expected an IP address", server)
+	}
+	return o.argv(server)
+}
+
+func (o Options) argv(server string) ([]string, error) {
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	a := []string{string(o.Test), "-d", o.Device}
+	if o.IBPort > 0 {
+		a = append(a, "-i", strconv.Itoa(o.IBPort))
+	}
+	if o.GIDIndex >= 0 {
+		a = append(a, "-x", strconv.Itoa(o.GIDIndex))
+	}
+	if o.RDMACM {
+		a = append(a, "-R")
+	}
+	if o.QPs > 1 {
+		a = append(a, "-q", strconv.Itoa(o.QPs))
+	}
+	if o.Size > 0 {
+		a = append(a, "-s", strconv.Itoa(o.Size))
+	}
+	if o.MTU > 0 {
+		a = append(a, "-m", strconv.Itoa(o.MTU))
+	}
+	if o.Duration > 0 {
+		a = append(a, "-D", strconv.Itoa(int(o.Duration/time.Second)))
+	}
+	if o.Iterations > 0 {
+		a = append(a, "-n", strconv.Itoa(o.Iterations))
+	}
+	if o.ReportGbits {
+		a = append(a, "--report_gbits")
+	}
+	if o.NoCPUFreqCheck {
+		a = append(a, "-F")
+	}
+	if o.TrafficClass != nil {
+		if o.RDMACM {
+			a = append(a, "-T", strconv.Itoa(*o.TrafficClass))
+		} else {
+			a = append(a, "--tclass", strconv.Itoa(*o.TrafficClass))
+		}
+	}
+	if o.TCPPort > 0 {
+		a = append(a, "-p", strconv.Itoa(o.TCPPort))
+	}
+	if o.OutJSONFile != "" {
+		a = append(a, "--out_json", "--out_json_file="+o.OutJSONFile)
+	}
+	if server != "" {
+		a = append(a, server)
+	}
+	return a, nil
+}

@@ -1,0 +1,555 @@
+package perftest
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// ParseError reports where perftest output stopped making sense. Line is
+// 1-based; 0 means the input as a whole.
+type ParseError struct {
+	Line int
+	Msg  string
+}
+
+func (e *ParseError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+	}
+	return e.Msg
+}
+
+// Position returns the 1-based line the error refers to (0 = whole input).
+func (e *ParseError) Position() int { return e.Line }
+
+func errorf(line int, format string, a ...any) error {
+	return &ParseError{Line: line, Msg: fmt.Sprintf(format, a...)}
+}
+
+// Report formats.
+const (
+	FormatText   = "text"     // what the binaries print
+	FormatJSON45 = "json-4.5" // --out_json of perftest 4.5: keys without quotes
+	FormatJSON   = "json"     // --out_json of perftest 24.x and later
+)
+
+// Bandwidth units perftest prints. MB/sec (4.5) and MiB/sec (later) are both
+// 2^20 bytes per second; Gb/sec is 10^9 bits per second (--report_gbits).
+const (
+	UnitsGbps  = "Gb/sec"
+	UnitsMBps  = "MB/sec"
+	UnitsMiBps = "MiB/sec"
+)
+
+// gbpsPer converts a bandwidth in units to Gb/s; ok is false for unknown
+// units, in which case no Gb/s figure is given rather than a guessed one.
+func gbpsPer(units string) (float64, bool) {
+	switch units {
+	case UnitsGbps:
+		return 1, true
+	case UnitsMBps, UnitsMiBps:
+		return float64(1<<20) * 8 / 1e9, true
+	}
+	return 0, false
+}
+
+// BWReport is an ib_write_bw result.
+type BWReport struct {
+	Format   string            `json:"format"`
+	Test     string            `json:"test,omitempty"`     // e.g. "RDMA_Write BW Test"
+	Settings map[string]string `json:"settings,omitempty"` // the banner: Device, Number of qps, Mtu, ...
+	// Units of BWPeak and BWAverage; empty for a JSON report, which does
+	// not say (labctl always passes --report_gbits: read as Gb/sec).
+	Units    string   `json:"units,omitempty"`
+	Rows     []BWRow  `json:"rows"`
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// BWRow is one message size's result.
+type BWRow struct {
+	Bytes      int64 `json:"bytes"`
+	SL         *int  `json:"sl,omitempty"` // --raw_qos reports only
+	Iterations int64 `json:"iterations"`
+	// BWPeak is nil when perftest did not measure it (runs with -D print
+	// 0.00 and a warning).
+	BWPeak      *float64 `json:"bw_peak"`
+	BWAverage   float64  `json:"bw_average"`
+	MsgRateMpps float64  `json:"msg_rate_mpps"`
+	// Gb/s figures, when the units are known.
+	PeakGbps    *float64 `json:"peak_gbps,omitempty"`
+	AverageGbps *float64 `json:"average_gbps,omitempty"`
+	CPUUtilPct  *float64 `json:"cpu_util_pct,omitempty"`
+	// Per-port figures of --report-per-port runs (dual-port devices).
+	PortBW          []float64 `json:"port_bw,omitempty"`
+	PortMsgRateMpps []float64 `json:"port_msg_rate_mpps,omitempty"`
+}
+
+// AverageGbps returns the average bandwidth of a single-size run in Gb/s.
+func (r *BWReport) AverageGbps() (float64, error) {
+	if len(r.Rows) != 1 {
+		return 0, fmt.Errorf("bandwidth report has %d result rows, expected 1 (a run with one message size)", len(r.Rows))
+	}
+	if r.Rows[0].AverageGbps == nil {
+		return 0, fmt.Errorf("bandwidth report does not say its units: run ib_write_bw with --report_gbits, or parse the text output")
+	}
+	return *r.Rows[0].AverageGbps, nil
+}
+
+// LatReport is an ib_write_lat result.
+type LatReport struct {
+	Format   string            `json:"format"`
+	Test     string            `json:"test,omitempty"`
+	Settings map[string]string `json:"settings,omitempty"`
+	Rows     []LatRow          `json:"rows"`
+	Warnings []string          `json:"warnings,omitempty"`
+}
+
+// LatRow is one message size's latency in microseconds. Runs with -D report
+// only the average and transactions per second; the other figures are nil.
+type LatRow struct {
+	Bytes      int64    `json:"bytes"`
+	Iterations int64    `json:"iterations"`
+	MinUs      *float64 `json:"min_us,omitempty"`
+	MaxUs      *float64 `json:"max_us,omitempty"`
+	TypicalUs  *float64 `json:"typical_us,omitempty"`
+	AvgUs      float64  `json:"avg_us"`
+	StdevUs    *float64 `json:"stdev_us,omitempty"`
+	P99Us      *float64 `json:"p99_us,omitempty"`
+	P999Us     *float64 `json:"p99_9_us,omitempty"`
+	TPS        *float64 `json:"tps,omitempty"`
+	CPUUtilPct *float64 `json:"cpu_util_pct,omitempty"`
+}
+
+const maxLine = 1 << 20
+
+func readLines(r io.Reader) ([]string, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), maxLine)
+	var lines []string
+	for sc.Scan() {
+		lines = append(lines, strings.TrimRight(sc.Text(), "\r"))
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, errorf(len(lines)+1, "line longer than %d bytes: this is not perftest output", maxLine)
+		}
+		return nil, fmt.Errorf("read perftest output: %w", err)
+	}
+	return lines, nil
+}
+
+// ParseBW parses ib_write_bw output: the text report, or either JSON form
+// (detected by a leading '{').
+func ParseBW(r io.Reader) (*BWReport, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("read ib_write_bw output: %w", err)
+	}
+	if looksJSON(data) {
+		return parseBWJSON(data)
+	}
+	lines, err := readLines(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	return parseBWText(lines)
+}
+
+// ParseLat parses ib_write_lat output: text or either JSON form.
+func ParseLat(r io.Reader) (*LatReport, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("read ib_write_lat output: %w", err)
+	}
+	if looksJSON(data) {
+		return parseLatJSON(data)
+	}
+	lines, err := readLines(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	return parseLatText(lines)
+}
+
+func looksJSON(data []byte) bool {
+	t := bytes.TrimSpace(data)
+	return len(t) > 0 && t[0] == '{'
+}
+
+// Column titles of the result tables (perftest_parameters.h RESULT_FMT*).
+var bwTitleRe = regexp.MustCompile(`#bytes|#sl|#iterations|BW peak\[[^\]]*\]|BW average\[[^\]]*\]|MsgRate\[Mpps\]|BW Port[12]\[[^\]]*\]|MsgRate Port[12]\[Mpps\]|CPU_Util\[%\]`)
+var latTitleRe = regexp.MustCompile(`#bytes|#iterations|t_min\[usec\]|t_max\[usec\]|t_typical\[usec\]|t_avg\[usec\]|t_stdev\[usec\]|99% percentile\[usec\]|99\.9% percentile\[usec\]|tps average|CPU_Util\[%\]`)
+
+// splitTitles splits a header line into the titles re knows and fails if
+// anything else is on the line.
+func splitTitles(lineNo int, line string, re *regexp.Regexp) ([]string, error) {
+	titles := re.FindAllString(line, -1)
+	if rest := strings.TrimSpace(re.ReplaceAllString(line, " ")); rest != "" {
+		return nil, errorf(lineNo, "result header holds unknown text %q", rest)
+	}
+	return titles, nil
+}
+
+// isRule reports a perftest dashed rule.
+func isRule(line string) bool {
+	t := strings.TrimSpace(line)
+	return len(t) >= 10 && strings.Trim(t, "-") == ""
+}
+
+// banner reads the block perftest prints before the results: the test
+// name, then "Key : Value" settings, two to a line separated by tabs.
+var settingRe = regexp.MustCompile(`([A-Za-z][A-Za-z0-9_.*\- ]*?)\s*:\s*(\S+)`)
+
+func readBanner(lines []string, headerIdx int) (test string, settings map[string]string) {
+	start := -1
+	for i := 0; i < headerIdx; i++ {
+		if isRule(lines[i]) {
+			start = i
+			break
+		}
+	}
+	if start < 0 {
+		return "", nil
+	}
+	for i := start + 1; i < headerIdx; i++ {
+		line := lines[i]
+		t := strings.TrimSpace(line)
+		if isRule(line) {
+			break
+		}
+		if t == "" {
+			continue
+		}
+		if test == "" && !strings.Contains(t, ":") && strings.HasSuffix(t, "Test") {
+			test = t
+			continue
+		}
+		for _, m := range settingRe.FindAllStringSubmatch(strings.ReplaceAll(line, "\t", " "), -1) {
+			if settings == nil {
+				settings = map[string]string{}
+			}
+			settings[strings.TrimSpace(m[1])] = m[2]
+		}
+	}
+	return test, settings
+}
+
+// isNoise reports lines that may interleave with the result table: stderr
+// warnings and notices. They never start with a digit, unlike result rows.
+func isNoise(t string) bool {
+	return t == "" || !(t[0] >= '0' && t[0] <= '9')
+}
+
+func isWarning(t string) bool {
+	u := strings.ToUpper(t)
+	return strings.Contains(u, "WARNING") || strings.Contains(t, "Conflicting CPU frequency") || strings.HasPrefix(u, "ERROR") || strings.Contains(t, "Requested mtu is higher")
+}
+
+const noPeakWarning = "BW peak won't be measured"
+
+// findHeader returns the index of the first line (trimmed) starting with
+// "#bytes" whose titles match want, or -1.
+func findHeader(lines []string, want string) int {
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "#bytes") && strings.Contains(t, want) {
+			return i
+		}
+	}
+	return -1
+}
+
+func parseBWText(lines []string) (*BWReport, error) {
+	h := findHeader(lines, "BW average[")
+	if h < 0 {
+		if findHeader(lines, "t_avg[usec]") >= 0 {
+			return nil, errorf(findHeader(lines, "t_avg[usec]")+1, "this is a latency report (ib_write_lat), expected ib_write_bw output")
+		}
+		return nil, errorf(len(lines), "no result header \" #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]\": is this ib_write_bw output, and did the run finish?")
+	}
+	titles, err := splitTitles(h+1, lines[h], bwTitleRe)
+	if err != nil {
+		return nil, err
+	}
+	rep := &BWReport{Format: FormatText, Rows: []BWRow{}}
+	rep.Test, rep.Settings = readBanner(lines, h)
+	col := map[string]int{}
+	for i, t := range titles {
+		key := t
+		if j := strings.Index(t, "["); j > 0 && strings.HasPrefix(t, "BW") && !strings.HasPrefix(t, "BW Port") {
+			key = t[:j]
+			units := strings.TrimSuffix(t[j+1:], "]")
+			if rep.Units != "" && rep.Units != units {
+				return nil, errorf(h+1, "bandwidth columns disagree on units (%s, %s)", rep.Units, units)
+			}
+			rep.Units = units
+		}
+		if _, dup := col[key]; dup {
+			return nil, errorf(h+1, "column %q appears twice in the result header", t)
+		}
+		col[key] = i
+	}
+	for _, need := range []string{"#bytes", "#iterations", "BW peak", "BW average", "MsgRate[Mpps]"} {
+		if _, ok := col[need]; !ok {
+			return nil, errorf(h+1, "result header lacks the %q column", need)
+		}
+	}
+	factor, known := gbpsPer(rep.Units)
+	if !known {
+		return nil, errorf(h+1, "bandwidth units %q: expected Gb/sec, MB/sec or MiB/sec", rep.Units)
+	}
+	noPeak := false
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		if strings.Contains(t, noPeakWarning) {
+			noPeak = true
+		}
+		if i != h && isWarning(t) {
+			rep.Warnings = append(rep.Warnings, t)
+		}
+	}
+	for i := h + 1; i < len(lines); i++ {
+		t := strings.TrimSpace(lines[i])
+		if isRule(t) {
+			break
+		}
+		if isNoise(t) {
+			continue
+		}
+		f := strings.Fields(t)
+		if len(f) != len(titles) {
+			return nil, errorf(i+1, "result row has %d fields, the header at line %d has %d columns (%s): truncated or garbled row", len(f), h+1, len(titles), strings.Join(titles, ", "))
+		}
+		var row BWRow
+		if row.Bytes, err = parseInt(i+1, "#bytes", f[col["#bytes"]]); err != nil {
+			return nil, err
+		}
+		if row.Iterations, err = parseInt(i+1, "#iterations", f[col["#iterations"]]); err != nil {
+			return nil, err
+		}
+		if c, ok := col["#sl"]; ok {
+			sl, err := parseInt(i+1, "#sl", f[c])
+			if err != nil || sl > 15 {
+				return nil, errorf(i+1, "#sl %q: expected a service level 0-15", f[c])
+			}
+			v := int(sl)
+			row.SL = &v
+		}
+		peak, err := parseFloat(i+1, "BW peak", f[col["BW peak"]])
+		if err != nil {
+			return nil, err
+		}
+		if row.BWAverage, err = parseFloat(i+1, "BW average", f[col["BW average"]]); err != nil {
+			return nil, err
+		}
+		if row.MsgRateMpps, err = parseFloat(i+1, "MsgRate", f[col["MsgRate[Mpps]"]]); err != nil {
+			return nil, err
+		}
+		if c, ok := col["CPU_Util[%]"]; ok {
+			v, err := parseFloat(i+1, "CPU_Util", f[c])
+			if err != nil {
+				return nil, err
+			}
+			row.CPUUtilPct = &v
+		}
+		for _, p := range []string{"1", "2"} {
+			if c, ok := col["BW Port"+p+"["+rep.Units+"]"]; ok {
+				v, err := parseFloat(i+1, "BW Port"+p, f[c])
+				if err != nil {
+					return nil, err
+				}
+				row.PortBW = append(row.PortBW, v)
+			}
+			if c, ok := col["MsgRate Port"+p+"[Mpps]"]; ok {
+				v, err := parseFloat(i+1, "MsgRate Port"+p, f[c])
+				if err != nil {
+					return nil, err
+				}
+				row.PortMsgRateMpps = append(row.PortMsgRateMpps, v)
+			}
+		}
+		setPeak(&row, peak, noPeak, factor, known)
+		rep.Rows = append(rep.Rows, row)
+	}
+	if len(rep.Rows) == 0 {
+		return nil, errorf(h+1, "no result row after the header: the run was cut short or failed")
+	}
+	return rep, nil
+}
+
+// setPeak records the peak unless perftest did not measure it: with -D it
+// prints 0.00 (and a warning in the text). A peak of zero under a non-zero
+// average cannot be a measurement, so it is treated the same way — the JSON
+// report carries no warning.
+func setPeak(row *BWRow, peak float64, noPeak bool, factor float64, known bool) {
+	if !(noPeak || (peak == 0 && row.BWAverage > 0)) {
+		row.BWPeak = &peak
+	}
+	if known {
+		avg := row.BWAverage * factor
+		row.AverageGbps = &avg
+		if row.BWPeak != nil {
+			p := *row.BWPeak * factor
+			row.PeakGbps = &p
+		}
+	}
+}
+
+func parseLatText(lines []string) (*LatReport, error) {
+	h := findHeader(lines, "t_avg[usec]")
+	if h < 0 {
+		if i := findHeader(lines, "BW average["); i >= 0 {
+			return nil, errorf(i+1, "this is a bandwidth report (ib_write_bw), expected ib_write_lat output")
+		}
+		return nil, errorf(len(lines), "no result header \" #bytes #iterations    t_min[usec] ...\": is this ib_write_lat output, and did the run finish?")
+	}
+	titles, err := splitTitles(h+1, lines[h], latTitleRe)
+	if err != nil {
+		return nil, err
+	}
+	col := map[string]int{}
+	for i, t := range titles {
+		if _, dup := col[t]; dup {
+			return nil, errorf(h+1, "column %q appears twice in the result header", t)
+		}
+		col[t] = i
+	}
+	for _, need := range []string{"#bytes", "#iterations", "t_avg[usec]"} {
+		if _, ok := col[need]; !ok {
+			return nil, errorf(h+1, "result header lacks the %q column", need)
+		}
+	}
+	_, duration := col["tps average"]
+	if !duration {
+		for _, need := range []string{"t_min[usec]", "t_max[usec]", "t_typical[usec]", "t_stdev[usec]", "99% percentile[usec]", "99.9% percentile[usec]"} {
+			if _, ok := col[need]; !ok {
+				return nil, errorf(h+1, "result header lacks the %q column", need)
+			}
+		}
+	}
+	rep := &LatReport{Format: FormatText, Rows: []LatRow{}}
+	rep.Test, rep.Settings = readBanner(lines, h)
+	for i, l := range lines {
+		if t := strings.TrimSpace(l); i != h && isWarning(t) {
+			rep.Warnings = append(rep.Warnings, t)
+		}
+	}
+	for i := h + 1; i < len(lines); i++ {
+		t := strings.TrimSpace(lines[i])
+		if isRule(t) {
+			break
+		}
+		if isNoise(t) {
+			continue
+		}
+		f := strings.Fields(t)
+		if len(f) != len(titles) {
+			return nil, errorf(i+1, "result row has %d fields, the header at line %d has %d columns (%s): truncated or garbled row", len(f), h+1, len(titles), strings.Join(titles, ", "))
+		}
+		var row LatRow
+		if row.Bytes, err = parseInt(i+1, "#bytes", f[col["#bytes"]]); err != nil {
+			return nil, err
+		}
+		if row.Iterations, err = parseInt(i+1, "#iterations", f[col["#iterations"]]); err != nil {
+			return nil, err
+		}
+		if row.AvgUs, err = parseFloat(i+1, "t_avg", f[col["t_avg[usec]"]]); err != nil {
+			return nil, err
+		}
+		opt := []struct {
+			title string
+			dst   **float64
+		}{
+			{"t_min[usec]", &row.MinUs}, {"t_max[usec]", &row.MaxUs}, {"t_typical[usec]", &row.TypicalUs},
+			{"t_stdev[usec]", &row.StdevUs}, {"99% percentile[usec]", &row.P99Us}, {"99.9% percentile[usec]", &row.P999Us},
+			{"tps average", &row.TPS}, {"CPU_Util[%]", &row.CPUUtilPct},
+		}
+		for _, o := range opt {
+			c, ok := col[o.title]
+			if !ok {
+				continue
+			}
+			v, err := parseFloat(i+1, o.title, f[c])
+			if err != nil {
+				return nil, err
+			}
+			*o.dst = &v
+		}
+		if err := checkLatOrder(i+1, row); err != nil {
+			return nil, err
+		}
+		rep.Rows = append(rep.Rows, row)
+	}
+	if len(rep.Rows) == 0 {
+		return nil, errorf(h+1, "no result row after the header: the run was cut short or failed")
+	}
+	return rep, nil
+}
+
+// checkLatOrder rejects rows whose figures cannot come from one
+// measurement (min above max, a percentile below the minimum), which is how
+// fields shifted by a garbled line show up.
+func checkLatOrder(line int, r LatRow) error {
+	if r.MinUs == nil || r.MaxUs == nil {
+		return nil
+	}
+	lo, hi := *r.MinUs, *r.MaxUs
+	check := map[string]float64{"t_avg": r.AvgUs}
+	if r.TypicalUs != nil {
+		check["t_typical"] = *r.TypicalUs
+	}
+	if r.P99Us != nil {
+		check["99% percentile"] = *r.P99Us
+	}
+	if r.P999Us != nil {
+		check["99.9% percentile"] = *r.P999Us
+	}
+	if lo > hi {
+		return errorf(line, "t_min %.2f above t_max %.2f: garbled row", lo, hi)
+	}
+	for name, v := range check {
+		// perftest rounds to 2 decimals; allow that much slack.
+		if v < lo-0.01 || v > hi+0.01 {
+			return errorf(line, "%s %.2f outside t_min..t_max (%.2f..%.2f): garbled row", name, v, lo, hi)
+		}
+	}
+	return nil
+}
+
+func parseInt(line int, col, s string) (int64, error) {
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || v < 0 {
+		return 0, errorf(line, "%s %q: expected a non-negative integer", col, s)
+	}
+	return v, nil
+}
+
+// parseFloat accepts the plain decimals perftest prints with %lf; no
+// exponents, NaN, Inf or signs, which would only come from garbled input.
+func parseFloat(line int, col, s string) (float64, error) {
+	ok := s != "" && s != "."
+	dot := false
+	for i := 0; ok && i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+		case c == '.' && !dot:
+			dot = true
+		default:
+			ok = false
+		}
+	}
+	if !ok {
+		return 0, errorf(line, "%s %q: expected a decimal number", col, s)
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, errorf(line, "%s %q: expected a decimal number", col, s)
+	}
+	return v, nil
+}
