@@ -1,0 +1,325 @@
+package sizing
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// The seed's published table (section 2.5): 200G NICs, 32x400G leaf and
+// spine, 1:1.
+func TestSeedTable(t *testing.T) {
+	cases := []struct {
+		gpus, servers, leaves, down, up, spines int
+	}{
+		{16, 2, 1, 16, 16, 1},
+		{64, 8, 2, 32, 32, 1},
+		{128, 16, 4, 32, 32, 2},
+		{1024, 128, 32, 32, 32, 16},
+	}
+	for _, c := range cases {
+		t.Run(fmt.Sprint(c.gpus), func(t *testing.T) {
+			p, err := Compute(Input{GPUs: c.gpus})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := []int{p.Servers, p.Leaf.Count, p.Leaf.DownlinksPerLeaf, p.Leaf.UplinksPerLeaf, p.Spine.Count}
+			want := []int{c.servers, c.leaves, c.down, c.up, c.spines}
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("servers/leaves/down/up/spines = %v, seed says %v", got, want)
+			}
+			if p.Tiers != 2 || p.Oversubscription.Actual != 1 {
+				t.Errorf("tiers %d oversubscription %v, want 2 tiers at 1:1", p.Tiers, p.Oversubscription.Actual)
+			}
+			if len(p.Warnings) != 0 {
+				t.Errorf("unexpected warnings %v", p.Warnings)
+			}
+		})
+	}
+}
+
+// Golden JSON for each catalog size, so any change to the plan shape or
+// numbers is reviewed. Regenerate with: go test ./orchestrator/sizing -update
+func TestGoldenPlans(t *testing.T) {
+	inputs := map[string]Input{
+		"16gpu": {GPUs: 16}, "64gpu": {GPUs: 64}, "128gpu": {GPUs: 128}, "1024gpu": {GPUs: 1024},
+		"64gpu-rail":    {GPUs: 64, Layout: LayoutRail},
+		"2048gpu-3tier": {GPUs: 2048},
+		"96gpu-2to1":    {GPUs: 96, Oversubscription: 2, LeafSpeedGbps: 800, SpineSpeedGbps: 400},
+	}
+	for name, in := range inputs {
+		t.Run(name, func(t *testing.T) {
+			p, err := Compute(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := json.MarshalIndent(p, "", "  ")
+			got = append(got, '\n')
+			path := filepath.Join("testdata", name+".json")
+			if *update {
+				if err := os.WriteFile(path, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("plan differs from %s (run go test -update after reviewing):\n%s", path, got)
+			}
+		})
+	}
+}
+
+func TestThreeTierWhenTwoCannotHold(t *testing.T) {
+	p, err := Compute(Input{GPUs: 4096})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Tiers != 3 || p.SuperSpine == nil {
+		t.Fatalf("4096 GPUs on 32-port switches: got %d tiers, want 3", p.Tiers)
+	}
+	checkPlan(t, Input{GPUs: 4096}.Normalize(), p)
+	if _, err := Compute(Input{GPUs: 4096, Tiers: 2}); err == nil {
+		t.Fatal("tiers: 2 for 4096 GPUs on 32-port switches should be refused")
+	}
+}
+
+func TestRefusalSaysWhatFits(t *testing.T) {
+	_, err := Compute(Input{GPUs: 65536})
+	var fe *FitError
+	if !errors.As(err, &fe) {
+		t.Fatalf("want a FitError, got %v", err)
+	}
+	for _, want := range []string{"4 tiers", "64-port switches", "at most 16384 GPUs"} {
+		if !bytes.Contains([]byte(fe.Error()), []byte(want)) {
+			t.Errorf("refusal %q does not mention %q", fe.Error(), want)
+		}
+	}
+}
+
+func TestBadInputs(t *testing.T) {
+	cases := []struct {
+		in    Input
+		field string
+	}{
+		{Input{GPUs: 0}, "gpus"},
+		{Input{GPUs: -3}, "gpus"},
+		{Input{GPUs: 64, NICSpeedGbps: 300}, "nic_speed_gbps"},
+		{Input{GPUs: 64, NICSpeedGbps: 800}, "nic_speed_gbps"},                    // faster than the leaf port
+		{Input{GPUs: 64, NICSpeedGbps: 40, LeafSpeedGbps: 100}, "nic_speed_gbps"}, // 2.5 lanes
+		{Input{GPUs: 64, SpineSpeedGbps: 25, LeafSpeedGbps: 400, NICSpeedGbps: 100}, "spine_speed_gbps"},
+		{Input{GPUs: 64, Oversubscription: 0.5}, "oversubscription"},
+		{Input{GPUs: 64, Layout: "ring"}, "layout"},
+		{Input{GPUs: 64, Tiers: 4}, "tiers"},
+		{Input{GPUs: 64, LeafPorts: 2}, "leaf_ports"},
+	}
+	for _, c := range cases {
+		_, err := Compute(c.in)
+		var ie *InputError
+		if !errors.As(err, &ie) || ie.Field != c.field {
+			t.Errorf("%+v: got %v, want an InputError on %s", c.in, err, c.field)
+			continue
+		}
+		if ie.Fix == "" {
+			t.Errorf("%+v: error %q gives no fix", c.in, err)
+		}
+	}
+}
+
+func TestBreakoutOptics(t *testing.T) {
+	// 400G leaf ports split 2x200G: one 400G module at the switch, two 200G
+	// modules at the NICs.
+	p, err := Compute(Input{GPUs: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nicSide, leafSide int
+	for _, o := range p.Optics {
+		if o.Where == "server-leaf" && o.Side == "nic" {
+			nicSide = o.Count
+		}
+		if o.Where == "server-leaf" && o.Side == "leaf" {
+			leafSide = o.Count
+		}
+	}
+	if nicSide != 64 || leafSide != 32 {
+		t.Errorf("server-leaf optics nic=%d leaf=%d, want 64 and 32", nicSide, leafSide)
+	}
+	if p.Leaf.Breakout != "1x400G->2x200G" {
+		t.Errorf("breakout %q", p.Leaf.Breakout)
+	}
+}
+
+func TestBalancedRounding(t *testing.T) {
+	// 20 NICs at 3:1 need 7 uplinks; 4-port spines need at least 2 spines,
+	// and 7 links do not split evenly over 2. The planner must round up to
+	// 8 (4 per spine) and report the ratio that gives.
+	in := Input{GPUs: 20, GPUsPerServer: 4, NICSpeedGbps: 100, LeafSpeedGbps: 100, LeafPorts: 32, SpinePorts: 4, SpineSpeedGbps: 100, Oversubscription: 3}
+	p, err := Compute(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPlan(t, in.Normalize(), p)
+	if p.Spine.Count != 2 || p.Leaf.UplinkLinksPerLeaf != 8 || p.Leaf.LinksPerSpine != 4 {
+		t.Errorf("spines %d uplinks %d links/spine %d, want 2, 8, 4", p.Spine.Count, p.Leaf.UplinkLinksPerLeaf, p.Leaf.LinksPerSpine)
+	}
+	if p.Oversubscription.Actual != 2.5 || len(p.Warnings) != 1 {
+		t.Errorf("actual %v warnings %v, want 2.5 and one warning naming it", p.Oversubscription.Actual, p.Warnings)
+	}
+}
+
+// checkPlan asserts the invariants every plan must hold.
+func checkPlan(t *testing.T, in Input, p *Plan) {
+	t.Helper()
+	g := newGeometry(in)
+	fail := func(format string, a ...any) {
+		t.Helper()
+		t.Fatalf("%+v: "+format, append([]any{in}, a...)...)
+	}
+	// Every NIC attached, each to an existing leaf.
+	total := 0
+	for _, n := range p.Leaf.NICsPerLeaf {
+		total += n
+		if n > p.Leaf.DownlinksPerLeaf {
+			fail("a leaf has %d NICs, more than its %d downlinks", n, p.Leaf.DownlinksPerLeaf)
+		}
+	}
+	if total != p.NICs || len(p.Leaf.NICsPerLeaf) != p.Leaf.Count {
+		fail("%d NICs on %d leaves, want %d NICs on %d leaves", total, len(p.Leaf.NICsPerLeaf), p.NICs, p.Leaf.Count)
+	}
+	placed := 0
+	for _, s := range p.Placement {
+		placed += len(s.Leaves)
+		for i, l := range s.Leaves {
+			if l < 1 || l > p.Leaf.Count {
+				fail("server %d NIC %d on leaf %d of %d", s.Server, i, l, p.Leaf.Count)
+			}
+			if in.Layout == LayoutRail && (l-1)%p.Leaf.Rails != i {
+				fail("rail layout: server %d NIC %d on leaf %d, not on rail %d", s.Server, i, l, i)
+			}
+		}
+		if in.Layout == LayoutToR && in.GPUsPerServer <= p.Leaf.DownlinksPerLeaf && s.Leaves[0] != s.Leaves[len(s.Leaves)-1] {
+			fail("server %d is split across leaves %v", s.Server, s.Leaves)
+		}
+	}
+	if placed != p.NICs {
+		fail("placement lists %d NICs, want %d", placed, p.NICs)
+	}
+	// No switch exceeds its ports.
+	if p.Leaf.DownlinkPortsPerLeaf+p.Leaf.UplinkPortsPerLeaf > in.LeafPorts {
+		fail("leaf uses %d+%d of %d ports", p.Leaf.DownlinkPortsPerLeaf, p.Leaf.UplinkPortsPerLeaf, in.LeafPorts)
+	}
+	if p.Spine.DownlinkPortsPerSpine+p.Spine.UplinkPortsPerSpine > in.SpinePorts {
+		fail("spine uses %d+%d of %d ports", p.Spine.DownlinkPortsPerSpine, p.Spine.UplinkPortsPerSpine, in.SpinePorts)
+	}
+	// Each leaf reaches each spine of its pod equally.
+	if p.Leaf.UplinkLinksPerLeaf != p.Spine.PerPod*p.Leaf.LinksPerSpine || p.Leaf.LinksPerSpine < 1 {
+		fail("%d uplinks do not split as %d spines x %d links", p.Leaf.UplinkLinksPerLeaf, p.Spine.PerPod, p.Leaf.LinksPerSpine)
+	}
+	if p.Leaf.PerPod*p.Leaf.LinksPerSpine > g.spineSlots() {
+		fail("%d leaves x %d links exceed a spine's %d links", p.Leaf.PerPod, p.Leaf.LinksPerSpine, g.spineSlots())
+	}
+	if p.Spine.Count != p.Spine.PerPod*p.Pods || p.Leaf.Count > p.Leaf.PerPod*p.Pods {
+		fail("pods %d: spines %d (per pod %d), leaves %d (per pod %d)", p.Pods, p.Spine.Count, p.Spine.PerPod, p.Leaf.Count, p.Leaf.PerPod)
+	}
+	switch p.Tiers {
+	case 2:
+		if p.SuperSpine != nil || p.Pods != 1 {
+			fail("2 tiers with super-spines or pods")
+		}
+		if p.Leaf.Count > g.spineSlots() {
+			fail("2 tiers with %d leaves but spines have %d links", p.Leaf.Count, g.spineSlots())
+		}
+	case 3:
+		ss := p.SuperSpine
+		if ss == nil {
+			fail("3 tiers without super-spines")
+		}
+		up := p.Leaf.PerPod * p.Leaf.LinksPerSpine
+		if up != ss.PerPlane*p.Spine.LinksPerSuperSpine {
+			fail("spine uplinks %d do not split as %d super-spines x %d", up, ss.PerPlane, p.Spine.LinksPerSuperSpine)
+		}
+		if p.Pods*p.Spine.LinksPerSuperSpine > g.spineSlots() || ss.PortsUsedPerSwitch > ss.Ports {
+			fail("super-spine over its ports")
+		}
+		if ss.Planes != p.Spine.PerPod {
+			fail("%d planes for %d spines per pod", ss.Planes, p.Spine.PerPod)
+		}
+	default:
+		fail("tiers %d", p.Tiers)
+	}
+	// Oversubscription within bounds: never worse than asked, and the
+	// balancing round-up adds fewer links than one per spine.
+	if p.Oversubscription.Actual > in.Oversubscription+0.005 {
+		fail("actual oversubscription %.2f above target %g", p.Oversubscription.Actual, in.Oversubscription)
+	}
+	if up0 := g.uplinksFor(p.Leaf.DownlinksPerLeaf); p.Leaf.UplinkLinksPerLeaf >= up0+p.Spine.PerPod {
+		fail("%d uplinks where %d meet the target and %d spines need multiples", p.Leaf.UplinkLinksPerLeaf, up0, p.Spine.PerPod)
+	}
+}
+
+// TestPropertyGrid plans a wide grid of inputs and checks every plan's
+// invariants; inputs that cannot be built must be refused with a FitError,
+// never planned wrongly.
+func TestPropertyGrid(t *testing.T) {
+	gpus := []int{8, 16, 24, 64, 100, 128, 520, 1000, 1024, 2048, 4096, 10000, 16384, 65536}
+	if testing.Short() {
+		gpus = []int{8, 100, 1024, 4096, 65536}
+	}
+	planned, refused := 0, 0
+	for _, n := range gpus {
+		for _, nic := range []int{100, 200, 400, 800} {
+			for _, radix := range []int{32, 64, 128} {
+				for _, os := range []float64{1, 1.5, 2, 3, 4} {
+					for _, layout := range []Layout{LayoutToR, LayoutRail} {
+						speed := max(400, nic)
+						in := Input{GPUs: n, NICSpeedGbps: nic, LeafPorts: radix, SpinePorts: radix, LeafSpeedGbps: speed, SpineSpeedGbps: speed, Oversubscription: os, Layout: layout}.Normalize()
+						p, err := Compute(in)
+						if err != nil {
+							var fe *FitError
+							if !errors.As(err, &fe) {
+								t.Fatalf("%+v: %v (want a plan or a FitError)", in, err)
+							}
+							refused++
+							continue
+						}
+						planned++
+						checkPlan(t, in, p)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d plans checked, %d refused", planned, refused)
+	if planned == 0 {
+		t.Fatal("no plan was made")
+	}
+}
+
+func BenchmarkPlan65536(b *testing.B) {
+	in := Input{GPUs: 65536, LeafPorts: 64, SpinePorts: 64}
+	for b.Loop() {
+		if _, err := Compute(in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkPlan65536Refused(b *testing.B) {
+	// The refusal searches for what would fit, so it is the slow path.
+	in := Input{GPUs: 65536}
+	for b.Loop() {
+		if _, err := Compute(in); err == nil {
+			b.Fatal("expected a refusal")
+		}
+	}
+}
