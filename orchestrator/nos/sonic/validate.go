@@ -1,0 +1,160 @@
+package sonic
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// cfgPFCEnableRE is the pattern of pfc_enable and pfcwd_sw_enable in
+// sonic-port-qos-map.yang.
+var cfgPFCEnableRE = regexp.MustCompile(`^([0-7](,[0-7])*)?$`)
+
+// ValidateDoc checks a CONFIG_DB document against the constraints of
+// SONiC's YANG models that labctl relies on, and that references between
+// tables resolve. Each error names table, key and field.
+func ValidateDoc(doc Doc) []error {
+	var errs []error
+	bad := func(table, key, field, format string, a ...any) {
+		errs = append(errs, fmt.Errorf("%s|%s %s: %s", table, key, field, fmt.Sprintf(format, a...)))
+	}
+	intIn := func(table, key, field string, lo, hi int64, required bool) (int64, bool) {
+		v, ok := doc[table][key][field]
+		if !ok {
+			if required {
+				bad(table, key, field, "missing")
+			}
+			return 0, false
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			bad(table, key, field, "%q is not an integer", v)
+			return 0, false
+		}
+		if n < lo || n > hi {
+			bad(table, key, field, "%d is outside %d-%d", n, lo, hi)
+			return n, false
+		}
+		return n, true
+	}
+	ref := func(table, key, field, target string) {
+		v, ok := doc[table][key][field]
+		if !ok {
+			return
+		}
+		name := cfgRefName(v)
+		if _, ok := doc[target][name]; !ok {
+			bad(table, key, field, "refers to %s|%s, which is not defined", target, name)
+		}
+	}
+	for _, key := range cfgSortedKeys(doc["PORT_QOS_MAP"]) {
+		for _, f := range []string{"pfc_enable", "pfcwd_sw_enable"} {
+			if v, ok := doc["PORT_QOS_MAP"][key][f]; ok && !cfgPFCEnableRE.MatchString(v) {
+				bad("PORT_QOS_MAP", key, f, "%q does not match ([0-7](,[0-7])*)?", v)
+			}
+		}
+		ref("PORT_QOS_MAP", key, "dscp_to_tc_map", "DSCP_TO_TC_MAP")
+		ref("PORT_QOS_MAP", key, "tc_to_queue_map", "TC_TO_QUEUE_MAP")
+		ref("PORT_QOS_MAP", key, "tc_to_pg_map", "TC_TO_PRIORITY_GROUP_MAP")
+		ref("PORT_QOS_MAP", key, "pfc_to_queue_map", "MAP_PFC_PRIORITY_TO_QUEUE")
+	}
+	for _, table := range []string{"DSCP_TO_TC_MAP", "TC_TO_QUEUE_MAP", "TC_TO_PRIORITY_GROUP_MAP", "MAP_PFC_PRIORITY_TO_QUEUE"} {
+		maxKey := int64(7)
+		if table == "DSCP_TO_TC_MAP" {
+			maxKey = 63
+		}
+		for _, name := range cfgSortedKeys(doc[table]) {
+			for _, k := range cfgSortedKeys(doc[table][name]) {
+				n, err := strconv.ParseInt(k, 10, 64)
+				if err != nil || n < 0 || n > maxKey {
+					bad(table, name, k, "key is not 0-%d", maxKey)
+				}
+				intIn(table, name, k, 0, 7, true)
+			}
+		}
+	}
+	for _, name := range cfgSortedKeys(doc["WRED_PROFILE"]) {
+		for _, c := range []string{"green", "yellow", "red"} {
+			lo, okLo := intIn("WRED_PROFILE", name, c+"_min_threshold", 0, 1<<40, false)
+			hi, okHi := intIn("WRED_PROFILE", name, c+"_max_threshold", 0, 1<<40, false)
+			if okLo && okHi && lo >= hi {
+				bad("WRED_PROFILE", name, c+"_min_threshold", "%d must be below %s_max_threshold %d", lo, c, hi)
+			}
+			intIn("WRED_PROFILE", name, c+"_drop_probability", 0, 100, false)
+		}
+		if v, ok := doc["WRED_PROFILE"][name]["ecn"]; ok && !slices.Contains([]string{"ecn_none", "ecn_green", "ecn_yellow", "ecn_red", "ecn_green_yellow", "ecn_green_red", "ecn_yellow_red", "ecn_all"}, v) {
+			bad("WRED_PROFILE", name, "ecn", "%q is not an ecn mode (ecn_all, ecn_green, … ecn_none)", v)
+		}
+	}
+	for _, name := range cfgSortedKeys(doc["SCHEDULER"]) {
+		typ := doc["SCHEDULER"][name]["type"]
+		switch typ {
+		case "STRICT":
+		case "DWRR", "WRR":
+			intIn("SCHEDULER", name, "weight", 1, 100, true)
+		default:
+			bad("SCHEDULER", name, "type", "%q is not DWRR, WRR or STRICT", typ)
+		}
+	}
+	for _, key := range cfgSortedKeys(doc["QUEUE"]) {
+		ref("QUEUE", key, "scheduler", "SCHEDULER")
+		ref("QUEUE", key, "wred_profile", "WRED_PROFILE")
+	}
+	for _, name := range cfgSortedKeys(doc["BUFFER_PROFILE"]) {
+		ref("BUFFER_PROFILE", name, "pool", "BUFFER_POOL")
+		xon, okXon := intIn("BUFFER_PROFILE", name, "xon", 0, 1<<40, false)
+		xoff, okXoff := intIn("BUFFER_PROFILE", name, "xoff", 0, 1<<40, false)
+		size, okSize := intIn("BUFFER_PROFILE", name, "size", 0, 1<<40, false)
+		if okXon && okXoff && okSize && size < xon+xoff {
+			bad("BUFFER_PROFILE", name, "size", "%d is less than xon+xoff (%d)", size, xon+xoff)
+		}
+		intIn("BUFFER_PROFILE", name, "dynamic_th", -8, 8, false)
+	}
+	for _, table := range []string{"BUFFER_PG", "BUFFER_QUEUE"} {
+		for _, key := range cfgSortedKeys(doc[table]) {
+			ref(table, key, "profile", "BUFFER_PROFILE")
+		}
+	}
+	for _, key := range cfgSortedKeys(doc["PFC_WD"]) {
+		if key == "GLOBAL" {
+			intIn("PFC_WD", key, "POLL_INTERVAL", 100, 1000, false)
+			continue
+		}
+		intIn("PFC_WD", key, "detection_time", 100, 5000, true)
+		intIn("PFC_WD", key, "restoration_time", 100, 60000, true)
+		if a := doc["PFC_WD"][key]["action"]; !slices.Contains([]string{"drop", "forward", "alert"}, a) {
+			bad("PFC_WD", key, "action", "%q is not drop, forward or alert", a)
+		}
+	}
+	return errs
+}
+
+// cfgRefName strips the old-style "[TABLE|name]" reference to "name".
+func cfgRefName(v string) string {
+	if strings.HasPrefix(v, "[") && strings.HasSuffix(v, "]") {
+		v = v[1 : len(v)-1]
+		if _, name, ok := strings.Cut(v, "|"); ok {
+			return name
+		}
+	}
+	return v
+}
+
+func cfgSortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func joinErrs(errs []error) error {
+	if len(errs) > 10 {
+		errs = append(errs[:10:10], fmt.Errorf("and %d more", len(errs)-10))
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,222 @@
+package qos
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/lab"
+)
+
+func TestHeadroomBytes(t *testing.T) {
+	tests := []struct {
+		name                        string
+		speed, mtu, cable, respBits int
+		want                        int64
+	}{
+		// 2*4096 + 84 = 8276; cable 5 m -> 2*25 ns * 100 Gb/s = 5000 bit
+		// = 625 B; response 3840 bit = 480 B; 8276+625+480 = 9381.
+		{"100G 5m MTU4096", 100, 4096, 5, 3840, 9381},
+		// 400G 100 m: 2*500 ns * 400 Gb/s = 400000 bit = 50000 B;
+		// 8276 + 50000 + 480 = 58756.
+		{"400G 100m MTU4096", 400, 4096, 100, 3840, 58756},
+		// 25G 3 m MTU 1500: 3084 + 25e9*30e-9 = 750 bit -> with 3840:
+		// 4590 bit = 573.75 -> 574 B; 3084 + 574 = 3658.
+		{"25G 3m MTU1500 rounds up", 25, 1500, 3, 3840, 3658},
+		{"no cable, no response", 100, 1024, 0, 0, 2132},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := HeadroomBytes(tt.speed, tt.mtu, tt.cable, tt.respBits); got != tt.want {
+				t.Errorf("HeadroomBytes(%d, %d, %d, %d) = %d, want %d", tt.speed, tt.mtu, tt.cable, tt.respBits, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestXoffTriggerBytes(t *testing.T) {
+	for _, tt := range []struct {
+		pool int64
+		th   int
+		want int64
+	}{{1 << 20, 0, 1 << 19}, {900, 1, 600}, {900, -1, 300}, {0, 0, 0}} {
+		if got := XoffTriggerBytes(tt.pool, tt.th); got != tt.want {
+			t.Errorf("XoffTriggerBytes(%d, %d) = %d, want %d", tt.pool, tt.th, got, tt.want)
+		}
+	}
+}
+
+func TestProfiles(t *testing.T) {
+	for _, name := range Profiles() {
+		in, err := Profile(name)
+		if err != nil {
+			t.Fatalf("Profile(%q): %v", name, err)
+		}
+		if err := in.Validate(); err != nil {
+			t.Errorf("profile %s does not validate: %v", name, err)
+		}
+		if in.DSCPToTC[26] != 3 || in.DSCPToTC[48] != CNPTC || len(in.DSCPToTC) != 64 {
+			t.Errorf("profile %s: DSCP 26 -> %d, 48 -> %d, %d entries", name, in.DSCPToTC[26], in.DSCPToTC[48], len(in.DSCPToTC))
+		}
+	}
+	dc, _ := Profile("")
+	if dc.Profile != DefaultProfile || !dc.ECN.Enabled || !dc.PFC.Enabled {
+		t.Errorf("default profile = %+v", dc)
+	}
+	_, err := Profile("nope")
+	if err == nil || exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), "roce-dcqcn") {
+		t.Errorf("unknown profile error = %v (code %d), want a usage error listing profiles", err, exitcode.Code(err))
+	}
+}
+
+func TestFromSpecOverrides(t *testing.T) {
+	i := func(v int) *int { return &v }
+	b := func(v bool) *bool { return &v }
+	f := func(v float64) *float64 { return &v }
+	s := func(v string) *string { return &v }
+	in, err := FromSpec(lab.QoSSpec{
+		Profile:            "roce-dcqcn",
+		LosslessPriorities: []int{4, 3},
+		RoCEDSCP:           i(24),
+		CNPDSCP:            i(40),
+		MTU:                i(1024),
+		CableLengthM:       i(30),
+		ECN:                &lab.ECNSpec{KminKB: i(150), KmaxKB: i(1500), Pmax: f(0.1)},
+		PFCWatchdog:        &lab.WatchdogSpec{DetectionMs: i(400), Action: s("forward")},
+		PFC:                &lab.PFCSpec{Enabled: b(true)},
+		ETSWeights:         map[int]int{3: 60, 0: 40},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := FormatInts(in.LosslessPriorities); got != "3,4" {
+		t.Errorf("lossless = %s", got)
+	}
+	if in.DSCPToTC[24] != 3 || in.DSCPToTC[26] != 0 || in.DSCPToTC[40] != CNPTC || in.DSCPToTC[48] != 0 {
+		t.Errorf("dscp map not rebuilt: 24->%d 26->%d 40->%d 48->%d", in.DSCPToTC[24], in.DSCPToTC[26], in.DSCPToTC[40], in.DSCPToTC[48])
+	}
+	if in.TCToPG[4] != 4 || in.TCToPG[5] != 0 {
+		t.Errorf("tc->pg = %v", in.TCToPG)
+	}
+	kmin, kmax := in.ECN.ECNThresholds(400)
+	if kmin != 150*1024 || kmax != 1500*1024 || in.ECN.Pmax != 0.1 {
+		t.Errorf("ecn = %d %d %g", kmin, kmax, in.ECN.Pmax)
+	}
+	if in.Watchdog.DetectionMs != 400 || in.Watchdog.RestorationMs != 200 || in.Watchdog.Action != "forward" {
+		t.Errorf("watchdog = %+v", in.Watchdog)
+	}
+	if in.MTU != 1024 || in.CableLengthM != 30 || in.ETSWeights[3] != 60 || len(in.ETSWeights) != 2 {
+		t.Errorf("mtu/cable/ets = %d %d %v", in.MTU, in.CableLengthM, in.ETSWeights)
+	}
+
+	bad := []struct {
+		name string
+		spec lab.QoSSpec
+		want string
+	}{
+		{"unknown profile", lab.QoSSpec{Profile: "x"}, "unknown QoS profile"},
+		{"kmin above kmax", lab.QoSSpec{ECN: &lab.ECNSpec{KminKB: i(200), KmaxKB: i(100)}}, "kmin_kb 200 must be below kmax_kb 100"},
+		{"detection range", lab.QoSSpec{PFCWatchdog: &lab.WatchdogSpec{DetectionMs: i(50)}}, "detection_ms: 50"},
+		{"priority range", lab.QoSSpec{LosslessPriorities: []int{9}}, "9 is not a priority"},
+		{"same dscp", lab.QoSSpec{RoCEDSCP: i(48)}, "both 48"},
+		{"weights", lab.QoSSpec{ETSWeights: map[int]int{3: 90, 0: 20}}, "sum to 110"},
+	}
+	for _, tt := range bad {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := FromSpec(tt.spec)
+			if err == nil || !strings.Contains(err.Error(), tt.want) || exitcode.Code(err) != exitcode.BadInput {
+				t.Errorf("err = %v, want usage error containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestVariants(t *testing.T) {
+	base, _ := Profile("roce-dcqcn")
+	devs := TestDevices()
+	for _, ecn := range []bool{true, false} {
+		for _, pfc := range []bool{true, false} {
+			in := base.WithECN(ecn).WithPFC(pfc)
+			cfgs, err := ApplyAll(in, devs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(cfgs) != 2 {
+				t.Fatalf("want 2 switch configs (host skipped), got %d", len(cfgs))
+			}
+			for _, d := range cfgs {
+				for _, p := range d.Ports {
+					if got := len(p.PFCPriorities) > 0; got != pfc {
+						t.Errorf("ecn=%v pfc=%v: %s %s pfc priorities %v", ecn, pfc, d.Device, p.Name, p.PFCPriorities)
+					}
+					if (p.Watchdog != nil) != pfc || (len(p.PGs) > 0) != pfc {
+						t.Errorf("ecn=%v pfc=%v: %s %s watchdog/headroom present=%v/%v", ecn, pfc, d.Device, p.Name, p.Watchdog != nil, len(p.PGs) > 0)
+					}
+					marks := 0
+					for _, q := range p.Queues {
+						if q.ECN != nil {
+							marks++
+						}
+					}
+					if (marks > 0) != ecn {
+						t.Errorf("ecn=%v pfc=%v: %s %s has %d marking queues", ecn, pfc, d.Device, p.Name, marks)
+					}
+				}
+			}
+		}
+	}
+	// The variants are copies: the base is untouched.
+	if !base.ECN.Enabled || !base.PFC.Enabled {
+		t.Error("WithECN/WithPFC changed the receiver")
+	}
+}
+
+func TestApply(t *testing.T) {
+	in, _ := Profile("roce-dcqcn")
+	dc, err := Apply(in, TestDevices()[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := dc.Port("Ethernet0")
+	if p == nil || p.SpeedGbps != 100 || p.CableM != 5 {
+		t.Fatalf("Ethernet0 = %+v", p)
+	}
+	q3 := p.Queue(3)
+	if q3.ECN == nil || q3.ECN.MinBytes != 400*1024 || q3.ECN.MaxBytes != 1600*1024 || q3.Weight != 50 {
+		t.Errorf("queue 3 = %+v %+v", q3, q3.ECN)
+	}
+	if !p.Queue(6).Strict {
+		t.Error("CNP queue 6 is not strict")
+	}
+	pg := p.PG(3)
+	if pg == nil || pg.XoffBytes != 9381 || pg.SizeBytes != 9381+8192 {
+		t.Errorf("PG 3 = %+v", pg)
+	}
+	if dc.Port("Ethernet8") != nil {
+		t.Error("a non-fabric port got QoS")
+	}
+	// Uplink: 400G, 30 m cable from the device list.
+	up := dc.Port("Ethernet4")
+	if up.PG(3).XoffBytes != HeadroomBytes(400, 4096, 30, DefaultResponseBits) {
+		t.Errorf("uplink headroom = %d", up.PG(3).XoffBytes)
+	}
+	_, err = Apply(in, Device{Name: "x", Ports: []Port{{Name: "Ethernet0", Fabric: true}}})
+	if err == nil || !strings.Contains(err.Error(), "Ethernet0") {
+		t.Errorf("missing speed: err = %v", err)
+	}
+}
+
+func TestPortLess(t *testing.T) {
+	in := []string{"Ethernet12", "Ethernet4", "Ethernet1/10", "Ethernet1/2", "Ethernet0", "Port-Channel3"}
+	want := "Ethernet0 Ethernet1/2 Ethernet1/10 Ethernet4 Ethernet12 Port-Channel3"
+	for i := range in {
+		for j := i + 1; j < len(in); j++ {
+			if PortLess(in[j], in[i]) {
+				in[i], in[j] = in[j], in[i]
+			}
+		}
+	}
+	if got := strings.Join(in, " "); got != want {
+		t.Errorf("sorted = %s", got)
+	}
+}
