@@ -6,6 +6,7 @@ package specyaml
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/goccy/go-yaml"
@@ -63,6 +64,11 @@ func Decode(file string, data []byte, v any) error {
 	switch {
 	case errors.As(err, &unknown):
 		e.Fix = "remove or correct the key; check its spelling against the documented keys"
+		if key := unknownKey(e.Msg); key != "" {
+			if near := nearest(key, keysOf(reflect.TypeOf(v))); near != "" {
+				e.Fix = fmt.Sprintf("did you mean %q?", near)
+			}
+		}
 	case errors.As(err, &typeErr):
 		e.Fix = "give the value the documented type"
 	case errors.As(err, &syntax):
@@ -91,4 +97,76 @@ func At(file string, data []byte, path, msg, fix string) error {
 		}
 	}
 	return exitcode.Usage(e)
+}
+
+// unknownKey extracts the key from go-yaml's `unknown field "x"` message.
+func unknownKey(msg string) string {
+	_, rest, ok := strings.Cut(msg, `unknown field "`)
+	if !ok {
+		return ""
+	}
+	key, _, _ := strings.Cut(rest, `"`)
+	return key
+}
+
+// keysOf lists every yaml key of t and the structs it contains.
+func keysOf(t reflect.Type) []string {
+	var keys []string
+	seen := map[reflect.Type]bool{}
+	var walk func(reflect.Type)
+	walk = func(t reflect.Type) {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct || seen[t] {
+			return
+		}
+		seen[t] = true
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+			if name == "-" || !f.IsExported() {
+				continue
+			}
+			if name == "" {
+				name = strings.ToLower(f.Name)
+			}
+			keys = append(keys, name)
+			walk(f.Type)
+		}
+	}
+	walk(t)
+	return keys
+}
+
+// nearest returns the key closest to s by edit distance, if close enough to
+// be a likely typo.
+func nearest(s string, keys []string) string {
+	best, bestD := "", max(2, len(s)/4)+1
+	for _, k := range keys {
+		if d := editDistance(s, k); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }

@@ -1,0 +1,48 @@
+package specyaml
+
+import (
+	"strings"
+	"testing"
+)
+
+type inner struct {
+	NICSpeed int `yaml:"nic_speed_gbps"`
+}
+type outer struct {
+	Name   string `yaml:"name"`
+	Sizing inner  `yaml:"sizing"`
+}
+
+func TestDecodeErrors(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"name: a\nsizing:\n  nic_sped_gbps: 1\n", `f.yaml:3:3: unknown field "nic_sped_gbps" (fix: did you mean "nic_speed_gbps"?)`},
+		{"name: a\ncolour: red\n", `f.yaml:2:1: unknown field "colour"`},
+		{"name: a\nsizing:\n  nic_speed_gbps: fast\n", "f.yaml:3:19"},
+		{"name: [\n", "f.yaml:1"},
+		{"  \n", "file is empty"},
+	}
+	for _, c := range cases {
+		var v outer
+		err := Decode("f.yaml", []byte(c.in), &v)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Decode(%q) = %v, want it to contain %q", c.in, err, c.want)
+		}
+	}
+}
+
+func TestAt(t *testing.T) {
+	data := []byte("name: a\nsizing:\n  nic_speed_gbps: 300\n")
+	err := At("f.yaml", data, "$.sizing.nic_speed_gbps", "bad speed", "use 200")
+	if got := err.Error(); got != "f.yaml:3:19: bad speed (fix: use 200)" {
+		t.Errorf("At = %q", got)
+	}
+	if got := At("f.yaml", data, "$.sizing.absent", "missing", "").Error(); got != "f.yaml: missing" {
+		t.Errorf("At on an absent path = %q", got)
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	if d := editDistance("kitten", "sitting"); d != 3 {
+		t.Errorf("editDistance = %d, want 3", d)
+	}
+}
