@@ -18,19 +18,28 @@ func esc(s string) string { return html.EscapeString(s) }
 
 func color(i int) string { return palette[i%len(palette)] }
 
-// niceCeil rounds v up to 1, 2, 2.5 or 5 times a power of ten, so axis
-// ticks land on round numbers.
+// niceCeil rounds v up to 1, 2 or 5 times a power of ten.
 func niceCeil(v float64) float64 {
 	if v <= 0 || math.IsNaN(v) || math.IsInf(v, 0) {
 		return 1
 	}
 	exp := math.Pow(10, math.Floor(math.Log10(v)))
-	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+	for _, m := range []float64{1, 2, 5, 10} {
 		if m*exp >= v*(1-1e-9) {
 			return m * exp
 		}
 	}
 	return 10 * exp
+}
+
+// niceScale picks a round tick step (1, 2 or 5 times a power of ten) and
+// the axis maximum as a whole number of steps, about five ticks for v.
+func niceScale(v float64) (max, step float64) {
+	if v <= 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 1, 0.25
+	}
+	step = niceCeil(v / 5)
+	return step * math.Ceil(v/step-1e-9), step
 }
 
 func truncate(s string, n int) string {
@@ -51,7 +60,8 @@ type chartFrame struct {
 	w, h          float64
 	left, right   float64
 	top, bottom   float64
-	yMax          float64
+	yMax, yStep   float64
+	labelH        float64 // height of the x axis labels under the plot
 	yUnit         string
 	title, source string
 	kind          string
@@ -70,8 +80,8 @@ func (c *chartFrame) open() {
 	fmt.Fprintf(&c.b, `<text x="%.0f" y="18" class="ct">%s</text>`, c.left, esc(c.title))
 	fmt.Fprintf(&c.b, `<text x="%.0f" y="18" class="src src-%s" text-anchor="end">%s</text>`, c.w-c.right, esc(c.source), esc(c.source))
 	// Horizontal grid and y labels.
-	for i := 0; i <= 4; i++ {
-		v := c.yMax * float64(i) / 4
+	for i := 0; float64(i)*c.yStep <= c.yMax*(1+1e-9); i++ {
+		v := float64(i) * c.yStep
 		y := c.y(v)
 		fmt.Fprintf(&c.b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" class="grid"/>`, c.left, c.left+c.plotW(), y, y)
 		fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="tick" text-anchor="end">%s</text>`, c.left-6, y+4, esc(fmtFloat(v)))
@@ -82,18 +92,20 @@ func (c *chartFrame) open() {
 	fmt.Fprintf(&c.b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" class="axisline"/>`, c.left, c.left+c.plotW(), c.top+c.plotH(), c.top+c.plotH())
 }
 
+// legend lists names below the axis labels, wrapping to new rows.
 func (c *chartFrame) legend(names []string) {
 	x := c.left
-	y := c.h - 10
+	y := c.top + c.plotH() + c.labelH + 14
 	for i, n := range names {
 		label := truncate(n, 28)
+		itemW := 14 + float64(len([]rune(label)))*6.2 + 16
+		if x > c.left && x+itemW > c.w-c.right {
+			x = c.left
+			y += 14
+		}
 		fmt.Fprintf(&c.b, `<rect x="%.1f" y="%.1f" width="10" height="10" fill="%s"/><text x="%.1f" y="%.1f" class="leg">%s</text>`,
 			x, y-9, color(i), x+14, y, esc(label))
-		x += 14 + float64(len([]rune(label)))*6.2 + 16
-		if x > c.w-80 && i < len(names)-1 {
-			x = c.left
-			y -= 14
-		}
+		x += itemW
 	}
 }
 
@@ -111,10 +123,16 @@ func barChart(kind, title, yUnit, source string, series []string, groups []barGr
 	}
 	slot := math.Max(float64(n)*16+24, 70)
 	w := math.Max(520, 80+slot*float64(len(groups)))
-	c := &chartFrame{w: math.Min(w, 1100), h: 300, left: 64, right: 16, top: 30, bottom: 78, yUnit: yUnit, title: title, source: source, kind: kind}
-	if len(series) > 1 {
-		c.bottom += 14 * math.Ceil(float64(len(series))/6)
+	c := &chartFrame{w: math.Min(w, 1100), h: 260, left: 64, right: 16, top: 30, bottom: 30, yUnit: yUnit, title: title, source: source, kind: kind}
+	c.labelH = 20
+	if len(groups) > 6 {
+		c.bottom += 50 // rotated labels
+		c.labelH = 70
 	}
+	if len(series) > 1 {
+		c.bottom += 10 + 14*math.Ceil(float64(len(series))/4)
+	}
+	c.h += c.bottom - 30
 	maxV := 0.0
 	for _, g := range groups {
 		for _, v := range g.Values {
@@ -123,7 +141,7 @@ func barChart(kind, title, yUnit, source string, series []string, groups []barGr
 			}
 		}
 	}
-	c.yMax = niceCeil(maxV)
+	c.yMax, c.yStep = niceScale(maxV)
 	c.open()
 	slot = c.plotW() / math.Max(1, float64(len(groups)))
 	barW := math.Min(36, (slot-12)/float64(n))
@@ -180,7 +198,9 @@ func lineChart(kind, title, xUnit, yUnit, source string, lines []line, step bool
 		omitted = len(lines) - maxLines
 		lines = lines[:maxLines]
 	}
-	c := &chartFrame{w: 560, h: 290, left: 64, right: 16, top: 30, bottom: 62 + 14*math.Ceil(float64(len(lines))/3), yUnit: yUnit, title: title, source: source, kind: kind}
+	c := &chartFrame{w: 560, h: 260, left: 64, right: 16, top: 30, bottom: 30, labelH: 36, yUnit: yUnit, title: title, source: source, kind: kind}
+	c.bottom += 24 + 14*math.Ceil(float64(len(lines)+1)/2)
+	c.h += c.bottom - 30
 	xMin, xMax, yMax := math.Inf(1), math.Inf(-1), 0.0
 	for _, l := range lines {
 		for i := range l.X {
@@ -197,7 +217,7 @@ func lineChart(kind, title, xUnit, yUnit, source string, lines []line, step bool
 	if xMax <= xMin {
 		xMax = xMin + 1
 	}
-	c.yMax = niceCeil(yMax)
+	c.yMax, c.yStep = niceScale(yMax)
 	c.open()
 	xp := func(x float64) float64 { return c.left + (x-xMin)/(xMax-xMin)*c.plotW() }
 	for i := 0; i <= 4; i++ {

@@ -1,0 +1,5 @@
+//go:build !browser
+
+package results
+
+const browserTag = false
