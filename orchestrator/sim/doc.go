@@ -1,0 +1,66 @@
+// Package sim is labctl's packet-level discrete-event fabric simulator. It
+// knows no vendor text and no lab lifecycle: callers describe the fabric,
+// its QoS and the traffic with the types of this package, call Run, and get
+// per-flow, per-port and total counters plus optional time series.
+//
+// # Input
+//
+//   - Topology: Nodes (Host or Switch; a switch has a shared buffer and an
+//     ECMP seed) and full-duplex Links between named ports (PortRef) with a
+//     rate and a propagation delay. Every host port is one NIC; a flow names
+//     a NIC as "host" (the host's first port in link order) or "host:port".
+//   - Config.QoS / Config.DefaultQoS: per switch port and priority PortQoS
+//     (ECN Kmin/Kmax/Pmax, PFC XOFF/XON/headroom, strict or DWRR weight).
+//     Config.DSCPToPriority maps DSCP to priority per node (default
+//     26->3, 48->6).
+//   - Flows: QPs with a size (0 = long-lived), a start time and optional
+//     After dependencies (a flow starts once the listed flows were fully
+//     received), which is how RingAllReduceFlows builds a collective.
+//   - DCQCN parameters (PaperDCQCN, MellanoxDCQCN) and DCQCNEnabled.
+//
+// # Model
+//
+// Time is integer picoseconds. Links serialize packets at their rate and
+// deliver them whole after the propagation delay (store and forward). Each
+// data packet carries MTU payload bytes plus WireOverheadBytes (82: Ethernet,
+// IPv4, UDP, BTH, ICRC, preamble, IFG), so one flow on an idle fabric gets
+// MTU/(MTU+82) of line rate.
+//
+// Switches are output-queued with one shared buffer and 8 priorities per
+// port. Egress serves strict queues first (highest priority first), then
+// the others by deficit round robin. ECN marks data packets at dequeue with
+// probability markProbability on the instantaneous depth of the egress queue
+// (including the departing packet). PFC accounts bytes per ingress port and
+// priority: past the XOFF threshold (static, or 1/8 of the free shared
+// buffer) the port sends PAUSE (65535 quanta of 512 bit times, refreshed at
+// half that while congested) to its upstream neighbour, which stops that
+// priority on its egress; XON (quanta 0) follows once use falls XonBytes
+// below the threshold. Bytes arriving while paused go to per-port,
+// per-priority headroom; a packet that fits neither shared buffer nor
+// headroom is dropped, as is any lossy packet when the shared buffer is
+// full. Routing is shortest path (BFS per destination NIC) with ECMP by a
+// flow hash (NICs, UDP source port, protocol) mixed with the switch seed.
+//
+// NICs serve control packets (ACK, NAK, CNP) first by priority, then their
+// flows round robin, each paced at its DCQCN current rate. The receiver
+// (notification point) sends a CNP for a CE-marked packet at most once per
+// flow per CNPIntervalNs; the sender (reaction point) cuts and recovers its
+// rate as in the DCQCN paper (see reactionPoint). Loss recovery is
+// go-back-N: the receiver drops out-of-order packets and sends a NAK at most
+// once per NAKIntervalNs; the sender also goes back after RTONs without
+// progress. The receiver acknowledges every AckEvery packets (or 10 µs).
+//
+// # Output and determinism
+//
+// Result holds per-flow stats (goodput, FCT, latency percentiles from a
+// log-linear histogram, retransmits, CNPs), per port and priority counters
+// (tx, ECN marks, drops, PFC frames sent and received, paused time, queue
+// watermark), totals and, with SampleEveryNs, time series of queue depth,
+// pause state and flow rates. The same Config (Seed included) gives a
+// byte-identical Result: ties between simultaneous events break by
+// insertion order and the only randomness is one seeded generator.
+//
+// For labs too big for packets (1024 GPUs), RingAllReduceFlowLevel models
+// ring AllReduce at flow level with max-min fair sharing; its agreement with
+// the packet engine is tested on small fabrics.
+package sim

@@ -1,0 +1,628 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"math"
+)
+
+const (
+	evArrive uint8 = iota
+	evTxDone
+	evNicWake
+	evPauseRx
+	evPauseExpire
+	evPauseRefresh
+	evFlowStart
+	evRateTimer
+	evRTO
+	evSample
+)
+
+// Run simulates cfg until cfg.DurationNs of simulated time has passed and
+// returns the counters. It checks ctx every few thousand events.
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	s, err := newSim(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.run(ctx); err != nil {
+		return nil, err
+	}
+	return s.result(), nil
+}
+
+func (s *sim) push(t int64, kind uint8, a, b int32, gen uint32) {
+	s.q.push(event{t: t, kind: kind, a: a, b: b, gen: gen})
+}
+
+func (s *sim) run(ctx context.Context) error {
+	for i := range s.flows {
+		if s.flows[i].depsLeft == 0 {
+			s.push(s.flows[i].f.StartNs*1000, evFlowStart, int32(i), 0, 0)
+		}
+	}
+	if s.series != nil {
+		s.push(0, evSample, 0, 0, 0)
+	}
+	for s.q.len() > 0 {
+		e := s.q.pop()
+		if e.t > s.end {
+			break
+		}
+		s.now = e.t
+		s.events++
+		if s.events&0x3fff == 0 {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("sim: stopped at %d ns of %d: %w", s.now/1000, s.end/1000, err)
+			}
+		}
+		switch e.kind {
+		case evArrive:
+			if s.ports[e.a].host {
+				s.hostReceive(e.a, e.b)
+			} else {
+				s.switchReceive(e.a, e.b)
+			}
+		case evTxDone:
+			s.ports[e.a].busy = false
+			s.kick(e.a)
+		case evNicWake:
+			if s.ports[e.a].wakeAt == e.t {
+				s.ports[e.a].wakeAt = 0
+				s.kick(e.a)
+			}
+		case evPauseRx:
+			s.pauseRx(e.a, int(e.b), e.gen == 1)
+		case evPauseExpire:
+			p := &s.ports[e.a]
+			if p.pauseUntil[e.b] == e.t {
+				p.c[e.b].pausedNs += e.t - p.pausedSince[e.b]
+				s.kick(e.a)
+			}
+		case evPauseRefresh:
+			s.pauseRefresh(e.a, int(e.b), e.gen)
+		case evFlowStart:
+			s.flowStart(e.a)
+		case evRateTimer:
+			f := &s.flows[e.a]
+			if e.gen == f.rp.gen && f.rp.limited && !f.sendDone {
+				f.rp.onTimer()
+				if f.rp.limited {
+					s.push(s.now+s.dc.rateTimer, evRateTimer, e.a, 0, f.rp.gen)
+				}
+			}
+		case evRTO:
+			s.rtoCheck(e.a)
+		case evSample:
+			s.sample()
+			if next := s.now + s.sampleT; next <= s.end {
+				s.push(next, evSample, 0, 0, 0)
+			}
+		}
+	}
+	s.now = s.end
+	return nil
+}
+
+// --- packet pool and queues ---
+
+func (s *sim) alloc() int32 {
+	if s.free >= 0 {
+		k := s.free
+		s.free = s.pkts[k].next
+		s.pkts[k] = packet{next: -1}
+		return k
+	}
+	s.pkts = append(s.pkts, packet{next: -1})
+	return int32(len(s.pkts) - 1)
+}
+
+func (s *sim) release(k int32) {
+	s.pkts[k].next = s.free
+	s.free = k
+}
+
+func (s *sim) enqueue(q *pktQueue, k int32) {
+	s.pkts[k].next = -1
+	if q.n == 0 {
+		q.head = k
+	} else {
+		s.pkts[q.tail].next = k
+	}
+	q.tail = k
+	q.n++
+	q.bytes += int64(s.pkts[k].wire)
+}
+
+func (s *sim) dequeue(q *pktQueue) int32 {
+	k := q.head
+	q.head = s.pkts[k].next
+	q.n--
+	q.bytes -= int64(s.pkts[k].wire)
+	return k
+}
+
+func (p *port) paused(prio uint8, now int64) bool { return p.pauseUntil[prio] > now }
+
+// --- transmission ---
+
+func (s *sim) kick(pi int32) {
+	if s.ports[pi].busy {
+		return
+	}
+	if s.ports[pi].host {
+		s.nicSend(pi)
+	} else {
+		s.switchSend(pi)
+	}
+}
+
+// transmit puts packet k on the link of port pi: the port is busy for the
+// serialization time and the packet arrives whole at the peer one
+// propagation delay later (store and forward).
+func (s *sim) transmit(pi, k int32) {
+	p := &s.ports[pi]
+	pk := &s.pkts[k]
+	ser := p.serPs(int64(pk.wire))
+	p.busy = true
+	p.busyUntil = s.now + ser
+	c := &p.c[pk.prio]
+	c.txBytes += int64(pk.wire)
+	c.txPkts++
+	s.hops++
+	s.push(s.now+ser, evTxDone, pi, 0, 0)
+	s.push(s.now+ser+p.propPs, evArrive, p.peer, k, 0)
+}
+
+// pickQueue returns the priority to serve next on a switch port, or -1:
+// strict queues first (highest priority first), then deficit round robin.
+func (s *sim) pickQueue(p *port) int {
+	for pr := 7; pr >= 0; pr-- {
+		if p.qos[pr].Strict && p.q[pr].n > 0 && !p.paused(uint8(pr), s.now) {
+			return pr
+		}
+	}
+	for tries := 0; tries < 18; tries++ {
+		i := p.rr
+		q := &p.q[i]
+		if q.n > 0 && !p.qos[i].Strict && !p.paused(uint8(i), s.now) {
+			if !p.visited {
+				p.deficit[i] += int64(p.qos[i].Weight) * (s.mtu + WireOverheadBytes)
+				p.visited = true
+			}
+			if w := int64(s.pkts[q.head].wire); p.deficit[i] >= w {
+				p.deficit[i] -= w
+				return i
+			}
+		} else if q.n == 0 {
+			p.deficit[i] = 0
+		}
+		p.rr = (i + 1) & 7
+		p.visited = false
+	}
+	return -1
+}
+
+func (s *sim) switchSend(pi int32) {
+	p := &s.ports[pi]
+	pr := s.pickQueue(p)
+	if pr < 0 {
+		return
+	}
+	k := s.dequeue(&p.q[pr])
+	pk := &s.pkts[k]
+	s.releaseIngress(pk)
+	if q := &p.qos[pr]; q.ECN && pk.kind == pktData && !pk.ce {
+		depth := p.q[pr].bytes + int64(pk.wire)
+		if prob := markProbability(depth, q.KminBytes, q.KmaxBytes, q.Pmax); prob > 0 && (prob >= 1 || s.rng.Float64() < prob) {
+			pk.ce = true
+			p.c[pr].marked++
+		}
+	}
+	s.transmit(pi, k)
+}
+
+// --- switch ingress, admission and PFC ---
+
+func (s *sim) switchReceive(in, k int32) {
+	pk := &s.pkts[k]
+	ip := &s.ports[in]
+	n := &s.nodes[ip.node]
+	pr := n.prio[pk.dscp]
+	pk.prio = pr
+	cands := s.routes[pk.dst][ip.node]
+	if len(cands) == 0 {
+		// Unreachable by construction (paths are checked at setup); count
+		// it as a drop rather than crash.
+		ip.c[pr].drops++
+		s.release(k)
+		return
+	}
+	out := ecmpPick(cands, pk.hash, n.seed)
+	w := int64(pk.wire)
+	q := &ip.qos[pr]
+	pk.inPort = in
+	pk.inHr = false
+	if q.PFC {
+		if ip.xoff[pr] || n.shared+w > n.buffer {
+			if ip.ingHr[pr]+w > q.HeadroomBytes {
+				s.ports[out].c[pr].drops++
+				s.release(k)
+				return
+			}
+			ip.ingHr[pr] += w
+			pk.inHr = true
+		} else {
+			ip.ingShared[pr] += w
+			n.shared += w
+		}
+		if !ip.xoff[pr] && ip.ingShared[pr] >= s.xoffThreshold(n, q) {
+			ip.xoff[pr] = true
+			ip.xoffGen[pr]++
+			s.sendPause(in, pr, true)
+		}
+	} else {
+		if n.shared+w > n.buffer {
+			s.ports[out].c[pr].drops++
+			s.release(k)
+			return
+		}
+		ip.ingShared[pr] += w
+		n.shared += w
+	}
+	op := &s.ports[out]
+	s.enqueue(&op.q[pr], k)
+	if op.q[pr].bytes > op.c[pr].maxQueue {
+		op.c[pr].maxQueue = op.q[pr].bytes
+	}
+	if !op.busy {
+		s.switchSend(out)
+	}
+}
+
+func (s *sim) xoffThreshold(n *node, q *PortQoS) int64 {
+	if q.XoffBytes > 0 {
+		return q.XoffBytes
+	}
+	return (n.buffer - n.shared) / 8
+}
+
+// xonReady reports whether a paused ingress may resume: its shared use
+// has fallen XonBytes below the XOFF threshold (or to zero).
+func (s *sim) xonReady(ip *port, pr uint8) bool {
+	q := &ip.qos[pr]
+	use := ip.ingShared[pr]
+	return use == 0 || use <= s.xoffThreshold(&s.nodes[ip.node], q)-q.XonBytes
+}
+
+func (s *sim) releaseIngress(pk *packet) {
+	ip := &s.ports[pk.inPort]
+	pr := pk.prio
+	w := int64(pk.wire)
+	if pk.inHr {
+		ip.ingHr[pr] -= w
+	} else {
+		ip.ingShared[pr] -= w
+		s.nodes[ip.node].shared -= w
+	}
+	if ip.xoff[pr] && s.xonReady(ip, pr) {
+		ip.xoff[pr] = false
+		ip.xoffGen[pr]++
+		s.sendPause(pk.inPort, pr, false)
+	}
+}
+
+func (s *sim) pauseDurationPs(p *port) int64 {
+	return p.serPs(PauseQuanta * 512 / 8)
+}
+
+// sendPause sends a PFC frame from port pi to its upstream peer: XOFF
+// (full quanta) or XON (quanta 0). The frame leaves after the frame being
+// serialized on pi, ahead of queued data.
+func (s *sim) sendPause(pi int32, pr uint8, xoff bool) {
+	p := &s.ports[pi]
+	p.c[pr].pauseTx++
+	t := max(s.now, p.busyUntil) + p.serPs(PauseWireBytes) + p.propPs
+	var g uint32
+	if xoff {
+		g = 1
+		s.push(s.now+s.pauseDurationPs(p)/2, evPauseRefresh, pi, int32(pr), p.xoffGen[pr])
+	}
+	s.push(t, evPauseRx, p.peer, int32(pr), g)
+}
+
+func (s *sim) pauseRefresh(pi int32, pr int, gen uint32) {
+	p := &s.ports[pi]
+	if !p.xoff[pr] || p.xoffGen[pr] != gen {
+		return
+	}
+	if s.xonReady(p, uint8(pr)) {
+		p.xoff[pr] = false
+		p.xoffGen[pr]++
+		s.sendPause(pi, uint8(pr), false)
+		return
+	}
+	s.sendPause(pi, uint8(pr), true)
+}
+
+// pauseRx applies a PFC frame at the upstream port pi.
+func (s *sim) pauseRx(pi int32, pr int, xoff bool) {
+	p := &s.ports[pi]
+	p.c[pr].pauseRx++
+	wasPaused := p.pauseUntil[pr] > s.now
+	if !wasPaused && p.pauseUntil[pr] == s.now && s.now > 0 {
+		// The previous pause ends right now and its expiry event has not
+		// run yet: close that interval here, the event will find it stale.
+		p.c[pr].pausedNs += s.now - p.pausedSince[pr]
+		p.pauseUntil[pr] = 0
+	}
+	if xoff {
+		if !wasPaused {
+			p.pausedSince[pr] = s.now
+		}
+		p.pauseUntil[pr] = s.now + s.pauseDurationPs(p)
+		s.push(p.pauseUntil[pr], evPauseExpire, pi, int32(pr), 0)
+		return
+	}
+	if wasPaused {
+		p.c[pr].pausedNs += s.now - p.pausedSince[pr]
+	}
+	p.pauseUntil[pr] = 0
+	s.kick(pi)
+}
+
+// --- NIC: sending ---
+
+func (f *flowState) hasData() bool {
+	return f.started && !f.sendDone && f.sndNxt < f.total
+}
+
+func (s *sim) flowStart(fi int32) {
+	f := &s.flows[fi]
+	f.started = true
+	f.startAt = s.now
+	f.lastProgress = s.now
+	f.hist = new(histogram)
+	s.push(s.now+s.rto, evRTO, fi, 0, 0)
+	s.kick(f.src)
+}
+
+func (s *sim) nicSend(pi int32) {
+	p := &s.ports[pi]
+	for pr := 7; pr >= 0; pr-- {
+		if p.q[pr].n > 0 && !p.paused(uint8(pr), s.now) {
+			s.transmit(pi, s.dequeue(&p.q[pr]))
+			return
+		}
+	}
+	nf := len(p.flows)
+	wake := int64(math.MaxInt64)
+	for j := 0; j < nf; j++ {
+		idx := p.rrFlow + j
+		if idx >= nf {
+			idx -= nf
+		}
+		fi := p.flows[idx]
+		f := &s.flows[fi]
+		if !f.hasData() || p.paused(f.prio, s.now) {
+			continue
+		}
+		if f.nextAvail > s.now {
+			wake = min(wake, f.nextAvail)
+			continue
+		}
+		p.rrFlow = idx + 1
+		if p.rrFlow == nf {
+			p.rrFlow = 0
+		}
+		s.sendData(pi, fi)
+		return
+	}
+	if wake != math.MaxInt64 && (p.wakeAt <= s.now || wake < p.wakeAt) {
+		p.wakeAt = wake
+		s.push(wake, evNicWake, pi, 0, 0)
+	}
+}
+
+func (s *sim) payload(f *flowState, psn int64) int64 {
+	if f.total == math.MaxInt64 {
+		return s.mtu
+	}
+	return min(s.mtu, f.f.Bytes-psn*s.mtu)
+}
+
+func (s *sim) sendData(pi, fi int32) {
+	f := &s.flows[fi]
+	psn := f.sndNxt
+	pl := s.payload(f, psn)
+	k := s.alloc()
+	pk := &s.pkts[k]
+	pk.kind = pktData
+	pk.flow = fi
+	pk.dst = f.dst
+	pk.psn = psn
+	pk.sent = s.now
+	pk.hash = f.hashFwd
+	pk.payload = int32(pl)
+	pk.wire = int32(pl + WireOverheadBytes)
+	pk.dscp = f.dscp
+	pk.prio = f.prio
+	if psn < f.sndMax {
+		f.retx++
+	}
+	f.sndNxt++
+	f.sndMax = max(f.sndMax, f.sndNxt)
+	p := &s.ports[pi]
+	wire := int64(pk.wire)
+	if s.cfg.DCQCNEnabled && f.rp.limited {
+		f.nextAvail = s.now + int64(float64(wire)*8e6/f.rp.rc)
+		f.rp.onBytes(wire)
+	} else {
+		f.nextAvail = s.now + p.serPs(wire)
+	}
+	s.transmit(pi, k)
+}
+
+// sendCtrl queues an ACK, NAK or CNP at NIC port pi for flow fi.
+func (s *sim) sendCtrl(pi, fi int32, kind uint8, psn int64) {
+	f := &s.flows[fi]
+	k := s.alloc()
+	pk := &s.pkts[k]
+	pk.kind = kind
+	pk.flow = fi
+	pk.dst = f.src
+	pk.psn = psn
+	pk.sent = s.now
+	pk.hash = f.hashRev
+	pk.dscp = f.dscp
+	pk.wire = AckWireBytes
+	if kind == pktCNP {
+		pk.dscp = s.cnpDSCP
+		pk.wire = CNPWireBytes
+	}
+	pk.prio = s.nodes[s.ports[pi].node].prio[pk.dscp]
+	p := &s.ports[pi]
+	s.enqueue(&p.q[pk.prio], k)
+	if !p.busy {
+		s.nicSend(pi)
+	}
+}
+
+// --- NIC: receiving ---
+
+func (s *sim) hostReceive(pi, k int32) {
+	pk := s.pkts[k]
+	s.release(k)
+	if pk.dst != pi {
+		// A host never forwards; routing cannot deliver here.
+		s.ports[pi].c[pk.prio].drops++
+		return
+	}
+	f := &s.flows[pk.flow]
+	switch pk.kind {
+	case pktData:
+		s.receiveData(pi, pk.flow, f, &pk)
+	case pktAck, pktNak:
+		if pk.psn > f.sndUna {
+			f.sndUna = pk.psn
+			f.lastProgress = s.now
+		}
+		if pk.kind == pktNak {
+			f.naksRecv++
+			if f.sndNxt > pk.psn {
+				f.sndNxt = pk.psn
+			}
+		}
+		if f.sndNxt < f.sndUna {
+			f.sndNxt = f.sndUna
+		}
+		if f.total != math.MaxInt64 && f.sndUna >= f.total {
+			f.sendDone = true
+		}
+		s.kick(f.src)
+	case pktCNP:
+		f.cnpsRecv++
+		if s.cfg.DCQCNEnabled && !f.sendDone {
+			g := f.rp.onCNP(s.now)
+			s.push(s.now+s.dc.rateTimer, evRateTimer, pk.flow, 0, g)
+		}
+	}
+}
+
+func (s *sim) receiveData(pi, fi int32, f *flowState, pk *packet) {
+	if pk.ce && s.cfg.DCQCNEnabled && s.now-f.lastCNP >= s.dc.cnpInterval {
+		f.lastCNP = s.now
+		f.cnpsSent++
+		s.sendCtrl(pi, fi, pktCNP, pk.psn)
+	}
+	switch {
+	case pk.psn == f.rcvNxt:
+		f.rcvNxt++
+		f.delivered += int64(pk.payload)
+		if s.now >= max(s.warmup, f.startAt) {
+			f.winBytes += int64(pk.payload)
+		}
+		f.hist.add((s.now - pk.sent) / 1000)
+		f.pendingAck++
+		last := f.rcvNxt == f.total
+		if last || f.pendingAck >= s.ackEvery || s.now-f.lastAck >= s.ackTimer {
+			f.pendingAck = 0
+			f.lastAck = s.now
+			s.sendCtrl(pi, fi, pktAck, f.rcvNxt)
+		}
+		if last {
+			f.rcvDone = true
+			f.completeAt = s.now
+			for _, c := range f.children {
+				if s.flows[c].depsLeft--; s.flows[c].depsLeft == 0 {
+					s.push(s.now+s.flows[c].f.StartNs*1000, evFlowStart, c, 0, 0)
+				}
+			}
+		}
+	case pk.psn > f.rcvNxt:
+		if s.now-f.lastNak >= s.nakInterval {
+			f.lastNak = s.now
+			s.sendCtrl(pi, fi, pktNak, f.rcvNxt)
+		}
+	default:
+		// A duplicate after a go-back: remind the sender where we are.
+		if s.now-f.lastAck >= s.ackTimer {
+			f.lastAck = s.now
+			s.sendCtrl(pi, fi, pktAck, f.rcvNxt)
+		}
+	}
+}
+
+// rtoCheck goes back to the first unacknowledged packet when nothing was
+// acknowledged for a whole timeout with packets outstanding.
+func (s *sim) rtoCheck(fi int32) {
+	f := &s.flows[fi]
+	if f.sendDone {
+		return
+	}
+	if f.sndUna < f.sndMax && s.now-f.lastProgress >= s.rto {
+		f.timeouts++
+		f.sndNxt = f.sndUna
+		f.lastProgress = s.now
+		s.kick(f.src)
+	}
+	s.push(max(f.lastProgress+s.rto, s.now+1), evRTO, fi, 0, 0)
+}
+
+// --- sampling ---
+
+func (s *sim) sample() {
+	ser := s.series
+	ser.TimesNs = append(ser.TimesNs, s.now/1000)
+	for i, pi := range s.watch {
+		p := &s.ports[pi]
+		var b int64
+		paused := false
+		for pr := range p.q {
+			b += p.q[pr].bytes
+			paused = paused || p.pauseUntil[pr] > s.now
+		}
+		ser.Queues[i].Bytes = append(ser.Queues[i].Bytes, b)
+		ser.Queues[i].Paused = append(ser.Queues[i].Paused, paused)
+	}
+	for i := range s.flows {
+		f := &s.flows[i]
+		ser.Rates[i].RateGbps = append(ser.Rates[i].RateGbps, round3(s.flowRateGbps(f)))
+		gp := float64(f.delivered-f.sampledBytes) * 8 * 1000 / float64(s.sampleT)
+		f.sampledBytes = f.delivered
+		ser.Rates[i].GoodputGbps = append(ser.Rates[i].GoodputGbps, round3(gp))
+	}
+}
+
+func (s *sim) flowRateGbps(f *flowState) float64 {
+	if !f.started || f.sendDone {
+		return 0
+	}
+	if s.cfg.DCQCNEnabled {
+		return f.rp.rc / 1000
+	}
+	return float64(s.ports[f.src].rateMbps) / 1000
+}
+
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }

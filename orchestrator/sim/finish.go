@@ -1,0 +1,104 @@
+package sim
+
+import (
+	"math"
+	"sort"
+)
+
+func (s *sim) result() *Result {
+	r := &Result{
+		SimulatedNs: s.end / 1000,
+		Events:      s.events,
+		PacketHops:  s.hops,
+		Series:      s.series,
+	}
+	var all histogram
+	var goodputs []float64
+	for i := range s.flows {
+		f := &s.flows[i]
+		st := FlowStats{
+			ID:             f.f.ID,
+			Src:            s.ports[f.src].ref.String(),
+			Dst:            s.ports[f.dst].ref.String(),
+			Role:           f.f.Role,
+			Path:           f.path,
+			Priority:       int(f.prio),
+			StartNs:        -1,
+			BytesDelivered: f.delivered,
+			Completed:      f.rcvDone,
+			Retransmits:    f.retx,
+			Timeouts:       f.timeouts,
+			NAKs:           f.naksRecv,
+			CNPs:           f.cnpsRecv,
+			RateGbps:       round3(s.flowRateGbps(f)),
+		}
+		if f.started {
+			st.StartNs = f.startAt / 1000
+			st.Latency = Latency{P50: f.hist.quantile(0.5), P99: f.hist.quantile(0.99), Max: f.hist.max}
+			all.merge(f.hist)
+			if f.rcvDone {
+				fct := (f.completeAt - f.startAt) / 1000
+				st.FCTNs = &fct
+				if f.completeAt > f.startAt {
+					st.GoodputGbps = float64(f.f.Bytes) * 8 * 1000 / float64(f.completeAt-f.startAt)
+				}
+			} else if ws := max(s.warmup, f.startAt); s.end > ws {
+				st.GoodputGbps = float64(f.winBytes) * 8 * 1000 / float64(s.end-ws)
+			}
+		}
+		st.GoodputGbps = round6(st.GoodputGbps)
+		goodputs = append(goodputs, st.GoodputGbps)
+		r.Flows = append(r.Flows, st)
+		r.Totals.BytesDelivered += f.delivered
+		r.Totals.GoodputGbps += st.GoodputGbps
+		r.Totals.CNPs += f.cnpsSent
+		r.Totals.Retransmits += f.retx
+		r.Totals.Timeouts += f.timeouts
+	}
+	r.Totals.GoodputGbps = round6(r.Totals.GoodputGbps)
+	r.Totals.JainFairness = round6(Jain(goodputs))
+	if len(goodputs) > 0 {
+		m := math.Inf(1)
+		for _, g := range goodputs {
+			m = min(m, g)
+		}
+		r.Totals.MinFlowGbps = m
+	}
+	r.Totals.LatencyP99Ns = all.quantile(0.99)
+
+	for pi := range s.ports {
+		p := &s.ports[pi]
+		for pr := 0; pr < 8; pr++ {
+			c := p.c[pr]
+			if p.pauseUntil[pr] > s.end {
+				c.pausedNs += s.end - p.pausedSince[pr]
+			}
+			if c == (prioCounters{}) {
+				continue
+			}
+			r.Ports = append(r.Ports, PortStats{
+				Node: p.ref.Node, Port: p.ref.Port, Priority: pr,
+				TxBytes: c.txBytes, TxPackets: c.txPkts, ECNMarked: c.marked, Drops: c.drops,
+				PauseTx: c.pauseTx, PauseRx: c.pauseRx, PausedNs: c.pausedNs / 1000,
+				MaxQueueBytes: c.maxQueue,
+			})
+			r.Totals.Drops += c.drops
+			r.Totals.PauseFrames += c.pauseTx
+			r.Totals.PausedNs += c.pausedNs / 1000
+			r.Totals.ECNMarked += c.marked
+		}
+	}
+	sort.SliceStable(r.Ports, func(i, j int) bool {
+		a, b := r.Ports[i], r.Ports[j]
+		if a.Node != b.Node {
+			return a.Node < b.Node
+		}
+		if a.Port != b.Port {
+			return a.Port < b.Port
+		}
+		return a.Priority < b.Priority
+	})
+	return r
+}
+
+func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }

@@ -1,0 +1,120 @@
+package sim
+
+// Result is what a run produced. It holds no wall-clock values, so the same
+// Config gives a byte-identical JSON encoding.
+type Result struct {
+	SimulatedNs int64 `json:"simulated_ns"`
+	// Events is the number of events processed; PacketHops the number of
+	// packets put on a link (data, ACK, NAK, CNP).
+	Events     uint64      `json:"events"`
+	PacketHops uint64      `json:"packet_hops"`
+	Flows      []FlowStats `json:"flows"`
+	Ports      []PortStats `json:"ports"`
+	Totals     Totals      `json:"totals"`
+	Series     *Series     `json:"series,omitempty"`
+}
+
+// Latency is a distribution of one-way packet delay, NIC to NIC (send
+// start to arrival), in nanoseconds.
+type Latency struct {
+	P50 int64 `json:"p50_ns"`
+	P99 int64 `json:"p99_ns"`
+	Max int64 `json:"max_ns"`
+}
+
+// FlowStats is one flow's outcome.
+type FlowStats struct {
+	ID   string   `json:"id"`
+	Src  string   `json:"src"`
+	Dst  string   `json:"dst"`
+	Role string   `json:"role,omitempty"`
+	Path []string `json:"path"` // nodes the data packets traverse (ECMP choice included)
+	// Priority is the flow's priority at its sending NIC.
+	Priority       int   `json:"priority"`
+	StartNs        int64 `json:"start_ns"` // -1 if it never started
+	BytesDelivered int64 `json:"bytes_delivered"`
+	// GoodputGbps: for a completed finite flow Bytes/FCT; otherwise bytes
+	// delivered in order from max(start, WarmupNs) to the end.
+	GoodputGbps float64 `json:"goodput_gbps"`
+	Completed   bool    `json:"completed"`
+	FCTNs       *int64  `json:"fct_ns"`
+	// Retransmits counts data packets sent again (go-back-N).
+	Retransmits int64   `json:"retransmits"`
+	Timeouts    int64   `json:"timeouts"`
+	NAKs        int64   `json:"naks"`
+	CNPs        int64   `json:"cnps"` // CNPs the sender received
+	RateGbps    float64 `json:"rate_gbps"`
+	Latency     Latency `json:"latency"`
+}
+
+// PortStats are the counters of one port and priority (egress counters
+// for traffic the port sent; pause_rx/paused_ns for pauses it obeyed;
+// pause_tx for pauses it sent about its ingress). Only non-zero rows are
+// reported.
+type PortStats struct {
+	Node          string `json:"node"`
+	Port          string `json:"port"`
+	Priority      int    `json:"priority"`
+	TxBytes       int64  `json:"tx_bytes"`
+	TxPackets     int64  `json:"tx_packets"`
+	ECNMarked     int64  `json:"ecn_marked"`
+	Drops         int64  `json:"drops"`
+	PauseTx       int64  `json:"pfc_tx"`
+	PauseRx       int64  `json:"pfc_rx"`
+	PausedNs      int64  `json:"paused_ns"`
+	MaxQueueBytes int64  `json:"max_queue_bytes"`
+}
+
+// Totals sum the run.
+type Totals struct {
+	BytesDelivered int64   `json:"bytes_delivered"`
+	GoodputGbps    float64 `json:"goodput_gbps"` // sum of flows' goodput
+	MinFlowGbps    float64 `json:"min_flow_gbps"`
+	JainFairness   float64 `json:"jain_fairness"`
+	Drops          int64   `json:"drops"`
+	PauseFrames    int64   `json:"pause_frames"` // PFC frames sent (XOFF, refresh, XON)
+	PausedNs       int64   `json:"paused_ns"`
+	ECNMarked      int64   `json:"ecn_marked"`
+	CNPs           int64   `json:"cnps"`
+	Retransmits    int64   `json:"retransmits"`
+	Timeouts       int64   `json:"timeouts"`
+	LatencyP99Ns   int64   `json:"latency_p99_ns"`
+}
+
+// Series are the sampled time series of a run.
+type Series struct {
+	TimesNs []int64      `json:"times_ns"`
+	Queues  []PortSeries `json:"queues"`
+	Rates   []FlowSeries `json:"rates"`
+}
+
+// PortSeries is a watched port: its egress queue depth summed over
+// priorities and whether any priority was paused.
+type PortSeries struct {
+	Node   string  `json:"node"`
+	Port   string  `json:"port"`
+	Bytes  []int64 `json:"bytes"`
+	Paused []bool  `json:"paused"`
+}
+
+// FlowSeries is one flow's sending rate (the DCQCN current rate, or line
+// rate) and its delivered goodput over each sample interval.
+type FlowSeries struct {
+	ID          string    `json:"id"`
+	RateGbps    []float64 `json:"rate_gbps"`
+	GoodputGbps []float64 `json:"goodput_gbps"`
+}
+
+// Jain returns Jain's fairness index of xs: (Σx)²/(n·Σx²), 1 when all are
+// equal; 0 for an empty or all-zero input.
+func Jain(xs []float64) float64 {
+	var s, s2 float64
+	for _, x := range xs {
+		s += x
+		s2 += x * x
+	}
+	if s2 == 0 {
+		return 0
+	}
+	return s * s / (float64(len(xs)) * s2)
+}

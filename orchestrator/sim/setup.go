@@ -1,0 +1,654 @@
+package sim
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math"
+	"math/rand/v2"
+	"sort"
+)
+
+const (
+	pktData uint8 = iota
+	pktAck
+	pktNak
+	pktCNP
+)
+
+// packet lives in the engine's pool and is addressed by index, so queues
+// are intrusive linked lists and nothing is allocated per packet.
+type packet struct {
+	next    int32
+	flow    int32
+	dst     int32 // destination NIC port
+	inPort  int32 // ingress port at the current switch
+	psn     int64
+	sent    int64 // ps, when the sender NIC started it
+	hash    uint64
+	wire    int32
+	payload int32
+	kind    uint8
+	dscp    uint8
+	prio    uint8
+	ce      bool
+	inHr    bool // charged to PFC headroom at the current switch
+}
+
+type pktQueue struct {
+	head, tail int32
+	n          int32
+	bytes      int64
+}
+
+type prioCounters struct {
+	txBytes, txPkts, marked, drops int64
+	pauseTx, pauseRx, pausedNs     int64
+	maxQueue                       int64
+}
+
+type port struct {
+	ref      PortRef
+	node     int32
+	peer     int32
+	host     bool
+	rateMbps int64
+	propPs   int64
+
+	busy      bool
+	busyUntil int64
+	q         [8]pktQueue
+	qos       [8]PortQoS
+
+	// Scheduling: deficit round robin over non-strict queues.
+	deficit [8]int64
+	rr      int
+	visited bool
+
+	// Pauses this port obeys (it is the upstream of a PAUSE).
+	pauseUntil  [8]int64
+	pausedSince [8]int64
+
+	// Ingress accounting for PFC (switch ports).
+	ingShared [8]int64
+	ingHr     [8]int64
+	xoff      [8]bool
+	xoffGen   [8]uint32
+
+	c [8]prioCounters
+
+	// NIC state (host ports).
+	flows  []int32
+	rrFlow int
+	wakeAt int64
+}
+
+type node struct {
+	name   string
+	kind   NodeKind
+	ports  []int32
+	buffer int64
+	shared int64
+	seed   uint64
+	prio   [64]uint8 // DSCP -> priority
+}
+
+type flowState struct {
+	f        *Flow
+	src, dst int32 // NIC ports
+	prio     uint8 // at the sending NIC
+	dscp     uint8
+	hashFwd  uint64
+	hashRev  uint64
+	path     []string
+	total    int64 // packets, math.MaxInt64 for long-lived
+	depsLeft int
+	children []int32
+
+	started, sendDone, rcvDone bool
+	startAt                    int64
+
+	// sender
+	sndNxt, sndUna, sndMax int64
+	nextAvail              int64
+	lastProgress           int64
+	rtoMark                int64
+	rp                     reactionPoint
+	retx, timeouts         int64
+	naksRecv, cnpsRecv     int64
+
+	// receiver
+	rcvNxt       int64
+	pendingAck   int64
+	lastAck      int64
+	lastCNP      int64
+	lastNak      int64
+	delivered    int64
+	winBytes     int64
+	sampledBytes int64
+	completeAt   int64
+	cnpsSent     int64
+	hist         *histogram
+}
+
+type sim struct {
+	cfg    *Config
+	now    int64
+	end    int64
+	warmup int64
+	q      eventQueue
+	nodes  []node
+	ports  []port
+	pkts   []packet
+	free   int32
+	flows  []flowState
+	routes [][][]int32 // [dst NIC port][node] -> candidate egress ports
+	rng    *rand.Rand
+	dc     dcqcnPs
+	mtu    int64
+
+	ackEvery    int64
+	ackTimer    int64
+	nakInterval int64
+	rto         int64
+	cnpDSCP     uint8
+
+	events, hops uint64
+
+	series  *Series
+	sampleT int64
+	watch   []int32
+}
+
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
+}
+
+func hashString(parts ...string) uint64 {
+	h := fnv.New64a()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return h.Sum64()
+}
+
+// serPs is the serialization time of wire bytes on the port, in ps.
+func (p *port) serPs(wire int64) int64 {
+	return (wire*8_000_000 + p.rateMbps/2) / p.rateMbps
+}
+
+func newSim(cfg *Config) (*sim, error) {
+	if cfg.DurationNs <= 0 {
+		return nil, errorf("duration must be positive (got %d ns): set Config.DurationNs", cfg.DurationNs)
+	}
+	if cfg.MTU < 0 || (cfg.MTU > 0 && cfg.MTU < 256) || cfg.MTU > 9216 {
+		return nil, errorf("MTU %d out of range: use 256..9216 (0 means %d)", cfg.MTU, DefaultMTU)
+	}
+	s := &sim{
+		cfg:    cfg,
+		end:    cfg.DurationNs * 1000,
+		warmup: max(cfg.WarmupNs, 0) * 1000,
+		mtu:    int64(cfg.mtu()),
+		free:   -1,
+		rng:    rand.New(rand.NewPCG(uint64(cfg.Seed), 0x9e3779b97f4a7c15)),
+	}
+	s.ackEvery = int64(cfg.AckEvery)
+	if s.ackEvery <= 0 {
+		s.ackEvery = 16
+	}
+	s.ackTimer = 10_000_000 // 10 µs: slow flows are acknowledged per packet
+	s.nakInterval = cfg.NAKIntervalNs * 1000
+	if s.nakInterval <= 0 {
+		s.nakInterval = 500_000_000
+	}
+	s.rto = cfg.RTONs * 1000
+	if s.rto <= 0 {
+		s.rto = 1_000_000_000
+	}
+	s.cnpDSCP = 48
+	if cfg.CNPDSCP != 0 {
+		if cfg.CNPDSCP < 0 || cfg.CNPDSCP > 63 {
+			return nil, errorf("CNP DSCP %d out of range 0..63", cfg.CNPDSCP)
+		}
+		s.cnpDSCP = uint8(cfg.CNPDSCP)
+	}
+	if cfg.DCQCNEnabled {
+		d := cfg.DCQCN
+		if d.G <= 0 || d.G >= 1 || d.RateTimerNs <= 0 || d.CNPIntervalNs < 0 || d.MinRateGbps <= 0 {
+			return nil, errorf("DCQCN enabled with incomplete parameters %+v: start from PaperDCQCN or MellanoxDCQCN", d)
+		}
+		s.dc = d.ps()
+	}
+	if err := s.buildTopology(); err != nil {
+		return nil, err
+	}
+	if err := s.buildQoS(); err != nil {
+		return nil, err
+	}
+	if err := s.buildFlows(); err != nil {
+		return nil, err
+	}
+	if err := s.buildSeries(); err != nil {
+		return nil, err
+	}
+	s.pkts = make([]packet, 0, 4096)
+	s.q.ev = make([]event, 0, 1024)
+	return s, nil
+}
+
+func (s *sim) buildTopology() error {
+	t := &s.cfg.Topology
+	byName := make(map[string]int32, len(t.Nodes))
+	for i, n := range t.Nodes {
+		if n.Name == "" {
+			return errorf("topology node %d has no name", i)
+		}
+		if _, dup := byName[n.Name]; dup {
+			return errorf("topology node %q defined twice", n.Name)
+		}
+		if n.Kind != Host && n.Kind != Switch {
+			return errorf("topology node %q has unknown kind %d", n.Name, n.Kind)
+		}
+		if n.BufferBytes < 0 {
+			return errorf("node %q: negative buffer %d bytes", n.Name, n.BufferBytes)
+		}
+		byName[n.Name] = int32(i)
+		nd := node{name: n.Name, kind: n.Kind, buffer: n.BufferBytes, seed: n.ECMPSeed}
+		if nd.buffer == 0 {
+			nd.buffer = DefaultBufferBytes
+		}
+		if nd.seed == 0 {
+			nd.seed = mix64(uint64(s.cfg.Seed) ^ hashString(n.Name))
+		}
+		m := s.cfg.DSCPToPriority[n.Name]
+		if m == nil {
+			m = s.cfg.DSCPToPriority[""]
+		}
+		if m == nil {
+			m = defaultDSCPMap()
+		}
+		for d, p := range m {
+			if d < 0 || d > 63 || p < 0 || p > 7 {
+				return errorf("node %q: DSCP map entry %d->%d out of range (DSCP 0..63, priority 0..7)", n.Name, d, p)
+			}
+			nd.prio[d] = uint8(p)
+		}
+		s.nodes = append(s.nodes, nd)
+	}
+	seen := make(map[PortRef]int)
+	for li, l := range t.Links {
+		if l.RateGbps <= 0 || math.IsNaN(l.RateGbps) || l.RateGbps > 1e5 {
+			return errorf("link %d (%s - %s): rate %v Gb/s must be in (0, 100000]", li, l.A, l.B, l.RateGbps)
+		}
+		if l.PropDelayNs < 0 {
+			return errorf("link %d (%s - %s): negative propagation delay %d ns", li, l.A, l.B, l.PropDelayNs)
+		}
+		if l.A.Node == l.B.Node {
+			return errorf("link %d connects node %q to itself", li, l.A.Node)
+		}
+		base := int32(len(s.ports))
+		for k, r := range []PortRef{l.A, l.B} {
+			ni, ok := byName[r.Node]
+			if !ok {
+				return errorf("link %d: unknown node %q (add it to Topology.Nodes)", li, r.Node)
+			}
+			if r.Port == "" {
+				return errorf("link %d: node %q has an empty port name", li, r.Node)
+			}
+			if prev, dup := seen[r]; dup {
+				return errorf("link %d: port %s already used by link %d", li, r, prev)
+			}
+			seen[r] = li
+			p := port{
+				ref:      r,
+				node:     ni,
+				peer:     base + int32(1-k),
+				host:     s.nodes[ni].kind == Host,
+				rateMbps: int64(math.Round(l.RateGbps * 1000)),
+				propPs:   l.PropDelayNs * 1000,
+			}
+			if p.rateMbps <= 0 {
+				p.rateMbps = 1
+			}
+			s.ports = append(s.ports, p)
+			s.nodes[ni].ports = append(s.nodes[ni].ports, int32(len(s.ports)-1))
+		}
+	}
+	s.routes = make([][][]int32, len(s.ports))
+	return nil
+}
+
+func (s *sim) portIndex(r PortRef) (int32, bool) {
+	for i := range s.nodes {
+		if s.nodes[i].name != r.Node {
+			continue
+		}
+		for _, pi := range s.nodes[i].ports {
+			if s.ports[pi].ref.Port == r.Port {
+				return pi, true
+			}
+		}
+	}
+	return -1, false
+}
+
+// defaultHeadroom covers what arrives after XOFF: the pause frame waits for
+// one frame and travels one propagation delay, the upstream finishes one
+// frame, and a propagation delay of data is on the wire.
+func (s *sim) defaultHeadroom(p *port) int64 {
+	frame := s.mtu + WireOverheadBytes
+	return 2*p.propPs*p.rateMbps/8_000_000 + 3*frame + PauseWireBytes
+}
+
+func (s *sim) buildQoS() error {
+	for ref, m := range s.cfg.QoS {
+		pi, ok := s.portIndex(ref)
+		if !ok {
+			return errorf("QoS given for port %s, which no link uses", ref)
+		}
+		if s.ports[pi].host {
+			return errorf("QoS given for host port %s: QoS applies to switch ports", ref)
+		}
+		for pr := range m {
+			if pr < 0 || pr > 7 {
+				return errorf("QoS for port %s: priority %d out of range 0..7", ref, pr)
+			}
+		}
+	}
+	for pr := range s.cfg.DefaultQoS {
+		if pr < 0 || pr > 7 {
+			return errorf("default QoS: priority %d out of range 0..7", pr)
+		}
+	}
+	for pi := range s.ports {
+		p := &s.ports[pi]
+		if p.host {
+			continue
+		}
+		per := s.cfg.QoS[p.ref]
+		for pr := 0; pr < 8; pr++ {
+			q, ok := per[pr]
+			if !ok {
+				q = s.cfg.DefaultQoS[pr]
+			}
+			if q.ECN {
+				if q.KminBytes < 0 || q.KmaxBytes < q.KminBytes {
+					return errorf("port %s priority %d: ECN needs 0 <= Kmin (%d) <= Kmax (%d)", p.ref, pr, q.KminBytes, q.KmaxBytes)
+				}
+				if q.Pmax < 0 || q.Pmax > 1 || math.IsNaN(q.Pmax) {
+					return errorf("port %s priority %d: Pmax %v must be in [0, 1]", p.ref, pr, q.Pmax)
+				}
+			}
+			if q.XoffBytes < 0 || q.XonBytes < 0 || q.HeadroomBytes < 0 {
+				return errorf("port %s priority %d: negative PFC threshold", p.ref, pr)
+			}
+			if q.PFC {
+				if q.XonBytes == 0 {
+					q.XonBytes = 3 << 10
+				}
+				if q.HeadroomBytes == 0 {
+					q.HeadroomBytes = s.defaultHeadroom(p)
+				}
+			}
+			if q.Weight < 0 {
+				return errorf("port %s priority %d: negative weight %d", p.ref, pr, q.Weight)
+			}
+			if q.Weight == 0 {
+				q.Weight = 1
+			}
+			p.qos[pr] = q
+		}
+	}
+	return nil
+}
+
+// resolveNIC finds the host port a flow endpoint names.
+func (s *sim) resolveNIC(name string) (int32, error) {
+	nodeName, portName := splitNIC(name)
+	for i := range s.nodes {
+		n := &s.nodes[i]
+		if n.name != nodeName {
+			continue
+		}
+		if n.kind != Host {
+			return -1, fmt.Errorf("%q is a switch, not a host", nodeName)
+		}
+		if len(n.ports) == 0 {
+			return -1, fmt.Errorf("host %q has no link", nodeName)
+		}
+		if portName == "" {
+			return n.ports[0], nil
+		}
+		for _, pi := range n.ports {
+			if s.ports[pi].ref.Port == portName {
+				return pi, nil
+			}
+		}
+		return -1, fmt.Errorf("host %q has no port %q", nodeName, portName)
+	}
+	return -1, fmt.Errorf("unknown host %q", nodeName)
+}
+
+// routeTo computes, by BFS over switches from the switch a NIC hangs off,
+// the equal-cost next hops toward that NIC for every switch.
+func (s *sim) routeTo(dst int32) [][]int32 {
+	if s.routes[dst] != nil {
+		return s.routes[dst]
+	}
+	table := make([][]int32, len(s.nodes))
+	s.routes[dst] = table
+	attachPort := s.ports[dst].peer
+	attached := s.ports[attachPort].node
+	if s.nodes[attached].kind != Switch {
+		return table
+	}
+	dist := make([]int32, len(s.nodes))
+	for i := range dist {
+		dist[i] = -1
+	}
+	dist[attached] = 0
+	queue := []int32{attached}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		for _, pu := range s.nodes[u].ports {
+			v := s.ports[s.ports[pu].peer].node
+			if s.nodes[v].kind == Switch && dist[v] < 0 {
+				dist[v] = dist[u] + 1
+				queue = append(queue, v)
+			}
+		}
+	}
+	for u := range s.nodes {
+		if s.nodes[u].kind != Switch || dist[u] < 0 {
+			continue
+		}
+		if int32(u) == attached {
+			table[u] = []int32{attachPort}
+			continue
+		}
+		for _, pu := range s.nodes[u].ports {
+			v := s.ports[s.ports[pu].peer].node
+			if s.nodes[v].kind == Switch && dist[v] == dist[u]-1 {
+				table[u] = append(table[u], pu)
+			}
+		}
+	}
+	return table
+}
+
+// ecmpPick chooses among equal-cost ports by the packet's flow hash salted
+// with the switch's seed.
+func ecmpPick(cands []int32, h, seed uint64) int32 {
+	if len(cands) == 1 {
+		return cands[0]
+	}
+	return cands[mix64(h^seed)%uint64(len(cands))]
+}
+
+// tracePath follows the routing of hash h from NIC src to NIC dst.
+func (s *sim) tracePath(src, dst int32, h uint64) ([]string, error) {
+	table := s.routeTo(dst)
+	path := []string{s.nodes[s.ports[src].node].name}
+	cur := s.ports[src].peer
+	for hops := 0; ; hops++ {
+		if cur == dst {
+			path = append(path, s.nodes[s.ports[dst].node].name)
+			return path, nil
+		}
+		n := s.ports[cur].node
+		if s.nodes[n].kind != Switch || hops > len(s.nodes) {
+			return nil, fmt.Errorf("no path from %s to %s", s.ports[src].ref, s.ports[dst].ref)
+		}
+		path = append(path, s.nodes[n].name)
+		cands := table[n]
+		if len(cands) == 0 {
+			return nil, fmt.Errorf("no path from %s to %s (stuck at %s)", s.ports[src].ref, s.ports[dst].ref, s.nodes[n].name)
+		}
+		cur = s.ports[ecmpPick(cands, h, s.nodes[n].seed)].peer
+	}
+}
+
+func (s *sim) buildFlows() error {
+	ids := make(map[string]int32, len(s.cfg.Flows))
+	s.flows = make([]flowState, len(s.cfg.Flows))
+	for i := range s.cfg.Flows {
+		f := &s.cfg.Flows[i]
+		if f.ID == "" {
+			return errorf("flow %d has no ID", i)
+		}
+		if _, dup := ids[f.ID]; dup {
+			return errorf("flow ID %q used twice", f.ID)
+		}
+		ids[f.ID] = int32(i)
+		src, err := s.resolveNIC(f.Src)
+		if err != nil {
+			return errorf("flow %q source: %w", f.ID, err)
+		}
+		dst, err := s.resolveNIC(f.Dst)
+		if err != nil {
+			return errorf("flow %q destination: %w", f.ID, err)
+		}
+		if src == dst {
+			return errorf("flow %q: source and destination are the same NIC %s", f.ID, s.ports[src].ref)
+		}
+		if f.Bytes < 0 || f.StartNs < 0 {
+			return errorf("flow %q: negative bytes or start time", f.ID)
+		}
+		dscp := f.DSCP
+		if dscp == 0 {
+			dscp = 26
+		}
+		if dscp < 0 || dscp > 63 {
+			return errorf("flow %q: DSCP %d out of range 0..63", f.ID, dscp)
+		}
+		sp := f.SrcPort
+		if sp == 0 {
+			sp = 49152 + i%16384
+		}
+		fs := &s.flows[i]
+		fs.f = f
+		fs.src, fs.dst = src, dst
+		fs.dscp = uint8(dscp)
+		fs.prio = s.nodes[s.ports[src].node].prio[dscp]
+		a, b := s.ports[src].ref.String(), s.ports[dst].ref.String()
+		spS := fmt.Sprint(sp)
+		fs.hashFwd = hashString(a, b, spS, "4791", "17")
+		fs.hashRev = hashString(b, a, "4791", spS, "17")
+		fs.total = math.MaxInt64
+		if f.Bytes > 0 {
+			fs.total = (f.Bytes + s.mtu - 1) / s.mtu
+		}
+		fs.lastCNP, fs.lastNak = math.MinInt64/2, math.MinInt64/2
+		fs.startAt = -1
+		if s.cfg.DCQCNEnabled {
+			fs.rp = newReactionPoint(&s.dc, float64(s.ports[src].rateMbps))
+		}
+		if fs.path, err = s.tracePath(src, dst, fs.hashFwd); err != nil {
+			return errorf("flow %q: %w", f.ID, err)
+		}
+		if _, err = s.tracePath(dst, src, fs.hashRev); err != nil {
+			return errorf("flow %q (reverse path for ACKs): %w", f.ID, err)
+		}
+		s.ports[src].flows = append(s.ports[src].flows, int32(i))
+	}
+	for i := range s.flows {
+		for _, dep := range s.cfg.Flows[i].After {
+			j, ok := ids[dep]
+			if !ok {
+				return errorf("flow %q waits for unknown flow %q", s.cfg.Flows[i].ID, dep)
+			}
+			if s.flows[j].total == math.MaxInt64 {
+				return errorf("flow %q waits for long-lived flow %q, which never completes (give it Bytes)", s.cfg.Flows[i].ID, dep)
+			}
+			s.flows[i].depsLeft++
+			s.flows[j].children = append(s.flows[j].children, int32(i))
+		}
+	}
+	// A dependency cycle would leave flows silently idle: reject it.
+	left := make([]int, len(s.flows))
+	var ready []int32
+	for i := range s.flows {
+		left[i] = s.flows[i].depsLeft
+		if left[i] == 0 {
+			ready = append(ready, int32(i))
+		}
+	}
+	seenN := 0
+	for len(ready) > 0 {
+		i := ready[len(ready)-1]
+		ready = ready[:len(ready)-1]
+		seenN++
+		for _, c := range s.flows[i].children {
+			if left[c]--; left[c] == 0 {
+				ready = append(ready, c)
+			}
+		}
+	}
+	if seenN != len(s.flows) {
+		var stuck []string
+		for i := range left {
+			if left[i] > 0 {
+				stuck = append(stuck, s.cfg.Flows[i].ID)
+			}
+		}
+		sort.Strings(stuck)
+		return errorf("flow dependencies (After) form a cycle among %v", stuck)
+	}
+	return nil
+}
+
+func (s *sim) buildSeries() error {
+	if s.cfg.SampleEveryNs < 0 {
+		return errorf("negative sample interval %d ns", s.cfg.SampleEveryNs)
+	}
+	if s.cfg.SampleEveryNs == 0 {
+		if len(s.cfg.Watch) > 0 {
+			return errorf("watch ports given but SampleEveryNs is 0: set a sample interval")
+		}
+		return nil
+	}
+	n := s.cfg.DurationNs / s.cfg.SampleEveryNs
+	if n > 200_000 {
+		return errorf("%d samples requested (duration %d ns / every %d ns): raise SampleEveryNs to keep under 200000", n, s.cfg.DurationNs, s.cfg.SampleEveryNs)
+	}
+	s.series = &Series{}
+	for _, w := range s.cfg.Watch {
+		pi, ok := s.portIndex(w)
+		if !ok {
+			return errorf("watched port %s is not on any link", w)
+		}
+		s.watch = append(s.watch, pi)
+		s.series.Queues = append(s.series.Queues, PortSeries{Node: w.Node, Port: w.Port})
+	}
+	for i := range s.flows {
+		s.series.Rates = append(s.series.Rates, FlowSeries{ID: s.flows[i].f.ID})
+	}
+	s.sampleT = s.cfg.SampleEveryNs * 1000
+	return nil
+}

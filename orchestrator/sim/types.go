@@ -1,0 +1,237 @@
+package sim
+
+import (
+	"fmt"
+	"strings"
+)
+
+// NodeKind says whether a node forwards packets (a switch) or terminates
+// them (a host with one NIC per port).
+type NodeKind int
+
+const (
+	Host NodeKind = iota
+	Switch
+)
+
+func (k NodeKind) String() string {
+	if k == Switch {
+		return "switch"
+	}
+	return "host"
+}
+
+// Node is a host or a switch of the simulated fabric.
+type Node struct {
+	Name string
+	Kind NodeKind
+	// BufferBytes is a switch's shared buffer pool. PFC headroom is
+	// reserved on top of it. Zero means DefaultBufferBytes.
+	BufferBytes int64
+	// ECMPSeed salts the switch's ECMP hash. Zero derives a seed from
+	// Config.Seed and the node name, so a different run seed gives a
+	// different (but reproducible) ECMP placement.
+	ECMPSeed uint64
+}
+
+// PortRef names one end of a link: a node and its port ("leaf1",
+// "Ethernet0").
+type PortRef struct {
+	Node string `json:"node"`
+	Port string `json:"port"`
+}
+
+func (p PortRef) String() string { return p.Node + ":" + p.Port }
+
+// Link is a full-duplex point-to-point link.
+type Link struct {
+	A, B        PortRef
+	RateGbps    float64
+	PropDelayNs int64
+}
+
+// Topology is the simulated graph. Hosts do not forward; switches do.
+type Topology struct {
+	Nodes []Node
+	Links []Link
+}
+
+// PortQoS is the QoS of one switch port for one priority. The port is both
+// the egress (ECN marking, scheduling) and the ingress (PFC accounting) of
+// its link.
+type PortQoS struct {
+	// ECN marks ECN-capable packets at egress on the instantaneous queue
+	// depth of this (port, priority): probability 0 at or below KminBytes,
+	// Pmax*(q-Kmin)/(Kmax-Kmin) in between, 1 above KmaxBytes.
+	ECN        bool
+	KminBytes  int64
+	KmaxBytes  int64
+	Pmax       float64
+	// PFC makes the priority lossless on this port: the port pauses its
+	// upstream neighbour when its ingress use for the priority passes the
+	// XOFF threshold (XoffBytes, or a dynamic 1/8 of the free shared buffer
+	// when XoffBytes is 0) and resumes it XonBytes below that threshold
+	// (XonBytes 0 means 3 KB). Packets arriving while paused use
+	// HeadroomBytes (0 means computed from link rate, propagation delay
+	// and MTU); a packet that fits neither is dropped.
+	PFC           bool
+	XoffBytes     int64
+	XonBytes      int64
+	HeadroomBytes int64
+	// Strict queues are served before all weighted ones, higher priority
+	// first; the others share the port by deficit round robin in
+	// proportion to Weight (0 means 1).
+	Strict bool
+	Weight int
+}
+
+// Flow is one QP: a sender NIC streaming Bytes to a receiver NIC.
+type Flow struct {
+	ID string
+	// Src and Dst are host NICs: "host" (its first port, in link order) or
+	// "host:port".
+	Src, Dst string
+	// SrcPort is the UDP source port (RoCE derives it from the QP) that
+	// enters the ECMP hash. Zero derives one from the flow's index.
+	SrcPort int
+	// DSCP classifies the flow's data and ACK packets (0 means 26); every
+	// node maps it to a priority with Config.DSCPToPriority.
+	DSCP int
+	// Bytes to send; 0 means a long-lived flow that runs to the end.
+	Bytes   int64
+	StartNs int64
+	// After lists flow IDs that must have been fully received before this
+	// flow starts (StartNs then counts from that moment); it expresses the
+	// step dependencies of collectives such as ring AllReduce.
+	After []string
+	Role  string
+}
+
+// DCQCNParams are the reaction-point (sender) and notification-point
+// (receiver) parameters of DCQCN. Rates are in Gb/s, times in ns.
+type DCQCNParams struct {
+	G                  float64 // alpha gain, 1/256
+	AlphaPeriodNs      int64   // alpha decays once per period without CNP, 55 µs
+	RateTimerNs        int64   // rate increase timer, 55 µs
+	ByteCounterBytes   int64   // rate increase every this many bytes sent, 10 MB
+	F                  int     // fast recovery steps, 5
+	RateAIGbps         float64 // additive increase
+	RateHAIGbps        float64 // hyper increase
+	MinRateGbps        float64
+	CNPIntervalNs      int64 // NP sends at most one CNP per flow per interval, 50 µs
+}
+
+// PaperDCQCN returns the parameters of the DCQCN paper (SIGCOMM 2015),
+// with the additive and hyper increase rates scaled from their 40 Gb/s
+// values (40 Mb/s, 200 Mb/s) to lineRateGbps.
+func PaperDCQCN(lineRateGbps float64) DCQCNParams {
+	return DCQCNParams{
+		G:                1.0 / 256,
+		AlphaPeriodNs:    55_000,
+		RateTimerNs:      55_000,
+		ByteCounterBytes: 10 << 20,
+		F:                5,
+		RateAIGbps:       0.040 * lineRateGbps / 40,
+		RateHAIGbps:      0.200 * lineRateGbps / 40,
+		MinRateGbps:      0.1,
+		CNPIntervalNs:    50_000,
+	}
+}
+
+// MellanoxDCQCN returns parameters close to the ConnectX (mlx5) firmware
+// defaults: a slower rate-increase timer (300 µs), a small byte counter,
+// one fast-recovery step and smaller increase steps, scaled like
+// PaperDCQCN from 40 Gb/s. The firmware's exact defaults vary by release;
+// treat this as an approximation.
+func MellanoxDCQCN(lineRateGbps float64) DCQCNParams {
+	return DCQCNParams{
+		G:                1.0 / 256,
+		AlphaPeriodNs:    55_000,
+		RateTimerNs:      300_000,
+		ByteCounterBytes: 32767 * 64,
+		F:                1,
+		RateAIGbps:       0.005 * lineRateGbps / 40,
+		RateHAIGbps:      0.050 * lineRateGbps / 40,
+		MinRateGbps:      0.001 * lineRateGbps / 40,
+		CNPIntervalNs:    4_000,
+	}
+}
+
+// Config is one simulation run.
+type Config struct {
+	Topology Topology
+	// QoS holds per switch port and priority settings. A switch port (or
+	// priority) without an entry uses DefaultQoS for that priority, and
+	// a priority missing there too is lossy, unmarked, weight 1.
+	QoS        map[PortRef]map[int]PortQoS
+	DefaultQoS map[int]PortQoS
+	// DSCPToPriority maps DSCP to priority per node name; the "" entry
+	// applies to nodes without their own. Nil means {26: 3, 48: 6}.
+	// Unmapped DSCPs go to priority 0.
+	DSCPToPriority map[string]map[int]int
+
+	Flows      []Flow
+	DurationNs int64
+	// WarmupNs starts the goodput window of long-lived flows, so their
+	// goodput is measured once rates have converged.
+	WarmupNs int64
+	MTU      int // payload bytes per packet; 0 means 4096
+	Seed     int64
+
+	DCQCN        DCQCNParams
+	DCQCNEnabled bool
+	// CNPDSCP is the DSCP of CNPs; 0 means 48.
+	CNPDSCP int
+
+	// AckEvery is how many in-order packets the receiver acknowledges at
+	// once (0 means 16); the last packet of a flow is always acknowledged.
+	AckEvery int
+	// NAKIntervalNs limits NAKs to one per flow per interval (0 means
+	// 500 µs). RTONs is the retransmission timeout (0 means 1 ms).
+	NAKIntervalNs int64
+	RTONs         int64
+
+	// SampleEveryNs > 0 records time series every interval: queue depth
+	// and pause state at the Watch ports, and every flow's sending rate.
+	SampleEveryNs int64
+	Watch         []PortRef
+}
+
+// Defaults used when a Config leaves a field zero.
+const (
+	DefaultMTU         = 4096
+	DefaultBufferBytes = 16 << 20
+	// WireOverheadBytes is added to every data packet's payload on the
+	// wire: Ethernet header 14 + FCS 4 + preamble 8 + IFG 12 + IPv4 20 +
+	// UDP 8 + BTH 12 + ICRC 4. One flow's goodput on an idle link is
+	// therefore MTU/(MTU+82) of line rate.
+	WireOverheadBytes = 82
+	// AckWireBytes is an ACK or NAK on the wire (overhead + AETH 4);
+	// CNPWireBytes a CNP (overhead + 16 reserved bytes); PauseWireBytes a
+	// minimum frame with preamble and IFG.
+	AckWireBytes   = WireOverheadBytes + 4
+	CNPWireBytes   = WireOverheadBytes + 16
+	PauseWireBytes = 84
+	// PauseQuanta is the pause time a PFC XOFF frame asks for, in units of
+	// 512 bit times; the sender refreshes it at half that while congested.
+	PauseQuanta = 0xFFFF
+)
+
+// splitNIC parses "host" or "host:port".
+func splitNIC(s string) (node, port string) {
+	if i := strings.IndexByte(s, ':'); i >= 0 {
+		return s[:i], s[i+1:]
+	}
+	return s, ""
+}
+
+func (c *Config) mtu() int {
+	if c.MTU <= 0 {
+		return DefaultMTU
+	}
+	return c.MTU
+}
+
+func defaultDSCPMap() map[int]int { return map[int]int{26: 3, 48: 6} }
+
+func errorf(format string, a ...any) error { return fmt.Errorf("sim: "+format, a...) }
