@@ -1,0 +1,184 @@
+package eos
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var ctrUpdate = flag.Bool("update", false, "rewrite golden files under testdata/")
+
+var ctrParsers = map[string]func(string) (any, error){
+	"pfc_counters":   func(s string) (any, error) { return ParsePFCCounters(strings.NewReader(s)) },
+	"ecn_counters":   func(s string) (any, error) { return ParseECNCounters(strings.NewReader(s)) },
+	"queue_counters": func(s string) (any, error) { return ParseQueueCounters(strings.NewReader(s)) },
+}
+
+func ctrFixtures(t testing.TB, prefix string) []string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join("testdata/counters", prefix+"*.json"))
+	var out []string
+	for _, f := range files {
+		if !strings.HasSuffix(f, ".golden.json") {
+			out = append(out, f)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no %s fixtures", prefix)
+	}
+	return out
+}
+
+func ctrFixture(t testing.TB, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata/counters", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestCounterGolden(t *testing.T) {
+	for prefix, parse := range ctrParsers {
+		for _, f := range ctrFixtures(t, prefix) {
+			t.Run(filepath.Base(f), func(t *testing.T) {
+				in, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				v, err := parse(string(in))
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, _ := json.MarshalIndent(v, "", "  ")
+				got = append(got, '\n')
+				golden := strings.TrimSuffix(f, ".json") + ".golden.json"
+				if *ctrUpdate {
+					if err := os.WriteFile(golden, got, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				want, err := os.ReadFile(golden)
+				if err != nil {
+					t.Fatalf("%v (run go test -update)", err)
+				}
+				if !bytes.Equal(got, want) {
+					t.Errorf("differs from %s:\n%s", golden, got)
+				}
+			})
+		}
+	}
+}
+
+func TestParsePFCCountersValues(t *testing.T) {
+	c, err := ParsePFCCounters(strings.NewReader(ctrFixture(t, "pfc_counters.json")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Interfaces) != 4 || c.Interfaces[0].Interface != "Ethernet1" || c.Interfaces[3].Interface != "Ethernet49/1" {
+		t.Fatalf("interfaces/order: %+v", c.Interfaces)
+	}
+	if rx, tx := c.Total("Ethernet1"); rx != 0 || tx != 1532 {
+		t.Errorf("Ethernet1 = %d,%d", rx, tx)
+	}
+	if rx, tx := c.Total(""); rx != 877 || tx != 2736 {
+		t.Errorf("all = %d,%d", rx, tx)
+	}
+}
+
+func TestParseECNCountersValues(t *testing.T) {
+	c, err := ParseECNCounters(strings.NewReader(ctrFixture(t, "ecn_counters.json")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, ok := c.Marked("Ethernet1", 3); !ok || m != 5400 {
+		t.Errorf("Ethernet1 q3 = %d %v", m, ok)
+	}
+	if _, ok := c.Marked("Ethernet1", 4); ok {
+		t.Error(`"-" (not configured) must be absent, not 0`)
+	}
+	if m, ok := c.Marked("Ethernet2", 4); !ok || m != 0 {
+		t.Errorf("configured zero lost: %d %v", m, ok)
+	}
+	if got := c.Total("", 3); got != 5412 {
+		t.Errorf("Total(all, 3) = %d", got)
+	}
+	if got := c.Total("Ethernet2", -1); got != 12 {
+		t.Errorf("Total(Ethernet2, all) = %d", got)
+	}
+}
+
+func TestParseQueueCountersValues(t *testing.T) {
+	c, err := ParseQueueCounters(strings.NewReader(ctrFixture(t, "queue_counters_detail.json")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Queues) != 32 {
+		t.Fatalf("queues = %d, want 2 interfaces x 2 types x 8 TCs", len(c.Queues))
+	}
+	if e, d := c.Total("Ethernet2", 3); e != 1873990 || d != 212 {
+		t.Errorf("Ethernet2 TC3 = %d,%d", e, d)
+	}
+	if e, _ := c.Total("Ethernet1", -1); e != 1200+2450112+410 {
+		t.Errorf("Ethernet1 unicast enqueued = %d (multicast must not count)", e)
+	}
+	q := c.Queues[3]
+	if q.Interface != "Ethernet1" || q.Type != "unicast" || q.TrafficClass != 3 || q.DropPrecedence != 0 || *q.EnqueuedBytes != 10035658752 {
+		t.Errorf("Queues[3] = %+v", q)
+	}
+}
+
+func TestCounterErrors(t *testing.T) {
+	pfc := ctrFixture(t, "pfc_counters.json")
+	ecn := ctrFixture(t, "ecn_counters.json")
+	q := ctrFixture(t, "queue_counters_detail.json")
+	cases := []struct {
+		name, parser, in string
+		line             int
+		want             string
+	}{
+		{"empty", "pfc_counters", "", 0, "empty input"},
+		{"text not json", "pfc_counters", "Port  RxPfc  TxPfc\nEt1  0  0\n", 1, "| json"},
+		{"truncated", "pfc_counters", pfc[:len(pfc)/2], strings.Count(pfc[:len(pfc)/2], "\n") + 1, "truncated"},
+		{"syntax", "pfc_counters", strings.Replace(pfc, `"txFrames": 1532`, `"txFrames": 1532,,`, 1), 5, "invalid JSON"},
+		{"missing tx", "pfc_counters", strings.Replace(pfc, ",\n            \"txFrames\": 1532", "", 1), 3, `no "txFrames"`},
+		{"negative", "pfc_counters", strings.Replace(pfc, "1532", "-1", 1), 5, "non-negative"},
+		{"float", "pfc_counters", strings.Replace(pfc, "1532", "15.32", 1), 5, "non-negative integer"},
+		{"wrong kind", "pfc_counters", ecn, 1, `no "interfaceCounters"`},
+		{"duplicate key", "pfc_counters", strings.Replace(pfc, `"Ethernet2"`, `"Ethernet1"`, 1), 7, "twice"},
+		{"trailing text", "pfc_counters", pfc + "\nEOS#", 0, "after the JSON"},
+		{"ecn bad value", "ecn_counters", strings.Replace(ecn, `"5400"`, `"54OO"`, 1), 8, "non-negative integer"},
+		{"ecn bad queue", "ecn_counters", strings.Replace(ecn, `"3": "5400"`, `"q3": "5400"`, 1), 8, "not a queue number"},
+		{"ecn no queueCounters", "ecn_counters", `{"intfQueueCounters": {"Ethernet1": {"counters": {}}}}`, 1, "queueCounters"},
+		{"ecn given pfc", "ecn_counters", pfc, 1, `no "intfQueueCounters"`},
+		{"queue bad tc", "queue_counters", strings.Replace(q, `"TC3"`, `"TCx"`, 1), 0, "TC0..TC15"},
+		{"queue bad counter", "queue_counters", strings.Replace(q, `"droppedPackets": 212`, `"droppedPackets": "many"`, 1), 0, "droppedPackets"},
+		{"queue no counters", "queue_counters", `{"egressQueueCounters": {"interfaces": {"Ethernet1": {"ucastQueues": {"trafficClasses": {"TC3": {"dropPrecedences": {"DP0": {"foo": 1}}}}}}}}}`, 1, "has none of"},
+		{"queue no types", "queue_counters", `{"egressQueueCounters": {"interfaces": {"Ethernet1": {}}}}`, 1, "neither ucastQueues"},
+		{"queue array", "queue_counters", `{"egressQueueCounters": {"interfaces": []}}`, 1, "expected an object"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			v, err := ctrParsers[tc.parser](tc.in)
+			if err == nil {
+				b, _ := json.Marshal(v)
+				t.Fatalf("no error, got %s", b)
+			}
+			var ce *CounterError
+			if !errors.As(err, &ce) {
+				t.Fatalf("%v is not a *CounterError", err)
+			}
+			if tc.line != 0 && ce.Line != tc.line {
+				t.Errorf("line %d, want %d: %v", ce.Line, tc.line, err)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%q does not mention %q", err, tc.want)
+			}
+		})
+	}
+}
