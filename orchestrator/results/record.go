@@ -61,6 +61,9 @@ type Variant struct {
 	Counters    []Counter    `json:"counters"`
 	Assertions  []Assertion  `json:"assertions"`
 	Series      []TimeSeries `json:"series,omitempty"`
+	// Extra holds variant-specific results of a scenario (for example the
+	// per-phase outcome of a collective) keyed by name.
+	Extra map[string]any `json:"extra,omitempty"`
 	// Error is set when the variant could not run to completion.
 	Error string `json:"error,omitempty"`
 }
