@@ -327,7 +327,7 @@ func Commands(dc qos.DeviceConfig, path string) []string {
 	})
 	for _, w := range keys {
 		cmds = append(cmds, fmt.Sprintf("sudo config pfcwd start --action %s %s %d --restoration-time %d",
-			w.Action, strings.Join(groups[w], ","), w.DetectionMs, w.RestorationMs))
+			w.Action, strings.Join(groups[w], " "), w.DetectionMs, w.RestorationMs))
 	}
 	return cmds
 }

@@ -1,0 +1,377 @@
+package sonic
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/labctl/labctl/orchestrator/qos"
+)
+
+// cfgUpdate reports the -update flag. The flag is registered once per test
+// binary by another test file of this package (counters_test.go), so it is
+// looked up rather than defined here.
+func cfgUpdate() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+// cfgVariants are the four ECN/PFC variants of the RoCE exercise.
+func cfgVariants(t testing.TB) map[string][]qos.DeviceConfig {
+	t.Helper()
+	base, err := qos.Profile("roce-dcqcn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]qos.DeviceConfig{}
+	for _, ecn := range []bool{true, false} {
+		for _, pfc := range []bool{true, false} {
+			name := "ecn-" + onOff(ecn) + "_pfc-" + onOff(pfc)
+			cfgs, err := qos.ApplyAll(base.WithECN(ecn).WithPFC(pfc), qos.TestDevices())
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[name] = cfgs
+		}
+	}
+	return out
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+// cfgComparable clears what CONFIG_DB QoS tables do not carry: peers, the
+// MTU, and the speed of ports without a lossless buffer profile.
+func cfgComparable(d qos.DeviceConfig) qos.DeviceConfig {
+	d.NOS = ""
+	d.PeersKnown = false
+	for i := range d.Ports {
+		p := &d.Ports[i]
+		p.Peer = ""
+		p.MTU = 0
+		p.Fabric = true
+		if len(p.PGs) == 0 {
+			p.SpeedGbps = 0
+		}
+	}
+	return d
+}
+
+func TestRenderParseRoundTrip(t *testing.T) {
+	for name, cfgs := range cfgVariants(t) {
+		for _, dc := range cfgs {
+			t.Run(name+"/"+dc.Device, func(t *testing.T) {
+				out, err := Render(dc)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := Parse(dc.Device, qos.Source{Name: dc.Device + ".json", Data: out})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got.NOS != Name {
+					t.Errorf("NOS = %q", got.NOS)
+				}
+				want := cfgComparable(dc)
+				got = cfgComparable(got)
+				if !reflect.DeepEqual(got, want) {
+					gj, _ := json.MarshalIndent(got, "", " ")
+					wj, _ := json.MarshalIndent(want, "", " ")
+					t.Errorf("round trip differs:\n got %s\nwant %s\ndiff: %v", gj, wj, qos.Diff([]qos.DeviceConfig{want}, []qos.DeviceConfig{got}))
+				}
+				// Rendering is deterministic.
+				again, _ := Render(dc)
+				if string(again) != string(out) {
+					t.Error("two renders differ")
+				}
+			})
+		}
+	}
+}
+
+func TestRenderGolden(t *testing.T) {
+	for name, cfgs := range cfgVariants(t) {
+		for _, dc := range cfgs {
+			out, err := Render(dc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmds := strings.Join(Commands(dc, "/etc/sonic/labctl-qos.json"), "\n") + "\n"
+			for file, data := range map[string][]byte{
+				filepath.Join("testdata", "golden", name, dc.Device+".json"): out,
+				filepath.Join("testdata", "golden", name, dc.Device+".sh"):   []byte(cmds),
+			} {
+				if cfgUpdate() {
+					if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(file, data, 0o644); err != nil {
+						t.Fatal(err)
+					}
+					continue
+				}
+				want, err := os.ReadFile(file)
+				if err != nil {
+					t.Fatalf("%v (run go test -update to create it)", err)
+				}
+				if string(want) != string(data) {
+					t.Errorf("%s differs from the rendered config; review and run go test -update", file)
+				}
+			}
+		}
+	}
+}
+
+func TestRenderContent(t *testing.T) {
+	cfgs := cfgVariants(t)
+	doc := func(variant string) Doc {
+		d, err := BuildDoc(cfgs[variant][0]) // leaf1
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	on := doc("ecn-on_pfc-on")
+	if got := on["PORT_QOS_MAP"]["Ethernet0"]["pfc_enable"]; got != "3" {
+		t.Errorf("pfc_enable = %q", got)
+	}
+	if got := on["DSCP_TO_TC_MAP"]["AZURE"]["26"]; got != "3" {
+		t.Errorf("DSCP 26 -> %q", got)
+	}
+	if got := on["BUFFER_PG"]["Ethernet0|3"]["profile"]; got != "pg_lossless_100000_5m_profile" {
+		t.Errorf("BUFFER_PG Ethernet0|3 = %q", got)
+	}
+	if got := on["BUFFER_PROFILE"]["pg_lossless_100000_5m_profile"]["xoff"]; got != "9381" {
+		t.Errorf("xoff = %q, want the formula's 9381", got)
+	}
+	if got := on["PFC_WD"]["GLOBAL"]["POLL_INTERVAL"]; got != "100" {
+		t.Errorf("POLL_INTERVAL = %q", got)
+	}
+	if got := on["QUEUE"]["Ethernet0|6"]["scheduler"]; on["SCHEDULER"][got]["type"] != "STRICT" {
+		t.Errorf("queue 6 scheduler %q is not STRICT", got)
+	}
+	if w := on["QUEUE"]["Ethernet0|3"]["wred_profile"]; on["WRED_PROFILE"][w]["green_min_threshold"] != "409600" {
+		t.Errorf("WRED profile %q = %v", w, on["WRED_PROFILE"][w])
+	}
+	off := doc("ecn-off_pfc-off")
+	if _, ok := off["WRED_PROFILE"]; ok {
+		t.Error("ECN off still writes WRED_PROFILE")
+	}
+	for k, e := range off["PORT_QOS_MAP"] {
+		if _, ok := e["pfc_enable"]; ok {
+			t.Errorf("PFC off still writes pfc_enable on %s", k)
+		}
+	}
+	for k, e := range off["QUEUE"] {
+		if _, ok := e["wred_profile"]; ok {
+			t.Errorf("ECN off still sets a wred_profile on %s", k)
+		}
+	}
+}
+
+func TestValidateDoc(t *testing.T) {
+	good, err := BuildDoc(cfgVariants(t)["ecn-on_pfc-on"][0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errs := ValidateDoc(good); len(errs) > 0 {
+		t.Fatalf("rendered doc does not validate: %v", errs)
+	}
+	tests := []struct {
+		name   string
+		break_ func(Doc)
+		want   string
+	}{
+		{"pfc_enable pattern", func(d Doc) { d["PORT_QOS_MAP"]["Ethernet0"]["pfc_enable"] = "3,8" }, `pfc_enable: "3,8" does not match`},
+		{"pfc_enable trailing comma", func(d Doc) { d["PORT_QOS_MAP"]["Ethernet0"]["pfc_enable"] = "3," }, "does not match"},
+		{"green min not below max", func(d Doc) {
+			w := d["QUEUE"]["Ethernet0|3"]["wred_profile"]
+			d["WRED_PROFILE"][w]["green_min_threshold"] = d["WRED_PROFILE"][w]["green_max_threshold"]
+		}, "must be below green_max_threshold"},
+		{"drop probability", func(d Doc) {
+			w := d["QUEUE"]["Ethernet0|3"]["wred_profile"]
+			d["WRED_PROFILE"][w]["green_drop_probability"] = "101"
+		}, "101 is outside 0-100"},
+		{"detection", func(d Doc) { d["PFC_WD"]["Ethernet0"]["detection_time"] = "50" }, "detection_time: 50 is outside 100-5000"},
+		{"restoration", func(d Doc) { d["PFC_WD"]["Ethernet0"]["restoration_time"] = "70000" }, "restoration_time: 70000 is outside 100-60000"},
+		{"poll", func(d Doc) { d["PFC_WD"]["GLOBAL"]["POLL_INTERVAL"] = "5000" }, "POLL_INTERVAL: 5000"},
+		{"action", func(d Doc) { d["PFC_WD"]["Ethernet0"]["action"] = "ignore" }, `"ignore" is not drop`},
+		{"dangling reference", func(d Doc) { d["QUEUE"]["Ethernet0|3"]["scheduler"] = "[SCHEDULER|nope]" }, "SCHEDULER|nope, which is not defined"},
+		{"scheduler weight", func(d Doc) {
+			s := d["QUEUE"]["Ethernet0|3"]["scheduler"]
+			d["SCHEDULER"][s]["weight"] = "0"
+		}, "weight: 0 is outside 1-100"},
+		{"map value", func(d Doc) { d["DSCP_TO_TC_MAP"]["AZURE"]["26"] = "9" }, "9 is outside 0-7"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := Merge(good) // a deep copy
+			tt.break_(d)
+			errs := ValidateDoc(d)
+			if len(errs) == 0 || !strings.Contains(joinErrs(errs).Error(), tt.want) {
+				t.Errorf("errors = %v, want one containing %q", errs, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"syntax", "{\n \"PORT_QOS_MAP\": {\n  \"Ethernet0\": {\"pfc_enable\": \"3\",}\n }\n}", "x.json:3:"},
+		{"not an object", `[1,2]`, "CONFIG_DB JSON object"},
+		{"value type", `{"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": [3]}}}`, "PORT_QOS_MAP|Ethernet0 field pfc_enable"},
+		{"bad pfc_enable", `{"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3;4"}}}`, `pfc_enable "3;4"`},
+		{"undefined map", `{"PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "[DSCP_TO_TC_MAP|X]"}}}`, "DSCP_TO_TC_MAP|X is referenced but not defined"},
+		{"bad queue key", `{"QUEUE": {"Ethernet0|9": {}}}`, `QUEUE|Ethernet0|9: index "9"`},
+		{"bad cable", `{"QUEUE": {"Ethernet0|3": {}}, "CABLE_LENGTH": {"AZURE": {"Ethernet0": "5 meters"}}}`, `"5 meters" is not a length`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("x", qos.Source{Name: "x.json", Data: []byte(tt.in)})
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseOldStyleReferences(t *testing.T) {
+	in := `{
+ "DSCP_TO_TC_MAP": {"AZURE": {"26": "3", "48": "6"}},
+ "TC_TO_QUEUE_MAP": {"AZURE": {"3": "3", "6": "6"}},
+ "SCHEDULER": {"scheduler.1": {"type": "DWRR", "weight": "15"}},
+ "WRED_PROFILE": {"AZURE_LOSSLESS": {"ecn": "ecn_all", "green_min_threshold": "1048576", "green_max_threshold": "2097152", "green_drop_probability": "5"}},
+ "PORT_QOS_MAP": {"Ethernet4": {"dscp_to_tc_map": "[DSCP_TO_TC_MAP|AZURE]", "tc_to_queue_map": "[TC_TO_QUEUE_MAP|AZURE]", "pfc_enable": "3"}},
+ "QUEUE": {"Ethernet4|3": {"scheduler": "[SCHEDULER|scheduler.1]", "wred_profile": "[WRED_PROFILE|AZURE_LOSSLESS]"}}
+}`
+	dc, err := Parse("old", qos.Source{Name: "old.json", Data: []byte(in)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := dc.Port("Ethernet4")
+	if p == nil || dc.DSCPToTC[26] != 3 || p.Queue(3).Weight != 15 || p.Queue(3).ECN.MaxBytes != 2097152 || p.Queue(3).ECN.Pmax != 0.05 {
+		t.Errorf("parsed = %+v", dc)
+	}
+}
+
+// cfgRealConfigs returns the directory of the real vendor samples, or
+// skips (fails under CI) when it is absent.
+func cfgRealConfigs(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join("..", "..", "..", "..", "shared", "reference", "real-configs", "sonic")
+	if _, err := os.Stat(dir); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("real SONiC configs not found at %s: %v", dir, err)
+		}
+		t.Skipf("real SONiC configs not found at %s (../shared/reference/real-configs from the repository root)", dir)
+	}
+	return dir
+}
+
+func TestParseRealConfigs(t *testing.T) {
+	dir := cfgRealConfigs(t)
+	read := func(name string) qos.Source {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return qos.Source{Name: name, Data: data}
+	}
+	t.Run("arista7050 qos", func(t *testing.T) {
+		dc, err := Parse("arista7050", read("qos-arista7050.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(dc.Ports) != 28 {
+			t.Errorf("ports = %d, want 28", len(dc.Ports))
+		}
+		p := dc.Port("Ethernet4")
+		if got := qos.FormatInts(p.PFCPriorities); got != "3,4" {
+			t.Errorf("pfc = %s", got)
+		}
+		if p.Watchdog == nil {
+			t.Error("pfcwd_sw_enable not read as a watchdog")
+		}
+		if e := p.Queue(3).ECN; e == nil || e.MinBytes != 1048576 || e.MaxBytes != 2097152 || e.Pmax != 0.05 {
+			t.Errorf("queue 3 ECN = %+v", e)
+		}
+		if dc.DSCPToTC[26] != 1 {
+			t.Errorf("AZURE maps DSCP 26 to %d, want lossy 1", dc.DSCPToTC[26])
+		}
+		if got := qos.FormatInts(dc.LosslessDSCPs(p)); got != "3,4" {
+			t.Errorf("inferred lossless DSCPs = %s, want 3,4", got)
+		}
+	})
+	t.Run("mellanox qos per-port map", func(t *testing.T) {
+		dc, err := Parse("mlnx", read("qos-mellanox4600c-c64.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if dc.DSCPToTC[48] != 7 {
+			t.Errorf("global map DSCP 48 -> %d", dc.DSCPToTC[48])
+		}
+		if p := dc.Port("Ethernet0"); p.DSCPToTC == nil || p.DSCPToTC[2] != 1 {
+			t.Errorf("Ethernet0 should carry AZURE_UPLINK: %v", p.DSCPToTC)
+		}
+	})
+	t.Run("qos merged with buffers", func(t *testing.T) {
+		dc, err := Parse("mlnx", read("qos-mellanox4600c-c64.json"), read("buffers-mellanox2410.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := dc.Port("Ethernet0")
+		if p.CableM != 300 || dc.SharedPoolBytes != 3302912 {
+			t.Errorf("cable %d pool %d", p.CableM, dc.SharedPoolBytes)
+		}
+		// This SKU sizes lossless PGs dynamically: the file lists only
+		// the lossy PG 0, which is not a headroom PG.
+		if len(p.PGs) != 0 {
+			t.Errorf("PGs = %+v, want none", p.PGs)
+		}
+	})
+	t.Run("arista7260 buffers", func(t *testing.T) {
+		dc, err := Parse("a7260", read("buffer-arista7260-t1.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(dc.Ports) == 0 || dc.SharedPoolBytes != 33262528 {
+			t.Errorf("ports %d pool %d", len(dc.Ports), dc.SharedPoolBytes)
+		}
+	})
+}
+
+func FuzzParse(f *testing.F) {
+	for _, variant := range cfgVariants(f) {
+		for _, dc := range variant {
+			out, err := Render(dc)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(out)
+		}
+	}
+	f.Add([]byte(`{"PORT_QOS_MAP": {"Ethernet0|": {"pfc_enable": "3"}}, "BUFFER_PG": {"Ethernet0|3-4": {"profile": "[BUFFER_PROFILE|pg_lossless_100000_5m_profile]"}}}`))
+	f.Add([]byte(`{"QUEUE": {"Ethernet0|0-7,3": {"scheduler": "s"}}, "SCHEDULER": {"s": {"type": "STRICT"}}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dc, err := Parse("fuzz", qos.Source{Name: "fuzz.json", Data: data})
+		if err != nil {
+			if err.Error() == "" {
+				t.Error("empty error")
+			}
+			return
+		}
+		// Whatever parses must lint and flatten without panicking.
+		qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{})
+		qos.Flatten(&dc)
+	})
+}

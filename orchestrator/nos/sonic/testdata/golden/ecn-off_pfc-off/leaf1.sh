@@ -1,0 +1,1 @@
+sudo config load -y /etc/sonic/labctl-qos.json

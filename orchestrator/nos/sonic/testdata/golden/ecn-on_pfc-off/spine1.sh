@@ -1,0 +1,2 @@
+sudo config load -y /etc/sonic/labctl-qos.json
+sudo config ecn -profile ECN_1638400_6553600_20 -gmin 1638400 -gmax 6553600 -gdrop 20

@@ -1,0 +1,5 @@
+sudo config load -y /etc/sonic/labctl-qos.json
+sudo config interface pfc priority Ethernet0 3 on
+sudo config ecn -profile ECN_1638400_6553600_20 -gmin 1638400 -gmax 6553600 -gdrop 20
+sudo config pfcwd interval 100
+sudo config pfcwd start --action drop Ethernet0 200 --restoration-time 200
