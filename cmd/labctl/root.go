@@ -55,6 +55,8 @@ var commandConstructors = []func(*App) *cobra.Command{
 	newVersionCmd,
 	newLabsCmd,
 	newPlanCmd,
+	newTopoCmd,
+	newTraceCmd,
 }
 
 func newRootCmd(app *App) *cobra.Command {

@@ -410,7 +410,7 @@ func (g *Graph) noteScaleDown(mergeLS, mergeSS bool, s *shape) {
 			worst = max(worst, len(g.index[name].Ports))
 		}
 		g.ScaleDown = append(g.ScaleDown, fmt.Sprintf(
-			"over budget: %d switches (%s) need up to %d data interfaces after merging, more than the %d a %s container has (%s); host links stay one per NIC, so containerlab cannot run this lab with nos %s: use --runtime sim, another --nos, or a smaller lab",
+			"over budget: %d switches (%s) need up to %d data interfaces even with parallel links merged, more than the %d a %s container has (%s); host links stay one per NIC, so containerlab cannot run this lab with nos %s: use --runtime sim, another --nos, or a smaller lab",
 			len(g.OverBudget), summarizeNames(g.OverBudget), worst, g.PortBudget.MaxDataPorts, g.PortBudget.Kind, g.PortBudget.Source, g.NOS))
 	}
 }

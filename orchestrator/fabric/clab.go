@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-		"strconv"
+	"strconv"
 	"strings"
 )
 

@@ -17,8 +17,11 @@ func (g *Graph) WriteMermaid(w io.Writer) error {
 	var b strings.Builder
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 	sw := g.Switches()
-	p("%%%% lab %s: %d GPUs, %d servers, %d leaves, %d spines, %d super-spines, nos %s\n",
-		g.Name, g.GPUs, len(g.Hosts()), len(g.NodesByRole(RoleLeaf)), len(g.NodesByRole(RoleSpine)), len(g.NodesByRole(RoleSuperSpine)), g.NOS)
+	p("%%%% lab %s: %d GPUs, %d servers, %d leaves, %d spines", g.Name, g.GPUs, len(g.Hosts()), len(g.NodesByRole(RoleLeaf)), len(g.NodesByRole(RoleSpine)))
+	if n := len(g.NodesByRole(RoleSuperSpine)); n > 0 {
+		p(", %d super-spines", n)
+	}
+	p(", nos %s\n", g.NOS)
 	for _, s := range g.ScaleDown {
 		p("%%%% scale-down: %s\n", s)
 	}

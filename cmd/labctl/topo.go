@@ -1,0 +1,103 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/fabric"
+	"github.com/labctl/labctl/orchestrator/lab"
+	"github.com/labctl/labctl/orchestrator/sizing"
+)
+
+// labGraph resolves a lab (catalog name or spec file), sizes it and builds
+// its fabric graph; nos, when not empty, overrides the spec's NOS.
+func labGraph(nameOrPath, nos string) (*fabric.Graph, *lab.Spec, error) {
+	spec, err := lab.Resolve(nameOrPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	if nos != "" {
+		if nos != fabric.NOSSonic && nos != fabric.NOSEOS {
+			return nil, nil, exitcode.Usagef("--nos %q is not supported: use sonic or eos", nos)
+		}
+		s := *spec
+		s.NOS = nos
+		spec = &s
+	}
+	plan, err := sizing.Compute(spec.Sizing.Normalize())
+	if err != nil {
+		return nil, nil, exitcode.Usagef("size lab %s: %v (fix the sizing section of %s)", spec.Name, err, spec.Source)
+	}
+	g, err := fabric.Build(spec, plan)
+	if err != nil {
+		return nil, nil, fmt.Errorf("lab %s: %w", spec.Name, err)
+	}
+	return g, spec, nil
+}
+
+func newTopoCmd(app *App) *cobra.Command {
+	var nos string
+	cmd := &cobra.Command{
+		Use:   "topo <lab> [--nos sonic|eos]",
+		Short: "Build a lab's fabric graph and write its containerlab topology",
+		Long: `topo sizes the lab, builds its fabric (switches, servers, ports, /31 links,
+loopbacks, eBGP underlay ASNs) and writes topologies/<lab>/<lab>.clab.yml,
+topologies/<lab>/<lab>.mmd (a mermaid diagram) and base startup configs in
+topologies/<lab>/startup/. Vendor QoS configs in configs/ are not touched.
+
+Where a switch would exceed the data ports a containerlab switch container
+has (32 on docker-sonic-vs), parallel links are merged into one lab link and
+the summary says so; the sizing plan itself stays exact.
+
+With -o clab|json|mermaid|dot the result is printed instead of written.`,
+		Example: `  labctl topo 64gpu
+  labctl topo 128gpu --nos eos
+  labctl topo 1024gpu -o mermaid`,
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeLabs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			format := ""
+			if app.Output != "" {
+				f, err := app.OutputFormat("", "clab", "json", "mermaid", "dot")
+				if err != nil {
+					return err
+				}
+				format = f
+			}
+			g, _, err := labGraph(args[0], nos)
+			if err != nil {
+				return err
+			}
+			switch format {
+			case "clab":
+				return g.WriteClab(app.Out)
+			case "json":
+				return g.WriteJSON(app.Out)
+			case "mermaid":
+				return g.WriteMermaid(app.Out)
+			case "dot":
+				return g.WriteDot(app.Out)
+			}
+			dir := filepath.Join(app.TopologiesDir(), g.Name)
+			written, err := g.WriteLab(dir)
+			if err != nil {
+				return exitcode.Envf("%v (check that %s is writable)", err, dir)
+			}
+			for _, line := range g.Summary() {
+				fmt.Fprintln(app.Out, line)
+			}
+			fmt.Fprintf(app.Out, "wrote %s, %s and %d startup configs in %s\n",
+				filepath.Join(dir, g.TopologyFile()), filepath.Join(dir, g.MermaidFile()), len(written)-2, filepath.Join(dir, fabric.StartupDir))
+			if len(g.OverBudget) > 0 {
+				fmt.Fprintf(app.Out, "note: containerlab cannot run this lab with nos %s (see scale-down above); the simulator (--runtime sim) can\n", g.NOS)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&nos, "nos", "", "switch NOS: sonic or eos (default: the lab's)")
+	_ = cmd.RegisterFlagCompletionFunc("nos", cobra.FixedCompletions([]string{"sonic", "eos"}, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/fabric"
+)
+
+// maxListedCandidates bounds the ECMP candidates printed per switch.
+const maxListedCandidates = 16
+
+func newTraceCmd(app *App) *cobra.Command {
+	var (
+		nos   string
+		sport uint16
+	)
+	cmd := &cobra.Command{
+		Use:   "trace <lab> <src> <dst>",
+		Short: "Show the path, hop counts and ECMP choice of a flow between two GPUs or hosts",
+		Long: `trace follows one RoCE v2 flow (UDP, destination port 4791) through the lab's
+fabric. src and dst are GPU numbers (0-based: GPU g is NIC g%gpus_per_server
+of server g/gpus_per_server+1), hosts (host3 = its NIC 0) or host NICs
+(host3:2). At every switch with several equal-cost next hops it shows the
+candidates and the one the flow hash picks; the simulator makes the same
+choice. Hop counts are given both ways: switches crossed (Leaf -> Spine ->
+Leaf = 3) and end to end (NIC -> Leaf -> Spine -> Leaf -> NIC = 4).`,
+		Example: `  labctl trace 64gpu 0 31
+  labctl trace 64gpu 0 32 --sport 50000
+  labctl trace 128gpu host1:3 host9:3 -o json`,
+		Args: cobra.ExactArgs(3),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			format, err := app.OutputFormat("text", "text", "json")
+			if err != nil {
+				return err
+			}
+			g, _, err := labGraph(args[0], nos)
+			if err != nil {
+				return err
+			}
+			src, err := g.ParseEndpoint(args[1])
+			if err != nil {
+				return exitcode.Usagef("source: %v", err)
+			}
+			dst, err := g.ParseEndpoint(args[2])
+			if err != nil {
+				return exitcode.Usagef("destination: %v", err)
+			}
+			if src == dst {
+				return exitcode.Usagef("source and destination are the same NIC %s: give two different GPUs or NICs", src)
+			}
+			flow, err := g.FlowKeyFor(src, dst, sport)
+			if err != nil {
+				return exitcode.Usagef("%v", err)
+			}
+			path, err := g.Trace(src, dst, flow)
+			if err != nil {
+				return fmt.Errorf("trace %s: %w", g.Name, err)
+			}
+			if format == "json" {
+				enc := json.NewEncoder(app.Out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(path)
+			}
+			return writeTrace(app.Out, g, path)
+		},
+	}
+	cmd.Flags().StringVar(&nos, "nos", "", "switch NOS: sonic or eos (default: the lab's; changes port names only)")
+	cmd.Flags().Uint16Var(&sport, "sport", fabric.DefaultSourcePort, "UDP source port of the flow (RoCE v2 varies it per QP; it changes the ECMP choice)")
+	return cmd
+}
+
+func describeEndpoint(g *fabric.Graph, ep fabric.Endpoint) string {
+	s := ep.String()
+	if gpu, err := g.GPUOf(ep); err == nil {
+		s = fmt.Sprintf("GPU%d (%s)", gpu, s)
+	}
+	return s
+}
+
+func writeTrace(w io.Writer, g *fabric.Graph, p fabric.Path) error {
+	var b strings.Builder
+	pf := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
+	pf("%s -> %s in lab %s\n", describeEndpoint(g, p.Src), describeEndpoint(g, p.Dst), g.Name)
+	pf("flow: udp %s:%d -> %s:%d\n", p.Flow.SrcIP, p.Flow.SrcPort, p.Flow.DstIP, p.Flow.DstPort)
+	pf("path: %s\n", strings.Join(p.Nodes(), " -> "))
+	for _, h := range p.Hops {
+		pf("  %-12s in %-12s out %-12s", h.Node, h.In, h.Out)
+		if len(h.Candidates) == 1 {
+			pf(" (only path)\n")
+			continue
+		}
+		pf(" ECMP: candidate %d of %d (hash %#016x)\n", h.Chosen+1, len(h.Candidates), h.Hash)
+		shown := 0
+		for i, c := range h.Candidates {
+			if i >= maxListedCandidates && i != h.Chosen {
+				continue
+			}
+			mark := " "
+			if i == h.Chosen {
+				mark = "*"
+			}
+			pf("    %s %2d. %s\n", mark, i+1, c)
+			shown++
+		}
+		if shown < len(h.Candidates) {
+			pf("      (%d more not shown)\n", len(h.Candidates)-shown)
+		}
+	}
+	roles := []string{"NIC"}
+	for _, h := range p.Hops {
+		roles = append(roles, roleTitle(h.Role))
+	}
+	roles = append(roles, "NIC")
+	kind := "cross leaf"
+	if p.SwitchHops == 1 {
+		kind = "same leaf"
+	}
+	pf("hops: %d switch hops (%s), %d end to end (%s); %s\n",
+		p.SwitchHops, strings.Join(roles[1:len(roles)-1], " -> "), p.EndToEndHops, strings.Join(roles, " -> "), kind)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func roleTitle(r fabric.Role) string {
+	switch r {
+	case fabric.RoleLeaf:
+		return "Leaf"
+	case fabric.RoleSpine:
+		return "Spine"
+	case fabric.RoleSuperSpine:
+		return "SuperSpine"
+	}
+	return string(r)
+}
