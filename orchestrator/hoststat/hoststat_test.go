@@ -1,0 +1,229 @@
+package hoststat
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata/")
+
+func fixtures(t testing.TB, prefix string) []string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join("testdata", prefix+"*"))
+	var out []string
+	for _, f := range files {
+		if !strings.HasSuffix(f, ".golden.json") {
+			out = append(out, f)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no %s fixtures", prefix)
+	}
+	return out
+}
+
+func fixture(t testing.TB, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+var parsers = map[string]func(string) (any, error){
+	"rdma_statistic": func(s string) (any, error) { return ParseRDMAStatistic(strings.NewReader(s)) },
+	"ethtool":        func(s string) (any, error) { return ParseEthtoolStats(strings.NewReader(s)) },
+}
+
+func TestGolden(t *testing.T) {
+	for prefix, parse := range parsers {
+		for _, f := range fixtures(t, prefix) {
+			t.Run(filepath.Base(f), func(t *testing.T) {
+				v, err := parse(fixture(t, filepath.Base(f)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, _ := json.MarshalIndent(v, "", "  ")
+				got = append(got, '\n')
+				golden := f + ".golden.json"
+				if *update {
+					if err := os.WriteFile(golden, got, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				want, err := os.ReadFile(golden)
+				if err != nil {
+					t.Fatalf("%v (run go test -update)", err)
+				}
+				if !bytes.Equal(got, want) {
+					t.Errorf("differs from %s:\n%s", golden, got)
+				}
+			})
+		}
+	}
+}
+
+func TestRDMAValues(t *testing.T) {
+	s, err := ParseRDMAStatistic(strings.NewReader(fixture(t, "rdma_statistic_multi.txt")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Links) != 2 {
+		t.Fatalf("links = %d", len(s.Links))
+	}
+	l := s.Link("rxe0", 1)
+	if v, ok := l.Get("sent_pkts"); !ok || v != 1843421 {
+		t.Errorf("sent_pkts = %d %v", v, ok)
+	}
+	if v, _ := s.Link("rxe1", 1).Get("duplicate_request"); v != 1 {
+		t.Errorf("rxe1 duplicate_request = %d", v)
+	}
+	if got := s.Total("rcvd_pkts"); got != 1820114+100 {
+		t.Errorf("Total(rcvd_pkts) = %d", got)
+	}
+	if _, ok := l.Get("cnp_sent"); ok {
+		t.Error("rxe has no CNP counter: must be absent")
+	}
+	// The three forms of the same link agree.
+	one, _ := ParseRDMAStatistic(strings.NewReader(fixture(t, "rdma_statistic.txt")))
+	js, err := ParseRDMAStatistic(strings.NewReader(fixture(t, "rdma_statistic.json")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(one)
+	b, _ := json.Marshal(js)
+	if string(a) != string(b) {
+		t.Errorf("text and JSON differ:\n%s\n%s", a, b)
+	}
+	pretty, err := ParseRDMAStatistic(strings.NewReader(fixture(t, "rdma_statistic_pretty.txt")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := pretty.Link("rxe0", 1).Get("rcvd_seq_err"); v != 3 {
+		t.Errorf("pretty rcvd_seq_err = %d", v)
+	}
+}
+
+func TestEthtoolValues(t *testing.T) {
+	s, err := ParseEthtoolStats(strings.NewReader(fixture(t, "ethtool_nic.txt")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := s.Get("rx_prio3_pause"); !ok || v != 5120 {
+		t.Errorf("rx_prio3_pause = %d %v", v, ok)
+	}
+	if got := s.Sum("rx_queue_", "_packets"); got != 1107001+1106878 {
+		t.Errorf("Sum = %d", got)
+	}
+	if s.Order[0] != "rx_packets" || len(s.Order) != len(s.Counters) {
+		t.Errorf("order = %v", s.Order)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	rdma := fixture(t, "rdma_statistic_multi.txt")
+	eth := fixture(t, "ethtool_nic.txt")
+	cases := []struct {
+		name, parser, in string
+		line             int
+		want             string
+	}{
+		{"rdma empty", "rdma_statistic", "", 0, "no \"link"},
+		{"rdma truncated pair", "rdma_statistic", strings.TrimSuffix(rdma, " 0\n"), 2, "has no value"},
+		{"rdma garbage value", "rdma_statistic", strings.Replace(rdma, "rcvd_pkts 100", "rcvd_pkts 1O0", 1), 2, "rcvd_pkts"},
+		{"rdma negative", "rdma_statistic", strings.Replace(rdma, "rcvd_pkts 100", "rcvd_pkts -100", 1), 2, "non-negative"},
+		{"rdma bad link", "rdma_statistic", strings.Replace(rdma, "rxe1/1", "rxe1", 1), 2, "<device>/<port>"},
+		{"rdma duplicate link", "rdma_statistic", strings.Replace(rdma, "rxe1/1", "rxe0/1", 1), 2, "appears twice"},
+		{"rdma duplicate counter", "rdma_statistic", strings.Replace(rdma, "rcvd_pkts 100", "sent_pkts 100", 1), 2, "appears twice"},
+		{"rdma error message", "rdma_statistic", "error: No such device\n", 1, "before any"},
+		{"rdma given ethtool", "rdma_statistic", eth, 1, "before any"},
+		{"rdma link only", "rdma_statistic", "link rxe0/1\n", 1, "no counters"},
+		{"rdma json bad", "rdma_statistic", `[{"ifname":"rxe0","port":1,"sent_pkts":"x"}]`, 0, "not a number"},
+		{"rdma json truncated", "rdma_statistic", `[{"ifname":"rxe0","port":1,`, 1, "truncated"},
+		{"eth empty", "ethtool", "", 0, "NIC statistics"},
+		{"eth no header", "ethtool", "     rx_packets: 1\n", 1, "NIC statistics"},
+		{"eth given rdma", "ethtool", rdma, 1, "NIC statistics"},
+		{"eth bad value", "ethtool", strings.Replace(eth, "rx_bytes: 9204418930", "rx_bytes: 9.2G", 1), 3, "rx_bytes"},
+		{"eth no colon", "ethtool", strings.Replace(eth, "tx_packets: 2251407", "tx_packets 2251407", 1), 4, "name: value"},
+		{"eth truncated line", "ethtool", strings.Replace(eth, "tx_bytes: 9341196214", "tx_bytes:", 1), 5, "tx_bytes"},
+		{"eth duplicate", "ethtool", strings.Replace(eth, "tx_packets:", "rx_packets:", 1), 4, "appears twice"},
+		{"eth overflow", "ethtool", strings.Replace(eth, "rx_bytes: 9204418930", "rx_bytes: 18446744073709551615", 1), 3, "counter"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			v, err := parsers[tc.parser](tc.in)
+			if err == nil {
+				b, _ := json.Marshal(v)
+				t.Fatalf("no error, got %s", b)
+			}
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("%v is not a *ParseError", err)
+			}
+			if tc.line != 0 && pe.Line != tc.line {
+				t.Errorf("line %d, want %d: %v", pe.Line, tc.line, err)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%q does not mention %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func seeds(f *testing.F, prefix string) {
+	for _, name := range fixtures(f, prefix) {
+		f.Add(fixture(f, filepath.Base(name)))
+	}
+	f.Add("")
+	f.Add("link")
+	f.Add("[")
+}
+
+func fuzzCheck(t *testing.T, err error) {
+	var pe *ParseError
+	if !errors.As(err, &pe) {
+		t.Fatalf("error %v is not a *ParseError", err)
+	}
+}
+
+func FuzzParseRDMAStatistic(f *testing.F) {
+	seeds(f, "rdma_statistic")
+	f.Fuzz(func(t *testing.T, in string) {
+		s, err := ParseRDMAStatistic(strings.NewReader(in))
+		if err != nil {
+			fuzzCheck(t, err)
+			return
+		}
+		for _, l := range s.Links {
+			if len(l.Counters) == 0 {
+				t.Fatal("link without counters accepted")
+			}
+			for k, v := range l.Counters {
+				if v < 0 {
+					t.Fatalf("%s negative", k)
+				}
+			}
+		}
+	})
+}
+
+func FuzzParseEthtoolStats(f *testing.F) {
+	seeds(f, "ethtool")
+	f.Fuzz(func(t *testing.T, in string) {
+		s, err := ParseEthtoolStats(strings.NewReader(in))
+		if err != nil {
+			fuzzCheck(t, err)
+			return
+		}
+		if len(s.Order) != len(s.Counters) {
+			t.Fatalf("order %d != counters %d", len(s.Order), len(s.Counters))
+		}
+	})
+}
