@@ -72,9 +72,13 @@ type NotFoundError struct {
 	Ref       string
 	Ambiguous []string
 	Recent    []string
+	msg       string // replaces the default message when set
 }
 
 func (e *NotFoundError) Error() string {
+	if e.msg != "" {
+		return e.msg
+	}
 	var b strings.Builder
 	if len(e.Ambiguous) > 0 {
 		fmt.Fprintf(&b, "run %q is ambiguous: it is a prefix of %s; give more of the run id", e.Ref, strings.Join(e.Ambiguous, ", "))

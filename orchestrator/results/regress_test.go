@@ -1,0 +1,272 @@
+package results
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func cloneRun(t *testing.T, r *Run) *Run {
+	t.Helper()
+	data, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c Run
+	if err := json.Unmarshal(data, &c); err != nil {
+		t.Fatal(err)
+	}
+	return &c
+}
+
+func regressions(r Report) []string {
+	var out []string
+	for _, f := range r.Findings {
+		if f.Regression {
+			out = append(out, f.Kind+":"+f.Variant+":"+f.Metric)
+		}
+	}
+	return out
+}
+
+func TestCompareIdentical(t *testing.T) {
+	base := syntheticRun("20261129T110000Z-ecn-pfc-64gpu", t0.Add(-time.Hour))
+	run := cloneRun(t, base)
+	run.RunID = "20261129T120000Z-ecn-pfc-64gpu"
+	r := Compare(run, base, nil)
+	if r.Regressed || r.Regressions != 0 {
+		t.Fatalf("identical runs regressed: %v", regressions(r))
+	}
+	if n := len(r.Findings); n != len(base.Variants)*len(Metrics) {
+		t.Errorf("%d findings, want %d", n, len(base.Variants)*len(Metrics))
+	}
+	var b bytes.Buffer
+	r.WriteText(&b)
+	if !strings.Contains(b.String(), "OK: no regression (40 metric comparisons") {
+		t.Errorf("text:\n%s", b.String())
+	}
+}
+
+// pfcRemoved is what a vendor config edit that drops PFC does to the run:
+// the pfc=on variants now lose packets and retransmit, and never pause.
+func pfcRemoved(t *testing.T, base *Run) *Run {
+	run := cloneRun(t, base)
+	run.RunID = "20261129T120000Z-ecn-pfc-64gpu"
+	run.ConfigDigest = "sha256:9e02"
+	for i := range run.Variants {
+		v := &run.Variants[i]
+		if !v.PFC {
+			continue
+		}
+		v.Summary.Drops = 180
+		v.Summary.Retransmits = 25
+		v.Summary.PFCPauseFrames = 0
+		v.Summary.PFCPauseUs = 0
+		v.Assertions[0].Passed = false
+		v.Assertions[0].Detail = "drops=180"
+	}
+	return run
+}
+
+func TestComparePFCRemoved(t *testing.T) {
+	base := syntheticRun("20261129T110000Z-ecn-pfc-64gpu", t0.Add(-time.Hour))
+	r := Compare(pfcRemoved(t, base), base, nil)
+	if !r.Regressed || !r.ConfigChanged {
+		t.Fatalf("regressed=%v config_changed=%v", r.Regressed, r.ConfigChanged)
+	}
+	want := map[string]bool{
+		"metric:ecn=on,pfc=on:drops": true, "metric:ecn=on,pfc=on:retransmits": true,
+		"metric:ecn=off,pfc=on:drops": true, "metric:ecn=off,pfc=on:retransmits": true,
+		"assertion:ecn=on,pfc=on:no drops with PFC on": true, "assertion:ecn=off,pfc=on:no drops with PFC on": true,
+	}
+	got := regressions(r)
+	for _, g := range got {
+		if !want[g] {
+			t.Errorf("unexpected regression %s", g)
+		}
+		delete(want, g)
+	}
+	for w := range want {
+		t.Errorf("missing regression %s (got %v)", w, got)
+	}
+	var b bytes.Buffer
+	r.WriteText(&b)
+	out := b.String()
+	for _, s := range []string{"REGRESSED: 6 regression(s)", "ecn=on,pfc=on drops: 0 -> 180 (+180), allowed 0", "vendor configs changed", "passed in baseline (drops=0), fails now (drops=180)"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("text lacks %q:\n%s", s, out)
+		}
+	}
+}
+
+func TestCompareJUnitAndJSON(t *testing.T) {
+	base := syntheticRun("20261129T110000Z-ecn-pfc-64gpu", t0.Add(-time.Hour))
+	r := Compare(pfcRemoved(t, base), base, nil)
+	var b bytes.Buffer
+	if err := r.WriteJUnit(&b); err != nil {
+		t.Fatal(err)
+	}
+	parseXML(t, b.String())
+	var doc JUnitSuites
+	if err := xml.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Tests != len(r.Findings) || doc.Failures != r.Regressions || doc.Failures != 6 {
+		t.Errorf("junit tests=%d failures=%d, findings=%d regressions=%d", doc.Tests, doc.Failures, len(r.Findings), r.Regressions)
+	}
+	b.Reset()
+	if err := r.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	var back map[string]any
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil || back["regressed"] != true || back["regressions"] != float64(6) {
+		t.Errorf("json: %v %v", err, back)
+	}
+}
+
+func TestCompareMissingVariantAndErrors(t *testing.T) {
+	base := syntheticRun("20261129T110000Z-ecn-pfc-64gpu", t0.Add(-time.Hour))
+	run := cloneRun(t, base)
+	run.Status = StatusInterrupted
+	run.Variants = run.Variants[:2]
+	run.Variants[1].Error = "simulation aborted"
+	run.Variants = append(run.Variants, Variant{Name: "ecn=on,pfc=on,mtu=9000"})
+	r := Compare(run, base, nil)
+	got := strings.Join(regressions(r), " ")
+	for _, w := range []string{"missing_variant:ecn=off,pfc=on:", "missing_variant:ecn=off,pfc=off:", "variant_error:ecn=on,pfc=off:"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("missing %s in %s", w, got)
+		}
+	}
+	if len(r.VariantsAdded) != 1 || r.VariantsAdded[0] != "ecn=on,pfc=on,mtu=9000" {
+		t.Errorf("variants added = %v", r.VariantsAdded)
+	}
+}
+
+func TestCompareTolerances(t *testing.T) {
+	base := syntheticRun("20261129T110000Z-ecn-pfc-64gpu", t0)
+	base.Variants = base.Variants[:1] // ecn=on,pfc=on: 189 Gb/s, 120 pauses, 0 drops, 5400 marks
+	tests := []struct {
+		name   string
+		change func(*Summary)
+		tol    []string
+		want   []string
+	}{
+		{"throughput -4% within default 5%", func(s *Summary) { s.ThroughputGbpsTotal *= 0.96 }, nil, nil},
+		{"throughput -4% beyond override 3%", func(s *Summary) { s.ThroughputGbpsTotal *= 0.96 }, []string{"throughput_gbps_total=3%"}, []string{"throughput_gbps_total"}},
+		{"throughput up is fine", func(s *Summary) { s.ThroughputGbpsTotal *= 1.5 }, nil, nil},
+		{"pauses +40 under the 50 floor", func(s *Summary) { s.PFCPauseFrames += 40 }, nil, nil},
+		{"pauses doubled", func(s *Summary) { s.PFCPauseFrames *= 2 }, nil, []string{"pfc_pause_frames"}},
+		{"pauses doubled, metric off", func(s *Summary) { s.PFCPauseFrames *= 2 }, []string{"pfc_pause_frames=off"}, nil},
+		{"one drop from zero", func(s *Summary) { s.Drops = 1 }, nil, []string{"drops"}},
+		{"one drop allowed absolutely", func(s *Summary) { s.Drops = 1 }, []string{"drops=2"}, nil},
+		{"ECN marking stopped", func(s *Summary) { s.ECNMarked, s.CNP = 0, 0 }, nil, []string{"ecn_marked", "cnp"}},
+		{"latency +0.9us under floor", func(s *Summary) { s.LatencyUsP99 += 0.9 }, nil, nil},
+		{"latency +20%", func(s *Summary) { s.LatencyUsP99 *= 1.2 }, nil, []string{"latency_us_p99"}},
+		{"jain -0.05", func(s *Summary) { s.JainFairness -= 0.05 }, nil, []string{"jain_fairness"}},
+		{"latency +20% within 10%+5", func(s *Summary) { s.LatencyUsP99 *= 1.2 }, []string{"latency_us_p99=10%+5"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			run := cloneRun(t, base)
+			tt.change(&run.Variants[0].Summary)
+			tol, err := ParseTolerances(tt.tol)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := Compare(run, base, tol)
+			var got []string
+			for _, f := range r.Findings {
+				if f.Regression {
+					got = append(got, f.Metric)
+				}
+			}
+			if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+				t.Errorf("regressions %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseTolerance(t *testing.T) {
+	tests := []struct {
+		in      string
+		name    string
+		want    Tolerance
+		wantErr string
+	}{
+		{in: "throughput_gbps_total=3%", name: "throughput_gbps_total", want: Tolerance{Rel: 0.03}},
+		{in: "drops=10", name: "drops", want: Tolerance{Abs: 10}},
+		{in: " latency_us_p99 = 10%+2 ", name: "latency_us_p99", want: Tolerance{Rel: 0.1, Abs: 2}},
+		{in: "ecn_marked=off", name: "ecn_marked", want: Tolerance{Disabled: true}},
+		{in: "throughput=3%", wantErr: `unknown metric "throughput"; metrics are throughput_gbps_total`},
+		{in: "drops", wantErr: "want metric=value"},
+		{in: "drops=", wantErr: "want metric=value"},
+		{in: "drops=lots", wantErr: `"lots" is not a non-negative number`},
+		{in: "drops=-3%", wantErr: `"-3%" is not a non-negative number`},
+		{in: "drops=NaN", wantErr: "not a non-negative number"},
+	}
+	for _, tt := range tests {
+		name, tol, err := ParseTolerance(tt.in)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("ParseTolerance(%q) error = %v, want %q", tt.in, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || name != tt.name || tol != tt.want {
+			t.Errorf("ParseTolerance(%q) = %q, %+v, %v; want %q, %+v", tt.in, name, tol, err, tt.name, tt.want)
+		}
+	}
+	if _, err := ParseTolerances([]string{"drops=1", "bogus=1"}); err == nil {
+		t.Error("ParseTolerances accepted an unknown metric")
+	}
+}
+
+func TestBaselines(t *testing.T) {
+	dir := t.TempDir()
+	s := openTestStore(t, dir)
+	saveRuns(t, s, threeRuns()...)
+	path, err := SaveBaseline(s, "20261129T10", "ecn-pfc-64gpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if path != filepath.Join(dir, "baselines", "ecn-pfc-64gpu.json") {
+		t.Errorf("path = %s", path)
+	}
+	for _, bad := range []string{"Bad", "-x", "a/b", "../x", ""} {
+		if _, err := SaveBaseline(s, "latest", bad); err == nil || !strings.Contains(err.Error(), "lowercase") {
+			t.Errorf("SaveBaseline name %q: %v", bad, err)
+		}
+	}
+	other := filepath.Join(t.TempDir(), "run.json")
+	data, _ := json.Marshal(syntheticRun("20261129T080000Z-ecn-pfc-64gpu", t0))
+	os.WriteFile(other, data, 0o644)
+	for ref, want := range map[string]string{
+		"ecn-pfc-64gpu":                 "20261129T100000Z-ecn-pfc-64gpu",
+		path:                            "20261129T100000Z-ecn-pfc-64gpu",
+		other:                           "20261129T080000Z-ecn-pfc-64gpu",
+		"latest":                        "20261129T120000Z-ecn-pfc-16gpu",
+		"20261129T110000Z-incast-16gpu": "20261129T110000Z-incast-16gpu",
+	} {
+		r, err := LoadBaseline(s, ref)
+		if err != nil || r.RunID != want {
+			t.Errorf("LoadBaseline(%q) = %v, %v; want %s", ref, r, err, want)
+		}
+	}
+	_, err = LoadBaseline(s, "nightly")
+	var nf *NotFoundError
+	if !errors.As(err, &nf) || !strings.Contains(err.Error(), "saved baselines: ecn-pfc-64gpu") || !strings.Contains(err.Error(), "latest runs:") {
+		t.Errorf("unknown baseline: %v", err)
+	}
+	// The baselines folder is not a run.
+	if n, err := s.Reindex(); n != 3 || err != nil {
+		t.Errorf("Reindex with baselines/ present = %d, %v", n, err)
+	}
+}
