@@ -1,0 +1,281 @@
+package eos
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/scrapli/scrapligo/driver/network"
+	"github.com/scrapli/scrapligo/driver/options"
+	"github.com/scrapli/scrapligo/platform"
+	"github.com/scrapli/scrapligo/util"
+)
+
+// PushTarget is one EOS switch reached over SSH. Password never appears in
+// errors or outputs returned by this package.
+type PushTarget struct {
+	Name     string // node name, for messages
+	Host     string
+	Port     int // 0 means 22
+	Username string
+	Password string
+	// Timeout bounds each command; 0 means 2 minutes.
+	Timeout time.Duration
+	// Session names the configuration session; "" means
+	// labctl-<UTC time>. Names are [A-Za-z0-9_-].
+	Session string
+	// Options are extra scrapligo options, applied last; tests replay a
+	// recorded session with the file transport this way.
+	Options []util.Option
+}
+
+// PushStep is one command sent and what the switch answered.
+type PushStep struct {
+	Command string `json:"command"`
+	Output  string `json:"output"`
+}
+
+// PushOutcome is a committed push: the session, the lines sent and the
+// running configuration read back afterwards (`show running-config`).
+type PushOutcome struct {
+	Device  string     `json:"device"`
+	Session string     `json:"session"`
+	Steps   []PushStep `json:"steps"`
+	Running string     `json:"running"`
+}
+
+// PushError is a failed push: the device, the stage (connect, session,
+// apply, commit, read-back), the rejected command with its line number in
+// the config file, and the device's own words. A rejected line aborts the
+// session, so nothing of the push is left on the switch (Aborted).
+type PushError struct {
+	Device  string
+	Stage   string
+	Line    int // 1-based line in the config; 0 when not a config line
+	Command string
+	Output  string
+	Aborted bool
+	Err     error
+}
+
+func (e *PushError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "push to %s: %s", e.Device, e.Stage)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ": config line %d", e.Line)
+	}
+	if e.Command != "" {
+		fmt.Fprintf(&b, ": %q", e.Command)
+	}
+	if e.Err != nil {
+		fmt.Fprintf(&b, ": %v", e.Err)
+	}
+	if o := strings.TrimSpace(e.Output); o != "" {
+		fmt.Fprintf(&b, "; device said: %s", o)
+	}
+	if e.Aborted {
+		b.WriteString(" (session aborted, running config unchanged)")
+	}
+	return b.String()
+}
+
+func (e *PushError) Unwrap() error { return e.Err }
+
+// Retryable reports whether trying again may help: the connection failed
+// for a reason other than the credentials.
+func (e *PushError) Retryable() bool {
+	return e.Stage == "connect" && !errors.Is(e.Err, util.ErrAuthError) &&
+		!(e.Err != nil && strings.Contains(e.Err.Error(), "unable to authenticate"))
+}
+
+// pushRejections are EOS's answers to a line it did not take.
+var pushRejections = []string{
+	"% Invalid input",
+	"% Unavailable command",
+	"% Incomplete command",
+	"% Ambiguous command",
+	"% Error",
+	"% Cannot commit",
+}
+
+var pushSessionRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// PushConfig applies an EOS CLI configuration through a configuration
+// session (`configure session <name>`, the lines, `commit`), so the switch
+// takes all of it or none: a rejected line aborts the session. It then reads
+// `show running-config` back.
+func PushConfig(ctx context.Context, t PushTarget, config string) (*PushOutcome, error) {
+	session := t.Session
+	if session == "" {
+		session = "labctl-" + time.Now().UTC().Format("20060102T150405")
+	}
+	if !pushSessionRE.MatchString(session) {
+		return nil, fmt.Errorf("push to %s: session name %q is not valid: use letters, digits, _ and -", t.Name, session)
+	}
+	out := &PushOutcome{Device: t.Name, Session: session}
+	err := pushSession(ctx, t, func(d *network.Driver) error {
+		send := func(cmd string) (string, bool, error) {
+			r, err := d.Driver.SendCommand(cmd)
+			if err != nil {
+				return "", false, pushRedactErr(err, t.Password)
+			}
+			o := pushRedact(r.Result, t.Password)
+			out.Steps = append(out.Steps, PushStep{Command: cmd, Output: o})
+			return o, pushRejected(o), nil
+		}
+		abort := func(e *PushError) error {
+			if _, _, err := send("abort"); err == nil {
+				e.Aborted = true
+			}
+			return e
+		}
+		o, bad, err := send("configure session " + session)
+		if err != nil {
+			return &PushError{Device: t.Name, Stage: "session", Command: "configure session " + session, Err: err}
+		}
+		if bad {
+			return &PushError{Device: t.Name, Stage: "session", Command: "configure session " + session, Output: o, Err: errors.New("session refused")}
+		}
+		for n, line := range strings.Split(config, "\n") {
+			line = strings.TrimRight(line, " \t\r")
+			if pushSkip(line) {
+				continue
+			}
+			o, bad, err := send(line)
+			if err != nil {
+				return abort(&PushError{Device: t.Name, Stage: "apply", Line: n + 1, Command: strings.TrimSpace(line), Err: err})
+			}
+			if bad {
+				return abort(&PushError{Device: t.Name, Stage: "apply", Line: n + 1, Command: strings.TrimSpace(line), Output: o, Err: errors.New("line rejected")})
+			}
+		}
+		o, bad, err = send("commit")
+		if err != nil {
+			return &PushError{Device: t.Name, Stage: "commit", Command: "commit", Err: err}
+		}
+		if bad {
+			return abort(&PushError{Device: t.Name, Stage: "commit", Command: "commit", Output: o, Err: errors.New("commit refused")})
+		}
+		r, err := d.SendCommand("show running-config")
+		if err != nil {
+			return &PushError{Device: t.Name, Stage: "read-back", Command: "show running-config", Err: pushRedactErr(err, t.Password)}
+		}
+		out.Running = pushRedact(r.Result, t.Password)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ReadRunningConfig returns `show running-config`.
+func ReadRunningConfig(ctx context.Context, t PushTarget) (string, error) {
+	var running string
+	err := pushSession(ctx, t, func(d *network.Driver) error {
+		r, err := d.SendCommand("show running-config")
+		if err != nil {
+			return &PushError{Device: t.Name, Stage: "read-back", Command: "show running-config", Err: pushRedactErr(err, t.Password)}
+		}
+		running = pushRedact(r.Result, t.Password)
+		return nil
+	})
+	return running, err
+}
+
+// pushSkip drops what is not a configuration command: blank lines, "!"
+// comments, and the mode changes a saved config carries ("end",
+// "configure"), which would leave the session.
+func pushSkip(line string) bool {
+	s := strings.TrimSpace(line)
+	switch {
+	case s == "", strings.HasPrefix(s, "!"), s == "end", s == "configure", s == "configure terminal":
+		return true
+	}
+	return false
+}
+
+func pushRejected(out string) bool {
+	for _, r := range pushRejections {
+		if strings.Contains(out, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// pushSession opens a session, runs fn, and closes it. scrapligo calls take
+// no context, so the session runs in a goroutine and ctx's end closes it.
+func pushSession(ctx context.Context, t PushTarget, fn func(d *network.Driver) error) error {
+	timeout := t.Timeout
+	if timeout <= 0 {
+		timeout = 2 * time.Minute
+	}
+	port := t.Port
+	if port == 0 {
+		port = 22
+	}
+	opts := []util.Option{
+		options.WithAuthUsername(t.Username),
+		options.WithAuthPassword(t.Password),
+		options.WithAuthNoStrictKey(),
+		options.WithTransportType("standard"),
+		options.WithPort(port),
+		options.WithTimeoutOps(timeout),
+		options.WithTimeoutSocket(min(timeout, 30*time.Second)),
+	}
+	opts = append(opts, t.Options...)
+	p, err := platform.NewPlatform("arista_eos", t.Host, opts...)
+	if err != nil {
+		return &PushError{Device: t.Name, Stage: "connect", Err: fmt.Errorf("load EOS platform: %w", err)}
+	}
+	d, err := p.GetNetworkDriver()
+	if err != nil {
+		return &PushError{Device: t.Name, Stage: "connect", Err: err}
+	}
+	done := make(chan error, 1)
+	go func() {
+		if err := d.Open(); err != nil {
+			done <- &PushError{Device: t.Name, Stage: "connect", Err: fmt.Errorf("ssh %s@%s:%d: %w", t.Username, t.Host, port, pushRedactErr(err, t.Password))}
+			return
+		}
+		err := fn(d)
+		_ = d.Close()
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		_ = d.Close()
+		return &PushError{Device: t.Name, Stage: "session", Err: ctx.Err()}
+	}
+}
+
+func pushRedact(s, secret string) string {
+	if secret == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, secret, "<redacted>")
+}
+
+func pushRedactErr(err error, secret string) error {
+	if err == nil || secret == "" || !strings.Contains(err.Error(), secret) {
+		return err
+	}
+	return pushRedactedError{msg: pushRedact(err.Error(), secret), err: err}
+}
+
+type pushRedactedError struct {
+	msg string
+	err error
+}
+
+func (e pushRedactedError) Error() string { return e.msg }
+
+// Unwrap keeps errors.Is working for the sentinels (timeouts, auth) while
+// the message stays redacted.
+func (e pushRedactedError) Unwrap() error { return e.err }
