@@ -161,8 +161,8 @@ func (g *Graph) WriteClab(w io.Writer) error {
 func RXEName(host string, nic int) string { return "rxe-" + host + "-" + strconv.Itoa(nic) }
 
 // HostCommands returns the commands that configure a host's data
-// interfaces: MTU, the /31 address, a per-NIC routing table towards the
-// fabric via the NIC's leaf (selected by source address, so each NIC's RoCE
+// interfaces: MTU, the /31 address, a per-NIC routing table (its /31 and
+// the fabric via the NIC's leaf) (selected by source address, so each NIC's RoCE
 // traffic leaves by that NIC), the main-table route via NIC 0, and one
 // soft-RoCE device per NIC.
 func (g *Graph) HostCommands(h *Node) []string {
@@ -176,6 +176,9 @@ func (g *Graph) HostCommands(h *Node) []string {
 			fmt.Sprintf("ip link set %s mtu %d", p.Iface, HostMTU),
 			fmt.Sprintf("ip addr add %s dev %s", addr, p.Iface),
 			fmt.Sprintf("ip link set %s up", p.Iface),
+			// The /31 goes into the NIC's table too, so that its gateway is
+			// reachable there whatever the kernel's nexthop lookup rules.
+			fmt.Sprintf("ip route add %s dev %s table %s", g.Links[p.Link].Subnet, p.Iface, table),
 			fmt.Sprintf("ip route add %s via %s dev %s table %s", FabricSupernet, gwIP, p.Iface, table),
 			fmt.Sprintf("ip rule add from %s table %s", ip, table),
 		)

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestTopoWritesLab(t *testing.T) {
+	dir := t.TempDir()
+	code, out, stderr := runCLI(t, "topo", "64gpu", "--nos", "eos", "--dir", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, f := range []string{"64gpu.clab.yml", "64gpu.mmd", "startup/leaf1.cfg", "startup/leaf2.cfg", "startup/spine1.cfg"} {
+		if _, err := os.Stat(filepath.Join(dir, "topologies", "64gpu", f)); err != nil {
+			t.Errorf("missing %s: %v", f, err)
+		}
+	}
+	for _, want := range []string{"lab 64gpu (nos eos", "1 spines, 2 leaves, 8 servers (64 GPUs, 64 NICs x 200G)", "scale-down: none", "containerlab estimate:"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+	// SONiC: the summary reports the merge and that containerlab cannot
+	// run the lab; the EOS startup configs are replaced by SONiC ones.
+	code, out, stderr = runCLI(t, "topo", "64gpu", "--dir", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"merged=16", "over budget", "containerlab cannot run this lab with nos sonic"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("sonic summary lacks %q:\n%s", want, out)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "topologies", "64gpu", "startup", "leaf1.cfg")); !os.IsNotExist(err) {
+		t.Errorf("stale EOS startup config left behind")
+	}
+}
+
+func TestTopoStdoutFormats(t *testing.T) {
+	cases := map[string]string{
+		"clab":    "name: 16gpu\ntopology:\n",
+		"mermaid": "graph TD\n",
+		"dot":     "graph \"16gpu\" {",
+		"json":    `"schema_version": 1`,
+	}
+	for f, want := range cases {
+		dir := t.TempDir()
+		code, out, stderr := runCLI(t, "topo", "16gpu", "-o", f, "--dir", dir)
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("-o %s: exit %d, output lacks %q: %s", f, code, want, stderr)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "topologies")); !os.IsNotExist(err) {
+			t.Errorf("-o %s wrote files", f)
+		}
+	}
+}
+
+func TestTopoBadInput(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"topo", "nosuchlab"}, "unknown lab"},
+		{[]string{"topo", "64gpu", "--nos", "junos"}, "use sonic or eos"},
+		{[]string{"topo", "64gpu", "-o", "table"}, "clab, json, mermaid, dot"},
+		{[]string{"topo"}, "accepts 1 arg"},
+	}
+	for _, c := range cases {
+		code, _, stderr := runCLI(t, append(c.args, "--dir", t.TempDir())...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 mentioning %q", c.args, code, stderr, c.want)
+		}
+	}
+}
+
+func TestTraceSeedExamples(t *testing.T) {
+	cases := []struct {
+		src, dst string
+		want     []string
+	}{
+		{"0", "31", []string{"GPU0 (host1:0) -> GPU31 (host4:7)", "path: host1 -> leaf1 -> host4", "1 switch hops (Leaf), 2 end to end (NIC -> Leaf -> NIC); same leaf"}},
+		{"0", "32", []string{"path: host1 -> leaf1 -> spine1 -> leaf2 -> host5", "3 switch hops (Leaf -> Spine -> Leaf), 4 end to end (NIC -> Leaf -> Spine -> Leaf -> NIC); cross leaf", "ECMP: candidate", "of 16"}},
+		{"host1:7", "host8", []string{"GPU7 (host1:7) -> GPU56 (host8:0)", "udp 10.64.0.15:49152 -> 10.64.0.113:4791"}},
+	}
+	for _, c := range cases {
+		code, out, stderr := runCLI(t, "trace", "64gpu", c.src, c.dst)
+		if code != 0 {
+			t.Fatalf("%s->%s: exit %d: %s", c.src, c.dst, code, stderr)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s->%s: output lacks %q:\n%s", c.src, c.dst, w, out)
+			}
+		}
+	}
+}
+
+func TestTraceSportChangesChoice(t *testing.T) {
+	choices := map[int]bool{}
+	for _, sport := range []string{"1000", "2000", "3000", "4000", "5000", "6000", "7000", "8000"} {
+		code, out, stderr := runCLI(t, "trace", "128gpu", "0", "100", "--sport", sport, "-o", "json")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		var p struct {
+			Flow struct {
+				SrcPort int `json:"src_port"`
+				DstPort int `json:"dst_port"`
+			} `json:"flow"`
+			Hops []struct {
+				Node   string `json:"node"`
+				Chosen int    `json:"chosen"`
+			} `json:"hops"`
+			SwitchHops   int `json:"switch_hops"`
+			EndToEndHops int `json:"end_to_end_hops"`
+		}
+		if err := json.NewDecoder(bytes.NewReader([]byte(out))).Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		if p.Flow.DstPort != 4791 || p.SwitchHops != 3 || p.EndToEndHops != 4 || p.Hops[0].Node != "leaf1" {
+			t.Fatalf("unexpected trace %s", out)
+		}
+		choices[p.Hops[0].Chosen] = true
+	}
+	if len(choices) < 2 {
+		t.Errorf("8 source ports all hashed to the same uplink %v", choices)
+	}
+}
+
+func TestTraceBadInput(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"trace", "64gpu", "0", "64"}, "GPUs 0..63"},
+		{[]string{"trace", "64gpu", "host9", "0"}, "host1..host8"},
+		{[]string{"trace", "64gpu", "0", "host1:0"}, "same NIC"},
+		{[]string{"trace", "nosuchlab", "0", "1"}, "unknown lab"},
+		{[]string{"trace", "64gpu", "0"}, "accepts 3 arg"},
+		{[]string{"trace", "64gpu", "0", "1", "--sport", "70000"}, "sport"},
+	}
+	for _, c := range cases {
+		code, _, stderr := runCLI(t, c.args...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 mentioning %q", c.args, code, stderr, c.want)
+		}
+	}
+}
