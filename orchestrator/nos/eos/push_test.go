@@ -77,7 +77,7 @@ func (f *pushFakeEOS) Run(line string) (string, bool) {
 		return msg, false
 	}
 	switch {
-	case cmd == "terminal width 32767", cmd == "terminal length 0":
+	case cmd == "", cmd == "terminal width 32767", cmd == "terminal length 0":
 		return "", false
 	case strings.HasPrefix(cmd, "configure session "):
 		f.inSession, f.pending, f.mode = true, nil, ""
@@ -102,7 +102,7 @@ func (f *pushFakeEOS) Run(line string) (string, bool) {
 		f.pending = append(f.pending, line)
 		return "", false
 	}
-	return "% Invalid input (at token 0: '" + strings.Fields(cmd+" x")[0] + "')", false
+	return "% Invalid input (at token 0: '" + strings.Fields(cmd + " x")[0] + "')", false
 }
 
 func pushConfigFixture(t *testing.T) string {
