@@ -99,6 +99,9 @@ type VariantSpec struct {
 	// DurationUs is how long traffic runs (simulated time in the simulator,
 	// wall time on a live lab), in microseconds.
 	DurationUs float64
+	// WarmupUs starts the goodput window of long-lived flows, so that
+	// their throughput is measured once rates have converged.
+	WarmupUs float64
 	// Flows are the point-to-point flows to start (perftest-like QPs).
 	Flows []FlowSpec
 	// Collective, when set, runs a collective (ring AllReduce) over its

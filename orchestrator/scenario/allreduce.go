@@ -1,0 +1,164 @@
+package scenario
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/runtime"
+)
+
+// Ratios at which the AllReduce model states the theoretical completion
+// time, beside the lab's own oversubscription.
+var modelRatios = []float64{1, 2, 3, 4, 8}
+
+// hopLatencyUs is the latency the model charges per link of a step's path
+// beyond serialization: cable propagation plus switch pipeline, about what
+// a 100 m cable and a cut-through ASIC add.
+const hopLatencyUs = 0.5
+
+// allReduceModel describes a ring AllReduce on the lab before it runs:
+// which transfers cross the spines in each round and the completion time
+// theory gives for several oversubscription ratios:
+//
+//	T = 2(N-1) * (S/N / (η * b) + latency)
+//
+// with η = MTU/(MTU+82) and b the bandwidth of the slowest transfer of a
+// round: a NIC's line rate, or a leaf's uplink bandwidth shared by the
+// ring transfers leaving that leaf in the same round.
+func allReduceModel(nics []NIC, l *runtime.Lab, t *Traffic, mtu int) (map[string]any, error) {
+	n := t.Ranks
+	if n == 0 {
+		n = len(nics)
+	}
+	if n < 2 || n > len(nics) {
+		return nil, exitcode.Usagef("ring-allreduce over %d ranks does not fit the lab's %d NICs; set ranks between 2 and %d", n, len(nics), len(nics))
+	}
+	if l == nil || l.Plan == nil {
+		return nil, fmt.Errorf("ring-allreduce model: the lab has no sizing plan")
+	}
+	ring := nics[:n]
+	rounds := 2 * (n - 1)
+	// In a ring every round has the same transfers: rank i to rank i+1.
+	crossing := 0
+	leaving := map[string]int{}    // ring transfers leaving each leaf per round
+	nicsOnLeaf := map[string]int{} // NICs attached to each leaf (all of the lab's)
+	for _, x := range nics {
+		nicsOnLeaf[x.Leaf]++
+	}
+	for i := range ring {
+		a, b := ring[i], ring[(i+1)%n]
+		if a.Leaf != b.Leaf {
+			crossing++
+			leaving[a.Leaf]++
+		}
+	}
+	perRound := make([]int, rounds)
+	for i := range perRound {
+		perRound[i] = crossing
+	}
+	nic := float64(l.Plan.NICSpeedGbps)
+	eta := float64(mtu) / float64(mtu+82)
+	chunkBits := float64(t.BytesN) / float64(n) * 8
+	links := 2.0
+	if crossing > 0 {
+		links = 4
+	}
+	// Store-and-forward of one packet per link plus the fixed hop latency.
+	latUs := links * (float64(mtu+82)*8/(nic*1e3) + hopLatencyUs)
+	theory := func(uplinkGbpsPerNIC float64) (us, bw float64) {
+		bw = nic
+		for leaf, c := range leaving {
+			share := uplinkGbpsPerNIC * float64(nicsOnLeaf[leaf]) / float64(c)
+			bw = math.Min(bw, share)
+		}
+		step := chunkBits/(eta*bw*1e3) + latUs
+		return float64(rounds) * step, bw
+	}
+	var byRatio []any
+	ratios := slices.Clone(modelRatios)
+	actual := l.Plan.Oversubscription.Actual
+	if actual > 0 && !slices.Contains(ratios, actual) {
+		ratios = append(ratios, actual)
+		slices.Sort(ratios)
+	}
+	for _, r := range ratios {
+		us, bw := theory(nic / r)
+		byRatio = append(byRatio, map[string]any{
+			"oversubscription": r, "theoretical_us": round3(us), "transfer_gbps": round3(bw),
+			"lab": r == actual,
+		})
+	}
+	// The lab's own fabric: uplink bandwidth as built.
+	upGbps := float64(l.Plan.Leaf.UplinkPortsPerLeaf * l.Plan.Leaf.UplinkSpeedGbps)
+	perNIC := nic
+	if maxNICs := maxOf(nicsOnLeaf); upGbps > 0 && maxNICs > 0 {
+		perNIC = upGbps / float64(maxNICs)
+	}
+	labUs, labBW := theory(perNIC)
+	return map[string]any{
+		"ranks":                           float64(n),
+		"bytes":                           float64(t.BytesN),
+		"rounds":                          float64(rounds),
+		"transfers_per_round":             float64(n),
+		"crossing_spine_per_round":        perRound,
+		"crossing_spine_total":            float64(crossing * rounds),
+		"max_crossing_from_one_leaf":      float64(maxOf(leaving)),
+		"step_latency_us":                 round3(latUs),
+		"goodput_efficiency":              round3(eta),
+		"theoretical_us":                  round3(labUs),
+		"theoretical_transfer_gbps":       round3(labBW),
+		"theoretical_by_oversubscription": byRatio,
+	}, nil
+}
+
+// completeAllReduce puts the model's theoretical time next to a variant's
+// simulated outcome and says which phase congested more.
+func completeAllReduce(v map[string]any, model any) {
+	m, ok := model.(map[string]any)
+	if !ok {
+		return
+	}
+	th, _ := m["theoretical_us"].(float64)
+	v["theoretical_us"] = th
+	if sim, ok := v["simulated_us"].(float64); ok && th > 0 {
+		v["simulated_over_theoretical"] = round3(sim / th)
+	}
+	phases, _ := v["phases"].(map[string]any)
+	sr, _ := phases["scatter_reduce"].(map[string]any)
+	ag, _ := phases["allgather"].(map[string]any)
+	if sr == nil || ag == nil {
+		return
+	}
+	num := func(m map[string]any, k string) float64 { f, _ := m[k].(float64); return f }
+	// Congestion is judged on the deepest queue first, then on paused
+	// time, then on how long the phase took against its twin: the two
+	// phases move the same bytes over the same ring, so any difference
+	// comes from the fabric.
+	more := false
+	why := "both phases moved the same bytes with the same queues and pauses"
+	switch {
+	case num(ag, "max_queue_bytes") != num(sr, "max_queue_bytes"):
+		more = num(ag, "max_queue_bytes") > num(sr, "max_queue_bytes")
+		why = fmt.Sprintf("deepest queue %.0f B in AllGather vs %.0f B in Scatter-Reduce", num(ag, "max_queue_bytes"), num(sr, "max_queue_bytes"))
+	case num(ag, "paused_port_samples") != num(sr, "paused_port_samples"):
+		more = num(ag, "paused_port_samples") > num(sr, "paused_port_samples")
+		why = fmt.Sprintf("paused port samples %.0f in AllGather vs %.0f in Scatter-Reduce", num(ag, "paused_port_samples"), num(sr, "paused_port_samples"))
+	case math.Abs(num(ag, "duration_us")-num(sr, "duration_us")) > 0.01*num(sr, "duration_us"):
+		more = num(ag, "duration_us") > num(sr, "duration_us")
+		why = fmt.Sprintf("AllGather took %.1f us vs Scatter-Reduce %.1f us", num(ag, "duration_us"), num(sr, "duration_us"))
+	}
+	v["allgather_congests_more"] = more
+	v["congestion_comparison"] = why
+}
+
+func maxOf(m map[string]int) int {
+	best := 0
+	for _, v := range m {
+		best = max(best, v)
+	}
+	return best
+}
+
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }

@@ -1,0 +1,320 @@
+package scenario
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/labctl/labctl/orchestrator/results"
+)
+
+const identFix = "use ecn, pfc, repetition, simulated_us, flows, summary.<field> (" +
+	"throughput_gbps_total, throughput_gbps_min_flow, jain_fairness, drops, pfc_pause_frames, pfc_pause_us, ecn_marked, cnp, retransmits, latency_us_p99), " +
+	"roles.<role>.<throughput_gbps|min_throughput_gbps|jain_fairness|count|retransmits>, extra.<key>..., each optionally prefixed by a variant such as [ecn=off,pfc=on]."
+
+// summaryFields reads the numeric fields of a summary by their JSON names.
+var summaryFields = map[string]func(s *results.Summary) float64{
+	"throughput_gbps_total":    func(s *results.Summary) float64 { return s.ThroughputGbpsTotal },
+	"throughput_gbps_min_flow": func(s *results.Summary) float64 { return s.ThroughputGbpsMinFlow },
+	"jain_fairness":            func(s *results.Summary) float64 { return s.JainFairness },
+	"drops":                    func(s *results.Summary) float64 { return float64(s.Drops) },
+	"pfc_pause_frames":         func(s *results.Summary) float64 { return float64(s.PFCPauseFrames) },
+	"pfc_pause_us":             func(s *results.Summary) float64 { return s.PFCPauseUs },
+	"ecn_marked":               func(s *results.Summary) float64 { return float64(s.ECNMarked) },
+	"cnp":                      func(s *results.Summary) float64 { return float64(s.CNP) },
+	"retransmits":              func(s *results.Summary) float64 { return float64(s.Retransmits) },
+	"latency_us_p99":           func(s *results.Summary) float64 { return s.LatencyUsP99 },
+}
+
+var roleFields = []string{"throughput_gbps", "min_throughput_gbps", "jain_fairness", "count", "retransmits"}
+
+// roles returns the flow roles a spec's traffic produces.
+func (s *Spec) roles() []string {
+	var out []string
+	for _, t := range s.Traffic {
+		r := roleOf(t.Pattern)
+		if !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+		if t.Victim && !slices.Contains(out, "victim") {
+			out = append(out, "victim")
+		}
+	}
+	return out
+}
+
+func roleOf(pattern string) string {
+	if pattern == "ring-allreduce" {
+		return "allreduce"
+	}
+	return pattern
+}
+
+// checkIdent says whether an identifier can resolve for spec s.
+func checkIdent(id Ident, s *Spec) error {
+	if id.Variant != "" {
+		name, err := canonicalVariant(id.Variant)
+		if err != nil {
+			return err
+		}
+		if !slices.Contains(s.VariantNames(), name) {
+			return fmt.Errorf("variant [%s] is not in this scenario's matrix (%s)", id.Variant, strings.Join(s.VariantNames(), "; "))
+		}
+	}
+	p := id.Path
+	switch p[0] {
+	case "ecn", "pfc", "repetition", "simulated_us", "flows":
+		if len(p) == 1 {
+			return nil
+		}
+	case "summary":
+		if len(p) == 2 {
+			if _, ok := summaryFields[p[1]]; ok {
+				return nil
+			}
+			return fmt.Errorf("unknown summary field %q", p[1])
+		}
+	case "roles":
+		if len(p) == 3 {
+			if !slices.Contains(s.roles(), p[1]) {
+				return fmt.Errorf("no traffic of this scenario has role %q (roles: %s)", p[1], strings.Join(s.roles(), ", "))
+			}
+			if !slices.Contains(roleFields, p[2]) {
+				return fmt.Errorf("unknown role field %q (fields: %s)", p[2], strings.Join(roleFields, ", "))
+			}
+			return nil
+		}
+	case "extra":
+		if len(p) >= 2 {
+			return nil // extra is scenario-specific; resolved at run time
+		}
+	}
+	return fmt.Errorf("unknown name %s", id)
+}
+
+// canonicalVariant turns "pfc=on, ecn=off" into "ecn=off,pfc=on".
+func canonicalVariant(ref string) (string, error) {
+	vals := map[string]bool{}
+	for _, part := range strings.Split(ref, ",") {
+		k, v, ok := strings.Cut(strings.TrimSpace(part), "=")
+		b, okv := parseOnOff(v)
+		if !ok || !okv || (k != "ecn" && k != "pfc") {
+			return "", fmt.Errorf("variant reference [%s] is not like [ecn=on,pfc=off]", ref)
+		}
+		vals[k] = b
+	}
+	if len(vals) != 2 {
+		return "", fmt.Errorf("variant reference [%s] must give both ecn and pfc, like [ecn=on,pfc=off]", ref)
+	}
+	return VariantName(vals["ecn"], vals["pfc"]), nil
+}
+
+// VariantName is the name of the variant with ECN and PFC on or off.
+func VariantName(ecn, pfc bool) string {
+	return "ecn=" + onOff(ecn) + ",pfc=" + onOff(pfc)
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+// VariantNames lists the matrix's variants in run order.
+func (s *Spec) VariantNames() []string {
+	var out []string
+	for _, e := range s.Matrix.ECN {
+		for _, p := range s.Matrix.PFC {
+			be, _ := parseOnOff(e)
+			bp, _ := parseOnOff(p)
+			out = append(out, VariantName(be, bp))
+		}
+	}
+	return out
+}
+
+// variantEnv resolves identifiers against one variant of a run, and
+// variant references against the run's other variants of the same
+// repetition.
+type variantEnv struct {
+	run   *results.Run
+	v     *results.Variant
+	final bool
+	// pending is set when a referenced variant has not run yet and the
+	// run is not final: the assertion is evaluated later.
+	pending bool
+	seen    map[string]string // identifier -> value, for the detail text
+}
+
+func (e *variantEnv) Lookup(variant string, path []string) (Value, error) {
+	v := e.v
+	if variant != "" {
+		name, err := canonicalVariant(variant)
+		if err != nil {
+			return Value{}, err
+		}
+		v = nil
+		for i := range e.run.Variants {
+			o := &e.run.Variants[i]
+			if o.Name == name && o.Repetition == e.v.Repetition && o.Error == "" {
+				v = o
+			}
+		}
+		if v == nil {
+			if !e.final {
+				e.pending = true
+			}
+			return Value{}, fmt.Errorf("variant %s has no result in this run", name)
+		}
+	}
+	val, err := lookupVariant(e.run, v, path)
+	if err == nil && e.seen != nil {
+		key := strings.Join(path, ".")
+		if variant != "" {
+			key = "[" + variant + "]." + key
+		}
+		e.seen[key] = val.String()
+	}
+	return val, err
+}
+
+func lookupVariant(run *results.Run, v *results.Variant, path []string) (Value, error) {
+	switch path[0] {
+	case "ecn":
+		return Bool(v.ECN), nil
+	case "pfc":
+		return Bool(v.PFC), nil
+	case "repetition":
+		return Num(float64(v.Repetition)), nil
+	case "simulated_us":
+		return Num(v.SimulatedUs), nil
+	case "flows":
+		return Num(float64(len(v.Flows))), nil
+	case "summary":
+		if len(path) == 2 {
+			if f, ok := summaryFields[path[1]]; ok {
+				return Num(f(&v.Summary)), nil
+			}
+		}
+	case "roles":
+		if len(path) == 3 {
+			var n, sum, sum2, rtx float64
+			minTp := -1.0
+			for _, f := range v.Flows {
+				if f.Role != path[1] {
+					continue
+				}
+				n++
+				sum += f.ThroughputGbps
+				sum2 += f.ThroughputGbps * f.ThroughputGbps
+				rtx += float64(f.Retransmits)
+				if minTp < 0 || f.ThroughputGbps < minTp {
+					minTp = f.ThroughputGbps
+				}
+			}
+			if n == 0 {
+				return Value{}, fmt.Errorf("no flow has role %q", path[1])
+			}
+			switch path[2] {
+			case "throughput_gbps":
+				return Num(sum), nil
+			case "min_throughput_gbps":
+				return Num(minTp), nil
+			case "jain_fairness":
+				if sum2 == 0 {
+					return Num(0), nil
+				}
+				return Num(sum * sum / (n * sum2)), nil
+			case "count":
+				return Num(n), nil
+			case "retransmits":
+				return Num(rtx), nil
+			}
+		}
+	case "extra":
+		// A variant's own extra shadows the run's.
+		if val, err := lookupExtra(v.Extra, path); err == nil {
+			return val, nil
+		}
+		return lookupExtra(run.Extra, path)
+	}
+	return Value{}, fmt.Errorf("unknown name %s", strings.Join(path, "."))
+}
+
+func lookupExtra(extra map[string]any, path []string) (Value, error) {
+	{
+		var cur any = extra
+		for _, k := range path[1:] {
+			m, ok := cur.(map[string]any)
+			if !ok {
+				return Value{}, fmt.Errorf("extra has no key %q", strings.Join(path[1:], "."))
+			}
+			if cur, ok = m[k]; !ok {
+				return Value{}, fmt.Errorf("extra has no key %q", strings.Join(path[1:], "."))
+			}
+		}
+		switch x := cur.(type) {
+		case bool:
+			return Bool(x), nil
+		case float64:
+			return Num(x), nil
+		case int:
+			return Num(float64(x)), nil
+		case int64:
+			return Num(float64(x)), nil
+		}
+		return Value{}, fmt.Errorf("extra.%s is not a number or boolean", strings.Join(path[1:], "."))
+	}
+}
+
+// Check evaluates the spec's assertions on variant v of a finished run.
+// Assertions whose 'when' guard is false are left out; one that cannot be
+// evaluated fails with the reason in its detail.
+func (s *Spec) Check(run *results.Run, v *results.Variant) []results.Assertion {
+	return s.check(run, v, true)
+}
+
+func (s *Spec) check(run *results.Run, v *results.Variant, final bool) []results.Assertion {
+	out := []results.Assertion{}
+	for i, a := range s.Assertions {
+		e := s.exprs[i]
+		env := &variantEnv{run: run, v: v, final: final}
+		ok, err := e.Applies(env)
+		if env.pending {
+			continue
+		}
+		if err != nil {
+			out = append(out, results.Assertion{Name: a.Name, Expr: a.Expr, Detail: "cannot evaluate the when condition: " + err.Error()})
+			continue
+		}
+		if !ok {
+			continue
+		}
+		env.seen = map[string]string{}
+		passed, err := e.Eval(env)
+		if env.pending {
+			continue
+		}
+		detail := formatSeen(env.seen)
+		if err != nil {
+			detail = "cannot evaluate: " + err.Error()
+		}
+		out = append(out, results.Assertion{Name: a.Name, Expr: a.Expr, Passed: passed && err == nil, Detail: detail})
+	}
+	return out
+}
+
+func formatSeen(m map[string]string) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + m[k]
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,307 @@
+package scenario
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/runtime"
+)
+
+// NIC is one GPU NIC of the lab, where scenarios place traffic.
+type NIC struct {
+	runtime.Endpoint
+	Leaf string
+}
+
+func (n NIC) String() string { return fmt.Sprintf("%s:%d", n.Host, n.NIC) }
+
+// Point is one variant of the matrix at one repetition.
+type Point struct {
+	Name       string
+	ECN, PFC   bool
+	Repetition int
+}
+
+// Points lists the variants to run, repetition by repetition.
+func (s *Spec) Points() []Point {
+	var out []Point
+	for rep := range s.Repetitions {
+		for _, e := range s.Matrix.ECN {
+			for _, p := range s.Matrix.PFC {
+				be, _ := parseOnOff(e)
+				bp, _ := parseOnOff(p)
+				out = append(out, Point{Name: VariantName(be, bp), ECN: be, PFC: bp, Repetition: rep})
+			}
+		}
+	}
+	return out
+}
+
+// Expand turns the spec's traffic into the concrete flows of one variant
+// on a lab with the given NICs (in fabric order). seed drives the random
+// choices (permutation); the same seed gives the same flows.
+func (s *Spec) Expand(nics []NIC, pt Point, seed int64) (runtime.VariantSpec, error) {
+	vs := runtime.VariantSpec{
+		Name:        pt.Name,
+		ECN:         pt.ECN,
+		PFC:         pt.PFC,
+		Repetition:  pt.Repetition,
+		Seed:        seed,
+		DurationUs:  s.DurationUs,
+		WarmupUs:    s.WarmupUs,
+		SeriesEvery: s.SampleEveryUs,
+	}
+	if s.SampleEveryUs == 0 {
+		vs.SeriesEvery = -1
+	}
+	if len(nics) < 2 {
+		return vs, exitcode.Usagef("scenario %s needs at least 2 NICs; the lab has %d", s.Name, len(nics))
+	}
+	ids := map[string]int{}
+	add := func(t *Traffic, role string, src, dst NIC) {
+		id := src.String() + "->" + dst.String()
+		ids[id]++
+		if n := ids[id]; n > 1 {
+			id = fmt.Sprintf("%s#%d", id, n)
+		}
+		vs.Flows = append(vs.Flows, runtime.FlowSpec{
+			ID: id, Src: src.Endpoint, Dst: dst.Endpoint, Pattern: t.Pattern, Role: role,
+			Bytes: t.BytesN, MessageBytes: t.MessageBytes, QPs: t.QPs,
+			TrafficClass: *t.TrafficClass, StartUs: t.StartUs,
+		})
+	}
+	leaves := leafOrder(nics)
+	for i := range s.Traffic {
+		t := &s.Traffic[i]
+		cross := len(leaves) > 1
+		if t.CrossLeaf != nil {
+			cross = *t.CrossLeaf && len(leaves) > 1
+		}
+		where := fmt.Sprintf("scenario %s traffic %d (%s)", s.Name, i+1, t.Pattern)
+		switch t.Pattern {
+		case "pairs":
+			srcs, dsts := pairSides(nics, leaves, cross)
+			if t.Pairs > len(srcs) {
+				return vs, exitcode.Usagef("%s: %d pairs do not fit the lab (%d at most here); lower pairs", where, t.Pairs, len(srcs))
+			}
+			for k := range t.Pairs {
+				add(t, "pairs", srcs[k], dsts[k])
+			}
+		case "permutation":
+			sel, err := pickRanks(nics, t.Ranks, where)
+			if err != nil {
+				return vs, err
+			}
+			rng := rand.New(rand.NewPCG(uint64(seed), uint64(i)+0x9e3779b97f4a7c15))
+			for k, d := range permutation(sel, rng) {
+				add(t, "permutation", sel[k], d)
+			}
+		case "incast":
+			recv := nics[0]
+			var cands []NIC
+			for _, n := range nics {
+				if n.Host == recv.Host || (cross && n.Leaf == recv.Leaf) {
+					continue
+				}
+				cands = append(cands, n)
+			}
+			cands = spreadByHost(cands)
+			// Same-host NICs come last: they still cross the leaf.
+			if !cross {
+				for _, n := range nics[1:] {
+					if n.Host == recv.Host {
+						cands = append(cands, n)
+					}
+				}
+			}
+			need := t.Senders
+			if len(cands) < need {
+				return vs, exitcode.Usagef("%s: %d senders do not fit the lab (%d NICs can send to %s); lower senders", where, need, len(cands), recv)
+			}
+			senders := cands[:need]
+			for _, snd := range senders {
+				add(t, "incast", snd, recv)
+			}
+			if t.Victim {
+				victimDst, ok := pickVictimDst(nics, recv, senders)
+				if !ok {
+					return vs, exitcode.Usagef("%s: no NIC is left for the victim flow's receiver; lower senders or set victim: false", where)
+				}
+				add(t, "victim", senders[0], victimDst)
+			}
+		case "all-to-all":
+			r := t.Ranks
+			if r == 0 {
+				r = min(len(nics), MaxAllToAllRanks)
+			}
+			sel, err := pickRanks(nics, r, where)
+			if err != nil {
+				return vs, err
+			}
+			if r*(r-1) > 8192 {
+				return vs, exitcode.Usagef("%s: %d ranks make %d flows; use ranks of at most 91", where, r, r*(r-1))
+			}
+			for _, a := range sel {
+				for _, b := range sel {
+					if a != b {
+						add(t, "all-to-all", a, b)
+					}
+				}
+			}
+		case "ring-allreduce":
+			if vs.Collective != nil {
+				return vs, exitcode.Usagef("%s: a scenario runs at most one ring-allreduce", where)
+			}
+			r := t.Ranks
+			if r == 0 {
+				r = len(nics)
+			}
+			if r > len(nics) {
+				return vs, exitcode.Usagef("%s: %d ranks exceed the lab's %d NICs; lower ranks", where, r, len(nics))
+			}
+			// The ring follows fabric order (NICs of a host, then the next
+			// host), as NCCL builds rings: most hops stay under one leaf.
+			c := &runtime.CollectiveSpec{Kind: "ring-allreduce", Bytes: t.BytesN, TrafficClass: *t.TrafficClass}
+			for _, n := range nics[:r] {
+				c.Ranks = append(c.Ranks, n.Endpoint)
+			}
+			vs.Collective = c
+		}
+	}
+	return vs, nil
+}
+
+// leafOrder lists the leaves in first-seen order.
+func leafOrder(nics []NIC) []string {
+	var out []string
+	for _, n := range nics {
+		if !slices.Contains(out, n.Leaf) {
+			out = append(out, n.Leaf)
+		}
+	}
+	return out
+}
+
+// pairSides returns matching sender and receiver lists: across leaves the
+// first half of the leaves sends to the second half; under one leaf the
+// list's front sends to its back (different hosts when there are two).
+func pairSides(nics []NIC, leaves []string, cross bool) (srcs, dsts []NIC) {
+	if cross {
+		half := map[string]bool{}
+		for _, l := range leaves[:len(leaves)/2] {
+			half[l] = true
+		}
+		for _, n := range nics {
+			if half[n.Leaf] {
+				srcs = append(srcs, n)
+			} else {
+				dsts = append(dsts, n)
+			}
+		}
+		k := min(len(srcs), len(dsts))
+		return srcs[:k], dsts[:k]
+	}
+	k := len(nics) / 2
+	srcs = nics[:k]
+	for i := range k {
+		dsts = append(dsts, nics[len(nics)-1-i])
+	}
+	return srcs, dsts
+}
+
+// pickRanks takes r NICs spread over hosts and leaves (all when r is 0).
+func pickRanks(nics []NIC, r int, where string) ([]NIC, error) {
+	if r == 0 {
+		r = len(nics)
+	}
+	if r > len(nics) {
+		return nil, exitcode.Usagef("%s: %d ranks exceed the lab's %d NICs; lower ranks", where, r, len(nics))
+	}
+	return spreadByHost(nics)[:r], nil
+}
+
+// spreadByHost reorders nics round-robin over hosts (first NIC of every
+// host, then the second, ...), keeping host order.
+func spreadByHost(nics []NIC) []NIC {
+	var hosts []string
+	by := map[string][]NIC{}
+	for _, n := range nics {
+		if _, ok := by[n.Host]; !ok {
+			hosts = append(hosts, n.Host)
+		}
+		by[n.Host] = append(by[n.Host], n)
+	}
+	out := make([]NIC, 0, len(nics))
+	for i := 0; len(out) < len(nics); i++ {
+		for _, h := range hosts {
+			if i < len(by[h]) {
+				out = append(out, by[h][i])
+			}
+		}
+	}
+	return out
+}
+
+// permutation maps every NIC of sel to another: NICs are grouped by leaf
+// (shuffled within), and NIC i sends to NIC i+len/2 of that order. When no
+// leaf holds more than half of sel, every flow crosses the spines, and no
+// NIC sends to itself.
+func permutation(sel []NIC, rng *rand.Rand) []NIC {
+	order := slices.Clone(sel)
+	slices.SortStableFunc(order, func(a, b NIC) int {
+		switch {
+		case a.Leaf < b.Leaf:
+			return -1
+		case a.Leaf > b.Leaf:
+			return 1
+		}
+		return 0
+	})
+	// Shuffle within each leaf.
+	for i := 0; i < len(order); {
+		j := i
+		for j < len(order) && order[j].Leaf == order[i].Leaf {
+			j++
+		}
+		part := order[i:j]
+		rng.Shuffle(len(part), func(a, b int) { part[a], part[b] = part[b], part[a] })
+		i = j
+	}
+	dst := map[NIC]NIC{}
+	h := len(order) / 2
+	for i, n := range order {
+		dst[n] = order[(i+h)%len(order)]
+	}
+	out := make([]NIC, len(sel))
+	for i, n := range sel {
+		out[i] = dst[n]
+	}
+	return out
+}
+
+// pickVictimDst picks the victim flow's receiver: a NIC that is neither the
+// incast receiver nor a sender, on the receiver's leaf when possible (so the
+// victim shares the paused links toward that leaf), on another host than
+// the receiver when possible.
+func pickVictimDst(nics []NIC, recv NIC, senders []NIC) (NIC, bool) {
+	var best NIC
+	bestScore := -1
+	for _, n := range nics {
+		if n == recv || slices.Contains(senders, n) {
+			continue
+		}
+		score := 0
+		if n.Leaf == recv.Leaf {
+			score += 2
+		}
+		if n.Host != recv.Host {
+			score++
+		}
+		if score > bestScore {
+			best, bestScore = n, score
+		}
+	}
+	return best, bestScore >= 0
+}

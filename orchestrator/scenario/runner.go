@@ -1,0 +1,198 @@
+package scenario
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/results"
+	"github.com/labctl/labctl/orchestrator/runtime"
+)
+
+// Runner runs a scenario's variants on a lab that is up.
+type Runner struct {
+	Runtime runtime.Runtime
+	Lab     *runtime.Lab
+	// NICs are the lab's GPU NICs in fabric order.
+	NICs []NIC
+	// MTU is the payload MTU of the lab's lossless class (0 means 4096);
+	// with the NIC speed it gives the ideal goodput assertions compare to.
+	MTU int
+	// Save persists the record. It is called after every variant, so an
+	// interrupted run keeps what finished, and once at the end.
+	Save func(*results.Run) error
+	// Progress receives one line per variant; nil is quiet.
+	Progress io.Writer
+	// Now is the wall clock (time.Now when nil).
+	Now func() time.Time
+}
+
+// ErrInterrupted is returned (wrapped) when the context was cancelled: the
+// record holds the variants that finished and status "interrupted".
+var ErrInterrupted = errors.New("run interrupted")
+
+// Run runs every variant of s into run, which the caller has filled with
+// its id, lab, scenario, runtime, seed and start time. It returns nil when
+// the run completed (run.Status says passed or failed), an error wrapping
+// ErrInterrupted when ctx was cancelled, or another error when the record
+// could not be saved.
+func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
+	now := r.Now
+	if now == nil {
+		now = time.Now
+	}
+	run.SchemaVersion = results.SchemaVersion
+	run.Status = results.StatusRunning
+	if run.Variants == nil {
+		run.Variants = []results.Variant{}
+	}
+	if run.Extra == nil {
+		run.Extra = map[string]any{}
+	}
+	run.Extra["lab"] = r.labInfo()
+	for i := range s.Traffic {
+		if s.Traffic[i].Pattern == "ring-allreduce" {
+			m, err := allReduceModel(r.NICs, r.Lab, &s.Traffic[i], r.mtu())
+			if err != nil {
+				return err
+			}
+			run.Extra["allreduce"] = m
+		}
+	}
+	save := func() error {
+		if r.Save == nil {
+			return nil
+		}
+		if err := r.Save(run); err != nil {
+			return fmt.Errorf("save run %s: %w", run.RunID, err)
+		}
+		return nil
+	}
+	if err := save(); err != nil {
+		return err
+	}
+	points := s.Points()
+	for i, pt := range points {
+		if err := ctx.Err(); err != nil {
+			return r.interrupt(run, now, save)
+		}
+		seed := run.Seed + int64(pt.Repetition)
+		vs, err := s.Expand(r.NICs, pt, seed)
+		if err != nil {
+			return err
+		}
+		if r.Progress != nil {
+			fmt.Fprintf(r.Progress, "[%d/%d] %s: %d flows, %s %s\n", i+1, len(points), pt.Name, len(vs.Flows)+collectiveFlows(vs.Collective), s.Duration, r.Runtime.Name())
+		}
+		started := now()
+		v, err := r.Runtime.RunVariant(ctx, r.Lab, vs)
+		if err != nil {
+			if ctx.Err() != nil {
+				return r.interrupt(run, now, save)
+			}
+			var ee *exitcode.Error
+			if errors.As(err, &ee) && ee.Code == exitcode.BadInput {
+				// The lab cannot carry this scenario at all: stop.
+				run.Status = results.StatusFailed
+				fin := now().UTC()
+				run.Finished = &fin
+				return errors.Join(err, save())
+			}
+			v = &results.Variant{Error: err.Error()}
+		}
+		v.Name, v.ECN, v.PFC, v.Repetition = pt.Name, pt.ECN, pt.PFC, pt.Repetition
+		if v.Flows == nil {
+			v.Flows = []results.Flow{}
+		}
+		if v.Counters == nil {
+			v.Counters = []results.Counter{}
+		}
+		if c, ok := v.Extra["allreduce"].(map[string]any); ok {
+			completeAllReduce(c, run.Extra["allreduce"])
+		}
+		run.Variants = append(run.Variants, *v)
+		r.checkAll(s, run, false)
+		if r.Progress != nil {
+			sm := v.Summary
+			fmt.Fprintf(r.Progress, "      done in %s: %.1f Gb/s, drops %d, pauses %d, marks %d\n",
+				now().Sub(started).Round(time.Millisecond), sm.ThroughputGbpsTotal, sm.Drops, sm.PFCPauseFrames, sm.ECNMarked)
+		}
+		if err := save(); err != nil {
+			return err
+		}
+	}
+	r.checkAll(s, run, true)
+	run.Status = results.StatusPassed
+	for _, v := range run.Variants {
+		if v.Error != "" {
+			run.Status = results.StatusFailed
+		}
+		for _, a := range v.Assertions {
+			if !a.Passed {
+				run.Status = results.StatusFailed
+			}
+		}
+	}
+	fin := now().UTC()
+	run.Finished = &fin
+	return save()
+}
+
+func (r *Runner) interrupt(run *results.Run, now func() time.Time, save func() error) error {
+	run.Status = results.StatusInterrupted
+	fin := now().UTC()
+	run.Finished = &fin
+	if err := save(); err != nil {
+		return errors.Join(ErrInterrupted, err)
+	}
+	return fmt.Errorf("%w after %d variants; the finished ones are kept in run %s", ErrInterrupted, len(run.Variants), run.RunID)
+}
+
+// checkAll re-evaluates every finished variant's assertions: a variant
+// reference may only resolve once the variant it names has run. Before the
+// last variant (final false) such assertions are left out.
+func (r *Runner) checkAll(s *Spec, run *results.Run, final bool) {
+	for i := range run.Variants {
+		v := &run.Variants[i]
+		if v.Error != "" {
+			v.Assertions = []results.Assertion{}
+			continue
+		}
+		v.Assertions = s.check(run, v, final)
+	}
+}
+
+func (r *Runner) mtu() int {
+	if r.MTU > 0 {
+		return r.MTU
+	}
+	return 4096
+}
+
+// labInfo is what assertions may read as extra.lab.*.
+func (r *Runner) labInfo() map[string]any {
+	m := map[string]any{"mtu": float64(r.mtu())}
+	if r.Lab != nil && r.Lab.Plan != nil {
+		nic := float64(r.Lab.Plan.NICSpeedGbps)
+		m["nic_speed_gbps"] = nic
+		m["ideal_goodput_gbps"] = IdealGoodput(nic, r.mtu())
+		m["oversubscription"] = r.Lab.Plan.Oversubscription.Actual
+	}
+	return m
+}
+
+// IdealGoodput is one flow's goodput on an idle link: line rate times
+// MTU/(MTU+82), 82 bytes being RoCEv2's per-packet wire overhead.
+func IdealGoodput(lineGbps float64, mtu int) float64 {
+	return lineGbps * float64(mtu) / float64(mtu+82)
+}
+
+func collectiveFlows(c *runtime.CollectiveSpec) int {
+	if c == nil {
+		return 0
+	}
+	return len(c.Ranks)
+}

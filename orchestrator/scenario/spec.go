@@ -1,0 +1,387 @@
+// Package scenario reads scenario specs (what to measure on a lab), expands
+// them into variants and flows, runs them on a runtime and checks their
+// assertions. The catalog is embedded from scenarios/*.yaml; a user file is
+// given by path.
+package scenario
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/specyaml"
+	"github.com/labctl/labctl/scenarios"
+)
+
+// Spec is one scenario file.
+type Spec struct {
+	Name        string `yaml:"name"`
+	Description string `yaml:"description"`
+	// Matrix lists the values of each dimension; variants are their cross
+	// product. Missing dimensions default to [on, off].
+	Matrix Matrix `yaml:"matrix"`
+	// Duration is how long traffic runs (simulated time on the sim
+	// runtime), e.g. "5ms".
+	Duration string `yaml:"duration"`
+	// Warmup starts the goodput window of long-lived flows, so rates are
+	// measured once converged, e.g. "1ms".
+	Warmup string `yaml:"warmup"`
+	// SampleEvery is the time-series sampling interval ("10us"); "0"
+	// disables series.
+	SampleEvery string `yaml:"sample_every"`
+	// Repetitions runs every variant this many times with seeds seed,
+	// seed+1, ...
+	Repetitions int          `yaml:"repetitions"`
+	Traffic     []Traffic    `yaml:"traffic"`
+	Assertions  []AssertSpec `yaml:"assertions"`
+
+	// Set by Parse.
+	Source        string  `yaml:"-"` // "catalog:<name>" or the file path
+	DurationUs    float64 `yaml:"-"`
+	WarmupUs      float64 `yaml:"-"`
+	SampleEveryUs float64 `yaml:"-"`
+	exprs         []*Expr
+}
+
+// Matrix holds the on/off values of ECN and PFC to run.
+type Matrix struct {
+	ECN []string `yaml:"ecn"`
+	PFC []string `yaml:"pfc"`
+}
+
+// Traffic is one traffic pattern, perftest-like.
+type Traffic struct {
+	// Pattern is pairs, permutation, incast, all-to-all or ring-allreduce.
+	Pattern string `yaml:"pattern"`
+	// Pairs is the number of sender/receiver pairs (pairs; default 1).
+	Pairs int `yaml:"pairs"`
+	// Senders is N of an N:1 incast (default 8).
+	Senders int `yaml:"senders"`
+	// Victim adds, to an incast, a flow from the first incast sender's NIC
+	// to a NIC outside the incast: it shares the links PFC pauses but not
+	// the congested egress port.
+	Victim bool `yaml:"victim"`
+	// Ranks is the number of NICs taking part (permutation, all-to-all,
+	// ring-allreduce; default all NICs, at most 64 for all-to-all).
+	Ranks int `yaml:"ranks"`
+	// CrossLeaf places endpoints on different leaves, so traffic crosses
+	// the spines (default true when the lab has more than one leaf).
+	CrossLeaf *bool `yaml:"cross_leaf"`
+	// Bytes per flow ("64MiB"); empty runs flows for the whole duration.
+	// For ring-allreduce it is the buffer each rank reduces (default 64MiB).
+	Bytes string `yaml:"bytes"`
+	// MessageSize is perftest's -s (default 64KiB).
+	MessageSize string `yaml:"message_size"`
+	// QPs is perftest's -q: queue pairs per flow (default 1).
+	QPs int `yaml:"qps"`
+	// TrafficClass is perftest's --tclass, the IP TOS byte (default 106:
+	// DSCP 26 with ECT(0)).
+	TrafficClass *int `yaml:"traffic_class"`
+	// Start delays the pattern's flows ("100us").
+	Start string `yaml:"start"`
+
+	// Set by Parse.
+	BytesN       int64   `yaml:"-"`
+	MessageBytes int     `yaml:"-"`
+	StartUs      float64 `yaml:"-"`
+}
+
+// AssertSpec is one assertion: an expression over the variant's record.
+type AssertSpec struct {
+	Name string `yaml:"name"`
+	Expr string `yaml:"expr"`
+}
+
+// Patterns a scenario may use.
+var Patterns = []string{"pairs", "permutation", "incast", "all-to-all", "ring-allreduce"}
+
+// NamePattern is what a scenario name may look like (it becomes part of
+// run ids and folder names).
+var NamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,39}$`)
+
+// Defaults.
+const (
+	DefaultDuration     = "5ms"
+	DefaultSampleEvery  = "10us"
+	DefaultMessageSize  = 64 << 10
+	DefaultTrafficClass = 106
+	DefaultIncastN      = 8
+	DefaultAllReduce    = 64 << 20
+	MaxAllToAllRanks    = 64
+)
+
+// Resolve finds a scenario by catalog name or by the path of a file.
+func Resolve(nameOrPath string) (*Spec, error) {
+	if nameOrPath == "" {
+		return nil, exitcode.Usagef("no scenario given: name a catalog scenario (%s) or a scenario file", strings.Join(CatalogNames(), ", "))
+	}
+	if looksLikePath(nameOrPath) {
+		data, err := os.ReadFile(nameOrPath)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, exitcode.Usagef("scenario %s: file not found (fix: check the path, or name a catalog scenario: %s)", nameOrPath, strings.Join(CatalogNames(), ", "))
+			}
+			return nil, exitcode.Usagef("scenario %s: %v", nameOrPath, err)
+		}
+		s, err := Parse(nameOrPath, data)
+		if err != nil {
+			return nil, err
+		}
+		s.Source = nameOrPath
+		return s, nil
+	}
+	data, err := fs.ReadFile(scenarios.FS, nameOrPath+".yaml")
+	if err != nil {
+		return nil, exitcode.Usagef("unknown scenario %q (fix: use a catalog scenario: %s, or the path of a scenario file)", nameOrPath, strings.Join(CatalogNames(), ", "))
+	}
+	s, err := Parse("scenarios/"+nameOrPath+".yaml", data)
+	if err != nil {
+		return nil, err
+	}
+	s.Source = "catalog:" + nameOrPath
+	return s, nil
+}
+
+// CatalogNames lists the embedded scenarios.
+func CatalogNames() []string {
+	entries, _ := fs.ReadDir(scenarios.FS, ".")
+	var names []string
+	for _, e := range entries {
+		if n, ok := strings.CutSuffix(e.Name(), ".yaml"); ok {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+func looksLikePath(s string) bool {
+	if strings.ContainsRune(s, '/') || strings.ContainsRune(s, filepath.Separator) ||
+		strings.HasSuffix(s, ".yaml") || strings.HasSuffix(s, ".yml") {
+		return true
+	}
+	st, err := os.Stat(s)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// Parse decodes and validates a scenario read from file. Errors name
+// file:line:col, the problem and the fix, and exit 2.
+func Parse(file string, data []byte) (*Spec, error) {
+	var s Spec
+	if err := specyaml.Decode(file, data, &s); err != nil {
+		return nil, err
+	}
+	at := func(path, msg, fix string) error { return specyaml.At(file, data, path, msg, fix) }
+	switch {
+	case s.Name == "":
+		return nil, at("$", "the scenario has no name", "add name: <scenario-name>")
+	case !NamePattern.MatchString(s.Name):
+		return nil, at("$.name", fmt.Sprintf("scenario name %q is not allowed", s.Name), "use lower-case letters, digits and dashes, at most 40 characters")
+	}
+	for _, dim := range []struct {
+		name string
+		vals *[]string
+	}{{"ecn", &s.Matrix.ECN}, {"pfc", &s.Matrix.PFC}} {
+		if len(*dim.vals) == 0 {
+			*dim.vals = []string{"on", "off"}
+		}
+		seen := map[bool]bool{}
+		for i, v := range *dim.vals {
+			b, ok := parseOnOff(v)
+			if !ok {
+				return nil, at(fmt.Sprintf("$.matrix.%s[%d]", dim.name, i), fmt.Sprintf("%s value %q is not on or off", dim.name, v), "use on or off")
+			}
+			if seen[b] {
+				return nil, at(fmt.Sprintf("$.matrix.%s[%d]", dim.name, i), fmt.Sprintf("%s value %q is listed twice", dim.name, v), "list each of on and off at most once")
+			}
+			seen[b] = true
+		}
+	}
+	var err error
+	if s.Duration == "" {
+		s.Duration = DefaultDuration
+	}
+	if s.DurationUs, err = parseDurationUs(s.Duration); err != nil || s.DurationUs <= 0 {
+		return nil, at("$.duration", fmt.Sprintf("duration %q is not a positive time", s.Duration), "write a Go duration such as 5ms or 500us")
+	}
+	if s.Warmup != "" {
+		if s.WarmupUs, err = parseDurationUs(s.Warmup); err != nil || s.WarmupUs < 0 || s.WarmupUs >= s.DurationUs {
+			return nil, at("$.warmup", fmt.Sprintf("warmup %q is not a time shorter than the duration %s", s.Warmup, s.Duration), "write a duration such as 1ms, shorter than duration")
+		}
+	}
+	if s.SampleEvery == "" {
+		s.SampleEvery = DefaultSampleEvery
+	}
+	if s.SampleEveryUs, err = parseDurationUs(s.SampleEvery); err != nil || s.SampleEveryUs < 0 {
+		return nil, at("$.sample_every", fmt.Sprintf("sample_every %q is not a time", s.SampleEvery), "write a duration such as 10us, or 0 for no time series")
+	}
+	if s.SampleEveryUs > 0 && s.DurationUs/s.SampleEveryUs > 100000 {
+		return nil, at("$.sample_every", fmt.Sprintf("sample_every %s gives more than 100000 samples over %s", s.SampleEvery, s.Duration), "sample less often")
+	}
+	if s.Repetitions == 0 {
+		s.Repetitions = 1
+	}
+	if s.Repetitions < 1 || s.Repetitions > 100 {
+		return nil, at("$.repetitions", fmt.Sprintf("repetitions %d is out of range", s.Repetitions), "use 1 to 100")
+	}
+	if len(s.Traffic) == 0 {
+		return nil, at("$", "the scenario has no traffic", "add a traffic list, e.g. traffic: [{pattern: incast, senders: 8}]")
+	}
+	for i := range s.Traffic {
+		if err := validateTraffic(&s.Traffic[i], s.DurationUs, func(field, msg, fix string) error {
+			p := fmt.Sprintf("$.traffic[%d]", i)
+			if field != "" {
+				p += "." + field
+			}
+			return at(p, msg, fix)
+		}); err != nil {
+			return nil, err
+		}
+	}
+	for i, a := range s.Assertions {
+		p := fmt.Sprintf("$.assertions[%d].expr", i)
+		if strings.TrimSpace(a.Expr) == "" {
+			return nil, at(fmt.Sprintf("$.assertions[%d]", i), "assertion has no expr", "add expr: e.g. summary.drops == 0 when pfc")
+		}
+		e, err := ParseExpr(a.Expr)
+		if err != nil {
+			return nil, at(p, fmt.Sprintf("assertion %q: %v", a.Expr, err), "see the assertion syntax in scenarios/README.md")
+		}
+		for _, id := range e.Idents() {
+			if err := checkIdent(id, &s); err != nil {
+				return nil, at(p, fmt.Sprintf("assertion %q: column %d: %v", a.Expr, id.Col, err), identFix)
+			}
+		}
+		if a.Name == "" {
+			s.Assertions[i].Name = a.Expr
+		}
+		s.exprs = append(s.exprs, e)
+	}
+	return &s, nil
+}
+
+func validateTraffic(t *Traffic, durationUs float64, at func(field, msg, fix string) error) error {
+	if !slices.Contains(Patterns, t.Pattern) {
+		return at("pattern", fmt.Sprintf("unknown pattern %q", t.Pattern), "use one of "+strings.Join(Patterns, ", "))
+	}
+	// A field that the pattern does not use is a mistake, not a no-op.
+	only := func(field string, set bool, patterns ...string) error {
+		if set && !slices.Contains(patterns, t.Pattern) {
+			return at(field, fmt.Sprintf("%s does not apply to pattern %s", field, t.Pattern), fmt.Sprintf("remove it; it applies to %s", strings.Join(patterns, ", ")))
+		}
+		return nil
+	}
+	for _, err := range []error{
+		only("pairs", t.Pairs != 0, "pairs"),
+		only("senders", t.Senders != 0, "incast"),
+		only("victim", t.Victim, "incast"),
+		only("ranks", t.Ranks != 0, "permutation", "all-to-all", "ring-allreduce"),
+		only("qps", t.QPs != 0, "pairs", "permutation", "incast", "all-to-all"),
+		only("message_size", t.MessageSize != "", "pairs", "permutation", "incast", "all-to-all"),
+	} {
+		if err != nil {
+			return err
+		}
+	}
+	switch {
+	case t.Pairs < 0:
+		return at("pairs", fmt.Sprintf("pairs %d is negative", t.Pairs), "use a positive count")
+	case t.Senders < 0 || t.Senders == 1:
+		return at("senders", fmt.Sprintf("senders %d makes no incast", t.Senders), "use 2 or more")
+	case t.Ranks < 0 || t.Ranks == 1:
+		return at("ranks", fmt.Sprintf("ranks %d is too few", t.Ranks), "use 2 or more, or leave it out for all NICs")
+	case t.QPs < 0 || t.QPs > 64:
+		return at("qps", fmt.Sprintf("qps %d is out of range", t.QPs), "use 1 to 64")
+	}
+	if t.Pattern == "pairs" && t.Pairs == 0 {
+		t.Pairs = 1
+	}
+	if t.Pattern == "incast" && t.Senders == 0 {
+		t.Senders = DefaultIncastN
+	}
+	if t.QPs == 0 {
+		t.QPs = 1
+	}
+	if t.TrafficClass == nil {
+		tc := DefaultTrafficClass
+		t.TrafficClass = &tc
+	}
+	if *t.TrafficClass < 0 || *t.TrafficClass > 255 {
+		return at("traffic_class", fmt.Sprintf("traffic_class %d is not a TOS byte", *t.TrafficClass), "use 0 to 255, e.g. 106 for DSCP 26 with ECT(0)")
+	}
+	var err error
+	if t.MessageSize == "" {
+		t.MessageBytes = DefaultMessageSize
+	} else {
+		n, err := ParseBytes(t.MessageSize)
+		if err != nil || n < 1 || n > 1<<30 {
+			return at("message_size", fmt.Sprintf("message_size %q is not a size from 1 B to 1 GiB", t.MessageSize), "write a size such as 4096, 64KiB or 1MiB")
+		}
+		t.MessageBytes = int(n)
+	}
+	if t.Bytes != "" {
+		if t.BytesN, err = ParseBytes(t.Bytes); err != nil || t.BytesN < 1 {
+			return at("bytes", fmt.Sprintf("bytes %q is not a positive size", t.Bytes), "write a size such as 1MiB or 64MiB, or leave it out to send for the whole duration")
+		}
+	}
+	if t.Pattern == "ring-allreduce" && t.BytesN == 0 {
+		t.BytesN = DefaultAllReduce
+	}
+	if t.Start != "" {
+		if t.StartUs, err = parseDurationUs(t.Start); err != nil || t.StartUs < 0 || t.StartUs >= durationUs {
+			return at("start", fmt.Sprintf("start %q is not a time within the duration", t.Start), "write a duration such as 100us, shorter than the scenario's duration")
+		}
+	}
+	return nil
+}
+
+// parseOnOff accepts on/off and true/false.
+func parseOnOff(s string) (bool, bool) {
+	switch strings.ToLower(s) {
+	case "on", "true":
+		return true, true
+	case "off", "false":
+		return false, true
+	}
+	return false, false
+}
+
+// parseDurationUs parses a Go duration ("5ms", "500us", "0") to µs.
+func parseDurationUs(s string) (float64, error) {
+	if s == "0" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, err
+	}
+	return float64(d) / float64(time.Microsecond), nil
+}
+
+// ParseBytes parses a size: a plain number of bytes or a number with a
+// unit (B, KB, MB, GB powers of 1000; KiB, MiB, GiB powers of 1024).
+func ParseBytes(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	i := len(s)
+	for i > 0 && (s[i-1] < '0' || s[i-1] > '9') {
+		i--
+	}
+	num, unit := strings.TrimSpace(s[:i]), strings.TrimSpace(s[i:])
+	mult := map[string]float64{"": 1, "B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
+	m, ok := mult[unit]
+	if !ok {
+		return 0, fmt.Errorf("unknown unit %q in size %q (use B, KB, MB, GB, KiB, MiB or GiB)", unit, s)
+	}
+	f, err := strconv.ParseFloat(num, 64)
+	if err != nil || f < 0 || f*m > 1<<50 {
+		return 0, fmt.Errorf("bad size %q", s)
+	}
+	return int64(f * m), nil
+}

@@ -1,0 +1,137 @@
+package scenario
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+)
+
+func TestCatalogParses(t *testing.T) {
+	names := CatalogNames()
+	for _, want := range []string{"allreduce", "baseline-bw", "ecn-pfc", "incast"} {
+		found := false
+		for _, n := range names {
+			found = found || n == want
+		}
+		if !found {
+			t.Errorf("catalog lacks %s (has %v)", want, names)
+		}
+	}
+	for _, n := range names {
+		s, err := Resolve(n)
+		if err != nil {
+			t.Errorf("%s: %v", n, err)
+			continue
+		}
+		if s.Name != n || s.Source != "catalog:"+n {
+			t.Errorf("%s: name %q source %q", n, s.Name, s.Source)
+		}
+	}
+	s, _ := Resolve("ecn-pfc")
+	if s.DurationUs < 5000 {
+		t.Errorf("ecn-pfc simulates %v us, want at least 5 ms", s.DurationUs)
+	}
+	if got := strings.Join(s.VariantNames(), " "); got != "ecn=on,pfc=on ecn=on,pfc=off ecn=off,pfc=on ecn=off,pfc=off" {
+		t.Errorf("ecn-pfc variants = %s", got)
+	}
+}
+
+func TestParseDefaults(t *testing.T) {
+	s, err := Parse("x.yaml", []byte("name: x\ntraffic:\n  - pattern: incast\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := s.Traffic[0]
+	if len(s.Points()) != 4 || s.DurationUs != 5000 || s.Repetitions != 1 ||
+		tr.Senders != DefaultIncastN || tr.QPs != 1 || *tr.TrafficClass != 106 || tr.MessageBytes != 64<<10 {
+		t.Errorf("defaults: %+v %+v", s, tr)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		name, yaml, want string
+	}{
+		{"unknown key", "name: x\nduraton: 5ms\ntraffic: [{pattern: incast}]\n", "x.yaml:2:1"},
+		{"wrong type", "name: x\nrepetitions: many\ntraffic: [{pattern: incast}]\n", "x.yaml:2:"},
+		{"bad pattern", "name: x\ntraffic:\n  - pattern: broadcast\n", "x.yaml:3:14: unknown pattern \"broadcast\""},
+		{"bad matrix", "name: x\nmatrix:\n  ecn: [on, maybe]\ntraffic: [{pattern: incast}]\n", "x.yaml:3:13: ecn value \"maybe\" is not on or off"},
+		{"bad duration", "name: x\nduration: fast\ntraffic: [{pattern: incast}]\n", "x.yaml:2:11: duration \"fast\""},
+		{"field not for pattern", "name: x\ntraffic:\n  - pattern: pairs\n    senders: 4\n", "senders does not apply to pattern pairs"},
+		{"bad size", "name: x\ntraffic:\n  - pattern: pairs\n    message_size: 4 parsecs\n", "message_size \"4 parsecs\""},
+		{"bad expr", "name: x\ntraffic: [{pattern: incast}]\nassertions:\n  - expr: summary.drops = 0\n", "x.yaml:4:11: assertion \"summary.drops = 0\": column 15"},
+		{"unknown ident", "name: x\ntraffic: [{pattern: incast}]\nassertions:\n  - expr: summary.dropz == 0\n", "unknown summary field \"dropz\""},
+		{"unknown role", "name: x\ntraffic: [{pattern: incast}]\nassertions:\n  - expr: roles.victim.count == 1\n", "no traffic of this scenario has role \"victim\""},
+		{"variant not in matrix", "name: x\nmatrix: {ecn: [on]}\ntraffic: [{pattern: incast}]\nassertions:\n  - expr: summary.drops < [ecn=off,pfc=on].summary.drops\n", "is not in this scenario's matrix"},
+		{"no traffic", "name: x\n", "has no traffic"},
+		{"bad name", "name: X Y\ntraffic: [{pattern: incast}]\n", "scenario name \"X Y\" is not allowed"},
+		{"empty", "", "file is empty"},
+		{"incast of one", "name: x\ntraffic:\n  - pattern: incast\n    senders: 1\n", "senders 1 makes no incast"},
+		{"tclass", "name: x\ntraffic:\n  - pattern: incast\n    traffic_class: 300\n", "traffic_class 300"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("x.yaml", []byte(tt.yaml))
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if exitcode.Code(err) != exitcode.BadInput {
+				t.Errorf("exit code %d, want 2", exitcode.Code(err))
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %q does not contain %q", err, tt.want)
+			}
+			if !strings.Contains(err.Error(), "fix:") {
+				t.Errorf("error %q gives no fix", err)
+			}
+		})
+	}
+}
+
+func TestResolveUnknown(t *testing.T) {
+	_, err := Resolve("nosuch")
+	if exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), "ecn-pfc") {
+		t.Errorf("Resolve(nosuch) = %v", err)
+	}
+	_, err = Resolve("./missing.yaml")
+	if exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), "file not found") {
+		t.Errorf("Resolve(missing) = %v", err)
+	}
+}
+
+func TestParseBytes(t *testing.T) {
+	for in, want := range map[string]int64{"4096": 4096, "64KiB": 65536, "1MiB": 1 << 20, "1.5KB": 1500, "2 GB": 2e9, "10B": 10} {
+		got, err := ParseBytes(in)
+		if err != nil || got != want {
+			t.Errorf("ParseBytes(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "KiB", "1TiB", "-1", "1e99"} {
+		if _, err := ParseBytes(in); err == nil {
+			t.Errorf("ParseBytes(%q) accepted", in)
+		}
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, n := range CatalogNames() {
+		s, _ := Resolve(n)
+		_ = s
+	}
+	f.Add([]byte("name: x\ntraffic:\n  - pattern: incast\n    victim: true\nassertions:\n  - expr: summary.drops == 0 when pfc\n"))
+	f.Add([]byte("name: y\nmatrix: {ecn: [on], pfc: [off]}\nduration: 1ms\ntraffic: [{pattern: pairs, pairs: 2, bytes: 1MiB}]\n"))
+	f.Add([]byte("name: z\ntraffic: [{pattern: ring-allreduce, bytes: 16MiB, ranks: 8}]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := Parse("f.yaml", data)
+		if err != nil {
+			if exitcode.Code(err) != exitcode.BadInput {
+				t.Fatalf("error is not a usage error: %v", err)
+			}
+			return
+		}
+		if len(s.Traffic) == 0 || s.DurationUs <= 0 || len(s.exprs) != len(s.Assertions) {
+			t.Fatalf("accepted an invalid spec: %+v", s)
+		}
+	})
+}
