@@ -57,6 +57,7 @@ var commandConstructors = []func(*App) *cobra.Command{
 	newPlanCmd,
 	newTopoCmd,
 	newTraceCmd,
+	newParseCmd,
 }
 
 func newRootCmd(app *App) *cobra.Command {

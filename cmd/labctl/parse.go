@@ -1,0 +1,159 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/hoststat"
+	"github.com/labctl/labctl/orchestrator/nos/eos"
+	"github.com/labctl/labctl/orchestrator/nos/sonic"
+	"github.com/labctl/labctl/orchestrator/perftest"
+)
+
+// parseKind is one kind of output `labctl parse` reads.
+type parseKind struct {
+	what  string // the command whose output it is
+	parse func(io.Reader) (any, error)
+}
+
+// parseKinds lists the kinds by their stable CLI names.
+func parseKinds() map[string]parseKind {
+	return map[string]parseKind{
+		"ib_write_bw":             {"ib_write_bw output (text, or --out_json of perftest 4.5 or 24.x)", func(r io.Reader) (any, error) { return perftest.ParseBW(r) }},
+		"ib_write_lat":            {"ib_write_lat output (text, or --out_json of perftest 4.5 or 24.x)", func(r io.Reader) (any, error) { return perftest.ParseLat(r) }},
+		"sonic-pfc-counters":      {"SONiC `show pfc counters`", func(r io.Reader) (any, error) { return sonic.ParsePFCCounters(r) }},
+		"sonic-queue-counters":    {"SONiC `show queue counters`", func(r io.Reader) (any, error) { return sonic.ParseQueueCounters(r) }},
+		"sonic-wred-counters":     {"SONiC `show queue wredcounters`", func(r io.Reader) (any, error) { return sonic.ParseWREDCounters(r) }},
+		"sonic-port-counters":     {"SONiC `show interfaces counters`", func(r io.Reader) (any, error) { return sonic.ParsePortCounters(r) }},
+		"eos-pfc-counters-json":   {"EOS `show priority-flow-control counters | json`", func(r io.Reader) (any, error) { return eos.ParsePFCCounters(r) }},
+		"eos-queue-counters-json": {"EOS `show interfaces counters queue detail | json`", func(r io.Reader) (any, error) { return eos.ParseQueueCounters(r) }},
+		"eos-ecn-counters-json":   {"EOS `show qos interfaces ecn counters queue | json`", func(r io.Reader) (any, error) { return eos.ParseECNCounters(r) }},
+		"rdma-statistic":          {"`rdma statistic show link <dev>/<port>` (soft-RoCE counters)", func(r io.Reader) (any, error) { return hoststat.ParseRDMAStatistic(r) }},
+		"ethtool-stats":           {"`ethtool -S <iface>`", func(r io.Reader) (any, error) { return hoststat.ParseEthtoolStats(r) }},
+	}
+}
+
+func parseKindNames() []string {
+	kinds := parseKinds()
+	names := make([]string, 0, len(kinds))
+	for k := range kinds {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// positioned is implemented by the parsers' errors: the 1-based line the
+// error refers to, 0 for the input as a whole.
+type positioned interface{ Position() int }
+
+func newParseCmd(app *App) *cobra.Command {
+	var b strings.Builder
+	for _, k := range parseKindNames() {
+		fmt.Fprintf(&b, "  %-24s %s\n", k, parseKinds()[k].what)
+	}
+	return &cobra.Command{
+		Use:   "parse <kind> <file>",
+		Short: "Parse saved switch, NIC or perftest output into JSON",
+		Long: `parse reads what a command printed on a live lab (a switch counter table,
+perftest's report, host RDMA counters) from <file>, or stdin when <file> is -,
+and prints it as JSON:
+
+  {"schema_version": 1, "kind": "<kind>", "source": "<file>", "result": {...}}
+
+Counters the device printed as N/A (or "-" on EOS) are null or absent,
+never 0. Input that is truncated, garbled or of another kind is an error
+naming the file and line (exit 2).
+
+Kinds:
+` + b.String(),
+		Example: `  labctl parse sonic-pfc-counters leaf1-pfc.txt
+  ssh leaf1 show queue counters | labctl parse sonic-queue-counters -
+  labctl parse ib_write_bw h1-bw.txt -o json`,
+		Args: cobra.ExactArgs(2),
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			switch len(args) {
+			case 0:
+				var out []string
+				for _, k := range parseKindNames() {
+					if strings.HasPrefix(k, toComplete) {
+						out = append(out, k+"\t"+parseKinds()[k].what)
+					}
+				}
+				return out, cobra.ShellCompDirectiveNoFileComp
+			case 1:
+				return nil, cobra.ShellCompDirectiveDefault // a file name
+			}
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if _, err := app.OutputFormat("json", "json"); err != nil {
+				return err
+			}
+			kind, file := args[0], args[1]
+			k, ok := parseKinds()[kind]
+			if !ok {
+				return exitcode.Usagef("unknown kind %q: use one of %s", kind, strings.Join(parseKindNames(), ", "))
+			}
+			in, name, closeIn, err := openParseInput(cmd, file)
+			if err != nil {
+				return err
+			}
+			defer closeIn()
+			v, err := k.parse(in)
+			if err != nil {
+				return parseInputError(name, kind, err)
+			}
+			enc := json.NewEncoder(app.Out)
+			enc.SetIndent("", "  ")
+			enc.SetEscapeHTML(false)
+			return enc.Encode(struct {
+				SchemaVersion int    `json:"schema_version"`
+				Kind          string `json:"kind"`
+				Source        string `json:"source"`
+				Result        any    `json:"result"`
+			}{1, kind, name, v})
+		},
+	}
+}
+
+func openParseInput(cmd *cobra.Command, file string) (io.Reader, string, func(), error) {
+	if file == "-" {
+		return cmd.InOrStdin(), "<stdin>", func() {}, nil
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, "", nil, exitcode.Usagef("%s: no such file: give the path of saved command output, or - for stdin", file)
+		}
+		return nil, "", nil, exitcode.Usagef("open %s: %v", file, err)
+	}
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		f.Close()
+		return nil, "", nil, exitcode.Usagef("%s is a directory: give the path of saved command output", file)
+	}
+	return f, file, func() { f.Close() }, nil
+}
+
+// parseInputError puts the file and line in front of a parser's error, in
+// the file:line: form editors jump to.
+func parseInputError(name, kind string, err error) error {
+	var p positioned
+	if errors.As(err, &p) {
+		msg := err.Error()
+		if line := p.Position(); line > 0 {
+			msg = strings.TrimPrefix(msg, fmt.Sprintf("line %d: ", line))
+			return exitcode.Usagef("%s:%d: %s (parsing as %s)", name, line, msg, kind)
+		}
+		return exitcode.Usagef("%s: %s (parsing as %s)", name, msg, kind)
+	}
+	return exitcode.Usagef("%s: %v (parsing as %s)", name, err, kind)
+}
