@@ -1,0 +1,186 @@
+package scenario
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+)
+
+func mustParse(t *testing.T, y string) *Spec {
+	t.Helper()
+	s, err := Parse("t.yaml", []byte(y))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func leafOf(nics []NIC, host string) string {
+	for _, n := range nics {
+		if n.Host == host {
+			return n.Leaf
+		}
+	}
+	return ""
+}
+
+func TestExpandIncastVictim(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		nics   []NIC
+		leaves int
+	}{{"one leaf", labNICs(1, 2, 8), 1}, {"two leaves", labNICs(2, 4, 8), 2}} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := mustParse(t, "name: x\ntraffic:\n  - pattern: incast\n    senders: 8\n    victim: true\n")
+			vs, err := s.Expand(tc.nics, s.Points()[0], 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(vs.Flows) != 9 {
+				t.Fatalf("%d flows", len(vs.Flows))
+			}
+			recv := vs.Flows[0].Dst
+			var senders []string
+			for _, f := range vs.Flows[:8] {
+				if f.Dst != recv || f.Role != "incast" {
+					t.Errorf("incast flow %+v", f)
+				}
+				if f.Src.Host == recv.Host {
+					t.Errorf("sender %v on the receiver's host", f.Src)
+				}
+				if tc.leaves > 1 && leafOf(tc.nics, f.Src.Host) == leafOf(tc.nics, recv.Host) {
+					t.Errorf("sender %v on the receiver's leaf", f.Src)
+				}
+				senders = append(senders, f.Src.Host)
+			}
+			if tc.leaves > 1 {
+				// Spread over hosts: 8 senders from 4 hosts, 2 each.
+				slices.Sort(senders)
+				if len(slices.Compact(senders)) != 4 {
+					t.Errorf("senders not spread over hosts: %v", senders)
+				}
+			}
+			v := vs.Flows[8]
+			if v.Role != "victim" || v.Src != vs.Flows[0].Src || v.Dst == recv {
+				t.Errorf("victim %+v", v)
+			}
+			if leafOf(tc.nics, v.Dst.Host) != leafOf(tc.nics, recv.Host) {
+				t.Errorf("victim receiver %v is not on the incast receiver's leaf", v.Dst)
+			}
+		})
+	}
+}
+
+func TestExpandTooBig(t *testing.T) {
+	s := mustParse(t, "name: x\ntraffic:\n  - pattern: incast\n    senders: 20\n")
+	_, err := s.Expand(labNICs(1, 2, 8), s.Points()[0], 1)
+	if exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), "lower senders") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestExpandPairsCrossLeaf(t *testing.T) {
+	nics := labNICs(2, 2, 8)
+	s := mustParse(t, "name: x\ntraffic:\n  - pattern: pairs\n    pairs: 4\n    bytes: 1MiB\n    qps: 2\n")
+	vs, err := s.Expand(nics, s.Points()[0], 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range vs.Flows {
+		if leafOf(nics, f.Src.Host) == leafOf(nics, f.Dst.Host) {
+			t.Errorf("pair %s stays under one leaf", f.ID)
+		}
+		if f.Bytes != 1<<20 || f.QPs != 2 || f.TrafficClass != 106 {
+			t.Errorf("flow params %+v", f)
+		}
+	}
+	one := mustParse(t, "name: x\ntraffic:\n  - pattern: pairs\n")
+	vs, _ = one.Expand(labNICs(1, 2, 8), one.Points()[0], 1)
+	if len(vs.Flows) != 1 || vs.Flows[0].Src.Host == vs.Flows[0].Dst.Host {
+		t.Errorf("single pair %+v", vs.Flows)
+	}
+}
+
+func TestExpandPermutation(t *testing.T) {
+	nics := labNICs(4, 2, 4)
+	s := mustParse(t, "name: x\ntraffic:\n  - pattern: permutation\n")
+	a, _ := s.Expand(nics, s.Points()[0], 1)
+	b, _ := s.Expand(nics, s.Points()[0], 1)
+	c, _ := s.Expand(nics, s.Points()[0], 2)
+	ids := func(fl []string) string { return strings.Join(fl, ",") }
+	var fa, fb, fc []string
+	dsts := map[NIC]int{}
+	for i := range a.Flows {
+		fa, fb, fc = append(fa, a.Flows[i].ID), append(fb, b.Flows[i].ID), append(fc, c.Flows[i].ID)
+		f := a.Flows[i]
+		if leafOf(nics, f.Src.Host) == leafOf(nics, f.Dst.Host) {
+			t.Errorf("permutation flow %s stays under one leaf", f.ID)
+		}
+		dsts[NIC{Endpoint: f.Dst}]++
+	}
+	if len(a.Flows) != len(nics) || len(dsts) != len(nics) {
+		t.Errorf("not a permutation: %d flows, %d receivers", len(a.Flows), len(dsts))
+	}
+	if ids(fa) != ids(fb) {
+		t.Error("same seed, different permutation")
+	}
+	if ids(fa) == ids(fc) {
+		t.Error("different seeds, same permutation")
+	}
+}
+
+func TestExpandAllToAllAndRing(t *testing.T) {
+	nics := labNICs(2, 1, 8)
+	s := mustParse(t, "name: x\ntraffic:\n  - pattern: all-to-all\n    ranks: 4\n  - pattern: ring-allreduce\n    ranks: 16\n    bytes: 1MiB\n")
+	vs, err := s.Expand(nics, s.Points()[0], 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vs.Flows) != 12 {
+		t.Errorf("all-to-all over 4 ranks: %d flows", len(vs.Flows))
+	}
+	if vs.Collective == nil || len(vs.Collective.Ranks) != 16 || vs.Collective.Bytes != 1<<20 {
+		t.Errorf("collective %+v", vs.Collective)
+	}
+}
+
+func TestAllReduceModel(t *testing.T) {
+	nics := labNICs(2, 1, 8) // 16 ranks, 8 per leaf: the ring crosses twice
+	s := mustParse(t, "name: x\ntraffic:\n  - pattern: ring-allreduce\n    bytes: 16MiB\n")
+	m, err := allReduceModel(nics, testLab(), &s.Traffic[0], 4096)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m["rounds"].(float64) != 30 || m["crossing_spine_total"].(float64) != 60 {
+		t.Errorf("rounds %v crossing %v", m["rounds"], m["crossing_spine_total"])
+	}
+	per := m["crossing_spine_per_round"].([]int)
+	if len(per) != 30 || per[0] != 2 {
+		t.Errorf("per round %v", per)
+	}
+	// Non-blocking: 2(N-1)/N * S / (eta B) plus latencies.
+	eta := 4096.0 / 4178
+	want := 30*(16.0*(1<<20)/16*8/(eta*200e3)) + 30*m["step_latency_us"].(float64)
+	if got := m["theoretical_us"].(float64); math.Abs(got-want) > 0.1 {
+		t.Errorf("theoretical %v, want %v", got, want)
+	}
+	// Oversubscription 8 leaves 8 NICs x 200G / 8 = 200G of uplink for one
+	// crossing transfer per leaf: no slower. The ring barely uses uplinks.
+	by := m["theoretical_by_oversubscription"].([]any)
+	first, last := by[0].(map[string]any), by[len(by)-1].(map[string]any)
+	if first["theoretical_us"] != last["theoretical_us"] {
+		t.Errorf("ring time depends on oversubscription up to 8: %v vs %v", first, last)
+	}
+
+	v := map[string]any{"simulated_us": want * 1.1, "phases": map[string]any{
+		"scatter_reduce": map[string]any{"max_queue_bytes": 1000.0, "duration_us": 100.0},
+		"allgather":      map[string]any{"max_queue_bytes": 5000.0, "duration_us": 100.0},
+	}}
+	completeAllReduce(v, m)
+	if v["allgather_congests_more"] != true || math.Abs(v["simulated_over_theoretical"].(float64)-1.1) > 0.001 {
+		t.Errorf("completed %v", v)
+	}
+}

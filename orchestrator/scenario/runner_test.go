@@ -1,0 +1,203 @@
+package scenario
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labctl/labctl/orchestrator/results"
+	"github.com/labctl/labctl/orchestrator/runtime"
+	"github.com/labctl/labctl/orchestrator/sizing"
+)
+
+// labNICs builds leaves x hosts x nics NICs named like the fabric does.
+func labNICs(leaves, hostsPerLeaf, nicsPerHost int) []NIC {
+	var out []NIC
+	h := 0
+	for l := 1; l <= leaves; l++ {
+		for range hostsPerLeaf {
+			h++
+			for n := range nicsPerHost {
+				out = append(out, NIC{Endpoint: runtime.Endpoint{Host: fmt.Sprintf("h%d", h), NIC: n}, Leaf: fmt.Sprintf("leaf%d", l)})
+			}
+		}
+	}
+	return out
+}
+
+// fakeRuntime answers variants with a congestion caricature: drops without
+// PFC or ECN, pauses with PFC (fewer with ECN), marks with ECN.
+type fakeRuntime struct {
+	calls  int
+	onCall func(n int)
+	fail   string
+}
+
+func (f *fakeRuntime) Name() string                                                  { return "fake" }
+func (f *fakeRuntime) Up(context.Context, *runtime.Lab) error                        { return nil }
+func (f *fakeRuntime) Down(context.Context, *runtime.Lab) error                      { return nil }
+func (f *fakeRuntime) Status(context.Context, *runtime.Lab) (*runtime.Status, error) { return nil, nil }
+func (f *fakeRuntime) RunVariant(ctx context.Context, l *runtime.Lab, v runtime.VariantSpec) (*results.Variant, error) {
+	f.calls++
+	if f.onCall != nil {
+		f.onCall(f.calls)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if f.fail == v.Name {
+		return nil, errors.New("engine exploded")
+	}
+	out := &results.Variant{SimulatedUs: v.DurationUs}
+	for i, fl := range v.Flows {
+		out.Flows = append(out.Flows, results.Flow{ID: fl.ID, Role: fl.Role, ThroughputGbps: 20 + float64(i%2) + float64(v.Seed%3), Source: results.Simulated})
+	}
+	s := &out.Summary
+	switch {
+	case v.PFC && v.ECN:
+		s.PFCPauseFrames, s.ECNMarked, s.CNP = 10, 500, 40
+	case v.PFC:
+		s.PFCPauseFrames = 100
+	case v.ECN:
+		s.ECNMarked, s.CNP, s.Drops = 800, 60, 3
+	default:
+		s.Drops, s.Retransmits = 200, 400
+	}
+	return out, nil
+}
+
+func testLab() *runtime.Lab {
+	return &runtime.Lab{Name: "t", Plan: &sizing.Plan{NICSpeedGbps: 200, Oversubscription: sizing.Oversubscription{Target: 1, Actual: 1},
+		Leaf: sizing.LeafTier{UplinkPortsPerLeaf: 8, UplinkSpeedGbps: 400}}}
+}
+
+func runOnce(t *testing.T, s *Spec, rt runtime.Runtime, ctx context.Context, seed int64, saves *[]string) (*results.Run, error) {
+	t.Helper()
+	clock := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	r := &Runner{Runtime: rt, Lab: testLab(), NICs: labNICs(2, 2, 8), Now: func() time.Time { clock = clock.Add(time.Second); return clock },
+		Save: func(run *results.Run) error {
+			if saves != nil {
+				*saves = append(*saves, fmt.Sprintf("%s:%d", run.Status, len(run.Variants)))
+			}
+			return nil
+		}}
+	run := &results.Run{RunID: "20261129T120000Z-x-t", Lab: "t", Scenario: s.Name, Runtime: rt.Name(), Seed: seed, Started: clock}
+	err := r.Run(ctx, s, run)
+	return run, err
+}
+
+func TestRunnerPassesAndSavesEachVariant(t *testing.T) {
+	s, err := Resolve("ecn-pfc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var saves []string
+	run, err := runOnce(t, s, &fakeRuntime{}, context.Background(), 1, &saves)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(saves, " "); got != "running:0 running:1 running:2 running:3 running:4 passed:4" {
+		t.Errorf("saves = %s", got)
+	}
+	if run.Status != results.StatusPassed || run.Finished == nil {
+		t.Fatalf("status %s finished %v", run.Status, run.Finished)
+	}
+	// The cross-variant assertion resolved on ecn=on,pfc=on even though
+	// ecn=off,pfc=on ran after it.
+	var found bool
+	for _, a := range run.Variants[0].Assertions {
+		if strings.Contains(a.Expr, "[ecn=off,pfc=on]") {
+			found = true
+			if !a.Passed || !strings.Contains(a.Detail, "[ecn=off,pfc=on].summary.pfc_pause_frames=100") {
+				t.Errorf("cross-variant assertion: %+v", a)
+			}
+		}
+	}
+	if !found {
+		t.Error("cross-variant assertion missing from ecn=on,pfc=on")
+	}
+	// Guards: the no-PFC drop assertion applies only to ecn=off,pfc=off.
+	for _, v := range run.Variants {
+		for _, a := range v.Assertions {
+			if strings.HasPrefix(a.Expr, "summary.drops > 0") && v.Name != "ecn=off,pfc=off" {
+				t.Errorf("guarded assertion ran on %s", v.Name)
+			}
+		}
+	}
+	if lab, _ := run.Extra["lab"].(map[string]any); lab["ideal_goodput_gbps"].(float64) < 195 {
+		t.Errorf("extra.lab = %v", lab)
+	}
+}
+
+func TestRunnerFailsOnAssertion(t *testing.T) {
+	s, err := Parse("x.yaml", []byte("name: x\ntraffic: [{pattern: incast}]\nassertions:\n  - name: never drops\n    expr: summary.drops == 0\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := runOnce(t, s, &fakeRuntime{}, context.Background(), 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Status != results.StatusFailed {
+		t.Errorf("status %s, want failed", run.Status)
+	}
+	last := run.Variants[3].Assertions[0]
+	if last.Passed || last.Detail != "summary.drops=200" {
+		t.Errorf("assertion = %+v", last)
+	}
+}
+
+func TestRunnerVariantError(t *testing.T) {
+	s, _ := Resolve("incast")
+	run, err := runOnce(t, s, &fakeRuntime{fail: "ecn=on,pfc=off"}, context.Background(), 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Status != results.StatusFailed || run.Variants[1].Error != "engine exploded" || len(run.Variants) != 4 {
+		t.Errorf("status %s variants %d err %q", run.Status, len(run.Variants), run.Variants[1].Error)
+	}
+}
+
+func TestRunnerInterrupted(t *testing.T) {
+	s, _ := Resolve("ecn-pfc")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	rt := &fakeRuntime{onCall: func(n int) {
+		if n == 3 {
+			cancel() // Ctrl-C during the third variant
+		}
+	}}
+	var saves []string
+	run, err := runOnce(t, s, rt, ctx, 1, &saves)
+	if !errors.Is(err, ErrInterrupted) {
+		t.Fatalf("err = %v", err)
+	}
+	if run.Status != results.StatusInterrupted || len(run.Variants) != 2 || run.Finished == nil {
+		t.Errorf("status %s variants %d", run.Status, len(run.Variants))
+	}
+	if saves[len(saves)-1] != "interrupted:2" {
+		t.Errorf("last save %s", saves[len(saves)-1])
+	}
+}
+
+func TestRunnerDeterministic(t *testing.T) {
+	s, _ := Resolve("ecn-pfc")
+	enc := func(seed int64) string {
+		run, err := runOnce(t, s, &fakeRuntime{}, context.Background(), seed, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(run)
+		return string(b)
+	}
+	if a, b := enc(7), enc(7); a != b {
+		t.Error("same seed gave different records")
+	}
+	if enc(7) == enc(8) {
+		t.Error("the seed does not reach the runtime")
+	}
+}
