@@ -46,6 +46,9 @@ type DeviceConfig struct {
 	// for a bare config file they are guesses.
 	PeersKnown bool         `json:"peers_known"`
 	Ports      []PortConfig `json:"ports"`
+	// Notes are what a parser could not resolve (a service-profile not in
+	// the files read, …); lint reports them as info.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // PortConfig is one port's QoS.

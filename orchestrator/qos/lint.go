@@ -39,6 +39,7 @@ type Rule struct {
 
 // Rule IDs.
 const (
+	RuleParseNote         = "QOS000"
 	RulePFCOffLossless    = "QOS001"
 	RuleDSCPMapMismatch   = "QOS002"
 	RuleRoCEDSCPLossy     = "QOS003"
@@ -53,6 +54,7 @@ const (
 // Rules lists the lint rules.
 func Rules() []Rule {
 	return []Rule{
+		{RuleParseNote, "parse-note", SevInfo, "something the parser could not resolve"},
 		{RulePFCOffLossless, "pfc-off-lossless", SevError, "PFC is off for a lossless priority on a data port"},
 		{RuleDSCPMapMismatch, "dscp-map-mismatch", SevError, "DSCP->TC maps differ between devices or ports"},
 		{RuleRoCEDSCPLossy, "roce-dscp-lossy", SevError, "the RoCE DSCP does not map to a lossless traffic class"},
@@ -132,6 +134,11 @@ func (l *linter) run() {
 	l.dscpMaps()
 	l.roceDSCP(lossless)
 	l.links()
+	for i := range l.cfgs {
+		for _, n := range l.cfgs[i].Notes {
+			l.add(RuleParseNote, SevInfo, l.cfgs[i].Device, "", "", "%s", n)
+		}
+	}
 	for i := range l.cfgs {
 		d := &l.cfgs[i]
 		for j := range d.Ports {

@@ -1,0 +1,224 @@
+// Package eos is labctl's Arista EOS plug-in: containerlab kind defaults,
+// interface naming, QoS render to EOS CLI and parsing a running-config back
+// to the QoS model.
+//
+// This package must not import orchestrator/nos: nos looks plug-ins up by
+// importing them.
+package eos
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/labctl/labctl/orchestrator/qos"
+)
+
+// Name is the NOS name used in lab specs and on the command line.
+const Name = "eos"
+
+// Kind is the containerlab kind of cEOS switches (the containerlab schema
+// rejects "ceos").
+const Kind = "arista_ceos"
+
+// DefaultImage is the cEOS-lab image labctl expects to be imported locally.
+const DefaultImage = "ceos:latest"
+
+// ConfigExt is the extension of rendered configs.
+const ConfigExt = ".cfg"
+
+// InterfaceName maps containerlab's ethN to EOS's EthernetN.
+func InterfaceName(index int) string { return fmt.Sprintf("Ethernet%d", index) }
+
+// LinuxInterface is the inverse of InterfaceName: Ethernet3 -> eth3.
+func LinuxInterface(name string) (string, error) {
+	n, err := strconv.Atoi(strings.TrimPrefix(name, "Ethernet"))
+	if err != nil || !strings.HasPrefix(name, "Ethernet") || n < 1 {
+		return "", fmt.Errorf("eos interface %q: want EthernetN with N >= 1", name)
+	}
+	return fmt.Sprintf("eth%d", n), nil
+}
+
+// Render writes a device's QoS as EOS CLI: global DSCP and TC->queue maps,
+// the PFC watchdog defaults, one `qos profile` per distinct port QoS
+// (ECN thresholds scale with speed, so typically one per port speed), and
+// `service-profile` on each interface. Buffers and PG headroom are not
+// configurable in EOS CLI and are not written.
+func Render(dc qos.DeviceConfig) ([]byte, error) {
+	var b strings.Builder
+	fail := func(format string, a ...any) ([]byte, error) {
+		return nil, fmt.Errorf("render eos config for %s: %s", dc.Device, fmt.Sprintf(format, a...))
+	}
+	fmt.Fprintf(&b, "! QoS for %s rendered by labctl\n!\n", dc.Device)
+	// DSCP map: one line per traffic class, DSCPs ascending.
+	byTC := map[int][]int{}
+	for d, tc := range dc.DSCPToTC {
+		byTC[tc] = append(byTC[tc], d)
+	}
+	for _, tc := range cfgSortedInts(byTC) {
+		ds := byTC[tc]
+		slices.Sort(ds)
+		fmt.Fprintf(&b, "qos map dscp %s to traffic-class %d\n", cfgJoin(ds, " "), tc)
+	}
+	for _, tc := range cfgSortedInts(dc.TCToQueue) {
+		fmt.Fprintf(&b, "qos map traffic-class %d to tx-queue %d\n", tc, dc.TCToQueue[tc])
+	}
+	b.WriteString("!\n")
+
+	var wd *qos.PortWatchdog
+	for _, p := range dc.Ports {
+		if p.Watchdog != nil {
+			wd = p.Watchdog
+			break
+		}
+	}
+	if wd != nil {
+		action, err := cfgWatchdogAction(wd.Action)
+		if err != nil {
+			return fail("%v", err)
+		}
+		fmt.Fprintf(&b, "priority-flow-control pause watchdog default timeout %s\n", cfgSeconds(wd.DetectionMs))
+		fmt.Fprintf(&b, "priority-flow-control pause watchdog default recovery-time %s\n", cfgSeconds(wd.RestorationMs))
+		if dc.WatchdogPollMs > 0 {
+			fmt.Fprintf(&b, "priority-flow-control pause watchdog default polling-interval %s\n", cfgSeconds(dc.WatchdogPollMs))
+		}
+		fmt.Fprintf(&b, "priority-flow-control pause watchdog action %s\n", action)
+		b.WriteString("!\n")
+	}
+
+	// Group ports by their QoS (everything but name and topology).
+	type group struct {
+		name  string
+		port  qos.PortConfig
+		ports []string
+	}
+	var groups []*group
+	bySig := map[string]*group{}
+	perSpeed := map[int]int{}
+	for _, p := range dc.Ports {
+		if p.DSCPToTC != nil {
+			return fail("port %s has its own DSCP map; EOS has one DSCP map per switch", p.Name)
+		}
+		if strings.ContainsAny(p.Name, " \n") || p.Name == "" {
+			return fail("port name %q is not an EOS interface name", p.Name)
+		}
+		sig := cfgSignature(p)
+		g := bySig[sig]
+		if g == nil {
+			perSpeed[p.SpeedGbps]++
+			name := "labctl-qos"
+			if p.SpeedGbps > 0 {
+				name = fmt.Sprintf("labctl-%dg", p.SpeedGbps)
+			}
+			if n := perSpeed[p.SpeedGbps]; n > 1 {
+				name = fmt.Sprintf("%s-%d", name, n)
+			}
+			g = &group{name: name, port: p}
+			bySig[sig] = g
+			groups = append(groups, g)
+		}
+		g.ports = append(g.ports, p.Name)
+	}
+	for _, g := range groups {
+		p := g.port
+		fmt.Fprintf(&b, "qos profile %s\n", g.name)
+		b.WriteString("   qos trust dscp\n")
+		if len(p.PFCPriorities) > 0 {
+			b.WriteString("   priority-flow-control on\n")
+			for _, pr := range p.PFCPriorities {
+				fmt.Fprintf(&b, "   priority-flow-control priority %d no-drop\n", pr)
+			}
+		}
+		if w := p.Watchdog; w != nil {
+			action, err := cfgWatchdogAction(w.Action)
+			if err != nil {
+				return fail("%v", err)
+			}
+			b.WriteString("   priority-flow-control pause watchdog\n")
+			fmt.Fprintf(&b, "   priority-flow-control pause watchdog port action %s\n", action)
+			fmt.Fprintf(&b, "   priority-flow-control pause watchdog port timer timeout %s polling-interval auto recovery-time %s\n",
+				cfgSeconds(w.DetectionMs), cfgSeconds(w.RestorationMs))
+		}
+		for _, q := range p.Queues {
+			b.WriteString("   !\n")
+			fmt.Fprintf(&b, "   tx-queue %d\n", q.Queue)
+			if q.Strict {
+				b.WriteString("      priority strict\n")
+			} else {
+				b.WriteString("      no priority\n")
+				if q.Weight > 0 {
+					fmt.Fprintf(&b, "      bandwidth percent %d\n", q.Weight)
+				}
+			}
+			if e := q.ECN; e != nil {
+				lo, hi, unit := cfgThreshold(e)
+				fmt.Fprintf(&b, "      random-detect ecn minimum-threshold %d %s maximum-threshold %d %s max-mark-probability %d\n",
+					lo, unit, hi, unit, int(math.Round(e.Pmax*100)))
+			}
+		}
+		b.WriteString("!\n")
+	}
+	for _, g := range groups {
+		for _, name := range g.ports {
+			fmt.Fprintf(&b, "interface %s\n   service-profile %s\n!\n", name, g.name)
+		}
+	}
+	return []byte(b.String()), nil
+}
+
+// cfgSignature is a port's QoS without its name and topology.
+func cfgSignature(p qos.PortConfig) string {
+	p.Name, p.Peer, p.MTU, p.CableM, p.Fabric, p.PGs = "", "", 0, 0, false, nil
+	s, _ := json.Marshal(p)
+	return string(s)
+}
+
+// cfgThreshold picks the EOS unit for ECN thresholds: kbytes when both
+// are whole KiB (EOS kbytes taken as 1024 bytes; unverified), else bytes.
+func cfgThreshold(e *qos.ECNConfig) (lo, hi int64, unit string) {
+	if e.Unit != "" {
+		return e.MinBytes, e.MaxBytes, e.Unit
+	}
+	if e.MinBytes%1024 == 0 && e.MaxBytes%1024 == 0 {
+		return e.MinBytes / 1024, e.MaxBytes / 1024, "kbytes"
+	}
+	return e.MinBytes, e.MaxBytes, "bytes"
+}
+
+// cfgWatchdogAction maps labctl's (SONiC's) watchdog action to EOS's.
+func cfgWatchdogAction(a string) (string, error) {
+	switch a {
+	case "drop":
+		return "drop", nil
+	case "forward", "no-drop":
+		return "no-drop", nil
+	case "errdisable":
+		return "errdisable", nil
+	}
+	return "", fmt.Errorf("PFC watchdog action %q has no EOS equivalent: use drop or forward", a)
+}
+
+// cfgSeconds renders milliseconds as EOS seconds: 200 -> "0.2".
+func cfgSeconds(ms int) string {
+	return strconv.FormatFloat(float64(ms)/1000, 'f', -1, 64)
+}
+
+func cfgSortedInts[V any](m map[int]V) []int {
+	out := make([]int, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func cfgJoin(v []int, sep string) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, sep)
+}

@@ -1,0 +1,387 @@
+package eos
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/labctl/labctl/orchestrator/qos"
+)
+
+// cfgUpdate reports the -update flag, registered once per test binary by
+// counters_test.go of this package.
+func cfgUpdate() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+// cfgDevices is qos.TestDevices with EOS interface names (Ethernet4k ->
+// Ethernet(k+1)).
+func cfgDevices() []qos.Device {
+	devs := qos.TestDevices()
+	rename := func(s string) string {
+		dev, port, ok := strings.Cut(s, ":")
+		if !ok {
+			dev, port = "", s
+		}
+		n, err := strconv.Atoi(strings.TrimPrefix(port, "Ethernet"))
+		if err != nil || !strings.HasPrefix(port, "Ethernet") {
+			return s
+		}
+		port = fmt.Sprintf("Ethernet%d", n/4+1)
+		if ok {
+			return dev + ":" + port
+		}
+		return port
+	}
+	for i := range devs {
+		for j := range devs[i].Ports {
+			p := &devs[i].Ports[j]
+			p.Name = rename(p.Name)
+			p.Peer = rename(p.Peer)
+		}
+	}
+	return devs
+}
+
+func cfgVariants(t testing.TB) map[string][]qos.DeviceConfig {
+	t.Helper()
+	base, err := qos.Profile("roce-dcqcn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]qos.DeviceConfig{}
+	for _, ecn := range []bool{true, false} {
+		for _, pfc := range []bool{true, false} {
+			name := fmt.Sprintf("ecn-%s_pfc-%s", onOff(ecn), onOff(pfc))
+			cfgs, err := qos.ApplyAll(base.WithECN(ecn).WithPFC(pfc), cfgDevices())
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[name] = cfgs
+		}
+	}
+	return out
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+// cfgComparable clears what EOS CLI does not carry: buffers (PGs, pool,
+// TC->PG), speeds, cables, MTU and peers.
+func cfgComparable(d qos.DeviceConfig) qos.DeviceConfig {
+	d.NOS, d.PeersKnown, d.TCToPG, d.SharedPoolBytes = "", false, nil, 0
+	for i := range d.Ports {
+		p := &d.Ports[i]
+		p.Peer, p.MTU, p.SpeedGbps, p.CableM, p.PGs, p.Fabric = "", 0, 0, 0, nil, true
+	}
+	return d
+}
+
+func TestRenderParseRoundTrip(t *testing.T) {
+	for name, cfgs := range cfgVariants(t) {
+		for _, dc := range cfgs {
+			t.Run(name+"/"+dc.Device, func(t *testing.T) {
+				out, err := Render(dc)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := Parse(dc.Device, qos.Source{Name: dc.Device + ".cfg", Data: out})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := cfgComparable(dc)
+				got = cfgComparable(got)
+				if !reflect.DeepEqual(got, want) {
+					gj, _ := json.MarshalIndent(got, "", " ")
+					t.Errorf("round trip differs: %v\ngot %s\nconfig:\n%s", qos.Diff([]qos.DeviceConfig{want}, []qos.DeviceConfig{got}), gj, out)
+				}
+			})
+		}
+	}
+}
+
+func TestRenderGolden(t *testing.T) {
+	for name, cfgs := range cfgVariants(t) {
+		for _, dc := range cfgs {
+			out, err := Render(dc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			file := filepath.Join("testdata", "golden", name, dc.Device+ConfigExt)
+			if cfgUpdate() {
+				if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(file, out, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			want, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if string(want) != string(out) {
+				t.Errorf("%s differs from the rendered config; review and run go test -update", file)
+			}
+		}
+	}
+}
+
+func TestRenderContent(t *testing.T) {
+	v := cfgVariants(t)
+	out, err := Render(v["ecn-on_pfc-on"][0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(out)
+	for _, want := range []string{
+		"qos map dscp 26 to traffic-class 3\n",
+		"qos map dscp 48 to traffic-class 6\n",
+		"qos profile labctl-100g\n   qos trust dscp\n   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n",
+		"      random-detect ecn minimum-threshold 400 kbytes maximum-threshold 1600 kbytes max-mark-probability 20\n",
+		"   tx-queue 6\n      priority strict\n",
+		"priority-flow-control pause watchdog default timeout 0.2\n",
+		"priority-flow-control pause watchdog action drop\n",
+		"interface Ethernet1\n   service-profile labctl-100g\n",
+		"interface Ethernet2\n   service-profile labctl-400g\n",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("rendered config lacks %q:\n%s", want, s)
+		}
+	}
+	off, _ := Render(v["ecn-off_pfc-off"][0])
+	for _, bad := range []string{"priority-flow-control on", "random-detect", "watchdog"} {
+		if strings.Contains(string(off), bad) {
+			t.Errorf("ecn=off,pfc=off config contains %q", bad)
+		}
+	}
+	dc := v["ecn-on_pfc-on"][0]
+	dc.Ports[0].Watchdog.Action = "alert"
+	if _, err := Render(dc); err == nil || !strings.Contains(err.Error(), "no EOS equivalent") {
+		t.Errorf("alert action: err = %v", err)
+	}
+}
+
+func TestParseSnippets(t *testing.T) {
+	cfg := `qos map dscp 26 to traffic-class 3
+priority-flow-control pause watchdog default timeout 0.3
+priority-flow-control pause watchdog default recovery-time 1.5
+priority-flow-control pause watchdog action no-drop
+!
+qos profile ROCE
+   qos trust dscp
+   priority-flow-control on
+   priority-flow-control priority 3 no-drop
+   priority-flow-control priority 4 no-drop
+   !
+   tx-queue 3
+      random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes max-mark-probability 20
+      random-detect ecn count
+!
+interface Ethernet1
+   description to spine
+   mtu 9214
+   service-profile ROCE
+   priority-flow-control priority 4 drop
+!
+interface Ethernet2
+   no switchport
+   ip nat service-profile NAT
+   ip address 10.0.0.1/31
+!
+interface Ethernet3
+   service-profile ROCE
+   no priority-flow-control
+   comment
+   priority-flow-control on
+   EOF
+!
+interface Ethernet4
+   priority-flow-control on
+   priority-flow-control priority 3 no-drop
+   no priority-flow-control pause watchdog
+!
+`
+	dc, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte(cfg)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dc.DSCPToTC[26] != 3 || dc.DSCPToTC[0] != 1 || dc.DSCPToTC[10] != 0 || dc.DSCPToTC[48] != 6 {
+		t.Errorf("dscp map: 26->%d 0->%d 10->%d 48->%d", dc.DSCPToTC[26], dc.DSCPToTC[0], dc.DSCPToTC[10], dc.DSCPToTC[48])
+	}
+	e1 := dc.Port("Ethernet1")
+	if e1 == nil || qos.FormatInts(e1.PFCPriorities) != "3" {
+		t.Fatalf("Ethernet1 = %+v (interface drop must override the profile's no-drop)", e1)
+	}
+	if w := e1.Watchdog; w == nil || w.DetectionMs != 300 || w.RestorationMs != 1500 || w.Action != "forward" {
+		t.Errorf("Ethernet1 watchdog = %+v", w)
+	}
+	if e := e1.Queue(3).ECN; e == nil || e.MinBytes != 150*1024 || e.MaxBytes != 1500*1024 || e.Pmax != 0.2 {
+		t.Errorf("Ethernet1 queue 3 ECN = %+v", e)
+	}
+	if dc.Port("Ethernet2") != nil {
+		t.Error("ip nat service-profile taken as a QoS service-profile")
+	}
+	if e3 := dc.Port("Ethernet3"); e3 == nil || len(e3.PFCPriorities) != 0 {
+		t.Errorf("Ethernet3 = %+v: no priority-flow-control must win and comment text be ignored", e3)
+	}
+	if e4 := dc.Port("Ethernet4"); e4 == nil || e4.Watchdog != nil || qos.FormatInts(e4.PFCPriorities) != "3" {
+		t.Errorf("Ethernet4 = %+v", e4)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"dscp range", "qos map dscp 64 to traffic-class 3\n", `x.cfg:1: dscp: "64" is not 0-63`},
+		{"tc range", "qos map dscp 26 to traffic-class 9\n", `x.cfg:1: traffic class: "9"`},
+		{"map syntax", "qos map dscp 26 traffic-class 3\n", "want qos map dscp"},
+		{"pfc priority", "interface Ethernet1\n   priority-flow-control priority 8 no-drop\n", `x.cfg:2: "priority-flow-control priority 8 no-drop": priority`},
+		{"pfc mode", "interface Ethernet1\n   priority-flow-control priority 3 lossless\n", "want no-drop or drop"},
+		{"queue", "interface Ethernet1\n   tx-queue 9\n", `x.cfg:2: tx-queue "9"`},
+		{"ecn units", "interface Ethernet1\n   tx-queue 3\n      random-detect ecn minimum-threshold 1 kbytes maximum-threshold 2 segments\n", "threshold units"},
+		{"ecn value", "interface Ethernet1\n   tx-queue 3\n      random-detect ecn minimum-threshold x kbytes maximum-threshold 2 kbytes\n", `x.cfg:3:`},
+		{"watchdog time", "priority-flow-control pause watchdog default timeout soon\n", `"soon" is not a number of seconds`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("x", qos.Source{Name: "x.cfg", Data: []byte(tt.in)})
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func cfgRealConfigs(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join("..", "..", "..", "..", "shared", "reference", "real-configs", "eos")
+	if _, err := os.Stat(dir); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("real EOS configs not found at %s: %v", dir, err)
+		}
+		t.Skipf("real EOS configs not found at %s (../shared/reference/real-configs from the repository root)", dir)
+	}
+	return dir
+}
+
+func TestParseRealConfigs(t *testing.T) {
+	dir := cfgRealConfigs(t)
+	read := func(name string) qos.Source {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return qos.Source{Name: name, Data: data}
+	}
+	t.Run("qos.cfg", func(t *testing.T) {
+		dc, err := Parse("avd-qos", read("qos.cfg"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// DSCP 26 is in the drop-precedence line: TC4.
+		if dc.DSCPToTC[26] != 4 || dc.DSCPToTC[46] != 5 || dc.DSCPToTC[8] != 1 {
+			t.Errorf("dscp map: 26->%d 46->%d 8->%d", dc.DSCPToTC[26], dc.DSCPToTC[46], dc.DSCPToTC[8])
+		}
+		if dc.TCToQueue[6] != 2 {
+			t.Errorf("tc 6 -> queue %d, want 2", dc.TCToQueue[6])
+		}
+		if dc.WatchdogPollMs != 10001 {
+			t.Errorf("watchdog poll = %d", dc.WatchdogPollMs)
+		}
+		e1 := dc.Port("Ethernet1")
+		if e1 == nil || len(e1.PFCPriorities) != 0 {
+			t.Fatalf("Ethernet1 = %+v", e1)
+		}
+		q2 := e1.Queue(2)
+		if q2 == nil || !q2.Strict || q2.ECN == nil || q2.ECN.MinBytes != 320*1024 || q2.ECN.Pmax != 0.9 {
+			t.Errorf("Ethernet1 queue 2 (profile test) = %+v", q2)
+		}
+		if q4 := e1.Queue(4); q4 == nil || q4.ECN == nil || q4.ECN.Unit != "segments" {
+			t.Errorf("Ethernet1 queue 4 = %+v", q4)
+		}
+		if e7 := dc.Port("Ethernet7"); e7 == nil || e7.Queue(1).Weight != 80 {
+			t.Errorf("Ethernet7 = %+v", e7)
+		}
+		// Kmin 320 kbytes = Kmax 320 kbytes in profile "test": lint error.
+		fs := qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{})
+		found := false
+		for _, f := range fs {
+			if f.Rule == qos.RuleECNThresholds && f.Port == "Ethernet1" && f.Severity == qos.SevError {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("lint did not flag Kmin = Kmax on Ethernet1: %+v", fs)
+		}
+	})
+	t.Run("ethernet-interfaces.cfg", func(t *testing.T) {
+		dc, err := Parse("avd-intf", read("ethernet-interfaces.cfg"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := dc.Port("Ethernet1"); p == nil || len(p.PFCPriorities) != 0 {
+			t.Errorf("Ethernet1 (pfc on, priority 5 drop) = %+v", p)
+		}
+		if p := dc.Port("Ethernet2"); p == nil || qos.FormatInts(p.PFCPriorities) != "5" {
+			t.Errorf("Ethernet2 (pfc on, priority 5 no-drop) = %+v", p)
+		}
+		if p := dc.Port("Ethernet3"); p == nil || len(p.PFCPriorities) != 0 {
+			t.Errorf("Ethernet3 (no priority-flow-control) = %+v", p)
+		}
+		if dc.Port("Ethernet69") != nil {
+			t.Error("Ethernet69's ip nat service-profile taken as QoS")
+		}
+		if len(dc.Notes) == 0 {
+			t.Error("no note about the service-profile QoS defined elsewhere")
+		}
+	})
+	t.Run("both files", func(t *testing.T) {
+		if _, err := Parse("avd", read("qos.cfg"), read("ethernet-interfaces.cfg")); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func FuzzParse(f *testing.F) {
+	for _, v := range cfgVariants(f) {
+		for _, dc := range v {
+			out, err := Render(dc)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(out)
+		}
+	}
+	for _, name := range []string{"qos.cfg", "ethernet-interfaces.cfg"} {
+		if data, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "shared", "reference", "real-configs", "eos", name)); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte("interface Ethernet1\n   tx-queue 3\n      random-detect ecn minimum-threshold\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dc, err := Parse("fuzz", qos.Source{Name: "fuzz.cfg", Data: data})
+		if err != nil {
+			if err.Error() == "" {
+				t.Error("empty error")
+			}
+			return
+		}
+		qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{})
+		qos.Flatten(&dc)
+		// Whatever parses renders unless it uses units or actions EOS
+		// render refuses.
+		_, _ = Render(dc)
+	})
+}

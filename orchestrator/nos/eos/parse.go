@@ -1,0 +1,496 @@
+package eos
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/labctl/labctl/orchestrator/qos"
+)
+
+// cfgBlock is the QoS a qos profile or an interface sets. Pointers and
+// maps distinguish "not said" from "said off", so an interface can
+// override its service-profile line by line.
+type cfgBlock struct {
+	pfcOn      *bool
+	noDrop     map[int]bool // priority -> true (no-drop) / false (drop)
+	trust      bool         // any qos trust / tx-queue / pfc line: a QoS port
+	profile    string
+	queues     map[int]*cfgQueue
+	wd         *bool
+	wdAction   string
+	wdTimeout  int // ms, 0 unset
+	wdRecovery int // ms, 0 unset
+	where      string
+}
+
+type cfgQueue struct {
+	strict *bool
+	weight int
+	ecn    *qos.ECNConfig
+}
+
+func newCfgBlock(where string) *cfgBlock {
+	return &cfgBlock{noDrop: map[int]bool{}, queues: map[int]*cfgQueue{}, where: where}
+}
+
+// cfgParser accumulates what the files say.
+type cfgParser struct {
+	dscp                          map[int]int
+	tcQueue                       map[int]int
+	profiles                      map[string]*cfgBlock
+	intfs                         map[string]*cfgBlock
+	order                         []string
+	pfcAllOff                     bool
+	wdTimeout, wdRecovery, wdPoll int
+	wdAction                      string
+	notes                         []string
+}
+
+// Parse reads one device's EOS configuration (a running-config, or parts
+// of one in several files, read in order) into the QoS model.
+//
+// Interface blocks mix unrelated settings; only QoS lines are read. PFC
+// may be given as `priority-flow-control on`, `priority-flow-control
+// priority N no-drop|drop`, `no priority-flow-control`, and through
+// `service-profile NAME` pointing at a `qos profile NAME` block, whose
+// lines the interface's own lines override. Interfaces without any QoS line
+// are not ports of the result.
+func Parse(device string, srcs ...qos.Source) (qos.DeviceConfig, error) {
+	p := &cfgParser{dscp: map[int]int{}, tcQueue: map[int]int{}, profiles: map[string]*cfgBlock{}, intfs: map[string]*cfgBlock{}}
+	for _, s := range srcs {
+		if err := p.file(s); err != nil {
+			return qos.DeviceConfig{}, fmt.Errorf("parse eos config of %s: %w", device, err)
+		}
+	}
+	return p.result(device), nil
+}
+
+func (p *cfgParser) file(src qos.Source) error {
+	sc := bufio.NewScanner(bytes.NewReader(src.Data))
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	var cur *cfgBlock // interface or qos profile being read
+	var q *cfgQueue   // tx-queue being read
+	qIndent := -1
+	inComment := false
+	lineNo := 0
+	for sc.Scan() {
+		lineNo++
+		raw := strings.TrimRight(sc.Text(), " \t\r")
+		text := strings.TrimSpace(raw)
+		indent := len(raw) - len(strings.TrimLeft(raw, " "))
+		where := fmt.Sprintf("%s:%d", src.Name, lineNo)
+		if inComment {
+			if text == "EOF" {
+				inComment = false
+			}
+			continue
+		}
+		if text == "" || strings.HasPrefix(text, "!") {
+			continue
+		}
+		f := strings.Fields(text)
+		if indent == 0 {
+			cur, q, qIndent = nil, nil, -1
+			switch {
+			case f[0] == "interface" && len(f) == 2:
+				cur = p.intfs[f[1]]
+				if cur == nil {
+					cur = newCfgBlock(where)
+					p.intfs[f[1]] = cur
+					p.order = append(p.order, f[1])
+				}
+			case len(f) == 3 && f[0] == "qos" && f[1] == "profile":
+				cur = newCfgBlock(where)
+				p.profiles[f[2]] = cur
+			default:
+				if err := p.global(f, where); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		if cur == nil {
+			continue
+		}
+		if text == "comment" {
+			inComment = true
+			continue
+		}
+		if q != nil && indent > qIndent {
+			if err := cfgQueueLine(q, f, where); err != nil {
+				return err
+			}
+			continue
+		}
+		q, qIndent = nil, -1
+		if (f[0] == "tx-queue" || f[0] == "uc-tx-queue") && len(f) == 2 {
+			n, err := strconv.Atoi(f[1])
+			if err != nil || n < 0 || n > 7 {
+				return fmt.Errorf("%s: %s %q: want a queue 0-7", where, f[0], f[1])
+			}
+			q = cur.queues[n]
+			if q == nil {
+				q = &cfgQueue{}
+				cur.queues[n] = q
+			}
+			qIndent = indent
+			cur.trust = true
+			continue
+		}
+		if err := cfgBlockLine(cur, f, where); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("%s:%d: %w", src.Name, lineNo+1, err)
+	}
+	return nil
+}
+
+// global reads top-level QoS lines.
+func (p *cfgParser) global(f []string, where string) error {
+	line := strings.Join(f, " ")
+	switch {
+	case len(f) >= 6 && f[0] == "qos" && f[1] == "map" && f[2] == "dscp":
+		to := slices.Index(f, "to")
+		if to < 4 || to+2 >= len(f) || f[to+1] != "traffic-class" {
+			return fmt.Errorf("%s: %q: want qos map dscp D... to traffic-class T", where, line)
+		}
+		tc, err := cfgInt(f[to+2], 0, 7)
+		if err != nil {
+			return fmt.Errorf("%s: traffic class: %w", where, err)
+		}
+		for _, s := range f[3:to] {
+			d, err := cfgInt(s, 0, 63)
+			if err != nil {
+				return fmt.Errorf("%s: dscp: %w", where, err)
+			}
+			p.dscp[d] = tc
+		}
+	case len(f) >= 7 && f[0] == "qos" && f[1] == "map" && f[2] == "traffic-class" && slices.Contains(f, "tx-queue"):
+		to := slices.Index(f, "to")
+		if to < 4 || to+2 >= len(f) || f[to+1] != "tx-queue" {
+			return fmt.Errorf("%s: %q: want qos map traffic-class T... to tx-queue Q", where, line)
+		}
+		qn, err := cfgInt(f[to+2], 0, 7)
+		if err != nil {
+			return fmt.Errorf("%s: tx-queue: %w", where, err)
+		}
+		for _, s := range f[3:to] {
+			tc, err := cfgInt(s, 0, 7)
+			if err != nil {
+				return fmt.Errorf("%s: traffic class: %w", where, err)
+			}
+			p.tcQueue[tc] = qn
+		}
+	case line == "priority-flow-control all off":
+		p.pfcAllOff = true
+	case strings.HasPrefix(line, "priority-flow-control pause watchdog default ") && len(f) == 6:
+		ms, err := cfgMs(f[5])
+		if err != nil {
+			return fmt.Errorf("%s: %q: %w", where, line, err)
+		}
+		switch f[4] {
+		case "timeout":
+			p.wdTimeout = ms
+		case "recovery-time":
+			p.wdRecovery = ms
+		case "polling-interval":
+			p.wdPoll = ms
+		}
+	case strings.HasPrefix(line, "priority-flow-control pause watchdog action ") && len(f) == 5:
+		p.wdAction = f[4]
+	}
+	return nil
+}
+
+// cfgBlockLine reads a line of an interface or qos profile block.
+func cfgBlockLine(b *cfgBlock, f []string, where string) error {
+	line := strings.Join(f, " ")
+	on, off := true, false
+	switch {
+	case line == "priority-flow-control on":
+		b.pfcOn, b.trust = &on, true
+	case line == "priority-flow-control off" || line == "no priority-flow-control":
+		b.pfcOn, b.trust = &off, true
+	case len(f) == 4 && f[0] == "priority-flow-control" && f[1] == "priority":
+		n, err := cfgInt(f[2], 0, 7)
+		if err != nil {
+			return fmt.Errorf("%s: %q: priority: %w", where, line, err)
+		}
+		switch f[3] {
+		case "no-drop":
+			b.noDrop[n] = true
+		case "drop":
+			b.noDrop[n] = false
+		default:
+			return fmt.Errorf("%s: %q: want no-drop or drop", where, line)
+		}
+		b.trust = true
+	case line == "priority-flow-control pause watchdog":
+		b.wd = &on
+	case line == "no priority-flow-control pause watchdog":
+		b.wd = &off
+	case strings.HasPrefix(line, "priority-flow-control pause watchdog port action ") && len(f) == 6:
+		b.wdAction = f[5]
+	case strings.HasPrefix(line, "priority-flow-control pause watchdog port timer "):
+		for i := 5; i+1 < len(f); i++ {
+			switch f[i] {
+			case "timeout", "recovery-time":
+				ms, err := cfgMs(f[i+1])
+				if err != nil {
+					return fmt.Errorf("%s: %q: %s: %w", where, line, f[i], err)
+				}
+				if f[i] == "timeout" {
+					b.wdTimeout = ms
+				} else {
+					b.wdRecovery = ms
+				}
+			}
+		}
+	case f[0] == "service-profile" && len(f) == 2:
+		b.profile = f[1]
+	case f[0] == "qos" && len(f) >= 2 && f[1] == "trust", len(f) >= 3 && f[0] == "no" && f[1] == "qos" && f[2] == "trust":
+		b.trust = true
+	}
+	return nil
+}
+
+// cfgQueueLine reads a line under tx-queue N.
+func cfgQueueLine(q *cfgQueue, f []string, where string) error {
+	line := strings.Join(f, " ")
+	t, fa := true, false
+	switch {
+	case line == "priority strict":
+		q.strict = &t
+	case line == "no priority":
+		q.strict = &fa
+	case len(f) == 3 && f[0] == "bandwidth" && f[1] == "percent":
+		w, err := cfgInt(f[2], 0, 100)
+		if err != nil {
+			return fmt.Errorf("%s: bandwidth percent: %w", where, err)
+		}
+		q.weight = w
+	case len(f) >= 2 && f[0] == "random-detect" && f[1] == "ecn" && slices.Contains(f, "minimum-threshold"):
+		e, err := cfgECN(f)
+		if err != nil {
+			return fmt.Errorf("%s: %q: %w", where, line, err)
+		}
+		q.ecn = e
+	case line == "no random-detect ecn":
+		q.ecn = nil
+	}
+	return nil
+}
+
+// cfgECN reads "random-detect ecn minimum-threshold X U maximum-threshold Y
+// U [max-mark-probability P] [weight W]".
+func cfgECN(f []string) (*qos.ECNConfig, error) {
+	e := &qos.ECNConfig{Pmax: 1} // EOS marks with probability 1 at Kmax when none is given (unverified)
+	var minU, maxU string
+	for i := 2; i < len(f); i++ {
+		if i+1 >= len(f) {
+			return nil, fmt.Errorf("%s has no value", f[i])
+		}
+		switch f[i] {
+		case "minimum-threshold", "maximum-threshold":
+			if i+2 >= len(f) {
+				return nil, fmt.Errorf("%s needs a value and a unit (bytes, kbytes, mbytes, segments, microseconds, milliseconds)", f[i])
+			}
+			v, err := strconv.ParseInt(f[i+1], 10, 64)
+			if err != nil || v < 0 {
+				return nil, fmt.Errorf("%s %q is not a count", f[i], f[i+1])
+			}
+			if f[i] == "minimum-threshold" {
+				e.MinBytes, minU = v, f[i+2]
+			} else {
+				e.MaxBytes, maxU = v, f[i+2]
+			}
+			i += 2
+		case "max-mark-probability":
+			v, err := cfgInt(f[i+1], 1, 100)
+			if err != nil {
+				return nil, fmt.Errorf("max-mark-probability: %w", err)
+			}
+			e.Pmax = float64(v) / 100
+			i++
+		default:
+			i++ // weight W and the like
+		}
+	}
+	if minU == "" || maxU == "" {
+		return nil, fmt.Errorf("needs both minimum-threshold and maximum-threshold")
+	}
+	scale := map[string]int64{"bytes": 1, "kbytes": 1024, "mbytes": 1024 * 1024}
+	sMin, okMin := scale[minU]
+	sMax, okMax := scale[maxU]
+	switch {
+	case okMin && okMax:
+		e.MinBytes *= sMin
+		e.MaxBytes *= sMax
+	case minU == maxU && slices.Contains([]string{"segments", "microseconds", "milliseconds"}, minU):
+		e.Unit = minU
+	default:
+		return nil, fmt.Errorf("threshold units %q and %q: want bytes, kbytes, mbytes, or the same one of segments, microseconds, milliseconds", minU, maxU)
+	}
+	return e, nil
+}
+
+func cfgInt(s string, lo, hi int) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < lo || n > hi {
+		return 0, fmt.Errorf("%q is not %d-%d", s, lo, hi)
+	}
+	return n, nil
+}
+
+// cfgMs reads EOS seconds ("0.2", "1.11") as milliseconds.
+func cfgMs(s string) (int, error) {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || v < 0 || v > 1e6 || math.IsNaN(v) {
+		return 0, fmt.Errorf("%q is not a number of seconds", s)
+	}
+	return int(math.Round(v * 1000)), nil
+}
+
+// cfgDefaultTC is EOS's default DSCP->TC (DSCP class d>>3 as a CoS, with
+// CoS 0 -> TC1 and CoS 1 -> TC0 as in EOS's default CoS map; unverified on
+// every platform), for DSCPs the config does not map.
+func cfgDefaultTC(dscp int) int {
+	switch c := dscp >> 3; c {
+	case 0:
+		return 1
+	case 1:
+		return 0
+	default:
+		return c
+	}
+}
+
+func (p *cfgParser) result(device string) qos.DeviceConfig {
+	dc := qos.DeviceConfig{Device: device, NOS: Name, DSCPToTC: map[int]int{}, TCToQueue: map[int]int{}, WatchdogPollMs: p.wdPoll}
+	for d := range 64 {
+		if tc, ok := p.dscp[d]; ok {
+			dc.DSCPToTC[d] = tc
+		} else {
+			dc.DSCPToTC[d] = cfgDefaultTC(d)
+		}
+	}
+	for tc := range qos.NumTC {
+		if q, ok := p.tcQueue[tc]; ok {
+			dc.TCToQueue[tc] = q
+		} else {
+			dc.TCToQueue[tc] = tc
+		}
+	}
+	for _, name := range p.order {
+		ib := p.intfs[name]
+		eff := newCfgBlock(ib.where)
+		if ib.profile != "" {
+			pb, ok := p.profiles[ib.profile]
+			if !ok {
+				p.notes = append(p.notes, fmt.Sprintf("%s: interface %s uses service-profile %s, which is not in the files read; its QoS is not known", ib.where, name, ib.profile))
+			} else {
+				cfgOverlay(eff, pb)
+			}
+			eff.trust = true
+		}
+		cfgOverlay(eff, ib)
+		if !eff.trust && eff.wd == nil {
+			continue
+		}
+		pc := qos.PortConfig{Name: name, Fabric: true, PFCPriorities: []int{}}
+		if eff.pfcOn != nil && *eff.pfcOn && !p.pfcAllOff {
+			for pr, nd := range eff.noDrop {
+				if nd {
+					pc.PFCPriorities = append(pc.PFCPriorities, pr)
+				}
+			}
+		}
+		wdOn := p.wdTimeout > 0
+		if eff.wd != nil {
+			wdOn = *eff.wd
+		}
+		if len(pc.PFCPriorities) > 0 && wdOn {
+			w := &qos.PortWatchdog{DetectionMs: p.wdTimeout, RestorationMs: p.wdRecovery, Action: p.wdAction}
+			if eff.wdTimeout > 0 {
+				w.DetectionMs = eff.wdTimeout
+			}
+			if eff.wdRecovery > 0 {
+				w.RestorationMs = eff.wdRecovery
+			}
+			if eff.wdAction != "" {
+				w.Action = eff.wdAction
+			}
+			switch w.Action {
+			case "no-drop":
+				w.Action = "forward"
+			case "":
+				w.Action = "errdisable" // EOS's default action
+			}
+			pc.Watchdog = w
+		}
+		for _, qn := range cfgSortedInts(eff.queues) {
+			q := eff.queues[qn]
+			qc := qos.QueueConfig{Queue: qn, Weight: q.weight}
+			if q.strict != nil && *q.strict {
+				qc.Strict, qc.Weight = true, 0
+			}
+			if q.ecn != nil {
+				e := *q.ecn
+				qc.ECN = &e
+			}
+			pc.Queues = append(pc.Queues, qc)
+		}
+		dc.Ports = append(dc.Ports, pc)
+	}
+	if len(p.notes) > 0 {
+		dc.Notes = p.notes
+	}
+	dc.Sort()
+	return dc
+}
+
+// cfgOverlay applies src's settings over dst.
+func cfgOverlay(dst, src *cfgBlock) {
+	if src.pfcOn != nil {
+		dst.pfcOn = src.pfcOn
+	}
+	for k, v := range src.noDrop {
+		dst.noDrop[k] = v
+	}
+	dst.trust = dst.trust || src.trust
+	if src.wd != nil {
+		dst.wd = src.wd
+	}
+	if src.wdAction != "" {
+		dst.wdAction = src.wdAction
+	}
+	if src.wdTimeout > 0 {
+		dst.wdTimeout = src.wdTimeout
+	}
+	if src.wdRecovery > 0 {
+		dst.wdRecovery = src.wdRecovery
+	}
+	for n, q := range src.queues {
+		d := dst.queues[n]
+		if d == nil {
+			d = &cfgQueue{}
+			dst.queues[n] = d
+		}
+		if q.strict != nil {
+			d.strict = q.strict
+		}
+		if q.weight != 0 {
+			d.weight = q.weight
+		}
+		if q.ecn != nil {
+			d.ecn = q.ecn
+		}
+	}
+}
