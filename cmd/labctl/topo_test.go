@@ -20,7 +20,7 @@ func TestTopoWritesLab(t *testing.T) {
 			t.Errorf("missing %s: %v", f, err)
 		}
 	}
-	for _, want := range []string{"lab 64gpu (nos eos", "1 spines, 2 leaves, 8 servers (64 GPUs, 64 NICs x 200G)", "scale-down: none", "containerlab estimate:"} {
+	for _, want := range []string{"lab 64gpu (nos eos", "1 spine, 2 leaves, 8 servers (64 GPUs, 64 NICs x 200G)", "scale-down: none", "containerlab estimate:"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("summary lacks %q:\n%s", want, out)
 		}

@@ -76,6 +76,7 @@ func (g *Graph) hostBoxes() map[string]string {
 		servers     int
 		nics        int
 		seen        map[string]bool
+		nicIdx      map[int]bool
 	}
 	boxes := map[string]*box{}
 	for _, l := range g.Links {
@@ -84,10 +85,13 @@ func (g *Graph) hostBoxes() map[string]string {
 		}
 		bx := boxes[l.B.Node]
 		if bx == nil {
-			bx = &box{first: l.A.Node, seen: map[string]bool{}}
+			bx = &box{first: l.A.Node, seen: map[string]bool{}, nicIdx: map[int]bool{}}
 			boxes[l.B.Node] = bx
 		}
 		bx.nics++
+		if n, err := nameIndex(l.A.Iface, "eth"); err == nil {
+			bx.nicIdx[n-1] = true
+		}
 		if !bx.seen[l.A.Node] {
 			bx.seen[l.A.Node] = true
 			bx.servers++
@@ -100,9 +104,22 @@ func (g *Graph) hostBoxes() map[string]string {
 		if bx.servers > 1 {
 			names += ".." + bx.last
 		}
-		out[leaf] = fmt.Sprintf("%s<br/>%d servers, %d NICs x %dG", names, bx.servers, bx.nics, g.NICSpeedGbps)
+		if len(bx.nicIdx) == 1 && bx.servers > 1 {
+			// Rail layout: the same NIC of every server.
+			for nic := range bx.nicIdx {
+				names = fmt.Sprintf("NIC %d of %s", nic, names)
+			}
+		}
+		out[leaf] = fmt.Sprintf("%s<br/>%s, %d NICs x %dG", names, plural(bx.servers, "server"), bx.nics, g.NICSpeedGbps)
 	}
 	return out
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 func (g *Graph) mermaidDetailed(p func(string, ...any)) {
@@ -187,14 +204,14 @@ func (g *Graph) mermaidSummary(p func(string, ...any)) {
 			continue
 		}
 		p("  subgraph pod%d[\"pod %d\"]\n", pod, pod)
-		p("    pod%d_spines[\"%d spines<br/>%s\"]\n", pod, len(spines), nameRange(spines))
+		p("    pod%d_spines[\"%s<br/>%s\"]\n", pod, plural(len(spines), "spine"), nameRange(spines))
 		p("    pod%d_leaves[\"%d leaves<br/>%s<br/>AS%d..AS%d\"]\n", pod, len(leaves), nameRange(leaves), leaves[0].ASN, leaves[len(leaves)-1].ASN)
 		nics := 0
 		for _, h := range hosts {
 			nics += len(h.Ports)
 		}
 		if len(hosts) > 0 {
-			p("    pod%d_hosts([\"%d servers<br/>%s<br/>%d NICs x %dG\"])\n", pod, len(hosts), nameRange(hosts), nics, g.NICSpeedGbps)
+			p("    pod%d_hosts([\"%s<br/>%s<br/>%d NICs x %dG\"])\n", pod, plural(len(hosts), "server"), nameRange(hosts), nics, g.NICSpeedGbps)
 		}
 		p("  end\n")
 		if lsEdge != nil {

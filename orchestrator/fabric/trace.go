@@ -171,7 +171,7 @@ func (g *Graph) Trace(src, dst Endpoint, flow FlowKey) (Path, error) {
 		if cur == dstLeaf {
 			cands = []Candidate{{Port: dstLink.B.Port, Peer: dst.Host, Member: 1, Merged: 1, Link: dstLink.ID}}
 		} else {
-			cands = g.nextHops(cur, dstLeaf)
+			cands = g.NextHops(cur, dstLeaf)
 		}
 		if len(cands) == 0 {
 			return Path{}, fmt.Errorf("trace %s -> %s: %s has no route towards %s", src, dst, cur.Name, dstLeaf.Name)
@@ -200,10 +200,12 @@ func (g *Graph) Trace(src, dst Endpoint, flow FlowKey) (Path, error) {
 	return Path{}, fmt.Errorf("trace %s -> %s: no path within 5 switches (graph is inconsistent)", src, dst)
 }
 
-// nextHops lists the equal-cost next hops from switch n towards leaf dst
+// NextHops lists the equal-cost next hops from switch n towards leaf dst
 // (n is not dst): up from a leaf; down from a spine of dst's pod, else up;
-// down from a super-spine to the spine of dst's pod in its plane.
-func (g *Graph) nextHops(n, dst *Node) []Candidate {
+// down from a super-spine to the spine of dst's pod in its plane. Each
+// member of a merged link is its own candidate. Trace picks one with
+// FlowHash(flow, SwitchSeed(n.Name)) % len(candidates).
+func (g *Graph) NextHops(n, dst *Node) []Candidate {
 	var want func(peer *Node) bool
 	switch n.Role {
 	case RoleLeaf:

@@ -80,10 +80,15 @@ func (g *Graph) Summary() []string {
 	}
 	line += "): "
 	if n := len(g.NodesByRole(RoleSuperSpine)); n > 0 {
-		line += fmt.Sprintf("%d super-spines, ", n)
+		line += plural(n, "super-spine") + ", "
 	}
-	line += fmt.Sprintf("%d spines, %d leaves, %d servers (%d GPUs, %d NICs x %dG), %d lab links",
-		len(g.NodesByRole(RoleSpine)), len(g.NodesByRole(RoleLeaf)), len(g.Hosts()), g.GPUs, nics, g.NICSpeedGbps, len(g.Links))
+	leaves := len(g.NodesByRole(RoleLeaf))
+	leafWord := "leaves"
+	if leaves == 1 {
+		leafWord = "leaf"
+	}
+	line += fmt.Sprintf("%s, %d %s, %s (%d GPUs, %d NICs x %dG), %d lab links",
+		plural(len(g.NodesByRole(RoleSpine)), "spine"), leaves, leafWord, plural(len(g.Hosts()), "server"), g.GPUs, nics, g.NICSpeedGbps, len(g.Links))
 	est := g.Estimate()
 	out := []string{line, fmt.Sprintf("containerlab estimate: %d MiB memory, %.1f CPUs", est.MemoryMiB, est.CPUs)}
 	if len(g.ScaleDown) == 0 {
