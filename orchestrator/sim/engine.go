@@ -172,7 +172,12 @@ func (s *sim) transmit(pi, k int32) {
 	c.txPkts++
 	s.hops++
 	s.push(s.now+ser, evTxDone, pi, 0, 0)
-	s.push(s.now+ser+p.propPs, evArrive, p.peer, k, 0)
+	at := s.now + ser + p.propPs
+	if peer := &s.ports[p.peer]; !peer.host && s.jitter > 0 {
+		at = max(at+s.rng.Int64N(s.jitter), peer.lastArrive)
+		peer.lastArrive = at
+	}
+	s.push(at, evArrive, p.peer, k, 0)
 }
 
 // pickQueue returns the priority to serve next on a switch port, or -1:
@@ -243,7 +248,6 @@ func (s *sim) switchReceive(in, k int32) {
 	w := int64(pk.wire)
 	q := &ip.qos[pr]
 	pk.inPort = in
-	pk.inHr = false
 	if q.PFC {
 		if ip.xoff[pr] || n.shared+w > n.buffer {
 			if ip.ingHr[pr]+w > q.HeadroomBytes {
@@ -252,7 +256,6 @@ func (s *sim) switchReceive(in, k int32) {
 				return
 			}
 			ip.ingHr[pr] += w
-			pk.inHr = true
 		} else {
 			ip.ingShared[pr] += w
 			n.shared += w
@@ -300,12 +303,12 @@ func (s *sim) releaseIngress(pk *packet) {
 	ip := &s.ports[pk.inPort]
 	pr := pk.prio
 	w := int64(pk.wire)
-	if pk.inHr {
-		ip.ingHr[pr] -= w
-	} else {
-		ip.ingShared[pr] -= w
-		s.nodes[ip.node].shared -= w
-	}
+	// Headroom drains first, as in switch ASICs: the (port, priority)
+	// returns to the shared pool only once its headroom is empty.
+	fromHr := min(ip.ingHr[pr], w)
+	ip.ingHr[pr] -= fromHr
+	ip.ingShared[pr] -= w - fromHr
+	s.nodes[ip.node].shared -= w - fromHr
 	if ip.xoff[pr] && s.xonReady(ip, pr) {
 		ip.xoff[pr] = false
 		ip.xoffGen[pr]++
@@ -622,7 +625,7 @@ func (s *sim) flowRateGbps(f *flowState) float64 {
 	if s.cfg.DCQCNEnabled {
 		return f.rp.rc / 1000
 	}
-	return float64(s.ports[f.src].rateMbps) / 1000
+	return s.ports[f.src].lineMbps / 1000
 }
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }

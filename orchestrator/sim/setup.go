@@ -31,7 +31,6 @@ type packet struct {
 	dscp    uint8
 	prio    uint8
 	ce      bool
-	inHr    bool // charged to PFC headroom at the current switch
 }
 
 type pktQueue struct {
@@ -51,13 +50,15 @@ type port struct {
 	node     int32
 	peer     int32
 	host     bool
-	rateMbps int64
+	rateKbps int64   // actual bit rate, nominal plus clock skew
+	lineMbps float64 // nominal rate
 	propPs   int64
 
-	busy      bool
-	busyUntil int64
-	q         [8]pktQueue
-	qos       [8]PortQoS
+	lastArrive int64 // switch ingress: keeps pipeline jitter from reordering
+	busy       bool
+	busyUntil  int64
+	q          [8]pktQueue
+	qos        [8]PortQoS
 
 	// Scheduling: deficit round robin over non-strict queues.
 	deficit [8]int64
@@ -151,6 +152,7 @@ type sim struct {
 	nakInterval int64
 	rto         int64
 	cnpDSCP     uint8
+	jitter      int64 // ps
 
 	events, hops uint64
 
@@ -179,7 +181,7 @@ func hashString(parts ...string) uint64 {
 
 // serPs is the serialization time of wire bytes on the port, in ps.
 func (p *port) serPs(wire int64) int64 {
-	return (wire*8_000_000 + p.rateMbps/2) / p.rateMbps
+	return (wire*8_000_000_000 + p.rateKbps/2) / p.rateKbps
 }
 
 func newSim(cfg *Config) (*sim, error) {
@@ -209,6 +211,10 @@ func newSim(cfg *Config) (*sim, error) {
 	s.rto = cfg.RTONs * 1000
 	if s.rto <= 0 {
 		s.rto = 1_000_000_000
+	}
+	s.jitter = cfg.SwitchJitterNs * 1000
+	if cfg.SwitchJitterNs == 0 {
+		s.jitter = 100_000
 	}
 	s.cnpDSCP = 48
 	if cfg.CNPDSCP != 0 {
@@ -309,11 +315,12 @@ func (s *sim) buildTopology() error {
 				node:     ni,
 				peer:     base + int32(1-k),
 				host:     s.nodes[ni].kind == Host,
-				rateMbps: int64(math.Round(l.RateGbps * 1000)),
+				lineMbps: l.RateGbps * 1000,
+				rateKbps: int64(math.Round(l.RateGbps * 1e6 * (1 + s.skew(r)))),
 				propPs:   l.PropDelayNs * 1000,
 			}
-			if p.rateMbps <= 0 {
-				p.rateMbps = 1
+			if p.rateKbps <= 0 {
+				p.rateKbps = 1
 			}
 			s.ports = append(s.ports, p)
 			s.nodes[ni].ports = append(s.nodes[ni].ports, int32(len(s.ports)-1))
@@ -321,6 +328,23 @@ func (s *sim) buildTopology() error {
 	}
 	s.routes = make([][][]int32, len(s.ports))
 	return nil
+}
+
+// skew is the clock deviation of a port's transmitter, a fraction drawn
+// from the seed and the port name in [-ClockSkewPPM, +ClockSkewPPM] ppm.
+// Real oscillators differ by up to ±100 ppm; without any difference,
+// identical senders stay phase-locked forever and a full drop-tail queue
+// always admits the same one, which no real fabric does.
+func (s *sim) skew(r PortRef) float64 {
+	ppm := s.cfg.ClockSkewPPM
+	if ppm == 0 {
+		ppm = 100
+	}
+	if ppm < 0 {
+		return 0
+	}
+	u := float64(mix64(uint64(s.cfg.Seed)^hashString(r.Node, r.Port))>>11) / (1 << 53)
+	return (2*u - 1) * ppm * 1e-6
 }
 
 func (s *sim) portIndex(r PortRef) (int32, bool) {
@@ -342,7 +366,7 @@ func (s *sim) portIndex(r PortRef) (int32, bool) {
 // frame, and a propagation delay of data is on the wire.
 func (s *sim) defaultHeadroom(p *port) int64 {
 	frame := s.mtu + WireOverheadBytes
-	return 2*p.propPs*p.rateMbps/8_000_000 + 3*frame + PauseWireBytes
+	return int64(2*float64(p.propPs)*p.lineMbps/8e6) + 3*frame + PauseWireBytes
 }
 
 func (s *sim) buildQoS() error {
@@ -567,7 +591,7 @@ func (s *sim) buildFlows() error {
 		fs.lastCNP, fs.lastNak = math.MinInt64/2, math.MinInt64/2
 		fs.startAt = -1
 		if s.cfg.DCQCNEnabled {
-			fs.rp = newReactionPoint(&s.dc, float64(s.ports[src].rateMbps))
+			fs.rp = newReactionPoint(&s.dc, s.ports[src].lineMbps)
 		}
 		if fs.path, err = s.tracePath(src, dst, fs.hashFwd); err != nil {
 			return errorf("flow %q: %w", f.ID, err)

@@ -63,10 +63,10 @@ type PortQoS struct {
 	// ECN marks ECN-capable packets at egress on the instantaneous queue
 	// depth of this (port, priority): probability 0 at or below KminBytes,
 	// Pmax*(q-Kmin)/(Kmax-Kmin) in between, 1 above KmaxBytes.
-	ECN        bool
-	KminBytes  int64
-	KmaxBytes  int64
-	Pmax       float64
+	ECN       bool
+	KminBytes int64
+	KmaxBytes int64
+	Pmax      float64
 	// PFC makes the priority lossless on this port: the port pauses its
 	// upstream neighbour when its ingress use for the priority passes the
 	// XOFF threshold (XoffBytes, or a dynamic 1/8 of the free shared buffer
@@ -110,15 +110,15 @@ type Flow struct {
 // DCQCNParams are the reaction-point (sender) and notification-point
 // (receiver) parameters of DCQCN. Rates are in Gb/s, times in ns.
 type DCQCNParams struct {
-	G                  float64 // alpha gain, 1/256
-	AlphaPeriodNs      int64   // alpha decays once per period without CNP, 55 µs
-	RateTimerNs        int64   // rate increase timer, 55 µs
-	ByteCounterBytes   int64   // rate increase every this many bytes sent, 10 MB
-	F                  int     // fast recovery steps, 5
-	RateAIGbps         float64 // additive increase
-	RateHAIGbps        float64 // hyper increase
-	MinRateGbps        float64
-	CNPIntervalNs      int64 // NP sends at most one CNP per flow per interval, 50 µs
+	G                float64 // alpha gain, 1/256
+	AlphaPeriodNs    int64   // alpha decays once per period without CNP, 55 µs
+	RateTimerNs      int64   // rate increase timer, 55 µs
+	ByteCounterBytes int64   // rate increase every this many bytes sent, 10 MB
+	F                int     // fast recovery steps, 5
+	RateAIGbps       float64 // additive increase
+	RateHAIGbps      float64 // hyper increase
+	MinRateGbps      float64
+	CNPIntervalNs    int64 // NP sends at most one CNP per flow per interval, 50 µs
 }
 
 // PaperDCQCN returns the parameters of the DCQCN paper (SIGCOMM 2015),
@@ -195,6 +195,17 @@ type Config struct {
 	// and pause state at the Watch ports, and every flow's sending rate.
 	SampleEveryNs int64
 	Watch         []PortRef
+
+	// ClockSkewPPM bounds each transmitter's deviation from its nominal
+	// rate, drawn per port from the seed (0 means 100 ppm, negative means
+	// none). See sim.skew for why it matters.
+	ClockSkewPPM float64
+	// SwitchJitterNs is the spread of a switch's ingress pipeline latency:
+	// each packet reaches the switch's queues up to this much later than
+	// its last bit arrived, drawn from the seed, never reordering a link
+	// (0 means 100 ns, negative means none). Like clock skew, it keeps
+	// identical senders from phase-locking at a full queue.
+	SwitchJitterNs int64
 }
 
 // Defaults used when a Config leaves a field zero.

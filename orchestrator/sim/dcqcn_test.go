@@ -1,0 +1,234 @@
+package sim
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+func newTestRP(line float64) (reactionPoint, *dcqcnPs) {
+	p := PaperDCQCN(line).ps()
+	return newReactionPoint(&p, line*1000), &p
+}
+
+func TestFirstCNPHalvesRate(t *testing.T) {
+	for _, line := range []float64{25, 100, 200, 400} {
+		rp, _ := newTestRP(line)
+		rp.onCNP(1_000_000)
+		if want := line * 1000 / 2; rp.rc != want {
+			t.Errorf("%vG: rate after first CNP = %v Mb/s, want exactly %v", line, rp.rc, want)
+		}
+		if rp.rt != line*1000 {
+			t.Errorf("%vG: target rate = %v, want the old rate %v", line, rp.rt, line*1000)
+		}
+		if rp.alpha != 1 {
+			t.Errorf("%vG: alpha after first CNP = %v, want (1-g)*1+g = 1", line, rp.alpha)
+		}
+	}
+}
+
+func TestAlphaDecay(t *testing.T) {
+	rp, p := newTestRP(100)
+	const t0 = 7_000_000
+	rp.onCNP(t0)
+	for _, k := range []int64{0, 1, 2, 10, 55, 256, 1000} {
+		// Just before the (k+1)-th period ends, k decays have happened.
+		now := t0 + k*p.alphaPeriod + p.alphaPeriod - 1
+		want := math.Pow(1-1.0/256, float64(k))
+		if got := rp.alphaNow(now); math.Abs(got-want) > 1e-12 {
+			t.Errorf("alpha after %d quiet periods = %.15f, want (1-1/256)^%d = %.15f", k, got, k, want)
+		}
+	}
+	// A second CNP after k quiet periods uses the decayed alpha.
+	const k = 20
+	now := int64(t0 + k*p.alphaPeriod)
+	a := math.Pow(1-1.0/256, k)
+	before := rp.rc
+	rp.onCNP(now)
+	if want := before * (1 - a/2); math.Abs(rp.rc-want) > 1e-9 {
+		t.Errorf("second cut: rate %v, want %v", rp.rc, want)
+	}
+	if want := (1-1.0/256)*a + 1.0/256; math.Abs(rp.alpha-want) > 1e-12 {
+		t.Errorf("alpha after second CNP = %v, want %v", rp.alpha, want)
+	}
+}
+
+func TestRateIncreaseStages(t *testing.T) {
+	rp, p := newTestRP(40)
+	rp.onCNP(0) // rc 20000, rt 40000
+	// Fast recovery: F timer events move RC halfway to RT each, RT fixed.
+	rc := rp.rc
+	for i := 1; i <= p.f; i++ {
+		rp.onTimer()
+		rc = (40000 + rc) / 2
+		if math.Abs(rp.rc-rc) > 1e-9 || rp.rt != 40000 {
+			t.Fatalf("fast recovery step %d: rc=%v rt=%v, want rc=%v rt=40000", i, rp.rc, rp.rt, rc)
+		}
+	}
+	// Cut again to test additive increase from a lower target.
+	rp.onCNP(1)
+	rt := rp.rt
+	for i := 0; i < p.f; i++ {
+		rp.onTimer()
+	}
+	rp.onTimer() // T = F+1, BC = 0: additive
+	if want := rt + 40; math.Abs(rp.rt-want) > 1e-9 {
+		t.Errorf("additive increase: rt=%v, want %v (+40 Mb/s at 40G)", rp.rt, want)
+	}
+	// Hyper increase needs both counters past F.
+	rp.bc = p.f + 2
+	rp.t = p.f + 2
+	rt = rp.rt
+	rp.onTimer() // T = F+3, BC = F+2: RT += (min-F)*HAI = 2*200
+	if want := rt + 400; math.Abs(rp.rt-want) > 1e-9 {
+		t.Errorf("hyper increase: rt=%v, want %v", rp.rt, want)
+	}
+	// Rate never exceeds line rate, and reaching it stops the machinery.
+	for i := 0; i < 200 && rp.limited; i++ {
+		rp.onTimer()
+	}
+	if rp.limited || rp.rc != 40000 {
+		t.Errorf("after recovery: limited=%v rc=%v, want back at line rate", rp.limited, rp.rc)
+	}
+}
+
+func TestMinRate(t *testing.T) {
+	rp, p := newTestRP(100)
+	for i := int64(0); i < 100; i++ {
+		rp.onCNP(i)
+	}
+	if rp.rc != p.min {
+		t.Errorf("rate after 100 CNPs = %v Mb/s, want the minimum %v", rp.rc, p.min)
+	}
+}
+
+func TestByteCounter(t *testing.T) {
+	rp, p := newTestRP(100)
+	rp.onCNP(0)
+	rp.onBytes(p.byteCounter - 1)
+	if rp.bc != 0 {
+		t.Fatalf("bc = %d before a full byte counter", rp.bc)
+	}
+	rp.onBytes(1)
+	if rp.bc != 1 {
+		t.Errorf("bc = %d after %d bytes, want 1", rp.bc, p.byteCounter)
+	}
+}
+
+func TestMarkProbability(t *testing.T) {
+	const kmin, kmax = 400_000, 1_600_000
+	for _, tc := range []struct {
+		q    int64
+		want float64
+	}{
+		{0, 0}, {kmin, 0}, {kmin + 1, 0.2 / 1_200_000}, {1_000_000, 0.1}, {kmax, 0.2}, {kmax + 1, 1}, {10 * kmax, 1},
+	} {
+		if got := markProbability(tc.q, kmin, kmax, 0.2); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("markProbability(%d) = %v, want %v", tc.q, got, tc.want)
+		}
+	}
+}
+
+// TestMarkingFraction draws marks at fixed queue depths the way the switch
+// does and checks the fraction against the curve within 4 binomial
+// standard errors.
+func TestMarkingFraction(t *testing.T) {
+	rng := rand.New(rand.NewPCG(42, 7))
+	const n = 200_000
+	for _, q := range []int64{500_000, 1_000_000, 1_500_000} {
+		p := markProbability(q, 400_000, 1_600_000, 0.2)
+		marked := 0
+		for i := 0; i < n; i++ {
+			if rng.Float64() < p {
+				marked++
+			}
+		}
+		frac := float64(marked) / n
+		se := math.Sqrt(p * (1 - p) / n)
+		if math.Abs(frac-p) > 4*se {
+			t.Errorf("q=%d: marked fraction %.5f, want %.5f ± %.5f", q, frac, p, 4*se)
+		}
+	}
+}
+
+// TestSwitchMarkingAtFixedDepth holds a switch egress queue at a fixed
+// depth and dequeues through the switch's own code path many times.
+func TestSwitchMarkingAtFixedDepth(t *testing.T) {
+	const kmin, kmax = 100_000, 500_000
+	for _, depthPkts := range []int{40, 60, 100} {
+		cfg := Config{
+			Topology:   star(2, 100),
+			DefaultQoS: losslessQoS(false, true, kmin, kmax),
+			Flows:      []Flow{{ID: "f", Src: "h1", Dst: "h0"}},
+			DurationNs: 1000,
+			Seed:       int64(depthPkts),
+		}
+		s, err := newSim(&cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, _ := s.portIndex(PortRef{"sw", "Ethernet0"})
+		in, _ := s.portIndex(PortRef{"sw", "Ethernet1"})
+		op := &s.ports[out]
+		for i := 0; i < depthPkts; i++ {
+			k := s.alloc()
+			s.pkts[k] = packet{next: -1, kind: pktData, wire: 4178, payload: 4096, prio: 3, inPort: in, dst: s.flows[0].dst}
+			s.enqueue(&op.q[3], k)
+		}
+		depth := op.q[3].bytes // the departing packet counts
+		p := markProbability(depth, kmin, kmax, 0.2)
+		const n = 50_000
+		marked := 0
+		for i := 0; i < n; i++ {
+			op.busy = false
+			s.switchSend(out)
+			k := s.q.ev[len(s.q.ev)-1].b // the arrival event carries the packet
+			s.q.ev = s.q.ev[:0]
+			if s.pkts[k].ce {
+				marked++
+			}
+			s.pkts[k].ce = false
+			s.enqueue(&op.q[3], k)
+		}
+		frac := float64(marked) / n
+		se := math.Sqrt(p * (1 - p) / n)
+		if math.Abs(frac-p) > 4*se+1e-9 {
+			t.Errorf("depth %d B: marked %.5f, want %.5f ± %.5f", depth, frac, p, 4*se)
+		}
+		if got := s.ports[out].c[3].marked; got != int64(marked) {
+			t.Errorf("port counter = %d, want %d", got, marked)
+		}
+	}
+}
+
+// TestCNPRateLimit marks every packet (Kmin=0, Kmax=1) and checks the
+// receiver sends at most one CNP per flow per 50 µs, and no fewer.
+func TestCNPRateLimit(t *testing.T) {
+	const dur = 2_000_000
+	// A high minimum rate keeps marked packets arriving every few µs
+	// however often the sender is cut.
+	params := PaperDCQCN(100)
+	params.MinRateGbps = 10
+	gapNs := 4178 * 8 / params.MinRateGbps
+	cfg := Config{
+		Topology:     star(3, 100),
+		DefaultQoS:   map[int]PortQoS{3: {ECN: true, KminBytes: 0, KmaxBytes: 1, Pmax: 1}, 6: {Strict: true}},
+		Flows:        []Flow{{ID: "a", Src: "h1", Dst: "h0"}, {ID: "b", Src: "h2", Dst: "h0"}},
+		DurationNs:   dur,
+		DCQCN:        params,
+		DCQCNEnabled: true,
+	}
+	r := mustRun(t, cfg)
+	for _, f := range r.Flows {
+		// A CNP goes out for the first marked packet at least 50 µs after
+		// the previous one, so between dur/(50µs+gap) and dur/50µs+1.
+		maxCNP := int64(dur/50_000) + 1
+		minCNP := int64(float64(dur)/(50_000+gapNs)) - 1
+		if f.CNPs > maxCNP || f.CNPs < minCNP {
+			t.Errorf("flow %s: %d CNPs in %d µs, want %d..%d (at most one per 50 µs)", f.ID, f.CNPs, dur/1000, minCNP, maxCNP)
+		}
+	}
+	if r.Totals.ECNMarked < 100 {
+		t.Errorf("marked = %d: marking should be persistent", r.Totals.ECNMarked)
+	}
+}

@@ -1,0 +1,92 @@
+package sim
+
+import (
+	"fmt"
+	"testing"
+)
+
+// incastConfig is n senders into one receiver on a single switch at 100G,
+// long-lived flows, goodput measured over the second half.
+func incastConfig(n int, pfc, ecn, dcqcn bool, durNs int64) Config {
+	const rate = 100.0
+	cfg := Config{
+		Topology:     star(n+1, rate),
+		DefaultQoS:   losslessQoS(pfc, ecn, 100_000, 400_000),
+		DurationNs:   durNs,
+		WarmupNs:     durNs / 2,
+		Seed:         1,
+		DCQCN:        PaperDCQCN(rate),
+		DCQCNEnabled: dcqcn,
+	}
+	for i := 1; i <= n; i++ {
+		cfg.Flows = append(cfg.Flows, Flow{ID: fmt.Sprintf("f%d", i), Src: fmt.Sprintf("h%d", i), Dst: "h0", Role: "incast"})
+	}
+	return cfg
+}
+
+const incastN = 8
+
+func lineGoodput(rate float64, mtu int) float64 {
+	return rate * float64(mtu) / float64(mtu+WireOverheadBytes)
+}
+
+func TestIncastPFCNoECN(t *testing.T) {
+	r := mustRun(t, incastConfig(incastN, true, false, false, 4_000_000))
+	line := lineGoodput(100, DefaultMTU)
+	if r.Totals.Drops != 0 {
+		t.Errorf("drops = %d, want 0 with PFC", r.Totals.Drops)
+	}
+	if r.Totals.PauseFrames == 0 || r.Totals.PausedNs == 0 {
+		t.Errorf("pause frames = %d, paused %d ns: want > 0", r.Totals.PauseFrames, r.Totals.PausedNs)
+	}
+	if !within(r.Totals.GoodputGbps, line, 0.01*line) {
+		t.Errorf("receiver goodput = %.3f Gb/s, want line goodput %.3f ±1%%", r.Totals.GoodputGbps, line)
+	}
+	for _, f := range r.Flows {
+		if want := line / incastN; !within(f.GoodputGbps, want, 0.1*want) {
+			t.Errorf("flow %s goodput = %.3f Gb/s, want C/N = %.3f ±10%%", f.ID, f.GoodputGbps, want)
+		}
+	}
+	if r.Totals.Retransmits != 0 {
+		t.Errorf("retransmits = %d on a lossless fabric", r.Totals.Retransmits)
+	}
+}
+
+func TestIncastNoPFCNoECN(t *testing.T) {
+	r := mustRun(t, incastConfig(incastN, false, false, false, 4_000_000))
+	line := lineGoodput(100, DefaultMTU)
+	if r.Totals.Drops == 0 {
+		t.Error("drops = 0, want > 0 without PFC")
+	}
+	if r.Totals.Retransmits == 0 {
+		t.Error("retransmits = 0, want > 0 after drops")
+	}
+	if r.Totals.GoodputGbps >= 0.99*line {
+		t.Errorf("goodput = %.3f Gb/s, want clearly below line goodput %.3f", r.Totals.GoodputGbps, line)
+	}
+	if r.Totals.PauseFrames != 0 {
+		t.Errorf("pause frames = %d with PFC off", r.Totals.PauseFrames)
+	}
+}
+
+func TestIncastDCQCNWithPFC(t *testing.T) {
+	pfcOnly := mustRun(t, incastConfig(incastN, true, false, false, 6_000_000))
+	r := mustRun(t, incastConfig(incastN, true, true, true, 6_000_000))
+	if r.Totals.ECNMarked == 0 || r.Totals.CNPs == 0 {
+		t.Errorf("marks = %d, CNPs = %d: want both > 0", r.Totals.ECNMarked, r.Totals.CNPs)
+	}
+	if r.Totals.JainFairness < 0.9 {
+		t.Errorf("Jain fairness after convergence = %.3f, want >= 0.9", r.Totals.JainFairness)
+	}
+	if r.Totals.PauseFrames*10 > pfcOnly.Totals.PauseFrames {
+		t.Errorf("pauses with DCQCN = %d, want far below PFC-only %d", r.Totals.PauseFrames, pfcOnly.Totals.PauseFrames)
+	}
+	if r.Totals.Drops != 0 {
+		t.Errorf("drops = %d with PFC on", r.Totals.Drops)
+	}
+	for _, f := range r.Flows {
+		if f.CNPs == 0 || f.RateGbps >= 100 {
+			t.Errorf("flow %s: %d CNPs, rate %.2f Gb/s: want it rate-limited", f.ID, f.CNPs, f.RateGbps)
+		}
+	}
+}
