@@ -1,0 +1,255 @@
+package doctor
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata/")
+
+// fakeEnv is a machine described by its fields.
+type fakeEnv struct {
+	dockerErr   error
+	clabPath    string
+	clabErr     error
+	images      map[string]bool
+	imageErr    error
+	privErr     error
+	rxe         string
+	rxeErr      error
+	netnsDetail string
+	netnsErr    error
+	memlock     int64
+	sysctl      map[string]int64
+	memAvail    int
+}
+
+func (f *fakeEnv) Docker(context.Context) (string, string, error) {
+	return "20.10.24+dfsg1", "1.41", f.dockerErr
+}
+func (f *fakeEnv) Containerlab(context.Context) (string, string, error) {
+	return f.clabPath, "0.79.0", f.clabErr
+}
+func (f *fakeEnv) ImagePresent(_ context.Context, ref string) (bool, error) {
+	return f.images[ref], f.imageErr
+}
+func (f *fakeEnv) TryPrivileged(context.Context) error        { return f.privErr }
+func (f *fakeEnv) KernelRelease() string                      { return "6.18.44-test" }
+func (f *fakeEnv) RXEModule() (string, error)                 { return f.rxe, f.rxeErr }
+func (f *fakeEnv) RXEInNetns(context.Context) (string, error) { return f.netnsDetail, f.netnsErr }
+func (f *fakeEnv) MemlockKiB() (int64, error)                 { return f.memlock, nil }
+func (f *fakeEnv) Sysctl(name string) (int64, error)          { return f.sysctl[name], nil }
+func (f *fakeEnv) MemAvailableMiB() (int, error)              { return f.memAvail, nil }
+
+// goodEnv passes every check.
+func goodEnv() *fakeEnv {
+	return &fakeEnv{
+		clabPath:    "/usr/bin/containerlab",
+		images:      map[string]bool{"docker-sonic-vs:latest": true, "labctl/rdma-host:latest": true},
+		rxe:         "module /lib/modules/6.1.0/kernel/drivers/infiniband/sw/rxe/rdma_rxe.ko.xz",
+		netnsDetail: "rxedoctor0 on eth0, state ACTIVE",
+		memlock:     -1,
+		sysctl:      map[string]int64{"fs/inotify/max_user_instances": 1024, "fs/inotify/max_user_watches": 1048576},
+		memAvail:    32000,
+	}
+}
+
+func labImages() []Image {
+	return []Image{{Role: "sonic", Ref: "docker-sonic-vs:latest", Required: true}, {Role: "host", Ref: "labctl/rdma-host:latest", Required: true}}
+}
+
+func find(t *testing.T, r *Report, name string) Check {
+	t.Helper()
+	for _, c := range r.Checks {
+		if c.Name == name {
+			return c
+		}
+	}
+	t.Fatalf("no check %q in %+v", name, r.Checks)
+	return Check{}
+}
+
+func TestAllPass(t *testing.T) {
+	r := Run(context.Background(), goodEnv(), "clab", Options{Images: labImages(), NeedMemMiB: 8000})
+	for _, c := range r.Checks {
+		if c.Status != Pass {
+			t.Errorf("%s: %s %s", c.Name, c.Status, c.Detail)
+		}
+	}
+	if r.Blocked || r.Summary != "ready for --runtime clab" {
+		t.Errorf("report = %+v", r)
+	}
+}
+
+func TestChecks(t *testing.T) {
+	tests := []struct {
+		name   string
+		mutate func(*fakeEnv, *Options)
+		check  string
+		status Status
+		blocks bool
+		inText string
+	}{
+		{"docker down", func(e *fakeEnv, _ *Options) {
+			e.dockerErr = errors.New("dial unix /var/run/docker.sock: connect: no such file")
+		}, "docker", Fail, true, "no such file"},
+		{"no containerlab", func(e *fakeEnv, _ *Options) { e.clabPath = "" }, "containerlab", Fail, true, "not found on PATH"},
+		{"broken containerlab", func(e *fakeEnv, _ *Options) { e.clabErr = errors.New("exit status 2") }, "containerlab", Fail, true, "does not run"},
+		{"required image missing", func(e *fakeEnv, _ *Options) { delete(e.images, "labctl/rdma-host:latest") }, "image host", Fail, true, "labctl/rdma-host:latest is not in the local image store"},
+		{"optional image missing", func(_ *fakeEnv, o *Options) { o.Images = append(o.Images, Image{Role: "eos", Ref: "ceos:4.32.0F"}) }, "image eos", Warn, false, "needed only by labs with nos: eos"},
+		{"image inspect error", func(e *fakeEnv, _ *Options) { e.imageErr = errors.New("engine busy") }, "image host", Warn, false, "engine busy"},
+		{"privileged refused", func(e *fakeEnv, _ *Options) { e.privErr = errors.New("operation not permitted") }, "privileged", Warn, false, "cannot start"},
+		{"privileged untestable", func(e *fakeEnv, _ *Options) { e.privErr = fmt.Errorf("%w: no local image", ErrCannotTest) }, "privileged", Warn, false, "cannot test"},
+		{"no rxe", func(e *fakeEnv, _ *Options) { e.rxe = "" }, "rdma_rxe", Fail, true, NoRXE},
+		{"rxe builtin", func(e *fakeEnv, _ *Options) { e.rxe = "built in" }, "rdma_rxe", Pass, false, "built in"},
+		{"rxe not in netns", func(e *fakeEnv, _ *Options) { e.netnsErr = errors.New("rdma link add: Operation not supported") }, "soft-roce-netns", Fail, true, "Operation not supported"},
+		{"rxe netns untestable", func(e *fakeEnv, _ *Options) { e.netnsErr = fmt.Errorf("%w: host image missing", ErrCannotTest) }, "soft-roce-netns", Warn, false, "cannot test"},
+		{"memlock small", func(e *fakeEnv, _ *Options) { e.memlock = 8192 }, "memlock", Warn, false, "8192 KiB"},
+		{"inotify low", func(e *fakeEnv, _ *Options) { e.sysctl["fs/inotify/max_user_instances"] = 128 }, "inotify", Warn, false, "max_user_instances 128"},
+		{"memory short", func(e *fakeEnv, o *Options) { e.memAvail = 4000; o.NeedMemMiB = 9000 }, "memory", Fail, true, "needs about 9000 MiB, 4000 MiB available"},
+		{"memory tight", func(e *fakeEnv, o *Options) { e.memAvail = 10000; o.NeedMemMiB = 9000 }, "memory", Warn, false, "less than 20% spare"},
+		{"memory no lab", func(e *fakeEnv, o *Options) { o.NeedMemMiB = 0 }, "memory", Pass, false, "--lab"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := goodEnv()
+			opt := Options{Images: labImages(), NeedMemMiB: 8000}
+			tt.mutate(env, &opt)
+			r := Run(context.Background(), env, "clab", opt)
+			c := find(t, r, tt.check)
+			if c.Status != tt.status || (c.Status == Fail && c.Blocks != tt.blocks) {
+				t.Errorf("%s = %s (blocks %v), want %s (blocks %v): %s", tt.check, c.Status, c.Blocks, tt.status, tt.blocks, c.Detail)
+			}
+			if !strings.Contains(c.Detail, tt.inText) {
+				t.Errorf("detail %q does not contain %q", c.Detail, tt.inText)
+			}
+			if c.Status != Pass && c.Fix == "" && !strings.Contains(c.Detail, "cannot inspect") {
+				t.Errorf("%s: %s without a fix", tt.check, c.Status)
+			}
+			if r.Blocked != (tt.status == Fail && tt.blocks) {
+				t.Errorf("Blocked = %v", r.Blocked)
+			}
+			if r.Blocked && !strings.Contains(r.Summary, SimWorks) {
+				t.Errorf("blocked summary %q does not point to sim", r.Summary)
+			}
+		})
+	}
+}
+
+func TestDockerDownSkipsContainerChecks(t *testing.T) {
+	env := goodEnv()
+	env.dockerErr = errors.New("refused")
+	r := Run(context.Background(), env, "clab", Options{Images: labImages()})
+	if c := find(t, r, "images"); c.Status != Warn {
+		t.Errorf("images = %+v", c)
+	}
+	if c := find(t, r, "soft-roce-netns"); c.Status != Warn {
+		t.Errorf("soft-roce-netns = %+v", c)
+	}
+}
+
+func TestSimNeedsNothing(t *testing.T) {
+	r := Run(context.Background(), &fakeEnv{dockerErr: errors.New("x")}, "sim", Options{})
+	if r.Blocked || len(r.Checks) != 1 || r.Checks[0].Status != Pass {
+		t.Errorf("sim report = %+v", r)
+	}
+}
+
+// TestGoldenThisKindOfMachine renders the report of a machine like the one
+// labctl is developed on: Docker but no containerlab, no rxe, a small
+// memlock limit and low inotify limits.
+func TestGoldenThisKindOfMachine(t *testing.T) {
+	env := goodEnv()
+	env.clabPath = ""
+	env.rxe = ""
+	env.privErr = errors.New("Error response from daemon: privileged mode is incompatible with user namespaces")
+	env.memlock = 8192
+	env.sysctl = map[string]int64{"fs/inotify/max_user_instances": 128, "fs/inotify/max_user_watches": 192536}
+	env.memAvail = 23154
+	r := Run(context.Background(), env, "clab", Options{Images: labImages(), NeedMemMiB: 3600})
+	var text, js bytes.Buffer
+	if err := r.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	var back map[string]any
+	if err := json.Unmarshal(js.Bytes(), &back); err != nil || back["blocked"] != true || back["schema_version"] != float64(1) {
+		t.Errorf("JSON = %s (%v)", js.Bytes(), err)
+	}
+	if !strings.Contains(text.String(), NoRXE) {
+		t.Errorf("text lacks %q", NoRXE)
+	}
+	golden(t, "testdata/no-rxe.txt", text.Bytes())
+	golden(t, "testdata/no-rxe.json", js.Bytes())
+}
+
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the output (go test -update rewrites it):\n%s", path, got)
+	}
+}
+
+func TestFindRXE(t *testing.T) {
+	const rel = "6.1.0-18-amd64"
+	tests := []struct {
+		name string
+		fs   fstest.MapFS
+		want string
+	}{
+		{"nothing", fstest.MapFS{"proc/version": {}}, ""},
+		{"loaded", fstest.MapFS{"sys/module/rdma_rxe/refcnt": {Data: []byte("0")}}, "loaded"},
+		{"builtin", fstest.MapFS{"lib/modules/" + rel + "/modules.builtin": {Data: []byte("kernel/fs/ext4/ext4.ko\nkernel/drivers/infiniband/sw/rxe/rdma_rxe.ko\n")}}, "built in"},
+		{"module", fstest.MapFS{"lib/modules/" + rel + "/kernel/drivers/infiniband/sw/rxe/rdma_rxe.ko.xz": {}}, "module /lib/modules/" + rel + "/kernel/drivers/infiniband/sw/rxe/rdma_rxe.ko.xz"},
+		{"other kernel's module", fstest.MapFS{"lib/modules/5.10.0/kernel/drivers/infiniband/sw/rxe/rdma_rxe.ko": {}}, ""},
+	}
+	for _, tt := range tests {
+		got, err := FindRXE(tt.fs, rel)
+		if err != nil || got != tt.want {
+			t.Errorf("%s: FindRXE = %q, %v; want %q", tt.name, got, err, tt.want)
+		}
+	}
+}
+
+func TestParseMemAvailable(t *testing.T) {
+	n, err := ParseMemAvailable([]byte("MemTotal:       32000000 kB\nMemFree:  100 kB\nMemAvailable:   23711000 kB\n"))
+	if err != nil || n != 23155 {
+		t.Fatalf("ParseMemAvailable = %d, %v", n, err)
+	}
+	for _, bad := range []string{"MemTotal: 1 kB\n", "MemAvailable: lots kB\n", "MemAvailable: 12 MB\n"} {
+		if _, err := ParseMemAvailable([]byte(bad)); err == nil {
+			t.Errorf("ParseMemAvailable(%q) accepted bad input", bad)
+		}
+	}
+}
+
+func FuzzParseMemAvailable(f *testing.F) {
+	f.Add([]byte("MemAvailable:   23711000 kB\n"))
+	f.Add([]byte("MemTotal: 1 kB\nMemAvailable: 0 kB"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		n, err := ParseMemAvailable(b)
+		if err == nil && n < -1<<40 {
+			t.Fatalf("implausible %d", n)
+		}
+	})
+}

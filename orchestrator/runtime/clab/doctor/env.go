@@ -1,0 +1,247 @@
+package doctor
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/image"
+	"golang.org/x/sys/unix"
+
+	"github.com/labctl/labctl/orchestrator/runtime/clab"
+)
+
+// SystemEnv is the real machine: the Docker engine, PATH, /proc, /sys and
+// /lib/modules.
+type SystemEnv struct {
+	// HostImage is the image the soft-RoCE experiment runs in (it needs
+	// iproute2's rdma tool).
+	HostImage string
+
+	docker    *clab.Docker
+	dockerErr error
+	connected bool
+}
+
+// Close releases the Docker connection.
+func (e *SystemEnv) Close() error {
+	if e.docker != nil {
+		return e.docker.Close()
+	}
+	return nil
+}
+
+func (e *SystemEnv) client(ctx context.Context) (*clab.Docker, error) {
+	if !e.connected {
+		e.connected = true
+		e.docker, e.dockerErr = clab.NewDocker(ctx)
+	}
+	return e.docker, e.dockerErr
+}
+
+// Docker implements Env.
+func (e *SystemEnv) Docker(ctx context.Context) (string, string, error) {
+	d, err := e.client(ctx)
+	if err != nil {
+		return "", "", err
+	}
+	v, err := d.Client().ServerVersion(ctx)
+	if err != nil {
+		return "", "", fmt.Errorf("docker version: %w", err)
+	}
+	return v.Version, d.APIVersion(), nil
+}
+
+// Containerlab implements Env.
+func (e *SystemEnv) Containerlab(ctx context.Context) (string, string, error) {
+	path, err := exec.LookPath("containerlab")
+	if err != nil {
+		return "", "", nil
+	}
+	vctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	v, err := clab.CLI{Binary: path}.Version(vctx)
+	return path, v, err
+}
+
+// ImagePresent implements Env.
+func (e *SystemEnv) ImagePresent(ctx context.Context, ref string) (bool, error) {
+	d, err := e.client(ctx)
+	if err != nil {
+		return false, err
+	}
+	return d.ImagePresent(ctx, ref)
+}
+
+// TryPrivileged implements Env. It uses a local image only: pulling would
+// make the check depend on a registry.
+func (e *SystemEnv) TryPrivileged(ctx context.Context) error {
+	d, err := e.client(ctx)
+	if err != nil {
+		return err
+	}
+	ref, err := e.anyLocalImage(ctx)
+	if err != nil {
+		return err
+	}
+	return runThrowaway(ctx, d, ref, "labctl-doctor-priv", &container.HostConfig{Privileged: true}, nil)
+}
+
+// anyLocalImage picks an image to start a test container from: the host
+// image when present, else any tagged image.
+func (e *SystemEnv) anyLocalImage(ctx context.Context) (string, error) {
+	d, err := e.client(ctx)
+	if err != nil {
+		return "", err
+	}
+	if e.HostImage != "" {
+		if ok, _ := d.ImagePresent(ctx, e.HostImage); ok {
+			return e.HostImage, nil
+		}
+	}
+	list, err := d.Client().ImageList(ctx, image.ListOptions{})
+	if err != nil {
+		return "", fmt.Errorf("list images: %w", err)
+	}
+	for _, im := range list {
+		for _, tag := range im.RepoTags {
+			if tag != "<none>:<none>" {
+				return tag, nil
+			}
+		}
+	}
+	return "", fmt.Errorf("%w: no local image to start a container from (labctl image build makes one)", ErrCannotTest)
+}
+
+// runThrowaway creates and starts a container that runs `sleep 30`, calls
+// inside (if any) while it runs, and removes it.
+func runThrowaway(ctx context.Context, d *clab.Docker, ref, prefix string, hc *container.HostConfig, inside func(name string) error) error {
+	name := prefix + "-" + strconv.Itoa(os.Getpid())
+	c := d.Client()
+	cctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	_, err := c.ContainerCreate(cctx, &container.Config{Image: ref, Entrypoint: []string{"sleep"}, Cmd: []string{"30"}}, hc, nil, nil, name)
+	if err != nil {
+		return fmt.Errorf("create container from %s: %w", ref, err)
+	}
+	defer func() {
+		rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		defer rcancel()
+		_ = c.ContainerRemove(rctx, name, container.RemoveOptions{Force: true})
+	}()
+	if err := c.ContainerStart(cctx, name, container.StartOptions{}); err != nil {
+		return fmt.Errorf("start container from %s: %w", ref, err)
+	}
+	if inside != nil {
+		return inside(name)
+	}
+	return nil
+}
+
+// KernelRelease implements Env.
+func (e *SystemEnv) KernelRelease() string {
+	var u unix.Utsname
+	if err := unix.Uname(&u); err != nil {
+		return "unknown"
+	}
+	return unix.ByteSliceToString(u.Release[:])
+}
+
+// RXEModule implements Env.
+func (e *SystemEnv) RXEModule() (string, error) {
+	return FindRXE(os.DirFS("/"), e.KernelRelease())
+}
+
+// RXEInNetns implements Env: in an unprivileged container with NET_ADMIN
+// (as labctl runs hosts), add an rxe device on eth0 and read `rdma link`.
+func (e *SystemEnv) RXEInNetns(ctx context.Context) (string, error) {
+	d, err := e.client(ctx)
+	if err != nil {
+		return "", err
+	}
+	if e.HostImage == "" {
+		return "", fmt.Errorf("%w: no host image configured", ErrCannotTest)
+	}
+	if ok, err := d.ImagePresent(ctx, e.HostImage); err != nil || !ok {
+		return "", fmt.Errorf("%w: host image %s is not present (labctl image build)", ErrCannotTest, e.HostImage)
+	}
+	var detail string
+	hc := &container.HostConfig{CapAdd: []string{"NET_ADMIN", "IPC_LOCK"}}
+	err = runThrowaway(ctx, d, e.HostImage, "labctl-doctor-rxe", hc, func(name string) error {
+		if _, err := clab.ExecOK(ctx, d, name, []string{"rdma", "link", "add", "rxedoctor0", "type", "rxe", "netdev", "eth0"}, clab.ExecOptions{Timeout: 30 * time.Second}); err != nil {
+			return err
+		}
+		links, err := clab.RDMALinks(ctx, d, name)
+		if err != nil {
+			return err
+		}
+		for _, l := range links {
+			if l.Dev == "rxedoctor0" {
+				detail = fmt.Sprintf("%s on %s, state %s", l.Dev, l.Netdev, l.State)
+				return nil
+			}
+		}
+		return errors.New("rxedoctor0 missing from 'rdma link' after it was added")
+	})
+	return detail, err
+}
+
+// MemlockKiB implements Env.
+func (e *SystemEnv) MemlockKiB() (int64, error) {
+	var r unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_MEMLOCK, &r); err != nil {
+		return 0, err
+	}
+	if r.Cur == unix.RLIM_INFINITY {
+		return -1, nil
+	}
+	return int64(r.Cur / 1024), nil
+}
+
+// Sysctl implements Env.
+func (e *SystemEnv) Sysctl(name string) (int64, error) {
+	b, err := os.ReadFile(filepath.Join("/proc/sys", filepath.Clean("/"+name)))
+	if err != nil {
+		return 0, err
+	}
+	return strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+}
+
+// MemAvailableMiB implements Env.
+func (e *SystemEnv) MemAvailableMiB() (int, error) {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0, err
+	}
+	return ParseMemAvailable(b)
+}
+
+// ParseMemAvailable returns MemAvailable from /proc/meminfo in MiB.
+func ParseMemAvailable(meminfo []byte) (int, error) {
+	sc := bufio.NewScanner(bytes.NewReader(meminfo))
+	for sc.Scan() {
+		rest, ok := strings.CutPrefix(sc.Text(), "MemAvailable:")
+		if !ok {
+			continue
+		}
+		f := strings.Fields(rest)
+		if len(f) != 2 || f[1] != "kB" {
+			return 0, fmt.Errorf("/proc/meminfo: MemAvailable line %q is not '<n> kB'", sc.Text())
+		}
+		kb, err := strconv.ParseInt(f[0], 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("/proc/meminfo: MemAvailable %q: %w", f[0], err)
+		}
+		return int(kb / 1024), nil
+	}
+	return 0, errors.New("/proc/meminfo has no MemAvailable line")
+}
