@@ -1,0 +1,29 @@
+package eos
+
+import "github.com/labctl/labctl/orchestrator/qos"
+
+// Plugin is the Arista EOS NOS plug-in (it satisfies nos.NOS).
+type Plugin struct{}
+
+// Name returns "eos".
+func (Plugin) Name() string { return Name }
+
+// Kind returns the containerlab kind, "arista_ceos".
+func (Plugin) Kind() string { return Kind }
+
+// DefaultImage returns the cEOS-lab image name.
+func (Plugin) DefaultImage() string { return DefaultImage }
+
+// InterfaceName maps containerlab's ethN to EthernetN.
+func (Plugin) InterfaceName(index int) string { return InterfaceName(index) }
+
+// ConfigExt returns ".cfg".
+func (Plugin) ConfigExt() string { return ConfigExt }
+
+// RenderQoS renders EOS CLI.
+func (Plugin) RenderQoS(dc qos.DeviceConfig) ([]byte, error) { return Render(dc) }
+
+// ParseQoS parses EOS configuration files, read in order.
+func (Plugin) ParseQoS(device string, srcs ...qos.Source) (qos.DeviceConfig, error) {
+	return Parse(device, srcs...)
+}

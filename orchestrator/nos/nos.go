@@ -1,0 +1,101 @@
+// Package nos defines labctl's network-OS plug-in interface and looks
+// plug-ins up by name. As in containerlab (one package per kind) and KNE (a
+// base interface plus optional capabilities found by type assertion), a NOS
+// is one package under nos/ with a type satisfying NOS; adding Cumulus or
+// SR Linux means adding one package and one line in Lookup.
+//
+// Plug-in packages must not import this package (it imports them).
+package nos
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/nos/eos"
+	"github.com/labctl/labctl/orchestrator/nos/sonic"
+	"github.com/labctl/labctl/orchestrator/qos"
+	"github.com/labctl/labctl/orchestrator/results"
+)
+
+// NOS is the base interface every network OS implements.
+type NOS interface {
+	// Name is the name in lab specs and on the command line ("sonic").
+	Name() string
+	// Kind is the containerlab kind ("sonic-vs", "arista_ceos").
+	Kind() string
+	// DefaultImage is the container image used when the lab names none.
+	DefaultImage() string
+	// InterfaceName maps containerlab's ethN (index N >= 1) to the NOS's
+	// interface name.
+	InterfaceName(index int) string
+	// ConfigExt is the extension of rendered config files (".json").
+	ConfigExt() string
+	// RenderQoS renders one switch's QoS as the NOS's config text.
+	RenderQoS(dc qos.DeviceConfig) ([]byte, error)
+	// ParseQoS reads one switch's config files (merged in order) back to
+	// the QoS model.
+	ParseQoS(device string, srcs ...qos.Source) (qos.DeviceConfig, error)
+}
+
+// Target is a running switch reached over the network.
+type Target struct {
+	Node     string // lab node name, for messages
+	Host     string
+	Port     int
+	Username string
+	Password string // never logged or put in errors
+}
+
+// Pusher is an optional capability: apply a rendered config to a running
+// switch and return the configuration read back from it.
+type Pusher interface {
+	PushQoS(ctx context.Context, t Target, config []byte) (readBack []byte, err error)
+}
+
+// CounterReader is an optional capability: read per-port, per-priority
+// PFC, queue and ECN counters from a running switch.
+type CounterReader interface {
+	ReadCounters(ctx context.Context, t Target) ([]results.Counter, error)
+}
+
+// Names lists the known NOS names.
+func Names() []string { return []string{sonic.Name, eos.Name} }
+
+// Lookup returns the plug-in for a NOS name.
+func Lookup(name string) (NOS, error) {
+	switch name {
+	case sonic.Name:
+		return sonic.Plugin{}, nil
+	case eos.Name:
+		return eos.Plugin{}, nil
+	}
+	return nil, exitcode.Usagef("unknown NOS %q: use one of %s", name, strings.Join(Names(), ", "))
+}
+
+// ForExt returns the plug-in whose rendered configs use a file extension
+// (".json" -> sonic, ".cfg" -> eos), for config files given without --nos.
+func ForExt(ext string) (NOS, bool) {
+	for _, n := range Names() {
+		p, _ := Lookup(n)
+		if p.ConfigExt() == ext {
+			return p, true
+		}
+	}
+	return nil, false
+}
+
+var linuxIfRE = regexp.MustCompile(`^eth([1-9][0-9]{0,3})$`)
+
+// InterfaceName maps a containerlab interface ("eth1") to the NOS's name.
+func InterfaceName(n NOS, linux string) (string, error) {
+	m := linuxIfRE.FindStringSubmatch(linux)
+	if m == nil {
+		return "", fmt.Errorf("interface %q: want ethN with N >= 1 (eth0 is management)", linux)
+	}
+	i, _ := strconv.Atoi(m[1])
+	return n.InterfaceName(i), nil
+}

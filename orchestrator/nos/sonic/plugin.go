@@ -1,0 +1,29 @@
+package sonic
+
+import "github.com/labctl/labctl/orchestrator/qos"
+
+// Plugin is the SONiC NOS plug-in (it satisfies nos.NOS).
+type Plugin struct{}
+
+// Name returns "sonic".
+func (Plugin) Name() string { return Name }
+
+// Kind returns the containerlab kind, "sonic-vs".
+func (Plugin) Kind() string { return Kind }
+
+// DefaultImage returns the docker-sonic-vs image name.
+func (Plugin) DefaultImage() string { return DefaultImage }
+
+// InterfaceName maps containerlab's ethN to EthernetX.
+func (Plugin) InterfaceName(index int) string { return InterfaceName(index) }
+
+// ConfigExt returns ".json".
+func (Plugin) ConfigExt() string { return ConfigExt }
+
+// RenderQoS renders CONFIG_DB JSON.
+func (Plugin) RenderQoS(dc qos.DeviceConfig) ([]byte, error) { return Render(dc) }
+
+// ParseQoS parses and merges CONFIG_DB JSON files.
+func (Plugin) ParseQoS(device string, srcs ...qos.Source) (qos.DeviceConfig, error) {
+	return Parse(device, srcs...)
+}
