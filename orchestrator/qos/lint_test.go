@@ -1,0 +1,206 @@
+package qos
+
+import (
+	"strings"
+	"testing"
+)
+
+func lintBase(t *testing.T) (Intent, []DeviceConfig) {
+	t.Helper()
+	in, err := Profile("roce-dcqcn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfgs, err := ApplyAll(in, TestDevices())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in, cfgs
+}
+
+func findings(fs []Finding, rule string) []Finding {
+	var out []Finding
+	for _, f := range fs {
+		if f.Rule == rule {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func TestLintCleanConfig(t *testing.T) {
+	in, cfgs := lintBase(t)
+	fs := Lint(cfgs, LintOptions{Intent: &in})
+	if len(fs) != 0 {
+		t.Errorf("rendered lab intent has findings: %+v", fs)
+	}
+}
+
+func TestLintRules(t *testing.T) {
+	intP := func(v int) *int { return &v }
+	tests := []struct {
+		rule     string
+		sev      Severity
+		port     string
+		contains string
+		bare     bool // lint without the intent, like bare files
+		opt      LintOptions
+		mutate   func(cfgs []DeviceConfig, opt *LintOptions)
+	}{
+		{RulePFCOffLossless, SevError, "Ethernet0", "lossless priority 3", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			c[0].Port("Ethernet0").PFCPriorities = []int{}
+		}},
+		{RulePFCOffLossless, SevError, "Ethernet0", "priority 4", true, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			c[0].Port("Ethernet4").PFCPriorities = []int{3, 4}
+		}},
+		{RuleDSCPMapMismatch, SevError, "", "dscp 26: tc3 vs tc1", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			c[1].DSCPToTC[26] = 1
+		}},
+		{RuleDSCPMapMismatch, SevError, "Ethernet4", "differs from the device's", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			m := map[int]int{}
+			for k, v := range c[0].DSCPToTC {
+				m[k] = v
+			}
+			m[10] = 2
+			c[0].Port("Ethernet4").DSCPToTC = m
+		}},
+		{RuleRoCEDSCPLossy, SevError, "Ethernet0", "RoCE DSCP 26 maps to TC1", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			for i := range c {
+				c[i].DSCPToTC[26] = 1
+			}
+		}},
+		{RuleRoCEDSCPLossy, SevError, "Ethernet0", "RoCE DSCP 24 maps to TC0", true, LintOptions{RoCEDSCP: intP(26)}, func(c []DeviceConfig, o *LintOptions) {
+			o.RoCEDSCP = intP(24)
+		}},
+		{RuleRoCEDSCPLossy, SevInfo, "", "lossless DSCPs inferred from pfc_enable and the maps: 26", true, LintOptions{RoCEDSCP: intP(26)}, func(c []DeviceConfig, o *LintOptions) {
+			o.RoCEDSCP = nil
+		}},
+		{RuleECNThresholds, SevError, "Ethernet0", "Kmin 1638400 is not below Kmax 1638400", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			c[0].Port("Ethernet0").Queue(3).ECN.MinBytes = 1638400
+		}},
+		{RuleECNThresholds, SevWarning, "Ethernet0", "above the PFC XOFF point (1048576 bytes)", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			c[0].SharedPoolBytes = 2 << 20
+		}},
+		{RuleECNLosslessQueue, SevWarning, "Ethernet0", "lossless queue 3 does not mark", true, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			p := c[0].Port("Ethernet0")
+			p.Queue(0).ECN = p.Queue(3).ECN
+			p.Queue(3).ECN = nil
+		}},
+		{RuleHeadroomShort, SevError, "Ethernet4", "below the 58756 bytes needed at 400 Gb/s over 100 m", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			c[0].Port("Ethernet4").CableM = 100
+		}},
+		{RuleCNPPriority, SevWarning, "Ethernet0", "CNP DSCP 48 goes to queue 6, which is weighted 5", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			q := c[0].Port("Ethernet0").Queue(6)
+			q.Strict, q.Weight = false, 5
+		}},
+		{RuleWatchdogOff, SevWarning, "Ethernet0", "without a PFC watchdog", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			c[0].Port("Ethernet0").Watchdog = nil
+		}},
+		{RuleLinkLosslessMatch, SevError, "Ethernet4", "differ from the peer spine1:Ethernet0's [3,4]", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			c[1].Port("Ethernet0").PFCPriorities = []int{3, 4}
+		}},
+		{RuleLinkLosslessMatch, SevInfo, "", "peers are not known", true, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			c[1].PeersKnown = false
+		}},
+		{RuleParseNote, SevInfo, "", "service-profile X", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			c[0].Notes = []string{"service-profile X is not in the files read"}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.rule+"/"+tt.contains, func(t *testing.T) {
+			in, cfgs := lintBase(t)
+			opt := tt.opt
+			if !tt.bare {
+				opt.Intent = &in
+			}
+			before := findings(Lint(cfgs, opt), tt.rule)
+			for _, f := range before {
+				if f.Severity == tt.sev && strings.Contains(f.Message, tt.contains) {
+					t.Fatalf("finding present before the change: %+v", f)
+				}
+			}
+			tt.mutate(cfgs, &opt)
+			got := findings(Lint(cfgs, opt), tt.rule)
+			for _, f := range got {
+				if f.Severity == tt.sev && f.Port == tt.port && strings.Contains(f.Message, tt.contains) {
+					if f.Severity != SevInfo && f.Fix == "" {
+						t.Errorf("finding has no fix: %+v", f)
+					}
+					return
+				}
+			}
+			t.Errorf("no %s %s finding on port %q containing %q; got %+v", tt.sev, tt.rule, tt.port, tt.contains, got)
+		})
+	}
+}
+
+func TestLintRulesHaveStableIDs(t *testing.T) {
+	seen := map[string]bool{}
+	for _, r := range Rules() {
+		if seen[r.ID] || !strings.HasPrefix(r.ID, "QOS") || r.Name == "" || r.Summary == "" {
+			t.Errorf("rule %+v", r)
+		}
+		seen[r.ID] = true
+	}
+}
+
+func TestHasErrors(t *testing.T) {
+	if HasErrors([]Finding{{Severity: SevWarning}, {Severity: SevInfo}}) {
+		t.Error("warnings counted as errors")
+	}
+	if !HasErrors([]Finding{{Severity: SevError}}) {
+		t.Error("error not counted")
+	}
+}
+
+func TestDiff(t *testing.T) {
+	_, a := lintBase(t)
+	_, b := lintBase(t)
+	if d := Diff(a, b); len(d) != 0 {
+		t.Fatalf("identical sets differ: %+v", d)
+	}
+	b[0].DSCPToTC[26] = 1
+	b[0].Port("Ethernet0").PFCPriorities = []int{}
+	b[0].Port("Ethernet0").Queue(3).ECN.MaxBytes = 2000000
+	b = b[:1]
+	b = append(b, DeviceConfig{Device: "spine2"})
+	got := Diff(a, b)
+	want := []Difference{
+		{Device: "leaf1", Field: "dscp_to_tc.26", A: "3", B: "1"},
+		{Device: "leaf1", Field: "port.Ethernet0.pfc_priorities", A: "[3]", B: "[]"},
+		{Device: "leaf1", Field: "port.Ethernet0.queue.3.ecn", A: "min=409600 max=1638400 bytes pmax=0.2", B: "min=409600 max=2000000 bytes pmax=0.2"},
+		{Device: "spine1", Field: "device", A: "present"},
+		{Device: "spine2", Field: "device", B: "present"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("diff = %+v", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("diff[%d] = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if s := FormatDiff(got); !strings.Contains(s, "spine1\tdevice\tpresent\t-") {
+		t.Errorf("FormatDiff = %q", s)
+	}
+}
+
+func TestAttachTopology(t *testing.T) {
+	in, cfgs := lintBase(t)
+	// As parsed from files: no peers, no MTU, and a port missing entirely.
+	for i := range cfgs {
+		cfgs[i].PeersKnown = false
+		for j := range cfgs[i].Ports {
+			cfgs[i].Ports[j].Peer, cfgs[i].Ports[j].MTU = "", 0
+		}
+	}
+	cfgs[0].Ports = cfgs[0].Ports[1:] // drop Ethernet0
+	AttachTopology(cfgs, TestDevices(), in)
+	if !cfgs[0].PeersKnown || cfgs[0].Port("Ethernet4").Peer != "spine1:Ethernet0" || cfgs[0].Port("Ethernet4").MTU != 4096 {
+		t.Errorf("leaf1 = %+v", cfgs[0])
+	}
+	fs := findings(Lint(cfgs, LintOptions{Intent: &in}), RulePFCOffLossless)
+	if len(fs) != 1 || fs[0].Port != "Ethernet0" {
+		t.Errorf("missing port not flagged: %+v", fs)
+	}
+}
