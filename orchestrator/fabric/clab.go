@@ -293,7 +293,7 @@ func (g *Graph) WriteJSON(w io.Writer) error {
 	return err
 }
 
-// ReadJSON decodes a graph written by WriteJSON.
+// ReadJSON decodes and validates a graph written by WriteJSON.
 func ReadJSON(r io.Reader) (*Graph, error) {
 	var g Graph
 	dec := json.NewDecoder(r)
@@ -303,21 +303,71 @@ func ReadJSON(r io.Reader) (*Graph, error) {
 	if g.SchemaVersion != SchemaVersion {
 		return nil, fmt.Errorf("fabric graph has schema_version %d; this labctl reads %d: regenerate it with labctl topo -o json", g.SchemaVersion, SchemaVersion)
 	}
-	g.reindex()
-	for i, l := range g.Links {
-		if l == nil || l.ID != i {
-			return nil, fmt.Errorf("fabric graph link %d: missing or has the wrong id", i)
-		}
-		if g.index[l.A.Node] == nil || g.index[l.B.Node] == nil {
-			return nil, fmt.Errorf("fabric graph link %d joins unknown nodes %q and %q", l.ID, l.A.Node, l.B.Node)
-		}
+	if err := g.Validate(); err != nil {
+		return nil, fmt.Errorf("fabric graph: %w", err)
 	}
-	for _, n := range g.Nodes {
-		for _, p := range n.Ports {
-			if p == nil || p.Link < 0 || p.Link >= len(g.Links) {
-				return nil, fmt.Errorf("fabric graph node %s has a port with no valid link", n.Name)
+	return &g, nil
+}
+
+// Validate checks that a graph is consistent: unique node names, links
+// whose ends are ports of existing nodes pointing back at the link, and
+// NICs of hosts attached to leaves. Build's graphs always are; decoded ones
+// are checked before use.
+func (g *Graph) Validate() error {
+	g.index = make(map[string]*Node, len(g.Nodes))
+	for i, n := range g.Nodes {
+		if n == nil {
+			return fmt.Errorf("node %d is null", i)
+		}
+		if _, dup := g.index[n.Name]; dup {
+			return fmt.Errorf("node %q appears twice", n.Name)
+		}
+		g.index[n.Name] = n
+		for j, p := range n.Ports {
+			if p == nil || p.Link < 0 || p.Link >= len(g.Links) || g.Links[p.Link] == nil {
+				return fmt.Errorf("node %s port %d has no valid link", n.Name, j)
 			}
 		}
 	}
-	return &g, nil
+	for i, l := range g.Links {
+		if l == nil || l.ID != i {
+			return fmt.Errorf("link %d is missing or has the wrong id", i)
+		}
+		if l.Merged < 1 {
+			return fmt.Errorf("link %d has merged=%d; it must be at least 1", i, l.Merged)
+		}
+		for _, end := range []LinkEnd{l.A, l.B} {
+			n := g.index[end.Node]
+			if n == nil {
+				return fmt.Errorf("link %d joins unknown node %q", i, end.Node)
+			}
+			found := false
+			for _, p := range n.Ports {
+				if p.Iface == end.Iface && p.Link == i {
+					found = true
+					break
+				}
+			}
+			if !found {
+				return fmt.Errorf("link %d: node %s has no port %s on this link", i, end.Node, end.Iface)
+			}
+		}
+		if l.Kind == KindHostLeaf {
+			if a, b := g.index[l.A.Node], g.index[l.B.Node]; a.Role != RoleHost || b.Role != RoleLeaf {
+				return fmt.Errorf("host-leaf link %d joins %s (%s) and %s (%s)", i, a.Name, a.Role, b.Name, b.Role)
+			}
+		}
+	}
+	for _, n := range g.Nodes {
+		for j, p := range n.Ports {
+			l := g.Links[p.Link]
+			if l.A.Node != n.Name && l.B.Node != n.Name {
+				return fmt.Errorf("node %s port %d points at link %d, which does not touch it", n.Name, j, p.Link)
+			}
+			if n.Role == RoleHost && (l.Kind != KindHostLeaf || l.A.Node != n.Name) {
+				return fmt.Errorf("host %s NIC %d is not on a host-leaf link", n.Name, j)
+			}
+		}
+	}
+	return nil
 }

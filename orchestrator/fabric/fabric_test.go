@@ -118,6 +118,9 @@ func spec(name, nos string) *lab.Spec { return &lab.Spec{Name: name, NOS: nos} }
 // checkGraph asserts the invariants every graph must hold against its plan.
 func checkGraph(t *testing.T, g *Graph, p *sizing.Plan) {
 	t.Helper()
+	if err := g.Validate(); err != nil {
+		t.Fatalf("Validate: %v", err)
+	}
 	// Every link joins existing nodes on existing ports; no port twice.
 	used := map[string]bool{}
 	for i, l := range g.Links {
@@ -788,6 +791,59 @@ func TestEmitters(t *testing.T) {
 	}
 	if db["DEVICE_METADATA"]["localhost"]["bgp_asn"] != "65101" {
 		t.Errorf("config_db bgp_asn = %q", db["DEVICE_METADATA"]["localhost"]["bgp_asn"])
+	}
+}
+
+func FuzzReadJSON(f *testing.F) {
+	g, err := Build(spec("t3", NOSEOS), threeTier())
+	if err != nil {
+		f.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := g.WriteJSON(&buf); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(buf.Bytes())
+	f.Add([]byte(`{"schema_version": 1, "nodes": [null]}`))
+	f.Add([]byte(`{"schema_version": 1, "nodes": [{"name": "host1", "role": "host", "ports": [{"link": 0}]}], "links": [null]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		g, err := ReadJSON(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		// A graph that validates can be traced without panics.
+		hosts := g.Hosts()
+		if len(hosts) < 2 || len(hosts[0].Ports) == 0 || len(hosts[1].Ports) == 0 {
+			return
+		}
+		src, dst := Endpoint{Host: hosts[0].Name}, Endpoint{Host: hosts[1].Name}
+		_, _ = g.Trace(src, dst, FlowKey{})
+	})
+}
+
+func TestValidateRejects(t *testing.T) {
+	cases := []struct {
+		name   string
+		mutate func(g *Graph)
+		want   string
+	}{
+		{"duplicate node", func(g *Graph) { g.Nodes[1].Name = g.Nodes[0].Name }, "twice"},
+		{"port link out of range", func(g *Graph) { g.Nodes[0].Ports[0].Link = 9999 }, "no valid link"},
+		{"link end unknown", func(g *Graph) { g.Links[0].A.Node = "nobody" }, "unknown node"},
+		{"link end wrong iface", func(g *Graph) { g.Links[0].A.Iface = "eth99" }, "no port eth99"},
+		{"merged zero", func(g *Graph) { g.Links[3].Merged = 0 }, "merged=0"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g, err := Build(spec("t3", NOSEOS), threeTier())
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.mutate(g)
+			if err := g.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("Validate = %v, want %q", err, c.want)
+			}
+		})
 	}
 }
 

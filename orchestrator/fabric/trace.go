@@ -34,14 +34,15 @@ type FlowKey struct {
 // matters here is that the choice is deterministic, per switch, and spreads
 // flows evenly.
 func FlowHash(k FlowKey, seed uint64) uint64 {
-	var b [8 + 4 + 4 + 2 + 2 + 1]byte
+	// As16 takes IPv4 (mapped), IPv6 and the zero address alike.
+	var b [8 + 16 + 16 + 2 + 2 + 1]byte
 	binary.BigEndian.PutUint64(b[0:], seed)
-	src, dst := k.SrcIP.As4(), k.DstIP.As4()
+	src, dst := k.SrcIP.As16(), k.DstIP.As16()
 	copy(b[8:], src[:])
-	copy(b[12:], dst[:])
-	binary.BigEndian.PutUint16(b[16:], k.SrcPort)
-	binary.BigEndian.PutUint16(b[18:], k.DstPort)
-	b[20] = k.Proto
+	copy(b[24:], dst[:])
+	binary.BigEndian.PutUint16(b[40:], k.SrcPort)
+	binary.BigEndian.PutUint16(b[42:], k.DstPort)
+	b[44] = k.Proto
 	h := fnv.New64a()
 	h.Write(b[:])
 	x := h.Sum64()
@@ -166,6 +167,9 @@ func (g *Graph) Trace(src, dst Endpoint, flow FlowKey) (Path, error) {
 	first := g.Links[sp.Link]
 	path.Links = append(path.Links, first.ID)
 	cur, in := g.Node(first.B.Node), first.B.Port
+	if cur == nil || dstLeaf == nil {
+		return Path{}, fmt.Errorf("trace %s -> %s: a host link names an unknown leaf (graph is inconsistent)", src, dst)
+	}
 	for range 8 { // at most 5 switches in a 3-tier Clos
 		var cands []Candidate
 		if cur == dstLeaf {
@@ -195,6 +199,9 @@ func (g *Graph) Trace(src, dst Endpoint, flow FlowKey) (Path, error) {
 			cur, in = g.Node(l.B.Node), l.B.Port
 		} else {
 			cur, in = g.Node(l.A.Node), l.A.Port
+		}
+		if cur == nil {
+			return Path{}, fmt.Errorf("trace %s -> %s: link %d leads to an unknown node (graph is inconsistent)", src, dst, l.ID)
 		}
 	}
 	return Path{}, fmt.Errorf("trace %s -> %s: no path within 5 switches (graph is inconsistent)", src, dst)
