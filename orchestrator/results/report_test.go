@@ -326,6 +326,9 @@ func TestParseMermaid(t *testing.T) {
 func FuzzParseMermaid(f *testing.F) {
 	f.Add(testMermaid)
 	f.Add("graph TD\n a---b---c\n")
+	if data, err := os.ReadFile(filepath.Join("testdata", "64gpu.mmd")); err == nil {
+		f.Add(string(data))
+	}
 	f.Add("graph LR\n ss1 -- 400G --- spine1; spine1 <--> leaf1\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		topo, err := ParseMermaid(s)
@@ -341,5 +344,34 @@ func TestFmtFloat(t *testing.T) {
 		if got := fmtFloat(v); got != want {
 			t.Errorf("fmtFloat(%v) = %q, want %q", v, got, want)
 		}
+	}
+}
+
+func TestParseMermaidFabricDiagram(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "64gpu.mmd"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	topo, err := ParseMermaid(string(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tiers := map[string]int{}
+	labels := map[string]string{}
+	for _, n := range topo.Nodes {
+		tiers[n.ID] = n.Tier
+		labels[n.ID] = n.Label
+	}
+	want := map[string]int{"spine1": 0, "leaf1": 1, "leaf2": 1, "hosts_leaf1": 2, "hosts_leaf2": 2}
+	for id, tier := range want {
+		if got, ok := tiers[id]; !ok || got != tier {
+			t.Errorf("%s: tier %d (present %v), want %d", id, got, ok, tier)
+		}
+	}
+	if len(topo.Nodes) != 5 || len(topo.Links) != 4 {
+		t.Errorf("%d nodes, %d links; want 5, 4", len(topo.Nodes), len(topo.Links))
+	}
+	if labels["spine1"] != "spine1\nAS65000" || topo.Links[0].Label != "16x400G as 1 lab link" {
+		t.Errorf("labels: %q, link %q", labels["spine1"], topo.Links[0].Label)
 	}
 }

@@ -38,6 +38,7 @@ var (
 	mermaidOp = regexp.MustCompile(`^\s*<?(?:-{2,}|={2,}|-\.+-)>?\s*(?:\|([^|]*)\|)?\s*`)
 	// The "A -- label --- B" form.
 	mermaidTextOp = regexp.MustCompile(`^\s*--\s+([^-<>|]+?)\s+-{2,}>?\s*`)
+	mermaidBreak  = regexp.MustCompile(`(?i)<br\s*/?>`)
 	mermaidID     = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.:/-]*`)
 )
 
@@ -68,7 +69,10 @@ func ParseMermaid(text string) (*Topology, error) {
 	pendingLabel := ""
 	for sc.Scan() {
 		lineNo++
-		for _, stmt := range strings.Split(sc.Text(), ";") {
+		if strings.HasPrefix(strings.TrimSpace(sc.Text()), "%%") {
+			continue
+		}
+		for _, stmt := range splitStatements(sc.Text()) {
 			s := strings.TrimSpace(stmt)
 			if s == "" || mermaidSkip.MatchString(s) {
 				continue
@@ -92,7 +96,7 @@ func ParseMermaid(text string) (*Topology, error) {
 					pendingLabel = strings.TrimSpace(m[1])
 					s = s[len(m[0]):]
 				} else if m := mermaidOp.FindStringSubmatch(s); m != nil {
-					pendingLabel = strings.TrimSpace(m[1])
+					pendingLabel = strings.Trim(m[1], "\" ")
 					s = s[len(m[0]):]
 				} else {
 					return nil, fmt.Errorf("mermaid line %d: expected a link operator (---, -->) after %q, found %q", lineNo, id, truncate(s, 20))
@@ -147,6 +151,7 @@ func parseMermaidNode(s string) (id, label, rest string, err error) {
 			depth--
 			if depth == 0 {
 				label = strings.Trim(rest[:i+1], "[](){}>\" ")
+				label = mermaidBreak.ReplaceAllString(label, "\n")
 				return id, label, rest[i+1:], nil
 			}
 		}
@@ -154,17 +159,19 @@ func parseMermaidNode(s string) (id, label, rest string, err error) {
 	return "", "", "", fmt.Errorf("node %q: shape opened with %q is not closed", id, rest[:1])
 }
 
+var hostName = regexp.MustCompile(`^(host|server|srv|gpu|nic|h[0-9])`)
+
 func tierFromName(s string) int {
 	s = strings.ToLower(s)
 	switch {
 	case strings.Contains(s, "super") || strings.HasPrefix(s, "ss"):
 		return 0
+	case hostName.MatchString(s): // before leaf: "hosts_leaf1" is hosts
+		return 3
 	case strings.Contains(s, "spine"):
 		return 1
 	case strings.Contains(s, "leaf") || strings.Contains(s, "tor"):
 		return 2
-	case strings.Contains(s, "host") || strings.Contains(s, "server") || strings.Contains(s, "gpu") || strings.HasPrefix(s, "h") || strings.HasPrefix(s, "srv"):
-		return 3
 	}
 	return -1
 }
@@ -270,7 +277,7 @@ func topologySVG(t *Topology) template.HTML {
 			x := x0 + float64(i)*(boxW+gapX)
 			pos[n.ID] = [2]float64{x + boxW/2, y + boxH/2}
 			fmt.Fprintf(&boxes, `<g class="node tier%d"><rect x="%.1f" y="%.1f" width="%.0f" height="%.0f" rx="4"/><text x="%.1f" y="%.1f" text-anchor="middle">%s</text><title>%s</title></g>`,
-				min(tier, 3), x, y, boxW, boxH, x+boxW/2, y+17, esc(truncate(n.Label, 12)), esc(n.Label))
+				min(tier, 3), x, y, boxW, boxH, x+boxW/2, y+17, esc(truncate(firstLine(n.Label), 13)), esc(strings.ReplaceAll(n.Label, "\n", " / ")))
 		}
 		if more > 0 {
 			x := x0 + float64(len(shown))*(boxW+gapX)
@@ -294,4 +301,28 @@ func topologySVG(t *Topology) template.HTML {
 	b.WriteString(boxes.String())
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
+}
+
+func firstLine(s string) string {
+	first, _, _ := strings.Cut(s, "\n")
+	return first
+}
+
+// splitStatements splits a line at ";" outside quoted labels.
+func splitStatements(line string) []string {
+	var out []string
+	inQuote := false
+	start := 0
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
+		case '"':
+			inQuote = !inQuote
+		case ';':
+			if !inQuote {
+				out = append(out, line[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, line[start:])
 }
