@@ -11,10 +11,12 @@ package runtime
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"path/filepath"
 
+	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/sizing"
@@ -48,6 +50,8 @@ type Lab struct {
 	Name string
 	Spec *lab.Spec
 	Plan *sizing.Plan
+	// Graph is the fabric built from Spec and Plan.
+	Graph *fabric.Graph
 	// NOS is the network OS of the switches: "sonic" or "eos".
 	NOS string
 	// Dir is topologies/<lab>: topology, configs/, state.json, .lock.
@@ -148,4 +152,23 @@ type CollectiveSpec struct {
 	// Bytes is the buffer size each rank reduces.
 	Bytes        int64 `json:"bytes"`
 	TrafficClass int   `json:"traffic_class"`
+}
+
+// NewLab builds the runtime view of a lab spec: its sizing plan and fabric
+// graph, with files under topologiesDir/<name>. nosName overrides the
+// spec's NOS when not empty.
+func NewLab(spec *lab.Spec, topologiesDir, nosName string) (*Lab, error) {
+	s := *spec
+	if nosName != "" {
+		s.NOS = nosName
+	}
+	plan, err := sizing.Compute(s.Sizing)
+	if err != nil {
+		return nil, fmt.Errorf("size lab %s: %w", s.Name, err)
+	}
+	g, err := fabric.Build(&s, plan)
+	if err != nil {
+		return nil, fmt.Errorf("build fabric of lab %s: %w", s.Name, err)
+	}
+	return &Lab{Name: s.Name, Spec: &s, Plan: plan, Graph: g, NOS: s.NOS, Dir: filepath.Join(topologiesDir, s.Name)}, nil
 }

@@ -1,0 +1,220 @@
+package runtime
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/fabric"
+	"github.com/labctl/labctl/orchestrator/nos/eos"
+	"github.com/labctl/labctl/orchestrator/nos/sonic"
+	"github.com/labctl/labctl/orchestrator/qos"
+)
+
+// NOSCodec renders and parses one NOS's QoS config files. The NOS plug-ins
+// (nos/sonic, nos/eos) satisfy it.
+type NOSCodec interface {
+	Name() string
+	ConfigExt() string
+	RenderQoS(dc qos.DeviceConfig) ([]byte, error)
+	ParseQoS(device string, srcs ...qos.Source) (qos.DeviceConfig, error)
+}
+
+// Codec returns the config codec of a NOS by name.
+func Codec(nosName string) (NOSCodec, error) {
+	switch nosName {
+	case sonic.Name, "":
+		return sonic.Plugin{}, nil
+	case eos.Name:
+		return eos.Plugin{}, nil
+	}
+	return nil, exitcode.Usagef("unknown nos %q: use sonic or eos", nosName)
+}
+
+// Devices adapts the fabric graph's switches to the QoS layer's devices.
+func Devices(g *fabric.Graph) []qos.Device {
+	var out []qos.Device
+	for _, n := range g.Switches() {
+		d := qos.Device{Name: n.Name, Role: string(n.Role)}
+		for _, p := range n.Ports {
+			peer := p.Peer
+			if p.PeerPort != "" {
+				peer += ":" + p.PeerPort
+			}
+			d.Ports = append(d.Ports, qos.Port{Name: p.Name, SpeedGbps: p.SpeedGbps, Peer: peer, Fabric: true})
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// Intent resolves the lab's QoS intent from its spec.
+func (l *Lab) Intent() (qos.Intent, error) {
+	if l.Spec == nil {
+		return qos.Profile("")
+	}
+	in, err := qos.FromSpec(l.Spec.QoS)
+	if err != nil {
+		return qos.Intent{}, fmt.Errorf("qos of lab %s: %w", l.Name, err)
+	}
+	return in, nil
+}
+
+// ConfigPath is the vendor config file of one switch.
+func (l *Lab) ConfigPath(codec NOSCodec, switchName string) string {
+	return filepath.Join(l.ConfigsDir(), switchName+codec.ConfigExt())
+}
+
+// RenderMissing writes what the lab lacks on disk: the generated topology
+// files when the containerlab topology is absent, and the vendor config of
+// every switch that has none. An existing config is never touched: users
+// edit them, and every later step must use what is there. It returns the
+// paths written.
+func RenderMissing(l *Lab) ([]string, error) {
+	if l.Graph == nil {
+		return nil, fmt.Errorf("render lab %s: no fabric graph", l.Name)
+	}
+	var written []string
+	if _, err := os.Stat(filepath.Join(l.Dir, l.Graph.TopologyFile())); errors.Is(err, fs.ErrNotExist) {
+		w, err := l.Graph.WriteLab(l.Dir)
+		if err != nil {
+			return nil, err
+		}
+		written = append(written, w...)
+	}
+	codec, err := Codec(l.NOS)
+	if err != nil {
+		return nil, err
+	}
+	in, err := l.Intent()
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(l.ConfigsDir(), 0o755); err != nil {
+		return nil, fmt.Errorf("create %s: %w", l.ConfigsDir(), err)
+	}
+	for _, dev := range Devices(l.Graph) {
+		path := l.ConfigPath(codec, dev.Name)
+		if _, err := os.Stat(path); err == nil {
+			continue
+		}
+		dc, err := qos.Apply(in, dev)
+		if err != nil {
+			return written, fmt.Errorf("qos of %s: %w", dev.Name, err)
+		}
+		dc.NOS = codec.Name()
+		data, err := codec.RenderQoS(dc)
+		if err != nil {
+			return written, fmt.Errorf("render %s config of %s: %w", codec.Name(), dev.Name, err)
+		}
+		// O_EXCL: a file that appeared since the check (another tool, an
+		// editor) wins over ours.
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return written, fmt.Errorf("write %s: %w", path, err)
+		}
+		_, werr := f.Write(data)
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			os.Remove(path)
+			return written, fmt.Errorf("write %s: %w", path, werr)
+		}
+		written = append(written, path)
+	}
+	return written, nil
+}
+
+// LoadConfigs parses the vendor config of every switch of the lab from
+// topologies/<lab>/configs/ and adds what the files do not say (peers,
+// speeds, cable lengths) from the fabric. A missing or unparsable file is
+// an error naming it and the fix.
+func LoadConfigs(l *Lab) ([]qos.DeviceConfig, error) {
+	if l.Graph == nil {
+		return nil, fmt.Errorf("load configs of lab %s: no fabric graph", l.Name)
+	}
+	codec, err := Codec(l.NOS)
+	if err != nil {
+		return nil, err
+	}
+	in, err := l.Intent()
+	if err != nil {
+		return nil, err
+	}
+	devs := Devices(l.Graph)
+	cfgs := make([]qos.DeviceConfig, 0, len(devs))
+	for _, dev := range devs {
+		path := l.ConfigPath(codec, dev.Name)
+		data, err := os.ReadFile(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, exitcode.Usagef("lab %s: %s is missing (fix: run 'labctl up %s' to render it, or put %s's %s config there)", l.Name, path, l.Name, dev.Name, codec.Name())
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", path, err)
+		}
+		dc, err := codec.ParseQoS(dev.Name, qos.Source{Name: path, Data: data})
+		if err != nil {
+			return nil, exitcode.Usage(fmt.Errorf("lab %s: %w (fix: correct %s, or delete it and run 'labctl up %s' to render it again)", l.Name, err, path, l.Name))
+		}
+		cfgs = append(cfgs, dc)
+	}
+	qos.AttachTopology(cfgs, devs, in)
+	return cfgs, nil
+}
+
+// ApplyVariant removes ECN marking (ecn false) and PFC (pfc false) from
+// every port of cfgs, in place. With both true the configs stay as the
+// files have them: the "on" variants are the lab's configs, edits included.
+func ApplyVariant(cfgs []qos.DeviceConfig, ecn, pfc bool) {
+	for i := range cfgs {
+		for j := range cfgs[i].Ports {
+			p := &cfgs[i].Ports[j]
+			if !pfc {
+				p.PFCPriorities = []int{}
+				p.Watchdog = nil
+			}
+			if !ecn {
+				for k := range p.Queues {
+					p.Queues[k].ECN = nil
+				}
+			}
+		}
+	}
+}
+
+// ConfigDigest is sha256 over the names and contents of the lab's config
+// files, so two runs can tell whether the configs changed between them.
+func ConfigDigest(l *Lab) (string, error) {
+	entries, err := os.ReadDir(l.ConfigsDir())
+	if err != nil {
+		return "", fmt.Errorf("digest configs of lab %s: %w", l.Name, err)
+	}
+	var names []string
+	for _, e := range entries {
+		if e.Type().IsRegular() && !strings.HasPrefix(e.Name(), ".") {
+			names = append(names, e.Name())
+		}
+	}
+	slices.Sort(names)
+	h := sha256.New()
+	for _, n := range names {
+		data, err := os.ReadFile(filepath.Join(l.ConfigsDir(), n))
+		if err != nil {
+			return "", fmt.Errorf("digest configs of lab %s: %w", l.Name, err)
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", n, len(data))
+		h.Write(data)
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}

@@ -1,0 +1,149 @@
+package runtime
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/lab"
+	"github.com/labctl/labctl/orchestrator/qos"
+)
+
+func catalogLab(t *testing.T, name, nos string) *Lab {
+	t.Helper()
+	spec, err := lab.Resolve(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := NewLab(spec, t.TempDir(), nos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+func TestRenderMissingNeverOverwrites(t *testing.T) {
+	for _, nos := range []string{"sonic", "eos"} {
+		t.Run(nos, func(t *testing.T) {
+			l := catalogLab(t, "16gpu", nos)
+			written, err := RenderMissing(l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			codec, _ := Codec(nos)
+			leaf := l.ConfigPath(codec, "leaf1")
+			if !containsPath(written, leaf) {
+				t.Fatalf("leaf1 config not written: %v", written)
+			}
+			if _, err := os.Stat(l.Dir + "/" + l.Graph.TopologyFile()); err != nil {
+				t.Errorf("topology not written: %v", err)
+			}
+			cfgs, err := LoadConfigs(l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(cfgs) != len(l.Graph.Switches()) {
+				t.Errorf("%d configs for %d switches", len(cfgs), len(l.Graph.Switches()))
+			}
+			// An edited file survives a second render.
+			edited := []byte("! edited by hand\n")
+			if nos == "sonic" {
+				edited = []byte("{}\n")
+			}
+			if err := os.WriteFile(leaf, edited, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			written, err = RenderMissing(l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(written) != 0 {
+				t.Errorf("second render wrote %v", written)
+			}
+			got, _ := os.ReadFile(leaf)
+			if string(got) != string(edited) {
+				t.Errorf("edited config overwritten: %q", got)
+			}
+		})
+	}
+}
+
+func TestLoadConfigsErrors(t *testing.T) {
+	l := catalogLab(t, "16gpu", "sonic")
+	_, err := LoadConfigs(l)
+	if exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), "labctl up 16gpu") {
+		t.Errorf("missing configs: %v", err)
+	}
+	if _, err := RenderMissing(l); err != nil {
+		t.Fatal(err)
+	}
+	codec, _ := Codec("sonic")
+	if err := os.WriteFile(l.ConfigPath(codec, "spine1"), []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = LoadConfigs(l)
+	if exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), "spine1.json") {
+		t.Errorf("broken config: %v", err)
+	}
+}
+
+func TestApplyVariantAndDigest(t *testing.T) {
+	l := catalogLab(t, "16gpu", "sonic")
+	if _, err := RenderMissing(l); err != nil {
+		t.Fatal(err)
+	}
+	d1, err := ConfigDigest(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfgs, err := LoadConfigs(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pfcPorts, ecnQueues := count(cfgs)
+	if pfcPorts == 0 || ecnQueues == 0 {
+		t.Fatalf("rendered configs lack PFC (%d) or ECN (%d)", pfcPorts, ecnQueues)
+	}
+	ApplyVariant(cfgs, true, false)
+	if p, e := count(cfgs); p != 0 || e != ecnQueues {
+		t.Errorf("pfc=off: %d PFC ports, %d ECN queues", p, e)
+	}
+	ApplyVariant(cfgs, false, false)
+	if _, e := count(cfgs); e != 0 {
+		t.Errorf("ecn=off: %d ECN queues", e)
+	}
+	codec, _ := Codec("sonic")
+	data, _ := os.ReadFile(l.ConfigPath(codec, "leaf1"))
+	if err := os.WriteFile(l.ConfigPath(codec, "leaf1"), append(data, ' '), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if d2, _ := ConfigDigest(l); d2 == d1 || !strings.HasPrefix(d2, "sha256:") {
+		t.Errorf("digest did not change: %s %s", d1, d2)
+	}
+}
+
+func count(cfgs []qos.DeviceConfig) (pfcPorts, ecnQueues int) {
+	for _, c := range cfgs {
+		for _, p := range c.Ports {
+			if len(p.PFCPriorities) > 0 {
+				pfcPorts++
+			}
+			for _, q := range p.Queues {
+				if q.ECN != nil {
+					ecnQueues++
+				}
+			}
+		}
+	}
+	return
+}
+
+func containsPath(list []string, p string) bool {
+	for _, x := range list {
+		if x == p {
+			return true
+		}
+	}
+	return false
+}
