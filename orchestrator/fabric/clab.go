@@ -256,11 +256,15 @@ func (g *Graph) WriteEOSStartup(w io.Writer, n *Node) error {
 }
 
 // WriteSonicStartup writes a SONiC config_db fragment with the same base
-// configuration (all values strings, as CONFIG_DB wants them).
+// configuration (all values strings, as CONFIG_DB wants them): hostname and
+// ASN, port MTU and state, interface and loopback addresses, one
+// BGP_NEIGHBOR per fabric port. How bgpcfgd turns these into FRR sessions
+// and which prefixes it advertises depends on the image's templates; this
+// has not been checked against a running docker-sonic-vs.
 func (g *Graph) WriteSonicStartup(w io.Writer, n *Node) error {
 	typ := map[Role]string{RoleLeaf: "LeafRouter", RoleSpine: "SpineRouter", RoleSuperSpine: "SpineRouter"}[n.Role]
 	db := map[string]map[string]map[string]string{
-		"DEVICE_METADATA":    {"localhost": {"hostname": n.Name, "bgp_asn": strconv.FormatUint(uint64(n.ASN), 10), "type": typ, "docker_routing_config_mode": "split"}},
+		"DEVICE_METADATA":    {"localhost": {"hostname": n.Name, "bgp_asn": strconv.FormatUint(uint64(n.ASN), 10), "type": typ}},
 		"LOOPBACK_INTERFACE": {"Loopback0": {}, "Loopback0|" + n.Loopback: {}},
 		"INTERFACE":          {},
 		"PORT":               {},

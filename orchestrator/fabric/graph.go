@@ -184,7 +184,8 @@ type LinkEnd struct {
 	Address string `json:"address"`
 }
 
-// Node returns the node called name, or nil.
+// Node returns the node called name, or nil. Graphs from Build and
+// ReadJSON are indexed already, so concurrent readers are safe.
 func (g *Graph) Node(name string) *Node {
 	if g.index == nil {
 		g.reindex()
