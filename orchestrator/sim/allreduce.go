@@ -1,0 +1,230 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
+
+// RingAllReduceFlows returns the QPs of one ring AllReduce of bytes over
+// ranks (NIC names in ring order): 2(N-1) steps (reduce-scatter, then
+// all-gather); in step k rank i sends bytes/N to rank i+1 as soon as it has
+// received its step k-1 chunk from rank i-1. Flow IDs are
+// "<prefix>-s<step>-r<rank>"; each rank pair keeps one UDP source port, so
+// every step takes the same path, as one QP would.
+func RingAllReduceFlows(prefix string, ranks []string, bytes int64, dscp int) []Flow {
+	n := len(ranks)
+	if n < 2 || bytes <= 0 {
+		return nil
+	}
+	chunk := (bytes + int64(n) - 1) / int64(n)
+	flows := make([]Flow, 0, 2*(n-1)*n)
+	for k := 0; k < 2*(n-1); k++ {
+		for i := 0; i < n; i++ {
+			flows = append(flows, ringFlow(prefix, ranks, chunk, dscp, k, i))
+		}
+	}
+	return flows
+}
+
+func ringFlow(prefix string, ranks []string, chunk int64, dscp, k, i int) Flow {
+	n := len(ranks)
+	f := Flow{
+		ID:      ringFlowID(prefix, k, i),
+		Src:     ranks[i],
+		Dst:     ranks[(i+1)%n],
+		SrcPort: 49152 + i%16384,
+		DSCP:    dscp,
+		Bytes:   chunk,
+		Role:    "allreduce",
+	}
+	if k > 0 {
+		f.After = []string{ringFlowID(prefix, k-1, (i+n-1)%n)}
+	}
+	return f
+}
+
+func ringFlowID(prefix string, step, rank int) string {
+	return fmt.Sprintf("%s-s%d-r%d", prefix, step, rank)
+}
+
+// CollectiveTimeNs is the completion time of the flows whose ID starts with
+// prefix: from the first start to the last byte received. ok is false if
+// one of them did not complete.
+func CollectiveTimeNs(r *Result, prefix string) (ns int64, ok bool) {
+	first, last := int64(math.MaxInt64), int64(0)
+	found := false
+	for _, f := range r.Flows {
+		if !strings.HasPrefix(f.ID, prefix+"-") {
+			continue
+		}
+		found = true
+		if !f.Completed || f.FCTNs == nil {
+			return 0, false
+		}
+		first = min(first, f.StartNs)
+		last = max(last, f.StartNs+*f.FCTNs)
+	}
+	if !found {
+		return 0, false
+	}
+	return last - first, true
+}
+
+// RingAllReduceTheoryNs is the ideal ring AllReduce time on a non-blocking
+// fabric: 2(N-1)/N * S / (eta*B) plus 2(N-1) step latencies, with B in
+// Gb/s, S in bytes and eta the wire efficiency MTU/(MTU+82).
+func RingAllReduceTheoryNs(n int, bytes int64, eta, bGbps, stepLatencyNs float64) float64 {
+	if n < 2 {
+		return 0
+	}
+	steps := float64(2 * (n - 1))
+	return steps/float64(n)*float64(bytes)*8/(eta*bGbps) + steps*stepLatencyNs
+}
+
+// AllReduceEstimate is the flow-level model's answer.
+type AllReduceEstimate struct {
+	Ranks int `json:"ranks"`
+	Steps int `json:"steps"`
+	// TimeNs is the whole collective; StepNs one step (all steps share
+	// the same paths and rates).
+	TimeNs float64 `json:"time_ns"`
+	StepNs float64 `json:"step_ns"`
+	// MinRateGbps is the slowest rank's max-min fair goodput, the one
+	// that paces every step; LatencyNs its path latency.
+	MinRateGbps float64 `json:"min_rate_gbps"`
+	LatencyNs   float64 `json:"latency_ns"`
+	// BusBWGbps is the NCCL-style bus bandwidth 2(N-1)/N * S / time.
+	BusBWGbps float64 `json:"bus_bw_gbps"`
+}
+
+// RingAllReduceFlowLevel estimates a ring AllReduce without simulating
+// packets, for fabrics too large for the packet engine (1024 GPUs): it
+// routes each rank's QP as the packet engine would (same ECMP hash and
+// seeds), gives the N concurrent flows of a step max-min fair shares of
+// link goodput (rate x MTU/(MTU+82)), and charges each step the slowest
+// flow's transfer time plus its path latency (propagation, store and
+// forward of one packet per extra hop, mean switch jitter). cfg supplies
+// the topology, MTU, seed and jitter; its Flows are ignored.
+func RingAllReduceFlowLevel(cfg Config, ranks []string, bytes int64) (*AllReduceEstimate, error) {
+	n := len(ranks)
+	if n < 2 {
+		return nil, errorf("ring AllReduce needs at least 2 ranks, got %d", n)
+	}
+	if bytes <= 0 {
+		return nil, errorf("ring AllReduce size must be positive, got %d bytes", bytes)
+	}
+	chunk0 := (bytes + int64(n) - 1) / int64(n)
+	step0 := make([]Flow, n)
+	for i := range step0 {
+		step0[i] = ringFlow("ar", ranks, chunk0, 0, 0, i)
+	}
+	cfg.Flows = step0
+	if cfg.DurationNs <= 0 {
+		cfg.DurationNs = 1
+	}
+	cfg.SampleEveryNs, cfg.Watch = 0, nil
+	s, err := newSim(&cfg)
+	if err != nil {
+		return nil, fmt.Errorf("flow-level AllReduce: %w", err)
+	}
+	eta := float64(s.mtu) / float64(s.mtu+WireOverheadBytes)
+	// Egress ports each flow crosses.
+	paths := make([][]int32, n)
+	for i := range s.flows {
+		f := &s.flows[i]
+		paths[i] = s.egressPath(f.src, f.dst, f.hashFwd)
+	}
+	rates := maxMinFair(paths, func(pi int32) float64 { return s.ports[pi].lineMbps / 1000 * eta })
+	chunk := float64(step0[0].Bytes)
+	frame := float64(s.mtu + WireOverheadBytes)
+	est := &AllReduceEstimate{Ranks: n, Steps: 2 * (n - 1), MinRateGbps: math.Inf(1)}
+	for i, path := range paths {
+		lat := 0.0
+		minSer := math.Inf(1)
+		for _, pi := range path {
+			p := &s.ports[pi]
+			ser := frame * 8 / (p.lineMbps / 1000)
+			lat += float64(p.propPs)/1000 + ser
+			minSer = min(minSer, ser)
+			if !s.ports[p.peer].host {
+				lat += float64(s.jitter) / 1000 / 2
+			}
+		}
+		lat -= minSer // one packet's serialization is part of the transfer time
+		stepNs := chunk*8/rates[i] + lat
+		if stepNs > est.StepNs {
+			est.StepNs = stepNs
+			est.LatencyNs = lat
+		}
+		est.MinRateGbps = min(est.MinRateGbps, rates[i])
+	}
+	est.TimeNs = est.StepNs * float64(est.Steps)
+	est.BusBWGbps = float64(est.Steps) / float64(n) * float64(bytes) * 8 / est.TimeNs
+	return est, nil
+}
+
+// egressPath lists the egress ports from NIC src to NIC dst for hash h.
+func (s *sim) egressPath(src, dst int32, h uint64) []int32 {
+	path := []int32{src}
+	cur := s.ports[src].peer
+	table := s.routeTo(dst)
+	for cur != dst && len(path) <= len(s.nodes) {
+		nd := s.ports[cur].node
+		out := ecmpPick(table[nd], h, s.nodes[nd].seed)
+		path = append(path, out)
+		cur = s.ports[out].peer
+	}
+	return path
+}
+
+// maxMinFair computes max-min fair rates by progressive filling: raise all
+// unfrozen flows together until a link saturates, freeze its flows, repeat.
+func maxMinFair(paths [][]int32, capacity func(int32) float64) []float64 {
+	rates := make([]float64, len(paths))
+	frozen := make([]bool, len(paths))
+	users := map[int32][]int{}
+	for i, p := range paths {
+		for _, l := range p {
+			users[l] = append(users[l], i)
+		}
+	}
+	links := make([]int32, 0, len(users))
+	for l := range users {
+		links = append(links, l)
+	}
+	sort.Slice(links, func(a, b int) bool { return links[a] < links[b] })
+	left := len(paths)
+	for left > 0 {
+		// The link with the smallest equal share among unfrozen users.
+		best, bestShare := int32(-1), math.Inf(1)
+		for _, l := range links {
+			used, active := 0.0, 0
+			for _, i := range users[l] {
+				if frozen[i] {
+					used += rates[i]
+				} else {
+					active++
+				}
+			}
+			if active == 0 {
+				continue
+			}
+			if share := (capacity(l) - used) / float64(active); share < bestShare {
+				best, bestShare = l, share
+			}
+		}
+		if best < 0 {
+			break
+		}
+		for _, i := range users[best] {
+			if !frozen[i] {
+				rates[i] = bestShare
+				frozen[i] = true
+				left--
+			}
+		}
+	}
+	return rates
+}

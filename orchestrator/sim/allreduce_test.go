@@ -1,0 +1,135 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"testing"
+)
+
+func ringRanks(leaves, perLeaf int) []string {
+	var r []string
+	for l := 0; l < leaves; l++ {
+		for i := 0; i < perLeaf; i++ {
+			r = append(r, fmt.Sprintf("h%d-%d", l, i))
+		}
+	}
+	return r
+}
+
+// TestRingAllReduce runs a ring AllReduce through the packet engine on a
+// non-blocking leaf-spine and checks it against the closed form and the
+// flow-level model.
+func TestRingAllReduce(t *testing.T) {
+	const rate = 100.0
+	const size = 8 << 20
+	for _, tc := range []struct {
+		name                    string
+		leaves, spines, perLeaf int
+	}{
+		{"8 ranks, 2 leaves", 2, 2, 4},
+		{"6 ranks, 3 leaves", 3, 2, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ranks := ringRanks(tc.leaves, tc.perLeaf)
+			n := len(ranks)
+			cfg := Config{
+				Topology:   leafSpine(tc.leaves, tc.spines, tc.perLeaf, rate, rate),
+				DefaultQoS: losslessQoS(true, false, 0, 0),
+				Flows:      RingAllReduceFlows("ar", ranks, size, 26),
+				DurationNs: 5_000_000,
+				Seed:       3,
+			}
+			r := mustRun(t, cfg)
+			got, ok := CollectiveTimeNs(r, "ar")
+			if !ok {
+				t.Fatal("AllReduce did not complete in the simulated time")
+			}
+			est, err := RingAllReduceFlowLevel(cfg, ranks, size)
+			if err != nil {
+				t.Fatal(err)
+			}
+			eta := float64(DefaultMTU) / float64(DefaultMTU+WireOverheadBytes)
+			theory := RingAllReduceTheoryNs(n, size, eta, rate, est.LatencyNs)
+			t.Logf("packet %d ns, flow-level %.0f ns, theory %.0f ns (step latency %.0f ns), events %d", got, est.TimeNs, theory, est.LatencyNs, r.Events)
+			if d := math.Abs(float64(got)-theory) / theory; d > 0.03 {
+				t.Errorf("packet-level time %d ns is %.1f%% off theory %.0f ns, want within 3%%", got, 100*d, theory)
+			}
+			if d := math.Abs(float64(got)-est.TimeNs) / est.TimeNs; d > 0.05 {
+				t.Errorf("flow-level time %.0f ns is %.1f%% off packet-level %d ns, want within 5%%", est.TimeNs, 100*d, got)
+			}
+			if r.Totals.Drops != 0 {
+				t.Errorf("drops = %d", r.Totals.Drops)
+			}
+		})
+	}
+}
+
+func TestMaxMinFair(t *testing.T) {
+	// Links 0 (cap 10) and 1 (cap 4): flow a uses 0, b uses 0 and 1, c uses 1.
+	paths := [][]int32{{0}, {0, 1}, {1}}
+	caps := []float64{10, 4}
+	got := maxMinFair(paths, func(l int32) float64 { return caps[l] })
+	want := []float64{8, 2, 2}
+	for i := range want {
+		if math.Abs(got[i]-want[i]) > 1e-9 {
+			t.Errorf("rates = %v, want %v", got, want)
+			break
+		}
+	}
+}
+
+// TestRingAllReduceOversubscribed interleaves ranks across two leaves
+// joined by one 100G spine, so four flows share each uplink: the
+// flow-level model's max-min shares must match the packet engine.
+func TestRingAllReduceOversubscribed(t *testing.T) {
+	var ranks []string
+	for i := 0; i < 4; i++ {
+		ranks = append(ranks, fmt.Sprintf("h0-%d", i), fmt.Sprintf("h1-%d", i))
+	}
+	const size = 4 << 20
+	cfg := Config{
+		Topology:   leafSpine(2, 1, 4, 100, 100),
+		DefaultQoS: losslessQoS(true, false, 0, 0),
+		Flows:      RingAllReduceFlows("ar", ranks, size, 26),
+		DurationNs: 5_000_000,
+		Seed:       5,
+	}
+	r := mustRun(t, cfg)
+	got, ok := CollectiveTimeNs(r, "ar")
+	if !ok {
+		t.Fatal("AllReduce did not complete in the simulated time")
+	}
+	est, err := RingAllReduceFlowLevel(cfg, ranks, size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eta := float64(DefaultMTU) / float64(DefaultMTU+WireOverheadBytes)
+	if !within(est.MinRateGbps, 25*eta, 0.01) {
+		t.Errorf("flow-level share %.3f Gb/s, want a quarter of the uplink %.3f", est.MinRateGbps, 25*eta)
+	}
+	t.Logf("packet %d ns, flow-level %.0f ns", got, est.TimeNs)
+	if d := math.Abs(float64(got)-est.TimeNs) / est.TimeNs; d > 0.05 {
+		t.Errorf("flow-level time %.0f ns is %.1f%% off packet-level %d ns, want within 5%%", est.TimeNs, 100*d, got)
+	}
+}
+
+// TestFlowLevel1024 runs the flow-level model on a 1024-GPU fabric
+// (32 leaves x 16 spines, 32 x 200G NICs per leaf, 400G uplinks).
+func TestFlowLevel1024(t *testing.T) {
+	ranks := ringRanks(32, 32)
+	cfg := Config{Topology: leafSpine(32, 16, 32, 200, 400), Seed: 1}
+	const size = 1 << 30
+	est, err := RingAllReduceFlowLevel(cfg, ranks, size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eta := float64(DefaultMTU) / float64(DefaultMTU+WireOverheadBytes)
+	theory := RingAllReduceTheoryNs(1024, size, eta, 200, est.LatencyNs)
+	if d := math.Abs(est.TimeNs-theory) / theory; d > 0.01 {
+		t.Errorf("1024 ranks: %.0f ns vs theory %.0f ns (%.2f%%)", est.TimeNs, theory, 100*d)
+	}
+	if !within(est.MinRateGbps, 200*eta, 0.01) {
+		t.Errorf("slowest rank %.3f Gb/s, want NIC goodput %.3f on a non-blocking fabric", est.MinRateGbps, 200*eta)
+	}
+	t.Logf("1024 ranks, 1 GiB: %.3f ms, bus bandwidth %.1f Gb/s", est.TimeNs/1e6, est.BusBWGbps)
+}
