@@ -1,0 +1,291 @@
+// Package configset reads and writes a lab's vendor config files
+// (topologies/<lab>/configs/). Users edit these files or drop in their own,
+// and labctl never overwrites an edited file without being forced: a
+// manifest records the sha256 of every file as labctl last wrote it, and a
+// file whose content no longer matches is left alone unless force is set.
+package configset
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/nos"
+	"github.com/labctl/labctl/orchestrator/qos"
+)
+
+// ManifestName is the manifest file in a configs directory.
+const ManifestName = ".labctl-manifest.json"
+
+// Manifest records what labctl last wrote.
+type Manifest struct {
+	SchemaVersion int `json:"schema_version"`
+	// Files maps a file name (relative to the directory) to the sha256
+	// (hex) of the content labctl wrote.
+	Files map[string]string `json:"files"`
+}
+
+// Result says what Write did, by file name.
+type Result struct {
+	Written   []string `json:"written"`
+	Unchanged []string `json:"unchanged"`
+	// Overwritten are edited files replaced because force was set.
+	Overwritten []string `json:"overwritten,omitempty"`
+}
+
+// ReadManifest reads dir's manifest; a missing one is empty.
+func ReadManifest(dir string) (Manifest, error) {
+	m := Manifest{SchemaVersion: 1, Files: map[string]string{}}
+	data, err := os.ReadFile(filepath.Join(dir, ManifestName))
+	if errors.Is(err, fs.ErrNotExist) {
+		return m, nil
+	}
+	if err != nil {
+		return m, exitcode.Env(fmt.Errorf("read config manifest: %w", err))
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		return m, exitcode.Usagef("config manifest %s is not valid JSON (%v): delete it and re-run with --force to let labctl rewrite every file", filepath.Join(dir, ManifestName), err)
+	}
+	if m.Files == nil {
+		m.Files = map[string]string{}
+	}
+	return m, nil
+}
+
+func sum(data []byte) string {
+	h := sha256.Sum256(data)
+	return hex.EncodeToString(h[:])
+}
+
+// Edited returns the files in dir (among names) that differ from what
+// labctl last wrote: changed since, or present without labctl having
+// written them. Files that are absent, or equal to want[name], are not
+// edited.
+func Edited(dir string, want map[string][]byte) ([]string, error) {
+	m, err := ReadManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, name := range sortedNames(want) {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, exitcode.Env(fmt.Errorf("read %s: %w", filepath.Join(dir, name), err))
+		}
+		s := sum(data)
+		if s == sum(want[name]) {
+			continue
+		}
+		if m.Files[name] != s {
+			out = append(out, name)
+		}
+	}
+	return out, nil
+}
+
+// Write writes files (name -> content) into dir atomically (temp file and
+// rename, so a reader never sees half a file) and updates the manifest. If
+// any file on disk differs from what labctl last wrote (the user edited it
+// or dropped it in), nothing is written and the error, a usage error (exit
+// 2), names the files and suggests --force; with force they are replaced.
+func Write(dir string, files map[string][]byte, force bool) (*Result, error) {
+	for name := range files {
+		if name == "" || name != filepath.Base(name) || strings.HasPrefix(name, ".") {
+			return nil, fmt.Errorf("write configs: %q is not a plain file name", name)
+		}
+	}
+	edited, err := Edited(dir, files)
+	if err != nil {
+		return nil, err
+	}
+	if len(edited) > 0 && !force {
+		return nil, exitcode.Usagef("not overwriting %s in %s: edited since labctl wrote them (or not written by labctl); keep your edits, move the files away, or re-run with --force to overwrite them",
+			strings.Join(edited, ", "), dir)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, exitcode.Env(fmt.Errorf("create %s: %w", dir, err))
+	}
+	m, err := ReadManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Overwritten: edited}
+	for _, name := range sortedNames(files) {
+		data := files[name]
+		path := filepath.Join(dir, name)
+		if old, err := os.ReadFile(path); err == nil && sum(old) == sum(data) {
+			res.Unchanged = append(res.Unchanged, name)
+			m.Files[name] = sum(data)
+			continue
+		}
+		if err := WriteFileAtomic(path, data, 0o644); err != nil {
+			return res, err
+		}
+		m.Files[name] = sum(data)
+		res.Written = append(res.Written, name)
+	}
+	mdata, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return res, fmt.Errorf("encode config manifest: %w", err)
+	}
+	if err := WriteFileAtomic(filepath.Join(dir, ManifestName), append(mdata, '\n'), 0o644); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+// WriteFileAtomic writes data to a temp file next to path and renames it
+// over path.
+func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return exitcode.Env(fmt.Errorf("write %s: %w", path, err))
+	}
+	tmp := f.Name()
+	_, werr := f.Write(data)
+	if werr == nil {
+		werr = f.Sync()
+	}
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Chmod(tmp, perm)
+	}
+	if werr == nil {
+		werr = os.Rename(tmp, path)
+	}
+	if werr != nil {
+		os.Remove(tmp)
+		return exitcode.Env(fmt.Errorf("write %s: %w", path, werr))
+	}
+	return nil
+}
+
+func sortedNames(m map[string][]byte) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// DeviceName is the device a config file belongs to: its base name up to
+// the first dot, so leaf1.json and leaf1.buffers.json are both leaf1.
+func DeviceName(path string) string {
+	base := filepath.Base(path)
+	if i := strings.IndexByte(base, '.'); i > 0 {
+		return base[:i]
+	}
+	return base
+}
+
+// Load parses config files into device configs. Each path is a file or a
+// directory (its non-hidden files with a known extension). Files are
+// grouped by DeviceName, merged main file first (leaf1.json, then
+// leaf1.buffers.json, … overriding it), and parsed by the NOS named nosName, or, when it is
+// empty, the NOS whose config extension the file has (.json SONiC, .cfg
+// EOS). Devices come back sorted by name.
+func Load(paths []string, nosName string) ([]qos.DeviceConfig, error) {
+	var forced nos.NOS
+	if nosName != "" {
+		n, err := nos.Lookup(nosName)
+		if err != nil {
+			return nil, err
+		}
+		forced = n
+	}
+	type group struct {
+		n    nos.NOS
+		srcs []qos.Source
+	}
+	groups := map[string]*group{}
+	add := func(path string, explicit bool) error {
+		n := forced
+		if n == nil {
+			var ok bool
+			n, ok = nos.ForExt(filepath.Ext(path))
+			if !ok {
+				if !explicit {
+					return nil
+				}
+				return exitcode.Usagef("%s: cannot tell the NOS from the extension %q: pass --nos sonic|eos", path, filepath.Ext(path))
+			}
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return exitcode.Usagef("read config %s: %v", path, err)
+		}
+		dev := DeviceName(path)
+		g := groups[dev]
+		if g == nil {
+			g = &group{n: n}
+			groups[dev] = g
+		}
+		if g.n.Name() != n.Name() {
+			return exitcode.Usagef("%s: device %s has both %s and %s files", path, dev, g.n.Name(), n.Name())
+		}
+		g.srcs = append(g.srcs, qos.Source{Name: path, Data: data})
+		return nil
+	}
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, exitcode.Usagef("config path %s: %v", p, err)
+		}
+		if !st.IsDir() {
+			if err := add(p, true); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		entries, err := os.ReadDir(p)
+		if err != nil {
+			return nil, exitcode.Usagef("read config directory %s: %v", p, err)
+		}
+		for _, e := range entries {
+			if e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+				continue
+			}
+			if err := add(filepath.Join(p, e.Name()), false); err != nil {
+				return nil, err
+			}
+		}
+	}
+	var out []qos.DeviceConfig
+	for _, dev := range slices.Sorted(maps.Keys(groups)) {
+		g := groups[dev]
+		// The device's main file (leaf1.json) first, then the others
+		// (leaf1.buffers.json, …) in name order, later ones overriding.
+		slices.SortStableFunc(g.srcs, func(a, b qos.Source) int {
+			am := filepath.Base(a.Name) == dev+g.n.ConfigExt()
+			bm := filepath.Base(b.Name) == dev+g.n.ConfigExt()
+			switch {
+			case am && !bm:
+				return -1
+			case bm && !am:
+				return 1
+			}
+			return strings.Compare(a.Name, b.Name)
+		})
+		dc, err := g.n.ParseQoS(dev, g.srcs...)
+		if err != nil {
+			return nil, exitcode.Usage(err)
+		}
+		out = append(out, dc)
+	}
+	return out, nil
+}

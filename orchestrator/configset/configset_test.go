@@ -1,0 +1,126 @@
+package configset
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/nos/eos"
+	"github.com/labctl/labctl/orchestrator/nos/sonic"
+	"github.com/labctl/labctl/orchestrator/qos"
+)
+
+func TestWriteRefusesEditedFiles(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "configs")
+	files := map[string][]byte{"leaf1.json": []byte("{}\n"), "spine1.json": []byte("{\"a\":1}\n")}
+
+	res, err := Write(dir, files, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(res.Written, []string{"leaf1.json", "spine1.json"}) {
+		t.Errorf("written = %v", res.Written)
+	}
+	// Same content again: nothing rewritten.
+	res, err = Write(dir, files, false)
+	if err != nil || len(res.Written) != 0 || len(res.Unchanged) != 2 {
+		t.Fatalf("second write: %+v, %v", res, err)
+	}
+	// New content for an unedited file: written.
+	files["spine1.json"] = []byte("{\"a\":2}\n")
+	if res, err = Write(dir, files, false); err != nil || !reflect.DeepEqual(res.Written, []string{"spine1.json"}) {
+		t.Fatalf("update: %+v, %v", res, err)
+	}
+	// The user edits leaf1.json and drops in a file labctl never wrote.
+	if err := os.WriteFile(filepath.Join(dir, "leaf1.json"), []byte("{\"edited\":true}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "leaf2.json"), []byte("{\"mine\":1}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files["leaf1.json"] = []byte("{\"new\":1}\n")
+	files["leaf2.json"] = []byte("{\"new\":2}\n")
+	_, err = Write(dir, files, false)
+	if err == nil || exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), "leaf1.json, leaf2.json") || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("edited files: err = %v", err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "leaf1.json")); string(data) != "{\"edited\":true}\n" {
+		t.Error("edited file was overwritten without force")
+	}
+	res, err = Write(dir, files, true)
+	if err != nil || !reflect.DeepEqual(res.Overwritten, []string{"leaf1.json", "leaf2.json"}) {
+		t.Fatalf("force: %+v, %v", res, err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "leaf1.json")); string(data) != "{\"new\":1}\n" {
+		t.Error("force did not overwrite")
+	}
+	// After a forced write the files are labctl's again.
+	if ed, err := Edited(dir, map[string][]byte{"leaf1.json": []byte("other")}); err != nil || len(ed) != 0 {
+		t.Errorf("Edited after force = %v, %v", ed, err)
+	}
+	// No temp files left behind.
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".tmp-") {
+			t.Errorf("temp file left: %s", e.Name())
+		}
+	}
+	if _, err := Write(dir, map[string][]byte{"../x": nil}, false); err == nil {
+		t.Error("path outside the directory accepted")
+	}
+}
+
+func TestLoad(t *testing.T) {
+	in, _ := qos.Profile("")
+	leaf, err := qos.Apply(in, qos.Device{Name: "leaf1", Ports: []qos.Port{{Name: "Ethernet0", SpeedGbps: 100, Fabric: true}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sj, _ := sonic.Render(leaf)
+	leaf.Device = "leaf2"
+	ec, _ := eos.Render(leaf)
+	dir := t.TempDir()
+	for name, data := range map[string][]byte{
+		"leaf1.json": sj,
+		// A second file of the same device: merged (buffers usually).
+		"leaf1.buffers.json": []byte(`{"BUFFER_POOL": {"ingress_lossless_pool": {"size": "1000"}}}`),
+		"leaf2.cfg":          ec,
+		"README.md":          []byte("ignored in a directory"),
+		ManifestName:         []byte("{}"),
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfgs, err := Load([]string{dir}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfgs) != 2 || cfgs[0].Device != "leaf1" || cfgs[0].NOS != "sonic" || cfgs[1].Device != "leaf2" || cfgs[1].NOS != "eos" {
+		t.Fatalf("loaded %+v", cfgs)
+	}
+	if cfgs[0].SharedPoolBytes != 1000 {
+		t.Errorf("pool = %d", cfgs[0].SharedPoolBytes)
+	}
+	_, err = Load([]string{filepath.Join(dir, "README.md")}, "")
+	if err == nil || !strings.Contains(err.Error(), "--nos") {
+		t.Errorf("unknown extension: %v", err)
+	}
+	_, err = Load([]string{filepath.Join(dir, "nope.json")}, "")
+	if err == nil || exitcode.Code(err) != exitcode.BadInput {
+		t.Errorf("missing file: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bad.json"), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Load([]string{filepath.Join(dir, "bad.json")}, "")
+	if err == nil || exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), "bad.json") {
+		t.Errorf("bad json: %v", err)
+	}
+	if got := DeviceName("/x/leaf1.qos.json"); got != "leaf1" {
+		t.Errorf("DeviceName = %s", got)
+	}
+}
