@@ -1,0 +1,23 @@
+package qos
+
+import "github.com/labctl/labctl/orchestrator/fabric"
+
+// DevicesFromGraph adapts a fabric graph to the QoS layer's device list:
+// every switch with its data ports (NOS names, speeds, "node:port" peers).
+// Hosts are left out. The graph has no cable lengths, so ports get the
+// intent's CableLengthM.
+func DevicesFromGraph(g *fabric.Graph) []Device {
+	var out []Device
+	for _, n := range g.Switches() {
+		d := Device{Name: n.Name, Role: string(n.Role)}
+		for _, p := range n.Ports {
+			peer := p.Peer
+			if p.PeerPort != "" {
+				peer += ":" + p.PeerPort
+			}
+			d.Ports = append(d.Ports, Port{Name: p.Name, SpeedGbps: p.SpeedGbps, Peer: peer, Fabric: true})
+		}
+		out = append(out, d)
+	}
+	return out
+}
