@@ -58,6 +58,9 @@ var commandConstructors = []func(*App) *cobra.Command{
 	newTopoCmd,
 	newTraceCmd,
 	newParseCmd,
+	newReportCmd,
+	newResultsCmd,
+	newRegressCmd,
 }
 
 func newRootCmd(app *App) *cobra.Command {

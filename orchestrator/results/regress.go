@@ -404,6 +404,9 @@ func (r Report) WriteJUnit(w io.Writer) error {
 
 var baselineNamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 
+// ValidBaselineName reports whether name can name a baseline file.
+func ValidBaselineName(name string) bool { return baselineNamePattern.MatchString(name) }
+
 // BaselinesDir is where named baselines live: results/baselines.
 func (s *Store) BaselinesDir() string { return filepath.Join(s.dir, "baselines") }
 

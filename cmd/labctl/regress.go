@@ -1,0 +1,114 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/results"
+)
+
+func newRegressCmd(app *App) *cobra.Command {
+	var (
+		baseline  string
+		saveRun   string
+		tolerance []string
+		f         results.Filter
+	)
+	cmd := &cobra.Command{
+		Use:   "regress <run-id|latest> --baseline <run-id|name|file> | --save-baseline <run-id|latest> <name>",
+		Short: "Compare a run with a baseline; exit 1 on a regression",
+		Long: `regress compares a run's variants with a baseline's, metric by metric,
+and exits 1 when something regressed beyond tolerance: throughput and
+fairness lower, drops, PFC pauses, retransmits or p99 latency higher, ECN
+marks or CNPs changed, a variant missing, or an assertion that passed in the
+baseline failing now.
+
+A baseline is a run id (or unique prefix), latest, a name saved with
+--save-baseline (results/baselines/<name>.json), or a run.json path.
+
+Tolerances (defaults in results/baselines/README.md) are overridden with
+--tolerance metric=value: 3% (relative), 5 (absolute), 10%+2, or off.
+
+  labctl regress --save-baseline latest ecn-pfc-64gpu
+  labctl regress latest --baseline ecn-pfc-64gpu --tolerance throughput_gbps_total=3%`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if saveRun != "" {
+				if len(args) != 1 || baseline != "" {
+					return exitcode.Usagef("--save-baseline takes a run and one baseline name: labctl regress --save-baseline <run-id|latest> <name>")
+				}
+				s, err := openResults(app)
+				if err != nil {
+					return err
+				}
+				defer s.Close()
+				path, err := results.SaveBaseline(s, saveRun, args[0])
+				if err != nil {
+					var nf *results.NotFoundError
+					if errors.As(err, &nf) {
+						return exitcode.Usage(err)
+					}
+					if results.ValidBaselineName(args[0]) {
+						return err
+					}
+					return exitcode.Usage(err)
+				}
+				fmt.Fprintf(app.Out, "saved baseline %s (%s)\n", args[0], path)
+				return nil
+			}
+			format, err := app.OutputFormat("text", "text", "json", "junit")
+			if err != nil {
+				return err
+			}
+			if len(args) != 1 {
+				return exitcode.Usagef("name one run to check: labctl regress <run-id|latest> --baseline <run-id|name|file>")
+			}
+			if baseline == "" {
+				return exitcode.Usagef("--baseline is required: a run id, latest, a saved baseline name or a run.json file")
+			}
+			tol, err := results.ParseTolerances(tolerance)
+			if err != nil {
+				return exitcode.Usage(err)
+			}
+			s, err := openResults(app)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			run, err := s.Find(args[0], f)
+			if err != nil {
+				return runRefError(err)
+			}
+			base, err := results.LoadBaseline(s, baseline)
+			if err != nil {
+				return runRefError(err)
+			}
+			if base.RunID == run.RunID {
+				app.Log.Warn("run and baseline are the same run", "run", run.RunID)
+			}
+			rep := results.Compare(run, base, tol)
+			switch format {
+			case "json":
+				err = rep.WriteJSON(app.Out)
+			case "junit":
+				err = rep.WriteJUnit(app.Out)
+			default:
+				err = rep.WriteText(app.Out)
+			}
+			if err != nil {
+				return err
+			}
+			if rep.Regressed {
+				return exitcode.Failedf("run %s regressed against baseline %s: %d regression(s)", run.RunID, base.RunID, rep.Regressions)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&baseline, "baseline", "", "run id, latest, saved baseline name or run.json file to compare with")
+	cmd.Flags().StringVar(&saveRun, "save-baseline", "", "save this run (id or latest) as a named baseline under results/baselines/")
+	cmd.Flags().StringArrayVar(&tolerance, "tolerance", nil, "metric=value tolerance override, repeatable (3%, 5, 10%+2, off)")
+	runFilterFlags(cmd, &f)
+	return cmd
+}

@@ -1,0 +1,226 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/results"
+)
+
+// openResults opens the results store under the work directory.
+func openResults(app *App) (*results.Store, error) {
+	s, err := results.Open(app.ResultsDir())
+	if err != nil {
+		return nil, exitcode.Envf("open results in %s: %w", app.ResultsDir(), err)
+	}
+	return s, nil
+}
+
+// runRefError makes an unknown or ambiguous run reference a usage error
+// (exit 2); its message already lists the latest runs.
+func runRefError(err error) error {
+	var nf *results.NotFoundError
+	if errors.As(err, &nf) {
+		return exitcode.Usage(err)
+	}
+	return err
+}
+
+// runFilterFlags adds --lab and --scenario, which narrow "latest".
+func runFilterFlags(cmd *cobra.Command, f *results.Filter) {
+	cmd.Flags().StringVar(&f.Lab, "lab", "", "only runs of this lab (narrows latest)")
+	cmd.Flags().StringVar(&f.Scenario, "scenario", "", "only runs of this scenario (narrows latest)")
+}
+
+func newResultsCmd(app *App) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "results",
+		Short: "List and show runs stored under results/",
+		Long: `results lists the runs under results/ (one folder per run plus the index
+results/results.db) and shows one. A run is named by its id, a unique prefix
+of it, or "latest".`,
+	}
+	cmd.AddCommand(newResultsListCmd(app), newResultsShowCmd(app), newResultsReindexCmd(app))
+	return cmd
+}
+
+func newResultsListCmd(app *App) *cobra.Command {
+	var f results.Filter
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List runs, newest first",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			format, err := app.OutputFormat("table", "table", "json")
+			if err != nil {
+				return err
+			}
+			if f.Limit < 0 {
+				return exitcode.Usagef("--limit %d: give 0 (all) or a positive number", f.Limit)
+			}
+			s, err := openResults(app)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			runs, err := s.List(f)
+			if err != nil {
+				return err
+			}
+			if format == "json" {
+				if runs == nil {
+					runs = []results.RunSummary{}
+				}
+				return writeJSON(app.Out, map[string]any{"schema_version": results.SchemaVersion, "runs": runs})
+			}
+			if len(runs) == 0 {
+				fmt.Fprintln(app.Out, "no runs; start one with 'labctl run <scenario> --lab <lab>'")
+				return nil
+			}
+			tw := tabwriter.NewWriter(app.Out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "RUN ID\tLAB\tSCENARIO\tRUNTIME\tSTATUS\tVARIANTS\tFAILED ASSERTIONS\tSTARTED\tDURATION")
+			for _, r := range runs {
+				dur := "-"
+				if r.Finished != nil {
+					dur = r.Finished.Sub(r.Started).Round(time.Second).String()
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d/%d\t%s\t%s\n", r.RunID, r.Lab, r.Scenario, r.Runtime, r.Status,
+					r.Variants, r.AssertionsFailed, r.AssertionsTotal, r.Started.Format(time.RFC3339), dur)
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().StringVar(&f.Lab, "lab", "", "only runs of this lab")
+	cmd.Flags().StringVar(&f.Scenario, "scenario", "", "only runs of this scenario")
+	cmd.Flags().StringVar(&f.Status, "status", "", "only runs with this status (running, passed, failed, interrupted)")
+	cmd.Flags().IntVar(&f.Limit, "limit", 50, "at most this many runs (0: all)")
+	return cmd
+}
+
+func newResultsShowCmd(app *App) *cobra.Command {
+	var f results.Filter
+	cmd := &cobra.Command{
+		Use:   "show <run-id|latest>",
+		Short: "Show one run's variants and assertions",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			format, err := app.OutputFormat("text", "text", "json")
+			if err != nil {
+				return err
+			}
+			s, err := openResults(app)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			run, err := s.Find(args[0], f)
+			if err != nil {
+				return runRefError(err)
+			}
+			if format == "json" {
+				return results.RenderJSON(run, app.Out)
+			}
+			return writeRunText(app.Out, run, s.RunDir(run.RunID))
+		},
+	}
+	runFilterFlags(cmd, &f)
+	return cmd
+}
+
+func newResultsReindexCmd(app *App) *cobra.Command {
+	return &cobra.Command{
+		Use:   "reindex",
+		Short: "Rebuild results/results.db from the run folders",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := openResults(app)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			n, err := s.Reindex()
+			fmt.Fprintf(app.Out, "indexed %d runs from %s\n", n, s.Dir())
+			if err != nil {
+				return exitcode.Failedf("some run folders were skipped: %w", err)
+			}
+			return nil
+		},
+	}
+}
+
+func writeRunText(w io.Writer, run *results.Run, dir string) error {
+	fmt.Fprintf(w, "run       %s\n", run.RunID)
+	fmt.Fprintf(w, "status    %s\n", run.Status)
+	fmt.Fprintf(w, "scenario  %s on lab %s, runtime %s", run.Scenario, run.Lab, run.Runtime)
+	if run.NOS != "" {
+		fmt.Fprintf(w, " (%s)", run.NOS)
+	}
+	fmt.Fprintf(w, ", seed %d\n", run.Seed)
+	fmt.Fprintf(w, "started   %s\n", run.Started.UTC().Format(time.RFC3339))
+	if run.Finished != nil {
+		fmt.Fprintf(w, "finished  %s (%s)\n", run.Finished.UTC().Format(time.RFC3339), run.Finished.Sub(run.Started).Round(time.Second))
+	}
+	if run.ConfigDigest != "" {
+		fmt.Fprintf(w, "configs   %s\n", run.ConfigDigest)
+	}
+	var reports []string
+	for _, name := range []string{results.ReportMarkdown, results.ReportHTML, results.ReportJUnit} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			reports = append(reports, filepath.Join(dir, name))
+		}
+	}
+	if len(reports) > 0 {
+		fmt.Fprintf(w, "reports   %s\n", reports[0])
+		for _, r := range reports[1:] {
+			fmt.Fprintf(w, "          %s\n", r)
+		}
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "VARIANT\tGB/S TOTAL\tMIN FLOW\tJAIN\tDROPS\tPFC PAUSES\tECN MARKS\tCNPS\tRETX\tP99 US\tASSERTIONS\tSOURCE\t")
+	for _, v := range run.Variants {
+		sm := v.Summary
+		pass := 0
+		for _, a := range v.Assertions {
+			if a.Passed {
+				pass++
+			}
+		}
+		res := fmt.Sprintf("%d/%d pass", pass, len(v.Assertions))
+		if v.Error != "" {
+			res = "error"
+		}
+		fmt.Fprintf(tw, "%s\t%.1f\t%.1f\t%.3f\t%d\t%d\t%d\t%d\t%d\t%.1f\t%s\t%s\t\n", v.Name, sm.ThroughputGbpsTotal, sm.ThroughputGbpsMinFlow,
+			sm.JainFairness, sm.Drops, sm.PFCPauseFrames, sm.ECNMarked, sm.CNP, sm.Retransmits, sm.LatencyUsP99, res, sm.Source)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, v := range run.Variants {
+		if v.Error != "" {
+			fmt.Fprintf(w, "\n%s: error: %s\n", v.Name, v.Error)
+		}
+		for _, a := range v.Assertions {
+			if !a.Passed {
+				fmt.Fprintf(w, "\nFAIL %s: %s: %s", v.Name, a.Name, a.Detail)
+			}
+		}
+	}
+	fmt.Fprintln(w)
+	return nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
