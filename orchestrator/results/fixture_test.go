@@ -23,6 +23,7 @@ func syntheticRun(id string, started time.Time) *Run {
 		Finished:      &fin,
 		Status:        StatusPassed,
 		ConfigDigest:  "sha256:3f1c",
+		Extra:         map[string]any{"incast": map[string]any{"fan_in": 4, "victim": "h4:0->h9:0"}},
 	}
 	for i, vc := range []struct{ ecn, pfc bool }{{true, true}, {true, false}, {false, true}, {false, false}} {
 		name := fmt.Sprintf("ecn=%s,pfc=%s", onOff(vc.ecn), onOff(vc.pfc))

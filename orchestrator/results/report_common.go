@@ -181,3 +181,16 @@ func latencyStats(v Variant) (p50, p99, max float64, ok bool) {
 // fmtJain prints a fairness index with three decimals: 0.9996 must not
 // read as a perfect 1.
 func fmtJain(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
+
+// extraJSON renders the scenario-specific results readably: indented, and
+// without escaping "->" in flow ids (the renderers escape for their format).
+func extraJSON(run *Run) (string, error) {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(run.Extra); err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(b.String(), "\n"), nil
+}

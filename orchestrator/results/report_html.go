@@ -52,6 +52,7 @@ type htmlData struct {
 	Topology        template.HTML
 	TopologyMermaid string
 	TopologyNote    string
+	Extra           string
 }
 
 // RenderHTML writes report.html: one self-contained file (inline CSS and
@@ -79,6 +80,13 @@ func RenderHTML(run *Run, w io.Writer, opts HTMLOptions) error {
 			}
 		}
 		d.Variants = append(d.Variants, hv)
+	}
+	if len(run.Extra) > 0 {
+		data, err := extraJSON(run)
+		if err != nil {
+			return fmt.Errorf("render extra results: %w", err)
+		}
+		d.Extra = data
 	}
 	d.Charts = summaryCharts(run)
 	d.SeriesGroups = seriesCharts(run)
@@ -335,6 +343,9 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 {{with .Topology}}<figure>{{.}}</figure>{{end}}
 {{with .TopologyNote}}<p class="error">{{.}}</p>{{end}}
 {{with .TopologyMermaid}}<details><summary>Mermaid source</summary><pre>{{.}}</pre></details>{{end}}
+{{end}}
+{{with .Extra}}<h2 id="details">Scenario details</h2>
+<details><summary>Scenario-specific results (JSON)</summary><pre>{{.}}</pre></details>
 {{end}}
 {{range .Variants}}
 <h2>Variant {{.Name}}</h2>

@@ -90,6 +90,14 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 		p("\n")
 	}
 
+	if len(run.Extra) > 0 {
+		data, err := extraJSON(run)
+		if err != nil {
+			return fmt.Errorf("render extra results: %w", err)
+		}
+		p("## Scenario details\n\n```json\n%s\n```\n\n", strings.ReplaceAll(data, "```", "'''"))
+	}
+
 	for _, v := range run.Variants {
 		p("## Variant %s\n\n", mdText(v.Name))
 		p("ECN %s, PFC %s", onOffWord(v.ECN), onOffWord(v.PFC))

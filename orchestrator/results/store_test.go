@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -340,5 +341,36 @@ func TestNewerSchemaRefused(t *testing.T) {
 	db.Close()
 	if _, err := Open(dir); err == nil || !strings.Contains(err.Error(), "newer") {
 		t.Errorf("Open of a newer schema: %v", err)
+	}
+}
+
+func TestConcurrentWriters(t *testing.T) {
+	// Two processes (here two stores) saving at once: WAL and the busy
+	// timeout make the second wait instead of failing.
+	dir := t.TempDir()
+	a := openTestStore(t, dir)
+	b := openTestStore(t, dir)
+	errc := make(chan error, 2)
+	for w, s := range []*Store{a, b} {
+		go func() {
+			for i := 0; i < 15; i++ {
+				id := fmt.Sprintf("20261129T1%02d%03dZ-w%d", i, w, w)
+				run := syntheticRun(id, t0.Add(time.Duration(i)*time.Minute))
+				if err := s.SaveRun(run); err != nil {
+					errc <- err
+					return
+				}
+			}
+			errc <- nil
+		}()
+	}
+	for range 2 {
+		if err := <-errc; err != nil {
+			t.Fatal(err)
+		}
+	}
+	list, err := a.List(Filter{})
+	if err != nil || len(list) != 30 {
+		t.Errorf("%d runs after concurrent saves (%v), want 30", len(list), err)
 	}
 }
