@@ -766,6 +766,17 @@ func TestEmitters(t *testing.T) {
 	if _, err := ReadJSON(strings.NewReader(`{"schema_version": 1, "nodes": [], "links": [{"id": 0, "a": {"node": "x"}, "b": {"node": "y"}}]}`)); err == nil {
 		t.Error("ReadJSON must reject links to unknown nodes")
 	}
+	// Big 3-tier fabrics stay readable: planes and middle pods collapse.
+	for _, in := range []sizing.Input{{GPUs: 2048, Tiers: 3}, {GPUs: 65536, LeafPorts: 64, SpinePorts: 64}} {
+		g, _ := computedGraph(t, spec("big", NOSEOS), in)
+		var m bytes.Buffer
+		if err := g.WriteMermaid(&m); err != nil {
+			t.Fatal(err)
+		}
+		if lines := strings.Count(m.String(), "\n"); lines > 60 {
+			t.Errorf("%d GPUs: mermaid has %d lines:\n%s", in.GPUs, lines, m.String())
+		}
+	}
 	// EOS startup configs carry the BGP sessions of every fabric port.
 	var cfg bytes.Buffer
 	leaf := t3.Node("leaf1")

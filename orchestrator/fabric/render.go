@@ -175,9 +175,15 @@ func (g *Graph) mermaidSummary(p func(string, ...any)) {
 		planes[n.Plane] = append(planes[n.Plane], n)
 		maxPlane = max(maxPlane, n.Plane)
 	}
-	for pl := 1; pl <= maxPlane; pl++ {
-		ns := planes[pl]
-		p("  plane%d[\"super-spine plane %d<br/>%s\"]\n", pl, pl, nameRange(ns))
+	// Few planes get a box each; many are one box, or the diagram drowns in
+	// planes x pods edges.
+	collapsePlanes := maxPlane > 4
+	if collapsePlanes {
+		p("  planes[\"%d super-spines in %d planes<br/>%s<br/>spine j of every pod to every super-spine of plane j\"]\n", len(supers), maxPlane, nameRange(supers))
+	} else {
+		for pl := 1; pl <= maxPlane; pl++ {
+			p("  plane%d[\"super-spine plane %d<br/>%s\"]\n", pl, pl, nameRange(planes[pl]))
+		}
 	}
 	_, lsAgg := g.linkPairs(KindLeafSpine)
 	var lsEdge *pairAgg
@@ -186,6 +192,16 @@ func (g *Graph) mermaidSummary(p func(string, ...any)) {
 		break
 	}
 	for pod := 1; pod <= g.Pods; pod++ {
+		// Many pods: draw the first two and the last; the others are alike.
+		if g.Pods > 6 && pod > 2 && pod < g.Pods {
+			if pod == 3 {
+				p("  pods_more([\"pods 3..%d: built like pod 1\"])\n", g.Pods-1)
+				if collapsePlanes {
+					p("  planes --- pods_more\n")
+				}
+			}
+			continue
+		}
 		var spines, leaves, hosts []*Node
 		for _, n := range g.Nodes {
 			if n.Pod != pod {
@@ -219,6 +235,10 @@ func (g *Graph) mermaidSummary(p func(string, ...any)) {
 		}
 		if len(hosts) > 0 {
 			p("  pod%d_leaves --- pod%d_hosts\n", pod, pod)
+		}
+		if collapsePlanes {
+			p("  planes --- pod%d_spines\n", pod)
+			continue
 		}
 		for pl := 1; pl <= maxPlane; pl++ {
 			p("  plane%d --- pod%d_spines\n", pl, pod)
