@@ -174,7 +174,9 @@ func (s *sim) transmit(pi, k int32) {
 	s.push(s.now+ser, evTxDone, pi, 0, 0)
 	at := s.now + ser + p.propPs
 	if peer := &s.ports[p.peer]; !peer.host && s.jitter > 0 {
-		at = max(at+s.rng.Int64N(s.jitter), peer.lastArrive)
+		// Strictly after the previous packet of this link: simultaneous
+		// events have no guaranteed order and a link never reorders.
+		at = max(at+s.rng.Int64N(s.jitter), peer.lastArrive+1)
 		peer.lastArrive = at
 	}
 	s.push(at, evArrive, p.peer, k, 0)
@@ -386,7 +388,7 @@ func (s *sim) flowStart(fi int32) {
 	f.started = true
 	f.startAt = s.now
 	f.lastProgress = s.now
-	f.hist = new(histogram)
+	f.hist = s.newHist()
 	s.push(s.now+s.rto, evRTO, fi, 0, 0)
 	s.kick(f.src)
 }
@@ -557,6 +559,7 @@ func (s *sim) receiveData(pi, fi int32, f *flowState, pk *packet) {
 		if last {
 			f.rcvDone = true
 			f.completeAt = s.now
+			s.closeHist(f)
 			for _, c := range f.children {
 				if s.flows[c].depsLeft--; s.flows[c].depsLeft == 0 {
 					s.push(s.now+s.flows[c].f.StartNs*1000, evFlowStart, c, 0, 0)
@@ -575,6 +578,30 @@ func (s *sim) receiveData(pi, fi int32, f *flowState, pk *packet) {
 			s.sendCtrl(pi, fi, pktAck, f.rcvNxt)
 		}
 	}
+}
+
+// newHist takes a latency histogram from the pool: only flows in progress
+// hold one, so a collective of millions of short flows stays small.
+func (s *sim) newHist() *histogram {
+	if n := len(s.histPool); n > 0 {
+		h := s.histPool[n-1]
+		s.histPool = s.histPool[:n-1]
+		*h = histogram{}
+		return h
+	}
+	return new(histogram)
+}
+
+// closeHist freezes a flow's latency percentiles, folds its samples into
+// the run's histogram and returns the histogram to the pool.
+func (s *sim) closeHist(f *flowState) {
+	if f.hist == nil {
+		return
+	}
+	f.lat = Latency{P50: f.hist.quantile(0.5), P99: f.hist.quantile(0.99), Max: f.hist.max}
+	s.allHist.merge(f.hist)
+	s.histPool = append(s.histPool, f.hist)
+	f.hist = nil
 }
 
 // rtoCheck goes back to the first unacknowledged packet when nothing was

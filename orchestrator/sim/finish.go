@@ -12,7 +12,6 @@ func (s *sim) result() *Result {
 		PacketHops:  s.hops,
 		Series:      s.series,
 	}
-	var all histogram
 	var goodputs []float64
 	for i := range s.flows {
 		f := &s.flows[i]
@@ -34,8 +33,8 @@ func (s *sim) result() *Result {
 		}
 		if f.started {
 			st.StartNs = f.startAt / 1000
-			st.Latency = Latency{P50: f.hist.quantile(0.5), P99: f.hist.quantile(0.99), Max: f.hist.max}
-			all.merge(f.hist)
+			s.closeHist(f)
+			st.Latency = f.lat
 			if f.rcvDone {
 				fct := (f.completeAt - f.startAt) / 1000
 				st.FCTNs = &fct
@@ -64,7 +63,7 @@ func (s *sim) result() *Result {
 		}
 		r.Totals.MinFlowGbps = m
 	}
-	r.Totals.LatencyP99Ns = all.quantile(0.99)
+	r.Totals.LatencyP99Ns = s.allHist.quantile(0.99)
 
 	for pi := range s.ports {
 		p := &s.ports[pi]

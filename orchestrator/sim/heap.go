@@ -3,34 +3,27 @@ package sim
 // event is a value type: the queue holds events inline, so scheduling
 // allocates nothing once the backing array has grown.
 type event struct {
-	t    int64  // picoseconds
-	seq  uint64 // insertion order, breaks ties deterministically
+	t    int64 // picoseconds
 	a    int32  // port or flow index
 	b    int32  // packet index or priority
 	gen  uint32 // generation, to drop stale timers
 	kind uint8
 }
 
-// eventQueue is a 4-ary min-heap ordered by (t, seq). A 4-ary heap halves
-// the depth of a binary one, which pays off for the pops that dominate.
+// eventQueue is a 4-ary min-heap ordered by time. A 4-ary heap halves the
+// depth of a binary one, which pays off for the pops that dominate.
+// Simultaneous events come out in an order fixed by the sequence of pushes
+// and pops, so a run is reproducible; the model does not rely on any
+// particular order among them.
 type eventQueue struct {
-	ev  []event
-	seq uint64
+	ev []event
 }
 
-func (q *eventQueue) less(i, j int) bool {
-	a, b := &q.ev[i], &q.ev[j]
-	if a.t != b.t {
-		return a.t < b.t
-	}
-	return a.seq < b.seq
-}
+func (q *eventQueue) less(i, j int) bool { return q.ev[i].t < q.ev[j].t }
 
 func (q *eventQueue) len() int { return len(q.ev) }
 
 func (q *eventQueue) push(e event) {
-	e.seq = q.seq
-	q.seq++
 	q.ev = append(q.ev, e)
 	i := len(q.ev) - 1
 	for i > 0 {

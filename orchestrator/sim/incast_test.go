@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -89,4 +90,49 @@ func TestIncastDCQCNWithPFC(t *testing.T) {
 			t.Errorf("flow %s: %d CNPs, rate %.2f Gb/s: want it rate-limited", f.ID, f.CNPs, f.RateGbps)
 		}
 	}
+}
+
+// TestIncastTwoTierPFC is 15:1 incast across two leaves and two spines:
+// pauses must cascade from the receiver's leaf to the spines and the
+// remote leaf without a drop anywhere, and the receiver stays at line rate.
+func TestIncastTwoTierPFC(t *testing.T) {
+	cfg := Config{
+		Topology:   leafSpine(2, 2, 8, 200, 200),
+		DefaultQoS: losslessQoS(true, false, 0, 0),
+		DurationNs: 3_000_000,
+		WarmupNs:   1_500_000,
+		Seed:       1,
+	}
+	// Small switch buffers make the pauses reach the spines quickly.
+	for i := range cfg.Topology.Nodes {
+		if cfg.Topology.Nodes[i].Kind == Switch {
+			cfg.Topology.Nodes[i].BufferBytes = 2 << 20
+		}
+	}
+	for l := 0; l < 2; l++ {
+		for i := 0; i < 8; i++ {
+			if l == 0 && i == 0 {
+				continue
+			}
+			cfg.Flows = append(cfg.Flows, Flow{ID: fmt.Sprintf("f%d-%d", l, i), Src: fmt.Sprintf("h%d-%d", l, i), Dst: "h0-0"})
+		}
+	}
+	r := mustRun(t, cfg)
+	if r.Totals.Drops != 0 {
+		t.Errorf("drops = %d, want 0", r.Totals.Drops)
+	}
+	line := lineGoodput(200, DefaultMTU)
+	if !within(r.Totals.GoodputGbps, line, 0.01*line) {
+		t.Errorf("receiver goodput %.2f, want %.2f ±1%%", r.Totals.GoodputGbps, line)
+	}
+	spinePaused := false
+	for _, p := range r.Ports {
+		if strings.HasPrefix(p.Node, "spine") && p.PauseRx > 0 {
+			spinePaused = true
+		}
+	}
+	if !spinePaused {
+		t.Error("no spine port was paused: PFC did not cascade")
+	}
+	t.Logf("goodput %.2f, min flow %.2f, jain %.3f, pauses %d", r.Totals.GoodputGbps, r.Totals.MinFlowGbps, r.Totals.JainFairness, r.Totals.PauseFrames)
 }

@@ -129,6 +129,7 @@ type flowState struct {
 	completeAt   int64
 	cnpsSent     int64
 	hist         *histogram
+	lat          Latency
 }
 
 type sim struct {
@@ -155,6 +156,9 @@ type sim struct {
 	jitter      int64 // ps
 
 	events, hops uint64
+
+	allHist  histogram
+	histPool []*histogram
 
 	series  *Series
 	sampleT int64
@@ -212,9 +216,11 @@ func newSim(cfg *Config) (*sim, error) {
 	if s.rto <= 0 {
 		s.rto = 1_000_000_000
 	}
-	s.jitter = cfg.SwitchJitterNs * 1000
-	if cfg.SwitchJitterNs == 0 {
+	switch {
+	case cfg.SwitchJitterNs == 0:
 		s.jitter = 100_000
+	case cfg.SwitchJitterNs > 0:
+		s.jitter = cfg.SwitchJitterNs * 1000
 	}
 	s.cnpDSCP = 48
 	if cfg.CNPDSCP != 0 {
@@ -366,7 +372,7 @@ func (s *sim) portIndex(r PortRef) (int32, bool) {
 // frame, and a propagation delay of data is on the wire.
 func (s *sim) defaultHeadroom(p *port) int64 {
 	frame := s.mtu + WireOverheadBytes
-	return int64(2*float64(p.propPs)*p.lineMbps/8e6) + 3*frame + PauseWireBytes
+	return int64(2*float64(p.propPs+s.jitter)*p.lineMbps/8e6) + 3*frame + PauseWireBytes
 }
 
 func (s *sim) buildQoS() error {
@@ -660,6 +666,9 @@ func (s *sim) buildSeries() error {
 	n := s.cfg.DurationNs / s.cfg.SampleEveryNs
 	if n > 200_000 {
 		return errorf("%d samples requested (duration %d ns / every %d ns): raise SampleEveryNs to keep under 200000", n, s.cfg.DurationNs, s.cfg.SampleEveryNs)
+	}
+	if vals := (n + 1) * int64(len(s.cfg.Flows)+len(s.cfg.Watch)); vals > 20_000_000 {
+		return errorf("time series would hold %d values (%d samples x %d flows and ports): raise SampleEveryNs", vals, n+1, len(s.cfg.Flows)+len(s.cfg.Watch))
 	}
 	s.series = &Series{}
 	for _, w := range s.cfg.Watch {
