@@ -198,7 +198,8 @@ func DeviceName(path string) string {
 // grouped by DeviceName, merged main file first (leaf1.json, then
 // leaf1.buffers.json, … overriding it), and parsed by the NOS named nosName, or, when it is
 // empty, the NOS whose config extension the file has (.json SONiC, .cfg
-// EOS). Devices come back sorted by name.
+// EOS); with nosName set, a directory contributes only files with that
+// NOS's extension. Devices come back sorted by name.
 func Load(paths []string, nosName string) ([]qos.DeviceConfig, error) {
 	var forced nos.NOS
 	if nosName != "" {
@@ -215,6 +216,11 @@ func Load(paths []string, nosName string) ([]qos.DeviceConfig, error) {
 	groups := map[string]*group{}
 	add := func(path string, explicit bool) error {
 		n := forced
+		if n != nil && !explicit && filepath.Ext(path) != n.ConfigExt() {
+			// In a directory, only the NOS's own files: a configs folder
+			// may hold both leaf1.json and leaf1.cfg after a NOS change.
+			return nil
+		}
 		if n == nil {
 			var ok bool
 			n, ok = nos.ForExt(filepath.Ext(path))

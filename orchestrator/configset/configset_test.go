@@ -105,6 +105,10 @@ func TestLoad(t *testing.T) {
 	if cfgs[0].SharedPoolBytes != 1000 {
 		t.Errorf("pool = %d", cfgs[0].SharedPoolBytes)
 	}
+	// With a NOS given, a directory yields only that NOS's files.
+	if only, err := Load([]string{dir}, "eos"); err != nil || len(only) != 1 || only[0].Device != "leaf2" {
+		t.Errorf("Load(dir, eos) = %+v, %v", only, err)
+	}
 	_, err = Load([]string{filepath.Join(dir, "README.md")}, "")
 	if err == nil || !strings.Contains(err.Error(), "--nos") {
 		t.Errorf("unknown extension: %v", err)

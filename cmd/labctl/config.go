@@ -1,0 +1,343 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/labctl/labctl/orchestrator/configset"
+	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/fabric"
+	"github.com/labctl/labctl/orchestrator/nos"
+	"github.com/labctl/labctl/orchestrator/qos"
+)
+
+func newConfigCmd(app *App) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "config",
+		Short: "Render, lint and diff the vendor QoS configs of a lab",
+		Long: `config works on a lab's vendor QoS configs (topologies/<lab>/configs/):
+render writes them from the lab's QoS intent, lint checks them (or any SONiC
+config_db JSON or EOS config files) against lossless-RoCE rules, and diff
+compares two config sets in QoS terms.`,
+	}
+	cmd.AddCommand(newConfigRenderCmd(app), newConfigLintCmd(app), newConfigDiffCmd(app))
+	return cmd
+}
+
+// onOffFlag parses an on|off flag value; "" means not given.
+func cfgOnOffFlag(name, v string) (*bool, error) {
+	switch v {
+	case "":
+		return nil, nil
+	case "on":
+		t := true
+		return &t, nil
+	case "off":
+		f := false
+		return &f, nil
+	}
+	return nil, exitcode.Usagef("--%s %q: use on or off", name, v)
+}
+
+// labQoS resolves a lab's graph, QoS intent and devices.
+func cfgLabQoS(nameOrPath, nosName string) (*fabric.Graph, qos.Intent, []qos.Device, error) {
+	g, spec, err := labGraph(nameOrPath, nosName)
+	if err != nil {
+		return nil, qos.Intent{}, nil, err
+	}
+	in, err := qos.FromSpec(spec.QoS)
+	if err != nil {
+		return nil, qos.Intent{}, nil, fmt.Errorf("lab %s (%s): %w", spec.Name, spec.Source, err)
+	}
+	return g, in, qos.DevicesFromGraph(g), nil
+}
+
+func newConfigRenderCmd(app *App) *cobra.Command {
+	var nosName, ecn, pfc string
+	var force bool
+	cmd := &cobra.Command{
+		Use:   "render <lab> [--nos sonic|eos] [--ecn on|off] [--pfc on|off] [--force]",
+		Short: "Write a lab's vendor QoS configs from its QoS intent",
+		Long: `render applies the lab's QoS profile (and the overrides in its spec's qos
+section) to every switch of its fabric and writes topologies/<lab>/configs/
+<switch>.json (SONiC config_db) or <switch>.cfg (EOS CLI).
+
+--ecn off / --pfc off write that variant instead (no ECN marking on any
+queue / no PFC on any port).
+
+Files you edited since labctl wrote them (or dropped in yourself) are not
+overwritten: render stops and names them (exit 2). --force overwrites them.`,
+		Example: `  labctl config render 64gpu
+  labctl config render 16gpu --nos eos --ecn off`,
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeLabs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			format, err := app.OutputFormat("text", "text", "json")
+			if err != nil {
+				return err
+			}
+			ecnOn, err := cfgOnOffFlag("ecn", ecn)
+			if err != nil {
+				return err
+			}
+			pfcOn, err := cfgOnOffFlag("pfc", pfc)
+			if err != nil {
+				return err
+			}
+			g, in, devs, err := cfgLabQoS(args[0], nosName)
+			if err != nil {
+				return err
+			}
+			if ecnOn != nil {
+				in = in.WithECN(*ecnOn)
+			}
+			if pfcOn != nil {
+				in = in.WithPFC(*pfcOn)
+			}
+			plug, err := nos.Lookup(g.NOS)
+			if err != nil {
+				return err
+			}
+			cfgs, err := qos.ApplyAll(in, devs)
+			if err != nil {
+				return fmt.Errorf("lab %s: %w", g.Name, err)
+			}
+			files := map[string][]byte{}
+			for _, dc := range cfgs {
+				dc.NOS = plug.Name()
+				data, err := plug.RenderQoS(dc)
+				if err != nil {
+					return err
+				}
+				files[dc.Device+plug.ConfigExt()] = data
+			}
+			dir := filepath.Join(app.TopologiesDir(), g.Name, "configs")
+			res, err := configset.Write(dir, files, force)
+			if err != nil {
+				return err
+			}
+			if format == "json" {
+				return cfgWriteJSON(app, map[string]any{"lab": g.Name, "nos": plug.Name(), "dir": dir, "profile": in.Profile,
+					"ecn": in.ECN.Enabled, "pfc": in.PFC.Enabled, "result": res})
+			}
+			fmt.Fprintf(app.Out, "lab %s: %d %s configs in %s (profile %s, ecn %s, pfc %s): %d written, %d unchanged\n",
+				g.Name, len(files), plug.Name(), dir, in.Profile, cfgOnOff(in.ECN.Enabled), cfgOnOff(in.PFC.Enabled), len(res.Written), len(res.Unchanged))
+			if len(res.Overwritten) > 0 {
+				fmt.Fprintf(app.Out, "overwrote edited files (--force): %s\n", strings.Join(res.Overwritten, ", "))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&nosName, "nos", "", "switch NOS: sonic or eos (default: the lab's)")
+	cmd.Flags().StringVar(&ecn, "ecn", "", "on|off: ECN marking (default: the lab's profile)")
+	cmd.Flags().StringVar(&pfc, "pfc", "", "on|off: PFC (default: the lab's profile)")
+	cmd.Flags().BoolVar(&force, "force", false, "overwrite config files edited since labctl wrote them")
+	return cmd
+}
+
+func cfgOnOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+func cfgWriteJSON(app *App, v any) error {
+	enc := json.NewEncoder(app.Out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// isLabArg says whether a lint argument names a lab rather than config
+// files: a spec file (.yaml/.yml) or something that is not a path on disk.
+func cfgIsLabArg(arg string) bool {
+	if ext := filepath.Ext(arg); ext == ".yaml" || ext == ".yml" {
+		return true
+	}
+	_, err := os.Stat(arg)
+	return err != nil
+}
+
+func newConfigLintCmd(app *App) *cobra.Command {
+	var nosName string
+	var roceDSCP, cnpDSCP int
+	cmd := &cobra.Command{
+		Use:   "lint <lab> | [--nos sonic|eos] <file|dir>...",
+		Short: "Check vendor QoS configs against lossless-RoCE rules",
+		Long: `lint checks a lab's configs (topologies/<lab>/configs/, against the lab's
+QoS intent and fabric, so both ends of each link are compared) or any config
+files: SONiC config_db JSON (.json; QoS and buffer tables may be separate
+files: leaf1.json and leaf1.buffers.json are merged as device leaf1) and EOS
+configuration (.cfg). --nos sets the NOS for other extensions.
+
+Without a lab, the lossless DSCPs are inferred from pfc_enable and the maps;
+--roce-dscp checks the DSCP your RoCE traffic uses.
+
+Rules (stable ids):
+` + cfgRuleHelp() + `
+Exit 1 when any finding is an error.`,
+		Example: `  labctl config lint 64gpu
+  labctl config lint --roce-dscp 26 config_db.json buffers.json
+  labctl config lint -o json running-config.cfg`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			format, err := app.OutputFormat("text", "text", "json")
+			if err != nil {
+				return err
+			}
+			var cfgs []qos.DeviceConfig
+			var opt qos.LintOptions
+			if len(args) == 1 && cfgIsLabArg(args[0]) {
+				g, in, devs, err := cfgLabQoS(args[0], nosName)
+				if err != nil {
+					return err
+				}
+				dir := filepath.Join(app.TopologiesDir(), g.Name, "configs")
+				if _, err := os.Stat(dir); err != nil {
+					return exitcode.Usagef("lab %s has no configs in %s: run 'labctl config render %s' first", g.Name, dir, args[0])
+				}
+				cfgs, err = configset.Load([]string{dir}, g.NOS)
+				if err != nil {
+					return err
+				}
+				if len(cfgs) == 0 {
+					return exitcode.Usagef("no %s config files in %s: run 'labctl config render %s'", g.NOS, dir, args[0])
+				}
+				qos.AttachTopology(cfgs, devs, in)
+				opt.Intent = &in
+			} else {
+				cfgs, err = configset.Load(args, nosName)
+				if err != nil {
+					return err
+				}
+				if len(cfgs) == 0 {
+					return exitcode.Usagef("no config files found in %s (want .json for SONiC or .cfg for EOS, or pass --nos)", strings.Join(args, " "))
+				}
+				if cmd.Flags().Changed("roce-dscp") {
+					opt.RoCEDSCP = &roceDSCP
+				}
+				if cmd.Flags().Changed("cnp-dscp") {
+					opt.CNPDSCP = &cnpDSCP
+				}
+			}
+			fs := qos.Lint(cfgs, opt)
+			if format == "json" {
+				if fs == nil {
+					fs = []qos.Finding{}
+				}
+				if err := cfgWriteJSON(app, map[string]any{"schema_version": 1, "devices": len(cfgs), "findings": fs}); err != nil {
+					return err
+				}
+			} else {
+				cfgWriteFindings(app, fs, len(cfgs))
+			}
+			if qos.HasErrors(fs) {
+				return exitcode.Failedf("lint found errors in the QoS configs (see the findings above)")
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&nosName, "nos", "", "NOS of the files: sonic or eos (default: by extension, .json sonic, .cfg eos)")
+	cmd.Flags().IntVar(&roceDSCP, "roce-dscp", 26, "DSCP of the RoCE traffic, checked to be lossless (files only; a lab uses its intent)")
+	cmd.Flags().IntVar(&cnpDSCP, "cnp-dscp", 48, "DSCP of CNPs (files only)")
+	return cmd
+}
+
+func cfgRuleHelp() string {
+	var b strings.Builder
+	for _, r := range qos.Rules() {
+		fmt.Fprintf(&b, "  %s %-22s %-7s %s\n", r.ID, r.Name, r.Severity, r.Summary)
+	}
+	return b.String()
+}
+
+func cfgWriteFindings(app *App, fs []qos.Finding, devices int) {
+	tw := tabwriter.NewWriter(app.Out, 0, 4, 2, ' ', 0)
+	counts := map[qos.Severity]int{}
+	for _, f := range fs {
+		counts[f.Severity]++
+		where := f.Device
+		if f.Port != "" {
+			where += " " + f.Port
+		}
+		if where == "" {
+			where = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", f.Severity, f.Rule, where, f.Message)
+		if f.Fix != "" && f.Severity != qos.SevInfo {
+			fmt.Fprintf(tw, "\t\t\tfix: %s\n", f.Fix)
+		}
+	}
+	tw.Flush()
+	fmt.Fprintf(app.Out, "%d devices: %d errors, %d warnings, %d info\n", devices, counts[qos.SevError], counts[qos.SevWarning], counts[qos.SevInfo])
+}
+
+func newConfigDiffCmd(app *App) *cobra.Command {
+	var nosName string
+	cmd := &cobra.Command{
+		Use:   "diff <a> <b>",
+		Short: "Compare two config sets in QoS terms",
+		Long: `diff parses two config sets (each a directory or a file; SONiC .json, EOS
+.cfg, or --nos) and lists the QoS differences device by device: DSCP
+mappings, PFC priorities, ECN thresholds, schedulers, buffers, watchdog.
+A SONiC and an EOS set can be compared. Exit 1 when they differ, 0 when they
+are equal.`,
+		Example: `  labctl config diff topologies/64gpu/configs backup/configs
+  labctl config diff leaf1.json leaf1-running.json`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			format, err := app.OutputFormat("text", "text", "json")
+			if err != nil {
+				return err
+			}
+			a, err := configset.Load([]string{args[0]}, nosName)
+			if err != nil {
+				return err
+			}
+			b, err := configset.Load([]string{args[1]}, nosName)
+			if err != nil {
+				return err
+			}
+			// Two single files are one device each, whatever their names.
+			if len(a) == 1 && len(b) == 1 {
+				b[0].Device = a[0].Device
+			}
+			ds := qos.Diff(a, b)
+			if format == "json" {
+				if ds == nil {
+					ds = []qos.Difference{}
+				}
+				if err := cfgWriteJSON(app, map[string]any{"schema_version": 1, "a": args[0], "b": args[1], "differences": ds}); err != nil {
+					return err
+				}
+			} else {
+				tw := tabwriter.NewWriter(app.Out, 0, 4, 2, ' ', 0)
+				fmt.Fprintf(tw, "DEVICE\tFIELD\t%s\t%s\n", args[0], args[1])
+				for _, d := range ds {
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", d.Device, d.Field, cfgDash(d.A), cfgDash(d.B))
+				}
+				tw.Flush()
+				fmt.Fprintf(app.Out, "%d differences\n", len(ds))
+			}
+			if len(ds) > 0 {
+				return exitcode.Failedf("%s and %s differ in %d QoS fields", args[0], args[1], len(ds))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&nosName, "nos", "", "NOS of the files: sonic or eos (default: by extension)")
+	return cmd
+}
+
+func cfgDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

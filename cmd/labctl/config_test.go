@@ -1,0 +1,139 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestConfigRenderLintDiff(t *testing.T) {
+	dir := t.TempDir()
+	cfgDir := filepath.Join(dir, "topologies", "16gpu", "configs")
+
+	code, out, stderr := runCLI(t, "config", "render", "16gpu", "--dir", dir)
+	if code != 0 || !strings.Contains(out, "2 written") {
+		t.Fatalf("render: exit %d: %s%s", code, out, stderr)
+	}
+	for _, f := range []string{"leaf1.json", "spine1.json", ".labctl-manifest.json"} {
+		if _, err := os.Stat(filepath.Join(cfgDir, f)); err != nil {
+			t.Errorf("missing %s: %v", f, err)
+		}
+	}
+	code, out, stderr = runCLI(t, "config", "lint", "16gpu", "--dir", dir)
+	if code != 0 || !strings.Contains(out, "0 errors, 0 warnings") {
+		t.Fatalf("lint of a fresh render: exit %d: %s%s", code, out, stderr)
+	}
+	// Keep a copy, then edit a file: lint fails, render refuses.
+	before := filepath.Join(dir, "before")
+	if err := os.MkdirAll(before, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	leaf := filepath.Join(cfgDir, "leaf1.json")
+	data, err := os.ReadFile(leaf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(before, "leaf1.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(data), `"pfc_enable": "3"`, `"pfc_enable": "4"`, 1)
+	if edited == string(data) {
+		t.Fatal("no pfc_enable in the rendered config")
+	}
+	if err := os.WriteFile(leaf, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ = runCLI(t, "config", "lint", "16gpu", "--dir", dir, "-o", "json")
+	if code != 1 {
+		t.Errorf("lint of an edited config: exit %d, want 1", code)
+	}
+	var res struct {
+		Findings []struct{ Rule, Severity, Device, Port string } `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("lint -o json: %v\n%s", err, out)
+	}
+	rules := map[string]bool{}
+	for _, f := range res.Findings {
+		rules[f.Rule] = true
+	}
+	if !rules["QOS001"] {
+		t.Errorf("no QOS001 finding after dropping PFC on priority 3: %+v", res.Findings)
+	}
+	code, _, stderr = runCLI(t, "config", "render", "16gpu", "--dir", dir)
+	if code != 2 || !strings.Contains(stderr, "leaf1.json") || !strings.Contains(stderr, "--force") {
+		t.Errorf("render over an edited file: exit %d: %s", code, stderr)
+	}
+	if got, _ := os.ReadFile(leaf); string(got) != edited {
+		t.Error("edited file changed without --force")
+	}
+	// Diff of the edit: one device, differing PFC priorities; exit 1.
+	code, out, _ = runCLI(t, "config", "diff", filepath.Join(before, "leaf1.json"), leaf)
+	if code != 1 || !strings.Contains(out, "pfc_priorities") || !strings.Contains(out, "[3]") || !strings.Contains(out, "[4]") {
+		t.Errorf("diff: exit %d:\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "config", "diff", filepath.Join(before, "leaf1.json"), filepath.Join(before, "leaf1.json"))
+	if code != 0 || !strings.Contains(out, "0 differences") {
+		t.Errorf("diff of a file with itself: exit %d:\n%s", code, out)
+	}
+	// --force with the PFC-off variant.
+	code, out, stderr = runCLI(t, "config", "render", "16gpu", "--dir", dir, "--force", "--pfc", "off")
+	if code != 0 || !strings.Contains(out, "pfc off") || !strings.Contains(out, "overwrote edited files (--force): leaf1.json") {
+		t.Fatalf("render --force --pfc off: exit %d: %s%s", code, out, stderr)
+	}
+	if got, _ := os.ReadFile(leaf); strings.Contains(string(got), "pfc_enable") {
+		t.Error("--pfc off config still has pfc_enable")
+	}
+}
+
+func TestConfigLintFilesAndUsage(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "sw1.json")
+	if err := os.WriteFile(bad, []byte(`{"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3"}},
+ "DSCP_TO_TC_MAP": {"AZURE": {"26": "1", "3": "3"}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runCLI(t, "config", "lint", "--roce-dscp", "26", bad)
+	if code != 1 || !strings.Contains(out, "QOS003") || !strings.Contains(out, "RoCE DSCP 26 maps to TC1") {
+		t.Errorf("lint --roce-dscp 26: exit %d:\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "config", "lint", bad)
+	if !strings.Contains(out, "lossless DSCPs inferred from pfc_enable and the maps: 3") {
+		t.Errorf("bare lint does not report inferred lossless DSCPs (exit %d):\n%s", code, out)
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"config", "render", "16gpu", "--ecn", "maybe", "--dir", dir}, "--ecn \"maybe\""},
+		{[]string{"config", "render", "nolab", "--dir", dir}, "nolab"},
+		{[]string{"config", "lint", "16gpu", "--dir", dir}, "labctl config render 16gpu"},
+		{[]string{"config", "lint", "--nos", "junos", bad}, "unknown NOS"},
+		{[]string{"config", "diff", bad}, "accepts 2 arg"},
+		{[]string{"config", "lint", "-o", "yaml", bad}, "output format"},
+	} {
+		code, _, stderr := runCLI(t, tt.args...)
+		if code != 2 || !strings.Contains(stderr, tt.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 mentioning %q", tt.args, code, stderr, tt.want)
+		}
+	}
+}
+
+func TestConfigRealFiles(t *testing.T) {
+	dir := filepath.Join("..", "..", "..", "shared", "reference", "real-configs")
+	if _, err := os.Stat(dir); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("real configs not found at %s: %v", dir, err)
+		}
+		t.Skipf("real configs not found at %s", dir)
+	}
+	// Parsing works (exit 1 = lint errors, not 2 = bad input).
+	for _, sub := range []string{"sonic", "eos"} {
+		code, out, stderr := runCLI(t, "config", "lint", filepath.Join(dir, sub))
+		if code != 1 || !strings.Contains(out, "devices:") {
+			t.Errorf("lint %s: exit %d: %s%s", sub, code, out, stderr)
+		}
+	}
+}
