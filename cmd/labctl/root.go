@@ -58,6 +58,7 @@ var commandConstructors = []func(*App) *cobra.Command{
 	newTopoCmd,
 	newTraceCmd,
 	newParseCmd,
+	newConfigCmd,
 	newReportCmd,
 	newResultsCmd,
 	newRegressCmd,
