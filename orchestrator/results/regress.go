@@ -342,7 +342,7 @@ func (r Report) WriteText(w io.Writer) error {
 		}
 	}
 	if len(better) > 0 {
-		b.WriteString("\nimproved beyond tolerance:\n")
+		b.WriteString("\nchanged in the better direction beyond tolerance (check it is intended):\n")
 		for _, s := range better {
 			fmt.Fprintf(&b, "  %s\n", s)
 		}

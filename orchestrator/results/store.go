@@ -492,7 +492,7 @@ func ReadRunFile(path string) (*Run, error) {
 	}
 	var run Run
 	if err := json.Unmarshal(data, &run); err != nil {
-		return nil, fmt.Errorf("read run record %s: %w; the file is not a labctl run.json", path, err)
+		return nil, fmt.Errorf("read run record %s%s: %w; the file is not a valid labctl run.json", path, jsonErrPos(data, err), err)
 	}
 	if run.SchemaVersion > SchemaVersion {
 		return nil, fmt.Errorf("read run record %s: schema_version %d is newer than this labctl understands (%d); upgrade labctl", path, run.SchemaVersion, SchemaVersion)
@@ -551,4 +551,29 @@ func (s *Store) reindex() (int, error, error) {
 		n++
 	}
 	return n, nil, errors.Join(errs...)
+}
+
+// jsonErrPos returns ":line:col" of a JSON decoding error, or "".
+func jsonErrPos(data []byte, err error) string {
+	var off int64 = -1
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		off = se.Offset
+	case errors.As(err, &te):
+		off = te.Offset
+	}
+	if off < 0 || off > int64(len(data)) {
+		return ""
+	}
+	line, col := 1, 1
+	for _, c := range data[:off] {
+		if c == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return fmt.Sprintf(":%d:%d", line, col)
 }

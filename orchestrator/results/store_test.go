@@ -374,3 +374,20 @@ func TestConcurrentWriters(t *testing.T) {
 		t.Errorf("%d runs after concurrent saves (%v), want 30", len(list), err)
 	}
 }
+
+func TestReadRunFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct{ content, want string }{
+		{"{\n  \"run_id\": \"x\",\n  \"seed\": \"one\"\n}", "run.json:3:"},
+		{"{\n  \"run_id\": \"x\",\n  oops\n}", "run.json:3:"},
+		{`{"schema_version": 7, "run_id": "x"}`, "schema_version 7 is newer"},
+		{`{"lab": "64gpu"}`, "no run_id"},
+	}
+	for _, tt := range tests {
+		p := filepath.Join(dir, "run.json")
+		os.WriteFile(p, []byte(tt.content), 0o644)
+		if _, err := ReadRunFile(p); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("ReadRunFile(%q) = %v, want %q", tt.content, err, tt.want)
+		}
+	}
+}
