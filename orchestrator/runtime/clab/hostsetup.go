@@ -28,7 +28,7 @@ type Route struct {
 
 var (
 	ifaceRE   = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,14}$`)
-	rdmaDevRE = regexp.MustCompile(`^[a-z][a-z0-9_]{0,31}$`)
+	rdmaDevRE = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,31}$`)
 )
 
 // Validate checks the names that reach commands.
@@ -43,7 +43,7 @@ func (h HostNet) Validate() error {
 		return fmt.Errorf("host %s: MTU %d out of range 576-9216", h.Container, h.MTU)
 	}
 	if h.RDMADev != "" && !rdmaDevRE.MatchString(h.RDMADev) {
-		return fmt.Errorf("host %s: RDMA device name %q is not valid: use [a-z][a-z0-9_]*, e.g. rxe0", h.Container, h.RDMADev)
+		return fmt.Errorf("host %s: RDMA device name %q is not valid: use [a-z][a-z0-9_-]*, e.g. rxe0", h.Container, h.RDMADev)
 	}
 	for _, r := range h.Routes {
 		if !r.Dst.IsValid() || !r.Via.IsValid() {

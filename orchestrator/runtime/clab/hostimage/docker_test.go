@@ -23,7 +23,7 @@ func TestBuildRealDebootstrap(t *testing.T) {
 		t.Fatalf("Build = %q, %v", m, err)
 	}
 	t.Cleanup(func() { _ = exec.Command("docker", "rmi", tag).Run() })
-	out, err := exec.CommandContext(ctx, "docker", "run", "--rm", tag, "sh", "-c", "command -v ib_write_bw ibv_devices rdma ethtool lldpd ping").CombinedOutput()
+	out, err := exec.CommandContext(ctx, "docker", "run", "--rm", tag, "sh", "-c", "for c in ib_write_bw ibv_devices rdma ethtool lldpd ping; do command -v $c || exit 1; done").CombinedOutput()
 	if err != nil {
 		t.Fatalf("tools missing in the image: %v\n%s", err, out)
 	}

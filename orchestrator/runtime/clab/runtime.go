@@ -1,0 +1,460 @@
+package clab
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/netip"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/fabric"
+	"github.com/labctl/labctl/orchestrator/nos/eos"
+	"github.com/labctl/labctl/orchestrator/nos/sonic"
+	"github.com/labctl/labctl/orchestrator/qos"
+	"github.com/labctl/labctl/orchestrator/results"
+	"github.com/labctl/labctl/orchestrator/runtime"
+)
+
+// Engine is what the runtime needs from the Docker engine. *Docker
+// implements it.
+type Engine interface {
+	Execer
+	State(ctx context.Context, name string) (ContainerState, error)
+	ImagePresent(ctx context.Context, ref string) (bool, error)
+	Close() error
+}
+
+// Credentials are a switch login. They are passed to the SSH client only.
+type Credentials struct {
+	Username string
+	Password string
+}
+
+// Default logins of the lab images (SONiC-VS and cEOS-lab as shipped).
+var (
+	DefaultSONiCLogin = Credentials{Username: "admin", Password: "YourPaSsWoRd"}
+	DefaultEOSLogin   = Credentials{Username: "admin", Password: "admin"}
+)
+
+// Runtime runs labs on containerlab. The zero value is not ready: use New.
+type Runtime struct {
+	CLI CLI
+	// Connect opens the Docker engine; New sets NewDocker.
+	Connect func(ctx context.Context) (Engine, error)
+	// LookPath finds containerlab; New sets exec.LookPath.
+	LookPath func(name string) (string, error)
+	// MaxWorkers bounds containerlab's parallel node creation (0: its
+	// default).
+	MaxWorkers int
+	// ReadyTimeout bounds the wait for each node's container; 0 means 5m.
+	ReadyTimeout time.Duration
+	// Push tunes the configuration pushes.
+	Push PushOptions
+	// Login returns the switch login of a NOS; nil uses the image defaults.
+	Login func(nos string) Credentials
+	// PushConfig pushes one switch's config and returns the running config
+	// read back; nil uses nos/sonic or nos/eos over SSH.
+	PushConfig func(ctx context.Context, nos, node, host string, cred Credentials, config []byte) (string, error)
+}
+
+// PushOverSSH pushes a config with the NOS's SSH pusher: SONiC by
+// `config load`, EOS by a configuration session.
+func PushOverSSH(ctx context.Context, nos, node, host string, cred Credentials, config []byte) (string, error) {
+	if nos == eos.Name {
+		out, err := eos.PushConfig(ctx, eos.PushTarget{Name: node, Host: host, Username: cred.Username, Password: cred.Password}, string(config))
+		if err != nil {
+			return "", err
+		}
+		return out.Running, nil
+	}
+	out, err := sonic.PushConfigDB(ctx, sonic.PushTarget{Name: node, Host: host, Username: cred.Username, Password: cred.Password}, config, sonic.PushLoad)
+	if err != nil {
+		return "", err
+	}
+	return out.Running, nil
+}
+
+// New returns a Runtime that drives the containerlab binary on PATH and
+// the local Docker engine.
+func New() *Runtime {
+	return &Runtime{
+		Connect: func(ctx context.Context) (Engine, error) {
+			d, err := NewDocker(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return d, nil
+		},
+		LookPath: exec.LookPath,
+	}
+}
+
+var _ runtime.Runtime = (*Runtime)(nil)
+
+// Name implements runtime.Runtime.
+func (r *Runtime) Name() string { return "clab" }
+
+func (r *Runtime) topology(l *runtime.Lab) (string, error) {
+	if l.Graph == nil {
+		return "", fmt.Errorf("lab %s has no fabric graph", l.Name)
+	}
+	return filepath.Join(l.Dir, l.Graph.TopologyFile()), nil
+}
+
+// ContainerName is containerlab's name for a node's container.
+func ContainerName(labName, node string) string { return "clab-" + labName + "-" + node }
+
+// images lists the images the lab's topology uses.
+func images(l *runtime.Lab) []string {
+	im := l.Graph.Images
+	sw := im.SONiC
+	if l.NOS == eos.Name {
+		sw = im.EOS
+	}
+	return []string{sw, im.Host}
+}
+
+// Preflight checks what Up needs before touching anything: containerlab on
+// PATH, a reachable Docker engine and the lab's images. Everything missing
+// is named in one environment error (exit 3).
+func (r *Runtime) Preflight(ctx context.Context, l *runtime.Lab) (Engine, error) {
+	var missing []string
+	bin := r.CLI.Binary
+	if bin == "" {
+		bin = "containerlab"
+	}
+	if path, err := r.LookPath(bin); err != nil {
+		missing = append(missing, "containerlab is not installed (not on PATH)")
+	} else {
+		r.CLI.Binary = path
+	}
+	eng, err := r.Connect(ctx)
+	if err != nil {
+		missing = append(missing, err.Error())
+	} else {
+		for _, ref := range images(l) {
+			ok, err := eng.ImagePresent(ctx, ref)
+			switch {
+			case err != nil:
+				missing = append(missing, fmt.Sprintf("image %s: %v", ref, err))
+			case !ok:
+				missing = append(missing, "image "+ref+" is not present")
+			}
+		}
+	}
+	if len(missing) > 0 {
+		if eng != nil {
+			_ = eng.Close()
+		}
+		return nil, exitcode.Envf("the clab runtime cannot bring up lab %s: %s. Run 'labctl doctor --runtime clab' for fixes, or use --runtime sim", l.Name, strings.Join(missing, "; "))
+	}
+	return eng, nil
+}
+
+func progress(l *runtime.Lab) func(string) {
+	return func(line string) {
+		if l.Progress != nil {
+			fmt.Fprintln(l.Progress, line)
+		}
+		l.Logger().Info(line)
+	}
+}
+
+// Up implements runtime.Runtime: deploy, wait for every container, check
+// the hosts' soft-RoCE devices, push every switch's config and read it
+// back.
+func (r *Runtime) Up(ctx context.Context, l *runtime.Lab) error {
+	topo, err := r.topology(l)
+	if err != nil {
+		return err
+	}
+	say := progress(l)
+	if l.DryRun {
+		say("would run: " + strings.Join(r.CLI.DeployArgs(topo, r.MaxWorkers), " "))
+		for _, sw := range l.Graph.Switches() {
+			say(fmt.Sprintf("would push %s to %s and read it back", r.configPath(l, sw.Name), sw.Name))
+		}
+		return nil
+	}
+	eng, err := r.Preflight(ctx, l)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	say("deploying " + topo)
+	if err := r.CLI.Deploy(ctx, topo, r.MaxWorkers); err != nil {
+		return err
+	}
+	cs, err := r.CLI.Inspect(ctx, topo)
+	if err != nil {
+		return err
+	}
+	mgmt := map[string]string{}
+	for _, c := range cs {
+		mgmt[c.NodeName()] = c.IPv4Address
+	}
+	if err := r.waitRunning(ctx, l, eng, say); err != nil {
+		return err
+	}
+	if err := r.verifyHosts(ctx, l, eng); err != nil {
+		return err
+	}
+	return r.pushAll(ctx, l, mgmt, say)
+}
+
+func (r *Runtime) waitRunning(ctx context.Context, l *runtime.Lab, eng Engine, say func(string)) error {
+	timeout := r.ReadyTimeout
+	if timeout <= 0 {
+		timeout = 5 * time.Minute
+	}
+	for _, n := range l.Graph.Nodes {
+		w := Wait{Node: n.Name, What: "container running", Timeout: timeout, Interval: time.Second, Progress: say}
+		if err := w.Until(ctx, ContainerRunning(eng, ContainerName(l.Name, n.Name))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// HostNets is the data-plane set-up of a host as the topology's exec lines
+// apply it, for verification.
+func HostNets(l *runtime.Lab, h *fabric.Node) []HostNet {
+	var out []HostNet
+	for i, p := range h.Ports {
+		pfx, _ := netip.ParsePrefix(p.Address)
+		out = append(out, HostNet{Container: ContainerName(l.Name, h.Name), Iface: p.Iface, Address: pfx, MTU: fabric.HostMTU, RDMADev: fabric.RXEName(h.Name, i)})
+	}
+	return out
+}
+
+func (r *Runtime) verifyHosts(ctx context.Context, l *runtime.Lab, eng Engine) error {
+	var errs []error
+	for _, h := range l.Graph.Hosts() {
+		for _, hn := range HostNets(l, h) {
+			if err := hn.Verify(ctx, eng); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return exitcode.Env(fmt.Errorf("soft-RoCE is not ready on the hosts (run 'labctl doctor --runtime clab'): %w", errors.Join(errs...)))
+	}
+	return nil
+}
+
+func (r *Runtime) configPath(l *runtime.Lab, sw string) string {
+	ext := sonic.ConfigExt
+	if l.NOS == eos.Name {
+		ext = eos.ConfigExt
+	}
+	return filepath.Join(l.ConfigsDir(), sw+ext)
+}
+
+func (r *Runtime) login(nos string) Credentials {
+	if r.Login != nil {
+		return r.Login(nos)
+	}
+	if nos == eos.Name {
+		return DefaultEOSLogin
+	}
+	return DefaultSONiCLogin
+}
+
+// ReadbackDir holds what the switches answered to `show running-config`
+// (or CONFIG_DB) after the last push, one file per switch, and a .diff file
+// where it differs from the pushed config.
+func ReadbackDir(l *runtime.Lab) string { return filepath.Join(l.Dir, "readback") }
+
+func (r *Runtime) pushAll(ctx context.Context, l *runtime.Lab, mgmt map[string]string, say func(string)) error {
+	cred := r.login(l.NOS)
+	push := r.PushConfig
+	if push == nil {
+		push = PushOverSSH
+	}
+	var jobs []PushJob
+	for _, sw := range l.Graph.Switches() {
+		name := sw.Name
+		path := r.configPath(l, name)
+		cfg, err := os.ReadFile(path)
+		if err != nil {
+			return exitcode.Usagef("read config of %s: %v (labctl config render %s writes the missing ones)", name, err, l.Name)
+		}
+		host, _, _ := strings.Cut(mgmt[name], "/")
+		if host == "" {
+			return fmt.Errorf("switch %s has no management address in 'containerlab inspect'", name)
+		}
+		jobs = append(jobs, PushJob{Device: name, Push: func(ctx context.Context) (string, error) {
+			return push(ctx, l.NOS, name, host, cred, cfg)
+		}})
+	}
+	opt := r.Push
+	if opt.Progress == nil {
+		opt.Progress = say
+	}
+	res := PushAll(ctx, jobs, opt)
+	if err := r.saveReadbacks(l, res, say); err != nil {
+		return err
+	}
+	return PushErrors(res)
+}
+
+// saveReadbacks writes each switch's read-back and compares its QoS with
+// the pushed file's. A difference is reported, not fatal: the device took
+// the config, and the read-back is what the simulator and reports use.
+func (r *Runtime) saveReadbacks(l *runtime.Lab, res []PushResult, say func(string)) error {
+	dir := ReadbackDir(l)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("save read-back configs: %w", err)
+	}
+	codec, err := runtime.Codec(l.NOS)
+	if err != nil {
+		return err
+	}
+	for _, pr := range res {
+		if pr.Err != nil {
+			continue
+		}
+		path := filepath.Join(dir, pr.Device+codec.ConfigExt())
+		if err := runtime.WriteFileAtomic(path, []byte(pr.Readback), 0o644); err != nil {
+			return fmt.Errorf("save read-back of %s: %w", pr.Device, err)
+		}
+		diff, err := CompareReadback(codec, pr.Device, r.configPath(l, pr.Device), pr.Readback)
+		diffPath := filepath.Join(dir, pr.Device+".diff")
+		switch {
+		case err != nil:
+			say(fmt.Sprintf("%s: read-back not compared: %v", pr.Device, err))
+		case diff != "":
+			say(fmt.Sprintf("%s: read-back QoS differs from %s (see %s)", pr.Device, r.configPath(l, pr.Device), diffPath))
+			if err := runtime.WriteFileAtomic(diffPath, []byte(diff), 0o644); err != nil {
+				return err
+			}
+		default:
+			_ = os.Remove(diffPath)
+		}
+	}
+	return nil
+}
+
+// CompareReadback parses the pushed config file and the read-back with the
+// NOS's QoS parser and returns their differences ("" when equal).
+func CompareReadback(codec runtime.NOSCodec, device, pushedPath, readback string) (string, error) {
+	pushed, err := os.ReadFile(pushedPath)
+	if err != nil {
+		return "", err
+	}
+	want, err := codec.ParseQoS(device, qos.Source{Name: pushedPath, Data: pushed})
+	if err != nil {
+		return "", fmt.Errorf("parse %s: %w", pushedPath, err)
+	}
+	got, err := codec.ParseQoS(device, qos.Source{Name: device + " read-back", Data: []byte(readback)})
+	if err != nil {
+		return "", fmt.Errorf("parse read-back: %w", err)
+	}
+	ds := qos.Diff([]qos.DeviceConfig{want}, []qos.DeviceConfig{got})
+	if len(ds) == 0 {
+		return "", nil
+	}
+	return qos.FormatDiff(ds), nil
+}
+
+// Down implements runtime.Runtime. A lab whose topology file is gone has
+// nothing containerlab can destroy by it, which counts as down.
+func (r *Runtime) Down(ctx context.Context, l *runtime.Lab) error {
+	topo, err := r.topology(l)
+	if err != nil {
+		return err
+	}
+	if l.DryRun {
+		progress(l)("would run: " + strings.Join(r.CLI.DestroyArgs(topo), " "))
+		return nil
+	}
+	if _, err := os.Stat(topo); errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	bin := r.CLI.Binary
+	if bin == "" {
+		bin = "containerlab"
+	}
+	path, err := r.LookPath(bin)
+	if err != nil {
+		return exitcode.Envf("containerlab is not installed (not on PATH), so lab %s cannot be destroyed by it: install it, or remove the containers with 'docker rm -f' on the names starting clab-%s-", l.Name, l.Name)
+	}
+	r.CLI.Binary = path
+	return r.CLI.Destroy(ctx, topo)
+}
+
+// Status implements runtime.Runtime from `containerlab inspect`: nodes of
+// the graph that containerlab does not list are missing.
+func (r *Runtime) Status(ctx context.Context, l *runtime.Lab) (*runtime.Status, error) {
+	topo, err := r.topology(l)
+	if err != nil {
+		return nil, err
+	}
+	st := &runtime.Status{Lab: l.Name, Runtime: r.Name(), NOS: l.NOS, State: runtime.StateDown}
+	var cs []Container
+	if path, err := r.LookPath(firstNonEmpty(r.CLI.Binary, "containerlab")); err == nil {
+		r.CLI.Binary = path
+		if cs, err = r.CLI.Inspect(ctx, topo); err != nil {
+			return nil, err
+		}
+	} else {
+		return nil, exitcode.Envf("containerlab is not installed (not on PATH): run 'labctl doctor --runtime clab'")
+	}
+	StatusFromInspect(st, l.Graph, cs)
+	return st, nil
+}
+
+// StatusFromInspect fills st's nodes and state from inspect's containers.
+func StatusFromInspect(st *runtime.Status, g *fabric.Graph, cs []Container) {
+	byNode := map[string]Container{}
+	for _, c := range cs {
+		byNode[c.NodeName()] = c
+	}
+	running := 0
+	for _, n := range g.Nodes {
+		ns := runtime.NodeStatus{Name: n.Name, Role: string(n.Role), Kind: n.Kind, State: runtime.NodeMissing}
+		if c, ok := byNode[n.Name]; ok {
+			ns.Image, ns.Mgmt = c.Image, c.IPv4Address
+			switch c.State {
+			case "running":
+				ns.State = runtime.NodeRunning
+				running++
+			case "exited", "created", "paused":
+				ns.State = runtime.NodeStopped
+			default:
+				ns.State = runtime.NodeError
+			}
+		}
+		st.Nodes = append(st.Nodes, ns)
+	}
+	switch {
+	case running == len(g.Nodes) && running > 0:
+		st.State = runtime.StateUp
+	case running > 0:
+		st.State = runtime.StateDegraded
+	default:
+		st.State = runtime.StateDown
+	}
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// RunVariant implements runtime.Runtime. Live perftest traffic needs
+// soft-RoCE in the host containers; labctl does not run it yet, so the
+// variant is refused with what to use instead.
+func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, v runtime.VariantSpec) (*results.Variant, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return nil, exitcode.Envf("variant %s on lab %s: running perftest traffic on a containerlab lab is not implemented yet; run scenarios with --runtime sim (the configs pushed and read back under %s feed it)", v.Name, l.Name, ReadbackDir(l))
+}

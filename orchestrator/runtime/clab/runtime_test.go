@@ -1,0 +1,317 @@
+package clab
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/lab"
+	"github.com/labctl/labctl/orchestrator/runtime"
+)
+
+// fakeEngine is a Docker engine whose containers all run and whose hosts
+// have their soft-RoCE devices.
+type fakeEngine struct {
+	mu      sync.Mutex
+	images  map[string]bool
+	links   map[string]string // container -> `rdma link` output
+	ibv     map[string]string // container -> `ibv_devices` output
+	stopped map[string]bool
+	execs   [][]string
+}
+
+func (f *fakeEngine) State(_ context.Context, name string) (ContainerState, error) {
+	if f.stopped[name] {
+		return ContainerState{Exists: true, Status: "exited", ExitCode: 1}, nil
+	}
+	return ContainerState{Exists: true, Status: "running", Running: true}, nil
+}
+
+func (f *fakeEngine) ImagePresent(_ context.Context, ref string) (bool, error) {
+	return f.images[ref], nil
+}
+
+func (f *fakeEngine) Close() error { return nil }
+
+func (f *fakeEngine) Exec(_ context.Context, ctr string, argv []string, _ ExecOptions) (ExecResult, error) {
+	f.mu.Lock()
+	f.execs = append(f.execs, append([]string{ctr}, argv...))
+	f.mu.Unlock()
+	switch argv[0] {
+	case "rdma":
+		return ExecResult{Stdout: []byte(f.links[ctr])}, nil
+	case "ibv_devices":
+		return ExecResult{Stdout: []byte(f.ibv[ctr])}, nil
+	case "sh":
+		return ExecResult{Stdout: []byte("/usr/bin/ib_write_bw\n/usr/bin/ib_write_lat\n")}, nil
+	}
+	return ExecResult{ExitCode: 127}, nil
+}
+
+// labRunner plays containerlab for a lab: deploy succeeds, inspect lists
+// every node running.
+type labRunner struct {
+	l     *runtime.Lab
+	calls [][]string
+}
+
+func (r *labRunner) Run(_ context.Context, argv []string) ([]byte, []byte, error) {
+	r.calls = append(r.calls, argv)
+	if argv[1] != "inspect" {
+		return nil, nil, nil
+	}
+	var cs []Container
+	for i, n := range r.l.Graph.Nodes {
+		cs = append(cs, Container{LabName: r.l.Name, Name: ContainerName(r.l.Name, n.Name), Kind: n.Kind, Image: "img", State: "running", IPv4Address: fmt.Sprintf("172.20.20.%d/24", i+2)})
+	}
+	b, _ := json.Marshal(map[string][]Container{r.l.Name: cs})
+	return b, nil, nil
+}
+
+func testLab(t *testing.T) *runtime.Lab {
+	t.Helper()
+	s, err := lab.Resolve("16gpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := runtime.NewLab(s, t.TempDir(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runtime.RenderMissing(l); err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+func readyEngine(l *runtime.Lab) *fakeEngine {
+	f := &fakeEngine{images: map[string]bool{}, links: map[string]string{}, ibv: map[string]string{}, stopped: map[string]bool{}}
+	for _, ref := range images(l) {
+		f.images[ref] = true
+	}
+	for _, h := range l.Graph.Hosts() {
+		var links, ibv strings.Builder
+		for _, hn := range HostNets(l, h) {
+			fmt.Fprintf(&links, "link %s/1 state ACTIVE physical_state LINK_UP netdev %s\n", hn.RDMADev, hn.Iface)
+			fmt.Fprintf(&ibv, "    %s\t505400fffe000000\n", hn.RDMADev)
+		}
+		c := ContainerName(l.Name, h.Name)
+		f.links[c], f.ibv[c] = links.String(), ibv.String()
+	}
+	return f
+}
+
+type pushCall struct{ nos, node, host, user string }
+
+func testRuntime(l *runtime.Lab, eng *fakeEngine, pushes *[]pushCall, pushErr map[string]error) (*Runtime, *labRunner) {
+	runner := &labRunner{l: l}
+	var mu sync.Mutex
+	r := &Runtime{
+		CLI:      CLI{Runner: runner},
+		Connect:  func(context.Context) (Engine, error) { return eng, nil },
+		LookPath: func(string) (string, error) { return "/usr/bin/containerlab", nil },
+		PushConfig: func(_ context.Context, nos, node, host string, cred Credentials, cfg []byte) (string, error) {
+			mu.Lock()
+			*pushes = append(*pushes, pushCall{nos, node, host, cred.Username})
+			mu.Unlock()
+			if err := pushErr[node]; err != nil {
+				return "", err
+			}
+			return string(cfg), nil
+		},
+		Push: PushOptions{Backoff: 1},
+	}
+	return r, runner
+}
+
+func TestUpDeploysWaitsVerifiesAndPushes(t *testing.T) {
+	l := testLab(t)
+	var out bytes.Buffer
+	l.Progress = &out
+	var pushes []pushCall
+	r, runner := testRuntime(l, readyEngine(l), &pushes, nil)
+	if err := r.Up(context.Background(), l); err != nil {
+		t.Fatal(err)
+	}
+	topo := filepath.Join(l.Dir, "16gpu.clab.yml")
+	if !slices.Equal(runner.calls[0], []string{"/usr/bin/containerlab", "deploy", "-t", topo, "--reconfigure"}) {
+		t.Errorf("first call %q", runner.calls[0])
+	}
+	if len(pushes) != len(l.Graph.Switches()) {
+		t.Fatalf("pushed %d switches, the lab has %d", len(pushes), len(l.Graph.Switches()))
+	}
+	for _, p := range pushes {
+		if p.nos != "sonic" || !strings.HasPrefix(p.host, "172.20.20.") || strings.Contains(p.host, "/") || p.user != "admin" {
+			t.Errorf("push %+v", p)
+		}
+		rb, err := os.ReadFile(filepath.Join(ReadbackDir(l), p.node+".json"))
+		if err != nil || len(rb) == 0 {
+			t.Errorf("no read-back saved for %s: %v", p.node, err)
+		}
+		if _, err := os.Stat(filepath.Join(ReadbackDir(l), p.node+".diff")); err == nil {
+			t.Errorf("%s: a diff was written for an identical read-back", p.node)
+		}
+	}
+	if !strings.Contains(out.String(), "configuration applied and read back") {
+		t.Errorf("progress lacks push lines:\n%s", out.String())
+	}
+}
+
+func TestUpPushFailureNamesDevice(t *testing.T) {
+	l := testLab(t)
+	var pushes []pushCall
+	r, _ := testRuntime(l, readyEngine(l), &pushes, map[string]error{"leaf1": errors.New("push to leaf1: apply: exit status 1; device said: Error: bad table")})
+	err := r.Up(context.Background(), l)
+	if err == nil || !strings.Contains(err.Error(), "leaf1") || !strings.Contains(err.Error(), "Error: bad table") {
+		t.Fatalf("error = %v", err)
+	}
+}
+
+func TestUpMissingEnvironment(t *testing.T) {
+	l := testLab(t)
+	var pushes []pushCall
+	eng := readyEngine(l)
+	delete(eng.images, "labctl/rdma-host:latest")
+	r, runner := testRuntime(l, eng, &pushes, nil)
+	r.LookPath = func(string) (string, error) { return "", errors.New("not found") }
+	err := r.Up(context.Background(), l)
+	if exitcode.Code(err) != exitcode.Environment {
+		t.Fatalf("error %v has code %d, want 3", err, exitcode.Code(err))
+	}
+	for _, want := range []string{"containerlab is not installed", "labctl/rdma-host:latest is not present", "labctl doctor", "--runtime sim"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	if len(runner.calls) != 0 {
+		t.Errorf("containerlab ran despite the failed preflight: %q", runner.calls)
+	}
+}
+
+func TestUpNoDocker(t *testing.T) {
+	l := testLab(t)
+	var pushes []pushCall
+	r, _ := testRuntime(l, readyEngine(l), &pushes, nil)
+	r.Connect = func(context.Context) (Engine, error) {
+		return nil, exitcode.Envf("docker engine at unix:///var/run/docker.sock is not reachable")
+	}
+	err := r.Up(context.Background(), l)
+	if exitcode.Code(err) != exitcode.Environment || !strings.Contains(err.Error(), "docker engine") {
+		t.Fatalf("error = %v", err)
+	}
+}
+
+func TestUpHostWithoutRXE(t *testing.T) {
+	l := testLab(t)
+	var pushes []pushCall
+	eng := readyEngine(l)
+	eng.links[ContainerName(l.Name, "host2")] = ""
+	r, _ := testRuntime(l, eng, &pushes, nil)
+	err := r.Up(context.Background(), l)
+	if exitcode.Code(err) != exitcode.Environment || !strings.Contains(err.Error(), "rxe-host2-0 missing") {
+		t.Fatalf("error = %v", err)
+	}
+	if len(pushes) != 0 {
+		t.Error("switches were pushed although the hosts are not ready")
+	}
+}
+
+func TestUpExitedContainer(t *testing.T) {
+	l := testLab(t)
+	var pushes []pushCall
+	eng := readyEngine(l)
+	eng.stopped[ContainerName(l.Name, "leaf1")] = true
+	r, _ := testRuntime(l, eng, &pushes, nil)
+	err := r.Up(context.Background(), l)
+	if err == nil || !strings.Contains(err.Error(), "leaf1") || !strings.Contains(err.Error(), "exited") {
+		t.Fatalf("error = %v", err)
+	}
+}
+
+func TestUpDryRun(t *testing.T) {
+	l := testLab(t)
+	l.DryRun = true
+	var out bytes.Buffer
+	l.Progress = &out
+	var pushes []pushCall
+	r, runner := testRuntime(l, readyEngine(l), &pushes, nil)
+	if err := r.Up(context.Background(), l); err != nil {
+		t.Fatal(err)
+	}
+	if len(runner.calls) != 0 || len(pushes) != 0 {
+		t.Error("dry run changed something")
+	}
+	if !strings.Contains(out.String(), "would run: containerlab deploy -t") || !strings.Contains(out.String(), "would push") {
+		t.Errorf("dry run said:\n%s", out.String())
+	}
+}
+
+func TestStatusAndDown(t *testing.T) {
+	l := testLab(t)
+	var pushes []pushCall
+	r, runner := testRuntime(l, readyEngine(l), &pushes, nil)
+	st, err := r.Status(context.Background(), l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.State != runtime.StateUp || len(st.Nodes) != len(l.Graph.Nodes) || st.Nodes[0].Mgmt == "" {
+		t.Errorf("status = %+v", st)
+	}
+	if err := r.Down(context.Background(), l); err != nil {
+		t.Fatal(err)
+	}
+	last := runner.calls[len(runner.calls)-1]
+	if last[1] != "destroy" || last[len(last)-1] != "--cleanup" {
+		t.Errorf("down ran %q", last)
+	}
+	// With the topology gone the lab is down already.
+	if err := os.Remove(filepath.Join(l.Dir, l.Graph.TopologyFile())); err != nil {
+		t.Fatal(err)
+	}
+	n := len(runner.calls)
+	if err := r.Down(context.Background(), l); err != nil || len(runner.calls) != n {
+		t.Errorf("down without topology: %v, calls %d -> %d", err, n, len(runner.calls))
+	}
+}
+
+func TestStatusFromInspect(t *testing.T) {
+	l := testLab(t)
+	cs := []Container{
+		{LabName: l.Name, Name: ContainerName(l.Name, "leaf1"), State: "running"},
+		{LabName: l.Name, Name: ContainerName(l.Name, "host1"), State: "exited"},
+	}
+	st := &runtime.Status{}
+	StatusFromInspect(st, l.Graph, cs)
+	if st.State != runtime.StateDegraded {
+		t.Errorf("state %s, want degraded", st.State)
+	}
+	got := map[string]string{}
+	for _, n := range st.Nodes {
+		got[n.Name] = n.State
+	}
+	if got["leaf1"] != runtime.NodeRunning || got["host1"] != runtime.NodeStopped || got["spine1"] != runtime.NodeMissing {
+		t.Errorf("nodes %v", got)
+	}
+	st = &runtime.Status{}
+	StatusFromInspect(st, l.Graph, nil)
+	if st.State != runtime.StateDown {
+		t.Errorf("no containers: state %s", st.State)
+	}
+}
+
+func TestRunVariantRefused(t *testing.T) {
+	l := testLab(t)
+	_, err := New().RunVariant(context.Background(), l, runtime.VariantSpec{Name: "ecn=on,pfc=on"})
+	if exitcode.Code(err) != exitcode.Environment || !strings.Contains(err.Error(), "--runtime sim") {
+		t.Fatalf("error = %v", err)
+	}
+}
