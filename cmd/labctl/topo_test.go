@@ -130,6 +130,21 @@ func TestTraceSportChangesChoice(t *testing.T) {
 	if len(choices) < 2 {
 		t.Errorf("8 source ports all hashed to the same uplink %v", choices)
 	}
+	seeded := map[string]bool{}
+	for _, seed := range []string{"0", "1", "2", "3", "4", "5", "6", "7"} {
+		code, out, stderr := runCLI(t, "trace", "128gpu", "0", "100", "--hash-seed", seed)
+		if code != 0 {
+			t.Fatalf("--hash-seed %s: exit %d: %s", seed, code, stderr)
+		}
+		for _, line := range strings.Split(out, "\n") {
+			if strings.HasPrefix(line, "path: ") {
+				seeded[line] = true
+			}
+		}
+	}
+	if len(seeded) < 2 {
+		t.Errorf("8 hash seeds all gave the same path %v", seeded)
+	}
 }
 
 func TestTraceBadInput(t *testing.T) {

@@ -19,6 +19,7 @@ func newTraceCmd(app *App) *cobra.Command {
 	var (
 		nos   string
 		sport uint16
+		seed  uint64
 	)
 	cmd := &cobra.Command{
 		Use:   "trace <lab> <src> <dst>",
@@ -58,7 +59,7 @@ Leaf = 3) and end to end (NIC -> Leaf -> Spine -> Leaf -> NIC = 4).`,
 			if err != nil {
 				return exitcode.Usagef("%v", err)
 			}
-			path, err := g.Trace(src, dst, flow)
+			path, err := g.TraceWithSeed(src, dst, flow, seed)
 			if err != nil {
 				return fmt.Errorf("trace %s: %w", g.Name, err)
 			}
@@ -71,6 +72,7 @@ Leaf = 3) and end to end (NIC -> Leaf -> Spine -> Leaf -> NIC = 4).`,
 		},
 	}
 	cmd.Flags().StringVar(&nos, "nos", "", "switch NOS: sonic or eos (default: the lab's; changes port names only)")
+	cmd.Flags().Uint64Var(&seed, "hash-seed", 0, "fabric-wide ECMP hash seed (0: each switch's fixed seed)")
 	cmd.Flags().Uint16Var(&sport, "sport", fabric.DefaultSourcePort, "UDP source port of the flow (RoCE v2 varies it per QP; it changes the ECMP choice)")
 	return cmd
 }

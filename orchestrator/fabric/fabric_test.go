@@ -717,6 +717,38 @@ func TestECMPSpread(t *testing.T) {
 	}
 }
 
+// TestECMPSeeds checks that one flow lands on different uplinks under
+// different fabric seeds, and that seed 0 is Trace.
+func TestECMPSeeds(t *testing.T) {
+	g, _ := catalogGraph(t, "128gpu", NOSEOS)
+	src, _ := g.GPU(0)
+	dst, _ := g.GPU(127)
+	k, _ := g.FlowKeyFor(src, dst, 0)
+	p0, _ := g.Trace(src, dst, k)
+	s0, _ := g.TraceWithSeed(src, dst, k, 0)
+	if fmt.Sprint(p0.Links) != fmt.Sprint(s0.Links) {
+		t.Fatal("TraceWithSeed(0) differs from Trace")
+	}
+	hits := map[int]int{}
+	const seeds = 3200
+	for seed := range uint64(seeds) {
+		p, err := g.TraceWithSeed(src, dst, k, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hits[p.Hops[0].Chosen]++
+	}
+	n := len(p0.Hops[0].Candidates)
+	if len(hits) != n {
+		t.Fatalf("seeds used %d of %d uplinks", len(hits), n)
+	}
+	for c, h := range hits {
+		if mean := seeds / n; h < mean*7/10 || h > mean*13/10 {
+			t.Errorf("uplink %d chosen under %d seeds, mean %d", c, h, mean)
+		}
+	}
+}
+
 func TestEmitters(t *testing.T) {
 	small, _ := catalogGraph(t, "16gpu", NOSEOS)
 	big, _ := catalogGraph(t, "1024gpu", NOSSonic)

@@ -144,11 +144,24 @@ func (g *Graph) FlowKeyFor(src, dst Endpoint, sport uint16) (FlowKey, error) {
 	return FlowKey{SrcIP: sa.Addr(), DstIP: da.Addr(), SrcPort: sport, DstPort: RoCEv2Port, Proto: ProtoUDP}, nil
 }
 
+// ECMPSeed is the hash seed of a switch for a fabric-wide seed: seed 0
+// gives SwitchSeed(name) itself; other seeds perturb every switch's choice,
+// as re-seeding the hash of real switches does.
+func ECMPSeed(switchName string, seed uint64) uint64 {
+	return SwitchSeed(switchName) + seed*0x9e3779b97f4a7c15
+}
+
 // Trace follows a flow from src to dst: at every switch with several
 // equal-cost next hops it picks FlowHash(flow, SwitchSeed(switch)) modulo
 // the number of candidates, counting each member of a merged link as its own
 // candidate so that the choice is the one the plan's real links would see.
+// It is TraceWithSeed with seed 0.
 func (g *Graph) Trace(src, dst Endpoint, flow FlowKey) (Path, error) {
+	return g.TraceWithSeed(src, dst, flow, 0)
+}
+
+// TraceWithSeed is Trace with a fabric-wide hash seed (see ECMPSeed).
+func (g *Graph) TraceWithSeed(src, dst Endpoint, flow FlowKey, seed uint64) (Path, error) {
 	if src == dst {
 		return Path{}, fmt.Errorf("source and destination are the same NIC %s", src)
 	}
@@ -182,7 +195,7 @@ func (g *Graph) Trace(src, dst Endpoint, flow FlowKey) (Path, error) {
 		}
 		hop := Hop{Node: cur.Name, Role: cur.Role, In: in, Candidates: cands}
 		if len(cands) > 1 {
-			hop.Hash = FlowHash(flow, SwitchSeed(cur.Name))
+			hop.Hash = FlowHash(flow, ECMPSeed(cur.Name, seed))
 			hop.Chosen = int(hop.Hash % uint64(len(cands)))
 		}
 		c := cands[hop.Chosen]
