@@ -18,6 +18,11 @@
 //     received), which is how RingAllReduceFlows builds a collective.
 //   - DCQCN parameters (PaperDCQCN, MellanoxDCQCN) and DCQCNEnabled.
 //
+// IncastFlows, PairFlows, PermutationFlows, AllToAllFlows and
+// RingAllReduceFlows generate the traffic patterns of labctl scenarios.
+// Switch ports without QoS are lossy FIFO-like DWRR queues: give the CNP
+// priority (6) Strict in DefaultQoS, as RoCE configs do.
+//
 // # Model
 //
 // Time is integer picoseconds. Links serialize packets at their rate and
@@ -38,7 +43,11 @@
 // below the threshold. Bytes arriving while paused go to per-port,
 // per-priority headroom; a packet that fits neither shared buffer nor
 // headroom is dropped, as is any lossy packet when the shared buffer is
-// full. Routing is shortest path (BFS per destination NIC) with ECMP by a
+// full. Each transmitter runs at its nominal rate off by up to ±100 ppm
+// (ClockSkewPPM) and each switch adds up to 100 ns of ingress pipeline
+// latency (SwitchJitterNs), both drawn from the seed and never reordering
+// a link: real clocks and pipelines differ, and without that, identical
+// senders phase-lock at a full drop-tail queue. Routing is shortest path (BFS per destination NIC) with ECMP by a
 // flow hash (NICs, UDP source port, protocol) mixed with the switch seed.
 //
 // NICs serve control packets (ACK, NAK, CNP) first by priority, then their

@@ -3,7 +3,7 @@ package sim
 // event is a value type: the queue holds events inline, so scheduling
 // allocates nothing once the backing array has grown.
 type event struct {
-	t    int64 // picoseconds
+	t    int64  // picoseconds
 	a    int32  // port or flow index
 	b    int32  // packet index or priority
 	gen  uint32 // generation, to drop stale timers

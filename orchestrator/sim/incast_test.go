@@ -136,3 +136,41 @@ func TestIncastTwoTierPFC(t *testing.T) {
 	}
 	t.Logf("goodput %.2f, min flow %.2f, jain %.3f, pauses %d", r.Totals.GoodputGbps, r.Totals.MinFlowGbps, r.Totals.JainFairness, r.Totals.PauseFrames)
 }
+
+// TestPFCThresholds checks the static XOFF threshold bounds the queue and
+// that headroom too small for the in-flight bytes loses packets.
+func TestPFCThresholds(t *testing.T) {
+	const xoff = 50_000
+	cfg := incastConfig(incastN, true, false, false, 1_000_000)
+	cfg.DefaultQoS = map[int]PortQoS{3: {PFC: true, XoffBytes: xoff}}
+	r := mustRun(t, cfg)
+	var maxQ int64
+	for _, p := range r.Ports {
+		if p.Node == "sw" && p.Port == "Ethernet0" && p.Priority == 3 {
+			maxQ = p.MaxQueueBytes
+		}
+	}
+	s, _ := newSim(&cfg)
+	in, _ := s.portIndex(PortRef{"sw", "Ethernet1"})
+	hr := s.ports[in].qos[3].HeadroomBytes // all switch ports alike
+	if bound := int64(incastN) * (xoff + hr); maxQ == 0 || maxQ > bound {
+		t.Errorf("receiver queue peaked at %d B, want within N*(XOFF+headroom) = %d", maxQ, bound)
+	}
+	if r.Totals.Drops != 0 || r.Totals.PauseFrames == 0 {
+		t.Errorf("drops=%d pauses=%d, want 0 and > 0", r.Totals.Drops, r.Totals.PauseFrames)
+	}
+
+	// On 400 m cables (2 µs) a pause leaves about 2 x 2 µs x 100G = 50 KB in
+	// flight: the default headroom (from rate and delay) holds it, one
+	// packet of headroom does not.
+	for i := range cfg.Topology.Links {
+		cfg.Topology.Links[i].PropDelayNs = 2000
+	}
+	if r := mustRun(t, cfg); r.Totals.Drops != 0 {
+		t.Errorf("default headroom on long cables: %d drops, want 0", r.Totals.Drops)
+	}
+	cfg.DefaultQoS = map[int]PortQoS{3: {PFC: true, XoffBytes: xoff, HeadroomBytes: 4178}}
+	if r := mustRun(t, cfg); r.Totals.Drops == 0 {
+		t.Error("one packet of headroom absorbed a pause's in-flight bytes on 400 m cables: want drops")
+	}
+}
