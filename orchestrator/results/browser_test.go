@@ -119,8 +119,8 @@ func TestReportInBrowser(t *testing.T) {
 	if e := regexp.MustCompile(`data-errors="([^"]*)"`).FindStringSubmatch(dom); e == nil || htmlUnescape(e[1]) != "[]" {
 		t.Errorf("script errors on the page: %v", e)
 	}
-	if len(checks) != 19 {
-		t.Errorf("%d charts rendered, want 19 (6 summary, 12 series, 1 topology)", len(checks))
+	if len(checks) != 20 {
+		t.Errorf("%d charts rendered, want 20 (7 summary, 12 series, 1 topology)", len(checks))
 	}
 	for _, c := range checks {
 		if c.W <= 0 || c.H <= 0 || c.Drawn < 5 || c.Marks < 1 {

@@ -270,3 +270,21 @@ func TestBaselines(t *testing.T) {
 		t.Errorf("Reindex with baselines/ present = %d, %v", n, err)
 	}
 }
+
+func FuzzParseTolerance(f *testing.F) {
+	for _, s := range []string{"throughput_gbps_total=3%", "drops=10", "latency_us_p99=10%+2", "ecn_marked=off", "x", "drops=-1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		name, tol, err := ParseTolerance(s)
+		if err != nil {
+			return
+		}
+		if _, ok := metricByName(name); !ok {
+			t.Fatalf("accepted unknown metric %q", name)
+		}
+		if tol.Rel < 0 || tol.Abs < 0 || tol.Rel != tol.Rel || tol.Abs != tol.Abs {
+			t.Fatalf("%q gave negative or NaN tolerance %+v", s, tol)
+		}
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -28,6 +29,9 @@ func WriteReports(dir string, run *Run, topo string) error {
 		return fmt.Errorf("write reports: nil run")
 	}
 	opts := HTMLOptions{TopologyMermaid: topo}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("write reports for run %s: %w", run.RunID, err)
+	}
 	renderers := []struct {
 		name   string
 		render func(io.Writer) error

@@ -179,6 +179,30 @@ func summaryCharts(run *Run) []htmlChart {
 			fg = append(fg, g)
 		}
 		charts = append(charts, htmlChart{"flows", barChart("flows", flowTitle, "Gb/s", flowSrc, names, fg)})
+
+		// Every flow, sorted: starved (victim) flows show up at the left
+		// however many flows the lab has.
+		var lines []line
+		for _, v := range vs {
+			tp := make([]float64, 0, len(v.Flows))
+			for _, f := range v.Flows {
+				tp = append(tp, f.ThroughputGbps)
+			}
+			if len(tp) == 0 {
+				continue
+			}
+			sort.Float64s(tp)
+			l := line{Name: v.Name}
+			for i, x := range tp {
+				pct := 100.0
+				if len(tp) > 1 {
+					pct = float64(i) / float64(len(tp)-1) * 100
+				}
+				l.X, l.Y = append(l.X, pct), append(l.Y, x)
+			}
+			lines = append(lines, l)
+		}
+		charts = append(charts, htmlChart{"flow-distribution", lineChart("flow-distribution", "Flow throughput, sorted", "flows (percentile, slowest first)", "Gb/s", flowSrc, lines, false)})
 	}
 	charts = append(charts, htmlChart{"pfc", barChart("pfc", "PFC pause frames", "frames", sumSrc, []string{"PFC pauses"},
 		groups(func(v Variant) []float64 { return []float64{float64(v.Summary.PFCPauseFrames)} }))})

@@ -148,7 +148,7 @@ func TestRenderHTML(t *testing.T) {
 			t.Errorf("report contains <%s>", se.Name.Local)
 		}
 	}
-	want := map[string]int{"throughput": 1, "flows": 1, "pfc": 1, "ecn": 1, "loss": 1, "latency": 1,
+	want := map[string]int{"throughput": 1, "flows": 1, "flow-distribution": 1, "pfc": 1, "ecn": 1, "loss": 1, "latency": 1,
 		"series-queue_bytes": 4, "series-rate_gbps": 4, "series-paused": 4, "topology": 1}
 	for k, n := range want {
 		if charts[k] != n {
