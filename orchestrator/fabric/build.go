@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/netip"
 	"strconv"
+	"strings"
 
 	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/sizing"
@@ -240,10 +241,6 @@ func (g *Graph) addNodes(s *shape, nos string) error {
 	if large {
 		superASN, spineASN, leafBase = 4200000000, 4200000000, 4201000000
 	}
-	servers := 0
-	for _, n := range s.hostLinks {
-		servers += n
-	}
 	g.Nodes = make([]*Node, 0, s.supers+s.spines+s.leaves)
 	g.index = make(map[string]*Node)
 	ordinal := 0
@@ -418,18 +415,7 @@ func (g *Graph) noteScaleDown(mergeLS, mergeSS bool, s *shape) {
 // summarizeNames shortens a long list of node names for messages.
 func summarizeNames(names []string) string {
 	if len(names) <= 4 {
-		return joinComma(names)
+		return strings.Join(names, ", ")
 	}
-	return joinComma(names[:3]) + ", ... " + names[len(names)-1]
-}
-
-func joinComma(s []string) string {
-	out := ""
-	for i, x := range s {
-		if i > 0 {
-			out += ", "
-		}
-		out += x
-	}
-	return out
+	return strings.Join(names[:3], ", ") + ", ... " + names[len(names)-1]
 }
