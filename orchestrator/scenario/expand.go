@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/runtime"
 )
 
@@ -304,4 +305,16 @@ func pickVictimDst(nics []NIC, recv NIC, senders []NIC) (NIC, bool) {
 		}
 	}
 	return best, bestScore >= 0
+}
+
+// NICsFromGraph lists the lab's GPU NICs in fabric order (host by host,
+// NIC by NIC) with the leaf each is attached to.
+func NICsFromGraph(g *fabric.Graph) []NIC {
+	var out []NIC
+	for _, h := range g.Hosts() {
+		for i, p := range h.Ports {
+			out = append(out, NIC{Endpoint: runtime.Endpoint{Host: h.Name, NIC: i}, Leaf: p.Peer})
+		}
+	}
+	return out
 }

@@ -1,0 +1,734 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/fabric"
+	"github.com/labctl/labctl/orchestrator/qos"
+	"github.com/labctl/labctl/orchestrator/results"
+	"github.com/labctl/labctl/orchestrator/runtime"
+	engine "github.com/labctl/labctl/orchestrator/sim"
+)
+
+// Limits that keep the run record readable.
+const (
+	maxSeriesPorts = 16
+	maxSeriesFlows = 16
+	maxWatchPorts  = 64
+	arPrefix       = "ar"
+	// defaultCableM is the cable length assumed for ports whose configs
+	// and fabric give none.
+	defaultCableM = 5
+)
+
+// builder adapts the fabric graph and the parsed vendor configs to the
+// simulator's input.
+type builder struct {
+	l    *runtime.Lab
+	g    *fabric.Graph
+	in   qos.Intent
+	cfgs map[string]*qos.DeviceConfig
+}
+
+func newBuilder(l *runtime.Lab, cfgs []qos.DeviceConfig, in qos.Intent) (*builder, error) {
+	if l.Graph == nil {
+		return nil, fmt.Errorf("lab %s has no fabric graph", l.Name)
+	}
+	b := &builder{l: l, g: l.Graph, in: in, cfgs: map[string]*qos.DeviceConfig{}}
+	for i := range cfgs {
+		b.cfgs[cfgs[i].Device] = &cfgs[i]
+	}
+	return b, nil
+}
+
+// nicName is the simulator's name of a host NIC: "host1:eth1".
+func (b *builder) nicName(ep runtime.Endpoint) (string, *fabric.Port, error) {
+	h := b.g.Node(ep.Host)
+	if h == nil || h.Role != fabric.RoleHost || ep.NIC < 0 || ep.NIC >= len(h.Ports) {
+		return "", nil, exitcode.Usagef("lab %s has no NIC %s:%d", b.g.Name, ep.Host, ep.NIC)
+	}
+	p := h.Ports[ep.NIC]
+	return ep.Host + ":" + p.Name, p, nil
+}
+
+// subset picks the part of the fabric the endpoints touch: their NICs,
+// their leaves, and every spine and super-spine that can carry traffic
+// between those leaves (all of them in the pods involved), so that ECMP
+// sees the same choices as on the full fabric.
+func (b *builder) subset(eps []runtime.Endpoint) (nodes map[string]bool, nics map[string]bool, err error) {
+	nodes, nics = map[string]bool{}, map[string]bool{}
+	pods := map[int]bool{}
+	for _, ep := range eps {
+		name, p, err := b.nicName(ep)
+		if err != nil {
+			return nil, nil, err
+		}
+		nics[name] = true
+		nodes[ep.Host] = true
+		nodes[p.Peer] = true
+		if leaf := b.g.Node(p.Peer); leaf != nil {
+			pods[leaf.Pod] = true
+		}
+	}
+	for _, n := range b.g.Nodes {
+		switch n.Role {
+		case fabric.RoleSpine:
+			if pods[n.Pod] {
+				nodes[n.Name] = true
+			}
+		case fabric.RoleSuperSpine:
+			if len(pods) > 1 {
+				nodes[n.Name] = true
+			}
+		}
+	}
+	return nodes, nics, nil
+}
+
+// endpoints lists every NIC a variant uses.
+func endpoints(vs runtime.VariantSpec) []runtime.Endpoint {
+	var eps []runtime.Endpoint
+	for _, f := range vs.Flows {
+		eps = append(eps, f.Src, f.Dst)
+	}
+	if vs.Collective != nil {
+		eps = append(eps, vs.Collective.Ranks...)
+	}
+	return eps
+}
+
+// topology builds the simulator's topology and QoS for the chosen nodes.
+func (b *builder) topology(nodes, nics map[string]bool) (engine.Topology, map[engine.PortRef]map[int]engine.PortQoS, map[string]map[int]int) {
+	var topo engine.Topology
+	qosMap := map[engine.PortRef]map[int]engine.PortQoS{}
+	dscp := map[string]map[int]int{}
+	for _, n := range b.g.Nodes {
+		if !nodes[n.Name] {
+			continue
+		}
+		node := engine.Node{Name: n.Name, Kind: engine.Switch}
+		if n.Role == fabric.RoleHost {
+			node.Kind = engine.Host
+		} else if dc := b.cfgs[n.Name]; dc != nil {
+			node.BufferBytes = dc.SharedPoolBytes
+			if len(dc.DSCPToTC) > 0 {
+				dscp[n.Name] = dc.DSCPToTC
+			}
+			for i := range dc.Ports {
+				pc := &dc.Ports[i]
+				qosMap[engine.PortRef{Node: n.Name, Port: pc.Name}] = portQoS(dc, pc)
+			}
+		}
+		topo.Nodes = append(topo.Nodes, node)
+	}
+	// Hosts classify with the lab's intent (the NIC side of the DSCP map).
+	if len(b.in.DSCPToTC) > 0 {
+		dscp[""] = b.in.DSCPToTC
+	}
+	used := map[engine.PortRef]bool{}
+	for _, lk := range b.g.Links {
+		if !nodes[lk.A.Node] || !nodes[lk.B.Node] {
+			continue
+		}
+		if lk.Kind == fabric.KindHostLeaf && !nics[lk.A.Node+":"+lk.A.Port] {
+			continue
+		}
+		// A lab link may stand for several parallel plan links (merged to
+		// fit containerlab's port budget). The simulator gets the plan's
+		// links back: members at their own speed, each pausing on its own
+		// and chosen by ECMP, with the port's QoS on every member.
+		members, speed := 1, lk.SpeedGbps
+		if lk.Merged > 1 && lk.MemberSpeedGbps > 0 {
+			members, speed = lk.Merged, lk.MemberSpeedGbps
+		}
+		if members > 1 {
+			// The config describes the aggregate port: each member marks
+			// at its share of the ECN thresholds.
+			for _, base := range []engine.PortRef{{Node: lk.A.Node, Port: lk.A.Port}, {Node: lk.B.Node, Port: lk.B.Port}} {
+				if q, ok := qosMap[base]; ok {
+					qosMap[base] = scaleECN(q, members)
+				}
+			}
+		}
+		for m := range members {
+			a := engine.PortRef{Node: lk.A.Node, Port: memberPort(lk.A.Port, m)}
+			bb := engine.PortRef{Node: lk.B.Node, Port: memberPort(lk.B.Port, m)}
+			used[a], used[bb] = true, true
+			if m > 0 {
+				for base, end := range map[engine.PortRef]engine.PortRef{
+					{Node: lk.A.Node, Port: lk.A.Port}: a,
+					{Node: lk.B.Node, Port: lk.B.Port}: bb,
+				} {
+					if q, ok := qosMap[base]; ok {
+						qosMap[end] = q
+					}
+				}
+			}
+			topo.Links = append(topo.Links, engine.Link{
+				A: a, B: bb, RateGbps: float64(speed),
+				PropDelayNs: int64(b.cableM(lk) * qos.CableNsPerMeter),
+			})
+		}
+	}
+	// The simulator refuses QoS for ports no link uses: drop the ports
+	// outside the subset.
+	for r := range qosMap {
+		if !used[r] {
+			delete(qosMap, r)
+		}
+	}
+	return topo, qosMap, dscp
+}
+
+// scaleECN divides a port's ECN thresholds among n member links.
+func scaleECN(q map[int]engine.PortQoS, n int) map[int]engine.PortQoS {
+	out := make(map[int]engine.PortQoS, len(q))
+	for pr, pq := range q {
+		if pq.ECN {
+			pq.KminBytes /= int64(n)
+			pq.KmaxBytes /= int64(n)
+		}
+		out[pr] = pq
+	}
+	return out
+}
+
+// memberPort names member m of a merged port: the port itself for the
+// first, "<port>.<m>" for the others.
+func memberPort(port string, m int) string {
+	if m == 0 {
+		return port
+	}
+	return port + "." + strconv.Itoa(m)
+}
+
+// cableM is a link's cable length: what the switch end's config says,
+// else the intent's default.
+func (b *builder) cableM(lk *fabric.Link) int {
+	for _, end := range []fabric.LinkEnd{lk.B, lk.A} {
+		if dc := b.cfgs[end.Node]; dc != nil {
+			if pc := dc.Port(end.Port); pc != nil && pc.CableM > 0 {
+				return pc.CableM
+			}
+		}
+	}
+	if b.in.CableLengthM > 0 {
+		return b.in.CableLengthM
+	}
+	return defaultCableM
+}
+
+// portQoS turns one port's parsed config into the simulator's per-priority
+// settings. Priorities are traffic classes; a class's queue gives its
+// scheduling and ECN marking, its priority group its PFC headroom.
+func portQoS(dc *qos.DeviceConfig, pc *qos.PortConfig) map[int]engine.PortQoS {
+	out := map[int]engine.PortQoS{}
+	for tc := range qos.NumTC {
+		var pq engine.PortQoS
+		queue := tc
+		if q, ok := dc.TCToQueue[tc]; ok {
+			queue = q
+		}
+		if q := pc.Queue(queue); q != nil {
+			pq.Strict = q.Strict
+			pq.Weight = q.Weight
+			// Thresholds in vendor units other than bytes (segments,
+			// time) cannot be simulated faithfully; such a queue does not
+			// mark, and lint reports the unit.
+			if e := q.ECN; e != nil && e.Unit == "" && e.MaxBytes > 0 {
+				pq.ECN = true
+				pq.KminBytes, pq.KmaxBytes, pq.Pmax = e.MinBytes, e.MaxBytes, e.Pmax
+			}
+		}
+		if slices.Contains(pc.PFCPriorities, tc) {
+			pq.PFC = true
+			pg := tc
+			if p, ok := dc.TCToPG[tc]; ok {
+				pg = p
+			}
+			if g := pc.PG(pg); g != nil {
+				// SONiC's xoff is the headroom absorbed after XOFF; the
+				// XOFF point itself is dynamic (a share of free buffer).
+				pq.HeadroomBytes = g.XoffBytes
+			}
+		}
+		out[tc] = pq
+	}
+	return out
+}
+
+// config builds the simulation of a variant.
+func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
+	nodes, nics, err := b.subset(endpoints(vs))
+	if err != nil {
+		return nil, err
+	}
+	topo, qosMap, dscp := b.topology(nodes, nics)
+	nic := float64(b.g.NICSpeedGbps)
+	cfg := &engine.Config{
+		Topology:       topo,
+		QoS:            qosMap,
+		DefaultQoS:     map[int]engine.PortQoS{},
+		DSCPToPriority: dscp,
+		DurationNs:     int64(vs.DurationUs * 1000),
+		WarmupNs:       int64(vs.WarmupUs * 1000),
+		MTU:            b.in.MTU,
+		Seed:           vs.Seed,
+		DCQCN:          engine.PaperDCQCN(nic),
+		// DCQCN reacts to CNPs; with ECN removed from the switches there
+		// are none, so the NICs run at line rate either way.
+		DCQCNEnabled: vs.ECN,
+		CNPDSCP:      b.in.CNPDSCP,
+	}
+	for i, f := range vs.Flows {
+		src, _, err := b.nicName(f.Src)
+		if err != nil {
+			return nil, err
+		}
+		dst, _, err := b.nicName(f.Dst)
+		if err != nil {
+			return nil, err
+		}
+		qps := max(f.QPs, 1)
+		for q := range qps {
+			id := f.ID
+			if qps > 1 {
+				id += "/qp" + strconv.Itoa(q)
+			}
+			bytes := f.Bytes
+			if bytes > 0 {
+				bytes = (f.Bytes + int64(qps) - 1) / int64(qps)
+			}
+			cfg.Flows = append(cfg.Flows, engine.Flow{
+				ID: id, Src: src, Dst: dst, DSCP: f.TrafficClass >> 2,
+				SrcPort: 49152 + (i*64+q)%16384,
+				Bytes:   bytes, StartNs: int64(f.StartUs * 1000), Role: f.Role,
+			})
+		}
+	}
+	if c := vs.Collective; c != nil {
+		ranks, err := b.rankNames(c)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Flows = append(cfg.Flows, engine.RingAllReduceFlows(arPrefix, ranks, c.Bytes, c.TrafficClass>>2)...)
+	}
+	if vs.SeriesEvery >= 0 {
+		every := vs.SeriesEvery
+		if every == 0 {
+			every = 10
+		}
+		cfg.SampleEveryNs = int64(every * 1000)
+		cfg.Watch = b.watch(vs, nodes)
+	}
+	return cfg, nil
+}
+
+func (b *builder) rankNames(c *runtime.CollectiveSpec) ([]string, error) {
+	var ranks []string
+	for _, ep := range c.Ranks {
+		n, _, err := b.nicName(ep)
+		if err != nil {
+			return nil, err
+		}
+		ranks = append(ranks, n)
+	}
+	return ranks, nil
+}
+
+// watch picks the congested points to sample: the switch ports facing
+// each flow's receiver (where incast queues build), the switch ports
+// facing each sender (paused by PFC upstream of the congestion), then
+// the fabric uplinks of the leaves involved.
+func (b *builder) watch(vs runtime.VariantSpec, nodes map[string]bool) []engine.PortRef {
+	var out []engine.PortRef
+	seen := map[engine.PortRef]bool{}
+	add := func(r engine.PortRef) {
+		if !seen[r] && len(out) < maxWatchPorts {
+			seen[r] = true
+			out = append(out, r)
+		}
+	}
+	toward := func(ep runtime.Endpoint) {
+		if _, p, err := b.nicName(ep); err == nil {
+			add(engine.PortRef{Node: p.Peer, Port: p.PeerPort})
+		}
+	}
+	fromNIC := func(ep runtime.Endpoint) {
+		if name, _, err := b.nicName(ep); err == nil {
+			node, port, _ := strings.Cut(name, ":")
+			add(engine.PortRef{Node: node, Port: port})
+		}
+	}
+	for _, f := range vs.Flows {
+		toward(f.Dst)
+	}
+	for _, f := range vs.Flows {
+		fromNIC(f.Src)
+	}
+	if c := vs.Collective; c != nil {
+		for _, ep := range c.Ranks {
+			toward(ep)
+		}
+	}
+	for _, lk := range b.g.Links {
+		if lk.Kind == fabric.KindLeafSpine && nodes[lk.A.Node] && nodes[lk.B.Node] {
+			add(engine.PortRef{Node: lk.A.Node, Port: lk.A.Port})
+			add(engine.PortRef{Node: lk.B.Node, Port: lk.B.Port})
+		}
+	}
+	return out
+}
+
+// variant converts a simulation result into the run record's variant.
+func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engine.Result) *results.Variant {
+	v := &results.Variant{
+		Name: vs.Name, ECN: vs.ECN, PFC: vs.PFC, Repetition: vs.Repetition,
+		SimulatedUs: float64(res.SimulatedNs) / 1000,
+		Params: map[string]string{
+			"mtu":   strconv.Itoa(b.mtu()),
+			"dcqcn": onOff(cfg.DCQCNEnabled),
+			"nodes": strconv.Itoa(len(cfg.Topology.Nodes)),
+			"links": strconv.Itoa(len(cfg.Topology.Links)),
+		},
+		Flows:    []results.Flow{},
+		Counters: []results.Counter{},
+	}
+	for k, val := range vs.Params {
+		v.Params[k] = val
+	}
+	// Group QPs back into the scenario's flows.
+	byID := map[string][]*engine.FlowStats{}
+	for i := range res.Flows {
+		f := &res.Flows[i]
+		if strings.HasPrefix(f.ID, arPrefix+"-") {
+			continue
+		}
+		id, _, _ := strings.Cut(f.ID, "/qp")
+		byID[id] = append(byID[id], f)
+	}
+	var tps []float64
+	for _, fs := range vs.Flows {
+		qps := byID[fs.ID]
+		if len(qps) == 0 {
+			continue
+		}
+		rf := results.Flow{
+			ID: fs.ID, Src: epString(fs.Src), Dst: epString(fs.Dst), Pattern: fs.Pattern, Role: fs.Role,
+			Path: qps[0].Path, Source: results.Simulated,
+		}
+		lat := &results.Latency{}
+		allDone := fs.Bytes > 0
+		var fct int64
+		for _, q := range qps {
+			rf.Bytes += q.BytesDelivered
+			rf.ThroughputGbps += q.GoodputGbps
+			rf.Retransmits += q.Retransmits
+			lat.P50 = math.Max(lat.P50, float64(q.Latency.P50)/1000)
+			lat.P99 = math.Max(lat.P99, float64(q.Latency.P99)/1000)
+			lat.Max = math.Max(lat.Max, float64(q.Latency.Max)/1000)
+			if !q.Completed || q.FCTNs == nil {
+				allDone = false
+			} else {
+				fct = max(fct, *q.FCTNs)
+			}
+		}
+		rf.ThroughputGbps = round3(rf.ThroughputGbps)
+		if allDone {
+			us := float64(fct) / 1000
+			rf.FCTUs = &us
+		}
+		if lat.P99 > 0 {
+			rf.LatencyUs = lat
+		}
+		tps = append(tps, rf.ThroughputGbps)
+		v.Flows = append(v.Flows, rf)
+	}
+	if c := vs.Collective; c != nil {
+		v.Flows = append(v.Flows, b.allReduceFlows(c, res)...)
+		v.Extra = map[string]any{"allreduce": b.allReducePhases(c, res)}
+	}
+	t := res.Totals
+	sum := 0.0
+	minTp := math.Inf(1)
+	for _, x := range tps {
+		sum += x
+		minTp = math.Min(minTp, x)
+	}
+	if len(tps) == 0 {
+		minTp = 0
+	}
+	v.Summary = results.Summary{
+		ThroughputGbpsTotal: round3(sum), ThroughputGbpsMinFlow: round3(minTp), JainFairness: round3(engine.Jain(tps)),
+		Drops: t.Drops, PFCPauseFrames: t.PauseFrames, PFCPauseUs: round3(float64(t.PausedNs) / 1000),
+		ECNMarked: t.ECNMarked, CNP: t.CNPs, Retransmits: t.Retransmits,
+		LatencyUsP99: round3(float64(t.LatencyP99Ns) / 1000), Source: results.Simulated,
+	}
+	for _, p := range res.Ports {
+		v.Counters = append(v.Counters, results.Counter{
+			Node: p.Node, Port: p.Port, Priority: p.Priority, TxBytes: p.TxBytes,
+			PFCTx: p.PauseTx, PFCRx: p.PauseRx, ECNMarked: p.ECNMarked, Drops: p.Drops, Source: results.Simulated,
+		})
+	}
+	v.Series = seriesOf(res)
+	return v
+}
+
+func (b *builder) mtu() int {
+	if b.in.MTU > 0 {
+		return b.in.MTU
+	}
+	return engine.DefaultMTU
+}
+
+// allReduceFlows summarises a packet-level ring AllReduce per rank: what
+// rank i sent to rank i+1 over all steps.
+func (b *builder) allReduceFlows(c *runtime.CollectiveSpec, res *engine.Result) []results.Flow {
+	n := len(c.Ranks)
+	type agg struct {
+		bytes, rtx  int64
+		first, last int64
+		done        bool
+		path        []string
+	}
+	per := make([]agg, n)
+	for i := range per {
+		per[i].first, per[i].done = math.MaxInt64, true
+	}
+	for _, f := range res.Flows {
+		step, rank, ok := parseRingID(f.ID)
+		if !ok || rank >= n {
+			continue
+		}
+		a := &per[rank]
+		a.bytes += f.BytesDelivered
+		a.rtx += f.Retransmits
+		if step == 0 {
+			a.path = f.Path
+		}
+		if f.StartNs >= 0 {
+			a.first = min(a.first, f.StartNs)
+		}
+		if f.Completed && f.FCTNs != nil {
+			a.last = max(a.last, f.StartNs+*f.FCTNs)
+		} else {
+			a.done = false
+		}
+	}
+	out := make([]results.Flow, 0, n)
+	for i, a := range per {
+		src, dst := c.Ranks[i], c.Ranks[(i+1)%n]
+		rf := results.Flow{
+			ID: fmt.Sprintf("allreduce r%d %s->%s", i, epString(src), epString(dst)), Src: epString(src), Dst: epString(dst),
+			Pattern: "ring-allreduce", Role: "allreduce", Bytes: a.bytes, Retransmits: a.rtx, Path: a.path, Source: results.Simulated,
+		}
+		if a.done && a.last > a.first {
+			us := float64(a.last-a.first) / 1000
+			rf.FCTUs = &us
+			rf.ThroughputGbps = round3(float64(a.bytes) * 8 / float64(a.last-a.first))
+		}
+		out = append(out, rf)
+	}
+	return out
+}
+
+// allReducePhases measures the two phases of a packet-level ring
+// AllReduce: steps 0..N-2 scatter-reduce, N-1..2N-3 all-gather. Both move
+// the same bytes on the same paths; what differs is the fabric's state.
+func (b *builder) allReducePhases(c *runtime.CollectiveSpec, res *engine.Result) map[string]any {
+	n := len(c.Ranks)
+	out := map[string]any{"model": "packet", "completed": false}
+	if ns, ok := engine.CollectiveTimeNs(res, arPrefix); ok {
+		out["completed"] = true
+		out["simulated_us"] = round3(float64(ns) / 1000)
+	}
+	type win struct{ start, end int64 }
+	phases := map[string]*win{"scatter_reduce": {math.MaxInt64, 0}, "allgather": {math.MaxInt64, 0}}
+	for _, f := range res.Flows {
+		step, _, ok := parseRingID(f.ID)
+		if !ok || f.StartNs < 0 {
+			continue
+		}
+		w := phases["scatter_reduce"]
+		if step >= n-1 {
+			w = phases["allgather"]
+		}
+		w.start = min(w.start, f.StartNs)
+		if f.FCTNs != nil {
+			w.end = max(w.end, f.StartNs+*f.FCTNs)
+		} else {
+			w.end = max(w.end, res.SimulatedNs)
+		}
+	}
+	pm := map[string]any{}
+	for name, w := range phases {
+		if w.start == math.MaxInt64 {
+			continue
+		}
+		maxQ, paused := 0.0, 0.0
+		if s := res.Series; s != nil {
+			for ti, t := range s.TimesNs {
+				if t < w.start || t > w.end {
+					continue
+				}
+				for _, q := range s.Queues {
+					maxQ = math.Max(maxQ, float64(q.Bytes[ti]))
+					if q.Paused[ti] {
+						paused++
+					}
+				}
+			}
+		}
+		pm[name] = map[string]any{
+			"start_us": round3(float64(w.start) / 1000), "end_us": round3(float64(w.end) / 1000),
+			"duration_us": round3(float64(w.end-w.start) / 1000), "max_queue_bytes": maxQ, "paused_port_samples": paused,
+		}
+	}
+	out["phases"] = pm
+	return out
+}
+
+// runFlowLevelAllReduce answers a ring AllReduce too large for the packet
+// engine with the simulator's flow-level model.
+func (b *builder) runFlowLevelAllReduce(ctx context.Context, vs runtime.VariantSpec) (*results.Variant, error) {
+	c := vs.Collective
+	if len(vs.Flows) > 0 {
+		return nil, exitcode.Usagef("variant %s: a ring AllReduce of %d ranks runs at flow level, which cannot carry other traffic; run the other patterns in a separate scenario", vs.Name, len(c.Ranks))
+	}
+	nodes, nics, err := b.subset(c.Ranks)
+	if err != nil {
+		return nil, err
+	}
+	topo, qosMap, dscp := b.topology(nodes, nics)
+	ranks, err := b.rankNames(c)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	cfg := engine.Config{Topology: topo, QoS: qosMap, DSCPToPriority: dscp, MTU: b.in.MTU, Seed: vs.Seed}
+	est, err := engine.RingAllReduceFlowLevel(cfg, ranks, c.Bytes)
+	if err != nil {
+		return nil, fmt.Errorf("simulate %s: %w", vs.Name, err)
+	}
+	us := round3(est.TimeNs / 1000)
+	v := &results.Variant{
+		Name: vs.Name, ECN: vs.ECN, PFC: vs.PFC, Repetition: vs.Repetition, SimulatedUs: us,
+		Params:   map[string]string{"mtu": strconv.Itoa(b.mtu()), "model": "flow-level", "nodes": strconv.Itoa(len(topo.Nodes))},
+		Flows:    []results.Flow{},
+		Counters: []results.Counter{},
+		Summary: results.Summary{
+			ThroughputGbpsTotal: round3(est.MinRateGbps * float64(len(ranks))), ThroughputGbpsMinFlow: round3(est.MinRateGbps),
+			JainFairness: 1, Source: results.Simulated,
+		},
+	}
+	step := round3(est.StepNs / 1000)
+	half := float64(est.Steps/2) * step
+	phase := map[string]any{"duration_us": round3(half), "max_queue_bytes": 0.0, "paused_port_samples": 0.0}
+	v.Extra = map[string]any{"allreduce": map[string]any{
+		"model": "flow-level", "completed": true, "simulated_us": us, "step_us": step,
+		"min_rate_gbps": round3(est.MinRateGbps), "bus_bw_gbps": round3(est.BusBWGbps),
+		// The flow-level model gives both phases the same max-min fair
+		// rates and no queues, so neither congests more by construction.
+		"phases": map[string]any{"scatter_reduce": phase, "allgather": phase},
+	}}
+	return v, nil
+}
+
+// parseRingID reads "ar-s<step>-r<rank>".
+func parseRingID(id string) (step, rank int, ok bool) {
+	rest, found := strings.CutPrefix(id, arPrefix+"-s")
+	if !found {
+		return 0, 0, false
+	}
+	s, r, found := strings.Cut(rest, "-r")
+	if !found {
+		return 0, 0, false
+	}
+	step, err1 := strconv.Atoi(s)
+	rank, err2 := strconv.Atoi(r)
+	return step, rank, err1 == nil && err2 == nil
+}
+
+// seriesOf converts the sampled series, keeping the busiest ports and
+// flows so that the record stays small.
+func seriesOf(res *engine.Result) []results.TimeSeries {
+	s := res.Series
+	if s == nil || len(s.TimesNs) == 0 {
+		return nil
+	}
+	t := make([]float64, len(s.TimesNs))
+	for i, ns := range s.TimesNs {
+		t[i] = float64(ns) / 1000
+	}
+	queues := slices.Clone(s.Queues)
+	peak := func(q engine.PortSeries) int64 {
+		m := int64(0)
+		for _, x := range q.Bytes {
+			m = max(m, x)
+		}
+		return m
+	}
+	pausedCount := func(q engine.PortSeries) int {
+		c := 0
+		for _, p := range q.Paused {
+			if p {
+				c++
+			}
+		}
+		return c
+	}
+	sort.SliceStable(queues, func(i, j int) bool {
+		pi, pj := peak(queues[i])+int64(pausedCount(queues[i])), peak(queues[j])+int64(pausedCount(queues[j]))
+		return pi > pj
+	})
+	var out []results.TimeSeries
+	for _, q := range queues[:min(len(queues), maxSeriesPorts)] {
+		if peak(q) == 0 && pausedCount(q) == 0 {
+			continue
+		}
+		vals := make([]float64, len(q.Bytes))
+		paused := make([]float64, len(q.Paused))
+		for i, x := range q.Bytes {
+			vals[i] = float64(x)
+		}
+		for i, p := range q.Paused {
+			if p {
+				paused[i] = 1
+			}
+		}
+		out = append(out,
+			results.TimeSeries{Name: "queue_bytes " + q.Node + ":" + q.Port, Kind: "queue_bytes", Node: q.Node, Port: q.Port, Unit: "bytes", TimeUs: t, Values: vals, Source: results.Simulated},
+			results.TimeSeries{Name: "paused " + q.Node + ":" + q.Port, Kind: "paused", Node: q.Node, Port: q.Port, Unit: "bool", TimeUs: t, Values: paused, Source: results.Simulated})
+	}
+	n := 0
+	for _, r := range s.Rates {
+		if strings.HasPrefix(r.ID, arPrefix+"-") || n >= maxSeriesFlows {
+			continue
+		}
+		n++
+		vals := make([]float64, len(r.RateGbps))
+		copy(vals, r.RateGbps)
+		out = append(out, results.TimeSeries{Name: "rate_gbps " + r.ID, Kind: "rate_gbps", Flow: r.ID, Unit: "Gb/s", TimeUs: t, Values: vals, Source: results.Simulated})
+	}
+	return out
+}
+
+func epString(ep runtime.Endpoint) string { return ep.Host + ":" + strconv.Itoa(ep.NIC) }
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }

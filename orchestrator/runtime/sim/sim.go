@@ -1,0 +1,148 @@
+// Package sim is the embedded runtime: a lab "runs" in labctl's packet-level
+// simulator. Up renders the lab's topology and vendor configs where absent
+// and checks that the configs parse; each scenario variant parses the
+// configs from topologies/<lab>/configs/ again (so edits take effect),
+// removes ECN or PFC for the "off" variants, and simulates the variant's
+// flows on the part of the fabric they touch.
+package sim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/labctl/labctl/orchestrator/results"
+	"github.com/labctl/labctl/orchestrator/runtime"
+	engine "github.com/labctl/labctl/orchestrator/sim"
+)
+
+// Name is the runtime's name on the command line.
+const Name = "sim"
+
+// Runtime runs labs in the simulator. The zero value is ready to use.
+type Runtime struct {
+	// MaxPacketRanks is the largest ring AllReduce simulated packet by
+	// packet; larger ones use the flow-level model. 0 means 128.
+	MaxPacketRanks int
+}
+
+// New returns the simulator runtime.
+func New() *Runtime { return &Runtime{} }
+
+var _ runtime.Runtime = (*Runtime)(nil)
+
+// Name returns "sim".
+func (r *Runtime) Name() string { return Name }
+
+// Up writes the topology and the configs the lab lacks (never touching an
+// existing config) and checks that every switch's config parses. With
+// l.DryRun it only says what it would write.
+func (r *Runtime) Up(ctx context.Context, l *runtime.Lab) error {
+	if l.Graph == nil {
+		return fmt.Errorf("lab %s has no fabric graph", l.Name)
+	}
+	say := func(format string, a ...any) {
+		if l.Progress != nil {
+			fmt.Fprintf(l.Progress, format+"\n", a...)
+		}
+		l.Logger().Info(fmt.Sprintf(format, a...))
+	}
+	if l.DryRun {
+		codec, err := runtime.Codec(l.NOS)
+		if err != nil {
+			return err
+		}
+		if _, err := os.Stat(filepath.Join(l.Dir, l.Graph.TopologyFile())); errors.Is(err, fs.ErrNotExist) {
+			say("would write the topology %s", filepath.Join(l.Dir, l.Graph.TopologyFile()))
+		}
+		for _, sw := range l.Graph.Switches() {
+			p := l.ConfigPath(codec, sw.Name)
+			if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+				say("would render %s", p)
+			} else {
+				say("would keep %s as it is", p)
+			}
+		}
+		say("would simulate %d switches and %d hosts", len(l.Graph.Switches()), len(l.Graph.Hosts()))
+		return nil
+	}
+	written, err := runtime.RenderMissing(l)
+	if err != nil {
+		return err
+	}
+	for _, p := range written {
+		say("wrote %s", p)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if _, err := runtime.LoadConfigs(l); err != nil {
+		return err
+	}
+	say("lab %s is up in the simulator: %d switches, %d hosts, %s configs in %s",
+		l.Name, len(l.Graph.Switches()), len(l.Graph.Hosts()), l.NOS, l.ConfigsDir())
+	return nil
+}
+
+// Down has nothing to stop: a simulated lab holds no processes. Its files
+// stay, so a later up reuses the (possibly edited) configs.
+func (r *Runtime) Down(ctx context.Context, l *runtime.Lab) error { return nil }
+
+// Status lists the lab's nodes; in the simulator every node runs while the
+// lab is up.
+func (r *Runtime) Status(ctx context.Context, l *runtime.Lab) (*runtime.Status, error) {
+	st := &runtime.Status{Lab: l.Name, Runtime: Name, NOS: l.NOS, State: runtime.StateUp}
+	if l.Graph == nil {
+		return st, nil
+	}
+	for _, n := range l.Graph.Nodes {
+		st.Nodes = append(st.Nodes, runtime.NodeStatus{Name: n.Name, Role: string(n.Role), State: runtime.NodeRunning, Kind: "sim"})
+	}
+	return st, nil
+}
+
+// RunVariant simulates one variant with the lab's configs as they are on
+// disk, minus ECN or PFC for the "off" variants.
+func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, vs runtime.VariantSpec) (*results.Variant, error) {
+	cfgs, err := runtime.LoadConfigs(l)
+	if err != nil {
+		return nil, err
+	}
+	runtime.ApplyVariant(cfgs, vs.ECN, vs.PFC)
+	in, err := l.Intent()
+	if err != nil {
+		return nil, err
+	}
+	b, err := newBuilder(l, cfgs, in)
+	if err != nil {
+		return nil, err
+	}
+	maxRanks := r.MaxPacketRanks
+	if maxRanks == 0 {
+		maxRanks = 128
+	}
+	if c := vs.Collective; c != nil && len(c.Ranks) > maxRanks {
+		return b.runFlowLevelAllReduce(ctx, vs)
+	}
+	cfg, err := b.config(vs)
+	if err != nil {
+		return nil, err
+	}
+	if vs.Progress != nil {
+		vs.Progress(0)
+	}
+	res, err := engine.Run(ctx, *cfg)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("simulate %s: %w", vs.Name, err)
+	}
+	if vs.Progress != nil {
+		vs.Progress(1)
+	}
+	return b.variant(vs, cfg, res), nil
+}
