@@ -481,7 +481,11 @@ func (s *Store) Find(ref string, f Filter) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ReadRunFile(filepath.Join(s.RunDir(id), RunFile))
+	run, err := ReadRunFile(filepath.Join(s.RunDir(id), RunFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("run %s is in the index but %s is gone; run 'labctl results reindex' to drop it: %w", id, filepath.Join(s.RunDir(id), RunFile), err)
+	}
+	return run, err
 }
 
 // ReadRunFile reads a run record from a JSON file.

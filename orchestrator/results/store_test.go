@@ -391,3 +391,19 @@ func TestReadRunFileErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestGetRunFolderRemoved(t *testing.T) {
+	dir := t.TempDir()
+	s := openTestStore(t, dir)
+	saveRuns(t, s, threeRuns()...)
+	os.RemoveAll(filepath.Join(dir, "20261129T120000Z-ecn-pfc-16gpu"))
+	if _, err := s.Get("latest"); err == nil || !strings.Contains(err.Error(), "reindex") {
+		t.Errorf("Get of a removed run: %v", err)
+	}
+	if n, err := s.Reindex(); n != 2 || err != nil {
+		t.Fatalf("Reindex = %d, %v", n, err)
+	}
+	if r, err := s.Get("latest"); err != nil || r.RunID != "20261129T110000Z-incast-16gpu" {
+		t.Errorf("latest after reindex: %v %v", r, err)
+	}
+}
