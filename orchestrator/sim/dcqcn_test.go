@@ -180,9 +180,14 @@ func TestSwitchMarkingAtFixedDepth(t *testing.T) {
 		const n = 50_000
 		marked := 0
 		for i := 0; i < n; i++ {
-			op.busy = false
+			op.busyUntil = 0
 			s.switchSend(out)
-			k := s.q.ev[len(s.q.ev)-1].b // the arrival event carries the packet
+			k := int32(-1)
+			for _, e := range s.q.ev {
+				if e.kind == evArrive {
+					k = e.b // the arrival event carries the packet
+				}
+			}
 			s.q.ev = s.q.ev[:0]
 			if s.pkts[k].ce {
 				marked++

@@ -65,8 +65,10 @@ func (s *sim) run(ctx context.Context) error {
 				s.switchReceive(e.a, e.b)
 			}
 		case evTxDone:
-			s.ports[e.a].busy = false
-			s.kick(e.a)
+			if p := &s.ports[e.a]; p.busyUntil == e.t {
+				p.txPending = false
+				s.kick(e.a)
+			}
 		case evNicWake:
 			if s.ports[e.a].wakeAt == e.t {
 				s.ports[e.a].wakeAt = 0
@@ -143,15 +145,31 @@ func (s *sim) dequeue(q *pktQueue) int32 {
 	return k
 }
 
+func (p *port) queued() bool {
+	for i := range p.q {
+		if p.q[i].n > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 func (p *port) paused(prio uint8, now int64) bool { return p.pauseUntil[prio] > now }
 
 // --- transmission ---
 
+// kick lets port pi start its next transmission, or, while it is still
+// serializing, makes sure a TxDone event will look again.
 func (s *sim) kick(pi int32) {
-	if s.ports[pi].busy {
+	p := &s.ports[pi]
+	if p.busyUntil > s.now {
+		if !p.txPending {
+			p.txPending = true
+			s.push(p.busyUntil, evTxDone, pi, 0, 0)
+		}
 		return
 	}
-	if s.ports[pi].host {
+	if p.host {
 		s.nicSend(pi)
 	} else {
 		s.switchSend(pi)
@@ -160,18 +178,22 @@ func (s *sim) kick(pi int32) {
 
 // transmit puts packet k on the link of port pi: the port is busy for the
 // serialization time and the packet arrives whole at the peer one
-// propagation delay later (store and forward).
+// propagation delay later (store and forward). A TxDone event is scheduled
+// only when more work waits (always at a NIC, whose flows are paced);
+// otherwise the next enqueue finds the port idle by its clock.
 func (s *sim) transmit(pi, k int32) {
 	p := &s.ports[pi]
 	pk := &s.pkts[k]
 	ser := p.serPs(int64(pk.wire))
-	p.busy = true
 	p.busyUntil = s.now + ser
 	c := &p.c[pk.prio]
 	c.txBytes += int64(pk.wire)
 	c.txPkts++
 	s.hops++
-	s.push(s.now+ser, evTxDone, pi, 0, 0)
+	p.txPending = p.host || p.queued()
+	if p.txPending {
+		s.push(p.busyUntil, evTxDone, pi, 0, 0)
+	}
 	at := s.now + ser + p.propPs
 	if peer := &s.ports[p.peer]; !peer.host && s.jitter > 0 {
 		// Strictly after the previous packet of this link: simultaneous
@@ -281,9 +303,7 @@ func (s *sim) switchReceive(in, k int32) {
 	if op.q[pr].bytes > op.c[pr].maxQueue {
 		op.c[pr].maxQueue = op.q[pr].bytes
 	}
-	if !op.busy {
-		s.switchSend(out)
-	}
+	s.kick(out)
 }
 
 func (s *sim) xoffThreshold(n *node, q *PortQoS) int64 {
@@ -489,9 +509,7 @@ func (s *sim) sendCtrl(pi, fi int32, kind uint8, psn int64) {
 	pk.prio = s.nodes[s.ports[pi].node].prio[pk.dscp]
 	p := &s.ports[pi]
 	s.enqueue(&p.q[pk.prio], k)
-	if !p.busy {
-		s.nicSend(pi)
-	}
+	s.kick(pi)
 }
 
 // --- NIC: receiving ---
