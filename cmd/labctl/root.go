@@ -53,6 +53,8 @@ func (a *App) OutputFormat(def string, allowed ...string) (string, error) {
 // commandConstructors lists every subcommand. Add one line per command.
 var commandConstructors = []func(*App) *cobra.Command{
 	newVersionCmd,
+	newDoctorCmd,
+	newImageCmd,
 	newLabsCmd,
 	newPlanCmd,
 	newTopoCmd,

@@ -195,7 +195,7 @@ func imageFix(im Image) string {
 	case "host":
 		return "labctl image build --tag " + im.Ref
 	case "sonic":
-		return "load a SONiC-VS image: docker load -i docker-sonic-vs.gz && docker tag docker-sonic-vs:latest " + im.Ref
+		return "docker load -i docker-sonic-vs.gz (a sonic-buildimage artifact), tagged " + im.Ref
 	case "eos":
 		return "import cEOS-lab from arista.com: docker import cEOS-lab-<version>.tar.xz " + im.Ref
 	}
