@@ -64,6 +64,10 @@ var commandConstructors = []func(*App) *cobra.Command{
 	newReportCmd,
 	newResultsCmd,
 	newRegressCmd,
+	newUpCmd,
+	newStatusCmd,
+	newDownCmd,
+	newRunCmd,
 }
 
 func newRootCmd(app *App) *cobra.Command {

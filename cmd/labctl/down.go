@@ -1,0 +1,66 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/labctl/labctl/orchestrator/runtime"
+)
+
+func newDownCmd(app *App) *cobra.Command {
+	var dryRun bool
+	cmd := &cobra.Command{
+		Use:   "down <lab>",
+		Short: "Take a lab down (idempotent)",
+		Long: `down stops the lab with the runtime it was brought up with and marks it down
+in topologies/<lab>/state.json. The topology and the vendor configs stay,
+edits included, so a later up uses them. Taking down a lab that is down, or
+was never up, succeeds and changes nothing.`,
+		Example:           `  labctl down 64gpu`,
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeLabs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			format, err := app.OutputFormat("table", "table", "json")
+			if err != nil {
+				return err
+			}
+			name, err := labName(args[0])
+			if err != nil {
+				return err
+			}
+			st, err := runtime.ReadState(labDir(app, name))
+			if err != nil {
+				return err
+			}
+			if st == nil || st.State == runtime.StateDown {
+				if format == "json" {
+					return writeStatus(app, format, []*runtime.Status{{Lab: name, State: runtime.StateDown}})
+				}
+				fmt.Fprintf(app.Out, "lab %s is not up; nothing to do\n", name)
+				return nil
+			}
+			rt, err := runtimeByName(st.Runtime)
+			if err != nil {
+				return err
+			}
+			l, err := recordedLab(app, st)
+			if err != nil {
+				return err
+			}
+			l.Dir = labDir(app, name)
+			l.DryRun = dryRun
+			l.Progress = app.progressWriter(format)
+			out, err := runtime.Down(cmd.Context(), rt, l)
+			if err != nil {
+				return err
+			}
+			if dryRun {
+				return nil
+			}
+			return writeStatus(app, format, []*runtime.Status{out})
+		},
+	}
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "say what would be done without doing it")
+	return cmd
+}

@@ -1,0 +1,245 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/results"
+	"github.com/labctl/labctl/orchestrator/runtime"
+	"github.com/labctl/labctl/orchestrator/scenario"
+)
+
+func newRunCmd(app *App) *cobra.Command {
+	var labArg string
+	var seed int64
+	cmd := &cobra.Command{
+		Use:   "run <scenario> --lab <lab> [--seed N]",
+		Short: "Run a scenario's variants on a lab that is up and record the results",
+		Long: `run resolves the scenario (a catalog name: ` + strings.Join(scenario.CatalogNames(), ", ") + `, or a
+file), expands its matrix (ECN and PFC on and off by default) into variants,
+runs each on the lab's runtime and checks the scenario's assertions.
+
+The "on" variants use the lab's vendor configs in topologies/<lab>/configs/
+as they are (edits included); "off" removes that feature from every switch.
+The record is written to results/<run-id>/run.json after every variant, so
+Ctrl-C keeps the finished variants and marks the run interrupted; reports
+(report.md, report.html, junit.xml) are written when the run ends.
+
+Exit status: 0 all assertions passed, 1 an assertion failed or the run was
+interrupted, 2 bad input (or the lab is not up), 3 the runtime is missing.`,
+		Example: `  labctl up 64gpu && labctl run ecn-pfc --lab 64gpu
+  labctl run baseline-bw --lab 16gpu --seed 7 -o json
+  labctl run ./my-scenario.yaml --lab 16gpu`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			format, err := app.OutputFormat("text", "text", "json")
+			if err != nil {
+				return err
+			}
+			if labArg == "" {
+				return exitcode.Usagef("no lab given: add --lab <lab> (a lab brought up with 'labctl up')")
+			}
+			sc, err := scenario.Resolve(args[0])
+			if err != nil {
+				return err
+			}
+			name, err := labName(labArg)
+			if err != nil {
+				return err
+			}
+			st, err := runtime.ReadState(labDir(app, name))
+			if err != nil {
+				return err
+			}
+			if !st.IsUp() {
+				state := "was never brought up"
+				if st != nil {
+					state = "is " + st.State
+				}
+				return exitcode.Usagef("lab %s %s (fix: run 'labctl up %s' first)", name, state, labArg)
+			}
+			rt, err := runtimeByName(st.Runtime)
+			if err != nil {
+				return err
+			}
+			l, err := recordedLab(app, st)
+			if err != nil {
+				return err
+			}
+			l.Dir = labDir(app, name)
+			store, err := results.Open(app.ResultsDir())
+			if err != nil {
+				return exitcode.Env(err)
+			}
+			defer store.Close()
+			started := time.Now().UTC()
+			id, err := store.NewRunID(started, sc.Name, name)
+			if err != nil {
+				return err
+			}
+			digest, err := runtime.ConfigDigest(l)
+			if err != nil {
+				app.Log.Warn("no config digest", "err", err)
+			}
+			run := &results.Run{
+				RunID: id, Lab: name, Scenario: sc.Name, Runtime: rt.Name(), NOS: l.NOS,
+				Seed: seed, Started: started, ConfigDigest: digest,
+			}
+			in, _ := l.Intent()
+			runner := &scenario.Runner{
+				Runtime:  rt,
+				Lab:      l,
+				NICs:     scenario.NICsFromGraph(l.Graph),
+				MTU:      in.MTU,
+				Save:     store.SaveRun,
+				Progress: app.progressWriter(format),
+			}
+			runErr := runner.Run(cmd.Context(), sc, run)
+			if runErr != nil && !errors.Is(runErr, scenario.ErrInterrupted) {
+				return runErr
+			}
+			var topo bytes.Buffer
+			if err := l.Graph.WriteMermaid(&topo); err != nil {
+				app.Log.Warn("no topology diagram for the report", "err", err)
+			}
+			if err := results.WriteReports(store.RunDir(id), run, topo.String()); err != nil {
+				return err
+			}
+			if format == "json" {
+				if err := results.RenderJSON(run, app.Out); err != nil {
+					return err
+				}
+			} else {
+				writeRunSummary(app.Out, run, store.RunDir(id))
+			}
+			switch {
+			case runErr != nil:
+				return exitcode.Failed(runErr)
+			case run.Status == results.StatusFailed:
+				return exitcode.Failedf("run %s failed: %s", id, failureSummary(run))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&labArg, "lab", "", "the lab to run on (must be up)")
+	cmd.Flags().Int64Var(&seed, "seed", 1, "random seed: the same seed gives the same results")
+	_ = cmd.RegisterFlagCompletionFunc("lab", completeLabs)
+	return cmd
+}
+
+// failureSummary counts what failed.
+func failureSummary(run *results.Run) string {
+	var failed, errs []string
+	for _, v := range run.Variants {
+		if v.Error != "" {
+			errs = append(errs, v.Name+": "+v.Error)
+		}
+		for _, a := range v.Assertions {
+			if !a.Passed {
+				failed = append(failed, fmt.Sprintf("%s [%s]", a.Name, v.Name))
+			}
+		}
+	}
+	var parts []string
+	if len(failed) > 0 {
+		parts = append(parts, fmt.Sprintf("%d assertion(s) failed: %s", len(failed), strings.Join(failed, "; ")))
+	}
+	if len(errs) > 0 {
+		parts = append(parts, fmt.Sprintf("%d variant(s) could not run: %s", len(errs), strings.Join(errs, "; ")))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// writeRunSummary prints one summary row per variant, then each variant's
+// assertions and the throughput of each flow role.
+func writeRunSummary(w io.Writer, run *results.Run, dir string) {
+	fmt.Fprintf(w, "run %s: scenario %s on lab %s (%s", run.RunID, run.Scenario, run.Lab, run.Runtime)
+	if run.NOS != "" {
+		fmt.Fprintf(w, ", %s", run.NOS)
+	}
+	fmt.Fprintf(w, "), seed %d: %s\n\n", run.Seed, strings.ToUpper(run.Status))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "VARIANT\tGB/S\tMIN FLOW\tJAIN\tDROPS\tPAUSES\tPAUSED US\tECN MARKS\tCNPS\tRETRANSMITS\tP99 US\t")
+	for _, v := range run.Variants {
+		name := v.Name
+		if v.Repetition > 0 {
+			name += fmt.Sprintf(" #%d", v.Repetition+1)
+		}
+		if v.Error != "" {
+			fmt.Fprintf(tw, "%s\terror\t\t\t\t\t\t\t\t\t\t\n", name)
+			continue
+		}
+		s := v.Summary
+		fmt.Fprintf(tw, "%s\t%.1f\t%.1f\t%.3f\t%d\t%d\t%.1f\t%d\t%d\t%d\t%.1f\t\n", name,
+			s.ThroughputGbpsTotal, s.ThroughputGbpsMinFlow, s.JainFairness, s.Drops, s.PFCPauseFrames,
+			s.PFCPauseUs, s.ECNMarked, s.CNP, s.Retransmits, s.LatencyUsP99)
+	}
+	tw.Flush()
+	for _, v := range run.Variants {
+		fmt.Fprintf(w, "\n%s", v.Name)
+		if roles := roleThroughput(v); roles != "" {
+			fmt.Fprintf(w, " (%s)", roles)
+		}
+		fmt.Fprintln(w)
+		if v.Error != "" {
+			fmt.Fprintf(w, "  ERROR %s\n", v.Error)
+		}
+		for _, a := range v.Assertions {
+			mark := "PASS"
+			if !a.Passed {
+				mark = "FAIL"
+			}
+			fmt.Fprintf(w, "  %s %s: %s\n", mark, a.Name, a.Detail)
+		}
+	}
+	if ar, ok := run.Extra["allreduce"].(map[string]any); ok {
+		fmt.Fprintf(w, "\nring AllReduce: %v ranks, %v transfers per round cross the spines, theory %v us on this fabric\n",
+			ar["ranks"], firstOf(ar["crossing_spine_per_round"]), ar["theoretical_us"])
+		for _, v := range run.Variants {
+			if x, ok := v.Extra["allreduce"].(map[string]any); ok {
+				fmt.Fprintf(w, "  %s: simulated %v us (%v x theory), AllGather congests more: %v (%v)\n",
+					v.Name, x["simulated_us"], x["simulated_over_theoretical"], x["allgather_congests_more"], x["congestion_comparison"])
+			}
+		}
+	}
+	fmt.Fprintf(w, "\nrecord and reports: %s\n", filepath.Join(dir, results.RunFile))
+}
+
+func firstOf(v any) any {
+	if s, ok := v.([]int); ok && len(s) > 0 {
+		return s[0]
+	}
+	return "-"
+}
+
+// roleThroughput sums throughput per flow role: "incast 71.3 Gb/s, victim 187.6 Gb/s".
+func roleThroughput(v results.Variant) string {
+	sum := map[string]float64{}
+	var order []string
+	for _, f := range v.Flows {
+		r := f.Role
+		if r == "" {
+			r = f.Pattern
+		}
+		if _, ok := sum[r]; !ok {
+			order = append(order, r)
+		}
+		sum[r] += f.ThroughputGbps
+	}
+	slices.Sort(order)
+	var parts []string
+	for _, r := range order {
+		parts = append(parts, fmt.Sprintf("%s %.1f Gb/s", r, sum[r]))
+	}
+	return strings.Join(parts, ", ")
+}

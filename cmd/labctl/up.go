@@ -1,0 +1,218 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/lab"
+	"github.com/labctl/labctl/orchestrator/runtime"
+	"github.com/labctl/labctl/orchestrator/runtime/clab"
+	simrt "github.com/labctl/labctl/orchestrator/runtime/sim"
+)
+
+// runtimeByName returns the runtime a lab runs on.
+func runtimeByName(name string) (runtime.Runtime, error) {
+	switch name {
+	case "", simrt.Name:
+		return simrt.New(), nil
+	case "clab":
+		return clab.New(), nil
+	}
+	return nil, exitcode.Usagef("unknown runtime %q: use sim or clab", name)
+}
+
+// isTerminal reports whether w is a terminal, where progress is shown.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// progressWriter is where long operations report progress: stderr when it
+// is a terminal and the output is not JSON, else nowhere.
+func (a *App) progressWriter(format string) io.Writer {
+	if format == "json" || !isTerminal(a.Err) {
+		return nil
+	}
+	return a.Err
+}
+
+// openLab resolves a lab spec and builds its runtime view under the work
+// directory; nos overrides the spec's NOS when not empty.
+func openLab(app *App, nameOrPath, nos string) (*runtime.Lab, error) {
+	if nos != "" && nos != "sonic" && nos != "eos" {
+		return nil, exitcode.Usagef("--nos %q is not supported: use sonic or eos", nos)
+	}
+	spec, err := lab.Resolve(nameOrPath)
+	if err != nil {
+		return nil, err
+	}
+	l, err := runtime.NewLab(spec, app.TopologiesDir(), nos)
+	if err != nil {
+		if exitcode.Code(err) == exitcode.CheckFailed {
+			return nil, exitcode.Usagef("%v (fix the sizing section of %s)", err, spec.Source)
+		}
+		return nil, err
+	}
+	l.Log = app.Log
+	return l, nil
+}
+
+// labName turns a lab argument (a catalog name, a lab name or a spec path)
+// into the lab's name, the folder under topologies/.
+func labName(arg string) (string, error) {
+	if strings.ContainsRune(arg, '/') || strings.HasSuffix(arg, ".yaml") || strings.HasSuffix(arg, ".yml") {
+		spec, err := lab.Resolve(arg)
+		if err != nil {
+			return "", err
+		}
+		return spec.Name, nil
+	}
+	if !lab.NamePattern.MatchString(arg) {
+		return "", exitcode.Usagef("lab name %q is not valid: use lower-case letters, digits and dashes", arg)
+	}
+	return arg, nil
+}
+
+// recordedLab rebuilds the runtime view of a lab that was brought up, from
+// what its state.json recorded (spec source and NOS).
+func recordedLab(app *App, st *runtime.Status) (*runtime.Lab, error) {
+	src := st.Spec
+	if name, ok := strings.CutPrefix(src, "catalog:"); ok {
+		src = name
+	}
+	if src == "" {
+		src = st.Lab
+	}
+	l, err := openLab(app, src, st.NOS)
+	if err != nil {
+		return nil, fmt.Errorf("lab %s was brought up from %s, which no longer resolves: %w", st.Lab, st.Spec, err)
+	}
+	return l, nil
+}
+
+func newUpCmd(app *App) *cobra.Command {
+	var rtName, nos string
+	var dryRun bool
+	cmd := &cobra.Command{
+		Use:   "up <lab> [--runtime sim|clab] [--nos sonic|eos] [--dry-run]",
+		Short: "Bring a lab up in the simulator or on containerlab",
+		Long: `up renders what the lab lacks under topologies/<lab>/ (the topology and one
+vendor config per switch in configs/; existing configs are never overwritten,
+so edits stay), then brings the lab up with the runtime:
+
+  sim   the embedded packet-level simulator (default; needs nothing else)
+  clab  containerlab with SONiC-VS or cEOS switches and soft-RoCE hosts
+
+The lab is locked while up runs (a second up says who holds it), and its
+state is recorded in topologies/<lab>/state.json for status, run and down.`,
+		Example: `  labctl up 64gpu
+  labctl up 16gpu --nos eos
+  labctl up 16gpu --runtime clab --dry-run`,
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeLabs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			format, err := app.OutputFormat("table", "table", "json")
+			if err != nil {
+				return err
+			}
+			l, err := openLab(app, args[0], nos)
+			if err != nil {
+				return err
+			}
+			if rtName == "" {
+				rtName = l.Spec.Runtime
+			}
+			rt, err := runtimeByName(rtName)
+			if err != nil {
+				return err
+			}
+			l.DryRun = dryRun
+			l.Progress = app.progressWriter(format)
+			if dryRun && l.Progress == nil && format != "json" {
+				l.Progress = app.Out // a dry run is only its report
+			}
+			prepare := func(ctx context.Context, l *runtime.Lab) error {
+				if l.DryRun {
+					return nil
+				}
+				written, err := runtime.RenderMissing(l)
+				for _, p := range written {
+					app.Log.Info("wrote " + p)
+				}
+				return err
+			}
+			st, err := runtime.Up(cmd.Context(), rt, l, prepare)
+			if err != nil {
+				return err
+			}
+			if dryRun {
+				return nil
+			}
+			return writeStatus(app, format, []*runtime.Status{st})
+		},
+	}
+	cmd.Flags().StringVar(&rtName, "runtime", "", "runtime: sim or clab (default: the lab spec's, usually sim)")
+	cmd.Flags().StringVar(&nos, "nos", "", "switch NOS: sonic or eos (default: the lab spec's)")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "say what would be done without doing it")
+	return cmd
+}
+
+// writeStatus prints lab states as a table or JSON.
+func writeStatus(app *App, format string, sts []*runtime.Status) error {
+	if format == "json" {
+		enc := json.NewEncoder(app.Out)
+		enc.SetIndent("", "  ")
+		if len(sts) == 1 {
+			return enc.Encode(sts[0])
+		}
+		if sts == nil {
+			sts = []*runtime.Status{}
+		}
+		return enc.Encode(sts)
+	}
+	if len(sts) == 0 {
+		fmt.Fprintln(app.Out, "no labs: bring one up with 'labctl up <lab>'")
+		return nil
+	}
+	fmt.Fprintf(app.Out, "%-12s %-8s %-6s %-10s %-16s %s\n", "LAB", "RUNTIME", "NOS", "STATE", "NODES", "UPDATED")
+	for _, s := range sts {
+		running := 0
+		for _, n := range s.Nodes {
+			if n.State == runtime.NodeRunning {
+				running++
+			}
+		}
+		nodes := fmt.Sprintf("%d/%d running", running, len(s.Nodes))
+		updated := "-"
+		if !s.Updated.IsZero() {
+			updated = s.Updated.UTC().Format("2006-01-02 15:04:05Z")
+		}
+		rt, nos := s.Runtime, s.NOS
+		if rt == "" {
+			rt = "-"
+		}
+		if nos == "" {
+			nos = "-"
+		}
+		fmt.Fprintf(app.Out, "%-12s %-8s %-6s %-10s %-16s %s\n", s.Lab, rt, nos, s.State, nodes, updated)
+		if s.Error != "" {
+			fmt.Fprintf(app.Out, "  error: %s\n", s.Error)
+		}
+	}
+	return nil
+}
+
+// labDir is topologies/<name> under the work directory.
+func labDir(app *App, name string) string { return filepath.Join(app.TopologiesDir(), name) }
