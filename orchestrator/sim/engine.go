@@ -273,7 +273,8 @@ func (s *sim) switchReceive(in, k int32) {
 	q := &ip.qos[pr]
 	pk.inPort = in
 	if q.PFC {
-		if ip.xoff[pr] || n.shared+w > n.buffer {
+		toHr := ip.xoff[pr] || n.shared+w > n.buffer
+		if toHr {
 			if ip.ingHr[pr]+w > q.HeadroomBytes {
 				s.ports[out].c[pr].drops++
 				s.release(k)
@@ -284,7 +285,9 @@ func (s *sim) switchReceive(in, k int32) {
 			ip.ingShared[pr] += w
 			n.shared += w
 		}
-		if !ip.xoff[pr] && ip.ingShared[pr] >= s.xoffThreshold(n, q) {
+		// Using headroom always means pausing: with the shared pool full
+		// the threshold test alone could leave this ingress unpaused.
+		if !ip.xoff[pr] && (toHr || ip.ingShared[pr] >= s.xoffThreshold(n, q)) {
 			ip.xoff[pr] = true
 			ip.xoffGen[pr]++
 			s.sendPause(in, pr, true)
@@ -313,12 +316,14 @@ func (s *sim) xoffThreshold(n *node, q *PortQoS) int64 {
 	return (n.buffer - n.shared) / 8
 }
 
-// xonReady reports whether a paused ingress may resume: its shared use
-// has fallen XonBytes below the XOFF threshold (or to zero).
+// xonReady reports whether a paused ingress may resume: its headroom has
+// drained and its shared use has fallen XonBytes below the XOFF threshold
+// (or to zero). Resuming with headroom still in use could overflow it at
+// the next pause.
 func (s *sim) xonReady(ip *port, pr uint8) bool {
 	q := &ip.qos[pr]
 	use := ip.ingShared[pr]
-	return use == 0 || use <= s.xoffThreshold(&s.nodes[ip.node], q)-q.XonBytes
+	return ip.ingHr[pr] == 0 && (use == 0 || use <= s.xoffThreshold(&s.nodes[ip.node], q)-q.XonBytes)
 }
 
 func (s *sim) releaseIngress(pk *packet) {

@@ -23,6 +23,7 @@ func (s *sim) result() *Result {
 			Path:           f.path,
 			Priority:       int(f.prio),
 			StartNs:        -1,
+			Bytes:          f.f.Bytes,
 			BytesDelivered: f.delivered,
 			Completed:      f.rcvDone,
 			Retransmits:    f.retx,

@@ -32,6 +32,7 @@ type FlowStats struct {
 	// Priority is the flow's priority at its sending NIC.
 	Priority       int   `json:"priority"`
 	StartNs        int64 `json:"start_ns"` // -1 if it never started
+	Bytes          int64 `json:"bytes"`    // requested size, 0 for long-lived
 	BytesDelivered int64 `json:"bytes_delivered"`
 	// GoodputGbps: for a completed finite flow Bytes/FCT; otherwise bytes
 	// delivered in order from max(start, WarmupNs) to the end.
