@@ -55,7 +55,7 @@ type port struct {
 	propPs   int64
 
 	lastArrive int64 // switch ingress: keeps pipeline jitter from reordering
-	txPending  bool // a TxDone event is due at busyUntil
+	txPending  bool  // a TxDone event is due at busyUntil
 	busyUntil  int64
 	q          [8]pktQueue
 	qos        [8]PortQoS
