@@ -25,8 +25,16 @@ type cfgBlock struct {
 	wdAction   string
 	wdTimeout  int // ms, 0 unset
 	wdRecovery int // ms, 0 unset
-	where      string
+	where      cfgPos
 }
+
+// cfgPos is a file and line, formatted only when an error needs it.
+type cfgPos struct {
+	file string
+	line int
+}
+
+func (p cfgPos) String() string { return fmt.Sprintf("%s:%d", p.file, p.line) }
 
 type cfgQueue struct {
 	strict *bool
@@ -34,7 +42,7 @@ type cfgQueue struct {
 	ecn    *qos.ECNConfig
 }
 
-func newCfgBlock(where string) *cfgBlock {
+func newCfgBlock(where cfgPos) *cfgBlock {
 	return &cfgBlock{noDrop: map[int]bool{}, queues: map[int]*cfgQueue{}, where: where}
 }
 
@@ -83,7 +91,7 @@ func (p *cfgParser) file(src qos.Source) error {
 		raw := strings.TrimRight(sc.Text(), " \t\r")
 		text := strings.TrimSpace(raw)
 		indent := len(raw) - len(strings.TrimLeft(raw, " "))
-		where := fmt.Sprintf("%s:%d", src.Name, lineNo)
+		where := cfgPos{src.Name, lineNo}
 		if inComment {
 			if text == "EOF" {
 				inComment = false
@@ -153,7 +161,7 @@ func (p *cfgParser) file(src qos.Source) error {
 }
 
 // global reads top-level QoS lines.
-func (p *cfgParser) global(f []string, where string) error {
+func (p *cfgParser) global(f []string, where cfgPos) error {
 	line := strings.Join(f, " ")
 	switch {
 	case len(f) >= 6 && f[0] == "qos" && f[1] == "map" && f[2] == "dscp":
@@ -210,7 +218,7 @@ func (p *cfgParser) global(f []string, where string) error {
 }
 
 // cfgBlockLine reads a line of an interface or qos profile block.
-func cfgBlockLine(b *cfgBlock, f []string, where string) error {
+func cfgBlockLine(b *cfgBlock, f []string, where cfgPos) error {
 	line := strings.Join(f, " ")
 	on, off := true, false
 	switch {
@@ -262,7 +270,7 @@ func cfgBlockLine(b *cfgBlock, f []string, where string) error {
 }
 
 // cfgQueueLine reads a line under tx-queue N.
-func cfgQueueLine(q *cfgQueue, f []string, where string) error {
+func cfgQueueLine(q *cfgQueue, f []string, where cfgPos) error {
 	line := strings.Join(f, " ")
 	t, fa := true, false
 	switch {
