@@ -13,10 +13,8 @@ import (
 // time, beside the lab's own oversubscription.
 var modelRatios = []float64{1, 2, 3, 4, 8}
 
-// hopLatencyUs is the latency the model charges per link of a step's path
-// beyond serialization: cable propagation plus switch pipeline, about what
-// a 100 m cable and a cut-through ASIC add.
-const hopLatencyUs = 0.5
+// nsPerMeter is signal propagation in copper and fibre.
+const nsPerMeter = 5
 
 // allReduceModel describes a ring AllReduce on the lab before it runs:
 // which transfers cross the spines in each round and the completion time
@@ -65,9 +63,25 @@ func allReduceModel(nics []NIC, l *runtime.Lab, t *Traffic, mtu int) (map[string
 	if crossing > 0 {
 		links = 4
 	}
-	// Store-and-forward of one packet per link plus the fixed hop latency.
-	latUs := links * (float64(mtu+82)*8/(nic*1e3) + hopLatencyUs)
-	theory := func(uplinkGbpsPerNIC float64) (us, bw float64) {
+	cableM := 5
+	if in, err := l.Intent(); err == nil && in.CableLengthM > 0 {
+		cableM = in.CableLengthM
+	}
+	// A step's latency on its longest path: propagation over every link,
+	// plus store and forward of one packet at every switch (the last
+	// packet's serialization at the sender is part of the transfer).
+	latUs := links*float64(cableM*nsPerMeter)/1000 + (links-1)*float64(mtu+82)*8/(nic*1e3)
+	// An interleaved ring (consecutive ranks on different leaves, as a
+	// placement that ignores topology gives) sends every transfer across
+	// the spines: each leaf's ranks all send up at once.
+	interleaved := map[string]int{}
+	for _, x := range ring {
+		interleaved[x.Leaf]++
+	}
+	if len(interleaved) < 2 {
+		interleaved = map[string]int{}
+	}
+	theoryOf := func(leaving map[string]int, uplinkGbpsPerNIC float64) (us, bw float64) {
 		bw = nic
 		for leaf, c := range leaving {
 			share := uplinkGbpsPerNIC * float64(nicsOnLeaf[leaf]) / float64(c)
@@ -76,6 +90,7 @@ func allReduceModel(nics []NIC, l *runtime.Lab, t *Traffic, mtu int) (map[string
 		step := chunkBits/(eta*bw*1e3) + latUs
 		return float64(rounds) * step, bw
 	}
+	theory := func(uplinkGbpsPerNIC float64) (us, bw float64) { return theoryOf(leaving, uplinkGbpsPerNIC) }
 	var byRatio []any
 	ratios := slices.Clone(modelRatios)
 	actual := l.Plan.Oversubscription.Actual
@@ -85,8 +100,10 @@ func allReduceModel(nics []NIC, l *runtime.Lab, t *Traffic, mtu int) (map[string
 	}
 	for _, r := range ratios {
 		us, bw := theory(nic / r)
+		ius, ibw := theoryOf(interleaved, nic/r)
 		byRatio = append(byRatio, map[string]any{
 			"oversubscription": r, "theoretical_us": round3(us), "transfer_gbps": round3(bw),
+			"interleaved_ring_us": round3(ius), "interleaved_transfer_gbps": round3(ibw),
 			"lab": r == actual,
 		})
 	}

@@ -174,6 +174,14 @@ func TestAllReduceModel(t *testing.T) {
 	if first["theoretical_us"] != last["theoretical_us"] {
 		t.Errorf("ring time depends on oversubscription up to 8: %v vs %v", first, last)
 	}
+	// An interleaved ring sends all 8 ranks of a leaf up at once: at 8:1
+	// each gets 8 x 200G / 8 / 8 = 25G, so transfers take 8 times longer.
+	if first["interleaved_transfer_gbps"] != 200.0 || last["interleaved_transfer_gbps"] != 25.0 {
+		t.Errorf("interleaved transfer rates %v .. %v", first["interleaved_transfer_gbps"], last["interleaved_transfer_gbps"])
+	}
+	if last["interleaved_ring_us"].(float64) < 7*first["interleaved_ring_us"].(float64) {
+		t.Errorf("interleaved ring at 8:1 (%v us) is not ~8x the 1:1 time (%v us)", last["interleaved_ring_us"], first["interleaved_ring_us"])
+	}
 
 	v := map[string]any{"simulated_us": want * 1.1, "phases": map[string]any{
 		"scatter_reduce": map[string]any{"max_queue_bytes": 1000.0, "duration_us": 100.0},

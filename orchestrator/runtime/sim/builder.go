@@ -22,7 +22,10 @@ const (
 	maxSeriesPorts = 16
 	maxSeriesFlows = 16
 	maxWatchPorts  = 64
-	arPrefix       = "ar"
+	// maxSeriesValues bounds the sampled values of one simulation (the
+	// simulator refuses more than 20 million).
+	maxSeriesValues = 4_000_000
+	arPrefix        = "ar"
 	// defaultCableM is the cable length assumed for ports whose configs
 	// and fabric give none.
 	defaultCableM = 5
@@ -327,6 +330,11 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 		}
 		cfg.SampleEveryNs = int64(every * 1000)
 		cfg.Watch = b.watch(vs, nodes)
+		// The simulator samples every flow's rate: with thousands of
+		// collective QPs, sample less often to stay within its budget.
+		if vals := (cfg.DurationNs/cfg.SampleEveryNs + 1) * int64(len(cfg.Flows)+len(cfg.Watch)); vals > maxSeriesValues {
+			cfg.SampleEveryNs = cfg.SampleEveryNs * (vals/maxSeriesValues + 1)
+		}
 	}
 	return cfg, nil
 }
