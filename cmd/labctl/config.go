@@ -165,16 +165,19 @@ func cfgIsLabArg(arg string) bool {
 }
 
 func newConfigLintCmd(app *App) *cobra.Command {
-	var nosName string
+	var nosName, ecn, pfc string
 	var roceDSCP, cnpDSCP int
 	cmd := &cobra.Command{
-		Use:   "lint <lab> | [--nos sonic|eos] <file|dir>...",
+		Use:   "lint <lab> [--ecn on|off] [--pfc on|off] | [--nos sonic|eos] <file|dir>...",
 		Short: "Check vendor QoS configs against lossless-RoCE rules",
 		Long: `lint checks a lab's configs (topologies/<lab>/configs/, against the lab's
 QoS intent and fabric, so both ends of each link are compared) or any config
 files: SONiC config_db JSON (.json; QoS and buffer tables may be separate
 files: leaf1.json and leaf1.buffers.json are merged as device leaf1) and EOS
 configuration (.cfg). --nos sets the NOS for other extensions.
+
+For a lab rendered as a variant (config render --ecn off / --pfc off), pass
+the same --ecn / --pfc so that lint checks against that variant.
 
 Without a lab, the lossless DSCPs are inferred from pfc_enable and the maps;
 --roce-dscp checks the DSCP your RoCE traffic uses.
@@ -194,9 +197,23 @@ Exit 1 when any finding is an error.`,
 			var cfgs []qos.DeviceConfig
 			var opt qos.LintOptions
 			if len(args) == 1 && cfgIsLabArg(args[0]) {
+				ecnOn, err := cfgOnOffFlag("ecn", ecn)
+				if err != nil {
+					return err
+				}
+				pfcOn, err := cfgOnOffFlag("pfc", pfc)
+				if err != nil {
+					return err
+				}
 				g, in, devs, err := cfgLabQoS(args[0], nosName)
 				if err != nil {
 					return err
+				}
+				if ecnOn != nil {
+					in = in.WithECN(*ecnOn)
+				}
+				if pfcOn != nil {
+					in = in.WithPFC(*pfcOn)
 				}
 				dir := filepath.Join(app.TopologiesDir(), g.Name, "configs")
 				if _, err := os.Stat(dir); err != nil {
@@ -212,6 +229,9 @@ Exit 1 when any finding is an error.`,
 				qos.AttachTopology(cfgs, devs, in)
 				opt.Intent = &in
 			} else {
+				if ecn != "" || pfc != "" {
+					return exitcode.Usagef("--ecn and --pfc apply to a lab (labctl config lint <lab>), not to config files")
+				}
 				cfgs, err = configset.Load(args, nosName)
 				if err != nil {
 					return err
@@ -244,6 +264,8 @@ Exit 1 when any finding is an error.`,
 		},
 	}
 	cmd.Flags().StringVar(&nosName, "nos", "", "NOS of the files: sonic or eos (default: by extension, .json sonic, .cfg eos)")
+	cmd.Flags().StringVar(&ecn, "ecn", "", "on|off: lint a lab against its ECN-on/off variant")
+	cmd.Flags().StringVar(&pfc, "pfc", "", "on|off: lint a lab against its PFC-on/off variant")
 	cmd.Flags().IntVar(&roceDSCP, "roce-dscp", 26, "DSCP of the RoCE traffic, checked to be lossless (files only; a lab uses its intent)")
 	cmd.Flags().IntVar(&cnpDSCP, "cnp-dscp", 48, "DSCP of CNPs (files only)")
 	return cmd

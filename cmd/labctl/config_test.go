@@ -86,6 +86,14 @@ func TestConfigRenderLintDiff(t *testing.T) {
 	if got, _ := os.ReadFile(leaf); strings.Contains(string(got), "pfc_enable") {
 		t.Error("--pfc off config still has pfc_enable")
 	}
+	// Linted against the lab's intent, PFC off is an error; against the
+	// variant it is clean.
+	if code, _, _ := runCLI(t, "config", "lint", "16gpu", "--dir", dir); code != 1 {
+		t.Errorf("lint of the pfc-off variant against the lab intent: exit %d, want 1", code)
+	}
+	if code, out, stderr := runCLI(t, "config", "lint", "16gpu", "--dir", dir, "--pfc", "off"); code != 0 {
+		t.Errorf("lint --pfc off: exit %d: %s%s", code, out, stderr)
+	}
 }
 
 func TestConfigLintFilesAndUsage(t *testing.T) {

@@ -105,7 +105,9 @@ type PGConfig struct {
 	XoffBytes int64 `json:"xoff_bytes,omitempty"`
 	XonBytes  int64 `json:"xon_bytes,omitempty"`
 	SizeBytes int64 `json:"size_bytes,omitempty"`
-	DynamicTh *int  `json:"dynamic_th,omitempty"`
+	// XonOffsetBytes: XON is sent this far below the XOFF point.
+	XonOffsetBytes int64 `json:"xon_offset_bytes,omitempty"`
+	DynamicTh      *int  `json:"dynamic_th,omitempty"`
 }
 
 // Port returns the port config by name.
@@ -263,7 +265,7 @@ func Apply(in Intent, dev Device) (DeviceConfig, error) {
 				pgs[in.TCToPG[tc]] = true
 			}
 			for _, pg := range slices.Sorted(maps.Keys(pgs)) {
-				pc.PGs = append(pc.PGs, PGConfig{PG: pg, Lossless: true, XoffBytes: hr, XonBytes: xon, SizeBytes: hr + xon, DynamicTh: &th})
+				pc.PGs = append(pc.PGs, PGConfig{PG: pg, Lossless: true, XoffBytes: hr, XonBytes: xon, SizeBytes: hr + xon, XonOffsetBytes: int64(in.Buffer.XonOffsetBytes), DynamicTh: &th})
 			}
 		}
 		dc.Ports = append(dc.Ports, pc)

@@ -140,6 +140,7 @@ func Flatten(d *DeviceConfig) map[string]string {
 			num(pp+"xoff_bytes", pg.XoffBytes)
 			num(pp+"xon_bytes", pg.XonBytes)
 			num(pp+"size_bytes", pg.SizeBytes)
+			num(pp+"xon_offset_bytes", pg.XonOffsetBytes)
 			if pg.DynamicTh != nil {
 				put(pp+"dynamic_th", strconv.Itoa(*pg.DynamicTh))
 			}

@@ -24,8 +24,9 @@ const Name = "eos"
 // rejects "ceos").
 const Kind = "arista_ceos"
 
-// DefaultImage is the cEOS-lab image labctl expects to be imported locally.
-const DefaultImage = "ceos:latest"
+// DefaultImage is the cEOS-lab image labctl expects to be imported locally
+// (the same default as the fabric package's).
+const DefaultImage = "ceos:4.32.0F"
 
 // ConfigExt is the extension of rendered configs.
 const ConfigExt = ".cfg"

@@ -221,6 +221,7 @@ func cfgRenderBuffers(doc Doc, dc qos.DeviceConfig, p qos.PortConfig) error {
 			"xon":        strconv.FormatInt(pg.XonBytes, 10),
 			"xoff":       strconv.FormatInt(pg.XoffBytes, 10),
 			"size":       strconv.FormatInt(pg.SizeBytes, 10),
+			"xon_offset": strconv.FormatInt(pg.XonOffsetBytes, 10),
 			"dynamic_th": strconv.Itoa(*pg.DynamicTh),
 		}
 		// The same name for the same speed and cable must mean the same

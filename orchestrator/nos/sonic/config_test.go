@@ -360,6 +360,11 @@ func FuzzParse(f *testing.F) {
 			f.Add(out)
 		}
 	}
+	for _, name := range []string{"qos-arista7050.json", "qos-mellanox4600c-c64.json", "buffer-arista7260-t1.json", "buffers-mellanox2410.json"} {
+		if data, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "shared", "reference", "real-configs", "sonic", name)); err == nil {
+			f.Add(data)
+		}
+	}
 	f.Add([]byte(`{"PORT_QOS_MAP": {"Ethernet0|": {"pfc_enable": "3"}}, "BUFFER_PG": {"Ethernet0|3-4": {"profile": "[BUFFER_PROFILE|pg_lossless_100000_5m_profile]"}}}`))
 	f.Add([]byte(`{"QUEUE": {"Ethernet0|0-7,3": {"scheduler": "s"}}, "SCHEDULER": {"s": {"type": "STRICT"}}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -331,7 +331,7 @@ func FromDoc(device string, doc Doc) (qos.DeviceConfig, error) {
 			continue
 		}
 		pg := qos.PGConfig{Lossless: true}
-		for f, dst := range map[string]*int64{"xoff": &pg.XoffBytes, "xon": &pg.XonBytes, "size": &pg.SizeBytes} {
+		for f, dst := range map[string]*int64{"xoff": &pg.XoffBytes, "xon": &pg.XonBytes, "size": &pg.SizeBytes, "xon_offset": &pg.XonOffsetBytes} {
 			if v, ok := pe[f]; ok {
 				if *dst, err = strconv.ParseInt(v, 10, 64); err != nil {
 					return fail("BUFFER_PROFILE|%s %s %q is not a byte count", prof, f, v)

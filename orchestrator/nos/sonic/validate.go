@@ -105,11 +105,10 @@ func ValidateDoc(doc Doc) []error {
 	}
 	for _, name := range cfgSortedKeys(doc["BUFFER_PROFILE"]) {
 		ref("BUFFER_PROFILE", name, "pool", "BUFFER_POOL")
-		xon, okXon := intIn("BUFFER_PROFILE", name, "xon", 0, 1<<40, false)
-		xoff, okXoff := intIn("BUFFER_PROFILE", name, "xoff", 0, 1<<40, false)
-		size, okSize := intIn("BUFFER_PROFILE", name, "size", 0, 1<<40, false)
-		if okXon && okXoff && okSize && size < xon+xoff {
-			bad("BUFFER_PROFILE", name, "size", "%d is less than xon+xoff (%d)", size, xon+xoff)
+		// size is not checked against xon+xoff: on Broadcom SKUs the
+		// headroom comes from a shared pool and size < xon+xoff is normal.
+		for _, f := range []string{"xon", "xoff", "size", "xon_offset"} {
+			intIn("BUFFER_PROFILE", name, f, 0, 1<<40, false)
 		}
 		intIn("BUFFER_PROFILE", name, "dynamic_th", -8, 8, false)
 	}
