@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
-	"time"
 
 	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/results"
@@ -29,42 +31,181 @@ func upLab(t testing.TB, name, nos string) *runtime.Lab {
 	return l
 }
 
-func runScenario(t testing.TB, l *runtime.Lab, sc *scenario.Spec, seed int64) *results.Run {
+// incastVariant expands an 8:1 incast (1 ms) for one ECN/PFC point.
+func incastVariant(t testing.TB, l *runtime.Lab, ecn, pfc bool) runtime.VariantSpec {
 	t.Helper()
-	r := &scenario.Runner{Runtime: New(), Lab: l, NICs: scenario.NICsFromGraph(l.Graph)}
-	run := &results.Run{RunID: "20261129T120000Z-x-y", Lab: l.Name, Scenario: sc.Name, Runtime: "sim", Seed: seed, Started: time.Unix(0, 0)}
-	if err := r.Run(context.Background(), sc, run); err != nil {
-		t.Fatal(err)
-	}
-	return run
-}
-
-func TestDebugECNPFC(t *testing.T) {
-	if os.Getenv("LABCTL_DEBUG") == "" {
-		t.Skip()
-	}
-	l := upLab(t, os.Getenv("LABCTL_DEBUG"), "sonic")
-	sc, err := scenario.Resolve(os.Getenv("LABCTL_SCENARIO"))
+	sc, err := scenario.Parse("t.yaml", []byte("name: t\nduration: 1ms\nsample_every: 0\ntraffic:\n  - pattern: incast\n    senders: 8\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
-	run := runScenario(t, l, sc, 1)
-	t.Logf("wall %v", time.Since(start))
-	for _, v := range run.Variants {
-		b, _ := json.Marshal(v.Summary)
-		t.Logf("%s err=%q %s", v.Name, v.Error, b)
-		for _, f := range v.Flows {
-			t.Logf("   %s %s %.2f rtx=%d", f.ID, f.Role, f.ThroughputGbps, f.Retransmits)
-		}
-		for _, a := range v.Assertions {
-			t.Logf("   assert %v %s: %s", a.Passed, a.Name, a.Detail)
-		}
-		if v.Extra != nil {
-			b, _ := json.Marshal(v.Extra)
-			t.Logf("   extra %s", b)
+	vs, err := sc.Expand(scenario.NICsFromGraph(l.Graph), scenario.Point{Name: scenario.VariantName(ecn, pfc), ECN: ecn, PFC: pfc}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return vs
+}
+
+func runVariant(t testing.TB, l *runtime.Lab, vs runtime.VariantSpec) *results.Variant {
+	t.Helper()
+	v, err := New().RunVariant(context.Background(), l, vs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func TestUpRendersAndStatus(t *testing.T) {
+	l := upLab(t, "16gpu", "sonic")
+	for _, f := range []string{"configs/leaf1.json", "configs/spine1.json", "16gpu.clab.yml", "state.json"} {
+		if _, err := os.Stat(filepath.Join(l.Dir, f)); err != nil {
+			t.Errorf("%s: %v", f, err)
 		}
 	}
-	b, _ := json.Marshal(run.Extra)
-	t.Logf("run extra %s status %s", b, run.Status)
+	st, err := New().Status(context.Background(), l)
+	if err != nil || len(st.Nodes) != len(l.Graph.Nodes) {
+		t.Fatalf("status %+v %v", st, err)
+	}
+	if err := New().Down(context.Background(), l); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestUpDryRunWritesNothing(t *testing.T) {
+	spec, _ := lab.Resolve("16gpu")
+	l, err := runtime.NewLab(spec, t.TempDir(), "eos")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	l.DryRun, l.Progress = true, &out
+	if _, err := runtime.Up(context.Background(), New(), l, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "would render") || !strings.Contains(out.String(), "leaf1.cfg") {
+		t.Errorf("dry run said %q", out.String())
+	}
+	if _, err := os.Stat(l.Dir); !os.IsNotExist(err) {
+		t.Errorf("dry run created %s", l.Dir)
+	}
+}
+
+// editFile rewrites a config file with re replaced by repl and fails the
+// test if nothing matched.
+func editFile(t *testing.T, path string, re *regexp.Regexp, repl string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := re.ReplaceAll(data, []byte(repl))
+	if string(out) == string(data) {
+		t.Fatalf("%s: %s matched nothing", path, re)
+	}
+	if err := os.WriteFile(path, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Removing PFC from the leaf's ports in its vendor config makes the
+// "pfc=on" variant lossy: the simulator runs what the files say.
+func TestConfigEditRemovesPFC(t *testing.T) {
+	for _, tc := range []struct {
+		nos, file string
+		re        *regexp.Regexp
+		repl      string
+	}{
+		{"sonic", "leaf1.json", regexp.MustCompile(`"pfc_enable": "3"`), `"pfc_enable": ""`},
+		{"eos", "leaf1.cfg", regexp.MustCompile(`(?m)^\s*priority-flow-control priority 3 no-drop\n`), ""},
+	} {
+		t.Run(tc.nos, func(t *testing.T) {
+			l := upLab(t, "16gpu", tc.nos)
+			vs := incastVariant(t, l, false, true)
+			before := runVariant(t, l, vs)
+			if before.Summary.Drops != 0 || before.Summary.PFCPauseFrames == 0 {
+				t.Fatalf("rendered %s configs: drops %d pauses %d, want lossless with pauses", tc.nos, before.Summary.Drops, before.Summary.PFCPauseFrames)
+			}
+			editFile(t, filepath.Join(l.ConfigsDir(), tc.file), tc.re, tc.repl)
+			after := runVariant(t, l, vs)
+			if after.Summary.Drops == 0 || after.Summary.PFCPauseFrames != 0 {
+				t.Errorf("PFC removed from %s: drops %d pauses %d, want drops and no pauses", tc.file, after.Summary.Drops, after.Summary.PFCPauseFrames)
+			}
+		})
+	}
+}
+
+// Lowering the ECN thresholds in the SONiC WRED profile marks earlier and
+// keeps the queue, and so the latency, lower.
+func TestConfigEditECNThreshold(t *testing.T) {
+	l := upLab(t, "16gpu", "sonic")
+	vs := incastVariant(t, l, true, true)
+	before := runVariant(t, l, vs)
+	path := filepath.Join(l.ConfigsDir(), "leaf1.json")
+	editFile(t, path, regexp.MustCompile(`"green_min_threshold": "\d+"`), `"green_min_threshold": "20480"`)
+	editFile(t, path, regexp.MustCompile(`"green_max_threshold": "\d+"`), `"green_max_threshold": "102400"`)
+	after := runVariant(t, l, vs)
+	if before.Summary.ECNMarked == after.Summary.ECNMarked {
+		t.Errorf("ECN marks unchanged (%d) after lowering the thresholds", after.Summary.ECNMarked)
+	}
+	if after.Summary.LatencyUsP99 >= before.Summary.LatencyUsP99 {
+		t.Errorf("p99 latency %v us with low thresholds, %v us before: want lower", after.Summary.LatencyUsP99, before.Summary.LatencyUsP99)
+	}
+}
+
+func TestRunVariantDeterministic(t *testing.T) {
+	l := upLab(t, "64gpu", "sonic")
+	vs := incastVariant(t, l, true, true)
+	a, _ := json.Marshal(runVariant(t, l, vs))
+	b, _ := json.Marshal(runVariant(t, l, vs))
+	if string(a) != string(b) {
+		t.Error("same variant and seed gave different results")
+	}
+}
+
+func TestFlowLevelAllReduce(t *testing.T) {
+	l := upLab(t, "16gpu", "sonic")
+	sc, err := scenario.Resolve("allreduce")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs, err := sc.Expand(scenario.NICsFromGraph(l.Graph), sc.Points()[0], 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := &Runtime{MaxPacketRanks: 4}
+	v, err := rt.RunVariant(context.Background(), l, vs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ar, _ := v.Extra["allreduce"].(map[string]any)
+	if ar["model"] != "flow-level" || ar["completed"] != true || ar["simulated_us"].(float64) <= 0 {
+		t.Errorf("flow-level AllReduce: %v", ar)
+	}
+	// The packet engine agrees within a few percent on this small fabric.
+	pv, err := New().RunVariant(context.Background(), l, vs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	par := pv.Extra["allreduce"].(map[string]any)
+	ratio := par["simulated_us"].(float64) / ar["simulated_us"].(float64)
+	if par["model"] != "packet" || ratio < 0.95 || ratio > 1.05 {
+		t.Errorf("packet %v us vs flow-level %v us", par["simulated_us"], ar["simulated_us"])
+	}
+}
+
+func TestRunVariantBadEndpoint(t *testing.T) {
+	l := upLab(t, "16gpu", "sonic")
+	vs := incastVariant(t, l, true, true)
+	vs.Flows[0].Src.Host = "host99"
+	if _, err := New().RunVariant(context.Background(), l, vs); err == nil || !strings.Contains(err.Error(), "host99") {
+		t.Errorf("bad endpoint: %v", err)
+	}
+}
+
+func TestRunVariantCancelled(t *testing.T) {
+	l := upLab(t, "16gpu", "sonic")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := New().RunVariant(ctx, l, incastVariant(t, l, true, true)); err == nil {
+		t.Error("cancelled context: no error")
+	}
 }
