@@ -111,28 +111,36 @@ func (l *linter) add(rule string, sev Severity, dev, port, fix, format string, a
 	l.out = append(l.out, Finding{Rule: rule, Severity: sev, Device: dev, Port: port, Message: fmt.Sprintf(format, a...), Fix: fix})
 }
 
-// lossless returns the priorities that should be lossless: the intent's,
-// or for bare files the union of what any port enables.
-func (l *linter) lossless() []int {
+// lossless returns the priorities that should be lossless on a device:
+// the intent's, or for bare files the PFC priorities most of the device's
+// ports enable (a port missing one of them stands out; a port enabling
+// more, like uplinks of some SKUs, does not).
+func (l *linter) lossless(d *DeviceConfig) []int {
 	if l.opt.Intent != nil {
 		if !l.opt.Intent.PFC.Enabled {
 			return nil
 		}
 		return l.opt.Intent.LosslessPriorities
 	}
-	set := map[int]bool{}
-	for i := range l.cfgs {
-		for _, p := range l.cfgs[i].LosslessPriorities() {
-			set[p] = true
+	count := map[string]int{}
+	sets := map[string][]int{}
+	for _, p := range d.Ports {
+		k := FormatInts(p.PFCPriorities)
+		count[k]++
+		sets[k] = p.PFCPriorities
+	}
+	best := ""
+	for _, k := range slices.Sorted(maps.Keys(count)) {
+		if count[k] > count[best] || (count[k] == count[best] && len(sets[k]) > len(sets[best])) {
+			best = k
 		}
 	}
-	return slices.Sorted(maps.Keys(set))
+	return sets[best]
 }
 
 func (l *linter) run() {
-	lossless := l.lossless()
 	l.dscpMaps()
-	l.roceDSCP(lossless)
+	l.roceDSCP()
 	l.links()
 	for i := range l.cfgs {
 		for _, n := range l.cfgs[i].Notes {
@@ -141,6 +149,7 @@ func (l *linter) run() {
 	}
 	for i := range l.cfgs {
 		d := &l.cfgs[i]
+		lossless := l.lossless(d)
 		for j := range d.Ports {
 			p := &d.Ports[j]
 			l.pfcOff(d, p, lossless)
@@ -240,7 +249,7 @@ func optInt(v int, ok bool) string {
 }
 
 // QOS003
-func (l *linter) roceDSCP(lossless []int) {
+func (l *linter) roceDSCP() {
 	roce := l.opt.RoCEDSCP
 	if l.opt.Intent != nil {
 		r := l.opt.Intent.RoCEDSCP
@@ -266,11 +275,12 @@ func (l *linter) roceDSCP(lossless []int) {
 		}
 		return
 	}
-	if len(lossless) == 0 {
-		return
-	}
 	for i := range l.cfgs {
 		d := &l.cfgs[i]
+		lossless := l.lossless(d)
+		if len(lossless) == 0 {
+			continue
+		}
 		for j := range d.Ports {
 			p := &d.Ports[j]
 			m := p.DSCPMap(d)

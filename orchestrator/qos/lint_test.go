@@ -204,3 +204,36 @@ func TestAttachTopology(t *testing.T) {
 		t.Errorf("missing port not flagged: %+v", fs)
 	}
 }
+
+func TestLintBareLosslessByMajority(t *testing.T) {
+	in, _ := Profile("")
+	dev := Device{Name: "sw", Ports: []Port{
+		{Name: "Ethernet0", SpeedGbps: 100, Fabric: true},
+		{Name: "Ethernet4", SpeedGbps: 100, Fabric: true},
+		{Name: "Ethernet8", SpeedGbps: 100, Fabric: true},
+		{Name: "Ethernet12", SpeedGbps: 100, Fabric: true},
+	}}
+	dc, err := Apply(in, dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dc.PeersKnown = false
+	// An uplink enabling extra priorities is not a finding…
+	dc.Port("Ethernet8").PFCPriorities = []int{2, 3, 6}
+	if fs := findings(Lint([]DeviceConfig{dc}, LintOptions{}), RulePFCOffLossless); len(fs) != 0 {
+		t.Errorf("extra priorities flagged: %+v", fs)
+	}
+	// …a port missing the majority's priority is.
+	dc.Port("Ethernet4").PFCPriorities = []int{}
+	fs := findings(Lint([]DeviceConfig{dc}, LintOptions{}), RulePFCOffLossless)
+	if len(fs) != 1 || fs[0].Port != "Ethernet4" {
+		t.Errorf("findings = %+v", fs)
+	}
+	// A buffer-only file (no PFC anywhere) has nothing to enforce.
+	for i := range dc.Ports {
+		dc.Ports[i].PFCPriorities = []int{}
+	}
+	if fs := findings(Lint([]DeviceConfig{dc}, LintOptions{}), RulePFCOffLossless); len(fs) != 0 {
+		t.Errorf("buffer-only device flagged: %+v", fs)
+	}
+}
