@@ -64,8 +64,12 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 		slices.Sort(ds)
 		fmt.Fprintf(&b, "qos map dscp %s to traffic-class %d\n", cfgJoin(ds, " "), tc)
 	}
+	// TC n -> queue n is EOS's default; only other mappings are written,
+	// so a platform without the command accepts the usual config.
 	for _, tc := range cfgSortedInts(dc.TCToQueue) {
-		fmt.Fprintf(&b, "qos map traffic-class %d to tx-queue %d\n", tc, dc.TCToQueue[tc])
+		if q := dc.TCToQueue[tc]; q != tc {
+			fmt.Fprintf(&b, "qos map traffic-class %d to tx-queue %d\n", tc, q)
+		}
 	}
 	b.WriteString("!\n")
 

@@ -168,6 +168,14 @@ func TestRenderContent(t *testing.T) {
 		}
 	}
 	dc := v["ecn-on_pfc-on"][0]
+	dc.TCToQueue[6] = 7
+	moved, err := Render(dc)
+	if err != nil || !strings.Contains(string(moved), "qos map traffic-class 6 to tx-queue 7\n") || strings.Contains(string(moved), "traffic-class 5 to tx-queue") {
+		t.Errorf("non-default TC->queue map: %v\n%s", err, moved)
+	}
+	if back, err := Parse("leaf1", qos.Source{Name: "x.cfg", Data: moved}); err != nil || back.TCToQueue[6] != 7 || back.TCToQueue[5] != 5 {
+		t.Errorf("TC->queue read back = %v, %v", back.TCToQueue, err)
+	}
 	dc.Ports[0].Watchdog.Action = "alert"
 	if _, err := Render(dc); err == nil || !strings.Contains(err.Error(), "no EOS equivalent") {
 		t.Errorf("alert action: err = %v", err)
