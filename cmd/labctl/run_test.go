@@ -1,0 +1,285 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/results"
+	"github.com/labctl/labctl/orchestrator/runtime"
+)
+
+// upLab brings a catalog lab up in a fresh work directory.
+func upLab(t testing.TB, name string, extra ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	var out, errb strings.Builder
+	args := append([]string{"up", name, "--dir", dir}, extra...)
+	if code := run(context.Background(), args, &out, &errb); code != 0 {
+		t.Fatalf("labctl %v: exit %d: %s", args, code, errb.String())
+	}
+	return dir
+}
+
+// runJSON runs a scenario with -o json and decodes the record.
+func runJSON(t testing.TB, dir, scenarioName, labName string, extra ...string) (int, *results.Run, string) {
+	t.Helper()
+	var out, errb strings.Builder
+	args := append([]string{"run", scenarioName, "--lab", labName, "--dir", dir, "-o", "json"}, extra...)
+	code := run(context.Background(), args, &out, &errb)
+	if out.Len() == 0 {
+		return code, nil, errb.String()
+	}
+	var r results.Run
+	if err := json.Unmarshal([]byte(out.String()), &r); err != nil {
+		t.Fatalf("labctl %v: bad JSON: %v\n%s", args, err, out.String())
+	}
+	return code, &r, errb.String()
+}
+
+func variantOf(t *testing.T, r *results.Run, name string) results.Variant {
+	t.Helper()
+	for _, v := range r.Variants {
+		if v.Name == name {
+			return v
+		}
+	}
+	t.Fatalf("run has no variant %s", name)
+	return results.Variant{}
+}
+
+func TestUpThenRunECNPFC(t *testing.T) {
+	dir := upLab(t, "16gpu")
+	code, r, stderr := runJSON(t, dir, "ecn-pfc", "16gpu")
+	if code != 0 || r == nil {
+		t.Fatalf("run ecn-pfc: exit %d: %s", code, stderr)
+	}
+	if r.Status != results.StatusPassed || len(r.Variants) != 4 || r.Runtime != "sim" || r.ConfigDigest == "" {
+		t.Fatalf("run: status %s, %d variants, runtime %s, digest %q", r.Status, len(r.Variants), r.Runtime, r.ConfigDigest)
+	}
+	pfcOnly := variantOf(t, r, "ecn=off,pfc=on").Summary
+	if pfcOnly.Drops != 0 || pfcOnly.PFCPauseFrames == 0 {
+		t.Errorf("PFC on: drops %d pauses %d, want 0 drops and pauses", pfcOnly.Drops, pfcOnly.PFCPauseFrames)
+	}
+	none := variantOf(t, r, "ecn=off,pfc=off").Summary
+	if none.Drops == 0 || none.Retransmits == 0 {
+		t.Errorf("ECN and PFC off: drops %d retransmits %d, want both", none.Drops, none.Retransmits)
+	}
+	both := variantOf(t, r, "ecn=on,pfc=on").Summary
+	if both.ECNMarked == 0 || both.CNP == 0 || both.PFCPauseFrames >= pfcOnly.PFCPauseFrames || both.Drops != 0 {
+		t.Errorf("ECN+PFC: marks %d CNPs %d pauses %d (PFC alone %d) drops %d", both.ECNMarked, both.CNP, both.PFCPauseFrames, pfcOnly.PFCPauseFrames, both.Drops)
+	}
+	for _, v := range r.Variants {
+		if len(v.Series) == 0 {
+			t.Errorf("%s has no time series", v.Name)
+		}
+	}
+	// The record and reports are on disk, and the results index knows the run.
+	for _, f := range []string{results.RunFile, results.ReportMarkdown, results.ReportHTML, results.ReportJUnit} {
+		if _, err := os.Stat(filepath.Join(dir, "results", r.RunID, f)); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	saved, err := results.ReadRunFile(filepath.Join(dir, "results", r.RunID, results.RunFile))
+	if err != nil || saved.Status != results.StatusPassed || len(saved.Variants) != 4 {
+		t.Errorf("saved run.json: %v %+v", err, saved)
+	}
+}
+
+func TestBaselineGoodput(t *testing.T) {
+	dir := upLab(t, "16gpu")
+	code, r, stderr := runJSON(t, dir, "baseline-bw", "16gpu")
+	if code != 0 || r == nil {
+		t.Fatalf("run baseline-bw: exit %d: %s", code, stderr)
+	}
+	v := r.Variants[0]
+	if len(v.Flows) != 1 {
+		t.Fatalf("%d flows", len(v.Flows))
+	}
+	want := 200.0 * 4096 / (4096 + 82)
+	got := v.Flows[0].ThroughputGbps
+	if got < want*0.995 || got > want*1.005 {
+		t.Errorf("goodput %.3f Gb/s, want %.3f (MTU/(MTU+82) of 200G) within 0.5%%", got, want)
+	}
+}
+
+func TestRunSameSeedSameRecord(t *testing.T) {
+	dir := upLab(t, "16gpu")
+	strip := func(r *results.Run) string {
+		r.RunID, r.Started, r.Finished = "", time.Time{}, nil
+		b, _ := json.Marshal(r)
+		return string(b)
+	}
+	_, a, _ := runJSON(t, dir, "incast", "16gpu", "--seed", "5")
+	_, b, _ := runJSON(t, dir, "incast", "16gpu", "--seed", "5")
+	if a == nil || b == nil {
+		t.Fatal("no record")
+	}
+	if a.RunID == b.RunID {
+		t.Errorf("two runs share id %s", a.RunID)
+	}
+	if strip(a) != strip(b) {
+		t.Error("same seed gave different records")
+	}
+}
+
+func TestRunRequiresLabUp(t *testing.T) {
+	dir := t.TempDir()
+	code, _, stderr := runJSON(t, dir, "ecn-pfc", "64gpu")
+	if code != exitcode.BadInput || !strings.Contains(stderr, "labctl up 64gpu") {
+		t.Errorf("lab not up: exit %d: %s", code, stderr)
+	}
+	dir = upLab(t, "16gpu")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "nosuch", "--lab", "16gpu"}, "unknown scenario"},
+		{[]string{"run", "ecn-pfc"}, "--lab"},
+		{[]string{"run", "ecn-pfc", "--lab", "16gpu", "-o", "yaml"}, "output format"},
+	} {
+		var out, errb strings.Builder
+		code := run(context.Background(), append(tc.args, "--dir", dir), &out, &errb)
+		if code != exitcode.BadInput || !strings.Contains(errb.String(), tc.want) {
+			t.Errorf("%v: exit %d: %s", tc.args, code, errb.String())
+		}
+	}
+}
+
+func TestRunFailedAssertionExits1(t *testing.T) {
+	dir := upLab(t, "16gpu")
+	sc := filepath.Join(dir, "strict.yaml")
+	if err := os.WriteFile(sc, []byte("name: strict\nmatrix: {ecn: [off], pfc: [off]}\nduration: 500us\ntraffic:\n  - pattern: incast\n    senders: 4\nassertions:\n  - name: never drops\n    expr: summary.drops == 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb strings.Builder
+	code := run(context.Background(), []string{"run", sc, "--lab", "16gpu", "--dir", dir}, &out, &errb)
+	if code != exitcode.CheckFailed || !strings.Contains(errb.String(), "never drops") {
+		t.Errorf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "FAIL never drops") || !strings.Contains(out.String(), "FAILED") {
+		t.Errorf("text output:\n%s", out.String())
+	}
+}
+
+func TestRunScenarioFileErrorExit2(t *testing.T) {
+	dir := upLab(t, "16gpu")
+	sc := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(sc, []byte("name: bad\ntraffic:\n  - pattern: incast\n    sendrs: 4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb strings.Builder
+	code := run(context.Background(), []string{"run", sc, "--lab", "16gpu", "--dir", dir}, &out, &errb)
+	if code != exitcode.BadInput || !strings.Contains(errb.String(), "bad.yaml:4:5") {
+		t.Errorf("exit %d: %s", code, errb.String())
+	}
+}
+
+func TestRunInterrupted(t *testing.T) {
+	dir := upLab(t, "16gpu")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // Ctrl-C before the first variant finishes
+	var out, errb strings.Builder
+	code := run(ctx, []string{"run", "ecn-pfc", "--lab", "16gpu", "--dir", dir, "-o", "json"}, &out, &errb)
+	if code != exitcode.CheckFailed {
+		t.Errorf("exit %d: %s", code, errb.String())
+	}
+	var r results.Run
+	if err := json.Unmarshal([]byte(out.String()), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != results.StatusInterrupted {
+		t.Errorf("status %s", r.Status)
+	}
+	saved, err := results.ReadRunFile(filepath.Join(dir, "results", r.RunID, results.RunFile))
+	if err != nil || saved.Status != results.StatusInterrupted {
+		t.Errorf("saved: %v %+v", err, saved)
+	}
+}
+
+func TestStatusAndDown(t *testing.T) {
+	dir := upLab(t, "16gpu", "--nos", "eos")
+	code, out, stderr := runCLI(t, "status", "--dir", dir)
+	if code != 0 || !strings.Contains(out, "16gpu") || !strings.Contains(out, "eos") || !strings.Contains(out, "up") {
+		t.Errorf("status: exit %d: %s %s", code, out, stderr)
+	}
+	code, out, _ = runCLI(t, "status", "16gpu", "--dir", dir, "-o", "json")
+	var st runtime.Status
+	if err := json.Unmarshal([]byte(out), &st); err != nil || code != 0 || st.State != runtime.StateUp || len(st.Nodes) == 0 {
+		t.Errorf("status json: %v %+v", err, st)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "topologies", "16gpu", "configs", "leaf1.cfg")); err != nil {
+		t.Errorf("eos config: %v", err)
+	}
+	for i := range 2 {
+		code, out, stderr = runCLI(t, "down", "16gpu", "--dir", dir)
+		if code != 0 {
+			t.Fatalf("down #%d: exit %d: %s", i, code, stderr)
+		}
+	}
+	code, out, _ = runCLI(t, "status", "16gpu", "--dir", dir, "-o", "json")
+	if err := json.Unmarshal([]byte(out), &st); err != nil || st.State != runtime.StateDown {
+		t.Errorf("after down: %v %+v", err, st)
+	}
+	if code, _, stderr := runCLI(t, "run", "ecn-pfc", "--lab", "16gpu", "--dir", dir); code != exitcode.BadInput || !strings.Contains(stderr, "is down") {
+		t.Errorf("run on a lab that is down: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, "status", "64gpu", "--dir", dir); code != exitcode.BadInput || !strings.Contains(stderr, "labctl up 64gpu") {
+		t.Errorf("status of a lab never up: exit %d: %s", code, stderr)
+	}
+	if code, out, _ := runCLI(t, "down", "64gpu", "--dir", dir); code != 0 || !strings.Contains(out, "not up") {
+		t.Errorf("down of a lab never up: exit %d: %s", code, out)
+	}
+}
+
+func TestUpLockedAndOptions(t *testing.T) {
+	dir := t.TempDir()
+	lock, err := runtime.Acquire(filepath.Join(dir, "topologies", "16gpu", runtime.LockFile), "labctl up 16gpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI(t, "up", "16gpu", "--dir", dir)
+	lock.Release()
+	if code != exitcode.BadInput || !strings.Contains(stderr, "holds") || !strings.Contains(stderr, "pid") {
+		t.Errorf("up while locked: exit %d: %s", code, stderr)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"up", "16gpu", "--runtime", "docker"}, "unknown runtime"},
+		{[]string{"up", "16gpu", "--nos", "junos"}, "--nos"},
+		{[]string{"up", "nosuch"}, "unknown lab"},
+	} {
+		code, _, stderr := runCLI(t, append(tc.args, "--dir", dir)...)
+		if code != exitcode.BadInput || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d: %s", tc.args, code, stderr)
+		}
+	}
+	code, out, _ := runCLI(t, "up", "16gpu", "--dry-run", "--dir", dir)
+	if code != 0 || !strings.Contains(out, "would render") {
+		t.Errorf("dry run: exit %d: %s", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "topologies", "16gpu", "state.json")); !os.IsNotExist(err) {
+		t.Errorf("dry run wrote state: %v", err)
+	}
+}
+
+// BenchmarkRunECNPFC64 measures `labctl run ecn-pfc --lab 64gpu` end to end
+// (four 5 ms variants, record and reports written). Peak memory of the
+// binary: /usr/bin/time -v labctl run ecn-pfc --lab 64gpu.
+func BenchmarkRunECNPFC64(b *testing.B) {
+	dir := upLab(b, "64gpu")
+	b.ReportAllocs()
+	for b.Loop() {
+		var out, errb strings.Builder
+		if code := run(context.Background(), []string{"run", "ecn-pfc", "--lab", "64gpu", "--dir", dir, "-o", "json"}, &out, &errb); code != 0 {
+			b.Fatalf("exit %d: %s", code, errb.String())
+		}
+	}
+}
