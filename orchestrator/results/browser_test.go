@@ -29,7 +29,8 @@ window.addEventListener("load", function () {
       if (r.width > 0 || r.height > 0) { drawn++; }
     });
     var marks = 0;
-    svg.querySelectorAll("rect.bar, g.node rect").forEach(function (el) {
+    // Data marks, or the note a chart draws when all its data is zero.
+    svg.querySelectorAll("rect.bar, g.node rect, text.note").forEach(function (el) {
       var r = el.getBoundingClientRect();
       if (r.width > 0 && r.height > 0) { marks++; }
     });

@@ -224,7 +224,7 @@ func summaryCharts(run *Run) []htmlChart {
 var seriesKinds = []struct{ kind, title, unit string }{
 	{"queue_bytes", "Queue depth", "bytes"},
 	{"rate_gbps", "Sender rate", "Gb/s"},
-	{"paused", "PFC pause state", "paused (0/1)"},
+	{"paused", "PFC pause state", ""},
 }
 
 // seriesCharts draws the time series as small multiples: one chart per
@@ -271,7 +271,11 @@ func seriesCharts(run *Run) []htmlSeriesGroup {
 			if len(lines) == 0 {
 				continue
 			}
-			g.Charts = append(g.Charts, lineChart("series-"+k.kind, k.title+" — "+v.Name, "time (µs)", unit, joinSources(seen), lines, k.kind == "paused"))
+			if k.kind == "paused" {
+				g.Charts = append(g.Charts, timelineChart("series-"+k.kind, k.title+" — "+v.Name, "time (µs)", joinSources(seen), lines))
+				continue
+			}
+			g.Charts = append(g.Charts, lineChart("series-"+k.kind, k.title+" — "+v.Name, "time (µs)", unit, joinSources(seen), lines, false))
 		}
 		if len(g.Charts) > 0 {
 			out = append(out, g)

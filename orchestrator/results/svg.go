@@ -84,7 +84,7 @@ func (c *chartFrame) open() {
 		v := float64(i) * c.yStep
 		y := c.y(v)
 		fmt.Fprintf(&c.b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" class="grid"/>`, c.left, c.left+c.plotW(), y, y)
-		fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="tick" text-anchor="end">%s</text>`, c.left-6, y+4, esc(fmtFloat(v)))
+		fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="tick" text-anchor="end">%s</text>`, c.left-6, y+4, esc(fmtTick(v)))
 	}
 	fmt.Fprintf(&c.b, `<text x="14" y="%.1f" class="axis" transform="rotate(-90 14 %.1f)" text-anchor="middle">%s</text>`,
 		c.top+c.plotH()/2, c.top+c.plotH()/2, esc(c.yUnit))
@@ -93,7 +93,7 @@ func (c *chartFrame) open() {
 }
 
 // legend lists names below the axis labels, wrapping to new rows.
-func (c *chartFrame) legend(names []string) {
+func (c *chartFrame) legend(names []string, note string) {
 	x := c.left
 	y := c.top + c.plotH() + c.labelH + 14
 	for i, n := range names {
@@ -106,6 +106,13 @@ func (c *chartFrame) legend(names []string) {
 		fmt.Fprintf(&c.b, `<rect x="%.1f" y="%.1f" width="10" height="10" fill="%s"/><text x="%.1f" y="%.1f" class="leg">%s</text>`,
 			x, y-9, color(i), x+14, y, esc(label))
 		x += itemW
+	}
+	if note != "" {
+		if x > c.left && x+float64(len(note))*6.2 > c.w-c.right {
+			x = c.left
+			y += 14
+		}
+		fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="leg note">%s</text>`, x, y, esc(note))
 	}
 }
 
@@ -175,7 +182,7 @@ func barChart(kind, title, yUnit, source string, series []string, groups []barGr
 		fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="note" text-anchor="middle">all values are 0</text>`, c.left+c.plotW()/2, c.top+c.plotH()/2)
 	}
 	if len(series) > 1 {
-		c.legend(series)
+		c.legend(series, "")
 	}
 	return c.close()
 }
@@ -222,7 +229,7 @@ func lineChart(kind, title, xUnit, yUnit, source string, lines []line, step bool
 	xp := func(x float64) float64 { return c.left + (x-xMin)/(xMax-xMin)*c.plotW() }
 	for i := 0; i <= 4; i++ {
 		x := xMin + (xMax-xMin)*float64(i)/4
-		fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="tick" text-anchor="middle">%s</text>`, xp(x), c.top+c.plotH()+14, esc(fmtFloat(x)))
+		fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="tick" text-anchor="middle">%s</text>`, xp(x), c.top+c.plotH()+14, esc(fmtTick(x)))
 	}
 	fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="axis" text-anchor="middle">%s</text>`, c.left+c.plotW()/2, c.top+c.plotH()+30, esc(xUnit))
 	var names []string
@@ -239,10 +246,11 @@ func lineChart(kind, title, xUnit, yUnit, source string, lines []line, step bool
 			color(li), strings.TrimSpace(pts.String()), esc(l.Name))
 		names = append(names, l.Name)
 	}
+	note := ""
 	if omitted > 0 {
-		names = append(names, fmt.Sprintf("(+%d more in run.json)", omitted))
+		note = fmt.Sprintf("+%d more in run.json", omitted)
 	}
-	c.legend(names)
+	c.legend(names, note)
 	return c.close()
 }
 
@@ -281,4 +289,101 @@ func max2(a, b int) int {
 		return a
 	}
 	return b
+}
+
+// fmtTick shortens large axis values (8000000 -> 8M) so tick labels fit
+// the margin.
+func fmtTick(v float64) string {
+	a := math.Abs(v)
+	switch {
+	case a >= 1e9:
+		return fmtFloat(v/1e9) + "G"
+	case a >= 1e6:
+		return fmtFloat(v/1e6) + "M"
+	case a >= 1e4:
+		return fmtFloat(v/1e3) + "k"
+	}
+	return fmtFloat(v)
+}
+
+// maxLanes bounds the rows of a pause timeline.
+const maxLanes = 16
+
+// timelineChart draws on/off series (PFC pause state) as one lane per
+// series with a bar wherever the value is non-zero: overlapping 0/1 lines
+// would hide each other.
+func timelineChart(kind, title, xUnit, source string, lines []line) template.HTML {
+	omitted := 0
+	if len(lines) > maxLanes {
+		omitted = len(lines) - maxLanes
+		lines = lines[:maxLanes]
+	}
+	const laneH = 16.0
+	c := &chartFrame{w: 560, left: 150, right: 16, top: 30, bottom: 50, labelH: 36, title: title, source: source, kind: kind}
+	c.h = c.top + c.bottom + laneH*math.Max(1, float64(len(lines)))
+	if omitted > 0 {
+		c.h += 14
+	}
+	xMin, xMax := math.Inf(1), math.Inf(-1)
+	for _, l := range lines {
+		for i := range l.X {
+			xMin, xMax = math.Min(xMin, l.X[i]), math.Max(xMax, l.X[i])
+		}
+	}
+	if math.IsInf(xMin, 0) {
+		xMin, xMax = 0, 1
+	}
+	if xMax <= xMin {
+		xMax = xMin + 1
+	}
+	xp := func(x float64) float64 { return c.left + (x-xMin)/(xMax-xMin)*c.plotW() }
+	fmt.Fprintf(&c.b, `<svg xmlns="http://www.w3.org/2000/svg" class="chart" data-chart="%s" data-source="%s" viewBox="0 0 %.0f %.0f" width="%.0f" height="%.0f" role="img" aria-label="%s">`,
+		esc(c.kind), esc(c.source), c.w, c.h, c.w, c.h, esc(c.title+" ("+c.source+")"))
+	fmt.Fprintf(&c.b, `<title>%s (%s)</title>`, esc(c.title), esc(c.source))
+	fmt.Fprintf(&c.b, `<text x="10" y="18" class="ct">%s</text>`, esc(c.title))
+	fmt.Fprintf(&c.b, `<text x="%.0f" y="18" class="src src-%s" text-anchor="end">%s</text>`, c.w-c.right, esc(c.source), esc(c.source))
+	plotBottom := c.top + laneH*float64(len(lines))
+	for i := 0; i <= 4; i++ {
+		x := xMin + (xMax-xMin)*float64(i)/4
+		fmt.Fprintf(&c.b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" class="grid"/>`, xp(x), xp(x), c.top, plotBottom)
+		fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="tick" text-anchor="middle">%s</text>`, xp(x), plotBottom+14, esc(fmtTick(x)))
+	}
+	fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="axis" text-anchor="middle">%s</text>`, c.left+c.plotW()/2, plotBottom+30, esc(xUnit))
+	bars := 0
+	for li, l := range lines {
+		y := c.top + laneH*float64(li)
+		fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="tick" text-anchor="end">%s<title>%s</title></text>`, c.left-6, y+laneH-4, esc(truncate(l.Name, 24)), esc(l.Name))
+		fmt.Fprintf(&c.b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" class="axisline"/>`, c.left, c.left+c.plotW(), y+laneH-1, y+laneH-1)
+		n := min(len(l.X), len(l.Y))
+		for i := 0; i < n; i++ {
+			if l.Y[i] == 0 {
+				continue
+			}
+			// A pause interval runs from this sample to the next one that
+			// is zero (or the end of the series).
+			j := i
+			for j+1 < n && l.Y[j+1] != 0 {
+				j++
+			}
+			end := xMax
+			if j+1 < n {
+				end = l.X[j+1]
+			}
+			x0, x1 := xp(l.X[i]), xp(end)
+			if x1-x0 < 1 {
+				x1 = x0 + 1 // a short pause stays visible
+			}
+			fmt.Fprintf(&c.b, `<rect class="bar" x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"><title>%s paused %s-%s %s</title></rect>`,
+				x0, y+2, x1-x0, laneH-4, color(li), esc(l.Name), esc(fmtFloat(l.X[i])), esc(fmtFloat(end)), esc(xUnit))
+			bars++
+			i = j
+		}
+	}
+	if bars == 0 {
+		fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="note" text-anchor="middle">never paused</text>`, c.left+c.plotW()/2, c.top+laneH*float64(len(lines))/2+4)
+	}
+	if omitted > 0 {
+		fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="note">+%d more series in run.json</text>`, c.left, c.h-8, omitted)
+	}
+	return c.close()
 }
