@@ -208,11 +208,15 @@ func pushRejected(out string) bool {
 }
 
 // pushSession opens a session, runs fn, and closes it. scrapligo calls take
-// no context, so the session runs in a goroutine and ctx's end closes it.
+// no context, so the session runs in a goroutine, each command's timeout is
+// bounded by ctx's deadline, and ctx's end returns at once.
 func pushSession(ctx context.Context, t PushTarget, fn func(d *network.Driver) error) error {
 	timeout := t.Timeout
 	if timeout <= 0 {
 		timeout = 2 * time.Minute
+	}
+	if dl, ok := ctx.Deadline(); ok {
+		timeout = max(min(timeout, time.Until(dl)), time.Millisecond)
 	}
 	port := t.Port
 	if port == 0 {
@@ -250,7 +254,10 @@ func pushSession(ctx context.Context, t PushTarget, fn func(d *network.Driver) e
 	case err := <-done:
 		return err
 	case <-ctx.Done():
-		_ = d.Close()
+		// scrapligo's driver is not safe for use from two goroutines, so
+		// the session goroutine closes it itself once its current command
+		// returns (at most one operation timeout, which ctx's deadline
+		// already bounds).
 		return &PushError{Device: t.Name, Stage: "session", Err: ctx.Err()}
 	}
 }
