@@ -393,3 +393,19 @@ func FuzzParse(f *testing.F) {
 		_, _ = Render(dc)
 	})
 }
+
+func TestInterfaceNames(t *testing.T) {
+	for i, want := range map[int]string{1: "Ethernet1", 2: "Ethernet2", 48: "Ethernet48"} {
+		if got := InterfaceName(i); got != want {
+			t.Errorf("InterfaceName(%d) = %s, want %s", i, got, want)
+		}
+		if back, err := LinuxInterface(want); err != nil || back != fmt.Sprintf("eth%d", i) {
+			t.Errorf("LinuxInterface(%s) = %s, %v", want, back, err)
+		}
+	}
+	for _, bad := range []string{"Ethernet0", "eth1", "Management1"} {
+		if _, err := LinuxInterface(bad); err == nil {
+			t.Errorf("LinuxInterface(%q) accepted", bad)
+		}
+	}
+}

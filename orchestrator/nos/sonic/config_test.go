@@ -3,6 +3,7 @@ package sonic
 import (
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -379,4 +380,20 @@ func FuzzParse(f *testing.F) {
 		qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{})
 		qos.Flatten(&dc)
 	})
+}
+
+func TestInterfaceNames(t *testing.T) {
+	for i, want := range map[int]string{1: "Ethernet0", 2: "Ethernet4", 32: "Ethernet124"} {
+		if got := InterfaceName(i); got != want {
+			t.Errorf("InterfaceName(%d) = %s, want %s", i, got, want)
+		}
+		if back, err := LinuxInterface(want); err != nil || back != fmt.Sprintf("eth%d", i) {
+			t.Errorf("LinuxInterface(%s) = %s, %v", want, back, err)
+		}
+	}
+	for _, bad := range []string{"Ethernet2", "eth1", "Ethernet-4", "Ethernet"} {
+		if _, err := LinuxInterface(bad); err == nil {
+			t.Errorf("LinuxInterface(%q) accepted", bad)
+		}
+	}
 }
