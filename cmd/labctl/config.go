@@ -216,17 +216,10 @@ Exit 1 when any finding is an error.`,
 					in = in.WithPFC(*pfcOn)
 				}
 				dir := filepath.Join(app.TopologiesDir(), g.Name, "configs")
-				if _, err := os.Stat(dir); err != nil {
-					return exitcode.Usagef("lab %s has no configs in %s: run 'labctl config render %s' first", g.Name, dir, args[0])
-				}
-				cfgs, err = configset.Load([]string{dir}, g.NOS)
+				cfgs, err = configset.LoadLab(dir, g.NOS, devs, in)
 				if err != nil {
 					return err
 				}
-				if len(cfgs) == 0 {
-					return exitcode.Usagef("no %s config files in %s: run 'labctl config render %s'", g.NOS, dir, args[0])
-				}
-				qos.AttachTopology(cfgs, devs, in)
 				opt.Intent = &in
 			} else {
 				if ecn != "" || pfc != "" {

@@ -117,7 +117,7 @@ func TestConfigLintFilesAndUsage(t *testing.T) {
 	}{
 		{[]string{"config", "render", "16gpu", "--ecn", "maybe", "--dir", dir}, "--ecn \"maybe\""},
 		{[]string{"config", "render", "nolab", "--dir", dir}, "nolab"},
-		{[]string{"config", "lint", "16gpu", "--dir", dir}, "labctl config render 16gpu"},
+		{[]string{"config", "lint", "16gpu", "--dir", dir}, "labctl config render <lab>"},
 		{[]string{"config", "lint", "--nos", "junos", bad}, "unknown NOS"},
 		{[]string{"config", "diff", bad}, "accepts 2 arg"},
 		{[]string{"config", "lint", "-o", "yaml", bad}, "output format"},

@@ -295,3 +295,22 @@ func Load(paths []string, nosName string) ([]qos.DeviceConfig, error) {
 	}
 	return out, nil
 }
+
+// LoadLab reads a lab's configs directory (only the lab NOS's files) and
+// adds the fabric's peers, speeds and the intent's MTU (qos.AttachTopology):
+// the device configs lint, the simulator and scenario variants work from.
+// A missing or empty directory is a usage error that says to render first.
+func LoadLab(dir, nosName string, devs []qos.Device, in qos.Intent) ([]qos.DeviceConfig, error) {
+	if _, err := os.Stat(dir); err != nil {
+		return nil, exitcode.Usagef("no lab configs in %s (%v): run 'labctl config render <lab>' first", dir, err)
+	}
+	cfgs, err := Load([]string{dir}, nosName)
+	if err != nil {
+		return nil, err
+	}
+	if len(cfgs) == 0 {
+		return nil, exitcode.Usagef("no %s config files in %s: run 'labctl config render <lab>' first", nosName, dir)
+	}
+	qos.AttachTopology(cfgs, devs, in)
+	return cfgs, nil
+}

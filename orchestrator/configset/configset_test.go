@@ -128,3 +128,37 @@ func TestLoad(t *testing.T) {
 		t.Errorf("DeviceName = %s", got)
 	}
 }
+
+func TestLoadLab(t *testing.T) {
+	in, _ := qos.Profile("")
+	devs := qos.TestDevices()
+	cfgs, err := qos.ApplyAll(in, devs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{}
+	for _, dc := range cfgs {
+		data, err := sonic.Render(dc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[dc.Device+".json"] = data
+	}
+	dir := filepath.Join(t.TempDir(), "configs")
+	if _, err := LoadLab(dir, "sonic", devs, in); err == nil || exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), "config render") {
+		t.Errorf("missing dir: %v", err)
+	}
+	if _, err := Write(dir, files, false); err != nil {
+		t.Fatal(err)
+	}
+	got, err := LoadLab(dir, "sonic", devs, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || !got[0].PeersKnown || got[0].Port("Ethernet4").Peer != "spine1:Ethernet0" {
+		t.Fatalf("loaded %+v", got)
+	}
+	if fs := qos.Lint(got, qos.LintOptions{Intent: &in}); len(fs) != 0 {
+		t.Errorf("lint of a fresh lab: %+v", fs)
+	}
+}
