@@ -326,8 +326,10 @@ func TestParseMermaid(t *testing.T) {
 func FuzzParseMermaid(f *testing.F) {
 	f.Add(testMermaid)
 	f.Add("graph TD\n a---b---c\n")
-	if data, err := os.ReadFile(filepath.Join("testdata", "64gpu.mmd")); err == nil {
-		f.Add(string(data))
+	for _, name := range []string{"64gpu.mmd", "1024gpu.mmd"} {
+		if data, err := os.ReadFile(filepath.Join("testdata", name)); err == nil {
+			f.Add(string(data))
+		}
 	}
 	f.Add("graph LR\n ss1 -- 400G --- spine1; spine1 <--> leaf1\n")
 	f.Fuzz(func(t *testing.T, s string) {
@@ -344,6 +346,26 @@ func TestFmtFloat(t *testing.T) {
 		if got := fmtFloat(v); got != want {
 			t.Errorf("fmtFloat(%v) = %q, want %q", v, got, want)
 		}
+	}
+}
+
+func TestParseMermaidPodDiagram(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "1024gpu.mmd"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	topo, err := ParseMermaid(string(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"pod1_spines": 0, "pod1_leaves": 1, "pod1_hosts": 2}
+	for _, n := range topo.Nodes {
+		if n.Tier != want[n.ID] {
+			t.Errorf("%s: tier %d, want %d", n.ID, n.Tier, want[n.ID])
+		}
+	}
+	if len(topo.Nodes) != 3 {
+		t.Errorf("nodes: %+v", topo.Nodes)
 	}
 }
 
@@ -373,5 +395,30 @@ func TestParseMermaidFabricDiagram(t *testing.T) {
 	}
 	if labels["spine1"] != "spine1\nAS65000" || topo.Links[0].Label != "16x400G as 1 lab link" {
 		t.Errorf("labels: %q, link %q", labels["spine1"], topo.Links[0].Label)
+	}
+}
+
+// The catalog's generated diagrams must all draw.
+func TestParseMermaidCatalog(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "..", "topologies", "*", "*.mmd"))
+	if len(files) == 0 {
+		t.Skip("no generated topologies in this checkout")
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		topo, err := ParseMermaid(string(data))
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		if len(topo.Nodes) < 3 || len(topo.Links) < 2 {
+			t.Errorf("%s: %d nodes, %d links", f, len(topo.Nodes), len(topo.Links))
+		}
+		svg := string(topologySVG(topo))
+		parseXML(t, svg)
+		t.Logf("%s: %d nodes, %d links, %d bytes of SVG", filepath.Base(f), len(topo.Nodes), len(topo.Links), len(svg))
 	}
 }

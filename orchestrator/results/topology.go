@@ -159,7 +159,7 @@ func parseMermaidNode(s string) (id, label, rest string, err error) {
 	return "", "", "", fmt.Errorf("node %q: shape opened with %q is not closed", id, rest[:1])
 }
 
-var hostName = regexp.MustCompile(`^(host|server|srv|gpu|nic|h[0-9])`)
+var hostName = regexp.MustCompile(`(^|[_-])(hosts?|servers?|srv|gpus?|nics?)([0-9_-]|$)|^h[0-9]`)
 
 func tierFromName(s string) int {
 	s = strings.ToLower(s)
@@ -170,7 +170,7 @@ func tierFromName(s string) int {
 		return 3
 	case strings.Contains(s, "spine"):
 		return 1
-	case strings.Contains(s, "leaf") || strings.Contains(s, "tor"):
+	case strings.Contains(s, "leaf") || strings.Contains(s, "leaves") || strings.Contains(s, "tor"):
 		return 2
 	}
 	return -1
