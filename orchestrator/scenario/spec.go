@@ -175,7 +175,7 @@ func looksLikePath(s string) bool {
 // file:line:col, the problem and the fix, and exit 2.
 func Parse(file string, data []byte) (*Spec, error) {
 	var s Spec
-	if err := specyaml.Decode(file, data, &s); err != nil {
+	if err := decode(file, data, &s); err != nil {
 		return nil, err
 	}
 	at := func(path, msg, fix string) error { return specyaml.At(file, data, path, msg, fix) }
@@ -265,6 +265,18 @@ func Parse(file string, data []byte) (*Spec, error) {
 		s.exprs = append(s.exprs, e)
 	}
 	return &s, nil
+}
+
+// decode is specyaml.Decode guarded against panics of the YAML library on
+// malformed input (found by fuzzing, e.g. a tag on a sequence item):
+// bad input must give an error, never a crash.
+func decode(file string, data []byte, v any) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = exitcode.Usage(&specyaml.Error{File: file, Msg: fmt.Sprintf("cannot read YAML: the parser failed (%v)", r), Fix: "check the indentation, tags (!!) and quoting of the file"})
+		}
+	}()
+	return specyaml.Decode(file, data, v)
 }
 
 func validateTraffic(t *Traffic, durationUs float64, at func(field, msg, fix string) error) error {
