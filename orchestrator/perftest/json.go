@@ -118,7 +118,7 @@ func readLooseJSON(data []byte) (*jsonReport, error) {
 		if !ok {
 			return nil, errorf(n, "%q: expected \"key: value\"", clip(t))
 		}
-		key = unquote(strings.TrimSpace(key))
+		key = clean(unquote(strings.TrimSpace(key)))
 		val = strings.TrimSpace(val)
 		if key == "" {
 			return nil, errorf(n, "%q: empty key", clip(t))
@@ -142,7 +142,7 @@ func readLooseJSON(data []byte) (*jsonReport, error) {
 		if _, dup := rep.sections[section][key]; dup {
 			return nil, errorf(n, "key %q appears twice in %q", key, section)
 		}
-		rep.sections[section][key] = val
+		rep.sections[section][key] = clean(val)
 		rep.lines[section+"."+key] = n
 	}
 	if !closed {

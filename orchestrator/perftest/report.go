@@ -227,14 +227,14 @@ func readBanner(lines []string, headerIdx int) (test string, settings map[string
 			continue
 		}
 		if test == "" && !strings.Contains(t, ":") && strings.HasSuffix(t, "Test") {
-			test = t
+			test = clean(t)
 			continue
 		}
 		for _, m := range settingRe.FindAllStringSubmatch(strings.ReplaceAll(line, "\t", " "), -1) {
 			if settings == nil {
 				settings = map[string]string{}
 			}
-			settings[strings.TrimSpace(m[1])] = m[2]
+			settings[clean(strings.TrimSpace(m[1]))] = clean(m[2])
 		}
 	}
 	return test, settings
@@ -280,15 +280,18 @@ func parseBWText(lines []string) (*BWReport, error) {
 	rep := &BWReport{Format: FormatText, Rows: []BWRow{}}
 	rep.Test, rep.Settings = readBanner(lines, h)
 	col := map[string]int{}
+	unitsSet := false
 	for i, t := range titles {
 		key := t
-		if j := strings.Index(t, "["); j > 0 && strings.HasPrefix(t, "BW") && !strings.HasPrefix(t, "BW Port") {
-			key = t[:j]
+		if j := strings.Index(t, "["); j > 0 && strings.HasPrefix(t, "BW") {
 			units := strings.TrimSuffix(t[j+1:], "]")
-			if rep.Units != "" && rep.Units != units {
-				return nil, errorf(h+1, "bandwidth columns disagree on units (%s, %s)", rep.Units, units)
+			if unitsSet && rep.Units != units {
+				return nil, errorf(h+1, "bandwidth columns disagree on units (%q, %q)", rep.Units, units)
 			}
-			rep.Units = units
+			rep.Units, unitsSet = units, true
+			if !strings.HasPrefix(t, "BW Port") {
+				key = t[:j]
+			}
 		}
 		if _, dup := col[key]; dup {
 			return nil, errorf(h+1, "column %q appears twice in the result header", t)
@@ -311,7 +314,7 @@ func parseBWText(lines []string) (*BWReport, error) {
 			noPeak = true
 		}
 		if i != h && isWarning(t) {
-			rep.Warnings = append(rep.Warnings, t)
+			rep.Warnings = append(rep.Warnings, clean(t))
 		}
 	}
 	for i := h + 1; i < len(lines); i++ {
@@ -437,7 +440,7 @@ func parseLatText(lines []string) (*LatReport, error) {
 	rep.Test, rep.Settings = readBanner(lines, h)
 	for i, l := range lines {
 		if t := strings.TrimSpace(l); i != h && isWarning(t) {
-			rep.Warnings = append(rep.Warnings, t)
+			rep.Warnings = append(rep.Warnings, clean(t))
 		}
 	}
 	for i := h + 1; i < len(lines); i++ {
@@ -553,3 +556,7 @@ func parseFloat(line int, col, s string) (float64, error) {
 	}
 	return v, nil
 }
+
+// clean makes text copied from the output valid UTF-8, so that the report
+// encodes to JSON and back unchanged.
+func clean(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }

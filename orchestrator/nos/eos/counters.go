@@ -198,6 +198,23 @@ func (c *QueueCounters) Total(intf string, tc int) (enqueued, dropped int64) {
 	return enqueued, dropped
 }
 
+// TotalBytes sums enqueued and dropped bytes of unicast traffic class tc
+// (-1 = all) on intf ("" = all interfaces), over every drop precedence.
+func (c *QueueCounters) TotalBytes(intf string, tc int) (enqueued, dropped int64) {
+	for _, q := range c.Queues {
+		if (intf != "" && q.Interface != intf) || q.Type != "unicast" || (tc >= 0 && q.TrafficClass != tc) {
+			continue
+		}
+		if q.EnqueuedBytes != nil {
+			enqueued += *q.EnqueuedBytes
+		}
+		if q.DroppedBytes != nil {
+			dropped += *q.DroppedBytes
+		}
+	}
+	return enqueued, dropped
+}
+
 // ParseQueueCounters parses `show interfaces counters queue detail | json`.
 func ParseQueueCounters(r io.Reader) (*QueueCounters, error) {
 	const what = "the JSON of `show interfaces counters queue detail` (egressQueueCounters.interfaces.<if>.ucastQueues.trafficClasses.TC<n>.dropPrecedences.DP<n>)"

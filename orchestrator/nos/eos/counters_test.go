@@ -124,6 +124,9 @@ func TestParseQueueCountersValues(t *testing.T) {
 	if e, d := c.Total("Ethernet2", 3); e != 1873990 || d != 212 {
 		t.Errorf("Ethernet2 TC3 = %d,%d", e, d)
 	}
+	if e, d := c.TotalBytes("Ethernet2", 3); e != 7675863040 || d != 868352 {
+		t.Errorf("Ethernet2 TC3 bytes = %d,%d", e, d)
+	}
 	if e, _ := c.Total("Ethernet1", -1); e != 1200+2450112+410 {
 		t.Errorf("Ethernet1 unicast enqueued = %d (multicast must not count)", e)
 	}

@@ -182,6 +182,19 @@ func (c *QueueCounters) Total(port string, queue int) (packets, drops int64) {
 	return packets, drops
 }
 
+// TotalBytes sums transmitted and dropped bytes of unicast queue `queue`
+// (-1 = all unicast queues) on port ("" = all ports). N/A adds nothing.
+func (c *QueueCounters) TotalBytes(port string, queue int) (bytes, dropBytes int64) {
+	for _, q := range c.Queues {
+		if (port != "" && q.Port != port) || q.Queue.Type != "UC" || (queue >= 0 && q.Queue.Index != queue) {
+			continue
+		}
+		bytes += ctrVal(q.Bytes)
+		dropBytes += ctrVal(q.DropBytes)
+	}
+	return bytes, dropBytes
+}
+
 // WREDCounters is the output of `show queue wredcounters`.
 type WREDCounters struct {
 	Queues []WREDCounter `json:"queues"`

@@ -137,6 +137,9 @@ func TestParseQueueCountersValues(t *testing.T) {
 	if p, d := c.Total("Ethernet0", 3); p != 12345 || d != 7 {
 		t.Errorf("Total = %d,%d", p, d)
 	}
+	if b, d := c.TotalBytes("Ethernet0", 3); b != 50565120 || d != 28672 {
+		t.Errorf("TotalBytes = %d,%d", b, d)
+	}
 	if p, _ := c.Total("", -1); p != 12345+410 {
 		t.Errorf("Total all = %d", p)
 	}
