@@ -297,6 +297,14 @@ func (s *Store) index(run *Run) error {
 		return err
 	}
 	defer tx.Rollback()
+	if err := indexTx(tx, run); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// indexTx upserts run and replaces its variant rows inside tx.
+func indexTx(tx *sql.Tx, run *Run) error {
 	var finished sql.NullInt64
 	if run.Finished != nil {
 		finished = sql.NullInt64{Int64: run.Finished.UnixNano(), Valid: true}
@@ -310,7 +318,7 @@ func (s *Store) index(run *Run) error {
 			}
 		}
 	}
-	_, err = tx.Exec(`INSERT INTO runs (id, lab, scenario, runtime, nos, status, seed, started, finished, config_digest,
+	_, err := tx.Exec(`INSERT INTO runs (id, lab, scenario, runtime, nos, status, seed, started, finished, config_digest,
 			variant_count, assertions_total, assertions_failed)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT(id) DO UPDATE SET lab=excluded.lab, scenario=excluded.scenario, runtime=excluded.runtime,
@@ -344,7 +352,7 @@ func (s *Store) index(run *Run) error {
 			return err
 		}
 	}
-	return tx.Commit()
+	return nil
 }
 
 const summaryColumns = `id, lab, scenario, runtime, nos, status, seed, started, finished, config_digest,
@@ -525,7 +533,14 @@ func (s *Store) reindex() (int, error, error) {
 	if err != nil {
 		return 0, fmt.Errorf("reindex %s: %w", s.dir, err), nil
 	}
-	if _, err := s.db.Exec(`DELETE FROM variants; DELETE FROM runs;`); err != nil {
+	// One transaction: readers see the old index or the new one, and a
+	// run saved meanwhile waits instead of being cleared.
+	tx, err := s.db.Begin()
+	if err != nil {
+		return 0, fmt.Errorf("reindex %s: %w", s.dir, err), nil
+	}
+	defer tx.Rollback()
+	if _, err := tx.Exec(`DELETE FROM variants; DELETE FROM runs;`); err != nil {
 		return 0, fmt.Errorf("reindex %s: clear index: %w", s.dir, err), nil
 	}
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
@@ -548,11 +563,13 @@ func (s *Store) reindex() (int, error, error) {
 			errs = append(errs, fmt.Errorf("reindex: %s holds run_id %q; rename the folder or fix run_id", path, run.RunID))
 			continue
 		}
-		if err := s.index(run); err != nil {
-			errs = append(errs, fmt.Errorf("reindex %s: %w", path, err))
-			continue
+		if err := indexTx(tx, run); err != nil {
+			return 0, fmt.Errorf("reindex %s: %w", path, err), nil
 		}
 		n++
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, fmt.Errorf("reindex %s: %w", s.dir, err), nil
 	}
 	return n, nil, errors.Join(errs...)
 }
