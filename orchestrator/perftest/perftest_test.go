@@ -310,3 +310,44 @@ func TestArgv(t *testing.T) {
 		t.Error("client accepted a non-address server")
 	}
 }
+
+func TestParseBWHeaderVariants(t *testing.T) {
+	const rule = "---------------------------------------------------------------------------------------\n"
+	perPort := rule +
+		" #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]   BW Port1[Gb/sec]   MsgRate Port1[Mpps]   BW Port2[Gb/sec]   MsgRate Port2[Mpps]\n" +
+		" 65536      5000           18.40              18.21\t\t   0.034733        9.11            0.017372              9.10            0.017361\n" + rule
+	r, err := ParseBW(strings.NewReader(perPort))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if row := r.Rows[0]; !slices.Equal(row.PortBW, []float64{9.11, 9.10}) || !slices.Equal(row.PortMsgRateMpps, []float64{0.017372, 0.017361}) || row.BWAverage != 18.21 {
+		t.Errorf("per-port row = %+v", row)
+	}
+
+	qos := rule +
+		" #bytes    #sl      #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]\n" +
+		" 65536      3           5000           9.30            9.20                  0.017548\n" + rule
+	r, err = ParseBW(strings.NewReader(qos))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if row := r.Rows[0]; row.SL == nil || *row.SL != 3 || row.Iterations != 5000 || row.BWAverage != 9.20 {
+		t.Errorf("qos row = %+v", row)
+	}
+
+	cpu := rule +
+		" #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]    CPU_Util[%]\n" +
+		" 65536      5000           9.32               9.18\t\t   0.017509\t    41.52\n" + rule
+	r, err = ParseBW(strings.NewReader(cpu))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if row := r.Rows[0]; row.CPUUtilPct == nil || *row.CPUUtilPct != 41.52 {
+		t.Errorf("cpu row = %+v", row)
+	}
+
+	mixed := strings.Replace(perPort, "BW Port2[Gb/sec]", "BW Port2[MiB/sec]", 1)
+	if _, err := ParseBW(strings.NewReader(mixed)); err == nil || !strings.Contains(err.Error(), "units") {
+		t.Errorf("mixed units: %v", err)
+	}
+}

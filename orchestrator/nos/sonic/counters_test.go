@@ -291,3 +291,36 @@ func TestCtrParseCount(t *testing.T) {
 		}
 	}
 }
+
+func TestCounterProseAroundTables(t *testing.T) {
+	// pfcstat and queuestat print a cache notice when counters were
+	// cleared; portstat may print a rate-period line and a reminder.
+	pfc := "Last cached time was 2026-11-29T12:00:00.000000\n" + ctrReadFixture(t, "pfc_counters.txt")
+	c, err := ParsePFCCounters(strings.NewReader(pfc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rx, _ := c.Total("Ethernet0", 0); rx != 1200 {
+		t.Errorf("rx = %d", rx)
+	}
+	q := "Ethernet0 Last cached time was 2026-11-29T12:00:00.000000\n" + ctrReadFixture(t, "queue_counters_vs.txt")
+	if _, err := ParseQueueCounters(strings.NewReader(q)); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"port_counters_period.txt", "port_counters_reminder.txt"} {
+		if _, err := ParsePortCounters(strings.NewReader(ctrReadFixture(t, f))); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	// Anything else between tables is an error, not skipped.
+	for _, bad := range []string{
+		strings.Replace(ctrReadFixture(t, "pfc_counters.txt"), "\n\n", "\nTraceback (most recent call last):\n\n", 1),
+		strings.Replace(ctrReadFixture(t, "pfc_counters.txt"), "\n\n", "\n\nTraceback (most recent call last):\n\n", 1),
+	} {
+		_, err := ParsePFCCounters(strings.NewReader(bad))
+		var ce *CounterError
+		if !errors.As(err, &ce) || (ce.Line != 6 && ce.Line != 7) {
+			t.Errorf("stray text accepted or misplaced: %v", err)
+		}
+	}
+}
