@@ -123,7 +123,7 @@ overwritten: render stops and names them (exit 2). --force overwrites them.`,
 				return err
 			}
 			if format == "json" {
-				return cfgWriteJSON(app, map[string]any{"lab": g.Name, "nos": plug.Name(), "dir": dir, "profile": in.Profile,
+				return cfgWriteJSON(app, map[string]any{"schema_version": 1, "lab": g.Name, "nos": plug.Name(), "dir": dir, "profile": in.Profile,
 					"ecn": in.ECN.Enabled, "pfc": in.PFC.Enabled, "result": res})
 			}
 			fmt.Fprintf(app.Out, "lab %s: %d %s configs in %s (profile %s, ecn %s, pfc %s): %d written, %d unchanged\n",
