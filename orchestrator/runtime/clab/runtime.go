@@ -16,7 +16,6 @@ import (
 	"github.com/labctl/labctl/orchestrator/nos/eos"
 	"github.com/labctl/labctl/orchestrator/nos/sonic"
 	"github.com/labctl/labctl/orchestrator/qos"
-	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
 )
 
@@ -447,14 +446,4 @@ func firstNonEmpty(a, b string) string {
 		return a
 	}
 	return b
-}
-
-// RunVariant implements runtime.Runtime. Live perftest traffic needs
-// soft-RoCE in the host containers; labctl does not run it yet, so the
-// variant is refused with what to use instead.
-func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, v runtime.VariantSpec) (*results.Variant, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return nil, exitcode.Envf("variant %s on lab %s: running perftest traffic on a containerlab lab is not implemented yet; run scenarios with --runtime sim (the configs pushed and read back under %s feed it)", v.Name, l.Name, ReadbackDir(l))
 }

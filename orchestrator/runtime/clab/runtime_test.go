@@ -307,11 +307,3 @@ func TestStatusFromInspect(t *testing.T) {
 		t.Errorf("no containers: state %s", st.State)
 	}
 }
-
-func TestRunVariantRefused(t *testing.T) {
-	l := testLab(t)
-	_, err := New().RunVariant(context.Background(), l, runtime.VariantSpec{Name: "ecn=on,pfc=on"})
-	if exitcode.Code(err) != exitcode.Environment || !strings.Contains(err.Error(), "--runtime sim") {
-		t.Fatalf("error = %v", err)
-	}
-}

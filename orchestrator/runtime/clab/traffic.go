@@ -1,0 +1,213 @@
+package clab
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/fabric"
+	"github.com/labctl/labctl/orchestrator/perftest"
+	"github.com/labctl/labctl/orchestrator/results"
+	"github.com/labctl/labctl/orchestrator/runtime"
+)
+
+// perftestBasePort is the first out-of-band TCP port; flow i uses base+i so
+// that servers of several flows can share a host.
+const perftestBasePort = 18515
+
+// serverStartDelay is how long servers get to listen before clients
+// connect. perftest has no readiness signal; clients also retry below.
+const serverStartDelay = 2 * time.Second
+
+// FlowCommand is one flow's perftest pair.
+type FlowCommand struct {
+	Flow         runtime.FlowSpec
+	SrcContainer string
+	DstContainer string
+	Server       []string
+	Client       []string
+}
+
+// FlowCommands builds the perftest argv of every flow of v: ib_write_bw
+// over RDMA CM (which picks the RoCEv2 GID of the address) on the soft-RoCE
+// device of each endpoint's NIC, for the variant's duration, reporting Gb/s.
+func FlowCommands(l *runtime.Lab, v runtime.VariantSpec) ([]FlowCommand, error) {
+	secs := time.Duration(math.Ceil(v.DurationUs/1e6)) * time.Second
+	if secs < time.Second {
+		secs = time.Second
+	}
+	var out []FlowCommand
+	for i, f := range v.Flows {
+		dstAddr, err := hostAddress(l.Graph, f.Dst)
+		if err != nil {
+			return nil, fmt.Errorf("flow %s: %w", f.ID, err)
+		}
+		if _, err := hostAddress(l.Graph, f.Src); err != nil {
+			return nil, fmt.Errorf("flow %s: %w", f.ID, err)
+		}
+		tc := f.TrafficClass
+		opt := perftest.Options{
+			Test: perftest.WriteBW, GIDIndex: -1, RDMACM: true,
+			QPs: f.QPs, Size: f.MessageBytes, Duration: secs,
+			ReportGbits: true, NoCPUFreqCheck: true, TrafficClass: &tc,
+			TCPPort: perftestBasePort + i,
+		}
+		opt.Device = fabric.RXEName(f.Dst.Host, f.Dst.NIC)
+		server, err := opt.ServerArgv()
+		if err != nil {
+			return nil, fmt.Errorf("flow %s: %w", f.ID, err)
+		}
+		opt.Device = fabric.RXEName(f.Src.Host, f.Src.NIC)
+		client, err := opt.ClientArgv(dstAddr)
+		if err != nil {
+			return nil, fmt.Errorf("flow %s: %w", f.ID, err)
+		}
+		out = append(out, FlowCommand{Flow: f, SrcContainer: ContainerName(l.Name, f.Src.Host), DstContainer: ContainerName(l.Name, f.Dst.Host), Server: server, Client: client})
+	}
+	return out, nil
+}
+
+func hostAddress(g *fabric.Graph, ep runtime.Endpoint) (string, error) {
+	n := g.Node(ep.Host)
+	if n == nil || n.Role != fabric.RoleHost {
+		return "", fmt.Errorf("%s is not a host of the lab", ep.Host)
+	}
+	if ep.NIC < 0 || ep.NIC >= len(n.Ports) {
+		return "", fmt.Errorf("host %s has no NIC %d (it has %d)", ep.Host, ep.NIC, len(n.Ports))
+	}
+	addr, _, _ := strings.Cut(n.Ports[ep.NIC].Address, "/")
+	return addr, nil
+}
+
+// RunVariant implements runtime.Runtime: every flow runs as an ib_write_bw
+// pair between the hosts' soft-RoCE devices, all at once, and the clients'
+// reports give the measured throughput. The switches keep the configs Up
+// pushed, so only the variant with ECN and PFC on runs here: the software
+// data planes of SONiC-VS and cEOS neither pause nor mark, and the variants
+// without them belong to the simulator.
+func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, v runtime.VariantSpec) (*results.Variant, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if !v.ECN || !v.PFC {
+		return nil, exitcode.Usagef("variant %s on lab %s: the clab runtime runs the lab's configs as pushed (ecn=on,pfc=on); removing ECN or PFC from live switches is not supported: run this variant with --runtime sim", v.Name, l.Name)
+	}
+	if v.Collective != nil {
+		return nil, exitcode.Usagef("variant %s on lab %s: collectives (%s) run only in the simulator: use --runtime sim", v.Name, l.Name, v.Collective.Kind)
+	}
+	if len(v.Flows) == 0 {
+		return nil, exitcode.Usagef("variant %s on lab %s has no flows", v.Name, l.Name)
+	}
+	cmds, err := FlowCommands(l, v)
+	if err != nil {
+		return nil, exitcode.Usage(err)
+	}
+	eng, err := r.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer eng.Close()
+	return runFlows(ctx, eng, v, cmds, serverStartDelay)
+}
+
+func runFlows(ctx context.Context, eng Execer, v runtime.VariantSpec, cmds []FlowCommand, startDelay time.Duration) (*results.Variant, error) {
+	secs := time.Duration(math.Ceil(v.DurationUs/1e6)) * time.Second
+	limit := secs + startDelay + 60*time.Second
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	type outcome struct {
+		res ExecResult
+		err error
+	}
+	servers := make([]chan outcome, len(cmds))
+	for i, c := range cmds {
+		servers[i] = make(chan outcome, 1)
+		go func() {
+			res, err := eng.Exec(ctx, c.DstContainer, c.Server, ExecOptions{Timeout: limit})
+			servers[i] <- outcome{res, err}
+		}()
+	}
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-time.After(startDelay):
+	}
+	clients := make([]outcome, len(cmds))
+	var wg sync.WaitGroup
+	for i, c := range cmds {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if d := time.Duration(c.Flow.StartUs * float64(time.Microsecond)); d > 0 {
+				select {
+				case <-ctx.Done():
+				case <-time.After(d):
+				}
+			}
+			res, err := ExecOK(ctx, eng, c.SrcContainer, c.Client, ExecOptions{Timeout: limit})
+			clients[i] = outcome{res, err}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	out := &results.Variant{Name: v.Name, ECN: v.ECN, PFC: v.PFC, Params: v.Params, Repetition: v.Repetition}
+	var rates []float64
+	var failures []string
+	for i, c := range cmds {
+		f := results.Flow{ID: c.Flow.ID, Src: fmt.Sprintf("%s:%d", c.Flow.Src.Host, c.Flow.Src.NIC), Dst: fmt.Sprintf("%s:%d", c.Flow.Dst.Host, c.Flow.Dst.NIC), Pattern: c.Flow.Pattern, Role: c.Flow.Role, Source: results.Measured}
+		srv := <-servers[i]
+		switch {
+		case clients[i].err != nil:
+			failures = append(failures, fmt.Sprintf("flow %s: %v", c.Flow.ID, clients[i].err))
+		default:
+			rep, err := perftest.ParseBW(bytes.NewReader(clients[i].res.Stdout))
+			if err == nil {
+				f.ThroughputGbps, err = rep.AverageGbps()
+			}
+			if err != nil {
+				failures = append(failures, fmt.Sprintf("flow %s: read ib_write_bw report: %v", c.Flow.ID, err))
+			}
+		}
+		if srv.err != nil && clients[i].err == nil {
+			failures = append(failures, fmt.Sprintf("flow %s: server: %v", c.Flow.ID, srv.err))
+		}
+		f.Bytes = int64(f.ThroughputGbps * 1e9 / 8 * secs.Seconds())
+		rates = append(rates, f.ThroughputGbps)
+		out.Flows = append(out.Flows, f)
+	}
+	out.Summary = summarize(rates)
+	if len(failures) > 0 {
+		out.Error = strings.Join(failures, "; ")
+		return out, fmt.Errorf("variant %s: %d of %d flows failed: %s", v.Name, len(failures), len(cmds), out.Error)
+	}
+	return out, nil
+}
+
+// summarize aggregates measured flow rates. Switch-side figures (pauses,
+// marks, drops) stay zero: the software data planes do not produce them.
+func summarize(rates []float64) results.Summary {
+	s := results.Summary{Source: results.Measured}
+	if len(rates) == 0 {
+		return s
+	}
+	sum, sq := 0.0, 0.0
+	s.ThroughputGbpsMinFlow = math.Inf(1)
+	for _, r := range rates {
+		sum += r
+		sq += r * r
+		s.ThroughputGbpsMinFlow = min(s.ThroughputGbpsMinFlow, r)
+	}
+	s.ThroughputGbpsTotal = sum
+	if sq > 0 {
+		s.JainFairness = sum * sum / (float64(len(rates)) * sq)
+	}
+	return s
+}

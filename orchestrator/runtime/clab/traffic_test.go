@@ -1,0 +1,130 @@
+package clab
+
+import (
+	"context"
+	"errors"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/results"
+	"github.com/labctl/labctl/orchestrator/runtime"
+)
+
+func testVariant() runtime.VariantSpec {
+	return runtime.VariantSpec{
+		Name: "ecn=on,pfc=on", ECN: true, PFC: true, DurationUs: 2.5e6,
+		Flows: []runtime.FlowSpec{
+			{ID: "host1:0->host2:0", Src: runtime.Endpoint{Host: "host1", NIC: 0}, Dst: runtime.Endpoint{Host: "host2", NIC: 0}, Pattern: "pairs", QPs: 2, MessageBytes: 65536, TrafficClass: 106},
+			{ID: "host2:1->host1:1", Src: runtime.Endpoint{Host: "host2", NIC: 1}, Dst: runtime.Endpoint{Host: "host1", NIC: 1}, Pattern: "pairs", QPs: 1, MessageBytes: 65536, TrafficClass: 106},
+		},
+	}
+}
+
+func TestFlowCommands(t *testing.T) {
+	l := testLab(t)
+	cmds, err := FlowCommands(l, testVariant())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst, _ := hostAddress(l.Graph, runtime.Endpoint{Host: "host2", NIC: 0})
+	wantServer := []string{"ib_write_bw", "-d", "rxe-host2-0", "-R", "-q", "2", "-s", "65536", "-D", "3", "--report_gbits", "-F", "-T", "106", "-p", "18515"}
+	if !slices.Equal(cmds[0].Server, wantServer) {
+		t.Errorf("server argv %q\nwant        %q", cmds[0].Server, wantServer)
+	}
+	wantClient := append(slices.Clone(wantServer), dst)
+	wantClient[2] = "rxe-host1-0"
+	if !slices.Equal(cmds[0].Client, wantClient) {
+		t.Errorf("client argv %q\nwant        %q", cmds[0].Client, wantClient)
+	}
+	if cmds[0].DstContainer != "clab-16gpu-host2" || cmds[0].SrcContainer != "clab-16gpu-host1" || cmds[1].Server[len(cmds[1].Server)-1] != "18516" {
+		t.Errorf("containers/ports: %+v", cmds[1])
+	}
+	bad := testVariant()
+	bad.Flows[0].Dst.NIC = 99
+	if _, err := FlowCommands(l, bad); err == nil || !strings.Contains(err.Error(), "no NIC 99") {
+		t.Errorf("bad NIC error = %v", err)
+	}
+	bad = testVariant()
+	bad.Flows[0].Src.Host = "leaf1"
+	if _, err := FlowCommands(l, bad); err == nil {
+		t.Error("a switch accepted as a flow endpoint")
+	}
+}
+
+// perftestExecer answers ib_write_bw: servers print nothing, clients print
+// a recorded report; fail makes one client's connection fail.
+type perftestExecer struct {
+	mu     sync.Mutex
+	report []byte
+	fail   string // client container that fails
+	calls  [][]string
+}
+
+func (p *perftestExecer) Exec(_ context.Context, ctr string, argv []string, _ ExecOptions) (ExecResult, error) {
+	p.mu.Lock()
+	p.calls = append(p.calls, append([]string{ctr}, argv...))
+	p.mu.Unlock()
+	if !strings.HasPrefix(argv[len(argv)-1], "10.") { // a server: no address argument
+		return ExecResult{}, nil
+	}
+	if ctr == p.fail {
+		return ExecResult{ExitCode: 1, Stderr: []byte("Unable to perform rdma_client function\nUnable to init the socket connection")}, nil
+	}
+	return ExecResult{Stdout: p.report}, nil
+}
+
+func TestRunFlows(t *testing.T) {
+	l := testLab(t)
+	report, err := os.ReadFile("testdata/ib_write_bw-client.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmds, err := FlowCommands(l, testVariant())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := &perftestExecer{report: report}
+	v, err := runFlows(context.Background(), ex, testVariant(), cmds, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Flows) != 2 || v.Flows[0].ThroughputGbps != 9.18 || v.Flows[0].Source != results.Measured || v.Flows[0].Src != "host1:0" {
+		t.Errorf("flows = %+v", v.Flows)
+	}
+	if v.Summary.ThroughputGbpsTotal != 18.36 || v.Summary.JainFairness < 0.999 || v.Summary.Source != results.Measured {
+		t.Errorf("summary = %+v", v.Summary)
+	}
+	if len(ex.calls) != 4 {
+		t.Errorf("%d execs, want 2 servers and 2 clients", len(ex.calls))
+	}
+
+	ex = &perftestExecer{report: report, fail: "clab-16gpu-host2"}
+	v, err = runFlows(context.Background(), ex, testVariant(), cmds, 0)
+	if err == nil || v == nil || !strings.Contains(err.Error(), "1 of 2 flows failed") || !strings.Contains(v.Error, "Unable to init the socket connection") {
+		t.Errorf("failing client: %v / %+v", err, v)
+	}
+}
+
+func TestRunVariantRefusals(t *testing.T) {
+	l := testLab(t)
+	r := New()
+	off := testVariant()
+	off.ECN = false
+	if _, err := r.RunVariant(context.Background(), l, off); exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), "--runtime sim") {
+		t.Errorf("ecn=off: %v", err)
+	}
+	coll := testVariant()
+	coll.Collective = &runtime.CollectiveSpec{Kind: "ring-allreduce"}
+	if _, err := r.RunVariant(context.Background(), l, coll); exitcode.Code(err) != exitcode.BadInput {
+		t.Errorf("collective: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := r.RunVariant(ctx, l, testVariant()); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+}
