@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -23,10 +24,14 @@ type Runner interface {
 
 // ExecRunner runs commands with os/exec. The process is killed when ctx is
 // done.
-type ExecRunner struct{}
+type ExecRunner struct {
+	// Progress, when set, also receives the command's stderr as it comes:
+	// containerlab logs its deploy steps there.
+	Progress io.Writer
+}
 
 // Run implements Runner.
-func (ExecRunner) Run(ctx context.Context, argv []string) ([]byte, []byte, error) {
+func (r ExecRunner) Run(ctx context.Context, argv []string) ([]byte, []byte, error) {
 	if len(argv) == 0 {
 		return nil, nil, errors.New("run: empty command")
 	}
@@ -34,6 +39,9 @@ func (ExecRunner) Run(ctx context.Context, argv []string) ([]byte, []byte, error
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &stdout
 	cmd.Stderr = &stderr
+	if r.Progress != nil {
+		cmd.Stderr = io.MultiWriter(&stderr, r.Progress)
+	}
 	err := cmd.Run()
 	return stdout.Bytes(), stderr.Bytes(), err
 }

@@ -114,3 +114,11 @@ func TestParseVersion(t *testing.T) {
 		}
 	}
 }
+
+func TestExecRunnerProgress(t *testing.T) {
+	var progress strings.Builder
+	_, stderr, err := ExecRunner{Progress: &progress}.Run(context.Background(), []string{"sh", "-c", "echo step1 >&2; echo out"})
+	if err != nil || strings.TrimSpace(string(stderr)) != "step1" || strings.TrimSpace(progress.String()) != "step1" {
+		t.Fatalf("stderr %q, progress %q, err %v", stderr, progress.String(), err)
+	}
+}

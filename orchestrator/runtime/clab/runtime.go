@@ -185,6 +185,9 @@ func (r *Runtime) Up(ctx context.Context, l *runtime.Lab) error {
 		return err
 	}
 	defer eng.Close()
+	if r.CLI.Runner == nil && l.Progress != nil {
+		r.CLI.Runner = ExecRunner{Progress: l.Progress}
+	}
 	say("deploying " + topo)
 	if err := r.CLI.Deploy(ctx, topo, r.MaxWorkers); err != nil {
 		return err
