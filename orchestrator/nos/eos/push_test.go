@@ -305,3 +305,11 @@ func pushTrimClose(b []byte) []byte {
 	}
 	return b
 }
+
+func TestReadRunningConfig(t *testing.T) {
+	srv := sshtest.Start(t, pushTestUser, pushTestPass, "", func() sshtest.Device { return newPushFakeEOS() })
+	running, err := ReadRunningConfig(context.Background(), pushSSHTarget(srv, pushTestPass))
+	if err != nil || !strings.Contains(running, "hostname leaf1") {
+		t.Fatalf("ReadRunningConfig = %q, %v", running, err)
+	}
+}

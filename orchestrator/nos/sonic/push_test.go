@@ -128,6 +128,13 @@ func (f *pushFakeSONiC) exec(cmd string) (string, int) {
 			f.configDB[table] = cur
 		}
 		return "Running command: /usr/local/bin/sonic-cfggen -j " + p + " --write-to-db", 0
+	case strings.HasPrefix(cmd, "sudo -n config apply-patch "):
+		p := strings.TrimPrefix(cmd, "sudo -n config apply-patch ")
+		var patch []map[string]any
+		if err := json.Unmarshal(f.files[p], &patch); err != nil {
+			return "Error: " + err.Error(), 1
+		}
+		return "Patch Applier: localhost: Patch application starting.\nPatch applied successfully.", 0
 	case cmd == "sudo -n sonic-cfggen -d --print-data":
 		b, _ := json.MarshalIndent(f.configDB, "", "    ")
 		return string(b), 0
@@ -364,4 +371,27 @@ func pushTrimClose(b []byte) []byte {
 		return b[:i]
 	}
 	return b
+}
+
+func TestPushSSHApplyPatchAndReadRunning(t *testing.T) {
+	srv := sshtest.Start(t, pushTestUser, pushTestPass, "", func() sshtest.Device { return newPushFakeSONiC() })
+	target := pushSSHTarget(srv, pushTestPass)
+	patch := []byte(`[{"op": "add", "path": "/PORT_QOS_MAP/Ethernet0/pfc_enable", "value": "3,4"}]`)
+	out, err := PushConfigDB(context.Background(), target, patch, PushPatch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !pushHasStep(out, "sudo -n config apply-patch /tmp/labctl-") {
+		t.Errorf("no apply-patch step in %+v", out.Steps)
+	}
+	running, err := ReadRunningConfig(context.Background(), target)
+	if err != nil || !strings.Contains(running, `"DEVICE_METADATA"`) {
+		t.Fatalf("ReadRunningConfig = %q, %v", running, err)
+	}
+	// A patch that is not JSON is refused by the switch, in its words.
+	_, err = PushConfigDB(context.Background(), target, []byte("not json"), PushPatch)
+	var pe *PushError
+	if !errors.As(err, &pe) || pe.Stage != "apply" || !strings.Contains(pe.Output, "Error:") {
+		t.Fatalf("bad patch error = %v", err)
+	}
 }
