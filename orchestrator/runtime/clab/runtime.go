@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/netip"
 	"os"
 	"os/exec"
@@ -52,6 +53,9 @@ type Runtime struct {
 	MaxWorkers int
 	// ReadyTimeout bounds the wait for each node's container; 0 means 5m.
 	ReadyTimeout time.Duration
+	// SkipSSHWait skips waiting for the switches' SSH port before pushing
+	// (tests push through a fake).
+	SkipSSHWait bool
 	// Push tunes the configuration pushes.
 	Push PushOptions
 	// Login returns the switch login of a NOS; nil uses the image defaults.
@@ -206,6 +210,9 @@ func (r *Runtime) Up(ctx context.Context, l *runtime.Lab) error {
 	if err := r.verifyHosts(ctx, l, eng); err != nil {
 		return err
 	}
+	if err := r.waitSSH(ctx, l, mgmt, say); err != nil {
+		return err
+	}
 	return r.pushAll(ctx, l, mgmt, say)
 }
 
@@ -217,6 +224,30 @@ func (r *Runtime) waitRunning(ctx context.Context, l *runtime.Lab, eng Engine, s
 	for _, n := range l.Graph.Nodes {
 		w := Wait{Node: n.Name, What: "container running", Timeout: timeout, Interval: time.Second, Progress: say}
 		if err := w.Until(ctx, ContainerRunning(eng, ContainerName(l.Name, n.Name))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// waitSSH waits for every switch's SSH server: SONiC-VS and cEOS start it
+// well after their containers run.
+func (r *Runtime) waitSSH(ctx context.Context, l *runtime.Lab, mgmt map[string]string, say func(string)) error {
+	if r.SkipSSHWait {
+		return nil
+	}
+	timeout := r.ReadyTimeout
+	if timeout <= 0 {
+		timeout = 5 * time.Minute
+	}
+	for _, sw := range l.Graph.Switches() {
+		host, _, _ := strings.Cut(mgmt[sw.Name], "/")
+		if host == "" {
+			return fmt.Errorf("switch %s has no management address in 'containerlab inspect'", sw.Name)
+		}
+		addr := net.JoinHostPort(host, "22")
+		w := Wait{Node: sw.Name, What: "SSH on " + addr, Timeout: timeout, Interval: 2 * time.Second, Progress: say}
+		if err := w.Until(ctx, TCPOpen(addr)); err != nil {
 			return err
 		}
 	}

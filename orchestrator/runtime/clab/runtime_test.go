@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/lab"
@@ -128,7 +129,8 @@ func testRuntime(l *runtime.Lab, eng *fakeEngine, pushes *[]pushCall, pushErr ma
 			}
 			return string(cfg), nil
 		},
-		Push: PushOptions{Backoff: 1},
+		Push:        PushOptions{Backoff: 1},
+		SkipSSHWait: true,
 	}
 	return r, runner
 }
@@ -305,5 +307,20 @@ func TestStatusFromInspect(t *testing.T) {
 	StatusFromInspect(st, l.Graph, nil)
 	if st.State != runtime.StateDown {
 		t.Errorf("no containers: state %s", st.State)
+	}
+}
+
+func TestUpWaitsForSwitchSSH(t *testing.T) {
+	l := testLab(t)
+	var pushes []pushCall
+	r, _ := testRuntime(l, readyEngine(l), &pushes, nil)
+	r.SkipSSHWait = false
+	r.ReadyTimeout = 100 * time.Millisecond
+	err := r.Up(context.Background(), l)
+	if !errors.Is(err, ErrNotReady) || !strings.Contains(err.Error(), "SSH on 172.20.20.") {
+		t.Fatalf("error = %v", err)
+	}
+	if len(pushes) != 0 {
+		t.Error("pushed before SSH was up")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"time"
 )
 
@@ -106,5 +107,21 @@ func CommandSucceeds(e Execer, container string, argv []string, perTry time.Dura
 			return false, fmt.Sprintf("%s exits %d: %s", argv[0], r.ExitCode, tail(append(r.Stdout, r.Stderr...), 200)), nil
 		}
 		return true, argv[0] + " succeeds", nil
+	}
+}
+
+// TCPOpen is a probe for a TCP port accepting connections, e.g. a switch's
+// SSH server, which comes up a minute or two after its container.
+func TCPOpen(addr string) Probe {
+	return func(ctx context.Context) (bool, string, error) {
+		var d net.Dialer
+		dctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		defer cancel()
+		c, err := d.DialContext(dctx, "tcp", addr)
+		if err != nil {
+			return false, addr + " not accepting connections", nil
+		}
+		_ = c.Close()
+		return true, addr + " accepts connections", nil
 	}
 }

@@ -3,9 +3,13 @@ package clab
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/labctl/labctl/orchestrator/runtime/clab/sshtest"
 )
 
 type fakeStater struct {
@@ -73,5 +77,21 @@ func TestCommandSucceeds(t *testing.T) {
 	f.answers["systemctl is-active swss"] = ExecResult{Stdout: []byte("active")}
 	if ready, _, _ := p(context.Background()); !ready {
 		t.Fatal("probe not ready after exit 0")
+	}
+}
+
+func TestTCPOpen(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	if ready, seen, _ := TCPOpen(ln.Addr().String())(context.Background()); !ready {
+		t.Errorf("open port not ready: %s", seen)
+	}
+	closed := fmt.Sprintf("127.0.0.1:%d", sshtest.ClosedPort(t))
+	err = Wait{Node: "leaf1", What: "SSH on " + closed, Timeout: 50 * time.Millisecond, Interval: 10 * time.Millisecond}.Until(context.Background(), TCPOpen(closed))
+	if !errors.Is(err, ErrNotReady) || !strings.Contains(err.Error(), "not accepting connections") {
+		t.Errorf("closed port: %v", err)
 	}
 }
