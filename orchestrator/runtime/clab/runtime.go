@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -53,6 +54,8 @@ type Runtime struct {
 	MaxWorkers int
 	// ReadyTimeout bounds the wait for each node's container; 0 means 5m.
 	ReadyTimeout time.Duration
+	// SSHPort is the switches' SSH port; 0 means 22.
+	SSHPort int
 	// SkipSSHWait skips waiting for the switches' SSH port before pushing
 	// (tests push through a fake).
 	SkipSSHWait bool
@@ -62,20 +65,20 @@ type Runtime struct {
 	Login func(nos string) Credentials
 	// PushConfig pushes one switch's config and returns the running config
 	// read back; nil uses nos/sonic or nos/eos over SSH.
-	PushConfig func(ctx context.Context, nos, node, host string, cred Credentials, config []byte) (string, error)
+	PushConfig func(ctx context.Context, nos, node, host string, port int, cred Credentials, config []byte) (string, error)
 }
 
 // PushOverSSH pushes a config with the NOS's SSH pusher: SONiC by
-// `config load`, EOS by a configuration session.
-func PushOverSSH(ctx context.Context, nos, node, host string, cred Credentials, config []byte) (string, error) {
+// `config load`, EOS by a configuration session. Port 0 means 22.
+func PushOverSSH(ctx context.Context, nos, node, host string, port int, cred Credentials, config []byte) (string, error) {
 	if nos == eos.Name {
-		out, err := eos.PushConfig(ctx, eos.PushTarget{Name: node, Host: host, Username: cred.Username, Password: cred.Password}, string(config))
+		out, err := eos.PushConfig(ctx, eos.PushTarget{Name: node, Host: host, Port: port, Username: cred.Username, Password: cred.Password}, string(config))
 		if err != nil {
 			return "", err
 		}
 		return out.Running, nil
 	}
-	out, err := sonic.PushConfigDB(ctx, sonic.PushTarget{Name: node, Host: host, Username: cred.Username, Password: cred.Password}, config, sonic.PushLoad)
+	out, err := sonic.PushConfigDB(ctx, sonic.PushTarget{Name: node, Host: host, Port: port, Username: cred.Username, Password: cred.Password}, config, sonic.PushLoad)
 	if err != nil {
 		return "", err
 	}
@@ -245,7 +248,11 @@ func (r *Runtime) waitSSH(ctx context.Context, l *runtime.Lab, mgmt map[string]s
 		if host == "" {
 			return fmt.Errorf("switch %s has no management address in 'containerlab inspect'", sw.Name)
 		}
-		addr := net.JoinHostPort(host, "22")
+		port := r.SSHPort
+		if port == 0 {
+			port = 22
+		}
+		addr := net.JoinHostPort(host, strconv.Itoa(port))
 		w := Wait{Node: sw.Name, What: "SSH on " + addr, Timeout: timeout, Interval: 2 * time.Second, Progress: say}
 		if err := w.Until(ctx, TCPOpen(addr)); err != nil {
 			return err
@@ -322,7 +329,7 @@ func (r *Runtime) pushAll(ctx context.Context, l *runtime.Lab, mgmt map[string]s
 			return fmt.Errorf("switch %s has no management address in 'containerlab inspect'", name)
 		}
 		jobs = append(jobs, PushJob{Device: name, Push: func(ctx context.Context) (string, error) {
-			return push(ctx, l.NOS, name, host, cred, cfg)
+			return push(ctx, l.NOS, name, host, r.SSHPort, cred, cfg)
 		}})
 	}
 	opt := r.Push

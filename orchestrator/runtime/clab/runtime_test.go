@@ -17,6 +17,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/runtime"
+	"github.com/labctl/labctl/orchestrator/runtime/clab/sshtest"
 )
 
 // fakeEngine is a Docker engine whose containers all run and whose hosts
@@ -63,6 +64,7 @@ func (f *fakeEngine) Exec(_ context.Context, ctr string, argv []string, _ ExecOp
 type labRunner struct {
 	l     *runtime.Lab
 	calls [][]string
+	mgmt  string // every node's management address, when set
 }
 
 func (r *labRunner) Run(_ context.Context, argv []string) ([]byte, []byte, error) {
@@ -72,7 +74,11 @@ func (r *labRunner) Run(_ context.Context, argv []string) ([]byte, []byte, error
 	}
 	var cs []Container
 	for i, n := range r.l.Graph.Nodes {
-		cs = append(cs, Container{LabName: r.l.Name, Name: ContainerName(r.l.Name, n.Name), Kind: n.Kind, Image: "img", State: "running", IPv4Address: fmt.Sprintf("172.20.20.%d/24", i+2)})
+		ip := fmt.Sprintf("172.20.20.%d/24", i+2)
+		if r.mgmt != "" {
+			ip = r.mgmt
+		}
+		cs = append(cs, Container{LabName: r.l.Name, Name: ContainerName(r.l.Name, n.Name), Kind: n.Kind, Image: "img", State: "running", IPv4Address: ip})
 	}
 	b, _ := json.Marshal(map[string][]Container{r.l.Name: cs})
 	return b, nil, nil
@@ -120,7 +126,7 @@ func testRuntime(l *runtime.Lab, eng *fakeEngine, pushes *[]pushCall, pushErr ma
 		CLI:      CLI{Runner: runner},
 		Connect:  func(context.Context) (Engine, error) { return eng, nil },
 		LookPath: func(string) (string, error) { return "/usr/bin/containerlab", nil },
-		PushConfig: func(_ context.Context, nos, node, host string, cred Credentials, cfg []byte) (string, error) {
+		PushConfig: func(_ context.Context, nos, node, host string, _ int, cred Credentials, cfg []byte) (string, error) {
 			mu.Lock()
 			*pushes = append(*pushes, pushCall{nos, node, host, cred.Username})
 			mu.Unlock()
@@ -313,11 +319,13 @@ func TestStatusFromInspect(t *testing.T) {
 func TestUpWaitsForSwitchSSH(t *testing.T) {
 	l := testLab(t)
 	var pushes []pushCall
-	r, _ := testRuntime(l, readyEngine(l), &pushes, nil)
+	r, runner := testRuntime(l, readyEngine(l), &pushes, nil)
+	runner.mgmt = "127.0.0.1/8"
 	r.SkipSSHWait = false
+	r.SSHPort = sshtest.ClosedPort(t)
 	r.ReadyTimeout = 100 * time.Millisecond
 	err := r.Up(context.Background(), l)
-	if !errors.Is(err, ErrNotReady) || !strings.Contains(err.Error(), "SSH on 172.20.20.") {
+	if !errors.Is(err, ErrNotReady) || !strings.Contains(err.Error(), "SSH on 127.0.0.1:") {
 		t.Fatalf("error = %v", err)
 	}
 	if len(pushes) != 0 {
