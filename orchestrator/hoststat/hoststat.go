@@ -307,7 +307,7 @@ func ParseEthtoolStats(r io.Reader) (*EthtoolStats, error) {
 		if k <= 0 {
 			return nil, errorf(n, "%q: expected \"name: value\"", clip(t))
 		}
-		name, val := strings.TrimSpace(t[:k]), strings.TrimSpace(t[k+1:])
+		name, val := strings.ToValidUTF8(strings.TrimSpace(t[:k]), "\uFFFD"), strings.TrimSpace(t[k+1:])
 		if name == "" {
 			return nil, errorf(n, "%q: empty counter name", clip(t))
 		}

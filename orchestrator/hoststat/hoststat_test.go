@@ -193,6 +193,20 @@ func fuzzCheck(t *testing.T, err error) {
 	}
 }
 
+func roundTrip[T any](t *testing.T, v *T) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back T
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if b2, _ := json.Marshal(&back); string(b) != string(b2) {
+		t.Fatalf("round trip changed:\n%s\n%s", b, b2)
+	}
+}
+
 func FuzzParseRDMAStatistic(f *testing.F) {
 	seeds(f, "rdma_statistic")
 	f.Fuzz(func(t *testing.T, in string) {
@@ -201,6 +215,7 @@ func FuzzParseRDMAStatistic(f *testing.F) {
 			fuzzCheck(t, err)
 			return
 		}
+		roundTrip(t, s)
 		for _, l := range s.Links {
 			if len(l.Counters) == 0 {
 				t.Fatal("link without counters accepted")
@@ -222,6 +237,7 @@ func FuzzParseEthtoolStats(f *testing.F) {
 			fuzzCheck(t, err)
 			return
 		}
+		roundTrip(t, s)
 		if len(s.Order) != len(s.Counters) {
 			t.Fatalf("order %d != counters %d", len(s.Order), len(s.Counters))
 		}

@@ -1,6 +1,7 @@
 package sonic
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -39,6 +40,21 @@ func ctrCheckErr(t *testing.T, in string, err error) {
 	}
 }
 
+// ctrRoundTrip re-encodes a parsed value through JSON: nothing may change.
+func ctrRoundTrip[T any](t *testing.T, v *T) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back T
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if b2, _ := json.Marshal(&back); string(b) != string(b2) {
+		t.Fatalf("round trip changed:\n%s\n%s", b, b2)
+	}
+}
+
 func FuzzParsePFCCounters(f *testing.F) {
 	ctrFuzzSeeds(f, "pfc_counters")
 	f.Fuzz(func(t *testing.T, in string) {
@@ -47,7 +63,8 @@ func FuzzParsePFCCounters(f *testing.F) {
 			ctrCheckErr(t, in, err)
 			return
 		}
-		// Every port has both halves; totals equal the sum of the parts.
+		ctrRoundTrip(t, c)
+		// Totals equal the sum of the parts.
 		var rx, tx int64
 		for _, p := range c.Ports {
 			r, x := c.Total(p.Port, -1)
@@ -68,6 +85,7 @@ func FuzzParseQueueCounters(f *testing.F) {
 			ctrCheckErr(t, in, err)
 			return
 		}
+		ctrRoundTrip(t, c)
 		for _, q := range c.Queues {
 			if q.Port == "" || q.Queue.Name == "" {
 				t.Fatalf("empty port or queue: %+v", q)
@@ -79,9 +97,12 @@ func FuzzParseQueueCounters(f *testing.F) {
 func FuzzParseWREDCounters(f *testing.F) {
 	ctrFuzzSeeds(f, "wred_counters")
 	f.Fuzz(func(t *testing.T, in string) {
-		if _, err := ParseWREDCounters(strings.NewReader(in)); err != nil {
+		c, err := ParseWREDCounters(strings.NewReader(in))
+		if err != nil {
 			ctrCheckErr(t, in, err)
+			return
 		}
+		ctrRoundTrip(t, c)
 	})
 }
 
@@ -93,6 +114,7 @@ func FuzzParsePortCounters(f *testing.F) {
 			ctrCheckErr(t, in, err)
 			return
 		}
+		ctrRoundTrip(t, c)
 		for _, p := range c.Ports {
 			if p.Port == "" {
 				t.Fatal("empty port name")

@@ -137,7 +137,8 @@ func ctrCut(lineNo int, line string, cols []ctrColumn) ([]string, error) {
 		if gap := ctrSlice(line, pos, c.Start); strings.TrimSpace(gap) != "" {
 			return nil, ctrErrorf(lineNo, "text %q lies outside the table's columns (before column %q): the row does not line up with the header's dashed rule", strings.TrimSpace(gap), c.Name)
 		}
-		cells[i] = strings.TrimSpace(ctrSlice(line, c.Start, c.End))
+		// Valid UTF-8 keeps names stable through JSON encoding.
+		cells[i] = strings.ToValidUTF8(strings.TrimSpace(ctrSlice(line, c.Start, c.End)), "\uFFFD")
 		pos = c.End
 	}
 	if rest := ctrSlice(line, pos, len(line)); strings.TrimSpace(rest) != "" {
@@ -196,7 +197,7 @@ func ctrReadTables(lines []string) ([]ctrTable, error) {
 			cur.Rows = append(cur.Rows, ctrRow{Line: lineNo, Cells: cells})
 			continue
 		case strings.HasPrefix(trimmed, "For namespace") && strings.HasSuffix(trimmed, ":"):
-			namespace = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(trimmed, "For namespace"), ":"))
+			namespace = strings.ToValidUTF8(strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(trimmed, "For namespace"), ":")), "\uFFFD")
 			continue
 		case ctrIsRule(line):
 			return nil, ctrErrorf(lineNo, "dashed rule without a header line above it")
