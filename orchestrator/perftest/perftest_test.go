@@ -351,3 +351,21 @@ func TestParseBWHeaderVariants(t *testing.T) {
 		t.Errorf("mixed units: %v", err)
 	}
 }
+
+func TestParseBWTabsExpanded(t *testing.T) {
+	// Output copied from a terminal often has its tabs turned into spaces.
+	orig := fixture(t, "bw_gbits.txt")
+	a, err := ParseBW(strings.NewReader(orig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ParseBW(strings.NewReader(strings.ReplaceAll(orig, "\t", "        ")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	if string(ja) != string(jb) {
+		t.Errorf("tabs expanded changes the report:\n%s\n%s", ja, jb)
+	}
+}
