@@ -89,33 +89,33 @@ func (l *Lab) Logger() *slog.Logger {
 // runtime only starts flows; it does not know pattern semantics.
 type VariantSpec struct {
 	// Name is the variant's name, e.g. "ecn=on,pfc=off".
-	Name string
+	Name string `json:"name"`
 	// ECN and PFC say whether the feature stays as the lab's configs have
 	// it (true) or is removed from every switch (false).
-	ECN bool
-	PFC bool
+	ECN bool `json:"ecn"`
+	PFC bool `json:"pfc"`
 	// Params are further matrix parameters, recorded as given.
-	Params map[string]string
+	Params map[string]string `json:"params,omitempty"`
 	// Repetition counts from 0.
-	Repetition int
+	Repetition int `json:"repetition"`
 	// Seed makes the variant reproducible: same seed, same result.
-	Seed int64
+	Seed int64 `json:"seed"`
 	// DurationUs is how long traffic runs (simulated time in the simulator,
 	// wall time on a live lab), in microseconds.
-	DurationUs float64
+	DurationUs float64 `json:"duration_us"`
 	// WarmupUs starts the goodput window of long-lived flows, so that
 	// their throughput is measured once rates have converged.
-	WarmupUs float64
+	WarmupUs float64 `json:"warmup_us"`
 	// Flows are the point-to-point flows to start (perftest-like QPs).
-	Flows []FlowSpec
+	Flows []FlowSpec `json:"flows"`
 	// Collective, when set, runs a collective (ring AllReduce) over its
 	// ranks in addition to Flows.
-	Collective *CollectiveSpec
+	Collective *CollectiveSpec `json:"collective,omitempty"`
 	// SeriesEvery is the sampling interval of time series in microseconds;
 	// 0 lets the runtime choose, negative disables series.
-	SeriesEvery float64
+	SeriesEvery float64 `json:"series_every_us"`
 	// Progress, when not nil, is called with the fraction done (0..1).
-	Progress func(done float64)
+	Progress func(done float64) `json:"-"`
 }
 
 // Endpoint is one NIC of one host of the fabric graph.
