@@ -237,3 +237,20 @@ func TestCNPRateLimit(t *testing.T) {
 		t.Errorf("marked = %d: marking should be persistent", r.Totals.ECNMarked)
 	}
 }
+
+// TestSlowSenders runs rate-limited flows (the Mellanox preset drives
+// rates to the minimum under this incast) for 10 ms: the event count must
+// stay proportional to traffic, not to time (no busy timers), and flows
+// must recover from the minimum rate once marking stops.
+func TestSlowSenders(t *testing.T) {
+	cfg := incastConfig(8, true, true, true, 10_000_000)
+	cfg.DCQCN = MellanoxDCQCN(100)
+	cfg.DefaultQoS = losslessQoS(true, true, 400_000, 1_600_000)
+	r := mustRun(t, cfg)
+	if r.Events > 2_000_000 {
+		t.Errorf("%d events for 10 ms of at most 100G traffic", r.Events)
+	}
+	if r.Totals.GoodputGbps < 20 {
+		t.Errorf("goodput %.2f Gb/s: flows never recovered from the minimum rate", r.Totals.GoodputGbps)
+	}
+}

@@ -93,6 +93,7 @@ func (s *sim) run(ctx context.Context) error {
 				if f.rp.limited {
 					s.push(s.now+s.dc.rateTimer, evRateTimer, e.a, 0, f.rp.gen)
 				}
+				s.repace(e.a)
 			}
 		case evRTO:
 			s.rtoCheck(e.a)
@@ -483,15 +484,36 @@ func (s *sim) sendData(pi, fi int32) {
 	}
 	f.sndNxt++
 	f.sndMax = max(f.sndMax, f.sndNxt)
-	p := &s.ports[pi]
 	wire := int64(pk.wire)
+	f.lastSend, f.lastWire = s.now, wire
 	if s.cfg.DCQCNEnabled && f.rp.limited {
-		f.nextAvail = s.now + int64(float64(wire)*8e6/f.rp.rc)
 		f.rp.onBytes(wire)
-	} else {
-		f.nextAvail = s.now + p.serPs(wire)
 	}
+	f.nextAvail = s.now + s.gap(f, wire)
 	s.transmit(pi, k)
+}
+
+// gap is the pacing interval after a packet of wire bytes: the
+// serialization time at line rate, longer at a DCQCN-limited rate.
+func (s *sim) gap(f *flowState, wire int64) int64 {
+	if s.cfg.DCQCNEnabled && f.rp.limited {
+		return int64(float64(wire) * 8e6 / f.rp.rc)
+	}
+	return s.ports[f.src].serPs(wire)
+}
+
+// repace re-times a flow's next packet after a rate change, as a NIC rate
+// limiter does: a flow cut to a crawl must not wait out its old slow gap
+// once its rate recovers.
+func (s *sim) repace(fi int32) {
+	f := &s.flows[fi]
+	if f.lastWire == 0 {
+		return
+	}
+	f.nextAvail = f.lastSend + s.gap(f, f.lastWire)
+	if f.nextAvail <= s.now || f.nextAvail < s.ports[f.src].wakeAt {
+		s.kick(f.src)
+	}
 }
 
 // sendCtrl queues an ACK, NAK or CNP at NIC port pi for flow fi.
@@ -554,6 +576,7 @@ func (s *sim) hostReceive(pi, k int32) {
 		if s.cfg.DCQCNEnabled && !f.sendDone {
 			g := f.rp.onCNP(s.now)
 			s.push(s.now+s.dc.rateTimer, evRateTimer, pk.flow, 0, g)
+			s.repace(pk.flow)
 		}
 	}
 }
@@ -640,7 +663,13 @@ func (s *sim) rtoCheck(fi int32) {
 		f.lastProgress = s.now
 		s.kick(f.src)
 	}
-	s.push(max(f.lastProgress+s.rto, s.now+1), evRTO, fi, 0, 0)
+	next := f.lastProgress + s.rto
+	if next <= s.now {
+		// Nothing outstanding (a slow or paced-out sender): look again
+		// one timeout from now.
+		next = s.now + s.rto
+	}
+	s.push(next, evRTO, fi, 0, 0)
 }
 
 // --- sampling ---

@@ -111,6 +111,7 @@ type flowState struct {
 	// sender
 	sndNxt, sndUna, sndMax int64
 	nextAvail              int64
+	lastSend, lastWire     int64 // last data packet sent, for re-pacing
 	lastProgress           int64
 	rtoMark                int64
 	rp                     reactionPoint

@@ -138,21 +138,25 @@ func PaperDCQCN(lineRateGbps float64) DCQCNParams {
 	}
 }
 
-// MellanoxDCQCN returns parameters close to the ConnectX (mlx5) firmware
-// defaults: a slower rate-increase timer (300 µs), a small byte counter,
-// one fast-recovery step and smaller increase steps, scaled like
-// PaperDCQCN from 40 Gb/s. The firmware's exact defaults vary by release;
-// treat this as an approximation.
+// MellanoxDCQCN returns parameters after the ConnectX-4-and-later firmware
+// defaults as NVIDIA documents them (DCQCN parameters page): alpha gain
+// 1-1019/1024 applied every 1 µs, rate-increase timer 300 µs, byte
+// counter 32767 B, one fast-recovery step, AI 5 Mb/s, HAI 50 Mb/s,
+// minimum rate 1 Mb/s, CNPs at most every 4 µs. These are absolute
+// firmware values, so lineRateGbps is unused; it is kept so both presets
+// are called alike. Firmware releases differ: verify against the NIC at
+// hand.
 func MellanoxDCQCN(lineRateGbps float64) DCQCNParams {
+	_ = lineRateGbps
 	return DCQCNParams{
-		G:                1.0 / 256,
-		AlphaPeriodNs:    55_000,
+		G:                5.0 / 1024,
+		AlphaPeriodNs:    1_000,
 		RateTimerNs:      300_000,
-		ByteCounterBytes: 32767 * 64,
+		ByteCounterBytes: 32767,
 		F:                1,
-		RateAIGbps:       0.005 * lineRateGbps / 40,
-		RateHAIGbps:      0.050 * lineRateGbps / 40,
-		MinRateGbps:      0.001 * lineRateGbps / 40,
+		RateAIGbps:       0.005,
+		RateHAIGbps:      0.050,
+		MinRateGbps:      0.001,
 		CNPIntervalNs:    4_000,
 	}
 }
