@@ -111,6 +111,10 @@ type VariantSpec struct {
 	// Collective, when set, runs a collective (ring AllReduce) over its
 	// ranks in addition to Flows.
 	Collective *CollectiveSpec `json:"collective,omitempty"`
+	// DCQCN names the NICs' congestion-control parameter set: "paper"
+	// (the DCQCN paper's, the default) or "mellanox" (close to ConnectX
+	// firmware defaults: faster recovery).
+	DCQCN string `json:"dcqcn,omitempty"`
 	// SeriesEvery is the sampling interval of time series in microseconds;
 	// 0 lets the runtime choose, negative disables series.
 	SeriesEvery float64 `json:"series_every_us"`

@@ -37,6 +37,8 @@ type Spec struct {
 	// SampleEvery is the time-series sampling interval ("10us"); "0"
 	// disables series.
 	SampleEvery string `yaml:"sample_every"`
+	// DCQCN is the NICs' DCQCN parameter set: paper (default) or mellanox.
+	DCQCN string `yaml:"dcqcn"`
 	// Repetitions runs every variant this many times with seeds seed,
 	// seed+1, ...
 	Repetitions int          `yaml:"repetitions"`
@@ -224,6 +226,13 @@ func Parse(file string, data []byte) (*Spec, error) {
 	}
 	if s.SampleEveryUs > 0 && s.DurationUs/s.SampleEveryUs > 100000 {
 		return nil, at("$.sample_every", fmt.Sprintf("sample_every %s gives more than 100000 samples over %s", s.SampleEvery, s.Duration), "sample less often")
+	}
+	switch s.DCQCN {
+	case "":
+		s.DCQCN = "paper"
+	case "paper", "mellanox":
+	default:
+		return nil, at("$.dcqcn", fmt.Sprintf("unknown dcqcn parameter set %q", s.DCQCN), "use paper or mellanox")
 	}
 	if s.Repetitions == 0 {
 		s.Repetitions = 1

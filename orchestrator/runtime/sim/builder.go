@@ -284,7 +284,7 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 		WarmupNs:       int64(vs.WarmupUs * 1000),
 		MTU:            b.in.MTU,
 		Seed:           vs.Seed,
-		DCQCN:          engine.PaperDCQCN(nic),
+		DCQCN:          dcqcnParams(vs.DCQCN, nic),
 		// DCQCN reacts to CNPs; with ECN removed from the switches there
 		// are none, so the NICs run at line rate either way.
 		DCQCNEnabled: vs.ECN,
@@ -402,7 +402,7 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 		SimulatedUs: float64(res.SimulatedNs) / 1000,
 		Params: map[string]string{
 			"mtu":   strconv.Itoa(b.mtu()),
-			"dcqcn": onOff(cfg.DCQCNEnabled),
+			"dcqcn": dcqcnName(vs.DCQCN, cfg.DCQCNEnabled),
 			"nodes": strconv.Itoa(len(cfg.Topology.Nodes)),
 			"links": strconv.Itoa(len(cfg.Topology.Links)),
 		},
@@ -730,13 +730,24 @@ func seriesOf(res *engine.Result) []results.TimeSeries {
 	return out
 }
 
-func epString(ep runtime.Endpoint) string { return ep.Host + ":" + strconv.Itoa(ep.NIC) }
-
-func onOff(b bool) string {
-	if b {
-		return "on"
+// dcqcnParams picks the NICs' DCQCN parameter set.
+func dcqcnParams(name string, lineGbps float64) engine.DCQCNParams {
+	if name == "mellanox" {
+		return engine.MellanoxDCQCN(lineGbps)
 	}
-	return "off"
+	return engine.PaperDCQCN(lineGbps)
 }
+
+func dcqcnName(name string, enabled bool) string {
+	if !enabled {
+		return "off"
+	}
+	if name == "" {
+		return "paper"
+	}
+	return name
+}
+
+func epString(ep runtime.Endpoint) string { return ep.Host + ":" + strconv.Itoa(ep.NIC) }
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
