@@ -22,7 +22,7 @@ func FuzzRun(f *testing.F) {
 		cfg := Config{
 			Topology:     star(n, r),
 			DefaultQoS:   losslessQoS(pfc, ecn, int64(r)*1000, int64(r)*4000),
-			DurationNs:   int64(durUs%500+1) * 1000,
+			DurationNs:   int64(durUs%2000+1) * 1000,
 			MTU:          m,
 			Seed:         seed,
 			DCQCN:        PaperDCQCN(r),
@@ -46,6 +46,12 @@ func FuzzRun(f *testing.F) {
 		res, err := Run(context.Background(), cfg)
 		if err != nil {
 			t.Fatalf("valid config rejected: %v", err)
+		}
+		// Events scale with packets, never with idle time: at most a few
+		// dozen per packet the hosts' links could carry, plus timers.
+		pkts := float64(cfg.DurationNs) * r * float64(len(cfg.Flows)+1) / 8 / float64(m+WireOverheadBytes)
+		if bound := uint64(40*pkts) + 100_000; res.Events > bound {
+			t.Errorf("%d events, want at most %d for %.0f packets' worth of time", res.Events, bound, pkts)
 		}
 		if pfc && res.Totals.Drops != 0 {
 			t.Errorf("PFC on: %d drops", res.Totals.Drops)
