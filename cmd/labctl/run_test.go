@@ -283,3 +283,27 @@ func BenchmarkRunECNPFC64(b *testing.B) {
 		}
 	}
 }
+
+func TestRunAllReduceExtra(t *testing.T) {
+	dir := upLab(t, "16gpu")
+	code, r, stderr := runJSON(t, dir, "allreduce", "16gpu")
+	if code != 0 || r == nil {
+		t.Fatalf("run allreduce: exit %d: %s", code, stderr)
+	}
+	model, _ := r.Extra["allreduce"].(map[string]any)
+	per, _ := model["crossing_spine_per_round"].([]any)
+	if model["ranks"] != 16.0 || len(per) != 30 || model["theoretical_by_oversubscription"] == nil {
+		t.Errorf("run extra.allreduce = %v", model)
+	}
+	v := r.Variants[0]
+	ar, _ := v.Extra["allreduce"].(map[string]any)
+	if ar["completed"] != true || ar["theoretical_us"] == nil || ar["simulated_us"] == nil {
+		t.Errorf("variant extra.allreduce = %v", ar)
+	}
+	if _, ok := ar["allgather_congests_more"].(bool); !ok {
+		t.Errorf("no phase comparison: %v", ar)
+	}
+	if len(v.Flows) != 16 || v.Summary.ThroughputGbpsMinFlow <= 0 {
+		t.Errorf("%d rank flows, min %v Gb/s", len(v.Flows), v.Summary.ThroughputGbpsMinFlow)
+	}
+}

@@ -460,7 +460,10 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 		v.Flows = append(v.Flows, rf)
 	}
 	if c := vs.Collective; c != nil {
-		v.Flows = append(v.Flows, b.allReduceFlows(c, res)...)
+		for _, f := range b.allReduceFlows(c, res) {
+			tps = append(tps, f.ThroughputGbps)
+			v.Flows = append(v.Flows, f)
+		}
 		v.Extra = map[string]any{"allreduce": b.allReducePhases(c, res)}
 	}
 	t := res.Totals
