@@ -106,6 +106,11 @@ func TestConfigErrors(t *testing.T) {
 	}{
 		{"no duration", func(c *Config) { c.DurationNs = 0 }, "duration"},
 		{"bad mtu", func(c *Config) { c.MTU = 100 }, "MTU"},
+		{"huge duration", func(c *Config) { c.DurationNs = 1 << 62 }, "range"},
+		{"huge skew", func(c *Config) { c.ClockSkewPPM = 1e6 }, "clock skew"},
+		{"huge delay", func(c *Config) { c.Topology.Links[0].PropDelayNs = 1 << 50 }, "propagation delay"},
+		{"late start", func(c *Config) { c.Flows[0].StartNs = 1 << 62 }, "start time"},
+		{"negative AI", func(c *Config) { c.DCQCNEnabled = true; c.DCQCN = PaperDCQCN(100); c.DCQCN.RateAIGbps = -1 }, "PaperDCQCN"},
 		{"unknown node", func(c *Config) { c.Topology.Links[0].A.Node = "zz" }, `unknown node "zz"`},
 		{"dup port", func(c *Config) { c.Topology.Links[1].B = c.Topology.Links[0].B }, "already used"},
 		{"zero rate", func(c *Config) { c.Topology.Links[0].RateGbps = 0 }, "rate"},

@@ -166,6 +166,10 @@ type sim struct {
 	watch   []int32
 }
 
+// maxTimeNs bounds simulated times so picosecond arithmetic cannot
+// overflow: 1000 s, far beyond any practical run.
+const maxTimeNs = 1e12
+
 func mix64(x uint64) uint64 {
 	x ^= x >> 30
 	x *= 0xbf58476d1ce4e5b9
@@ -192,6 +196,12 @@ func (p *port) serPs(wire int64) int64 {
 func newSim(cfg *Config) (*sim, error) {
 	if cfg.DurationNs <= 0 {
 		return nil, errorf("duration must be positive (got %d ns): set Config.DurationNs", cfg.DurationNs)
+	}
+	if cfg.DurationNs > maxTimeNs {
+		return nil, errorf("duration %d ns is beyond the simulator's range (%d ns)", cfg.DurationNs, int64(maxTimeNs))
+	}
+	if cfg.ClockSkewPPM > 1000 || math.IsNaN(cfg.ClockSkewPPM) {
+		return nil, errorf("clock skew %v ppm out of range: use up to 1000 (0 means 100, negative none)", cfg.ClockSkewPPM)
 	}
 	if cfg.MTU < 0 || (cfg.MTU > 0 && cfg.MTU < 256) || cfg.MTU > 9216 {
 		return nil, errorf("MTU %d out of range: use 256..9216 (0 means %d)", cfg.MTU, DefaultMTU)
@@ -232,7 +242,8 @@ func newSim(cfg *Config) (*sim, error) {
 	}
 	if cfg.DCQCNEnabled {
 		d := cfg.DCQCN
-		if d.G <= 0 || d.G >= 1 || d.RateTimerNs <= 0 || d.CNPIntervalNs < 0 || d.MinRateGbps <= 0 {
+		if d.G <= 0 || d.G >= 1 || d.RateTimerNs <= 0 || d.CNPIntervalNs < 0 || d.MinRateGbps <= 0 ||
+			d.AlphaPeriodNs < 0 || d.ByteCounterBytes < 0 || d.F < 0 || d.RateAIGbps < 0 || d.RateHAIGbps < 0 {
 			return nil, errorf("DCQCN enabled with incomplete parameters %+v: start from PaperDCQCN or MellanoxDCQCN", d)
 		}
 		s.dc = d.ps()
@@ -298,8 +309,8 @@ func (s *sim) buildTopology() error {
 		if l.RateGbps <= 0 || math.IsNaN(l.RateGbps) || l.RateGbps > 1e5 {
 			return errorf("link %d (%s - %s): rate %v Gb/s must be in (0, 100000]", li, l.A, l.B, l.RateGbps)
 		}
-		if l.PropDelayNs < 0 {
-			return errorf("link %d (%s - %s): negative propagation delay %d ns", li, l.A, l.B, l.PropDelayNs)
+		if l.PropDelayNs < 0 || l.PropDelayNs > 1e9 {
+			return errorf("link %d (%s - %s): propagation delay %d ns must be in [0, 1e9]", li, l.A, l.B, l.PropDelayNs)
 		}
 		if l.A.Node == l.B.Node {
 			return errorf("link %d connects node %q to itself", li, l.A.Node)
@@ -568,8 +579,8 @@ func (s *sim) buildFlows() error {
 		if src == dst {
 			return errorf("flow %q: source and destination are the same NIC %s", f.ID, s.ports[src].ref)
 		}
-		if f.Bytes < 0 || f.StartNs < 0 {
-			return errorf("flow %q: negative bytes or start time", f.ID)
+		if f.Bytes < 0 || f.StartNs < 0 || f.StartNs > maxTimeNs {
+			return errorf("flow %q: bytes (%d) and start time (%d ns) must be non-negative and the start within %d ns", f.ID, f.Bytes, f.StartNs, int64(maxTimeNs))
 		}
 		dscp := f.DSCP
 		if dscp == 0 {
