@@ -228,3 +228,27 @@ func maxMinFair(paths [][]int32, capacity func(int32) float64) []float64 {
 	}
 	return rates
 }
+
+// FlowLevelRates returns every flow's max-min fair goodput in Gb/s on the
+// paths the packet engine would route them (same ECMP hash and seeds),
+// as if all of cfg.Flows ran at once for ever: sizes, start times,
+// dependencies, PFC and DCQCN dynamics are ignored. It suits steady-state
+// patterns (pairs, permutation, incast) on fabrics too large for packets.
+func FlowLevelRates(cfg Config) ([]float64, error) {
+	if cfg.DurationNs <= 0 {
+		cfg.DurationNs = 1
+	}
+	cfg.SampleEveryNs, cfg.Watch = 0, nil
+	s, err := newSim(&cfg)
+	if err != nil {
+		return nil, fmt.Errorf("flow-level rates: %w", err)
+	}
+	eta := float64(s.mtu) / float64(s.mtu+WireOverheadBytes)
+	paths := make([][]int32, len(s.flows))
+	for i := range s.flows {
+		f := &s.flows[i]
+		// The last egress port is the link into the receiver's NIC.
+		paths[i] = s.egressPath(f.src, f.dst, f.hashFwd)
+	}
+	return maxMinFair(paths, func(pi int32) float64 { return s.ports[pi].lineMbps / 1000 * eta }), nil
+}

@@ -133,3 +133,35 @@ func TestFlowLevel1024(t *testing.T) {
 	}
 	t.Logf("1024 ranks, 1 GiB: %.3f ms, bus bandwidth %.1f Gb/s", est.TimeNs/1e6, est.BusBWGbps)
 }
+
+// TestFlowLevelRatesMatchPackets compares steady-state max-min rates with
+// the packet engine: a 4:1 incast plus a pair sharing the incast's
+// receiver leaf uplinks.
+func TestFlowLevelRatesMatchPackets(t *testing.T) {
+	cfg := Config{
+		Topology:   leafSpine(2, 1, 4, 100, 100),
+		DefaultQoS: losslessQoS(true, false, 0, 0),
+		DurationNs: 3_000_000,
+		WarmupNs:   1_500_000,
+		Seed:       2,
+	}
+	cfg.Flows = append(IncastFlows("in", []string{"h0-1", "h0-2", "h0-3"}, "h1-0", 0),
+		PairFlows("p", []string{"h0-0"}, []string{"h1-1"}, 0, 1)...)
+	rates, err := FlowLevelRates(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The uplink (100G) carries all four flows; h1-0 takes three of them.
+	eta := float64(DefaultMTU) / float64(DefaultMTU+WireOverheadBytes)
+	for i, want := range []float64{25, 25, 25, 25} {
+		if !within(rates[i], want*eta, 1e-6) {
+			t.Errorf("flow %d: %.3f Gb/s, want %.3f", i, rates[i], want*eta)
+		}
+	}
+	r := mustRun(t, cfg)
+	for i, f := range r.Flows {
+		if !within(f.GoodputGbps, rates[i], 0.05*rates[i]) {
+			t.Errorf("flow %s: packet engine %.2f Gb/s, flow level %.2f: want within 5%%", f.ID, f.GoodputGbps, rates[i])
+		}
+	}
+}
