@@ -173,3 +173,39 @@ func TestMultiNICHost(t *testing.T) {
 		t.Errorf("two NICs into one: total %.2f, a %.2f; want %.2f shared evenly", r.Totals.GoodputGbps, r.Flows[0].GoodputGbps, line)
 	}
 }
+
+func TestSeries(t *testing.T) {
+	cfg := incastConfig(4, true, false, false, 1_000_000)
+	cfg.SampleEveryNs = 10_000
+	cfg.Watch = []PortRef{{"sw", "Ethernet0"}, {"h1", "eth0"}}
+	r := mustRun(t, cfg)
+	s := r.Series
+	if len(s.TimesNs) != 101 || s.TimesNs[100] != 1_000_000 {
+		t.Fatalf("%d samples ending at %d ns, want 101 ending at 1 ms", len(s.TimesNs), s.TimesNs[len(s.TimesNs)-1])
+	}
+	var peak int64
+	for _, b := range s.Queues[0].Bytes {
+		peak = max(peak, b)
+	}
+	if peak < 100_000 {
+		t.Errorf("receiver queue peaked at %d B in a 4:1 incast", peak)
+	}
+	paused := 0
+	for _, p := range s.Queues[1].Paused {
+		if p {
+			paused++
+		}
+	}
+	if paused == 0 || paused == len(s.Queues[1].Paused) {
+		t.Errorf("sender NIC paused in %d of %d samples, want some", paused, len(s.Queues[1].Paused))
+	}
+	// Each sender's goodput series averages to about C/4 once paused.
+	var sum float64
+	g := s.Rates[0].GoodputGbps[50:]
+	for _, v := range g {
+		sum += v
+	}
+	if avg := sum / float64(len(g)); !within(avg, lineGoodput(100, DefaultMTU)/4, 2) {
+		t.Errorf("sender goodput series averages %.2f Gb/s, want about %.2f", avg, lineGoodput(100, DefaultMTU)/4)
+	}
+}
