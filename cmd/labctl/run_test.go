@@ -307,3 +307,31 @@ func TestRunAllReduceExtra(t *testing.T) {
 		t.Errorf("%d rank flows, min %v Gb/s", len(v.Flows), v.Summary.ThroughputGbpsMinFlow)
 	}
 }
+
+// Configs that up rendered are known to 'config render' as labctl's own,
+// so re-rendering them is allowed, while an edit is protected.
+func TestUpConfigsInManifest(t *testing.T) {
+	dir := upLab(t, "16gpu")
+	if code, out, stderr := runCLI(t, "config", "render", "16gpu", "--dir", dir); code != 0 || !strings.Contains(out, "unchanged") {
+		t.Fatalf("config render after up: exit %d: %s %s", code, out, stderr)
+	}
+	leaf := filepath.Join(dir, "topologies", "16gpu", "configs", "leaf1.json")
+	data, err := os.ReadFile(leaf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(leaf, append(data, ' '), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI(t, "config", "render", "16gpu", "--dir", dir); code != exitcode.BadInput || !strings.Contains(stderr, "leaf1.json") {
+		t.Errorf("config render over an edit: exit %d: %s", code, stderr)
+	}
+	// up again keeps the edit.
+	upAgain := []string{"up", "16gpu", "--dir", dir}
+	if code, _, stderr := runCLI(t, upAgain...); code != 0 {
+		t.Fatalf("up again: exit %d: %s", code, stderr)
+	}
+	if got, _ := os.ReadFile(leaf); string(got) != string(data)+" " {
+		t.Error("up overwrote an edited config")
+	}
+}

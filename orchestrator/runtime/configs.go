@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/labctl/labctl/orchestrator/configset"
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/nos/eos"
@@ -38,22 +39,9 @@ func Codec(nosName string) (NOSCodec, error) {
 	return nil, exitcode.Usagef("unknown nos %q: use sonic or eos", nosName)
 }
 
-// Devices adapts the fabric graph's switches to the QoS layer's devices.
-func Devices(g *fabric.Graph) []qos.Device {
-	var out []qos.Device
-	for _, n := range g.Switches() {
-		d := qos.Device{Name: n.Name, Role: string(n.Role)}
-		for _, p := range n.Ports {
-			peer := p.Peer
-			if p.PeerPort != "" {
-				peer += ":" + p.PeerPort
-			}
-			d.Ports = append(d.Ports, qos.Port{Name: p.Name, SpeedGbps: p.SpeedGbps, Peer: peer, Fabric: true})
-		}
-		out = append(out, d)
-	}
-	return out
-}
+// Devices adapts the fabric graph's switches to the QoS layer's devices
+// (qos.DevicesFromGraph: a merged lab port keeps one member's speed).
+func Devices(g *fabric.Graph) []qos.Device { return qos.DevicesFromGraph(g) }
 
 // Intent resolves the lab's QoS intent from its spec.
 func (l *Lab) Intent() (qos.Intent, error) {
@@ -100,6 +88,7 @@ func RenderMissing(l *Lab) ([]string, error) {
 	if err := os.MkdirAll(l.ConfigsDir(), 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", l.ConfigsDir(), err)
 	}
+	files := map[string][]byte{}
 	for _, dev := range Devices(l.Graph) {
 		path := l.ConfigPath(codec, dev.Name)
 		if _, err := os.Stat(path); err == nil {
@@ -114,24 +103,20 @@ func RenderMissing(l *Lab) ([]string, error) {
 		if err != nil {
 			return written, fmt.Errorf("render %s config of %s: %w", codec.Name(), dev.Name, err)
 		}
-		// O_EXCL: a file that appeared since the check (another tool, an
-		// editor) wins over ours.
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
+		files[filepath.Base(path)] = data
+	}
+	if len(files) > 0 {
+		// configset records what labctl wrote in the directory's
+		// manifest, so 'labctl config render' can later tell these files
+		// from edited ones. Only absent files are in the set: nothing
+		// that exists is overwritten.
+		res, err := configset.Write(l.ConfigsDir(), files, false)
 		if err != nil {
-			return written, fmt.Errorf("write %s: %w", path, err)
+			return written, err
 		}
-		_, werr := f.Write(data)
-		if cerr := f.Close(); werr == nil {
-			werr = cerr
+		for _, name := range res.Written {
+			written = append(written, filepath.Join(l.ConfigsDir(), name))
 		}
-		if werr != nil {
-			os.Remove(path)
-			return written, fmt.Errorf("write %s: %w", path, werr)
-		}
-		written = append(written, path)
 	}
 	return written, nil
 }
@@ -174,21 +159,16 @@ func LoadConfigs(l *Lab) ([]qos.DeviceConfig, error) {
 }
 
 // ApplyVariant removes ECN marking (ecn false) and PFC (pfc false) from
-// every port of cfgs, in place. With both true the configs stay as the
-// files have them: the "on" variants are the lab's configs, edits included.
+// every switch of cfgs, in place (qos.DeviceConfig.WithoutECN and
+// WithoutPFC). With both true the configs stay as the files have them: the
+// "on" variants are the lab's configs, edits included.
 func ApplyVariant(cfgs []qos.DeviceConfig, ecn, pfc bool) {
 	for i := range cfgs {
-		for j := range cfgs[i].Ports {
-			p := &cfgs[i].Ports[j]
-			if !pfc {
-				p.PFCPriorities = []int{}
-				p.Watchdog = nil
-			}
-			if !ecn {
-				for k := range p.Queues {
-					p.Queues[k].ECN = nil
-				}
-			}
+		if !ecn {
+			cfgs[i] = cfgs[i].WithoutECN()
+		}
+		if !pfc {
+			cfgs[i] = cfgs[i].WithoutPFC()
 		}
 	}
 }

@@ -120,7 +120,12 @@ func (b *builder) topology(nodes, nics map[string]bool) (engine.Topology, map[en
 		if n.Role == fabric.RoleHost {
 			node.Kind = engine.Host
 		} else if dc := b.cfgs[n.Name]; dc != nil {
+			// The buffer is the ASIC's whether or not a lossless pool is
+			// configured (pfc=off removes it): fall back to the intent's.
 			node.BufferBytes = dc.SharedPoolBytes
+			if node.BufferBytes == 0 {
+				node.BufferBytes = b.in.Buffer.SharedPoolBytes
+			}
 			if len(dc.DSCPToTC) > 0 {
 				dscp[n.Name] = dc.DSCPToTC
 			}
@@ -146,19 +151,11 @@ func (b *builder) topology(nodes, nics map[string]bool) (engine.Topology, map[en
 		// A lab link may stand for several parallel plan links (merged to
 		// fit containerlab's port budget). The simulator gets the plan's
 		// links back: members at their own speed, each pausing on its own
-		// and chosen by ECMP, with the port's QoS on every member.
+		// and chosen by ECMP, with the port's QoS (rendered for one
+		// member's speed) on every member.
 		members, speed := 1, lk.SpeedGbps
 		if lk.Merged > 1 && lk.MemberSpeedGbps > 0 {
 			members, speed = lk.Merged, lk.MemberSpeedGbps
-		}
-		if members > 1 {
-			// The config describes the aggregate port: each member marks
-			// at its share of the ECN thresholds.
-			for _, base := range []engine.PortRef{{Node: lk.A.Node, Port: lk.A.Port}, {Node: lk.B.Node, Port: lk.B.Port}} {
-				if q, ok := qosMap[base]; ok {
-					qosMap[base] = scaleECN(q, members)
-				}
-			}
 		}
 		for m := range members {
 			a := engine.PortRef{Node: lk.A.Node, Port: memberPort(lk.A.Port, m)}
@@ -188,19 +185,6 @@ func (b *builder) topology(nodes, nics map[string]bool) (engine.Topology, map[en
 		}
 	}
 	return topo, qosMap, dscp
-}
-
-// scaleECN divides a port's ECN thresholds among n member links.
-func scaleECN(q map[int]engine.PortQoS, n int) map[int]engine.PortQoS {
-	out := make(map[int]engine.PortQoS, len(q))
-	for pr, pq := range q {
-		if pq.ECN {
-			pq.KminBytes /= int64(n)
-			pq.KmaxBytes /= int64(n)
-		}
-		out[pr] = pq
-	}
-	return out
 }
 
 // memberPort names member m of a merged port: the port itself for the
