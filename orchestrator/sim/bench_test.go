@@ -90,3 +90,30 @@ func BenchmarkAllToAll(b *testing.B) {
 	}
 	reportRates(b, events, hops)
 }
+
+// BenchmarkRingAllReduce32 is a 32-rank ring AllReduce of 64 MiB over 4
+// leaves and 2 spines at 200G, packet by packet.
+func BenchmarkRingAllReduce32(b *testing.B) {
+	ranks := ringRanks(4, 8)
+	cfg := Config{
+		Topology:   leafSpine(4, 2, 8, 200, 400),
+		DefaultQoS: losslessQoS(true, true, 800_000, 3_200_000),
+		Flows:      RingAllReduceFlows("ar", ranks, 64<<20, 26),
+		DurationNs: 20_000_000,
+		Seed:       1,
+		DCQCN:      PaperDCQCN(200), DCQCNEnabled: true,
+	}
+	var events, hops uint64
+	for b.Loop() {
+		r, err := Run(context.Background(), cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, ok := CollectiveTimeNs(r, "ar"); !ok {
+			b.Fatal("AllReduce did not complete")
+		}
+		events += r.Events
+		hops += r.PacketHops
+	}
+	reportRates(b, events, hops)
+}

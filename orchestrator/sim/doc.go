@@ -47,7 +47,9 @@
 // (ClockSkewPPM) and each switch adds up to 100 ns of ingress pipeline
 // latency (SwitchJitterNs), both drawn from the seed and never reordering
 // a link: real clocks and pipelines differ, and without that, identical
-// senders phase-lock at a full drop-tail queue. Routing is shortest path (BFS per destination NIC) with ECMP by a
+// senders phase-lock at a full drop-tail queue. Receiving NICs add a fixed
+// processing delay (NICDelayNs, 1 µs), so one-way latency through one
+// switch lands at the 1-2 µs of real RoCE NICs. Routing is shortest path (BFS per destination NIC) with ECMP by a
 // flow hash (NICs, UDP source port, protocol) mixed with the switch seed.
 //
 // NICs serve control packets (ACK, NAK, CNP) first by priority, then their
@@ -70,6 +72,8 @@
 // insertion order and the only randomness is one seeded generator.
 //
 // For labs too big for packets (1024 GPUs), RingAllReduceFlowLevel models
-// ring AllReduce at flow level with max-min fair sharing; its agreement with
-// the packet engine is tested on small fabrics.
+// ring AllReduce at flow level with max-min fair sharing, and
+// FlowLevelRates gives any flow set's steady-state max-min rates; both use
+// the packet engine's routing and their agreement with it is tested on
+// small fabrics. RingAllReduceTheoryNs is the closed form.
 package sim

@@ -196,7 +196,9 @@ func (s *sim) transmit(pi, k int32) {
 		s.push(p.busyUntil, evTxDone, pi, 0, 0)
 	}
 	at := s.now + ser + p.propPs
-	if peer := &s.ports[p.peer]; !peer.host && s.jitter > 0 {
+	if peer := &s.ports[p.peer]; peer.host {
+		at += s.nicDelay // constant: keeps the link's order
+	} else if s.jitter > 0 {
 		// Strictly after the previous packet of this link: simultaneous
 		// events have no guaranteed order and a link never reorders.
 		at = max(at+s.rng.Int64N(s.jitter), peer.lastArrive+1)
@@ -415,6 +417,7 @@ func (s *sim) flowStart(fi int32) {
 	f.startAt = s.now
 	f.lastProgress = s.now
 	f.hist = s.newHist()
+	s.ports[f.src].flows = append(s.ports[f.src].flows, fi)
 	s.push(s.now+s.rto, evRTO, fi, 0, 0)
 	s.kick(f.src)
 }
@@ -453,6 +456,24 @@ func (s *sim) nicSend(pi int32) {
 	if wake != math.MaxInt64 && (p.wakeAt <= s.now || wake < p.wakeAt) {
 		p.wakeAt = wake
 		s.push(wake, evNicWake, pi, 0, 0)
+	}
+}
+
+// retire drops a fully acknowledged flow from its NIC's round robin, so
+// NICs that ran many short flows (collective steps) scan only live ones.
+func (s *sim) retire(pi, fi int32) {
+	p := &s.ports[pi]
+	for i, g := range p.flows {
+		if g == fi {
+			p.flows = append(p.flows[:i], p.flows[i+1:]...)
+			if i < p.rrFlow {
+				p.rrFlow--
+			}
+			if p.rrFlow >= len(p.flows) {
+				p.rrFlow = 0
+			}
+			return
+		}
 	}
 }
 
@@ -569,6 +590,7 @@ func (s *sim) hostReceive(pi, k int32) {
 		}
 		if f.total != math.MaxInt64 && f.sndUna >= f.total {
 			f.sendDone = true
+			s.retire(f.src, pk.flow)
 		}
 		s.kick(f.src)
 	case pktCNP:

@@ -77,7 +77,8 @@ type port struct {
 
 	c [8]prioCounters
 
-	// NIC state (host ports).
+	// NIC state (host ports). flows lists the flows started and not yet
+	// fully acknowledged, in start order, served round robin.
 	flows  []int32
 	rrFlow int
 	wakeAt int64
@@ -155,6 +156,7 @@ type sim struct {
 	rto         int64
 	cnpDSCP     uint8
 	jitter      int64 // ps
+	nicDelay    int64 // ps
 
 	events, hops uint64
 
@@ -232,6 +234,15 @@ func newSim(cfg *Config) (*sim, error) {
 		s.jitter = 100_000
 	case cfg.SwitchJitterNs > 0:
 		s.jitter = cfg.SwitchJitterNs * 1000
+	}
+	switch {
+	case cfg.NICDelayNs == 0:
+		s.nicDelay = 1_000_000
+	case cfg.NICDelayNs > 0:
+		if cfg.NICDelayNs > 1e9 {
+			return nil, errorf("NIC delay %d ns out of range: use up to 1e9", cfg.NICDelayNs)
+		}
+		s.nicDelay = cfg.NICDelayNs * 1000
 	}
 	s.cnpDSCP = 48
 	if cfg.CNPDSCP != 0 {
@@ -617,7 +628,6 @@ func (s *sim) buildFlows() error {
 		if _, err = s.tracePath(dst, src, fs.hashRev); err != nil {
 			return errorf("flow %q (reverse path for ACKs): %w", f.ID, err)
 		}
-		s.ports[src].flows = append(s.ports[src].flows, int32(i))
 	}
 	for i := range s.flows {
 		for _, dep := range s.cfg.Flows[i].After {

@@ -37,3 +37,27 @@ func TestSingleFlowGoodput(t *testing.T) {
 		})
 	}
 }
+
+// TestSmallMessageLatency checks the real-hardware anchor: a small
+// message crosses one switch in 1-2 µs one way, and the figure is what
+// the model adds up to (serialization twice, propagation, NIC delay, up
+// to one switch jitter).
+func TestSmallMessageLatency(t *testing.T) {
+	r := mustRun(t, Config{
+		Topology:   star(2, 100),
+		Flows:      []Flow{{ID: "lat", Src: "h1", Dst: "h0", Bytes: 64}},
+		DurationNs: 100_000,
+	})
+	f := r.Flows[0]
+	if !f.Completed {
+		t.Fatal("64-byte message not delivered")
+	}
+	ser := float64(64+WireOverheadBytes) * 8 / 100 // ns at 100G
+	lo := 2*ser + 2*100 + 1000                     // two links of 100 ns
+	if got := float64(f.Latency.Max); got < lo-1 || got > lo+100+1 {
+		t.Errorf("one-way latency %v ns, want %.0f..%.0f", got, lo, lo+100)
+	}
+	if f.Latency.Max < 1000 || f.Latency.Max > 2000 {
+		t.Errorf("one-way latency %d ns, want 1-2 µs through one switch", f.Latency.Max)
+	}
+}

@@ -210,6 +210,11 @@ type Config struct {
 	// (0 means 100 ns, negative means none). Like clock skew, it keeps
 	// identical senders from phase-locking at a full queue.
 	SwitchJitterNs int64
+	// NICDelayNs is the NICs' own processing time (send and receive
+	// pipelines, PCIe), charged once per packet on arrival at the
+	// receiving NIC (0 means 1000 ns, negative none). It puts one-way
+	// latency through one switch at the 1-2 µs real RoCE NICs show.
+	NICDelayNs int64
 }
 
 // Defaults used when a Config leaves a field zero.
