@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -106,6 +107,11 @@ interrupted, 2 bad input (or the lab is not up), 3 the runtime is missing.`,
 			}
 			runErr := runner.Run(cmd.Context(), sc, run)
 			if runErr != nil && !errors.Is(runErr, scenario.ErrInterrupted) {
+				if run.Status == "" {
+					// Rejected before anything was saved: drop the
+					// reserved, still empty run folder.
+					_ = os.Remove(store.RunDir(id))
+				}
 				return runErr
 			}
 			var topo bytes.Buffer

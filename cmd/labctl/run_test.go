@@ -335,3 +335,21 @@ func TestUpConfigsInManifest(t *testing.T) {
 		t.Error("up overwrote an edited config")
 	}
 }
+
+func TestRunScenarioTooBigForLab(t *testing.T) {
+	dir := upLab(t, "16gpu")
+	sc := filepath.Join(dir, "big.yaml")
+	if err := os.WriteFile(sc, []byte("name: big\ntraffic:\n  - pattern: incast\n    senders: 40\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI(t, "run", sc, "--lab", "16gpu", "--dir", dir)
+	if code != exitcode.BadInput || !strings.Contains(stderr, "lower senders") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+	entries, _ := os.ReadDir(filepath.Join(dir, "results"))
+	for _, e := range entries {
+		if e.IsDir() {
+			t.Errorf("a rejected run left %s behind", e.Name())
+		}
+	}
+}

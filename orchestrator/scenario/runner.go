@@ -45,7 +45,6 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 		now = time.Now
 	}
 	run.SchemaVersion = results.SchemaVersion
-	run.Status = results.StatusRunning
 	if run.Variants == nil {
 		run.Variants = []results.Variant{}
 	}
@@ -62,6 +61,18 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 			run.Extra["allreduce"] = m
 		}
 	}
+	// Expand every variant before anything is saved: a scenario that does
+	// not fit the lab is bad input, not a failed run.
+	points := s.Points()
+	specs := make([]runtime.VariantSpec, len(points))
+	for i, pt := range points {
+		vs, err := s.Expand(r.NICs, pt, run.Seed+int64(pt.Repetition))
+		if err != nil {
+			return err
+		}
+		specs[i] = vs
+	}
+	run.Status = results.StatusRunning
 	save := func() error {
 		if r.Save == nil {
 			return nil
@@ -74,16 +85,11 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 	if err := save(); err != nil {
 		return err
 	}
-	points := s.Points()
 	for i, pt := range points {
 		if err := ctx.Err(); err != nil {
 			return r.interrupt(run, now, save)
 		}
-		seed := run.Seed + int64(pt.Repetition)
-		vs, err := s.Expand(r.NICs, pt, seed)
-		if err != nil {
-			return err
-		}
+		vs := specs[i]
 		if r.Progress != nil {
 			fmt.Fprintf(r.Progress, "[%d/%d] %s: %d flows, %s %s\n", i+1, len(points), pt.Name, len(vs.Flows)+collectiveFlows(vs.Collective), s.Duration, r.Runtime.Name())
 		}

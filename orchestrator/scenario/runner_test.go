@@ -201,3 +201,26 @@ func TestRunnerDeterministic(t *testing.T) {
 		t.Error("the seed does not reach the runtime")
 	}
 }
+
+func TestRunnerRepetitions(t *testing.T) {
+	s, err := Parse("x.yaml", []byte("name: x\nrepetitions: 2\nmatrix: {ecn: [on], pfc: [on, off]}\ntraffic: [{pattern: incast, senders: 2}]\nassertions:\n  - expr: summary.pfc_pause_frames > [ecn=on,pfc=off].summary.pfc_pause_frames when pfc\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := runOnce(t, s, &fakeRuntime{}, context.Background(), 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Variants) != 4 || run.Variants[2].Repetition != 1 || run.Variants[2].Name != "ecn=on,pfc=on" {
+		t.Fatalf("variants: %+v", run.Variants)
+	}
+	// Repetition r runs with seed+r: the fake's throughput shows the seed.
+	if run.Variants[0].Flows[0].ThroughputGbps == run.Variants[2].Flows[0].ThroughputGbps {
+		t.Error("both repetitions ran with the same seed")
+	}
+	for _, i := range []int{0, 2} {
+		if a := run.Variants[i].Assertions; len(a) != 1 || !a[0].Passed {
+			t.Errorf("repetition %d assertions %+v", run.Variants[i].Repetition, a)
+		}
+	}
+}
