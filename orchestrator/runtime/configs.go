@@ -14,13 +14,12 @@ import (
 	"github.com/labctl/labctl/orchestrator/configset"
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/fabric"
-	"github.com/labctl/labctl/orchestrator/nos/eos"
-	"github.com/labctl/labctl/orchestrator/nos/sonic"
+	"github.com/labctl/labctl/orchestrator/nos"
 	"github.com/labctl/labctl/orchestrator/qos"
 )
 
-// NOSCodec renders and parses one NOS's QoS config files. The NOS plug-ins
-// (nos/sonic, nos/eos) satisfy it.
+// NOSCodec renders and parses one NOS's QoS config files: the part of a
+// NOS plug-in (nos.NOS) the runtimes need.
 type NOSCodec interface {
 	Name() string
 	ConfigExt() string
@@ -28,15 +27,17 @@ type NOSCodec interface {
 	ParseQoS(device string, srcs ...qos.Source) (qos.DeviceConfig, error)
 }
 
-// Codec returns the config codec of a NOS by name.
+// Codec returns the config codec of a NOS by name ("" is sonic, the
+// default NOS of lab specs).
 func Codec(nosName string) (NOSCodec, error) {
-	switch nosName {
-	case sonic.Name, "":
-		return sonic.Plugin{}, nil
-	case eos.Name:
-		return eos.Plugin{}, nil
+	if nosName == "" {
+		nosName = "sonic"
 	}
-	return nil, exitcode.Usagef("unknown nos %q: use sonic or eos", nosName)
+	n, err := nos.Lookup(nosName)
+	if err != nil {
+		return nil, err
+	}
+	return n, nil
 }
 
 // Devices adapts the fabric graph's switches to the QoS layer's devices
