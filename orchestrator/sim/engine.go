@@ -356,7 +356,11 @@ func (s *sim) pauseDurationPs(p *port) int64 {
 func (s *sim) sendPause(pi int32, pr uint8, xoff bool) {
 	p := &s.ports[pi]
 	p.c[pr].pauseTx++
-	t := max(s.now, p.busyUntil) + p.serPs(PauseWireBytes) + p.propPs
+	ser := p.serPs(PauseWireBytes)
+	// Frames leave one MAC in order: an XOFF sent while an earlier XON
+	// still waits behind a data frame must not overtake it.
+	t := max(max(s.now, p.busyUntil)+ser+p.propPs, p.lastPause+ser)
+	p.lastPause = t
 	var g uint32
 	if xoff {
 		g = 1

@@ -28,6 +28,9 @@ func FuzzRun(f *testing.F) {
 			DCQCN:        PaperDCQCN(r),
 			DCQCNEnabled: dcqcn,
 		}
+		if seed%3 == 0 {
+			cfg.NICDelayNs, cfg.SwitchJitterNs = -1, int64(rate%300)
+		}
 		if seed%2 == 0 {
 			// Two tiers with small buffers: pauses must cascade losslessly.
 			per := n/2 + 1

@@ -174,3 +174,28 @@ func TestPFCThresholds(t *testing.T) {
 		t.Error("one packet of headroom absorbed a pause's in-flight bytes on 400 m cables: want drops")
 	}
 }
+
+// TestPauseFramesStayInOrder is a case FuzzRun found: an XON queued behind
+// a data frame was overtaken by the next XOFF, leaving the upstream spine
+// unpaused while its headroom overflowed.
+func TestPauseFramesStayInOrder(t *testing.T) {
+	const r = 220.0
+	cfg := Config{
+		Topology:     leafSpine(2, 2, 2, r, r),
+		DefaultQoS:   losslessQoS(true, false, 0, 0),
+		DurationNs:   61_000,
+		MTU:          4334,
+		Seed:         110,
+		DCQCN:        PaperDCQCN(r),
+		DCQCNEnabled: true,
+		NICDelayNs:   -1,
+	}
+	for i := range cfg.Topology.Nodes {
+		cfg.Topology.Nodes[i].BufferBytes = 1 << 20
+	}
+	cfg.Flows = IncastFlows("in", []string{"h0-1", "h1-0", "h1-1"}, "h0-0", 0)
+	res := mustRun(t, cfg)
+	if res.Totals.Drops != 0 || res.Totals.PauseFrames == 0 {
+		t.Errorf("drops=%d pauses=%d, want 0 and > 0", res.Totals.Drops, res.Totals.PauseFrames)
+	}
+}

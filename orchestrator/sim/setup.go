@@ -55,6 +55,7 @@ type port struct {
 	propPs   int64
 
 	lastArrive int64 // switch ingress: keeps pipeline jitter from reordering
+	lastPause  int64 // arrival of the last PFC frame sent, keeps them in order
 	txPending  bool  // a TxDone event is due at busyUntil
 	busyUntil  int64
 	q          [8]pktQueue
