@@ -70,7 +70,9 @@ func (r *reactionPoint) onCNP(now int64) uint32 {
 	a := r.alphaNow(now)
 	r.rt = r.rc
 	r.rc = max(r.rc*(1-a/2), r.p.min)
-	r.alpha = (1-r.p.g)*a + r.p.g
+	// float64() rounds the product: no fused multiply-add on any
+	// architecture, so runs stay byte-identical across machines.
+	r.alpha = float64((1-r.p.g)*a) + r.p.g
 	r.alphaAt = now
 	r.t, r.bc, r.bytes = 0, 0, 0
 	r.limited = true
@@ -106,7 +108,7 @@ func (r *reactionPoint) increase() {
 	switch {
 	case max(r.t, r.bc) <= f:
 	case min(r.t, r.bc) > f:
-		r.rt += float64(min(r.t, r.bc)-f) * r.p.hai
+		r.rt += float64(float64(min(r.t, r.bc)-f) * r.p.hai)
 	default:
 		r.rt += r.p.ai
 	}

@@ -68,8 +68,11 @@
 // (tx, ECN marks, drops, PFC frames sent and received, paused time, queue
 // watermark), totals and, with SampleEveryNs, time series of queue depth,
 // pause state and flow rates. The same Config (Seed included) gives a
-// byte-identical Result: ties between simultaneous events break by
-// insertion order and the only randomness is one seeded generator.
+// byte-identical Result: simultaneous events come out of the event heap in
+// an order fixed by the run's own sequence of operations, the only
+// randomness is one seeded generator, and floating-point products that
+// feed a sum are rounded explicitly so no fused multiply-add makes one
+// architecture differ from another.
 //
 // For labs too big for packets (1024 GPUs), RingAllReduceFlowLevel models
 // ring AllReduce at flow level with max-min fair sharing, and

@@ -374,7 +374,7 @@ func (s *sim) skew(r PortRef) float64 {
 		return 0
 	}
 	u := float64(mix64(uint64(s.cfg.Seed)^hashString(r.Node, r.Port))>>11) / (1 << 53)
-	return (2*u - 1) * ppm * 1e-6
+	return (float64(2*u) - 1) * ppm * 1e-6 // float64(): no fused multiply-add
 }
 
 func (s *sim) portIndex(r PortRef) (int32, bool) {
