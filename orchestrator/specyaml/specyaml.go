@@ -42,14 +42,25 @@ func (e *Error) Error() string {
 
 // Decode unmarshals data (read from file) into v, rejecting unknown keys.
 // The returned error is an exit-code-2 error wrapping *Error.
-func Decode(file string, data []byte, v any) error {
+func Decode(file string, data []byte, v any) (err error) {
 	if strings.TrimSpace(string(data)) == "" {
 		return exitcode.Usage(&Error{File: file, Msg: "file is empty", Fix: "write a YAML mapping"})
 	}
-	err := yaml.UnmarshalWithOptions(data, v, yaml.Strict())
+	// The YAML library panics on some malformed input (for example a tag
+	// such as "!!000"); a user's typo must be an error, never a crash.
+	defer func() {
+		if r := recover(); r != nil {
+			err = exitcode.Usage(&Error{File: file, Msg: fmt.Sprintf("cannot read YAML: %v", r), Fix: "check the file for stray tags (!!...) and quoting"})
+		}
+	}()
+	err = yaml.UnmarshalWithOptions(data, v, yaml.Strict())
 	if err == nil {
 		return nil
 	}
+	return classify(file, err, v)
+}
+
+func classify(file string, err error, v any) error {
 	e := &Error{File: file, Msg: err.Error()}
 	var ye yaml.Error
 	if errors.As(err, &ye) {

@@ -46,3 +46,12 @@ func TestEditDistance(t *testing.T) {
 		t.Errorf("editDistance = %d, want 3", d)
 	}
 }
+
+func TestDecodeNeverPanics(t *testing.T) {
+	// This input made the YAML library panic.
+	var v outer
+	err := Decode("f.yaml", []byte("A: \ntraffic:\n  !!000000000 0"), &v)
+	if err == nil {
+		t.Fatal("no error")
+	}
+}
