@@ -199,3 +199,41 @@ func TestPauseFramesStayInOrder(t *testing.T) {
 		t.Errorf("drops=%d pauses=%d, want 0 and > 0", res.Totals.Drops, res.Totals.PauseFrames)
 	}
 }
+
+// TestScheduling puts two backlogged priorities on one egress: DWRR shares
+// it by weight, a strict queue takes it all.
+func TestScheduling(t *testing.T) {
+	line := lineGoodput(100, DefaultMTU)
+	for _, tc := range []struct {
+		name   string
+		qos4   PortQoS
+		want3  float64 // share of the flow at priority 3
+		wantP4 float64
+	}{
+		{"dwrr 1:3", PortQoS{PFC: true, Weight: 3}, 0.25, 0.75},
+		{"dwrr 1:1", PortQoS{PFC: true, Weight: 1}, 0.5, 0.5},
+		{"strict", PortQoS{PFC: true, Strict: true}, 0, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := mustRun(t, Config{
+				Topology:       star(3, 100),
+				DefaultQoS:     map[int]PortQoS{3: {PFC: true, Weight: 1}, 4: tc.qos4},
+				DSCPToPriority: map[string]map[int]int{"": {26: 3, 34: 4, 48: 6}},
+				Flows: []Flow{
+					{ID: "p3", Src: "h1", Dst: "h0", DSCP: 26},
+					{ID: "p4", Src: "h2", Dst: "h0", DSCP: 34},
+				},
+				DurationNs: 2_000_000,
+				WarmupNs:   1_000_000,
+			})
+			for i, want := range []float64{tc.want3, tc.wantP4} {
+				if got := r.Flows[i].GoodputGbps / line; !within(got, want, 0.03) {
+					t.Errorf("flow %s: %.3f of line, want %.2f", r.Flows[i].ID, got, want)
+				}
+			}
+			if r.Totals.Drops != 0 {
+				t.Errorf("drops = %d", r.Totals.Drops)
+			}
+		})
+	}
+}
