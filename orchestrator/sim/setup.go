@@ -147,6 +147,9 @@ type sim struct {
 	free   int32
 	flows  []flowState
 	routes [][][]int32 // [dst NIC port][node] -> candidate egress ports
+
+	portByRef  map[PortRef]int32
+	nodeByName map[string]int32
 	rng    *rand.Rand
 	dc     dcqcnPs
 	mtu    int64
@@ -317,6 +320,8 @@ func (s *sim) buildTopology() error {
 		s.nodes = append(s.nodes, nd)
 	}
 	seen := make(map[PortRef]int)
+	s.portByRef = make(map[PortRef]int32, 2*len(t.Links))
+	s.nodeByName = byName
 	for li, l := range t.Links {
 		if l.RateGbps <= 0 || math.IsNaN(l.RateGbps) || l.RateGbps > 1e5 {
 			return errorf("link %d (%s - %s): rate %v Gb/s must be in (0, 100000]", li, l.A, l.B, l.RateGbps)
@@ -353,6 +358,7 @@ func (s *sim) buildTopology() error {
 				p.rateKbps = 1
 			}
 			s.ports = append(s.ports, p)
+			s.portByRef[r] = int32(len(s.ports) - 1)
 			s.nodes[ni].ports = append(s.nodes[ni].ports, int32(len(s.ports)-1))
 		}
 	}
@@ -378,17 +384,8 @@ func (s *sim) skew(r PortRef) float64 {
 }
 
 func (s *sim) portIndex(r PortRef) (int32, bool) {
-	for i := range s.nodes {
-		if s.nodes[i].name != r.Node {
-			continue
-		}
-		for _, pi := range s.nodes[i].ports {
-			if s.ports[pi].ref.Port == r.Port {
-				return pi, true
-			}
-		}
-	}
-	return -1, false
+	pi, ok := s.portByRef[r]
+	return pi, ok
 }
 
 // defaultHeadroom covers what arrives after XOFF: the pause frame waits for
@@ -464,11 +461,8 @@ func (s *sim) buildQoS() error {
 // resolveNIC finds the host port a flow endpoint names.
 func (s *sim) resolveNIC(name string) (int32, error) {
 	nodeName, portName := splitNIC(name)
-	for i := range s.nodes {
+	if i, ok := s.nodeByName[nodeName]; ok {
 		n := &s.nodes[i]
-		if n.name != nodeName {
-			continue
-		}
 		if n.kind != Host {
 			return -1, fmt.Errorf("%q is a switch, not a host", nodeName)
 		}
