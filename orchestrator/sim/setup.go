@@ -150,9 +150,9 @@ type sim struct {
 
 	portByRef  map[PortRef]int32
 	nodeByName map[string]int32
-	rng    *rand.Rand
-	dc     dcqcnPs
-	mtu    int64
+	rng        *rand.Rand
+	dc         dcqcnPs
+	mtu        int64
 
 	ackEvery    int64
 	ackTimer    int64
