@@ -105,7 +105,8 @@ type AllReduceEstimate struct {
 // seeds), gives the N concurrent flows of a step max-min fair shares of
 // link goodput (rate x MTU/(MTU+82)), and charges each step the slowest
 // flow's transfer time plus its path latency (propagation, store and
-// forward of one packet per extra hop, mean switch jitter). cfg supplies
+// forward of one packet per extra hop, mean switch jitter, the receiving
+// NIC's delay). cfg supplies
 // the topology, MTU, seed and jitter; its Flows are ignored.
 func RingAllReduceFlowLevel(cfg Config, ranks []string, bytes int64) (*AllReduceEstimate, error) {
 	n := len(ranks)
@@ -153,6 +154,9 @@ func RingAllReduceFlowLevel(cfg Config, ranks []string, bytes int64) (*AllReduce
 			}
 		}
 		lat -= minSer // one packet's serialization is part of the transfer time
+		// The receiving NIC's processing delay, charged per packet by the
+		// packet engine, delays the step's last byte once.
+		lat += float64(s.nicDelay) / 1000
 		stepNs := chunk*8/rates[i] + lat
 		if stepNs > est.StepNs {
 			est.StepNs = stepNs
