@@ -4,13 +4,24 @@ PKGS       ?= ./...
 FUZZTIME   ?= 30s
 STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: build test lint bench fuzz clean
+.PHONY: build test lint bench bench-cli fuzz clean
 
 build:
 	$(GO) build -o bin/labctl ./cmd/labctl
 
+# The unit and integration tests, then the Docker-backed tests of the
+# containerlab runtime (real exec, image build from Debian packages) when a
+# Docker engine answers. CI (CI=true) must have Docker: .ci/run starts it.
 test:
 	$(GO) test -count=1 $(PKGS)
+	@if docker info >/dev/null 2>&1; then \
+		echo "go test -tags docker ./orchestrator/runtime/clab/..."; \
+		$(GO) test -count=1 -tags docker ./orchestrator/runtime/clab/...; \
+	elif [ "$$CI" = "true" ]; then \
+		echo "CI=true but no Docker engine answers: the Docker-backed tests cannot run"; exit 1; \
+	else \
+		echo "skipping the Docker-backed tests: no Docker engine answers (start dockerd to run them)"; \
+	fi
 
 lint:
 	@fmt=$$(gofmt -l cmd orchestrator labs scenarios 2>/dev/null); if [ -n "$$fmt" ]; then echo "gofmt needed:"; echo "$$fmt"; exit 1; fi
@@ -20,6 +31,15 @@ lint:
 # Benchmarks: figures for the README. Run on an otherwise idle machine.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+	@$(MAKE) --no-print-directory bench-cli
+
+# Wall time and peak memory of the main jobs, as a user runs them.
+bench-cli: build
+	@d=$$(mktemp -d); bin=$$(pwd)/bin/labctl; cd $$d && \
+	$$bin up 64gpu >/dev/null && $$bin up 1024gpu >/dev/null && \
+	for cmd in "run ecn-pfc --lab 64gpu" "run allreduce --lab 1024gpu"; do \
+		/usr/bin/time -f "labctl $$cmd: %e s wall, %M KiB peak RSS" $$bin $$cmd >/dev/null; \
+	done; rm -rf $$d
 
 # Runs every fuzz target for FUZZTIME each (CI runs only their seed corpora,
 # as part of `make test`).
