@@ -66,6 +66,24 @@ type Variant struct {
 	Extra map[string]any `json:"extra,omitempty"`
 	// Error is set when the variant could not run to completion.
 	Error string `json:"error,omitempty"`
+	// Simulated, on a live-lab run, is the same variant simulated with the
+	// configs read back from the switches: virtual switch data planes
+	// neither pause nor mark, so the congestion figures come from here.
+	Simulated *SimulatedPart `json:"simulated,omitempty"`
+}
+
+// SimulatedPart is the simulated counterpart of a measured variant. Every
+// number in it has source "simulated".
+type SimulatedPart struct {
+	// ConfigSource says which configs the simulation used, e.g.
+	// "read back from the switches".
+	ConfigSource string    `json:"config_source"`
+	SimulatedUs  float64   `json:"simulated_us,omitempty"`
+	Flows        []Flow    `json:"flows"`
+	Summary      Summary   `json:"summary"`
+	Counters     []Counter `json:"counters"`
+	// Error is set when the simulation failed; the measured part stands.
+	Error string `json:"error,omitempty"`
 }
 
 // Flow is one QP's result.

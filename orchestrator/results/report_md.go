@@ -68,6 +68,19 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 			mdCell(v.Name), fmtFloat(s.ThroughputGbpsTotal), fmtFloat(s.ThroughputGbpsMinFlow), fmtJain(s.JainFairness),
 			fmtInt(s.Drops), fmtInt(s.PFCPauseFrames), fmtFloat(s.PFCPauseUs), fmtInt(s.ECNMarked), fmtInt(s.CNP),
 			fmtInt(s.Retransmits), fmtFloat(s.LatencyUsP99), res, mdCell(sourcesOf(v)))
+		if sp := v.Simulated; sp != nil {
+			// The simulated twin sits under its measured row, so the two
+			// read side by side.
+			s := sp.Summary
+			res := "—"
+			if sp.Error != "" {
+				res = "error: " + sp.Error
+			}
+			p("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+				mdCell(v.Name+" (simulated, "+sp.ConfigSource+")"), fmtFloat(s.ThroughputGbpsTotal), fmtFloat(s.ThroughputGbpsMinFlow), fmtJain(s.JainFairness),
+				fmtInt(s.Drops), fmtInt(s.PFCPauseFrames), fmtFloat(s.PFCPauseUs), fmtInt(s.ECNMarked), fmtInt(s.CNP),
+				fmtInt(s.Retransmits), fmtFloat(s.LatencyUsP99), mdCell(res), string(Simulated))
+		}
 	}
 	p("\n")
 

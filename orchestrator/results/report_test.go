@@ -422,3 +422,32 @@ func TestParseMermaidCatalog(t *testing.T) {
 		t.Logf("%s: %d nodes, %d links, %d bytes of SVG", filepath.Base(f), len(topo.Nodes), len(topo.Links), len(svg))
 	}
 }
+
+// A live-lab variant carries its simulated twin; both reports show the two
+// summaries one under the other, each labelled with its source.
+func TestReportsMeasuredWithSimulated(t *testing.T) {
+	run := syntheticRun("20261129T120000Z-ecn-pfc-16gpu", t0)
+	run.Runtime = "clab"
+	run.Variants = run.Variants[:1]
+	v := &run.Variants[0]
+	v.Summary = Summary{ThroughputGbpsTotal: 1.25, Source: Measured}
+	for i := range v.Flows {
+		v.Flows[i].Source = Measured
+	}
+	v.Simulated = &SimulatedPart{ConfigSource: "read back from the switches", Summary: Summary{ThroughputGbpsTotal: 97.5, PFCPauseFrames: 4242, Source: Simulated}}
+	var md bytes.Buffer
+	if err := RenderMarkdown(run, &md); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), "(simulated, read back from the switches) | 97.5") || !strings.Contains(md.String(), "4242") {
+		t.Errorf("markdown lacks the simulated row:\n%s", md.String())
+	}
+	var h bytes.Buffer
+	if err := RenderHTML(run, &h, HTMLOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	parseXML(t, h.String())
+	if !strings.Contains(h.String(), "↳ simulated (read back from the switches)") || !strings.Contains(h.String(), "4242") {
+		t.Error("report.html lacks the simulated row")
+	}
+}
