@@ -217,13 +217,13 @@ func TestStatusAndDown(t *testing.T) {
 		t.Errorf("eos config: %v", err)
 	}
 	for i := range 2 {
-		code, out, stderr = runCLI(t, "down", "16gpu", "--dir", dir)
+		code, _, stderr = runCLI(t, "down", "16gpu", "--dir", dir)
 		if code != 0 {
 			t.Fatalf("down #%d: exit %d: %s", i, code, stderr)
 		}
 	}
 	code, out, _ = runCLI(t, "status", "16gpu", "--dir", dir, "-o", "json")
-	if err := json.Unmarshal([]byte(out), &st); err != nil || st.State != runtime.StateDown {
+	if err := json.Unmarshal([]byte(out), &st); err != nil || code != 0 || st.State != runtime.StateDown {
 		t.Errorf("after down: %v %+v", err, st)
 	}
 	if code, _, stderr := runCLI(t, "run", "ecn-pfc", "--lab", "16gpu", "--dir", dir); code != exitcode.BadInput || !strings.Contains(stderr, "is down") {

@@ -115,7 +115,6 @@ type flowState struct {
 	nextAvail              int64
 	lastSend, lastWire     int64 // last data packet sent, for re-pacing
 	lastProgress           int64
-	rtoMark                int64
 	rp                     reactionPoint
 	retx, timeouts         int64
 	naksRecv, cnpsRecv     int64
