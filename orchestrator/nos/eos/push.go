@@ -286,3 +286,28 @@ func (e pushRedactedError) Error() string { return e.msg }
 // Unwrap keeps errors.Is working for the sentinels (timeouts, auth) while
 // the message stays redacted.
 func (e pushRedactedError) Unwrap() error { return e.err }
+
+// RunShowCommands runs read-only commands (for example the counter
+// commands with `| json`) in one session and returns their outputs in
+// order. A command EOS rejects is an error naming it and EOS's answer.
+func RunShowCommands(ctx context.Context, t PushTarget, cmds []string) ([]string, error) {
+	outs := make([]string, 0, len(cmds))
+	err := pushSession(ctx, t, func(d *network.Driver) error {
+		for _, cmd := range cmds {
+			r, err := d.SendCommand(cmd)
+			if err != nil {
+				return &PushError{Device: t.Name, Stage: "show", Command: cmd, Err: pushRedactErr(err, t.Password)}
+			}
+			o := pushRedact(r.Result, t.Password)
+			if pushRejected(o) {
+				return &PushError{Device: t.Name, Stage: "show", Command: cmd, Output: o, Err: errors.New("command rejected")}
+			}
+			outs = append(outs, o)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return outs, nil
+}

@@ -295,3 +295,24 @@ func pushShorten(s string) string {
 	}
 	return s[:100] + "…(" + strconv.Itoa(len(s)) + " bytes)"
 }
+
+// RunShowCommands runs read-only shell commands (for example `show pfc
+// counters`) in one session and returns their outputs in order. A command
+// that exits non-zero is an error naming it and its output.
+func RunShowCommands(ctx context.Context, t PushTarget, cmds []string) ([]string, error) {
+	outs := make([]string, 0, len(cmds))
+	err := pushSession(ctx, t, func(d *network.Driver) error {
+		for _, cmd := range cmds {
+			o, err := pushRun(d, t, "show", cmd)
+			if err != nil {
+				return err
+			}
+			outs = append(outs, o)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return outs, nil
+}

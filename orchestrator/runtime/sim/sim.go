@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/labctl/labctl/orchestrator/qos"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	engine "github.com/labctl/labctl/orchestrator/sim"
@@ -112,6 +113,15 @@ func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, vs runtime.Var
 		return nil, err
 	}
 	runtime.ApplyVariant(cfgs, vs.ECN, vs.PFC)
+	return r.RunVariantWithConfigs(ctx, l, vs, cfgs)
+}
+
+// RunVariantWithConfigs simulates one variant with the given switch
+// configs as they are: vs.ECN and vs.PFC are not applied again. A live lab
+// passes the configs it read back from its switches (with the topology
+// attached, qos.AttachTopology), so the simulation runs what the devices
+// accepted.
+func (r *Runtime) RunVariantWithConfigs(ctx context.Context, l *runtime.Lab, vs runtime.VariantSpec, cfgs []qos.DeviceConfig) (*results.Variant, error) {
 	in, err := l.Intent()
 	if err != nil {
 		return nil, err
