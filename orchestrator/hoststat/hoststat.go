@@ -4,7 +4,6 @@
 package hoststat
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -13,46 +12,13 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/labctl/labctl/orchestrator/textparse"
 )
 
 // ParseError reports where the output stopped making sense. Line is
 // 1-based; 0 means the input as a whole.
-type ParseError struct {
-	Line int
-	Msg  string
-}
-
-func (e *ParseError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
-	}
-	return e.Msg
-}
-
-// Position returns the 1-based line the error refers to (0 = whole input).
-func (e *ParseError) Position() int { return e.Line }
-
-func errorf(line int, format string, a ...any) error {
-	return &ParseError{Line: line, Msg: fmt.Sprintf(format, a...)}
-}
-
-const maxLine = 1 << 20
-
-func readLines(data []byte) ([]string, error) {
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64*1024), maxLine)
-	var lines []string
-	for sc.Scan() {
-		lines = append(lines, strings.TrimRight(sc.Text(), "\r"))
-	}
-	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, errorf(len(lines)+1, "line longer than %d bytes", maxLine)
-		}
-		return nil, err
-	}
-	return lines, nil
-}
+type ParseError = textparse.Error
 
 var counterNameRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.\-]*$`)
 
@@ -60,11 +26,11 @@ var counterNameRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.\-]*$`)
 // range are rejected rather than wrapped.
 func parseCounter(line int, name, s string) (int64, error) {
 	if s == "" || s[0] == '+' || s[0] == '-' {
-		return 0, errorf(line, "%s = %q: expected a non-negative integer", name, s)
+		return 0, textparse.Errorf(line, "%s = %q: expected a non-negative integer", name, s)
 	}
 	v, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
-		return 0, errorf(line, "%s = %q: expected a non-negative integer counter", name, s)
+		return 0, textparse.Errorf(line, "%s = %q: expected a non-negative integer counter", name, s)
 	}
 	return v, nil
 }
@@ -121,7 +87,7 @@ func ParseRDMAStatistic(r io.Reader) (*RDMAStats, error) {
 	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '[' {
 		return parseRDMAJSON(data)
 	}
-	lines, err := readLines(data)
+	lines, err := textparse.Lines(data, "")
 	if err != nil {
 		return nil, err
 	}
@@ -141,43 +107,43 @@ func ParseRDMAStatistic(r io.Reader) (*RDMAStats, error) {
 					return nil, err
 				}
 				if _, dup := cur.Counters[pending]; dup {
-					return nil, errorf(n, "counter %s appears twice for link %s/%d", pending, cur.Device, cur.Port)
+					return nil, textparse.Errorf(n, "counter %s appears twice for link %s/%d", pending, cur.Device, cur.Port)
 				}
 				cur.Counters[pending] = v
 				pending = ""
 			case tok == "link":
 				if j+1 >= len(f) {
-					return nil, errorf(n, "\"link\" without a device/port after it")
+					return nil, textparse.Errorf(n, "\"link\" without a device/port after it")
 				}
 				m := linkRe.FindStringSubmatch(f[j+1])
 				if m == nil {
-					return nil, errorf(n, "link %q: expected <device>/<port> such as rxe0/1", f[j+1])
+					return nil, textparse.Errorf(n, "link %q: expected <device>/<port> such as rxe0/1", f[j+1])
 				}
 				port, _ := strconv.Atoi(m[2])
 				if out.Link(m[1], port) != nil {
-					return nil, errorf(n, "link %s appears twice", f[j+1])
+					return nil, textparse.Errorf(n, "link %s appears twice", f[j+1])
 				}
 				out.Links = append(out.Links, RDMALinkStats{Device: m[1], Port: port, Counters: map[string]int64{}})
 				cur = &out.Links[len(out.Links)-1]
 				j++
 			case cur == nil:
-				return nil, errorf(n, "%q before any \"link <dev>/<port>\": expected the output of `rdma statistic show link`", clip(l))
+				return nil, textparse.Errorf(n, "%q before any \"link <dev>/<port>\": expected the output of `rdma statistic show link`", clip(l))
 			case counterNameRe.MatchString(tok):
 				pending, pendingLine = tok, n
 			default:
-				return nil, errorf(n, "%q: expected a counter name", tok)
+				return nil, textparse.Errorf(n, "%q: expected a counter name", tok)
 			}
 		}
 	}
 	if pending != "" {
-		return nil, errorf(pendingLine, "counter %s has no value (truncated output?)", pending)
+		return nil, textparse.Errorf(pendingLine, "counter %s has no value (truncated output?)", pending)
 	}
 	if len(out.Links) == 0 {
-		return nil, errorf(len(lines), "no \"link <dev>/<port>\" found: expected the output of `rdma statistic show link` (is the rxe link set up?)")
+		return nil, textparse.Errorf(len(lines), "no \"link <dev>/<port>\" found: expected the output of `rdma statistic show link` (is the rxe link set up?)")
 	}
 	for _, l := range out.Links {
 		if len(l.Counters) == 0 {
-			return nil, errorf(len(lines), "link %s/%d has no counters", l.Device, l.Port)
+			return nil, textparse.Errorf(len(lines), "link %s/%d has no counters", l.Device, l.Port)
 		}
 	}
 	return out, nil
@@ -193,13 +159,13 @@ func parseRDMAJSON(data []byte) (*RDMAStats, error) {
 	for i, obj := range raw {
 		var l RDMALinkStats
 		if err := json.Unmarshal(obj["ifname"], &l.Device); err != nil || l.Device == "" {
-			return nil, errorf(0, "entry %d: no \"ifname\" string", i)
+			return nil, textparse.Errorf(0, "entry %d: no \"ifname\" string", i)
 		}
 		if err := json.Unmarshal(obj["port"], &l.Port); err != nil || l.Port < 0 {
-			return nil, errorf(0, "entry %d (%s): no \"port\" number", i, l.Device)
+			return nil, textparse.Errorf(0, "entry %d (%s): no \"port\" number", i, l.Device)
 		}
 		if out.Link(l.Device, l.Port) != nil {
-			return nil, errorf(0, "link %s/%d appears twice", l.Device, l.Port)
+			return nil, textparse.Errorf(0, "link %s/%d appears twice", l.Device, l.Port)
 		}
 		l.Counters = map[string]int64{}
 		for k, v := range obj {
@@ -210,21 +176,21 @@ func parseRDMAJSON(data []byte) (*RDMAStats, error) {
 			d := json.NewDecoder(bytes.NewReader(v))
 			d.UseNumber()
 			if err := d.Decode(&n); err != nil {
-				return nil, errorf(0, "%s/%d: %s is not a number", l.Device, l.Port, k)
+				return nil, textparse.Errorf(0, "%s/%d: %s is not a number", l.Device, l.Port, k)
 			}
 			c, err := parseCounter(0, k, n.String())
 			if err != nil {
-				return nil, errorf(0, "%s/%d: %v", l.Device, l.Port, err)
+				return nil, textparse.Errorf(0, "%s/%d: %v", l.Device, l.Port, err)
 			}
 			l.Counters[k] = c
 		}
 		if len(l.Counters) == 0 {
-			return nil, errorf(0, "link %s/%d has no counters", l.Device, l.Port)
+			return nil, textparse.Errorf(0, "link %s/%d has no counters", l.Device, l.Port)
 		}
 		out.Links = append(out.Links, l)
 	}
 	if len(out.Links) == 0 {
-		return nil, errorf(0, "no links in the JSON array")
+		return nil, textparse.Errorf(0, "no links in the JSON array")
 	}
 	return out, nil
 }
@@ -233,14 +199,14 @@ func jsonError(data []byte, err error) error {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
 		off := min(int(se.Offset), len(data))
-		return errorf(bytes.Count(data[:off], []byte("\n"))+1, "invalid JSON: %v", se)
+		return textparse.Errorf(bytes.Count(data[:off], []byte("\n"))+1, "invalid JSON: %v", se)
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
 		off := min(int(te.Offset), len(data))
-		return errorf(bytes.Count(data[:off], []byte("\n"))+1, "expected an array of objects: %v", te)
+		return textparse.Errorf(bytes.Count(data[:off], []byte("\n"))+1, "expected an array of objects: %v", te)
 	}
-	return errorf(bytes.Count(data, []byte("\n"))+1, "invalid JSON: %v (truncated output?)", err)
+	return textparse.Errorf(bytes.Count(data, []byte("\n"))+1, "invalid JSON: %v (truncated output?)", err)
 }
 
 func clip(s string) string {
@@ -283,7 +249,7 @@ func ParseEthtoolStats(r io.Reader) (*EthtoolStats, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read ethtool output: %w", err)
 	}
-	lines, err := readLines(data)
+	lines, err := textparse.Lines(data, "")
 	if err != nil {
 		return nil, err
 	}
@@ -297,7 +263,7 @@ func ParseEthtoolStats(r io.Reader) (*EthtoolStats, error) {
 		}
 		if !header {
 			if t != "NIC statistics:" {
-				return nil, errorf(n, "%q: expected \"NIC statistics:\" (the output of `ethtool -S <iface>`)", clip(t))
+				return nil, textparse.Errorf(n, "%q: expected \"NIC statistics:\" (the output of `ethtool -S <iface>`)", clip(t))
 			}
 			header = true
 			continue
@@ -305,24 +271,24 @@ func ParseEthtoolStats(r io.Reader) (*EthtoolStats, error) {
 		// Names may hold ':' (a few drivers print "[0]: ..."), values never.
 		k := strings.LastIndex(t, ":")
 		if k <= 0 {
-			return nil, errorf(n, "%q: expected \"name: value\"", clip(t))
+			return nil, textparse.Errorf(n, "%q: expected \"name: value\"", clip(t))
 		}
 		name, val := strings.ToValidUTF8(strings.TrimSpace(t[:k]), "\uFFFD"), strings.TrimSpace(t[k+1:])
 		if name == "" {
-			return nil, errorf(n, "%q: empty counter name", clip(t))
+			return nil, textparse.Errorf(n, "%q: empty counter name", clip(t))
 		}
 		v, err := parseCounter(n, name, val)
 		if err != nil {
 			return nil, err
 		}
 		if _, dup := out.Counters[name]; dup {
-			return nil, errorf(n, "counter %q appears twice", name)
+			return nil, textparse.Errorf(n, "counter %q appears twice", name)
 		}
 		out.Counters[name] = v
 		out.Order = append(out.Order, name)
 	}
 	if !header {
-		return nil, errorf(len(lines), "no \"NIC statistics:\" line: expected the output of `ethtool -S <iface>`")
+		return nil, textparse.Errorf(len(lines), "no \"NIC statistics:\" line: expected the output of `ethtool -S <iface>`")
 	}
 	return out, nil
 }

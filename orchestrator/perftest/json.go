@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/labctl/labctl/orchestrator/textparse"
 )
 
 // jsonReport is a --out_json file flattened to two levels: section name
@@ -53,7 +55,7 @@ func fromJSON(doc map[string]json.RawMessage, endLine int) (*jsonReport, error) 
 		d := json.NewDecoder(bytes.NewReader(raw))
 		d.UseNumber()
 		if err := d.Decode(&sec); err != nil {
-			return nil, errorf(0, "%q is not an object of values: %v", name, err)
+			return nil, textparse.Errorf(0, "%q is not an object of values: %v", name, err)
 		}
 		m := map[string]string{}
 		for k, v := range sec {
@@ -65,7 +67,7 @@ func fromJSON(doc map[string]json.RawMessage, endLine int) (*jsonReport, error) 
 			case bool:
 				m[k] = strconv.FormatBool(x)
 			default:
-				return nil, errorf(0, "%s.%s: expected a number or a string, got %T", name, k, v)
+				return nil, textparse.Errorf(0, "%s.%s: expected a number or a string, got %T", name, k, v)
 			}
 		}
 		rep.sections[name] = m
@@ -74,7 +76,7 @@ func fromJSON(doc map[string]json.RawMessage, endLine int) (*jsonReport, error) 
 }
 
 func readLooseJSON(data []byte) (*jsonReport, error) {
-	lines, err := readLines(bytes.NewReader(data))
+	lines, err := textparse.Lines(data, "perftest output")
 	if err != nil {
 		return nil, err
 	}
@@ -89,12 +91,12 @@ func readLooseJSON(data []byte) (*jsonReport, error) {
 			continue
 		}
 		if closed {
-			return nil, errorf(n, "text %q after the closing brace", clip(t))
+			return nil, textparse.Errorf(n, "text %q after the closing brace", clip(t))
 		}
 		switch {
 		case t == "{":
 			if depth != 0 {
-				return nil, errorf(n, "unexpected '{': expected \"key: value\" or \"key: {\"")
+				return nil, textparse.Errorf(n, "unexpected '{': expected \"key: value\" or \"key: {\"")
 			}
 			depth = 1
 			if quoted(data) {
@@ -103,7 +105,7 @@ func readLooseJSON(data []byte) (*jsonReport, error) {
 			continue
 		case t == "}" || t == "},":
 			if depth == 0 {
-				return nil, errorf(n, "'}' without a matching '{'")
+				return nil, textparse.Errorf(n, "'}' without a matching '{'")
 			}
 			depth--
 			if depth == 0 {
@@ -112,23 +114,23 @@ func readLooseJSON(data []byte) (*jsonReport, error) {
 			section = ""
 			continue
 		case depth == 0:
-			return nil, errorf(n, "text %q before the opening '{': expected a perftest --out_json report", clip(t))
+			return nil, textparse.Errorf(n, "text %q before the opening '{': expected a perftest --out_json report", clip(t))
 		}
 		key, val, ok := strings.Cut(t, ":")
 		if !ok {
-			return nil, errorf(n, "%q: expected \"key: value\"", clip(t))
+			return nil, textparse.Errorf(n, "%q: expected \"key: value\"", clip(t))
 		}
 		key = clean(unquote(strings.TrimSpace(key)))
 		val = strings.TrimSpace(val)
 		if key == "" {
-			return nil, errorf(n, "%q: empty key", clip(t))
+			return nil, textparse.Errorf(n, "%q: empty key", clip(t))
 		}
 		if val == "{" {
 			if depth != 1 {
-				return nil, errorf(n, "section %q nested in %q: perftest reports have one level of sections", key, section)
+				return nil, textparse.Errorf(n, "section %q nested in %q: perftest reports have one level of sections", key, section)
 			}
 			if _, dup := rep.sections[key]; dup {
-				return nil, errorf(n, "section %q appears twice", key)
+				return nil, textparse.Errorf(n, "section %q appears twice", key)
 			}
 			depth = 2
 			section = key
@@ -136,17 +138,17 @@ func readLooseJSON(data []byte) (*jsonReport, error) {
 			continue
 		}
 		if depth != 2 {
-			return nil, errorf(n, "%q outside a section: expected \"test_info: {\" or \"results: {\"", clip(t))
+			return nil, textparse.Errorf(n, "%q outside a section: expected \"test_info: {\" or \"results: {\"", clip(t))
 		}
 		val = unquote(strings.TrimSpace(strings.TrimSuffix(val, ",")))
 		if _, dup := rep.sections[section][key]; dup {
-			return nil, errorf(n, "key %q appears twice in %q", key, section)
+			return nil, textparse.Errorf(n, "key %q appears twice in %q", key, section)
 		}
 		rep.sections[section][key] = clean(val)
 		rep.lines[section+"."+key] = n
 	}
 	if !closed {
-		return nil, errorf(len(lines), "input ends inside the report (depth %d): truncated --out_json file?", depth)
+		return nil, textparse.Errorf(len(lines), "input ends inside the report (depth %d): truncated --out_json file?", depth)
 	}
 	return rep, nil
 }
@@ -175,7 +177,7 @@ func clip(s string) string {
 func (j *jsonReport) results(what string) (map[string]string, error) {
 	res, ok := j.sections["results"]
 	if !ok {
-		return nil, errorf(j.endLine, "no \"results\" section: expected a perftest --out_json %s report", what)
+		return nil, textparse.Errorf(j.endLine, "no \"results\" section: expected a perftest --out_json %s report", what)
 	}
 	return res, nil
 }
@@ -190,7 +192,7 @@ func (j *jsonReport) line(key string) int {
 func (j *jsonReport) number(res map[string]string, key string) (float64, error) {
 	s, ok := res[key]
 	if !ok {
-		return 0, errorf(j.endLine, "results lack %q", key)
+		return 0, textparse.Errorf(j.endLine, "results lack %q", key)
 	}
 	return parseFloat(j.line(key), key, s)
 }
@@ -198,7 +200,7 @@ func (j *jsonReport) number(res map[string]string, key string) (float64, error) 
 func (j *jsonReport) integer(res map[string]string, key string) (int64, error) {
 	s, ok := res[key]
 	if !ok {
-		return 0, errorf(j.endLine, "results lack %q", key)
+		return 0, textparse.Errorf(j.endLine, "results lack %q", key)
 	}
 	return parseInt(j.line(key), key, s)
 }
@@ -232,11 +234,11 @@ func parseBWJSON(data []byte) (*BWReport, error) {
 	if _, ok := res["BW_average"]; !ok {
 		switch {
 		case res["t_avg"] != "" || res["avg_lat"] != "":
-			return nil, errorf(j.endLine, "this is a latency report (ib_write_lat), expected ib_write_bw output")
+			return nil, textparse.Errorf(j.endLine, "this is a latency report (ib_write_lat), expected ib_write_bw output")
 		case res["bw_avg"] != "" || res["msgRate_avg"] != "":
-			return nil, errorf(j.endLine, "report made with --output=bandwidth or --output=message_rate holds one figure: run without --output for the full report")
+			return nil, textparse.Errorf(j.endLine, "report made with --output=bandwidth or --output=message_rate holds one figure: run without --output for the full report")
 		}
-		return nil, errorf(j.endLine, "results lack \"BW_average\": expected an ib_write_bw --out_json report")
+		return nil, textparse.Errorf(j.endLine, "results lack \"BW_average\": expected an ib_write_bw --out_json report")
 	}
 	rep := &BWReport{Format: j.format, Rows: []BWRow{}}
 	rep.Test, rep.Settings = j.settings()
@@ -260,7 +262,7 @@ func parseBWJSON(data []byte) (*BWReport, error) {
 	if _, ok := res["sl"]; ok {
 		sl, err := j.integer(res, "sl")
 		if err != nil || sl > 15 {
-			return nil, errorf(j.line("sl"), "sl %q: expected a service level 0-15", res["sl"])
+			return nil, textparse.Errorf(j.line("sl"), "sl %q: expected a service level 0-15", res["sl"])
 		}
 		v := int(sl)
 		row.SL = &v
@@ -317,11 +319,11 @@ func parseLatJSON(data []byte) (*LatReport, error) {
 	if _, ok := res["t_avg"]; !ok {
 		switch {
 		case res["BW_average"] != "" || res["bw_avg"] != "":
-			return nil, errorf(j.endLine, "this is a bandwidth report (ib_write_bw), expected ib_write_lat output")
+			return nil, textparse.Errorf(j.endLine, "this is a bandwidth report (ib_write_bw), expected ib_write_lat output")
 		case res["avg_lat"] != "":
-			return nil, errorf(j.endLine, "report made with --output=latency holds one figure: run without --output for the full report")
+			return nil, textparse.Errorf(j.endLine, "report made with --output=latency holds one figure: run without --output for the full report")
 		}
-		return nil, errorf(j.endLine, "results lack \"t_avg\": expected an ib_write_lat --out_json report")
+		return nil, textparse.Errorf(j.endLine, "results lack \"t_avg\": expected an ib_write_lat --out_json report")
 	}
 	rep := &LatReport{Format: j.format, Rows: []LatRow{}}
 	rep.Test, rep.Settings = j.settings()
@@ -346,7 +348,7 @@ func parseLatJSON(data []byte) (*LatReport, error) {
 	for _, o := range opt {
 		if _, ok := res[o.key]; !ok {
 			if !duration && o.key != "tps_average" && o.key != "CPU_util" {
-				return nil, errorf(j.endLine, "results lack %q", o.key)
+				return nil, textparse.Errorf(j.endLine, "results lack %q", o.key)
 			}
 			continue
 		}

@@ -1,36 +1,19 @@
 package perftest
 
 import (
-	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/labctl/labctl/orchestrator/textparse"
 )
 
 // ParseError reports where perftest output stopped making sense. Line is
 // 1-based; 0 means the input as a whole.
-type ParseError struct {
-	Line int
-	Msg  string
-}
-
-func (e *ParseError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
-	}
-	return e.Msg
-}
-
-// Position returns the 1-based line the error refers to (0 = whole input).
-func (e *ParseError) Position() int { return e.Line }
-
-func errorf(line int, format string, a ...any) error {
-	return &ParseError{Line: line, Msg: fmt.Sprintf(format, a...)}
-}
+type ParseError = textparse.Error
 
 // Report formats.
 const (
@@ -126,24 +109,6 @@ type LatRow struct {
 	CPUUtilPct *float64 `json:"cpu_util_pct,omitempty"`
 }
 
-const maxLine = 1 << 20
-
-func readLines(r io.Reader) ([]string, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64*1024), maxLine)
-	var lines []string
-	for sc.Scan() {
-		lines = append(lines, strings.TrimRight(sc.Text(), "\r"))
-	}
-	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, errorf(len(lines)+1, "line longer than %d bytes: this is not perftest output", maxLine)
-		}
-		return nil, fmt.Errorf("read perftest output: %w", err)
-	}
-	return lines, nil
-}
-
 // ParseBW parses ib_write_bw output: the text report, or either JSON form
 // (detected by a leading '{').
 func ParseBW(r io.Reader) (*BWReport, error) {
@@ -154,7 +119,7 @@ func ParseBW(r io.Reader) (*BWReport, error) {
 	if looksJSON(data) {
 		return parseBWJSON(data)
 	}
-	lines, err := readLines(bytes.NewReader(data))
+	lines, err := textparse.Lines(data, "perftest output")
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +135,7 @@ func ParseLat(r io.Reader) (*LatReport, error) {
 	if looksJSON(data) {
 		return parseLatJSON(data)
 	}
-	lines, err := readLines(bytes.NewReader(data))
+	lines, err := textparse.Lines(data, "perftest output")
 	if err != nil {
 		return nil, err
 	}
@@ -191,7 +156,7 @@ var latTitleRe = regexp.MustCompile(`#bytes|#iterations|t_min\[usec\]|t_max\[use
 func splitTitles(lineNo int, line string, re *regexp.Regexp) ([]string, error) {
 	titles := re.FindAllString(line, -1)
 	if rest := strings.TrimSpace(re.ReplaceAllString(line, " ")); rest != "" {
-		return nil, errorf(lineNo, "result header holds unknown text %q", rest)
+		return nil, textparse.Errorf(lineNo, "result header holds unknown text %q", rest)
 	}
 	return titles, nil
 }
@@ -269,9 +234,9 @@ func parseBWText(lines []string) (*BWReport, error) {
 	h := findHeader(lines, "BW average[")
 	if h < 0 {
 		if findHeader(lines, "t_avg[usec]") >= 0 {
-			return nil, errorf(findHeader(lines, "t_avg[usec]")+1, "this is a latency report (ib_write_lat), expected ib_write_bw output")
+			return nil, textparse.Errorf(findHeader(lines, "t_avg[usec]")+1, "this is a latency report (ib_write_lat), expected ib_write_bw output")
 		}
-		return nil, errorf(len(lines), "no result header \" #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]\": is this ib_write_bw output, and did the run finish?")
+		return nil, textparse.Errorf(len(lines), "no result header \" #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]\": is this ib_write_bw output, and did the run finish?")
 	}
 	titles, err := splitTitles(h+1, lines[h], bwTitleRe)
 	if err != nil {
@@ -286,7 +251,7 @@ func parseBWText(lines []string) (*BWReport, error) {
 		if j := strings.Index(t, "["); j > 0 && strings.HasPrefix(t, "BW") {
 			units := strings.TrimSuffix(t[j+1:], "]")
 			if unitsSet && rep.Units != units {
-				return nil, errorf(h+1, "bandwidth columns disagree on units (%q, %q)", rep.Units, units)
+				return nil, textparse.Errorf(h+1, "bandwidth columns disagree on units (%q, %q)", rep.Units, units)
 			}
 			rep.Units, unitsSet = units, true
 			if !strings.HasPrefix(t, "BW Port") {
@@ -294,18 +259,18 @@ func parseBWText(lines []string) (*BWReport, error) {
 			}
 		}
 		if _, dup := col[key]; dup {
-			return nil, errorf(h+1, "column %q appears twice in the result header", t)
+			return nil, textparse.Errorf(h+1, "column %q appears twice in the result header", t)
 		}
 		col[key] = i
 	}
 	for _, need := range []string{"#bytes", "#iterations", "BW peak", "BW average", "MsgRate[Mpps]"} {
 		if _, ok := col[need]; !ok {
-			return nil, errorf(h+1, "result header lacks the %q column", need)
+			return nil, textparse.Errorf(h+1, "result header lacks the %q column", need)
 		}
 	}
 	factor, known := gbpsPer(rep.Units)
 	if !known {
-		return nil, errorf(h+1, "bandwidth units %q: expected Gb/sec, MB/sec or MiB/sec", rep.Units)
+		return nil, textparse.Errorf(h+1, "bandwidth units %q: expected Gb/sec, MB/sec or MiB/sec", rep.Units)
 	}
 	noPeak := false
 	for i, l := range lines {
@@ -327,7 +292,7 @@ func parseBWText(lines []string) (*BWReport, error) {
 		}
 		f := strings.Fields(t)
 		if len(f) != len(titles) {
-			return nil, errorf(i+1, "result row has %d fields, the header at line %d has %d columns (%s): truncated or garbled row", len(f), h+1, len(titles), strings.Join(titles, ", "))
+			return nil, textparse.Errorf(i+1, "result row has %d fields, the header at line %d has %d columns (%s): truncated or garbled row", len(f), h+1, len(titles), strings.Join(titles, ", "))
 		}
 		var row BWRow
 		if row.Bytes, err = parseInt(i+1, "#bytes", f[col["#bytes"]]); err != nil {
@@ -339,7 +304,7 @@ func parseBWText(lines []string) (*BWReport, error) {
 		if c, ok := col["#sl"]; ok {
 			sl, err := parseInt(i+1, "#sl", f[c])
 			if err != nil || sl > 15 {
-				return nil, errorf(i+1, "#sl %q: expected a service level 0-15", f[c])
+				return nil, textparse.Errorf(i+1, "#sl %q: expected a service level 0-15", f[c])
 			}
 			v := int(sl)
 			row.SL = &v
@@ -381,7 +346,7 @@ func parseBWText(lines []string) (*BWReport, error) {
 		rep.Rows = append(rep.Rows, row)
 	}
 	if len(rep.Rows) == 0 {
-		return nil, errorf(h+1, "no result row after the header: the run was cut short or failed")
+		return nil, textparse.Errorf(h+1, "no result row after the header: the run was cut short or failed")
 	}
 	return rep, nil
 }
@@ -408,9 +373,9 @@ func parseLatText(lines []string) (*LatReport, error) {
 	h := findHeader(lines, "t_avg[usec]")
 	if h < 0 {
 		if i := findHeader(lines, "BW average["); i >= 0 {
-			return nil, errorf(i+1, "this is a bandwidth report (ib_write_bw), expected ib_write_lat output")
+			return nil, textparse.Errorf(i+1, "this is a bandwidth report (ib_write_bw), expected ib_write_lat output")
 		}
-		return nil, errorf(len(lines), "no result header \" #bytes #iterations    t_min[usec] ...\": is this ib_write_lat output, and did the run finish?")
+		return nil, textparse.Errorf(len(lines), "no result header \" #bytes #iterations    t_min[usec] ...\": is this ib_write_lat output, and did the run finish?")
 	}
 	titles, err := splitTitles(h+1, lines[h], latTitleRe)
 	if err != nil {
@@ -419,20 +384,20 @@ func parseLatText(lines []string) (*LatReport, error) {
 	col := map[string]int{}
 	for i, t := range titles {
 		if _, dup := col[t]; dup {
-			return nil, errorf(h+1, "column %q appears twice in the result header", t)
+			return nil, textparse.Errorf(h+1, "column %q appears twice in the result header", t)
 		}
 		col[t] = i
 	}
 	for _, need := range []string{"#bytes", "#iterations", "t_avg[usec]"} {
 		if _, ok := col[need]; !ok {
-			return nil, errorf(h+1, "result header lacks the %q column", need)
+			return nil, textparse.Errorf(h+1, "result header lacks the %q column", need)
 		}
 	}
 	_, duration := col["tps average"]
 	if !duration {
 		for _, need := range []string{"t_min[usec]", "t_max[usec]", "t_typical[usec]", "t_stdev[usec]", "99% percentile[usec]", "99.9% percentile[usec]"} {
 			if _, ok := col[need]; !ok {
-				return nil, errorf(h+1, "result header lacks the %q column", need)
+				return nil, textparse.Errorf(h+1, "result header lacks the %q column", need)
 			}
 		}
 	}
@@ -453,7 +418,7 @@ func parseLatText(lines []string) (*LatReport, error) {
 		}
 		f := strings.Fields(t)
 		if len(f) != len(titles) {
-			return nil, errorf(i+1, "result row has %d fields, the header at line %d has %d columns (%s): truncated or garbled row", len(f), h+1, len(titles), strings.Join(titles, ", "))
+			return nil, textparse.Errorf(i+1, "result row has %d fields, the header at line %d has %d columns (%s): truncated or garbled row", len(f), h+1, len(titles), strings.Join(titles, ", "))
 		}
 		var row LatRow
 		if row.Bytes, err = parseInt(i+1, "#bytes", f[col["#bytes"]]); err != nil {
@@ -490,7 +455,7 @@ func parseLatText(lines []string) (*LatReport, error) {
 		rep.Rows = append(rep.Rows, row)
 	}
 	if len(rep.Rows) == 0 {
-		return nil, errorf(h+1, "no result row after the header: the run was cut short or failed")
+		return nil, textparse.Errorf(h+1, "no result row after the header: the run was cut short or failed")
 	}
 	return rep, nil
 }
@@ -514,12 +479,12 @@ func checkLatOrder(line int, r LatRow) error {
 		check["99.9% percentile"] = *r.P999Us
 	}
 	if lo > hi {
-		return errorf(line, "t_min %.2f above t_max %.2f: garbled row", lo, hi)
+		return textparse.Errorf(line, "t_min %.2f above t_max %.2f: garbled row", lo, hi)
 	}
 	for name, v := range check {
 		// perftest rounds to 2 decimals; allow that much slack.
 		if v < lo-0.01 || v > hi+0.01 {
-			return errorf(line, "%s %.2f outside t_min..t_max (%.2f..%.2f): garbled row", name, v, lo, hi)
+			return textparse.Errorf(line, "%s %.2f outside t_min..t_max (%.2f..%.2f): garbled row", name, v, lo, hi)
 		}
 	}
 	return nil
@@ -528,7 +493,7 @@ func checkLatOrder(line int, r LatRow) error {
 func parseInt(line int, col, s string) (int64, error) {
 	v, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || v < 0 {
-		return 0, errorf(line, "%s %q: expected a non-negative integer", col, s)
+		return 0, textparse.Errorf(line, "%s %q: expected a non-negative integer", col, s)
 	}
 	return v, nil
 }
@@ -548,11 +513,11 @@ func parseFloat(line int, col, s string) (float64, error) {
 		}
 	}
 	if !ok {
-		return 0, errorf(line, "%s %q: expected a decimal number", col, s)
+		return 0, textparse.Errorf(line, "%s %q: expected a decimal number", col, s)
 	}
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
-		return 0, errorf(line, "%s %q: expected a decimal number", col, s)
+		return 0, textparse.Errorf(line, "%s %q: expected a decimal number", col, s)
 	}
 	return v, nil
 }

@@ -6,6 +6,8 @@ package eos
 
 import (
 	"io"
+
+	"github.com/labctl/labctl/orchestrator/textparse"
 )
 
 // PFCCounters is `show priority-flow-control counters | json`: pause frames
@@ -48,7 +50,7 @@ func ParsePFCCounters(r io.Reader) (*PFCCounters, error) {
 		v := intfs.vals[i]
 		path := "interfaceCounters." + name
 		if v.kind != 'o' {
-			return nil, ctrErrorf(v.line, "%s is %s, expected an object with rxFrames and txFrames", path, v.kindName())
+			return nil, textparse.Errorf(v.line, "%s is %s, expected an object with rxFrames and txFrames", path, v.kindName())
 		}
 		ic := PFCInterfaceCounters{Interface: name}
 		for _, f := range []struct {
@@ -57,7 +59,7 @@ func ParsePFCCounters(r io.Reader) (*PFCCounters, error) {
 		}{{"rxFrames", &ic.RxFrames}, {"txFrames", &ic.TxFrames}} {
 			n := v.get(f.key)
 			if n == nil {
-				return nil, ctrErrorf(v.line, "%s has no %q counter", path, f.key)
+				return nil, textparse.Errorf(v.line, "%s has no %q counter", path, f.key)
 			}
 			if *f.dst, err = ctrCount(n, path+"."+f.key); err != nil {
 				return nil, err
@@ -146,7 +148,7 @@ func ParseECNCounters(r io.Reader) (*ECNCounters, error) {
 			path := "intfQueueCounters." + name + ".queueCounters." + qk
 			q, ok := ctrIndex(qk, "", 63)
 			if !ok {
-				return nil, ctrErrorf(v.line, "%s: queue %q is not a queue number", path, qk)
+				return nil, textparse.Errorf(v.line, "%s: queue %q is not a queue number", path, qk)
 			}
 			if v.kind == 's' && v.text == "-" {
 				continue // ECN not configured on this queue
@@ -231,7 +233,7 @@ func ParseQueueCounters(r io.Reader) (*QueueCounters, error) {
 		iv := intfs.vals[i]
 		ipath := "egressQueueCounters.interfaces." + name
 		if iv.kind != 'o' {
-			return nil, ctrErrorf(iv.line, "%s is %s, expected an object", ipath, iv.kindName())
+			return nil, textparse.Errorf(iv.line, "%s is %s, expected an object", ipath, iv.kindName())
 		}
 		found := false
 		for _, qt := range []struct{ key, typ string }{{"ucastQueues", "unicast"}, {"mcastQueues", "multicast"}} {
@@ -248,7 +250,7 @@ func ParseQueueCounters(r io.Reader) (*QueueCounters, error) {
 				tpath := ipath + "." + qt.key + ".trafficClasses." + tck
 				tc, ok := ctrIndex(tck, "TC", 15)
 				if !ok {
-					return nil, ctrErrorf(tcs.vals[j].line, "%s: expected traffic class keys TC0..TC15", tpath)
+					return nil, textparse.Errorf(tcs.vals[j].line, "%s: expected traffic class keys TC0..TC15", tpath)
 				}
 				dps, err := ctrPath(tcs.vals[j], what, "dropPrecedences")
 				if err != nil {
@@ -259,10 +261,10 @@ func ParseQueueCounters(r io.Reader) (*QueueCounters, error) {
 					dpath := tpath + ".dropPrecedences." + dpk
 					dp, ok := ctrIndex(dpk, "DP", 7)
 					if !ok {
-						return nil, ctrErrorf(dv.line, "%s: expected drop precedence keys DP0..DP7", dpath)
+						return nil, textparse.Errorf(dv.line, "%s: expected drop precedence keys DP0..DP7", dpath)
 					}
 					if dv.kind != 'o' {
-						return nil, ctrErrorf(dv.line, "%s is %s, expected an object of counters", dpath, dv.kindName())
+						return nil, textparse.Errorf(dv.line, "%s is %s, expected an object of counters", dpath, dv.kindName())
 					}
 					qc := QueueCounter{Interface: name, Type: qt.typ, TrafficClass: tc, DropPrecedence: dp}
 					have := false
@@ -282,14 +284,14 @@ func ParseQueueCounters(r io.Reader) (*QueueCounters, error) {
 						have = true
 					}
 					if !have {
-						return nil, ctrErrorf(dv.line, "%s has none of enqueuedPackets, enqueuedBytes, droppedPackets, droppedBytes", dpath)
+						return nil, textparse.Errorf(dv.line, "%s has none of enqueuedPackets, enqueuedBytes, droppedPackets, droppedBytes", dpath)
 					}
 					out.Queues = append(out.Queues, qc)
 				}
 			}
 		}
 		if !found {
-			return nil, ctrErrorf(iv.line, "%s has neither ucastQueues nor mcastQueues", ipath)
+			return nil, textparse.Errorf(iv.line, "%s has neither ucastQueues nor mcastQueues", ipath)
 		}
 	}
 	return out, nil

@@ -8,28 +8,13 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/labctl/labctl/orchestrator/textparse"
 )
 
 // CounterError reports where EOS counter JSON stopped making sense. Line is
 // 1-based; 0 means the input as a whole.
-type CounterError struct {
-	Line int
-	Msg  string
-}
-
-func (e *CounterError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
-	}
-	return e.Msg
-}
-
-// Position returns the 1-based line the error refers to (0 = whole input).
-func (e *CounterError) Position() int { return e.Line }
-
-func ctrErrorf(line int, format string, a ...any) error {
-	return &CounterError{Line: line, Msg: fmt.Sprintf(format, a...)}
-}
+type CounterError = textparse.Error
 
 // ctrNode is a decoded JSON value that remembers its line, so that errors
 // found after decoding (a wrong type, a bad key) can still say where.
@@ -78,11 +63,11 @@ func ctrDecode(r io.Reader) (*ctrNode, error) {
 		return nil, fmt.Errorf("read counters: %w", err)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, ctrErrorf(0, "empty input: expected the JSON of an EOS show command (append `| json`)")
+		return nil, textparse.Errorf(0, "empty input: expected the JSON of an EOS show command (append `| json`)")
 	}
 	if t := bytes.TrimSpace(data); t[0] != '{' {
 		first, _, _ := strings.Cut(string(t), "\n")
-		return nil, ctrErrorf(1, "%q is not JSON: run the show command with `| json`", ctrClip(first))
+		return nil, textparse.Errorf(1, "%q is not JSON: run the show command with `| json`", ctrClip(first))
 	}
 	d := &ctrDecoder{data: data, dec: json.NewDecoder(bytes.NewReader(data))}
 	d.dec.UseNumber()
@@ -91,7 +76,7 @@ func ctrDecode(r io.Reader) (*ctrNode, error) {
 		return nil, err
 	}
 	if _, err := d.dec.Token(); err != io.EOF {
-		return nil, ctrErrorf(d.line(), "text after the JSON document")
+		return nil, textparse.Errorf(d.line(), "text after the JSON document")
 	}
 	return n, nil
 }
@@ -116,17 +101,17 @@ func (d *ctrDecoder) fail(err error) error {
 		if off > len(d.data) {
 			off = len(d.data)
 		}
-		return ctrErrorf(bytes.Count(d.data[:off], []byte("\n"))+1, "invalid JSON: %v", se)
+		return textparse.Errorf(bytes.Count(d.data[:off], []byte("\n"))+1, "invalid JSON: %v", se)
 	}
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return ctrErrorf(bytes.Count(d.data, []byte("\n"))+1, "input ends inside the JSON document (truncated output?)")
+		return textparse.Errorf(bytes.Count(d.data, []byte("\n"))+1, "input ends inside the JSON document (truncated output?)")
 	}
-	return ctrErrorf(d.line(), "invalid JSON: %v", err)
+	return textparse.Errorf(d.line(), "invalid JSON: %v", err)
 }
 
 func (d *ctrDecoder) value(depth int) (*ctrNode, error) {
 	if depth > ctrMaxDepth {
-		return nil, ctrErrorf(d.line(), "JSON nested deeper than %d levels", ctrMaxDepth)
+		return nil, textparse.Errorf(d.line(), "JSON nested deeper than %d levels", ctrMaxDepth)
 	}
 	tok, err := d.dec.Token()
 	if err != nil {
@@ -145,11 +130,11 @@ func (d *ctrDecoder) value(depth int) (*ctrNode, error) {
 				}
 				key, ok := kt.(string)
 				if !ok {
-					return nil, ctrErrorf(d.line(), "expected an object key")
+					return nil, textparse.Errorf(d.line(), "expected an object key")
 				}
 				for _, k := range n.keys {
 					if k == key {
-						return nil, ctrErrorf(d.line(), "key %q appears twice in one object", key)
+						return nil, textparse.Errorf(d.line(), "key %q appears twice in one object", key)
 					}
 				}
 				v, err := d.value(depth + 1)
@@ -169,7 +154,7 @@ func (d *ctrDecoder) value(depth int) (*ctrNode, error) {
 				n.items = append(n.items, v)
 			}
 		default:
-			return nil, ctrErrorf(n.line, "unexpected %q", string(t))
+			return nil, textparse.Errorf(n.line, "unexpected %q", string(t))
 		}
 		if _, err := d.dec.Token(); err != nil { // closing delimiter
 			return nil, d.fail(err)
@@ -199,7 +184,7 @@ func ctrPath(n *ctrNode, what string, keys ...string) (*ctrNode, error) {
 	cur := n
 	for i, k := range keys {
 		if cur.kind != 'o' {
-			return nil, ctrErrorf(cur.line, "%s is %s, expected an object (%s)", strings.Join(keys[:i], "."), cur.kindName(), what)
+			return nil, textparse.Errorf(cur.line, "%s is %s, expected an object (%s)", strings.Join(keys[:i], "."), cur.kindName(), what)
 		}
 		next := cur.get(k)
 		if next == nil {
@@ -207,12 +192,12 @@ func ctrPath(n *ctrNode, what string, keys ...string) (*ctrNode, error) {
 			if i > 0 {
 				where = strings.Join(keys[:i], ".")
 			}
-			return nil, ctrErrorf(cur.line, "%s has no %q: expected %s", where, k, what)
+			return nil, textparse.Errorf(cur.line, "%s has no %q: expected %s", where, k, what)
 		}
 		cur = next
 	}
 	if cur.kind != 'o' {
-		return nil, ctrErrorf(cur.line, "%s is %s, expected an object (%s)", strings.Join(keys, "."), cur.kindName(), what)
+		return nil, textparse.Errorf(cur.line, "%s is %s, expected an object (%s)", strings.Join(keys, "."), cur.kindName(), what)
 	}
 	return cur, nil
 }
@@ -222,23 +207,23 @@ func ctrPath(n *ctrNode, what string, keys ...string) (*ctrNode, error) {
 func ctrCount(n *ctrNode, path string) (int64, error) {
 	s := n.text
 	if n.kind != 'n' && n.kind != 's' {
-		return 0, ctrErrorf(n.line, "%s is %s, expected a counter", path, n.kindName())
+		return 0, textparse.Errorf(n.line, "%s is %s, expected a counter", path, n.kindName())
 	}
 	// EOS sometimes prints integral counters as floats (12.0).
 	if n.kind == 'n' {
 		s = strings.TrimSuffix(s, ".0")
 	}
 	if s == "" {
-		return 0, ctrErrorf(n.line, "%s is empty, expected a counter", path)
+		return 0, textparse.Errorf(n.line, "%s is empty, expected a counter", path)
 	}
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
-			return 0, ctrErrorf(n.line, "%s = %q, expected a non-negative integer counter", path, n.text)
+			return 0, textparse.Errorf(n.line, "%s = %q, expected a non-negative integer counter", path, n.text)
 		}
 	}
 	v, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
-		return 0, ctrErrorf(n.line, "%s = %q does not fit a 64-bit counter", path, n.text)
+		return 0, textparse.Errorf(n.line, "%s = %q does not fit a 64-bit counter", path, n.text)
 	}
 	return v, nil
 }

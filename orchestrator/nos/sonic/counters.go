@@ -9,6 +9,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/labctl/labctl/orchestrator/textparse"
 )
 
 // PFCCounters is the output of `show pfc counters`: PFC frames received and
@@ -72,19 +74,19 @@ func ParsePFCCounters(r io.Reader) (*PFCCounters, error) {
 		return nil, err
 	}
 	if len(tables) == 0 {
-		return nil, ctrErrorf(ctrLastLine(lines), "no table found: expected the \"Port Rx\" and \"Port Tx\" tables of %s", what)
+		return nil, textparse.Errorf(ctrLastLine(lines), "no table found: expected the \"Port Rx\" and \"Port Tx\" tables of %s", what)
 	}
 	if len(tables) > 2 {
-		return nil, ctrErrorf(tables[2].HeaderLine, "a third table: %s prints exactly two (Port Rx, Port Tx)", what)
+		return nil, textparse.Errorf(tables[2].HeaderLine, "a third table: %s prints exactly two (Port Rx, Port Tx)", what)
 	}
 	for i, dir := range []string{"Port Rx", "Port Tx"} {
 		if i >= len(tables) {
-			return nil, ctrErrorf(ctrLastLine(lines), "input ends after the \"Port Rx\" table: expected the \"Port Tx\" table too (truncated output?)")
+			return nil, textparse.Errorf(ctrLastLine(lines), "input ends after the \"Port Rx\" table: expected the \"Port Tx\" table too (truncated output?)")
 		}
 		t := &tables[i]
 		want := append([]string{dir}, ctrPFCColumns...)
 		if got := t.names(); strings.Join(got, "|") != strings.Join(want, "|") {
-			return nil, ctrErrorf(t.HeaderLine, "table header %q: expected %q (%s)", strings.Join(got, " "), strings.Join(want, " "), what)
+			return nil, textparse.Errorf(t.HeaderLine, "table header %q: expected %q (%s)", strings.Join(got, " "), strings.Join(want, " "), what)
 		}
 	}
 	out := &PFCCounters{Ports: []PFCPortCounters{}}
@@ -94,7 +96,7 @@ func ParsePFCCounters(r io.Reader) (*PFCCounters, error) {
 		for _, row := range t.Rows {
 			port := row.Cells[0]
 			if seen[port] {
-				return nil, ctrErrorf(row.Line, "port %s appears twice in the %q table", port, t.Columns[0].Name)
+				return nil, textparse.Errorf(row.Line, "port %s appears twice in the %q table", port, t.Columns[0].Name)
 			}
 			seen[port] = true
 			var vals [8]*int64
@@ -112,14 +114,14 @@ func ParsePFCCounters(r io.Reader) (*PFCCounters, error) {
 			}
 			i, ok := index[port]
 			if !ok {
-				return nil, ctrErrorf(row.Line, "port %s is in the \"Port Tx\" table but not in the \"Port Rx\" table", port)
+				return nil, textparse.Errorf(row.Line, "port %s is in the \"Port Tx\" table but not in the \"Port Rx\" table", port)
 			}
 			out.Ports[i].Tx = vals
 		}
 		if ti == 1 {
 			for _, p := range out.Ports {
 				if !seen[p.Port] {
-					return nil, ctrErrorf(t.HeaderLine, "port %s is in the \"Port Rx\" table but missing from the \"Port Tx\" table (truncated output?)", p.Port)
+					return nil, textparse.Errorf(t.HeaderLine, "port %s is in the \"Port Rx\" table but missing from the \"Port Tx\" table (truncated output?)", p.Port)
 				}
 			}
 		}
@@ -148,7 +150,7 @@ func ctrParseQueue(lineNo int, s string) (Queue, error) {
 		}
 		return Queue{Name: s, Type: typ, Index: n}, nil
 	}
-	return Queue{}, ctrErrorf(lineNo, "queue %q: expected UC<n>, MC<n>, ALL<n> or VOQ<n>", s)
+	return Queue{}, textparse.Errorf(lineNo, "queue %q: expected UC<n>, MC<n>, ALL<n> or VOQ<n>", s)
 }
 
 // QueueCounters is the output of `show queue counters` (queuestat).
@@ -253,7 +255,7 @@ func ctrParseQueueTables(r io.Reader, want []string, what string) ([]ctrQueueRow
 		return nil, err
 	}
 	if len(tables) == 0 {
-		return nil, ctrErrorf(ctrLastLine(lines), "no table found: expected the output of %s (header Port TxQ %s)", what, strings.Join(want, " "))
+		return nil, textparse.Errorf(ctrLastLine(lines), "no table found: expected the output of %s (header Port TxQ %s)", what, strings.Join(want, " "))
 	}
 	rows := []ctrQueueRow{}
 	type key struct{ ns, port, queue string }
@@ -261,7 +263,7 @@ func ctrParseQueueTables(r io.Reader, want []string, what string) ([]ctrQueueRow
 	for ti := range tables {
 		t := &tables[ti]
 		if len(t.Columns) < 2 || t.Columns[0].Name != "Port" || (t.Columns[1].Name != "TxQ" && t.Columns[1].Name != "Voq") {
-			return nil, ctrErrorf(t.HeaderLine, "table header %q: expected it to start with Port and TxQ (%s)", strings.Join(t.names(), " "), what)
+			return nil, textparse.Errorf(t.HeaderLine, "table header %q: expected it to start with Port and TxQ (%s)", strings.Join(t.names(), " "), what)
 		}
 		if err := ctrRequireColumns(t, want, what); err != nil {
 			return nil, err
@@ -277,7 +279,7 @@ func ctrParseQueueTables(r io.Reader, want []string, what string) ([]ctrQueueRow
 			}
 			k := key{t.Namespace, row.Cells[0], q.Name}
 			if prev, dup := seen[k]; dup {
-				return nil, ctrErrorf(row.Line, "port %s queue %s already appeared at line %d", k.port, k.queue, prev)
+				return nil, textparse.Errorf(row.Line, "port %s queue %s already appeared at line %d", k.port, k.queue, prev)
 			}
 			seen[k] = row.Line
 			qr := ctrQueueRow{namespace: t.Namespace, port: row.Cells[0], queue: q, vals: make([]*int64, len(want))}
@@ -417,14 +419,14 @@ func ParsePortCounters(r io.Reader) (*PortCounters, error) {
 		return nil, err
 	}
 	if len(tables) == 0 {
-		return nil, ctrErrorf(ctrLastLine(lines), "no table found: expected the output of %s (header %s)", what, strings.Join(ctrPortColumns, " "))
+		return nil, textparse.Errorf(ctrLastLine(lines), "no table found: expected the output of %s (header %s)", what, strings.Join(ctrPortColumns, " "))
 	}
 	t := &tables[0]
 	if t.Columns[0].Name != "IFACE" {
-		return nil, ctrErrorf(t.HeaderLine, "table header %q: expected it to start with IFACE (%s)", strings.Join(t.names(), " "), what)
+		return nil, textparse.Errorf(t.HeaderLine, "table header %q: expected it to start with IFACE (%s)", strings.Join(t.names(), " "), what)
 	}
 	if len(tables) > 1 {
-		return nil, ctrErrorf(tables[1].HeaderLine, "a second table: %s prints one", what)
+		return nil, textparse.Errorf(tables[1].HeaderLine, "a second table: %s prints one", what)
 	}
 	if err := ctrRequireColumns(t, ctrPortColumns, what); err != nil {
 		return nil, err
@@ -434,7 +436,7 @@ func ParsePortCounters(r io.Reader) (*PortCounters, error) {
 	for _, row := range t.Rows {
 		pc := PortCounter{Port: row.Cells[0]}
 		if prev, dup := seen[pc.Port]; dup {
-			return nil, ctrErrorf(row.Line, "port %s already appeared at line %d", pc.Port, prev)
+			return nil, textparse.Errorf(row.Line, "port %s already appeared at line %d", pc.Port, prev)
 		}
 		seen[pc.Port] = row.Line
 		for ci := 1; ci < len(t.Columns); ci++ {

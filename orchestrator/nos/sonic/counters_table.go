@@ -1,54 +1,25 @@
 package sonic
 
 import (
-	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/labctl/labctl/orchestrator/textparse"
 )
 
 // CounterError reports where the text of a SONiC show command stopped making
 // sense. Line is 1-based; 0 means the input as a whole (for example empty).
-type CounterError struct {
-	Line int
-	Msg  string
-}
-
-func (e *CounterError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
-	}
-	return e.Msg
-}
-
-// Position returns the 1-based line the error refers to (0 = whole input).
-func (e *CounterError) Position() int { return e.Line }
-
-func ctrErrorf(line int, format string, a ...any) error {
-	return &CounterError{Line: line, Msg: fmt.Sprintf(format, a...)}
-}
-
-// ctrMaxLine bounds one line of input; show output lines are a few hundred
-// characters, so anything longer is not what the parsers expect.
-const ctrMaxLine = 1 << 20
+type CounterError = textparse.Error
 
 // ctrReadLines splits input into lines without their line endings.
 func ctrReadLines(r io.Reader) ([]string, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64*1024), ctrMaxLine)
-	var lines []string
-	for sc.Scan() {
-		lines = append(lines, strings.TrimRight(sc.Text(), "\r"))
-	}
-	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, ctrErrorf(len(lines)+1, "line longer than %d bytes: this is not show-command output", ctrMaxLine)
-		}
+	data, err := io.ReadAll(r)
+	if err != nil {
 		return nil, fmt.Errorf("read counters: %w", err)
 	}
-	return lines, nil
+	return textparse.Lines(data, "show-command output")
 }
 
 // ctrColumn is one column of a tabulate "simple" table: its title and the
@@ -129,20 +100,20 @@ func ctrRuleSpans(line string) [][2]int {
 // it is an error rather than something to guess around.
 func ctrCut(lineNo int, line string, cols []ctrColumn) ([]string, error) {
 	if strings.ContainsRune(line, '\t') {
-		return nil, ctrErrorf(lineNo, "tab character in a table line: capture the command output as printed, without tab conversion")
+		return nil, textparse.Errorf(lineNo, "tab character in a table line: capture the command output as printed, without tab conversion")
 	}
 	cells := make([]string, len(cols))
 	pos := 0
 	for i, c := range cols {
 		if gap := ctrSlice(line, pos, c.Start); strings.TrimSpace(gap) != "" {
-			return nil, ctrErrorf(lineNo, "text %q lies outside the table's columns (before column %q): the row does not line up with the header's dashed rule", strings.TrimSpace(gap), c.Name)
+			return nil, textparse.Errorf(lineNo, "text %q lies outside the table's columns (before column %q): the row does not line up with the header's dashed rule", strings.TrimSpace(gap), c.Name)
 		}
 		// Valid UTF-8 keeps names stable through JSON encoding.
 		cells[i] = strings.ToValidUTF8(strings.TrimSpace(ctrSlice(line, c.Start, c.End)), "\uFFFD")
 		pos = c.End
 	}
 	if rest := ctrSlice(line, pos, len(line)); strings.TrimSpace(rest) != "" {
-		return nil, ctrErrorf(lineNo, "text %q lies after the last column %q: the row has more columns than the header", strings.TrimSpace(rest), cols[len(cols)-1].Name)
+		return nil, textparse.Errorf(lineNo, "text %q lies after the last column %q: the row has more columns than the header", strings.TrimSpace(rest), cols[len(cols)-1].Name)
 	}
 	return cells, nil
 }
@@ -183,7 +154,7 @@ func ctrReadTables(lines []string) ([]ctrTable, error) {
 			continue
 		case cur != nil:
 			if ctrIsRule(line) {
-				return nil, ctrErrorf(lineNo, "second dashed rule inside the table that starts at line %d: expected a data row", cur.HeaderLine)
+				return nil, textparse.Errorf(lineNo, "second dashed rule inside the table that starts at line %d: expected a data row", cur.HeaderLine)
 			}
 			cells, err := ctrCut(lineNo, line, cur.Columns)
 			if err != nil {
@@ -191,7 +162,7 @@ func ctrReadTables(lines []string) ([]ctrTable, error) {
 			}
 			for j, c := range cells {
 				if c == "" {
-					return nil, ctrErrorf(lineNo, "column %q is empty: the row is truncated or has fewer columns than the header", cur.Columns[j].Name)
+					return nil, textparse.Errorf(lineNo, "column %q is empty: the row is truncated or has fewer columns than the header", cur.Columns[j].Name)
 				}
 			}
 			cur.Rows = append(cur.Rows, ctrRow{Line: lineNo, Cells: cells})
@@ -200,7 +171,7 @@ func ctrReadTables(lines []string) ([]ctrTable, error) {
 			namespace = strings.ToValidUTF8(strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(trimmed, "For namespace"), ":")), "\uFFFD")
 			continue
 		case ctrIsRule(line):
-			return nil, ctrErrorf(lineNo, "dashed rule without a header line above it")
+			return nil, textparse.Errorf(lineNo, "dashed rule without a header line above it")
 		case i+1 < len(lines) && ctrIsRule(lines[i+1]):
 			spans := ctrRuleSpans(lines[i+1])
 			cols := make([]ctrColumn, len(spans))
@@ -213,7 +184,7 @@ func ctrReadTables(lines []string) ([]ctrTable, error) {
 			}
 			for j, n := range names {
 				if n == "" {
-					return nil, ctrErrorf(lineNo, "header has no title over column %d of the dashed rule", j+1)
+					return nil, textparse.Errorf(lineNo, "header has no title over column %d of the dashed rule", j+1)
 				}
 				cols[j].Name = n
 			}
@@ -224,7 +195,7 @@ func ctrReadTables(lines []string) ([]ctrTable, error) {
 		case ctrProse(line):
 			continue
 		default:
-			return nil, ctrErrorf(lineNo, "unexpected text %q: expected a table header followed by a dashed rule", ctrClip(trimmed))
+			return nil, textparse.Errorf(lineNo, "unexpected text %q: expected a table header followed by a dashed rule", ctrClip(trimmed))
 		}
 	}
 	return tables, nil
@@ -242,13 +213,13 @@ func ctrClip(s string) string {
 func ctrRequireColumns(t *ctrTable, want []string, what string) error {
 	for _, w := range want {
 		if t.col(w) < 0 {
-			return ctrErrorf(t.HeaderLine, "table header %q has no %q column: expected the output of %s", strings.Join(t.names(), " | "), w, what)
+			return textparse.Errorf(t.HeaderLine, "table header %q has no %q column: expected the output of %s", strings.Join(t.names(), " | "), w, what)
 		}
 	}
 	seen := map[string]bool{}
 	for _, c := range t.Columns {
 		if seen[c.Name] {
-			return ctrErrorf(t.HeaderLine, "column %q appears twice in the header", c.Name)
+			return textparse.Errorf(t.HeaderLine, "column %q appears twice in the header", c.Name)
 		}
 		seen[c.Name] = true
 	}
@@ -270,26 +241,26 @@ func ctrParseCount(lineNo int, col, s string) (*int64, error) {
 	if strings.Contains(digits, ",") {
 		groups := strings.Split(digits, ",")
 		if len(groups[0]) < 1 || len(groups[0]) > 3 {
-			return nil, ctrErrorf(lineNo, "column %q: %q is not a number with thousands commas", col, s)
+			return nil, textparse.Errorf(lineNo, "column %q: %q is not a number with thousands commas", col, s)
 		}
 		for _, g := range groups[1:] {
 			if len(g) != 3 {
-				return nil, ctrErrorf(lineNo, "column %q: %q is not a number with thousands commas", col, s)
+				return nil, textparse.Errorf(lineNo, "column %q: %q is not a number with thousands commas", col, s)
 			}
 		}
 		digits = strings.Join(groups, "")
 	}
 	if digits == "" {
-		return nil, ctrErrorf(lineNo, "column %q: %q is not a number", col, s)
+		return nil, textparse.Errorf(lineNo, "column %q: %q is not a number", col, s)
 	}
 	for i := 0; i < len(digits); i++ {
 		if digits[i] < '0' || digits[i] > '9' {
-			return nil, ctrErrorf(lineNo, "column %q: %q is not a counter (expected digits with optional thousands commas, or N/A)", col, s)
+			return nil, textparse.Errorf(lineNo, "column %q: %q is not a counter (expected digits with optional thousands commas, or N/A)", col, s)
 		}
 	}
 	v, err := strconv.ParseInt(digits, 10, 64)
 	if err != nil {
-		return nil, ctrErrorf(lineNo, "column %q: %q does not fit a 64-bit counter", col, s)
+		return nil, textparse.Errorf(lineNo, "column %q: %q does not fit a 64-bit counter", col, s)
 	}
 	if neg {
 		v = -v
@@ -305,11 +276,11 @@ func ctrParseFloatUnit(lineNo int, col, s, suffix string) (*float64, error) {
 	}
 	num, ok := strings.CutSuffix(s, suffix)
 	if !ok {
-		return nil, ctrErrorf(lineNo, "column %q: %q does not end in %q", col, s, suffix)
+		return nil, textparse.Errorf(lineNo, "column %q: %q does not end in %q", col, s, suffix)
 	}
 	v, err := ctrParseDecimal(num)
 	if err != nil {
-		return nil, ctrErrorf(lineNo, "column %q: %q is not a number followed by %q", col, s, suffix)
+		return nil, textparse.Errorf(lineNo, "column %q: %q is not a number followed by %q", col, s, suffix)
 	}
 	return &v, nil
 }
@@ -356,11 +327,11 @@ func ctrParseByteRate(lineNo int, col, s string) (*float64, error) {
 		mult = 1e9
 	}
 	if !ok || mult == 0 {
-		return nil, ctrErrorf(lineNo, "column %q: %q is not a byte rate (expected a number and B/s, KB/s or MB/s)", col, s)
+		return nil, textparse.Errorf(lineNo, "column %q: %q is not a byte rate (expected a number and B/s, KB/s or MB/s)", col, s)
 	}
 	v, err := ctrParseDecimal(num)
 	if err != nil {
-		return nil, ctrErrorf(lineNo, "column %q: %q is not a byte rate", col, s)
+		return nil, textparse.Errorf(lineNo, "column %q: %q is not a byte rate", col, s)
 	}
 	v *= mult
 	return &v, nil

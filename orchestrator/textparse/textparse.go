@@ -1,0 +1,66 @@
+// Package textparse holds what the parsers of device and tool output have in
+// common: an error that says which line of the input it is about, and a line
+// splitter that refuses absurdly long lines instead of buffering them.
+//
+// It is a leaf package so that any parser (NOS plugins included) can use it
+// without an import cycle.
+package textparse
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Error reports where the input stopped making sense. Line is 1-based; 0
+// means the input as a whole (for example, empty input).
+type Error struct {
+	Line int
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+	}
+	return e.Msg
+}
+
+// Position returns the 1-based line the error refers to (0 = whole input).
+// The CLI uses it to print file:line: in front of the message.
+func (e *Error) Position() int { return e.Line }
+
+// Errorf returns an *Error at line with a formatted message.
+func Errorf(line int, format string, a ...any) error {
+	return &Error{Line: line, Msg: fmt.Sprintf(format, a...)}
+}
+
+// MaxLine bounds one line of input. Command output lines are at most a few
+// hundred characters, so anything longer is not what a parser expects, and
+// refusing it keeps memory bounded on garbage input.
+const MaxLine = 1 << 20
+
+// Lines splits data into lines without their line endings ("\n" or "\r\n").
+// A line longer than MaxLine is an *Error at that line; when what is not
+// empty the message adds "this is not <what>" to tell the user what input
+// was expected.
+func Lines(data []byte, what string) ([]string, error) {
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64*1024), MaxLine)
+	var lines []string
+	for sc.Scan() {
+		lines = append(lines, strings.TrimRight(sc.Text(), "\r"))
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			if what == "" {
+				return nil, Errorf(len(lines)+1, "line longer than %d bytes", MaxLine)
+			}
+			return nil, Errorf(len(lines)+1, "line longer than %d bytes: this is not %s", MaxLine, what)
+		}
+		return nil, err // a bytes.Reader does not fail; kept for completeness
+	}
+	return lines, nil
+}
