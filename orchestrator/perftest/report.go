@@ -282,6 +282,65 @@ func parseBWText(lines []string) (*BWReport, error) {
 			rep.Warnings = append(rep.Warnings, clean(t))
 		}
 	}
+	err = eachRow(lines, h, titles, col, func(line int, f []string, size, iterations int64) error {
+		row := BWRow{Bytes: size, Iterations: iterations}
+		if c, ok := col["#sl"]; ok {
+			sl, err := parseInt(line, "#sl", f[c])
+			if err != nil || sl > 15 {
+				return textparse.Errorf(line, "#sl %q: expected a service level 0-15", f[c])
+			}
+			v := int(sl)
+			row.SL = &v
+		}
+		peak, err := parseFloat(line, "BW peak", f[col["BW peak"]])
+		if err != nil {
+			return err
+		}
+		if row.BWAverage, err = parseFloat(line, "BW average", f[col["BW average"]]); err != nil {
+			return err
+		}
+		if row.MsgRateMpps, err = parseFloat(line, "MsgRate", f[col["MsgRate[Mpps]"]]); err != nil {
+			return err
+		}
+		if c, ok := col["CPU_Util[%]"]; ok {
+			v, err := parseFloat(line, "CPU_Util", f[c])
+			if err != nil {
+				return err
+			}
+			row.CPUUtilPct = &v
+		}
+		for _, p := range []string{"1", "2"} {
+			if c, ok := col["BW Port"+p+"["+rep.Units+"]"]; ok {
+				v, err := parseFloat(line, "BW Port"+p, f[c])
+				if err != nil {
+					return err
+				}
+				row.PortBW = append(row.PortBW, v)
+			}
+			if c, ok := col["MsgRate Port"+p+"[Mpps]"]; ok {
+				v, err := parseFloat(line, "MsgRate Port"+p, f[c])
+				if err != nil {
+					return err
+				}
+				row.PortMsgRateMpps = append(row.PortMsgRateMpps, v)
+			}
+		}
+		setPeak(&row, peak, noPeak, factor, known)
+		rep.Rows = append(rep.Rows, row)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// eachRow calls fn for each row of the result table whose header is
+// lines[h]: the lines up to the closing rule that start with a digit, each
+// with one field per title and #bytes and #iterations already read. line is
+// 1-based. A table without rows is an error.
+func eachRow(lines []string, h int, titles []string, col map[string]int, fn func(line int, f []string, size, iterations int64) error) error {
+	rows := 0
 	for i := h + 1; i < len(lines); i++ {
 		t := strings.TrimSpace(lines[i])
 		if isRule(t) {
@@ -292,63 +351,25 @@ func parseBWText(lines []string) (*BWReport, error) {
 		}
 		f := strings.Fields(t)
 		if len(f) != len(titles) {
-			return nil, textparse.Errorf(i+1, "result row has %d fields, the header at line %d has %d columns (%s): truncated or garbled row", len(f), h+1, len(titles), strings.Join(titles, ", "))
+			return textparse.Errorf(i+1, "result row has %d fields, the header at line %d has %d columns (%s): truncated or garbled row", len(f), h+1, len(titles), strings.Join(titles, ", "))
 		}
-		var row BWRow
-		if row.Bytes, err = parseInt(i+1, "#bytes", f[col["#bytes"]]); err != nil {
-			return nil, err
-		}
-		if row.Iterations, err = parseInt(i+1, "#iterations", f[col["#iterations"]]); err != nil {
-			return nil, err
-		}
-		if c, ok := col["#sl"]; ok {
-			sl, err := parseInt(i+1, "#sl", f[c])
-			if err != nil || sl > 15 {
-				return nil, textparse.Errorf(i+1, "#sl %q: expected a service level 0-15", f[c])
-			}
-			v := int(sl)
-			row.SL = &v
-		}
-		peak, err := parseFloat(i+1, "BW peak", f[col["BW peak"]])
+		size, err := parseInt(i+1, "#bytes", f[col["#bytes"]])
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if row.BWAverage, err = parseFloat(i+1, "BW average", f[col["BW average"]]); err != nil {
-			return nil, err
+		iterations, err := parseInt(i+1, "#iterations", f[col["#iterations"]])
+		if err != nil {
+			return err
 		}
-		if row.MsgRateMpps, err = parseFloat(i+1, "MsgRate", f[col["MsgRate[Mpps]"]]); err != nil {
-			return nil, err
+		if err := fn(i+1, f, size, iterations); err != nil {
+			return err
 		}
-		if c, ok := col["CPU_Util[%]"]; ok {
-			v, err := parseFloat(i+1, "CPU_Util", f[c])
-			if err != nil {
-				return nil, err
-			}
-			row.CPUUtilPct = &v
-		}
-		for _, p := range []string{"1", "2"} {
-			if c, ok := col["BW Port"+p+"["+rep.Units+"]"]; ok {
-				v, err := parseFloat(i+1, "BW Port"+p, f[c])
-				if err != nil {
-					return nil, err
-				}
-				row.PortBW = append(row.PortBW, v)
-			}
-			if c, ok := col["MsgRate Port"+p+"[Mpps]"]; ok {
-				v, err := parseFloat(i+1, "MsgRate Port"+p, f[c])
-				if err != nil {
-					return nil, err
-				}
-				row.PortMsgRateMpps = append(row.PortMsgRateMpps, v)
-			}
-		}
-		setPeak(&row, peak, noPeak, factor, known)
-		rep.Rows = append(rep.Rows, row)
+		rows++
 	}
-	if len(rep.Rows) == 0 {
-		return nil, textparse.Errorf(h+1, "no result row after the header: the run was cut short or failed")
+	if rows == 0 {
+		return textparse.Errorf(h+1, "no result row after the header: the run was cut short or failed")
 	}
-	return rep, nil
+	return nil
 }
 
 // setPeak records the peak unless perftest did not measure it: with -D it
@@ -408,28 +429,12 @@ func parseLatText(lines []string) (*LatReport, error) {
 			rep.Warnings = append(rep.Warnings, clean(t))
 		}
 	}
-	for i := h + 1; i < len(lines); i++ {
-		t := strings.TrimSpace(lines[i])
-		if isRule(t) {
-			break
+	err = eachRow(lines, h, titles, col, func(line int, f []string, size, iterations int64) error {
+		avg, err := parseFloat(line, "t_avg", f[col["t_avg[usec]"]])
+		if err != nil {
+			return err
 		}
-		if isNoise(t) {
-			continue
-		}
-		f := strings.Fields(t)
-		if len(f) != len(titles) {
-			return nil, textparse.Errorf(i+1, "result row has %d fields, the header at line %d has %d columns (%s): truncated or garbled row", len(f), h+1, len(titles), strings.Join(titles, ", "))
-		}
-		var row LatRow
-		if row.Bytes, err = parseInt(i+1, "#bytes", f[col["#bytes"]]); err != nil {
-			return nil, err
-		}
-		if row.Iterations, err = parseInt(i+1, "#iterations", f[col["#iterations"]]); err != nil {
-			return nil, err
-		}
-		if row.AvgUs, err = parseFloat(i+1, "t_avg", f[col["t_avg[usec]"]]); err != nil {
-			return nil, err
-		}
+		row := LatRow{Bytes: size, Iterations: iterations, AvgUs: avg}
 		opt := []struct {
 			title string
 			dst   **float64
@@ -443,19 +448,20 @@ func parseLatText(lines []string) (*LatReport, error) {
 			if !ok {
 				continue
 			}
-			v, err := parseFloat(i+1, o.title, f[c])
+			v, err := parseFloat(line, o.title, f[c])
 			if err != nil {
-				return nil, err
+				return err
 			}
 			*o.dst = &v
 		}
-		if err := checkLatOrder(i+1, row); err != nil {
-			return nil, err
+		if err := checkLatOrder(line, row); err != nil {
+			return err
 		}
 		rep.Rows = append(rep.Rows, row)
-	}
-	if len(rep.Rows) == 0 {
-		return nil, textparse.Errorf(h+1, "no result row after the header: the run was cut short or failed")
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return rep, nil
 }
