@@ -175,7 +175,7 @@ type QueueCounter struct {
 // unicast queues) on port ("" = all ports). N/A adds nothing.
 func (c *QueueCounters) Total(port string, queue int) (packets, drops int64) {
 	for _, q := range c.Queues {
-		if (port != "" && q.Port != port) || q.Queue.Type != "UC" || (queue >= 0 && q.Queue.Index != queue) {
+		if !ctrSelectUnicast(q.Port, q.Queue, port, queue) {
 			continue
 		}
 		packets += ctrVal(q.Packets)
@@ -188,7 +188,7 @@ func (c *QueueCounters) Total(port string, queue int) (packets, drops int64) {
 // (-1 = all unicast queues) on port ("" = all ports). N/A adds nothing.
 func (c *QueueCounters) TotalBytes(port string, queue int) (bytes, dropBytes int64) {
 	for _, q := range c.Queues {
-		if (port != "" && q.Port != port) || q.Queue.Type != "UC" || (queue >= 0 && q.Queue.Index != queue) {
+		if !ctrSelectUnicast(q.Port, q.Queue, port, queue) {
 			continue
 		}
 		bytes += ctrVal(q.Bytes)
@@ -219,13 +219,20 @@ type WREDCounter struct {
 // (-1 = all unicast queues) on port ("" = all ports). N/A adds nothing.
 func (c *WREDCounters) Total(port string, queue int) (wredDrops, ecnMarked int64) {
 	for _, q := range c.Queues {
-		if (port != "" && q.Port != port) || q.Queue.Type != "UC" || (queue >= 0 && q.Queue.Index != queue) {
+		if !ctrSelectUnicast(q.Port, q.Queue, port, queue) {
 			continue
 		}
 		wredDrops += ctrVal(q.WREDDropPackets)
 		ecnMarked += ctrVal(q.ECNMarkedPackets)
 	}
 	return wredDrops, ecnMarked
+}
+
+// ctrSelectUnicast reports whether the row of queue q on port p is unicast
+// queue `queue` (-1 = any) on port ("" = any): the selection the Total
+// methods of queue counters share.
+func ctrSelectUnicast(p string, q Queue, port string, queue int) bool {
+	return (port == "" || p == port) && q.Type == "UC" && (queue < 0 || q.Index == queue)
 }
 
 func ctrVal(p *int64) int64 {

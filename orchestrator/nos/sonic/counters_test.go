@@ -324,3 +324,28 @@ func TestCounterProseAroundTables(t *testing.T) {
 		}
 	}
 }
+
+func TestCtrSelectUnicast(t *testing.T) {
+	uc3 := Queue{Name: "UC3", Type: "UC", Index: 3}
+	mc3 := Queue{Name: "MC3", Type: "MC", Index: 3}
+	tests := []struct {
+		port  string
+		q     Queue
+		want  string
+		queue int
+		ok    bool
+	}{
+		{"Ethernet0", uc3, "Ethernet0", 3, true},
+		{"Ethernet0", uc3, "", 3, true},
+		{"Ethernet0", uc3, "", -1, true},
+		{"Ethernet0", uc3, "Ethernet4", 3, false},
+		{"Ethernet0", uc3, "Ethernet0", 4, false},
+		{"Ethernet0", mc3, "Ethernet0", 3, false},
+		{"Ethernet0", mc3, "", -1, false},
+	}
+	for _, tc := range tests {
+		if got := ctrSelectUnicast(tc.port, tc.q, tc.want, tc.queue); got != tc.ok {
+			t.Errorf("ctrSelectUnicast(%q, %s, %q, %d) = %v, want %v", tc.port, tc.q.Name, tc.want, tc.queue, got, tc.ok)
+		}
+	}
+}
