@@ -66,6 +66,26 @@ type Runtime struct {
 	// PushConfig pushes one switch's config and returns the running config
 	// read back; nil uses nos/sonic or nos/eos over SSH.
 	PushConfig func(ctx context.Context, nos, node, host string, port int, cred Credentials, config []byte) (string, error)
+	// PushVariant moves one switch from the lab's config (full) to a
+	// variant's and returns the running config read back; nil uses
+	// PushVariantOverSSH.
+	PushVariant func(ctx context.Context, nos, node, host string, port int, cred Credentials, full, variant []byte) (string, error)
+	// Show runs read-only commands on a switch (the counter commands);
+	// nil uses ShowOverSSH.
+	Show func(ctx context.Context, nos, node, host string, port int, cred Credentials, cmds []string) ([]string, error)
+	// Simulator simulates a variant with the configs read back from the
+	// switches; nil uses the sim runtime.
+	Simulator Simulator
+	// StartDelay is how long perftest servers get before their clients
+	// start; 0 means 2s.
+	StartDelay time.Duration
+	// MaxSimulatedUs bounds the simulated twin of a variant: a live run of
+	// seconds is simulated for its first MaxSimulatedUs (rates converge in
+	// milliseconds). 0 means 20000 (20 ms).
+	MaxSimulatedUs float64
+	// LatencyIterations is ib_write_lat's -n for the latency probe; 0
+	// means 10000, negative skips the probe.
+	LatencyIterations int
 }
 
 // PushOverSSH pushes a config with the NOS's SSH pusher: SONiC by

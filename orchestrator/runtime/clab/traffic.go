@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/perftest"
 	"github.com/labctl/labctl/orchestrator/results"
@@ -82,37 +81,6 @@ func hostAddress(g *fabric.Graph, ep runtime.Endpoint) (string, error) {
 	}
 	addr, _, _ := strings.Cut(n.Ports[ep.NIC].Address, "/")
 	return addr, nil
-}
-
-// RunVariant implements runtime.Runtime: every flow runs as an ib_write_bw
-// pair between the hosts' soft-RoCE devices, all at once, and the clients'
-// reports give the measured throughput. The switches keep the configs Up
-// pushed, so only the variant with ECN and PFC on runs here: the software
-// data planes of SONiC-VS and cEOS neither pause nor mark, and the variants
-// without them belong to the simulator.
-func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, v runtime.VariantSpec) (*results.Variant, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if !v.ECN || !v.PFC {
-		return nil, exitcode.Usagef("variant %s on lab %s: the clab runtime runs the lab's configs as pushed (ecn=on,pfc=on); removing ECN or PFC from live switches is not supported: run this variant with --runtime sim", v.Name, l.Name)
-	}
-	if v.Collective != nil {
-		return nil, exitcode.Usagef("variant %s on lab %s: collectives (%s) run only in the simulator: use --runtime sim", v.Name, l.Name, v.Collective.Kind)
-	}
-	if len(v.Flows) == 0 {
-		return nil, exitcode.Usagef("variant %s on lab %s has no flows", v.Name, l.Name)
-	}
-	cmds, err := FlowCommands(l, v)
-	if err != nil {
-		return nil, exitcode.Usage(err)
-	}
-	eng, err := r.Connect(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer eng.Close()
-	return runFlows(ctx, eng, v, cmds, serverStartDelay)
 }
 
 func runFlows(ctx context.Context, eng Execer, v runtime.VariantSpec, cmds []FlowCommand, startDelay time.Duration) (*results.Variant, error) {

@@ -2,14 +2,12 @@ package clab
 
 import (
 	"context"
-	"errors"
 	"os"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 
-	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
 )
@@ -109,22 +107,3 @@ func TestRunFlows(t *testing.T) {
 	}
 }
 
-func TestRunVariantRefusals(t *testing.T) {
-	l := testLab(t)
-	r := New()
-	off := testVariant()
-	off.ECN = false
-	if _, err := r.RunVariant(context.Background(), l, off); exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), "--runtime sim") {
-		t.Errorf("ecn=off: %v", err)
-	}
-	coll := testVariant()
-	coll.Collective = &runtime.CollectiveSpec{Kind: "ring-allreduce"}
-	if _, err := r.RunVariant(context.Background(), l, coll); exitcode.Code(err) != exitcode.BadInput {
-		t.Errorf("collective: %v", err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := r.RunVariant(ctx, l, testVariant()); !errors.Is(err, context.Canceled) {
-		t.Errorf("cancelled: %v", err)
-	}
-}
