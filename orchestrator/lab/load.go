@@ -3,16 +3,11 @@ package lab
 import (
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/labctl/labctl/labs"
-	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/sizing"
 	"github.com/labctl/labctl/orchestrator/specyaml"
 )
@@ -37,13 +32,9 @@ const (
 
 // Catalog returns the names of the embedded catalog labs, sorted by size.
 func Catalog() []*Spec {
-	entries, _ := fs.ReadDir(labs.FS, ".")
 	var out []*Spec
-	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".yaml") {
-			continue
-		}
-		s, err := loadCatalog(strings.TrimSuffix(e.Name(), ".yaml"))
+	for _, name := range specCatalog().Names() {
+		s, err := loadCatalog(name)
 		if err != nil {
 			continue // a broken catalog file is caught by the catalog test
 		}
@@ -53,66 +44,37 @@ func Catalog() []*Spec {
 	return out
 }
 
+// specCatalog is the embedded lab catalog; a user's spec file is named by path.
+func specCatalog() specyaml.Catalog {
+	return specyaml.Catalog{FS: labs.FS, Dir: "labs", Kind: "lab", Label: "lab spec", FileNoun: "spec file"}
+}
+
 // Resolve finds a lab by catalog name or by the path of a spec file. A
 // value that names an existing file, or contains a path separator, or ends
 // in .yaml/.yml is a path; anything else is a catalog name.
 func Resolve(nameOrPath string) (*Spec, error) {
-	if nameOrPath == "" {
-		return nil, exitcode.Usagef("no lab given: name a catalog lab (%s) or a spec file", strings.Join(catalogNames(), ", "))
-	}
-	if looksLikePath(nameOrPath) {
-		data, err := os.ReadFile(nameOrPath)
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil, exitcode.Usagef("lab spec %s: file not found (fix: check the path, or name a catalog lab: %s)", nameOrPath, strings.Join(catalogNames(), ", "))
-			}
-			return nil, exitcode.Usagef("lab spec %s: %v", nameOrPath, err)
-		}
-		s, err := Parse(nameOrPath, data)
-		if err != nil {
-			return nil, err
-		}
-		s.Source = nameOrPath
-		return s, nil
-	}
-	s, err := loadCatalog(nameOrPath)
+	doc, err := specCatalog().Resolve(nameOrPath)
 	if err != nil {
 		return nil, err
 	}
-	return s, nil
-}
-
-func looksLikePath(s string) bool {
-	if strings.ContainsRune(s, '/') || strings.ContainsRune(s, filepath.Separator) ||
-		strings.HasSuffix(s, ".yaml") || strings.HasSuffix(s, ".yml") {
-		return true
-	}
-	st, err := os.Stat(s)
-	return err == nil && st.Mode().IsRegular()
+	return parseDoc(doc)
 }
 
 func loadCatalog(name string) (*Spec, error) {
-	data, err := fs.ReadFile(labs.FS, name+".yaml")
-	if err != nil {
-		return nil, exitcode.Usagef("unknown lab %q (fix: use a catalog lab: %s, or the path of a spec file)", name, strings.Join(catalogNames(), ", "))
-	}
-	s, err := Parse("labs/"+name+".yaml", data)
+	doc, err := specCatalog().Entry(name)
 	if err != nil {
 		return nil, err
 	}
-	s.Source = "catalog:" + name
-	return s, nil
+	return parseDoc(doc)
 }
 
-func catalogNames() []string {
-	entries, _ := fs.ReadDir(labs.FS, ".")
-	var names []string
-	for _, e := range entries {
-		if n, ok := strings.CutSuffix(e.Name(), ".yaml"); ok {
-			names = append(names, n)
-		}
+func parseDoc(doc specyaml.Doc) (*Spec, error) {
+	s, err := Parse(doc.File, doc.Data)
+	if err != nil {
+		return nil, err
 	}
-	return names
+	s.Source = doc.Source
+	return s, nil
 }
 
 // Parse decodes and validates a spec read from file. Errors name

@@ -5,11 +5,7 @@
 package scenario
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -120,58 +116,28 @@ const (
 	MaxAllToAllRanks    = 64
 )
 
+// specCatalog is the embedded scenario catalog; a user's file is named by
+// path.
+func specCatalog() specyaml.Catalog {
+	return specyaml.Catalog{FS: scenarios.FS, Dir: "scenarios", Kind: "scenario", Label: "scenario", FileNoun: "scenario file"}
+}
+
 // Resolve finds a scenario by catalog name or by the path of a file.
 func Resolve(nameOrPath string) (*Spec, error) {
-	if nameOrPath == "" {
-		return nil, exitcode.Usagef("no scenario given: name a catalog scenario (%s) or a scenario file", strings.Join(CatalogNames(), ", "))
-	}
-	if looksLikePath(nameOrPath) {
-		data, err := os.ReadFile(nameOrPath)
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil, exitcode.Usagef("scenario %s: file not found (fix: check the path, or name a catalog scenario: %s)", nameOrPath, strings.Join(CatalogNames(), ", "))
-			}
-			return nil, exitcode.Usagef("scenario %s: %v", nameOrPath, err)
-		}
-		s, err := Parse(nameOrPath, data)
-		if err != nil {
-			return nil, err
-		}
-		s.Source = nameOrPath
-		return s, nil
-	}
-	data, err := fs.ReadFile(scenarios.FS, nameOrPath+".yaml")
-	if err != nil {
-		return nil, exitcode.Usagef("unknown scenario %q (fix: use a catalog scenario: %s, or the path of a scenario file)", nameOrPath, strings.Join(CatalogNames(), ", "))
-	}
-	s, err := Parse("scenarios/"+nameOrPath+".yaml", data)
+	doc, err := specCatalog().Resolve(nameOrPath)
 	if err != nil {
 		return nil, err
 	}
-	s.Source = "catalog:" + nameOrPath
+	s, err := Parse(doc.File, doc.Data)
+	if err != nil {
+		return nil, err
+	}
+	s.Source = doc.Source
 	return s, nil
 }
 
 // CatalogNames lists the embedded scenarios.
-func CatalogNames() []string {
-	entries, _ := fs.ReadDir(scenarios.FS, ".")
-	var names []string
-	for _, e := range entries {
-		if n, ok := strings.CutSuffix(e.Name(), ".yaml"); ok {
-			names = append(names, n)
-		}
-	}
-	return names
-}
-
-func looksLikePath(s string) bool {
-	if strings.ContainsRune(s, '/') || strings.ContainsRune(s, filepath.Separator) ||
-		strings.HasSuffix(s, ".yaml") || strings.HasSuffix(s, ".yml") {
-		return true
-	}
-	st, err := os.Stat(s)
-	return err == nil && st.Mode().IsRegular()
-}
+func CatalogNames() []string { return specCatalog().Names() }
 
 // Parse decodes and validates a scenario read from file. Errors name
 // file:line:col, the problem and the fix, and exit 2.

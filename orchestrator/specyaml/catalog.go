@@ -1,0 +1,82 @@
+package specyaml
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+)
+
+// Catalog is where specs of one kind come from: the embedded catalog of
+// <name>.yaml files, or a file the user names by path. Its words go into
+// the error messages, which tell the user both ways of naming a spec.
+type Catalog struct {
+	FS       fs.FS  // the embedded catalog, <name>.yaml at its root
+	Dir      string // the catalog's folder in the source tree, named in errors: "labs"
+	Kind     string // what a spec is: "lab", "scenario"
+	Label    string // what errors about a user's file start with: "lab spec"
+	FileNoun string // what a user's file is called: "spec file"
+}
+
+// Doc is the text of a spec and where it came from.
+type Doc struct {
+	File   string // the name errors point at: "labs/<name>.yaml" or the user's path
+	Source string // "catalog:<name>" or the user's path, as recorded with results
+	Data   []byte
+}
+
+// Names lists the catalog's entries in file-name order.
+func (c Catalog) Names() []string {
+	entries, _ := fs.ReadDir(c.FS, ".")
+	var names []string
+	for _, e := range entries {
+		if n, ok := strings.CutSuffix(e.Name(), ".yaml"); ok {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// Resolve reads a spec given by catalog name or by the path of a file. A
+// value that names an existing file, or contains a path separator, or ends
+// in .yaml/.yml is a path; anything else is a catalog name. Errors exit 2
+// and list the catalog.
+func (c Catalog) Resolve(nameOrPath string) (Doc, error) {
+	if nameOrPath == "" {
+		return Doc{}, exitcode.Usagef("no %s given: name a catalog %s (%s) or a %s", c.Kind, c.Kind, c.list(), c.FileNoun)
+	}
+	if !looksLikePath(nameOrPath) {
+		return c.Entry(nameOrPath)
+	}
+	data, err := os.ReadFile(nameOrPath)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return Doc{}, exitcode.Usagef("%s %s: file not found (fix: check the path, or name a catalog %s: %s)", c.Label, nameOrPath, c.Kind, c.list())
+		}
+		return Doc{}, exitcode.Usagef("%s %s: %v", c.Label, nameOrPath, err)
+	}
+	return Doc{File: nameOrPath, Source: nameOrPath, Data: data}, nil
+}
+
+// Entry reads the catalog spec called name, never a file of that name.
+func (c Catalog) Entry(name string) (Doc, error) {
+	data, err := fs.ReadFile(c.FS, name+".yaml")
+	if err != nil {
+		return Doc{}, exitcode.Usagef("unknown %s %q (fix: use a catalog %s: %s, or the path of a %s)", c.Kind, name, c.Kind, c.list(), c.FileNoun)
+	}
+	return Doc{File: c.Dir + "/" + name + ".yaml", Source: "catalog:" + name, Data: data}, nil
+}
+
+func (c Catalog) list() string { return strings.Join(c.Names(), ", ") }
+
+func looksLikePath(s string) bool {
+	if strings.ContainsRune(s, '/') || strings.ContainsRune(s, filepath.Separator) ||
+		strings.HasSuffix(s, ".yaml") || strings.HasSuffix(s, ".yml") {
+		return true
+	}
+	st, err := os.Stat(s)
+	return err == nil && st.Mode().IsRegular()
+}
