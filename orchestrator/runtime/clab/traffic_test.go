@@ -106,4 +106,3 @@ func TestRunFlows(t *testing.T) {
 		t.Errorf("failing client: %v / %+v", err, v)
 	}
 }
-
