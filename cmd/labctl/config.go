@@ -45,8 +45,18 @@ func cfgOnOffFlag(name, v string) (*bool, error) {
 	return nil, exitcode.Usagef("--%s %q: use on or off", name, v)
 }
 
-// labQoS resolves a lab's graph, QoS intent and devices.
-func cfgLabQoS(nameOrPath, nosName string) (*fabric.Graph, qos.Intent, []qos.Device, error) {
+// cfgLabQoS resolves a lab's graph, QoS intent and devices; ecn and pfc
+// are the --ecn/--pfc values ("" keeps the lab's profile), checked before
+// the lab is resolved.
+func cfgLabQoS(nameOrPath, nosName, ecn, pfc string) (*fabric.Graph, qos.Intent, []qos.Device, error) {
+	ecnOn, err := cfgOnOffFlag("ecn", ecn)
+	if err != nil {
+		return nil, qos.Intent{}, nil, err
+	}
+	pfcOn, err := cfgOnOffFlag("pfc", pfc)
+	if err != nil {
+		return nil, qos.Intent{}, nil, err
+	}
 	g, spec, err := labGraph(nameOrPath, nosName)
 	if err != nil {
 		return nil, qos.Intent{}, nil, err
@@ -54,6 +64,12 @@ func cfgLabQoS(nameOrPath, nosName string) (*fabric.Graph, qos.Intent, []qos.Dev
 	in, err := qos.FromSpec(spec.QoS)
 	if err != nil {
 		return nil, qos.Intent{}, nil, fmt.Errorf("lab %s (%s): %w", spec.Name, spec.Source, err)
+	}
+	if ecnOn != nil {
+		in = in.WithECN(*ecnOn)
+	}
+	if pfcOn != nil {
+		in = in.WithPFC(*pfcOn)
 	}
 	return g, in, qos.DevicesFromGraph(g), nil
 }
@@ -82,23 +98,9 @@ overwritten: render stops and names them (exit 2). --force overwrites them.`,
 			if err != nil {
 				return err
 			}
-			ecnOn, err := cfgOnOffFlag("ecn", ecn)
+			g, in, devs, err := cfgLabQoS(args[0], nosName, ecn, pfc)
 			if err != nil {
 				return err
-			}
-			pfcOn, err := cfgOnOffFlag("pfc", pfc)
-			if err != nil {
-				return err
-			}
-			g, in, devs, err := cfgLabQoS(args[0], nosName)
-			if err != nil {
-				return err
-			}
-			if ecnOn != nil {
-				in = in.WithECN(*ecnOn)
-			}
-			if pfcOn != nil {
-				in = in.WithPFC(*pfcOn)
 			}
 			plug, err := nos.Lookup(g.NOS)
 			if err != nil {
@@ -197,23 +199,9 @@ Exit 1 when any finding is an error.`,
 			var cfgs []qos.DeviceConfig
 			var opt qos.LintOptions
 			if len(args) == 1 && cfgIsLabArg(args[0]) {
-				ecnOn, err := cfgOnOffFlag("ecn", ecn)
+				g, in, devs, err := cfgLabQoS(args[0], nosName, ecn, pfc)
 				if err != nil {
 					return err
-				}
-				pfcOn, err := cfgOnOffFlag("pfc", pfc)
-				if err != nil {
-					return err
-				}
-				g, in, devs, err := cfgLabQoS(args[0], nosName)
-				if err != nil {
-					return err
-				}
-				if ecnOn != nil {
-					in = in.WithECN(*ecnOn)
-				}
-				if pfcOn != nil {
-					in = in.WithPFC(*pfcOn)
 				}
 				dir := filepath.Join(app.TopologiesDir(), g.Name, "configs")
 				cfgs, err = configset.LoadLab(dir, g.NOS, devs, in)
