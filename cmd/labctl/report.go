@@ -29,15 +29,11 @@ no network access needed), junit.xml and run.json.
 			if err != nil {
 				return err
 			}
-			s, err := openResults(app)
+			s, run, err := openRun(app, args[0], f)
 			if err != nil {
 				return err
 			}
 			defer s.Close()
-			run, err := s.Find(args[0], f)
-			if err != nil {
-				return runRefError(err)
-			}
 			switch format {
 			case "html":
 				mmd, err := os.ReadFile(filepath.Join(app.TopologiesDir(), run.Lab, run.Lab+".mmd"))

@@ -35,6 +35,22 @@ func runRefError(err error) error {
 	return err
 }
 
+// openRun opens the results store and finds the run ref names ("latest",
+// a run id or a unique prefix of one, narrowed by f). The caller closes the
+// store, which it may still need (the run's directory, its baseline).
+func openRun(app *App, ref string, f results.Filter) (*results.Store, *results.Run, error) {
+	s, err := openResults(app)
+	if err != nil {
+		return nil, nil, err
+	}
+	run, err := s.Find(ref, f)
+	if err != nil {
+		s.Close()
+		return nil, nil, runRefError(err)
+	}
+	return s, run, nil
+}
+
 // runFilterFlags adds --lab and --scenario, which narrow "latest".
 func runFilterFlags(cmd *cobra.Command, f *results.Filter) {
 	cmd.Flags().StringVar(&f.Lab, "lab", "", "only runs of this lab (narrows latest)")
@@ -117,15 +133,11 @@ func newResultsShowCmd(app *App) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			s, err := openResults(app)
+			s, run, err := openRun(app, args[0], f)
 			if err != nil {
 				return err
 			}
 			defer s.Close()
-			run, err := s.Find(args[0], f)
-			if err != nil {
-				return runRefError(err)
-			}
 			if format == "json" {
 				return results.RenderJSON(run, app.Out)
 			}
