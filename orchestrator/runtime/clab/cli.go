@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Runner runs an external command given as argv and returns what it wrote.
@@ -36,6 +37,9 @@ func (r ExecRunner) Run(ctx context.Context, argv []string) ([]byte, []byte, err
 		return nil, nil, errors.New("run: empty command")
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	// When ctx ends the process is killed; its children may still hold the
+	// output pipes, so stop waiting for them after a while.
+	cmd.WaitDelay = 5 * time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &stdout
 	cmd.Stderr = &stderr

@@ -7,12 +7,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/filters"
+	"github.com/docker/docker/api/types/network"
 	"github.com/docker/docker/client"
 	"github.com/docker/docker/pkg/stdcopy"
 
@@ -265,4 +268,64 @@ func parseNSpid(status string) (int, error) {
 		}
 	}
 	return 0, errors.New("no NSpid line in /proc status")
+}
+
+var _ Cleaner = (*Docker)(nil)
+
+// ContainersOf implements Cleaner: containers labelled containerlab=<lab>
+// (containerlab labels every node it creates) and, for a deploy stopped
+// before labelling, those of names that exist. Sorted, once each.
+func (d *Docker) ContainersOf(ctx context.Context, lab string, names []string) ([]string, error) {
+	seen := map[string]bool{}
+	list, err := d.c.ContainerList(ctx, container.ListOptions{All: true, Filters: filters.NewArgs(filters.Arg("label", "containerlab="+lab))})
+	if err != nil {
+		return nil, fmt.Errorf("list containers labelled containerlab=%s: %w", lab, err)
+	}
+	for _, c := range list {
+		if len(c.Names) > 0 {
+			seen[strings.TrimPrefix(c.Names[0], "/")] = true
+		}
+	}
+	for _, n := range names {
+		st, err := d.State(ctx, n)
+		if err != nil {
+			return nil, err
+		}
+		if st.Exists {
+			seen[n] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for n := range seen {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// RemoveContainer implements Cleaner.
+func (d *Docker) RemoveContainer(ctx context.Context, name string) error {
+	err := d.c.ContainerRemove(ctx, name, container.RemoveOptions{Force: true, RemoveVolumes: true})
+	if err != nil && !client.IsErrNotFound(err) {
+		return err
+	}
+	return nil
+}
+
+// RemoveNetworkIfUnused implements Cleaner.
+func (d *Docker) RemoveNetworkIfUnused(ctx context.Context, name string) (bool, error) {
+	n, err := d.c.NetworkInspect(ctx, name, network.InspectOptions{})
+	if client.IsErrNotFound(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if len(n.Containers) > 0 {
+		return false, nil
+	}
+	if err := d.c.NetworkRemove(ctx, name); err != nil && !client.IsErrNotFound(err) {
+		return false, err
+	}
+	return true, nil
 }

@@ -422,30 +422,103 @@ func CompareReadback(codec runtime.NOSCodec, device, pushedPath, readback string
 	return qos.FormatDiff(ds), nil
 }
 
-// Down implements runtime.Runtime. A lab whose topology file is gone has
-// nothing containerlab can destroy by it, which counts as down.
+// Cleaner removes what a lab left in the Docker engine when containerlab
+// could not (a deploy interrupted half-way, containerlab missing). *Docker
+// implements it.
+type Cleaner interface {
+	// ContainersOf lists the containers labelled containerlab=<lab> and
+	// those of names that exist.
+	ContainersOf(ctx context.Context, lab string, names []string) ([]string, error)
+	// RemoveContainer force-removes a container; a missing one is no error.
+	RemoveContainer(ctx context.Context, name string) error
+	// RemoveNetworkIfUnused removes a network no container is attached to
+	// and reports whether it did; a missing network is no error.
+	RemoveNetworkIfUnused(ctx context.Context, name string) (bool, error)
+}
+
+// MgmtNetwork is the Docker network containerlab attaches the nodes'
+// management interfaces to. labctl's topologies name none, so it is
+// containerlab's default, shared by every lab on the host.
+const MgmtNetwork = "clab"
+
+// Down implements runtime.Runtime from whatever state the lab is in (up,
+// deploying when an up was interrupted, failed): `containerlab destroy
+// --cleanup`, then any container of the lab that is still there is removed
+// through the Docker engine, and the management network once no container
+// uses it. A lab whose topology file is gone and has no containers is down.
 func (r *Runtime) Down(ctx context.Context, l *runtime.Lab) error {
 	topo, err := r.topology(l)
 	if err != nil {
 		return err
 	}
+	say := progress(l)
+	var names []string
+	for _, n := range l.Graph.Nodes {
+		names = append(names, ContainerName(l.Name, n.Name))
+	}
 	if l.DryRun {
-		progress(l)("would run: " + strings.Join(r.CLI.DestroyArgs(topo), " "))
+		say("would run: " + strings.Join(r.CLI.DestroyArgs(topo), " "))
+		say(fmt.Sprintf("would remove the containers left of lab %s (label containerlab=%s, names clab-%s-<node>) and the %s network if unused", l.Name, l.Name, l.Name, MgmtNetwork))
 		return nil
 	}
-	if _, err := os.Stat(topo); errors.Is(err, os.ErrNotExist) {
-		return nil
+	var destroyErr error
+	_, statErr := os.Stat(topo)
+	path, lookErr := r.LookPath(firstNonEmpty(r.CLI.Binary, "containerlab"))
+	switch {
+	case statErr != nil:
+		// Nothing containerlab can destroy by; the engine may still hold
+		// containers.
+	case lookErr != nil:
+		destroyErr = exitcode.Envf("containerlab is not installed (not on PATH), so lab %s cannot be destroyed by it", l.Name)
+	default:
+		r.CLI.Binary = path
+		destroyErr = r.CLI.Destroy(ctx, topo)
 	}
-	bin := r.CLI.Binary
-	if bin == "" {
-		bin = "containerlab"
+	if err := ctx.Err(); err != nil {
+		return err
 	}
-	path, err := r.LookPath(bin)
+	eng, err := r.Connect(ctx)
 	if err != nil {
-		return exitcode.Envf("containerlab is not installed (not on PATH), so lab %s cannot be destroyed by it: install it, or remove the containers with 'docker rm -f' on the names starting clab-%s-", l.Name, l.Name)
+		if destroyErr != nil {
+			return errors.Join(destroyErr, fmt.Errorf("leftover containers not checked: %w (remove them with 'docker rm -f' on the names starting clab-%s-)", err, l.Name))
+		}
+		if statErr != nil {
+			return nil // no topology, no engine: nothing labctl can see
+		}
+		say(fmt.Sprintf("leftover containers not checked: %v", err))
+		return nil
 	}
-	r.CLI.Binary = path
-	return r.CLI.Destroy(ctx, topo)
+	defer eng.Close()
+	c, ok := eng.(Cleaner)
+	if !ok {
+		return destroyErr
+	}
+	left, err := c.ContainersOf(ctx, l.Name, names)
+	if err != nil {
+		return errors.Join(destroyErr, fmt.Errorf("list containers of lab %s: %w", l.Name, err))
+	}
+	var errs []error
+	for _, name := range left {
+		say("removing leftover container " + name)
+		if err := c.RemoveContainer(ctx, name); err != nil {
+			errs = append(errs, fmt.Errorf("remove container %s: %w", name, err))
+		}
+	}
+	if len(errs) > 0 {
+		return errors.Join(append([]error{destroyErr}, errs...)...)
+	}
+	if destroyErr != nil {
+		// Every container is gone, which is what destroy was for.
+		say(fmt.Sprintf("containerlab destroy failed (%v); the lab's containers are removed", destroyErr))
+	}
+	removed, err := c.RemoveNetworkIfUnused(ctx, MgmtNetwork)
+	if err != nil {
+		return fmt.Errorf("remove network %s: %w", MgmtNetwork, err)
+	}
+	if removed {
+		say("removed the " + MgmtNetwork + " network")
+	}
+	return nil
 }
 
 // Status implements runtime.Runtime from `containerlab inspect`: nodes of
