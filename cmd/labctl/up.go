@@ -1,6 +1,8 @@
 package main
 
 import (
+	goruntime "runtime"
+
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/runtime/clab"
@@ -138,6 +141,13 @@ state is recorded in topologies/<lab>/state.json for status, run and down.`,
 			if err != nil {
 				return err
 			}
+			if rtName == "clab" {
+				// Refuse before anything starts: a lab this machine cannot
+				// hold, or whose switches exceed their NOS's port budget.
+				if err := clabFits(l); err != nil {
+					return err
+				}
+			}
 			l.DryRun = dryRun
 			l.Progress = app.progressWriter(format)
 			if dryRun && l.Progress == nil && format != "json" {
@@ -167,6 +177,20 @@ state is recorded in topologies/<lab>/state.json for status, run and down.`,
 	cmd.Flags().StringVar(&nos, "nos", "", "switch NOS: sonic or eos (default: the lab spec's)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "say what would be done without doing it")
 	return cmd
+}
+
+// clabFits checks that a containerlab lab fits this machine (by the
+// per-kind estimate) and each switch's port budget.
+func clabFits(l *runtime.Lab) error {
+	est := l.Graph.Estimate()
+	mem, err := fabric.MemAvailableMiB()
+	if err != nil {
+		return err
+	}
+	if err := fabric.CheckCapacity(est, mem, goruntime.NumCPU()); err != nil {
+		return fmt.Errorf("lab %s (%d containers): %w", l.Name, len(l.Graph.Nodes), err)
+	}
+	return l.Graph.CheckLabBudget()
 }
 
 // writeStatus prints lab states as a table or JSON.
