@@ -303,9 +303,21 @@ func RunShowCommands(ctx context.Context, t PushTarget, cmds []string) ([]string
 	outs := make([]string, 0, len(cmds))
 	err := pushSession(ctx, t, func(d *network.Driver) error {
 		for _, cmd := range cmds {
-			o, err := pushRun(d, t, "show", cmd)
+			// Not pushRun: its TrimSpace would take the indentation of a
+			// table's first header line, which the counter parsers align
+			// columns by.
+			r, err := d.Driver.SendCommand(cmd + "; echo labctl-rc=$?")
 			if err != nil {
-				return err
+				return &PushError{Device: t.Name, Stage: "show", Command: cmd, Err: pushRedactErr(err, t.Password)}
+			}
+			o := pushRedact(r.Result, t.Password)
+			m := pushRCRE.FindAllStringSubmatch(o, -1)
+			if len(m) == 0 {
+				return &PushError{Device: t.Name, Stage: "show", Command: cmd, Output: o, Err: errors.New("no exit status in the answer")}
+			}
+			o = strings.Trim(pushRCRE.ReplaceAllString(o, ""), "\r\n")
+			if rc, _ := strconv.Atoi(m[len(m)-1][1]); rc != 0 {
+				return &PushError{Device: t.Name, Stage: "show", Command: cmd, Output: o, Err: fmt.Errorf("exit status %d", rc)}
 			}
 			outs = append(outs, o)
 		}
