@@ -137,6 +137,11 @@ state is recorded in topologies/<lab>/state.json for status, run and down.`,
 			if rtName == "" {
 				rtName = l.Spec.Runtime
 			}
+			// One lab name, one spec: a file spec that reuses the name of a
+			// lab that is up from another spec would silently replace it.
+			if st, err := runtime.ReadState(l.Dir); err == nil && st.IsUp() && st.Spec != "" && st.Spec != l.Spec.Source {
+				return exitcode.Usagef("lab %s is up from %s, not from %s: run 'labctl down %s' first, or give your spec another name", l.Name, st.Spec, l.Spec.Source, l.Name)
+			}
 			rt, err := runtimeByName(rtName)
 			if err != nil {
 				return err
@@ -157,9 +162,12 @@ state is recorded in topologies/<lab>/state.json for status, run and down.`,
 				if l.DryRun {
 					return nil
 				}
-				written, err := runtime.RenderMissing(l)
+				written, kept, err := runtime.RenderLab(l)
 				for _, p := range written {
 					app.Log.Info("wrote " + p)
+				}
+				for _, p := range kept {
+					fmt.Fprintf(app.Err, "labctl: kept %s as you edited it; if the lab changed since, check it with 'labctl config lint %s' (or re-render with 'labctl config render %s --force')\n", p, l.Name, args[0])
 				}
 				return err
 			}

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -61,65 +62,87 @@ func (l *Lab) ConfigPath(codec NOSCodec, switchName string) string {
 	return filepath.Join(l.ConfigsDir(), switchName+codec.ConfigExt())
 }
 
-// RenderMissing writes what the lab lacks on disk: the generated topology
-// files when the containerlab topology is absent, and the vendor config of
-// every switch that has none. An existing config is never touched: users
-// edit them, and every later step must use what is there. It returns the
-// paths written.
+// RenderMissing brings the lab's generated files in line with its spec:
+// the topology (generated, never edited by users) is rewritten when it
+// differs, and each switch's vendor config is written when it is absent or
+// when labctl wrote it and the lab has changed since (a new port, a new
+// speed). A config the user edited is never touched: it is reported in the
+// returned kept list, because the lab uses it as it is. It returns the files
+// written.
 func RenderMissing(l *Lab) ([]string, error) {
+	written, _, err := RenderLab(l)
+	return written, err
+}
+
+// RenderLab is RenderMissing that also returns the edited configs it kept.
+func RenderLab(l *Lab) (written, kept []string, err error) {
 	if l.Graph == nil {
-		return nil, fmt.Errorf("render lab %s: no fabric graph", l.Name)
+		return nil, nil, fmt.Errorf("render lab %s: no fabric graph", l.Name)
 	}
-	var written []string
-	if _, err := os.Stat(filepath.Join(l.Dir, l.Graph.TopologyFile())); errors.Is(err, fs.ErrNotExist) {
+	files, err := l.Graph.Files()
+	if err != nil {
+		return nil, nil, err
+	}
+	stale := false
+	for _, f := range files {
+		old, err := os.ReadFile(filepath.Join(l.Dir, filepath.FromSlash(f.Path)))
+		if err != nil || !bytes.Equal(old, f.Data) {
+			stale = true
+			break
+		}
+	}
+	if stale {
 		w, err := l.Graph.WriteLab(l.Dir)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		written = append(written, w...)
 	}
 	codec, err := Codec(l.NOS)
 	if err != nil {
-		return nil, err
+		return written, nil, err
 	}
 	in, err := l.Intent()
 	if err != nil {
-		return nil, err
+		return written, nil, err
 	}
 	if err := os.MkdirAll(l.ConfigsDir(), 0o755); err != nil {
-		return nil, fmt.Errorf("create %s: %w", l.ConfigsDir(), err)
+		return written, nil, exitcode.Env(fmt.Errorf("create %s: %w (fix: use a writable --dir)", l.ConfigsDir(), err))
 	}
-	files := map[string][]byte{}
+	configs := map[string][]byte{}
 	for _, dev := range Devices(l.Graph) {
-		path := l.ConfigPath(codec, dev.Name)
-		if _, err := os.Stat(path); err == nil {
-			continue
-		}
 		dc, err := qos.Apply(in, dev)
 		if err != nil {
-			return written, fmt.Errorf("qos of %s: %w", dev.Name, err)
+			return written, nil, fmt.Errorf("qos of %s: %w", dev.Name, err)
 		}
 		dc.NOS = codec.Name()
 		data, err := codec.RenderQoS(dc)
 		if err != nil {
-			return written, fmt.Errorf("render %s config of %s: %w", codec.Name(), dev.Name, err)
+			return written, nil, fmt.Errorf("render %s config of %s: %w", codec.Name(), dev.Name, err)
 		}
-		files[filepath.Base(path)] = data
+		configs[filepath.Base(l.ConfigPath(codec, dev.Name))] = data
 	}
-	if len(files) > 0 {
-		// configset records what labctl wrote in the directory's
-		// manifest, so 'labctl config render' can later tell these files
-		// from edited ones. Only absent files are in the set: nothing
-		// that exists is overwritten.
-		res, err := configset.Write(l.ConfigsDir(), files, false)
+	// Edited files stay as the user left them; the rest are written
+	// through configset, which records them in the directory's manifest so
+	// that 'labctl config render' can tell them from edited ones later.
+	edited, err := configset.Edited(l.ConfigsDir(), configs)
+	if err != nil {
+		return written, nil, err
+	}
+	for _, name := range edited {
+		delete(configs, name)
+		kept = append(kept, filepath.Join(l.ConfigsDir(), name))
+	}
+	if len(configs) > 0 {
+		res, err := configset.Write(l.ConfigsDir(), configs, false)
 		if err != nil {
-			return written, err
+			return written, kept, err
 		}
 		for _, name := range res.Written {
 			written = append(written, filepath.Join(l.ConfigsDir(), name))
 		}
 	}
-	return written, nil
+	return written, kept, nil
 }
 
 // LoadConfigs parses the vendor config of every switch of the lab from
