@@ -2,6 +2,14 @@
 // talks to the Docker engine for container state and exec, waits for nodes
 // to become ready, sets up the hosts' addresses and soft-RoCE devices, and
 // fans configuration pushes out to the switches.
+//
+// A scenario variant on a live lab pushes the variant's configs (ECN or PFC
+// removed), reads them back, reads the switch and NIC counters, runs the
+// flows as perftest pairs between soft-RoCE devices, reads the counters
+// again and restores the lab's configs. SONiC-VS and cEOS data planes
+// neither pause nor mark, so each variant is also simulated with the
+// configs read back from the switches, and the run record holds both.
+// Down removes whatever a lab left, even after an interrupted up.
 package clab
 
 import (
