@@ -376,7 +376,7 @@ var docNormalizers = []struct {
 	with string
 }{
 	// Run ids: 20261129T133837Z-ecn-pfc-64gpu.
-	{regexp.MustCompile(`\b\d{8}T\d{6}Z`), "<RUNTIME>"},
+	{regexp.MustCompile(`\b\d{8}T\d{6}Z`), "<RUN-STAMP>"},
 	// Timestamps: 2026-11-29T13:38:37Z, 2026-11-29 13:38:32Z.
 	{regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?Z`), "<TIME>"},
 	// Wall-clock durations printed next to them: (1s), (850ms), (1m3s).
@@ -398,7 +398,8 @@ func normalizeDocOutput(s string) string {
 }
 
 // lineDiff is a small LCS diff: "-" lines are in the guide, "+" lines are
-// what labctl printed.
+// what labctl printed; unchanged lines more than 3 away from a change are
+// left out.
 func lineDiff(want, got []string) string {
 	n, m := len(want), len(got)
 	lcs := make([][]int, n+1)
@@ -414,21 +415,46 @@ func lineDiff(want, got []string) string {
 			}
 		}
 	}
-	var b strings.Builder
+	var out []string
 	i, j := 0, 0
 	for i < n || j < m {
 		switch {
 		case i < n && j < m && want[i] == got[j]:
-			b.WriteString("  " + want[i] + "\n")
+			out = append(out, "  "+want[i])
 			i++
 			j++
-		case j < m && (i == n || lcs[i][j+1] >= lcs[i+1][j]):
-			b.WriteString("+ " + got[j] + "\n")
-			j++
+		case i < n && (j == m || lcs[i+1][j] >= lcs[i][j+1]):
+			out = append(out, "- "+want[i])
+			i++
 		default:
-			b.WriteString("- " + want[i] + "\n")
-			i++
+			out = append(out, "+ "+got[j])
+			j++
 		}
+	}
+	const context = 3
+	keep := make([]bool, len(out))
+	for k, l := range out {
+		if l[0] != ' ' {
+			for c := max(0, k-context); c <= min(len(out)-1, k+context); c++ {
+				keep[c] = true
+			}
+		}
+	}
+	var b strings.Builder
+	skipped := false
+	for k, l := range out {
+		if !keep[k] {
+			skipped = true
+			continue
+		}
+		if skipped {
+			b.WriteString("  ...\n")
+			skipped = false
+		}
+		b.WriteString(l + "\n")
+	}
+	if skipped {
+		b.WriteString("  ...\n")
 	}
 	return b.String()
 }
@@ -617,8 +643,14 @@ func TestDocHelpers(t *testing.T) {
 	})
 	t.Run("diff", func(t *testing.T) {
 		d := lineDiff([]string{"a", "b", "c"}, []string{"a", "x", "c"})
-		if d != "  a\n+ x\n- b\n  c\n" && d != "  a\n- b\n+ x\n  c\n" {
+		if d != "  a\n- b\n+ x\n  c\n" {
 			t.Errorf("diff:\n%s", d)
+		}
+		long := strings.Split("1 2 3 4 5 6 7 8 9 10", " ")
+		changed := append([]string(nil), long...)
+		changed[8] = "nine"
+		if d := lineDiff(long, changed); d != "  ...\n  6\n  7\n  8\n- 9\n+ nine\n  10\n" {
+			t.Errorf("diff with context:\n%s", d)
 		}
 	})
 }
