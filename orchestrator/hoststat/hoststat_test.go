@@ -1,14 +1,14 @@
 package hoststat
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/labctl/labctl/orchestrator/textparse/textparsetest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
@@ -50,21 +50,7 @@ func TestGolden(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, _ := json.MarshalIndent(v, "", "  ")
-				got = append(got, '\n')
-				golden := f + ".golden.json"
-				if *update {
-					if err := os.WriteFile(golden, got, 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-				want, err := os.ReadFile(golden)
-				if err != nil {
-					t.Fatalf("%v (run go test -update)", err)
-				}
-				if !bytes.Equal(got, want) {
-					t.Errorf("differs from %s:\n%s", golden, got)
-				}
+				textparsetest.Golden(t, f+".golden.json", v, *update)
 			})
 		}
 	}
@@ -159,20 +145,7 @@ func TestErrors(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			v, err := parsers[tc.parser](tc.in)
-			if err == nil {
-				b, _ := json.Marshal(v)
-				t.Fatalf("no error, got %s", b)
-			}
-			var pe *ParseError
-			if !errors.As(err, &pe) {
-				t.Fatalf("%v is not a *ParseError", err)
-			}
-			if tc.line != 0 && pe.Line != tc.line {
-				t.Errorf("line %d, want %d: %v", pe.Line, tc.line, err)
-			}
-			if !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("%q does not mention %q", err, tc.want)
-			}
+			textparsetest.WantError(t, v, err, tc.line, tc.want)
 		})
 	}
 }
@@ -186,36 +159,15 @@ func seeds(f *testing.F, prefix string) {
 	f.Add("[")
 }
 
-func fuzzCheck(t *testing.T, err error) {
-	var pe *ParseError
-	if !errors.As(err, &pe) {
-		t.Fatalf("error %v is not a *ParseError", err)
-	}
-}
-
-func roundTrip[T any](t *testing.T, v *T) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var back T
-	if err := json.Unmarshal(b, &back); err != nil {
-		t.Fatal(err)
-	}
-	if b2, _ := json.Marshal(&back); string(b) != string(b2) {
-		t.Fatalf("round trip changed:\n%s\n%s", b, b2)
-	}
-}
-
 func FuzzParseRDMAStatistic(f *testing.F) {
 	seeds(f, "rdma_statistic")
 	f.Fuzz(func(t *testing.T, in string) {
 		s, err := ParseRDMAStatistic(strings.NewReader(in))
 		if err != nil {
-			fuzzCheck(t, err)
+			textparsetest.CheckError(t, in, err)
 			return
 		}
-		roundTrip(t, s)
+		textparsetest.RoundTrip(t, s)
 		for _, l := range s.Links {
 			if len(l.Counters) == 0 {
 				t.Fatal("link without counters accepted")
@@ -234,10 +186,10 @@ func FuzzParseEthtoolStats(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in string) {
 		s, err := ParseEthtoolStats(strings.NewReader(in))
 		if err != nil {
-			fuzzCheck(t, err)
+			textparsetest.CheckError(t, in, err)
 			return
 		}
-		roundTrip(t, s)
+		textparsetest.RoundTrip(t, s)
 		if len(s.Order) != len(s.Counters) {
 			t.Fatalf("order %d != counters %d", len(s.Order), len(s.Counters))
 		}

@@ -1,9 +1,7 @@
 package perftest
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"flag"
 	"math"
 	"os"
@@ -12,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/labctl/labctl/orchestrator/textparse/textparsetest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
@@ -46,21 +46,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("parse: %v", err)
 			}
-			got, _ := json.MarshalIndent(v, "", "  ")
-			got = append(got, '\n')
-			golden := f + ".golden.json"
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("differs from %s:\n%s", golden, got)
-			}
+			textparsetest.Golden(t, f+".golden.json", v, *update)
 		})
 	}
 	if n < 10 {
@@ -218,20 +204,7 @@ func TestParseErrors(t *testing.T) {
 			} else {
 				v, err = ParseBW(strings.NewReader(tc.in))
 			}
-			if err == nil {
-				b, _ := json.Marshal(v)
-				t.Fatalf("no error, got %s", b)
-			}
-			var pe *ParseError
-			if !errors.As(err, &pe) {
-				t.Fatalf("%v is not a *ParseError", err)
-			}
-			if tc.line != 0 && pe.Line != tc.line {
-				t.Errorf("line %d, want %d: %v", pe.Line, tc.line, err)
-			}
-			if !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("%q does not mention %q", err, tc.want)
-			}
+			textparsetest.WantError(t, v, err, tc.line, tc.want)
 		})
 	}
 }

@@ -1,11 +1,11 @@
 package eos
 
 import (
-	"encoding/json"
-	"errors"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/labctl/labctl/orchestrator/textparse/textparsetest"
 )
 
 func ctrFuzzSeeds(f *testing.F, prefix string) {
@@ -21,42 +21,15 @@ func ctrFuzzSeeds(f *testing.F, prefix string) {
 	f.Add(`{"a": [1, {"b": null}]}`)
 }
 
-func ctrFuzzCheck(t *testing.T, in string, err error) {
-	var ce *CounterError
-	if !errors.As(err, &ce) {
-		t.Fatalf("error %v is not a *CounterError", err)
-	}
-	if ce.Line < 0 || ce.Line > strings.Count(in, "\n")+1 {
-		t.Fatalf("line %d outside the input: %v", ce.Line, err)
-	}
-}
-
-// ctrRoundTrip re-encodes a parsed value and decodes it into a fresh one:
-// the two encodings must agree.
-func ctrRoundTrip[T any](t *testing.T, v *T) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var back T
-	if err := json.Unmarshal(b, &back); err != nil {
-		t.Fatal(err)
-	}
-	b2, _ := json.Marshal(&back)
-	if string(b) != string(b2) {
-		t.Fatalf("round trip changed:\n%s\n%s", b, b2)
-	}
-}
-
 func FuzzParsePFCCounters(f *testing.F) {
 	ctrFuzzSeeds(f, "pfc_counters")
 	f.Fuzz(func(t *testing.T, in string) {
 		c, err := ParsePFCCounters(strings.NewReader(in))
 		if err != nil {
-			ctrFuzzCheck(t, in, err)
+			textparsetest.CheckError(t, in, err)
 			return
 		}
-		ctrRoundTrip(t, c)
+		textparsetest.RoundTrip(t, c)
 	})
 }
 
@@ -65,10 +38,10 @@ func FuzzParseECNCounters(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in string) {
 		c, err := ParseECNCounters(strings.NewReader(in))
 		if err != nil {
-			ctrFuzzCheck(t, in, err)
+			textparsetest.CheckError(t, in, err)
 			return
 		}
-		ctrRoundTrip(t, c)
+		textparsetest.RoundTrip(t, c)
 		for _, i := range c.Interfaces {
 			for _, q := range i.Queues {
 				if q.Marked < 0 {
@@ -84,9 +57,9 @@ func FuzzParseQueueCounters(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in string) {
 		c, err := ParseQueueCounters(strings.NewReader(in))
 		if err != nil {
-			ctrFuzzCheck(t, in, err)
+			textparsetest.CheckError(t, in, err)
 			return
 		}
-		ctrRoundTrip(t, c)
+		textparsetest.RoundTrip(t, c)
 	})
 }

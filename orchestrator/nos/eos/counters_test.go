@@ -1,14 +1,13 @@
 package eos
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/labctl/labctl/orchestrator/textparse/textparsetest"
 )
 
 var ctrUpdate = flag.Bool("update", false, "rewrite golden files under testdata/")
@@ -55,21 +54,7 @@ func TestCounterGolden(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, _ := json.MarshalIndent(v, "", "  ")
-				got = append(got, '\n')
-				golden := strings.TrimSuffix(f, ".json") + ".golden.json"
-				if *ctrUpdate {
-					if err := os.WriteFile(golden, got, 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-				want, err := os.ReadFile(golden)
-				if err != nil {
-					t.Fatalf("%v (run go test -update)", err)
-				}
-				if !bytes.Equal(got, want) {
-					t.Errorf("differs from %s:\n%s", golden, got)
-				}
+				textparsetest.Golden(t, strings.TrimSuffix(f, ".json")+".golden.json", v, *ctrUpdate)
 			})
 		}
 	}
@@ -168,20 +153,7 @@ func TestCounterErrors(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			v, err := ctrParsers[tc.parser](tc.in)
-			if err == nil {
-				b, _ := json.Marshal(v)
-				t.Fatalf("no error, got %s", b)
-			}
-			var ce *CounterError
-			if !errors.As(err, &ce) {
-				t.Fatalf("%v is not a *CounterError", err)
-			}
-			if tc.line != 0 && ce.Line != tc.line {
-				t.Errorf("line %d, want %d: %v", ce.Line, tc.line, err)
-			}
-			if !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("%q does not mention %q", err, tc.want)
-			}
+			textparsetest.WantError(t, v, err, tc.line, tc.want)
 		})
 	}
 }

@@ -1,12 +1,12 @@
 package sonic
 
 import (
-	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/labctl/labctl/orchestrator/textparse/textparsetest"
 )
 
 func ctrFuzzSeeds(f *testing.F, prefix string) {
@@ -28,42 +28,15 @@ func ctrFuzzSeeds(f *testing.F, prefix string) {
 	f.Add("---\n")
 }
 
-// ctrCheckErr insists that every failure is a located CounterError, not
-// some other error or a panic.
-func ctrCheckErr(t *testing.T, in string, err error) {
-	var ce *CounterError
-	if !errors.As(err, &ce) {
-		t.Fatalf("error %v is not a *CounterError", err)
-	}
-	if ce.Line < 0 || ce.Line > strings.Count(in, "\n")+1 {
-		t.Fatalf("error line %d outside the input: %v", ce.Line, err)
-	}
-}
-
-// ctrRoundTrip re-encodes a parsed value through JSON: nothing may change.
-func ctrRoundTrip[T any](t *testing.T, v *T) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var back T
-	if err := json.Unmarshal(b, &back); err != nil {
-		t.Fatal(err)
-	}
-	if b2, _ := json.Marshal(&back); string(b) != string(b2) {
-		t.Fatalf("round trip changed:\n%s\n%s", b, b2)
-	}
-}
-
 func FuzzParsePFCCounters(f *testing.F) {
 	ctrFuzzSeeds(f, "pfc_counters")
 	f.Fuzz(func(t *testing.T, in string) {
 		c, err := ParsePFCCounters(strings.NewReader(in))
 		if err != nil {
-			ctrCheckErr(t, in, err)
+			textparsetest.CheckError(t, in, err)
 			return
 		}
-		ctrRoundTrip(t, c)
+		textparsetest.RoundTrip(t, c)
 		// Totals equal the sum of the parts.
 		var rx, tx int64
 		for _, p := range c.Ports {
@@ -82,10 +55,10 @@ func FuzzParseQueueCounters(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in string) {
 		c, err := ParseQueueCounters(strings.NewReader(in))
 		if err != nil {
-			ctrCheckErr(t, in, err)
+			textparsetest.CheckError(t, in, err)
 			return
 		}
-		ctrRoundTrip(t, c)
+		textparsetest.RoundTrip(t, c)
 		for _, q := range c.Queues {
 			if q.Port == "" || q.Queue.Name == "" {
 				t.Fatalf("empty port or queue: %+v", q)
@@ -99,10 +72,10 @@ func FuzzParseWREDCounters(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in string) {
 		c, err := ParseWREDCounters(strings.NewReader(in))
 		if err != nil {
-			ctrCheckErr(t, in, err)
+			textparsetest.CheckError(t, in, err)
 			return
 		}
-		ctrRoundTrip(t, c)
+		textparsetest.RoundTrip(t, c)
 	})
 }
 
@@ -111,10 +84,10 @@ func FuzzParsePortCounters(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in string) {
 		c, err := ParsePortCounters(strings.NewReader(in))
 		if err != nil {
-			ctrCheckErr(t, in, err)
+			textparsetest.CheckError(t, in, err)
 			return
 		}
-		ctrRoundTrip(t, c)
+		textparsetest.RoundTrip(t, c)
 		for _, p := range c.Ports {
 			if p.Port == "" {
 				t.Fatal("empty port name")

@@ -1,7 +1,6 @@
 package sonic
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -9,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/labctl/labctl/orchestrator/textparse/textparsetest"
 )
 
 var ctrUpdate = flag.Bool("update", false, "rewrite golden files under testdata/")
@@ -48,24 +49,7 @@ func TestCounterGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("parse %s: %v", f, err)
 			}
-			got, err := json.MarshalIndent(v, "", "  ")
-			if err != nil {
-				t.Fatal(err)
-			}
-			got = append(got, '\n')
-			golden := strings.TrimSuffix(f, ".txt") + ".golden.json"
-			if *ctrUpdate {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s differs from %s:\n%s", name, golden, got)
-			}
+			textparsetest.Golden(t, strings.TrimSuffix(f, ".txt")+".golden.json", v, *ctrUpdate)
 		})
 	}
 }
