@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/labctl/labctl/orchestrator/qos"
 )
@@ -78,7 +79,47 @@ func Parse(device string, srcs ...qos.Source) (qos.DeviceConfig, error) {
 	return p.result(device), nil
 }
 
+// cfgTopLevel are first words of EOS running-config statements; a file
+// with none of them is not an EOS config, whatever else it holds.
+var cfgTopLevel = map[string]bool{
+	"!": true, "end": true, "interface": true, "qos": true, "priority-flow-control": true,
+	"hostname": true, "router": true, "ip": true, "ipv6": true, "vlan": true, "management": true,
+	"username": true, "service": true, "spanning-tree": true, "platform": true, "transceiver": true,
+	"daemon": true, "aaa": true, "logging": true, "ntp": true, "snmp-server": true, "no": true,
+	"errdisable": true, "vrf": true, "dns": true, "clock": true, "policy-map": true, "class-map": true,
+	"hardware": true, "mlag": true, "monitor": true, "event-handler": true, "banner": true,
+	"route-map": true, "prefix-list": true, "peer-filter": true, "switchport": true, "queue-monitor": true,
+	"system": true, "enable": true, "tacacs-server": true, "radius-server": true, "lldp": true,
+	"mac": true, "load-interval": true, "dot1x": true, "sflow": true, "tap": true, "tcam": true,
+}
+
+// cfgCheckText rejects input that is not EOS CLI text, so that a binary
+// file, a JSON document or an unrelated text cannot lint clean.
+func cfgCheckText(src qos.Source) error {
+	data := src.Data
+	switch {
+	case len(bytes.TrimSpace(data)) == 0:
+		return fmt.Errorf("%s: the file is empty, not an EOS config (fix: give a running-config, for example from 'show running-config')", src.Name)
+	case bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data):
+		return fmt.Errorf("%s: binary data, not an EOS config (fix: give the text of 'show running-config')", src.Name)
+	}
+	if t := bytes.TrimSpace(data); t[0] == '{' || t[0] == '[' {
+		return fmt.Errorf("%s:1: JSON, not EOS CLI text (fix: a SONiC config_db file needs --nos sonic)", src.Name)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	for sc.Scan() {
+		if f := strings.Fields(sc.Text()); len(f) > 0 && cfgTopLevel[f[0]] && f[0] != "!" {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s: no EOS configuration statements found (fix: give a running-config with lines such as 'interface Ethernet1' or 'qos map dscp 26 to traffic-class 3')", src.Name)
+}
+
 func (p *cfgParser) file(src qos.Source) error {
+	if err := cfgCheckText(src); err != nil {
+		return err
+	}
 	sc := bufio.NewScanner(bytes.NewReader(src.Data))
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	var cur *cfgBlock // interface or qos profile being read
