@@ -77,6 +77,13 @@ func (f *sizingFlags) planInput(cmd *cobra.Command, args []string) (sizing.Input
 	case !cmd.Flags().Changed("gpus"):
 		return base, exitcode.Usagef("name a lab or give --gpus (for example: labctl plan 64gpu, or labctl plan --gpus 64)")
 	}
+	// A zero given on the command line is a mistake, not "use the
+	// default" (which is what zero means in a spec that leaves a key out).
+	for _, name := range []string{"gpus-per-server", "nic-speed", "leaf-ports", "leaf-speed", "spine-ports", "spine-speed", "oversubscription"} {
+		if fl := cmd.Flags().Lookup(name); fl.Changed && (fl.Value.String() == "0" || fl.Value.String() == "-0") {
+			return base, exitcode.Usagef("--%s 0 is not a valid value (fix: leave the flag out for the default, %s)", name, fl.DefValue)
+		}
+	}
 	return f.apply(cmd, base).Normalize(), nil
 }
 

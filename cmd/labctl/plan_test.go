@@ -84,6 +84,9 @@ func TestPlanBadInputExit2(t *testing.T) {
 		{[]string{"plan", "--gpus", "abc"}, "invalid argument"},
 		{[]string{"nosuchcommand"}, "unknown command"},
 		{[]string{"plan", "--gpus", "65536"}, "do not fit"},
+		{[]string{"plan", "--gpus", "64", "--oversubscription", "NaN"}, "out of range"},
+		{[]string{"plan", "--gpus", "64", "--leaf-ports", "0"}, "--leaf-ports 0"},
+		{[]string{"plan", "--gpus", "64", "--gpus-per-server", "0"}, "--gpus-per-server 0"},
 	}
 	for _, c := range cases {
 		code, _, stderr := runCLI(t, c.args...)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -118,6 +119,7 @@ func TestBadInputs(t *testing.T) {
 		{Input{GPUs: 64, NICSpeedGbps: 40, LeafSpeedGbps: 100}, "nic_speed_gbps"}, // 2.5 lanes
 		{Input{GPUs: 64, SpineSpeedGbps: 25, LeafSpeedGbps: 400, NICSpeedGbps: 100}, "spine_speed_gbps"},
 		{Input{GPUs: 64, Oversubscription: 0.5}, "oversubscription"},
+		{Input{GPUs: 64, Oversubscription: math.NaN()}, "oversubscription"},
 		{Input{GPUs: 64, Layout: "ring"}, "layout"},
 		{Input{GPUs: 64, Tiers: 4}, "tiers"},
 		{Input{GPUs: 64, LeafPorts: 2}, "leaf_ports"},

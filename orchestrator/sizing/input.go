@@ -2,6 +2,7 @@ package sizing
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 )
@@ -98,7 +99,7 @@ func (in Input) Validate() error {
 		return &InputError{"leaf_ports", fmt.Sprintf("a leaf with %d ports is not buildable", in.LeafPorts), "use a port count between 4 and 1024, for example 32, 64 or 128"}
 	case in.SpinePorts < 2 || in.SpinePorts > 1024:
 		return &InputError{"spine_ports", fmt.Sprintf("a spine with %d ports is not buildable", in.SpinePorts), "use a port count between 2 and 1024, for example 32, 64 or 128"}
-	case in.Oversubscription < 1 || in.Oversubscription > 16:
+	case math.IsNaN(in.Oversubscription) || in.Oversubscription < 1 || in.Oversubscription > 16:
 		return &InputError{"oversubscription", fmt.Sprintf("%g:1 is out of range", in.Oversubscription), "use a ratio from 1 (non-blocking) to 16"}
 	case in.Layout != LayoutToR && in.Layout != LayoutRail:
 		return &InputError{"layout", fmt.Sprintf("unknown layout %q", in.Layout), "use tor or rail"}
