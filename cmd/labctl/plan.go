@@ -138,6 +138,7 @@ func writePlan(app *App, format string, p *sizing.Plan) error {
 	case "json":
 		enc := json.NewEncoder(app.Out)
 		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false) // keep "1x400G->2x200G" readable
 		return enc.Encode(p)
 	case "yaml":
 		js, err := json.Marshal(p)

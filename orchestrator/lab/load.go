@@ -30,6 +30,11 @@ const (
 	DefaultQoSProfile = "roce-dcqcn"
 )
 
+// QoSProfiles are the names of the built-in QoS profiles (orchestrator/qos
+// defines them; a test there keeps the two lists equal). They are checked
+// here so that a wrong name is reported at its line in the spec.
+var QoSProfiles = []string{"roce-dcqcn", "roce-ecn-only", "roce-pfc-only"}
+
 // Catalog returns the names of the embedded catalog labs, sorted by size.
 func Catalog() []*Spec {
 	var out []*Spec
@@ -132,6 +137,9 @@ func Parse(file string, data []byte) (*Spec, error) {
 // validateQoS checks the ranges of QoS overrides that need no knowledge of
 // profiles; the qos package checks the rest.
 func validateQoS(q *QoSSpec, at func(path, msg, fix string) error) error {
+	if !slices.Contains(QoSProfiles, q.Profile) {
+		return at("$.qos.profile", fmt.Sprintf("unknown QoS profile %q", q.Profile), "use one of "+strings.Join(QoSProfiles, ", "))
+	}
 	for i, p := range q.LosslessPriorities {
 		if p < 0 || p > 7 {
 			return at(fmt.Sprintf("$.qos.lossless_priorities[%d]", i), fmt.Sprintf("priority %d is out of range", p), "use priorities 0 to 7")

@@ -106,3 +106,10 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestUnknownQoSProfileIsPositioned(t *testing.T) {
+	_, err := Parse("x.yaml", []byte("name: a\nsizing:\n  gpus: 8\nqos:\n  profile: nope\n"))
+	if err == nil || !strings.Contains(err.Error(), "x.yaml:5:12: unknown QoS profile \"nope\"") {
+		t.Errorf("got %v", err)
+	}
+}
