@@ -123,9 +123,9 @@ func showCounters(t *testing.T, nos string, srv *sshtest.Server, transcript stri
 	var outs []string
 	var err error
 	if nos == eos.Name {
-		outs, err = eos.RunShowCommands(context.Background(), eos.PushTarget{Name: "leaf1", Host: host, Port: port, Username: "admin", Password: "admin", Timeout: 5 * time.Second, Options: opts}, EOSCounterCommands)
+		outs, err = eos.RunShowCommands(context.Background(), eos.PushTarget{Name: "leaf1", Host: host, Port: port, Username: "admin", Password: "admin", Timeout: 30 * time.Second, Options: opts}, EOSCounterCommands)
 	} else {
-		outs, err = sonic.RunShowCommands(context.Background(), sonic.PushTarget{Name: "leaf1", Host: host, Port: port, Username: "admin", Password: "YourPaSsWoRd", Timeout: 5 * time.Second, Options: opts}, SONiCCounterCommands)
+		outs, err = sonic.RunShowCommands(context.Background(), sonic.PushTarget{Name: "leaf1", Host: host, Port: port, Username: "admin", Password: "YourPaSsWoRd", Timeout: 30 * time.Second, Options: opts}, SONiCCounterCommands)
 	}
 	if srv != nil && *update && err == nil {
 		time.Sleep(50 * time.Millisecond) // let the read loop log the last bytes
@@ -252,4 +252,26 @@ func TestCounterDeltas(t *testing.T) {
 	if strings.Join(have, "; ") != strings.Join(want, "; ") {
 		t.Errorf("deltas %q\nwant   %q", have, want)
 	}
+}
+
+func FuzzParseSwitchCounters(f *testing.F) {
+	for _, nos := range []string{"sonic", "eos"} {
+		outs := counterOutputs(&testing.T{}, nos)
+		cmds := CounterCommands(nos)
+		seed := make([]string, 4)
+		for i, c := range cmds {
+			seed[i] = outs[c]
+		}
+		f.Add(nos == "eos", seed[0], seed[1], seed[2], seed[3])
+	}
+	f.Fuzz(func(t *testing.T, isEOS bool, a, b, c, d string) {
+		nos, outs := "sonic", []string{a, b, c, d}
+		if isEOS {
+			nos, outs = "eos", outs[:3]
+		}
+		sc, err := ParseSwitchCounters(nos, outs, []string{"Ethernet0", "Ethernet1"}, 3)
+		if err == nil && len(sc) == 0 {
+			t.Fatal("no error and no counters")
+		}
+	})
 }

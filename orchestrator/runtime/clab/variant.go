@@ -123,9 +123,11 @@ func parseConfigDB(what string, data []byte) (configDB, error) {
 // everything neither document mentions stays. Operations come in table,
 // key, field order so the patch is stable.
 func SONiCVariantPatch(running, full, variant []byte) ([]byte, error) {
-	run, err := parseConfigDB("the running CONFIG_DB", running)
-	if err != nil {
-		return nil, err
+	// Only the tables labctl manages are decoded from the running
+	// CONFIG_DB: others may not have the table/key/field shape.
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(running, &raw); err != nil {
+		return nil, fmt.Errorf("the running CONFIG_DB is not a JSON object of tables: %w", err)
 	}
 	fl, err := parseConfigDB("the lab's config", full)
 	if err != nil {
@@ -137,7 +139,13 @@ func SONiCVariantPatch(running, full, variant []byte) ([]byte, error) {
 	}
 	ops := []PatchOp{}
 	for _, table := range unionKeys(fl, vr) {
-		rt, inRun := run[table]
+		var rt map[string]map[string]any
+		msg, inRun := raw[table]
+		if inRun {
+			if err := json.Unmarshal(msg, &rt); err != nil {
+				return nil, fmt.Errorf("table %s of the running CONFIG_DB is not keys of fields: %w", table, err)
+			}
+		}
 		vt := vr[table]
 		if !inRun {
 			if len(vt) > 0 {

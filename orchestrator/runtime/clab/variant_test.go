@@ -261,3 +261,61 @@ func TestEOSNegationsModes(t *testing.T) {
 		t.Errorf("EOSNegations =\n%s\nwant\n%s", got, want)
 	}
 }
+
+func TestSONiCVariantPatchIgnoresOtherTables(t *testing.T) {
+	running := []byte(`{"VERSIONS": {"DATABASE": {"VERSION": "version_4_0_1"}}, "WEIRD": [1, 2], "PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3"}}}`)
+	patch, err := SONiCVariantPatch(running, []byte(`{"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3"}}}`), []byte(`{"PORT_QOS_MAP": {"Ethernet0": {}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ops []PatchOp
+	if err := json.Unmarshal(patch, &ops); err != nil {
+		t.Fatal(err)
+	}
+	if len(ops) != 1 || ops[0].Op != "remove" || ops[0].Path != "/PORT_QOS_MAP/Ethernet0/pfc_enable" {
+		t.Errorf("ops = %+v", ops)
+	}
+	if _, err := SONiCVariantPatch([]byte(`{"PORT_QOS_MAP": [1]}`), []byte(`{"PORT_QOS_MAP": {}}`), []byte(`{}`)); err == nil || !strings.Contains(err.Error(), "table PORT_QOS_MAP") {
+		t.Errorf("error = %v", err)
+	}
+}
+
+func FuzzSONiCVariantPatch(f *testing.F) {
+	full, _ := os.ReadFile("../../nos/sonic/testdata/golden/ecn-on_pfc-on/leaf1.json")
+	off, _ := os.ReadFile("../../nos/sonic/testdata/golden/ecn-off_pfc-off/leaf1.json")
+	f.Add(full, full, off)
+	f.Add([]byte(`{}`), []byte(`{"A": {"k": {"f": "1"}}}`), []byte(`{"A": {"k": {}}}`))
+	f.Fuzz(func(t *testing.T, running, full, variant []byte) {
+		patch, err := SONiCVariantPatch(running, full, variant)
+		if err != nil {
+			return
+		}
+		var ops []PatchOp
+		if err := json.Unmarshal(patch, &ops); err != nil {
+			t.Fatalf("patch is not JSON: %v", err)
+		}
+		for _, op := range ops {
+			if (op.Op != "add" && op.Op != "remove") || !strings.HasPrefix(op.Path, "/") {
+				t.Fatalf("bad op %+v", op)
+			}
+		}
+	})
+}
+
+func FuzzEOSNegations(f *testing.F) {
+	full, _ := os.ReadFile("../../nos/eos/testdata/golden/ecn-on_pfc-on/leaf1.cfg")
+	off, _ := os.ReadFile("../../nos/eos/testdata/golden/ecn-off_pfc-off/leaf1.cfg")
+	f.Add(string(full), string(off))
+	f.Add("a\n b\n  c\n d\n", "a\n b\n")
+	f.Fuzz(func(t *testing.T, full, variant string) {
+		if got := EOSNegations(full, full); got != "" {
+			t.Fatalf("a config negates itself: %q", got)
+		}
+		neg := EOSNegations(full, variant)
+		for _, l := range parseEOSLines(neg) {
+			if l.text != "exit" && !strings.HasPrefix(l.text, "no ") && l.depth == 0 && !strings.Contains(full, l.text) {
+				t.Fatalf("negations enter a mode full lacks: %q", l.text)
+			}
+		}
+	})
+}
