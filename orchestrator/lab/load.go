@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/labctl/labctl/labs"
 	"github.com/labctl/labctl/orchestrator/sizing"
