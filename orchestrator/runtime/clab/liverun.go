@@ -93,6 +93,9 @@ func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, v runtime.Vari
 		return nil, fmt.Errorf("variant %s: %w", v.Name, pushErr)
 	}
 
+	if v.Progress != nil {
+		v.Progress(0)
+	}
 	lossless := losslessPriority(l)
 	nics := HostNICs(l, v)
 	var notes []string
@@ -127,11 +130,18 @@ func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, v runtime.Vari
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if out.Extra == nil {
+		out.Extra = map[string]any{}
+	}
 	if len(notes) > 0 {
-		if out.Extra == nil {
-			out.Extra = map[string]any{}
-		}
 		out.Extra["counter_errors"] = notes
+	}
+	// What the measured summary cannot say: soft-RoCE has no congestion
+	// control (no CNPs) and the switches count pause frames, not time.
+	out.Extra["not_measured"] = []string{"cnp", "pfc_pause_us"}
+	out.Extra["readback_dir"] = filepath.Join(ReadbackDir(l), variantSlug(v))
+	if v.Progress != nil {
+		v.Progress(1)
 	}
 	return out, runErr
 }

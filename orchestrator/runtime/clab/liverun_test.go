@@ -461,3 +461,33 @@ func TestZeroCounts(t *testing.T) {
 		t.Errorf("zeroCounts = %q", got)
 	}
 }
+
+// A switch whose counters cannot be read leaves its rows out and is named
+// in the variant; the run itself stands.
+func TestRunVariantCounterFailureIsNamed(t *testing.T) {
+	f := newLiveFixture(t, "sonic")
+	bad := f.l.Graph.Switches()[1].Name
+	show := f.r.Show
+	f.r.Show = func(ctx context.Context, nos, node, host string, port int, cred Credentials, cmds []string) ([]string, error) {
+		if node == bad {
+			return nil, fmt.Errorf("push to %s: connect: connection refused", node)
+		}
+		return show(ctx, nos, node, host, port, cred, cmds)
+	}
+	out, err := f.r.RunVariant(context.Background(), f.l, testVariant())
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes, _ := out.Extra["counter_errors"].([]string)
+	if len(notes) != 2 || !strings.Contains(notes[0], bad) {
+		t.Errorf("counter errors = %q", notes)
+	}
+	for _, c := range out.Counters {
+		if c.Node == bad {
+			t.Fatalf("counters of %s recorded though unreadable", bad)
+		}
+	}
+	if len(out.Counters) == 0 || !slices.Equal(out.Extra["not_measured"].([]string), []string{"cnp", "pfc_pause_us"}) {
+		t.Errorf("counters %d, extra %v", len(out.Counters), out.Extra)
+	}
+}
