@@ -16,6 +16,7 @@ func newRegressCmd(app *App) *cobra.Command {
 		saveRun   string
 		tolerance []string
 		f         results.Filter
+		force     bool
 	)
 	cmd := &cobra.Command{
 		Use:   "regress <run-id|latest> --baseline <run-id|name|file> | --save-baseline <run-id|latest> <name>",
@@ -44,7 +45,7 @@ Tolerances (defaults in results/baselines/README.md) are overridden with
 					return err
 				}
 				defer s.Close()
-				path, err := results.SaveBaseline(s, saveRun, args[0])
+				path, err := results.SaveBaselineFiltered(s, saveRun, args[0], f, force)
 				if err != nil {
 					var nf *results.NotFoundError
 					if errors.As(err, &nf) {
@@ -83,10 +84,20 @@ Tolerances (defaults in results/baselines/README.md) are overridden with
 			}
 			base, err := results.LoadBaseline(s, baseline)
 			if err != nil {
+				// A baseline that is not found or not a run record is
+				// bad input, whatever went wrong reading it.
+				if exitcode.Code(err) == exitcode.CheckFailed {
+					return exitcode.Usagef("baseline %s: %v (fix: name a run id, latest, a saved baseline or a run.json file)", baseline, err)
+				}
 				return runRefError(err)
 			}
 			if base.RunID == run.RunID {
-				app.Log.Warn("run and baseline are the same run", "run", run.RunID)
+				fmt.Fprintf(app.Err, "labctl: note: run and baseline are the same run (%s)\n", run.RunID)
+			}
+			// Metrics of different scenarios or labs are not comparable:
+			// every difference would read as a regression.
+			if base.Scenario != run.Scenario || base.Lab != run.Lab {
+				return exitcode.Usagef("run %s is %s on %s but baseline %s is %s on %s: compare runs of the same scenario and lab (narrow 'latest' with --scenario/--lab)", run.RunID, run.Scenario, run.Lab, base.RunID, base.Scenario, base.Lab)
 			}
 			rep := results.Compare(run, base, tol)
 			switch format {
@@ -108,6 +119,7 @@ Tolerances (defaults in results/baselines/README.md) are overridden with
 	}
 	cmd.Flags().StringVar(&baseline, "baseline", "", "run id, latest, saved baseline name or run.json file to compare with")
 	cmd.Flags().StringVar(&saveRun, "save-baseline", "", "save this run (id or latest) as a named baseline under results/baselines/")
+	cmd.Flags().BoolVar(&force, "force", false, "with --save-baseline: replace an existing baseline of that name")
 	cmd.Flags().StringArrayVar(&tolerance, "tolerance", nil, "metric=value tolerance override, repeatable (3%, 5, 10%+2, off)")
 	runFilterFlags(cmd, &f)
 	return cmd

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/labctl/labctl/orchestrator/exitcode"
 	"io"
 	"math"
 	"os"
@@ -414,15 +415,28 @@ func (s *Store) BaselinesDir() string { return filepath.Join(s.dir, "baselines")
 // to results/baselines/<name>.json and returns the file's path. Baselines
 // are committed to the repository, so later runs compare against them.
 func SaveBaseline(s *Store, ref, name string) (string, error) {
+	return SaveBaselineFiltered(s, ref, name, Filter{}, false)
+}
+
+// SaveBaselineFiltered is SaveBaseline with "latest" narrowed by f, and an
+// existing baseline of that name replaced only when force is set (baselines
+// are committed files: replacing one silently would lose a reference).
+func SaveBaselineFiltered(s *Store, ref, name string, f Filter, force bool) (string, error) {
 	if !baselineNamePattern.MatchString(name) {
 		return "", fmt.Errorf("baseline name %q: use lowercase letters, digits and dashes, starting with a letter or digit (for example ecn-pfc-64gpu)", name)
 	}
-	run, err := s.Get(ref)
+	run, err := s.Find(ref, f)
 	if err != nil {
 		return "", err
 	}
 	if run.Status == StatusRunning {
 		return "", fmt.Errorf("save baseline %s: run %s is still running; wait for it to finish", name, run.RunID)
+	}
+	path := filepath.Join(s.BaselinesDir(), name+".json")
+	if !force {
+		if old, err := ReadRunFile(path); err == nil && old.RunID != run.RunID {
+			return "", exitcode.Usagef("baseline %s already exists (saved from run %s, %s on %s): use --force to replace it with run %s, or choose another name", name, old.RunID, old.Scenario, old.Lab, run.RunID)
+		}
 	}
 	if err := os.MkdirAll(s.BaselinesDir(), 0o755); err != nil {
 		return "", fmt.Errorf("save baseline %s: %w", name, err)
@@ -431,7 +445,6 @@ func SaveBaseline(s *Store, ref, name string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("save baseline %s: %w", name, err)
 	}
-	path := filepath.Join(s.BaselinesDir(), name+".json")
 	if err := WriteFileAtomic(path, append(data, '\n'), 0o644); err != nil {
 		return "", fmt.Errorf("save baseline %s: %w", name, err)
 	}
