@@ -3,7 +3,6 @@ package hoststat
 import (
 	"encoding/json"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,27 +13,11 @@ import (
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
 func fixtures(t testing.TB, prefix string) []string {
-	t.Helper()
-	files, _ := filepath.Glob(filepath.Join("testdata", prefix+"*"))
-	var out []string
-	for _, f := range files {
-		if !strings.HasSuffix(f, ".golden.json") {
-			out = append(out, f)
-		}
-	}
-	if len(out) == 0 {
-		t.Fatalf("no %s fixtures", prefix)
-	}
-	return out
+	return textparsetest.Fixtures(t, filepath.Join("testdata", prefix+"*"))
 }
 
 func fixture(t testing.TB, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	return textparsetest.Read(t, filepath.Join("testdata", name))
 }
 
 var parsers = map[string]func(string) (any, error){
@@ -152,7 +135,7 @@ func TestErrors(t *testing.T) {
 
 func seeds(f *testing.F, prefix string) {
 	for _, name := range fixtures(f, prefix) {
-		f.Add(fixture(f, filepath.Base(name)))
+		f.Add(textparsetest.Read(f, name))
 	}
 	f.Add("")
 	f.Add("link")

@@ -9,12 +9,8 @@ import (
 )
 
 func seeds(f *testing.F, prefix string) {
-	files, _ := filepath.Glob(filepath.Join("testdata", prefix+"*"))
-	for _, name := range files {
-		if strings.HasSuffix(name, ".golden.json") {
-			continue
-		}
-		f.Add(fixture(f, filepath.Base(name)))
+	for _, name := range textparsetest.Fixtures(f, filepath.Join("testdata", prefix+"*")) {
+		f.Add(textparsetest.Read(f, name))
 	}
 	f.Add("")
 	f.Add("{")

@@ -17,12 +17,7 @@ import (
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
 func fixture(t testing.TB, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	return textparsetest.Read(t, filepath.Join("testdata", name))
 }
 
 func parseAny(name, in string) (any, error) {

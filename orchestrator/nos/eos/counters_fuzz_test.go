@@ -1,7 +1,6 @@
 package eos
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -10,11 +9,7 @@ import (
 
 func ctrFuzzSeeds(f *testing.F, prefix string) {
 	for _, name := range ctrFixtures(f, prefix) {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(string(b))
+		f.Add(textparsetest.Read(f, name))
 	}
 	f.Add("")
 	f.Add("{")

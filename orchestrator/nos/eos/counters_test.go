@@ -19,27 +19,11 @@ var ctrParsers = map[string]func(string) (any, error){
 }
 
 func ctrFixtures(t testing.TB, prefix string) []string {
-	t.Helper()
-	files, _ := filepath.Glob(filepath.Join("testdata/counters", prefix+"*.json"))
-	var out []string
-	for _, f := range files {
-		if !strings.HasSuffix(f, ".golden.json") {
-			out = append(out, f)
-		}
-	}
-	if len(out) == 0 {
-		t.Fatalf("no %s fixtures", prefix)
-	}
-	return out
+	return textparsetest.Fixtures(t, filepath.Join("testdata/counters", prefix+"*.json"))
 }
 
 func ctrFixture(t testing.TB, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata/counters", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	return textparsetest.Read(t, filepath.Join("testdata/counters", name))
 }
 
 func TestCounterGolden(t *testing.T) {

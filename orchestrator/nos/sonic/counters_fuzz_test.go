@@ -1,7 +1,6 @@
 package sonic
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,18 +9,10 @@ import (
 )
 
 func ctrFuzzSeeds(f *testing.F, prefix string) {
-	files, _ := filepath.Glob(filepath.Join("testdata/counters", prefix+"*.txt"))
-	if len(files) == 0 {
-		f.Fatalf("no %s fixtures", prefix)
-	}
-	for _, name := range files {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
+	for _, name := range textparsetest.Fixtures(f, filepath.Join("testdata/counters", prefix+"*.txt")) {
 		// Large seeds make the fuzzer's minimisation of every new input
 		// crawl; the first lines hold all the structure.
-		lines := strings.SplitAfter(string(b), "\n")
+		lines := strings.SplitAfter(textparsetest.Read(f, name), "\n")
 		f.Add(strings.Join(lines[:min(len(lines), 16)], ""))
 	}
 	f.Add("")

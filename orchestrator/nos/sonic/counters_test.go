@@ -34,11 +34,7 @@ func ctrParserFor(t *testing.T, name string) func(string) (any, error) {
 }
 
 func TestCounterGolden(t *testing.T) {
-	files, err := filepath.Glob("testdata/counters/*.txt")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no fixtures: %v", err)
-	}
-	for _, f := range files {
+	for _, f := range textparsetest.Fixtures(t, "testdata/counters/*.txt") {
 		name := strings.TrimSuffix(filepath.Base(f), ".txt")
 		t.Run(name, func(t *testing.T) {
 			in, err := os.ReadFile(f)
@@ -55,12 +51,7 @@ func TestCounterGolden(t *testing.T) {
 }
 
 func ctrReadFixture(t *testing.T, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata/counters", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	return textparsetest.Read(t, filepath.Join("testdata/counters", name))
 }
 
 func TestParsePFCCountersValues(t *testing.T) {

@@ -8,11 +8,43 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/labctl/labctl/orchestrator/textparse"
 )
+
+// Read returns the text of the file at path (a fixture under testdata/).
+func Read(t testing.TB, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// Fixtures returns the input files matching pattern, leaving out golden
+// files (*.golden.json). Finding none fails the test, so that tests cannot
+// pass by reading nothing after fixtures move.
+func Fixtures(t testing.TB, pattern string) []string {
+	t.Helper()
+	files, err := filepath.Glob(pattern)
+	if err != nil {
+		t.Fatalf("fixtures %s: %v", pattern, err)
+	}
+	var out []string
+	for _, f := range files {
+		if !strings.HasSuffix(f, ".golden.json") {
+			out = append(out, f)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no fixtures match %s", pattern)
+	}
+	return out
+}
 
 // Golden compares v, encoded as indented JSON with a final newline, with
 // the file golden. With update (the tests' -update flag) it writes the file

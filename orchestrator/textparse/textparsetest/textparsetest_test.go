@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/labctl/labctl/orchestrator/textparse"
@@ -110,5 +111,28 @@ func TestRoundTrip(t *testing.T) {
 	}
 	if !fails(t, func(tb testing.TB) { RoundTrip(tb, &struct{ F func() }{}) }) {
 		t.Error("an unencodable value passed")
+	}
+}
+
+func TestFixtures(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"pfc_a.txt", "pfc_a.txt.golden.json", "pfc_b.txt", "queue.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(name), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := Fixtures(t, filepath.Join(dir, "pfc_*"))
+	want := []string{filepath.Join(dir, "pfc_a.txt"), filepath.Join(dir, "pfc_b.txt")}
+	if !slices.Equal(got, want) {
+		t.Errorf("Fixtures = %q, want %q", got, want)
+	}
+	if Read(t, got[1]) != "pfc_b.txt" {
+		t.Errorf("Read(%s) = %q", got[1], Read(t, got[1]))
+	}
+	if !fails(t, func(tb testing.TB) { Fixtures(tb, filepath.Join(dir, "ecn_*")) }) {
+		t.Error("no fixtures passed")
+	}
+	if !fails(t, func(tb testing.TB) { Read(tb, filepath.Join(dir, "missing.txt")) }) {
+		t.Error("reading a missing fixture passed")
 	}
 }
