@@ -324,6 +324,15 @@ func (d *Docker) RemoveNetworkIfUnused(ctx context.Context, name string) (bool, 
 	if len(n.Containers) > 0 {
 		return false, nil
 	}
+	// Inspect lists only running endpoints; a stopped container that
+	// would start on the network counts as a user too.
+	users, err := d.c.ContainerList(ctx, container.ListOptions{All: true, Filters: filters.NewArgs(filters.Arg("network", name))})
+	if err != nil {
+		return false, fmt.Errorf("list containers on network %s: %w", name, err)
+	}
+	if len(users) > 0 {
+		return false, nil
+	}
 	if err := d.c.NetworkRemove(ctx, name); err != nil && !client.IsErrNotFound(err) {
 		return false, err
 	}

@@ -1,0 +1,76 @@
+//go:build docker
+
+package clab
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/network"
+)
+
+// The Docker engine's side of down: containers found by containerlab's
+// label and by exact name, removed; a network removed only when unused.
+func TestDockerCleaner(t *testing.T) {
+	d, _ := testContainer(t) // imports the helper image
+	ctx := context.Background()
+	const lab = "labctl-cleaner-test"
+	create := func(name string, labels map[string]string) {
+		_ = d.Client().ContainerRemove(ctx, name, container.RemoveOptions{Force: true})
+		if _, err := d.Client().ContainerCreate(ctx, &container.Config{Image: "labctl-test/exec-helper:latest", Entrypoint: []string{"/helper"}, Cmd: []string{"idle"}, Labels: labels}, &container.HostConfig{}, nil, nil, name); err != nil {
+			t.Fatalf("create %s: %v", name, err)
+		}
+		t.Cleanup(func() {
+			_ = d.Client().ContainerRemove(context.Background(), name, container.RemoveOptions{Force: true})
+		})
+	}
+	labelled := "labctl-cleaner-test-labelled"
+	byName := ContainerName(lab, "leaf1")
+	other := ContainerName(lab+"-x", "leaf1")
+	create(labelled, map[string]string{"containerlab": lab})
+	create(byName, nil)
+	create(other, map[string]string{"containerlab": lab + "-x"})
+
+	got, err := d.ContainersOf(ctx, lab, []string{byName, ContainerName(lab, "spine1")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{byName, labelled}; !slices.Equal(got, want) {
+		t.Fatalf("ContainersOf = %q, want %q", got, want)
+	}
+	for _, n := range got {
+		if err := d.RemoveContainer(ctx, n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := d.RemoveContainer(ctx, byName); err != nil {
+		t.Errorf("removing a removed container: %v", err)
+	}
+	if got, _ := d.ContainersOf(ctx, lab, []string{byName}); len(got) != 0 {
+		t.Errorf("left: %q", got)
+	}
+
+	const netName = "labctl-cleaner-test-net"
+	_ = d.Client().NetworkRemove(ctx, netName)
+	if _, err := d.Client().NetworkCreate(ctx, netName, network.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = d.Client().NetworkRemove(context.Background(), netName) })
+	if err := d.Client().NetworkConnect(ctx, netName, other, nil); err != nil {
+		t.Fatal(err)
+	}
+	if removed, err := d.RemoveNetworkIfUnused(ctx, netName); err != nil || removed {
+		t.Fatalf("network in use: removed %t, %v", removed, err)
+	}
+	if err := d.Client().NetworkDisconnect(ctx, netName, other, true); err != nil {
+		t.Fatal(err)
+	}
+	if removed, err := d.RemoveNetworkIfUnused(ctx, netName); err != nil || !removed {
+		t.Fatalf("unused network: removed %t, %v", removed, err)
+	}
+	if removed, err := d.RemoveNetworkIfUnused(ctx, netName); err != nil || removed {
+		t.Fatalf("missing network: removed %t, %v", removed, err)
+	}
+}
