@@ -191,6 +191,10 @@ func writeRunSummary(w io.Writer, run *results.Run, dir string) {
 			s.PFCPauseUs, s.ECNMarked, s.CNP, s.Retransmits, s.LatencyUsP99)
 	}
 	tw.Flush()
+	// The columns cover different spans; say which, so that a pause count
+	// from the first burst is not read as the converged state.
+	fmt.Fprintln(w, "\nGB/S, MIN FLOW, JAIN (all flows) and P99: the measurement window after the scenario's warmup.")
+	fmt.Fprintln(w, "DROPS, PAUSES, PAUSED US, ECN MARKS, CNPS, RETRANSMITS: the whole run, summed over ports and priorities.")
 	for _, v := range run.Variants {
 		fmt.Fprintf(w, "\n%s", v.Name)
 		if roles := roleThroughput(v); roles != "" {
