@@ -2,6 +2,7 @@ package clab
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"reflect"
@@ -14,48 +15,58 @@ import (
 // a missing parent, fails.
 func applyPatch(t *testing.T, db configDB, patch []byte) {
 	t.Helper()
+	if err := patchConfigDB(db, patch); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func patchConfigDB(db configDB, patch []byte) error {
 	var ops []PatchOp
 	if err := json.Unmarshal(patch, &ops); err != nil {
-		t.Fatal(err)
+		return err
+	}
+	asFields := func(v any) map[string]any {
+		m, _ := v.(map[string]any)
+		return maps.Clone(m)
 	}
 	for _, op := range ops {
 		parts := strings.Split(strings.TrimPrefix(op.Path, "/"), "/")
 		for i := range parts {
 			parts[i] = strings.NewReplacer("~1", "/", "~0", "~").Replace(parts[i])
 		}
-		asFields := func(v any) map[string]any {
-			m, _ := v.(map[string]any)
-			return maps.Clone(m)
-		}
 		switch {
 		case op.Op == "add" && len(parts) == 1:
 			tab := map[string]map[string]any{}
-			for k, v := range op.Value.(map[string]any) {
+			vals, ok := op.Value.(map[string]any)
+			if !ok {
+				return fmt.Errorf("%s: value is not a table", op.Path)
+			}
+			for k, v := range vals {
 				tab[k] = asFields(v)
 			}
 			db[parts[0]] = tab
 		case op.Op == "add" && len(parts) == 2:
 			if db[parts[0]] == nil {
-				t.Fatalf("%s: no table %s", op.Path, parts[0])
+				return fmt.Errorf("%s: no table %s", op.Path, parts[0])
 			}
 			db[parts[0]][parts[1]] = asFields(op.Value)
 		case op.Op == "add" && len(parts) == 3:
 			if db[parts[0]][parts[1]] == nil {
-				t.Fatalf("%s: no entry", op.Path)
+				return fmt.Errorf("%s: no entry", op.Path)
 			}
 			db[parts[0]][parts[1]][parts[2]] = op.Value
 		case op.Op == "remove" && len(parts) == 2:
 			if _, ok := db[parts[0]][parts[1]]; !ok {
-				t.Fatalf("%s: remove of a missing entry", op.Path)
+				return fmt.Errorf("%s: remove of a missing entry", op.Path)
 			}
 			delete(db[parts[0]], parts[1])
 		case op.Op == "remove" && len(parts) == 3:
 			if _, ok := db[parts[0]][parts[1]][parts[2]]; !ok {
-				t.Fatalf("%s: remove of a missing field", op.Path)
+				return fmt.Errorf("%s: remove of a missing field", op.Path)
 			}
 			delete(db[parts[0]][parts[1]], parts[2])
 		default:
-			t.Fatalf("unexpected op %+v", op)
+			return fmt.Errorf("unexpected op %+v", op)
 		}
 	}
 	for k, tab := range db {
@@ -63,6 +74,7 @@ func applyPatch(t *testing.T, db configDB, patch []byte) {
 			delete(db, k)
 		}
 	}
+	return nil
 }
 
 func mustDB(t *testing.T, data []byte) configDB {
