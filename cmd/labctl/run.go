@@ -186,9 +186,19 @@ func writeRunSummary(w io.Writer, run *results.Run, dir string) {
 			continue
 		}
 		s := v.Summary
-		fmt.Fprintf(tw, "%s\t%.1f\t%.1f\t%.3f\t%d\t%d\t%.1f\t%d\t%d\t%d\t%.1f\t\n", name,
-			s.ThroughputGbpsTotal, s.ThroughputGbpsMinFlow, s.JainFairness, s.Drops, s.PFCPauseFrames,
-			s.PFCPauseUs, s.ECNMarked, s.CNP, s.Retransmits, s.LatencyUsP99)
+		// A field the variant's model does not compute prints as n/a.
+		cell := func(field, value string) string {
+			if slices.Contains(s.NotComputed, field) {
+				return "n/a"
+			}
+			return value
+		}
+		fmt.Fprintf(tw, "%s\t%.1f\t%.1f\t%.3f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", name,
+			s.ThroughputGbpsTotal, s.ThroughputGbpsMinFlow, s.JainFairness,
+			cell("drops", fmt.Sprint(s.Drops)), cell("pfc_pause_frames", fmt.Sprint(s.PFCPauseFrames)),
+			cell("pfc_pause_us", fmt.Sprintf("%.1f", s.PFCPauseUs)), cell("ecn_marked", fmt.Sprint(s.ECNMarked)),
+			cell("cnp", fmt.Sprint(s.CNP)), cell("retransmits", fmt.Sprint(s.Retransmits)),
+			cell("latency_us_p99", fmt.Sprintf("%.1f", s.LatencyUsP99)))
 	}
 	tw.Flush()
 	// The columns cover different spans; say which, so that a pause count

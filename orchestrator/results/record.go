@@ -122,6 +122,10 @@ type Summary struct {
 	Retransmits           int64   `json:"retransmits"`
 	LatencyUsP99          float64 `json:"latency_us_p99"`
 	Source                Source  `json:"source"`
+	// NotComputed names the fields above (by JSON name) that the model
+	// behind this variant does not produce, such as drops in a flow-level
+	// estimate: their zeros are not results and reports show them as n/a.
+	NotComputed []string `json:"not_computed,omitempty"`
 }
 
 // Counter is one switch port and priority's counters.

@@ -539,7 +539,7 @@ func (b *builder) allReduceFlows(c *runtime.CollectiveSpec, res *engine.Result) 
 // the same bytes on the same paths; what differs is the fabric's state.
 func (b *builder) allReducePhases(c *runtime.CollectiveSpec, res *engine.Result) map[string]any {
 	n := len(c.Ranks)
-	out := map[string]any{"model": "packet", "completed": false}
+	out := map[string]any{"model": "packet", "packet_level": true, "completed": false}
 	if ns, ok := engine.CollectiveTimeNs(res, arPrefix); ok {
 		out["completed"] = true
 		out["simulated_us"] = round3(float64(ns) / 1000)
@@ -623,13 +623,16 @@ func (b *builder) runFlowLevelAllReduce(ctx context.Context, vs runtime.VariantS
 		Summary: results.Summary{
 			ThroughputGbpsTotal: round3(est.MinRateGbps * float64(len(ranks))), ThroughputGbpsMinFlow: round3(est.MinRateGbps),
 			JainFairness: 1, Source: results.Simulated,
+			// The flow-level model has no packets, queues or pauses: these
+			// zeros are not results, and the record says so.
+			NotComputed: []string{"drops", "pfc_pause_frames", "pfc_pause_us", "ecn_marked", "cnp", "retransmits", "latency_us_p99"},
 		},
 	}
 	step := round3(est.StepNs / 1000)
 	half := float64(est.Steps/2) * step
 	phase := map[string]any{"duration_us": round3(half), "max_queue_bytes": 0.0, "paused_port_samples": 0.0}
 	v.Extra = map[string]any{"allreduce": map[string]any{
-		"model": "flow-level", "completed": true, "simulated_us": us, "step_us": step,
+		"model": "flow-level", "packet_level": false, "completed": true, "simulated_us": us, "step_us": step,
 		"min_rate_gbps": round3(est.MinRateGbps), "bus_bw_gbps": round3(est.BusBWGbps),
 		// The flow-level model gives both phases the same max-min fair
 		// rates and no queues, so neither congests more by construction.
