@@ -113,3 +113,12 @@ func TestLabsAndCompletion(t *testing.T) {
 		t.Errorf("lab completion: exit %d\n%s", code, out)
 	}
 }
+
+func TestDirMustBeADirectory(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "f")
+	os.WriteFile(file, []byte("x"), 0o644)
+	code, _, stderr := runCLI(t, "status", "--dir", file)
+	if code != 2 || !strings.Contains(stderr, "not a directory") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+}

@@ -92,6 +92,9 @@ Exit codes: 0 ok, 1 a check failed (assertion, regression, lint),
 				level = slog.LevelInfo
 			}
 			app.Log = slog.New(slog.NewTextHandler(app.Err, &slog.HandlerOptions{Level: level}))
+			if st, err := os.Stat(app.Dir); err == nil && !st.IsDir() {
+				return exitcode.Usagef("--dir %s is not a directory (fix: give the folder that holds, or will hold, topologies/ and results/)", app.Dir)
+			}
 			return nil
 		},
 	}
