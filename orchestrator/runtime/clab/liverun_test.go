@@ -491,3 +491,20 @@ func TestRunVariantCounterFailureIsNamed(t *testing.T) {
 		t.Errorf("counters %d, extra %v", len(out.Counters), out.Extra)
 	}
 }
+
+// A flow that fails leaves the variant in the record with its error, the
+// other flows, the counters and the simulated twin.
+func TestRunVariantFailedFlowKeepsVariant(t *testing.T) {
+	f := newLiveFixture(t, "sonic")
+	f.eng.bw = "ib_write_bw: Couldn't connect to 10.0.0.1:18515\n"
+	out, err := f.r.RunVariant(context.Background(), f.l, testVariant())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.Error, "2 of 2") && !strings.Contains(out.Error, "read ib_write_bw report") {
+		t.Errorf("error = %q", out.Error)
+	}
+	if len(out.Counters) == 0 || out.Simulated == nil {
+		t.Errorf("counters %d, simulated %v", len(out.Counters), out.Simulated)
+	}
+}
