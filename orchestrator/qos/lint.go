@@ -352,6 +352,14 @@ func (l *linter) ecn(d *DeviceConfig, p *PortConfig, lossless []int) {
 	for _, q := range losslessQueues(d, prios) {
 		qc := p.Queue(q)
 		if qc == nil || qc.ECN == nil {
+			if !anyECN {
+				// Nothing on this port marks: the config is an ECN-off
+				// variant of a lab whose intent has ECN on.
+				l.add(RuleECNLosslessQueue, SevWarning, d.Device, p.Name,
+					fmt.Sprintf("enable ECN marking on queue %d, or lint with --ecn off if these configs are the ECN-off variant on purpose", q),
+					"the lab's QoS intent has ECN on, but no queue of this port marks ECN (lossless queue %d included)", q)
+				continue
+			}
 			l.add(RuleECNLosslessQueue, SevWarning, d.Device, p.Name,
 				fmt.Sprintf("enable ECN marking on queue %d (DCQCN needs marks on the RoCE queue)", q),
 				"lossless queue %d does not mark ECN while ECN is in use", q)
