@@ -115,13 +115,27 @@ func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, v runtime.Vari
 		return nil, runErr
 	}
 	r.attachCounters(out, before, after, nics)
+	// What the measured summary cannot say: soft-RoCE has no congestion
+	// control (no CNPs) and the switches count pause frames, not time.
+	out.Summary.NotComputed = []string{"pfc_pause_us", "cnp"}
+	if len(out.Counters) == 0 {
+		out.Summary.NotComputed = append(out.Summary.NotComputed, "drops", "pfc_pause_frames", "ecn_marked")
+	}
+	if _, ok := out.Extra["host_counters"]; !ok {
+		out.Summary.NotComputed = append(out.Summary.NotComputed, "retransmits")
+	}
+	latency := false
 	if runErr == nil && r.LatencyIterations >= 0 {
 		if lat, err := r.latencyProbe(ctx, l, eng, v); err != nil {
 			notes = append(notes, "latency probe: "+err.Error())
 		} else {
 			out.Flows[0].LatencyUs = lat
 			out.Summary.LatencyUsP99 = lat.P99
+			latency = true
 		}
+	}
+	if !latency {
+		out.Summary.NotComputed = append(out.Summary.NotComputed, "latency_us_p99")
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -136,9 +150,6 @@ func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, v runtime.Vari
 	if len(notes) > 0 {
 		out.Extra["counter_errors"] = notes
 	}
-	// What the measured summary cannot say: soft-RoCE has no congestion
-	// control (no CNPs) and the switches count pause frames, not time.
-	out.Extra["not_measured"] = []string{"cnp", "pfc_pause_us"}
 	out.Extra["readback_dir"] = filepath.Join(ReadbackDir(l), variantSlug(v))
 	if v.Progress != nil {
 		v.Progress(1)

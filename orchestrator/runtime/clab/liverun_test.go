@@ -487,8 +487,8 @@ func TestRunVariantCounterFailureIsNamed(t *testing.T) {
 			t.Fatalf("counters of %s recorded though unreadable", bad)
 		}
 	}
-	if len(out.Counters) == 0 || !slices.Equal(out.Extra["not_measured"].([]string), []string{"cnp", "pfc_pause_us"}) {
-		t.Errorf("counters %d, extra %v", len(out.Counters), out.Extra)
+	if len(out.Counters) == 0 || !slices.Equal(out.Summary.NotComputed, []string{"pfc_pause_us", "cnp"}) {
+		t.Errorf("counters %d, not computed %q", len(out.Counters), out.Summary.NotComputed)
 	}
 }
 
@@ -506,5 +506,8 @@ func TestRunVariantFailedFlowKeepsVariant(t *testing.T) {
 	}
 	if len(out.Counters) == 0 || out.Simulated == nil {
 		t.Errorf("counters %d, simulated %v", len(out.Counters), out.Simulated)
+	}
+	if !slices.Contains(out.Summary.NotComputed, "latency_us_p99") {
+		t.Errorf("no latency probe ran, yet p99 counts as measured: %q", out.Summary.NotComputed)
 	}
 }
