@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -19,13 +18,13 @@ import (
 // SwitchVariant is what one live switch gets for a variant of a scenario.
 type SwitchVariant struct {
 	Device string
-	// Full is the lab's QoS config rendered from the config file, and
-	// Variant the same with ECN or PFC removed, both by the NOS renderer, so
-	// that they differ only by the variant. A push goes from Full to
-	// Variant; the restore after the variant pushes the file itself.
+	// Full is the lab's QoS config parsed from the config file and
+	// rendered again, and Variant the same with ECN or PFC removed, both by
+	// the NOS renderer, so that they differ only by the variant. A push
+	// goes from Full to Variant; the restore goes from Full to Full, which
+	// puts back what the variant removed. What the QoS parser does not read
+	// from the file (user additions) is in neither and is never touched.
 	Full, Variant []byte
-	// File is the lab's config file as it is on disk.
-	File []byte
 }
 
 // VariantConfigs renders every switch's config of a variant: the lab's
@@ -45,9 +44,6 @@ func VariantConfigs(l *runtime.Lab, ecn, pfc bool) ([]SwitchVariant, error) {
 	out := make([]SwitchVariant, 0, len(full))
 	for i := range full {
 		sv := SwitchVariant{Device: full[i].Device}
-		if sv.File, err = os.ReadFile(l.ConfigPath(codec, sv.Device)); err != nil {
-			return nil, fmt.Errorf("variant config of %s: %w", sv.Device, err)
-		}
 		if sv.Full, err = codec.RenderQoS(full[i]); err != nil {
 			return nil, fmt.Errorf("render %s config of %s: %w", codec.Name(), sv.Device, err)
 		}
