@@ -83,7 +83,7 @@ func TestTraceSeedExamples(t *testing.T) {
 		src, dst string
 		want     []string
 	}{
-		{"0", "31", []string{"GPU0 (host1:0) -> GPU31 (host4:7)", "path: host1 -> leaf1 -> host4", "1 switch hops (Leaf), 2 end to end (NIC -> Leaf -> NIC); same leaf"}},
+		{"0", "31", []string{"GPU0 (host1:0) -> GPU31 (host4:7)", "path: host1 -> leaf1 -> host4", "1 switch hop (Leaf), 2 end to end (NIC -> Leaf -> NIC); same leaf"}},
 		{"0", "32", []string{"path: host1 -> leaf1 -> spine1 -> leaf2 -> host5", "3 switch hops (Leaf -> Spine -> Leaf), 4 end to end (NIC -> Leaf -> Spine -> Leaf -> NIC); cross leaf", "ECMP: candidate", "of 16"}},
 		{"host1:7", "host8", []string{"GPU7 (host1:7) -> GPU56 (host8:0)", "udp 10.64.0.15:49152 -> 10.64.0.113:4791"}},
 	}

@@ -123,8 +123,12 @@ func writeTrace(w io.Writer, g *fabric.Graph, p fabric.Path) error {
 	if p.SwitchHops == 1 {
 		kind = "same leaf"
 	}
-	pf("hops: %d switch hops (%s), %d end to end (%s); %s\n",
-		p.SwitchHops, strings.Join(roles[1:len(roles)-1], " -> "), p.EndToEndHops, strings.Join(roles, " -> "), kind)
+	hops := "switch hops"
+	if p.SwitchHops == 1 {
+		hops = "switch hop"
+	}
+	pf("hops: %d %s (%s), %d end to end (%s); %s\n",
+		p.SwitchHops, hops, strings.Join(roles[1:len(roles)-1], " -> "), p.EndToEndHops, strings.Join(roles, " -> "), kind)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -17,7 +17,11 @@ func (g *Graph) WriteMermaid(w io.Writer) error {
 	var b strings.Builder
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 	sw := g.Switches()
-	p("%%%% lab %s: %d GPUs, %d servers, %d leaves, %d spines", g.Name, g.GPUs, len(g.Hosts()), len(g.NodesByRole(RoleLeaf)), len(g.NodesByRole(RoleSpine)))
+	leaves := plural(len(g.NodesByRole(RoleLeaf)), "leaf")
+	if len(g.NodesByRole(RoleLeaf)) != 1 {
+		leaves = fmt.Sprintf("%d leaves", len(g.NodesByRole(RoleLeaf)))
+	}
+	p("%%%% lab %s: %d GPUs, %s, %s, %s", g.Name, g.GPUs, plural(len(g.Hosts()), "server"), leaves, plural(len(g.NodesByRole(RoleSpine)), "spine"))
 	if n := len(g.NodesByRole(RoleSuperSpine)); n > 0 {
 		p(", %d super-spines", n)
 	}

@@ -97,7 +97,11 @@ func compute(in Input, suggest bool) (*Plan, error) {
 		Warnings:      []string{},
 	}
 	if rem := in.GPUs % in.GPUsPerServer; rem != 0 {
-		p.Warnings = append(p.Warnings, fmt.Sprintf("%d GPUs do not fill whole servers: server %d has %d GPUs", in.GPUs, p.Servers, rem))
+		gpus := fmt.Sprintf("%d GPUs", rem)
+		if rem == 1 {
+			gpus = "1 GPU"
+		}
+		p.Warnings = append(p.Warnings, fmt.Sprintf("%d GPUs do not fill whole servers: server %d has %s", in.GPUs, p.Servers, gpus))
 	}
 	dmax := g.maxNICsPerLeaf()
 	if dmax == 0 {

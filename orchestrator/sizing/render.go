@@ -75,13 +75,25 @@ func WriteMarkdown(w io.Writer, p *Plan) error {
 	f("Requirements: %d GPUs, %d per server, one %dG NIC per GPU, %dx%dG leaves, %dx%dG spines, target oversubscription %g:1, %s layout.\n\n",
 		p.GPUs, p.GPUsPerServer, p.NICSpeedGbps, p.Leaf.Ports, p.Leaf.PortSpeedGbps, p.Spine.Ports, p.Spine.PortSpeedGbps, p.Oversubscription.Target, p.Layout)
 	f("## 1. Servers\n\n%d servers (%d GPUs / %d per server), %d NICs.\n\n", p.Servers, p.GPUs, p.GPUsPerServer, p.NICs)
-	f("## 2. Leaves\n\n%d leaves. Each leaf has %d downlinks and %d uplinks in %dG units (the leaf's %d ports are %d logical %dG ports): %d physical ports down, %d x %dG ports up, %d link(s) to each spine.\n\n",
-		p.Leaf.Count, p.Leaf.DownlinksPerLeaf, p.Leaf.UplinksPerLeaf, p.NICSpeedGbps, p.Leaf.Ports, p.Leaf.LogicalPorts, p.NICSpeedGbps,
-		p.Leaf.DownlinkPortsPerLeaf, p.Leaf.UplinkPortsPerLeaf, p.Leaf.PortSpeedGbps, p.Leaf.LinksPerSpine)
+	links := "links"
+	if p.Leaf.LinksPerSpine == 1 {
+		links = "link"
+	}
+	leaves := "leaves"
+	if p.Leaf.Count == 1 {
+		leaves = "leaf"
+	}
+	f("## 2. Leaves\n\n%d %s. Each leaf has %d downlinks and %d uplinks in %dG units (the leaf's %d ports are %d logical %dG ports): %d physical ports down, %d x %dG ports up, %d %s to each spine.\n\n",
+		p.Leaf.Count, leaves, p.Leaf.DownlinksPerLeaf, p.Leaf.UplinksPerLeaf, p.NICSpeedGbps, p.Leaf.Ports, p.Leaf.LogicalPorts, p.NICSpeedGbps,
+		p.Leaf.DownlinkPortsPerLeaf, p.Leaf.UplinkPortsPerLeaf, p.Leaf.PortSpeedGbps, p.Leaf.LinksPerSpine, links)
 	if p.Leaf.Rails > 0 {
 		f("Rail-optimized: NIC i of every server attaches to rail i; %d rails with %d leaf(s) each.\n\n", p.Leaf.Rails, p.Leaf.LeavesPerRail)
 	}
-	f("## 3. Spines\n\n%d spine(s)", p.Spine.Count)
+	if p.Spine.Count == 1 {
+		f("## 3. Spines\n\n1 spine")
+	} else {
+		f("## 3. Spines\n\n%d spines", p.Spine.Count)
+	}
 	if p.Tiers == 3 {
 		f(" in %d pods (%d per pod, %d leaves per pod)", p.Pods, p.Spine.PerPod, p.Leaf.PerPod)
 	}
