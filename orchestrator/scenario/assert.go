@@ -11,7 +11,7 @@ import (
 
 const identFix = "use ecn, pfc, repetition, simulated_us, flows, summary.<field> (" +
 	"throughput_gbps_total, throughput_gbps_min_flow, jain_fairness, drops, pfc_pause_frames, pfc_pause_us, ecn_marked, cnp, retransmits, latency_us_p99), " +
-	"roles.<role>.<throughput_gbps|min_throughput_gbps|jain_fairness|count|retransmits>, extra.<key>..., each optionally prefixed by a variant such as [ecn=off,pfc=on]."
+	"simulated.summary.<field> (live runs), roles.<role>.<throughput_gbps|min_throughput_gbps|jain_fairness|count|retransmits>, extra.<key>..., each optionally prefixed by a variant such as [ecn=off,pfc=on]."
 
 // summaryFields reads the numeric fields of a summary by their JSON names.
 var summaryFields = map[string]func(s *results.Summary) float64{
@@ -74,6 +74,13 @@ func checkIdent(id Ident, s *Spec) error {
 				return nil
 			}
 			return fmt.Errorf("unknown summary field %q", p[1])
+		}
+	case "simulated":
+		if len(p) == 3 && p[1] == "summary" {
+			if _, ok := summaryFields[p[2]]; ok {
+				return nil
+			}
+			return fmt.Errorf("unknown summary field %q", p[2])
 		}
 	case "roles":
 		if len(p) == 3 {
@@ -195,7 +202,17 @@ func lookupVariant(run *results.Run, v *results.Variant, path []string) (Value, 
 	case "summary":
 		if len(path) == 2 {
 			if f, ok := summaryFields[path[1]]; ok {
-				return Num(f(&v.Summary)), nil
+				return Num(f(summaryFor(v, path[1]))), nil
+			}
+		}
+	case "simulated":
+		// simulated.summary.<field>: the simulated twin of a live run.
+		if len(path) == 3 && path[1] == "summary" {
+			if v.Simulated == nil || v.Simulated.Error != "" {
+				return Value{}, fmt.Errorf("variant %s has no simulated part (only live runs have one)", v.Name)
+			}
+			if f, ok := summaryFields[path[2]]; ok {
+				return Num(f(&v.Simulated.Summary)), nil
 			}
 		}
 	case "roles":
@@ -241,6 +258,21 @@ func lookupVariant(run *results.Run, v *results.Variant, path []string) (Value, 
 		return lookupExtra(run.Extra, path)
 	}
 	return Value{}, fmt.Errorf("unknown name %s", strings.Join(path, "."))
+}
+
+// congestionFields are the summary fields only the simulator models: the
+// software data planes of SONiC-VS and cEOS-lab neither pause nor ECN-mark
+// and soft-RoCE has no DCQCN, so on a live run they come from the run's
+// simulated twin (the same variant simulated with the configs read back
+// from the switches). Throughput and latency stay measured.
+var congestionFields = []string{"drops", "pfc_pause_frames", "pfc_pause_us", "ecn_marked", "cnp", "retransmits"}
+
+// summaryFor returns the summary a field is read from.
+func summaryFor(v *results.Variant, field string) *results.Summary {
+	if v.Simulated != nil && v.Simulated.Error == "" && slices.Contains(congestionFields, field) {
+		return &v.Simulated.Summary
+	}
+	return &v.Summary
 }
 
 func lookupExtra(extra map[string]any, path []string) (Value, error) {
