@@ -143,6 +143,17 @@ func assertionCounts(run *Run) (total, failed int) {
 	return total, failed
 }
 
+// erroredVariants counts the variants that could not run to completion.
+func erroredVariants(run *Run) int {
+	n := 0
+	for _, v := range run.Variants {
+		if v.Error != "" {
+			n++
+		}
+	}
+	return n
+}
+
 func fmtTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 func duration(run *Run) string {

@@ -30,6 +30,11 @@ type htmlSeriesGroup struct {
 
 type htmlVariant struct {
 	Variant
+	// Cells and SimCells are the formatted summary of the variant and of
+	// its simulated twin ("—" when it could not run, "n/a" where the model
+	// computes nothing).
+	Cells          []string
+	SimCells       []string
 	Sources        string
 	Counters       []Counter
 	ZeroCounters   int
@@ -67,7 +72,10 @@ func RenderHTML(run *Run, w io.Writer, opts HTMLOptions) error {
 		d.Finished = fmtTime(*run.Finished)
 	}
 	for _, v := range run.Variants {
-		hv := htmlVariant{Variant: v, Sources: sourcesOf(v)}
+		hv := htmlVariant{Variant: v, Sources: sourcesOf(v), Cells: summaryCells(v.Summary, v.Error != "")}
+		if v.Simulated != nil {
+			hv.SimCells = summaryCells(v.Simulated.Summary, v.Simulated.Error != "")
+		}
 		for _, c := range v.Counters {
 			if c.PFCTx != 0 || c.PFCRx != 0 || c.ECNMarked != 0 || c.Drops != 0 {
 				hv.Counters = append(hv.Counters, c)
@@ -131,6 +139,9 @@ func summaryCharts(run *Run) []htmlChart {
 	groups := func(get func(Variant) []float64) []barGroup {
 		var g []barGroup
 		for _, v := range vs {
+			if v.Error != "" {
+				continue // a variant that could not run has no numbers, not zeros
+			}
 			g = append(g, barGroup{Label: v.Name, Values: get(v)})
 		}
 		return g
@@ -343,8 +354,8 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 <h2 id="summary">Summary</h2>
 <table>
 <tr><th>Variant</th><th>Throughput total (Gb/s)</th><th>Min flow (Gb/s)</th><th>Jain</th><th>Drops</th><th>PFC pauses</th><th>PFC pause (µs)</th><th>ECN marks</th><th>CNPs</th><th>Retransmits</th><th>p99 latency (µs)</th><th>Assertions</th><th>Source</th></tr>
-{{range .Variants}}<tr><td>{{.Name}}</td>{{with .Summary}}<td class="n">{{num .ThroughputGbpsTotal}}</td><td class="n">{{num .ThroughputGbpsMinFlow}}</td><td class="n">{{jain .JainFairness}}</td><td class="n">{{int .Drops}}</td><td class="n">{{int .PFCPauseFrames}}</td><td class="n">{{num .PFCPauseUs}}</td><td class="n">{{int .ECNMarked}}</td><td class="n">{{int .CNP}}</td><td class="n">{{int .Retransmits}}</td><td class="n">{{num .LatencyUsP99}}</td>{{end}}<td>{{if .Error}}<span class="fail">error</span>{{else if eq (failed .) 0}}<span class="pass">{{.AssertionsPass}}/{{len .Assertions}} pass</span>{{else}}<span class="fail">{{failed .}} of {{len .Assertions}} failed</span>{{end}}</td><td><span class="badge badge-{{.Sources}}">{{.Sources}}</span></td></tr>
-{{with .Simulated}}<tr class="simulated"><td>↳ simulated ({{.ConfigSource}})</td>{{with .Summary}}<td class="n">{{num .ThroughputGbpsTotal}}</td><td class="n">{{num .ThroughputGbpsMinFlow}}</td><td class="n">{{jain .JainFairness}}</td><td class="n">{{int .Drops}}</td><td class="n">{{int .PFCPauseFrames}}</td><td class="n">{{num .PFCPauseUs}}</td><td class="n">{{int .ECNMarked}}</td><td class="n">{{int .CNP}}</td><td class="n">{{int .Retransmits}}</td><td class="n">{{num .LatencyUsP99}}</td>{{end}}<td>{{if .Error}}<span class="fail">error: {{.Error}}</span>{{else}}—{{end}}</td><td><span class="badge badge-simulated">simulated</span></td></tr>{{end}}
+{{range .Variants}}<tr><td>{{.Name}}</td>{{range .Cells}}<td class="n">{{.}}</td>{{end}}<td>{{if .Error}}<span class="fail">error</span>{{else if eq (failed .) 0}}<span class="pass">{{.AssertionsPass}}/{{len .Assertions}} pass</span>{{else}}<span class="fail">{{failed .}} of {{len .Assertions}} failed</span>{{end}}</td><td><span class="badge badge-{{.Sources}}">{{.Sources}}</span></td></tr>
+{{$sim := .SimCells}}{{with .Simulated}}<tr class="simulated"><td>↳ simulated ({{.ConfigSource}})</td>{{range $sim}}<td class="n">{{.}}</td>{{end}}<td>{{if .Error}}<span class="fail">error: {{.Error}}</span>{{else}}—{{end}}</td><td><span class="badge badge-simulated">simulated</span></td></tr>{{end}}
 {{end}}</table>
 
 <h2 id="charts">Charts</h2>

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -19,6 +20,9 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 	p("**Status: %s** — %d of %d assertions passed", strings.ToUpper(mdText(run.Status)), total-failed, total)
 	if failed > 0 {
 		p(", %d failed", failed)
+	}
+	if n := erroredVariants(run); n > 0 {
+		p("; %d of %d variants could not run (see below)", n, len(run.Variants))
 	}
 	p(".\n\n")
 
@@ -64,10 +68,9 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 		if v.Error != "" {
 			res = "error"
 		}
+		c := summaryCells(s, v.Error != "")
 		p("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-			mdCell(v.Name), fmtFloat(s.ThroughputGbpsTotal), fmtFloat(s.ThroughputGbpsMinFlow), fmtJain(s.JainFairness),
-			fmtInt(s.Drops), fmtInt(s.PFCPauseFrames), fmtFloat(s.PFCPauseUs), fmtInt(s.ECNMarked), fmtInt(s.CNP),
-			fmtInt(s.Retransmits), fmtFloat(s.LatencyUsP99), res, mdCell(sourcesOf(v)))
+			mdCell(v.Name), c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], res, mdCell(sourcesOf(v)))
 		if sp := v.Simulated; sp != nil {
 			// The simulated twin sits under its measured row, so the two
 			// read side by side.
@@ -196,4 +199,36 @@ func mdText(s string) string {
 func mdCode(s string) string {
 	s = strings.NewReplacer("\n", " ", "\r", " ", "`", "'").Replace(s)
 	return strings.ReplaceAll(s, "|", `\|`)
+}
+
+// summaryCells formats a summary row: a variant that could not run shows
+// dashes rather than zeros, and a field its model does not compute (see
+// Summary.NotComputed) shows n/a.
+func summaryCells(s Summary, failed bool) []string {
+	cells := []struct {
+		field, value string
+	}{
+		{"throughput_gbps_total", fmtFloat(s.ThroughputGbpsTotal)},
+		{"throughput_gbps_min_flow", fmtFloat(s.ThroughputGbpsMinFlow)},
+		{"jain_fairness", fmtJain(s.JainFairness)},
+		{"drops", fmtInt(s.Drops)},
+		{"pfc_pause_frames", fmtInt(s.PFCPauseFrames)},
+		{"pfc_pause_us", fmtFloat(s.PFCPauseUs)},
+		{"ecn_marked", fmtInt(s.ECNMarked)},
+		{"cnp", fmtInt(s.CNP)},
+		{"retransmits", fmtInt(s.Retransmits)},
+		{"latency_us_p99", fmtFloat(s.LatencyUsP99)},
+	}
+	out := make([]string, len(cells))
+	for i, c := range cells {
+		switch {
+		case failed:
+			out[i] = "—"
+		case slices.Contains(s.NotComputed, c.field):
+			out[i] = "n/a"
+		default:
+			out[i] = c.value
+		}
+	}
+	return out
 }
