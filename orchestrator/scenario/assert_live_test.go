@@ -10,8 +10,8 @@ import (
 // switches neither pause nor mark); throughput stays measured.
 func TestLiveVariantReadsCongestionFromSimulatedTwin(t *testing.T) {
 	v := &results.Variant{
-		Name:    "ecn=on,pfc=on",
-		Summary: results.Summary{ThroughputGbpsTotal: 9.5, Drops: 7, PFCPauseFrames: 0, Source: results.Measured},
+		Name:      "ecn=on,pfc=on",
+		Summary:   results.Summary{ThroughputGbpsTotal: 9.5, Drops: 7, PFCPauseFrames: 0, Source: results.Measured},
 		Simulated: &results.SimulatedPart{Summary: results.Summary{ThroughputGbpsTotal: 196, Drops: 0, PFCPauseFrames: 42, Source: results.Simulated}},
 	}
 	run := &results.Run{Variants: []results.Variant{*v}}

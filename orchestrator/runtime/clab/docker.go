@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	cerrdefs "github.com/containerd/errdefs"
 	"io"
 	"os"
 	"sort"
@@ -122,7 +123,7 @@ type ContainerState struct {
 func (d *Docker) State(ctx context.Context, name string) (ContainerState, error) {
 	info, err := d.c.ContainerInspect(ctx, name)
 	if err != nil {
-		if client.IsErrNotFound(err) {
+		if cerrdefs.IsNotFound(err) {
 			return ContainerState{}, nil
 		}
 		return ContainerState{}, fmt.Errorf("inspect container %s: %w", name, err)
@@ -143,7 +144,7 @@ func (d *Docker) State(ctx context.Context, name string) (ContainerState, error)
 // ImagePresent reports whether ref is in the engine's local image store.
 func (d *Docker) ImagePresent(ctx context.Context, ref string) (bool, error) {
 	if _, err := d.c.ImageInspect(ctx, ref); err != nil {
-		if client.IsErrNotFound(err) {
+		if cerrdefs.IsNotFound(err) {
 			return false, nil
 		}
 		return false, fmt.Errorf("inspect image %s: %w", ref, err)
@@ -306,7 +307,7 @@ func (d *Docker) ContainersOf(ctx context.Context, lab string, names []string) (
 // RemoveContainer implements Cleaner.
 func (d *Docker) RemoveContainer(ctx context.Context, name string) error {
 	err := d.c.ContainerRemove(ctx, name, container.RemoveOptions{Force: true, RemoveVolumes: true})
-	if err != nil && !client.IsErrNotFound(err) {
+	if err != nil && !cerrdefs.IsNotFound(err) {
 		return err
 	}
 	return nil
@@ -315,7 +316,7 @@ func (d *Docker) RemoveContainer(ctx context.Context, name string) error {
 // RemoveNetworkIfUnused implements Cleaner.
 func (d *Docker) RemoveNetworkIfUnused(ctx context.Context, name string) (bool, error) {
 	n, err := d.c.NetworkInspect(ctx, name, network.InspectOptions{})
-	if client.IsErrNotFound(err) {
+	if cerrdefs.IsNotFound(err) {
 		return false, nil
 	}
 	if err != nil {
@@ -333,7 +334,7 @@ func (d *Docker) RemoveNetworkIfUnused(ctx context.Context, name string) (bool, 
 	if len(users) > 0 {
 		return false, nil
 	}
-	if err := d.c.NetworkRemove(ctx, name); err != nil && !client.IsErrNotFound(err) {
+	if err := d.c.NetworkRemove(ctx, name); err != nil && !cerrdefs.IsNotFound(err) {
 		return false, err
 	}
 	return true, nil
