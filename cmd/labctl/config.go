@@ -48,7 +48,7 @@ func cfgOnOffFlag(name, v string) (*bool, error) {
 // cfgLabQoS resolves a lab's graph, QoS intent and devices; ecn and pfc
 // are the --ecn/--pfc values ("" keeps the lab's profile), checked before
 // the lab is resolved.
-func cfgLabQoS(nameOrPath, nosName, ecn, pfc string) (*fabric.Graph, qos.Intent, []qos.Device, error) {
+func cfgLabQoS(app *App, nameOrPath, nosName, ecn, pfc string) (*fabric.Graph, qos.Intent, []qos.Device, error) {
 	ecnOn, err := cfgOnOffFlag("ecn", ecn)
 	if err != nil {
 		return nil, qos.Intent{}, nil, err
@@ -57,7 +57,7 @@ func cfgLabQoS(nameOrPath, nosName, ecn, pfc string) (*fabric.Graph, qos.Intent,
 	if err != nil {
 		return nil, qos.Intent{}, nil, err
 	}
-	g, spec, err := labGraph(nameOrPath, nosName)
+	g, spec, err := labGraph(app, nameOrPath, nosName)
 	if err != nil {
 		return nil, qos.Intent{}, nil, err
 	}
@@ -98,7 +98,7 @@ overwritten: render stops and names them (exit 2). --force overwrites them.`,
 			if err != nil {
 				return err
 			}
-			g, in, devs, err := cfgLabQoS(args[0], nosName, ecn, pfc)
+			g, in, devs, err := cfgLabQoS(app, args[0], nosName, ecn, pfc)
 			if err != nil {
 				return err
 			}
@@ -199,7 +199,7 @@ Exit 1 when any finding is an error.`,
 			var cfgs []qos.DeviceConfig
 			var opt qos.LintOptions
 			if len(args) == 1 && cfgIsLabArg(args[0]) {
-				g, in, devs, err := cfgLabQoS(args[0], nosName, ecn, pfc)
+				g, in, devs, err := cfgLabQoS(app, args[0], nosName, ecn, pfc)
 				if err != nil {
 					return err
 				}

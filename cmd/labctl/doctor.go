@@ -40,7 +40,7 @@ nothing but labctl.`,
 				{Role: "host", Ref: lab.DefaultHostImage, Required: true},
 			}}
 			if labName != "" {
-				g, _, err := labGraph(labName, "")
+				g, _, err := labGraph(app, labName, "")
 				if err != nil {
 					return err
 				}

@@ -65,11 +65,11 @@ func (f *sizingFlags) apply(cmd *cobra.Command, base sizing.Input) sizing.Input 
 }
 
 // planInput resolves the sizing input from an optional lab and the flags.
-func (f *sizingFlags) planInput(cmd *cobra.Command, args []string) (sizing.Input, error) {
+func (f *sizingFlags) planInput(app *App, cmd *cobra.Command, args []string) (sizing.Input, error) {
 	var base sizing.Input
 	switch {
 	case len(args) == 1:
-		spec, err := lab.Resolve(args[0])
+		spec, err := app.resolveSpec(args[0])
 		if err != nil {
 			return base, err
 		}
@@ -107,7 +107,7 @@ server, 200G NICs, 32x400G switches, non-blocking).`,
 			if err != nil {
 				return err
 			}
-			in, err := f.planInput(cmd, args)
+			in, err := f.planInput(app, cmd, args)
 			if err != nil {
 				return err
 			}

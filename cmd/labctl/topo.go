@@ -14,8 +14,8 @@ import (
 
 // labGraph resolves a lab (catalog name or spec file), sizes it and builds
 // its fabric graph; nos, when not empty, overrides the spec's NOS.
-func labGraph(nameOrPath, nos string) (*fabric.Graph, *lab.Spec, error) {
-	spec, err := lab.Resolve(nameOrPath)
+func labGraph(app *App, nameOrPath, nos string) (*fabric.Graph, *lab.Spec, error) {
+	spec, err := app.resolveSpec(nameOrPath)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -67,7 +67,7 @@ With -o clab|json|mermaid|dot the result is printed instead of written.`,
 				}
 				format = f
 			}
-			g, _, err := labGraph(args[0], nos)
+			g, _, err := labGraph(app, args[0], nos)
 			if err != nil {
 				return err
 			}

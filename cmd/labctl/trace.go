@@ -40,7 +40,7 @@ Leaf = 3) and end to end (NIC -> Leaf -> Spine -> Leaf -> NIC = 4).`,
 			if err != nil {
 				return err
 			}
-			g, _, err := labGraph(args[0], nos)
+			g, _, err := labGraph(app, args[0], nos)
 			if err != nil {
 				return err
 			}

@@ -57,7 +57,7 @@ func openLab(app *App, nameOrPath, nos string) (*runtime.Lab, error) {
 	if nos != "" && nos != "sonic" && nos != "eos" {
 		return nil, exitcode.Usagef("--nos %q is not supported: use sonic or eos", nos)
 	}
-	spec, err := lab.Resolve(nameOrPath)
+	spec, err := app.resolveSpec(nameOrPath)
 	if err != nil {
 		return nil, err
 	}
@@ -70,6 +70,26 @@ func openLab(app *App, nameOrPath, nos string) (*runtime.Lab, error) {
 	}
 	l.Log = app.Log
 	return l, nil
+}
+
+// resolveSpec finds a lab spec by catalog name or path and, for a name
+// that is neither, by the spec a lab of that name was brought up from in
+// the work directory: after 'labctl up ./mylab.yaml', every command takes
+// "mylab".
+func (a *App) resolveSpec(arg string) (*lab.Spec, error) {
+	spec, err := lab.Resolve(arg)
+	if err == nil || !lab.NamePattern.MatchString(arg) {
+		return spec, err
+	}
+	st, serr := runtime.ReadState(filepath.Join(a.TopologiesDir(), arg))
+	if serr != nil || st == nil || st.Spec == "" || strings.HasPrefix(st.Spec, "catalog:") {
+		return nil, err
+	}
+	recorded, rerr := lab.Resolve(st.Spec)
+	if rerr != nil {
+		return nil, fmt.Errorf("lab %s was brought up from %s, which no longer resolves: %w", arg, st.Spec, rerr)
+	}
+	return recorded, nil
 }
 
 // labName turns a lab argument (a catalog name, a lab name or a spec path)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	goruntime "runtime"
 	"strings"
 	"testing"
@@ -31,5 +32,25 @@ func TestUpClabRefusesLabTooBigForMachine(t *testing.T) {
 	code, out, _ = runCLI(t, "status", "--dir", dir, "-o", "json")
 	if code != 0 || strings.Contains(out, `"state": "up"`) {
 		t.Errorf("a refused up left a lab behind: %s", out)
+	}
+}
+
+// After 'up ./spec.yaml', the lab's name works wherever a lab is named.
+func TestLabNameResolvesToTheSpecItWasBroughtUpFrom(t *testing.T) {
+	dir := t.TempDir()
+	spec := dir + "/mylab.yaml"
+	if err := os.WriteFile(spec, []byte("name: mylab\nsizing:\n  gpus: 16\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI(t, "up", spec, "--dir", dir); code != 0 {
+		t.Fatalf("up: exit %d: %s", code, stderr)
+	}
+	for _, args := range [][]string{{"config", "lint", "mylab"}, {"topo", "mylab", "-o", "json"}, {"plan", "mylab"}, {"trace", "mylab", "0", "9"}} {
+		if code, _, stderr := runCLI(t, append(args, "--dir", dir)...); code != 0 {
+			t.Errorf("%v: exit %d: %s", args, code, stderr)
+		}
+	}
+	if code, _, stderr := runCLI(t, "config", "lint", "nosuch", "--dir", dir); code != 2 || !strings.Contains(stderr, "unknown lab") {
+		t.Errorf("unknown lab: exit %d: %s", code, stderr)
 	}
 }
