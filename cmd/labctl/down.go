@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/labctl/labctl/orchestrator/exitcode"
 
 	"github.com/spf13/cobra"
 
@@ -32,6 +33,13 @@ was never up, succeeds and changes nothing.`,
 			st, err := runtime.ReadState(labDir(app, name))
 			if err != nil {
 				return err
+			}
+			if st == nil {
+				// Never brought up here: fine for a lab labctl knows (down
+				// is idempotent), a likely typo otherwise.
+				if _, rerr := app.resolveSpec(args[0]); rerr != nil {
+					return exitcode.Usagef("no lab %q in %s and no catalog lab or spec of that name (fix: 'labctl status' lists the labs here)", args[0], app.TopologiesDir())
+				}
 			}
 			if st == nil || st.State == runtime.StateDown {
 				if format == "json" {

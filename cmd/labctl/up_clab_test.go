@@ -54,3 +54,13 @@ func TestLabNameResolvesToTheSpecItWasBroughtUpFrom(t *testing.T) {
 		t.Errorf("unknown lab: exit %d: %s", code, stderr)
 	}
 }
+
+func TestDownOfUnknownLabIsExit2(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, stderr := runCLI(t, "down", "nosuch", "--dir", dir); code != 2 || !strings.Contains(stderr, "no lab") {
+		t.Errorf("down nosuch: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, "down", "16gpu", "--dir", dir); code != 0 {
+		t.Errorf("down of a catalog lab never up: exit %d: %s", code, stderr)
+	}
+}
