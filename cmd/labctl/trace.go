@@ -98,6 +98,13 @@ func writeTrace(w io.Writer, g *fabric.Graph, p fabric.Path) error {
 			continue
 		}
 		pf(" ECMP: candidate %d of %d (hash %#016x)\n", h.Chosen+1, len(h.Candidates), h.Hash)
+		if c0 := h.Candidates[0]; c0.Merged == len(h.Candidates) && sameLabPort(h.Candidates) {
+			// The lab merged these parallel plan links into one; the plan
+			// still hashes over each of them.
+			pf("      all %d are parallel %s-%s links of the plan, merged into lab port %s; the hash picks link %d\n",
+				len(h.Candidates), h.Node, c0.Peer, c0.Port, h.Candidates[h.Chosen].Member)
+			continue
+		}
 		shown := 0
 		for i, c := range h.Candidates {
 			if i >= maxListedCandidates && i != h.Chosen {
@@ -143,4 +150,13 @@ func roleTitle(r fabric.Role) string {
 		return "SuperSpine"
 	}
 	return string(r)
+}
+
+func sameLabPort(cs []fabric.Candidate) bool {
+	for _, c := range cs {
+		if c.Port != cs[0].Port || c.Peer != cs[0].Peer {
+			return false
+		}
+	}
+	return true
 }
