@@ -316,6 +316,9 @@ func (s *sim) xoffThreshold(n *node, q *PortQoS) int64 {
 	if q.XoffBytes > 0 {
 		return q.XoffBytes
 	}
+	if q.XoffAlpha > 0 {
+		return int64(float64(n.buffer-n.shared) * q.XoffAlpha)
+	}
 	return (n.buffer - n.shared) / 8
 }
 

@@ -69,8 +69,8 @@ type PortQoS struct {
 	Pmax      float64
 	// PFC makes the priority lossless on this port: the port pauses its
 	// upstream neighbour when its ingress use for the priority passes the
-	// XOFF threshold (XoffBytes, or a dynamic 1/8 of the free shared buffer
-	// when XoffBytes is 0) and resumes it XonBytes below that threshold
+	// XOFF threshold (XoffBytes, or a dynamic XoffAlpha share of the free
+	// shared buffer when XoffBytes is 0) and resumes it XonBytes below that threshold
 	// (XonBytes 0 means 3 KB). Packets arriving while paused use
 	// HeadroomBytes (0 means computed from link rate, propagation delay
 	// and MTU); a packet that fits neither is dropped.
@@ -78,6 +78,10 @@ type PortQoS struct {
 	XoffBytes     int64
 	XonBytes      int64
 	HeadroomBytes int64
+	// XoffAlpha is the share of the free shared buffer an ingress
+	// priority may use before XOFF when XoffBytes is 0 (SONiC's
+	// dynamic_th d gives alpha = 2^d); 0 means 1/8.
+	XoffAlpha float64
 	// Strict queues are served before all weighted ones, higher priority
 	// first; the others share the port by deficit round robin in
 	// proportion to Weight (0 means 1).

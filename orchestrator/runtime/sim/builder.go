@@ -242,8 +242,12 @@ func portQoS(dc *qos.DeviceConfig, pc *qos.PortConfig) map[int]engine.PortQoS {
 			}
 			if g := pc.PG(pg); g != nil {
 				// SONiC's xoff is the headroom absorbed after XOFF; the
-				// XOFF point itself is dynamic (a share of free buffer).
+				// XOFF point itself is dynamic: alpha = 2^dynamic_th of
+				// the free shared buffer.
 				pq.HeadroomBytes = g.XoffBytes
+				if g.DynamicTh != nil {
+					pq.XoffAlpha = math.Pow(2, float64(*g.DynamicTh))
+				}
 			}
 		}
 		out[tc] = pq

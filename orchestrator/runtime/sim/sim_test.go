@@ -209,3 +209,21 @@ func TestRunVariantCancelled(t *testing.T) {
 		t.Error("cancelled context: no error")
 	}
 }
+
+// The PFC XOFF point follows the SONiC profile's dynamic_th (alpha =
+// 2^dynamic_th of the free buffer): a smaller alpha pauses earlier and
+// keeps queues, and so latency, lower.
+func TestConfigEditDynamicThreshold(t *testing.T) {
+	l := upLab(t, "16gpu", "sonic")
+	vs := incastVariant(t, l, false, true)
+	before := runVariant(t, l, vs)
+	path := filepath.Join(l.ConfigsDir(), "leaf1.json")
+	editFile(t, path, regexp.MustCompile(`("pg_lossless_\d+_\d+m_profile": \{\s*"dynamic_th": )"0"`), `$1"-4"`)
+	after := runVariant(t, l, vs)
+	if after.Summary.Drops != 0 {
+		t.Errorf("drops %d with a lower XOFF point, want none", after.Summary.Drops)
+	}
+	if after.Summary.LatencyUsP99 >= before.Summary.LatencyUsP99 {
+		t.Errorf("p99 %v us with dynamic_th -4, %v us with 0: want lower", after.Summary.LatencyUsP99, before.Summary.LatencyUsP99)
+	}
+}
