@@ -8,14 +8,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/labctl/labctl/orchestrator/nos/devssh"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/scrapli/scrapligo/driver/network"
-	"github.com/scrapli/scrapligo/driver/options"
-	"github.com/scrapli/scrapligo/platform"
 	"github.com/scrapli/scrapligo/util"
 )
 
@@ -212,81 +211,18 @@ func pushRun(d *network.Driver, t PushTarget, stage, cmd string) (string, error)
 // no context, so the session runs in a goroutine, each command's timeout is
 // bounded by ctx's deadline, and ctx's end returns at once.
 func pushSession(ctx context.Context, t PushTarget, fn func(d *network.Driver) error) error {
-	timeout := t.Timeout
-	if timeout <= 0 {
-		timeout = 3 * time.Minute
+	err := devssh.Session(ctx, devssh.Target{Name: t.Name, Host: t.Host, Port: t.Port, Username: t.Username, Password: t.Password, Timeout: t.Timeout, Options: t.Options},
+		PlatformYAML, 3*time.Minute, fn)
+	var se *devssh.StageError
+	if errors.As(err, &se) {
+		return &PushError{Device: t.Name, Stage: se.Stage, Err: se.Err}
 	}
-	if dl, ok := ctx.Deadline(); ok {
-		timeout = max(min(timeout, time.Until(dl)), time.Millisecond)
-	}
-	port := t.Port
-	if port == 0 {
-		port = 22
-	}
-	opts := []util.Option{
-		options.WithAuthUsername(t.Username),
-		options.WithAuthPassword(t.Password),
-		options.WithAuthNoStrictKey(),
-		options.WithTransportType("standard"),
-		options.WithPort(port),
-		options.WithTimeoutOps(timeout),
-		options.WithTimeoutSocket(min(timeout, 30*time.Second)),
-	}
-	opts = append(opts, t.Options...)
-	p, err := platform.NewPlatform(PlatformYAML, t.Host, opts...)
-	if err != nil {
-		return &PushError{Device: t.Name, Stage: "connect", Err: fmt.Errorf("load SONiC platform: %w", err)}
-	}
-	d, err := p.GetNetworkDriver()
-	if err != nil {
-		return &PushError{Device: t.Name, Stage: "connect", Err: err}
-	}
-	done := make(chan error, 1)
-	go func() {
-		if err := d.Open(); err != nil {
-			done <- &PushError{Device: t.Name, Stage: "connect", Err: fmt.Errorf("ssh %s@%s:%d: %w", t.Username, t.Host, port, pushRedactErr(err, t.Password))}
-			return
-		}
-		err := fn(d)
-		_ = d.Close()
-		done <- err
-	}()
-	select {
-	case err := <-done:
-		return err
-	case <-ctx.Done():
-		// scrapligo's driver is not safe for use from two goroutines, so
-		// the session goroutine closes it itself once its current command
-		// returns (at most one operation timeout, which ctx's deadline
-		// already bounds).
-		return &PushError{Device: t.Name, Stage: "session", Err: ctx.Err()}
-	}
+	return err
 }
 
-func pushRedact(s, secret string) string {
-	if secret == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, secret, "<redacted>")
-}
+func pushRedact(s, secret string) string { return devssh.Redact(s, secret) }
 
-func pushRedactErr(err error, secret string) error {
-	if err == nil || secret == "" || !strings.Contains(err.Error(), secret) {
-		return err
-	}
-	return pushRedactedError{msg: pushRedact(err.Error(), secret), err: err}
-}
-
-type pushRedactedError struct {
-	msg string
-	err error
-}
-
-func (e pushRedactedError) Error() string { return e.msg }
-
-// Unwrap keeps errors.Is working for the sentinels (timeouts, auth) while
-// the message stays redacted.
-func (e pushRedactedError) Unwrap() error { return e.err }
+func pushRedactErr(err error, secret string) error { return devssh.RedactErr(err, secret) }
 
 // pushShorten keeps long copy lines readable in errors and step lists.
 func pushShorten(s string) string {
