@@ -271,7 +271,18 @@ func (s *sim) switchReceive(in, k int32) {
 		s.release(k)
 		return
 	}
-	out := ecmpPick(cands, pk.hash, n.seed)
+	out := int32(-1)
+	if pk.kind == pktData {
+		for _, h := range s.flows[pk.flow].route {
+			if h.node == ip.node {
+				out = h.out
+				break
+			}
+		}
+	}
+	if out < 0 {
+		out = ecmpPick(cands, pk.hash, n.seed)
+	}
 	w := int64(pk.wire)
 	q := &ip.qos[pr]
 	pk.inPort = in

@@ -5,7 +5,9 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
+	"strings"
 )
 
 const (
@@ -103,6 +105,8 @@ type flowState struct {
 	hashFwd  uint64
 	hashRev  uint64
 	path     []string
+	// route pins data packets to an egress port per switch (Flow.Route).
+	route    []routeHop
 	total    int64 // packets, math.MaxInt64 for long-lived
 	depsLeft int
 	children []int32
@@ -616,7 +620,11 @@ func (s *sim) buildFlows() error {
 		if s.cfg.DCQCNEnabled {
 			fs.rp = newReactionPoint(&s.dc, s.ports[src].lineMbps)
 		}
-		if fs.path, err = s.tracePath(src, dst, fs.hashFwd); err != nil {
+		if len(f.Route) > 0 {
+			if fs.route, fs.path, err = s.pinRoute(src, dst, f.Route); err != nil {
+				return errorf("flow %q: %w", f.ID, err)
+			}
+		} else if fs.path, err = s.tracePath(src, dst, fs.hashFwd); err != nil {
 			return errorf("flow %q: %w", f.ID, err)
 		}
 		if _, err = s.tracePath(dst, src, fs.hashRev); err != nil {
@@ -700,4 +708,45 @@ func (s *sim) buildSeries() error {
 	}
 	s.sampleT = s.cfg.SampleEveryNs * 1000
 	return nil
+}
+
+// routeHop is one pinned choice: at switch node, leave by port out.
+type routeHop struct {
+	node, out int32
+}
+
+// pinRoute checks a caller-given route (egress ports "node:port", one per
+// switch from src towards dst) and returns it with the node path. Every
+// port must be an equal-cost next hop of its switch towards dst, and the
+// ports must chain from src's switch to dst.
+func (s *sim) pinRoute(src, dst int32, route []string) ([]routeHop, []string, error) {
+	table := s.routeTo(dst)
+	path := []string{s.nodes[s.ports[src].node].name}
+	hops := make([]routeHop, 0, len(route))
+	cur := s.ports[src].peer
+	for i, r := range route {
+		node, port, ok := strings.Cut(r, ":")
+		if !ok {
+			return nil, nil, fmt.Errorf("route entry %q: want node:port", r)
+		}
+		pi, ok := s.portIndex(PortRef{Node: node, Port: port})
+		if !ok {
+			return nil, nil, fmt.Errorf("route entry %q: no such port", r)
+		}
+		n := s.ports[cur].node
+		if s.ports[pi].node != n {
+			return nil, nil, fmt.Errorf("route entry %d (%s) is not on switch %s, where the route has reached", i+1, r, s.nodes[n].name)
+		}
+		if !slices.Contains(table[n], pi) {
+			return nil, nil, fmt.Errorf("route entry %s is not an equal-cost next hop towards %s", r, s.ports[dst].ref)
+		}
+		path = append(path, s.nodes[n].name)
+		hops = append(hops, routeHop{node: n, out: pi})
+		cur = s.ports[pi].peer
+	}
+	if cur != dst {
+		return nil, nil, fmt.Errorf("route ends at %s, not at %s", s.ports[cur].ref, s.ports[dst].ref)
+	}
+	path = append(path, s.nodes[s.ports[dst].node].name)
+	return hops, path, nil
 }

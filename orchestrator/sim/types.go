@@ -109,6 +109,13 @@ type Flow struct {
 	// step dependencies of collectives such as ring AllReduce.
 	After []string
 	Role  string
+	// Route, when set, pins the flow's data packets to these egress
+	// ports ("node:port"), one per switch crossed, in order: the caller's
+	// own ECMP choice (labctl passes the path `labctl trace` computes, so
+	// that a run and a trace agree). Each must be an equal-cost next hop
+	// towards Dst. Empty means the simulator's own flow hash decides.
+	// ACKs, NAKs and CNPs always follow the simulator's hash.
+	Route []string
 }
 
 // DCQCNParams are the reaction-point (sender) and notification-point

@@ -187,6 +187,32 @@ func (b *builder) topology(nodes, nics map[string]bool) (engine.Topology, map[en
 	return topo, qosMap, dscp
 }
 
+// route is the path `labctl trace` computes for a flow (the fabric's 5-tuple
+// hash, hash seed 0), as the simulator's egress ports: a run and a trace of
+// the same flow cross the same spines and the same members of merged links.
+func (b *builder) route(src, dst runtime.Endpoint, sport int) ([]string, error) {
+	s, d := fabric.Endpoint{Host: src.Host, NIC: src.NIC}, fabric.Endpoint{Host: dst.Host, NIC: dst.NIC}
+	key, err := b.g.FlowKeyFor(s, d, uint16(sport))
+	if err != nil {
+		return nil, err
+	}
+	path, err := b.g.Trace(s, d, key)
+	if err != nil {
+		return nil, err
+	}
+	route := make([]string, 0, len(path.Hops))
+	for _, h := range path.Hops {
+		port := h.Out
+		if h.Chosen < len(h.Candidates) {
+			if c := h.Candidates[h.Chosen]; c.Merged > 1 && c.Member > 0 {
+				port = memberPort(h.Out, c.Member-1)
+			}
+		}
+		route = append(route, h.Node+":"+port)
+	}
+	return route, nil
+}
+
 // memberPort names member m of a merged port: the port itself for the
 // first, "<port>.<m>" for the others.
 func memberPort(port string, m int) string {
@@ -297,10 +323,15 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 			if bytes > 0 {
 				bytes = (f.Bytes + int64(qps) - 1) / int64(qps)
 			}
+			sport := 49152 + (i*64+q)%16384
+			route, err := b.route(f.Src, f.Dst, sport)
+			if err != nil {
+				return nil, fmt.Errorf("route flow %s: %w", id, err)
+			}
 			cfg.Flows = append(cfg.Flows, engine.Flow{
 				ID: id, Src: src, Dst: dst, DSCP: f.TrafficClass >> 2,
-				SrcPort: 49152 + (i*64+q)%16384,
-				Bytes:   bytes, StartNs: int64(f.StartUs * 1000), Role: f.Role,
+				SrcPort: sport, Route: route,
+				Bytes: bytes, StartNs: int64(f.StartUs * 1000), Role: f.Role,
 			})
 		}
 	}
