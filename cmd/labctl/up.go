@@ -132,8 +132,9 @@ func newUpCmd(app *App) *cobra.Command {
 		Use:   "up <lab> [--runtime sim|clab] [--nos sonic|eos] [--dry-run]",
 		Short: "Bring a lab up in the simulator or on containerlab",
 		Long: `up renders what the lab lacks under topologies/<lab>/ (the topology and one
-vendor config per switch in configs/; existing configs are never overwritten,
-so edits stay), then brings the lab up with the runtime:
+vendor config per switch in configs/; configs labctl wrote follow changes of
+the lab's spec, configs you edited are never overwritten), then brings the lab
+up with the runtime:
 
   sim   the embedded packet-level simulator (default; needs nothing else)
   clab  containerlab with SONiC-VS or cEOS switches and soft-RoCE hosts
