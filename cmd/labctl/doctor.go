@@ -63,7 +63,7 @@ nothing but labctl.`,
 				return err
 			}
 			if rep.Blocked {
-				return exitcode.Envf("%s", rep.Summary)
+				return exitcode.Envf("--runtime %s cannot run on this machine: fix the FAIL lines above, or use --runtime sim", runtimeName)
 			}
 			return nil
 		},

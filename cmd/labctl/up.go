@@ -2,6 +2,7 @@ package main
 
 import (
 	goruntime "runtime"
+	"text/tabwriter"
 
 	"context"
 	"encoding/json"
@@ -239,7 +240,9 @@ func writeStatus(app *App, format string, sts []*runtime.Status) error {
 		fmt.Fprintln(app.Out, "no labs: bring one up with 'labctl up <lab>'")
 		return nil
 	}
-	fmt.Fprintf(app.Out, "%-12s %-8s %-6s %-10s %-16s %s\n", "LAB", "RUNTIME", "NOS", "STATE", "NODES", "UPDATED")
+	tw := tabwriter.NewWriter(app.Out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "LAB\tRUNTIME\tNOS\tSTATE\tNODES\tUPDATED")
+	var errs []string
 	for _, s := range sts {
 		running := 0
 		for _, n := range s.Nodes {
@@ -259,10 +262,16 @@ func writeStatus(app *App, format string, sts []*runtime.Status) error {
 		if nos == "" {
 			nos = "-"
 		}
-		fmt.Fprintf(app.Out, "%-12s %-8s %-6s %-10s %-16s %s\n", s.Lab, rt, nos, s.State, nodes, updated)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", s.Lab, rt, nos, s.State, nodes, updated)
 		if s.Error != "" {
-			fmt.Fprintf(app.Out, "  error: %s\n", s.Error)
+			errs = append(errs, fmt.Sprintf("%s: error: %s", s.Lab, s.Error))
 		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, e := range errs {
+		fmt.Fprintln(app.Out, e)
 	}
 	return nil
 }

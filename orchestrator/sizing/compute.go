@@ -164,7 +164,12 @@ func place(p *Plan, in Input, dmax int) []int {
 		// dmax servers; leaves are numbered group by group (a group of dmax
 		// servers gets one leaf per rail), so rail i's leaf group is every
 		// leaf numbered i+1 modulo the rail count.
+		// One rail per NIC of a full server; a fabric of one partly
+		// filled server has only as many rails as that server has NICs.
 		rails := in.GPUsPerServer
+		if p.Servers == 1 {
+			rails = gpusOf(0)
+		}
 		for s := range p.Servers {
 			n := gpusOf(s)
 			sp := ServerPlacement{Server: s + 1, GPUs: n, Leaves: make([]int, n)}

@@ -325,3 +325,17 @@ func BenchmarkPlan65536Refused(b *testing.B) {
 		}
 	}
 }
+
+func TestRailWithOnePartialServerHasNoEmptyLeaf(t *testing.T) {
+	in := Input{GPUs: 7, Layout: LayoutRail}
+	p, err := Compute(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPlan(t, in.Normalize(), p)
+	for i, n := range p.Leaf.NICsPerLeaf {
+		if n == 0 {
+			t.Errorf("leaf %d has no NIC (rails %d)", i+1, p.Leaf.Rails)
+		}
+	}
+}

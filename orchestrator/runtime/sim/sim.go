@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/labctl/labctl/orchestrator/exitcode"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -149,7 +150,9 @@ func (r *Runtime) RunVariantWithConfigs(ctx context.Context, l *runtime.Lab, vs 
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, fmt.Errorf("simulate %s: %w", vs.Name, err)
+		// What the simulator refuses comes from the lab's vendor configs
+		// (a threshold, a weight): say where to look.
+		return nil, exitcode.Usagef("simulate %s: %v (the configs in %s drive the simulation: check them with 'labctl config lint %s')", vs.Name, err, l.ConfigsDir(), l.Name)
 	}
 	if vs.Progress != nil {
 		vs.Progress(1)
