@@ -309,6 +309,15 @@ func LoadLab(dir, nosName string, devs []qos.Device, in qos.Intent) ([]qos.Devic
 		return nil, err
 	}
 	if len(cfgs) == 0 {
+		// Configs of the other NOS may be there (rendered with --nos).
+		for _, other := range []string{"sonic", "eos"} {
+			if other == nosName {
+				continue
+			}
+			if oc, err := Load([]string{dir}, other); err == nil && len(oc) > 0 {
+				return nil, exitcode.Usagef("no %s config files in %s, but %d %s ones: add --nos %s, or run 'labctl config render <lab> --nos %s'", nosName, dir, len(oc), other, other, nosName)
+			}
+		}
 		return nil, exitcode.Usagef("no %s config files in %s: run 'labctl config render <lab>' first", nosName, dir)
 	}
 	qos.AttachTopology(cfgs, devs, in)
