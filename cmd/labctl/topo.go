@@ -19,6 +19,7 @@ func labGraph(app *App, nameOrPath, nos string) (*fabric.Graph, *lab.Spec, error
 	if err != nil {
 		return nil, nil, err
 	}
+	nos = app.labNOS(spec.Name, nos)
 	if nos != "" {
 		if nos != fabric.NOSSonic && nos != fabric.NOSEOS {
 			return nil, nil, exitcode.Usagef("--nos %q is not supported: use sonic or eos", nos)

@@ -62,7 +62,7 @@ func openLab(app *App, nameOrPath, nos string) (*runtime.Lab, error) {
 	if err != nil {
 		return nil, err
 	}
-	l, err := runtime.NewLab(spec, app.TopologiesDir(), nos)
+	l, err := runtime.NewLab(spec, app.TopologiesDir(), app.labNOS(spec.Name, nos))
 	if err != nil {
 		if exitcode.Code(err) == exitcode.CheckFailed {
 			return nil, exitcode.Usagef("%v (fix the sizing section of %s)", err, spec.Source)
@@ -91,6 +91,20 @@ func (a *App) resolveSpec(arg string) (*lab.Spec, error) {
 		return nil, fmt.Errorf("lab %s was brought up from %s, which no longer resolves: %w", arg, st.Spec, rerr)
 	}
 	return recorded, nil
+}
+
+// labNOS is the NOS a command works with for lab name: the --nos flag when
+// given, else the NOS the lab was last brought up with in the work
+// directory (so that after 'labctl up 16gpu --nos eos', render, lint, topo
+// and a plain 'up' keep to EOS), else "" for the spec's own.
+func (a *App) labNOS(name, flag string) string {
+	if flag != "" {
+		return flag
+	}
+	if st, err := runtime.ReadState(filepath.Join(a.TopologiesDir(), name)); err == nil && st != nil {
+		return st.NOS
+	}
+	return ""
 }
 
 // labName turns a lab argument (a catalog name, a lab name or a spec path)

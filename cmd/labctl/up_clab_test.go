@@ -64,3 +64,23 @@ func TestDownOfUnknownLabIsExit2(t *testing.T) {
 		t.Errorf("down of a catalog lab never up: exit %d: %s", code, stderr)
 	}
 }
+
+// After 'up --nos eos', the lab stays EOS for render, lint and a plain up.
+func TestLabKeepsTheNOSItWasBroughtUpWith(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, stderr := runCLI(t, "up", "16gpu", "--nos", "eos", "--dir", dir); code != 0 {
+		t.Fatalf("up --nos eos: exit %d: %s", code, stderr)
+	}
+	if code, out, stderr := runCLI(t, "config", "render", "16gpu", "--dir", dir); code != 0 || !strings.Contains(out, "eos") {
+		t.Errorf("render: exit %d: %s %s", code, out, stderr)
+	}
+	if code, _, stderr := runCLI(t, "config", "lint", "16gpu", "--dir", dir); code != 0 {
+		t.Errorf("lint: exit %d: %s", code, stderr)
+	}
+	if code, out, stderr := runCLI(t, "up", "16gpu", "--dir", dir, "-o", "json"); code != 0 || !strings.Contains(out, `"nos": "eos"`) {
+		t.Errorf("plain up: exit %d: %s %s", code, out, stderr)
+	}
+	if _, err := os.Stat(dir + "/topologies/16gpu/configs/leaf1.json"); err == nil {
+		t.Error("SONiC configs appeared in an EOS lab")
+	}
+}
