@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/labctl/labctl/orchestrator/exitcode"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -504,13 +505,13 @@ func ReadRunFile(path string) (*Run, error) {
 	}
 	var run Run
 	if err := json.Unmarshal(data, &run); err != nil {
-		return nil, fmt.Errorf("read run record %s%s: %w; the file is not a valid labctl run.json", path, jsonErrPos(data, err), err)
+		return nil, exitcode.Usagef("read run record %s%s: %v; the file is not a valid labctl run.json (fix: restore it, or move its folder out of results/ and run 'labctl results reindex')", path, jsonErrPos(data, err), err)
 	}
 	if run.SchemaVersion > SchemaVersion {
 		return nil, fmt.Errorf("read run record %s: schema_version %d is newer than this labctl understands (%d); upgrade labctl", path, run.SchemaVersion, SchemaVersion)
 	}
 	if run.RunID == "" {
-		return nil, fmt.Errorf("read run record %s: no run_id; the file is not a labctl run.json", path)
+		return nil, exitcode.Usagef("read run record %s: no run_id; the file is not a labctl run.json (fix: name a run.json that labctl wrote)", path)
 	}
 	return &run, nil
 }

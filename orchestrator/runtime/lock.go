@@ -44,11 +44,11 @@ var ErrLocked = errors.New("lab is locked")
 // error names the holder and is a usage error (exit 2).
 func Acquire(path, command string) (*Lock, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("lock %s: %w", path, err)
+		return nil, exitcode.Envf("lock %s: %v (fix: use a writable --dir)", path, err)
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("lock %s: %w", path, err)
+		return nil, exitcode.Envf("lock %s: %v (fix: use a writable --dir)", path, err)
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		defer f.Close()
