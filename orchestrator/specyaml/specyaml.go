@@ -81,7 +81,14 @@ func classify(file string, err error, v any) error {
 			}
 		}
 	case errors.As(err, &typeErr):
-		e.Fix = "give the value the documented type"
+		// go-yaml names Go types ("Go struct field Spec.Sizing of type
+		// int"); say it in the spec's terms instead.
+		got := "this value"
+		if typeErr.Token != nil && typeErr.Token.Value != "" {
+			got = fmt.Sprintf("%q", typeErr.Token.Value)
+		}
+		e.Msg = fmt.Sprintf("%s is not %s", got, kindName(typeErr.DstType))
+		e.Fix = "give " + kindName(typeErr.DstType) + " here, as documented for this key"
 	case errors.As(err, &syntax):
 		e.Msg = "not valid YAML: " + e.Msg
 		e.Fix = "check indentation and quoting at this place"
@@ -180,4 +187,30 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// kindName says what a Go type is in YAML terms.
+func kindName(t reflect.Type) string {
+	if t == nil {
+		return "the documented type"
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Map, reflect.Struct:
+		return "a mapping of keys"
+	}
+	return "the documented type"
 }
