@@ -31,17 +31,14 @@ const nicDelayUs = 1.0
 // round: a NIC's line rate, or a leaf's uplink bandwidth shared by the
 // ring transfers leaving that leaf in the same round.
 func allReduceModel(nics []NIC, l *runtime.Lab, t *Traffic, mtu int) (map[string]any, error) {
-	n := t.Ranks
-	if n == 0 {
-		n = len(nics)
+	ring, err := ringRanks(nics, t)
+	if err != nil {
+		return nil, exitcode.Usagef("ring-allreduce: %v", err)
 	}
-	if n < 2 || n > len(nics) {
-		return nil, exitcode.Usagef("ring-allreduce over %d ranks does not fit the lab's %d NICs; set ranks between 2 and %d", n, len(nics), len(nics))
-	}
+	n := len(ring)
 	if l == nil || l.Plan == nil {
 		return nil, fmt.Errorf("ring-allreduce model: the lab has no sizing plan")
 	}
-	ring := nics[:n]
 	rounds := 2 * (n - 1)
 	// In a ring every round has the same transfers: rank i to rank i+1.
 	crossing := 0

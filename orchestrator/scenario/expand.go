@@ -156,23 +156,43 @@ func (s *Spec) Expand(nics []NIC, pt Point, seed int64) (runtime.VariantSpec, er
 			if vs.Collective != nil {
 				return vs, exitcode.Usagef("%s: a scenario runs at most one ring-allreduce", where)
 			}
-			r := t.Ranks
-			if r == 0 {
-				r = len(nics)
-			}
-			if r > len(nics) {
-				return vs, exitcode.Usagef("%s: %d ranks exceed the lab's %d NICs; lower ranks", where, r, len(nics))
+			ring, err := ringRanks(nics, t)
+			if err != nil {
+				return vs, exitcode.Usagef("%s: %v", where, err)
 			}
 			// The ring follows fabric order (NICs of a host, then the next
 			// host), as NCCL builds rings: most hops stay under one leaf.
 			c := &runtime.CollectiveSpec{Kind: "ring-allreduce", Bytes: t.BytesN, TrafficClass: *t.TrafficClass}
-			for _, n := range nics[:r] {
+			for _, n := range ring {
 				c.Ranks = append(c.Ranks, n.Endpoint)
 			}
 			vs.Collective = c
 		}
 	}
 	return vs, nil
+}
+
+// ringRanks picks a ring-allreduce's ranks in fabric order: every NIC, or
+// with rank_per: server the first NIC of each server; t.Ranks of them (all
+// when 0).
+func ringRanks(nics []NIC, t *Traffic) ([]NIC, error) {
+	pool, what := nics, "NICs"
+	if t.RankPer == "server" {
+		pool, what = nil, "servers"
+		for _, n := range nics {
+			if n.NIC == 0 {
+				pool = append(pool, n)
+			}
+		}
+	}
+	r := t.Ranks
+	if r == 0 {
+		r = len(pool)
+	}
+	if r < 2 || r > len(pool) {
+		return nil, fmt.Errorf("%d ranks do not fit the lab's %d %s; set ranks between 2 and %d", r, len(pool), what, len(pool))
+	}
+	return pool[:r], nil
 }
 
 // leafOrder lists the leaves in first-seen order.

@@ -70,6 +70,11 @@ type Traffic struct {
 	// Ranks is the number of NICs taking part (permutation, all-to-all,
 	// ring-allreduce; default all NICs, at most 64 for all-to-all).
 	Ranks int `yaml:"ranks"`
+	// RankPer is what one rank of a ring-allreduce stands for: "nic"
+	// (default: every NIC is a rank, in fabric order) or "server" (one rank
+	// per server on its first NIC: a ring over nodes, as the seed's
+	// exercise 3 models it).
+	RankPer string `yaml:"rank_per"`
 	// CrossLeaf places endpoints on different leaves, so traffic crosses
 	// the spines (default true when the lab has more than one leaf).
 	CrossLeaf *bool `yaml:"cross_leaf"`
@@ -270,6 +275,7 @@ func validateTraffic(t *Traffic, durationUs float64, at func(field, msg, fix str
 		only("senders", t.Senders != 0, "incast"),
 		only("victim", t.Victim, "incast"),
 		only("ranks", t.Ranks != 0, "permutation", "all-to-all", "ring-allreduce"),
+		only("rank_per", t.RankPer != "", "ring-allreduce"),
 		only("qps", t.QPs != 0, "pairs", "permutation", "incast", "all-to-all"),
 		only("message_size", t.MessageSize != "", "pairs", "permutation", "incast", "all-to-all"),
 	} {
@@ -284,6 +290,8 @@ func validateTraffic(t *Traffic, durationUs float64, at func(field, msg, fix str
 		return at("senders", fmt.Sprintf("senders %d makes no incast", t.Senders), "use 2 or more")
 	case t.Ranks < 0 || t.Ranks == 1:
 		return at("ranks", fmt.Sprintf("ranks %d is too few", t.Ranks), "use 2 or more, or leave it out for all NICs")
+	case t.RankPer != "" && t.RankPer != "nic" && t.RankPer != "server":
+		return at("rank_per", fmt.Sprintf("rank_per %q is not known", t.RankPer), "use nic (every NIC a rank) or server (one rank per server)")
 	case t.QPs < 0 || t.QPs > 64:
 		return at("qps", fmt.Sprintf("qps %d is out of range", t.QPs), "use 1 to 64")
 	}
