@@ -17,7 +17,6 @@ import (
 	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/nos/eos"
 	"github.com/labctl/labctl/orchestrator/nos/sonic"
-	"github.com/labctl/labctl/orchestrator/qos"
 	"github.com/labctl/labctl/orchestrator/runtime"
 )
 
@@ -407,19 +406,7 @@ func CompareReadback(codec runtime.NOSCodec, device, pushedPath, readback string
 	if err != nil {
 		return "", err
 	}
-	want, err := codec.ParseQoS(device, qos.Source{Name: pushedPath, Data: pushed})
-	if err != nil {
-		return "", fmt.Errorf("parse %s: %w", pushedPath, err)
-	}
-	got, err := codec.ParseQoS(device, qos.Source{Name: device + " read-back", Data: []byte(readback)})
-	if err != nil {
-		return "", fmt.Errorf("parse read-back: %w", err)
-	}
-	ds := qos.Diff([]qos.DeviceConfig{want}, []qos.DeviceConfig{got})
-	if len(ds) == 0 {
-		return "", nil
-	}
-	return qos.FormatDiff(ds), nil
+	return CompareReadbackData(codec, device, pushedPath, pushed, readback)
 }
 
 // Cleaner removes what a lab left in the Docker engine when containerlab
