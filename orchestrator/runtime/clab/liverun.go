@@ -196,6 +196,21 @@ func (r *Runtime) pushVariantFunc() func(ctx context.Context, nos, node, host st
 	return PushVariantOverSSH
 }
 
+// planJobs makes one push job per switch of plan: from the switch's Full
+// config to the one to(sv) picks (its Variant, or Full to restore).
+func (r *Runtime) planJobs(l *runtime.Lab, mgmt map[string]string, plan []SwitchVariant, to func(SwitchVariant) []byte) []PushJob {
+	cred := r.login(l.NOS)
+	push := r.pushVariantFunc()
+	jobs := make([]PushJob, 0, len(plan))
+	for _, sv := range plan {
+		host, cfg := mgmt[sv.Device], to(sv)
+		jobs = append(jobs, PushJob{Device: sv.Device, Push: func(ctx context.Context) (string, error) {
+			return push(ctx, l.NOS, sv.Device, host, r.SSHPort, cred, sv.Full, cfg)
+		}})
+	}
+	return jobs
+}
+
 // variantSlug names a variant's read-back directory: "ecn=on,pfc=off" ->
 // "ecn-on_pfc-off".
 func variantSlug(v runtime.VariantSpec) string {
@@ -216,20 +231,7 @@ func onOff(b bool) string {
 // pushVariant pushes every switch's variant config in parallel and saves
 // and compares the read-backs. It returns the read-back per switch.
 func (r *Runtime) pushVariant(ctx context.Context, l *runtime.Lab, v runtime.VariantSpec, mgmt map[string]string, plan []SwitchVariant, say func(string)) (map[string]string, error) {
-	cred := r.login(l.NOS)
-	push := r.pushVariantFunc()
-	var jobs []PushJob
-	for _, sv := range plan {
-		host := mgmt[sv.Device]
-		jobs = append(jobs, PushJob{Device: sv.Device, Push: func(ctx context.Context) (string, error) {
-			return push(ctx, l.NOS, sv.Device, host, r.SSHPort, cred, sv.Full, sv.Variant)
-		}})
-	}
-	opt := r.Push
-	if opt.Progress == nil {
-		opt.Progress = say
-	}
-	res := PushAll(ctx, jobs, opt)
+	res := r.runPush(ctx, r.planJobs(l, mgmt, plan, func(sv SwitchVariant) []byte { return sv.Variant }), say)
 	codec, err := runtime.Codec(l.NOS)
 	if err != nil {
 		return nil, err
@@ -275,20 +277,7 @@ func (r *Runtime) pushVariant(ctx context.Context, l *runtime.Lab, v runtime.Var
 // restoreConfigs moves every switch back to the lab's config and saves the
 // read-backs where Up does.
 func (r *Runtime) restoreConfigs(ctx context.Context, l *runtime.Lab, mgmt map[string]string, plan []SwitchVariant, say func(string)) error {
-	cred := r.login(l.NOS)
-	push := r.pushVariantFunc()
-	var jobs []PushJob
-	for _, sv := range plan {
-		host := mgmt[sv.Device]
-		jobs = append(jobs, PushJob{Device: sv.Device, Push: func(ctx context.Context) (string, error) {
-			return push(ctx, l.NOS, sv.Device, host, r.SSHPort, cred, sv.Full, sv.Full)
-		}})
-	}
-	opt := r.Push
-	if opt.Progress == nil {
-		opt.Progress = say
-	}
-	res := PushAll(ctx, jobs, opt)
+	res := r.runPush(ctx, r.planJobs(l, mgmt, plan, func(sv SwitchVariant) []byte { return sv.Full }), say)
 	if err := r.saveReadbacks(l, res, say); err != nil {
 		return err
 	}

@@ -351,15 +351,21 @@ func (r *Runtime) pushAll(ctx context.Context, l *runtime.Lab, mgmt map[string]s
 			return push(ctx, l.NOS, name, host, r.SSHPort, cred, cfg)
 		}})
 	}
-	opt := r.Push
-	if opt.Progress == nil {
-		opt.Progress = say
-	}
-	res := PushAll(ctx, jobs, opt)
+	res := r.runPush(ctx, jobs, say)
 	if err := r.saveReadbacks(l, res, say); err != nil {
 		return err
 	}
 	return PushErrors(res)
+}
+
+// runPush runs the jobs with r.Push's options, reporting progress to say
+// unless those name their own writer.
+func (r *Runtime) runPush(ctx context.Context, jobs []PushJob, say func(string)) []PushResult {
+	opt := r.Push
+	if opt.Progress == nil {
+		opt.Progress = say
+	}
+	return PushAll(ctx, jobs, opt)
 }
 
 // saveReadbacks writes each switch's read-back and compares its QoS with
