@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -125,7 +124,7 @@ overwritten: render stops and names them (exit 2). --force overwrites them.`,
 				return err
 			}
 			if format == "json" {
-				return cfgWriteJSON(app, map[string]any{"schema_version": 1, "lab": g.Name, "nos": plug.Name(), "dir": dir, "profile": in.Profile,
+				return writeJSON(app.Out, map[string]any{"schema_version": 1, "lab": g.Name, "nos": plug.Name(), "dir": dir, "profile": in.Profile,
 					"ecn": in.ECN.Enabled, "pfc": in.PFC.Enabled, "result": res})
 			}
 			fmt.Fprintf(app.Out, "lab %s: %d %s configs in %s (profile %s, ecn %s, pfc %s): %d written, %d unchanged\n",
@@ -148,12 +147,6 @@ func cfgOnOff(b bool) string {
 		return "on"
 	}
 	return "off"
-}
-
-func cfgWriteJSON(app *App, v any) error {
-	enc := json.NewEncoder(app.Out)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }
 
 // isLabArg says whether a lint argument names a lab rather than config
@@ -232,7 +225,7 @@ Exit 1 when any finding is an error.`,
 				if fs == nil {
 					fs = []qos.Finding{}
 				}
-				if err := cfgWriteJSON(app, map[string]any{"schema_version": 1, "devices": len(cfgs), "findings": fs}); err != nil {
+				if err := writeJSON(app.Out, map[string]any{"schema_version": 1, "devices": len(cfgs), "findings": fs}); err != nil {
 					return err
 				}
 			} else {
@@ -316,7 +309,7 @@ are equal.`,
 				if ds == nil {
 					ds = []qos.Difference{}
 				}
-				if err := cfgWriteJSON(app, map[string]any{"schema_version": 1, "a": args[0], "b": args[1], "differences": ds}); err != nil {
+				if err := writeJSON(app.Out, map[string]any{"schema_version": 1, "a": args[0], "b": args[1], "differences": ds}); err != nil {
 					return err
 				}
 			} else {

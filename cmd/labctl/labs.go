@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"text/tabwriter"
 
@@ -22,9 +21,7 @@ func newLabsCmd(app *App) *cobra.Command {
 			}
 			specs := lab.Catalog()
 			if format == "json" {
-				enc := json.NewEncoder(app.Out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(specs)
+				return writeJSON(app.Out, specs)
 			}
 			tw := tabwriter.NewWriter(app.Out, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "NAME\tGPUS\tNOS\tRUNTIME\tDESCRIPTION")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -64,9 +63,7 @@ Leaf = 3) and end to end (NIC -> Leaf -> Spine -> Leaf -> NIC = 4).`,
 				return fmt.Errorf("trace %s: %w", g.Name, err)
 			}
 			if format == "json" {
-				enc := json.NewEncoder(app.Out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(path)
+				return writeJSON(app.Out, path)
 			}
 			return writeTrace(app.Out, g, path)
 		},

@@ -5,7 +5,6 @@ import (
 	"text/tabwriter"
 
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -240,15 +239,13 @@ func clabFits(l *runtime.Lab) error {
 // writeStatus prints lab states as a table or JSON.
 func writeStatus(app *App, format string, sts []*runtime.Status) error {
 	if format == "json" {
-		enc := json.NewEncoder(app.Out)
-		enc.SetIndent("", "  ")
 		if len(sts) == 1 {
-			return enc.Encode(sts[0])
+			return writeJSON(app.Out, sts[0])
 		}
 		if sts == nil {
 			sts = []*runtime.Status{}
 		}
-		return enc.Encode(sts)
+		return writeJSON(app.Out, sts)
 	}
 	if len(sts) == 0 {
 		fmt.Fprintln(app.Out, "no labs: bring one up with 'labctl up <lab>'")
