@@ -122,22 +122,10 @@ func RingAllReduceFlowLevel(cfg Config, ranks []string, bytes int64) (*AllReduce
 		step0[i] = ringFlow("ar", ranks, chunk0, 0, 0, i)
 	}
 	cfg.Flows = step0
-	if cfg.DurationNs <= 0 {
-		cfg.DurationNs = 1
-	}
-	cfg.SampleEveryNs, cfg.Watch = 0, nil
-	s, err := newSim(&cfg)
+	s, paths, rates, err := flowLevel(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("flow-level AllReduce: %w", err)
 	}
-	eta := float64(s.mtu) / float64(s.mtu+WireOverheadBytes)
-	// Egress ports each flow crosses.
-	paths := make([][]int32, n)
-	for i := range s.flows {
-		f := &s.flows[i]
-		paths[i] = s.egressPath(f.src, f.dst, f.hashFwd)
-	}
-	rates := maxMinFair(paths, func(pi int32) float64 { return s.ports[pi].lineMbps / 1000 * eta })
 	chunk := float64(step0[0].Bytes)
 	frame := float64(s.mtu + WireOverheadBytes)
 	est := &AllReduceEstimate{Ranks: n, Steps: 2 * (n - 1), MinRateGbps: math.Inf(1)}
@@ -239,20 +227,32 @@ func maxMinFair(paths [][]int32, capacity func(int32) float64) []float64 {
 // dependencies, PFC and DCQCN dynamics are ignored. It suits steady-state
 // patterns (pairs, permutation, incast) on fabrics too large for packets.
 func FlowLevelRates(cfg Config) ([]float64, error) {
+	_, _, rates, err := flowLevel(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("flow-level rates: %w", err)
+	}
+	return rates, nil
+}
+
+// flowLevel sets cfg up as the packet engine would (so flows take its ECMP
+// paths) and returns the engine, each flow's egress ports (the last one
+// is the link into the receiver's NIC) and its max-min fair goodput in
+// Gb/s over link goodput (rate x MTU/(MTU+82)).
+func flowLevel(cfg Config) (*sim, [][]int32, []float64, error) {
 	if cfg.DurationNs <= 0 {
 		cfg.DurationNs = 1
 	}
 	cfg.SampleEveryNs, cfg.Watch = 0, nil
 	s, err := newSim(&cfg)
 	if err != nil {
-		return nil, fmt.Errorf("flow-level rates: %w", err)
+		return nil, nil, nil, err
 	}
 	eta := float64(s.mtu) / float64(s.mtu+WireOverheadBytes)
 	paths := make([][]int32, len(s.flows))
 	for i := range s.flows {
 		f := &s.flows[i]
-		// The last egress port is the link into the receiver's NIC.
 		paths[i] = s.egressPath(f.src, f.dst, f.hashFwd)
 	}
-	return maxMinFair(paths, func(pi int32) float64 { return s.ports[pi].lineMbps / 1000 * eta }), nil
+	rates := maxMinFair(paths, func(pi int32) float64 { return s.ports[pi].lineMbps / 1000 * eta })
+	return s, paths, rates, nil
 }
