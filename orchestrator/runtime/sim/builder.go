@@ -702,30 +702,31 @@ func seriesOf(res *engine.Result) []results.TimeSeries {
 	for i, ns := range s.TimesNs {
 		t[i] = float64(ns) / 1000
 	}
-	queues := slices.Clone(s.Queues)
-	peak := func(q engine.PortSeries) int64 {
-		m := int64(0)
-		for _, x := range q.Bytes {
-			m = max(m, x)
-		}
-		return m
+	// Busiest first: peak depth plus paused samples, each computed once
+	// rather than per comparison.
+	type ranked struct {
+		q     *engine.PortSeries
+		score int64
 	}
-	pausedCount := func(q engine.PortSeries) int {
-		c := 0
+	queues := make([]ranked, len(s.Queues))
+	for i := range s.Queues {
+		q := &s.Queues[i]
+		score := int64(0)
+		for _, x := range q.Bytes {
+			score = max(score, x)
+		}
 		for _, p := range q.Paused {
 			if p {
-				c++
+				score++
 			}
 		}
-		return c
+		queues[i] = ranked{q, score}
 	}
-	sort.SliceStable(queues, func(i, j int) bool {
-		pi, pj := peak(queues[i])+int64(pausedCount(queues[i])), peak(queues[j])+int64(pausedCount(queues[j]))
-		return pi > pj
-	})
+	sort.SliceStable(queues, func(i, j int) bool { return queues[i].score > queues[j].score })
 	var out []results.TimeSeries
-	for _, q := range queues[:min(len(queues), maxSeriesPorts)] {
-		if peak(q) == 0 && pausedCount(q) == 0 {
+	for _, rq := range queues[:min(len(queues), maxSeriesPorts)] {
+		q := rq.q
+		if rq.score == 0 {
 			continue
 		}
 		vals := make([]float64, len(q.Bytes))
