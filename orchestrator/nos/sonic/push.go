@@ -188,8 +188,14 @@ func ReadRunningConfig(ctx context.Context, t PushTarget) (string, error) {
 }
 
 // pushRun sends one shell command followed by an echo of its exit status
-// and fails on a non-zero status.
+// and fails on a non-zero status. The output is trimmed of surrounding space.
 func pushRun(d *network.Driver, t PushTarget, stage, cmd string) (string, error) {
+	return pushExec(d, t, stage, cmd, strings.TrimSpace)
+}
+
+// pushExec is pushRun with the caller's trim applied to the output once
+// the exit status line is removed.
+func pushExec(d *network.Driver, t PushTarget, stage, cmd string, trim func(string) string) (string, error) {
 	r, err := d.Driver.SendCommand(cmd + "; echo labctl-rc=$?")
 	if err != nil {
 		return "", &PushError{Device: t.Name, Stage: stage, Command: cmd, Err: pushRedactErr(err, t.Password)}
@@ -200,7 +206,7 @@ func pushRun(d *network.Driver, t PushTarget, stage, cmd string) (string, error)
 		return o, &PushError{Device: t.Name, Stage: stage, Command: cmd, Output: o, Err: errors.New("no exit status in the answer")}
 	}
 	rc, _ := strconv.Atoi(m[len(m)-1][1])
-	o = strings.TrimSpace(pushRCRE.ReplaceAllString(o, ""))
+	o = trim(pushRCRE.ReplaceAllString(o, ""))
 	if rc != 0 {
 		return o, &PushError{Device: t.Name, Stage: stage, Command: cmd, Output: o, Err: fmt.Errorf("exit status %d", rc)}
 	}
@@ -242,18 +248,9 @@ func RunShowCommands(ctx context.Context, t PushTarget, cmds []string) ([]string
 			// Not pushRun: its TrimSpace would take the indentation of a
 			// table's first header line, which the counter parsers align
 			// columns by.
-			r, err := d.Driver.SendCommand(cmd + "; echo labctl-rc=$?")
+			o, err := pushExec(d, t, "show", cmd, func(s string) string { return strings.Trim(s, "\r\n") })
 			if err != nil {
-				return &PushError{Device: t.Name, Stage: "show", Command: cmd, Err: pushRedactErr(err, t.Password)}
-			}
-			o := pushRedact(r.Result, t.Password)
-			m := pushRCRE.FindAllStringSubmatch(o, -1)
-			if len(m) == 0 {
-				return &PushError{Device: t.Name, Stage: "show", Command: cmd, Output: o, Err: errors.New("no exit status in the answer")}
-			}
-			o = strings.Trim(pushRCRE.ReplaceAllString(o, ""), "\r\n")
-			if rc, _ := strconv.Atoi(m[len(m)-1][1]); rc != 0 {
-				return &PushError{Device: t.Name, Stage: "show", Command: cmd, Output: o, Err: fmt.Errorf("exit status %d", rc)}
+				return err
 			}
 			outs = append(outs, o)
 		}
