@@ -158,12 +158,9 @@ func PushConfig(ctx context.Context, t PushTarget, config string) (*PushOutcome,
 		if bad {
 			return abort(&PushError{Device: t.Name, Stage: "commit", Command: "commit", Output: o, Err: errors.New("commit refused")})
 		}
-		r, err := d.SendCommand("show running-config")
-		if err != nil {
-			return &PushError{Device: t.Name, Stage: "read-back", Command: "show running-config", Err: pushRedactErr(err, t.Password)}
-		}
-		out.Running = pushRedact(r.Result, t.Password)
-		return nil
+		running, err := pushReadRunning(d, t)
+		out.Running = running
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -175,14 +172,20 @@ func PushConfig(ctx context.Context, t PushTarget, config string) (*PushOutcome,
 func ReadRunningConfig(ctx context.Context, t PushTarget) (string, error) {
 	var running string
 	err := pushSession(ctx, t, func(d *network.Driver) error {
-		r, err := d.SendCommand("show running-config")
-		if err != nil {
-			return &PushError{Device: t.Name, Stage: "read-back", Command: "show running-config", Err: pushRedactErr(err, t.Password)}
-		}
-		running = pushRedact(r.Result, t.Password)
-		return nil
+		var err error
+		running, err = pushReadRunning(d, t)
+		return err
 	})
 	return running, err
+}
+
+// pushReadRunning sends `show running-config` on an open session.
+func pushReadRunning(d *network.Driver, t PushTarget) (string, error) {
+	r, err := d.SendCommand("show running-config")
+	if err != nil {
+		return "", &PushError{Device: t.Name, Stage: "read-back", Command: "show running-config", Err: pushRedactErr(err, t.Password)}
+	}
+	return pushRedact(r.Result, t.Password), nil
 }
 
 // pushSkip drops what is not a configuration command: blank lines, "!"
