@@ -71,28 +71,34 @@ func sum(data []byte) string {
 // written them. Files that are absent, or equal to want[name], are not
 // edited.
 func Edited(dir string, want map[string][]byte) ([]string, error) {
-	m, err := ReadManifest(dir)
+	_, _, edited, err := scan(dir, want)
+	return edited, err
+}
+
+// scan reads dir's manifest and the sha256 of each of want's files on disk
+// (absent files have none), and lists the edited ones (see Edited), so that
+// Write reads each file once.
+func scan(dir string, want map[string][]byte) (m Manifest, onDisk map[string]string, edited []string, err error) {
+	m, err = ReadManifest(dir)
 	if err != nil {
-		return nil, err
+		return m, nil, nil, err
 	}
-	var out []string
+	onDisk = map[string]string{}
 	for _, name := range sortedNames(want) {
 		data, err := os.ReadFile(filepath.Join(dir, name))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
-			return nil, exitcode.Env(fmt.Errorf("read %s: %w", filepath.Join(dir, name), err))
+			return m, nil, nil, exitcode.Env(fmt.Errorf("read %s: %w", filepath.Join(dir, name), err))
 		}
 		s := sum(data)
-		if s == sum(want[name]) {
-			continue
-		}
-		if m.Files[name] != s {
-			out = append(out, name)
+		onDisk[name] = s
+		if s != sum(want[name]) && m.Files[name] != s {
+			edited = append(edited, name)
 		}
 	}
-	return out, nil
+	return m, onDisk, edited, nil
 }
 
 // Write writes files (name -> content) into dir atomically (temp file and
@@ -106,7 +112,7 @@ func Write(dir string, files map[string][]byte, force bool) (*Result, error) {
 			return nil, fmt.Errorf("write configs: %q is not a plain file name", name)
 		}
 	}
-	edited, err := Edited(dir, files)
+	m, onDisk, edited, err := scan(dir, files)
 	if err != nil {
 		return nil, err
 	}
@@ -117,23 +123,17 @@ func Write(dir string, files map[string][]byte, force bool) (*Result, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, exitcode.Env(fmt.Errorf("create %s: %w", dir, err))
 	}
-	m, err := ReadManifest(dir)
-	if err != nil {
-		return nil, err
-	}
 	res := &Result{Overwritten: edited}
 	for _, name := range sortedNames(files) {
 		data := files[name]
-		path := filepath.Join(dir, name)
-		if old, err := os.ReadFile(path); err == nil && sum(old) == sum(data) {
+		m.Files[name] = sum(data)
+		if onDisk[name] == m.Files[name] {
 			res.Unchanged = append(res.Unchanged, name)
-			m.Files[name] = sum(data)
 			continue
 		}
-		if err := WriteFileAtomic(path, data, 0o644); err != nil {
+		if err := WriteFileAtomic(filepath.Join(dir, name), data, 0o644); err != nil {
 			return res, err
 		}
-		m.Files[name] = sum(data)
 		res.Written = append(res.Written, name)
 	}
 	mdata, err := json.MarshalIndent(m, "", "  ")
