@@ -94,10 +94,15 @@ func runFlows(ctx context.Context, eng Execer, v runtime.VariantSpec, cmds []Flo
 		err error
 	}
 	servers := make([]chan outcome, len(cmds))
+	// A server whose client failed would wait for a connection until
+	// limit: stopServer[i] ends it as soon as that is known.
+	stopServer := make([]context.CancelFunc, len(cmds))
 	for i, c := range cmds {
 		servers[i] = make(chan outcome, 1)
+		sctx, stop := context.WithCancel(ctx)
+		stopServer[i] = stop
 		go func() {
-			res, err := eng.Exec(ctx, c.DstContainer, c.Server, ExecOptions{Timeout: limit})
+			res, err := eng.Exec(sctx, c.DstContainer, c.Server, ExecOptions{Timeout: limit})
 			servers[i] <- outcome{res, err}
 		}()
 	}
@@ -131,6 +136,9 @@ func runFlows(ctx context.Context, eng Execer, v runtime.VariantSpec, cmds []Flo
 	var failures []string
 	for i, c := range cmds {
 		f := results.Flow{ID: c.Flow.ID, Src: fmt.Sprintf("%s:%d", c.Flow.Src.Host, c.Flow.Src.NIC), Dst: fmt.Sprintf("%s:%d", c.Flow.Dst.Host, c.Flow.Dst.NIC), Pattern: c.Flow.Pattern, Role: c.Flow.Role, Source: results.Measured}
+		if clients[i].err != nil {
+			stopServer[i]()
+		}
 		srv := <-servers[i]
 		switch {
 		case clients[i].err != nil:

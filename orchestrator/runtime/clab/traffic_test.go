@@ -59,14 +59,19 @@ type perftestExecer struct {
 	mu     sync.Mutex
 	report []byte
 	fail   string // client container that fails
+	hang   string // server container that waits for a client until cancelled
 	calls  [][]string
 }
 
-func (p *perftestExecer) Exec(_ context.Context, ctr string, argv []string, _ ExecOptions) (ExecResult, error) {
+func (p *perftestExecer) Exec(ctx context.Context, ctr string, argv []string, _ ExecOptions) (ExecResult, error) {
 	p.mu.Lock()
 	p.calls = append(p.calls, append([]string{ctr}, argv...))
 	p.mu.Unlock()
 	if !strings.HasPrefix(argv[len(argv)-1], "10.") { // a server: no address argument
+		if ctr == p.hang {
+			<-ctx.Done()
+			return ExecResult{}, ctx.Err()
+		}
 		return ExecResult{}, nil
 	}
 	if ctr == p.fail {
@@ -104,5 +109,13 @@ func TestRunFlows(t *testing.T) {
 	v, err = runFlows(context.Background(), ex, testVariant(), cmds, 0)
 	if err == nil || v == nil || !strings.Contains(err.Error(), "1 of 2 flows failed") || !strings.Contains(v.Error, "Unable to init the socket connection") {
 		t.Errorf("failing client: %v / %+v", err, v)
+	}
+
+	// The failed client's server never gets a connection: it is stopped
+	// rather than left to wait out its timeout.
+	ex = &perftestExecer{report: report, fail: "clab-16gpu-host2", hang: "clab-16gpu-host1"}
+	v, err = runFlows(context.Background(), ex, testVariant(), cmds, 0)
+	if err == nil || v == nil || !strings.Contains(err.Error(), "1 of 2 flows failed") || strings.Contains(err.Error(), "server") {
+		t.Errorf("failing client, waiting server: %v / %+v", err, v)
 	}
 }
