@@ -15,19 +15,6 @@ import (
 	"github.com/labctl/labctl/orchestrator/exitcode"
 )
 
-// Holder says who holds a lab's lock; it is written into the lock file so
-// that a second command can name the first.
-type Holder struct {
-	PID     int       `json:"pid"`
-	Host    string    `json:"host"`
-	Command string    `json:"command"`
-	Since   time.Time `json:"since"`
-}
-
-func (h Holder) String() string {
-	return fmt.Sprintf("pid %d on %s (%q since %s)", h.PID, h.Host, h.Command, h.Since.UTC().Format(time.RFC3339))
-}
-
 // Lock is a held lab lock. It uses flock(2) on topologies/<lab>/.lock, so
 // the kernel releases it when the holder dies: a lock left by a crashed
 // command is never stale, and no pid guessing is needed to break it.
@@ -35,9 +22,6 @@ type Lock struct {
 	f    *os.File
 	path string
 }
-
-// ErrLocked is wrapped by Acquire's error when another process holds the lock.
-var ErrLocked = errors.New("lab is locked")
 
 // Acquire takes the lock file at path without waiting. command names what
 // is taking it (e.g. "labctl up 64gpu"). When another process holds it the

@@ -13,25 +13,10 @@ import (
 	"github.com/labctl/labctl/orchestrator/exitcode"
 )
 
-// Holder says who holds a lab's lock.
-type Holder struct {
-	PID     int       `json:"pid"`
-	Host    string    `json:"host"`
-	Command string    `json:"command"`
-	Since   time.Time `json:"since"`
-}
-
-func (h Holder) String() string {
-	return fmt.Sprintf("pid %d on %s (%q since %s)", h.PID, h.Host, h.Command, h.Since.UTC().Format(time.RFC3339))
-}
-
 // Lock is a held lab lock: without flock(2) it is a file created with
 // O_EXCL holding the holder's pid; a lock whose process is gone is stale
 // and taken over.
 type Lock struct{ path string }
-
-// ErrLocked is wrapped by Acquire's error when another process holds the lock.
-var ErrLocked = errors.New("lab is locked")
 
 // Acquire creates the lock file at path, or names its holder.
 func Acquire(path, command string) (*Lock, error) {
