@@ -51,10 +51,7 @@ Tolerances (defaults in results/baselines/README.md) are overridden with
 					if errors.As(err, &nf) {
 						return exitcode.Usage(err)
 					}
-					if results.ValidBaselineName(args[0]) {
-						return err
-					}
-					return exitcode.Usage(err)
+					return err
 				}
 				fmt.Fprintf(app.Out, "saved baseline %s (%s)\n", args[0], path)
 				return nil

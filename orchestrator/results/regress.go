@@ -405,9 +405,6 @@ func (r Report) WriteJUnit(w io.Writer) error {
 
 var baselineNamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 
-// ValidBaselineName reports whether name can name a baseline file.
-func ValidBaselineName(name string) bool { return baselineNamePattern.MatchString(name) }
-
 // BaselinesDir is where named baselines live: results/baselines.
 func (s *Store) BaselinesDir() string { return filepath.Join(s.dir, "baselines") }
 
@@ -423,7 +420,7 @@ func SaveBaseline(s *Store, ref, name string) (string, error) {
 // are committed files: replacing one silently would lose a reference).
 func SaveBaselineFiltered(s *Store, ref, name string, f Filter, force bool) (string, error) {
 	if !baselineNamePattern.MatchString(name) {
-		return "", fmt.Errorf("baseline name %q: use lowercase letters, digits and dashes, starting with a letter or digit (for example ecn-pfc-64gpu)", name)
+		return "", exitcode.Usagef("baseline name %q: use lowercase letters, digits and dashes, starting with a letter or digit (for example ecn-pfc-64gpu)", name)
 	}
 	run, err := s.Find(ref, f)
 	if err != nil {
