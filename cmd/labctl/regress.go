@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -47,11 +46,7 @@ Tolerances (defaults in results/baselines/README.md) are overridden with
 				defer s.Close()
 				path, err := results.SaveBaselineFiltered(s, saveRun, args[0], f, force)
 				if err != nil {
-					var nf *results.NotFoundError
-					if errors.As(err, &nf) {
-						return exitcode.Usage(err)
-					}
-					return err
+					return runRefError(err)
 				}
 				fmt.Fprintf(app.Out, "saved baseline %s (%s)\n", args[0], path)
 				return nil
