@@ -132,12 +132,8 @@ func onOff(b bool) string {
 // VariantNames lists the matrix's variants in run order.
 func (s *Spec) VariantNames() []string {
 	var out []string
-	for _, e := range s.Matrix.ECN {
-		for _, p := range s.Matrix.PFC {
-			be, _ := parseOnOff(e)
-			bp, _ := parseOnOff(p)
-			out = append(out, VariantName(be, bp))
-		}
+	for _, pt := range s.matrix() {
+		out = append(out, pt.Name)
 	}
 	return out
 }

@@ -28,13 +28,24 @@ type Point struct {
 // Points lists the variants to run, repetition by repetition.
 func (s *Spec) Points() []Point {
 	var out []Point
+	matrix := s.matrix()
 	for rep := range s.Repetitions {
-		for _, e := range s.Matrix.ECN {
-			for _, p := range s.Matrix.PFC {
-				be, _ := parseOnOff(e)
-				bp, _ := parseOnOff(p)
-				out = append(out, Point{Name: VariantName(be, bp), ECN: be, PFC: bp, Repetition: rep})
-			}
+		for _, pt := range matrix {
+			pt.Repetition = rep
+			out = append(out, pt)
+		}
+	}
+	return out
+}
+
+// matrix lists the matrix's variants in run order, at repetition 0.
+func (s *Spec) matrix() []Point {
+	var out []Point
+	for _, e := range s.Matrix.ECN {
+		for _, p := range s.Matrix.PFC {
+			be, _ := parseOnOff(e)
+			bp, _ := parseOnOff(p)
+			out = append(out, Point{Name: VariantName(be, bp), ECN: be, PFC: bp})
 		}
 	}
 	return out
