@@ -26,11 +26,7 @@ was never up, succeeds and changes nothing.`,
 			if err != nil {
 				return err
 			}
-			name, err := labName(args[0])
-			if err != nil {
-				return err
-			}
-			st, err := runtime.ReadState(labDir(app, name))
+			name, st, err := labState(app, args[0])
 			if err != nil {
 				return err
 			}

@@ -54,11 +54,7 @@ interrupted, 2 bad input (or the lab is not up), 3 the runtime is missing.`,
 			if err != nil {
 				return err
 			}
-			name, err := labName(labArg)
-			if err != nil {
-				return err
-			}
-			st, err := runtime.ReadState(labDir(app, name))
+			name, st, err := labState(app, labArg)
 			if err != nil {
 				return err
 			}

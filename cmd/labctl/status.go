@@ -31,11 +31,7 @@ containerlab it asks the runtime for the live state of each node.`,
 				}
 				return writeStatus(app, format, sts)
 			}
-			name, err := labName(args[0])
-			if err != nil {
-				return err
-			}
-			st, err := runtime.ReadState(labDir(app, name))
+			name, st, err := labState(app, args[0])
 			if err != nil {
 				return err
 			}

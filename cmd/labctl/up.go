@@ -122,6 +122,17 @@ func labName(arg string) (string, error) {
 	return arg, nil
 }
 
+// labState reads the state recorded for the lab arg names (see labName);
+// the state is nil when the lab was never brought up in the work directory.
+func labState(app *App, arg string) (string, *runtime.Status, error) {
+	name, err := labName(arg)
+	if err != nil {
+		return "", nil, err
+	}
+	st, err := runtime.ReadState(labDir(app, name))
+	return name, st, err
+}
+
 // recordedLab rebuilds the runtime view of a lab that was brought up, from
 // what its state.json recorded (spec source and NOS).
 func recordedLab(app *App, st *runtime.Status) (*runtime.Lab, error) {
