@@ -6,15 +6,14 @@ import (
 	"slices"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/qos"
 	"github.com/labctl/labctl/orchestrator/runtime"
+	engine "github.com/labctl/labctl/orchestrator/sim"
 )
 
 // Ratios at which the AllReduce model states the theoretical completion
 // time, beside the lab's own oversubscription.
 var modelRatios = []float64{1, 2, 3, 4, 8}
-
-// nsPerMeter is signal propagation in copper and fibre.
-const nsPerMeter = 5
 
 // nicDelayUs is a RoCE NIC's own processing time per transfer (send and
 // receive pipelines, PCIe), about 1 µs on real NICs and in the simulator:
@@ -59,7 +58,7 @@ func allReduceModel(nics []NIC, l *runtime.Lab, t *Traffic, mtu int) (map[string
 		perRound[i] = crossing
 	}
 	nic := float64(l.Plan.NICSpeedGbps)
-	eta := float64(mtu) / float64(mtu+82)
+	eta := float64(mtu) / float64(mtu+engine.WireOverheadBytes)
 	chunkBits := float64(t.BytesN) / float64(n) * 8
 	links := 2.0
 	if crossing > 0 {
@@ -73,7 +72,7 @@ func allReduceModel(nics []NIC, l *runtime.Lab, t *Traffic, mtu int) (map[string
 	// store and forward of one packet at every switch (the last packet's
 	// serialization at the sender is part of the transfer) and the
 	// receiving NIC's processing.
-	latUs := links*float64(cableM*nsPerMeter)/1000 + (links-1)*float64(mtu+82)*8/(nic*1e3) + nicDelayUs
+	latUs := links*float64(cableM*qos.CableNsPerMeter)/1000 + (links-1)*float64(mtu+engine.WireOverheadBytes)*8/(nic*1e3) + nicDelayUs
 	// An interleaved ring (consecutive ranks on different leaves, as a
 	// placement that ignores topology gives) sends every transfer across
 	// the spines: each leaf's ranks all send up at once.

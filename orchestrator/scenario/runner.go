@@ -10,6 +10,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
+	engine "github.com/labctl/labctl/orchestrator/sim"
 )
 
 // Runner runs a scenario's variants on a lab that is up.
@@ -193,7 +194,7 @@ func (r *Runner) labInfo() map[string]any {
 // IdealGoodput is one flow's goodput on an idle link: line rate times
 // MTU/(MTU+82), 82 bytes being RoCEv2's per-packet wire overhead.
 func IdealGoodput(lineGbps float64, mtu int) float64 {
-	return lineGbps * float64(mtu) / float64(mtu+82)
+	return lineGbps * float64(mtu) / float64(mtu+engine.WireOverheadBytes)
 }
 
 func collectiveFlows(c *runtime.CollectiveSpec) int {
