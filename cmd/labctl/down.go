@@ -2,10 +2,10 @@ package main
 
 import (
 	"fmt"
-	"github.com/labctl/labctl/orchestrator/exitcode"
 
 	"github.com/spf13/cobra"
 
+	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/runtime"
 )
 

@@ -1,15 +1,14 @@
 package main
 
 import (
-	goruntime "runtime"
-	"text/tabwriter"
-
 	"context"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/labctl/labctl/orchestrator/exitcode"
 	"io"
 	"math"
 	"os"
@@ -13,6 +12,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
 )
 
 // Direction says which way a metric gets worse.

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/labctl/labctl/orchestrator/exitcode"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,6 +13,8 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
 )
 
 // DBFile is the name of the SQLite index inside the results directory.

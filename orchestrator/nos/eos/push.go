@@ -4,13 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/labctl/labctl/orchestrator/nos/devssh"
 	"regexp"
 	"strings"
 	"time"
 
 	"github.com/scrapli/scrapligo/driver/network"
 	"github.com/scrapli/scrapligo/util"
+
+	"github.com/labctl/labctl/orchestrator/nos/devssh"
 )
 
 // PushTarget is one EOS switch reached over SSH. Password never appears in

@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/labctl/labctl/orchestrator/nos/devssh"
 	"regexp"
 	"strconv"
 	"strings"
@@ -16,6 +15,8 @@ import (
 
 	"github.com/scrapli/scrapligo/driver/network"
 	"github.com/scrapli/scrapligo/util"
+
+	"github.com/labctl/labctl/orchestrator/nos/devssh"
 )
 
 // PlatformYAML is labctl's scrapligo platform for SONiC: a login shell
