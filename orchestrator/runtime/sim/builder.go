@@ -162,13 +162,11 @@ func (b *builder) topology(nodes, nics map[string]bool) (engine.Topology, map[en
 			bb := engine.PortRef{Node: lk.B.Node, Port: memberPort(lk.B.Port, m)}
 			used[a], used[bb] = true, true
 			if m > 0 {
-				for base, end := range map[engine.PortRef]engine.PortRef{
-					{Node: lk.A.Node, Port: lk.A.Port}: a,
-					{Node: lk.B.Node, Port: lk.B.Port}: bb,
-				} {
-					if q, ok := qosMap[base]; ok {
-						qosMap[end] = q
-					}
+				if q, ok := qosMap[engine.PortRef{Node: lk.A.Node, Port: lk.A.Port}]; ok {
+					qosMap[a] = q
+				}
+				if q, ok := qosMap[engine.PortRef{Node: lk.B.Node, Port: lk.B.Port}]; ok {
+					qosMap[bb] = q
 				}
 			}
 			topo.Links = append(topo.Links, engine.Link{
