@@ -177,7 +177,12 @@ func ReadRunningConfig(ctx context.Context, t PushTarget) (string, error) {
 		running, err = pushReadRunning(d, t)
 		return err
 	})
-	return running, err
+	if err != nil {
+		// On cancellation the session goroutine may still be writing
+		// running; do not read it.
+		return "", err
+	}
+	return running, nil
 }
 
 // pushReadRunning sends `show running-config` on an open session.

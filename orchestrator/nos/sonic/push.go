@@ -185,7 +185,12 @@ func ReadRunningConfig(ctx context.Context, t PushTarget) (string, error) {
 		running, err = pushRun(d, t, "read-back", "sudo -n sonic-cfggen -d --print-data")
 		return err
 	})
-	return running, err
+	if err != nil {
+		// On cancellation the session goroutine may still be writing
+		// running; do not read it.
+		return "", err
+	}
+	return running, nil
 }
 
 // pushRun sends one shell command followed by an echo of its exit status
