@@ -3,6 +3,7 @@ package lab
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"sort"
@@ -185,7 +186,10 @@ func validateQoS(q *QoSSpec, at func(path, msg, fix string) error) error {
 			return at("$.qos.pfc_watchdog.action", fmt.Sprintf("unknown action %q", *w.Action), "use drop, forward or alert")
 		}
 	}
-	for tc, w := range q.ETSWeights {
+	// In traffic-class order, so that of several bad weights the same one
+	// is reported every time.
+	for _, tc := range slices.Sorted(maps.Keys(q.ETSWeights)) {
+		w := q.ETSWeights[tc]
 		if tc < 0 || tc > 7 || w < 1 || w > 100 {
 			return at("$.qos.ets_weights", fmt.Sprintf("weight %d for traffic class %d is out of range", w, tc), "use traffic classes 0 to 7 and weights 1 to 100")
 		}

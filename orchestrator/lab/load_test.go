@@ -43,6 +43,7 @@ func TestSpecErrorsNamePlace(t *testing.T) {
 		{"list", "- a\n- b\n", "x.yaml:1:1"},
 		{"ecn order", "name: a\nsizing:\n  gpus: 8\nqos:\n  ecn:\n    kmin_kb: 500\n    kmax_kb: 100\n", "x.yaml:6:14: kmin_kb 500 is not below kmax_kb 100"},
 		{"watchdog range", "name: a\nsizing:\n  gpus: 8\nqos:\n  pfc_watchdog:\n    detection_ms: 10\n", "x.yaml:6:19"},
+		{"ets weights, lowest class first", "name: a\nsizing:\n  gpus: 8\nqos:\n  ets_weights:\n    5: 0\n    1: 200\n    3: 101\n", "weight 200 for traffic class 1 is out of range"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
