@@ -10,11 +10,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/labctl/labctl/orchestrator/exitcode"
 	"io/fs"
 	"os"
 	"path/filepath"
 
+	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/qos"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
