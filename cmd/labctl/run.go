@@ -74,6 +74,12 @@ interrupted, 2 bad input (or the lab is not up), 3 the runtime is missing.`,
 				return err
 			}
 			l.Dir = labDir(app, name)
+			// Check the lab's QoS intent before a run folder exists: an
+			// invalid one must not leave an empty run behind.
+			in, err := l.Intent()
+			if err != nil {
+				return fmt.Errorf("lab %s: %w", name, err)
+			}
 			store, err := results.Open(app.ResultsDir())
 			if err != nil {
 				return exitcode.Env(err)
@@ -92,7 +98,6 @@ interrupted, 2 bad input (or the lab is not up), 3 the runtime is missing.`,
 				RunID: id, Lab: name, Scenario: sc.Name, Runtime: rt.Name(), NOS: l.NOS,
 				Seed: seed, Started: started, ConfigDigest: digest,
 			}
-			in, _ := l.Intent()
 			runner := &scenario.Runner{
 				Runtime:  rt,
 				Lab:      l,
