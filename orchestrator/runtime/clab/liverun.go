@@ -114,7 +114,7 @@ func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, v runtime.Vari
 	if out == nil {
 		return nil, runErr
 	}
-	r.attachCounters(out, before, after, nics)
+	r.attachCounters(out, before, after, nics, lossless)
 	// What the measured summary cannot say: soft-RoCE has no congestion
 	// control (no CNPs) and the switches count pause frames, not time.
 	out.Summary.NotComputed = []string{"pfc_pause_us", "cnp"}
@@ -354,14 +354,16 @@ func (r *Runtime) snapshot(ctx context.Context, l *runtime.Lab, e Execer, mgmt m
 // switch rows in Counters and the summary, host NIC deltas in
 // Extra["host_counters"]. A switch or NIC missing from either snapshot is
 // left out rather than reported as zero.
-func (r *Runtime) attachCounters(out *results.Variant, before, after snapshot, nics []HostNIC) {
+func (r *Runtime) attachCounters(out *results.Variant, before, after snapshot, nics []HostNIC, lossless int) {
 	out.Counters = []results.Counter{}
 	for _, name := range slices.Sorted(maps.Keys(after.switches)) {
 		b, ok := before.switches[name]
 		if !ok {
 			continue
 		}
-		out.Counters = append(out.Counters, CounterDeltas(name, b, after.switches[name], -1)...)
+		// The lossless priority's rows are kept even when they did not
+		// move: a measured zero is the result on a virtual data plane.
+		out.Counters = append(out.Counters, CounterDeltas(name, b, after.switches[name], lossless)...)
 	}
 	SummarizeCounters(&out.Summary, out.Counters)
 	hosts := map[string]map[string]int64{}
