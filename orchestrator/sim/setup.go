@@ -592,7 +592,7 @@ func (s *sim) buildFlows() error {
 			return errorf("flow %q: bytes (%d) and start time (%d ns) must be non-negative and the start within %d ns", f.ID, f.Bytes, f.StartNs, int64(maxTimeNs))
 		}
 		dscp := f.DSCP
-		if dscp == 0 {
+		if dscp == 0 && !f.ExplicitDSCP {
 			dscp = 26
 		}
 		if dscp < 0 || dscp > 63 {

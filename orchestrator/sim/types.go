@@ -98,9 +98,13 @@ type Flow struct {
 	// SrcPort is the UDP source port (RoCE derives it from the QP) that
 	// enters the ECMP hash. Zero derives one from the flow's index.
 	SrcPort int
-	// DSCP classifies the flow's data and ACK packets (0 means 26); every
-	// node maps it to a priority with Config.DSCPToPriority.
+	// DSCP classifies the flow's data and ACK packets (0 means 26 unless
+	// ExplicitDSCP is set); every node maps it to a priority with
+	// Config.DSCPToPriority.
 	DSCP int
+	// ExplicitDSCP makes DSCP 0 mean DSCP 0 (best effort) instead of the
+	// RoCE default.
+	ExplicitDSCP bool
 	// Bytes to send; 0 means a long-lived flow that runs to the end.
 	Bytes   int64
 	StartNs int64

@@ -327,7 +327,7 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 				return nil, fmt.Errorf("route flow %s: %w", id, err)
 			}
 			cfg.Flows = append(cfg.Flows, engine.Flow{
-				ID: id, Src: src, Dst: dst, DSCP: f.TrafficClass >> 2,
+				ID: id, Src: src, Dst: dst, DSCP: f.TrafficClass >> 2, ExplicitDSCP: true,
 				SrcPort: sport, Route: route,
 				Bytes: bytes, StartNs: int64(f.StartUs * 1000), Role: f.Role,
 			})
@@ -338,7 +338,11 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 		if err != nil {
 			return nil, err
 		}
-		cfg.Flows = append(cfg.Flows, engine.RingAllReduceFlows(arPrefix, ranks, c.Bytes, c.TrafficClass>>2)...)
+		ring := engine.RingAllReduceFlows(arPrefix, ranks, c.Bytes, c.TrafficClass>>2)
+		for i := range ring {
+			ring[i].ExplicitDSCP = true // traffic class 0-3 is best effort, not RoCE
+		}
+		cfg.Flows = append(cfg.Flows, ring...)
 	}
 	if vs.SeriesEvery >= 0 {
 		every := vs.SeriesEvery
