@@ -1,6 +1,8 @@
 package results
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -32,5 +34,23 @@ func TestSaveBaselineFilteredAndGuarded(t *testing.T) {
 	}
 	if got, _ := LoadBaseline(s, "b"); got.RunID != "20261129T120000Z-ecn-pfc-16gpu" {
 		t.Errorf("forced save kept %s", got.RunID)
+	}
+}
+
+func TestSaveBaselineKeepsAnUnreadableFile(t *testing.T) {
+	s := openTestStore(t, t.TempDir())
+	saveRuns(t, s, threeRuns()...)
+	if err := os.MkdirAll(s.BaselinesDir(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(s.BaselinesDir(), "b.json")
+	if err := os.WriteFile(path, []byte("not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := SaveBaselineFiltered(s, "latest", "b", Filter{}, false); exitcode.Code(err) != exitcode.BadInput {
+		t.Errorf("overwriting an unreadable baseline without force: %v", err)
+	}
+	if _, err := SaveBaselineFiltered(s, "latest", "b", Filter{}, true); err != nil {
+		t.Errorf("with force: %v", err)
 	}
 }

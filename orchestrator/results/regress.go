@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -432,8 +433,12 @@ func SaveBaselineFiltered(s *Store, ref, name string, f Filter, force bool) (str
 	}
 	path := filepath.Join(s.BaselinesDir(), name+".json")
 	if !force {
-		if old, err := ReadRunFile(path); err == nil && old.RunID != run.RunID {
+		old, err := ReadRunFile(path)
+		switch {
+		case err == nil && old.RunID != run.RunID:
 			return "", exitcode.Usagef("baseline %s already exists (saved from run %s, %s on %s): use --force to replace it with run %s, or choose another name", name, old.RunID, old.Scenario, old.Lab, run.RunID)
+		case err != nil && !errors.Is(err, fs.ErrNotExist):
+			return "", exitcode.Usagef("baseline %s: %s exists but is not a readable run record (%v): use --force to replace it, or choose another name", name, path, err)
 		}
 	}
 	if err := os.MkdirAll(s.BaselinesDir(), 0o755); err != nil {
