@@ -39,7 +39,7 @@ func (f *sizingFlags) register(cmd *cobra.Command) {
 	fl.IntVar(&f.in.SpineSpeedGbps, "spine-speed", sizing.DefaultSwitchSpeedGbp, "spine port speed in Gb/s")
 	fl.Float64Var(&f.in.Oversubscription, "oversubscription", 1, "target leaf oversubscription (1 = non-blocking)")
 	fl.StringVar(&f.layout, "layout", "tor", "NIC placement: tor (servers fill leaves) or rail (NIC i on rail i)")
-	fl.IntVar(&f.in.Tiers, "tiers", 0, "force 2 or 3 tiers (default: the fewest that fit)")
+	fl.IntVar(&f.in.Tiers, "tiers", 0, "1 for a single switch (no spine), or force 2 or 3 tiers (default: the fewest spine-leaf tiers that fit)")
 	_ = cmd.RegisterFlagCompletionFunc("layout", cobra.FixedCompletions([]string{"tor", "rail"}, cobra.ShellCompDirectiveNoFileComp))
 }
 

@@ -27,8 +27,10 @@ func newTraceCmd(app *App) *cobra.Command {
 fabric. src and dst are GPU numbers (0-based: GPU g is NIC g%gpus_per_server
 of server g/gpus_per_server+1), hosts (host3 = its NIC 0) or host NICs
 (host3:2). At every switch with several equal-cost next hops it shows the
-candidates and the one the flow hash picks; the simulator makes the same
-choice. Hop counts are given both ways: switches crossed (Leaf -> Spine ->
+candidates and the one the flow hash picks. The hash is seeded fabric-wide
+with --hash-seed: a simulated run with --seed N places its perftest flows
+exactly as a trace with --hash-seed N shows (both default to 1), and other
+seeds sample other ECMP collisions. Hop counts are given both ways: switches crossed (Leaf -> Spine ->
 Leaf = 3) and end to end (NIC -> Leaf -> Spine -> Leaf -> NIC = 4).`,
 		Example: `  labctl trace 64gpu 0 31
   labctl trace 64gpu 0 32 --sport 50000
@@ -69,7 +71,7 @@ Leaf = 3) and end to end (NIC -> Leaf -> Spine -> Leaf -> NIC = 4).`,
 		},
 	}
 	cmd.Flags().StringVar(&nos, "nos", "", "switch NOS: sonic or eos (default: the lab's; changes port names only)")
-	cmd.Flags().Uint64Var(&seed, "hash-seed", 0, "fabric-wide ECMP hash seed (0: each switch's fixed seed)")
+	cmd.Flags().Uint64Var(&seed, "hash-seed", 1, "fabric-wide ECMP hash seed; labctl run --seed N routes its flows as --hash-seed N shows")
 	cmd.Flags().Uint16Var(&sport, "sport", fabric.DefaultSourcePort, "UDP source port of the flow (RoCE v2 varies it per QP; it changes the ECMP choice)")
 	return cmd
 }

@@ -30,8 +30,16 @@ func newShape(p *sizing.Plan) (*shape, error) {
 	if s.tiers == 0 {
 		s.tiers = 2
 	}
-	if s.tiers != 2 && s.tiers != 3 {
-		return nil, fmt.Errorf("tiers is %d: a fabric has 2 or 3 tiers", p.Tiers)
+	if s.tiers < 1 || s.tiers > 3 {
+		return nil, fmt.Errorf("tiers is %d: a fabric has 1, 2 or 3 tiers", p.Tiers)
+	}
+	if s.tiers == 1 {
+		// One switch, no spine: every NIC hangs off leaf1.
+		if s.leaves != 1 || s.spines != 0 {
+			return nil, fmt.Errorf("a 1-tier plan has one leaf and no spine, not %d leaves and %d spines", s.leaves, s.spines)
+		}
+		s.leafPerPod, s.pods = 1, 1
+		return s, s.place(p)
 	}
 	if s.leaves < 1 || s.spines < 1 {
 		return nil, fmt.Errorf("plan has %d leaves and %d spines: both must be at least 1", s.leaves, s.spines)
@@ -83,25 +91,33 @@ func newShape(p *sizing.Plan) (*shape, error) {
 			return nil, fmt.Errorf("spine.port_speed_gbps is unset")
 		}
 	}
+	return s, s.place(p)
+}
+
+// place checks the plan's NIC placement and counts the NICs per leaf.
+func (s *shape) place(p *sizing.Plan) error {
+	if p.GPUsPerServer < 1 || p.NICSpeedGbps < 1 {
+		return fmt.Errorf("gpus_per_server %d and nic_speed_gbps %d must be positive", p.GPUsPerServer, p.NICSpeedGbps)
+	}
 	if len(p.Placement) == 0 {
-		return nil, fmt.Errorf("plan has no placement: no server is attached to a leaf")
+		return fmt.Errorf("plan has no placement: no server is attached to a leaf")
 	}
 	s.hostLinks = make([]int, s.leaves)
 	for i, sp := range p.Placement {
 		if sp.Server != i+1 {
-			return nil, fmt.Errorf("placement[%d] is server %d: servers must be listed 1, 2, 3 ... in order", i, sp.Server)
+			return fmt.Errorf("placement[%d] is server %d: servers must be listed 1, 2, 3 ... in order", i, sp.Server)
 		}
 		if len(sp.Leaves) == 0 || len(sp.Leaves) > p.GPUsPerServer {
-			return nil, fmt.Errorf("server %d has %d NICs: it must have 1..%d", sp.Server, len(sp.Leaves), p.GPUsPerServer)
+			return fmt.Errorf("server %d has %d NICs: it must have 1..%d", sp.Server, len(sp.Leaves), p.GPUsPerServer)
 		}
 		for nic, l := range sp.Leaves {
 			if l < 1 || l > s.leaves {
-				return nil, fmt.Errorf("server %d NIC %d is placed on leaf %d: leaves are 1..%d", sp.Server, nic, l, s.leaves)
+				return fmt.Errorf("server %d NIC %d is placed on leaf %d: leaves are 1..%d", sp.Server, nic, l, s.leaves)
 			}
 			s.hostLinks[l-1]++
 		}
 	}
-	return s, nil
+	return nil
 }
 
 func (s *shape) leafPod(i int) int  { return (i-1)/s.leafPerPod + 1 }

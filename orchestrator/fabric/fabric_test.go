@@ -354,6 +354,7 @@ func TestOtherShapes(t *testing.T) {
 	sch := compileSchema(t)
 	rail := sizing.Input{GPUs: 128, Layout: sizing.LayoutRail}
 	big := sizing.Input{GPUs: 2048, Tiers: 3}
+	one := sizing.Input{GPUs: 9, GPUsPerServer: 1, NICSpeedGbps: 100, LeafSpeedGbps: 100, Tiers: 1}
 	cases := []struct {
 		name string
 		nos  string
@@ -365,6 +366,8 @@ func TestOtherShapes(t *testing.T) {
 		{"three-tier-hand", NOSSonic, func(*testing.T) *sizing.Plan { return threeTier() }},
 		{"three-tier-hand", NOSEOS, func(*testing.T) *sizing.Plan { return threeTier() }},
 		{"rail-hand", NOSSonic, func(*testing.T) *sizing.Plan { return twoTierRail() }},
+		{"one-tier", NOSSonic, func(t *testing.T) *sizing.Plan { _, p := computedGraph(t, spec("one", NOSSonic), one); return p }},
+		{"one-tier", NOSEOS, func(t *testing.T) *sizing.Plan { _, p := computedGraph(t, spec("one", NOSEOS), one); return p }},
 	}
 	for _, c := range cases {
 		t.Run(c.name+"/"+c.nos, func(t *testing.T) {

@@ -75,6 +75,9 @@ func (g *Graph) Summary() []string {
 		nics += len(h.Ports)
 	}
 	line := fmt.Sprintf("lab %s (nos %s, %d tiers", g.Name, g.NOS, g.Tiers)
+	if g.Tiers == 1 {
+		line = fmt.Sprintf("lab %s (nos %s, 1 tier: one switch", g.Name, g.NOS)
+	}
 	if g.Pods > 1 {
 		line += fmt.Sprintf(", %d pods", g.Pods)
 	}
@@ -87,8 +90,12 @@ func (g *Graph) Summary() []string {
 	if leaves == 1 {
 		leafWord = "leaf"
 	}
-	line += fmt.Sprintf("%s, %d %s, %s (%d GPUs, %d NICs x %dG), %d lab links",
-		plural(len(g.NodesByRole(RoleSpine)), "spine"), leaves, leafWord, plural(len(g.Hosts()), "server"), g.GPUs, nics, g.NICSpeedGbps, len(g.Links))
+	spines := plural(len(g.NodesByRole(RoleSpine)), "spine") + ", "
+	if g.Tiers == 1 {
+		spines = ""
+	}
+	line += fmt.Sprintf("%s%d %s, %s (%d GPUs, %d NICs x %dG), %d lab links",
+		spines, leaves, leafWord, plural(len(g.Hosts()), "server"), g.GPUs, nics, g.NICSpeedGbps, len(g.Links))
 	est := g.Estimate()
 	out := []string{line, fmt.Sprintf("containerlab estimate: %d MiB memory, %.1f CPUs", est.MemoryMiB, est.CPUs)}
 	if len(g.ScaleDown) == 0 {

@@ -495,11 +495,21 @@ func (s *sim) retire(pi, fi int32) {
 	}
 }
 
+// payload is the payload of packet psn: a full MTU, or less for the last
+// packet of a message or of the flow.
 func (s *sim) payload(f *flowState, psn int64) int64 {
-	if f.total == math.MaxInt64 {
-		return s.mtu
+	if f.msg == 0 {
+		if f.total == math.MaxInt64 {
+			return s.mtu
+		}
+		return min(s.mtu, f.f.Bytes-psn*s.mtu)
 	}
-	return min(s.mtu, f.f.Bytes-psn*s.mtu)
+	m, j := psn/f.perMsg, psn%f.perMsg
+	msgBytes := f.msg
+	if f.total != math.MaxInt64 {
+		msgBytes = min(msgBytes, f.f.Bytes-m*f.msg)
+	}
+	return min(s.mtu, msgBytes-j*s.mtu)
 }
 
 func (s *sim) sendData(pi, fi int32) {
@@ -634,7 +644,10 @@ func (s *sim) receiveData(pi, fi int32, f *flowState, pk *packet) {
 		if s.now >= max(s.warmup, f.startAt) {
 			f.winBytes += int64(pk.payload)
 		}
-		f.hist.add((s.now - pk.sent) / 1000)
+		if s.now >= s.warmup {
+			// Latency, like goodput, is the measurement window's.
+			f.hist.add((s.now - pk.sent) / 1000)
+		}
 		f.pendingAck++
 		last := f.rcvNxt == f.total
 		if last || f.pendingAck >= s.ackEvery || s.now-f.lastAck >= s.ackTimer {

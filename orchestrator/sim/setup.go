@@ -108,6 +108,9 @@ type flowState struct {
 	// route pins data packets to an egress port per switch (Flow.Route).
 	route    []routeHop
 	total    int64 // packets, math.MaxInt64 for long-lived
+	// msg is the message size when it is not a whole number of MTUs (0
+	// otherwise); perMsg the packets per message.
+	msg, perMsg int64
 	depsLeft int
 	children []int32
 
@@ -461,6 +464,16 @@ func (s *sim) buildQoS() error {
 	return nil
 }
 
+// packetsFor is the number of packets that carry bytes of a flow: whole
+// messages of perMsg packets, then the last (partial) message.
+func (s *sim) packetsFor(f *flowState, bytes int64) int64 {
+	if f.msg == 0 {
+		return (bytes + s.mtu - 1) / s.mtu
+	}
+	full, rest := bytes/f.msg, bytes%f.msg
+	return full*f.perMsg + (rest+s.mtu-1)/s.mtu
+}
+
 // resolveNIC finds the host port a flow endpoint names.
 func (s *sim) resolveNIC(name string) (int32, error) {
 	nodeName, portName := splitNIC(name)
@@ -611,9 +624,21 @@ func (s *sim) buildFlows() error {
 		spS := fmt.Sprint(sp)
 		fs.hashFwd = hashString(a, b, spS, "4791", "17")
 		fs.hashRev = hashString(b, a, "4791", spS, "17")
+		if f.MessageBytes < 0 || f.MessageBytes > 1<<30 {
+			return errorf("flow %q: message size %d bytes out of range: use 1 B..1 GiB (0 means MTU-sized packets throughout)", f.ID, f.MessageBytes)
+		}
+		fs.msg = f.MessageBytes
+		if fs.msg == 0 || fs.msg%s.mtu == 0 {
+			// Whole MTU packets either way: the simple arithmetic holds.
+			fs.msg = 0
+		}
+		fs.perMsg = 1
+		if fs.msg > 0 {
+			fs.perMsg = (fs.msg + s.mtu - 1) / s.mtu
+		}
 		fs.total = math.MaxInt64
 		if f.Bytes > 0 {
-			fs.total = (f.Bytes + s.mtu - 1) / s.mtu
+			fs.total = s.packetsFor(fs, f.Bytes)
 		}
 		fs.lastCNP, fs.lastNak = math.MinInt64/2, math.MinInt64/2
 		fs.startAt = -1

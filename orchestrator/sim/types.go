@@ -106,7 +106,13 @@ type Flow struct {
 	// RoCE default.
 	ExplicitDSCP bool
 	// Bytes to send; 0 means a long-lived flow that runs to the end.
-	Bytes   int64
+	Bytes int64
+	// MessageBytes is the size of the messages the sender posts (perftest
+	// -s): each message is cut into MTU packets and its last packet
+	// carries the remainder, so messages smaller than the MTU, or not a
+	// multiple of it, put more headers on the wire per byte. 0 means one
+	// endless message (every packet a full MTU).
+	MessageBytes int64
 	StartNs int64
 	// After lists flow IDs that must have been fully received before this
 	// flow starts (StartNs then counts from that moment); it expresses the

@@ -103,6 +103,12 @@ func compute(in Input, suggest bool) (*Plan, error) {
 		}
 		p.Warnings = append(p.Warnings, fmt.Sprintf("%d GPUs do not fill whole servers: server %d has %s", in.GPUs, p.Servers, gpus))
 	}
+	if in.Tiers == 1 {
+		if err := plan1Tier(p, g); err != nil {
+			return nil, exitcode.Usage(err)
+		}
+		return p, nil
+	}
 	dmax := g.maxNICsPerLeaf()
 	if dmax == 0 {
 		return nil, exitcode.Usage(&FitError{Reason: fmt.Sprintf("a %dx%dG leaf cannot attach even one %dG NIC with the uplinks %g:1 needs", in.LeafPorts, in.LeafSpeedGbps, in.NICSpeedGbps, in.Oversubscription), Suggestion: "use a leaf with more ports or a higher oversubscription"})
@@ -227,6 +233,58 @@ func place(p *Plan, in Input, dmax int) []int {
 		}
 	}
 	return perLeaf
+}
+
+// plan1Tier puts every NIC on one switch: no spine, no uplinks, nothing
+// oversubscribed (a switch's own fabric is non-blocking). Many RoCE
+// exercises (incast, PFC, DCQCN) need no more than that.
+func plan1Tier(p *Plan, g geometry) error {
+	in := g.in
+	most := in.LeafPorts * g.nicsPerDownPort
+	if p.NICs > most {
+		return &FitError{
+			Reason:     fmt.Sprintf("%d NICs do not fit one %dx%dG switch, which takes at most %d %dG NICs", p.NICs, in.LeafPorts, in.LeafSpeedGbps, most, in.NICSpeedGbps),
+			Suggestion: fmt.Sprintf("use a switch with at least %d ports (--leaf-ports), or drop tiers: 1 for a spine-leaf fabric", ceilDiv(p.NICs, g.nicsPerDownPort)),
+		}
+	}
+	if in.Layout == LayoutRail {
+		return &InputError{"layout", "a rail layout needs one leaf per rail, and a 1-tier fabric has one switch", "use layout tor with tiers: 1, or 2 tiers for rails"}
+	}
+	p.Placement = make([]ServerPlacement, p.Servers)
+	for srv := range p.Servers {
+		n := in.GPUsPerServer
+		if srv == p.Servers-1 && in.GPUs%in.GPUsPerServer != 0 {
+			n = in.GPUs % in.GPUsPerServer
+		}
+		sp := ServerPlacement{Server: srv + 1, GPUs: n, Leaves: make([]int, n)}
+		for i := range sp.Leaves {
+			sp.Leaves[i] = 1
+		}
+		p.Placement[srv] = sp
+	}
+	nicsPerLeaf := []int{p.NICs}
+	p.Tiers = 1
+	p.Pods = 1
+	p.Leaf = LeafTier{
+		Count: 1, PerPod: 1, Ports: in.LeafPorts, PortSpeedGbps: in.LeafSpeedGbps,
+		LogicalPorts:         in.LeafPorts * in.LeafSpeedGbps / in.NICSpeedGbps,
+		DownlinksPerLeaf:     p.NICs,
+		DownlinkPortsPerLeaf: g.downPorts(p.NICs),
+		Breakout:             breakoutName(in.LeafSpeedGbps, in.NICSpeedGbps),
+		NICsPerLeaf:          nicsPerLeaf,
+	}
+	p.Spine = SpineTier{}
+	p.Oversubscription = Oversubscription{Target: in.Oversubscription, Actual: 1}
+	if in.Oversubscription > 1 {
+		p.Warnings = append(p.Warnings, fmt.Sprintf("oversubscription %g:1 was asked, but one switch has no uplinks to oversubscribe: the fabric is non-blocking", in.Oversubscription))
+	}
+	downPorts := g.downPorts(p.NICs)
+	p.Cables = Cables{ServerLeaf: p.NICs, BreakoutServerLeaf: downPorts}
+	p.Optics = []Optic{
+		{Where: "server-leaf", Side: "nic", SpeedGbps: in.NICSpeedGbps, Count: p.NICs},
+		{Where: "server-leaf", Side: "leaf", SpeedGbps: in.LeafSpeedGbps, Count: downPorts},
+	}
+	return nil
 }
 
 // plan2Tier picks the fewest spines such that every leaf reaches every spine

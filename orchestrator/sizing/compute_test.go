@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -54,6 +55,7 @@ func TestGoldenPlans(t *testing.T) {
 		"64gpu-rail":    {GPUs: 64, Layout: LayoutRail},
 		"2048gpu-3tier": {GPUs: 2048},
 		"96gpu-2to1":    {GPUs: 96, Oversubscription: 2, LeafSpeedGbps: 800, SpineSpeedGbps: 400},
+		"9gpu-1tier":    {GPUs: 9, GPUsPerServer: 1, NICSpeedGbps: 100, LeafSpeedGbps: 100, Tiers: 1},
 	}
 	for name, in := range inputs {
 		t.Run(name, func(t *testing.T) {
@@ -337,5 +339,41 @@ func TestRailWithOnePartialServerHasNoEmptyLeaf(t *testing.T) {
 		if n == 0 {
 			t.Errorf("leaf %d has no NIC (rails %d)", i+1, p.Leaf.Rails)
 		}
+	}
+}
+
+// A 1-tier plan is one switch: every NIC on leaf1, no spine, no uplink
+// cables or optics; more NICs than the switch has ports is refused with
+// what would fit.
+func TestOneTier(t *testing.T) {
+	p, err := Compute(Input{GPUs: 64, Tiers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Tiers != 1 || p.Leaf.Count != 1 || p.Spine.Count != 0 || p.SuperSpine != nil {
+		t.Fatalf("64 GPUs on one 32x400G switch: tiers %d, %d leaves, %d spines", p.Tiers, p.Leaf.Count, p.Spine.Count)
+	}
+	if p.Leaf.DownlinkPortsPerLeaf != 32 || p.Leaf.UplinksPerLeaf != 0 || p.Cables.LeafSpine != 0 {
+		t.Errorf("downlink ports %d (want 32, 2x200G each), uplinks %d, leaf-spine cables %d", p.Leaf.DownlinkPortsPerLeaf, p.Leaf.UplinksPerLeaf, p.Cables.LeafSpine)
+	}
+	for _, sp := range p.Placement {
+		for _, l := range sp.Leaves {
+			if l != 1 {
+				t.Fatalf("server %d has a NIC on leaf %d", sp.Server, l)
+			}
+		}
+	}
+	if p.OpticsTotal() != 64+32 {
+		t.Errorf("optics %d, want 64 NIC-side + 32 switch-side", p.OpticsTotal())
+	}
+	_, err = Compute(Input{GPUs: 65, Tiers: 1})
+	if err == nil || !strings.Contains(err.Error(), "at most 64") || !strings.Contains(err.Error(), "--leaf-ports") {
+		t.Errorf("65 NICs on a 64-NIC switch: %v", err)
+	}
+	if _, err := Compute(Input{GPUs: 16, Tiers: 1, Layout: LayoutRail}); err == nil {
+		t.Error("rail layout on one switch accepted")
+	}
+	if _, err := Compute(Input{GPUs: 16, Tiers: 4}); err == nil {
+		t.Error("4 tiers accepted")
 	}
 }

@@ -103,8 +103,8 @@ func (in Input) Validate() error {
 		return &InputError{"oversubscription", fmt.Sprintf("%g:1 is out of range", in.Oversubscription), "use a ratio from 1 (non-blocking) to 16"}
 	case in.Layout != LayoutToR && in.Layout != LayoutRail:
 		return &InputError{"layout", fmt.Sprintf("unknown layout %q", in.Layout), "use tor or rail"}
-	case in.Tiers != 0 && in.Tiers != 2 && in.Tiers != 3:
-		return &InputError{"tiers", fmt.Sprintf("%d tiers is not supported", in.Tiers), "use 2 or 3, or leave it out to pick the smallest that fits"}
+	case in.Tiers < 0 || in.Tiers > 3:
+		return &InputError{"tiers", fmt.Sprintf("%d tiers is not supported", in.Tiers), "use 1 (a single switch), 2 or 3, or leave it out to pick the smallest spine-leaf fabric that fits"}
 	}
 	if _, err := breakout(in.LeafSpeedGbps, in.NICSpeedGbps); err != nil {
 		return &InputError{"nic_speed_gbps", fmt.Sprintf("%d Gb/s NICs cannot attach evenly to %d Gb/s leaf ports: %v", in.NICSpeedGbps, in.LeafSpeedGbps, err), fmt.Sprintf("use a NIC speed that divides %d evenly (%s)", in.LeafSpeedGbps, strings.Join(divisorSpeeds(in.LeafSpeedGbps), ", "))}

@@ -31,7 +31,8 @@ type Input struct {
 	SpineSpeedGbps   int     `json:"spine_speed_gbps" yaml:"spine_speed_gbps"`
 	Oversubscription float64 `json:"oversubscription" yaml:"oversubscription"`
 	Layout           Layout  `json:"layout" yaml:"layout"`
-	// Tiers forces 2 or 3 tiers; 0 picks the smallest that fits.
+	// Tiers forces 1 (every NIC on one switch, no spine), 2 or 3 tiers; 0
+	// picks the smallest spine-leaf fabric (2 or 3 tiers) that fits.
 	Tiers int `json:"tiers,omitempty" yaml:"tiers,omitempty"`
 }
 

@@ -30,12 +30,20 @@ func (p *Plan) SwitchCount() int {
 func WriteTable(w io.Writer, p *Plan) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	row := func(k string, v any) { fmt.Fprintf(tw, "  %s\t%v\n", k, v) }
-	fmt.Fprintf(tw, "%d-GPU fabric: %d tiers, %s layout\n", p.GPUs, p.Tiers, p.Layout)
+	tiers := "tiers"
+	if p.Tiers == 1 {
+		tiers = "tier (one switch)"
+	}
+	fmt.Fprintf(tw, "%d-GPU fabric: %d %s, %s layout\n", p.GPUs, p.Tiers, tiers, p.Layout)
 	row("servers", fmt.Sprintf("%d (%d GPUs each, one %dG NIC per GPU)", p.Servers, p.GPUsPerServer, p.NICSpeedGbps))
 	row("NICs", p.NICs)
 	row("leaves", p.Leaf.Count)
 	row("  downlinks per leaf", fmt.Sprintf("%d x %dG (%d ports, breakout %s)", p.Leaf.DownlinksPerLeaf, p.NICSpeedGbps, p.Leaf.DownlinkPortsPerLeaf, p.Leaf.Breakout))
-	row("  uplinks per leaf", fmt.Sprintf("%d x %dG logical = %d x %dG links, %d to each spine", p.Leaf.UplinksPerLeaf, p.NICSpeedGbps, p.Leaf.UplinkLinksPerLeaf, p.Leaf.UplinkSpeedGbps, p.Leaf.LinksPerSpine))
+	if p.Tiers == 1 {
+		row("  uplinks per leaf", "none: one switch holds every NIC")
+	} else {
+		row("  uplinks per leaf", fmt.Sprintf("%d x %dG logical = %d x %dG links, %d to each spine", p.Leaf.UplinksPerLeaf, p.NICSpeedGbps, p.Leaf.UplinkLinksPerLeaf, p.Leaf.UplinkSpeedGbps, p.Leaf.LinksPerSpine))
+	}
 	if p.Leaf.Rails > 0 {
 		row("  rails", fmt.Sprintf("%d rails, %d leaves per rail", p.Leaf.Rails, p.Leaf.LeavesPerRail))
 	}
@@ -43,14 +51,18 @@ func WriteTable(w io.Writer, p *Plan) error {
 		row("pods", fmt.Sprintf("%d (%d leaves and %d spines each)", p.Pods, p.Leaf.PerPod, p.Spine.PerPod))
 	}
 	row("spines", p.Spine.Count)
-	row("  ports used per spine", fmt.Sprintf("%d of %d (%.0f%%), %d logical %dG ports", p.Spine.DownlinkPortsPerSpine+p.Spine.UplinkPortsPerSpine, p.Spine.Ports, 100*p.Spine.PortUtilization, p.Spine.PortsUsedPerSpine, p.NICSpeedGbps))
+	if p.Tiers > 1 {
+		row("  ports used per spine", fmt.Sprintf("%d of %d (%.0f%%), %d logical %dG ports", p.Spine.DownlinkPortsPerSpine+p.Spine.UplinkPortsPerSpine, p.Spine.Ports, 100*p.Spine.PortUtilization, p.Spine.PortsUsedPerSpine, p.NICSpeedGbps))
+	}
 	if ss := p.SuperSpine; ss != nil {
 		row("super-spines", fmt.Sprintf("%d (%d planes of %d)", ss.Count, ss.Planes, ss.PerPlane))
 		row("  ports used per super-spine", fmt.Sprintf("%d of %d (%.0f%%)", ss.PortsUsedPerSwitch, ss.Ports, 100*ss.PortUtilization))
 	}
 	row("oversubscription", fmt.Sprintf("%.2f:1 (target %g:1)", p.Oversubscription.Actual, p.Oversubscription.Target))
 	row("cables server-leaf", fmt.Sprintf("%d NIC links on %d leaf ports", p.Cables.ServerLeaf, p.Cables.BreakoutServerLeaf))
-	row("cables leaf-spine", p.Cables.LeafSpine)
+	if p.Tiers > 1 {
+		row("cables leaf-spine", p.Cables.LeafSpine)
+	}
 	if p.Tiers == 3 {
 		row("cables spine-super-spine", p.Cables.SpineSuperSpine)
 	}
@@ -71,6 +83,9 @@ func WriteTable(w io.Writer, p *Plan) error {
 func WriteMarkdown(w io.Writer, p *Plan) error {
 	var b strings.Builder
 	f := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
+	if p.Tiers == 1 {
+		return writeMarkdown1Tier(w, p)
+	}
 	f("# %d-GPU spine-leaf fabric design\n\n", p.GPUs)
 	f("Requirements: %d GPUs, %d per server, one %dG NIC per GPU, %dx%dG leaves, %dx%dG spines, target oversubscription %g:1, %s layout.\n\n",
 		p.GPUs, p.GPUsPerServer, p.NICSpeedGbps, p.Leaf.Ports, p.Leaf.PortSpeedGbps, p.Spine.Ports, p.Spine.PortSpeedGbps, p.Oversubscription.Target, p.Layout)
@@ -134,6 +149,39 @@ func WriteMarkdown(w io.Writer, p *Plan) error {
 	} else {
 		f("%d servers; NICs per leaf: %s.\n", p.Servers, summarizeInts(p.Leaf.NICsPerLeaf))
 	}
+	if len(p.Warnings) > 0 {
+		f("\n## Warnings\n\n")
+		for _, wm := range p.Warnings {
+			f("- %s\n", wm)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeMarkdown1Tier is the design document of a single-switch fabric: the
+// spine, breakout-to-spine and oversubscription questions have no subject.
+func writeMarkdown1Tier(w io.Writer, p *Plan) error {
+	var b strings.Builder
+	f := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
+	f("# %d-GPU single-switch fabric design\n\n", p.GPUs)
+	f("Requirements: %d GPUs, %d per server, one %dG NIC per GPU, one %dx%dG switch, %s layout.\n\n",
+		p.GPUs, p.GPUsPerServer, p.NICSpeedGbps, p.Leaf.Ports, p.Leaf.PortSpeedGbps, p.Layout)
+	f("## 1. Servers\n\n%d servers (%d GPUs / %d per server), %d NICs.\n\n", p.Servers, p.GPUs, p.GPUsPerServer, p.NICs)
+	f("## 2. Switch\n\nOne switch (leaf1) attaches all %d NICs on %d of its %d ports (%d logical %dG ports). There is no spine tier: every path is NIC - switch - NIC, and nothing is oversubscribed.\n\n",
+		p.NICs, p.Leaf.DownlinkPortsPerLeaf, p.Leaf.Ports, p.Leaf.LogicalPorts, p.NICSpeedGbps)
+	if p.Leaf.Breakout == "none" {
+		f("## 3. Port configuration\n\nNo breakout: one NIC per %dG switch port", p.Leaf.PortSpeedGbps)
+	} else {
+		f("## 3. Port configuration\n\nDownlinks: %s (each %dG switch port serves %d NICs)", p.Leaf.Breakout, p.Leaf.PortSpeedGbps, p.Leaf.PortSpeedGbps/p.NICSpeedGbps)
+	}
+	f(".\n\n## 4. Optics (both ends)\n\n| link | side | speed | modules |\n|---|---|---|---|\n")
+	for _, o := range p.Optics {
+		f("| %s | %s | %dG | %d |\n", o.Where, o.Side, o.SpeedGbps, o.Count)
+	}
+	f("| **total** | | | **%d** |\n\n", p.OpticsTotal())
+	f("## Bill of materials\n\n| item | count |\n|---|---|\n| switches (%dx%dG) | 1 |\n| server-switch links (%dG) | %d |\n| optics | %d |\n",
+		p.Leaf.Ports, p.Leaf.PortSpeedGbps, p.NICSpeedGbps, p.Cables.ServerLeaf, p.OpticsTotal())
 	if len(p.Warnings) > 0 {
 		f("\n## Warnings\n\n")
 		for _, wm := range p.Warnings {

@@ -185,16 +185,17 @@ func (b *builder) topology(nodes, nics map[string]bool) (engine.Topology, map[en
 	return topo, qosMap, dscp
 }
 
-// route is the path `labctl trace` computes for a flow (the fabric's 5-tuple
-// hash, hash seed 0), as the simulator's egress ports: a run and a trace of
-// the same flow cross the same spines and the same members of merged links.
-func (b *builder) route(src, dst runtime.Endpoint, sport int) ([]string, error) {
+// route is the path `labctl trace --hash-seed <seed>` computes for a flow
+// (the fabric's 5-tuple hash), as the simulator's egress ports: a run with
+// --seed N and a trace with --hash-seed N cross the same spines and the
+// same members of merged links, and another seed samples other collisions.
+func (b *builder) route(src, dst runtime.Endpoint, sport int, seed int64) ([]string, error) {
 	s, d := fabric.Endpoint{Host: src.Host, NIC: src.NIC}, fabric.Endpoint{Host: dst.Host, NIC: dst.NIC}
 	key, err := b.g.FlowKeyFor(s, d, uint16(sport))
 	if err != nil {
 		return nil, err
 	}
-	path, err := b.g.Trace(s, d, key)
+	path, err := b.g.TraceWithSeed(s, d, key, uint64(seed))
 	if err != nil {
 		return nil, err
 	}
@@ -322,14 +323,14 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 				bytes = (f.Bytes + int64(qps) - 1) / int64(qps)
 			}
 			sport := 49152 + (i*64+q)%16384
-			route, err := b.route(f.Src, f.Dst, sport)
+			route, err := b.route(f.Src, f.Dst, sport, vs.Seed)
 			if err != nil {
 				return nil, fmt.Errorf("route flow %s: %w", id, err)
 			}
 			cfg.Flows = append(cfg.Flows, engine.Flow{
 				ID: id, Src: src, Dst: dst, DSCP: f.TrafficClass >> 2, ExplicitDSCP: true,
 				SrcPort: sport, Route: route,
-				Bytes: bytes, StartNs: int64(f.StartUs * 1000), Role: f.Role,
+				Bytes: bytes, MessageBytes: int64(f.MessageBytes), StartNs: int64(f.StartUs * 1000), Role: f.Role,
 			})
 		}
 	}

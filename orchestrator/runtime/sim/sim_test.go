@@ -231,37 +231,46 @@ func TestConfigEditDynamicThreshold(t *testing.T) {
 
 // A simulated flow crosses the spine and the merged-link member that
 // `labctl trace` shows for the same flow.
+// A run with --seed N routes each flow on the path `labctl trace
+// --hash-seed N` shows, so different seeds sample different collisions.
 func TestRunFollowsTrace(t *testing.T) {
 	l := upLab(t, "64gpu", "sonic")
-	vs := runtime.VariantSpec{Name: "ecn=on,pfc=on", ECN: true, PFC: true, Seed: 1, DurationUs: 100, SeriesEvery: -1,
-		Flows: []runtime.FlowSpec{{ID: "f", Src: runtime.Endpoint{Host: "host1", NIC: 0}, Dst: runtime.Endpoint{Host: "host5", NIC: 0}, Pattern: "pairs", TrafficClass: 106}}}
-	v := runVariant(t, l, vs)
-	g := l.Graph
-	src, dst := fabricEndpoint("host1", 0), fabricEndpoint("host5", 0)
-	key, err := g.FlowKeyFor(src, dst, 49152)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path, err := g.Trace(src, dst, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := append([]string{"host1"}, path.Nodes()[1:]...)
-	if got := v.Flows[0].Path; strings.Join(got, ",") != strings.Join(want, ",") {
-		t.Errorf("simulated path %v, trace %v", got, want)
-	}
-	// The chosen member of leaf1's merged uplink carries the flow.
-	h := path.Hops[0]
-	c := h.Candidates[h.Chosen]
-	port := memberPort(h.Out, c.Member-1)
-	var tx int64
-	for _, ctr := range v.Counters {
-		if ctr.Node == "leaf1" && ctr.Port == port {
-			tx += ctr.TxBytes
+	chosen := map[string]bool{}
+	for _, seed := range []int64{1, 7, 42} {
+		vs := runtime.VariantSpec{Name: "ecn=on,pfc=on", ECN: true, PFC: true, Seed: seed, DurationUs: 100, SeriesEvery: -1,
+			Flows: []runtime.FlowSpec{{ID: "f", Src: runtime.Endpoint{Host: "host1", NIC: 0}, Dst: runtime.Endpoint{Host: "host5", NIC: 0}, Pattern: "pairs", TrafficClass: 106}}}
+		v := runVariant(t, l, vs)
+		g := l.Graph
+		src, dst := fabricEndpoint("host1", 0), fabricEndpoint("host5", 0)
+		key, err := g.FlowKeyFor(src, dst, 49152)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path, err := g.TraceWithSeed(src, dst, key, uint64(seed))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := append([]string{"host1"}, path.Nodes()[1:]...)
+		if got := v.Flows[0].Path; strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("seed %d: simulated path %v, trace %v", seed, got, want)
+		}
+		// The chosen member of leaf1's merged uplink carries the flow.
+		h := path.Hops[0]
+		c := h.Candidates[h.Chosen]
+		port := memberPort(h.Out, c.Member-1)
+		chosen[port] = true
+		var tx int64
+		for _, ctr := range v.Counters {
+			if ctr.Node == "leaf1" && ctr.Port == port {
+				tx += ctr.TxBytes
+			}
+		}
+		if tx == 0 {
+			t.Errorf("seed %d: leaf1:%s (member %d of %s, the trace's choice) carried nothing", seed, port, c.Member, h.Out)
 		}
 	}
-	if tx == 0 {
-		t.Errorf("leaf1:%s (member %d of %s, the trace's choice) carried nothing", port, c.Member, h.Out)
+	if len(chosen) < 2 {
+		t.Errorf("three seeds all chose %v: the seed does not reach the ECMP hash", chosen)
 	}
 }
 
