@@ -40,6 +40,10 @@ type DeviceConfig struct {
 	TCToPG    map[int]int `json:"tc_to_pg"`
 	// SharedPoolBytes is the ingress lossless pool size (0: not known).
 	SharedPoolBytes int64 `json:"shared_pool_bytes,omitempty"`
+	// Pools are the switch's buffer pools as its config gives them. A
+	// config without any (EOS CLI carries no buffer settings) leaves the
+	// buffer to the platform's defaults.
+	Pools []PoolConfig `json:"pools,omitempty"`
 	// WatchdogPollMs is the PFC watchdog poll interval (0: not set).
 	WatchdogPollMs int `json:"watchdog_poll_ms,omitempty"`
 	// PeersKnown says Port.Peer and Port.Fabric come from the lab's fabric;
@@ -83,6 +87,9 @@ type QueueConfig struct {
 	Weight int  `json:"weight,omitempty"` // DWRR weight or bandwidth percent
 	// ECN is nil when the queue does not mark.
 	ECN *ECNConfig `json:"ecn,omitempty"`
+	// Buffer is the queue's egress admission (SONiC's BUFFER_QUEUE
+	// profile); nil when the config gives none.
+	Buffer *BufferProfile `json:"buffer,omitempty"`
 }
 
 // ECNConfig is a queue's ECN marking thresholds.
@@ -96,18 +103,72 @@ type ECNConfig struct {
 	Unit string `json:"unit,omitempty"`
 }
 
-// PGConfig is one ingress priority group's buffer.
+// PGConfig is one ingress priority group's buffer: a lossless PG (PFC
+// headroom, XOFF/XON) or a lossy one.
 type PGConfig struct {
 	PG       int  `json:"pg"`
 	Lossless bool `json:"lossless"`
-	// XoffBytes is the headroom (bytes absorbed after XOFF); XonBytes and
-	// SizeBytes as SONiC's BUFFER_PROFILE. 0: not known.
-	XoffBytes int64 `json:"xoff_bytes,omitempty"`
-	XonBytes  int64 `json:"xon_bytes,omitempty"`
-	SizeBytes int64 `json:"size_bytes,omitempty"`
-	// XonOffsetBytes: XON is sent this far below the XOFF point.
-	XonOffsetBytes int64 `json:"xon_offset_bytes,omitempty"`
-	DynamicTh      *int  `json:"dynamic_th,omitempty"`
+	BufferProfile
+}
+
+// BufferProfile is the admission a switch applies to one ingress priority
+// group or one egress queue, as SONiC's BUFFER_PROFILE gives it. Pointer
+// fields are nil when the config does not set them, so an explicit 0 (no
+// headroom, no reserve) stays distinct from "not given".
+type BufferProfile struct {
+	// Profile is the vendor's profile name (informational).
+	Profile string `json:"profile,omitempty"`
+	// Pool is the buffer pool the profile draws its shared part from.
+	Pool string `json:"pool,omitempty"`
+	// SizeBytes is the reserved (guaranteed) buffer, used before the
+	// shared pool. For SONiC lossless PGs it is xon + xoff without a
+	// shared headroom pool, and xon with one.
+	SizeBytes *int64 `json:"size_bytes,omitempty"`
+	// StaticThBytes caps the shared use at a fixed size; DynamicTh at
+	// alpha = 2^dynamic_th times the pool's free space. One of the two
+	// is set.
+	StaticThBytes *int64 `json:"static_th_bytes,omitempty"`
+	DynamicTh     *int   `json:"dynamic_th,omitempty"`
+	// Lossless PGs: XoffBytes is the headroom absorbed after XOFF; XON is
+	// sent once the use falls below XonBytes, or XonOffsetBytes below the
+	// XOFF point, whichever is higher.
+	XoffBytes      *int64 `json:"xoff_bytes,omitempty"`
+	XonBytes       *int64 `json:"xon_bytes,omitempty"`
+	XonOffsetBytes *int64 `json:"xon_offset_bytes,omitempty"`
+}
+
+// PoolConfig is one of a switch's buffer pools (SONiC's BUFFER_POOL).
+type PoolConfig struct {
+	Name string `json:"name"`
+	// Type is "ingress" or "egress"; Mode "dynamic" or "static".
+	Type      string `json:"type"`
+	Mode      string `json:"mode"`
+	SizeBytes int64  `json:"size_bytes"`
+	// HeadroomPoolBytes is the shared headroom pool (SONiC's xoff on an
+	// ingress pool): lossless PGs draw their headroom from it instead of
+	// reserving it per port. Nil: no shared headroom pool.
+	HeadroomPoolBytes *int64 `json:"headroom_pool_bytes,omitempty"`
+}
+
+// Val returns *p, or 0 when p is nil.
+func Val[T int | int64](p *T) T {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+// Ptr returns a pointer to v, for the optional fields above.
+func Ptr[T any](v T) *T { return &v }
+
+// Pool returns the named pool, or nil.
+func (d *DeviceConfig) Pool(name string) *PoolConfig {
+	for i := range d.Pools {
+		if d.Pools[i].Name == name {
+			return &d.Pools[i]
+		}
+	}
+	return nil
 }
 
 // Port returns the port config by name.
@@ -207,11 +268,12 @@ func Apply(in Intent, dev Device) (DeviceConfig, error) {
 		TCToPG:     maps.Clone(in.TCToPG),
 		PeersKnown: true,
 	}
-	if in.PFC.Enabled {
-		dc.SharedPoolBytes = in.Buffer.SharedPoolBytes
-		if in.Watchdog.Enabled {
-			dc.WatchdogPollMs = in.Buffer.WatchdogPollMs
-		}
+	// The buffer is the ASIC's whether or not PFC is on: pools and lossy
+	// admission always, lossless PGs only with PFC.
+	dc.SharedPoolBytes = in.Buffer.SharedPoolBytes
+	dc.Pools = in.Buffer.pools()
+	if in.PFC.Enabled && in.Watchdog.Enabled {
+		dc.WatchdogPollMs = in.Buffer.WatchdogPollMs
 	}
 	cnpQueue := in.TCToQueue[CNPTC]
 	losslessQueues := map[int]bool{}
@@ -254,18 +316,34 @@ func Apply(in Intent, dev Device) (DeviceConfig, error) {
 				kmin, kmax := in.ECN.ECNThresholds(p.SpeedGbps)
 				qc.ECN = &ECNConfig{MinBytes: kmin, MaxBytes: kmax, Pmax: in.ECN.Pmax}
 			}
+			if in.PFC.Enabled && losslessQueues[q] {
+				qc.Buffer = Ptr(EgressLosslessProfile())
+			} else {
+				qc.Buffer = Ptr(EgressLossyProfile())
+			}
 			pc.Queues = append(pc.Queues, qc)
 		}
+		lossless := map[int]bool{}
 		if in.PFC.Enabled {
-			th := in.Buffer.DynamicTh
-			hr := HeadroomBytes(p.SpeedGbps, in.MTU, cable, in.Buffer.ResponseBits)
-			xon := int64(2 * in.MTU)
-			pgs := map[int]bool{}
 			for _, tc := range in.LosslessPriorities {
-				pgs[in.TCToPG[tc]] = true
+				lossless[in.TCToPG[tc]] = true
 			}
-			for _, pg := range slices.Sorted(maps.Keys(pgs)) {
-				pc.PGs = append(pc.PGs, PGConfig{PG: pg, Lossless: true, XoffBytes: hr, XonBytes: xon, SizeBytes: hr + xon, XonOffsetBytes: int64(in.Buffer.XonOffsetBytes), DynamicTh: &th})
+		}
+		used := map[int]bool{}
+		for _, pg := range in.TCToPG {
+			used[pg] = true
+		}
+		for _, pg := range slices.Sorted(maps.Keys(used)) {
+			if lossless[pg] {
+				hr := HeadroomBytes(p.SpeedGbps, in.MTU, cable, in.Buffer.ResponseBits)
+				xon := int64(2 * in.MTU)
+				pc.PGs = append(pc.PGs, PGConfig{PG: pg, Lossless: true, BufferProfile: BufferProfile{
+					Profile: LosslessPGProfileName(p.SpeedGbps, cable), Pool: IngressLosslessPool,
+					XoffBytes: Ptr(hr), XonBytes: Ptr(xon), SizeBytes: Ptr(hr + xon),
+					XonOffsetBytes: Ptr(int64(in.Buffer.XonOffsetBytes)), DynamicTh: Ptr(in.Buffer.DynamicTh),
+				}})
+			} else {
+				pc.PGs = append(pc.PGs, PGConfig{PG: pg, BufferProfile: IngressLossyProfile()})
 			}
 		}
 		dc.Ports = append(dc.Ports, pc)

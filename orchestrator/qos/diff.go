@@ -137,16 +137,42 @@ func Flatten(d *DeviceConfig) map[string]string {
 		for _, pg := range p.PGs {
 			pp := fmt.Sprintf("%spg.%d.", pre, pg.PG)
 			put(pp+"lossless", strconv.FormatBool(pg.Lossless))
-			num(pp+"xoff_bytes", pg.XoffBytes)
-			num(pp+"xon_bytes", pg.XonBytes)
-			num(pp+"size_bytes", pg.SizeBytes)
-			num(pp+"xon_offset_bytes", pg.XonOffsetBytes)
-			if pg.DynamicTh != nil {
-				put(pp+"dynamic_th", strconv.Itoa(*pg.DynamicTh))
+			profileFields(pp, pg.BufferProfile, put)
+		}
+		for _, q := range p.Queues {
+			if q.Buffer != nil {
+				profileFields(fmt.Sprintf("%squeue.%d.buffer.", pre, q.Queue), *q.Buffer, put)
 			}
 		}
 	}
+	for _, pl := range d.Pools {
+		pp := "pool." + pl.Name + "."
+		put(pp+"type", pl.Type)
+		put(pp+"mode", pl.Mode)
+		put(pp+"size_bytes", strconv.FormatInt(pl.SizeBytes, 10))
+		optNum(pp+"headroom_pool_bytes", pl.HeadroomPoolBytes, put)
+	}
 	return f
+}
+
+// profileFields flattens a buffer profile; a field the config sets to 0
+// shows as 0, one it leaves out not at all.
+func profileFields(pre string, b BufferProfile, put func(k, v string)) {
+	put(pre+"pool", b.Pool)
+	optNum(pre+"size_bytes", b.SizeBytes, put)
+	optNum(pre+"static_th_bytes", b.StaticThBytes, put)
+	optNum(pre+"xoff_bytes", b.XoffBytes, put)
+	optNum(pre+"xon_bytes", b.XonBytes, put)
+	optNum(pre+"xon_offset_bytes", b.XonOffsetBytes, put)
+	if b.DynamicTh != nil {
+		put(pre+"dynamic_th", strconv.Itoa(*b.DynamicTh))
+	}
+}
+
+func optNum(k string, v *int64, put func(k, v string)) {
+	if v != nil {
+		put(k, strconv.FormatInt(*v, 10))
+	}
 }
 
 // FormatDiff renders differences as aligned text lines.

@@ -96,6 +96,54 @@ type BufferIntent struct {
 	WatchdogPollMs int `json:"watchdog_poll_ms"`
 }
 
+// Buffer pool and profile names labctl gives the buffer it derives from an
+// intent. They are SONiC's own, so a rendered config_db replaces the
+// switch's defaults rather than adding beside them.
+const (
+	IngressLosslessPool = "ingress_lossless_pool"
+	EgressLosslessPool  = "egress_lossless_pool"
+	EgressLossyPool     = "egress_lossy_pool"
+)
+
+// pools are the intent's buffer pools: one ingress pool shared by lossless
+// and lossy PGs, and egress pools for lossless and lossy queues, each of
+// SharedPoolBytes with dynamic thresholds.
+func (b BufferIntent) pools() []PoolConfig {
+	return []PoolConfig{
+		{Name: EgressLosslessPool, Type: "egress", Mode: "dynamic", SizeBytes: b.SharedPoolBytes},
+		{Name: EgressLossyPool, Type: "egress", Mode: "dynamic", SizeBytes: b.SharedPoolBytes},
+		{Name: IngressLosslessPool, Type: "ingress", Mode: "dynamic", SizeBytes: b.SharedPoolBytes},
+	}
+}
+
+// IngressLossyProfile is the admission of lossy PGs: no reserve, a share
+// of alpha = 2^3 = 8 of the ingress pool's free space (SONiC's default
+// ingress_lossy_profile).
+func IngressLossyProfile() BufferProfile {
+	return BufferProfile{Profile: "ingress_lossy_profile", Pool: IngressLosslessPool, SizeBytes: Ptr(int64(0)), DynamicTh: Ptr(3)}
+}
+
+// EgressLosslessProfile is the admission of lossless queues: alpha 2^7, so
+// that PFC at ingress, not an egress limit, bounds them (SONiC's default
+// egress_lossless_profile).
+func EgressLosslessProfile() BufferProfile {
+	return BufferProfile{Profile: "egress_lossless_profile", Pool: EgressLosslessPool, SizeBytes: Ptr(int64(0)), DynamicTh: Ptr(7)}
+}
+
+// EgressLossyProfile is the admission of lossy queues: 1518 bytes
+// reserved, then alpha 2^3 of the egress lossy pool's free space (SONiC's
+// default egress_lossy_profile). A congested lossy queue drops at this
+// limit instead of filling the whole buffer.
+func EgressLossyProfile() BufferProfile {
+	return BufferProfile{Profile: "egress_lossy_profile", Pool: EgressLossyPool, SizeBytes: Ptr(int64(1518)), DynamicTh: Ptr(3)}
+}
+
+// LosslessPGProfileName is SONiC's name of a lossless PG profile:
+// pg_lossless_<speed in Mb/s>_<cable>m_profile.
+func LosslessPGProfileName(speedGbps, cableM int) string {
+	return fmt.Sprintf("pg_lossless_%d_%dm_profile", speedGbps*1000, cableM)
+}
+
 // Profiles returns the names of the built-in profiles, sorted.
 func Profiles() []string {
 	return []string{"roce-dcqcn", "roce-ecn-only", "roce-pfc-only"}

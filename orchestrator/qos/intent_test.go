@@ -149,8 +149,20 @@ func TestVariants(t *testing.T) {
 					if got := len(p.PFCPriorities) > 0; got != pfc {
 						t.Errorf("ecn=%v pfc=%v: %s %s pfc priorities %v", ecn, pfc, d.Device, p.Name, p.PFCPriorities)
 					}
-					if (p.Watchdog != nil) != pfc || (len(p.PGs) > 0) != pfc {
-						t.Errorf("ecn=%v pfc=%v: %s %s watchdog/headroom present=%v/%v", ecn, pfc, d.Device, p.Name, p.Watchdog != nil, len(p.PGs) > 0)
+					headroom := false
+					for _, pg := range p.PGs {
+						headroom = headroom || (pg.Lossless && pg.XoffBytes != nil)
+					}
+					if (p.Watchdog != nil) != pfc || headroom != pfc {
+						t.Errorf("ecn=%v pfc=%v: %s %s watchdog/headroom present=%v/%v", ecn, pfc, d.Device, p.Name, p.Watchdog != nil, headroom)
+					}
+					// The buffer is the ASIC's either way: every queue has
+					// its egress admission, lossless queues only with PFC.
+					for _, q := range p.Queues {
+						lossless := q.Queue == 3
+						if q.Buffer == nil || isLosslessQueueProfile(q.Buffer) != (lossless && pfc) {
+							t.Errorf("ecn=%v pfc=%v: %s %s queue %d buffer %+v", ecn, pfc, d.Device, p.Name, q.Queue, q.Buffer)
+						}
 					}
 					marks := 0
 					for _, q := range p.Queues {
@@ -189,7 +201,7 @@ func TestApply(t *testing.T) {
 		t.Error("CNP queue 6 is not strict")
 	}
 	pg := p.PG(3)
-	if pg == nil || pg.XoffBytes != 9381 || pg.SizeBytes != 9381+8192 {
+	if pg == nil || Val(pg.XoffBytes) != 9381 || Val(pg.SizeBytes) != 9381+8192 {
 		t.Errorf("PG 3 = %+v", pg)
 	}
 	if dc.Port("Ethernet8") != nil {
@@ -197,8 +209,8 @@ func TestApply(t *testing.T) {
 	}
 	// Uplink: 400G, 30 m cable from the device list.
 	up := dc.Port("Ethernet4")
-	if up.PG(3).XoffBytes != HeadroomBytes(400, 4096, 30, DefaultResponseBits) {
-		t.Errorf("uplink headroom = %d", up.PG(3).XoffBytes)
+	if Val(up.PG(3).XoffBytes) != HeadroomBytes(400, 4096, 30, DefaultResponseBits) {
+		t.Errorf("uplink headroom = %d", Val(up.PG(3).XoffBytes))
 	}
 	_, err = Apply(in, Device{Name: "x", Ports: []Port{{Name: "Ethernet0", Fabric: true}}})
 	if err == nil || !strings.Contains(err.Error(), "Ethernet0") {

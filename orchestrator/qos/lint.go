@@ -396,18 +396,18 @@ func (l *linter) headroom(d *DeviceConfig, p *PortConfig) {
 		resp = l.opt.Intent.Buffer.ResponseBits
 	}
 	for _, pg := range p.PGs {
-		if !pg.Lossless || pg.XoffBytes == 0 {
+		if !pg.Lossless || pg.XoffBytes == nil {
 			continue
 		}
 		if p.SpeedGbps == 0 || p.CableM == 0 {
 			continue
 		}
 		need := HeadroomBytes(p.SpeedGbps, mtu, p.CableM, resp)
-		if pg.XoffBytes < need {
+		if xoff := *pg.XoffBytes; xoff < need {
 			l.add(RuleHeadroomShort, SevError, d.Device, p.Name,
 				fmt.Sprintf("raise the PG %d xoff to at least %d bytes", pg.PG, need),
 				"PG %d headroom %d bytes is below the %d bytes needed at %d Gb/s over %d m%s",
-				pg.PG, pg.XoffBytes, need, p.SpeedGbps, p.CableM, assumed)
+				pg.PG, xoff, need, p.SpeedGbps, p.CableM, assumed)
 		}
 	}
 }

@@ -244,7 +244,7 @@ func (s *sim) switchSend(pi int32) {
 	}
 	k := s.dequeue(&p.q[pr])
 	pk := &s.pkts[k]
-	s.releaseIngress(pk)
+	s.releaseBuffer(pi, pk)
 	if q := &p.qos[pr]; q.ECN && pk.kind == pktData && !pk.ce {
 		depth := p.q[pr].bytes + int64(pk.wire)
 		if prob := markProbability(depth, q.KminBytes, q.KmaxBytes, q.Pmax); prob > 0 && (prob >= 1 || s.rng.Float64() < prob) {
@@ -284,38 +284,59 @@ func (s *sim) switchReceive(in, k int32) {
 		out = ecmpPick(cands, pk.hash, n.seed)
 	}
 	w := int64(pk.wire)
-	q := &ip.qos[pr]
 	pk.inPort = in
-	if q.PFC {
-		toHr := ip.xoff[pr] || n.shared+w > n.buffer
-		if toHr {
-			if ip.ingHr[pr]+w > q.HeadroomBytes {
-				s.ports[out].c[pr].drops++
-				s.release(k)
-				return
-			}
-			ip.ingHr[pr] += w
-		} else {
-			ip.ingShared[pr] += w
-			n.shared += w
-		}
-		// Using headroom always means pausing: with the shared pool full
-		// the threshold test alone could leave this ingress unpaused.
-		if !ip.xoff[pr] && (toHr || ip.ingShared[pr] >= s.xoffThreshold(n, q)) {
-			ip.xoff[pr] = true
-			ip.xoffGen[pr]++
-			s.sendPause(in, pr, true)
-		}
-	} else {
-		if n.shared+w > n.buffer {
-			s.ports[out].c[pr].drops++
+	op := &s.ports[out]
+	// Egress admission: a queue over its limit drops (lossy queues'
+	// limit is what keeps one congested port from taking the whole
+	// buffer); the charge is committed only once ingress admits too.
+	eq := &op.eg[pr]
+	acct := uint8(0)
+	if eq.adm.pool >= 0 {
+		switch {
+		case eq.min+w <= eq.adm.reserved:
+			acct = 1
+		case s.fits(n, &eq.adm, eq.shared, w):
+			acct = 2
+		default:
+			op.c[pr].drops++
 			s.release(k)
 			return
 		}
-		ip.ingShared[pr] += w
-		n.shared += w
 	}
-	op := &s.ports[out]
+	g := ip.pgOf[pr]
+	st := &ip.pg[g]
+	pl := &n.pools[st.adm.pool]
+	switch {
+	case st.min+w <= st.adm.reserved:
+		st.min += w
+	case s.fits(n, &st.adm, st.shared, w):
+		st.shared += w
+		pl.used += w
+	case st.lossless && st.hdr+w <= st.headroom && (pl.hdrSize == 0 || pl.hdrU+w <= pl.hdrSize):
+		st.hdr += w
+		if pl.hdrSize > 0 {
+			pl.hdrU += w
+		}
+	default:
+		ip.c[pr].drops++
+		s.release(k)
+		return
+	}
+	// Using headroom always means pausing: with the pool full the
+	// threshold test alone could leave this ingress unpaused.
+	if st.lossless && !st.xoff && (st.hdr > 0 || st.shared >= s.limit(n, &st.adm)) {
+		st.xoff = true
+		st.xoffGen++
+		s.pausePG(in, g, true)
+	}
+	switch acct {
+	case 1:
+		eq.min += w
+	case 2:
+		eq.shared += w
+		n.pools[eq.adm.pool].used += w
+	}
+	pk.egAcct = acct
 	s.enqueue(&op.q[pr], k)
 	if op.q[pr].bytes > op.c[pr].maxQueue {
 		op.c[pr].maxQueue = op.q[pr].bytes
@@ -323,40 +344,86 @@ func (s *sim) switchReceive(in, k int32) {
 	s.kick(out)
 }
 
-func (s *sim) xoffThreshold(n *node, q *PortQoS) int64 {
-	if q.XoffBytes > 0 {
-		return q.XoffBytes
+// limit is the most shared buffer an admission may hold now: its static
+// threshold, or alpha times the pool's free space.
+func (s *sim) limit(n *node, a *admission) int64 {
+	if a.static > 0 {
+		return a.static
 	}
-	if q.XoffAlpha > 0 {
-		return int64(float64(n.buffer-n.shared) * q.XoffAlpha)
+	pl := &n.pools[a.pool]
+	if a.alpha > 0 {
+		return int64(float64(pl.size-pl.used) * a.alpha)
 	}
-	return (n.buffer - n.shared) / 8
+	return pl.size
 }
 
-// xonReady reports whether a paused ingress may resume: its headroom has
-// drained and its shared use has fallen XonBytes below the XOFF threshold
-// (or to zero). Resuming with headroom still in use could overflow it at
-// the next pause.
-func (s *sim) xonReady(ip *port, pr uint8) bool {
-	q := &ip.qos[pr]
-	use := ip.ingShared[pr]
-	return ip.ingHr[pr] == 0 && (use == 0 || use <= s.xoffThreshold(&s.nodes[ip.node], q)-q.XonBytes)
+// fits says whether w more bytes of shared buffer are admitted: under the
+// admission's threshold and within the pool.
+func (s *sim) fits(n *node, a *admission, used, w int64) bool {
+	pl := &n.pools[a.pool]
+	return pl.used+w <= pl.size && used+w <= s.limit(n, a)
 }
 
-func (s *sim) releaseIngress(pk *packet) {
+// xonReady reports whether a paused priority group may resume: its
+// headroom has drained and its shared use has fallen XonOffset below the
+// threshold, or to the XON floor (or to zero). Resuming with headroom
+// still in use could overflow it at the next pause.
+func (s *sim) xonReady(ip *port, st *pgState) bool {
+	if st.hdr > 0 {
+		return false
+	}
+	return st.shared == 0 || st.shared <= s.limit(&s.nodes[ip.node], &st.adm)-st.xonOffset || st.min+st.shared <= st.xonMin
+}
+
+// releaseBuffer returns the bytes of a packet leaving switch port out to
+// its ingress PG and to out's egress queue. The PG's headroom drains first, as in switch ASICs: it
+// returns to the shared pool only once its headroom is empty, and its
+// reserve last.
+func (s *sim) releaseBuffer(out int32, pk *packet) {
 	ip := &s.ports[pk.inPort]
-	pr := pk.prio
+	n := &s.nodes[ip.node]
 	w := int64(pk.wire)
-	// Headroom drains first, as in switch ASICs: the (port, priority)
-	// returns to the shared pool only once its headroom is empty.
-	fromHr := min(ip.ingHr[pr], w)
-	ip.ingHr[pr] -= fromHr
-	ip.ingShared[pr] -= w - fromHr
-	s.nodes[ip.node].shared -= w - fromHr
-	if ip.xoff[pr] && s.xonReady(ip, pr) {
-		ip.xoff[pr] = false
-		ip.xoffGen[pr]++
-		s.sendPause(pk.inPort, pr, false)
+	g := ip.pgOf[pk.prio]
+	st := &ip.pg[g]
+	pl := &n.pools[st.adm.pool]
+	if h := min(st.hdr, w); h > 0 {
+		st.hdr -= h
+		if pl.hdrSize > 0 {
+			pl.hdrU -= h
+		}
+		w -= h
+	}
+	if sh := min(st.shared, w); sh > 0 {
+		st.shared -= sh
+		pl.used -= sh
+		w -= sh
+	}
+	st.min -= w
+	if st.xoff && s.xonReady(ip, st) {
+		st.xoff = false
+		st.xoffGen++
+		s.pausePG(pk.inPort, g, false)
+	}
+	if pk.egAcct != 0 {
+		eq := &s.ports[out].eg[pk.prio]
+		w := int64(pk.wire)
+		if pk.egAcct == 1 {
+			eq.min -= w
+		} else {
+			eq.shared -= w
+			n.pools[eq.adm.pool].used -= w
+		}
+	}
+}
+
+// pausePG sends XOFF or XON for every PFC priority of PG g of port pi.
+func (s *sim) pausePG(pi int32, g uint8, xoff bool) {
+	for _, pr := range s.ports[pi].pg[g].prios {
+		s.sendPause(pi, pr, xoff)
+	}
+	if xoff {
+		p := &s.ports[pi]
+		s.push(s.now+s.pauseDurationPs(p)/2, evPauseRefresh, pi, int32(g), p.pg[g].xoffGen)
 	}
 }
 
@@ -378,23 +445,25 @@ func (s *sim) sendPause(pi int32, pr uint8, xoff bool) {
 	var g uint32
 	if xoff {
 		g = 1
-		s.push(s.now+s.pauseDurationPs(p)/2, evPauseRefresh, pi, int32(pr), p.xoffGen[pr])
 	}
 	s.push(t, evPauseRx, p.peer, int32(pr), g)
 }
 
-func (s *sim) pauseRefresh(pi int32, pr int, gen uint32) {
+// pauseRefresh re-sends XOFF for PG g of port pi at half the pause time
+// while it stays congested, or XON once it may resume.
+func (s *sim) pauseRefresh(pi int32, g int, gen uint32) {
 	p := &s.ports[pi]
-	if !p.xoff[pr] || p.xoffGen[pr] != gen {
+	st := &p.pg[g]
+	if !st.xoff || st.xoffGen != gen {
 		return
 	}
-	if s.xonReady(p, uint8(pr)) {
-		p.xoff[pr] = false
-		p.xoffGen[pr]++
-		s.sendPause(pi, uint8(pr), false)
+	if s.xonReady(p, st) {
+		st.xoff = false
+		st.xoffGen++
+		s.pausePG(pi, uint8(g), false)
 		return
 	}
-	s.sendPause(pi, uint8(pr), true)
+	s.pausePG(pi, uint8(g), true)
 }
 
 // pauseRx applies a PFC frame at the upstream port pi.

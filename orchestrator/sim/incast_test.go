@@ -142,7 +142,7 @@ func TestIncastTwoTierPFC(t *testing.T) {
 func TestPFCThresholds(t *testing.T) {
 	const xoff = 50_000
 	cfg := incastConfig(incastN, true, false, false, 1_000_000)
-	cfg.DefaultQoS = map[int]PortQoS{3: {PFC: true, XoffBytes: xoff}}
+	cfg.DefaultQoS = map[int]PortQoS{3: {PFC: true, Ingress: Admission{StaticBytes: xoff}}}
 	r := mustRun(t, cfg)
 	var maxQ int64
 	for _, p := range r.Ports {
@@ -152,7 +152,7 @@ func TestPFCThresholds(t *testing.T) {
 	}
 	s, _ := newSim(&cfg)
 	in, _ := s.portIndex(PortRef{"sw", "Ethernet1"})
-	hr := s.ports[in].qos[3].HeadroomBytes // all switch ports alike
+	hr := s.ports[in].pg[3].headroom // all switch ports alike
 	if bound := int64(incastN) * (xoff + hr); maxQ == 0 || maxQ > bound {
 		t.Errorf("receiver queue peaked at %d B, want within N*(XOFF+headroom) = %d", maxQ, bound)
 	}
@@ -169,7 +169,7 @@ func TestPFCThresholds(t *testing.T) {
 	if r := mustRun(t, cfg); r.Totals.Drops != 0 {
 		t.Errorf("default headroom on long cables: %d drops, want 0", r.Totals.Drops)
 	}
-	cfg.DefaultQoS = map[int]PortQoS{3: {PFC: true, XoffBytes: xoff, HeadroomBytes: 4178}}
+	cfg.DefaultQoS = map[int]PortQoS{3: {PFC: true, Ingress: Admission{StaticBytes: xoff}, HeadroomBytes: 4178}}
 	if r := mustRun(t, cfg); r.Totals.Drops == 0 {
 		t.Error("one packet of headroom absorbed a pause's in-flight bytes on 400 m cables: want drops")
 	}

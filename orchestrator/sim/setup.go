@@ -33,6 +33,9 @@ type packet struct {
 	dscp    uint8
 	prio    uint8
 	ce      bool
+	// egAcct says where the egress queue charged the packet: 0 nowhere
+	// (no egress limit), 1 its reserve, 2 the shared pool.
+	egAcct uint8
 }
 
 type pktQueue struct {
@@ -72,11 +75,11 @@ type port struct {
 	pauseUntil  [8]int64
 	pausedSince [8]int64
 
-	// Ingress accounting for PFC (switch ports).
-	ingShared [8]int64
-	ingHr     [8]int64
-	xoff      [8]bool
-	xoffGen   [8]uint32
+	// Ingress admission and PFC state per priority group (switch ports),
+	// and egress admission per queue.
+	pgOf [8]uint8
+	pg   [8]pgState
+	eg   [8]queueBuf
 
 	c [8]prioCounters
 
@@ -88,13 +91,48 @@ type port struct {
 }
 
 type node struct {
-	name   string
-	kind   NodeKind
-	ports  []int32
-	buffer int64
-	shared int64
-	seed   uint64
-	prio   [64]uint8 // DSCP -> priority
+	name  string
+	kind  NodeKind
+	ports []int32
+	pools []poolState
+	seed  uint64
+	prio  [64]uint8 // DSCP -> priority
+}
+
+// poolState is one buffer pool of a switch: its size and the shared bytes
+// in use, plus its shared headroom pool if it has one.
+type poolState struct {
+	name          string
+	egress        bool
+	size, used    int64
+	hdrSize, hdrU int64
+}
+
+// admission is an Admission resolved to a pool index (-1: no limit).
+type admission struct {
+	pool     int32
+	reserved int64
+	static   int64
+	alpha    float64
+}
+
+// pgState is one ingress priority group of a switch port: what it may use
+// and what it uses (reserve, shared pool, headroom), and its PFC state.
+type pgState struct {
+	adm               admission
+	lossless          bool
+	headroom          int64 // per-PG headroom limit
+	xonOffset, xonMin int64
+	prios             []uint8 // PFC priorities of the PG: paused together
+	min, shared, hdr  int64
+	xoff              bool
+	xoffGen           uint32
+}
+
+// queueBuf is one egress queue's admission and use.
+type queueBuf struct {
+	adm         admission
+	min, shared int64
 }
 
 type flowState struct {
@@ -303,9 +341,9 @@ func (s *sim) buildTopology() error {
 			return errorf("node %q: negative buffer %d bytes", n.Name, n.BufferBytes)
 		}
 		byName[n.Name] = int32(i)
-		nd := node{name: n.Name, kind: n.Kind, buffer: n.BufferBytes, seed: n.ECMPSeed}
-		if nd.buffer == 0 {
-			nd.buffer = DefaultBufferBytes
+		nd := node{name: n.Name, kind: n.Kind, seed: n.ECMPSeed}
+		if err := nd.buildPools(n); err != nil {
+			return err
 		}
 		if nd.seed == 0 {
 			nd.seed = mix64(uint64(s.cfg.Seed) ^ hashString(n.Name))
@@ -372,6 +410,70 @@ func (s *sim) buildTopology() error {
 	return nil
 }
 
+// buildPools checks a switch's pools; without any it gets one ingress pool
+// of BufferBytes.
+func (nd *node) buildPools(n Node) error {
+	if len(n.Pools) == 0 {
+		size := n.BufferBytes
+		if size == 0 {
+			size = DefaultBufferBytes
+		}
+		nd.pools = []poolState{{name: "shared", size: size}}
+		return nil
+	}
+	seen := map[string]bool{}
+	ingress := false
+	for _, p := range n.Pools {
+		if p.Name == "" || seen[p.Name] {
+			return errorf("node %q: pool names must be unique and not empty (got %q)", n.Name, p.Name)
+		}
+		seen[p.Name] = true
+		if p.Bytes < 0 || p.HeadroomBytes < 0 || p.Bytes > 1<<40 || p.HeadroomBytes > 1<<40 {
+			return errorf("node %q pool %s: size %d and headroom %d bytes must be in 0..1 TiB", n.Name, p.Name, p.Bytes, p.HeadroomBytes)
+		}
+		ingress = ingress || !p.Egress
+		nd.pools = append(nd.pools, poolState{name: p.Name, egress: p.Egress, size: p.Bytes, hdrSize: p.HeadroomBytes})
+	}
+	if !ingress {
+		return errorf("node %q has pools but no ingress pool: priority groups need one", n.Name)
+	}
+	return nil
+}
+
+// resolve finds an admission's pool: by name, or for "" the first ingress
+// pool (ingress) or none (egress).
+func (nd *node) resolve(a Admission, egress bool) (admission, error) {
+	r := admission{pool: -1, reserved: a.ReservedBytes, static: a.StaticBytes, alpha: a.Alpha}
+	if a.ReservedBytes < 0 || a.StaticBytes < 0 || a.Alpha < 0 || math.IsNaN(a.Alpha) || a.Alpha > 1024 {
+		return r, fmt.Errorf("reserve %d and static threshold %d bytes must not be negative and alpha %v must be in 0..1024", a.ReservedBytes, a.StaticBytes, a.Alpha)
+	}
+	if a.Pool == "" {
+		if egress {
+			return r, nil
+		}
+		for i, p := range nd.pools {
+			if !p.egress {
+				r.pool = int32(i)
+				return r, nil
+			}
+		}
+	}
+	for i, p := range nd.pools {
+		if p.name == a.Pool {
+			if p.egress != egress {
+				want := "an ingress"
+				if egress {
+					want = "an egress"
+				}
+				return r, fmt.Errorf("pool %s is not %s pool", a.Pool, want)
+			}
+			r.pool = int32(i)
+			return r, nil
+		}
+	}
+	return r, fmt.Errorf("pool %q is not one of the switch's pools", a.Pool)
+}
+
 // skew is the clock deviation of a port's transmitter, a fraction drawn
 // from the seed and the port name in [-ClockSkewPPM, +ClockSkewPPM] ppm.
 // Real oscillators differ by up to ±100 ppm; without any difference,
@@ -422,12 +524,30 @@ func (s *sim) buildQoS() error {
 			return errorf("default QoS: priority %d out of range 0..7", pr)
 		}
 	}
+	for name, m := range s.cfg.PriorityToPG {
+		for pr, pg := range m {
+			if pr < 0 || pr > 7 || pg < 0 || pg > 7 {
+				return errorf("priority-to-PG map of %q: %d->%d out of range 0..7", name, pr, pg)
+			}
+		}
+	}
 	for pi := range s.ports {
 		p := &s.ports[pi]
 		if p.host {
 			continue
 		}
 		per := s.cfg.QoS[p.ref]
+		n := &s.nodes[p.node]
+		pgMap := s.cfg.PriorityToPG[n.name]
+		if pgMap == nil {
+			pgMap = s.cfg.PriorityToPG[""]
+		}
+		for pr := 0; pr < 8; pr++ {
+			p.pgOf[pr] = uint8(pr)
+			if g, ok := pgMap[pr]; ok {
+				p.pgOf[pr] = uint8(g)
+			}
+		}
 		for pr := 0; pr < 8; pr++ {
 			q, ok := per[pr]
 			if !ok {
@@ -441,16 +561,8 @@ func (s *sim) buildQoS() error {
 					return errorf("port %s priority %d: Pmax %v must be in [0, 1]", p.ref, pr, q.Pmax)
 				}
 			}
-			if q.XoffBytes < 0 || q.XonBytes < 0 || q.HeadroomBytes < 0 {
+			if q.XonBytes < 0 || q.XonOffsetBytes < 0 || q.HeadroomBytes < 0 {
 				return errorf("port %s priority %d: negative PFC threshold", p.ref, pr)
-			}
-			if q.PFC {
-				if q.XonBytes == 0 {
-					q.XonBytes = 3 << 10
-				}
-				if q.HeadroomBytes == 0 {
-					q.HeadroomBytes = s.defaultHeadroom(p)
-				}
 			}
 			if q.Weight < 0 {
 				return errorf("port %s priority %d: negative weight %d", p.ref, pr, q.Weight)
@@ -458,7 +570,56 @@ func (s *sim) buildQoS() error {
 			if q.Weight == 0 {
 				q.Weight = 1
 			}
+			eg, err := n.resolve(q.Egress, true)
+			if err != nil {
+				return errorf("port %s priority %d egress: %v", p.ref, pr, err)
+			}
+			p.eg[pr].adm = eg
 			p.qos[pr] = q
+		}
+		// A PG takes its admission and headroom from its lowest priority
+		// and is lossless when any of its priorities has PFC.
+		var set [8]bool
+		for pr := 0; pr < 8; pr++ {
+			g := p.pgOf[pr]
+			st := &p.pg[g]
+			q := &p.qos[pr]
+			if q.PFC {
+				st.lossless = true
+				st.prios = append(st.prios, uint8(pr))
+			}
+			if set[g] {
+				continue
+			}
+			set[g] = true
+			in, err := n.resolve(q.Ingress, false)
+			if err != nil {
+				return errorf("port %s priority %d ingress: %v", p.ref, pr, err)
+			}
+			st.adm = in
+			st.headroom, st.xonOffset, st.xonMin = q.HeadroomBytes, q.XonOffsetBytes, q.XonBytes
+		}
+		for g := range p.pg {
+			st := &p.pg[g]
+			if !st.lossless {
+				continue
+			}
+			if st.adm.static == 0 && st.adm.alpha == 0 {
+				st.adm.alpha = 1.0 / 8
+			}
+			if st.xonOffset == 0 {
+				st.xonOffset = 3 << 10
+			}
+			lowest := st.prios[0]
+			for pr := range 8 {
+				if int(p.pgOf[pr]) == g {
+					lowest = uint8(pr)
+					break
+				}
+			}
+			if q := &p.qos[lowest]; q.HeadroomBytes == 0 && !q.HeadroomGiven {
+				st.headroom = s.defaultHeadroom(p)
+			}
 		}
 	}
 	return nil

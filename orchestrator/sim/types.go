@@ -25,13 +25,48 @@ func (k NodeKind) String() string {
 type Node struct {
 	Name string
 	Kind NodeKind
-	// BufferBytes is a switch's shared buffer pool. PFC headroom is
-	// reserved on top of it. Zero means DefaultBufferBytes.
+	// BufferBytes is the size of a switch's one shared pool when Pools is
+	// empty. Zero means DefaultBufferBytes.
 	BufferBytes int64
+	// Pools are a switch's buffer pools as its vendor config describes
+	// them (SONiC BUFFER_POOL). Empty means one ingress pool of
+	// BufferBytes that every priority group shares and no egress limit.
+	Pools []Pool
 	// ECMPSeed salts the switch's ECMP hash. Zero derives a seed from
 	// Config.Seed and the node name, so a different run seed gives a
 	// different (but reproducible) ECMP placement.
 	ECMPSeed uint64
+}
+
+// Pool is one buffer pool of a switch. Reserved buffers (a profile's
+// ReservedBytes, per-PG headroom) are outside it, as SONiC sizes pools.
+type Pool struct {
+	Name string
+	// Egress pools bound egress queues; the others ingress priority
+	// groups.
+	Egress bool
+	Bytes  int64
+	// HeadroomBytes > 0 is a shared headroom pool (SONiC's xoff on an
+	// ingress pool): lossless PGs take their headroom from it, each up
+	// to its own HeadroomBytes, instead of from a per-PG reserve.
+	HeadroomBytes int64
+}
+
+// Admission is how a switch admits bytes into one ingress priority group
+// or one egress queue: first its reserve, then the shared pool up to a
+// static or dynamic threshold (SONiC BUFFER_PROFILE size, static_th,
+// dynamic_th).
+type Admission struct {
+	// Pool names the pool; "" means the switch's first ingress pool for
+	// ingress and no egress limit at all for egress.
+	Pool          string
+	ReservedBytes int64
+	// StaticBytes > 0 caps the shared use; otherwise Alpha > 0 caps it
+	// at Alpha times the pool's free space (alpha = 2^dynamic_th); with
+	// neither, the pool's free space is the only limit (a lossless PG
+	// then gets alpha 1/8).
+	StaticBytes int64
+	Alpha       float64
 }
 
 // PortRef names one end of a link: a node and its port ("leaf1",
@@ -67,21 +102,25 @@ type PortQoS struct {
 	KminBytes int64
 	KmaxBytes int64
 	Pmax      float64
-	// PFC makes the priority lossless on this port: the port pauses its
-	// upstream neighbour when its ingress use for the priority passes the
-	// XOFF threshold (XoffBytes, or a dynamic XoffAlpha share of the free
-	// shared buffer when XoffBytes is 0) and resumes it XonBytes below that threshold
-	// (XonBytes 0 means 3 KB). Packets arriving while paused use
-	// HeadroomBytes (0 means computed from link rate, propagation delay
-	// and MTU); a packet that fits neither is dropped.
-	PFC           bool
-	XoffBytes     int64
-	XonBytes      int64
-	HeadroomBytes int64
-	// XoffAlpha is the share of the free shared buffer an ingress
-	// priority may use before XOFF when XoffBytes is 0 (SONiC's
-	// dynamic_th d gives alpha = 2^d); 0 means 1/8.
-	XoffAlpha float64
+	// Ingress is the admission of the priority's priority group (see
+	// Config.PriorityToPG) on this port as an ingress, Egress that of the
+	// priority's queue on it as an egress. Of the priorities sharing a PG,
+	// the lowest gives the PG's admission and headroom.
+	Ingress Admission
+	Egress  Admission
+	// PFC makes the priority lossless on this port: when its PG's shared
+	// use reaches the ingress threshold the port pauses its upstream
+	// neighbour; further bytes go to headroom (HeadroomBytes; 0 means
+	// computed from link rate, propagation delay and MTU unless
+	// HeadroomGiven), and a packet that fits neither is dropped. XON
+	// follows once the shared use is XonOffsetBytes below the threshold
+	// (0 means 3 KiB) or at most XonBytes, whichever comes first, and
+	// the headroom has drained.
+	PFC            bool
+	HeadroomBytes  int64
+	HeadroomGiven  bool
+	XonOffsetBytes int64
+	XonBytes       int64
 	// Strict queues are served before all weighted ones, higher priority
 	// first; the others share the port by deficit round robin in
 	// proportion to Weight (0 means 1).
@@ -194,6 +233,11 @@ type Config struct {
 	// applies to nodes without their own. Nil means {26: 3, 48: 6}.
 	// Unmapped DSCPs go to priority 0.
 	DSCPToPriority map[string]map[int]int
+	// PriorityToPG maps priorities to ingress priority groups per switch
+	// name ("" for the rest); nil means each priority is its own PG.
+	// Admission and PFC state are per PG, so lossy classes that share
+	// PG 0 share its limit.
+	PriorityToPG map[string]map[int]int
 
 	Flows      []Flow
 	DurationNs int64

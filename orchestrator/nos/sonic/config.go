@@ -102,29 +102,18 @@ func BuildDoc(dc qos.DeviceConfig) (Doc, error) {
 			hasPFC = true
 		}
 	}
-	if dc.SharedPoolBytes > 0 || hasPFC {
-		pool := dc.SharedPoolBytes
-		if pool <= 0 {
-			return nil, fmt.Errorf("render sonic config for %s: ports have PFC but the shared buffer size is not known", dc.Device)
+	if hasPFC && len(dc.Pools) == 0 {
+		return nil, fmt.Errorf("render sonic config for %s: ports have PFC but the buffer pools are not known", dc.Device)
+	}
+	for _, pl := range dc.Pools {
+		if pl.Name == "" || strings.ContainsAny(pl.Name, "|[] ") {
+			return nil, fmt.Errorf("render sonic config for %s: buffer pool name %q is not a CONFIG_DB key", dc.Device, pl.Name)
 		}
-		size := strconv.FormatInt(pool, 10)
-		for _, n := range []string{cfgIngressPool, cfgEgressPool, cfgEgressLossyPool} {
-			typ := "egress"
-			if n == cfgIngressPool {
-				typ = "ingress"
-			}
-			doc.set("BUFFER_POOL", n, "size", size)
-			doc.set("BUFFER_POOL", n, "type", typ)
-			doc.set("BUFFER_POOL", n, "mode", "dynamic")
-		}
-		for name, f := range map[string][3]string{
-			cfgIngressLossyProf: {cfgIngressPool, "0", "3"},
-			cfgEgressLosslessPr: {cfgEgressPool, "0", "7"},
-			cfgEgressLossyProf:  {cfgEgressLossyPool, "1518", "3"},
-		} {
-			doc.set("BUFFER_PROFILE", name, "pool", f[0])
-			doc.set("BUFFER_PROFILE", name, "size", f[1])
-			doc.set("BUFFER_PROFILE", name, "dynamic_th", f[2])
+		doc.set("BUFFER_POOL", pl.Name, "size", strconv.FormatInt(pl.SizeBytes, 10))
+		doc.set("BUFFER_POOL", pl.Name, "type", pl.Type)
+		doc.set("BUFFER_POOL", pl.Name, "mode", pl.Mode)
+		if pl.HeadroomPoolBytes != nil {
+			doc.set("BUFFER_POOL", pl.Name, "xoff", strconv.FormatInt(*pl.HeadroomPoolBytes, 10))
 		}
 	}
 	if dc.WatchdogPollMs > 0 {
@@ -190,81 +179,83 @@ func BuildDoc(dc qos.DeviceConfig) (Doc, error) {
 				doc.set("QUEUE", key, "wred_profile", prof)
 			}
 		}
-		if len(p.PFCPriorities) > 0 || len(p.PGs) > 0 {
-			if err := cfgRenderBuffers(doc, dc, p); err != nil {
-				return nil, err
-			}
+		if err := cfgRenderBuffers(doc, dc, p); err != nil {
+			return nil, err
 		}
 	}
 	return doc, nil
 }
 
 // cfgRenderBuffers writes a port's BUFFER_PG and BUFFER_QUEUE entries and
-// its lossless PG profiles, named as SONiC names them:
-// pg_lossless_<speed Mb/s>_<cable>m_profile.
+// the profiles they use. A lossless PG profile without a name gets SONiC's:
+// pg_lossless_<speed Mb/s>_<cable>m_profile. Queues with the same profile
+// share one key range ("Ethernet0|0-2").
 func cfgRenderBuffers(doc Doc, dc qos.DeviceConfig, p qos.PortConfig) error {
-	lossless := map[int]bool{}
 	for _, pg := range p.PGs {
-		if !pg.Lossless {
-			continue
+		prof := pg.Profile
+		if prof == "" && pg.Lossless {
+			if p.SpeedGbps <= 0 || p.CableM <= 0 {
+				return fmt.Errorf("render sonic config for %s %s: a lossless PG needs the port speed and cable length", dc.Device, p.Name)
+			}
+			prof = qos.LosslessPGProfileName(p.SpeedGbps, p.CableM)
 		}
-		if p.SpeedGbps <= 0 || p.CableM <= 0 {
-			return fmt.Errorf("render sonic config for %s %s: a lossless PG needs the port speed and cable length", dc.Device, p.Name)
+		if prof == "" {
+			return fmt.Errorf("render sonic config for %s %s PG %d: the buffer profile has no name", dc.Device, p.Name, pg.PG)
 		}
-		lossless[pg.PG] = true
-		prof := fmt.Sprintf("pg_lossless_%d_%dm_profile", p.SpeedGbps*1000, p.CableM)
-		if pg.DynamicTh == nil {
-			return fmt.Errorf("render sonic config for %s %s PG %d: dynamic_th is not set", dc.Device, p.Name, pg.PG)
+		if pg.Lossless && pg.DynamicTh == nil && pg.StaticThBytes == nil {
+			return fmt.Errorf("render sonic config for %s %s PG %d: neither dynamic_th nor static_th is set", dc.Device, p.Name, pg.PG)
 		}
-		fields := map[string]string{
-			"pool":       cfgIngressPool,
-			"xon":        strconv.FormatInt(pg.XonBytes, 10),
-			"xoff":       strconv.FormatInt(pg.XoffBytes, 10),
-			"size":       strconv.FormatInt(pg.SizeBytes, 10),
-			"xon_offset": strconv.FormatInt(pg.XonOffsetBytes, 10),
-			"dynamic_th": strconv.Itoa(*pg.DynamicTh),
-		}
-		// The same name for the same speed and cable must mean the same
-		// numbers; two ports that disagree would overwrite each other.
-		if old, ok := doc["BUFFER_PROFILE"][prof]; ok && !maps.Equal(old, fields) {
-			return fmt.Errorf("render sonic config for %s %s: buffer profile %s already written with other values", dc.Device, p.Name, prof)
-		}
-		for k, v := range fields {
-			doc.set("BUFFER_PROFILE", prof, k, v)
+		if err := cfgPutProfile(doc, dc, p, prof, pg.BufferProfile); err != nil {
+			return err
 		}
 		doc.set("BUFFER_PG", fmt.Sprintf("%s|%d", p.Name, pg.PG), "profile", prof)
 	}
-	var lossyPGs []int
-	for pg := range qos.NumTC {
-		if !lossless[pg] {
-			lossyPGs = append(lossyPGs, pg)
+	byProfile := map[string][]int{}
+	for _, q := range p.Queues {
+		if q.Buffer == nil {
+			continue
+		}
+		if q.Buffer.Profile == "" {
+			return fmt.Errorf("render sonic config for %s %s queue %d: the buffer profile has no name", dc.Device, p.Name, q.Queue)
+		}
+		if err := cfgPutProfile(doc, dc, p, q.Buffer.Profile, *q.Buffer); err != nil {
+			return err
+		}
+		byProfile[q.Buffer.Profile] = append(byProfile[q.Buffer.Profile], q.Queue)
+	}
+	for prof, qs := range byProfile {
+		slices.Sort(qs)
+		for _, r := range cfgRanges(qs) {
+			doc.set("BUFFER_QUEUE", p.Name+"|"+r, "profile", prof)
 		}
 	}
-	// SONiC's convention: the lossy PGs in use (all TCs not lossless map
-	// to PG 0 in labctl's maps) share the lossy profile.
-	usedPG := map[int]bool{}
-	for _, pg := range dc.TCToPG {
-		usedPG[pg] = true
+	return nil
+}
+
+// cfgPutProfile writes one BUFFER_PROFILE entry. The same name must mean
+// the same numbers on every port; two that disagree would overwrite each
+// other.
+func cfgPutProfile(doc Doc, dc qos.DeviceConfig, p qos.PortConfig, name string, b qos.BufferProfile) error {
+	if strings.ContainsAny(name, "|[] ") {
+		return fmt.Errorf("render sonic config for %s %s: buffer profile name %q is not a CONFIG_DB key", dc.Device, p.Name, name)
 	}
-	for _, pg := range lossyPGs {
-		if usedPG[pg] {
-			doc.set("BUFFER_PG", fmt.Sprintf("%s|%d", p.Name, pg), "profile", cfgIngressLossyProf)
+	fields := map[string]string{}
+	if b.Pool != "" {
+		fields["pool"] = b.Pool
+	}
+	for k, v := range map[string]*int64{"size": b.SizeBytes, "static_th": b.StaticThBytes, "xoff": b.XoffBytes, "xon": b.XonBytes, "xon_offset": b.XonOffsetBytes} {
+		if v != nil {
+			fields[k] = strconv.FormatInt(*v, 10)
 		}
 	}
-	losslessQ := map[int]bool{}
-	for _, pr := range p.PFCPriorities {
-		losslessQ[dc.TCToQueue[pr]] = true
+	if b.DynamicTh != nil {
+		fields["dynamic_th"] = strconv.Itoa(*b.DynamicTh)
 	}
-	var lossyQ []int
-	for q := range qos.NumTC {
-		if losslessQ[q] {
-			doc.set("BUFFER_QUEUE", fmt.Sprintf("%s|%d", p.Name, q), "profile", cfgEgressLosslessPr)
-		} else {
-			lossyQ = append(lossyQ, q)
-		}
+	if old, ok := doc["BUFFER_PROFILE"][name]; ok && !maps.Equal(old, fields) {
+		return fmt.Errorf("render sonic config for %s %s: buffer profile %s already written with other values", dc.Device, p.Name, name)
 	}
-	for _, r := range cfgRanges(lossyQ) {
-		doc.set("BUFFER_QUEUE", p.Name+"|"+r, "profile", cfgEgressLossyProf)
+	for k, v := range fields {
+		doc.set("BUFFER_PROFILE", name, k, v)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -59,7 +60,9 @@ func cfgComparable(d qos.DeviceConfig) qos.DeviceConfig {
 		p.Peer = ""
 		p.MTU = 0
 		p.Fabric = true
-		if len(p.PGs) == 0 {
+		// SONiC carries a port's speed only in its lossless PG profile
+		// name.
+		if !slices.ContainsFunc(p.PGs, func(pg qos.PGConfig) bool { return pg.Lossless }) {
 			p.SpeedGbps = 0
 		}
 	}
@@ -336,8 +339,15 @@ func TestParseRealConfigs(t *testing.T) {
 		}
 		// This SKU sizes lossless PGs dynamically: the file lists only
 		// the lossy PG 0, which is not a headroom PG.
-		if len(p.PGs) != 0 {
-			t.Errorf("PGs = %+v, want none", p.PGs)
+		if len(p.PGs) != 1 || p.PGs[0].Lossless || p.PGs[0].Pool != "ingress_lossy_pool" || qos.Val(p.PGs[0].DynamicTh) != 3 {
+			t.Errorf("PGs = %+v, want only the lossy PG 0 (ingress_lossy_pool, dynamic_th 3)", p.PGs)
+		}
+		// Lossy queues drop at their egress limit: the profile is read.
+		if q := p.Queue(0); q == nil || q.Buffer == nil || q.Buffer.Pool != "egress_lossy_pool" {
+			t.Errorf("queue 0 buffer = %+v, want egress_lossy_pool", q)
+		}
+		if len(dc.Pools) != 5 || dc.Pool("egress_lossless_pool").SizeBytes != 13945824 {
+			t.Errorf("pools = %+v", dc.Pools)
 		}
 	})
 	t.Run("arista7260 buffers", func(t *testing.T) {

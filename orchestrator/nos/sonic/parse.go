@@ -210,9 +210,28 @@ func FromDoc(device string, doc Doc) (qos.DeviceConfig, error) {
 			return fail("%v", err)
 		}
 	}
-	if p, ok := doc["BUFFER_POOL"][cfgIngressPool]["size"]; ok {
-		if dc.SharedPoolBytes, err = strconv.ParseInt(p, 10, 64); err != nil || dc.SharedPoolBytes < 0 {
-			return fail("BUFFER_POOL|%s size %q is not a byte count", cfgIngressPool, p)
+	for _, name := range cfgSortedKeys(doc["BUFFER_POOL"]) {
+		e := doc["BUFFER_POOL"][name]
+		pl := qos.PoolConfig{Name: name, Type: e["type"], Mode: cfgOr(e["mode"], "dynamic")}
+		if pl.SizeBytes, err = cfgBytes(e["size"]); err != nil {
+			return fail("BUFFER_POOL|%s size %q is not a byte count", name, e["size"])
+		}
+		if v, ok := e["xoff"]; ok {
+			n, err := cfgBytes(v)
+			if err != nil {
+				return fail("BUFFER_POOL|%s xoff %q is not a byte count", name, v)
+			}
+			pl.HeadroomPoolBytes = &n
+		}
+		if pl.Type != "ingress" && pl.Type != "egress" {
+			return fail("BUFFER_POOL|%s type %q is neither ingress nor egress", name, pl.Type)
+		}
+		if pl.Mode != "static" && pl.Mode != "dynamic" {
+			return fail("BUFFER_POOL|%s mode %q is neither static nor dynamic", name, pl.Mode)
+		}
+		dc.Pools = append(dc.Pools, pl)
+		if name == cfgIngressPool {
+			dc.SharedPoolBytes = pl.SizeBytes
 		}
 	}
 	if v, ok := doc["PFC_WD"]["GLOBAL"]["POLL_INTERVAL"]; ok {
@@ -326,25 +345,12 @@ func FromDoc(device string, doc Doc) (qos.DeviceConfig, error) {
 			// "NULL" or a profile computed by the dynamic buffer manager.
 			continue
 		}
+		bp, err := cfgProfile(prof, pe)
+		if err != nil {
+			return fail("%v", err)
+		}
 		_, hasXoff := pe["xoff"]
-		if !hasXoff && !strings.Contains(prof, "lossless") {
-			continue
-		}
-		pg := qos.PGConfig{Lossless: true}
-		for f, dst := range map[string]*int64{"xoff": &pg.XoffBytes, "xon": &pg.XonBytes, "size": &pg.SizeBytes, "xon_offset": &pg.XonOffsetBytes} {
-			if v, ok := pe[f]; ok {
-				if *dst, err = strconv.ParseInt(v, 10, 64); err != nil {
-					return fail("BUFFER_PROFILE|%s %s %q is not a byte count", prof, f, v)
-				}
-			}
-		}
-		if v, ok := pe["dynamic_th"]; ok {
-			th, err := strconv.Atoi(v)
-			if err != nil {
-				return fail("BUFFER_PROFILE|%s dynamic_th %q is not an integer", prof, v)
-			}
-			pg.DynamicTh = &th
-		}
+		pg := qos.PGConfig{Lossless: hasXoff || strings.Contains(prof, "lossless"), BufferProfile: bp}
 		if m := cfgPGProfileRE.FindStringSubmatch(prof); m != nil {
 			mbps, _ := strconv.Atoi(m[1])
 			cable, _ := strconv.Atoi(m[2])
@@ -357,15 +363,33 @@ func FromDoc(device string, doc Doc) (qos.DeviceConfig, error) {
 		}
 		for _, i := range idx {
 			pg.PG = i
+			pg.BufferProfile = bp.Clone()
 			p.PGs = append(p.PGs, pg)
 		}
 	}
 	for _, key := range cfgSortedKeys(doc["BUFFER_QUEUE"]) {
-		name, _, err := cfgSplitKey(key)
+		name, idx, err := cfgSplitKey(key)
 		if err != nil {
 			return fail("BUFFER_QUEUE|%s: %v", key, err)
 		}
-		port(name)
+		p := port(name)
+		prof := cfgRefName(doc["BUFFER_QUEUE"][key]["profile"])
+		pe, ok := doc["BUFFER_PROFILE"][prof]
+		if !ok {
+			continue
+		}
+		bp, err := cfgProfile(prof, pe)
+		if err != nil {
+			return fail("%v", err)
+		}
+		for _, q := range idx {
+			qc := p.Queue(q)
+			if qc == nil {
+				p.Queues = append(p.Queues, qos.QueueConfig{Queue: q})
+				qc = &p.Queues[len(p.Queues)-1]
+			}
+			qc.Buffer = qos.Ptr(bp.Clone())
+		}
 	}
 	// Cable length and speed for the ports found above.
 	for _, cl := range cfgSortedKeys(doc["CABLE_LENGTH"]) {
@@ -396,6 +420,41 @@ func FromDoc(device string, doc Doc) (qos.DeviceConfig, error) {
 	}
 	dc.Sort()
 	return dc, nil
+}
+
+// cfgProfile reads one BUFFER_PROFILE entry. A field that is present is
+// kept even when it is "0" (no headroom, no reserve), so the simulator and
+// lint see what the switch would.
+func cfgProfile(name string, e map[string]string) (qos.BufferProfile, error) {
+	bp := qos.BufferProfile{Profile: name, Pool: cfgRefName(e["pool"])}
+	for f, dst := range map[string]**int64{"size": &bp.SizeBytes, "static_th": &bp.StaticThBytes, "xoff": &bp.XoffBytes, "xon": &bp.XonBytes, "xon_offset": &bp.XonOffsetBytes} {
+		v, ok := e[f]
+		if !ok {
+			continue
+		}
+		n, err := cfgBytes(v)
+		if err != nil {
+			return bp, fmt.Errorf("BUFFER_PROFILE|%s %s %q is not a byte count", name, f, v)
+		}
+		*dst = &n
+	}
+	if v, ok := e["dynamic_th"]; ok {
+		th, err := strconv.Atoi(v)
+		if err != nil {
+			return bp, fmt.Errorf("BUFFER_PROFILE|%s dynamic_th %q is not an integer", name, v)
+		}
+		bp.DynamicTh = &th
+	}
+	return bp, nil
+}
+
+// cfgBytes parses a non-negative byte count.
+func cfgBytes(v string) (int64, error) {
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("not a byte count")
+	}
+	return n, nil
 }
 
 // cfgSplitKey splits "Ethernet0|3-4" into the port and the indexes 3, 4.

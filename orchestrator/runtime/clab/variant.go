@@ -149,7 +149,11 @@ func SONiCVariantPatch(running, full, variant []byte) ([]byte, error) {
 			}
 			continue
 		}
-		for _, key := range unionKeys(fl[table], vt) {
+		keys := unionKeys(fl[table], vt)
+		if portIndexed[table] {
+			keys = unionKeys(fl[table], vt, ownedByPort(rt, fl[table], vt))
+		}
+		for _, key := range keys {
 			re, inRun := rt[key]
 			ve, inVar := vt[key]
 			switch {
@@ -179,10 +183,37 @@ func SONiCVariantPatch(running, full, variant []byte) ([]byte, error) {
 	return append(out, '\n'), nil
 }
 
-func unionKeys[V any](a, b map[string]V) []string {
+// portIndexed are the tables keyed "<port>|<index range>" whose entries
+// for a port labctl's config defines in full: ranges may be cut
+// differently in the variant ("Ethernet0|0-7" against "Ethernet0|0-2",
+// "|3", "|4-7"), so a key of such a port that neither document has is a
+// leftover of an earlier push and goes.
+var portIndexed = map[string]bool{"BUFFER_PG": true, "BUFFER_QUEUE": true}
+
+// ownedByPort returns the running keys of a port-indexed table whose port
+// the lab's or the variant's config covers.
+func ownedByPort[V any](running map[string]V, docs ...map[string]map[string]any) map[string]V {
+	ports := map[string]bool{}
+	for _, d := range docs {
+		for k := range d {
+			if port, _, ok := strings.Cut(k, "|"); ok {
+				ports[port] = true
+			}
+		}
+	}
+	out := map[string]V{}
+	for k, v := range running {
+		if port, _, ok := strings.Cut(k, "|"); ok && ports[port] {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func unionKeys[V any](maps ...map[string]V) []string {
 	seen := map[string]bool{}
 	var keys []string
-	for _, m := range []map[string]V{a, b} {
+	for _, m := range maps {
 		for k := range m {
 			if !seen[k] {
 				seen[k] = true

@@ -108,10 +108,11 @@ func endpoints(vs runtime.VariantSpec) []runtime.Endpoint {
 }
 
 // topology builds the simulator's topology and QoS for the chosen nodes.
-func (b *builder) topology(nodes, nics map[string]bool) (engine.Topology, map[engine.PortRef]map[int]engine.PortQoS, map[string]map[int]int) {
+func (b *builder) topology(nodes, nics map[string]bool) (engine.Topology, map[engine.PortRef]map[int]engine.PortQoS, map[string]map[int]int, map[string]map[int]int) {
 	var topo engine.Topology
 	qosMap := map[engine.PortRef]map[int]engine.PortQoS{}
 	dscp := map[string]map[int]int{}
+	pgs := map[string]map[int]int{}
 	for _, n := range b.g.Nodes {
 		if !nodes[n.Name] {
 			continue
@@ -120,14 +121,12 @@ func (b *builder) topology(nodes, nics map[string]bool) (engine.Topology, map[en
 		if n.Role == fabric.RoleHost {
 			node.Kind = engine.Host
 		} else if dc := b.cfgs[n.Name]; dc != nil {
-			// The buffer is the ASIC's whether or not a lossless pool is
-			// configured (pfc=off removes it): fall back to the intent's.
-			node.BufferBytes = dc.SharedPoolBytes
-			if node.BufferBytes == 0 {
-				node.BufferBytes = b.in.Buffer.SharedPoolBytes
-			}
+			node.Pools, node.BufferBytes = pools(dc, b.in)
 			if len(dc.DSCPToTC) > 0 {
 				dscp[n.Name] = dc.DSCPToTC
+			}
+			if len(dc.TCToPG) > 0 {
+				pgs[n.Name] = dc.TCToPG
 			}
 			for i := range dc.Ports {
 				pc := &dc.Ports[i]
@@ -182,7 +181,7 @@ func (b *builder) topology(nodes, nics map[string]bool) (engine.Topology, map[en
 			delete(qosMap, r)
 		}
 	}
-	return topo, qosMap, dscp
+	return topo, qosMap, dscp, pgs
 }
 
 // route is the path `labctl trace --hash-seed <seed>` computes for a flow
@@ -237,9 +236,45 @@ func (b *builder) cableM(lk *fabric.Link) int {
 	return defaultCableM
 }
 
+// pools turns a switch config's buffer pools into the simulator's. A
+// config without any (EOS CLI has no buffer settings) gets one shared
+// pool of the intent's size: BufferBytes.
+func pools(dc *qos.DeviceConfig, in qos.Intent) ([]engine.Pool, int64) {
+	if len(dc.Pools) == 0 {
+		size := dc.SharedPoolBytes
+		if size == 0 {
+			size = in.Buffer.SharedPoolBytes
+		}
+		return nil, size
+	}
+	out := make([]engine.Pool, 0, len(dc.Pools))
+	for _, p := range dc.Pools {
+		out = append(out, engine.Pool{Name: p.Name, Egress: p.Type == "egress", Bytes: p.SizeBytes, HeadroomBytes: qos.Val(p.HeadroomPoolBytes)})
+	}
+	return out, 0
+}
+
+// admission turns a buffer profile into the simulator's admission: the
+// reserve, then a static or dynamic (alpha = 2^dynamic_th) share of the
+// pool. A lossless PG's size holds its xoff headroom unless its pool has
+// a shared headroom pool, so the reserve is what is left.
+func admission(dc *qos.DeviceConfig, b *qos.BufferProfile) engine.Admission {
+	a := engine.Admission{Pool: b.Pool, ReservedBytes: qos.Val(b.SizeBytes), StaticBytes: qos.Val(b.StaticThBytes)}
+	if b.DynamicTh != nil {
+		a.Alpha = math.Pow(2, float64(*b.DynamicTh))
+	}
+	if b.XoffBytes != nil {
+		if pl := dc.Pool(b.Pool); pl == nil || pl.HeadroomPoolBytes == nil {
+			a.ReservedBytes = max(0, a.ReservedBytes-*b.XoffBytes)
+		}
+	}
+	return a
+}
+
 // portQoS turns one port's parsed config into the simulator's per-priority
 // settings. Priorities are traffic classes; a class's queue gives its
-// scheduling and ECN marking, its priority group its PFC headroom.
+// scheduling, ECN marking and egress admission, its priority group its
+// ingress admission and PFC headroom.
 func portQoS(dc *qos.DeviceConfig, pc *qos.PortConfig) map[int]engine.PortQoS {
 	out := map[int]engine.PortQoS{}
 	for tc := range qos.NumTC {
@@ -258,21 +293,29 @@ func portQoS(dc *qos.DeviceConfig, pc *qos.PortConfig) map[int]engine.PortQoS {
 				pq.ECN = true
 				pq.KminBytes, pq.KmaxBytes, pq.Pmax = e.MinBytes, e.MaxBytes, e.Pmax
 			}
+			if q.Buffer != nil {
+				pq.Egress = admission(dc, q.Buffer)
+			}
+		}
+		pg := tc
+		if p, ok := dc.TCToPG[tc]; ok {
+			pg = p
+		}
+		g := pc.PG(pg)
+		if g != nil {
+			pq.Ingress = admission(dc, &g.BufferProfile)
 		}
 		if slices.Contains(pc.PFCPriorities, tc) {
 			pq.PFC = true
-			pg := tc
-			if p, ok := dc.TCToPG[tc]; ok {
-				pg = p
-			}
-			if g := pc.PG(pg); g != nil {
-				// SONiC's xoff is the headroom absorbed after XOFF; the
-				// XOFF point itself is dynamic: alpha = 2^dynamic_th of
-				// the free shared buffer.
-				pq.HeadroomBytes = g.XoffBytes
-				if g.DynamicTh != nil {
-					pq.XoffAlpha = math.Pow(2, float64(*g.DynamicTh))
+			if g != nil {
+				// SONiC's xoff is the headroom absorbed after XOFF, and
+				// an explicit 0 means none; the XOFF point itself is the
+				// PG's shared threshold.
+				if g.XoffBytes != nil {
+					pq.HeadroomBytes, pq.HeadroomGiven = *g.XoffBytes, true
 				}
+				pq.XonOffsetBytes = qos.Val(g.XonOffsetBytes)
+				pq.XonBytes = qos.Val(g.XonBytes)
 			}
 		}
 		out[tc] = pq
@@ -286,13 +329,14 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	topo, qosMap, dscp := b.topology(nodes, nics)
+	topo, qosMap, dscp, pgs := b.topology(nodes, nics)
 	nic := float64(b.g.NICSpeedGbps)
 	cfg := &engine.Config{
 		Topology:       topo,
 		QoS:            qosMap,
 		DefaultQoS:     map[int]engine.PortQoS{},
 		DSCPToPriority: dscp,
+		PriorityToPG:   pgs,
 		DurationNs:     int64(vs.DurationUs * 1000),
 		WarmupNs:       int64(vs.WarmupUs * 1000),
 		MTU:            b.in.MTU,
@@ -639,7 +683,7 @@ func (b *builder) runFlowLevelAllReduce(ctx context.Context, vs runtime.VariantS
 	if err != nil {
 		return nil, err
 	}
-	topo, qosMap, dscp := b.topology(nodes, nics)
+	topo, qosMap, dscp, _ := b.topology(nodes, nics)
 	ranks, err := b.rankNames(c)
 	if err != nil {
 		return nil, err
