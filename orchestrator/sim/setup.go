@@ -144,13 +144,13 @@ type flowState struct {
 	hashRev  uint64
 	path     []string
 	// route pins data packets to an egress port per switch (Flow.Route).
-	route    []routeHop
-	total    int64 // packets, math.MaxInt64 for long-lived
+	route []routeHop
+	total int64 // packets, math.MaxInt64 for long-lived
 	// msg is the message size when it is not a whole number of MTUs (0
 	// otherwise); perMsg the packets per message.
 	msg, perMsg int64
-	depsLeft int
-	children []int32
+	depsLeft    int
+	children    []int32
 
 	started, sendDone, rcvDone bool
 	startAt                    int64

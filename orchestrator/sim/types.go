@@ -152,7 +152,7 @@ type Flow struct {
 	// multiple of it, put more headers on the wire per byte. 0 means one
 	// endless message (every packet a full MTU).
 	MessageBytes int64
-	StartNs int64
+	StartNs      int64
 	// After lists flow IDs that must have been fully received before this
 	// flow starts (StartNs then counts from that moment); it expresses the
 	// step dependencies of collectives such as ring AllReduce.
