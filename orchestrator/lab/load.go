@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/labctl/labctl/labs"
+	"github.com/labctl/labctl/orchestrator/nic"
 	"github.com/labctl/labctl/orchestrator/sizing"
 	"github.com/labctl/labctl/orchestrator/specyaml"
 )
@@ -133,7 +134,24 @@ func Parse(file string, data []byte) (*Spec, error) {
 	if err := validateQoS(&s.QoS, at); err != nil {
 		return nil, err
 	}
+	if _, err := s.NICSettings(nil); err != nil {
+		var fe *nic.FieldError
+		if errors.As(err, &fe) {
+			return nil, at("$.nic."+fe.Field, fe.Msg, fe.Fix)
+		}
+		return nil, at("$.nic", err.Error(), "")
+	}
 	return &s, nil
+}
+
+// NICSettings resolves the lab's NIC settings, with a scenario's nic
+// section (or nil) over them. CNPs default to the lab's qos.cnp_dscp.
+func (s *Spec) NICSettings(scenario *nic.Spec) (nic.Settings, error) {
+	cnp := 48
+	if s.QoS.CNPDSCP != nil {
+		cnp = *s.QoS.CNPDSCP
+	}
+	return nic.Resolve(float64(s.Sizing.Normalize().NICSpeedGbps), cnp, &s.NIC, scenario)
 }
 
 // validateQoS checks the ranges of QoS overrides that need no knowledge of

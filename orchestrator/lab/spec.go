@@ -3,7 +3,10 @@
 // network OS and images, which QoS profile and which runtime.
 package lab
 
-import "github.com/labctl/labctl/orchestrator/sizing"
+import (
+	"github.com/labctl/labctl/orchestrator/nic"
+	"github.com/labctl/labctl/orchestrator/sizing"
+)
 
 // Spec is one lab spec file.
 type Spec struct {
@@ -13,7 +16,10 @@ type Spec struct {
 	NOS         string       `yaml:"nos" json:"nos"` // sonic | eos
 	Images      Images       `yaml:"images" json:"images"`
 	QoS         QoSSpec      `yaml:"qos" json:"qos"`
-	Runtime     string       `yaml:"runtime" json:"runtime"` // sim | clab
+	// NIC sets the hosts' RDMA NICs: DCQCN parameters (a preset and the
+	// NIC's own parameter names) and the QPs' loss recovery.
+	NIC     nic.Spec `yaml:"nic" json:"nic"`
+	Runtime string   `yaml:"runtime" json:"runtime"` // sim | clab
 	// Source is where the spec came from: "catalog:<name>" or a file path.
 	Source string `yaml:"-" json:"source"`
 }

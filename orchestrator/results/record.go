@@ -3,7 +3,11 @@
 // regression compare against a baseline.
 package results
 
-import "time"
+import (
+	"time"
+
+	"github.com/labctl/labctl/orchestrator/nic"
+)
 
 // SchemaVersion is the version of the run record's JSON shape. Fields may be
 // added freely; renaming or dropping one raises it.
@@ -64,12 +68,23 @@ type Variant struct {
 	// Extra holds variant-specific results of a scenario (for example the
 	// per-phase outcome of a collective) keyed by name.
 	Extra map[string]any `json:"extra,omitempty"`
+	// NIC is the NIC settings the variant's traffic ran with (simulated:
+	// soft-RoCE on a live lab has no DCQCN).
+	NIC *NIC `json:"nic,omitempty"`
 	// Error is set when the variant could not run to completion.
 	Error string `json:"error,omitempty"`
 	// Simulated, on a live-lab run, is the same variant simulated with the
 	// configs read back from the switches: virtual switch data planes
 	// neither pause nor mark, so the congestion figures come from here.
 	Simulated *SimulatedPart `json:"simulated,omitempty"`
+}
+
+// NIC is the NIC settings of a variant: the DCQCN preset the parameters
+// start from ("off" when the variant has no ECN, so no CNP ever comes),
+// and every parameter in the NIC's own names.
+type NIC struct {
+	DCQCN  string      `json:"dcqcn"`
+	Params []nic.Param `json:"params"`
 }
 
 // SimulatedPart is the simulated counterpart of a measured variant. Every

@@ -21,6 +21,7 @@ import (
 
 	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/lab"
+	"github.com/labctl/labctl/orchestrator/nic"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/sizing"
 )
@@ -114,10 +115,9 @@ type VariantSpec struct {
 	// Collective, when set, runs a collective (ring AllReduce) over its
 	// ranks in addition to Flows.
 	Collective *CollectiveSpec `json:"collective,omitempty"`
-	// DCQCN names the NICs' congestion-control parameter set: "paper"
-	// (the DCQCN paper's, the default) or "mellanox" (close to ConnectX
-	// firmware defaults: faster recovery).
-	DCQCN string `json:"dcqcn,omitempty"`
+	// NIC is the hosts' NIC settings: DCQCN parameters and the QPs' loss
+	// recovery (the lab's nic section with the scenario's over it).
+	NIC nic.Settings `json:"nic"`
 	// SeriesEvery is the sampling interval of time series in microseconds;
 	// 0 lets the runtime choose, negative disables series.
 	SeriesEvery float64 `json:"series_every_us"`

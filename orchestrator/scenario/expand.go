@@ -64,7 +64,6 @@ func (s *Spec) Expand(nics []NIC, pt Point, seed int64) (runtime.VariantSpec, er
 		DurationUs:  s.DurationUs,
 		WarmupUs:    s.WarmupUs,
 		SeriesEvery: s.SampleEveryUs,
-		DCQCN:       s.DCQCN,
 	}
 	if s.SampleEveryUs == 0 {
 		vs.SeriesEvery = -1

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/nic"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	engine "github.com/labctl/labctl/orchestrator/sim"
@@ -62,6 +63,10 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 			run.Extra["allreduce"] = m
 		}
 	}
+	nicSettings, err := r.nicSettings(s)
+	if err != nil {
+		return err
+	}
 	// Expand every variant before anything is saved: a scenario that does
 	// not fit the lab is bad input, not a failed run.
 	points := s.Points()
@@ -71,6 +76,7 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 		if err != nil {
 			return err
 		}
+		vs.NIC = nicSettings
 		specs[i] = vs
 	}
 	run.Status = results.StatusRunning
@@ -170,6 +176,19 @@ func (r *Runner) checkAll(s *Spec, run *results.Run, final bool) {
 		}
 		v.Assertions = s.check(run, v, final)
 	}
+}
+
+// nicSettings resolves the NIC settings: the lab's nic section with the
+// scenario's over it.
+func (r *Runner) nicSettings(s *Spec) (nic.Settings, error) {
+	if r.Lab == nil || r.Lab.Spec == nil {
+		return nic.Resolve(100, 48, &s.NIC)
+	}
+	st, err := r.Lab.Spec.NICSettings(&s.NIC)
+	if err != nil {
+		return st, exitcode.Usagef("NIC settings of lab %s with scenario %s: %v", r.Lab.Name, s.Name, err)
+	}
+	return st, nil
 }
 
 func (r *Runner) mtu() int {

@@ -5,6 +5,7 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/nic"
 	"github.com/labctl/labctl/orchestrator/specyaml"
 	"github.com/labctl/labctl/scenarios"
 )
@@ -33,8 +35,13 @@ type Spec struct {
 	// SampleEvery is the time-series sampling interval ("10us"); "0"
 	// disables series.
 	SampleEvery string `yaml:"sample_every"`
-	// DCQCN is the NICs' DCQCN parameter set: paper (default) or mellanox.
+	// DCQCN names the NICs' DCQCN preset: connectx (the NIC's defaults)
+	// or paper; it is shorthand for nic.dcqcn.preset. Empty keeps the
+	// lab's.
 	DCQCN string `yaml:"dcqcn"`
+	// NIC overrides the lab's nic section field by field (DCQCN
+	// parameters by the NIC's names, qp_timeout, retry_cnt).
+	NIC nic.Spec `yaml:"nic"`
 	// Repetitions runs every variant this many times with seeds seed,
 	// seed+1, ...
 	Repetitions int          `yaml:"repetitions"`
@@ -198,12 +205,27 @@ func Parse(file string, data []byte) (*Spec, error) {
 	if s.SampleEveryUs > 0 && s.DurationUs/s.SampleEveryUs > 100000 {
 		return nil, at("$.sample_every", fmt.Sprintf("sample_every %s gives more than 100000 samples over %s", s.SampleEvery, s.Duration), "sample less often")
 	}
-	switch s.DCQCN {
-	case "":
-		s.DCQCN = "paper"
-	case "paper", "mellanox":
-	default:
-		return nil, at("$.dcqcn", fmt.Sprintf("unknown dcqcn parameter set %q", s.DCQCN), "use paper or mellanox")
+	if s.DCQCN != "" {
+		_, canon, err := nic.Preset(s.DCQCN, 100)
+		if err != nil {
+			return nil, at("$.dcqcn", fmt.Sprintf("unknown dcqcn preset %q", s.DCQCN), "use "+strings.Join(nic.Presets(), " or "))
+		}
+		if d := s.NIC.DCQCN; d != nil && d.Preset != "" && d.Preset != s.DCQCN {
+			return nil, at("$.dcqcn", fmt.Sprintf("dcqcn %s and nic.dcqcn.preset %s disagree", s.DCQCN, d.Preset), "keep one of them")
+		}
+		if s.NIC.DCQCN == nil {
+			s.NIC.DCQCN = &nic.DCQCNSpec{}
+		}
+		s.NIC.DCQCN.Preset = canon
+	}
+	// Ranges do not depend on the lab: check them now, where the error
+	// can point at the line.
+	if _, err := nic.Resolve(100, 48, &s.NIC); err != nil {
+		var fe *nic.FieldError
+		if errors.As(err, &fe) {
+			return nil, at("$.nic."+fe.Field, fe.Msg, fe.Fix)
+		}
+		return nil, at("$.nic", err.Error(), "")
 	}
 	if s.Repetitions == 0 {
 		s.Repetitions = 1

@@ -1,83 +1,210 @@
 package sim
 
-// reactionPoint is DCQCN's sender-side rate controller for one flow, in
-// Mb/s and picoseconds. Alpha decay is computed lazily: alpha decays by
-// (1-g) at every whole AlphaPeriod since the last CNP, which is what a
-// timer restarted on each CNP does, without an event per period.
-type reactionPoint struct {
-	p       *dcqcnPs
-	line    float64 // Mb/s
-	rc, rt  float64 // current and target rate, Mb/s
-	alpha   float64 // value at alphaAt
-	alphaAt int64   // time of the last CNP (ps)
-	t, bc   int     // rate-increase events since the last CNP: timer and byte counter
-	bytes   int64   // bytes sent since the last byte-counter event
-	limited bool    // below line rate: the increase machinery runs
-	gen     uint32  // rate timer generation; a CNP restarts the timer
-}
+import (
+	"math"
+
+	"github.com/labctl/labctl/orchestrator/nic"
+)
+
+// DCQCNParams are the NICs' DCQCN parameters, named as ConnectX NICs
+// expose them (package nic).
+type DCQCNParams = nic.DCQCN
+
+// ConnectXDCQCN returns the ConnectX NICs' defaults (nic.ConnectX).
+func ConnectXDCQCN() DCQCNParams { return nic.ConnectX() }
+
+// PaperDCQCN returns the DCQCN paper's parameters scaled to lineRateGbps
+// (nic.Paper).
+func PaperDCQCN(lineRateGbps float64) DCQCNParams { return nic.Paper(lineRateGbps) }
 
 // dcqcnPs holds DCQCNParams converted to Mb/s and picoseconds.
 type dcqcnPs struct {
-	g            float64
-	alphaPeriod  int64
-	rateTimer    int64
-	byteCounter  int64
-	f            int
-	ai, hai, min float64
-	cnpInterval  int64
+	clamp, clampAfterTime bool
+	timer                 int64 // rate-increase timer
+	byteCounter           int64
+	f                     int
+	maxRate               float64 // 0: line
+	ai, hai, min          float64
+	cutScale              float64 // α/2^(gd-10) is the cut
+	minKeep               float64 // a cut keeps at least this share
+	firstRate             float64 // 0: line
+	g                     float64
+	alphaPeriod           int64
+	monitor               int64 // 0: cut on every CNP
+	alpha0                float64
+	cnpInterval           int64
 }
 
-func (d DCQCNParams) ps() dcqcnPs {
+func dcqcnToPs(d DCQCNParams) dcqcnPs {
 	return dcqcnPs{
-		g:           d.G,
-		alphaPeriod: d.AlphaPeriodNs * 1000,
-		rateTimer:   d.RateTimerNs * 1000,
-		byteCounter: d.ByteCounterBytes,
-		f:           d.F,
-		ai:          d.RateAIGbps * 1000,
-		hai:         d.RateHAIGbps * 1000,
-		min:         d.MinRateGbps * 1000,
-		cnpInterval: d.CNPIntervalNs * 1000,
+		clamp:          d.ClampTgtRate,
+		clampAfterTime: d.ClampTgtRateAfterTimeInc,
+		timer:          d.RPGTimeResetUs * 1_000_000,
+		byteCounter:    d.RPGByteReset,
+		f:              d.RPGThreshold,
+		maxRate:        d.RPGMaxRateMbps,
+		ai:             d.RPGAIRateMbps,
+		hai:            d.RPGHAIRateMbps,
+		min:            d.RPGMinRateMbps,
+		cutScale:       math.Ldexp(1, 10-d.RPGGd),
+		minKeep:        float64(d.RPGMinDecFac) / 100,
+		firstRate:      d.RateToSetOnFirstCNPMbps,
+		g:              float64(1024-d.DCETCPG) / 1024,
+		alphaPeriod:    d.DCETCPRTTUs * 1_000_000,
+		monitor:        d.RateReduceMonitorPeriodUs * 1_000_000,
+		alpha0:         float64(d.InitialAlphaValue) / 1024,
+		cnpInterval:    d.MinTimeBetweenCNPsUs * 1_000_000,
 	}
+}
+
+// reactionPoint is DCQCN's sender-side rate limiter of one flow, in Mb/s
+// and picoseconds. A flow runs unlimited at line rate until its first CNP
+// allocates the limiter; it is released once the rate is back at the
+// maximum.
+//
+// α is updated on its own grid of DCETCPRTT periods, anchored where the
+// limiter was allocated: (1−g)·α + g for a period in which a CNP arrived,
+// (1−g)·α for one without. It is computed lazily, period by period only
+// while CNPs arrive and in closed form over quiet stretches, so a
+// limited flow costs no event per period.
+type reactionPoint struct {
+	p          *dcqcnPs
+	line       float64 // Mb/s
+	rc, rt     float64 // current and target rate, Mb/s
+	alpha      float64 // at the start of the open α period
+	alphaAt    int64   // start of the open α period (ps)
+	cnpInAlpha bool    // a CNP arrived in the open α period
+	cnpSince   bool    // a CNP arrived since the last cut
+	monitorAt  int64   // start of the rate-reduce monitor grid (ps)
+	t, bc      int     // increase events since the last cut: timer, byte counter
+	bytes      int64   // bytes sent since the last byte-counter event
+	limited    bool
+	gen        uint32 // rate timer generation; a cut restarts the timer
+	cuts       int64
 }
 
 func newReactionPoint(p *dcqcnPs, lineMbps float64) reactionPoint {
-	return reactionPoint{p: p, line: lineMbps, rc: lineMbps, rt: lineMbps, alpha: 1}
+	return reactionPoint{p: p, line: lineMbps, rc: lineMbps, rt: lineMbps}
 }
 
-// alphaNow returns alpha at time now, applying one (1-g) decay per whole
-// alpha period elapsed since the last CNP.
-func (r *reactionPoint) alphaNow(now int64) float64 {
-	if r.p.alphaPeriod <= 0 || now <= r.alphaAt {
-		return r.alpha
+// maxRate is the rate at which the limiter is released.
+func (r *reactionPoint) maxRate() float64 {
+	if r.p.maxRate > 0 {
+		return min(r.p.maxRate, r.line)
 	}
-	k := (now - r.alphaAt) / r.p.alphaPeriod
-	a := r.alpha
+	return r.line
+}
+
+// advanceAlpha closes every whole α period up to now.
+func (r *reactionPoint) advanceAlpha(now int64) {
+	per := r.p.alphaPeriod
+	if now < r.alphaAt+per {
+		return
+	}
+	k := (now - r.alphaAt) / per
 	d := 1 - r.p.g
-	// Square-and-multiply: k can be large after a long quiet spell.
-	for pow := d; k > 0; k >>= 1 {
-		if k&1 == 1 {
+	a := float64(d * r.alpha) // float64(): no fused multiply-add
+	if r.cnpInAlpha {
+		a += r.p.g
+	}
+	// The k-1 periods after the first had no CNP: square-and-multiply,
+	// k can be large after a quiet spell.
+	for n, pow := k-1, d; n > 0; n >>= 1 {
+		if n&1 == 1 {
 			a *= pow
 		}
 		pow *= pow
 	}
-	return a
+	r.alpha = a
+	r.alphaAt += k * per
+	r.cnpInAlpha = false
 }
 
-// onCNP applies a rate cut: RT=RC, RC=RC(1-α/2), α=(1-g)α+g, and restarts
-// the timers and the byte counter. It returns the new rate timer generation.
-func (r *reactionPoint) onCNP(now int64) uint32 {
+// alphaNow is α as the NIC holds it at time now.
+func (r *reactionPoint) alphaNow(now int64) float64 {
+	r.advanceAlpha(now)
+	return r.alpha
+}
+
+// onCNP records a CNP at time now. It reports whether the rate should be
+// cut now (cutNow: no monitor period) and, when a cut is due at the end
+// of the current monitor period, when (cutAt > 0).
+func (r *reactionPoint) onCNP(now int64) (cutNow bool, cutAt int64) {
+	if !r.limited {
+		// The first CNP allocates the rate limiter.
+		r.limited = true
+		r.rc, r.rt = r.maxRate(), r.maxRate()
+		if r.p.firstRate > 0 {
+			r.rc = min(r.p.firstRate, r.rc)
+			r.rt = r.rc
+		}
+		r.alpha, r.alphaAt, r.cnpInAlpha = r.p.alpha0, now, false
+		r.monitorAt = now
+		r.t, r.bc, r.bytes = 0, 0, 0
+		r.gen++
+	}
+	r.advanceAlpha(now)
+	r.cnpInAlpha = true
+	if r.p.monitor == 0 {
+		r.cut(now)
+		return true, 0
+	}
+	if r.cnpSince {
+		return false, 0 // a cut is already due at the end of this period
+	}
+	r.cnpSince = true
+	k := (now-r.monitorAt)/r.p.monitor + 1
+	return false, r.monitorAt + k*r.p.monitor
+}
+
+// onMonitor is the end of a rate-reduce monitor period in which a CNP
+// arrived: the cut.
+func (r *reactionPoint) onMonitor(now int64) {
+	if r.cnpSince && r.limited {
+		r.cut(now)
+	}
+}
+
+// cut reduces the rate: RT = RC unless the target is kept (see
+// ClampTgtRate), RC = RC·(1 − α·scale) bounded below by the minimum
+// decrease factor and the minimum rate; the increase stages restart and
+// so does the rate timer (gen).
+func (r *reactionPoint) cut(now int64) {
+	if r.p.monitor == 0 {
+		// The paper's α update: at the CNP itself, after the cut.
+		r.cutPaper(now)
+		return
+	}
 	a := r.alphaNow(now)
-	r.rt = r.rc
-	r.rc = max(r.rc*(1-a/2), r.p.min)
-	// float64() rounds the product: no fused multiply-add on any
-	// architecture, so runs stay byte-identical across machines.
-	r.alpha = float64((1-r.p.g)*a) + r.p.g
+	r.applyCut(a)
+}
+
+// cutPaper is the paper's order: RT=RC, RC=RC(1−α/2), then α=(1−g)α+g,
+// with α decaying once per quiet period since the last CNP.
+func (r *reactionPoint) cutPaper(now int64) {
+	// advanceAlpha already closed the earlier periods with the CNP flag
+	// of each; the open one is this CNP's. The paper cuts with α as it
+	// stands and then raises it: fold the flag in at once and restart the
+	// period, so quiet periods count from this CNP.
+	r.cnpInAlpha = false
+	r.applyCut(r.alpha)
+	r.alpha = float64((1-r.p.g)*r.alpha) + r.p.g
 	r.alphaAt = now
+}
+
+func (r *reactionPoint) applyCut(a float64) {
+	if r.p.clamp || r.bc > 0 || (r.p.clampAfterTime && r.t > 0) {
+		r.rt = r.rc
+	}
+	rc := r.rc * float64(1-float64(a*r.p.cutScale))
+	if r.p.minKeep > 0 {
+		rc = max(rc, r.rc*r.p.minKeep)
+	}
+	r.rc = max(rc, r.p.min)
 	r.t, r.bc, r.bytes = 0, 0, 0
-	r.limited = true
+	r.cnpSince = false
 	r.gen++
-	return r.gen
+	r.cuts++
 }
 
 // onTimer is the rate-increase timer firing.
@@ -87,7 +214,7 @@ func (r *reactionPoint) onTimer() {
 }
 
 // onBytes counts bytes sent and runs a byte-counter increase event per
-// ByteCounterBytes.
+// RPGByteReset bytes.
 func (r *reactionPoint) onBytes(n int64) {
 	if !r.limited || r.p.byteCounter <= 0 {
 		return
@@ -102,9 +229,10 @@ func (r *reactionPoint) onBytes(n int64) {
 
 // increase is one rate-increase event: fast recovery while max(T,BC) <= F,
 // hyper increase when min(T,BC) > F, additive increase otherwise; then RC
-// moves halfway to RT.
+// moves halfway to RT. Back at the maximum rate the limiter is released.
 func (r *reactionPoint) increase() {
 	f := r.p.f
+	top := r.maxRate()
 	switch {
 	case max(r.t, r.bc) <= f:
 	case min(r.t, r.bc) > f:
@@ -112,11 +240,12 @@ func (r *reactionPoint) increase() {
 	default:
 		r.rt += r.p.ai
 	}
-	r.rt = min(r.rt, r.line)
-	r.rc = min((r.rt+r.rc)/2, r.line)
-	if r.rc >= r.line*(1-1e-9) {
-		r.rc, r.rt = r.line, r.line
+	r.rt = min(r.rt, top)
+	r.rc = min((r.rt+r.rc)/2, top)
+	if r.rc >= top*(1-1e-9) {
+		r.rc, r.rt = top, top
 		r.limited = false
+		r.cnpSince = false
 		r.gen++ // stops the timer
 	}
 }

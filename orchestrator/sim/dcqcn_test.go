@@ -3,11 +3,12 @@ package sim
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
 func newTestRP(line float64) (reactionPoint, *dcqcnPs) {
-	p := PaperDCQCN(line).ps()
+	p := dcqcnToPs(PaperDCQCN(line))
 	return newReactionPoint(&p, line*1000), &p
 }
 
@@ -35,7 +36,8 @@ func TestAlphaDecay(t *testing.T) {
 		// Just before the (k+1)-th period ends, k decays have happened.
 		now := t0 + k*p.alphaPeriod + p.alphaPeriod - 1
 		want := math.Pow(1-1.0/256, float64(k))
-		if got := rp.alphaNow(now); math.Abs(got-want) > 1e-12 {
+		probe := rp
+		if got := probe.alphaNow(now); math.Abs(got-want) > 1e-12 {
 			t.Errorf("alpha after %d quiet periods = %.15f, want (1-1/256)^%d = %.15f", k, got, k, want)
 		}
 	}
@@ -112,6 +114,108 @@ func TestByteCounter(t *testing.T) {
 	rp.onBytes(1)
 	if rp.bc != 1 {
 		t.Errorf("bc = %d after %d bytes, want 1", rp.bc, p.byteCounter)
+	}
+}
+
+// The ConnectX machinery: CNPs only set flags, the cut comes at the end
+// of the 4 µs monitor period, at most one per period, with the α of that
+// moment; the target rate is kept across cuts with no increase between
+// them, and a cut never takes more than rpg_min_dec_fac.
+func TestConnectXCuts(t *testing.T) {
+	p := dcqcnToPs(ConnectXDCQCN())
+	rp := newReactionPoint(&p, 100_000)
+	const us = 1_000_000 // ps
+	cutNow, at := rp.onCNP(10 * us)
+	if cutNow || at != 14*us {
+		t.Fatalf("first CNP at 10 µs: cut now %v, at %d ps; want the end of the monitor period, 14 µs", cutNow, at)
+	}
+	if !rp.limited || rp.rc != 100_000 {
+		t.Fatalf("the first CNP allocates the limiter at line rate: limited %v rc %v", rp.limited, rp.rc)
+	}
+	// More CNPs in the same period do not add a cut.
+	if cutNow, at := rp.onCNP(12 * us); cutNow || at != 0 {
+		t.Errorf("second CNP in the period: cut now %v at %d, want nothing new", cutNow, at)
+	}
+	rp.onMonitor(14 * us)
+	// α: four 1 µs periods closed by 14 µs, those of the CNPs at 10 and
+	// 12 µs raise it — the cut uses α as it stands at 14 µs.
+	g := 5.0 / 1024
+	a := 1023.0 / 1024
+	for _, cnp := range []bool{true, false, true, false} {
+		a *= 1 - g
+		if cnp {
+			a += g
+		}
+	}
+	if want := 100_000 * (1 - a/2); math.Abs(rp.rc-want) > 1e-6 {
+		t.Errorf("rate after the first cut %v Mb/s, want %v (alpha %v)", rp.rc, want, a)
+	}
+	if rp.rt != 100_000 {
+		t.Errorf("target after the first cut %v, want kept at line rate (clamp_tgt_rate 0)", rp.rt)
+	}
+	// Back-to-back cuts with no increase between them keep the target;
+	// a cut keeps at least half the rate.
+	for i := int64(0); i < 10; i++ {
+		before := rp.rc
+		_, at := rp.onCNP((15 + 4*i) * us)
+		rp.onMonitor(at)
+		if rp.rc < before*0.5-1e-9 {
+			t.Fatalf("cut %d: %v -> %v, more than rpg_min_dec_fac 50%%", i, before, rp.rc)
+		}
+	}
+	if rp.rt != 100_000 {
+		t.Errorf("target after back-to-back cuts %v, want still 100000", rp.rt)
+	}
+	// Fast recovery climbs halfway back to the kept target at once.
+	rc := rp.rc
+	rp.onBytes(p.byteCounter)
+	if want := (100_000 + rc) / 2; math.Abs(rp.rc-want) > 1e-6 {
+		t.Errorf("fast recovery: %v, want %v", rp.rc, want)
+	}
+	// After an increase event a cut clamps the target to the rate.
+	_, at = rp.onCNP(200 * us)
+	before := rp.rc
+	rp.onMonitor(at)
+	if rp.rt != before {
+		t.Errorf("cut after an increase: target %v, want the rate before the cut %v", rp.rt, before)
+	}
+	if rp.cuts != 12 {
+		t.Errorf("cuts = %d, want 12", rp.cuts)
+	}
+}
+
+// α's update period grid: in a quiet stretch it decays once per period,
+// and a CNP raises it at the end of its period.
+func TestConnectXAlphaGrid(t *testing.T) {
+	p := dcqcnToPs(ConnectXDCQCN())
+	rp := newReactionPoint(&p, 100_000)
+	const us = 1_000_000
+	rp.onCNP(0)
+	g := 5.0 / 1024
+	a1 := (1-g)*1023.0/1024 + g
+	if got := rp.alphaNow(1 * us); math.Abs(got-a1) > 1e-12 {
+		t.Errorf("alpha after the first period = %v, want %v", got, a1)
+	}
+	if got := rp.alphaNow(1000 * us); math.Abs(got-a1*math.Pow(1-g, 999)) > 1e-12 {
+		t.Errorf("alpha after 999 quiet periods = %v, want %v", got, a1*math.Pow(1-g, 999))
+	}
+}
+
+func TestDCQCNValidate(t *testing.T) {
+	for _, p := range []DCQCNParams{ConnectXDCQCN(), PaperDCQCN(100), PaperDCQCN(400)} {
+		if err := p.Validate(); err != nil {
+			t.Errorf("%+v: %v", p, err)
+		}
+	}
+	bad := ConnectXDCQCN()
+	bad.DCETCPG = 2000
+	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "dce_tcp_g") {
+		t.Errorf("dce_tcp_g 2000: %v", err)
+	}
+	bad = ConnectXDCQCN()
+	bad.RPGMinDecFac = 101
+	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "rpg_min_dec_fac") {
+		t.Errorf("rpg_min_dec_fac 101: %v", err)
 	}
 }
 
@@ -213,8 +317,8 @@ func TestCNPRateLimit(t *testing.T) {
 	// A high minimum rate keeps marked packets arriving every few µs
 	// however often the sender is cut.
 	params := PaperDCQCN(100)
-	params.MinRateGbps = 10
-	gapNs := 4178 * 8 / params.MinRateGbps
+	params.RPGMinRateMbps = 10_000
+	gapNs := 4178 * 8 / (params.RPGMinRateMbps / 1000)
 	cfg := Config{
 		Topology:     star(3, 100),
 		DefaultQoS:   map[int]PortQoS{3: {ECN: true, KminBytes: 0, KmaxBytes: 1, Pmax: 1}, 6: {Strict: true}},
@@ -238,13 +342,13 @@ func TestCNPRateLimit(t *testing.T) {
 	}
 }
 
-// TestSlowSenders runs rate-limited flows (the Mellanox preset drives
-// rates to the minimum under this incast) for 10 ms: the event count must
+// TestSlowSenders runs rate-limited flows (the ConnectX preset with a
+// 1 Mb/s minimum) for 10 ms: the event count must
 // stay proportional to traffic, not to time (no busy timers), and flows
 // must recover from the minimum rate once marking stops.
 func TestSlowSenders(t *testing.T) {
 	cfg := incastConfig(8, true, true, true, 10_000_000)
-	cfg.DCQCN = MellanoxDCQCN(100)
+	cfg.DCQCN = ConnectXDCQCN()
 	cfg.DefaultQoS = losslessQoS(true, true, 400_000, 1_600_000)
 	r := mustRun(t, cfg)
 	if r.Events > 2_000_000 {

@@ -15,6 +15,7 @@ const (
 	evPauseRefresh
 	evFlowStart
 	evRateTimer
+	evRateCut
 	evRTO
 	evSample
 )
@@ -91,9 +92,18 @@ func (s *sim) run(ctx context.Context) error {
 			if e.gen == f.rp.gen && f.rp.limited && !f.sendDone {
 				f.rp.onTimer()
 				if f.rp.limited {
-					s.push(s.now+s.dc.rateTimer, evRateTimer, e.a, 0, f.rp.gen)
+					s.push(s.now+s.dc.timer, evRateTimer, e.a, 0, f.rp.gen)
 				}
 				s.repace(e.a)
+			}
+		case evRateCut:
+			f := &s.flows[e.a]
+			if !f.sendDone {
+				gen := f.rp.gen
+				f.rp.onMonitor(s.now)
+				if f.rp.gen != gen {
+					s.afterCut(e.a)
+				}
 			}
 		case evRTO:
 			s.rtoCheck(e.a)
@@ -503,6 +513,7 @@ func (s *sim) flowStart(fi int32) {
 	f.started = true
 	f.startAt = s.now
 	f.lastProgress = s.now
+	f.retriesLeft = s.retries
 	f.hist = s.newHist()
 	s.ports[f.src].flows = append(s.ports[f.src].flows, fi)
 	s.push(s.now+s.rto, evRTO, fi, 0, 0)
@@ -657,6 +668,14 @@ func (s *sim) sendCtrl(pi, fi int32, kind uint8, psn int64) {
 	s.kick(pi)
 }
 
+// afterCut restarts a flow's rate-increase timer after a cut and re-times
+// its next packet at the new rate.
+func (s *sim) afterCut(fi int32) {
+	f := &s.flows[fi]
+	s.push(s.now+s.dc.timer, evRateTimer, fi, 0, f.rp.gen)
+	s.repace(fi)
+}
+
 // --- NIC: receiving ---
 
 func (s *sim) hostReceive(pi, k int32) {
@@ -675,6 +694,7 @@ func (s *sim) hostReceive(pi, k int32) {
 		if pk.psn > f.sndUna {
 			f.sndUna = pk.psn
 			f.lastProgress = s.now
+			f.retriesLeft = s.retries
 		}
 		if pk.kind == pktNak {
 			f.naksRecv++
@@ -693,9 +713,12 @@ func (s *sim) hostReceive(pi, k int32) {
 	case pktCNP:
 		f.cnpsRecv++
 		if s.cfg.DCQCNEnabled && !f.sendDone {
-			g := f.rp.onCNP(s.now)
-			s.push(s.now+s.dc.rateTimer, evRateTimer, pk.flow, 0, g)
-			s.repace(pk.flow)
+			cutNow, cutAt := f.rp.onCNP(s.now)
+			if cutNow {
+				s.afterCut(pk.flow)
+			} else if cutAt > 0 {
+				s.push(cutAt, evRateCut, pk.flow, 0, 0)
+			}
 		}
 	}
 }
@@ -735,7 +758,10 @@ func (s *sim) receiveData(pi, fi int32, f *flowState, pk *packet) {
 			}
 		}
 	case pk.psn > f.rcvNxt:
-		if s.now-f.lastNak >= s.nakInterval {
+		// One NAK per gap; with NAKRepeat also again for the same gap
+		// once that long has passed.
+		if f.nakPSN != f.rcvNxt || (s.nakRepeat > 0 && s.now-f.lastNak >= s.nakRepeat) {
+			f.nakPSN = f.rcvNxt
 			f.lastNak = s.now
 			s.sendCtrl(pi, fi, pktNak, f.rcvNxt)
 		}
@@ -773,14 +799,22 @@ func (s *sim) closeHist(f *flowState) {
 }
 
 // rtoCheck goes back to the first unacknowledged packet when nothing was
-// acknowledged for a whole timeout with packets outstanding.
+// acknowledged for a whole local ACK timeout with packets outstanding;
+// after the QP's retry count of timeouts in a row the QP fails.
 func (s *sim) rtoCheck(fi int32) {
 	f := &s.flows[fi]
-	if f.sendDone {
+	if f.sendDone || f.failed {
 		return
 	}
 	if f.sndUna < f.sndMax && s.now-f.lastProgress >= s.rto {
 		f.timeouts++
+		if s.retries >= 0 && f.retriesLeft <= 0 {
+			f.failed = true
+			f.sendDone = true
+			s.retire(f.src, fi)
+			return
+		}
+		f.retriesLeft--
 		f.sndNxt = f.sndUna
 		f.lastProgress = s.now
 		s.kick(f.src)

@@ -28,6 +28,8 @@ func (s *sim) result() *Result {
 			Completed:      f.rcvDone,
 			Retransmits:    f.retx,
 			Timeouts:       f.timeouts,
+			Failed:         f.failed,
+			RateCuts:       f.rp.cuts,
 			NAKs:           f.naksRecv,
 			CNPs:           f.cnpsRecv,
 			RateGbps:       round3(s.flowRateGbps(f)),
@@ -54,6 +56,9 @@ func (s *sim) result() *Result {
 		r.Totals.CNPs += f.cnpsSent
 		r.Totals.Retransmits += f.retx
 		r.Totals.Timeouts += f.timeouts
+		if f.failed {
+			r.Totals.FailedFlows++
+		}
 	}
 	r.Totals.GoodputGbps = round6(r.Totals.GoodputGbps)
 	r.Totals.JainFairness = round6(Jain(goodputs))

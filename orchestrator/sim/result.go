@@ -40,12 +40,17 @@ type FlowStats struct {
 	Completed   bool    `json:"completed"`
 	FCTNs       *int64  `json:"fct_ns"`
 	// Retransmits counts data packets sent again (go-back-N).
-	Retransmits int64   `json:"retransmits"`
-	Timeouts    int64   `json:"timeouts"`
-	NAKs        int64   `json:"naks"`
-	CNPs        int64   `json:"cnps"` // CNPs the sender received
-	RateGbps    float64 `json:"rate_gbps"`
-	Latency     Latency `json:"latency"`
+	Retransmits int64 `json:"retransmits"`
+	Timeouts    int64 `json:"timeouts"`
+	// Failed is set when the QP ran out of retries (retry_cnt timeouts in
+	// a row) and stopped, as a NIC moves it to the error state.
+	Failed bool `json:"failed,omitempty"`
+	// RateCuts counts the DCQCN rate decreases the sender applied.
+	RateCuts int64   `json:"rate_cuts,omitempty"`
+	NAKs     int64   `json:"naks"`
+	CNPs     int64   `json:"cnps"` // CNPs the sender received
+	RateGbps float64 `json:"rate_gbps"`
+	Latency  Latency `json:"latency"`
 }
 
 // PortStats are the counters of one port and priority (egress counters
@@ -79,6 +84,7 @@ type Totals struct {
 	CNPs           int64   `json:"cnps"`
 	Retransmits    int64   `json:"retransmits"`
 	Timeouts       int64   `json:"timeouts"`
+	FailedFlows    int     `json:"failed_flows,omitempty"`
 	LatencyP99Ns   int64   `json:"latency_p99_ns"`
 }
 

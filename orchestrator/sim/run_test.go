@@ -110,7 +110,20 @@ func TestConfigErrors(t *testing.T) {
 		{"huge skew", func(c *Config) { c.ClockSkewPPM = 1e6 }, "clock skew"},
 		{"huge delay", func(c *Config) { c.Topology.Links[0].PropDelayNs = 1 << 50 }, "propagation delay"},
 		{"late start", func(c *Config) { c.Flows[0].StartNs = 1 << 62 }, "start time"},
-		{"negative AI", func(c *Config) { c.DCQCNEnabled = true; c.DCQCN = PaperDCQCN(100); c.DCQCN.RateAIGbps = -1 }, "PaperDCQCN"},
+		{"negative AI", func(c *Config) { c.DCQCNEnabled = true; c.DCQCN = PaperDCQCN(100); c.DCQCN.RPGAIRateMbps = -1 }, "rpg_ai_rate"},
+		{"bad QP timeout", func(c *Config) { c.QPTimeout = 40 }, "QP timeout"},
+		{"bad retry count", func(c *Config) { c.RetryCount = 9 }, "retry count"},
+		{"bad pool", func(c *Config) {
+			c.Topology.Nodes[0].Pools = []Pool{{Name: "in", Bytes: 1 << 20}}
+			c.DefaultQoS = map[int]PortQoS{3: {Ingress: Admission{Pool: "nope"}}}
+		}, `pool "nope"`},
+		{"egress pool for ingress", func(c *Config) {
+			c.Topology.Nodes[0].Pools = []Pool{{Name: "in", Bytes: 1 << 20}, {Name: "out", Egress: true, Bytes: 1 << 20}}
+			c.DefaultQoS = map[int]PortQoS{3: {Ingress: Admission{Pool: "out"}}}
+		}, "not an ingress pool"},
+		{"no ingress pool", func(c *Config) {
+			c.Topology.Nodes[0].Pools = []Pool{{Name: "out", Egress: true, Bytes: 1 << 20}}
+		}, "no ingress pool"},
 		{"unknown node", func(c *Config) { c.Topology.Links[0].A.Node = "zz" }, `unknown node "zz"`},
 		{"dup port", func(c *Config) { c.Topology.Links[1].B = c.Topology.Links[0].B }, "already used"},
 		{"zero rate", func(c *Config) { c.Topology.Links[0].RateGbps = 0 }, "rate"},

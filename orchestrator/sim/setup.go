@@ -162,6 +162,8 @@ type flowState struct {
 	lastProgress           int64
 	rp                     reactionPoint
 	retx, timeouts         int64
+	retriesLeft            int
+	failed                 bool // retry count exceeded: the QP is in error
 	naksRecv, cnpsRecv     int64
 
 	// receiver
@@ -170,6 +172,7 @@ type flowState struct {
 	lastAck      int64
 	lastCNP      int64
 	lastNak      int64
+	nakPSN       int64 // the gap (expected PSN) last NAKed; -1 none
 	delivered    int64
 	winBytes     int64
 	sampledBytes int64
@@ -200,8 +203,9 @@ type sim struct {
 
 	ackEvery    int64
 	ackTimer    int64
-	nakInterval int64
-	rto         int64
+	nakRepeat   int64 // ps; 0: one NAK per gap
+	rto         int64 // ps, the QP's local ACK timeout
+	retries     int   // timeouts in a row before a QP fails; negative: never
 	cnpDSCP     uint8
 	jitter      int64 // ps
 	nicDelay    int64 // ps
@@ -269,13 +273,20 @@ func newSim(cfg *Config) (*sim, error) {
 		s.ackEvery = 16
 	}
 	s.ackTimer = 10_000_000 // 10 µs: slow flows are acknowledged per packet
-	s.nakInterval = cfg.NAKIntervalNs * 1000
-	if s.nakInterval <= 0 {
-		s.nakInterval = 500_000_000
+	if cfg.NAKRepeatNs < 0 || cfg.NAKRepeatNs > maxTimeNs {
+		return nil, errorf("NAK repeat interval %d ns out of range: 0 (one NAK per gap) up to %d ns", cfg.NAKRepeatNs, int64(maxTimeNs))
 	}
-	s.rto = cfg.RTONs * 1000
-	if s.rto <= 0 {
-		s.rto = 1_000_000_000
+	s.nakRepeat = cfg.NAKRepeatNs * 1000
+	if cfg.QPTimeout < 0 || cfg.QPTimeout > 31 {
+		return nil, errorf("QP timeout %d out of range: the exponent is 1..31 (4.096 µs x 2^timeout; 0 means 14)", cfg.QPTimeout)
+	}
+	s.rto = QPTimeoutNs(cfg.QPTimeout) * 1000
+	s.retries = cfg.RetryCount
+	if s.retries == 0 {
+		s.retries = DefaultRetryCount
+	}
+	if s.retries > 7 {
+		return nil, errorf("retry count %d out of range: retry_cnt is 3 bits (0..7; negative retries forever)", cfg.RetryCount)
 	}
 	switch {
 	case cfg.SwitchJitterNs == 0:
@@ -300,12 +311,10 @@ func newSim(cfg *Config) (*sim, error) {
 		s.cnpDSCP = uint8(cfg.CNPDSCP)
 	}
 	if cfg.DCQCNEnabled {
-		d := cfg.DCQCN
-		if d.G <= 0 || d.G >= 1 || d.RateTimerNs <= 0 || d.CNPIntervalNs < 0 || d.MinRateGbps <= 0 ||
-			d.AlphaPeriodNs < 0 || d.ByteCounterBytes < 0 || d.F < 0 || d.RateAIGbps < 0 || d.RateHAIGbps < 0 {
-			return nil, errorf("DCQCN enabled with incomplete parameters %+v: start from PaperDCQCN or MellanoxDCQCN", d)
+		if err := cfg.DCQCN.Validate(); err != nil {
+			return nil, errorf("%v (start from ConnectXDCQCN or PaperDCQCN)", err)
 		}
-		s.dc = d.ps()
+		s.dc = dcqcnToPs(cfg.DCQCN)
 	}
 	if err := s.buildTopology(); err != nil {
 		return nil, err
@@ -802,6 +811,7 @@ func (s *sim) buildFlows() error {
 			fs.total = s.packetsFor(fs, f.Bytes)
 		}
 		fs.lastCNP, fs.lastNak = math.MinInt64/2, math.MinInt64/2
+		fs.nakPSN = -1
 		fs.startAt = -1
 		if s.cfg.DCQCNEnabled {
 			fs.rp = newReactionPoint(&s.dc, s.ports[src].lineMbps)

@@ -167,60 +167,6 @@ type Flow struct {
 	Route []string
 }
 
-// DCQCNParams are the reaction-point (sender) and notification-point
-// (receiver) parameters of DCQCN. Rates are in Gb/s, times in ns.
-type DCQCNParams struct {
-	G                float64 // alpha gain, 1/256
-	AlphaPeriodNs    int64   // alpha decays once per period without CNP, 55 µs
-	RateTimerNs      int64   // rate increase timer, 55 µs
-	ByteCounterBytes int64   // rate increase every this many bytes sent, 10 MB
-	F                int     // fast recovery steps, 5
-	RateAIGbps       float64 // additive increase
-	RateHAIGbps      float64 // hyper increase
-	MinRateGbps      float64
-	CNPIntervalNs    int64 // NP sends at most one CNP per flow per interval, 50 µs
-}
-
-// PaperDCQCN returns the parameters of the DCQCN paper (SIGCOMM 2015),
-// with the additive and hyper increase rates scaled from their 40 Gb/s
-// values (40 Mb/s, 200 Mb/s) to lineRateGbps.
-func PaperDCQCN(lineRateGbps float64) DCQCNParams {
-	return DCQCNParams{
-		G:                1.0 / 256,
-		AlphaPeriodNs:    55_000,
-		RateTimerNs:      55_000,
-		ByteCounterBytes: 10 << 20,
-		F:                5,
-		RateAIGbps:       0.040 * lineRateGbps / 40,
-		RateHAIGbps:      0.200 * lineRateGbps / 40,
-		MinRateGbps:      0.1,
-		CNPIntervalNs:    50_000,
-	}
-}
-
-// MellanoxDCQCN returns parameters after the ConnectX-4-and-later firmware
-// defaults as NVIDIA documents them (DCQCN parameters page): alpha gain
-// 1-1019/1024 applied every 1 µs, rate-increase timer 300 µs, byte
-// counter 32767 B, one fast-recovery step, AI 5 Mb/s, HAI 50 Mb/s,
-// minimum rate 1 Mb/s, CNPs at most every 4 µs. These are absolute
-// firmware values, so lineRateGbps is unused; it is kept so both presets
-// are called alike. Firmware releases differ: verify against the NIC at
-// hand.
-func MellanoxDCQCN(lineRateGbps float64) DCQCNParams {
-	_ = lineRateGbps
-	return DCQCNParams{
-		G:                5.0 / 1024,
-		AlphaPeriodNs:    1_000,
-		RateTimerNs:      300_000,
-		ByteCounterBytes: 32767,
-		F:                1,
-		RateAIGbps:       0.005,
-		RateHAIGbps:      0.050,
-		MinRateGbps:      0.001,
-		CNPIntervalNs:    4_000,
-	}
-}
-
 // Config is one simulation run.
 type Config struct {
 	Topology Topology
@@ -255,10 +201,22 @@ type Config struct {
 	// AckEvery is how many in-order packets the receiver acknowledges at
 	// once (0 means 16); the last packet of a flow is always acknowledged.
 	AckEvery int
-	// NAKIntervalNs limits NAKs to one per flow per interval (0 means
-	// 500 µs). RTONs is the retransmission timeout (0 means 1 ms).
-	NAKIntervalNs int64
-	RTONs         int64
+	// Loss recovery, as RC QPs do it. The receiver answers the first
+	// out-of-sequence packet of a gap with a NAK and then stays silent
+	// until the missing packet arrives (one NAK per gap: the IBA rule,
+	// as Linux rxe implements it); NAKRepeatNs > 0 also repeats the NAK
+	// for the same gap after that long (HPCC's ns-3 repeats it every
+	// 500 µs). The sender goes back to the NAK's PSN (go-back-N), and to
+	// the first unacknowledged packet after the QP's local ACK timeout
+	// without progress: 4.096 µs x 2^QPTimeout (ibv_qp_attr.timeout,
+	// perftest -u; 0 means perftest's 14, 67.1 ms). After RetryCount
+	// timeouts in a row (ibv_qp_attr.retry_cnt; 0 means perftest's 7,
+	// negative retries forever) the QP fails: the flow stops there and is
+	// reported failed, as the NIC completes its work request with
+	// IBV_WC_RETRY_EXC_ERR.
+	NAKRepeatNs int64
+	QPTimeout   int
+	RetryCount  int
 
 	// SampleEveryNs > 0 records time series every interval: queue depth
 	// and pause state at the Watch ports, and every flow's sending rate.
@@ -284,6 +242,10 @@ type Config struct {
 
 // Defaults used when a Config leaves a field zero.
 const (
+	// DefaultQPTimeout and DefaultRetryCount are perftest's QP settings
+	// (perftest_parameters.h DEF_QP_TIME 14, DEF_RETRY_COUNT 7).
+	DefaultQPTimeout  = 14
+	DefaultRetryCount = 7
 	DefaultMTU         = 4096
 	DefaultBufferBytes = 16 << 20
 	// WireOverheadBytes is added to every data packet's payload on the
@@ -301,6 +263,15 @@ const (
 	// 512 bit times; the sender refreshes it at half that while congested.
 	PauseQuanta = 0xFFFF
 )
+
+// QPTimeoutNs is the local ACK timeout of a QP timeout exponent:
+// 4.096 µs x 2^timeout (ibv_modify_qp(3)); 0 means DefaultQPTimeout.
+func QPTimeoutNs(timeout int) int64 {
+	if timeout <= 0 {
+		timeout = DefaultQPTimeout
+	}
+	return 4096 << timeout
+}
 
 // splitNIC parses "host" or "host:port".
 func splitNIC(s string) (node, port string) {

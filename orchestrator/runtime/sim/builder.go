@@ -11,6 +11,7 @@ import (
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/fabric"
+	"github.com/labctl/labctl/orchestrator/nic"
 	"github.com/labctl/labctl/orchestrator/qos"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
@@ -330,7 +331,10 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 		return nil, err
 	}
 	topo, qosMap, dscp, pgs := b.topology(nodes, nics)
-	nic := float64(b.g.NICSpeedGbps)
+	st, err := b.nicSettings(vs)
+	if err != nil {
+		return nil, err
+	}
 	cfg := &engine.Config{
 		Topology:       topo,
 		QoS:            qosMap,
@@ -341,11 +345,13 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 		WarmupNs:       int64(vs.WarmupUs * 1000),
 		MTU:            b.in.MTU,
 		Seed:           vs.Seed,
-		DCQCN:          dcqcnParams(vs.DCQCN, nic),
+		DCQCN:          st.DCQCN,
 		// DCQCN reacts to CNPs; with ECN removed from the switches there
 		// are none, so the NICs run at line rate either way.
 		DCQCNEnabled: vs.ECN,
-		CNPDSCP:      b.in.CNPDSCP,
+		CNPDSCP:      st.CNPDSCP,
+		QPTimeout:    st.QPTimeout,
+		RetryCount:   st.RetryCnt,
 	}
 	for i, f := range vs.Flows {
 		src, _, err := b.nicName(f.Src)
@@ -463,17 +469,19 @@ func (b *builder) watch(vs runtime.VariantSpec, nodes map[string]bool) []engine.
 
 // variant converts a simulation result into the run record's variant.
 func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engine.Result) *results.Variant {
+	st, _ := b.nicSettings(vs) // config() resolved them already
 	v := &results.Variant{
 		Name: vs.Name, ECN: vs.ECN, PFC: vs.PFC, Repetition: vs.Repetition,
 		SimulatedUs: float64(res.SimulatedNs) / 1000,
 		Params: map[string]string{
 			"mtu":   strconv.Itoa(b.mtu()),
-			"dcqcn": dcqcnName(vs.DCQCN, cfg.DCQCNEnabled),
+			"dcqcn": dcqcnName(st.Preset, cfg.DCQCNEnabled),
 			"nodes": strconv.Itoa(len(cfg.Topology.Nodes)),
 			"links": strconv.Itoa(len(cfg.Topology.Links)),
 		},
 		Flows:    []results.Flow{},
 		Counters: []results.Counter{},
+		NIC:      &results.NIC{DCQCN: dcqcnName(st.Preset, cfg.DCQCNEnabled), Params: st.Params()},
 	}
 	for k, val := range vs.Params {
 		v.Params[k] = val
@@ -803,22 +811,27 @@ func seriesOf(res *engine.Result) []results.TimeSeries {
 	return out
 }
 
-// dcqcnParams picks the NICs' DCQCN parameter set.
-func dcqcnParams(name string, lineGbps float64) engine.DCQCNParams {
-	if name == "mellanox" {
-		return engine.MellanoxDCQCN(lineGbps)
+// nicSettings are the variant's NIC settings; a variant built without
+// them (a caller other than the scenario runner) gets the lab's.
+func (b *builder) nicSettings(vs runtime.VariantSpec) (nic.Settings, error) {
+	if vs.NIC.Preset != "" {
+		return vs.NIC, nil
 	}
-	return engine.PaperDCQCN(lineGbps)
+	if b.l.Spec == nil {
+		return nic.Resolve(float64(b.g.NICSpeedGbps), b.in.CNPDSCP)
+	}
+	st, err := b.l.Spec.NICSettings(nil)
+	if err != nil {
+		return st, exitcode.Usagef("NIC settings of lab %s: %v", b.l.Name, err)
+	}
+	return st, nil
 }
 
-func dcqcnName(name string, enabled bool) string {
+func dcqcnName(preset string, enabled bool) string {
 	if !enabled {
 		return "off"
 	}
-	if name == "" {
-		return "paper"
-	}
-	return name
+	return preset
 }
 
 func epString(ep runtime.Endpoint) string { return ep.Host + ":" + strconv.Itoa(ep.NIC) }
