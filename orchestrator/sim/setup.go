@@ -201,14 +201,14 @@ type sim struct {
 	dc         dcqcnPs
 	mtu        int64
 
-	ackEvery    int64
-	ackTimer    int64
-	nakRepeat   int64 // ps; 0: one NAK per gap
-	rto         int64 // ps, the QP's local ACK timeout
-	retries     int   // timeouts in a row before a QP fails; negative: never
-	cnpDSCP     uint8
-	jitter      int64 // ps
-	nicDelay    int64 // ps
+	ackEvery  int64
+	ackTimer  int64
+	nakRepeat int64 // ps; 0: one NAK per gap
+	rto       int64 // ps, the QP's local ACK timeout
+	retries   int   // timeouts in a row before a QP fails; negative: never
+	cnpDSCP   uint8
+	jitter    int64 // ps
+	nicDelay  int64 // ps
 
 	events, hops uint64
 

@@ -244,8 +244,8 @@ type Config struct {
 const (
 	// DefaultQPTimeout and DefaultRetryCount are perftest's QP settings
 	// (perftest_parameters.h DEF_QP_TIME 14, DEF_RETRY_COUNT 7).
-	DefaultQPTimeout  = 14
-	DefaultRetryCount = 7
+	DefaultQPTimeout   = 14
+	DefaultRetryCount  = 7
 	DefaultMTU         = 4096
 	DefaultBufferBytes = 16 << 20
 	// WireOverheadBytes is added to every data packet's payload on the
