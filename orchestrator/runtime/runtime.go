@@ -117,7 +117,7 @@ type VariantSpec struct {
 	Collective *CollectiveSpec `json:"collective,omitempty"`
 	// NIC is the hosts' NIC settings: DCQCN parameters and the QPs' loss
 	// recovery (the lab's nic section with the scenario's over it).
-	NIC nic.Settings `json:"nic"`
+	NIC nic.Settings `json:"nic,omitzero"`
 	// SeriesEvery is the sampling interval of time series in microseconds;
 	// 0 lets the runtime choose, negative disables series.
 	SeriesEvery float64 `json:"series_every_us"`

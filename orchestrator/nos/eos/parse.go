@@ -501,6 +501,7 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 	if len(p.notes) > 0 {
 		dc.Notes = p.notes
 	}
+	applyPlatformBuffer(&dc)
 	dc.Sort()
 	return dc
 }
