@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -158,7 +159,10 @@ func TestLoadLab(t *testing.T) {
 	if len(got) != 2 || !got[0].PeersKnown || got[0].Port("Ethernet4").Peer != "spine1:Ethernet0" {
 		t.Fatalf("loaded %+v", got)
 	}
-	if fs := qos.Lint(got, qos.LintOptions{Intent: &in}); len(fs) != 0 {
+	// QOS011 (what the simulator does not model) is information, not a
+	// problem of the config.
+	fs := slices.DeleteFunc(qos.Lint(got, qos.LintOptions{Intent: &in}), func(f qos.Finding) bool { return f.Rule == qos.RuleSimIgnores })
+	if len(fs) != 0 {
 		t.Errorf("lint of a fresh lab: %+v", fs)
 	}
 }

@@ -53,6 +53,11 @@ type DeviceConfig struct {
 	// Notes are what a parser could not resolve (a service-profile not in
 	// the files read, …); lint reports them as info.
 	Notes []string `json:"notes,omitempty"`
+	// Unmodeled lists settings the config holds that labctl's simulator
+	// does not model ("WRED_PROFILE yellow_min_threshold", "tx-queue
+	// shape rate"), so that lint can say so (QOS011) and none is
+	// silently ignored.
+	Unmodeled []string `json:"unmodeled,omitempty"`
 }
 
 // PortConfig is one port's QoS.
@@ -136,6 +141,13 @@ type BufferProfile struct {
 	XonBytes       *int64 `json:"xon_bytes,omitempty"`
 	XonOffsetBytes *int64 `json:"xon_offset_bytes,omitempty"`
 }
+
+// Range of dynamic_th: alpha = 2^dynamic_th from 1/128 to 256; -8 is
+// Mellanox's alpha 0 (no shared buffer at all).
+const (
+	DynamicThZero = -8
+	DynamicThMax  = 8
+)
 
 // PoolConfig is one of a switch's buffer pools (SONiC's BUFFER_POOL).
 type PoolConfig struct {

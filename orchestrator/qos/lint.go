@@ -49,6 +49,9 @@ const (
 	RuleCNPPriority       = "QOS007"
 	RuleWatchdogOff       = "QOS008"
 	RuleLinkLosslessMatch = "QOS009"
+	RuleInvalidValue      = "QOS010"
+	RuleSimIgnores        = "QOS011"
+	RulePortDiffers       = "QOS012"
 )
 
 // Rules lists the lint rules.
@@ -64,6 +67,9 @@ func Rules() []Rule {
 		{RuleCNPPriority, "cnp-priority", SevWarning, "CNPs are neither on a strict queue nor weighted above RoCE data"},
 		{RuleWatchdogOff, "pfc-watchdog-off", SevWarning, "a port with PFC has no PFC watchdog"},
 		{RuleLinkLosslessMatch, "link-lossless-mismatch", SevError, "the two ends of a link enable PFC on different priorities"},
+		{RuleInvalidValue, "invalid-value", SevError, "a threshold, probability or buffer profile no switch or simulator can take"},
+		{RuleSimIgnores, "not-simulated", SevInfo, "settings in the config that the simulator does not model"},
+		{RulePortDiffers, "port-differs", SevWarning, "in bare files, a port whose QoS differs from most of its siblings"},
 	}
 }
 
@@ -149,6 +155,9 @@ func (l *linter) run() {
 	}
 	for i := range l.cfgs {
 		d := &l.cfgs[i]
+		l.out = append(l.out, Problems(d)...)
+		l.unmodeled(d)
+		l.portsDiffer(d)
 		lossless := l.lossless(d)
 		for j := range d.Ports {
 			p := &d.Ports[j]

@@ -357,6 +357,9 @@ func (s *sim) switchReceive(in, k int32) {
 // limit is the most shared buffer an admission may hold now: its static
 // threshold, or alpha times the pool's free space.
 func (s *sim) limit(n *node, a *admission) int64 {
+	if a.noShared {
+		return 0
+	}
 	if a.static > 0 {
 		return a.static
 	}
@@ -375,14 +378,20 @@ func (s *sim) fits(n *node, a *admission, used, w int64) bool {
 }
 
 // xonReady reports whether a paused priority group may resume: its
-// headroom has drained and its shared use has fallen XonOffset below the
-// threshold, or to the XON floor (or to zero). Resuming with headroom
-// still in use could overflow it at the next pause.
+// headroom has drained and its use is at most max(xon, limit −
+// xon_offset), limit being its reserve plus its shared threshold (SAI's
+// XON_TH and XON_OFFSET_TH: the higher, earlier-reached one wins), or it
+// is empty. Resuming with headroom still in use could overflow it at the
+// next pause.
 func (s *sim) xonReady(ip *port, st *pgState) bool {
 	if st.hdr > 0 {
 		return false
 	}
-	return st.shared == 0 || st.shared <= s.limit(&s.nodes[ip.node], &st.adm)-st.xonOffset || st.min+st.shared <= st.xonMin
+	use := st.min + st.shared
+	if use == 0 || use <= st.xonMin {
+		return true
+	}
+	return st.xonOffset > 0 && use <= st.adm.reserved+s.limit(&s.nodes[ip.node], &st.adm)-st.xonOffset
 }
 
 // releaseBuffer returns the bytes of a packet leaving switch port out to

@@ -114,6 +114,7 @@ type admission struct {
 	reserved int64
 	static   int64
 	alpha    float64
+	noShared bool
 }
 
 // pgState is one ingress priority group of a switch port: what it may use
@@ -452,7 +453,7 @@ func (nd *node) buildPools(n Node) error {
 // resolve finds an admission's pool: by name, or for "" the first ingress
 // pool (ingress) or none (egress).
 func (nd *node) resolve(a Admission, egress bool) (admission, error) {
-	r := admission{pool: -1, reserved: a.ReservedBytes, static: a.StaticBytes, alpha: a.Alpha}
+	r := admission{pool: -1, reserved: a.ReservedBytes, static: a.StaticBytes, alpha: a.Alpha, noShared: a.NoShared}
 	if a.ReservedBytes < 0 || a.StaticBytes < 0 || a.Alpha < 0 || math.IsNaN(a.Alpha) || a.Alpha > 1024 {
 		return r, fmt.Errorf("reserve %d and static threshold %d bytes must not be negative and alpha %v must be in 0..1024", a.ReservedBytes, a.StaticBytes, a.Alpha)
 	}
@@ -613,10 +614,10 @@ func (s *sim) buildQoS() error {
 			if !st.lossless {
 				continue
 			}
-			if st.adm.static == 0 && st.adm.alpha == 0 {
+			if st.adm.static == 0 && st.adm.alpha == 0 && !st.adm.noShared {
 				st.adm.alpha = 1.0 / 8
 			}
-			if st.xonOffset == 0 {
+			if st.xonOffset == 0 && st.xonMin == 0 {
 				st.xonOffset = 3 << 10
 			}
 			lowest := st.prios[0]

@@ -67,6 +67,9 @@ type Admission struct {
 	// then gets alpha 1/8).
 	StaticBytes int64
 	Alpha       float64
+	// NoShared admits nothing beyond the reserve (SONiC's dynamic_th -8 on
+	// Mellanox: alpha 0).
+	NoShared bool
 }
 
 // PortRef names one end of a link: a node and its port ("leaf1",
@@ -113,9 +116,11 @@ type PortQoS struct {
 	// neighbour; further bytes go to headroom (HeadroomBytes; 0 means
 	// computed from link rate, propagation delay and MTU unless
 	// HeadroomGiven), and a packet that fits neither is dropped. XON
-	// follows once the shared use is XonOffsetBytes below the threshold
-	// (0 means 3 KiB) or at most XonBytes, whichever comes first, and
-	// the headroom has drained.
+	// follows once the PG's use is XonOffsetBytes below its limit
+	// or its total use is at most XonBytes, whichever is reached first
+	// (SAI's XON_OFFSET_TH and XON_TH), and the headroom has drained.
+	// Both 0 mean an offset of 3 KiB; XonBytes alone applies only the
+	// floor, as SONiC does without xon_offset.
 	PFC            bool
 	HeadroomBytes  int64
 	HeadroomGiven  bool

@@ -242,7 +242,7 @@ interface Ethernet4
 	if e := e1.Queue(3).ECN; e == nil || e.MinBytes != 150*1024 || e.MaxBytes != 1500*1024 || e.Pmax != 0.2 {
 		t.Errorf("Ethernet1 queue 3 ECN = %+v", e)
 	}
-	if dc.Port("Ethernet2") != nil {
+	if hasQoS(dc.Port("Ethernet2")) {
 		t.Error("ip nat service-profile taken as a QoS service-profile")
 	}
 	if e3 := dc.Port("Ethernet3"); e3 == nil || len(e3.PFCPriorities) != 0 {
@@ -351,7 +351,7 @@ func TestParseRealConfigs(t *testing.T) {
 		if p := dc.Port("Ethernet3"); p == nil || len(p.PFCPriorities) != 0 {
 			t.Errorf("Ethernet3 (no priority-flow-control) = %+v", p)
 		}
-		if dc.Port("Ethernet69") != nil {
+		if hasQoS(dc.Port("Ethernet69")) {
 			t.Error("Ethernet69's ip nat service-profile taken as QoS")
 		}
 		if len(dc.Notes) == 0 {
@@ -410,5 +410,69 @@ func TestInterfaceNames(t *testing.T) {
 		if _, err := LinuxInterface(bad); err == nil {
 			t.Errorf("LinuxInterface(%q) accepted", bad)
 		}
+	}
+}
+
+// hasQoS says whether a parsed port carries any QoS of its own (PFC, ECN,
+// a strict queue or a weight); every Ethernet port is listed, QoS or not.
+func hasQoS(p *qos.PortConfig) bool {
+	if p == nil {
+		return false
+	}
+	if len(p.PFCPriorities) > 0 || p.Watchdog != nil {
+		return true
+	}
+	for _, q := range p.Queues {
+		if q.ECN != nil || q.Strict || q.Weight > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// Bare-file lint notices a fabric port whose service-profile was removed
+// while its siblings keep theirs (QOS012), as the lab-aware lint does.
+func TestBareLintFlagsPortWithoutServiceProfile(t *testing.T) {
+	in, _ := qos.Profile("")
+	devs := []qos.Device{{Name: "leaf1", Role: "leaf"}}
+	for i := 1; i <= 6; i++ {
+		devs[0].Ports = append(devs[0].Ports, qos.Port{Name: fmt.Sprintf("Ethernet%d", i), SpeedGbps: 100, Peer: fmt.Sprintf("host%d", i), Fabric: true})
+	}
+	cfgs, err := qos.ApplyAll(in, devs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Render(cfgs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Drop Ethernet4's service-profile line, as a hand edit would.
+	var kept []string
+	cur := ""
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.HasPrefix(line, "interface ") {
+			cur = strings.TrimPrefix(line, "interface ")
+		}
+		if cur == "Ethernet4" && strings.Contains(line, "service-profile") {
+			continue
+		}
+		kept = append(kept, line)
+	}
+	dc, err := Parse("leaf1", qos.Source{Name: "leaf1.cfg", Data: []byte(strings.Join(kept, "\n"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{})
+	found := false
+	for _, f := range fs {
+		if f.Rule == qos.RulePortDiffers {
+			if f.Port != "Ethernet4" {
+				t.Errorf("QOS012 on %s, want only Ethernet4: %s", f.Port, f.Message)
+			}
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no QOS012 for the port without its service-profile: %+v", fs)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -58,6 +59,8 @@ type cfgParser struct {
 	wdTimeout, wdRecovery, wdPoll int
 	wdAction                      string
 	notes                         []string
+	// unmodeled collects QoS statements the simulator does not model.
+	unmodeled map[string]bool
 }
 
 // Parse reads one device's EOS configuration (a running-config, or parts
@@ -70,7 +73,7 @@ type cfgParser struct {
 // lines the interface's own lines override. Interfaces without any QoS line
 // are not ports of the result.
 func Parse(device string, srcs ...qos.Source) (qos.DeviceConfig, error) {
-	p := &cfgParser{dscp: map[int]int{}, tcQueue: map[int]int{}, profiles: map[string]*cfgBlock{}, intfs: map[string]*cfgBlock{}}
+	p := &cfgParser{dscp: map[int]int{}, tcQueue: map[int]int{}, profiles: map[string]*cfgBlock{}, intfs: map[string]*cfgBlock{}, unmodeled: map[string]bool{}}
 	for _, s := range srcs {
 		if err := p.file(s); err != nil {
 			return qos.DeviceConfig{}, fmt.Errorf("parse eos config of %s: %w", device, err)
@@ -171,7 +174,7 @@ func (p *cfgParser) file(src qos.Source) error {
 			continue
 		}
 		if q != nil && indent > qIndent {
-			if err := cfgQueueLine(q, f, where); err != nil {
+			if err := cfgQueueLine(q, f, where, p.unmodeled); err != nil {
 				return err
 			}
 			continue
@@ -191,7 +194,7 @@ func (p *cfgParser) file(src qos.Source) error {
 			cur.trust = true
 			continue
 		}
-		if err := cfgBlockLine(cur, f, where); err != nil {
+		if err := cfgBlockLine(cur, f, where, p.unmodeled); err != nil {
 			return err
 		}
 	}
@@ -254,12 +257,14 @@ func (p *cfgParser) global(f []string, where cfgPos) error {
 		}
 	case strings.HasPrefix(line, "priority-flow-control pause watchdog action ") && len(f) == 5:
 		p.wdAction = f[4]
+	case f[0] == "qos", f[0] == "priority-flow-control":
+		p.unmodeled[cfgStatement(f)] = true
 	}
 	return nil
 }
 
 // cfgBlockLine reads a line of an interface or qos profile block.
-func cfgBlockLine(b *cfgBlock, f []string, where cfgPos) error {
+func cfgBlockLine(b *cfgBlock, f []string, where cfgPos, unmodeled map[string]bool) error {
 	line := strings.Join(f, " ")
 	on, off := true, false
 	switch {
@@ -306,12 +311,27 @@ func cfgBlockLine(b *cfgBlock, f []string, where cfgPos) error {
 		b.profile = f[1]
 	case f[0] == "qos" && len(f) >= 2 && f[1] == "trust", len(f) >= 3 && f[0] == "no" && f[1] == "qos" && f[2] == "trust":
 		b.trust = true
+	case f[0] == "qos", f[0] == "priority-flow-control", f[0] == "shape", f[0] == "random-detect":
+		unmodeled[cfgStatement(f)] = true
 	}
 	return nil
 }
 
+// cfgStatement names a QoS statement by its keywords (numbers and values
+// dropped), for the list of what the simulator does not model.
+func cfgStatement(f []string) string {
+	var kw []string
+	for _, w := range f {
+		if _, err := strconv.ParseFloat(w, 64); err == nil || len(kw) == 4 {
+			break
+		}
+		kw = append(kw, w)
+	}
+	return strings.Join(kw, " ")
+}
+
 // cfgQueueLine reads a line under tx-queue N.
-func cfgQueueLine(q *cfgQueue, f []string, where cfgPos) error {
+func cfgQueueLine(q *cfgQueue, f []string, where cfgPos, unmodeled map[string]bool) error {
 	line := strings.Join(f, " ")
 	t, fa := true, false
 	switch {
@@ -333,6 +353,8 @@ func cfgQueueLine(q *cfgQueue, f []string, where cfgPos) error {
 		q.ecn = e
 	case line == "no random-detect ecn":
 		q.ecn = nil
+	default:
+		unmodeled["tx-queue "+cfgStatement(f)] = true
 	}
 	return nil
 }
@@ -450,7 +472,7 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 			eff.trust = true
 		}
 		cfgOverlay(eff, ib)
-		if !eff.trust && eff.wd == nil {
+		if !eff.trust && eff.wd == nil && !strings.HasPrefix(name, "Ethernet") {
 			continue
 		}
 		pc := qos.PortConfig{Name: name, Fabric: true, PFCPriorities: []int{}}
@@ -502,6 +524,7 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 		dc.Notes = p.notes
 	}
 	applyPlatformBuffer(&dc)
+	dc.Unmodeled = slices.Sorted(maps.Keys(p.unmodeled))
 	dc.Sort()
 	return dc
 }

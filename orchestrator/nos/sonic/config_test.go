@@ -53,7 +53,7 @@ func onOff(b bool) string {
 // cfgComparable clears what CONFIG_DB QoS tables do not carry: peers, the
 // MTU, and the speed of ports without a lossless buffer profile.
 func cfgComparable(d qos.DeviceConfig) qos.DeviceConfig {
-	d.NOS = ""
+	d.NOS, d.Unmodeled = "", nil
 	d.PeersKnown = false
 	for i := range d.Ports {
 		p := &d.Ports[i]

@@ -418,8 +418,67 @@ func FromDoc(device string, doc Doc) (qos.DeviceConfig, error) {
 	for _, n := range slices.Sorted(maps.Keys(ports)) {
 		dc.Ports = append(dc.Ports, *ports[n])
 	}
+	dc.Unmodeled = cfgUnmodeled(doc, dc)
 	dc.Sort()
 	return dc, nil
+}
+
+// cfgModeled are the fields of each QoS table the simulator models; any
+// other field present in those tables is listed in Unmodeled.
+var cfgModeled = map[string][]string{
+	"PORT_QOS_MAP":                     {"dscp_to_tc_map", "tc_to_queue_map", "tc_to_pg_map", "pfc_to_queue_map", "pfc_enable", "pfcwd_sw_enable"},
+	"WRED_PROFILE":                     {"ecn", "wred_green_enable", "green_min_threshold", "green_max_threshold", "green_drop_probability"},
+	"QUEUE":                            {"scheduler", "wred_profile"},
+	"SCHEDULER":                        {"type", "weight"},
+	"BUFFER_POOL":                      {"type", "mode", "size", "xoff"},
+	"BUFFER_PROFILE":                   {"pool", "size", "static_th", "dynamic_th", "xon", "xoff", "xon_offset"},
+	"BUFFER_PG":                        {"profile"},
+	"BUFFER_QUEUE":                     {"profile"},
+	"PFC_WD":                           {"action", "detection_time", "restoration_time", "POLL_INTERVAL"},
+	"BUFFER_PORT_INGRESS_PROFILE_LIST": {},
+	"BUFFER_PORT_EGRESS_PROFILE_LIST":  {},
+}
+
+// cfgUnmodeled lists "TABLE field" for every field of a QoS table that the
+// simulator does not model, and the modelled settings it can only
+// approximate.
+func cfgUnmodeled(doc Doc, dc qos.DeviceConfig) []string {
+	set := map[string]bool{}
+	for table, fields := range cfgModeled {
+		for _, e := range doc[table] {
+			for f := range e {
+				switch {
+				case slices.Contains(fields, f):
+				case table == "WRED_PROFILE" && (strings.HasPrefix(f, "yellow_") || strings.HasPrefix(f, "red_") || f == "wred_yellow_enable" || f == "wred_red_enable"):
+					set["WRED_PROFILE yellow and red thresholds (every simulated packet is green)"] = true
+				default:
+					set[table+" "+f] = true
+				}
+			}
+		}
+	}
+	// The simulator keeps a queue per traffic class and pauses the
+	// paused priority's own class.
+	seen := map[int]int{}
+	for tc, q := range dc.TCToQueue {
+		if prev, ok := seen[q]; ok && prev != tc {
+			set["TC_TO_QUEUE_MAP two traffic classes in one queue (simulated as separate queues with the queue's settings)"] = true
+		}
+		seen[q] = tc
+	}
+	for _, e := range doc["MAP_PFC_PRIORITY_TO_QUEUE"] {
+		for k, v := range e {
+			if k != v {
+				set["MAP_PFC_PRIORITY_TO_QUEUE priority "+k+" to queue "+v+" (the simulator pauses the priority's own class)"] = true
+			}
+		}
+	}
+	for _, e := range doc["PORT"] {
+		if _, ok := e["mtu"]; ok {
+			set["PORT mtu (the simulator sends packets of the lab's qos.mtu)"] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(set))
 }
 
 // cfgProfile reads one BUFFER_PROFILE entry. A field that is present is

@@ -255,21 +255,46 @@ func pools(dc *qos.DeviceConfig, in qos.Intent) ([]engine.Pool, int64) {
 	return out, 0
 }
 
-// admission turns a buffer profile into the simulator's admission: the
-// reserve, then a static or dynamic (alpha = 2^dynamic_th) share of the
-// pool. A lossless PG's size holds its xoff headroom unless its pool has
-// a shared headroom pool, so the reserve is what is left.
+// admission turns a buffer profile into the simulator's admission, as SAI
+// defines the profile's fields:
+//   - size is the reserve (SAI RESERVED_BUFFER_SIZE). A lossless PG with
+//     private headroom holds its xoff in it when size >= xoff (SONiC on
+//     Mellanox: size = xon + xoff), so the reserve is the rest; with a
+//     shared headroom pool, or a size below xoff (Broadcom SKUs give the
+//     PG minimum alone), size is the reserve.
+//   - static_th caps the shared use (0: no limit); dynamic_th n gives
+//     alpha = 2^n of the pool's free space (-8: alpha 0, no shared
+//     buffer, as Mellanox defines it); with neither, the pool's mode
+//     decides: static means no limit, dynamic SAI's default dynamic_th 0.
 func admission(dc *qos.DeviceConfig, b *qos.BufferProfile) engine.Admission {
-	a := engine.Admission{Pool: b.Pool, ReservedBytes: qos.Val(b.SizeBytes), StaticBytes: qos.Val(b.StaticThBytes)}
-	if b.DynamicTh != nil {
+	a := engine.Admission{Pool: b.Pool, ReservedBytes: qos.Val(b.SizeBytes)}
+	pl := dc.Pool(b.Pool)
+	switch {
+	case b.StaticThBytes != nil && *b.StaticThBytes > 0:
+		a.StaticBytes = *b.StaticThBytes
+	case b.StaticThBytes != nil:
+		a.StaticBytes = unlimited(pl)
+	case b.DynamicTh != nil && *b.DynamicTh <= qos.DynamicThZero:
+		a.NoShared = true
+	case b.DynamicTh != nil:
 		a.Alpha = math.Pow(2, float64(*b.DynamicTh))
+	case pl != nil && pl.Mode == "static":
+		a.StaticBytes = unlimited(pl)
+	default:
+		a.Alpha = 1
 	}
-	if b.XoffBytes != nil {
-		if pl := dc.Pool(b.Pool); pl == nil || pl.HeadroomPoolBytes == nil {
-			a.ReservedBytes = max(0, a.ReservedBytes-*b.XoffBytes)
-		}
+	if b.XoffBytes != nil && (pl == nil || pl.HeadroomPoolBytes == nil) && a.ReservedBytes >= *b.XoffBytes {
+		a.ReservedBytes -= *b.XoffBytes
 	}
 	return a
+}
+
+// unlimited is a static threshold no use can pass: the pool's size.
+func unlimited(pl *qos.PoolConfig) int64 {
+	if pl == nil || pl.SizeBytes == 0 {
+		return math.MaxInt64 / 4
+	}
+	return pl.SizeBytes
 }
 
 // portQoS turns one port's parsed config into the simulator's per-priority

@@ -127,6 +127,9 @@ func (r *Runtime) RunVariantWithConfigs(ctx context.Context, l *runtime.Lab, vs 
 	if err != nil {
 		return nil, err
 	}
+	if err := checkConfigs(l, cfgs); err != nil {
+		return nil, err
+	}
 	b, err := newBuilder(l, cfgs, in)
 	if err != nil {
 		return nil, err
@@ -158,4 +161,25 @@ func (r *Runtime) RunVariantWithConfigs(ctx context.Context, l *runtime.Lab, vs 
 		vs.Progress(1)
 	}
 	return b.variant(vs, cfg, res), nil
+}
+
+// checkConfigs refuses configs with values no switch can take, with the
+// words `labctl config lint` uses for them (qos.Problems, rule QOS010):
+// what a run refuses, lint reported first.
+func checkConfigs(l *runtime.Lab, cfgs []qos.DeviceConfig) error {
+	for i := range cfgs {
+		if ps := qos.Problems(&cfgs[i]); len(ps) > 0 {
+			p := ps[0]
+			where := p.Device
+			if p.Port != "" {
+				where += " " + p.Port
+			}
+			more := ""
+			if len(ps) > 1 {
+				more = fmt.Sprintf(" (and %d more)", len(ps)-1)
+			}
+			return exitcode.Usagef("%s: %s [%s]%s (fix: %s; 'labctl config lint %s' lists every finding)", where, p.Message, p.Rule, more, p.Fix, l.Name)
+		}
+	}
+	return nil
 }

@@ -1,0 +1,149 @@
+package qos
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Problems are the values of a config no switch or simulator can take:
+// thresholds out of range, profiles that draw from pools the config does
+// not define. `labctl config lint` reports them (QOS010) and the
+// simulator refuses a config that has any, with the same words: the two
+// share this one check, so whatever a run refuses, lint reported first.
+func Problems(d *DeviceConfig) []Finding {
+	var out []Finding
+	add := func(port, fix, format string, a ...any) {
+		out = append(out, Finding{Rule: RuleInvalidValue, Severity: SevError, Device: d.Device, Port: port, Message: fmt.Sprintf(format, a...), Fix: fix})
+	}
+	ingress := false
+	for _, pl := range d.Pools {
+		switch {
+		case pl.Type != "ingress" && pl.Type != "egress":
+			add("", "set type to ingress or egress", "buffer pool %s has type %q", pl.Name, pl.Type)
+		case pl.SizeBytes < 0 || pl.SizeBytes > 1<<40:
+			add("", "give the pool's size in bytes", "buffer pool %s size %d bytes is out of range", pl.Name, pl.SizeBytes)
+		case pl.HeadroomPoolBytes != nil && (*pl.HeadroomPoolBytes < 0 || *pl.HeadroomPoolBytes > 1<<40):
+			add("", "give the shared headroom pool (xoff) in bytes", "buffer pool %s xoff %d bytes is out of range", pl.Name, *pl.HeadroomPoolBytes)
+		}
+		ingress = ingress || pl.Type == "ingress"
+	}
+	if len(d.Pools) > 0 && !ingress {
+		add("", "define an ingress pool (ingress_lossless_pool) for the priority groups", "the config has buffer pools but no ingress pool")
+	}
+	profile := func(port, what string, b *BufferProfile, egress bool) {
+		name := b.Profile
+		if name == "" {
+			name = what
+		}
+		if len(d.Pools) > 0 && b.Pool != "" {
+			pl := d.Pool(b.Pool)
+			switch {
+			case pl == nil:
+				add(port, fmt.Sprintf("define BUFFER_POOL %s or point the profile at a defined pool", b.Pool), "%s: buffer profile %s draws from pool %s, which the config does not define", what, name, b.Pool)
+				return
+			case egress && pl.Type != "egress":
+				add(port, "point the queue's profile at an egress pool", "%s: buffer profile %s draws from %s pool %s", what, name, pl.Type, b.Pool)
+			case !egress && pl.Type != "ingress":
+				add(port, "point the PG's profile at an ingress pool", "%s: buffer profile %s draws from %s pool %s", what, name, pl.Type, b.Pool)
+			}
+		}
+		for f, v := range map[string]*int64{"size": b.SizeBytes, "static_th": b.StaticThBytes, "xoff": b.XoffBytes, "xon": b.XonBytes, "xon_offset": b.XonOffsetBytes} {
+			if v != nil && (*v < 0 || *v > 1<<40) {
+				add(port, "give "+f+" in bytes, 0 or more", "%s: buffer profile %s %s %d is out of range", what, name, f, *v)
+			}
+		}
+		if t := b.DynamicTh; t != nil && (*t < DynamicThZero || *t > DynamicThMax) {
+			add(port, fmt.Sprintf("use dynamic_th %d..%d (alpha = 2^dynamic_th of the pool's free space; -8 means none)", DynamicThZero, DynamicThMax), "%s: buffer profile %s dynamic_th %d is out of range", what, name, *t)
+		}
+	}
+	for i := range d.Ports {
+		p := &d.Ports[i]
+		for _, q := range p.Queues {
+			what := fmt.Sprintf("queue %d", q.Queue)
+			if q.Weight < 0 || q.Weight > 1000 {
+				add(p.Name, "use a scheduler weight of 1 to 100", "%s: weight %d is out of range", what, q.Weight)
+			}
+			if e := q.ECN; e != nil {
+				if e.MinBytes < 0 || e.MaxBytes < 0 {
+					add(p.Name, "give ECN thresholds of 0 or more", "%s: ECN threshold min %d max %d%s is negative", what, e.MinBytes, e.MaxBytes, unitSuffix(e.Unit))
+				}
+				if e.Pmax < 0 || e.Pmax > 1 || math.IsNaN(e.Pmax) {
+					add(p.Name, "give a marking probability of 0 to 100 percent", "%s: ECN marking probability %g%% is out of range", what, e.Pmax*100)
+				}
+			}
+			if q.Buffer != nil {
+				profile(p.Name, what, q.Buffer, true)
+			}
+		}
+		for j := range p.PGs {
+			pg := &p.PGs[j]
+			profile(p.Name, fmt.Sprintf("PG %d", pg.PG), &pg.BufferProfile, false)
+		}
+	}
+	return out
+}
+
+// unmodeled reports, once per device, the settings the simulator does not
+// model (QOS011), so that none is silently ignored.
+func (l *linter) unmodeled(d *DeviceConfig) {
+	list := slices.Clone(d.Unmodeled)
+	for _, p := range d.Ports {
+		if p.Watchdog != nil {
+			list = append(list, "PFC watchdog (the simulator does not model pause-storm detection yet)")
+			break
+		}
+	}
+	if len(list) == 0 {
+		return
+	}
+	l.add(RuleSimIgnores, SevInfo, d.Device, "",
+		"nothing to fix: figures a run simulates do not depend on these settings",
+		"the simulator does not model: %s", strings.Join(list, "; "))
+}
+
+// portsDiffer flags, in bare files (no lab to compare with), a data port
+// whose QoS differs from what most of its sibling ports share (QOS012): an
+// EOS port whose service-profile was removed, a SONiC port left out of
+// PORT_QOS_MAP.
+func (l *linter) portsDiffer(d *DeviceConfig) {
+	if d.PeersKnown || len(d.Ports) < 3 {
+		return
+	}
+	sig := func(p *PortConfig) string {
+		var ecn []int
+		strict := []int{}
+		for _, q := range p.Queues {
+			if q.ECN != nil {
+				ecn = append(ecn, q.Queue)
+			}
+			if q.Strict {
+				strict = append(strict, q.Queue)
+			}
+		}
+		return fmt.Sprintf("pfc [%s] ecn on queues [%s] strict queues [%s]", FormatInts(p.PFCPriorities), FormatInts(ecn), FormatInts(strict))
+	}
+	count := map[string]int{}
+	for i := range d.Ports {
+		count[sig(&d.Ports[i])]++
+	}
+	best := ""
+	for k, n := range count {
+		if n > count[best] || (n == count[best] && k < best) {
+			best = k
+		}
+	}
+	// Only a clear majority with QoS makes an odd one out.
+	if count[best]*3 < len(d.Ports)*2 || best == sig(&PortConfig{}) {
+		return
+	}
+	for i := range d.Ports {
+		p := &d.Ports[i]
+		if s := sig(p); s != best {
+			l.add(RulePortDiffers, SevWarning, d.Device, p.Name,
+				"give the port the same QoS as its siblings (on EOS its service-profile), or lint with the lab to check it against the fabric",
+				"the port has %s; %d of the device's %d ports have %s", s, count[best], len(d.Ports), best)
+		}
+	}
+}
