@@ -90,7 +90,9 @@ type BufferIntent struct {
 	DynamicTh int `json:"dynamic_th"`
 	// XonOffsetBytes: XON is sent this far below the XOFF point.
 	XonOffsetBytes int `json:"xon_offset_bytes"`
-	// ResponseBits is t_response of the headroom formula in bit times.
+	// ResponseBits is t_response of the headroom formula in bit times;
+	// 0 means each port speed's IEEE 802.3 PAUSE reaction bound
+	// (ResponseBits).
 	ResponseBits int `json:"response_bits"`
 	// WatchdogPollMs is the PFC watchdog poll interval.
 	WatchdogPollMs int `json:"watchdog_poll_ms"`
@@ -182,7 +184,7 @@ func Profile(name string) (Intent, error) {
 			SharedPoolBytes: 32 << 20,
 			DynamicTh:       0,
 			XonOffsetBytes:  3072,
-			ResponseBits:    DefaultResponseBits,
+			ResponseBits:    0,
 			WatchdogPollMs:  100,
 		},
 	}

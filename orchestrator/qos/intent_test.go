@@ -23,7 +23,12 @@ func TestHeadroomBytes(t *testing.T) {
 		// 25G 3 m MTU 1500: 3084 + 25e9*30e-9 = 750 bit -> with 3840:
 		// 4590 bit = 573.75 -> 574 B; 3084 + 574 = 3658.
 		{"25G 3m MTU1500 rounds up", 25, 1500, 3, 3840, 3658},
-		{"no cable, no response", 100, 1024, 0, 0, 2132},
+		{"no cable, no response", 100, 1024, 0, 1, 2133},
+		// respBits 0: the IEEE 802.3 PAUSE reaction bound of the speed,
+		// 394 quanta at 100G = 25216 B: 8276 + 625 + 25216 = 34117.
+		{"100G 5m IEEE response", 100, 4096, 5, 0, 34117},
+		// 905 quanta at 400G = 57920 B: 8276 + 50000 + 57920 = 116196.
+		{"400G 100m IEEE response", 400, 4096, 100, 0, 116196},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -201,7 +206,7 @@ func TestApply(t *testing.T) {
 		t.Error("CNP queue 6 is not strict")
 	}
 	pg := p.PG(3)
-	if pg == nil || Val(pg.XoffBytes) != 9381 || Val(pg.SizeBytes) != 9381+8192 {
+	if pg == nil || Val(pg.XoffBytes) != 34117 || Val(pg.SizeBytes) != 34117+8192 {
 		t.Errorf("PG 3 = %+v", pg)
 	}
 	if dc.Port("Ethernet8") != nil {
@@ -209,7 +214,7 @@ func TestApply(t *testing.T) {
 	}
 	// Uplink: 400G, 30 m cable from the device list.
 	up := dc.Port("Ethernet4")
-	if Val(up.PG(3).XoffBytes) != HeadroomBytes(400, 4096, 30, DefaultResponseBits) {
+	if Val(up.PG(3).XoffBytes) != HeadroomBytes(400, 4096, 30, 0) {
 		t.Errorf("uplink headroom = %d", Val(up.PG(3).XoffBytes))
 	}
 	_, err = Apply(in, Device{Name: "x", Ports: []Port{{Name: "Ethernet0", Fabric: true}}})

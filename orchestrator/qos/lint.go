@@ -400,7 +400,7 @@ func (l *linter) headroom(d *DeviceConfig, p *PortConfig) {
 		}
 		assumed = fmt.Sprintf(" (MTU %d assumed)", mtu)
 	}
-	resp := DefaultResponseBits
+	resp := 0 // the speed's IEEE bound
 	if l.opt.Intent != nil && l.opt.Intent.Buffer.ResponseBits > 0 {
 		resp = l.opt.Intent.Buffer.ResponseBits
 	}

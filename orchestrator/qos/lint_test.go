@@ -93,7 +93,7 @@ func TestLintRules(t *testing.T) {
 			p.Queue(0).ECN = p.Queue(3).ECN
 			p.Queue(3).ECN = nil
 		}},
-		{RuleHeadroomShort, SevError, "Ethernet4", "below the 58756 bytes needed at 400 Gb/s over 100 m", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+		{RuleHeadroomShort, SevError, "Ethernet4", "below the 116196 bytes needed at 400 Gb/s over 100 m", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Port("Ethernet4").CableM = 100
 		}},
 		{RuleCNPPriority, SevWarning, "Ethernet0", "CNP DSCP 48 goes to queue 6, which is weighted 5", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {

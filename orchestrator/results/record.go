@@ -136,7 +136,14 @@ type Summary struct {
 	CNP                   int64   `json:"cnp"`
 	Retransmits           int64   `json:"retransmits"`
 	LatencyUsP99          float64 `json:"latency_us_p99"`
-	Source                Source  `json:"source"`
+	// CompletionUs is the time from the first flow's start to the last
+	// flow's completion, GoodputGbpsAggregate all their bytes over it
+	// (bits/ns): the figures of a fixed-size transfer such as an incast
+	// of N messages. Both are absent unless every flow has a size and
+	// completed.
+	CompletionUs         *float64 `json:"completion_us,omitempty"`
+	GoodputGbpsAggregate *float64 `json:"goodput_gbps_aggregate,omitempty"`
+	Source               Source   `json:"source"`
 	// NotComputed names the fields above (by JSON name) that the model
 	// behind this variant does not produce, such as drops in a flow-level
 	// estimate: their zeros are not results and reports show them as n/a.

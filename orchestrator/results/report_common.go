@@ -3,10 +3,12 @@ package results
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/labctl/labctl/orchestrator/nic"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -208,4 +210,58 @@ func extraJSON(run *Run) (string, error) {
 		return "", err
 	}
 	return strings.TrimSuffix(b.String(), "\n"), nil
+}
+
+// nicSettings describes the NIC settings of a run's variants for the
+// reports: one table when every variant ran with the same parameters (the
+// usual case: only DCQCN's on/off follows ECN), else one per variant
+// group. Runs recorded before NIC settings were kept have none.
+type nicSettings struct {
+	// Label says which variants the table is for and the DCQCN preset.
+	Label  string
+	Params []nic.Param
+}
+
+func runNICSettings(run *Run) []nicSettings {
+	type group struct {
+		preset   string
+		variants []string
+		params   []nic.Param
+	}
+	var groups []*group
+	for _, v := range run.Variants {
+		if v.NIC == nil {
+			continue
+		}
+		preset := v.NIC.DCQCN
+		var g *group
+		for _, x := range groups {
+			if slices.Equal(x.params, v.NIC.Params) {
+				g = x
+				break
+			}
+		}
+		if g == nil {
+			g = &group{params: v.NIC.Params}
+			groups = append(groups, g)
+		}
+		if preset != "off" {
+			g.preset = preset
+		}
+		if !slices.Contains(g.variants, v.Name) {
+			g.variants = append(g.variants, v.Name)
+		}
+	}
+	out := make([]nicSettings, 0, len(groups))
+	for _, g := range groups {
+		label := "DCQCN preset " + g.preset + " with these parameters (variants without ECN get no CNPs, so their NICs stay at line rate)"
+		if g.preset == "" {
+			label = "no variant had ECN, so DCQCN never acted; the NICs' parameters were"
+		}
+		if len(groups) > 1 {
+			label = "variants " + strings.Join(g.variants, "; ") + ": " + label
+		}
+		out = append(out, nicSettings{Label: label, Params: g.params})
+	}
+	return out
 }

@@ -58,6 +58,7 @@ type htmlData struct {
 	TopologyMermaid string
 	TopologyNote    string
 	Extra           string
+	NIC             []nicSettings
 }
 
 // RenderHTML writes report.html: one self-contained file (inline CSS and
@@ -66,7 +67,7 @@ type htmlData struct {
 // Every chart is labelled measured or simulated from its data's source.
 func RenderHTML(run *Run, w io.Writer, opts HTMLOptions) error {
 	d := htmlData{Run: run, Title: "labctl run " + run.RunID, Status: run.Status, Started: fmtTime(run.Started),
-		Duration: duration(run), Sources: runSources(run), TopologyMermaid: opts.TopologyMermaid}
+		Duration: duration(run), Sources: runSources(run), TopologyMermaid: opts.TopologyMermaid, NIC: runNICSettings(run)}
 	d.AssertTotal, d.AssertFailed = assertionCounts(run)
 	if run.Finished != nil {
 		d.Finished = fmtTime(*run.Finished)
@@ -383,6 +384,13 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 {{with .Topology}}<figure>{{.}}</figure>{{end}}
 {{with .TopologyNote}}<p class="error">{{.}}</p>{{end}}
 {{with .TopologyMermaid}}<details><summary>Mermaid source</summary><pre>{{.}}</pre></details>{{end}}
+{{end}}
+{{range .NIC}}<h2 id="nic">NIC settings</h2>
+<p>{{.Label}} (mlx5 roce_rp/roce_np names):</p>
+<table>
+<tr><th>Parameter</th><th>Value</th><th>Unit</th></tr>
+{{range .Params}}<tr><td>{{.Name}}</td><td class="n">{{.Value}}</td><td>{{.Unit}}</td></tr>
+{{end}}</table>
 {{end}}
 {{with .Extra}}<h2 id="details">Scenario details</h2>
 <details><summary>Scenario-specific results (JSON)</summary><pre>{{.}}</pre></details>

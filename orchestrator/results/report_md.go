@@ -106,6 +106,14 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 		p("\n")
 	}
 
+	for _, ns := range runNICSettings(run) {
+		p("## NIC settings\n\n%s (mlx5 roce_rp/roce_np names):\n\n| Parameter | Value | Unit |\n|---|--:|---|\n", mdText(ns.Label))
+		for _, pr := range ns.Params {
+			p("| %s | %s | %s |\n", mdCell(pr.Name), mdCell(pr.Value), mdCell(pr.Unit))
+		}
+		p("\n")
+	}
+
 	if len(run.Extra) > 0 {
 		data, err := extraJSON(run)
 		if err != nil {

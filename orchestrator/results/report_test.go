@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"flag"
+	"github.com/labctl/labctl/orchestrator/nic"
 	"io"
 	"os"
 	"path/filepath"
@@ -449,5 +450,42 @@ func TestReportsMeasuredWithSimulated(t *testing.T) {
 	parseXML(t, h.String())
 	if !strings.Contains(h.String(), "↳ simulated (read back from the switches)") || !strings.Contains(h.String(), "4242") {
 		t.Error("report.html lacks the simulated row")
+	}
+}
+
+// The NIC parameters a run used are in both readable reports, once when
+// every variant shares them.
+func TestReportsShowNICSettings(t *testing.T) {
+	run := syntheticRun("20261129T120000Z-ecn-pfc-64gpu", t0)
+	params := []nic.Param{{Name: "rpg_time_reset", Value: "300", Unit: "µs"}, {Name: "rpg_ai_rate", Value: "5", Unit: "Mb/s"}}
+	for i := range run.Variants {
+		preset := "connectx"
+		if !run.Variants[i].ECN {
+			preset = "off"
+		}
+		run.Variants[i].NIC = &NIC{DCQCN: preset, Params: params}
+	}
+	var md, html bytes.Buffer
+	if err := RenderMarkdown(run, &md); err != nil {
+		t.Fatal(err)
+	}
+	if err := RenderHTML(run, &html, HTMLOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"markdown": md.String(), "html": html.String()} {
+		if n := strings.Count(out, "NIC settings"); n != 1 {
+			t.Errorf("%s: %d NIC settings sections, want 1", name, n)
+		}
+		for _, want := range []string{"DCQCN preset connectx", "rpg_time_reset", "300", "rpg_ai_rate"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s lacks %q", name, want)
+			}
+		}
+	}
+	run.Variants[1].NIC = &NIC{DCQCN: "paper", Params: []nic.Param{{Name: "rpg_time_reset", Value: "55", Unit: "µs"}}}
+	md.Reset()
+	_ = RenderMarkdown(run, &md)
+	if n := strings.Count(md.String(), "## NIC settings"); n != 2 {
+		t.Errorf("two parameter sets: %d sections, want 2", n)
 	}
 }

@@ -11,7 +11,28 @@ import (
 
 const identFix = "use ecn, pfc, repetition, simulated_us, flows, summary.<field> (" +
 	"throughput_gbps_total, throughput_gbps_min_flow, jain_fairness, drops, pfc_pause_frames, pfc_pause_us, ecn_marked, cnp, retransmits, latency_us_p99), " +
-	"simulated.summary.<field> (live runs), roles.<role>.<throughput_gbps|min_throughput_gbps|jain_fairness|count|retransmits>, extra.<key>..., each optionally prefixed by a variant such as [ecn=off,pfc=on]."
+	"completion_us, goodput_gbps_aggregate), simulated.summary.<field> (live runs), roles.<role>.<throughput_gbps|min_throughput_gbps|jain_fairness|count|retransmits>, extra.<key>..., each optionally prefixed by a variant such as [ecn=off,pfc=on]."
+
+// optionalFields are summary fields absent unless the run produced them.
+var optionalFields = map[string]func(s *results.Summary) *float64{
+	"completion_us":          func(s *results.Summary) *float64 { return s.CompletionUs },
+	"goodput_gbps_aggregate": func(s *results.Summary) *float64 { return s.GoodputGbpsAggregate },
+}
+
+// summaryValue reads a summary field by its JSON name; ok is false for an
+// optional field the run did not produce.
+func summaryValue(s *results.Summary, field string) (v float64, ok, known bool) {
+	if f, found := summaryFields[field]; found {
+		return f(s), true, true
+	}
+	if f, found := optionalFields[field]; found {
+		if p := f(s); p != nil {
+			return *p, true, true
+		}
+		return 0, false, true
+	}
+	return 0, false, false
+}
 
 // summaryFields reads the numeric fields of a summary by their JSON names.
 var summaryFields = map[string]func(s *results.Summary) float64{
@@ -70,14 +91,14 @@ func checkIdent(id Ident, s *Spec) error {
 		}
 	case "summary":
 		if len(p) == 2 {
-			if _, ok := summaryFields[p[1]]; ok {
+			if _, _, known := summaryValue(&results.Summary{}, p[1]); known {
 				return nil
 			}
 			return fmt.Errorf("unknown summary field %q", p[1])
 		}
 	case "simulated":
 		if len(p) == 3 && p[1] == "summary" {
-			if _, ok := summaryFields[p[2]]; ok {
+			if _, _, known := summaryValue(&results.Summary{}, p[2]); known {
 				return nil
 			}
 			return fmt.Errorf("unknown summary field %q", p[2])
@@ -197,9 +218,7 @@ func lookupVariant(run *results.Run, v *results.Variant, path []string) (Value, 
 		return Num(float64(len(v.Flows))), nil
 	case "summary":
 		if len(path) == 2 {
-			if f, ok := summaryFields[path[1]]; ok {
-				return Num(f(summaryFor(v, path[1]))), nil
-			}
+			return summaryNum(summaryFor(v, path[1]), path[1])
 		}
 	case "simulated":
 		// simulated.summary.<field>: the simulated twin of a live run.
@@ -207,9 +226,7 @@ func lookupVariant(run *results.Run, v *results.Variant, path []string) (Value, 
 			if v.Simulated == nil || v.Simulated.Error != "" {
 				return Value{}, fmt.Errorf("variant %s has no simulated part (only live runs have one)", v.Name)
 			}
-			if f, ok := summaryFields[path[2]]; ok {
-				return Num(f(&v.Simulated.Summary)), nil
-			}
+			return summaryNum(&v.Simulated.Summary, path[2])
 		}
 	case "roles":
 		if len(path) == 3 {
@@ -254,6 +271,19 @@ func lookupVariant(run *results.Run, v *results.Variant, path []string) (Value, 
 		return lookupExtra(run.Extra, path)
 	}
 	return Value{}, fmt.Errorf("unknown name %s", strings.Join(path, "."))
+}
+
+// summaryNum reads a summary field for an assertion. A field the record
+// does not hold fails the assertion with the reason; it never reads as 0.
+func summaryNum(s *results.Summary, field string) (Value, error) {
+	x, ok, known := summaryValue(s, field)
+	switch {
+	case !known:
+		return Value{}, fmt.Errorf("unknown summary field %q", field)
+	case !ok:
+		return Value{}, fmt.Errorf("summary.%s is absent: it needs every flow to have a size (bytes) and to complete within the duration", field)
+	}
+	return Num(x), nil
 }
 
 // congestionFields are the summary fields only the simulator models: the

@@ -581,6 +581,9 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 		ECNMarked: t.ECNMarked, CNP: t.CNPs, Retransmits: t.Retransmits,
 		LatencyUsP99: round3(float64(t.LatencyP99Ns) / 1000), Source: results.Simulated,
 	}
+	if done, us, gbps := completion(vs, res); done {
+		v.Summary.CompletionUs, v.Summary.GoodputGbpsAggregate = &us, &gbps
+	}
 	for _, p := range res.Ports {
 		v.Counters = append(v.Counters, results.Counter{
 			Node: p.Node, Port: p.Port, Priority: p.Priority, TxBytes: p.TxBytes,
@@ -589,6 +592,29 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 	}
 	v.Series = seriesOf(res)
 	return v
+}
+
+// completion is the variant's completion time and aggregate goodput when
+// every flow has a size and completed: from the first flow's start to
+// the last one's completion.
+func completion(vs runtime.VariantSpec, res *engine.Result) (done bool, us, gbps float64) {
+	if vs.Collective != nil || len(res.Flows) == 0 {
+		return false, 0, 0
+	}
+	first, last := int64(math.MaxInt64), int64(0)
+	var bytes int64
+	for _, f := range res.Flows {
+		if f.Bytes == 0 || !f.Completed || f.FCTNs == nil || f.StartNs < 0 {
+			return false, 0, 0
+		}
+		first = min(first, f.StartNs)
+		last = max(last, f.StartNs+*f.FCTNs)
+		bytes += f.Bytes
+	}
+	if last <= first {
+		return false, 0, 0
+	}
+	return true, round3(float64(last-first) / 1000), round3(float64(bytes) * 8 / float64(last-first))
 }
 
 func (b *builder) mtu() int {
