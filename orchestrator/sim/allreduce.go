@@ -41,6 +41,9 @@ func ringFlow(prefix string, ranks []string, chunk int64, dscp, k, i int) Flow {
 	}
 	if k > 0 {
 		f.After = []string{ringFlowID(prefix, k-1, (i+n-1)%n)}
+		// Step 0 reports each rank pair's path; later steps are the same
+		// QP and are reported as the collective.
+		f.Quiet = true
 	}
 	return f
 }

@@ -60,6 +60,33 @@ func TestRingAllReduce(t *testing.T) {
 			if r.Totals.Drops != 0 {
 				t.Errorf("drops = %d", r.Totals.Drops)
 			}
+			// The same collective as one QP per rank (Config.Rings, as NCCL
+			// runs it) takes the same time and reports every step.
+			cfg.Flows = nil
+			cfg.Rings = []Ring{{ID: "ring", Ranks: ranks, Bytes: size, DSCP: 26}}
+			rr := mustRun(t, cfg)
+			if len(rr.Rings) != 1 || rr.Rings[0].TimeNs == nil {
+				t.Fatalf("ring did not complete: %+v", rr.Rings)
+			}
+			rt := *rr.Rings[0].TimeNs
+			if d := math.Abs(float64(rt)-float64(got)) / float64(got); d > 0.01 {
+				t.Errorf("ring QPs take %d ns, per-step flows %d ns: want within 1%%", rt, got)
+			}
+			st := rr.Rings[0]
+			if len(st.StepEndNs) != 2*(n-1) || len(rr.Flows) != n {
+				t.Fatalf("%d steps, %d flows; want %d and %d", len(st.StepEndNs), len(rr.Flows), 2*(n-1), n)
+			}
+			for k := 1; k < len(st.StepEndNs); k++ {
+				if st.StepEndNs[k] < st.StepEndNs[k-1] || st.StepStartNs[k] < st.StepStartNs[k-1] || st.StepStartNs[k] > st.StepEndNs[k] {
+					t.Fatalf("step %d: start %d end %d after step %d's %d..%d", k, st.StepStartNs[k], st.StepEndNs[k], k-1, st.StepStartNs[k-1], st.StepEndNs[k-1])
+				}
+			}
+			for _, f := range rr.Flows {
+				if !f.Completed || f.BytesDelivered != int64(2*(n-1))*((size+int64(n)-1)/int64(n)) {
+					t.Errorf("ring QP %s: completed %v, %d bytes", f.ID, f.Completed, f.BytesDelivered)
+				}
+			}
+			t.Logf("ring QPs %d ns, %d events (per-step flows %d events)", rt, rr.Events, r.Events)
 		})
 	}
 }

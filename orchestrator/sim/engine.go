@@ -89,7 +89,7 @@ func (s *sim) run(ctx context.Context) error {
 			s.flowStart(e.a)
 		case evRateTimer:
 			f := &s.flows[e.a]
-			if e.gen == f.rp.gen && f.rp.limited && !f.sendDone {
+			if f.rp != nil && e.gen == f.rp.gen && f.rp.limited && !f.sendDone {
 				f.rp.onTimer()
 				if f.rp.limited {
 					s.push(s.now+s.dc.timer, evRateTimer, e.a, 0, f.rp.gen)
@@ -514,7 +514,7 @@ func (s *sim) pauseRx(pi int32, pr int, xoff bool) {
 // --- NIC: sending ---
 
 func (f *flowState) hasData() bool {
-	return f.started && !f.sendDone && f.sndNxt < f.total
+	return f.started && !f.sendDone && f.sndNxt < f.total && f.sndNxt < f.avail
 }
 
 func (s *sim) flowStart(fi int32) {
@@ -523,7 +523,15 @@ func (s *sim) flowStart(fi int32) {
 	f.startAt = s.now
 	f.lastProgress = s.now
 	f.retriesLeft = s.retries
-	f.hist = s.newHist()
+	if !f.f.Quiet {
+		f.hist = s.newHist()
+	}
+	if rs := f.ring; rs != nil {
+		rs.stepStart[0] = min(rs.stepStart[0], s.now)
+		if rs.first < 0 {
+			rs.first = s.now
+		}
+	}
 	s.ports[f.src].flows = append(s.ports[f.src].flows, fi)
 	s.push(s.now+s.rto, evRTO, fi, 0, 0)
 	s.kick(f.src)
@@ -624,7 +632,7 @@ func (s *sim) sendData(pi, fi int32) {
 	f.sndMax = max(f.sndMax, f.sndNxt)
 	wire := int64(pk.wire)
 	f.lastSend, f.lastWire = s.now, wire
-	if s.cfg.DCQCNEnabled && f.rp.limited {
+	if f.rp != nil && f.rp.limited {
 		f.rp.onBytes(wire)
 	}
 	f.nextAvail = s.now + s.gap(f, wire)
@@ -634,7 +642,7 @@ func (s *sim) sendData(pi, fi int32) {
 // gap is the pacing interval after a packet of wire bytes: the
 // serialization time at line rate, longer at a DCQCN-limited rate.
 func (s *sim) gap(f *flowState, wire int64) int64 {
-	if s.cfg.DCQCNEnabled && f.rp.limited {
+	if f.rp != nil && f.rp.limited {
 		return int64(float64(wire) * 8e6 / f.rp.rc)
 	}
 	return s.ports[f.src].serPs(wire)
@@ -722,6 +730,10 @@ func (s *sim) hostReceive(pi, k int32) {
 	case pktCNP:
 		f.cnpsRecv++
 		if s.cfg.DCQCNEnabled && !f.sendDone {
+			if f.rp == nil {
+				rp := newReactionPoint(&s.dc, s.ports[f.src].lineMbps)
+				f.rp = &rp
+			}
 			cutNow, cutAt := f.rp.onCNP(s.now)
 			if cutNow {
 				s.afterCut(pk.flow)
@@ -747,14 +759,23 @@ func (s *sim) receiveData(pi, fi int32, f *flowState, pk *packet) {
 		}
 		if s.now >= s.warmup {
 			// Latency, like goodput, is the measurement window's.
-			f.hist.add((s.now - pk.sent) / 1000)
+			if f.hist != nil {
+				f.hist.add((s.now - pk.sent) / 1000)
+			} else {
+				s.allHist.add((s.now - pk.sent) / 1000)
+			}
 		}
 		f.pendingAck++
 		last := f.rcvNxt == f.total
-		if last || f.pendingAck >= s.ackEvery || s.now-f.lastAck >= s.ackTimer {
+		// A ring QP's receiver completes a step at each message end.
+		msgEnd := f.ring != nil && f.rcvNxt%f.perMsg == 0
+		if last || msgEnd || f.pendingAck >= s.ackEvery || s.now-f.lastAck >= s.ackTimer {
 			f.pendingAck = 0
 			f.lastAck = s.now
 			s.sendCtrl(pi, fi, pktAck, f.rcvNxt)
+		}
+		if msgEnd {
+			s.ringReceived(f, f.rcvNxt/f.perMsg-1)
 		}
 		if last {
 			f.rcvDone = true
@@ -853,8 +874,8 @@ func (s *sim) sample() {
 		ser.Queues[i].Bytes = append(ser.Queues[i].Bytes, b)
 		ser.Queues[i].Paused = append(ser.Queues[i].Paused, paused)
 	}
-	for i := range s.flows {
-		f := &s.flows[i]
+	for i, fi := range s.rated {
+		f := &s.flows[fi]
 		ser.Rates[i].RateGbps = append(ser.Rates[i].RateGbps, round3(s.flowRateGbps(f)))
 		gp := float64(f.delivered-f.sampledBytes) * 8 * 1000 / float64(s.sampleT)
 		f.sampledBytes = f.delivered
@@ -866,7 +887,7 @@ func (s *sim) flowRateGbps(f *flowState) float64 {
 	if !f.started || f.sendDone {
 		return 0
 	}
-	if s.cfg.DCQCNEnabled {
+	if f.rp != nil {
 		return f.rp.rc / 1000
 	}
 	return s.ports[f.src].lineMbps / 1000

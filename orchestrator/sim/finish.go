@@ -29,10 +29,13 @@ func (s *sim) result() *Result {
 			Retransmits:    f.retx,
 			Timeouts:       f.timeouts,
 			Failed:         f.failed,
-			RateCuts:       f.rp.cuts,
-			NAKs:           f.naksRecv,
-			CNPs:           f.cnpsRecv,
-			RateGbps:       round3(s.flowRateGbps(f)),
+
+			NAKs:     f.naksRecv,
+			CNPs:     f.cnpsRecv,
+			RateGbps: round3(s.flowRateGbps(f)),
+		}
+		if f.rp != nil {
+			st.RateCuts = f.rp.cuts
 		}
 		if f.started {
 			st.StartNs = f.startAt / 1000
@@ -70,6 +73,23 @@ func (s *sim) result() *Result {
 		r.Totals.MinFlowGbps = m
 	}
 	r.Totals.LatencyP99Ns = s.allHist.quantile(0.99)
+	for _, rs := range s.rings {
+		st := RingStats{ID: rs.cfg.ID, Ranks: len(rs.flows), StepStartNs: make([]int64, rs.steps), StepEndNs: make([]int64, rs.steps)}
+		for k := range rs.steps {
+			st.StepStartNs[k], st.StepEndNs[k] = -1, -1
+			if rs.stepStart[k] != math.MaxInt64 {
+				st.StepStartNs[k] = rs.stepStart[k] / 1000
+			}
+			if rs.stepEnd[k] >= 0 {
+				st.StepEndNs[k] = rs.stepEnd[k] / 1000
+			}
+		}
+		if end := rs.stepEnd[rs.steps-1]; end >= 0 && rs.first >= 0 {
+			ns := (end - rs.first) / 1000
+			st.TimeNs = &ns
+		}
+		r.Rings = append(r.Rings, st)
+	}
 
 	for pi := range s.ports {
 		p := &s.ports[pi]

@@ -11,7 +11,22 @@ type Result struct {
 	Flows      []FlowStats `json:"flows"`
 	Ports      []PortStats `json:"ports"`
 	Totals     Totals      `json:"totals"`
-	Series     *Series     `json:"series,omitempty"`
+	// Rings are the ring collectives' steps.
+	Rings  []RingStats `json:"rings,omitempty"`
+	Series *Series     `json:"series,omitempty"`
+}
+
+// RingStats is one ring collective: per step, when its first message was
+// posted and when its last was received (-1: not yet), and the whole
+// collective's time when it completed.
+type RingStats struct {
+	ID          string  `json:"id"`
+	Ranks       int     `json:"ranks"`
+	StepStartNs []int64 `json:"step_start_ns"`
+	StepEndNs   []int64 `json:"step_end_ns"`
+	// TimeNs is from the first post to the last receipt, nil if the
+	// collective did not complete.
+	TimeNs *int64 `json:"time_ns"`
 }
 
 // Latency is a distribution of one-way packet delay, NIC to NIC (send

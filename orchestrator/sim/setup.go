@@ -150,8 +150,14 @@ type flowState struct {
 	// msg is the message size when it is not a whole number of MTUs (0
 	// otherwise); perMsg the packets per message.
 	msg, perMsg int64
-	depsLeft    int
-	children    []int32
+	// avail is how many packets the application has posted so far: all of
+	// them (MaxInt64) for plain flows; a ring QP's grow message by message
+	// as its rank receives from its predecessor.
+	avail    int64
+	ring     *ringState
+	rank     int32
+	depsLeft int
+	children []int32
 
 	started, sendDone, rcvDone bool
 	startAt                    int64
@@ -161,7 +167,7 @@ type flowState struct {
 	nextAvail              int64
 	lastSend, lastWire     int64 // last data packet sent, for re-pacing
 	lastProgress           int64
-	rp                     reactionPoint
+	rp                     *reactionPoint // allocated at the flow's first CNP
 	retx, timeouts         int64
 	retriesLeft            int
 	failed                 bool // retry count exceeded: the QP is in error
@@ -219,6 +225,8 @@ type sim struct {
 	series  *Series
 	sampleT int64
 	watch   []int32
+	rated   []int32 // flows with a rate series (not Quiet)
+	rings   []*ringState
 }
 
 // maxTimeNs bounds simulated times so picosecond arithmetic cannot
@@ -749,86 +757,197 @@ func (s *sim) tracePath(src, dst int32, h uint64) ([]string, error) {
 	}
 }
 
-func (s *sim) buildFlows() error {
-	ids := make(map[string]int32, len(s.cfg.Flows))
-	s.flows = make([]flowState, len(s.cfg.Flows))
-	for i := range s.cfg.Flows {
-		f := &s.cfg.Flows[i]
-		if f.ID == "" {
-			return errorf("flow %d has no ID", i)
+// ringState is one ring collective in progress.
+type ringState struct {
+	cfg       *Ring
+	flows     []int32 // the QP of rank i (to rank i+1)
+	steps     int64
+	stepStart []int64 // ps; MaxInt64 until posted
+	stepEnd   []int64 // ps; -1 until received everywhere
+	received  []int64 // per step, ranks that received it
+	first     int64   // first post (ps), -1 before
+}
+
+// buildRings adds one QP per rank of every ring to the flows.
+func (s *sim) buildRings(ids map[string]int32, paths pathCache) error {
+	for ri := range s.cfg.Rings {
+		rc := &s.cfg.Rings[ri]
+		n := len(rc.Ranks)
+		if rc.ID == "" || n < 2 || rc.Bytes <= 0 {
+			return errorf("ring %d (%q): needs an ID, at least 2 ranks and a positive size (got %d ranks, %d bytes)", ri, rc.ID, n, rc.Bytes)
 		}
-		if _, dup := ids[f.ID]; dup {
-			return errorf("flow ID %q used twice", f.ID)
+		chunk := (rc.Bytes + int64(n) - 1) / int64(n)
+		steps := int64(2 * (n - 1))
+		rs := &ringState{cfg: rc, steps: steps, stepStart: make([]int64, steps), stepEnd: make([]int64, steps), received: make([]int64, steps), first: -1}
+		for k := range rs.stepStart {
+			rs.stepStart[k], rs.stepEnd[k] = math.MaxInt64, -1
 		}
-		ids[f.ID] = int32(i)
-		src, err := s.resolveNIC(f.Src)
-		if err != nil {
-			return errorf("flow %q source: %w", f.ID, err)
-		}
-		dst, err := s.resolveNIC(f.Dst)
-		if err != nil {
-			return errorf("flow %q destination: %w", f.ID, err)
-		}
-		if src == dst {
-			return errorf("flow %q: source and destination are the same NIC %s", f.ID, s.ports[src].ref)
-		}
-		if f.Bytes < 0 || f.StartNs < 0 || f.StartNs > maxTimeNs {
-			return errorf("flow %q: bytes (%d) and start time (%d ns) must be non-negative and the start within %d ns", f.ID, f.Bytes, f.StartNs, int64(maxTimeNs))
-		}
-		dscp := f.DSCP
-		if dscp == 0 && !f.ExplicitDSCP {
-			dscp = 26
-		}
-		if dscp < 0 || dscp > 63 {
-			return errorf("flow %q: DSCP %d out of range 0..63", f.ID, dscp)
-		}
-		sp := f.SrcPort
-		if sp == 0 {
-			sp = 49152 + i%16384
-		}
-		fs := &s.flows[i]
-		fs.f = f
-		fs.src, fs.dst = src, dst
-		fs.dscp = uint8(dscp)
-		fs.prio = s.nodes[s.ports[src].node].prio[dscp]
-		a, b := s.ports[src].ref.String(), s.ports[dst].ref.String()
-		spS := fmt.Sprint(sp)
-		fs.hashFwd = hashString(a, b, spS, "4791", "17")
-		fs.hashRev = hashString(b, a, "4791", spS, "17")
-		if f.MessageBytes < 0 || f.MessageBytes > 1<<30 {
-			return errorf("flow %q: message size %d bytes out of range: use 1 B..1 GiB (0 means MTU-sized packets throughout)", f.ID, f.MessageBytes)
-		}
-		fs.msg = f.MessageBytes
-		if fs.msg == 0 || fs.msg%s.mtu == 0 {
-			// Whole MTU packets either way: the simple arithmetic holds.
-			fs.msg = 0
-		}
-		fs.perMsg = 1
-		if fs.msg > 0 {
-			fs.perMsg = (fs.msg + s.mtu - 1) / s.mtu
-		}
-		fs.total = math.MaxInt64
-		if f.Bytes > 0 {
-			fs.total = s.packetsFor(fs, f.Bytes)
-		}
-		fs.lastCNP, fs.lastNak = math.MinInt64/2, math.MinInt64/2
-		fs.nakPSN = -1
-		fs.startAt = -1
-		if s.cfg.DCQCNEnabled {
-			fs.rp = newReactionPoint(&s.dc, s.ports[src].lineMbps)
-		}
-		if len(f.Route) > 0 {
-			if fs.route, fs.path, err = s.pinRoute(src, dst, f.Route); err != nil {
-				return errorf("flow %q: %w", f.ID, err)
+		for i := range n {
+			f := Flow{
+				ID: fmt.Sprintf("%s-r%d", rc.ID, i), Src: rc.Ranks[i], Dst: rc.Ranks[(i+1)%n],
+				SrcPort: 49152 + i%16384, DSCP: rc.DSCP, ExplicitDSCP: rc.ExplicitDSCP,
+				Bytes: chunk * steps, MessageBytes: chunk, StartNs: rc.StartNs, Role: rc.Role,
 			}
-		} else if fs.path, err = s.tracePath(src, dst, fs.hashFwd); err != nil {
+			fi := int32(len(s.flows))
+			s.flows = append(s.flows, flowState{})
+			if err := s.initFlow(fi, &f, ids, paths); err != nil {
+				return err
+			}
+			fs := &s.flows[fi]
+			// Every message ends in its own packet, even when the chunk is
+			// a whole number of MTUs: the receiver tells message ends.
+			fs.perMsg = (chunk + s.mtu - 1) / s.mtu
+			fs.total = fs.perMsg * steps
+			fs.avail = fs.perMsg // step 0 is posted at the start
+			fs.ring, fs.rank = rs, int32(i)
+			rs.flows = append(rs.flows, fi)
+		}
+		s.rings = append(s.rings, rs)
+	}
+	return nil
+}
+
+// ringReceived runs when rank i+1 has received step k from rank i: its own
+// QP may post step k+1.
+func (s *sim) ringReceived(f *flowState, k int64) {
+	rs := f.ring
+	rs.received[k]++
+	if rs.received[k] == int64(len(rs.flows)) {
+		rs.stepEnd[k] = s.now
+	}
+	if k+1 >= rs.steps {
+		return
+	}
+	next := &s.flows[rs.flows[(int(f.rank)+1)%len(rs.flows)]]
+	next.avail += next.perMsg
+	rs.stepStart[k+1] = min(rs.stepStart[k+1], s.now)
+	if next.started {
+		s.kick(next.src)
+	}
+}
+
+func ringQPs(rings []Ring) int {
+	n := 0
+	for _, r := range rings {
+		n += len(r.Ranks)
+	}
+	return n
+}
+
+// pathCache shares the traced path of the many flows (steps of a
+// collective, QPs of one flow) that have the same ends and hash.
+type pathCache map[pathKey][]string
+
+type pathKey struct {
+	src, dst int32
+	h        uint64
+}
+
+func (c pathCache) get(s *sim, src, dst int32, h uint64) ([]string, error) {
+	k := pathKey{src, dst, h}
+	if p, ok := c[k]; ok {
+		return p, nil
+	}
+	p, err := s.tracePath(src, dst, h)
+	if err == nil {
+		c[k] = p
+	}
+	return p, err
+}
+
+// initFlow sets up flow i from its configuration.
+func (s *sim) initFlow(i int32, f *Flow, ids map[string]int32, paths pathCache) error {
+	if f.ID == "" {
+		return errorf("flow %d has no ID", i)
+	}
+	if _, dup := ids[f.ID]; dup {
+		return errorf("flow ID %q used twice", f.ID)
+	}
+	ids[f.ID] = i
+	src, err := s.resolveNIC(f.Src)
+	if err != nil {
+		return errorf("flow %q source: %w", f.ID, err)
+	}
+	dst, err := s.resolveNIC(f.Dst)
+	if err != nil {
+		return errorf("flow %q destination: %w", f.ID, err)
+	}
+	if src == dst {
+		return errorf("flow %q: source and destination are the same NIC %s", f.ID, s.ports[src].ref)
+	}
+	if f.Bytes < 0 || f.StartNs < 0 || f.StartNs > maxTimeNs {
+		return errorf("flow %q: bytes (%d) and start time (%d ns) must be non-negative and the start within %d ns", f.ID, f.Bytes, f.StartNs, int64(maxTimeNs))
+	}
+	dscp := f.DSCP
+	if dscp == 0 && !f.ExplicitDSCP {
+		dscp = 26
+	}
+	if dscp < 0 || dscp > 63 {
+		return errorf("flow %q: DSCP %d out of range 0..63", f.ID, dscp)
+	}
+	sp := f.SrcPort
+	if sp == 0 {
+		sp = 49152 + int(i)%16384
+	}
+	fs := &s.flows[i]
+	fs.f = f
+	fs.src, fs.dst = src, dst
+	fs.dscp = uint8(dscp)
+	fs.prio = s.nodes[s.ports[src].node].prio[dscp]
+	a, b := s.ports[src].ref.String(), s.ports[dst].ref.String()
+	spS := fmt.Sprint(sp)
+	fs.hashFwd = hashString(a, b, spS, "4791", "17")
+	fs.hashRev = hashString(b, a, "4791", spS, "17")
+	if f.MessageBytes < 0 || f.MessageBytes > 1<<30 {
+		return errorf("flow %q: message size %d bytes out of range: use 1 B..1 GiB (0 means MTU-sized packets throughout)", f.ID, f.MessageBytes)
+	}
+	fs.msg = f.MessageBytes
+	if fs.msg == 0 || fs.msg%s.mtu == 0 {
+		// Whole MTU packets either way: the simple arithmetic holds.
+		fs.msg = 0
+	}
+	fs.perMsg = 1
+	if fs.msg > 0 {
+		fs.perMsg = (fs.msg + s.mtu - 1) / s.mtu
+	}
+	fs.total = math.MaxInt64
+	if f.Bytes > 0 {
+		fs.total = s.packetsFor(fs, f.Bytes)
+	}
+	fs.avail = math.MaxInt64
+	fs.lastCNP, fs.lastNak = math.MinInt64/2, math.MinInt64/2
+	fs.nakPSN = -1
+	fs.startAt = -1
+
+	if len(f.Route) > 0 {
+		if fs.route, fs.path, err = s.pinRoute(src, dst, f.Route); err != nil {
 			return errorf("flow %q: %w", f.ID, err)
 		}
-		if _, err = s.tracePath(dst, src, fs.hashRev); err != nil {
-			return errorf("flow %q (reverse path for ACKs): %w", f.ID, err)
+	} else if fs.path, err = paths.get(s, src, dst, fs.hashFwd); err != nil {
+		return errorf("flow %q: %w", f.ID, err)
+	}
+	if _, err = paths.get(s, dst, src, fs.hashRev); err != nil {
+		return errorf("flow %q (reverse path for ACKs): %w", f.ID, err)
+	}
+	if f.Quiet {
+		fs.path = nil
+	}
+	return nil
+}
+
+func (s *sim) buildFlows() error {
+	ids := make(map[string]int32, len(s.cfg.Flows))
+	paths := pathCache{}
+	s.flows = make([]flowState, len(s.cfg.Flows), len(s.cfg.Flows)+ringQPs(s.cfg.Rings))
+	for i := range s.cfg.Flows {
+		if err := s.initFlow(int32(i), &s.cfg.Flows[i], ids, paths); err != nil {
+			return err
 		}
 	}
-	for i := range s.flows {
+	if err := s.buildRings(ids, paths); err != nil {
+		return err
+	}
+	for i := range s.cfg.Flows {
 		for _, dep := range s.cfg.Flows[i].After {
 			j, ok := ids[dep]
 			if !ok {
@@ -888,8 +1007,14 @@ func (s *sim) buildSeries() error {
 	if n > 200_000 {
 		return errorf("%d samples requested (duration %d ns / every %d ns): raise SampleEveryNs to keep under 200000", n, s.cfg.DurationNs, s.cfg.SampleEveryNs)
 	}
-	if vals := (n + 1) * int64(len(s.cfg.Flows)+len(s.cfg.Watch)); vals > 20_000_000 {
-		return errorf("time series would hold %d values (%d samples x %d flows and ports): raise SampleEveryNs", vals, n+1, len(s.cfg.Flows)+len(s.cfg.Watch))
+	rated := 0
+	for i := range s.cfg.Flows {
+		if !s.cfg.Flows[i].Quiet {
+			rated++
+		}
+	}
+	if vals := (n + 1) * int64(rated+len(s.cfg.Watch)); vals > 20_000_000 {
+		return errorf("time series would hold %d values (%d samples x %d flows and ports): raise SampleEveryNs", vals, n+1, rated+len(s.cfg.Watch))
 	}
 	s.series = &Series{}
 	for _, w := range s.cfg.Watch {
@@ -901,7 +1026,10 @@ func (s *sim) buildSeries() error {
 		s.series.Queues = append(s.series.Queues, PortSeries{Node: w.Node, Port: w.Port})
 	}
 	for i := range s.flows {
-		s.series.Rates = append(s.series.Rates, FlowSeries{ID: s.flows[i].f.ID})
+		if !s.flows[i].f.Quiet {
+			s.series.Rates = append(s.series.Rates, FlowSeries{ID: s.flows[i].f.ID})
+			s.rated = append(s.rated, int32(i))
+		}
 	}
 	s.sampleT = s.cfg.SampleEveryNs * 1000
 	return nil

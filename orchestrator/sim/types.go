@@ -163,6 +163,11 @@ type Flow struct {
 	// step dependencies of collectives such as ring AllReduce.
 	After []string
 	Role  string
+	// Quiet marks a flow reported only as part of a whole (a step of a
+	// collective): its packets' latency goes into the run's distribution
+	// but it keeps no percentiles, rate series or path of its own, which
+	// keeps a collective of millions of QPs small and fast.
+	Quiet bool
 	// Route, when set, pins the flow's data packets to these egress
 	// ports ("node:port"), one per switch crossed, in order: the caller's
 	// own ECMP choice (labctl passes the path `labctl trace` computes, so
@@ -170,6 +175,24 @@ type Flow struct {
 	// towards Dst. Empty means the simulator's own flow hash decides.
 	// ACKs, NAKs and CNPs always follow the simulator's hash.
 	Route []string
+}
+
+// Ring is a ring AllReduce of Bytes over Ranks (NIC names in ring order),
+// run as NCCL runs it: one QP from each rank to the next, and 2(N-1)
+// steps (reduce-scatter, then all-gather), each one message of Bytes/N on
+// that QP, posted once the rank has received the previous step's message
+// from its predecessor. Its QPs are reported as flows "<ID>-r<rank>" and
+// its steps in Result.Rings. A ring costs one flow per rank whatever the
+// number of steps, so collectives of thousands of ranks stay small.
+type Ring struct {
+	ID    string
+	Ranks []string
+	Bytes int64
+	// DSCP and ExplicitDSCP classify the QPs as Flow's do.
+	DSCP         int
+	ExplicitDSCP bool
+	StartNs      int64
+	Role         string
 }
 
 // Config is one simulation run.
@@ -190,7 +213,9 @@ type Config struct {
 	// PG 0 share its limit.
 	PriorityToPG map[string]map[int]int
 
-	Flows      []Flow
+	Flows []Flow
+	// Rings are ring AllReduce collectives run beside Flows.
+	Rings      []Ring
 	DurationNs int64
 	// WarmupNs starts the goodput window of long-lived flows, so their
 	// goodput is measured once rates have converged.

@@ -414,11 +414,9 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 		if err != nil {
 			return nil, err
 		}
-		ring := engine.RingAllReduceFlows(arPrefix, ranks, c.Bytes, c.TrafficClass>>2)
-		for i := range ring {
-			ring[i].ExplicitDSCP = true // traffic class 0-3 is best effort, not RoCE
-		}
-		cfg.Flows = append(cfg.Flows, ring...)
+		// One QP per rank to the next, every step a message on it, as
+		// NCCL runs a ring; traffic class 0-3 is best effort, not RoCE.
+		cfg.Rings = []engine.Ring{{ID: arPrefix, Ranks: ranks, Bytes: c.Bytes, DSCP: c.TrafficClass >> 2, ExplicitDSCP: true, Role: "allreduce"}}
 	}
 	if vs.SeriesEvery >= 0 {
 		every := vs.SeriesEvery
@@ -429,7 +427,13 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 		cfg.Watch = b.watch(vs, nodes)
 		// The simulator samples every flow's rate: with thousands of
 		// collective QPs, sample less often to stay within its budget.
-		if vals := (cfg.DurationNs/cfg.SampleEveryNs + 1) * int64(len(cfg.Flows)+len(cfg.Watch)); vals > maxSeriesValues {
+		rated := 0
+		for i := range cfg.Flows {
+			if !cfg.Flows[i].Quiet {
+				rated++
+			}
+		}
+		if vals := (cfg.DurationNs/cfg.SampleEveryNs + 1) * int64(rated+len(cfg.Watch)); vals > maxSeriesValues {
 			cfg.SampleEveryNs = cfg.SampleEveryNs * (vals/maxSeriesValues + 1)
 		}
 	}
@@ -624,51 +628,25 @@ func (b *builder) mtu() int {
 	return engine.DefaultMTU
 }
 
-// allReduceFlows summarises a packet-level ring AllReduce per rank: what
-// rank i sent to rank i+1 over all steps.
+// allReduceFlows reports a packet-level ring AllReduce per rank: the QP
+// rank i ran to rank i+1 over all steps.
 func (b *builder) allReduceFlows(c *runtime.CollectiveSpec, res *engine.Result) []results.Flow {
 	n := len(c.Ranks)
-	type agg struct {
-		bytes, rtx  int64
-		first, last int64
-		done        bool
-		path        []string
-	}
-	per := make([]agg, n)
-	for i := range per {
-		per[i].first, per[i].done = math.MaxInt64, true
-	}
+	out := make([]results.Flow, 0, n)
 	for _, f := range res.Flows {
-		step, rank, ok := parseRingID(f.ID)
+		rank, ok := parseRingRank(f.ID)
 		if !ok || rank >= n {
 			continue
 		}
-		a := &per[rank]
-		a.bytes += f.BytesDelivered
-		a.rtx += f.Retransmits
-		if step == 0 {
-			a.path = f.Path
-		}
-		if f.StartNs >= 0 {
-			a.first = min(a.first, f.StartNs)
-		}
-		if f.Completed && f.FCTNs != nil {
-			a.last = max(a.last, f.StartNs+*f.FCTNs)
-		} else {
-			a.done = false
-		}
-	}
-	out := make([]results.Flow, 0, n)
-	for i, a := range per {
-		src, dst := c.Ranks[i], c.Ranks[(i+1)%n]
+		src, dst := c.Ranks[rank], c.Ranks[(rank+1)%n]
 		rf := results.Flow{
-			ID: fmt.Sprintf("allreduce r%d %s->%s", i, epString(src), epString(dst)), Src: epString(src), Dst: epString(dst),
-			Pattern: "ring-allreduce", Role: "allreduce", Bytes: a.bytes, Retransmits: a.rtx, Path: a.path, Source: results.Simulated,
+			ID: fmt.Sprintf("allreduce r%d %s->%s", rank, epString(src), epString(dst)), Src: epString(src), Dst: epString(dst),
+			Pattern: "ring-allreduce", Role: "allreduce", Bytes: f.BytesDelivered, Retransmits: f.Retransmits, Path: f.Path, Source: results.Simulated,
 		}
-		if a.done && a.last > a.first {
-			us := float64(a.last-a.first) / 1000
+		if f.Completed && f.FCTNs != nil && *f.FCTNs > 0 {
+			us := float64(*f.FCTNs) / 1000
 			rf.FCTUs = &us
-			rf.ThroughputGbps = round3(float64(a.bytes) * 8 / float64(a.last-a.first))
+			rf.ThroughputGbps = round3(float64(f.BytesDelivered) * 8 / float64(*f.FCTNs))
 		}
 		out = append(out, rf)
 	}
@@ -676,42 +654,34 @@ func (b *builder) allReduceFlows(c *runtime.CollectiveSpec, res *engine.Result) 
 }
 
 // allReducePhases measures the two phases of a packet-level ring
-// AllReduce: steps 0..N-2 scatter-reduce, N-1..2N-3 all-gather. Both move
-// the same bytes on the same paths; what differs is the fabric's state.
+// AllReduce from its steps: 0..N-2 scatter-reduce, N-1..2N-3 all-gather.
+// Both move the same bytes on the same paths; what differs is the
+// fabric's state.
 func (b *builder) allReducePhases(c *runtime.CollectiveSpec, res *engine.Result) map[string]any {
 	n := len(c.Ranks)
 	out := map[string]any{"model": "packet", "packet_level": true, "completed": false}
-	if ns, ok := engine.CollectiveTimeNs(res, arPrefix); ok {
-		out["completed"] = true
-		out["simulated_us"] = round3(float64(ns) / 1000)
+	if len(res.Rings) == 0 {
+		return out
 	}
-	type win struct{ start, end int64 }
-	phases := map[string]*win{"scatter_reduce": {math.MaxInt64, 0}, "allgather": {math.MaxInt64, 0}}
-	for _, f := range res.Flows {
-		step, _, ok := parseRingID(f.ID)
-		if !ok || f.StartNs < 0 {
-			continue
-		}
-		w := phases["scatter_reduce"]
-		if step >= n-1 {
-			w = phases["allgather"]
-		}
-		w.start = min(w.start, f.StartNs)
-		if f.FCTNs != nil {
-			w.end = max(w.end, f.StartNs+*f.FCTNs)
-		} else {
-			w.end = max(w.end, res.SimulatedNs)
-		}
+	rs := res.Rings[0]
+	if rs.TimeNs != nil {
+		out["completed"] = true
+		out["simulated_us"] = round3(float64(*rs.TimeNs) / 1000)
 	}
 	pm := map[string]any{}
-	for name, w := range phases {
-		if w.start == math.MaxInt64 {
+	for name, steps := range map[string][2]int{"scatter_reduce": {0, n - 2}, "allgather": {n - 1, 2*n - 3}} {
+		start := rs.StepStartNs[steps[0]]
+		if start < 0 {
 			continue
+		}
+		end := rs.StepEndNs[steps[1]]
+		if end < 0 {
+			end = res.SimulatedNs
 		}
 		maxQ, paused := 0.0, 0.0
 		if s := res.Series; s != nil {
 			for ti, t := range s.TimesNs {
-				if t < w.start || t > w.end {
+				if t < start || t > end {
 					continue
 				}
 				for _, q := range s.Queues {
@@ -723,8 +693,8 @@ func (b *builder) allReducePhases(c *runtime.CollectiveSpec, res *engine.Result)
 			}
 		}
 		pm[name] = map[string]any{
-			"start_us": round3(float64(w.start) / 1000), "end_us": round3(float64(w.end) / 1000),
-			"duration_us": round3(float64(w.end-w.start) / 1000), "max_queue_bytes": maxQ, "paused_port_samples": paused,
+			"start_us": round3(float64(start) / 1000), "end_us": round3(float64(end) / 1000),
+			"duration_us": round3(float64(end-start) / 1000), "max_queue_bytes": maxQ, "paused_port_samples": paused,
 		}
 	}
 	out["phases"] = pm
@@ -782,19 +752,14 @@ func (b *builder) runFlowLevelAllReduce(ctx context.Context, vs runtime.VariantS
 	return v, nil
 }
 
-// parseRingID reads "ar-s<step>-r<rank>".
-func parseRingID(id string) (step, rank int, ok bool) {
-	rest, found := strings.CutPrefix(id, arPrefix+"-s")
+// parseRingRank reads the rank of a ring QP's flow ID, "ar-r<rank>".
+func parseRingRank(id string) (int, bool) {
+	rest, found := strings.CutPrefix(id, arPrefix+"-r")
 	if !found {
-		return 0, 0, false
+		return 0, false
 	}
-	s, r, found := strings.Cut(rest, "-r")
-	if !found {
-		return 0, 0, false
-	}
-	step, err1 := strconv.Atoi(s)
-	rank, err2 := strconv.Atoi(r)
-	return step, rank, err1 == nil && err2 == nil
+	rank, err := strconv.Atoi(rest)
+	return rank, err == nil
 }
 
 // seriesOf converts the sampled series, keeping the busiest ports and
