@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -23,6 +24,7 @@ import (
 func newRunCmd(app *App) *cobra.Command {
 	var labArg string
 	var seed int64
+	var model string
 	cmd := &cobra.Command{
 		Use:   "run <scenario> --lab <lab> [--seed N]",
 		Short: "Run a scenario's variants on a lab that is up and record the results",
@@ -53,6 +55,18 @@ interrupted, 2 bad input (or the lab is not up), 3 the runtime is missing.`,
 			sc, err := scenario.Resolve(args[0])
 			if err != nil {
 				return err
+			}
+			switch model {
+			case "", runtime.ModelPacket, runtime.ModelFlow:
+			default:
+				return exitcode.Usagef("unknown --model %q: use packet (every packet simulated, the default) or flow (a steady-state estimate: %s)", model, runtime.FlowModelCaveat)
+			}
+			if m := cmp.Or(model, sc.Model); m != "" {
+				// Refuse a scenario the model cannot run before anything
+				// is written.
+				if err := sc.CheckModel(m); err != nil {
+					return err
+				}
 			}
 			name, st, err := labState(app, labArg)
 			if err != nil {
@@ -103,6 +117,7 @@ interrupted, 2 bad input (or the lab is not up), 3 the runtime is missing.`,
 				Lab:      l,
 				NICs:     scenario.NICsFromGraph(l.Graph),
 				MTU:      in.MTU,
+				Model:    model,
 				Save:     store.SaveRun,
 				Progress: app.progressWriter(format),
 			}
@@ -140,6 +155,7 @@ interrupted, 2 bad input (or the lab is not up), 3 the runtime is missing.`,
 	}
 	cmd.Flags().StringVar(&labArg, "lab", "", "the lab to run on (must be up)")
 	cmd.Flags().Int64Var(&seed, "seed", 1, "random seed: the same seed gives the same results")
+	cmd.Flags().StringVar(&model, "model", "", "simulation model: packet (every packet, the default) or flow (a fast steady-state estimate without queues, PFC, ECN or DCQCN); default: the scenario's")
 	_ = cmd.RegisterFlagCompletionFunc("lab", completeLabs)
 	return cmd
 }
@@ -174,7 +190,11 @@ func writeRunSummary(w io.Writer, run *results.Run, dir string) {
 	if run.NOS != "" {
 		fmt.Fprintf(w, ", %s", run.NOS)
 	}
-	fmt.Fprintf(w, "), seed %d: %s\n\n", run.Seed, strings.ToUpper(run.Status))
+	fmt.Fprintf(w, "), seed %d: %s\n", run.Seed, strings.ToUpper(run.Status))
+	if run.Model == runtime.ModelFlow {
+		fmt.Fprintf(w, "estimated by the %s; n/a: what it does not compute\n", runtime.FlowModelCaveat)
+	}
+	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "VARIANT\tGB/S\tMIN FLOW\tJAIN\tDROPS\tPAUSES\tPAUSED US\tECN MARKS\tCNPS\tRETRANSMITS\tP99 US\t")
 	for _, v := range run.Variants {
@@ -227,7 +247,13 @@ func writeRunSummary(w io.Writer, run *results.Run, dir string) {
 		fmt.Fprintf(w, "\nring AllReduce: %v ranks, %v transfers per round cross the spines, theory %v us on this fabric\n",
 			ar["ranks"], firstOf(ar["crossing_spine_per_round"]), ar["theoretical_us"])
 		for _, v := range run.Variants {
-			if x, ok := v.Extra["allreduce"].(map[string]any); ok {
+			x, ok := v.Extra["allreduce"].(map[string]any)
+			switch {
+			case !ok:
+			case x["model"] == runtime.ModelFlow:
+				fmt.Fprintf(w, "  %s: estimated %v us (%v x theory) by the %s\n",
+					v.Name, x["simulated_us"], x["simulated_over_theoretical"], runtime.FlowModelCaveat)
+			default:
 				fmt.Fprintf(w, "  %s: simulated %v us (%v x theory), AllGather congests more: %v (%v)\n",
 					v.Name, x["simulated_us"], x["simulated_over_theoretical"], x["allgather_congests_more"], x["congestion_comparison"])
 			}

@@ -21,6 +21,17 @@ const (
 	Simulated Source = "simulated"
 )
 
+// Simulation models of simulated figures (Run.Model, Summary.Model).
+const (
+	// ModelPacket simulates every packet: queues, PFC, ECN, DCQCN.
+	ModelPacket = "packet"
+	// ModelFlow estimates steady max-min fair rates and ring AllReduce
+	// times from the flows' paths.
+	ModelFlow = "flow"
+	// FlowModelCaveat is what every output says of a flow-level figure.
+	FlowModelCaveat = "flow-level model: no queues, PFC, ECN or DCQCN"
+)
+
 // Run status values.
 const (
 	StatusRunning     = "running"
@@ -44,8 +55,16 @@ type Run struct {
 	// ConfigDigest identifies the vendor config set the run used (sha256
 	// over the files in topologies/<lab>/configs), so a regression can say
 	// whether configs changed between two runs.
-	ConfigDigest string    `json:"config_digest,omitempty"`
-	Variants     []Variant `json:"variants"`
+	ConfigDigest string `json:"config_digest,omitempty"`
+	// Model is the simulator's model behind the simulated figures:
+	// "packet" (every packet simulated) or "flow" (a flow-level estimate:
+	// no queues, PFC, ECN or DCQCN). Empty for records made before it was
+	// kept, which were packet-level unless a variant's summary says flow.
+	Model string `json:"model,omitempty"`
+	// ModelNote says what the model leaves out (FlowModelCaveat for a
+	// flow-level run), so the record speaks for itself.
+	ModelNote string    `json:"model_note,omitempty"`
+	Variants  []Variant `json:"variants"`
 	// Extra holds scenario-specific results (for example the AllReduce
 	// traffic model) keyed by name.
 	Extra map[string]any `json:"extra,omitempty"`
@@ -144,6 +163,8 @@ type Summary struct {
 	CompletionUs         *float64 `json:"completion_us,omitempty"`
 	GoodputGbpsAggregate *float64 `json:"goodput_gbps_aggregate,omitempty"`
 	Source               Source   `json:"source"`
+	// Model is "packet" or "flow" for simulated figures (see Run.Model).
+	Model string `json:"model,omitempty"`
 	// NotComputed names the fields above (by JSON name) that the model
 	// behind this variant does not produce, such as drops in a flow-level
 	// estimate: their zeros are not results and reports show them as n/a.

@@ -92,11 +92,23 @@ func fmtInt(v int64) string { return strconv.FormatInt(v, 10) }
 
 // sourcesOf lists the distinct sources of a variant's numbers, so a report
 // can say "measured", "simulated" or "measured + simulated".
+// sourceLabel is how reports name where a figure came from: measured,
+// simulated (packet by packet), or simulated by the flow-level model.
+func sourceLabel(s Source, model string) string {
+	if s == Simulated && model == ModelFlow {
+		return "simulated, flow-level"
+	}
+	return string(s)
+}
+
+// variantModel is the model of a variant's simulated figures.
+func variantModel(v Variant) string { return v.Summary.Model }
+
 func sourcesOf(v Variant) string {
-	seen := map[Source]bool{}
+	seen := map[string]bool{}
 	add := func(s Source) {
 		if s != "" {
-			seen[s] = true
+			seen[sourceLabel(s, variantModel(v))] = true
 		}
 	}
 	add(v.Summary.Source)
@@ -109,28 +121,41 @@ func sourcesOf(v Variant) string {
 	return joinSources(seen)
 }
 
+// runSources names the sources of a run's figures; a flow-level run says
+// what its model leaves out.
 func runSources(run *Run) string {
-	seen := map[Source]bool{}
+	seen := map[string]bool{}
+	flow := false
 	for _, v := range run.Variants {
+		flow = flow || variantModel(v) == ModelFlow
 		for _, s := range strings.Split(sourcesOf(v), " + ") {
 			if s != "" && s != "unknown" {
-				seen[Source(s)] = true
+				seen[s] = true
 			}
 		}
 	}
-	return joinSources(seen)
+	out := joinSources(seen)
+	if flow {
+		out += " (" + FlowModelCaveat + ")"
+	}
+	return out
 }
 
-func joinSources(seen map[Source]bool) string {
+func joinSources(seen map[string]bool) string {
 	var out []string
 	for s := range seen {
-		out = append(out, string(s))
+		out = append(out, s)
 	}
 	sort.Strings(out)
 	if len(out) == 0 {
 		return "unknown"
 	}
 	return strings.Join(out, " + ")
+}
+
+// sourceClass turns a source label into a CSS class suffix.
+func sourceClass(label string) string {
+	return strings.NewReplacer(", ", "-", " + ", "-", " ", "-").Replace(label)
 }
 
 func assertionCounts(run *Run) (total, failed int) {

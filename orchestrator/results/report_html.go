@@ -33,9 +33,12 @@ type htmlVariant struct {
 	// Cells and SimCells are the formatted summary of the variant and of
 	// its simulated twin ("—" when it could not run, "n/a" where the model
 	// computes nothing).
-	Cells          []string
-	SimCells       []string
-	Sources        string
+	Cells       []string
+	SimCells    []string
+	Sources     string
+	SourceClass string
+	// FlowLevel marks a flow-level estimate: every figure says so.
+	FlowLevel      bool
 	Counters       []Counter
 	ZeroCounters   int
 	AssertionsPass int
@@ -61,6 +64,11 @@ type htmlData struct {
 	NIC             []nicSettings
 }
 
+// Label names the source of one flow's or counter's figures.
+func (d htmlData) Label(s Source, v htmlVariant) string {
+	return sourceLabel(s, variantModel(v.Variant))
+}
+
 // RenderHTML writes report.html: one self-contained file (inline CSS and
 // SVG, no script, no network access) with the summary, charts of every
 // metric kind, the simulator's time series, the topology and the tables.
@@ -74,6 +82,7 @@ func RenderHTML(run *Run, w io.Writer, opts HTMLOptions) error {
 	}
 	for _, v := range run.Variants {
 		hv := htmlVariant{Variant: v, Sources: sourcesOf(v), Cells: summaryCells(v.Summary, v.Error != "")}
+		hv.SourceClass, hv.FlowLevel = sourceClass(hv.Sources), variantModel(v) == ModelFlow
 		if v.Simulated != nil {
 			hv.SimCells = summaryCells(v.Simulated.Summary, v.Simulated.Error != "")
 		}
@@ -122,10 +131,10 @@ func summaryCharts(run *Run) []htmlChart {
 	}
 	vs := run.Variants
 	src := func(get func(Variant) Source) string {
-		seen := map[Source]bool{}
+		seen := map[string]bool{}
 		for _, v := range vs {
 			if s := get(v); s != "" {
-				seen[s] = true
+				seen[sourceLabel(s, variantModel(v))] = true
 			}
 		}
 		return joinSources(seen)
@@ -266,7 +275,7 @@ func seriesCharts(run *Run) []htmlSeriesGroup {
 		g := htmlSeriesGroup{Title: k.title}
 		for _, v := range run.Variants {
 			var lines []line
-			seen := map[Source]bool{}
+			seen := map[string]bool{}
 			unit := k.unit
 			for _, s := range v.Series {
 				if s.Kind != k.kind {
@@ -274,7 +283,7 @@ func seriesCharts(run *Run) []htmlSeriesGroup {
 				}
 				lines = append(lines, line{Name: s.Name, X: s.TimeUs, Y: s.Values})
 				if s.Source != "" {
-					seen[s.Source] = true
+					seen[sourceLabel(s.Source, variantModel(v))] = true
 				}
 				if unit == "" {
 					unit = s.Unit
@@ -325,7 +334,7 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}th{background:#f6f8fa}
 .charts{display:flex;flex-wrap:wrap;gap:14px}
 figure{margin:0;border:1px solid #d0d7de;border-radius:6px;padding:6px;background:#fff;max-width:100%;overflow-x:auto}
 svg.chart text{font-size:11px;fill:#1b1f24}svg.chart .ct{font-size:13px;font-weight:600}
-svg.chart .src{font-size:11px;font-weight:600}svg.chart .src-measured{fill:#1a7f37}svg.chart .src-simulated{fill:#8250df}
+svg.chart .src{font-size:11px;font-weight:600}svg.chart .src-measured{fill:#1a7f37}svg.chart .src-simulated{fill:#8250df}svg.chart .src-simulated-flow-level{fill:#bc4c00}.badge-simulated-flow-level{border-color:#bc4c00;color:#bc4c00}
 svg.chart .grid{stroke:#eaeef2}svg.chart .axisline{stroke:#57606a}svg.chart .tick{fill:#57606a}svg.chart .note{fill:#8c959f;font-style:italic}
 svg.topology line{stroke:#8c959f;stroke-width:1}svg.topology rect{fill:#ddf4ff;stroke:#0969da}svg.topology .tier0 rect{fill:#fbefff;stroke:#8250df}
 svg.topology .tier1 rect{fill:#fff8c5;stroke:#9a6700}svg.topology .tier3 rect{fill:#dafbe1;stroke:#1a7f37}svg.topology .more rect{fill:#f6f8fa;stroke:#8c959f;stroke-dasharray:3 2}
@@ -355,7 +364,7 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 <h2 id="summary">Summary</h2>
 <table>
 <tr><th>Variant</th><th>Throughput total (Gb/s)</th><th>Min flow (Gb/s)</th><th>Jain</th><th>Drops</th><th>PFC pauses</th><th>PFC pause (µs)</th><th>ECN marks</th><th>CNPs</th><th>Retransmits</th><th>p99 latency (µs)</th><th>Assertions</th><th>Source</th></tr>
-{{range .Variants}}<tr><td>{{.Name}}</td>{{range .Cells}}<td class="n">{{.}}</td>{{end}}<td>{{if .Error}}<span class="fail">error</span>{{else if eq (failed .) 0}}<span class="pass">{{.AssertionsPass}}/{{len .Assertions}} pass</span>{{else}}<span class="fail">{{failed .}} of {{len .Assertions}} failed</span>{{end}}</td><td><span class="badge badge-{{.Sources}}">{{.Sources}}</span></td></tr>
+{{range .Variants}}<tr><td>{{.Name}}</td>{{range .Cells}}<td class="n">{{.}}</td>{{end}}<td>{{if .Error}}<span class="fail">error</span>{{else if eq (failed .) 0}}<span class="pass">{{.AssertionsPass}}/{{len .Assertions}} pass</span>{{else}}<span class="fail">{{failed .}} of {{len .Assertions}} failed</span>{{end}}</td><td><span class="badge badge-{{.SourceClass}}">{{.Sources}}</span></td></tr>
 {{$sim := .SimCells}}{{with .Simulated}}<tr class="simulated"><td>↳ simulated ({{.ConfigSource}})</td>{{range $sim}}<td class="n">{{.}}</td>{{end}}<td>{{if .Error}}<span class="fail">error: {{.Error}}</span>{{else}}—{{end}}</td><td><span class="badge badge-simulated">simulated</span></td></tr>{{end}}
 {{end}}</table>
 
@@ -397,17 +406,17 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 {{end}}
 {{range .Variants}}
 <h2>Variant {{.Name}}</h2>
-<p>ECN {{onoff .ECN}}, PFC {{onoff .PFC}}{{if .SimulatedUs}}, {{num .SimulatedUs}} µs simulated{{end}}{{if .Repetition}}, repetition {{.Repetition}}{{end}}. Source: {{.Sources}}.</p>
+<p>ECN {{onoff .ECN}}, PFC {{onoff .PFC}}{{if .SimulatedUs}}, {{num .SimulatedUs}} µs {{if .FlowLevel}}estimated by the flow-level model (no queues, PFC, ECN or DCQCN){{else}}simulated{{end}}{{end}}{{if .Repetition}}, repetition {{.Repetition}}{{end}}. Source: {{.Sources}}.</p>
 {{with .Error}}<p class="error">Error: {{.}}</p>{{end}}
 {{if .Flows}}<h3>Flows</h3>
 <table>
 <tr><th>Flow</th><th>Pattern</th><th>Role</th><th>Throughput (Gb/s)</th><th>p50 (µs)</th><th>p99 (µs)</th><th>FCT (µs)</th><th>Retransmits</th><th>Source</th></tr>
-{{range .Flows}}<tr><td>{{.ID}}</td><td>{{.Pattern}}</td><td>{{.Role}}</td><td class="n">{{num .ThroughputGbps}}</td>{{with .LatencyUs}}<td class="n">{{num .P50}}</td><td class="n">{{num .P99}}</td>{{else}}<td>–</td><td>–</td>{{end}}<td class="n">{{with .FCTUs}}{{num (deref .)}}{{else}}–{{end}}</td><td class="n">{{int .Retransmits}}</td><td>{{.Source}}</td></tr>
+{{$v := .}}{{range .Flows}}<tr><td>{{.ID}}</td><td>{{.Pattern}}</td><td>{{.Role}}</td><td class="n">{{num .ThroughputGbps}}</td>{{with .LatencyUs}}<td class="n">{{num .P50}}</td><td class="n">{{num .P99}}</td>{{else}}<td>–</td><td>–</td>{{end}}<td class="n">{{with .FCTUs}}{{num (deref .)}}{{else}}–{{end}}</td><td class="n">{{int .Retransmits}}</td><td>{{$.Label .Source $v}}</td></tr>
 {{end}}</table>{{end}}
-{{if .Counters}}<h3>Switch counters (non-zero PFC, ECN or drops)</h3>
+{{$v := .}}{{if .Counters}}<h3>Switch counters (non-zero PFC, ECN or drops)</h3>
 <table>
 <tr><th>Node</th><th>Port</th><th>Priority</th><th>TX bytes</th><th>PFC tx</th><th>PFC rx</th><th>ECN marked</th><th>Drops</th><th>Source</th></tr>
-{{range .Counters}}<tr><td>{{.Node}}</td><td>{{.Port}}</td><td class="n">{{.Priority}}</td><td class="n">{{int .TxBytes}}</td><td class="n">{{int .PFCTx}}</td><td class="n">{{int .PFCRx}}</td><td class="n">{{int .ECNMarked}}</td><td class="n">{{int .Drops}}</td><td>{{.Source}}</td></tr>
+{{range .Counters}}<tr><td>{{.Node}}</td><td>{{.Port}}</td><td class="n">{{.Priority}}</td><td class="n">{{int .TxBytes}}</td><td class="n">{{int .PFCTx}}</td><td class="n">{{int .PFCRx}}</td><td class="n">{{int .ECNMarked}}</td><td class="n">{{int .Drops}}</td><td>{{$.Label .Source $v}}</td></tr>
 {{end}}</table>
 {{if .ZeroCounters}}<p>{{.ZeroCounters}} more counter rows are zero; see run.json.</p>{{end}}{{end}}
 {{end}}

@@ -106,7 +106,7 @@ func RenderJUnit(run *Run, w io.Writer) error {
 		suite.Time = fmt.Sprintf("%.3f", run.Finished.Sub(run.Started).Seconds())
 	}
 	for _, p := range [][2]string{{"run_id", run.RunID}, {"lab", run.Lab}, {"scenario", run.Scenario}, {"runtime", run.Runtime},
-		{"nos", run.NOS}, {"seed", fmt.Sprint(run.Seed)}, {"status", run.Status}, {"config_digest", run.ConfigDigest}} {
+		{"nos", run.NOS}, {"seed", fmt.Sprint(run.Seed)}, {"status", run.Status}, {"config_digest", run.ConfigDigest}, {"model", junitModel(run)}} {
 		if p[1] != "" {
 			suite.Properties = append(suite.Properties, JUnitProperty{Name: p[0], Value: xmlSafe(p[1])})
 		}
@@ -133,4 +133,15 @@ func RenderJUnit(run *Run, w io.Writer) error {
 		}
 	}
 	return writeJUnit(w, suite)
+}
+
+// junitModel names the model behind a run's simulated figures.
+func junitModel(run *Run) string {
+	switch run.Model {
+	case ModelFlow:
+		return "flow: " + FlowModelCaveat
+	case ModelPacket:
+		return "packet: every packet simulated"
+	}
+	return ""
 }

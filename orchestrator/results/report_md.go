@@ -126,7 +126,11 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 		p("## Variant %s\n\n", mdText(v.Name))
 		p("ECN %s, PFC %s", onOffWord(v.ECN), onOffWord(v.PFC))
 		if v.SimulatedUs > 0 {
-			p(", %s µs simulated", fmtFloat(v.SimulatedUs))
+			if variantModel(v) == ModelFlow {
+				p(", %s µs estimated by the %s", fmtFloat(v.SimulatedUs), FlowModelCaveat)
+			} else {
+				p(", %s µs simulated", fmtFloat(v.SimulatedUs))
+			}
 		}
 		if v.Repetition > 0 {
 			p(", repetition %d", v.Repetition)
@@ -149,7 +153,7 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 					fct = fmtFloat(*f.FCTUs)
 				}
 				p("| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", mdCell(f.ID), mdCell(f.Pattern), mdCell(f.Role),
-					fmtFloat(f.ThroughputGbps), p50, p99, fct, fmtInt(f.Retransmits), mdCell(string(f.Source)))
+					fmtFloat(f.ThroughputGbps), p50, p99, fct, fmtInt(f.Retransmits), mdCell(sourceLabel(f.Source, variantModel(v))))
 			}
 			p("\n")
 		}
@@ -165,7 +169,7 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 			p("|---|---|--:|--:|--:|--:|--:|--:|---|\n")
 			for _, c := range nz {
 				p("| %s | %s | %d | %s | %s | %s | %s | %s | %s |\n", mdCell(c.Node), mdCell(c.Port), c.Priority,
-					fmtInt(c.TxBytes), fmtInt(c.PFCTx), fmtInt(c.PFCRx), fmtInt(c.ECNMarked), fmtInt(c.Drops), mdCell(string(c.Source)))
+					fmtInt(c.TxBytes), fmtInt(c.PFCTx), fmtInt(c.PFCRx), fmtInt(c.ECNMarked), fmtInt(c.Drops), mdCell(sourceLabel(c.Source, variantModel(v))))
 			}
 			if len(nz) < len(v.Counters) {
 				p("\n%d more counter rows are zero; see run.json.\n", len(v.Counters)-len(nz))

@@ -78,7 +78,7 @@ func (c *chartFrame) open() {
 		esc(c.kind), esc(c.source), c.w, c.h, c.w, c.h, esc(c.title+" ("+c.source+")"))
 	fmt.Fprintf(&c.b, `<title>%s (%s)</title>`, esc(c.title), esc(c.source))
 	fmt.Fprintf(&c.b, `<text x="%.0f" y="18" class="ct">%s</text>`, c.left, esc(c.title))
-	fmt.Fprintf(&c.b, `<text x="%.0f" y="18" class="src src-%s" text-anchor="end">%s</text>`, c.w-c.right, esc(c.source), esc(c.source))
+	fmt.Fprintf(&c.b, `<text x="%.0f" y="18" class="src src-%s" text-anchor="end">%s</text>`, c.w-c.right, esc(sourceClass(c.source)), esc(c.source))
 	// Horizontal grid and y labels.
 	for i := 0; float64(i)*c.yStep <= c.yMax*(1+1e-9); i++ {
 		v := float64(i) * c.yStep
@@ -341,7 +341,7 @@ func timelineChart(kind, title, xUnit, source string, lines []line) template.HTM
 		esc(c.kind), esc(c.source), c.w, c.h, c.w, c.h, esc(c.title+" ("+c.source+")"))
 	fmt.Fprintf(&c.b, `<title>%s (%s)</title>`, esc(c.title), esc(c.source))
 	fmt.Fprintf(&c.b, `<text x="10" y="18" class="ct">%s</text>`, esc(c.title))
-	fmt.Fprintf(&c.b, `<text x="%.0f" y="18" class="src src-%s" text-anchor="end">%s</text>`, c.w-c.right, esc(c.source), esc(c.source))
+	fmt.Fprintf(&c.b, `<text x="%.0f" y="18" class="src src-%s" text-anchor="end">%s</text>`, c.w-c.right, esc(sourceClass(c.source)), esc(c.source))
 	plotBottom := c.top + laneH*float64(len(lines))
 	for i := 0; i <= 4; i++ {
 		x := xMin + (xMax-xMin)*float64(i)/4

@@ -115,6 +115,8 @@ type VariantSpec struct {
 	// Collective, when set, runs a collective (ring AllReduce) over its
 	// ranks in addition to Flows.
 	Collective *CollectiveSpec `json:"collective,omitempty"`
+	// Model is the simulator's model: ModelPacket (default) or ModelFlow.
+	Model string `json:"model,omitempty"`
 	// NIC is the hosts' NIC settings: DCQCN parameters and the QPs' loss
 	// recovery (the lab's nic section with the scenario's over it).
 	NIC nic.Settings `json:"nic,omitzero"`
@@ -124,6 +126,13 @@ type VariantSpec struct {
 	// Progress, when not nil, is called with the fraction done (0..1).
 	Progress func(done float64) `json:"-"`
 }
+
+// Simulation models (see results.ModelPacket, results.ModelFlow).
+const (
+	ModelPacket     = results.ModelPacket
+	ModelFlow       = results.ModelFlow
+	FlowModelCaveat = results.FlowModelCaveat
+)
 
 // Endpoint is one NIC of one host of the fabric graph.
 type Endpoint struct {

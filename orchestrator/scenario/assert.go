@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/labctl/labctl/orchestrator/results"
+	"github.com/labctl/labctl/orchestrator/runtime"
 )
 
 const identFix = "use ecn, pfc, repetition, simulated_us, flows, summary.<field> (" +
@@ -278,12 +279,27 @@ func lookupVariant(run *results.Run, v *results.Variant, path []string) (Value, 
 func summaryNum(s *results.Summary, field string) (Value, error) {
 	x, ok, known := summaryValue(s, field)
 	switch {
+	case known && slices.Contains(s.NotComputed, field):
+		return Value{}, notComputed(s, field)
 	case !known:
 		return Value{}, fmt.Errorf("unknown summary field %q", field)
 	case !ok:
 		return Value{}, fmt.Errorf("summary.%s is absent: it needs every flow to have a size (bytes) and to complete within the duration", field)
 	}
 	return Num(x), nil
+}
+
+// notComputed says why a summary has no value for field: the model does
+// not compute it, or the live lab cannot measure it. An assertion that
+// reads it fails with this reason; it never passes on a placeholder 0.
+func notComputed(s *results.Summary, field string) error {
+	switch {
+	case s.Model == runtime.ModelFlow:
+		return fmt.Errorf("summary.%s is not computed by the %s", field, runtime.FlowModelCaveat)
+	case s.Source == results.Measured:
+		return fmt.Errorf("summary.%s is not measured on a live lab: its virtual switches and soft-RoCE NICs do not produce it (assert on simulated.summary.%s, the simulated twin)", field, field)
+	}
+	return fmt.Errorf("summary.%s is not computed for this variant", field)
 }
 
 // congestionFields are the summary fields only the simulator models: the

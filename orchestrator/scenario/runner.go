@@ -20,6 +20,9 @@ type Runner struct {
 	Lab     *runtime.Lab
 	// NICs are the lab's GPU NICs in fabric order.
 	NICs []NIC
+	// Model overrides the scenario's simulation model (runtime.ModelPacket
+	// or ModelFlow); empty keeps the scenario's, which defaults to packet.
+	Model string
 	// MTU is the payload MTU of the lab's lossless class (0 means 4096);
 	// with the NIC speed it gives the ideal goodput assertions compare to.
 	MTU int
@@ -63,6 +66,20 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 			run.Extra["allreduce"] = m
 		}
 	}
+	model := r.Model
+	if model == "" {
+		model = s.Model
+	}
+	if model == "" {
+		model = runtime.ModelPacket
+	}
+	if err := s.CheckModel(model); err != nil {
+		return err
+	}
+	run.Model = model
+	if model == runtime.ModelFlow {
+		run.ModelNote = runtime.FlowModelCaveat
+	}
 	nicSettings, err := r.nicSettings(s)
 	if err != nil {
 		return err
@@ -77,6 +94,7 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 			return err
 		}
 		vs.NIC = nicSettings
+		vs.Model = model
 		specs[i] = vs
 	}
 	run.Status = results.StatusRunning

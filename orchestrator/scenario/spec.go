@@ -15,6 +15,7 @@ import (
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/nic"
+	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/specyaml"
 	"github.com/labctl/labctl/scenarios"
 )
@@ -42,6 +43,10 @@ type Spec struct {
 	// NIC overrides the lab's nic section field by field (DCQCN
 	// parameters by the NIC's names, qp_timeout, retry_cnt).
 	NIC nic.Spec `yaml:"nic"`
+	// Model is the simulator's model: packet (default: every packet) or
+	// flow (a fast estimate of steady rates and ring AllReduce times,
+	// without queues, PFC, ECN or DCQCN). labctl run --model overrides it.
+	Model string `yaml:"model"`
 	// Repetitions runs every variant this many times with seeds seed,
 	// seed+1, ...
 	Repetitions int          `yaml:"repetitions"`
@@ -227,6 +232,12 @@ func Parse(file string, data []byte) (*Spec, error) {
 		}
 		return nil, at("$.nic", err.Error(), "")
 	}
+	switch s.Model {
+	case "":
+	case runtime.ModelPacket, runtime.ModelFlow:
+	default:
+		return nil, at("$.model", fmt.Sprintf("unknown model %q", s.Model), "use packet (every packet simulated) or flow (a steady-state estimate)")
+	}
 	if s.Repetitions == 0 {
 		s.Repetitions = 1
 	}
@@ -401,4 +412,29 @@ func ParseBytes(s string) (int64, error) {
 		return 0, fmt.Errorf("bad size %q", s)
 	}
 	return int64(f * m), nil
+}
+
+// CheckModel says whether the scenario can run with the given model. The
+// flow-level model has no ECN or PFC (variants differing only there would
+// be the same numbers under other names), and it answers steady rates of
+// long-lived flows and ring AllReduce times, not one flow's completion.
+func (s *Spec) CheckModel(model string) error {
+	if model != runtime.ModelFlow {
+		return nil
+	}
+	if len(s.Matrix.ECN) > 1 || len(s.Matrix.PFC) > 1 {
+		return exitcode.Usagef("scenario %s varies ECN and PFC, but the flow-level model has neither (it has no queues, PFC, ECN or DCQCN), so its variants would be the same numbers under other names: set matrix ecn: [on] and pfc: [on] for a flow-level run, or run it with --model packet", s.Name)
+	}
+	for i, t := range s.Traffic {
+		if t.Pattern == "ring-allreduce" {
+			if len(s.Traffic) > 1 {
+				return exitcode.Usagef("scenario %s: the flow-level model runs a ring AllReduce alone; put traffic[%d]'s other patterns in a scenario of their own, or use --model packet", s.Name, i)
+			}
+			continue
+		}
+		if t.BytesN > 0 {
+			return exitcode.Usagef("scenario %s traffic[%d] sends %s per flow: the flow-level model gives steady rates of long-lived flows, not completion times; leave bytes out or use --model packet", s.Name, i, t.Bytes)
+		}
+	}
+	return nil
 }

@@ -100,6 +100,10 @@ type AllReduceEstimate struct {
 	LatencyNs   float64 `json:"latency_ns"`
 	// BusBWGbps is the NCCL-style bus bandwidth 2(N-1)/N * S / time.
 	BusBWGbps float64 `json:"bus_bw_gbps"`
+	// RankRatesGbps is each rank's max-min fair goodput to the next rank.
+	RankRatesGbps []float64 `json:"rank_rates_gbps"`
+	// ChunkBytes is what each rank sends per step.
+	ChunkBytes int64 `json:"chunk_bytes"`
 }
 
 // RingAllReduceFlowLevel estimates a ring AllReduce without simulating
@@ -131,7 +135,7 @@ func RingAllReduceFlowLevel(cfg Config, ranks []string, bytes int64) (*AllReduce
 	}
 	chunk := float64(step0[0].Bytes)
 	frame := float64(s.mtu + WireOverheadBytes)
-	est := &AllReduceEstimate{Ranks: n, Steps: 2 * (n - 1), MinRateGbps: math.Inf(1)}
+	est := &AllReduceEstimate{Ranks: n, Steps: 2 * (n - 1), MinRateGbps: math.Inf(1), RankRatesGbps: rates, ChunkBytes: step0[0].Bytes}
 	for i, path := range paths {
 		lat := 0.0
 		minSer := math.Inf(1)
@@ -254,6 +258,14 @@ func flowLevel(cfg Config) (*sim, [][]int32, []float64, error) {
 	paths := make([][]int32, len(s.flows))
 	for i := range s.flows {
 		f := &s.flows[i]
+		if len(f.route) > 0 {
+			// A pinned route (the caller's ECMP choice) is the path.
+			paths[i] = []int32{f.src}
+			for _, h := range f.route {
+				paths[i] = append(paths[i], h.out)
+			}
+			continue
+		}
 		paths[i] = s.egressPath(f.src, f.dst, f.hashFwd)
 	}
 	rates := maxMinFair(paths, func(pi int32) float64 { return s.ports[pi].lineMbps / 1000 * eta })

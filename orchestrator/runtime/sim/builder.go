@@ -504,6 +504,7 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 		SimulatedUs: float64(res.SimulatedNs) / 1000,
 		Params: map[string]string{
 			"mtu":   strconv.Itoa(b.mtu()),
+			"model": runtime.ModelPacket,
 			"dcqcn": dcqcnName(st.Preset, cfg.DCQCNEnabled),
 			"nodes": strconv.Itoa(len(cfg.Topology.Nodes)),
 			"links": strconv.Itoa(len(cfg.Topology.Links)),
@@ -583,7 +584,7 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 		ThroughputGbpsTotal: round3(sum), ThroughputGbpsMinFlow: round3(minTp), JainFairness: round3(engine.Jain(tps)),
 		Drops: t.Drops, PFCPauseFrames: t.PauseFrames, PFCPauseUs: round3(float64(t.PausedNs) / 1000),
 		ECNMarked: t.ECNMarked, CNP: t.CNPs, Retransmits: t.Retransmits,
-		LatencyUsP99: round3(float64(t.LatencyP99Ns) / 1000), Source: results.Simulated,
+		LatencyUsP99: round3(float64(t.LatencyP99Ns) / 1000), Source: results.Simulated, Model: runtime.ModelPacket,
 	}
 	if done, us, gbps := completion(vs, res); done {
 		v.Summary.CompletionUs, v.Summary.GoodputGbpsAggregate = &us, &gbps
@@ -701,12 +702,57 @@ func (b *builder) allReducePhases(c *runtime.CollectiveSpec, res *engine.Result)
 	return out
 }
 
-// runFlowLevelAllReduce answers a ring AllReduce too large for the packet
-// engine with the simulator's flow-level model.
-func (b *builder) runFlowLevelAllReduce(ctx context.Context, vs runtime.VariantSpec) (*results.Variant, error) {
+// flowNotComputed are the summary fields the flow-level model has no
+// answer for: it has no packets, queues, pauses or marks.
+var flowNotComputed = []string{"drops", "pfc_pause_frames", "pfc_pause_us", "ecn_marked", "cnp", "retransmits", "latency_us_p99"}
+
+// runFlowLevel answers a variant with the simulator's flow-level model:
+// max-min fair steady rates of long-lived flows on the paths the packet
+// engine takes, or a ring AllReduce's time. Every figure comes from the
+// model's own flows; what it does not compute is listed as such.
+func (b *builder) runFlowLevel(ctx context.Context, vs runtime.VariantSpec) (*results.Variant, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if vs.Collective != nil {
+		return b.flowLevelAllReduce(vs)
+	}
+	for _, f := range vs.Flows {
+		if f.Bytes > 0 {
+			return nil, exitcode.Usagef("variant %s: flow %s has a size; the %s gives steady rates of long-lived flows only: leave bytes out or use --model packet", vs.Name, f.ID, runtime.FlowModelCaveat)
+		}
+	}
+	cfg, err := b.config(vs)
+	if err != nil {
+		return nil, err
+	}
+	rates, err := engine.FlowLevelRates(*cfg)
+	if err != nil {
+		return nil, fmt.Errorf("simulate %s: %w", vs.Name, err)
+	}
+	byID := map[string]float64{}
+	for i, f := range cfg.Flows {
+		id, _, _ := strings.Cut(f.ID, "/qp")
+		byID[id] += rates[i]
+	}
+	v := b.flowLevelVariant(vs, len(cfg.Topology.Nodes))
+	var tps []float64
+	for _, fs := range vs.Flows {
+		tp := round3(byID[fs.ID])
+		tps = append(tps, tp)
+		v.Flows = append(v.Flows, results.Flow{ID: fs.ID, Src: epString(fs.Src), Dst: epString(fs.Dst), Pattern: fs.Pattern, Role: fs.Role, ThroughputGbps: tp, Source: results.Simulated})
+	}
+	flowLevelSummary(v, tps)
+	return v, nil
+}
+
+// flowLevelAllReduce estimates a ring AllReduce at flow level: each rank's
+// max-min fair rate paces its steps, every step waits for the slowest
+// rank, so all ranks finish together.
+func (b *builder) flowLevelAllReduce(vs runtime.VariantSpec) (*results.Variant, error) {
 	c := vs.Collective
 	if len(vs.Flows) > 0 {
-		return nil, exitcode.Usagef("variant %s: a ring AllReduce of %d ranks runs at flow level, which cannot carry other traffic; run the other patterns in a separate scenario", vs.Name, len(c.Ranks))
+		return nil, exitcode.Usagef("variant %s: the %s runs a ring AllReduce alone; run the other patterns in a scenario of their own, or use --model packet", vs.Name, runtime.FlowModelCaveat)
 	}
 	nodes, nics, err := b.subset(c.Ranks)
 	if err != nil {
@@ -717,39 +763,61 @@ func (b *builder) runFlowLevelAllReduce(ctx context.Context, vs runtime.VariantS
 	if err != nil {
 		return nil, err
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
 	cfg := engine.Config{Topology: topo, QoS: qosMap, DSCPToPriority: dscp, MTU: b.in.MTU, Seed: vs.Seed}
 	est, err := engine.RingAllReduceFlowLevel(cfg, ranks, c.Bytes)
 	if err != nil {
 		return nil, fmt.Errorf("simulate %s: %w", vs.Name, err)
 	}
 	us := round3(est.TimeNs / 1000)
-	v := &results.Variant{
-		Name: vs.Name, ECN: vs.ECN, PFC: vs.PFC, Repetition: vs.Repetition, SimulatedUs: us,
-		Params:   map[string]string{"mtu": strconv.Itoa(b.mtu()), "model": "flow-level", "nodes": strconv.Itoa(len(topo.Nodes))},
-		Flows:    []results.Flow{},
-		Counters: []results.Counter{},
-		Summary: results.Summary{
-			ThroughputGbpsTotal: round3(est.MinRateGbps * float64(len(ranks))), ThroughputGbpsMinFlow: round3(est.MinRateGbps),
-			JainFairness: 1, Source: results.Simulated,
-			// The flow-level model has no packets, queues or pauses: these
-			// zeros are not results, and the record says so.
-			NotComputed: []string{"drops", "pfc_pause_frames", "pfc_pause_us", "ecn_marked", "cnp", "retransmits", "latency_us_p99"},
-		},
+	v := b.flowLevelVariant(vs, len(topo.Nodes))
+	v.SimulatedUs = us
+	bytes := est.ChunkBytes * int64(est.Steps)
+	var tps []float64
+	for i := range c.Ranks {
+		src, dst := c.Ranks[i], c.Ranks[(i+1)%len(c.Ranks)]
+		fct := us
+		tp := round3(float64(bytes) * 8 / est.TimeNs)
+		tps = append(tps, tp)
+		v.Flows = append(v.Flows, results.Flow{
+			ID: fmt.Sprintf("allreduce r%d %s->%s", i, epString(src), epString(dst)), Src: epString(src), Dst: epString(dst),
+			Pattern: "ring-allreduce", Role: "allreduce", Bytes: bytes, ThroughputGbps: tp, FCTUs: &fct, Source: results.Simulated,
+		})
 	}
-	step := round3(est.StepNs / 1000)
-	half := float64(est.Steps/2) * step
-	phase := map[string]any{"duration_us": round3(half), "max_queue_bytes": 0.0, "paused_port_samples": 0.0}
+	flowLevelSummary(v, tps)
+	// A closed form has no phases to compare and no completion to
+	// observe: only its time and rates are reported.
 	v.Extra = map[string]any{"allreduce": map[string]any{
-		"model": "flow-level", "packet_level": false, "completed": true, "simulated_us": us, "step_us": step,
+		"model": runtime.ModelFlow, "packet_level": false, "simulated_us": us, "step_us": round3(est.StepNs / 1000),
 		"min_rate_gbps": round3(est.MinRateGbps), "bus_bw_gbps": round3(est.BusBWGbps),
-		// The flow-level model gives both phases the same max-min fair
-		// rates and no queues, so neither congests more by construction.
-		"phases": map[string]any{"scatter_reduce": phase, "allgather": phase},
 	}}
 	return v, nil
+}
+
+func (b *builder) flowLevelVariant(vs runtime.VariantSpec, nodes int) *results.Variant {
+	return &results.Variant{
+		Name: vs.Name, ECN: vs.ECN, PFC: vs.PFC, Repetition: vs.Repetition,
+		Params:   map[string]string{"mtu": strconv.Itoa(b.mtu()), "model": runtime.ModelFlow, "nodes": strconv.Itoa(nodes)},
+		Flows:    []results.Flow{},
+		Counters: []results.Counter{},
+	}
+}
+
+// flowLevelSummary sums a flow-level variant from its flows' rates.
+func flowLevelSummary(v *results.Variant, tps []float64) {
+	sum, low := 0.0, math.Inf(1)
+	for _, x := range tps {
+		sum += x
+		low = math.Min(low, x)
+	}
+	if len(tps) == 0 {
+		low = 0
+	}
+	v.Summary = results.Summary{
+		ThroughputGbpsTotal: round3(sum), ThroughputGbpsMinFlow: round3(low), JainFairness: round3(engine.Jain(tps)),
+		Source: results.Simulated, Model: runtime.ModelFlow,
+		// No packets, queues or pauses: zeros here are not results.
+		NotComputed: flowNotComputed,
+	}
 }
 
 // parseRingRank reads the rank of a ring QP's flow ID, "ar-r<rank>".

@@ -25,11 +25,7 @@ import (
 const Name = "sim"
 
 // Runtime runs labs in the simulator. The zero value is ready to use.
-type Runtime struct {
-	// MaxPacketRanks is the largest ring AllReduce simulated packet by
-	// packet; larger ones use the flow-level model. 0 means 128.
-	MaxPacketRanks int
-}
+type Runtime struct{}
 
 // New returns the simulator runtime.
 func New() *Runtime { return &Runtime{} }
@@ -134,12 +130,8 @@ func (r *Runtime) RunVariantWithConfigs(ctx context.Context, l *runtime.Lab, vs 
 	if err != nil {
 		return nil, err
 	}
-	maxRanks := r.MaxPacketRanks
-	if maxRanks == 0 {
-		maxRanks = 128
-	}
-	if c := vs.Collective; c != nil && len(c.Ranks) > maxRanks {
-		return b.runFlowLevelAllReduce(ctx, vs)
+	if vs.Model == runtime.ModelFlow {
+		return b.runFlowLevel(ctx, vs)
 	}
 	cfg, err := b.config(vs)
 	if err != nil {

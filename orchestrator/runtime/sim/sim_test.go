@@ -172,14 +172,19 @@ func TestFlowLevelAllReduce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rt := &Runtime{MaxPacketRanks: 4}
-	v, err := rt.RunVariant(context.Background(), l, vs)
+	fvs := vs
+	fvs.Model = runtime.ModelFlow
+	v, err := New().RunVariant(context.Background(), l, fvs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ar, _ := v.Extra["allreduce"].(map[string]any)
-	if ar["model"] != "flow-level" || ar["completed"] != true || ar["simulated_us"].(float64) <= 0 {
+	// The model computes a time: no completion, no phases filled in.
+	if ar["model"] != runtime.ModelFlow || ar["simulated_us"].(float64) <= 0 || ar["completed"] != nil || ar["phases"] != nil {
 		t.Errorf("flow-level AllReduce: %v", ar)
+	}
+	if v.Summary.Model != runtime.ModelFlow || len(v.Summary.NotComputed) == 0 || len(v.Flows) != len(vs.Collective.Ranks) {
+		t.Errorf("flow-level summary %+v with %d flows", v.Summary, len(v.Flows))
 	}
 	// The packet engine agrees within a few percent on this small fabric.
 	pv, err := New().RunVariant(context.Background(), l, vs)
@@ -188,7 +193,7 @@ func TestFlowLevelAllReduce(t *testing.T) {
 	}
 	par := pv.Extra["allreduce"].(map[string]any)
 	ratio := par["simulated_us"].(float64) / ar["simulated_us"].(float64)
-	if par["model"] != "packet" || ratio < 0.95 || ratio > 1.05 {
+	if par["model"] != runtime.ModelPacket || ratio < 0.95 || ratio > 1.05 {
 		t.Errorf("packet %v us vs flow-level %v us", par["simulated_us"], ar["simulated_us"])
 	}
 }

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/labctl/labctl/orchestrator/results"
+)
+
+// simulatedWord finds "simulated" as a word, not inside record keys such
+// as simulated_us.
+var simulatedWord = regexp.MustCompile(`(^|[^A-Za-z0-9_.-])simulated([^A-Za-z0-9_]|$)`)
+
+// A flow-level run says so wherever it says "simulated": the text output,
+// report.md, report.html (visible text), junit.xml and the record.
+func TestFlowModelIsNamedEverywhere(t *testing.T) {
+	dir := upLab(t, "16gpu")
+	var out, errb strings.Builder
+	if code := run(context.Background(), []string{"run", "allreduce", "--lab", "16gpu", "--dir", dir, "--model", "flow"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, errb.String(), out.String())
+	}
+	runDir := ""
+	for _, line := range strings.Split(out.String(), "\n") {
+		if rest, ok := strings.CutPrefix(line, "record and reports: "); ok {
+			runDir = filepath.Dir(rest)
+			if !filepath.IsAbs(runDir) {
+				runDir = filepath.Join(dir, runDir)
+			}
+		}
+	}
+	if runDir == "" {
+		t.Fatalf("no run folder in the output:\n%s", out.String())
+	}
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(runDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	html := read(results.ReportHTML)
+	html = regexp.MustCompile(`(?s)<style>.*?</style>`).ReplaceAllString(html, "")
+	html = regexp.MustCompile(`<[^>]*>`).ReplaceAllString(html, "\n")
+	outputs := map[string]string{
+		"text": out.String(), "report.md": read(results.ReportMarkdown), "report.html": html,
+		"junit.xml": read(results.ReportJUnit), "run.json": read(results.RunFile),
+	}
+	if !strings.Contains(outputs["run.json"], `"model_note": "flow-level model: no queues, PFC, ECN or DCQCN"`) || strings.Count(outputs["run.json"], `"model": "flow"`) < 2 {
+		t.Errorf("run.json does not carry the model on the run and the summaries")
+	}
+	delete(outputs, "run.json") // structured: its sources sit beside "model"
+	for name, text := range outputs {
+		if !strings.Contains(text, "flow-level model: no queues, PFC, ECN or DCQCN") && !strings.Contains(text, `"model": "flow"`) {
+			t.Errorf("%s does not name the flow-level model", name)
+		}
+		for i, line := range strings.Split(text, "\n") {
+			if simulatedWord.MatchString(line) && !strings.Contains(line, "flow-level") {
+				t.Errorf("%s line %d says simulated without the model: %q", name, i+1, strings.TrimSpace(line))
+			}
+		}
+	}
+	// And the packet model's run says nothing of a flow-level model.
+	out.Reset()
+	if code := run(context.Background(), []string{"run", "allreduce", "--lab", "16gpu", "--dir", dir}, &out, &errb); code != 0 {
+		t.Fatalf("packet run: exit %d: %s", code, errb.String())
+	}
+	if strings.Contains(out.String(), "flow-level") {
+		t.Errorf("a packet-level run mentions the flow-level model:\n%s", out.String())
+	}
+}
+
+// Variants that differ only in ECN or PFC are refused for the flow-level
+// model before any run folder exists; an unknown model too.
+func TestFlowModelRefusals(t *testing.T) {
+	dir := upLab(t, "16gpu")
+	for _, args := range [][]string{
+		{"run", "incast", "--lab", "16gpu", "--model", "flow"},
+		{"run", "baseline-bw", "--lab", "16gpu", "--model", "fluid"},
+	} {
+		var out, errb strings.Builder
+		code := run(context.Background(), append(args, "--dir", dir), &out, &errb)
+		if code != 2 || !strings.Contains(errb.String(), "--model packet") && !strings.Contains(errb.String(), "use packet") {
+			t.Errorf("%v: exit %d, %s; want 2 with the fix", args, code, errb.String())
+		}
+	}
+	if entries, _ := os.ReadDir(filepath.Join(dir, "results")); len(entries) > 1 {
+		t.Errorf("refused runs left %d entries in results/", len(entries))
+	}
+}
