@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -25,6 +26,7 @@ func newRunCmd(app *App) *cobra.Command {
 	var labArg string
 	var seed int64
 	var model string
+	var parallel int
 	cmd := &cobra.Command{
 		Use:   "run <scenario> --lab <lab> [--seed N]",
 		Short: "Run a scenario's variants on a lab that is up and record the results",
@@ -55,6 +57,9 @@ interrupted, 2 bad input (or the lab is not up), 3 the runtime is missing.`,
 			sc, err := scenario.Resolve(args[0])
 			if err != nil {
 				return err
+			}
+			if parallel < 1 {
+				return exitcode.Usagef("-j %d: run at least one variant at a time (-j 1 runs them one by one)", parallel)
 			}
 			switch model {
 			case "", runtime.ModelPacket, runtime.ModelFlow:
@@ -118,6 +123,7 @@ interrupted, 2 bad input (or the lab is not up), 3 the runtime is missing.`,
 				NICs:     scenario.NICsFromGraph(l.Graph),
 				MTU:      in.MTU,
 				Model:    model,
+				Parallel: parallel,
 				Save:     store.SaveRun,
 				Progress: app.progressWriter(format),
 			}
@@ -155,6 +161,7 @@ interrupted, 2 bad input (or the lab is not up), 3 the runtime is missing.`,
 	}
 	cmd.Flags().StringVar(&labArg, "lab", "", "the lab to run on (must be up)")
 	cmd.Flags().Int64Var(&seed, "seed", 1, "random seed: the same seed gives the same results")
+	cmd.Flags().IntVarP(&parallel, "jobs", "j", goruntime.NumCPU(), "variants simulated at once (the record is the same whatever the number); a live lab runs one at a time")
 	cmd.Flags().StringVar(&model, "model", "", "simulation model: packet (every packet, the default) or flow (a fast steady-state estimate without queues, PFC, ECN or DCQCN); default: the scenario's")
 	_ = cmd.RegisterFlagCompletionFunc("lab", completeLabs)
 	return cmd

@@ -353,3 +353,31 @@ func TestRunScenarioTooBigForLab(t *testing.T) {
 		}
 	}
 }
+
+// -j runs variants at once; the record is the same as one at a time, byte
+// for byte apart from ids and times.
+func TestRunParallelSameRecord(t *testing.T) {
+	dir := upLab(t, "16gpu")
+	norm := func(r *results.Run) string {
+		r.RunID, r.Started, r.Finished = "", time.Time{}, nil
+		b, _ := json.Marshal(r)
+		return string(b)
+	}
+	code1, r1, e1 := runJSON(t, dir, "ecn-pfc", "16gpu", "-j", "1")
+	code2, r2, e2 := runJSON(t, dir, "ecn-pfc", "16gpu", "-j", "2")
+	code4, r4, e4 := runJSON(t, dir, "ecn-pfc", "16gpu", "-j", "4")
+	if r1 == nil || r2 == nil || r4 == nil || code1 != code2 || code1 != code4 {
+		t.Fatalf("exit %d/%d/%d: %s %s %s", code1, code2, code4, e1, e2, e4)
+	}
+	a, b, c := norm(r1), norm(r2), norm(r4)
+	if a != b || a != c {
+		t.Errorf("-j 1, -j 2 and -j 4 records differ")
+	}
+	if len(r1.Variants) != 4 || r1.Variants[0].Name != "ecn=on,pfc=on" {
+		t.Errorf("variants %d, first %s: want the matrix order", len(r1.Variants), r1.Variants[0].Name)
+	}
+	var out, errb strings.Builder
+	if code := run(context.Background(), []string{"run", "ecn-pfc", "--lab", "16gpu", "--dir", dir, "-j", "0"}, &out, &errb); code != 2 {
+		t.Errorf("-j 0: exit %d, want 2", code)
+	}
+}

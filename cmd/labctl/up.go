@@ -44,7 +44,9 @@ func isTerminal(w io.Writer) bool {
 // progressWriter is where long operations report progress: stderr when it
 // is a terminal and the output is not JSON, else nowhere.
 func (a *App) progressWriter(format string) io.Writer {
-	if format == "json" || !isTerminal(a.Err) {
+	// Progress lines are for a person watching: only when both output
+	// streams are a terminal (-v sends the same to the log instead).
+	if format == "json" || !isTerminal(a.Err) || !isTerminal(a.Out) {
 		return nil
 	}
 	return a.Err

@@ -123,8 +123,9 @@ type VariantSpec struct {
 	// SeriesEvery is the sampling interval of time series in microseconds;
 	// 0 lets the runtime choose, negative disables series.
 	SeriesEvery float64 `json:"series_every_us"`
-	// Progress, when not nil, is called with the fraction done (0..1).
-	Progress func(done float64) `json:"-"`
+	// Progress, when not nil, is called now and then while the variant
+	// runs with how far it got.
+	Progress func(Progress) `json:"-"`
 }
 
 // Simulation models (see results.ModelPacket, results.ModelFlow).
@@ -133,6 +134,20 @@ const (
 	ModelFlow       = results.ModelFlow
 	FlowModelCaveat = results.FlowModelCaveat
 )
+
+// Progress is how far a running variant got: simulated time reached of
+// the total, and events processed (the simulator's).
+type Progress struct {
+	SimulatedNs, TotalNs int64
+	Events               uint64
+}
+
+// ParallelRunner is an optional capability of a Runtime: it can run
+// several variants of a scenario at once (the simulator can; a live lab
+// has one set of switches and cannot).
+type ParallelRunner interface {
+	RunsVariantsInParallel() bool
+}
 
 // Endpoint is one NIC of one host of the fabric graph.
 type Endpoint struct {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
@@ -29,8 +30,13 @@ type Runner struct {
 	// Save persists the record. It is called after every variant, so an
 	// interrupted run keeps what finished, and once at the end.
 	Save func(*results.Run) error
-	// Progress receives one line per variant; nil is quiet.
+	// Progress, on a terminal, shows each running variant's simulated
+	// time, events per second and ETA, updated in place; nil is quiet.
+	// With a logger at info level the same goes to the lab's log.
 	Progress io.Writer
+	// Parallel is how many variants run at once (0 or 1: one at a time).
+	// The record is the same whatever it is.
+	Parallel int
 	// Now is the wall clock (time.Now when nil).
 	Now func() time.Time
 }
@@ -110,50 +116,8 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 	if err := save(); err != nil {
 		return err
 	}
-	for i, pt := range points {
-		if err := ctx.Err(); err != nil {
-			return r.interrupt(run, now, save)
-		}
-		vs := specs[i]
-		if r.Progress != nil {
-			fmt.Fprintf(r.Progress, "[%d/%d] %s: %d flows, %s %s\n", i+1, len(points), pt.Name, len(vs.Flows)+collectiveFlows(vs.Collective), s.Duration, r.Runtime.Name())
-		}
-		started := now()
-		v, err := r.Runtime.RunVariant(ctx, r.Lab, vs)
-		if err != nil {
-			if ctx.Err() != nil {
-				return r.interrupt(run, now, save)
-			}
-			var ee *exitcode.Error
-			if errors.As(err, &ee) && ee.Code == exitcode.BadInput {
-				// The lab cannot carry this scenario at all: stop.
-				run.Status = results.StatusFailed
-				fin := now().UTC()
-				run.Finished = &fin
-				return errors.Join(err, save())
-			}
-			v = &results.Variant{Error: err.Error()}
-		}
-		v.Name, v.ECN, v.PFC, v.Repetition = pt.Name, pt.ECN, pt.PFC, pt.Repetition
-		if v.Flows == nil {
-			v.Flows = []results.Flow{}
-		}
-		if v.Counters == nil {
-			v.Counters = []results.Counter{}
-		}
-		if c, ok := v.Extra["allreduce"].(map[string]any); ok {
-			completeAllReduce(c, run.Extra["allreduce"])
-		}
-		run.Variants = append(run.Variants, *v)
-		r.checkAll(s, run, false)
-		if r.Progress != nil {
-			sm := v.Summary
-			fmt.Fprintf(r.Progress, "      done in %s: %.1f Gb/s, drops %d, pauses %d, marks %d\n",
-				now().Sub(started).Round(time.Millisecond), sm.ThroughputGbpsTotal, sm.Drops, sm.PFCPauseFrames, sm.ECNMarked)
-		}
-		if err := save(); err != nil {
-			return err
-		}
+	if err := r.runVariants(ctx, s, run, points, specs, now, save); err != nil {
+		return err
 	}
 	r.checkAll(s, run, true)
 	run.Status = results.StatusPassed
@@ -170,6 +134,122 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 	fin := now().UTC()
 	run.Finished = &fin
 	return save()
+}
+
+// result is one finished variant.
+type result struct {
+	i       int
+	v       *results.Variant
+	err     error
+	elapsed time.Duration
+}
+
+// runVariants runs the variants, up to r.Parallel at once (1 when the
+// runtime cannot run several: a live lab has one set of switches). Each
+// variant is independent and deterministic, so the record is the same
+// whatever the parallelism: variants are kept in matrix order and saved
+// as each one finishes.
+func (r *Runner) runVariants(ctx context.Context, s *Spec, run *results.Run, points []Point, specs []runtime.VariantSpec, now func() time.Time, save func() error) error {
+	par := r.Parallel
+	if par < 1 {
+		par = 1
+	}
+	if pr, ok := r.Runtime.(runtime.ParallelRunner); !ok || !pr.RunsVariantsInParallel() {
+		par = 1
+	}
+	par = min(par, len(points))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	prog := newProgressBoard(r.Progress, r.Lab.Logger(), len(points))
+	defer prog.close()
+
+	jobs := make(chan int)
+	done := make(chan result)
+	for range par {
+		go func() {
+			for i := range jobs {
+				vs := specs[i]
+				vs.Progress = prog.reporter(i, points[i].Name)
+				started := now()
+				v, err := r.Runtime.RunVariant(ctx, r.Lab, vs)
+				done <- result{i: i, v: v, err: err, elapsed: now().Sub(started)}
+			}
+		}()
+	}
+	next, running, finished := 0, 0, 0
+	order := make([]int, 0, len(points)) // the finished variants' points, sorted
+	var stop error
+	for finished < len(points) {
+		// Start what the workers can take; stop starting once cancelled
+		// or stopped.
+		for running < par && next < len(points) && ctx.Err() == nil && stop == nil {
+			prog.start(next, points[next].Name, len(specs[next].Flows)+collectiveFlows(specs[next].Collective), s.Duration, r.Runtime.Name())
+			jobs <- next
+			next++
+			running++
+		}
+		if running == 0 {
+			break
+		}
+		res := <-done
+		running--
+		finished++
+		pt := points[res.i]
+		v, err := res.v, res.err
+		prog.finish(res.i)
+		if err != nil {
+			if ctx.Err() != nil {
+				continue // interrupted: this variant did not finish
+			}
+			var ee *exitcode.Error
+			if errors.As(err, &ee) && ee.Code == exitcode.BadInput {
+				// The lab cannot carry this scenario at all: stop.
+				if stop == nil {
+					stop = err
+				}
+				cancel()
+				continue
+			}
+			v = &results.Variant{Error: err.Error()}
+		}
+		v.Name, v.ECN, v.PFC, v.Repetition = pt.Name, pt.ECN, pt.PFC, pt.Repetition
+		if v.Flows == nil {
+			v.Flows = []results.Flow{}
+		}
+		if v.Counters == nil {
+			v.Counters = []results.Counter{}
+		}
+		if c, ok := v.Extra["allreduce"].(map[string]any); ok {
+			completeAllReduce(c, run.Extra["allreduce"])
+		}
+		// Keep matrix order: insert where a sequential run would have it.
+		at, _ := slices.BinarySearch(order, res.i)
+		order = slices.Insert(order, at, res.i)
+		run.Variants = slices.Insert(run.Variants, at, *v)
+		r.checkAll(s, run, false)
+		prog.line(fmt.Sprintf("%s done in %s: %.1f Gb/s, drops %d, pauses %d, marks %d",
+			pt.Name, res.elapsed.Round(time.Millisecond), v.Summary.ThroughputGbpsTotal, v.Summary.Drops, v.Summary.PFCPauseFrames, v.Summary.ECNMarked))
+		if err := save(); err != nil {
+			cancel()
+			close(jobs)
+			for running > 0 {
+				<-done
+				running--
+			}
+			return err
+		}
+	}
+	close(jobs)
+	if stop != nil {
+		run.Status = results.StatusFailed
+		fin := now().UTC()
+		run.Finished = &fin
+		return errors.Join(stop, save())
+	}
+	if ctx.Err() != nil || len(run.Variants) < len(points) {
+		return r.interrupt(run, now, save)
+	}
+	return nil
 }
 
 func (r *Runner) interrupt(run *results.Run, now func() time.Time, save func() error) error {

@@ -57,6 +57,9 @@ func (s *sim) run(ctx context.Context) error {
 			if err := ctx.Err(); err != nil {
 				return fmt.Errorf("sim: stopped at %d ns of %d: %w", s.now/1000, s.end/1000, err)
 			}
+			if s.events&0x3ffff == 0 && s.cfg.Progress != nil {
+				s.cfg.Progress(s.now/1000, s.events)
+			}
 		}
 		switch e.kind {
 		case evArrive:

@@ -248,6 +248,11 @@ type Config struct {
 	QPTimeout   int
 	RetryCount  int
 
+	// Progress, when not nil, is called every few hundred thousand events
+	// with the simulated time reached (ns) and the events processed, from
+	// the goroutine running the simulation.
+	Progress func(nowNs int64, events uint64)
+
 	// SampleEveryNs > 0 records time series every interval: queue depth
 	// and pause state at the Watch ports, and every flow's sending rate.
 	SampleEveryNs int64

@@ -93,8 +93,9 @@ func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, v runtime.Vari
 		return nil, fmt.Errorf("variant %s: %w", v.Name, pushErr)
 	}
 
+	total := int64(v.DurationUs * 1000)
 	if v.Progress != nil {
-		v.Progress(0)
+		v.Progress(runtime.Progress{TotalNs: total})
 	}
 	lossless := losslessPriority(l)
 	nics := HostNICs(l, v)
@@ -152,7 +153,7 @@ func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, v runtime.Vari
 	}
 	out.Extra["readback_dir"] = filepath.Join(ReadbackDir(l), variantSlug(v))
 	if v.Progress != nil {
-		v.Progress(1)
+		v.Progress(runtime.Progress{SimulatedNs: total, TotalNs: total})
 	}
 	// Failed flows are in out.Error; the variant is returned whole so the
 	// flows that ran, the counters and the simulated twin stay in the run

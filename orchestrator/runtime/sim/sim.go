@@ -32,6 +32,9 @@ func New() *Runtime { return &Runtime{} }
 
 var _ runtime.Runtime = (*Runtime)(nil)
 
+// RunsVariantsInParallel says yes: each variant is its own simulation.
+func (r *Runtime) RunsVariantsInParallel() bool { return true }
+
 // Name returns "sim".
 func (r *Runtime) Name() string { return Name }
 
@@ -138,7 +141,10 @@ func (r *Runtime) RunVariantWithConfigs(ctx context.Context, l *runtime.Lab, vs 
 		return nil, err
 	}
 	if vs.Progress != nil {
-		vs.Progress(0)
+		total := cfg.DurationNs
+		cfg.Progress = func(nowNs int64, events uint64) {
+			vs.Progress(runtime.Progress{SimulatedNs: nowNs, TotalNs: total, Events: events})
+		}
 	}
 	res, err := engine.Run(ctx, *cfg)
 	if err != nil {
@@ -148,9 +154,6 @@ func (r *Runtime) RunVariantWithConfigs(ctx context.Context, l *runtime.Lab, vs 
 		// What the simulator refuses comes from the lab's vendor configs
 		// (a threshold, a weight): say where to look.
 		return nil, exitcode.Usagef("simulate %s: %v (the configs in %s drive the simulation: check them with 'labctl config lint %s')", vs.Name, err, l.ConfigsDir(), l.Name)
-	}
-	if vs.Progress != nil {
-		vs.Progress(1)
 	}
 	return b.variant(vs, cfg, res), nil
 }

@@ -1,0 +1,42 @@
+package scenario
+
+import (
+	"bytes"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labctl/labctl/orchestrator/runtime"
+)
+
+// The board redraws one line in place with each running variant's
+// simulated time, events per second and ETA, prints finished variants
+// above it, and logs the same at info level.
+func TestProgressBoard(t *testing.T) {
+	var term, logs bytes.Buffer
+	b := newProgressBoard(&term, slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo})), 2)
+	clock := time.Unix(0, 0)
+	b.now = func() time.Time { return clock }
+	b.start(0, "ecn=on,pfc=on", 9, "20ms", "sim")
+	report := b.reporter(0, "ecn=on,pfc=on")
+	clock = clock.Add(2 * time.Second)
+	report(runtime.Progress{SimulatedNs: 5_000_000, TotalNs: 20_000_000, Events: 4_000_000})
+	b.finish(0)
+	b.line("ecn=on,pfc=on done in 8s")
+	b.close()
+	out := term.String()
+	for _, want := range []string{"[1/2] ecn=on,pfc=on: 9 flows, 20ms sim", "5.0ms/20.0ms", "2.0M ev/s", "ETA 6s", "\r\033[K", "done in 8s"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("terminal output lacks %q:\n%q", want, out)
+		}
+	}
+	if !strings.Contains(logs.String(), "variant running") || !strings.Contains(logs.String(), "[1/2]") {
+		t.Errorf("log lacks the progress:\n%s", logs.String())
+	}
+	// Quiet: no writer, no panic, nothing printed.
+	q := newProgressBoard(nil, slog.New(slog.DiscardHandler), 1)
+	q.start(0, "x", 1, "1ms", "sim")
+	q.reporter(0, "x")(runtime.Progress{SimulatedNs: 1, TotalNs: 2})
+	q.close()
+}
