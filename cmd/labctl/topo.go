@@ -49,9 +49,14 @@ loopbacks, eBGP underlay ASNs) and writes topologies/<lab>/<lab>.clab.yml,
 topologies/<lab>/<lab>.mmd (a mermaid diagram) and base startup configs in
 topologies/<lab>/startup/. Vendor QoS configs in configs/ are not touched.
 
-Where a switch would exceed the data ports a containerlab switch container
-has (32 on docker-sonic-vs), parallel links are merged into one lab link and
-the summary says so; the sizing plan itself stays exact.
+SONiC switches boot docker-sonic-vs with the hardware SKU Mellanox-SN4700-V64
+(64 x 200G ports; the image's default SKU has 32): the topology sets the
+container's HWSKU and installs startup/<switch>.json as its CONFIG_DB with
+the SKU's port lanes. The summary says how container interfaces map to
+switch ports and host NICs: every modelled NIC keeps its own leaf port and
+soft-RoCE device. Where a switch would still exceed the data ports of its
+container (64 on sonic-vs, 128 on cEOS), parallel links are merged into one
+lab link and the summary says so; the sizing plan itself stays exact.
 
 With -o clab|json|mermaid|dot the result is printed instead of written.`,
 		Example: `  labctl topo 64gpu
@@ -88,6 +93,9 @@ With -o clab|json|mermaid|dot the result is printed instead of written.`,
 				return exitcode.Envf("%v (check that %s is writable)", err, dir)
 			}
 			for _, line := range g.Summary() {
+				fmt.Fprintln(app.Out, line)
+			}
+			for _, line := range g.PortMapping() {
 				fmt.Fprintln(app.Out, line)
 			}
 			fmt.Fprintf(app.Out, "wrote %s, %s and %d startup configs in %s\n",

@@ -25,15 +25,21 @@ func TestTopoWritesLab(t *testing.T) {
 			t.Errorf("summary lacks %q:\n%s", want, out)
 		}
 	}
-	// SONiC: the summary reports the merge and that containerlab cannot
-	// run the lab; the EOS startup configs are replaced by SONiC ones.
+	// SONiC: the 64-port SKU holds the lab link for link, and the summary
+	// explains the port mapping; the EOS startup configs are replaced by
+	// SONiC ones.
 	code, out, stderr = runCLI(t, "topo", "64gpu", "--dir", dir)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"merged=16", "over budget", "containerlab cannot run this lab with nos sonic"} {
+	for _, want := range []string{"scale-down: none", "HWSKU Mellanox-SN4700-V64", "eth48=Ethernet188", "48 of 64 ports", "soft-RoCE device rxe-host<k>-<i> (8 per host)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("sonic summary lacks %q:\n%s", want, out)
+		}
+	}
+	for _, unwanted := range []string{"merged=", "over budget", "cannot run"} {
+		if strings.Contains(out, unwanted) {
+			t.Errorf("sonic summary says %q:\n%s", unwanted, out)
 		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, "topologies", "64gpu", "startup", "leaf1.cfg")); !os.IsNotExist(err) {

@@ -29,9 +29,9 @@ func clabKind(nos string) string {
 
 // PortName maps the container interface eth<n> (n from 1) of a node of a
 // containerlab kind to the name its NOS uses: SONiC front-panel ports are
-// Ethernet0, Ethernet4, ... (4 lanes per port on the virtual switch's
-// Force10-S6000 SKU), EOS ports Ethernet1, Ethernet2, ..., and Linux hosts
-// keep eth<n>. The NOS packages keep their own tables; this one is what the
+// Ethernet0, Ethernet4, ... (4 lanes per port on labctl's SKU
+// SonicHWSKU, as on the image's default Force10-S6000), EOS ports
+// Ethernet1, Ethernet2, ..., and Linux hosts keep eth<n>. The NOS packages keep their own tables; this one is what the
 // fabric graph, its configs and reports use.
 func PortName(kind string, n int) string {
 	switch kind {
@@ -57,12 +57,11 @@ type Budget struct {
 func PortBudget(nos string) (Budget, error) {
 	switch nos {
 	case NOSSonic:
-		// docker-sonic-vs boots the Force10-S6000 SKU by default
-		// (device/virtual/x86_64-kvm_x86_64-r0/default_sku in
-		// sonic-buildimage); its port_config.ini lists 32 front-panel ports
-		// Ethernet0..Ethernet124 in steps of 4, and eth1..eth32 map to them.
-		return Budget{NOS: nos, Kind: KindSonicVS, MaxDataPorts: 32,
-			Source: "docker-sonic-vs default SKU Force10-S6000: 32 ports Ethernet0..Ethernet124"}, nil
+		// docker-sonic-vs boots Force10-S6000 (32 ports) unless HWSKU
+		// names another SKU; labctl's topologies select SonicHWSKU, 64
+		// ports (see sonicsku.go for how and why).
+		return Budget{NOS: nos, Kind: KindSonicVS, MaxDataPorts: SonicSKUPorts,
+			Source: fmt.Sprintf("docker-sonic-vs with HWSKU %s: %d ports Ethernet0..Ethernet%d", SonicHWSKU, SonicSKUPorts, 4*(SonicSKUPorts-1))}, nil
 	case NOSEOS:
 		// cEOS-lab creates one EthernetN per ethN it finds at boot; no
 		// documented maximum was found (containerlab's cEOS page lists none).

@@ -26,9 +26,10 @@ func (g *Graph) MermaidFile() string { return g.Name + ".mmd" }
 const StartupDir = "startup"
 
 // StartupFile is the base config of one switch: an EOS startup-config
-// (containerlab boots cEOS with it) or a SONiC config_db fragment (the
-// sonic-vs kind has no startup-config handling; load it after boot with
-// `config load`).
+// (containerlab boots cEOS with it) or a SONiC config_db.json (the sonic-vs
+// kind has no startup-config handling; the topology binds the file into the
+// container, which copies it to /etc/sonic/config_db.json before SONiC
+// starts: see sonicsku.go).
 func (g *Graph) StartupFile(switchName string) string {
 	if g.NOS == NOSEOS {
 		return StartupDir + "/" + switchName + ".cfg"
@@ -65,10 +66,14 @@ func (g *Graph) Files() ([]File, error) {
 
 // yamlString quotes s as a YAML double-quoted scalar. Only printable ASCII
 // reaches here (names, addresses, commands labctl builds); anything else is
-// escaped the JSON way, which YAML double-quoted scalars accept.
+// escaped the JSON way, which YAML double-quoted scalars accept. &, < and >
+// stay as they are (JSON's HTML escaping would make commands unreadable).
 func yamlString(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // WriteClab writes the containerlab topology (schema of containerlab 0.79).
@@ -106,6 +111,12 @@ func (g *Graph) WriteClab(w io.Writer) error {
 		p("      image: %s\n", yamlString(g.Images.EOS))
 	} else {
 		p("      image: %s\n", yamlString(g.Images.SONiC))
+		p("      # The SKU the switches boot with (64 ports; the image's default has\n")
+		p("      # 32), and a command that installs each switch's startup/<name>.json\n")
+		p("      # as its CONFIG_DB before SONiC starts (see labctl topo's output).\n")
+		p("      env:\n")
+		p("        HWSKU: %s\n", yamlString(SonicHWSKU))
+		p("      cmd: %s\n", yamlString(sonicCmd))
 	}
 	p("    %s:\n", KindLinux)
 	p("      image: %s\n", yamlString(g.Images.Host))
@@ -125,6 +136,9 @@ func (g *Graph) WriteClab(w io.Writer) error {
 		p("      group: %s\n", n.Role)
 		if n.Role != RoleHost && g.NOS == NOSEOS {
 			p("      startup-config: %s\n", g.StartupFile(n.Name))
+		}
+		if n.Role != RoleHost && g.NOS == NOSSonic {
+			p("      binds:\n        - %s\n", yamlString(g.StartupFile(n.Name)+":"+SonicConfigDBPath+":ro"))
 		}
 		p("      labels:\n")
 		p("        labctl.role: %s\n", n.Role)
@@ -255,24 +269,37 @@ func (g *Graph) WriteEOSStartup(w io.Writer, n *Node) error {
 	return err
 }
 
-// WriteSonicStartup writes a SONiC config_db fragment with the same base
-// configuration (all values strings, as CONFIG_DB wants them): hostname and
-// ASN, port MTU and state, interface and loopback addresses, one
-// BGP_NEIGHBOR per fabric port. How bgpcfgd turns these into FRR sessions
-// and which prefixes it advertises depends on the image's templates; this
-// has not been checked against a running docker-sonic-vs.
+// WriteSonicStartup writes the switch's boot CONFIG_DB with the same base
+// configuration (all values strings, as CONFIG_DB wants them): hostname,
+// ASN and the SKU (SonicHWSKU), one PORT per wired interface with the SKU's
+// lanes, alias and index (the virtual switch finds its ports by lanes),
+// the plan's speed (the virtual switch's SAI profile takes a configured
+// speed as the operational one), MTU and state, interface and loopback
+// addresses, one BGP_NEIGHBOR per fabric port. start.sh adds the MAC and
+// the buffer model. How bgpcfgd turns these into FRR sessions and which
+// prefixes it advertises depends on the image's templates; this has not
+// been checked against a running docker-sonic-vs.
 func (g *Graph) WriteSonicStartup(w io.Writer, n *Node) error {
 	typ := map[Role]string{RoleLeaf: "LeafRouter", RoleSpine: "SpineRouter", RoleSuperSpine: "SpineRouter"}[n.Role]
 	db := map[string]map[string]map[string]string{
-		"DEVICE_METADATA":    {"localhost": {"hostname": n.Name, "bgp_asn": strconv.FormatUint(uint64(n.ASN), 10), "type": typ}},
+		"DEVICE_METADATA": {"localhost": {"hostname": n.Name, "bgp_asn": strconv.FormatUint(uint64(n.ASN), 10), "type": typ,
+			"hwsku": SonicHWSKU, "platform": SonicPlatform}},
 		"LOOPBACK_INTERFACE": {"Loopback0": {}, "Loopback0|" + n.Loopback: {}},
 		"INTERFACE":          {},
 		"PORT":               {},
 		"BGP_NEIGHBOR":       {},
 	}
-	for _, port := range n.Ports {
+	for i, port := range n.Ports {
 		desc := port.Peer + ":" + port.PeerPort
-		db["PORT"][port.Name] = map[string]string{"admin_status": "up", "mtu": strconv.Itoa(SwitchMTU), "description": desc}
+		row := map[string]string{"admin_status": "up", "mtu": strconv.Itoa(SwitchMTU), "description": desc,
+			"speed": strconv.Itoa(port.SpeedGbps / max(port.Merged, 1) * 1000)}
+		// A switch over the SKU's ports (listed in OverBudget; up refuses
+		// the lab) keeps its extra ports without lanes: the file stays a
+		// complete description of the plan.
+		if sku, err := SonicSKUPort(i + 1); err == nil {
+			row["lanes"], row["alias"], row["index"] = sku.Lanes, sku.Alias, strconv.Itoa(sku.Index)
+		}
+		db["PORT"][port.Name] = row
 		db["INTERFACE"][port.Name] = map[string]string{}
 		db["INTERFACE"][port.Name+"|"+port.Address] = map[string]string{}
 	}

@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -423,47 +424,148 @@ func TestThreeTierStructure(t *testing.T) {
 }
 
 func TestScaleDown(t *testing.T) {
-	// 16gpu fits sonic-vs without merging: the lab is the plan.
-	g, p := catalogGraph(t, "16gpu", NOSSonic)
-	if len(g.ScaleDown) != 0 {
-		t.Errorf("16gpu: unexpected scale-down %v", g.ScaleDown)
-	}
-	for _, l := range g.Links {
-		if l.Merged != 1 {
-			t.Fatalf("16gpu: link %d merged", l.ID)
+	// Every catalog lab fits a sonic-vs switch of labctl's 64-port SKU
+	// without merging: the lab is the plan. (On the image's default
+	// 32-port SKU, 64gpu and 128gpu leaves needed 48 ports and did not.)
+	for _, name := range []string{"16gpu", "64gpu", "128gpu", "1024gpu"} {
+		g, p := catalogGraph(t, name, NOSSonic)
+		if len(g.ScaleDown) != 0 || len(g.OverBudget) != 0 || g.CheckLabBudget() != nil {
+			t.Errorf("%s: scale-down %q, over budget %v", name, g.ScaleDown, g.OverBudget)
+		}
+		most := 0
+		for _, n := range g.Switches() {
+			most = max(most, len(n.Ports))
+		}
+		if most > SonicSKUPorts || g.PortBudget.MaxDataPorts != SonicSKUPorts {
+			t.Errorf("%s: busiest switch has %d ports, budget %d", name, most, g.PortBudget.MaxDataPorts)
+		}
+		for _, l := range g.Links {
+			if l.Merged != 1 {
+				t.Fatalf("%s: link %d merged", name, l.ID)
+			}
+		}
+		if name == "16gpu" && len(g.Links) != 16+p.Leaf.LinksPerSpine {
+			t.Errorf("16gpu: %d links", len(g.Links))
 		}
 	}
-	if n := len(g.Links); n != 16+p.Leaf.LinksPerSpine {
-		t.Errorf("16gpu: %d links", n)
+
+	// A 64-port leaf with 48 NICs and 24 uplinks to one spine needs 72
+	// ports: the uplinks merge into one and the leaf fits in 49.
+	merged, _ := computedGraph(t, spec("m48", NOSSonic), sizing.Input{GPUs: 48, LeafPorts: 64})
+	if len(merged.ScaleDown) != 1 || !strings.Contains(merged.ScaleDown[0], "merged=24") || len(merged.OverBudget) != 0 {
+		t.Errorf("48 GPUs on 64-port leaves: scale-down %q, over %v", merged.ScaleDown, merged.OverBudget)
 	}
-	// 64gpu on sonic: 32 NIC links + 16 uplinks exceed 32 ports; the
-	// uplinks merge to one and the leaves are still one port over.
-	g, p = catalogGraph(t, "64gpu", NOSSonic)
-	if len(g.ScaleDown) != 2 || !strings.Contains(g.ScaleDown[0], "merged=16") || !strings.Contains(g.ScaleDown[1], "over budget") {
-		t.Errorf("64gpu sonic scale-down: %q", g.ScaleDown)
-	}
-	if strings.Join(g.OverBudget, ",") != "leaf1,leaf2" {
-		t.Errorf("64gpu sonic over budget: %v", g.OverBudget)
-	}
-	err := g.CheckLabBudget()
-	if exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), "--runtime sim") {
-		t.Errorf("CheckLabBudget: %v", err)
-	}
-	_ = p
-	// 64gpu on EOS fits without merging.
-	g, _ = catalogGraph(t, "64gpu", NOSEOS)
-	if len(g.ScaleDown) != 0 || len(g.OverBudget) != 0 {
-		t.Errorf("64gpu eos: scale-down %v over %v", g.ScaleDown, g.OverBudget)
-	}
-	// Merge notes reach node labels in the topology.
-	g, _ = catalogGraph(t, "64gpu", NOSSonic)
 	var buf bytes.Buffer
-	if err := g.WriteClab(&buf); err != nil {
+	if err := merged.WriteClab(&buf); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"labctl.scale-down:", "leaf-spine links merged 16:1"} {
+	for _, want := range []string{"labctl.scale-down:", "leaf-spine links merged 24:1"} {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("topology lacks %q", want)
+		}
+	}
+
+	// 64 NICs on one leaf fill every SKU port before any uplink: over
+	// budget even merged, and up refuses it.
+	over, _ := computedGraph(t, spec("o64", NOSSonic), sizing.Input{GPUs: 64, LeafPorts: 64})
+	if len(over.ScaleDown) != 2 || !strings.Contains(over.ScaleDown[1], "over budget") || strings.Join(over.OverBudget, ",") != "leaf1" {
+		t.Errorf("64 NICs per leaf: scale-down %q, over %v", over.ScaleDown, over.OverBudget)
+	}
+	err := over.CheckLabBudget()
+	if exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), "--runtime sim") || !strings.Contains(err.Error(), SonicHWSKU) {
+		t.Errorf("CheckLabBudget: %v", err)
+	}
+	// The over-budget switch's startup config still lists every port.
+	var db bytes.Buffer
+	if err := over.WriteSonicStartup(&db, over.Node("leaf1")); err != nil {
+		t.Fatalf("startup of an over-budget switch: %v", err)
+	}
+	// The same lab fits on EOS (128 ports).
+	eos, _ := computedGraph(t, spec("o64", NOSEOS), sizing.Input{GPUs: 64, LeafPorts: 64})
+	if len(eos.OverBudget) != 0 {
+		t.Errorf("64 NICs per leaf on eos: over %v", eos.OverBudget)
+	}
+}
+
+// The SKU table is SONiC's port_config.ini of Mellanox-SN4700-V64, and a
+// switch's startup CONFIG_DB carries it for every port it wires.
+func TestSonicSKUAndStartup(t *testing.T) {
+	for _, c := range []struct {
+		n                  int
+		name, lanes, alias string
+		index              int
+	}{
+		{1, "Ethernet0", "0,1,2,3", "etp1a", 1},
+		{2, "Ethernet4", "4,5,6,7", "etp1b", 1},
+		{3, "Ethernet8", "8,9,10,11", "etp2a", 2},
+		{64, "Ethernet252", "252,253,254,255", "etp32b", 32},
+	} {
+		p, err := SonicSKUPort(c.n)
+		if err != nil || p.Name != c.name || p.Lanes != c.lanes || p.Alias != c.alias || p.Index != c.index || p.Speed != 200000 {
+			t.Errorf("port %d = %+v, %v", c.n, p, err)
+		}
+		if PortName(KindSonicVS, c.n) != p.Name {
+			t.Errorf("PortName(eth%d) = %s, SKU says %s", c.n, PortName(KindSonicVS, c.n), p.Name)
+		}
+	}
+	for _, n := range []int{0, 65} {
+		if _, err := SonicSKUPort(n); err == nil {
+			t.Errorf("port %d accepted", n)
+		}
+	}
+
+	g, _ := catalogGraph(t, "64gpu", NOSSonic)
+	leaf := g.Node("leaf1")
+	var b bytes.Buffer
+	if err := g.WriteSonicStartup(&b, leaf); err != nil {
+		t.Fatal(err)
+	}
+	var db map[string]map[string]map[string]string
+	if err := json.Unmarshal(b.Bytes(), &db); err != nil {
+		t.Fatal(err)
+	}
+	if md := db["DEVICE_METADATA"]["localhost"]; md["hwsku"] != SonicHWSKU || md["platform"] != SonicPlatform || md["hostname"] != "leaf1" {
+		t.Errorf("DEVICE_METADATA %v", md)
+	}
+	if len(db["PORT"]) != len(leaf.Ports) || len(leaf.Ports) != 48 {
+		t.Fatalf("leaf1: %d PORT rows for %d ports", len(db["PORT"]), len(leaf.Ports))
+	}
+	for i, p := range leaf.Ports {
+		sku, err := SonicSKUPort(i + 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		row := db["PORT"][p.Name]
+		want := strconv.Itoa(p.SpeedGbps * 1000)
+		if row["lanes"] != sku.Lanes || row["alias"] != sku.Alias || row["index"] != strconv.Itoa(sku.Index) || row["speed"] != want || row["mtu"] != "9100" {
+			t.Errorf("%s (%s): %v", p.Name, p.Iface, row)
+		}
+	}
+	// Host links are 200G and uplinks 400G, as planned.
+	if db["PORT"]["Ethernet0"]["speed"] != "200000" || db["PORT"]["Ethernet128"]["speed"] != "400000" {
+		t.Errorf("speeds: host %s, uplink %s", db["PORT"]["Ethernet0"]["speed"], db["PORT"]["Ethernet128"]["speed"])
+	}
+
+	// The topology selects the SKU, binds each switch's file and installs
+	// it before SONiC starts.
+	b.Reset()
+	if err := g.WriteClab(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"HWSKU: \"Mellanox-SN4700-V64\"",
+		`cp /labctl/config_db.json /etc/sonic/config_db.json && exec /bin/bash`,
+		`- "startup/leaf1.json:/labctl/config_db.json:ro"`,
+		`- "startup/spine1.json:/labctl/config_db.json:ro"`,
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("topology lacks %q", want)
+		}
+	}
+	mapping := strings.Join(g.PortMapping(), "\n")
+	for _, want := range []string{SonicHWSKU, "eth<n> is Ethernet<4(n-1)>", "eth48=Ethernet188", "48 of 64 ports", "rxe-host<k>-<i>"} {
+		if !strings.Contains(mapping, want) {
+			t.Errorf("mapping %q lacks %q", mapping, want)
 		}
 	}
 }
