@@ -153,7 +153,7 @@ func recordedLab(app *App, st *runtime.Status) (*runtime.Lab, error) {
 
 func newUpCmd(app *App) *cobra.Command {
 	var rtName, nos string
-	var dryRun bool
+	var dryRun, force bool
 	cmd := &cobra.Command{
 		Use:   "up <lab> [--runtime sim|clab] [--nos sonic|eos] [--dry-run]",
 		Short: "Bring a lab up in the simulator or on containerlab",
@@ -166,10 +166,15 @@ up with the runtime:
   clab  containerlab with SONiC-VS or cEOS switches and soft-RoCE hosts
 
 The lab is locked while up runs (a second up says who holds it), and its
-state is recorded in topologies/<lab>/state.json for status, run and down.`,
+state is recorded in topologies/<lab>/state.json for status, run and down.
+
+With --runtime clab, up first compares the lab's estimate with the machine:
+too little memory refuses the lab (exit 3; --force starts it anyway), too few
+CPUs only warn (the containers share them and run slower).`,
 		Example: `  labctl up 64gpu
   labctl up 16gpu --nos eos
-  labctl up 16gpu --runtime clab --dry-run`,
+  labctl up 16gpu --runtime clab --dry-run
+  labctl up 128gpu --runtime clab --force`,
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: completeLabs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -196,7 +201,11 @@ state is recorded in topologies/<lab>/state.json for status, run and down.`,
 			if rtName == "clab" {
 				// Refuse before anything starts: a lab this machine cannot
 				// hold, or whose switches exceed their NOS's port budget.
-				if err := clabFits(l); err != nil {
+				warnings, err := clabFits(l, force)
+				for _, w := range warnings {
+					fmt.Fprintf(app.Err, "labctl: warning: %s\n", w)
+				}
+				if err != nil {
 					return err
 				}
 			}
@@ -231,21 +240,27 @@ state is recorded in topologies/<lab>/state.json for status, run and down.`,
 	cmd.Flags().StringVar(&rtName, "runtime", "", "runtime: sim or clab (default: the lab spec's, usually sim)")
 	cmd.Flags().StringVar(&nos, "nos", "", "switch NOS: sonic or eos (default: the lab spec's)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "say what would be done without doing it")
+	cmd.Flags().BoolVar(&force, "force", false, "with --runtime clab, start the lab even when its memory estimate exceeds the memory available")
 	return cmd
 }
 
 // clabFits checks that a containerlab lab fits this machine (by the
-// per-kind estimate) and each switch's port budget.
-func clabFits(l *runtime.Lab) error {
+// per-kind estimate: memory refuses unless forced, CPU warns) and each
+// switch's port budget, which nothing overrides.
+func clabFits(l *runtime.Lab, force bool) ([]string, error) {
 	est := l.Graph.Estimate()
 	mem, err := fabric.MemAvailableMiB()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if err := fabric.CheckCapacity(est, mem, goruntime.NumCPU()); err != nil {
-		return fmt.Errorf("lab %s (%d containers): %w", l.Name, len(l.Graph.Nodes), err)
+	warnings, err := fabric.CheckCapacity(est, mem, goruntime.NumCPU(), force)
+	for i, w := range warnings {
+		warnings[i] = fmt.Sprintf("lab %s (%d containers): %s", l.Name, len(l.Graph.Nodes), w)
 	}
-	return l.Graph.CheckLabBudget()
+	if err != nil {
+		return warnings, fmt.Errorf("lab %s (%d containers): %w", l.Name, len(l.Graph.Nodes), err)
+	}
+	return warnings, l.Graph.CheckLabBudget()
 }
 
 // writeStatus prints lab states as a table or JSON.

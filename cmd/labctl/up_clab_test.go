@@ -35,6 +35,33 @@ func TestUpClabRefusesLabTooBigForMachine(t *testing.T) {
 	}
 }
 
+// CPUs are shared, so a lab whose CPU estimate is above the machine's
+// warns and goes on; memory refuses, unless --force.
+func TestUpClabCPUWarnsMemoryRefusesUnlessForced(t *testing.T) {
+	mem, err := fabric.MemAvailableMiB()
+	if err != nil {
+		t.Skip(err)
+	}
+	dir := t.TempDir()
+	// 16gpu with cEOS: an estimated 2.2 CPUs and 5.4 GiB.
+	code, out, stderr := runCLI(t, "up", "16gpu", "--nos", "eos", "--runtime", "clab", "--dry-run", "--dir", dir)
+	if mem >= 4*1740+2*64 {
+		if code != 0 || !strings.Contains(out, "would run: containerlab deploy") {
+			t.Errorf("16gpu eos dry run: exit %d\nstdout %s\nstderr %s", code, out, stderr)
+		}
+		if goruntime.NumCPU() < 3 && !strings.Contains(stderr, "warning") {
+			t.Errorf("no CPU warning on %d CPUs: %s", goruntime.NumCPU(), stderr)
+		}
+	}
+	if mem > 60000 {
+		t.Skipf("this machine (%d MiB) could hold the 1024-GPU lab", mem)
+	}
+	code, out, stderr = runCLI(t, "up", "1024gpu", "--runtime", "clab", "--dry-run", "--force", "--dir", dir)
+	if code != 0 || !strings.Contains(out, "would run: containerlab deploy") || !strings.Contains(stderr, "(--force)") {
+		t.Errorf("1024gpu forced dry run: exit %d\nstdout %s\nstderr %s", code, out, stderr)
+	}
+}
+
 // After 'up ./spec.yaml', the lab's name works wherever a lab is named.
 func TestLabNameResolvesToTheSpecItWasBroughtUpFrom(t *testing.T) {
 	dir := t.TempDir()

@@ -118,21 +118,25 @@ func (g *Graph) Estimate() Resources {
 	return r
 }
 
-// CheckCapacity compares an estimate with what the machine has and returns
-// an environment error (exit 3) naming both when the lab does not fit.
-func CheckCapacity(est Resources, availMemMiB, cpus int) error {
-	var short []string
-	if est.MemoryMiB > availMemMiB {
-		short = append(short, fmt.Sprintf("%d MiB of memory (the machine has %d MiB available)", est.MemoryMiB, availMemMiB))
-	}
+// CheckCapacity compares an estimate with what the machine has. Memory
+// refuses a lab: containers beyond the machine's memory get killed (the
+// kernel's OOM killer picks one, and a switch dies half-booted). CPU only
+// warns: containers share the CPUs, so an oversubscribed lab boots slower
+// and moves less soft-RoCE traffic, but runs. force turns the memory
+// refusal into a warning too. The error is an environment error (exit 3)
+// naming the estimate, what the machine has, and the way out.
+func CheckCapacity(est Resources, availMemMiB, cpus int, force bool) (warnings []string, err error) {
 	if est.CPUs > float64(cpus) {
-		short = append(short, fmt.Sprintf("%.1f CPUs (the machine has %d)", est.CPUs, cpus))
+		warnings = append(warnings, fmt.Sprintf("this containerlab lab needs an estimated %.1f CPUs and the machine has %d: the containers share them, so nodes boot slower and traffic is slower than on a bigger machine", est.CPUs, cpus))
 	}
-	if len(short) == 0 {
-		return nil
+	if est.MemoryMiB <= availMemMiB {
+		return warnings, nil
 	}
-	return exitcode.Envf("this containerlab lab needs an estimated %s: use --runtime sim (the embedded simulator needs no containers), a smaller lab, or a bigger machine",
-		strings.Join(short, " and "))
+	if force {
+		return append(warnings, fmt.Sprintf("this containerlab lab needs an estimated %d MiB of memory and the machine has %d MiB available; starting it anyway (--force): containers may be killed when memory runs out", est.MemoryMiB, availMemMiB)), nil
+	}
+	return warnings, exitcode.Envf("this containerlab lab needs an estimated %d MiB of memory (the machine has %d MiB available): use --runtime sim (the embedded simulator needs no containers), a smaller lab, or a bigger machine; --force starts it anyway",
+		est.MemoryMiB, availMemMiB)
 }
 
 // CheckLabBudget returns a usage error when a switch exceeds its container

@@ -1070,18 +1070,38 @@ func TestCapacity(t *testing.T) {
 	if want := 3*1740 + 8*64; est.MemoryMiB != want {
 		t.Errorf("estimate %d MiB, want %d", est.MemoryMiB, want)
 	}
-	if err := CheckCapacity(est, est.MemoryMiB, 64); err != nil {
-		t.Errorf("exact fit must pass: %v", err)
+	if w, err := CheckCapacity(est, est.MemoryMiB, 64, false); err != nil || len(w) != 0 {
+		t.Errorf("exact fit must pass silently: %q, %v", w, err)
 	}
-	err := CheckCapacity(est, 1000, 1)
+
+	// Memory refuses, naming the estimate, the machine and the way out.
+	w, err := CheckCapacity(est, 1000, 64, false)
 	var ee *exitcode.Error
 	if !errors.As(err, &ee) || ee.Code != exitcode.Environment {
 		t.Fatalf("CheckCapacity error %v must be an environment error", err)
 	}
-	for _, want := range []string{fmt.Sprint(est.MemoryMiB), "1000 MiB", "--runtime sim", "CPUs"} {
+	for _, want := range []string{fmt.Sprint(est.MemoryMiB), "1000 MiB", "--runtime sim", "--force"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("capacity error %q lacks %q", err, want)
 		}
+	}
+	if len(w) != 0 {
+		t.Errorf("warnings %q with enough CPUs", w)
+	}
+
+	// CPU is shared: 16gpu with cEOS wants 2.2 CPUs; on 2 it warns and
+	// runs.
+	small, _ := catalogGraph(t, "16gpu", NOSEOS)
+	sest := small.Estimate()
+	w, err = CheckCapacity(sest, 20000, 2, false)
+	if err != nil || len(w) != 1 || !strings.Contains(w[0], "2.2 CPUs") || !strings.Contains(w[0], "has 2") {
+		t.Errorf("CPU over on 2 cores: warnings %q, error %v; want one warning and no error", w, err)
+	}
+
+	// --force turns the memory refusal into a warning.
+	w, err = CheckCapacity(est, 1000, 1, true)
+	if err != nil || len(w) != 2 || !strings.Contains(w[1], "--force") || !strings.Contains(w[1], "1000 MiB") {
+		t.Errorf("forced: warnings %q, error %v", w, err)
 	}
 }
 
