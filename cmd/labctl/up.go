@@ -17,6 +17,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/runtime/clab"
+	"github.com/labctl/labctl/orchestrator/runtime/clab/doctor"
 	simrt "github.com/labctl/labctl/orchestrator/runtime/sim"
 )
 
@@ -26,9 +27,24 @@ func runtimeByName(name string) (runtime.Runtime, error) {
 	case "", simrt.Name:
 		return simrt.New(), nil
 	case "clab":
-		return clab.New(), nil
+		rt := clab.New()
+		rt.EnvCheck = clabEnvCheck
+		return rt, nil
 	}
 	return nil, exitcode.Usagef("unknown runtime %q: use sim or clab", name)
+}
+
+// clabEnvCheck runs doctor's pre-deploy checks for a lab (its images, the
+// kernel's soft-RoCE, limits) so that up stops before containerlab starts
+// anything the lab could not use.
+func clabEnvCheck(ctx context.Context, l *runtime.Lab) (problems, warnings []string) {
+	sw := doctor.Image{Role: "sonic", Ref: l.Graph.Images.SONiC, Required: true}
+	if l.NOS == fabric.NOSEOS {
+		sw = doctor.Image{Role: "eos", Ref: l.Graph.Images.EOS, Required: true}
+	}
+	env := &doctor.SystemEnv{HostImage: l.Graph.Images.Host}
+	defer env.Close()
+	return doctor.PreDeploy(ctx, env, doctor.Options{Images: []doctor.Image{sw, {Role: "host", Ref: l.Graph.Images.Host, Required: true}}})
 }
 
 // isTerminal reports whether w is a terminal, where progress is shown.

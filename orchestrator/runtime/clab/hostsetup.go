@@ -2,6 +2,7 @@ package clab
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/netip"
 	"regexp"
@@ -193,6 +194,71 @@ func ParseIBVDevices(out string) []string {
 	return devs
 }
 
+// NICNotReady is a host NIC whose soft-RoCE device is not ready. Problem
+// is worded so that NICs failing the same way share it, and a lab's report
+// names each NIC once under its problem (see GroupNICErrors).
+type NICNotReady struct {
+	Container string // clab-<lab>-<host>
+	Dev       string // rxe-<host>-<n>
+	Problem   string // "missing from 'rdma link'"
+}
+
+func (e *NICNotReady) Error() string {
+	return fmt.Sprintf("host %s: RDMA device %s %s", e.Container, e.Dev, e.Problem)
+}
+
+// GroupNICErrors joins per-NIC errors into one line per problem, listing
+// the NICs that have it ("RDMA device missing from 'rdma link' on 16 of 16
+// NICs: host1 rxe-host1-0..rxe-host1-7, host2 ..."); other errors follow,
+// each once. total is the number of NICs checked.
+func GroupNICErrors(errs []error, total int) error {
+	type group struct {
+		devs  map[string][]string // container -> devices
+		order []string
+		n     int
+	}
+	groups := map[string]*group{}
+	var problems []string
+	var others []error
+	seen := map[string]bool{}
+	for _, err := range errs {
+		var nr *NICNotReady
+		if !errors.As(err, &nr) {
+			if !seen[err.Error()] {
+				seen[err.Error()] = true
+				others = append(others, err)
+			}
+			continue
+		}
+		g := groups[nr.Problem]
+		if g == nil {
+			g = &group{devs: map[string][]string{}}
+			groups[nr.Problem] = g
+			problems = append(problems, nr.Problem)
+		}
+		if _, ok := g.devs[nr.Container]; !ok {
+			g.order = append(g.order, nr.Container)
+		}
+		g.devs[nr.Container] = append(g.devs[nr.Container], nr.Dev)
+		g.n++
+	}
+	var out []error
+	for _, p := range problems {
+		g := groups[p]
+		var hosts []string
+		for _, c := range g.order {
+			devs := g.devs[c]
+			list := strings.Join(devs, ", ")
+			if len(devs) > 2 {
+				list = devs[0] + " .. " + devs[len(devs)-1]
+			}
+			hosts = append(hosts, fmt.Sprintf("%s (%s)", c, list))
+		}
+		out = append(out, fmt.Errorf("RDMA device %s on %d of %d NICs: %s", p, g.n, total, strings.Join(hosts, ", ")))
+	}
+	return errors.Join(append(out, others...)...)
+}
+
 // Verify checks that the host is ready for perftest: the rxe device is
 // ACTIVE on the right netdev, libibverbs sees it, and ib_write_bw and
 // ib_write_lat are installed.
@@ -207,11 +273,11 @@ func (h HostNet) Verify(ctx context.Context, e Execer) error {
 	l, ok := findLink(links, h.RDMADev)
 	switch {
 	case !ok:
-		return fmt.Errorf("host %s: RDMA device %s missing from 'rdma link'", h.Container, h.RDMADev)
+		return &NICNotReady{Container: h.Container, Dev: h.RDMADev, Problem: "missing from 'rdma link'"}
 	case l.Netdev != h.Iface:
-		return fmt.Errorf("host %s: RDMA device %s is on %s, want %s", h.Container, h.RDMADev, l.Netdev, h.Iface)
+		return &NICNotReady{Container: h.Container, Dev: h.RDMADev, Problem: fmt.Sprintf("on %s, want %s", l.Netdev, h.Iface)}
 	case l.State != "ACTIVE":
-		return fmt.Errorf("host %s: RDMA device %s is %s, want ACTIVE (is %s up?)", h.Container, h.RDMADev, l.State, h.Iface)
+		return &NICNotReady{Container: h.Container, Dev: h.RDMADev, Problem: fmt.Sprintf("%s, want ACTIVE (is %s up?)", l.State, h.Iface)}
 	}
 	r, err := ExecOK(ctx, e, h.Container, []string{"ibv_devices"}, ExecOptions{Timeout: 15 * time.Second})
 	if err != nil {

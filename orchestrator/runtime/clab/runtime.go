@@ -85,6 +85,12 @@ type Runtime struct {
 	// LatencyIterations is ib_write_lat's -n for the latency probe; 0
 	// means 10000, negative skips the probe.
 	LatencyIterations int
+	// EnvCheck, when set, checks before the deploy what the machine needs
+	// beyond containerlab, the engine and the images (which Preflight
+	// checks itself): soft-RoCE in the kernel, for one. It returns the
+	// problems that stop the lab, each with its fix, and warnings. labctl
+	// wires it to doctor.PreDeploy.
+	EnvCheck func(ctx context.Context, l *runtime.Lab) (problems, warnings []string)
 }
 
 // PushOverSSH pushes a config with the NOS's SSH pusher: SONiC by
@@ -145,8 +151,10 @@ func images(l *runtime.Lab) []string {
 }
 
 // Preflight checks what Up needs before touching anything: containerlab on
-// PATH, a reachable Docker engine and the lab's images. Everything missing
-// is named in one environment error (exit 3).
+// PATH, a reachable Docker engine, the lab's images and, through EnvCheck,
+// everything else doctor can tell before a deploy (soft-RoCE in the kernel,
+// the SONiC image's SKU). Everything missing is named in one environment
+// error (exit 3); warnings go to the lab's progress and log.
 func (r *Runtime) Preflight(ctx context.Context, l *runtime.Lab) (Engine, error) {
 	var missing []string
 	bin := r.CLI.Binary
@@ -170,6 +178,14 @@ func (r *Runtime) Preflight(ctx context.Context, l *runtime.Lab) (Engine, error)
 			case !ok:
 				missing = append(missing, "image "+ref+" is not present")
 			}
+		}
+	}
+	if eng != nil && r.EnvCheck != nil {
+		problems, warnings := r.EnvCheck(ctx, l)
+		missing = append(missing, problems...)
+		say := progress(l)
+		for _, w := range warnings {
+			say("warning: " + w)
 		}
 	}
 	if len(missing) > 0 {
@@ -291,17 +307,21 @@ func HostNets(l *runtime.Lab, h *fabric.Node) []HostNet {
 	return out
 }
 
+// verifyHosts checks every host NIC's soft-RoCE device. NICs that fail the
+// same way are reported together, each named once.
 func (r *Runtime) verifyHosts(ctx context.Context, l *runtime.Lab, eng Engine) error {
 	var errs []error
+	total := 0
 	for _, h := range l.Graph.Hosts() {
 		for _, hn := range HostNets(l, h) {
+			total++
 			if err := hn.Verify(ctx, eng); err != nil {
 				errs = append(errs, err)
 			}
 		}
 	}
 	if len(errs) > 0 {
-		return exitcode.Env(fmt.Errorf("soft-RoCE is not ready on the hosts (run 'labctl doctor --runtime clab'): %w", errors.Join(errs...)))
+		return exitcode.Env(fmt.Errorf("soft-RoCE is not ready on the hosts (run 'labctl doctor --runtime clab'): %w", GroupNICErrors(errs, total)))
 	}
 	return nil
 }

@@ -225,11 +225,73 @@ func TestUpHostWithoutRXE(t *testing.T) {
 	eng.links[ContainerName(l.Name, "host2")] = ""
 	r, _ := testRuntime(l, eng, &pushes, nil)
 	err := r.Up(context.Background(), l)
-	if exitcode.Code(err) != exitcode.Environment || !strings.Contains(err.Error(), "rxe-host2-0 missing") {
+	if exitcode.Code(err) != exitcode.Environment {
 		t.Fatalf("error = %v", err)
+	}
+	// One line for the problem, each NIC named once.
+	msg := err.Error()
+	if !strings.Contains(msg, "RDMA device missing from 'rdma link' on 8 of 16 NICs: clab-16gpu-host2 (rxe-host2-0 .. rxe-host2-7)") || strings.Count(msg, "missing") != 1 || strings.Contains(msg, "\n") {
+		t.Errorf("error = %v", err)
+	}
+	for i := 1; i < 7; i++ {
+		if strings.Contains(msg, fmt.Sprintf("rxe-host2-%d,", i)) || strings.Count(msg, fmt.Sprintf("rxe-host2-%d", i)) > 0 {
+			t.Errorf("NIC %d named in %q", i, msg)
+		}
 	}
 	if len(pushes) != 0 {
 		t.Error("switches were pushed although the hosts are not ready")
+	}
+}
+
+// Different problems get a line each; a NIC is named under its own.
+func TestGroupNICErrors(t *testing.T) {
+	errs := []error{
+		&NICNotReady{Container: "h1", Dev: "rxe-h1-0", Problem: "missing from 'rdma link'"},
+		&NICNotReady{Container: "h1", Dev: "rxe-h1-1", Problem: "missing from 'rdma link'"},
+		&NICNotReady{Container: "h2", Dev: "rxe-h2-0", Problem: "DOWN, want ACTIVE (is eth1 up?)"},
+		errors.New("host h2: perftest is not installed"),
+		errors.New("host h2: perftest is not installed"),
+	}
+	got := GroupNICErrors(errs, 4).Error()
+	want := "RDMA device missing from 'rdma link' on 2 of 4 NICs: h1 (rxe-h1-0, rxe-h1-1)\n" +
+		"RDMA device DOWN, want ACTIVE (is eth1 up?) on 1 of 4 NICs: h2 (rxe-h2-0)\n" +
+		"host h2: perftest is not installed"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// Everything doctor can tell before a deploy stops the up before
+// containerlab runs: a kernel without soft-RoCE is exit 3 with nothing
+// deployed, and warnings are shown.
+func TestUpChecksEnvironmentBeforeDeploy(t *testing.T) {
+	l := testLab(t)
+	var out bytes.Buffer
+	l.Progress = &out
+	var pushes []pushCall
+	r, runner := testRuntime(l, readyEngine(l), &pushes, nil)
+	var asked *runtime.Lab
+	r.EnvCheck = func(_ context.Context, lab *runtime.Lab) ([]string, []string) {
+		asked = lab
+		return []string{"rdma_rxe: no RDMA (rxe) support in this kernel (fix: modprobe rdma_rxe)"}, []string{"memlock: memlock limit is 8192 KiB"}
+	}
+	err := r.Up(context.Background(), l)
+	if exitcode.Code(err) != exitcode.Environment || !strings.Contains(err.Error(), "rdma_rxe: no RDMA (rxe) support") || !strings.Contains(err.Error(), "--runtime sim") {
+		t.Fatalf("error = %v", err)
+	}
+	if len(runner.calls) != 0 {
+		t.Errorf("containerlab ran although the kernel lacks soft-RoCE: %q", runner.calls)
+	}
+	if asked != l {
+		t.Error("EnvCheck was not given the lab")
+	}
+	if !strings.Contains(out.String(), "warning: memlock: memlock limit is 8192 KiB") {
+		t.Errorf("warning not shown:\n%s", out.String())
+	}
+	// The same check passing lets the up go on.
+	r.EnvCheck = func(context.Context, *runtime.Lab) ([]string, []string) { return nil, nil }
+	if err := r.Up(context.Background(), l); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/labctl/labctl/orchestrator/fabric"
 )
 
 // Status of one check.
@@ -70,6 +72,9 @@ type Env interface {
 	// TryPrivileged creates and starts a privileged container from a local
 	// image, then removes it; ErrCannotTest when there is no image to use.
 	TryPrivileged(ctx context.Context) error
+	// ImageHasFile reports whether path exists in a local image (a
+	// container is created from it, never started, and removed).
+	ImageHasFile(ctx context.Context, ref, path string) (bool, error)
 	// KernelRelease is uname -r.
 	KernelRelease() string
 	// RXEModule says where rdma_rxe was found ("" when it was not):
@@ -113,20 +118,13 @@ func Run(ctx context.Context, env Env, runtime string, opt Options) *Report {
 	r.Checks = append(r.Checks, checkContainerlab(ctx, env))
 	if dockerOK {
 		r.Checks = append(r.Checks, checkImages(ctx, env, opt.Images)...)
+		r.Checks = append(r.Checks, checkSonicSKU(ctx, env, opt.Images)...)
 		r.Checks = append(r.Checks, checkPrivileged(ctx, env))
 	} else {
 		r.Checks = append(r.Checks, Check{Name: "images", Status: Warn, Detail: "cannot check images without a reachable Docker engine", Fix: "fix the docker check first"})
 	}
-	rxe := checkRXE(env)
-	r.Checks = append(r.Checks, rxe)
-	if rxe.Status == Pass {
-		if dockerOK {
-			r.Checks = append(r.Checks, checkRXENetns(ctx, env))
-		} else {
-			r.Checks = append(r.Checks, Check{Name: "soft-roce-netns", Status: Warn, Detail: "cannot test soft-RoCE in a container without a reachable Docker engine", Fix: "fix the docker check first"})
-		}
-	}
-	r.Checks = append(r.Checks, checkMemlock(env), checkInotify(env), checkMemory(env, opt.NeedMemMiB))
+	r.Checks = append(r.Checks, hostChecks(ctx, env, dockerOK)...)
+	r.Checks = append(r.Checks, checkMemory(env, opt.NeedMemMiB))
 
 	var blocking []string
 	for _, c := range r.Checks {
@@ -141,6 +139,44 @@ func Run(ctx context.Context, env Env, runtime string, opt Options) *Report {
 		r.Summary = "ready for --runtime clab"
 	}
 	return r
+}
+
+// hostChecks are the checks of the machine's kernel and limits: soft-RoCE
+// (and, when the driver is there and Docker answers, soft-RoCE inside a
+// container), memlock and inotify.
+func hostChecks(ctx context.Context, env Env, dockerOK bool) []Check {
+	rxe := checkRXE(env)
+	out := []Check{rxe}
+	if rxe.Status == Pass {
+		if dockerOK {
+			out = append(out, checkRXENetns(ctx, env))
+		} else {
+			out = append(out, Check{Name: "soft-roce-netns", Status: Warn, Detail: "cannot test soft-RoCE in a container without a reachable Docker engine", Fix: "fix the docker check first"})
+		}
+	}
+	return append(out, checkMemlock(env), checkInotify(env))
+}
+
+// PreDeploy runs, before a containerlab deploy, the checks the clab
+// runtime does not make itself (it checks containerlab, the engine and the
+// images; `up` checks memory against the lab's estimate): the SONiC image's
+// SKU, soft-RoCE in the kernel and in a container, memlock and inotify. It
+// returns each blocking failure as one line with its fix, and the
+// warnings. The engine is assumed reachable: without one the runtime stops
+// before this matters.
+func PreDeploy(ctx context.Context, env Env, opt Options) (problems, warnings []string) {
+	checks := checkSonicSKU(ctx, env, opt.Images)
+	checks = append(checks, hostChecks(ctx, env, true)...)
+	for _, c := range checks {
+		line := c.Name + ": " + c.Detail
+		switch {
+		case c.Status == Fail && c.Blocks:
+			problems = append(problems, line+" (fix: "+c.Fix+")")
+		case c.Status != Pass:
+			warnings = append(warnings, line)
+		}
+	}
+	return problems, warnings
 }
 
 func checkDocker(ctx context.Context, env Env) Check {
@@ -200,6 +236,41 @@ func imageFix(im Image) string {
 		return "import cEOS-lab from arista.com: docker import cEOS-lab-<version>.tar.xz " + im.Ref
 	}
 	return "docker pull or docker load " + im.Ref
+}
+
+// SonicSKUFile is a file every docker-sonic-vs that ships labctl's SKU
+// has: the lanemap sonic-device-data writes for it on the virtual platform.
+var SonicSKUFile = "/usr/share/sonic/device/" + fabric.SonicPlatform + "/" + fabric.SonicHWSKU + "/lanemap.ini"
+
+// checkSonicSKU looks into each present SONiC image for labctl's SKU: an
+// image without it boots with no front-panel ports under HWSKU=<it>.
+func checkSonicSKU(ctx context.Context, env Env, images []Image) []Check {
+	var out []Check
+	for _, im := range images {
+		if im.Role != "sonic" {
+			continue
+		}
+		if ok, err := env.ImagePresent(ctx, im.Ref); err != nil || !ok {
+			continue // the image check says so
+		}
+		name := "sonic sku"
+		ok, err := env.ImageHasFile(ctx, im.Ref, SonicSKUFile)
+		switch {
+		case err != nil:
+			out = append(out, Check{Name: name, Status: Warn, Detail: fmt.Sprintf("cannot look into %s for HWSKU %s: %v", im.Ref, fabric.SonicHWSKU, err), Fix: "check the Docker engine"})
+		case !ok:
+			c := Check{Name: name, Status: Fail, Blocks: im.Required,
+				Detail: fmt.Sprintf("%s lacks HWSKU %s (no %s): labctl's SONiC switches boot that 64-port SKU, and with this image their ports would not come up", im.Ref, fabric.SonicHWSKU, SonicSKUFile),
+				Fix:    "use a docker-sonic-vs built from sonic-buildimage 202411 or later (the SKU was added in August 2024), tagged " + im.Ref}
+			if !im.Required {
+				c.Status = Warn
+			}
+			out = append(out, c)
+		default:
+			out = append(out, Check{Name: name, Status: Pass, Detail: fmt.Sprintf("%s ships HWSKU %s", im.Ref, fabric.SonicHWSKU)})
+		}
+	}
+	return out
 }
 
 func checkPrivileged(ctx context.Context, env Env) Check {

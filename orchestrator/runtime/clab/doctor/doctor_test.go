@@ -30,6 +30,8 @@ type fakeEnv struct {
 	memlock     int64
 	sysctl      map[string]int64
 	memAvail    int
+	files       map[string]bool // image + ":" + path
+	filesErr    error
 }
 
 func (f *fakeEnv) Docker(context.Context) (string, string, error) {
@@ -41,7 +43,10 @@ func (f *fakeEnv) Containerlab(context.Context) (string, string, error) {
 func (f *fakeEnv) ImagePresent(_ context.Context, ref string) (bool, error) {
 	return f.images[ref], f.imageErr
 }
-func (f *fakeEnv) TryPrivileged(context.Context) error        { return f.privErr }
+func (f *fakeEnv) TryPrivileged(context.Context) error { return f.privErr }
+func (f *fakeEnv) ImageHasFile(_ context.Context, ref, path string) (bool, error) {
+	return f.files[ref+":"+path], f.filesErr
+}
 func (f *fakeEnv) KernelRelease() string                      { return "6.18.44-test" }
 func (f *fakeEnv) RXEModule() (string, error)                 { return f.rxe, f.rxeErr }
 func (f *fakeEnv) RXEInNetns(context.Context) (string, error) { return f.netnsDetail, f.netnsErr }
@@ -59,6 +64,7 @@ func goodEnv() *fakeEnv {
 		memlock:     -1,
 		sysctl:      map[string]int64{"fs/inotify/max_user_instances": 1024, "fs/inotify/max_user_watches": 1048576},
 		memAvail:    32000,
+		files:       map[string]bool{"docker-sonic-vs:latest:" + SonicSKUFile: true},
 	}
 }
 
@@ -117,6 +123,9 @@ func TestChecks(t *testing.T) {
 		{"memory short", func(e *fakeEnv, o *Options) { e.memAvail = 4000; o.NeedMemMiB = 9000 }, "memory", Fail, true, "needs about 9000 MiB, 4000 MiB available"},
 		{"memory tight", func(e *fakeEnv, o *Options) { e.memAvail = 10000; o.NeedMemMiB = 9000 }, "memory", Warn, false, "less than 20% spare"},
 		{"memory no lab", func(e *fakeEnv, o *Options) { o.NeedMemMiB = 0 }, "memory", Pass, false, "--lab"},
+		{"sonic image without the SKU", func(e *fakeEnv, _ *Options) { e.files = nil }, "sonic sku", Fail, true, "lacks HWSKU Mellanox-SN4700-V64"},
+		{"sonic image unreadable", func(e *fakeEnv, _ *Options) { e.filesErr = errors.New("engine busy") }, "sonic sku", Warn, false, "cannot look into docker-sonic-vs:latest"},
+		{"optional sonic image without the SKU", func(e *fakeEnv, o *Options) { e.files = nil; o.Images[0].Required = false }, "sonic sku", Warn, false, "lacks HWSKU"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -252,4 +261,26 @@ func FuzzParseMemAvailable(f *testing.F) {
 			t.Fatalf("implausible %d", n)
 		}
 	})
+}
+
+// PreDeploy reports what stops a deploy beyond containerlab, the engine,
+// the images and memory (which the runtime and up check themselves): one
+// line per blocking problem, with its fix.
+func TestPreDeploy(t *testing.T) {
+	env := goodEnv()
+	if p, w := PreDeploy(context.Background(), env, Options{Images: labImages()}); len(p) != 0 || len(w) != 0 {
+		t.Errorf("good machine: problems %q, warnings %q", p, w)
+	}
+	env.rxe = ""
+	env.files = nil
+	env.memlock = 8192
+	env.clabPath = ""  // the runtime's own check, not PreDeploy's
+	env.memAvail = 100 // likewise up's
+	p, w := PreDeploy(context.Background(), env, Options{Images: labImages(), NeedMemMiB: 9000})
+	if len(p) != 2 || !strings.HasPrefix(p[0], "sonic sku: ") || !strings.HasPrefix(p[1], "rdma_rxe: "+NoRXE) || !strings.Contains(p[1], "(fix: run on a kernel with CONFIG_RDMA_RXE") {
+		t.Errorf("problems %q", p)
+	}
+	if len(w) != 1 || !strings.HasPrefix(w[0], "memlock: ") {
+		t.Errorf("warnings %q", w)
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/image"
 	"golang.org/x/sys/unix"
@@ -94,6 +95,34 @@ func (e *SystemEnv) TryPrivileged(ctx context.Context) error {
 		return err
 	}
 	return runThrowaway(ctx, d, ref, "labctl-doctor-priv", &container.HostConfig{Privileged: true}, nil)
+}
+
+// ImageHasFile implements Env. The container is created only (nothing in
+// the image runs) and removed again.
+func (e *SystemEnv) ImageHasFile(ctx context.Context, ref, path string) (bool, error) {
+	d, err := e.client(ctx)
+	if err != nil {
+		return false, err
+	}
+	c := d.Client()
+	cctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	created, err := c.ContainerCreate(cctx, &container.Config{Image: ref, Entrypoint: []string{"true"}}, &container.HostConfig{}, nil, nil, "labctl-doctor-look-"+strconv.Itoa(os.Getpid()))
+	if err != nil {
+		return false, fmt.Errorf("create a container from %s: %w", ref, err)
+	}
+	defer func() {
+		rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		defer rcancel()
+		_ = c.ContainerRemove(rctx, created.ID, container.RemoveOptions{Force: true})
+	}()
+	if _, err := c.ContainerStatPath(cctx, created.ID, path); err != nil {
+		if cerrdefs.IsNotFound(err) {
+			return false, nil
+		}
+		return false, fmt.Errorf("look for %s in %s: %w", path, ref, err)
+	}
+	return true, nil
 }
 
 // anyLocalImage picks an image to start a test container from: the host
