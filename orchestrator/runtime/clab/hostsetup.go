@@ -275,9 +275,9 @@ func (h HostNet) Verify(ctx context.Context, e Execer) error {
 	case !ok:
 		return &NICNotReady{Container: h.Container, Dev: h.RDMADev, Problem: "missing from 'rdma link'"}
 	case l.Netdev != h.Iface:
-		return &NICNotReady{Container: h.Container, Dev: h.RDMADev, Problem: fmt.Sprintf("on %s, want %s", l.Netdev, h.Iface)}
+		return &NICNotReady{Container: h.Container, Dev: h.RDMADev, Problem: fmt.Sprintf("is on %s, want %s", l.Netdev, h.Iface)}
 	case l.State != "ACTIVE":
-		return &NICNotReady{Container: h.Container, Dev: h.RDMADev, Problem: fmt.Sprintf("%s, want ACTIVE (is %s up?)", l.State, h.Iface)}
+		return &NICNotReady{Container: h.Container, Dev: h.RDMADev, Problem: fmt.Sprintf("is %s, want ACTIVE (is %s up?)", l.State, h.Iface)}
 	}
 	r, err := ExecOK(ctx, e, h.Container, []string{"ibv_devices"}, ExecOptions{Timeout: 15 * time.Second})
 	if err != nil {

@@ -248,13 +248,13 @@ func TestGroupNICErrors(t *testing.T) {
 	errs := []error{
 		&NICNotReady{Container: "h1", Dev: "rxe-h1-0", Problem: "missing from 'rdma link'"},
 		&NICNotReady{Container: "h1", Dev: "rxe-h1-1", Problem: "missing from 'rdma link'"},
-		&NICNotReady{Container: "h2", Dev: "rxe-h2-0", Problem: "DOWN, want ACTIVE (is eth1 up?)"},
+		&NICNotReady{Container: "h2", Dev: "rxe-h2-0", Problem: "is DOWN, want ACTIVE (is eth1 up?)"},
 		errors.New("host h2: perftest is not installed"),
 		errors.New("host h2: perftest is not installed"),
 	}
 	got := GroupNICErrors(errs, 4).Error()
 	want := "RDMA device missing from 'rdma link' on 2 of 4 NICs: h1 (rxe-h1-0, rxe-h1-1)\n" +
-		"RDMA device DOWN, want ACTIVE (is eth1 up?) on 1 of 4 NICs: h2 (rxe-h2-0)\n" +
+		"RDMA device is DOWN, want ACTIVE (is eth1 up?) on 1 of 4 NICs: h2 (rxe-h2-0)\n" +
 		"host h2: perftest is not installed"
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
