@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -31,13 +32,23 @@ type Runner interface {
 	Run(ctx context.Context, argv []string) (stdout, stderr []byte, err error)
 }
 
-// ExecRunner runs commands with os/exec. The process is killed when ctx is
-// done.
+// ExecRunner runs commands with os/exec. When ctx is done the process gets
+// SIGINT, as if the user had pressed Ctrl-C in front of it, and Grace to
+// exit before it is killed: containerlab answers SIGINT by destroying what
+// its deploy created (its own limit for that is 20 s), which a SIGKILL
+// would cut short, leaving containers, the network and veths behind.
 type ExecRunner struct {
 	// Progress, when set, also receives the command's stderr as it comes:
 	// containerlab logs its deploy steps there.
 	Progress io.Writer
+	// Grace is how long an interrupted command may take to exit; 0 means
+	// DefaultGrace.
+	Grace time.Duration
 }
+
+// DefaultGrace bounds how long an interrupted containerlab may clean up:
+// its destroy-on-cancel gives up after 20 s; the rest is margin.
+const DefaultGrace = 30 * time.Second
 
 // Run implements Runner.
 func (r ExecRunner) Run(ctx context.Context, argv []string) ([]byte, []byte, error) {
@@ -45,9 +56,13 @@ func (r ExecRunner) Run(ctx context.Context, argv []string) ([]byte, []byte, err
 		return nil, nil, errors.New("run: empty command")
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	// When ctx ends the process is killed; its children may still hold the
-	// output pipes, so stop waiting for them after a while.
-	cmd.WaitDelay = 5 * time.Second
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	// After the interrupt (or, once it exited, for children still holding
+	// the output pipes) wait at most the grace period, then kill.
+	cmd.WaitDelay = r.Grace
+	if cmd.WaitDelay <= 0 {
+		cmd.WaitDelay = DefaultGrace
+	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &stdout
 	cmd.Stderr = &stderr

@@ -79,6 +79,128 @@ esac
 	return logPath
 }
 
+// trappingContainerlab is a containerlab stand-in whose deploy behaves as
+// containerlab's does on SIGINT: it logs the signal, "destroys" (logs that
+// too) and exits. A SIGKILL leaves neither line.
+func trappingContainerlab(t *testing.T) (logPath string) {
+	t.Helper()
+	dir := t.TempDir()
+	logPath = filepath.Join(dir, "calls.log")
+	script := `#!/bin/sh
+log='` + logPath + `'
+echo "$*" >> "$log"
+case "$1" in
+deploy)
+	trap 'echo "deploy got INT" >> "$log"; kill $pid; echo "deploy destroyed its nodes" >> "$log"; exit 130' INT
+	sleep 60 &
+	pid=$!
+	touch "$log.deploying"
+	wait $pid
+	;;
+destroy) exit 0 ;;
+inspect) echo '{}' ;;
+esac
+`
+	if err := os.WriteFile(filepath.Join(dir, "containerlab"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	return logPath
+}
+
+// Ctrl-C during up: containerlab gets SIGINT (not SIGKILL) and time to
+// destroy what it made, then labctl removes what is still there itself,
+// and the recorded state says what is left: here nothing.
+func TestInterruptedUpForwardsSIGINTAndCleansUp(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	logPath := trappingContainerlab(t)
+	l := testLab(t)
+	eng := &cleanEngine{fakeEngine: readyEngine(l), network: true, containers: map[string]string{
+		ContainerName(l.Name, "leaf1"):  l.Name,
+		ContainerName(l.Name, "spine1"): l.Name,
+		ContainerName(l.Name, "host1"):  "",
+		"clab-other-host1":              "other",
+	}}
+	netns := t.TempDir()
+	if err := os.WriteFile(filepath.Join(netns, ContainerName(l.Name, "leaf1")), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := New()
+	r.Connect = func(context.Context) (Engine, error) { return eng, nil }
+	r.NetnsDir = netns
+
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := runtime.Up(ctx, r, l, nil)
+		done <- err
+	}()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if _, err := os.Stat(logPath + ".deploying"); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("deploy never started")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	err := <-done
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted up: %v", err)
+	}
+	calls, _ := os.ReadFile(logPath)
+	for _, want := range []string{"deploy got INT", "deploy destroyed its nodes"} {
+		if !strings.Contains(string(calls), want) {
+			t.Errorf("containerlab did not get to clean up (%q missing):\n%s", want, calls)
+		}
+	}
+	// labctl's own clean-up ran without a 'labctl down'.
+	want := []string{ContainerName(l.Name, "host1"), ContainerName(l.Name, "leaf1"), ContainerName(l.Name, "spine1")}
+	if !slices.Equal(eng.removed, want) {
+		t.Errorf("removed %q, want %q", eng.removed, want)
+	}
+	if _, ok := eng.containers["clab-other-host1"]; !ok {
+		t.Error("removed a container of another lab")
+	}
+	st, serr := runtime.ReadState(l.Dir)
+	if serr != nil || st == nil || st.State != runtime.StateFailed {
+		t.Fatalf("state %+v, %v", st, serr)
+	}
+	// The namespace containerlab did not remove is what is left.
+	if !strings.Contains(st.Error, "left after the clean-up: network namespace "+ContainerName(l.Name, "leaf1")) {
+		t.Errorf("state error %q does not say what is left", st.Error)
+	}
+	if err := os.Remove(filepath.Join(netns, ContainerName(l.Name, "leaf1"))); err != nil {
+		t.Fatal(err)
+	}
+	left, err := r.Leftovers(context.Background(), l)
+	if err != nil || len(left) != 0 {
+		t.Errorf("leftovers %q, %v", left, err)
+	}
+}
+
+// A command that ignores the interrupt is killed once the grace period
+// is over.
+func TestExecRunnerKillsAfterGrace(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	start := time.Now()
+	_, _, err := ExecRunner{Grace: 200 * time.Millisecond}.Run(ctx, []string{"sh", "-c", "trap '' INT; sleep 30"})
+	if err == nil {
+		t.Fatal("the command was not stopped")
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("stopped after %v", d)
+	}
+}
+
 // An up interrupted during deploy, then down: containerlab destroy runs,
 // the containers the deploy had created are removed, the network too, the
 // state is down and the lock free.

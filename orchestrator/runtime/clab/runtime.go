@@ -91,6 +91,9 @@ type Runtime struct {
 	// problems that stop the lab, each with its fix, and warnings. labctl
 	// wires it to doctor.PreDeploy.
 	EnvCheck func(ctx context.Context, l *runtime.Lab) (problems, warnings []string)
+	// NetnsDir is where containerlab names the nodes' network namespaces;
+	// "" means /var/run/netns.
+	NetnsDir string
 }
 
 // PushOverSSH pushes a config with the NOS's SSH pusher: SONiC by
@@ -208,8 +211,11 @@ func progress(l *runtime.Lab) func(string) {
 
 // Up implements runtime.Runtime: deploy, wait for every container, check
 // the hosts' soft-RoCE devices, push every switch's config and read it
-// back.
-func (r *Runtime) Up(ctx context.Context, l *runtime.Lab) error {
+// back. An up interrupted after the deploy started (ctx cancelled: Ctrl-C)
+// removes what it created before it returns, and its error says what, if
+// anything, is left; other failures leave the lab for inspection and
+// `labctl down`.
+func (r *Runtime) Up(ctx context.Context, l *runtime.Lab) (err error) {
 	topo, err := r.topology(l)
 	if err != nil {
 		return err
@@ -230,6 +236,11 @@ func (r *Runtime) Up(ctx context.Context, l *runtime.Lab) error {
 	if r.CLI.Runner == nil && l.Progress != nil {
 		r.CLI.Runner = ExecRunner{Progress: l.Progress}
 	}
+	defer func() {
+		if err != nil && ctx.Err() != nil {
+			err = r.cleanUpInterrupted(l, err)
+		}
+	}()
 	say("deploying " + topo)
 	if err := r.CLI.Deploy(ctx, topo, r.MaxWorkers); err != nil {
 		return err
@@ -252,6 +263,72 @@ func (r *Runtime) Up(ctx context.Context, l *runtime.Lab) error {
 		return err
 	}
 	return r.pushAll(ctx, l, mgmt, say)
+}
+
+// CleanupTimeout bounds the clean-up of an interrupted up: containerlab
+// destroy (itself bounded by its 20 s per node timeout) and the removal of
+// what it left.
+const CleanupTimeout = 2 * time.Minute
+
+// cleanUpInterrupted removes what an interrupted up created, as down would
+// (containerlab destroy, then leftover containers and the management
+// network), and adds to cause what is left of the lab afterwards.
+func (r *Runtime) cleanUpInterrupted(l *runtime.Lab, cause error) error {
+	ctx, cancel := context.WithTimeout(context.Background(), CleanupTimeout)
+	defer cancel()
+	say := progress(l)
+	say("interrupted: removing what the deploy of lab " + l.Name + " created")
+	downErr := r.Down(ctx, l)
+	left, err := r.Leftovers(ctx, l)
+	var what string
+	switch {
+	case err != nil:
+		what = fmt.Sprintf("what is left of the lab could not be checked: %v; run 'labctl down %s'", err, l.Name)
+	case len(left) == 0:
+		what = "cleaned up: nothing of the lab is left"
+	default:
+		what = fmt.Sprintf("left after the clean-up: %s; run 'labctl down %s'", strings.Join(left, ", "), l.Name)
+	}
+	if downErr != nil {
+		what += fmt.Sprintf(" (the clean-up reported: %v)", downErr)
+	}
+	say(what)
+	return fmt.Errorf("%w; %s", cause, what)
+}
+
+// Leftovers lists what of the lab still exists on this machine: its
+// containers (by containerlab's label or by name) and the network
+// namespaces containerlab links under NetnsDir.
+func (r *Runtime) Leftovers(ctx context.Context, l *runtime.Lab) ([]string, error) {
+	var left []string
+	names := make([]string, 0, len(l.Graph.Nodes))
+	for _, n := range l.Graph.Nodes {
+		names = append(names, ContainerName(l.Name, n.Name))
+	}
+	eng, err := r.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer eng.Close()
+	if c, ok := eng.(Cleaner); ok {
+		cs, err := c.ContainersOf(ctx, l.Name, names)
+		if err != nil {
+			return nil, err
+		}
+		for _, name := range cs {
+			left = append(left, "container "+name)
+		}
+	}
+	dir := r.NetnsDir
+	if dir == "" {
+		dir = "/var/run/netns"
+	}
+	for _, name := range names {
+		if _, err := os.Lstat(filepath.Join(dir, name)); err == nil {
+			left = append(left, "network namespace "+name)
+		}
+	}
+	return left, nil
 }
 
 func (r *Runtime) waitRunning(ctx context.Context, l *runtime.Lab, eng Engine, say func(string)) error {
