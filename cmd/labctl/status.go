@@ -1,6 +1,9 @@
 package main
 
 import (
+	"context"
+	"fmt"
+
 	"github.com/spf13/cobra"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
@@ -13,8 +16,10 @@ func newStatusCmd(app *App) *cobra.Command {
 		Short: "Show the state of one lab, or of every lab in the work directory",
 		Long: `status reads topologies/<lab>/state.json: the runtime a lab runs on, its NOS,
 its state (deploying, up, degraded, stopping, down, failed) and its nodes.
-Without a lab it lists every lab under topologies/. For a lab that is up on
-containerlab it asks the runtime for the live state of each node.`,
+Without a lab it lists every lab under topologies/. For a lab on containerlab
+it asks the runtime which nodes run, whatever the recorded state: after a
+failed or interrupted up it shows the containers still running (and that
+'labctl down' removes them).`,
 		Example: `  labctl status
   labctl status 64gpu -o json`,
 		Args:              cobra.MaximumNArgs(1),
@@ -24,37 +29,83 @@ containerlab it asks the runtime for the live state of each node.`,
 			if err != nil {
 				return err
 			}
+			var sts []*runtime.Status
 			if len(args) == 0 {
-				sts, err := runtime.ListStates(app.TopologiesDir())
+				if sts, err = runtime.ListStates(app.TopologiesDir()); err != nil {
+					return err
+				}
+			} else {
+				name, st, err := labState(app, args[0])
 				if err != nil {
 					return err
 				}
-				return writeStatus(app, format, sts)
+				if st == nil {
+					return exitcode.Usagef("lab %s was never brought up in %s (fix: run 'labctl up %s')", name, app.TopologiesDir(), name)
+				}
+				sts = []*runtime.Status{st}
 			}
-			name, st, err := labState(app, args[0])
-			if err != nil {
-				return err
-			}
-			if st == nil {
-				return exitcode.Usagef("lab %s was never brought up in %s (fix: run 'labctl up %s')", name, app.TopologiesDir(), name)
-			}
-			// A live runtime may know better than the file (a container
-			// that died); the simulator's answer is the file's.
-			if st.IsUp() && st.Runtime != "" && st.Runtime != "sim" {
-				if rt, err := runtimeByName(st.Runtime); err == nil {
-					if l, err := recordedLab(app, st); err == nil {
-						if live, err := rt.Status(cmd.Context(), l); err == nil && live != nil {
-							st.Nodes = live.Nodes
-							if live.State != "" {
-								st.State = live.State
-							}
-						} else if err != nil {
-							app.Log.Warn("live status unavailable", "lab", name, "err", err)
-						}
-					}
+			var notes []string
+			for _, st := range sts {
+				if note := liveStatus(cmd.Context(), app, st); note != "" {
+					notes = append(notes, note)
 				}
 			}
-			return writeStatus(app, format, []*runtime.Status{st})
+			if err := writeStatus(app, format, sts); err != nil {
+				return err
+			}
+			if format == "table" {
+				for _, n := range notes {
+					fmt.Fprintln(app.Out, n)
+				}
+			}
+			return nil
 		},
 	}
+}
+
+// liveStatus asks a live runtime which of the lab's nodes run and puts its
+// answer in st: the recorded file cannot know that a container died, or
+// that a failed or interrupted up left containers running. The simulator's
+// answer is the file's. When containers run although the recorded state
+// says the lab is not up, st keeps that state and the returned note says
+// so. A runtime that cannot answer leaves st as recorded (logged).
+func liveStatus(ctx context.Context, app *App, st *runtime.Status) string {
+	if st.Runtime == "" || st.Runtime == "sim" {
+		return ""
+	}
+	rt, err := runtimeByName(st.Runtime)
+	if err != nil {
+		return ""
+	}
+	l, err := recordedLab(app, st)
+	if err != nil {
+		app.Log.Warn("live status unavailable", "lab", st.Lab, "err", err)
+		return ""
+	}
+	l.Dir = labDir(app, st.Lab)
+	live, err := rt.Status(ctx, l)
+	if err != nil || live == nil {
+		if err != nil && st.State != runtime.StateDown {
+			app.Log.Warn("live status unavailable", "lab", st.Lab, "err", err)
+		}
+		return ""
+	}
+	running := 0
+	for _, n := range live.Nodes {
+		if n.State == runtime.NodeRunning {
+			running++
+		}
+	}
+	if st.IsUp() {
+		st.Nodes = live.Nodes
+		if live.State != "" {
+			st.State = live.State
+		}
+		return ""
+	}
+	if running == 0 {
+		return ""
+	}
+	st.Nodes = live.Nodes
+	return fmt.Sprintf("lab %s: %d of its containers still run although the lab is %s; 'labctl down %s' removes them", st.Lab, running, st.State, st.Lab)
 }
