@@ -14,12 +14,12 @@ import (
 // The Docker engine's side of down: containers found by containerlab's
 // label and by exact name, removed; a network removed only when unused.
 func TestDockerCleaner(t *testing.T) {
-	d, _ := testContainer(t) // imports the helper image
+	d, _, helper := testContainerImage(t) // imports the helper image
 	ctx := context.Background()
 	const lab = "labctl-cleaner-test"
 	create := func(name string, labels map[string]string) {
 		_ = d.Client().ContainerRemove(ctx, name, container.RemoveOptions{Force: true})
-		if _, err := d.Client().ContainerCreate(ctx, &container.Config{Image: "labctl-test/exec-helper:latest", Entrypoint: []string{"/helper"}, Cmd: []string{"idle"}, Labels: labels}, &container.HostConfig{}, nil, nil, name); err != nil {
+		if _, err := d.Client().ContainerCreate(ctx, &container.Config{Image: helper, Entrypoint: []string{"/helper"}, Cmd: []string{"idle"}, Labels: labels}, &container.HostConfig{}, nil, nil, name); err != nil {
 			t.Fatalf("create %s: %v", name, err)
 		}
 		t.Cleanup(func() {

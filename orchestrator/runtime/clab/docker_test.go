@@ -7,9 +7,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -43,8 +45,18 @@ func main() {
 `
 
 // testContainer builds the helper, imports it as an image, and runs an
-// unprivileged container from it for the test.
+// unprivileged container from it for the test. The container and the image
+// go when the test ends.
 func testContainer(t *testing.T) (*Docker, string) {
+	d, name, _ := testContainerImage(t)
+	return d, name
+}
+
+// testContainerImage is testContainer that also returns the helper image's
+// ID. Each test imports the helper under a tag of its own and removes it
+// (by ID, so nothing is left untagged) after its container: a shared tag
+// moved by every import used to leave one dangling image per run.
+func testContainerImage(t *testing.T) (*Docker, string, string) {
 	t.Helper()
 	ctx := context.Background()
 	d, err := NewDocker(ctx)
@@ -78,13 +90,26 @@ func testContainer(t *testing.T) (*Docker, string) {
 	if err := tw.Close(); err != nil {
 		t.Fatal(err)
 	}
-	ref := "labctl-test/exec-helper:latest"
+	name := "labctl-test-exec-" + strings.ToLower(strings.ReplaceAll(t.Name(), "/", "-"))
+	ref := "labctl-test/exec-helper:" + strconv.Itoa(os.Getpid()) + "-" + strings.TrimPrefix(name, "labctl-test-exec-")
 	rc, err := d.Client().ImageImport(ctx, image.ImportSource{Source: &buf, SourceName: "-"}, ref, image.ImportOptions{})
 	if err != nil {
 		t.Fatalf("import helper image: %v", err)
 	}
+	// Reading the stream to its end waits for the import to finish.
+	_, _ = io.Copy(io.Discard, rc)
 	rc.Close()
-	name := "labctl-test-exec-" + strings.ToLower(strings.ReplaceAll(t.Name(), "/", "-"))
+	info, err := d.Client().ImageInspect(ctx, ref)
+	if err != nil {
+		t.Fatalf("inspect helper image: %v", err)
+	}
+	id := info.ID
+	// Registered before the container's clean-up, so it runs after it.
+	t.Cleanup(func() {
+		if _, err := d.Client().ImageRemove(context.Background(), id, image.RemoveOptions{Force: true, PruneChildren: true}); err != nil {
+			t.Errorf("remove helper image %s: %v", ref, err)
+		}
+	})
 	_ = d.Client().ContainerRemove(ctx, name, container.RemoveOptions{Force: true})
 	if _, err := d.Client().ContainerCreate(ctx, &container.Config{Image: ref, Entrypoint: []string{"/helper"}, Cmd: []string{"idle"}}, &container.HostConfig{}, nil, nil, name); err != nil {
 		t.Fatalf("create container: %v", err)
@@ -95,7 +120,7 @@ func testContainer(t *testing.T) (*Docker, string) {
 	if err := d.Client().ContainerStart(ctx, name, container.StartOptions{}); err != nil {
 		t.Fatalf("start container: %v", err)
 	}
-	return d, name
+	return d, name, id
 }
 
 func TestDockerExec(t *testing.T) {
@@ -109,7 +134,14 @@ func TestDockerExec(t *testing.T) {
 	if s, err := d.State(ctx, "labctl-test-no-such-container"); err != nil || s.Exists {
 		t.Errorf("missing container: %+v, %v", s, err)
 	}
-	if ok, err := d.ImagePresent(ctx, "labctl-test/exec-helper:latest"); !ok || err != nil {
+	if ok, err := d.ImagePresent(ctx, name); ok || err != nil {
+		t.Errorf("ImagePresent(container name) = %v, %v", ok, err)
+	}
+	info, err := d.Client().ContainerInspect(ctx, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := d.ImagePresent(ctx, info.Config.Image); !ok || err != nil {
 		t.Errorf("ImagePresent = %v, %v", ok, err)
 	}
 	if ok, err := d.ImagePresent(ctx, "labctl-test/none:latest"); ok || err != nil {
@@ -160,6 +192,21 @@ func TestDockerExec(t *testing.T) {
 	// 126/127, depending on its version; both are failures.
 	if r, err := d.Exec(ctx, name, []string{"/no-such-binary"}, ExecOptions{}); err == nil && r.ExitCode == 0 {
 		t.Error("exec of a missing binary succeeded")
+	}
+}
+
+// The helper image is gone once its test is: no tag, no dangling image.
+func TestHelperImageLeavesNothing(t *testing.T) {
+	var id string
+	t.Run("use", func(t *testing.T) { _, _, id = testContainerImage(t) })
+	ctx := context.Background()
+	d2, err := NewDocker(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d2.Close()
+	if _, err := d2.Client().ImageInspect(ctx, id); err == nil {
+		t.Errorf("helper image %s outlived its test", id)
 	}
 }
 
