@@ -90,7 +90,7 @@ func (h HostNet) Setup(ctx context.Context, e Execer) error {
 		if argv[0] == "rdma" {
 			links, err := RDMALinks(ctx, e, h.Container)
 			if err != nil {
-				return err
+				return rxeSetupError(h, err)
 			}
 			if l, ok := findLink(links, h.RDMADev); ok {
 				if l.Netdev != h.Iface {
@@ -101,7 +101,7 @@ func (h HostNet) Setup(ctx context.Context, e Execer) error {
 		}
 		if _, err := ExecOK(ctx, e, h.Container, argv, ExecOptions{Timeout: 30 * time.Second}); err != nil {
 			if argv[0] == "rdma" {
-				return fmt.Errorf("host %s: create soft-RoCE device: %w (needs the rdma_rxe kernel module, NET_ADMIN and a kernel with RDMA netns support; run 'labctl doctor --runtime clab')", h.Container, err)
+				return rxeSetupError(h, err)
 			}
 			return fmt.Errorf("host %s: %w", h.Container, err)
 		}
@@ -194,6 +194,45 @@ func ParseIBVDevices(out string) []string {
 	return devs
 }
 
+// rxeSetupError says why a soft-RoCE device could not be made, in the
+// words of the rdma tool, and wraps the exec error (its exit code).
+func rxeSetupError(h HostNet, err error) error {
+	return &wrapped{msg: fmt.Sprintf("host %s: create soft-RoCE device %s: %s (%s)", h.Container, h.RDMADev, toolSaid(err), rxeHint), err: err}
+}
+
+// wrapped is an error with its own message that still unwraps to err.
+type wrapped struct {
+	msg string
+	err error
+}
+
+func (w *wrapped) Error() string { return w.msg }
+func (w *wrapped) Unwrap() error { return w.err }
+
+// rxeHint is what a failed soft-RoCE set-up needs.
+const rxeHint = "needs the rdma_rxe kernel module, NET_ADMIN and a kernel with RDMA netns support; run 'labctl doctor --runtime clab'"
+
+// toolSaid is what a failed command in a container printed (the same on
+// every host, unlike the error, which names the container), or the error.
+func toolSaid(err error) string {
+	var ee *ExecError
+	if !errors.As(err, &ee) {
+		return err.Error()
+	}
+	out := ee.Result.Stderr
+	if len(strings.TrimSpace(string(out))) == 0 {
+		out = ee.Result.Stdout
+	}
+	said := fmt.Sprintf("'%s' exited with status %d", strings.Join(ee.Argv, " "), ee.Result.ExitCode)
+	if t := tail(out, 300); t != "" {
+		said += ": " + t
+	}
+	if strings.Contains(string(out), "NETLINK_RDMA") {
+		said += " (this kernel has no RDMA support)"
+	}
+	return said
+}
+
 // NICNotReady is a host NIC whose soft-RoCE device is not ready. Problem
 // is worded so that NICs failing the same way share it, and a lab's report
 // names each NIC once under its problem (see GroupNICErrors).
@@ -268,7 +307,7 @@ func (h HostNet) Verify(ctx context.Context, e Execer) error {
 	}
 	links, err := RDMALinks(ctx, e, h.Container)
 	if err != nil {
-		return err
+		return &NICNotReady{Container: h.Container, Dev: h.RDMADev, Problem: "cannot be listed: " + toolSaid(err)}
 	}
 	l, ok := findLink(links, h.RDMADev)
 	switch {

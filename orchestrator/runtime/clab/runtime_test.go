@@ -29,6 +29,9 @@ type fakeEngine struct {
 	ibv     map[string]string // container -> `ibv_devices` output
 	stopped map[string]bool
 	execs   [][]string
+	// rdmaSays, when set, is what every `rdma` command prints on stderr
+	// as it fails: a kernel without RDMA.
+	rdmaSays string
 }
 
 func (f *fakeEngine) State(_ context.Context, name string) (ContainerState, error) {
@@ -50,6 +53,9 @@ func (f *fakeEngine) Exec(_ context.Context, ctr string, argv []string, _ ExecOp
 	f.mu.Unlock()
 	switch argv[0] {
 	case "rdma":
+		if f.rdmaSays != "" {
+			return ExecResult{Stderr: []byte(f.rdmaSays), ExitCode: 1}, nil
+		}
 		return ExecResult{Stdout: []byte(f.links[ctr])}, nil
 	case "ibv_devices":
 		return ExecResult{Stdout: []byte(f.ibv[ctr])}, nil
@@ -240,6 +246,22 @@ func TestUpHostWithoutRXE(t *testing.T) {
 	}
 	if len(pushes) != 0 {
 		t.Error("switches were pushed although the hosts are not ready")
+	}
+}
+
+// On a kernel without RDMA `rdma link` itself fails: what the tool said is
+// reported once, with every NIC named once (as a live containerlab lab on
+// such a kernel showed: before, one line per host repeated the error).
+func TestUpKernelWithoutRDMA(t *testing.T) {
+	l := testLab(t)
+	var pushes []pushCall
+	eng := readyEngine(l)
+	eng.rdmaSays = "Failed to open NETLINK_RDMA socket\n"
+	r, _ := testRuntime(l, eng, &pushes, nil)
+	err := r.Up(context.Background(), l)
+	want := "RDMA device cannot be listed: 'rdma link' exited with status 1: Failed to open NETLINK_RDMA socket (this kernel has no RDMA support) on 16 of 16 NICs: clab-16gpu-host1 (rxe-host1-0 .. rxe-host1-7), clab-16gpu-host2 (rxe-host2-0 .. rxe-host2-7)"
+	if exitcode.Code(err) != exitcode.Environment || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("error = %v\nwant one line with %q", err, want)
 	}
 }
 
