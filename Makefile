@@ -12,6 +12,8 @@ build:
 # The unit and integration tests, then the Docker-backed tests of the
 # containerlab runtime (real exec, image build from Debian packages) when a
 # Docker engine answers. CI (CI=true) must have Docker: .ci/run starts it.
+# Where containerlab is on PATH too (CI cannot install it), a catalog lab is
+# deployed and destroyed with it (-tags containerlab).
 test:
 	$(GO) test -count=1 $(PKGS)
 	@if docker info >/dev/null 2>&1; then \
@@ -22,11 +24,19 @@ test:
 	else \
 		echo "skipping the Docker-backed tests: no Docker engine answers (start dockerd to run them)"; \
 	fi
+	@if command -v containerlab >/dev/null 2>&1 && docker info >/dev/null 2>&1; then \
+		echo "go test -tags containerlab ./orchestrator/runtime/clab"; \
+		$(GO) test -count=1 -tags containerlab -run Containerlab ./orchestrator/runtime/clab; \
+	else \
+		echo "skipping the containerlab tests: no containerlab on PATH (or no Docker engine)"; \
+	fi
 
 lint:
 	@fmt=$$(gofmt -l cmd orchestrator labs scenarios 2>/dev/null); if [ -n "$$fmt" ]; then echo "gofmt needed:"; echo "$$fmt"; exit 1; fi
 	$(GO) vet $(PKGS)
+	$(GO) vet -tags docker,containerlab ./orchestrator/runtime/clab/...
 	$(GO) run $(STATICCHECK) $(PKGS)
+	$(GO) run $(STATICCHECK) -tags docker,containerlab ./orchestrator/runtime/clab/...
 
 # Benchmarks: figures for the README. Run on an otherwise idle machine.
 bench:
