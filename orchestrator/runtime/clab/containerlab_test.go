@@ -370,3 +370,134 @@ func TestContainerlabValidatesCatalog(t *testing.T) {
 		}
 	}
 }
+
+// TestContainerlabInterruptedAndFailedUp brings a lab up through the
+// runtime and its lifecycle twice. First it is interrupted (Ctrl-C) while
+// containerlab deploys: containerlab must get the interrupt and destroy,
+// labctl clean up, and nothing be left. Then an up that fails after the
+// deploy (here: no soft-RoCE, or no SSH on the stand-in switches) leaves
+// the lab's containers running, and the runtime's status must show them
+// whatever the recorded state says; down then removes everything.
+func TestContainerlabInterruptedAndFailedUp(t *testing.T) {
+	bin := needContainerlab(t)
+	ctx := context.Background()
+	d, err := NewDocker(ctx)
+	if err != nil {
+		t.Fatalf("containerlab is on PATH but %v", err)
+	}
+	defer d.Close()
+	img := hostImage(t, d)
+	spec, err := lab.Resolve("16gpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := *spec
+	s.Name = "clabint" + strconv.Itoa(os.Getpid()%100000)
+	s.Images.SONiC = img
+	l, err := runtime.NewLab(&s, t.TempDir(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runtime.RenderMissing(l); err != nil {
+		t.Fatal(err)
+	}
+	l.Progress = logWriter{t} // labctl's own steps, the clean-up's included
+	var out syncBuffer
+	newRuntime := func() *Runtime {
+		r := New()
+		r.CLI = CLI{Binary: bin, Runner: ExecRunner{Progress: &out}}
+		r.ReadyTimeout = 20 * time.Second
+		return r
+	}
+	t.Cleanup(func() { _ = newRuntime().Down(context.Background(), l) })
+	vethsBefore := hostVeths(t)
+
+	// 1. Ctrl-C once the first container of the lab exists.
+	r := newRuntime()
+	upCtx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	start := time.Now()
+	go func() {
+		_, err := runtime.Up(upCtx, r, l, nil)
+		done <- err
+	}()
+	names := make([]string, 0, len(l.Graph.Nodes))
+	for _, n := range l.Graph.Nodes {
+		names = append(names, ContainerName(l.Name, n.Name))
+	}
+	for {
+		cs, err := d.ContainersOf(ctx, l.Name, names)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cs) > 0 {
+			t.Logf("interrupting the up %v after it started: %d container(s) exist: %q", time.Since(start).Round(10*time.Millisecond), len(cs), cs)
+			break
+		}
+		if time.Since(start) > 2*time.Minute {
+			t.Fatal("no container appeared")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	err = <-done
+	t.Logf("the interrupted up returned after %v: %v", time.Since(start).Round(100*time.Millisecond), err)
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "cleaned up: nothing of the lab is left") {
+		t.Errorf("interrupted up: %v", err)
+	}
+	said := string(out.Bytes())
+	if !strings.Contains(said, "received signal") {
+		t.Errorf("containerlab did not get the interrupt:\n%s", said)
+	}
+	for _, line := range strings.Split(said, "\n") {
+		if strings.Contains(line, "signal") || strings.Contains(line, "Destroying") || strings.Contains(line, "Removed container") {
+			t.Logf("containerlab: %s", strings.TrimSpace(line))
+		}
+	}
+	st, err := runtime.ReadState(l.Dir)
+	if err != nil || st == nil || st.State != runtime.StateFailed || !strings.Contains(st.Error, "nothing of the lab is left") {
+		t.Errorf("state after the interrupted up: %+v, %v", st, err)
+	}
+	if left, err := r.Leftovers(ctx, l); err != nil || len(left) != 0 {
+		t.Errorf("left after the interrupted up: %q, %v", left, err)
+	}
+	for v := range hostVeths(t) {
+		if master, _ := os.ReadFile("/sys/class/net/" + v + "/master/uevent"); !vethsBefore[v] && !strings.Contains(string(master), "INTERFACE=docker0") {
+			t.Errorf("veth %s left after the interrupted up", v)
+		}
+	}
+
+	// 2. An up that fails after the deploy leaves its containers running;
+	// status shows them.
+	r = newRuntime()
+	_, err = runtime.Up(ctx, r, l, nil)
+	if err == nil {
+		t.Fatal("the up succeeded with stand-in switches")
+	}
+	t.Logf("the second up failed as expected: %v", err)
+	st, _ = runtime.ReadState(l.Dir)
+	if st == nil || st.State != runtime.StateFailed || len(st.Nodes) != 0 {
+		t.Errorf("recorded state %+v", st)
+	}
+	live, err := r.Status(ctx, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	running := 0
+	for _, n := range live.Nodes {
+		if n.State == runtime.NodeRunning {
+			running++
+		}
+	}
+	if running != len(l.Graph.Nodes) {
+		t.Errorf("live status: %d of %d running: %+v", running, len(l.Graph.Nodes), live.Nodes)
+	}
+	t.Logf("recorded state %q with no nodes; the runtime sees %d of %d containers running", st.State, running, len(l.Graph.Nodes))
+
+	if _, err := runtime.Down(ctx, newRuntime(), l); err != nil {
+		t.Fatal(err)
+	}
+	if left, err := newRuntime().Leftovers(ctx, l); err != nil || len(left) != 0 {
+		t.Errorf("left after down: %q, %v", left, err)
+	}
+}
