@@ -612,7 +612,10 @@ func (r *Runtime) Down(ctx context.Context, l *runtime.Lab) error {
 }
 
 // Status implements runtime.Runtime from `containerlab inspect`: nodes of
-// the graph that containerlab does not list are missing.
+// the graph that containerlab does not list are missing. Where containerlab
+// cannot answer (not installed, or a lab with no container left, which its
+// inspect treats as an error) the Docker engine is asked for each node's
+// container instead.
 func (r *Runtime) Status(ctx context.Context, l *runtime.Lab) (*runtime.Status, error) {
 	topo, err := r.topology(l)
 	if err != nil {
@@ -620,16 +623,42 @@ func (r *Runtime) Status(ctx context.Context, l *runtime.Lab) (*runtime.Status, 
 	}
 	st := &runtime.Status{Lab: l.Name, Runtime: r.Name(), NOS: l.NOS, State: runtime.StateDown}
 	var cs []Container
+	var inspectErr error
 	if path, err := r.LookPath(firstNonEmpty(r.CLI.Binary, "containerlab")); err == nil {
 		r.CLI.Binary = path
-		if cs, err = r.CLI.Inspect(ctx, topo); err != nil {
-			return nil, err
-		}
+		cs, inspectErr = r.CLI.Inspect(ctx, topo)
 	} else {
-		return nil, exitcode.Envf("containerlab is not installed (not on PATH): run 'labctl doctor --runtime clab'")
+		inspectErr = exitcode.Envf("containerlab is not installed (not on PATH): run 'labctl doctor --runtime clab'")
+	}
+	if inspectErr != nil {
+		if cs, err = r.containersFromEngine(ctx, l); err != nil {
+			return nil, errors.Join(inspectErr, err)
+		}
 	}
 	StatusFromInspect(st, l.Graph, cs)
 	return st, nil
+}
+
+// containersFromEngine lists the lab's containers as inspect would, from
+// the Docker engine's state of each node's container (no addresses).
+func (r *Runtime) containersFromEngine(ctx context.Context, l *runtime.Lab) ([]Container, error) {
+	eng, err := r.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer eng.Close()
+	var cs []Container
+	for _, n := range l.Graph.Nodes {
+		name := ContainerName(l.Name, n.Name)
+		s, err := eng.State(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		if s.Exists {
+			cs = append(cs, Container{LabName: l.Name, Name: name, Kind: n.Kind, State: s.Status})
+		}
+	}
+	return cs, nil
 }
 
 // StatusFromInspect fills st's nodes and state from inspect's containers.

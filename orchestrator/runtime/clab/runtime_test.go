@@ -375,6 +375,48 @@ func TestStatusAndDown(t *testing.T) {
 	}
 }
 
+// Where containerlab cannot answer (its inspect fails for a lab with no
+// container left, or it is not installed), the engine is asked.
+func TestStatusFallsBackToTheEngine(t *testing.T) {
+	l := testLab(t)
+	eng := readyEngine(l)
+	eng.stopped[ContainerName(l.Name, "host2")] = true
+	r := &Runtime{
+		CLI:      CLI{Runner: failingRunner{}},
+		Connect:  func(context.Context) (Engine, error) { return eng, nil },
+		LookPath: func(string) (string, error) { return "/usr/bin/containerlab", nil },
+	}
+	for _, name := range []string{"inspect fails", "no containerlab"} {
+		if name == "no containerlab" {
+			r.LookPath = func(string) (string, error) { return "", errors.New("not found") }
+		}
+		st, err := r.Status(context.Background(), l)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got := map[string]string{}
+		for _, n := range st.Nodes {
+			got[n.Name] = n.State
+		}
+		if st.State != runtime.StateDegraded || got["leaf1"] != runtime.NodeRunning || got["host2"] != runtime.NodeStopped {
+			t.Errorf("%s: state %s, nodes %v", name, st.State, got)
+		}
+	}
+	// No engine either: the error says both.
+	r.Connect = func(context.Context) (Engine, error) { return nil, errors.New("docker engine is not reachable") }
+	if _, err := r.Status(context.Background(), l); err == nil || !strings.Contains(err.Error(), "not installed") || !strings.Contains(err.Error(), "not reachable") {
+		t.Errorf("error = %v", err)
+	}
+}
+
+// failingRunner plays a containerlab whose every command fails, as its
+// inspect does for a lab without containers.
+type failingRunner struct{}
+
+func (failingRunner) Run(context.Context, []string) ([]byte, []byte, error) {
+	return nil, []byte("Failed to list containers based on topology: containers not found."), errors.New("exit status 1")
+}
+
 func TestStatusFromInspect(t *testing.T) {
 	l := testLab(t)
 	cs := []Container{
