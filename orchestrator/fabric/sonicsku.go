@@ -58,7 +58,7 @@ const SonicConfigDBPath = "/labctl/config_db.json"
 // put labctl's config_db.json where start.sh looks for one, then keep the
 // interactive shell containerlab expects. A missing file stops the
 // container, so a broken lab fails at deploy, not later.
-var sonicCmd = `-c "mkdir -p /etc/sonic && cp ` + SonicConfigDBPath + ` /etc/sonic/config_db.json && exec /bin/bash"`
+const sonicCmd = `-c "mkdir -p /etc/sonic && cp ` + SonicConfigDBPath + ` /etc/sonic/config_db.json && exec /bin/bash"`
 
 // SonicPort is one line of SonicHWSKU's port_config.ini.
 type SonicPort struct {
