@@ -152,8 +152,21 @@ func (s *Spec) Expand(nics []NIC, pt Point, seed int64) (runtime.VariantSpec, er
 			if err != nil {
 				return vs, err
 			}
-			if r*(r-1) > 8192 {
-				return vs, exitcode.Usagef("%s: %d ranks make %d flows; use ranks of at most 91", where, r, r*(r-1))
+			if r*(r-1) > MaxPairFlows {
+				// Too many QPs to list: one collective, reported per
+				// sending rank (simulator only).
+				if t.BytesN == 0 {
+					return vs, exitcode.Usagef("%s: %d ranks make %d QPs, which run as one collective that needs a size: add bytes (each rank's message to each other rank, e.g. 64KiB), or use ranks of at most 91", where, r, r*(r-1))
+				}
+				if vs.Collective != nil {
+					return vs, exitcode.Usagef("%s: a scenario runs at most one collective (ring-allreduce, or all-to-all of more than 91 ranks)", where)
+				}
+				var eps []runtime.Endpoint
+				for _, n := range sel {
+					eps = append(eps, n.Endpoint)
+				}
+				vs.Collective = &runtime.CollectiveSpec{Kind: "all-to-all", Ranks: eps, Bytes: t.BytesN, TrafficClass: *t.TrafficClass}
+				break
 			}
 			for _, a := range sel {
 				for _, b := range sel {
@@ -164,7 +177,7 @@ func (s *Spec) Expand(nics []NIC, pt Point, seed int64) (runtime.VariantSpec, er
 			}
 		case "ring-allreduce":
 			if vs.Collective != nil {
-				return vs, exitcode.Usagef("%s: a scenario runs at most one ring-allreduce", where)
+				return vs, exitcode.Usagef("%s: a scenario runs at most one collective (ring-allreduce, or all-to-all of more than 91 ranks)", where)
 			}
 			ring, err := ringRanks(nics, t)
 			if err != nil {

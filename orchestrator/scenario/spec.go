@@ -131,6 +131,9 @@ const (
 	DefaultIncastN      = 8
 	DefaultAllReduce    = 64 << 20
 	MaxAllToAllRanks    = 64
+	// MaxPairFlows is the most QPs a pattern lists one by one; an
+	// all-to-all of more runs as one collective reported per rank.
+	MaxPairFlows = 8192
 )
 
 // specCatalog is the embedded scenario catalog; a user's file is named by

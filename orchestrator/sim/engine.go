@@ -784,6 +784,9 @@ func (s *sim) receiveData(pi, fi int32, f *flowState, pk *packet) {
 			f.rcvDone = true
 			f.completeAt = s.now
 			s.closeHist(f)
+			if f.a2a != nil {
+				s.a2aDone(f)
+			}
 			for _, c := range f.children {
 				if s.flows[c].depsLeft--; s.flows[c].depsLeft == 0 {
 					s.push(s.now+s.flows[c].f.StartNs*1000, evFlowStart, c, 0, 0)

@@ -15,6 +15,20 @@ func (s *sim) result() *Result {
 	var goodputs []float64
 	for i := range s.flows {
 		f := &s.flows[i]
+		if f.a2a != nil {
+			// Reported per sending rank in Result.AllToAll.
+			as := f.a2a
+			as.bytes[f.rank] += f.delivered
+			as.retx[f.rank] += f.retx
+			r.Totals.BytesDelivered += f.delivered
+			r.Totals.CNPs += f.cnpsSent
+			r.Totals.Retransmits += f.retx
+			r.Totals.Timeouts += f.timeouts
+			if f.failed {
+				r.Totals.FailedFlows++
+			}
+			continue
+		}
 		st := FlowStats{
 			ID:             f.f.ID,
 			Src:            s.ports[f.src].ref.String(),
@@ -73,6 +87,25 @@ func (s *sim) result() *Result {
 		r.Totals.MinFlowGbps = m
 	}
 	r.Totals.LatencyP99Ns = s.allHist.quantile(0.99)
+	for _, as := range s.a2as {
+		st := AllToAllStats{ID: as.cfg.ID}
+		last, done := int64(0), true
+		for i, src := range as.cfg.Ranks {
+			rk := AllToAllRank{Src: src, BytesDelivered: as.bytes[i], Retransmits: as.retx[i], StartNs: as.start / 1000, DoneNs: -1}
+			if as.doneAt[i] >= 0 {
+				rk.DoneNs = as.doneAt[i] / 1000
+				last = max(last, as.doneAt[i])
+			} else {
+				done = false
+			}
+			st.Ranks = append(st.Ranks, rk)
+		}
+		if done {
+			ns := (last - as.start) / 1000
+			st.TimeNs = &ns
+		}
+		r.AllToAll = append(r.AllToAll, st)
+	}
 	for _, rs := range s.rings {
 		st := RingStats{ID: rs.cfg.ID, Ranks: len(rs.flows), StepStartNs: make([]int64, rs.steps), StepEndNs: make([]int64, rs.steps)}
 		for k := range rs.steps {

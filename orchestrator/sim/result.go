@@ -12,8 +12,30 @@ type Result struct {
 	Ports      []PortStats `json:"ports"`
 	Totals     Totals      `json:"totals"`
 	// Rings are the ring collectives' steps.
-	Rings  []RingStats `json:"rings,omitempty"`
-	Series *Series     `json:"series,omitempty"`
+	Rings []RingStats `json:"rings,omitempty"`
+	// AllToAll are the all-to-all collectives, per sending rank.
+	AllToAll []AllToAllStats `json:"all_to_all,omitempty"`
+	Series   *Series         `json:"series,omitempty"`
+}
+
+// AllToAllStats is one all-to-all collective: per sending rank what its
+// QPs delivered and when its last one completed (-1: not all did), and
+// the whole collective's time when every QP completed.
+type AllToAllStats struct {
+	ID    string         `json:"id"`
+	Ranks []AllToAllRank `json:"ranks"`
+	// TimeNs is from the start to the last QP's completion, nil if one
+	// did not complete.
+	TimeNs *int64 `json:"time_ns"`
+}
+
+// AllToAllRank is one sending rank of an all-to-all.
+type AllToAllRank struct {
+	Src            string `json:"src"`
+	BytesDelivered int64  `json:"bytes_delivered"`
+	Retransmits    int64  `json:"retransmits"`
+	StartNs        int64  `json:"start_ns"`
+	DoneNs         int64  `json:"done_ns"`
 }
 
 // RingStats is one ring collective: per step, when its first message was

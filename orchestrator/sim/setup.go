@@ -155,6 +155,7 @@ type flowState struct {
 	// as its rank receives from its predecessor.
 	avail    int64
 	ring     *ringState
+	a2a      *a2aState
 	rank     int32
 	depsLeft int
 	children []int32
@@ -227,6 +228,7 @@ type sim struct {
 	watch   []int32
 	rated   []int32 // flows with a rate series (not Quiet)
 	rings   []*ringState
+	a2as    []*a2aState
 }
 
 // maxTimeNs bounds simulated times so picosecond arithmetic cannot
@@ -768,6 +770,67 @@ type ringState struct {
 	first     int64   // first post (ps), -1 before
 }
 
+// a2aState is one all-to-all in progress: per sending rank, its QPs left
+// and when the last one completed.
+type a2aState struct {
+	cfg    *AllToAll
+	left   []int32
+	doneAt []int64 // ps; -1 until every QP of the rank completed
+	bytes  []int64
+	retx   []int64
+	start  int64
+	flows  int
+}
+
+// buildAllToAll adds one quiet QP per ordered pair of every all-to-all.
+func (s *sim) buildAllToAll(paths pathCache) error {
+	for ci := range s.cfg.AllToAll {
+		c := &s.cfg.AllToAll[ci]
+		n := len(c.Ranks)
+		if c.ID == "" || n < 2 || c.Bytes <= 0 {
+			return errorf("all-to-all %d (%q): needs an ID, at least 2 ranks and a positive size (got %d ranks, %d bytes)", ci, c.ID, n, c.Bytes)
+		}
+		as := &a2aState{cfg: c, left: make([]int32, n), doneAt: make([]int64, n), bytes: make([]int64, n), retx: make([]int64, n), start: c.StartNs * 1000}
+		// One Flow per ordered pair, all of them in one backing array.
+		cfgs := make([]Flow, 0, n*(n-1))
+		for i := range n {
+			as.doneAt[i] = -1
+			for j := range n {
+				if i == j {
+					continue
+				}
+				cfgs = append(cfgs, Flow{
+					ID: c.ID, Src: c.Ranks[i], Dst: c.Ranks[j],
+					SrcPort: 49152 + (i*n+j)%16384, DSCP: c.DSCP, ExplicitDSCP: c.ExplicitDSCP,
+					Bytes: c.Bytes, StartNs: c.StartNs, Role: c.Role, Quiet: true,
+				})
+			}
+		}
+		for k := range cfgs {
+			i := k / (n - 1)
+			fi := int32(len(s.flows))
+			s.flows = append(s.flows, flowState{})
+			if err := s.initFlow(fi, &cfgs[k], nil, paths); err != nil {
+				return err
+			}
+			fs := &s.flows[fi]
+			fs.a2a, fs.rank = as, int32(i)
+			as.left[i]++
+		}
+		as.flows = len(cfgs)
+		s.a2as = append(s.a2as, as)
+	}
+	return nil
+}
+
+// a2aDone runs when an all-to-all QP has delivered everything.
+func (s *sim) a2aDone(f *flowState) {
+	as := f.a2a
+	if as.left[f.rank]--; as.left[f.rank] == 0 {
+		as.doneAt[f.rank] = s.now
+	}
+}
+
 // buildRings adds one QP per rank of every ring to the flows.
 func (s *sim) buildRings(ids map[string]int32, paths pathCache) error {
 	for ri := range s.cfg.Rings {
@@ -826,6 +889,14 @@ func (s *sim) ringReceived(f *flowState, k int64) {
 	}
 }
 
+func a2aQPs(cs []AllToAll) int {
+	n := 0
+	for _, c := range cs {
+		n += len(c.Ranks) * (len(c.Ranks) - 1)
+	}
+	return n
+}
+
 func ringQPs(rings []Ring) int {
 	n := 0
 	for _, r := range rings {
@@ -860,10 +931,13 @@ func (s *sim) initFlow(i int32, f *Flow, ids map[string]int32, paths pathCache) 
 	if f.ID == "" {
 		return errorf("flow %d has no ID", i)
 	}
-	if _, dup := ids[f.ID]; dup {
-		return errorf("flow ID %q used twice", f.ID)
+	// Collective QPs (ids nil) are not named one by one.
+	if ids != nil {
+		if _, dup := ids[f.ID]; dup {
+			return errorf("flow ID %q used twice", f.ID)
+		}
+		ids[f.ID] = i
 	}
-	ids[f.ID] = i
 	src, err := s.resolveNIC(f.Src)
 	if err != nil {
 		return errorf("flow %q source: %w", f.ID, err)
@@ -938,13 +1012,16 @@ func (s *sim) initFlow(i int32, f *Flow, ids map[string]int32, paths pathCache) 
 func (s *sim) buildFlows() error {
 	ids := make(map[string]int32, len(s.cfg.Flows))
 	paths := pathCache{}
-	s.flows = make([]flowState, len(s.cfg.Flows), len(s.cfg.Flows)+ringQPs(s.cfg.Rings))
+	s.flows = make([]flowState, len(s.cfg.Flows), len(s.cfg.Flows)+ringQPs(s.cfg.Rings)+a2aQPs(s.cfg.AllToAll))
 	for i := range s.cfg.Flows {
 		if err := s.initFlow(int32(i), &s.cfg.Flows[i], ids, paths); err != nil {
 			return err
 		}
 	}
 	if err := s.buildRings(ids, paths); err != nil {
+		return err
+	}
+	if err := s.buildAllToAll(paths); err != nil {
 		return err
 	}
 	for i := range s.cfg.Flows {

@@ -195,6 +195,22 @@ type Ring struct {
 	Role         string
 }
 
+// AllToAll has every rank send Bytes to every other rank at once, one QP
+// per ordered pair, as a mixture-of-experts layer exchanges tokens. Its
+// QPs are not reported one by one: Result.AllToAll gives each sending
+// rank's totals and the collective's time, so a thousand ranks (a million
+// QPs) stay a small record.
+type AllToAll struct {
+	ID    string
+	Ranks []string
+	Bytes int64
+	// DSCP and ExplicitDSCP classify the QPs as Flow's do.
+	DSCP         int
+	ExplicitDSCP bool
+	StartNs      int64
+	Role         string
+}
+
 // Config is one simulation run.
 type Config struct {
 	Topology Topology
@@ -215,7 +231,9 @@ type Config struct {
 
 	Flows []Flow
 	// Rings are ring AllReduce collectives run beside Flows.
-	Rings      []Ring
+	Rings []Ring
+	// AllToAll are all-to-all collectives run beside Flows.
+	AllToAll   []AllToAll
 	DurationNs int64
 	// WarmupNs starts the goodput window of long-lived flows, so their
 	// goodput is measured once rates have converged.

@@ -27,6 +27,7 @@ const (
 	// simulator refuses more than 20 million).
 	maxSeriesValues = 4_000_000
 	arPrefix        = "ar"
+	a2aPrefix       = "a2a"
 	// defaultCableM is the cable length assumed for ports whose configs
 	// and fabric give none.
 	defaultCableM = 5
@@ -414,9 +415,14 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 		if err != nil {
 			return nil, err
 		}
-		// One QP per rank to the next, every step a message on it, as
-		// NCCL runs a ring; traffic class 0-3 is best effort, not RoCE.
-		cfg.Rings = []engine.Ring{{ID: arPrefix, Ranks: ranks, Bytes: c.Bytes, DSCP: c.TrafficClass >> 2, ExplicitDSCP: true, Role: "allreduce"}}
+		switch c.Kind {
+		case "all-to-all":
+			cfg.AllToAll = []engine.AllToAll{{ID: a2aPrefix, Ranks: ranks, Bytes: c.Bytes, DSCP: c.TrafficClass >> 2, ExplicitDSCP: true, Role: "all-to-all"}}
+		default:
+			// One QP per rank to the next, every step a message on it, as
+			// NCCL runs a ring; traffic class 0-3 is best effort, not RoCE.
+			cfg.Rings = []engine.Ring{{ID: arPrefix, Ranks: ranks, Bytes: c.Bytes, DSCP: c.TrafficClass >> 2, ExplicitDSCP: true, Role: "allreduce"}}
+		}
 	}
 	if vs.SeriesEvery >= 0 {
 		every := vs.SeriesEvery
@@ -563,7 +569,12 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 		tps = append(tps, rf.ThroughputGbps)
 		v.Flows = append(v.Flows, rf)
 	}
-	if c := vs.Collective; c != nil {
+	if c := vs.Collective; c != nil && c.Kind == "all-to-all" {
+		for _, f := range b.allToAllFlows(c, res) {
+			tps = append(tps, f.ThroughputGbps)
+			v.Flows = append(v.Flows, f)
+		}
+	} else if c != nil {
 		for _, f := range b.allReduceFlows(c, res) {
 			tps = append(tps, f.ThroughputGbps)
 			v.Flows = append(v.Flows, f)
@@ -603,6 +614,17 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 // every flow has a size and completed: from the first flow's start to
 // the last one's completion.
 func completion(vs runtime.VariantSpec, res *engine.Result) (done bool, us, gbps float64) {
+	if c := vs.Collective; c != nil && c.Kind == "all-to-all" && len(vs.Flows) == 0 && len(res.AllToAll) == 1 {
+		a := res.AllToAll[0]
+		if a.TimeNs == nil || *a.TimeNs <= 0 {
+			return false, 0, 0
+		}
+		var bytes int64
+		for _, rk := range a.Ranks {
+			bytes += rk.BytesDelivered
+		}
+		return true, round3(float64(*a.TimeNs) / 1000), round3(float64(bytes) * 8 / float64(*a.TimeNs))
+	}
 	if vs.Collective != nil || len(res.Flows) == 0 {
 		return false, 0, 0
 	}
@@ -648,6 +670,30 @@ func (b *builder) allReduceFlows(c *runtime.CollectiveSpec, res *engine.Result) 
 			us := float64(*f.FCTNs) / 1000
 			rf.FCTUs = &us
 			rf.ThroughputGbps = round3(float64(f.BytesDelivered) * 8 / float64(*f.FCTNs))
+		}
+		out = append(out, rf)
+	}
+	return out
+}
+
+// allToAllFlows reports an all-to-all per sending rank: everything its
+// QPs delivered to the other ranks, from the start to its last QP's
+// completion.
+func (b *builder) allToAllFlows(c *runtime.CollectiveSpec, res *engine.Result) []results.Flow {
+	if len(res.AllToAll) == 0 {
+		return nil
+	}
+	var out []results.Flow
+	for i, rk := range res.AllToAll[0].Ranks {
+		src := epString(c.Ranks[i])
+		rf := results.Flow{
+			ID: fmt.Sprintf("all-to-all r%d %s->*", i, src), Src: src, Dst: "*", Pattern: "all-to-all", Role: "all-to-all",
+			Bytes: rk.BytesDelivered, Retransmits: rk.Retransmits, Source: results.Simulated,
+		}
+		if rk.DoneNs > rk.StartNs {
+			us := float64(rk.DoneNs-rk.StartNs) / 1000
+			rf.FCTUs = &us
+			rf.ThroughputGbps = round3(float64(rk.BytesDelivered) * 8 / float64(rk.DoneNs-rk.StartNs))
 		}
 		out = append(out, rf)
 	}
@@ -713,6 +759,9 @@ var flowNotComputed = []string{"drops", "pfc_pause_frames", "pfc_pause_us", "ecn
 func (b *builder) runFlowLevel(ctx context.Context, vs runtime.VariantSpec) (*results.Variant, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if c := vs.Collective; c != nil && c.Kind == "all-to-all" {
+		return nil, exitcode.Usagef("variant %s: an all-to-all of %d ranks is a collective of fixed-size messages; the %s gives steady rates and ring AllReduce times only: use --model packet", vs.Name, len(c.Ranks), runtime.FlowModelCaveat)
 	}
 	if vs.Collective != nil {
 		return b.flowLevelAllReduce(vs)
