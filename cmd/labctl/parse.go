@@ -16,6 +16,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/nos/eos"
 	"github.com/labctl/labctl/orchestrator/nos/sonic"
 	"github.com/labctl/labctl/orchestrator/perftest"
+	"github.com/labctl/labctl/orchestrator/readlimit"
 )
 
 // parseKind is one kind of output `labctl parse` reads.
@@ -146,6 +147,11 @@ func openParseInput(cmd *cobra.Command, file string) (io.Reader, string, func(),
 // parseInputError puts the file and line in front of a parser's error, in
 // the file:line: form editors jump to.
 func parseInputError(name, kind string, err error) error {
+	var tl *readlimit.TooLargeError
+	if errors.As(err, &tl) {
+		tl.Name = name
+		return exitcode.Usage(tl)
+	}
 	var p positioned
 	if errors.As(err, &p) {
 		msg := err.Error()

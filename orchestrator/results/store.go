@@ -15,6 +15,7 @@ import (
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/readlimit"
 )
 
 // DBFile is the name of the SQLite index inside the results directory.
@@ -500,7 +501,10 @@ func (s *Store) Find(ref string, f Filter) (*Run, error) {
 
 // ReadRunFile reads a run record from a JSON file.
 func ReadRunFile(path string) (*Run, error) {
-	data, err := os.ReadFile(path)
+	data, err := readlimit.ReadFile(path, readlimit.Record)
+	if exitcode.Code(err) == exitcode.BadInput {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read run record: %w", err)
 	}
