@@ -25,11 +25,13 @@ containerlab it asks the runtime for the live state of each node.`,
 				return err
 			}
 			if len(args) == 0 {
+				// One unreadable state file still lists every other lab,
+				// then exits with its error.
 				sts, err := runtime.ListStates(app.TopologiesDir())
-				if err != nil {
-					return err
+				if werr := writeStatus(app, format, sts); werr != nil {
+					return werr
 				}
-				return writeStatus(app, format, sts)
+				return err
 			}
 			name, st, err := labState(app, args[0])
 			if err != nil {
