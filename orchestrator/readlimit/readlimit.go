@@ -31,13 +31,17 @@ type Limit struct {
 
 // The caps. Each is far above what a real input of its kind holds (a
 // catalog lab spec is under 1 KiB, a SONiC config_db of a 32-port switch
-// about 80 KiB, a run record of the catalog scenarios about 5 MiB).
+// about 80 KiB, show-command output a few KiB, a run record of the catalog
+// scenarios about 5 MiB), and low enough that parsing an input at the cap
+// stays within a few hundred MB of memory.
 var (
-	Spec = Limit{What: "specs", Bytes: 1 << 20,
+	// Specs are parsed by a YAML library that needs about 200 bytes of
+	// memory per byte of input, so their cap is the lowest.
+	Spec = Limit{What: "specs", Bytes: 256 << 10,
 		Fix: "name the YAML spec file itself; specs are a few KiB"}
-	Config = Limit{What: "vendor config files", Bytes: 16 << 20,
+	Config = Limit{What: "vendor config files", Bytes: 4 << 20,
 		Fix: "name the switch's config file (config_db JSON or EOS running-config), not a log or an archive"}
-	Output = Limit{What: "command output", Bytes: 16 << 20,
+	Output = Limit{What: "command output", Bytes: 4 << 20,
 		Fix: "save the output of one show command (or one perftest run) to a file and parse that"}
 	Record = Limit{What: "run records", Bytes: 256 << 20, RegularOnly: true,
 		Fix: "name a run.json or baseline file labctl wrote; a record that large comes from a scenario that samples too often (sample_every) or repeats too much (repetitions)"}
