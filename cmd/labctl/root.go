@@ -79,8 +79,9 @@ func newRootCmd(app *App) *cobra.Command {
 for SONiC and Arista EOS, runs perftest scenarios with ECN and PFC on and off,
 and reports and compares the results.
 
-Exit codes: 0 ok, 1 a check failed (assertion, regression, lint),
-2 bad input or usage, 3 the environment lacks something.`,
+Exit codes: 0 ok, 1 a check failed (assertion, regression, lint) or the
+command was interrupted (Ctrl-C), 2 bad input or usage, 3 the environment
+lacks something.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
@@ -127,6 +128,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var ee *exitcode.Error
 	if !errors.As(err, &ee) && isCobraUsageError(err) {
 		code = exitcode.BadInput
+	}
+	if ctx.Err() != nil {
+		// Ctrl-C (or SIGTERM): whatever the command was doing when it
+		// stopped, it was interrupted, which the contract says is 1.
+		code = exitcode.CheckFailed
+		if !strings.Contains(err.Error(), "interrupted") {
+			err = fmt.Errorf("interrupted: %w", err)
+		}
 	}
 	fmt.Fprintf(stderr, "labctl: %v\n", err)
 	return code

@@ -24,6 +24,9 @@ containerlab it asks the runtime for the live state of each node.`,
 			if err != nil {
 				return err
 			}
+			if err := app.requireDir(); err != nil {
+				return err
+			}
 			if len(args) == 0 {
 				// One unreadable state file still lists every other lab,
 				// then exits with its error.

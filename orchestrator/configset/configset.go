@@ -128,7 +128,7 @@ func Write(dir string, files map[string][]byte, force bool) (*Result, error) {
 			strings.Join(edited, ", "), dir)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, exitcode.Env(fmt.Errorf("create %s: %w", dir, err))
+		return nil, exitcode.WriteFailed(dir, err)
 	}
 	res := &Result{Overwritten: edited}
 	for _, name := range sortedNames(files) {
@@ -139,7 +139,7 @@ func Write(dir string, files map[string][]byte, force bool) (*Result, error) {
 			continue
 		}
 		if err := WriteFileAtomic(filepath.Join(dir, name), data, 0o644); err != nil {
-			return res, err
+			return res, exitcode.WriteFailed(filepath.Join(dir, name), err)
 		}
 		res.Written = append(res.Written, name)
 	}
@@ -148,7 +148,7 @@ func Write(dir string, files map[string][]byte, force bool) (*Result, error) {
 		return res, fmt.Errorf("encode config manifest: %w", err)
 	}
 	if err := WriteFileAtomic(filepath.Join(dir, ManifestName), append(mdata, '\n'), 0o644); err != nil {
-		return res, err
+		return res, exitcode.WriteFailed(filepath.Join(dir, ManifestName), err)
 	}
 	return res, nil
 }

@@ -113,7 +113,8 @@ func WriteState(dir string, s *Status) error {
 	if err != nil {
 		return fmt.Errorf("encode lab state: %w", err)
 	}
-	return WriteFileAtomic(filepath.Join(dir, StateFile), append(b, '\n'), 0o644)
+	path := filepath.Join(dir, StateFile)
+	return exitcode.WriteFailed(path, WriteFileAtomic(path, append(b, '\n'), 0o644))
 }
 
 // WriteFileAtomic writes data to a temporary file in path's directory,
