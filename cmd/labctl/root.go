@@ -68,6 +68,7 @@ var commandConstructors = []func(*App) *cobra.Command{
 	newStatusCmd,
 	newDownCmd,
 	newRunCmd,
+	newExplainCmd,
 }
 
 func newRootCmd(app *App) *cobra.Command {
