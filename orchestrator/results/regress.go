@@ -157,7 +157,11 @@ const (
 	// nothing checked it (an interrupted baseline, or a new variant).
 	FindingNotInBaseline = "not_in_baseline"
 	// FindingNoVariants is a run with no finished variant at all.
-	FindingNoVariants   = "no_variants"
+	FindingNoVariants = "no_variants"
+	// FindingUnfinished is a run that did not finish (interrupted, or
+	// abandoned by a process that died): even with every variant there,
+	// its last save, and so its final assertions, may be missing.
+	FindingUnfinished   = "unfinished"
 	FindingAssertion    = "assertion"
 	FindingVariantError = "variant_error"
 )
@@ -261,6 +265,10 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 			r.Findings = append(r.Findings, Finding{Kind: FindingNotInBaseline, Variant: v.Name, Regression: true,
 				Detail: fmt.Sprintf("variant is in the run but not in the baseline (baseline %s, %d variants), so nothing checked it: save a baseline that has every variant", baseline.Status, len(baseline.Variants))})
 		}
+	}
+	if run.Status == StatusAbandoned || run.Status == StatusInterrupted {
+		r.Findings = append(r.Findings, Finding{Kind: FindingUnfinished, Variant: "-", Regression: true,
+			Detail: fmt.Sprintf("run %s was %s before it finished, so it is not a complete result: run the scenario again", run.RunID, run.Status)})
 	}
 	if len(run.Variants) == 0 {
 		r.Findings = append(r.Findings, Finding{Kind: FindingNoVariants, Variant: "-", Regression: true,
@@ -402,6 +410,8 @@ func (r Report) WriteJUnit(w io.Writer) error {
 			name = "regress:variant in baseline"
 		case FindingNoVariants:
 			name = "regress:run has variants"
+		case FindingUnfinished:
+			name = "regress:run finished"
 		case FindingVariantError:
 			name = "regress:variant completed"
 		case FindingAssertion:

@@ -524,11 +524,10 @@ func (s *Store) List(f Filter) ([]RunSummary, error) {
 		q += " AND (status = ? OR status = ?)"
 		args = append(args, f.Status, StatusRunning)
 	}
+	// No LIMIT in SQL: rows re-read below may drop out (a run killed
+	// before its first variant) or change status, so the limit is applied
+	// after.
 	q += " ORDER BY started DESC, id DESC"
-	if f.Limit > 0 && f.Status == "" {
-		q += " LIMIT ?"
-		args = append(args, f.Limit)
-	}
 	rows, err := s.db.Query(q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list runs: %w", err)
@@ -746,7 +745,8 @@ func (s *Store) Repair() (Repaired, error) {
 
 // reindex returns what it did, a fatal error (the index could not be
 // rebuilt) and the joined problems of skipped folders. With repair it also
-// writes abandoned records and removes folders that never got one.
+// writes abandoned records, removes folders that never got one and the
+// temporary files of writers killed mid-write.
 func (s *Store) reindex(repair bool) (Repaired, error, error) {
 	var r Repaired
 	entries, err := os.ReadDir(s.dir)
@@ -771,6 +771,13 @@ func (s *Store) reindex(repair bool) (Repaired, error, error) {
 		}
 		dir := filepath.Join(s.dir, e.Name())
 		path := filepath.Join(dir, RunFile)
+		if _, held := lockState(dir); repair && !held {
+			// A writer killed mid-write leaves its temporary file.
+			tmps, _ := filepath.Glob(filepath.Join(dir, ".*.tmp-*"))
+			for _, tmp := range tmps {
+				_ = os.Remove(tmp)
+			}
+		}
 		run, err := ReadRunFile(path)
 		if errors.Is(err, os.ErrNotExist) {
 			// A reserved folder whose run never saved: gone once its
