@@ -107,7 +107,7 @@ lacks something.`,
 	root.PersistentFlags().StringVar(&app.Dir, "dir", ".", "work directory holding topologies/ and results/")
 	// Flag parse errors are usage errors (exit 2).
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return exitcode.Usagef("%v (see '%s --help')", err, c.CommandPath())
+		return exitcode.Usagef("%v (fix: see '%s --help')", err, c.CommandPath())
 	})
 	for _, mk := range commandConstructors {
 		root.AddCommand(mk(app))
@@ -129,6 +129,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var ee *exitcode.Error
 	if !errors.As(err, &ee) && isCobraUsageError(err) {
 		code = exitcode.BadInput
+		// cobra says what is wrong, not where to look.
+		path := "labctl"
+		if c, _, ferr := root.Find(args); ferr == nil {
+			path = c.CommandPath()
+		}
+		err = fmt.Errorf("%w (fix: see '%s --help')", err, path)
 	}
 	if ctx.Err() != nil {
 		// Ctrl-C (or SIGTERM): whatever the command was doing when it
