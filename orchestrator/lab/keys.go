@@ -28,7 +28,7 @@ var KeyDocs = specdoc.Table{
 		Default: "1"},
 	"sizing.layout": {Doc: "NIC placement: tor (a server's NICs on one leaf, servers filling leaves in order) or rail (NIC i of every server on rail i's leaves).",
 		Default: "tor"},
-	"sizing.tiers": {Doc: "Force 2 or 3 tiers (3 adds super-spines); 0 or absent picks the fewest that hold the GPUs.",
+	"sizing.tiers": {Doc: "Force 1 (a single switch: every NIC on leaf1, no spine), 2 or 3 tiers (3 adds super-spines); 0 or absent picks the fewest spine-leaf tiers that hold the GPUs.",
 		Default: "the fewest that fit"},
 	"nos": {Doc: "Switch network OS: sonic (SONiC config_db JSON) or eos (Arista EOS CLI). The --nos flag overrides it.",
 		Default: "sonic"},
@@ -72,4 +72,39 @@ var KeyDocs = specdoc.Table{
 		Default: "{0: 20, 1: 5, 2: 5, 3: 50, 4: 5, 5: 5, 7: 10}"},
 	"runtime": {Doc: "Runtime 'labctl up' uses when --runtime is not given: sim (the embedded packet-level simulator) or clab (containerlab).",
 		Default: "sim"},
+}.With("nic", NICKeyDocs)
+
+// NICKeyDocs documents the nic section, which lab specs and scenarios
+// share (a scenario's overrides the lab's key by key). The parameters are
+// the NIC's own names and units (mlx5 roce_rp/roce_np); defaults are the
+// connectx preset's.
+var NICKeyDocs = specdoc.Table{
+	"":      {Doc: "The hosts' RDMA NICs: the DCQCN preset and parameters, and the QPs' loss recovery. A scenario's nic section overrides the lab's key by key."},
+	"dcqcn": {Doc: "DCQCN as ConnectX NICs run it: a preset, and any parameter overridden by the NIC's name (the values the simulator uses are recorded with each variant)."},
+	"dcqcn.preset": {Doc: "connectx (the defaults of NVIDIA ConnectX firmware) or paper (the DCQCN paper's parameters on the NIC's machinery); a scenario's dcqcn key is shorthand for it.",
+		Default: "connectx"},
+	"dcqcn.clamp_tgt_rate": {Doc: "Set the target rate to the current rate at every cut.", Default: "false (paper: true)"},
+	"dcqcn.clamp_tgt_rate_after_time_inc": {Doc: "Clamp the target at a cut only when the timer raised the rate since the last cut.",
+		Default: "true (paper: false)"},
+	"dcqcn.rpg_time_reset":  {Doc: "Rate-increase timer in µs, 1 to 10000000.", Default: "300 (paper: 55)"},
+	"dcqcn.rpg_byte_reset":  {Doc: "A rate-increase event per this many bytes sent; 0 turns the byte counter off.", Default: "32767 (paper: 10485760)"},
+	"dcqcn.rpg_threshold":   {Doc: "Increase events spent in fast recovery before additive, then hyper increase, 0 to 31.", Default: "1 (paper: 5)"},
+	"dcqcn.rpg_max_rate":    {Doc: "Rate cap in Mb/s; 0 means line rate.", Default: "0"},
+	"dcqcn.rpg_ai_rate":     {Doc: "Additive increase step of the target rate in Mb/s.", Default: "5 (paper: 40 per 40 Gb/s of line rate)"},
+	"dcqcn.rpg_hai_rate":    {Doc: "Hyper increase step of the target rate in Mb/s.", Default: "50 (paper: 200 per 40 Gb/s of line rate)"},
+	"dcqcn.rpg_gd":          {Doc: "Cut depth: rate x (1 - alpha/2^(rpg_gd-10)), 1 to 15; 11 halves the rate at alpha 1.", Default: "11"},
+	"dcqcn.rpg_min_dec_fac": {Doc: "Least share of the rate a cut keeps, 0 to 100 percent; 0 means no floor.", Default: "50 (paper: 0)"},
+	"dcqcn.rpg_min_rate":    {Doc: "Lowest rate in Mb/s, above 0.", Default: "1 (paper: 100)"},
+	"dcqcn.rate_to_set_on_first_cnp": {Doc: "Current and target rate in Mb/s when a flow's first CNP arrives; 0 means line rate.",
+		Default: "0"},
+	"dcqcn.dce_tcp_g":   {Doc: "Alpha gain in 1/1024 units, 0 to 1023: g = (1024 - dce_tcp_g)/1024.", Default: "1019 (paper: 1020, g = 1/256)"},
+	"dcqcn.dce_tcp_rtt": {Doc: "Alpha's update period in µs, 1 to 10000000.", Default: "1 (paper: 55)"},
+	"dcqcn.rate_reduce_monitor_period": {Doc: "At most one cut per this many µs, applied at the period's end; 0 cuts at every CNP.",
+		Default: "4 (paper: 0)"},
+	"dcqcn.initial_alpha_value":   {Doc: "Alpha at a flow's first CNP in 1/1024 units, 0 to 1024 (1024 is exactly 1).", Default: "1023 (paper: 1024)"},
+	"dcqcn.min_time_between_cnps": {Doc: "Receiver's CNP pacing: at most one CNP per flow per this many µs, 0 to 10000000.", Default: "4 (paper: 50)"},
+	"dcqcn.cnp_dscp":              {Doc: "DSCP of the CNPs the NIC sends, 0 to 63; switches classify CNPs by it.", Default: "the lab's qos.cnp_dscp"},
+	"dcqcn.cnp_802p_prio":         {Doc: "802.1p priority of the CNPs, 0 to 7; recorded, not simulated (labctl's switches trust DSCP).", Default: "6"},
+	"qp_timeout":                  {Doc: "QP local ACK timeout exponent, 1 to 31: a sender hearing nothing for 4.096 µs x 2^qp_timeout goes back to its first unacknowledged packet (perftest -u).", Default: "14 (67.1 ms)"},
+	"retry_cnt":                   {Doc: "Timeouts in a row a QP survives before it fails, 0 to 7.", Default: "7"},
 }

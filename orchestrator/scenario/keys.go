@@ -1,8 +1,12 @@
 package scenario
 
-import "github.com/labctl/labctl/orchestrator/specdoc"
+import (
+	"github.com/labctl/labctl/orchestrator/lab"
+	"github.com/labctl/labctl/orchestrator/specdoc"
+)
 
-// KeyDocs documents every key of a scenario spec. The keys and their types
+// KeyDocs documents every key of a scenario spec (the nic section's keys
+// are the lab spec's, lab.NICKeyDocs). The keys and their types
 // come from Spec's yaml tags (orchestrator/specdoc walks them); this table
 // says what each means and what leaving it out gives. A test fails when a
 // key of Spec has no entry here, and docs/scenario-spec.md and 'labctl
@@ -19,8 +23,10 @@ var KeyDocs = specdoc.Table{
 		Default: "0 (the whole run)"},
 	"sample_every": {Doc: "Time-series sampling interval (queue depth, rates, pauses), a duration; 0 disables series; at most 100000 samples over the duration.",
 		Default: DefaultSampleEvery},
-	"dcqcn": {Doc: "The NICs' DCQCN parameter set: paper (the DCQCN paper's) or mellanox (ConnectX-like, increase parameters unconfirmed).",
-		Default: "paper"},
+	"dcqcn": {Doc: "The NICs' DCQCN preset for this scenario: connectx (the NIC's defaults) or paper; shorthand for nic.dcqcn.preset, with which it must agree.",
+		Default: "the lab's (nic.dcqcn.preset, connectx when unset)"},
+	"model": {Doc: "The simulator's model: packet (every packet: queues, PFC, ECN, DCQCN) or flow (a fast estimate of steady rates and ring AllReduce times without queues, PFC, ECN or DCQCN, named as such in every output); 'labctl run --model' overrides it.",
+		Default: "packet"},
 	"repetitions": {Doc: "Runs every variant this many times, 1 to 100, repetition r with seed+r; 0 is refused.",
 		Default: "1"},
 	"traffic":           {Doc: "The traffic patterns, started together, at most 64. A key a pattern does not use is an error."},
@@ -50,4 +56,4 @@ var KeyDocs = specdoc.Table{
 	"assertions":        {Doc: "Checks on each variant's results, at most 256; a failed one makes the run fail (exit 1). Syntax in scenarios/README.md."},
 	"assertions[].name": {Doc: "What the assertion checks, as reports show it.", Default: "the expression"},
 	"assertions[].expr": {Doc: "An expression over the variant's record, such as summary.drops == 0 when pfc. Required."},
-}
+}.With("nic", lab.NICKeyDocs)

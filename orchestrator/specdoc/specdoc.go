@@ -30,6 +30,24 @@ type Entry struct {
 // the mappings in a list "traffic[].pattern".
 type Table map[string]Entry
 
+// With returns a copy of t with sub's entries added under prefix (sub's
+// "" entry documents prefix itself): a section two specs share (a lab's
+// and a scenario's nic) is documented once.
+func (t Table) With(prefix string, sub Table) Table {
+	out := make(Table, len(t)+len(sub))
+	for k, v := range t {
+		out[k] = v
+	}
+	for k, v := range sub {
+		if k == "" {
+			out[prefix] = v // the section's own entry
+			continue
+		}
+		out[prefix+"."+k] = v
+	}
+	return out
+}
+
 // Key is one key of a spec: its path, YAML type and documentation.
 type Key struct {
 	Path  string
