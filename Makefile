@@ -1,4 +1,4 @@
-# labctl developer targets. `make test` is what CI runs (.ci/run).
+# labctl developer targets. `make lint` and `make test` are what CI runs (.ci/run).
 GO         ?= go
 PKGS       ?= ./...
 FUZZTIME   ?= 30s
@@ -31,12 +31,15 @@ test:
 		echo "skipping the containerlab tests: no containerlab on PATH (or no Docker engine)"; \
 	fi
 
+# gofmt, go vet, staticcheck, and a tidy module: go.mod and go.sum must be
+# what 'go mod tidy' writes (it prints the diff otherwise).
 lint:
 	@fmt=$$(gofmt -l cmd orchestrator labs scenarios 2>/dev/null); if [ -n "$$fmt" ]; then echo "gofmt needed:"; echo "$$fmt"; exit 1; fi
 	$(GO) vet $(PKGS)
 	$(GO) vet -tags docker,containerlab ./orchestrator/runtime/clab/...
 	$(GO) run $(STATICCHECK) $(PKGS)
 	$(GO) run $(STATICCHECK) -tags docker,containerlab ./orchestrator/runtime/clab/...
+	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run 'go mod tidy' and commit the result"; exit 1; }
 
 # Benchmarks: figures for the README. Run on an otherwise idle machine.
 bench:

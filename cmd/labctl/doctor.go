@@ -20,16 +20,25 @@ start, the rdma_rxe kernel module and soft-RoCE inside a container's network
 namespace, the memlock limit, inotify limits and free memory against the lab's
 estimate. Each line is PASS, WARN or FAIL with a fix.
 
-It exits 3 when a failed check stops --runtime clab. The sim runtime needs
-nothing but labctl.`,
+Without --runtime it checks the default runtime, sim, which needs nothing but
+labctl (with --lab, the containerlab checks for that lab). It exits 3 when a
+failed check stops the runtime checked.`,
 		Example: `  labctl doctor
-  labctl doctor --lab 64gpu -o json
-  labctl doctor --runtime sim`,
+  labctl doctor --runtime clab
+  labctl doctor --lab 64gpu -o json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			format, err := app.OutputFormat("text", "text", "json")
 			if err != nil {
 				return err
+			}
+			if runtimeName == "" {
+				// The default runtime works everywhere; --lab asks about a
+				// lab's images and memory, which only containerlab needs.
+				runtimeName = "sim"
+				if labName != "" {
+					runtimeName = "clab"
+				}
 			}
 			if runtimeName != "clab" && runtimeName != "sim" {
 				return exitcode.Usagef("--runtime %q is not known: use clab or sim", runtimeName)
@@ -68,7 +77,7 @@ nothing but labctl.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&runtimeName, "runtime", "clab", "runtime to check: clab or sim")
+	cmd.Flags().StringVar(&runtimeName, "runtime", "", "runtime to check: sim or clab (default sim; clab with --lab)")
 	cmd.Flags().StringVar(&labName, "lab", "", "lab (catalog name or spec file) whose images and memory estimate to check")
 	return cmd
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/nos/eos"
 	"github.com/labctl/labctl/orchestrator/nos/sonic"
 	"github.com/labctl/labctl/orchestrator/perftest"
+	"github.com/labctl/labctl/orchestrator/readlimit"
 )
 
 // parseKind is one kind of output `labctl parse` reads.
@@ -144,16 +145,22 @@ func openParseInput(cmd *cobra.Command, file string) (io.Reader, string, func(),
 }
 
 // parseInputError puts the file and line in front of a parser's error, in
-// the file:line: form editors jump to.
+// the file:line: form editors jump to, and says what input was expected.
 func parseInputError(name, kind string, err error) error {
+	var tl *readlimit.TooLargeError
+	if errors.As(err, &tl) {
+		tl.Name = name
+		return exitcode.Usage(tl)
+	}
+	fix := fmt.Sprintf("(parsing as %s; fix: give the complete output of %s, or the kind that matches it: 'labctl parse --help' lists them)", kind, parseKinds()[kind].what)
 	var p positioned
 	if errors.As(err, &p) {
 		msg := err.Error()
 		if line := p.Position(); line > 0 {
 			msg = strings.TrimPrefix(msg, fmt.Sprintf("line %d: ", line))
-			return exitcode.Usagef("%s:%d: %s (parsing as %s)", name, line, msg, kind)
+			return exitcode.Usagef("%s:%d: %s %s", name, line, msg, fix)
 		}
-		return exitcode.Usagef("%s: %s (parsing as %s)", name, msg, kind)
+		return exitcode.Usagef("%s: %s %s", name, msg, fix)
 	}
-	return exitcode.Usagef("%s: %v (parsing as %s)", name, err, kind)
+	return exitcode.Usagef("%s: %v %s", name, err, fix)
 }

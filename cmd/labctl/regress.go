@@ -39,7 +39,7 @@ Tolerances (defaults in results/baselines/README.md) are overridden with
 				if len(args) != 1 || baseline != "" {
 					return exitcode.Usagef("--save-baseline takes a run and one baseline name: labctl regress --save-baseline <run-id|latest> <name>")
 				}
-				s, err := openResults(app)
+				s, err := openResultsRead(app)
 				if err != nil {
 					return err
 				}
@@ -65,7 +65,7 @@ Tolerances (defaults in results/baselines/README.md) are overridden with
 			if err != nil {
 				return exitcode.Usage(err)
 			}
-			s, err := openResults(app)
+			s, err := openResultsRead(app)
 			if err != nil {
 				return err
 			}
@@ -73,6 +73,9 @@ Tolerances (defaults in results/baselines/README.md) are overridden with
 			run, err := s.Find(args[0], f)
 			if err != nil {
 				return runRefError(err)
+			}
+			if run.Status == results.StatusRunning {
+				return exitcode.Usagef("run %s is still running (fix: wait for it to finish, then compare it)", run.RunID)
 			}
 			base, err := results.LoadBaseline(s, baseline)
 			if err != nil {

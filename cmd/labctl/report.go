@@ -3,11 +3,11 @@ package main
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	"github.com/labctl/labctl/orchestrator/readlimit"
 	"github.com/labctl/labctl/orchestrator/results"
 )
 
@@ -36,7 +36,7 @@ no network access needed), junit.xml and run.json.
 			defer s.Close()
 			switch format {
 			case "html":
-				mmd, err := os.ReadFile(filepath.Join(app.TopologiesDir(), run.Lab, run.Lab+".mmd"))
+				mmd, err := readlimit.ReadFile(filepath.Join(app.TopologiesDir(), run.Lab, run.Lab+".mmd"), readlimit.Generated)
 				if err != nil && !errors.Is(err, fs.ErrNotExist) {
 					app.Log.Warn("topology diagram not included", "lab", run.Lab, "err", err)
 				}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"text/tabwriter"
@@ -16,13 +17,37 @@ import (
 	"github.com/labctl/labctl/orchestrator/results"
 )
 
-// openResults opens the results store under the work directory.
+// openResults opens the results store under the work directory for
+// writing (reindex).
 func openResults(app *App) (*results.Store, error) {
 	s, err := results.Open(app.ResultsDir())
 	if err != nil {
-		return nil, exitcode.Envf("open results in %s: %w", app.ResultsDir(), err)
+		return nil, exitcode.Env(fmt.Errorf("open results in %s: %w", app.ResultsDir(), err))
 	}
 	return s, nil
+}
+
+// openResultsRead opens the results store for a command that only reads:
+// nothing is created or written, so it works on a read-only results/ and
+// a mistyped --dir is an error instead of a new empty store.
+func openResultsRead(app *App) (*results.Store, error) {
+	if err := app.requireDir(); err != nil {
+		return nil, err
+	}
+	s, err := results.OpenReadOnly(app.ResultsDir())
+	if err != nil {
+		return nil, exitcode.Env(fmt.Errorf("read results in %s: %w", app.ResultsDir(), err))
+	}
+	return s, nil
+}
+
+// requireDir checks that the work directory exists, for commands that
+// only read it.
+func (a *App) requireDir() error {
+	if _, err := os.Stat(a.Dir); errors.Is(err, fs.ErrNotExist) {
+		return exitcode.Usagef("--dir %s does not exist (fix: give the folder that holds topologies/ and results/, or leave --dir out for the current one)", a.Dir)
+	}
+	return nil
 }
 
 // runRefError makes an unknown or ambiguous run reference a usage error
@@ -39,7 +64,7 @@ func runRefError(err error) error {
 // a run id or a unique prefix of one, narrowed by f). The caller closes the
 // store, which it may still need (the run's directory, its baseline).
 func openRun(app *App, ref string, f results.Filter) (*results.Store, *results.Run, error) {
-	s, err := openResults(app)
+	s, err := openResultsRead(app)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -83,7 +108,7 @@ func newResultsListCmd(app *App) *cobra.Command {
 			if f.Limit < 0 {
 				return exitcode.Usagef("--limit %d: give 0 (all) or a positive number", f.Limit)
 			}
-			s, err := openResults(app)
+			s, err := openResultsRead(app)
 			if err != nil {
 				return err
 			}
@@ -117,7 +142,7 @@ func newResultsListCmd(app *App) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&f.Lab, "lab", "", "only runs of this lab")
 	cmd.Flags().StringVar(&f.Scenario, "scenario", "", "only runs of this scenario")
-	cmd.Flags().StringVar(&f.Status, "status", "", "only runs with this status (running, passed, failed, interrupted)")
+	cmd.Flags().StringVar(&f.Status, "status", "", "only runs with this status (running, passed, failed, interrupted, abandoned)")
 	cmd.Flags().IntVar(&f.Limit, "limit", 50, "at most this many runs (0: all)")
 	return cmd
 }
@@ -151,27 +176,51 @@ func newResultsShowCmd(app *App) *cobra.Command {
 func newResultsReindexCmd(app *App) *cobra.Command {
 	return &cobra.Command{
 		Use:   "reindex",
-		Short: "Rebuild results/results.db from the run folders",
-		Args:  cobra.NoArgs,
+		Short: "Rebuild results/results.db from the run folders and settle crashed runs",
+		Long: `reindex rebuilds the index results/results.db from the run folders, which
+hold the truth. It also settles what crashed runs left behind: a record that
+still says running although its process is gone is marked abandoned, and a
+run folder whose run ended before any variant finished is removed.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := app.requireDir(); err != nil {
+				return err
+			}
 			s, err := openResults(app)
 			if err != nil {
 				return err
 			}
 			defer s.Close()
-			n, err := s.Reindex()
-			fmt.Fprintf(app.Out, "indexed %d runs from %s\n", n, s.Dir())
-			if err != nil {
-				return exitcode.Failedf("some run folders were skipped: %w", err)
+			r, err := s.Repair()
+			if c := exitcode.Code(err); err != nil && c != exitcode.BadInput {
+				return err // the index could not be rebuilt
 			}
-			return nil
+			fmt.Fprintf(app.Out, "indexed %d runs from %s", r.Indexed, s.Dir())
+			if r.Abandoned > 0 {
+				fmt.Fprintf(app.Out, "; marked %d abandoned", r.Abandoned)
+			}
+			if r.Removed > 0 {
+				fmt.Fprintf(app.Out, "; removed %d run folders without a finished variant", r.Removed)
+			}
+			fmt.Fprintln(app.Out)
+			if err == nil {
+				return nil
+			}
+			return exitcode.Usagef("some run folders were skipped (fix: correct or move them out of %s, then reindex again): %w", s.Dir(), err)
 		},
 	}
 }
 
 func writeRunText(w io.Writer, run *results.Run, dir string) error {
 	fmt.Fprintf(w, "run       %s\n", run.RunID)
-	fmt.Fprintf(w, "status    %s\n", run.Status)
+	fmt.Fprintf(w, "status    %s", run.Status)
+	if run.VariantsPlanned > len(run.Variants) {
+		fmt.Fprintf(w, " (%d of %d variants)", len(run.Variants), run.VariantsPlanned)
+	}
+	fmt.Fprintln(w)
+	if run.Error != "" {
+		fmt.Fprintf(w, "error     %s\n", run.Error)
+	}
 	fmt.Fprintf(w, "scenario  %s on lab %s, runtime %s", run.Scenario, run.Lab, run.Runtime)
 	if run.NOS != "" {
 		fmt.Fprintf(w, " (%s)", run.NOS)

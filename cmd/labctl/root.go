@@ -68,6 +68,7 @@ var commandConstructors = []func(*App) *cobra.Command{
 	newStatusCmd,
 	newDownCmd,
 	newRunCmd,
+	newExplainCmd,
 }
 
 func newRootCmd(app *App) *cobra.Command {
@@ -79,8 +80,9 @@ func newRootCmd(app *App) *cobra.Command {
 for SONiC and Arista EOS, runs perftest scenarios with ECN and PFC on and off,
 and reports and compares the results.
 
-Exit codes: 0 ok, 1 a check failed (assertion, regression, lint),
-2 bad input or usage, 3 the environment lacks something.`,
+Exit codes: 0 ok, 1 a check failed (assertion, regression, lint) or the
+command was interrupted (Ctrl-C), 2 bad input or usage, 3 the environment
+lacks something.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
@@ -105,7 +107,7 @@ Exit codes: 0 ok, 1 a check failed (assertion, regression, lint),
 	root.PersistentFlags().StringVar(&app.Dir, "dir", ".", "work directory holding topologies/ and results/")
 	// Flag parse errors are usage errors (exit 2).
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return exitcode.Usagef("%v (see '%s --help')", err, c.CommandPath())
+		return exitcode.Usagef("%v (fix: see '%s --help')", err, c.CommandPath())
 	})
 	for _, mk := range commandConstructors {
 		root.AddCommand(mk(app))
@@ -127,6 +129,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var ee *exitcode.Error
 	if !errors.As(err, &ee) && isCobraUsageError(err) {
 		code = exitcode.BadInput
+		// cobra says what is wrong, not where to look.
+		path := "labctl"
+		if c, _, ferr := root.Find(args); ferr == nil {
+			path = c.CommandPath()
+		}
+		err = fmt.Errorf("%w (fix: see '%s --help')", err, path)
+	}
+	if ctx.Err() != nil {
+		// Ctrl-C (or SIGTERM): whatever the command was doing when it
+		// stopped, it was interrupted, which the contract says is 1.
+		code = exitcode.CheckFailed
+		if !strings.Contains(err.Error(), "interrupted") {
+			err = fmt.Errorf("interrupted: %w", err)
+		}
 	}
 	fmt.Fprintf(stderr, "labctl: %v\n", err)
 	return code

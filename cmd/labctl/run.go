@@ -38,10 +38,14 @@ The "on" variants use the lab's vendor configs in topologies/<lab>/configs/
 as they are (edits included); "off" removes that feature from every switch.
 The record is written to results/<run-id>/run.json after every variant, so
 Ctrl-C keeps the finished variants and marks the run interrupted; reports
-(report.md, report.html, junit.xml) are written when the run ends.
+(report.md, report.html, junit.xml) are written when the run ends. A run
+that ends before any variant finished leaves no record. A run whose process
+is killed shows as abandoned, and 'labctl results reindex' writes that into
+its record.
 
 Exit status: 0 all assertions passed, 1 an assertion failed or the run was
-interrupted, 2 bad input (or the lab is not up), 3 the runtime is missing.`,
+interrupted, 2 bad input (or the lab is not up), 3 the runtime is missing or
+results/ cannot be written (the finished variants are printed anyway).`,
 		Example: `  labctl up 64gpu && labctl run ecn-pfc --lab 64gpu
   labctl run baseline-bw --lab 16gpu --seed 7 -o json
   labctl run ./my-scenario.yaml --lab 16gpu`,
@@ -109,13 +113,21 @@ interrupted, 2 bad input (or the lab is not up), 3 the runtime is missing.`,
 			if err != nil {
 				return err
 			}
+			// Held until the last save: a reader that finds the lock free
+			// while the record says running knows the run was abandoned.
+			lock, writer, err := store.LockRun(id)
+			if err != nil {
+				_ = os.Remove(store.RunDir(id))
+				return err
+			}
+			defer lock.Release()
 			digest, err := runtime.ConfigDigest(l)
 			if err != nil {
 				app.Log.Warn("no config digest", "err", err)
 			}
 			run := &results.Run{
 				RunID: id, Lab: name, Scenario: sc.Name, Runtime: rt.Name(), NOS: l.NOS,
-				Seed: seed, Started: started, ConfigDigest: digest,
+				Seed: seed, Started: started, ConfigDigest: digest, Writer: writer,
 			}
 			runner := &scenario.Runner{
 				Runtime:  rt,
@@ -128,27 +140,42 @@ interrupted, 2 bad input (or the lab is not up), 3 the runtime is missing.`,
 				Progress: app.progressWriter(format),
 			}
 			runErr := runner.Run(cmd.Context(), sc, run)
-			if runErr != nil && !errors.Is(runErr, scenario.ErrInterrupted) {
-				if run.Status == "" {
-					// Rejected before anything was saved: drop the
-					// reserved, still empty run folder.
-					_ = os.Remove(store.RunDir(id))
+			if runErr != nil && len(run.Variants) == 0 {
+				// Nothing finished: keep no record that could become
+				// "latest" or a baseline.
+				lock.Release()
+				if err := store.DeleteRun(id); err != nil {
+					app.Log.Warn("could not remove the empty run", "run", id, "err", err)
+				}
+				if errors.Is(runErr, scenario.ErrInterrupted) {
+					return exitcode.Failedf("run interrupted before any variant finished; nothing was recorded")
 				}
 				return runErr
 			}
+			if runErr != nil && !errors.Is(runErr, scenario.ErrInterrupted) {
+				// The run stopped on an error (results/ could not be
+				// written, the lab could not carry a variant): print what
+				// finished, so nothing finished is lost, then the error.
+				if run.Status == results.StatusRunning {
+					// Not saved: readers will find the record of the last
+					// save, abandoned, and so does this summary.
+					run.Status = results.StatusAbandoned
+					run.Error = "the record could not be saved: " + runErr.Error()
+				}
+				app.printRun(format, run, store.RunDir(id))
+				return runErr
+			}
+			lock.Release()
 			var topo bytes.Buffer
 			if err := l.Graph.WriteMermaid(&topo); err != nil {
 				app.Log.Warn("no topology diagram for the report", "err", err)
 			}
 			if err := results.WriteReports(store.RunDir(id), run, topo.String()); err != nil {
+				app.printRun(format, run, store.RunDir(id))
 				return err
 			}
-			if format == "json" {
-				if err := results.RenderJSON(run, app.Out); err != nil {
-					return err
-				}
-			} else {
-				writeRunSummary(app.Out, run, store.RunDir(id))
+			if err := app.printRun(format, run, store.RunDir(id)); err != nil {
+				return err
 			}
 			switch {
 			case runErr != nil:
@@ -165,6 +192,15 @@ interrupted, 2 bad input (or the lab is not up), 3 the runtime is missing.`,
 	cmd.Flags().StringVar(&model, "model", "", "simulation model: packet (every packet, the default) or flow (a fast steady-state estimate without queues, PFC, ECN or DCQCN); default: the scenario's")
 	_ = cmd.RegisterFlagCompletionFunc("lab", completeLabs)
 	return cmd
+}
+
+// printRun prints a run as -o asks: the record as JSON, or the summary.
+func (a *App) printRun(format string, run *results.Run, dir string) error {
+	if format == "json" {
+		return results.RenderJSON(run, a.Out)
+	}
+	writeRunSummary(a.Out, run, dir)
+	return nil
 }
 
 // failureSummary counts what failed.

@@ -180,25 +180,27 @@ func TestRunScenarioFileErrorExit2(t *testing.T) {
 	}
 }
 
+// Ctrl-C before the first variant finished leaves no record: an empty
+// run must not become "latest" or a baseline. (The runner's tests cover an
+// interrupt after some variants, which keeps them.)
 func TestRunInterrupted(t *testing.T) {
 	dir := upLab(t, "16gpu")
 	ctx, cancel := context.WithCancel(context.Background())
-	cancel() // Ctrl-C before the first variant finishes
+	cancel()
 	var out, errb strings.Builder
 	code := run(ctx, []string{"run", "ecn-pfc", "--lab", "16gpu", "--dir", dir, "-o", "json"}, &out, &errb)
-	if code != exitcode.CheckFailed {
+	if code != exitcode.CheckFailed || !strings.Contains(errb.String(), "nothing was recorded") {
 		t.Errorf("exit %d: %s", code, errb.String())
 	}
-	var r results.Run
-	if err := json.Unmarshal([]byte(out.String()), &r); err != nil {
-		t.Fatal(err)
+	entries, _ := os.ReadDir(filepath.Join(dir, "results"))
+	for _, e := range entries {
+		if e.IsDir() && results.ValidRunID(e.Name()) {
+			t.Errorf("run folder %s left behind", e.Name())
+		}
 	}
-	if r.Status != results.StatusInterrupted {
-		t.Errorf("status %s", r.Status)
-	}
-	saved, err := results.ReadRunFile(filepath.Join(dir, "results", r.RunID, results.RunFile))
-	if err != nil || saved.Status != results.StatusInterrupted {
-		t.Errorf("saved: %v %+v", err, saved)
+	code, listed, _ := runCLI(t, "results", "list", "--dir", dir)
+	if code != 0 || !strings.Contains(listed, "no runs") {
+		t.Errorf("results list after the interrupted run: exit %d\n%s", code, listed)
 	}
 }
 
@@ -379,5 +381,18 @@ func TestRunParallelSameRecord(t *testing.T) {
 	var out, errb strings.Builder
 	if code := run(context.Background(), []string{"run", "ecn-pfc", "--lab", "16gpu", "--dir", dir, "-j", "0"}, &out, &errb); code != 2 {
 		t.Errorf("-j 0: exit %d, want 2", code)
+	}
+}
+
+// Ctrl-C during up exits 1 (interrupted), not with the class of whatever
+// error the cancelled step returned.
+func TestUpInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb strings.Builder
+	code := run(ctx, []string{"up", "16gpu", "--dir", dir}, &out, &errb)
+	if code != exitcode.CheckFailed || !strings.Contains(errb.String(), "interrupted") {
+		t.Errorf("exit %d, stderr %q; want exit 1 saying interrupted", code, errb.String())
 	}
 }

@@ -29,11 +29,15 @@ failed or interrupted up it shows the containers still running (and that
 			if err != nil {
 				return err
 			}
+			if err := app.requireDir(); err != nil {
+				return err
+			}
 			var sts []*runtime.Status
+			var listErr error
 			if len(args) == 0 {
-				if sts, err = runtime.ListStates(app.TopologiesDir()); err != nil {
-					return err
-				}
+				// One unreadable state file still lists every other lab,
+				// then exits with its error.
+				sts, listErr = runtime.ListStates(app.TopologiesDir())
 			} else {
 				name, st, err := labState(app, args[0])
 				if err != nil {
@@ -58,7 +62,7 @@ failed or interrupted up it shows the containers still running (and that
 					fmt.Fprintln(app.Out, n)
 				}
 			}
-			return nil
+			return listErr
 		},
 	}
 }

@@ -317,7 +317,7 @@ func writeStatus(app *App, format string, sts []*runtime.Status) error {
 			nos = "-"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", s.Lab, rt, nos, s.State, nodes, updated)
-		if s.Error != "" {
+		if s.Error != "" && s.State != runtime.StateUnreadable { // its error ends the command
 			errs = append(errs, fmt.Sprintf("%s: error: %s", s.Lab, s.Error))
 		}
 	}

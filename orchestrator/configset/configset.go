@@ -21,6 +21,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/nos"
 	"github.com/labctl/labctl/orchestrator/qos"
+	"github.com/labctl/labctl/orchestrator/readlimit"
 )
 
 // ManifestName is the manifest file in a configs directory.
@@ -45,9 +46,12 @@ type Result struct {
 // ReadManifest reads dir's manifest; a missing one is empty.
 func ReadManifest(dir string) (Manifest, error) {
 	m := Manifest{SchemaVersion: 1, Files: map[string]string{}}
-	data, err := os.ReadFile(filepath.Join(dir, ManifestName))
+	data, err := readlimit.ReadFile(filepath.Join(dir, ManifestName), readlimit.Manifest)
 	if errors.Is(err, fs.ErrNotExist) {
 		return m, nil
+	}
+	if exitcode.Code(err) == exitcode.BadInput {
+		return m, err
 	}
 	if err != nil {
 		return m, exitcode.Env(fmt.Errorf("read config manifest: %w", err))
@@ -85,9 +89,12 @@ func scan(dir string, want map[string][]byte) (m Manifest, onDisk map[string]str
 	}
 	onDisk = map[string]string{}
 	for _, name := range sortedNames(want) {
-		data, err := os.ReadFile(filepath.Join(dir, name))
+		data, err := readlimit.ReadFile(filepath.Join(dir, name), readlimit.Config)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
+		}
+		if exitcode.Code(err) == exitcode.BadInput {
+			return m, nil, nil, err
 		}
 		if err != nil {
 			return m, nil, nil, exitcode.Env(fmt.Errorf("read %s: %w", filepath.Join(dir, name), err))
@@ -121,7 +128,7 @@ func Write(dir string, files map[string][]byte, force bool) (*Result, error) {
 			strings.Join(edited, ", "), dir)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, exitcode.Env(fmt.Errorf("create %s: %w", dir, err))
+		return nil, exitcode.WriteFailed(dir, err)
 	}
 	res := &Result{Overwritten: edited}
 	for _, name := range sortedNames(files) {
@@ -132,7 +139,7 @@ func Write(dir string, files map[string][]byte, force bool) (*Result, error) {
 			continue
 		}
 		if err := WriteFileAtomic(filepath.Join(dir, name), data, 0o644); err != nil {
-			return res, err
+			return res, exitcode.WriteFailed(filepath.Join(dir, name), err)
 		}
 		res.Written = append(res.Written, name)
 	}
@@ -141,7 +148,7 @@ func Write(dir string, files map[string][]byte, force bool) (*Result, error) {
 		return res, fmt.Errorf("encode config manifest: %w", err)
 	}
 	if err := WriteFileAtomic(filepath.Join(dir, ManifestName), append(mdata, '\n'), 0o644); err != nil {
-		return res, err
+		return res, exitcode.WriteFailed(filepath.Join(dir, ManifestName), err)
 	}
 	return res, nil
 }
@@ -231,7 +238,10 @@ func Load(paths []string, nosName string) ([]qos.DeviceConfig, error) {
 				return exitcode.Usagef("%s: cannot tell the NOS from the extension %q: pass --nos sonic|eos", path, filepath.Ext(path))
 			}
 		}
-		data, err := os.ReadFile(path)
+		data, err := readlimit.ReadFile(path, readlimit.Config)
+		if exitcode.Code(err) == exitcode.BadInput {
+			return err
+		}
 		if err != nil {
 			return exitcode.Usagef("read config %s: %v", path, err)
 		}

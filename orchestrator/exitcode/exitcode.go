@@ -7,6 +7,8 @@ package exitcode
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
+	"syscall"
 )
 
 // Exit codes of the CLI contract.
@@ -62,4 +64,54 @@ func Code(err error) int {
 		return e.Code
 	}
 	return CheckFailed
+}
+
+// WriteError is a file labctl could not write: the path, the cause and
+// what to do about it.
+type WriteError struct {
+	Path string
+	Err  error
+	Fix  string
+}
+
+func (e *WriteError) Error() string {
+	cause := e.Err.Error()
+	var errno syscall.Errno
+	if errors.As(e.Err, &errno) {
+		cause = errno.Error() // "no space left on device", not the temp file's name
+	}
+	return fmt.Sprintf("cannot write %s: %s (fix: %s)", e.Path, cause, e.Fix)
+}
+
+func (e *WriteError) Unwrap() error { return e.Err }
+
+// WriteFailed classifies a failure to write path as an environment error
+// (exit 3: the machine did not let labctl write), with a fix chosen by the
+// cause: a full disk, a read-only file system, missing permissions.
+func WriteFailed(path string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var we *WriteError
+	if errors.As(err, &we) {
+		return Env(err) // classified already, keep its path and fix
+	}
+	dir := filepath.Dir(path)
+	fix := fmt.Sprintf("check that %s is writable and its disk has space, or point --dir at another directory", dir)
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		switch errno {
+		case syscall.ENOSPC, syscall.EDQUOT:
+			fix = fmt.Sprintf("free space on the file system that holds %s, or point --dir at another one", dir)
+		case syscall.EROFS:
+			fix = fmt.Sprintf("%s is on a read-only file system: point --dir at a writable directory", dir)
+		case syscall.EACCES, syscall.EPERM:
+			fix = fmt.Sprintf("make %s writable for this user, or point --dir at a writable directory", dir)
+		case syscall.EIO:
+			fix = fmt.Sprintf("the disk holding %s reported an I/O error: check it (dmesg) and its free space, or point --dir at another file system", dir)
+		case syscall.EFBIG:
+			fix = "a file size limit (ulimit -f) stopped the write: raise it, or point --dir at another directory"
+		}
+	}
+	return Env(&WriteError{Path: path, Err: err, Fix: fix})
 }

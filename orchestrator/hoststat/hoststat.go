@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/labctl/labctl/orchestrator/readlimit"
 	"github.com/labctl/labctl/orchestrator/textparse"
 )
 
@@ -80,7 +81,7 @@ var linkRe = regexp.MustCompile(`^([A-Za-z0-9_.\-]+)/([0-9]{1,3})$`)
 // ("link rxe0/1 sent_pkts 100 rcvd_pkts 90 ..."; one line per link, or
 // several with -p) or JSON (-j: [{"ifname": "rxe0", "port": 1, ...}]).
 func ParseRDMAStatistic(r io.Reader) (*RDMAStats, error) {
-	data, err := io.ReadAll(r)
+	data, err := readlimit.ReadAll(r, "", readlimit.Output)
 	if err != nil {
 		return nil, fmt.Errorf("read rdma statistic output: %w", err)
 	}
@@ -245,7 +246,7 @@ func (s *EthtoolStats) Sum(prefix, suffix string) int64 {
 // ParseEthtoolStats parses `ethtool -S <iface>`: a "NIC statistics:" line,
 // then "     name: value" lines.
 func ParseEthtoolStats(r io.Reader) (*EthtoolStats, error) {
-	data, err := io.ReadAll(r)
+	data, err := readlimit.ReadAll(r, "", readlimit.Output)
 	if err != nil {
 		return nil, fmt.Errorf("read ethtool output: %w", err)
 	}

@@ -99,6 +99,19 @@ func Parse(file string, data []byte) (*Spec, error) {
 	case !NamePattern.MatchString(s.Name):
 		return nil, at("$.name", fmt.Sprintf("lab name %q is not allowed", s.Name), "use lower-case letters, digits and dashes, starting with a letter or digit, at most 40 characters")
 	}
+	// 0 in these keys would silently mean the default: refuse it.
+	z := s.Sizing
+	if err := specyaml.ExplicitZero(file, data, []specyaml.ZeroField{
+		{Path: "$.sizing.gpus_per_server", IsZero: z.GPUsPerServer == 0, Default: fmt.Sprint(sizing.DefaultGPUsPerServer), Fix: "give the GPUs per server, for example 8"},
+		{Path: "$.sizing.nic_speed_gbps", IsZero: z.NICSpeedGbps == 0, Default: fmt.Sprint(sizing.DefaultNICSpeedGbps), Fix: "give the NIC speed in Gb/s, for example 200"},
+		{Path: "$.sizing.leaf_ports", IsZero: z.LeafPorts == 0, Default: fmt.Sprint(sizing.DefaultSwitchPorts), Fix: "give the leaf's port count, for example 32 or 64"},
+		{Path: "$.sizing.leaf_speed_gbps", IsZero: z.LeafSpeedGbps == 0, Default: fmt.Sprint(sizing.DefaultSwitchSpeedGbp), Fix: "give the leaf port speed in Gb/s, for example 400"},
+		{Path: "$.sizing.spine_ports", IsZero: z.SpinePorts == 0, Default: fmt.Sprint(sizing.DefaultSwitchPorts), Fix: "give the spine's port count, for example 32 or 64"},
+		{Path: "$.sizing.spine_speed_gbps", IsZero: z.SpineSpeedGbps == 0, Default: fmt.Sprint(sizing.DefaultSwitchSpeedGbp), Fix: "give the spine port speed in Gb/s, for example 400"},
+		{Path: "$.sizing.oversubscription", IsZero: z.Oversubscription == 0, Default: "1 (non-blocking)", Fix: "give a ratio from 1 to 16"},
+	}); err != nil {
+		return nil, err
+	}
 	if s.NOS == "" {
 		s.NOS = "sonic"
 	}

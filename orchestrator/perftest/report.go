@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/labctl/labctl/orchestrator/readlimit"
 	"github.com/labctl/labctl/orchestrator/textparse"
 )
 
@@ -112,7 +113,7 @@ type LatRow struct {
 // ParseBW parses ib_write_bw output: the text report, or either JSON form
 // (detected by a leading '{').
 func ParseBW(r io.Reader) (*BWReport, error) {
-	data, err := io.ReadAll(r)
+	data, err := readlimit.ReadAll(r, "", readlimit.Output)
 	if err != nil {
 		return nil, fmt.Errorf("read ib_write_bw output: %w", err)
 	}
@@ -128,7 +129,7 @@ func ParseBW(r io.Reader) (*BWReport, error) {
 
 // ParseLat parses ib_write_lat output: text or either JSON form.
 func ParseLat(r io.Reader) (*LatReport, error) {
-	data, err := io.ReadAll(r)
+	data, err := readlimit.ReadAll(r, "", readlimit.Output)
 	if err != nil {
 		return nil, fmt.Errorf("read ib_write_lat output: %w", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 )
@@ -13,7 +14,7 @@ import (
 // only with force.
 func TestSaveBaselineFilteredAndGuarded(t *testing.T) {
 	s := openTestStore(t, t.TempDir())
-	saveRuns(t, s, threeRuns()...)
+	saveRuns(t, s, completedRuns()...)
 	if _, err := SaveBaselineFiltered(s, "latest", "b", Filter{Scenario: "incast"}, false); err != nil {
 		t.Fatal(err)
 	}
@@ -37,9 +38,44 @@ func TestSaveBaselineFilteredAndGuarded(t *testing.T) {
 	}
 }
 
+// completedRuns are threeRuns with the interrupted one finished (with a
+// failed assertion), so every run can be a baseline.
+func completedRuns() []*Run {
+	runs := threeRuns()
+	runs[2].Status = StatusFailed
+	return runs
+}
+
+// A run that did not finish every variant, or whose variants hold errors,
+// cannot be a baseline: later runs would go unchecked against it.
+func TestSaveBaselineRefusesIncompleteRuns(t *testing.T) {
+	s := openTestStore(t, t.TempDir())
+	interrupted := syntheticRun("20261129T100000Z-ecn-pfc-64gpu", t0.Add(-3*time.Hour))
+	interrupted.Status = StatusInterrupted
+	running := syntheticRun("20261129T110000Z-ecn-pfc-64gpu", t0.Add(-2*time.Hour))
+	running.Status, running.Finished = StatusRunning, nil
+	short := syntheticRun("20261129T120000Z-ecn-pfc-64gpu", t0.Add(-time.Hour))
+	short.VariantsPlanned = len(short.Variants) + 1
+	errored := syntheticRun("20261129T130000Z-ecn-pfc-64gpu", t0)
+	errored.Status = StatusFailed
+	errored.Variants[0].Error = "simulation aborted"
+	saveRuns(t, s, interrupted, running, short, errored)
+	for _, tt := range []struct{ run, want string }{
+		{interrupted.RunID, "was interrupted after 4 variant(s)"},
+		{running.RunID, "is still running"},
+		{short.RunID, "has 4 of its 5 variants"},
+		{errored.RunID, "could not run (simulation aborted)"},
+	} {
+		_, err := SaveBaselineFiltered(s, tt.run, "b", Filter{}, true)
+		if exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "fix:") {
+			t.Errorf("%s: %v (exit %d), want exit 2 with %q and a fix", tt.run, err, exitcode.Code(err), tt.want)
+		}
+	}
+}
+
 func TestSaveBaselineKeepsAnUnreadableFile(t *testing.T) {
 	s := openTestStore(t, t.TempDir())
-	saveRuns(t, s, threeRuns()...)
+	saveRuns(t, s, completedRuns()...)
 	if err := os.MkdirAll(s.BaselinesDir(), 0o755); err != nil {
 		t.Fatal(err)
 	}

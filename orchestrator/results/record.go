@@ -38,6 +38,10 @@ const (
 	StatusPassed      = "passed"
 	StatusFailed      = "failed"
 	StatusInterrupted = "interrupted"
+	// StatusAbandoned is a run whose record still says running but whose
+	// writer process is gone (killed, crashed, out of disk): readers show
+	// it so, and 'labctl results reindex' writes it into the record.
+	StatusAbandoned = "abandoned"
 )
 
 // Run is the record of one scenario run: results/<run-id>/run.json.
@@ -63,11 +67,25 @@ type Run struct {
 	Model string `json:"model,omitempty"`
 	// ModelNote says what the model leaves out (FlowModelCaveat for a
 	// flow-level run), so the record speaks for itself.
-	ModelNote string    `json:"model_note,omitempty"`
-	Variants  []Variant `json:"variants"`
+	ModelNote string `json:"model_note,omitempty"`
+	// VariantsPlanned is how many variants the scenario expands to, so a
+	// reader can tell a run that stopped early from a smaller scenario.
+	VariantsPlanned int `json:"variants_planned,omitempty"`
+	// Error says why a run stopped before finishing its variants.
+	Error string `json:"error,omitempty"`
+	// Writer is the process writing a running record; with the lock file
+	// in the run folder it tells a run in progress from an abandoned one.
+	Writer   *Writer   `json:"writer,omitempty"`
+	Variants []Variant `json:"variants"`
 	// Extra holds scenario-specific results (for example the AllReduce
 	// traffic model) keyed by name.
 	Extra map[string]any `json:"extra,omitempty"`
+}
+
+// Writer identifies the process writing a run.
+type Writer struct {
+	PID  int    `json:"pid"`
+	Host string `json:"host"`
 }
 
 // Variant is one point of the scenario's matrix (for example ECN on, PFC off).

@@ -153,8 +153,17 @@ func ParseTolerances(specs []string) (Tolerances, error) {
 const (
 	FindingMetric         = "metric"
 	FindingMissingVariant = "missing_variant"
-	FindingAssertion      = "assertion"
-	FindingVariantError   = "variant_error"
+	// FindingNotInBaseline is a variant of the run the baseline lacks, so
+	// nothing checked it (an interrupted baseline, or a new variant).
+	FindingNotInBaseline = "not_in_baseline"
+	// FindingNoVariants is a run with no finished variant at all.
+	FindingNoVariants = "no_variants"
+	// FindingUnfinished is a run that did not finish (interrupted, or
+	// abandoned by a process that died): even with every variant there,
+	// its last save, and so its final assertions, may be missing.
+	FindingUnfinished   = "unfinished"
+	FindingAssertion    = "assertion"
+	FindingVariantError = "variant_error"
 )
 
 // Finding is one comparison: a metric of a variant, a variant missing from
@@ -190,9 +199,10 @@ type Report struct {
 }
 
 // Compare checks run against baseline metric by metric for every baseline
-// variant (matched by name). A variant missing from run, a variant that
-// failed to complete, and an assertion that passed in the baseline and
-// fails now are regressions too.
+// variant (matched by name). A variant missing from run, a variant of run
+// the baseline lacks (it would go unchecked), a run without variants, a
+// variant that failed to complete, and an assertion that passed in the
+// baseline and fails now are regressions too.
 func Compare(run, baseline *Run, tol Tolerances) Report {
 	r := Report{SchemaVersion: SchemaVersion, RunID: run.RunID, BaselineRunID: baseline.RunID, Scenario: run.Scenario, Lab: run.Lab,
 		Findings: []Finding{}, Warnings: []string{}, VariantsAdded: []string{}}
@@ -252,7 +262,17 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 	for _, v := range run.Variants {
 		if !inBase[v.Name] {
 			r.VariantsAdded = append(r.VariantsAdded, v.Name)
+			r.Findings = append(r.Findings, Finding{Kind: FindingNotInBaseline, Variant: v.Name, Regression: true,
+				Detail: fmt.Sprintf("variant is in the run but not in the baseline (baseline %s, %d variants), so nothing checked it: save a baseline that has every variant", baseline.Status, len(baseline.Variants))})
 		}
+	}
+	if run.Status == StatusAbandoned || run.Status == StatusInterrupted {
+		r.Findings = append(r.Findings, Finding{Kind: FindingUnfinished, Variant: "-", Regression: true,
+			Detail: fmt.Sprintf("run %s was %s before it finished, so it is not a complete result: run the scenario again", run.RunID, run.Status)})
+	}
+	if len(run.Variants) == 0 {
+		r.Findings = append(r.Findings, Finding{Kind: FindingNoVariants, Variant: "-", Regression: true,
+			Detail: fmt.Sprintf("run %s (%s) has no finished variant to compare", run.RunID, run.Status)})
 	}
 	for _, f := range r.Findings {
 		if f.Regression {
@@ -350,9 +370,6 @@ func (r Report) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, "  %s\n", s)
 		}
 	}
-	if len(r.VariantsAdded) > 0 {
-		fmt.Fprintf(&b, "\nnew variants (not in the baseline): %s\n", strings.Join(r.VariantsAdded, ", "))
-	}
 	if !r.Regressed {
 		fmt.Fprintf(&b, "\nOK: no regression (%d metric comparisons within tolerance)\n", compared)
 	}
@@ -389,6 +406,12 @@ func (r Report) WriteJUnit(w io.Writer) error {
 		switch f.Kind {
 		case FindingMissingVariant:
 			name = "regress:variant present"
+		case FindingNotInBaseline:
+			name = "regress:variant in baseline"
+		case FindingNoVariants:
+			name = "regress:run has variants"
+		case FindingUnfinished:
+			name = "regress:run finished"
 		case FindingVariantError:
 			name = "regress:variant completed"
 		case FindingAssertion:
@@ -428,8 +451,8 @@ func SaveBaselineFiltered(s *Store, ref, name string, f Filter, force bool) (str
 	if err != nil {
 		return "", err
 	}
-	if run.Status == StatusRunning {
-		return "", fmt.Errorf("save baseline %s: run %s is still running; wait for it to finish", name, run.RunID)
+	if err := baselineWorthy(run); err != nil {
+		return "", exitcode.Usagef("save baseline %s: %v", name, err)
 	}
 	path := filepath.Join(s.BaselinesDir(), name+".json")
 	if !force {
@@ -442,16 +465,41 @@ func SaveBaselineFiltered(s *Store, ref, name string, f Filter, force bool) (str
 		}
 	}
 	if err := os.MkdirAll(s.BaselinesDir(), 0o755); err != nil {
-		return "", fmt.Errorf("save baseline %s: %w", name, err)
+		return "", fmt.Errorf("save baseline %s: %w", name, exitcode.WriteFailed(s.BaselinesDir(), err))
 	}
 	data, err := json.MarshalIndent(run, "", "  ")
 	if err != nil {
 		return "", fmt.Errorf("save baseline %s: %w", name, err)
 	}
 	if err := WriteFileAtomic(path, append(data, '\n'), 0o644); err != nil {
-		return "", fmt.Errorf("save baseline %s: %w", name, err)
+		return "", fmt.Errorf("save baseline %s: %w", name, exitcode.WriteFailed(path, err))
 	}
 	return path, nil
+}
+
+// baselineWorthy refuses a run that cannot serve as a baseline: one still
+// running, one that stopped before its last variant (a baseline must hold
+// every variant later runs have), or one whose variants hold errors
+// instead of metrics.
+func baselineWorthy(run *Run) error {
+	switch run.Status {
+	case StatusRunning:
+		return fmt.Errorf("run %s is still running (fix: wait for it to finish, then save it)", run.RunID)
+	case StatusAbandoned, StatusInterrupted:
+		return fmt.Errorf("run %s was %s after %d variant(s), so later runs could not be checked against it (fix: save a run that finished every variant)", run.RunID, run.Status, len(run.Variants))
+	}
+	if len(run.Variants) == 0 {
+		return fmt.Errorf("run %s has no variants to compare with (fix: save a run that finished every variant)", run.RunID)
+	}
+	if run.VariantsPlanned > len(run.Variants) {
+		return fmt.Errorf("run %s has %d of its %d variants (fix: save a run that finished every variant)", run.RunID, len(run.Variants), run.VariantsPlanned)
+	}
+	for _, v := range run.Variants {
+		if v.Error != "" {
+			return fmt.Errorf("variant %s of run %s could not run (%s), so it has no metrics to compare with (fix: save a run whose variants all ran)", v.Name, run.RunID, v.Error)
+		}
+	}
+	return nil
 }
 
 // LoadBaseline finds a baseline given as a file path, a baseline name

@@ -139,13 +139,44 @@ func TestCompareMissingVariantAndErrors(t *testing.T) {
 	run.Variants = append(run.Variants, Variant{Name: "ecn=on,pfc=on,mtu=9000"})
 	r := Compare(run, base, nil)
 	got := strings.Join(regressions(r), " ")
-	for _, w := range []string{"missing_variant:ecn=off,pfc=on:", "missing_variant:ecn=off,pfc=off:", "variant_error:ecn=on,pfc=off:"} {
+	for _, w := range []string{"missing_variant:ecn=off,pfc=on:", "missing_variant:ecn=off,pfc=off:", "variant_error:ecn=on,pfc=off:", "not_in_baseline:ecn=on,pfc=on,mtu=9000:"} {
 		if !strings.Contains(got, w) {
 			t.Errorf("missing %s in %s", w, got)
 		}
 	}
 	if len(r.VariantsAdded) != 1 || r.VariantsAdded[0] != "ecn=on,pfc=on,mtu=9000" {
 		t.Errorf("variants added = %v", r.VariantsAdded)
+	}
+}
+
+// A baseline that stopped early must not leave the run's other variants
+// unchecked, and a run without variants is never "no regression".
+func TestCompareIncompleteBaselineAndEmptyRun(t *testing.T) {
+	base := syntheticRun("20261129T110000Z-ecn-pfc-64gpu", t0.Add(-time.Hour))
+	run := cloneRun(t, base)
+	base.Status = StatusInterrupted
+	base.Variants = base.Variants[:1]
+	r := Compare(run, base, nil)
+	got := strings.Join(regressions(r), " ")
+	for _, v := range run.Variants[1:] {
+		if !strings.Contains(got, "not_in_baseline:"+v.Name+":") {
+			t.Errorf("variant %s not flagged in %s", v.Name, got)
+		}
+	}
+	if !r.Regressed {
+		t.Error("an incomplete baseline passed")
+	}
+	var text strings.Builder
+	if err := r.WriteText(&text); err != nil || !strings.Contains(text.String(), "not in the baseline") {
+		t.Errorf("text report does not name the unchecked variants:\n%s", text.String())
+	}
+
+	empty := cloneRun(t, base)
+	empty.Variants = nil
+	emptyBase := cloneRun(t, base)
+	emptyBase.Variants = nil
+	if r := Compare(empty, emptyBase, nil); !r.Regressed || !strings.Contains(strings.Join(regressions(r), " "), "no_variants") {
+		t.Errorf("empty run vs empty baseline: %+v", r)
 	}
 }
 

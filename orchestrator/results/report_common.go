@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
 )
 
 // Report file names inside a run folder.
@@ -32,7 +34,7 @@ func WriteReports(dir string, run *Run, topo string) error {
 	}
 	opts := HTMLOptions{TopologyMermaid: topo}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("write reports for run %s: %w", run.RunID, err)
+		return fmt.Errorf("write reports for run %s: %w", run.RunID, exitcode.WriteFailed(dir, err))
 	}
 	renderers := []struct {
 		name   string
@@ -49,7 +51,7 @@ func WriteReports(dir string, run *Run, topo string) error {
 			return fmt.Errorf("write %s for run %s: %w", r.name, run.RunID, err)
 		}
 		if err := WriteFileAtomic(filepath.Join(dir, r.name), []byte(b.String()), 0o644); err != nil {
-			return fmt.Errorf("write reports for run %s: %w", run.RunID, err)
+			return fmt.Errorf("write reports for run %s: %w", run.RunID, exitcode.WriteFailed(filepath.Join(dir, r.name), err))
 		}
 	}
 	return nil

@@ -25,6 +25,12 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 		p("; %d of %d variants could not run (see below)", n, len(run.Variants))
 	}
 	p(".\n\n")
+	if run.Error != "" {
+		p("The run stopped early: %s\n\n", mdText(run.Error))
+	}
+	if run.VariantsPlanned > len(run.Variants) {
+		p("This record holds %d of the scenario's %d variants.\n\n", len(run.Variants), run.VariantsPlanned)
+	}
 
 	p("| | |\n|---|---|\n")
 	p("| Scenario | %s |\n", mdCell(run.Scenario))

@@ -10,11 +10,13 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/readlimit"
 )
 
 // DBFile is the name of the SQLite index inside the results directory.
@@ -22,6 +24,10 @@ const DBFile = "results.db"
 
 // RunFile is the name of the run record inside a run folder.
 const RunFile = "run.json"
+
+// WriterFile is the lock file the process writing a run holds in the run
+// folder (see LockRun).
+const WriterFile = ".writer.lock"
 
 // Latest is the run reference that names the newest run (by start time).
 const Latest = "latest"
@@ -40,6 +46,9 @@ func ValidRunID(id string) bool { return runIDPattern.MatchString(id) && !string
 type Store struct {
 	dir string
 	db  *sql.DB
+	// readOnly stores (OpenReadOnly) never write: not the index, not a
+	// run folder.
+	readOnly bool
 }
 
 // Filter narrows List and the "latest" reference. Zero fields match all.
@@ -105,7 +114,7 @@ func (e *NotFoundError) Error() string {
 // them; an unreadable index is kept aside as results.db.corrupt-<time>.
 func Open(dir string) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("create results directory %s: %w", dir, err)
+		return nil, exitcode.WriteFailed(dir, err)
 	}
 	dbPath := filepath.Join(dir, DBFile)
 	_, statErr := os.Stat(dbPath)
@@ -135,7 +144,7 @@ func Open(dir string) (*Store, error) {
 	if fresh {
 		// Unreadable run folders are skipped here; 'labctl results reindex'
 		// style callers use Reindex to see them.
-		if _, fatal, _ := s.reindex(); fatal != nil {
+		if _, fatal, _ := s.reindex(false); fatal != nil {
 			db.Close()
 			return nil, fatal
 		}
@@ -143,6 +152,76 @@ func Open(dir string) (*Store, error) {
 	return s, nil
 }
 
+// OpenReadOnly opens the results store under dir for reading only: it
+// creates nothing and writes nothing, so it works on a read-only results
+// folder, and a mistyped directory does not leave an empty database
+// behind. The index is opened read-only; when it is missing, unreadable,
+// of another schema version or cannot be opened on a read-only file
+// system, an index is built in memory from the run folders, which hold the
+// truth.
+func OpenReadOnly(dir string) (*Store, error) {
+	s := &Store{dir: dir, readOnly: true}
+	if db, err := openDBReadOnly(filepath.Join(dir, DBFile)); err == nil {
+		s.db = db
+		return s, nil
+	}
+	db, err := sql.Open("sqlite", "file::memory:")
+	if err != nil {
+		return nil, fmt.Errorf("open an in-memory results index: %w", err)
+	}
+	db.SetMaxOpenConns(1) // one connection holds the in-memory database
+	if err := migrate(db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open an in-memory results index: %w", err)
+	}
+	s.db = db
+	if _, err := os.Stat(dir); err == nil {
+		if _, fatal, _ := s.reindex(false); fatal != nil {
+			db.Close()
+			return nil, fatal
+		}
+	}
+	return s, nil
+}
+
+// openDBReadOnly opens an existing index of the current schema read-only.
+// A WAL database on a read-only file system cannot get its shared-memory
+// file, so it is then opened as immutable, which is exact when no
+// write-ahead log is left over (a clean close removes it).
+func openDBReadOnly(path string) (*sql.DB, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, err
+	}
+	try := func(params string) (*sql.DB, error) {
+		db, err := sql.Open("sqlite", "file:"+path+"?"+params)
+		if err != nil {
+			return nil, err
+		}
+		db.SetMaxOpenConns(1)
+		var v, n int
+		if err := db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil {
+			db.Close()
+			return nil, err
+		}
+		if v != len(migrations) {
+			db.Close()
+			return nil, fmt.Errorf("results index %s has schema %d, not %d", path, v, len(migrations))
+		}
+		if err := db.QueryRow(`SELECT COUNT(*) FROM runs`).Scan(&n); err != nil {
+			db.Close()
+			return nil, err
+		}
+		return db, nil
+	}
+	db, err := try("mode=ro&_pragma=busy_timeout(5000)")
+	if err == nil {
+		return db, nil
+	}
+	if _, werr := os.Stat(path + "-wal"); werr == nil {
+		return nil, err // a log is left over: only the run folders are exact
+	}
+	return try("mode=ro&immutable=1")
+}
 func openDB(path string) (*sql.DB, error) {
 	// busy_timeout lets a second labctl process wait for a writer instead of
 	// failing at once; WAL lets readers proceed while a run is being saved.
@@ -207,6 +286,9 @@ func sanitizeIDPart(s string) string {
 // added. Creating the folder is the reservation, so two processes cannot get
 // the same id.
 func (s *Store) NewRunID(t time.Time, scenario, lab string) (string, error) {
+	if s.readOnly {
+		return "", errors.New("new run: the results store is open read-only")
+	}
 	base := FormatRunID(t, scenario, lab)
 	for i := 1; i < 1000; i++ {
 		id := base
@@ -218,7 +300,7 @@ func (s *Store) NewRunID(t time.Time, scenario, lab string) (string, error) {
 			return id, nil
 		}
 		if !errors.Is(err, os.ErrExist) {
-			return "", fmt.Errorf("create run folder %s: %w", s.RunDir(id), err)
+			return "", exitcode.WriteFailed(s.RunDir(id), err)
 		}
 	}
 	return "", fmt.Errorf("create run folder for %s: 999 runs with this id exist in %s; remove old runs", base, s.dir)
@@ -226,10 +308,15 @@ func (s *Store) NewRunID(t time.Time, scenario, lab string) (string, error) {
 
 // SaveRun writes results/<run-id>/run.json atomically and upserts the run
 // into the index. The runner calls it after each variant, so a run in
-// progress or an interrupted run keeps every finished variant.
+// progress or an interrupted run keeps every finished variant. A file that
+// cannot be written is an environment error (exit 3) naming the path and
+// the fix; the record on disk is then the one of the last save.
 func (s *Store) SaveRun(run *Run) error {
 	if run == nil {
 		return errors.New("save run: nil run")
+	}
+	if s.readOnly {
+		return fmt.Errorf("save run %s: the results store is open read-only", run.RunID)
 	}
 	if !ValidRunID(run.RunID) {
 		return fmt.Errorf("save run: run id %q is not of the form 20261129T120000Z-<scenario>-<lab>; get one from Store.NewRunID", run.RunID)
@@ -242,16 +329,47 @@ func (s *Store) SaveRun(run *Run) error {
 		return fmt.Errorf("save run %s: encode: %w", run.RunID, err)
 	}
 	dir := s.RunDir(run.RunID)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("save run %s: %w", run.RunID, err)
+	path := filepath.Join(dir, RunFile)
+	// Never write a record labctl would refuse to read back.
+	if int64(len(data)) >= readlimit.Record.Bytes {
+		return exitcode.Usagef("save run %s: the record is %s, over labctl's %s limit for run records (fix: sample less often with sample_every, or use fewer repetitions)", run.RunID, readlimit.Size(int64(len(data))), readlimit.Size(readlimit.Record.Bytes))
 	}
-	if err := WriteFileAtomic(filepath.Join(dir, RunFile), append(data, '\n'), 0o644); err != nil {
-		return fmt.Errorf("save run %s: %w", run.RunID, err)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("save run %s: %w", run.RunID, exitcode.WriteFailed(dir, err))
+	}
+	if err := WriteFileAtomic(path, append(data, '\n'), 0o644); err != nil {
+		return fmt.Errorf("save run %s: %w", run.RunID, exitcode.WriteFailed(path, err))
 	}
 	if err := s.index(run); err != nil {
-		return fmt.Errorf("save run %s: index: %w", run.RunID, err)
+		return fmt.Errorf("save run %s: %w", run.RunID, indexWriteError(filepath.Join(s.dir, DBFile), err))
 	}
 	return nil
+}
+
+// indexWriteError classifies a failed write to the SQLite index like a
+// failed file write: SQLite reports a full disk as SQLITE_FULL or as an
+// I/O error, a read-only one as SQLITE_READONLY.
+func indexWriteError(path string, err error) error {
+	var se interface{ Code() int }
+	if !errors.As(err, &se) {
+		return exitcode.WriteFailed(path, err)
+	}
+	var errno syscall.Errno
+	switch se.Code() & 0xff {
+	case 13: // SQLITE_FULL
+		errno = syscall.ENOSPC
+	case 8: // SQLITE_READONLY
+		errno = syscall.EROFS
+	case 10: // SQLITE_IOERR, also what a full disk often gives
+		errno = syscall.EIO
+	case 3, 14: // SQLITE_PERM, SQLITE_CANTOPEN
+		errno = syscall.EACCES
+	case 5, 6: // SQLITE_BUSY, SQLITE_LOCKED after the busy timeout
+		return exitcode.Env(&exitcode.WriteError{Path: path, Err: err, Fix: "another labctl process kept the results index busy; retry when it is done"})
+	default:
+		return fmt.Errorf("update the results index %s: %w (fix: run 'labctl results reindex' to rebuild it)", path, err)
+	}
+	return exitcode.WriteFailed(path, fmt.Errorf("%w: %w", errno, err))
 }
 
 // WriteFileAtomic writes data to path so readers see the old file or the
@@ -311,15 +429,8 @@ func indexTx(tx *sql.Tx, run *Run) error {
 	if run.Finished != nil {
 		finished = sql.NullInt64{Int64: run.Finished.UnixNano(), Valid: true}
 	}
-	total, failed := 0, 0
-	for _, v := range run.Variants {
-		for _, a := range v.Assertions {
-			total++
-			if !a.Passed {
-				failed++
-			}
-		}
-	}
+	sum := summarize(run)
+	total, failed := sum.AssertionsTotal, sum.AssertionsFailed
 	_, err := tx.Exec(`INSERT INTO runs (id, lab, scenario, runtime, nos, status, seed, started, finished, config_digest,
 			variant_count, assertions_total, assertions_failed)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -357,6 +468,25 @@ func indexTx(tx *sql.Tx, run *Run) error {
 	return nil
 }
 
+// summarize is the index row of a run record.
+func summarize(run *Run) RunSummary {
+	r := RunSummary{RunID: run.RunID, Lab: run.Lab, Scenario: run.Scenario, Runtime: run.Runtime, NOS: run.NOS,
+		Status: run.Status, Seed: run.Seed, Started: run.Started.UTC(), ConfigDigest: run.ConfigDigest, Variants: len(run.Variants)}
+	if run.Finished != nil {
+		t := run.Finished.UTC()
+		r.Finished = &t
+	}
+	for _, v := range run.Variants {
+		for _, a := range v.Assertions {
+			r.AssertionsTotal++
+			if !a.Passed {
+				r.AssertionsFailed++
+			}
+		}
+	}
+	return r
+}
+
 const summaryColumns = `id, lab, scenario, runtime, nos, status, seed, started, finished, config_digest,
 	variant_count, assertions_total, assertions_failed`
 
@@ -376,21 +506,28 @@ func scanSummary(rows interface{ Scan(...any) error }) (RunSummary, error) {
 	return r, nil
 }
 
-// List returns the runs matching f, newest first.
+// List returns the runs matching f, newest first. A run the index still
+// has as running is read from its run.json, which is saved before the
+// index and so may be further on, and shows as abandoned when its writer
+// is gone: list, show, report and regress all see the same status.
 func (s *Store) List(f Filter) ([]RunSummary, error) {
 	q := `SELECT ` + summaryColumns + ` FROM runs WHERE 1=1`
 	var args []any
-	for _, c := range []struct{ col, val string }{{"lab", f.Lab}, {"scenario", f.Scenario}, {"status", f.Status}} {
+	for _, c := range []struct{ col, val string }{{"lab", f.Lab}, {"scenario", f.Scenario}} {
 		if c.val != "" {
 			q += " AND " + c.col + " = ?"
 			args = append(args, c.val)
 		}
 	}
-	q += " ORDER BY started DESC, id DESC"
-	if f.Limit > 0 {
-		q += " LIMIT ?"
-		args = append(args, f.Limit)
+	if f.Status != "" {
+		// A running row may turn out to be any status; filter after.
+		q += " AND (status = ? OR status = ?)"
+		args = append(args, f.Status, StatusRunning)
 	}
+	// No LIMIT in SQL: rows re-read below may drop out (a run killed
+	// before its first variant) or change status, so the limit is applied
+	// after.
+	q += " ORDER BY started DESC, id DESC"
 	rows, err := s.db.Query(q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list runs: %w", err)
@@ -407,7 +544,34 @@ func (s *Store) List(f Filter) ([]RunSummary, error) {
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("list runs: %w", err)
 	}
-	return out, nil
+	rows.Close()
+	kept := out[:0]
+	for _, r := range out {
+		if r.Status == StatusRunning {
+			if run, err := ReadRunFile(filepath.Join(s.RunDir(r.RunID), RunFile)); err == nil && run.RunID == r.RunID {
+				s.settle(run)
+				r = summarize(run)
+			}
+		}
+		if r.Status == StatusAbandoned && r.Variants == 0 {
+			continue // nothing finished: not a record (reindex removes it)
+		}
+		if f.Status != "" && r.Status != f.Status {
+			continue
+		}
+		kept = append(kept, r)
+		if f.Limit > 0 && len(kept) == f.Limit {
+			break
+		}
+	}
+	return kept, nil
+}
+
+// settle shows a running record whose writer is gone as abandoned.
+func (s *Store) settle(run *Run) {
+	if run.Status == StatusRunning && writerGone(s.RunDir(run.RunID), run.Writer) {
+		run.Status = StatusAbandoned
+	}
 }
 
 // Resolve turns a run reference into a run id: "latest" (the newest run
@@ -416,7 +580,7 @@ func (s *Store) List(f Filter) ([]RunSummary, error) {
 func (s *Store) Resolve(ref string, f Filter) (string, error) {
 	ref = strings.TrimSpace(ref)
 	if ref == "" {
-		return "", errors.New("no run given: name a run id or \"latest\"")
+		return "", exitcode.Usagef("no run given (fix: name a run id, a unique prefix of one, or \"latest\"; 'labctl results list' shows them)")
 	}
 	if ref == Latest {
 		f.Limit = 1
@@ -493,14 +657,42 @@ func (s *Store) Find(ref string, f Filter) (*Run, error) {
 	}
 	run, err := ReadRunFile(filepath.Join(s.RunDir(id), RunFile))
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("run %s is in the index but %s is gone; run 'labctl results reindex' to drop it: %w", id, filepath.Join(s.RunDir(id), RunFile), err)
+		return nil, exitcode.Usagef("run %s is in the index but %s is gone (fix: name another run; 'labctl results reindex' drops it from the index)", id, filepath.Join(s.RunDir(id), RunFile))
 	}
-	return run, err
+	if err != nil {
+		return nil, err
+	}
+	s.settle(run)
+	return run, nil
+}
+
+// DeleteRun removes run id's folder and index row: the CLI drops a run
+// that stopped before any variant finished, so no empty record becomes
+// "latest".
+func (s *Store) DeleteRun(id string) error {
+	if !ValidRunID(id) {
+		return fmt.Errorf("delete run: %q is not a run id", id)
+	}
+	if s.readOnly {
+		return fmt.Errorf("delete run %s: the results store is open read-only", id)
+	}
+	if err := os.RemoveAll(s.RunDir(id)); err != nil {
+		return exitcode.WriteFailed(s.RunDir(id), err)
+	}
+	for _, q := range []string{`DELETE FROM variants WHERE run_id = ?`, `DELETE FROM runs WHERE id = ?`} {
+		if _, err := s.db.Exec(q, id); err != nil {
+			return indexWriteError(filepath.Join(s.dir, DBFile), err)
+		}
+	}
+	return nil
 }
 
 // ReadRunFile reads a run record from a JSON file.
 func ReadRunFile(path string) (*Run, error) {
-	data, err := os.ReadFile(path)
+	data, err := readlimit.ReadFile(path, readlimit.Record)
+	if exitcode.Code(err) == exitcode.BadInput {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read run record: %w", err)
 	}
@@ -520,42 +712,85 @@ func ReadRunFile(path string) (*Run, error) {
 // Reindex rebuilds the index from the run folders (results/*/run.json) and
 // returns how many runs it indexed. Folders without a readable run.json are
 // skipped; their problems are returned joined after the rest is indexed.
+// It also settles what crashed runs left: a record still running whose
+// writer is gone is marked abandoned in its run.json, and a run folder
+// that never got a record (its writer died before the first save) is
+// removed. Repair says how many of each.
 func (s *Store) Reindex() (int, error) {
-	n, fatal, skipped := s.reindex()
-	if fatal != nil {
-		return n, fatal
-	}
-	return n, skipped
+	r, err := s.Repair()
+	return r.Indexed, err
 }
 
-// reindex returns the count, a fatal error (the index could not be
-// rebuilt) and the joined problems of skipped folders.
-func (s *Store) reindex() (int, error, error) {
+// Repaired says what Repair did.
+type Repaired struct {
+	Indexed   int `json:"indexed"`   // runs in the index now
+	Abandoned int `json:"abandoned"` // records marked abandoned
+	// Removed counts run folders removed because their run ended before
+	// any variant finished (no record, or an abandoned one without
+	// variants).
+	Removed int `json:"removed"`
+}
+
+// Repair is Reindex returning what it changed.
+func (s *Store) Repair() (Repaired, error) {
+	if s.readOnly {
+		return Repaired{}, fmt.Errorf("reindex %s: the results store is open read-only", s.dir)
+	}
+	r, fatal, skipped := s.reindex(true)
+	if fatal != nil {
+		return r, fatal
+	}
+	return r, skipped
+}
+
+// reindex returns what it did, a fatal error (the index could not be
+// rebuilt) and the joined problems of skipped folders. With repair it also
+// writes abandoned records, removes folders that never got one and the
+// temporary files of writers killed mid-write.
+func (s *Store) reindex(repair bool) (Repaired, error, error) {
+	var r Repaired
 	entries, err := os.ReadDir(s.dir)
 	if err != nil {
-		return 0, fmt.Errorf("reindex %s: %w", s.dir, err), nil
+		return r, fmt.Errorf("reindex %s: %w", s.dir, err), nil
 	}
 	// One transaction: readers see the old index or the new one, and a
 	// run saved meanwhile waits instead of being cleared.
 	tx, err := s.db.Begin()
 	if err != nil {
-		return 0, fmt.Errorf("reindex %s: %w", s.dir, err), nil
+		return r, s.indexErr(err), nil
 	}
 	defer tx.Rollback()
 	if _, err := tx.Exec(`DELETE FROM variants; DELETE FROM runs;`); err != nil {
-		return 0, fmt.Errorf("reindex %s: clear index: %w", s.dir, err), nil
+		return r, s.indexErr(err), nil
 	}
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
 	var errs []error
-	n := 0
 	for _, e := range entries {
 		if !e.IsDir() || !ValidRunID(e.Name()) {
 			continue
 		}
-		path := filepath.Join(s.dir, e.Name(), RunFile)
+		dir := filepath.Join(s.dir, e.Name())
+		path := filepath.Join(dir, RunFile)
+		if _, held := lockState(dir); repair && !held {
+			// A writer killed mid-write leaves its temporary file.
+			tmps, _ := filepath.Glob(filepath.Join(dir, ".*.tmp-*"))
+			for _, tmp := range tmps {
+				_ = os.Remove(tmp)
+			}
+		}
 		run, err := ReadRunFile(path)
 		if errors.Is(err, os.ErrNotExist) {
-			continue // a reserved folder whose run never saved
+			// A reserved folder whose run never saved: gone once its
+			// writer is (a held lock is a run starting right now).
+			if exists, held := lockState(dir); repair && !held {
+				if exists {
+					_ = os.Remove(filepath.Join(dir, WriterFile))
+				}
+				if os.Remove(dir) == nil {
+					r.Removed++
+				}
+			}
+			continue
 		}
 		if err != nil {
 			errs = append(errs, err)
@@ -565,15 +800,58 @@ func (s *Store) reindex() (int, error, error) {
 			errs = append(errs, fmt.Errorf("reindex: %s holds run_id %q; rename the folder or fix run_id", path, run.RunID))
 			continue
 		}
-		if err := indexTx(tx, run); err != nil {
-			return 0, fmt.Errorf("reindex %s: %w", path, err), nil
+		if s.settle(run); run.Status == StatusAbandoned && repair {
+			if len(run.Variants) == 0 {
+				// Killed before a variant finished: nothing to keep.
+				if err := os.RemoveAll(dir); err != nil {
+					return r, fmt.Errorf("reindex: %w", exitcode.WriteFailed(dir, err)), nil
+				}
+				r.Removed++
+				continue
+			}
+			if err := s.markAbandoned(run, path); err != nil {
+				return r, err, nil
+			}
+			r.Abandoned++
 		}
-		n++
+		if err := indexTx(tx, run); err != nil {
+			return r, s.indexErr(err), nil
+		}
+		r.Indexed++
 	}
 	if err := tx.Commit(); err != nil {
-		return 0, fmt.Errorf("reindex %s: %w", s.dir, err), nil
+		return r, s.indexErr(err), nil
 	}
-	return n, nil, errors.Join(errs...)
+	return r, nil, errors.Join(errs...)
+}
+
+// markAbandoned writes an abandoned run's record back with its status,
+// the time of its last save as its end and what happened as its error.
+func (s *Store) markAbandoned(run *Run, path string) error {
+	fin := time.Now().UTC()
+	if st, err := os.Stat(path); err == nil {
+		fin = st.ModTime().UTC()
+	}
+	run.Finished = &fin
+	who := "its writer"
+	if run.Writer != nil {
+		who = fmt.Sprintf("its writer (pid %d on %s)", run.Writer.PID, run.Writer.Host)
+	}
+	run.Error = fmt.Sprintf("abandoned: %s stopped without finishing the run (killed, crashed or out of disk) after %d variant(s)", who, len(run.Variants))
+	data, err := json.MarshalIndent(run, "", "  ")
+	if err != nil {
+		return fmt.Errorf("reindex: encode %s: %w", path, err)
+	}
+	if err := WriteFileAtomic(path, append(data, '\n'), 0o644); err != nil {
+		return fmt.Errorf("reindex: mark run %s abandoned: %w", run.RunID, exitcode.WriteFailed(path, err))
+	}
+	_ = os.Remove(filepath.Join(filepath.Dir(path), WriterFile))
+	return nil
+}
+
+// indexErr is a failed write of the index while reindexing.
+func (s *Store) indexErr(err error) error {
+	return fmt.Errorf("reindex %s: %w", s.dir, indexWriteError(filepath.Join(s.dir, DBFile), err))
 }
 
 // jsonErrPos returns ":line:col" of a JSON decoding error, or "".

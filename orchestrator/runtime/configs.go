@@ -17,6 +17,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/nos"
 	"github.com/labctl/labctl/orchestrator/qos"
+	"github.com/labctl/labctl/orchestrator/readlimit"
 )
 
 // NOSCodec renders and parses one NOS's QoS config files: the part of a
@@ -85,7 +86,8 @@ func RenderLab(l *Lab) (written, kept []string, err error) {
 	}
 	stale := false
 	for _, f := range files {
-		old, err := os.ReadFile(filepath.Join(l.Dir, filepath.FromSlash(f.Path)))
+		// Unreadable or over the cap counts as stale: it is rewritten.
+		old, err := readlimit.ReadFile(filepath.Join(l.Dir, filepath.FromSlash(f.Path)), readlimit.Generated)
 		if err != nil || !bytes.Equal(old, f.Data) {
 			stale = true
 			break
@@ -165,9 +167,12 @@ func LoadConfigs(l *Lab) ([]qos.DeviceConfig, error) {
 	cfgs := make([]qos.DeviceConfig, 0, len(devs))
 	for _, dev := range devs {
 		path := l.ConfigPath(codec, dev.Name)
-		data, err := os.ReadFile(path)
+		data, err := readlimit.ReadFile(path, readlimit.Config)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, exitcode.Usagef("lab %s: %s is missing (fix: run 'labctl up %s' to render it, or put %s's %s config there)", l.Name, path, l.Name, dev.Name, codec.Name())
+		}
+		if exitcode.Code(err) == exitcode.BadInput {
+			return nil, fmt.Errorf("lab %s: %w", l.Name, err)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", path, err)
@@ -213,7 +218,7 @@ func ConfigDigest(l *Lab) (string, error) {
 	slices.Sort(names)
 	h := sha256.New()
 	for _, n := range names {
-		data, err := os.ReadFile(filepath.Join(l.ConfigsDir(), n))
+		data, err := readlimit.ReadFile(filepath.Join(l.ConfigsDir(), n), readlimit.Config)
 		if err != nil {
 			return "", fmt.Errorf("digest configs of lab %s: %w", l.Name, err)
 		}

@@ -144,7 +144,10 @@ func Down(ctx context.Context, rt Runtime, l *Lab) (*Status, error) {
 
 // ListStates returns the recorded status of every lab under topologiesDir
 // (each topologies/<lab>/state.json), sorted by lab name. Labs whose
-// topology exists but that were never brought up are listed as down.
+// topology exists but that were never brought up are listed as down. A
+// state file that cannot be read does not hide the other labs: its lab is
+// listed as StateUnreadable and the problems are returned joined, after
+// the full list.
 func ListStates(topologiesDir string) ([]*Status, error) {
 	entries, err := os.ReadDir(topologiesDir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -154,13 +157,15 @@ func ListStates(topologiesDir string) ([]*Status, error) {
 		return nil, fmt.Errorf("list labs in %s: %w", topologiesDir, err)
 	}
 	var out []*Status
+	var errs []error
 	for _, e := range entries {
 		if !e.IsDir() {
 			continue
 		}
 		st, err := ReadState(filepath.Join(topologiesDir, e.Name()))
 		if err != nil {
-			return nil, err
+			errs = append(errs, err)
+			st = &Status{Lab: e.Name(), State: StateUnreadable, Error: err.Error()}
 		}
 		if st == nil {
 			st = &Status{Lab: e.Name(), State: StateDown}
@@ -176,5 +181,5 @@ func ListStates(topologiesDir string) ([]*Status, error) {
 		}
 		return 0
 	})
-	return out, nil
+	return out, errors.Join(errs...)
 }

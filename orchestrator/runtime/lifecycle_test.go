@@ -208,7 +208,29 @@ func TestReadStateCorrupt(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, StateFile), []byte("{"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadState(dir); err == nil || !strings.Contains(err.Error(), "remove the file") {
-		t.Errorf("corrupt state error = %v", err)
+	_, err := ReadState(dir)
+	if err == nil || !strings.Contains(err.Error(), "remove the file") || exitcode.Code(err) != exitcode.BadInput {
+		t.Errorf("corrupt state error = %v (exit %d), want exit 2 with the fix", err, exitcode.Code(err))
+	}
+}
+
+// One unreadable state file must not hide the other labs.
+func TestListStatesOneCorrupt(t *testing.T) {
+	top := filepath.Join(t.TempDir(), "topologies")
+	if err := WriteState(filepath.Join(top, "a"), &Status{Lab: "a", Runtime: "sim", State: StateUp}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(top, "b"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(top, "b", StateFile), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sts, err := ListStates(top)
+	if len(sts) != 2 || sts[0].State != StateUp || sts[1].State != StateUnreadable {
+		t.Fatalf("ListStates = %+v", sts)
+	}
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(top, "b", StateFile)) || exitcode.Code(err) != exitcode.BadInput {
+		t.Errorf("error %v (exit %d), want exit 2 naming b's state file", err, exitcode.Code(err))
 	}
 }

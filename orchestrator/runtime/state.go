@@ -8,6 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/readlimit"
 )
 
 // File names inside topologies/<lab>/.
@@ -27,6 +30,9 @@ const (
 	StateStopping  = "stopping"
 	StateDown      = "down"
 	StateFailed    = "failed" // the last up or down failed; see Error
+	// StateUnreadable is listed for a lab whose state.json cannot be
+	// read; it is never written.
+	StateUnreadable = "unreadable"
 )
 
 // Node states.
@@ -77,16 +83,24 @@ func (s *Status) IsUp() bool {
 // returns (nil, nil): the lab was never brought up.
 func ReadState(dir string) (*Status, error) {
 	p := filepath.Join(dir, StateFile)
-	b, err := os.ReadFile(p)
+	b, err := readlimit.ReadFile(p, readlimit.State)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
+	if exitcode.Code(err) == exitcode.BadInput {
+		return nil, err
+	}
 	if err != nil {
-		return nil, fmt.Errorf("read lab state: %w", err)
+		return nil, exitcode.Envf("read lab state %s: %w (fix: make it readable, or use the --dir that holds your labs)", p, err)
 	}
 	var s Status
 	if err := json.Unmarshal(b, &s); err != nil {
-		return nil, fmt.Errorf("read lab state %s: %w (remove the file and run 'labctl up' again)", p, err)
+		// A state file labctl did not write, or one cut short: the lab's
+		// recorded state is unknown, which only the user can settle.
+		return nil, exitcode.Usagef("lab state %s is not valid JSON (%v) (fix: remove the file and run 'labctl up %s' again)", p, err, filepath.Base(dir))
+	}
+	if s.SchemaVersion > StateSchemaVersion {
+		return nil, exitcode.Usagef("lab state %s has schema_version %d, newer than this labctl understands (%d) (fix: use the labctl that brought the lab up, or upgrade)", p, s.SchemaVersion, StateSchemaVersion)
 	}
 	return &s, nil
 }
@@ -99,7 +113,8 @@ func WriteState(dir string, s *Status) error {
 	if err != nil {
 		return fmt.Errorf("encode lab state: %w", err)
 	}
-	return WriteFileAtomic(filepath.Join(dir, StateFile), append(b, '\n'), 0o644)
+	path := filepath.Join(dir, StateFile)
+	return exitcode.WriteFailed(path, WriteFileAtomic(path, append(b, '\n'), 0o644))
 }
 
 // WriteFileAtomic writes data to a temporary file in path's directory,

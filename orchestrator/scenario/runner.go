@@ -49,7 +49,9 @@ var ErrInterrupted = errors.New("run interrupted")
 // its id, lab, scenario, runtime, seed and start time. It returns nil when
 // the run completed (run.Status says passed or failed), an error wrapping
 // ErrInterrupted when ctx was cancelled, or another error when the record
-// could not be saved.
+// could not be saved or the lab cannot carry the scenario. A run stopped by
+// an error before any variant finished is not saved as failed: it holds
+// nothing to compare, and the caller removes it.
 func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 	now := r.Now
 	if now == nil {
@@ -104,14 +106,12 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 		specs[i] = vs
 	}
 	run.Status = results.StatusRunning
+	run.VariantsPlanned = len(points)
 	save := func() error {
 		if r.Save == nil {
 			return nil
 		}
-		if err := r.Save(run); err != nil {
-			return fmt.Errorf("save run %s: %w", run.RunID, err)
-		}
-		return nil
+		return r.Save(run) // its error names the run and the file
 	}
 	if err := save(); err != nil {
 		return err
@@ -205,7 +205,7 @@ func (r *Runner) runVariants(ctx context.Context, s *Spec, run *results.Run, poi
 			if errors.As(err, &ee) && ee.Code == exitcode.BadInput {
 				// The lab cannot carry this scenario at all: stop.
 				if stop == nil {
-					stop = err
+					stop = fmt.Errorf("variant %s: %w", pt.Name, err)
 				}
 				cancel()
 				continue
@@ -241,7 +241,13 @@ func (r *Runner) runVariants(ctx context.Context, s *Spec, run *results.Run, poi
 	}
 	close(jobs)
 	if stop != nil {
+		// Nothing finished: no record (the caller removes the saved
+		// one). Else the record keeps the error.
+		if len(run.Variants) == 0 {
+			return stop
+		}
 		run.Status = results.StatusFailed
+		run.Error = stop.Error()
 		fin := now().UTC()
 		run.Finished = &fin
 		return errors.Join(stop, save())

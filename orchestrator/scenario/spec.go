@@ -134,6 +134,10 @@ const (
 	// MaxPairFlows is the most QPs a pattern lists one by one; an
 	// all-to-all of more runs as one collective reported per rank.
 	MaxPairFlows = 8192
+	// MaxTraffic and MaxAssertions bound a scenario's lists, so a
+	// generated or garbled file cannot ask for millions of flows.
+	MaxTraffic    = 64
+	MaxAssertions = 256
 )
 
 // specCatalog is the embedded scenario catalog; a user's file is named by
@@ -167,6 +171,15 @@ func Parse(file string, data []byte) (*Spec, error) {
 		return nil, err
 	}
 	at := func(path, msg, fix string) error { return specyaml.At(file, data, path, msg, fix) }
+	if len(s.Traffic) > MaxTraffic {
+		return nil, at(fmt.Sprintf("$.traffic[%d]", MaxTraffic), fmt.Sprintf("the scenario has %d traffic patterns, more than the %d labctl runs at once", len(s.Traffic), MaxTraffic), "split it into several scenarios")
+	}
+	if len(s.Assertions) > MaxAssertions {
+		return nil, at(fmt.Sprintf("$.assertions[%d]", MaxAssertions), fmt.Sprintf("the scenario has %d assertions, more than the %d labctl checks", len(s.Assertions), MaxAssertions), "split it into several scenarios")
+	}
+	if err := explicitZeros(file, data, &s); err != nil {
+		return nil, err
+	}
 	switch {
 	case s.Name == "":
 		return nil, at("$", "the scenario has no name", "add name: <scenario-name>")

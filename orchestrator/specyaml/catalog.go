@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/readlimit"
 )
 
 // Catalog is where specs of one kind come from: the embedded catalog of
@@ -51,8 +52,13 @@ func (c Catalog) Resolve(nameOrPath string) (Doc, error) {
 	if !looksLikePath(nameOrPath) {
 		return c.Entry(nameOrPath)
 	}
-	data, err := os.ReadFile(nameOrPath)
+	limit := readlimit.Spec
+	limit.What = c.Label + "s"
+	data, err := readlimit.ReadFile(nameOrPath, limit)
 	if err != nil {
+		if exitcode.Code(err) == exitcode.BadInput {
+			return Doc{}, err // over the size cap: the error names file, cap and fix
+		}
 		if errors.Is(err, fs.ErrNotExist) {
 			return Doc{}, exitcode.Usagef("%s %s: file not found (fix: check the path, or name a catalog %s: %s)", c.Label, nameOrPath, c.Kind, c.list())
 		}

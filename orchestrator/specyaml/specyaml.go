@@ -7,10 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
+	"github.com/goccy/go-yaml/token"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 )
@@ -46,6 +49,9 @@ func Decode(file string, data []byte, v any) (err error) {
 	if strings.TrimSpace(string(data)) == "" {
 		return exitcode.Usage(&Error{File: file, Msg: "file is empty", Fix: "write a YAML mapping"})
 	}
+	if err := checkNesting(file, data); err != nil {
+		return err
+	}
 	// The YAML library panics on some malformed input (for example a tag
 	// such as "!!000"); a user's typo must be an error, never a crash.
 	defer func() {
@@ -60,6 +66,42 @@ func Decode(file string, data []byte, v any) (err error) {
 	return classify(file, err, v)
 }
 
+// MaxNesting bounds how deeply a spec's flow collections ([...] and {...})
+// nest. labctl's specs nest three or four levels; the YAML library needs
+// memory quadratic in the depth (10000 levels take gigabytes), so a
+// deeper file is refused before it is parsed.
+const MaxNesting = 64
+
+// checkNesting counts flow brackets outside comments. Brackets inside
+// quoted strings count too: a string would need 64 unclosed ones to be
+// refused, which no spec has.
+func checkNesting(file string, data []byte) error {
+	depth, line, col := 0, 1, 0
+	comment := false
+	var prev byte = '\n'
+	for _, c := range data {
+		col++
+		switch {
+		case c == '\n':
+			line, col, comment = line+1, 0, false
+		case comment:
+		case c == '#' && (prev == ' ' || prev == '\t' || prev == '\n'):
+			comment = true
+		case c == '[' || c == '{':
+			depth++
+			if depth > MaxNesting {
+				return exitcode.Usage(&Error{File: file, Line: line, Column: col,
+					Msg: fmt.Sprintf("lists and mappings nest more than %d levels deep", MaxNesting),
+					Fix: "close the brackets; a labctl spec nests a few levels"})
+			}
+		case c == ']' || c == '}':
+			depth = max(0, depth-1)
+		}
+		prev = c
+	}
+	return nil
+}
+
 func classify(file string, err error, v any) error {
 	e := &Error{File: file, Msg: err.Error()}
 	var ye yaml.Error
@@ -71,6 +113,7 @@ func classify(file string, err error, v any) error {
 	}
 	var unknown *yaml.UnknownFieldError
 	var typeErr *yaml.TypeError
+	var overflow *yaml.OverflowError
 	var syntax *yaml.SyntaxError
 	switch {
 	case errors.As(err, &unknown):
@@ -89,9 +132,24 @@ func classify(file string, err error, v any) error {
 		}
 		e.Msg = fmt.Sprintf("%s is not %s", got, kindName(typeErr.DstType))
 		e.Fix = "give " + kindName(typeErr.DstType) + " here, as documented for this key"
+		if key := keyOf(typeErr.Token); key != "" {
+			e.Fix = fmt.Sprintf("give %s %s, as documented for this key", key, kindName(typeErr.DstType))
+		}
+	case errors.As(err, &overflow):
+		// go-yaml says "Go value of type int ( overflow )"; say which key
+		// and what fits.
+		key := keyOf(overflow.Token)
+		if key == "" {
+			key = "this key"
+		}
+		e.Msg = fmt.Sprintf("%s is too large for %s", overflow.SrcNum, key)
+		e.Fix = fmt.Sprintf("give %s %s in the range documented for it", key, kindName(overflow.DstType))
 	case errors.As(err, &syntax):
 		e.Msg = "not valid YAML: " + e.Msg
 		e.Fix = "check indentation and quoting at this place"
+		if strings.Contains(e.Msg, "already defined") {
+			e.Fix = "keep one of the two entries: a key may appear once per mapping"
+		}
 	default:
 		if !strings.Contains(e.Msg, "YAML") {
 			e.Msg = "cannot read YAML: " + e.Msg
@@ -115,6 +173,75 @@ func At(file string, data []byte, path, msg, fix string) error {
 		}
 	}
 	return exitcode.Usage(e)
+}
+
+// keyOf returns the mapping key a value token belongs to ("gpus" for the
+// 99 of "gpus: 99"), or "" when the token is not a mapping value.
+func keyOf(tk *token.Token) string {
+	if tk == nil {
+		return ""
+	}
+	colon := tk.Prev
+	if colon == nil || colon.Type != token.MappingValueType || colon.Prev == nil {
+		return ""
+	}
+	key := colon.Prev.Value
+	if _, err := strconv.Atoi(key); err == nil {
+		return "the entry " + key // a map such as ets_weights: {3: 50}
+	}
+	return key
+}
+
+// Present reports whether the YAML path (such as "$.traffic[0].senders")
+// is written in data. Decoding leaves 0 both for a key left out and for a
+// key given as 0; where 0 stands for a default, Present tells them apart so
+// that an explicit 0 is refused rather than silently replaced.
+func Present(data []byte, path string) bool {
+	f, err := parser.ParseBytes(data, 0)
+	return err == nil && present(f, path)
+}
+
+func present(f *ast.File, path string) bool {
+	p, err := yaml.PathString(path)
+	if err != nil {
+		return false
+	}
+	n, err := p.FilterFile(f)
+	return err == nil && n != nil
+}
+
+// ZeroField is a key whose zero value stands for a default.
+type ZeroField struct {
+	Path    string // YAML path: "$.sizing.gpus_per_server"
+	IsZero  bool   // the decoded value is zero
+	Default string // what leaving the key out gives: "8"
+	Fix     string // what to write instead: "use 4, 8 or 16"
+}
+
+// ExplicitZero returns a positioned usage error for the first field that
+// is zero because the file says 0 (not because the key is absent): 0 would
+// otherwise silently mean the default. The file is parsed once, and only
+// when some field is zero.
+func ExplicitZero(file string, data []byte, fields []ZeroField) error {
+	var f *ast.File
+	for _, z := range fields {
+		if !z.IsZero {
+			continue
+		}
+		if f == nil {
+			var err error
+			if f, err = parser.ParseBytes(data, 0); err != nil {
+				return nil // decoding succeeded, so this does not happen
+			}
+		}
+		if !present(f, z.Path) {
+			continue
+		}
+		key := z.Path[strings.LastIndex(z.Path, ".")+1:]
+		return At(file, data, z.Path, fmt.Sprintf("%s: 0 is not allowed (leaving %s out means %s)", key, key, z.Default),
+			fmt.Sprintf("%s, or remove the key for the default", z.Fix))
+	}
+	return nil
 }
 
 // unknownKey extracts the key from go-yaml's `unknown field "x"` message.

@@ -41,6 +41,56 @@ func TestAt(t *testing.T) {
 	}
 }
 
+func TestExplicitZero(t *testing.T) {
+	data := []byte("name: a\nsizing:\n  nic_speed_gbps: 0\n")
+	fields := func(zero bool) []ZeroField {
+		return []ZeroField{
+			{Path: "$.sizing.absent", IsZero: true, Default: "1", Fix: "use 1"},
+			{Path: "$.sizing.nic_speed_gbps", IsZero: zero, Default: "200", Fix: "use 100, 200 or 400"},
+		}
+	}
+	err := ExplicitZero("f.yaml", data, fields(true))
+	want := "f.yaml:3:19: nic_speed_gbps: 0 is not allowed (leaving nic_speed_gbps out means 200) (fix: use 100, 200 or 400, or remove the key for the default)"
+	if err == nil || err.Error() != want {
+		t.Errorf("ExplicitZero = %v\nwant %s", err, want)
+	}
+	if err := ExplicitZero("f.yaml", data, fields(false)); err != nil {
+		t.Errorf("a non-zero value: %v", err)
+	}
+	if !Present(data, "$.sizing") || Present(data, "$.nos") {
+		t.Error("Present is wrong")
+	}
+}
+
+func TestDecodeNumbers(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"name: a\nsizing:\n  nic_speed_gbps: 99999999999999999999999\n", "f.yaml:3:19: 99999999999999999999999 is too large for nic_speed_gbps (fix: give nic_speed_gbps a whole number"},
+		{"name: a\nsizing:\n  nic_speed_gbps: fast\n", "(fix: give nic_speed_gbps a whole number"},
+		{"name: a\nname: b\n", "(fix: keep one of the two entries"},
+	}
+	for _, c := range cases {
+		var v outer
+		err := Decode("f.yaml", []byte(c.in), &v)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Decode(%q) = %v, want it to contain %q", c.in, err, c.want)
+		}
+	}
+}
+
+func TestDecodeNesting(t *testing.T) {
+	deep := "name: a\nsizing: " + strings.Repeat("[", MaxNesting+1) + "\n"
+	var v outer
+	err := Decode("f.yaml", []byte(deep), &v)
+	if err == nil || !strings.Contains(err.Error(), "f.yaml:2:73: lists and mappings nest more than 64 levels deep") {
+		t.Errorf("deep nesting: %v", err)
+	}
+	// Brackets in comments do not count.
+	ok := "# " + strings.Repeat("[", 100) + "\nname: a\n"
+	if err := Decode("f.yaml", []byte(ok), &v); err != nil {
+		t.Errorf("brackets in a comment: %v", err)
+	}
+}
+
 func TestEditDistance(t *testing.T) {
 	if d := editDistance("kitten", "sitting"); d != 3 {
 		t.Errorf("editDistance = %d, want 3", d)

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/labctl/labctl/orchestrator/readlimit"
 	"github.com/labctl/labctl/orchestrator/textparse"
 )
 
@@ -58,7 +59,7 @@ const ctrMaxDepth = 64
 // ctrDecode reads one JSON document. Duplicate keys are errors, since EOS
 // never repeats one and a repeated key would otherwise hide a counter.
 func ctrDecode(r io.Reader) (*ctrNode, error) {
-	data, err := io.ReadAll(r)
+	data, err := readlimit.ReadAll(r, "", readlimit.Output)
 	if err != nil {
 		return nil, fmt.Errorf("read counters: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/labctl/labctl/orchestrator/readlimit"
 	"github.com/labctl/labctl/orchestrator/textparse"
 )
 
@@ -15,7 +16,7 @@ type CounterError = textparse.Error
 
 // ctrReadLines splits input into lines without their line endings.
 func ctrReadLines(r io.Reader) ([]string, error) {
-	data, err := io.ReadAll(r)
+	data, err := readlimit.ReadAll(r, "", readlimit.Output)
 	if err != nil {
 		return nil, fmt.Errorf("read counters: %w", err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/nos/eos"
 	"github.com/labctl/labctl/orchestrator/nos/sonic"
+	"github.com/labctl/labctl/orchestrator/readlimit"
 	"github.com/labctl/labctl/orchestrator/runtime"
 )
 
@@ -436,7 +437,10 @@ func (r *Runtime) pushAll(ctx context.Context, l *runtime.Lab, mgmt map[string]s
 	for _, sw := range l.Graph.Switches() {
 		name := sw.Name
 		path := r.configPath(l, name)
-		cfg, err := os.ReadFile(path)
+		cfg, err := readlimit.ReadFile(path, readlimit.Config)
+		if exitcode.Code(err) == exitcode.BadInput {
+			return err
+		}
 		if err != nil {
 			return exitcode.Usagef("read config of %s: %v (labctl config render %s writes the missing ones)", name, err, l.Name)
 		}
@@ -505,7 +509,7 @@ func (r *Runtime) saveReadbacks(l *runtime.Lab, res []PushResult, say func(strin
 // CompareReadback parses the pushed config file and the read-back with the
 // NOS's QoS parser and returns their differences ("" when equal).
 func CompareReadback(codec runtime.NOSCodec, device, pushedPath, readback string) (string, error) {
-	pushed, err := os.ReadFile(pushedPath)
+	pushed, err := readlimit.ReadFile(pushedPath, readlimit.Config)
 	if err != nil {
 		return "", err
 	}

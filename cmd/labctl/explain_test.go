@@ -1,0 +1,87 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSpecReference keeps docs/lab-spec.md and docs/scenario-spec.md equal
+// to what the code generates: a key added to a spec type needs an entry in
+// its key table (TestEveryKeyDocumented in its package says which), and
+// then these files regenerate with
+//
+//	go test ./cmd/labctl -run TestSpecReference -update
+func TestSpecReference(t *testing.T) {
+	for _, k := range specKinds() {
+		path := filepath.Join("..", "..", filepath.FromSlash(k.file))
+		want := k.markdown()
+		if updating() {
+			if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		got, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (generate it with: go test ./cmd/labctl -run TestSpecReference -update)", err)
+		}
+		if string(got) != want {
+			t.Errorf("%s differs from the reference the code generates (a key or its documentation changed): run 'go test ./cmd/labctl -run TestSpecReference -update' and review the diff", k.file)
+		}
+		// Every key is in the file, so none can be undocumented there.
+		for _, key := range strings.Split(want, "\n") {
+			if strings.HasPrefix(key, "| `") && strings.Contains(key, "|  |") {
+				t.Errorf("%s: a key has no documentation: %s", k.file, key)
+			}
+		}
+	}
+}
+
+func TestExplain(t *testing.T) {
+	tests := []struct {
+		arg  string
+		code int
+		want string
+	}{
+		{"lab", 0, "KEYS:\n  name "},
+		{"lab.qos.ecn.pmax", 0, "DEFAULT: 0.2"},
+		{"lab.sizing", 0, "gpus_per_server"},
+		{"scenario.traffic[].senders", 0, "N of an N:1 incast"},
+		{"scenario.traffic.senders", 0, "DEFAULT: 8"},
+		{"scenario.matrix.ecn", 0, "[on, off]"},
+		{"lab.qos.ecn.kmn", 2, "use one of lab.qos.ecn.enabled, lab.qos.ecn.kmin_kb"},
+		{"labs", 2, "start with lab or scenario"},
+	}
+	for _, tt := range tests {
+		code, out, stderr := runCLI(t, "explain", tt.arg)
+		if code != tt.code || !strings.Contains(out+stderr, tt.want) {
+			t.Errorf("explain %s: exit %d\n%s%s\nwant exit %d with %q", tt.arg, code, out, stderr, tt.code, tt.want)
+		}
+	}
+}
+
+// The README's tour parses sample outputs that are in the repository:
+// every "labctl parse <kind> <file>" line there must parse.
+func TestReadmeParseSamples(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, line := range strings.Split(string(readme), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 4 || f[0] != "labctl" || f[1] != "parse" || strings.HasPrefix(f[3], "-") {
+			continue
+		}
+		n++
+		code, _, stderr := runCLI(t, "parse", f[2], filepath.Join("..", "..", f[3]))
+		if code != 0 {
+			t.Errorf("README: %s: exit %d: %s", strings.TrimSpace(line), code, stderr)
+		}
+	}
+	if n == 0 {
+		t.Error("the README's tour has no labctl parse line")
+	}
+}

@@ -1,0 +1,166 @@
+// Package readlimit reads labctl's inputs with a size cap. Every file or
+// stream labctl reads (specs, scenarios, vendor configs, command output
+// handed to a parser, state files, run records and baselines) goes through
+// it, so that a wrong input (/dev/zero, a pipe that never ends, a
+// multi-gigabyte log) is refused with an error naming it, the cap and the
+// fix, instead of being read until the machine runs out of memory.
+package readlimit
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+)
+
+// Limit is the cap for one kind of input.
+type Limit struct {
+	// What the inputs are, as errors name them: "lab specs".
+	What string
+	// Bytes is the largest input accepted.
+	Bytes int64
+	// RegularOnly refuses anything but a regular file (a device, a FIFO):
+	// inputs labctl writes itself are always files, and refusing streams
+	// keeps a large cap from being filled from /dev/zero.
+	RegularOnly bool
+	// Fix says what to do about an input over the cap.
+	Fix string
+}
+
+// The caps. Each is far above what a real input of its kind holds (a
+// catalog lab spec is under 1 KiB, a SONiC config_db of a 32-port switch
+// about 80 KiB, show-command output a few KiB, a run record of the catalog
+// scenarios about 5 MiB), and low enough that parsing an input at the cap
+// stays within a few hundred MB of memory.
+var (
+	// Specs are parsed by a YAML library that needs about 200 bytes of
+	// memory per byte of input, so their cap is the lowest.
+	Spec = Limit{What: "specs", Bytes: 256 << 10,
+		Fix: "name the YAML spec file itself; specs are a few KiB"}
+	Config = Limit{What: "vendor config files", Bytes: 4 << 20,
+		Fix: "name the switch's config file (config_db JSON or EOS running-config), not a log or an archive"}
+	Output = Limit{What: "command output", Bytes: 4 << 20,
+		Fix: "save the output of one show command (or one perftest run) to a file and parse that"}
+	Record = Limit{What: "run records", Bytes: 256 << 20, RegularOnly: true,
+		Fix: "name a run.json or baseline file labctl wrote; a record that large comes from a scenario that samples too often (sample_every) or repeats too much (repetitions)"}
+	State = Limit{What: "lab state files", Bytes: 16 << 20, RegularOnly: true,
+		Fix: "remove the file and run 'labctl up' again"}
+	Manifest = Limit{What: "config manifests", Bytes: 16 << 20, RegularOnly: true,
+		Fix: "delete it and run 'labctl config render <lab> --force' to let labctl rewrite it"}
+	Generated = Limit{What: "generated topology files", Bytes: 64 << 20, RegularOnly: true,
+		Fix: "remove it and run 'labctl topo <lab>' to write it again"}
+)
+
+// TooLargeError says an input is over its cap. It is a usage error (exit 2).
+type TooLargeError struct {
+	// Name is the file (or "<stdin>"); empty when the reader's caller
+	// adds it.
+	Name  string
+	Limit Limit
+}
+
+func (e *TooLargeError) Error() string {
+	name := e.Name
+	if name == "" {
+		name = "input"
+	}
+	return fmt.Sprintf("%s: larger than %s, labctl's size limit for %s (fix: %s)", name, Size(e.Limit.Bytes), e.Limit.What, e.Limit.Fix)
+}
+
+// NotRegularError says an input that must be a file is a device, a FIFO or
+// another special file.
+type NotRegularError struct {
+	Name  string
+	Limit Limit
+}
+
+func (e *NotRegularError) Error() string {
+	return fmt.Sprintf("%s: not a regular file, and labctl reads %s only from files (fix: give the path of the file itself)", e.Name, e.Limit.What)
+}
+
+// Size formats a byte count the way the caps are written: 16 MiB.
+func Size(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// ReadFile reads the file name under limit l. A regular file larger than
+// the cap is refused before it is read; a stream (a device, a FIFO,
+// /dev/stdin) is read up to the cap and refused when more follows. Errors
+// over the cap are *TooLargeError or *NotRegularError wrapped as usage
+// errors (exit 2); errors opening or reading the file are returned as the
+// os package gives them, so callers can still test for fs.ErrNotExist.
+func ReadFile(name string, l Limit) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return nil, &os.PathError{Op: "read", Path: name, Err: errors.New("is a directory")}
+	}
+	size := int64(-1)
+	if st.Mode().IsRegular() {
+		size = st.Size()
+		if size > l.Bytes {
+			return nil, exitcode.Usage(&TooLargeError{Name: name, Limit: l})
+		}
+	} else if l.RegularOnly {
+		return nil, exitcode.Usage(&NotRegularError{Name: name, Limit: l})
+	}
+	return readAll(f, name, l, size)
+}
+
+// ReadAll reads r under limit l, stopping at the cap: input beyond it is
+// never read. name is what errors call the input ("" lets the caller add
+// it to the *TooLargeError).
+func ReadAll(r io.Reader, name string, l Limit) ([]byte, error) {
+	return readAll(r, name, l, -1)
+}
+
+// readAll reads at most l.Bytes+1 bytes; sizeHint (-1 when unknown) sizes
+// the buffer so a regular file is read without regrowing it.
+func readAll(r io.Reader, name string, l Limit, sizeHint int64) ([]byte, error) {
+	initial := int64(64 << 10)
+	if sizeHint >= 0 {
+		initial = sizeHint + 1 // +1 sees EOF without growing
+	}
+	initial = min(initial, l.Bytes+1)
+	buf := make([]byte, 0, initial)
+	lr := io.LimitReader(r, l.Bytes+1)
+	for {
+		if len(buf) == cap(buf) {
+			// Grow by doubling, but never past the cap (+1 to see EOF).
+			buf = append(buf, 0)[:len(buf)]
+			if int64(cap(buf)) > l.Bytes+1 {
+				nb := make([]byte, len(buf), l.Bytes+1)
+				copy(nb, buf)
+				buf = nb
+			}
+		}
+		n, err := lr.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if int64(len(buf)) > l.Bytes {
+			return nil, exitcode.Usage(&TooLargeError{Name: name, Limit: l})
+		}
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}

@@ -1,0 +1,86 @@
+//go:build unix
+
+package results
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"syscall"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+)
+
+// RunLock is held by the process writing a run, for as long as it writes
+// it: flock(2) on <run folder>/.writer.lock. The kernel drops the lock when
+// the process dies however it dies (SIGKILL, a crash, the OOM killer), so
+// a reader that finds a running record whose lock is free knows the run
+// was abandoned; no pid guessing is needed.
+type RunLock struct {
+	f    *os.File
+	path string
+}
+
+// LockRun takes the writer lock of run id, whose folder NewRunID made, and
+// returns what to record as the run's writer.
+func (s *Store) LockRun(id string) (*RunLock, *Writer, error) {
+	path := filepath.Join(s.RunDir(id), WriterFile)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, nil, exitcode.WriteFailed(path, err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, nil, exitcode.Envf("lock run %s: %v (fix: another process writes this run; start a new one)", id, err)
+	}
+	host, _ := os.Hostname()
+	return &RunLock{f: f, path: path}, &Writer{PID: os.Getpid(), Host: host}, nil
+}
+
+// Release drops the lock and removes its file. Call it after the run's
+// last save: a running record without a held lock reads as abandoned.
+func (l *RunLock) Release() error {
+	if l == nil || l.f == nil {
+		return nil
+	}
+	_ = os.Remove(l.path)
+	err := syscall.Flock(int(l.f.Fd()), syscall.LOCK_UN)
+	if cerr := l.f.Close(); err == nil {
+		err = cerr
+	}
+	l.f = nil
+	return err
+}
+
+// lockState says whether dir holds a writer lock file and whether a
+// process holds the lock. It opens the file read-only and takes a shared
+// lock for a moment, which works on a read-only file system too.
+func lockState(dir string) (exists, held bool) {
+	f, err := os.Open(filepath.Join(dir, WriterFile))
+	if err != nil {
+		return false, false
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB); err != nil {
+		return true, true
+	}
+	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	return true, false
+}
+
+// writerGone reports whether the process writing the run in dir is known
+// to be gone. The lock file decides when it exists; without it, a writer
+// on this host is looked up by pid. A writer on another host, or a record
+// from a labctl that recorded none, is not known to be gone.
+func writerGone(dir string, w *Writer) bool {
+	if exists, held := lockState(dir); exists {
+		return !held
+	}
+	if w == nil || w.PID <= 0 {
+		return false
+	}
+	if host, _ := os.Hostname(); host != w.Host {
+		return false
+	}
+	return errors.Is(syscall.Kill(w.PID, 0), syscall.ESRCH)
+}
