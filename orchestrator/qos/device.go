@@ -360,8 +360,40 @@ func Apply(in Intent, dev Device) (DeviceConfig, error) {
 		}
 		dc.Ports = append(dc.Ports, pc)
 	}
+	sizeEgressLossless(in, dev, &dc)
 	dc.Sort()
 	return dc, nil
+}
+
+// sizeEgressLossless makes the egress lossless pool the whole buffer: the
+// ingress shared pool plus every reserve and private headroom the intent
+// can set aside (with PFC on, so the ASIC's size does not change with a
+// variant). Lossless packets are bounded by PFC at ingress; an egress pool
+// smaller than what ingress admits would drop them (SONiC's Broadcom
+// profiles give egress_lossless_pool the whole MMU for the same reason).
+func sizeEgressLossless(in Intent, dev Device, dc *DeviceConfig) {
+	pl := dc.Pool(EgressLosslessPool)
+	if pl == nil {
+		return
+	}
+	total := in.Buffer.SharedPoolBytes
+	lossy := Val(EgressLossyProfile().SizeBytes)
+	for _, p := range dev.Ports {
+		if !p.Fabric {
+			continue
+		}
+		cable := p.CableM
+		if cable <= 0 {
+			cable = in.CableLengthM
+		}
+		pgs := map[int]bool{}
+		for _, tc := range in.LosslessPriorities {
+			pgs[in.TCToPG[tc]] = true
+		}
+		total += int64(len(pgs)) * (HeadroomBytes(p.SpeedGbps, in.MTU, cable, in.Buffer.ResponseBits) + int64(2*in.MTU))
+		total += NumTC * lossy
+	}
+	pl.SizeBytes = total
 }
 
 // ApplyAll applies the intent to every switch (hosts are skipped).

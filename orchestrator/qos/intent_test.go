@@ -237,3 +237,30 @@ func TestPortLess(t *testing.T) {
 		t.Errorf("sorted = %s", got)
 	}
 }
+
+// The egress lossless pool holds everything ingress can admit (shared
+// pool, every PG reserve and headroom, every queue reserve), so PFC, not
+// an egress limit, bounds lossless traffic; it is the same with PFC off.
+func TestEgressLosslessPoolIsTheWholeBuffer(t *testing.T) {
+	in, _ := Profile("")
+	for _, pfc := range []bool{true, false} {
+		cfgs, err := ApplyAll(in.WithPFC(pfc), TestDevices())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, dc := range cfgs {
+			admitted := dc.SharedPoolBytes
+			for _, p := range dc.Ports {
+				for _, pg := range p.PGs {
+					admitted += Val(pg.SizeBytes)
+				}
+				for _, q := range p.Queues {
+					admitted += Val(q.Buffer.SizeBytes)
+				}
+			}
+			if got := dc.Pool(EgressLosslessPool).SizeBytes; got < admitted {
+				t.Errorf("pfc %v %s: egress lossless pool %d B < %d B ingress can admit", pfc, dc.Device, got, admitted)
+			}
+		}
+	}
+}

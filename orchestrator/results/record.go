@@ -199,7 +199,12 @@ type Counter struct {
 	PFCRx     int64  `json:"pfc_rx"`
 	ECNMarked int64  `json:"ecn_marked"`
 	Drops     int64  `json:"drops"`
-	Source    Source `json:"source"`
+	// IngressDrops and EgressDrops split Drops where the simulator knows
+	// it: refused by the port's ingress priority group, or by its egress
+	// queue.
+	IngressDrops int64  `json:"ingress_drops,omitempty"`
+	EgressDrops  int64  `json:"egress_drops,omitempty"`
+	Source       Source `json:"source"`
 }
 
 // Assertion is the outcome of one scenario assertion on one variant.

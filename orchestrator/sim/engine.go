@@ -312,6 +312,7 @@ func (s *sim) switchReceive(in, k int32) {
 			acct = 2
 		default:
 			op.c[pr].drops++
+			op.c[pr].egressDrops++
 			s.release(k)
 			return
 		}
@@ -332,6 +333,10 @@ func (s *sim) switchReceive(in, k int32) {
 		}
 	default:
 		ip.c[pr].drops++
+		ip.c[pr].ingressDrops++
+		if pk.kind != pktData {
+			ip.c[pr].ctrlDrops++
+		}
 		s.release(k)
 		return
 	}

@@ -137,6 +137,7 @@ func (s *sim) result() *Result {
 			r.Ports = append(r.Ports, PortStats{
 				Node: p.ref.Node, Port: p.ref.Port, Priority: pr,
 				TxBytes: c.txBytes, TxPackets: c.txPkts, ECNMarked: c.marked, Drops: c.drops,
+				IngressDrops: c.ingressDrops, EgressDrops: c.egressDrops, ControlDrops: c.ctrlDrops,
 				PauseTx: c.pauseTx, PauseRx: c.pauseRx, PausedNs: c.pausedNs / 1000,
 				MaxQueueBytes: c.maxQueue,
 			})

@@ -95,17 +95,22 @@ type FlowStats struct {
 // pause_tx for pauses it sent about its ingress). Only non-zero rows are
 // reported.
 type PortStats struct {
-	Node          string `json:"node"`
-	Port          string `json:"port"`
-	Priority      int    `json:"priority"`
-	TxBytes       int64  `json:"tx_bytes"`
-	TxPackets     int64  `json:"tx_packets"`
-	ECNMarked     int64  `json:"ecn_marked"`
-	Drops         int64  `json:"drops"`
-	PauseTx       int64  `json:"pfc_tx"`
-	PauseRx       int64  `json:"pfc_rx"`
-	PausedNs      int64  `json:"paused_ns"`
-	MaxQueueBytes int64  `json:"max_queue_bytes"`
+	Node      string `json:"node"`
+	Port      string `json:"port"`
+	Priority  int    `json:"priority"`
+	TxBytes   int64  `json:"tx_bytes"`
+	TxPackets int64  `json:"tx_packets"`
+	ECNMarked int64  `json:"ecn_marked"`
+	Drops     int64  `json:"drops"`
+	// IngressDrops were refused by the port's ingress priority group (over
+	// its limit with no headroom left); EgressDrops by its egress queue.
+	IngressDrops  int64 `json:"ingress_drops,omitempty"`
+	EgressDrops   int64 `json:"egress_drops,omitempty"`
+	ControlDrops  int64 `json:"control_drops,omitempty"`
+	PauseTx       int64 `json:"pfc_tx"`
+	PauseRx       int64 `json:"pfc_rx"`
+	PausedNs      int64 `json:"paused_ns"`
+	MaxQueueBytes int64 `json:"max_queue_bytes"`
 }
 
 // Totals sum the run.

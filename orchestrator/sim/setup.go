@@ -46,8 +46,12 @@ type pktQueue struct {
 
 type prioCounters struct {
 	txBytes, txPkts, marked, drops int64
-	pauseTx, pauseRx, pausedNs     int64
-	maxQueue                       int64
+	// drops split by where they happen: at ingress (the PG over its limit
+	// and headroom), at egress (the queue over its limit); ctrlDrops are
+	// ingress drops of ACKs, NAKs and CNPs.
+	ingressDrops, egressDrops, ctrlDrops int64
+	pauseTx, pauseRx, pausedNs           int64
+	maxQueue                             int64
 }
 
 type port struct {

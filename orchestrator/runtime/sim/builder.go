@@ -603,7 +603,8 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 	for _, p := range res.Ports {
 		v.Counters = append(v.Counters, results.Counter{
 			Node: p.Node, Port: p.Port, Priority: p.Priority, TxBytes: p.TxBytes,
-			PFCTx: p.PauseTx, PFCRx: p.PauseRx, ECNMarked: p.ECNMarked, Drops: p.Drops, Source: results.Simulated,
+			PFCTx: p.PauseTx, PFCRx: p.PauseRx, ECNMarked: p.ECNMarked, Drops: p.Drops,
+			IngressDrops: p.IngressDrops, EgressDrops: p.EgressDrops, Source: results.Simulated,
 		})
 	}
 	v.Series = seriesOf(res)
