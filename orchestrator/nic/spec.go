@@ -16,6 +16,11 @@ type Spec struct {
 	// RetryCnt is how many timeouts in a row a QP survives before it fails
 	// (ibv_qp_attr.retry_cnt, 0-7; perftest sets 7).
 	RetryCnt *int `yaml:"retry_cnt,omitempty" json:"retry_cnt,omitempty"`
+	// NAKRepeatUs repeats the NAK for a gap the sender has not filled after
+	// this many µs. RC QPs send one NAK per gap (IBA) and rely on the
+	// local ACK timeout after that: 0, the default. HPCC's ns-3 model
+	// repeats it every 500 µs; set that to compare with it.
+	NAKRepeatUs *int64 `yaml:"nak_repeat_us,omitempty" json:"nak_repeat_us,omitempty"`
 }
 
 // DCQCNSpec names a preset and overrides its parameters by the NIC's
@@ -58,6 +63,7 @@ type Settings struct {
 	CNP802pPrio int    `json:"cnp_802p_prio"`
 	QPTimeout   int    `json:"qp_timeout"`
 	RetryCnt    int    `json:"retry_cnt"`
+	NAKRepeatUs int64  `json:"nak_repeat_us,omitempty"`
 }
 
 // Default QP transport settings: perftest's (perftest_parameters.h
@@ -89,6 +95,7 @@ func Resolve(lineRateGbps float64, cnpDSCP int, specs ...*Spec) (Settings, error
 		}
 		set(&st.QPTimeout, s.QPTimeout)
 		set(&st.RetryCnt, s.RetryCnt)
+		set(&st.NAKRepeatUs, s.NAKRepeatUs)
 		if c := s.DCQCN; c != nil {
 			c.apply(&st.DCQCN)
 			set(&st.CNPDSCP, c.CNPDSCP)
@@ -111,6 +118,8 @@ func (st Settings) Validate() error {
 		return bad("qp_timeout", st.QPTimeout, "use 1..31 (4.096 µs x 2^qp_timeout; perftest uses 14)")
 	case st.RetryCnt < 0 || st.RetryCnt > 7:
 		return bad("retry_cnt", st.RetryCnt, "use 0..7 (perftest uses 7)")
+	case st.NAKRepeatUs < 0 || st.NAKRepeatUs > 1e7:
+		return &FieldError{Field: "nak_repeat_us", Msg: fmt.Sprintf("%d is out of range", st.NAKRepeatUs), Fix: "use 0 (one NAK per gap, as RC QPs do) or a repeat interval in µs, e.g. 500 as HPCC's ns-3"}
 	case st.CNPDSCP < 0 || st.CNPDSCP > 63:
 		return bad("dcqcn.cnp_dscp", st.CNPDSCP, "use a DSCP 0..63, the lab's qos.cnp_dscp")
 	case st.CNP802pPrio < 0 || st.CNP802pPrio > 7:
@@ -128,6 +137,7 @@ func (st Settings) Params() []Param {
 		Param{"cnp_802p_prio", fmt.Sprint(st.CNP802pPrio), ""},
 		Param{"qp_timeout", fmt.Sprint(st.QPTimeout), fmt.Sprintf("4.096 µs x 2^%d = %.1f ms", st.QPTimeout, 4.096e-3*float64(int64(1)<<st.QPTimeout))},
 		Param{"retry_cnt", fmt.Sprint(st.RetryCnt), ""},
+		Param{"nak_repeat", fmt.Sprint(st.NAKRepeatUs), "µs (0: one NAK per gap)"},
 	)
 }
 

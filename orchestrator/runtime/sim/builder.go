@@ -378,6 +378,7 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 		CNPDSCP:      st.CNPDSCP,
 		QPTimeout:    st.QPTimeout,
 		RetryCount:   st.RetryCnt,
+		NAKRepeatNs:  st.NAKRepeatUs * 1000,
 	}
 	for i, f := range vs.Flows {
 		src, _, err := b.nicName(f.Src)
