@@ -16,10 +16,10 @@ func ringRanks(leaves, perLeaf int) []string {
 	return r
 }
 
-// TestRingAllReduce runs a ring AllReduce through the packet engine on a
+// targetRingAllReduce runs a ring AllReduce through the packet engine on a
 // non-blocking leaf-spine and checks it against the closed form and the
 // flow-level model.
-func TestRingAllReduce(t *testing.T) {
+func targetRingAllReduce(t *testing.T, page *targetPage) {
 	const rate = 100.0
 	const size = 8 << 20
 	for _, tc := range []struct {
@@ -51,6 +51,9 @@ func TestRingAllReduce(t *testing.T) {
 			eta := float64(DefaultMTU) / float64(DefaultMTU+WireOverheadBytes)
 			theory := RingAllReduceTheoryNs(n, size, eta, rate, est.LatencyNs)
 			t.Logf("packet %d ns, flow-level %.0f ns, theory %.0f ns (step latency %.0f ns), events %d", got, est.TimeNs, theory, est.LatencyNs, r.Events)
+			page.row(fmt.Sprintf("ring AllReduce of 8 MiB, %s, 100G non-blocking", tc.name),
+				fmt.Sprintf("2(N−1)/N·S/(ηB) + 2(N−1) step latencies = %.1f µs ±3%%", theory/1000),
+				fmt.Sprintf("%.1f µs (%+.2f%%)", float64(got)/1000, 100*(float64(got)-theory)/theory))
 			if d := math.Abs(float64(got)-theory) / theory; d > 0.03 {
 				t.Errorf("packet-level time %d ns is %.1f%% off theory %.0f ns, want within 3%%", got, 100*d, theory)
 			}

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -12,7 +13,9 @@ func newTestRP(line float64) (reactionPoint, *dcqcnPs) {
 	return newReactionPoint(&p, line*1000), &p
 }
 
-func TestFirstCNPHalvesRate(t *testing.T) {
+// targetFirstCNP: with α = 1 the first CNP halves the rate (the paper's
+// machinery cuts at the CNP).
+func targetFirstCNP(t *testing.T, page *targetPage) {
 	for _, line := range []float64{25, 100, 200, 400} {
 		rp, _ := newTestRP(line)
 		rp.onCNP(1_000_000)
@@ -25,10 +28,26 @@ func TestFirstCNPHalvesRate(t *testing.T) {
 		if rp.alpha != 1 {
 			t.Errorf("%vG: alpha after first CNP = %v, want (1-g)*1+g = 1", line, rp.alpha)
 		}
+		if line == 100 {
+			page.row("first CNP with α = 1, dcqcn: paper, 100G", "rate halves exactly", fmt.Sprintf("%.0f → %.0f Mb/s, target kept at %.0f", line*1000, rp.rc, rp.rt))
+		}
 	}
+	// ConnectX: α starts at 1023/1024 and moves on its 1 µs grid; the cut
+	// comes at the end of the 4 µs monitor period with α of that moment.
+	p := dcqcnToPs(ConnectXDCQCN())
+	rp := newReactionPoint(&p, 100_000)
+	_, at := rp.onCNP(0)
+	rp.onMonitor(at)
+	g := 5.0 / 1024
+	a := ((1-g)*1023.0/1024 + g) * math.Pow(1-g, 3)
+	if want := 100_000 * (1 - a/2); math.Abs(rp.rc-want) > 1e-6 {
+		t.Errorf("ConnectX: rate after the first cut %v Mb/s, want %v", rp.rc, want)
+	}
+	page.row("first CNP, dcqcn: connectx, 100G", fmt.Sprintf("cut at the end of the 4 µs monitor period by α/2, α = %.4f then: %.0f Mb/s", a, 100_000*(1-a/2)),
+		fmt.Sprintf("100000 → %.0f Mb/s at %.0f µs", rp.rc, float64(at)/1e6))
 }
 
-func TestAlphaDecay(t *testing.T) {
+func targetAlphaDecay(t *testing.T, page *targetPage) {
 	rp, p := newTestRP(100)
 	const t0 = 7_000_000
 	rp.onCNP(t0)
@@ -37,8 +56,12 @@ func TestAlphaDecay(t *testing.T) {
 		now := t0 + k*p.alphaPeriod + p.alphaPeriod - 1
 		want := math.Pow(1-1.0/256, float64(k))
 		probe := rp
-		if got := probe.alphaNow(now); math.Abs(got-want) > 1e-12 {
+		got := probe.alphaNow(now)
+		if math.Abs(got-want) > 1e-12 {
 			t.Errorf("alpha after %d quiet periods = %.15f, want (1-1/256)^%d = %.15f", k, got, k, want)
+		}
+		if k == 256 {
+			page.row("α after k = 256 periods of 55 µs without CNP, dcqcn: paper", fmt.Sprintf("(1−1/256)^256 = %.6f", want), fmt.Sprintf("%.6f", got))
 		}
 	}
 	// A second CNP after k quiet periods uses the decayed alpha.
@@ -186,7 +209,7 @@ func TestConnectXCuts(t *testing.T) {
 
 // α's update period grid: in a quiet stretch it decays once per period,
 // and a CNP raises it at the end of its period.
-func TestConnectXAlphaGrid(t *testing.T) {
+func targetConnectXAlphaGrid(t *testing.T, page *targetPage) {
 	p := dcqcnToPs(ConnectXDCQCN())
 	rp := newReactionPoint(&p, 100_000)
 	const us = 1_000_000
@@ -196,9 +219,12 @@ func TestConnectXAlphaGrid(t *testing.T) {
 	if got := rp.alphaNow(1 * us); math.Abs(got-a1) > 1e-12 {
 		t.Errorf("alpha after the first period = %v, want %v", got, a1)
 	}
-	if got := rp.alphaNow(1000 * us); math.Abs(got-a1*math.Pow(1-g, 999)) > 1e-12 {
+	got := rp.alphaNow(1000 * us)
+	if math.Abs(got-a1*math.Pow(1-g, 999)) > 1e-12 {
 		t.Errorf("alpha after 999 quiet periods = %v, want %v", got, a1*math.Pow(1-g, 999))
 	}
+	page.row("α 999 periods of 1 µs after one CNP, dcqcn: connectx (dce_tcp_g 1019: g = 5/1024)",
+		fmt.Sprintf("((1−g)·1023/1024 + g)·(1−g)^999 = %.6f", a1*math.Pow(1-g, 999)), fmt.Sprintf("%.6f", got))
 }
 
 func TestDCQCNValidate(t *testing.T) {
@@ -255,9 +281,9 @@ func TestMarkingFraction(t *testing.T) {
 	}
 }
 
-// TestSwitchMarkingAtFixedDepth holds a switch egress queue at a fixed
+// targetMarkingAtFixedDepth holds a switch egress queue at a fixed
 // depth and dequeues through the switch's own code path many times.
-func TestSwitchMarkingAtFixedDepth(t *testing.T) {
+func targetMarkingAtFixedDepth(t *testing.T, page *targetPage) {
 	const kmin, kmax = 100_000, 500_000
 	for _, depthPkts := range []int{40, 60, 100} {
 		cfg := Config{
@@ -304,15 +330,17 @@ func TestSwitchMarkingAtFixedDepth(t *testing.T) {
 		if math.Abs(frac-p) > 4*se+1e-9 {
 			t.Errorf("depth %d B: marked %.5f, want %.5f ± %.5f", depth, frac, p, 4*se)
 		}
+		page.row(fmt.Sprintf("marking at a fixed queue of %d B (Kmin 100 KB, Kmax 500 KB, Pmax 0.2), %d packets", depth, n),
+			fmt.Sprintf("Pmax(q−Kmin)/(Kmax−Kmin) = %.4f ± %.4f (4 binomial σ)", p, 4*se), fmt.Sprintf("%.4f", frac))
 		if got := s.ports[out].c[3].marked; got != int64(marked) {
 			t.Errorf("port counter = %d, want %d", got, marked)
 		}
 	}
 }
 
-// TestCNPRateLimit marks every packet (Kmin=0, Kmax=1) and checks the
+// targetCNPRateLimit marks every packet (Kmin=0, Kmax=1) and checks the
 // receiver sends at most one CNP per flow per 50 µs, and no fewer.
-func TestCNPRateLimit(t *testing.T) {
+func targetCNPRateLimit(t *testing.T, page *targetPage) {
 	const dur = 2_000_000
 	// A high minimum rate keeps marked packets arriving every few µs
 	// however often the sender is cut.
@@ -335,6 +363,10 @@ func TestCNPRateLimit(t *testing.T) {
 		minCNP := int64(float64(dur)/(50_000+gapNs)) - 1
 		if f.CNPs > maxCNP || f.CNPs < minCNP {
 			t.Errorf("flow %s: %d CNPs in %d µs, want %d..%d (at most one per 50 µs)", f.ID, f.CNPs, dur/1000, minCNP, maxCNP)
+		}
+		if f.ID == "a" {
+			page.row("CNPs under persistent marking (every packet marked), 2 ms, dcqcn: paper",
+				fmt.Sprintf("at most one per flow per 50 µs: %d..%d per flow", minCNP, maxCNP), fmt.Sprintf("%d and %d", r.Flows[0].CNPs, r.Flows[1].CNPs))
 		}
 	}
 	if r.Totals.ECNMarked < 100 {

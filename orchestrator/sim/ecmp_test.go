@@ -6,10 +6,10 @@ import (
 	"testing"
 )
 
-// TestECMPElephants hashes m long flows over n equal-cost spines: a run's
+// targetECMPElephants hashes m long flows over n equal-cost spines: a run's
 // aggregate is (spines used) x C, and over seeds its mean approaches
 // (1-(1-1/n)^m) of the ideal n x C.
-func TestECMPElephants(t *testing.T) {
+func targetECMPElephants(t *testing.T, page *targetPage) {
 	seeds := 40
 	if testing.Short() {
 		seeds = 16
@@ -49,7 +49,9 @@ func TestECMPElephants(t *testing.T) {
 			if math.Abs(mean-want) > 3*se+0.02 {
 				t.Errorf("mean aggregate = %.3f of ideal over %d seeds (sd %.3f), want %.3f", mean, seeds, sd, want)
 			}
-			t.Logf("mean %.3f (sd %.3f) vs theory %.3f", mean, sd, want)
+			page.row(fmt.Sprintf("%d elephant flows hashed on %d equal paths, %d seeds", tc.m, tc.n, seeds),
+				fmt.Sprintf("mean aggregate ≈ 1−(1−1/n)^m = %.3f of ideal (±3 s.e. + 0.02)", want),
+				fmt.Sprintf("%.3f (s.d. %.3f over seeds)", mean, sd))
 		})
 	}
 }

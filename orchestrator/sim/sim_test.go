@@ -1,10 +1,13 @@
 package sim
 
 import (
+	"fmt"
 	"testing"
 )
 
-func TestSingleFlowGoodput(t *testing.T) {
+// targetSingleFlow: one flow on an idle fabric reaches MTU/(MTU+82) of
+// the line rate.
+func targetSingleFlow(t *testing.T, page *targetPage) {
 	for _, tc := range []struct {
 		mtu  int
 		want float64 // fraction of line rate
@@ -31,6 +34,9 @@ func TestSingleFlowGoodput(t *testing.T) {
 			if r.Totals.Drops != 0 || r.Totals.PauseFrames != 0 || r.Totals.ECNMarked != 0 {
 				t.Errorf("idle fabric: drops=%d pauses=%d marks=%d, want all 0", r.Totals.Drops, r.Totals.PauseFrames, r.Totals.ECNMarked)
 			}
+			page.row(fmt.Sprintf("one flow, idle fabric, MTU %d", tc.mtu),
+				fmt.Sprintf("%.1f%% of line rate ±0.5%% (exactly %d/%d = %.2f%%)", 100*tc.want, tc.mtu, tc.mtu+WireOverheadBytes, 100*exact),
+				fmt.Sprintf("%.2f%% (%.2f Gb/s of 100), no drop, pause or mark", 100*got, r.Flows[0].GoodputGbps))
 			if len(r.Flows[0].Path) != 5 {
 				t.Errorf("path = %v, want host-leaf-spine-leaf-host", r.Flows[0].Path)
 			}
@@ -38,11 +44,11 @@ func TestSingleFlowGoodput(t *testing.T) {
 	}
 }
 
-// TestSmallMessageLatency checks the real-hardware anchor: a small
+// targetSmallMessageLatency checks the real-hardware anchor: a small
 // message crosses one switch in 1-2 µs one way, and the figure is what
 // the model adds up to (serialization twice, propagation, NIC delay, up
 // to one switch jitter).
-func TestSmallMessageLatency(t *testing.T) {
+func targetSmallMessageLatency(t *testing.T, page *targetPage) {
 	r := mustRun(t, Config{
 		Topology:   star(2, 100),
 		Flows:      []Flow{{ID: "lat", Src: "h1", Dst: "h0", Bytes: 64}},
@@ -57,6 +63,8 @@ func TestSmallMessageLatency(t *testing.T) {
 	if got := float64(f.Latency.Max); got < lo-1 || got > lo+100+1 {
 		t.Errorf("one-way latency %v ns, want %.0f..%.0f", got, lo, lo+100)
 	}
+	page.row("64-byte message through one switch, one way", "1–2 µs (real hardware)",
+		fmt.Sprintf("%.2f µs (%.0f ns of NIC, links and serialization)", float64(f.Latency.Max)/1000, lo))
 	if f.Latency.Max < 1000 || f.Latency.Max > 2000 {
 		t.Errorf("one-way latency %d ns, want 1-2 µs through one switch", f.Latency.Max)
 	}
