@@ -238,15 +238,27 @@ func writeRunSummary(w io.Writer, run *results.Run, dir string) {
 		fmt.Fprintf(w, "estimated by the %s; n/a: what it does not compute\n", runtime.FlowModelCaveat)
 	}
 	fmt.Fprintln(w)
+	// Sized flows that all completed have a completion time and an
+	// aggregate goodput: all their bytes over the last completion, the
+	// figure that cannot exceed a receiver's port (the sum of per-flow
+	// goodputs can, when flows finish at different times).
+	sized := false
+	for _, v := range run.Variants {
+		sized = sized || v.Summary.CompletionUs != nil
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "VARIANT\tGB/S\tMIN FLOW\tJAIN\tDROPS\tPAUSES\tPAUSED US\tECN MARKS\tCNPS\tRETRANSMITS\tP99 US\t")
+	head := "VARIANT\tGB/S\tMIN FLOW\tJAIN\tDROPS\tPAUSES\tPAUSED US\tECN MARKS\tCNPS\tRETRANSMITS\tP99 US\t"
+	if sized {
+		head += "DONE US\tAGG GB/S\t"
+	}
+	fmt.Fprintln(tw, head)
 	for _, v := range run.Variants {
 		name := v.Name
 		if v.Repetition > 0 {
 			name += fmt.Sprintf(" #%d", v.Repetition+1)
 		}
 		if v.Error != "" {
-			fmt.Fprintf(tw, "%s\terror\t\t\t\t\t\t\t\t\t\t\n", name)
+			fmt.Fprintf(tw, "%s\terror\t\t\t\t\t\t\t\t\t\t\n", name) // sized columns stay empty
 			continue
 		}
 		s := v.Summary
@@ -257,17 +269,31 @@ func writeRunSummary(w io.Writer, run *results.Run, dir string) {
 			}
 			return value
 		}
-		fmt.Fprintf(tw, "%s\t%.1f\t%.1f\t%.3f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", name,
+		fmt.Fprintf(tw, "%s\t%.1f\t%.1f\t%.3f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t", name,
 			s.ThroughputGbpsTotal, s.ThroughputGbpsMinFlow, s.JainFairness,
 			cell("drops", fmt.Sprint(s.Drops)), cell("pfc_pause_frames", fmt.Sprint(s.PFCPauseFrames)),
 			cell("pfc_pause_us", fmt.Sprintf("%.1f", s.PFCPauseUs)), cell("ecn_marked", fmt.Sprint(s.ECNMarked)),
 			cell("cnp", fmt.Sprint(s.CNP)), cell("retransmits", fmt.Sprint(s.Retransmits)),
 			cell("latency_us_p99", fmt.Sprintf("%.1f", s.LatencyUsP99)))
+		if sized {
+			done, agg := "-", "-"
+			if s.CompletionUs != nil && s.GoodputGbpsAggregate != nil {
+				done, agg = fmt.Sprintf("%.1f", *s.CompletionUs), fmt.Sprintf("%.1f", *s.GoodputGbpsAggregate)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t\n", done, agg)
+		} else {
+			fmt.Fprintln(tw)
+		}
 	}
 	tw.Flush()
 	// The columns cover different spans; say which, so that a pause count
 	// from the first burst is not read as the converged state.
 	fmt.Fprintln(w, "\nGB/S, MIN FLOW, JAIN (all flows) and P99: the measurement window after the scenario's warmup.")
+	if sized {
+		fmt.Fprintln(w, "GB/S sums each flow's goodput; a sized flow's is its bytes over its own completion time, so flows finishing at")
+		fmt.Fprintln(w, "different times can sum to more than a port. DONE US, AGG GB/S: once every sized flow completed, the last")
+		fmt.Fprintln(w, "completion and all bytes x 8 over it.")
+	}
 	fmt.Fprintln(w, "DROPS, PAUSES, PAUSED US, ECN MARKS, CNPS, RETRANSMITS: the whole run, summed over ports and priorities.")
 	for _, v := range run.Variants {
 		fmt.Fprintf(w, "\n%s", v.Name)

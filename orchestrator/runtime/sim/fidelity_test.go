@@ -1,0 +1,463 @@
+package sim
+
+// TestFidelityComparison keeps the comparison blocks of docs/fidelity.md
+// true: it runs the nine-host bench (one switch, nine 100G hosts, MTU
+// 4096, 10,000,000-byte flows from t=0) through labctl as a user would (a
+// lab spec, its rendered SONiC configs, edited where a row says so, and a
+// scenario), puts each figure next to what two independent simulators
+// gave on the same bench (testdata/fidelity/external.json, copied from
+// their output), and fails when labctl leaves the agreement the page
+// states. Regenerate after a deliberate change to the model:
+//
+//	go test ./orchestrator/runtime/sim -run TestFidelityComparison -update
+//
+// and review the diff of docs/fidelity.md like code.
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/labctl/labctl/orchestrator/docblock"
+	"github.com/labctl/labctl/orchestrator/results"
+	"github.com/labctl/labctl/orchestrator/runtime"
+	"github.com/labctl/labctl/orchestrator/scenario"
+)
+
+const fidelityPage = "../../../docs/fidelity.md"
+
+var updateFidelity = flag.Bool("update", false, "rewrite the generated blocks of docs/fidelity.md")
+
+// external is testdata/fidelity/external.json.
+type external struct {
+	Simulators map[string]struct {
+		Name, Repository, Commit, Notes string
+		OverheadBytes                   int `json:"overhead_bytes"`
+	} `json:"simulators"`
+	Runs []struct {
+		Case, Sim, Label string
+		GoodputPct       []float64 `json:"goodput_pct"`
+		// Per run, or one figure for all runs; absent: not reported.
+		Pauses, Drops, Retransmits []float64
+		Done                       *int
+		// ReferenceOnly: shown on the page, not a figure labctl must
+		// agree with (a known artifact of the other simulator).
+		ReferenceOnly bool      `json:"reference_only"`
+		StarveUs      []float64 `json:"starve_us"`
+		QueuePeakKB   []float64 `json:"queue_peak_kb"`
+		Note          string
+	} `json:"runs"`
+}
+
+func loadExternal(t *testing.T) external {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "fidelity", "external.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e external
+	if err := json.Unmarshal(data, &e); err != nil {
+		t.Fatalf("testdata/fidelity/external.json: %v", err)
+	}
+	return e
+}
+
+// benchLab is the nine-host bench; cable 0 keeps the lab spec's default
+// (5 m), 200 m is the 1 µs links of the external runs.
+func benchLab(t *testing.T, cable int) *runtime.Lab {
+	spec := nineHosts
+	if cable > 0 {
+		spec += fmt.Sprintf("  cable_length_m: %d\n", cable)
+	}
+	return upSpec(t, spec, "sonic")
+}
+
+// benchRun runs one incast variant of the bench: senders 10,000,000-byte
+// flows into one host (senders 1: one flow between two hosts), extra appended to the
+// scenario (a nic: section), the rate of every flow sampled every 10 µs.
+func benchRun(t *testing.T, l *runtime.Lab, senders int, ecn, pfc bool, dur, extra string, seed int64) *results.Variant {
+	t.Helper()
+	pattern := fmt.Sprintf("incast\n    senders: %d", senders)
+	if senders == 1 {
+		pattern = "pairs\n    pairs: 1"
+	}
+	y := fmt.Sprintf("name: bench\nduration: %s\nsample_every: 10us\ntraffic:\n  - pattern: %s\n    bytes: 10000000\n    traffic_class: 106\n%s", dur, pattern, extra)
+	sc, err := scenario.Parse("bench.yaml", []byte(y))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs, err := sc.Expand(scenario.NICsFromGraph(l.Graph), scenario.Point{Name: scenario.VariantName(ecn, pfc), ECN: ecn, PFC: pfc}, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The lab's nic section with the scenario's over it, as labctl run
+	// resolves them.
+	if vs.NIC, err = l.Spec.NICSettings(&sc.NIC); err != nil {
+		t.Fatal(err)
+	}
+	return runVariant(t, l, vs)
+}
+
+// benchFigures are what the page shows of one run.
+type benchFigures struct {
+	pct        float64 // all bytes x 8 / last FCT, % of 100 Gb/s; NaN: not all done
+	done, n    int
+	pauses     int64
+	drops      int64
+	retx       int64
+	starveUs   float64 // longest stretch a sender's rate stayed below 1% of its fair share
+	queuePeakB int64
+}
+
+func figuresOf(v *results.Variant) benchFigures {
+	f := benchFigures{pct: math.NaN(), n: len(v.Flows), pauses: v.Summary.PFCPauseFrames, drops: v.Summary.Drops, retx: v.Summary.Retransmits}
+	if v.Summary.GoodputGbpsAggregate != nil {
+		f.pct = *v.Summary.GoodputGbpsAggregate // of 100 Gb/s
+	}
+	fair := 100.0 / float64(len(v.Flows))
+	for _, fl := range v.Flows {
+		if fl.FCTUs != nil {
+			f.done++
+		}
+		for _, s := range v.Series {
+			if s.Kind != "rate_gbps" || (s.Flow != fl.ID && !strings.HasPrefix(s.Flow, fl.ID+"/")) {
+				continue
+			}
+			f.starveUs = max(f.starveUs, longestBelow(s, 0.01*fair, fl.FCTUs))
+		}
+	}
+	for _, s := range v.Series {
+		if s.Kind == "queue_bytes" && s.Node == "leaf1" {
+			for _, q := range s.Values {
+				f.queuePeakB = max(f.queuePeakB, int64(q))
+			}
+		}
+	}
+	return f
+}
+
+// longestBelow is the longest run of samples below limit before end
+// (the flow's completion; nil: the whole series), in µs.
+func longestBelow(s results.TimeSeries, limit float64, end *float64) float64 {
+	longest, from := 0.0, -1.0
+	for i, t := range s.TimeUs {
+		if end != nil && t > *end {
+			break
+		}
+		if s.Values[i] < limit {
+			if from < 0 {
+				from = t
+			}
+			longest = max(longest, t-from)
+		} else {
+			from = -1
+		}
+	}
+	return longest
+}
+
+func mean(xs []float64) float64 {
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
+func pcts(xs []float64) string {
+	var parts []string
+	for _, x := range xs {
+		if math.IsNaN(x) {
+			parts = append(parts, "not done")
+		} else {
+			parts = append(parts, fmt.Sprintf("%.1f", x))
+		}
+	}
+	s := strings.Join(parts, ", ")
+	if len(xs) > 1 && !slices.ContainsFunc(xs, math.IsNaN) {
+		s += fmt.Sprintf(" (mean %.1f)", mean(xs))
+	}
+	return s
+}
+
+func span(xs []float64, format string) string {
+	if len(xs) == 0 {
+		return "—"
+	}
+	lo, hi := slices.Min(xs), slices.Max(xs)
+	if lo == hi {
+		return fmt.Sprintf(format, lo)
+	}
+	return fmt.Sprintf(format+"–"+format, lo, hi)
+}
+
+// agree reports whether a is within rel of b (relative to b).
+func agree(a, b, rel float64) bool { return math.Abs(a-b) <= rel*math.Abs(b) }
+
+// hpccDCQCN is the DCQCN of HPCC's ns-3 configuration files, in the NIC's
+// names: a cut at every CNP (no monitor period) with g = 1/256 per 1 µs,
+// a 900 µs timer, no byte counter, 50/100 Mb/s increase steps, no floor
+// on a cut, a 100 Mb/s minimum and no CNP pacing.
+const hpccDCQCN = `nic:
+  dcqcn:
+    rpg_time_reset: 900
+    rpg_byte_reset: 0
+    rpg_threshold: 1
+    rpg_ai_rate: 50
+    rpg_hai_rate: 100
+    rpg_min_rate: 100
+    dce_tcp_g: 1020
+    dce_tcp_rtt: 1
+    rate_reduce_monitor_period: 4
+    initial_alpha_value: 1024
+    rpg_min_dec_fac: 0
+    min_time_between_cnps: 0
+`
+
+// hpccLossyNIC is ns-3's loss recovery: a NAK repeated every 500 µs while
+// a gap stays open, and no retransmission timer (qp_timeout 31 is about
+// 2.4 hours).
+const hpccLossyNIC = "nic:\n  nak_repeat_us: 500\n  qp_timeout: 31\n"
+
+// ns3Admission edits the switch's buffer profiles toward ns-3's switch:
+// PFC when an ingress holds more than 1/8 of the free buffer (dynamic_th
+// -3) and, for lossy traffic, the same per-ingress admission with no
+// per-queue egress limit.
+func ns3Admission(lossy bool, poolBytes int64) func(map[string]map[string]map[string]string) {
+	return func(doc map[string]map[string]map[string]string) {
+		for name, p := range doc["BUFFER_PROFILE"] {
+			switch {
+			case strings.HasPrefix(name, "pg_lossless_"):
+				p["dynamic_th"] = "-3"
+			case lossy && name == "ingress_lossy_profile":
+				p["dynamic_th"] = "-3"
+			case lossy && name == "egress_lossy_profile":
+				delete(p, "dynamic_th")
+				p["static_th"] = "0"
+			}
+		}
+		if poolBytes > 0 {
+			for _, pool := range doc["BUFFER_POOL"] {
+				pool["size"] = fmt.Sprint(poolBytes)
+			}
+		}
+	}
+}
+
+// benchCase is one row group of the comparison: a set-up run by labctl
+// over seeds, and the external runs of the same case.
+type benchCase struct {
+	id, label string
+	cable     int // 0: the spec's default, 5 m
+	edit      func(map[string]map[string]map[string]string)
+	senders   int
+	ecn, pfc  bool
+	dur       string
+	extra     string
+	seeds     []int64
+	setup     string // what labctl ran, for the page
+}
+
+func TestFidelityComparison(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the nine-host bench about 40 times; skipped with -short")
+	}
+	ext := loadExternal(t)
+	one := []int64{1}
+	five := []int64{1, 2, 3, 4, 5}
+	cases := []benchCase{
+		{id: "a", label: "one flow", cable: 200, senders: 1, ecn: true, pfc: true, dur: "2ms", seeds: one,
+			setup: "SONiC defaults"},
+		{id: "b", label: "8:1, PFC only", cable: 200, senders: 8, pfc: true, dur: "20ms", seeds: one,
+			setup: "SONiC defaults, ecn off"},
+		{id: "c-hpcc", label: "8:1, DCQCN + PFC, HPCC's shipped DCQCN parameters", cable: 200, senders: 8, ecn: true, pfc: true, dur: "60ms",
+			extra: hpccDCQCN, seeds: five, setup: "SONiC defaults, `nic.dcqcn` set to HPCC's values"},
+		{id: "c-cx-1us", label: "8:1, DCQCN + PFC, ConnectX defaults, 1 µs links", cable: 200, edit: ns3Admission(false, 0), senders: 8, ecn: true, pfc: true, dur: "60ms",
+			seeds: five, setup: "`dcqcn: connectx` (the default); PG `dynamic_th: -3` (ns-3's 1/8)"},
+		{id: "c-cx-25ns", label: "8:1, DCQCN + PFC, ConnectX defaults, 5 m links (25 ns)", edit: ns3Admission(false, 0), senders: 8, ecn: true, pfc: true, dur: "60ms",
+			seeds: five, setup: "`dcqcn: connectx`; PG `dynamic_th: -3`; 5 m cables"},
+		{id: "d-sonic", label: "8:1 lossy, SONiC's default buffer profiles", cable: 200, senders: 8, dur: "300ms", seeds: one,
+			setup: "SONiC defaults (egress lossy `dynamic_th: 3`), ConnectX loss recovery"},
+		{id: "d-hpcc-32", label: "8:1 lossy, 32 MiB, ns-3's admission and NAK pacing, no timer", cable: 200, edit: ns3Admission(true, 32<<20), senders: 8, dur: "300ms",
+			extra: hpccLossyNIC, seeds: one, setup: "ingress lossy `dynamic_th: -3`, egress lossy `static_th: 0`; `nak_repeat_us: 500`, `qp_timeout: 31`"},
+		{id: "d-hpcc-4", label: "8:1 lossy, 4 MiB, the same", cable: 200, edit: ns3Admission(true, 4<<20), senders: 8, dur: "300ms",
+			extra: hpccLossyNIC, seeds: one, setup: "the same, pools of 4 MiB"},
+		{id: "d-hpcc-1", label: "8:1 lossy, 1 MiB, the same", cable: 200, edit: ns3Admission(true, 1<<20), senders: 8, dur: "300ms",
+			extra: hpccLossyNIC, seeds: one, setup: "the same, pools of 1 MiB"},
+	}
+	var b strings.Builder
+	b.WriteString("| case | simulator | set-up | goodput, % of 100 Gb/s | flows done | PAUSE frames | drops | retransmits | longest sender < 1% of fair share, µs | queue peak, KB |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|\n")
+	labctlPct := map[string][]float64{}
+	for _, c := range cases {
+		l := benchLab(t, c.cable)
+		if c.edit != nil {
+			editSONiC(t, l, "leaf1", c.edit)
+		}
+		var pct, starve, peak []float64
+		var pauses, drops, retx []float64
+		done, n := 0, 0
+		for _, seed := range c.seeds {
+			f := figuresOf(benchRun(t, l, c.senders, c.ecn, c.pfc, c.dur, c.extra, seed))
+			pct = append(pct, f.pct)
+			starve = append(starve, f.starveUs)
+			peak = append(peak, float64(f.queuePeakB)/1000)
+			pauses = append(pauses, float64(f.pauses))
+			drops = append(drops, float64(f.drops))
+			retx = append(retx, float64(f.retx))
+			done += f.done
+			n += f.n
+		}
+		labctlPct[c.id] = pct
+		seeds := "seed 1"
+		if len(c.seeds) > 1 {
+			seeds = fmt.Sprintf("seeds %d–%d", c.seeds[0], c.seeds[len(c.seeds)-1])
+		}
+		starveCell := "—"
+		if c.ecn {
+			starveCell = span(starve, "%.0f")
+		}
+		fmt.Fprintf(&b, "| **%s** %s | labctl (%s) | %s | %s | %d/%d | %s | %s | %s | %s | %s |\n", c.id, c.label, seeds, c.setup, pcts(pct), done, n,
+			span(pauses, "%.0f"), span(drops, "%.0f"), span(retx, "%.0f"), starveCell, span(peak, "%.0f"))
+		for _, r := range ext.Runs {
+			if r.Case != c.id {
+				continue
+			}
+			cell := func(xs []float64) string {
+				if len(xs) == 0 {
+					return "not reported"
+				}
+				return span(xs, "%.0f")
+			}
+			doneCell := "not reported"
+			if r.Done != nil {
+				doneCell = fmt.Sprintf("%d/%d", *r.Done, c.senders)
+			}
+			g := pcts(r.GoodputPct)
+			if len(r.GoodputPct) == 0 {
+				g = "not done"
+			}
+			if r.Note != "" {
+				g += " (" + r.Note + ")"
+			}
+			fmt.Fprintf(&b, "| | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.Sim, r.Label, g, doneCell, cell(r.Pauses), cell(r.Drops), cell(r.Retransmits),
+				span(r.StarveUs, "%.0f"), span(r.QueuePeakKB, "%.0f"))
+		}
+	}
+	// The agreement the page claims.
+	extMean := func(id, sim string) float64 {
+		for _, r := range ext.Runs {
+			if r.Case == id && r.Sim == sim && len(r.GoodputPct) > 0 && !r.ReferenceOnly {
+				return mean(r.GoodputPct)
+			}
+		}
+		t.Fatalf("external.json has no %s run of case %s", sim, id)
+		return 0
+	}
+	for _, c := range []struct {
+		id, sim string
+		rel     float64
+	}{
+		{"a", "ns-3", 0.01}, {"a", "htsim", 0.01}, {"b", "ns-3", 0.01}, {"b", "htsim", 0.01},
+		{"c-hpcc", "ns-3", 0.15}, {"c-cx-25ns", "ns-3", 0.15}, {"d-hpcc-32", "ns-3", 0.15},
+		// A known gap, described on the page: with 1 µs links labctl's
+		// queue reaches the PFC threshold on more seeds than ns-3's.
+		{"c-cx-1us", "ns-3", 0.20},
+	} {
+		got, want := mean(labctlPct[c.id]), extMean(c.id, c.sim)
+		if !agree(got, want, c.rel) {
+			t.Errorf("case %s: labctl %.2f%% of line rate, %s %.2f%%: want within %.0f%%", c.id, got, c.sim, want, 100*c.rel)
+		}
+	}
+	for _, id := range []string{"d-hpcc-4", "d-hpcc-1"} {
+		if !math.IsNaN(labctlPct[id][0]) {
+			t.Errorf("case %s: labctl completed (%.2f%%), ns-3 livelocks: the admission model changed", id, labctlPct[id][0])
+		}
+	}
+	docblock.Check(t, fidelityPage, map[string]string{
+		"external-comparison": b.String(),
+		"nic-defaults":        nicDefaults(t),
+		"lossy-admission":     lossyAdmission(t),
+	}, *updateFidelity,
+		"go test ./orchestrator/runtime/sim -run TestFidelityComparison -update")
+}
+
+// nicDefaults is the issue's bench exactly as a user writes it: the lab
+// spec's defaults (5 m cables, SONiC's buffer profiles) and the NICs'
+// default DCQCN, over five seeds. Every seed must keep the bottleneck at
+// least three quarters busy.
+func nicDefaults(t *testing.T) string {
+	l := benchLab(t, 0)
+	var b strings.Builder
+	b.WriteString("| seed | goodput, % of 100 Gb/s | last FCT, µs | CNPs | PAUSE frames | longest sender < 1% of fair share, µs | queue peak, KB |\n|---|---|---|---|---|---|---|\n")
+	for seed := int64(1); seed <= 5; seed++ {
+		v := benchRun(t, l, 8, true, true, "60ms", "", seed)
+		f := figuresOf(v)
+		if math.IsNaN(f.pct) || f.pct < 75 {
+			t.Errorf("NIC defaults, seed %d: goodput %.1f%% of line rate, want at least 75%%", seed, f.pct)
+		}
+		fmt.Fprintf(&b, "| %d | %.1f | %.0f | %d | %d | %.0f | %.0f |\n", seed, f.pct, *v.Summary.CompletionUs, v.Summary.CNP, f.pauses, f.starveUs, float64(f.queuePeakB)/1000)
+	}
+	return b.String()
+}
+
+// lossyAdmission runs the 8:1 incast with neither ECN nor PFC while one
+// buffer or NIC setting changes at a time, from the lab spec's defaults.
+func lossyAdmission(t *testing.T) string {
+	type row struct {
+		what  string
+		edit  func(map[string]map[string]map[string]string)
+		extra string
+	}
+	egress := func(th string) func(map[string]map[string]map[string]string) {
+		return func(doc map[string]map[string]map[string]string) {
+			doc["BUFFER_PROFILE"]["egress_lossy_profile"]["dynamic_th"] = th
+		}
+	}
+	pools := func(size int64) func(map[string]map[string]map[string]string) {
+		return func(doc map[string]map[string]map[string]string) {
+			for _, p := range doc["BUFFER_POOL"] {
+				p["size"] = fmt.Sprint(size)
+			}
+		}
+	}
+	rows := []row{
+		{what: "SONiC defaults: egress lossy `dynamic_th: 3` (a queue may hold 8/9 of the free pool), ConnectX loss recovery"},
+		{what: "egress lossy `dynamic_th: 1` (2/3)", edit: egress("1")},
+		{what: "egress lossy `dynamic_th: 0` (1/2)", edit: egress("0")},
+		{what: "egress lossy `dynamic_th: -2` (1/5)", edit: egress("-2")},
+		{what: "egress lossy `dynamic_th: -4` (1/17)", edit: egress("-4")},
+		{what: "egress lossy `dynamic_th: 0`, `qp_timeout: 10` (a 4.2 ms timeout instead of 67 ms)", edit: egress("0"), extra: "nic:\n  qp_timeout: 10\n"},
+		{what: "pools of 4 MiB", edit: pools(4 << 20)},
+		{what: "pools of 1 MiB", edit: pools(1 << 20)},
+		{what: "no egress limit, ingress lossy `dynamic_th: -3` (ns-3's switch)", edit: ns3Admission(true, 0)},
+		{what: "the same with ns-3's NIC: a NAK every 500 µs while a gap is open, no timeout", edit: ns3Admission(true, 0), extra: hpccLossyNIC},
+	}
+	var b strings.Builder
+	b.WriteString("| set-up (5 m cables, seed 1, 300 ms) | goodput, % of 100 Gb/s | flows done | drops (ingress / egress) | retransmits | queue peak, KB |\n|---|---|---|---|---|---|\n")
+	for _, r := range rows {
+		l := benchLab(t, 0)
+		if r.edit != nil {
+			editSONiC(t, l, "leaf1", r.edit)
+		}
+		v := benchRun(t, l, 8, false, false, "300ms", r.extra, 1)
+		f := figuresOf(v)
+		var in, eg int64
+		for _, c := range v.Counters {
+			in += c.IngressDrops
+			eg += c.EgressDrops
+		}
+		g := "not done"
+		if !math.IsNaN(f.pct) {
+			g = fmt.Sprintf("%.1f", f.pct)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %d/%d | %d (%d / %d) | %d | %.0f |\n", r.what, g, f.done, f.n, f.drops, in, eg, f.retx, float64(f.queuePeakB)/1000)
+	}
+	return b.String()
+}
