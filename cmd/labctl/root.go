@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"syscall"
@@ -29,6 +30,11 @@ type App struct {
 	Verbose int
 	Dir     string // work directory: topologies/ and results/ live here
 	Log     *slog.Logger
+
+	// cpuProfile is the hidden --cpuprofile flag: a pprof CPU profile of
+	// the command, for finding where a long run spends its time.
+	cpuProfile  string
+	stopProfile func()
 }
 
 // TopologiesDir is where generated labs live.
@@ -97,6 +103,17 @@ lacks something.`,
 			if st, err := os.Stat(app.Dir); err == nil && !st.IsDir() {
 				return exitcode.Usagef("--dir %s is not a directory (fix: give the folder that holds, or will hold, topologies/ and results/)", app.Dir)
 			}
+			if app.cpuProfile != "" {
+				f, err := os.Create(app.cpuProfile)
+				if err != nil {
+					return exitcode.WriteFailed(app.cpuProfile, err)
+				}
+				if err := pprof.StartCPUProfile(f); err != nil {
+					f.Close()
+					return err
+				}
+				app.stopProfile = func() { pprof.StopCPUProfile(); f.Close() }
+			}
 			return nil
 		},
 	}
@@ -105,6 +122,8 @@ lacks something.`,
 	root.PersistentFlags().StringVarP(&app.Output, "output", "o", "", "output format (per command: table, json, yaml, md, text, html, junit, clab, mermaid, dot)")
 	root.PersistentFlags().CountVarP(&app.Verbose, "verbose", "v", "more logging (-v info, -vv debug)")
 	root.PersistentFlags().StringVar(&app.Dir, "dir", ".", "work directory holding topologies/ and results/")
+	root.PersistentFlags().StringVar(&app.cpuProfile, "cpuprofile", "", "write a pprof CPU profile of the command to this file (for developers: go tool pprof)")
+	_ = root.PersistentFlags().MarkHidden("cpuprofile")
 	// Flag parse errors are usage errors (exit 2).
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return exitcode.Usagef("%v (fix: see '%s --help')", err, c.CommandPath())
@@ -121,6 +140,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	root := newRootCmd(app)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
+	if app.stopProfile != nil {
+		app.stopProfile()
+	}
 	if err == nil {
 		return exitcode.OK
 	}

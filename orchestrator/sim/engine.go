@@ -540,7 +540,7 @@ func (s *sim) flowStart(fi int32) {
 			rs.first = s.now
 		}
 	}
-	s.ports[f.src].flows = append(s.ports[f.src].flows, fi)
+	s.unpark(fi)
 	s.push(s.now+s.rto, evRTO, fi, 0, 0)
 	s.kick(f.src)
 }
@@ -561,8 +561,15 @@ func (s *sim) nicSend(pi int32) {
 			idx -= nf
 		}
 		fi := p.flows[idx]
+		if fi < 0 {
+			continue
+		}
 		f := &s.flows[fi]
-		if !f.hasData() || p.paused(f.prio, s.now) {
+		if !f.hasData() {
+			s.park(p, idx)
+			continue
+		}
+		if p.paused(f.prio, s.now) {
 			continue
 		}
 		if f.nextAvail > s.now {
@@ -580,21 +587,61 @@ func (s *sim) nicSend(pi int32) {
 		p.wakeAt = wake
 		s.push(wake, evNicWake, pi, 0, 0)
 	}
+	if p.dead > 16 && 2*p.dead > len(p.flows) {
+		s.compact(p)
+	}
 }
 
-// retire drops a fully acknowledged flow from its NIC's round robin, so
-// NICs that ran many short flows (collective steps) scan only live ones.
+// park takes the flow at p.flows[idx] out of the round robin.
+func (s *sim) park(p *port, idx int) {
+	s.flows[p.flows[idx]].inRR = false
+	p.flows[idx] = -1
+	p.dead++
+}
+
+// unpark puts a started flow that has data back into its NIC's round
+// robin, at the end. Every change that can give a flow data (start, a NAK
+// or timeout rewinding it, a posted message) calls it.
+func (s *sim) unpark(fi int32) {
+	f := &s.flows[fi]
+	if f.inRR || !f.hasData() {
+		return
+	}
+	p := &s.ports[f.src]
+	p.flows = append(p.flows, fi)
+	f.inRR = true
+}
+
+// compact drops parked entries, keeping the order and the round robin's
+// place.
+func (s *sim) compact(p *port) {
+	kept, rr := p.flows[:0], 0
+	for i, fi := range p.flows {
+		if i == p.rrFlow {
+			rr = len(kept)
+		}
+		if fi >= 0 {
+			kept = append(kept, fi)
+		}
+	}
+	p.flows, p.dead = kept, 0
+	if rr >= len(kept) {
+		rr = 0
+	}
+	p.rrFlow = rr
+}
+
+// retire drops a fully acknowledged (or failed) flow from its NIC's round
+// robin, so NICs that ran many short flows (collective steps) scan only
+// live ones.
 func (s *sim) retire(pi, fi int32) {
+	if !s.flows[fi].inRR {
+		return
+	}
 	p := &s.ports[pi]
 	for i, g := range p.flows {
 		if g == fi {
-			p.flows = append(p.flows[:i], p.flows[i+1:]...)
-			if i < p.rrFlow {
-				p.rrFlow--
-			}
-			if p.rrFlow >= len(p.flows) {
-				p.rrFlow = 0
-			}
+			s.park(p, i)
 			return
 		}
 	}
@@ -733,6 +780,8 @@ func (s *sim) hostReceive(pi, k int32) {
 		if f.total != math.MaxInt64 && f.sndUna >= f.total {
 			f.sendDone = true
 			s.retire(f.src, pk.flow)
+		} else {
+			s.unpark(pk.flow)
 		}
 		s.kick(f.src)
 	case pktCNP:
@@ -858,6 +907,7 @@ func (s *sim) rtoCheck(fi int32) {
 		f.retriesLeft--
 		f.sndNxt = f.sndUna
 		f.lastProgress = s.now
+		s.unpark(fi)
 		s.kick(f.src)
 	}
 	next := f.lastProgress + s.rto

@@ -87,9 +87,15 @@ type port struct {
 
 	c [8]prioCounters
 
-	// NIC state (host ports). flows lists the flows started and not yet
-	// fully acknowledged, in start order, served round robin.
+	// NIC state (host ports). flows lists the flows that may have data to
+	// send, in the order they started or got data again, served round
+	// robin. A flow with nothing to send (all sent and waiting for ACKs,
+	// or its next message not posted) is parked: its entry becomes -1
+	// (dead counts them; the list is compacted when half are dead) and it
+	// rejoins at the end when it has data again. With a thousand QPs per
+	// NIC (an all-to-all) the scan then walks only QPs that can send.
 	flows  []int32
+	dead   int
 	rrFlow int
 	wakeAt int64
 }
@@ -142,6 +148,7 @@ type queueBuf struct {
 
 type flowState struct {
 	f        *Flow
+	inRR     bool  // in its NIC's round robin (port.flows)
 	src, dst int32 // NIC ports
 	prio     uint8 // at the sending NIC
 	dscp     uint8
@@ -889,6 +896,7 @@ func (s *sim) ringReceived(f *flowState, k int64) {
 	next.avail += next.perMsg
 	rs.stepStart[k+1] = min(rs.stepStart[k+1], s.now)
 	if next.started {
+		s.unpark(rs.flows[(int(f.rank)+1)%len(rs.flows)])
 		s.kick(next.src)
 	}
 }
