@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -20,21 +19,12 @@ import (
 	"github.com/labctl/labctl/orchestrator/runtime/clabernetes/kubetest"
 )
 
-// One real API server for the package's tests, started by the first test
-// that needs it.
-var (
-	apiOnce sync.Once
-	apiSrv  *kubetest.Server
-	apiSkip string
-	apiErr  error
-)
+// One real API server for the package's tests.
+var apiServer kubetest.Shared
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if apiSrv != nil {
-		apiSrv.Stop()
-		os.RemoveAll(apiSrv.Dir)
-	}
+	apiServer.Stop()
 	os.Exit(code)
 }
 
@@ -42,53 +32,8 @@ func TestMain(m *testing.M) {
 // CRDs, skipping the test (failing it under CI=true) when none can run.
 func needAPIServer(t *testing.T) *kubetest.Server {
 	t.Helper()
-	apiOnce.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-		defer cancel()
-		bin, crds, skip, err := kubetest.Availability(ctx, os.Stderr)
-		if err != nil || skip != "" {
-			apiSkip, apiErr = skip, err
-			return
-		}
-		dir, err := os.MkdirTemp("", "labctl-apiserver-")
-		if err != nil {
-			apiErr = err
-			return
-		}
-		srv, err := kubetest.Start(ctx, bin, dir)
-		if err != nil {
-			apiErr = err
-			return
-		}
-		c, err := Connect(Target{Kubeconfig: srv.Kubeconfig})
-		if err == nil {
-			err = kubetest.InstallCRDs(ctx, c.Dynamic, crds)
-		}
-		if err == nil {
-			err = kubetest.AddNodes(ctx, c.Dynamic, testNodes, testNodeMemory, "16")
-		}
-		if err != nil {
-			srv.Stop()
-			apiErr = err
-			return
-		}
-		apiSrv = srv
-	})
-	if apiErr != nil {
-		t.Fatal(apiErr)
-	}
-	if apiSkip != "" {
-		t.Skip(apiSkip)
-	}
-	return apiSrv
+	return apiServer.Get(t)
 }
-
-// The test cluster's nodes: 3 x 32 GiB holds every catalog lab but
-// 1024gpu (an estimated 100 GiB of launcher pods).
-const (
-	testNodes      = 3
-	testNodeMemory = "32Gi"
-)
 
 var nsSeq atomic.Int32
 
@@ -185,7 +130,7 @@ func (k *controller) setStatus(ctx context.Context, ready map[string]string, sta
 	obj.Object["status"] = map[string]any{
 		"kind": "containerlab", "removeTopologyPrefix": false, "configs": configs,
 		"reconcileHashes": map[string]any{"config": "x", "exposedPorts": "y", "filesFromURL": map[string]any{}, "imagePullSecrets": ""},
-		"exposedPorts": map[string]any{}, "nodeReadiness": nr, "topologyReady": all, "topologyState": state,
+		"exposedPorts":    map[string]any{}, "nodeReadiness": nr, "topologyReady": all, "topologyState": state,
 		"conditions": []any{},
 	}
 	_, err = k.c.Dynamic.Resource(TopologyGVR).Namespace(k.c.Namespace).Update(ctx, obj, metav1.UpdateOptions{})

@@ -29,11 +29,15 @@ import (
 	"strings"
 	"time"
 
+	"sync"
+	"testing"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	k8syaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/tools/clientcmd"
 )
 
 // Versions the harness uses: the API server's, and the clabernetes
@@ -486,4 +490,77 @@ func InstallCRDs(ctx context.Context, dyn dynamic.Interface, files []string) err
 		}
 	}
 	return nil
+}
+
+// The cluster Shared sets up: nodes enough for every catalog lab but
+// 1024gpu (an estimated 100 GiB of launcher pods).
+const (
+	SharedNodes      = 3
+	SharedNodeMemory = "32Gi"
+	SharedNodeCPU    = "16"
+)
+
+// Shared is one API server for the tests of a package, started by the
+// first test that asks for it, with the clabernetes CRDs installed and
+// SharedNodes nodes registered. Stop it from TestMain.
+type Shared struct {
+	once sync.Once
+	srv  *Server
+	skip string
+	err  error
+}
+
+// Get returns the running server, skipping the test when none can run
+// here (failing it under CI=true).
+func (sh *Shared) Get(tb testing.TB) *Server {
+	tb.Helper()
+	sh.once.Do(func() { sh.srv, sh.skip, sh.err = startShared() })
+	if sh.err != nil {
+		tb.Fatal(sh.err)
+	}
+	if sh.skip != "" {
+		tb.Skip(sh.skip)
+	}
+	return sh.srv
+}
+
+func startShared() (*Server, string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	bin, crds, skip, err := Availability(ctx, os.Stderr)
+	if err != nil || skip != "" {
+		return nil, skip, err
+	}
+	dir, err := os.MkdirTemp("", "labctl-apiserver-")
+	if err != nil {
+		return nil, "", err
+	}
+	srv, err := Start(ctx, bin, dir)
+	if err != nil {
+		return nil, "", err
+	}
+	cfg, err := clientcmd.BuildConfigFromFlags("", srv.Kubeconfig)
+	var dyn dynamic.Interface
+	if err == nil {
+		dyn, err = dynamic.NewForConfig(cfg)
+	}
+	if err == nil {
+		err = InstallCRDs(ctx, dyn, crds)
+	}
+	if err == nil {
+		err = AddNodes(ctx, dyn, SharedNodes, SharedNodeMemory, SharedNodeCPU)
+	}
+	if err != nil {
+		srv.Stop()
+		return nil, "", err
+	}
+	return srv, "", nil
+}
+
+// Stop stops the server if it was started, and removes its files.
+func (sh *Shared) Stop() {
+	if sh.srv != nil {
+		sh.srv.Stop()
+		os.RemoveAll(sh.srv.Dir)
+	}
 }
