@@ -3,6 +3,7 @@ package clabernetes
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	goyaml "github.com/goccy/go-yaml"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -104,9 +106,53 @@ func TestManifestsAcceptedByAPIServer(t *testing.T) {
 			if tc.nos == "eos" && len(m.ConfigMaps) != len(l.Graph.Switches()) {
 				t.Errorf("%d startup ConfigMaps for %d switches", len(m.ConfigMaps), len(l.Graph.Switches()))
 			}
+			if tc.lab == "1024gpu" {
+				storeControllerStatus(t, c, got, def)
+			}
 			t.Logf("%s: Topology of %d bytes of definition, %d ConfigMaps", tc.lab, len(def), len(m.ConfigMaps))
 		})
 	}
+}
+
+// storeControllerStatus writes into a Topology a status with the
+// per-node sub-topologies clabernetes keeps there (status.configs: each
+// node with the defaults and its kind), and checks the API server and
+// etcd still store the object, whose size it logs.
+func storeControllerStatus(t *testing.T, c *Cluster, obj *unstructured.Unstructured, def string) {
+	t.Helper()
+	var clabDef struct {
+		Topology struct {
+			Defaults map[string]any            `yaml:"defaults"`
+			Kinds    map[string]any            `yaml:"kinds"`
+			Nodes    map[string]map[string]any `yaml:"nodes"`
+		} `yaml:"topology"`
+	}
+	if err := goyaml.Unmarshal([]byte(def), &clabDef); err != nil {
+		t.Fatal(err)
+	}
+	configs := map[string]any{}
+	ready := map[string]any{}
+	for name, n := range clabDef.Topology.Nodes {
+		kind, _ := n["kind"].(string)
+		sub := map[string]any{"name": "clabernetes-" + name, "prefix": "", "topology": map[string]any{
+			"defaults": clabDef.Topology.Defaults, "kinds": map[string]any{kind: clabDef.Topology.Kinds[kind]},
+			"nodes": map[string]any{name: n}, "links": []any{}}}
+		b, err := goyaml.Marshal(sub)
+		if err != nil {
+			t.Fatal(err)
+		}
+		configs[name] = string(b)
+		ready[name] = "ready"
+	}
+	obj.Object["status"] = map[string]any{"kind": "containerlab", "configs": configs, "nodeReadiness": ready, "topologyReady": true, "topologyState": "running",
+		"reconcileHashes":      map[string]any{"config": "x", "exposedPorts": "y", "filesFromURL": map[string]any{}, "imagePullSecrets": ""},
+		"removeTopologyPrefix": false, "exposedPorts": map[string]any{}, "conditions": []any{}}
+	got, err := c.Dynamic.Resource(TopologyGVR).Namespace(obj.GetNamespace()).Update(context.Background(), obj, metav1.UpdateOptions{})
+	if err != nil {
+		t.Fatalf("the Topology with its status does not store: %v", err)
+	}
+	b, _ := json.Marshal(got.Object)
+	t.Logf("Topology with the controller's status: %d bytes (%d nodes); etcd takes requests up to 1.5 MiB by default", len(b), len(configs))
 }
 
 // A Topology the CRD refuses is an environment error naming each field,
