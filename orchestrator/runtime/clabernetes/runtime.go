@@ -274,7 +274,7 @@ func ReadStatus(obj *unstructured.Unstructured) (*TopologyStatus, error) {
 		return nil, err
 	}
 	if err := json.Unmarshal(b, st); err != nil {
-		return nil, fmt.Errorf("Topology %s: status does not have the shape of clabernetes %s: %w", obj.GetName(), SupportedVersion, err)
+		return nil, fmt.Errorf("the status of Topology %s does not have the shape of clabernetes %s: %w", obj.GetName(), SupportedVersion, err)
 	}
 	return st, nil
 }
@@ -375,7 +375,7 @@ func (r *Runtime) waitReady(ctx context.Context, c *Cluster, l *runtime.Lab, say
 		obj, err := c.Dynamic.Resource(TopologyGVR).Namespace(c.Namespace).Get(ctx, topo, metav1.GetOptions{})
 		if err != nil {
 			if apierrors.IsNotFound(err) {
-				return fmt.Errorf("Topology %s was deleted in %s while labctl waited for it", topo, c.Where())
+				return fmt.Errorf("the Topology %s was deleted in %s while labctl waited for it", topo, c.Where())
 			}
 			if ctx.Err() != nil {
 				return ctx.Err()

@@ -131,10 +131,10 @@ func sshTargetPort(ctx context.Context, c *Cluster, topology, node string) (int,
 		case nil:
 			return 22, nil
 		default:
-			return 0, fmt.Errorf("Service %s: targetPort %v of port 22 is not a number", name, tp)
+			return 0, fmt.Errorf("the targetPort %[2]v of port 22 of Service %[1]s is not a number", name, tp)
 		}
 	}
-	return 0, fmt.Errorf("Service %s exposes no port 22, so labctl cannot reach the SSH server of %s (was the Topology's expose changed?)", name, node)
+	return 0, fmt.Errorf("the Service %s exposes no port 22, so labctl cannot reach the SSH server of %s (was the Topology's expose changed?)", name, node)
 }
 
 // transport opens the way to every node of a ready lab: the launcher pod
