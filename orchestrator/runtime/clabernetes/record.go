@@ -42,6 +42,12 @@ func ReadRecord(dir string) (*Record, error) {
 }
 
 func writeRecord(l *runtime.Lab, kubeconfig string, c *Cluster) error {
+	if kubeconfig != "" {
+		// Later commands may run from another directory.
+		if abs, err := filepath.Abs(kubeconfig); err == nil {
+			kubeconfig = abs
+		}
+	}
 	r := Record{SchemaVersion: 1, Target: Target{Kubeconfig: kubeconfig, Context: c.Context, Namespace: c.Namespace}, Server: c.Server, Topology: TopologyName(l.Name)}
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
