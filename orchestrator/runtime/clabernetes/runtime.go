@@ -294,10 +294,10 @@ func notReady(g *fabric.Graph, st *TopologyStatus) []string {
 // installed, the namespace, room for the lab's estimate), apply the
 // ConfigMaps and the Topology, wait until clabernetes reports every node
 // ready, then check the hosts' soft-RoCE devices and push every switch's
-// config as the containerlab runtime does. An up cancelled (Ctrl-C) after
-// the Topology was applied deletes it again, so nothing keeps running in
-// the cluster; an up that fails otherwise leaves it for inspection
-// ('labctl down' removes it).
+// config as the containerlab runtime does. An up that created the
+// Topology and is cancelled (Ctrl-C) deletes it again, so nothing keeps
+// running in the cluster; an up that fails otherwise leaves it for
+// inspection ('labctl down' removes it).
 func (r *Runtime) Up(ctx context.Context, l *runtime.Lab) error {
 	say := progress(l)
 	if l.DryRun {
@@ -324,21 +324,30 @@ func (r *Runtime) Up(ctx context.Context, l *runtime.Lab) error {
 	if err := writeRecord(l, t.Kubeconfig, c); err != nil {
 		return err
 	}
-	say(fmt.Sprintf("applying Topology %s (%d nodes) in %s", m.Topology.GetName(), len(l.Graph.Nodes), c.Where()))
-	if _, err := apply(ctx, c, m); err != nil {
+	_, err = c.Dynamic.Resource(TopologyGVR).Namespace(c.Namespace).Get(ctx, m.Topology.GetName(), metav1.GetOptions{})
+	// A cancelled up removes the lab only if it created it: cancelling the
+	// re-up of a running lab must not delete the lab.
+	created := apierrors.IsNotFound(err)
+	fail := func(err error) error {
+		if !created {
+			return err
+		}
 		return r.cleanIfCancelled(ctx, c, l, err)
 	}
+	say(fmt.Sprintf("applying Topology %s (%d nodes) in %s", m.Topology.GetName(), len(l.Graph.Nodes), c.Where()))
+	if _, err := apply(ctx, c, m); err != nil {
+		return fail(err)
+	}
 	if err := r.waitReady(ctx, c, l, say); err != nil {
-		return r.cleanIfCancelled(ctx, c, l, err)
+		return fail(err)
 	}
 	tr, err := r.transport(ctx, c, l)
 	if err != nil {
-		return r.cleanIfCancelled(ctx, c, l, err)
+		return fail(err)
 	}
 	defer tr.Close()
-	lr := r.live(c)
-	if err := lr.Configure(ctx, l, tr); err != nil {
-		return r.cleanIfCancelled(ctx, c, l, err)
+	if err := r.live(c).Configure(ctx, l, tr); err != nil {
+		return fail(err)
 	}
 	return nil
 }

@@ -468,6 +468,26 @@ func TestCancelledUpRemovesTheLab(t *testing.T) {
 	}
 }
 
+// Cancelling the up of a lab that is already in the cluster (a re-up)
+// leaves the lab alone.
+func TestCancelledReUpKeepsTheLab(t *testing.T) {
+	c, tg := testCluster(t)
+	l := testLab(t, "16gpu", "sonic")
+	r, _, _ := newTestRuntime(t, tg, l)
+	m, _ := BuildManifests(l, c.Namespace)
+	if _, err := apply(context.Background(), c, m); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	if err := r.Up(ctx, l); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("up: %v", err)
+	}
+	if _, err := c.Dynamic.Resource(TopologyGVR).Namespace(c.Namespace).Get(context.Background(), "labctl-16gpu", metav1.GetOptions{}); err != nil {
+		t.Errorf("the cancelled re-up removed the lab: %v", err)
+	}
+}
+
 // Down stops waiting when the garbage collector does not run, naming what
 // is left and the fix.
 func TestDownNamesWhatTheGarbageCollectorLeft(t *testing.T) {
