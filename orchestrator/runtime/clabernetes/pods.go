@@ -59,6 +59,14 @@ func shouldFallback(err error) bool {
 	return httpstream.IsUpgradeFailure(err) || httpstream.IsHTTPSProxyError(err)
 }
 
+// kubeletHint explains the API server's answer for a pod no kubelet runs.
+func kubeletHint(err error) string {
+	if strings.Contains(err.Error(), "does not have a host assigned") {
+		return " (exec and port-forward go through the kubelet of the pod's node, and no node runs this pod: is it scheduled?)"
+	}
+	return ""
+}
+
 // Exec implements Pods.
 func (p APIPods) Exec(ctx context.Context, namespace, pod, container string, argv []string) (clab.ExecResult, error) {
 	q := url.Values{"container": {container}, "stdout": {"true"}, "stderr": {"true"}, "command": argv}
@@ -87,7 +95,7 @@ func (p APIPods) Exec(ctx context.Context, namespace, pod, container string, arg
 		return res, nil
 	}
 	if err != nil {
-		return res, fmt.Errorf("exec in pod %s/%s: %w", namespace, pod, err)
+		return res, fmt.Errorf("exec in pod %s/%s: %w%s", namespace, pod, err, kubeletHint(err))
 	}
 	return res, nil
 }
@@ -127,7 +135,7 @@ func (p APIPods) Forward(ctx context.Context, namespace, pod string, port int) (
 		if err == nil {
 			err = errors.New("forwarding ended before it was ready")
 		}
-		return clab.SSHAddr{}, nil, fmt.Errorf("port-forward to pod %s/%s port %d: %w %s", namespace, pod, port, err, strings.TrimSpace(errOut.String()))
+		return clab.SSHAddr{}, nil, fmt.Errorf("port-forward to pod %s/%s port %d: %w%s%s", namespace, pod, port, err, kubeletHint(err), strings.TrimSpace(" "+errOut.String()))
 	case <-ctx.Done():
 		closeOnce()
 		return clab.SSHAddr{}, nil, ctx.Err()

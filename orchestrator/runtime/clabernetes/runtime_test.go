@@ -366,6 +366,50 @@ func TestLifecycleAgainstAPIServer(t *testing.T) {
 	}
 }
 
+// With a controller (played by the test) but no kubelet, up gets past
+// the readiness wait and stops at the first thing that needs a kubelet,
+// the port-forward to a switch's launcher pod, saying so.
+func TestUpGoesAsFarAsTheAPIServerAllows(t *testing.T) {
+	c, tg := testCluster(t)
+	l := testLab(t, "16gpu", "sonic")
+	var progress syncBuffer
+	l.Progress = &progress
+	r, _, _ := newTestRuntime(t, tg, l)
+	r.Pods = nil // the Kubernetes API's exec and port-forward
+	k := newController(t, c, l)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if k.waitApplied(ctx) == nil {
+			return
+		}
+		k.deploy(ctx)
+		all := map[string]string{}
+		for _, n := range l.Graph.Nodes {
+			all[n.Name] = "ready"
+		}
+		if err := k.setStatus(ctx, all, "running"); err != nil {
+			t.Error(err)
+		}
+	}()
+	_, err := runtime.Up(ctx, r, l, nil)
+	<-done
+	if err == nil {
+		t.Fatal("up succeeded without a kubelet")
+	}
+	for _, w := range []string{"reach the SSH server of", "port-forward to pod", "does not have a host assigned", "kubelet"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error %q does not say %q", err, w)
+		}
+	}
+	if !strings.Contains(progress.String(), "all 4 nodes ready") {
+		t.Errorf("progress:\n%s", progress.String())
+	}
+	t.Logf("up without a kubelet: %v", err)
+}
+
 // Without a clabernetes controller (as on the test API server) up stops
 // once the Topology has had no status for ControllerTimeout, saying so
 // and how to remove it; the Topology stays for inspection and down
