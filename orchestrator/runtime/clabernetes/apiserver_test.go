@@ -200,7 +200,7 @@ func (k *controller) collectGarbage(ctx context.Context) {
 	}
 	sel := metav1.ListOptions{LabelSelector: LabelTopologyOwner + "=" + k.topo}
 	for _, kind := range []string{"Deployment", "Service", "Pod"} {
-		if err := k.c.Dynamic.Resource(kindGVR[kind]).Namespace(k.c.Namespace).DeleteCollection(ctx, metav1.DeleteOptions{GracePeriodSeconds: ptr(int64(0))}, sel); err != nil {
+		if err := k.c.Dynamic.Resource(kindGVR[kind]).Namespace(k.c.Namespace).DeleteCollection(ctx, metav1.DeleteOptions{GracePeriodSeconds: ptr(int64(0))}, sel); err != nil && ctx.Err() == nil {
 			k.t.Errorf("garbage collector: %v", err)
 		}
 	}

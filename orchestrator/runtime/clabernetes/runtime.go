@@ -314,6 +314,9 @@ func (r *Runtime) Up(ctx context.Context, l *runtime.Lab) error {
 	if err != nil {
 		return err
 	}
+	if err := r.notElsewhere(ctx, c, l); err != nil {
+		return err
+	}
 	if err := r.preflight(ctx, c, l); err != nil {
 		return err
 	}
@@ -350,6 +353,33 @@ func (r *Runtime) Up(ctx context.Context, l *runtime.Lab) error {
 		return fail(err)
 	}
 	return nil
+}
+
+// notElsewhere refuses to bring a lab up in one cluster or namespace while
+// its Topology is still in the one its record names: the record would
+// then point away from a lab that keeps running.
+func (r *Runtime) notElsewhere(ctx context.Context, c *Cluster, l *runtime.Lab) error {
+	rec, err := ReadRecord(l.Dir)
+	if err != nil || rec == nil || (rec.Namespace == c.Namespace && rec.Context == c.Context && rec.Server == c.Server) {
+		return err
+	}
+	connect := r.Connect
+	if connect == nil {
+		connect = Connect
+	}
+	there := fmt.Sprintf("namespace %s of context %s (%s)", rec.Namespace, orDash(rec.Context), rec.Server)
+	old, err := connect(rec.Target)
+	if err == nil {
+		_, err = old.Dynamic.Resource(TopologyGVR).Namespace(rec.Namespace).Get(ctx, rec.Topology, metav1.GetOptions{})
+		if apierrors.IsNotFound(err) {
+			return nil
+		}
+	}
+	why := "is still there"
+	if err != nil {
+		why = "may still be there (" + apiMessage(err) + ")"
+	}
+	return exitcode.Usagef("lab %s was brought up in %s and its Topology %s %s: run 'labctl down %s' first, or remove %s if that cluster is gone", l.Name, there, rec.Topology, why, l.Name, RecordFile)
 }
 
 // cleanIfCancelled deletes what an up applied when the up was cancelled,

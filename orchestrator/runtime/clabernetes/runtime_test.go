@@ -335,8 +335,11 @@ func TestLifecycleAgainstAPIServer(t *testing.T) {
 
 	// Down waits for the garbage collector (here the test) to remove what
 	// the controller made.
-	go k.collectGarbage(ctx)
-	if _, err := runtime.Down(ctx, r, l); err != nil {
+	gc := make(chan struct{})
+	go func() { k.collectGarbage(ctx); close(gc) }()
+	_, err = runtime.Down(ctx, r, l)
+	<-gc
+	if err != nil {
 		t.Fatalf("down: %v", err)
 	}
 	for _, gvr := range []struct {
@@ -509,6 +512,38 @@ func TestCancelledUpRemovesTheLab(t *testing.T) {
 	cms, err := c.Dynamic.Resource(configMapGVR).Namespace(c.Namespace).List(bg, metav1.ListOptions{LabelSelector: LabelLab})
 	if err != nil || len(cms.Items) != 0 {
 		t.Errorf("configmaps left: %v %v", cms, err)
+	}
+}
+
+// A lab is in one namespace at a time: an up elsewhere is refused while
+// its Topology is where its record says, and allowed after down.
+func TestUpElsewhereRefusedWhileTheLabIsThere(t *testing.T) {
+	_, tg1 := testCluster(t)
+	c2, tg2 := testCluster(t)
+	l := testLab(t, "16gpu", "sonic")
+	r1, _, _ := newTestRuntime(t, tg1, l)
+	r1.ControllerTimeout = 100 * time.Millisecond
+	ctx := context.Background()
+	if err := r1.Up(ctx, l); err == nil || !strings.Contains(err.Error(), "no clabernetes controller") {
+		t.Fatalf("first up: %v", err)
+	}
+	r2, _, _ := newTestRuntime(t, tg2, l)
+	r2.ControllerTimeout = 100 * time.Millisecond
+	err := r2.Up(ctx, l)
+	if exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), "namespace "+tg1.Namespace) || !strings.Contains(err.Error(), "labctl down 16gpu") {
+		t.Fatalf("up elsewhere: %v", err)
+	}
+	if _, err := c2.Dynamic.Resource(TopologyGVR).Namespace(c2.Namespace).Get(ctx, "labctl-16gpu", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+		t.Errorf("the refused up applied: %v", err)
+	}
+	if err := r1.Down(ctx, l); err != nil {
+		t.Fatal(err)
+	}
+	if err := r2.Up(ctx, l); err == nil || !strings.Contains(err.Error(), "no clabernetes controller") {
+		t.Fatalf("up elsewhere after down: %v", err)
+	}
+	if rec, _ := ReadRecord(l.Dir); rec == nil || rec.Namespace != tg2.Namespace {
+		t.Errorf("record %+v", rec)
 	}
 }
 
