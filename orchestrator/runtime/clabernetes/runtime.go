@@ -139,6 +139,8 @@ func apiError(err error, doing string, c *Cluster) error {
 	switch {
 	case err == nil:
 		return nil
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("%s: %w", doing, err)
 	case apierrors.IsForbidden(err):
 		return exitcode.Envf("%s: forbidden in %s: %v (grant labctl's user the RBAC role 'labctl doctor --runtime clabernetes' lists)", doing, c.Where(), apiMessage(err))
 	case apierrors.IsUnauthorized(err):
