@@ -76,7 +76,7 @@ fuzz:
 	done
 
 # Builds kube-apiserver $(KUBE_VERSION) into $(KUBE_APISERVER) unless it is
-# there: about 15 minutes on 2 cores the first time, a no-op afterwards.
+# there: about 7 minutes on 2 cores the first time, a no-op afterwards.
 kube-apiserver:
 	LABCTL_BUILD_KUBE_APISERVER=1 $(GO) test -count=1 -timeout 60m -run '^TestBuild$$' -v ./orchestrator/runtime/clabernetes/kubetest
 
