@@ -15,7 +15,7 @@ func TestDoctorUsage(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"doctor", "--runtime", "kvm"}, 2, "use clab or sim"},
+		{[]string{"doctor", "--runtime", "kvm"}, 2, "use clab, clabernetes or sim"},
 		{[]string{"doctor", "-o", "yaml"}, 2, "text, json"},
 		{[]string{"doctor", "--lab", "no-such-lab"}, 2, "no-such-lab"},
 		{[]string{"image", "build", "--method", "magic"}, 2, "not one of auto"},

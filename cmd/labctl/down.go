@@ -7,10 +7,12 @@ import (
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/runtime"
+	"github.com/labctl/labctl/orchestrator/runtime/clabernetes"
 )
 
 func newDownCmd(app *App) *cobra.Command {
 	var dryRun bool
+	var kube clabernetes.Target
 	cmd := &cobra.Command{
 		Use:   "down <lab>",
 		Short: "Take a lab down (idempotent)",
@@ -44,7 +46,7 @@ was never up, succeeds and changes nothing.`,
 				fmt.Fprintf(app.Out, "lab %s is not up; nothing to do\n", name)
 				return nil
 			}
-			rt, err := runtimeByName(st.Runtime)
+			rt, err := runtimeByName(st.Runtime, kube)
 			if err != nil {
 				return err
 			}
@@ -66,5 +68,6 @@ was never up, succeeds and changes nothing.`,
 		},
 	}
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "say what would be done without doing it")
+	addKubeFlags(cmd, &kube)
 	return cmd
 }

@@ -19,11 +19,13 @@ import (
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
+	"github.com/labctl/labctl/orchestrator/runtime/clabernetes"
 	"github.com/labctl/labctl/orchestrator/scenario"
 )
 
 func newRunCmd(app *App) *cobra.Command {
 	var labArg string
+	var kube clabernetes.Target
 	var seed int64
 	var model string
 	var parallel int
@@ -88,7 +90,7 @@ results/ cannot be written (the finished variants are printed anyway).`,
 				}
 				return exitcode.Usagef("lab %s %s (fix: run 'labctl up %s' first)", name, state, labArg)
 			}
-			rt, err := runtimeByName(st.Runtime)
+			rt, err := runtimeByName(st.Runtime, kube)
 			if err != nil {
 				return err
 			}
@@ -191,6 +193,7 @@ results/ cannot be written (the finished variants are printed anyway).`,
 	cmd.Flags().IntVarP(&parallel, "jobs", "j", goruntime.NumCPU(), "variants simulated at once (the record is the same whatever the number); a live lab runs one at a time")
 	cmd.Flags().StringVar(&model, "model", "", "simulation model: packet (every packet, the default) or flow (a fast steady-state estimate without queues, PFC, ECN or DCQCN); default: the scenario's")
 	_ = cmd.RegisterFlagCompletionFunc("lab", completeLabs)
+	addKubeFlags(cmd, &kube)
 	return cmd
 }
 

@@ -8,18 +8,20 @@ import (
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/runtime"
+	"github.com/labctl/labctl/orchestrator/runtime/clabernetes"
 )
 
 func newStatusCmd(app *App) *cobra.Command {
-	return &cobra.Command{
+	var kube clabernetes.Target
+	cmd := &cobra.Command{
 		Use:   "status [<lab>]",
 		Short: "Show the state of one lab, or of every lab in the work directory",
 		Long: `status reads topologies/<lab>/state.json: the runtime a lab runs on, its NOS,
 its state (deploying, up, degraded, stopping, down, failed) and its nodes.
 Without a lab it lists every lab under topologies/. For a lab on containerlab
-it asks the runtime which nodes run, whatever the recorded state: after a
-failed or interrupted up it shows the containers still running (and that
-'labctl down' removes them).`,
+or clabernetes it asks the runtime which nodes run, whatever the recorded
+state: after a failed or interrupted up it shows the containers still running
+(and that 'labctl down' removes them).`,
 		Example: `  labctl status
   labctl status 64gpu -o json`,
 		Args:              cobra.MaximumNArgs(1),
@@ -50,7 +52,7 @@ failed or interrupted up it shows the containers still running (and that
 			}
 			var notes []string
 			for _, st := range sts {
-				if note := liveStatus(cmd.Context(), app, st); note != "" {
+				if note := liveStatus(cmd.Context(), app, st, kube); note != "" {
 					notes = append(notes, note)
 				}
 			}
@@ -65,6 +67,8 @@ failed or interrupted up it shows the containers still running (and that
 			return listErr
 		},
 	}
+	addKubeFlags(cmd, &kube)
+	return cmd
 }
 
 // liveStatus asks a live runtime which of the lab's nodes run and puts its
@@ -73,11 +77,11 @@ failed or interrupted up it shows the containers still running (and that
 // answer is the file's. When containers run although the recorded state
 // says the lab is not up, st keeps that state and the returned note says
 // so. A runtime that cannot answer leaves st as recorded (logged).
-func liveStatus(ctx context.Context, app *App, st *runtime.Status) string {
+func liveStatus(ctx context.Context, app *App, st *runtime.Status, kube clabernetes.Target) string {
 	if st.Runtime == "" || st.Runtime == "sim" {
 		return ""
 	}
-	rt, err := runtimeByName(st.Runtime)
+	rt, err := runtimeByName(st.Runtime, kube)
 	if err != nil {
 		return ""
 	}

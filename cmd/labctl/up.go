@@ -9,6 +9,7 @@ import (
 	goruntime "runtime"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -18,11 +19,13 @@ import (
 	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/runtime/clab"
 	"github.com/labctl/labctl/orchestrator/runtime/clab/doctor"
+	"github.com/labctl/labctl/orchestrator/runtime/clabernetes"
 	simrt "github.com/labctl/labctl/orchestrator/runtime/sim"
 )
 
-// runtimeByName returns the runtime a lab runs on.
-func runtimeByName(name string) (runtime.Runtime, error) {
+// runtimeByName returns the runtime a lab runs on; kube says which
+// cluster and namespace for clabernetes.
+func runtimeByName(name string, kube clabernetes.Target) (runtime.Runtime, error) {
 	switch name {
 	case "", simrt.Name:
 		return simrt.New(), nil
@@ -30,8 +33,10 @@ func runtimeByName(name string) (runtime.Runtime, error) {
 		rt := clab.New()
 		rt.EnvCheck = clabEnvCheck
 		return rt, nil
+	case clabernetes.Name:
+		return clabernetes.New(kube), nil
 	}
-	return nil, exitcode.Usagef("unknown runtime %q: use sim or clab", name)
+	return nil, exitcode.Usagef("unknown runtime %q: use sim, clab or clabernetes", name)
 }
 
 // clabEnvCheck runs doctor's pre-deploy checks for a lab (its images, the
@@ -170,16 +175,21 @@ func recordedLab(app *App, st *runtime.Status) (*runtime.Lab, error) {
 func newUpCmd(app *App) *cobra.Command {
 	var rtName, nos string
 	var dryRun, force bool
+	var kube clabernetes.Target
+	var timeout time.Duration
 	cmd := &cobra.Command{
-		Use:   "up <lab> [--runtime sim|clab] [--nos sonic|eos] [--dry-run]",
-		Short: "Bring a lab up in the simulator or on containerlab",
+		Use:   "up <lab> [--runtime sim|clab|clabernetes] [--nos sonic|eos] [--dry-run]",
+		Short: "Bring a lab up in the simulator, on containerlab or on Kubernetes",
 		Long: `up renders what the lab lacks under topologies/<lab>/ (the topology and one
 vendor config per switch in configs/; configs labctl wrote follow changes of
 the lab's spec, configs you edited are never overwritten), then brings the lab
 up with the runtime:
 
-  sim   the embedded packet-level simulator (default; needs nothing else)
-  clab  containerlab with SONiC-VS or cEOS switches and soft-RoCE hosts
+  sim          the embedded packet-level simulator (default; needs nothing else)
+  clab         containerlab with SONiC-VS or cEOS switches and soft-RoCE hosts
+  clabernetes  the same lab on a Kubernetes cluster with clabernetes, one pod
+               per node (--kubeconfig, --context, --namespace); with
+               --dry-run -o yaml it prints the Topology and ConfigMaps
 
 The lab is locked while up runs (a second up says who holds it), and its
 state is recorded in topologies/<lab>/state.json for status, run and down.
@@ -190,11 +200,13 @@ CPUs only warn (the containers share them and run slower).`,
 		Example: `  labctl up 64gpu
   labctl up 16gpu --nos eos
   labctl up 16gpu --runtime clab --dry-run
-  labctl up 128gpu --runtime clab --force`,
+  labctl up 128gpu --runtime clab --force
+  labctl up 1024gpu --runtime clabernetes --dry-run -o yaml
+  labctl up 128gpu --nos eos --runtime clabernetes --namespace labs`,
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: completeLabs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			format, err := app.OutputFormat("table", "table", "json")
+			format, err := app.OutputFormat("table", "table", "json", "yaml")
 			if err != nil {
 				return err
 			}
@@ -205,16 +217,23 @@ CPUs only warn (the containers share them and run slower).`,
 			if rtName == "" {
 				rtName = l.Spec.Runtime
 			}
+			if format == "yaml" {
+				if !dryRun || rtName != clabernetes.Name {
+					return exitcode.Usagef("-o yaml prints a lab's Kubernetes manifests: use it with --runtime clabernetes --dry-run")
+				}
+				return printManifests(app, l, kube)
+			}
 			// One lab name, one spec: a file spec that reuses the name of a
 			// lab that is up from another spec would silently replace it.
 			if st, err := runtime.ReadState(l.Dir); err == nil && st.IsUp() && st.Spec != "" && st.Spec != l.Spec.Source {
 				return exitcode.Usagef("lab %s is up from %s, not from %s: run 'labctl down %s' first, or give your spec another name", l.Name, st.Spec, l.Spec.Source, l.Name)
 			}
-			rt, err := runtimeByName(rtName)
+			rt, err := runtimeByName(rtName, kube)
 			if err != nil {
 				return err
 			}
-			if rtName == "clab" {
+			switch rtName {
+			case "clab":
 				// Refuse before anything starts: a lab this machine cannot
 				// hold, or whose switches exceed their NOS's port budget.
 				warnings, err := clabFits(l, force)
@@ -224,6 +243,14 @@ CPUs only warn (the containers share them and run slower).`,
 				if err != nil {
 					return err
 				}
+			case clabernetes.Name:
+				// The cluster's room is checked by the runtime against
+				// the cluster; the switch images' port budget is the same
+				// as on containerlab.
+				if err := l.Graph.CheckLabBudget(); err != nil {
+					return err
+				}
+				rt.(*clabernetes.Runtime).ReadyTimeout = timeout
 			}
 			l.DryRun = dryRun
 			l.Progress = app.progressWriter(format)
@@ -253,11 +280,28 @@ CPUs only warn (the containers share them and run slower).`,
 			return writeStatus(app, format, []*runtime.Status{st})
 		},
 	}
-	cmd.Flags().StringVar(&rtName, "runtime", "", "runtime: sim or clab (default: the lab spec's, usually sim)")
+	cmd.Flags().StringVar(&rtName, "runtime", "", "runtime: sim, clab or clabernetes (default: the lab spec's, usually sim)")
 	cmd.Flags().StringVar(&nos, "nos", "", "switch NOS: sonic or eos (default: the lab spec's)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "say what would be done without doing it")
 	cmd.Flags().BoolVar(&force, "force", false, "with --runtime clab, start the lab even when its memory estimate exceeds the memory available")
+	cmd.Flags().DurationVar(&timeout, "timeout", 20*time.Minute, "clabernetes runtime: how long to wait for every node to be ready")
+	addKubeFlags(cmd, &kube)
 	return cmd
+}
+
+// printManifests prints the ConfigMaps and the Topology that
+// --runtime clabernetes applies for l, as 'kubectl apply -f' takes them.
+// A lab over its switches' port budget is printed with a warning: up
+// without --dry-run refuses it.
+func printManifests(app *App, l *runtime.Lab, kube clabernetes.Target) error {
+	if err := l.Graph.CheckLabBudget(); err != nil {
+		fmt.Fprintf(app.Err, "labctl: warning: %v; 'labctl up' refuses to deploy it\n", err)
+	}
+	m, err := clabernetes.BuildManifests(l, kube.Namespace)
+	if err != nil {
+		return err
+	}
+	return m.WriteYAML(app.Out)
 }
 
 // clabFits checks that a containerlab lab fits this machine (by the

@@ -66,25 +66,22 @@ func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, v runtime.Vari
 		return nil, err
 	}
 	say := progress(l)
-	mgmt, err := r.managementAddrs(ctx, l)
+	tr, err := r.reach(ctx, l)
 	if err != nil {
 		return nil, err
 	}
-	eng, err := r.Connect(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer eng.Close()
+	defer tr.Close()
+	ssh := tr.SwitchSSH()
 
 	restore := !(v.ECN && v.PFC)
 	say(fmt.Sprintf("variant %s: pushing its configs to %d switches", v.Name, len(plan)))
-	readbacks, pushErr := r.pushVariant(ctx, l, v, mgmt, plan, say)
+	readbacks, pushErr := r.pushVariant(ctx, l, v, ssh, plan, say)
 	if restore {
 		defer func() {
 			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), restoreTimeout)
 			defer cancel()
 			say(fmt.Sprintf("variant %s: restoring the lab's configs", v.Name))
-			if err := r.restoreConfigs(rctx, l, mgmt, plan, say); err != nil {
+			if err := r.restoreConfigs(rctx, l, ssh, plan, say); err != nil {
 				say(fmt.Sprintf("variant %s: restoring the lab's configs failed: %v (run 'labctl up %s' again)", v.Name, err, l.Name))
 			}
 		}()
@@ -100,16 +97,16 @@ func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, v runtime.Vari
 	lossless := losslessPriority(l)
 	nics := HostNICs(l, v)
 	var notes []string
-	before, berrs := r.snapshot(ctx, l, eng, mgmt, nics, lossless)
+	before, berrs := r.snapshot(ctx, l, tr, ssh, nics, lossless)
 	delay := r.StartDelay
 	if delay <= 0 {
 		delay = serverStartDelay
 	}
-	out, runErr := runFlows(ctx, eng, v, cmds, delay)
+	out, runErr := runFlows(ctx, tr, v, cmds, delay)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	after, aerrs := r.snapshot(ctx, l, eng, mgmt, nics, lossless)
+	after, aerrs := r.snapshot(ctx, l, tr, ssh, nics, lossless)
 	notes = append(notes, berrs...)
 	notes = append(notes, aerrs...)
 	if out == nil {
@@ -127,7 +124,7 @@ func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, v runtime.Vari
 	}
 	latency := false
 	if runErr == nil && r.LatencyIterations >= 0 {
-		if lat, err := r.latencyProbe(ctx, l, eng, v); err != nil {
+		if lat, err := r.latencyProbe(ctx, l, tr, v); err != nil {
 			notes = append(notes, "latency probe: "+err.Error())
 		} else {
 			out.Flows[0].LatencyUs = lat
@@ -199,14 +196,14 @@ func (r *Runtime) pushVariantFunc() func(ctx context.Context, nos, node, host st
 
 // planJobs makes one push job per switch of plan: from the switch's Full
 // config to the one to(sv) picks (its Variant, or Full to restore).
-func (r *Runtime) planJobs(l *runtime.Lab, mgmt map[string]string, plan []SwitchVariant, to func(SwitchVariant) []byte) []PushJob {
+func (r *Runtime) planJobs(l *runtime.Lab, ssh map[string]SSHAddr, plan []SwitchVariant, to func(SwitchVariant) []byte) []PushJob {
 	cred := r.login(l.NOS)
 	push := r.pushVariantFunc()
 	jobs := make([]PushJob, 0, len(plan))
 	for _, sv := range plan {
-		host, cfg := mgmt[sv.Device], to(sv)
+		addr, cfg := ssh[sv.Device], to(sv)
 		jobs = append(jobs, PushJob{Device: sv.Device, Push: func(ctx context.Context) (string, error) {
-			return push(ctx, l.NOS, sv.Device, host, r.SSHPort, cred, sv.Full, cfg)
+			return push(ctx, l.NOS, sv.Device, addr.Host, addr.Port, cred, sv.Full, cfg)
 		}})
 	}
 	return jobs
@@ -231,8 +228,8 @@ func onOff(b bool) string {
 
 // pushVariant pushes every switch's variant config in parallel and saves
 // and compares the read-backs. It returns the read-back per switch.
-func (r *Runtime) pushVariant(ctx context.Context, l *runtime.Lab, v runtime.VariantSpec, mgmt map[string]string, plan []SwitchVariant, say func(string)) (map[string]string, error) {
-	res := r.runPush(ctx, r.planJobs(l, mgmt, plan, func(sv SwitchVariant) []byte { return sv.Variant }), say)
+func (r *Runtime) pushVariant(ctx context.Context, l *runtime.Lab, v runtime.VariantSpec, ssh map[string]SSHAddr, plan []SwitchVariant, say func(string)) (map[string]string, error) {
+	res := r.runPush(ctx, r.planJobs(l, ssh, plan, func(sv SwitchVariant) []byte { return sv.Variant }), say)
 	codec, err := runtime.Codec(l.NOS)
 	if err != nil {
 		return nil, err
@@ -277,8 +274,8 @@ func (r *Runtime) pushVariant(ctx context.Context, l *runtime.Lab, v runtime.Var
 
 // restoreConfigs moves every switch back to the lab's config and saves the
 // read-backs where Up does.
-func (r *Runtime) restoreConfigs(ctx context.Context, l *runtime.Lab, mgmt map[string]string, plan []SwitchVariant, say func(string)) error {
-	res := r.runPush(ctx, r.planJobs(l, mgmt, plan, func(sv SwitchVariant) []byte { return sv.Full }), say)
+func (r *Runtime) restoreConfigs(ctx context.Context, l *runtime.Lab, ssh map[string]SSHAddr, plan []SwitchVariant, say func(string)) error {
+	res := r.runPush(ctx, r.planJobs(l, ssh, plan, func(sv SwitchVariant) []byte { return sv.Full }), say)
 	if err := r.saveReadbacks(l, res, say); err != nil {
 		return err
 	}
@@ -300,7 +297,7 @@ type snapshot struct {
 	hosts    map[string]map[string]int64 // "host:nic" -> counters
 }
 
-func (r *Runtime) snapshot(ctx context.Context, l *runtime.Lab, e Execer, mgmt map[string]string, nics []HostNIC, lossless int) (snapshot, []string) {
+func (r *Runtime) snapshot(ctx context.Context, l *runtime.Lab, e Execer, ssh map[string]SSHAddr, nics []HostNIC, lossless int) (snapshot, []string) {
 	s := snapshot{switches: map[string]SwitchCounters{}, hosts: map[string]map[string]int64{}}
 	show := r.Show
 	if show == nil {
@@ -318,7 +315,7 @@ func (r *Runtime) snapshot(ctx context.Context, l *runtime.Lab, e Execer, mgmt m
 			for _, p := range sw.Ports {
 				ports = append(ports, p.Name)
 			}
-			outs, err := show(ctx, l.NOS, sw.Name, mgmt[sw.Name], r.SSHPort, cred, CounterCommands(l.NOS))
+			outs, err := show(ctx, l.NOS, sw.Name, ssh[sw.Name].Host, ssh[sw.Name].Port, cred, CounterCommands(l.NOS))
 			var sc SwitchCounters
 			if err == nil {
 				sc, err = ParseSwitchCounters(l.NOS, outs, ports, lossless)

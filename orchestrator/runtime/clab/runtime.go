@@ -95,6 +95,10 @@ type Runtime struct {
 	// NetnsDir is where containerlab names the nodes' network namespaces;
 	// "" means /var/run/netns.
 	NetnsDir string
+	// Reach opens the transport to a lab that is up for RunVariant; nil
+	// reaches a containerlab lab through 'containerlab inspect' and the
+	// Docker engine. The clabernetes runtime sets its own.
+	Reach func(ctx context.Context, l *runtime.Lab) (Transport, error)
 }
 
 // PushOverSSH pushes a config with the NOS's SSH pusher: SONiC by
@@ -257,13 +261,26 @@ func (r *Runtime) Up(ctx context.Context, l *runtime.Lab) (err error) {
 	if err := r.waitRunning(ctx, l, eng, say); err != nil {
 		return err
 	}
-	if err := r.verifyHosts(ctx, l, eng); err != nil {
+	ssh, err := switchAddrs(l, mgmt, r.SSHPort)
+	if err != nil {
 		return err
 	}
-	if err := r.waitSSH(ctx, l, mgmt, say); err != nil {
+	return r.Configure(ctx, l, &dockerTransport{Engine: eng, ssh: ssh})
+}
+
+// Configure readies a lab whose nodes run: it checks the hosts' soft-RoCE
+// devices, waits for the switches' SSH servers, pushes every switch's
+// config and reads it back. Up calls it once the containers run; the
+// clabernetes runtime once its Topology is ready.
+func (r *Runtime) Configure(ctx context.Context, l *runtime.Lab, tr Transport) error {
+	say := progress(l)
+	if err := r.verifyHosts(ctx, l, tr); err != nil {
 		return err
 	}
-	return r.pushAll(ctx, l, mgmt, say)
+	if err := r.waitSSH(ctx, l, tr.SwitchSSH(), say); err != nil {
+		return err
+	}
+	return r.pushAll(ctx, l, tr.SwitchSSH(), say)
 }
 
 // CleanupTimeout bounds the clean-up of an interrupted up: containerlab
@@ -348,7 +365,7 @@ func (r *Runtime) waitRunning(ctx context.Context, l *runtime.Lab, eng Engine, s
 
 // waitSSH waits for every switch's SSH server: SONiC-VS and cEOS start it
 // well after their containers run.
-func (r *Runtime) waitSSH(ctx context.Context, l *runtime.Lab, mgmt map[string]string, say func(string)) error {
+func (r *Runtime) waitSSH(ctx context.Context, l *runtime.Lab, ssh map[string]SSHAddr, say func(string)) error {
 	if r.SkipSSHWait {
 		return nil
 	}
@@ -357,15 +374,15 @@ func (r *Runtime) waitSSH(ctx context.Context, l *runtime.Lab, mgmt map[string]s
 		timeout = 5 * time.Minute
 	}
 	for _, sw := range l.Graph.Switches() {
-		host, _, _ := strings.Cut(mgmt[sw.Name], "/")
-		if host == "" {
-			return fmt.Errorf("switch %s has no management address in 'containerlab inspect'", sw.Name)
+		a, ok := ssh[sw.Name]
+		if !ok {
+			return fmt.Errorf("switch %s has no SSH address", sw.Name)
 		}
-		port := r.SSHPort
+		port := a.Port
 		if port == 0 {
 			port = 22
 		}
-		addr := net.JoinHostPort(host, strconv.Itoa(port))
+		addr := net.JoinHostPort(a.Host, strconv.Itoa(port))
 		w := Wait{Node: sw.Name, What: "SSH on " + addr, Timeout: timeout, Interval: 2 * time.Second, Progress: say}
 		if err := w.Until(ctx, TCPOpen(addr)); err != nil {
 			return err
@@ -387,7 +404,7 @@ func HostNets(l *runtime.Lab, h *fabric.Node) []HostNet {
 
 // verifyHosts checks every host NIC's soft-RoCE device. NICs that fail the
 // same way are reported together, each named once.
-func (r *Runtime) verifyHosts(ctx context.Context, l *runtime.Lab, eng Engine) error {
+func (r *Runtime) verifyHosts(ctx context.Context, l *runtime.Lab, eng Execer) error {
 	var errs []error
 	total := 0
 	for _, h := range l.Graph.Hosts() {
@@ -427,7 +444,7 @@ func (r *Runtime) login(nos string) Credentials {
 // where it differs from the pushed config.
 func ReadbackDir(l *runtime.Lab) string { return filepath.Join(l.Dir, "readback") }
 
-func (r *Runtime) pushAll(ctx context.Context, l *runtime.Lab, mgmt map[string]string, say func(string)) error {
+func (r *Runtime) pushAll(ctx context.Context, l *runtime.Lab, ssh map[string]SSHAddr, say func(string)) error {
 	cred := r.login(l.NOS)
 	push := r.PushConfig
 	if push == nil {
@@ -444,12 +461,12 @@ func (r *Runtime) pushAll(ctx context.Context, l *runtime.Lab, mgmt map[string]s
 		if err != nil {
 			return exitcode.Usagef("read config of %s: %v (labctl config render %s writes the missing ones)", name, err, l.Name)
 		}
-		host, _, _ := strings.Cut(mgmt[name], "/")
-		if host == "" {
-			return fmt.Errorf("switch %s has no management address in 'containerlab inspect'", name)
+		addr, ok := ssh[name]
+		if !ok {
+			return fmt.Errorf("switch %s has no SSH address", name)
 		}
 		jobs = append(jobs, PushJob{Device: name, Push: func(ctx context.Context) (string, error) {
-			return push(ctx, l.NOS, name, host, r.SSHPort, cred, cfg)
+			return push(ctx, l.NOS, name, addr.Host, addr.Port, cred, cfg)
 		}})
 	}
 	res := r.runPush(ctx, jobs, say)
