@@ -18,6 +18,10 @@ const (
 	evRateCut
 	evRTO
 	evSample
+	evLinkChange
+	evRouteLearn
+	evStorm
+	evWatchdog
 )
 
 // Run simulates cfg until cfg.DurationNs of simulated time has passed and
@@ -63,6 +67,13 @@ func (s *sim) run(ctx context.Context) error {
 		}
 		switch e.kind {
 		case evArrive:
+			if pk := &s.pkts[e.b]; pk.lost {
+				c := &s.ports[e.a].c[pk.prio]
+				c.drops++
+				c.linkDrops++
+				s.release(e.b)
+				continue
+			}
 			if s.ports[e.a].host {
 				s.hostReceive(e.a, e.b)
 			} else {
@@ -79,7 +90,9 @@ func (s *sim) run(ctx context.Context) error {
 				s.kick(e.a)
 			}
 		case evPauseRx:
-			s.pauseRx(e.a, int(e.b), e.gen == 1)
+			if !s.ports[e.a].down {
+				s.pauseRx(e.a, int(e.b), e.gen == 1)
+			}
 		case evPauseExpire:
 			p := &s.ports[e.a]
 			if p.pauseUntil[e.b] == e.t {
@@ -115,6 +128,14 @@ func (s *sim) run(ctx context.Context) error {
 			if next := s.now + s.sampleT; next <= s.end {
 				s.push(next, evSample, 0, 0, 0)
 			}
+		case evLinkChange:
+			s.linkChange(e.a, e.b, e.gen == 1)
+		case evRouteLearn:
+			s.routeLearn(e.a, e.b, e.gen)
+		case evStorm:
+			s.storm(e.a, e.b, e.gen == 1)
+		case evWatchdog:
+			s.watchdogPoll(e.a)
 		}
 	}
 	s.now = s.end
@@ -176,6 +197,9 @@ func (p *port) paused(prio uint8, now int64) bool { return p.pauseUntil[prio] > 
 // serializing, makes sure a TxDone event will look again.
 func (s *sim) kick(pi int32) {
 	p := &s.ports[pi]
+	if p.down || p.storming != 0 {
+		return // no link, or a stuck NIC that sends nothing but pauses
+	}
 	if p.busyUntil > s.now {
 		if !p.txPending {
 			p.txPending = true
@@ -276,7 +300,19 @@ func (s *sim) switchReceive(in, k int32) {
 	n := &s.nodes[ip.node]
 	pr := n.prio[pk.dscp]
 	pk.prio = pr
-	cands := s.routes[pk.dst][ip.node]
+	if ip.wdDrop&(1<<pr) != 0 {
+		// A PFC watchdog's drop action also drops what arrives on the
+		// stormed port for that priority.
+		ip.c[pr].drops++
+		ip.c[pr].wdDrops++
+		s.release(k)
+		return
+	}
+	table := s.routes[pk.dst]
+	if table == nil {
+		table = s.routeTo(pk.dst)
+	}
+	cands := table[ip.node]
 	if len(cands) == 0 {
 		// Unreachable by construction (paths are checked at setup); count
 		// it as a drop rather than crash.
@@ -286,12 +322,7 @@ func (s *sim) switchReceive(in, k int32) {
 	}
 	out := int32(-1)
 	if pk.kind == pktData {
-		for _, h := range s.flows[pk.flow].route {
-			if h.node == ip.node {
-				out = h.out
-				break
-			}
-		}
+		out = s.pickData(ip.node, n, pk, cands)
 	}
 	if out < 0 {
 		out = ecmpPick(cands, pk.hash, n.seed)
@@ -299,6 +330,18 @@ func (s *sim) switchReceive(in, k int32) {
 	w := int64(pk.wire)
 	pk.inPort = in
 	op := &s.ports[out]
+	if op.down || op.wdDrop&(1<<pr) != 0 {
+		// Sent to a dead link the switch has not routed around yet (a
+		// black hole), or to a queue a PFC watchdog drops.
+		if op.down {
+			op.c[pr].linkDrops++
+		} else {
+			op.c[pr].wdDrops++
+		}
+		op.c[pr].drops++
+		s.release(k)
+		return
+	}
 	// Egress admission: a queue over its limit drops (lossy queues'
 	// limit is what keeps one congested port from taking the whole
 	// buffer); the charge is committed only once ingress admits too.
@@ -443,10 +486,13 @@ func (s *sim) releaseBuffer(out int32, pk *packet) {
 	}
 }
 
-// pausePG sends XOFF or XON for every PFC priority of PG g of port pi.
+// pausePG sends XOFF or XON for every PFC priority of PG g of port pi
+// (but those a PFC watchdog took PFC away from).
 func (s *sim) pausePG(pi int32, g uint8, xoff bool) {
 	for _, pr := range s.ports[pi].pg[g].prios {
-		s.sendPause(pi, pr, xoff)
+		if s.ports[pi].wdIgnore&(1<<pr) == 0 {
+			s.sendPause(pi, pr, xoff)
+		}
 	}
 	if xoff {
 		p := &s.ports[pi]
@@ -497,6 +543,10 @@ func (s *sim) pauseRefresh(pi int32, g int, gen uint32) {
 func (s *sim) pauseRx(pi int32, pr int, xoff bool) {
 	p := &s.ports[pi]
 	p.c[pr].pauseRx++
+	p.lastPauseRxAt[pr] = s.now
+	if p.wdIgnore&(1<<pr) != 0 {
+		return // a PFC watchdog took this priority out of PFC
+	}
 	wasPaused := p.pauseUntil[pr] > s.now
 	if !wasPaused && p.pauseUntil[pr] == s.now && s.now > 0 {
 		// The previous pause ends right now and its expiry event has not
@@ -753,6 +803,11 @@ func (s *sim) afterCut(fi int32) {
 func (s *sim) hostReceive(pi, k int32) {
 	pk := s.pkts[k]
 	s.release(k)
+	if s.ports[pi].storming != 0 {
+		// A stuck NIC drains nothing: what reaches it is lost.
+		s.ports[pi].c[pk.prio].drops++
+		return
+	}
 	if pk.dst != pi {
 		// A host never forwards; routing cannot deliver here.
 		s.ports[pi].c[pk.prio].drops++
@@ -809,45 +864,31 @@ func (s *sim) receiveData(pi, fi int32, f *flowState, pk *packet) {
 	}
 	switch {
 	case pk.psn == f.rcvNxt:
-		f.rcvNxt++
-		f.delivered += int64(pk.payload)
-		if s.now >= max(s.warmup, f.startAt) {
-			f.winBytes += int64(pk.payload)
-		}
-		if s.now >= s.warmup {
-			// Latency, like goodput, is the measurement window's.
-			if f.hist != nil {
-				f.hist.add((s.now - pk.sent) / 1000)
-			} else {
-				s.allHist.add((s.now - pk.sent) / 1000)
+		s.deliver(pi, fi, f, int64(pk.payload), pk.sent)
+		// Packets placed out of order earlier complete behind it.
+		for f.ooo != nil && !f.rcvDone {
+			o, ok := f.ooo[f.rcvNxt]
+			if !ok {
+				break
 			}
-		}
-		f.pendingAck++
-		last := f.rcvNxt == f.total
-		// A ring QP's receiver completes a step at each message end.
-		msgEnd := f.ring != nil && f.rcvNxt%f.perMsg == 0
-		if last || msgEnd || f.pendingAck >= s.ackEvery || s.now-f.lastAck >= s.ackTimer {
-			f.pendingAck = 0
-			f.lastAck = s.now
-			s.sendCtrl(pi, fi, pktAck, f.rcvNxt)
-		}
-		if msgEnd {
-			s.ringReceived(f, f.rcvNxt/f.perMsg-1)
-		}
-		if last {
-			f.rcvDone = true
-			f.completeAt = s.now
-			s.closeHist(f)
-			if f.a2a != nil {
-				s.a2aDone(f)
-			}
-			for _, c := range f.children {
-				if s.flows[c].depsLeft--; s.flows[c].depsLeft == 0 {
-					s.push(s.now+s.flows[c].f.StartNs*1000, evFlowStart, c, 0, 0)
-				}
-			}
+			delete(f.ooo, f.rcvNxt)
+			s.deliver(pi, fi, f, int64(o.payload), o.sent)
 		}
 	case pk.psn > f.rcvNxt:
+		if s.cfg.OutOfOrder {
+			// Out-of-order placement: keep it, and take the gap for a
+			// loss (NAK it) only once packets far beyond it arrive, so
+			// reordering by the fabric costs no retransmission.
+			if f.ooo == nil {
+				f.ooo = map[int64]oooPkt{}
+			}
+			if _, dup := f.ooo[pk.psn]; !dup {
+				f.ooo[pk.psn] = oooPkt{payload: pk.payload, sent: pk.sent}
+			}
+			if pk.psn-f.rcvNxt < oooLossWindow {
+				return
+			}
+		}
 		// One NAK per gap; with NAKRepeat also again for the same gap
 		// once that long has passed.
 		if f.nakPSN != f.rcvNxt || (s.nakRepeat > 0 && s.now-f.lastNak >= s.nakRepeat) {
@@ -860,6 +901,54 @@ func (s *sim) receiveData(pi, fi int32, f *flowState, pk *packet) {
 		if s.now-f.lastAck >= s.ackTimer {
 			f.lastAck = s.now
 			s.sendCtrl(pi, fi, pktAck, f.rcvNxt)
+		}
+	}
+}
+
+// oooLossWindow: with out-of-order placement, a gap is taken for a loss
+// once a packet this many PSNs beyond it arrives (reordering across
+// equal-cost paths stays far below it in a lossless fabric).
+const oooLossWindow = 64
+
+// deliver takes packet rcvNxt (payload bytes, sent at sent): counts it,
+// acknowledges as the receiver does, and completes messages and the flow.
+func (s *sim) deliver(pi, fi int32, f *flowState, payload, sent int64) {
+	f.rcvNxt++
+	f.delivered += payload
+	if s.now >= max(s.warmup, f.startAt) {
+		f.winBytes += payload
+	}
+	if s.now >= s.warmup {
+		// Latency, like goodput, is the measurement window's.
+		if f.hist != nil {
+			f.hist.add((s.now - sent) / 1000)
+		} else {
+			s.allHist.add((s.now - sent) / 1000)
+		}
+	}
+	f.pendingAck++
+	last := f.rcvNxt == f.total
+	// A ring QP's receiver completes a step at each message end.
+	msgEnd := f.ring != nil && f.rcvNxt%f.perMsg == 0
+	if last || msgEnd || f.pendingAck >= s.ackEvery || s.now-f.lastAck >= s.ackTimer {
+		f.pendingAck = 0
+		f.lastAck = s.now
+		s.sendCtrl(pi, fi, pktAck, f.rcvNxt)
+	}
+	if msgEnd {
+		s.ringReceived(f, f.rcvNxt/f.perMsg-1)
+	}
+	if last {
+		f.rcvDone = true
+		f.completeAt = s.now
+		s.closeHist(f)
+		if f.a2a != nil {
+			s.a2aDone(f)
+		}
+		for _, c := range f.children {
+			if s.flows[c].depsLeft--; s.flows[c].depsLeft == 0 {
+				s.push(s.now+s.flows[c].f.StartNs*1000, evFlowStart, c, 0, 0)
+			}
 		}
 	}
 }

@@ -124,6 +124,8 @@ func (s *sim) result() *Result {
 		r.Rings = append(r.Rings, st)
 	}
 
+	r.Timeline = s.timeline
+	wdCounts := s.watchdogCounts()
 	for pi := range s.ports {
 		p := &s.ports[pi]
 		for pr := 0; pr < 8; pr++ {
@@ -131,17 +133,21 @@ func (s *sim) result() *Result {
 			if p.pauseUntil[pr] > s.end {
 				c.pausedNs += s.end - p.pausedSince[pr]
 			}
-			if c == (prioCounters{}) {
+			wd := wdCounts[[2]int32{int32(pi), int32(pr)}]
+			if c == (prioCounters{}) && wd == [2]int64{} {
 				continue
 			}
 			r.Ports = append(r.Ports, PortStats{
 				Node: p.ref.Node, Port: p.ref.Port, Priority: pr,
 				TxBytes: c.txBytes, TxPackets: c.txPkts, ECNMarked: c.marked, Drops: c.drops,
 				IngressDrops: c.ingressDrops, EgressDrops: c.egressDrops, ControlDrops: c.ctrlDrops,
+				LinkDrops: c.linkDrops, WatchdogDrops: c.wdDrops, WatchdogStorms: wd[0], WatchdogRestores: wd[1],
 				PauseTx: c.pauseTx, PauseRx: c.pauseRx, PausedNs: c.pausedNs / 1000,
 				MaxQueueBytes: c.maxQueue,
 			})
 			r.Totals.Drops += c.drops
+			r.Totals.LinkDrops += c.linkDrops
+			r.Totals.WatchdogDrops += c.wdDrops
 			r.Totals.PauseFrames += c.pauseTx
 			r.Totals.PausedNs += c.pausedNs / 1000
 			r.Totals.ECNMarked += c.marked

@@ -16,6 +16,9 @@ type Result struct {
 	// AllToAll are the all-to-all collectives, per sending rank.
 	AllToAll []AllToAllStats `json:"all_to_all,omitempty"`
 	Series   *Series         `json:"series,omitempty"`
+	// Timeline lists the faults, routing changes and watchdog actions of
+	// the run in time order.
+	Timeline []Mark `json:"timeline,omitempty"`
 }
 
 // AllToAllStats is one all-to-all collective: per sending rank what its
@@ -104,13 +107,20 @@ type PortStats struct {
 	Drops     int64  `json:"drops"`
 	// IngressDrops were refused by the port's ingress priority group (over
 	// its limit with no headroom left); EgressDrops by its egress queue.
-	IngressDrops  int64 `json:"ingress_drops,omitempty"`
-	EgressDrops   int64 `json:"egress_drops,omitempty"`
-	ControlDrops  int64 `json:"control_drops,omitempty"`
-	PauseTx       int64 `json:"pfc_tx"`
-	PauseRx       int64 `json:"pfc_rx"`
-	PausedNs      int64 `json:"paused_ns"`
-	MaxQueueBytes int64 `json:"max_queue_bytes"`
+	IngressDrops int64 `json:"ingress_drops,omitempty"`
+	EgressDrops  int64 `json:"egress_drops,omitempty"`
+	ControlDrops int64 `json:"control_drops,omitempty"`
+	// LinkDrops were lost to a link going down; WatchdogDrops dropped by
+	// a PFC watchdog; WatchdogStorms and WatchdogRestores count its
+	// storm declarations and restorations on this port and priority.
+	LinkDrops        int64 `json:"link_drops,omitempty"`
+	WatchdogDrops    int64 `json:"watchdog_drops,omitempty"`
+	WatchdogStorms   int64 `json:"watchdog_storms,omitempty"`
+	WatchdogRestores int64 `json:"watchdog_restores,omitempty"`
+	PauseTx          int64 `json:"pfc_tx"`
+	PauseRx          int64 `json:"pfc_rx"`
+	PausedNs         int64 `json:"paused_ns"`
+	MaxQueueBytes    int64 `json:"max_queue_bytes"`
 }
 
 // Totals sum the run.
@@ -120,14 +130,18 @@ type Totals struct {
 	MinFlowGbps    float64 `json:"min_flow_gbps"`
 	JainFairness   float64 `json:"jain_fairness"`
 	Drops          int64   `json:"drops"`
-	PauseFrames    int64   `json:"pause_frames"` // PFC frames sent (XOFF, refresh, XON)
-	PausedNs       int64   `json:"paused_ns"`
-	ECNMarked      int64   `json:"ecn_marked"`
-	CNPs           int64   `json:"cnps"`
-	Retransmits    int64   `json:"retransmits"`
-	Timeouts       int64   `json:"timeouts"`
-	FailedFlows    int     `json:"failed_flows,omitempty"`
-	LatencyP99Ns   int64   `json:"latency_p99_ns"`
+	// LinkDrops and WatchdogDrops are the parts of Drops lost to link
+	// faults and dropped by PFC watchdogs.
+	LinkDrops     int64 `json:"link_drops,omitempty"`
+	WatchdogDrops int64 `json:"watchdog_drops,omitempty"`
+	PauseFrames   int64 `json:"pause_frames"` // PFC frames sent (XOFF, refresh, XON)
+	PausedNs      int64 `json:"paused_ns"`
+	ECNMarked     int64 `json:"ecn_marked"`
+	CNPs          int64 `json:"cnps"`
+	Retransmits   int64 `json:"retransmits"`
+	Timeouts      int64 `json:"timeouts"`
+	FailedFlows   int   `json:"failed_flows,omitempty"`
+	LatencyP99Ns  int64 `json:"latency_p99_ns"`
 }
 
 // Series are the sampled time series of a run.

@@ -36,6 +36,8 @@ type packet struct {
 	// egAcct says where the egress queue charged the packet: 0 nowhere
 	// (no egress limit), 1 its reserve, 2 the shared pool.
 	egAcct uint8
+	// lost: the packet was on the wire of a link that went down.
+	lost bool
 }
 
 type pktQueue struct {
@@ -50,8 +52,12 @@ type prioCounters struct {
 	// and headroom), at egress (the queue over its limit); ctrlDrops are
 	// ingress drops of ACKs, NAKs and CNPs.
 	ingressDrops, egressDrops, ctrlDrops int64
-	pauseTx, pauseRx, pausedNs           int64
-	maxQueue                             int64
+	// linkDrops were lost to a link going down (on its wire, in its
+	// queues, or sent to it before the switch routed around it);
+	// wdDrops were dropped by a PFC watchdog's drop action.
+	linkDrops, wdDrops         int64
+	pauseTx, pauseRx, pausedNs int64
+	maxQueue                   int64
 }
 
 type port struct {
@@ -62,6 +68,13 @@ type port struct {
 	rateKbps int64   // actual bit rate, nominal plus clock skew
 	lineMbps float64 // nominal rate
 	propPs   int64
+
+	// down: the port's link is down (LinkFault). storming: priorities a
+	// stuck NIC pauses without end (PauseStorm). wdIgnore: priorities
+	// whose pause frames a PFC watchdog ignores, and does not send;
+	// wdDrop: priorities it drops at this port.
+	down                       bool
+	storming, wdIgnore, wdDrop uint8
 
 	lastArrive int64 // switch ingress: keeps pipeline jitter from reordering
 	lastPause  int64 // arrival of the last PFC frame sent, keeps them in order
@@ -76,8 +89,9 @@ type port struct {
 	visited bool
 
 	// Pauses this port obeys (it is the upstream of a PAUSE).
-	pauseUntil  [8]int64
-	pausedSince [8]int64
+	pauseUntil    [8]int64
+	pausedSince   [8]int64
+	lastPauseRxAt [8]int64
 
 	// Ingress admission and PFC state per priority group (switch ports),
 	// and egress admission per queue.
@@ -199,6 +213,14 @@ type flowState struct {
 	cnpsSent     int64
 	hist         *histogram
 	lat          Latency
+	// ooo holds packets placed out of order (Config.OutOfOrder) until
+	// the gap before them fills.
+	ooo map[int64]oooPkt
+}
+
+type oooPkt struct {
+	payload int32
+	sent    int64
 }
 
 type sim struct {
@@ -213,6 +235,15 @@ type sim struct {
 	free   int32
 	flows  []flowState
 	routes [][][]int32 // [dst NIC port][node] -> candidate egress ports
+
+	// Link faults (faults.go): the links with faults, each port's fault
+	// link (-1 none; nil without faults), each switch's view of them.
+	faultLinks []faultLink
+	portFault  []int8
+	nodeView   []uint64
+	timeline   []Mark
+	wds        []wdState
+	lb         lbState
 
 	portByRef  map[PortRef]int32
 	nodeByName map[string]int32
@@ -352,6 +383,15 @@ func newSim(cfg *Config) (*sim, error) {
 	}
 	s.pkts = make([]packet, 0, 4096)
 	s.q.ev = make([]event, 0, 1024)
+	if err := s.buildFaults(); err != nil {
+		return nil, err
+	}
+	if err := s.buildWatchdogs(); err != nil {
+		return nil, err
+	}
+	if err := s.buildLB(); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -703,24 +743,39 @@ func (s *sim) routeTo(dst int32) [][]int32 {
 	if s.nodes[attached].kind != Switch {
 		return table
 	}
-	dist := make([]int32, len(s.nodes))
-	for i := range dist {
-		dist[i] = -1
-	}
-	dist[attached] = 0
-	queue := []int32{attached}
-	for len(queue) > 0 {
-		u := queue[0]
-		queue = queue[1:]
-		for _, pu := range s.nodes[u].ports {
-			v := s.ports[s.ports[pu].peer].node
-			if s.nodes[v].kind == Switch && dist[v] < 0 {
-				dist[v] = dist[u] + 1
-				queue = append(queue, v)
+	// Each switch routes with its own view of the links that failed: one
+	// breadth-first search per distinct view (one without faults).
+	views, viewOf := s.viewsOf()
+	dists := make([][]int32, len(views))
+	for vi, mask := range views {
+		dist := make([]int32, len(s.nodes))
+		for i := range dist {
+			dist[i] = -1
+		}
+		dists[vi] = dist
+		if s.blocked(mask, attachPort) {
+			continue // the NIC's own link is down in this view
+		}
+		dist[attached] = 0
+		queue := []int32{attached}
+		for len(queue) > 0 {
+			u := queue[0]
+			queue = queue[1:]
+			for _, pu := range s.nodes[u].ports {
+				v := s.ports[s.ports[pu].peer].node
+				if s.nodes[v].kind == Switch && dist[v] < 0 && !s.blocked(mask, pu) {
+					dist[v] = dist[u] + 1
+					queue = append(queue, v)
+				}
 			}
 		}
 	}
 	for u := range s.nodes {
+		vi := 0
+		if viewOf != nil {
+			vi = viewOf[u]
+		}
+		dist := dists[vi]
 		if s.nodes[u].kind != Switch || dist[u] < 0 {
 			continue
 		}
@@ -730,7 +785,7 @@ func (s *sim) routeTo(dst int32) [][]int32 {
 		}
 		for _, pu := range s.nodes[u].ports {
 			v := s.ports[s.ports[pu].peer].node
-			if s.nodes[v].kind == Switch && dist[v] == dist[u]-1 {
+			if s.nodes[v].kind == Switch && dist[v] == dist[u]-1 && !s.blocked(views[vi], pu) {
 				table[u] = append(table[u], pu)
 			}
 		}

@@ -121,7 +121,9 @@ type PortQoS struct {
 	// (SAI's XON_OFFSET_TH and XON_TH), and the headroom has drained.
 	// Both 0 mean an offset of 3 KiB; XonBytes alone applies only the
 	// floor, as SONiC does without xon_offset.
-	PFC            bool
+	PFC bool
+	// Watchdog, when set on a PFC priority, is the port's PFC watchdog.
+	Watchdog       *Watchdog
 	HeadroomBytes  int64
 	HeadroomGiven  bool
 	XonOffsetBytes int64
@@ -286,6 +288,19 @@ type Config struct {
 	// (0 means 100 ns, negative means none). Like clock skew, it keeps
 	// identical senders from phase-locking at a full queue.
 	SwitchJitterNs int64
+	// Faults take links down and back up during the run; Storms make NICs
+	// send PFC pause frames without end (a stuck receiver).
+	Faults []LinkFault
+	Storms []PauseStorm
+	// LB is how switches spread packets over equal-cost ports.
+	LB LoadBalancing
+	// OutOfOrder makes receiving NICs place packets that arrive out of
+	// order instead of discarding them (ConnectX-5 and later with
+	// out-of-order data placement, which adaptive routing and packet
+	// spraying need); without it a reordered packet looks like a loss to
+	// the go-back-N receiver. See receiveData for the model.
+	OutOfOrder bool
+
 	// NICDelayNs is the NICs' own processing time (send and receive
 	// pipelines, PCIe), charged once per packet on arrival at the
 	// receiving NIC (0 means 1000 ns, negative none). It puts one-way
@@ -293,8 +308,82 @@ type Config struct {
 	NICDelayNs int64
 }
 
+// LinkFault takes the link with end Link (either end, "node:port") down at
+// DownNs and, when UpNs > DownNs, back up at UpNs. Packets on the wire and
+// in the egress queues of its two ports are lost when it goes down. The
+// switches at its two ends change their routes DetectNs after each change
+// (they see the port go down), every other switch ConvergeNs after it (it
+// learns from the routing protocol); until then a switch keeps hashing
+// flows onto the dead link, and what it sends there is lost. Negative
+// means at once; 0 means DefaultDetectNs / DefaultConvergeNs.
+type LinkFault struct {
+	Link                 PortRef
+	DownNs, UpNs         int64
+	DetectNs, ConvergeNs int64
+}
+
+// PauseStorm makes a host NIC send PFC XOFF frames for Priority from
+// StartNs until EndNs (0: the end of the run), as a stuck NIC whose
+// receive side no longer drains does; what reaches the NIC meanwhile is
+// dropped. Its switch port stops sending that priority, its queue fills,
+// and PFC carries the pause upstream unless a PFC watchdog (PortQoS.
+// Watchdog) breaks it.
+type PauseStorm struct {
+	NIC            string
+	Priority       int
+	StartNs, EndNs int64
+}
+
+// Watchdog is a switch port's PFC watchdog for one lossless priority, as
+// SONiC (PFC_WD) and EOS configure it. Every PollNs it looks at the
+// priority's egress queue: when the port received pause frames for it and
+// the queue was paused and sent nothing for a whole interval, the interval
+// counts towards DetectionNs; a storm is declared after
+// ceil(DetectionNs/PollNs) such intervals in a row, so within DetectionNs
+// + PollNs of its start (SONiC's detection plugins). Then Action applies:
+// "drop" (the port ignores pause frames for the priority and stops
+// sending them, and drops the queue's packets and that priority's packets
+// arriving on the port), "forward" (it ignores pause frames and stops
+// sending them, so the queue drains towards the stuck peer), "alert"
+// (nothing but the count). After RestorationNs without pause frames
+// (0: never) the port goes back to normal.
+type Watchdog struct {
+	DetectionNs, RestorationNs, PollNs int64
+	Action                             string
+}
+
+// LoadBalancing is how switches choose among equal-cost egress ports.
+type LoadBalancing struct {
+	// Mode is "ecmp" (or ""): a flow's 5-tuple hash picks the port, so a
+	// flow keeps its path; "flowlet": a flow moves to a random port when
+	// it has been idle at the switch for FlowletGapNs (LetFlow), which
+	// keeps its packets in order when the gap exceeds the paths' delay
+	// difference; "spray": every packet of a flow takes a random port;
+	// "adaptive": every packet takes the port with the least bytes queued
+	// for its priority (switch adaptive routing). Spray and adaptive
+	// reorder packets: without OutOfOrder receivers treat that as loss.
+	// ACKs, NAKs and CNPs always use the flow hash.
+	Mode string
+	// FlowletGapNs is the idle time that starts a new flowlet; 0 means
+	// DefaultFlowletGapNs.
+	FlowletGapNs int64
+}
+
 // Defaults used when a Config leaves a field zero.
 const (
+	// DefaultDetectNs: a switch sees its own port go down within
+	// milliseconds of the carrier loss (RFC 7938 section 7.1: a link
+	// failure "is often detected in milliseconds").
+	DefaultDetectNs = 1_000_000
+	// DefaultConvergeNs: the other switches route around the failure once
+	// BGP has withdrawn it; with BFD at FRR's default timers (transmit and
+	// receive interval 300 ms, detect multiplier 3; SONiC runs FRR) the
+	// failure is detected after 900 ms.
+	DefaultConvergeNs = 900_000_000
+	// DefaultFlowletGapNs is the flowlet inactivity timeout that RDMA load
+	// balancing studies use (ConWeave's simulations of CONGA and LetFlow,
+	// 100 µs; switch ASICs offer 16 to 256 µs).
+	DefaultFlowletGapNs = 100_000
 	// DefaultQPTimeout and DefaultRetryCount are perftest's QP settings
 	// (perftest_parameters.h DEF_QP_TIME 14, DEF_RETRY_COUNT 7).
 	DefaultQPTimeout   = 14

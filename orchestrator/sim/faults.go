@@ -1,0 +1,425 @@
+package sim
+
+import "fmt"
+
+// Link faults: a link goes down (packets on it and queued for it are
+// lost), the switches at its ends stop routing over it after the
+// detection delay and every other switch after the convergence delay;
+// each switch routes with its own view of which links are down, so during
+// convergence packets can be black-holed (a switch still hashing onto the
+// dead link) or bounced (a switch routing around it through a neighbour
+// that has not heard yet).
+
+// faultLink is one link that has a LinkFault.
+type faultLink struct {
+	a, b int32 // its two ports
+}
+
+// maxFaultLinks bounds the links with faults: a switch's view of them is
+// one bit each.
+const maxFaultLinks = 64
+
+// Timeline kinds, in Mark.Kind.
+const (
+	MarkLinkDown         = "link down"
+	MarkLinkUp           = "link up"
+	MarkRoutesUpdated    = "routes updated"
+	MarkStormStart       = "pfc storm start"
+	MarkStormEnd         = "pfc storm end"
+	MarkWatchdogStorm    = "watchdog storm detected"
+	MarkWatchdogRestored = "watchdog restored"
+)
+
+// Mark is a moment of the run worth showing on a time axis: a fault, a
+// routing change, a watchdog action.
+type Mark struct {
+	TimeNs int64  `json:"t_ns"`
+	Kind   string `json:"kind"`
+	Where  string `json:"where"`
+	Detail string `json:"detail,omitempty"`
+}
+
+func (s *sim) mark(kind, where, detail string) {
+	s.timeline = append(s.timeline, Mark{TimeNs: s.now / 1000, Kind: kind, Where: where, Detail: detail})
+}
+
+// buildFaults checks the link faults and storms and schedules them.
+func (s *sim) buildFaults() error {
+	s.portFault = nil
+	byLink := map[int32]int{} // lower port of a link -> fault link index
+	for i, f := range s.cfg.Faults {
+		pi, ok := s.portByRef[f.Link]
+		if !ok {
+			return errorf("fault %d: no port %s (name a link by one of its ends, node:port)", i, f.Link)
+		}
+		if f.DownNs < 0 || f.DownNs*1000 > s.end {
+			return errorf("fault %d on %s: down at %d ns is outside the run (0..%d ns)", i, f.Link, f.DownNs, s.end/1000)
+		}
+		if f.UpNs != 0 && f.UpNs <= f.DownNs {
+			return errorf("fault %d on %s: up at %d ns is not after down at %d ns (leave it 0 to keep the link down)", i, f.Link, f.UpNs, f.DownNs)
+		}
+		if f.DetectNs > maxTimeNs || f.ConvergeNs > maxTimeNs {
+			return errorf("fault %d on %s: detection or convergence delay beyond %d ns", i, f.Link, int64(maxTimeNs))
+		}
+		lo := min(pi, s.ports[pi].peer)
+		k, seen := byLink[lo]
+		if !seen {
+			if len(s.faultLinks) == maxFaultLinks {
+				return errorf("fault %d on %s: faults on more than %d links", i, f.Link, maxFaultLinks)
+			}
+			k = len(s.faultLinks)
+			byLink[lo] = k
+			s.faultLinks = append(s.faultLinks, faultLink{a: lo, b: s.ports[lo].peer})
+		}
+		if s.portFault == nil {
+			s.portFault = make([]int8, len(s.ports))
+			for j := range s.portFault {
+				s.portFault[j] = -1
+			}
+		}
+		s.portFault[lo], s.portFault[s.ports[lo].peer] = int8(k), int8(k)
+		s.push(f.DownNs*1000, evLinkChange, int32(k), int32(i), 0)
+		if f.UpNs > 0 && f.UpNs*1000 <= s.end {
+			s.push(f.UpNs*1000, evLinkChange, int32(k), int32(i), 1)
+		}
+	}
+	// Overlapping faults on one link would make its state ambiguous.
+	for i, f := range s.cfg.Faults {
+		for j := i + 1; j < len(s.cfg.Faults); j++ {
+			g := s.cfg.Faults[j]
+			if s.portFault[s.portByRef[f.Link]] != s.portFault[s.portByRef[g.Link]] {
+				continue
+			}
+			fEnd, gEnd := f.UpNs, g.UpNs
+			if fEnd == 0 {
+				fEnd = s.end / 1000
+			}
+			if gEnd == 0 {
+				gEnd = s.end / 1000
+			}
+			if f.DownNs < gEnd && g.DownNs < fEnd {
+				return errorf("faults %d and %d overlap on the link of %s: give one link one down time at a time", i, j, f.Link)
+			}
+		}
+	}
+	if len(s.faultLinks) > 0 {
+		s.nodeView = make([]uint64, len(s.nodes))
+	}
+	for i, st := range s.cfg.Storms {
+		pi, err := s.resolveNIC(st.NIC)
+		if err != nil {
+			return errorf("storm %d: %v", i, err)
+		}
+		if st.Priority < 0 || st.Priority > 7 {
+			return errorf("storm %d on %s: priority %d out of range 0..7", i, st.NIC, st.Priority)
+		}
+		if st.StartNs < 0 || st.StartNs*1000 > s.end || (st.EndNs != 0 && st.EndNs <= st.StartNs) {
+			return errorf("storm %d on %s: start %d ns and end %d ns must lie in the run, end after start (0: the end of the run)", i, st.NIC, st.StartNs, st.EndNs)
+		}
+		s.push(st.StartNs*1000, evStorm, pi, int32(i), 0)
+	}
+	return nil
+}
+
+// linkChange applies fault fi to fault link k: down (up false) or up.
+func (s *sim) linkChange(k, fi int32, up bool) {
+	fl := s.faultLinks[k]
+	f := &s.cfg.Faults[fi]
+	a, b := &s.ports[fl.a], &s.ports[fl.b]
+	where := fmt.Sprintf("%s - %s", a.ref, b.ref)
+	if up {
+		a.down, b.down = false, false
+		s.mark(MarkLinkUp, where, "")
+		s.kick(fl.a)
+		s.kick(fl.b)
+	} else {
+		a.down, b.down = true, true
+		lost := s.loseInFlight(fl.a, fl.b)
+		lost += s.flushPort(fl.a) + s.flushPort(fl.b)
+		s.mark(MarkLinkDown, where, fmt.Sprintf("%d packets lost on the wire and in its queues", lost))
+	}
+	// The ends learn after the detection delay, the rest after the
+	// convergence delay; the event carries the state to learn.
+	state := int32(0)
+	if !up {
+		state = 1
+	}
+	for _, end := range []int32{fl.a, fl.b} {
+		if n := s.ports[end].node; s.nodes[n].kind == Switch {
+			s.push(s.now+delayPs(f.DetectNs, DefaultDetectNs), evRouteLearn, k, n, uint32(state))
+		}
+	}
+	s.push(s.now+delayPs(f.ConvergeNs, DefaultConvergeNs), evRouteLearn, k, -1, uint32(state))
+}
+
+// delayPs is a fault delay in ps: negative means none, 0 the default.
+func delayPs(ns, def int64) int64 {
+	switch {
+	case ns < 0:
+		return 0
+	case ns == 0:
+		return def * 1000
+	}
+	return ns * 1000
+}
+
+// routeLearn sets fault link k's state (down != 0) in the view of switch
+// n, or of every switch other than the link's ends when n is -1, and
+// drops the route tables so they are rebuilt from the new views.
+func (s *sim) routeLearn(k, n int32, down uint32) {
+	fl := s.faultLinks[k]
+	ends := [2]int32{s.ports[fl.a].node, s.ports[fl.b].node}
+	bit := uint64(1) << k
+	changed := 0
+	for u := range s.nodes {
+		if s.nodes[u].kind != Switch {
+			continue
+		}
+		if n >= 0 && int32(u) != n || n < 0 && (int32(u) == ends[0] || int32(u) == ends[1]) {
+			continue
+		}
+		old := s.nodeView[u]
+		if down != 0 {
+			s.nodeView[u] |= bit
+		} else {
+			s.nodeView[u] &^= bit
+		}
+		if s.nodeView[u] != old {
+			changed++
+		}
+	}
+	if changed == 0 {
+		return
+	}
+	for i := range s.routes {
+		s.routes[i] = nil
+	}
+	who := "every other switch"
+	if n >= 0 {
+		who = s.nodes[n].name
+	}
+	state := "up"
+	if down != 0 {
+		state = "down"
+	}
+	s.mark(MarkRoutesUpdated, who, fmt.Sprintf("%s - %s %s", s.ports[fl.a].ref, s.ports[fl.b].ref, state))
+}
+
+// blocked reports whether a switch with view mask routes around port p.
+func (s *sim) blocked(mask uint64, p int32) bool {
+	if mask == 0 || s.portFault == nil {
+		return false
+	}
+	k := s.portFault[p]
+	return k >= 0 && mask&(1<<uint(k)) != 0
+}
+
+// loseInFlight marks the packets on the wire between ports a and b as
+// lost: they arrive nowhere.
+func (s *sim) loseInFlight(a, b int32) int {
+	n := 0
+	for _, e := range s.q.ev {
+		if e.kind == evArrive && (e.a == a || e.a == b) && !s.pkts[e.b].lost {
+			s.pkts[e.b].lost = true
+			n++
+		}
+	}
+	return n
+}
+
+// flushPort drops everything queued at port pi (its link went down).
+func (s *sim) flushPort(pi int32) int {
+	p := &s.ports[pi]
+	n := 0
+	for pr := range p.q {
+		for p.q[pr].n > 0 {
+			k := s.dequeue(&p.q[pr])
+			if !p.host {
+				s.releaseBuffer(pi, &s.pkts[k])
+			}
+			p.c[pr].drops++
+			p.c[pr].linkDrops++
+			s.release(k)
+			n++
+		}
+		// Pauses from the dead peer end with the link.
+		if p.pauseUntil[pr] > s.now {
+			p.c[pr].pausedNs += s.now - p.pausedSince[pr]
+			p.pauseUntil[pr] = 0
+		}
+	}
+	return n
+}
+
+// viewsOf returns the distinct views of the switches (bit masks of fault
+// links believed down) and each node's index among them.
+func (s *sim) viewsOf() ([]uint64, []int) {
+	if s.nodeView == nil {
+		return []uint64{0}, nil
+	}
+	var views []uint64
+	idx := make([]int, len(s.nodes))
+	for u, m := range s.nodeView {
+		j := -1
+		for i, v := range views {
+			if v == m {
+				j = i
+				break
+			}
+		}
+		if j < 0 {
+			j = len(views)
+			views = append(views, m)
+		}
+		idx[u] = j
+	}
+	return views, idx
+}
+
+// --- PFC storms ---
+
+// storm starts storm si at NIC port pi, or refreshes it (gen 1).
+func (s *sim) storm(pi, si int32, refresh bool) {
+	st := &s.cfg.Storms[si]
+	p := &s.ports[pi]
+	pr := uint8(st.Priority)
+	end := st.EndNs * 1000
+	if end == 0 || end > s.end {
+		end = s.end
+	}
+	if s.now >= end {
+		if end < s.end { // a storm that lasts the run has no end to show
+			p.storming &^= 1 << pr
+			s.mark(MarkStormEnd, p.ref.String(), fmt.Sprintf("priority %d", pr))
+			s.kick(pi)
+		}
+		return
+	}
+	if !refresh {
+		p.storming |= 1 << pr
+		s.mark(MarkStormStart, p.ref.String(), fmt.Sprintf("priority %d", pr))
+	}
+	s.sendPause(pi, pr, true)
+	s.push(min(s.now+s.pauseDurationPs(p)/2, end), evStorm, pi, si, 1)
+}
+
+// --- PFC watchdog ---
+
+// wdState is the PFC watchdog of one switch port and priority.
+type wdState struct {
+	port             int32
+	prio             uint8
+	cfg              Watchdog
+	poll             int64 // ps
+	stormed          bool
+	storms, restores int64
+}
+
+// Watchdog defaults: SONiC's poll interval (orchagent's PFC_WD flex
+// counter group polls every 100 ms).
+const DefaultWatchdogPollNs = 100_000_000
+
+func (s *sim) buildWatchdogs() error {
+	for pi := range s.ports {
+		p := &s.ports[pi]
+		if p.host {
+			continue
+		}
+		for pr := range 8 {
+			w := p.qos[pr].Watchdog
+			if w == nil || !p.qos[pr].PFC {
+				continue
+			}
+			if w.DetectionNs <= 0 || w.RestorationNs < 0 || w.PollNs < 0 || w.DetectionNs > maxTimeNs || w.RestorationNs > maxTimeNs || w.PollNs > maxTimeNs {
+				return errorf("port %s priority %d: watchdog detection %d ns must be positive, restoration %d ns and poll %d ns not negative", p.ref, pr, w.DetectionNs, w.RestorationNs, w.PollNs)
+			}
+			switch w.Action {
+			case "drop", "forward", "alert":
+			default:
+				return errorf("port %s priority %d: watchdog action %q: use drop, forward or alert", p.ref, pr, w.Action)
+			}
+			poll := w.PollNs
+			if poll == 0 {
+				poll = DefaultWatchdogPollNs
+			}
+			s.wds = append(s.wds, wdState{port: int32(pi), prio: uint8(pr), cfg: *w, poll: poll * 1000})
+			s.push(poll*1000, evWatchdog, int32(len(s.wds)-1), 0, 0)
+		}
+	}
+	return nil
+}
+
+// watchdogPoll is one poll of watchdog i. A storm is a priority paused
+// without a break (so sending nothing) for the detection time: declared
+// at the first poll at least DetectionNs after the pause began, so within
+// DetectionNs + PollNs of it. The stormed port is restored at the first
+// poll RestorationNs after the last pause frame it received (for "alert",
+// as soon as the pause is over).
+func (s *sim) watchdogPoll(i int32) {
+	wd := &s.wds[i]
+	p := &s.ports[wd.port]
+	pr := wd.prio
+	where := fmt.Sprintf("%s priority %d", p.ref, pr)
+	switch {
+	case !wd.stormed:
+		if p.paused(pr, s.now) && s.now-p.pausedSince[pr] >= wd.cfg.DetectionNs*1000 {
+			wd.stormed = true
+			wd.storms++
+			s.mark(MarkWatchdogStorm, where, fmt.Sprintf("action %s, paused since %.3f ms", wd.cfg.Action, float64(p.pausedSince[pr])/1e9))
+			s.watchdogAct(wd, true)
+		}
+	case wd.cfg.Action == "alert" && !p.paused(pr, s.now),
+		wd.cfg.Action != "alert" && wd.cfg.RestorationNs > 0 && s.now-p.lastPauseRxAt[pr] >= wd.cfg.RestorationNs*1000:
+		wd.stormed = false
+		wd.restores++
+		s.mark(MarkWatchdogRestored, where, "")
+		s.watchdogAct(wd, false)
+	}
+	if next := s.now + wd.poll; next <= s.end {
+		s.push(next, evWatchdog, i, 0, 0)
+	}
+}
+
+// watchdogAct applies (on) or lifts the watchdog's action on its port.
+func (s *sim) watchdogAct(wd *wdState, on bool) {
+	if wd.cfg.Action == "alert" {
+		return
+	}
+	p := &s.ports[wd.port]
+	bit := uint8(1) << wd.prio
+	if !on {
+		p.wdIgnore &^= bit
+		p.wdDrop &^= bit
+		return
+	}
+	p.wdIgnore |= bit
+	if pu := p.pauseUntil[wd.prio]; pu > s.now {
+		p.c[wd.prio].pausedNs += s.now - p.pausedSince[wd.prio]
+		p.pauseUntil[wd.prio] = 0
+	}
+	if wd.cfg.Action == "drop" {
+		p.wdDrop |= bit
+		q := &p.q[wd.prio]
+		for q.n > 0 {
+			k := s.dequeue(q)
+			s.releaseBuffer(wd.port, &s.pkts[k])
+			p.c[wd.prio].drops++
+			p.c[wd.prio].wdDrops++
+			s.release(k)
+		}
+	}
+	s.kick(wd.port)
+}
+
+// watchdogCounts sums a port's watchdog storms and restorations per
+// priority, for the result.
+func (s *sim) watchdogCounts() map[[2]int32][2]int64 {
+	if len(s.wds) == 0 {
+		return nil
+	}
+	m := make(map[[2]int32][2]int64, len(s.wds))
+	for _, wd := range s.wds {
+		m[[2]int32{wd.port, int32(wd.prio)}] = [2]int64{wd.storms, wd.restores}
+	}
+	return m
+}
