@@ -21,6 +21,11 @@ type Spec struct {
 	// local ACK timeout after that: 0, the default. HPCC's ns-3 model
 	// repeats it every 500 µs; set that to compare with it.
 	NAKRepeatUs *int64 `yaml:"nak_repeat_us,omitempty" json:"nak_repeat_us,omitempty"`
+	// OutOfOrder makes receiving NICs place packets that arrive out of
+	// order (ConnectX-5 and later, out-of-order data placement, which
+	// switch adaptive routing and packet spraying need); off, the
+	// default, a reordered packet is handled as a loss (go-back-N).
+	OutOfOrder *bool `yaml:"out_of_order,omitempty" json:"out_of_order,omitempty"`
 }
 
 // DCQCNSpec names a preset and overrides its parameters by the NIC's
@@ -64,6 +69,7 @@ type Settings struct {
 	QPTimeout   int    `json:"qp_timeout"`
 	RetryCnt    int    `json:"retry_cnt"`
 	NAKRepeatUs int64  `json:"nak_repeat_us,omitempty"`
+	OutOfOrder  bool   `json:"out_of_order,omitempty"`
 }
 
 // Default QP transport settings: perftest's (perftest_parameters.h
@@ -96,6 +102,7 @@ func Resolve(lineRateGbps float64, cnpDSCP int, specs ...*Spec) (Settings, error
 		set(&st.QPTimeout, s.QPTimeout)
 		set(&st.RetryCnt, s.RetryCnt)
 		set(&st.NAKRepeatUs, s.NAKRepeatUs)
+		set(&st.OutOfOrder, s.OutOfOrder)
 		if c := s.DCQCN; c != nil {
 			c.apply(&st.DCQCN)
 			set(&st.CNPDSCP, c.CNPDSCP)
@@ -138,6 +145,7 @@ func (st Settings) Params() []Param {
 		Param{"qp_timeout", fmt.Sprint(st.QPTimeout), fmt.Sprintf("4.096 µs x 2^%d = %.1f ms", st.QPTimeout, 4.096e-3*float64(int64(1)<<st.QPTimeout))},
 		Param{"retry_cnt", fmt.Sprint(st.RetryCnt), ""},
 		Param{"nak_repeat", fmt.Sprint(st.NAKRepeatUs), "µs (0: one NAK per gap)"},
+		Param{"out_of_order", fmt.Sprint(st.OutOfOrder), "(false: a reordered packet is handled as a loss)"},
 	)
 }
 

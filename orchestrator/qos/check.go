@@ -3,7 +3,6 @@ package qos
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 )
 
@@ -88,13 +87,7 @@ func Problems(d *DeviceConfig) []Finding {
 // unmodeled reports, once per device, the settings the simulator does not
 // model (QOS011), so that none is silently ignored.
 func (l *linter) unmodeled(d *DeviceConfig) {
-	list := slices.Clone(d.Unmodeled)
-	for _, p := range d.Ports {
-		if p.Watchdog != nil {
-			list = append(list, "PFC watchdog (the simulator does not model pause-storm detection yet)")
-			break
-		}
-	}
+	list := d.Unmodeled
 	if len(list) == 0 {
 		return
 	}

@@ -120,6 +120,11 @@ type VariantSpec struct {
 	// NIC is the hosts' NIC settings: DCQCN parameters and the QPs' loss
 	// recovery (the lab's nic section with the scenario's over it).
 	NIC nic.Settings `json:"nic,omitzero"`
+	// Faults are the variant's link failures and PFC storms, in scenario
+	// time; LB is how the switches spread packets over equal-cost paths
+	// (empty: flow hashing, ECMP).
+	Faults []FaultSpec `json:"faults,omitempty"`
+	LB     LBSpec      `json:"lb,omitzero"`
 	// SeriesEvery is the sampling interval of time series in microseconds;
 	// 0 lets the runtime choose, negative disables series.
 	SeriesEvery float64 `json:"series_every_us"`
@@ -153,6 +158,44 @@ type ParallelRunner interface {
 type Endpoint struct {
 	Host string `json:"host"`
 	NIC  int    `json:"nic"`
+}
+
+// Fault kinds.
+const (
+	FaultLinkDown = "link-down"
+	FaultLinkFlap = "link-flap"
+	FaultPFCStorm = "pfc-storm"
+)
+
+// FaultSpec is one fault of a variant. A link is named by one end
+// ("leaf1:Ethernet128", a port as the lab's configs name it; a member of
+// a merged lab link as "leaf1:Ethernet128.3") or by its two nodes
+// ("leaf1-spine1": the first link between them).
+type FaultSpec struct {
+	Kind string `json:"kind"`
+	Link string `json:"link,omitempty"`
+	// NIC and Priority: the NIC that storms, and the priority it pauses.
+	NIC      *Endpoint `json:"nic,omitempty"`
+	Priority int       `json:"priority,omitempty"`
+	AtUs     float64   `json:"at_us"`
+	// ForUs is how long a link stays down or a storm lasts (0: to the
+	// end of the variant).
+	ForUs float64 `json:"for_us,omitempty"`
+	// A flap: down for DownUs, up for UpUs, Count times.
+	DownUs float64 `json:"down_us,omitempty"`
+	UpUs   float64 `json:"up_us,omitempty"`
+	Count  int     `json:"count,omitempty"`
+	// DetectUs and ConvergeUs: when the switches at the link's ends and
+	// the others route around it (0: the simulator's defaults; negative:
+	// at once).
+	DetectUs   float64 `json:"detect_us,omitempty"`
+	ConvergeUs float64 `json:"converge_us,omitempty"`
+}
+
+// LBSpec is the switches' load balancing over equal-cost paths.
+type LBSpec struct {
+	Mode         string  `json:"mode,omitempty"` // ecmp | flowlet | spray | adaptive
+	FlowletGapUs float64 `json:"flowlet_gap_us,omitempty"`
 }
 
 // FlowSpec is one flow: a perftest ib_write_bw QP group between two NICs.

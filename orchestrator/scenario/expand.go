@@ -64,6 +64,8 @@ func (s *Spec) Expand(nics []NIC, pt Point, seed int64) (runtime.VariantSpec, er
 		DurationUs:  s.DurationUs,
 		WarmupUs:    s.WarmupUs,
 		SeriesEvery: s.SampleEveryUs,
+		Faults:      s.faults,
+		LB:          s.lb,
 	}
 	if s.SampleEveryUs == 0 {
 		vs.SeriesEvery = -1

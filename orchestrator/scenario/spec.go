@@ -49,9 +49,13 @@ type Spec struct {
 	Model string `yaml:"model"`
 	// Repetitions runs every variant this many times with seeds seed,
 	// seed+1, ...
-	Repetitions int          `yaml:"repetitions"`
-	Traffic     []Traffic    `yaml:"traffic"`
-	Assertions  []AssertSpec `yaml:"assertions"`
+	Repetitions int       `yaml:"repetitions"`
+	Traffic     []Traffic `yaml:"traffic"`
+	// Faults are link failures and PFC storms during the run; LB the
+	// switches' load balancing (see faults.go).
+	Faults     []Fault      `yaml:"faults"`
+	LB         *LB          `yaml:"lb"`
+	Assertions []AssertSpec `yaml:"assertions"`
 
 	// Set by Parse.
 	Source        string  `yaml:"-"` // "catalog:<name>" or the file path
@@ -59,6 +63,8 @@ type Spec struct {
 	WarmupUs      float64 `yaml:"-"`
 	SampleEveryUs float64 `yaml:"-"`
 	exprs         []*Expr
+	faults        []runtime.FaultSpec
+	lb            runtime.LBSpec
 }
 
 // Matrix holds the on/off values of ECN and PFC to run.
@@ -274,6 +280,9 @@ func Parse(file string, data []byte) (*Spec, error) {
 			return nil, err
 		}
 	}
+	if err := s.parseFaults(at); err != nil {
+		return nil, err
+	}
 	for i, a := range s.Assertions {
 		p := fmt.Sprintf("$.assertions[%d].expr", i)
 		if strings.TrimSpace(a.Expr) == "" {
@@ -437,6 +446,9 @@ func ParseBytes(s string) (int64, error) {
 func (s *Spec) CheckModel(model string) error {
 	if model != runtime.ModelFlow {
 		return nil
+	}
+	if len(s.faults) > 0 || s.lb.Mode != "" {
+		return exitcode.Usagef("scenario %s has faults or load balancing, which the flow-level model does not simulate (it has no queues, links going down or packet paths): run it with --model packet", s.Name)
 	}
 	if len(s.Matrix.ECN) > 1 || len(s.Matrix.PFC) > 1 {
 		return exitcode.Usagef("scenario %s varies ECN and PFC, but the flow-level model has neither (it has no queues, PFC, ECN or DCQCN), so its variants would be the same numbers under other names: set matrix ecn: [on] and pfc: [on] for a flow-level run, or run it with --model packet", s.Name)

@@ -334,9 +334,9 @@ func (s *sim) buildWatchdogs() error {
 				return errorf("port %s priority %d: watchdog detection %d ns must be positive, restoration %d ns and poll %d ns not negative", p.ref, pr, w.DetectionNs, w.RestorationNs, w.PollNs)
 			}
 			switch w.Action {
-			case "drop", "forward", "alert":
+			case "drop", "forward", "alert", "errdisable":
 			default:
-				return errorf("port %s priority %d: watchdog action %q: use drop, forward or alert", p.ref, pr, w.Action)
+				return errorf("port %s priority %d: watchdog action %q: use drop, forward, alert or errdisable", p.ref, pr, w.Action)
 			}
 			poll := w.PollNs
 			if poll == 0 {
@@ -368,6 +368,9 @@ func (s *sim) watchdogPoll(i int32) {
 			s.mark(MarkWatchdogStorm, where, fmt.Sprintf("action %s, paused since %.3f ms", wd.cfg.Action, float64(p.pausedSince[pr])/1e9))
 			s.watchdogAct(wd, true)
 		}
+	case wd.cfg.Action == "errdisable":
+		// EOS leaves an errdisabled port down (errdisable recovery for
+		// the PFC watchdog is off by default).
 	case wd.cfg.Action == "alert" && !p.paused(pr, s.now),
 		wd.cfg.Action != "alert" && wd.cfg.RestorationNs > 0 && s.now-p.lastPauseRxAt[pr] >= wd.cfg.RestorationNs*1000:
 		wd.stormed = false
@@ -390,6 +393,16 @@ func (s *sim) watchdogAct(wd *wdState, on bool) {
 	if !on {
 		p.wdIgnore &^= bit
 		p.wdDrop &^= bit
+		return
+	}
+	if wd.cfg.Action == "errdisable" {
+		// The port goes down; the switch does not reroute around it (for
+		// the usual case, a port facing a stuck host, there is no other
+		// way to that host anyway).
+		peer := p.peer
+		p.down, s.ports[peer].down = true, true
+		lost := s.loseInFlight(wd.port, peer) + s.flushPort(wd.port) + s.flushPort(peer)
+		s.mark(MarkLinkDown, p.ref.String(), fmt.Sprintf("errdisabled by the PFC watchdog, %d packets lost", lost))
 		return
 	}
 	p.wdIgnore |= bit

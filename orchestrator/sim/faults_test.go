@@ -142,7 +142,7 @@ func TestFaultConfigErrors(t *testing.T) {
 			q := c.DefaultQoS[3]
 			q.Watchdog = &Watchdog{DetectionNs: 1000, Action: "errdisable"}
 			c.DefaultQoS[3] = q
-		}, "use drop, forward or alert"},
+		}, "use drop, forward, alert or errdisable"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := twoSpines()

@@ -335,13 +335,13 @@ type PauseStorm struct {
 }
 
 // Watchdog is a switch port's PFC watchdog for one lossless priority, as
-// SONiC (PFC_WD) and EOS configure it. Every PollNs it looks at the
-// priority's egress queue: when the port received pause frames for it and
-// the queue was paused and sent nothing for a whole interval, the interval
-// counts towards DetectionNs; a storm is declared after
-// ceil(DetectionNs/PollNs) such intervals in a row, so within DetectionNs
-// + PollNs of its start (SONiC's detection plugins). Then Action applies:
-// "drop" (the port ignores pause frames for the priority and stops
+// SONiC (PFC_WD) and EOS configure it. Every PollNs (0: 100 ms, SONiC's)
+// it looks at the priority's egress queue: one paused without a break
+// (pause frames kept coming, so it sent nothing) for DetectionNs is in a
+// storm, declared at the first poll at least DetectionNs after the pause
+// began, so within DetectionNs + PollNs of it. Then Action applies:
+// "errdisable" (EOS's default: the port goes down for the rest of the
+// run), "drop" (the port ignores pause frames for the priority and stops
 // sending them, and drops the queue's packets and that priority's packets
 // arriving on the port), "forward" (it ignores pause frames and stops
 // sending them, so the queue drains towards the stuck peer), "alert"

@@ -97,11 +97,16 @@ func (b *builder) subset(eps []runtime.Endpoint) (nodes map[string]bool, nics ma
 	return nodes, nics, nil
 }
 
-// endpoints lists every NIC a variant uses.
+// endpoints lists every NIC a variant uses (a storming NIC included).
 func endpoints(vs runtime.VariantSpec) []runtime.Endpoint {
 	var eps []runtime.Endpoint
 	for _, f := range vs.Flows {
 		eps = append(eps, f.Src, f.Dst)
+	}
+	for _, f := range vs.Faults {
+		if f.NIC != nil {
+			eps = append(eps, *f.NIC)
+		}
 	}
 	if vs.Collective != nil {
 		eps = append(eps, vs.Collective.Ranks...)
@@ -334,6 +339,7 @@ func portQoS(dc *qos.DeviceConfig, pc *qos.PortConfig) map[int]engine.PortQoS {
 		}
 		if slices.Contains(pc.PFCPriorities, tc) {
 			pq.PFC = true
+			pq.Watchdog = watchdog(dc, pc.Watchdog)
 			if g != nil {
 				// SONiC's xoff is the headroom absorbed after XOFF, and
 				// an explicit 0 means none; the XOFF point itself is the
@@ -350,11 +356,98 @@ func portQoS(dc *qos.DeviceConfig, pc *qos.PortConfig) map[int]engine.PortQoS {
 	return out
 }
 
+// watchdog is a port's PFC watchdog as the simulator runs it, nil when
+// the port has none. EOS's errdisable takes the port down; the others map
+// to SONiC's actions (EOS no-drop is forward, notify-only is alert).
+func watchdog(dc *qos.DeviceConfig, w *qos.PortWatchdog) *engine.Watchdog {
+	if w == nil || w.DetectionMs <= 0 {
+		return nil
+	}
+	action := w.Action
+	switch action {
+	case "no-drop":
+		action = "forward"
+	case "notify-only":
+		action = "alert"
+	}
+	return &engine.Watchdog{
+		DetectionNs:   int64(w.DetectionMs) * 1e6,
+		RestorationNs: int64(w.RestorationMs) * 1e6,
+		PollNs:        int64(dc.WatchdogPollMs) * 1e6,
+		Action:        action,
+	}
+}
+
+// faults maps a variant's faults to the simulator's, in its port names.
+func (b *builder) faults(vs runtime.VariantSpec, cfg *engine.Config) error {
+	us := func(v float64) int64 { return int64(v * 1000) }
+	for i, f := range vs.Faults {
+		switch f.Kind {
+		case runtime.FaultLinkDown, runtime.FaultLinkFlap:
+			lk, m, err := b.g.LinkByName(f.Link)
+			if err != nil {
+				return exitcode.Usagef("faults[%d]: %v", i, err)
+			}
+			ref := engine.PortRef{Node: lk.A.Node, Port: memberPort(lk.A.Port, m)}
+			lf := engine.LinkFault{Link: ref, DetectNs: us(f.DetectUs), ConvergeNs: us(f.ConvergeUs)}
+			if f.Kind == runtime.FaultLinkDown {
+				lf.DownNs = us(f.AtUs)
+				if f.ForUs > 0 {
+					lf.UpNs = us(f.AtUs + f.ForUs)
+				}
+				cfg.Faults = append(cfg.Faults, lf)
+				continue
+			}
+			t := f.AtUs
+			for range f.Count {
+				if t >= vs.DurationUs {
+					break
+				}
+				lf.DownNs, lf.UpNs = us(t), us(t+f.DownUs)
+				cfg.Faults = append(cfg.Faults, lf)
+				t += f.DownUs + f.UpUs
+			}
+		case runtime.FaultPFCStorm:
+			name, _, err := b.nicName(*f.NIC)
+			if err != nil {
+				return exitcode.Usagef("faults[%d]: %v", i, err)
+			}
+			pr := f.Priority
+			if pr < 0 {
+				pr = 3
+				if len(b.in.LosslessPriorities) > 0 {
+					pr = b.in.LosslessPriorities[0]
+				}
+			}
+			st := engine.PauseStorm{NIC: name, Priority: pr, StartNs: us(f.AtUs)}
+			if f.ForUs > 0 {
+				st.EndNs = us(f.AtUs + f.ForUs)
+			}
+			cfg.Storms = append(cfg.Storms, st)
+		}
+	}
+	return nil
+}
+
 // config builds the simulation of a variant.
 func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 	nodes, nics, err := b.subset(endpoints(vs))
 	if err != nil {
 		return nil, err
+	}
+	// A failing link is simulated even when no flow's path needs it.
+	for i, f := range vs.Faults {
+		if f.Link == "" {
+			continue
+		}
+		lk, _, err := b.g.LinkByName(f.Link)
+		if err != nil {
+			return nil, exitcode.Usagef("faults[%d]: %v", i, err)
+		}
+		nodes[lk.A.Node], nodes[lk.B.Node] = true, true
+		if lk.Kind == fabric.KindHostLeaf {
+			nics[lk.A.Node+":"+lk.A.Port] = true
+		}
 	}
 	topo, qosMap, dscp, pgs := b.topology(nodes, nics)
 	st, err := b.nicSettings(vs)
@@ -379,6 +472,11 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 		QPTimeout:    st.QPTimeout,
 		RetryCount:   st.RetryCnt,
 		NAKRepeatNs:  st.NAKRepeatUs * 1000,
+		OutOfOrder:   st.OutOfOrder,
+		LB:           engine.LoadBalancing{Mode: vs.LB.Mode, FlowletGapNs: int64(vs.LB.FlowletGapUs * 1000)},
+	}
+	if err := b.faults(vs, cfg); err != nil {
+		return nil, err
 	}
 	for i, f := range vs.Flows {
 		src, _, err := b.nicName(f.Src)

@@ -134,21 +134,27 @@ func TestConfigEditRemovesPFC(t *testing.T) {
 	}
 }
 
-// Lowering the ECN thresholds in the SONiC WRED profile marks earlier and
-// keeps the queue, and so the latency, lower.
+// Lowering the ECN thresholds in the SONiC WRED profile marks at lower
+// queue depths, so more packets are marked. (It does not keep the queue
+// lower with ConnectX's DCQCN: flows cut to the minimum rate recover
+// together and overshoot; docs/fidelity.md explains the dynamics.)
 func TestConfigEditECNThreshold(t *testing.T) {
 	l := upLab(t, "16gpu", "sonic")
-	vs := incastVariant(t, l, true, true)
+	sc, err := scenario.Parse("t.yaml", []byte("name: t\nduration: 3ms\nwarmup: 1ms\nsample_every: 0\ntraffic:\n  - pattern: incast\n    senders: 8\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs, err := sc.Expand(scenario.NICsFromGraph(l.Graph), scenario.Point{Name: "ecn=on,pfc=on", ECN: true, PFC: true}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
 	before := runVariant(t, l, vs)
 	path := filepath.Join(l.ConfigsDir(), "leaf1.json")
 	editFile(t, path, regexp.MustCompile(`"green_min_threshold": "\d+"`), `"green_min_threshold": "20480"`)
 	editFile(t, path, regexp.MustCompile(`"green_max_threshold": "\d+"`), `"green_max_threshold": "102400"`)
 	after := runVariant(t, l, vs)
-	if before.Summary.ECNMarked == after.Summary.ECNMarked {
-		t.Errorf("ECN marks unchanged (%d) after lowering the thresholds", after.Summary.ECNMarked)
-	}
-	if after.Summary.LatencyUsP99 >= before.Summary.LatencyUsP99 {
-		t.Errorf("p99 latency %v us with low thresholds, %v us before: want lower", after.Summary.LatencyUsP99, before.Summary.LatencyUsP99)
+	if after.Summary.ECNMarked <= before.Summary.ECNMarked {
+		t.Errorf("ECN marks %d after lowering the thresholds, %d before: want more", after.Summary.ECNMarked, before.Summary.ECNMarked)
 	}
 }
 

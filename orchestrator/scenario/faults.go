@@ -1,0 +1,215 @@
+package scenario
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/labctl/labctl/orchestrator/fabric"
+	"github.com/labctl/labctl/orchestrator/runtime"
+)
+
+// Fault is one fault of a scenario: a link taken down (link-down), a link
+// flapping (link-flap), or a NIC that sends PFC pause frames without end
+// (pfc-storm).
+type Fault struct {
+	Kind string `yaml:"kind"`
+	// Link names a link by one end, "node:port" as the lab's configs name
+	// the port, or by its nodes, "leaf1-spine1" (their first link).
+	Link string `yaml:"link"`
+	// NIC is the storming NIC, "host:nic" (host1:0).
+	NIC string `yaml:"nic"`
+	// Priority is the priority a storm pauses (default: the lab's first
+	// lossless priority).
+	Priority *int `yaml:"priority"`
+	// At is when the fault starts, For how long a link stays down or a
+	// storm lasts (default: to the end).
+	At  string `yaml:"at"`
+	For string `yaml:"for"`
+	// A flap: Down and Up alternate Count times.
+	Down  string `yaml:"down"`
+	Up    string `yaml:"up"`
+	Count int    `yaml:"count"`
+	// Detect and Converge: how long after a link changes the switches at
+	// its ends and every other switch route accordingly.
+	Detect   string `yaml:"detect"`
+	Converge string `yaml:"converge"`
+}
+
+// LB is the switches' load balancing over equal-cost paths (the
+// simulator's switches).
+type LB struct {
+	Mode       string `yaml:"mode"`
+	FlowletGap string `yaml:"flowlet_gap"`
+}
+
+// FaultKinds and LBModes are the values a scenario may use.
+var (
+	FaultKinds = []string{runtime.FaultLinkDown, runtime.FaultLinkFlap, runtime.FaultPFCStorm}
+	LBModes    = []string{"ecmp", "flowlet", "spray", "adaptive"}
+)
+
+var nicPattern = regexp.MustCompile(`^([A-Za-z0-9_.-]+):([0-9]+)$`)
+
+// parseFaults checks the scenario's faults and load balancing and fills
+// s.faults and s.lb. Link and NIC names are checked against the lab when
+// the scenario runs (CheckLab).
+func (s *Spec) parseFaults(at func(path, msg, fix string) error) error {
+	durUs := s.DurationUs
+	dur := func(path, v string, zeroOK bool) (float64, error) {
+		if v == "" {
+			return 0, nil
+		}
+		us, err := parseDurationUs(v)
+		if err != nil || us < 0 || (!zeroOK && us == 0) {
+			return 0, at(path, fmt.Sprintf("%q is not a time", v), "write a duration such as 5ms or 200us")
+		}
+		return us, nil
+	}
+	s.faults = nil
+	for i, f := range s.Faults {
+		p := fmt.Sprintf("$.faults[%d]", i)
+		only := func(field string, set bool, kinds ...string) error {
+			for _, k := range kinds {
+				if f.Kind == k {
+					return nil
+				}
+			}
+			if set {
+				return at(p+"."+field, fmt.Sprintf("%s does not apply to a %s fault", field, f.Kind), "remove it; it applies to "+strings.Join(kinds, ", "))
+			}
+			return nil
+		}
+		switch f.Kind {
+		case runtime.FaultLinkDown, runtime.FaultLinkFlap, runtime.FaultPFCStorm:
+		case "":
+			return at(p, "the fault has no kind", "add kind: "+strings.Join(FaultKinds, ", or "))
+		default:
+			return at(p+".kind", fmt.Sprintf("unknown fault kind %q", f.Kind), "use "+strings.Join(FaultKinds, ", "))
+		}
+		link := []string{runtime.FaultLinkDown, runtime.FaultLinkFlap}
+		for _, err := range []error{
+			only("link", f.Link != "", link...),
+			only("detect", f.Detect != "", link...),
+			only("converge", f.Converge != "", link...),
+			only("nic", f.NIC != "", runtime.FaultPFCStorm),
+			only("priority", f.Priority != nil, runtime.FaultPFCStorm),
+			only("for", f.For != "", runtime.FaultLinkDown, runtime.FaultPFCStorm),
+			only("down", f.Down != "", runtime.FaultLinkFlap),
+			only("up", f.Up != "", runtime.FaultLinkFlap),
+			only("count", f.Count != 0, runtime.FaultLinkFlap),
+		} {
+			if err != nil {
+				return err
+			}
+		}
+		fs := runtime.FaultSpec{Kind: f.Kind, Link: f.Link}
+		var err error
+		if f.At == "" {
+			return at(p, "the fault has no start", "add at: a time within the duration, such as 5ms")
+		}
+		if fs.AtUs, err = dur(p+".at", f.At, true); err != nil {
+			return err
+		}
+		if fs.AtUs >= durUs {
+			return at(p+".at", fmt.Sprintf("at %s is not within the duration %s", f.At, s.Duration), "start the fault before the scenario ends")
+		}
+		if fs.ForUs, err = dur(p+".for", f.For, false); err != nil {
+			return err
+		}
+		if fs.DetectUs, err = dur(p+".detect", f.Detect, true); err != nil {
+			return err
+		}
+		if fs.ConvergeUs, err = dur(p+".converge", f.Converge, true); err != nil {
+			return err
+		}
+		// An explicit 0 means at once; FaultSpec keeps 0 for the default.
+		if f.Detect != "" && fs.DetectUs == 0 {
+			fs.DetectUs = -1
+		}
+		if f.Converge != "" && fs.ConvergeUs == 0 {
+			fs.ConvergeUs = -1
+		}
+		switch f.Kind {
+		case runtime.FaultLinkDown, runtime.FaultLinkFlap:
+			if f.Link == "" {
+				return at(p, "the fault names no link", "add link: node:port (leaf1:Ethernet128) or node-node (leaf1-spine1)")
+			}
+			if f.Kind == runtime.FaultLinkFlap {
+				if fs.DownUs, err = dur(p+".down", f.Down, false); err != nil {
+					return err
+				}
+				if fs.UpUs, err = dur(p+".up", f.Up, false); err != nil {
+					return err
+				}
+				if fs.DownUs == 0 || fs.UpUs == 0 {
+					return at(p, "a flap needs down and up times", "add down: and up:, e.g. down: 1ms, up: 4ms")
+				}
+				fs.Count = f.Count
+				if fs.Count == 0 {
+					fs.Count = 1
+				}
+				if fs.Count < 0 || fs.Count > 1000 {
+					return at(p+".count", fmt.Sprintf("count %d is out of range", f.Count), "use 1 to 1000")
+				}
+			}
+		case runtime.FaultPFCStorm:
+			m := nicPattern.FindStringSubmatch(f.NIC)
+			if m == nil {
+				return at(p+".nic", fmt.Sprintf("nic %q is not a NIC", f.NIC), "name the storming NIC as host:nic, e.g. host1:0")
+			}
+			n, _ := strconv.Atoi(m[2])
+			fs.NIC = &runtime.Endpoint{Host: m[1], NIC: n}
+			if f.Priority != nil {
+				if *f.Priority < 0 || *f.Priority > 7 {
+					return at(p+".priority", fmt.Sprintf("priority %d is out of range", *f.Priority), "use 0 to 7, the lossless class's priority (3 in labctl's intent)")
+				}
+				fs.Priority = *f.Priority
+			} else {
+				fs.Priority = -1 // the lab's first lossless priority
+			}
+		}
+		s.faults = append(s.faults, fs)
+	}
+	if s.LB != nil {
+		lb := runtime.LBSpec{Mode: s.LB.Mode}
+		found := false
+		for _, m := range LBModes {
+			found = found || m == lb.Mode
+		}
+		if !found {
+			return at("$.lb.mode", fmt.Sprintf("unknown load balancing %q", s.LB.Mode), "use "+strings.Join(LBModes, ", "))
+		}
+		if s.LB.FlowletGap != "" {
+			if lb.Mode != "flowlet" {
+				return at("$.lb.flowlet_gap", "flowlet_gap applies to mode flowlet only", "remove it, or set mode: flowlet")
+			}
+			var err error
+			if lb.FlowletGapUs, err = dur("$.lb.flowlet_gap", s.LB.FlowletGap, false); err != nil {
+				return err
+			}
+		}
+		s.lb = lb
+	}
+	return nil
+}
+
+// CheckLab checks what a scenario names in a lab: the links of its
+// faults, and the NICs that storm.
+func (s *Spec) CheckLab(g *fabric.Graph) error {
+	for i, f := range s.faults {
+		switch {
+		case f.Link != "":
+			if _, _, err := g.LinkByName(f.Link); err != nil {
+				return fmt.Errorf("scenario %s faults[%d]: %w", s.Name, i, err)
+			}
+		case f.NIC != nil:
+			h := g.Node(f.NIC.Host)
+			if h == nil || h.Role != fabric.RoleHost || f.NIC.NIC >= len(h.Ports) {
+				return fmt.Errorf("scenario %s faults[%d]: the lab has no NIC %s:%d (NICs are host<k>:<i>, i from 0 to the NICs per server - 1)", s.Name, i, f.NIC.Host, f.NIC.NIC)
+			}
+		}
+	}
+	return nil
+}
