@@ -102,6 +102,9 @@ type Variant struct {
 	Counters    []Counter    `json:"counters"`
 	Assertions  []Assertion  `json:"assertions"`
 	Series      []TimeSeries `json:"series,omitempty"`
+	// Timeline lists the variant's faults, routing changes and PFC
+	// watchdog actions in time order.
+	Timeline []Mark `json:"timeline,omitempty"`
 	// Extra holds variant-specific results of a scenario (for example the
 	// per-phase outcome of a collective) keyed by name.
 	Extra map[string]any `json:"extra,omitempty"`
@@ -202,9 +205,26 @@ type Counter struct {
 	// IngressDrops and EgressDrops split Drops where the simulator knows
 	// it: refused by the port's ingress priority group, or by its egress
 	// queue.
-	IngressDrops int64  `json:"ingress_drops,omitempty"`
-	EgressDrops  int64  `json:"egress_drops,omitempty"`
-	Source       Source `json:"source"`
+	IngressDrops int64 `json:"ingress_drops,omitempty"`
+	EgressDrops  int64 `json:"egress_drops,omitempty"`
+	// LinkDrops were lost to a link going down; WatchdogDrops dropped by
+	// the port's PFC watchdog, whose storm declarations and restorations
+	// WatchdogStorms and WatchdogRestores count.
+	LinkDrops        int64  `json:"link_drops,omitempty"`
+	WatchdogDrops    int64  `json:"watchdog_drops,omitempty"`
+	WatchdogStorms   int64  `json:"watchdog_storms,omitempty"`
+	WatchdogRestores int64  `json:"watchdog_restores,omitempty"`
+	Source           Source `json:"source"`
+}
+
+// Mark is a moment of a variant: a fault, a routing change, a watchdog
+// action.
+type Mark struct {
+	TimeUs float64 `json:"t_us"`
+	Kind   string  `json:"kind"`
+	Where  string  `json:"where"`
+	Detail string  `json:"detail,omitempty"`
+	Source Source  `json:"source"`
 }
 
 // Assertion is the outcome of one scenario assertion on one variant.

@@ -3,7 +3,6 @@ package results
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/labctl/labctl/orchestrator/nic"
 	"io"
 	"math"
 	"os"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/nic"
 )
 
 // Report file names inside a run folder.
@@ -289,6 +289,26 @@ func runNICSettings(run *Run) []nicSettings {
 			label = "variants " + strings.Join(g.variants, "; ") + ": " + label
 		}
 		out = append(out, nicSettings{Label: label, Params: g.params})
+	}
+	return out
+}
+
+// dropsCell is a counter's drops, with the part lost to a link going down
+// and the part a PFC watchdog dropped, and the watchdog's storms.
+func dropsCell(c Counter) string {
+	out := fmtInt(c.Drops)
+	var parts []string
+	if c.LinkDrops > 0 {
+		parts = append(parts, "link down "+fmtInt(c.LinkDrops))
+	}
+	if c.WatchdogDrops > 0 {
+		parts = append(parts, "watchdog "+fmtInt(c.WatchdogDrops))
+	}
+	if c.WatchdogStorms > 0 {
+		parts = append(parts, fmt.Sprintf("watchdog storms %d, restored %d", c.WatchdogStorms, c.WatchdogRestores))
+	}
+	if len(parts) > 0 {
+		out += " (" + strings.Join(parts, "; ") + ")"
 	}
 	return out
 }

@@ -87,7 +87,7 @@ func RenderHTML(run *Run, w io.Writer, opts HTMLOptions) error {
 			hv.SimCells = summaryCells(v.Simulated.Summary, v.Simulated.Error != "")
 		}
 		for _, c := range v.Counters {
-			if c.PFCTx != 0 || c.PFCRx != 0 || c.ECNMarked != 0 || c.Drops != 0 {
+			if c.PFCTx != 0 || c.PFCRx != 0 || c.ECNMarked != 0 || c.Drops != 0 || c.WatchdogStorms != 0 {
 				hv.Counters = append(hv.Counters, c)
 			}
 		}
@@ -243,6 +243,7 @@ func summaryCharts(run *Run) []htmlChart {
 }
 
 var seriesKinds = []struct{ kind, title, unit string }{
+	{"goodput_gbps", "Goodput of all flows", "Gb/s"},
 	{"queue_bytes", "Queue depth", "bytes"},
 	{"rate_gbps", "Sender rate", "Gb/s"},
 	{"paused", "PFC pause state", ""},
@@ -296,7 +297,11 @@ func seriesCharts(run *Run) []htmlSeriesGroup {
 				g.Charts = append(g.Charts, timelineChart("series-"+k.kind, k.title+" — "+v.Name, "time (µs)", joinSources(seen), lines))
 				continue
 			}
-			g.Charts = append(g.Charts, lineChart("series-"+k.kind, k.title+" — "+v.Name, "time (µs)", unit, joinSources(seen), lines, false))
+			var marks []chartMark
+			for _, m := range v.Timeline {
+				marks = append(marks, chartMark{X: m.TimeUs, Label: fmt.Sprintf("%s: %s %s", fmtFloat(m.TimeUs), m.Kind, m.Where)})
+			}
+			g.Charts = append(g.Charts, lineChart("series-"+k.kind, k.title+" — "+v.Name, "time (µs)", unit, joinSources(seen), lines, false, marks...))
 		}
 		if len(g.Charts) > 0 {
 			out = append(out, g)
@@ -313,6 +318,8 @@ var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap
 	"upper":  strings.ToUpper,
 	"deref":  func(p *float64) float64 { return *p },
 	"failed": func(v htmlVariant) int { return len(v.Assertions) - v.AssertionsPass },
+	"inc":    func(i int) int { return i + 1 },
+	"drops":  dropsCell,
 }).Parse(reportHTML))
 
 const reportHTML = `<!DOCTYPE html>
@@ -408,6 +415,12 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 <h2>Variant {{.Name}}</h2>
 <p>ECN {{onoff .ECN}}, PFC {{onoff .PFC}}{{if .SimulatedUs}}, {{num .SimulatedUs}} µs {{if .FlowLevel}}estimated by the flow-level model (no queues, PFC, ECN or DCQCN){{else}}simulated{{end}}{{end}}{{if .Repetition}}, repetition {{.Repetition}}{{end}}. Source: {{.Sources}}.</p>
 {{with .Error}}<p class="error">Error: {{.}}</p>{{end}}
+{{if .Timeline}}<h3>Timeline</h3>
+<table>
+<tr><th>#</th><th>Time (µs)</th><th>Event</th><th>Where</th><th>Detail</th></tr>
+{{range $i, $m := .Timeline}}<tr><td class="n">{{inc $i}}</td><td class="n">{{num $m.TimeUs}}</td><td>{{$m.Kind}}</td><td>{{$m.Where}}</td><td>{{$m.Detail}}</td></tr>
+{{end}}</table>
+<p>The numbers mark these moments on the time charts above (dashed red lines).</p>{{end}}
 {{if .Flows}}<h3>Flows</h3>
 <table>
 <tr><th>Flow</th><th>Pattern</th><th>Role</th><th>Throughput (Gb/s)</th><th>p50 (µs)</th><th>p99 (µs)</th><th>FCT (µs)</th><th>Retransmits</th><th>Source</th></tr>
@@ -416,7 +429,7 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 {{$v := .}}{{if .Counters}}<h3>Switch counters (non-zero PFC, ECN or drops)</h3>
 <table>
 <tr><th>Node</th><th>Port</th><th>Priority</th><th>TX bytes</th><th>PFC tx</th><th>PFC rx</th><th>ECN marked</th><th>Drops</th><th>Source</th></tr>
-{{range .Counters}}<tr><td>{{.Node}}</td><td>{{.Port}}</td><td class="n">{{.Priority}}</td><td class="n">{{int .TxBytes}}</td><td class="n">{{int .PFCTx}}</td><td class="n">{{int .PFCRx}}</td><td class="n">{{int .ECNMarked}}</td><td class="n">{{int .Drops}}</td><td>{{$.Label .Source $v}}</td></tr>
+{{range .Counters}}<tr><td>{{.Node}}</td><td>{{.Port}}</td><td class="n">{{.Priority}}</td><td class="n">{{int .TxBytes}}</td><td class="n">{{int .PFCTx}}</td><td class="n">{{int .PFCRx}}</td><td class="n">{{int .ECNMarked}}</td><td class="n">{{drops .}}</td><td>{{$.Label .Source $v}}</td></tr>
 {{end}}</table>
 {{if .ZeroCounters}}<p>{{.ZeroCounters}} more counter rows are zero; see run.json.</p>{{end}}{{end}}
 {{end}}

@@ -145,6 +145,13 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 		if v.Error != "" {
 			p("> **Error:** %s\n\n", mdText(v.Error))
 		}
+		if len(v.Timeline) > 0 {
+			p("### Timeline\n\n| Time (µs) | Event | Where | Detail |\n|--:|---|---|---|\n")
+			for _, m := range v.Timeline {
+				p("| %s | %s | %s | %s |\n", fmtFloat(m.TimeUs), mdCell(m.Kind), mdCell(m.Where), mdCell(m.Detail))
+			}
+			p("\n")
+		}
 		if len(v.Flows) > 0 {
 			p("### Flows\n\n")
 			p("| Flow | Pattern | Role | Throughput (Gb/s) | p50 (µs) | p99 (µs) | FCT (µs) | Retransmits | Source |\n")
@@ -165,7 +172,7 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 		}
 		var nz []Counter
 		for _, c := range v.Counters {
-			if c.PFCTx != 0 || c.PFCRx != 0 || c.ECNMarked != 0 || c.Drops != 0 {
+			if c.PFCTx != 0 || c.PFCRx != 0 || c.ECNMarked != 0 || c.Drops != 0 || c.WatchdogStorms != 0 {
 				nz = append(nz, c)
 			}
 		}
@@ -175,7 +182,7 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 			p("|---|---|--:|--:|--:|--:|--:|--:|---|\n")
 			for _, c := range nz {
 				p("| %s | %s | %d | %s | %s | %s | %s | %s | %s |\n", mdCell(c.Node), mdCell(c.Port), c.Priority,
-					fmtInt(c.TxBytes), fmtInt(c.PFCTx), fmtInt(c.PFCRx), fmtInt(c.ECNMarked), fmtInt(c.Drops), mdCell(sourceLabel(c.Source, variantModel(v))))
+					fmtInt(c.TxBytes), fmtInt(c.PFCTx), fmtInt(c.PFCRx), fmtInt(c.ECNMarked), dropsCell(c), mdCell(sourceLabel(c.Source, variantModel(v))))
 			}
 			if len(nz) < len(v.Counters) {
 				p("\n%d more counter rows are zero; see run.json.\n", len(v.Counters)-len(nz))

@@ -199,7 +199,14 @@ const maxLines = 8
 // minimum and maximum of each bucket, which keeps peaks visible.
 const maxPoints = 400
 
-func lineChart(kind, title, xUnit, yUnit, source string, lines []line, step bool) template.HTML {
+// chartMark is a moment drawn across a time chart: a fault, a watchdog
+// action.
+type chartMark struct {
+	X     float64
+	Label string
+}
+
+func lineChart(kind, title, xUnit, yUnit, source string, lines []line, step bool, marks ...chartMark) template.HTML {
 	omitted := 0
 	if len(lines) > maxLines {
 		omitted = len(lines) - maxLines
@@ -232,6 +239,15 @@ func lineChart(kind, title, xUnit, yUnit, source string, lines []line, step bool
 		fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="tick" text-anchor="middle">%s</text>`, xp(x), c.top+c.plotH()+14, esc(fmtTick(x)))
 	}
 	fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="axis" text-anchor="middle">%s</text>`, c.left+c.plotW()/2, c.top+c.plotH()+30, esc(xUnit))
+	for i, m := range marks {
+		if m.X < xMin || m.X > xMax {
+			continue
+		}
+		x := xp(m.X)
+		fmt.Fprintf(&c.b, `<line class="mark" x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#cf222e" stroke-dasharray="4 3"><title>%s</title></line>`,
+			x, x, c.top, c.top+c.plotH(), esc(m.Label))
+		fmt.Fprintf(&c.b, `<text class="marklabel" x="%.1f" y="%.1f" fill="#cf222e">%d</text>`, x+2, c.top+10, i+1)
+	}
 	var names []string
 	for li, l := range lines {
 		xs, ys := downsample(l.X, l.Y, maxPoints)

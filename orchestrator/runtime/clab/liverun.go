@@ -61,6 +61,10 @@ func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, v runtime.Vari
 	if err != nil {
 		return nil, exitcode.Usage(err)
 	}
+	if err := checkLive(l, v); err != nil {
+		return nil, err
+	}
+	actions, _ := linkActions(l, v) // checked by checkLive
 	plan, err := VariantConfigs(l, v.ECN, v.PFC)
 	if err != nil {
 		return nil, err
@@ -102,7 +106,11 @@ func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, v runtime.Vari
 	if delay <= 0 {
 		delay = serverStartDelay
 	}
+	fctx, stopFaults := context.WithCancel(ctx)
+	faults := startLinkFaults(fctx, tr, actions, time.Now().Add(delay))
 	out, runErr := runFlows(ctx, tr, v, cmds, delay)
+	stopFaults()
+	marks := faults.wait()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -113,6 +121,7 @@ func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, v runtime.Vari
 		return nil, runErr
 	}
 	r.attachCounters(out, before, after, nics, lossless)
+	out.Timeline = marks
 	// What the measured summary cannot say: soft-RoCE has no congestion
 	// control (no CNPs) and the switches count pause frames, not time.
 	out.Summary.NotComputed = []string{"pfc_pause_us", "cnp"}

@@ -703,8 +703,19 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 		v.Counters = append(v.Counters, results.Counter{
 			Node: p.Node, Port: p.Port, Priority: p.Priority, TxBytes: p.TxBytes,
 			PFCTx: p.PauseTx, PFCRx: p.PauseRx, ECNMarked: p.ECNMarked, Drops: p.Drops,
-			IngressDrops: p.IngressDrops, EgressDrops: p.EgressDrops, Source: results.Simulated,
+			IngressDrops: p.IngressDrops, EgressDrops: p.EgressDrops,
+			LinkDrops: p.LinkDrops, WatchdogDrops: p.WatchdogDrops, WatchdogStorms: p.WatchdogStorms, WatchdogRestores: p.WatchdogRestores,
+			Source: results.Simulated,
 		})
+	}
+	for _, m := range res.Timeline {
+		v.Timeline = append(v.Timeline, results.Mark{TimeUs: float64(m.TimeNs) / 1000, Kind: m.Kind, Where: m.Where, Detail: m.Detail, Source: results.Simulated})
+	}
+	if x := faultExtra(vs, res, v.Series); x != nil {
+		if v.Extra == nil {
+			v.Extra = map[string]any{}
+		}
+		v.Extra["faults"] = x
 	}
 	v.Series = seriesOf(res)
 	return v
@@ -1031,6 +1042,22 @@ func seriesOf(res *engine.Result) []results.TimeSeries {
 			results.TimeSeries{Name: "queue_bytes " + q.Node + ":" + q.Port, Kind: "queue_bytes", Node: q.Node, Port: q.Port, Unit: "bytes", TimeUs: t, Values: vals, Source: results.Simulated},
 			results.TimeSeries{Name: "paused " + q.Node + ":" + q.Port, Kind: "paused", Node: q.Node, Port: q.Port, Unit: "bool", TimeUs: t, Values: paused, Source: results.Simulated})
 	}
+	// Goodput of all flows together per sample: what a fault takes away
+	// and when it comes back.
+	if len(s.Rates) > 0 {
+		sum := make([]float64, len(t))
+		for _, r := range s.Rates {
+			for i, g := range r.GoodputGbps {
+				if i < len(sum) {
+					sum[i] += g
+				}
+			}
+		}
+		for i := range sum {
+			sum[i] = round3(sum[i])
+		}
+		out = append(out, results.TimeSeries{Name: "goodput_gbps all flows", Kind: "goodput_gbps", Unit: "Gb/s", TimeUs: t, Values: sum, Source: results.Simulated})
+	}
 	n := 0
 	for _, r := range s.Rates {
 		if strings.HasPrefix(r.ID, arPrefix+"-") || n >= maxSeriesFlows {
@@ -1042,6 +1069,77 @@ func seriesOf(res *engine.Result) []results.TimeSeries {
 		out = append(out, results.TimeSeries{Name: "rate_gbps " + r.ID, Kind: "rate_gbps", Flow: r.ID, Unit: "Gb/s", TimeUs: t, Values: vals, Source: results.Simulated})
 	}
 	return out
+}
+
+// faultExtra is what a variant's faults and PFC watchdogs did, for the
+// report and assertions (extra.faults.*): packets lost to links going
+// down, watchdog storms, restorations and drops, and, with time series,
+// the goodput of all flows before the first fault, its lowest after it,
+// and how long it took to come back to 90% of its level before
+// (recovery_us; absent when it did not). Nil without faults or storms.
+func faultExtra(vs runtime.VariantSpec, res *engine.Result, series []results.TimeSeries) map[string]any {
+	t := res.Totals
+	var storms, restores int64
+	for _, p := range res.Ports {
+		storms += p.WatchdogStorms
+		restores += p.WatchdogRestores
+	}
+	if len(vs.Faults) == 0 && storms == 0 {
+		return nil
+	}
+	x := map[string]any{
+		"link_drops": t.LinkDrops, "watchdog_drops": t.WatchdogDrops,
+		"watchdog_storms": storms, "watchdog_restores": restores,
+	}
+	if len(vs.Faults) == 0 {
+		return x
+	}
+	first := vs.Faults[0].AtUs
+	for _, f := range vs.Faults {
+		first = math.Min(first, f.AtUs)
+	}
+	x["first_fault_us"] = first
+	for _, s := range series {
+		if s.Kind != "goodput_gbps" {
+			continue
+		}
+		var before []float64
+		for i, tu := range s.TimeUs {
+			if tu > vs.WarmupUs && tu <= first && i > 0 {
+				before = append(before, s.Values[i])
+			}
+		}
+		if len(before) == 0 {
+			break
+		}
+		level := 0.0
+		for _, g := range before {
+			level += g
+		}
+		level /= float64(len(before))
+		low := math.Inf(1)
+		recovered := -1.0
+		for i, tu := range s.TimeUs {
+			if tu <= first {
+				continue
+			}
+			low = math.Min(low, s.Values[i])
+			if recovered < 0 && low < 0.9*level && s.Values[i] >= 0.9*level {
+				recovered = tu - first
+			}
+		}
+		x["goodput_before_gbps"] = round3(level)
+		if !math.IsInf(low, 0) {
+			x["goodput_lowest_gbps"] = round3(low)
+		}
+		if low >= 0.9*level {
+			recovered = 0 // it never fell below 90%
+		}
+		if recovered >= 0 {
+			x["recovery_us"] = round3(recovered)
+		}
+	}
+	return x
 }
 
 // nicSettings are the variant's NIC settings; a variant built without

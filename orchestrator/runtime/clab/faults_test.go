@@ -1,0 +1,98 @@
+package clab
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/results"
+	"github.com/labctl/labctl/orchestrator/runtime"
+)
+
+// linkRecorder records the `ip link set` commands a variant's faults run
+// and when.
+type linkRecorder struct {
+	mu    sync.Mutex
+	start time.Time
+	cmds  []string
+	at    []time.Duration
+}
+
+func (r *linkRecorder) Exec(_ context.Context, ctr string, argv []string, _ ExecOptions) (ExecResult, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.cmds = append(r.cmds, ctr+": "+strings.Join(argv, " "))
+	r.at = append(r.at, time.Since(r.start))
+	return ExecResult{}, nil
+}
+
+func TestLinkFaultActions(t *testing.T) {
+	l := testLab(t)
+	v := runtime.VariantSpec{Name: "v", DurationUs: 100_000, Faults: []runtime.FaultSpec{
+		{Kind: runtime.FaultLinkDown, Link: "leaf1-spine1", AtUs: 20_000, ForUs: 30_000},
+		{Kind: runtime.FaultLinkFlap, Link: "spine1-leaf1", AtUs: 10_000, DownUs: 5_000, UpUs: 5_000, Count: 20},
+	}}
+	acts, err := linkActions(l, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The flap is cut at the end of the variant: downs at 10, 20, ... 90
+	// ms, each up 5 ms later; the link-down at 20 ms, up at 50 ms.
+	downs, ups := 0, 0
+	for i, a := range acts {
+		if i > 0 && a.at < acts[i-1].at {
+			t.Fatalf("actions out of order: %v after %v", a.at, acts[i-1].at)
+		}
+		if a.up {
+			ups++
+		} else {
+			downs++
+		}
+		if !strings.HasPrefix(a.container, "clab-16gpu-") || !strings.HasPrefix(a.iface, "eth") {
+			t.Errorf("action %+v: want a switch container and its eth interface", a)
+		}
+	}
+	if downs != 10 || ups != 10 {
+		t.Errorf("%d downs and %d ups, want 10 and 10 (9 flaps and one link-down)", downs, ups)
+	}
+
+	rec := &linkRecorder{start: time.Now()}
+	short := []linkAction{
+		{at: 5 * time.Millisecond, container: "c", iface: "eth1", where: "leaf1:Ethernet0 (eth1)"},
+		{at: 15 * time.Millisecond, up: true, container: "c", iface: "eth1", where: "leaf1:Ethernet0 (eth1)"},
+		{at: 20 * time.Millisecond, container: "c", iface: "eth2", where: "leaf1:Ethernet4 (eth2)"},
+	}
+	marks := runLinkFaults(context.Background(), rec, short, rec.start)
+	want := []string{"c: ip link set dev eth1 down", "c: ip link set dev eth1 up", "c: ip link set dev eth2 down", "c: ip link set dev eth2 up"}
+	if strings.Join(rec.cmds, "|") != strings.Join(want, "|") {
+		t.Fatalf("commands %q, want %q (the link left down is restored)", rec.cmds, want)
+	}
+	for i, d := range []time.Duration{5, 15, 20} {
+		if rec.at[i] < d*time.Millisecond {
+			t.Errorf("command %d at %v, before its time %v ms", i, rec.at[i], d)
+		}
+	}
+	if len(marks) != 4 || marks[0].Source != results.Measured || marks[0].Kind != "link down" || marks[3].Kind != "link up" {
+		t.Errorf("marks %+v: want 4 measured marks, down first, the restore last", marks)
+	}
+}
+
+func TestLiveRefusesSimulatorOnlyFaults(t *testing.T) {
+	l := testLab(t)
+	for _, tc := range []struct {
+		v    runtime.VariantSpec
+		want string
+	}{
+		{runtime.VariantSpec{Name: "v", Faults: []runtime.FaultSpec{{Kind: runtime.FaultPFCStorm, NIC: &runtime.Endpoint{Host: "host1"}}}}, "needs the simulator"},
+		{runtime.VariantSpec{Name: "v", LB: runtime.LBSpec{Mode: "spray"}}, "--runtime sim"},
+		{runtime.VariantSpec{Name: "v", Faults: []runtime.FaultSpec{{Kind: runtime.FaultLinkDown, Link: "leaf9-spine1"}}}, "no link between"},
+	} {
+		err := checkLive(l, tc.v)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || exitcode.Code(err) != exitcode.BadInput {
+			t.Errorf("%+v: error %v (exit %d), want exit 2 with %q", tc.v, err, exitcode.Code(err), tc.want)
+		}
+	}
+}
