@@ -6,6 +6,17 @@ import (
 	"strings"
 )
 
+// LinksBetween lists every lab link between nodes a and b.
+func (g *Graph) LinksBetween(a, b string) []*Link {
+	var out []*Link
+	for _, lk := range g.Links {
+		if lk.A.Node == a && lk.B.Node == b || lk.A.Node == b && lk.B.Node == a {
+			out = append(out, lk)
+		}
+	}
+	return out
+}
+
 // LinkByName finds the lab link a name gives: "node:port" (port as the
 // configs name it, ".m" for member m of a merged link) or "nodeA-nodeB"
 // (their first link). It returns the link and the member.

@@ -174,6 +174,9 @@ const (
 type FaultSpec struct {
 	Kind string `json:"kind"`
 	Link string `json:"link,omitempty"`
+	// All, with a link named node-node, fails every link (and member)
+	// between the two nodes.
+	All bool `json:"all,omitempty"`
 	// NIC and Priority: the NIC that storms, and the priority it pauses.
 	NIC      *Endpoint `json:"nic,omitempty"`
 	Priority int       `json:"priority,omitempty"`

@@ -18,6 +18,9 @@ type Fault struct {
 	// Link names a link by one end, "node:port" as the lab's configs name
 	// the port, or by its nodes, "leaf1-spine1" (their first link).
 	Link string `yaml:"link"`
+	// All, with a link named node-node, fails every link between the two
+	// nodes (all members of merged lab links too).
+	All bool `yaml:"all"`
 	// NIC is the storming NIC, "host:nic" (host1:0).
 	NIC string `yaml:"nic"`
 	// Priority is the priority a storm pauses (default: the lab's first
@@ -91,6 +94,7 @@ func (s *Spec) parseFaults(at func(path, msg, fix string) error) error {
 		link := []string{runtime.FaultLinkDown, runtime.FaultLinkFlap}
 		for _, err := range []error{
 			only("link", f.Link != "", link...),
+			only("all", f.All, link...),
 			only("detect", f.Detect != "", link...),
 			only("converge", f.Converge != "", link...),
 			only("nic", f.NIC != "", runtime.FaultPFCStorm),
@@ -104,7 +108,10 @@ func (s *Spec) parseFaults(at func(path, msg, fix string) error) error {
 				return err
 			}
 		}
-		fs := runtime.FaultSpec{Kind: f.Kind, Link: f.Link}
+		if f.All && (f.Link == "" || strings.Contains(f.Link, ":")) {
+			return at(p+".all", "all needs a link named by its two nodes", "name the link node-node (leaf1-spine1), or leave all out")
+		}
+		fs := runtime.FaultSpec{Kind: f.Kind, Link: f.Link, All: f.All}
 		var err error
 		if f.At == "" {
 			return at(p, "the fault has no start", "add at: a time within the duration, such as 5ms")

@@ -56,6 +56,7 @@ var KeyDocs = specdoc.Table{
 	"faults":        {Doc: "Faults during the run, in order: link-down, link-flap and pfc-storm (simulator; a live lab runs link faults only). At most one down time at a time per link."},
 	"faults[].kind": {Doc: "link-down (a link goes down, and back up after for), link-flap (down for down, up for up, count times) or pfc-storm (a NIC pauses its switch port without end, as a stuck host does). Required."},
 	"faults[].link": {Doc: "link-down, link-flap: the link, by one end as node:port with the port as the lab's configs name it (leaf1:Ethernet128; member m of a merged lab link as leaf1:Ethernet128.m) or by its nodes as node-node (leaf1-spine1: their first link). Required for those kinds."},
+	"faults[].all":  {Doc: "link-down, link-flap with a link named node-node: fail every link between the two nodes (every member of merged lab links too).", Default: "false (the first link only)"},
 	"faults[].nic":  {Doc: "pfc-storm: the storming NIC as host:nic (host1:0). Required for that kind."},
 	"faults[].priority": {Doc: "pfc-storm: the priority the NIC pauses, 0 to 7.",
 		Default: "the lab's first lossless priority (3)"},

@@ -142,6 +142,10 @@ func (s *sim) run(ctx context.Context) error {
 	return nil
 }
 
+// maxHops is the IP TTL RoCE packets leave hosts with (Linux's default,
+// 64): a packet that crosses more switches is in a routing loop.
+const maxHops = 64
+
 // --- packet pool and queues ---
 
 func (s *sim) alloc() int32 {
@@ -300,6 +304,12 @@ func (s *sim) switchReceive(in, k int32) {
 	n := &s.nodes[ip.node]
 	pr := n.prio[pk.dscp]
 	pk.prio = pr
+	if pk.hops++; pk.hops > maxHops {
+		ip.c[pr].drops++
+		ip.c[pr].loopDrops++
+		s.release(k)
+		return
+	}
 	if ip.wdDrop&(1<<pr) != 0 {
 		// A PFC watchdog's drop action also drops what arrives on the
 		// stormed port for that priority.

@@ -343,7 +343,11 @@ func (s *sim) buildWatchdogs() error {
 				poll = DefaultWatchdogPollNs
 			}
 			s.wds = append(s.wds, wdState{port: int32(pi), prio: uint8(pr), cfg: *w, poll: poll * 1000})
-			s.push(poll*1000, evWatchdog, int32(len(s.wds)-1), 0, 0)
+			// Each switch polls on its own clock: the first poll comes
+			// at a phase drawn from the seed and the switch's name, so
+			// switches along a storm's path do not all look at once.
+			phase := int64(mix64(uint64(s.cfg.Seed)^hashString("pfcwd", s.nodes[p.node].name)) % uint64(poll*1000))
+			s.push(phase, evWatchdog, int32(len(s.wds)-1), 0, 0)
 		}
 	}
 	return nil

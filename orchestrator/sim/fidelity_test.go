@@ -58,6 +58,9 @@ func TestValidationTargets(t *testing.T) {
 		{"ring AllReduce", targetRingAllReduce},
 		{"ECMP elephants", targetECMPElephants},
 		{"deterministic", targetDeterministic},
+		{"link failure", targetLinkDownReroutes},
+		{"PFC watchdog", targetPFCWatchdog},
+		{"routing-loop deadlock", targetRoutingLoopDeadlock},
 	} {
 		t.Run(target.name, func(t *testing.T) { target.run(t, page) })
 	}

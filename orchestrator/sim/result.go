@@ -115,6 +115,7 @@ type PortStats struct {
 	// storm declarations and restorations on this port and priority.
 	LinkDrops        int64 `json:"link_drops,omitempty"`
 	WatchdogDrops    int64 `json:"watchdog_drops,omitempty"`
+	LoopDrops        int64 `json:"loop_drops,omitempty"` // TTL expired in a routing loop
 	WatchdogStorms   int64 `json:"watchdog_storms,omitempty"`
 	WatchdogRestores int64 `json:"watchdog_restores,omitempty"`
 	PauseTx          int64 `json:"pfc_tx"`
@@ -134,7 +135,8 @@ type Totals struct {
 	// faults and dropped by PFC watchdogs.
 	LinkDrops     int64 `json:"link_drops,omitempty"`
 	WatchdogDrops int64 `json:"watchdog_drops,omitempty"`
-	PauseFrames   int64 `json:"pause_frames"` // PFC frames sent (XOFF, refresh, XON)
+	LoopDrops     int64 `json:"loop_drops,omitempty"` // TTL expired in a routing loop
+	PauseFrames   int64 `json:"pause_frames"`         // PFC frames sent (XOFF, refresh, XON)
 	PausedNs      int64 `json:"paused_ns"`
 	ECNMarked     int64 `json:"ecn_marked"`
 	CNPs          int64 `json:"cnps"`

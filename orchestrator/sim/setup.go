@@ -38,6 +38,9 @@ type packet struct {
 	egAcct uint8
 	// lost: the packet was on the wire of a link that went down.
 	lost bool
+	// hops counts the switches crossed: a packet caught in a routing
+	// loop (while routes converge) dies after maxHops, as IP's TTL does.
+	hops uint8
 }
 
 type pktQueue struct {
@@ -55,7 +58,9 @@ type prioCounters struct {
 	// linkDrops were lost to a link going down (on its wire, in its
 	// queues, or sent to it before the switch routed around it);
 	// wdDrops were dropped by a PFC watchdog's drop action.
-	linkDrops, wdDrops         int64
+	linkDrops, wdDrops int64
+	// loopDrops died of TTL expiry in a transient routing loop.
+	loopDrops                  int64
 	pauseTx, pauseRx, pausedNs int64
 	maxQueue                   int64
 }

@@ -62,16 +62,22 @@ func linkActions(l *runtime.Lab, v runtime.VariantSpec) ([]linkAction, error) {
 		if member > 0 {
 			return nil, exitcode.Usagef("variant %s faults[%d]: link %s is member %d of a merged lab link, which is one container interface on a live lab: fail the whole link (drop the .%d) or run it with --runtime sim", v.Name, i, f.Link, member, member)
 		}
-		end := lk.A
-		if n := l.Graph.Node(end.Node); n == nil || n.Role == fabric.RoleHost {
-			end = lk.B
+		links := []*fabric.Link{lk}
+		if f.All {
+			links = l.Graph.LinksBetween(lk.A.Node, lk.B.Node)
 		}
-		where := fmt.Sprintf("%s:%s (%s)", end.Node, end.Port, end.Iface)
 		add := func(down, up time.Duration) {
-			c := ContainerName(l.Name, end.Node)
-			out = append(out, linkAction{at: down, container: c, iface: end.Iface, where: where})
-			if up > down {
-				out = append(out, linkAction{at: up, up: true, container: c, iface: end.Iface, where: where})
+			for _, lk := range links {
+				end := lk.A
+				if n := l.Graph.Node(end.Node); n == nil || n.Role == fabric.RoleHost {
+					end = lk.B
+				}
+				where := fmt.Sprintf("%s:%s (%s)", end.Node, end.Port, end.Iface)
+				c := ContainerName(l.Name, end.Node)
+				out = append(out, linkAction{at: down, container: c, iface: end.Iface, where: where})
+				if up > down {
+					out = append(out, linkAction{at: up, up: true, container: c, iface: end.Iface, where: where})
+				}
 			}
 		}
 		switch f.Kind {

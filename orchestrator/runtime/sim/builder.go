@@ -378,34 +378,59 @@ func watchdog(dc *qos.DeviceConfig, w *qos.PortWatchdog) *engine.Watchdog {
 	}
 }
 
+// faultPorts is one end of every simulated link a link fault takes down:
+// the link it names, or with All every link and member between its two
+// nodes.
+func (b *builder) faultPorts(f runtime.FaultSpec) ([]engine.PortRef, error) {
+	lk, m, err := b.g.LinkByName(f.Link)
+	if err != nil {
+		return nil, err
+	}
+	if !f.All {
+		return []engine.PortRef{{Node: lk.A.Node, Port: memberPort(lk.A.Port, m)}}, nil
+	}
+	var out []engine.PortRef
+	for _, l := range b.g.LinksBetween(lk.A.Node, lk.B.Node) {
+		members := 1
+		if l.Merged > 1 && l.MemberSpeedGbps > 0 {
+			members = l.Merged
+		}
+		for m := range members {
+			out = append(out, engine.PortRef{Node: l.A.Node, Port: memberPort(l.A.Port, m)})
+		}
+	}
+	return out, nil
+}
+
 // faults maps a variant's faults to the simulator's, in its port names.
 func (b *builder) faults(vs runtime.VariantSpec, cfg *engine.Config) error {
 	us := func(v float64) int64 { return int64(v * 1000) }
 	for i, f := range vs.Faults {
 		switch f.Kind {
 		case runtime.FaultLinkDown, runtime.FaultLinkFlap:
-			lk, m, err := b.g.LinkByName(f.Link)
+			refs, err := b.faultPorts(f)
 			if err != nil {
 				return exitcode.Usagef("faults[%d]: %v", i, err)
 			}
-			ref := engine.PortRef{Node: lk.A.Node, Port: memberPort(lk.A.Port, m)}
-			lf := engine.LinkFault{Link: ref, DetectNs: us(f.DetectUs), ConvergeNs: us(f.ConvergeUs)}
-			if f.Kind == runtime.FaultLinkDown {
-				lf.DownNs = us(f.AtUs)
-				if f.ForUs > 0 {
-					lf.UpNs = us(f.AtUs + f.ForUs)
+			for _, ref := range refs {
+				lf := engine.LinkFault{Link: ref, DetectNs: us(f.DetectUs), ConvergeNs: us(f.ConvergeUs)}
+				if f.Kind == runtime.FaultLinkDown {
+					lf.DownNs = us(f.AtUs)
+					if f.ForUs > 0 {
+						lf.UpNs = us(f.AtUs + f.ForUs)
+					}
+					cfg.Faults = append(cfg.Faults, lf)
+					continue
 				}
-				cfg.Faults = append(cfg.Faults, lf)
-				continue
-			}
-			t := f.AtUs
-			for range f.Count {
-				if t >= vs.DurationUs {
-					break
+				t := f.AtUs
+				for range f.Count {
+					if t >= vs.DurationUs {
+						break
+					}
+					lf.DownNs, lf.UpNs = us(t), us(t+f.DownUs)
+					cfg.Faults = append(cfg.Faults, lf)
+					t += f.DownUs + f.UpUs
 				}
-				lf.DownNs, lf.UpNs = us(t), us(t+f.DownUs)
-				cfg.Faults = append(cfg.Faults, lf)
-				t += f.DownUs + f.UpUs
 			}
 		case runtime.FaultPFCStorm:
 			name, _, err := b.nicName(*f.NIC)
@@ -711,13 +736,13 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 	for _, m := range res.Timeline {
 		v.Timeline = append(v.Timeline, results.Mark{TimeUs: float64(m.TimeNs) / 1000, Kind: m.Kind, Where: m.Where, Detail: m.Detail, Source: results.Simulated})
 	}
+	v.Series = seriesOf(res)
 	if x := faultExtra(vs, res, v.Series); x != nil {
 		if v.Extra == nil {
 			v.Extra = map[string]any{}
 		}
 		v.Extra["faults"] = x
 	}
-	v.Series = seriesOf(res)
 	return v
 }
 
