@@ -22,13 +22,20 @@ const nicDelayUs = 1.0
 
 // allReduceModel describes a ring AllReduce on the lab before it runs:
 // which transfers cross the spines in each round and the completion time
-// theory gives for several oversubscription ratios:
+// theory gives for several oversubscription ratios. A rank sends step
+// k+1 once it has received step k from its predecessor, so the chain that
+// sets the completion time runs backwards around the ring, one hop per
+// step: over 2(N-1) steps it crosses every hop about twice, and the time
+// is 2(N-1) times the mean time of a hop,
 //
-//	T = 2(N-1) * (S/N / (η * b) + latency)
+//	T = 2(N-1) * max(mean over hops of (S/N / (η * b_h) + latency_h),
+//	                 max over hops of S/N / (η * b_h))
 //
-// with η = MTU/(MTU+82) and b the bandwidth of the slowest transfer of a
-// round: a NIC's line rate, or a leaf's uplink bandwidth shared by the
-// ring transfers leaving that leaf in the same round.
+// with η = MTU/(MTU+82), b_h the bandwidth of hop h (a NIC's line rate,
+// or, for a hop that crosses the spines, its leaf's uplink bandwidth
+// shared by the ring transfers leaving that leaf in the same round) and
+// latency_h its path's latency; the second term is the slowest hop's QP,
+// which cannot send its steps faster than its bandwidth allows.
 func allReduceModel(nics []NIC, l *runtime.Lab, t *Traffic, mtu int) (map[string]any, error) {
 	ring, err := ringRanks(nics, t)
 	if err != nil {
@@ -60,19 +67,21 @@ func allReduceModel(nics []NIC, l *runtime.Lab, t *Traffic, mtu int) (map[string
 	nic := float64(l.Plan.NICSpeedGbps)
 	eta := float64(mtu) / float64(mtu+engine.WireOverheadBytes)
 	chunkBits := float64(t.BytesN) / float64(n) * 8
-	links := 2.0
-	if crossing > 0 {
-		links = 4
-	}
 	cableM := 5
 	if in, err := l.Intent(); err == nil && in.CableLengthM > 0 {
 		cableM = in.CableLengthM
 	}
-	// A step's latency on its longest path: propagation over every link,
-	// store and forward of one packet at every switch (the last packet's
-	// serialization at the sender is part of the transfer) and the
-	// receiving NIC's processing.
-	latUs := links*float64(cableM*qos.CableNsPerMeter)/1000 + (links-1)*float64(mtu+engine.WireOverheadBytes)*8/(nic*1e3) + nicDelayUs
+	// A step's latency on its path (2 links within a leaf, 4 across the
+	// spines): propagation over every link, store and forward of one
+	// packet at every switch (the last packet's serialization at the
+	// sender is part of the transfer) and the receiving NIC's processing.
+	latOf := func(links float64) float64 {
+		return links*float64(cableM*qos.CableNsPerMeter)/1000 + (links-1)*float64(mtu+engine.WireOverheadBytes)*8/(nic*1e3) + nicDelayUs
+	}
+	latUs := latOf(2)
+	if crossing > 0 {
+		latUs = latOf(4)
+	}
 	// An interleaved ring (consecutive ranks on different leaves, as a
 	// placement that ignores topology gives) sends every transfer across
 	// the spines: each leaf's ranks all send up at once.
@@ -83,13 +92,26 @@ func allReduceModel(nics []NIC, l *runtime.Lab, t *Traffic, mtu int) (map[string
 	if len(interleaved) < 2 {
 		interleaved = map[string]int{}
 	}
+	// theoryOf is T for a ring whose crossing hops leave the leaves as
+	// leaving says (the others stay within a leaf), and the bandwidth of
+	// its slowest hop.
 	theoryOf := func(leaving map[string]int, uplinkGbpsPerNIC float64) (us, bw float64) {
 		bw = nic
+		sum, slowest, hops := 0.0, 0.0, 0
 		for leaf, c := range leaving {
-			share := uplinkGbpsPerNIC * float64(nicsOnLeaf[leaf]) / float64(c)
+			share := math.Min(nic, uplinkGbpsPerNIC*float64(nicsOnLeaf[leaf])/float64(c))
 			bw = math.Min(bw, share)
+			ser := chunkBits / (eta * share * 1e3)
+			sum += float64(c) * (ser + latOf(4))
+			slowest = math.Max(slowest, ser)
+			hops += c
 		}
-		step := chunkBits/(eta*bw*1e3) + latUs
+		if rest := n - hops; rest > 0 {
+			ser := chunkBits / (eta * nic * 1e3)
+			sum += float64(rest) * (ser + latOf(2))
+			slowest = math.Max(slowest, ser)
+		}
+		step := math.Max(sum/float64(n), slowest)
 		return float64(rounds) * step, bw
 	}
 	theory := func(uplinkGbpsPerNIC float64) (us, bw float64) { return theoryOf(leaving, uplinkGbpsPerNIC) }
@@ -125,6 +147,7 @@ func allReduceModel(nics []NIC, l *runtime.Lab, t *Traffic, mtu int) (map[string
 		"crossing_spine_total":            float64(crossing * rounds),
 		"max_crossing_from_one_leaf":      float64(maxOf(leaving)),
 		"step_latency_us":                 round3(latUs),
+		"step_latency_mean_us":            round3((float64(crossing)*latOf(4) + float64(n-crossing)*latOf(2)) / float64(n)),
 		"goodput_efficiency":              round3(eta),
 		"theoretical_us":                  round3(labUs),
 		"theoretical_transfer_gbps":       round3(labBW),

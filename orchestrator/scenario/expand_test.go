@@ -161,9 +161,14 @@ func TestAllReduceModel(t *testing.T) {
 	if len(per) != 30 || per[0] != 2 {
 		t.Errorf("per round %v", per)
 	}
-	// Non-blocking: 2(N-1)/N * S / (eta B) plus latencies.
+	// Non-blocking: 2(N-1)/N * S / (eta B) plus the latencies of the hops
+	// the step chain crosses: 2 of the 16 cross the spines.
 	eta := 4096.0 / 4178
-	want := 30*(16.0*(1<<20)/16*8/(eta*200e3)) + 30*m["step_latency_us"].(float64)
+	lat2, lat4 := 2*0.025+4178*8/200e3+1, 4*0.025+3*4178*8/200e3+1
+	if got, want := m["step_latency_mean_us"].(float64), (2*lat4+14*lat2)/16; math.Abs(got-want) > 0.001 {
+		t.Errorf("mean step latency %v, want %v", got, want)
+	}
+	want := 30*(16.0*(1<<20)/16*8/(eta*200e3)) + 30*(2*lat4+14*lat2)/16
 	if got := m["theoretical_us"].(float64); math.Abs(got-want) > 0.1 {
 		t.Errorf("theoretical %v, want %v", got, want)
 	}

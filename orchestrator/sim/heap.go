@@ -4,6 +4,7 @@ package sim
 // allocates nothing once the backing array has grown.
 type event struct {
 	t    int64  // picoseconds
+	seq  uint32 // push order, to keep simultaneous events first in, first out
 	a    int32  // port or flow index
 	b    int32  // packet index or priority
 	gen  uint32 // generation, to drop stale timers
@@ -12,18 +13,26 @@ type event struct {
 
 // eventQueue is a 4-ary min-heap ordered by time. A 4-ary heap halves the
 // depth of a binary one, which pays off for the pops that dominate.
-// Simultaneous events come out in an order fixed by the sequence of pushes
-// and pops, so a run is reproducible; the model does not rely on any
-// particular order among them.
+// Simultaneous events come out in the order they were scheduled, so a run
+// is reproducible and an event that changes nothing (a sample, a watchdog
+// poll) cannot reorder the others and change the result.
 type eventQueue struct {
-	ev []event
+	ev  []event
+	seq uint32
 }
 
-func (q *eventQueue) less(i, j int) bool { return q.ev[i].t < q.ev[j].t }
+// less orders by time, then by push order (wrap-around safe for events
+// fewer than 2^31 pushes apart).
+func (q *eventQueue) less(i, j int) bool {
+	a, b := &q.ev[i], &q.ev[j]
+	return a.t < b.t || a.t == b.t && int32(a.seq-b.seq) < 0
+}
 
 func (q *eventQueue) len() int { return len(q.ev) }
 
 func (q *eventQueue) push(e event) {
+	e.seq = q.seq
+	q.seq++
 	q.ev = append(q.ev, e)
 	i := len(q.ev) - 1
 	for i > 0 {

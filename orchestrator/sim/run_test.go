@@ -226,3 +226,31 @@ func TestSeries(t *testing.T) {
 		t.Errorf("sender goodput series averages %.2f Gb/s, want about %.2f", avg, lineGoodput(100, DefaultMTU)/4)
 	}
 }
+
+// Observing a run must not change it: sampling time series (events that
+// change nothing) leaves every flow and counter as it was, however often
+// a sample falls at the same picosecond as another event.
+func TestSamplingDoesNotChangeTheRun(t *testing.T) {
+	// Without clock skew and switch jitter many events coincide.
+	exact := func(seed int64) Config {
+		cfg := mixedConfig(seed)
+		cfg.ClockSkewPPM, cfg.SwitchJitterNs = -1, -1
+		return cfg
+	}
+	for seed := int64(1); seed <= 4; seed++ {
+		base := exact(seed)
+		base.SampleEveryNs, base.Watch = 0, nil
+		want := mustRun(t, base)
+		want.Events = 0
+		jw, _ := json.Marshal(want)
+		for _, every := range []int64{1_000, 10_000} {
+			cfg := exact(seed)
+			cfg.SampleEveryNs = every
+			got := mustRun(t, cfg)
+			got.Series, got.Events = nil, 0
+			if jg, _ := json.Marshal(got); !bytes.Equal(jg, jw) {
+				t.Errorf("seed %d: sampling every %d ns changed the result of the run", seed, every)
+			}
+		}
+	}
+}
