@@ -57,13 +57,23 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
 	@$(MAKE) --no-print-directory bench-cli
 
-# Wall time and peak memory of the main jobs, as a user runs them.
+# Wall time and peak memory of the main jobs, as a user runs them: up and
+# a packet-level ring AllReduce over every NIC at 64, 128, 1024 and 4096
+# GPUs, the ECN x PFC matrix on 64gpu one variant at a time and two at a
+# time, and a 1024-GPU all-to-all of a million QPs. Takes about 10 minutes.
 bench-cli: build
-	@d=$$(mktemp -d); bin=$$(pwd)/bin/labctl; cd $$d && \
-	$$bin up 64gpu >/dev/null && $$bin up 1024gpu >/dev/null && \
-	for cmd in "run ecn-pfc --lab 64gpu" "run allreduce --lab 1024gpu"; do \
-		/usr/bin/time -f "labctl $$cmd: %e s wall, %M KiB peak RSS" $$bin $$cmd >/dev/null; \
-	done; rm -rf $$d
+	@d=$$(mktemp -d); bin=$$(pwd)/bin/labctl; docs=$$(pwd)/docs; cd $$d && \
+	for lab in 64gpu 128gpu 1024gpu $$docs/labs/4096gpu.yaml; do \
+		/usr/bin/time -f "labctl up $$(basename $$lab .yaml): %e s wall, %M KiB peak RSS" $$bin up $$lab >/dev/null; \
+	done; \
+	for lab in 64gpu 128gpu 1024gpu 4096gpu; do \
+		/usr/bin/time -f "labctl run allreduce --lab $$lab: %e s wall, %M KiB peak RSS" $$bin run allreduce --lab $$lab | grep 'x theory'; \
+	done; \
+	for j in 1 2; do \
+		/usr/bin/time -f "labctl run ecn-pfc --lab 64gpu -j $$j: %e s wall, %M KiB peak RSS" $$bin run ecn-pfc --lab 64gpu -j $$j >/dev/null; \
+	done; \
+	/usr/bin/time -f "labctl run moe-all-to-all --lab 1024gpu: %e s wall, %M KiB peak RSS" $$bin run $$docs/scenarios/moe-all-to-all.yaml --lab 1024gpu >/dev/null; \
+	rm -rf $$d
 
 # Runs every fuzz target for FUZZTIME each (CI runs only their seed corpora,
 # as part of `make test`).

@@ -53,11 +53,25 @@ func allReduceModel(nics []NIC, l *runtime.Lab, t *Traffic, mtu int) (map[string
 	for _, x := range nics {
 		nicsOnLeaf[x.Leaf]++
 	}
+	// In a three-tier fabric a hop between pods also crosses the
+	// super-spines: two more links.
+	podOf := func(leaf string) int {
+		if l != nil && l.Graph != nil {
+			if nd := l.Graph.Node(leaf); nd != nil {
+				return nd.Pod
+			}
+		}
+		return 0
+	}
+	interPod := 0
 	for i := range ring {
 		a, b := ring[i], ring[(i+1)%n]
 		if a.Leaf != b.Leaf {
 			crossing++
 			leaving[a.Leaf]++
+			if podOf(a.Leaf) != podOf(b.Leaf) {
+				interPod++
+			}
 		}
 	}
 	perRound := make([]int, rounds)
@@ -95,9 +109,9 @@ func allReduceModel(nics []NIC, l *runtime.Lab, t *Traffic, mtu int) (map[string
 	// theoryOf is T for a ring whose crossing hops leave the leaves as
 	// leaving says (the others stay within a leaf), and the bandwidth of
 	// its slowest hop.
-	theoryOf := func(leaving map[string]int, uplinkGbpsPerNIC float64) (us, bw float64) {
+	theoryOf := func(leaving map[string]int, interPod int, uplinkGbpsPerNIC float64) (us, bw float64) {
 		bw = nic
-		sum, slowest, hops := 0.0, 0.0, 0
+		sum, slowest, hops := float64(interPod)*(latOf(6)-latOf(4)), 0.0, 0
 		for leaf, c := range leaving {
 			share := math.Min(nic, uplinkGbpsPerNIC*float64(nicsOnLeaf[leaf])/float64(c))
 			bw = math.Min(bw, share)
@@ -114,7 +128,7 @@ func allReduceModel(nics []NIC, l *runtime.Lab, t *Traffic, mtu int) (map[string
 		step := math.Max(sum/float64(n), slowest)
 		return float64(rounds) * step, bw
 	}
-	theory := func(uplinkGbpsPerNIC float64) (us, bw float64) { return theoryOf(leaving, uplinkGbpsPerNIC) }
+	theory := func(uplinkGbpsPerNIC float64) (us, bw float64) { return theoryOf(leaving, interPod, uplinkGbpsPerNIC) }
 	var byRatio []any
 	ratios := slices.Clone(modelRatios)
 	actual := l.Plan.Oversubscription.Actual
@@ -124,7 +138,7 @@ func allReduceModel(nics []NIC, l *runtime.Lab, t *Traffic, mtu int) (map[string
 	}
 	for _, r := range ratios {
 		us, bw := theory(nic / r)
-		ius, ibw := theoryOf(interleaved, nic/r)
+		ius, ibw := theoryOf(interleaved, 0, nic/r)
 		byRatio = append(byRatio, map[string]any{
 			"oversubscription": r, "theoretical_us": round3(us), "transfer_gbps": round3(bw),
 			"interleaved_ring_us": round3(ius), "interleaved_transfer_gbps": round3(ibw),
@@ -147,7 +161,7 @@ func allReduceModel(nics []NIC, l *runtime.Lab, t *Traffic, mtu int) (map[string
 		"crossing_spine_total":            float64(crossing * rounds),
 		"max_crossing_from_one_leaf":      float64(maxOf(leaving)),
 		"step_latency_us":                 round3(latUs),
-		"step_latency_mean_us":            round3((float64(crossing)*latOf(4) + float64(n-crossing)*latOf(2)) / float64(n)),
+		"step_latency_mean_us":            round3((float64(crossing)*latOf(4) + float64(interPod)*(latOf(6)-latOf(4)) + float64(n-crossing)*latOf(2)) / float64(n)),
 		"goodput_efficiency":              round3(eta),
 		"theoretical_us":                  round3(labUs),
 		"theoretical_transfer_gbps":       round3(labBW),
