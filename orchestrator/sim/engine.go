@@ -887,15 +887,20 @@ func (s *sim) receiveData(pi, fi int32, f *flowState, pk *packet) {
 	case pk.psn > f.rcvNxt:
 		if s.cfg.OutOfOrder {
 			// Out-of-order placement: keep it, and take the gap for a
-			// loss (NAK it) only once packets far beyond it arrive, so
-			// reordering by the fabric costs no retransmission.
+			// loss (NAK it) only once it has stayed open for
+			// oooLossDelay, so reordering by the fabric, which spreads a
+			// flow's packets over paths whose queues differ by tens of
+			// microseconds at most, costs no retransmission.
 			if f.ooo == nil {
 				f.ooo = map[int64]oooPkt{}
 			}
 			if _, dup := f.ooo[pk.psn]; !dup {
 				f.ooo[pk.psn] = oooPkt{payload: pk.payload, sent: pk.sent}
 			}
-			if pk.psn-f.rcvNxt < oooLossWindow {
+			if f.gapPSN != f.rcvNxt {
+				f.gapPSN, f.gapSince = f.rcvNxt, s.now
+			}
+			if s.now-f.gapSince < oooLossDelay {
 				return
 			}
 		}
@@ -915,10 +920,9 @@ func (s *sim) receiveData(pi, fi int32, f *flowState, pk *packet) {
 	}
 }
 
-// oooLossWindow: with out-of-order placement, a gap is taken for a loss
-// once a packet this many PSNs beyond it arrives (reordering across
-// equal-cost paths stays far below it in a lossless fabric).
-const oooLossWindow = 64
+// oooLossDelay: with out-of-order placement, a gap still open this long
+// (ps) after the first packet beyond it arrived is taken for a loss.
+const oooLossDelay = 100_000_000
 
 // deliver takes packet rcvNxt (payload bytes, sent at sent): counts it,
 // acknowledges as the receiver does, and completes messages and the flow.

@@ -219,8 +219,10 @@ type flowState struct {
 	hist         *histogram
 	lat          Latency
 	// ooo holds packets placed out of order (Config.OutOfOrder) until
-	// the gap before them fills.
-	ooo map[int64]oooPkt
+	// the gap before them fills; gapPSN is the gap seen open since
+	// gapSince (ps).
+	ooo              map[int64]oooPkt
+	gapPSN, gapSince int64
 }
 
 type oooPkt struct {
@@ -1063,6 +1065,7 @@ func (s *sim) initFlow(i int32, f *Flow, ids map[string]int32, paths pathCache) 
 	fs.avail = math.MaxInt64
 	fs.lastCNP, fs.lastNak = math.MinInt64/2, math.MinInt64/2
 	fs.nakPSN = -1
+	fs.gapPSN = -1
 	fs.startAt = -1
 
 	if len(f.Route) > 0 {

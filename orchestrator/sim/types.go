@@ -298,7 +298,8 @@ type Config struct {
 	// order instead of discarding them (ConnectX-5 and later with
 	// out-of-order data placement, which adaptive routing and packet
 	// spraying need); without it a reordered packet looks like a loss to
-	// the go-back-N receiver. See receiveData for the model.
+	// the go-back-N receiver. A gap still open 100 µs after the first
+	// packet beyond it arrived is taken for a loss and NAKed.
 	OutOfOrder bool
 
 	// NICDelayNs is the NICs' own processing time (send and receive
