@@ -144,7 +144,7 @@ func Parse(file string, data []byte) (*Spec, error) {
 		}
 		return nil, at("$.sizing", err.Error(), "")
 	}
-	if err := validateQoS(&s.QoS, at); err != nil {
+	if err := ValidateQoS(&s.QoS, at); err != nil {
 		return nil, err
 	}
 	if _, err := s.NICSettings(nil); err != nil {
@@ -158,18 +158,21 @@ func Parse(file string, data []byte) (*Spec, error) {
 }
 
 // NICSettings resolves the lab's NIC settings, with a scenario's nic
-// section (or nil) over them. CNPs default to the lab's qos.cnp_dscp.
-func (s *Spec) NICSettings(scenario *nic.Spec) (nic.Settings, error) {
+// sections (nil ones skipped) over them in order: the scenario's own, then
+// a swept point's. CNPs default to the lab's qos.cnp_dscp.
+func (s *Spec) NICSettings(scenario ...*nic.Spec) (nic.Settings, error) {
 	cnp := 48
 	if s.QoS.CNPDSCP != nil {
 		cnp = *s.QoS.CNPDSCP
 	}
-	return nic.Resolve(float64(s.Sizing.Normalize().NICSpeedGbps), cnp, &s.NIC, scenario)
+	return nic.Resolve(float64(s.Sizing.Normalize().NICSpeedGbps), cnp, append([]*nic.Spec{&s.NIC}, scenario...)...)
 }
 
-// validateQoS checks the ranges of QoS overrides that need no knowledge of
-// profiles; the qos package checks the rest.
-func validateQoS(q *QoSSpec, at func(path, msg, fix string) error) error {
+// ValidateQoS checks the ranges of QoS overrides that need no knowledge of
+// profiles; the qos package checks the rest. at positions an error by the
+// key's YAML path ("$.qos.ecn.kmin_kb"); a scenario sweeping a qos key
+// checks its values here too.
+func ValidateQoS(q *QoSSpec, at func(path, msg, fix string) error) error {
 	if !slices.Contains(QoSProfiles, q.Profile) {
 		return at("$.qos.profile", fmt.Sprintf("unknown QoS profile %q", q.Profile), "use one of "+strings.Join(QoSProfiles, ", "))
 	}

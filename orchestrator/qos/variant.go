@@ -1,9 +1,12 @@
 package qos
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/labctl/labctl/orchestrator/lab"
 )
 
 // Clone returns a deep copy of the device config.
@@ -133,4 +136,109 @@ func (d DeviceConfig) WithoutPFC() DeviceConfig {
 // or name, as SONiC names them.
 func isLosslessQueueProfile(b *BufferProfile) bool {
 	return strings.Contains(b.Pool, "lossless") || strings.Contains(b.Profile, "lossless")
+}
+
+// WithOverrides returns the config with a scenario's swept QoS values
+// applied on top of what the config holds, edits included, in the lab
+// spec's terms (lab.QoSSpec):
+//
+//   - ecn.kmin_kb, ecn.kmax_kb (KiB) and ecn.pmax: every queue that marks
+//     takes the value; its other thresholds stay as the config has them;
+//   - pfc_watchdog.detection_ms, restoration_ms, action: every port whose
+//     PFC watchdog is on takes the value.
+//
+// mtu is no switch setting labctl renders (the NICs' packet size): it is
+// left to the caller. Keys that reshape the whole config (profile,
+// lossless_priorities, the DSCPs, cable_length_m, ets_weights, the enabled
+// flags) cannot be carried over onto an edited config and are an error.
+// The int is how many queues or ports the values reached, so a caller can
+// tell a sweep that changes nothing (no queue marks) from one that does.
+func (d DeviceConfig) WithOverrides(o lab.QoSSpec) (DeviceConfig, int, error) {
+	if err := checkOverridable(o); err != nil {
+		return d, 0, err
+	}
+	out := d.Clone()
+	reached := 0
+	if e := o.ECN; e != nil && (e.KminKB != nil || e.KmaxKB != nil || e.Pmax != nil) {
+		for i := range out.Ports {
+			p := &out.Ports[i]
+			for j := range p.Queues {
+				ec := p.Queues[j].ECN
+				if ec == nil {
+					continue
+				}
+				if ec.Unit != "" && (e.KminKB != nil || e.KmaxKB != nil) {
+					return d, 0, fmt.Errorf("%s %s queue %d gives its ECN thresholds in %s, not bytes, so a Kmin or Kmax in KiB cannot be set on it", d.Device, p.Name, p.Queues[j].Queue, ec.Unit)
+				}
+				if e.KminKB != nil {
+					ec.MinBytes = int64(*e.KminKB) * 1024
+				}
+				if e.KmaxKB != nil {
+					ec.MaxBytes = int64(*e.KmaxKB) * 1024
+				}
+				if e.Pmax != nil {
+					ec.Pmax = *e.Pmax
+				}
+				if ec.MinBytes >= ec.MaxBytes {
+					return d, 0, fmt.Errorf("%s %s queue %d would mark from %d bytes (Kmin) with its Kmax at %d bytes: Kmin must stay below Kmax", d.Device, p.Name, p.Queues[j].Queue, ec.MinBytes, ec.MaxBytes)
+				}
+				reached++
+			}
+		}
+	}
+	if w := o.PFCWatchdog; w != nil && (w.DetectionMs != nil || w.RestorationMs != nil || w.Action != nil) {
+		for i := range out.Ports {
+			wd := out.Ports[i].Watchdog
+			if wd == nil {
+				continue
+			}
+			if w.DetectionMs != nil {
+				wd.DetectionMs = *w.DetectionMs
+			}
+			if w.RestorationMs != nil {
+				wd.RestorationMs = *w.RestorationMs
+			}
+			if w.Action != nil {
+				wd.Action = *w.Action
+			}
+			reached++
+		}
+	}
+	return out, reached, nil
+}
+
+// checkOverridable refuses the keys WithOverrides cannot apply to a config.
+func checkOverridable(o lab.QoSSpec) error {
+	var bad []string
+	if o.Profile != "" {
+		bad = append(bad, "profile")
+	}
+	if len(o.LosslessPriorities) > 0 {
+		bad = append(bad, "lossless_priorities")
+	}
+	if o.RoCEDSCP != nil {
+		bad = append(bad, "roce_dscp")
+	}
+	if o.CNPDSCP != nil {
+		bad = append(bad, "cnp_dscp")
+	}
+	if o.CableLengthM != nil {
+		bad = append(bad, "cable_length_m")
+	}
+	if o.ECN != nil && o.ECN.Enabled != nil {
+		bad = append(bad, "ecn.enabled")
+	}
+	if o.PFC != nil && o.PFC.Enabled != nil {
+		bad = append(bad, "pfc.enabled")
+	}
+	if o.PFCWatchdog != nil && o.PFCWatchdog.Enabled != nil {
+		bad = append(bad, "pfc_watchdog.enabled")
+	}
+	if len(o.ETSWeights) > 0 {
+		bad = append(bad, "ets_weights")
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("qos %s cannot be applied on top of a switch config", strings.Join(bad, ", "))
+	}
+	return nil
 }
