@@ -140,6 +140,9 @@ results/ cannot be written (the finished variants are printed anyway).`,
 				Parallel: parallel,
 				Save:     store.SaveRun,
 				Progress: app.progressWriter(format),
+				// A QoS sweep's per-variant switch configs, for
+				// 'labctl config diff'; the lab's stay as they are.
+				ConfigsDir: filepath.Join(store.RunDir(id), "configs"),
 			}
 			runErr := runner.Run(cmd.Context(), sc, run)
 			if runErr != nil && len(run.Variants) == 0 {

@@ -34,7 +34,7 @@ type Images struct {
 // QoSSpec names a QoS profile and overrides some of its fields. Nil pointers
 // and empty slices keep the profile's value.
 type QoSSpec struct {
-	Profile            string        `yaml:"profile" json:"profile"`
+	Profile            string        `yaml:"profile" json:"profile,omitempty"`
 	LosslessPriorities []int         `yaml:"lossless_priorities,omitempty" json:"lossless_priorities,omitempty"`
 	RoCEDSCP           *int          `yaml:"roce_dscp,omitempty" json:"roce_dscp,omitempty"`
 	CNPDSCP            *int          `yaml:"cnp_dscp,omitempty" json:"cnp_dscp,omitempty"`

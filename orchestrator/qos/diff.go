@@ -175,6 +175,46 @@ func optNum(k string, v *int64, put func(k, v string)) {
 	}
 }
 
+// DiffGroup is one change found on several ports or devices: the same
+// field (ports named "*") going from the same A to the same B.
+type DiffGroup struct {
+	Field string `json:"field"`
+	A     string `json:"a"`
+	B     string `json:"b"`
+	// Count is how many ports (for a port field) or devices it is on.
+	Count   int      `json:"count"`
+	Devices []string `json:"devices"`
+}
+
+// GroupDiff summarises differences: a change made on every port of a
+// fabric (a swept Kmin) is one line, not one per port. Groups keep the
+// order of their first difference.
+func GroupDiff(ds []Difference) []DiffGroup {
+	var out []DiffGroup
+	at := map[[3]string]int{}
+	for _, d := range ds {
+		field := d.Field
+		if rest, ok := strings.CutPrefix(field, "port."); ok {
+			if _, after, ok := strings.Cut(rest, "."); ok {
+				field = "port.*." + after
+			}
+		}
+		key := [3]string{field, d.A, d.B}
+		i, ok := at[key]
+		if !ok {
+			i = len(out)
+			at[key] = i
+			out = append(out, DiffGroup{Field: field, A: d.A, B: d.B})
+		}
+		g := &out[i]
+		g.Count++
+		if !slices.Contains(g.Devices, d.Device) {
+			g.Devices = append(g.Devices, d.Device)
+		}
+	}
+	return out
+}
+
 // FormatDiff renders differences as aligned text lines.
 func FormatDiff(ds []Difference) string {
 	var b strings.Builder

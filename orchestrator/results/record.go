@@ -73,6 +73,10 @@ type Run struct {
 	VariantsPlanned int `json:"variants_planned,omitempty"`
 	// Error says why a run stopped before finishing its variants.
 	Error string `json:"error,omitempty"`
+	// Sweep lists the parameters the scenario's matrix sweeps besides ECN
+	// and PFC, with their values in order; each variant's Params holds its
+	// values under the same paths.
+	Sweep []SweepDim `json:"sweep,omitempty"`
 	// Writer is the process writing a running record; with the lock file
 	// in the run folder it tells a run in progress from an abandoned one.
 	Writer   *Writer   `json:"writer,omitempty"`
@@ -80,6 +84,14 @@ type Run struct {
 	// Extra holds scenario-specific results (for example the AllReduce
 	// traffic model) keyed by name.
 	Extra map[string]any `json:"extra,omitempty"`
+}
+
+// SweepDim is one swept parameter of a run's matrix.
+type SweepDim struct {
+	// Path names it as the scenario does: "qos.ecn.kmin_kb",
+	// "traffic[0].senders".
+	Path   string   `json:"path"`
+	Values []string `json:"values"`
 }
 
 // Writer identifies the process writing a run.
@@ -111,12 +123,38 @@ type Variant struct {
 	// NIC is the NIC settings the variant's traffic ran with (simulated:
 	// soft-RoCE on a live lab has no DCQCN).
 	NIC *NIC `json:"nic,omitempty"`
+	// Configs, for a scenario that sweeps QoS values, is where the
+	// variant's switch configs were written and how they differ from the
+	// lab's.
+	Configs *VariantConfigs `json:"configs,omitempty"`
 	// Error is set when the variant could not run to completion.
 	Error string `json:"error,omitempty"`
 	// Simulated, on a live-lab run, is the same variant simulated with the
 	// configs read back from the switches: virtual switch data planes
 	// neither pause nor mark, so the congestion figures come from here.
 	Simulated *SimulatedPart `json:"simulated,omitempty"`
+}
+
+// VariantConfigs is a variant's switch configs in the run folder.
+type VariantConfigs struct {
+	// Dir is the folder, relative to the run folder:
+	// "configs/ecn-on_pfc-on_qos.ecn.kmin_kb-200".
+	Dir string `json:"dir,omitempty"`
+	// Changes are the QoS differences from the lab's configs, each change
+	// made on several ports counted once.
+	Changes []ConfigChange `json:"changes"`
+}
+
+// ConfigChange is one QoS field changed from the lab's configs.
+type ConfigChange struct {
+	// Field is labctl config diff's field, ports as "*":
+	// "port.*.queue.3.ecn".
+	Field string `json:"field"`
+	From  string `json:"from"`
+	To    string `json:"to"`
+	// Count is how many ports (or devices, for a device's field) changed.
+	Count   int      `json:"count"`
+	Devices []string `json:"devices"`
 }
 
 // NIC is the NIC settings of a variant: the DCQCN preset the parameters

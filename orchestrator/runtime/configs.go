@@ -9,12 +9,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 
 	"github.com/labctl/labctl/orchestrator/configset"
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/fabric"
+	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/nos"
 	"github.com/labctl/labctl/orchestrator/qos"
 	"github.com/labctl/labctl/orchestrator/readlimit"
@@ -200,6 +202,87 @@ func ApplyVariant(cfgs []qos.DeviceConfig, ecn, pfc bool) {
 			cfgs[i] = cfgs[i].WithoutPFC()
 		}
 	}
+}
+
+// ApplyQoS applies a variant's swept QoS values on top of every switch's
+// config, in place (qos.DeviceConfig.WithOverrides: the configs' edits
+// stay). It returns how many queues or ports the values reached, so that a
+// sweep no config can carry (Kmin on a lab whose queues do not mark) is
+// told from one that changes something.
+func ApplyQoS(cfgs []qos.DeviceConfig, o lab.QoSSpec) (int, error) {
+	total := 0
+	for i := range cfgs {
+		dc, n, err := cfgs[i].WithOverrides(o)
+		if err != nil {
+			return total, err
+		}
+		cfgs[i], total = dc, total+n
+	}
+	return total, nil
+}
+
+// VariantIntent is the lab's intent as a variant's traffic sees it: a
+// swept qos.mtu is the MTU the NICs send (the switch configs labctl
+// renders carry no MTU).
+func VariantIntent(in qos.Intent, vs VariantSpec) qos.Intent {
+	if vs.QoS.MTU != nil {
+		in.MTU = *vs.QoS.MTU
+	}
+	return in
+}
+
+// ChangesConfigs says whether the variant's switch configs differ from
+// the lab's: ECN or PFC removed, or swept QoS values on top of them.
+func (vs VariantSpec) ChangesConfigs() bool {
+	o := vs.QoS
+	o.MTU = nil
+	return !vs.ECN || !vs.PFC || !reflect.ValueOf(o).IsZero()
+}
+
+// VariantConfigs loads the lab's configs (LoadConfigs) and returns them
+// with the variant's configs: the swept QoS values applied on top of them
+// (ApplyQoS), then ECN or PFC removed for the off variants (ApplyVariant).
+// Every runtime runs a variant on these, and the scenario runner writes
+// them into the run's folder.
+func VariantConfigs(l *Lab, vs VariantSpec) (labCfgs, variant []qos.DeviceConfig, err error) {
+	labCfgs, err = LoadConfigs(l)
+	if err != nil {
+		return nil, nil, err
+	}
+	variant = make([]qos.DeviceConfig, len(labCfgs))
+	for i := range labCfgs {
+		variant[i] = labCfgs[i].Clone()
+	}
+	if _, err := ApplyQoS(variant, vs.QoS); err != nil {
+		return nil, nil, exitcode.Usagef("variant %s on lab %s: %v (fix: sweep values the configs in %s can take)", vs.Name, l.Name, err, l.ConfigsDir())
+	}
+	ApplyVariant(variant, vs.ECN, vs.PFC)
+	return labCfgs, variant, nil
+}
+
+// VariantDir is a file-name form of a variant's name, for the folders that
+// hold its configs: "ecn=on,pfc=off" is "ecn-on_pfc-off" and
+// "traffic[0].senders=8" "traffic0.senders-8".
+func VariantDir(name string) string {
+	return strings.NewReplacer("=", "-", ",", "_", "/", "-", " ", "-", "[", "", "]", "").Replace(name)
+}
+
+// RenderConfigs renders configs with the lab's NOS: file name
+// (<switch>.json or .cfg) to contents.
+func RenderConfigs(l *Lab, cfgs []qos.DeviceConfig) (map[string][]byte, error) {
+	codec, err := Codec(l.NOS)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string][]byte, len(cfgs))
+	for _, dc := range cfgs {
+		data, err := codec.RenderQoS(dc)
+		if err != nil {
+			return nil, fmt.Errorf("render %s config of %s: %w", codec.Name(), dc.Device, err)
+		}
+		out[dc.Device+codec.ConfigExt()] = data
+	}
+	return out, nil
 }
 
 // ConfigDigest is sha256 over the names and contents of the lab's config

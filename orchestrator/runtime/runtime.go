@@ -98,8 +98,13 @@ type VariantSpec struct {
 	// it (true) or is removed from every switch (false).
 	ECN bool `json:"ecn"`
 	PFC bool `json:"pfc"`
-	// Params are further matrix parameters, recorded as given.
+	// Params are the swept parameters' values by path
+	// ("qos.ecn.kmin_kb": "200"), recorded as given.
 	Params map[string]string `json:"params,omitempty"`
+	// QoS holds the swept QoS values, in the lab spec's terms, applied on
+	// top of the lab's configs after ECN and PFC (ApplyQoS), and to the
+	// traffic for mtu (VariantIntent). Zero: the configs as they are.
+	QoS lab.QoSSpec `json:"qos,omitzero"`
 	// Repetition counts from 0.
 	Repetition int `json:"repetition"`
 	// Seed makes the variant reproducible: same seed, same result.

@@ -11,8 +11,8 @@ import (
 )
 
 const identFix = "use ecn, pfc, repetition, simulated_us, flows, summary.<field> (" +
-	"throughput_gbps_total, throughput_gbps_min_flow, jain_fairness, drops, pfc_pause_frames, pfc_pause_us, ecn_marked, cnp, retransmits, latency_us_p99), " +
-	"completion_us, goodput_gbps_aggregate), simulated.summary.<field> (live runs), roles.<role>.<throughput_gbps|min_throughput_gbps|jain_fairness|count|retransmits>, extra.<key>..., each optionally prefixed by a variant such as [ecn=off,pfc=on]."
+	"throughput_gbps_total, throughput_gbps_min_flow, jain_fairness, drops, pfc_pause_frames, pfc_pause_us, ecn_marked, cnp, retransmits, latency_us_p99, " +
+	"completion_us, goodput_gbps_aggregate), simulated.summary.<field> (live runs), roles.<role>.<throughput_gbps|min_throughput_gbps|jain_fairness|count|retransmits>, params.<swept path>, extra.<key>..., each optionally prefixed by a variant such as [ecn=off,pfc=on] or [qos.ecn.kmin_kb=prev]."
 
 // optionalFields are summary fields absent unless the run produced them.
 var optionalFields = map[string]func(s *results.Summary) *float64{
@@ -76,16 +76,16 @@ func roleOf(pattern string) string {
 // checkIdent says whether an identifier can resolve for spec s.
 func checkIdent(id Ident, s *Spec) error {
 	if id.Variant != "" {
-		name, err := canonicalVariant(id.Variant)
-		if err != nil {
+		if err := s.checkRef(id.Variant); err != nil {
 			return err
-		}
-		if !slices.Contains(s.VariantNames(), name) {
-			return fmt.Errorf("variant [%s] is not in this scenario's matrix (%s)", id.Variant, strings.Join(s.VariantNames(), "; "))
 		}
 	}
 	p := id.Path
 	switch p[0] {
+	case "params":
+		if len(p) >= 2 {
+			return s.checkParam(strings.Join(p[1:], "."))
+		}
 	case "ecn", "pfc", "repetition", "simulated_us", "flows":
 		if len(p) == 1 {
 			return nil
@@ -122,21 +122,117 @@ func checkIdent(id Ident, s *Spec) error {
 	return fmt.Errorf("unknown name %s", id)
 }
 
-// canonicalVariant turns "pfc=on, ecn=off" into "ecn=off,pfc=on".
-func canonicalVariant(ref string) (string, error) {
-	vals := map[string]bool{}
+// parseRef reads a variant reference ("ecn=off,qos.ecn.kmin_kb=200") into
+// dimension -> value, values canonical (on/off, numbers as variant names
+// write them, prev kept). Every key must be a dimension of the matrix and
+// every value one of its values.
+func (s *Spec) parseRef(ref string) (map[string]string, error) {
+	out := map[string]string{}
 	for _, part := range strings.Split(ref, ",") {
 		k, v, ok := strings.Cut(strings.TrimSpace(part), "=")
-		b, okv := parseOnOff(v)
-		if !ok || !okv || (k != "ecn" && k != "pfc") {
-			return "", fmt.Errorf("variant reference [%s] is not like [ecn=on,pfc=off]", ref)
+		if !ok || k == "" || v == "" {
+			return nil, fmt.Errorf("variant reference [%s] is not like [ecn=on,pfc=off] or [qos.ecn.kmin_kb=prev]", ref)
 		}
-		vals[k] = b
+		if _, dup := out[k]; dup {
+			return nil, fmt.Errorf("variant reference [%s] gives %s twice", ref, k)
+		}
+		switch k {
+		case "ecn", "pfc":
+			b, ok := parseOnOff(v)
+			if !ok {
+				return nil, fmt.Errorf("variant reference [%s]: %s=%s is not on or off", ref, k, v)
+			}
+			vals := s.Matrix.ECN
+			if k == "pfc" {
+				vals = s.Matrix.PFC
+			}
+			if !slices.ContainsFunc(vals, func(x string) bool { y, _ := parseOnOff(x); return y == b }) {
+				return nil, fmt.Errorf("variant [%s] is not in this scenario's matrix (%s: %s)", ref, k, strings.Join(vals, ", "))
+			}
+			out[k] = onOff(b)
+		default:
+			sw := s.sweepByPath(k)
+			if sw == nil {
+				return nil, fmt.Errorf("variant [%s] is not in this scenario's matrix: it has no dimension %s (dimensions: %s)", ref, k, strings.Join(s.dimensions(), ", "))
+			}
+			if v != prevValue {
+				v = canonValue(v)
+				if !slices.Contains(sw.Values, v) {
+					return nil, fmt.Errorf("variant [%s] is not in this scenario's matrix: %s takes %s (or prev, the previous one)", ref, k, strings.Join(sw.Values, ", "))
+				}
+			}
+			out[k] = v
+		}
 	}
-	if len(vals) != 2 {
-		return "", fmt.Errorf("variant reference [%s] must give both ecn and pfc, like [ecn=on,pfc=off]", ref)
+	return out, nil
+}
+
+// checkRef says whether a variant reference can resolve.
+func (s *Spec) checkRef(ref string) error {
+	_, err := s.parseRef(ref)
+	return err
+}
+
+// resolveRef names the variant a reference reads from variant v: the
+// dimensions it gives, and v's values of the others, so [pfc=off] is v
+// without PFC and [qos.ecn.kmin_kb=prev] is v at the previous Kmin. skip
+// is true when there is no such variant by construction (prev of the
+// first value): the assertion does not apply to v.
+func (s *Spec) resolveRef(ref string, v *results.Variant) (name string, skip bool, err error) {
+	parts, err := s.parseRef(ref)
+	if err != nil {
+		return "", false, err
 	}
-	return VariantName(vals["ecn"], vals["pfc"]), nil
+	ecn, pfc := v.ECN, v.PFC
+	if x, ok := parts["ecn"]; ok {
+		ecn = x == "on"
+	}
+	if x, ok := parts["pfc"]; ok {
+		pfc = x == "on"
+	}
+	var params []Param
+	for _, sw := range s.Matrix.Sweeps {
+		val := v.Params[sw.Path]
+		if x, ok := parts[sw.Path]; ok {
+			if x != prevValue {
+				val = x
+			} else if i := slices.Index(sw.Values, val); i > 0 {
+				val = sw.Values[i-1]
+			} else {
+				return "", true, nil
+			}
+		}
+		params = append(params, Param{Path: sw.Path, Value: val})
+	}
+	return PointName(ecn, pfc, params), false, nil
+}
+
+// dimensions lists the matrix's dimensions.
+func (s *Spec) dimensions() []string {
+	out := []string{"ecn", "pfc"}
+	for _, sw := range s.Matrix.Sweeps {
+		out = append(out, sw.Path)
+	}
+	return out
+}
+
+// checkParam says whether params.<path> can resolve: the matrix sweeps
+// path, and each value reads as a number, duration, size or boolean.
+func (s *Spec) checkParam(path string) error {
+	sw := s.sweepByPath(path)
+	if sw == nil {
+		swept := "none"
+		if len(s.Matrix.Sweeps) > 0 {
+			swept = strings.Join(s.dimensions()[2:], ", ")
+		}
+		return fmt.Errorf("params.%s: the matrix does not sweep %s (swept: %s)", path, path, swept)
+	}
+	for _, v := range sw.Values {
+		if _, ok := paramValue(v); !ok {
+			return fmt.Errorf("params.%s: its value %s is not a number, duration, size or true/false, so an assertion cannot compute with it; refer to the variant by name instead, as in [%s=%s]", path, v, path, v)
+		}
+	}
+	return nil
 }
 
 // VariantName is the name of the variant with ECN and PFC on or off.
@@ -164,21 +260,29 @@ func (s *Spec) VariantNames() []string {
 // variant references against the run's other variants of the same
 // repetition.
 type variantEnv struct {
+	s     *Spec
 	run   *results.Run
 	v     *results.Variant
 	final bool
 	// pending is set when a referenced variant has not run yet and the
 	// run is not final: the assertion is evaluated later.
 	pending bool
-	seen    map[string]string // identifier -> value, for the detail text
+	// skip is set when a reference names no variant by construction (the
+	// previous value of the first): the assertion does not apply.
+	skip bool
+	seen map[string]string // identifier -> value, for the detail text
 }
 
 func (e *variantEnv) Lookup(variant string, path []string) (Value, error) {
 	v := e.v
 	if variant != "" {
-		name, err := canonicalVariant(variant)
+		name, skip, err := e.s.resolveRef(variant, e.v)
 		if err != nil {
 			return Value{}, err
+		}
+		if skip {
+			e.skip = true
+			return Value{}, fmt.Errorf("[%s] names no variant of %s", variant, e.v.Name)
 		}
 		v = nil
 		for i := range e.run.Variants {
@@ -217,6 +321,19 @@ func lookupVariant(run *results.Run, v *results.Variant, path []string) (Value, 
 		return Num(v.SimulatedUs), nil
 	case "flows":
 		return Num(float64(len(v.Flows))), nil
+	case "params":
+		if len(path) >= 2 {
+			key := strings.Join(path[1:], ".")
+			text, ok := v.Params[key]
+			if !ok {
+				return Value{}, fmt.Errorf("variant %s has no value of the swept %s", v.Name, key)
+			}
+			val, ok := paramValue(text)
+			if !ok {
+				return Value{}, fmt.Errorf("params.%s is %s, not a number", key, text)
+			}
+			return val, nil
+		}
 	case "summary":
 		if len(path) == 2 {
 			return summaryNum(summaryFor(v, path[1]), path[1])
@@ -354,9 +471,9 @@ func (s *Spec) check(run *results.Run, v *results.Variant, final bool) []results
 	out := []results.Assertion{}
 	for i, a := range s.Assertions {
 		e := s.exprs[i]
-		env := &variantEnv{run: run, v: v, final: final}
+		env := &variantEnv{s: s, run: run, v: v, final: final}
 		ok, err := e.Applies(env)
-		if env.pending {
+		if env.pending || env.skip {
 			continue
 		}
 		if err != nil {
@@ -368,7 +485,7 @@ func (s *Spec) check(run *results.Run, v *results.Variant, final bool) []results
 		}
 		env.seen = map[string]string{}
 		passed, err := e.Eval(env)
-		if env.pending {
+		if env.pending || env.skip {
 			continue
 		}
 		detail := formatSeen(env.seen)

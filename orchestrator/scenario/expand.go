@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/fabric"
+	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/runtime"
 )
 
@@ -20,8 +22,10 @@ func (n NIC) String() string { return fmt.Sprintf("%s:%d", n.Host, n.NIC) }
 
 // Point is one variant of the matrix at one repetition.
 type Point struct {
-	Name       string
-	ECN, PFC   bool
+	Name     string
+	ECN, PFC bool
+	// Params are the swept parameters' values, in the matrix's order.
+	Params     []Param
 	Repetition int
 }
 
@@ -38,24 +42,68 @@ func (s *Spec) Points() []Point {
 	return out
 }
 
-// matrix lists the matrix's variants in run order, at repetition 0.
+// matrix lists the matrix's variants in run order, at repetition 0: ECN,
+// then PFC, then each swept parameter in the file's order, the last
+// varying fastest.
 func (s *Spec) matrix() []Point {
 	var out []Point
 	for _, e := range s.Matrix.ECN {
 		for _, p := range s.Matrix.PFC {
 			be, _ := parseOnOff(e)
 			bp, _ := parseOnOff(p)
-			out = append(out, Point{Name: VariantName(be, bp), ECN: be, PFC: bp})
+			for _, idx := range s.sweepPoints() {
+				pt := Point{ECN: be, PFC: bp}
+				for k, i := range idx {
+					sw := s.Matrix.Sweeps[k]
+					pt.Params = append(pt.Params, Param{Path: sw.Path, Value: sw.Values[i]})
+				}
+				pt.Name = PointName(be, bp, pt.Params)
+				out = append(out, pt)
+			}
 		}
 	}
 	return out
+}
+
+// PointName is a variant's name: ECN and PFC, then every swept parameter,
+// such as "ecn=on,pfc=on,qos.ecn.kmin_kb=200".
+func PointName(ecn, pfc bool, params []Param) string {
+	var b strings.Builder
+	b.WriteString(VariantName(ecn, pfc))
+	for _, p := range params {
+		b.WriteString("," + p.Path + "=" + p.Value)
+	}
+	return b.String()
 }
 
 // Expand turns the spec's traffic into the concrete flows of one variant
 // on a lab with the given NICs (in fabric order). seed drives the random
 // choices (permutation); the same seed gives the same flows.
 func (s *Spec) Expand(nics []NIC, pt Point, seed int64) (runtime.VariantSpec, error) {
+	var params map[string]string
+	var swept lab.QoSSpec
+	if len(s.Matrix.Sweeps) > 0 {
+		// The point's own scenario: its swept traffic and timing.
+		idx, err := s.pointIndex(pt)
+		if err != nil {
+			return runtime.VariantSpec{}, exitcode.Usagef("scenario %s: %v", s.Name, err)
+		}
+		ps, err := s.pointSpec(idx, func(path, msg, fix string) error {
+			return exitcode.Usagef("scenario %s point %s: %s (fix: %s)", s.Name, pt.Name, msg, fix)
+		})
+		if err != nil {
+			return runtime.VariantSpec{}, err
+		}
+		s = ps
+		params = map[string]string{}
+		for _, p := range pt.Params {
+			params[p.Path] = p.Value
+		}
+		swept = s.overlay(famQoS, idx).(lab.QoSSpec)
+	}
 	vs := runtime.VariantSpec{
+		Params:      params,
+		QoS:         swept,
 		Name:        pt.Name,
 		ECN:         pt.ECN,
 		PFC:         pt.PFC,

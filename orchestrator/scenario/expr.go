@@ -11,6 +11,7 @@ import (
 //	summary.drops == 0 when pfc
 //	summary.jain_fairness >= 0.9 && summary.ecn_marked > 0
 //	summary.pfc_pause_frames < 0.5 * [ecn=off,pfc=on].summary.pfc_pause_frames when ecn && pfc
+//	summary.latency_us_p99 > [qos.ecn.kmin_kb=prev].summary.latency_us_p99
 //
 // Values are numbers or booleans. Identifiers are dotted paths resolved by
 // an Env; a path may start with a variant reference in brackets to read
@@ -209,6 +210,17 @@ func lex(src string) ([]token, error) {
 			for j < len(src) && isIdentChar(src[j]) {
 				j++
 			}
+			// An index right after a name belongs to it: the swept
+			// parameter params.traffic[0].senders.
+			if k := j; k < len(src) && src[k] == '[' {
+				k++
+				for k < len(src) && src[k] >= '0' && src[k] <= '9' {
+					k++
+				}
+				if k > j+1 && k < len(src) && src[k] == ']' {
+					j = k + 1
+				}
+			}
 			w := src[i:j]
 			k := tIdent
 			switch w {
@@ -224,7 +236,19 @@ func lex(src string) ([]token, error) {
 			toks = append(toks, token{kind: k, text: w, col: col})
 			i = j
 		case c == '[':
-			j := strings.IndexByte(src[i:], ']')
+			// The matching bracket: a reference may hold an index, as in
+			// [traffic[0].senders=4].
+			j, depth := -1, 0
+			for k := i; k < len(src) && j < 0; k++ {
+				switch src[k] {
+				case '[':
+					depth++
+				case ']':
+					if depth--; depth == 0 {
+						j = k - i
+					}
+				}
+			}
 			if j < 0 {
 				return nil, &ExprError{Col: col, Msg: "'[' without ']'; a variant reference reads like [ecn=off,pfc=on]"}
 			}

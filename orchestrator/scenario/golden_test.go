@@ -20,22 +20,7 @@ var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 // parameters. A change here changes what the scenarios measure, so it is
 // reviewed like code.
 func TestCatalogExpansionGolden(t *testing.T) {
-	spec, err := lab.Resolve("64gpu")
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan, err := sizing.Compute(spec.Sizing)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := fabric.Build(spec, plan)
-	if err != nil {
-		t.Fatal(err)
-	}
-	nics := NICsFromGraph(g)
-	if len(nics) != 64 {
-		t.Fatalf("%d NICs", len(nics))
-	}
+	nics := catalogNICs(t)
 	for _, name := range CatalogNames() {
 		t.Run(name, func(t *testing.T) {
 			s, err := Resolve(name)
@@ -76,4 +61,26 @@ func TestCatalogExpansionGolden(t *testing.T) {
 			}
 		})
 	}
+}
+
+// catalogNICs are the NICs of the 64-GPU catalog lab.
+func catalogNICs(t *testing.T) []NIC {
+	t.Helper()
+	spec, err := lab.Resolve("64gpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := sizing.Compute(spec.Sizing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := fabric.Build(spec, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nics := NICsFromGraph(g)
+	if len(nics) != 64 {
+		t.Fatalf("%d NICs", len(nics))
+	}
+	return nics
 }

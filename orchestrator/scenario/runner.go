@@ -39,6 +39,10 @@ type Runner struct {
 	Parallel int
 	// Now is the wall clock (time.Now when nil).
 	Now func() time.Time
+	// ConfigsDir is where a scenario that sweeps QoS values gets each
+	// variant's switch configs written (results/<run>/configs/<variant>/);
+	// empty writes none. The lab's own configs are never written.
+	ConfigsDir string
 }
 
 // ErrInterrupted is returned (wrapped) when the context was cancelled: the
@@ -93,10 +97,6 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 	if model == runtime.ModelFlow {
 		run.ModelNote = runtime.FlowModelCaveat
 	}
-	nicSettings, err := r.nicSettings(s)
-	if err != nil {
-		return err
-	}
 	// Expand every variant before anything is saved: a scenario that does
 	// not fit the lab is bad input, not a failed run.
 	points := s.Points()
@@ -106,9 +106,23 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 		if err != nil {
 			return err
 		}
-		vs.NIC = nicSettings
+		if vs.NIC, err = r.nicSettings(s, pt); err != nil {
+			return err
+		}
 		vs.Model = model
 		specs[i] = vs
+	}
+	for _, sw := range s.Matrix.Sweeps {
+		run.Sweep = append(run.Sweep, results.SweepDim{Path: sw.Path, Values: sw.Values})
+	}
+	// A swept QoS point's configs are checked against the lab's and
+	// written to the run folder before anything runs.
+	var configs map[string]*results.VariantConfigs
+	if s.SweepsQoS() {
+		var err error
+		if configs, err = r.variantConfigs(s, points, specs); err != nil {
+			return err
+		}
 	}
 	run.Status = results.StatusRunning
 	run.VariantsPlanned = len(points)
@@ -121,7 +135,7 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 	if err := save(); err != nil {
 		return err
 	}
-	if err := r.runVariants(ctx, s, run, points, specs, now, save); err != nil {
+	if err := r.runVariants(ctx, s, run, points, specs, configs, now, save); err != nil {
 		return err
 	}
 	r.checkAll(s, run, true)
@@ -154,7 +168,7 @@ type result struct {
 // variant is independent and deterministic, so the record is the same
 // whatever the parallelism: variants are kept in matrix order and saved
 // as each one finishes.
-func (r *Runner) runVariants(ctx context.Context, s *Spec, run *results.Run, points []Point, specs []runtime.VariantSpec, now func() time.Time, save func() error) error {
+func (r *Runner) runVariants(ctx context.Context, s *Spec, run *results.Run, points []Point, specs []runtime.VariantSpec, configs map[string]*results.VariantConfigs, now func() time.Time, save func() error) error {
 	par := r.Parallel
 	if par < 1 {
 		par = 1
@@ -218,6 +232,13 @@ func (r *Runner) runVariants(ctx context.Context, s *Spec, run *results.Run, poi
 			v = &results.Variant{Error: err.Error()}
 		}
 		v.Name, v.ECN, v.PFC, v.Repetition = pt.Name, pt.ECN, pt.PFC, pt.Repetition
+		if len(pt.Params) > 0 && v.Params == nil {
+			v.Params = map[string]string{}
+		}
+		for _, p := range pt.Params {
+			v.Params[p.Path] = p.Value
+		}
+		v.Configs = configs[pt.Name]
 		if v.Flows == nil {
 			v.Flows = []results.Flow{}
 		}
@@ -287,15 +308,20 @@ func (r *Runner) checkAll(s *Spec, run *results.Run, final bool) {
 	}
 }
 
-// nicSettings resolves the NIC settings: the lab's nic section with the
-// scenario's over it.
-func (r *Runner) nicSettings(s *Spec) (nic.Settings, error) {
+// nicSettings resolves a point's NIC settings: the lab's nic section, the
+// scenario's over it, and the point's swept NIC values over both.
+func (r *Runner) nicSettings(s *Spec, pt Point) (nic.Settings, error) {
+	swept := s.PointNIC(pt)
 	if r.Lab == nil || r.Lab.Spec == nil {
-		return nic.Resolve(100, 48, &s.NIC)
+		return nic.Resolve(100, 48, &s.NIC, &swept)
 	}
-	st, err := r.Lab.Spec.NICSettings(&s.NIC)
+	st, err := r.Lab.Spec.NICSettings(&s.NIC, &swept)
 	if err != nil {
-		return st, exitcode.Usagef("NIC settings of lab %s with scenario %s: %v", r.Lab.Name, s.Name, err)
+		where := "scenario " + s.Name
+		if len(pt.Params) > 0 {
+			where += " at " + pt.Name
+		}
+		return st, exitcode.Usagef("NIC settings of lab %s with %s: %v", r.Lab.Name, where, err)
 	}
 	return st, nil
 }

@@ -65,12 +65,22 @@ type Spec struct {
 	exprs         []*Expr
 	faults        []runtime.FaultSpec
 	lb            runtime.LBSpec
+	// file is the file Parse read; rawTraffic the traffic as written,
+	// before defaults, which a swept point's traffic starts from.
+	file       string
+	rawTraffic []Traffic
 }
 
-// Matrix holds the on/off values of ECN and PFC to run.
+// Matrix holds the on/off values of ECN and PFC to run, and the swept
+// parameters (sweep.go): any other key is a parameter's path.
 type Matrix struct {
 	ECN []string `yaml:"ecn"`
 	PFC []string `yaml:"pfc"`
+	// Sweeps are the other dimensions, in the file's order.
+	Sweeps []Sweep `yaml:"-"`
+
+	entries []matrixEntry
+	problem *specyaml.Error
 }
 
 // Traffic is one traffic pattern, perftest-like.
@@ -186,11 +196,15 @@ func Parse(file string, data []byte) (*Spec, error) {
 	if err := explicitZeros(file, data, &s); err != nil {
 		return nil, err
 	}
+	s.file = file
 	switch {
 	case s.Name == "":
 		return nil, at("$", "the scenario has no name", "add name: <scenario-name>")
 	case !NamePattern.MatchString(s.Name):
 		return nil, at("$.name", fmt.Sprintf("scenario name %q is not allowed", s.Name), "use lower-case letters, digits and dashes, at most 40 characters")
+	}
+	if err := s.readMatrix(file); err != nil {
+		return nil, err
 	}
 	for _, dim := range []struct {
 		name string
@@ -211,26 +225,8 @@ func Parse(file string, data []byte) (*Spec, error) {
 			seen[b] = true
 		}
 	}
-	var err error
-	if s.Duration == "" {
-		s.Duration = DefaultDuration
-	}
-	if s.DurationUs, err = parseDurationUs(s.Duration); err != nil || s.DurationUs <= 0 {
-		return nil, at("$.duration", fmt.Sprintf("duration %q is not a positive time", s.Duration), "write a Go duration such as 5ms or 500us")
-	}
-	if s.Warmup != "" {
-		if s.WarmupUs, err = parseDurationUs(s.Warmup); err != nil || s.WarmupUs < 0 || s.WarmupUs >= s.DurationUs {
-			return nil, at("$.warmup", fmt.Sprintf("warmup %q is not a time shorter than the duration %s", s.Warmup, s.Duration), "write a duration such as 1ms, shorter than duration")
-		}
-	}
-	if s.SampleEvery == "" {
-		s.SampleEvery = DefaultSampleEvery
-	}
-	if s.SampleEveryUs, err = parseDurationUs(s.SampleEvery); err != nil || s.SampleEveryUs < 0 {
-		return nil, at("$.sample_every", fmt.Sprintf("sample_every %q is not a time", s.SampleEvery), "write a duration such as 10us, or 0 for no time series")
-	}
-	if s.SampleEveryUs > 0 && s.DurationUs/s.SampleEveryUs > 100000 {
-		return nil, at("$.sample_every", fmt.Sprintf("sample_every %s gives more than 100000 samples over %s", s.SampleEvery, s.Duration), "sample less often")
+	if err := checkTiming(&s, at); err != nil {
+		return nil, err
 	}
 	if s.DCQCN != "" {
 		_, canon, err := nic.Preset(s.DCQCN, 100)
@@ -269,6 +265,7 @@ func Parse(file string, data []byte) (*Spec, error) {
 	if len(s.Traffic) == 0 {
 		return nil, at("$", "the scenario has no traffic", "add a traffic list, e.g. traffic: [{pattern: incast, senders: 8}]")
 	}
+	s.rawTraffic = slices.Clone(s.Traffic)
 	for i := range s.Traffic {
 		if err := validateTraffic(&s.Traffic[i], s.DurationUs, func(field, msg, fix string) error {
 			p := fmt.Sprintf("$.traffic[%d]", i)
@@ -281,6 +278,9 @@ func Parse(file string, data []byte) (*Spec, error) {
 		}
 	}
 	if err := s.parseFaults(at); err != nil {
+		return nil, err
+	}
+	if err := s.checkSweeps(file, at); err != nil {
 		return nil, err
 	}
 	for i, a := range s.Assertions {
@@ -303,6 +303,34 @@ func Parse(file string, data []byte) (*Spec, error) {
 		s.exprs = append(s.exprs, e)
 	}
 	return &s, nil
+}
+
+// checkTiming checks and converts the scenario's times: duration, warmup
+// and sample_every. at places an error by the key's YAML path.
+func checkTiming(s *Spec, at func(path, msg, fix string) error) error {
+	var err error
+	if s.Duration == "" {
+		s.Duration = DefaultDuration
+	}
+	if s.DurationUs, err = parseDurationUs(s.Duration); err != nil || s.DurationUs <= 0 {
+		return at("$.duration", fmt.Sprintf("duration %q is not a positive time", s.Duration), "write a Go duration such as 5ms or 500us")
+	}
+	s.WarmupUs = 0
+	if s.Warmup != "" {
+		if s.WarmupUs, err = parseDurationUs(s.Warmup); err != nil || s.WarmupUs < 0 || s.WarmupUs >= s.DurationUs {
+			return at("$.warmup", fmt.Sprintf("warmup %q is not a time shorter than the duration %s", s.Warmup, s.Duration), "write a duration such as 1ms, shorter than duration")
+		}
+	}
+	if s.SampleEvery == "" {
+		s.SampleEvery = DefaultSampleEvery
+	}
+	if s.SampleEveryUs, err = parseDurationUs(s.SampleEvery); err != nil || s.SampleEveryUs < 0 {
+		return at("$.sample_every", fmt.Sprintf("sample_every %q is not a time", s.SampleEvery), "write a duration such as 10us, or 0 for no time series")
+	}
+	if s.SampleEveryUs > 0 && s.DurationUs/s.SampleEveryUs > 100000 {
+		return at("$.sample_every", fmt.Sprintf("sample_every %s gives more than 100000 samples over %s", s.SampleEvery, s.Duration), "sample less often")
+	}
+	return nil
 }
 
 // decode is specyaml.Decode guarded against panics of the YAML library on
@@ -452,6 +480,11 @@ func (s *Spec) CheckModel(model string) error {
 	}
 	if len(s.Matrix.ECN) > 1 || len(s.Matrix.PFC) > 1 {
 		return exitcode.Usagef("scenario %s varies ECN and PFC, but the flow-level model has neither (it has no queues, PFC, ECN or DCQCN), so its variants would be the same numbers under other names: set matrix ecn: [on] and pfc: [on] for a flow-level run, or run it with --model packet", s.Name)
+	}
+	for _, sw := range s.Matrix.Sweeps {
+		if sw.family == famQoS || sw.family == famNIC {
+			return exitcode.Usagef("scenario %s sweeps %s, which the flow-level model does not model (it has no queues, PFC, ECN or DCQCN), so its points would be the same numbers under other names: run it with --model packet", s.Name, sw.Path)
+		}
 	}
 	for i, t := range s.Traffic {
 		if t.Pattern == "ring-allreduce" {

@@ -14,12 +14,22 @@ func explicitZeros(file string, data []byte, s *Spec) error {
 	}
 	for i, t := range s.Traffic {
 		p := fmt.Sprintf("$.traffic[%d].", i)
-		fields = append(fields,
-			specyaml.ZeroField{Path: p + "pairs", IsZero: t.Pairs == 0, Default: "1 pair", Fix: "use 1 or more pairs"},
-			specyaml.ZeroField{Path: p + "senders", IsZero: t.Senders == 0, Default: fmt.Sprintf("%d senders", DefaultIncastN), Fix: "use 2 or more senders"},
-			specyaml.ZeroField{Path: p + "ranks", IsZero: t.Ranks == 0, Default: "every NIC of the lab", Fix: "use 2 or more ranks"},
-			specyaml.ZeroField{Path: p + "qps", IsZero: t.QPs == 0, Default: "1 queue pair", Fix: "use 1 to 64"},
-		)
+		for _, f := range []struct {
+			key  string
+			zero bool
+		}{{"pairs", t.Pairs == 0}, {"senders", t.Senders == 0}, {"ranks", t.Ranks == 0}, {"qps", t.QPs == 0}} {
+			z := trafficZeros[f.key]
+			fields = append(fields, specyaml.ZeroField{Path: p + f.key, IsZero: f.zero, Default: z.def, Fix: z.fix})
+		}
 	}
 	return specyaml.ExplicitZero(file, data, fields)
+}
+
+// trafficZeros are the traffic keys whose 0 stands for a default: what the
+// default is and what to write instead. A swept value of 0 is refused too.
+var trafficZeros = map[string]struct{ def, fix string }{
+	"pairs":   {"1 pair", "use 1 or more pairs"},
+	"senders": {fmt.Sprintf("%d senders", DefaultIncastN), "use 2 or more senders"},
+	"ranks":   {"every NIC of the lab", "use 2 or more ranks"},
+	"qps":     {"1 queue pair", "use 1 to 64"},
 }

@@ -130,10 +130,10 @@ func classify(file string, err error, v any) error {
 		if typeErr.Token != nil && typeErr.Token.Value != "" {
 			got = fmt.Sprintf("%q", typeErr.Token.Value)
 		}
-		e.Msg = fmt.Sprintf("%s is not %s", got, kindName(typeErr.DstType))
-		e.Fix = "give " + kindName(typeErr.DstType) + " here, as documented for this key"
+		e.Msg = fmt.Sprintf("%s is not %s", got, KindName(typeErr.DstType))
+		e.Fix = "give " + KindName(typeErr.DstType) + " here, as documented for this key"
 		if key := keyOf(typeErr.Token); key != "" {
-			e.Fix = fmt.Sprintf("give %s %s, as documented for this key", key, kindName(typeErr.DstType))
+			e.Fix = fmt.Sprintf("give %s %s, as documented for this key", key, KindName(typeErr.DstType))
 		}
 	case errors.As(err, &overflow):
 		// go-yaml says "Go value of type int ( overflow )"; say which key
@@ -143,7 +143,7 @@ func classify(file string, err error, v any) error {
 			key = "this key"
 		}
 		e.Msg = fmt.Sprintf("%s is too large for %s", overflow.SrcNum, key)
-		e.Fix = fmt.Sprintf("give %s %s in the range documented for it", key, kindName(overflow.DstType))
+		e.Fix = fmt.Sprintf("give %s %s in the range documented for it", key, KindName(overflow.DstType))
 	case errors.As(err, &syntax):
 		e.Msg = "not valid YAML: " + e.Msg
 		e.Fix = "check indentation and quoting at this place"
@@ -316,8 +316,9 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-// kindName says what a Go type is in YAML terms.
-func kindName(t reflect.Type) string {
+// KindName says what a Go type is in YAML terms ("a whole number", "true
+// or false"), for messages about a value of the wrong type.
+func KindName(t reflect.Type) string {
 	if t == nil {
 		return "the documented type"
 	}

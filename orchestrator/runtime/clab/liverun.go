@@ -45,8 +45,9 @@ const restoreTimeout = 5 * time.Minute
 //  4. the variant is simulated with the configs read back from the
 //     switches (Variant.Simulated), because the virtual data planes
 //     neither pause nor mark;
-//  5. a variant other than ecn=on,pfc=on puts the lab's configs back,
-//     even when interrupted.
+//  5. a variant whose configs differ from the lab's (ECN or PFC off, or
+//     swept QoS values) puts the lab's configs back, even when
+//     interrupted.
 func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, v runtime.VariantSpec) (*results.Variant, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -57,6 +58,9 @@ func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, v runtime.Vari
 	if len(v.Flows) == 0 {
 		return nil, exitcode.Usagef("variant %s on lab %s has no flows", v.Name, l.Name)
 	}
+	if v.QoS.MTU != nil {
+		return nil, exitcode.Usagef("variant %s on lab %s sweeps qos.mtu, which runs on the simulator only: a live lab's RoCE MTU is soft-RoCE's, taken from the hosts' interfaces (use --runtime sim)", v.Name, l.Name)
+	}
 	cmds, err := FlowCommands(l, v)
 	if err != nil {
 		return nil, exitcode.Usage(err)
@@ -65,7 +69,7 @@ func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, v runtime.Vari
 		return nil, err
 	}
 	actions, _ := linkActions(l, v) // checked by checkLive
-	plan, err := VariantConfigs(l, v.ECN, v.PFC)
+	plan, err := VariantConfigs(l, v)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +81,7 @@ func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, v runtime.Vari
 	defer tr.Close()
 	ssh := tr.SwitchSSH()
 
-	restore := !(v.ECN && v.PFC)
+	restore := v.ChangesConfigs()
 	say(fmt.Sprintf("variant %s: pushing its configs to %d switches", v.Name, len(plan)))
 	readbacks, pushErr := r.pushVariant(ctx, l, v, ssh, plan, say)
 	if restore {
@@ -203,16 +207,17 @@ func (r *Runtime) pushVariantFunc() func(ctx context.Context, nos, node, host st
 	return PushVariantOverSSH
 }
 
-// planJobs makes one push job per switch of plan: from the switch's Full
-// config to the one to(sv) picks (its Variant, or Full to restore).
-func (r *Runtime) planJobs(l *runtime.Lab, ssh map[string]SSHAddr, plan []SwitchVariant, to func(SwitchVariant) []byte) []PushJob {
+// planJobs makes one push job per switch of plan: from the config the
+// switch runs (from(sv): the lab's Full before a variant, the Variant
+// after it) to the one to(sv) picks.
+func (r *Runtime) planJobs(l *runtime.Lab, ssh map[string]SSHAddr, plan []SwitchVariant, from, to func(SwitchVariant) []byte) []PushJob {
 	cred := r.login(l.NOS)
 	push := r.pushVariantFunc()
 	jobs := make([]PushJob, 0, len(plan))
 	for _, sv := range plan {
-		addr, cfg := ssh[sv.Device], to(sv)
+		addr, old, cfg := ssh[sv.Device], from(sv), to(sv)
 		jobs = append(jobs, PushJob{Device: sv.Device, Push: func(ctx context.Context) (string, error) {
-			return push(ctx, l.NOS, sv.Device, addr.Host, addr.Port, cred, sv.Full, cfg)
+			return push(ctx, l.NOS, sv.Device, addr.Host, addr.Port, cred, old, cfg)
 		}})
 	}
 	return jobs
@@ -221,7 +226,7 @@ func (r *Runtime) planJobs(l *runtime.Lab, ssh map[string]SSHAddr, plan []Switch
 // variantSlug names a variant's read-back directory: "ecn=on,pfc=off" ->
 // "ecn-on_pfc-off".
 func variantSlug(v runtime.VariantSpec) string {
-	s := strings.NewReplacer("=", "-", ",", "_", "/", "-", " ", "-").Replace(v.Name)
+	s := runtime.VariantDir(v.Name)
 	if s == "" || strings.HasPrefix(s, ".") {
 		s = fmt.Sprintf("ecn-%s_pfc-%s", onOff(v.ECN), onOff(v.PFC))
 	}
@@ -238,7 +243,7 @@ func onOff(b bool) string {
 // pushVariant pushes every switch's variant config in parallel and saves
 // and compares the read-backs. It returns the read-back per switch.
 func (r *Runtime) pushVariant(ctx context.Context, l *runtime.Lab, v runtime.VariantSpec, ssh map[string]SSHAddr, plan []SwitchVariant, say func(string)) (map[string]string, error) {
-	res := r.runPush(ctx, r.planJobs(l, ssh, plan, func(sv SwitchVariant) []byte { return sv.Variant }), say)
+	res := r.runPush(ctx, r.planJobs(l, ssh, plan, func(sv SwitchVariant) []byte { return sv.Full }, func(sv SwitchVariant) []byte { return sv.Variant }), say)
 	codec, err := runtime.Codec(l.NOS)
 	if err != nil {
 		return nil, err
@@ -281,10 +286,12 @@ func (r *Runtime) pushVariant(ctx context.Context, l *runtime.Lab, v runtime.Var
 	return readbacks, PushErrors(res)
 }
 
-// restoreConfigs moves every switch back to the lab's config and saves the
-// read-backs where Up does.
+// restoreConfigs moves every switch back from the variant's config to the
+// lab's and saves the read-backs where Up does. Going from the variant
+// removes what it added (a swept Kmin's WRED profile) as well as putting
+// back what it removed.
 func (r *Runtime) restoreConfigs(ctx context.Context, l *runtime.Lab, ssh map[string]SSHAddr, plan []SwitchVariant, say func(string)) error {
-	res := r.runPush(ctx, r.planJobs(l, ssh, plan, func(sv SwitchVariant) []byte { return sv.Full }), say)
+	res := r.runPush(ctx, r.planJobs(l, ssh, plan, func(sv SwitchVariant) []byte { return sv.Variant }, func(sv SwitchVariant) []byte { return sv.Full }), say)
 	if err := r.saveReadbacks(l, res, say); err != nil {
 		return err
 	}

@@ -223,6 +223,35 @@ func TestRunVariantAllFourOnLiveLab(t *testing.T) {
 	}
 }
 
+// A swept QoS point is pushed to every switch with its values on top of
+// the lab's config, and the lab's config is put back afterwards, though
+// ECN and PFC stay on.
+func TestRunVariantSweptQoSOnLiveLab(t *testing.T) {
+	for _, nosName := range []string{"sonic", "eos"} {
+		t.Run(nosName, func(t *testing.T) {
+			f := newLiveFixture(t, nosName)
+			v := testVariant()
+			kmin := 150
+			v.Name, v.ECN, v.PFC = "ecn=on,pfc=on,qos.ecn.kmin_kb=150", true, true
+			v.QoS = lab.QoSSpec{ECN: &lab.ECNSpec{KminKB: &kmin}}
+			v.WarmupUs = 1e6
+			out, err := f.r.RunVariant(context.Background(), f.l, v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkLiveVariant(t, f, v, out)
+		})
+	}
+	// qos.mtu is the NICs' on a live lab: refused before anything is pushed.
+	f := newLiveFixture(t, "sonic")
+	v := testVariant()
+	mtu := 1024
+	v.QoS = lab.QoSSpec{MTU: &mtu}
+	if _, err := f.r.RunVariant(context.Background(), f.l, v); exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), "qos.mtu") || len(f.pushes) != 0 {
+		t.Errorf("qos.mtu on a live lab: err %v, %d pushes", err, len(f.pushes))
+	}
+}
+
 func checkLiveVariant(t *testing.T, f *liveFixture, v runtime.VariantSpec, out *results.Variant) {
 	t.Helper()
 	l := f.l
@@ -230,13 +259,17 @@ func checkLiveVariant(t *testing.T, f *liveFixture, v runtime.VariantSpec, out *
 	// Pushes: one per switch for the variant, one more per switch to
 	// restore unless the variant is the lab's own config.
 	wantPushes := nsw
-	if !(v.ECN && v.PFC) {
+	if v.ChangesConfigs() {
 		wantPushes = 2 * nsw
 	}
 	if len(f.pushes) != wantPushes {
 		t.Fatalf("%d pushes, want %d", len(f.pushes), wantPushes)
 	}
 	codec, _ := runtime.Codec(l.NOS)
+	first := map[string]variantPush{}
+	for _, p := range f.pushes[:nsw] {
+		first[p.node] = p
+	}
 	for i, p := range f.pushes {
 		dc, err := codec.ParseQoS(p.node, qos.Source{Name: "pushed", Data: p.variant})
 		if err != nil {
@@ -251,8 +284,12 @@ func checkLiveVariant(t *testing.T, f *liveFixture, v runtime.VariantSpec, out *
 		if got := hasECN(dc); got != wantECN {
 			t.Errorf("push %d to %s (restore %t): ECN %t, want %t", i, p.node, restoring, got, wantECN)
 		}
-		if restoring && string(p.full) != string(p.variant) {
-			t.Errorf("restore of %s is not the lab's config", p.node)
+		// A restore goes from the variant's config back to the lab's.
+		if restoring && (string(p.variant) != string(first[p.node].full) || string(p.full) != string(first[p.node].variant)) {
+			t.Errorf("restore of %s does not go from the variant's config to the lab's", p.node)
+		}
+		if !restoring {
+			checkSweptKmin(t, dc, v)
 		}
 	}
 	// Read-backs saved per variant, and no diff since the fake switch
@@ -379,10 +416,16 @@ func TestRunVariantPushFailureStillRestores(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "line rejected") {
 		t.Fatalf("error = %v", err)
 	}
+	plan, err := VariantConfigs(f.l, v)
+	if err != nil {
+		t.Fatal(err)
+	}
 	restores := 0
 	for _, p := range f.pushes {
-		if string(p.full) == string(p.variant) {
-			restores++
+		for _, sv := range plan {
+			if sv.Device == p.node && string(p.full) == string(sv.Variant) && string(p.variant) == string(sv.Full) {
+				restores++
+			}
 		}
 	}
 	if restores != len(f.l.Graph.Switches()) {

@@ -28,19 +28,17 @@ type SwitchVariant struct {
 }
 
 // VariantConfigs renders every switch's config of a variant: the lab's
-// configs (runtime.LoadConfigs) with ECN or PFC removed
-// (runtime.ApplyVariant), rendered by the NOS package.
-func VariantConfigs(l *runtime.Lab, ecn, pfc bool) ([]SwitchVariant, error) {
+// configs with the variant's swept QoS values on top and ECN or PFC
+// removed (runtime.VariantConfigs), rendered by the NOS package.
+func VariantConfigs(l *runtime.Lab, v runtime.VariantSpec) ([]SwitchVariant, error) {
 	codec, err := runtime.Codec(l.NOS)
 	if err != nil {
 		return nil, err
 	}
-	full, err := runtime.LoadConfigs(l)
+	full, variant, err := runtime.VariantConfigs(l, v)
 	if err != nil {
 		return nil, err
 	}
-	variant := slices.Clone(full)
-	runtime.ApplyVariant(variant, ecn, pfc)
 	out := make([]SwitchVariant, 0, len(full))
 	for i := range full {
 		sv := SwitchVariant{Device: full[i].Device}
@@ -48,7 +46,7 @@ func VariantConfigs(l *runtime.Lab, ecn, pfc bool) ([]SwitchVariant, error) {
 			return nil, fmt.Errorf("render %s config of %s: %w", codec.Name(), sv.Device, err)
 		}
 		if sv.Variant, err = codec.RenderQoS(variant[i]); err != nil {
-			return nil, fmt.Errorf("render %s config of %s without ecn=%t pfc=%t: %w", codec.Name(), sv.Device, ecn, pfc, err)
+			return nil, fmt.Errorf("render %s config of %s for variant %s: %w", codec.Name(), sv.Device, v.Name, err)
 		}
 		out = append(out, sv)
 	}

@@ -105,11 +105,11 @@ func TestPushVariantOverSSHSONiC(t *testing.T) {
 	}
 	own := mustDB(t, []byte(`{"DEVICE_METADATA": {"localhost": {"hostname": "leaf1", "hwsku": "Force10-S6000"}}, "FEATURE": {"lldp": {"state": "enabled"}}}`))
 	upState := merge(own, mustDB(t, file))
-	for _, tc := range []struct{ ecn, pfc bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
-		t.Run("ecn="+onOff(tc.ecn)+",pfc="+onOff(tc.pfc), func(t *testing.T) {
+	for _, tc := range variantCases() {
+		t.Run(tc.Name, func(t *testing.T) {
 			dev := &variantFakeSONiC{files: map[string][]byte{}, db: merge(configDB{}, upState)}
 			srv := sshtest.Start(t, "admin", "YourPaSsWoRd", "Debian GNU/Linux 11\n", func() sshtest.Device { return dev })
-			plan, err := VariantConfigs(l, tc.ecn, tc.pfc)
+			plan, err := VariantConfigs(l, tc)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -130,16 +130,17 @@ func TestPushVariantOverSSHSONiC(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if (len(got.LosslessPriorities()) > 0) != tc.pfc || hasECN(got) != tc.ecn {
+			if (len(got.LosslessPriorities()) > 0) != tc.PFC || hasECN(got) != tc.ECN {
 				t.Errorf("after the push: PFC %v, ECN %t", got.LosslessPriorities(), hasECN(got))
 			}
+			checkSweptKmin(t, got, tc)
 			if !reflect.DeepEqual(dev.db["FEATURE"], own["FEATURE"]) || !reflect.DeepEqual(dev.db["DEVICE_METADATA"], own["DEVICE_METADATA"]) {
 				t.Error("the push touched tables labctl does not manage")
 			}
 			if !slicesContainsPrefix(dev.cmds, "sudo -n config apply-patch /tmp/labctl-") {
 				t.Errorf("no apply-patch in %q", dev.cmds)
 			}
-			if _, err := PushVariantOverSSH(context.Background(), "sonic", sw, srv.Host, srv.Port, DefaultSONiCLogin, sv.Full, sv.Full); err != nil {
+			if _, err := PushVariantOverSSH(context.Background(), "sonic", sw, srv.Host, srv.Port, DefaultSONiCLogin, sv.Variant, sv.Full); err != nil {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(dev.db, upState) {
@@ -147,6 +148,41 @@ func TestPushVariantOverSSHSONiC(t *testing.T) {
 				t.Errorf("restore did not bring back the state up left:\n%s", g)
 			}
 		})
+	}
+}
+
+// variantCases are the variants pushed: ECN and PFC each on and off, and a
+// swept Kmin on top of the lab's config.
+func variantCases() []runtime.VariantSpec {
+	kmin := 123
+	out := []runtime.VariantSpec{}
+	for _, c := range []struct{ ecn, pfc bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
+		out = append(out, runtime.VariantSpec{Name: "ecn=" + onOff(c.ecn) + ",pfc=" + onOff(c.pfc), ECN: c.ecn, PFC: c.pfc})
+	}
+	return append(out, runtime.VariantSpec{Name: "ecn=on,pfc=on,qos.ecn.kmin_kb=123", ECN: true, PFC: true,
+		QoS: lab.QoSSpec{ECN: &lab.ECNSpec{KminKB: &kmin}}})
+}
+
+// checkSweptKmin checks that every marking queue read back has the swept
+// Kmin, when the variant sweeps one.
+func checkSweptKmin(t *testing.T, got qos.DeviceConfig, v runtime.VariantSpec) {
+	t.Helper()
+	if v.QoS.ECN == nil || v.QoS.ECN.KminKB == nil {
+		return
+	}
+	marks := 0
+	for _, p := range got.Ports {
+		for _, q := range p.Queues {
+			if q.ECN != nil {
+				marks++
+				if q.ECN.MinBytes != int64(*v.QoS.ECN.KminKB)*1024 {
+					t.Errorf("%s queue %d reads back Kmin %d bytes, want %d KiB", p.Name, q.Queue, q.ECN.MinBytes, *v.QoS.ECN.KminKB)
+				}
+			}
+		}
+	}
+	if marks == 0 {
+		t.Error("no marking queue read back")
 	}
 }
 
@@ -283,11 +319,11 @@ func TestPushVariantOverSSHEOS(t *testing.T) {
 		slices.Sort(out)
 		return out
 	}
-	for _, tc := range []struct{ ecn, pfc bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
-		t.Run("ecn="+onOff(tc.ecn)+",pfc="+onOff(tc.pfc), func(t *testing.T) {
+	for _, tc := range variantCases() {
+		t.Run(tc.Name, func(t *testing.T) {
 			dev := &variantFakeEOS{running: slices.Clone(upState)}
 			srv := sshtest.Start(t, "admin", "admin", "", func() sshtest.Device { return dev })
-			plan, err := VariantConfigs(l, tc.ecn, tc.pfc)
+			plan, err := VariantConfigs(l, tc)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -303,13 +339,14 @@ func TestPushVariantOverSSHEOS(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if (len(got.LosslessPriorities()) > 0) != tc.pfc || hasECN(got) != tc.ecn {
+			if (len(got.LosslessPriorities()) > 0) != tc.PFC || hasECN(got) != tc.ECN {
 				t.Errorf("after the push: PFC %v, ECN %t", got.LosslessPriorities(), hasECN(got))
 			}
+			checkSweptKmin(t, got, tc)
 			if !strings.Contains(rb, "hostname "+sw) {
 				t.Error("the push removed a line labctl does not manage")
 			}
-			if _, err := PushVariantOverSSH(context.Background(), "eos", sw, srv.Host, srv.Port, DefaultEOSLogin, sv.Full, sv.Full); err != nil {
+			if _, err := PushVariantOverSSH(context.Background(), "eos", sw, srv.Host, srv.Port, DefaultEOSLogin, sv.Variant, sv.Full); err != nil {
 				t.Fatal(err)
 			}
 			if !slices.Equal(keys(dev.running), keys(upState)) {

@@ -106,13 +106,13 @@ func (r *Runtime) Status(ctx context.Context, l *runtime.Lab) (*runtime.Status, 
 }
 
 // RunVariant simulates one variant with the lab's configs as they are on
-// disk, minus ECN or PFC for the "off" variants.
+// disk, with the variant's swept QoS values on top, minus ECN or PFC for
+// the "off" variants (runtime.VariantConfigs).
 func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, vs runtime.VariantSpec) (*results.Variant, error) {
-	cfgs, err := runtime.LoadConfigs(l)
+	_, cfgs, err := runtime.VariantConfigs(l, vs)
 	if err != nil {
 		return nil, err
 	}
-	runtime.ApplyVariant(cfgs, vs.ECN, vs.PFC)
 	return r.RunVariantWithConfigs(ctx, l, vs, cfgs)
 }
 
@@ -120,12 +120,13 @@ func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, vs runtime.Var
 // configs as they are: vs.ECN and vs.PFC are not applied again. A live lab
 // passes the configs it read back from its switches (with the topology
 // attached, qos.AttachTopology), so the simulation runs what the devices
-// accepted.
+// accepted; a swept qos.mtu is the NICs' (runtime.VariantIntent).
 func (r *Runtime) RunVariantWithConfigs(ctx context.Context, l *runtime.Lab, vs runtime.VariantSpec, cfgs []qos.DeviceConfig) (*results.Variant, error) {
 	in, err := l.Intent()
 	if err != nil {
 		return nil, err
 	}
+	in = runtime.VariantIntent(in, vs)
 	if err := checkConfigs(l, cfgs); err != nil {
 		return nil, err
 	}

@@ -1,0 +1,127 @@
+package scenario
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/lab"
+	"github.com/labctl/labctl/orchestrator/qos"
+	"github.com/labctl/labctl/orchestrator/results"
+	"github.com/labctl/labctl/orchestrator/runtime"
+)
+
+// variantConfigs checks a QoS sweep against the lab's configs and writes
+// every variant's switch configs into r.ConfigsDir/<variant>/: the lab's
+// configs as they are on disk, edits included, with the point's swept
+// values on top and ECN or PFC removed for the off variants
+// (runtime.VariantConfigs, which the runtimes run on too). The lab's own
+// files are only read. It returns what each variant's configs change,
+// by variant name.
+//
+// A value no config can take (a Kmin above a port's Kmax) or a swept key
+// that reaches no switch (Kmin on a lab whose queues do not mark) is bad
+// input, placed at the value or key in the scenario file.
+func (r *Runner) variantConfigs(s *Spec, points []Point, specs []runtime.VariantSpec) (map[string]*results.VariantConfigs, error) {
+	l := r.Lab
+	if l == nil || l.Graph == nil {
+		return nil, fmt.Errorf("scenario %s sweeps QoS values, which needs the lab's fabric and configs", s.Name)
+	}
+	labCfgs, err := runtime.LoadConfigs(l)
+	if err != nil {
+		return nil, err
+	}
+	// Each value alone first, so a problem is placed at its value.
+	for k, sw := range s.Matrix.Sweeps {
+		if sw.family != famQoS || sw.Path == "qos.mtu" {
+			continue // the MTU is the NICs', no switch setting
+		}
+		reached := 0
+		for i, val := range sw.Values {
+			idx := make([]int, len(s.Matrix.Sweeps))
+			for j := range idx {
+				idx[j] = -1
+			}
+			idx[k] = i
+			cfgs := cloneConfigs(labCfgs)
+			n, err := runtime.ApplyQoS(cfgs, s.overlay(famQoS, idx).(lab.QoSSpec))
+			if err != nil {
+				return nil, s.SweepError(sw.Path, val, fmt.Sprintf("%s=%s on lab %s: %v", sw.Path, val, l.Name, err),
+					fmt.Sprintf("sweep values the lab's configs in %s can take", l.ConfigsDir()))
+			}
+			reached += n
+		}
+		if reached == 0 {
+			return nil, s.SweepError(sw.Path, "", fmt.Sprintf("%s changes nothing on lab %s: no switch config in %s has %s", sw.Path, l.Name, l.ConfigsDir(), sweepTarget(sw.Path)),
+				"sweep a key the lab's configs use, or fix the configs (labctl config lint "+l.Name+")")
+		}
+	}
+	out := map[string]*results.VariantConfigs{}
+	for i, pt := range points {
+		if pt.Repetition > 0 {
+			continue // repetitions run the same configs
+		}
+		_, cfgs, err := runtime.VariantConfigs(l, specs[i])
+		if err != nil {
+			last := ""
+			for _, p := range pt.Params {
+				if strings.HasPrefix(p.Path, "qos.") {
+					last = p.Path
+				}
+			}
+			return nil, s.SweepError(last, s.paramValue(pt, last), fmt.Sprintf("point %s: %v", pt.Name, err), "sweep values the lab's configs can take together")
+		}
+		vc := &results.VariantConfigs{Changes: []results.ConfigChange{}}
+		for _, g := range qos.GroupDiff(qos.Diff(labCfgs, cfgs)) {
+			vc.Changes = append(vc.Changes, results.ConfigChange{Field: g.Field, From: g.A, To: g.B, Count: g.Count, Devices: g.Devices})
+		}
+		if r.ConfigsDir != "" {
+			files, err := runtime.RenderConfigs(l, cfgs)
+			if err != nil {
+				return nil, err
+			}
+			name := runtime.VariantDir(pt.Name)
+			dir := filepath.Join(r.ConfigsDir, name)
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return nil, exitcode.WriteFailed(dir, err)
+			}
+			for f, data := range files {
+				if err := results.WriteFileAtomic(filepath.Join(dir, f), data, 0o644); err != nil {
+					return nil, exitcode.WriteFailed(filepath.Join(dir, f), err)
+				}
+			}
+			vc.Dir = filepath.ToSlash(filepath.Join(filepath.Base(r.ConfigsDir), name))
+		}
+		out[pt.Name] = vc
+	}
+	return out, nil
+}
+
+// sweepTarget says what a swept qos key changes, for a sweep that finds
+// nothing to change.
+func sweepTarget(path string) string {
+	if strings.HasPrefix(path, "qos.pfc_watchdog.") {
+		return "a port with a PFC watchdog"
+	}
+	return "a queue that marks ECN"
+}
+
+// paramValue is a point's value of a swept path ("" without one).
+func (s *Spec) paramValue(pt Point, path string) string {
+	for _, p := range pt.Params {
+		if p.Path == path {
+			return p.Value
+		}
+	}
+	return ""
+}
+
+func cloneConfigs(cfgs []qos.DeviceConfig) []qos.DeviceConfig {
+	out := make([]qos.DeviceConfig, len(cfgs))
+	for i := range cfgs {
+		out[i] = cfgs[i].Clone()
+	}
+	return out
+}

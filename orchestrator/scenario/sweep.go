@@ -1,0 +1,784 @@
+package scenario
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/goccy/go-yaml/ast"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/lab"
+	"github.com/labctl/labctl/orchestrator/nic"
+	"github.com/labctl/labctl/orchestrator/specyaml"
+)
+
+// A matrix key other than ecn and pfc sweeps one parameter over a list of
+// values; the variants are the cross product of every dimension:
+//
+//	matrix:
+//	  ecn: [on]
+//	  pfc: [on]
+//	  qos.ecn.kmin_kb: [100, 200, 400]     # the lab's QoS, on top of its configs
+//	  nic.dcqcn.rpg_ai_rate: [5, 20]       # the NICs (over the lab's and the scenario's nic)
+//	  traffic[0].senders: [4, 8, 16]       # a field of one traffic entry
+//	  duration: [5ms, 20ms]                # a scenario field
+//
+// A path names a key the way lab specs and scenarios already write it
+// (SweepPaths lists every one). Each value is checked by the validation of
+// its key (lab.ValidateQoS, nic.Resolve, the scenario's own checks), alone
+// and in every combination the matrix makes, before anything runs; a bad
+// path or value is reported at its line and column.
+
+// Sweep limits: a matrix is a product, so a few lists make many variants.
+const (
+	// MaxVariants bounds the variants a scenario runs: the product of its
+	// dimensions' lengths times its repetitions.
+	MaxVariants = 256
+	// MaxSweeps bounds the swept dimensions besides ecn and pfc.
+	MaxSweeps = 8
+)
+
+// prevValue in a variant reference names the previous value of a swept
+// dimension ([qos.ecn.kmin_kb=prev]); no value may be called so.
+const prevValue = "prev"
+
+// Sweep is one swept parameter of the matrix.
+type Sweep struct {
+	// Path names the parameter as the matrix does: "qos.ecn.kmin_kb",
+	// "nic.dcqcn.rpg_ai_rate", "traffic[0].senders", "duration".
+	Path string `json:"path"`
+	// Values are the values in the file's order, as variant names show
+	// them (numbers canonical: 2e2 is 200).
+	Values []string `json:"values"`
+
+	family string          // "qos", "nic", "traffic" or "scenario"
+	field  []string        // the key's path within the family's struct
+	index  int             // the traffic entry, for family "traffic"
+	typ    reflect.Type    // the key's Go type (a pointer for optional keys)
+	typed  []reflect.Value // Values decoded to typ's element type
+	keyAt  pos
+	valAt  []pos
+}
+
+// Param is a swept parameter's value at one point of the matrix.
+type Param struct {
+	Path  string `json:"path"`
+	Value string `json:"value"`
+}
+
+// pos is a place in the scenario file.
+type pos struct{ line, col int }
+
+func posOf(n ast.Node) pos {
+	if n == nil {
+		return pos{}
+	}
+	if tk := n.GetToken(); tk != nil && tk.Position != nil {
+		return pos{tk.Position.Line, tk.Position.Column}
+	}
+	return pos{}
+}
+
+// matrixEntry is one key of the matrix as written in the file.
+type matrixEntry struct {
+	key    string
+	keyAt  pos
+	values []ast.Node // the list's items; nil when the value is no list
+	valAt  pos
+	isList bool
+}
+
+// UnmarshalYAML keeps the matrix's keys and values with their places in
+// the file: ecn and pfc fill ECN and PFC, any other key is a swept
+// parameter that Parse resolves and checks, so that every problem is
+// reported at its line and column.
+func (m *Matrix) UnmarshalYAML(node ast.Node) error {
+	*m = Matrix{}
+	var entries []*ast.MappingValueNode
+	switch n := unwrap(node).(type) {
+	case nil, *ast.NullNode:
+		return nil
+	case *ast.MappingNode:
+		entries = n.Values
+	case *ast.MappingValueNode:
+		entries = []*ast.MappingValueNode{n}
+	default:
+		m.problem = &specyaml.Error{Msg: "matrix is not a mapping of dimensions to lists of values", Fix: "write matrix: {ecn: [on, off], pfc: [on, off]} and any swept parameter as path: [values]"}
+		m.problem.Line, m.problem.Column = posOf(node).line, posOf(node).col
+		return nil
+	}
+	for _, e := range entries {
+		me := matrixEntry{key: e.Key.String(), keyAt: posOf(e.Key), valAt: posOf(e.Value)}
+		if k, ok := unwrap(e.Key).(ast.ScalarNode); ok {
+			me.key = fmt.Sprint(k.GetValue())
+		}
+		if seq, ok := unwrap(e.Value).(*ast.SequenceNode); ok {
+			me.isList, me.values = true, seq.Values
+		}
+		m.entries = append(m.entries, me)
+	}
+	return nil
+}
+
+// unwrap looks through anchors and tags at the node they mark.
+func unwrap(n ast.Node) ast.Node {
+	for {
+		switch x := n.(type) {
+		case *ast.AnchorNode:
+			n = x.Value
+		case *ast.TagNode:
+			n = x.Value
+		default:
+			return n
+		}
+	}
+}
+
+// scalarText is a scalar item's text as variant names show it: numbers
+// canonical (2e2 and 200.0 are 200), booleans true or false.
+func scalarText(n ast.Node) (string, bool) {
+	switch x := unwrap(n).(type) {
+	case *ast.StringNode:
+		return x.Value, true
+	case *ast.IntegerNode:
+		return fmt.Sprint(x.Value), true
+	case *ast.FloatNode:
+		return canonNumber(x.Value), true
+	case *ast.BoolNode:
+		return strconv.FormatBool(x.Value), true
+	}
+	return "", false
+}
+
+// canonNumber formats a number as variant names show it.
+func canonNumber(f float64) string {
+	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
+		return strconv.FormatInt(int64(f), 10)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// canonValue is the canonical text of a value written in a variant
+// reference: a number as canonNumber writes it, anything else as is.
+func canonValue(s string) string {
+	if f, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+		return canonNumber(f)
+	}
+	return s
+}
+
+// readMatrix fills ECN and PFC from the file's matrix and resolves the
+// other keys into sweeps, checking each path and each value's type.
+// Ranges are checked later, once the rest of the scenario is known.
+func (s *Spec) readMatrix(file string) error {
+	m := &s.Matrix
+	errAt := func(p pos, msg, fix string) error {
+		return exitcode.Usage(&specyaml.Error{File: file, Line: p.line, Column: p.col, Msg: msg, Fix: fix})
+	}
+	if m.problem != nil {
+		e := *m.problem
+		e.File = file
+		return exitcode.Usage(&e)
+	}
+	seen := map[string]bool{}
+	for _, e := range m.entries {
+		if seen[e.key] {
+			return errAt(e.keyAt, fmt.Sprintf("matrix dimension %s is listed twice", e.key), "keep one list of values per dimension")
+		}
+		seen[e.key] = true
+		if !e.isList {
+			return errAt(e.valAt, fmt.Sprintf("matrix dimension %s is not a list of values", e.key), fmt.Sprintf("write %s: [value, value, ...]", e.key))
+		}
+		if e.key == "ecn" || e.key == "pfc" {
+			vals := []string{}
+			for _, n := range e.values {
+				t, ok := scalarText(n)
+				if !ok {
+					return errAt(posOf(n), fmt.Sprintf("%s value is not on or off", e.key), "use on or off")
+				}
+				vals = append(vals, t)
+			}
+			if e.key == "ecn" {
+				m.ECN = vals
+			} else {
+				m.PFC = vals
+			}
+			continue
+		}
+		sw, err := s.resolveSweep(e.key)
+		if err != nil {
+			return errAt(e.keyAt, err.Error(), sweepFix)
+		}
+		sw.keyAt = e.keyAt
+		if len(e.values) == 0 {
+			return errAt(e.valAt, fmt.Sprintf("matrix dimension %s has no values", e.key), fmt.Sprintf("list the values to sweep, e.g. %s: [a, b], or remove the key", e.key))
+		}
+		for _, n := range e.values {
+			text, val, err := decodeSweepValue(n, sw.typ)
+			if err != nil {
+				return errAt(posOf(n), fmt.Sprintf("%s value %s", sw.Path, err), fmt.Sprintf("give %s %s, as documented for the key (docs/scenario-spec.md)", sw.Path, specyaml.KindName(sw.typ)))
+			}
+			switch {
+			case text == prevValue:
+				return errAt(posOf(n), fmt.Sprintf("%s value %q is a reserved word (a variant reference's previous value)", sw.Path, text), "use another value")
+			case strings.ContainsAny(text, ",=[] \t\n"):
+				return errAt(posOf(n), fmt.Sprintf("%s value %q holds a space, comma, = or bracket, which variant names cannot carry", sw.Path, text), "write the value without them, e.g. 1MiB rather than 1 MiB")
+			case slices.Contains(sw.Values, text):
+				return errAt(posOf(n), fmt.Sprintf("%s value %s is listed twice", sw.Path, text), "list each value once")
+			}
+			if def, ok := zeroDefault(sw); ok && val.IsZero() {
+				return errAt(posOf(n), fmt.Sprintf("%s: 0 is not allowed (leaving %s out means %s)", sw.Path, sw.field[len(sw.field)-1], def), "sweep values of 1 or more")
+			}
+			sw.Values = append(sw.Values, text)
+			sw.typed = append(sw.typed, val)
+			sw.valAt = append(sw.valAt, posOf(n))
+		}
+		m.Sweeps = append(m.Sweeps, sw)
+	}
+	if len(m.Sweeps) > MaxSweeps {
+		return errAt(m.Sweeps[MaxSweeps].keyAt, fmt.Sprintf("the matrix sweeps %d parameters, more than the %d labctl crosses at once", len(m.Sweeps), MaxSweeps), "split the sweep into several scenarios")
+	}
+	return nil
+}
+
+// sweepFix says where the sweepable paths are listed.
+const sweepFix = "sweep one of the paths listed under 'Sweep paths' in docs/scenario-spec.md (labctl explain scenario.matrix): qos.<key>, nic.<key>, traffic[<i>].<field>, duration, warmup or sample_every"
+
+// decodeSweepValue reads one value of a swept key of type typ: its text
+// for variant names and its Go value (typ's element type).
+func decodeSweepValue(n ast.Node, typ reflect.Type) (string, reflect.Value, error) {
+	text, ok := scalarText(n)
+	if !ok {
+		return "", reflect.Value{}, fmt.Errorf("is not a single value")
+	}
+	t := typ
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	v := reflect.New(t).Elem()
+	node := unwrap(n)
+	switch t.Kind() {
+	case reflect.String:
+		// Sizes and durations are text: 64KiB, 5ms (a bare number of bytes
+		// is text too).
+		switch node.(type) {
+		case *ast.StringNode, *ast.IntegerNode, *ast.FloatNode:
+			v.SetString(text)
+			return text, v, nil
+		}
+	case reflect.Bool:
+		if b, ok := node.(*ast.BoolNode); ok {
+			v.SetBool(b.Value)
+			return text, v, nil
+		}
+	case reflect.Int, reflect.Int64, reflect.Float64:
+		// A number, whatever YAML made of it: 200, 2e2 (which YAML may
+		// read as text) and 200.0 are the same whole number.
+		if _, isBool := node.(*ast.BoolNode); isBool {
+			break
+		}
+		f, err := strconv.ParseFloat(text, 64)
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			break
+		}
+		text = canonNumber(f)
+		if t.Kind() == reflect.Float64 {
+			v.SetFloat(f)
+			return text, v, nil
+		}
+		x, err := strconv.ParseInt(text, 10, 64)
+		if err != nil {
+			if f == math.Trunc(f) {
+				return "", v, fmt.Errorf("%s is too large", text)
+			}
+			break // not whole
+		}
+		if v.OverflowInt(x) {
+			return "", v, fmt.Errorf("%s is too large", text)
+		}
+		v.SetInt(x)
+		return text, v, nil
+	}
+	return "", v, fmt.Errorf("%q is not %s", text, specyaml.KindName(typ))
+}
+
+// Sweep families: where a swept path's key lives.
+const (
+	famQoS      = "qos"
+	famNIC      = "nic"
+	famTraffic  = "traffic"
+	famScenario = "scenario"
+)
+
+// sweepableQoS are the qos keys a sweep applies on top of the lab's
+// configs (qos.DeviceConfig.WithOverrides) or to its traffic (mtu).
+var sweepableQoS = []string{"ecn.kmin_kb", "ecn.kmax_kb", "ecn.pmax", "mtu", "pfc_watchdog.detection_ms", "pfc_watchdog.restoration_ms", "pfc_watchdog.action"}
+
+// sweepableScenario are the scenario's own keys a sweep can vary.
+var sweepableScenario = []string{"duration", "warmup", "sample_every"}
+
+// notSweepable says why a key that exists cannot be swept, and what to do
+// instead.
+var notSweepable = map[string]string{
+	"name":                     "name and description are labels, not parameters",
+	"description":              "name and description are labels, not parameters",
+	"dcqcn":                    "dcqcn is shorthand for nic.dcqcn.preset: sweep nic.dcqcn.preset",
+	"model":                    "a run has one model: run the scenario twice, with --model packet and --model flow",
+	"repetitions":              "repetitions repeat every point of the matrix: set repetitions instead",
+	"traffic[].pattern":        "a pattern decides the flows and their roles, which the assertions read: write one traffic entry, or one scenario, per pattern",
+	"qos.profile":              "a profile is a whole QoS intent: make one lab spec per profile",
+	"qos.lossless_priorities":  "the lossless priorities shape the DSCP, queue and buffer maps of every switch, which cannot be carried over onto the lab's configs: make one lab spec per value",
+	"qos.roce_dscp":            "the RoCE DSCP shapes every switch's DSCP map: sweep traffic[<i>].traffic_class to send with another DSCP, or make one lab spec per value",
+	"qos.cnp_dscp":             "the CNP DSCP shapes every switch's DSCP map: sweep nic.dcqcn.cnp_dscp to mark the NICs' CNPs otherwise, or make one lab spec per value",
+	"qos.cable_length_m":       "cable length sizes the PFC headroom of every lossless buffer profile, which edits of the lab's configs would keep: make one lab spec per value",
+	"qos.ecn.enabled":          "ECN on and off is the matrix's ecn dimension: use ecn: [on, off]",
+	"qos.pfc.enabled":          "PFC on and off is the matrix's pfc dimension: use pfc: [on, off]",
+	"qos.pfc_watchdog.enabled": "the watchdog is on wherever the lab's configs have it: sweep qos.pfc_watchdog.detection_ms or edit the configs",
+	"qos.ets_weights":          "ETS weights are a map that must sum to at most 100: make one lab spec per set of weights",
+	"matrix":                   "the matrix is not a parameter",
+	"traffic":                  "sweep one field of one entry: traffic[<i>].<field>",
+	"assertions":               "assertions are not parameters",
+	"nic":                      "sweep one key: nic.<key>, e.g. nic.dcqcn.rpg_ai_rate",
+	"qos":                      "sweep one key: qos.<key>, e.g. qos.ecn.kmin_kb",
+	"qos.ecn":                  "sweep one key: qos.ecn.kmin_kb, qos.ecn.kmax_kb or qos.ecn.pmax",
+	"qos.pfc":                  "PFC on and off is the matrix's pfc dimension: use pfc: [on, off]",
+	"qos.pfc_watchdog":         "sweep one key: qos.pfc_watchdog.detection_ms, restoration_ms or action",
+	"nic.dcqcn":                "sweep one parameter: nic.dcqcn.<name>, e.g. nic.dcqcn.rpg_ai_rate",
+	"images":                   "images are a lab's, not a scenario's",
+	"sizing":                   "sizing is a lab's: make one lab spec per size",
+}
+
+// resolveSweep turns a matrix key into a sweep: its family, the key's
+// path and Go type. The error says why a path cannot be swept.
+func (s *Spec) resolveSweep(path string) (Sweep, error) {
+	sw := Sweep{Path: path}
+	if reason, ok := notSweepable[path]; ok {
+		return sw, fmt.Errorf("%s cannot be swept: %s", path, reason)
+	}
+	var root reflect.Type
+	var field string
+	switch {
+	case strings.HasPrefix(path, "qos."):
+		sw.family, root, field = famQoS, reflect.TypeOf(lab.QoSSpec{}), strings.TrimPrefix(path, "qos.")
+		if !slices.Contains(sweepableQoS, field) {
+			return sw, unknownPath(path, "qos.", sweepableQoS)
+		}
+	case strings.HasPrefix(path, "nic."):
+		sw.family, root, field = famNIC, reflect.TypeOf(nic.Spec{}), strings.TrimPrefix(path, "nic.")
+		if !slices.Contains(leafPaths(root), field) {
+			return sw, unknownPath(path, "nic.", leafPaths(root))
+		}
+	case strings.HasPrefix(path, "traffic["):
+		idx, rest, ok := strings.Cut(strings.TrimPrefix(path, "traffic["), "].")
+		i, err := strconv.Atoi(idx)
+		if !ok || err != nil || i < 0 || strconv.Itoa(i) != idx {
+			return sw, fmt.Errorf("%s is not a traffic path like traffic[0].senders", path)
+		}
+		if i >= len(s.Traffic) {
+			return sw, fmt.Errorf("%s names traffic entry %d, but the scenario has %d (traffic[0] is the first)", path, i, len(s.Traffic))
+		}
+		if reason, ok := notSweepable["traffic[]."+rest]; ok {
+			return sw, fmt.Errorf("%s cannot be swept: %s", path, reason)
+		}
+		sw.family, sw.index, root, field = famTraffic, i, reflect.TypeOf(Traffic{}), rest
+		fields := slices.DeleteFunc(leafPaths(root), func(p string) bool { return p == "pattern" })
+		if !slices.Contains(fields, field) {
+			return sw, unknownPath(path, fmt.Sprintf("traffic[%d].", i), fields)
+		}
+	default:
+		sw.family, root, field = famScenario, reflect.TypeOf(Spec{}), path
+		if !slices.Contains(sweepableScenario, field) {
+			return sw, fmt.Errorf("%s is not a parameter labctl can sweep", path)
+		}
+	}
+	sw.field = strings.Split(field, ".")
+	typ, _ := leafType(root, sw.field)
+	sw.typ = typ
+	return sw, nil
+}
+
+func unknownPath(path, prefix string, known []string) error {
+	var near []string
+	for _, k := range known {
+		near = append(near, prefix+k)
+	}
+	return fmt.Errorf("%s is not a parameter labctl can sweep (under %s: %s)", path, strings.TrimSuffix(prefix, "."), strings.Join(near, ", "))
+}
+
+// leafPaths lists the scalar keys of a spec struct by their YAML paths
+// ("dcqcn.rpg_ai_rate"), in declaration order.
+func leafPaths(t reflect.Type) []string {
+	var out []string
+	var walk func(t reflect.Type, prefix string)
+	walk = func(t reflect.Type, prefix string) {
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+			if name == "" || name == "-" || !f.IsExported() {
+				continue
+			}
+			ft := f.Type
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			switch ft.Kind() {
+			case reflect.Struct:
+				walk(ft, prefix+name+".")
+			case reflect.String, reflect.Bool, reflect.Int, reflect.Int64, reflect.Float64:
+				out = append(out, prefix+name)
+			}
+		}
+	}
+	walk(t, "")
+	return out
+}
+
+// leafType is the Go type of the key at path in struct type t.
+func leafType(t reflect.Type, path []string) (reflect.Type, bool) {
+	for i, name := range path {
+		if t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		f, ok := fieldByYAML(t, name)
+		if !ok {
+			return nil, false
+		}
+		if i == len(path)-1 {
+			return f.Type, true
+		}
+		t = f.Type
+	}
+	return nil, false
+}
+
+func fieldByYAML(t reflect.Type, name string) (reflect.StructField, bool) {
+	if t.Kind() != reflect.Struct {
+		return reflect.StructField{}, false
+	}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if n, _, _ := strings.Cut(f.Tag.Get("yaml"), ","); n == name && f.IsExported() {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
+}
+
+// setPath sets the key at path of the struct v points to, allocating the
+// optional sections on the way (a nil *ECNSpec) and the optional key
+// itself (*int) when it is a pointer.
+func setPath(v reflect.Value, path []string, val reflect.Value) {
+	for i, name := range path {
+		if v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				v.Set(reflect.New(v.Type().Elem()))
+			}
+			v = v.Elem()
+		}
+		f, _ := fieldByYAML(v.Type(), name)
+		v = v.FieldByIndex(f.Index)
+		if i == len(path)-1 {
+			if v.Kind() == reflect.Pointer {
+				p := reflect.New(v.Type().Elem())
+				p.Elem().Set(val)
+				v.Set(p)
+			} else {
+				v.Set(val)
+			}
+		}
+	}
+}
+
+// zeroDefault says, for a swept key where 0 stands for a default (an
+// incast's senders), what the default is.
+func zeroDefault(sw Sweep) (string, bool) {
+	if sw.family != famTraffic || len(sw.field) != 1 {
+		return "", false
+	}
+	z, ok := trafficZeros[sw.field[0]]
+	return z.def, ok
+}
+
+// checkSweeps checks every swept value with the validation of its key,
+// alone and at every point of the matrix, and the matrix's size. at
+// positions an error by a YAML path of the file.
+func (s *Spec) checkSweeps(file string, at func(path, msg, fix string) error) error {
+	sweeps := s.Matrix.Sweeps
+	// The error goes to the dimension that takes the product over the
+	// cap (or to repetitions).
+	n := len(s.Matrix.ECN) * len(s.Matrix.PFC)
+	dims := []string{fmt.Sprintf("ecn %d", len(s.Matrix.ECN)), fmt.Sprintf("pfc %d", len(s.Matrix.PFC))}
+	over := -1
+	for k, sw := range sweeps {
+		n *= len(sw.Values)
+		dims = append(dims, fmt.Sprintf("%s %d", sw.Path, len(sw.Values)))
+		if n*s.Repetitions > MaxVariants && over < 0 {
+			over = k
+		}
+	}
+	if s.Repetitions > 1 {
+		dims = append(dims, fmt.Sprintf("repetitions %d", s.Repetitions))
+	}
+	if n*s.Repetitions > MaxVariants {
+		msg := fmt.Sprintf("the matrix makes %d variants (%s), more than the %d labctl runs at once", n*s.Repetitions, strings.Join(dims, " x "), MaxVariants)
+		fix := "sweep fewer values, or split the sweep into several scenarios"
+		if over < 0 {
+			return at("$.repetitions", msg, fix)
+		}
+		p := sweeps[over].keyAt
+		return exitcode.Usage(&specyaml.Error{File: file, Line: p.line, Column: p.col, Msg: msg, Fix: fix})
+	}
+	if len(sweeps) == 0 {
+		return nil
+	}
+	// Each value alone, so that a bad value is named as such rather than
+	// as one of the combinations it is in.
+	for k, sw := range sweeps {
+		for i := range sw.Values {
+			idx := make([]int, len(sweeps))
+			for j := range idx {
+				idx[j] = -1
+			}
+			idx[k] = i
+			if err := s.checkPoint(file, idx); err != nil {
+				return err
+			}
+		}
+	}
+	for _, idx := range s.sweepPoints() {
+		if err := s.checkPoint(file, idx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkPoint validates the swept values idx picks (-1: not swept here)
+// with the checks of their keys. An error is placed at the value of the
+// sweep whose key it names, or else at the last value that took part.
+func (s *Spec) checkPoint(file string, idx []int) error {
+	sweeps := s.Matrix.Sweeps
+	var params []string
+	last := -1
+	for k, i := range idx {
+		if i >= 0 {
+			params = append(params, sweeps[k].Path+"="+sweeps[k].Values[i])
+			last = k
+		}
+	}
+	place := func(famPath string, msg, fix string) error {
+		k := last
+		for j, i := range idx {
+			if i >= 0 && famPath != "" && sweeps[j].Path == famPath {
+				k = j
+			}
+		}
+		p := sweeps[k].valAt[idx[k]]
+		if len(params) > 1 || famPath != sweeps[k].Path {
+			msg = "at " + strings.Join(params, ",") + ": " + msg
+		}
+		return exitcode.Usage(&specyaml.Error{File: file, Line: p.line, Column: p.col, Msg: msg, Fix: fix})
+	}
+	if o := s.overlay(famQoS, idx); !reflect.ValueOf(o).IsZero() {
+		q := o.(lab.QoSSpec)
+		q.Profile = lab.DefaultQoSProfile
+		if err := lab.ValidateQoS(&q, func(path, msg, fix string) error {
+			return place(strings.TrimPrefix(path, "$."), "qos."+strings.TrimPrefix(path, "$.qos.")+": "+msg, fix)
+		}); err != nil {
+			return err
+		}
+	}
+	if o := s.overlay(famNIC, idx); !reflect.ValueOf(o).IsZero() {
+		ns := o.(nic.Spec)
+		if _, err := nic.Resolve(100, 48, &s.NIC, &ns); err != nil {
+			if fe, ok := err.(*nic.FieldError); ok {
+				return place("nic."+fe.Field, "nic."+fe.Field+": "+fe.Msg, fe.Fix)
+			}
+			return place("", err.Error(), "see the nic keys in docs/scenario-spec.md")
+		}
+	}
+	if _, err := s.pointSpec(idx, func(path, msg, fix string) error {
+		return place(path, msg, fix)
+	}); err != nil {
+		return err
+	}
+	return nil
+}
+
+// sweepPoints lists the combinations of swept values, as value indexes
+// per sweep, the last sweep varying fastest.
+func (s *Spec) sweepPoints() [][]int {
+	out := [][]int{{}}
+	for _, sw := range s.Matrix.Sweeps {
+		var next [][]int
+		for _, p := range out {
+			for i := range sw.Values {
+				next = append(next, append(slices.Clone(p), i))
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+// overlay is the family's section (lab.QoSSpec or nic.Spec) holding the
+// swept values idx picks, and nothing else.
+func (s *Spec) overlay(family string, idx []int) any {
+	var v reflect.Value
+	switch family {
+	case famQoS:
+		v = reflect.New(reflect.TypeOf(lab.QoSSpec{}))
+	case famNIC:
+		v = reflect.New(reflect.TypeOf(nic.Spec{}))
+	default:
+		return nil
+	}
+	for k, i := range idx {
+		if sw := s.Matrix.Sweeps[k]; i >= 0 && sw.family == family {
+			setPath(v, sw.field, sw.typed[i])
+		}
+	}
+	return v.Elem().Interface()
+}
+
+// pointSpec is the scenario at the swept values idx picks (-1: the
+// file's value): its traffic and timing with those values, checked again
+// as Parse checks the file's. at places an error by the key's path in the
+// sweep's terms ("duration", "traffic[0].senders").
+func (s *Spec) pointSpec(idx []int, at func(path, msg, fix string) error) (*Spec, error) {
+	touched := false
+	for k, i := range idx {
+		if f := s.Matrix.Sweeps[k].family; i >= 0 && (f == famTraffic || f == famScenario) {
+			touched = true
+		}
+	}
+	if !touched {
+		return s, nil
+	}
+	c := *s
+	c.Traffic = slices.Clone(s.rawTraffic)
+	rv := reflect.ValueOf(&c)
+	for k, i := range idx {
+		sw := s.Matrix.Sweeps[k]
+		if i < 0 {
+			continue
+		}
+		switch sw.family {
+		case famScenario:
+			setPath(rv, sw.field, sw.typed[i])
+		case famTraffic:
+			setPath(reflect.ValueOf(&c.Traffic[sw.index]), sw.field, sw.typed[i])
+		}
+	}
+	if err := checkTiming(&c, func(path, msg, fix string) error {
+		return at(strings.TrimPrefix(path, "$."), msg, fix)
+	}); err != nil {
+		return nil, err
+	}
+	for i := range c.Traffic {
+		if err := validateTraffic(&c.Traffic[i], c.DurationUs, func(field, msg, fix string) error {
+			p := fmt.Sprintf("traffic[%d]", i)
+			if field != "" {
+				p += "." + field
+			}
+			return at(p, p+": "+msg, fix)
+		}); err != nil {
+			return nil, err
+		}
+	}
+	return &c, nil
+}
+
+// pointIndex maps a point's params to value indexes per sweep.
+func (s *Spec) pointIndex(pt Point) ([]int, error) {
+	idx := make([]int, len(s.Matrix.Sweeps))
+	for k, sw := range s.Matrix.Sweeps {
+		idx[k] = -1
+		for _, p := range pt.Params {
+			if p.Path == sw.Path {
+				idx[k] = slices.Index(sw.Values, p.Value)
+			}
+		}
+		if idx[k] < 0 {
+			return nil, fmt.Errorf("point %s has no value of the swept %s", pt.Name, sw.Path)
+		}
+	}
+	return idx, nil
+}
+
+// PointQoS is the lab QoS values a point sweeps (zero without any).
+func (s *Spec) PointQoS(pt Point) lab.QoSSpec {
+	idx, err := s.pointIndex(pt)
+	if err != nil || len(idx) == 0 {
+		return lab.QoSSpec{}
+	}
+	return s.overlay(famQoS, idx).(lab.QoSSpec)
+}
+
+// PointNIC is the NIC values a point sweeps, over the lab's and the
+// scenario's nic sections (zero without any).
+func (s *Spec) PointNIC(pt Point) nic.Spec {
+	idx, err := s.pointIndex(pt)
+	if err != nil || len(idx) == 0 {
+		return nic.Spec{}
+	}
+	return s.overlay(famNIC, idx).(nic.Spec)
+}
+
+// SweepsQoS reports whether the matrix sweeps a qos key, so every
+// variant's switch configs differ by more than ECN and PFC.
+func (s *Spec) SweepsQoS() bool {
+	return slices.ContainsFunc(s.Matrix.Sweeps, func(sw Sweep) bool { return sw.family == famQoS })
+}
+
+// sweepByPath finds a sweep by its path.
+func (s *Spec) sweepByPath(path string) *Sweep {
+	for i := range s.Matrix.Sweeps {
+		if s.Matrix.Sweeps[i].Path == path {
+			return &s.Matrix.Sweeps[i]
+		}
+	}
+	return nil
+}
+
+// SweepError is a bad-input error placed at the value of a point's swept
+// key, for problems found once the lab is known (a Kmin above a port's
+// Kmax in the lab's configs).
+func (s *Spec) SweepError(path, value, msg, fix string) error {
+	e := &specyaml.Error{File: s.file, Msg: msg, Fix: fix}
+	if sw := s.sweepByPath(path); sw != nil {
+		at := sw.keyAt
+		if i := slices.Index(sw.Values, value); i >= 0 {
+			at = sw.valAt[i]
+		}
+		e.Line, e.Column = at.line, at.col
+	}
+	return exitcode.Usage(e)
+}
+
+// paramValue turns a swept value into an assertion's value: a number, a
+// duration in µs, a size in bytes, or a boolean. Text values (a DCQCN
+// preset's name) have none.
+func paramValue(text string) (Value, bool) {
+	if f, err := strconv.ParseFloat(text, 64); err == nil {
+		return Num(f), true
+	}
+	switch text {
+	case "true":
+		return Bool(true), true
+	case "false":
+		return Bool(false), true
+	}
+	if d, err := time.ParseDuration(text); err == nil {
+		return Num(float64(d) / float64(time.Microsecond)), true
+	}
+	if b, err := ParseBytes(text); err == nil && strings.ContainsAny(text, "KMGB") {
+		return Num(float64(b)), true
+	}
+	return Value{}, false
+}
