@@ -29,8 +29,9 @@ window.addEventListener("load", function () {
       if (r.width > 0 || r.height > 0) { drawn++; }
     });
     var marks = 0;
-    // Data marks, or the note a chart draws when all its data is zero.
-    svg.querySelectorAll("rect.bar, g.node rect, text.note").forEach(function (el) {
+    // Data marks (a sweep's point markers too), or the note a chart draws
+    // when all its data is zero.
+    svg.querySelectorAll("rect.bar, g.node rect, text.note, circle.point").forEach(function (el) {
       var r = el.getBoundingClientRect();
       if (r.width > 0 && r.height > 0) { marks++; }
     });

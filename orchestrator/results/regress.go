@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -218,24 +219,31 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 	if run.ConfigDigest != "" && baseline.ConfigDigest != "" && run.ConfigDigest != baseline.ConfigDigest {
 		r.ConfigChanged = true
 	}
+	// Variants are matched point by point: by full name, which holds every
+	// swept value, and repetition.
+	r.Warnings = append(r.Warnings, sweepWarnings(run, baseline)...)
 	cur := map[string]*Variant{}
 	for i := range run.Variants {
-		cur[run.Variants[i].Name] = &run.Variants[i]
+		cur[pointKey(&run.Variants[i])] = &run.Variants[i]
 	}
 	inBase := map[string]bool{}
-	for _, bv := range baseline.Variants {
-		inBase[bv.Name] = true
-		v, ok := cur[bv.Name]
+	for i := range baseline.Variants {
+		bv := &baseline.Variants[i]
+		inBase[pointKey(bv)] = true
+		v, ok := cur[pointKey(bv)]
 		if !ok {
-			r.Findings = append(r.Findings, Finding{Kind: FindingMissingVariant, Variant: bv.Name, Regression: true,
-				Detail: "variant is in the baseline but not in the run (run " + run.Status + ")"})
+			detail := "variant is in the baseline but not in the run (run " + run.Status + ")"
+			if why := pointNotIn(bv, baseline, run, "the run"); why != "" {
+				detail = "point is in the baseline but not in the run: " + why
+			}
+			r.Findings = append(r.Findings, Finding{Kind: FindingMissingVariant, Variant: pointLabel(bv), Regression: true, Detail: detail})
 			continue
 		}
 		if v.Error != "" && bv.Error == "" {
-			r.Findings = append(r.Findings, Finding{Kind: FindingVariantError, Variant: bv.Name, Regression: true, Detail: v.Error})
+			r.Findings = append(r.Findings, Finding{Kind: FindingVariantError, Variant: pointLabel(bv), Regression: true, Detail: v.Error})
 		}
 		if v.Summary.Source != bv.Summary.Source && v.Summary.Source != "" && bv.Summary.Source != "" {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("variant %s: run is %s, baseline is %s", bv.Name, v.Summary.Source, bv.Summary.Source))
+			r.Warnings = append(r.Warnings, fmt.Sprintf("variant %s: run is %s, baseline is %s", pointLabel(bv), v.Summary.Source, bv.Summary.Source))
 		}
 		for _, m := range Metrics {
 			t := m.Default
@@ -245,7 +253,7 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 			if t.Disabled {
 				continue
 			}
-			r.Findings = append(r.Findings, compareMetric(bv.Name, m, t, m.get(bv.Summary), m.get(v.Summary)))
+			r.Findings = append(r.Findings, compareMetric(pointLabel(bv), m, t, m.get(bv.Summary), m.get(v.Summary)))
 		}
 		now := map[string]Assertion{}
 		for _, a := range v.Assertions {
@@ -254,16 +262,20 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 		for _, ba := range bv.Assertions {
 			a, ok := now[ba.Name]
 			if ba.Passed && ok && !a.Passed {
-				r.Findings = append(r.Findings, Finding{Kind: FindingAssertion, Variant: bv.Name, Metric: ba.Name, Regression: true,
+				r.Findings = append(r.Findings, Finding{Kind: FindingAssertion, Variant: pointLabel(bv), Metric: ba.Name, Regression: true,
 					Detail: fmt.Sprintf("passed in baseline (%s), fails now (%s)", ba.Detail, a.Detail)})
 			}
 		}
 	}
-	for _, v := range run.Variants {
-		if !inBase[v.Name] {
-			r.VariantsAdded = append(r.VariantsAdded, v.Name)
-			r.Findings = append(r.Findings, Finding{Kind: FindingNotInBaseline, Variant: v.Name, Regression: true,
-				Detail: fmt.Sprintf("variant is in the run but not in the baseline (baseline %s, %d variants), so nothing checked it: save a baseline that has every variant", baseline.Status, len(baseline.Variants))})
+	for i := range run.Variants {
+		v := &run.Variants[i]
+		if !inBase[pointKey(v)] {
+			r.VariantsAdded = append(r.VariantsAdded, pointLabel(v))
+			detail := fmt.Sprintf("variant is in the run but not in the baseline (baseline %s, %d variants), so nothing checked it: save a baseline that has every variant", baseline.Status, len(baseline.Variants))
+			if why := pointNotIn(v, run, baseline, "the baseline"); why != "" {
+				detail = "point is in the run but not in the baseline, so nothing checked it: " + why + "; save a baseline of the same sweep"
+			}
+			r.Findings = append(r.Findings, Finding{Kind: FindingNotInBaseline, Variant: pointLabel(v), Regression: true, Detail: detail})
 		}
 	}
 	if run.Status == StatusAbandoned || run.Status == StatusInterrupted {
@@ -281,6 +293,68 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 	}
 	r.Regressed = r.Regressions > 0
 	return r
+}
+
+// pointKey identifies a variant for matching: its full name (ECN, PFC and
+// every swept value) and repetition.
+func pointKey(v *Variant) string { return fmt.Sprintf("%s\x00%d", v.Name, v.Repetition) }
+
+// pointLabel names a variant in findings: its name, and the repetition
+// after the first.
+func pointLabel(v *Variant) string {
+	if v.Repetition > 0 {
+		return fmt.Sprintf("%s #%d", v.Name, v.Repetition+1)
+	}
+	return v.Name
+}
+
+// pointNotIn says why a swept point v of record own has no match in
+// other ("the run" or "the baseline"): a swept value other does not sweep,
+// or a path it does not sweep at all. "" when the sweeps do not explain it.
+func pointNotIn(v *Variant, own, other *Run, what string) string {
+	var why []string
+	for _, d := range own.Sweep {
+		val := v.Params[d.Path]
+		i := slices.IndexFunc(other.Sweep, func(o SweepDim) bool { return o.Path == d.Path })
+		switch {
+		case i < 0 && len(other.Sweep) == 0:
+			why = append(why, fmt.Sprintf("%s sweeps no parameter, this point has %s=%s", what, d.Path, val))
+		case i < 0:
+			why = append(why, fmt.Sprintf("%s does not sweep %s (it sweeps %s)", what, d.Path, sweepPaths(other)))
+		case !slices.Contains(other.Sweep[i].Values, val):
+			why = append(why, fmt.Sprintf("%s sweeps %s over %s, not %s", what, d.Path, strings.Join(other.Sweep[i].Values, ", "), val))
+		}
+	}
+	for _, d := range other.Sweep {
+		if !slices.ContainsFunc(own.Sweep, func(o SweepDim) bool { return o.Path == d.Path }) {
+			why = append(why, fmt.Sprintf("%s also sweeps %s", what, d.Path))
+		}
+	}
+	return strings.Join(why, "; ")
+}
+
+func sweepPaths(run *Run) string {
+	var out []string
+	for _, d := range run.Sweep {
+		out = append(out, d.Path)
+	}
+	return strings.Join(out, ", ")
+}
+
+// sweepWarnings says how the run's sweep differs from the baseline's, so
+// that points missing on either side read as a changed matrix.
+func sweepWarnings(run, baseline *Run) []string {
+	var out []string
+	label := func(r *Run) string {
+		if len(r.Sweep) == 0 {
+			return "no sweep"
+		}
+		return sweepLabel(r)
+	}
+	if a, b := label(run), label(baseline); a != b {
+		out = append(out, fmt.Sprintf("the sweep differs: run %s; baseline %s (points are compared by name, so each side's extra points are listed below)", a, b))
+	}
+	return out
 }
 
 func compareMetric(variant string, m Metric, t Tolerance, base, cur float64) Finding {

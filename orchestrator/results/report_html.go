@@ -44,8 +44,26 @@ type htmlVariant struct {
 	AssertionsPass int
 }
 
+// htmlSweep is one swept parameter's charts and table.
+type htmlSweep struct {
+	sweepView
+	Charts []htmlChart
+	// Flat names the metrics left out of the charts for being 0 at every
+	// point.
+	Flat string
+}
+
+// htmlConfigs is one variant's configs in the run folder.
+type htmlConfigs struct {
+	Name, Dir string
+	Changes   []string
+}
+
 type htmlData struct {
 	Run             *Run
+	Sweep           string
+	Sweeps          []htmlSweep
+	Configs         []htmlConfigs
 	Title           string
 	Status          string
 	AssertTotal     int
@@ -108,6 +126,25 @@ func RenderHTML(run *Run, w io.Writer, opts HTMLOptions) error {
 	}
 	d.Charts = summaryCharts(run)
 	d.SeriesGroups = seriesCharts(run)
+	d.Sweep = sweepLabel(run)
+	for _, sv := range sweepViews(run) {
+		charts, flat := sweepCharts(run, sv)
+		hs := htmlSweep{sweepView: sv, Charts: charts}
+		if len(flat) > 0 {
+			hs.Flat = "0 at every point, so not charted: " + strings.Join(flat, ", ") + "."
+		}
+		d.Sweeps = append(d.Sweeps, hs)
+	}
+	for _, v := range run.Variants {
+		if v.Configs == nil || v.Repetition > 0 {
+			continue
+		}
+		hc := htmlConfigs{Name: v.Name, Dir: v.Configs.Dir}
+		for _, c := range v.Configs.Changes {
+			hc.Changes = append(hc.Changes, configChangeText(c))
+		}
+		d.Configs = append(d.Configs, hc)
+	}
 
 	topo := opts.Topology
 	if topo == nil && strings.TrimSpace(opts.TopologyMermaid) != "" {
@@ -320,6 +357,13 @@ var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap
 	"failed": func(v htmlVariant) int { return len(v.Assertions) - v.AssertionsPass },
 	"inc":    func(i int) int { return i + 1 },
 	"drops":  dropsCell,
+	"cells": func(v *Variant) []string {
+		if v == nil {
+			return []string{"—", "—", "—", "—", "—", "—", "—", "—", "—", "—"}
+		}
+		return summaryCells(v.Summary, v.Error != "")
+	},
+	"param": func(v htmlVariant, path string) string { return v.Params[path] },
 }).Parse(reportHTML))
 
 const reportHTML = `<!DOCTYPE html>
@@ -364,6 +408,7 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 <tr><td>Started</td><td>{{.Started}}</td></tr>
 <tr><td>Finished</td><td>{{if .Finished}}{{.Finished}} ({{.Duration}}){{else}}not finished{{end}}</td></tr>
 {{with .Run.ConfigDigest}}<tr><td>Config digest</td><td><code>{{.}}</code></td></tr>{{end}}
+{{with .Sweep}}<tr><td>Sweep</td><td>{{.}}</td></tr>{{end}}
 </table>
 </header>
 <main>
@@ -379,6 +424,25 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 <div class="charts">
 {{range .Charts}}<figure data-kind="{{.Kind}}">{{.SVG}}</figure>
 {{end}}</div>
+{{range .Sweeps}}{{$sw := .}}
+<h2 id="sweep-{{.Path}}">Sweep: {{.Path}}</h2>
+<p>Each metric against {{.Path}}, one line per combination of the other dimensions.{{with .Flat}} {{.}}{{end}}</p>
+<div class="charts">
+{{range .Charts}}<figure data-kind="{{.Kind}}">{{.SVG}}</figure>
+{{end}}</div>
+<table class="sweep">
+<tr><th>Other dimensions</th><th>{{.Path}}</th><th>Throughput total (Gb/s)</th><th>Min flow (Gb/s)</th><th>Jain</th><th>Drops</th><th>PFC pauses</th><th>PFC pause (µs)</th><th>ECN marks</th><th>CNPs</th><th>Retransmits</th><th>p99 latency (µs)</th></tr>
+{{range .Lines}}{{$l := .}}{{range $i, $v := .Points}}<tr><td>{{$l.Label}}</td><td class="n">{{index $sw.Values $i}}</td>{{range cells $v}}<td class="n">{{.}}</td>{{end}}</tr>
+{{end}}{{end}}</table>
+{{end}}
+{{with .Configs}}
+<h2 id="configs">Configs per point</h2>
+<p>Each variant's switch configs are in the run folder: the lab's configs as they were, edits included, with the point's swept values on top and ECN or PFC removed for the off variants. <code>labctl config diff topologies/{{$.Run.Lab}}/configs results/{{$.Run.RunID}}/&lt;folder&gt;</code> lists every field; grouped here:</p>
+<table>
+<tr><th>Variant</th><th>Folder</th><th>Changes from the lab's configs</th></tr>
+{{range .}}<tr><td>{{.Name}}</td><td><code>{{.Dir}}</code></td><td>{{range .Changes}}{{.}}<br/>{{else}}none: the lab's configs{{end}}</td></tr>
+{{end}}</table>
+{{end}}
 {{range .SeriesGroups}}
 <h2>{{.Title}} over time</h2>
 <div class="charts">
@@ -413,7 +477,7 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 {{end}}
 {{range .Variants}}
 <h2>Variant {{.Name}}</h2>
-<p>ECN {{onoff .ECN}}, PFC {{onoff .PFC}}{{if .SimulatedUs}}, {{num .SimulatedUs}} µs {{if .FlowLevel}}estimated by the flow-level model (no queues, PFC, ECN or DCQCN){{else}}simulated{{end}}{{end}}{{if .Repetition}}, repetition {{.Repetition}}{{end}}. Source: {{.Sources}}.</p>
+<p>ECN {{onoff .ECN}}, PFC {{onoff .PFC}}{{$v := .}}{{range $.Run.Sweep}}, {{.Path}} {{param $v .Path}}{{end}}{{if .SimulatedUs}}, {{num .SimulatedUs}} µs {{if .FlowLevel}}estimated by the flow-level model (no queues, PFC, ECN or DCQCN){{else}}simulated{{end}}{{end}}{{if .Repetition}}, repetition {{.Repetition}}{{end}}. Source: {{.Sources}}.</p>
 {{with .Error}}<p class="error">Error: {{.}}</p>{{end}}
 {{if .Timeline}}<h3>Timeline</h3>
 <table>

@@ -106,7 +106,7 @@ func RenderJUnit(run *Run, w io.Writer) error {
 		suite.Time = fmt.Sprintf("%.3f", run.Finished.Sub(run.Started).Seconds())
 	}
 	for _, p := range [][2]string{{"run_id", run.RunID}, {"lab", run.Lab}, {"scenario", run.Scenario}, {"runtime", run.Runtime},
-		{"nos", run.NOS}, {"seed", fmt.Sprint(run.Seed)}, {"status", run.Status}, {"config_digest", run.ConfigDigest}, {"model", junitModel(run)}} {
+		{"nos", run.NOS}, {"seed", fmt.Sprint(run.Seed)}, {"status", run.Status}, {"config_digest", run.ConfigDigest}, {"model", junitModel(run)}, {"sweep", sweepLabel(run)}} {
 		if p[1] != "" {
 			suite.Properties = append(suite.Properties, JUnitProperty{Name: p[0], Value: xmlSafe(p[1])})
 		}
@@ -114,6 +114,14 @@ func RenderJUnit(run *Run, w io.Writer) error {
 	for _, v := range run.Variants {
 		class := xmlSafe(run.Scenario + "." + v.Name)
 		done := JUnitCase{ClassName: class, Name: "completed", Time: "0"}
+		// A swept point says its values, so CI can chart them.
+		var params []string
+		for _, d := range run.Sweep {
+			params = append(params, d.Path+"="+v.Params[d.Path])
+		}
+		if len(params) > 0 {
+			done.SystemOut = xmlSafe("params: " + strings.Join(params, " "))
+		}
 		if v.Error != "" {
 			done.Error = &JUnitProblem{Message: xmlSafe(v.Error), Type: "variant-error", Text: xmlSafe(v.Error)}
 		}

@@ -51,6 +51,9 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 		p("| Config digest | `%s` |\n", mdCode(run.ConfigDigest))
 	}
 	p("| Numbers | %s |\n", runSources(run))
+	if len(run.Sweep) > 0 {
+		p("| Sweep | %s |\n", mdCell(sweepLabel(run)))
+	}
 	p("\n")
 
 	if len(run.Variants) == 0 {
@@ -93,6 +96,45 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 	}
 	p("\n")
 
+	for _, sv := range sweepViews(run) {
+		p("## Sweep: %s\n\n", mdText(sv.Path))
+		p("Each metric against %s, one group of rows per combination of the other dimensions; report.html charts them.\n\n", mdText(sv.Path))
+		p("| Other dimensions | %s | Throughput total (Gb/s) | Min flow (Gb/s) | Jain | Drops | PFC pauses | PFC pause (µs) | ECN marks | CNPs | Retransmits | p99 latency (µs) |\n", mdCell(sv.Path))
+		p("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+		for _, l := range sv.Lines {
+			for i, v := range l.Points {
+				c := make([]string, 10)
+				for j := range c {
+					c[j] = "—"
+				}
+				if v != nil {
+					c = summaryCells(v.Summary, v.Error != "")
+				}
+				p("| %s | %s | %s |\n", mdCell(l.Label), mdCell(sv.Values[i]), strings.Join(c, " | "))
+			}
+		}
+		p("\n")
+	}
+	if hasConfigs(run) {
+		p("## Configs per point\n\n")
+		p("Each variant's switch configs are in the run folder: the lab's configs as they were, edits included, with the point's swept values on top and ECN or PFC removed for the off variants. `labctl config diff topologies/%s/configs results/%s/<folder>` lists every field; grouped here:\n\n", mdCode(run.Lab), mdCode(run.RunID))
+		p("| Variant | Folder | Changes from the lab's configs |\n|---|---|---|\n")
+		for _, v := range run.Variants {
+			if v.Configs == nil || v.Repetition > 0 {
+				continue
+			}
+			var ch []string
+			for _, c := range v.Configs.Changes {
+				ch = append(ch, configChangeText(c))
+			}
+			if len(ch) == 0 {
+				ch = []string{"none: the lab's configs"}
+			}
+			p("| %s | %s | %s |\n", mdCell(v.Name), mdCell(v.Configs.Dir), mdCell(strings.Join(ch, "; ")))
+		}
+		p("\n")
+	}
+
 	if total > 0 {
 		p("## Assertions\n\n")
 		p("| Variant | Assertion | Result | Detail |\n|---|---|---|---|\n")
@@ -131,6 +173,9 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 	for _, v := range run.Variants {
 		p("## Variant %s\n\n", mdText(v.Name))
 		p("ECN %s, PFC %s", onOffWord(v.ECN), onOffWord(v.PFC))
+		for _, d := range run.Sweep {
+			p(", %s %s", mdText(d.Path), mdText(v.Params[d.Path]))
+		}
 		if v.SimulatedUs > 0 {
 			if variantModel(v) == ModelFlow {
 				p(", %s µs estimated by the %s", fmtFloat(v.SimulatedUs), FlowModelCaveat)
@@ -256,4 +301,14 @@ func summaryCells(s Summary, failed bool) []string {
 		}
 	}
 	return out
+}
+
+// hasConfigs says whether any variant recorded its configs.
+func hasConfigs(run *Run) bool {
+	for _, v := range run.Variants {
+		if v.Configs != nil {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,221 @@
+package results
+
+import (
+	"fmt"
+	"html/template"
+	"math"
+	"slices"
+	"strings"
+)
+
+// A run whose scenario sweeps parameters (Run.Sweep) gets, per swept
+// parameter, a table and charts of each metric against the parameter's
+// value: one line per combination of the other dimensions (ECN, PFC, the
+// other swept parameters, the repetition), so a chart reads "p99 rises
+// with Kmin, with PFC on and off".
+
+// sweepMetric is a summary field charted against a swept value.
+type sweepMetric struct {
+	field, title, unit string
+	get                func(Summary) float64
+}
+
+var sweepMetrics = []sweepMetric{
+	{"throughput_gbps_total", "Throughput", "Gb/s", func(s Summary) float64 { return s.ThroughputGbpsTotal }},
+	{"throughput_gbps_min_flow", "Slowest flow", "Gb/s", func(s Summary) float64 { return s.ThroughputGbpsMinFlow }},
+	{"latency_us_p99", "p99 latency", "µs", func(s Summary) float64 { return s.LatencyUsP99 }},
+	{"pfc_pause_frames", "PFC pause frames", "frames", func(s Summary) float64 { return float64(s.PFCPauseFrames) }},
+	{"drops", "Drops", "packets", func(s Summary) float64 { return float64(s.Drops) }},
+	{"ecn_marked", "ECN marks", "packets", func(s Summary) float64 { return float64(s.ECNMarked) }},
+	{"cnp", "CNPs", "packets", func(s Summary) float64 { return float64(s.CNP) }},
+	{"retransmits", "Retransmits", "packets", func(s Summary) float64 { return float64(s.Retransmits) }},
+}
+
+// sweepLine is the points of one combination of the other dimensions,
+// one per value of the swept parameter (nil where the run has none).
+type sweepLine struct {
+	Label  string
+	Points []*Variant
+}
+
+// sweepView is one swept parameter of a run.
+type sweepView struct {
+	Path   string
+	Values []string
+	Lines  []sweepLine
+}
+
+// sweepViews groups a run's variants by each swept parameter.
+func sweepViews(run *Run) []sweepView {
+	var out []sweepView
+	for _, dim := range run.Sweep {
+		sv := sweepView{Path: dim.Path, Values: dim.Values}
+		at := map[string]int{}
+		for i := range run.Variants {
+			v := &run.Variants[i]
+			vi := slices.Index(dim.Values, v.Params[dim.Path])
+			if vi < 0 {
+				continue
+			}
+			label := otherDims(run, v, dim.Path)
+			li, ok := at[label]
+			if !ok {
+				li = len(sv.Lines)
+				at[label] = li
+				sv.Lines = append(sv.Lines, sweepLine{Label: label, Points: make([]*Variant, len(dim.Values))})
+			}
+			sv.Lines[li].Points[vi] = v
+		}
+		out = append(out, sv)
+	}
+	return out
+}
+
+// otherDims names a variant by every dimension but path: "ecn=on,pfc=on",
+// with the other swept parameters and the repetition.
+func otherDims(run *Run, v *Variant, path string) string {
+	parts := []string{"ecn=" + onOffWord(v.ECN), "pfc=" + onOffWord(v.PFC)}
+	for _, d := range run.Sweep {
+		if d.Path != path {
+			parts = append(parts, d.Path+"="+v.Params[d.Path])
+		}
+	}
+	label := strings.Join(parts, ",")
+	if v.Repetition > 0 {
+		label += fmt.Sprintf(" #%d", v.Repetition+1)
+	}
+	return label
+}
+
+// value is a point's metric for a chart: NaN where the variant is absent,
+// failed or its model does not compute the field.
+func (m sweepMetric) value(v *Variant) float64 {
+	if v == nil || v.Error != "" || slices.Contains(v.Summary.NotComputed, m.field) {
+		return math.NaN()
+	}
+	return m.get(v.Summary)
+}
+
+// sweepCharts draws, for one swept parameter, a chart per metric that is
+// not zero everywhere; flat names the metrics left out for being zero.
+func sweepCharts(run *Run, sv sweepView) (charts []htmlChart, flat []string) {
+	seen := map[string]bool{}
+	for _, l := range sv.Lines {
+		for _, v := range l.Points {
+			if v != nil && v.Summary.Source != "" {
+				seen[sourceLabel(v.Summary.Source, variantModel(*v))] = true
+			}
+		}
+	}
+	src := joinSources(seen)
+	for _, m := range sweepMetrics {
+		var lines []line
+		nonZero := false
+		for _, l := range sv.Lines {
+			ln := line{Name: l.Label}
+			for i, v := range l.Points {
+				y := m.value(v)
+				nonZero = nonZero || (!math.IsNaN(y) && y != 0)
+				ln.X, ln.Y = append(ln.X, float64(i)), append(ln.Y, y)
+			}
+			lines = append(lines, ln)
+		}
+		if !nonZero {
+			flat = append(flat, strings.ToLower(m.title))
+			continue
+		}
+		kind := "sweep-" + m.field
+		charts = append(charts, htmlChart{kind, sweepChart(kind, m.title+" vs "+sv.Path, sv.Path, m.unit, src, sv.Values, lines)})
+	}
+	return charts, flat
+}
+
+// sweepChart draws metric lines over the values of a swept parameter,
+// spaced evenly (sweeps often double a value), with a marker per point.
+// A NaN is a gap.
+func sweepChart(kind, title, xLabel, yUnit, source string, xs []string, lines []line) template.HTML {
+	omitted := 0
+	if len(lines) > maxLines {
+		omitted = len(lines) - maxLines
+		lines = lines[:maxLines]
+	}
+	c := &chartFrame{w: 560, h: 260, left: 64, right: 16, top: 30, bottom: 30, labelH: 36, yUnit: yUnit, title: title, source: source, kind: kind}
+	c.bottom += 24 + 14*math.Ceil(float64(len(lines)+1)/2)
+	c.h += c.bottom - 30
+	yMax := 0.0
+	for _, l := range lines {
+		for _, y := range l.Y {
+			if !math.IsNaN(y) {
+				yMax = math.Max(yMax, y)
+			}
+		}
+	}
+	c.yMax, c.yStep = niceScale(yMax)
+	c.open()
+	slot := c.plotW() / math.Max(1, float64(len(xs)))
+	xp := func(i int) float64 { return c.left + slot*(float64(i)+0.5) }
+	for i, x := range xs {
+		fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="tick" text-anchor="middle">%s</text>`, xp(i), c.top+c.plotH()+14, esc(truncate(x, 14)))
+	}
+	fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="axis" text-anchor="middle">%s</text>`, c.left+c.plotW()/2, c.top+c.plotH()+30, esc(xLabel))
+	var names []string
+	for li, l := range lines {
+		var seg strings.Builder
+		flush := func() {
+			if pts := strings.TrimSpace(seg.String()); strings.Contains(pts, " ") {
+				fmt.Fprintf(&c.b, `<polyline class="line" fill="none" stroke="%s" stroke-width="1.6" points="%s"><title>%s</title></polyline>`, color(li), pts, esc(l.Name))
+			}
+			seg.Reset()
+		}
+		for i, y := range l.Y {
+			if i >= len(xs) {
+				break
+			}
+			if math.IsNaN(y) {
+				flush()
+				continue
+			}
+			fmt.Fprintf(&seg, "%.1f,%.1f ", xp(i), c.y(y))
+		}
+		flush()
+		for i, y := range l.Y {
+			if i < len(xs) && !math.IsNaN(y) {
+				fmt.Fprintf(&c.b, `<circle class="point" cx="%.1f" cy="%.1f" r="3" fill="%s"><title>%s, %s=%s: %s %s</title></circle>`,
+					xp(i), c.y(y), color(li), esc(l.Name), esc(xLabel), esc(xs[i]), esc(fmtFloat(y)), esc(yUnit))
+			}
+		}
+		names = append(names, l.Name)
+	}
+	note := ""
+	if omitted > 0 {
+		note = fmt.Sprintf("+%d more in run.json", omitted)
+	}
+	c.legend(names, note)
+	return c.close()
+}
+
+// configChangeText says what a change did, for the reports:
+// "port.*.queue.3.ecn: A -> B (64 ports on leaf1, leaf2)".
+func configChangeText(c ConfigChange) string {
+	what := "devices"
+	if strings.HasPrefix(c.Field, "port.*.") {
+		what = "ports"
+	}
+	from, to := c.From, c.To
+	if from == "" {
+		from = "(absent)"
+	}
+	if to == "" {
+		to = "(absent)"
+	}
+	return fmt.Sprintf("%s: %s -> %s (%d %s on %s)", c.Field, from, to, c.Count, what, strings.Join(c.Devices, ", "))
+}
+
+// sweepLabel is the run's sweep in one line: "qos.ecn.kmin_kb: 100, 400".
+func sweepLabel(run *Run) string {
+	var parts []string
+	for _, d := range run.Sweep {
+		parts = append(parts, d.Path+": "+strings.Join(d.Values, ", "))
+	}
+	return strings.Join(parts, "; ")
+}

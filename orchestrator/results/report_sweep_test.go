@@ -1,0 +1,233 @@
+package results
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// sweepRun is a Kmin sweep crossed with PFC on and off: p99 latency
+// grows with Kmin, ECN marks fall, pauses only with PFC, no drops.
+func sweepRun(id string, started time.Time, kmins []string) *Run {
+	fin := started.Add(time.Minute)
+	run := &Run{SchemaVersion: SchemaVersion, RunID: id, Lab: "64gpu", Scenario: "kmin-sweep", Runtime: "sim", Seed: 1,
+		Started: started, Finished: &fin, Status: StatusPassed,
+		Sweep: []SweepDim{{Path: "qos.ecn.kmin_kb", Values: kmins}}}
+	for _, pfc := range []bool{true, false} {
+		for _, k := range kmins {
+			kmin, _ := strconv.Atoi(k)
+			name := fmt.Sprintf("ecn=on,pfc=%s,qos.ecn.kmin_kb=%s", onOff(pfc), k)
+			v := Variant{Name: name, ECN: true, PFC: pfc, Params: map[string]string{"qos.ecn.kmin_kb": k, "mtu": "4096"},
+				Flows: []Flow{}, Counters: []Counter{}, Assertions: []Assertion{},
+				Summary: Summary{ThroughputGbpsTotal: 160 + float64(kmin)/100, ThroughputGbpsMinFlow: 19, JainFairness: 0.99,
+					LatencyUsP99: 8 + float64(kmin)*8.192/200, ECNMarked: int64(3000 - kmin), CNP: 100,
+					PFCPauseFrames: int64(boolInt(pfc) * kmin / 10), Source: Simulated},
+				Configs: &VariantConfigs{Dir: "configs/" + strings.NewReplacer("=", "-", ",", "_").Replace(name),
+					Changes: []ConfigChange{{Field: "port.*.queue.3.ecn", From: "min=819200 max=3276800 bytes pmax=0.2", To: fmt.Sprintf("min=%d max=3276800 bytes pmax=0.2", kmin*1024), Count: 64, Devices: []string{"leaf1", "leaf2"}}}},
+			}
+			if !pfc {
+				v.Configs.Changes = append(v.Configs.Changes, ConfigChange{Field: "port.*.pfc_priorities", From: "[3]", To: "[]", Count: 96, Devices: []string{"leaf1", "leaf2", "spine1"}})
+			}
+			run.Variants = append(run.Variants, v)
+		}
+	}
+	return run
+}
+
+var pointRE = regexp.MustCompile(`<circle class="point" cx="([0-9.]+)" cy="([0-9.]+)"`)
+
+func TestRenderSweep(t *testing.T) {
+	run := sweepRun("20261129T120000Z-kmin-sweep-64gpu", t0, []string{"100", "400", "1600"})
+	var md bytes.Buffer
+	if err := RenderMarkdown(run, &md); err != nil {
+		t.Fatal(err)
+	}
+	m := md.String()
+	for _, want := range []string{
+		"| Sweep | qos.ecn.kmin_kb: 100, 400, 1600 |",
+		"## Sweep: qos.ecn.kmin_kb",
+		"| ecn=on,pfc=on | 100 | 161 | 19 | 0.990 | 0 | 10 | 0 | 2900 | 100 | 0 | 12.1 |",
+		"| ecn=on,pfc=off | 1600 | 176 | 19 | 0.990 | 0 | 0 | 0 | 1400 | 100 | 0 | 73.54 |",
+		"## Configs per point",
+		"`labctl config diff topologies/64gpu/configs results/20261129T120000Z-kmin-sweep-64gpu/<folder>`",
+		"| ecn=on,pfc=off,qos.ecn.kmin_kb=400 | configs/ecn-on_pfc-off_qos.ecn.kmin_kb-400 | port.*.queue.3.ecn: min=819200 max=3276800 bytes pmax=0.2 -> min=409600 max=3276800 bytes pmax=0.2 (64 ports on leaf1, leaf2); port.*.pfc_priorities: [3] -> [] (96 ports on leaf1, leaf2, spine1) |",
+		"ECN on, PFC off, qos.ecn.kmin_kb 1600",
+	} {
+		if !strings.Contains(m, want) {
+			t.Errorf("report.md lacks %q", want)
+		}
+	}
+	// Rows follow the sweep's order within each group.
+	if a, b := strings.Index(m, "| ecn=on,pfc=on | 400 |"), strings.Index(m, "| ecn=on,pfc=on | 1600 |"); a < 0 || b < a {
+		t.Error("sweep rows out of order")
+	}
+
+	var h bytes.Buffer
+	if err := RenderHTML(run, &h, HTMLOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	html := h.String()
+	parseXML(t, extractSVGs(t, html))
+	for _, kind := range []string{"sweep-throughput_gbps_total", "sweep-latency_us_p99", "sweep-pfc_pause_frames", "sweep-ecn_marked", "sweep-cnp"} {
+		if !strings.Contains(html, `data-chart="`+kind+`"`) {
+			t.Errorf("no %s chart", kind)
+		}
+	}
+	// Metrics that are 0 everywhere get no chart, and the page says so.
+	if strings.Contains(html, `data-chart="sweep-drops"`) || !strings.Contains(html, "0 at every point, so not charted: drops, retransmits.") {
+		t.Error("all-zero metrics charted or not named")
+	}
+	// The p99 chart: one line per PFC setting, a marker per Kmin, evenly
+	// spaced, rising left to right (SVG y falls as the value rises).
+	chart := chartSVG(t, html, "sweep-latency_us_p99")
+	if n := strings.Count(chart, "<polyline"); n != 2 {
+		t.Errorf("%d lines, want 2 (pfc on, pfc off)", n)
+	}
+	pts := pointRE.FindAllStringSubmatch(chart, -1)
+	if len(pts) != 6 {
+		t.Fatalf("%d markers", len(pts))
+	}
+	for i := 1; i < 3; i++ {
+		x0, _ := strconv.ParseFloat(pts[i-1][1], 64)
+		x1, _ := strconv.ParseFloat(pts[i][1], 64)
+		y0, _ := strconv.ParseFloat(pts[i-1][2], 64)
+		y1, _ := strconv.ParseFloat(pts[i][2], 64)
+		if !(x1 > x0) || !(y1 < y0) {
+			t.Errorf("p99 marker %d at (%v,%v) after (%v,%v): want to the right and higher", i, x1, y1, x0, y0)
+		}
+	}
+	for _, want := range []string{"ecn=on,pfc=off, qos.ecn.kmin_kb=1600: 73.54 µs", ">ecn=on,pfc=on</text>", ">1600</text>", `<th>qos.ecn.kmin_kb</th>`, "Configs per point", "<tr><td>Sweep</td><td>qos.ecn.kmin_kb: 100, 400, 1600</td></tr>"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("report.html lacks %q", want)
+		}
+	}
+
+	// A point missing (an interrupted run) is a gap in its line, not 0.
+	run.Variants = append(run.Variants[:1], run.Variants[2:]...)
+	h.Reset()
+	if err := RenderHTML(run, &h, HTMLOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	chart = chartSVG(t, h.String(), "sweep-latency_us_p99")
+	// pfc=on has Kmin 100 and 1600 left, not neighbours: no line joins
+	// them across the gap; pfc=off keeps its line.
+	if n, m := strings.Count(chart, "<polyline"), len(pointRE.FindAllString(chart, -1)); n != 1 || m != 5 {
+		t.Errorf("with a gap: %d lines, %d markers; want 1 line (pfc=off) and 5 markers", n, m)
+	}
+
+	var j bytes.Buffer
+	if err := RenderJUnit(run, &j); err != nil {
+		t.Fatal(err)
+	}
+	var doc JUnitSuites
+	if err := xml.Unmarshal(j.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	props := map[string]string{}
+	for _, p := range doc.Suites[0].Properties {
+		props[p.Name] = p.Value
+	}
+	if props["sweep"] != "qos.ecn.kmin_kb: 100, 400, 1600" || doc.Suites[0].Cases[0].SystemOut != "params: qos.ecn.kmin_kb=100" {
+		t.Errorf("junit: sweep %q, first case %+v", props["sweep"], doc.Suites[0].Cases[0])
+	}
+}
+
+// chartSVG is the SVG of the chart of a kind in an HTML report.
+func chartSVG(t *testing.T, html, kind string) string {
+	t.Helper()
+	i := strings.Index(html, `data-chart="`+kind+`"`)
+	if i < 0 {
+		t.Fatalf("no %s chart", kind)
+	}
+	j := strings.Index(html[i:], "</svg>")
+	return html[i : i+j]
+}
+
+func extractSVGs(t *testing.T, html string) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("<root>")
+	for _, m := range regexp.MustCompile(`(?s)<svg .*?</svg>`).FindAllString(html, -1) {
+		b.WriteString(m)
+	}
+	b.WriteString("</root>")
+	return b.String()
+}
+
+// Regress compares a sweep point by point, and says which points each
+// side lacks and why.
+func TestCompareSweepPointByPoint(t *testing.T) {
+	base := sweepRun("20261129T110000Z-kmin-sweep-64gpu", t0.Add(-time.Hour), []string{"100", "400", "1600"})
+	run := sweepRun("20261129T120000Z-kmin-sweep-64gpu", t0, []string{"100", "400", "800"})
+	// Kmin 400 with PFC got worse at that point only.
+	for i := range run.Variants {
+		if run.Variants[i].Name == "ecn=on,pfc=on,qos.ecn.kmin_kb=400" {
+			run.Variants[i].Summary.LatencyUsP99 *= 2
+		}
+	}
+	r := Compare(run, base, nil)
+	got := strings.Join(regressions(r), " ")
+	for _, want := range []string{
+		"metric:ecn=on,pfc=on,qos.ecn.kmin_kb=400:latency_us_p99",
+		"missing_variant:ecn=on,pfc=on,qos.ecn.kmin_kb=1600:", "missing_variant:ecn=on,pfc=off,qos.ecn.kmin_kb=1600:",
+		"not_in_baseline:ecn=on,pfc=on,qos.ecn.kmin_kb=800:", "not_in_baseline:ecn=on,pfc=off,qos.ecn.kmin_kb=800:",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("regressions lack %s:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "metric:ecn=on,pfc=off,qos.ecn.kmin_kb=400:latency_us_p99") || strings.Contains(got, "metric:ecn=on,pfc=on,qos.ecn.kmin_kb=100") {
+		t.Errorf("a point that did not change regressed: %s", got)
+	}
+	var text strings.Builder
+	if err := r.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"warning: the sweep differs: run qos.ecn.kmin_kb: 100, 400, 800; baseline qos.ecn.kmin_kb: 100, 400, 1600",
+		"ecn=on,pfc=on,qos.ecn.kmin_kb=1600: point is in the baseline but not in the run: the run sweeps qos.ecn.kmin_kb over 100, 400, 800, not 1600",
+		"ecn=on,pfc=off,qos.ecn.kmin_kb=800: point is in the run but not in the baseline, so nothing checked it: the baseline sweeps qos.ecn.kmin_kb over 100, 400, 1600, not 800; save a baseline of the same sweep",
+	} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, text.String())
+		}
+	}
+	// A baseline without the sweep: every point is new, and says so.
+	plain := syntheticRun("20261129T100000Z-kmin-sweep-64gpu", t0.Add(-2*time.Hour))
+	r = Compare(run, plain, nil)
+	text.Reset()
+	_ = r.WriteText(&text)
+	if !strings.Contains(text.String(), "the baseline sweeps no parameter, this point has qos.ecn.kmin_kb=100") {
+		t.Errorf("against a baseline without a sweep:\n%s", text.String())
+	}
+	// Same sweep, same numbers: no regression, every point compared.
+	same := cloneRun(t, base)
+	if r := Compare(same, base, nil); r.Regressed || len(r.Warnings) != 0 {
+		t.Errorf("identical sweeps: %v %v", regressions(r), r.Warnings)
+	}
+}
+
+// Repetitions are compared repetition by repetition.
+func TestCompareRepetitions(t *testing.T) {
+	base := sweepRun("20261129T110000Z-kmin-sweep-64gpu", t0.Add(-time.Hour), []string{"100"})
+	for _, v := range base.Variants {
+		v.Repetition = 1
+		v.Summary.LatencyUsP99 = 50
+		base.Variants = append(base.Variants, v)
+	}
+	run := cloneRun(t, base)
+	r := Compare(run, base, nil)
+	if r.Regressed {
+		t.Errorf("identical repetitions regressed: %v", regressions(r))
+	}
+	run.Variants[2].Summary.LatencyUsP99 = 200 // repetition 2 of pfc=on
+	r = Compare(run, base, nil)
+	if got := strings.Join(regressions(r), " "); got != "metric:ecn=on,pfc=on,qos.ecn.kmin_kb=100 #2:latency_us_p99" {
+		t.Errorf("regressions %s", got)
+	}
+}
