@@ -283,9 +283,15 @@ func newConfigDiffCmd(app *App) *cobra.Command {
 .cfg, or --nos) and lists the QoS differences device by device: DSCP
 mappings, PFC priorities, ECN thresholds, schedulers, buffers, watchdog.
 A SONiC and an EOS set can be compared. Exit 1 when they differ, 0 when they
-are equal.`,
+are equal.
+
+A run of a scenario that sweeps QoS values keeps each variant's switch
+configs in results/<run-id>/configs/<variant>/ (the lab's configs with the
+point's values on top): diff one against the lab's configs to see what the
+point changed, or two points against each other.`,
 		Example: `  labctl config diff topologies/64gpu/configs backup/configs
-  labctl config diff leaf1.json leaf1-running.json`,
+  labctl config diff leaf1.json leaf1-running.json
+  labctl config diff topologies/64gpu/configs results/<run-id>/configs/ecn-on_pfc-on_qos.ecn.kmin_kb-400`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			format, err := app.OutputFormat("text", "text", "json")

@@ -26,6 +26,8 @@ type specKind struct {
 	docs    specdoc.Table
 	intro   string
 	example func() (string, string) // an example file and its name
+	// extra is a generated section after the example, or nil.
+	extra func() string
 }
 
 func specKinds() []specKind {
@@ -66,6 +68,7 @@ prints the same. Regenerate it with
 				b, _ := scenarios.FS.ReadFile("ecn-pfc.yaml")
 				return string(b), "scenarios/ecn-pfc.yaml"
 			},
+			extra: scenario.SweepPathsMarkdown,
 		},
 	}
 }
@@ -73,7 +76,11 @@ prints the same. Regenerate it with
 // markdown is the kind's generated reference.
 func (k specKind) markdown() string {
 	ex, name := k.example()
-	return specdoc.Markdown(k.title, k.intro, k.typ, k.docs, ex, name)
+	md := specdoc.Markdown(k.title, k.intro, k.typ, k.docs, ex, name)
+	if k.extra != nil {
+		md += "\n" + k.extra()
+	}
+	return md
 }
 
 func newExplainCmd(app *App) *cobra.Command {

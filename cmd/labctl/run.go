@@ -240,6 +240,9 @@ func writeRunSummary(w io.Writer, run *results.Run, dir string) {
 		fmt.Fprintf(w, ", %s", run.NOS)
 	}
 	fmt.Fprintf(w, "), seed %d: %s\n", run.Seed, strings.ToUpper(run.Status))
+	for _, d := range run.Sweep {
+		fmt.Fprintf(w, "sweep: %s over %s\n", d.Path, strings.Join(d.Values, ", "))
+	}
 	if run.Model == runtime.ModelFlow {
 		fmt.Fprintf(w, "estimated by the %s; n/a: what it does not compute\n", runtime.FlowModelCaveat)
 	}
@@ -335,6 +338,9 @@ func writeRunSummary(w io.Writer, run *results.Run, dir string) {
 		}
 	}
 	fmt.Fprintf(w, "\nrecord and reports: %s\n", filepath.Join(dir, results.RunFile))
+	if slices.ContainsFunc(run.Variants, func(v results.Variant) bool { return v.Configs != nil && v.Configs.Dir != "" }) {
+		fmt.Fprintf(w, "switch configs per variant: %s/ (labctl config diff <lab's configs> <variant's folder>)\n", filepath.Join(dir, "configs"))
+	}
 }
 
 func firstOf(v any) any {

@@ -396,3 +396,59 @@ func TestUpInterrupted(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want exit 1 saying interrupted", code, errb.String())
 	}
 }
+
+// A QoS sweep end to end: the run says what it swept and where each
+// variant's configs are, config diff shows what a point changed against
+// the lab's configs, and a value the lab's configs cannot take leaves no
+// run behind.
+func TestRunSweepConfigsAndDiff(t *testing.T) {
+	dir := upLab(t, "16gpu")
+	sc := filepath.Join(dir, "sweep.yaml")
+	if err := os.WriteFile(sc, []byte("name: sw\nmatrix:\n  ecn: [on]\n  pfc: [on]\n  qos.ecn.kmin_kb: [100, 400]\nduration: 200us\nsample_every: 0\ntraffic:\n  - pattern: incast\n    senders: 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI(t, "run", sc, "--lab", "16gpu", "--dir", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"sweep: qos.ecn.kmin_kb over 100, 400", "ecn=on,pfc=on,qos.ecn.kmin_kb=400", "switch configs per variant: "} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("run output lacks %q:\n%s", want, stdout)
+		}
+	}
+	runs, _ := filepath.Glob(filepath.Join(dir, "results", "*-sw-16gpu"))
+	if len(runs) != 1 {
+		t.Fatalf("runs %v", runs)
+	}
+	point := filepath.Join(runs[0], "configs", "ecn-on_pfc-on_qos.ecn.kmin_kb-400")
+	code, stdout, stderr = runCLI(t, "config", "diff", filepath.Join(dir, "topologies", "16gpu", "configs"), point)
+	if code != exitcode.CheckFailed {
+		t.Fatalf("config diff: exit %d: %s", code, stderr)
+	}
+	// Only the marking queues' Kmin changed: 409600 bytes on every one.
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	for _, l := range lines[1 : len(lines)-1] {
+		if !strings.Contains(l, ".queue.3.ecn") || !strings.Contains(l, "min=409600 max=") {
+			t.Errorf("config diff line is not the swept Kmin: %q", l)
+		}
+	}
+	if len(lines) < 3 {
+		t.Errorf("config diff:\n%s", stdout)
+	}
+	code, _, stderr = runCLI(t, "config", "diff", filepath.Join(runs[0], "configs", "ecn-on_pfc-on_qos.ecn.kmin_kb-100"), filepath.Join(runs[0], "configs", "ecn-on_pfc-on_qos.ecn.kmin_kb-100"))
+	if code != 0 {
+		t.Errorf("a point against itself: exit %d: %s", code, stderr)
+	}
+
+	bad := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(bad, []byte("name: bad\nmatrix:\n  qos.ecn.kmin_kb: [100, 9000]\nduration: 100us\ntraffic: [{pattern: incast, senders: 2}]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = runCLI(t, "run", bad, "--lab", "16gpu", "--dir", dir)
+	if code != exitcode.BadInput || !strings.Contains(stderr, "bad.yaml:3:26") || !strings.Contains(stderr, "Kmin must stay below Kmax") {
+		t.Errorf("kmin above the lab's kmax: exit %d: %s", code, stderr)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "results", "*-bad-16gpu")); len(left) != 0 {
+		t.Errorf("a refused sweep left %v", left)
+	}
+}

@@ -782,3 +782,89 @@ func paramValue(text string) (Value, bool) {
 	}
 	return Value{}, false
 }
+
+// SweepPath is a key a matrix can sweep: its path, YAML type and what a
+// point of the sweep changes.
+type SweepPath struct {
+	Path, Type, Doc string
+}
+
+// qosSweepDocs says what a swept qos key does to a point: applied on top
+// of the lab's configs, or to its traffic.
+var qosSweepDocs = map[string]string{
+	"ecn.kmin_kb":                 "Every queue that marks ECN in the lab's configs marks from this depth, in KiB, above 0; its Kmax and pmax stay as the configs have them, and a Kmin at or above a port's Kmax is refused.",
+	"ecn.kmax_kb":                 "Every queue that marks ECN in the lab's configs reaches pmax at this depth, in KiB, above 0; its Kmin stays as the configs have it, and must stay below.",
+	"ecn.pmax":                    "Every queue that marks ECN in the lab's configs marks with this probability at Kmax, above 0 and at most 1.",
+	"mtu":                         "The RoCE MTU the NICs send, 256 to 9216 bytes (the simulator's packet size). The switch configs labctl writes carry no MTU and keep the PFC headroom the lab's configs size; simulator only (a live lab's MTU is soft-RoCE's).",
+	"pfc_watchdog.detection_ms":   "Every port whose PFC watchdog is on in the lab's configs detects a pause storm after this many ms, 100 to 5000. The simulator does not model the watchdog yet, so only the configs (and a live lab's switches) change.",
+	"pfc_watchdog.restoration_ms": "Every port whose PFC watchdog is on in the lab's configs restores a stormed queue after this many ms, 100 to 60000. The simulator does not model the watchdog yet, so only the configs (and a live lab's switches) change.",
+	"pfc_watchdog.action":         "Every port whose PFC watchdog is on in the lab's configs takes this action on a storm: drop, forward or alert. The simulator does not model the watchdog yet, so only the configs (and a live lab's switches) change.",
+}
+
+// SweepPaths lists every key a matrix can sweep, in the order the
+// reference documents them: the scenario's own keys, a traffic entry's
+// fields, the NIC's, then the lab's QoS.
+func SweepPaths() []SweepPath {
+	var out []SweepPath
+	typ := func(t reflect.Type) string {
+		if t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		switch t.Kind() {
+		case reflect.Int, reflect.Int64:
+			return "integer"
+		case reflect.Float64:
+			return "number"
+		case reflect.Bool:
+			return "boolean"
+		}
+		return "string"
+	}
+	for _, k := range sweepableScenario {
+		t, _ := leafType(reflect.TypeOf(Spec{}), []string{k})
+		out = append(out, SweepPath{k, typ(t), KeyDocs[k].Doc})
+	}
+	for _, k := range leafPaths(reflect.TypeOf(Traffic{})) {
+		if k == "pattern" {
+			continue
+		}
+		t, _ := leafType(reflect.TypeOf(Traffic{}), []string{k})
+		out = append(out, SweepPath{"traffic[<i>]." + k, typ(t), "Traffic entry i (from 0): " + KeyDocs["traffic[]."+k].Doc})
+	}
+	for _, k := range leafPaths(reflect.TypeOf(nic.Spec{})) {
+		t, _ := leafType(reflect.TypeOf(nic.Spec{}), strings.Split(k, "."))
+		out = append(out, SweepPath{"nic." + k, typ(t), "Over the lab's and the scenario's nic sections: " + KeyDocs["nic."+k].Doc})
+	}
+	for _, k := range sweepableQoS {
+		t, _ := leafType(reflect.TypeOf(lab.QoSSpec{}), strings.Split(k, "."))
+		out = append(out, SweepPath{"qos." + k, typ(t), qosSweepDocs[k]})
+	}
+	return out
+}
+
+// SweepPathsMarkdown is the reference's section on sweeps: the path
+// syntax and every sweepable key, generated from the code.
+func SweepPathsMarkdown() string {
+	var b strings.Builder
+	b.WriteString(`## Sweep paths
+
+A matrix key other than ` + "`ecn`" + ` and ` + "`pfc`" + ` sweeps one parameter over a list of
+values, named by its path: ` + "`qos.<key>`" + ` (the lab's QoS, applied on top of its
+configs as they are, edits included), ` + "`nic.<key>`" + ` (the NICs, over the lab's
+and the scenario's ` + "`nic`" + ` sections), ` + "`traffic[<i>].<field>`" + ` (one traffic entry,
+counted from 0) and the scenario's own ` + "`duration`" + `, ` + "`warmup`" + ` and ` + "`sample_every`" + `.
+The variants are the cross product of every dimension, at most ` + strconv.Itoa(MaxVariants) + ` with
+repetitions, named like ` + "`ecn=on,pfc=on,qos.ecn.kmin_kb=200`" + `. Every value is
+checked by its key's own validation, alone and in each combination, before
+anything runs. Keys that reshape a lab (its profile, lossless priorities,
+DSCPs, cable length, ETS weights) are refused with the reason: make one lab
+spec per value.
+
+| path | type | what a point changes |
+|---|---|---|
+`)
+	for _, p := range SweepPaths() {
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", p.Path, p.Type, strings.ReplaceAll(p.Doc, "|", `\|`))
+	}
+	return b.String()
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/lab"
+	"github.com/labctl/labctl/orchestrator/qos"
 	"github.com/labctl/labctl/orchestrator/results"
 )
 
@@ -312,5 +313,45 @@ func TestSweepErrorPlace(t *testing.T) {
 	}
 	if q := s.PointQoS(s.Points()[1]); q.ECN == nil || *q.ECN.KminKB != 4000 || !reflect.DeepEqual(q, lab.QoSSpec{ECN: q.ECN}) {
 		t.Errorf("PointQoS %+v", q)
+	}
+}
+
+// Every sweepable path is documented, resolves, and every documented path
+// is sweepable; a qos key the table lists is one WithOverrides applies
+// (or the NICs' mtu).
+func TestSweepPathsDocumented(t *testing.T) {
+	s := mustParse(t, "name: x\ntraffic: [{pattern: incast}]\n")
+	paths := SweepPaths()
+	if len(paths) < 30 {
+		t.Fatalf("%d sweep paths", len(paths))
+	}
+	for _, p := range paths {
+		if strings.TrimSpace(p.Doc) == "" || strings.HasSuffix(p.Doc, ": ") {
+			t.Errorf("%s has no documentation", p.Path)
+		}
+		path := strings.Replace(p.Path, "<i>", "0", 1)
+		if _, err := s.resolveSweep(path); err != nil {
+			t.Errorf("documented %s does not resolve: %v", path, err)
+		}
+	}
+	in, _ := qos.Profile("roce-dcqcn")
+	dc, err := qos.Apply(in, qos.TestDevices()[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	values := map[string]string{"ecn.kmin_kb": "[100]", "ecn.kmax_kb": "[5000]", "ecn.pmax": "[0.5]", "mtu": "[1024]",
+		"pfc_watchdog.detection_ms": "[300]", "pfc_watchdog.restoration_ms": "[300]", "pfc_watchdog.action": "[forward]"}
+	for _, k := range sweepableQoS {
+		if qosSweepDocs[k] == "" {
+			t.Errorf("qos.%s has no sweep documentation", k)
+		}
+		sp := mustParse(t, "name: x\nmatrix:\n  qos."+k+": "+values[k]+"\ntraffic: [{pattern: incast}]\n")
+		got, reached, err := dc.WithOverrides(sp.PointQoS(sp.Points()[0]))
+		if err != nil || (k != "mtu" && (reached == 0 || reflect.DeepEqual(got, dc))) {
+			t.Errorf("qos.%s: reached %d, err %v: the sweep changes no config", k, reached, err)
+		}
+	}
+	if md := SweepPathsMarkdown(); !strings.Contains(md, "| `qos.ecn.kmin_kb` | integer |") || !strings.Contains(md, "| `traffic[<i>].senders` | integer |") {
+		t.Errorf("markdown:\n%s", md)
 	}
 }
