@@ -92,6 +92,9 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 		if err := s.CheckLab(r.Lab.Graph); err != nil {
 			return exitcode.Usage(err)
 		}
+		if err := s.CheckLabPoints(r.Lab.Graph); err != nil {
+			return err
+		}
 	}
 	run.Model = model
 	if model == runtime.ModelFlow {

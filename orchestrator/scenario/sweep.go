@@ -12,6 +12,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/nic"
 	"github.com/labctl/labctl/orchestrator/specyaml"
@@ -247,7 +248,7 @@ func (s *Spec) readMatrix(file string) error {
 }
 
 // sweepFix says where the sweepable paths are listed.
-const sweepFix = "sweep one of the paths listed under 'Sweep paths' in docs/scenario-spec.md (labctl explain scenario.matrix): qos.<key>, nic.<key>, traffic[<i>].<field>, duration, warmup or sample_every"
+const sweepFix = "sweep one of the paths listed under 'Sweep paths' in docs/scenario-spec.md (labctl explain scenario.matrix): qos.<key>, nic.<key>, traffic[<i>].<field>, faults[<i>].<field>, duration, warmup, sample_every or lb.<key>"
 
 // decodeSweepValue reads one value of a swept key of type typ: its text
 // for variant names and its Go value (typ's element type).
@@ -312,6 +313,7 @@ const (
 	famQoS      = "qos"
 	famNIC      = "nic"
 	famTraffic  = "traffic"
+	famFaults   = "faults"
 	famScenario = "scenario"
 )
 
@@ -320,7 +322,7 @@ const (
 var sweepableQoS = []string{"ecn.kmin_kb", "ecn.kmax_kb", "ecn.pmax", "mtu", "pfc_watchdog.detection_ms", "pfc_watchdog.restoration_ms", "pfc_watchdog.action"}
 
 // sweepableScenario are the scenario's own keys a sweep can vary.
-var sweepableScenario = []string{"duration", "warmup", "sample_every"}
+var sweepableScenario = []string{"duration", "warmup", "sample_every", "lb.mode", "lb.flowlet_gap"}
 
 // notSweepable says why a key that exists cannot be swept, and what to do
 // instead.
@@ -331,6 +333,9 @@ var notSweepable = map[string]string{
 	"model":                    "a run has one model: run the scenario twice, with --model packet and --model flow",
 	"repetitions":              "repetitions repeat every point of the matrix: set repetitions instead",
 	"traffic[].pattern":        "a pattern decides the flows and their roles, which the assertions read: write one traffic entry, or one scenario, per pattern",
+	"faults[].kind":            "a fault's kind decides which of its keys apply: write one fault entry, or one scenario, per kind",
+	"faults":                   "sweep one field of one entry: faults[<i>].<field>, e.g. faults[0].at",
+	"lb":                       "sweep one key: lb.mode or lb.flowlet_gap",
 	"qos.profile":              "a profile is a whole QoS intent: make one lab spec per profile",
 	"qos.lossless_priorities":  "the lossless priorities shape the DSCP, queue and buffer maps of every switch, which cannot be carried over onto the lab's configs: make one lab spec per value",
 	"qos.roce_dscp":            "the RoCE DSCP shapes every switch's DSCP map: sweep traffic[<i>].traffic_class to send with another DSCP, or make one lab spec per value",
@@ -373,23 +378,31 @@ func (s *Spec) resolveSweep(path string) (Sweep, error) {
 		if !slices.Contains(leafPaths(root), field) {
 			return sw, unknownPath(path, "nic.", leafPaths(root))
 		}
-	case strings.HasPrefix(path, "traffic["):
-		idx, rest, ok := strings.Cut(strings.TrimPrefix(path, "traffic["), "].")
+	case strings.HasPrefix(path, "traffic[") || strings.HasPrefix(path, "faults["):
+		list, rest, _ := strings.Cut(path, "[")
+		idx, rest, ok := strings.Cut(rest, "].")
 		i, err := strconv.Atoi(idx)
 		if !ok || err != nil || i < 0 || strconv.Itoa(i) != idx {
-			return sw, fmt.Errorf("%s is not a traffic path like traffic[0].senders", path)
+			return sw, fmt.Errorf("%s is not a path like %s[0].%s", path, list, map[string]string{"traffic": "senders", "faults": "at"}[list])
 		}
-		if i >= len(s.Traffic) {
-			return sw, fmt.Errorf("%s names traffic entry %d, but the scenario has %d (traffic[0] is the first)", path, i, len(s.Traffic))
+		n, root := len(s.Traffic), reflect.TypeOf(Traffic{})
+		if list == famFaults {
+			n, root = len(s.Faults), reflect.TypeOf(Fault{})
 		}
-		if reason, ok := notSweepable["traffic[]."+rest]; ok {
+		if i >= n {
+			return sw, fmt.Errorf("%s names %s entry %d, but the scenario has %d (%s[0] is the first)", path, list, i, n, list)
+		}
+		if reason, ok := notSweepable[list+"[]."+rest]; ok {
 			return sw, fmt.Errorf("%s cannot be swept: %s", path, reason)
 		}
-		sw.family, sw.index, root, field = famTraffic, i, reflect.TypeOf(Traffic{}), rest
-		fields := slices.DeleteFunc(leafPaths(root), func(p string) bool { return p == "pattern" })
+		sw.family, sw.index, field = list, i, rest
+		fields := slices.DeleteFunc(leafPaths(root), func(p string) bool { return p == "pattern" || p == "kind" })
 		if !slices.Contains(fields, field) {
-			return sw, unknownPath(path, fmt.Sprintf("traffic[%d].", i), fields)
+			return sw, unknownPath(path, fmt.Sprintf("%s[%d].", list, i), fields)
 		}
+		sw.field = []string{field}
+		sw.typ, _ = leafType(root, sw.field)
+		return sw, nil
 	default:
 		sw.family, root, field = famScenario, reflect.TypeOf(Spec{}), path
 		if !slices.Contains(sweepableScenario, field) {
@@ -397,8 +410,7 @@ func (s *Spec) resolveSweep(path string) (Sweep, error) {
 		}
 	}
 	sw.field = strings.Split(field, ".")
-	typ, _ := leafType(root, sw.field)
-	sw.typ = typ
+	sw.typ, _ = leafType(root, sw.field)
 	return sw, nil
 }
 
@@ -495,13 +507,16 @@ func setPath(v reflect.Value, path []string, val reflect.Value) {
 }
 
 // zeroDefault says, for a swept key where 0 stands for a default (an
-// incast's senders), what the default is.
+// incast's senders, a flap's count), what the default is.
 func zeroDefault(sw Sweep) (string, bool) {
-	if sw.family != famTraffic || len(sw.field) != 1 {
-		return "", false
+	switch {
+	case sw.family == famTraffic:
+		z, ok := trafficZeros[sw.field[0]]
+		return z.def, ok
+	case sw.family == famFaults && sw.field[0] == "count":
+		return "1 flap", true
 	}
-	z, ok := trafficZeros[sw.field[0]]
-	return z.def, ok
+	return "", false
 }
 
 // checkSweeps checks every swept value with the validation of its key,
@@ -653,7 +668,7 @@ func (s *Spec) overlay(family string, idx []int) any {
 func (s *Spec) pointSpec(idx []int, at func(path, msg, fix string) error) (*Spec, error) {
 	touched := false
 	for k, i := range idx {
-		if f := s.Matrix.Sweeps[k].family; i >= 0 && (f == famTraffic || f == famScenario) {
+		if f := s.Matrix.Sweeps[k].family; i >= 0 && (f == famTraffic || f == famFaults || f == famScenario) {
 			touched = true
 		}
 	}
@@ -662,6 +677,11 @@ func (s *Spec) pointSpec(idx []int, at func(path, msg, fix string) error) (*Spec
 	}
 	c := *s
 	c.Traffic = slices.Clone(s.rawTraffic)
+	c.Faults = slices.Clone(s.Faults)
+	if s.LB != nil {
+		lb := *s.LB
+		c.LB = &lb
+	}
 	rv := reflect.ValueOf(&c)
 	for k, i := range idx {
 		sw := s.Matrix.Sweeps[k]
@@ -673,6 +693,8 @@ func (s *Spec) pointSpec(idx []int, at func(path, msg, fix string) error) (*Spec
 			setPath(rv, sw.field, sw.typed[i])
 		case famTraffic:
 			setPath(reflect.ValueOf(&c.Traffic[sw.index]), sw.field, sw.typed[i])
+		case famFaults:
+			setPath(reflect.ValueOf(&c.Faults[sw.index]), sw.field, sw.typed[i])
 		}
 	}
 	if err := checkTiming(&c, func(path, msg, fix string) error {
@@ -691,7 +713,37 @@ func (s *Spec) pointSpec(idx []int, at func(path, msg, fix string) error) (*Spec
 			return nil, err
 		}
 	}
+	// Faults and load balancing again: their times are checked against the
+	// point's duration.
+	if err := c.parseFaults(func(path, msg, fix string) error {
+		p := strings.TrimPrefix(path, "$.")
+		return at(p, p+": "+msg, fix)
+	}); err != nil {
+		return nil, err
+	}
 	return &c, nil
+}
+
+// CheckLabPoints checks, for a matrix that sweeps a fault's link or NIC,
+// what each point names in the lab (CheckLab for the file's own faults).
+func (s *Spec) CheckLabPoints(g *fabric.Graph) error {
+	if !slices.ContainsFunc(s.Matrix.Sweeps, func(sw Sweep) bool { return sw.family == famFaults }) {
+		return nil
+	}
+	for _, idx := range s.sweepPoints() {
+		ps, err := s.pointSpec(idx, func(path, msg, fix string) error { return fmt.Errorf("%s (fix: %s)", msg, fix) })
+		if err != nil {
+			return err
+		}
+		if err := ps.CheckLab(g); err != nil {
+			var params []string
+			for k, i := range idx {
+				params = append(params, s.Matrix.Sweeps[k].Path+"="+s.Matrix.Sweeps[k].Values[i])
+			}
+			return exitcode.Usagef("at %s: %v", strings.Join(params, ","), err)
+		}
+	}
+	return nil
 }
 
 // pointIndex maps a point's params to value indexes per sweep.
@@ -796,9 +848,9 @@ var qosSweepDocs = map[string]string{
 	"ecn.kmax_kb":                 "Every queue that marks ECN in the lab's configs reaches pmax at this depth, in KiB, above 0; its Kmin stays as the configs have it, and must stay below.",
 	"ecn.pmax":                    "Every queue that marks ECN in the lab's configs marks with this probability at Kmax, above 0 and at most 1.",
 	"mtu":                         "The RoCE MTU the NICs send, 256 to 9216 bytes (the simulator's packet size). The switch configs labctl writes carry no MTU and keep the PFC headroom the lab's configs size; simulator only (a live lab's MTU is soft-RoCE's).",
-	"pfc_watchdog.detection_ms":   "Every port whose PFC watchdog is on in the lab's configs detects a pause storm after this many ms, 100 to 5000. The simulator does not model the watchdog yet, so only the configs (and a live lab's switches) change.",
-	"pfc_watchdog.restoration_ms": "Every port whose PFC watchdog is on in the lab's configs restores a stormed queue after this many ms, 100 to 60000. The simulator does not model the watchdog yet, so only the configs (and a live lab's switches) change.",
-	"pfc_watchdog.action":         "Every port whose PFC watchdog is on in the lab's configs takes this action on a storm: drop, forward or alert. The simulator does not model the watchdog yet, so only the configs (and a live lab's switches) change.",
+	"pfc_watchdog.detection_ms":   "Every port whose PFC watchdog is on in the lab's configs detects a pause storm after this many ms, 100 to 5000.",
+	"pfc_watchdog.restoration_ms": "Every port whose PFC watchdog is on in the lab's configs restores a stormed queue after this many ms, 100 to 60000.",
+	"pfc_watchdog.action":         "Every port whose PFC watchdog is on in the lab's configs takes this action on a storm: drop, forward or alert.",
 }
 
 // SweepPaths lists every key a matrix can sweep, in the order the
@@ -821,7 +873,7 @@ func SweepPaths() []SweepPath {
 		return "string"
 	}
 	for _, k := range sweepableScenario {
-		t, _ := leafType(reflect.TypeOf(Spec{}), []string{k})
+		t, _ := leafType(reflect.TypeOf(Spec{}), strings.Split(k, "."))
 		out = append(out, SweepPath{k, typ(t), KeyDocs[k].Doc})
 	}
 	for _, k := range leafPaths(reflect.TypeOf(Traffic{})) {
@@ -830,6 +882,13 @@ func SweepPaths() []SweepPath {
 		}
 		t, _ := leafType(reflect.TypeOf(Traffic{}), []string{k})
 		out = append(out, SweepPath{"traffic[<i>]." + k, typ(t), "Traffic entry i (from 0): " + KeyDocs["traffic[]."+k].Doc})
+	}
+	for _, k := range leafPaths(reflect.TypeOf(Fault{})) {
+		if k == "kind" {
+			continue
+		}
+		t, _ := leafType(reflect.TypeOf(Fault{}), []string{k})
+		out = append(out, SweepPath{"faults[<i>]." + k, typ(t), "Fault entry i (from 0): " + KeyDocs["faults[]."+k].Doc})
 	}
 	for _, k := range leafPaths(reflect.TypeOf(nic.Spec{})) {
 		t, _ := leafType(reflect.TypeOf(nic.Spec{}), strings.Split(k, "."))
@@ -851,8 +910,9 @@ func SweepPathsMarkdown() string {
 A matrix key other than ` + "`ecn`" + ` and ` + "`pfc`" + ` sweeps one parameter over a list of
 values, named by its path: ` + "`qos.<key>`" + ` (the lab's QoS, applied on top of its
 configs as they are, edits included), ` + "`nic.<key>`" + ` (the NICs, over the lab's
-and the scenario's ` + "`nic`" + ` sections), ` + "`traffic[<i>].<field>`" + ` (one traffic entry,
-counted from 0) and the scenario's own ` + "`duration`" + `, ` + "`warmup`" + ` and ` + "`sample_every`" + `.
+and the scenario's ` + "`nic`" + ` sections), ` + "`traffic[<i>].<field>`" + ` and
+` + "`faults[<i>].<field>`" + ` (one entry of the list, counted from 0) and the scenario's
+own ` + "`duration`" + `, ` + "`warmup`" + `, ` + "`sample_every`" + ` and ` + "`lb.<key>`" + `.
 The variants are the cross product of every dimension, at most ` + strconv.Itoa(MaxVariants) + ` with
 repetitions, named like ` + "`ecn=on,pfc=on,qos.ecn.kmin_kb=200`" + `. Every value is
 checked by its key's own validation, alone and in each combination, before

@@ -62,7 +62,7 @@ func TestSweepErrors(t *testing.T) {
 		{"dcqcn shorthand", head + "  dcqcn: [paper]\n" + traffic, "sweep nic.dcqcn.preset"},
 		{"no such traffic", head + "  traffic[1].senders: [4]\n" + traffic, "x.yaml:5:3: traffic[1].senders names traffic entry 1, but the scenario has 1"},
 		{"traffic pattern", head + "  traffic[0].pattern: [pairs]\n" + traffic, "traffic[0].pattern cannot be swept"},
-		{"traffic bad index", head + "  traffic[x].senders: [4]\n" + traffic, "is not a traffic path like traffic[0].senders"},
+		{"traffic bad index", head + "  traffic[x].senders: [4]\n" + traffic, "traffic[x].senders is not a path like traffic[0].senders"},
 		{"not a list", head + "  qos.ecn.kmin_kb: 100\n" + traffic, "x.yaml:5:20: matrix dimension qos.ecn.kmin_kb is not a list of values"},
 		{"empty list", head + "  qos.ecn.kmin_kb: []\n" + traffic, "x.yaml:5:20: matrix dimension qos.ecn.kmin_kb has no values"},
 		{"wrong type", head + "  qos.ecn.kmin_kb: [100, lots]\n" + traffic, `x.yaml:5:26: qos.ecn.kmin_kb value "lots" is not a whole number`},
@@ -320,7 +320,7 @@ func TestSweepErrorPlace(t *testing.T) {
 // is sweepable; a qos key the table lists is one WithOverrides applies
 // (or the NICs' mtu).
 func TestSweepPathsDocumented(t *testing.T) {
-	s := mustParse(t, "name: x\ntraffic: [{pattern: incast}]\n")
+	s := mustParse(t, "name: x\ntraffic: [{pattern: incast}]\nfaults: [{kind: link-down, link: leaf1-spine1, at: 1ms}]\n")
 	paths := SweepPaths()
 	if len(paths) < 30 {
 		t.Fatalf("%d sweep paths", len(paths))
@@ -353,5 +353,39 @@ func TestSweepPathsDocumented(t *testing.T) {
 	}
 	if md := SweepPathsMarkdown(); !strings.Contains(md, "| `qos.ecn.kmin_kb` | integer |") || !strings.Contains(md, "| `traffic[<i>].senders` | integer |") {
 		t.Errorf("markdown:\n%s", md)
+	}
+}
+
+// Faults and load balancing sweep like the rest: a point's fault times
+// are checked against its duration, and they reach what runs.
+func TestSweepFaultsAndLB(t *testing.T) {
+	s := mustParse(t, "name: x\nmatrix:\n  ecn: [on]\n  pfc: [on]\n  faults[0].at: [1ms, 2ms]\n  lb.mode: [ecmp, spray]\nduration: 5ms\n"+
+		"traffic:\n  - pattern: incast\nfaults:\n  - kind: link-down\n    link: leaf1-spine1\n    at: 3ms\n")
+	if len(s.Points()) != 4 {
+		t.Fatalf("%d points", len(s.Points()))
+	}
+	last := s.Points()[3]
+	vs, err := s.Expand(labNICs(2, 2, 8), last, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vs.Faults) != 1 || vs.Faults[0].AtUs != 2000 || vs.LB.Mode != "spray" || last.Name != "ecn=on,pfc=on,faults[0].at=2ms,lb.mode=spray" {
+		t.Errorf("%s: faults %+v lb %+v", last.Name, vs.Faults, vs.LB)
+	}
+	for _, tc := range []struct{ yaml, want string }{
+		{"name: x\nmatrix:\n  duration: [5ms, 2ms]\ntraffic: [{pattern: incast}]\nfaults: [{kind: link-down, link: leaf1-spine1, at: 3ms}]\n",
+			"x.yaml:3:19: at duration=2ms: faults[0].at: at 3ms is not within the duration 2ms"},
+		{"name: x\nmatrix:\n  faults[0].kind: [link-down]\ntraffic: [{pattern: incast}]\nfaults: [{kind: link-down, link: leaf1-spine1, at: 3ms}]\n",
+			"x.yaml:3:3: faults[0].kind cannot be swept"},
+		{"name: x\nmatrix:\n  faults[1].at: [1ms]\ntraffic: [{pattern: incast}]\nfaults: [{kind: link-down, link: leaf1-spine1, at: 3ms}]\n",
+			"faults[1].at names faults entry 1, but the scenario has 1"},
+		{"name: x\nmatrix:\n  faults[0].count: [0, 2]\ntraffic: [{pattern: incast}]\nfaults: [{kind: link-flap, link: leaf1-spine1, at: 1ms, down: 1ms, up: 1ms}]\n",
+			"x.yaml:3:21: faults[0].count: 0 is not allowed (leaving count out means 1 flap)"},
+		{"name: x\nmatrix:\n  lb.mode: [ecmp, random]\ntraffic: [{pattern: incast}]\n",
+			`x.yaml:3:19: lb.mode: unknown load balancing "random"`},
+	} {
+		if _, err := Parse("x.yaml", []byte(tc.yaml)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("err %v\nwant %q", err, tc.want)
+		}
 	}
 }
