@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -14,6 +15,8 @@ import (
 	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/nos"
 	"github.com/labctl/labctl/orchestrator/qos"
+	"github.com/labctl/labctl/orchestrator/results"
+	"github.com/labctl/labctl/orchestrator/runtime"
 )
 
 func newConfigCmd(app *App) *cobra.Command {
@@ -275,9 +278,9 @@ func cfgWriteFindings(app *App, fs []qos.Finding, devices int) {
 }
 
 func newConfigDiffCmd(app *App) *cobra.Command {
-	var nosName string
+	var nosName, runRef string
 	cmd := &cobra.Command{
-		Use:   "diff <a> <b>",
+		Use:   "diff <a> <b> | --run <run-id|latest> <variant> [<variant>]",
 		Short: "Compare two config sets in QoS terms",
 		Long: `diff parses two config sets (each a directory or a file; SONiC .json, EOS
 .cfg, or --nos) and lists the QoS differences device by device: DSCP
@@ -286,23 +289,46 @@ A SONiC and an EOS set can be compared. Exit 1 when they differ, 0 when they
 are equal.
 
 A run of a scenario that sweeps QoS values keeps each variant's switch
-configs in results/<run-id>/configs/<variant>/ (the lab's configs with the
-point's values on top): diff one against the lab's configs to see what the
-point changed, or two points against each other.`,
+configs in results/<run-id>/configs/<variant>/: the lab's configs with the
+point's values on top. --run names the run, and then one variant compares
+with the lab's configs (topologies/<lab>/configs as they are now) and two
+variants with each other; variants are named as the run names them.`,
 		Example: `  labctl config diff topologies/64gpu/configs backup/configs
   labctl config diff leaf1.json leaf1-running.json
-  labctl config diff topologies/64gpu/configs results/<run-id>/configs/ecn-on_pfc-on_qos.ecn.kmin_kb-400`,
-		Args: cobra.ExactArgs(2),
+  labctl config diff --run latest ecn=on,pfc=on,qos.ecn.kmin_kb=400
+  labctl config diff --run latest ecn=on,pfc=on,qos.ecn.kmin_kb=100 ecn=on,pfc=on,qos.ecn.kmin_kb=400`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("run") {
+				if len(args) < 1 || len(args) > 2 {
+					return exitcode.Usagef("config diff --run takes one variant (against the lab's configs) or two, got %d arguments", len(args))
+				}
+				return nil
+			}
+			if len(args) != 2 {
+				return exitcode.Usagef("config diff takes two config sets (files or folders), or --run <run> and variants; got %d arguments", len(args))
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			format, err := app.OutputFormat("text", "text", "json")
 			if err != nil {
 				return err
 			}
-			a, err := configset.Load([]string{args[0]}, nosName)
+			pathA, pathB := args[0], ""
+			labelA, labelB := args[0], ""
+			if len(args) == 2 {
+				pathB, labelB = args[1], args[1]
+			}
+			if cmd.Flags().Changed("run") {
+				if pathA, labelA, pathB, labelB, err = cfgRunPaths(app, runRef, args); err != nil {
+					return err
+				}
+			}
+			a, err := configset.Load([]string{pathA}, nosName)
 			if err != nil {
 				return err
 			}
-			b, err := configset.Load([]string{args[1]}, nosName)
+			b, err := configset.Load([]string{pathB}, nosName)
 			if err != nil {
 				return err
 			}
@@ -315,12 +341,12 @@ point changed, or two points against each other.`,
 				if ds == nil {
 					ds = []qos.Difference{}
 				}
-				if err := writeJSON(app.Out, map[string]any{"schema_version": 1, "a": args[0], "b": args[1], "differences": ds}); err != nil {
+				if err := writeJSON(app.Out, map[string]any{"schema_version": 1, "a": labelA, "b": labelB, "differences": ds}); err != nil {
 					return err
 				}
 			} else {
 				tw := tabwriter.NewWriter(app.Out, 0, 4, 2, ' ', 0)
-				fmt.Fprintf(tw, "DEVICE\tFIELD\t%s\t%s\n", args[0], args[1])
+				fmt.Fprintf(tw, "DEVICE\tFIELD\t%s\t%s\n", labelA, labelB)
 				for _, d := range ds {
 					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", d.Device, d.Field, cfgDash(d.A), cfgDash(d.B))
 				}
@@ -328,13 +354,58 @@ point changed, or two points against each other.`,
 				fmt.Fprintf(app.Out, "%d differences\n", len(ds))
 			}
 			if len(ds) > 0 {
-				return exitcode.Failedf("%s and %s differ in %d QoS fields", args[0], args[1], len(ds))
+				return exitcode.Failedf("%s and %s differ in %d QoS fields", labelA, labelB, len(ds))
 			}
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&nosName, "nos", "", "NOS of the files: sonic or eos (default: by extension)")
+	cmd.Flags().StringVar(&runRef, "run", "", "a run of a QoS sweep (run id, prefix or latest): compare its variants' configs")
 	return cmd
+}
+
+// cfgRunPaths resolves config diff --run: the folders of the run's
+// variants, and the lab's configs when one variant is given.
+func cfgRunPaths(app *App, ref string, variants []string) (pathA, labelA, pathB, labelB string, err error) {
+	store, run, err := openRun(app, ref, results.Filter{})
+	if err != nil {
+		return "", "", "", "", err
+	}
+	defer store.Close()
+	var kept []string
+	folder := func(name string) (string, error) {
+		for _, v := range run.Variants {
+			if v.Configs != nil && v.Configs.Dir != "" {
+				if v.Name == name {
+					return filepath.Join(store.RunDir(run.RunID), filepath.FromSlash(v.Configs.Dir)), nil
+				}
+				if !slices.Contains(kept, v.Name) {
+					kept = append(kept, v.Name)
+				}
+			}
+		}
+		if len(kept) == 0 {
+			return "", exitcode.Usagef("run %s (scenario %s) sweeps no QoS value, so it kept no configs per variant (fix: compare config folders by path, or name a run of a QoS sweep)", run.RunID, run.Scenario)
+		}
+		return "", exitcode.Usagef("run %s has no variant %q with configs (fix: use one of %s)", run.RunID, name, strings.Join(kept, "; "))
+	}
+	if len(variants) == 1 {
+		pathA, labelA = filepath.Join(app.TopologiesDir(), run.Lab, "configs"), "lab "+run.Lab
+		if d, derr := runtime.ConfigDigest(&runtime.Lab{Name: run.Lab, Dir: filepath.Join(app.TopologiesDir(), run.Lab)}); derr == nil && run.ConfigDigest != "" && d != run.ConfigDigest {
+			fmt.Fprintf(app.Err, "note: the lab's configs changed since run %s, so the differences include those changes\n", run.RunID)
+		}
+		if pathB, err = folder(variants[0]); err != nil {
+			return "", "", "", "", err
+		}
+		return pathA, labelA, pathB, variants[0], nil
+	}
+	if pathA, err = folder(variants[0]); err != nil {
+		return "", "", "", "", err
+	}
+	if pathB, err = folder(variants[1]); err != nil {
+		return "", "", "", "", err
+	}
+	return pathA, variants[0], pathB, variants[1], nil
 }
 
 func cfgDash(s string) string {

@@ -439,6 +439,34 @@ func TestRunSweepConfigsAndDiff(t *testing.T) {
 	if code != 0 {
 		t.Errorf("a point against itself: exit %d: %s", code, stderr)
 	}
+	// The same by the run's variants: one against the lab's configs, two
+	// against each other.
+	byRun := func(args ...string) (int, string, string) {
+		return runCLI(t, append([]string{"config", "diff", "--dir", dir, "--run", "latest"}, args...)...)
+	}
+	code, stdout2, stderr := byRun("ecn=on,pfc=on,qos.ecn.kmin_kb=400")
+	if code != exitcode.CheckFailed || strings.Join(strings.Fields(strings.Split(stdout2, "\n")[0]), " ") != "DEVICE FIELD lab 16gpu ecn=on,pfc=on,qos.ecn.kmin_kb=400" ||
+		strings.Count(stdout2, "\n") != strings.Count(stdout, "\n") {
+		t.Errorf("diff --run against the lab: exit %d: %s%s", code, stdout2, stderr)
+	}
+	code, stdout2, _ = byRun("ecn=on,pfc=on,qos.ecn.kmin_kb=100", "ecn=on,pfc=on,qos.ecn.kmin_kb=400")
+	if code != exitcode.CheckFailed || !strings.Contains(stdout2, "min=102400 ") || !strings.Contains(stdout2, "min=409600 ") {
+		t.Errorf("diff --run of two points: exit %d: %s", code, stdout2)
+	}
+	code, _, stderr = byRun("ecn=on,pfc=on,qos.ecn.kmin_kb=800")
+	if code != exitcode.BadInput || !strings.Contains(stderr, `has no variant "ecn=on,pfc=on,qos.ecn.kmin_kb=800" with configs (fix: use one of ecn=on,pfc=on,qos.ecn.kmin_kb=100; ecn=on,pfc=on,qos.ecn.kmin_kb=400)`) {
+		t.Errorf("unknown variant: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, "config", "diff", "--run", "latest", "a", "b", "c"); code != exitcode.BadInput || !strings.Contains(stderr, "one variant") {
+		t.Errorf("three variants: exit %d: %s", code, stderr)
+	}
+
+	if code, _, stderr := runCLI(t, "run", "baseline-bw", "--lab", "16gpu", "--dir", dir); code != 0 {
+		t.Fatalf("baseline-bw: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := byRun("ecn=on,pfc=on"); code != exitcode.BadInput || !strings.Contains(stderr, "sweeps no QoS value, so it kept no configs per variant") {
+		t.Errorf("a run without a QoS sweep: exit %d: %s", code, stderr)
+	}
 
 	bad := filepath.Join(dir, "bad.yaml")
 	if err := os.WriteFile(bad, []byte("name: bad\nmatrix:\n  qos.ecn.kmin_kb: [100, 9000]\nduration: 100us\ntraffic: [{pattern: incast, senders: 2}]\n"), 0o644); err != nil {
