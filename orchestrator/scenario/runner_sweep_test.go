@@ -247,3 +247,36 @@ func TestRunnerSweepRefusesBeforeRunning(t *testing.T) {
 		})
 	}
 }
+
+// A swept fault's link is checked against the lab at every point, before
+// anything runs.
+func TestRunnerSweepFaultLinks(t *testing.T) {
+	l, _ := simLab(t)
+	s := mustParse(t, "name: ks\nmatrix:\n  ecn: [on]\n  pfc: [on]\n  faults[0].link: [leaf1-spine1, leaf9-spine1]\nduration: 1ms\n"+
+		"traffic:\n  - pattern: incast\n    senders: 2\nfaults:\n  - kind: link-down\n    link: leaf1-spine1\n    at: 500us\n")
+	rt := &fakeRuntime{}
+	err := (&Runner{Runtime: rt, Lab: l, NICs: NICsFromGraph(l.Graph)}).Run(context.Background(), s, &results.Run{RunID: "x"})
+	if exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), "at faults[0].link=leaf9-spine1:") || rt.calls != 0 {
+		t.Errorf("err = %v, %d variants ran", err, rt.calls)
+	}
+}
+
+// A swept qos.mtu is the simulated NICs' MTU: the configs stay the
+// lab's, the packets change.
+func TestRunnerSweepMTU(t *testing.T) {
+	l, _ := simLab(t)
+	s := mustParse(t, "name: ks\nmatrix:\n  ecn: [on]\n  pfc: [on]\n  qos.mtu: [1024, 4096]\nduration: 200us\nsample_every: 0\ntraffic:\n  - pattern: pairs\n")
+	run := runSweep(t, l, s, 1, filepath.Join(t.TempDir(), "configs"))
+	a, b := run.Variants[0], run.Variants[1]
+	if a.Params["mtu"] != "1024" || b.Params["mtu"] != "4096" || a.Params["qos.mtu"] != "1024" {
+		t.Errorf("params %v / %v", a.Params, b.Params)
+	}
+	// One uncongested flow's goodput is line rate x MTU/(MTU+82).
+	ra, rb := a.Summary.ThroughputGbpsTotal, b.Summary.ThroughputGbpsTotal
+	if !(ra < rb) || ra < 0.97*IdealGoodput(200, 1024) || rb < 0.97*IdealGoodput(200, 4096) {
+		t.Errorf("goodput at MTU 1024 %v, at 4096 %v; want about %v and %v", ra, rb, IdealGoodput(200, 1024), IdealGoodput(200, 4096))
+	}
+	if len(a.Configs.Changes) != 0 {
+		t.Errorf("an MTU point changed the switch configs: %+v", a.Configs.Changes)
+	}
+}

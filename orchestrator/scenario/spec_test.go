@@ -122,6 +122,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("name: x\ntraffic:\n  - pattern: incast\n    victim: true\nassertions:\n  - expr: summary.drops == 0 when pfc\n"))
 	f.Add([]byte("name: y\nmatrix: {ecn: [on], pfc: [off]}\nduration: 1ms\ntraffic: [{pattern: pairs, pairs: 2, bytes: 1MiB}]\n"))
 	f.Add([]byte("name: z\ntraffic: [{pattern: ring-allreduce, bytes: 16MiB, ranks: 8}]\n"))
+	f.Add([]byte("name: s\nmatrix:\n  ecn: [on]\n  qos.ecn.kmin_kb: [100, 2e2]\n  traffic[0].senders: [2, 4]\n  nic.dcqcn.preset: [paper]\ntraffic: [{pattern: incast}]\nassertions:\n  - expr: summary.drops <= [qos.ecn.kmin_kb=prev].summary.drops && params.traffic[0].senders > 1\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := Parse("f.yaml", data)
 		if err != nil {
