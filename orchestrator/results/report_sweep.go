@@ -48,6 +48,7 @@ type sweepView struct {
 // sweepViews groups a run's variants by each swept parameter.
 func sweepViews(run *Run) []sweepView {
 	var out []sweepView
+	varies := variedDims(run)
 	for _, dim := range run.Sweep {
 		sv := sweepView{Path: dim.Path, Values: dim.Values}
 		at := map[string]int{}
@@ -57,7 +58,7 @@ func sweepViews(run *Run) []sweepView {
 			if vi < 0 {
 				continue
 			}
-			label := otherDims(run, v, dim.Path)
+			label := otherDims(run, v, dim.Path, varies)
 			li, ok := at[label]
 			if !ok {
 				li = len(sv.Lines)
@@ -71,14 +72,35 @@ func sweepViews(run *Run) []sweepView {
 	return out
 }
 
-// otherDims names a variant by every dimension but path: "ecn=on,pfc=on",
-// with the other swept parameters and the repetition.
-func otherDims(run *Run, v *Variant, path string) string {
-	parts := []string{"ecn=" + onOffWord(v.ECN), "pfc=" + onOffWord(v.PFC)}
+// variedDims says which of ECN and PFC take more than one value in the
+// run (the swept parameters always do).
+func variedDims(run *Run) map[string]bool {
+	seen := map[string]map[bool]bool{"ecn": {}, "pfc": {}}
+	for _, v := range run.Variants {
+		seen["ecn"][v.ECN] = true
+		seen["pfc"][v.PFC] = true
+	}
+	return map[string]bool{"ecn": len(seen["ecn"]) > 1, "pfc": len(seen["pfc"]) > 1}
+}
+
+// otherDims names a variant by the dimensions other than path that vary
+// in the run (ECN and PFC when both take two values, the other swept
+// parameters) and its repetition; "ecn=on,pfc=on" when none does.
+func otherDims(run *Run, v *Variant, path string, varies map[string]bool) string {
+	var parts []string
+	if varies["ecn"] {
+		parts = append(parts, "ecn="+onOffWord(v.ECN))
+	}
+	if varies["pfc"] {
+		parts = append(parts, "pfc="+onOffWord(v.PFC))
+	}
 	for _, d := range run.Sweep {
-		if d.Path != path {
+		if d.Path != path && len(d.Values) > 1 {
 			parts = append(parts, d.Path+"="+v.Params[d.Path])
 		}
+	}
+	if len(parts) == 0 {
+		parts = []string{"ecn=" + onOffWord(v.ECN), "pfc=" + onOffWord(v.PFC)}
 	}
 	label := strings.Join(parts, ",")
 	if v.Repetition > 0 {
@@ -139,8 +161,8 @@ func sweepChart(kind, title, xLabel, yUnit, source string, xs []string, lines []
 		omitted = len(lines) - maxLines
 		lines = lines[:maxLines]
 	}
-	c := &chartFrame{w: 560, h: 260, left: 64, right: 16, top: 30, bottom: 30, labelH: 36, yUnit: yUnit, title: title, source: source, kind: kind}
-	c.bottom += 24 + 14*math.Ceil(float64(len(lines)+1)/2)
+	c := &chartFrame{w: 560, h: 260, left: 64, right: 16, top: 30, bottom: 30, labelH: 36, yUnit: yUnit, title: title, source: source, kind: kind, legendMax: 72}
+	c.bottom += 24 + 14*float64(len(lines)+1)
 	c.h += c.bottom - 30
 	yMax := 0.0
 	for _, l := range lines {

@@ -51,8 +51,8 @@ func TestRenderSweep(t *testing.T) {
 	for _, want := range []string{
 		"| Sweep | qos.ecn.kmin_kb: 100, 400, 1600 |",
 		"## Sweep: qos.ecn.kmin_kb",
-		"| ecn=on,pfc=on | 100 | 161 | 19 | 0.990 | 0 | 10 | 0 | 2900 | 100 | 0 | 12.1 |",
-		"| ecn=on,pfc=off | 1600 | 176 | 19 | 0.990 | 0 | 0 | 0 | 1400 | 100 | 0 | 73.54 |",
+		"| pfc=on | 100 | 161 | 19 | 0.990 | 0 | 10 | 0 | 2900 | 100 | 0 | 12.1 |",
+		"| pfc=off | 1600 | 176 | 19 | 0.990 | 0 | 0 | 0 | 1400 | 100 | 0 | 73.54 |",
 		"## Configs per point",
 		"`labctl config diff topologies/64gpu/configs results/20261129T120000Z-kmin-sweep-64gpu/<folder>`",
 		"| ecn=on,pfc=off,qos.ecn.kmin_kb=400 | configs/ecn-on_pfc-off_qos.ecn.kmin_kb-400 | port.*.queue.3.ecn: min=819200 max=3276800 bytes pmax=0.2 -> min=409600 max=3276800 bytes pmax=0.2 (64 ports on leaf1, leaf2); port.*.pfc_priorities: [3] -> [] (96 ports on leaf1, leaf2, spine1) |",
@@ -63,7 +63,7 @@ func TestRenderSweep(t *testing.T) {
 		}
 	}
 	// Rows follow the sweep's order within each group.
-	if a, b := strings.Index(m, "| ecn=on,pfc=on | 400 |"), strings.Index(m, "| ecn=on,pfc=on | 1600 |"); a < 0 || b < a {
+	if a, b := strings.Index(m, "| pfc=on | 400 |"), strings.Index(m, "| pfc=on | 1600 |"); a < 0 || b < a {
 		t.Error("sweep rows out of order")
 	}
 
@@ -101,10 +101,21 @@ func TestRenderSweep(t *testing.T) {
 			t.Errorf("p99 marker %d at (%v,%v) after (%v,%v): want to the right and higher", i, x1, y1, x0, y0)
 		}
 	}
-	for _, want := range []string{"ecn=on,pfc=off, qos.ecn.kmin_kb=1600: 73.54 µs", ">ecn=on,pfc=on</text>", ">1600</text>", `<th>qos.ecn.kmin_kb</th>`, "Configs per point", "<tr><td>Sweep</td><td>qos.ecn.kmin_kb: 100, 400, 1600</td></tr>"} {
+	for _, want := range []string{"pfc=off, qos.ecn.kmin_kb=1600: 73.54 µs", ">pfc=on</text>", ">1600</text>", `<th>qos.ecn.kmin_kb</th>`, "Configs per point", "<tr><td>Sweep</td><td>qos.ecn.kmin_kb: 100, 400, 1600</td></tr>"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("report.html lacks %q", want)
 		}
+	}
+
+	// Lines are named by the dimensions that vary: ECN is on everywhere,
+	// so it is left out; with nothing else varying, a line says ECN and PFC.
+	if strings.Contains(html, ">ecn=on,pfc=on</text>") {
+		t.Error("a legend names ECN, which does not vary")
+	}
+	one := sweepRun("20261129T120000Z-kmin-sweep-64gpu", t0, []string{"100", "400"})
+	one.Variants = one.Variants[:2]
+	if vs := sweepViews(one); len(vs) != 1 || len(vs[0].Lines) != 1 || vs[0].Lines[0].Label != "ecn=on,pfc=on" {
+		t.Errorf("one line: %+v", vs)
 	}
 
 	// A point missing (an interrupted run) is a gap in its line, not 0.

@@ -65,6 +65,9 @@ type chartFrame struct {
 	yUnit         string
 	title, source string
 	kind          string
+	// legendMax is how many characters of a legend entry are shown (28
+	// when 0).
+	legendMax int
 }
 
 func (c *chartFrame) plotW() float64 { return c.w - c.left - c.right }
@@ -96,8 +99,12 @@ func (c *chartFrame) open() {
 func (c *chartFrame) legend(names []string, note string) {
 	x := c.left
 	y := c.top + c.plotH() + c.labelH + 14
+	limit := c.legendMax
+	if limit == 0 {
+		limit = 28
+	}
 	for i, n := range names {
-		label := truncate(n, 28)
+		label := truncate(n, limit)
 		itemW := 14 + float64(len([]rune(label)))*6.2 + 16
 		if x > c.left && x+itemW > c.w-c.right {
 			x = c.left
