@@ -26,8 +26,8 @@ import (
 //	  pfc: [on]
 //	  qos.ecn.kmin_kb: [100, 200, 400]     # the lab's QoS, on top of its configs
 //	  nic.dcqcn.rpg_ai_rate: [5, 20]       # the NICs (over the lab's and the scenario's nic)
-//	  traffic[0].senders: [4, 8, 16]       # a field of one traffic entry
-//	  duration: [5ms, 20ms]                # a scenario field
+//	  traffic[0].senders: [4, 8, 16]       # a field of one traffic (or faults) entry
+//	  duration: [5ms, 20ms]                # a scenario field (or lb.mode)
 //
 // A path names a key the way lab specs and scenarios already write it
 // (SweepPaths lists every one). Each value is checked by the validation of
@@ -52,14 +52,14 @@ const prevValue = "prev"
 type Sweep struct {
 	// Path names the parameter as the matrix does: "qos.ecn.kmin_kb",
 	// "nic.dcqcn.rpg_ai_rate", "traffic[0].senders", "duration".
-	Path string `json:"path"`
+	Path string
 	// Values are the values in the file's order, as variant names show
 	// them (numbers canonical: 2e2 is 200).
-	Values []string `json:"values"`
+	Values []string
 
-	family string          // "qos", "nic", "traffic" or "scenario"
+	family string          // "qos", "nic", "traffic", "faults" or "scenario"
 	field  []string        // the key's path within the family's struct
-	index  int             // the traffic entry, for family "traffic"
+	index  int             // the list entry, for "traffic" and "faults"
 	typ    reflect.Type    // the key's Go type (a pointer for optional keys)
 	typed  []reflect.Value // Values decoded to typ's element type
 	keyAt  pos
@@ -68,8 +68,7 @@ type Sweep struct {
 
 // Param is a swept parameter's value at one point of the matrix.
 type Param struct {
-	Path  string `json:"path"`
-	Value string `json:"value"`
+	Path, Value string
 }
 
 // pos is a place in the scenario file.
