@@ -14,7 +14,7 @@ import (
 var KeyDocs = specdoc.Table{
 	"name":        {Doc: "The scenario's name, part of run ids: lower-case letters, digits and dashes, at most 40 characters. Required."},
 	"description": {Doc: "Free text shown in reports."},
-	"matrix":      {Doc: "The variants to run: the cross product of the values of each dimension. On ecn and pfc, on means the lab's vendor configs as they are (edits included) and off that feature removed from every switch. Any other key sweeps a parameter by its path, such as qos.ecn.kmin_kb: [100, 200, 400], nic.dcqcn.rpg_ai_rate: [5, 20] or traffic[0].senders: [4, 8, 16] (every path is listed under 'Sweep paths' in docs/scenario-spec.md); at most 256 variants with repetitions."},
+	"matrix":      {Doc: "The variants to run: the cross product of the values of each dimension. On ecn and pfc, on means the lab's vendor configs as they are (edits included) and off that feature removed from every switch. Any other key sweeps a parameter by its path, such as qos.ecn.kmin_kb: [100, 200, 400], nic.dcqcn.rpg_ai_rate: [5, 20] or traffic[0].senders: [4, 8, 16] (every path is listed under 'Sweep paths' in docs/scenario-spec.md); at most 400 variants with repetitions."},
 	"matrix.ecn":  {Doc: "ECN values to run, each on or off (true/false also work), each at most once.", Default: "[on, off]"},
 	"matrix.pfc":  {Doc: "PFC values to run, each on or off (true/false also work), each at most once.", Default: "[on, off]"},
 	"duration": {Doc: "How long traffic runs (simulated time on the sim runtime), a Go duration such as 5ms or 500us, above 0.",

@@ -38,8 +38,10 @@ import (
 // Sweep limits: a matrix is a product, so a few lists make many variants.
 const (
 	// MaxVariants bounds the variants a scenario runs: the product of its
-	// dimensions' lengths times its repetitions.
-	MaxVariants = 256
+	// dimensions' lengths times its repetitions. It is the most a matrix
+	// made before sweeps (ECN x PFC x 100 repetitions), so no scenario
+	// that ran before is refused.
+	MaxVariants = 400
 	// MaxSweeps bounds the swept dimensions besides ecn and pfc.
 	MaxSweeps = 8
 )

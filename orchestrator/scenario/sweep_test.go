@@ -90,7 +90,8 @@ func TestSweepErrors(t *testing.T) {
 		{"combination with a start", head + "  duration: [5ms, 1ms]\ntraffic:\n  - pattern: incast\n    start: 2ms\n",
 			`x.yaml:5:19: at duration=1ms: traffic[0].start: start "2ms" is not a time within the duration`},
 		{"too many variants", "name: x\nrepetitions: 2\nmatrix:\n  qos.ecn.kmin_kb: [1, 2, 3, 4, 5, 6, 7, 8]\n  traffic[0].senders: [2, 3, 4, 5, 6, 7, 8, 9]\n" + traffic,
-			"x.yaml:5:3: the matrix makes 512 variants (ecn 2 x pfc 2 x qos.ecn.kmin_kb 8 x traffic[0].senders 8 x repetitions 2), more than the 256"},
+			"x.yaml:5:3: the matrix makes 512 variants (ecn 2 x pfc 2 x qos.ecn.kmin_kb 8 x traffic[0].senders 8 x repetitions 2), more than the 400"},
+		{"too many repetitions", "name: x\nrepetitions: 100\nmatrix:\n  traffic[0].senders: [2, 4]\n" + traffic, "x.yaml:4:3: the matrix makes 800 variants (ecn 2 x pfc 2 x traffic[0].senders 2 x repetitions 100), more than the 400"},
 		{"listed twice", head + "  ecn: [off]\n" + traffic, "already defined"},
 		{"matrix not a mapping", "name: x\nmatrix: [ecn]\n" + traffic, "x.yaml:2:9: matrix is not a mapping"},
 		{"ecn item", "name: x\nmatrix:\n  ecn: [[on]]\n" + traffic, "x.yaml:3:9: ecn value is not on or off"},
@@ -387,5 +388,14 @@ func TestSweepFaultsAndLB(t *testing.T) {
 		if _, err := Parse("x.yaml", []byte(tc.yaml)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("err %v\nwant %q", err, tc.want)
 		}
+	}
+}
+
+// The cap on variants refuses no scenario that ran before sweeps: ECN x
+// PFC with 100 repetitions is 400 variants.
+func TestMaxVariantsKeepsOldScenarios(t *testing.T) {
+	s := mustParse(t, "name: x\nrepetitions: 100\ntraffic: [{pattern: incast}]\n")
+	if n := len(s.Points()); n != MaxVariants {
+		t.Errorf("%d points, want %d", n, MaxVariants)
 	}
 }
