@@ -145,12 +145,15 @@ func isLosslessQueueProfile(b *BufferProfile) bool {
 //   - ecn.kmin_kb, ecn.kmax_kb (KiB) and ecn.pmax: every queue that marks
 //     takes the value; its other thresholds stay as the config has them;
 //   - pfc_watchdog.detection_ms, restoration_ms, action: every port whose
-//     PFC watchdog is on takes the value.
+//     PFC watchdog is on takes the value;
+//   - pfc_watchdog.enabled: false takes the watchdog off every port; true
+//     keeps it where the config has it (it cannot invent one where the
+//     config has none).
 //
 // mtu is no switch setting labctl renders (the NICs' packet size): it is
 // left to the caller. Keys that reshape the whole config (profile,
-// lossless_priorities, the DSCPs, cable_length_m, ets_weights, the enabled
-// flags) cannot be carried over onto an edited config and are an error.
+// lossless_priorities, the DSCPs, cable_length_m, ets_weights, ECN's and
+// PFC's enabled flags) cannot be carried over onto an edited config and are an error.
 // The int is how many queues or ports the values reached, so a caller can
 // tell a sweep that changes nothing (no queue marks) from one that does.
 func (d DeviceConfig) WithOverrides(o lab.QoSSpec) (DeviceConfig, int, error) {
@@ -184,6 +187,20 @@ func (d DeviceConfig) WithOverrides(o lab.QoSSpec) (DeviceConfig, int, error) {
 				}
 				reached++
 			}
+		}
+	}
+	if w := o.PFCWatchdog; w != nil && w.Enabled != nil {
+		for i := range out.Ports {
+			if out.Ports[i].Watchdog == nil {
+				continue
+			}
+			if !*w.Enabled {
+				out.Ports[i].Watchdog = nil
+			}
+			reached++
+		}
+		if !*w.Enabled {
+			out.WatchdogPollMs = 0
 		}
 	}
 	if w := o.PFCWatchdog; w != nil && (w.DetectionMs != nil || w.RestorationMs != nil || w.Action != nil) {
@@ -230,9 +247,6 @@ func checkOverridable(o lab.QoSSpec) error {
 	}
 	if o.PFC != nil && o.PFC.Enabled != nil {
 		bad = append(bad, "pfc.enabled")
-	}
-	if o.PFCWatchdog != nil && o.PFCWatchdog.Enabled != nil {
-		bad = append(bad, "pfc_watchdog.enabled")
 	}
 	if len(o.ETSWeights) > 0 {
 		bad = append(bad, "ets_weights")

@@ -34,18 +34,25 @@ type ExprError struct {
 
 func (e *ExprError) Error() string { return fmt.Sprintf("column %d: %s", e.Col, e.Msg) }
 
-// Value is a number or a boolean.
+// Value is a number, a boolean or a text (a swept parameter's value, such
+// as params.lb.mode, compared with a quoted string).
 type Value struct {
 	Num    float64
 	Bool   bool
 	IsBool bool
+	Str    string
+	IsStr  bool
 }
 
-// Num returns a numeric value; Bool a boolean one.
+// Num returns a numeric value; Bool a boolean one; Str a text.
 func Num(f float64) Value { return Value{Num: f} }
 func Bool(b bool) Value   { return Value{Bool: b, IsBool: true} }
+func Str(s string) Value  { return Value{Str: s, IsStr: true} }
 
 func (v Value) String() string {
+	if v.IsStr {
+		return strconv.Quote(v.Str)
+	}
 	if v.IsBool {
 		return strconv.FormatBool(v.Bool)
 	}
@@ -129,7 +136,7 @@ func (e *Expr) Applies(env Env) (bool, error) {
 		return false, err
 	}
 	if !v.IsBool {
-		return false, &ExprError{Col: e.guard.pos(), Msg: fmt.Sprintf("the 'when' condition is the number %s, not true or false; compare it (e.g. '> 0')", v)}
+		return false, &ExprError{Col: e.guard.pos(), Msg: fmt.Sprintf("the 'when' condition is %s, not true or false; compare it (e.g. '> 0')", v)}
 	}
 	return v.Bool, nil
 }
@@ -141,7 +148,7 @@ func (e *Expr) Eval(env Env) (bool, error) {
 		return false, err
 	}
 	if !v.IsBool {
-		return false, &ExprError{Col: e.body.pos(), Msg: fmt.Sprintf("the assertion is the number %s, not true or false; compare it (e.g. '== 0')", v)}
+		return false, &ExprError{Col: e.body.pos(), Msg: fmt.Sprintf("the assertion is %s, not true or false; compare it (e.g. '== 0')", v)}
 	}
 	return v.Bool, nil
 }
@@ -162,6 +169,7 @@ const (
 	tWhen
 	tTrue
 	tFalse
+	tStr
 )
 
 type token struct {
@@ -258,6 +266,13 @@ func lex(src string) ([]token, error) {
 			}
 			toks = append(toks, token{kind: tVariant, text: inner, col: col})
 			i += j + 1
+		case c == '"' || c == '\'':
+			j := strings.IndexByte(src[i+1:], c)
+			if j < 0 {
+				return nil, &ExprError{Col: col, Msg: fmt.Sprintf("text opened with %c is not closed", c)}
+			}
+			toks = append(toks, token{kind: tStr, text: src[i+1 : i+1+j], col: col})
+			i += j + 2
 		case c == '(':
 			toks = append(toks, token{kind: tLParen, text: "(", col: col})
 			i++
@@ -425,6 +440,8 @@ func (p *parser) primary() (node, error) {
 		return &litNode{v: Num(t.num), col: t.col}, nil
 	case tTrue, tFalse:
 		return &litNode{v: Bool(t.kind == tTrue), col: t.col}, nil
+	case tStr:
+		return &litNode{v: Str(t.text), col: t.col}, nil
 	case tLParen:
 		x, err := p.or()
 		if err != nil {
@@ -518,12 +535,12 @@ func (n *unaryNode) eval(env Env) (Value, error) {
 	switch n.op {
 	case "!":
 		if !v.IsBool {
-			return Value{}, &ExprError{Col: n.col, Msg: fmt.Sprintf("'!' needs true or false, got the number %s", v)}
+			return Value{}, &ExprError{Col: n.col, Msg: fmt.Sprintf("'!' needs true or false, got %s", v)}
 		}
 		return Bool(!v.Bool), nil
 	default: // "-"
-		if v.IsBool {
-			return Value{}, &ExprError{Col: n.col, Msg: "'-' needs a number, got a boolean"}
+		if v.IsBool || v.IsStr {
+			return Value{}, &ExprError{Col: n.col, Msg: fmt.Sprintf("'-' needs a number, got %s", v)}
 		}
 		return Num(-v.Num), nil
 	}
@@ -545,7 +562,7 @@ func (n *binaryNode) eval(env Env) (Value, error) {
 	// never evaluates the right side needlessly.
 	if n.op == "&&" || n.op == "||" {
 		if !l.IsBool {
-			return Value{}, &ExprError{Col: n.col, Msg: fmt.Sprintf("left of %s is the number %s, not true or false", n.op, l)}
+			return Value{}, &ExprError{Col: n.col, Msg: fmt.Sprintf("left of %s is %s, not true or false", n.op, l)}
 		}
 		if (n.op == "&&" && !l.Bool) || (n.op == "||" && l.Bool) {
 			return l, nil
@@ -555,7 +572,7 @@ func (n *binaryNode) eval(env Env) (Value, error) {
 			return Value{}, err
 		}
 		if !r.IsBool {
-			return Value{}, &ExprError{Col: n.col, Msg: fmt.Sprintf("right of %s is the number %s, not true or false", n.op, r)}
+			return Value{}, &ExprError{Col: n.col, Msg: fmt.Sprintf("right of %s is %s, not true or false", n.op, r)}
 		}
 		return r, nil
 	}
@@ -565,13 +582,13 @@ func (n *binaryNode) eval(env Env) (Value, error) {
 	}
 	switch n.op {
 	case "==", "!=":
-		if l.IsBool != r.IsBool {
-			return Value{}, &ExprError{Col: n.col, Msg: fmt.Sprintf("%s compares a boolean with a number (%s %s %s)", n.op, l, n.op, r)}
+		if l.IsBool != r.IsBool || l.IsStr != r.IsStr {
+			return Value{}, &ExprError{Col: n.col, Msg: fmt.Sprintf("%s compares values of different kinds (%s %s %s)", n.op, l, n.op, r)}
 		}
 		eq := l == r
 		return Bool(eq == (n.op == "==")), nil
 	}
-	if l.IsBool || r.IsBool {
+	if l.IsBool || r.IsBool || l.IsStr || r.IsStr {
 		return Value{}, &ExprError{Col: n.col, Msg: fmt.Sprintf("%s needs numbers on both sides (%s %s %s)", n.op, l, n.op, r)}
 	}
 	switch n.op {

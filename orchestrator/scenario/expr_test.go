@@ -27,8 +27,9 @@ func TestExprEval(t *testing.T) {
 		"summary.jain_fairness":                     Num(0.95),
 		"summary.pfc_pause_frames":                  Num(10),
 		"[ecn=off,pfc=on].summary.pfc_pause_frames": Num(100),
-		"pfc": Bool(true),
-		"ecn": Bool(false),
+		"pfc":            Bool(true),
+		"ecn":            Bool(false),
+		"params.lb.mode": Str("spray"),
 	}
 	tests := []struct {
 		src     string
@@ -51,6 +52,8 @@ func TestExprEval(t *testing.T) {
 		{"1e3 == 1000", true, true},
 		{"pfc == true", true, true},
 		{"false || ecn", true, false},
+		{`params.lb.mode == "spray"`, true, true},
+		{`summary.drops == 0 when params.lb.mode != 'ecmp'`, true, true},
 		// && short-circuits: the unknown name on the right is never read.
 		{"ecn && nosuch > 1", true, false},
 	}
@@ -95,6 +98,7 @@ func TestExprErrors(t *testing.T) {
 		{"[x]drops", "expected '.'", 4},
 		{"summary. == 1", "expected a name", 10},
 		{"1 2", "unexpected", 3},
+		{`params.lb.mode == "spray`, "not closed", 19},
 		{"summary.drops == 0 when", "ends too early", 24},
 		{"x $ 1", "unexpected character", 3},
 	}
@@ -113,8 +117,9 @@ func TestExprErrors(t *testing.T) {
 }
 
 func TestExprEvalErrors(t *testing.T) {
-	env := mapEnv{"n": Num(1), "b": Bool(true)}
-	for _, src := range []string{"n", "n && b", "b + 1", "b < 1", "n / 0 == 1", "missing == 1", "!n", "-b == 1", "b == 1", "b when n"} {
+	env := mapEnv{"n": Num(1), "b": Bool(true), "s": Str("spray")}
+	for _, src := range []string{"n", "n && b", "b + 1", "b < 1", "n / 0 == 1", "missing == 1", "!n", "-b == 1", "b == 1", "b when n",
+		`s > 1`, `s == 1`, `s + "x" == "y"`, `-s == "x"`, `s && b`, `s`} {
 		e, err := ParseExpr(src)
 		if err != nil {
 			t.Fatalf("%s: parse: %v", src, err)

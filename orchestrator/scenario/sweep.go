@@ -320,7 +320,7 @@ const (
 
 // sweepableQoS are the qos keys a sweep applies on top of the lab's
 // configs (qos.DeviceConfig.WithOverrides) or to its traffic (mtu).
-var sweepableQoS = []string{"ecn.kmin_kb", "ecn.kmax_kb", "ecn.pmax", "mtu", "pfc_watchdog.detection_ms", "pfc_watchdog.restoration_ms", "pfc_watchdog.action"}
+var sweepableQoS = []string{"ecn.kmin_kb", "ecn.kmax_kb", "ecn.pmax", "mtu", "pfc_watchdog.enabled", "pfc_watchdog.detection_ms", "pfc_watchdog.restoration_ms", "pfc_watchdog.action"}
 
 // sweepableScenario are the scenario's own keys a sweep can vary.
 var sweepableScenario = []string{"duration", "warmup", "sample_every", "lb.mode", "lb.flowlet_gap"}
@@ -328,35 +328,34 @@ var sweepableScenario = []string{"duration", "warmup", "sample_every", "lb.mode"
 // notSweepable says why a key that exists cannot be swept, and what to do
 // instead.
 var notSweepable = map[string]string{
-	"name":                     "name and description are labels, not parameters",
-	"description":              "name and description are labels, not parameters",
-	"dcqcn":                    "dcqcn is shorthand for nic.dcqcn.preset: sweep nic.dcqcn.preset",
-	"model":                    "a run has one model: run the scenario twice, with --model packet and --model flow",
-	"repetitions":              "repetitions repeat every point of the matrix: set repetitions instead",
-	"traffic[].pattern":        "a pattern decides the flows and their roles, which the assertions read: write one traffic entry, or one scenario, per pattern",
-	"faults[].kind":            "a fault's kind decides which of its keys apply: write one fault entry, or one scenario, per kind",
-	"faults":                   "sweep one field of one entry: faults[<i>].<field>, e.g. faults[0].at",
-	"lb":                       "sweep one key: lb.mode or lb.flowlet_gap",
-	"qos.profile":              "a profile is a whole QoS intent: make one lab spec per profile",
-	"qos.lossless_priorities":  "the lossless priorities shape the DSCP, queue and buffer maps of every switch, which cannot be carried over onto the lab's configs: make one lab spec per value",
-	"qos.roce_dscp":            "the RoCE DSCP shapes every switch's DSCP map: sweep traffic[<i>].traffic_class to send with another DSCP, or make one lab spec per value",
-	"qos.cnp_dscp":             "the CNP DSCP shapes every switch's DSCP map: sweep nic.dcqcn.cnp_dscp to mark the NICs' CNPs otherwise, or make one lab spec per value",
-	"qos.cable_length_m":       "cable length sizes the PFC headroom of every lossless buffer profile, which edits of the lab's configs would keep: make one lab spec per value",
-	"qos.ecn.enabled":          "ECN on and off is the matrix's ecn dimension: use ecn: [on, off]",
-	"qos.pfc.enabled":          "PFC on and off is the matrix's pfc dimension: use pfc: [on, off]",
-	"qos.pfc_watchdog.enabled": "the watchdog is on wherever the lab's configs have it: sweep qos.pfc_watchdog.detection_ms or edit the configs",
-	"qos.ets_weights":          "ETS weights are a map that must sum to at most 100: make one lab spec per set of weights",
-	"matrix":                   "the matrix is not a parameter",
-	"traffic":                  "sweep one field of one entry: traffic[<i>].<field>",
-	"assertions":               "assertions are not parameters",
-	"nic":                      "sweep one key: nic.<key>, e.g. nic.dcqcn.rpg_ai_rate",
-	"qos":                      "sweep one key: qos.<key>, e.g. qos.ecn.kmin_kb",
-	"qos.ecn":                  "sweep one key: qos.ecn.kmin_kb, qos.ecn.kmax_kb or qos.ecn.pmax",
-	"qos.pfc":                  "PFC on and off is the matrix's pfc dimension: use pfc: [on, off]",
-	"qos.pfc_watchdog":         "sweep one key: qos.pfc_watchdog.detection_ms, restoration_ms or action",
-	"nic.dcqcn":                "sweep one parameter: nic.dcqcn.<name>, e.g. nic.dcqcn.rpg_ai_rate",
-	"images":                   "images are a lab's, not a scenario's",
-	"sizing":                   "sizing is a lab's: make one lab spec per size",
+	"name":                    "name and description are labels, not parameters",
+	"description":             "name and description are labels, not parameters",
+	"dcqcn":                   "dcqcn is shorthand for nic.dcqcn.preset: sweep nic.dcqcn.preset",
+	"model":                   "a run has one model: run the scenario twice, with --model packet and --model flow",
+	"repetitions":             "repetitions repeat every point of the matrix: set repetitions instead",
+	"traffic[].pattern":       "a pattern decides the flows and their roles, which the assertions read: write one traffic entry, or one scenario, per pattern",
+	"faults[].kind":           "a fault's kind decides which of its keys apply: write one fault entry, or one scenario, per kind",
+	"faults":                  "sweep one field of one entry: faults[<i>].<field>, e.g. faults[0].at",
+	"lb":                      "sweep one key: lb.mode or lb.flowlet_gap",
+	"qos.profile":             "a profile is a whole QoS intent: make one lab spec per profile",
+	"qos.lossless_priorities": "the lossless priorities shape the DSCP, queue and buffer maps of every switch, which cannot be carried over onto the lab's configs: make one lab spec per value",
+	"qos.roce_dscp":           "the RoCE DSCP shapes every switch's DSCP map: sweep traffic[<i>].traffic_class to send with another DSCP, or make one lab spec per value",
+	"qos.cnp_dscp":            "the CNP DSCP shapes every switch's DSCP map: sweep nic.dcqcn.cnp_dscp to mark the NICs' CNPs otherwise, or make one lab spec per value",
+	"qos.cable_length_m":      "cable length sizes the PFC headroom of every lossless buffer profile, which edits of the lab's configs would keep: make one lab spec per value",
+	"qos.ecn.enabled":         "ECN on and off is the matrix's ecn dimension: use ecn: [on, off]",
+	"qos.pfc.enabled":         "PFC on and off is the matrix's pfc dimension: use pfc: [on, off]",
+	"qos.ets_weights":         "ETS weights are a map that must sum to at most 100: make one lab spec per set of weights",
+	"matrix":                  "the matrix is not a parameter",
+	"traffic":                 "sweep one field of one entry: traffic[<i>].<field>",
+	"assertions":              "assertions are not parameters",
+	"nic":                     "sweep one key: nic.<key>, e.g. nic.dcqcn.rpg_ai_rate",
+	"qos":                     "sweep one key: qos.<key>, e.g. qos.ecn.kmin_kb",
+	"qos.ecn":                 "sweep one key: qos.ecn.kmin_kb, qos.ecn.kmax_kb or qos.ecn.pmax",
+	"qos.pfc":                 "PFC on and off is the matrix's pfc dimension: use pfc: [on, off]",
+	"qos.pfc_watchdog":        "sweep one key: qos.pfc_watchdog.detection_ms, restoration_ms or action",
+	"nic.dcqcn":               "sweep one parameter: nic.dcqcn.<name>, e.g. nic.dcqcn.rpg_ai_rate",
+	"images":                  "images are a lab's, not a scenario's",
+	"sizing":                  "sizing is a lab's: make one lab spec per size",
 }
 
 // resolveSweep turns a matrix key into a sweep: its family, the key's
@@ -833,7 +832,9 @@ func paramValue(text string) (Value, bool) {
 	if b, err := ParseBytes(text); err == nil && strings.ContainsAny(text, "KMGB") {
 		return Num(float64(b)), true
 	}
-	return Value{}, false
+	// Anything else is text (lb.mode, nic.dcqcn.preset): compared with a
+	// quoted string, params.lb.mode == "spray".
+	return Str(text), true
 }
 
 // SweepPath is a key a matrix can sweep: its path, YAML type and what a
@@ -849,6 +850,7 @@ var qosSweepDocs = map[string]string{
 	"ecn.kmax_kb":                 "Every queue that marks ECN in the lab's configs reaches pmax at this depth, in KiB, above 0; its Kmin stays as the configs have it, and must stay below.",
 	"ecn.pmax":                    "Every queue that marks ECN in the lab's configs marks with this probability at Kmax, above 0 and at most 1.",
 	"mtu":                         "The RoCE MTU the NICs send, 256 to 9216 bytes (the simulator's packet size). The switch configs labctl writes carry no MTU and keep the PFC headroom the lab's configs size; simulator only (a live lab's MTU is soft-RoCE's).",
+	"pfc_watchdog.enabled":        "false takes the PFC watchdog off every port; true keeps it where the lab's configs have it (a lab whose configs have none cannot sweep it).",
 	"pfc_watchdog.detection_ms":   "Every port whose PFC watchdog is on in the lab's configs detects a pause storm after this many ms, 100 to 5000.",
 	"pfc_watchdog.restoration_ms": "Every port whose PFC watchdog is on in the lab's configs restores a stormed queue after this many ms, 100 to 60000.",
 	"pfc_watchdog.action":         "Every port whose PFC watchdog is on in the lab's configs takes this action on a storm: drop, forward or alert.",

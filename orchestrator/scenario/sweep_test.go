@@ -97,8 +97,6 @@ func TestSweepErrors(t *testing.T) {
 		{"ecn item", "name: x\nmatrix:\n  ecn: [[on]]\n" + traffic, "x.yaml:3:9: ecn value is not on or off"},
 		{"params of an unswept key", head + "  qos.ecn.kmin_kb: [100]\n" + traffic + "assertions:\n  - expr: params.qos.ecn.pmax > 0\n",
 			"x.yaml:9:11: assertion \"params.qos.ecn.pmax > 0\": column 1: params.qos.ecn.pmax: the matrix does not sweep qos.ecn.pmax (swept: qos.ecn.kmin_kb)"},
-		{"params of text", head + "  nic.dcqcn.preset: [connectx, paper]\n" + traffic + "assertions:\n  - expr: params.nic.dcqcn.preset > 0\n",
-			"its value connectx is not a number"},
 		{"reference to a value not swept", head + "  qos.ecn.kmin_kb: [100, 200]\n" + traffic + "assertions:\n  - expr: summary.drops == [qos.ecn.kmin_kb=300].summary.drops\n",
 			"variant [qos.ecn.kmin_kb=300] is not in this scenario's matrix: qos.ecn.kmin_kb takes 100, 200 (or prev, the previous one)"},
 		{"reference to no dimension", head + "  qos.ecn.kmin_kb: [100, 200]\n" + traffic + "assertions:\n  - expr: summary.drops == [qos.ecn.pmax=prev].summary.drops\n",
@@ -341,7 +339,8 @@ func TestSweepPathsDocumented(t *testing.T) {
 		t.Fatal(err)
 	}
 	values := map[string]string{"ecn.kmin_kb": "[100]", "ecn.kmax_kb": "[5000]", "ecn.pmax": "[0.5]", "mtu": "[1024]",
-		"pfc_watchdog.detection_ms": "[300]", "pfc_watchdog.restoration_ms": "[300]", "pfc_watchdog.action": "[forward]"}
+		"pfc_watchdog.detection_ms": "[300]", "pfc_watchdog.restoration_ms": "[300]", "pfc_watchdog.action": "[forward]",
+		"pfc_watchdog.enabled": "[false]"}
 	for _, k := range sweepableQoS {
 		if qosSweepDocs[k] == "" {
 			t.Errorf("qos.%s has no sweep documentation", k)

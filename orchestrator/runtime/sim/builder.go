@@ -1098,7 +1098,8 @@ func seriesOf(res *engine.Result) []results.TimeSeries {
 
 // faultExtra is what a variant's faults and PFC watchdogs did, for the
 // report and assertions (extra.faults.*): packets lost to links going
-// down, watchdog storms, restorations and drops, and, with time series,
+// down and to routing loops, watchdog storms (the first one's time),
+// restorations and drops, and, with time series,
 // the goodput of all flows before the first fault, its lowest after it,
 // and how long it took to come back to 90% of its level before
 // (recovery_us; absent when it did not). Nil without faults or storms.
@@ -1113,8 +1114,14 @@ func faultExtra(vs runtime.VariantSpec, res *engine.Result, series []results.Tim
 		return nil
 	}
 	x := map[string]any{
-		"link_drops": t.LinkDrops, "watchdog_drops": t.WatchdogDrops,
+		"link_drops": t.LinkDrops, "watchdog_drops": t.WatchdogDrops, "loop_drops": t.LoopDrops,
 		"watchdog_storms": storms, "watchdog_restores": restores,
+	}
+	for _, m := range res.Timeline {
+		if m.Kind == engine.MarkWatchdogStorm {
+			x["watchdog_first_storm_us"] = float64(m.TimeNs) / 1000
+			break
+		}
 	}
 	if len(vs.Faults) == 0 {
 		return x
