@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -55,6 +56,9 @@ func (v Value) String() string {
 	}
 	if v.IsBool {
 		return strconv.FormatBool(v.Bool)
+	}
+	if v.Num == math.Trunc(v.Num) && math.Abs(v.Num) < 1e15 {
+		return strconv.FormatFloat(v.Num, 'f', -1, 64) // counts stay whole
 	}
 	return strconv.FormatFloat(v.Num, 'g', 6, 64)
 }

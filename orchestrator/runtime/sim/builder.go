@@ -460,10 +460,18 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	// A failing link is simulated even when no flow's path needs it.
+	// With a link down, flows may take paths through switches their
+	// endpoints never need (a leaf-spine-leaf-spine detour): every switch
+	// of the fabric is simulated, and a failing link even when no flow's
+	// path needs it.
 	for i, f := range vs.Faults {
 		if f.Link == "" {
 			continue
+		}
+		for _, n := range b.g.Nodes {
+			if n.Role != fabric.RoleHost {
+				nodes[n.Name] = true
+			}
 		}
 		lk, _, err := b.g.LinkByName(f.Link)
 		if err != nil {
