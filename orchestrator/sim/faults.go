@@ -136,7 +136,7 @@ func (s *sim) linkChange(k, fi int32, up bool) {
 		a.down, b.down = true, true
 		lost := s.loseInFlight(fl.a, fl.b)
 		lost += s.flushPort(fl.a) + s.flushPort(fl.b)
-		s.mark(MarkLinkDown, where, fmt.Sprintf("%d packets lost on the wire and in its queues", lost))
+		s.mark(MarkLinkDown, where, fmt.Sprintf("packets lost on the wire and in its queues: %d", lost))
 	}
 	// The ends learn after the detection delay, the rest after the
 	// convergence delay; the event carries the state to learn.
@@ -406,7 +406,7 @@ func (s *sim) watchdogAct(wd *wdState, on bool) {
 		peer := p.peer
 		p.down, s.ports[peer].down = true, true
 		lost := s.loseInFlight(wd.port, peer) + s.flushPort(wd.port) + s.flushPort(peer)
-		s.mark(MarkLinkDown, p.ref.String(), fmt.Sprintf("errdisabled by the PFC watchdog, %d packets lost", lost))
+		s.mark(MarkLinkDown, p.ref.String(), fmt.Sprintf("errdisabled by the PFC watchdog; packets lost: %d", lost))
 		return
 	}
 	p.wdIgnore |= bit
