@@ -104,6 +104,7 @@ var NICKeyDocs = specdoc.Table{
 	"dcqcn.initial_alpha_value":   {Doc: "Alpha at a flow's first CNP in 1/1024 units, 0 to 1024 (1024 is exactly 1).", Default: "1023 (paper: 1024)"},
 	"dcqcn.min_time_between_cnps": {Doc: "Receiver's CNP pacing: at most one CNP per flow per this many µs, 0 to 10000000.", Default: "4 (paper: 50)"},
 	"dcqcn.cnp_dscp":              {Doc: "DSCP of the CNPs the NIC sends, 0 to 63; switches classify CNPs by it.", Default: "the lab's qos.cnp_dscp"},
+	"dcqcn.cnp_moderation":        {Doc: "What min_time_between_cnps paces: per_flow, each flow's CNPs (the DCQCN paper, HPCC's ns-3), or per_port, every CNP the port sends (ConnectX's ROCE_CC_CNP_MODERATION PER_PORT; which one a firmware uses by default is not documented).", Default: "per_flow"},
 	"dcqcn.cnp_802p_prio":         {Doc: "802.1p priority of the CNPs, 0 to 7; recorded, not simulated (labctl's switches trust DSCP).", Default: "6"},
 	"qp_timeout":                  {Doc: "QP local ACK timeout exponent, 1 to 31: a sender hearing nothing for 4.096 µs x 2^qp_timeout goes back to its first unacknowledged packet (perftest -u).", Default: "14 (67.1 ms)"},
 	"retry_cnt":                   {Doc: "Timeouts in a row a QP survives before it fails, 0 to 7.", Default: "7"},

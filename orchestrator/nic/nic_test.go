@@ -71,7 +71,7 @@ func TestParamsNameEverySetting(t *testing.T) {
 		}
 		seen[p.Name] = true
 	}
-	if len(seen) != 23 {
-		t.Errorf("%d params, want the 17 DCQCN ones, the CNP marking, the QP's 3 and out-of-order placement", len(seen))
+	if len(seen) != 24 {
+		t.Errorf("%d params, want the 17 DCQCN ones, the CNP marking and moderation, the QP's 3 and out-of-order placement", len(seen))
 	}
 }

@@ -56,6 +56,11 @@ type DCQCNSpec struct {
 	// CNP802pPrio is the CNPs' 802.1p priority (cnp_802p_prio, default 6).
 	// labctl's switches trust DSCP, so it is recorded, not simulated.
 	CNP802pPrio *int `yaml:"cnp_802p_prio,omitempty" json:"cnp_802p_prio,omitempty"`
+	// CNPModeration is what min_time_between_cnps paces: per_flow (each
+	// flow's CNPs, as the DCQCN paper and HPCC's ns-3 do) or per_port
+	// (every CNP the port sends; ConnectX's ROCE_CC_CNP_MODERATION, whose
+	// NV description reads "between sending CNPs from the port").
+	CNPModeration *string `yaml:"cnp_moderation,omitempty" json:"cnp_moderation,omitempty"`
 }
 
 // Settings are a lab's NIC settings once the lab's and a scenario's nic
@@ -66,11 +71,19 @@ type Settings struct {
 	DCQCN       DCQCN  `json:"-"`
 	CNPDSCP     int    `json:"cnp_dscp"`
 	CNP802pPrio int    `json:"cnp_802p_prio"`
-	QPTimeout   int    `json:"qp_timeout"`
-	RetryCnt    int    `json:"retry_cnt"`
-	NAKRepeatUs int64  `json:"nak_repeat_us,omitempty"`
-	OutOfOrder  bool   `json:"out_of_order,omitempty"`
+	// CNPModeration is per_flow or per_port (see DCQCNSpec).
+	CNPModeration string `json:"cnp_moderation"`
+	QPTimeout     int    `json:"qp_timeout"`
+	RetryCnt      int    `json:"retry_cnt"`
+	NAKRepeatUs   int64  `json:"nak_repeat_us,omitempty"`
+	OutOfOrder    bool   `json:"out_of_order,omitempty"`
 }
+
+// CNP moderation values.
+const (
+	CNPPerFlow = "per_flow"
+	CNPPerPort = "per_port"
+)
 
 // Default QP transport settings: perftest's (perftest_parameters.h
 // DEF_QP_TIME 14, DEF_RETRY_COUNT 7).
@@ -94,7 +107,7 @@ func Resolve(lineRateGbps float64, cnpDSCP int, specs ...*Spec) (Settings, error
 	if err != nil {
 		return Settings{}, err
 	}
-	st := Settings{Preset: name, DCQCN: d, CNPDSCP: cnpDSCP, CNP802pPrio: DefaultCNP802pPrio, QPTimeout: DefaultQPTimeout, RetryCnt: DefaultRetryCnt}
+	st := Settings{Preset: name, DCQCN: d, CNPDSCP: cnpDSCP, CNP802pPrio: DefaultCNP802pPrio, CNPModeration: CNPPerFlow, QPTimeout: DefaultQPTimeout, RetryCnt: DefaultRetryCnt}
 	for _, s := range specs {
 		if s == nil {
 			continue
@@ -107,6 +120,7 @@ func Resolve(lineRateGbps float64, cnpDSCP int, specs ...*Spec) (Settings, error
 			c.apply(&st.DCQCN)
 			set(&st.CNPDSCP, c.CNPDSCP)
 			set(&st.CNP802pPrio, c.CNP802pPrio)
+			set(&st.CNPModeration, c.CNPModeration)
 		}
 	}
 	return st, st.Validate()
@@ -131,6 +145,8 @@ func (st Settings) Validate() error {
 		return bad("dcqcn.cnp_dscp", st.CNPDSCP, "use a DSCP 0..63, the lab's qos.cnp_dscp")
 	case st.CNP802pPrio < 0 || st.CNP802pPrio > 7:
 		return bad("dcqcn.cnp_802p_prio", st.CNP802pPrio, "use a priority 0..7")
+	case st.CNPModeration != CNPPerFlow && st.CNPModeration != CNPPerPort:
+		return &FieldError{Field: "dcqcn.cnp_moderation", Msg: fmt.Sprintf("%q is not a CNP moderation", st.CNPModeration), Fix: "use per_flow or per_port"}
 	}
 	return nil
 }
@@ -142,6 +158,7 @@ func (st Settings) Params() []Param {
 	return append(out,
 		Param{"cnp_dscp", fmt.Sprint(st.CNPDSCP), ""},
 		Param{"cnp_802p_prio", fmt.Sprint(st.CNP802pPrio), ""},
+		Param{"cnp_moderation", st.CNPModeration, "(what min_time_between_cnps paces)"},
 		Param{"qp_timeout", fmt.Sprint(st.QPTimeout), fmt.Sprintf("4.096 µs x 2^%d = %.1f ms", st.QPTimeout, 4.096e-3*float64(int64(1)<<st.QPTimeout))},
 		Param{"retry_cnt", fmt.Sprint(st.RetryCnt), ""},
 		Param{"nak_repeat", fmt.Sprint(st.NAKRepeatUs), "µs (0: one NAK per gap)"},

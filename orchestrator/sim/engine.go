@@ -867,8 +867,12 @@ func (s *sim) hostReceive(pi, k int32) {
 }
 
 func (s *sim) receiveData(pi, fi int32, f *flowState, pk *packet) {
-	if pk.ce && s.cfg.DCQCNEnabled && s.now-f.lastCNP >= s.dc.cnpInterval {
-		f.lastCNP = s.now
+	last := &f.lastCNP
+	if s.cfg.CNPPerPort {
+		last = &s.ports[pi].lastCNP
+	}
+	if pk.ce && s.cfg.DCQCNEnabled && s.now-*last >= s.dc.cnpInterval {
+		*last = s.now
 		f.cnpsSent++
 		s.sendCtrl(pi, fi, pktCNP, pk.psn)
 	}

@@ -82,6 +82,7 @@ type port struct {
 	storming, wdIgnore, wdDrop uint8
 
 	lastArrive int64 // switch ingress: keeps pipeline jitter from reordering
+	lastCNP    int64 // NIC: the last CNP it sent (Config.CNPPerPort)
 	lastPause  int64 // arrival of the last PFC frame sent, keeps them in order
 	txPending  bool  // a TxDone event is due at busyUntil
 	busyUntil  int64
@@ -468,6 +469,7 @@ func (s *sim) buildTopology() error {
 			}
 			seen[r] = li
 			p := port{
+				lastCNP:  math.MinInt64 / 2,
 				ref:      r,
 				node:     ni,
 				peer:     base + int32(1-k),

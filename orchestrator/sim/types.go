@@ -247,6 +247,12 @@ type Config struct {
 	DCQCNEnabled bool
 	// CNPDSCP is the DSCP of CNPs; 0 means 48.
 	CNPDSCP int
+	// CNPPerPort paces CNPs per receiving NIC port instead of per flow:
+	// at most one CNP per DCQCN.MinTimeBetweenCNPsUs from the port, to
+	// whichever flow's marked packet comes first (ConnectX's
+	// ROCE_CC_CNP_MODERATION PER_PORT; the NV config describes
+	// min_time_between_cnps as "between sending CNPs from the port").
+	CNPPerPort bool
 
 	// AckEvery is how many in-order packets the receiver acknowledges at
 	// once (0 means 16); the last packet of a flow is always acknowledged.

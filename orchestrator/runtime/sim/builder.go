@@ -506,6 +506,7 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 		RetryCount:   st.RetryCnt,
 		NAKRepeatNs:  st.NAKRepeatUs * 1000,
 		OutOfOrder:   st.OutOfOrder,
+		CNPPerPort:   st.CNPModeration == nic.CNPPerPort,
 		LB:           engine.LoadBalancing{Mode: vs.LB.Mode, FlowletGapNs: int64(vs.LB.FlowletGapUs * 1000)},
 	}
 	if err := b.faults(vs, cfg); err != nil {
