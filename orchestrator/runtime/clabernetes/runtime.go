@@ -141,6 +141,11 @@ func apiError(err error, doing string, c *Cluster) error {
 		return nil
 	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("%s: %w", doing, err)
+	case strings.Contains(err.Error(), "would exceed context deadline"):
+		// client-go's rate limiter refuses a request that it would have
+		// to delay past the context's deadline, with an untyped error,
+		// before the deadline passes: it is the deadline all the same.
+		return fmt.Errorf("%s: %v: %w", doing, err, context.DeadlineExceeded)
 	case apierrors.IsForbidden(err):
 		return exitcode.Envf("%s: forbidden in %s: %v (grant labctl's user the RBAC role 'labctl doctor --runtime clabernetes' lists)", doing, c.Where(), apiMessage(err))
 	case apierrors.IsUnauthorized(err):
