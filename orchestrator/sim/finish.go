@@ -20,13 +20,7 @@ func (s *sim) result() *Result {
 			as := f.a2a
 			as.bytes[f.rank] += f.delivered
 			as.retx[f.rank] += f.retx
-			r.Totals.BytesDelivered += f.delivered
-			r.Totals.CNPs += f.cnpsSent
-			r.Totals.Retransmits += f.retx
-			r.Totals.Timeouts += f.timeouts
-			if f.failed {
-				r.Totals.FailedFlows++
-			}
+			r.Totals.addFlow(f)
 			continue
 		}
 		st := FlowStats{
@@ -68,14 +62,8 @@ func (s *sim) result() *Result {
 		st.GoodputGbps = round6(st.GoodputGbps)
 		goodputs = append(goodputs, st.GoodputGbps)
 		r.Flows = append(r.Flows, st)
-		r.Totals.BytesDelivered += f.delivered
 		r.Totals.GoodputGbps += st.GoodputGbps
-		r.Totals.CNPs += f.cnpsSent
-		r.Totals.Retransmits += f.retx
-		r.Totals.Timeouts += f.timeouts
-		if f.failed {
-			r.Totals.FailedFlows++
-		}
+		r.Totals.addFlow(f)
 	}
 	r.Totals.GoodputGbps = round6(r.Totals.GoodputGbps)
 	r.Totals.JainFairness = round6(Jain(goodputs))
@@ -168,3 +156,15 @@ func (s *sim) result() *Result {
 }
 
 func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
+
+// addFlow counts a flow's bytes, CNPs, retransmissions, timeouts and
+// failure in the totals.
+func (t *Totals) addFlow(f *flowState) {
+	t.BytesDelivered += f.delivered
+	t.CNPs += f.cnpsSent
+	t.Retransmits += f.retx
+	t.Timeouts += f.timeouts
+	if f.failed {
+		t.FailedFlows++
+	}
+}

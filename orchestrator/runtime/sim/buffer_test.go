@@ -72,10 +72,11 @@ func editSONiC(t testing.TB, l *runtime.Lab, sw string, edit func(doc map[string
 	}
 }
 
-// incast8 expands an 8:1 incast of long-lived flows for one ECN/PFC point.
-func incast8(t testing.TB, l *runtime.Lab, dur string, ecn, pfc bool) runtime.VariantSpec {
+// incast8 expands an 8:1 incast of long-lived flows for one ECN/PFC point;
+// timing is the scenario's duration (and warmup), as YAML.
+func incast8(t testing.TB, l *runtime.Lab, timing string, ecn, pfc bool) runtime.VariantSpec {
 	t.Helper()
-	sc, err := scenario.Parse("t.yaml", []byte("name: t\nduration: "+dur+"\nsample_every: 0\ntraffic:\n  - pattern: incast\n    senders: 8\n"))
+	sc, err := scenario.Parse("t.yaml", []byte("name: t\n"+timing+"\nsample_every: 0\ntraffic:\n  - pattern: incast\n    senders: 8\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,8 +122,8 @@ func maxQueueOf(t testing.TB, l *runtime.Lab, vs runtime.VariantSpec) (int64, *r
 // higher XON floor resumes sooner (more pause frames), a smaller lossy
 // egress alpha drops more, a smaller pool pauses earlier.
 func TestSONiCBufferFieldsChangeTheSimulation(t *testing.T) {
-	pfcOnly := func(l *runtime.Lab) runtime.VariantSpec { return incast8(t, l, "1ms", false, true) }
-	lossy := func(l *runtime.Lab) runtime.VariantSpec { return incast8(t, l, "1ms", false, false) }
+	pfcOnly := func(l *runtime.Lab) runtime.VariantSpec { return incast8(t, l, "duration: 1ms", false, true) }
+	lossy := func(l *runtime.Lab) runtime.VariantSpec { return incast8(t, l, "duration: 1ms", false, false) }
 	lossless := func(doc map[string]map[string]map[string]string) map[string]string {
 		for name, p := range doc["BUFFER_PROFILE"] {
 			if strings.HasPrefix(name, "pg_lossless_") {
@@ -238,7 +239,7 @@ func hasRule(fs []qos.Finding, rule, contains string) bool {
 func TestLintAndSimulatorRefuseTheSameValues(t *testing.T) {
 	l := upSpec(t, nineHosts, "sonic")
 	in, _ := l.Intent()
-	vs := incast8(t, l, "50us", true, true)
+	vs := incast8(t, l, "duration: 50us", true, true)
 	i64 := func(v int64) *int64 { return &v }
 	cases := []struct {
 		name  string

@@ -715,15 +715,7 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 		v.Extra = map[string]any{"allreduce": b.allReducePhases(c, res)}
 	}
 	t := res.Totals
-	sum := 0.0
-	minTp := math.Inf(1)
-	for _, x := range tps {
-		sum += x
-		minTp = math.Min(minTp, x)
-	}
-	if len(tps) == 0 {
-		minTp = 0
-	}
+	sum, minTp := sumMin(tps)
 	v.Summary = results.Summary{
 		ThroughputGbpsTotal: round3(sum), ThroughputGbpsMinFlow: round3(minTp), JainFairness: round3(engine.Jain(tps)),
 		Drops: t.Drops, PFCPauseFrames: t.PauseFrames, PFCPauseUs: round3(float64(t.PausedNs) / 1000),
@@ -996,9 +988,10 @@ func (b *builder) flowLevelVariant(vs runtime.VariantSpec, nodes int) *results.V
 	}
 }
 
-// flowLevelSummary sums a flow-level variant from its flows' rates.
-func flowLevelSummary(v *results.Variant, tps []float64) {
-	sum, low := 0.0, math.Inf(1)
+// sumMin is the sum and the lowest of the flows' throughputs (0 and 0
+// without flows).
+func sumMin(tps []float64) (sum, low float64) {
+	low = math.Inf(1)
 	for _, x := range tps {
 		sum += x
 		low = math.Min(low, x)
@@ -1006,6 +999,12 @@ func flowLevelSummary(v *results.Variant, tps []float64) {
 	if len(tps) == 0 {
 		low = 0
 	}
+	return sum, low
+}
+
+// flowLevelSummary sums a flow-level variant from its flows' rates.
+func flowLevelSummary(v *results.Variant, tps []float64) {
+	sum, low := sumMin(tps)
 	v.Summary = results.Summary{
 		ThroughputGbpsTotal: round3(sum), ThroughputGbpsMinFlow: round3(low), JainFairness: round3(engine.Jain(tps)),
 		Source: results.Simulated, Model: runtime.ModelFlow,

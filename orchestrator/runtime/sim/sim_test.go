@@ -32,20 +32,6 @@ func upLab(t testing.TB, name, nos string) *runtime.Lab {
 	return l
 }
 
-// incastVariant expands an 8:1 incast (1 ms) for one ECN/PFC point.
-func incastVariant(t testing.TB, l *runtime.Lab, ecn, pfc bool) runtime.VariantSpec {
-	t.Helper()
-	sc, err := scenario.Parse("t.yaml", []byte("name: t\nduration: 1ms\nsample_every: 0\ntraffic:\n  - pattern: incast\n    senders: 8\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	vs, err := sc.Expand(scenario.NICsFromGraph(l.Graph), scenario.Point{Name: scenario.VariantName(ecn, pfc), ECN: ecn, PFC: pfc}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return vs
-}
-
 func runVariant(t testing.TB, l *runtime.Lab, vs runtime.VariantSpec) *results.Variant {
 	t.Helper()
 	v, err := New().RunVariant(context.Background(), l, vs)
@@ -120,7 +106,7 @@ func TestConfigEditRemovesPFC(t *testing.T) {
 	} {
 		t.Run(tc.nos, func(t *testing.T) {
 			l := upLab(t, "16gpu", tc.nos)
-			vs := incastVariant(t, l, false, true)
+			vs := incast8(t, l, "duration: 1ms", false, true)
 			before := runVariant(t, l, vs)
 			if before.Summary.Drops != 0 || before.Summary.PFCPauseFrames == 0 {
 				t.Fatalf("rendered %s configs: drops %d pauses %d, want lossless with pauses", tc.nos, before.Summary.Drops, before.Summary.PFCPauseFrames)
@@ -140,14 +126,7 @@ func TestConfigEditRemovesPFC(t *testing.T) {
 // together and overshoot; docs/fidelity.md explains the dynamics.)
 func TestConfigEditECNThreshold(t *testing.T) {
 	l := upLab(t, "16gpu", "sonic")
-	sc, err := scenario.Parse("t.yaml", []byte("name: t\nduration: 3ms\nwarmup: 1ms\nsample_every: 0\ntraffic:\n  - pattern: incast\n    senders: 8\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	vs, err := sc.Expand(scenario.NICsFromGraph(l.Graph), scenario.Point{Name: "ecn=on,pfc=on", ECN: true, PFC: true}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	vs := incast8(t, l, "duration: 3ms\nwarmup: 1ms", true, true)
 	before := runVariant(t, l, vs)
 	path := filepath.Join(l.ConfigsDir(), "leaf1.json")
 	editFile(t, path, regexp.MustCompile(`"green_min_threshold": "\d+"`), `"green_min_threshold": "20480"`)
@@ -160,7 +139,7 @@ func TestConfigEditECNThreshold(t *testing.T) {
 
 func TestRunVariantDeterministic(t *testing.T) {
 	l := upLab(t, "64gpu", "sonic")
-	vs := incastVariant(t, l, true, true)
+	vs := incast8(t, l, "duration: 1ms", true, true)
 	a, _ := json.Marshal(runVariant(t, l, vs))
 	b, _ := json.Marshal(runVariant(t, l, vs))
 	if string(a) != string(b) {
@@ -206,7 +185,7 @@ func TestFlowLevelAllReduce(t *testing.T) {
 
 func TestRunVariantBadEndpoint(t *testing.T) {
 	l := upLab(t, "16gpu", "sonic")
-	vs := incastVariant(t, l, true, true)
+	vs := incast8(t, l, "duration: 1ms", true, true)
 	vs.Flows[0].Src.Host = "host99"
 	if _, err := New().RunVariant(context.Background(), l, vs); err == nil || !strings.Contains(err.Error(), "host99") {
 		t.Errorf("bad endpoint: %v", err)
@@ -217,7 +196,7 @@ func TestRunVariantCancelled(t *testing.T) {
 	l := upLab(t, "16gpu", "sonic")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := New().RunVariant(ctx, l, incastVariant(t, l, true, true)); err == nil {
+	if _, err := New().RunVariant(ctx, l, incast8(t, l, "duration: 1ms", true, true)); err == nil {
 		t.Error("cancelled context: no error")
 	}
 }
@@ -227,7 +206,7 @@ func TestRunVariantCancelled(t *testing.T) {
 // keeps queues, and so latency, lower.
 func TestConfigEditDynamicThreshold(t *testing.T) {
 	l := upLab(t, "16gpu", "sonic")
-	vs := incastVariant(t, l, false, true)
+	vs := incast8(t, l, "duration: 1ms", false, true)
 	before := runVariant(t, l, vs)
 	path := filepath.Join(l.ConfigsDir(), "leaf1.json")
 	editFile(t, path, regexp.MustCompile(`("pg_lossless_\d+_\d+m_profile": \{\s*"dynamic_th": )"0"`), `$1"-4"`)
