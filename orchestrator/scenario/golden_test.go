@@ -27,39 +27,45 @@ func TestCatalogExpansionGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var out []any
-			for _, pt := range s.Points() {
-				vs, err := s.Expand(nics, pt, 1)
-				if err != nil {
-					t.Fatal(err)
-				}
-				out = append(out, vs)
-			}
-			var buf bytes.Buffer
-			enc := json.NewEncoder(&buf)
-			enc.SetEscapeHTML(false)
-			enc.SetIndent("", "  ")
-			if err := enc.Encode(out); err != nil {
-				t.Fatal(err)
-			}
-			got := buf.Bytes()
-			path := filepath.Join("testdata", "expand", name+"-64gpu.json")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if string(got) != string(want) {
-				t.Errorf("%s differs from the golden file; review and run go test -update", path)
-			}
+			checkExpansionGolden(t, s, nics, name)
 		})
+	}
+}
+
+// checkExpansionGolden compares every variant s expands to on nics (seed
+// 1) with testdata/expand/<name>-64gpu.json, or writes it with -update.
+func checkExpansionGolden(t *testing.T, s *Spec, nics []NIC, name string) {
+	t.Helper()
+	var out []any
+	for _, pt := range s.Points() {
+		vs, err := s.Expand(nics, pt, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, vs)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join("testdata", "expand", name+"-64gpu.json")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if buf.String() != string(want) {
+		t.Errorf("%s differs from the golden file; review and run go test -update", path)
 	}
 }
 

@@ -1,8 +1,6 @@
 package scenario
 
 import (
-	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -182,35 +180,7 @@ func TestSweepExpansionGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nics := catalogNICs(t)
-	var out []any
-	for _, pt := range s.Points() {
-		vs, err := s.Expand(nics, pt, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, vs)
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join("testdata", "expand", "sweep-64gpu.json")
-	if *update {
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if buf.String() != string(want) {
-		t.Errorf("%s differs from the golden file; review and run go test -update", path)
-	}
+	checkExpansionGolden(t, s, catalogNICs(t), "sweep")
 }
 
 // Variant references fill the dimensions they do not give from the

@@ -57,6 +57,36 @@ func (w logWriter) Write(p []byte) (int, error) {
 }
 
 // hostImage returns the host image, building it when it is missing.
+// containerlabLab is the containerlab binary, a Docker engine (closed
+// when the test ends) and the 16gpu catalog lab rendered under a name of
+// its own (prefix and the process id, so parallel runs do not collide),
+// its switches run from the host image.
+func containerlabLab(t *testing.T, prefix string) (string, *Docker, *runtime.Lab) {
+	t.Helper()
+	bin := needContainerlab(t)
+	d, err := NewDocker(context.Background())
+	if err != nil {
+		t.Fatalf("containerlab is on PATH but %v", err)
+	}
+	t.Cleanup(func() { d.Close() })
+	img := hostImage(t, d)
+	spec, err := lab.Resolve("16gpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := *spec
+	s.Name = prefix + strconv.Itoa(os.Getpid()%100000)
+	s.Images.SONiC = img
+	l, err := runtime.NewLab(&s, t.TempDir(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runtime.RenderMissing(l); err != nil {
+		t.Fatal(err)
+	}
+	return bin, d, l
+}
+
 func hostImage(t *testing.T, d *Docker) string {
 	t.Helper()
 	ref := lab.DefaultHostImage
@@ -124,29 +154,8 @@ func linkInfo(ctx context.Context, t *testing.T, d *Docker, ctr, iface string) (
 // run against the hosts, and down must leave nothing: no container,
 // network, network namespace, veth, lab directory or /etc/hosts entry.
 func TestContainerlabDeploysCatalogLab(t *testing.T) {
-	bin := needContainerlab(t)
+	bin, d, l := containerlabLab(t, "clabtest")
 	ctx := context.Background()
-	d, err := NewDocker(ctx)
-	if err != nil {
-		t.Fatalf("containerlab is on PATH but %v", err)
-	}
-	defer d.Close()
-	img := hostImage(t, d)
-
-	spec, err := lab.Resolve("16gpu")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := *spec
-	s.Name = "clabtest" + strconv.Itoa(os.Getpid()%100000)
-	s.Images.SONiC = img
-	l, err := runtime.NewLab(&s, t.TempDir(), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := runtime.RenderMissing(l); err != nil {
-		t.Fatal(err)
-	}
 	r := New()
 	r.CLI = CLI{Binary: bin, Runner: ExecRunner{Progress: logWriter{t}}}
 	topo := filepath.Join(l.Dir, l.Graph.TopologyFile())
@@ -379,28 +388,8 @@ func TestContainerlabValidatesCatalog(t *testing.T) {
 // the lab's containers running, and the runtime's status must show them
 // whatever the recorded state says; down then removes everything.
 func TestContainerlabInterruptedAndFailedUp(t *testing.T) {
-	bin := needContainerlab(t)
+	bin, d, l := containerlabLab(t, "clabint")
 	ctx := context.Background()
-	d, err := NewDocker(ctx)
-	if err != nil {
-		t.Fatalf("containerlab is on PATH but %v", err)
-	}
-	defer d.Close()
-	img := hostImage(t, d)
-	spec, err := lab.Resolve("16gpu")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := *spec
-	s.Name = "clabint" + strconv.Itoa(os.Getpid()%100000)
-	s.Images.SONiC = img
-	l, err := runtime.NewLab(&s, t.TempDir(), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := runtime.RenderMissing(l); err != nil {
-		t.Fatal(err)
-	}
 	l.Progress = logWriter{t} // labctl's own steps, the clean-up's included
 	var out syncBuffer
 	newRuntime := func() *Runtime {
@@ -440,7 +429,7 @@ func TestContainerlabInterruptedAndFailedUp(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	cancel()
-	err = <-done
+	err := <-done
 	t.Logf("the interrupted up returned after %v: %v", time.Since(start).Round(100*time.Millisecond), err)
 	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "cleaned up: nothing of the lab is left") {
 		t.Errorf("interrupted up: %v", err)

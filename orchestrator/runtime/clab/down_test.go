@@ -108,6 +108,32 @@ esac
 	return logPath
 }
 
+// upInterruptedInDeploy runs up and cancels it (Ctrl-C) once the fake
+// containerlab logging to logPath has started its deploy; it returns
+// up's error.
+func upInterruptedInDeploy(t *testing.T, r *Runtime, l *runtime.Lab, logPath string) error {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := runtime.Up(ctx, r, l, nil)
+		done <- err
+	}()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if _, err := os.Stat(logPath + ".deploying"); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("deploy never started")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	return <-done
+}
+
 // Ctrl-C during up: containerlab gets SIGINT (not SIGKILL) and time to
 // destroy what it made, then labctl removes what is still there itself,
 // and the recorded state says what is left: here nothing.
@@ -131,24 +157,7 @@ func TestInterruptedUpForwardsSIGINTAndCleansUp(t *testing.T) {
 	r.Connect = func(context.Context) (Engine, error) { return eng, nil }
 	r.NetnsDir = netns
 
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		_, err := runtime.Up(ctx, r, l, nil)
-		done <- err
-	}()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if _, err := os.Stat(logPath + ".deploying"); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("deploy never started")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	cancel()
-	err := <-done
+	err := upInterruptedInDeploy(t, r, l, logPath)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("interrupted up: %v", err)
 	}
@@ -221,24 +230,7 @@ func TestDownAfterInterruptedUp(t *testing.T) {
 			r := New()
 			r.Connect = func(context.Context) (Engine, error) { return eng, nil }
 
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan error, 1)
-			go func() {
-				_, err := runtime.Up(ctx, r, l, nil)
-				done <- err
-			}()
-			deadline := time.Now().Add(30 * time.Second)
-			for {
-				if _, err := os.Stat(logPath + ".deploying"); err == nil {
-					break
-				}
-				if time.Now().After(deadline) {
-					t.Fatal("deploy never started")
-				}
-				time.Sleep(10 * time.Millisecond)
-			}
-			cancel() // Ctrl-C
-			if err := <-done; err == nil {
+			if err := upInterruptedInDeploy(t, r, l, logPath); err == nil {
 				t.Fatal("interrupted up succeeded")
 			}
 			st, err := runtime.ReadState(l.Dir)

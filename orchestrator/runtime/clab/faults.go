@@ -29,21 +29,21 @@ type linkAction struct {
 	where     string
 }
 
-// checkLive refuses what a live lab cannot do, before anything runs.
-func checkLive(l *runtime.Lab, v runtime.VariantSpec) error {
+// liveFaults refuses what a live lab cannot do, before anything runs, and
+// returns the `ip link set` commands the variant's link faults need.
+func liveFaults(l *runtime.Lab, v runtime.VariantSpec) ([]linkAction, error) {
 	for i, f := range v.Faults {
 		if f.Kind == runtime.FaultPFCStorm {
-			return exitcode.Usagef("variant %s faults[%d]: a pfc-storm needs the simulator (a soft-RoCE host cannot be made to send PFC pause frames without end): run it with --runtime sim", v.Name, i)
+			return nil, exitcode.Usagef("variant %s faults[%d]: a pfc-storm needs the simulator (a soft-RoCE host cannot be made to send PFC pause frames without end): run it with --runtime sim", v.Name, i)
 		}
 	}
 	if v.LB.Mode != "" && v.LB.Mode != "ecmp" {
-		return exitcode.Usagef("variant %s: load balancing %s is a mode of the simulator's switches (SONiC-VS and cEOS-lab forward by flow hash): run it with --runtime sim, or leave lb out", v.Name, v.LB.Mode)
+		return nil, exitcode.Usagef("variant %s: load balancing %s is a mode of the simulator's switches (SONiC-VS and cEOS-lab forward by flow hash): run it with --runtime sim, or leave lb out", v.Name, v.LB.Mode)
 	}
 	if v.NIC.OutOfOrder {
-		return exitcode.Usagef("variant %s: nic.out_of_order is simulated only (soft-RoCE has no out-of-order placement): run it with --runtime sim, or leave it out", v.Name)
+		return nil, exitcode.Usagef("variant %s: nic.out_of_order is simulated only (soft-RoCE has no out-of-order placement): run it with --runtime sim, or leave it out", v.Name)
 	}
-	_, err := linkActions(l, v)
-	return err
+	return linkActions(l, v)
 }
 
 // linkActions lists the `ip link set` commands a variant's link faults

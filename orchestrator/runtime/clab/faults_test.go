@@ -90,7 +90,7 @@ func TestLiveRefusesSimulatorOnlyFaults(t *testing.T) {
 		{runtime.VariantSpec{Name: "v", LB: runtime.LBSpec{Mode: "spray"}}, "--runtime sim"},
 		{runtime.VariantSpec{Name: "v", Faults: []runtime.FaultSpec{{Kind: runtime.FaultLinkDown, Link: "leaf9-spine1"}}}, "no link between"},
 	} {
-		err := checkLive(l, tc.v)
+		_, err := liveFaults(l, tc.v)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || exitcode.Code(err) != exitcode.BadInput {
 			t.Errorf("%+v: error %v (exit %d), want exit 2 with %q", tc.v, err, exitcode.Code(err), tc.want)
 		}

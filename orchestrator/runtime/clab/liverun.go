@@ -65,10 +65,10 @@ func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, v runtime.Vari
 	if err != nil {
 		return nil, exitcode.Usage(err)
 	}
-	if err := checkLive(l, v); err != nil {
+	actions, err := liveFaults(l, v)
+	if err != nil {
 		return nil, err
 	}
-	actions, _ := linkActions(l, v) // checked by checkLive
 	plan, err := VariantConfigs(l, v)
 	if err != nil {
 		return nil, err

@@ -137,6 +137,12 @@ func newCluster(c *Cluster, cfg *rest.Config) (*Cluster, error) {
 	return c, nil
 }
 
+// topologies is the cluster's clabernetes Topology resources in its
+// namespace.
+func (c *Cluster) topologies() dynamic.ResourceInterface {
+	return c.Dynamic.Resource(TopologyGVR).Namespace(c.Namespace)
+}
+
 // Where names the cluster and namespace for messages.
 func (c *Cluster) Where() string {
 	if c.Context != "" {

@@ -224,7 +224,7 @@ func apply(ctx context.Context, c *Cluster, m *Manifests) (*unstructured.Unstruc
 		return nil, err
 	}
 	name := topo.GetName()
-	got, err := c.Dynamic.Resource(TopologyGVR).Namespace(c.Namespace).Patch(ctx, name, types.ApplyPatchType, data, opts)
+	got, err := c.topologies().Patch(ctx, name, types.ApplyPatchType, data, opts)
 	switch {
 	case apierrors.IsNotFound(err):
 		return nil, exitcode.Envf("clabernetes is not installed in %s: the API server has no %s resource (install it: helm upgrade --install clabernetes oci://ghcr.io/srl-labs/clabernetes/clabernetes --version %s; 'labctl doctor --runtime clabernetes' checks)", c.Where(), TopologyCRD, strings.TrimPrefix(SupportedVersion, "v"))
@@ -334,7 +334,7 @@ func (r *Runtime) Up(ctx context.Context, l *runtime.Lab) error {
 	if err := writeRecord(l, t.Kubeconfig, c); err != nil {
 		return err
 	}
-	_, err = c.Dynamic.Resource(TopologyGVR).Namespace(c.Namespace).Get(ctx, m.Topology.GetName(), metav1.GetOptions{})
+	_, err = c.topologies().Get(ctx, m.Topology.GetName(), metav1.GetOptions{})
 	// A cancelled up removes the lab only if it created it: cancelling the
 	// re-up of a running lab must not delete the lab.
 	created := apierrors.IsNotFound(err)
@@ -418,7 +418,7 @@ func (r *Runtime) waitReady(ctx context.Context, c *Cluster, l *runtime.Lab, say
 	start := time.Now()
 	last := ""
 	for {
-		obj, err := c.Dynamic.Resource(TopologyGVR).Namespace(c.Namespace).Get(ctx, topo, metav1.GetOptions{})
+		obj, err := c.topologies().Get(ctx, topo, metav1.GetOptions{})
 		if err != nil {
 			if apierrors.IsNotFound(err) {
 				return fmt.Errorf("the Topology %s was deleted in %s while labctl waited for it", topo, c.Where())
@@ -531,7 +531,7 @@ func (r *Runtime) Status(ctx context.Context, l *runtime.Lab) (*runtime.Status, 
 	}
 	st := &runtime.Status{Lab: l.Name, Runtime: Name, NOS: l.NOS, State: runtime.StateDown}
 	topo := TopologyName(l.Name)
-	obj, err := c.Dynamic.Resource(TopologyGVR).Namespace(c.Namespace).Get(ctx, topo, metav1.GetOptions{})
+	obj, err := c.topologies().Get(ctx, topo, metav1.GetOptions{})
 	var ts *TopologyStatus
 	switch {
 	case apierrors.IsNotFound(err):
@@ -612,7 +612,7 @@ func (r *Runtime) remove(ctx context.Context, c *Cluster, l *runtime.Lab, say fu
 		}
 	}
 	bg := metav1.DeletePropagationBackground
-	err = c.Dynamic.Resource(TopologyGVR).Namespace(c.Namespace).Delete(ctx, topo, metav1.DeleteOptions{PropagationPolicy: &bg})
+	err = c.topologies().Delete(ctx, topo, metav1.DeleteOptions{PropagationPolicy: &bg})
 	switch {
 	case apierrors.IsNotFound(err):
 	case err != nil && !isNoCRD(err):
@@ -643,7 +643,7 @@ func (r *Runtime) waitGone(ctx context.Context, c *Cluster, topo string, say fun
 	last := ""
 	for {
 		var left []string
-		if _, err := c.Dynamic.Resource(TopologyGVR).Namespace(c.Namespace).Get(ctx, topo, metav1.GetOptions{}); err == nil {
+		if _, err := c.topologies().Get(ctx, topo, metav1.GetOptions{}); err == nil {
 			left = append(left, "Topology "+topo+" (being deleted)")
 		} else if !apierrors.IsNotFound(err) {
 			return apiError(err, "read Topology "+topo, c)

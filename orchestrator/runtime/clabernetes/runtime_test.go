@@ -88,7 +88,7 @@ func TestManifestsAcceptedByAPIServer(t *testing.T) {
 					t.Fatalf("create %s %s: %v", o.GetKind(), o.GetName(), err)
 				}
 			}
-			got, err := c.Dynamic.Resource(TopologyGVR).Namespace(c.Namespace).Get(context.Background(), m.Topology.GetName(), metav1.GetOptions{})
+			got, err := c.topologies().Get(context.Background(), m.Topology.GetName(), metav1.GetOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -325,7 +325,7 @@ func TestLifecycleAgainstAPIServer(t *testing.T) {
 	if _, err := runtime.Up(ctx, r, l, nil); err != nil {
 		t.Fatalf("re-up: %v", err)
 	}
-	obj, err := c.Dynamic.Resource(TopologyGVR).Namespace(c.Namespace).Get(ctx, "labctl-16gpu", metav1.GetOptions{})
+	obj, err := c.topologies().Get(ctx, "labctl-16gpu", metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,7 +347,7 @@ func TestLifecycleAgainstAPIServer(t *testing.T) {
 		list func() (*unstructured.UnstructuredList, error)
 	}{
 		{"topologies", func() (*unstructured.UnstructuredList, error) {
-			return c.Dynamic.Resource(TopologyGVR).Namespace(c.Namespace).List(ctx, metav1.ListOptions{})
+			return c.topologies().List(ctx, metav1.ListOptions{})
 		}},
 		{"configmaps", func() (*unstructured.UnstructuredList, error) {
 			return c.Dynamic.Resource(configMapGVR).Namespace(c.Namespace).List(ctx, metav1.ListOptions{LabelSelector: LabelLab})
@@ -431,7 +431,7 @@ func TestUpWithoutControllerSaysWhereItStops(t *testing.T) {
 			t.Errorf("error %q does not say %q", err, w)
 		}
 	}
-	if _, err := c.Dynamic.Resource(TopologyGVR).Namespace(c.Namespace).Get(context.Background(), "labctl-16gpu", metav1.GetOptions{}); err != nil {
+	if _, err := c.topologies().Get(context.Background(), "labctl-16gpu", metav1.GetOptions{}); err != nil {
 		t.Errorf("the Topology is gone: %v", err)
 	}
 	st, _ := runtime.ReadState(l.Dir)
@@ -441,7 +441,7 @@ func TestUpWithoutControllerSaysWhereItStops(t *testing.T) {
 	if _, err := runtime.Down(context.Background(), r, l); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Dynamic.Resource(TopologyGVR).Namespace(c.Namespace).Get(context.Background(), "labctl-16gpu", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+	if _, err := c.topologies().Get(context.Background(), "labctl-16gpu", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
 		t.Errorf("down left the Topology: %v", err)
 	}
 }
@@ -506,7 +506,7 @@ func TestCancelledUpRemovesTheLab(t *testing.T) {
 		t.Fatalf("up: %v", err)
 	}
 	bg := context.Background()
-	if _, err := c.Dynamic.Resource(TopologyGVR).Namespace(c.Namespace).Get(bg, "labctl-16gpu", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+	if _, err := c.topologies().Get(bg, "labctl-16gpu", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
 		t.Errorf("the Topology is still there: %v", err)
 	}
 	cms, err := c.Dynamic.Resource(configMapGVR).Namespace(c.Namespace).List(bg, metav1.ListOptions{LabelSelector: LabelLab})
@@ -533,7 +533,7 @@ func TestUpElsewhereRefusedWhileTheLabIsThere(t *testing.T) {
 	if exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), "namespace "+tg1.Namespace) || !strings.Contains(err.Error(), "labctl down 16gpu") {
 		t.Fatalf("up elsewhere: %v", err)
 	}
-	if _, err := c2.Dynamic.Resource(TopologyGVR).Namespace(c2.Namespace).Get(ctx, "labctl-16gpu", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+	if _, err := c2.topologies().Get(ctx, "labctl-16gpu", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
 		t.Errorf("the refused up applied: %v", err)
 	}
 	if err := r1.Down(ctx, l); err != nil {
@@ -562,7 +562,7 @@ func TestCancelledReUpKeepsTheLab(t *testing.T) {
 	if err := r.Up(ctx, l); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("up: %v", err)
 	}
-	if _, err := c.Dynamic.Resource(TopologyGVR).Namespace(c.Namespace).Get(context.Background(), "labctl-16gpu", metav1.GetOptions{}); err != nil {
+	if _, err := c.topologies().Get(context.Background(), "labctl-16gpu", metav1.GetOptions{}); err != nil {
 		t.Errorf("the cancelled re-up removed the lab: %v", err)
 	}
 }
