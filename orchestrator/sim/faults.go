@@ -45,8 +45,12 @@ func (s *sim) mark(kind, where, detail string) {
 
 // buildFaults checks the link faults and storms and schedules them.
 func (s *sim) buildFaults() error {
-	s.portFault = nil
-	byLink := map[int32]int{} // lower port of a link -> fault link index
+	if len(s.cfg.Faults) > 0 {
+		s.portFault = make([]int8, len(s.ports))
+		for j := range s.portFault {
+			s.portFault[j] = -1
+		}
+	}
 	for i, f := range s.cfg.Faults {
 		pi, ok := s.portByRef[f.Link]
 		if !ok {
@@ -62,22 +66,15 @@ func (s *sim) buildFaults() error {
 			return errorf("fault %d on %s: detection or convergence delay beyond %d ns", i, f.Link, int64(maxTimeNs))
 		}
 		lo := min(pi, s.ports[pi].peer)
-		k, seen := byLink[lo]
-		if !seen {
+		k := s.portFault[lo]
+		if k < 0 {
 			if len(s.faultLinks) == maxFaultLinks {
 				return errorf("fault %d on %s: faults on more than %d links", i, f.Link, maxFaultLinks)
 			}
-			k = len(s.faultLinks)
-			byLink[lo] = k
+			k = int8(len(s.faultLinks))
 			s.faultLinks = append(s.faultLinks, faultLink{a: lo, b: s.ports[lo].peer})
+			s.portFault[lo], s.portFault[s.ports[lo].peer] = k, k
 		}
-		if s.portFault == nil {
-			s.portFault = make([]int8, len(s.ports))
-			for j := range s.portFault {
-				s.portFault[j] = -1
-			}
-		}
-		s.portFault[lo], s.portFault[s.ports[lo].peer] = int8(k), int8(k)
 		s.push(f.DownNs*1000, evLinkChange, int32(k), int32(i), 0)
 		if f.UpNs > 0 && f.UpNs*1000 <= s.end {
 			s.push(f.UpNs*1000, evLinkChange, int32(k), int32(i), 1)

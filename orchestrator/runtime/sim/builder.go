@@ -462,24 +462,26 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 	}
 	// With a link down, flows may take paths through switches their
 	// endpoints never need (a leaf-spine-leaf-spine detour): every switch
-	// of the fabric is simulated, and a failing link even when no flow's
-	// path needs it.
+	// of the fabric is simulated, and a failing host link's NIC too.
+	linkFaults := false
 	for i, f := range vs.Faults {
 		if f.Link == "" {
 			continue
 		}
-		for _, n := range b.g.Nodes {
-			if n.Role != fabric.RoleHost {
-				nodes[n.Name] = true
-			}
-		}
+		linkFaults = true
 		lk, _, err := b.g.LinkByName(f.Link)
 		if err != nil {
 			return nil, exitcode.Usagef("faults[%d]: %v", i, err)
 		}
-		nodes[lk.A.Node], nodes[lk.B.Node] = true, true
 		if lk.Kind == fabric.KindHostLeaf {
-			nics[lk.A.Node+":"+lk.A.Port] = true
+			nodes[lk.A.Node], nics[lk.A.Node+":"+lk.A.Port] = true, true
+		}
+	}
+	if linkFaults {
+		for _, n := range b.g.Nodes {
+			if n.Role != fabric.RoleHost {
+				nodes[n.Name] = true
+			}
 		}
 	}
 	topo, qosMap, dscp, pgs := b.topology(nodes, nics)
