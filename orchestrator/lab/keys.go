@@ -49,6 +49,8 @@ var KeyDocs = specdoc.Table{
 		Default: "4096"},
 	"qos.cable_length_m": {Doc: "Cable length in metres, 1 to 40000, for ports whose length the fabric does not give; sizes PFC headroom.",
 		Default: "5"},
+	"qos.buffer_pool_bytes": {Doc: "Every switch's shared buffer pool in bytes (SONiC's ingress_lossless_pool and the lossy pools; headroom and reserves come on top), 65536 to 1073741824. It bounds how deep a lossless queue grows before PFC pauses, which sets how long DCQCN keeps a sender throttled.",
+		Default: "the pool SONiC gives the NVIDIA Spectrum switch of the switch's fastest port speed: 3302912 (SN2700, 100G), 11622400 (SN3700, 200G), 20627456 (SN4700, 400G), 52161690 (SN5600, 800G)"},
 	"qos.ecn":         {Doc: "ECN marking (WRED in ECN mode) on the lossless queues: what DCQCN reacts to."},
 	"qos.ecn.enabled": {Doc: "Mark ECN on the lossless queues.", Default: "true (false in roce-pfc-only)"},
 	"qos.ecn.kmin_kb": {Doc: "Queue depth in KiB where marking starts, above 0 and below kmax_kb; set both kmin_kb and kmax_kb, or neither.",

@@ -33,6 +33,12 @@ const (
 	DefaultQoSProfile = "roce-dcqcn"
 )
 
+// The range of qos.buffer_pool_bytes: 64 KiB to 1 GiB.
+const (
+	MinBufferPoolBytes int64 = 64 << 10
+	MaxBufferPoolBytes int64 = 1 << 30
+)
+
 // QoSProfiles are the names of the built-in QoS profiles (orchestrator/qos
 // defines them; a test there keeps the two lists equal). They are checked
 // here so that a wrong name is reported at its line in the spec.
@@ -194,6 +200,9 @@ func ValidateQoS(q *QoSSpec, at func(path, msg, fix string) error) error {
 	}
 	if q.CableLengthM != nil && (*q.CableLengthM < 1 || *q.CableLengthM > 40000) {
 		return at("$.qos.cable_length_m", fmt.Sprintf("cable length %d m is out of range", *q.CableLengthM), "use a length from 1 to 40000 m (typically 5, 40 or 300)")
+	}
+	if b := q.BufferPoolBytes; b != nil && (*b < MinBufferPoolBytes || *b > MaxBufferPoolBytes) {
+		return at("$.qos.buffer_pool_bytes", fmt.Sprintf("a shared buffer of %d bytes is out of range", *b), fmt.Sprintf("use %d to %d bytes (a 100G Spectrum switch's pool is 3302912), or leave it out for the switch SONiC supports at the lab's port speed", MinBufferPoolBytes, MaxBufferPoolBytes))
 	}
 	if e := q.ECN; e != nil {
 		if e.KminKB != nil && *e.KminKB <= 0 {

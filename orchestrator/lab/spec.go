@@ -40,6 +40,7 @@ type QoSSpec struct {
 	CNPDSCP            *int          `yaml:"cnp_dscp,omitempty" json:"cnp_dscp,omitempty"`
 	MTU                *int          `yaml:"mtu,omitempty" json:"mtu,omitempty"`
 	CableLengthM       *int          `yaml:"cable_length_m,omitempty" json:"cable_length_m,omitempty"`
+	BufferPoolBytes    *int64        `yaml:"buffer_pool_bytes,omitempty" json:"buffer_pool_bytes,omitempty"`
 	ECN                *ECNSpec      `yaml:"ecn,omitempty" json:"ecn,omitempty"`
 	PFC                *PFCSpec      `yaml:"pfc,omitempty" json:"pfc,omitempty"`
 	PFCWatchdog        *WatchdogSpec `yaml:"pfc_watchdog,omitempty" json:"pfc_watchdog,omitempty"`

@@ -44,6 +44,9 @@ type DeviceConfig struct {
 	// config without any (EOS CLI carries no buffer settings) leaves the
 	// buffer to the platform's defaults.
 	Pools []PoolConfig `json:"pools,omitempty"`
+	// PlatformBuffer says the pools are not the config's but the assumed
+	// platform's (EOS), so a lab's qos.buffer_pool_bytes resizes them.
+	PlatformBuffer bool `json:"platform_buffer,omitempty"`
 	// WatchdogPollMs is the PFC watchdog poll interval (0: not set).
 	WatchdogPollMs int `json:"watchdog_poll_ms,omitempty"`
 	// PeersKnown says Port.Peer and Port.Fabric come from the lab's fabric;
@@ -282,8 +285,8 @@ func Apply(in Intent, dev Device) (DeviceConfig, error) {
 	}
 	// The buffer is the ASIC's whether or not PFC is on: pools and lossy
 	// admission always, lossless PGs only with PFC.
-	dc.SharedPoolBytes = in.Buffer.SharedPoolBytes
-	dc.Pools = in.Buffer.pools()
+	dc.SharedPoolBytes = in.Buffer.poolBytes(dev)
+	dc.Pools = pools(dc.SharedPoolBytes)
 	if in.PFC.Enabled && in.Watchdog.Enabled {
 		dc.WatchdogPollMs = in.Buffer.WatchdogPollMs
 	}
@@ -376,7 +379,7 @@ func sizeEgressLossless(in Intent, dev Device, dc *DeviceConfig) {
 	if pl == nil {
 		return
 	}
-	total := in.Buffer.SharedPoolBytes
+	total := dc.SharedPoolBytes
 	lossy := Val(EgressLossyProfile().SizeBytes)
 	for _, p := range dev.Ports {
 		if !p.Fabric {

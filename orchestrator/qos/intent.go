@@ -83,7 +83,9 @@ type Watchdog struct {
 
 // BufferIntent sizes the ingress buffers of lossless priority groups.
 type BufferIntent struct {
-	// SharedPoolBytes is the ingress lossless pool size.
+	// SharedPoolBytes is the ingress lossless pool size; 0 gives each
+	// switch the pool of the switch assumed for its port speed
+	// (SwitchBufferFor).
 	SharedPoolBytes int64 `json:"shared_pool_bytes"`
 	// DynamicTh is SONiC's dynamic_th: a priority group may use
 	// alpha = 2^DynamicTh of the free shared buffer before XOFF.
@@ -107,14 +109,15 @@ const (
 	EgressLossyPool     = "egress_lossy_pool"
 )
 
-// pools are the intent's buffer pools: one ingress pool shared by lossless
+// pools are a switch's buffer pools: one ingress pool shared by lossless
 // and lossy PGs, and egress pools for lossless and lossy queues, each of
-// SharedPoolBytes with dynamic thresholds.
-func (b BufferIntent) pools() []PoolConfig {
+// size bytes with dynamic thresholds (sizeEgressLossless then makes the
+// egress lossless pool the whole buffer).
+func pools(size int64) []PoolConfig {
 	return []PoolConfig{
-		{Name: EgressLosslessPool, Type: "egress", Mode: "dynamic", SizeBytes: b.SharedPoolBytes},
-		{Name: EgressLossyPool, Type: "egress", Mode: "dynamic", SizeBytes: b.SharedPoolBytes},
-		{Name: IngressLosslessPool, Type: "ingress", Mode: "dynamic", SizeBytes: b.SharedPoolBytes},
+		{Name: EgressLosslessPool, Type: "egress", Mode: "dynamic", SizeBytes: size},
+		{Name: EgressLossyPool, Type: "egress", Mode: "dynamic", SizeBytes: size},
+		{Name: IngressLosslessPool, Type: "ingress", Mode: "dynamic", SizeBytes: size},
 	}
 }
 
@@ -177,11 +180,11 @@ func Profile(name string) (Intent, error) {
 		PFC:          PFCIntent{Enabled: true},
 		Watchdog:     Watchdog{Enabled: true, DetectionMs: 200, RestorationMs: 200, Action: "drop"},
 		Buffer: BufferIntent{
-			// 32 MiB: a mid-size data-centre ASIC's ingress pool. With
-			// DynamicTh 0 (alpha 1) one congested PG may take half of it
-			// (16 MiB) before XOFF, above Kmax at 400G (6.4 MiB), so ECN
-			// marks before PFC pauses.
-			SharedPoolBytes: 32 << 20,
+			// 0: each switch gets the pool of the Spectrum switch SONiC
+			// supports at its port speed (SwitchBufferFor). With
+			// DynamicTh 0 (alpha 1, as SONiC's Spectrum profiles) one
+			// congested PG may take half of it before XOFF.
+			SharedPoolBytes: 0,
 			DynamicTh:       0,
 			XonOffsetBytes:  3072,
 			ResponseBits:    0,
@@ -264,6 +267,9 @@ func FromSpec(s lab.QoSSpec) (Intent, error) {
 	if s.CableLengthM != nil {
 		in.CableLengthM = *s.CableLengthM
 	}
+	if s.BufferPoolBytes != nil {
+		in.Buffer.SharedPoolBytes = *s.BufferPoolBytes
+	}
 	if e := s.ECN; e != nil {
 		if e.Enabled != nil {
 			in.ECN.Enabled = *e.Enabled
@@ -336,6 +342,9 @@ func (in Intent) Validate() error {
 	}
 	if in.CableLengthM < 0 || in.CableLengthM > 100000 {
 		bad("cable_length_m: %d is outside 0-100000", in.CableLengthM)
+	}
+	if b := in.Buffer.SharedPoolBytes; b != 0 && (b < lab.MinBufferPoolBytes || b > lab.MaxBufferPoolBytes) {
+		bad("buffer_pool_bytes: %d is outside %d-%d", b, lab.MinBufferPoolBytes, lab.MaxBufferPoolBytes)
 	}
 	if in.ECN.Pmax <= 0 || in.ECN.Pmax > 1 {
 		bad("ecn.pmax: %g is outside (0, 1]", in.ECN.Pmax)

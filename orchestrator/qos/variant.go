@@ -221,7 +221,37 @@ func (d DeviceConfig) WithOverrides(o lab.QoSSpec) (DeviceConfig, int, error) {
 			reached++
 		}
 	}
+	if o.BufferPoolBytes != nil {
+		reached += out.ResizePools(*o.BufferPoolBytes)
+	}
 	return out, reached, nil
+}
+
+// ResizePools gives the switch a shared buffer of size bytes: every
+// ingress pool and the egress lossy pool take that size, and the egress
+// lossless pool, which labctl sizes as the whole buffer (the ingress pool
+// plus headroom and reserves), grows or shrinks by as much as the ingress
+// pool did. It returns how many pools changed.
+func (d *DeviceConfig) ResizePools(size int64) int {
+	old := d.SharedPoolBytes
+	if pl := d.Pool(IngressLosslessPool); pl != nil {
+		old = pl.SizeBytes
+	}
+	n := 0
+	for i := range d.Pools {
+		pl := &d.Pools[i]
+		switch {
+		case pl.Type == "ingress", pl.Name == EgressLossyPool:
+			pl.SizeBytes = size
+		case pl.Name == EgressLosslessPool && old > 0:
+			pl.SizeBytes = max(size, pl.SizeBytes+size-old)
+		default:
+			continue
+		}
+		n++
+	}
+	d.SharedPoolBytes = size
+	return n
 }
 
 // checkOverridable refuses the keys WithOverrides cannot apply to a config.

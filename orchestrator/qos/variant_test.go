@@ -46,6 +46,7 @@ func TestWithoutMatchesVariantIntent(t *testing.T) {
 func TestWithOverridesMatchesIntent(t *testing.T) {
 	base, _ := Profile("roce-dcqcn")
 	kmin, kmax, pmax, det, act := 100, 1000, 0.5, 400, "forward"
+	pool := int64(8 << 20)
 	for name, tc := range map[string]struct {
 		o    lab.QoSSpec
 		want func(in *Intent)
@@ -53,6 +54,7 @@ func TestWithOverridesMatchesIntent(t *testing.T) {
 		"ecn thresholds": {lab.QoSSpec{ECN: &lab.ECNSpec{KminKB: &kmin, KmaxKB: &kmax}}, func(in *Intent) { in.ECN.KminKB, in.ECN.KmaxKB = kmin, kmax }},
 		"pmax":           {lab.QoSSpec{ECN: &lab.ECNSpec{Pmax: &pmax}}, func(in *Intent) { in.ECN.Pmax = pmax }},
 		"watchdog":       {lab.QoSSpec{PFCWatchdog: &lab.WatchdogSpec{DetectionMs: &det, Action: &act}}, func(in *Intent) { in.Watchdog.DetectionMs, in.Watchdog.Action = det, act }},
+		"buffer pool":    {lab.QoSSpec{BufferPoolBytes: &pool}, func(in *Intent) { in.Buffer.SharedPoolBytes = pool }},
 	} {
 		for _, dev := range TestDevices()[:2] {
 			full, err := Apply(base, dev)

@@ -183,6 +183,12 @@ func LoadConfigs(l *Lab) ([]qos.DeviceConfig, error) {
 		if err != nil {
 			return nil, exitcode.Usage(fmt.Errorf("lab %s: %w (fix: correct %s, or delete it and run 'labctl up %s' to render it again)", l.Name, err, path, l.Name))
 		}
+		// EOS configs carry no buffer settings: the assumed platform's
+		// pools stand in, sized as the lab says when it sets
+		// qos.buffer_pool_bytes.
+		if dc.PlatformBuffer && in.Buffer.SharedPoolBytes > 0 {
+			dc.ResizePools(in.Buffer.SharedPoolBytes)
+		}
 		cfgs = append(cfgs, dc)
 	}
 	qos.AttachTopology(cfgs, devs, in)

@@ -105,6 +105,9 @@ func sweepTarget(path string) string {
 	if strings.HasPrefix(path, "qos.pfc_watchdog.") {
 		return "a port with a PFC watchdog"
 	}
+	if path == "qos.buffer_pool_bytes" {
+		return "a buffer pool"
+	}
 	return "a queue that marks ECN"
 }
 

@@ -320,7 +320,7 @@ const (
 
 // sweepableQoS are the qos keys a sweep applies on top of the lab's
 // configs (qos.DeviceConfig.WithOverrides) or to its traffic (mtu).
-var sweepableQoS = []string{"ecn.kmin_kb", "ecn.kmax_kb", "ecn.pmax", "mtu", "pfc_watchdog.enabled", "pfc_watchdog.detection_ms", "pfc_watchdog.restoration_ms", "pfc_watchdog.action"}
+var sweepableQoS = []string{"ecn.kmin_kb", "ecn.kmax_kb", "ecn.pmax", "mtu", "buffer_pool_bytes", "pfc_watchdog.enabled", "pfc_watchdog.detection_ms", "pfc_watchdog.restoration_ms", "pfc_watchdog.action"}
 
 // sweepableScenario are the scenario's own keys a sweep can vary.
 var sweepableScenario = []string{"duration", "warmup", "sample_every", "lb.mode", "lb.flowlet_gap"}
@@ -850,6 +850,7 @@ var qosSweepDocs = map[string]string{
 	"ecn.kmax_kb":                 "Every queue that marks ECN in the lab's configs reaches pmax at this depth, in KiB, above 0; its Kmin stays as the configs have it, and must stay below.",
 	"ecn.pmax":                    "Every queue that marks ECN in the lab's configs marks with this probability at Kmax, above 0 and at most 1.",
 	"mtu":                         "The RoCE MTU the NICs send, 256 to 9216 bytes (the simulator's packet size). The switch configs labctl writes carry no MTU and keep the PFC headroom the lab's configs size; simulator only (a live lab's MTU is soft-RoCE's).",
+	"buffer_pool_bytes":           "Every switch's shared buffer pool (ingress and lossy egress pools; the egress lossless pool, the whole buffer, changes by as much), 65536 to 1073741824 bytes. The lab's other buffer settings stay as its configs have them.",
 	"pfc_watchdog.enabled":        "false takes the PFC watchdog off every port; true keeps it where the lab's configs have it (a lab whose configs have none cannot sweep it).",
 	"pfc_watchdog.detection_ms":   "Every port whose PFC watchdog is on in the lab's configs detects a pause storm after this many ms, 100 to 5000.",
 	"pfc_watchdog.restoration_ms": "Every port whose PFC watchdog is on in the lab's configs restores a stormed queue after this many ms, 100 to 60000.",

@@ -310,7 +310,7 @@ func TestSweepPathsDocumented(t *testing.T) {
 	}
 	values := map[string]string{"ecn.kmin_kb": "[100]", "ecn.kmax_kb": "[5000]", "ecn.pmax": "[0.5]", "mtu": "[1024]",
 		"pfc_watchdog.detection_ms": "[300]", "pfc_watchdog.restoration_ms": "[300]", "pfc_watchdog.action": "[forward]",
-		"pfc_watchdog.enabled": "[false]"}
+		"pfc_watchdog.enabled": "[false]", "buffer_pool_bytes": "[8388608]"}
 	for _, k := range sweepableQoS {
 		if qosSweepDocs[k] == "" {
 			t.Errorf("qos.%s has no sweep documentation", k)

@@ -40,6 +40,7 @@ func platformPools() []qos.PoolConfig {
 func applyPlatformBuffer(dc *qos.DeviceConfig) {
 	dc.Pools = platformPools()
 	dc.SharedPoolBytes = platformIngressPool
+	dc.PlatformBuffer = true
 	lossyPG := qos.BufferProfile{Profile: "ingress_lossy_profile", Pool: qos.IngressLosslessPool, SizeBytes: qos.Ptr(int64(0)), StaticThBytes: qos.Ptr(int64(platformIngressPool))}
 	losslessQ := qos.BufferProfile{Profile: "egress_lossless_profile", Pool: qos.EgressLosslessPool, SizeBytes: qos.Ptr(int64(0)), StaticThBytes: qos.Ptr(int64(platformEgressLossless))}
 	lossyQ := qos.BufferProfile{Profile: "egress_lossy_profile", Pool: qos.EgressLossyPool, SizeBytes: qos.Ptr(int64(1792)), DynamicTh: qos.Ptr(3)}

@@ -80,7 +80,7 @@ func onOff(b bool) string {
 // cfgComparable clears what EOS CLI does not carry: buffers (PGs, pool,
 // TC->PG), speeds, cables, MTU and peers.
 func cfgComparable(d qos.DeviceConfig) qos.DeviceConfig {
-	d.NOS, d.PeersKnown, d.TCToPG, d.SharedPoolBytes, d.Pools, d.Notes = "", false, nil, 0, nil, nil
+	d.NOS, d.PeersKnown, d.TCToPG, d.SharedPoolBytes, d.Pools, d.PlatformBuffer, d.Notes = "", false, nil, 0, nil, false, nil
 	for i := range d.Ports {
 		p := &d.Ports[i]
 		p.Peer, p.MTU, p.SpeedGbps, p.CableM, p.PGs, p.Fabric = "", 0, 0, 0, nil, true

@@ -120,7 +120,7 @@ func maxQueueOf(t testing.TB, l *runtime.Lab, vs runtime.VariantSpec) (int64, *r
 // Each buffer field of a SONiC config changes the simulation as the switch
 // would: a static threshold caps what each ingress PG holds before XOFF, a
 // higher XON floor resumes sooner (more pause frames), a smaller lossy
-// egress alpha drops more, a smaller pool pauses earlier.
+// egress alpha drops more, a larger pool pauses later.
 func TestSONiCBufferFieldsChangeTheSimulation(t *testing.T) {
 	pfcOnly := func(l *runtime.Lab) runtime.VariantSpec { return incast8(t, l, "duration: 1ms", false, true) }
 	lossy := func(l *runtime.Lab) runtime.VariantSpec { return incast8(t, l, "duration: 1ms", false, false) }
@@ -188,19 +188,23 @@ func TestSONiCBufferFieldsChangeTheSimulation(t *testing.T) {
 		if dm4 <= d3 || qm4 >= q3 {
 			t.Errorf("lossy incast: dynamic_th -4 gives %d drops and a %d B queue, dynamic_th 3 %d drops and %d B: want more drops and a shorter queue with the smaller alpha", dm4, qm4, d3, q3)
 		}
-		// The limit is alpha/(1+alpha) of the pool for one queue.
-		if want := float64(32<<20) / 17; math.Abs(float64(qm4)-want) > 0.05*want {
+		// The limit is alpha/(1+alpha) of the pool for one queue (the
+		// 100G switch's pool: the bench's default).
+		if want := float64(qos.SwitchBufferFor(100).IngressPoolBytes) / 17; math.Abs(float64(qm4)-want) > 0.05*want {
 			t.Errorf("lossy queue with dynamic_th -4 peaked at %d B, want about pool/17 = %.0f", qm4, want)
 		}
 	})
 	t.Run("pool size", func(t *testing.T) {
+		// The default 100G switch's pool is 3302912 B: the eight PGs
+		// reach XOFF near 2.9 MB and pause; with 32 MiB they would hold
+		// ten times as much, more than this incast brings in 1 ms.
 		l := upSpec(t, nineHosts, "sonic")
 		editSONiC(t, l, "leaf1", func(doc map[string]map[string]map[string]string) {
-			doc["BUFFER_POOL"]["ingress_lossless_pool"]["size"] = "2097152"
+			doc["BUFFER_POOL"]["ingress_lossless_pool"]["size"] = "33554432"
 		})
 		q, v := maxQueueOf(t, l, pfcOnly(l))
-		if q >= qDyn/4 || v.Summary.PFCPauseFrames <= vDyn.Summary.PFCPauseFrames {
-			t.Errorf("2 MiB pool: queue %d B, %d pauses; 32 MiB: %d B, %d pauses — want a much shorter queue and more pauses", q, v.Summary.PFCPauseFrames, qDyn, vDyn.Summary.PFCPauseFrames)
+		if q <= qDyn || 10*v.Summary.PFCPauseFrames >= vDyn.Summary.PFCPauseFrames {
+			t.Errorf("32 MiB pool: queue %d B, %d pauses; the default pool: %d B, %d pauses — want a longer queue and a tenth of the pauses at most", q, v.Summary.PFCPauseFrames, qDyn, vDyn.Summary.PFCPauseFrames)
 		}
 	})
 	t.Run("explicit xoff 0", func(t *testing.T) {
@@ -303,5 +307,38 @@ func TestLintAndSimulatorRefuseTheSameValues(t *testing.T) {
 				t.Errorf("run: %v, want exit 2 pointing at lint", runErr)
 			}
 		})
+	}
+}
+
+// qos.buffer_pool_bytes sizes every switch's pools: rendered into a SONiC
+// config, applied to the platform pools an EOS config stands on, and the
+// simulated queue follows it.
+func TestLabSizesTheBuffer(t *testing.T) {
+	const pool = 8 << 20
+	for _, nos := range []string{"sonic", "eos"} {
+		t.Run(nos, func(t *testing.T) {
+			l := upSpec(t, nineHosts+"  buffer_pool_bytes: 8388608\n", nos)
+			cfgs, err := runtime.LoadConfigs(l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, name := range []string{qos.IngressLosslessPool, qos.EgressLossyPool} {
+				if pl := cfgs[0].Pool(name); pl == nil || pl.SizeBytes != pool {
+					t.Errorf("%s: %+v, want %d bytes", name, pl, pool)
+				}
+			}
+			if cfgs[0].SharedPoolBytes != pool {
+				t.Errorf("shared pool %d, want %d", cfgs[0].SharedPoolBytes, pool)
+			}
+		})
+	}
+	// The queue of a PFC-only incast stops near 8/9 of the pool (eight
+	// ingress PGs with alpha 1), well above the default 100G switch's.
+	l := upSpec(t, nineHosts+"  buffer_pool_bytes: 8388608\n", "sonic")
+	q, _ := maxQueueOf(t, l, incast8(t, l, "duration: 2ms", false, true))
+	base := upSpec(t, nineHosts, "sonic")
+	qBase, _ := maxQueueOf(t, base, incast8(t, base, "duration: 2ms", false, true))
+	if q < 2*qBase || float64(q) > 1.1*float64(pool) {
+		t.Errorf("PFC-only queue with an 8 MiB pool: %d B (default pool: %d B), want above twice the default's and below the pool", q, qBase)
 	}
 }

@@ -244,13 +244,13 @@ func (b *builder) cableM(lk *fabric.Link) int {
 }
 
 // pools turns a switch config's buffer pools into the simulator's. A
-// config without any (EOS CLI has no buffer settings) gets one shared
-// pool of the intent's size: BufferBytes.
+// config without any gets one shared pool: the lab's size, else the
+// assumed switch's (qos.BufferIntent.PoolBytesFor).
 func pools(dc *qos.DeviceConfig, in qos.Intent) ([]engine.Pool, int64) {
 	if len(dc.Pools) == 0 {
 		size := dc.SharedPoolBytes
 		if size == 0 {
-			size = in.Buffer.SharedPoolBytes
+			size = in.Buffer.PoolBytesFor(dc)
 		}
 		return nil, size
 	}
