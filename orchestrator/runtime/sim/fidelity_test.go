@@ -442,6 +442,7 @@ func lossyAdmission(t *testing.T) string {
 		edit  func(map[string]map[string]map[string]string)
 		extra string
 		dur   string // "": 2 s
+		pool  int64  // 0: the switch's default buffer
 	}
 	egress := func(th string) func(map[string]map[string]map[string]string) {
 		return func(doc map[string]map[string]map[string]string) {
@@ -455,23 +456,26 @@ func lossyAdmission(t *testing.T) string {
 			}
 		}
 	}
+	const mib32 = 32 << 20
+	timeout10 := "nic:\n  qp_timeout: 10\n"
 	rows := []row{
 		{what: "SONiC defaults: SN2700's 3,302,912-byte pools, egress lossy `dynamic_th: 3` (a queue may hold 8/9 of the free pool), ConnectX loss recovery"},
-		{what: "egress lossy `dynamic_th: 1` (2/3)", edit: egress("1")},
 		{what: "egress lossy `dynamic_th: 0` (1/2)", edit: egress("0")},
 		{what: "egress lossy `dynamic_th: -2` (1/5)", edit: egress("-2")},
 		{what: "egress lossy `dynamic_th: -4` (1/17)", edit: egress("-4")},
-		{what: "egress lossy `dynamic_th: 0`, `qp_timeout: 10` (a 4.2 ms timeout instead of 67 ms)", edit: egress("0"), extra: "nic:\n  qp_timeout: 10\n"},
-		{what: "pools of 32 MiB (a deep-buffer switch)", edit: pools(32 << 20)},
-		{what: "pools of 4 MiB", edit: pools(4 << 20)},
+		{what: "`qp_timeout: 10` (a 4.2 ms timeout instead of 67 ms)", extra: timeout10},
 		{what: "pools of 1 MiB", edit: pools(1 << 20)},
-		{what: "no egress limit, ingress lossy `dynamic_th: -3` (ns-3's switch)", edit: ns3Admission(true, 0)},
-		{what: "the same with ns-3's NIC: a NAK every 500 µs while a gap is open, no timeout (300 ms)", edit: ns3Admission(true, 0), extra: hpccLossyNIC, dur: "300ms"},
+		{what: "pools of 4 MiB", edit: pools(4 << 20)},
+		{what: "pools of 32 MiB (`buffer_pool_bytes`: a deep-buffer switch)", pool: mib32},
+		{what: "32 MiB, egress lossy `dynamic_th: 0`", pool: mib32, edit: egress("0")},
+		{what: "32 MiB, egress lossy `dynamic_th: 0`, `qp_timeout: 10`", pool: mib32, edit: egress("0"), extra: timeout10},
+		{what: "32 MiB, no egress limit, ingress lossy `dynamic_th: -3` (ns-3's switch)", pool: mib32, edit: ns3Admission(true, 0)},
+		{what: "the same with ns-3's NIC: a NAK every 500 µs while a gap is open, no timeout", pool: mib32, edit: ns3Admission(true, 0), extra: hpccLossyNIC, dur: "300ms"},
 	}
 	var b strings.Builder
-	b.WriteString("| set-up (5 m cables, seed 1, 2 s) | goodput, % of 100 Gb/s | flows done | drops (ingress / egress) | retransmits | queue peak, KB |\n|---|---|---|---|---|---|\n")
+	b.WriteString("| set-up (5 m cables, seed 1, 2 s unless it says otherwise) | goodput, % of 100 Gb/s | flows done | drops (ingress / egress) | retransmits | queue peak, KB |\n|---|---|---|---|---|---|\n")
 	for _, r := range rows {
-		l := benchLab(t, 0, 0)
+		l := benchLab(t, 0, r.pool)
 		if r.edit != nil {
 			editSONiC(t, l, "leaf1", r.edit)
 		}
