@@ -1,6 +1,12 @@
 package qos
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/labctl/labctl/orchestrator/lab"
+)
 
 // Each port speed gets the pool SONiC gives the Spectrum switch of that
 // speed, faster ports the largest.
@@ -60,5 +66,16 @@ func TestApplySizesPoolsBySwitch(t *testing.T) {
 	in.Buffer.SharedPoolBytes = 8 << 20
 	if got := pool(in, dev(100)); got != 8<<20 {
 		t.Errorf("lab-sized pool: %d, want %d", got, 8<<20)
+	}
+}
+
+// The lab spec's documentation of qos.buffer_pool_bytes lists the pool of
+// every assumed switch.
+func TestLabDocumentsEverySwitchBuffer(t *testing.T) {
+	doc := lab.KeyDocs["qos.buffer_pool_bytes"].Default
+	for _, b := range SwitchBuffers() {
+		if !strings.Contains(doc, fmt.Sprint(b.IngressPoolBytes)) {
+			t.Errorf("lab.KeyDocs[qos.buffer_pool_bytes] does not give %s's pool %d: %q", b.SKU, b.IngressPoolBytes, doc)
+		}
 	}
 }
