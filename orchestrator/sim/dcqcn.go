@@ -229,7 +229,12 @@ func (r *reactionPoint) onBytes(n int64) {
 
 // increase is one rate-increase event: fast recovery while max(T,BC) <= F,
 // hyper increase when min(T,BC) > F, additive increase otherwise; then RC
-// moves halfway to RT. Back at the maximum rate the limiter is released.
+// moves halfway to RT. Back at the maximum rate the limiter is released,
+// unless a CNP's cut is still due at the end of its monitor period: a flow
+// at line rate sends rpg_byte_reset bytes (32 KiB: 2.6 µs at 100G) well
+// within the 4 µs period after its first CNP, and releasing the limiter
+// then would drop the cut the CNP asked for, so a flow at line rate would
+// never be cut at all.
 func (r *reactionPoint) increase() {
 	f := r.p.f
 	top := r.maxRate()
@@ -244,8 +249,9 @@ func (r *reactionPoint) increase() {
 	r.rc = min((r.rt+r.rc)/2, top)
 	if r.rc >= top*(1-1e-9) {
 		r.rc, r.rt = top, top
-		r.limited = false
-		r.cnpSince = false
-		r.gen++ // stops the timer
+		if !r.cnpSince {
+			r.limited = false
+			r.gen++ // stops the timer
+		}
 	}
 }

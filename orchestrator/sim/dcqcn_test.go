@@ -207,6 +207,33 @@ func TestConnectXCuts(t *testing.T) {
 	}
 }
 
+// A flow at line rate sends a whole byte counter (32 KiB, 2.6 µs at 100G)
+// before the end of the monitor period that follows its first CNP: the
+// increase event must not release the limiter and drop the cut the CNP
+// asked for.
+func TestIncreaseBeforeFirstCutKeepsTheCut(t *testing.T) {
+	p := dcqcnToPs(ConnectXDCQCN())
+	rp := newReactionPoint(&p, 100_000)
+	const us = 1_000_000
+	_, at := rp.onCNP(10 * us)
+	rp.onBytes(p.byteCounter) // fast recovery at line rate: a no-op
+	if !rp.limited {
+		t.Fatal("an increase event before the first cut released the limiter")
+	}
+	gen := rp.gen
+	rp.onMonitor(at)
+	if rp.gen == gen || rp.rc > 60_000 {
+		t.Errorf("cut due at %d ps: rate %v Mb/s, want about half of line rate", at, rp.rc)
+	}
+	// Back at line rate with no CNP pending, the limiter is released.
+	for i := 0; i < 64 && rp.limited; i++ {
+		rp.onBytes(p.byteCounter)
+	}
+	if rp.limited || rp.rc != 100_000 {
+		t.Errorf("after recovering: limited %v at %v Mb/s, want released at line rate", rp.limited, rp.rc)
+	}
+}
+
 // α's update period grid: in a quiet stretch it decays once per period,
 // and a CNP raises it at the end of its period.
 func targetConnectXAlphaGrid(t *testing.T, page *targetPage) {
