@@ -15,6 +15,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/nic"
+	"github.com/labctl/labctl/orchestrator/specdoc"
 	"github.com/labctl/labctl/orchestrator/specyaml"
 )
 
@@ -862,45 +863,31 @@ var qosSweepDocs = map[string]string{
 // fields, the NIC's, then the lab's QoS.
 func SweepPaths() []SweepPath {
 	var out []SweepPath
-	typ := func(t reflect.Type) string {
-		if t.Kind() == reflect.Pointer {
-			t = t.Elem()
-		}
-		switch t.Kind() {
-		case reflect.Int, reflect.Int64:
-			return "integer"
-		case reflect.Float64:
-			return "number"
-		case reflect.Bool:
-			return "boolean"
-		}
-		return "string"
-	}
 	for _, k := range sweepableScenario {
 		t, _ := leafType(reflect.TypeOf(Spec{}), strings.Split(k, "."))
-		out = append(out, SweepPath{k, typ(t), KeyDocs[k].Doc})
+		out = append(out, SweepPath{k, specdoc.TypeName(t), KeyDocs[k].Doc})
 	}
 	for _, k := range leafPaths(reflect.TypeOf(Traffic{})) {
 		if k == "pattern" {
 			continue
 		}
 		t, _ := leafType(reflect.TypeOf(Traffic{}), []string{k})
-		out = append(out, SweepPath{"traffic[<i>]." + k, typ(t), "Traffic entry i (from 0): " + KeyDocs["traffic[]."+k].Doc})
+		out = append(out, SweepPath{"traffic[<i>]." + k, specdoc.TypeName(t), "Traffic entry i (from 0): " + KeyDocs["traffic[]."+k].Doc})
 	}
 	for _, k := range leafPaths(reflect.TypeOf(Fault{})) {
 		if k == "kind" {
 			continue
 		}
 		t, _ := leafType(reflect.TypeOf(Fault{}), []string{k})
-		out = append(out, SweepPath{"faults[<i>]." + k, typ(t), "Fault entry i (from 0): " + KeyDocs["faults[]."+k].Doc})
+		out = append(out, SweepPath{"faults[<i>]." + k, specdoc.TypeName(t), "Fault entry i (from 0): " + KeyDocs["faults[]."+k].Doc})
 	}
 	for _, k := range leafPaths(reflect.TypeOf(nic.Spec{})) {
 		t, _ := leafType(reflect.TypeOf(nic.Spec{}), strings.Split(k, "."))
-		out = append(out, SweepPath{"nic." + k, typ(t), "Over the lab's and the scenario's nic sections: " + KeyDocs["nic."+k].Doc})
+		out = append(out, SweepPath{"nic." + k, specdoc.TypeName(t), "Over the lab's and the scenario's nic sections: " + KeyDocs["nic."+k].Doc})
 	}
 	for _, k := range sweepableQoS {
 		t, _ := leafType(reflect.TypeOf(lab.QoSSpec{}), strings.Split(k, "."))
-		out = append(out, SweepPath{"qos." + k, typ(t), qosSweepDocs[k]})
+		out = append(out, SweepPath{"qos." + k, specdoc.TypeName(t), qosSweepDocs[k]})
 	}
 	return out
 }

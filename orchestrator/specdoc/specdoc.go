@@ -72,7 +72,7 @@ func Keys(t reflect.Type, docs Table) []Key {
 			}
 			path := prefix + name
 			inner, list := structOf(f.Type)
-			k := Key{Path: path, Type: typeName(f.Type), Entry: docs[path], Children: inner != nil}
+			k := Key{Path: path, Type: TypeName(f.Type), Entry: docs[path], Children: inner != nil}
 			out = append(out, k)
 			if inner != nil {
 				if list {
@@ -228,8 +228,9 @@ func structOf(t reflect.Type) (reflect.Type, bool) {
 	return nil, false
 }
 
-// typeName says what a value of t looks like in YAML.
-func typeName(t reflect.Type) string {
+// TypeName says what a value of t looks like in YAML ("integer",
+// "list of mappings", ...), as the spec references write it.
+func TypeName(t reflect.Type) string {
 	t = deref(t)
 	switch t.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
@@ -247,9 +248,9 @@ func typeName(t reflect.Type) string {
 		if e := deref(t.Elem()); e.Kind() == reflect.Struct {
 			return "list of mappings"
 		}
-		return "list of " + plural(typeName(t.Elem()))
+		return "list of " + plural(TypeName(t.Elem()))
 	case reflect.Map:
-		return fmt.Sprintf("mapping of %s to %s", typeName(t.Key()), typeName(t.Elem()))
+		return fmt.Sprintf("mapping of %s to %s", TypeName(t.Key()), TypeName(t.Elem()))
 	}
 	return t.Kind().String()
 }
