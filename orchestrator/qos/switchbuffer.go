@@ -30,7 +30,7 @@ type SwitchBuffer struct {
 
 // spectrumBuffers are the pools of sonic-buildimage's
 // device/mellanox/<platform>/<SKU>/buffers_defaults_t1.j2 at commit
-// 086b03bd70 (ingress_lossless_pool_size), fastest switch first last.
+// 086b03bd70 (ingress_lossless_pool_size), slowest switch first.
 var spectrumBuffers = []SwitchBuffer{
 	{Switch: "NVIDIA SN2700 (Spectrum)", SKU: "ACS-MSN2700", MaxSpeedGbps: 100, IngressPoolBytes: 3302912},
 	{Switch: "NVIDIA SN3700 (Spectrum-2)", SKU: "ACS-MSN3700", MaxSpeedGbps: 200, IngressPoolBytes: 11622400},
@@ -50,9 +50,6 @@ func SwitchBufferFor(speedGbps int) SwitchBuffer {
 	return spectrumBuffers[len(spectrumBuffers)-1]
 }
 
-// SwitchBuffers lists the assumed switches, slowest first.
-func SwitchBuffers() []SwitchBuffer { return append([]SwitchBuffer(nil), spectrumBuffers...) }
-
 // String names the switch and its pool.
 func (b SwitchBuffer) String() string {
 	return fmt.Sprintf("%s, %d-byte ingress pool (SONiC %s)", b.Switch, b.IngressPoolBytes, b.SKU)
@@ -61,28 +58,30 @@ func (b SwitchBuffer) String() string {
 // poolBytes is the ingress pool of dev: the intent's when the lab sizes
 // it, else the assumed switch's for dev's fastest data port.
 func (b BufferIntent) poolBytes(dev Device) int64 {
-	if b.SharedPoolBytes > 0 {
-		return b.SharedPoolBytes
-	}
 	fastest := 0
 	for _, p := range dev.Ports {
 		if p.Fabric {
 			fastest = max(fastest, p.SpeedGbps)
 		}
 	}
-	return SwitchBufferFor(fastest).IngressPoolBytes
+	return b.poolAt(fastest)
 }
 
 // PoolBytesFor is the ingress pool of a switch config that gives none (a
 // config without buffer pools): the intent's when the lab sizes it, else
 // the assumed switch's for the config's fastest port.
 func (b BufferIntent) PoolBytesFor(dc *DeviceConfig) int64 {
-	if b.SharedPoolBytes > 0 {
-		return b.SharedPoolBytes
-	}
 	fastest := 0
 	for _, p := range dc.Ports {
 		fastest = max(fastest, p.SpeedGbps)
 	}
-	return SwitchBufferFor(fastest).IngressPoolBytes
+	return b.poolAt(fastest)
+}
+
+// poolAt is the pool of a switch whose fastest port runs at fastestGbps.
+func (b BufferIntent) poolAt(fastestGbps int) int64 {
+	if b.SharedPoolBytes > 0 {
+		return b.SharedPoolBytes
+	}
+	return SwitchBufferFor(fastestGbps).IngressPoolBytes
 }

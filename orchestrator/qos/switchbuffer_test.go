@@ -73,7 +73,7 @@ func TestApplySizesPoolsBySwitch(t *testing.T) {
 // every assumed switch.
 func TestLabDocumentsEverySwitchBuffer(t *testing.T) {
 	doc := lab.KeyDocs["qos.buffer_pool_bytes"].Default
-	for _, b := range SwitchBuffers() {
+	for _, b := range spectrumBuffers {
 		if !strings.Contains(doc, fmt.Sprint(b.IngressPoolBytes)) {
 			t.Errorf("lab.KeyDocs[qos.buffer_pool_bytes] does not give %s's pool %d: %q", b.SKU, b.IngressPoolBytes, doc)
 		}
