@@ -166,11 +166,7 @@ func sweepChart(kind, title, xLabel, yUnit, source string, xs []string, lines []
 	c.h += c.bottom - 30
 	yMax := 0.0
 	for _, l := range lines {
-		for _, y := range l.Y {
-			if !math.IsNaN(y) {
-				yMax = math.Max(yMax, y)
-			}
-		}
+		yMax = maxOf(yMax, l.Y)
 	}
 	c.yMax, c.yStep = niceScale(yMax)
 	c.open()

@@ -32,6 +32,17 @@ func niceCeil(v float64) float64 {
 	return 10 * exp
 }
 
+// maxOf is the largest of m and the values that are numbers (a NaN is a
+// value a model does not compute).
+func maxOf(m float64, vs []float64) float64 {
+	for _, v := range vs {
+		if !math.IsNaN(v) {
+			m = math.Max(m, v)
+		}
+	}
+	return m
+}
+
 // niceScale picks a round tick step (1, 2 or 5 times a power of ten) and
 // the axis maximum as a whole number of steps, about five ticks for v.
 func niceScale(v float64) (max, step float64) {
@@ -149,11 +160,7 @@ func barChart(kind, title, yUnit, source string, series []string, groups []barGr
 	c.h += c.bottom - 30
 	maxV := 0.0
 	for _, g := range groups {
-		for _, v := range g.Values {
-			if !math.IsNaN(v) {
-				maxV = math.Max(maxV, v)
-			}
-		}
+		maxV = maxOf(maxV, g.Values)
 	}
 	c.yMax, c.yStep = niceScale(maxV)
 	c.open()
