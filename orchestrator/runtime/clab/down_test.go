@@ -72,11 +72,18 @@ destroy) echo "destroy of a half-deployed lab" >&2; exit ` + string(rune('0'+des
 inspect) echo '{}' ;;
 esac
 `
+	installContainerlab(t, dir, script)
+	return logPath
+}
+
+// installContainerlab writes script as dir/containerlab and puts dir
+// first on PATH for the test.
+func installContainerlab(t *testing.T, dir, script string) {
+	t.Helper()
 	if err := os.WriteFile(filepath.Join(dir, "containerlab"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
-	return logPath
 }
 
 // trappingContainerlab is a containerlab stand-in whose deploy behaves as
@@ -101,10 +108,7 @@ destroy) exit 0 ;;
 inspect) echo '{}' ;;
 esac
 `
-	if err := os.WriteFile(filepath.Join(dir, "containerlab"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	installContainerlab(t, dir, script)
 	return logPath
 }
 
