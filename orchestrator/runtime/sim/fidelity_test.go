@@ -268,9 +268,17 @@ func ns3Admission(lossy bool, poolBytes int64) func(map[string]map[string]map[st
 			}
 		}
 		if poolBytes > 0 {
-			for _, pool := range doc["BUFFER_POOL"] {
-				pool["size"] = fmt.Sprint(poolBytes)
-			}
+			allPools(poolBytes)(doc)
+		}
+	}
+}
+
+// allPools gives every buffer pool of a SONiC config the same size, as
+// the other simulators' one shared buffer.
+func allPools(size int64) func(map[string]map[string]map[string]string) {
+	return func(doc map[string]map[string]map[string]string) {
+		for _, pool := range doc["BUFFER_POOL"] {
+			pool["size"] = fmt.Sprint(size)
 		}
 	}
 }
@@ -461,13 +469,6 @@ func lossyAdmission(t *testing.T) string {
 			doc["BUFFER_PROFILE"]["egress_lossy_profile"]["dynamic_th"] = th
 		}
 	}
-	pools := func(size int64) func(map[string]map[string]map[string]string) {
-		return func(doc map[string]map[string]map[string]string) {
-			for _, p := range doc["BUFFER_POOL"] {
-				p["size"] = fmt.Sprint(size)
-			}
-		}
-	}
 	const mib32 = 32 << 20
 	timeout10 := "nic:\n  qp_timeout: 10\n"
 	rows := []row{
@@ -476,8 +477,8 @@ func lossyAdmission(t *testing.T) string {
 		{what: "egress lossy `dynamic_th: -2` (1/5)", edit: egress("-2")},
 		{what: "egress lossy `dynamic_th: -4` (1/17)", edit: egress("-4")},
 		{what: "`qp_timeout: 10` (a 4.2 ms timeout instead of 67 ms)", extra: timeout10},
-		{what: "pools of 1 MiB", edit: pools(1 << 20)},
-		{what: "pools of 4 MiB", edit: pools(4 << 20)},
+		{what: "pools of 1 MiB", edit: allPools(1 << 20)},
+		{what: "pools of 4 MiB", edit: allPools(4 << 20)},
 		{what: "pools of 32 MiB (`buffer_pool_bytes`: a deep-buffer switch)", pool: mib32},
 		{what: "32 MiB, egress lossy `dynamic_th: 0`", pool: mib32, edit: egress("0")},
 		{what: "32 MiB, egress lossy `dynamic_th: 0`, `qp_timeout: 10`", pool: mib32, edit: egress("0"), extra: timeout10},
