@@ -346,12 +346,14 @@ variants with each other; variants are named as the run names them.`,
 				}
 			} else {
 				tw := tabwriter.NewWriter(app.Out, 0, 4, 2, ' ', 0)
-				fmt.Fprintf(tw, "DEVICE\tFIELD\t%s\t%s\n", labelA, labelB)
+				fmt.Fprintf(tw, "DEVICE\tPORTS\tFIELD\t%s\t%s\n", labelA, labelB)
+				changes := 0
 				for _, d := range ds {
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", d.Device, d.Field, cfgDash(d.A), cfgDash(d.B))
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", d.Device, cfgDash(d.Port), d.Field, cfgDash(d.A), cfgDash(d.B))
+					changes += max(1, len(d.Ports))
 				}
 				tw.Flush()
-				fmt.Fprintf(app.Out, "%d differences\n", len(ds))
+				fmt.Fprintf(app.Out, "%d differences (%d port and device fields)\n", len(ds), changes)
 			}
 			if len(ds) > 0 {
 				return exitcode.Failedf("%s and %s differ in %d QoS fields", labelA, labelB, len(ds))

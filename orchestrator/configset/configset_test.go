@@ -103,8 +103,8 @@ func TestLoad(t *testing.T) {
 	if len(cfgs) != 2 || cfgs[0].Device != "leaf1" || cfgs[0].NOS != "sonic" || cfgs[1].Device != "leaf2" || cfgs[1].NOS != "eos" {
 		t.Fatalf("loaded %+v", cfgs)
 	}
-	if cfgs[0].SharedPoolBytes != 1000 {
-		t.Errorf("pool = %d", cfgs[0].SharedPoolBytes)
+	if cfgs[0].IngressPoolBytes() != 1000 {
+		t.Errorf("pool = %d", cfgs[0].IngressPoolBytes())
 	}
 	// With a NOS given, a directory yields only that NOS's files.
 	if only, err := Load([]string{dir}, "eos"); err != nil || len(only) != 1 || only[0].Device != "leaf2" {

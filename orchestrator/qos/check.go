@@ -3,6 +3,7 @@ package qos
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -64,12 +65,18 @@ func Problems(d *DeviceConfig) []Finding {
 			if q.Weight < 0 || q.Weight > 1000 {
 				add(p.Name, "use a scheduler weight of 1 to 100", "%s: weight %d is out of range", what, q.Weight)
 			}
-			if e := q.ECN; e != nil {
+			for kind, e := range map[string]*ECNConfig{"ECN": q.ECN, "WRED drop": q.Drop} {
+				if e == nil {
+					continue
+				}
 				if e.MinBytes < 0 || e.MaxBytes < 0 {
-					add(p.Name, "give ECN thresholds of 0 or more", "%s: ECN threshold min %d max %d%s is negative", what, e.MinBytes, e.MaxBytes, unitSuffix(e.Unit))
+					add(p.Name, "give WRED thresholds of 0 or more", "%s: %s threshold min %d max %d%s is negative", what, kind, e.MinBytes, e.MaxBytes, unitSuffix(e.Unit))
 				}
 				if e.Pmax < 0 || e.Pmax > 1 || math.IsNaN(e.Pmax) {
-					add(p.Name, "give a marking probability of 0 to 100 percent", "%s: ECN marking probability %g%% is out of range", what, e.Pmax*100)
+					add(p.Name, "give a probability of 0 to 100 percent", "%s: %s probability %g%% is out of range", what, kind, e.Pmax*100)
+				}
+				if kind == "WRED drop" && e.MinBytes >= e.MaxBytes {
+					add(p.Name, "set the WRED minimum threshold below the maximum", "%s: WRED drop min %d is not below max %d%s", what, e.MinBytes, e.MaxBytes, unitSuffix(e.Unit))
 				}
 			}
 			if q.Buffer != nil {
@@ -84,16 +91,43 @@ func Problems(d *DeviceConfig) []Finding {
 	return out
 }
 
-// unmodeled reports, once per device, the settings the simulator does not
-// model (QOS011), so that none is silently ignored.
-func (l *linter) unmodeled(d *DeviceConfig) {
-	list := d.Unmodeled
-	if len(list) == 0 {
-		return
+// notSimulated reports, once per device, the settings of the config that
+// the simulator does not run (QOS011), from the NOS's statement beside
+// each field, so that none is silently ignored.
+func (l *linter) notSimulated(d *DeviceConfig) {
+	// Fields that share a reason are named together.
+	type group struct {
+		why    string
+		fields []string
 	}
-	l.add(RuleSimIgnores, SevInfo, d.Device, "",
-		"nothing to fix: figures a run simulates do not depend on these settings",
-		"the simulator does not model: %s", strings.Join(list, "; "))
+	byUse := map[Use][]*group{}
+	for _, f := range d.Fields {
+		gs := byUse[f.Use]
+		i := slices.IndexFunc(gs, func(g *group) bool { return g.why == f.Why })
+		if i < 0 {
+			gs = append(gs, &group{why: f.Why})
+			i = len(gs) - 1
+			byUse[f.Use] = gs
+		}
+		gs[i].fields = append(gs[i].fields, f.Field)
+	}
+	text := func(gs []*group) string {
+		var parts []string
+		for _, g := range gs {
+			parts = append(parts, strings.Join(g.fields, ", ")+" ("+g.why+")")
+		}
+		return strings.Join(parts, "; ")
+	}
+	if gs := byUse[UseLint]; len(gs) > 0 {
+		l.add(RuleSimIgnores, SevInfo, d.Device, "",
+			"nothing to fix: lint checks these, and no simulated figure depends on them",
+			"checked by lint, not simulated: %s", text(gs))
+	}
+	if gs := byUse[UseIgnored]; len(gs) > 0 {
+		l.add(RuleSimIgnores, SevInfo, d.Device, "",
+			"nothing to fix unless you rely on them: see docs/config-fields.md",
+			"not read by lint or the simulator: %s", text(gs))
+	}
 }
 
 // portsDiffer flags, in bare files (no lab to compare with), a data port
@@ -115,7 +149,7 @@ func (l *linter) portsDiffer(d *DeviceConfig) {
 				strict = append(strict, q.Queue)
 			}
 		}
-		return fmt.Sprintf("pfc [%s] ecn on queues [%s] strict queues [%s]", FormatInts(p.PFCPriorities), FormatInts(ecn), FormatInts(strict))
+		return fmt.Sprintf("pfc [%s] lossless [%s] ecn on queues [%s] strict queues [%s] trust %s", FormatInts(p.PFCPriorities), FormatInts(losslessClasses(p)), FormatInts(ecn), FormatInts(strict), p.Trust)
 	}
 	count := map[string]int{}
 	for i := range d.Ports {
@@ -128,7 +162,7 @@ func (l *linter) portsDiffer(d *DeviceConfig) {
 		}
 	}
 	// Only a clear majority with QoS makes an odd one out.
-	if count[best]*3 < len(d.Ports)*2 || best == sig(&PortConfig{}) {
+	if count[best]*3 < len(d.Ports)*2 || best == sig(&PortConfig{Trust: d.Ports[0].Trust}) {
 		return
 	}
 	for i := range d.Ports {

@@ -3,6 +3,7 @@ package qos
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -28,26 +29,31 @@ type Port struct {
 	Fabric bool `json:"fabric"`
 }
 
-// DeviceConfig is the QoS configuration of one switch: what a renderer
-// writes and a parser reads back. It is concrete (per port, in bytes), so
-// two configs compare field by field.
+// DeviceConfig is the resolved QoS model of one switch: what the switch
+// does with its configuration, port by port, as the NOS's own software
+// resolves it (SONiC's orchagent into SAI objects, EOS's QoS agent). A NOS
+// parser reads its config into the NOS's typed tables and resolves them
+// into this model, naming every default it fills in (Defaults) and every
+// reference that does not resolve (Unresolved); a renderer writes it back
+// as the NOS's config. Lint, the simulator, reports, `config show` and
+// `config diff` read this model and nothing else, so they cannot disagree
+// about what a field means.
+//
+// It is concrete: per port, per traffic class and queue, in bytes, with
+// every map complete, so two configs compare field by field.
 type DeviceConfig struct {
 	Device string `json:"device"`
 	NOS    string `json:"nos,omitempty"`
-	// DSCPToTC is the device's DSCP map (the one most ports use).
-	DSCPToTC  map[int]int `json:"dscp_to_tc"`
-	TCToQueue map[int]int `json:"tc_to_queue"`
-	TCToPG    map[int]int `json:"tc_to_pg"`
-	// SharedPoolBytes is the ingress lossless pool size (0: not known).
-	SharedPoolBytes int64 `json:"shared_pool_bytes,omitempty"`
-	// Pools are the switch's buffer pools as its config gives them. A
-	// config without any (EOS CLI carries no buffer settings) leaves the
-	// buffer to the platform's defaults.
+	// Pools are the switch's buffer pools. A config without any (EOS CLI
+	// carries no buffer settings; a SONiC config without BUFFER_POOL) gets
+	// the assumed switch's, named in Defaults.
 	Pools []PoolConfig `json:"pools,omitempty"`
-	// PlatformBuffer says the pools are not the config's but the assumed
-	// platform's (EOS), so a lab's qos.buffer_pool_bytes resizes them.
+	// PlatformBuffer says the buffer (pools and profiles) is not the
+	// config's but the assumed platform's (EOS), so a lab's
+	// qos.buffer_pool_bytes resizes it.
 	PlatformBuffer bool `json:"platform_buffer,omitempty"`
-	// WatchdogPollMs is the PFC watchdog poll interval (0: not set).
+	// WatchdogPollMs is the PFC watchdog poll interval (0: no watchdog on
+	// any port).
 	WatchdogPollMs int `json:"watchdog_poll_ms,omitempty"`
 	// PeersKnown says Port.Peer and Port.Fabric come from the lab's fabric;
 	// for a bare config file they are guesses.
@@ -56,14 +62,78 @@ type DeviceConfig struct {
 	// Notes are what a parser could not resolve (a service-profile not in
 	// the files read, …); lint reports them as info.
 	Notes []string `json:"notes,omitempty"`
-	// Unmodeled lists settings the config holds that labctl's simulator
-	// does not model ("WRED_PROFILE yellow_min_threshold", "tx-queue
-	// shape rate"), so that lint can say so (QOS011) and none is
-	// silently ignored.
-	Unmodeled []string `json:"unmodeled,omitempty"`
+	// Defaults are the values the NOS applies where the config is silent
+	// (a port without a TC-to-queue map, a profile without a threshold),
+	// each with its source. They are part of what the switch does: the
+	// simulator runs them and `config show` marks them.
+	Defaults []Default `json:"defaults,omitempty"`
+	// Unresolved are references that name nothing (a QUEUE entry's
+	// wred_profile missing from WRED_PROFILE): the switch leaves the
+	// object without what it names, which Effect describes. Lint reports
+	// each as an error (QOS013).
+	Unresolved []Unresolved `json:"unresolved,omitempty"`
+	// DefaultPort is what the NOS gives a port its config does not name
+	// at all (every map and setting at its default); AttachTopology gives
+	// it to the lab's data ports missing from the files.
+	DefaultPort *PortConfig `json:"-"`
+	// Fields are the settings present in the config that the simulator
+	// does not run: checked by lint only, or ignored, each with why
+	// (from the NOS's statement beside each field of its tables). Lint
+	// lists them (QOS011), so that none is silently ignored.
+	Fields []FieldNote `json:"fields,omitempty"`
 }
 
-// PortConfig is one port's QoS.
+// Default is one value a NOS applies where the config says nothing.
+type Default struct {
+	// Field names the setting in the NOS's terms: "PORT_QOS_MAP
+	// pfc_to_queue_map", "interface qos trust".
+	Field string `json:"field"`
+	// Value is what applies, Source where it is documented.
+	Value  string `json:"value"`
+	Source string `json:"source"`
+	// Ports are the ports it applies to (none for a device-wide one).
+	Ports []string `json:"ports,omitempty"`
+	// Risky says RoCE depends on the setting, so leaving it to the NOS is
+	// worth a lint warning (QOS017).
+	Risky bool `json:"risky,omitempty"`
+}
+
+// Unresolved is one reference that names nothing.
+type Unresolved struct {
+	// Where is the referring entry ("BUFFER_PG|Ethernet0|3") and Field
+	// its field ("profile"); Ref is the name it gives and Table where the
+	// name should be defined.
+	Where string `json:"where"`
+	Field string `json:"field"`
+	Ref   string `json:"ref"`
+	Table string `json:"table"`
+	// Effect is what the switch does instead.
+	Effect string `json:"effect"`
+	// Ports are the ports whose QoS it changes.
+	Ports []string `json:"ports,omitempty"`
+}
+
+// FieldNote is a field present in a config that the simulator does not
+// run, with how labctl uses it.
+type FieldNote struct {
+	Field string `json:"field"` // "WRED_PROFILE yellow_min_threshold"
+	Use   Use    `json:"use"`
+	Why   string `json:"why"`
+}
+
+// Trust modes: which packet field classifies a port's ingress traffic.
+const (
+	// TrustDSCP classifies IP packets by DSCP (DSCPToTC).
+	TrustDSCP = "dscp"
+	// TrustCoS classifies by the 802.1p priority of tagged frames; untagged
+	// ones, as RoCE between routed ports, take the port's DefaultCoS.
+	TrustCoS = "cos"
+	// TrustNone gives every packet the class of the port's DefaultCoS.
+	TrustNone = "none"
+)
+
+// PortConfig is one port's resolved QoS: its maps (all complete, whoever
+// set them), PFC, queues and priority groups.
 type PortConfig struct {
 	Name      string `json:"name"`
 	SpeedGbps int    `json:"speed_gbps,omitempty"` // 0: not known
@@ -71,14 +141,37 @@ type PortConfig struct {
 	MTU       int    `json:"mtu,omitempty"`        // 0: not known
 	Peer      string `json:"peer,omitempty"`
 	Fabric    bool   `json:"fabric"`
-	// DSCPToTC is set only when the port uses a map other than the
-	// device's.
-	DSCPToTC map[int]int `json:"dscp_to_tc,omitempty"`
-	// PFCPriorities are the priorities with PFC enabled, sorted.
+	// Trust is TrustDSCP, TrustCoS or TrustNone.
+	Trust string `json:"trust"`
+	// DSCPToTC maps all 64 DSCPs to a traffic class (trust dscp);
+	// CoSToTC the 8 802.1p values (trust cos, and the DefaultCoS of
+	// untagged packets).
+	DSCPToTC   map[int]int `json:"dscp_to_tc"`
+	CoSToTC    map[int]int `json:"cos_to_tc,omitempty"`
+	DefaultCoS int         `json:"default_cos,omitempty"`
+	// TCToQueue is the egress queue of each traffic class when the port
+	// sends; TCToPG its ingress priority group when the port receives.
+	TCToQueue map[int]int `json:"tc_to_queue"`
+	TCToPG    map[int]int `json:"tc_to_pg"`
+	// PFCToQueue is the queue a PFC frame for priority p, received on this
+	// port, pauses (SONiC's MAP_PFC_PRIORITY_TO_QUEUE).
+	PFCToQueue map[int]int `json:"pfc_to_queue"`
+	// PFCPriorities are the priorities with PFC enabled, sorted. A PFC
+	// priority is its traffic class.
 	PFCPriorities []int         `json:"pfc_priorities"`
 	Watchdog      *PortWatchdog `json:"pfc_watchdog,omitempty"`
-	Queues        []QueueConfig `json:"queues"`
-	PGs           []PGConfig    `json:"pgs,omitempty"`
+	// Queues are the 8 egress queues; PGs the priority groups the port's
+	// traffic classes use, each with the buffer profile that applies.
+	Queues []QueueConfig `json:"queues"`
+	PGs    []PGConfig    `json:"pgs,omitempty"`
+	// Origins say where each map came from, by map name ("dscp_to_tc":
+	// "DSCP_TO_TC_MAP|AZURE via PORT_QOS_MAP|global").
+	Origins map[string]string `json:"origins,omitempty"`
+	// BufferUnknown says the files read hold no buffer tables at all
+	// (SONiC's QoS and buffer tables often come in separate files), so
+	// PGs and queue buffers are not known; lint does not judge them, and a
+	// lab gives the port the buffer labctl assumes (AttachTopology).
+	BufferUnknown bool `json:"buffer_unknown,omitempty"`
 }
 
 // PortWatchdog is the PFC watchdog of a port.
@@ -88,19 +181,101 @@ type PortWatchdog struct {
 	Action        string `json:"action"`
 }
 
-// QueueConfig is one egress queue's scheduling and marking.
+// QueueConfig is one egress queue's scheduling, WRED/ECN and admission.
 type QueueConfig struct {
 	Queue  int  `json:"queue"`
 	Strict bool `json:"strict"`
 	Weight int  `json:"weight,omitempty"` // DWRR weight or bandwidth percent
-	// ECN is nil when the queue does not mark.
+	// ECN is how the queue marks green (uncoloured) ECN-capable packets:
+	// nil when it does not.
 	ECN *ECNConfig `json:"ecn,omitempty"`
+	// Drop is how WRED drops green packets early (a WRED profile that does
+	// not mark green, EOS's random-detect drop): nil when it does not.
+	Drop *ECNConfig `json:"wred_drop,omitempty"`
+	// WRED is the rest of the queue's WRED profile (its name, yellow and
+	// red); nil when the queue has no profile or only green is known.
+	WRED *WREDProfile `json:"wred,omitempty"`
 	// Buffer is the queue's egress admission (SONiC's BUFFER_QUEUE
-	// profile); nil when the config gives none.
+	// profile, or the NOS's default).
 	Buffer *BufferProfile `json:"buffer,omitempty"`
+	// Origin says where the queue's scheduler, WRED and buffer came from.
+	Origin string `json:"origin,omitempty"`
 }
 
-// ECNConfig is a queue's ECN marking thresholds.
+// WREDProfile is the rest of a queue's WRED profile: its name and the
+// colours other than green. Green, the colour of every packet no policer
+// coloured (all simulated packets), is the queue's ECN (marked) or Drop
+// (dropped early), so each colour's thresholds are held once.
+type WREDProfile struct {
+	Name string `json:"name"`
+	// Yellow and Red are those colours' WRED, nil where it is disabled.
+	Yellow *WREDColour `json:"yellow,omitempty"`
+	Red    *WREDColour `json:"red,omitempty"`
+}
+
+// WREDColour is one colour's WRED: its thresholds, and whether it marks
+// ECN-capable packets (else it drops them early).
+type WREDColour struct {
+	ECNConfig
+	Mark bool `json:"mark"`
+}
+
+// MarksColour says whether a SONiC ECN mode (WRED_PROFILE ecn) marks,
+// rather than drops, a colour ("green", "yellow", "red").
+func MarksColour(mode, colour string) bool {
+	switch mode {
+	case "ecn_all":
+		return true
+	case "", "ecn_none":
+		return false
+	}
+	return strings.Contains(strings.TrimPrefix(mode, "ecn_"), colour)
+}
+
+// SetMarking makes the queue mark every colour at e, as labctl's own
+// profiles do (ECN_<min>_<max>_<pct>). A profile of the config's own whose
+// colours differ keeps its name and its yellow and red settings; only
+// green changes.
+func (q *QueueConfig) SetMarking(e ECNConfig) {
+	uniform := q.WRED == nil || q.ECN != nil && q.WRED.Yellow != nil && q.WRED.Red != nil &&
+		q.WRED.Yellow.ECNConfig == *q.ECN && q.WRED.Red.ECNConfig == *q.ECN && q.WRED.Yellow.Mark && q.WRED.Red.Mark
+	q.ECN = Ptr(e)
+	if !uniform {
+		return
+	}
+	name := fmt.Sprintf("ECN_%d_%d_%d", e.MinBytes, e.MaxBytes, int(math.Round(e.Pmax*100)))
+	if q.WRED != nil && !strings.HasPrefix(q.WRED.Name, "ECN_") && q.WRED.Name != "" {
+		name = q.WRED.Name
+	}
+	if e.Unit != "" {
+		name = ""
+	}
+	q.WRED = &WREDProfile{Name: name, Yellow: &WREDColour{ECNConfig: e, Mark: true}, Red: &WREDColour{ECNConfig: e, Mark: true}}
+}
+
+// ECNMode is SONiC's ecn field for a queue's WRED: the colours that mark.
+func (q *QueueConfig) ECNMode() string {
+	var marks []string
+	if q.ECN != nil {
+		marks = append(marks, "green")
+	}
+	if q.WRED != nil && q.WRED.Yellow != nil && q.WRED.Yellow.Mark {
+		marks = append(marks, "yellow")
+	}
+	if q.WRED != nil && q.WRED.Red != nil && q.WRED.Red.Mark {
+		marks = append(marks, "red")
+	}
+	switch len(marks) {
+	case 0:
+		return "ecn_none"
+	case 3:
+		return "ecn_all"
+	}
+	return "ecn_" + strings.Join(marks, "_")
+}
+
+// ECNConfig is a queue's WRED thresholds for one colour: marking (ECN) or
+// early drop.
 type ECNConfig struct {
 	MinBytes int64   `json:"min_bytes"`
 	MaxBytes int64   `json:"max_bytes"`
@@ -111,12 +286,19 @@ type ECNConfig struct {
 	Unit string `json:"unit,omitempty"`
 }
 
-// PGConfig is one ingress priority group's buffer: a lossless PG (PFC
-// headroom, XOFF/XON) or a lossy one.
+// PGConfig is one ingress priority group's buffer: a lossless profile
+// (PFC headroom, XOFF/XON: see LosslessProfile) or a lossy one.
 type PGConfig struct {
-	PG       int  `json:"pg"`
-	Lossless bool `json:"lossless"`
+	PG int `json:"pg"`
 	BufferProfile
+	// Origin is where the profile came from ("BUFFER_PG|Ethernet0|3", or
+	// the default that applies).
+	Origin string `json:"origin,omitempty"`
+	// Assumed says the profile is not in the files read: the NOS makes
+	// one (SONiC's buffer manager creates a PFC priority's lossless PG
+	// from the SKU's tables), and labctl assumes the one it renders for
+	// the port (AttachTopology, for a lab).
+	Assumed bool `json:"assumed,omitempty"`
 }
 
 // BufferProfile is the admission a switch applies to one ingress priority
@@ -186,6 +368,21 @@ func (d *DeviceConfig) Pool(name string) *PoolConfig {
 	return nil
 }
 
+// IngressPoolBytes is the size of the ingress pool lossless PGs draw on
+// (ingress_lossless_pool, else the first ingress pool; 0 when the config
+// has none).
+func (d *DeviceConfig) IngressPoolBytes() int64 {
+	if pl := d.Pool(IngressLosslessPool); pl != nil {
+		return pl.SizeBytes
+	}
+	for _, pl := range d.Pools {
+		if pl.Type == "ingress" {
+			return pl.SizeBytes
+		}
+	}
+	return 0
+}
+
 // Port returns the port config by name.
 func (d *DeviceConfig) Port(name string) *PortConfig {
 	for i := range d.Ports {
@@ -194,14 +391,6 @@ func (d *DeviceConfig) Port(name string) *PortConfig {
 		}
 	}
 	return nil
-}
-
-// DSCPMap returns the DSCP map a port uses.
-func (p *PortConfig) DSCPMap(d *DeviceConfig) map[int]int {
-	if p.DSCPToTC != nil {
-		return p.DSCPToTC
-	}
-	return d.DSCPToTC
 }
 
 // Queue returns the queue config, or nil.
@@ -225,7 +414,8 @@ func (p *PortConfig) PG(pg int) *PGConfig {
 }
 
 // Sort puts ports, queues and PGs in a stable order (ports by NOS
-// interface number, so Ethernet4 before Ethernet12).
+// interface number, so Ethernet4 before Ethernet12), and the lists of
+// defaults and unresolved references by what they name.
 func (d *DeviceConfig) Sort() {
 	sort.SliceStable(d.Ports, func(i, j int) bool { return PortLess(d.Ports[i].Name, d.Ports[j].Name) })
 	for i := range d.Ports {
@@ -235,6 +425,31 @@ func (d *DeviceConfig) Sort() {
 		sort.Slice(p.Queues, func(a, b int) bool { return p.Queues[a].Queue < p.Queues[b].Queue })
 		sort.Slice(p.PGs, func(a, b int) bool { return p.PGs[a].PG < p.PGs[b].PG })
 	}
+	for i := range d.Defaults {
+		sortPorts(d.Defaults[i].Ports)
+	}
+	sort.SliceStable(d.Defaults, func(i, j int) bool {
+		a, b := d.Defaults[i], d.Defaults[j]
+		if a.Field != b.Field {
+			return a.Field < b.Field
+		}
+		return a.Value < b.Value
+	})
+	for i := range d.Unresolved {
+		sortPorts(d.Unresolved[i].Ports)
+	}
+	sort.SliceStable(d.Unresolved, func(i, j int) bool {
+		a, b := d.Unresolved[i], d.Unresolved[j]
+		if a.Where != b.Where {
+			return PortLess(a.Where, b.Where)
+		}
+		return a.Field < b.Field
+	})
+	sort.SliceStable(d.Fields, func(i, j int) bool { return d.Fields[i].Field < d.Fields[j].Field })
+}
+
+func sortPorts(ps []string) {
+	sort.SliceStable(ps, func(i, j int) bool { return PortLess(ps[i], ps[j]) })
 }
 
 // PortLess orders interface names by their text with embedded numbers
@@ -272,21 +487,23 @@ func leadingNumber(s string) (int, string) {
 	return n, s[i:]
 }
 
+// IdentityMap is n -> n for the 8 traffic classes, priorities and queues.
+func IdentityMap() map[int]int {
+	m := make(map[int]int, NumTC)
+	for i := range NumTC {
+		m[i] = i
+	}
+	return m
+}
+
 // Apply turns the lab intent into one switch's config. Ports that are not
 // Fabric get no QoS. Speeds must be known: a port without one is an error
 // naming it, because headroom and ECN thresholds scale with speed.
 func Apply(in Intent, dev Device) (DeviceConfig, error) {
-	dc := DeviceConfig{
-		Device:     dev.Name,
-		DSCPToTC:   maps.Clone(in.DSCPToTC),
-		TCToQueue:  maps.Clone(in.TCToQueue),
-		TCToPG:     maps.Clone(in.TCToPG),
-		PeersKnown: true,
-	}
+	dc := DeviceConfig{Device: dev.Name, PeersKnown: true}
 	// The buffer is the ASIC's whether or not PFC is on: pools and lossy
 	// admission always, lossless PGs only with PFC.
-	dc.SharedPoolBytes = in.Buffer.poolBytes(dev)
-	dc.Pools = pools(dc.SharedPoolBytes)
+	dc.Pools = pools(in.Buffer.poolBytes(dev))
 	if in.PFC.Enabled && in.Watchdog.Enabled {
 		dc.WatchdogPollMs = in.Buffer.WatchdogPollMs
 	}
@@ -308,7 +525,11 @@ func Apply(in Intent, dev Device) (DeviceConfig, error) {
 		}
 		pc := PortConfig{
 			Name: p.Name, SpeedGbps: p.SpeedGbps, CableM: cable, MTU: in.MTU,
-			Peer: p.Peer, Fabric: true, PFCPriorities: []int{},
+			Peer: p.Peer, Fabric: true, PFCPriorities: []int{}, Trust: TrustDSCP,
+			DSCPToTC: maps.Clone(in.DSCPToTC), TCToQueue: maps.Clone(in.TCToQueue), TCToPG: maps.Clone(in.TCToPG),
+			// PFC priority n pauses traffic class n, which sits in
+			// TCToQueue[n].
+			PFCToQueue: maps.Clone(in.TCToQueue),
 		}
 		if in.PFC.Enabled {
 			pc.PFCPriorities = slices.Clone(in.LosslessPriorities)
@@ -329,7 +550,7 @@ func Apply(in Intent, dev Device) (DeviceConfig, error) {
 			}
 			if in.ECN.Enabled && losslessQueues[q] {
 				kmin, kmax := in.ECN.ECNThresholds(p.SpeedGbps)
-				qc.ECN = &ECNConfig{MinBytes: kmin, MaxBytes: kmax, Pmax: in.ECN.Pmax}
+				qc.SetMarking(ECNConfig{MinBytes: kmin, MaxBytes: kmax, Pmax: in.ECN.Pmax})
 			}
 			if in.PFC.Enabled && losslessQueues[q] {
 				qc.Buffer = Ptr(EgressLosslessProfile())
@@ -352,7 +573,7 @@ func Apply(in Intent, dev Device) (DeviceConfig, error) {
 			if lossless[pg] {
 				hr := HeadroomBytes(p.SpeedGbps, in.MTU, cable, in.Buffer.ResponseBits)
 				xon := int64(2 * in.MTU)
-				pc.PGs = append(pc.PGs, PGConfig{PG: pg, Lossless: true, BufferProfile: BufferProfile{
+				pc.PGs = append(pc.PGs, PGConfig{PG: pg, BufferProfile: BufferProfile{
 					Profile: LosslessPGProfileName(p.SpeedGbps, cable), Pool: IngressLosslessPool,
 					XoffBytes: Ptr(hr), XonBytes: Ptr(xon), SizeBytes: Ptr(hr + xon),
 					XonOffsetBytes: Ptr(int64(in.Buffer.XonOffsetBytes)), DynamicTh: Ptr(in.Buffer.DynamicTh),
@@ -379,7 +600,7 @@ func sizeEgressLossless(in Intent, dev Device, dc *DeviceConfig) {
 	if pl == nil {
 		return
 	}
-	total := dc.SharedPoolBytes
+	total := dc.IngressPoolBytes()
 	lossy := Val(EgressLossyProfile().SizeBytes)
 	for _, p := range dev.Ports {
 		if !p.Fabric {
@@ -427,18 +648,56 @@ func (d *DeviceConfig) LosslessPriorities() []int {
 	return slices.Sorted(maps.Keys(set))
 }
 
-// LosslessDSCPs infers the DSCPs that travel lossless on a port: those
-// whose TC is a PFC-enabled priority.
-func (d *DeviceConfig) LosslessDSCPs(p *PortConfig) []int {
+// LosslessDSCPs infers the DSCPs that travel lossless into a port: those
+// whose traffic class is lossless there (Class).
+func (p *PortConfig) LosslessDSCPs() []int {
 	var out []int
-	m := p.DSCPMap(d)
 	for dscp := range 64 {
-		tc, ok := m[dscp]
-		if ok && slices.Contains(p.PFCPriorities, tc) {
+		if p.Class(p.TCOf(dscp)).Lossless {
 			out = append(out, dscp)
 		}
 	}
 	return out
+}
+
+// CommonMap returns the map most of the device's ports use (by pick),
+// ties to the first port's; nil without ports. Renderers of NOSes with one
+// map per switch write it, and name the ports that differ.
+func (d *DeviceConfig) CommonMap(pick func(*PortConfig) map[int]int) map[int]int {
+	count := map[string]int{}
+	first := map[string]map[int]int{}
+	var order []string
+	for i := range d.Ports {
+		m := pick(&d.Ports[i])
+		k := FormatMap(m)
+		if _, ok := first[k]; !ok {
+			first[k] = m
+			order = append(order, k)
+		}
+		count[k]++
+	}
+	best := ""
+	for _, k := range order {
+		if best == "" || count[k] > count[best] {
+			best = k
+		}
+	}
+	if best == "" {
+		return nil
+	}
+	return first[best]
+}
+
+// FormatMap renders a small int map as "0:1 1:0 3:3", keys ascending.
+func FormatMap(m map[int]int) string {
+	var b strings.Builder
+	for i, k := range slices.Sorted(maps.Keys(m)) {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%d:%d", k, m[k])
+	}
+	return b.String()
 }
 
 // FormatInts renders a sorted int list as "3,4".

@@ -8,22 +8,52 @@ import (
 	"strings"
 )
 
-// Difference is one intent-level difference between two config sets.
+// Difference is one difference between two config sets in the model's
+// terms: a device field, or a port field on one or more ports of a device.
 // A and B are "" when the field is absent on that side.
 type Difference struct {
 	Device string `json:"device"`
-	Field  string `json:"field"`
-	A      string `json:"a"`
-	B      string `json:"b"`
+	// Port is the port ("" for a device field), or the ranges of the
+	// ports the same change is on ("Ethernet0-60"); Ports lists them.
+	Port  string   `json:"port,omitempty"`
+	Ports []string `json:"ports,omitempty"`
+	Field string   `json:"field"`
+	A     string   `json:"a"`
+	B     string   `json:"b"`
+}
+
+// String is "leaf1 Ethernet0-60 priority.3.lossless: true -> false".
+func (d Difference) String() string {
+	where := d.Device
+	if d.Port != "" {
+		where += " " + d.Port
+	}
+	return fmt.Sprintf("%s %s: %s -> %s", where, d.Field, orDash(d.A), orDash(d.B))
 }
 
 // Diff compares two config sets device by device (matched by name) and
-// field by field, in the intent's terms (a DSCP mapping, a port's PFC
-// priorities, a queue's ECN thresholds), not as text. A device present on
-// one side only is one difference with field "device".
+// field by field in the model's terms (a port's trust mode, a traffic
+// class's PG, whether a priority is lossless, a queue's ECN thresholds),
+// not as text. A change made the same way on several ports of a device is
+// one Difference naming them ("Ethernet0-60 priority.3.lossless: true ->
+// false"). A device present on one side only is one difference with field
+// "device".
 func Diff(a, b []DeviceConfig) []Difference {
-	am := map[string]*DeviceConfig{}
-	bm := map[string]*DeviceConfig{}
+	am := map[string]Settings{}
+	bm := map[string]Settings{}
+	for i := range a {
+		am[a[i].Device] = Summarize(&a[i])
+	}
+	for i := range b {
+		bm[b[i].Device] = Summarize(&b[i])
+	}
+	return DiffSettings(slices.Collect(maps.Values(am)), slices.Collect(maps.Values(bm)))
+}
+
+// DiffSettings is Diff on summaries (what run records keep).
+func DiffSettings(a, b []Settings) []Difference {
+	am := map[string]*Settings{}
+	bm := map[string]*Settings{}
 	for i := range a {
 		am[a[i].Device] = &a[i]
 	}
@@ -39,50 +69,203 @@ func Diff(a, b []DeviceConfig) []Difference {
 	}
 	var out []Difference
 	for _, n := range slices.Sorted(maps.Keys(names)) {
-		da, db := am[n], bm[n]
+		sa, sb := am[n], bm[n]
 		switch {
-		case da == nil:
+		case sa == nil:
 			out = append(out, Difference{Device: n, Field: "device", B: "present"})
 			continue
-		case db == nil:
+		case sb == nil:
 			out = append(out, Difference{Device: n, Field: "device", A: "present"})
 			continue
 		}
-		fa, fb := Flatten(da), Flatten(db)
-		keys := map[string]bool{}
-		for k := range fa {
-			keys[k] = true
+		out = append(out, diffDevice(n, sa, sb)...)
+	}
+	return out
+}
+
+// diffDevice compares one device's summaries, grouping each port field's
+// changes by (from, to) over the ports they are on.
+func diffDevice(dev string, a, b *Settings) []Difference {
+	fa, fb := a.expand(), b.expand()
+	order := a.Ports
+	for _, p := range b.Ports {
+		if !slices.Contains(order, p) {
+			order = append(order, p)
 		}
-		for k := range fb {
-			keys[k] = true
+	}
+	fields := map[string]bool{}
+	for k := range fa {
+		fields[k] = true
+	}
+	for k := range fb {
+		fields[k] = true
+	}
+	ks := slices.Collect(maps.Keys(fields))
+	slices.SortFunc(ks, func(x, y string) int { return compareFields(x, y) })
+	var out []Difference
+	for _, f := range ks {
+		va, vb := fa[f], fb[f]
+		if _, port := va[""]; port || func() bool { _, ok := vb[""]; return ok }() {
+			if va[""] != vb[""] {
+				out = append(out, Difference{Device: dev, Field: f, A: va[""], B: vb[""]})
+			}
+			continue
 		}
-		ks := slices.Collect(maps.Keys(keys))
-		slices.SortFunc(ks, func(x, y string) int {
-			if PortLess(x, y) {
-				return -1
+		type change struct{ a, b string }
+		groups := map[change][]string{}
+		var seen []change
+		for _, p := range order {
+			x, y := va[p], vb[p]
+			if x == y {
+				continue
 			}
-			if PortLess(y, x) {
-				return 1
+			c := change{x, y}
+			if _, ok := groups[c]; !ok {
+				seen = append(seen, c)
 			}
-			return 0
-		})
-		for _, k := range ks {
-			if fa[k] != fb[k] {
-				out = append(out, Difference{Device: n, Field: k, A: fa[k], B: fb[k]})
+			groups[c] = append(groups[c], p)
+		}
+		for _, c := range seen {
+			ps := groups[c]
+			d := Difference{Device: dev, Field: f, A: c.a, B: c.b, Port: PortRanges(ps, order)}
+			if len(ps) > 1 {
+				d.Ports = ps
+			}
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// compareFields orders fields with embedded numbers numerically.
+func compareFields(x, y string) int {
+	switch {
+	case PortLess(x, y):
+		return -1
+	case PortLess(y, x):
+		return 1
+	}
+	return 0
+}
+
+// Settings is one switch's resolved QoS as flat fields, each port field
+// grouped over the ports that share its value: what `config diff`
+// compares, and small enough for every run record to keep (regress says
+// which field changed between a baseline and a run).
+type Settings struct {
+	Device string `json:"device"`
+	// Ports are the switch's ports in order; a group names them by
+	// index ranges.
+	Ports  []string  `json:"ports"`
+	Fields []Setting `json:"fields"`
+}
+
+// Setting is one field's value: a device field (Runs empty) or a port
+// field's value on the ports in Runs, [first, last] index pairs into
+// Settings.Ports.
+type Setting struct {
+	Field string   `json:"field"`
+	Value string   `json:"value"`
+	Runs  [][2]int `json:"runs,omitempty"`
+}
+
+// Summarize flattens a device config into Settings.
+func Summarize(d *DeviceConfig) Settings {
+	s := Settings{Device: d.Device, Fields: []Setting{}}
+	for _, p := range d.Ports {
+		s.Ports = append(s.Ports, p.Name)
+	}
+	dev, ports := flatten(d)
+	for _, k := range slices.SortedFunc(maps.Keys(dev), compareFields) {
+		s.Fields = append(s.Fields, Setting{Field: k, Value: dev[k]})
+	}
+	fields := map[string]bool{}
+	for _, pm := range ports {
+		for k := range pm {
+			fields[k] = true
+		}
+	}
+	for _, k := range slices.SortedFunc(maps.Keys(fields), compareFields) {
+		byValue := map[string][][2]int{}
+		var values []string
+		for i := range d.Ports {
+			v, ok := ports[i][k]
+			if !ok {
+				continue
+			}
+			runs, seen := byValue[v]
+			if !seen {
+				values = append(values, v)
+			}
+			if n := len(runs); n > 0 && runs[n-1][1] == i-1 {
+				runs[n-1][1] = i
+			} else {
+				runs = append(runs, [2]int{i, i})
+			}
+			byValue[v] = runs
+		}
+		for _, v := range values {
+			s.Fields = append(s.Fields, Setting{Field: k, Value: v, Runs: byValue[v]})
+		}
+	}
+	return s
+}
+
+// expand turns settings back into field -> port -> value ("" for a device
+// field).
+func (s *Settings) expand() map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for _, f := range s.Fields {
+		m := out[f.Field]
+		if m == nil {
+			m = map[string]string{}
+			out[f.Field] = m
+		}
+		if len(f.Runs) == 0 {
+			m[""] = f.Value
+			continue
+		}
+		for _, r := range f.Runs {
+			for i := r[0]; i <= r[1] && i < len(s.Ports); i++ {
+				if i >= 0 {
+					m[s.Ports[i]] = f.Value
+				}
 			}
 		}
 	}
 	return out
 }
 
-// Flatten turns a device config into field -> value, with field names such
-// as "dscp_to_tc.26", "port.Ethernet0.pfc_priorities" and
-// "port.Ethernet0.queue.3.ecn.min_bytes". Unknown (zero) values are left
-// out so that a file that does not say something does not differ from one
-// that says it is unknown.
-func Flatten(d *DeviceConfig) map[string]string {
+// flatten turns a device config into device fields and, per port, port
+// fields, with names such as "pool.ingress_lossless_pool.size_bytes",
+// "trust", "dscp_to_tc.26", "priority.3.lossless" (the class view:
+// PortConfig.Class), "queue.3.ecn" and "pg.3.xoff_bytes". Unknown (zero)
+// values are left out so that a file that does not say something does not
+// differ from one that says it is unknown.
+func flatten(d *DeviceConfig) (map[string]string, []map[string]string) {
+	dev := map[string]string{}
+	if d.WatchdogPollMs != 0 {
+		dev["watchdog_poll_ms"] = strconv.Itoa(d.WatchdogPollMs)
+	}
+	for _, pl := range d.Pools {
+		pp := "pool." + pl.Name + "."
+		dev[pp+"type"] = pl.Type
+		dev[pp+"mode"] = pl.Mode
+		dev[pp+"size_bytes"] = strconv.FormatInt(pl.SizeBytes, 10)
+		if pl.HeadroomPoolBytes != nil {
+			dev[pp+"headroom_pool_bytes"] = strconv.FormatInt(*pl.HeadroomPoolBytes, 10)
+		}
+	}
+	ports := make([]map[string]string, len(d.Ports))
+	for i := range d.Ports {
+		ports[i] = flattenPort(&d.Ports[i])
+	}
+	return dev, ports
+}
+
+func flattenPort(p *PortConfig) map[string]string {
 	f := map[string]string{}
-	put := func(k string, v string) {
+	put := func(k, v string) {
 		if v != "" {
 			f[k] = v
 		}
@@ -92,72 +275,88 @@ func Flatten(d *DeviceConfig) map[string]string {
 			f[k] = strconv.FormatInt(v, 10)
 		}
 	}
-	for k, v := range d.DSCPToTC {
-		put(fmt.Sprintf("dscp_to_tc.%d", k), strconv.Itoa(v))
-	}
-	for k, v := range d.TCToQueue {
-		put(fmt.Sprintf("tc_to_queue.%d", k), strconv.Itoa(v))
-	}
-	for k, v := range d.TCToPG {
-		put(fmt.Sprintf("tc_to_pg.%d", k), strconv.Itoa(v))
-	}
-	num("shared_pool_bytes", d.SharedPoolBytes)
-	num("watchdog_poll_ms", int64(d.WatchdogPollMs))
-	for _, p := range d.Ports {
-		pre := "port." + p.Name + "."
-		f[pre+"pfc_priorities"] = "[" + FormatInts(p.PFCPriorities) + "]"
-		num(pre+"speed_gbps", int64(p.SpeedGbps))
-		num(pre+"cable_m", int64(p.CableM))
-		num(pre+"mtu", int64(p.MTU))
-		for k, v := range p.DSCPToTC {
-			put(fmt.Sprintf("%sdscp_to_tc.%d", pre, k), strconv.Itoa(v))
+	putMap := func(name string, m map[int]int) {
+		for k, v := range m {
+			f[fmt.Sprintf("%s.%d", name, k)] = strconv.Itoa(v)
 		}
-		if w := p.Watchdog; w != nil {
-			put(pre+"pfc_watchdog", fmt.Sprintf("detection=%dms restoration=%dms action=%s", w.DetectionMs, w.RestorationMs, w.Action))
+	}
+	num("speed_gbps", int64(p.SpeedGbps))
+	num("cable_m", int64(p.CableM))
+	num("mtu", int64(p.MTU))
+	put("trust", p.Trust)
+	putMap("dscp_to_tc", p.DSCPToTC)
+	if p.Trust != TrustDSCP && p.Trust != "" {
+		putMap("cos_to_tc", p.CoSToTC)
+		f["default_cos"] = strconv.Itoa(p.DefaultCoS)
+	}
+	putMap("tc_to_queue", p.TCToQueue)
+	putMap("tc_to_pg", p.TCToPG)
+	putMap("pfc_to_queue", p.PFCToQueue)
+	f["pfc_priorities"] = "[" + FormatInts(p.PFCPriorities) + "]"
+	for tc := range NumTC {
+		f[fmt.Sprintf("priority.%d.lossless", tc)] = strconv.FormatBool(p.Class(tc).Lossless)
+	}
+	if w := p.Watchdog; w != nil {
+		put("pfc_watchdog", fmt.Sprintf("detection=%dms restoration=%dms action=%s", w.DetectionMs, w.RestorationMs, w.Action))
+	} else {
+		put("pfc_watchdog", "off")
+	}
+	for _, q := range p.Queues {
+		qp := fmt.Sprintf("queue.%d.", q.Queue)
+		if q.Strict {
+			put(qp+"scheduler", "strict")
 		} else {
-			put(pre+"pfc_watchdog", "off")
+			put(qp+"scheduler", fmt.Sprintf("weight %d", q.Weight))
 		}
-		for _, q := range p.Queues {
-			qp := fmt.Sprintf("%squeue.%d.", pre, q.Queue)
-			if q.Strict {
-				put(qp+"scheduler", "strict")
-			} else {
-				put(qp+"scheduler", fmt.Sprintf("weight %d", q.Weight))
-			}
-			if e := q.ECN; e != nil {
-				unit := e.Unit
-				if unit == "" {
-					unit = "bytes"
-				}
-				put(qp+"ecn", fmt.Sprintf("min=%d max=%d %s pmax=%s", e.MinBytes, e.MaxBytes, unit, strconv.FormatFloat(e.Pmax, 'g', -1, 64)))
-			} else {
-				put(qp+"ecn", "off")
+		put(qp+"ecn", wredText(q.ECN, "off"))
+		if q.Drop != nil {
+			put(qp+"wred_drop", wredText(q.Drop, "off"))
+		}
+		// Yellow and red are named only where they differ from green (a
+		// profile that treats every colour alike is its green).
+		if w := q.WRED; w != nil {
+			same := func(c *WREDColour) bool { return c != nil && q.ECN != nil && c.Mark && c.ECNConfig == *q.ECN }
+			if !same(w.Yellow) || !same(w.Red) {
+				put(qp+"wred_yellow", colourText(w.Yellow))
+				put(qp+"wred_red", colourText(w.Red))
 			}
 		}
-		for _, pg := range p.PGs {
-			pp := fmt.Sprintf("%spg.%d.", pre, pg.PG)
-			put(pp+"lossless", strconv.FormatBool(pg.Lossless))
-			profileFields(pp, pg.BufferProfile, put)
-		}
-		for _, q := range p.Queues {
-			if q.Buffer != nil {
-				profileFields(fmt.Sprintf("%squeue.%d.buffer.", pre, q.Queue), *q.Buffer, put)
-			}
+		if q.Buffer != nil {
+			profileFields(qp+"buffer.", *q.Buffer, put)
 		}
 	}
-	for _, pl := range d.Pools {
-		pp := "pool." + pl.Name + "."
-		put(pp+"type", pl.Type)
-		put(pp+"mode", pl.Mode)
-		put(pp+"size_bytes", strconv.FormatInt(pl.SizeBytes, 10))
-		optNum(pp+"headroom_pool_bytes", pl.HeadroomPoolBytes, put)
+	for _, pg := range p.PGs {
+		profileFields(fmt.Sprintf("pg.%d.", pg.PG), pg.BufferProfile, put)
 	}
 	return f
+}
+
+func wredText(e *ECNConfig, none string) string {
+	if e == nil {
+		return none
+	}
+	unit := e.Unit
+	if unit == "" {
+		unit = "bytes"
+	}
+	return fmt.Sprintf("min=%d max=%d %s pmax=%s", e.MinBytes, e.MaxBytes, unit, strconv.FormatFloat(e.Pmax, 'g', -1, 64))
+}
+
+func colourText(c *WREDColour) string {
+	if c == nil {
+		return "off"
+	}
+	verb := "drop"
+	if c.Mark {
+		verb = "mark"
+	}
+	return verb + " " + wredText(&c.ECNConfig, "")
 }
 
 // profileFields flattens a buffer profile; a field the config sets to 0
 // shows as 0, one it leaves out not at all.
 func profileFields(pre string, b BufferProfile, put func(k, v string)) {
+	put(pre+"profile", b.Profile)
 	put(pre+"pool", b.Pool)
 	optNum(pre+"size_bytes", b.SizeBytes, put)
 	optNum(pre+"static_th_bytes", b.StaticThBytes, put)
@@ -175,29 +374,30 @@ func optNum(k string, v *int64, put func(k, v string)) {
 	}
 }
 
-// DiffGroup is one change found on several ports or devices: the same
-// field (ports named "*") going from the same A to the same B.
+// DiffGroup is one change found on several devices: the same field going
+// from the same A to the same B, on Count ports (or devices, for a
+// device's field) in all.
 type DiffGroup struct {
-	Field string `json:"field"`
-	A     string `json:"a"`
-	B     string `json:"b"`
-	// Count is how many ports (for a port field) or devices it is on.
+	Field   string   `json:"field"`
+	A       string   `json:"a"`
+	B       string   `json:"b"`
 	Count   int      `json:"count"`
 	Devices []string `json:"devices"`
 }
 
-// GroupDiff summarises differences: a change made on every port of a
-// fabric (a swept Kmin) is one line, not one per port. Groups keep the
-// order of their first difference.
+// GroupDiff summarises differences over devices: a change made on every
+// port of a fabric (a swept Kmin) is one line, not one per switch. Port
+// fields are named "port.*.<field>". Groups keep the order of their first
+// difference.
 func GroupDiff(ds []Difference) []DiffGroup {
 	var out []DiffGroup
 	at := map[[3]string]int{}
 	for _, d := range ds {
 		field := d.Field
-		if rest, ok := strings.CutPrefix(field, "port."); ok {
-			if _, after, ok := strings.Cut(rest, "."); ok {
-				field = "port.*." + after
-			}
+		n := 1
+		if d.Port != "" {
+			field = "port.*." + d.Field
+			n = max(1, len(d.Ports))
 		}
 		key := [3]string{field, d.A, d.B}
 		i, ok := at[key]
@@ -207,7 +407,7 @@ func GroupDiff(ds []Difference) []DiffGroup {
 			out = append(out, DiffGroup{Field: field, A: d.A, B: d.B})
 		}
 		g := &out[i]
-		g.Count++
+		g.Count += n
 		if !slices.Contains(g.Devices, d.Device) {
 			g.Devices = append(g.Devices, d.Device)
 		}
@@ -215,18 +415,12 @@ func GroupDiff(ds []Difference) []DiffGroup {
 	return out
 }
 
-// FormatDiff renders differences as aligned text lines.
+// FormatDiff renders differences as lines, one per change.
 func FormatDiff(ds []Difference) string {
 	var b strings.Builder
 	for _, d := range ds {
-		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\n", d.Device, d.Field, orDash(d.A), orDash(d.B))
+		b.WriteString(d.String())
+		b.WriteByte('\n')
 	}
 	return b.String()
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }

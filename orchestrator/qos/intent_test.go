@@ -156,7 +156,7 @@ func TestVariants(t *testing.T) {
 					}
 					headroom := false
 					for _, pg := range p.PGs {
-						headroom = headroom || (pg.Lossless && pg.XoffBytes != nil)
+						headroom = headroom || LosslessProfile(&pg.BufferProfile)
 					}
 					if (p.Watchdog != nil) != pfc || headroom != pfc {
 						t.Errorf("ecn=%v pfc=%v: %s %s watchdog/headroom present=%v/%v", ecn, pfc, d.Device, p.Name, p.Watchdog != nil, headroom)
@@ -249,7 +249,7 @@ func TestEgressLosslessPoolIsTheWholeBuffer(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, dc := range cfgs {
-			admitted := dc.SharedPoolBytes
+			admitted := dc.IngressPoolBytes()
 			for _, p := range dc.Ports {
 				for _, pg := range p.PGs {
 					admitted += Val(pg.SizeBytes)

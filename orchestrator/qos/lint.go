@@ -18,14 +18,21 @@ const (
 	SevInfo    Severity = "info"
 )
 
-// Finding is one lint result.
+// Finding is one lint result: one cause, on one device, on every port it
+// affects.
 type Finding struct {
 	Rule     string   `json:"rule"`
 	Severity Severity `json:"severity"`
 	Device   string   `json:"device,omitempty"`
-	Port     string   `json:"port,omitempty"`
-	Message  string   `json:"message"`
-	Fix      string   `json:"fix,omitempty"`
+	// Port is the port, or for a cause found on several ports their
+	// ranges ("Ethernet0-60"); Ports then lists them one by one.
+	Port  string   `json:"port,omitempty"`
+	Ports []string `json:"ports,omitempty"`
+	// Where names the config entry behind the finding when there is one
+	// ("WRED_PROFILE|ECN_819200_3276800_20", "interface Ethernet1").
+	Where   string `json:"where,omitempty"`
+	Message string `json:"message"`
+	Fix     string `json:"fix,omitempty"`
 }
 
 // Rule describes one lint rule. IDs are stable: scripts and suppressions
@@ -52,6 +59,13 @@ const (
 	RuleInvalidValue      = "QOS010"
 	RuleSimIgnores        = "QOS011"
 	RulePortDiffers       = "QOS012"
+	RuleUnresolved        = "QOS013"
+	RuleLosslessPG        = "QOS014"
+	RuleWREDDropLossless  = "QOS015"
+	RulePFCQueueMap       = "QOS016"
+	RuleDefaultRelied     = "QOS017"
+	RuleIntentDrift       = "QOS018"
+	RuleRouting           = "QOS019"
 )
 
 // Rules lists the lint rules.
@@ -59,38 +73,53 @@ func Rules() []Rule {
 	return []Rule{
 		{RuleParseNote, "parse-note", SevInfo, "something the parser could not resolve"},
 		{RulePFCOffLossless, "pfc-off-lossless", SevError, "PFC is off for a lossless priority on a data port"},
-		{RuleDSCPMapMismatch, "dscp-map-mismatch", SevError, "DSCP->TC maps differ between devices or ports"},
-		{RuleRoCEDSCPLossy, "roce-dscp-lossy", SevError, "the RoCE DSCP does not map to a lossless traffic class"},
+		{RuleDSCPMapMismatch, "dscp-map-mismatch", SevError, "DSCPs reach lossless classes on some ports and not others, or other traffic shares RoCE's lossless class"},
+		{RuleRoCEDSCPLossy, "roce-dscp-lossy", SevError, "the RoCE DSCP does not reach a lossless traffic class (its map or the port's trust mode)"},
 		{RuleECNThresholds, "ecn-thresholds", SevError, "ECN Kmin not below Kmax (error), or Kmax above the PFC XOFF point (warning)"},
-		{RuleECNLosslessQueue, "ecn-lossless-queue", SevWarning, "ECN marks lossy queues but not the lossless queue"},
+		{RuleECNLosslessQueue, "ecn-lossless-queue", SevWarning, "the queue of a lossless class does not mark ECN while ECN is in use"},
 		{RuleHeadroomShort, "headroom-short", SevError, "PFC headroom is less than link speed, MTU and cable length need"},
 		{RuleCNPPriority, "cnp-priority", SevWarning, "CNPs are neither on a strict queue nor weighted above RoCE data"},
 		{RuleWatchdogOff, "pfc-watchdog-off", SevWarning, "a port with PFC has no PFC watchdog"},
-		{RuleLinkLosslessMatch, "link-lossless-mismatch", SevError, "the two ends of a link enable PFC on different priorities"},
+		{RuleLinkLosslessMatch, "link-lossless-mismatch", SevError, "the two ends of a link differ in PFC priorities, lossless classes or RoCE's class"},
 		{RuleInvalidValue, "invalid-value", SevError, "a threshold, probability or buffer profile no switch or simulator can take"},
-		{RuleSimIgnores, "not-simulated", SevInfo, "settings in the config that the simulator does not model"},
-		{RulePortDiffers, "port-differs", SevWarning, "in bare files, a port whose QoS differs from most of its siblings"},
+		{RuleSimIgnores, "not-simulated", SevInfo, "settings in the config that the simulator does not run (lint only, or ignored)"},
+		{RulePortDiffers, "port-differs", SevWarning, "a port whose QoS differs from most of its siblings, or a switch from the other switches of its role"},
+		{RuleUnresolved, "unresolved-reference", SevError, "a config entry names a map, profile or scheduler the config does not define"},
+		{RuleLosslessPG, "lossless-pg-missing", SevError, "a priority has PFC but its priority group has no lossless buffer profile (no xoff): it drops instead of pausing"},
+		{RuleWREDDropLossless, "wred-drop-lossless", SevError, "the queue of a lossless class drops packets early (WRED without ECN marking)"},
+		{RulePFCQueueMap, "pfc-queue-map", SevError, "a PFC frame for a lossless priority pauses a queue other than the one its class leaves by"},
+		{RuleDefaultRelied, "nos-default", SevWarning, "a setting RoCE depends on is left to the NOS's default"},
+		{RuleIntentDrift, "intent-drift", SevWarning, "a setting of a RoCE class (lossless or CNP) differs from the lab's QoS intent"},
+		{RuleRouting, "routing-design", SevWarning, "the underlay's routing design lets traffic take paths that can form PFC deadlocks"},
 	}
 }
 
 // LintOptions tells Lint what the lab means. Intent is nil for bare files;
 // then RoCEDSCP and CNPDSCP (if set) say which DSCPs the traffic uses.
 type LintOptions struct {
-	Intent   *Intent
+	Intent *Intent
+	// Devices are the lab's switches (with Intent): lint compares each
+	// config's RoCE classes with what the intent renders for them.
+	Devices  []Device
 	RoCEDSCP *int
 	CNPDSCP  *int
 	// AssumedMTU sizes headroom when neither the port nor the intent
 	// gives an MTU; 0 means 4096 (RoCE's largest path MTU).
 	AssumedMTU int
+	// Routing are findings about the underlay's routing design (the
+	// fabric's, from the caller), reported as QOS019 warnings.
+	Routing []string
 }
 
 // Lint checks device configs and returns findings sorted by device, port
-// and rule.
+// and rule, one per cause: a cause found on many ports of a device is one
+// finding naming them.
 func Lint(cfgs []DeviceConfig, opt LintOptions) []Finding {
 	l := &linter{opt: opt, cfgs: cfgs}
 	l.run()
-	sort.SliceStable(l.out, func(i, j int) bool {
-		a, b := l.out[i], l.out[j]
+	out := groupFindings(l.out, cfgs)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
 		if a.Device != b.Device {
 			return a.Device < b.Device
 		}
@@ -99,12 +128,23 @@ func Lint(cfgs []DeviceConfig, opt LintOptions) []Finding {
 		}
 		return a.Rule < b.Rule
 	})
-	return l.out
+	return out
 }
 
 // HasErrors says whether any finding is an error.
 func HasErrors(fs []Finding) bool {
 	return slices.ContainsFunc(fs, func(f Finding) bool { return f.Severity == SevError })
+}
+
+// Count returns the number of findings of a severity.
+func Count(fs []Finding, sev Severity) int {
+	n := 0
+	for _, f := range fs {
+		if f.Severity == sev {
+			n++
+		}
+	}
+	return n
 }
 
 type linter struct {
@@ -115,6 +155,75 @@ type linter struct {
 
 func (l *linter) add(rule string, sev Severity, dev, port, fix, format string, a ...any) {
 	l.out = append(l.out, Finding{Rule: rule, Severity: sev, Device: dev, Port: port, Message: fmt.Sprintf(format, a...), Fix: fix})
+}
+
+func (l *linter) addAt(rule string, sev Severity, dev, port, where, fix, format string, a ...any) {
+	l.out = append(l.out, Finding{Rule: rule, Severity: sev, Device: dev, Port: port, Where: where, Message: fmt.Sprintf(format, a...), Fix: fix})
+}
+
+// groupFindings merges the findings of one cause (same rule, severity,
+// device, entry, message and fix) on several ports into one.
+func groupFindings(fs []Finding, cfgs []DeviceConfig) []Finding {
+	order := map[string][]string{}
+	for i := range cfgs {
+		for _, p := range cfgs[i].Ports {
+			order[cfgs[i].Device] = append(order[cfgs[i].Device], p.Name)
+		}
+	}
+	type key struct {
+		rule, dev, where, msg, fix string
+		sev                        Severity
+	}
+	var out []Finding
+	at := map[key]int{}
+	for _, f := range fs {
+		if f.Port == "" {
+			out = append(out, f)
+			continue
+		}
+		// The same entry on each port ("BUFFER_PG|Ethernet0|3") is one
+		// cause: its port reads "*".
+		f.Where = portless(f.Where, f.Port)
+		k := key{f.Rule, f.Device, f.Where, f.Message, f.Fix, f.Severity}
+		i, ok := at[k]
+		if !ok {
+			at[k] = len(out)
+			f.Ports = []string{f.Port}
+			out = append(out, f)
+			continue
+		}
+		if !slices.Contains(out[i].Ports, f.Port) {
+			out[i].Ports = append(out[i].Ports, f.Port)
+		}
+	}
+	for i := range out {
+		f := &out[i]
+		switch len(f.Ports) {
+		case 0:
+		case 1:
+			f.Ports = nil
+		default:
+			sortPorts(f.Ports)
+			f.Port = PortRanges(f.Ports, order[f.Device])
+		}
+	}
+	return out
+}
+
+// portless replaces a port's name in a table key with "*":
+// "BUFFER_PG|Ethernet0|3" -> "BUFFER_PG|*|3".
+func portless(where, port string) string {
+	if where == "" {
+		return ""
+	}
+	parts := strings.Split(where, "|")
+	for i, p := range parts {
+		if p == port || strings.HasPrefix(p, port+" ") {
+			parts[i] = "*" + strings.TrimPrefix(p, port)
+		}
+	}
+	w := strings.Join(parts, "|")
+	return strings.ReplaceAll(w, "interface "+port, "interface *")
 }
 
 // lossless returns the priorities that should be lossless on a device:
@@ -144,24 +253,51 @@ func (l *linter) lossless(d *DeviceConfig) []int {
 	return sets[best]
 }
 
+// roceDSCP is the DSCP RoCE data uses: the intent's, the option's, or nil
+// for bare files without one.
+func (l *linter) roceDSCP() *int {
+	if l.opt.Intent != nil {
+		r := l.opt.Intent.RoCEDSCP
+		return &r
+	}
+	return l.opt.RoCEDSCP
+}
+
+func (l *linter) cnpDSCP() int {
+	switch {
+	case l.opt.Intent != nil:
+		return l.opt.Intent.CNPDSCP
+	case l.opt.CNPDSCP != nil:
+		return *l.opt.CNPDSCP
+	}
+	return 48
+}
+
 func (l *linter) run() {
-	l.dscpMaps()
-	l.roceDSCP()
+	l.lossyDSCPs()
+	l.roce()
 	l.links()
-	for i := range l.cfgs {
-		for _, n := range l.cfgs[i].Notes {
-			l.add(RuleParseNote, SevInfo, l.cfgs[i].Device, "", "", "%s", n)
-		}
+	l.siblings()
+	l.intentDrift()
+	for _, r := range l.opt.Routing {
+		l.add(RuleRouting, SevWarning, "", "", "give the spines of each tier one ASN (RFC 7938), so that eBGP's AS-path loop prevention keeps valley paths out", "%s", r)
 	}
 	for i := range l.cfgs {
 		d := &l.cfgs[i]
+		for _, n := range d.Notes {
+			l.add(RuleParseNote, SevInfo, d.Device, "", "", "%s", n)
+		}
 		l.out = append(l.out, Problems(d)...)
-		l.unmodeled(d)
+		l.unresolved(d)
+		l.defaults(d)
+		l.notSimulated(d)
 		l.portsDiffer(d)
 		lossless := l.lossless(d)
 		for j := range d.Ports {
 			p := &d.Ports[j]
 			l.pfcOff(d, p, lossless)
+			l.losslessPG(d, p)
+			l.pfcQueueMap(d, p)
 			l.ecn(d, p, lossless)
 			l.headroom(d, p)
 			l.cnp(d, p, lossless)
@@ -183,95 +319,119 @@ func (l *linter) pfcOff(d *DeviceConfig, p *PortConfig, lossless []int) {
 	}
 	if len(missing) > 0 {
 		l.add(RulePFCOffLossless, SevError, d.Device, p.Name,
-			fmt.Sprintf("enable PFC on priority %s of %s", FormatInts(missing), p.Name),
+			fmt.Sprintf("enable PFC on priority %s (SONiC: PORT_QOS_MAP pfc_enable; EOS: priority-flow-control priority N no-drop)", FormatInts(missing)),
 			"PFC is off for lossless priority %s (enabled: [%s])", FormatInts(missing), FormatInts(p.PFCPriorities))
 	}
 }
 
-// QOS002
-func (l *linter) dscpMaps() {
-	var ref *DeviceConfig
+// QOS014: a PFC priority whose PG cannot pause.
+func (l *linter) losslessPG(d *DeviceConfig, p *PortConfig) {
+	if p.BufferUnknown {
+		return
+	}
+	for _, pr := range p.PFCPriorities {
+		c := p.Class(pr)
+		if c.Lossless {
+			continue
+		}
+		what, where := "no buffer profile", ""
+		if g := c.PGConfig; g != nil {
+			where = g.Origin
+			what = "the profile " + orDash(g.Profile)
+			if g.XoffBytes != nil {
+				what += " with xoff 0"
+			} else {
+				what += ", which has no xoff"
+			}
+		}
+		l.addAt(RuleLosslessPG, SevError, d.Device, p.Name, where,
+			fmt.Sprintf("give PG %d a lossless profile (SONiC: BUFFER_PG|<port>|%d -> a pg_lossless_<speed>_<cable>_profile with xoff at least the headroom the link needs)", c.PG, c.PG),
+			"priority %d has PFC on, but its PG %d has %s: the switch cannot pause it and drops instead", pr, c.PG, what)
+	}
+}
+
+// QOS016: a PFC frame must pause the queue its priority's class uses.
+func (l *linter) pfcQueueMap(d *DeviceConfig, p *PortConfig) {
+	for _, pr := range p.PFCPriorities {
+		c := p.Class(pr)
+		if c.PausedQueue == c.Queue {
+			continue
+		}
+		l.addAt(RulePFCQueueMap, SevError, d.Device, p.Name, p.Origins["pfc_to_queue"],
+			fmt.Sprintf("map PFC priority %d to queue %d (SONiC: MAP_PFC_PRIORITY_TO_QUEUE)", pr, c.Queue),
+			"a PFC frame for priority %d received here pauses queue %d, but TC%d leaves by queue %d: the port keeps sending into a receiver that asked it to stop", pr, c.PausedQueue, pr, c.Queue)
+	}
+}
+
+// QOS002: which DSCPs reach lossless classes. With a lab's intent, a DSCP
+// other than RoCE's in a lossless class shares RoCE's pauses (warning);
+// for bare files, ports whose lossless DSCPs differ from the majority's
+// are an error.
+func (l *linter) lossyDSCPs() {
+	roce := l.roceDSCP()
+	if l.opt.Intent != nil {
+		for i := range l.cfgs {
+			d := &l.cfgs[i]
+			for j := range d.Ports {
+				p := &d.Ports[j]
+				if !p.Fabric {
+					continue
+				}
+				var extra []int
+				for _, x := range p.LosslessDSCPs() {
+					if x != *roce {
+						extra = append(extra, x)
+					}
+				}
+				if len(extra) > 0 && p.Trust == TrustDSCP {
+					l.addAt(RuleDSCPMapMismatch, SevWarning, d.Device, p.Name, p.Origins["dscp_to_tc"],
+						fmt.Sprintf("map DSCP %s to a lossy traffic class, or make them part of the lab's QoS intent", FormatInts(extra)),
+						"DSCP %s also reach a lossless class: their traffic shares RoCE's PFC pauses and headroom", FormatInts(extra))
+				}
+			}
+		}
+		return
+	}
+	count := map[string]int{}
+	total := 0
 	for i := range l.cfgs {
-		d := &l.cfgs[i]
-		if len(d.DSCPToTC) == 0 {
-			continue
+		for j := range l.cfgs[i].Ports {
+			count[FormatInts(l.cfgs[i].Ports[j].LosslessDSCPs())]++
+			total++
 		}
-		if ref == nil {
-			ref = d
-			continue
+	}
+	best := ""
+	for _, k := range slices.Sorted(maps.Keys(count)) {
+		if count[k] > count[best] {
+			best = k
 		}
-		if diff := mapDiff(ref.DSCPToTC, d.DSCPToTC); diff != "" {
-			l.add(RuleDSCPMapMismatch, SevError, d.Device, "",
-				"use one DSCP->TC map on every switch (labctl config render writes the lab's)",
-				"DSCP->TC map differs from %s's: %s", ref.Device, diff)
-		}
+	}
+	if best == "" || count[best]*2 <= total {
+		return
 	}
 	for i := range l.cfgs {
 		d := &l.cfgs[i]
 		for j := range d.Ports {
 			p := &d.Ports[j]
-			if p.DSCPToTC == nil {
-				continue
-			}
-			if diff := mapDiff(d.DSCPToTC, p.DSCPToTC); diff != "" {
-				l.add(RuleDSCPMapMismatch, SevError, d.Device, p.Name,
-					"apply the device's DSCP->TC map to this port too",
-					"port DSCP->TC map differs from the device's: %s", diff)
+			if got := FormatInts(p.LosslessDSCPs()); got != best {
+				l.addAt(RuleDSCPMapMismatch, SevError, d.Device, p.Name, p.Origins["dscp_to_tc"],
+					"give every port the same DSCP map, PFC priorities and lossless PG profiles",
+					"lossless DSCPs [%s] differ from the [%s] of most ports", got, best)
 			}
 		}
 	}
 }
 
-// mapDiff lists up to 8 keys whose values differ, as "dscp 26: 1 vs 3".
-func mapDiff(a, b map[int]int) string {
-	keys := map[int]bool{}
-	for k := range a {
-		keys[k] = true
-	}
-	for k := range b {
-		keys[k] = true
-	}
-	var parts []string
-	n := 0
-	for _, k := range slices.Sorted(maps.Keys(keys)) {
-		va, oka := a[k]
-		vb, okb := b[k]
-		if oka == okb && va == vb {
-			continue
-		}
-		n++
-		if len(parts) < 8 {
-			parts = append(parts, fmt.Sprintf("dscp %d: %s vs %s", k, optInt(va, oka), optInt(vb, okb)))
-		}
-	}
-	if n > len(parts) {
-		parts = append(parts, fmt.Sprintf("and %d more", n-len(parts)))
-	}
-	return strings.Join(parts, ", ")
-}
-
-func optInt(v int, ok bool) string {
-	if !ok {
-		return "unmapped"
-	}
-	return fmt.Sprintf("tc%d", v)
-}
-
-// QOS003
-func (l *linter) roceDSCP() {
-	roce := l.opt.RoCEDSCP
-	if l.opt.Intent != nil {
-		r := l.opt.Intent.RoCEDSCP
-		roce = &r
-	}
+// QOS003: the RoCE DSCP must reach a lossless class on every data port;
+// for bare files without a RoCE DSCP, say which DSCPs are lossless.
+func (l *linter) roce() {
+	roce := l.roceDSCP()
 	if roce == nil {
-		// A bare file: say which DSCPs are lossless so the user can check
-		// their RoCE traffic class against it.
 		for i := range l.cfgs {
 			d := &l.cfgs[i]
 			set := map[int]bool{}
 			for j := range d.Ports {
-				for _, x := range d.LosslessDSCPs(&d.Ports[j]) {
+				for _, x := range d.Ports[j].LosslessDSCPs() {
 					set[x] = true
 				}
 			}
@@ -292,16 +452,18 @@ func (l *linter) roceDSCP() {
 		}
 		for j := range d.Ports {
 			p := &d.Ports[j]
-			m := p.DSCPMap(d)
-			tc, ok := m[*roce]
-			if !ok || len(m) == 0 {
-				l.add(RuleRoCEDSCPLossy, SevError, d.Device, p.Name,
-					fmt.Sprintf("map DSCP %d to traffic class %d", *roce, lossless[0]),
-					"RoCE DSCP %d is not in the DSCP->TC map", *roce)
+			if !p.Fabric {
 				continue
 			}
-			if !slices.Contains(lossless, tc) {
-				l.add(RuleRoCEDSCPLossy, SevError, d.Device, p.Name,
+			tc := p.TCOf(*roce)
+			switch {
+			case p.Trust != TrustDSCP:
+				l.addAt(RuleRoCEDSCPLossy, SevError, d.Device, p.Name, p.Origins["trust"],
+					"trust DSCP on the port (EOS: qos trust dscp)",
+					"the port trusts %s, not DSCP: RoCE (untagged, DSCP %d) takes default CoS %d and TC%d, which is not lossless (lossless: %s)",
+					p.Trust, *roce, p.DefaultCoS, tc, FormatInts(lossless))
+			case !slices.Contains(lossless, tc):
+				l.addAt(RuleRoCEDSCPLossy, SevError, d.Device, p.Name, p.Origins["dscp_to_tc"],
 					fmt.Sprintf("map DSCP %d to traffic class %d", *roce, lossless[0]),
 					"RoCE DSCP %d maps to TC%d, which is not lossless (lossless: %s)", *roce, tc, FormatInts(lossless))
 			}
@@ -309,26 +471,12 @@ func (l *linter) roceDSCP() {
 	}
 }
 
-// losslessQueues returns the egress queues of the port's PFC priorities,
-// or of the intent's lossless priorities when the port has no PFC.
-func losslessQueues(d *DeviceConfig, prios []int) []int {
-	set := map[int]bool{}
-	for _, tc := range prios {
-		q, ok := d.TCToQueue[tc]
-		if !ok {
-			q = tc
-		}
-		set[q] = true
-	}
-	return slices.Sorted(maps.Keys(set))
-}
-
-// QOS004 and QOS005
+// QOS004, QOS005 and QOS015, on the queues of the port's lossless classes.
 func (l *linter) ecn(d *DeviceConfig, p *PortConfig, lossless []int) {
 	trigger := int64(0)
-	for _, pg := range p.PGs {
-		if pg.Lossless && pg.DynamicTh != nil && d.SharedPoolBytes > 0 {
-			trigger = XoffTriggerBytes(d.SharedPoolBytes, *pg.DynamicTh)
+	for _, pr := range lossless {
+		if g := p.Class(pr).PGConfig; g != nil && LosslessProfile(&g.BufferProfile) {
+			trigger = l.xoffTrigger(d, g)
 			break
 		}
 	}
@@ -340,12 +488,12 @@ func (l *linter) ecn(d *DeviceConfig, p *PortConfig, lossless []int) {
 		}
 		anyECN = true
 		if e.MinBytes >= e.MaxBytes {
-			l.add(RuleECNThresholds, SevError, d.Device, p.Name,
+			l.addAt(RuleECNThresholds, SevError, d.Device, p.Name, wredWhere(&q),
 				"set Kmin below Kmax so that marking ramps up with the queue",
 				"queue %d: ECN Kmin %d is not below Kmax %d%s", q.Queue, e.MinBytes, e.MaxBytes, unitSuffix(e.Unit))
 		}
 		if e.Unit == "" && trigger > 0 && e.MaxBytes > trigger {
-			l.add(RuleECNThresholds, SevWarning, d.Device, p.Name,
+			l.addAt(RuleECNThresholds, SevWarning, d.Device, p.Name, wredWhere(&q),
 				fmt.Sprintf("lower Kmax below %d bytes or enlarge the shared buffer", trigger),
 				"queue %d: ECN Kmax %d bytes is above the PFC XOFF point (%d bytes): PFC pauses before ECN marks fully", q.Queue, e.MaxBytes, trigger)
 		}
@@ -354,26 +502,68 @@ func (l *linter) ecn(d *DeviceConfig, p *PortConfig, lossless []int) {
 	if len(prios) == 0 {
 		prios = lossless
 	}
+	queues := map[int][]int{}
+	for _, pr := range prios {
+		c := p.Class(pr)
+		queues[c.Queue] = append(queues[c.Queue], pr)
+	}
+	for _, q := range slices.Sorted(maps.Keys(queues)) {
+		qc := p.Queue(q)
+		if qc != nil && qc.Drop != nil {
+			l.addAt(RuleWREDDropLossless, SevError, d.Device, p.Name, wredWhere(qc),
+				"make the queue's WRED mark ECN instead of dropping (SONiC: WRED_PROFILE ecn ecn_all; EOS: random-detect ecn, no random-detect drop)",
+				"queue %d carries lossless TC%s but drops packets early (WRED from %d bytes, without ECN marking): lossless traffic is lost", q, FormatInts(queues[q]), qc.Drop.MinBytes)
+		}
+	}
 	wantECN := anyECN || (l.opt.Intent != nil && l.opt.Intent.ECN.Enabled)
 	if !wantECN {
 		return
 	}
-	for _, q := range losslessQueues(d, prios) {
+	for _, q := range slices.Sorted(maps.Keys(queues)) {
 		qc := p.Queue(q)
-		if qc == nil || qc.ECN == nil {
-			if !anyECN {
-				// Nothing on this port marks: the config is an ECN-off
-				// variant of a lab whose intent has ECN on.
-				l.add(RuleECNLosslessQueue, SevWarning, d.Device, p.Name,
-					fmt.Sprintf("enable ECN marking on queue %d, or lint with --ecn off if these configs are the ECN-off variant on purpose", q),
-					"the lab's QoS intent has ECN on, but no queue of this port marks ECN (lossless queue %d included)", q)
-				continue
-			}
-			l.add(RuleECNLosslessQueue, SevWarning, d.Device, p.Name,
-				fmt.Sprintf("enable ECN marking on queue %d (DCQCN needs marks on the RoCE queue)", q),
-				"lossless queue %d does not mark ECN while ECN is in use", q)
+		if qc != nil && qc.ECN != nil {
+			continue
 		}
+		if !anyECN {
+			// Nothing on this port marks: the config is an ECN-off
+			// variant of a lab whose intent has ECN on.
+			l.add(RuleECNLosslessQueue, SevWarning, d.Device, p.Name,
+				fmt.Sprintf("enable ECN marking on queue %d, or lint with --ecn off if these configs are the ECN-off variant on purpose", q),
+				"the lab's QoS intent has ECN on, but no queue of this port marks ECN (queue %d of lossless TC%s included)", q, FormatInts(queues[q]))
+			continue
+		}
+		why := "no WRED profile"
+		if qc != nil && qc.WRED != nil {
+			why = "its WRED profile " + qc.WRED.Name + " does not mark green packets"
+		}
+		l.addAt(RuleECNLosslessQueue, SevWarning, d.Device, p.Name, wredWhere(qc),
+			fmt.Sprintf("enable ECN marking on queue %d (DCQCN needs marks on the RoCE queue)", q),
+			"queue %d of lossless TC%s does not mark ECN (%s) while ECN is in use", q, FormatInts(queues[q]), why)
 	}
+}
+
+// xoffTrigger is the ingress occupancy at which one congested PG pauses.
+func (l *linter) xoffTrigger(d *DeviceConfig, g *PGConfig) int64 {
+	a := d.Admit(&g.BufferProfile)
+	switch {
+	case a.NoShared:
+		return a.ReservedBytes
+	case a.StaticBytes > 0:
+		return a.ReservedBytes + a.StaticBytes
+	case g.DynamicTh != nil && d.IngressPoolBytes() > 0:
+		return XoffTriggerBytes(d.IngressPoolBytes(), *g.DynamicTh)
+	}
+	return 0
+}
+
+func wredWhere(q *QueueConfig) string {
+	if q == nil {
+		return ""
+	}
+	if q.WRED != nil && q.WRED.Name != "" {
+		return "WRED_PROFILE|" + q.WRED.Name
+	}
+	return q.Origin
 }
 
 func unitSuffix(u string) string {
@@ -383,9 +573,10 @@ func unitSuffix(u string) string {
 	return " " + u
 }
 
-// QOS006
+// QOS006: the headroom a lossless PG really has (Admit: a private PG
+// holds it inside its size) against what the link needs.
 func (l *linter) headroom(d *DeviceConfig, p *PortConfig) {
-	if len(p.PFCPriorities) == 0 {
+	if len(p.PFCPriorities) == 0 || p.SpeedGbps == 0 || p.CableM == 0 {
 		return
 	}
 	mtu := p.MTU
@@ -404,59 +595,60 @@ func (l *linter) headroom(d *DeviceConfig, p *PortConfig) {
 	if l.opt.Intent != nil && l.opt.Intent.Buffer.ResponseBits > 0 {
 		resp = l.opt.Intent.Buffer.ResponseBits
 	}
-	for _, pg := range p.PGs {
-		if !pg.Lossless || pg.XoffBytes == nil {
+	need := HeadroomBytes(p.SpeedGbps, mtu, p.CableM, resp)
+	seen := map[int]bool{}
+	for _, pr := range p.PFCPriorities {
+		c := p.Class(pr)
+		g := c.PGConfig
+		if !c.Lossless || seen[c.PG] {
 			continue
 		}
-		if p.SpeedGbps == 0 || p.CableM == 0 {
+		seen[c.PG] = true
+		a := d.Admit(&g.BufferProfile)
+		if a.HeadroomBytes >= need {
 			continue
 		}
-		need := HeadroomBytes(p.SpeedGbps, mtu, p.CableM, resp)
-		if xoff := *pg.XoffBytes; xoff < need {
-			l.add(RuleHeadroomShort, SevError, d.Device, p.Name,
-				fmt.Sprintf("raise the PG %d xoff to at least %d bytes", pg.PG, need),
-				"PG %d headroom %d bytes is below the %d bytes needed at %d Gb/s over %d m%s",
-				pg.PG, xoff, need, p.SpeedGbps, p.CableM, assumed)
+		if xoff := Val(g.XoffBytes); a.HeadroomBytes < xoff {
+			l.addAt(RuleHeadroomShort, SevError, d.Device, p.Name, g.Origin,
+				fmt.Sprintf("raise the profile's size to at least xon + %d bytes (it holds the headroom: no shared headroom pool)", need),
+				"PG %d profile %s: size %d bytes is below its xoff %d, so only %d bytes absorb what arrives after XOFF; %d are needed at %d Gb/s over %d m%s",
+				c.PG, g.Profile, Val(g.SizeBytes), xoff, a.HeadroomBytes, need, p.SpeedGbps, p.CableM, assumed)
+			continue
 		}
+		l.addAt(RuleHeadroomShort, SevError, d.Device, p.Name, g.Origin,
+			fmt.Sprintf("raise the PG %d xoff to at least %d bytes", c.PG, need),
+			"PG %d headroom %d bytes is below the %d bytes needed at %d Gb/s over %d m%s",
+			c.PG, a.HeadroomBytes, need, p.SpeedGbps, p.CableM, assumed)
 	}
 }
 
 // QOS007
 func (l *linter) cnp(d *DeviceConfig, p *PortConfig, lossless []int) {
-	cnpDSCP := 48
-	if l.opt.CNPDSCP != nil {
-		cnpDSCP = *l.opt.CNPDSCP
-	}
-	if l.opt.Intent != nil {
-		cnpDSCP = l.opt.Intent.CNPDSCP
-	}
 	if len(p.Queues) == 0 || len(lossless) == 0 {
 		return
 	}
-	m := p.DSCPMap(d)
-	tc, ok := m[cnpDSCP]
-	if !ok {
-		return
+	cnpDSCP := l.cnpDSCP()
+	c := p.Class(p.TCOf(cnpDSCP))
+	if c.PFC {
+		l.add(RuleCNPPriority, SevWarning, d.Device, p.Name,
+			fmt.Sprintf("map CNP DSCP %d to a traffic class without PFC (TC6)", cnpDSCP),
+			"CNP DSCP %d maps to TC%d, which has PFC: congestion notifications wait out the pauses they should shorten", cnpDSCP, c.TC)
 	}
-	q, ok := d.TCToQueue[tc]
-	if !ok {
-		q = tc
-	}
-	cq := p.Queue(q)
+	cq := c.QueueConfig
 	if cq == nil || cq.Strict {
 		return
 	}
 	dataW := 0
-	for _, lq := range losslessQueues(d, lossless) {
-		if x := p.Queue(lq); x != nil && !x.Strict {
+	for _, pr := range lossless {
+		if x := p.Class(pr).QueueConfig; x != nil && !x.Strict {
 			dataW = max(dataW, x.Weight)
 		}
 	}
 	if cq.Weight <= dataW {
 		l.add(RuleCNPPriority, SevWarning, d.Device, p.Name,
-			fmt.Sprintf("make queue %d strict priority", q),
+			fmt.Sprintf("make queue %d strict priority", c.Queue),
 			"CNP DSCP %d goes to queue %d, which is weighted %d, not above the RoCE queue's %d: CNPs can wait behind the data they throttle",
-			cnpDSCP, q, cq.Weight, dataW)
+			cnpDSCP, c.Queue, cq.Weight, dataW)
 	}
 }
 
@@ -466,6 +658,50 @@ func (l *linter) watchdog(d *DeviceConfig, p *PortConfig) {
 		l.add(RuleWatchdogOff, SevWarning, d.Device, p.Name,
 			"enable the PFC watchdog (e.g. detection 200 ms, restoration 200 ms, action drop)",
 			"PFC is on (priority %s) without a PFC watchdog: a stuck receiver can pause the fabric indefinitely", FormatInts(p.PFCPriorities))
+	}
+}
+
+// QOS013: references that name nothing, one finding per entry.
+func (l *linter) unresolved(d *DeviceConfig) {
+	for _, u := range d.Unresolved {
+		f := Finding{Rule: RuleUnresolved, Severity: SevError, Device: d.Device, Where: u.Where,
+			Message: fmt.Sprintf("%s %s names %s, which %s does not define: %s", u.Where, u.Field, u.Ref, u.Table, u.Effect),
+			Fix:     fmt.Sprintf("define %s|%s, or point %s at one that exists", u.Table, u.Ref, u.Field)}
+		if len(u.Ports) > 0 {
+			f.Ports = slices.Clone(u.Ports)
+			var all []string
+			for _, p := range d.Ports {
+				all = append(all, p.Name)
+			}
+			f.Port = PortRanges(u.Ports, all)
+			if len(u.Ports) == 1 {
+				f.Ports = nil
+			}
+		}
+		l.out = append(l.out, f)
+	}
+}
+
+// QOS017: defaults the resolver marked as risky for RoCE are warnings.
+func (l *linter) defaults(d *DeviceConfig) {
+	for _, df := range d.Defaults {
+		if !df.Risky {
+			continue
+		}
+		f := Finding{Rule: RuleDefaultRelied, Severity: SevWarning, Device: d.Device,
+			Message: fmt.Sprintf("%s is not set: %s applies (%s)", df.Field, df.Value, df.Source),
+			Fix:     "set it explicitly, so that lint and the simulator check what the switch runs"}
+		var all []string
+		for _, p := range d.Ports {
+			all = append(all, p.Name)
+		}
+		if len(df.Ports) > 0 {
+			f.Port = PortRanges(df.Ports, all)
+			if len(df.Ports) > 1 {
+				f.Ports = slices.Clone(df.Ports)
+			}
+		}
+		l.out = append(l.out, f)
 	}
 }
 
@@ -483,6 +719,7 @@ func (l *linter) links() {
 		l.add(RuleLinkLosslessMatch, SevInfo, "", "", "lint the lab (labctl config lint <lab>) to check both ends of each link",
 			"link ends not checked: peers are not known for bare config files")
 	}
+	roce := l.roceDSCP()
 	for i := range l.cfgs {
 		d := &l.cfgs[i]
 		if !d.PeersKnown {
@@ -510,7 +747,33 @@ func (l *linter) links() {
 				l.add(RuleLinkLosslessMatch, SevError, d.Device, p.Name,
 					fmt.Sprintf("enable PFC on the same priorities on %s:%s and %s", d.Device, p.Name, p.Peer),
 					"PFC priorities [%s] differ from the peer %s's [%s]", FormatInts(p.PFCPriorities), p.Peer, FormatInts(pp.PFCPriorities))
+			} else if a, b := losslessClasses(p), losslessClasses(pp); !slices.Equal(a, b) {
+				l.add(RuleLinkLosslessMatch, SevError, d.Device, p.Name,
+					fmt.Sprintf("give the PFC priorities lossless PG profiles on both %s:%s and %s", d.Device, p.Name, p.Peer),
+					"lossless classes [%s] differ from the peer %s's [%s]", FormatInts(a), p.Peer, FormatInts(b))
+			}
+			if roce != nil && p.TCOf(*roce) != pp.TCOf(*roce) {
+				l.add(RuleLinkLosslessMatch, SevError, d.Device, p.Name,
+					fmt.Sprintf("classify DSCP %d into the same traffic class on %s:%s and %s", *roce, d.Device, p.Name, p.Peer),
+					"RoCE DSCP %d arrives as TC%d here but TC%d at the peer %s: a pause for one class holds back the other's traffic", *roce, p.TCOf(*roce), pp.TCOf(*roce), p.Peer)
 			}
 		}
 	}
+}
+
+func losslessClasses(p *PortConfig) []int {
+	var out []int
+	for tc := range NumTC {
+		if p.Class(tc).Lossless {
+			out = append(out, tc)
+		}
+	}
+	return out
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }

@@ -1,6 +1,7 @@
 package qos
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -60,21 +61,22 @@ func TestLintRules(t *testing.T) {
 		{RulePFCOffLossless, SevError, "Ethernet0", "priority 4", true, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Port("Ethernet4").PFCPriorities = []int{3, 4}
 		}},
-		{RuleDSCPMapMismatch, SevError, "", "dscp 26: tc3 vs tc1", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
-			c[1].DSCPToTC[26] = 1
+		{RuleDSCPMapMismatch, SevWarning, "Ethernet0", "DSCP 10 also reach a lossless class", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			c[0].Port("Ethernet0").DSCPToTC[10] = 3
 		}},
-		{RuleDSCPMapMismatch, SevError, "Ethernet4", "differs from the device's", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
-			m := map[int]int{}
-			for k, v := range c[0].DSCPToTC {
-				m[k] = v
-			}
-			m[10] = 2
-			c[0].Port("Ethernet4").DSCPToTC = m
+		{RuleDSCPMapMismatch, SevError, "Ethernet0", "lossless DSCPs [] differ from the [26] of most ports", true, LintOptions{RoCEDSCP: intP(26)}, func(c []DeviceConfig, o *LintOptions) {
+			c[1].Port("Ethernet0").DSCPToTC[26] = 1
 		}},
 		{RuleRoCEDSCPLossy, SevError, "Ethernet0", "RoCE DSCP 26 maps to TC1", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			for i := range c {
-				c[i].DSCPToTC[26] = 1
+				for j := range c[i].Ports {
+					c[i].Ports[j].DSCPToTC[26] = 1
+				}
 			}
+		}},
+		{RuleRoCEDSCPLossy, SevError, "Ethernet0", "trusts cos, not DSCP: RoCE (untagged, DSCP 26) takes default CoS 0 and TC1", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			p := c[0].Port("Ethernet0")
+			p.Trust, p.CoSToTC = TrustCoS, map[int]int{0: 1, 1: 0, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7}
 		}},
 		{RuleRoCEDSCPLossy, SevError, "Ethernet0", "RoCE DSCP 24 maps to TC0", true, LintOptions{RoCEDSCP: intP(26)}, func(c []DeviceConfig, o *LintOptions) {
 			o.RoCEDSCP = intP(24)
@@ -86,9 +88,9 @@ func TestLintRules(t *testing.T) {
 			c[0].Port("Ethernet0").Queue(3).ECN.MinBytes = 1638400
 		}},
 		{RuleECNThresholds, SevWarning, "Ethernet0", "above the PFC XOFF point (1048576 bytes)", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
-			c[0].SharedPoolBytes = 2 << 20
+			c[0].Pool(IngressLosslessPool).SizeBytes = 2 << 20
 		}},
-		{RuleECNLosslessQueue, SevWarning, "Ethernet0", "lossless queue 3 does not mark", true, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+		{RuleECNLosslessQueue, SevWarning, "Ethernet0", "queue 3 of lossless TC3 does not mark ECN", true, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			p := c[0].Port("Ethernet0")
 			p.Queue(0).ECN = p.Queue(3).ECN
 			p.Queue(3).ECN = nil
@@ -112,6 +114,37 @@ func TestLintRules(t *testing.T) {
 		{RuleParseNote, SevInfo, "", "service-profile X", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Notes = []string{"service-profile X is not in the files read"}
 		}},
+		{RuleUnresolved, SevError, "Ethernet0", "QUEUE|Ethernet0|3 wred_profile names X, which WRED_PROFILE does not define", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			c[0].Unresolved = []Unresolved{{Where: "QUEUE|Ethernet0|3", Field: "wred_profile", Ref: "X", Table: "WRED_PROFILE", Effect: "no marking", Ports: []string{"Ethernet0"}}}
+		}},
+		{RuleLosslessPG, SevError, "Ethernet0", "priority 3 has PFC on, but its PG 3 has the profile ingress_lossy_profile, which has no xoff", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			c[0].Port("Ethernet0").PG(3).BufferProfile = IngressLossyProfile()
+		}},
+		{RuleLosslessPG, SevError, "Ethernet0", "PG 3 has the profile pg_lossless_100000_5m_profile with xoff 0", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			c[0].Port("Ethernet0").PG(3).XoffBytes = Ptr(int64(0))
+		}},
+		{RuleLosslessPG, SevError, "Ethernet0", "its PG 0 has the profile ingress_lossy_profile", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			c[0].Port("Ethernet0").TCToPG[3] = 0
+		}},
+		{RuleHeadroomShort, SevError, "Ethernet0", "size 8192 bytes is below its xoff 34117", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			c[0].Port("Ethernet0").PG(3).SizeBytes = Ptr(int64(8192))
+		}},
+		{RuleWREDDropLossless, SevError, "Ethernet0", "queue 3 carries lossless TC3 but drops packets early", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			q := c[0].Port("Ethernet0").Queue(3)
+			q.Drop, q.ECN = q.ECN, nil
+		}},
+		{RulePFCQueueMap, SevError, "Ethernet0", "PFC frame for priority 3 received here pauses queue 0, but TC3 leaves by queue 3", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			c[0].Port("Ethernet0").PFCToQueue[3] = 0
+		}},
+		{RuleDefaultRelied, SevWarning, "Ethernet0", "interface qos trust is not set", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			c[0].Defaults = []Default{{Field: "interface qos trust", Value: "dscp", Source: "EOS default", Ports: []string{"Ethernet0"}, Risky: true}}
+		}},
+		{RuleIntentDrift, SevWarning, "Ethernet0", "queue.3.ecn is min=3000000 max=1638400 bytes pmax=0.2; the lab's QoS intent gives min=409600", false, LintOptions{Devices: TestDevices()}, func(c []DeviceConfig, o *LintOptions) {
+			c[0].Port("Ethernet0").Queue(3).ECN.MinBytes = 3000000
+		}},
+		{RuleLinkLosslessMatch, SevError, "Ethernet4", "lossless classes [] differ from the peer spine1:Ethernet0's [3]", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			c[0].Port("Ethernet4").PG(3).XoffBytes = nil
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.rule+"/"+tt.contains, func(t *testing.T) {
@@ -129,7 +162,7 @@ func TestLintRules(t *testing.T) {
 			tt.mutate(cfgs, &opt)
 			got := findings(Lint(cfgs, opt), tt.rule)
 			for _, f := range got {
-				if f.Severity == tt.sev && f.Port == tt.port && strings.Contains(f.Message, tt.contains) {
+				if f.Severity == tt.sev && (f.Port == tt.port || slices.Contains(f.Ports, tt.port)) && strings.Contains(f.Message, tt.contains) {
 					if f.Severity != SevInfo && f.Fix == "" {
 						t.Errorf("finding has no fix: %+v", f)
 					}
@@ -166,16 +199,22 @@ func TestDiff(t *testing.T) {
 	if d := Diff(a, b); len(d) != 0 {
 		t.Fatalf("identical sets differ: %+v", d)
 	}
-	b[0].DSCPToTC[26] = 1
+	for j := range b[0].Ports {
+		b[0].Ports[j].DSCPToTC[26] = 1
+	}
 	b[0].Port("Ethernet0").PFCPriorities = []int{}
-	b[0].Port("Ethernet0").Queue(3).ECN.MaxBytes = 2000000
+	q3 := b[0].Port("Ethernet0").Queue(3)
+	e := *q3.ECN
+	e.MaxBytes = 2000000
+	q3.SetMarking(e)
 	b = b[:1]
 	b = append(b, DeviceConfig{Device: "spine2"})
 	got := Diff(a, b)
 	want := []Difference{
-		{Device: "leaf1", Field: "dscp_to_tc.26", A: "3", B: "1"},
-		{Device: "leaf1", Field: "port.Ethernet0.pfc_priorities", A: "[3]", B: "[]"},
-		{Device: "leaf1", Field: "port.Ethernet0.queue.3.ecn", A: "min=409600 max=1638400 bytes pmax=0.2", B: "min=409600 max=2000000 bytes pmax=0.2"},
+		{Device: "leaf1", Port: "Ethernet0, Ethernet4", Ports: []string{"Ethernet0", "Ethernet4"}, Field: "dscp_to_tc.26", A: "3", B: "1"},
+		{Device: "leaf1", Port: "Ethernet0", Field: "pfc_priorities", A: "[3]", B: "[]"},
+		{Device: "leaf1", Port: "Ethernet0", Field: "priority.3.lossless", A: "true", B: "false"},
+		{Device: "leaf1", Port: "Ethernet0", Field: "queue.3.ecn", A: "min=409600 max=1638400 bytes pmax=0.2", B: "min=409600 max=2000000 bytes pmax=0.2"},
 		{Device: "spine1", Field: "device", A: "present"},
 		{Device: "spine2", Field: "device", B: "present"},
 	}
@@ -183,12 +222,23 @@ func TestDiff(t *testing.T) {
 		t.Fatalf("diff = %+v", got)
 	}
 	for i := range want {
-		if got[i] != want[i] {
+		if !reflect.DeepEqual(got[i], want[i]) {
 			t.Errorf("diff[%d] = %+v, want %+v", i, got[i], want[i])
 		}
 	}
-	if s := FormatDiff(got); !strings.Contains(s, "spine1\tdevice\tpresent\t-") {
+	if s := FormatDiff(got); !strings.Contains(s, "leaf1 Ethernet0, Ethernet4 dscp_to_tc.26: 3 -> 1\n") || !strings.Contains(s, "spine1 device: present -> -") {
 		t.Errorf("FormatDiff = %q", s)
+	}
+	// Summaries (what run records keep) compare the same way.
+	var sa, sb []Settings
+	for i := range a {
+		sa = append(sa, Summarize(&a[i]))
+	}
+	for i := range b {
+		sb = append(sb, Summarize(&b[i]))
+	}
+	if again := DiffSettings(sa, sb); !reflect.DeepEqual(again, got) {
+		t.Errorf("DiffSettings = %+v", again)
 	}
 }
 

@@ -1,5 +1,11 @@
 package qos
 
+import (
+	"fmt"
+	"maps"
+	"slices"
+)
+
 // Source is one config file handed to a NOS parser: its name (for error
 // messages) and its bytes.
 type Source struct {
@@ -9,9 +15,13 @@ type Source struct {
 
 // AttachTopology adds what vendor files do not say to parsed configs: each
 // port's peer, whether it is a data port, and (when the file does not give
-// them) its speed, cable length and the lab's MTU. Ports the fabric does not
-// know keep what the file says. After it, PeersKnown is true for devices
-// found in devs, so lint checks both ends of each link.
+// them) its speed, cable length and the lab's MTU. A data port the file
+// does not name gets the QoS its NOS gives an unconfigured port (the
+// resolver's DefaultPort). A config without buffer pools, or without any
+// buffer tables, gets the buffer of the switch labctl assumes (the one it
+// renders for the lab: AssumedBuffer), named in Defaults. Ports the fabric
+// does not know keep what the file says. After it, PeersKnown is true for
+// devices found in devs, so lint checks both ends of each link.
 func AttachTopology(cfgs []DeviceConfig, devs []Device, in Intent) {
 	byName := map[string]*Device{}
 	for i := range devs {
@@ -38,25 +48,152 @@ func AttachTopology(cfgs []DeviceConfig, devs []Device, in Intent) {
 			}
 			pc.Peer = p.Peer
 			pc.Fabric = p.Fabric
-			if pc.SpeedGbps == 0 {
-				pc.SpeedGbps = p.SpeedGbps
-			}
-			if pc.CableM == 0 {
-				pc.CableM = p.CableM
-				if pc.CableM == 0 {
-					pc.CableM = in.CableLengthM
-				}
-			}
-			if pc.MTU == 0 {
-				pc.MTU = in.MTU
-			}
+			fillPort(pc, p, in)
 		}
-		// Data ports missing from the file entirely have no QoS at all.
+		var missing []string
 		for _, p := range dev.Ports {
-			if p.Fabric && d.Port(p.Name) == nil {
-				d.Ports = append(d.Ports, PortConfig{Name: p.Name, SpeedGbps: p.SpeedGbps, CableM: p.CableM, MTU: in.MTU, Peer: p.Peer, Fabric: true, PFCPriorities: []int{}})
+			if !p.Fabric || d.Port(p.Name) != nil {
+				continue
 			}
+			pc := PortConfig{Name: p.Name, Peer: p.Peer, Fabric: true, PFCPriorities: []int{}}
+			if d.DefaultPort != nil {
+				pc = clonePort(*d.DefaultPort)
+				pc.Name, pc.Peer, pc.Fabric = p.Name, p.Peer, true
+			}
+			fillPort(&pc, p, in)
+			d.Ports = append(d.Ports, pc)
+			missing = append(missing, p.Name)
 		}
+		if len(missing) > 0 {
+			d.Defaults = append(d.Defaults, Default{Field: "port", Value: "the QoS of a port the config does not name", Source: d.NOS + " defaults", Ports: missing, Risky: true})
+		}
+		assumeBuffer(d, *dev, in)
 		d.Sort()
 	}
+}
+
+func fillPort(pc *PortConfig, p Port, in Intent) {
+	if pc.SpeedGbps == 0 {
+		pc.SpeedGbps = p.SpeedGbps
+	}
+	if pc.CableM == 0 {
+		pc.CableM = p.CableM
+		if pc.CableM == 0 {
+			pc.CableM = in.CableLengthM
+		}
+	}
+	if pc.MTU == 0 {
+		pc.MTU = in.MTU
+	}
+}
+
+// assumeBuffer gives a config without pools, or ports without buffer
+// profiles (their config has no buffer tables at all), the buffer labctl
+// renders for the lab: what the switch's own buffer template would set up
+// is not in the files read, and a simulation needs one. Lossless profiles
+// go to the PGs of the port's own PFC priorities, as SONiC's buffer
+// manager creates them from pfc_enable.
+func assumeBuffer(d *DeviceConfig, dev Device, in Intent) {
+	want, err := Apply(in, dev)
+	if err != nil {
+		return
+	}
+	if len(d.Pools) == 0 {
+		d.Pools = slices.Clone(want.Pools)
+		d.Defaults = append(d.Defaults, Default{Field: "buffer pools", Value: fmt.Sprintf("the pools labctl renders for %s (ingress pool %d bytes)", dev.Name, want.IngressPoolBytes()),
+			Source: "assumed: the config has no buffer pools, the switch's SKU template sets them"})
+	}
+	var pgPorts, qPorts []string
+	for j := range d.Ports {
+		p := &d.Ports[j]
+		wp := want.Port(p.Name)
+		if wp == nil || !p.Fabric {
+			continue
+		}
+		if p.PGs == nil && p.BufferUnknown {
+			p.PGs = assumedPGs(p, wp, in)
+			pgPorts = append(pgPorts, p.Name)
+		}
+		// Lossless PGs the NOS makes itself take the lab's profile for
+		// the port.
+		for k := range p.PGs {
+			g := &p.PGs[k]
+			if !g.Assumed || !slices.ContainsFunc(p.PFCPriorities, func(pr int) bool { return mapOr(p.TCToPG, pr, 0) == g.PG }) {
+				continue
+			}
+			if lp := losslessOf(wp); lp != nil {
+				g.BufferProfile = lp.Clone()
+			}
+		}
+		if p.BufferUnknown {
+			for k := range p.Queues {
+				q := &p.Queues[k]
+				if q.Buffer != nil {
+					continue
+				}
+				if slices.ContainsFunc(p.PFCPriorities, func(pr int) bool { return mapOr(p.TCToQueue, pr, pr) == q.Queue }) {
+					q.Buffer = Ptr(EgressLosslessProfile())
+				} else {
+					q.Buffer = Ptr(EgressLossyProfile())
+				}
+			}
+			qPorts = append(qPorts, p.Name)
+		}
+		p.BufferUnknown = false
+	}
+	if len(pgPorts) > 0 {
+		d.Defaults = append(d.Defaults, Default{Field: "priority group buffers", Value: "the PG profiles labctl renders for the port's speed and cable, lossless for its PFC priorities",
+			Source: "assumed: the config has no buffer tables (BUFFER_PG), the switch's buffer manager creates them", Ports: pgPorts})
+	}
+	if len(qPorts) > 0 && len(pgPorts) == 0 {
+		d.Defaults = append(d.Defaults, Default{Field: "queue buffers", Value: "labctl's egress lossless profile for the PFC priorities' queues, its lossy one for the rest",
+			Source: "assumed: the config has no buffer tables (BUFFER_QUEUE)", Ports: qPorts})
+	}
+}
+
+// assumedPGs are the PG profiles of a port whose config has no buffer
+// tables: for every PG its classes use, the intent's lossless profile
+// when one of them has PFC, the lossy one otherwise.
+func assumedPGs(p, want *PortConfig, in Intent) []PGConfig {
+	lossless := losslessOf(want)
+	if lossless == nil {
+		hr := HeadroomBytes(p.SpeedGbps, in.MTU, p.CableM, in.Buffer.ResponseBits)
+		xon := int64(2 * in.MTU)
+		lossless = &BufferProfile{Profile: LosslessPGProfileName(p.SpeedGbps, p.CableM), Pool: IngressLosslessPool,
+			XoffBytes: Ptr(hr), XonBytes: Ptr(xon), SizeBytes: Ptr(hr + xon), XonOffsetBytes: Ptr(int64(in.Buffer.XonOffsetBytes)), DynamicTh: Ptr(in.Buffer.DynamicTh)}
+	}
+	used := map[int]bool{}
+	pfc := map[int]bool{}
+	for tc := range NumTC {
+		g := mapOr(p.TCToPG, tc, 0)
+		used[g] = true
+		if slices.Contains(p.PFCPriorities, tc) {
+			pfc[g] = true
+		}
+	}
+	var out []PGConfig
+	for _, g := range slices.Sorted(maps.Keys(used)) {
+		b := IngressLossyProfile()
+		if pfc[g] {
+			b = lossless.Clone()
+		}
+		out = append(out, PGConfig{PG: g, BufferProfile: b, Origin: "assumed (no buffer tables in the config)", Assumed: true})
+	}
+	return out
+}
+
+// losslessOf is the lossless PG profile of a rendered port, nil without
+// one.
+func losslessOf(p *PortConfig) *BufferProfile {
+	for _, g := range p.PGs {
+		if LosslessProfile(&g.BufferProfile) {
+			return Ptr(g.BufferProfile.Clone())
+		}
+	}
+	return nil
+}
+
+func clonePort(p PortConfig) PortConfig {
+	d := DeviceConfig{Ports: []PortConfig{p}}
+	return d.Clone().Ports[0]
 }

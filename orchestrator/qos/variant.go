@@ -12,10 +12,19 @@ import (
 // Clone returns a deep copy of the device config.
 func (d DeviceConfig) Clone() DeviceConfig {
 	out := d
-	out.DSCPToTC = maps.Clone(d.DSCPToTC)
-	out.TCToQueue = maps.Clone(d.TCToQueue)
-	out.TCToPG = maps.Clone(d.TCToPG)
 	out.Notes = slices.Clone(d.Notes)
+	out.Fields = slices.Clone(d.Fields)
+	out.Defaults = slices.Clone(d.Defaults)
+	for i := range out.Defaults {
+		out.Defaults[i].Ports = slices.Clone(out.Defaults[i].Ports)
+	}
+	out.Unresolved = slices.Clone(d.Unresolved)
+	for i := range out.Unresolved {
+		out.Unresolved[i].Ports = slices.Clone(out.Unresolved[i].Ports)
+	}
+	if d.DefaultPort != nil {
+		out.DefaultPort = Ptr(clonePort(*d.DefaultPort))
+	}
 	out.Pools = slices.Clone(d.Pools)
 	for i := range out.Pools {
 		out.Pools[i].HeadroomPoolBytes = clonePtr(out.Pools[i].HeadroomPoolBytes)
@@ -24,16 +33,21 @@ func (d DeviceConfig) Clone() DeviceConfig {
 	for i, p := range d.Ports {
 		q := p
 		q.DSCPToTC = maps.Clone(p.DSCPToTC)
+		q.CoSToTC = maps.Clone(p.CoSToTC)
+		q.TCToQueue = maps.Clone(p.TCToQueue)
+		q.TCToPG = maps.Clone(p.TCToPG)
+		q.PFCToQueue = maps.Clone(p.PFCToQueue)
+		q.Origins = maps.Clone(p.Origins)
 		q.PFCPriorities = slices.Clone(p.PFCPriorities)
-		if p.Watchdog != nil {
-			w := *p.Watchdog
-			q.Watchdog = &w
-		}
+		q.Watchdog = clonePtr(p.Watchdog)
 		q.Queues = make([]QueueConfig, len(p.Queues))
 		for j, qc := range p.Queues {
-			if qc.ECN != nil {
-				e := *qc.ECN
-				qc.ECN = &e
+			qc.ECN = clonePtr(qc.ECN)
+			qc.Drop = clonePtr(qc.Drop)
+			if qc.WRED != nil {
+				w := *qc.WRED
+				w.Yellow, w.Red = clonePtr(w.Yellow), clonePtr(w.Red)
+				qc.WRED = &w
 			}
 			if qc.Buffer != nil {
 				qc.Buffer = Ptr(qc.Buffer.Clone())
@@ -77,12 +91,25 @@ func clonePtr[T any](p *T) *T {
 
 // WithoutECN returns the config with ECN marking removed from every queue:
 // the ecn=off variant of a scenario, applied to whatever the config files
-// say (edits included).
+// say (edits included). WRED's early drop is not ECN and stays.
 func (d DeviceConfig) WithoutECN() DeviceConfig {
 	out := d.Clone()
 	for i := range out.Ports {
 		for j := range out.Ports[i].Queues {
-			out.Ports[i].Queues[j].ECN = nil
+			q := &out.Ports[i].Queues[j]
+			q.ECN = nil
+			if w := q.WRED; w != nil {
+				// A colour that marked now neither marks nor drops.
+				if w.Yellow != nil && w.Yellow.Mark {
+					w.Yellow = nil
+				}
+				if w.Red != nil && w.Red.Mark {
+					w.Red = nil
+				}
+				if w.Yellow == nil && w.Red == nil && q.Drop == nil {
+					q.WRED = nil
+				}
+			}
 		}
 	}
 	return out
@@ -101,9 +128,10 @@ func (d DeviceConfig) WithoutPFC() DeviceConfig {
 		p.PFCPriorities = []int{}
 		p.Watchdog = nil
 		var lossyPG, lossyQ *BufferProfile
+		lossyOrigin := ""
 		for _, pg := range p.PGs {
-			if !pg.Lossless && lossyPG == nil {
-				lossyPG = Ptr(pg.BufferProfile.Clone())
+			if !LosslessProfile(&pg.BufferProfile) && lossyPG == nil {
+				lossyPG, lossyOrigin = Ptr(pg.BufferProfile.Clone()), pg.Origin
 			}
 		}
 		for _, q := range p.Queues {
@@ -113,10 +141,10 @@ func (d DeviceConfig) WithoutPFC() DeviceConfig {
 		}
 		kept := p.PGs[:0]
 		for _, pg := range p.PGs {
-			if !pg.Lossless {
+			if !LosslessProfile(&pg.BufferProfile) {
 				kept = append(kept, pg)
 			} else if lossyPG != nil {
-				kept = append(kept, PGConfig{PG: pg.PG, BufferProfile: lossyPG.Clone()})
+				kept = append(kept, PGConfig{PG: pg.PG, BufferProfile: lossyPG.Clone(), Origin: lossyOrigin})
 			}
 		}
 		p.PGs = kept
@@ -173,15 +201,18 @@ func (d DeviceConfig) WithOverrides(o lab.QoSSpec) (DeviceConfig, int, error) {
 				if ec.Unit != "" && (e.KminKB != nil || e.KmaxKB != nil) {
 					return d, 0, fmt.Errorf("%s %s queue %d gives its ECN thresholds in %s, not bytes, so a Kmin or Kmax in KiB cannot be set on it", d.Device, p.Name, p.Queues[j].Queue, ec.Unit)
 				}
+				nc := *ec
 				if e.KminKB != nil {
-					ec.MinBytes = int64(*e.KminKB) * 1024
+					nc.MinBytes = int64(*e.KminKB) * 1024
 				}
 				if e.KmaxKB != nil {
-					ec.MaxBytes = int64(*e.KmaxKB) * 1024
+					nc.MaxBytes = int64(*e.KmaxKB) * 1024
 				}
 				if e.Pmax != nil {
-					ec.Pmax = *e.Pmax
+					nc.Pmax = *e.Pmax
 				}
+				p.Queues[j].SetMarking(nc)
+				ec = &nc
 				if ec.MinBytes >= ec.MaxBytes {
 					return d, 0, fmt.Errorf("%s %s queue %d would mark from %d bytes (Kmin) with its Kmax at %d bytes: Kmin must stay below Kmax", d.Device, p.Name, p.Queues[j].Queue, ec.MinBytes, ec.MaxBytes)
 				}
@@ -233,10 +264,7 @@ func (d DeviceConfig) WithOverrides(o lab.QoSSpec) (DeviceConfig, int, error) {
 // plus headroom and reserves), grows or shrinks by as much as the ingress
 // pool did. It returns how many pools changed.
 func (d *DeviceConfig) ResizePools(size int64) int {
-	old := d.SharedPoolBytes
-	if pl := d.Pool(IngressLosslessPool); pl != nil {
-		old = pl.SizeBytes
-	}
+	old := d.IngressPoolBytes()
 	n := 0
 	for i := range d.Pools {
 		pl := &d.Pools[i]
@@ -250,7 +278,6 @@ func (d *DeviceConfig) ResizePools(size int64) int {
 		}
 		n++
 	}
-	d.SharedPoolBytes = size
 	return n
 }
 

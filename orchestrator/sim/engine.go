@@ -94,6 +94,7 @@ func (s *sim) run(ctx context.Context) error {
 				s.pauseRx(e.a, int(e.b), e.gen == 1)
 			}
 		case evPauseExpire:
+			// e.b is the paused queue.
 			p := &s.ports[e.a]
 			if p.pauseUntil[e.b] == e.t {
 				p.c[e.b].pausedNs += e.t - p.pausedSince[e.b]
@@ -193,7 +194,8 @@ func (p *port) queued() bool {
 	return false
 }
 
-func (p *port) paused(prio uint8, now int64) bool { return p.pauseUntil[prio] > now }
+// paused says whether queue q of the port is paused.
+func (p *port) paused(q uint8, now int64) bool { return p.pauseUntil[q] > now }
 
 // --- transmission ---
 
@@ -290,7 +292,7 @@ func (s *sim) switchSend(pi int32) {
 		depth := p.q[pr].bytes + int64(pk.wire)
 		if prob := markProbability(depth, q.KminBytes, q.KmaxBytes, q.Pmax); prob > 0 && (prob >= 1 || s.rng.Float64() < prob) {
 			pk.ce = true
-			p.c[pr].marked++
+			p.c[pk.prio].marked++
 		}
 	}
 	s.transmit(pi, k)
@@ -302,7 +304,7 @@ func (s *sim) switchReceive(in, k int32) {
 	pk := &s.pkts[k]
 	ip := &s.ports[in]
 	n := &s.nodes[ip.node]
-	pr := n.prio[pk.dscp]
+	pr := ip.tcOf[pk.dscp]
 	pk.prio = pr
 	if pk.hops++; pk.hops > maxHops {
 		ip.c[pr].drops++
@@ -352,10 +354,22 @@ func (s *sim) switchReceive(in, k int32) {
 		s.release(k)
 		return
 	}
+	qi := op.queueOf[pr]
+	// WRED without marking drops data early as it joins the queue.
+	if q := &op.qos[qi]; q.WREDDrop && pk.kind == pktData {
+		depth := op.q[qi].bytes + w
+		if prob := markProbability(depth, q.DropMinBytes, q.DropMaxBytes, q.DropPmax); prob > 0 && (prob >= 1 || s.rng.Float64() < prob) {
+			op.c[pr].drops++
+			op.c[pr].egressDrops++
+			op.c[pr].wredDrops++
+			s.release(k)
+			return
+		}
+	}
 	// Egress admission: a queue over its limit drops (lossy queues'
 	// limit is what keeps one congested port from taking the whole
 	// buffer); the charge is committed only once ingress admits too.
-	eq := &op.eg[pr]
+	eq := &op.eg[qi]
 	acct := uint8(0)
 	if eq.adm.pool >= 0 {
 		switch {
@@ -408,9 +422,9 @@ func (s *sim) switchReceive(in, k int32) {
 		n.pools[eq.adm.pool].used += w
 	}
 	pk.egAcct = acct
-	s.enqueue(&op.q[pr], k)
-	if op.q[pr].bytes > op.c[pr].maxQueue {
-		op.c[pr].maxQueue = op.q[pr].bytes
+	s.enqueue(&op.q[qi], k)
+	if op.q[qi].bytes > op.c[pr].maxQueue {
+		op.c[pr].maxQueue = op.q[qi].bytes
 	}
 	s.kick(out)
 }
@@ -485,7 +499,8 @@ func (s *sim) releaseBuffer(out int32, pk *packet) {
 		s.pausePG(pk.inPort, g, false)
 	}
 	if pk.egAcct != 0 {
-		eq := &s.ports[out].eg[pk.prio]
+		op := &s.ports[out]
+		eq := &op.eg[op.queueOf[pk.prio]]
 		w := int64(pk.wire)
 		if pk.egAcct == 1 {
 			eq.min -= w
@@ -549,7 +564,9 @@ func (s *sim) pauseRefresh(pi int32, g int, gen uint32) {
 	s.pausePG(pi, uint8(g), true)
 }
 
-// pauseRx applies a PFC frame at the upstream port pi.
+// pauseRx applies a PFC frame for priority pr at the upstream port pi:
+// it pauses the queue the port maps the priority to (pauseQ; a NIC's
+// queue is its priority). Pause state and paused time are per queue.
 func (s *sim) pauseRx(pi int32, pr int, xoff bool) {
 	p := &s.ports[pi]
 	p.c[pr].pauseRx++
@@ -557,25 +574,26 @@ func (s *sim) pauseRx(pi int32, pr int, xoff bool) {
 	if p.wdIgnore&(1<<pr) != 0 {
 		return // a PFC watchdog took this priority out of PFC
 	}
-	wasPaused := p.pauseUntil[pr] > s.now
-	if !wasPaused && p.pauseUntil[pr] == s.now && s.now > 0 {
+	q := p.pauseQ[pr]
+	wasPaused := p.pauseUntil[q] > s.now
+	if !wasPaused && p.pauseUntil[q] == s.now && s.now > 0 {
 		// The previous pause ends right now and its expiry event has not
 		// run yet: close that interval here, the event will find it stale.
-		p.c[pr].pausedNs += s.now - p.pausedSince[pr]
-		p.pauseUntil[pr] = 0
+		p.c[q].pausedNs += s.now - p.pausedSince[q]
+		p.pauseUntil[q] = 0
 	}
 	if xoff {
 		if !wasPaused {
-			p.pausedSince[pr] = s.now
+			p.pausedSince[q] = s.now
 		}
-		p.pauseUntil[pr] = s.now + s.pauseDurationPs(p)
-		s.push(p.pauseUntil[pr], evPauseExpire, pi, int32(pr), 0)
+		p.pauseUntil[q] = s.now + s.pauseDurationPs(p)
+		s.push(p.pauseUntil[q], evPauseExpire, pi, int32(q), 0)
 		return
 	}
 	if wasPaused {
-		p.c[pr].pausedNs += s.now - p.pausedSince[pr]
+		p.c[q].pausedNs += s.now - p.pausedSince[q]
 	}
-	p.pauseUntil[pr] = 0
+	p.pauseUntil[q] = 0
 	s.kick(pi)
 }
 

@@ -234,8 +234,9 @@ func (s *sim) flushPort(pi int32) int {
 			if !p.host {
 				s.releaseBuffer(pi, &s.pkts[k])
 			}
-			p.c[pr].drops++
-			p.c[pr].linkDrops++
+			c := &p.c[s.pkts[k].prio]
+			c.drops++
+			c.linkDrops++
 			s.release(k)
 			n++
 		}
@@ -360,19 +361,20 @@ func (s *sim) watchdogPoll(i int32) {
 	wd := &s.wds[i]
 	p := &s.ports[wd.port]
 	pr := wd.prio
+	q := p.pauseQ[pr] // the queue the priority's pauses stop
 	where := fmt.Sprintf("%s priority %d", p.ref, pr)
 	switch {
 	case !wd.stormed:
-		if p.paused(pr, s.now) && s.now-p.pausedSince[pr] >= wd.cfg.DetectionNs*1000 {
+		if p.paused(q, s.now) && s.now-p.pausedSince[q] >= wd.cfg.DetectionNs*1000 {
 			wd.stormed = true
 			wd.storms++
-			s.mark(MarkWatchdogStorm, where, fmt.Sprintf("action %s, paused since %.3f ms", wd.cfg.Action, float64(p.pausedSince[pr])/1e9))
+			s.mark(MarkWatchdogStorm, where, fmt.Sprintf("action %s, paused since %.3f ms", wd.cfg.Action, float64(p.pausedSince[q])/1e9))
 			s.watchdogAct(wd, true)
 		}
 	case wd.cfg.Action == "errdisable":
 		// EOS leaves an errdisabled port down (errdisable recovery for
 		// the PFC watchdog is off by default).
-	case wd.cfg.Action == "alert" && !p.paused(pr, s.now),
+	case wd.cfg.Action == "alert" && !p.paused(q, s.now),
 		wd.cfg.Action != "alert" && wd.cfg.RestorationNs > 0 && s.now-p.lastPauseRxAt[pr] >= wd.cfg.RestorationNs*1000:
 		wd.stormed = false
 		wd.restores++
@@ -407,18 +409,20 @@ func (s *sim) watchdogAct(wd *wdState, on bool) {
 		return
 	}
 	p.wdIgnore |= bit
-	if pu := p.pauseUntil[wd.prio]; pu > s.now {
-		p.c[wd.prio].pausedNs += s.now - p.pausedSince[wd.prio]
-		p.pauseUntil[wd.prio] = 0
+	qi := p.pauseQ[wd.prio]
+	if pu := p.pauseUntil[qi]; pu > s.now {
+		p.c[qi].pausedNs += s.now - p.pausedSince[qi]
+		p.pauseUntil[qi] = 0
 	}
 	if wd.cfg.Action == "drop" {
 		p.wdDrop |= bit
-		q := &p.q[wd.prio]
+		q := &p.q[qi]
 		for q.n > 0 {
 			k := s.dequeue(q)
 			s.releaseBuffer(wd.port, &s.pkts[k])
-			p.c[wd.prio].drops++
-			p.c[wd.prio].wdDrops++
+			c := &p.c[s.pkts[k].prio]
+			c.drops++
+			c.wdDrops++
 			s.release(k)
 		}
 	}

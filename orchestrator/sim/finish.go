@@ -130,7 +130,7 @@ func (s *sim) result() *Result {
 				Node: p.ref.Node, Port: p.ref.Port, Priority: pr,
 				TxBytes: c.txBytes, TxPackets: c.txPkts, ECNMarked: c.marked, Drops: c.drops,
 				IngressDrops: c.ingressDrops, EgressDrops: c.egressDrops, ControlDrops: c.ctrlDrops,
-				LinkDrops: c.linkDrops, WatchdogDrops: c.wdDrops, LoopDrops: c.loopDrops, WatchdogStorms: wd[0], WatchdogRestores: wd[1],
+				LinkDrops: c.linkDrops, WatchdogDrops: c.wdDrops, LoopDrops: c.loopDrops, WREDDrops: c.wredDrops, WatchdogStorms: wd[0], WatchdogRestores: wd[1],
 				PauseTx: c.pauseTx, PauseRx: c.pauseRx, PausedNs: c.pausedNs / 1000,
 				MaxQueueBytes: c.maxQueue,
 			})

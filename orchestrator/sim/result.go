@@ -116,6 +116,7 @@ type PortStats struct {
 	LinkDrops        int64 `json:"link_drops,omitempty"`
 	WatchdogDrops    int64 `json:"watchdog_drops,omitempty"`
 	LoopDrops        int64 `json:"loop_drops,omitempty"` // TTL expired in a routing loop
+	WREDDrops        int64 `json:"wred_drops,omitempty"` // dropped early by WRED (also egress drops)
 	WatchdogStorms   int64 `json:"watchdog_storms,omitempty"`
 	WatchdogRestores int64 `json:"watchdog_restores,omitempty"`
 	PauseTx          int64 `json:"pfc_tx"`

@@ -59,8 +59,9 @@ type prioCounters struct {
 	// queues, or sent to it before the switch routed around it);
 	// wdDrops were dropped by a PFC watchdog's drop action.
 	linkDrops, wdDrops int64
-	// loopDrops died of TTL expiry in a transient routing loop.
-	loopDrops                  int64
+	// loopDrops died of TTL expiry in a transient routing loop;
+	// wredDrops were dropped early by WRED (also in egressDrops).
+	loopDrops, wredDrops       int64
 	pauseTx, pauseRx, pausedNs int64
 	maxQueue                   int64
 }
@@ -98,6 +99,13 @@ type port struct {
 	pauseUntil    [8]int64
 	pausedSince   [8]int64
 	lastPauseRxAt [8]int64
+
+	// Switch ports: tcOf classifies what the port receives (DSCP ->
+	// priority), queueOf is each priority's egress queue when it sends,
+	// pauseQ the queue a received pause for each priority stops.
+	tcOf    [64]uint8
+	queueOf [8]uint8
+	pauseQ  [8]uint8
 
 	// Ingress admission and PFC state per priority group (switch ports),
 	// and egress admission per queue.
@@ -611,14 +619,43 @@ func (s *sim) buildQoS() error {
 			}
 		}
 	}
+	for ref, m := range s.cfg.Maps {
+		pi, ok := s.portIndex(ref)
+		if !ok || s.ports[pi].host {
+			return errorf("port maps given for %s, which is not a switch port of any link", ref)
+		}
+		for d, pr := range m.DSCPToPriority {
+			if d < 0 || d > 63 || pr < 0 || pr > 7 {
+				return errorf("port %s: DSCP map entry %d->%d out of range (DSCP 0..63, priority 0..7)", ref, d, pr)
+			}
+		}
+		for name, mm := range map[string]map[int]int{"priority-to-PG": m.PriorityToPG, "priority-to-queue": m.PriorityToQueue, "pause-to-queue": m.PauseToQueue} {
+			for k, v := range mm {
+				if k < 0 || k > 7 || v < 0 || v > 7 {
+					return errorf("port %s: %s map entry %d->%d out of range 0..7", ref, name, k, v)
+				}
+			}
+		}
+	}
 	for pi := range s.ports {
 		p := &s.ports[pi]
+		for pr := range 8 {
+			p.queueOf[pr], p.pauseQ[pr] = uint8(pr), uint8(pr)
+		}
 		if p.host {
 			continue
 		}
 		per := s.cfg.QoS[p.ref]
 		n := &s.nodes[p.node]
-		pgMap := s.cfg.PriorityToPG[n.name]
+		maps := s.cfg.Maps[p.ref]
+		p.tcOf = n.prio
+		for d, pr := range maps.DSCPToPriority {
+			p.tcOf[d] = uint8(pr)
+		}
+		pgMap := maps.PriorityToPG
+		if pgMap == nil {
+			pgMap = s.cfg.PriorityToPG[n.name]
+		}
 		if pgMap == nil {
 			pgMap = s.cfg.PriorityToPG[""]
 		}
@@ -626,6 +663,12 @@ func (s *sim) buildQoS() error {
 			p.pgOf[pr] = uint8(pr)
 			if g, ok := pgMap[pr]; ok {
 				p.pgOf[pr] = uint8(g)
+			}
+			if q, ok := maps.PriorityToQueue[pr]; ok {
+				p.queueOf[pr] = uint8(q)
+			}
+			if q, ok := maps.PauseToQueue[pr]; ok {
+				p.pauseQ[pr] = uint8(q)
 			}
 		}
 		for pr := 0; pr < 8; pr++ {
@@ -640,6 +683,9 @@ func (s *sim) buildQoS() error {
 				if q.Pmax < 0 || q.Pmax > 1 || math.IsNaN(q.Pmax) {
 					return errorf("port %s priority %d: Pmax %v must be in [0, 1]", p.ref, pr, q.Pmax)
 				}
+			}
+			if q.WREDDrop && (q.DropMinBytes < 0 || q.DropMaxBytes < q.DropMinBytes || q.DropPmax < 0 || q.DropPmax > 1 || math.IsNaN(q.DropPmax)) {
+				return errorf("port %s queue %d: WRED drop needs 0 <= min (%d) <= max (%d) and a probability in [0, 1] (%v)", p.ref, pr, q.DropMinBytes, q.DropMaxBytes, q.DropPmax)
 			}
 			if q.XonBytes < 0 || q.XonOffsetBytes < 0 || q.HeadroomBytes < 0 {
 				return errorf("port %s priority %d: negative PFC threshold", p.ref, pr)
@@ -682,6 +728,12 @@ func (s *sim) buildQoS() error {
 		for g := range p.pg {
 			st := &p.pg[g]
 			if !st.lossless {
+				continue
+			}
+			if s.cfg.ExplicitQoS {
+				if st.adm.static == 0 && st.adm.alpha == 0 && !st.adm.noShared {
+					return errorf("port %s PG %d: a lossless PG needs a shared threshold (static, alpha, or none at all)", p.ref, g)
+				}
 				continue
 			}
 			if st.adm.static == 0 && st.adm.alpha == 0 && !st.adm.noShared {

@@ -94,9 +94,14 @@ type Topology struct {
 	Links []Link
 }
 
-// PortQoS is the QoS of one switch port for one priority. The port is both
-// the egress (ECN marking, scheduling) and the ingress (PFC accounting) of
-// its link.
+// PortQoS is the QoS of one switch port at one index 0-7. The port is
+// both the egress (scheduling, ECN marking, egress admission) and the
+// ingress (PG admission, PFC) of its link, and the index means each side's
+// own thing: the egress fields (ECN, Kmin, Kmax, Pmax, the WRED drop
+// fields, Egress, Strict, Weight) are those of egress queue i; the ingress
+// fields (Ingress, PFC, Watchdog, the headroom and XON fields) those of
+// priority (traffic class) i. With the default maps (Config.Maps: queue =
+// priority, pauses to the priority's own queue) the two coincide.
 type PortQoS struct {
 	// ECN marks ECN-capable packets at egress on the instantaneous queue
 	// depth of this (port, priority): probability 0 at or below KminBytes,
@@ -133,6 +138,30 @@ type PortQoS struct {
 	// proportion to Weight (0 means 1).
 	Strict bool
 	Weight int
+	// WREDDrop drops data packets early as they join the queue, with
+	// probability 0 at or below DropMinBytes, DropPmax*(q-min)/(max-min)
+	// in between and 1 above DropMaxBytes of queue depth (WRED without
+	// ECN marking).
+	WREDDrop     bool
+	DropMinBytes int64
+	DropMaxBytes int64
+	DropPmax     float64
+}
+
+// PortMaps are one switch port's classification and queue maps. A nil map
+// keeps the default: the node's DSCPToPriority and PriorityToPG, queue =
+// priority, and a pause for priority p stops queue p.
+type PortMaps struct {
+	// DSCPToPriority classifies the packets the port receives.
+	DSCPToPriority map[int]int
+	// PriorityToPG is the ingress PG each priority fills at the port.
+	PriorityToPG map[int]int
+	// PriorityToQueue is the egress queue each priority leaves by when the
+	// port sends it.
+	PriorityToQueue map[int]int
+	// PauseToQueue is the queue a PFC frame for priority p, received by
+	// the port, pauses.
+	PauseToQueue map[int]int
 }
 
 // Flow is one QP: a sender NIC streaming Bytes to a receiver NIC.
@@ -230,6 +259,15 @@ type Config struct {
 	// Admission and PFC state are per PG, so lossy classes that share
 	// PG 0 share its limit.
 	PriorityToPG map[string]map[int]int
+	// Maps are per-port classification and queue maps (switch ports),
+	// over the per-node ones above.
+	Maps map[PortRef]PortMaps
+	// ExplicitQoS says every QoS value comes from the caller (labctl
+	// passes switch configs resolved with their NOS's defaults): the
+	// engine then fills in none of its own (a lossless PG's alpha 1/8, a
+	// 3 KiB XON offset, a computed headroom) and refuses a lossless PG
+	// without a shared threshold.
+	ExplicitQoS bool
 
 	Flows []Flow
 	// Rings are ring AllReduce collectives run beside Flows.

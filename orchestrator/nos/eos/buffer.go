@@ -39,27 +39,33 @@ func platformPools() []qos.PoolConfig {
 // reserved then dynamic_th 3.
 func applyPlatformBuffer(dc *qos.DeviceConfig) {
 	dc.Pools = platformPools()
-	dc.SharedPoolBytes = platformIngressPool
 	dc.PlatformBuffer = true
 	lossyPG := qos.BufferProfile{Profile: "ingress_lossy_profile", Pool: qos.IngressLosslessPool, SizeBytes: qos.Ptr(int64(0)), StaticThBytes: qos.Ptr(int64(platformIngressPool))}
 	losslessQ := qos.BufferProfile{Profile: "egress_lossless_profile", Pool: qos.EgressLosslessPool, SizeBytes: qos.Ptr(int64(0)), StaticThBytes: qos.Ptr(int64(platformEgressLossless))}
 	lossyQ := qos.BufferProfile{Profile: "egress_lossy_profile", Pool: qos.EgressLossyPool, SizeBytes: qos.Ptr(int64(1792)), DynamicTh: qos.Ptr(3)}
+	ports := make([]*qos.PortConfig, 0, len(dc.Ports)+1)
 	for i := range dc.Ports {
-		p := &dc.Ports[i]
-		lossless := map[int]bool{}
+		ports = append(ports, &dc.Ports[i])
+	}
+	if dc.DefaultPort != nil {
+		ports = append(ports, dc.DefaultPort)
+	}
+	for _, p := range ports {
+		lossless, losslessQueue := map[int]bool{}, map[int]bool{}
 		for _, pr := range p.PFCPriorities {
 			lossless[pr] = true
+			losslessQueue[p.TCToQueue[pr]] = true
 		}
 		p.PGs = nil
 		for pg := range qos.NumTC {
 			if lossless[pg] {
-				p.PGs = append(p.PGs, qos.PGConfig{PG: pg, Lossless: true, BufferProfile: qos.BufferProfile{
+				p.PGs = append(p.PGs, qos.PGConfig{PG: pg, Origin: "platform (" + platformName + ")", BufferProfile: qos.BufferProfile{
 					Profile: "pg_lossless_platform_profile", Pool: qos.IngressLosslessPool,
 					SizeBytes: qos.Ptr(int64(4608)), XonBytes: qos.Ptr(int64(4608)), XonOffsetBytes: qos.Ptr(int64(4608)),
 					XoffBytes: qos.Ptr(int64(160000)), DynamicTh: qos.Ptr(0),
 				}})
 			} else {
-				p.PGs = append(p.PGs, qos.PGConfig{PG: pg, BufferProfile: lossyPG.Clone()})
+				p.PGs = append(p.PGs, qos.PGConfig{PG: pg, Origin: "platform (" + platformName + ")", BufferProfile: lossyPG.Clone()})
 			}
 		}
 		have := map[int]bool{}
@@ -67,19 +73,20 @@ func applyPlatformBuffer(dc *qos.DeviceConfig) {
 			q := &p.Queues[j]
 			have[q.Queue] = true
 			q.Buffer = qos.Ptr(lossyQ.Clone())
-			if lossless[q.Queue] {
+			if losslessQueue[q.Queue] {
 				q.Buffer = qos.Ptr(losslessQ.Clone())
 			}
 		}
 		for q := range qos.NumTC {
 			if !have[q] {
 				b := lossyQ.Clone()
-				if lossless[q] {
+				if losslessQueue[q] {
 					b = losslessQ.Clone()
 				}
 				p.Queues = append(p.Queues, qos.QueueConfig{Queue: q, Weight: 1, Buffer: &b})
 			}
 		}
 	}
-	dc.Notes = append(dc.Notes, "buffer: EOS configs carry no buffer settings; the simulator assumes the platform defaults of an "+platformName+" (pools, PG headroom 160000 B, dynamic_th 0, lossy egress dynamic_th 3)")
+	dc.Defaults = append(dc.Defaults, qos.Default{Field: "buffer (pools, PG and queue profiles)", Value: "the platform defaults of an " + platformName + ": pools, PG headroom 160000 B, dynamic_th 0, lossy egress dynamic_th 3",
+		Source: "assumed: EOS configs carry no buffer settings, and Arista publishes none"})
 }

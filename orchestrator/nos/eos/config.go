@@ -54,9 +54,29 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 		return nil, fmt.Errorf("render eos config for %s: %s", dc.Device, fmt.Sprintf(format, a...))
 	}
 	fmt.Fprintf(&b, "! QoS for %s rendered by labctl\n!\n", dc.Device)
+	// EOS has one DSCP map and one TC -> queue map per switch: the ports'
+	// must agree.
+	dscpMap := dc.CommonMap(func(p *qos.PortConfig) map[int]int { return p.DSCPToTC })
+	tcQueue := dc.CommonMap(func(p *qos.PortConfig) map[int]int { return p.TCToQueue })
+	for _, p := range dc.Ports {
+		if qos.FormatMap(p.DSCPToTC) != qos.FormatMap(dscpMap) {
+			return fail("port %s has its own DSCP map; EOS has one DSCP map per switch", p.Name)
+		}
+		if qos.FormatMap(p.TCToQueue) != qos.FormatMap(tcQueue) {
+			return fail("port %s has its own traffic class to queue map; EOS has one per switch", p.Name)
+		}
+		if qos.FormatMap(p.PFCToQueue) != qos.FormatMap(p.TCToQueue) {
+			return fail("port %s pauses other queues than its classes use (PFC to queue %s); EOS pauses a priority's own class", p.Name, qos.FormatMap(p.PFCToQueue))
+		}
+		for tc, pg := range p.TCToPG {
+			if pg != tc && slices.Contains(p.PFCPriorities, tc) {
+				return fail("port %s puts lossless TC%d in PG %d; EOS buffers a PFC priority as its own class", p.Name, tc, pg)
+			}
+		}
+	}
 	// DSCP map: one line per traffic class, DSCPs ascending.
 	byTC := map[int][]int{}
-	for d, tc := range dc.DSCPToTC {
+	for d, tc := range dscpMap {
 		byTC[tc] = append(byTC[tc], d)
 	}
 	for _, tc := range cfgSortedInts(byTC) {
@@ -66,8 +86,8 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 	}
 	// TC n -> queue n is EOS's default; only other mappings are written,
 	// so a platform without the command accepts the usual config.
-	for _, tc := range cfgSortedInts(dc.TCToQueue) {
-		if q := dc.TCToQueue[tc]; q != tc {
+	for _, tc := range cfgSortedInts(tcQueue) {
+		if q := tcQueue[tc]; q != tc {
 			fmt.Fprintf(&b, "qos map traffic-class %d to tx-queue %d\n", tc, q)
 		}
 	}
@@ -104,9 +124,6 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 	bySig := map[string]*group{}
 	perSpeed := map[int]int{}
 	for _, p := range dc.Ports {
-		if p.DSCPToTC != nil {
-			return fail("port %s has its own DSCP map; EOS has one DSCP map per switch", p.Name)
-		}
 		if strings.ContainsAny(p.Name, " \n") || p.Name == "" {
 			return fail("port name %q is not an EOS interface name", p.Name)
 		}
@@ -130,7 +147,17 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 	for _, g := range groups {
 		p := g.port
 		fmt.Fprintf(&b, "qos profile %s\n", g.name)
-		b.WriteString("   qos trust dscp\n")
+		switch p.Trust {
+		case qos.TrustCoS:
+			b.WriteString("   qos trust cos\n")
+		case qos.TrustNone:
+			b.WriteString("   no qos trust\n")
+		default:
+			b.WriteString("   qos trust dscp\n")
+		}
+		if p.DefaultCoS != 0 {
+			fmt.Fprintf(&b, "   qos cos %d\n", p.DefaultCoS)
+		}
 		if len(p.PFCPriorities) > 0 {
 			b.WriteString("   priority-flow-control on\n")
 			for _, pr := range p.PFCPriorities {
@@ -163,6 +190,11 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 				fmt.Fprintf(&b, "      random-detect ecn minimum-threshold %d %s maximum-threshold %d %s max-mark-probability %d\n",
 					lo, unit, hi, unit, int(math.Round(e.Pmax*100)))
 			}
+			if e := q.Drop; e != nil {
+				lo, hi, unit := cfgThreshold(e)
+				fmt.Fprintf(&b, "      random-detect drop minimum-threshold %d %s maximum-threshold %d %s drop-probability %d\n",
+					lo, unit, hi, unit, int(math.Round(e.Pmax*100)))
+			}
 		}
 		b.WriteString("!\n")
 	}
@@ -177,6 +209,11 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 // cfgSignature is a port's QoS without its name and topology.
 func cfgSignature(p qos.PortConfig) string {
 	p.Name, p.Peer, p.MTU, p.CableM, p.Fabric, p.PGs = "", "", 0, 0, false, nil
+	p.DSCPToTC, p.CoSToTC, p.TCToQueue, p.TCToPG, p.PFCToQueue, p.Origins = nil, nil, nil, nil, nil, nil
+	p.Queues = slices.Clone(p.Queues) // the caller's queues stay as they are
+	for i := range p.Queues {
+		p.Queues[i].Buffer, p.Queues[i].Origin, p.Queues[i].WRED = nil, "", nil
+	}
 	s, _ := json.Marshal(p)
 	return string(s)
 }

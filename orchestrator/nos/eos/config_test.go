@@ -80,12 +80,18 @@ func onOff(b bool) string {
 // cfgComparable clears what EOS CLI does not carry: buffers (PGs, pool,
 // TC->PG), speeds, cables, MTU and peers.
 func cfgComparable(d qos.DeviceConfig) qos.DeviceConfig {
-	d.NOS, d.PeersKnown, d.TCToPG, d.SharedPoolBytes, d.Pools, d.PlatformBuffer, d.Notes = "", false, nil, 0, nil, false, nil
+	d.NOS, d.PeersKnown, d.Pools, d.PlatformBuffer, d.Notes = "", false, nil, false, nil
+	d.Defaults, d.Fields, d.Unresolved, d.DefaultPort = nil, nil, nil, nil
 	for i := range d.Ports {
 		p := &d.Ports[i]
 		p.Peer, p.MTU, p.SpeedGbps, p.CableM, p.PGs, p.Fabric = "", 0, 0, 0, nil, true
+		p.TCToPG, p.CoSToTC, p.Origins = nil, nil, nil
 		for j := range p.Queues {
-			p.Queues[j].Buffer = nil
+			q := &p.Queues[j]
+			q.Buffer, q.Origin = nil, ""
+			if q.WRED != nil {
+				q.WRED.Name = ""
+			}
 		}
 	}
 	return d
@@ -171,13 +177,15 @@ func TestRenderContent(t *testing.T) {
 		}
 	}
 	dc := v["ecn-on_pfc-on"][0]
-	dc.TCToQueue[6] = 7
+	for i := range dc.Ports {
+		dc.Ports[i].TCToQueue[6], dc.Ports[i].PFCToQueue[6] = 7, 7
+	}
 	moved, err := Render(dc)
 	if err != nil || !strings.Contains(string(moved), "qos map traffic-class 6 to tx-queue 7\n") || strings.Contains(string(moved), "traffic-class 5 to tx-queue") {
 		t.Errorf("non-default TC->queue map: %v\n%s", err, moved)
 	}
-	if back, err := Parse("leaf1", qos.Source{Name: "x.cfg", Data: moved}); err != nil || back.TCToQueue[6] != 7 || back.TCToQueue[5] != 5 {
-		t.Errorf("TC->queue read back = %v, %v", back.TCToQueue, err)
+	if back, err := Parse("leaf1", qos.Source{Name: "x.cfg", Data: moved}); err != nil || back.Ports[0].TCToQueue[6] != 7 || back.Ports[0].TCToQueue[5] != 5 {
+		t.Errorf("TC->queue read back = %v, %v", back.Ports[0].TCToQueue, err)
 	}
 	dc.Ports[0].Watchdog.Action = "alert"
 	if _, err := Render(dc); err == nil || !strings.Contains(err.Error(), "no EOS equivalent") {
@@ -229,10 +237,10 @@ interface Ethernet4
 	if err != nil {
 		t.Fatal(err)
 	}
-	if dc.DSCPToTC[26] != 3 || dc.DSCPToTC[0] != 1 || dc.DSCPToTC[10] != 0 || dc.DSCPToTC[48] != 6 {
-		t.Errorf("dscp map: 26->%d 0->%d 10->%d 48->%d", dc.DSCPToTC[26], dc.DSCPToTC[0], dc.DSCPToTC[10], dc.DSCPToTC[48])
-	}
 	e1 := dc.Port("Ethernet1")
+	if e1 == nil || e1.DSCPToTC[26] != 3 || e1.DSCPToTC[0] != 1 || e1.DSCPToTC[10] != 0 || e1.DSCPToTC[48] != 6 {
+		t.Fatalf("Ethernet1 = %+v", e1)
+	}
 	if e1 == nil || qos.FormatInts(e1.PFCPriorities) != "3" {
 		t.Fatalf("Ethernet1 = %+v (interface drop must override the profile's no-drop)", e1)
 	}
@@ -302,11 +310,12 @@ func TestParseRealConfigs(t *testing.T) {
 			t.Fatal(err)
 		}
 		// DSCP 26 is in the drop-precedence line: TC4.
-		if dc.DSCPToTC[26] != 4 || dc.DSCPToTC[46] != 5 || dc.DSCPToTC[8] != 1 {
-			t.Errorf("dscp map: 26->%d 46->%d 8->%d", dc.DSCPToTC[26], dc.DSCPToTC[46], dc.DSCPToTC[8])
+		p0 := dc.Ports[0]
+		if p0.DSCPToTC[26] != 4 || p0.DSCPToTC[46] != 5 || p0.DSCPToTC[8] != 1 {
+			t.Errorf("dscp map: 26->%d 46->%d 8->%d", p0.DSCPToTC[26], p0.DSCPToTC[46], p0.DSCPToTC[8])
 		}
-		if dc.TCToQueue[6] != 2 {
-			t.Errorf("tc 6 -> queue %d, want 2", dc.TCToQueue[6])
+		if p0.TCToQueue[6] != 2 {
+			t.Errorf("tc 6 -> queue %d, want 2", p0.TCToQueue[6])
 		}
 		if dc.WatchdogPollMs != 10001 {
 			t.Errorf("watchdog poll = %d", dc.WatchdogPollMs)
@@ -390,7 +399,7 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{})
-		qos.Flatten(&dc)
+		qos.Summarize(&dc)
 		// Whatever parses renders unless it uses units or actions EOS
 		// render refuses.
 		_, _ = Render(dc)

@@ -20,13 +20,17 @@ import (
 type cfgBlock struct {
 	pfcOn      *bool
 	noDrop     map[int]bool // priority -> true (no-drop) / false (drop)
-	trust      bool         // any qos trust / tx-queue / pfc line: a QoS port
+	qosLine    bool         // any QoS statement: a QoS port
+	trust      *string      // qos.TrustDSCP, TrustCoS or TrustNone
+	cos        *int         // qos cos N: the default CoS
+	routed     *bool        // no switchport / switchport
 	profile    string
 	queues     map[int]*cfgQueue
 	wd         *bool
 	wdAction   string
 	wdTimeout  int // ms, 0 unset
 	wdRecovery int // ms, 0 unset
+	mtu        int
 	where      cfgPos
 }
 
@@ -39,9 +43,13 @@ type cfgPos struct {
 func (p cfgPos) String() string { return fmt.Sprintf("%s:%d", p.file, p.line) }
 
 type cfgQueue struct {
-	strict *bool
-	weight int
-	ecn    *qos.ECNConfig
+	strict  *bool
+	weight  int
+	ecn     *qos.ECNConfig
+	noECN   bool // no random-detect ecn (overrides a profile's)
+	drop    *qos.ECNConfig
+	noDrop  bool
+	touched bool
 }
 
 func newCfgBlock(where cfgPos) *cfgBlock {
@@ -51,6 +59,7 @@ func newCfgBlock(where cfgPos) *cfgBlock {
 // cfgParser accumulates what the files say.
 type cfgParser struct {
 	dscp                          map[int]int
+	cos                           map[int]int
 	tcQueue                       map[int]int
 	profiles                      map[string]*cfgBlock
 	intfs                         map[string]*cfgBlock
@@ -59,12 +68,16 @@ type cfgParser struct {
 	wdTimeout, wdRecovery, wdPoll int
 	wdAction                      string
 	notes                         []string
-	// unmodeled collects QoS statements the simulator does not model.
-	unmodeled map[string]bool
+	// fields collects the statements present that the simulator does not
+	// run (lint only, ignored, not recognised).
+	fields map[string]qos.FieldNote
 }
 
 // Parse reads one device's EOS configuration (a running-config, or parts
-// of one in several files, read in order) into the QoS model.
+// of one in several files, read in order) into the QoS model, as EOS's QoS
+// agent applies it: each interface's statements over its service-profile's,
+// the global maps, and EOS's defaults where the configuration is silent
+// (named in Defaults).
 //
 // Interface blocks mix unrelated settings; only QoS lines are read. PFC
 // may be given as `priority-flow-control on`, `priority-flow-control
@@ -73,7 +86,7 @@ type cfgParser struct {
 // lines the interface's own lines override. Interfaces without any QoS line
 // are not ports of the result.
 func Parse(device string, srcs ...qos.Source) (qos.DeviceConfig, error) {
-	p := &cfgParser{dscp: map[int]int{}, tcQueue: map[int]int{}, profiles: map[string]*cfgBlock{}, intfs: map[string]*cfgBlock{}, unmodeled: map[string]bool{}}
+	p := &cfgParser{dscp: map[int]int{}, cos: map[int]int{}, tcQueue: map[int]int{}, profiles: map[string]*cfgBlock{}, intfs: map[string]*cfgBlock{}, fields: map[string]qos.FieldNote{}}
 	for _, s := range srcs {
 		if err := p.file(s); err != nil {
 			return qos.DeviceConfig{}, fmt.Errorf("parse eos config of %s: %w", device, err)
@@ -119,6 +132,19 @@ func cfgCheckText(src qos.Source) error {
 	return fmt.Errorf("%s: no EOS configuration statements found (fix: give a running-config with lines such as 'interface Ethernet1' or 'qos map dscp 26 to traffic-class 3')", src.Name)
 }
 
+// note records a statement present that the simulator does not run, or
+// one the parser does not recognise.
+func (p *cfgParser) note(mode string, f []string) {
+	if s, ok := statementOf(mode, f); ok {
+		if s.use != qos.UseSimulated {
+			p.fields[s.mode+" "+s.syntax] = qos.FieldNote{Field: s.mode + " " + s.syntax, Use: s.use, Why: s.why}
+		}
+		return
+	}
+	name := mode + " " + cfgStatement(f)
+	p.fields[name] = qos.FieldNote{Field: name, Use: qos.UseIgnored, Why: "not a statement labctl recognises"}
+}
+
 func (p *cfgParser) file(src qos.Source) error {
 	if err := cfgCheckText(src); err != nil {
 		return err
@@ -126,13 +152,15 @@ func (p *cfgParser) file(src qos.Source) error {
 	sc := bufio.NewScanner(bytes.NewReader(src.Data))
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	var cur *cfgBlock // interface or qos profile being read
-	var q *cfgQueue   // tx-queue being read
+	curMode := ""
+	var q *cfgQueue // tx-queue being read
 	qIndent := -1
 	inComment := false
 	lineNo := 0
 	for sc.Scan() {
 		lineNo++
-		raw := strings.TrimRight(sc.Text(), " \t\r")
+		// EOS indents sub-modes with spaces; a tab counts as one level.
+		raw := strings.ReplaceAll(strings.TrimRight(sc.Text(), " \t\r"), "\t", "   ")
 		text := strings.TrimSpace(raw)
 		indent := len(raw) - len(strings.TrimLeft(raw, " "))
 		where := cfgPos{src.Name, lineNo}
@@ -147,7 +175,7 @@ func (p *cfgParser) file(src qos.Source) error {
 		}
 		f := strings.Fields(text)
 		if indent == 0 {
-			cur, q, qIndent = nil, nil, -1
+			cur, q, qIndent, curMode = nil, nil, -1, ""
 			switch {
 			case f[0] == "interface" && len(f) == 2:
 				cur = p.intfs[f[1]]
@@ -156,9 +184,11 @@ func (p *cfgParser) file(src qos.Source) error {
 					p.intfs[f[1]] = cur
 					p.order = append(p.order, f[1])
 				}
+				curMode = "interface"
 			case len(f) == 3 && f[0] == "qos" && f[1] == "profile":
 				cur = newCfgBlock(where)
 				p.profiles[f[2]] = cur
+				curMode = "qos profile"
 			default:
 				if err := p.global(f, where); err != nil {
 					return err
@@ -174,7 +204,7 @@ func (p *cfgParser) file(src qos.Source) error {
 			continue
 		}
 		if q != nil && indent > qIndent {
-			if err := cfgQueueLine(q, f, where, p.unmodeled); err != nil {
+			if err := p.queueLine(q, f, where); err != nil {
 				return err
 			}
 			continue
@@ -191,10 +221,10 @@ func (p *cfgParser) file(src qos.Source) error {
 				cur.queues[n] = q
 			}
 			qIndent = indent
-			cur.trust = true
+			cur.qosLine = true
 			continue
 		}
-		if err := cfgBlockLine(cur, f, where, p.unmodeled); err != nil {
+		if err := p.blockLine(cur, curMode, f, where); err != nil {
 			return err
 		}
 	}
@@ -207,39 +237,33 @@ func (p *cfgParser) file(src qos.Source) error {
 // global reads top-level QoS lines.
 func (p *cfgParser) global(f []string, where cfgPos) error {
 	line := strings.Join(f, " ")
+	mapTo := func(from string, maxKey int, target string, dst map[int]int) error {
+		to := slices.Index(f, "to")
+		if to < 4 || to+2 >= len(f) || f[to+1] != target {
+			return fmt.Errorf("%s: %q: want qos map %s N... to %s T", where, line, from, target)
+		}
+		v, err := cfgInt(f[to+2], 0, 7)
+		if err != nil {
+			return fmt.Errorf("%s: %s: %w", where, strings.ReplaceAll(target, "-", " "), err)
+		}
+		for _, s := range f[3:to] {
+			k, err := cfgInt(s, 0, maxKey)
+			if err != nil {
+				return fmt.Errorf("%s: %s: %w", where, from, err)
+			}
+			dst[k] = v
+		}
+		return nil
+	}
 	switch {
+	case len(f) >= 6 && f[0] == "qos" && f[1] == "map" && f[2] == "dscp" && slices.Contains(f, "traffic-class"):
+		return mapTo("dscp", 63, "traffic-class", p.dscp)
 	case len(f) >= 6 && f[0] == "qos" && f[1] == "map" && f[2] == "dscp":
-		to := slices.Index(f, "to")
-		if to < 4 || to+2 >= len(f) || f[to+1] != "traffic-class" {
-			return fmt.Errorf("%s: %q: want qos map dscp D... to traffic-class T", where, line)
-		}
-		tc, err := cfgInt(f[to+2], 0, 7)
-		if err != nil {
-			return fmt.Errorf("%s: traffic class: %w", where, err)
-		}
-		for _, s := range f[3:to] {
-			d, err := cfgInt(s, 0, 63)
-			if err != nil {
-				return fmt.Errorf("%s: dscp: %w", where, err)
-			}
-			p.dscp[d] = tc
-		}
+		return fmt.Errorf("%s: %q: want qos map dscp D... to traffic-class T", where, line)
+	case len(f) >= 6 && f[0] == "qos" && f[1] == "map" && f[2] == "cos" && slices.Contains(f, "traffic-class"):
+		return mapTo("cos", 7, "traffic-class", p.cos)
 	case len(f) >= 7 && f[0] == "qos" && f[1] == "map" && f[2] == "traffic-class" && slices.Contains(f, "tx-queue"):
-		to := slices.Index(f, "to")
-		if to < 4 || to+2 >= len(f) || f[to+1] != "tx-queue" {
-			return fmt.Errorf("%s: %q: want qos map traffic-class T... to tx-queue Q", where, line)
-		}
-		qn, err := cfgInt(f[to+2], 0, 7)
-		if err != nil {
-			return fmt.Errorf("%s: tx-queue: %w", where, err)
-		}
-		for _, s := range f[3:to] {
-			tc, err := cfgInt(s, 0, 7)
-			if err != nil {
-				return fmt.Errorf("%s: traffic class: %w", where, err)
-			}
-			p.tcQueue[tc] = qn
-		}
+		return mapTo("traffic-class", 7, "tx-queue", p.tcQueue)
 	case line == "priority-flow-control all off":
 		p.pfcAllOff = true
 	case strings.HasPrefix(line, "priority-flow-control pause watchdog default ") && len(f) == 6:
@@ -258,20 +282,20 @@ func (p *cfgParser) global(f []string, where cfgPos) error {
 	case strings.HasPrefix(line, "priority-flow-control pause watchdog action ") && len(f) == 5:
 		p.wdAction = f[4]
 	case f[0] == "qos", f[0] == "priority-flow-control":
-		p.unmodeled[cfgStatement(f)] = true
+		p.note("global", f)
 	}
 	return nil
 }
 
-// cfgBlockLine reads a line of an interface or qos profile block.
-func cfgBlockLine(b *cfgBlock, f []string, where cfgPos, unmodeled map[string]bool) error {
+// blockLine reads a line of an interface or qos profile block.
+func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos) error {
 	line := strings.Join(f, " ")
 	on, off := true, false
 	switch {
 	case line == "priority-flow-control on":
-		b.pfcOn, b.trust = &on, true
+		b.pfcOn, b.qosLine = &on, true
 	case line == "priority-flow-control off" || line == "no priority-flow-control":
-		b.pfcOn, b.trust = &off, true
+		b.pfcOn, b.qosLine = &off, true
 	case len(f) == 4 && f[0] == "priority-flow-control" && f[1] == "priority":
 		n, err := cfgInt(f[2], 0, 7)
 		if err != nil {
@@ -285,7 +309,7 @@ func cfgBlockLine(b *cfgBlock, f []string, where cfgPos, unmodeled map[string]bo
 		default:
 			return fmt.Errorf("%s: %q: want no-drop or drop", where, line)
 		}
-		b.trust = true
+		b.qosLine = true
 	case line == "priority-flow-control pause watchdog":
 		b.wd = &on
 	case line == "no priority-flow-control pause watchdog":
@@ -309,16 +333,43 @@ func cfgBlockLine(b *cfgBlock, f []string, where cfgPos, unmodeled map[string]bo
 		}
 	case f[0] == "service-profile" && len(f) == 2:
 		b.profile = f[1]
-	case f[0] == "qos" && len(f) >= 2 && f[1] == "trust", len(f) >= 3 && f[0] == "no" && f[1] == "qos" && f[2] == "trust":
-		b.trust = true
-	case f[0] == "qos", f[0] == "priority-flow-control", f[0] == "shape", f[0] == "random-detect":
-		unmodeled[cfgStatement(f)] = true
+	case len(f) == 3 && f[0] == "qos" && f[1] == "trust":
+		switch f[2] {
+		case "dscp":
+			b.trust = qos.Ptr(qos.TrustDSCP)
+		case "cos":
+			b.trust = qos.Ptr(qos.TrustCoS)
+		default:
+			return fmt.Errorf("%s: %q: want qos trust dscp or qos trust cos", where, line)
+		}
+		b.qosLine = true
+	case line == "no qos trust":
+		b.trust, b.qosLine = qos.Ptr(qos.TrustNone), true
+	case len(f) == 3 && f[0] == "qos" && f[1] == "cos":
+		n, err := cfgInt(f[2], 0, 7)
+		if err != nil {
+			return fmt.Errorf("%s: %q: cos: %w", where, line, err)
+		}
+		b.cos, b.qosLine = &n, true
+	case line == "no switchport" && mode == "interface":
+		b.routed = &on
+	case line == "switchport" && mode == "interface":
+		b.routed = &off
+	case len(f) == 2 && f[0] == "mtu" && mode == "interface":
+		if n, err := strconv.Atoi(f[1]); err == nil {
+			b.mtu = n
+		}
+		p.note(mode, f)
+	case f[0] == "qos", f[0] == "priority-flow-control", f[0] == "shape", f[0] == "random-detect",
+		len(f) >= 3 && f[0] == "service-policy" && f[1] == "type" && f[2] == "qos":
+		p.note(mode, f)
+		b.qosLine = b.qosLine || f[0] == "qos"
 	}
 	return nil
 }
 
 // cfgStatement names a QoS statement by its keywords (numbers and values
-// dropped), for the list of what the simulator does not model.
+// dropped), for the list of what the simulator does not run.
 func cfgStatement(f []string) string {
 	var kw []string
 	for _, w := range f {
@@ -330,10 +381,11 @@ func cfgStatement(f []string) string {
 	return strings.Join(kw, " ")
 }
 
-// cfgQueueLine reads a line under tx-queue N.
-func cfgQueueLine(q *cfgQueue, f []string, where cfgPos, unmodeled map[string]bool) error {
+// queueLine reads a line under tx-queue N.
+func (p *cfgParser) queueLine(q *cfgQueue, f []string, where cfgPos) error {
 	line := strings.Join(f, " ")
 	t, fa := true, false
+	q.touched = true
 	switch {
 	case line == "priority strict":
 		q.strict = &t
@@ -346,23 +398,31 @@ func cfgQueueLine(q *cfgQueue, f []string, where cfgPos, unmodeled map[string]bo
 		}
 		q.weight = w
 	case len(f) >= 2 && f[0] == "random-detect" && f[1] == "ecn" && slices.Contains(f, "minimum-threshold"):
-		e, err := cfgECN(f)
+		e, err := cfgWRED(f, "max-mark-probability")
 		if err != nil {
 			return fmt.Errorf("%s: %q: %w", where, line, err)
 		}
-		q.ecn = e
+		q.ecn, q.noECN = e, false
 	case line == "no random-detect ecn":
-		q.ecn = nil
+		q.ecn, q.noECN = nil, true
+	case len(f) >= 2 && f[0] == "random-detect" && f[1] == "drop" && slices.Contains(f, "minimum-threshold"):
+		e, err := cfgWRED(f, "drop-probability")
+		if err != nil {
+			return fmt.Errorf("%s: %q: %w", where, line, err)
+		}
+		q.drop, q.noDrop = e, false
+	case line == "no random-detect drop":
+		q.drop, q.noDrop = nil, true
 	default:
-		unmodeled["tx-queue "+cfgStatement(f)] = true
+		p.note("tx-queue", f)
 	}
 	return nil
 }
 
-// cfgECN reads "random-detect ecn minimum-threshold X U maximum-threshold Y
-// U [max-mark-probability P] [weight W]".
-func cfgECN(f []string) (*qos.ECNConfig, error) {
-	e := &qos.ECNConfig{Pmax: 1} // EOS marks with probability 1 at Kmax when none is given (unverified)
+// cfgWRED reads "random-detect ecn|drop minimum-threshold X U
+// maximum-threshold Y U [<probKey> P] [weight W]".
+func cfgWRED(f []string, probKey string) (*qos.ECNConfig, error) {
+	e := &qos.ECNConfig{Pmax: 1} // EOS marks or drops with probability 1 at the maximum when none is given (unverified)
 	var minU, maxU string
 	for i := 2; i < len(f); i++ {
 		if i+1 >= len(f) {
@@ -383,10 +443,10 @@ func cfgECN(f []string) (*qos.ECNConfig, error) {
 				e.MaxBytes, maxU = v, f[i+2]
 			}
 			i += 2
-		case "max-mark-probability":
+		case probKey:
 			v, err := cfgInt(f[i+1], 1, 100)
 			if err != nil {
-				return nil, fmt.Errorf("max-mark-probability: %w", err)
+				return nil, fmt.Errorf("%s: %w", probKey, err)
 			}
 			e.Pmax = float64(v) / 100
 			i++
@@ -429,35 +489,77 @@ func cfgMs(s string) (int, error) {
 	return int(math.Round(v * 1000)), nil
 }
 
-// cfgDefaultTC is EOS's default DSCP->TC (DSCP class d>>3 as a CoS, with
-// CoS 0 -> TC1 and CoS 1 -> TC0 as in EOS's default CoS map; unverified on
-// every platform), for DSCPs the config does not map.
-func cfgDefaultTC(dscp int) int {
-	switch c := dscp >> 3; c {
+// EOS's defaults where a config is silent, with where labctl takes them
+// from.
+const (
+	srcEOS = "EOS default"
+	// srcEOSUnverified marks the defaults labctl could not check on a
+	// cEOS-lab image.
+	srcEOSUnverified = "EOS default (Arista EOS manual; unverified on cEOS-lab)"
+)
+
+// cfgDefaultCoSTC is EOS's default CoS -> traffic class map: CoS 0 to TC1
+// and CoS 1 to TC0 (so that best effort ranks above background), the rest
+// to their own number.
+func cfgDefaultCoSTC(cos int) int {
+	switch cos {
 	case 0:
 		return 1
 	case 1:
 		return 0
-	default:
-		return c
 	}
+	return cos
 }
 
+// cfgDefaultTC is EOS's default DSCP -> traffic class: the DSCP's class
+// selector (d>>3) taken as a CoS, through the default CoS map.
+func cfgDefaultTC(dscp int) int { return cfgDefaultCoSTC(dscp >> 3) }
+
 func (p *cfgParser) result(device string) qos.DeviceConfig {
-	dc := qos.DeviceConfig{Device: device, NOS: Name, DSCPToTC: map[int]int{}, TCToQueue: map[int]int{}, WatchdogPollMs: p.wdPoll}
+	dc := qos.DeviceConfig{Device: device, NOS: Name, WatchdogPollMs: p.wdPoll}
+	defaults := map[[2]string]*qos.Default{}
+	def := func(field, value, source, port string, risky bool) {
+		k := [2]string{field, value}
+		d := defaults[k]
+		if d == nil {
+			d = &qos.Default{Field: field, Value: value, Source: source, Risky: risky}
+			defaults[k] = d
+		}
+		if port != "" && !slices.Contains(d.Ports, port) {
+			d.Ports = append(d.Ports, port)
+		}
+	}
+	dscp, cos, tcQueue := map[int]int{}, map[int]int{}, map[int]int{}
+	var unmapped []int
 	for d := range 64 {
 		if tc, ok := p.dscp[d]; ok {
-			dc.DSCPToTC[d] = tc
+			dscp[d] = tc
 		} else {
-			dc.DSCPToTC[d] = cfgDefaultTC(d)
+			dscp[d] = cfgDefaultTC(d)
+			unmapped = append(unmapped, d)
+		}
+	}
+	if len(unmapped) > 0 && len(unmapped) < 64 {
+		def("qos map dscp (DSCPs it does not list)", "their class selector's CoS class (DSCP 0-7 TC1, 8-15 TC0, 16-23 TC2, ...)", srcEOSUnverified, "", false)
+	} else if len(unmapped) == 64 {
+		def("qos map dscp", "the class selector's CoS class (DSCP 0-7 TC1, 8-15 TC0, 16-23 TC2, ...)", srcEOSUnverified, "", true)
+	}
+	for c := range 8 {
+		if tc, ok := p.cos[c]; ok {
+			cos[c] = tc
+		} else {
+			cos[c] = cfgDefaultCoSTC(c)
 		}
 	}
 	for tc := range qos.NumTC {
 		if q, ok := p.tcQueue[tc]; ok {
-			dc.TCToQueue[tc] = q
+			tcQueue[tc] = q
 		} else {
-			dc.TCToQueue[tc] = tc
+			tcQueue[tc] = tc
 		}
+	}
+	if len(p.tcQueue) < qos.NumTC {
+		def("qos map traffic-class to tx-queue", "traffic class n to queue n", srcEOS, "", false)
 	}
 	for _, name := range p.order {
 		ib := p.intfs[name]
@@ -469,13 +571,42 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 			} else {
 				cfgOverlay(eff, pb)
 			}
-			eff.trust = true
+			eff.qosLine = true
 		}
 		cfgOverlay(eff, ib)
-		if !eff.trust && eff.wd == nil && !strings.HasPrefix(name, "Ethernet") {
+		eff.routed = ib.routed
+		if !eff.qosLine && eff.wd == nil && !strings.HasPrefix(name, "Ethernet") {
 			continue
 		}
-		pc := qos.PortConfig{Name: name, Fabric: true, PFCPriorities: []int{}}
+		pc := qos.PortConfig{Name: name, Fabric: true, PFCPriorities: []int{}, MTU: ib.mtu,
+			DSCPToTC: maps.Clone(dscp), CoSToTC: maps.Clone(cos), TCToQueue: maps.Clone(tcQueue),
+			// EOS pauses and buffers a PFC priority as its own traffic
+			// class: the platform's PG and paused queue of priority n are
+			// those of TC n.
+			TCToPG: qos.IdentityMap(), PFCToQueue: maps.Clone(tcQueue),
+			Origins: map[string]string{"dscp_to_tc": "qos map dscp", "tc_to_queue": "qos map traffic-class to tx-queue", "tc_to_pg": "platform: PG n is priority n", "pfc_to_queue": "platform: priority n pauses TC n's queue"}}
+		switch {
+		case eff.trust != nil:
+			pc.Trust = *eff.trust
+			pc.Origins["trust"] = "interface " + name + " (or its service-profile): qos trust"
+		case eff.routed != nil && *eff.routed:
+			pc.Trust = qos.TrustDSCP
+			pc.Origins["trust"] = "default for a routed port"
+			def("interface qos trust", "dscp (the default of a routed port)", srcEOSUnverified, name, true)
+		case eff.routed != nil:
+			pc.Trust = qos.TrustCoS
+			pc.Origins["trust"] = "default for a switchport"
+			def("interface qos trust", "cos (the default of a switchport)", srcEOSUnverified, name, true)
+		default:
+			// The files do not say whether the port is routed; AI fabrics
+			// (and labctl's) route every fabric port.
+			pc.Trust = qos.TrustDSCP
+			pc.Origins["trust"] = "default for a routed port (the files read do not say switchport or no switchport)"
+			def("interface qos trust", "dscp, taking the port as routed (EOS trusts DSCP on routed ports, CoS on switchports; the files read do not say which)", srcEOSUnverified, name, true)
+		}
+		if eff.cos != nil {
+			pc.DefaultCoS = *eff.cos
+		}
 		if eff.pfcOn != nil && *eff.pfcOn && !p.pfcAllOff {
 			for pr, nd := range eff.noDrop {
 				if nd {
@@ -502,29 +633,55 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 			case "no-drop":
 				w.Action = "forward"
 			case "":
-				w.Action = "errdisable" // EOS's default action
+				w.Action = "errdisable"
+				def("priority-flow-control pause watchdog action", "errdisable", srcEOS, name, false)
 			}
 			pc.Watchdog = w
 		}
-		for _, qn := range cfgSortedInts(eff.queues) {
+		for qn := range qos.NumTC {
+			qc := qos.QueueConfig{Queue: qn, Weight: 1, Origin: "interface " + name}
 			q := eff.queues[qn]
-			qc := qos.QueueConfig{Queue: qn, Weight: q.weight}
-			if q.strict != nil && *q.strict {
-				qc.Strict, qc.Weight = true, 0
+			if q == nil || !q.touched {
+				def("tx-queue (scheduling)", "round robin, weight 1, no WRED", srcEOS, name, false)
 			}
-			if q.ecn != nil {
-				e := *q.ecn
-				qc.ECN = &e
+			if q != nil {
+				if q.weight > 0 {
+					qc.Weight = q.weight
+				}
+				if q.strict != nil && *q.strict {
+					qc.Strict, qc.Weight = true, 0
+				}
+				if q.ecn != nil {
+					// EOS's random-detect ecn marks every colour alike.
+					qc.SetMarking(*q.ecn)
+					qc.WRED.Name = ""
+				}
+				if q.drop != nil {
+					qc.Drop = qos.Ptr(*q.drop)
+				}
 			}
 			pc.Queues = append(pc.Queues, qc)
 		}
 		dc.Ports = append(dc.Ports, pc)
 	}
+	// A port the config does not name: every default, trusting DSCP as a
+	// routed fabric port.
+	dp := qos.PortConfig{Fabric: true, PFCPriorities: []int{}, Trust: qos.TrustDSCP, DSCPToTC: maps.Clone(dscp), CoSToTC: maps.Clone(cos),
+		TCToQueue: maps.Clone(tcQueue), TCToPG: qos.IdentityMap(), PFCToQueue: maps.Clone(tcQueue)}
+	for qn := range qos.NumTC {
+		dp.Queues = append(dp.Queues, qos.QueueConfig{Queue: qn, Weight: 1})
+	}
+	dc.DefaultPort = &dp
 	if len(p.notes) > 0 {
 		dc.Notes = p.notes
 	}
 	applyPlatformBuffer(&dc)
-	dc.Unmodeled = slices.Sorted(maps.Keys(p.unmodeled))
+	for _, k := range slices.SortedFunc(maps.Keys(defaults), func(a, b [2]string) int { return strings.Compare(a[0]+a[1], b[0]+b[1]) }) {
+		dc.Defaults = append(dc.Defaults, *defaults[k])
+	}
+	for _, k := range slices.Sorted(maps.Keys(p.fields)) {
+		dc.Fields = append(dc.Fields, p.fields[k])
+	}
 	dc.Sort()
 	return dc
 }
@@ -537,7 +694,13 @@ func cfgOverlay(dst, src *cfgBlock) {
 	for k, v := range src.noDrop {
 		dst.noDrop[k] = v
 	}
-	dst.trust = dst.trust || src.trust
+	dst.qosLine = dst.qosLine || src.qosLine
+	if src.trust != nil {
+		dst.trust = src.trust
+	}
+	if src.cos != nil {
+		dst.cos = src.cos
+	}
 	if src.wd != nil {
 		dst.wd = src.wd
 	}
@@ -556,14 +719,18 @@ func cfgOverlay(dst, src *cfgBlock) {
 			d = &cfgQueue{}
 			dst.queues[n] = d
 		}
+		d.touched = d.touched || q.touched
 		if q.strict != nil {
 			d.strict = q.strict
 		}
 		if q.weight != 0 {
 			d.weight = q.weight
 		}
-		if q.ecn != nil {
+		if q.ecn != nil || q.noECN {
 			d.ecn = q.ecn
+		}
+		if q.drop != nil || q.noDrop {
+			d.drop = q.drop
 		}
 	}
 }

@@ -81,7 +81,11 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// BuildDoc turns a device config into CONFIG_DB tables.
+// BuildDoc turns a device config into CONFIG_DB tables. Each map is
+// written once: the one most ports use as AZURE (SONiC's own name, so a
+// `config load` replaces the defaults field by field), and a port whose
+// map differs gets its own, AZURE_<PORT>. The DSCP map most ports use is
+// also the switch's global one.
 func BuildDoc(dc qos.DeviceConfig) (Doc, error) {
 	doc := Doc{}
 	putMap := func(table, name string, m map[int]int) {
@@ -89,12 +93,31 @@ func BuildDoc(dc qos.DeviceConfig) (Doc, error) {
 			doc.set(table, name, strconv.Itoa(k), strconv.Itoa(v))
 		}
 	}
-	putMap("DSCP_TO_TC_MAP", cfgMapName, dc.DSCPToTC)
-	putMap("TC_TO_QUEUE_MAP", cfgMapName, dc.TCToQueue)
-	putMap("TC_TO_PRIORITY_GROUP_MAP", cfgMapName, dc.TCToPG)
-	// PFC priority n pauses traffic class n, which sits in TCToQueue[n].
-	putMap("MAP_PFC_PRIORITY_TO_QUEUE", cfgMapName, dc.TCToQueue)
-	doc.set("PORT_QOS_MAP", "global", "dscp_to_tc_map", cfgMapName)
+	type kind struct {
+		field, table string
+		pick         func(*qos.PortConfig) map[int]int
+	}
+	kinds := []kind{
+		{"dscp_to_tc_map", "DSCP_TO_TC_MAP", func(p *qos.PortConfig) map[int]int { return p.DSCPToTC }},
+		{"tc_to_queue_map", "TC_TO_QUEUE_MAP", func(p *qos.PortConfig) map[int]int { return p.TCToQueue }},
+		{"tc_to_pg_map", "TC_TO_PRIORITY_GROUP_MAP", func(p *qos.PortConfig) map[int]int { return p.TCToPG }},
+		{"pfc_to_queue_map", "MAP_PFC_PRIORITY_TO_QUEUE", func(p *qos.PortConfig) map[int]int { return p.PFCToQueue }},
+	}
+	common := map[string]string{}
+	for _, k := range kinds {
+		if m := dc.CommonMap(k.pick); m != nil {
+			putMap(k.table, cfgMapName, m)
+			common[k.field] = qos.FormatMap(m)
+		}
+	}
+	if _, ok := common["dscp_to_tc_map"]; ok {
+		doc.set("PORT_QOS_MAP", "global", "dscp_to_tc_map", cfgMapName)
+	}
+	for _, p := range dc.Ports {
+		if p.Trust != "" && p.Trust != qos.TrustDSCP {
+			return nil, fmt.Errorf("render sonic config for %s: port %s trusts %s; SONiC classifies IP packets by DSCP and has no trust setting", dc.Device, p.Name, p.Trust)
+		}
+	}
 
 	hasPFC := false
 	for _, p := range dc.Ports {
@@ -119,21 +142,24 @@ func BuildDoc(dc qos.DeviceConfig) (Doc, error) {
 	if dc.WatchdogPollMs > 0 {
 		doc.set("PFC_WD", "GLOBAL", "POLL_INTERVAL", strconv.Itoa(dc.WatchdogPollMs))
 	}
+	wreds := map[string]map[string]string{}
 
 	for _, p := range dc.Ports {
 		if p.Name == "" || strings.ContainsAny(p.Name, "|[] ") {
 			return nil, fmt.Errorf("render sonic config for %s: port name %q is not a SONiC interface name (EthernetN)", dc.Device, p.Name)
 		}
-		dscpMap := cfgMapName
-		if p.DSCPToTC != nil {
-			dscpMap = cfgMapName + "_" + strings.ToUpper(p.Name)
-			putMap("DSCP_TO_TC_MAP", dscpMap, p.DSCPToTC)
-		}
-		pq := map[string]string{
-			"dscp_to_tc_map":   dscpMap,
-			"tc_to_queue_map":  cfgMapName,
-			"tc_to_pg_map":     cfgMapName,
-			"pfc_to_queue_map": cfgMapName,
+		pq := map[string]string{}
+		for _, k := range kinds {
+			m := k.pick(&p)
+			if m == nil {
+				continue
+			}
+			name := cfgMapName
+			if qos.FormatMap(m) != common[k.field] {
+				name = cfgMapName + "_" + strings.ToUpper(p.Name)
+				putMap(k.table, name, m)
+			}
+			pq[k.field] = name
 		}
 		if len(p.PFCPriorities) > 0 {
 			pq["pfc_enable"] = qos.FormatInts(p.PFCPriorities)
@@ -163,27 +189,101 @@ func BuildDoc(dc qos.DeviceConfig) (Doc, error) {
 				doc.set("SCHEDULER", sched, "weight", strconv.Itoa(q.Weight))
 			}
 			doc.set("QUEUE", key, "scheduler", sched)
-			if e := q.ECN; e != nil {
-				if e.Unit != "" {
-					return nil, fmt.Errorf("render sonic config for %s %s queue %d: ECN thresholds in %s cannot be written to SONiC (bytes only)", dc.Device, p.Name, q.Queue, e.Unit)
-				}
-				pct := int(math.Round(e.Pmax * 100))
-				prof := fmt.Sprintf("ECN_%d_%d_%d", e.MinBytes, e.MaxBytes, pct)
-				for _, c := range []string{"green", "yellow", "red"} {
-					doc.set("WRED_PROFILE", prof, "wred_"+c+"_enable", "true")
-					doc.set("WRED_PROFILE", prof, c+"_min_threshold", strconv.FormatInt(e.MinBytes, 10))
-					doc.set("WRED_PROFILE", prof, c+"_max_threshold", strconv.FormatInt(e.MaxBytes, 10))
-					doc.set("WRED_PROFILE", prof, c+"_drop_probability", strconv.Itoa(pct))
-				}
-				doc.set("WRED_PROFILE", prof, "ecn", "ecn_all")
-				doc.set("QUEUE", key, "wred_profile", prof)
+			prof, fields, err := cfgWRED(&q)
+			if err != nil {
+				return nil, fmt.Errorf("render sonic config for %s %s queue %d: %w", dc.Device, p.Name, q.Queue, err)
 			}
+			if fields == nil {
+				continue
+			}
+			// One name, one profile: a second profile that would take a
+			// used name with other values gets a numbered one.
+			for n := 2; wreds[prof] != nil && !maps.Equal(wreds[prof], fields); n++ {
+				prof = fmt.Sprintf("%s_%d", strings.TrimSuffix(prof, fmt.Sprintf("_%d", n-1)), n)
+			}
+			wreds[prof] = fields
+			for f, v := range fields {
+				doc.set("WRED_PROFILE", prof, f, v)
+			}
+			doc.set("QUEUE", key, "wred_profile", prof)
 		}
 		if err := cfgRenderBuffers(doc, dc, p); err != nil {
 			return nil, err
 		}
 	}
 	return doc, nil
+}
+
+// cfgWRED is a queue's WRED profile as WRED_PROFILE fields and its name:
+// the profile's own when the model has one, else ECN_<min>_<max>_<pct>
+// as labctl names its marking profiles. nil fields: no WRED.
+func cfgWRED(q *qos.QueueConfig) (string, map[string]string, error) {
+	green := q.ECN
+	if green == nil {
+		green = q.Drop
+	}
+	var yellow, red *qos.WREDColour
+	name := ""
+	if q.WRED != nil {
+		yellow, red, name = q.WRED.Yellow, q.WRED.Red, q.WRED.Name
+	}
+	if green == nil && yellow == nil && red == nil {
+		if q.WRED == nil {
+			return "", nil, nil
+		}
+	}
+	fields := map[string]string{"ecn": q.ECNMode()}
+	put := func(c string, e *qos.ECNConfig) error {
+		if e == nil {
+			fields["wred_"+c+"_enable"] = "false"
+			return nil
+		}
+		if e.Unit != "" {
+			return fmt.Errorf("WRED thresholds in %s cannot be written to SONiC (bytes only)", e.Unit)
+		}
+		fields["wred_"+c+"_enable"] = "true"
+		fields[c+"_min_threshold"] = strconv.FormatInt(e.MinBytes, 10)
+		fields[c+"_max_threshold"] = strconv.FormatInt(e.MaxBytes, 10)
+		fields[c+"_drop_probability"] = strconv.Itoa(int(math.Round(e.Pmax * 100)))
+		return nil
+	}
+	if err := put("green", green); err != nil {
+		return "", nil, err
+	}
+	if q.WRED == nil && green != nil {
+		// labctl's own profiles treat every colour alike.
+		if err := put("yellow", green); err != nil {
+			return "", nil, err
+		}
+		if err := put("red", green); err != nil {
+			return "", nil, err
+		}
+		if q.ECN != nil {
+			fields["ecn"] = "ecn_all"
+		}
+	} else {
+		for c, col := range map[string]*qos.WREDColour{"yellow": yellow, "red": red} {
+			var e *qos.ECNConfig
+			if col != nil {
+				e = &col.ECNConfig
+			}
+			if err := put(c, e); err != nil {
+				return "", nil, err
+			}
+		}
+	}
+	if name == "" || strings.ContainsAny(name, "|[] ") {
+		if green == nil {
+			name = "WRED_NONE"
+		} else {
+			kind := "ECN"
+			if q.ECN == nil {
+				kind = "WRED_DROP"
+			}
+			name = fmt.Sprintf("%s_%d_%d_%d", kind, green.MinBytes, green.MaxBytes, int(math.Round(green.Pmax*100)))
+		}
+	}
+	return name, fields, nil
 }
 
 // cfgRenderBuffers writes a port's BUFFER_PG and BUFFER_QUEUE entries and
@@ -193,7 +293,8 @@ func BuildDoc(dc qos.DeviceConfig) (Doc, error) {
 func cfgRenderBuffers(doc Doc, dc qos.DeviceConfig, p qos.PortConfig) error {
 	for _, pg := range p.PGs {
 		prof := pg.Profile
-		if prof == "" && pg.Lossless {
+		lossless := qos.LosslessProfile(&pg.BufferProfile)
+		if prof == "" && lossless {
 			if p.SpeedGbps <= 0 || p.CableM <= 0 {
 				return fmt.Errorf("render sonic config for %s %s: a lossless PG needs the port speed and cable length", dc.Device, p.Name)
 			}
@@ -202,7 +303,7 @@ func cfgRenderBuffers(doc Doc, dc qos.DeviceConfig, p qos.PortConfig) error {
 		if prof == "" {
 			return fmt.Errorf("render sonic config for %s %s PG %d: the buffer profile has no name", dc.Device, p.Name, pg.PG)
 		}
-		if pg.Lossless && pg.DynamicTh == nil && pg.StaticThBytes == nil {
+		if lossless && pg.DynamicTh == nil && pg.StaticThBytes == nil {
 			return fmt.Errorf("render sonic config for %s %s PG %d: neither dynamic_th nor static_th is set", dc.Device, p.Name, pg.PG)
 		}
 		if err := cfgPutProfile(doc, dc, p, prof, pg.BufferProfile); err != nil {

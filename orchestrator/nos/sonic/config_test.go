@@ -53,16 +53,23 @@ func onOff(b bool) string {
 // cfgComparable clears what CONFIG_DB QoS tables do not carry: peers, the
 // MTU, and the speed of ports without a lossless buffer profile.
 func cfgComparable(d qos.DeviceConfig) qos.DeviceConfig {
-	d.NOS, d.Unmodeled = "", nil
+	d.NOS, d.Fields, d.Defaults, d.Unresolved, d.DefaultPort = "", nil, nil, nil, nil
 	d.PeersKnown = false
 	for i := range d.Ports {
 		p := &d.Ports[i]
 		p.Peer = ""
 		p.MTU = 0
 		p.Fabric = true
+		p.Origins = nil
+		for j := range p.Queues {
+			p.Queues[j].Origin = ""
+		}
+		for j := range p.PGs {
+			p.PGs[j].Origin = ""
+		}
 		// SONiC carries a port's speed only in its lossless PG profile
 		// name.
-		if !slices.ContainsFunc(p.PGs, func(pg qos.PGConfig) bool { return pg.Lossless }) {
+		if !slices.ContainsFunc(p.PGs, func(pg qos.PGConfig) bool { return qos.LosslessProfile(&pg.BufferProfile) }) {
 			p.SpeedGbps = 0
 		}
 	}
@@ -89,7 +96,7 @@ func TestRenderParseRoundTrip(t *testing.T) {
 				if !reflect.DeepEqual(got, want) {
 					gj, _ := json.MarshalIndent(got, "", " ")
 					wj, _ := json.MarshalIndent(want, "", " ")
-					t.Errorf("round trip differs:\n got %s\nwant %s\ndiff: %v", gj, wj, qos.Diff([]qos.DeviceConfig{want}, []qos.DeviceConfig{got}))
+					t.Errorf("round trip differs:\n%s\ndiff: %v", lineDiff(string(wj), string(gj)), qos.Diff([]qos.DeviceConfig{want}, []qos.DeviceConfig{got}))
 				}
 				// Rendering is deterministic.
 				again, _ := Render(dc)
@@ -235,7 +242,10 @@ func TestParseErrors(t *testing.T) {
 		{"not an object", `[1,2]`, "CONFIG_DB JSON object"},
 		{"value type", `{"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": [3]}}}`, "PORT_QOS_MAP|Ethernet0 field pfc_enable"},
 		{"bad pfc_enable", `{"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3;4"}}}`, `pfc_enable "3;4"`},
-		{"undefined map", `{"PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "[DSCP_TO_TC_MAP|X]"}}}`, "DSCP_TO_TC_MAP|X is referenced but not defined"},
+		{"wred without thresholds", `{"WRED_PROFILE": {"W": {"wred_green_enable": "true", "ecn": "ecn_all"}}, "QUEUE": {"Ethernet0|3": {"wred_profile": "W"}}}`, "wred_green_enable is true but green_min_threshold or green_max_threshold is missing"},
+		{"bad number", `{"BUFFER_PROFILE": {"p": {"size": "big"}}}`, `BUFFER_PROFILE|p field size: "big" is not a byte count`},
+		{"bad bool", `{"WRED_PROFILE": {"W": {"wred_green_enable": "yes"}}}`, `WRED_PROFILE|W field wred_green_enable: "yes" is not "true" or "false"`},
+		{"bad ecn mode", `{"WRED_PROFILE": {"W": {"ecn": "ecn_blue"}}, "QUEUE": {"Ethernet0|3": {"wred_profile": "W"}}}`, `ecn "ecn_blue" is not one of`},
 		{"bad queue key", `{"QUEUE": {"Ethernet0|9": {}}}`, `QUEUE|Ethernet0|9: index "9"`},
 		{"bad cable", `{"QUEUE": {"Ethernet0|3": {}}, "CABLE_LENGTH": {"AZURE": {"Ethernet0": "5 meters"}}}`, `"5 meters" is not a length`},
 	}
@@ -254,7 +264,7 @@ func TestParseOldStyleReferences(t *testing.T) {
  "DSCP_TO_TC_MAP": {"AZURE": {"26": "3", "48": "6"}},
  "TC_TO_QUEUE_MAP": {"AZURE": {"3": "3", "6": "6"}},
  "SCHEDULER": {"scheduler.1": {"type": "DWRR", "weight": "15"}},
- "WRED_PROFILE": {"AZURE_LOSSLESS": {"ecn": "ecn_all", "green_min_threshold": "1048576", "green_max_threshold": "2097152", "green_drop_probability": "5"}},
+ "WRED_PROFILE": {"AZURE_LOSSLESS": {"ecn": "ecn_all", "wred_green_enable": "true", "green_min_threshold": "1048576", "green_max_threshold": "2097152", "green_drop_probability": "5"}},
  "PORT_QOS_MAP": {"Ethernet4": {"dscp_to_tc_map": "[DSCP_TO_TC_MAP|AZURE]", "tc_to_queue_map": "[TC_TO_QUEUE_MAP|AZURE]", "pfc_enable": "3"}},
  "QUEUE": {"Ethernet4|3": {"scheduler": "[SCHEDULER|scheduler.1]", "wred_profile": "[WRED_PROFILE|AZURE_LOSSLESS]"}}
 }`
@@ -263,8 +273,61 @@ func TestParseOldStyleReferences(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := dc.Port("Ethernet4")
-	if p == nil || dc.DSCPToTC[26] != 3 || p.Queue(3).Weight != 15 || p.Queue(3).ECN.MaxBytes != 2097152 || p.Queue(3).ECN.Pmax != 0.05 {
+	if p == nil || p.DSCPToTC[26] != 3 || p.Queue(3).Weight != 15 || p.Queue(3).ECN.MaxBytes != 2097152 || p.Queue(3).ECN.Pmax != 0.05 {
 		t.Errorf("parsed = %+v", dc)
+	}
+}
+
+// What a profile leaves out is SAI's default, named: WRED on green off
+// (no marking at all), as a switch would run it.
+func TestParseWREDDefaults(t *testing.T) {
+	in := `{
+ "WRED_PROFILE": {"W": {"ecn": "ecn_all", "green_min_threshold": "1048576", "green_max_threshold": "2097152"},
+                  "D": {"ecn": "ecn_none", "wred_green_enable": "true", "green_min_threshold": "100000", "green_max_threshold": "200000"}},
+ "QUEUE": {"Ethernet0|3": {"wred_profile": "W"}, "Ethernet0|4": {"wred_profile": "D"}, "Ethernet0|5": {"wred_profile": "NOPE"}}
+}`
+	dc, err := Parse("w", qos.Source{Name: "w.json", Data: []byte(in)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := dc.Port("Ethernet0")
+	if q := p.Queue(3); q.ECN != nil || q.Drop != nil {
+		t.Errorf("queue 3 without wred_green_enable marks or drops: %+v", q)
+	}
+	if !slices.ContainsFunc(dc.Defaults, func(d qos.Default) bool { return d.Risky && d.Field == "WRED_PROFILE wred_green_enable" }) {
+		t.Errorf("the missing enable is not a risky default: %+v", dc.Defaults)
+	}
+	if q := p.Queue(4); q.ECN != nil || q.Drop == nil || q.Drop.MinBytes != 100000 || q.Drop.Pmax != 1 {
+		t.Errorf("queue 4 (ecn_none) = %+v, want an early drop from 100000 bytes", q)
+	}
+	if len(dc.Unresolved) != 1 || dc.Unresolved[0].Ref != "NOPE" || dc.Unresolved[0].Table != "WRED_PROFILE" || !slices.Equal(dc.Unresolved[0].Ports, []string{"Ethernet0"}) {
+		t.Errorf("unresolved = %+v", dc.Unresolved)
+	}
+}
+
+// A reference that names nothing is not a parse error: the switch keeps
+// the entry pending, so the model says what it does instead.
+func TestParseUnresolvedMaps(t *testing.T) {
+	in := `{"PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "[DSCP_TO_TC_MAP|X]", "tc_to_pg_map": "Y", "pfc_enable": "3"}}, "QUEUE": {"Ethernet0|3": {"scheduler": "S"}}}`
+	dc, err := Parse("x", qos.Source{Name: "x.json", Data: []byte(in)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, u := range dc.Unresolved {
+		got = append(got, u.Table+"|"+u.Ref)
+	}
+	slices.Sort(got)
+	if want := []string{"DSCP_TO_TC_MAP|X", "SCHEDULER|S", "TC_TO_PRIORITY_GROUP_MAP|Y"}; !slices.Equal(got, want) {
+		t.Errorf("unresolved = %v, want %v", got, want)
+	}
+	p := dc.Port("Ethernet0")
+	if p.DSCPToTC[26] != 0 || p.TCToPG[3] != 0 || p.Queue(3).Weight != 1 {
+		t.Errorf("defaults not applied: dscp 26 -> %d, tc 3 -> pg %d, queue 3 weight %d", p.DSCPToTC[26], p.TCToPG[3], p.Queue(3).Weight)
+	}
+	fs := qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{})
+	if n := len(slices.DeleteFunc(slices.Clone(fs), func(f qos.Finding) bool { return f.Rule != qos.RuleUnresolved })); n != 3 {
+		t.Errorf("%d unresolved findings, want 3: %+v", n, fs)
 	}
 }
 
@@ -309,10 +372,13 @@ func TestParseRealConfigs(t *testing.T) {
 		if e := p.Queue(3).ECN; e == nil || e.MinBytes != 1048576 || e.MaxBytes != 2097152 || e.Pmax != 0.05 {
 			t.Errorf("queue 3 ECN = %+v", e)
 		}
-		if dc.DSCPToTC[26] != 1 {
-			t.Errorf("AZURE maps DSCP 26 to %d, want lossy 1", dc.DSCPToTC[26])
+		if p.DSCPToTC[26] != 1 {
+			t.Errorf("AZURE maps DSCP 26 to %d, want lossy 1", p.DSCPToTC[26])
 		}
-		if got := qos.FormatInts(dc.LosslessDSCPs(p)); got != "3,4" {
+		if !p.BufferUnknown {
+			t.Error("a QoS file without buffer tables: the buffer must read as not known")
+		}
+		if got := qos.FormatInts(p.LosslessDSCPs()); got != "3,4" {
 			t.Errorf("inferred lossless DSCPs = %s, want 3,4", got)
 		}
 	})
@@ -321,11 +387,13 @@ func TestParseRealConfigs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if dc.DSCPToTC[48] != 7 {
-			t.Errorf("global map DSCP 48 -> %d", dc.DSCPToTC[48])
+		p := dc.Port("Ethernet0")
+		if p.DSCPToTC[2] != 1 || !strings.HasPrefix(p.Origins["dscp_to_tc"], "DSCP_TO_TC_MAP|AZURE_UPLINK") {
+			t.Errorf("Ethernet0 should carry AZURE_UPLINK: %v (%s)", p.DSCPToTC, p.Origins["dscp_to_tc"])
 		}
-		if p := dc.Port("Ethernet0"); p.DSCPToTC == nil || p.DSCPToTC[2] != 1 {
-			t.Errorf("Ethernet0 should carry AZURE_UPLINK: %v", p.DSCPToTC)
+		// A port without its own map takes the global one.
+		if dp := dc.DefaultPort; dp == nil || dp.DSCPToTC[48] != 7 || !strings.Contains(dp.Origins["dscp_to_tc"], "PORT_QOS_MAP|global") {
+			t.Errorf("a port with no entry: %+v", dp)
 		}
 	})
 	t.Run("qos merged with buffers", func(t *testing.T) {
@@ -334,13 +402,20 @@ func TestParseRealConfigs(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := dc.Port("Ethernet0")
-		if p.CableM != 300 || dc.SharedPoolBytes != 3302912 {
-			t.Errorf("cable %d pool %d", p.CableM, dc.SharedPoolBytes)
+		if p.CableM != 300 || dc.IngressPoolBytes() != 3302912 {
+			t.Errorf("cable %d pool %d", p.CableM, dc.IngressPoolBytes())
 		}
-		// This SKU sizes lossless PGs dynamically: the file lists only
-		// the lossy PG 0, which is not a headroom PG.
-		if len(p.PGs) != 1 || p.PGs[0].Lossless || p.PGs[0].Pool != "ingress_lossy_pool" || qos.Val(p.PGs[0].DynamicTh) != 3 {
-			t.Errorf("PGs = %+v, want only the lossy PG 0 (ingress_lossy_pool, dynamic_th 3)", p.PGs)
+		// SONiC's buffer manager writes the lossless PGs of the PFC
+		// priorities itself: the file lists only the lossy PG 0, and the
+		// model names the lossless PGs 3 and 4 as generated.
+		if pg0 := p.PG(0); pg0 == nil || qos.LosslessProfile(&pg0.BufferProfile) || pg0.Pool != "ingress_lossy_pool" || qos.Val(pg0.DynamicTh) != 3 || pg0.Assumed {
+			t.Errorf("PG 0 = %+v, want the lossy PG 0 of the file (ingress_lossy_pool, dynamic_th 3)", pg0)
+		}
+		if pg3 := p.PG(3); pg3 == nil || !pg3.Assumed || !strings.Contains(pg3.Origin, "buffer manager") {
+			t.Errorf("PG 3 = %+v, want the buffer manager's", pg3)
+		}
+		if !slices.ContainsFunc(dc.Defaults, func(d qos.Default) bool { return d.Risky && strings.Contains(d.Field, "BUFFER_PG") }) {
+			t.Errorf("the generated PGs are not named among the defaults: %+v", dc.Defaults)
 		}
 		// Lossy queues drop at their egress limit: the profile is read.
 		if q := p.Queue(0); q == nil || q.Buffer == nil || q.Buffer.Pool != "egress_lossy_pool" {
@@ -355,8 +430,8 @@ func TestParseRealConfigs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(dc.Ports) == 0 || dc.SharedPoolBytes != 33262528 {
-			t.Errorf("ports %d pool %d", len(dc.Ports), dc.SharedPoolBytes)
+		if len(dc.Ports) == 0 || dc.IngressPoolBytes() != 33262528 {
+			t.Errorf("ports %d pool %d", len(dc.Ports), dc.IngressPoolBytes())
 		}
 	})
 }
@@ -388,7 +463,7 @@ func FuzzParse(f *testing.F) {
 		}
 		// Whatever parses must lint and flatten without panicking.
 		qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{})
-		qos.Flatten(&dc)
+		qos.Summarize(&dc)
 	})
 }
 
@@ -406,4 +481,28 @@ func TestInterfaceNames(t *testing.T) {
 			t.Errorf("LinuxInterface(%q) accepted", bad)
 		}
 	}
+}
+
+// lineDiff lists the lines of b that a lacks and the other way round, for
+// messages.
+func lineDiff(a, b string) string {
+	count := map[string]int{}
+	for _, l := range strings.Split(a, "\n") {
+		count[l]++
+	}
+	var out []string
+	for _, l := range strings.Split(b, "\n") {
+		if count[l] > 0 {
+			count[l]--
+			continue
+		}
+		out = append(out, "+ "+l)
+	}
+	for l, n := range count {
+		for range n {
+			out = append(out, "- "+l)
+		}
+	}
+	slices.Sort(out)
+	return strings.Join(out, "\n")
 }

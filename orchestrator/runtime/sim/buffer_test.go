@@ -219,8 +219,8 @@ func TestSONiCBufferFieldsChangeTheSimulation(t *testing.T) {
 		cfgs, _ := runtime.LoadConfigs(l)
 		in, _ := l.Intent()
 		fs := qos.Lint(cfgs, qos.LintOptions{Intent: &in})
-		if !hasRule(fs, qos.RuleHeadroomShort, "headroom 0 bytes") {
-			t.Errorf("lint of xoff 0: %+v, want QOS006 naming headroom 0", fs)
+		if !hasRule(fs, qos.RuleLosslessPG, "with xoff 0: the switch cannot pause it") {
+			t.Errorf("lint of xoff 0: %+v, want QOS014 naming xoff 0", fs)
 		}
 	})
 	if vDyn.Summary.Drops != 0 || vDyn.Summary.PFCPauseFrames == 0 {
@@ -327,8 +327,8 @@ func TestLabSizesTheBuffer(t *testing.T) {
 					t.Errorf("%s: %+v, want %d bytes", name, pl, pool)
 				}
 			}
-			if cfgs[0].SharedPoolBytes != pool {
-				t.Errorf("shared pool %d, want %d", cfgs[0].SharedPoolBytes, pool)
+			if cfgs[0].IngressPoolBytes() != pool {
+				t.Errorf("shared pool %d, want %d", cfgs[0].IngressPoolBytes(), pool)
 			}
 		})
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -114,12 +113,13 @@ func endpoints(vs runtime.VariantSpec) []runtime.Endpoint {
 	return eps
 }
 
-// topology builds the simulator's topology and QoS for the chosen nodes.
-func (b *builder) topology(nodes, nics map[string]bool) (engine.Topology, map[engine.PortRef]map[int]engine.PortQoS, map[string]map[int]int, map[string]map[int]int) {
+// topology builds the simulator's topology and QoS for the chosen nodes:
+// every switch port's per-class settings and maps as its resolved config
+// gives them (portQoS), hosts classifying with the lab's intent.
+func (b *builder) topology(nodes, nics map[string]bool) (engine.Topology, map[engine.PortRef]map[int]engine.PortQoS, map[engine.PortRef]engine.PortMaps, map[string]map[int]int, error) {
 	var topo engine.Topology
 	qosMap := map[engine.PortRef]map[int]engine.PortQoS{}
-	dscp := map[string]map[int]int{}
-	pgs := map[string]map[int]int{}
+	portMaps := map[engine.PortRef]engine.PortMaps{}
 	for _, n := range b.g.Nodes {
 		if !nodes[n.Name] {
 			continue
@@ -128,21 +128,20 @@ func (b *builder) topology(nodes, nics map[string]bool) (engine.Topology, map[en
 		if n.Role == fabric.RoleHost {
 			node.Kind = engine.Host
 		} else if dc := b.cfgs[n.Name]; dc != nil {
-			node.Pools, node.BufferBytes = pools(dc, b.in)
-			if len(dc.DSCPToTC) > 0 {
-				dscp[n.Name] = dc.DSCPToTC
-			}
-			if len(dc.TCToPG) > 0 {
-				pgs[n.Name] = dc.TCToPG
+			var err error
+			if node.Pools, err = pools(dc); err != nil {
+				return topo, nil, nil, nil, err
 			}
 			for i := range dc.Ports {
 				pc := &dc.Ports[i]
-				qosMap[engine.PortRef{Node: n.Name, Port: pc.Name}] = portQoS(dc, pc)
+				ref := engine.PortRef{Node: n.Name, Port: pc.Name}
+				qosMap[ref], portMaps[ref] = portQoS(dc, pc)
 			}
 		}
 		topo.Nodes = append(topo.Nodes, node)
 	}
 	// Hosts classify with the lab's intent (the NIC side of the DSCP map).
+	dscp := map[string]map[int]int{}
 	if len(b.in.DSCPToTC) > 0 {
 		dscp[""] = b.in.DSCPToTC
 	}
@@ -168,11 +167,10 @@ func (b *builder) topology(nodes, nics map[string]bool) (engine.Topology, map[en
 			bb := engine.PortRef{Node: lk.B.Node, Port: memberPort(lk.B.Port, m)}
 			used[a], used[bb] = true, true
 			if m > 0 {
-				if q, ok := qosMap[engine.PortRef{Node: lk.A.Node, Port: lk.A.Port}]; ok {
-					qosMap[a] = q
-				}
-				if q, ok := qosMap[engine.PortRef{Node: lk.B.Node, Port: lk.B.Port}]; ok {
-					qosMap[bb] = q
+				for _, pair := range [][2]engine.PortRef{{a, {Node: lk.A.Node, Port: lk.A.Port}}, {bb, {Node: lk.B.Node, Port: lk.B.Port}}} {
+					if q, ok := qosMap[pair[1]]; ok {
+						qosMap[pair[0]], portMaps[pair[0]] = q, portMaps[pair[1]]
+					}
 				}
 			}
 			topo.Links = append(topo.Links, engine.Link{
@@ -186,9 +184,10 @@ func (b *builder) topology(nodes, nics map[string]bool) (engine.Topology, map[en
 	for r := range qosMap {
 		if !used[r] {
 			delete(qosMap, r)
+			delete(portMaps, r)
 		}
 	}
-	return topo, qosMap, dscp, pgs
+	return topo, qosMap, portMaps, dscp, nil
 }
 
 // route is the path `labctl trace --hash-seed <seed>` computes for a flow
@@ -243,79 +242,39 @@ func (b *builder) cableM(lk *fabric.Link) int {
 	return defaultCableM
 }
 
-// pools turns a switch config's buffer pools into the simulator's. A
-// config without any gets one shared pool: the lab's size, else the
-// assumed switch's (qos.BufferIntent.PoolBytesFor).
-func pools(dc *qos.DeviceConfig, in qos.Intent) ([]engine.Pool, int64) {
+// pools are a switch's buffer pools as its resolved config gives them
+// (the config's own, or the assumed switch's, named in its Defaults).
+func pools(dc *qos.DeviceConfig) ([]engine.Pool, error) {
 	if len(dc.Pools) == 0 {
-		size := dc.SharedPoolBytes
-		if size == 0 {
-			size = in.Buffer.PoolBytesFor(dc)
-		}
-		return nil, size
+		return nil, exitcode.Usagef("switch %s has no buffer pools: its config gives none and none was assumed (fix: add BUFFER_POOL to its config)", dc.Device)
 	}
 	out := make([]engine.Pool, 0, len(dc.Pools))
 	for _, p := range dc.Pools {
 		out = append(out, engine.Pool{Name: p.Name, Egress: p.Type == "egress", Bytes: p.SizeBytes, HeadroomBytes: qos.Val(p.HeadroomPoolBytes)})
 	}
-	return out, 0
+	return out, nil
 }
 
-// admission turns a buffer profile into the simulator's admission, as SAI
-// defines the profile's fields:
-//   - size is the reserve (SAI RESERVED_BUFFER_SIZE). A lossless PG with
-//     private headroom holds its xoff in it when size >= xoff (SONiC on
-//     Mellanox: size = xon + xoff), so the reserve is the rest; with a
-//     shared headroom pool, or a size below xoff (Broadcom SKUs give the
-//     PG minimum alone), size is the reserve.
-//   - static_th caps the shared use (0: no limit); dynamic_th n gives
-//     alpha = 2^n of the pool's free space (-8: alpha 0, no shared
-//     buffer, as Mellanox defines it); with neither, the pool's mode
-//     decides: static means no limit, dynamic SAI's default dynamic_th 0.
+// admission is a resolved profile (qos.DeviceConfig.Admit) in the
+// simulator's terms; no profile admits without limit.
 func admission(dc *qos.DeviceConfig, b *qos.BufferProfile) engine.Admission {
-	a := engine.Admission{Pool: b.Pool, ReservedBytes: qos.Val(b.SizeBytes)}
-	pl := dc.Pool(b.Pool)
-	switch {
-	case b.StaticThBytes != nil && *b.StaticThBytes > 0:
-		a.StaticBytes = *b.StaticThBytes
-	case b.StaticThBytes != nil:
-		a.StaticBytes = unlimited(pl)
-	case b.DynamicTh != nil && *b.DynamicTh <= qos.DynamicThZero:
-		a.NoShared = true
-	case b.DynamicTh != nil:
-		a.Alpha = math.Pow(2, float64(*b.DynamicTh))
-	case pl != nil && pl.Mode == "static":
-		a.StaticBytes = unlimited(pl)
-	default:
-		a.Alpha = 1
+	if b == nil {
+		return engine.Admission{}
 	}
-	if b.XoffBytes != nil && (pl == nil || pl.HeadroomPoolBytes == nil) && a.ReservedBytes >= *b.XoffBytes {
-		a.ReservedBytes -= *b.XoffBytes
-	}
-	return a
+	a := dc.Admit(b)
+	return engine.Admission{Pool: a.Pool, ReservedBytes: a.ReservedBytes, StaticBytes: a.StaticBytes, Alpha: a.Alpha, NoShared: a.NoShared}
 }
 
-// unlimited is a static threshold no use can pass: the pool's size.
-func unlimited(pl *qos.PoolConfig) int64 {
-	if pl == nil || pl.SizeBytes == 0 {
-		return math.MaxInt64 / 4
-	}
-	return pl.SizeBytes
-}
-
-// portQoS turns one port's parsed config into the simulator's per-priority
-// settings. Priorities are traffic classes; a class's queue gives its
-// scheduling, ECN marking and egress admission, its priority group its
-// ingress admission and PFC headroom.
-func portQoS(dc *qos.DeviceConfig, pc *qos.PortConfig) map[int]engine.PortQoS {
+// portQoS turns one port's resolved config into the simulator's settings
+// at each index 0-7: queue i's scheduling, WRED and egress admission, and
+// traffic class i's ingress admission and PFC, as its Class says (PFC
+// only where the class is lossless: PFC on and a lossless PG profile);
+// and the port's maps.
+func portQoS(dc *qos.DeviceConfig, pc *qos.PortConfig) (map[int]engine.PortQoS, engine.PortMaps) {
 	out := map[int]engine.PortQoS{}
-	for tc := range qos.NumTC {
+	for i := range qos.NumTC {
 		var pq engine.PortQoS
-		queue := tc
-		if q, ok := dc.TCToQueue[tc]; ok {
-			queue = q
-		}
-		if q := pc.Queue(queue); q != nil {
+		if q := pc.Queue(i); q != nil {
 			pq.Strict = q.Strict
 			pq.Weight = q.Weight
 			// Thresholds in vendor units other than bytes (segments,
@@ -325,35 +284,30 @@ func portQoS(dc *qos.DeviceConfig, pc *qos.PortConfig) map[int]engine.PortQoS {
 				pq.ECN = true
 				pq.KminBytes, pq.KmaxBytes, pq.Pmax = e.MinBytes, e.MaxBytes, e.Pmax
 			}
-			if q.Buffer != nil {
-				pq.Egress = admission(dc, q.Buffer)
+			if e := q.Drop; e != nil && e.Unit == "" && e.MaxBytes > 0 {
+				pq.WREDDrop = true
+				pq.DropMinBytes, pq.DropMaxBytes, pq.DropPmax = e.MinBytes, e.MaxBytes, e.Pmax
 			}
+			pq.Egress = admission(dc, q.Buffer)
 		}
-		pg := tc
-		if p, ok := dc.TCToPG[tc]; ok {
-			pg = p
-		}
-		g := pc.PG(pg)
-		if g != nil {
+		c := pc.Class(i)
+		if g := c.PGConfig; g != nil {
 			pq.Ingress = admission(dc, &g.BufferProfile)
-		}
-		if slices.Contains(pc.PFCPriorities, tc) {
-			pq.PFC = true
-			pq.Watchdog = watchdog(dc, pc.Watchdog)
-			if g != nil {
-				// SONiC's xoff is the headroom absorbed after XOFF, and
-				// an explicit 0 means none; the XOFF point itself is the
-				// PG's shared threshold.
-				if g.XoffBytes != nil {
-					pq.HeadroomBytes, pq.HeadroomGiven = *g.XoffBytes, true
-				}
-				pq.XonOffsetBytes = qos.Val(g.XonOffsetBytes)
-				pq.XonBytes = qos.Val(g.XonBytes)
+			if c.Lossless {
+				a := dc.Admit(&g.BufferProfile)
+				pq.PFC = true
+				pq.Watchdog = watchdog(dc, pc.Watchdog)
+				pq.HeadroomBytes, pq.HeadroomGiven = a.HeadroomBytes, true
+				pq.XonOffsetBytes, pq.XonBytes = a.XonOffsetBytes, a.XonBytes
 			}
 		}
-		out[tc] = pq
+		out[i] = pq
 	}
-	return out
+	m := engine.PortMaps{DSCPToPriority: map[int]int{}, PriorityToPG: pc.TCToPG, PriorityToQueue: pc.TCToQueue, PauseToQueue: pc.PFCToQueue}
+	for d := range 64 {
+		m.DSCPToPriority[d] = pc.TCOf(d)
+	}
+	return out, m
 }
 
 // watchdog is a port's PFC watchdog as the simulator runs it, nil when
@@ -484,7 +438,10 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 			}
 		}
 	}
-	topo, qosMap, dscp, pgs := b.topology(nodes, nics)
+	topo, qosMap, portMaps, dscp, err := b.topology(nodes, nics)
+	if err != nil {
+		return nil, err
+	}
 	st, err := b.nicSettings(vs)
 	if err != nil {
 		return nil, err
@@ -492,9 +449,10 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 	cfg := &engine.Config{
 		Topology:       topo,
 		QoS:            qosMap,
+		Maps:           portMaps,
+		ExplicitQoS:    true,
 		DefaultQoS:     map[int]engine.PortQoS{},
 		DSCPToPriority: dscp,
-		PriorityToPG:   pgs,
 		DurationNs:     int64(vs.DurationUs * 1000),
 		WarmupNs:       int64(vs.WarmupUs * 1000),
 		MTU:            b.in.MTU,
@@ -946,12 +904,15 @@ func (b *builder) flowLevelAllReduce(vs runtime.VariantSpec) (*results.Variant, 
 	if err != nil {
 		return nil, err
 	}
-	topo, qosMap, dscp, _ := b.topology(nodes, nics)
+	topo, qosMap, portMaps, dscp, err := b.topology(nodes, nics)
+	if err != nil {
+		return nil, err
+	}
 	ranks, err := b.rankNames(c)
 	if err != nil {
 		return nil, err
 	}
-	cfg := engine.Config{Topology: topo, QoS: qosMap, DSCPToPriority: dscp, MTU: b.in.MTU, Seed: vs.Seed}
+	cfg := engine.Config{Topology: topo, QoS: qosMap, Maps: portMaps, ExplicitQoS: true, DSCPToPriority: dscp, MTU: b.in.MTU, Seed: vs.Seed}
 	est, err := engine.RingAllReduceFlowLevel(cfg, ranks, c.Bytes)
 	if err != nil {
 		return nil, fmt.Errorf("simulate %s: %w", vs.Name, err)

@@ -1,0 +1,674 @@
+package sonic
+
+import (
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/labctl/labctl/orchestrator/qos"
+)
+
+// Sources of the defaults the resolver fills in, as the model names them.
+const (
+	srcSAI   = "SAI default (SONiC programs nothing for it)"
+	srcYANG  = "SONiC YANG default"
+	srcPFCWD = "SONiC's pfcwd start_default"
+)
+
+// SONiC's `pfcwd start_default` values, used when a port lists
+// pfcwd_sw_enable priorities but PFC_WD has no entry for it, and the
+// poll interval of pfcwd without PFC_WD|GLOBAL.
+const (
+	cfgDefaultWDDetection   = 200
+	cfgDefaultWDRestoration = 200
+	cfgDefaultWDAction      = "drop"
+	cfgDefaultWDPollMs      = 100
+)
+
+// FromDoc resolves a merged CONFIG_DB document into the QoS model, as
+// SONiC's orchagent turns CONFIG_DB into SAI objects: per port, the maps
+// its PORT_QOS_MAP entry (or the global one) names, its PFC, its queues'
+// schedulers, WRED profiles and buffers, and its priority groups' buffer
+// profiles. What the config leaves out gets the default SAI or SONiC
+// applies, recorded in Defaults; a name that resolves to nothing is
+// recorded in Unresolved with what the switch does instead (orchagent
+// keeps such an entry pending and never applies it).
+//
+// Ports are those named in PORT_QOS_MAP, QUEUE, BUFFER_PG, BUFFER_QUEUE,
+// PFC_WD or PORT; all are taken as data ports, and peers are not known
+// (qos.AttachTopology adds them for a lab).
+func FromDoc(device string, doc Doc) (qos.DeviceConfig, error) {
+	db, err := decodeDB(doc)
+	if err != nil {
+		return qos.DeviceConfig{}, fmt.Errorf("parse sonic config of %s: %w", device, err)
+	}
+	r := &resolver{db: db, dc: &qos.DeviceConfig{Device: device, NOS: Name}, defaults: map[[3]string]*qos.Default{}, unres: map[[4]string]*qos.Unresolved{}}
+	r.buffers = len(db.BufferPG) > 0 || len(db.BufferQueue) > 0 || len(db.BufferProfile) > 0 || len(db.BufferPool) > 0
+	if err := r.pools(); err != nil {
+		return qos.DeviceConfig{}, fmt.Errorf("parse sonic config of %s: %w", device, err)
+	}
+	ports, err := r.portNames()
+	if err != nil {
+		return qos.DeviceConfig{}, fmt.Errorf("parse sonic config of %s: %w", device, err)
+	}
+	for _, name := range ports {
+		pc, err := r.port(name)
+		if err != nil {
+			return qos.DeviceConfig{}, fmt.Errorf("parse sonic config of %s: %w", device, err)
+		}
+		r.dc.Ports = append(r.dc.Ports, pc)
+	}
+	if err := r.watchdogPoll(); err != nil {
+		return qos.DeviceConfig{}, fmt.Errorf("parse sonic config of %s: %w", device, err)
+	}
+	// What the switch gives a port the config does not name: the same
+	// resolution with no entries of its own, its defaults not reported
+	// (AttachTopology names the port as defaulted).
+	quiet := &resolver{db: db, dc: &qos.DeviceConfig{Pools: r.dc.Pools}, defaults: map[[3]string]*qos.Default{}, unres: map[[4]string]*qos.Unresolved{}, buffers: r.buffers}
+	if dp, err := quiet.port("\x00unnamed"); err == nil {
+		dp.Name = ""
+		r.dc.DefaultPort = &dp
+	}
+	r.pfcToPGNotes()
+	for _, k := range slices.SortedFunc(maps.Keys(r.defaults), cmpKey3) {
+		r.dc.Defaults = append(r.dc.Defaults, *r.defaults[k])
+	}
+	for _, k := range slices.SortedFunc(maps.Keys(r.unres), cmpKey4) {
+		r.dc.Unresolved = append(r.dc.Unresolved, *r.unres[k])
+	}
+	r.dc.Fields = presentFields(doc)
+	r.dc.Sort()
+	return *r.dc, nil
+}
+
+type resolver struct {
+	db       *ConfigDB
+	dc       *qos.DeviceConfig
+	buffers  bool // the files hold buffer tables
+	defaults map[[3]string]*qos.Default
+	unres    map[[4]string]*qos.Unresolved
+}
+
+// def records a default applied on a port ("" for the device).
+func (r *resolver) def(field, value, source, port string, risky bool) {
+	k := [3]string{field, value, source}
+	d := r.defaults[k]
+	if d == nil {
+		d = &qos.Default{Field: field, Value: value, Source: source, Risky: risky}
+		r.defaults[k] = d
+	}
+	if port != "" && !slices.Contains(d.Ports, port) {
+		d.Ports = append(d.Ports, port)
+	}
+}
+
+// unresolved records a reference that names nothing.
+func (r *resolver) unresolved(where, field, ref, table, effect, port string) {
+	k := [4]string{where, field, ref, table}
+	u := r.unres[k]
+	if u == nil {
+		u = &qos.Unresolved{Where: where, Field: field, Ref: ref, Table: table, Effect: effect}
+		r.unres[k] = u
+	}
+	if port != "" && !slices.Contains(u.Ports, port) {
+		u.Ports = append(u.Ports, port)
+	}
+}
+
+func cmpKey3(a, b [3]string) int { return strings.Compare(strings.Join(a[:], "\x00"), strings.Join(b[:], "\x00")) }
+func cmpKey4(a, b [4]string) int { return strings.Compare(strings.Join(a[:], "\x00"), strings.Join(b[:], "\x00")) }
+
+// pools reads BUFFER_POOL.
+func (r *resolver) pools() error {
+	for _, name := range cfgSortedKeys(r.db.BufferPool) {
+		e := r.db.BufferPool[name]
+		pl := qos.PoolConfig{Name: name, Type: e.Type, Mode: e.Mode, HeadroomPoolBytes: e.Xoff}
+		if pl.Mode == "" {
+			pl.Mode = "dynamic"
+			r.def("BUFFER_POOL mode", "dynamic", srcYANG, "", false)
+		}
+		if e.Size == nil {
+			return fmt.Errorf("BUFFER_POOL|%s has no size (fix: give the pool's size in bytes)", name)
+		}
+		pl.SizeBytes = *e.Size
+		if pl.Type != "ingress" && pl.Type != "egress" {
+			return fmt.Errorf("BUFFER_POOL|%s type %q is neither ingress nor egress", name, pl.Type)
+		}
+		if pl.Mode != "static" && pl.Mode != "dynamic" {
+			return fmt.Errorf("BUFFER_POOL|%s mode %q is neither static nor dynamic", name, pl.Mode)
+		}
+		r.dc.Pools = append(r.dc.Pools, pl)
+	}
+	return nil
+}
+
+// portNames are the ports the config names, sorted.
+func (r *resolver) portNames() ([]string, error) {
+	set := map[string]bool{}
+	for name := range r.db.PortQoSMap {
+		if name != "global" {
+			set[name] = true
+		}
+	}
+	for name := range r.db.PFCWD {
+		if name != "GLOBAL" {
+			set[name] = true
+		}
+	}
+	for name := range r.db.Port {
+		set[name] = true
+	}
+	for table, keys := range map[string][]string{"QUEUE": slices.Collect(maps.Keys(r.db.Queue)), "BUFFER_PG": slices.Collect(maps.Keys(r.db.BufferPG)), "BUFFER_QUEUE": slices.Collect(maps.Keys(r.db.BufferQueue))} {
+		for _, key := range keys {
+			name, _, err := cfgSplitKey(key)
+			if err != nil {
+				return nil, fmt.Errorf("%s|%s: %v", table, key, err)
+			}
+			set[name] = true
+		}
+	}
+	out := slices.Collect(maps.Keys(set))
+	slices.SortFunc(out, func(a, b string) int {
+		if qos.PortLess(a, b) {
+			return -1
+		}
+		if qos.PortLess(b, a) {
+			return 1
+		}
+		return 0
+	})
+	return out, nil
+}
+
+// mapKind is one of PORT_QOS_MAP's map references.
+type mapKind struct {
+	key, table string
+	field      func(*PortQoSMapEntry) string
+	tables     func(*ConfigDB) map[string]IntMap
+	size       int
+	// def gives the value of an entry when no map applies (SAI's
+	// default), risky whether RoCE depends on it being set.
+	def   func(k int) int
+	desc  string
+	risky bool
+}
+
+var mapKinds = []mapKind{
+	{"dscp_to_tc", "DSCP_TO_TC_MAP", func(e *PortQoSMapEntry) string { return e.DSCPToTCMap }, func(d *ConfigDB) map[string]IntMap { return d.DSCPToTCMap }, 64,
+		func(int) int { return 0 }, "every DSCP to TC0", true},
+	{"tc_to_queue", "TC_TO_QUEUE_MAP", func(e *PortQoSMapEntry) string { return e.TCToQueueMap }, func(d *ConfigDB) map[string]IntMap { return d.TCToQueueMap }, 8,
+		func(k int) int { return k }, "traffic class n to queue n", false},
+	{"tc_to_pg", "TC_TO_PRIORITY_GROUP_MAP", func(e *PortQoSMapEntry) string { return e.TCToPGMap }, func(d *ConfigDB) map[string]IntMap { return d.TCToPGMap }, 8,
+		func(int) int { return 0 }, "every traffic class to PG 0", true},
+	{"pfc_to_queue", "MAP_PFC_PRIORITY_TO_QUEUE", func(e *PortQoSMapEntry) string { return e.PFCToQueueMap }, func(d *ConfigDB) map[string]IntMap { return d.PFCToQueueMap }, 8,
+		func(k int) int { return k }, "PFC priority n pauses queue n", false},
+	{"dot1p_to_tc", "DOT1P_TO_TC_MAP", func(e *PortQoSMapEntry) string { return e.DOT1PToTCMap }, func(d *ConfigDB) map[string]IntMap { return d.DOT1PToTCMap }, 8,
+		func(int) int { return 0 }, "every 802.1p priority to TC0", false},
+}
+
+// resolveMap is one map of a port: the one its PORT_QOS_MAP entry names
+// (the DSCP map also the global entry's), complete, with its origin.
+func (r *resolver) resolveMap(port string, k mapKind) (map[int]int, string) {
+	name, where := "", ""
+	if e := r.db.PortQoSMap[port]; e != nil {
+		name, where = cfgRefName(k.field(e)), "PORT_QOS_MAP|"+port
+	}
+	if name == "" && k.key == "dscp_to_tc" {
+		if g := r.db.PortQoSMap["global"]; g != nil && g.DSCPToTCMap != "" {
+			name, where = cfgRefName(g.DSCPToTCMap), "PORT_QOS_MAP|global"
+		}
+	}
+	out := make(map[int]int, k.size)
+	fill := func(m IntMap) {
+		for i := range k.size {
+			if v, ok := m[i]; ok {
+				out[i] = v
+			} else {
+				out[i] = k.def(i)
+			}
+		}
+	}
+	if name == "" {
+		fill(nil)
+		if k.key != "dot1p_to_tc" {
+			r.def("PORT_QOS_MAP "+k.key+"_map", k.desc, srcSAI+": no map bound to the port", port, k.risky)
+		}
+		return out, "default: " + k.desc
+	}
+	m, ok := k.tables(r.db)[name]
+	if !ok {
+		r.unresolved(where, k.key+"_map", name, k.table, "the port uses the default, "+k.desc, port)
+		fill(nil)
+		return out, "default (unresolved " + k.table + "|" + name + "): " + k.desc
+	}
+	if len(m) < k.size && k.key != "dot1p_to_tc" {
+		var missing []int
+		for i := range k.size {
+			if _, ok := m[i]; !ok {
+				missing = append(missing, i)
+			}
+		}
+		if len(missing) < k.size {
+			r.def(k.table+"|"+name+" entries it does not list", fmt.Sprintf("%s (for %s)", k.desc, qos.FormatInts(missing)), srcSAI, port, false)
+		}
+	}
+	fill(m)
+	return out, k.table + "|" + name + " via " + where
+}
+
+// port resolves one port.
+func (r *resolver) port(name string) (qos.PortConfig, error) {
+	pc := qos.PortConfig{Name: name, Fabric: true, PFCPriorities: []int{}, Trust: qos.TrustDSCP, Origins: map[string]string{}}
+	for _, k := range mapKinds {
+		m, origin := r.resolveMap(name, k)
+		pc.Origins[k.key] = origin
+		switch k.key {
+		case "dscp_to_tc":
+			pc.DSCPToTC = m
+		case "tc_to_queue":
+			pc.TCToQueue = m
+		case "tc_to_pg":
+			pc.TCToPG = m
+		case "pfc_to_queue":
+			pc.PFCToQueue = m
+		case "dot1p_to_tc":
+			// SONiC classifies by DSCP: an 802.1p map is kept only when
+			// bound, for lint.
+			if !strings.HasPrefix(origin, "default") {
+				pc.CoSToTC = m
+			} else {
+				delete(pc.Origins, k.key)
+			}
+		}
+	}
+	// SONiC classifies IP packets by DSCP whenever a DSCP map is bound;
+	// there is no trust knob.
+	pc.Origins["trust"] = "SONiC classifies IP by DSCP"
+	if e := r.db.PortQoSMap[name]; e != nil {
+		for f, v := range map[string]string{"pfc_enable": e.PFCEnable, "pfcwd_sw_enable": e.PFCWDEnable} {
+			if v != "" && !cfgPFCEnableRE.MatchString(v) {
+				return pc, fmt.Errorf("PORT_QOS_MAP|%s %s %q is not a list of priorities 0-7 like \"3,4\"", name, f, v)
+			}
+		}
+		pc.PFCPriorities = cfgInts(e.PFCEnable)
+		if wd := cfgInts(e.PFCWDEnable); len(wd) > 0 {
+			pc.Watchdog = &qos.PortWatchdog{DetectionMs: cfgDefaultWDDetection, RestorationMs: cfgDefaultWDRestoration, Action: cfgDefaultWDAction}
+		}
+	}
+	if w := r.db.PFCWD[name]; w != nil {
+		if w.DetectionTime == nil || w.RestorationTime == nil {
+			return pc, fmt.Errorf("PFC_WD|%s: detection_time and restoration_time must both be given in milliseconds", name)
+		}
+		action := w.Action
+		if action == "" {
+			action = cfgDefaultWDAction
+			r.def("PFC_WD action", cfgDefaultWDAction, srcPFCWD, name, false)
+		}
+		pc.Watchdog = &qos.PortWatchdog{DetectionMs: *w.DetectionTime, RestorationMs: *w.RestorationTime, Action: action}
+	} else if pc.Watchdog != nil {
+		r.def("PFC_WD (pfcwd_sw_enable without an entry)", fmt.Sprintf("detection %d ms, restoration %d ms, action %s", cfgDefaultWDDetection, cfgDefaultWDRestoration, cfgDefaultWDAction), srcPFCWD, name, false)
+	}
+	if err := r.portLink(&pc); err != nil {
+		return pc, err
+	}
+	for q := range qos.NumTC {
+		qc, err := r.queue(name, q)
+		if err != nil {
+			return pc, err
+		}
+		pc.Queues = append(pc.Queues, qc)
+	}
+	if !r.buffers {
+		pc.BufferUnknown = true
+		return pc, nil
+	}
+	used := map[int]bool{}
+	for _, g := range pc.TCToPG {
+		used[g] = true
+	}
+	for key := range r.db.BufferPG {
+		if port, idx, err := cfgSplitKey(key); err == nil && port == name {
+			for _, g := range idx {
+				used[g] = true
+			}
+		}
+	}
+	for _, g := range slices.Sorted(maps.Keys(used)) {
+		pg, err := r.pg(&pc, g)
+		if err != nil {
+			return pc, err
+		}
+		pc.PGs = append(pc.PGs, pg)
+	}
+	return pc, nil
+}
+
+var cfgPGProfileRE = regexp.MustCompile(`^pg_lossless_(\d+)_(\d+)m_profile$`)
+
+// portLink reads a port's speed, MTU and cable length.
+func (r *resolver) portLink(pc *qos.PortConfig) error {
+	if e := r.db.Port[pc.Name]; e != nil {
+		if e.Speed != nil {
+			pc.SpeedGbps = *e.Speed / 1000
+		}
+		if e.MTU != nil {
+			pc.MTU = *e.MTU
+		}
+	}
+	for _, cl := range cfgSortedKeys(r.db.CableLength) {
+		v, ok := r.db.CableLength[cl][pc.Name]
+		if !ok {
+			continue
+		}
+		m, err := strconv.Atoi(strings.TrimSuffix(v, "m"))
+		if err != nil || !strings.HasSuffix(v, "m") {
+			return fmt.Errorf("CABLE_LENGTH|%s %s %q is not a length like \"5m\"", cl, pc.Name, v)
+		}
+		pc.CableM = m
+	}
+	// A lossless profile's name carries speed and cable when nothing else
+	// does (a buffer file without PORT and CABLE_LENGTH).
+	for key, e := range r.db.BufferPG {
+		port, _, err := cfgSplitKey(key)
+		if err != nil || port != pc.Name {
+			continue
+		}
+		if m := cfgPGProfileRE.FindStringSubmatch(cfgRefName(e.Profile)); m != nil {
+			mbps, _ := strconv.Atoi(m[1])
+			cable, _ := strconv.Atoi(m[2])
+			if pc.SpeedGbps == 0 {
+				pc.SpeedGbps = mbps / 1000
+			}
+			if pc.CableM == 0 {
+				pc.CableM = cable
+			}
+		}
+	}
+	return nil
+}
+
+// entryFor finds the entry of a ranged table (QUEUE, BUFFER_PG,
+// BUFFER_QUEUE) that covers index i of a port: a key "Ethernet0|3" or
+// "Ethernet0|0-2". The last key in sorted order wins when several do.
+func entryFor[E any](table map[string]*E, port string, i int) (string, *E) {
+	key, found := "", (*E)(nil)
+	for _, k := range cfgSortedKeys(table) {
+		p, idx, err := cfgSplitKey(k)
+		if err == nil && p == port && slices.Contains(idx, i) {
+			key, found = k, table[k]
+		}
+	}
+	return key, found
+}
+
+// queue resolves queue q of a port: scheduler, WRED and buffer.
+func (r *resolver) queue(port string, q int) (qos.QueueConfig, error) {
+	qc := qos.QueueConfig{Queue: q}
+	key, e := entryFor(r.db.Queue, port, q)
+	var origin []string
+	if e != nil {
+		origin = append(origin, "QUEUE|"+key)
+	}
+	sched := ""
+	if e != nil {
+		sched = cfgRefName(e.Scheduler)
+	}
+	switch se, ok := r.db.Scheduler[sched]; {
+	case sched == "":
+		qc.Weight = 1
+		r.def("QUEUE scheduler", "DWRR weight 1", srcSAI+": a queue without a scheduler profile", port, false)
+	case !ok:
+		qc.Weight = 1
+		r.unresolved("QUEUE|"+key, "scheduler", sched, "SCHEDULER", "the queue keeps the default scheduling (DWRR weight 1)", port)
+	default:
+		switch strings.ToUpper(se.Type) {
+		case "STRICT":
+			qc.Strict = true
+		case "DWRR", "WRR", "":
+			if se.Type == "" {
+				r.def("SCHEDULER type", "DWRR", srcYANG, port, false)
+			}
+			qc.Weight = 1
+			if se.Weight != nil {
+				qc.Weight = *se.Weight
+			} else {
+				r.def("SCHEDULER weight", "1", srcYANG, port, false)
+			}
+		default:
+			return qc, fmt.Errorf("SCHEDULER|%s type %q is not STRICT, DWRR or WRR", sched, se.Type)
+		}
+	}
+	wred := ""
+	if e != nil {
+		wred = cfgRefName(e.WREDProfile)
+	}
+	if wred != "" {
+		we, ok := r.db.WRED[wred]
+		if !ok {
+			r.unresolved("QUEUE|"+key, "wred_profile", wred, "WRED_PROFILE", "the queue has no WRED: it neither marks ECN nor drops early", port)
+		} else if err := r.wred(&qc, wred, we, port); err != nil {
+			return qc, err
+		}
+	}
+	if r.buffers {
+		bkey, be := entryFor(r.db.BufferQueue, port, q)
+		prof := ""
+		if be != nil {
+			prof = cfgRefName(be.Profile)
+			origin = append(origin, "BUFFER_QUEUE|"+bkey)
+		}
+		switch pe, ok := r.db.BufferProfile[prof]; {
+		case prof == "" || prof == "NULL":
+			r.def("BUFFER_QUEUE", "no buffer profile: no egress limit", srcSAI+": a queue without a buffer profile", port, false)
+		case !ok:
+			r.unresolved("BUFFER_QUEUE|"+bkey, "profile", prof, "BUFFER_PROFILE", "the queue has no buffer profile: no egress limit", port)
+		default:
+			bp, err := r.profile(prof, pe, port, true)
+			if err != nil {
+				return qc, err
+			}
+			qc.Buffer = &bp
+		}
+	}
+	qc.Origin = strings.Join(origin, ", ")
+	return qc, nil
+}
+
+// wred reads a WRED profile into a queue: green to ECN (marked) or Drop,
+// yellow and red to the rest of the profile.
+func (r *resolver) wred(qc *qos.QueueConfig, name string, we *WREDEntry, port string) error {
+	mode := we.ECN
+	if mode == "" {
+		mode = "ecn_none"
+		r.def("WRED_PROFILE ecn", "ecn_none (no colour marked)", "SAI default (SAI_WRED_ATTR_ECN_MARK_MODE NONE)", port, we.GreenMin != nil)
+	}
+	switch mode {
+	case "ecn_none", "ecn_green", "ecn_yellow", "ecn_red", "ecn_green_yellow", "ecn_green_red", "ecn_yellow_red", "ecn_all":
+	default:
+		return fmt.Errorf("WRED_PROFILE|%s ecn %q is not one of ecn_none, ecn_green, ecn_yellow, ecn_red, ecn_green_yellow, ecn_green_red, ecn_yellow_red, ecn_all", name, mode)
+	}
+	colour := func(c string, enable *bool, lo, hi *int64, prob *float64) (*qos.ECNConfig, error) {
+		if enable == nil {
+			if lo != nil || hi != nil {
+				r.def("WRED_PROFILE wred_"+c+"_enable", "false: "+c+" WRED off", "SAI default (SAI_WRED_ATTR_"+strings.ToUpper(c)+"_ENABLE)", port, c == "green")
+			}
+			return nil, nil
+		}
+		if !*enable {
+			return nil, nil
+		}
+		if lo == nil || hi == nil {
+			return nil, fmt.Errorf("WRED_PROFILE|%s: wred_%s_enable is true but %s_min_threshold or %s_max_threshold is missing (fix: give both thresholds in bytes)", name, c, c, c)
+		}
+		p := 100.0
+		if prob != nil {
+			p = *prob
+		} else {
+			r.def("WRED_PROFILE "+c+"_drop_probability", "100", "SAI default", port, false)
+		}
+		return &qos.ECNConfig{MinBytes: *lo, MaxBytes: *hi, Pmax: p / 100}, nil
+	}
+	green, err := colour("green", we.GreenEnable, we.GreenMin, we.GreenMax, we.GreenProbability)
+	if err != nil {
+		return err
+	}
+	if green != nil {
+		if qos.MarksColour(mode, "green") {
+			qc.ECN = green
+		} else {
+			qc.Drop = green
+		}
+	}
+	wp := &qos.WREDProfile{Name: name}
+	for _, c := range []struct {
+		name           string
+		enable         *bool
+		lo, hi         *int64
+		prob           *float64
+		dst            **qos.WREDColour
+	}{{"yellow", we.YellowEnable, we.YellowMin, we.YellowMax, we.YellowProb, &wp.Yellow}, {"red", we.RedEnable, we.RedMin, we.RedMax, we.RedProb, &wp.Red}} {
+		e, err := colour(c.name, c.enable, c.lo, c.hi, c.prob)
+		if err != nil {
+			return err
+		}
+		if e != nil {
+			*c.dst = &qos.WREDColour{ECNConfig: *e, Mark: qos.MarksColour(mode, c.name)}
+		}
+	}
+	qc.WRED = wp
+	return nil
+}
+
+// pg resolves priority group g of a port.
+func (r *resolver) pg(pc *qos.PortConfig, g int) (qos.PGConfig, error) {
+	key, e := entryFor(r.db.BufferPG, pc.Name, g)
+	prof := ""
+	if e != nil {
+		prof = cfgRefName(e.Profile)
+	}
+	noProfile := func(origin string) qos.PGConfig {
+		// A PG without a profile: nothing reserved, no headroom, shared
+		// buffer from the first ingress pool at SAI's default alpha.
+		pool := ""
+		for _, pl := range r.dc.Pools {
+			if pl.Type == "ingress" {
+				pool = pl.Name
+				break
+			}
+		}
+		return qos.PGConfig{PG: g, Origin: origin, BufferProfile: qos.BufferProfile{Pool: pool, SizeBytes: qos.Ptr(int64(0)), DynamicTh: qos.Ptr(0)}}
+	}
+	pfc := slices.ContainsFunc(pc.PFCPriorities, func(pr int) bool { return pc.TCToPG[pr] == g })
+	switch pe, ok := r.db.BufferProfile[prof]; {
+	case prof == "" && pfc:
+		// SONiC's buffer manager writes the lossless PGs of a port's PFC
+		// priorities itself (from the SKU's pg_profile_lookup.ini), so
+		// buffer templates carry only the lossy ones.
+		r.def(fmt.Sprintf("BUFFER_PG|<port>|%d", g), "the lossless profile SONiC's buffer manager generates from the SKU's pg_profile_lookup.ini (not in the files read); labctl assumes the one it renders for the port's speed and cable", "SONiC buffermgrd", pc.Name, true)
+		return r.computedPG(pc, g, "generated by the buffer manager (no BUFFER_PG entry)"), nil
+	case prof == "":
+		r.def("BUFFER_PG", "no buffer profile: lossy, nothing reserved, shared at dynamic_th 0", srcSAI+": a PG without a buffer profile", pc.Name, false)
+		return noProfile("default: no BUFFER_PG entry"), nil
+	case prof == "NULL":
+		r.def("BUFFER_PG profile NULL", "computed by SONiC's dynamic buffer manager; labctl assumes the profile it renders for the port's speed and cable", "SONiC dynamic buffer model", pc.Name, false)
+		return r.computedPG(pc, g, "BUFFER_PG|"+key+" (NULL: computed by the buffer manager)"), nil
+	case !ok:
+		r.unresolved("BUFFER_PG|"+key, "profile", prof, "BUFFER_PROFILE", "the PG has no buffer profile: lossy, nothing reserved, no headroom (it cannot pause)", pc.Name)
+		return noProfile("default (unresolved BUFFER_PROFILE|" + prof + ")"), nil
+	default:
+		bp, err := r.profile(prof, pe, pc.Name, false)
+		if err != nil {
+			return qos.PGConfig{}, err
+		}
+		return qos.PGConfig{PG: g, BufferProfile: bp, Origin: "BUFFER_PG|" + key}, nil
+	}
+}
+
+// computedPG is a PG whose profile SONiC's buffer manager makes (no
+// BUFFER_PG entry for a PFC priority's PG, or profile NULL in the dynamic
+// buffer model): lossless for a PFC priority's PG, with the headroom
+// labctl's formula gives the port's speed and cable (the manager's tables
+// and buffer_headroom_<vendor>.lua are per SKU) at the MTU the config
+// gives or 4096, xon two MTUs, dynamic_th 0. For a lab, AttachTopology
+// replaces it with the profile labctl renders for the port.
+func (r *resolver) computedPG(pc *qos.PortConfig, g int, origin string) qos.PGConfig {
+	mtu := pc.MTU
+	if mtu == 0 {
+		mtu = 4096
+	}
+	pool := qos.IngressLosslessPool
+	if r.dc.Pool(pool) == nil {
+		for _, pl := range r.dc.Pools {
+			if pl.Type == "ingress" {
+				pool = pl.Name
+				break
+			}
+		}
+	}
+	bp := qos.BufferProfile{Profile: "computed", Pool: pool, SizeBytes: qos.Ptr(int64(0)), DynamicTh: qos.Ptr(0)}
+	lossless := slices.ContainsFunc(pc.PFCPriorities, func(pr int) bool { return pc.TCToPG[pr] == g })
+	if lossless && pc.SpeedGbps > 0 && pc.CableM > 0 {
+		hr := qos.HeadroomBytes(pc.SpeedGbps, mtu, pc.CableM, 0)
+		xon := int64(2 * mtu)
+		bp.Profile = qos.LosslessPGProfileName(pc.SpeedGbps, pc.CableM)
+		bp.XoffBytes, bp.XonBytes, bp.SizeBytes = qos.Ptr(hr), qos.Ptr(xon), qos.Ptr(hr+xon)
+	}
+	return qos.PGConfig{PG: g, BufferProfile: bp, Origin: origin, Assumed: true}
+}
+
+// profile reads one BUFFER_PROFILE entry. A field that is present is kept
+// even when it is "0" (no headroom, no reserve), so the simulator and
+// lint see what the switch would; a profile with neither threshold gets
+// the one SAI gives its pool's mode.
+func (r *resolver) profile(name string, e *BufferProfileEntry, port string, egress bool) (qos.BufferProfile, error) {
+	bp := qos.BufferProfile{Profile: name, Pool: cfgRefName(e.Pool), SizeBytes: e.Size, StaticThBytes: e.StaticTh,
+		XoffBytes: e.Xoff, XonBytes: e.Xon, XonOffsetBytes: e.XonOffset, DynamicTh: e.DynamicTh}
+	bp = bp.Clone()
+	if bp.SizeBytes == nil {
+		bp.SizeBytes = qos.Ptr(int64(0))
+		r.def("BUFFER_PROFILE size", "0 (nothing reserved)", srcYANG, port, false)
+	}
+	if bp.StaticThBytes == nil && bp.DynamicTh == nil {
+		if pl := r.dc.Pool(bp.Pool); pl != nil && pl.Mode == "static" {
+			bp.StaticThBytes = qos.Ptr(int64(0))
+			r.def("BUFFER_PROFILE "+name+" threshold", "no cap beyond its static pool", srcSAI+": a profile without static_th or dynamic_th on a static pool", port, false)
+		} else {
+			bp.DynamicTh = qos.Ptr(0)
+			r.def("BUFFER_PROFILE "+name+" threshold", "dynamic_th 0 (alpha 1)", srcSAI+": a profile without static_th or dynamic_th on a dynamic pool", port, false)
+		}
+	}
+	_ = egress
+	return bp, nil
+}
+
+// watchdogPoll sets the poll interval: PFC_WD|GLOBAL's, or pfcwd's
+// default when a port has a watchdog.
+func (r *resolver) watchdogPoll() error {
+	if g := r.db.PFCWD["GLOBAL"]; g != nil && g.PollInterval != nil {
+		r.dc.WatchdogPollMs = *g.PollInterval
+		return nil
+	}
+	for _, p := range r.dc.Ports {
+		if p.Watchdog != nil {
+			r.dc.WatchdogPollMs = cfgDefaultWDPollMs
+			r.def("PFC_WD|GLOBAL POLL_INTERVAL", fmt.Sprintf("%d ms", cfgDefaultWDPollMs), srcPFCWD, "", false)
+			return nil
+		}
+	}
+	return nil
+}
+
+// pfcToPGNotes names PFC priority to PG maps that are not the identity:
+// labctl sends a PG's PFC frames for the priorities of its own classes.
+func (r *resolver) pfcToPGNotes() {
+	for _, name := range cfgSortedKeys(r.db.PFCToPGMap) {
+		for _, k := range slices.Sorted(maps.Keys(r.db.PFCToPGMap[name])) {
+			if v := r.db.PFCToPGMap[name][k]; v != k {
+				r.dc.Notes = append(r.dc.Notes, fmt.Sprintf("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP|%s maps priority %d to PG %d: the simulator sends a PG's PFC frames for the priorities of its traffic classes (PG %d pauses priority %d only if TC%d maps to it)", name, k, v, v, k, k))
+			}
+		}
+	}
+}

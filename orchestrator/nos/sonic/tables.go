@@ -1,0 +1,369 @@
+package sonic
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/labctl/labctl/orchestrator/qos"
+)
+
+// ConfigDB is the QoS part of a SONiC CONFIG_DB as typed tables: one Go
+// map per table, key -> entry, each entry a struct with one Go field per
+// CONFIG_DB field. Beside each field stands how labctl uses it (the use
+// and why tags: simulated, lint or ignored, see qos.Use): Fields lists the
+// statements, the docs and lint's QOS011 findings come from them, and a
+// test fails on a field without one.
+//
+// Map tables (DSCP_TO_TC_MAP, …) have numbers for fields and keys; their
+// statement is the table's own (on the ConfigDB field). Other tables of a
+// full config_db.json (BGP, VLAN, …) are not read.
+type ConfigDB struct {
+	DSCPToTCMap   map[string]IntMap `table:"DSCP_TO_TC_MAP" keys:"63" use:"simulated" why:"classifies each DSCP into a traffic class at the ingress port (the map named by the port's dscp_to_tc_map, or the global one)"`
+	DOT1PToTCMap  map[string]IntMap `table:"DOT1P_TO_TC_MAP" keys:"7" use:"lint" why:"classifies 802.1p priorities of tagged frames; RoCE between the lab's routed ports is untagged"`
+	TCToQueueMap  map[string]IntMap `table:"TC_TO_QUEUE_MAP" keys:"7" use:"simulated" why:"the egress queue each traffic class leaves by"`
+	TCToPGMap     map[string]IntMap `table:"TC_TO_PRIORITY_GROUP_MAP" keys:"7" use:"simulated" why:"the ingress priority group each traffic class fills (its buffer profile, its PFC)"`
+	PFCToQueueMap map[string]IntMap `table:"MAP_PFC_PRIORITY_TO_QUEUE" keys:"7" use:"simulated" why:"the queue a received PFC frame for each priority pauses"`
+	PFCToPGMap    map[string]IntMap `table:"PFC_PRIORITY_TO_PRIORITY_GROUP_MAP" keys:"7" use:"lint" why:"the PG whose XOFF sends each PFC priority; the simulator sends a PG's PFC for the priorities of its own traffic classes (this map as identity), and lint flags another map"`
+
+	PortQoSMap map[string]*PortQoSMapEntry `table:"PORT_QOS_MAP"`
+	Queue      map[string]*QueueEntry      `table:"QUEUE"`
+	Scheduler  map[string]*SchedulerEntry  `table:"SCHEDULER"`
+	WRED       map[string]*WREDEntry       `table:"WRED_PROFILE"`
+
+	BufferPool    map[string]*BufferPoolEntry    `table:"BUFFER_POOL"`
+	BufferProfile map[string]*BufferProfileEntry `table:"BUFFER_PROFILE"`
+	BufferPG      map[string]*BufferRefEntry     `table:"BUFFER_PG"`
+	BufferQueue   map[string]*BufferRefEntry     `table:"BUFFER_QUEUE"`
+	IngressLists  map[string]*ProfileListEntry   `table:"BUFFER_PORT_INGRESS_PROFILE_LIST"`
+	EgressLists   map[string]*ProfileListEntry   `table:"BUFFER_PORT_EGRESS_PROFILE_LIST"`
+
+	CableLength map[string]StringMap   `table:"CABLE_LENGTH" use:"simulated" why:"each port's cable: the simulated link's propagation delay (5 ns/m) and the headroom lint requires"`
+	PFCWD       map[string]*PFCWDEntry `table:"PFC_WD"`
+	Port        map[string]*PortEntry  `table:"PORT" quiet:"true"`
+}
+
+// IntMap is an entry of a map table: number -> number.
+type IntMap map[int]int
+
+// StringMap is an entry of a table whose fields are free names (CABLE_LENGTH
+// names ports).
+type StringMap map[string]string
+
+// PortQoSMapEntry is PORT_QOS_MAP|<port> (or |global).
+type PortQoSMapEntry struct {
+	DSCPToTCMap   string `cfg:"dscp_to_tc_map" use:"simulated" why:"names the port's DSCP map (global: the switch's, for ports without one)"`
+	DOT1PToTCMap  string `cfg:"dot1p_to_tc_map" use:"lint" why:"names the port's 802.1p map; RoCE between routed ports is untagged"`
+	TCToQueueMap  string `cfg:"tc_to_queue_map" use:"simulated" why:"names the port's traffic class to queue map"`
+	TCToPGMap     string `cfg:"tc_to_pg_map" use:"simulated" why:"names the port's traffic class to PG map"`
+	PFCToQueueMap string `cfg:"pfc_to_queue_map" use:"simulated" why:"names the port's PFC priority to queue map"`
+	PFCToPGMap    string `cfg:"pfc_to_pg_map" use:"lint" why:"names the port's PFC priority to PG map (see PFC_PRIORITY_TO_PRIORITY_GROUP_MAP)"`
+	PFCEnable     string `cfg:"pfc_enable" use:"simulated" why:"the priorities with PFC: their PGs pause (with a lossless profile) instead of dropping"`
+	PFCWDEnable   string `cfg:"pfcwd_sw_enable" use:"simulated" why:"the priorities the PFC watchdog watches"`
+	TCToDSCPMap   string `cfg:"tc_to_dscp_map" use:"ignored" why:"egress DSCP remarking is not simulated: packets keep their DSCP, so a map that rewrote RoCE's DSCP would change its class downstream unseen"`
+	TCToDot1pMap  string `cfg:"tc_to_dot1p_map" use:"ignored" why:"802.1p remarking of tagged frames; the lab's links are untagged"`
+	PFCAsym       string `cfg:"pfc_asym" use:"ignored" why:"asymmetric PFC (receive-only pause) is not simulated"`
+	Scheduler     string `cfg:"scheduler" use:"ignored" why:"a port-level shaper: the simulator does not shape ports"`
+
+	Extra map[string]string `cfg:"-"`
+}
+
+// QueueEntry is QUEUE|<port>|<queue or range>.
+type QueueEntry struct {
+	Scheduler   string `cfg:"scheduler" use:"simulated" why:"names the queue's SCHEDULER entry: strict priority or its DWRR weight"`
+	WREDProfile string `cfg:"wred_profile" use:"simulated" why:"names the queue's WRED_PROFILE: ECN marking or early drop"`
+
+	Extra map[string]string `cfg:"-"`
+}
+
+// SchedulerEntry is SCHEDULER|<name>.
+type SchedulerEntry struct {
+	Type      string `cfg:"type" use:"simulated" why:"STRICT queues are served first; DWRR and WRR share by weight"`
+	Weight    *int   `cfg:"weight" use:"simulated" why:"the queue's DWRR share"`
+	Priority  *int   `cfg:"priority" use:"ignored" why:"the order among strict queues: the simulator serves strict queues highest queue number first"`
+	MeterType string `cfg:"meter_type" use:"ignored" why:"the queue shaper's unit: the simulator does not shape queues"`
+	CIR       string `cfg:"cir" use:"ignored" why:"shaper committed rate: the simulator does not shape queues"`
+	CBS       string `cfg:"cbs" use:"ignored" why:"shaper committed burst: the simulator does not shape queues"`
+	PIR       string `cfg:"pir" use:"ignored" why:"shaper peak rate: the simulator does not shape queues"`
+	PBS       string `cfg:"pbs" use:"ignored" why:"shaper peak burst: the simulator does not shape queues"`
+
+	Extra map[string]string `cfg:"-"`
+}
+
+// WREDEntry is WRED_PROFILE|<name>.
+type WREDEntry struct {
+	ECN              string   `cfg:"ecn" use:"simulated" why:"which colours are ECN-marked rather than dropped early (ecn_none drops every colour)"`
+	GreenEnable      *bool    `cfg:"wred_green_enable" use:"simulated" why:"WRED on green packets, the colour of every unpoliced packet: false neither marks nor drops them"`
+	GreenMin         *int64   `cfg:"green_min_threshold" use:"simulated" why:"queue depth (bytes) where green marking or early drop starts: ECN Kmin"`
+	GreenMax         *int64   `cfg:"green_max_threshold" use:"simulated" why:"queue depth (bytes) where the green probability reaches its maximum: ECN Kmax"`
+	GreenProbability *float64 `cfg:"green_drop_probability" use:"simulated" why:"green marking (or drop) probability at the maximum threshold, percent: ECN Pmax"`
+	YellowEnable     *bool    `cfg:"wred_yellow_enable" use:"lint" why:"no simulated packet is policed to yellow"`
+	YellowMin        *int64   `cfg:"yellow_min_threshold" use:"lint" why:"no simulated packet is policed to yellow"`
+	YellowMax        *int64   `cfg:"yellow_max_threshold" use:"lint" why:"no simulated packet is policed to yellow"`
+	YellowProb       *float64 `cfg:"yellow_drop_probability" use:"lint" why:"no simulated packet is policed to yellow"`
+	RedEnable        *bool    `cfg:"wred_red_enable" use:"lint" why:"no simulated packet is policed to red"`
+	RedMin           *int64   `cfg:"red_min_threshold" use:"lint" why:"no simulated packet is policed to red"`
+	RedMax           *int64   `cfg:"red_max_threshold" use:"lint" why:"no simulated packet is policed to red"`
+	RedProb          *float64 `cfg:"red_drop_probability" use:"lint" why:"no simulated packet is policed to red"`
+
+	Extra map[string]string `cfg:"-"`
+}
+
+// BufferPoolEntry is BUFFER_POOL|<name>.
+type BufferPoolEntry struct {
+	Type string `cfg:"type" use:"simulated" why:"ingress pools hold PGs, egress pools queues"`
+	Mode string `cfg:"mode" use:"simulated" why:"static or dynamic: the threshold mode of profiles that give neither static_th nor dynamic_th"`
+	Size *int64 `cfg:"size" use:"simulated" why:"the shared buffer in bytes: with dynamic thresholds it sets how deep a PG or queue grows before XOFF or drop"`
+	Xoff *int64 `cfg:"xoff" use:"simulated" why:"a shared headroom pool: lossless PGs take their headroom from it"`
+
+	Extra map[string]string `cfg:"-"`
+}
+
+// BufferProfileEntry is BUFFER_PROFILE|<name>.
+type BufferProfileEntry struct {
+	Pool         string `cfg:"pool" use:"simulated" why:"the pool the profile's shared part comes from"`
+	Size         *int64 `cfg:"size" use:"simulated" why:"reserved bytes; a lossless PG without a shared headroom pool holds its xoff inside it"`
+	StaticTh     *int64 `cfg:"static_th" use:"simulated" why:"a fixed cap on the shared use"`
+	DynamicTh    *int   `cfg:"dynamic_th" use:"simulated" why:"alpha = 2^dynamic_th of the pool's free space caps the shared use: the XOFF point of a lossless PG"`
+	Xon          *int64 `cfg:"xon" use:"simulated" why:"a paused PG resumes once its use falls to xon"`
+	Xoff         *int64 `cfg:"xoff" use:"simulated" why:"the headroom absorbed after XOFF; a profile without one (or 0) is lossy: its PG drops instead of pausing"`
+	XonOffset    *int64 `cfg:"xon_offset" use:"simulated" why:"a paused PG resumes this far below its XOFF point"`
+	HeadroomType string `cfg:"headroom_type" use:"ignored" why:"dynamic buffer calculation mode; labctl reads the profile's numbers"`
+	PacketDiscard string `cfg:"packet_discard_action" use:"ignored" why:"what the ASIC does with packets over the limit; the simulator drops them"`
+
+	Extra map[string]string `cfg:"-"`
+}
+
+// BufferRefEntry is BUFFER_PG|<port>|<pgs> or BUFFER_QUEUE|<port>|<queues>.
+type BufferRefEntry struct {
+	Profile string `cfg:"profile" use:"simulated" why:"names the BUFFER_PROFILE the PG or queue admits by (NULL: the dynamic buffer manager computes it)"`
+
+	Extra map[string]string `cfg:"-"`
+}
+
+// ProfileListEntry is BUFFER_PORT_INGRESS_PROFILE_LIST|<port> (or
+// EGRESS).
+type ProfileListEntry struct {
+	ProfileList string `cfg:"profile_list" use:"ignored" why:"port-level pool quotas: the simulator charges PG and queue profiles only"`
+
+	Extra map[string]string `cfg:"-"`
+}
+
+// PFCWDEntry is PFC_WD|<port> or PFC_WD|GLOBAL.
+type PFCWDEntry struct {
+	Action          string `cfg:"action" use:"simulated" why:"drop, forward or alert once a storm is declared"`
+	DetectionTime   *int   `cfg:"detection_time" use:"simulated" why:"ms a queue stays paused before a storm is declared"`
+	RestorationTime *int   `cfg:"restoration_time" use:"simulated" why:"ms without pause frames before the port is restored"`
+	PollInterval    *int   `cfg:"POLL_INTERVAL" use:"simulated" why:"GLOBAL: ms between the watchdog's polls"`
+	BigRedSwitch    string `cfg:"BIG_RED_SWITCH" use:"ignored" why:"GLOBAL: the manual storm override is not simulated"`
+
+	Extra map[string]string `cfg:"-"`
+}
+
+// PortEntry is PORT|<port>; its other fields (lanes, alias, admin_status,
+// fec, …) are not QoS and not listed.
+type PortEntry struct {
+	Speed *int `cfg:"speed" use:"lint" why:"Mb/s: sizes the headroom and thresholds lint requires; the simulated link runs at the lab's speed"`
+	MTU   *int `cfg:"mtu" use:"lint" why:"sizes the headroom lint requires; the simulator sends packets of the lab's qos.mtu"`
+
+	Extra map[string]string `cfg:"-"`
+}
+
+// Fields lists the statement beside every field of the typed tables.
+func Fields() []qos.FieldUse {
+	var out []qos.FieldUse
+	t := reflect.TypeFor[ConfigDB]()
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		table := sf.Tag.Get("table")
+		elem := sf.Type.Elem()
+		if use := sf.Tag.Get("use"); use != "" {
+			out = append(out, qos.FieldUse{NOS: Name, Table: table, Field: "(entries)", Use: qos.Use(use), Why: sf.Tag.Get("why")})
+			continue
+		}
+		if elem.Kind() == reflect.Pointer {
+			elem = elem.Elem()
+		}
+		for j := range elem.NumField() {
+			f := elem.Field(j)
+			name := f.Tag.Get("cfg")
+			if name == "-" {
+				continue
+			}
+			out = append(out, qos.FieldUse{NOS: Name, Table: table, Field: name, Use: qos.Use(f.Tag.Get("use")), Why: f.Tag.Get("why")})
+		}
+	}
+	return out
+}
+
+// fieldUse is the statement of one table field ("" use: not a field
+// labctl knows).
+func fieldUse(table, field string) qos.FieldUse {
+	for _, f := range cachedFields {
+		if f.Table == table && (f.Field == field || f.Field == "(entries)") {
+			return f
+		}
+	}
+	return qos.FieldUse{NOS: Name, Table: table, Field: field}
+}
+
+var cachedFields = Fields()
+
+// decodeDB turns a merged CONFIG_DB document into the typed tables. A
+// value of the wrong kind (a size that is not a number) is an error naming
+// table|key and field; a field the tables do not have is kept in its
+// entry's Extra (reported, never used).
+func decodeDB(doc Doc) (*ConfigDB, error) {
+	db := &ConfigDB{}
+	v := reflect.ValueOf(db).Elem()
+	t := v.Type()
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		table := sf.Tag.Get("table")
+		entries, ok := doc[table]
+		if !ok {
+			continue
+		}
+		m := reflect.MakeMapWithSize(sf.Type, len(entries))
+		elem := sf.Type.Elem()
+		for _, key := range cfgSortedKeys(entries) {
+			fields := entries[key]
+			var ev reflect.Value
+			switch elem {
+			case reflect.TypeFor[IntMap]():
+				maxKey, _ := strconv.Atoi(sf.Tag.Get("keys"))
+				im := IntMap{}
+				for _, k := range cfgSortedKeys(fields) {
+					val := fields[k]
+					kn, err1 := strconv.Atoi(k)
+					vn, err2 := strconv.Atoi(val)
+					if err1 != nil || err2 != nil || kn < 0 || kn > maxKey || vn < 0 || vn > 7 {
+						return nil, fmt.Errorf("%s|%s: entry %q: %q is not <0-%d>: <0-7>", table, key, k, val, maxKey)
+					}
+					im[kn] = vn
+				}
+				ev = reflect.ValueOf(im)
+			case reflect.TypeFor[StringMap]():
+				ev = reflect.ValueOf(StringMap(fields))
+			default:
+				ev = reflect.New(elem.Elem())
+				if err := decodeEntry(table, key, fields, ev.Elem()); err != nil {
+					return nil, err
+				}
+			}
+			m.SetMapIndex(reflect.ValueOf(key), ev)
+		}
+		v.Field(i).Set(m)
+	}
+	return db, nil
+}
+
+// decodeEntry fills one entry struct from its string fields.
+func decodeEntry(table, key string, fields map[string]string, ev reflect.Value) error {
+	et := ev.Type()
+	byName := map[string]int{}
+	extra := -1
+	for j := range et.NumField() {
+		name := et.Field(j).Tag.Get("cfg")
+		if name == "-" {
+			extra = j
+			continue
+		}
+		byName[name] = j
+	}
+	for _, f := range cfgSortedKeys(fields) {
+		val := fields[f]
+		j, ok := byName[f]
+		if !ok {
+			if extra >= 0 {
+				if ev.Field(extra).IsNil() {
+					ev.Field(extra).Set(reflect.ValueOf(map[string]string{}))
+				}
+				ev.Field(extra).SetMapIndex(reflect.ValueOf(f), reflect.ValueOf(val))
+			}
+			continue
+		}
+		fv := ev.Field(j)
+		bad := func(want string) error {
+			return fmt.Errorf("%s|%s field %s: %q is not %s", table, key, f, val, want)
+		}
+		switch fv.Interface().(type) {
+		case string:
+			fv.SetString(val)
+		case *int:
+			n, err := strconv.Atoi(strings.TrimSpace(val))
+			if err != nil {
+				return bad("an integer")
+			}
+			fv.Set(reflect.ValueOf(&n))
+		case *int64:
+			n, err := strconv.ParseInt(strings.TrimSpace(val), 10, 64)
+			if err != nil || n < 0 {
+				return bad("a byte count")
+			}
+			fv.Set(reflect.ValueOf(&n))
+		case *float64:
+			n, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
+			if err != nil {
+				return bad("a number")
+			}
+			fv.Set(reflect.ValueOf(&n))
+		case *bool:
+			switch strings.ToLower(strings.TrimSpace(val)) {
+			case "true":
+				b := true
+				fv.Set(reflect.ValueOf(&b))
+			case "false":
+				b := false
+				fv.Set(reflect.ValueOf(&b))
+			default:
+				return bad(`"true" or "false"`)
+			}
+		default:
+			return fmt.Errorf("sonic tables: field %s of %s has an unsupported type", f, table)
+		}
+	}
+	return nil
+}
+
+// presentFields lists, for QOS011, the fields of doc that the simulator
+// does not run: lint-only and ignored ones with their statements, and
+// fields no table of labctl's has.
+func presentFields(doc Doc) []qos.FieldNote {
+	set := map[string]qos.FieldNote{}
+	t := reflect.TypeFor[ConfigDB]()
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		table := sf.Tag.Get("table")
+		quiet := sf.Tag.Get("quiet") == "true"
+		for _, fields := range doc[table] {
+			if len(fields) == 0 {
+				continue
+			}
+			if sf.Tag.Get("use") != "" {
+				if u := qos.Use(sf.Tag.Get("use")); u != qos.UseSimulated {
+					set[table] = qos.FieldNote{Field: table, Use: u, Why: sf.Tag.Get("why")}
+				}
+				continue
+			}
+			for f := range fields {
+				fu := fieldUse(table, f)
+				switch {
+				case fu.Use == "" && quiet:
+				case fu.Use == "":
+					set[table+" "+f] = qos.FieldNote{Field: table + " " + f, Use: qos.UseIgnored, Why: "not a field labctl knows in this table"}
+				case fu.Use != qos.UseSimulated:
+					set[table+" "+f] = qos.FieldNote{Field: table + " " + f, Use: fu.Use, Why: fu.Why}
+				}
+			}
+		}
+	}
+	out := make([]qos.FieldNote, 0, len(set))
+	for _, k := range cfgSortedKeys(set) {
+		out = append(out, set[k])
+	}
+	slices.SortFunc(out, func(a, b qos.FieldNote) int { return strings.Compare(a.Field, b.Field) })
+	return out
+}

@@ -1,0 +1,71 @@
+package qos
+
+import "slices"
+
+// Class is what one port does with one traffic class: the single place
+// where the model's fields combine into behaviour (which PG a class fills,
+// whether it pauses, which queue it leaves by). Lint, the simulator and
+// `config show` read classes; none of them combines the fields itself.
+type Class struct {
+	TC int `json:"tc"`
+	// PG is the ingress priority group the class fills when the port
+	// receives it, PGConfig its buffer (nil when no profile applies).
+	PG       int       `json:"pg"`
+	PGConfig *PGConfig `json:"-"`
+	// PFC says pfc_enable (or no-drop) has the priority; Lossless that the
+	// port can actually keep it lossless: PFC on, and a lossless PG
+	// profile (an xoff above 0: headroom for what arrives after XOFF). A
+	// priority with PFC and a lossy profile drops instead of pausing.
+	PFC      bool `json:"pfc"`
+	Lossless bool `json:"lossless"`
+	// Queue is the egress queue the class leaves by when the port sends
+	// it, QueueConfig that queue.
+	Queue       int          `json:"queue"`
+	QueueConfig *QueueConfig `json:"-"`
+	// PausedQueue is the queue a PFC frame for this priority, received by
+	// the port, pauses: the class's own queue when the maps agree.
+	PausedQueue int `json:"paused_queue"`
+	// Watchdog is the port's PFC watchdog when the priority has PFC.
+	Watchdog *PortWatchdog `json:"-"`
+}
+
+// TCOf is the traffic class an untagged IP packet with this DSCP gets
+// when it arrives on the port: by DSCP with trust dscp, else the class of
+// the port's default CoS (RoCE between routed ports carries no VLAN tag,
+// so CoS trust sees no priority field).
+func (p *PortConfig) TCOf(dscp int) int {
+	if p.Trust == TrustDSCP || p.Trust == "" {
+		return p.DSCPToTC[dscp]
+	}
+	return p.CoSToTC[p.DefaultCoS]
+}
+
+// Class resolves traffic class tc on the port.
+func (p *PortConfig) Class(tc int) Class {
+	c := Class{TC: tc, PG: mapOr(p.TCToPG, tc, 0), Queue: mapOr(p.TCToQueue, tc, tc), PausedQueue: mapOr(p.PFCToQueue, tc, tc)}
+	c.PGConfig = p.PG(c.PG)
+	c.QueueConfig = p.Queue(c.Queue)
+	c.PFC = slices.Contains(p.PFCPriorities, tc)
+	// Without buffer tables in the files read the PG's profile is not
+	// known: PFC alone says lossless.
+	c.Lossless = c.PFC && (p.BufferUnknown || c.PGConfig != nil && LosslessProfile(&c.PGConfig.BufferProfile))
+	if c.PFC {
+		c.Watchdog = p.Watchdog
+	}
+	return c
+}
+
+// LosslessProfile says whether a PG profile can hold a class lossless: it
+// has headroom (xoff) above 0. SAI generates XOFF only for a PG whose
+// profile sets an XOFF threshold; without one the PG is lossy.
+func LosslessProfile(b *BufferProfile) bool {
+	return b.XoffBytes != nil && *b.XoffBytes > 0
+}
+
+// mapOr is m[k], or def when m has no k.
+func mapOr(m map[int]int, k, def int) int {
+	if v, ok := m[k]; ok {
+		return v
+	}
+	return def
+}

@@ -1,0 +1,194 @@
+package qos
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// roceFields are a port's settings that decide what happens to RoCE: its
+// trust mode, the class the RoCE and CNP DSCPs land in, PFC, and for each
+// of those classes its PG's buffer, its queue's scheduling, WRED and
+// buffer, and the queue its pauses stop. Settings of other classes do not
+// touch RoCE (a DSCP no RoCE traffic uses remapped between lossy
+// classes), so comparisons of configs for RoCE look at these only.
+// platform leaves out the buffer fields a NOS's platform, not its config,
+// decides (EOS).
+func roceFields(p *PortConfig, roce, cnp int, platform bool) map[string]string {
+	all := flattenPort(p)
+	out := map[string]string{}
+	keep := func(k string) {
+		if v, ok := all[k]; ok {
+			out[k] = v
+		}
+	}
+	keep("trust")
+	keep("pfc_priorities")
+	keep("pfc_watchdog")
+	classes := map[int]bool{p.TCOf(roce): true, p.TCOf(cnp): true}
+	for _, pr := range p.PFCPriorities {
+		classes[pr] = true
+	}
+	out[fmt.Sprintf("dscp_to_tc.%d", roce)] = fmt.Sprint(p.TCOf(roce))
+	out[fmt.Sprintf("dscp_to_tc.%d", cnp)] = fmt.Sprint(p.TCOf(cnp))
+	for _, tc := range slices.Sorted(maps.Keys(classes)) {
+		c := p.Class(tc)
+		keep(fmt.Sprintf("tc_to_queue.%d", tc))
+		keep(fmt.Sprintf("pfc_to_queue.%d", tc))
+		keep(fmt.Sprintf("priority.%d.lossless", tc))
+		for k := range all {
+			if strings.HasPrefix(k, fmt.Sprintf("queue.%d.", c.Queue)) && (!platform || !strings.Contains(k, ".buffer.")) {
+				keep(k)
+			}
+			if !platform && strings.HasPrefix(k, fmt.Sprintf("pg.%d.", c.PG)) {
+				keep(k)
+			}
+		}
+		if !platform {
+			keep(fmt.Sprintf("tc_to_pg.%d", tc))
+		}
+	}
+	return out
+}
+
+// intentDrift (QOS018) compares, with a lab's intent, each port's RoCE
+// settings with what the intent renders for that port: a user's edit of a
+// RoCE class (a threshold, a profile, a map entry) is named, with the
+// lab's value beside it. Edits that do not reach RoCE's classes are not
+// drift.
+func (l *linter) intentDrift() {
+	if l.opt.Intent == nil || len(l.opt.Devices) == 0 {
+		return
+	}
+	in := *l.opt.Intent
+	devs := map[string]Device{}
+	for _, d := range l.opt.Devices {
+		devs[d.Name] = d
+	}
+	for i := range l.cfgs {
+		d := &l.cfgs[i]
+		dev, ok := devs[d.Device]
+		if !ok {
+			continue
+		}
+		want, err := Apply(in, dev)
+		if err != nil {
+			continue
+		}
+		for j := range d.Ports {
+			p := &d.Ports[j]
+			wp := want.Port(p.Name)
+			if wp == nil || !p.Fabric {
+				continue
+			}
+			got, exp := roceFields(p, in.RoCEDSCP, in.CNPDSCP, d.PlatformBuffer), roceFields(wp, in.RoCEDSCP, in.CNPDSCP, d.PlatformBuffer)
+			keys := map[string]bool{}
+			for k := range got {
+				keys[k] = true
+			}
+			for k := range exp {
+				keys[k] = true
+			}
+			for _, k := range slices.SortedFunc(maps.Keys(keys), compareFields) {
+				if got[k] == exp[k] {
+					continue
+				}
+				l.add(RuleIntentDrift, SevWarning, d.Device, p.Name,
+					"if the change is intended, save a new baseline after the next run; 'labctl config render --force' writes the intent's value back",
+					"%s is %s; the lab's QoS intent gives %s", k, orDash(got[k]), orDash(exp[k]))
+			}
+		}
+	}
+}
+
+// siblings (QOS012, lab mode) flags a switch whose RoCE settings differ
+// from the other switches of its role: one leaf with another WRED
+// threshold than every other leaf.
+func (l *linter) siblings() {
+	if len(l.opt.Devices) == 0 {
+		return
+	}
+	roce, cnp := 26, l.cnpDSCP()
+	if r := l.roceDSCP(); r != nil {
+		roce = *r
+	}
+	role := map[string]string{}
+	for _, d := range l.opt.Devices {
+		role[d.Name] = d.Role
+	}
+	byRole := map[string][]int{}
+	for i := range l.cfgs {
+		if r := role[l.cfgs[i].Device]; r != "" {
+			byRole[r] = append(byRole[r], i)
+		}
+	}
+	for _, r := range slices.Sorted(maps.Keys(byRole)) {
+		idx := byRole[r]
+		if len(idx) < 2 {
+			continue
+		}
+		// Each device's value of a field: its ports' values joined.
+		vals := make([]map[string]string, len(idx))
+		keys := map[string]bool{}
+		for n, i := range idx {
+			d := &l.cfgs[i]
+			per := map[string]map[string]bool{}
+			for j := range d.Ports {
+				if !d.Ports[j].Fabric {
+					continue
+				}
+				for k, v := range roceFields(&d.Ports[j], roce, cnp, d.PlatformBuffer) {
+					if per[k] == nil {
+						per[k] = map[string]bool{}
+					}
+					per[k][v] = true
+					keys[k] = true
+				}
+			}
+			vals[n] = map[string]string{}
+			for k, set := range per {
+				vals[n][k] = strings.Join(slices.Sorted(maps.Keys(set)), " | ")
+			}
+		}
+		for n, i := range idx {
+			var diffs []string
+			for _, k := range slices.SortedFunc(maps.Keys(keys), compareFields) {
+				count := map[string]int{}
+				for m := range idx {
+					count[vals[m][k]]++
+				}
+				mine := vals[n][k]
+				best, tie := "", false
+				for v, c := range count {
+					switch {
+					case best == "" || c > count[best]:
+						best, tie = v, false
+					case c == count[best] && v != best:
+						tie = true
+					}
+				}
+				// With no majority (two leaves that differ), the first
+				// device stands as the reference.
+				ref := best
+				if tie {
+					ref = vals[0][k]
+				}
+				if mine != ref {
+					diffs = append(diffs, fmt.Sprintf("%s %s (others: %s)", k, orDash(mine), orDash(ref)))
+				}
+			}
+			if len(diffs) == 0 {
+				continue
+			}
+			more := ""
+			if len(diffs) > 4 {
+				more = fmt.Sprintf(" and %d more", len(diffs)-4)
+				diffs = diffs[:4]
+			}
+			l.add(RulePortDiffers, SevWarning, l.cfgs[i].Device, "",
+				fmt.Sprintf("give %s the RoCE QoS of the other %ss, or make the difference part of the lab's design", l.cfgs[i].Device, r),
+				"the RoCE QoS differs from the other %ss': %s%s", r, strings.Join(diffs, "; "), more)
+		}
+	}
+}
