@@ -25,10 +25,11 @@ func newConfigCmd(app *App) *cobra.Command {
 		Short: "Render, lint and diff the vendor QoS configs of a lab",
 		Long: `config works on a lab's vendor QoS configs (topologies/<lab>/configs/):
 render writes them from the lab's QoS intent, lint checks them (or any SONiC
-config_db JSON or EOS config files) against lossless-RoCE rules, and diff
-compares two config sets in QoS terms.`,
+config_db JSON or EOS config files) against lossless-RoCE rules, diff
+compares two config sets in QoS terms, and show prints what a switch does
+with each traffic class.`,
 	}
-	cmd.AddCommand(newConfigRenderCmd(app), newConfigLintCmd(app), newConfigDiffCmd(app))
+	cmd.AddCommand(newConfigRenderCmd(app), newConfigLintCmd(app), newConfigDiffCmd(app), newConfigShowCmd(app))
 	return cmd
 }
 
@@ -204,7 +205,7 @@ Exit 1 when any finding is an error.`,
 				if err != nil {
 					return err
 				}
-				opt.Intent = &in
+				opt = labLintOptions(in, devs)
 			} else {
 				if ecn != "" || pfc != "" {
 					return exitcode.Usagef("--ecn and --pfc apply to a lab (labctl config lint <lab>), not to config files")
@@ -248,6 +249,13 @@ Exit 1 when any finding is an error.`,
 	return cmd
 }
 
+// labLintOptions are the lint options of a lab: its intent and its
+// switches, so lint checks the RoCE classes against what the intent
+// renders and each switch against the others of its role.
+func labLintOptions(in qos.Intent, devs []qos.Device) qos.LintOptions {
+	return qos.LintOptions{Intent: &in, Devices: devs}
+}
+
 func cfgRuleHelp() string {
 	var b strings.Builder
 	for _, r := range qos.Rules() {
@@ -267,6 +275,9 @@ func cfgWriteFindings(app *App, fs []qos.Finding, devices int) {
 		}
 		if where == "" {
 			where = "-"
+		}
+		if f.Where != "" && !strings.Contains(f.Message, f.Where) {
+			where += " (" + f.Where + ")"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", f.Severity, f.Rule, where, f.Message)
 		if f.Fix != "" && f.Severity != qos.SevInfo {
@@ -415,4 +426,115 @@ func cfgDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+func newConfigShowCmd(app *App) *cobra.Command {
+	var nosName, ecn, pfc string
+	var all bool
+	cmd := &cobra.Command{
+		Use:   "show <lab> <switch> [<port>]",
+		Short: "Show what a switch does with each traffic class, from its configs",
+		Long: `show resolves a switch's config files (topologies/<lab>/configs/) as its NOS
+does, defaults included, and prints per traffic class and group of ports
+what the switch does: the DSCPs classified into the class, whether PFC is on
+and the class lossless (a PG profile with headroom), the PG's headroom and
+XOFF point, the egress queue and the queue its pauses stop, the scheduler,
+ECN marking, WRED drop and the PFC watchdog: what show pfc priority, show
+buffer configuration and show queue wred would answer. The classes RoCE
+uses (the RoCE and CNP DSCPs' and every PFC priority) are shown; --all shows
+all eight. A port name shows that port alone. Then the defaults the NOS
+applies where the config is silent, and references that name nothing.
+This is the model lint, the simulator and regress read.`,
+		Example: `  labctl config show 64gpu leaf1
+  labctl config show 64gpu leaf1 Ethernet0 --all
+  labctl config show 16gpu leaf1 -o json`,
+		Args:              cobra.RangeArgs(2, 3),
+		ValidArgsFunction: completeLabs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			format, err := app.OutputFormat("text", "text", "json")
+			if err != nil {
+				return err
+			}
+			g, in, devs, err := cfgLabQoS(app, args[0], nosName, ecn, pfc)
+			if err != nil {
+				return err
+			}
+			dir := filepath.Join(app.TopologiesDir(), g.Name, "configs")
+			cfgs, err := configset.LoadLab(dir, g.NOS, devs, in)
+			if err != nil {
+				return err
+			}
+			var dc *qos.DeviceConfig
+			var names []string
+			for i := range cfgs {
+				names = append(names, cfgs[i].Device)
+				if cfgs[i].Device == args[1] {
+					dc = &cfgs[i]
+				}
+			}
+			if dc == nil {
+				return exitcode.Usagef("lab %s has no switch %q with a config in %s (fix: use one of %s)", g.Name, args[1], dir, strings.Join(names, ", "))
+			}
+			port := ""
+			if len(args) == 3 {
+				port = args[2]
+				if dc.Port(port) == nil {
+					var ports []string
+					for _, p := range dc.Ports {
+						ports = append(ports, p.Name)
+					}
+					return exitcode.Usagef("switch %s has no port %q (fix: use one of %s)", dc.Device, port, qos.PortRanges(ports, ports))
+				}
+			}
+			var classes []int
+			if !all {
+				classes = qos.RoCEClasses(dc, in.RoCEDSCP, in.CNPDSCP)
+			}
+			rows := qos.ClassTable(dc, port, classes)
+			if format == "json" {
+				return writeJSON(app.Out, map[string]any{"schema_version": 1, "lab": g.Name, "device": dc.Device, "nos": dc.NOS,
+					"classes": rows, "pools": dc.Pools, "watchdog_poll_ms": dc.WatchdogPollMs,
+					"defaults": orEmpty(dc.Defaults), "unresolved": orEmpty(dc.Unresolved), "not_simulated": orEmpty(dc.Fields)})
+			}
+			if err := qos.WriteClassTable(app.Out, rows); err != nil {
+				return err
+			}
+			fmt.Fprintln(app.Out)
+			for _, pl := range dc.Pools {
+				hr := ""
+				if pl.HeadroomPoolBytes != nil {
+					hr = fmt.Sprintf(", shared headroom %d B", *pl.HeadroomPoolBytes)
+				}
+				fmt.Fprintf(app.Out, "pool %s: %s %s, %d B%s\n", pl.Name, pl.Type, pl.Mode, pl.SizeBytes, hr)
+			}
+			var all []string
+			for _, p := range dc.Ports {
+				all = append(all, p.Name)
+			}
+			for _, d := range dc.Defaults {
+				where := ""
+				if len(d.Ports) > 0 {
+					where = " on " + qos.PortRanges(d.Ports, all)
+				}
+				fmt.Fprintf(app.Out, "default: %s%s: %s (%s)\n", d.Field, where, d.Value, d.Source)
+			}
+			for _, u := range dc.Unresolved {
+				fmt.Fprintf(app.Out, "unresolved: %s %s names %s, not in %s: %s\n", u.Where, u.Field, u.Ref, u.Table, u.Effect)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&nosName, "nos", "", "switch NOS: sonic or eos (default: the lab's)")
+	cmd.Flags().StringVar(&ecn, "ecn", "", "on|off: the lab's ECN-on/off variant (the RoCE classes and defaults follow it)")
+	cmd.Flags().StringVar(&pfc, "pfc", "", "on|off: the lab's PFC-on/off variant")
+	cmd.Flags().BoolVar(&all, "all", false, "show all eight traffic classes, not only those RoCE uses")
+	return cmd
+}
+
+// orEmpty gives JSON an empty list instead of null.
+func orEmpty[T any](v []T) []T {
+	if v == nil {
+		return []T{}
+	}
+	return v
 }

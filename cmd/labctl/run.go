@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/qos"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/runtime/clabernetes"
@@ -105,6 +106,22 @@ results/ cannot be written (the finished variants are printed anyway).`,
 			if err != nil {
 				return fmt.Errorf("lab %s: %w", name, err)
 			}
+			// What the switches do with their configs, and what lint says
+			// of them, go into the record; lint errors are worth a word
+			// before the run starts (it simulates the configs as they are).
+			qosRecord := labQoSRecord(l, in)
+			if qosRecord.lint != nil && qosRecord.lint.Errors > 0 && format == "text" {
+				fmt.Fprintf(app.Err, "warning: the configs of lab %s have %d lint error(s); the run simulates them as they are ('labctl config lint %s' lists every finding):\n", name, qosRecord.lint.Errors, labArg)
+				shown := 0
+				for _, f := range qosRecord.lint.Findings {
+					if f.Severity != qos.SevError || shown == 5 {
+						continue
+					}
+					shown++
+					where := strings.TrimSpace(f.Device + " " + f.Port)
+					fmt.Fprintf(app.Err, "  %s %s: %s\n", f.Rule, where, f.Message)
+				}
+			}
 			store, err := results.Open(app.ResultsDir())
 			if err != nil {
 				return exitcode.Env(err)
@@ -130,6 +147,7 @@ results/ cannot be written (the finished variants are printed anyway).`,
 			run := &results.Run{
 				RunID: id, Lab: name, Scenario: sc.Name, Runtime: rt.Name(), NOS: l.NOS,
 				Seed: seed, Started: started, ConfigDigest: digest, Writer: writer,
+				QoS: qosRecord.settings, Classes: qosRecord.classes, Lint: qosRecord.lint,
 			}
 			runner := &scenario.Runner{
 				Runtime:  rt,
@@ -370,4 +388,33 @@ func roleThroughput(v results.Variant) string {
 		parts = append(parts, fmt.Sprintf("%s %.1f Gb/s", r, sum[r]))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// labQoS is what a run records of the lab's switch configs.
+type labQoS struct {
+	settings []qos.Settings
+	classes  []qos.ClassRow
+	lint     *results.LintSummary
+}
+
+// labQoSRecord resolves the lab's configs and lints them. Configs that do
+// not load leave it empty: the run reports that error itself.
+func labQoSRecord(l *runtime.Lab, in qos.Intent) labQoS {
+	cfgs, err := runtime.LoadConfigs(l)
+	if err != nil {
+		return labQoS{}
+	}
+	var out labQoS
+	for i := range cfgs {
+		out.settings = append(out.settings, qos.Summarize(&cfgs[i]))
+		out.classes = append(out.classes, qos.ClassTable(&cfgs[i], "", qos.RoCEClasses(&cfgs[i], in.RoCEDSCP, in.CNPDSCP))...)
+	}
+	fs := qos.Lint(cfgs, labLintOptions(in, runtime.Devices(l.Graph)))
+	out.lint = &results.LintSummary{Errors: qos.Count(fs, qos.SevError), Warnings: qos.Count(fs, qos.SevWarning), Findings: []qos.Finding{}}
+	for _, f := range fs {
+		if f.Severity != qos.SevInfo {
+			out.lint.Findings = append(out.lint.Findings, f)
+		}
+	}
+	return out
 }

@@ -80,7 +80,7 @@ func Rules() []Rule {
 		{RuleHeadroomShort, "headroom-short", SevError, "PFC headroom is less than link speed, MTU and cable length need"},
 		{RuleCNPPriority, "cnp-priority", SevWarning, "CNPs are neither on a strict queue nor weighted above RoCE data"},
 		{RuleWatchdogOff, "pfc-watchdog-off", SevWarning, "a port with PFC has no PFC watchdog"},
-		{RuleLinkLosslessMatch, "link-lossless-mismatch", SevError, "the two ends of a link differ in PFC priorities, lossless classes or RoCE's class"},
+		{RuleLinkLosslessMatch, "link-lossless-mismatch", SevError, "the two ends of a link differ in PFC priorities or in the class RoCE arrives in"},
 		{RuleInvalidValue, "invalid-value", SevError, "a threshold, probability or buffer profile no switch or simulator can take"},
 		{RuleSimIgnores, "not-simulated", SevInfo, "settings in the config that the simulator does not run (lint only, or ignored)"},
 		{RulePortDiffers, "port-differs", SevWarning, "a port whose QoS differs from most of its siblings, or a switch from the other switches of its role"},
@@ -743,19 +743,19 @@ func (l *linter) links() {
 			if d.Device+":"+p.Name > p.Peer {
 				continue
 			}
+			// Named by the peer switch, so that the links of one cause
+			// make one finding.
 			if !slices.Equal(p.PFCPriorities, pp.PFCPriorities) {
 				l.add(RuleLinkLosslessMatch, SevError, d.Device, p.Name,
-					fmt.Sprintf("enable PFC on the same priorities on %s:%s and %s", d.Device, p.Name, p.Peer),
-					"PFC priorities [%s] differ from the peer %s's [%s]", FormatInts(p.PFCPriorities), p.Peer, FormatInts(pp.PFCPriorities))
-			} else if a, b := losslessClasses(p), losslessClasses(pp); !slices.Equal(a, b) {
-				l.add(RuleLinkLosslessMatch, SevError, d.Device, p.Name,
-					fmt.Sprintf("give the PFC priorities lossless PG profiles on both %s:%s and %s", d.Device, p.Name, p.Peer),
-					"lossless classes [%s] differ from the peer %s's [%s]", FormatInts(a), p.Peer, FormatInts(b))
+					fmt.Sprintf("enable PFC on the same priorities at both ends of each link to %s", dev),
+					"PFC priorities [%s] differ from the peer %s's [%s]", FormatInts(p.PFCPriorities), dev, FormatInts(pp.PFCPriorities))
 			}
+			// Equal PFC priorities with a PG that cannot pause at one end
+			// are QOS014's, reported once for the port, not per link.
 			if roce != nil && p.TCOf(*roce) != pp.TCOf(*roce) {
 				l.add(RuleLinkLosslessMatch, SevError, d.Device, p.Name,
-					fmt.Sprintf("classify DSCP %d into the same traffic class on %s:%s and %s", *roce, d.Device, p.Name, p.Peer),
-					"RoCE DSCP %d arrives as TC%d here but TC%d at the peer %s: a pause for one class holds back the other's traffic", *roce, p.TCOf(*roce), pp.TCOf(*roce), p.Peer)
+					fmt.Sprintf("classify DSCP %d into the same traffic class at both ends of each link to %s", *roce, dev),
+					"RoCE DSCP %d arrives as TC%d here but TC%d at the peer %s: a pause for one class holds back the other's traffic", *roce, p.TCOf(*roce), pp.TCOf(*roce), dev)
 			}
 		}
 	}

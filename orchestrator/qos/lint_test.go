@@ -105,7 +105,7 @@ func TestLintRules(t *testing.T) {
 		{RuleWatchdogOff, SevWarning, "Ethernet0", "without a PFC watchdog", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Port("Ethernet0").Watchdog = nil
 		}},
-		{RuleLinkLosslessMatch, SevError, "Ethernet4", "differ from the peer spine1:Ethernet0's [3,4]", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+		{RuleLinkLosslessMatch, SevError, "Ethernet4", "differ from the peer spine1's [3,4]", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[1].Port("Ethernet0").PFCPriorities = []int{3, 4}
 		}},
 		{RuleLinkLosslessMatch, SevInfo, "", "peers are not known", true, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
@@ -141,9 +141,6 @@ func TestLintRules(t *testing.T) {
 		}},
 		{RuleIntentDrift, SevWarning, "Ethernet0", "queue.3.ecn is min=3000000 max=1638400 bytes pmax=0.2; the lab's QoS intent gives min=409600", false, LintOptions{Devices: TestDevices()}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Port("Ethernet0").Queue(3).ECN.MinBytes = 3000000
-		}},
-		{RuleLinkLosslessMatch, SevError, "Ethernet4", "lossless classes [] differ from the peer spine1:Ethernet0's [3]", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
-			c[0].Port("Ethernet4").PG(3).XoffBytes = nil
 		}},
 	}
 	for _, tt := range tests {

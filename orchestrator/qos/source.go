@@ -68,6 +68,11 @@ func AttachTopology(cfgs []DeviceConfig, devs []Device, in Intent) {
 			d.Defaults = append(d.Defaults, Default{Field: "port", Value: "the QoS of a port the config does not name", Source: d.NOS + " defaults", Ports: missing, Risky: true})
 		}
 		assumeBuffer(d, *dev, in)
+		// A platform's assumed buffer (EOS) is sized as the lab says when
+		// it sets qos.buffer_pool_bytes.
+		if d.PlatformBuffer && in.Buffer.SharedPoolBytes > 0 {
+			d.ResizePools(in.Buffer.SharedPoolBytes)
+		}
 		d.Sort()
 	}
 }

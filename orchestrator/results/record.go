@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/labctl/labctl/orchestrator/nic"
+	"github.com/labctl/labctl/orchestrator/qos"
 )
 
 // SchemaVersion is the version of the run record's JSON shape. Fields may be
@@ -77,6 +78,18 @@ type Run struct {
 	// and PFC, with their values in order; each variant's Params holds its
 	// values under the same paths.
 	Sweep []SweepDim `json:"sweep,omitempty"`
+	// QoS is the lab's switch configs as the run found them, resolved
+	// (what each switch does with them) and summarised field by field
+	// over groups of ports: regress names the fields that changed between
+	// a baseline and a run. The variants run these configs, minus ECN or
+	// PFC for the off variants and with a sweep's values on top (listed
+	// in each variant's Configs).
+	QoS []qos.Settings `json:"qos,omitempty"`
+	// Classes are what each switch does with the classes RoCE uses
+	// (qos.ClassTable), for reports.
+	Classes []qos.ClassRow `json:"qos_classes,omitempty"`
+	// Lint is what `labctl config lint` said of those configs.
+	Lint *LintSummary `json:"lint,omitempty"`
 	// Writer is the process writing a running record; with the lock file
 	// in the run folder it tells a run in progress from an abandoned one.
 	Writer   *Writer   `json:"writer,omitempty"`
@@ -84,6 +97,14 @@ type Run struct {
 	// Extra holds scenario-specific results (for example the AllReduce
 	// traffic model) keyed by name.
 	Extra map[string]any `json:"extra,omitempty"`
+}
+
+// LintSummary is the lint of a run's configs: how many errors and
+// warnings, and those findings (info left out).
+type LintSummary struct {
+	Errors   int           `json:"errors"`
+	Warnings int           `json:"warnings"`
+	Findings []qos.Finding `json:"findings,omitempty"`
 }
 
 // SweepDim is one swept parameter of a run's matrix.

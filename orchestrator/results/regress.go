@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/qos"
 )
 
 // Direction says which way a metric gets worse.
@@ -197,6 +198,13 @@ type Report struct {
 	Findings      []Finding `json:"findings"`
 	Warnings      []string  `json:"warnings"`
 	VariantsAdded []string  `json:"variants_added"`
+	// ConfigChanges are the switch QoS fields that differ between the
+	// baseline and the run (absent when a record kept no QoS).
+	ConfigChanges []qos.Difference `json:"config_changes,omitempty"`
+	// LintErrors and BaselineLintErrors are the lint errors of the two
+	// records' configs.
+	LintErrors         *int `json:"lint_errors,omitempty"`
+	BaselineLintErrors *int `json:"baseline_lint_errors,omitempty"`
 }
 
 // Compare checks run against baseline metric by metric for every baseline
@@ -219,6 +227,8 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 	if run.ConfigDigest != "" && baseline.ConfigDigest != "" && run.ConfigDigest != baseline.ConfigDigest {
 		r.ConfigChanged = true
 	}
+	r.ConfigChanges = configChanges(run, baseline)
+	r.LintErrors, r.BaselineLintErrors = lintErrors(run), lintErrors(baseline)
 	// Variants are matched point by point: by full name, which holds every
 	// swept value, and repetition.
 	r.Warnings = append(r.Warnings, sweepWarnings(run, baseline)...)
@@ -415,6 +425,7 @@ func (r Report) WriteText(w io.Writer) error {
 	if r.ConfigChanged {
 		b.WriteString("vendor configs changed between the baseline and this run\n")
 	}
+	writeConfigChanges(&b, r)
 	for _, wn := range r.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", wn)
 	}

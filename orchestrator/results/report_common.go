@@ -312,3 +312,55 @@ func dropsCell(c Counter) string {
 	}
 	return out
 }
+
+// qosView is the report's section on the switches' QoS: what each switch
+// did with the classes RoCE uses (from the run's resolved configs), what
+// each kind of variant changed, and what lint said.
+type qosView struct {
+	Note    string
+	Headers []string
+	Rows    [][]string
+	Lint    string
+	Issues  []string
+}
+
+// runQoSView builds the section; nil for a record without the switches'
+// QoS (made before it was kept, or configs that did not load).
+func runQoSView(run *Run) *qosView {
+	if len(run.Classes) == 0 {
+		return nil
+	}
+	v := &qosView{
+		Note: "What each switch did with the classes RoCE uses, from its configs as the run found them (resolved with the NOS's defaults: `labctl config show` prints the same). " +
+			"Variants with ECN and PFC on ran these; ecn=off removed ECN marking from every queue, pfc=off removed PFC, the PFC watchdog and the lossless PG profiles; a sweep's points add their values (see Configs per point).",
+		Headers: []string{"Switch", "Ports", "TC", "DSCP", "PFC", "Lossless", "PG headroom (B)", "XOFF at", "Queue", "Pause stops queue", "Scheduler", "ECN", "WRED drop", "PFC watchdog"},
+	}
+	dash := func(s string) string {
+		if s == "" {
+			return "-"
+		}
+		return s
+	}
+	yes := func(b bool) string {
+		if b {
+			return "yes"
+		}
+		return "no"
+	}
+	for _, r := range run.Classes {
+		hr := "-"
+		if r.Headroom > 0 {
+			hr = fmtFloat(float64(r.Headroom))
+		}
+		v.Rows = append(v.Rows, []string{r.Device, r.Ports, fmt.Sprint(r.TC), dash(r.DSCPs), yes(r.PFC), yes(r.Lossless), hr, dash(r.XOFF),
+			fmt.Sprint(r.Queue), fmt.Sprint(r.PausedQueue), dash(r.Scheduler), dash(r.ECN), dash(r.Drop), dash(r.Watchdog)})
+	}
+	if l := run.Lint; l != nil {
+		v.Lint = fmt.Sprintf("`labctl config lint` found %d error(s) and %d warning(s) in these configs.", l.Errors, l.Warnings)
+		for _, f := range l.Findings {
+			where := strings.TrimSpace(f.Device + " " + f.Port)
+			v.Issues = append(v.Issues, fmt.Sprintf("%s %s %s: %s", f.Severity, f.Rule, where, f.Message))
+		}
+	}
+	return v
+}

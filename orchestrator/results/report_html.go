@@ -80,6 +80,7 @@ type htmlData struct {
 	TopologyNote    string
 	Extra           string
 	NIC             []nicSettings
+	QoS             *qosView
 }
 
 // Label names the source of one flow's or counter's figures.
@@ -93,7 +94,7 @@ func (d htmlData) Label(s Source, v htmlVariant) string {
 // Every chart is labelled measured or simulated from its data's source.
 func RenderHTML(run *Run, w io.Writer, opts HTMLOptions) error {
 	d := htmlData{Run: run, Title: "labctl run " + run.RunID, Status: run.Status, Started: fmtTime(run.Started),
-		Duration: duration(run), Sources: runSources(run), TopologyMermaid: opts.TopologyMermaid, NIC: runNICSettings(run)}
+		Duration: duration(run), Sources: runSources(run), TopologyMermaid: opts.TopologyMermaid, NIC: runNICSettings(run), QoS: runQoSView(run)}
 	d.AssertTotal, d.AssertFailed = assertionCounts(run)
 	if run.Finished != nil {
 		d.Finished = fmtTime(*run.Finished)
@@ -442,6 +443,16 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 <tr><th>Variant</th><th>Folder</th><th>Changes from the lab's configs</th></tr>
 {{range .}}<tr><td>{{.Name}}</td><td><code>{{.Dir}}</code></td><td>{{range .Changes}}{{.}}<br/>{{else}}none: the lab's configs{{end}}</td></tr>
 {{end}}</table>
+{{end}}
+{{with .QoS}}
+<h2 id="qos">Switch QoS</h2>
+<p>{{.Note}}</p>
+<table class="qos">
+<tr>{{range .Headers}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>
+{{with .Lint}}<p>{{.}}</p>{{end}}
+{{with .Issues}}<ul>{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{end}}
 {{range .SeriesGroups}}
 <h2>{{.Title}} over time</h2>

@@ -135,6 +135,28 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 		p("\n")
 	}
 
+	if qv := runQoSView(run); qv != nil {
+		p("## Switch QoS\n\n%s\n\n", qv.Note)
+		p("| %s |\n|%s\n", strings.Join(qv.Headers, " | "), strings.Repeat("---|", len(qv.Headers)))
+		for _, r := range qv.Rows {
+			cells := make([]string, len(r))
+			for i, c := range r {
+				cells[i] = mdCell(c)
+			}
+			p("| %s |\n", strings.Join(cells, " | "))
+		}
+		p("\n")
+		if qv.Lint != "" {
+			p("%s\n\n", qv.Lint)
+			for _, is := range qv.Issues {
+				p("- %s\n", mdText(is))
+			}
+			if len(qv.Issues) > 0 {
+				p("\n")
+			}
+		}
+	}
+
 	if total > 0 {
 		p("## Assertions\n\n")
 		p("| Variant | Assertion | Result | Detail |\n|---|---|---|---|\n")

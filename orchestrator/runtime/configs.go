@@ -166,32 +166,22 @@ func LoadConfigs(l *Lab) ([]qos.DeviceConfig, error) {
 		return nil, err
 	}
 	devs := Devices(l.Graph)
-	cfgs := make([]qos.DeviceConfig, 0, len(devs))
 	for _, dev := range devs {
 		path := l.ConfigPath(codec, dev.Name)
-		data, err := readlimit.ReadFile(path, readlimit.Config)
-		if errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 			return nil, exitcode.Usagef("lab %s: %s is missing (fix: run 'labctl up %s' to render it, or put %s's %s config there)", l.Name, path, l.Name, dev.Name, codec.Name())
 		}
-		if exitcode.Code(err) == exitcode.BadInput {
-			return nil, fmt.Errorf("lab %s: %w", l.Name, err)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", path, err)
-		}
-		dc, err := codec.ParseQoS(dev.Name, qos.Source{Name: path, Data: data})
-		if err != nil {
-			return nil, exitcode.Usage(fmt.Errorf("lab %s: %w (fix: correct %s, or delete it and run 'labctl up %s' to render it again)", l.Name, err, path, l.Name))
-		}
-		// EOS configs carry no buffer settings: the assumed platform's
-		// pools stand in, sized as the lab says when it sets
-		// qos.buffer_pool_bytes.
-		if dc.PlatformBuffer && in.Buffer.SharedPoolBytes > 0 {
-			dc.ResizePools(in.Buffer.SharedPoolBytes)
-		}
-		cfgs = append(cfgs, dc)
 	}
-	qos.AttachTopology(cfgs, devs, in)
+	// The lab's configs are what lint reads too: a device's file and any
+	// companion (leaf1.buffers.json), merged and resolved, with the
+	// fabric's peers, speeds and the intent's MTU attached.
+	cfgs, err := configset.LoadLab(l.ConfigsDir(), codec.Name(), devs, in)
+	if err != nil {
+		if exitcode.Code(err) == exitcode.BadInput {
+			return nil, exitcode.Usage(fmt.Errorf("lab %s: %w (fix: correct the file, or delete it and run 'labctl up %s' to render it again)", l.Name, err, l.Name))
+		}
+		return nil, fmt.Errorf("lab %s: %w", l.Name, err)
+	}
 	return cfgs, nil
 }
 

@@ -1,0 +1,54 @@
+package results
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/labctl/labctl/orchestrator/qos"
+)
+
+// configChanges are the switch QoS fields that differ between a
+// baseline and a run, in the resolved model's terms (qos.DiffSettings),
+// each change grouped over the ports it is on: what regress names as the
+// likely cause of the metrics that moved. Nil when either record predates
+// the switches' QoS being kept.
+func configChanges(run, baseline *Run) []qos.Difference {
+	if len(run.QoS) == 0 || len(baseline.QoS) == 0 {
+		return nil
+	}
+	d := qos.DiffSettings(baseline.QoS, run.QoS)
+	if d == nil {
+		d = []qos.Difference{}
+	}
+	return d
+}
+
+// maxConfigChanges bounds the changes listed in the text report.
+const maxConfigChanges = 20
+
+// writeConfigChanges writes what changed in the switch configs, and how
+// lint's verdict moved, ahead of the metrics.
+func writeConfigChanges(b *strings.Builder, r Report) {
+	if len(r.ConfigChanges) > 0 {
+		fmt.Fprintf(b, "switch QoS changed between the baseline and this run (baseline -> run):\n")
+		for i, c := range r.ConfigChanges {
+			if i == maxConfigChanges {
+				fmt.Fprintf(b, "  ... and %d more ('labctl regress -o json' lists them all)\n", len(r.ConfigChanges)-i)
+				break
+			}
+			fmt.Fprintf(b, "  %s\n", c)
+		}
+	}
+	if r.LintErrors != nil && r.BaselineLintErrors != nil && *r.LintErrors > *r.BaselineLintErrors {
+		fmt.Fprintf(b, "lint: the run's configs have %d error(s), the baseline's %d ('labctl config lint %s' lists them)\n", *r.LintErrors, *r.BaselineLintErrors, r.Lab)
+	}
+}
+
+// lintErrors is a record's lint error count, nil when it kept none.
+func lintErrors(run *Run) *int {
+	if run.Lint == nil {
+		return nil
+	}
+	n := run.Lint.Errors
+	return &n
+}
