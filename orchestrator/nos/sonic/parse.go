@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-		"reflect"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"

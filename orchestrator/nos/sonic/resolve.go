@@ -118,8 +118,12 @@ func (r *resolver) unresolved(where, field, ref, table, effect, port string) {
 	}
 }
 
-func cmpKey3(a, b [3]string) int { return strings.Compare(strings.Join(a[:], "\x00"), strings.Join(b[:], "\x00")) }
-func cmpKey4(a, b [4]string) int { return strings.Compare(strings.Join(a[:], "\x00"), strings.Join(b[:], "\x00")) }
+func cmpKey3(a, b [3]string) int {
+	return strings.Compare(strings.Join(a[:], "\x00"), strings.Join(b[:], "\x00"))
+}
+func cmpKey4(a, b [4]string) int {
+	return strings.Compare(strings.Join(a[:], "\x00"), strings.Join(b[:], "\x00"))
+}
 
 // pools reads BUFFER_POOL.
 func (r *resolver) pools() error {
@@ -524,11 +528,11 @@ func (r *resolver) wred(qc *qos.QueueConfig, name string, we *WREDEntry, port st
 	}
 	wp := &qos.WREDProfile{Name: name}
 	for _, c := range []struct {
-		name           string
-		enable         *bool
-		lo, hi         *int64
-		prob           *float64
-		dst            **qos.WREDColour
+		name   string
+		enable *bool
+		lo, hi *int64
+		prob   *float64
+		dst    **qos.WREDColour
 	}{{"yellow", we.YellowEnable, we.YellowMin, we.YellowMax, we.YellowProb, &wp.Yellow}, {"red", we.RedEnable, we.RedMin, we.RedMax, we.RedProb, &wp.Red}} {
 		e, err := colour(c.name, c.enable, c.lo, c.hi, c.prob)
 		if err != nil {
