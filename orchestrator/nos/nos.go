@@ -36,9 +36,13 @@ type NOS interface {
 	ConfigExt() string
 	// RenderQoS renders one switch's QoS as the NOS's config text.
 	RenderQoS(dc qos.DeviceConfig) ([]byte, error)
-	// ParseQoS reads one switch's config files (merged in order) back to
-	// the QoS model.
+	// ParseQoS reads one switch's config files (merged in order) into the
+	// NOS's typed tables and resolves them into the QoS model, as the
+	// switch's own software would.
 	ParseQoS(device string, srcs ...qos.Source) (qos.DeviceConfig, error)
+	// Fields states, for every field of the NOS's config tables (or
+	// statement of its CLI) the parser reads, how labctl uses it.
+	Fields() []qos.FieldUse
 }
 
 // Target is a running switch reached over the network.
@@ -98,4 +102,35 @@ func InterfaceName(n NOS, linux string) (string, error) {
 	}
 	i, _ := strconv.Atoi(m[1])
 	return n.InterfaceName(i), nil
+}
+
+// FieldsMarkdown is docs/config-fields.md: for every NOS, every field of
+// its config tables and how labctl uses it, from the statements the NOS
+// plug-ins keep beside their tables.
+func FieldsMarkdown() string {
+	var b strings.Builder
+	b.WriteString(`# Config fields: what labctl does with each
+
+Every field of the config tables a NOS plug-in reads has a statement
+beside it in the code (SONiC: the tags of ` + "`nos/sonic.ConfigDB`" + `; EOS:
+` + "`nos/eos/statements.go`" + `): **simulated** (it changes what the simulator
+runs, and lint checks it), **lint** (lint checks it; no simulated figure
+depends on it) or **ignored** (neither reads it; the reason says what that
+means). A field a config holds that is not simulated is listed by
+` + "`labctl config lint`" + ` (rule QOS011), and a field of a table that labctl
+does not know is reported as ignored. Where a config leaves a field out,
+the parser applies the NOS's documented default and names it
+(` + "`labctl config show`" + ` lists them).
+
+This file is generated from those statements; regenerate it with
+` + "`go test ./orchestrator/nos -run TestFieldsReference -update`" + `.
+`)
+	for _, n := range Names() {
+		p, _ := Lookup(n)
+		fmt.Fprintf(&b, "\n## %s\n\n| Table or mode | Field or statement | Use | What it does, or why not |\n|---|---|---|---|\n", n)
+		for _, f := range p.Fields() {
+			fmt.Fprintf(&b, "| %s | `%s` | %s | %s |\n", f.Table, strings.ReplaceAll(f.Field, "|", "\\|"), f.Use, strings.ReplaceAll(f.Why, "|", "\\|"))
+		}
+	}
+	return b.String()
 }

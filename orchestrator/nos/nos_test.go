@@ -1,6 +1,9 @@
 package nos
 
 import (
+	"flag"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -59,5 +62,45 @@ func TestLookup(t *testing.T) {
 		if _, err := InterfaceName(n, bad); err == nil {
 			t.Errorf("InterfaceName(%q) accepted", bad)
 		}
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite docs/config-fields.md")
+
+// Every field a NOS plug-in reads states how it is used, and
+// docs/config-fields.md is what those statements say.
+func TestFieldsReference(t *testing.T) {
+	for _, n := range Names() {
+		p, _ := Lookup(n)
+		seen := map[string]bool{}
+		if len(p.Fields()) == 0 {
+			t.Errorf("%s states no fields", n)
+		}
+		for _, f := range p.Fields() {
+			switch f.Use {
+			case qos.UseSimulated, qos.UseLint, qos.UseIgnored:
+			default:
+				t.Errorf("%s %s: use %q is not simulated, lint or ignored", n, f.Name(), f.Use)
+			}
+			if strings.TrimSpace(f.Why) == "" || f.Table == "" || f.Field == "" {
+				t.Errorf("%s %s: a statement needs its table, field and why: %+v", n, f.Name(), f)
+			}
+			if seen[f.Name()] {
+				t.Errorf("%s %s stated twice", n, f.Name())
+			}
+			seen[f.Name()] = true
+		}
+	}
+	path := filepath.Join("..", "..", "docs", "config-fields.md")
+	want := FieldsMarkdown()
+	if *update {
+		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	got, err := os.ReadFile(path)
+	if err != nil || string(got) != want {
+		t.Errorf("%s differs from the fields' statements (err %v): run 'go test ./orchestrator/nos -run TestFieldsReference -update' and review the diff", path, err)
 	}
 }

@@ -27,3 +27,6 @@ func (Plugin) RenderQoS(dc qos.DeviceConfig) ([]byte, error) { return Render(dc)
 func (Plugin) ParseQoS(device string, srcs ...qos.Source) (qos.DeviceConfig, error) {
 	return Parse(device, srcs...)
 }
+
+// Fields states how labctl uses each field it reads.
+func (Plugin) Fields() []qos.FieldUse { return Fields() }

@@ -22,7 +22,7 @@ import (
 // full config_db.json (BGP, VLAN, …) are not read.
 type ConfigDB struct {
 	DSCPToTCMap   map[string]IntMap `table:"DSCP_TO_TC_MAP" keys:"63" use:"simulated" why:"classifies each DSCP into a traffic class at the ingress port (the map named by the port's dscp_to_tc_map, or the global one)"`
-	DOT1PToTCMap  map[string]IntMap `table:"DOT1P_TO_TC_MAP" keys:"7" use:"lint" why:"classifies 802.1p priorities of tagged frames; RoCE between the lab's routed ports is untagged"`
+	DOT1PToTCMap  map[string]IntMap `table:"DOT1P_TO_TC_MAP" keys:"7" use:"ignored" why:"classifies 802.1p priorities of tagged non-IP frames: SONiC classifies IP packets by DSCP, and the lab's links carry no tagged frames"`
 	TCToQueueMap  map[string]IntMap `table:"TC_TO_QUEUE_MAP" keys:"7" use:"simulated" why:"the egress queue each traffic class leaves by"`
 	TCToPGMap     map[string]IntMap `table:"TC_TO_PRIORITY_GROUP_MAP" keys:"7" use:"simulated" why:"the ingress priority group each traffic class fills (its buffer profile, its PFC)"`
 	PFCToQueueMap map[string]IntMap `table:"MAP_PFC_PRIORITY_TO_QUEUE" keys:"7" use:"simulated" why:"the queue a received PFC frame for each priority pauses"`
@@ -55,7 +55,7 @@ type StringMap map[string]string
 // PortQoSMapEntry is PORT_QOS_MAP|<port> (or |global).
 type PortQoSMapEntry struct {
 	DSCPToTCMap   string `cfg:"dscp_to_tc_map" use:"simulated" why:"names the port's DSCP map (global: the switch's, for ports without one)"`
-	DOT1PToTCMap  string `cfg:"dot1p_to_tc_map" use:"lint" why:"names the port's 802.1p map; RoCE between routed ports is untagged"`
+	DOT1PToTCMap  string `cfg:"dot1p_to_tc_map" use:"ignored" why:"names the port's 802.1p map (see DOT1P_TO_TC_MAP)"`
 	TCToQueueMap  string `cfg:"tc_to_queue_map" use:"simulated" why:"names the port's traffic class to queue map"`
 	TCToPGMap     string `cfg:"tc_to_pg_map" use:"simulated" why:"names the port's traffic class to PG map"`
 	PFCToQueueMap string `cfg:"pfc_to_queue_map" use:"simulated" why:"names the port's PFC priority to queue map"`
