@@ -129,7 +129,11 @@ This file is generated from those statements; regenerate it with
 		p, _ := Lookup(n)
 		fmt.Fprintf(&b, "\n## %s\n\n| Table or mode | Field or statement | Use | What it does, or why not |\n|---|---|---|---|\n", n)
 		for _, f := range p.Fields() {
-			fmt.Fprintf(&b, "| %s | `%s` | %s | %s |\n", f.Table, strings.ReplaceAll(f.Field, "|", "\\|"), f.Use, strings.ReplaceAll(f.Why, "|", "\\|"))
+			why := f.Why
+			if f.Risk != "" {
+				why += ". Set, lint warns (QOS017): " + f.Risk
+			}
+			fmt.Fprintf(&b, "| %s | `%s` | %s | %s |\n", f.Table, strings.ReplaceAll(f.Field, "|", "\\|"), f.Use, strings.ReplaceAll(why, "|", "\\|"))
 		}
 	}
 	return b.String()

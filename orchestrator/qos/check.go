@@ -79,18 +79,6 @@ func Problems(d *DeviceConfig) []Finding {
 					add(p.Name, "set the WRED minimum threshold below the maximum", "%s: WRED drop min %d is not below max %d%s", what, e.MinBytes, e.MaxBytes, unitSuffix(e.Unit))
 				}
 			}
-			if w := q.WRED; w != nil {
-				for c, col := range map[string]*WREDColour{"yellow": w.Yellow, "red": w.Red} {
-					if col == nil {
-						continue
-					}
-					e := col.ECNConfig
-					if e.MinBytes < 0 || e.MaxBytes < e.MinBytes || e.Pmax < 0 || e.Pmax > 1 || math.IsNaN(e.Pmax) {
-						add(p.Name, "give each colour a minimum below its maximum and a probability of 0 to 100 percent",
-							"%s: WRED %s min %d max %d%s probability %g%% is out of range", what, c, e.MinBytes, e.MaxBytes, unitSuffix(e.Unit), e.Pmax*100)
-					}
-				}
-			}
 			if q.Buffer != nil {
 				profile(p.Name, what, q.Buffer, true)
 			}

@@ -72,6 +72,11 @@ type DeviceConfig struct {
 	// object without what it names, which Effect describes. Lint reports
 	// each as an error (QOS013).
 	Unresolved []Unresolved `json:"unresolved,omitempty"`
+	// Unsimulated are settings present in the config that change what a
+	// real switch does to RoCE but that labctl does not simulate (a
+	// shaper on a lossless queue, a PFC-to-PG map other than identity):
+	// lint warns of each (QOS017), since the figures do not show them.
+	Unsimulated []string `json:"unsimulated,omitempty"`
 	// DefaultPort is what the NOS gives a port its config does not name
 	// at all (every map and setting at its default); AttachTopology gives
 	// it to the lab's data ports missing from the files.

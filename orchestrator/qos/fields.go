@@ -29,6 +29,10 @@ type FieldUse struct {
 	// Why says what the field drives (simulated) or why the simulator
 	// does not run it (lint, ignored).
 	Why string `json:"why"`
+	// Risk, for a field the simulator does not run, says how setting it
+	// changes what a real switch does to RoCE: a config that sets it gets
+	// a lint warning (QOS017), since no simulated figure shows it.
+	Risk string `json:"risk,omitempty"`
 }
 
 // Name is "TABLE field".

@@ -86,9 +86,9 @@ func Rules() []Rule {
 		{RulePortDiffers, "port-differs", SevWarning, "a port whose QoS differs from most of its siblings, or a switch from the other switches of its role"},
 		{RuleUnresolved, "unresolved-reference", SevError, "a config entry names a map, profile or scheduler the config does not define"},
 		{RuleLosslessPG, "lossless-pg-missing", SevError, "a priority has PFC but its priority group has no lossless buffer profile (no xoff): it drops instead of pausing"},
-		{RuleWREDDropLossless, "wred-drop-lossless", SevError, "the queue of a lossless class drops packets early (WRED without ECN marking)"},
+		{RuleWREDDropLossless, "lossless-queue-drops", SevError, "the queue of a lossless class drops: WRED early drop without ECN marking, or an egress limit from a lossy pool"},
 		{RulePFCQueueMap, "pfc-queue-map", SevError, "a PFC frame for a lossless priority pauses a queue other than the one its class leaves by"},
-		{RuleDefaultRelied, "nos-default", SevWarning, "a setting RoCE depends on is left to the NOS's default"},
+		{RuleDefaultRelied, "default-or-unsimulated", SevWarning, "a setting RoCE depends on is left to the NOS's default, or set in a way the simulator does not run"},
 		{RuleIntentDrift, "intent-drift", SevWarning, "a setting of a RoCE class (lossless or CNP) differs from the lab's QoS intent"},
 		{RuleRouting, "routing-design", SevWarning, "the underlay's routing design lets traffic take paths that can form PFC deadlocks"},
 	}
@@ -482,6 +482,18 @@ func (l *linter) ecn(d *DeviceConfig, p *PortConfig, lossless []int) {
 	}
 	anyECN := false
 	for _, q := range p.Queues {
+		if w := q.WRED; w != nil {
+			for _, c := range []struct {
+				name string
+				col  *WREDColour
+			}{{"yellow", w.Yellow}, {"red", w.Red}} {
+				if e := c.col; e != nil && (e.MinBytes >= e.MaxBytes || e.Pmax <= 0 || e.Pmax > 1) {
+					l.addAt(RuleECNThresholds, SevError, d.Device, p.Name, wredWhere(&q),
+						"give each colour a minimum below its maximum and a probability above 0, at most 100 percent",
+						"queue %d: WRED %s min %d, max %d%s, probability %g%% cannot ramp", q.Queue, c.name, e.MinBytes, e.MaxBytes, unitSuffix(e.Unit), e.Pmax*100)
+				}
+			}
+		}
 		e := q.ECN
 		if e == nil {
 			continue
@@ -509,6 +521,11 @@ func (l *linter) ecn(d *DeviceConfig, p *PortConfig, lossless []int) {
 	}
 	for _, q := range slices.Sorted(maps.Keys(queues)) {
 		qc := p.Queue(q)
+		if qc != nil && qc.Buffer != nil && len(p.PFCPriorities) > 0 && strings.Contains(qc.Buffer.Pool, "lossy") {
+			l.addAt(RuleWREDDropLossless, SevError, d.Device, p.Name, qc.Origin,
+				"give the queue the egress lossless profile (SONiC: BUFFER_QUEUE|<port>|<queue> -> egress_lossless_profile)",
+				"queue %d carries lossless TC%s but its egress buffer comes from %s (profile %s): a congested queue drops there, behind PFC", q, FormatInts(queues[q]), qc.Buffer.Pool, qc.Buffer.Profile)
+		}
 		if qc != nil && qc.Drop != nil {
 			l.addAt(RuleWREDDropLossless, SevError, d.Device, p.Name, wredWhere(qc),
 				"make the queue's WRED mark ECN instead of dropping (SONiC: WRED_PROFILE ecn ecn_all; EOS: random-detect ecn, no random-detect drop)",
@@ -605,6 +622,18 @@ func (l *linter) headroom(d *DeviceConfig, p *PortConfig) {
 		}
 		seen[c.PG] = true
 		a := d.Admit(&g.BufferProfile)
+		if pl := d.Pool(g.Pool); a.SharedHeadroom && pl != nil && *pl.HeadroomPoolBytes < a.HeadroomBytes {
+			l.addAt(RuleHeadroomShort, SevError, d.Device, p.Name, "BUFFER_POOL|"+g.Pool,
+				fmt.Sprintf("raise the pool's xoff (shared headroom) to at least %d bytes, enough for the lossless PGs that may pause at once", a.HeadroomBytes),
+				"PG %d takes its %d bytes of headroom from pool %s's shared headroom, which holds only %d", c.PG, a.HeadroomBytes, g.Pool, *pl.HeadroomPoolBytes)
+			continue
+		}
+		if xoff, xon := Val(g.XoffBytes), Val(g.XonBytes); !a.SharedHeadroom && a.HeadroomBytes >= xoff && Val(g.SizeBytes) < xoff+xon {
+			l.addAt(RuleHeadroomShort, SevError, d.Device, p.Name, g.Origin,
+				fmt.Sprintf("make the profile's size at least xon + xoff = %d bytes", xoff+xon),
+				"PG %d profile %s: size %d bytes is below xon + xoff (%d + %d): the PG cannot hold its headroom beside what it keeps until XON", c.PG, g.Profile, Val(g.SizeBytes), xon, xoff)
+			continue
+		}
 		if a.HeadroomBytes >= need {
 			continue
 		}
@@ -654,6 +683,11 @@ func (l *linter) cnp(d *DeviceConfig, p *PortConfig, lossless []int) {
 
 // QOS008
 func (l *linter) watchdog(d *DeviceConfig, p *PortConfig) {
+	if w := p.Watchdog; w != nil && len(p.PFCPriorities) > 0 && d.WatchdogPollMs > 0 && 2*d.WatchdogPollMs > w.DetectionMs {
+		l.add(RuleWatchdogOff, SevWarning, d.Device, p.Name,
+			fmt.Sprintf("poll at most every %d ms (half the detection time), or raise the detection time", w.DetectionMs/2),
+			"the PFC watchdog polls every %d ms against a detection time of %d ms: a storm is declared up to %d ms after it starts", d.WatchdogPollMs, w.DetectionMs, w.DetectionMs+d.WatchdogPollMs)
+	}
 	if len(p.PFCPriorities) > 0 && p.Watchdog == nil {
 		l.add(RuleWatchdogOff, SevWarning, d.Device, p.Name,
 			"enable the PFC watchdog (e.g. detection 200 ms, restoration 200 ms, action drop)",
@@ -682,8 +716,14 @@ func (l *linter) unresolved(d *DeviceConfig) {
 	}
 }
 
-// QOS017: defaults the resolver marked as risky for RoCE are warnings.
+// QOS017: defaults the resolver marked as risky for RoCE, and settings it
+// found that the simulator does not run, are warnings.
 func (l *linter) defaults(d *DeviceConfig) {
+	for _, u := range d.Unsimulated {
+		l.add(RuleDefaultRelied, SevWarning, d.Device, "",
+			"remove the setting, or check its effect on a real switch: labctl's figures do not show it",
+			"%s", u)
+	}
 	for _, df := range d.Defaults {
 		if !df.Risky {
 			continue

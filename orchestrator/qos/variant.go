@@ -14,6 +14,7 @@ func (d DeviceConfig) Clone() DeviceConfig {
 	out := d
 	out.Notes = slices.Clone(d.Notes)
 	out.Fields = slices.Clone(d.Fields)
+	out.Unsimulated = slices.Clone(d.Unsimulated)
 	out.Defaults = slices.Clone(d.Defaults)
 	for i := range out.Defaults {
 		out.Defaults[i].Ports = slices.Clone(out.Defaults[i].Ports)

@@ -69,8 +69,10 @@ type cfgParser struct {
 	wdAction                      string
 	notes                         []string
 	// fields collects the statements present that the simulator does not
-	// run (lint only, ignored, not recognised).
+	// run (lint only, ignored, not recognised); risks those of them that
+	// change what the switch does to RoCE.
 	fields map[string]qos.FieldNote
+	risks  map[string]string
 }
 
 // Parse reads one device's EOS configuration (a running-config, or parts
@@ -86,7 +88,7 @@ type cfgParser struct {
 // lines the interface's own lines override. Interfaces without any QoS line
 // are not ports of the result.
 func Parse(device string, srcs ...qos.Source) (qos.DeviceConfig, error) {
-	p := &cfgParser{dscp: map[int]int{}, cos: map[int]int{}, tcQueue: map[int]int{}, profiles: map[string]*cfgBlock{}, intfs: map[string]*cfgBlock{}, fields: map[string]qos.FieldNote{}}
+	p := &cfgParser{dscp: map[int]int{}, cos: map[int]int{}, tcQueue: map[int]int{}, profiles: map[string]*cfgBlock{}, intfs: map[string]*cfgBlock{}, fields: map[string]qos.FieldNote{}, risks: map[string]string{}}
 	for _, s := range srcs {
 		if err := p.file(s); err != nil {
 			return qos.DeviceConfig{}, fmt.Errorf("parse eos config of %s: %w", device, err)
@@ -138,6 +140,9 @@ func (p *cfgParser) note(mode string, f []string) {
 	if s, ok := statementOf(mode, f); ok {
 		if s.use != qos.UseSimulated {
 			p.fields[s.mode+" "+s.syntax] = qos.FieldNote{Field: s.mode + " " + s.syntax, Use: s.use, Why: s.why}
+		}
+		if s.risk != "" {
+			p.risks[s.mode+" "+s.syntax] = fmt.Sprintf("%s %q is set, which the simulator does not run: %s", s.mode, strings.Join(f, " "), s.risk)
 		}
 		return
 	}
@@ -681,6 +686,9 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 	}
 	for _, k := range slices.Sorted(maps.Keys(p.fields)) {
 		dc.Fields = append(dc.Fields, p.fields[k])
+	}
+	for _, k := range slices.Sorted(maps.Keys(p.risks)) {
+		dc.Unsimulated = append(dc.Unsimulated, p.risks[k])
 	}
 	dc.Sort()
 	return dc

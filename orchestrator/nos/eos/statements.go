@@ -14,60 +14,63 @@ type statement struct {
 	syntax string // the statement with its arguments in <>
 	use    qos.Use
 	why    string
+	// risk, for a statement the simulator does not run, says how it
+	// changes what the switch does to RoCE (a lint warning when present).
+	risk string
 }
 
 // statements are EOS's parsed CLI modes as labctl reads them. Interfaces
 // and qos profiles share their statements (a service-profile applies a
 // profile's lines to an interface, whose own lines override them).
 var statements = []statement{
-	{"global", "qos map dscp <d...> to traffic-class <tc>", qos.UseSimulated, "classifies DSCPs into traffic classes on ports that trust DSCP"},
-	{"global", "qos map cos <c...> to traffic-class <tc>", qos.UseSimulated, "classifies 802.1p priorities (and a port's default CoS for untagged packets) on ports that trust CoS or nothing"},
-	{"global", "qos map traffic-class <tc...> to tx-queue <q>", qos.UseSimulated, "the egress queue of each traffic class"},
-	{"global", "priority-flow-control all off", qos.UseSimulated, "turns PFC off on every port"},
-	{"global", "priority-flow-control pause watchdog default timeout <s>", qos.UseSimulated, "watchdog detection time of ports that do not set their own"},
-	{"global", "priority-flow-control pause watchdog default recovery-time <s>", qos.UseSimulated, "watchdog restoration time of ports that do not set their own"},
-	{"global", "priority-flow-control pause watchdog default polling-interval <s>", qos.UseSimulated, "the watchdog's poll interval"},
-	{"global", "priority-flow-control pause watchdog action <drop|no-drop|errdisable|notify-only>", qos.UseSimulated, "what a port does once a storm is declared"},
-	{"global", "qos rewrite dscp", qos.UseIgnored, "egress DSCP rewriting is not simulated: packets keep their DSCP"},
-	{"global", "qos map traffic-class <tc...> to dscp <d>", qos.UseIgnored, "egress DSCP rewriting is not simulated: packets keep their DSCP"},
-	{"global", "qos map traffic-class <tc...> to cos <c>", qos.UseIgnored, "802.1p marking of tagged frames; the lab's links are untagged"},
-	{"interface", "qos trust <dscp|cos>", qos.UseSimulated, "which field classifies the port's traffic: RoCE between routed ports is untagged, so CoS trust gives it the default CoS's class"},
-	{"interface", "no qos trust", qos.UseSimulated, "the port trusts nothing: every packet takes its default CoS's class"},
-	{"interface", "qos cos <c>", qos.UseSimulated, "the CoS of untagged packets (and of every packet without trust)"},
-	{"interface", "qos dscp <d>", qos.UseIgnored, "the default DSCP of untrusted packets: labctl's RoCE carries its own DSCP"},
-	{"interface", "no switchport", qos.UseSimulated, "a routed port: without qos trust it trusts DSCP (EOS's default for routed ports)"},
-	{"interface", "switchport", qos.UseSimulated, "a switched port: without qos trust it trusts CoS (EOS's default for switchports)"},
-	{"interface", "service-profile <name>", qos.UseSimulated, "applies a qos profile's statements to the interface"},
-	{"interface", "priority-flow-control on", qos.UseSimulated, "PFC on for the port's no-drop priorities"},
-	{"interface", "priority-flow-control off", qos.UseSimulated, "PFC off on the port"},
-	{"interface", "no priority-flow-control", qos.UseSimulated, "PFC off on the port"},
-	{"interface", "priority-flow-control priority <p> no-drop", qos.UseSimulated, "priority p is lossless: the platform's PG for it pauses"},
-	{"interface", "priority-flow-control priority <p> drop", qos.UseSimulated, "priority p drops (overrides a profile's no-drop)"},
-	{"interface", "priority-flow-control pause watchdog", qos.UseSimulated, "the PFC watchdog on the port"},
-	{"interface", "no priority-flow-control pause watchdog", qos.UseSimulated, "no PFC watchdog on the port"},
-	{"interface", "priority-flow-control pause watchdog port action <action>", qos.UseSimulated, "the port's own storm action"},
-	{"interface", "priority-flow-control pause watchdog port timer timeout <s> ... recovery-time <s>", qos.UseSimulated, "the port's own detection and restoration times"},
-	{"interface", "service-policy type qos input <policy>", qos.UseIgnored, "policy-map classification is not simulated: ports classify by their trust mode and the maps"},
-	{"interface", "shape rate <rate>", qos.UseIgnored, "port shaping is not simulated"},
-	{"interface", "mtu <bytes>", qos.UseLint, "sizes the headroom lint requires; the simulator sends packets of the lab's qos.mtu"},
-	{"tx-queue", "tx-queue <q>", qos.UseSimulated, "opens one egress queue's settings"},
-	{"tx-queue", "priority strict", qos.UseSimulated, "the queue is served before the weighted ones"},
-	{"tx-queue", "no priority", qos.UseSimulated, "the queue is weighted (round robin)"},
-	{"tx-queue", "bandwidth percent <n>", qos.UseSimulated, "the queue's round-robin weight"},
-	{"tx-queue", "random-detect ecn minimum-threshold <n> <unit> maximum-threshold <n> <unit> [max-mark-probability <p>] [weight <w>]", qos.UseSimulated, "ECN marking: Kmin, Kmax and Pmax (weight, the averaging, is not simulated: marking uses the instantaneous queue)"},
-	{"tx-queue", "no random-detect ecn", qos.UseSimulated, "no ECN marking on the queue"},
-	{"tx-queue", "random-detect drop minimum-threshold <n> <unit> maximum-threshold <n> <unit> drop-probability <p>", qos.UseSimulated, "WRED early drop on the queue"},
-	{"tx-queue", "no random-detect drop", qos.UseSimulated, "no WRED early drop on the queue"},
-	{"tx-queue", "random-detect ecn count", qos.UseIgnored, "counts marked packets: labctl reads counters with show commands"},
-	{"tx-queue", "bandwidth guaranteed <rate>", qos.UseIgnored, "a guaranteed minimum is not simulated: weights share the port"},
-	{"tx-queue", "shape rate <rate>", qos.UseIgnored, "queue shaping is not simulated"},
+	{"global", "qos map dscp <d...> to traffic-class <tc>", qos.UseSimulated, "classifies DSCPs into traffic classes on ports that trust DSCP", ""},
+	{"global", "qos map cos <c...> to traffic-class <tc>", qos.UseSimulated, "classifies 802.1p priorities (and a port's default CoS for untagged packets) on ports that trust CoS or nothing", ""},
+	{"global", "qos map traffic-class <tc...> to tx-queue <q>", qos.UseSimulated, "the egress queue of each traffic class", ""},
+	{"global", "priority-flow-control all off", qos.UseSimulated, "turns PFC off on every port", ""},
+	{"global", "priority-flow-control pause watchdog default timeout <s>", qos.UseSimulated, "watchdog detection time of ports that do not set their own", ""},
+	{"global", "priority-flow-control pause watchdog default recovery-time <s>", qos.UseSimulated, "watchdog restoration time of ports that do not set their own", ""},
+	{"global", "priority-flow-control pause watchdog default polling-interval <s>", qos.UseSimulated, "the watchdog's poll interval", ""},
+	{"global", "priority-flow-control pause watchdog action <drop|no-drop|errdisable|notify-only>", qos.UseSimulated, "what a port does once a storm is declared", ""},
+	{"global", "qos rewrite dscp", qos.UseIgnored, "egress DSCP rewriting is not simulated: packets keep their DSCP", "rewriting RoCE's DSCP changes its class at the next switch"},
+	{"global", "qos map traffic-class <tc...> to dscp <d>", qos.UseIgnored, "egress DSCP rewriting is not simulated: packets keep their DSCP", "rewriting RoCE's DSCP changes its class at the next switch"},
+	{"global", "qos map traffic-class <tc...> to cos <c>", qos.UseIgnored, "802.1p marking of tagged frames; the lab's links are untagged", ""},
+	{"interface", "qos trust <dscp|cos>", qos.UseSimulated, "which field classifies the port's traffic: RoCE between routed ports is untagged, so CoS trust gives it the default CoS's class", ""},
+	{"interface", "no qos trust", qos.UseSimulated, "the port trusts nothing: every packet takes its default CoS's class", ""},
+	{"interface", "qos cos <c>", qos.UseSimulated, "the CoS of untagged packets (and of every packet without trust)", ""},
+	{"interface", "qos dscp <d>", qos.UseIgnored, "the default DSCP of untrusted packets: labctl's RoCE carries its own DSCP", ""},
+	{"interface", "no switchport", qos.UseSimulated, "a routed port: without qos trust it trusts DSCP (EOS's default for routed ports)", ""},
+	{"interface", "switchport", qos.UseSimulated, "a switched port: without qos trust it trusts CoS (EOS's default for switchports)", ""},
+	{"interface", "service-profile <name>", qos.UseSimulated, "applies a qos profile's statements to the interface", ""},
+	{"interface", "priority-flow-control on", qos.UseSimulated, "PFC on for the port's no-drop priorities", ""},
+	{"interface", "priority-flow-control off", qos.UseSimulated, "PFC off on the port", ""},
+	{"interface", "no priority-flow-control", qos.UseSimulated, "PFC off on the port", ""},
+	{"interface", "priority-flow-control priority <p> no-drop", qos.UseSimulated, "priority p is lossless: the platform's PG for it pauses", ""},
+	{"interface", "priority-flow-control priority <p> drop", qos.UseSimulated, "priority p drops (overrides a profile's no-drop)", ""},
+	{"interface", "priority-flow-control pause watchdog", qos.UseSimulated, "the PFC watchdog on the port", ""},
+	{"interface", "no priority-flow-control pause watchdog", qos.UseSimulated, "no PFC watchdog on the port", ""},
+	{"interface", "priority-flow-control pause watchdog port action <action>", qos.UseSimulated, "the port's own storm action", ""},
+	{"interface", "priority-flow-control pause watchdog port timer timeout <s> ... recovery-time <s>", qos.UseSimulated, "the port's own detection and restoration times", ""},
+	{"interface", "service-policy type qos input <policy>", qos.UseIgnored, "policy-map classification is not simulated: ports classify by their trust mode and the maps", "a policy-map can classify RoCE into another class than the maps say"},
+	{"interface", "shape rate <rate>", qos.UseIgnored, "port shaping is not simulated", "a shaped port or queue sends below line rate and backs up, pausing or marking sooner than the figures show"},
+	{"interface", "mtu <bytes>", qos.UseLint, "sizes the headroom lint requires; the simulator sends packets of the lab's qos.mtu", ""},
+	{"tx-queue", "tx-queue <q>", qos.UseSimulated, "opens one egress queue's settings", ""},
+	{"tx-queue", "priority strict", qos.UseSimulated, "the queue is served before the weighted ones", ""},
+	{"tx-queue", "no priority", qos.UseSimulated, "the queue is weighted (round robin)", ""},
+	{"tx-queue", "bandwidth percent <n>", qos.UseSimulated, "the queue's round-robin weight", ""},
+	{"tx-queue", "random-detect ecn minimum-threshold <n> <unit> maximum-threshold <n> <unit> [max-mark-probability <p>] [weight <w>]", qos.UseSimulated, "ECN marking: Kmin, Kmax and Pmax (weight, the averaging, is not simulated: marking uses the instantaneous queue)", ""},
+	{"tx-queue", "no random-detect ecn", qos.UseSimulated, "no ECN marking on the queue", ""},
+	{"tx-queue", "random-detect drop minimum-threshold <n> <unit> maximum-threshold <n> <unit> drop-probability <p>", qos.UseSimulated, "WRED early drop on the queue", ""},
+	{"tx-queue", "no random-detect drop", qos.UseSimulated, "no WRED early drop on the queue", ""},
+	{"tx-queue", "random-detect ecn count", qos.UseIgnored, "counts marked packets: labctl reads counters with show commands", ""},
+	{"tx-queue", "bandwidth guaranteed <rate>", qos.UseIgnored, "a guaranteed minimum is not simulated: weights share the port", ""},
+	{"tx-queue", "shape rate <rate>", qos.UseIgnored, "queue shaping is not simulated", ""},
 }
 
 // Fields lists the statement beside every EOS statement labctl reads.
 func Fields() []qos.FieldUse {
 	out := make([]qos.FieldUse, len(statements))
 	for i, s := range statements {
-		out[i] = qos.FieldUse{NOS: Name, Table: s.mode, Field: s.syntax, Use: s.use, Why: s.why}
+		out[i] = qos.FieldUse{NOS: Name, Table: s.mode, Field: s.syntax, Use: s.use, Why: s.why, Risk: s.risk}
 	}
 	return out
 }

@@ -80,6 +80,7 @@ func FromDoc(device string, doc Doc) (qos.DeviceConfig, error) {
 		r.dc.Unresolved = append(r.dc.Unresolved, *r.unres[k])
 	}
 	r.dc.Fields = presentFields(doc)
+	r.dc.Unsimulated = append(r.dc.Unsimulated, risks(doc)...)
 	r.dc.Sort()
 	return *r.dc, nil
 }
@@ -666,12 +667,13 @@ func (r *resolver) watchdogPoll() error {
 }
 
 // pfcToPGNotes names PFC priority to PG maps that are not the identity:
-// labctl sends a PG's PFC frames for the priorities of its own classes.
+// the simulator sends a PG's PFC frames for the priorities of its own
+// classes, so such a map is a setting it does not run (QOS017).
 func (r *resolver) pfcToPGNotes() {
 	for _, name := range cfgSortedKeys(r.db.PFCToPGMap) {
 		for _, k := range slices.Sorted(maps.Keys(r.db.PFCToPGMap[name])) {
 			if v := r.db.PFCToPGMap[name][k]; v != k {
-				r.dc.Notes = append(r.dc.Notes, fmt.Sprintf("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP|%s maps priority %d to PG %d: the simulator sends a PG's PFC frames for the priorities of its traffic classes (PG %d pauses priority %d only if TC%d maps to it)", name, k, v, v, k, k))
+				r.dc.Unsimulated = append(r.dc.Unsimulated, fmt.Sprintf("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP|%s maps priority %d to PG %d: the simulator sends a PG's PFC frames for the priorities of its own traffic classes, so PG %d pauses priority %d only if TC%d maps to it", name, k, v, v, k, k))
 			}
 		}
 	}

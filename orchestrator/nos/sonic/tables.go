@@ -62,10 +62,10 @@ type PortQoSMapEntry struct {
 	PFCToPGMap    string `cfg:"pfc_to_pg_map" use:"lint" why:"names the port's PFC priority to PG map (see PFC_PRIORITY_TO_PRIORITY_GROUP_MAP)"`
 	PFCEnable     string `cfg:"pfc_enable" use:"simulated" why:"the priorities with PFC: their PGs pause (with a lossless profile) instead of dropping"`
 	PFCWDEnable   string `cfg:"pfcwd_sw_enable" use:"simulated" why:"the priorities the PFC watchdog watches"`
-	TCToDSCPMap   string `cfg:"tc_to_dscp_map" use:"ignored" why:"egress DSCP remarking is not simulated: packets keep their DSCP, so a map that rewrote RoCE's DSCP would change its class downstream unseen"`
+	TCToDSCPMap   string `cfg:"tc_to_dscp_map" use:"ignored" why:"egress DSCP remarking is not simulated: packets keep their DSCP, so a map that rewrote RoCE's DSCP would change its class downstream unseen" risk:"a map that rewrites RoCE's DSCP changes its class at the next switch"`
 	TCToDot1pMap  string `cfg:"tc_to_dot1p_map" use:"ignored" why:"802.1p remarking of tagged frames; the lab's links are untagged"`
-	PFCAsym       string `cfg:"pfc_asym" use:"ignored" why:"asymmetric PFC (receive-only pause) is not simulated"`
-	Scheduler     string `cfg:"scheduler" use:"ignored" why:"a port-level shaper: the simulator does not shape ports"`
+	PFCAsym       string `cfg:"pfc_asym" use:"ignored" why:"asymmetric PFC (receive-only pause) is not simulated" risk:"asymmetric PFC: the port obeys pauses but does not send them, so its PGs drop instead of pausing"`
+	Scheduler     string `cfg:"scheduler" use:"ignored" why:"a port-level shaper: the simulator does not shape ports" risk:"a port shaper caps the port below its line rate"`
 
 	Extra map[string]string `cfg:"-"`
 }
@@ -83,11 +83,11 @@ type SchedulerEntry struct {
 	Type      string `cfg:"type" use:"simulated" why:"STRICT queues are served first; DWRR and WRR share by weight"`
 	Weight    *int   `cfg:"weight" use:"simulated" why:"the queue's DWRR share"`
 	Priority  *int   `cfg:"priority" use:"ignored" why:"the order among strict queues: the simulator serves strict queues highest queue number first"`
-	MeterType string `cfg:"meter_type" use:"ignored" why:"the queue shaper's unit: the simulator does not shape queues"`
-	CIR       string `cfg:"cir" use:"ignored" why:"shaper committed rate: the simulator does not shape queues"`
-	CBS       string `cfg:"cbs" use:"ignored" why:"shaper committed burst: the simulator does not shape queues"`
-	PIR       string `cfg:"pir" use:"ignored" why:"shaper peak rate: the simulator does not shape queues"`
-	PBS       string `cfg:"pbs" use:"ignored" why:"shaper peak burst: the simulator does not shape queues"`
+	MeterType string `cfg:"meter_type" use:"ignored" why:"the queue shaper's unit: the simulator does not shape queues" risk:"a shaped queue sends below line rate and backs up, pausing or marking sooner than the figures show"`
+	CIR       string `cfg:"cir" use:"ignored" why:"shaper committed rate: the simulator does not shape queues" risk:"a shaped queue sends below line rate and backs up, pausing or marking sooner than the figures show"`
+	CBS       string `cfg:"cbs" use:"ignored" why:"shaper committed burst: the simulator does not shape queues" risk:"a shaped queue sends below line rate and backs up, pausing or marking sooner than the figures show"`
+	PIR       string `cfg:"pir" use:"ignored" why:"shaper peak rate: the simulator does not shape queues" risk:"a shaped queue sends below line rate and backs up, pausing or marking sooner than the figures show"`
+	PBS       string `cfg:"pbs" use:"ignored" why:"shaper peak burst: the simulator does not shape queues" risk:"a shaped queue sends below line rate and backs up, pausing or marking sooner than the figures show"`
 
 	Extra map[string]string `cfg:"-"`
 }
@@ -192,7 +192,7 @@ func Fields() []qos.FieldUse {
 			if name == "-" {
 				continue
 			}
-			out = append(out, qos.FieldUse{NOS: Name, Table: table, Field: name, Use: qos.Use(f.Tag.Get("use")), Why: f.Tag.Get("why")})
+			out = append(out, qos.FieldUse{NOS: Name, Table: table, Field: name, Use: qos.Use(f.Tag.Get("use")), Why: f.Tag.Get("why"), Risk: f.Tag.Get("risk")})
 		}
 	}
 	return out
@@ -326,6 +326,32 @@ func decodeEntry(table, key string, fields map[string]string, ev reflect.Value) 
 		}
 	}
 	return nil
+}
+
+// risks lists the fields of doc whose statement carries a risk: set, they
+// change what a real switch does to RoCE without the simulator running it.
+func risks(doc Doc) []string {
+	var out []string
+	for _, f := range cachedFields {
+		if f.Risk == "" {
+			continue
+		}
+		var keys []string
+		for _, key := range cfgSortedKeys(doc[f.Table]) {
+			if v, ok := doc[f.Table][key][f.Field]; ok && v != "" {
+				keys = append(keys, key)
+			}
+		}
+		if len(keys) > 0 {
+			more := ""
+			if len(keys) > 3 {
+				more = fmt.Sprintf(" and %d more", len(keys)-3)
+				keys = keys[:3]
+			}
+			out = append(out, fmt.Sprintf("%s %s is set (%s%s), which the simulator does not run: %s", f.Table, f.Field, strings.Join(keys, ", "), more, f.Risk))
+		}
+	}
+	return out
 }
 
 // presentFields lists, for QOS011, the fields of doc that the simulator
