@@ -19,7 +19,8 @@ func roceFields(p *PortConfig, roce, cnp int, platform bool) map[string]string {
 	all := flattenPort(p)
 	out := map[string]string{}
 	keep := func(k string) {
-		if v, ok := all[k]; ok {
+		// A profile's name says nothing of what it does.
+		if v, ok := all[k]; ok && !strings.HasSuffix(k, ".profile") {
 			out[k] = v
 		}
 	}

@@ -76,7 +76,7 @@ type DeviceConfig struct {
 	// real switch does to RoCE but that labctl does not simulate (a
 	// shaper on a lossless queue, a PFC-to-PG map other than identity):
 	// lint warns of each (QOS017), since the figures do not show them.
-	Unsimulated []string `json:"unsimulated,omitempty"`
+	Unsimulated []NotRun `json:"unsimulated,omitempty"`
 	// DefaultPort is what the NOS gives a port its config does not name
 	// at all (every map and setting at its default); AttachTopology gives
 	// it to the lab's data ports missing from the files.
@@ -86,6 +86,15 @@ type DeviceConfig struct {
 	// (from the NOS's statement beside each field of its tables). Lint
 	// lists them (QOS011), so that none is silently ignored.
 	Fields []FieldNote `json:"fields,omitempty"`
+}
+
+// NotRun is a setting a config holds that changes what a switch does to
+// RoCE but that the simulator does not run.
+type NotRun struct {
+	// Where is the entry or statement ("PORT_QOS_MAP|Ethernet0
+	// tc_to_dscp_map", "tx-queue shape rate"), What what it does.
+	Where string `json:"where"`
+	What  string `json:"what"`
 }
 
 // Default is one value a NOS applies where the config says nothing.

@@ -720,9 +720,9 @@ func (l *linter) unresolved(d *DeviceConfig) {
 // found that the simulator does not run, are warnings.
 func (l *linter) defaults(d *DeviceConfig) {
 	for _, u := range d.Unsimulated {
-		l.add(RuleDefaultRelied, SevWarning, d.Device, "",
+		l.addAt(RuleDefaultRelied, SevWarning, d.Device, "", u.Where,
 			"remove the setting, or check its effect on a real switch: labctl's figures do not show it",
-			"%s", u)
+			"%s is set, which the simulator does not run: %s", u.Where, u.What)
 	}
 	for _, df := range d.Defaults {
 		if !df.Risky {

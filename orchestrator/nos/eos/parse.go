@@ -72,7 +72,7 @@ type cfgParser struct {
 	// run (lint only, ignored, not recognised); risks those of them that
 	// change what the switch does to RoCE.
 	fields map[string]qos.FieldNote
-	risks  map[string]string
+	risks  map[string]qos.NotRun
 }
 
 // Parse reads one device's EOS configuration (a running-config, or parts
@@ -88,7 +88,7 @@ type cfgParser struct {
 // lines the interface's own lines override. Interfaces without any QoS line
 // are not ports of the result.
 func Parse(device string, srcs ...qos.Source) (qos.DeviceConfig, error) {
-	p := &cfgParser{dscp: map[int]int{}, cos: map[int]int{}, tcQueue: map[int]int{}, profiles: map[string]*cfgBlock{}, intfs: map[string]*cfgBlock{}, fields: map[string]qos.FieldNote{}, risks: map[string]string{}}
+	p := &cfgParser{dscp: map[int]int{}, cos: map[int]int{}, tcQueue: map[int]int{}, profiles: map[string]*cfgBlock{}, intfs: map[string]*cfgBlock{}, fields: map[string]qos.FieldNote{}, risks: map[string]qos.NotRun{}}
 	for _, s := range srcs {
 		if err := p.file(s); err != nil {
 			return qos.DeviceConfig{}, fmt.Errorf("parse eos config of %s: %w", device, err)
@@ -142,7 +142,7 @@ func (p *cfgParser) note(mode string, f []string) {
 			p.fields[s.mode+" "+s.syntax] = qos.FieldNote{Field: s.mode + " " + s.syntax, Use: s.use, Why: s.why}
 		}
 		if s.risk != "" {
-			p.risks[s.mode+" "+s.syntax] = fmt.Sprintf("%s %q is set, which the simulator does not run: %s", s.mode, strings.Join(f, " "), s.risk)
+			p.risks[s.mode+" "+s.syntax] = qos.NotRun{Where: fmt.Sprintf("%s %q", s.mode, strings.Join(f, " ")), What: s.risk}
 		}
 		return
 	}

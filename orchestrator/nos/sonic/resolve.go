@@ -210,8 +210,6 @@ var mapKinds = []mapKind{
 		func(int) int { return 0 }, "every traffic class to PG 0", true},
 	{"pfc_to_queue", "MAP_PFC_PRIORITY_TO_QUEUE", func(e *PortQoSMapEntry) string { return e.PFCToQueueMap }, func(d *ConfigDB) map[string]IntMap { return d.PFCToQueueMap }, 8,
 		func(k int) int { return k }, "PFC priority n pauses queue n", false},
-	{"dot1p_to_tc", "DOT1P_TO_TC_MAP", func(e *PortQoSMapEntry) string { return e.DOT1PToTCMap }, func(d *ConfigDB) map[string]IntMap { return d.DOT1PToTCMap }, 8,
-		func(int) int { return 0 }, "every 802.1p priority to TC0", false},
 }
 
 // resolveMap is one map of a port: the one its PORT_QOS_MAP entry names
@@ -238,9 +236,7 @@ func (r *resolver) resolveMap(port string, k mapKind) (map[int]int, string) {
 	}
 	if name == "" {
 		fill(nil)
-		if k.key != "dot1p_to_tc" {
-			r.def("PORT_QOS_MAP "+k.key+"_map", k.desc, srcSAI+": no map bound to the port", port, k.risky)
-		}
+		r.def("PORT_QOS_MAP "+k.key+"_map", k.desc, srcSAI+": no map bound to the port", port, k.risky)
 		return out, "default: " + k.desc
 	}
 	m, ok := k.tables(r.db)[name]
@@ -249,7 +245,7 @@ func (r *resolver) resolveMap(port string, k mapKind) (map[int]int, string) {
 		fill(nil)
 		return out, "default (unresolved " + k.table + "|" + name + "): " + k.desc
 	}
-	if len(m) < k.size && k.key != "dot1p_to_tc" {
+	if len(m) < k.size {
 		var missing []int
 		for i := range k.size {
 			if _, ok := m[i]; !ok {
@@ -279,14 +275,6 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 			pc.TCToPG = m
 		case "pfc_to_queue":
 			pc.PFCToQueue = m
-		case "dot1p_to_tc":
-			// SONiC classifies by DSCP: an 802.1p map is kept only when
-			// bound, for lint.
-			if !strings.HasPrefix(origin, "default") {
-				pc.CoSToTC = m
-			} else {
-				delete(pc.Origins, k.key)
-			}
 		}
 	}
 	// SONiC classifies IP packets by DSCP whenever a DSCP map is bound;
@@ -637,12 +625,15 @@ func (r *resolver) profile(name string, e *BufferProfileEntry, port string, egre
 		r.def("BUFFER_PROFILE size", "0 (nothing reserved)", srcYANG, port, false)
 	}
 	if bp.StaticThBytes == nil && bp.DynamicTh == nil {
+		// A lossless profile's threshold is its XOFF point: left to the
+		// pool's mode, it is worth a warning.
+		risky := qos.LosslessProfile(&bp)
 		if pl := r.dc.Pool(bp.Pool); pl != nil && pl.Mode == "static" {
 			bp.StaticThBytes = qos.Ptr(int64(0))
-			r.def("BUFFER_PROFILE "+name+" threshold", "no cap beyond its static pool", srcSAI+": a profile without static_th or dynamic_th on a static pool", port, false)
+			r.def("BUFFER_PROFILE "+name+" threshold", "no cap beyond its static pool", srcSAI+": a profile without static_th or dynamic_th on a static pool", port, risky)
 		} else {
 			bp.DynamicTh = qos.Ptr(0)
-			r.def("BUFFER_PROFILE "+name+" threshold", "dynamic_th 0 (alpha 1)", srcSAI+": a profile without static_th or dynamic_th on a dynamic pool", port, false)
+			r.def("BUFFER_PROFILE "+name+" threshold", "dynamic_th 0 (alpha 1)", srcSAI+": a profile without static_th or dynamic_th on a dynamic pool", port, risky)
 		}
 	}
 	_ = egress
@@ -673,7 +664,8 @@ func (r *resolver) pfcToPGNotes() {
 	for _, name := range cfgSortedKeys(r.db.PFCToPGMap) {
 		for _, k := range slices.Sorted(maps.Keys(r.db.PFCToPGMap[name])) {
 			if v := r.db.PFCToPGMap[name][k]; v != k {
-				r.dc.Unsimulated = append(r.dc.Unsimulated, fmt.Sprintf("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP|%s maps priority %d to PG %d: the simulator sends a PG's PFC frames for the priorities of its own traffic classes, so PG %d pauses priority %d only if TC%d maps to it", name, k, v, v, k, k))
+				r.dc.Unsimulated = append(r.dc.Unsimulated, qos.NotRun{Where: fmt.Sprintf("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP|%s %d", name, k),
+					What: fmt.Sprintf("priority %d's pauses come from PG %d; the simulator sends a PG's PFC frames for the priorities of its own traffic classes, so PG %d pauses priority %d only if TC%d maps to it", k, v, v, k, k)})
 			}
 		}
 	}

@@ -330,8 +330,8 @@ func decodeEntry(table, key string, fields map[string]string, ev reflect.Value) 
 
 // risks lists the fields of doc whose statement carries a risk: set, they
 // change what a real switch does to RoCE without the simulator running it.
-func risks(doc Doc) []string {
-	var out []string
+func risks(doc Doc) []qos.NotRun {
+	var out []qos.NotRun
 	for _, f := range cachedFields {
 		if f.Risk == "" {
 			continue
@@ -343,12 +343,11 @@ func risks(doc Doc) []string {
 			}
 		}
 		if len(keys) > 0 {
-			more := ""
-			if len(keys) > 3 {
-				more = fmt.Sprintf(" and %d more", len(keys)-3)
-				keys = keys[:3]
+			where := f.Table + "|" + keys[0]
+			if len(keys) > 1 {
+				where = fmt.Sprintf("%s|%s and %d more", f.Table, keys[0], len(keys)-1)
 			}
-			out = append(out, fmt.Sprintf("%s %s is set (%s%s), which the simulator does not run: %s", f.Table, f.Field, strings.Join(keys, ", "), more, f.Risk))
+			out = append(out, qos.NotRun{Where: where + " " + f.Field, What: f.Risk})
 		}
 	}
 	return out

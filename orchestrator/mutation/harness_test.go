@@ -1,0 +1,291 @@
+package mutation_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/lab"
+	"github.com/labctl/labctl/orchestrator/qos"
+	"github.com/labctl/labctl/orchestrator/results"
+	"github.com/labctl/labctl/orchestrator/runtime"
+	simrt "github.com/labctl/labctl/orchestrator/runtime/sim"
+	"github.com/labctl/labctl/orchestrator/scenario"
+)
+
+// suiteScenario is the traffic every mutation runs: the ecn-pfc exercise
+// (an 8:1 incast across the spine plus a victim, ECN and PFC each on and
+// off) shortened to 5 ms, enough for PFC to pause, ECN to mark and the
+// lossy variant to drop.
+const suiteScenario = `name: mutation-suite
+matrix:
+  ecn: [on, off]
+  pfc: [on, off]
+duration: 5ms
+warmup: 0ms
+sample_every: 0
+traffic:
+  - pattern: incast
+    senders: 8
+    victim: true
+    message_size: 64KiB
+    qps: 1
+    traffic_class: 106
+`
+
+// mutation is one change of one field of a NOS's config tables.
+type mutation struct {
+	// field names the field as the NOS states it (qos.FieldUse.Name):
+	// "WRED_PROFILE green_min_threshold", "interface qos trust <dscp|cos>".
+	field string
+	name  string
+	// harmful: the change breaks or weakens RoCE on a real switch. Lint
+	// must give an error or warning (rule, when set) naming the device,
+	// the table or port and the fix.
+	harmful bool
+	rule    string
+	// dataPlane: the change alters what the switch does to the suite's
+	// traffic, so regress against the unchanged run must fail (or the
+	// run refuse the configs); otherwise why says why the traffic does
+	// not see it, and the figures must not move.
+	dataPlane bool
+	why       string
+	// edit changes the lab's config files.
+	edit func(t *testing.T, dir string)
+}
+
+// outcome is what lint, the simulator and regress made of a lab's configs.
+type outcome struct {
+	lint   []qos.Finding
+	run    *results.Run
+	runErr error
+}
+
+// suite is a lab brought up once in the simulator, whose configs each
+// mutation changes in a copy of the lab's folder.
+type suite struct {
+	spec *lab.Spec
+	nos  string
+	base string // the unchanged lab's topologies folder
+	ref  outcome
+	sc   *scenario.Spec
+}
+
+func newSuite(t *testing.T, labName, nos string) *suite {
+	t.Helper()
+	spec, err := lab.Resolve(labName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenario.Parse("mutation-suite.yaml", []byte(suiteScenario))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &suite{spec: spec, nos: nos, base: t.TempDir(), sc: sc}
+	l, err := runtime.NewLab(spec, s.base, nos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runtime.Up(context.Background(), simrt.New(), l, nil); err != nil {
+		t.Fatal(err)
+	}
+	s.ref = s.evaluate(t, s.base)
+	if s.ref.runErr != nil {
+		t.Fatalf("the unchanged lab does not run: %v", s.ref.runErr)
+	}
+	if qos.HasErrors(s.ref.lint) {
+		t.Fatalf("the unchanged lab has lint errors: %+v", s.ref.lint)
+	}
+	return s
+}
+
+// copyLab makes a fresh copy of the unchanged lab's folder.
+func (s *suite) copyLab(t *testing.T) string {
+	t.Helper()
+	dst := t.TempDir()
+	err := filepath.WalkDir(s.base, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(s.base, path)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func (s *suite) configsDir(topo string) string {
+	return filepath.Join(topo, s.spec.Name, "configs")
+}
+
+// evaluate lints the lab's configs in topo and runs the suite's scenario
+// on them.
+func (s *suite) evaluate(t *testing.T, topo string) outcome {
+	t.Helper()
+	l, err := runtime.NewLab(s.spec, topo, s.nos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := l.Intent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out outcome
+	cfgs, err := runtime.LoadConfigs(l)
+	if err != nil {
+		return outcome{runErr: err}
+	}
+	out.lint = qos.Lint(cfgs, qos.LintOptions{Intent: &in, Devices: runtime.Devices(l.Graph)})
+	run := &results.Run{RunID: "mutation", Lab: s.spec.Name, Scenario: s.sc.Name, Runtime: simrt.Name, NOS: s.nos, Seed: 1}
+	for i := range cfgs {
+		run.QoS = append(run.QoS, qos.Summarize(&cfgs[i]))
+	}
+	runner := &scenario.Runner{Runtime: simrt.New(), Lab: l, NICs: scenario.NICsFromGraph(l.Graph), MTU: in.MTU, Parallel: 2,
+		Save: func(*results.Run) error { return nil }}
+	out.runErr = runner.Run(context.Background(), s.sc, run)
+	out.run = run
+	return out
+}
+
+// findingKey is what identifies a lint finding across runs.
+func findingKey(f qos.Finding) string {
+	return strings.Join([]string{f.Rule, string(f.Severity), f.Device, f.Port, f.Where, f.Message}, "\x00")
+}
+
+// problems are a lint's errors and warnings.
+func problems(fs []qos.Finding) map[string]qos.Finding {
+	out := map[string]qos.Finding{}
+	for _, f := range fs {
+		if f.Severity != qos.SevInfo {
+			out[findingKey(f)] = f
+		}
+	}
+	return out
+}
+
+// check applies m to a copy of the lab and checks what lint, the run and
+// regress say.
+func (s *suite) check(t *testing.T, m mutation) {
+	t.Helper()
+	topo := s.copyLab(t)
+	m.edit(t, s.configsDir(topo))
+	got := s.evaluate(t, topo)
+	before, after := problems(s.ref.lint), problems(got.lint)
+	var added []qos.Finding
+	for k, f := range after {
+		if _, ok := before[k]; !ok {
+			added = append(added, f)
+		}
+	}
+	sort.Slice(added, func(i, j int) bool { return findingKey(added[i]) < findingKey(added[j]) })
+	refused := got.runErr != nil && exitcode.Code(got.runErr) == exitcode.BadInput
+	if got.runErr != nil && !refused {
+		t.Fatalf("the run failed other than by refusing the configs: %v", got.runErr)
+	}
+	var report results.Report
+	if !refused {
+		report = results.Compare(got.run, s.ref.run, nil)
+	}
+	if !m.harmful {
+		if len(added) > 0 || len(before) != len(after) {
+			t.Errorf("benign change: lint's errors and warnings changed; new: %s", findingsText(added))
+		}
+		if refused {
+			t.Errorf("benign change: the run refused the configs: %v", got.runErr)
+			return
+		}
+		if moved := movedMetrics(report); len(moved) > 0 || report.Regressed {
+			t.Errorf("benign change: the figures moved: %s", strings.Join(moved, "; "))
+		}
+		return
+	}
+	// Harmful: lint names it.
+	named := slices.ContainsFunc(added, func(f qos.Finding) bool {
+		return (m.rule == "" || f.Rule == m.rule) && f.Device != "" && (f.Port != "" || f.Where != "") && f.Fix != ""
+	})
+	if !named {
+		want := "an error or warning"
+		if m.rule != "" {
+			want = m.rule
+		}
+		t.Errorf("harmful change: lint gave no %s naming device, table or port and fix; new findings: %s", want, findingsText(added))
+	}
+	switch {
+	case m.dataPlane && !refused && !report.Regressed:
+		t.Errorf("harmful change to the data plane: regress passes against the unchanged run (moved: %s)", strings.Join(movedMetrics(report), "; "))
+	case !m.dataPlane && (refused || len(movedMetrics(report)) > 0):
+		t.Errorf("the change was taken not to reach the suite's traffic (%s), but the run moved: refused %v, %s", m.why, refused, strings.Join(movedMetrics(report), "; "))
+	case m.dataPlane && !refused && len(report.ConfigChanges) == 0:
+		t.Errorf("regress failed but named no QoS field that changed")
+	}
+}
+
+// movedMetrics lists the compared metrics whose value changed at all.
+func movedMetrics(r results.Report) []string {
+	var out []string
+	for _, f := range r.Findings {
+		if f.Kind == results.FindingMetric && f.Baseline != f.Current {
+			out = append(out, fmt.Sprintf("%s %s %g -> %g", f.Variant, f.Metric, f.Baseline, f.Current))
+		}
+		if f.Kind != results.FindingMetric && f.Regression {
+			out = append(out, f.Variant+": "+f.Detail)
+		}
+	}
+	return out
+}
+
+func findingsText(fs []qos.Finding) string {
+	if len(fs) == 0 {
+		return "none"
+	}
+	var parts []string
+	for _, f := range fs {
+		parts = append(parts, fmt.Sprintf("[%s %s %s %s %s: %s]", f.Severity, f.Rule, f.Device, f.Port, f.Where, f.Message))
+	}
+	return strings.Join(parts, " ")
+}
+
+// coverage fails for a field the NOS states without a mutation, or a
+// simulated or lint-checked field without a harmful one.
+func coverage(t *testing.T, fields []qos.FieldUse, ms []mutation) {
+	t.Helper()
+	harmful, any := map[string]bool{}, map[string]bool{}
+	for _, m := range ms {
+		any[m.field] = true
+		if m.harmful {
+			harmful[m.field] = true
+		}
+	}
+	names := map[string]bool{}
+	for _, f := range fields {
+		names[f.Name()] = true
+		if !any[f.Name()] {
+			t.Errorf("%s has no mutation", f.Name())
+			continue
+		}
+		if (f.Use != qos.UseIgnored || f.Risk != "") && !harmful[f.Name()] {
+			t.Errorf("%s (%s) has no harmful mutation", f.Name(), f.Use)
+		}
+	}
+	for _, m := range ms {
+		if !names[m.field] {
+			t.Errorf("mutation %q names %q, which is no stated field", m.name, m.field)
+		}
+	}
+}

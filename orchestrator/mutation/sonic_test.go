@@ -1,0 +1,518 @@
+package mutation_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/labctl/labctl/orchestrator/nos/sonic"
+)
+
+// doc is a CONFIG_DB file as labctl renders it: every value a string.
+type doc map[string]map[string]map[string]string
+
+// edit changes the config_db files of the switches named (every switch
+// of the lab when none is).
+func edit(f func(d doc), switches ...string) func(t *testing.T, dir string) {
+	return func(t *testing.T, dir string) {
+		t.Helper()
+		files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+		for _, path := range files {
+			name := strings.TrimSuffix(filepath.Base(path), ".json")
+			if strings.HasPrefix(name, ".") || len(switches) > 0 && !contains(switches, name) {
+				continue
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var d doc
+			if err := json.Unmarshal(data, &d); err != nil {
+				t.Fatal(err)
+			}
+			f(d)
+			out, _ := json.MarshalIndent(d, "", "    ")
+			if err := os.WriteFile(path, out, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+func contains(v []string, s string) bool {
+	for _, x := range v {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// set sets field f of every entry of table whose key matches (all when
+// match is nil), creating the table when needed.
+func (d doc) set(table string, match func(key string) bool, f, v string) {
+	for key, e := range d[table] {
+		if match == nil || match(key) {
+			e[f] = v
+		}
+	}
+}
+
+// del removes field f from the matching entries of table.
+func (d doc) del(table string, match func(key string) bool, f string) {
+	for key, e := range d[table] {
+		if match == nil || match(key) {
+			delete(e, f)
+		}
+	}
+}
+
+// add puts an entry into a table.
+func (d doc) add(table, key string, fields map[string]string) {
+	if d[table] == nil {
+		d[table] = map[string]map[string]string{}
+	}
+	d[table][key] = fields
+}
+
+// copyEntry adds a copy of table|from named to, with changes.
+func (d doc) copyEntry(table, from, to string, changes map[string]string) {
+	e := map[string]string{}
+	for k, v := range d[table][from] {
+		e[k] = v
+	}
+	for k, v := range changes {
+		e[k] = v
+	}
+	d.add(table, to, e)
+}
+
+func suffix(s string) func(string) bool {
+	return func(k string) bool { return strings.HasSuffix(k, s) }
+}
+func prefix(s string) func(string) bool {
+	return func(k string) bool { return strings.HasPrefix(k, s) }
+}
+func isKey(s string) func(string) bool { return func(k string) bool { return k == s } }
+func portsOnly() func(string) bool     { return func(k string) bool { return k != "global" } }
+func lossless(doc) func(k string) bool { return prefix("pg_lossless_") }
+
+// pointPorts points every port's PORT_QOS_MAP field f at name.
+func (d doc) pointPorts(f, name string) { d.set("PORT_QOS_MAP", portsOnly(), f, name) }
+
+// sonicMutations change every field of SONiC's typed tables (sonic.Fields)
+// in the 64gpu lab's rendered config_db files.
+func sonicMutations() []mutation {
+	noStorm := "the suite's traffic has no pause storm, so the watchdog never acts"
+	notSim := "the simulator does not run it; lint warns"
+	// CNPs leave each port only beside ACKs (the incast's data runs the
+	// other way), so their queue's share never holds them back.
+	cnpAlone := "the suite's CNPs share their egress ports with ACKs only, so a weight does not delay them"
+	return []mutation{
+		// Map tables.
+		{field: "DSCP_TO_TC_MAP (entries)", name: "RoCE DSCP 26 to lossy TC1", harmful: true, rule: "QOS003", dataPlane: true,
+			edit: edit(func(d doc) { d["DSCP_TO_TC_MAP"]["AZURE"]["26"] = "1" })},
+		{field: "DSCP_TO_TC_MAP (entries)", name: "unused DSCP 10 between lossy classes",
+			edit: edit(func(d doc) { d["DSCP_TO_TC_MAP"]["AZURE"]["10"] = "1" })},
+		{field: "DOT1P_TO_TC_MAP (entries)", name: "an 802.1p map nothing tagged uses",
+			edit: edit(func(d doc) { d.add("DOT1P_TO_TC_MAP", "AZURE", map[string]string{"0": "3", "3": "3"}) })},
+		{field: "TC_TO_QUEUE_MAP (entries)", name: "TC3 into lossy queue 1", harmful: true, rule: "QOS016", dataPlane: true,
+			edit: edit(func(d doc) { d["TC_TO_QUEUE_MAP"]["AZURE"]["3"] = "1" })},
+		{field: "TC_TO_QUEUE_MAP (entries)", name: "unused TC2 into queue 4",
+			edit: edit(func(d doc) { d["TC_TO_QUEUE_MAP"]["AZURE"]["2"] = "4" })},
+		{field: "TC_TO_PRIORITY_GROUP_MAP (entries)", name: "TC3 into lossy PG 0", harmful: true, rule: "QOS014", dataPlane: true,
+			edit: edit(func(d doc) { d["TC_TO_PRIORITY_GROUP_MAP"]["AZURE"]["3"] = "0" })},
+		{field: "TC_TO_PRIORITY_GROUP_MAP (entries)", name: "unused TC7 into PG 7",
+			edit: edit(func(d doc) { d["TC_TO_PRIORITY_GROUP_MAP"]["AZURE"]["7"] = "7" })},
+		{field: "MAP_PFC_PRIORITY_TO_QUEUE (entries)", name: "priority 3 pauses queue 0", harmful: true, rule: "QOS016", dataPlane: true,
+			edit: edit(func(d doc) { d["MAP_PFC_PRIORITY_TO_QUEUE"]["AZURE"]["3"] = "0" })},
+		{field: "MAP_PFC_PRIORITY_TO_QUEUE (entries)", name: "priority 2 (no PFC) pauses queue 5",
+			edit: edit(func(d doc) { d["MAP_PFC_PRIORITY_TO_QUEUE"]["AZURE"]["2"] = "5" })},
+		{field: "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP (entries)", name: "priority 3's pause from PG 0", harmful: true, rule: "QOS017", why: notSim,
+			edit: edit(func(d doc) {
+				d.add("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", "AZURE", map[string]string{"0": "0", "3": "0", "4": "4"})
+				d.pointPorts("pfc_to_pg_map", "AZURE")
+			})},
+		{field: "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP (entries)", name: "the identity map",
+			edit: edit(func(d doc) {
+				d.add("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", "AZURE", map[string]string{"0": "0", "3": "3", "4": "4"})
+				d.pointPorts("pfc_to_pg_map", "AZURE")
+			})},
+
+		// PORT_QOS_MAP.
+		{field: "PORT_QOS_MAP dscp_to_tc_map", name: "ports on a map with DSCP 26 lossy", harmful: true, rule: "QOS003", dataPlane: true,
+			edit: edit(func(d doc) {
+				d.copyEntry("DSCP_TO_TC_MAP", "AZURE", "LOSSY", map[string]string{"26": "0"})
+				d.pointPorts("dscp_to_tc_map", "LOSSY")
+			})},
+		{field: "PORT_QOS_MAP dscp_to_tc_map", name: "ports on an identical copy",
+			edit: edit(func(d doc) {
+				d.copyEntry("DSCP_TO_TC_MAP", "AZURE", "COPY", nil)
+				d.pointPorts("dscp_to_tc_map", "COPY")
+			})},
+		{field: "PORT_QOS_MAP dot1p_to_tc_map", name: "ports on an 802.1p map",
+			edit: edit(func(d doc) { d.pointPorts("dot1p_to_tc_map", "AZURE") })},
+		{field: "PORT_QOS_MAP tc_to_queue_map", name: "ports on a map with TC3 in queue 1", harmful: true, rule: "QOS016", dataPlane: true,
+			edit: edit(func(d doc) {
+				d.copyEntry("TC_TO_QUEUE_MAP", "AZURE", "MOVED", map[string]string{"3": "1"})
+				d.pointPorts("tc_to_queue_map", "MOVED")
+			})},
+		{field: "PORT_QOS_MAP tc_to_queue_map", name: "ports on an identical copy",
+			edit: edit(func(d doc) {
+				d.copyEntry("TC_TO_QUEUE_MAP", "AZURE", "COPY", nil)
+				d.pointPorts("tc_to_queue_map", "COPY")
+			})},
+		{field: "PORT_QOS_MAP tc_to_pg_map", name: "ports on a map sending every TC to PG 0", harmful: true, rule: "QOS014", dataPlane: true,
+			edit: edit(func(d doc) {
+				d.copyEntry("TC_TO_PRIORITY_GROUP_MAP", "AZURE", "FLAT", map[string]string{"3": "0"})
+				d.pointPorts("tc_to_pg_map", "FLAT")
+			})},
+		{field: "PORT_QOS_MAP tc_to_pg_map", name: "ports on an identical copy",
+			edit: edit(func(d doc) {
+				d.copyEntry("TC_TO_PRIORITY_GROUP_MAP", "AZURE", "COPY", nil)
+				d.pointPorts("tc_to_pg_map", "COPY")
+			})},
+		{field: "PORT_QOS_MAP pfc_to_queue_map", name: "ports on a map pausing queue 0 for priority 3", harmful: true, rule: "QOS016", dataPlane: true,
+			edit: edit(func(d doc) {
+				d.copyEntry("MAP_PFC_PRIORITY_TO_QUEUE", "AZURE", "WRONG", map[string]string{"3": "0"})
+				d.pointPorts("pfc_to_queue_map", "WRONG")
+			})},
+		{field: "PORT_QOS_MAP pfc_to_queue_map", name: "ports on an identical copy",
+			edit: edit(func(d doc) {
+				d.copyEntry("MAP_PFC_PRIORITY_TO_QUEUE", "AZURE", "COPY", nil)
+				d.pointPorts("pfc_to_queue_map", "COPY")
+			})},
+		{field: "PORT_QOS_MAP pfc_to_pg_map", name: "ports on a map taking priority 3's pause from PG 0", harmful: true, rule: "QOS017", why: notSim,
+			edit: edit(func(d doc) {
+				d.add("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", "SKEW", map[string]string{"3": "0"})
+				d.pointPorts("pfc_to_pg_map", "SKEW")
+			})},
+		{field: "PORT_QOS_MAP pfc_to_pg_map", name: "ports on the identity map",
+			edit: edit(func(d doc) {
+				d.add("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", "AZURE", map[string]string{"3": "3"})
+				d.pointPorts("pfc_to_pg_map", "AZURE")
+			})},
+		{field: "PORT_QOS_MAP pfc_enable", name: "PFC off on one leaf", harmful: true, rule: "QOS001", dataPlane: true,
+			edit: edit(func(d doc) { d.set("PORT_QOS_MAP", portsOnly(), "pfc_enable", "") }, "leaf1")},
+		{field: "PORT_QOS_MAP pfc_enable", name: "priority 3 listed twice",
+			edit: edit(func(d doc) { d.set("PORT_QOS_MAP", portsOnly(), "pfc_enable", "3,3") })},
+		{field: "PORT_QOS_MAP pfcwd_sw_enable", name: "watchdog off", harmful: true, rule: "QOS008", why: noStorm,
+			edit: edit(func(d doc) {
+				d.del("PORT_QOS_MAP", nil, "pfcwd_sw_enable")
+				for k := range d["PFC_WD"] {
+					if k != "GLOBAL" {
+						delete(d["PFC_WD"], k)
+					}
+				}
+			})},
+		{field: "PORT_QOS_MAP pfcwd_sw_enable", name: "priority 3 listed twice",
+			edit: edit(func(d doc) { d.set("PORT_QOS_MAP", portsOnly(), "pfcwd_sw_enable", "3,3") })},
+		{field: "PORT_QOS_MAP tc_to_dscp_map", name: "egress DSCP remarking", harmful: true, rule: "QOS017", why: notSim,
+			edit: edit(func(d doc) { d.pointPorts("tc_to_dscp_map", "AZURE") })},
+		{field: "PORT_QOS_MAP tc_to_dscp_map", name: "empty",
+			edit: edit(func(d doc) { d.pointPorts("tc_to_dscp_map", "") })},
+		{field: "PORT_QOS_MAP tc_to_dot1p_map", name: "802.1p remarking of untagged links",
+			edit: edit(func(d doc) { d.pointPorts("tc_to_dot1p_map", "AZURE") })},
+		{field: "PORT_QOS_MAP pfc_asym", name: "asymmetric PFC", harmful: true, rule: "QOS017", why: notSim,
+			edit: edit(func(d doc) { d.pointPorts("pfc_asym", "on") })},
+		{field: "PORT_QOS_MAP pfc_asym", name: "empty",
+			edit: edit(func(d doc) { d.pointPorts("pfc_asym", "") })},
+		{field: "PORT_QOS_MAP scheduler", name: "a port shaper", harmful: true, rule: "QOS017", why: notSim,
+			edit: edit(func(d doc) { d.pointPorts("scheduler", "port_shaper") })},
+		{field: "PORT_QOS_MAP scheduler", name: "empty",
+			edit: edit(func(d doc) { d.pointPorts("scheduler", "") })},
+
+		// Queues and schedulers.
+		{field: "QUEUE scheduler", name: "CNP queue weighted 1 below RoCE's 50", harmful: true, rule: "QOS007", why: cnpAlone,
+			edit: edit(func(d doc) {
+				d.add("SCHEDULER", "scheduler.dwrr1", map[string]string{"type": "DWRR", "weight": "1"})
+				d.set("QUEUE", suffix("|6"), "scheduler", "scheduler.dwrr1")
+			})},
+		{field: "QUEUE scheduler", name: "RoCE queue on an identical scheduler",
+			edit: edit(func(d doc) {
+				d.copyEntry("SCHEDULER", "scheduler.dwrr50", "scheduler.copy", nil)
+				d.set("QUEUE", suffix("|3"), "scheduler", "scheduler.copy")
+			})},
+		{field: "QUEUE wred_profile", name: "RoCE queue without WRED", harmful: true, rule: "QOS005", dataPlane: true,
+			edit: edit(func(d doc) { d.del("QUEUE", suffix("|3"), "wred_profile") })},
+		{field: "QUEUE wred_profile", name: "RoCE queue on an undefined WRED profile", harmful: true, rule: "QOS013", dataPlane: true,
+			edit: edit(func(d doc) { d.set("QUEUE", suffix("|3"), "wred_profile", "NOPE") })},
+		{field: "QUEUE wred_profile", name: "RoCE queue on an identical profile",
+			edit: edit(func(d doc) {
+				for name := range d["WRED_PROFILE"] {
+					d.copyEntry("WRED_PROFILE", name, name+"_COPY", nil)
+				}
+				for _, e := range d["QUEUE"] {
+					if w := e["wred_profile"]; w != "" {
+						e["wred_profile"] = w + "_COPY"
+					}
+				}
+			})},
+		{field: "SCHEDULER type", name: "the CNP queue's strict scheduler made DWRR (weight 1)", harmful: true, rule: "QOS007", why: cnpAlone,
+			edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.strict"]["type"] = "DWRR" })},
+		{field: "SCHEDULER type", name: "strict spelled in lower case",
+			edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.strict"]["type"] = "strict" })},
+		{field: "SCHEDULER weight", name: "RoCE queue weight 1", harmful: true, rule: "QOS018", why: "no other traffic class competes with RoCE in the suite's traffic, so its share is the link's at any weight",
+			edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.dwrr50"]["weight"] = "1" })},
+		{field: "SCHEDULER weight", name: "weight 10 written 010",
+			edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.dwrr10"]["weight"] = "010" })},
+		{field: "SCHEDULER priority", name: "a strict priority order",
+			edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.strict"]["priority"] = "1" })},
+	}
+}
+
+// sonicMutations2 are the WRED, buffer, cable, watchdog and port fields.
+func sonicMutations2() []mutation {
+	noStorm := "the suite's traffic has no pause storm, so the watchdog never acts"
+	notSim := "the simulator does not run it; lint warns"
+	colour := "no simulated packet is yellow or red"
+	var out []mutation
+	for _, f := range []string{"meter_type", "cir", "cbs", "pir", "pbs"} {
+		val := "25000000000"
+		if f == "meter_type" {
+			val = "bytes"
+		}
+		out = append(out,
+			mutation{field: "SCHEDULER " + f, name: "a shaper on the RoCE queue", harmful: true, rule: "QOS017", why: notSim,
+				edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.dwrr50"][f] = val })},
+			mutation{field: "SCHEDULER " + f, name: "empty",
+				edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.dwrr50"][f] = "" })})
+	}
+	ecnProfiles := prefix("ECN_")
+	out = append(out,
+		mutation{field: "WRED_PROFILE ecn", name: "ecn_none: WRED drops the lossless queue", harmful: true, rule: "QOS015", dataPlane: true,
+			edit: edit(func(d doc) { d.set("WRED_PROFILE", ecnProfiles, "ecn", "ecn_none") })},
+		mutation{field: "WRED_PROFILE ecn", name: "an unused profile's mode",
+			edit: edit(func(d doc) {
+				d.add("WRED_PROFILE", "UNUSED", map[string]string{"ecn": "ecn_none", "wred_green_enable": "true", "green_min_threshold": "1000", "green_max_threshold": "2000"})
+			})},
+		mutation{field: "WRED_PROFILE wred_green_enable", name: "green WRED off: no marking", harmful: true, rule: "QOS005", dataPlane: true,
+			edit: edit(func(d doc) { d.set("WRED_PROFILE", ecnProfiles, "wred_green_enable", "false") })},
+		mutation{field: "WRED_PROFILE wred_green_enable", name: "True",
+			edit: edit(func(d doc) { d.set("WRED_PROFILE", ecnProfiles, "wred_green_enable", "True") })},
+		mutation{field: "WRED_PROFILE green_min_threshold", name: "Kmin 819200 -> 3000000 on one leaf", harmful: true, rule: "QOS018", dataPlane: true,
+			edit: edit(func(d doc) { d.set("WRED_PROFILE", prefix("ECN_819200_"), "green_min_threshold", "3000000") }, "leaf1")},
+		mutation{field: "WRED_PROFILE green_min_threshold", name: "written with a leading 0",
+			edit: edit(func(d doc) {
+				for _, e := range d["WRED_PROFILE"] {
+					e["green_min_threshold"] = "0" + e["green_min_threshold"]
+				}
+			})},
+		mutation{field: "WRED_PROFILE green_max_threshold", name: "Kmax x4", harmful: true, rule: "QOS018", dataPlane: true,
+			edit: edit(func(d doc) { d.set("WRED_PROFILE", prefix("ECN_819200_"), "green_max_threshold", "13107200") })},
+		mutation{field: "WRED_PROFILE green_max_threshold", name: "written with a leading 0",
+			edit: edit(func(d doc) {
+				for _, e := range d["WRED_PROFILE"] {
+					e["green_max_threshold"] = "0" + e["green_max_threshold"]
+				}
+			})},
+		mutation{field: "WRED_PROFILE green_drop_probability", name: "Pmax 20% -> 1%", harmful: true, rule: "QOS018", dataPlane: true,
+			edit: edit(func(d doc) { d.set("WRED_PROFILE", ecnProfiles, "green_drop_probability", "1") })},
+		mutation{field: "WRED_PROFILE green_drop_probability", name: "20.0",
+			edit: edit(func(d doc) { d.set("WRED_PROFILE", ecnProfiles, "green_drop_probability", "20.0") })},
+	)
+	for _, c := range []string{"yellow", "red"} {
+		out = append(out,
+			mutation{field: "WRED_PROFILE wred_" + c + "_enable", name: c + " WRED off", harmful: true, rule: "QOS018", why: colour,
+				edit: edit(func(d doc) { d.set("WRED_PROFILE", ecnProfiles, "wred_"+c+"_enable", "false") })},
+			mutation{field: "WRED_PROFILE wred_" + c + "_enable", name: "True",
+				edit: edit(func(d doc) { d.set("WRED_PROFILE", ecnProfiles, "wred_"+c+"_enable", "True") })},
+			mutation{field: "WRED_PROFILE " + c + "_min_threshold", name: c + " minimum above its maximum", harmful: true, rule: "QOS004", why: colour,
+				edit: edit(func(d doc) { d.set("WRED_PROFILE", ecnProfiles, c+"_min_threshold", "99999999") })},
+			mutation{field: "WRED_PROFILE " + c + "_min_threshold", name: "written with a leading 0",
+				edit: edit(func(d doc) {
+					for _, e := range d["WRED_PROFILE"] {
+						e[c+"_min_threshold"] = "0" + e[c+"_min_threshold"]
+					}
+				})},
+			mutation{field: "WRED_PROFILE " + c + "_max_threshold", name: c + " maximum below its minimum", harmful: true, rule: "QOS004", why: colour,
+				edit: edit(func(d doc) { d.set("WRED_PROFILE", ecnProfiles, c+"_max_threshold", "1") })},
+			mutation{field: "WRED_PROFILE " + c + "_max_threshold", name: "written with a leading 0",
+				edit: edit(func(d doc) {
+					for _, e := range d["WRED_PROFILE"] {
+						e[c+"_max_threshold"] = "0" + e[c+"_max_threshold"]
+					}
+				})},
+			mutation{field: "WRED_PROFILE " + c + "_drop_probability", name: c + " probability 0", harmful: true, rule: "QOS004", why: colour,
+				edit: edit(func(d doc) { d.set("WRED_PROFILE", ecnProfiles, c+"_drop_probability", "0") })},
+			mutation{field: "WRED_PROFILE " + c + "_drop_probability", name: "20.0",
+				edit: edit(func(d doc) { d.set("WRED_PROFILE", ecnProfiles, c+"_drop_probability", "20.0") })},
+		)
+	}
+	out = append(out,
+		// Pools.
+		mutation{field: "BUFFER_POOL type", name: "the ingress pool made egress", harmful: true, rule: "QOS010", dataPlane: true,
+			edit: edit(func(d doc) { d["BUFFER_POOL"]["ingress_lossless_pool"]["type"] = "egress" })},
+		mutation{field: "BUFFER_POOL type", name: "an unused pool",
+			edit: edit(func(d doc) {
+				d.add("BUFFER_POOL", "spare_pool", map[string]string{"type": "ingress", "mode": "dynamic", "size": "1000000"})
+			})},
+		mutation{field: "BUFFER_POOL mode", name: "static pool, lossless profile without a threshold", harmful: true, rule: "QOS017", dataPlane: true,
+			edit: edit(func(d doc) {
+				d["BUFFER_POOL"]["ingress_lossless_pool"]["mode"] = "static"
+				d.del("BUFFER_PROFILE", lossless(d), "dynamic_th")
+			})},
+		mutation{field: "BUFFER_POOL mode", name: "an unused pool's mode",
+			edit: edit(func(d doc) {
+				d.add("BUFFER_POOL", "spare_pool", map[string]string{"type": "ingress", "mode": "static", "size": "1000000"})
+			})},
+		mutation{field: "BUFFER_POOL size", name: "the ingress pool shrunk to 200 kB", harmful: true, rule: "QOS004", dataPlane: true,
+			edit: edit(func(d doc) { d["BUFFER_POOL"]["ingress_lossless_pool"]["size"] = "200000" })},
+		mutation{field: "BUFFER_POOL size", name: "written with a leading 0",
+			edit: edit(func(d doc) {
+				for _, e := range d["BUFFER_POOL"] {
+					e["size"] = "0" + e["size"]
+				}
+			})},
+		mutation{field: "BUFFER_POOL xoff", name: "a 1000-byte shared headroom pool", harmful: true, rule: "QOS006", dataPlane: true,
+			edit: edit(func(d doc) { d["BUFFER_POOL"]["ingress_lossless_pool"]["xoff"] = "1000" })},
+		mutation{field: "BUFFER_POOL xoff", name: "on an unused pool",
+			edit: edit(func(d doc) {
+				d.add("BUFFER_POOL", "spare_pool", map[string]string{"type": "ingress", "mode": "dynamic", "size": "1000000", "xoff": "5000"})
+			})},
+
+		// Profiles.
+		mutation{field: "BUFFER_PROFILE pool", name: "lossless PGs from the egress pool", harmful: true, rule: "QOS010", dataPlane: true,
+			edit: edit(func(d doc) { d.set("BUFFER_PROFILE", lossless(d), "pool", "egress_lossless_pool") })},
+		mutation{field: "BUFFER_PROFILE pool", name: "an unused profile",
+			edit: edit(func(d doc) {
+				d.add("BUFFER_PROFILE", "spare_profile", map[string]string{"pool": "egress_lossy_pool", "size": "0", "dynamic_th": "1"})
+			})},
+		mutation{field: "BUFFER_PROFILE size", name: "lossless size below its xoff", harmful: true, rule: "QOS006", dataPlane: true,
+			edit: edit(func(d doc) { d.set("BUFFER_PROFILE", lossless(d), "size", "1000") })},
+		mutation{field: "BUFFER_PROFILE size", name: "written with a leading 0",
+			edit: edit(func(d doc) {
+				for _, e := range d["BUFFER_PROFILE"] {
+					e["size"] = "0" + e["size"]
+				}
+			})},
+		mutation{field: "BUFFER_PROFILE static_th", name: "lossless PGs pause at 20 kB", harmful: true, rule: "QOS004", dataPlane: true,
+			edit: edit(func(d doc) {
+				d.del("BUFFER_PROFILE", lossless(d), "dynamic_th")
+				d.set("BUFFER_PROFILE", lossless(d), "static_th", "20000")
+			})},
+		mutation{field: "BUFFER_PROFILE static_th", name: "on an unused profile",
+			edit: edit(func(d doc) {
+				d.add("BUFFER_PROFILE", "spare_profile", map[string]string{"pool": "ingress_lossless_pool", "size": "0", "static_th": "20000"})
+			})},
+		mutation{field: "BUFFER_PROFILE dynamic_th", name: "lossless alpha 1/64", harmful: true, rule: "QOS004", dataPlane: true,
+			edit: edit(func(d doc) { d.set("BUFFER_PROFILE", lossless(d), "dynamic_th", "-6") })},
+		mutation{field: "BUFFER_PROFILE dynamic_th", name: "0 written 00",
+			edit: edit(func(d doc) { d.set("BUFFER_PROFILE", lossless(d), "dynamic_th", "00") })},
+		mutation{field: "BUFFER_PROFILE xon", name: "xon beyond what size holds beside xoff", harmful: true, rule: "QOS006",
+			why:  "with dynamic_th 0 a PG's XOFF point is megabytes, so XON at that point minus xon_offset comes long before the use falls to an xon of 40000 bytes",
+			edit: edit(func(d doc) { d.set("BUFFER_PROFILE", lossless(d), "xon", "40000") })},
+		mutation{field: "BUFFER_PROFILE xon", name: "written with a leading 0",
+			edit: edit(func(d doc) { d.set("BUFFER_PROFILE", lossless(d), "xon", "08192") })},
+		mutation{field: "BUFFER_PROFILE xoff", name: "xoff 0: no headroom", harmful: true, rule: "QOS014", dataPlane: true,
+			edit: edit(func(d doc) { d.set("BUFFER_PROFILE", lossless(d), "xoff", "0") })},
+		mutation{field: "BUFFER_PROFILE xoff", name: "written with a leading 0",
+			edit: edit(func(d doc) {
+				for _, e := range d["BUFFER_PROFILE"] {
+					if x := e["xoff"]; x != "" {
+						e["xoff"] = "0" + x
+					}
+				}
+			})},
+		mutation{field: "BUFFER_PROFILE xon_offset", name: "xon_offset 0", harmful: true, rule: "QOS018", dataPlane: true,
+			edit: edit(func(d doc) { d.set("BUFFER_PROFILE", lossless(d), "xon_offset", "0") })},
+		mutation{field: "BUFFER_PROFILE xon_offset", name: "written with a leading 0",
+			edit: edit(func(d doc) { d.set("BUFFER_PROFILE", lossless(d), "xon_offset", "03072") })},
+		mutation{field: "BUFFER_PROFILE headroom_type", name: "dynamic",
+			edit: edit(func(d doc) { d.set("BUFFER_PROFILE", lossless(d), "headroom_type", "dynamic") })},
+		mutation{field: "BUFFER_PROFILE packet_discard_action", name: "drop",
+			edit: edit(func(d doc) { d.set("BUFFER_PROFILE", nil, "packet_discard_action", "drop") })},
+		mutation{field: "BUFFER_PG profile", name: "RoCE's PG on the lossy profile", harmful: true, rule: "QOS014", dataPlane: true,
+			edit: edit(func(d doc) { d.set("BUFFER_PG", suffix("|3"), "profile", "ingress_lossy_profile") })},
+		mutation{field: "BUFFER_PG profile", name: "RoCE's PG on an undefined profile", harmful: true, rule: "QOS013", dataPlane: true,
+			edit: edit(func(d doc) { d.set("BUFFER_PG", suffix("|3"), "profile", "pg_lossless_typo_profile") })},
+		mutation{field: "BUFFER_PG profile", name: "RoCE's PG on an identical copy",
+			edit: edit(func(d doc) {
+				for name := range d["BUFFER_PROFILE"] {
+					d.copyEntry("BUFFER_PROFILE", name, name+"_copy", nil)
+				}
+				for _, e := range d["BUFFER_PG"] {
+					e["profile"] += "_copy"
+				}
+			})},
+		mutation{field: "BUFFER_QUEUE profile", name: "RoCE's queue on the lossy egress profile", harmful: true, rule: "QOS015",
+			why:  "the lossy egress limit (alpha 8 of the 20 MB lossy pool) is far above what PFC lets the queue hold in the suite's incast",
+			edit: edit(func(d doc) { d.set("BUFFER_QUEUE", suffix("|3"), "profile", "egress_lossy_profile") })},
+		mutation{field: "BUFFER_QUEUE profile", name: "RoCE's queue on an identical copy",
+			edit: edit(func(d doc) {
+				d.copyEntry("BUFFER_PROFILE", "egress_lossless_profile", "egress_lossless_copy", nil)
+				d.set("BUFFER_QUEUE", suffix("|3"), "profile", "egress_lossless_copy")
+			})},
+		mutation{field: "BUFFER_PORT_INGRESS_PROFILE_LIST profile_list", name: "port quotas",
+			edit: edit(func(d doc) {
+				d.add("BUFFER_PORT_INGRESS_PROFILE_LIST", "Ethernet0", map[string]string{"profile_list": "ingress_lossy_profile"})
+			})},
+		mutation{field: "BUFFER_PORT_EGRESS_PROFILE_LIST profile_list", name: "port quotas",
+			edit: edit(func(d doc) {
+				d.add("BUFFER_PORT_EGRESS_PROFILE_LIST", "Ethernet0", map[string]string{"profile_list": "egress_lossy_profile"})
+			})},
+
+		// Cable, watchdog, port.
+		mutation{field: "CABLE_LENGTH (entries)", name: "300 m cables on one leaf", harmful: true, rule: "QOS006", dataPlane: true,
+			edit: edit(func(d doc) {
+				for _, e := range d["CABLE_LENGTH"] {
+					for p := range e {
+						e[p] = "300m"
+					}
+				}
+			}, "leaf1")},
+		mutation{field: "CABLE_LENGTH (entries)", name: "5m written 05m",
+			edit: edit(func(d doc) {
+				for _, e := range d["CABLE_LENGTH"] {
+					for p, v := range e {
+						e[p] = "0" + v
+					}
+				}
+			})},
+		mutation{field: "PFC_WD action", name: "alert only", harmful: true, rule: "QOS018", why: noStorm,
+			edit: edit(func(d doc) { d.set("PFC_WD", func(k string) bool { return k != "GLOBAL" }, "action", "alert") })},
+		mutation{field: "PFC_WD action", name: "the action left to pfcwd's default (drop)",
+			edit: edit(func(d doc) { d.del("PFC_WD", nil, "action") })},
+		mutation{field: "PFC_WD detection_time", name: "5 s detection", harmful: true, rule: "QOS018", why: noStorm,
+			edit: edit(func(d doc) { d.set("PFC_WD", func(k string) bool { return k != "GLOBAL" }, "detection_time", "5000") })},
+		mutation{field: "PFC_WD detection_time", name: "written with a leading 0",
+			edit: edit(func(d doc) { d.set("PFC_WD", func(k string) bool { return k != "GLOBAL" }, "detection_time", "0200") })},
+		mutation{field: "PFC_WD restoration_time", name: "60 s restoration", harmful: true, rule: "QOS018", why: noStorm,
+			edit: edit(func(d doc) {
+				d.set("PFC_WD", func(k string) bool { return k != "GLOBAL" }, "restoration_time", "60000")
+			})},
+		mutation{field: "PFC_WD restoration_time", name: "written with a leading 0",
+			edit: edit(func(d doc) { d.set("PFC_WD", func(k string) bool { return k != "GLOBAL" }, "restoration_time", "0200") })},
+		mutation{field: "PFC_WD POLL_INTERVAL", name: "polls every second", harmful: true, rule: "QOS008", why: noStorm,
+			edit: edit(func(d doc) { d["PFC_WD"]["GLOBAL"]["POLL_INTERVAL"] = "1000" })},
+		mutation{field: "PFC_WD POLL_INTERVAL", name: "written with a leading 0",
+			edit: edit(func(d doc) { d["PFC_WD"]["GLOBAL"]["POLL_INTERVAL"] = "0100" })},
+		mutation{field: "PFC_WD BIG_RED_SWITCH", name: "disable",
+			edit: edit(func(d doc) { d["PFC_WD"]["GLOBAL"]["BIG_RED_SWITCH"] = "disable" })},
+		mutation{field: "PORT speed", name: "a 200G port given as 400G", harmful: true, rule: "QOS006", why: "the simulated link runs at the lab's speed",
+			edit: edit(func(d doc) { d.add("PORT", "Ethernet0", map[string]string{"speed": "400000", "mtu": "4096"}) }, "leaf1")},
+		mutation{field: "PORT speed", name: "its own speed",
+			edit: edit(func(d doc) { d.add("PORT", "Ethernet0", map[string]string{"speed": "200000"}) }, "leaf1")},
+		mutation{field: "PORT mtu", name: "MTU 9100", harmful: true, rule: "QOS006", why: "the simulator sends packets of the lab's qos.mtu",
+			edit: edit(func(d doc) { d.add("PORT", "Ethernet0", map[string]string{"mtu": "9100"}) }, "leaf1")},
+		mutation{field: "PORT mtu", name: "the lab's MTU",
+			edit: edit(func(d doc) { d.add("PORT", "Ethernet0", map[string]string{"mtu": "4096"}) }, "leaf1")},
+	)
+	return out
+}
+
+// TestSONiCMutations changes every field of SONiC's tables in the 64gpu
+// lab's configs and checks what lint, the simulator and regress say.
+func TestSONiCMutations(t *testing.T) {
+	ms := append(sonicMutations(), sonicMutations2()...)
+	coverage(t, sonic.Fields(), ms)
+	if testing.Short() {
+		t.Skip("the mutation suite simulates every mutation: not in -short")
+	}
+	s := newSuite(t, "64gpu", "sonic")
+	for _, m := range ms {
+		t.Run(m.field+"/"+m.name, func(t *testing.T) { s.check(t, m) })
+	}
+}
