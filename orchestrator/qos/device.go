@@ -152,9 +152,11 @@ type PortConfig struct {
 	Name      string `json:"name"`
 	SpeedGbps int    `json:"speed_gbps,omitempty"` // 0: not known
 	CableM    int    `json:"cable_m,omitempty"`    // 0: not known
-	MTU       int    `json:"mtu,omitempty"`        // 0: not known
-	Peer      string `json:"peer,omitempty"`
-	Fabric    bool   `json:"fabric"`
+	// MTU is the port's MTU as the config sets it (SONiC's PORT mtu,
+	// EOS's mtu); 0 when it does not. RoCE's payload MTU is the lab's.
+	MTU    int    `json:"mtu,omitempty"`
+	Peer   string `json:"peer,omitempty"`
+	Fabric bool   `json:"fabric"`
 	// Trust is TrustDSCP, TrustCoS or TrustNone.
 	Trust string `json:"trust"`
 	// DSCPToTC maps all 64 DSCPs to a traffic class (trust dscp);
@@ -538,7 +540,7 @@ func Apply(in Intent, dev Device) (DeviceConfig, error) {
 			cable = in.CableLengthM
 		}
 		pc := PortConfig{
-			Name: p.Name, SpeedGbps: p.SpeedGbps, CableM: cable, MTU: in.MTU,
+			Name: p.Name, SpeedGbps: p.SpeedGbps, CableM: cable,
 			Peer: p.Peer, Fabric: true, PFCPriorities: []int{}, Trust: TrustDSCP,
 			DSCPToTC: maps.Clone(in.DSCPToTC), TCToQueue: maps.Clone(in.TCToQueue), TCToPG: maps.Clone(in.TCToPG),
 			// PFC priority n pauses traffic class n, which sits in

@@ -66,6 +66,7 @@ const (
 	RuleDefaultRelied     = "QOS017"
 	RuleIntentDrift       = "QOS018"
 	RuleRouting           = "QOS019"
+	RulePortMTU           = "QOS020"
 )
 
 // Rules lists the lint rules.
@@ -91,6 +92,7 @@ func Rules() []Rule {
 		{RuleDefaultRelied, "default-or-unsimulated", SevWarning, "a setting RoCE depends on is left to the NOS's default, or set in a way the simulator does not run"},
 		{RuleIntentDrift, "intent-drift", SevWarning, "a setting of a RoCE class (lossless or CNP) differs from the lab's QoS intent"},
 		{RuleRouting, "routing-design", SevWarning, "the underlay's routing design lets traffic take paths that can form PFC deadlocks"},
+		{RulePortMTU, "port-mtu", SevError, "a data port's MTU is below what RoCE's packets need (the lab's RoCE MTU plus headers)"},
 	}
 }
 
@@ -302,6 +304,7 @@ func (l *linter) run() {
 			l.headroom(d, p)
 			l.cnp(d, p, lossless)
 			l.watchdog(d, p)
+			l.portMTU(d, p)
 		}
 	}
 }
@@ -596,9 +599,11 @@ func (l *linter) headroom(d *DeviceConfig, p *PortConfig) {
 	if len(p.PFCPriorities) == 0 || p.SpeedGbps == 0 || p.CableM == 0 {
 		return
 	}
+	// The largest frame that can arrive: the port's MTU when the config
+	// sets one, else RoCE's.
 	mtu := p.MTU
-	if mtu == 0 && l.opt.Intent != nil {
-		mtu = l.opt.Intent.MTU
+	if l.opt.Intent != nil {
+		mtu = max(mtu, l.opt.Intent.MTU)
 	}
 	assumed := ""
 	if mtu == 0 {
@@ -678,6 +683,25 @@ func (l *linter) cnp(d *DeviceConfig, p *PortConfig, lossless []int) {
 			fmt.Sprintf("make queue %d strict priority", c.Queue),
 			"CNP DSCP %d goes to queue %d, which is weighted %d, not above the RoCE queue's %d: CNPs can wait behind the data they throttle",
 			cnpDSCP, c.Queue, cq.Weight, dataW)
+	}
+}
+
+// roceHeaderBytes is what a RoCE v2 packet carries beyond its payload in
+// the IP MTU: IPv4 20 + UDP 8 + BTH 12 + ICRC 4 (a RETH or AETH adds up
+// to 16 more).
+const roceHeaderBytes = 60
+
+// QOS020: a port's MTU (the L3 MTU the switch enforces) must carry the
+// lab's RoCE payload MTU with its headers; smaller, the switch drops
+// every full-sized packet.
+func (l *linter) portMTU(d *DeviceConfig, p *PortConfig) {
+	if l.opt.Intent == nil || p.MTU == 0 || !p.Fabric {
+		return
+	}
+	if need := l.opt.Intent.MTU + roceHeaderBytes; p.MTU < need {
+		l.add(RulePortMTU, SevError, d.Device, p.Name,
+			fmt.Sprintf("raise the port's MTU to at least %d (RoCE MTU %d plus %d bytes of headers); 9100 is usual", need, l.opt.Intent.MTU, roceHeaderBytes),
+			"the port's MTU %d is below the %d bytes RoCE's %d-byte packets need: the switch drops them", p.MTU, need, l.opt.Intent.MTU)
 	}
 }
 

@@ -136,6 +136,9 @@ func TestLintRules(t *testing.T) {
 		{RulePFCQueueMap, SevError, "Ethernet0", "PFC frame for priority 3 received here pauses queue 0, but TC3 leaves by queue 3", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Port("Ethernet0").PFCToQueue[3] = 0
 		}},
+		{RulePortMTU, SevError, "Ethernet0", "the port's MTU 1500 is below the 4156 bytes", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			c[0].Port("Ethernet0").MTU = 1500
+		}},
 		{RuleDefaultRelied, SevWarning, "Ethernet0", "interface qos trust is not set", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Defaults = []Default{{Field: "interface qos trust", Value: "dscp", Source: "EOS default", Ports: []string{"Ethernet0"}, Risky: true}}
 		}},
@@ -250,7 +253,7 @@ func TestAttachTopology(t *testing.T) {
 	}
 	cfgs[0].Ports = cfgs[0].Ports[1:] // drop Ethernet0
 	AttachTopology(cfgs, TestDevices(), in)
-	if !cfgs[0].PeersKnown || cfgs[0].Port("Ethernet4").Peer != "spine1:Ethernet0" || cfgs[0].Port("Ethernet4").MTU != 4096 {
+	if !cfgs[0].PeersKnown || cfgs[0].Port("Ethernet4").Peer != "spine1:Ethernet0" || cfgs[0].Port("Ethernet4").CableM != 30 {
 		t.Errorf("leaf1 = %+v", cfgs[0])
 	}
 	fs := findings(Lint(cfgs, LintOptions{Intent: &in}), RulePFCOffLossless)

@@ -15,7 +15,7 @@ type Source struct {
 
 // AttachTopology adds what vendor files do not say to parsed configs: each
 // port's peer, whether it is a data port, and (when the file does not give
-// them) its speed, cable length and the lab's MTU. A data port the file
+// them) its speed and cable length. A data port the file
 // does not name gets the QoS its NOS gives an unconfigured port (the
 // resolver's DefaultPort). A config without buffer pools, or without any
 // buffer tables, gets the buffer of the switch labctl assumes (the one it
@@ -86,9 +86,6 @@ func fillPort(pc *PortConfig, p Port, in Intent) {
 		if pc.CableM == 0 {
 			pc.CableM = in.CableLengthM
 		}
-	}
-	if pc.MTU == 0 {
-		pc.MTU = in.MTU
 	}
 }
 
