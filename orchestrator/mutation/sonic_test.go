@@ -492,13 +492,13 @@ func sonicMutations2() []mutation {
 		mutation{field: "PFC_WD BIG_RED_SWITCH", name: "disable",
 			edit: edit(func(d doc) { d["PFC_WD"]["GLOBAL"]["BIG_RED_SWITCH"] = "disable" })},
 		mutation{field: "PORT speed", name: "a 200G port given as 400G", harmful: true, rule: "QOS006", why: "the simulated link runs at the lab's speed",
-			edit: edit(func(d doc) { d.add("PORT", "Ethernet0", map[string]string{"speed": "400000", "mtu": "4096"}) }, "leaf1")},
+			edit: edit(func(d doc) { d.add("PORT", "Ethernet0", map[string]string{"speed": "400000"}) }, "leaf1")},
 		mutation{field: "PORT speed", name: "its own speed",
 			edit: edit(func(d doc) { d.add("PORT", "Ethernet0", map[string]string{"speed": "200000"}) }, "leaf1")},
-		mutation{field: "PORT mtu", name: "MTU 9100", harmful: true, rule: "QOS006", why: "the simulator sends packets of the lab's qos.mtu",
+		mutation{field: "PORT mtu", name: "MTU 1500", harmful: true, rule: "QOS020", why: "the simulator sends packets of the lab's qos.mtu",
+			edit: edit(func(d doc) { d.add("PORT", "Ethernet0", map[string]string{"mtu": "1500"}) }, "leaf1")},
+		mutation{field: "PORT mtu", name: "MTU 9100",
 			edit: edit(func(d doc) { d.add("PORT", "Ethernet0", map[string]string{"mtu": "9100"}) }, "leaf1")},
-		mutation{field: "PORT mtu", name: "the lab's MTU",
-			edit: edit(func(d doc) { d.add("PORT", "Ethernet0", map[string]string{"mtu": "4096"}) }, "leaf1")},
 	)
 	return out
 }

@@ -599,11 +599,11 @@ func (l *linter) headroom(d *DeviceConfig, p *PortConfig) {
 	if len(p.PFCPriorities) == 0 || p.SpeedGbps == 0 || p.CableM == 0 {
 		return
 	}
-	// The largest frame that can arrive: the port's MTU when the config
-	// sets one, else RoCE's.
+	// The largest frame of the lossless class: RoCE's MTU (the lab's),
+	// else the port's when the config sets one.
 	mtu := p.MTU
 	if l.opt.Intent != nil {
-		mtu = max(mtu, l.opt.Intent.MTU)
+		mtu = l.opt.Intent.MTU
 	}
 	assumed := ""
 	if mtu == 0 {

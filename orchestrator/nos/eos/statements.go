@@ -63,7 +63,7 @@ var statements = []statement{
 	{"tx-queue", "no random-detect drop", qos.UseSimulated, "no WRED early drop on the queue", ""},
 	{"tx-queue", "random-detect ecn count", qos.UseIgnored, "counts marked packets: labctl reads counters with show commands", ""},
 	{"tx-queue", "bandwidth guaranteed <rate>", qos.UseIgnored, "a guaranteed minimum is not simulated: weights share the port", ""},
-	{"tx-queue", "shape rate <rate>", qos.UseIgnored, "queue shaping is not simulated", ""},
+	{"tx-queue", "shape rate <rate>", qos.UseIgnored, "queue shaping is not simulated", "a shaped queue sends below line rate and backs up, pausing or marking sooner than the figures show"},
 }
 
 // Fields lists the statement beside every EOS statement labctl reads.
@@ -75,35 +75,44 @@ func Fields() []qos.FieldUse {
 	return out
 }
 
-// statementOf finds the statement of a mode whose fixed words start the
-// line: "shape rate 40 percent" is "shape rate <rate>".
+// statementOf finds the statement of a mode a line is: the one whose
+// fixed words all appear in the line in order, the first being the line's
+// first, with the most fixed words ("shape rate 40 percent" is "shape rate
+// <rate>"; "qos map traffic-class 3 to dscp 0" is "... to dscp <d>", not
+// "... to tx-queue <q>"). A statement without arguments must be the whole
+// line.
 func statementOf(mode string, f []string) (statement, bool) {
 	if mode == "qos profile" {
 		mode = "interface"
 	}
-	best, found, bestLen := statement{}, false, -1
+	best, found, bestN := statement{}, false, 0
 	for _, s := range statements {
 		if s.mode != mode {
 			continue
 		}
-		words := strings.Fields(s.syntax)
-		n := 0
-		for n < len(words) && n < len(f) && !strings.HasPrefix(words[n], "<") && !strings.HasPrefix(words[n], "[") && words[n] != "..." {
-			if words[n] != f[n] {
-				n = -1
-				break
+		var lits []string
+		args := false
+		for _, w := range strings.Fields(s.syntax) {
+			if strings.HasPrefix(w, "<") || strings.HasPrefix(w, "[") || strings.HasSuffix(w, "]") || w == "..." {
+				args = true
+				continue
 			}
-			n++
+			lits = append(lits, w)
 		}
-		if n <= 0 {
+		if len(lits) == 0 || len(f) == 0 || lits[0] != f[0] {
 			continue
 		}
-		// A statement without arguments must match the whole line.
-		if n == len(words) && n != len(f) {
+		if !args && len(lits) != len(f) {
 			continue
 		}
-		if n > bestLen {
-			best, found, bestLen = s, true, n
+		i := 0
+		for _, w := range f {
+			if i < len(lits) && w == lits[i] {
+				i++
+			}
+		}
+		if i == len(lits) && len(lits) > bestN {
+			best, found, bestN = s, true, len(lits)
 		}
 	}
 	return best, found

@@ -1,0 +1,280 @@
+package mutation_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/labctl/labctl/orchestrator/nos/eos"
+)
+
+// text edits the EOS configs of the switches named (every switch when none
+// is): f gets a file's lines and returns the new ones.
+func text(f func(lines []string) []string, switches ...string) func(t *testing.T, dir string) {
+	return func(t *testing.T, dir string) {
+		t.Helper()
+		files, _ := filepath.Glob(filepath.Join(dir, "*.cfg"))
+		for _, path := range files {
+			name := strings.TrimSuffix(filepath.Base(path), ".cfg")
+			if len(switches) > 0 && !contains(switches, name) {
+				continue
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := f(strings.Split(string(data), "\n"))
+			if err := os.WriteFile(path, []byte(strings.Join(out, "\n")), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// replace rewrites every line matching pattern with repl ($1 … allowed).
+func replace(pattern, repl string) func([]string) []string {
+	re := regexp.MustCompile(pattern)
+	return func(lines []string) []string {
+		for i, l := range lines {
+			if re.MatchString(l) {
+				lines[i] = re.ReplaceAllString(l, repl)
+			}
+		}
+		return lines
+	}
+}
+
+// after inserts add after every line matching pattern.
+func after(pattern string, add ...string) func([]string) []string {
+	re := regexp.MustCompile(pattern)
+	return func(lines []string) []string {
+		var out []string
+		for _, l := range lines {
+			out = append(out, l)
+			if re.MatchString(l) {
+				out = append(out, add...)
+			}
+		}
+		return out
+	}
+}
+
+// drop removes every line matching pattern.
+func drop(pattern string) func([]string) []string {
+	re := regexp.MustCompile(pattern)
+	return func(lines []string) []string {
+		var out []string
+		for _, l := range lines {
+			if !re.MatchString(l) {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+}
+
+// append_ adds lines at the end of the file.
+func append_(add ...string) func([]string) []string {
+	return func(lines []string) []string { return append(lines, add...) }
+}
+
+// chain applies edits in order.
+func chain(fs ...func([]string) []string) func([]string) []string {
+	return func(lines []string) []string {
+		for _, f := range fs {
+			lines = f(lines)
+		}
+		return lines
+	}
+}
+
+// dropBlock removes a block that starts at a line matching start and runs
+// while lines are indented deeper than it.
+func dropBlock(start string) func([]string) []string {
+	re := regexp.MustCompile(start)
+	return func(lines []string) []string {
+		var out []string
+		skip := -1
+		for _, l := range lines {
+			indent := len(l) - len(strings.TrimLeft(l, " "))
+			if skip >= 0 && (indent > skip || strings.TrimSpace(l) == "") {
+				continue
+			}
+			skip = -1
+			if re.MatchString(l) {
+				skip = indent
+				continue
+			}
+			out = append(out, l)
+		}
+		return out
+	}
+}
+
+const (
+	profile = `^qos profile `
+	q3      = `^   tx-queue 3$`
+	q6      = `^   tx-queue 6$`
+)
+
+// eosMutations change every statement EOS's parser reads (eos.Fields) in
+// the 64gpu lab's rendered EOS configs.
+func eosMutations() []mutation {
+	noStorm := "the suite's traffic has no pause storm, so the watchdog never acts"
+	notSim := "the simulator does not run it; lint warns"
+	cnpAlone := "the suite's CNPs share their egress ports with ACKs only, so their scheduling does not delay them"
+	return []mutation{
+		{field: "global qos map dscp <d...> to traffic-class <tc>", name: "RoCE DSCP 26 to lossy TC1", harmful: true, rule: "QOS003", dataPlane: true,
+			edit: text(replace(`^qos map dscp 26 to traffic-class 3$`, "qos map dscp 26 to traffic-class 1"))},
+		{field: "global qos map dscp <d...> to traffic-class <tc>", name: "DSCP 10 mapped again to its class",
+			edit: text(append_("qos map dscp 10 to traffic-class 0"))},
+		{field: "global qos map cos <c...> to traffic-class <tc>", name: "CoS-trusting ports with CoS 0 in lossy TC1", harmful: true, rule: "QOS003", dataPlane: true,
+			edit: text(chain(replace(`^   qos trust dscp$`, "   qos trust cos"), append_("qos map cos 0 to traffic-class 1")))},
+		{field: "global qos map cos <c...> to traffic-class <tc>", name: "CoS 5 to its default class",
+			edit: text(append_("qos map cos 5 to traffic-class 5"))},
+		{field: "global qos map traffic-class <tc...> to tx-queue <q>", name: "TC3 into queue 1 (no ECN)", harmful: true, rule: "QOS005", dataPlane: true,
+			edit: text(append_("qos map traffic-class 3 to tx-queue 1"))},
+		{field: "global qos map traffic-class <tc...> to tx-queue <q>", name: "TC2 to its own queue",
+			edit: text(append_("qos map traffic-class 2 to tx-queue 2"))},
+		{field: "global priority-flow-control all off", name: "PFC off on the switch", harmful: true, rule: "QOS001", dataPlane: true,
+			edit: text(append_("priority-flow-control all off"), "leaf1")},
+		{field: "global priority-flow-control pause watchdog default timeout <s>", name: "5 s detection", harmful: true, rule: "QOS018", why: noStorm,
+			edit: text(chain(replace(`^priority-flow-control pause watchdog default timeout .*`, "priority-flow-control pause watchdog default timeout 5"),
+				replace(`port timer timeout 0.2 `, "port timer timeout 5 ")))},
+		{field: "global priority-flow-control pause watchdog default timeout <s>", name: "0.2 written 0.20",
+			edit: text(replace(`^priority-flow-control pause watchdog default timeout 0.2$`, "priority-flow-control pause watchdog default timeout 0.20"))},
+		{field: "global priority-flow-control pause watchdog default recovery-time <s>", name: "60 s restoration", harmful: true, rule: "QOS018", why: noStorm,
+			edit: text(chain(replace(`^priority-flow-control pause watchdog default recovery-time .*`, "priority-flow-control pause watchdog default recovery-time 60"),
+				replace(`recovery-time 0.2$`, "recovery-time 60")))},
+		{field: "global priority-flow-control pause watchdog default recovery-time <s>", name: "0.2 written 0.20",
+			edit: text(replace(`^priority-flow-control pause watchdog default recovery-time 0.2$`, "priority-flow-control pause watchdog default recovery-time 0.20"))},
+		{field: "global priority-flow-control pause watchdog default polling-interval <s>", name: "polls every second", harmful: true, rule: "QOS008", why: noStorm,
+			edit: text(replace(`^priority-flow-control pause watchdog default polling-interval .*`, "priority-flow-control pause watchdog default polling-interval 1"))},
+		{field: "global priority-flow-control pause watchdog default polling-interval <s>", name: "0.1 written 0.10",
+			edit: text(replace(`^priority-flow-control pause watchdog default polling-interval 0.1$`, "priority-flow-control pause watchdog default polling-interval 0.10"))},
+		{field: "global priority-flow-control pause watchdog action <drop|no-drop|errdisable|notify-only>", name: "no-drop (forward)", harmful: true, rule: "QOS018", why: noStorm,
+			edit: text(chain(replace(`^priority-flow-control pause watchdog action drop$`, "priority-flow-control pause watchdog action no-drop"), drop(`port action drop$`)))},
+		{field: "global priority-flow-control pause watchdog action <drop|no-drop|errdisable|notify-only>", name: "said twice",
+			edit: text(append_("priority-flow-control pause watchdog action drop"))},
+		{field: "global qos rewrite dscp", name: "DSCP rewriting", harmful: true, rule: "QOS017", why: notSim,
+			edit: text(append_("qos rewrite dscp"))},
+		{field: "global qos map traffic-class <tc...> to dscp <d>", name: "TC3 rewritten to DSCP 0", harmful: true, rule: "QOS017", why: notSim,
+			edit: text(append_("qos map traffic-class 3 to dscp 0"))},
+		{field: "global qos map traffic-class <tc...> to cos <c>", name: "802.1p marking of untagged links",
+			edit: text(append_("qos map traffic-class 3 to cos 3"))},
+
+		{field: "interface qos trust <dscp|cos>", name: "trust cos", harmful: true, rule: "QOS003", dataPlane: true,
+			edit: text(replace(`^   qos trust dscp$`, "   qos trust cos"))},
+		{field: "interface qos trust <dscp|cos>", name: "said twice",
+			edit: text(after(`^   qos trust dscp$`, "   qos trust dscp"))},
+		{field: "interface no qos trust", name: "trust nothing", harmful: true, rule: "QOS003", dataPlane: true,
+			edit: text(replace(`^   qos trust dscp$`, "   no qos trust"))},
+		{field: "interface qos cos <c>", name: "untrusted ports with default CoS 1 (TC0)", harmful: true, rule: "QOS003", dataPlane: true,
+			edit: text(chain(replace(`^   qos trust dscp$`, "   no qos trust"), after(`^   no qos trust$`, "   qos cos 1")))},
+		{field: "interface qos cos <c>", name: "the default CoS 0",
+			edit: text(after(`^   qos trust dscp$`, "   qos cos 0"))},
+		{field: "interface qos dscp <d>", name: "a default DSCP for untrusted packets",
+			edit: text(after(`^   qos trust dscp$`, "   qos dscp 0"))},
+		{field: "interface no switchport", name: "routed ports said so", safe: "a routed port trusts DSCP by default, which RoCE needs",
+			edit: text(after(`^interface `, "   no switchport"))},
+		{field: "interface switchport", name: "switchports without qos trust (CoS trust by default)", harmful: true, rule: "QOS003", dataPlane: true,
+			edit: text(chain(drop(`^   qos trust dscp$`), after(`^interface `, "   switchport")))},
+		{field: "interface service-profile <name>", name: "one port without its profile", harmful: true, rule: "QOS001", dataPlane: true,
+			edit: text(dropBlock(`^interface Ethernet1$`), "leaf1", "leaf2", "spine1")},
+		{field: "interface service-profile <name>", name: "profiles renamed with their references",
+			edit: text(replace(`labctl-(\d+g)`, "roce-$1"))},
+		{field: "interface priority-flow-control on", name: "PFC never turned on", harmful: true, rule: "QOS001", dataPlane: true,
+			edit: text(drop(`^   priority-flow-control on$`))},
+		{field: "interface priority-flow-control on", name: "said twice",
+			edit: text(after(`^   priority-flow-control on$`, "   priority-flow-control on"))},
+		{field: "interface priority-flow-control off", name: "PFC turned off after on", harmful: true, rule: "QOS001", dataPlane: true,
+			edit: text(after(`^   priority-flow-control on$`, "   priority-flow-control off"))},
+		{field: "interface no priority-flow-control", name: "PFC removed after on", harmful: true, rule: "QOS001", dataPlane: true,
+			edit: text(after(`^   priority-flow-control on$`, "   no priority-flow-control"))},
+		{field: "interface priority-flow-control priority <p> no-drop", name: "priority 3 not no-drop", harmful: true, rule: "QOS001", dataPlane: true,
+			edit: text(drop(`priority-flow-control priority 3 no-drop$`))},
+		{field: "interface priority-flow-control priority <p> no-drop", name: "said twice",
+			edit: text(after(`priority-flow-control priority 3 no-drop$`, "   priority-flow-control priority 3 no-drop"))},
+		{field: "interface priority-flow-control priority <p> drop", name: "priority 3 set to drop", harmful: true, rule: "QOS001", dataPlane: true,
+			edit: text(after(`priority-flow-control priority 3 no-drop$`, "   priority-flow-control priority 3 drop"))},
+		{field: "interface priority-flow-control priority <p> drop", name: "priority 2 (lossy) set to drop",
+			edit: text(after(`priority-flow-control priority 3 no-drop$`, "   priority-flow-control priority 2 drop"))},
+		{field: "interface priority-flow-control pause watchdog", name: "watchdog only where a default would turn it on", harmful: true, rule: "QOS008", why: noStorm,
+			edit: text(chain(drop(`^   priority-flow-control pause watchdog`), drop(`^priority-flow-control pause watchdog default timeout`)))},
+		{field: "interface priority-flow-control pause watchdog", name: "said twice",
+			edit: text(after(`^   priority-flow-control pause watchdog$`, "   priority-flow-control pause watchdog"))},
+		{field: "interface no priority-flow-control pause watchdog", name: "watchdog off", harmful: true, rule: "QOS008", why: noStorm,
+			edit: text(after(`^   priority-flow-control pause watchdog$`, "   no priority-flow-control pause watchdog"))},
+		{field: "interface priority-flow-control pause watchdog port action <action>", name: "notify only", harmful: true, rule: "QOS018", why: noStorm,
+			edit: text(replace(`port action drop$`, "port action notify-only"))},
+		{field: "interface priority-flow-control pause watchdog port action <action>", name: "said twice",
+			edit: text(after(`port action drop$`, "   priority-flow-control pause watchdog port action drop"))},
+		{field: "interface priority-flow-control pause watchdog port timer timeout <s> ... recovery-time <s>", name: "5 s detection on the ports", harmful: true, rule: "QOS018", why: noStorm,
+			edit: text(replace(`port timer timeout 0.2 `, "port timer timeout 5 "))},
+		{field: "interface priority-flow-control pause watchdog port timer timeout <s> ... recovery-time <s>", name: "0.2 written 0.20",
+			edit: text(replace(`port timer timeout 0.2 `, "port timer timeout 0.20 "))},
+		{field: "interface service-policy type qos input <policy>", name: "a policy-map on the ports", harmful: true, rule: "QOS017", why: notSim,
+			edit: text(after(`^   qos trust dscp$`, "   service-policy type qos input pmap-roce"))},
+		{field: "interface shape rate <rate>", name: "ports shaped", harmful: true, rule: "QOS017", why: notSim,
+			edit: text(after(`^   qos trust dscp$`, "   shape rate 50 percent"))},
+		{field: "interface mtu <bytes>", name: "MTU 1500 on the ports", harmful: true, rule: "QOS020", why: "the simulator sends packets of the lab's qos.mtu",
+			edit: text(after(`^interface `, "   mtu 1500"))},
+		{field: "interface mtu <bytes>", name: "MTU 9214",
+			edit: text(after(`^interface `, "   mtu 9214"))},
+
+		{field: "tx-queue tx-queue <q>", name: "RoCE's queue settings removed", harmful: true, rule: "QOS005", dataPlane: true,
+			edit: text(dropBlock(q3))},
+		{field: "tx-queue tx-queue <q>", name: "an empty block for queue 1",
+			edit: text(after(profile, "   tx-queue 1"))},
+		{field: "tx-queue priority strict", name: "CNP queue weighted", harmful: true, rule: "QOS007", why: cnpAlone,
+			edit: text(drop(`^      priority strict$`))},
+		{field: "tx-queue priority strict", name: "said twice",
+			edit: text(after(`^      priority strict$`, "      priority strict"))},
+		{field: "tx-queue no priority", name: "CNP queue made weighted", harmful: true, rule: "QOS007", why: cnpAlone,
+			edit: text(replace(`^      priority strict$`, "      no priority"))},
+		{field: "tx-queue no priority", name: "said twice",
+			edit: text(after(`^      no priority$`, "      no priority"))},
+		{field: "tx-queue bandwidth percent <n>", name: "RoCE's queue weight 1", harmful: true, rule: "QOS018", why: "no other traffic class competes with RoCE in the suite's traffic",
+			edit: text(replace(`^      bandwidth percent 50$`, "      bandwidth percent 1"))},
+		{field: "tx-queue bandwidth percent <n>", name: "written 050",
+			edit: text(replace(`^      bandwidth percent 50$`, "      bandwidth percent 050"))},
+		{field: "tx-queue random-detect ecn minimum-threshold <n> <unit> maximum-threshold <n> <unit> [max-mark-probability <p>] [weight <w>]", name: "Kmin and Kmax x4", harmful: true, rule: "QOS018", dataPlane: true,
+			edit: text(replace(`minimum-threshold (\d+) kbytes maximum-threshold (\d+) kbytes`, "minimum-threshold 12800 kbytes maximum-threshold 25600 kbytes"))},
+		{field: "tx-queue random-detect ecn minimum-threshold <n> <unit> maximum-threshold <n> <unit> [max-mark-probability <p>] [weight <w>]", name: "the same thresholds in bytes",
+			edit: text(chain(replace(`minimum-threshold 800 kbytes maximum-threshold 3200 kbytes`, "minimum-threshold 819200 bytes maximum-threshold 3276800 bytes"),
+				replace(`minimum-threshold 1600 kbytes maximum-threshold 6400 kbytes`, "minimum-threshold 1638400 bytes maximum-threshold 6553600 bytes")))},
+		{field: "tx-queue no random-detect ecn", name: "ECN off on RoCE's queue", harmful: true, rule: "QOS005", dataPlane: true,
+			edit: text(after(`random-detect ecn minimum-threshold`, "      no random-detect ecn"))},
+		{field: "tx-queue no random-detect ecn", name: "on a queue that does not mark",
+			edit: text(after(`^      bandwidth percent 20$`, "      no random-detect ecn"))},
+		{field: "tx-queue random-detect drop minimum-threshold <n> <unit> maximum-threshold <n> <unit> drop-probability <p>", name: "WRED drop on RoCE's queue", harmful: true, rule: "QOS015", dataPlane: true,
+			edit: text(after(`random-detect ecn minimum-threshold`, "      random-detect drop minimum-threshold 100 kbytes maximum-threshold 400 kbytes drop-probability 50"))},
+		{field: "tx-queue random-detect drop minimum-threshold <n> <unit> maximum-threshold <n> <unit> drop-probability <p>", name: "WRED drop on an unused queue",
+			edit: text(after(`^      bandwidth percent 10$`, "      random-detect drop minimum-threshold 100 kbytes maximum-threshold 400 kbytes drop-probability 50"))},
+		{field: "tx-queue no random-detect drop", name: "on a queue that does not drop", safe: "it only turns early drop off",
+			edit: text(after(`random-detect ecn minimum-threshold`, "      no random-detect drop"))},
+		{field: "tx-queue random-detect ecn count", name: "counting marks",
+			edit: text(after(`random-detect ecn minimum-threshold`, "      random-detect ecn count"))},
+		{field: "tx-queue bandwidth guaranteed <rate>", name: "a guaranteed share",
+			edit: text(after(`^      bandwidth percent 50$`, "      bandwidth guaranteed percent 10"))},
+		{field: "tx-queue shape rate <rate>", name: "RoCE's queue shaped", harmful: true, rule: "QOS017", why: notSim,
+			edit: text(after(`^      bandwidth percent 50$`, "      shape rate 40 percent"))},
+	}
+}
+
+// TestEOSMutations changes every statement EOS's parser reads in the
+// 64gpu lab's EOS configs and checks what lint, the simulator and regress
+// say.
+func TestEOSMutations(t *testing.T) {
+	ms := eosMutations()
+	coverage(t, eos.Fields(), ms)
+	if testing.Short() {
+		t.Skip("the mutation suite simulates every mutation: not in -short")
+	}
+	s := newSuite(t, "64gpu", "eos")
+	for _, m := range ms {
+		t.Run(m.field+"/"+m.name, func(t *testing.T) { s.check(t, m) })
+	}
+}
