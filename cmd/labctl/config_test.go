@@ -99,7 +99,7 @@ func TestConfigRenderLintDiff(t *testing.T) {
 func TestConfigLintFilesAndUsage(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "sw1.json")
-	if err := os.WriteFile(bad, []byte(`{"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3"}},
+	if err := os.WriteFile(bad, []byte(`{"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3", "dscp_to_tc_map": "AZURE"}},
  "DSCP_TO_TC_MAP": {"AZURE": {"26": "1", "3": "3"}}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}

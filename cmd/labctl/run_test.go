@@ -428,7 +428,7 @@ func TestRunSweepConfigsAndDiff(t *testing.T) {
 	// Only the marking queues' Kmin changed: 409600 bytes on every one.
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
 	for _, l := range lines[1 : len(lines)-1] {
-		if !strings.Contains(l, ".queue.3.ecn") || !strings.Contains(l, "min=409600 max=") {
+		if !strings.Contains(l, " queue.3.ecn ") || !strings.Contains(l, "min=409600 max=") {
 			t.Errorf("config diff line is not the swept Kmin: %q", l)
 		}
 	}
@@ -445,7 +445,7 @@ func TestRunSweepConfigsAndDiff(t *testing.T) {
 		return runCLI(t, append([]string{"config", "diff", "--dir", dir, "--run", "latest"}, args...)...)
 	}
 	code, stdout2, stderr := byRun("ecn=on,pfc=on,qos.ecn.kmin_kb=400")
-	if code != exitcode.CheckFailed || strings.Join(strings.Fields(strings.Split(stdout2, "\n")[0]), " ") != "DEVICE FIELD lab 16gpu ecn=on,pfc=on,qos.ecn.kmin_kb=400" ||
+	if code != exitcode.CheckFailed || strings.Join(strings.Fields(strings.Split(stdout2, "\n")[0]), " ") != "DEVICE PORTS FIELD lab 16gpu ecn=on,pfc=on,qos.ecn.kmin_kb=400" ||
 		strings.Count(stdout2, "\n") != strings.Count(stdout, "\n") {
 		t.Errorf("diff --run against the lab: exit %d: %s%s", code, stdout2, stderr)
 	}

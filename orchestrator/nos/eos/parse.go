@@ -345,7 +345,7 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 		case "cos":
 			b.trust = qos.Ptr(qos.TrustCoS)
 		default:
-			return fmt.Errorf("%s: %q: want qos trust dscp or qos trust cos", where, line)
+			return fmt.Errorf("%s: %q: EOS trusts dscp or cos (fix: write qos trust dscp or qos trust cos)", where, line)
 		}
 		b.qosLine = true
 	case line == "no qos trust":

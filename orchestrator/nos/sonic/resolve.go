@@ -293,7 +293,7 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 	}
 	if w := r.db.PFCWD[name]; w != nil {
 		if w.DetectionTime == nil || w.RestorationTime == nil {
-			return pc, fmt.Errorf("PFC_WD|%s: detection_time and restoration_time must both be given in milliseconds", name)
+			return pc, fmt.Errorf("PFC_WD|%s: detection_time and restoration_time must both be given in milliseconds (fix: add both, e.g. 200)", name)
 		}
 		action := w.Action
 		if action == "" {
@@ -431,7 +431,7 @@ func (r *resolver) queue(port string, q int) (qos.QueueConfig, error) {
 				r.def("SCHEDULER weight", "1", srcYANG, port, false)
 			}
 		default:
-			return qc, fmt.Errorf("SCHEDULER|%s type %q is not STRICT, DWRR or WRR", sched, se.Type)
+			return qc, fmt.Errorf("SCHEDULER|%s type %q is not STRICT, DWRR or WRR (fix: use one of them)", sched, se.Type)
 		}
 	}
 	wred := ""
@@ -481,7 +481,7 @@ func (r *resolver) wred(qc *qos.QueueConfig, name string, we *WREDEntry, port st
 	switch mode {
 	case "ecn_none", "ecn_green", "ecn_yellow", "ecn_red", "ecn_green_yellow", "ecn_green_red", "ecn_yellow_red", "ecn_all":
 	default:
-		return fmt.Errorf("WRED_PROFILE|%s ecn %q is not one of ecn_none, ecn_green, ecn_yellow, ecn_red, ecn_green_yellow, ecn_green_red, ecn_yellow_red, ecn_all", name, mode)
+		return fmt.Errorf("WRED_PROFILE|%s ecn %q is not one of ecn_none, ecn_green, ecn_yellow, ecn_red, ecn_green_yellow, ecn_green_red, ecn_yellow_red, ecn_all (fix: ecn_all marks every colour, as RoCE needs)", name, mode)
 	}
 	colour := func(c string, enable *bool, lo, hi *int64, prob *float64) (*qos.ECNConfig, error) {
 		if enable == nil {

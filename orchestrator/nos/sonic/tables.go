@@ -240,7 +240,7 @@ func decodeDB(doc Doc) (*ConfigDB, error) {
 					kn, err1 := strconv.Atoi(k)
 					vn, err2 := strconv.Atoi(val)
 					if err1 != nil || err2 != nil || kn < 0 || kn > maxKey || vn < 0 || vn > 7 {
-						return nil, fmt.Errorf("%s|%s: entry %q: %q is not <0-%d>: <0-7>", table, key, k, val, maxKey)
+						return nil, fmt.Errorf("%s|%s: entry %q: %q is not <0-%d>: <0-7> (fix: map numbers %d-%d to traffic classes, queues or PGs 0-7)", table, key, k, val, maxKey, 0, maxKey)
 					}
 					im[kn] = vn
 				}
@@ -287,7 +287,7 @@ func decodeEntry(table, key string, fields map[string]string, ev reflect.Value) 
 		}
 		fv := ev.Field(j)
 		bad := func(want string) error {
-			return fmt.Errorf("%s|%s field %s: %q is not %s", table, key, f, val, want)
+			return fmt.Errorf("%s|%s field %s: %q is not %s (fix: write %s, as a CONFIG_DB string)", table, key, f, val, want, want)
 		}
 		switch fv.Interface().(type) {
 		case string:
