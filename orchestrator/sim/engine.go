@@ -408,6 +408,7 @@ func (s *sim) switchReceive(in, k int32) {
 		n.pools[eq.adm.pool].used += w
 	}
 	pk.egAcct = acct
+	queueSample(op, pr)
 	s.enqueue(&op.q[pr], k)
 	if op.q[pr].bytes > op.c[pr].maxQueue {
 		op.c[pr].maxQueue = op.q[pr].bytes
