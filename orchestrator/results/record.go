@@ -81,6 +81,11 @@ type Run struct {
 	// in the run folder it tells a run in progress from an abandoned one.
 	Writer   *Writer   `json:"writer,omitempty"`
 	Variants []Variant `json:"variants"`
+	// Omitted names the parts of the record left out when it was saved as
+	// a baseline, because regress never reads them ("variants.series":
+	// the time series, most of a packet-level record). The run's own
+	// run.json keeps everything.
+	Omitted []string `json:"omitted,omitempty"`
 	// Extra holds scenario-specific results (for example the AllReduce
 	// traffic model) keyed by name.
 	Extra map[string]any `json:"extra,omitempty"`

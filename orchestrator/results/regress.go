@@ -677,7 +677,7 @@ func SaveBaselineFiltered(s *Store, ref, name string, f Filter, force bool) (str
 	if err := os.MkdirAll(s.BaselinesDir(), 0o755); err != nil {
 		return "", fmt.Errorf("save baseline %s: %w", name, exitcode.WriteFailed(s.BaselinesDir(), err))
 	}
-	data, err := json.MarshalIndent(run, "", "  ")
+	data, err := json.MarshalIndent(ForBaseline(run), "", "  ")
 	if err != nil {
 		return "", fmt.Errorf("save baseline %s: %w", name, err)
 	}
@@ -685,6 +685,30 @@ func SaveBaselineFiltered(s *Store, ref, name string, f Filter, force bool) (str
 		return "", fmt.Errorf("save baseline %s: %w", name, exitcode.WriteFailed(path, err))
 	}
 	return path, nil
+}
+
+// OmittedSeries is Run.Omitted's name for the variants' time series.
+const OmittedSeries = "variants.series"
+
+// ForBaseline is the copy of run a baseline file keeps: everything Compare
+// reads (summaries, flows, counters, assertions, names and parameters) and
+// the small context a person looks at (NIC settings, timeline, config
+// changes, extras), without the variants' time series, which are most of
+// a packet-level record (the 10 µs samples of ecn-pfc on 64gpu are 8 of
+// its 8.2 MB) and which Compare never reads. Run.Omitted says so.
+func ForBaseline(run *Run) *Run {
+	c := *run
+	c.Variants = make([]Variant, len(run.Variants))
+	dropped := false
+	for i, v := range run.Variants {
+		dropped = dropped || len(v.Series) > 0
+		v.Series = nil
+		c.Variants[i] = v
+	}
+	if dropped && !slices.Contains(c.Omitted, OmittedSeries) {
+		c.Omitted = append(slices.Clone(c.Omitted), OmittedSeries)
+	}
+	return &c
 }
 
 // baselineWorthy refuses a run that cannot serve as a baseline: one still
