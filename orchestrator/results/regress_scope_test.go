@@ -446,3 +446,20 @@ func TestCompareTextCapsBetterPorts(t *testing.T) {
 		t.Errorf("better %d:\n%s", r.Compared.Better, text)
 	}
 }
+
+// Config changes, when a report has them, come before the findings they
+// likely explain.
+func TestCompareTextConfigChangesFirst(t *testing.T) {
+	base := scopedRun(t, "20261129T110000Z-ecn-pfc-64gpu")
+	run := cloneRun(t, base)
+	run.ConfigDigest = "sha256:9e02"
+	run.Variants[0].Flows[0].LatencyUs.P50 = 50
+	run.Variants[0].Flows[1].LatencyUs.P50 = 50
+	r := Compare(run, base, nil)
+	r.ConfigChanges = []ConfigChange{{Field: "port.*.queue.3.ecn", From: "min=819200", To: "min=3000000", Count: 32, Devices: []string{"leaf1"}}}
+	text := textOf(t, r)
+	want := "vendor configs changed between the baseline and this run\n  port.*.queue.3.ecn: min=819200 -> min=3000000 (32 on leaf1)\n\nREGRESSED: 1 regression(s)\n"
+	if !r.ConfigChanged || !strings.Contains(text, want) {
+		t.Errorf("text lacks %q:\n%s", want, text)
+	}
+}
