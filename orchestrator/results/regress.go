@@ -126,6 +126,10 @@ type Finding struct {
 	// AbsentInRun or AbsentInBaseline (whose Baseline or Current is then
 	// 0 and means nothing).
 	Absent string `json:"absent,omitempty"`
+	// Source says how the run's figure was obtained: measured on a live
+	// lab or simulated (the baseline's, when they differ, is in the
+	// report's warnings).
+	Source Source `json:"source,omitempty"`
 	// why is the absent side's reason, for grouping in text output.
 	why string
 }
@@ -276,7 +280,7 @@ func (r *Report) compareVariant(name string, bv, v *Variant, tol Tolerances) {
 			}
 			return sideValue{v: m.get(x.Summary)}
 		}
-		r.addMetric(Finding{Variant: name, Scope: ScopeSummary}, m, tol, get(bv), get(v))
+		r.addMetric(Finding{Variant: name, Scope: ScopeSummary, Source: v.Summary.Source}, m, tol, get(bv), get(v))
 	}
 
 	baseRoles, baseOrder := roles(bv)
@@ -296,7 +300,7 @@ func (r *Report) compareVariant(name string, bv, v *Variant, tol Tolerances) {
 				x, why := m.role(s)
 				return sideValue{v: x, absent: why}
 			}
-			r.addMetric(Finding{Variant: name, Scope: ScopeRole, Role: role, Flows: cr.flows}, m, tol, get(br), get(cr))
+			r.addMetric(Finding{Variant: name, Scope: ScopeRole, Role: role, Flows: cr.flows, Source: cr.source}, m, tol, get(br), get(cr))
 		}
 	}
 	for _, role := range curOrder {
@@ -309,12 +313,16 @@ func (r *Report) compareVariant(name string, bv, v *Variant, tol Tolerances) {
 	bp, cp := newPortSide(bv), newPortSide(v)
 	for _, k := range congestedPorts(bp, cp) {
 		prio := k.Priority
+		src := v.Summary.Source
+		if c := cp.rows[k]; c != nil {
+			src = c.Source
+		}
 		for _, m := range PortMetrics {
 			get := func(s *portSide) sideValue {
 				x, why := m.port(s, k)
 				return sideValue{v: x, absent: why}
 			}
-			r.addMetric(Finding{Variant: name, Scope: ScopePort, Node: k.Node, Port: k.Port, Priority: &prio}, m, tol, get(bp), get(cp))
+			r.addMetric(Finding{Variant: name, Scope: ScopePort, Node: k.Node, Port: k.Port, Priority: &prio, Source: src}, m, tol, get(bp), get(cp))
 		}
 	}
 }

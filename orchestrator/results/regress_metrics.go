@@ -261,6 +261,7 @@ func notComputedWhy(s *Summary, field string) string {
 type roleStats struct {
 	name    string
 	summary *Summary
+	source  Source // the first flow's: measured or simulated
 	flows   int
 	tputSum float64
 	tputMin float64
@@ -291,7 +292,7 @@ func roles(v *Variant) (map[string]*roleStats, []string) {
 		name := roleOf(f)
 		r := out[name]
 		if r == nil {
-			r = &roleStats{name: name, summary: &v.Summary, tputMin: math.Inf(1)}
+			r = &roleStats{name: name, summary: &v.Summary, source: f.Source, tputMin: math.Inf(1)}
 			out[name] = r
 			order = append(order, name)
 		}

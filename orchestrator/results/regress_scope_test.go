@@ -463,3 +463,28 @@ func TestCompareTextConfigChangesFirst(t *testing.T) {
 		t.Errorf("text lacks %q:\n%s", want, text)
 	}
 }
+
+// Every compared figure says how the run obtained it.
+func TestCompareFindingsSayTheSource(t *testing.T) {
+	base := scopedRun(t, "20261129T110000Z-ecn-pfc-64gpu")
+	run := cloneRun(t, base)
+	v := &run.Variants[0]
+	for i := range v.Flows {
+		if v.Flows[i].Role == "victim" {
+			v.Flows[i].Source = Measured
+		}
+	}
+	r := Compare(run, base, nil)
+	for _, f := range r.Findings {
+		want := Simulated
+		if f.Role == "victim" {
+			want = Measured
+		}
+		if f.Kind == FindingMetric && f.Source != want {
+			t.Errorf("%s %s: source %q, want %q", f.place(), f.Metric, f.Source, want)
+		}
+	}
+	if text := textOf(t, r); !strings.Contains(text, "\nfigures of the run: measured, simulated\n") {
+		t.Errorf("text does not say the sources:\n%s", text)
+	}
+}

@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -32,6 +33,9 @@ func (r Report) WriteText(w io.Writer) error {
 		writeAbsentInBaseline(&b, r.Findings)
 	}
 	b.WriteString("\n" + r.comparedLine() + "\n")
+	if src := r.sources(); src != "" {
+		b.WriteString("figures of the run: " + src + "\n")
+	}
 	b.WriteString(r.verdict() + "\n")
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -229,4 +233,19 @@ func (r Report) verdict() string {
 		}
 	}
 	return fmt.Sprintf("REGRESSED: %d regression(s): %s", r.Regressions, strings.Join(parts, ", "))
+}
+
+// sources lists how the run's compared figures were obtained
+// ("simulated", "measured, simulated").
+func (r Report) sources() string {
+	seen := map[Source]bool{}
+	var out []string
+	for _, f := range r.Findings {
+		if f.Source != "" && !seen[f.Source] && (f.Kind == FindingMetric || f.Kind == FindingAbsent) {
+			seen[f.Source] = true
+			out = append(out, string(f.Source))
+		}
+	}
+	slices.Sort(out)
+	return strings.Join(out, ", ")
 }
