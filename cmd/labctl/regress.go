@@ -20,20 +20,44 @@ func newRegressCmd(app *App) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "regress <run-id|latest> --baseline <run-id|name|file> | --save-baseline <run-id|latest> <name>",
 		Short: "Compare a run with a baseline; exit 1 on a regression",
-		Long: `regress compares a run's variants with a baseline's, metric by metric,
-and exits 1 when something regressed beyond tolerance: throughput and
-fairness lower, drops, PFC pauses, retransmits or p99 latency higher, ECN
-marks or CNPs changed, a variant missing, or an assertion that passed in the
-baseline failing now.
+		Long: `regress compares a run's variants with a baseline's and exits 1 when
+something regressed beyond tolerance. For every variant it compares:
+
+  the summary   throughput and fairness lower, drops, PFC pauses,
+                retransmits or p99 latency higher, ECN marks or CNPs changed
+  each role     of the flows (incast, victim, allreduce, ...): total and
+                weakest-flow throughput, the median of the flows' p50
+                latency, the highest p99, retransmits, the longest completion
+                time of sized flows
+  each port     and priority congested in either run (a pause sent or
+                received, a mark, a drop, or a queue p99 of 64 KiB or more):
+                queue depth p50, p99 and peak, pauses sent and received,
+                marks, drops
+
+and flags a variant or role missing from either side, and an assertion that
+passed in the baseline and fails now. A metric one side lacks (not computed
+by its model, not measured on a live lab, flows that did not complete, a
+baseline made before queue depth was kept) is never compared as a zero:
+absent in the run it is a regression, absent in the baseline it is listed as
+not compared.
 
 A baseline is a run id (or unique prefix), latest, a name saved with
---save-baseline (results/baselines/<name>.json), or a run.json path.
+--save-baseline (results/baselines/<name>.json, written without the time
+series, which regress never reads), or a run.json path.
 
 Tolerances (defaults in results/baselines/README.md) are overridden with
 --tolerance metric=value: 3% (relative), 5 (absolute), 10%+2, or off.
+Metrics are the summary's (throughput_gbps_total, throughput_gbps_min_flow,
+jain_fairness, drops, pfc_pause_frames, pfc_pause_us, ecn_marked, cnp,
+retransmits, latency_us_p99), a role's (role.throughput_gbps_total, role.throughput_gbps_min_flow,
+role.latency_us_p50, role.latency_us_p99_max, role.retransmits,
+role.fct_us_max) and a port's (port.queue_p50_bytes, port.queue_p99_bytes,
+port.queue_max_bytes, port.pfc_tx, port.pfc_rx, port.ecn_marked,
+port.drops); a role's or a port's tolerance applies to every role or port.
 
   labctl regress --save-baseline latest ecn-pfc-64gpu
-  labctl regress latest --baseline ecn-pfc-64gpu --tolerance throughput_gbps_total=3%`,
+  labctl regress latest --baseline ecn-pfc-64gpu --tolerance throughput_gbps_total=3%
+  labctl regress latest --baseline ecn-pfc-64gpu --tolerance role.latency_us_p50=20% --tolerance port.queue_p99_bytes=25%+65536`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if saveRun != "" {
 				if len(args) != 1 || baseline != "" {
@@ -115,7 +139,7 @@ Tolerances (defaults in results/baselines/README.md) are overridden with
 	cmd.Flags().StringVar(&baseline, "baseline", "", "run id, latest, saved baseline name or run.json file to compare with")
 	cmd.Flags().StringVar(&saveRun, "save-baseline", "", "save this run (id or latest) as a named baseline under results/baselines/")
 	cmd.Flags().BoolVar(&force, "force", false, "with --save-baseline: replace an existing baseline of that name")
-	cmd.Flags().StringArrayVar(&tolerance, "tolerance", nil, "metric=value tolerance override, repeatable (3%, 5, 10%+2, off)")
+	cmd.Flags().StringArrayVar(&tolerance, "tolerance", nil, "metric=value tolerance override, repeatable (3%, 5, 10%+2, off); metric as throughput_gbps_total, role.latency_us_p50, port.queue_p99_bytes")
 	runFilterFlags(cmd, &f)
 	return cmd
 }

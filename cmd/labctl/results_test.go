@@ -154,7 +154,7 @@ func TestRegressCommand(t *testing.T) {
 	}
 	// The latest run lost packets with PFC on: exit 1, naming the metric.
 	code, out, errs = resultsCLI(t, dir, "regress", "latest", "--baseline", "ecn-pfc-64gpu")
-	if code != 1 || !strings.Contains(out, "ecn=on,pfc=on drops: 0 -> 150") || !strings.Contains(errs, "regressed") {
+	if code != 1 || !strings.Contains(out, "  ecn=on,pfc=on\n    summary\n      drops: 0 -> 150 (+150), allowed +0") || !strings.Contains(errs, "regressed") {
 		t.Errorf("regressed: exit %d\n%s%s", code, out, errs)
 	}
 	code, out, _ = resultsCLI(t, dir, "regress", "latest", "--baseline", "20261129T120000Z-ecn-pfc-64gpu", "-o", "json", "--tolerance", "drops=200")

@@ -94,6 +94,11 @@ type Run struct {
 	// in the run folder it tells a run in progress from an abandoned one.
 	Writer   *Writer   `json:"writer,omitempty"`
 	Variants []Variant `json:"variants"`
+	// Omitted names the parts of the record left out when it was saved as
+	// a baseline, because regress never reads them ("variants.series":
+	// the time series, most of a packet-level record). The run's own
+	// run.json keeps everything.
+	Omitted []string `json:"omitted,omitempty"`
 	// Extra holds scenario-specific results (for example the AllReduce
 	// traffic model) keyed by name.
 	Extra map[string]any `json:"extra,omitempty"`
@@ -269,11 +274,22 @@ type Counter struct {
 	// LinkDrops were lost to a link going down; WatchdogDrops dropped by
 	// the port's PFC watchdog, whose storm declarations and restorations
 	// WatchdogStorms and WatchdogRestores count.
-	LinkDrops        int64  `json:"link_drops,omitempty"`
-	WatchdogDrops    int64  `json:"watchdog_drops,omitempty"`
-	WatchdogStorms   int64  `json:"watchdog_storms,omitempty"`
-	WatchdogRestores int64  `json:"watchdog_restores,omitempty"`
-	Source           Source `json:"source"`
+	LinkDrops        int64 `json:"link_drops,omitempty"`
+	WatchdogDrops    int64 `json:"watchdog_drops,omitempty"`
+	WatchdogStorms   int64 `json:"watchdog_storms,omitempty"`
+	WatchdogRestores int64 `json:"watchdog_restores,omitempty"`
+	// QueueP50Bytes and QueueP99Bytes are percentiles of the egress queue
+	// depth each packet the port's queue for this priority admitted found
+	// ahead of it (arrival-weighted, as a packet's queueing delay is; the
+	// lower edge of a 1/8-octave bucket, so at most 12.5% below, and a
+	// depth under 4 KiB reads as 0); QueueMaxBytes is the queue's peak
+	// depth. The simulator computes them for switch ports. They are
+	// absent, never 0, where nothing computed them: NIC ports, counters
+	// read from live switches, records made before they were kept.
+	QueueP50Bytes *int64 `json:"queue_p50_bytes,omitempty"`
+	QueueP99Bytes *int64 `json:"queue_p99_bytes,omitempty"`
+	QueueMaxBytes *int64 `json:"queue_max_bytes,omitempty"`
+	Source        Source `json:"source"`
 }
 
 // Mark is a moment of a variant: a fault, a routing change, a watchdog

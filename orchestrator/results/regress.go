@@ -54,110 +54,26 @@ func (t Tolerance) String() string {
 	return strings.Join(parts, "+")
 }
 
-// Metric is one compared summary metric.
-type Metric struct {
-	Name      string
-	Direction Direction
-	Default   Tolerance
-	get       func(Summary) float64
-}
-
-// Metrics are the compared metrics with their default tolerances. The
-// defaults are chosen for the simulator, which is deterministic for a seed
-// (so any change comes from configs or code), with room for the noise of
-// measured runs:
-//   - throughput total 5% lower; the weakest flow 10% lower (it is noisier);
-//   - Jain fairness 0.02 lower;
-//   - drops and retransmits: any increase from 0, else 20% higher, since a
-//     lossless class must stay lossless;
-//   - PFC pause frames 20% higher with a floor of 50 frames, pause time 20%
-//     with a floor of 10 µs, so 0 -> 3 pauses is not reported as noise;
-//   - ECN marks and CNPs 50% either way, floors 100 marks and 20 CNPs;
-//   - p99 latency 10% higher with a floor of 1 µs.
-var Metrics = []Metric{
-	{"throughput_gbps_total", LowerIsWorse, Tolerance{Rel: 0.05}, func(s Summary) float64 { return s.ThroughputGbpsTotal }},
-	{"throughput_gbps_min_flow", LowerIsWorse, Tolerance{Rel: 0.10}, func(s Summary) float64 { return s.ThroughputGbpsMinFlow }},
-	{"jain_fairness", LowerIsWorse, Tolerance{Abs: 0.02}, func(s Summary) float64 { return s.JainFairness }},
-	{"drops", HigherIsWorse, Tolerance{Rel: 0.20}, func(s Summary) float64 { return float64(s.Drops) }},
-	{"pfc_pause_frames", HigherIsWorse, Tolerance{Rel: 0.20, Abs: 50}, func(s Summary) float64 { return float64(s.PFCPauseFrames) }},
-	{"pfc_pause_us", HigherIsWorse, Tolerance{Rel: 0.20, Abs: 10}, func(s Summary) float64 { return s.PFCPauseUs }},
-	{"ecn_marked", EitherWay, Tolerance{Rel: 0.50, Abs: 100}, func(s Summary) float64 { return float64(s.ECNMarked) }},
-	{"cnp", EitherWay, Tolerance{Rel: 0.50, Abs: 20}, func(s Summary) float64 { return float64(s.CNP) }},
-	{"retransmits", HigherIsWorse, Tolerance{Rel: 0.20}, func(s Summary) float64 { return float64(s.Retransmits) }},
-	{"latency_us_p99", HigherIsWorse, Tolerance{Rel: 0.10, Abs: 1}, func(s Summary) float64 { return s.LatencyUsP99 }},
-}
-
-// Tolerances overrides default tolerances by metric name.
-type Tolerances map[string]Tolerance
-
-func metricByName(name string) (Metric, bool) {
-	for _, m := range Metrics {
-		if m.Name == name {
-			return m, true
-		}
-	}
-	return Metric{}, false
-}
-
-func metricNames() string {
-	var n []string
-	for _, m := range Metrics {
-		n = append(n, m.Name)
-	}
-	return strings.Join(n, ", ")
-}
-
-// ParseTolerance parses one "metric=value" override. value is a relative
-// tolerance ("3%"), an absolute one ("5"), both ("10%+2"), or "off".
-func ParseTolerance(s string) (string, Tolerance, error) {
-	name, val, ok := strings.Cut(s, "=")
-	name, val = strings.TrimSpace(name), strings.TrimSpace(val)
-	if !ok || name == "" || val == "" {
-		return "", Tolerance{}, fmt.Errorf("tolerance %q: want metric=value, for example throughput_gbps_total=3%% or drops=10", s)
-	}
-	if _, ok := metricByName(name); !ok {
-		return "", Tolerance{}, fmt.Errorf("tolerance %q: unknown metric %q; metrics are %s", s, name, metricNames())
-	}
-	if val == "off" {
-		return name, Tolerance{Disabled: true}, nil
-	}
-	var t Tolerance
-	for _, part := range strings.Split(val, "+") {
-		part = strings.TrimSpace(part)
-		pct := strings.HasSuffix(part, "%")
-		num, err := strconv.ParseFloat(strings.TrimSuffix(part, "%"), 64)
-		if err != nil || math.IsNaN(num) || math.IsInf(num, 0) || num < 0 {
-			return "", Tolerance{}, fmt.Errorf("tolerance %q: %q is not a non-negative number or percentage; write 3%%, 5, 10%%+2 or off", s, part)
-		}
-		if pct {
-			t.Rel = num / 100
-		} else {
-			t.Abs = num
-		}
-	}
-	return name, t, nil
-}
-
-// ParseTolerances parses repeated --tolerance values.
-func ParseTolerances(specs []string) (Tolerances, error) {
-	out := Tolerances{}
-	for _, s := range specs {
-		name, t, err := ParseTolerance(s)
-		if err != nil {
-			return nil, err
-		}
-		out[name] = t
-	}
-	return out, nil
-}
-
 // Finding kinds.
 const (
-	FindingMetric         = "metric"
+	FindingMetric = "metric"
+	// FindingAbsent is a metric one side has and the other lacks (not
+	// computed by its model, not measured, flows that did not complete,
+	// a record made before labctl kept it). Absent is never compared as
+	// a zero: when the run lacks what the baseline had it is a
+	// regression (what was checked no longer is); when the baseline
+	// lacks it, the run's figure has nothing to compare with and is
+	// listed as not compared.
+	FindingAbsent         = "metric_absent"
 	FindingMissingVariant = "missing_variant"
 	// FindingNotInBaseline is a variant of the run the baseline lacks, so
 	// nothing checked it (an interrupted baseline, or a new variant).
 	FindingNotInBaseline = "not_in_baseline"
+	// FindingMissingRole is a role with flows in a baseline variant and
+	// none in the run's; FindingRoleNotInBaseline the other way round,
+	// flows nothing checked. Both mean the traffic changed.
+	FindingMissingRole       = "missing_role"
+	FindingRoleNotInBaseline = "role_not_in_baseline"
 	// FindingNoVariants is a run with no finished variant at all.
 	FindingNoVariants = "no_variants"
 	// FindingUnfinished is a run that did not finish (interrupted, or
@@ -168,8 +84,15 @@ const (
 	FindingVariantError = "variant_error"
 )
 
-// Finding is one comparison: a metric of a variant, a variant missing from
-// the run, or an assertion that passed in the baseline.
+// Absent sides of a FindingAbsent.
+const (
+	AbsentInRun      = "run"
+	AbsentInBaseline = "baseline"
+)
+
+// Finding is one comparison: a metric of a variant (of its summary, of
+// one role's flows, or of one port and priority), a variant or role
+// missing from either side, or an assertion that passed in the baseline.
 type Finding struct {
 	Kind       string    `json:"kind"`
 	Variant    string    `json:"variant"`
@@ -183,35 +106,97 @@ type Finding struct {
 	Tolerance  string    `json:"tolerance,omitempty"`
 	Regression bool      `json:"regression"`
 	Detail     string    `json:"detail,omitempty"`
+	// Scope says what the finding is about: ScopeSummary, ScopeRole,
+	// ScopePort or ScopeVariant.
+	Scope string `json:"scope,omitempty"`
+	// Role and Flows (the run's flows of the role; the baseline's when
+	// the run has none) place a role finding.
+	Role  string `json:"role,omitempty"`
+	Flows int    `json:"flows,omitempty"`
+	// Node, Port and Priority place a port finding.
+	Node     string `json:"node,omitempty"`
+	Port     string `json:"port,omitempty"`
+	Priority *int   `json:"priority,omitempty"`
+	// Unit is the unit of Baseline, Current, Delta and Allowed ("Gb/s",
+	// "us", "bytes"; "" for counts).
+	Unit string `json:"unit,omitempty"`
+	// Better marks a metric that moved beyond tolerance in its better
+	// direction: not a regression, but a change to check is intended.
+	Better bool `json:"better,omitempty"`
+	// Absent, on a FindingAbsent, is the side that lacks the metric:
+	// AbsentInRun or AbsentInBaseline (whose Baseline or Current is then
+	// 0 and means nothing).
+	Absent string `json:"absent,omitempty"`
+	// Source says how the run's figure was obtained: measured on a live
+	// lab or simulated (the baseline's, when they differ, is in the
+	// report's warnings).
+	Source Source `json:"source,omitempty"`
+	// why is the absent side's reason, for grouping in text output.
+	why string
+}
+
+// Tally counts what a compare did: metric comparisons by scope and by
+// outcome. Every comparison is exactly one of Worse (a regression),
+// Better, Moved (within tolerance) or Unchanged.
+type Tally struct {
+	// Variants is how many baseline variants had a match in the run.
+	Variants int `json:"variants"`
+	// Metrics is the number of metric comparisons (both sides had the
+	// value): Summary + Role + Port.
+	Metrics int `json:"metrics"`
+	Summary int `json:"summary"`
+	Role    int `json:"role"`
+	Port    int `json:"port"`
+	// Roles and Ports count the (variant, role) and (variant, port,
+	// priority) pairs compared.
+	Roles     int `json:"roles"`
+	Ports     int `json:"ports"`
+	Worse     int `json:"worse"`
+	Better    int `json:"better"`
+	Moved     int `json:"moved"`
+	Unchanged int `json:"unchanged"`
+	// AbsentInRun and AbsentInBaseline count the metrics one side lacks
+	// (FindingAbsent); those absent in the run are regressions.
+	AbsentInRun      int `json:"absent_in_run"`
+	AbsentInBaseline int `json:"absent_in_baseline"`
 }
 
 // Report is the outcome of comparing a run with a baseline.
 type Report struct {
-	SchemaVersion int       `json:"schema_version"`
-	RunID         string    `json:"run_id"`
-	BaselineRunID string    `json:"baseline_run_id"`
-	Scenario      string    `json:"scenario"`
-	Lab           string    `json:"lab"`
-	ConfigChanged bool      `json:"config_changed"`
-	Regressed     bool      `json:"regressed"`
-	Regressions   int       `json:"regressions"`
-	Findings      []Finding `json:"findings"`
-	Warnings      []string  `json:"warnings"`
-	VariantsAdded []string  `json:"variants_added"`
+	SchemaVersion int    `json:"schema_version"`
+	RunID         string `json:"run_id"`
+	BaselineRunID string `json:"baseline_run_id"`
+	Scenario      string `json:"scenario"`
+	Lab           string `json:"lab"`
+	ConfigChanged bool   `json:"config_changed"`
 	// ConfigChanges are the switch QoS fields that differ between the
-	// baseline and the run (absent when a record kept no QoS).
+	// baseline and the run, in the resolved model's terms and grouped over
+	// ports (absent when a record kept no QoS); the text output lists them
+	// before the metric findings, as the likely causes of what moved.
 	ConfigChanges []qos.Difference `json:"config_changes,omitempty"`
 	// LintErrors and BaselineLintErrors are the lint errors of the two
 	// records' configs.
-	LintErrors         *int `json:"lint_errors,omitempty"`
-	BaselineLintErrors *int `json:"baseline_lint_errors,omitempty"`
+	LintErrors         *int      `json:"lint_errors,omitempty"`
+	BaselineLintErrors *int      `json:"baseline_lint_errors,omitempty"`
+	Regressed          bool      `json:"regressed"`
+	Regressions        int       `json:"regressions"`
+	Findings           []Finding `json:"findings"`
+	Warnings           []string  `json:"warnings"`
+	VariantsAdded      []string  `json:"variants_added"`
+	// Compared counts the comparisons by scope and outcome.
+	Compared Tally `json:"compared"`
 }
 
-// Compare checks run against baseline metric by metric for every baseline
-// variant (matched by name). A variant missing from run, a variant of run
-// the baseline lacks (it would go unchecked), a run without variants, a
-// variant that failed to complete, and an assertion that passed in the
-// baseline and fails now are regressions too.
+// Compare checks run against baseline for every baseline variant (matched
+// by name): its summary metrics, the metrics of each role's flows
+// (RoleMetrics), and the metrics of every port and priority congested in
+// either record (PortMetrics). A metric one side lacks is absent, not
+// zero: absent in the run it is a regression, absent in the baseline it is
+// listed as not compared, absent on both it is skipped. A variant missing
+// from run, a variant of run the baseline lacks (it would go unchecked), a
+// role missing from either side, a run without variants, a variant that
+// failed to complete, and an assertion that passed in the baseline and
+// fails now are regressions too.
 func Compare(run, baseline *Run, tol Tolerances) Report {
 	r := Report{SchemaVersion: SchemaVersion, RunID: run.RunID, BaselineRunID: baseline.RunID, Scenario: run.Scenario, Lab: run.Lab,
 		Findings: []Finding{}, Warnings: []string{}, VariantsAdded: []string{}}
@@ -246,25 +231,17 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 			if why := pointNotIn(bv, baseline, run, "the run"); why != "" {
 				detail = "point is in the baseline but not in the run: " + why
 			}
-			r.Findings = append(r.Findings, Finding{Kind: FindingMissingVariant, Variant: pointLabel(bv), Regression: true, Detail: detail})
+			r.Findings = append(r.Findings, Finding{Kind: FindingMissingVariant, Scope: ScopeVariant, Variant: pointLabel(bv), Regression: true, Detail: detail})
 			continue
 		}
+		r.Compared.Variants++
 		if v.Error != "" && bv.Error == "" {
-			r.Findings = append(r.Findings, Finding{Kind: FindingVariantError, Variant: pointLabel(bv), Regression: true, Detail: v.Error})
+			r.Findings = append(r.Findings, Finding{Kind: FindingVariantError, Scope: ScopeVariant, Variant: pointLabel(bv), Regression: true, Detail: v.Error})
 		}
 		if v.Summary.Source != bv.Summary.Source && v.Summary.Source != "" && bv.Summary.Source != "" {
 			r.Warnings = append(r.Warnings, fmt.Sprintf("variant %s: run is %s, baseline is %s", pointLabel(bv), v.Summary.Source, bv.Summary.Source))
 		}
-		for _, m := range Metrics {
-			t := m.Default
-			if o, ok := tol[m.Name]; ok {
-				t = o
-			}
-			if t.Disabled {
-				continue
-			}
-			r.Findings = append(r.Findings, compareMetric(pointLabel(bv), m, t, m.get(bv.Summary), m.get(v.Summary)))
-		}
+		r.compareVariant(pointLabel(bv), bv, v, tol)
 		now := map[string]Assertion{}
 		for _, a := range v.Assertions {
 			now[a.Name] = a
@@ -272,7 +249,7 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 		for _, ba := range bv.Assertions {
 			a, ok := now[ba.Name]
 			if ba.Passed && ok && !a.Passed {
-				r.Findings = append(r.Findings, Finding{Kind: FindingAssertion, Variant: pointLabel(bv), Metric: ba.Name, Regression: true,
+				r.Findings = append(r.Findings, Finding{Kind: FindingAssertion, Scope: ScopeVariant, Variant: pointLabel(bv), Metric: ba.Name, Regression: true,
 					Detail: fmt.Sprintf("passed in baseline (%s), fails now (%s)", ba.Detail, a.Detail)})
 			}
 		}
@@ -285,24 +262,150 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 			if why := pointNotIn(v, run, baseline, "the baseline"); why != "" {
 				detail = "point is in the run but not in the baseline, so nothing checked it: " + why + "; save a baseline of the same sweep"
 			}
-			r.Findings = append(r.Findings, Finding{Kind: FindingNotInBaseline, Variant: pointLabel(v), Regression: true, Detail: detail})
+			r.Findings = append(r.Findings, Finding{Kind: FindingNotInBaseline, Scope: ScopeVariant, Variant: pointLabel(v), Regression: true, Detail: detail})
 		}
 	}
 	if run.Status == StatusAbandoned || run.Status == StatusInterrupted {
-		r.Findings = append(r.Findings, Finding{Kind: FindingUnfinished, Variant: "-", Regression: true,
+		r.Findings = append(r.Findings, Finding{Kind: FindingUnfinished, Scope: ScopeVariant, Variant: "-", Regression: true,
 			Detail: fmt.Sprintf("run %s was %s before it finished, so it is not a complete result: run the scenario again", run.RunID, run.Status)})
 	}
 	if len(run.Variants) == 0 {
-		r.Findings = append(r.Findings, Finding{Kind: FindingNoVariants, Variant: "-", Regression: true,
+		r.Findings = append(r.Findings, Finding{Kind: FindingNoVariants, Scope: ScopeVariant, Variant: "-", Regression: true,
 			Detail: fmt.Sprintf("run %s (%s) has no finished variant to compare", run.RunID, run.Status)})
 	}
+	r.tally()
+	return r
+}
+
+// compareVariant adds the metric findings of one matched variant: its
+// summary, each role's flows, each congested port and priority.
+func (r *Report) compareVariant(name string, bv, v *Variant, tol Tolerances) {
+	for _, m := range Metrics {
+		get := func(x *Variant) sideValue {
+			if why := notComputedWhy(&x.Summary, m.Name); why != "" {
+				return sideValue{absent: why}
+			}
+			return sideValue{v: m.get(x.Summary)}
+		}
+		r.addMetric(Finding{Variant: name, Scope: ScopeSummary, Source: v.Summary.Source}, m, tol, get(bv), get(v))
+	}
+
+	baseRoles, baseOrder := roles(bv)
+	curRoles, curOrder := roles(v)
+	for _, role := range baseOrder {
+		br, cr := baseRoles[role], curRoles[role]
+		if cr == nil {
+			r.Findings = append(r.Findings, Finding{Kind: FindingMissingRole, Scope: ScopeRole, Variant: name, Role: role, Flows: br.flows, Regression: true,
+				Detail: fmt.Sprintf("the baseline has %d %s flow(s), the run none: the traffic changed (save a new baseline if that is intended)", br.flows, role)})
+			continue
+		}
+		if br.flows != cr.flows {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("variant %s role %s: %d flows in the baseline, %d in the run (the role's metrics are compared as they are)", name, role, br.flows, cr.flows))
+		}
+		for _, m := range RoleMetrics {
+			get := func(s *roleStats) sideValue {
+				x, why := m.role(s)
+				return sideValue{v: x, absent: why}
+			}
+			r.addMetric(Finding{Variant: name, Scope: ScopeRole, Role: role, Flows: cr.flows, Source: cr.source}, m, tol, get(br), get(cr))
+		}
+	}
+	for _, role := range curOrder {
+		if baseRoles[role] == nil {
+			r.Findings = append(r.Findings, Finding{Kind: FindingRoleNotInBaseline, Scope: ScopeRole, Variant: name, Role: role, Flows: curRoles[role].flows, Regression: true,
+				Detail: fmt.Sprintf("the run has %d %s flow(s), the baseline none, so nothing checked them: save a baseline of the same traffic", curRoles[role].flows, role)})
+		}
+	}
+
+	bp, cp := newPortSide(bv), newPortSide(v)
+	for _, k := range congestedPorts(bp, cp) {
+		prio := k.Priority
+		src := v.Summary.Source
+		if c := cp.rows[k]; c != nil {
+			src = c.Source
+		}
+		for _, m := range PortMetrics {
+			get := func(s *portSide) sideValue {
+				x, why := m.port(s, k)
+				return sideValue{v: x, absent: why}
+			}
+			r.addMetric(Finding{Variant: name, Scope: ScopePort, Node: k.Node, Port: k.Port, Priority: &prio, Source: src}, m, tol, get(bp), get(cp))
+		}
+	}
+}
+
+// sideValue is one side's value of a metric, or why it has none.
+type sideValue struct {
+	v      float64
+	absent string
+}
+
+// addMetric compares one metric at the place at (a Finding with variant,
+// scope and place filled in) and adds the finding: a comparison when both
+// sides have the value, FindingAbsent when one lacks it, nothing when both
+// do or its tolerance is off.
+func (r *Report) addMetric(at Finding, m Metric, tol Tolerances, base, cur sideValue) {
+	t := tol.of(m)
+	if t.Disabled || (base.absent != "" && cur.absent != "") {
+		return
+	}
+	at.Metric, at.Direction, at.Tolerance, at.Unit = m.Name, m.Direction, t.String(), m.Unit
+	switch {
+	case cur.absent != "":
+		at.Kind, at.Absent, at.Baseline, at.Regression, at.why = FindingAbsent, AbsentInRun, base.v, true, cur.absent
+		at.Detail = "the baseline has " + fmtValue(base.v, m.Unit) + ", the run has none: " + cur.absent
+	case base.absent != "":
+		at.Kind, at.Absent, at.Current, at.why = FindingAbsent, AbsentInBaseline, cur.v, base.absent
+		at.Detail = "the run has " + fmtValue(cur.v, m.Unit) + ", the baseline none to compare with: " + base.absent
+	default:
+		at = compareMetric(at, t, base.v, cur.v)
+	}
+	r.Findings = append(r.Findings, at)
+}
+
+// tally counts the regressions and the comparisons by scope and outcome.
+func (r *Report) tally() {
+	roles, ports := map[string]bool{}, map[string]bool{}
 	for _, f := range r.Findings {
 		if f.Regression {
 			r.Regressions++
 		}
+		switch f.Kind {
+		case FindingAbsent:
+			if f.Absent == AbsentInRun {
+				r.Compared.AbsentInRun++
+			} else {
+				r.Compared.AbsentInBaseline++
+			}
+			continue
+		case FindingMetric:
+		default:
+			continue
+		}
+		r.Compared.Metrics++
+		switch f.Scope {
+		case ScopeSummary:
+			r.Compared.Summary++
+		case ScopeRole:
+			r.Compared.Role++
+			roles[f.Variant+"\x00"+f.Role] = true
+		case ScopePort:
+			r.Compared.Port++
+			ports[f.Variant+"\x00"+f.place()] = true
+		}
+		switch {
+		case f.Regression:
+			r.Compared.Worse++
+		case f.Better:
+			r.Compared.Better++
+		case f.Delta != 0:
+			r.Compared.Moved++
+		default:
+			r.Compared.Unchanged++
+		}
 	}
+	r.Compared.Roles, r.Compared.Ports = len(roles), len(ports)
 	r.Regressed = r.Regressions > 0
-	return r
 }
 
 // pointKey identifies a variant for matching: its full name (ECN, PFC and
@@ -367,9 +470,11 @@ func sweepWarnings(run, baseline *Run) []string {
 	return out
 }
 
-func compareMetric(variant string, m Metric, t Tolerance, base, cur float64) Finding {
-	f := Finding{Kind: FindingMetric, Variant: variant, Metric: m.Name, Baseline: base, Current: cur, Delta: cur - base,
-		Direction: m.Direction, Tolerance: t.String()}
+// compareMetric compares base and cur under tolerance t and fills f (which
+// holds the metric, its place and its direction).
+func compareMetric(f Finding, t Tolerance, base, cur float64) Finding {
+	f.Kind, f.Baseline, f.Current, f.Delta = FindingMetric, base, cur, cur-base
+	f.Tolerance = t.String()
 	if base != 0 {
 		p := (cur - base) / math.Abs(base) * 100
 		f.DeltaPct = &p
@@ -378,19 +483,42 @@ func compareMetric(variant string, m Metric, t Tolerance, base, cur float64) Fin
 	// A small epsilon keeps float noise (193.20000001) from tripping a
 	// zero tolerance.
 	eps := 1e-9 * math.Max(1, math.Abs(base))
-	switch m.Direction {
+	if math.Abs(f.Delta) <= eps {
+		f.Delta = 0
+	}
+	switch f.Direction {
 	case LowerIsWorse:
 		f.Regression = base-cur > f.Allowed+eps
+		f.Better = cur-base > f.Allowed+eps
 	case HigherIsWorse:
 		f.Regression = cur-base > f.Allowed+eps
+		f.Better = base-cur > f.Allowed+eps
 	case EitherWay:
 		f.Regression = math.Abs(cur-base) > f.Allowed+eps
 	}
 	return f
 }
 
+// place names where a finding is within its variant: "summary", "role
+// incast", "port leaf1 Ethernet0 priority 3", or "" for the variant.
+func (f Finding) place() string {
+	switch f.Scope {
+	case ScopeSummary:
+		return "summary"
+	case ScopeRole:
+		return "role " + f.Role
+	case ScopePort:
+		p := 0
+		if f.Priority != nil {
+			p = *f.Priority
+		}
+		return "port " + portKey{f.Node, f.Port, p}.String()
+	}
+	return ""
+}
+
 func fmtDelta(f Finding) string {
-	s := fmtFloat(f.Baseline) + " -> " + fmtFloat(f.Current)
+	s := fmtValue(f.Baseline, f.Unit) + " -> " + fmtValue(f.Current, f.Unit)
 	if f.DeltaPct != nil {
 		s += fmt.Sprintf(" (%+.1f%%)", *f.DeltaPct)
 	} else {
@@ -406,70 +534,65 @@ func signed(v float64) string {
 	return fmtFloat(v)
 }
 
-func (f Finding) describe() string {
+// fmtValue prints a value with its unit: bytes in KiB and MiB.
+func fmtValue(v float64, unit string) string {
+	switch unit {
+	case "":
+		return fmtFloat(v)
+	case "bytes":
+		return fmtBytes(v)
+	}
+	return fmtFloat(v) + " " + unit
+}
+
+// fmtBytes prints a byte count as a person reads it: 4096 B, 48 KiB,
+// 1.1 MiB (three significant digits).
+func fmtBytes(v float64) string {
+	a := math.Abs(v)
+	units := []string{"B", "KiB", "MiB", "GiB"}
+	i := 0
+	for a >= 1024 && i < len(units)-1 {
+		a /= 1024
+		v /= 1024
+		i++
+	}
+	if i == 0 {
+		return fmtFloat(v) + " B"
+	}
+	s := strconv.FormatFloat(v, 'f', max(0, 2-int(math.Floor(math.Log10(a)))), 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s + " " + units[i]
+}
+
+// fmtAllowed prints the tolerance band in the metric's worse direction.
+func fmtAllowed(f Finding) string {
+	sign := map[Direction]string{LowerIsWorse: "-", HigherIsWorse: "+", EitherWay: "±"}[f.Direction]
+	return sign + fmtValue(f.Allowed, f.Unit)
+}
+
+// line is a finding without its variant and place, as the grouped text
+// output prints it under them.
+func (f Finding) line() string {
 	switch f.Kind {
 	case FindingMetric:
-		return fmt.Sprintf("%s %s: %s, allowed %s (%s, %s)", f.Variant, f.Metric, fmtDelta(f), fmtFloat(f.Allowed), f.Tolerance, f.Direction)
+		return fmt.Sprintf("%s: %s, allowed %s (%s, %s)", f.Metric, fmtDelta(f), fmtAllowed(f), f.Tolerance, f.Direction)
+	case FindingAbsent:
+		return fmt.Sprintf("%s: %s", f.Metric, f.Detail)
 	case FindingAssertion:
-		return fmt.Sprintf("%s assertion %q: %s", f.Variant, f.Metric, f.Detail)
-	default:
-		return fmt.Sprintf("%s: %s", f.Variant, f.Detail)
+		return fmt.Sprintf("assertion %q: %s", f.Metric, f.Detail)
 	}
+	return f.Detail
 }
 
-// WriteText writes the report for a terminal: the regressions with how
-// much each moved, then a one-line verdict.
-func (r Report) WriteText(w io.Writer) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "regress %s against baseline %s\n", r.RunID, r.BaselineRunID)
-	if r.ConfigChanged {
-		b.WriteString("vendor configs changed between the baseline and this run\n")
+// describe is a finding on one line, with its variant and place.
+func (f Finding) describe() string {
+	where := f.Variant
+	if p := f.place(); p != "" && f.Scope != ScopeSummary {
+		where += " " + p
 	}
-	writeConfigChanges(&b, r)
-	for _, wn := range r.Warnings {
-		fmt.Fprintf(&b, "warning: %s\n", wn)
-	}
-	compared := 0
-	for _, f := range r.Findings {
-		if f.Kind == FindingMetric {
-			compared++
-		}
-	}
-	if r.Regressed {
-		fmt.Fprintf(&b, "\nREGRESSED: %d regression(s)\n", r.Regressions)
-		for _, f := range r.Findings {
-			if f.Regression {
-				fmt.Fprintf(&b, "  %s\n", f.describe())
-			}
-		}
-	}
-	var better []string
-	for _, f := range r.Findings {
-		if f.Kind == FindingMetric && !f.Regression && improved(f) {
-			better = append(better, f.describe())
-		}
-	}
-	if len(better) > 0 {
-		b.WriteString("\nchanged in the better direction beyond tolerance (check it is intended):\n")
-		for _, s := range better {
-			fmt.Fprintf(&b, "  %s\n", s)
-		}
-	}
-	if !r.Regressed {
-		fmt.Fprintf(&b, "\nOK: no regression (%d metric comparisons within tolerance)\n", compared)
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-func improved(f Finding) bool {
-	switch f.Direction {
-	case LowerIsWorse:
-		return f.Current-f.Baseline > f.Allowed && f.Allowed > 0
-	case HigherIsWorse:
-		return f.Baseline-f.Current > f.Allowed && f.Allowed > 0
-	}
-	return false
+	return where + " " + f.line()
 }
 
 // WriteJSON writes the report as indented JSON.
@@ -479,9 +602,12 @@ func (r Report) WriteJSON(w io.Writer) error {
 	return enc.Encode(r)
 }
 
-// WriteJUnit writes one testcase per variant and metric (classname
-// <scenario>.<variant>, name regress:<metric>), plus cases for missing
-// variants, variant errors and assertions that regressed.
+// WriteJUnit writes one testcase per compared metric (classname
+// <scenario>.<variant>, name regress:<metric> for the summary's,
+// "regress:<metric> <role>" for a role's, "regress:<metric> <node>
+// <port> priority <p>" for a port's), a skipped one per metric the
+// baseline lacks, and cases for missing variants and roles, variant
+// errors and assertions that regressed.
 func (r Report) WriteJUnit(w io.Writer) error {
 	suite := JUnitSuite{Name: xmlSafe("regress " + r.RunID + " vs " + r.BaselineRunID), Time: "0",
 		Properties: []JUnitProperty{{Name: "run_id", Value: xmlSafe(r.RunID)}, {Name: "baseline_run_id", Value: xmlSafe(r.BaselineRunID)},
@@ -489,10 +615,21 @@ func (r Report) WriteJUnit(w io.Writer) error {
 	for _, f := range r.Findings {
 		name := "regress:" + f.Metric
 		switch f.Kind {
+		case FindingMetric, FindingAbsent:
+			switch f.Scope {
+			case ScopeRole:
+				name += " " + f.Role
+			case ScopePort:
+				name += " " + strings.TrimPrefix(f.place(), "port ")
+			}
 		case FindingMissingVariant:
 			name = "regress:variant present"
 		case FindingNotInBaseline:
 			name = "regress:variant in baseline"
+		case FindingMissingRole:
+			name = "regress:role present " + f.Role
+		case FindingRoleNotInBaseline:
+			name = "regress:role in baseline " + f.Role
 		case FindingNoVariants:
 			name = "regress:run has variants"
 		case FindingUnfinished:
@@ -503,9 +640,12 @@ func (r Report) WriteJUnit(w io.Writer) error {
 			name = "regress:assertion " + f.Metric
 		}
 		c := JUnitCase{ClassName: xmlSafe(r.Scenario + "." + f.Variant), Name: xmlSafe(name), Time: "0"}
-		if f.Regression {
+		switch {
+		case f.Regression:
 			c.Failure = &JUnitProblem{Message: xmlSafe(f.describe()), Type: "regression", Text: xmlSafe(f.describe())}
-		} else {
+		case f.Kind == FindingAbsent:
+			c.Skipped = &JUnitSkipped{Message: xmlSafe(f.describe())}
+		default:
 			c.SystemOut = xmlSafe(f.describe())
 		}
 		suite.add(c)
@@ -552,7 +692,7 @@ func SaveBaselineFiltered(s *Store, ref, name string, f Filter, force bool) (str
 	if err := os.MkdirAll(s.BaselinesDir(), 0o755); err != nil {
 		return "", fmt.Errorf("save baseline %s: %w", name, exitcode.WriteFailed(s.BaselinesDir(), err))
 	}
-	data, err := json.MarshalIndent(run, "", "  ")
+	data, err := json.MarshalIndent(ForBaseline(run), "", "  ")
 	if err != nil {
 		return "", fmt.Errorf("save baseline %s: %w", name, err)
 	}
@@ -560,6 +700,30 @@ func SaveBaselineFiltered(s *Store, ref, name string, f Filter, force bool) (str
 		return "", fmt.Errorf("save baseline %s: %w", name, exitcode.WriteFailed(path, err))
 	}
 	return path, nil
+}
+
+// OmittedSeries is Run.Omitted's name for the variants' time series.
+const OmittedSeries = "variants.series"
+
+// ForBaseline is the copy of run a baseline file keeps: everything Compare
+// reads (summaries, flows, counters, assertions, names and parameters) and
+// the small context a person looks at (NIC settings, timeline, config
+// changes, extras), without the variants' time series, which are most of
+// a packet-level record (the 10 µs samples of ecn-pfc on 64gpu are 8 of
+// its 8.2 MB) and which Compare never reads. Run.Omitted says so.
+func ForBaseline(run *Run) *Run {
+	c := *run
+	c.Variants = make([]Variant, len(run.Variants))
+	dropped := false
+	for i, v := range run.Variants {
+		dropped = dropped || len(v.Series) > 0
+		v.Series = nil
+		c.Variants[i] = v
+	}
+	if dropped && !slices.Contains(c.Omitted, OmittedSeries) {
+		c.Omitted = append(slices.Clone(c.Omitted), OmittedSeries)
+	}
+	return &c
 }
 
 // baselineWorthy refuses a run that cannot serve as a baseline: one still

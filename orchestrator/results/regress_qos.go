@@ -26,9 +26,16 @@ func configChanges(run, baseline *Run) []qos.Difference {
 // maxConfigChanges bounds the changes listed in the text report.
 const maxConfigChanges = 20
 
-// writeConfigChanges writes what changed in the switch configs, and how
-// lint's verdict moved, ahead of the metrics.
-func writeConfigChanges(b *strings.Builder, r Report) {
+// writeConfigChanges says whether the vendor configs changed, which
+// fields of the switches' resolved QoS, and how lint's verdict moved,
+// ahead of the metrics.
+func (r Report) writeConfigChanges(b *strings.Builder) {
+	switch {
+	case r.ConfigChanged && r.ConfigChanges == nil:
+		b.WriteString("vendor configs changed between the baseline and this run\n")
+	case r.ConfigChanged && len(r.ConfigChanges) == 0:
+		b.WriteString("vendor config files changed between the baseline and this run, but not what the switches do with them (the resolved QoS is the same)\n")
+	}
 	if len(r.ConfigChanges) > 0 {
 		fmt.Fprintf(b, "switch QoS changed between the baseline and this run (baseline -> run):\n")
 		for i, c := range r.ConfigChanges {

@@ -46,7 +46,13 @@ type JUnitCase struct {
 	Time      string        `xml:"time,attr"`
 	Failure   *JUnitProblem `xml:"failure,omitempty"`
 	Error     *JUnitProblem `xml:"error,omitempty"`
+	Skipped   *JUnitSkipped `xml:"skipped,omitempty"`
 	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+// JUnitSkipped marks a check that was not made, with why.
+type JUnitSkipped struct {
+	Message string `xml:"message,attr"`
 }
 
 // JUnitProblem is a failure or an error with its detail.
@@ -63,6 +69,9 @@ func (s *JUnitSuite) add(c JUnitCase) {
 	}
 	if c.Error != nil {
 		s.Errors++
+	}
+	if c.Skipped != nil {
+		s.Skipped++
 	}
 	s.Cases = append(s.Cases, c)
 }

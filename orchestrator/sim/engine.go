@@ -422,6 +422,7 @@ func (s *sim) switchReceive(in, k int32) {
 		n.pools[eq.adm.pool].used += w
 	}
 	pk.egAcct = acct
+	queueSample(op, pr, qi)
 	s.enqueue(&op.q[qi], k)
 	if op.q[qi].bytes > op.c[pr].maxQueue {
 		op.c[pr].maxQueue = op.q[qi].bytes

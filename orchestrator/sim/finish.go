@@ -134,6 +134,15 @@ func (s *sim) result() *Result {
 				PauseTx: c.pauseTx, PauseRx: c.pauseRx, PausedNs: c.pausedNs / 1000,
 				MaxQueueBytes: c.maxQueue,
 			})
+			if !p.host {
+				st := &r.Ports[len(r.Ports)-1]
+				st.Switch = true
+				if h := p.qh[pr]; h != nil {
+					st.QueueArrivals = h.n
+					st.QueueP50Bytes = h.quantile(0.5, c.maxQueue)
+					st.QueueP99Bytes = h.quantile(0.99, c.maxQueue)
+				}
+			}
 			r.Totals.Drops += c.drops
 			r.Totals.LinkDrops += c.linkDrops
 			r.Totals.WatchdogDrops += c.wdDrops

@@ -122,7 +122,19 @@ type PortStats struct {
 	PauseTx          int64 `json:"pfc_tx"`
 	PauseRx          int64 `json:"pfc_rx"`
 	PausedNs         int64 `json:"paused_ns"`
-	MaxQueueBytes    int64 `json:"max_queue_bytes"`
+	// MaxQueueBytes is the egress queue's peak depth, the packet that
+	// reached it included.
+	MaxQueueBytes int64 `json:"max_queue_bytes"`
+	// Switch says the port is a switch's, whose egress queue depth the
+	// engine records (a NIC queues no data bytes: its QPs are paced).
+	// QueueArrivals counts the packets the queue admitted; QueueP50Bytes
+	// and QueueP99Bytes are percentiles of the depth each of them found
+	// ahead of it (see depthHist: the lower edge of a 1/8-octave bucket,
+	// below 4 KiB reading as 0), all 0 when nothing was queued.
+	Switch        bool  `json:"switch,omitempty"`
+	QueueArrivals int64 `json:"queue_arrivals,omitempty"`
+	QueueP50Bytes int64 `json:"queue_p50_bytes,omitempty"`
+	QueueP99Bytes int64 `json:"queue_p99_bytes,omitempty"`
 }
 
 // Totals sum the run.

@@ -114,6 +114,9 @@ type port struct {
 	eg   [8]queueBuf
 
 	c [8]prioCounters
+	// qh is the queue depth arrivals see per priority (switch ports; nil
+	// until the priority queues a packet).
+	qh [8]*depthHist
 
 	// NIC state (host ports). flows lists the flows that may have data to
 	// send, in the order they started or got data again, served round
@@ -452,6 +455,8 @@ func (s *sim) buildTopology() error {
 	}
 	seen := make(map[PortRef]int)
 	s.portByRef = make(map[PortRef]int32, 2*len(t.Links))
+	// Two ports per link: sized once, as a port is a few KiB.
+	s.ports = make([]port, 0, 2*len(t.Links))
 	s.nodeByName = byName
 	for li, l := range t.Links {
 		if l.RateGbps <= 0 || math.IsNaN(l.RateGbps) || l.RateGbps > 1e5 {

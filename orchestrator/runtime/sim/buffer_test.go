@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/qos"
 	"github.com/labctl/labctl/orchestrator/results"
@@ -340,5 +341,40 @@ func TestLabSizesTheBuffer(t *testing.T) {
 	qBase, _ := maxQueueOf(t, base, incast8(t, base, "duration: 2ms", false, true))
 	if q < 2*qBase || float64(q) > 1.1*float64(pool) {
 		t.Errorf("PFC-only queue with an 8 MiB pool: %d B (default pool: %d B), want above twice the default's and below the pool", q, qBase)
+	}
+}
+
+// A variant's counters carry the engine's queue depth at every switch port
+// and priority (0 meaning nothing queued), and none at NIC ports, which
+// queue no data bytes: absent there, not 0.
+func TestCountersCarryQueueDepth(t *testing.T) {
+	l := upLab(t, "16gpu", "sonic")
+	q, v := maxQueueOf(t, l, incast8(t, l, "duration: 1ms", false, true))
+	var deepest *results.Counter
+	for i := range v.Counters {
+		c := &v.Counters[i]
+		n := l.Graph.Node(c.Node)
+		if n == nil {
+			t.Fatalf("counter of unknown node %s", c.Node)
+		}
+		sw := n.Role != fabric.RoleHost
+		has := c.QueueP50Bytes != nil && c.QueueP99Bytes != nil && c.QueueMaxBytes != nil
+		if sw != has || c.Source != results.Simulated {
+			t.Errorf("%s %s priority %d (switch %v): queue p50 %v p99 %v max %v, source %s", c.Node, c.Port, c.Priority, sw, c.QueueP50Bytes, c.QueueP99Bytes, c.QueueMaxBytes, c.Source)
+			continue
+		}
+		if !has {
+			continue
+		}
+		if *c.QueueP50Bytes > *c.QueueP99Bytes || *c.QueueP99Bytes > *c.QueueMaxBytes {
+			t.Errorf("%s %s priority %d: p50 %d > p99 %d or p99 > max %d", c.Node, c.Port, c.Priority, *c.QueueP50Bytes, *c.QueueP99Bytes, *c.QueueMaxBytes)
+		}
+		if deepest == nil || *c.QueueMaxBytes > *deepest.QueueMaxBytes {
+			deepest = c
+		}
+	}
+	// The incast's receiver port is the deepest queue, and congested.
+	if deepest == nil || *deepest.QueueMaxBytes != q || *deepest.QueueP99Bytes < results.CongestedQueueBytes || *deepest.QueueP50Bytes == 0 {
+		t.Errorf("deepest queue %+v, want the engine's peak %d with p99 of at least %d", deepest, q, results.CongestedQueueBytes)
 	}
 }

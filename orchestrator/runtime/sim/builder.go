@@ -686,13 +686,19 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 		v.Summary.CompletionUs, v.Summary.GoodputGbpsAggregate = &us, &gbps
 	}
 	for _, p := range res.Ports {
-		v.Counters = append(v.Counters, results.Counter{
+		c := results.Counter{
 			Node: p.Node, Port: p.Port, Priority: p.Priority, TxBytes: p.TxBytes,
 			PFCTx: p.PauseTx, PFCRx: p.PauseRx, ECNMarked: p.ECNMarked, Drops: p.Drops,
 			IngressDrops: p.IngressDrops, EgressDrops: p.EgressDrops,
 			LinkDrops: p.LinkDrops, WatchdogDrops: p.WatchdogDrops, WatchdogStorms: p.WatchdogStorms, WatchdogRestores: p.WatchdogRestores,
 			Source: results.Simulated,
-		})
+		}
+		if p.Switch {
+			// The engine keeps queue depth at every switch port: zeros
+			// here mean nothing queued, not unknown.
+			c.QueueP50Bytes, c.QueueP99Bytes, c.QueueMaxBytes = ptr(p.QueueP50Bytes), ptr(p.QueueP99Bytes), ptr(p.MaxQueueBytes)
+		}
+		v.Counters = append(v.Counters, c)
 	}
 	for _, m := range res.Timeline {
 		v.Timeline = append(v.Timeline, results.Mark{TimeUs: float64(m.TimeNs) / 1000, Kind: m.Kind, Where: m.Where, Detail: m.Detail, Source: results.Simulated})
@@ -1171,3 +1177,5 @@ func dcqcnName(preset string, enabled bool) string {
 func epString(ep runtime.Endpoint) string { return ep.Host + ":" + strconv.Itoa(ep.NIC) }
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
+
+func ptr[T any](v T) *T { return &v }

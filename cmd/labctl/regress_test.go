@@ -1,0 +1,157 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/labctl/labctl/orchestrator/results"
+)
+
+// setWREDMin sets green_min_threshold of the WRED profile of node's
+// config_db whose green_min_threshold is from, and returns the original
+// file to restore.
+func setWREDMin(t *testing.T, dir, node, from, to string) []byte {
+	t.Helper()
+	path := filepath.Join(dir, "topologies", "64gpu", "configs", node+".json")
+	orig, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var db map[string]map[string]map[string]any
+	if err := json.Unmarshal(orig, &db); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	found := false
+	for _, p := range db["WRED_PROFILE"] {
+		if p["green_min_threshold"] == from {
+			p["green_min_threshold"] = to
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("%s has no WRED_PROFILE with green_min_threshold %s", path, from)
+	}
+	data, err := json.MarshalIndent(db, "", "    ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return orig
+}
+
+func regressJSON(t *testing.T, dir string) (int, results.Report, string) {
+	t.Helper()
+	code, out, errs := resultsCLI(t, dir, "regress", "latest", "--baseline", "good", "-o", "json")
+	var rep results.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("regress -o json: exit %d: %v\n%s%s", code, err, out, errs)
+	}
+	return code, rep, errs
+}
+
+// The vendor-config regression loop on the real simulation of 64gpu's
+// ecn-pfc: raising the WRED green_min_threshold of leaf1's host ports from
+// 819200 to 3000000 lets the incast receiver's queue grow before marking,
+// and every incast flow's p50 latency grows about sevenfold, while the
+// whole run's p99 and throughput move the better way, so the summary alone
+// passes it. The role and port comparisons must fail it; an unchanged
+// rerun (the simulator is deterministic for a seed) and the same edit on
+// leaf2, whose host ports queue only ACKs here, must pass.
+func TestRegressWREDThresholdOnOneLeaf(t *testing.T) {
+	dir := upLab(t, "64gpu")
+	runScenario := func() {
+		t.Helper()
+		if code, _, errs := resultsCLI(t, dir, "run", "ecn-pfc", "--lab", "64gpu"); code != 0 {
+			t.Fatalf("run ecn-pfc: exit %d: %s", code, errs)
+		}
+	}
+	runScenario()
+	if code, out, errs := resultsCLI(t, dir, "regress", "--save-baseline", "latest", "good"); code != 0 {
+		t.Fatalf("save baseline: exit %d: %s%s", code, out, errs)
+	}
+	// The baseline leaves the time series out; the run keeps them.
+	fi, err := os.Stat(filepath.Join(dir, "results", "baselines", "good.json"))
+	if err != nil || fi.Size() > 512<<10 {
+		t.Errorf("baseline: %v, %d bytes, want well under 1 MB", err, fi.Size())
+	}
+	code, out, _ := resultsCLI(t, dir, "report", "latest", "-o", "json")
+	var own results.Run
+	if err := json.Unmarshal([]byte(out), &own); code != 0 || err != nil || len(own.Variants[0].Series) == 0 || len(own.Omitted) != 0 {
+		t.Errorf("the run's own record lost its series: exit %d %v", code, err)
+	}
+
+	runScenario()
+	code, rep, errs := regressJSON(t, dir)
+	c := rep.Compared
+	if code != 0 || rep.Regressed || rep.ConfigChanged || c.Unchanged != c.Metrics || c.Role == 0 || c.Port == 0 {
+		t.Fatalf("unchanged rerun: exit %d, %d regressions, compared %+v, %s", code, rep.Regressions, c, errs)
+	}
+
+	orig := setWREDMin(t, dir, "leaf2", "819200", "3000000")
+	runScenario()
+	code, rep, _ = regressJSON(t, dir)
+	if code != 0 || rep.Regressed || !rep.ConfigChanged {
+		t.Errorf("the threshold raised on leaf2: exit %d, config changed %v, regressions %+v", code, rep.ConfigChanged, rep.Findings)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "topologies", "64gpu", "configs", "leaf2.json"), orig, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	setWREDMin(t, dir, "leaf1", "819200", "3000000")
+	runScenario()
+	code, rep, _ = regressJSON(t, dir)
+	if code != 1 || !rep.Regressed {
+		t.Fatalf("the threshold raised on leaf1: exit %d, regressed %v", code, rep.Regressed)
+	}
+	seen := map[string]bool{}
+	for _, f := range rep.Findings {
+		if !f.Regression {
+			continue
+		}
+		switch {
+		case f.Scope == results.ScopeSummary:
+			t.Errorf("a summary metric regressed (the test needs a change the summary passes): %+v", f)
+		case f.Scope == results.ScopeRole && f.Role == "incast" && f.Metric == "role.latency_us_p50":
+			if f.Current < 5*f.Baseline {
+				t.Errorf("incast p50 %v -> %v us, want about sevenfold", f.Baseline, f.Current)
+			}
+			seen[f.Variant+" role"] = true
+		case f.Scope == results.ScopePort && f.Node == "leaf1" && f.Port == "Ethernet0" && *f.Priority == 3 && f.Metric == "port.queue_p50_bytes":
+			seen[f.Variant+" port"] = true
+		}
+	}
+	for _, v := range []string{"ecn=on,pfc=on", "ecn=on,pfc=off"} {
+		if !seen[v+" role"] || !seen[v+" port"] {
+			t.Errorf("%s: role incast p50 latency regressed %v, leaf1 Ethernet0 priority 3 queue p50 regressed %v; findings %+v", v, seen[v+" role"], seen[v+" port"], rep.Findings)
+		}
+	}
+	code, out, _ = resultsCLI(t, dir, "regress", "latest", "--baseline", "good")
+	for _, want := range []string{
+		"  ecn=on,pfc=on\n    role incast (8 flows)\n      role.latency_us_p50: ",
+		"    port leaf1 Ethernet0 priority 3\n      port.queue_p50_bytes: ",
+		"\nREGRESSED: 4 regression(s): 4 metric(s) worse beyond tolerance\n",
+	} {
+		if code != 1 || !strings.Contains(out, want) {
+			t.Errorf("text: exit %d, lacks %q:\n%s", code, want, out)
+		}
+	}
+	if strings.Contains(out, "OK") {
+		t.Errorf("text says OK:\n%s", out)
+	}
+}
+
+// The help names every metric --tolerance accepts.
+func TestRegressHelpNamesEveryMetric(t *testing.T) {
+	code, out, _ := runCLI(t, "regress", "--help")
+	text := strings.Join(strings.Fields(out), " ")
+	for _, m := range results.AllMetrics() {
+		if code != 0 || !strings.Contains(text, m.Name) {
+			t.Errorf("regress --help (exit %d) does not name %s", code, m.Name)
+		}
+	}
+}

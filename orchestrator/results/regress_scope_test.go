@@ -1,0 +1,491 @@
+package results
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"github.com/labctl/labctl/orchestrator/qos"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func i64(v int64) *int64 { return &v }
+
+// scopedRun is one ecn=on,pfc=on variant shaped like a simulated incast:
+// four incast flows and a victim, and counters as the simulator writes
+// them: switch ports with queue depth, a NIC port without. leaf1
+// Ethernet0 is the congested receiver port; leaf1 Ethernet32 carries
+// the victim with a short queue (not congested); host5 eth0 receives
+// pauses.
+func scopedRun(t *testing.T, id string) *Run {
+	t.Helper()
+	run := syntheticRun(id, t0)
+	run.Variants = run.Variants[:1]
+	v := &run.Variants[0]
+	v.Flows = append(v.Flows, Flow{ID: "h5:0->h10:0", Src: "h5", Dst: "h10", Pattern: "incast", Role: "victim", ThroughputGbps: 175,
+		LatencyUs: &Latency{P50: 1.8, P99: 1.9, Max: 2}, Source: Simulated})
+	v.Counters = []Counter{
+		{Node: "leaf1", Port: "Ethernet0", Priority: 3, TxBytes: 4e8, ECNMarked: 9500, PFCTx: 120,
+			QueueP50Bytes: i64(360 << 10), QueueP99Bytes: i64(8 << 20), QueueMaxBytes: i64(9_900_000), Source: Simulated},
+		{Node: "leaf1", Port: "Ethernet32", Priority: 3, TxBytes: 4e8,
+			QueueP50Bytes: i64(0), QueueP99Bytes: i64(48 << 10), QueueMaxBytes: i64(60 << 10), Source: Simulated},
+		{Node: "leaf1", Port: "Ethernet4", Priority: 6, TxBytes: 4e5,
+			QueueP50Bytes: i64(0), QueueP99Bytes: i64(0), QueueMaxBytes: i64(98), Source: Simulated},
+		{Node: "host5", Port: "eth0", Priority: 3, TxBytes: 4e8, PFCRx: 120, Source: Simulated},
+	}
+	return run
+}
+
+func findingsOf(r Report, keep func(Finding) bool) []Finding {
+	var out []Finding
+	for _, f := range r.Findings {
+		if keep(f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func textOf(t *testing.T, r Report) string {
+	t.Helper()
+	var b strings.Builder
+	if err := r.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// A change that hurts one role while the whole-run p99 improves: the
+// summary passes, the role does not.
+func TestCompareRoleRegressionTheSummaryHides(t *testing.T) {
+	base := scopedRun(t, "20261129T110000Z-ecn-pfc-64gpu")
+	run := cloneRun(t, base)
+	run.RunID = "20261129T120000Z-ecn-pfc-64gpu"
+	v := &run.Variants[0]
+	for i := range v.Flows {
+		if v.Flows[i].Role == "incast" {
+			v.Flows[i].LatencyUs.P50 *= 7 // 3 us -> 21 us
+			v.Flows[i].LatencyUs.P99 *= 0.9
+		}
+	}
+	v.Summary.LatencyUsP99 *= 0.9
+	r := Compare(run, base, nil)
+	got := regressions(r)
+	if len(got) != 1 || got[0] != "metric:ecn=on,pfc=on:role.latency_us_p50" {
+		t.Fatalf("regressions %v, want only the incast role's p50 latency", got)
+	}
+	f := findingsOf(r, func(f Finding) bool { return f.Regression })[0]
+	if f.Scope != ScopeRole || f.Role != "incast" || f.Flows != 4 || f.Baseline != 3 || f.Current != 21 || f.Unit != "us" {
+		t.Errorf("finding %+v", f)
+	}
+	// The victim's p50 is compared on its own and did not move.
+	victim := findingsOf(r, func(f Finding) bool { return f.Role == "victim" && f.Metric == "role.latency_us_p50" })
+	if len(victim) != 1 || victim[0].Delta != 0 {
+		t.Errorf("victim p50: %+v", victim)
+	}
+	text := textOf(t, r)
+	for _, want := range []string{
+		"REGRESSED: 1 regression(s)\n  ecn=on,pfc=on\n    role incast (4 flows)\n      role.latency_us_p50: 3 us -> 21 us (+600.0%), allowed +1 us (10%+1, higher-is-worse)\n",
+		"REGRESSED: 1 regression(s): 1 metric(s) worse beyond tolerance\n",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "OK:") {
+		t.Errorf("text says OK on a regression:\n%s", text)
+	}
+	// The tolerance override addresses the role metric.
+	tol, err := ParseTolerances([]string{"role.latency_us_p50=700%"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := Compare(run, base, tol); r.Regressed {
+		t.Errorf("with role.latency_us_p50=700%%: %v", regressions(r))
+	}
+}
+
+func TestCompareRoleMetrics(t *testing.T) {
+	base := scopedRun(t, "20261129T110000Z-ecn-pfc-64gpu")
+	incast := func(r *Run) []*Flow {
+		var out []*Flow
+		for i := range r.Variants[0].Flows {
+			if f := &r.Variants[0].Flows[i]; f.Role == "incast" {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	tests := []struct {
+		name   string
+		change func(*Run)
+		want   []string // regressions, kind:metric
+	}{
+		{"one incast flow starves", func(r *Run) { incast(r)[2].ThroughputGbps = 4 }, []string{"metric:role.throughput_gbps_min_flow", "metric:role.throughput_gbps_total"}},
+		{"the victim slows", func(r *Run) {
+			f := &r.Variants[0].Flows[4]
+			f.ThroughputGbps = 150
+		}, []string{"metric:role.throughput_gbps_total", "metric:role.throughput_gbps_min_flow"}},
+		{"one flow's p99 doubles", func(r *Run) { incast(r)[0].LatencyUs.P99 *= 2 }, []string{"metric:role.latency_us_p99_max"}},
+		{"three retransmits from zero", func(r *Run) { incast(r)[1].Retransmits = 3 }, []string{"metric:role.retransmits"}},
+		{"the incast completes 20% later", func(r *Run) {
+			for _, f := range incast(r) {
+				*f.FCTUs *= 1.2
+			}
+		}, []string{"metric:role.fct_us_max"}},
+		{"p50 up 0.9 us, under the 1 us floor", func(r *Run) {
+			for _, f := range incast(r) {
+				f.LatencyUs.P50 += 0.9
+			}
+		}, nil},
+		{"one incast flow does not complete", func(r *Run) { incast(r)[3].FCTUs = nil }, []string{"metric_absent:role.fct_us_max"}},
+		{"the incast flows are gone", func(r *Run) { r.Variants[0].Flows = r.Variants[0].Flows[4:] }, []string{"missing_role:"}},
+		{"a new role", func(r *Run) {
+			r.Variants[0].Flows = append(r.Variants[0].Flows, Flow{ID: "x", Role: "storage", ThroughputGbps: 10, Source: Simulated})
+		}, []string{"role_not_in_baseline:"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			run := cloneRun(t, base)
+			tt.change(run)
+			r := Compare(run, base, nil)
+			var got []string
+			for _, f := range r.Findings {
+				if f.Regression {
+					got = append(got, f.Kind+":"+f.Metric)
+				}
+			}
+			slices.Sort(got)
+			want := slices.Clone(tt.want)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Errorf("regressions %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+// A metric one side lacks is absent, never a zero: the run lacking what
+// the baseline had regresses; the baseline lacking it is not compared.
+func TestCompareAbsentMetrics(t *testing.T) {
+	base := scopedRun(t, "20261129T110000Z-ecn-pfc-64gpu")
+
+	// The flow-level model computes no drops, pauses, marks, CNPs,
+	// retransmits or latency: none of those is compared between two
+	// flow-level runs, and a packet-level baseline's are absent in a
+	// flow-level run.
+	flow := cloneRun(t, base)
+	fv := &flow.Variants[0]
+	fv.Summary.Model, fv.Summary.NotComputed = ModelFlow, []string{"drops", "pfc_pause_frames", "pfc_pause_us", "ecn_marked", "cnp", "retransmits", "latency_us_p99"}
+	fv.Counters = nil
+	for i := range fv.Flows {
+		fv.Flows[i].LatencyUs, fv.Flows[i].Retransmits = nil, 0
+	}
+	r := Compare(flow, cloneRun(t, flow), nil)
+	if r.Regressed || r.Compared.AbsentInRun+r.Compared.AbsentInBaseline != 0 {
+		t.Errorf("flow-level vs flow-level: %v %+v", regressions(r), r.Compared)
+	}
+	for _, f := range r.Findings {
+		if slices.Contains(fv.Summary.NotComputed, f.Metric) || f.Metric == "role.retransmits" || strings.HasPrefix(f.Metric, "role.latency") {
+			t.Errorf("compared %s, which the flow-level model does not compute", f.Metric)
+		}
+	}
+	r = Compare(flow, base, nil)
+	absent := findingsOf(r, func(f Finding) bool { return f.Kind == FindingAbsent })
+	if len(absent) == 0 {
+		t.Fatal("no absent findings for a flow-level run against a packet-level baseline")
+	}
+	for _, f := range absent {
+		if f.Absent != AbsentInRun || !f.Regression || !strings.Contains(f.Detail, "the run has none") {
+			t.Errorf("absent in the run: %+v", f)
+		}
+	}
+	drops := findingsOf(r, func(f Finding) bool { return f.Metric == "drops" })
+	if len(drops) != 1 || drops[0].Kind != FindingAbsent || !strings.Contains(drops[0].Detail, "not computed by the flow-level model") {
+		t.Errorf("summary drops of a flow-level run: %+v", drops)
+	}
+	// The other way round nothing regresses from absence: the flow-level
+	// baseline has nothing to compare with.
+	r = Compare(base, flow, nil)
+	for _, f := range r.Findings {
+		if f.Kind == FindingAbsent && (f.Regression || f.Absent != AbsentInBaseline) {
+			t.Errorf("absent in the baseline regressed: %+v", f)
+		}
+	}
+	if r.Compared.AbsentInBaseline == 0 || !strings.Contains(textOf(t, r), "not compared, absent in the baseline: ") {
+		t.Errorf("absent in the baseline not listed: %+v\n%s", r.Compared, textOf(t, r))
+	}
+}
+
+func TestComparePorts(t *testing.T) {
+	base := scopedRun(t, "20261129T110000Z-ecn-pfc-64gpu")
+	r := Compare(cloneRun(t, base), base, nil)
+	var ports []string
+	for _, f := range r.Findings {
+		if f.Scope == ScopePort && f.Metric == "port.ecn_marked" {
+			ports = append(ports, strings.TrimPrefix(f.place(), "port "))
+		}
+	}
+	// leaf1 Ethernet32 (p99 48 KiB, no pause, mark or drop) and the
+	// ACK queue are not congested; the NIC receiving pauses is.
+	if want := []string{"host5 eth0 priority 3", "leaf1 Ethernet0 priority 3"}; !slices.Equal(ports, want) {
+		t.Errorf("compared ports %v, want %v", ports, want)
+	}
+	// The NIC port has no queue depth on either side: not compared.
+	for _, f := range r.Findings {
+		if f.Node == "host5" && strings.HasPrefix(f.Metric, "port.queue") {
+			t.Errorf("compared a NIC's queue: %+v", f)
+		}
+	}
+
+	// The victim's queue grows from 48 KiB to 1.1 MiB: the port becomes
+	// congested and is compared; the receiver port's queue drains to
+	// nothing and its row is gone (better, and not a missing value: the
+	// simulator lists only ports with traffic and keeps leaf1's depth).
+	run := cloneRun(t, base)
+	v := &run.Variants[0]
+	v.Counters[1].QueueP99Bytes, v.Counters[1].QueueMaxBytes = i64(1_150_000), i64(1_200_000)
+	v.Counters = slices.Delete(v.Counters, 0, 1)
+	r = Compare(run, base, nil)
+	got := regressions(r)
+	// ECN marking stopped at the receiver port: a change either way.
+	if want := []string{"metric:ecn=on,pfc=on:port.ecn_marked", "metric:ecn=on,pfc=on:port.queue_p99_bytes", "metric:ecn=on,pfc=on:port.queue_max_bytes"}; !slices.Equal(got, want) {
+		t.Fatalf("regressions %v, want %v", got, want)
+	}
+	text := textOf(t, r)
+	for _, want := range []string{
+		"    port leaf1 Ethernet32 priority 3\n      port.queue_p99_bytes: 48 KiB -> 1.1 MiB (+2239.7%), allowed +32 KiB (25%+32768, higher-is-worse)\n",
+		"    port leaf1 Ethernet0 priority 3\n      port.queue_p50_bytes: 360 KiB -> 0 B (-100.0%)",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text lacks %q:\n%s", want, text)
+		}
+	}
+	for _, f := range r.Findings {
+		if f.Node == "leaf1" && f.Port == "Ethernet0" && f.Kind != FindingMetric {
+			t.Errorf("a port without a row on a node with queue depth is not absent but empty: %+v", f)
+		}
+	}
+	tol, _ := ParseTolerances([]string{"port.queue_p99_bytes=off", "port.queue_max_bytes=2500%", "port.ecn_marked=10000"})
+	if r := Compare(run, base, tol); r.Regressed {
+		t.Errorf("with the port tolerances raised: %v", regressions(r))
+	}
+}
+
+// Records made before the counters carried queue depth compare without a
+// spurious regression, against each other and against new records.
+func TestComparePortsOldRecords(t *testing.T) {
+	newer := scopedRun(t, "20261129T120000Z-ecn-pfc-64gpu")
+	old := cloneRun(t, newer)
+	old.RunID = "20261129T110000Z-ecn-pfc-64gpu"
+	for i := range old.Variants[0].Counters {
+		c := &old.Variants[0].Counters[i]
+		c.QueueP50Bytes, c.QueueP99Bytes, c.QueueMaxBytes = nil, nil, nil
+	}
+	// Old against old: no queue comparison, no absence.
+	r := Compare(cloneRun(t, old), old, nil)
+	if r.Regressed || r.Compared.AbsentInRun+r.Compared.AbsentInBaseline != 0 {
+		t.Errorf("old vs old: %v %+v", regressions(r), r.Compared)
+	}
+	// A new run against an old baseline: the queue depths are not
+	// compared, and the text says why, once per variant and reason.
+	r = Compare(newer, old, nil)
+	if r.Regressed {
+		t.Errorf("new run vs old baseline regressed: %v", regressions(r))
+	}
+	if r.Compared.AbsentInBaseline != 3 {
+		t.Errorf("absent in the baseline %d, want the 3 queue metrics of leaf1 Ethernet0", r.Compared.AbsentInBaseline)
+	}
+	want := "not compared, absent in the baseline: 3\n  ecn=on,pfc=on\n    port.queue_p50_bytes, port.queue_p99_bytes, port.queue_max_bytes at port leaf1 Ethernet0 priority 3: its counters carry no queue depth (a record made before labctl kept it, or counters read from live switches)\n"
+	if text := textOf(t, r); !strings.Contains(text, want) {
+		t.Errorf("text lacks %q:\n%s", want, text)
+	}
+	// An old record as JSON (no queue fields at all) reads the same.
+	data, err := json.Marshal(old)
+	if err != nil || bytes.Contains(data, []byte("queue_p")) {
+		t.Fatalf("old record carries queue fields: %v", err)
+	}
+}
+
+// The verdict never says OK right after changes beyond tolerance without
+// saying what they were.
+func TestCompareTextBetterOnly(t *testing.T) {
+	base := scopedRun(t, "20261129T110000Z-ecn-pfc-64gpu")
+	run := cloneRun(t, base)
+	v := &run.Variants[0]
+	v.Summary.ThroughputGbpsMinFlow *= 1.2
+	for i := range v.Flows {
+		v.Flows[i].ThroughputGbps *= 1.2
+	}
+	v.Summary.ThroughputGbpsTotal *= 1.2
+	v.Summary.LatencyUsP99 *= 1.01
+	r := Compare(run, base, nil)
+	if r.Regressed {
+		t.Fatalf("regressed: %v", regressions(r))
+	}
+	c := r.Compared
+	if c.Better != 6 || c.Moved != 1 || c.Worse != 0 || c.Better+c.Moved+c.Unchanged != c.Metrics {
+		t.Errorf("tally %+v, want 6 better (summary total and min flow, each role's total and min flow), 1 moved", c)
+	}
+	text := textOf(t, r)
+	want := "OK: no regression: none of the " + itoa(c.Metrics) + " comparisons is worse beyond tolerance (6 better beyond tolerance, listed above)\n"
+	if !strings.HasSuffix(text, want) || strings.Contains(text, "within tolerance)") {
+		t.Errorf("text does not end with %q:\n%s", want, text)
+	}
+	if !strings.Contains(text, "better beyond tolerance (not regressions; check they are intended): 6\n  ecn=on,pfc=on\n    summary\n      throughput_gbps_total: ") {
+		t.Errorf("better changes not listed by variant and place:\n%s", text)
+	}
+}
+
+func itoa(n int) string { return strings.TrimSpace(fmtFloat(float64(n))) }
+
+func TestCompareJUnitCases(t *testing.T) {
+	base := scopedRun(t, "20261129T110000Z-ecn-pfc-64gpu")
+	old := cloneRun(t, base)
+	for i := range old.Variants[0].Counters {
+		old.Variants[0].Counters[i].QueueP99Bytes = nil
+	}
+	run := cloneRun(t, base)
+	run.Variants[0].Flows[0].LatencyUs.P50 = 50
+	r := Compare(run, old, nil)
+	var b bytes.Buffer
+	if err := r.WriteJUnit(&b); err != nil {
+		t.Fatal(err)
+	}
+	var doc JUnitSuites
+	if err := xml.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	s := doc.Suites[0]
+	if s.Tests != len(r.Findings) || s.Failures != r.Regressions || s.Skipped != r.Compared.AbsentInBaseline || s.Skipped != 1 {
+		t.Errorf("junit tests=%d failures=%d skipped=%d; findings %d regressions %d absent in baseline %d", s.Tests, s.Failures, s.Skipped, len(r.Findings), r.Regressions, r.Compared.AbsentInBaseline)
+	}
+	names := map[string]bool{}
+	for _, c := range s.Cases {
+		names[c.Name] = true
+	}
+	for _, want := range []string{"regress:throughput_gbps_total", "regress:role.latency_us_p50 incast", "regress:role.latency_us_p50 victim",
+		"regress:port.queue_p99_bytes leaf1 Ethernet0 priority 3", "regress:port.pfc_rx host5 eth0 priority 3"} {
+		if !names[want] {
+			t.Errorf("junit lacks testcase %q", want)
+		}
+	}
+	b.Reset()
+	if err := r.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		Findings []map[string]any `json:"findings"`
+		Compared map[string]any   `json:"compared"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil || back.Compared["ports"] != float64(2) {
+		t.Fatalf("json: %v %v", err, back.Compared)
+	}
+	var port map[string]any
+	for _, f := range back.Findings {
+		if f["metric"] == "port.queue_p50_bytes" {
+			port = f
+		}
+	}
+	if port == nil || port["node"] != "leaf1" || port["port"] != "Ethernet0" || port["priority"] != float64(3) || port["scope"] != "port" || port["unit"] != "bytes" {
+		t.Errorf("json port finding %v", port)
+	}
+}
+
+func TestParseScopedTolerance(t *testing.T) {
+	for in, want := range map[string]Tolerance{
+		"role.latency_us_p50=20%":          {Rel: 0.2},
+		"role.fct_us_max=5%+10":            {Rel: 0.05, Abs: 10},
+		"port.queue_p99_bytes=25%+65536":   {Rel: 0.25, Abs: 65536},
+		"port.drops=off":                   {Disabled: true},
+		"role.throughput_gbps_min_flow=1%": {Rel: 0.01},
+	} {
+		name, got, err := ParseTolerance(in)
+		if err != nil || got != want || name != strings.Split(in, "=")[0] {
+			t.Errorf("ParseTolerance(%q) = %q %+v %v, want %+v", in, name, got, err, want)
+		}
+	}
+	for in, want := range map[string]string{
+		"role.latency=20%":     `unknown metric "role.latency"; metrics are throughput_gbps_total, `,
+		"port.queue_p98=1":     "port.queue_p99_bytes",
+		"latency_us_p50=3%":    "role.latency_us_p50",
+		"port.queue_p99_bytes": "want metric=value, for example throughput_gbps_total=3%, role.latency_us_p50=20% or port.queue_p99_bytes=25%+65536",
+	} {
+		if _, _, err := ParseTolerance(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseTolerance(%q) = %v, want an error with %q", in, err, want)
+		}
+	}
+	for _, m := range AllMetrics() {
+		if m.Scope == "" || m.Means == "" {
+			t.Errorf("metric %s lacks a scope or a meaning", m.Name)
+		}
+	}
+}
+
+// The changes in the better direction show a few ports per variant and
+// count the rest; regressions are all listed.
+func TestCompareTextCapsBetterPorts(t *testing.T) {
+	base := scopedRun(t, "20261129T110000Z-ecn-pfc-64gpu")
+	v := &base.Variants[0]
+	for i := range 6 {
+		v.Counters = append(v.Counters, Counter{Node: "spine1", Port: "Ethernet" + itoa(4*i), Priority: 3, PFCRx: 500, Source: Simulated})
+	}
+	run := cloneRun(t, base)
+	for i := range run.Variants[0].Counters {
+		if c := &run.Variants[0].Counters[i]; c.Node == "spine1" {
+			c.PFCRx = 0
+			if c.Port == "Ethernet0" {
+				c.PFCRx = 5000
+			}
+		}
+	}
+	r := Compare(run, base, nil)
+	text := textOf(t, r)
+	if r.Compared.Better != 5 || !strings.Contains(text, "    and 1 more ports and priorities (-o json lists every finding)\n") ||
+		!strings.Contains(text, "    port spine1 Ethernet0 priority 3\n      port.pfc_rx: 500 -> 5000") {
+		t.Errorf("better %d:\n%s", r.Compared.Better, text)
+	}
+}
+
+// Config changes, when a report has them, come before the findings they
+// likely explain.
+func TestCompareTextConfigChangesFirst(t *testing.T) {
+	base := scopedRun(t, "20261129T110000Z-ecn-pfc-64gpu")
+	run := cloneRun(t, base)
+	run.ConfigDigest = "sha256:9e02"
+	run.Variants[0].Flows[0].LatencyUs.P50 = 50
+	run.Variants[0].Flows[1].LatencyUs.P50 = 50
+	r := Compare(run, base, nil)
+	r.ConfigChanges = []qos.Difference{{Device: "leaf1", Port: "Ethernet0-124", Field: "queue.3.ecn", A: "min=819200", B: "min=3000000"}}
+	text := textOf(t, r)
+	want := "switch QoS changed between the baseline and this run (baseline -> run):\n  leaf1 Ethernet0-124 queue.3.ecn: min=819200 -> min=3000000\n\nREGRESSED: 1 regression(s)\n"
+	if !r.ConfigChanged || !strings.Contains(text, want) {
+		t.Errorf("text lacks %q:\n%s", want, text)
+	}
+}
+
+// Every compared figure says how the run obtained it.
+func TestCompareFindingsSayTheSource(t *testing.T) {
+	base := scopedRun(t, "20261129T110000Z-ecn-pfc-64gpu")
+	run := cloneRun(t, base)
+	v := &run.Variants[0]
+	for i := range v.Flows {
+		if v.Flows[i].Role == "victim" {
+			v.Flows[i].Source = Measured
+		}
+	}
+	r := Compare(run, base, nil)
+	for _, f := range r.Findings {
+		want := Simulated
+		if f.Role == "victim" {
+			want = Measured
+		}
+		if f.Kind == FindingMetric && f.Source != want {
+			t.Errorf("%s %s: source %q, want %q", f.place(), f.Metric, f.Source, want)
+		}
+	}
+	if text := textOf(t, r); !strings.Contains(text, "\nfigures of the run: measured, simulated\n") {
+		t.Errorf("text does not say the sources:\n%s", text)
+	}
+}

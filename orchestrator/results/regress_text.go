@@ -1,0 +1,235 @@
+package results
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// WriteText writes the report for a terminal, in the order a person reads
+// it: what was compared with what, the config changes (the likely causes),
+// the regressions grouped by variant, then role, then port, each with
+// baseline -> current and the tolerance; the changes in the better
+// direction beyond tolerance; what could not be compared; then a count of
+// every comparison by outcome and the verdict.
+func (r Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "regress %s against baseline %s\n", r.RunID, r.BaselineRunID)
+	r.writeConfigChanges(&b)
+	for _, wn := range r.Warnings {
+		fmt.Fprintf(&b, "warning: %s\n", wn)
+	}
+	if r.Regressed {
+		fmt.Fprintf(&b, "\nREGRESSED: %d regression(s)\n", r.Regressions)
+		writeGrouped(&b, r.Findings, func(f Finding) bool { return f.Regression }, 0)
+	}
+	if r.Compared.Better > 0 {
+		fmt.Fprintf(&b, "\nbetter beyond tolerance (not regressions; check they are intended): %d\n", r.Compared.Better)
+		writeGrouped(&b, r.Findings, func(f Finding) bool { return f.Kind == FindingMetric && f.Better }, betterPorts)
+	}
+	if r.Compared.AbsentInBaseline > 0 {
+		fmt.Fprintf(&b, "\nnot compared, absent in the baseline: %d\n", r.Compared.AbsentInBaseline)
+		writeAbsentInBaseline(&b, r.Findings)
+	}
+	b.WriteString("\n" + r.comparedLine() + "\n")
+	if src := r.sources(); src != "" {
+		b.WriteString("figures of the run: " + src + "\n")
+	}
+	b.WriteString(r.verdict() + "\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// betterPorts is how many ports per variant the list of changes in the
+// better direction shows: removing PFC, say, empties every paused queue,
+// and the regressions are what matters.
+const betterPorts = 4
+
+// writeGrouped writes the findings keep selects, grouped by variant, then
+// place (the summary, each role, each port), in the order Compare made
+// them; a variant's own findings (missing, failed, an assertion) come
+// first, on one line each with the variant's name. maxPorts > 0 shows
+// that many ports per variant and counts the rest.
+func writeGrouped(b *strings.Builder, findings []Finding, keep func(Finding) bool, maxPorts int) {
+	var variants []string
+	byVariant := map[string][]Finding{}
+	for _, f := range findings {
+		if !keep(f) {
+			continue
+		}
+		if _, ok := byVariant[f.Variant]; !ok {
+			variants = append(variants, f.Variant)
+		}
+		byVariant[f.Variant] = append(byVariant[f.Variant], f)
+	}
+	for _, v := range variants {
+		fs := byVariant[v]
+		// The variant's own findings first, one line each, then each
+		// place in order under the variant's name.
+		for _, f := range fs {
+			if f.place() == "" {
+				fmt.Fprintf(b, "  %s: %s\n", v, f.line())
+			}
+		}
+		var places []string
+		byPlace := map[string][]Finding{}
+		for _, f := range fs {
+			p := f.place()
+			if p == "" {
+				continue
+			}
+			if _, ok := byPlace[p]; !ok {
+				places = append(places, p)
+			}
+			byPlace[p] = append(byPlace[p], f)
+		}
+		if len(places) > 0 {
+			fmt.Fprintf(b, "  %s\n", v)
+		}
+		ports := 0
+		for _, p := range places {
+			head := p
+			f := byPlace[p][0]
+			switch {
+			case f.Scope == ScopeRole && f.Flows == 1:
+				head += " (1 flow)"
+			case f.Scope == ScopeRole && f.Flows > 1:
+				head += fmt.Sprintf(" (%d flows)", f.Flows)
+			case f.Scope == ScopePort:
+				if ports++; maxPorts > 0 && ports > maxPorts {
+					continue
+				}
+			}
+			fmt.Fprintf(b, "    %s\n", head)
+			for _, f := range byPlace[p] {
+				if f.Kind == FindingMissingRole || f.Kind == FindingRoleNotInBaseline {
+					fmt.Fprintf(b, "      %s\n", f.Detail)
+					continue
+				}
+				fmt.Fprintf(b, "      %s\n", f.line())
+			}
+		}
+		if maxPorts > 0 && ports > maxPorts {
+			fmt.Fprintf(b, "    and %d more ports and priorities (-o json lists every finding)\n", ports-maxPorts)
+		}
+	}
+}
+
+// writeAbsentInBaseline lists the metrics the run has and the baseline
+// lacks, one line per variant, reason and set of metrics, naming the
+// places (an old baseline without queue depth lacks it on every port).
+func writeAbsentInBaseline(b *strings.Builder, findings []Finding) {
+	type group struct {
+		variant, why string
+		metrics      []string
+		places       []string
+	}
+	var groups []*group
+	// Per variant and place: the metrics absent for one reason.
+	type key struct{ variant, place, why string }
+	perPlace := map[key][]string{}
+	var keys []key
+	for _, f := range findings {
+		if f.Kind != FindingAbsent || f.Absent != AbsentInBaseline {
+			continue
+		}
+		k := key{f.Variant, f.place(), f.why}
+		if _, ok := perPlace[k]; !ok {
+			keys = append(keys, k)
+		}
+		perPlace[k] = append(perPlace[k], f.Metric)
+	}
+	find := func(variant, why string, metrics []string) *group {
+		for _, g := range groups {
+			if g.variant == variant && g.why == why && strings.Join(g.metrics, ",") == strings.Join(metrics, ",") {
+				return g
+			}
+		}
+		g := &group{variant: variant, why: why, metrics: metrics}
+		groups = append(groups, g)
+		return g
+	}
+	for _, k := range keys {
+		g := find(k.variant, k.why, perPlace[k])
+		g.places = append(g.places, k.place)
+	}
+	last := ""
+	for _, g := range groups {
+		if g.variant != last {
+			fmt.Fprintf(b, "  %s\n", g.variant)
+			last = g.variant
+		}
+		places := g.places
+		more := ""
+		if len(places) > 4 {
+			more = fmt.Sprintf(" and %d more", len(places)-4)
+			places = places[:4]
+		}
+		fmt.Fprintf(b, "    %s at %s%s: %s\n", strings.Join(g.metrics, ", "), strings.Join(places, "; "), more, g.why)
+	}
+}
+
+// comparedLine says precisely what was compared and how each comparison
+// came out.
+func (r Report) comparedLine() string {
+	c := r.Compared
+	s := fmt.Sprintf("compared %d variant(s) with the baseline: %d summary metrics, %d role metrics (%d roles), %d port metrics (%d congested ports and priorities): %d comparisons, %d worse beyond tolerance, %d better beyond tolerance, %d moved within tolerance, %d unchanged",
+		c.Variants, c.Summary, c.Role, c.Roles, c.Port, c.Ports, c.Metrics, c.Worse, c.Better, c.Moved, c.Unchanged)
+	if c.AbsentInRun+c.AbsentInBaseline > 0 {
+		s += fmt.Sprintf("; not compared: %d absent in the run, %d absent in the baseline", c.AbsentInRun, c.AbsentInBaseline)
+	}
+	return s
+}
+
+// verdict is the last line: REGRESSED with what kinds of regression, or
+// OK saying that nothing moved in the worse direction beyond tolerance.
+func (r Report) verdict() string {
+	if !r.Regressed {
+		s := fmt.Sprintf("OK: no regression: none of the %d comparisons is worse beyond tolerance", r.Compared.Metrics)
+		if r.Compared.Better > 0 {
+			s += fmt.Sprintf(" (%d better beyond tolerance, listed above)", r.Compared.Better)
+		}
+		return s
+	}
+	kinds := []struct{ kind, what string }{
+		{FindingMetric, "metric(s) worse beyond tolerance"},
+		{FindingAbsent, "metric(s) the run lacks"},
+		{FindingMissingVariant, "variant(s) missing from the run"},
+		{FindingNotInBaseline, "variant(s) not in the baseline"},
+		{FindingMissingRole, "role(s) missing from the run"},
+		{FindingRoleNotInBaseline, "role(s) not in the baseline"},
+		{FindingVariantError, "variant(s) that did not complete"},
+		{FindingAssertion, "assertion(s) that passed in the baseline and fail now"},
+		{FindingUnfinished, "unfinished run"},
+		{FindingNoVariants, "run without variants"},
+	}
+	var parts []string
+	for _, k := range kinds {
+		n := 0
+		for _, f := range r.Findings {
+			if f.Regression && f.Kind == k.kind {
+				n++
+			}
+		}
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, k.what))
+		}
+	}
+	return fmt.Sprintf("REGRESSED: %d regression(s): %s", r.Regressions, strings.Join(parts, ", "))
+}
+
+// sources lists how the run's compared figures were obtained
+// ("simulated", "measured, simulated").
+func (r Report) sources() string {
+	seen := map[Source]bool{}
+	var out []string
+	for _, f := range r.Findings {
+		if f.Source != "" && !seen[f.Source] && (f.Kind == FindingMetric || f.Kind == FindingAbsent) {
+			seen[f.Source] = true
+			out = append(out, string(f.Source))
+		}
+	}
+	slices.Sort(out)
+	return strings.Join(out, ", ")
+}
