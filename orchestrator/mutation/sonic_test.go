@@ -95,7 +95,6 @@ func suffix(s string) func(string) bool {
 func prefix(s string) func(string) bool {
 	return func(k string) bool { return strings.HasPrefix(k, s) }
 }
-func isKey(s string) func(string) bool { return func(k string) bool { return k == s } }
 func portsOnly() func(string) bool     { return func(k string) bool { return k != "global" } }
 func lossless(doc) func(k string) bool { return prefix("pg_lossless_") }
 

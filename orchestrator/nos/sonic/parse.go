@@ -136,15 +136,6 @@ func Parse(device string, srcs ...qos.Source) (qos.DeviceConfig, error) {
 	return FromDoc(device, Merge(docs...))
 }
 
-// cfgBytes parses a non-negative byte count.
-func cfgBytes(v string) (int64, error) {
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || n < 0 {
-		return 0, fmt.Errorf("not a byte count")
-	}
-	return n, nil
-}
-
 // cfgSplitKey splits "Ethernet0|3-4" into the port and the indexes 3, 4.
 func cfgSplitKey(key string) (string, []int, error) {
 	name, r, ok := strings.Cut(key, "|")
@@ -182,11 +173,4 @@ func cfgInts(s string) []int {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
-}
-
-func cfgOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
