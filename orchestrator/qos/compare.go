@@ -91,14 +91,25 @@ func (l *linter) intentDrift() {
 			for k := range exp {
 				keys[k] = true
 			}
+			// One finding per port: every field one edit moved (a PG
+			// pointed at another profile changes several) together.
+			var diffs []string
 			for _, k := range slices.SortedFunc(maps.Keys(keys), compareFields) {
-				if got[k] == exp[k] {
-					continue
+				if got[k] != exp[k] {
+					diffs = append(diffs, fmt.Sprintf("%s is %s; the lab's QoS intent gives %s", k, orDash(got[k]), orDash(exp[k])))
 				}
-				l.add(RuleIntentDrift, SevWarning, d.Device, p.Name,
-					"if the change is intended, save a new baseline after the next run; 'labctl config render --force' writes the intent's value back",
-					"%s is %s; the lab's QoS intent gives %s", k, orDash(got[k]), orDash(exp[k]))
 			}
+			if len(diffs) == 0 {
+				continue
+			}
+			more := ""
+			if len(diffs) > 6 {
+				more = fmt.Sprintf("; and %d more", len(diffs)-6)
+				diffs = diffs[:6]
+			}
+			l.add(RuleIntentDrift, SevWarning, d.Device, p.Name,
+				"if the change is intended, save a new baseline after the next run; 'labctl config render --force' writes the intent's values back",
+				"%s%s", strings.Join(diffs, "; "), more)
 		}
 	}
 }
