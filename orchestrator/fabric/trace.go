@@ -168,4 +168,3 @@ func (g *Graph) FlowKeyFor(src, dst Endpoint, sport uint16) (FlowKey, error) {
 func ECMPSeed(switchName string, seed uint64) uint64 {
 	return SwitchSeed(switchName) + seed*0x9e3779b97f4a7c15
 }
-
