@@ -250,6 +250,11 @@ func TestDeadlockScenarioPaths(t *testing.T) {
 		if c.unreachable && (cut == 0 || valley > 0) || !c.unreachable && (cut > 0 || valley == 0) {
 			t.Errorf("%s: %d flows cut off, %d on valley paths", c.lab, cut, valley)
 		}
+		// The scenario's assertions read the same through extra.faults.
+		x, _ := v.Extra["faults"].(map[string]any)
+		if x["unreachable_qps"] != cut || x["rerouted_qps"] != len(v.Flows) {
+			t.Errorf("%s: extra.faults unreachable_qps %v rerouted_qps %v, flows: %d cut off of %d", c.lab, x["unreachable_qps"], x["rerouted_qps"], cut, len(v.Flows))
+		}
 		if _, m := routeCheck(t, l, r, vs); m == 0 {
 			t.Errorf("%s: no flow moved", c.lab)
 		}

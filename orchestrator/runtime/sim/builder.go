@@ -1089,7 +1089,11 @@ func seriesOf(res *engine.Result) []results.TimeSeries {
 // faultExtra is what a variant's faults and PFC watchdogs did, for the
 // report and assertions (extra.faults.*): packets lost to links going
 // down and to routing loops, watchdog storms (the first one's time),
-// restorations and drops, and, with time series,
+// restorations and drops; with link faults, how many QPs end the run on
+// other routes than they started on (rerouted_qps; the QPs of
+// collectives' all-to-alls, which keep no path, are not counted) and how
+// many of them end unreachable (unreachable_qps: eBGP partitioned their
+// ends); and, with time series,
 // the goodput of all flows before the first fault, its lowest after it,
 // and how long it took to come back to 90% of its level before
 // (recovery_us; absent when it did not). Nil without faults or storms.
@@ -1115,6 +1119,18 @@ func faultExtra(vs runtime.VariantSpec, res *engine.Result, series []results.Tim
 	}
 	if len(vs.Faults) == 0 {
 		return x
+	}
+	if slices.ContainsFunc(vs.Faults, func(f runtime.FaultSpec) bool { return f.Link != "" }) {
+		rerouted, unreachable := 0, 0
+		for i := range res.Flows {
+			if f := &res.Flows[i]; f.RouteAfterFaults != nil || f.UnreachableAfterFaults {
+				rerouted++
+				if f.UnreachableAfterFaults {
+					unreachable++
+				}
+			}
+		}
+		x["rerouted_qps"], x["unreachable_qps"] = rerouted, unreachable
 	}
 	first := vs.Faults[0].AtUs
 	for _, f := range vs.Faults {
