@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -155,12 +156,13 @@ func shorten(vs runtime.VariantSpec) runtime.VariantSpec {
 		if f.Link == "" {
 			continue
 		}
-		f.ForUs, f.ConvergeUs = 0, f.DetectUs
-		detect := f.DetectUs
-		if detect == 0 {
-			detect = 1000 // the simulator's default
+		if f.DetectUs == 0 {
+			// The simulator's default, given so that the convergence
+			// delay can equal it (0 there would mean its own default).
+			f.DetectUs = 1000
 		}
-		vs.DurationUs = max(vs.DurationUs, f.AtUs+max(detect, 0)+500)
+		f.ForUs, f.ConvergeUs = 0, f.DetectUs
+		vs.DurationUs = max(vs.DurationUs, f.AtUs+max(f.DetectUs, 0)+500)
 		faults = append(faults, f)
 	}
 	vs.Faults = faults
@@ -258,5 +260,62 @@ func TestDeadlockScenarioPaths(t *testing.T) {
 		if _, m := routeCheck(t, l, r, vs); m == 0 {
 			t.Errorf("%s: no flow moved", c.lab)
 		}
+	}
+}
+
+// The same agreement on the other shapes routing has to get right: three
+// tiers (two pods, super-spines in planes), merged lab links (a member of
+// a merged link fails alone) and an ASN per spine (a failure opens valley
+// paths), each with a link fault whose end-of-run paths must be the
+// trace's with that link down.
+func TestShapesPathsFollowTrace(t *testing.T) {
+	cases := []struct {
+		name, lab, fault string
+	}{
+		{"three tiers", "name: t3\nsizing:\n  gpus: 128\n  leaf_ports: 16\n  spine_ports: 8\n  tiers: 3\n",
+			"link: spine1-superspine1\n    all: true"},
+		{"merged links", "name: m96\nsizing:\n  gpus: 96\n  leaf_ports: 64\n", ""},
+		{"ASN per spine", "name: ps\nsizing:\n  gpus: 128\nbgp:\n  spine_asn: per-spine\n",
+			"link: leaf1-spine1\n    all: true\n  - kind: link-down\n    at: 10us\n    link: leaf2-spine2\n    all: true"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "lab.yaml")
+			if err := os.WriteFile(path, []byte(c.lab), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			l := upSimLab(t, path)
+			r, err := l.Graph.NewRouter()
+			if err != nil {
+				t.Fatal(err)
+			}
+			fault := c.fault
+			if fault == "" {
+				// One member of leaf1's merged uplink to spine1.
+				lk := l.Graph.LinksBetween("leaf1", "spine1")[0]
+				if lk.Merged < 4 {
+					t.Fatalf("leaf1-spine1 merges %d links: the lab does not test merged links", lk.Merged)
+				}
+				fault = "link: leaf1:" + fabric.MemberPort(lk.A.Port, 2)
+			}
+			spec := "name: s\nduration: 100us\ntraffic:\n  - pattern: pairs\n    pairs: 16\n    cross_leaf: true\n  - pattern: ring-allreduce\n    bytes: 1MiB\n" +
+				"faults:\n  - kind: link-down\n    at: 10us\n    " + fault + "\n"
+			s, err := Parse("s.yaml", []byte(spec))
+			if err != nil {
+				t.Fatal(err)
+			}
+			checked, moved := 0, 0
+			for _, seed := range []int64{1, 3} {
+				vs, err := s.Expand(NICsFromGraph(l.Graph), s.Points()[0], seed)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ch, m := routeCheck(t, l, r, shorten(vs))
+				checked, moved = checked+ch, moved+m
+			}
+			if checked < 2*(16+len(NICsFromGraph(l.Graph))) || moved == 0 {
+				t.Errorf("%d flow paths checked, %d moved by the fault", checked, moved)
+			}
+		})
 	}
 }
