@@ -172,3 +172,39 @@ func TestTraceBadInput(t *testing.T) {
 		}
 	}
 }
+
+// --down: the path once routes converged without the links, or exit 1
+// with why the destination cannot be reached.
+func TestTraceDown(t *testing.T) {
+	code, out, stderr := runCLI(t, "trace", "128gpu", "0", "32", "--down", "leaf1-spine1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, w := range []string{"down: leaf1:Ethernet128, leaf1:Ethernet132, ... leaf1:Ethernet156 (8 links)", "path: host1 -> leaf1 -> spine2 -> leaf2 -> host5", "of 8 (hash", "as path: 65101 65000 65102"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+	code, out, stderr = runCLI(t, "trace", "128gpu", "0", "32", "--down", "leaf1-spine1", "--down", "leaf2-spine2", "-o", "json")
+	if code != 1 || !strings.Contains(stderr, "unreachable with leaf1-spine1, leaf2-spine2 down") {
+		t.Fatalf("exit %d, stderr %s; want 1 and unreachable", code, stderr)
+	}
+	var p struct {
+		Down        []string `json:"down"`
+		Unreachable string   `json:"unreachable"`
+		Hops        []struct {
+			Node string `json:"node"`
+		} `json:"hops"`
+	}
+	if err := json.Unmarshal([]byte(out), &p); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Down) != 16 || len(p.Hops) != 1 || p.Hops[0].Node != "leaf1" || !strings.Contains(p.Unreachable, "crosses AS 65000 twice") {
+		t.Errorf("unreachable trace: %+v", p)
+	}
+	// One link by its port: the leaf hashes over the 15 left.
+	code, out, _ = runCLI(t, "trace", "64gpu", "0", "32", "--down", "leaf1:Ethernet128")
+	if code != 0 || !strings.Contains(out, "of 15 (hash") || !strings.Contains(out, "down: leaf1:Ethernet128\n") {
+		t.Errorf("one link down: exit %d\n%s", code, out)
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -19,6 +20,7 @@ func newTraceCmd(app *App) *cobra.Command {
 		nos   string
 		sport uint16
 		seed  uint64
+		down  []string
 	)
 	cmd := &cobra.Command{
 		Use:   "trace <lab> <src> <dst>",
@@ -26,15 +28,28 @@ func newTraceCmd(app *App) *cobra.Command {
 		Long: `trace follows one RoCE v2 flow (UDP, destination port 4791) through the lab's
 fabric. src and dst are GPU numbers (0-based: GPU g is NIC g%gpus_per_server
 of server g/gpus_per_server+1), hosts (host3 = its NIC 0) or host NICs
-(host3:2). At every switch with several equal-cost next hops it shows the
-candidates and the one the flow hash picks. The hash is seeded fabric-wide
-with --hash-seed: a simulated run with --seed N places its perftest flows
-exactly as a trace with --hash-seed N shows (both default to 1), and other
-seeds sample other ECMP collisions. Hop counts are given both ways: switches crossed (Leaf -> Spine ->
-Leaf = 3) and end to end (NIC -> Leaf -> Spine -> Leaf -> NIC = 4).`,
+(host3:2). Routes are those the lab's eBGP underlay converges to (RFC 7938:
+shortest AS path, ECMP over every equal one, no path holding a switch's own
+ASN), the routes the simulator forwards on. At every switch with several
+equal-cost next hops it shows the candidates and the one the flow hash
+picks. The hash is seeded fabric-wide with --hash-seed: a simulated run
+with --seed N routes its flows and collectives exactly as a trace with
+--hash-seed N shows (both default to 1), and other seeds sample other ECMP
+collisions. Hop counts are given both ways: switches crossed (Leaf ->
+Spine -> Leaf = 3) and end to end (NIC -> Leaf -> Spine -> Leaf -> NIC = 4).
+
+--down takes links out first, as a scenario's link faults name them:
+node:port is one link (node:port.m member m of a merged one), node-node
+every link between the two nodes. The trace then shows the path once
+routes have converged without them, or says that the destination is
+unreachable and why (exit 1): under eBGP a failure can partition a fabric
+that still has a path of links, when every such path crosses one ASN
+twice.`,
 		Example: `  labctl trace 64gpu 0 31
   labctl trace 64gpu 0 32 --sport 50000
-  labctl trace 128gpu host1:3 host9:3 -o json`,
+  labctl trace 128gpu host1:3 host9:3 -o json
+  labctl trace 128gpu 0 32 --down leaf1-spine1
+  labctl trace 64gpu 0 32 --down leaf1:Ethernet128`,
 		Args: cobra.ExactArgs(3),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			format, err := app.OutputFormat("text", "text", "json")
@@ -60,19 +75,38 @@ Leaf = 3) and end to end (NIC -> Leaf -> Spine -> Leaf -> NIC = 4).`,
 			if err != nil {
 				return exitcode.Usagef("%v", err)
 			}
-			path, err := g.TraceWithSeed(src, dst, flow, seed)
-			if err != nil {
+			var members []fabric.LinkMember
+			for _, d := range down {
+				lms, err := g.DownByName([]string{d})
+				if err != nil {
+					return exitcode.Usagef("--down %s: %v", d, err)
+				}
+				members = append(members, lms...)
+			}
+			path, err := g.TraceDown(src, dst, flow, seed, members)
+			partial, unreachable := fabric.IsUnreachable(err)
+			if err != nil && !unreachable {
 				return fmt.Errorf("trace %s: %w", g.Name, err)
 			}
-			if format == "json" {
-				return writeJSON(app.Out, path)
+			if unreachable {
+				path = partial
 			}
-			return writeTrace(app.Out, g, path)
+			if format == "json" {
+				err = writeJSON(app.Out, path)
+			} else {
+				err = writeTrace(app.Out, g, path)
+			}
+			if err == nil && unreachable {
+				// What was checked (can the flow get there?) failed.
+				return exitcode.Failedf("trace %s: %s -> %s is unreachable with %s down", g.Name, src, dst, strings.Join(down, ", "))
+			}
+			return err
 		},
 	}
 	cmd.Flags().StringVar(&nos, "nos", "", "switch NOS: sonic or eos (default: the lab's; changes port names only)")
 	cmd.Flags().Uint64Var(&seed, "hash-seed", 1, "fabric-wide ECMP hash seed; labctl run --seed N routes its flows as --hash-seed N shows")
 	cmd.Flags().Uint16Var(&sport, "sport", fabric.DefaultSourcePort, "UDP source port of the flow (RoCE v2 varies it per QP; it changes the ECMP choice)")
+	cmd.Flags().StringArrayVar(&down, "down", nil, "a link to take down first (repeatable): node:port for one link, node-node for every link between two nodes")
 	return cmd
 }
 
@@ -89,8 +123,18 @@ func writeTrace(w io.Writer, g *fabric.Graph, p fabric.Path) error {
 	pf := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 	pf("%s -> %s in lab %s\n", describeEndpoint(g, p.Src), describeEndpoint(g, p.Dst), g.Name)
 	pf("flow: udp %s:%d -> %s:%d\n", p.Flow.SrcIP, p.Flow.SrcPort, p.Flow.DstIP, p.Flow.DstPort)
+	if len(p.Down) > 0 {
+		pf("down: %s\n", summarizeDown(p.Down))
+	}
 	pf("path: %s\n", strings.Join(p.Nodes(), " -> "))
+	if len(p.Hops) > 0 && len(p.Hops[0].ASPath) > 0 {
+		pf("as path: %s (%s's BGP route)\n", asPath(p.Hops[0].ASPath), p.Hops[0].Node)
+	}
 	for _, h := range p.Hops {
+		if len(h.Candidates) == 0 {
+			pf("  %-12s in %-12s no route\n", h.Node, h.In)
+			continue
+		}
 		pf("  %-12s in %-12s out %-12s", h.Node, h.In, h.Out)
 		if len(h.Candidates) == 1 {
 			pf(" (only path)\n")
@@ -119,6 +163,11 @@ func writeTrace(w io.Writer, g *fabric.Graph, p fabric.Path) error {
 		if shown < len(h.Candidates) {
 			pf("      (%d more not shown)\n", len(h.Candidates)-shown)
 		}
+	}
+	if p.Unreachable != "" {
+		pf("unreachable: %s\n", p.Unreachable)
+		_, err := io.WriteString(w, b.String())
+		return err
 	}
 	roles := []string{"NIC"}
 	for _, h := range p.Hops {
@@ -158,4 +207,21 @@ func sameLabPort(cs []fabric.Candidate) bool {
 		}
 	}
 	return true
+}
+
+// asPath prints an AS path as BGP shows it.
+func asPath(asns []uint32) string {
+	parts := make([]string, len(asns))
+	for i, a := range asns {
+		parts[i] = strconv.FormatUint(uint64(a), 10)
+	}
+	return strings.Join(parts, " ")
+}
+
+// summarizeDown lists the links a trace took down, shortened when many.
+func summarizeDown(names []string) string {
+	if len(names) <= 4 {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s, ... %s (%d links)", strings.Join(names[:2], ", "), names[len(names)-1], len(names))
 }

@@ -239,7 +239,7 @@ func Build(spec *lab.Spec, plan *sizing.Plan) (*Graph, error) {
 			s.linksPerSuper, s.spineSuperSpeed, s.linksPerSuper*s.spineSuperSpeed, s.linksPerSuper, superM, superN, budget.MaxDataPorts))
 	}
 
-	if err := g.addNodes(s, nos); err != nil {
+	if err := g.addNodes(s, nos, spec.BGP.SpineASN == lab.SpineASNPerSpine); err != nil {
 		return nil, fmt.Errorf("build fabric for lab %s: %w", spec.Name, err)
 	}
 	if err := g.addLinks(s, plan, mergeLS, mergeSS); err != nil {
@@ -249,9 +249,12 @@ func Build(spec *lab.Spec, plan *sizing.Plan) (*Graph, error) {
 	return g, nil
 }
 
-func (g *Graph) addNodes(s *shape, nos string) error {
+// addNodes adds the switches with their loopbacks and ASNs (see the
+// package comment); perSpine gives every spine its own ASN instead of one
+// per pod (lab spec bgp.spine_asn).
+func (g *Graph) addNodes(s *shape, nos string, perSpine bool) error {
 	kind := clabKind(nos)
-	large := s.leaves > 399 || s.pods > 99
+	large := s.leaves > 399 || s.pods > 99 || perSpine && s.spines > 99
 	superASN, spineASN := uint32(65000), uint32(65000)
 	leafBase := uint32(65100)
 	if large {
@@ -283,6 +286,9 @@ func (g *Graph) addNodes(s *shape, nos string) error {
 		if s.tiers == 3 {
 			n.Plane = s.spinePlane(k)
 			n.ASN = spineASN + uint32(n.Pod)
+		}
+		if perSpine {
+			n.ASN = spineASN + uint32(k)
 		}
 		if err := addSwitch(n); err != nil {
 			return err

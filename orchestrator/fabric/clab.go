@@ -204,7 +204,12 @@ func (g *Graph) HostCommands(h *Node) []string {
 	return cmds
 }
 
-// bgpNeighbors lists a switch's eBGP sessions: one per fabric port.
+// bgpNeighbors lists a switch's eBGP sessions: one per fabric port, to
+// the peer's ASN (with bgp.spine_asn: per-spine a leaf's sessions to its
+// spines have as many remote ASNs as spines). Routing (package routing)
+// takes ECMP over equal-length AS paths whatever their ASNs, as
+// multipath-relax does: EOS runs it by default (the "no" form is what a
+// running-config shows), SONiC's FRR template sets it.
 type bgpNeighbor struct {
 	addr, local, name, port string
 	asn                     uint32

@@ -3,7 +3,8 @@
 // the scale-down a containerlab lab needs to fit container port budgets, and
 // emitters for containerlab YAML, mermaid, Graphviz dot and JSON. It also
 // traces the path of a flow between two GPUs with the ECMP choice a flow
-// hash makes, so the CLI and the simulator agree on paths.
+// hash makes, on the routes the eBGP underlay converges to (package
+// routing, which the simulator routes with too), with links down or not.
 //
 // Naming: switches and servers are numbered globally from 1 in plan order:
 // superspine1.., spine1.., leaf1.., host1... Pods and planes are 1-based too;

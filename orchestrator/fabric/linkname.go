@@ -6,6 +6,38 @@ import (
 	"strings"
 )
 
+// MemberPort names member m (0-based) of a lab port that stands for
+// several parallel plan links (Port.Merged > 1): the port itself for the
+// first, "<port>.<m>" for the others, so that "Ethernet0" < "Ethernet0.1"
+// < "Ethernet4" in port order. The simulator names the members of a merged
+// link so, `labctl trace` and the routing graph too, and LinkByName reads
+// the name back.
+func MemberPort(port string, m int) string {
+	if m == 0 {
+		return port
+	}
+	return port + "." + strconv.Itoa(m)
+}
+
+// LinkMember is one plan link of a lab link: the lab link and, for a
+// merged one, which member (0-based, as MemberPort numbers them).
+type LinkMember struct {
+	Link   int `json:"link"`
+	Member int `json:"member"`
+}
+
+// Members is the number of plan links a lab link stands for (1 unless
+// merged).
+func (l *Link) Members() int { return max(l.Merged, 1) }
+
+// MemberSpeed is the speed in Gb/s of one member: the plan link's.
+func (l *Link) MemberSpeed() int {
+	if l.MemberSpeedGbps > 0 {
+		return l.MemberSpeedGbps
+	}
+	return l.SpeedGbps / l.Members()
+}
+
 // LinksBetween lists every lab link between nodes a and b.
 func (g *Graph) LinksBetween(a, b string) []*Link {
 	var out []*Link
@@ -33,8 +65,8 @@ func (g *Graph) LinkByName(name string) (*Link, int, error) {
 		for i := range g.Links {
 			lk := g.Links[i]
 			if (lk.A.Node == node && lk.A.Port == base) || (lk.B.Node == node && lk.B.Port == base) {
-				if member >= max(lk.Merged, 1) {
-					return nil, 0, fmt.Errorf("link %q: the lab link has %d member(s), numbered from 0", name, max(lk.Merged, 1))
+				if member >= lk.Members() {
+					return nil, 0, fmt.Errorf("link %q: the lab link has %d member(s), numbered from 0", name, lk.Members())
 				}
 				return lk, member, nil
 			}
@@ -48,4 +80,35 @@ func (g *Graph) LinkByName(name string) (*Link, int, error) {
 		}
 	}
 	return nil, 0, fmt.Errorf("link %q: no link between those nodes (name it node:port, e.g. leaf1:Ethernet128, or node-node, e.g. leaf1-spine1)", name)
+}
+
+// LinkMembers is the plan links a link fault takes down: the one a name
+// gives (LinkByName), or with all every member of every lab link between
+// its two nodes. The simulator's faults and `labctl trace --down` both
+// read names through it.
+func (g *Graph) LinkMembers(name string, all bool) ([]LinkMember, error) {
+	lk, m, err := g.LinkByName(name)
+	if err != nil {
+		return nil, err
+	}
+	if !all {
+		return []LinkMember{{Link: lk.ID, Member: m}}, nil
+	}
+	var out []LinkMember
+	for _, l := range g.LinksBetween(lk.A.Node, lk.B.Node) {
+		for m := range l.Members() {
+			out = append(out, LinkMember{Link: l.ID, Member: m})
+		}
+	}
+	return out, nil
+}
+
+// MemberName is a plan link's name as faults give it: its lower end's
+// node and member port ("leaf1:Ethernet128", "leaf1:Ethernet128.2").
+func (g *Graph) MemberName(lm LinkMember) string {
+	if lm.Link < 0 || lm.Link >= len(g.Links) {
+		return fmt.Sprintf("link %d", lm.Link)
+	}
+	lk := g.Links[lm.Link]
+	return lk.A.Node + ":" + MemberPort(lk.A.Port, lm.Member)
 }

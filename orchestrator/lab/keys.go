@@ -72,6 +72,9 @@ var KeyDocs = specdoc.Table{
 		Default: "drop"},
 	"qos.ets_weights": {Doc: "DWRR weights of the non-strict queues, traffic class (0 to 7) to weight (1 to 100), summing to at most 100 (EOS takes them as bandwidth percent); replaces the profile's map.",
 		Default: "{0: 20, 1: 5, 2: 5, 3: 50, 4: 5, 5: 5, 7: 10}"},
+	"bgp": {Doc: "The eBGP underlay (RFC 7938): every switch speaks eBGP on every fabric link, leaves have one ASN each, and routing (labctl trace, the simulator) follows what BGP converges to: the shortest AS path, ECMP over every equal one, and no path that holds a switch's own ASN."},
+	"bgp.spine_asn": {Doc: "The spines' ASNs: shared (the spines of a pod, or of the whole fabric in two tiers, share one ASN, and super-spines another: RFC 7938's design, in which no route goes down to a leaf and up again, so failures that cut a leaf off from every spine its peer still reaches partition the fabric) or per-spine (every spine its own ASN, a common misconfiguration: after failures eBGP then accepts valley paths leaf-spine-leaf-spine-leaf, which can loop while routes converge and deadlock under PFC).",
+		Default: SpineASNShared},
 	"runtime": {Doc: "Runtime 'labctl up' uses when --runtime is not given: sim (the embedded packet-level simulator) or clab (containerlab).",
 		Default: "sim"},
 }.With("nic", NICKeyDocs)

@@ -142,6 +142,13 @@ func Parse(file string, data []byte) (*Spec, error) {
 	if s.QoS.Profile == "" {
 		s.QoS.Profile = DefaultQoSProfile
 	}
+	if s.BGP.SpineASN == "" {
+		s.BGP.SpineASN = SpineASNShared
+	}
+	if !slices.Contains(SpineASNPlans, s.BGP.SpineASN) {
+		return nil, at("$.bgp.spine_asn", fmt.Sprintf("unknown spine ASN plan %q", s.BGP.SpineASN),
+			"use shared (the spines of a pod share one ASN, as RFC 7938 designs it) or per-spine (every spine its own ASN)")
+	}
 	s.Sizing = s.Sizing.Normalize()
 	if err := s.Sizing.Validate(); err != nil {
 		var ie *sizing.InputError

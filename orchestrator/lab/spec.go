@@ -18,11 +18,30 @@ type Spec struct {
 	QoS         QoSSpec      `yaml:"qos" json:"qos"`
 	// NIC sets the hosts' RDMA NICs: DCQCN parameters (a preset and the
 	// NIC's own parameter names) and the QPs' loss recovery.
-	NIC     nic.Spec `yaml:"nic" json:"nic"`
-	Runtime string   `yaml:"runtime" json:"runtime"` // sim | clab
+	NIC nic.Spec `yaml:"nic" json:"nic"`
+	// BGP is the design of the eBGP underlay.
+	BGP     BGPSpec `yaml:"bgp" json:"bgp"`
+	Runtime string  `yaml:"runtime" json:"runtime"` // sim | clab
 	// Source is where the spec came from: "catalog:<name>" or a file path.
 	Source string `yaml:"-" json:"source"`
 }
+
+// BGPSpec is the design of the eBGP underlay (RFC 7938): which ASNs the
+// switches get. Leaves always have one ASN each.
+type BGPSpec struct {
+	// SpineASN is the spines' ASN plan: shared (the spines of a pod share
+	// one ASN, RFC 7938's design) or per-spine (each spine its own).
+	SpineASN string `yaml:"spine_asn" json:"spine_asn"`
+}
+
+// The spines' ASN plans (bgp.spine_asn).
+const (
+	SpineASNShared   = "shared"
+	SpineASNPerSpine = "per-spine"
+)
+
+// SpineASNPlans lists the values bgp.spine_asn takes.
+var SpineASNPlans = []string{SpineASNShared, SpineASNPerSpine}
 
 // Images names the container images of a containerlab lab.
 type Images struct {

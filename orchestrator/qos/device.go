@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/labctl/labctl/orchestrator/routing"
 )
 
 // Device is one switch as the QoS layer sees it: its data ports. The fabric
@@ -470,38 +472,8 @@ func sortPorts(ps []string) {
 
 // PortLess orders interface names by their text with embedded numbers
 // compared as numbers ("Ethernet4" < "Ethernet12", "Ethernet1/2" <
-// "Ethernet1/10").
-func PortLess(a, b string) bool {
-	for a != "" && b != "" {
-		na, ra := leadingNumber(a)
-		nb, rb := leadingNumber(b)
-		if na >= 0 && nb >= 0 {
-			if na != nb {
-				return na < nb
-			}
-			a, b = ra, rb
-			continue
-		}
-		if a[0] != b[0] {
-			return a[0] < b[0]
-		}
-		a, b = a[1:], b[1:]
-	}
-	return len(a) < len(b)
-}
-
-func leadingNumber(s string) (int, string) {
-	i := 0
-	n := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' && i < 9 {
-		n = n*10 + int(s[i]-'0')
-		i++
-	}
-	if i == 0 {
-		return -1, s
-	}
-	return n, s[i:]
-}
+// "Ethernet1/10"): routing.PortLess, the one port order of labctl.
+func PortLess(a, b string) bool { return routing.PortLess(a, b) }
 
 // IdentityMap is n -> n for the 8 traffic classes, priorities and queues.
 func IdentityMap() map[int]int {

@@ -218,7 +218,17 @@ type Flow struct {
 	FCTUs          *float64 `json:"fct_us"`
 	Retransmits    int64    `json:"retransmits"`
 	Path           []string `json:"path,omitempty"`
-	Source         Source   `json:"source"`
+	// Route is the egress port of each switch on Path ("node:port"),
+	// as the flow hash picks them (`labctl trace` shows the same).
+	Route []string `json:"route,omitempty"`
+	// PathAfterFaults and RouteAfterFaults are where the flow's data
+	// packets go at the end of the run when link faults changed its
+	// routes (absent when they did not); UnreachableAfterFaults when the
+	// routes it ends with reach no further than the last switch listed.
+	PathAfterFaults        []string `json:"path_after_faults,omitempty"`
+	RouteAfterFaults       []string `json:"route_after_faults,omitempty"`
+	UnreachableAfterFaults bool     `json:"unreachable_after_faults,omitempty"`
+	Source                 Source   `json:"source"`
 }
 
 // Latency percentiles in microseconds.

@@ -364,3 +364,45 @@ func runQoSView(run *Run) *qosView {
 	}
 	return v
 }
+
+// movedFlow is a flow that link faults sent elsewhere: its route at the
+// start and at the end of the run, as routeText writes them.
+type movedFlow struct {
+	ID, Before, After string
+}
+
+// movedFlows lists the variant's flows whose routes faults changed.
+func movedFlows(v Variant) []movedFlow {
+	var out []movedFlow
+	for _, f := range v.Flows {
+		if f.PathAfterFaults == nil && f.RouteAfterFaults == nil && !f.UnreachableAfterFaults {
+			continue
+		}
+		out = append(out, movedFlow{ID: f.ID, Before: routeText(f.Path, f.Route, false), After: routeText(f.PathAfterFaults, f.RouteAfterFaults, f.UnreachableAfterFaults)})
+	}
+	return out
+}
+
+// routeText writes a flow's way as its source host, each switch's egress
+// port, and its destination host ("host1 > leaf1:Ethernet128 >
+// spine1:Ethernet4 > leaf2:Ethernet0 > host5"); a way that does not
+// arrive ends at the switch without a route. Without routes (older
+// records) it is the path's nodes.
+func routeText(path, route []string, unreachable bool) string {
+	if len(path) == 0 {
+		return "–"
+	}
+	if len(route) == 0 && !unreachable {
+		return strings.Join(path, " > ")
+	}
+	parts := append([]string{path[0]}, route...)
+	switch {
+	case unreachable && len(path) > len(route)+1:
+		parts = append(parts, path[len(route)+1]+" (no route)")
+	case unreachable:
+		parts[len(parts)-1] += " (loop)"
+	default:
+		parts = append(parts, path[len(path)-1])
+	}
+	return strings.Join(parts, " > ")
+}

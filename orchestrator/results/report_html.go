@@ -42,6 +42,8 @@ type htmlVariant struct {
 	Counters       []Counter
 	ZeroCounters   int
 	AssertionsPass int
+	// Moved are the flows link faults sent elsewhere.
+	Moved []movedFlow
 }
 
 // htmlSweep is one swept parameter's charts and table.
@@ -111,6 +113,7 @@ func RenderHTML(run *Run, w io.Writer, opts HTMLOptions) error {
 			}
 		}
 		hv.ZeroCounters = len(v.Counters) - len(hv.Counters)
+		hv.Moved = movedFlows(v)
 		for _, a := range v.Assertions {
 			if a.Passed {
 				hv.AssertionsPass++
@@ -500,6 +503,12 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 <table>
 <tr><th>Flow</th><th>Pattern</th><th>Role</th><th>Throughput (Gb/s)</th><th>p50 (µs)</th><th>p99 (µs)</th><th>FCT (µs)</th><th>Retransmits</th><th>Source</th></tr>
 {{$v := .}}{{range .Flows}}<tr><td>{{.ID}}</td><td>{{.Pattern}}</td><td>{{.Role}}</td><td class="n">{{num .ThroughputGbps}}</td>{{with .LatencyUs}}<td class="n">{{num .P50}}</td><td class="n">{{num .P99}}</td>{{else}}<td>–</td><td>–</td>{{end}}<td class="n">{{with .FCTUs}}{{num (deref .)}}{{else}}–{{end}}</td><td class="n">{{int .Retransmits}}</td><td>{{$.Label .Source $v}}</td></tr>
+{{end}}</table>{{end}}
+{{if .Moved}}<h3>Routes after the faults</h3>
+<p>The flows whose data packets end the run on other links than they started on (each switch's egress port, as <code>labctl trace --down</code> shows it).</p>
+<table>
+<tr><th>Flow</th><th>At the start</th><th>At the end</th></tr>
+{{range .Moved}}<tr><td>{{.ID}}</td><td>{{.Before}}</td><td>{{.After}}</td></tr>
 {{end}}</table>{{end}}
 {{$v := .}}{{if .Counters}}<h3>Switch counters (non-zero PFC, ECN or drops)</h3>
 <table>

@@ -237,6 +237,13 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 			}
 			p("\n")
 		}
+		if moved := movedFlows(v); len(moved) > 0 {
+			p("### Routes after the faults\n\nThe flows whose data packets end the run on other links than they started on (each switch's egress port, as `labctl trace --down` shows it):\n\n| Flow | At the start | At the end |\n|---|---|---|\n")
+			for _, m := range moved {
+				p("| %s | %s | %s |\n", mdCell(m.ID), mdCell(m.Before), mdCell(m.After))
+			}
+			p("\n")
+		}
 		var nz []Counter
 		for _, c := range v.Counters {
 			if c.PFCTx != 0 || c.PFCRx != 0 || c.ECNMarked != 0 || c.Drops != 0 || c.WatchdogStorms != 0 {

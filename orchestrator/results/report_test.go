@@ -489,3 +489,46 @@ func TestReportsShowNICSettings(t *testing.T) {
 		t.Errorf("two parameter sets: %d sections, want 2", n)
 	}
 }
+
+// Flows that link faults moved get a table of their routes before and
+// after, in both reports; a run without such flows has none.
+func TestReportsShowRoutesAfterFaults(t *testing.T) {
+	run := syntheticRun("20261129T120000Z-link-failure-64gpu", t0)
+	var md, html bytes.Buffer
+	if err := RenderMarkdown(run, &md); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(md.String(), "Routes after the faults") {
+		t.Fatal("a run without moved flows shows routes after faults")
+	}
+	v := &run.Variants[0]
+	v.Flows[0].Path, v.Flows[0].Route = []string{"host1", "leaf1", "spine1", "leaf2", "host5"}, []string{"leaf1:Ethernet128", "spine1:Ethernet64", "leaf2:Ethernet0"}
+	v.Flows[0].PathAfterFaults, v.Flows[0].RouteAfterFaults = v.Flows[0].Path, []string{"leaf1:Ethernet132", "spine1:Ethernet64", "leaf2:Ethernet0"}
+	v.Flows[1].Path, v.Flows[1].Route = []string{"host2", "leaf1", "spine2", "leaf2", "host6"}, []string{"leaf1:Ethernet160", "spine2:Ethernet68", "leaf2:Ethernet4"}
+	v.Flows[1].PathAfterFaults, v.Flows[1].UnreachableAfterFaults = []string{"host2", "leaf1"}, true
+	md.Reset()
+	if err := RenderMarkdown(run, &md); err != nil {
+		t.Fatal(err)
+	}
+	if err := RenderHTML(run, &html, HTMLOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"markdown": md.String(), "html": html.String()} {
+		for _, want := range []string{
+			"Routes after the faults",
+			"host1 &gt; leaf1:Ethernet128 &gt; spine1:Ethernet64 &gt; leaf2:Ethernet0 &gt; host5",
+			"host1 &gt; leaf1:Ethernet132 &gt; spine1:Ethernet64",
+			"host2 &gt; leaf1 (no route)",
+		} {
+			if name == "markdown" {
+				want = strings.ReplaceAll(want, "&gt;", ">")
+			}
+			if !strings.Contains(out, want) {
+				t.Errorf("%s lacks %q", name, want)
+			}
+		}
+	}
+	if got := routeText([]string{"h1", "leaf1", "spine1", "leaf1"}, []string{"leaf1:e1", "spine1:e2", "leaf1:e1"}, true); got != "h1 > leaf1:e1 > spine1:e2 > leaf1:e1 (loop)" {
+		t.Errorf("a loop: %s", got)
+	}
+}

@@ -164,17 +164,11 @@ func RingAllReduceFlowLevel(cfg Config, ranks []string, bytes int64) (*AllReduce
 	return est, nil
 }
 
-// egressPath lists the egress ports from NIC src to NIC dst for hash h.
+// egressPath lists the egress ports from NIC src to NIC dst for hash h
+// (setup checked that it arrives).
 func (s *sim) egressPath(src, dst int32, h uint64) []int32 {
 	path := []int32{src}
-	cur := s.ports[src].peer
-	table := s.routeTo(dst)
-	for cur != dst && len(path) <= len(s.nodes) {
-		nd := s.ports[cur].node
-		out := ecmpPick(table[nd], h, s.nodes[nd].seed)
-		path = append(path, out)
-		cur = s.ports[out].peer
-	}
+	s.walk(src, dst, h, func(_, out int32) { path = append(path, out) })
 	return path
 }
 
@@ -258,14 +252,6 @@ func flowLevel(cfg Config) (*sim, [][]int32, []float64, error) {
 	paths := make([][]int32, len(s.flows))
 	for i := range s.flows {
 		f := &s.flows[i]
-		if len(f.route) > 0 {
-			// A pinned route (the caller's ECMP choice) is the path.
-			paths[i] = []int32{f.src}
-			for _, h := range f.route {
-				paths[i] = append(paths[i], h.out)
-			}
-			continue
-		}
 		paths[i] = s.egressPath(f.src, f.dst, f.hashFwd)
 	}
 	rates := maxMinFair(paths, func(pi int32) float64 { return s.ports[pi].lineMbps / 1000 * eta })

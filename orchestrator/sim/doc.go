@@ -49,8 +49,16 @@
 // a link: real clocks and pipelines differ, and without that, identical
 // senders phase-lock at a full drop-tail queue. Receiving NICs add a fixed
 // processing delay (NICDelayNs, 1 µs), so one-way latency through one
-// switch lands at the 1-2 µs of real RoCE NICs. Routing is shortest path (BFS per destination NIC) with ECMP by a
-// flow hash (NICs, UDP source port, protocol) mixed with the switch seed.
+// switch lands at the 1-2 µs of real RoCE NICs.
+//
+// Routing is what the fabric's eBGP underlay converges to (package
+// routing, the one `labctl trace` uses: shortest AS path, ECMP over every
+// equal one, no path that holds a switch's own ASN; switches without ASNs
+// route on shortest paths), in each switch's own view of the failed links,
+// one table per destination leaf. A switch picks among equal-cost ports
+// with routing.ECMPIndex of the packet's flow hash (Config.KeyHash of the
+// QP's 5-tuple, the reverse tuple for ACKs; NIC names and ports without
+// it) and its ECMP seed.
 //
 // NICs serve control packets (ACK, NAK, CNP) first by priority, then their
 // flows round robin, each paced at its DCQCN current rate. The receiver

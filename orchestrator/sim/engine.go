@@ -326,11 +326,14 @@ func (s *sim) switchReceive(in, k int32) {
 	}
 	cands := table[ip.node]
 	if len(cands) == 0 {
-		// Unreachable by construction (paths are checked at setup); count
-		// it as a drop rather than crash.
-		ip.c[pr].drops++
-		s.release(k)
-		return
+		// At the destination's own leaf the one candidate is the NIC;
+		// anywhere else no route (the routes of this switch's view do
+		// not reach the destination, after failures): a drop.
+		if cands = s.localHop(ip.node, pk.dst); len(cands) == 0 {
+			ip.c[pr].drops++
+			s.release(k)
+			return
+		}
 	}
 	out := int32(-1)
 	if pk.kind == pktData {

@@ -188,9 +188,8 @@ func (s *sim) routeLearn(k, n int32, down uint32) {
 	if changed == 0 {
 		return
 	}
-	for i := range s.routes {
-		s.routes[i] = nil
-	}
+	clear(s.routes)
+	clear(s.leafRoutes)
 	who := "every other switch"
 	if n >= 0 {
 		who = s.nodes[n].name

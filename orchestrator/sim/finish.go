@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -29,6 +30,7 @@ func (s *sim) result() *Result {
 			Dst:            s.ports[f.dst].ref.String(),
 			Role:           f.f.Role,
 			Path:           f.path,
+			Route:          f.route,
 			Priority:       int(f.prio),
 			StartNs:        -1,
 			Bytes:          f.f.Bytes,
@@ -44,6 +46,14 @@ func (s *sim) result() *Result {
 		}
 		if f.rp != nil {
 			st.RateCuts = f.rp.cuts
+		}
+		if len(s.faultLinks) > 0 && !f.f.Quiet {
+			// Where the routes every switch ends the run with send the
+			// flow's data packets, when faults moved them.
+			path, route, ok := s.tracePath(f.src, f.dst, f.hashFwd)
+			if !ok || !slices.Equal(route, f.route) {
+				st.PathAfterFaults, st.RouteAfterFaults, st.UnreachableAfterFaults = path, route, !ok
+			}
 		}
 		if f.started {
 			st.StartNs = f.startAt / 1000

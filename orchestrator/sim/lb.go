@@ -1,6 +1,10 @@
 package sim
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/labctl/labctl/orchestrator/routing"
+)
 
 // Load balancing: how a switch picks the egress port of a data packet
 // among the equal-cost ports towards its destination.
@@ -68,7 +72,7 @@ func (s *sim) pickData(ni int32, n *node, pk *packet, cands []int32) int32 {
 		// The port with the fewest bytes queued for the packet's
 		// priority; ties go to the first from the flow hash's choice on,
 		// so an idle fabric still spreads flows.
-		start := int(mix64(pk.hash^n.seed) % uint64(len(cands)))
+		start := routing.ECMPIndex(len(cands), pk.hash, n.seed)
 		best, bestQ := int32(-1), int64(0)
 		for j := range cands {
 			c := cands[(start+j)%len(cands)]
@@ -87,15 +91,5 @@ func (s *sim) pickData(ni int32, n *node, pk *packet, cands []int32) int32 {
 		s.lb.flowlets[key] = fl
 		return fl.out
 	}
-	// ECMP: the route labctl pinned (the one `labctl trace` shows), while
-	// it is still among the switch's routes, else the flow hash.
-	for _, h := range s.flows[pk.flow].route {
-		if h.node == ni {
-			if s.portFault == nil || slices.Contains(cands, h.out) {
-				return h.out
-			}
-			break
-		}
-	}
-	return -1
+	return -1 // ECMP: the flow hash decides
 }

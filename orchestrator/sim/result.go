@@ -69,6 +69,18 @@ type FlowStats struct {
 	Dst  string   `json:"dst"`
 	Role string   `json:"role,omitempty"`
 	Path []string `json:"path"` // nodes the data packets traverse (ECMP choice included)
+	// Route is the egress port of every switch on Path ("node:port"),
+	// the ports the flow hash picks; with other load balancing than
+	// ECMP, data packets may leave by others.
+	Route []string `json:"route,omitempty"`
+	// After link faults changed the routes a flow hashes onto, the path
+	// and route its data packets take at the end of the run (absent when
+	// they are Path and Route); UnreachableAfterFaults when the routes
+	// it ends with do not reach its destination (Path and Route then go
+	// as far as the switch without a route, or round a loop once).
+	PathAfterFaults        []string `json:"path_after_faults,omitempty"`
+	RouteAfterFaults       []string `json:"route_after_faults,omitempty"`
+	UnreachableAfterFaults bool     `json:"unreachable_after_faults,omitempty"`
 	// Priority is the flow's priority at its sending NIC.
 	Priority       int   `json:"priority"`
 	StartNs        int64 `json:"start_ns"` // -1 if it never started

@@ -5,9 +5,9 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"sort"
-	"strings"
+
+	"github.com/labctl/labctl/orchestrator/routing"
 )
 
 const (
@@ -185,10 +185,10 @@ type flowState struct {
 	dscp     uint8
 	hashFwd  uint64
 	hashRev  uint64
-	path     []string
-	// route pins data packets to an egress port per switch (Flow.Route).
-	route []routeHop
-	total int64 // packets, math.MaxInt64 for long-lived
+	// path and route: the nodes the data packets' hash takes them
+	// through at the start, and each switch's egress port ("node:port").
+	path, route []string
+	total       int64 // packets, math.MaxInt64 for long-lived
 	// msg is the message size when it is not a whole number of MTUs (0
 	// otherwise); perMsg the packets per message.
 	msg, perMsg int64
@@ -253,7 +253,16 @@ type sim struct {
 	pkts   []packet
 	free   int32
 	flows  []flowState
-	routes [][][]int32 // [dst NIC port][node] -> candidate egress ports
+
+	// Routing (route.go): the topology as package routing sees it (link
+	// l's ports are 2l and 2l+1, as in ports), each destination NIC's
+	// table ([node] -> equal-cost egress ports; nil until a packet needs
+	// it), the table a leaf's NICs share, and self[p] == p, so that
+	// self[p:p+1] is the one candidate of a NIC's own leaf.
+	rt         *routing.Graph
+	routes     [][][]int32
+	leafRoutes [][][]int32
+	self       []int32
 
 	// Link faults (faults.go): the links with faults, each port's fault
 	// link (-1 none; nil without faults), each switch's view of them.
@@ -296,14 +305,9 @@ type sim struct {
 // overflow: 1000 s, far beyond any practical run.
 const maxTimeNs = 1e12
 
-func mix64(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	x ^= x >> 31
-	return x
-}
+// mix64 is the one 64-bit finalizer of labctl (routing's, which the ECMP
+// choice uses), for the engine's seeds and draws too.
+func mix64(x uint64) uint64 { return routing.Mix64(x) }
 
 func hashString(parts ...string) uint64 {
 	h := fnv.New64a()
@@ -417,6 +421,7 @@ func newSim(cfg *Config) (*sim, error) {
 func (s *sim) buildTopology() error {
 	t := &s.cfg.Topology
 	byName := make(map[string]int32, len(t.Nodes))
+	s.rt = &routing.Graph{}
 	for i, n := range t.Nodes {
 		if n.Name == "" {
 			return errorf("topology node %d has no name", i)
@@ -431,6 +436,11 @@ func (s *sim) buildTopology() error {
 			return errorf("node %q: negative buffer %d bytes", n.Name, n.BufferBytes)
 		}
 		byName[n.Name] = int32(i)
+		kind := routing.Host
+		if n.Kind == Switch {
+			kind = routing.Switch
+		}
+		s.rt.AddNode(n.Name, kind, n.ASN)
 		nd := node{name: n.Name, kind: n.Kind, seed: n.ECMPSeed}
 		if err := nd.buildPools(n); err != nil {
 			return err
@@ -498,8 +508,17 @@ func (s *sim) buildTopology() error {
 			s.portByRef[r] = int32(len(s.ports) - 1)
 			s.nodes[ni].ports = append(s.nodes[ni].ports, int32(len(s.ports)-1))
 		}
+		// Link li is routing link li: its ports are base and base+1.
+		if _, err := s.rt.AddLink(byName[l.A.Node], l.A.Port, byName[l.B.Node], l.B.Port); err != nil {
+			return errorf("link %d: %v", li, err)
+		}
 	}
 	s.routes = make([][][]int32, len(s.ports))
+	s.leafRoutes = make([][][]int32, len(s.nodes))
+	s.self = make([]int32, len(s.ports))
+	for i := range s.self {
+		s.self[i] = int32(i)
+	}
 	return nil
 }
 
@@ -796,101 +815,6 @@ func (s *sim) resolveNIC(name string) (int32, error) {
 	return -1, fmt.Errorf("unknown host %q", nodeName)
 }
 
-// routeTo computes, by BFS over switches from the switch a NIC hangs off,
-// the equal-cost next hops toward that NIC for every switch.
-func (s *sim) routeTo(dst int32) [][]int32 {
-	if s.routes[dst] != nil {
-		return s.routes[dst]
-	}
-	table := make([][]int32, len(s.nodes))
-	s.routes[dst] = table
-	attachPort := s.ports[dst].peer
-	attached := s.ports[attachPort].node
-	if s.nodes[attached].kind != Switch {
-		return table
-	}
-	// Each switch routes with its own view of the links that failed: one
-	// breadth-first search per distinct view (one without faults).
-	views, viewOf := s.viewsOf()
-	dists := make([][]int32, len(views))
-	for vi, mask := range views {
-		dist := make([]int32, len(s.nodes))
-		for i := range dist {
-			dist[i] = -1
-		}
-		dists[vi] = dist
-		if s.blocked(mask, attachPort) {
-			continue // the NIC's own link is down in this view
-		}
-		dist[attached] = 0
-		queue := []int32{attached}
-		for len(queue) > 0 {
-			u := queue[0]
-			queue = queue[1:]
-			for _, pu := range s.nodes[u].ports {
-				v := s.ports[s.ports[pu].peer].node
-				if s.nodes[v].kind == Switch && dist[v] < 0 && !s.blocked(mask, pu) {
-					dist[v] = dist[u] + 1
-					queue = append(queue, v)
-				}
-			}
-		}
-	}
-	for u := range s.nodes {
-		vi := 0
-		if viewOf != nil {
-			vi = viewOf[u]
-		}
-		dist := dists[vi]
-		if s.nodes[u].kind != Switch || dist[u] < 0 {
-			continue
-		}
-		if int32(u) == attached {
-			table[u] = []int32{attachPort}
-			continue
-		}
-		for _, pu := range s.nodes[u].ports {
-			v := s.ports[s.ports[pu].peer].node
-			if s.nodes[v].kind == Switch && dist[v] == dist[u]-1 && !s.blocked(views[vi], pu) {
-				table[u] = append(table[u], pu)
-			}
-		}
-	}
-	return table
-}
-
-// ecmpPick chooses among equal-cost ports by the packet's flow hash salted
-// with the switch's seed.
-func ecmpPick(cands []int32, h, seed uint64) int32 {
-	if len(cands) == 1 {
-		return cands[0]
-	}
-	return cands[mix64(h^seed)%uint64(len(cands))]
-}
-
-// tracePath follows the routing of hash h from NIC src to NIC dst.
-func (s *sim) tracePath(src, dst int32, h uint64) ([]string, error) {
-	table := s.routeTo(dst)
-	path := []string{s.nodes[s.ports[src].node].name}
-	cur := s.ports[src].peer
-	for hops := 0; ; hops++ {
-		if cur == dst {
-			path = append(path, s.nodes[s.ports[dst].node].name)
-			return path, nil
-		}
-		n := s.ports[cur].node
-		if s.nodes[n].kind != Switch || hops > len(s.nodes) {
-			return nil, fmt.Errorf("no path from %s to %s", s.ports[src].ref, s.ports[dst].ref)
-		}
-		path = append(path, s.nodes[n].name)
-		cands := table[n]
-		if len(cands) == 0 {
-			return nil, fmt.Errorf("no path from %s to %s (stuck at %s)", s.ports[src].ref, s.ports[dst].ref, s.nodes[n].name)
-		}
-		cur = s.ports[ecmpPick(cands, h, s.nodes[n].seed)].peer
-	}
-}
-
 // ringState is one ring collective in progress.
 type ringState struct {
 	cfg       *Ring
@@ -1038,27 +962,6 @@ func ringQPs(rings []Ring) int {
 	return n
 }
 
-// pathCache shares the traced path of the many flows (steps of a
-// collective, QPs of one flow) that have the same ends and hash.
-type pathCache map[pathKey][]string
-
-type pathKey struct {
-	src, dst int32
-	h        uint64
-}
-
-func (c pathCache) get(s *sim, src, dst int32, h uint64) ([]string, error) {
-	k := pathKey{src, dst, h}
-	if p, ok := c[k]; ok {
-		return p, nil
-	}
-	p, err := s.tracePath(src, dst, h)
-	if err == nil {
-		c[k] = p
-	}
-	return p, err
-}
-
 // initFlow sets up flow i from its configuration.
 func (s *sim) initFlow(i int32, f *Flow, ids map[string]int32, paths pathCache) error {
 	if f.ID == "" {
@@ -1101,10 +1004,7 @@ func (s *sim) initFlow(i int32, f *Flow, ids map[string]int32, paths pathCache) 
 	fs.src, fs.dst = src, dst
 	fs.dscp = uint8(dscp)
 	fs.prio = s.nodes[s.ports[src].node].prio[dscp]
-	a, b := s.ports[src].ref.String(), s.ports[dst].ref.String()
-	spS := fmt.Sprint(sp)
-	fs.hashFwd = hashString(a, b, spS, "4791", "17")
-	fs.hashRev = hashString(b, a, "4791", spS, "17")
+	fs.hashFwd, fs.hashRev = s.flowHashes(src, dst, sp)
 	if f.MessageBytes < 0 || f.MessageBytes > 1<<30 {
 		return errorf("flow %q: message size %d bytes out of range: use 1 B..1 GiB (0 means MTU-sized packets throughout)", f.ID, f.MessageBytes)
 	}
@@ -1127,18 +1027,18 @@ func (s *sim) initFlow(i int32, f *Flow, ids map[string]int32, paths pathCache) 
 	fs.gapPSN = -1
 	fs.startAt = -1
 
-	if len(f.Route) > 0 {
-		if fs.route, fs.path, err = s.pinRoute(src, dst, f.Route); err != nil {
+	// Every QP must reach its destination and its ACKs the sender: at
+	// the start every link is up, so only a topology that cannot carry
+	// them fails here. A quiet QP keeps no path of its own.
+	if f.Quiet {
+		if err := s.reaches(src, dst, fs.hashFwd); err != nil {
 			return errorf("flow %q: %w", f.ID, err)
 		}
-	} else if fs.path, err = paths.get(s, src, dst, fs.hashFwd); err != nil {
+	} else if fs.path, fs.route, err = paths.get(s, src, dst, fs.hashFwd); err != nil {
 		return errorf("flow %q: %w", f.ID, err)
 	}
-	if _, err = paths.get(s, dst, src, fs.hashRev); err != nil {
+	if err := s.reaches(dst, src, fs.hashRev); err != nil {
 		return errorf("flow %q (reverse path for ACKs): %w", f.ID, err)
-	}
-	if f.Quiet {
-		fs.path = nil
 	}
 	return nil
 }
@@ -1244,45 +1144,4 @@ func (s *sim) buildSeries() error {
 	}
 	s.sampleT = s.cfg.SampleEveryNs * 1000
 	return nil
-}
-
-// routeHop is one pinned choice: at switch node, leave by port out.
-type routeHop struct {
-	node, out int32
-}
-
-// pinRoute checks a caller-given route (egress ports "node:port", one per
-// switch from src towards dst) and returns it with the node path. Every
-// port must be an equal-cost next hop of its switch towards dst, and the
-// ports must chain from src's switch to dst.
-func (s *sim) pinRoute(src, dst int32, route []string) ([]routeHop, []string, error) {
-	table := s.routeTo(dst)
-	path := []string{s.nodes[s.ports[src].node].name}
-	hops := make([]routeHop, 0, len(route))
-	cur := s.ports[src].peer
-	for i, r := range route {
-		node, port, ok := strings.Cut(r, ":")
-		if !ok {
-			return nil, nil, fmt.Errorf("route entry %q: want node:port", r)
-		}
-		pi, ok := s.portIndex(PortRef{Node: node, Port: port})
-		if !ok {
-			return nil, nil, fmt.Errorf("route entry %q: no such port", r)
-		}
-		n := s.ports[cur].node
-		if s.ports[pi].node != n {
-			return nil, nil, fmt.Errorf("route entry %d (%s) is not on switch %s, where the route has reached", i+1, r, s.nodes[n].name)
-		}
-		if !slices.Contains(table[n], pi) {
-			return nil, nil, fmt.Errorf("route entry %s is not an equal-cost next hop towards %s", r, s.ports[dst].ref)
-		}
-		path = append(path, s.nodes[n].name)
-		hops = append(hops, routeHop{node: n, out: pi})
-		cur = s.ports[pi].peer
-	}
-	if cur != dst {
-		return nil, nil, fmt.Errorf("route ends at %s, not at %s", s.ports[cur].ref, s.ports[dst].ref)
-	}
-	path = append(path, s.nodes[s.ports[dst].node].name)
-	return hops, path, nil
 }

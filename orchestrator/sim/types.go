@@ -32,10 +32,17 @@ type Node struct {
 	// them (SONiC BUFFER_POOL). Empty means one ingress pool of
 	// BufferBytes that every priority group shares and no egress limit.
 	Pools []Pool
-	// ECMPSeed salts the switch's ECMP hash. Zero derives a seed from
-	// Config.Seed and the node name, so a different run seed gives a
-	// different (but reproducible) ECMP placement.
+	// ECMPSeed salts the switch's ECMP hash: of n equal-cost next hops a
+	// packet takes routing.ECMPIndex(n, its flow hash, ECMPSeed). Zero
+	// derives a seed from Config.Seed and the node name, so a different
+	// run seed gives a different (but reproducible) ECMP placement.
 	ECMPSeed uint64
+	// ASN is a switch's BGP ASN. Routing is what the fabric's eBGP
+	// underlay converges to (package routing): the shortest AS path,
+	// ECMP over every equal one, no path that holds a switch's own ASN.
+	// Zero gives the switch an ASN of its own, so a topology without
+	// ASNs routes on plain shortest paths. Hosts ignore it.
+	ASN uint32
 }
 
 // Pool is one buffer pool of a switch. Reserved buffers (a profile's
@@ -199,14 +206,17 @@ type Flow struct {
 	// but it keeps no percentiles, rate series or path of its own, which
 	// keeps a collective of millions of QPs small and fast.
 	Quiet bool
-	// Route, when set, pins the flow's data packets to these egress
-	// ports ("node:port"), one per switch crossed, in order: the caller's
-	// own ECMP choice (labctl passes the path `labctl trace` computes, so
-	// that a run and a trace agree). Each must be an equal-cost next hop
-	// towards Dst. Empty means the simulator's own flow hash decides.
-	// ACKs, NAKs and CNPs always follow the simulator's hash.
-	Route []string
 }
+
+// FlowKey is what a switch's ECMP hash reads from a packet: its NICs
+// (as Flow names them, "host:port") and UDP ports; the protocol is UDP.
+type FlowKey struct {
+	Src, Dst         string
+	SrcPort, DstPort int
+}
+
+// RoCEv2Port is the UDP destination port of RoCE v2 data packets.
+const RoCEv2Port = 4791
 
 // Ring is a ring AllReduce of Bytes over Ranks (NIC names in ring order),
 // run as NCCL runs it: one QP from each rank to the next, and 2(N-1)
@@ -311,6 +321,14 @@ type Config struct {
 	NAKRepeatNs int64
 	QPTimeout   int
 	RetryCount  int
+
+	// KeyHash, when not nil, hashes the 5-tuple of a QP's packets for
+	// ECMP: data packets hash FlowKey{Src, Dst, SrcPort, 4791}, ACKs,
+	// NAKs and CNPs the reverse key {Dst, Src, 4791, SrcPort}. A caller
+	// that traces paths itself passes its own hash here (labctl passes
+	// fabric.KeyHash of the NICs' addresses, so `labctl trace` shows the
+	// links a run takes). Nil hashes the NIC names and ports.
+	KeyHash func(FlowKey) uint64
 
 	// Progress, when not nil, is called every few hundred thousand events
 	// with the simulated time reached (ns) and the events processed, from

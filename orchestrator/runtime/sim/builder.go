@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"net/netip"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -115,8 +117,12 @@ func endpoints(vs runtime.VariantSpec) []runtime.Endpoint {
 
 // topology builds the simulator's topology and QoS for the chosen nodes:
 // every switch port's per-class settings and maps as its resolved config
-// gives them (portQoS), hosts classifying with the lab's intent.
-func (b *builder) topology(nodes, nics map[string]bool) (engine.Topology, map[engine.PortRef]map[int]engine.PortQoS, map[engine.PortRef]engine.PortMaps, map[string]map[int]int, error) {
+// gives them (portQoS), hosts classifying with the lab's intent. Nodes
+// keep the graph's order (the BGP router-id order routing breaks ties
+// by), their ASNs, and the ECMP seeds `labctl trace --hash-seed seed`
+// gives them, so that the simulator routes every packet as the trace
+// shows.
+func (b *builder) topology(nodes, nics map[string]bool, seed int64) (engine.Topology, map[engine.PortRef]map[int]engine.PortQoS, map[engine.PortRef]engine.PortMaps, map[string]map[int]int, error) {
 	var topo engine.Topology
 	qosMap := map[engine.PortRef]map[int]engine.PortQoS{}
 	portMaps := map[engine.PortRef]engine.PortMaps{}
@@ -124,7 +130,7 @@ func (b *builder) topology(nodes, nics map[string]bool) (engine.Topology, map[en
 		if !nodes[n.Name] {
 			continue
 		}
-		node := engine.Node{Name: n.Name, Kind: engine.Switch}
+		node := engine.Node{Name: n.Name, Kind: engine.Switch, ASN: n.ASN, ECMPSeed: fabric.ECMPSeed(n.Name, uint64(seed))}
 		if n.Role == fabric.RoleHost {
 			node.Kind = engine.Host
 		} else if dc := b.cfgs[n.Name]; dc != nil {
@@ -158,13 +164,10 @@ func (b *builder) topology(nodes, nics map[string]bool) (engine.Topology, map[en
 		// links back: members at their own speed, each pausing on its own
 		// and chosen by ECMP, with the port's QoS (rendered for one
 		// member's speed) on every member.
-		members, speed := 1, lk.SpeedGbps
-		if lk.Merged > 1 && lk.MemberSpeedGbps > 0 {
-			members, speed = lk.Merged, lk.MemberSpeedGbps
-		}
+		members, speed := lk.Members(), lk.MemberSpeed()
 		for m := range members {
-			a := engine.PortRef{Node: lk.A.Node, Port: memberPort(lk.A.Port, m)}
-			bb := engine.PortRef{Node: lk.B.Node, Port: memberPort(lk.B.Port, m)}
+			a := engine.PortRef{Node: lk.A.Node, Port: fabric.MemberPort(lk.A.Port, m)}
+			bb := engine.PortRef{Node: lk.B.Node, Port: fabric.MemberPort(lk.B.Port, m)}
 			used[a], used[bb] = true, true
 			if m > 0 {
 				for _, pair := range [][2]engine.PortRef{{a, {Node: lk.A.Node, Port: lk.A.Port}}, {bb, {Node: lk.B.Node, Port: lk.B.Port}}} {
@@ -190,40 +193,20 @@ func (b *builder) topology(nodes, nics map[string]bool) (engine.Topology, map[en
 	return topo, qosMap, portMaps, dscp, nil
 }
 
-// route is the path `labctl trace --hash-seed <seed>` computes for a flow
-// (the fabric's 5-tuple hash), as the simulator's egress ports: a run with
-// --seed N and a trace with --hash-seed N cross the same spines and the
-// same members of merged links, and another seed samples other collisions.
-func (b *builder) route(src, dst runtime.Endpoint, sport int, seed int64) ([]string, error) {
-	s, d := fabric.Endpoint{Host: src.Host, NIC: src.NIC}, fabric.Endpoint{Host: dst.Host, NIC: dst.NIC}
-	key, err := b.g.FlowKeyFor(s, d, uint16(sport))
-	if err != nil {
-		return nil, err
-	}
-	path, err := b.g.TraceWithSeed(s, d, key, uint64(seed))
-	if err != nil {
-		return nil, err
-	}
-	route := make([]string, 0, len(path.Hops))
-	for _, h := range path.Hops {
-		port := h.Out
-		if h.Chosen < len(h.Candidates) {
-			if c := h.Candidates[h.Chosen]; c.Merged > 1 && c.Member > 0 {
-				port = memberPort(h.Out, c.Member-1)
+// keyHash is the simulator's ECMP key hash: fabric.KeyHash of a QP's
+// 5-tuple with its NICs' addresses, the hash `labctl trace` uses.
+func (b *builder) keyHash() func(engine.FlowKey) uint64 {
+	addrs := map[string]netip.Addr{}
+	for _, h := range b.g.Hosts() {
+		for _, p := range h.Ports {
+			if pf, err := netip.ParsePrefix(p.Address); err == nil {
+				addrs[h.Name+":"+p.Name] = pf.Addr()
 			}
 		}
-		route = append(route, h.Node+":"+port)
 	}
-	return route, nil
-}
-
-// memberPort names member m of a merged port: the port itself for the
-// first, "<port>.<m>" for the others.
-func memberPort(port string, m int) string {
-	if m == 0 {
-		return port
+	return func(k engine.FlowKey) uint64 {
+		return fabric.KeyHash(fabric.FlowKey{SrcIP: addrs[k.Src], DstIP: addrs[k.Dst], SrcPort: uint16(k.SrcPort), DstPort: uint16(k.DstPort), Proto: fabric.ProtoUDP})
 	}
-	return port + "." + strconv.Itoa(m)
 }
 
 // cableM is a link's cable length: what the switch end's config says,
@@ -336,22 +319,14 @@ func watchdog(dc *qos.DeviceConfig, w *qos.PortWatchdog) *engine.Watchdog {
 // the link it names, or with All every link and member between its two
 // nodes.
 func (b *builder) faultPorts(f runtime.FaultSpec) ([]engine.PortRef, error) {
-	lk, m, err := b.g.LinkByName(f.Link)
+	lms, err := b.g.LinkMembers(f.Link, f.All)
 	if err != nil {
 		return nil, err
 	}
-	if !f.All {
-		return []engine.PortRef{{Node: lk.A.Node, Port: memberPort(lk.A.Port, m)}}, nil
-	}
-	var out []engine.PortRef
-	for _, l := range b.g.LinksBetween(lk.A.Node, lk.B.Node) {
-		members := 1
-		if l.Merged > 1 && l.MemberSpeedGbps > 0 {
-			members = l.Merged
-		}
-		for m := range members {
-			out = append(out, engine.PortRef{Node: l.A.Node, Port: memberPort(l.A.Port, m)})
-		}
+	out := make([]engine.PortRef, 0, len(lms))
+	for _, lm := range lms {
+		lk := b.g.Links[lm.Link]
+		out = append(out, engine.PortRef{Node: lk.A.Node, Port: fabric.MemberPort(lk.A.Port, lm.Member)})
 	}
 	return out, nil
 }
@@ -438,7 +413,7 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 			}
 		}
 	}
-	topo, qosMap, portMaps, dscp, err := b.topology(nodes, nics)
+	topo, qosMap, portMaps, dscp, err := b.topology(nodes, nics, vs.Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -468,6 +443,7 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 		OutOfOrder:   st.OutOfOrder,
 		CNPPerPort:   st.CNPModeration == nic.CNPPerPort,
 		LB:           engine.LoadBalancing{Mode: vs.LB.Mode, FlowletGapNs: int64(vs.LB.FlowletGapUs * 1000)},
+		KeyHash:      b.keyHash(),
 	}
 	if err := b.faults(vs, cfg); err != nil {
 		return nil, err
@@ -492,13 +468,8 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 				bytes = (f.Bytes + int64(qps) - 1) / int64(qps)
 			}
 			sport := 49152 + (i*64+q)%16384
-			route, err := b.route(f.Src, f.Dst, sport, vs.Seed)
-			if err != nil {
-				return nil, fmt.Errorf("route flow %s: %w", id, err)
-			}
 			cfg.Flows = append(cfg.Flows, engine.Flow{
-				ID: id, Src: src, Dst: dst, DSCP: f.TrafficClass >> 2, ExplicitDSCP: true,
-				SrcPort: sport, Route: route,
+				ID: id, Src: src, Dst: dst, DSCP: f.TrafficClass >> 2, ExplicitDSCP: true, SrcPort: sport,
 				Bytes: bytes, MessageBytes: int64(f.MessageBytes), StartNs: int64(f.StartUs * 1000), Role: f.Role,
 			})
 		}
@@ -633,8 +604,9 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 		}
 		rf := results.Flow{
 			ID: fs.ID, Src: epString(fs.Src), Dst: epString(fs.Dst), Pattern: fs.Pattern, Role: fs.Role,
-			Path: qps[0].Path, Source: results.Simulated,
+			Source: results.Simulated,
 		}
+		routed(&rf, qps[0])
 		lat := &results.Latency{}
 		allDone := fs.Bytes > 0
 		var fct int64
@@ -713,6 +685,14 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 	return v
 }
 
+// routed copies a QP's paths into its flow's record: the path and route
+// its hash takes, and where faults moved them. A flow of several QPs
+// shows its first QP's.
+func routed(rf *results.Flow, q *engine.FlowStats) {
+	rf.Path, rf.Route = q.Path, q.Route
+	rf.PathAfterFaults, rf.RouteAfterFaults, rf.UnreachableAfterFaults = q.PathAfterFaults, q.RouteAfterFaults, q.UnreachableAfterFaults
+}
+
 // completion is the variant's completion time and aggregate goodput when
 // every flow has a size and completed: from the first flow's start to
 // the last one's completion.
@@ -767,8 +747,9 @@ func (b *builder) allReduceFlows(c *runtime.CollectiveSpec, res *engine.Result) 
 		src, dst := c.Ranks[rank], c.Ranks[(rank+1)%n]
 		rf := results.Flow{
 			ID: fmt.Sprintf("allreduce r%d %s->%s", rank, epString(src), epString(dst)), Src: epString(src), Dst: epString(dst),
-			Pattern: "ring-allreduce", Role: "allreduce", Bytes: f.BytesDelivered, Retransmits: f.Retransmits, Path: f.Path, Source: results.Simulated,
+			Pattern: "ring-allreduce", Role: "allreduce", Bytes: f.BytesDelivered, Retransmits: f.Retransmits, Source: results.Simulated,
 		}
+		routed(&rf, &f)
 		if f.Completed && f.FCTNs != nil && *f.FCTNs > 0 {
 			us := float64(*f.FCTNs) / 1000
 			rf.FCTUs = &us
@@ -910,7 +891,7 @@ func (b *builder) flowLevelAllReduce(vs runtime.VariantSpec) (*results.Variant, 
 	if err != nil {
 		return nil, err
 	}
-	topo, qosMap, portMaps, dscp, err := b.topology(nodes, nics)
+	topo, qosMap, portMaps, dscp, err := b.topology(nodes, nics, vs.Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -918,7 +899,7 @@ func (b *builder) flowLevelAllReduce(vs runtime.VariantSpec) (*results.Variant, 
 	if err != nil {
 		return nil, err
 	}
-	cfg := engine.Config{Topology: topo, QoS: qosMap, Maps: portMaps, ExplicitQoS: true, DSCPToPriority: dscp, MTU: b.in.MTU, Seed: vs.Seed}
+	cfg := engine.Config{Topology: topo, QoS: qosMap, Maps: portMaps, ExplicitQoS: true, DSCPToPriority: dscp, MTU: b.in.MTU, Seed: vs.Seed, KeyHash: b.keyHash()}
 	est, err := engine.RingAllReduceFlowLevel(cfg, ranks, c.Bytes)
 	if err != nil {
 		return nil, fmt.Errorf("simulate %s: %w", vs.Name, err)
@@ -1076,7 +1057,11 @@ func seriesOf(res *engine.Result) []results.TimeSeries {
 // faultExtra is what a variant's faults and PFC watchdogs did, for the
 // report and assertions (extra.faults.*): packets lost to links going
 // down and to routing loops, watchdog storms (the first one's time),
-// restorations and drops, and, with time series,
+// restorations and drops; with link faults, how many QPs end the run on
+// other routes than they started on (rerouted_qps; the QPs of
+// collectives' all-to-alls, which keep no path, are not counted) and how
+// many of them end unreachable (unreachable_qps: eBGP partitioned their
+// ends); and, with time series,
 // the goodput of all flows before the first fault, its lowest after it,
 // and how long it took to come back to 90% of its level before
 // (recovery_us; absent when it did not). Nil without faults or storms.
@@ -1102,6 +1087,18 @@ func faultExtra(vs runtime.VariantSpec, res *engine.Result, series []results.Tim
 	}
 	if len(vs.Faults) == 0 {
 		return x
+	}
+	if slices.ContainsFunc(vs.Faults, func(f runtime.FaultSpec) bool { return f.Link != "" }) {
+		rerouted, unreachable := 0, 0
+		for i := range res.Flows {
+			if f := &res.Flows[i]; f.RouteAfterFaults != nil || f.UnreachableAfterFaults {
+				rerouted++
+				if f.UnreachableAfterFaults {
+					unreachable++
+				}
+			}
+		}
+		x["rerouted_qps"], x["unreachable_qps"] = rerouted, unreachable
 	}
 	first := vs.Faults[0].AtUs
 	for _, f := range vs.Faults {

@@ -247,7 +247,7 @@ func TestRunFollowsTrace(t *testing.T) {
 		// The chosen member of leaf1's merged uplink carries the flow.
 		h := path.Hops[0]
 		c := h.Candidates[h.Chosen]
-		port := memberPort(h.Out, c.Member-1)
+		port := fabric.MemberPort(h.Out, c.Member-1)
 		chosen[port] = true
 		var tx int64
 		for _, ctr := range v.Counters {
