@@ -205,7 +205,7 @@ Exit 1 when any finding is an error.`,
 				if err != nil {
 					return err
 				}
-				opt = labLintOptions(in, devs)
+				opt = runtime.LintOptions(g, in)
 			} else {
 				if ecn != "" || pfc != "" {
 					return exitcode.Usagef("--ecn and --pfc apply to a lab (labctl config lint <lab>), not to config files")
@@ -247,13 +247,6 @@ Exit 1 when any finding is an error.`,
 	cmd.Flags().IntVar(&roceDSCP, "roce-dscp", 26, "DSCP of the RoCE traffic, checked to be lossless (files only; a lab uses its intent)")
 	cmd.Flags().IntVar(&cnpDSCP, "cnp-dscp", 48, "DSCP of CNPs (files only)")
 	return cmd
-}
-
-// labLintOptions are the lint options of a lab: its intent and its
-// switches, so lint checks the RoCE classes against what the intent
-// renders and each switch against the others of its role.
-func labLintOptions(in qos.Intent, devs []qos.Device) qos.LintOptions {
-	return qos.LintOptions{Intent: &in, Devices: devs}
 }
 
 func cfgRuleHelp() string {

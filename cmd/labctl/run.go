@@ -409,7 +409,7 @@ func labQoSRecord(l *runtime.Lab, in qos.Intent) labQoS {
 		out.settings = append(out.settings, qos.Summarize(&cfgs[i]))
 		out.classes = append(out.classes, qos.ClassTable(&cfgs[i], "", qos.RoCEClasses(&cfgs[i], in.RoCEDSCP, in.CNPDSCP))...)
 	}
-	fs := qos.Lint(cfgs, labLintOptions(in, runtime.Devices(l.Graph)))
+	fs := qos.Lint(cfgs, runtime.LintOptions(l.Graph, in))
 	out.lint = &results.LintSummary{Errors: qos.Count(fs, qos.SevError), Warnings: qos.Count(fs, qos.SevWarning), Findings: []qos.Finding{}}
 	for _, f := range fs {
 		if f.Severity != qos.SevInfo {

@@ -136,6 +136,9 @@ func TestLintRules(t *testing.T) {
 		{RulePFCQueueMap, SevError, "Ethernet0", "PFC frame for priority 3 received here pauses queue 0, but TC3 leaves by queue 3", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Port("Ethernet0").PFCToQueue[3] = 0
 		}},
+		{RuleRouting, SevWarning, "", "the spines have 2 different ASNs", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			o.Routing = []string{"the spines have 2 different ASNs"}
+		}},
 		{RulePortMTU, SevError, "Ethernet0", "the port's MTU 1500 is below the 4156 bytes", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Port("Ethernet0").MTU = 1500
 		}},

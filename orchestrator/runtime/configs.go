@@ -48,6 +48,14 @@ func Codec(nosName string) (NOSCodec, error) {
 // (qos.DevicesFromGraph: a merged lab port keeps one member's speed).
 func Devices(g *fabric.Graph) []qos.Device { return qos.DevicesFromGraph(g) }
 
+// LintOptions are the lint options of a lab: its QoS intent, its switches
+// (lint checks each port's RoCE classes against what the intent renders,
+// and each switch against the others of its role) and what its routing
+// design risks (valley paths after failures: QOS019).
+func LintOptions(g *fabric.Graph, in qos.Intent) qos.LintOptions {
+	return qos.LintOptions{Intent: &in, Devices: Devices(g), Routing: g.ValleyPathRisk()}
+}
+
 // Intent resolves the lab's QoS intent from its spec.
 func (l *Lab) Intent() (qos.Intent, error) {
 	if l.Spec == nil {
