@@ -114,7 +114,7 @@ func (l *linter) notSimulated(d *DeviceConfig) {
 	text := func(gs []*group) string {
 		var parts []string
 		for _, g := range gs {
-			parts = append(parts, strings.Join(g.fields, ", ")+" ("+g.why+")")
+			parts = append(parts, joinFields(g.fields)+" ("+g.why+")")
 		}
 		return strings.Join(parts, "; ")
 	}
@@ -128,6 +128,30 @@ func (l *linter) notSimulated(d *DeviceConfig) {
 			"nothing to fix unless you rely on them: see docs/config-fields.md",
 			"not read by lint or the simulator: %s", text(gs))
 	}
+}
+
+// joinFields names fields, each table or statement once before the fields
+// of it that follow one another: "WRED_PROFILE red_min_threshold,
+// red_max_threshold".
+func joinFields(fields []string) string {
+	var b strings.Builder
+	last := ""
+	for i, f := range fields {
+		head, rest, ok := strings.Cut(f, " ")
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if ok && head == last {
+			b.WriteString(rest)
+			continue
+		}
+		b.WriteString(f)
+		last = ""
+		if ok {
+			last = head
+		}
+	}
+	return b.String()
 }
 
 // portsDiffer flags, in bare files (no lab to compare with), a data port

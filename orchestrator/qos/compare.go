@@ -171,19 +171,26 @@ func (l *linter) siblings() {
 					count[vals[m][k]]++
 				}
 				mine := vals[n][k]
-				best, tie := "", false
+				// An absent field counts as the value "", so the first
+				// value seen, not "", starts the search.
+				best, tie, seen := "", false, false
 				for v, c := range count {
 					switch {
-					case best == "" || c > count[best]:
-						best, tie = v, false
+					case !seen || c > count[best]:
+						best, tie, seen = v, false, true
 					case c == count[best] && v != best:
 						tie = true
 					}
 				}
-				// With no majority (two leaves that differ), the first
-				// device stands as the reference.
+				// With no majority (two leaves that differ) neither is the
+				// odd one out: with an intent, QOS018 names the one that
+				// moved; without one, the first device stands as the
+				// reference.
 				ref := best
 				if tie {
+					if l.opt.Intent != nil {
+						continue
+					}
 					ref = vals[0][k]
 				}
 				if mine != ref {

@@ -297,3 +297,50 @@ func TestLintBareLosslessByMajority(t *testing.T) {
 		t.Errorf("buffer-only device flagged: %+v", fs)
 	}
 }
+
+// TestSiblingsNeedAMajority: QOS012 names the switch that left its role's
+// shared RoCE settings only when the others agree against it; between two
+// leaves that differ neither is the odd one out, and QOS018 names the one
+// that moved from the intent.
+func TestSiblingsNeedAMajority(t *testing.T) {
+	in, err := Profile("roce-dcqcn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaves := func(n int) []Device {
+		var ds []Device
+		for i := 1; i <= n; i++ {
+			ds = append(ds, Device{Name: "leaf" + string(rune('0'+i)), Role: "leaf", Ports: []Port{
+				{Name: "Ethernet0", SpeedGbps: 100, Peer: "h1:eth1", Fabric: true},
+			}})
+		}
+		return ds
+	}
+	for _, n := range []int{2, 3} {
+		devs := leaves(n)
+		cfgs, err := ApplyAll(in, devs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt := LintOptions{Intent: &in, Devices: devs}
+		if fs := findings(Lint(cfgs, opt), RulePortDiffers); len(fs) != 0 {
+			t.Fatalf("%d leaves as rendered: %+v", n, fs)
+		}
+		cfgs[0].Port("Ethernet0").Queue(3).ECN.MinBytes = 100000
+		fs := Lint(cfgs, opt)
+		var odd []string
+		for _, f := range findings(fs, RulePortDiffers) {
+			odd = append(odd, f.Device)
+		}
+		want := []string{"leaf1"}
+		if n == 2 {
+			want = nil
+		}
+		if !slices.Equal(odd, want) {
+			t.Errorf("%d leaves, leaf1 edited: QOS012 on %v, want %v", n, odd, want)
+		}
+		if drift := findings(fs, RuleIntentDrift); len(drift) != 1 || drift[0].Device != "leaf1" {
+			t.Errorf("%d leaves, leaf1 edited: QOS018 = %+v", n, drift)
+		}
+	}
+}

@@ -99,14 +99,14 @@ type WREDEntry struct {
 	GreenMin         *int64   `cfg:"green_min_threshold" use:"simulated" why:"queue depth (bytes) where green marking or early drop starts: ECN Kmin"`
 	GreenMax         *int64   `cfg:"green_max_threshold" use:"simulated" why:"queue depth (bytes) where the green probability reaches its maximum: ECN Kmax"`
 	GreenProbability *float64 `cfg:"green_drop_probability" use:"simulated" why:"green marking (or drop) probability at the maximum threshold, percent: ECN Pmax"`
-	YellowEnable     *bool    `cfg:"wred_yellow_enable" use:"lint" why:"no simulated packet is policed to yellow"`
-	YellowMin        *int64   `cfg:"yellow_min_threshold" use:"lint" why:"no simulated packet is policed to yellow"`
-	YellowMax        *int64   `cfg:"yellow_max_threshold" use:"lint" why:"no simulated packet is policed to yellow"`
-	YellowProb       *float64 `cfg:"yellow_drop_probability" use:"lint" why:"no simulated packet is policed to yellow"`
-	RedEnable        *bool    `cfg:"wred_red_enable" use:"lint" why:"no simulated packet is policed to red"`
-	RedMin           *int64   `cfg:"red_min_threshold" use:"lint" why:"no simulated packet is policed to red"`
-	RedMax           *int64   `cfg:"red_max_threshold" use:"lint" why:"no simulated packet is policed to red"`
-	RedProb          *float64 `cfg:"red_drop_probability" use:"lint" why:"no simulated packet is policed to red"`
+	YellowEnable     *bool    `cfg:"wred_yellow_enable" use:"lint" why:"no simulated packet is policed to yellow or red"`
+	YellowMin        *int64   `cfg:"yellow_min_threshold" use:"lint" why:"no simulated packet is policed to yellow or red"`
+	YellowMax        *int64   `cfg:"yellow_max_threshold" use:"lint" why:"no simulated packet is policed to yellow or red"`
+	YellowProb       *float64 `cfg:"yellow_drop_probability" use:"lint" why:"no simulated packet is policed to yellow or red"`
+	RedEnable        *bool    `cfg:"wred_red_enable" use:"lint" why:"no simulated packet is policed to yellow or red"`
+	RedMin           *int64   `cfg:"red_min_threshold" use:"lint" why:"no simulated packet is policed to yellow or red"`
+	RedMax           *int64   `cfg:"red_max_threshold" use:"lint" why:"no simulated packet is policed to yellow or red"`
+	RedProb          *float64 `cfg:"red_drop_probability" use:"lint" why:"no simulated packet is policed to yellow or red"`
 
 	Extra map[string]string `cfg:"-"`
 }
