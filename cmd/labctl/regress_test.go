@@ -57,7 +57,9 @@ func regressJSON(t *testing.T, dir string) (int, results.Report, string) {
 // The vendor-config regression loop on the real simulation of 64gpu's
 // ecn-pfc: raising the WRED green_min_threshold of leaf1's host ports from
 // 819200 to 3000000 lets the incast receiver's queue grow before marking,
-// and every incast flow's p50 latency grows about sevenfold, while the
+// and every incast flow's p50 latency grows about fivefold (25-28 us to
+// 121 us at seed 1: the queue now sits near the 3 MB Kmin, 120 us of a
+// 200G port, instead of below the 800 KiB one), while the
 // whole run's p99 and throughput move the better way, so the summary alone
 // passes it. The role and port comparisons must fail it; an unchanged
 // rerun (the simulator is deterministic for a seed) and the same edit on
@@ -117,8 +119,8 @@ func TestRegressWREDThresholdOnOneLeaf(t *testing.T) {
 		case f.Scope == results.ScopeSummary:
 			t.Errorf("a summary metric regressed (the test needs a change the summary passes): %+v", f)
 		case f.Scope == results.ScopeRole && f.Role == "incast" && f.Metric == "role.latency_us_p50":
-			if f.Current < 5*f.Baseline {
-				t.Errorf("incast p50 %v -> %v us, want about sevenfold", f.Baseline, f.Current)
+			if f.Current < 3*f.Baseline {
+				t.Errorf("incast p50 %v -> %v us, want about fivefold", f.Baseline, f.Current)
 			}
 			seen[f.Variant+" role"] = true
 		case f.Scope == results.ScopePort && f.Node == "leaf1" && f.Port == "Ethernet0" && *f.Priority == 3 && f.Metric == "port.queue_p50_bytes":
