@@ -185,17 +185,24 @@ func groupFindings(fs []Finding, cfgs []DeviceConfig) []Finding {
 		}
 		// The same entry on each port ("BUFFER_PG|Ethernet0|3") is one
 		// cause: its port reads "*".
-		f.Where = portless(f.Where, f.Port)
+		// A finding made over several ports already (QOS013) keeps them.
+		ports := f.Ports
+		if len(ports) == 0 {
+			ports = []string{f.Port}
+			f.Where = portless(f.Where, f.Port)
+		}
 		k := key{f.Rule, f.Device, f.Where, f.Message, f.Fix, f.Severity}
 		i, ok := at[k]
 		if !ok {
 			at[k] = len(out)
-			f.Ports = []string{f.Port}
+			f.Ports = slices.Clone(ports)
 			out = append(out, f)
 			continue
 		}
-		if !slices.Contains(out[i].Ports, f.Port) {
-			out[i].Ports = append(out[i].Ports, f.Port)
+		for _, p := range ports {
+			if !slices.Contains(out[i].Ports, p) {
+				out[i].Ports = append(out[i].Ports, p)
+			}
 		}
 	}
 	for i := range out {
@@ -340,10 +347,13 @@ func (l *linter) losslessPG(d *DeviceConfig, p *PortConfig) {
 		what, where := "no buffer profile", ""
 		if g := c.PGConfig; g != nil {
 			where = g.Origin
-			what = "the profile " + orDash(g.Profile)
-			if g.XoffBytes != nil {
+			what = "the profile " + g.Profile
+			switch {
+			case g.Profile == "":
+				what = "no buffer profile"
+			case g.XoffBytes != nil:
 				what += " with xoff 0"
-			} else {
+			default:
 				what += ", which has no xoff"
 			}
 		}
@@ -719,25 +729,52 @@ func (l *linter) watchdog(d *DeviceConfig, p *PortConfig) {
 	}
 }
 
-// QOS013: references that name nothing, one finding per entry.
+// QOS013: references that name nothing. One per-port entry repeated on
+// many ports (BUFFER_PG|Ethernet0|3 ... BUFFER_PG|Ethernet124|3 naming the
+// same missing profile) is one cause, one finding, its entry written with
+// the port as "*".
 func (l *linter) unresolved(d *DeviceConfig) {
+	var all []string
+	for _, p := range d.Ports {
+		all = append(all, p.Name)
+	}
+	type cause struct{ where, field, ref, table, effect string }
+	at := map[cause]int{}
+	var found []Finding
 	for _, u := range d.Unresolved {
-		f := Finding{Rule: RuleUnresolved, Severity: SevError, Device: d.Device, Where: u.Where,
-			Message: fmt.Sprintf("%s %s names %s, which %s does not define: %s", u.Where, u.Field, u.Ref, u.Table, u.Effect),
-			Fix:     fmt.Sprintf("define %s|%s, or point %s at one that exists", u.Table, u.Ref, u.Field)}
-		if len(u.Ports) > 0 {
-			f.Ports = slices.Clone(u.Ports)
-			var all []string
-			for _, p := range d.Ports {
-				all = append(all, p.Name)
+		where := u.Where
+		if len(u.Ports) == 1 {
+			where = portless(where, u.Ports[0])
+		}
+		c := cause{where, u.Field, u.Ref, u.Table, u.Effect}
+		i, ok := at[c]
+		if !ok {
+			at[c] = len(found)
+			i = len(found)
+			found = append(found, Finding{Rule: RuleUnresolved, Severity: SevError, Device: d.Device, Where: u.Where,
+				Fix: fmt.Sprintf("define %s|%s, or point %s at one that exists", u.Table, u.Ref, u.Field)})
+		} else {
+			// More than one entry: the finding names their shape.
+			found[i].Where = where
+		}
+		for _, p := range u.Ports {
+			if !slices.Contains(found[i].Ports, p) {
+				found[i].Ports = append(found[i].Ports, p)
 			}
-			f.Port = PortRanges(u.Ports, all)
-			if len(u.Ports) == 1 {
+		}
+	}
+	for c, i := range at {
+		f := &found[i]
+		f.Message = fmt.Sprintf("%s %s names %s, which %s does not define: %s", f.Where, c.field, c.ref, c.table, c.effect)
+		if len(f.Ports) > 0 {
+			sortPorts(f.Ports)
+			f.Port = PortRanges(f.Ports, all)
+			if len(f.Ports) == 1 {
 				f.Ports = nil
 			}
 		}
-		l.out = append(l.out, f)
 	}
+	l.out = append(l.out, found...)
 }
 
 // QOS017: defaults the resolver marked as risky for RoCE, and settings it

@@ -344,3 +344,24 @@ func TestSiblingsNeedAMajority(t *testing.T) {
 		}
 	}
 }
+
+// TestUnresolvedOneFindingPerCause: the same missing profile named by a
+// per-port entry on every port is one QOS013 finding over the ports; a
+// different missing name is another.
+func TestUnresolvedOneFindingPerCause(t *testing.T) {
+	in, cfgs := lintBase(t)
+	u := func(port, ref string) Unresolved {
+		return Unresolved{Where: "BUFFER_PG|" + port + "|3", Field: "profile", Ref: ref, Table: "BUFFER_PROFILE", Effect: "no headroom", Ports: []string{port}}
+	}
+	cfgs[0].Unresolved = []Unresolved{u("Ethernet0", "typo"), u("Ethernet4", "typo"), u("Ethernet8", "other")}
+	fs := findings(Lint(cfgs, LintOptions{Intent: &in}), RuleUnresolved)
+	if len(fs) != 2 {
+		t.Fatalf("QOS013 findings = %+v, want 2", fs)
+	}
+	if f := fs[0]; f.Where != "BUFFER_PG|*|3" || !slices.Equal(f.Ports, []string{"Ethernet0", "Ethernet4"}) || !strings.HasPrefix(f.Message, "BUFFER_PG|*|3 profile names typo,") {
+		t.Errorf("grouped finding = %+v", f)
+	}
+	if f := fs[1]; f.Port != "Ethernet8" || len(f.Ports) != 0 || !strings.HasPrefix(f.Message, "BUFFER_PG|Ethernet8|3 profile names other,") {
+		t.Errorf("single finding = %+v", f)
+	}
+}

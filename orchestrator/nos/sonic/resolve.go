@@ -570,7 +570,7 @@ func (r *resolver) pg(pc *qos.PortConfig, g int) (qos.PGConfig, error) {
 		return r.computedPG(pc, g, "BUFFER_PG|"+key+" (NULL: computed by the buffer manager)"), nil
 	case !ok:
 		r.unresolved("BUFFER_PG|"+key, "profile", prof, "BUFFER_PROFILE", "the PG has no buffer profile: lossy, nothing reserved, no headroom (it cannot pause)", pc.Name)
-		return noProfile("default (unresolved BUFFER_PROFILE|" + prof + ")"), nil
+		return noProfile("BUFFER_PG|" + key + ", profile undefined"), nil
 	default:
 		bp, err := r.profile(prof, pe, pc.Name, false)
 		if err != nil {
