@@ -17,7 +17,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/scenario"
 )
 
-// The bad-input corpus: testdata/badinput/cases.yaml lists hostile and
+// The bad-input corpus: testdata/badinput/*.yaml list hostile and
 // mistaken inputs, each run through the real binary in a fresh work
 // directory. Each must exit with its documented code, say on stderr what
 // was wrong and where (the case's want strings) and the fix, never panic
@@ -25,7 +25,8 @@ import (
 // peak, from rusage; no wall-clock time is asserted).
 
 const (
-	corpusFile = "testdata/badinput/cases.yaml"
+	// One file per theme, so that the corpus reads by theme.
+	corpusFiles = "testdata/badinput/*.yaml"
 	maxRSSKiB  = 200 << 10 // 200 MiB
 	minCases   = 60
 )
@@ -77,23 +78,31 @@ type followUp struct {
 }
 
 func TestBadInputCorpus(t *testing.T) {
-	data, err := os.ReadFile(corpusFile)
-	if err != nil {
-		t.Fatal(err)
+	files, err := filepath.Glob(corpusFiles)
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpus files %s: %v", corpusFiles, err)
 	}
 	var cases []corpusCase
-	if err := yaml.UnmarshalWithOptions(data, &cases, yaml.Strict()); err != nil {
-		t.Fatalf("%s: %v", corpusFile, err)
+	names := map[string]string{}
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var some []corpusCase
+		if err := yaml.UnmarshalWithOptions(data, &some, yaml.Strict()); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		for _, c := range some {
+			if other, ok := names[c.Name]; ok || c.Name == "" {
+				t.Fatalf("%s: case name %q is empty or also in %s", file, c.Name, other)
+			}
+			names[c.Name] = file
+		}
+		cases = append(cases, some...)
 	}
 	if len(cases) < minCases {
-		t.Errorf("%s has %d cases, want at least %d", corpusFile, len(cases), minCases)
-	}
-	names := map[string]bool{}
-	for _, c := range cases {
-		if names[c.Name] || c.Name == "" {
-			t.Fatalf("%s: case name %q is empty or repeated", corpusFile, c.Name)
-		}
-		names[c.Name] = true
+		t.Errorf("%s hold %d cases, want at least %d", corpusFiles, len(cases), minCases)
 	}
 	fx := &fixtures{t: t}
 	var maxRSS int64
