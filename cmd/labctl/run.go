@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	goruntime "runtime"
 	"slices"
@@ -128,15 +127,11 @@ results/ cannot be written (the finished variants are printed anyway).`,
 			}
 			defer store.Close()
 			started := time.Now().UTC()
-			id, err := store.NewRunID(started, sc.Name, name)
+			// The lock is held until the last save: a reader that finds it
+			// free while the record says running knows the run was
+			// abandoned.
+			id, lock, writer, err := store.StartRun(started, sc.Name, name)
 			if err != nil {
-				return err
-			}
-			// Held until the last save: a reader that finds the lock free
-			// while the record says running knows the run was abandoned.
-			lock, writer, err := store.LockRun(id)
-			if err != nil {
-				_ = os.Remove(store.RunDir(id))
 				return err
 			}
 			defer lock.Release()
