@@ -221,6 +221,7 @@ func openDBReadOnly(path string) (*sql.DB, error) {
 	}
 	return try("mode=ro&immutable=1")
 }
+
 // busyTimeout is how long a labctl process waits for another one's write
 // to the index (a save, a migration, a reindex) before giving up with
 // SQLITE_BUSY. Writes take milliseconds; a reindex of many runs longer.
