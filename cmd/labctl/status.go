@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -92,7 +93,8 @@ func liveStatus(ctx context.Context, app *App, st *runtime.Status, kube claberne
 		if st.State == runtime.StateDown {
 			return "" // nothing is expected to run
 		}
-		return fmt.Sprintf("lab %s: which of its nodes run is unknown (the nodes shown are as recorded): %v", st.Lab, err)
+		// One line per lab: joined errors come with newlines.
+		return fmt.Sprintf("lab %s: which of its nodes run is unknown (the nodes shown are as recorded): %s", st.Lab, strings.ReplaceAll(err.Error(), "\n", "; "))
 	}
 	l, err := recordedLab(app, st)
 	if err != nil {
