@@ -13,8 +13,9 @@ type Spec struct {
 	// unacknowledged packet (ibv_qp_attr.timeout, perftest -u; default
 	// 14: 67.1 ms).
 	QPTimeout *int `yaml:"qp_timeout,omitempty" json:"qp_timeout,omitempty"`
-	// RetryCnt is how many timeouts in a row a QP survives before it fails
-	// (ibv_qp_attr.retry_cnt, 0-7; perftest sets 7).
+	// RetryCnt is how many times a QP retries after local ACK timeouts in
+	// a row; the timeout after the last retry fails it, so 0 fails it on
+	// the first (ibv_qp_attr.retry_cnt, 0-7; perftest sets 7).
 	RetryCnt *int `yaml:"retry_cnt,omitempty" json:"retry_cnt,omitempty"`
 	// NAKRepeatUs repeats the NAK for a gap the sender has not filled after
 	// this many µs. RC QPs send one NAK per gap (IBA) and rely on the

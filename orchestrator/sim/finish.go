@@ -39,6 +39,7 @@ func (s *sim) result() *Result {
 			Retransmits:    f.retx,
 			Timeouts:       f.timeouts,
 			Failed:         f.failed,
+			FailedAtNs:     f.failedAt / 1000,
 
 			NAKs:     f.naksRecv,
 			CNPs:     f.cnpsRecv,

@@ -94,9 +94,11 @@ type FlowStats struct {
 	// Retransmits counts data packets sent again (go-back-N).
 	Retransmits int64 `json:"retransmits"`
 	Timeouts    int64 `json:"timeouts"`
-	// Failed is set when the QP ran out of retries (retry_cnt timeouts in
-	// a row) and stopped, as a NIC moves it to the error state.
-	Failed bool `json:"failed,omitempty"`
+	// Failed is set when the QP ran out of retries (the timeout after its
+	// retry_cnt retries) and stopped, as a NIC moves it to the error
+	// state; FailedAtNs is when (from the start of the run).
+	Failed     bool  `json:"failed,omitempty"`
+	FailedAtNs int64 `json:"failed_at_ns,omitempty"`
 	// RateCuts counts the DCQCN rate decreases the sender applied.
 	RateCuts int64   `json:"rate_cuts,omitempty"`
 	NAKs     int64   `json:"naks"`

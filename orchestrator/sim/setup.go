@@ -214,6 +214,7 @@ type flowState struct {
 	retx, timeouts         int64
 	retriesLeft            int
 	failed                 bool // retry count exceeded: the QP is in error
+	failedAt               int64
 	naksRecv, cnpsRecv     int64
 
 	// receiver
@@ -357,12 +358,12 @@ func newSim(cfg *Config) (*sim, error) {
 		return nil, errorf("QP timeout %d out of range: the exponent is 1..31 (4.096 µs x 2^timeout; 0 means 14)", cfg.QPTimeout)
 	}
 	s.rto = QPTimeoutNs(cfg.QPTimeout) * 1000
-	s.retries = cfg.RetryCount
-	if s.retries == 0 {
-		s.retries = DefaultRetryCount
+	s.retries = DefaultRetryCount
+	if cfg.RetryCount != nil {
+		s.retries = *cfg.RetryCount
 	}
 	if s.retries > 7 {
-		return nil, errorf("retry count %d out of range: retry_cnt is 3 bits (0..7; negative retries forever)", cfg.RetryCount)
+		return nil, errorf("retry count %d out of range: retry_cnt is 3 bits (0..7; negative retries forever)", s.retries)
 	}
 	switch {
 	case cfg.SwitchJitterNs == 0:

@@ -438,7 +438,7 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 		DCQCNEnabled: vs.ECN,
 		CNPDSCP:      st.CNPDSCP,
 		QPTimeout:    st.QPTimeout,
-		RetryCount:   st.RetryCnt,
+		RetryCount:   &st.RetryCnt,
 		NAKRepeatNs:  st.NAKRepeatUs * 1000,
 		OutOfOrder:   st.OutOfOrder,
 		CNPPerPort:   st.CNPModeration == nic.CNPPerPort,
