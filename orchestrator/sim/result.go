@@ -39,6 +39,10 @@ type AllToAllRank struct {
 	Retransmits    int64  `json:"retransmits"`
 	StartNs        int64  `json:"start_ns"`
 	DoneNs         int64  `json:"done_ns"`
+	// FailedQPs counts the rank's QPs that ran out of retries (see
+	// FlowStats.Failed), FailedAtNs when the first of them failed.
+	FailedQPs  int   `json:"failed_qps,omitempty"`
+	FailedAtNs int64 `json:"failed_at_ns,omitempty"`
 }
 
 // RingStats is one ring collective: per step, when its first message was

@@ -835,8 +835,11 @@ type a2aState struct {
 	doneAt []int64 // ps; -1 until every QP of the rank completed
 	bytes  []int64
 	retx   []int64
-	start  int64
-	flows  int
+	// failed counts each rank's QPs that failed, failedAt (ps) the first.
+	failed   []int
+	failedAt []int64
+	start    int64
+	flows    int
 }
 
 // buildAllToAll adds one quiet QP per ordered pair of every all-to-all.
@@ -847,7 +850,7 @@ func (s *sim) buildAllToAll(paths pathCache) error {
 		if c.ID == "" || n < 2 || c.Bytes <= 0 {
 			return errorf("all-to-all %d (%q): needs an ID, at least 2 ranks and a positive size (got %d ranks, %d bytes)", ci, c.ID, n, c.Bytes)
 		}
-		as := &a2aState{cfg: c, left: make([]int32, n), doneAt: make([]int64, n), bytes: make([]int64, n), retx: make([]int64, n), start: c.StartNs * 1000}
+		as := &a2aState{cfg: c, left: make([]int32, n), doneAt: make([]int64, n), bytes: make([]int64, n), retx: make([]int64, n), failed: make([]int, n), failedAt: make([]int64, n), start: c.StartNs * 1000}
 		// One Flow per ordered pair, all of them in one backing array.
 		cfgs := make([]Flow, 0, n*(n-1))
 		for i := range n {
