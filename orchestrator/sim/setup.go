@@ -381,11 +381,11 @@ func newSim(cfg *Config) (*sim, error) {
 		s.nicDelay = cfg.NICDelayNs * 1000
 	}
 	s.cnpDSCP = 48
-	if cfg.CNPDSCP != 0 {
-		if cfg.CNPDSCP < 0 || cfg.CNPDSCP > 63 {
-			return nil, errorf("CNP DSCP %d out of range 0..63", cfg.CNPDSCP)
+	if d := cfg.CNPDSCP; d != nil {
+		if *d < 0 || *d > 63 {
+			return nil, errorf("CNP DSCP %d out of range 0..63", *d)
 		}
-		s.cnpDSCP = uint8(cfg.CNPDSCP)
+		s.cnpDSCP = uint8(*d)
 	}
 	if cfg.DCQCNEnabled {
 		if err := cfg.DCQCN.Validate(); err != nil {

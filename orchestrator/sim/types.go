@@ -293,8 +293,9 @@ type Config struct {
 
 	DCQCN        DCQCNParams
 	DCQCNEnabled bool
-	// CNPDSCP is the DSCP of CNPs; 0 means 48.
-	CNPDSCP int
+	// CNPDSCP is the DSCP of CNPs; nil means 48. A pointer because DSCP
+	// 0 is a setting of its own (best effort), not "unset".
+	CNPDSCP *int
 	// CNPPerPort paces CNPs per receiving NIC port instead of per flow:
 	// at most one CNP per DCQCN.MinTimeBetweenCNPsUs from the port, to
 	// whichever flow's marked packet comes first (ConnectX's

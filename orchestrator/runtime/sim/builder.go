@@ -436,7 +436,7 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 		// DCQCN reacts to CNPs; with ECN removed from the switches there
 		// are none, so the NICs run at line rate either way.
 		DCQCNEnabled: vs.ECN,
-		CNPDSCP:      st.CNPDSCP,
+		CNPDSCP:      &st.CNPDSCP,
 		QPTimeout:    st.QPTimeout,
 		RetryCount:   &st.RetryCnt,
 		NAKRepeatNs:  st.NAKRepeatUs * 1000,

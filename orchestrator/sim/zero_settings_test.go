@@ -57,3 +57,50 @@ func TestRetryCountFailsQP(t *testing.T) {
 		})
 	}
 }
+
+// CNPDSCP 0 sends CNPs at DSCP 0 (best effort, priority 0 on the
+// switches), as nic.dcqcn.cnp_dscp: 0 asks; nil is the default 48
+// (priority 6). Until it was a pointer, 0 ran as 48.
+func TestCNPDSCPZero(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		dscp *int
+		prio int // the priority CNPs leave the switch at, to the senders
+	}{
+		{"default", nil, 6},
+		{"dscp 0", new(0), 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := Config{
+				Topology:     star(5, 100),
+				DefaultQoS:   losslessQoS(true, true, 5_000, 200_000),
+				DurationNs:   500_000,
+				Seed:         1,
+				DCQCN:        ConnectXDCQCN(),
+				DCQCNEnabled: true,
+				CNPDSCP:      tc.dscp,
+				Flows:        IncastFlows("in", []string{"h1", "h2", "h3", "h4"}, "h0", 0),
+			}
+			r := mustRun(t, cfg)
+			if r.Totals.CNPs == 0 {
+				t.Fatalf("no CNPs: the incast marked nothing")
+			}
+			// Towards the senders the switch sends ACKs (priority 3)
+			// and CNPs, nothing else.
+			byPrio := map[int]int64{}
+			for _, p := range r.Ports {
+				if p.Node == "sw" && p.Port != "Ethernet0" {
+					byPrio[p.Priority] += p.TxPackets
+				}
+			}
+			for prio, n := range byPrio {
+				if prio != 3 && prio != tc.prio && n > 0 {
+					t.Errorf("%d packets to the senders at priority %d; CNPs should be at %d: %v", n, prio, tc.prio, byPrio)
+				}
+			}
+			if byPrio[tc.prio] == 0 {
+				t.Errorf("no packets to the senders at priority %d, where the CNPs belong: %v", tc.prio, byPrio)
+			}
+		})
+	}
+}
