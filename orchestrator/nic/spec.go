@@ -139,7 +139,7 @@ func (st Settings) Validate() error {
 	case st.QPTimeout < 1 || st.QPTimeout > 31:
 		return bad("qp_timeout", st.QPTimeout, "use 1..31 (4.096 µs x 2^qp_timeout; perftest uses 14)")
 	case st.RetryCnt < 0 || st.RetryCnt > 7:
-		return bad("retry_cnt", st.RetryCnt, "use 0..7 (perftest uses 7)")
+		return bad("retry_cnt", st.RetryCnt, "use 0..7 retries (0: the first timeout fails the QP; perftest uses 7)")
 	case st.NAKRepeatUs < 0 || st.NAKRepeatUs > 1e7:
 		return &FieldError{Field: "nak_repeat_us", Msg: fmt.Sprintf("%d is out of range", st.NAKRepeatUs), Fix: "use 0 (one NAK per gap, as RC QPs do) or a repeat interval in µs, e.g. 500 as HPCC's ns-3"}
 	case st.CNPDSCP < 0 || st.CNPDSCP > 63:

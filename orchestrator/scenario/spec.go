@@ -246,7 +246,7 @@ func Parse(file string, data []byte) (*Spec, error) {
 	if _, err := nic.Resolve(100, 48, &s.NIC); err != nil {
 		var fe *nic.FieldError
 		if errors.As(err, &fe) {
-			return nil, at("$.nic."+fe.Field, fe.Msg, fe.Fix)
+			return nil, at("$.nic."+fe.Field, "nic."+fe.Field+": "+fe.Msg, fe.Fix)
 		}
 		return nil, at("$.nic", err.Error(), "")
 	}
