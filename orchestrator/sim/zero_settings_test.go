@@ -104,3 +104,31 @@ func TestCNPDSCPZero(t *testing.T) {
 		})
 	}
 }
+
+// An all-to-all's QPs fail as any QP does, and each sending rank says
+// how many of its QPs failed and when the first did.
+func TestAllToAllQPsFail(t *testing.T) {
+	const down = 100_000
+	cfg := twoSpines()
+	cfg.Flows = nil
+	cfg.AllToAll = []AllToAll{{ID: "a2a", Ranks: []string{"h0-0", "h0-1", "h1-0", "h1-1"}, Bytes: 50_000_000}}
+	cfg.QPTimeout, cfg.RetryCount = 4, new(0)
+	cfg.Faults = []LinkFault{{Link: PortRef{"leaf0", "Ethernet100"}, DownNs: down, DetectNs: 10 * cfg.DurationNs, ConvergeNs: 10 * cfg.DurationNs}}
+	r := mustRun(t, cfg)
+	if len(r.AllToAll) != 1 {
+		t.Fatalf("%d all-to-alls", len(r.AllToAll))
+	}
+	failed := 0
+	for _, rk := range r.AllToAll[0].Ranks {
+		failed += rk.FailedQPs
+		if rk.FailedQPs > 0 && (rk.FailedAtNs < down || rk.FailedAtNs > down+2*QPTimeoutNs(4)) {
+			t.Errorf("rank %s: first QP failed at %d ns, want one timeout after %d ns", rk.Src, rk.FailedAtNs, down)
+		}
+		if rk.FailedQPs == 0 && rk.FailedAtNs != 0 {
+			t.Errorf("rank %s: no failed QP but a failure time %d", rk.Src, rk.FailedAtNs)
+		}
+	}
+	if failed == 0 || failed != r.Totals.FailedFlows {
+		t.Errorf("ranks count %d failed QPs, totals %d; want the same, above 0", failed, r.Totals.FailedFlows)
+	}
+}

@@ -866,7 +866,8 @@ func (b *builder) allReducePhases(c *runtime.CollectiveSpec, res *engine.Result)
 }
 
 // flowNotComputed are the summary fields the flow-level model has no
-// answer for: it has no packets, queues, pauses or marks.
+// answer for: it has no packets, queues, pauses or marks, and no QP
+// timeouts, so no flow of it fails. Its flows' retransmits stay nil.
 var flowNotComputed = []string{"drops", "pfc_pause_frames", "pfc_pause_us", "ecn_marked", "cnp", "retransmits", "latency_us_p99", "failed_flows"}
 
 // runFlowLevel answers a variant with the simulator's flow-level model:
