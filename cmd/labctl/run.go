@@ -326,6 +326,7 @@ func writeRunSummary(w io.Writer, run *results.Run, dir string) {
 		if v.Error != "" {
 			fmt.Fprintf(w, "  ERROR %s\n", v.Error)
 		}
+		writeFailedFlows(w, v)
 		for _, a := range v.Assertions {
 			mark := "PASS"
 			if !a.Passed {
@@ -353,6 +354,33 @@ func writeRunSummary(w io.Writer, run *results.Run, dir string) {
 	fmt.Fprintf(w, "\nrecord and reports: %s\n", filepath.Join(dir, results.RunFile))
 	if slices.ContainsFunc(run.Variants, func(v results.Variant) bool { return v.Configs != nil && v.Configs.Dir != "" }) {
 		fmt.Fprintf(w, "switch configs per variant: %s/ (labctl config diff <lab's configs> <variant's folder>)\n", filepath.Join(dir, "configs"))
+	}
+}
+
+// maxFailedFlowLines caps the failed flows listed per variant; run.json
+// and the reports list them all.
+const maxFailedFlowLines = 8
+
+// writeFailedFlows lists a variant's failed flows with their reasons: a
+// failed QP's throughput is what it delivered before it failed, which
+// the summary row alone would show as a slow flow.
+func writeFailedFlows(w io.Writer, v results.Variant) {
+	n := results.CountFailed(v.Flows)
+	if n == 0 {
+		return
+	}
+	fmt.Fprintf(w, "  FAILED %d of %d flows (summary.failed_flows):\n", n, len(v.Flows))
+	shown := 0
+	for _, f := range v.Flows {
+		if f.State != results.FlowFailed {
+			continue
+		}
+		if shown == maxFailedFlowLines {
+			fmt.Fprintf(w, "    and %d more (see the reports)\n", n-int64(shown))
+			break
+		}
+		shown++
+		fmt.Fprintf(w, "    %s: %s\n", f.ID, f.Reason)
 	}
 }
 
