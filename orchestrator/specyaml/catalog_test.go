@@ -45,7 +45,7 @@ func TestCatalogResolve(t *testing.T) {
 		{in: "", errContain: "no lab given: name a catalog lab (big, small) or a spec file"},
 		{in: "nosuch", errContain: `unknown lab "nosuch" (fix: use a catalog lab: big, small, or the path of a spec file)`},
 		{in: filepath.Join(dir, "missing.yaml"), errContain: "missing.yaml: file not found (fix: check the path, or name a catalog lab: big, small)"},
-		{in: dir + "/", errContain: "lab spec " + dir + "/: "},
+		{in: dir + "/", errContain: dir + "/: not a regular file: it is a directory, and labctl reads lab specs only from files (fix: name a file inside the directory)"},
 	}
 	for _, tc := range tests {
 		doc, err := testCatalog().Resolve(tc.in)
