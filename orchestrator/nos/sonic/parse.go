@@ -30,6 +30,9 @@ func ParseDoc(name string, data []byte) (Doc, error) {
 	if err := json.Unmarshal(data, &top); err != nil {
 		return nil, fmt.Errorf("%s: %w; the file must be a CONFIG_DB JSON object {\"TABLE\": {\"key\": {\"field\": \"value\"}}}", cfgWhere(name, data, err), err)
 	}
+	if err := cfgDuplicates(name, data); err != nil {
+		return nil, err
+	}
 	doc := Doc{}
 	for _, table := range cfgQoSTables {
 		raw, ok := top[table]
@@ -90,8 +93,7 @@ func cfgWhere(name string, data []byte, err error) string {
 	if off < 0 || off > int64(len(data)) {
 		return name
 	}
-	line := 1 + bytes.Count(data[:off], []byte("\n"))
-	col := int(off) - bytes.LastIndexByte(data[:off], '\n')
+	line, col := lineCol(data, off)
 	return fmt.Sprintf("%s:%d:%d", name, line, col)
 }
 
