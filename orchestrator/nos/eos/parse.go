@@ -208,14 +208,15 @@ func (p *cfgParser) file(src qos.Source) error {
 			inComment = true
 			continue
 		}
-		if q != nil && indent > qIndent {
+		opensQueue := (f[0] == "tx-queue" || f[0] == "uc-tx-queue") && len(f) == 2
+		if q != nil && !opensQueue && p.inQueue(curMode, f, indent > qIndent) {
 			if err := p.queueLine(q, f, where); err != nil {
 				return err
 			}
 			continue
 		}
 		q, qIndent = nil, -1
-		if (f[0] == "tx-queue" || f[0] == "uc-tx-queue") && len(f) == 2 {
+		if opensQueue {
 			n, err := strconv.Atoi(f[1])
 			if err != nil || n < 0 || n > 7 {
 				return fmt.Errorf("%s: %s %q: want a queue 0-7", where, f[0], f[1])
@@ -237,6 +238,24 @@ func (p *cfgParser) file(src qos.Source) error {
 		return fmt.Errorf("%s:%d: %w", src.Name, lineNo+1, err)
 	}
 	return nil
+}
+
+// inQueue says whether an indented line read while a tx-queue is open
+// belongs to the queue. EOS applies a command in the mode the commands
+// before it entered, trying the enclosing modes when that one has no such
+// command, whatever the line's indentation: a tx-queue statement stays in
+// the queue (a tab where the file indents with spaces must not move it
+// out), and a statement of the interface or qos profile leaves it. Only
+// for a statement labctl does not recognise does the indentation decide
+// (deeper: the queue's), so that it is noted in the mode it stands in.
+func (p *cfgParser) inQueue(blockMode string, f []string, deeper bool) bool {
+	if _, ok := statementOf("tx-queue", f); ok {
+		return true
+	}
+	if _, ok := statementOf(blockMode, f); ok {
+		return false
+	}
+	return deeper
 }
 
 // global reads top-level QoS lines.
