@@ -162,10 +162,23 @@ func (w *walker) walk(n ast.Node, t reflect.Type, path string) error {
 		if !ok {
 			return nil
 		}
+		seen := map[string]ast.Node{}
 		for _, p := range pairs {
 			key, _ := keyText(p.Key)
 			if err := w.whole(p.Key, t.Key(), path, true); err != nil {
 				return err
+			}
+			// The parser refuses a key written twice, but 3 and 3.0 (or
+			// "3") are one key of an int-keyed map, of which the library
+			// would keep the last silently.
+			if num, ok := wholeKey(p.Key, t.Key()); ok {
+				if first, dup := seen[num]; dup {
+					e := &Error{File: w.file, Msg: fmt.Sprintf("%s gives key %s twice (as %s here and %s at line %d)", levelName(path), num, nodeText(p.Key), nodeText(first), line(first)),
+						Fix: "keep one of the two entries"}
+					setPos(e, p.Key)
+					return exitcode.Usage(e)
+				}
+				seen[num] = p.Key
 			}
 			if err := w.walk(p.Value, t.Elem(), join(path, key)); err != nil {
 				return err
@@ -386,6 +399,45 @@ func unwrapNode(n ast.Node) ast.Node {
 			return n
 		}
 	}
+}
+
+// wholeKey is the number an int-keyed map's key node stands for, as
+// decimal text ("3" for 3, 3.0 and "3"); false for other maps and for
+// keys that are no whole number (the library reports those).
+func wholeKey(n ast.Node, t reflect.Type) (string, bool) {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+	default:
+		return "", false
+	}
+	text, ok := keyText(n)
+	if !ok {
+		return "", false
+	}
+	if i, err := strconv.ParseInt(text, 0, 64); err == nil {
+		return strconv.FormatInt(i, 10), true
+	}
+	if f, err := strconv.ParseFloat(text, 64); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+		return strconv.FormatInt(int64(f), 10), true
+	}
+	return "", false
+}
+
+// nodeText is a node's text as written.
+func nodeText(n ast.Node) string {
+	if tk := n.GetToken(); tk != nil {
+		return tk.Value
+	}
+	return n.String()
+}
+
+// line is a node's line, 0 when unknown.
+func line(n ast.Node) int {
+	if tk := n.GetToken(); tk != nil && tk.Position != nil {
+		return tk.Position.Line
+	}
+	return 0
 }
 
 func setPos(e *Error, n ast.Node) {

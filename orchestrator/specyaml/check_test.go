@@ -74,6 +74,10 @@ func TestDecodeWholeNumbers(t *testing.T) {
 		{"weights: {3.5: 50}\n", "f.yaml:1:11: the keys of weights must be whole numbers, not 3.5 (fix: write 3 or 4)"},
 		{"weights: {3: 50.5}\n", "f.yaml:1:14: weights.3 must be a whole number, not 50.5"},
 		{"limits: {a: 1.5}\n", "f.yaml:1:13: limits.a must be a whole number, not 1.5"},
+		// One key of an int-keyed map written two ways: the library keeps
+		// the last.
+		{"weights: {3: 50, 3.0: 60}\n", "f.yaml:1:18: weights gives key 3 twice (as 3.0 here and 3 at line 1) (fix: keep one of the two entries)"},
+		{"weights:\n  0x3: 50\n  3: 60\n", "f.yaml:3:3: weights gives key 3 twice (as 3 here and 0x3 at line 2)"},
 	} {
 		if got := decodeErr(t, c.in); !strings.Contains(got, c.want) {
 			t.Errorf("Decode(%q) = %s\nwant it to contain %s", c.in, got, c.want)
