@@ -120,6 +120,10 @@ func cfgCheckText(src qos.Source) error {
 		return fmt.Errorf("%s: the file is empty, not an EOS config (fix: give a running-config, for example from 'show running-config')", src.Name)
 	case bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data):
 		return fmt.Errorf("%s: binary data, not an EOS config (fix: give the text of 'show running-config')", src.Name)
+	case bytes.HasPrefix(data, []byte("\xef\xbb\xbf")):
+		// The mark would be the first word's start: EOS would reject the
+		// first command, and the parser miss it.
+		return fmt.Errorf("%s:1: the file starts with a UTF-8 byte-order mark, which is no part of EOS CLI text (fix: save the file as UTF-8 without a byte-order mark)", src.Name)
 	}
 	if t := bytes.TrimSpace(data); t[0] == '{' || t[0] == '[' {
 		return fmt.Errorf("%s:1: JSON, not EOS CLI text (fix: a SONiC config_db file needs --nos sonic)", src.Name)

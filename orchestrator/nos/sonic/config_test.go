@@ -255,6 +255,8 @@ func TestParseErrors(t *testing.T) {
 			`x.json:4:3: BUFFER_PG entry "Ethernet0|3" is given twice (first at line 2)`},
 		{"field twice", `{"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3", "pfc_enable": "3,4"}}}`,
 			"x.json:1:52: field pfc_enable of PORT_QOS_MAP|Ethernet0 is given twice (first at line 1)"},
+		{"byte-order mark", "\xef\xbb\xbf{\"QUEUE\": {}}", "x.json:1:1: the file starts with a UTF-8 byte-order mark, which sonic-cfggen refuses"},
+		{"null", "null\n", "x.json: the file is JSON null, not a CONFIG_DB object"},
 		{"twice in a table labctl does not read", `{"VLAN": {"Vlan1": {}}, "VLAN": {}}`, "table VLAN is given twice"},
 		{"twice with escapes", `{"QUEUE": {"Ethernet0|3": {}, "Ethernet0\u007c3": {}}}`, `QUEUE entry "Ethernet0|3" is given twice`},
 	}
