@@ -8,7 +8,7 @@ import (
 )
 
 // CheckComparable refuses a record regress cannot compare honestly: one
-// that holds a variant twice (the same name and repetition: Compare
+// that holds a variant without a name or a variant twice (the same name and repetition: Compare
 // matches variants by them, so one copy would be compared and the other
 // silently not, or compared twice), or a negative figure among those
 // regress compares (every one is a count, a rate, a time or a size, so a
@@ -20,6 +20,9 @@ func CheckComparable(path string, run *Run) error {
 	seen := map[string]int{}
 	for i := range run.Variants {
 		v := &run.Variants[i]
+		if v.Name == "" {
+			return exitcode.Usagef("%s: variants[%d] has no name, so regress cannot match it with a variant of the other run (fix: %s)", path, i, fix)
+		}
 		if j, dup := seen[pointKey(v)]; dup {
 			return exitcode.Usagef("%s: variant %s is in the record twice (variants[%d] and variants[%d]), and regress, which matches variants by name and repetition, cannot tell which to compare (fix: %s)", path, pointLabel(v), j, i, fix)
 		}
