@@ -42,7 +42,7 @@ type tTraffic struct {
 }
 
 // selfDecoding takes any keys, as the scenario matrix does.
-type selfDecoding struct{ keys []string }
+type selfDecoding struct{}
 
 func (s *selfDecoding) UnmarshalYAML(n ast.Node) error { return nil }
 
