@@ -57,7 +57,10 @@ func negativeFigure(s Summary, flows []Flow, counters []Counter) (string, float6
 		}
 	}
 	for i, f := range flows {
-		figures := []figure{{"throughput_gbps", f.ThroughputGbps}, {"retransmits", float64(f.Retransmits)}, {"bytes", float64(f.Bytes)}}
+		figures := []figure{{"throughput_gbps", f.ThroughputGbps}, {"bytes", float64(f.Bytes)}}
+		if f.Retransmits != nil {
+			figures = append(figures, figure{"retransmits", float64(*f.Retransmits)})
+		}
 		if l := f.LatencyUs; l != nil {
 			figures = append(figures, figure{"latency_us.p50", l.P50}, figure{"latency_us.p99", l.P99}, figure{"latency_us.max", l.Max})
 		}
