@@ -91,6 +91,39 @@ type resolver struct {
 	buffers  bool // the files hold buffer tables
 	defaults map[[3]string]*qos.Default
 	unres    map[[4]string]*qos.Unresolved
+	// The ports each default or unresolved reference already lists, so
+	// that a switch of many ports resolves in linear time.
+	listed map[any]map[string]bool
+	// The keys of the ranged tables by port, sorted (entryFor).
+	queueKeys, bufferQueueKeys, pgKeys map[string][]string
+	cableLengths                       []string
+}
+
+// cableKeys are CABLE_LENGTH's entries, sorted once.
+func (r *resolver) cableKeys() []string {
+	if r.cableLengths == nil {
+		r.cableLengths = append([]string{}, cfgSortedKeys(r.db.CableLength)...)
+	}
+	return r.cableLengths
+}
+
+// list adds port to ports once.
+func (r *resolver) list(owner any, ports *[]string, port string) {
+	if port == "" {
+		return
+	}
+	if r.listed == nil {
+		r.listed = map[any]map[string]bool{}
+	}
+	seen := r.listed[owner]
+	if seen == nil {
+		seen = map[string]bool{}
+		r.listed[owner] = seen
+	}
+	if !seen[port] {
+		seen[port] = true
+		*ports = append(*ports, port)
+	}
 }
 
 // def records a default applied on a port ("" for the device).
@@ -101,9 +134,7 @@ func (r *resolver) def(field, value, source, port string, risky bool) {
 		d = &qos.Default{Field: field, Value: value, Source: source, Risky: risky}
 		r.defaults[k] = d
 	}
-	if port != "" && !slices.Contains(d.Ports, port) {
-		d.Ports = append(d.Ports, port)
-	}
+	r.list(d, &d.Ports, port)
 }
 
 // unresolved records a reference that names nothing.
@@ -114,9 +145,7 @@ func (r *resolver) unresolved(where, field, ref, table, effect, port string) {
 		u = &qos.Unresolved{Where: where, Field: field, Ref: ref, Table: table, Effect: effect}
 		r.unres[k] = u
 	}
-	if port != "" && !slices.Contains(u.Ports, port) {
-		u.Ports = append(u.Ports, port)
-	}
+	r.list(u, &u.Ports, port)
 }
 
 func cmpKey3(a, b [3]string) int {
@@ -322,11 +351,10 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 	for _, g := range pc.TCToPG {
 		used[g] = true
 	}
-	for key := range r.db.BufferPG {
-		if port, idx, err := cfgSplitKey(key); err == nil && port == name {
-			for _, g := range idx {
-				used[g] = true
-			}
+	for _, key := range portKeys(r.db.BufferPG, &r.pgKeys, name) {
+		_, idx, _ := cfgSplitKey(key)
+		for _, g := range idx {
+			used[g] = true
 		}
 	}
 	for _, g := range slices.Sorted(maps.Keys(used)) {
@@ -351,7 +379,7 @@ func (r *resolver) portLink(pc *qos.PortConfig) error {
 			pc.MTU = *e.MTU
 		}
 	}
-	for _, cl := range cfgSortedKeys(r.db.CableLength) {
+	for _, cl := range r.cableKeys() {
 		v, ok := r.db.CableLength[cl][pc.Name]
 		if !ok {
 			continue
@@ -364,11 +392,8 @@ func (r *resolver) portLink(pc *qos.PortConfig) error {
 	}
 	// A lossless profile's name carries speed and cable when nothing else
 	// does (a buffer file without PORT and CABLE_LENGTH).
-	for key, e := range r.db.BufferPG {
-		port, _, err := cfgSplitKey(key)
-		if err != nil || port != pc.Name {
-			continue
-		}
+	for _, key := range portKeys(r.db.BufferPG, &r.pgKeys, pc.Name) {
+		e := r.db.BufferPG[key]
 		if m := cfgPGProfileRE.FindStringSubmatch(cfgRefName(e.Profile)); m != nil {
 			mbps, _ := strconv.Atoi(m[1])
 			cable, _ := strconv.Atoi(m[2])
@@ -383,14 +408,28 @@ func (r *resolver) portLink(pc *qos.PortConfig) error {
 	return nil
 }
 
+// portKeys are the keys of a ranged table for one port, in sorted order;
+// *byPort indexes the table's keys by port on first use, so that a switch
+// of many ports resolves in linear time.
+func portKeys[E any](table map[string]*E, byPort *map[string][]string, port string) []string {
+	if *byPort == nil {
+		*byPort = map[string][]string{}
+		for _, k := range cfgSortedKeys(table) {
+			if p, _, err := cfgSplitKey(k); err == nil {
+				(*byPort)[p] = append((*byPort)[p], k)
+			}
+		}
+	}
+	return (*byPort)[port]
+}
+
 // entryFor finds the entry of a ranged table (QUEUE, BUFFER_PG,
 // BUFFER_QUEUE) that covers index i of a port: a key "Ethernet0|3" or
 // "Ethernet0|0-2". The last key in sorted order wins when several do.
-func entryFor[E any](table map[string]*E, port string, i int) (string, *E) {
+func entryFor[E any](table map[string]*E, byPort *map[string][]string, port string, i int) (string, *E) {
 	key, found := "", (*E)(nil)
-	for _, k := range cfgSortedKeys(table) {
-		p, idx, err := cfgSplitKey(k)
-		if err == nil && p == port && slices.Contains(idx, i) {
+	for _, k := range portKeys(table, byPort, port) {
+		if _, idx, _ := cfgSplitKey(k); slices.Contains(idx, i) {
 			key, found = k, table[k]
 		}
 	}
@@ -400,7 +439,7 @@ func entryFor[E any](table map[string]*E, port string, i int) (string, *E) {
 // queue resolves queue q of a port: scheduler, WRED and buffer.
 func (r *resolver) queue(port string, q int) (qos.QueueConfig, error) {
 	qc := qos.QueueConfig{Queue: q}
-	key, e := entryFor(r.db.Queue, port, q)
+	key, e := entryFor(r.db.Queue, &r.queueKeys, port, q)
 	var origin []string
 	if e != nil {
 		origin = append(origin, "QUEUE|"+key)
@@ -447,7 +486,7 @@ func (r *resolver) queue(port string, q int) (qos.QueueConfig, error) {
 		}
 	}
 	if r.buffers {
-		bkey, be := entryFor(r.db.BufferQueue, port, q)
+		bkey, be := entryFor(r.db.BufferQueue, &r.bufferQueueKeys, port, q)
 		prof := ""
 		if be != nil {
 			prof = cfgRefName(be.Profile)
@@ -537,7 +576,7 @@ func (r *resolver) wred(qc *qos.QueueConfig, name string, we *WREDEntry, port st
 
 // pg resolves priority group g of a port.
 func (r *resolver) pg(pc *qos.PortConfig, g int) (qos.PGConfig, error) {
-	key, e := entryFor(r.db.BufferPG, pc.Name, g)
+	key, e := entryFor(r.db.BufferPG, &r.pgKeys, pc.Name, g)
 	prof := ""
 	if e != nil {
 		prof = cfgRefName(e.Profile)
