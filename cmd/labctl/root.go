@@ -181,8 +181,33 @@ func isCobraUsageError(err error) bool {
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptContext(os.Stderr)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
+}
+
+// interruptContext is cancelled by the first Ctrl-C or SIGTERM, which asks
+// the command to stop and keep what it finished (a run writes its record
+// as interrupted). It then gives the signals back their default action,
+// so that a second one ends labctl at once, even in a command that is
+// not checking for cancellation.
+func interruptContext(w io.Writer) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case <-sig:
+			// With no channel left, the signals take their default action.
+			signal.Stop(sig)
+			fmt.Fprintln(w, "labctl: stopping, keeping what finished (press Ctrl-C again to quit at once)")
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sig)
+		cancel()
+	}
 }

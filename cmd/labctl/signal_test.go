@@ -1,0 +1,70 @@
+//go:build linux
+
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestSecondInterruptQuits: the first Ctrl-C cancels the command's context
+// and says so; a second one ends labctl at once, even while the command
+// ignores the cancellation (a child copy of this test binary plays that
+// command).
+func TestSecondInterruptQuits(t *testing.T) {
+	if os.Getenv("LABCTL_SIGNAL_CHILD") == "1" {
+		ctx, stop := interruptContext(os.Stderr)
+		defer stop()
+		fmt.Println("ready")
+		<-ctx.Done()
+		fmt.Println("cancelled")
+		time.Sleep(time.Minute) // busy with something that never checks ctx
+		os.Exit(0)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSecondInterruptQuits$")
+	cmd.Env = append(os.Environ(), "LABCTL_SIGNAL_CHILD=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(out)
+	expect := func(want string) {
+		t.Helper()
+		if !lines.Scan() || lines.Text() != want {
+			_ = cmd.Process.Kill()
+			t.Fatalf("child printed %q, want %q (stderr %q)", lines.Text(), want, stderr.String())
+		}
+	}
+	expect("ready")
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	expect("cancelled")
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) {
+		t.Fatalf("child ended with %v, want killed by the second SIGINT", err)
+	}
+	if ws, ok := exit.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGINT {
+		t.Errorf("child ended with %v, want killed by the second SIGINT", err)
+	}
+	if !strings.Contains(stderr.String(), "press Ctrl-C again to quit at once") {
+		t.Errorf("stderr = %q, want the note on the first Ctrl-C", stderr.String())
+	}
+}
