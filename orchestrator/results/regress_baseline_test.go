@@ -45,7 +45,7 @@ func TestBaselineWithoutSeries(t *testing.T) {
 	}
 	run := cloneRun(t, base)
 	run.RunID = "20261129T120000Z-ecn-pfc-64gpu"
-	if r := Compare(run, saved, nil); r.Regressed || r.Compared.Metrics != 88 {
+	if r := Compare(run, saved, nil); r.Regressed || r.Compared.Metrics != 96 {
 		t.Errorf("run vs series-less baseline: %v %+v", regressions(r), r.Compared)
 	}
 	// A baseline file written before series were left out.
@@ -57,7 +57,7 @@ func TestBaselineWithoutSeries(t *testing.T) {
 	if err != nil || len(old.Variants[0].Series) == 0 {
 		t.Fatalf("old baseline: %v", err)
 	}
-	if r := Compare(run, old, nil); r.Regressed || r.Compared.Metrics != 88 {
+	if r := Compare(run, old, nil); r.Regressed || r.Compared.Metrics != 96 {
 		t.Errorf("run vs old baseline: %v %+v", regressions(r), r.Compared)
 	}
 	// ForBaseline leaves its argument alone.

@@ -52,7 +52,8 @@ type Metric struct {
 //   - PFC pause frames 20% higher with a floor of 50 frames, pause time 20%
 //     with a floor of 10 µs, so 0 -> 3 pauses is not reported as noise;
 //   - ECN marks and CNPs 50% either way, floors 100 marks and 20 CNPs;
-//   - p99 latency 10% higher with a floor of 1 µs.
+//   - p99 latency 10% higher with a floor of 1 µs;
+//   - failed flows: any increase, since a flow that fails is lost work.
 //
 // A metric the summary lists in NotComputed is absent on that side (see
 // Compare), never compared as a zero.
@@ -77,6 +78,8 @@ var Metrics = []Metric{
 		get: func(s Summary) float64 { return float64(s.Retransmits) }},
 	{Name: "latency_us_p99", Direction: HigherIsWorse, Default: Tolerance{Rel: 0.10, Abs: 1}, Unit: "us", Means: "p99 one-way packet latency over all flows",
 		get: func(s Summary) float64 { return s.LatencyUsP99 }},
+	{Name: "failed_flows", Direction: HigherIsWorse, Default: Tolerance{}, Means: "flows that failed (a QP out of retries, a perftest client that failed)",
+		get: func(s Summary) float64 { return float64(s.FailedFlows) }},
 }
 
 // RoleMetrics are compared per variant and role (Flow.Role; a flow without
@@ -84,7 +87,7 @@ var Metrics = []Metric{
 // flows is not averaged away by the others. Defaults follow the summary's:
 // throughput 5% lower, the weakest flow 10% lower, latencies and the
 // completion time 10% higher with a floor of 1 µs, retransmits 20% higher
-// and any increase from 0.
+// and any increase from 0, failed flows any increase.
 var RoleMetrics = []Metric{
 	{Name: "role.throughput_gbps_total", Direction: LowerIsWorse, Default: Tolerance{Rel: 0.05}, Unit: "Gb/s", Means: "the role's flows' throughput summed",
 		role: func(r *roleStats) (float64, string) { return r.tputSum, "" }},
@@ -107,6 +110,13 @@ var RoleMetrics = []Metric{
 				return 0, fmt.Sprintf("%d of the role's %d flows have no retransmit count (a live lab counts retransmissions per NIC port, not per flow)", r.noRetx, r.flows)
 			}
 			return float64(r.retx), ""
+		}},
+	{Name: "role.failed_flows", Direction: HigherIsWorse, Default: Tolerance{}, Means: "the role's flows that failed",
+		role: func(r *roleStats) (float64, string) {
+			if why := notComputedWhy(r.summary, "failed_flows"); why != "" {
+				return 0, why
+			}
+			return float64(r.failed), ""
 		}},
 	{Name: "role.fct_us_max", Direction: HigherIsWorse, Default: Tolerance{Rel: 0.10, Abs: 1}, Unit: "us", Means: "the longest completion time of the role's flows (flows with a size)",
 		role: func(r *roleStats) (float64, string) {
@@ -272,6 +282,7 @@ type roleStats struct {
 	retx    int64
 	// noRetx counts the flows without a retransmit count (Flow.Retransmits).
 	noRetx int
+	failed int // flows whose State is FlowFailed
 	// fctFlows counts the flows with a completion time, fctMax the longest.
 	fctFlows int
 	fctMax   float64
@@ -308,6 +319,9 @@ func roles(v *Variant) (map[string]*roleStats, []string) {
 			r.retx += *f.Retransmits
 		} else {
 			r.noRetx++
+		}
+		if f.State == FlowFailed {
+			r.failed++
 		}
 		if f.LatencyUs != nil {
 			r.lat = append(r.lat, f.LatencyUs)

@@ -489,3 +489,28 @@ func TestCompareFindingsSayTheSource(t *testing.T) {
 		t.Errorf("text does not say the sources:\n%s", text)
 	}
 }
+
+// TestCompareFailedFlows: a flow that fails in the run and not in the
+// baseline (a QP out of retries: its throughput is what it moved before)
+// is a regression of the summary's and its role's failed flows; under a
+// model that does not compute failures the metric is absent, not 0.
+func TestCompareFailedFlows(t *testing.T) {
+	base := scopedRun(t, "20261129T110000Z-ecn-pfc-64gpu")
+	run := cloneRun(t, base)
+	run.RunID = "20261129T120000Z-ecn-pfc-64gpu"
+	v := &run.Variants[0]
+	i := slices.IndexFunc(v.Flows, func(f Flow) bool { return f.Role == "victim" })
+	v.Flows[i].State, v.Flows[i].Reason = FlowFailed, "retry count exceeded after 8 timeouts at 5000 µs (retry_cnt 7)"
+	v.Summary.FailedFlows = CountFailed(v.Flows)
+	got := regressions(Compare(run, base, nil))
+	want := []string{"metric:ecn=on,pfc=on:failed_flows", "metric:ecn=on,pfc=on:role.failed_flows"}
+	if !slices.Equal(got, want) {
+		t.Errorf("regressions %v, want %v", got, want)
+	}
+	for _, r := range []*Run{run, base} {
+		r.Variants[0].Summary.NotComputed = append(r.Variants[0].Summary.NotComputed, "failed_flows")
+	}
+	if got := regressions(Compare(run, base, nil)); len(got) != 0 {
+		t.Errorf("with failed_flows not computed on both sides: regressions %v", got)
+	}
+}

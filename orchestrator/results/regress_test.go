@@ -43,14 +43,14 @@ func TestCompareIdentical(t *testing.T) {
 	if r.Regressed || r.Regressions != 0 {
 		t.Fatalf("identical runs regressed: %v", regressions(r))
 	}
-	// Per variant: the 10 summary metrics, the 6 of the incast role (its
+	// Per variant: the 11 summary metrics, the 7 of the incast role (its
 	// flows have latencies and completion times), and pfc_tx, pfc_rx,
 	// ecn_marked and drops of each congested port (the fixture's counters
 	// carry no queue depth, so those are absent on both sides and not
 	// compared): two ports where PFC is on, one where it is off.
 	c := r.Compared
-	if c.Summary != 40 || c.Role != 24 || c.Roles != 4 || c.Ports != 6 || c.Port != 24 || c.Metrics != 88 || len(r.Findings) != 88 {
-		t.Errorf("compared %+v with %d findings, want 40 summary, 24 role (4 roles), 24 port (6 ports) metrics", c, len(r.Findings))
+	if c.Summary != 44 || c.Role != 28 || c.Roles != 4 || c.Ports != 6 || c.Port != 24 || c.Metrics != 96 || len(r.Findings) != 96 {
+		t.Errorf("compared %+v with %d findings, want 44 summary, 28 role (4 roles), 24 port (6 ports) metrics", c, len(r.Findings))
 	}
 	if c.Unchanged != c.Metrics || c.Worse+c.Better+c.Moved+c.AbsentInRun+c.AbsentInBaseline != 0 {
 		t.Errorf("identical runs: %+v, want every comparison unchanged", c)
@@ -58,8 +58,8 @@ func TestCompareIdentical(t *testing.T) {
 	var b bytes.Buffer
 	r.WriteText(&b)
 	for _, want := range []string{
-		"compared 4 variant(s) with the baseline: 40 summary metrics, 24 role metrics (4 roles), 24 port metrics (6 congested ports and priorities): 88 comparisons, 0 worse beyond tolerance, 0 better beyond tolerance, 0 moved within tolerance, 88 unchanged\n",
-		"OK: no regression: none of the 88 comparisons is worse beyond tolerance\n",
+		"compared 4 variant(s) with the baseline: 44 summary metrics, 28 role metrics (4 roles), 24 port metrics (6 congested ports and priorities): 96 comparisons, 0 worse beyond tolerance, 0 better beyond tolerance, 0 moved within tolerance, 96 unchanged\n",
+		"OK: no regression: none of the 96 comparisons is worse beyond tolerance\n",
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, b.String())

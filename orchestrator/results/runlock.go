@@ -4,6 +4,7 @@ package results
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -34,6 +35,9 @@ func (s *Store) LockRun(id string) (*RunLock, *Writer, error) {
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, nil, fmt.Errorf("%w: lock run %s (fix: another process writes this run; start a new one)", errRunLockBusy, id)
+		}
 		return nil, nil, exitcode.Envf("lock run %s: %v (fix: another process writes this run; start a new one)", id, err)
 	}
 	// A repair in another process ('labctl results reindex') removes a
@@ -83,6 +87,34 @@ func lockState(dir string) (exists, held bool) {
 	}
 	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 	return true, false
+}
+
+// withDeadWriter runs fn, which removes what a dead writer left in dir,
+// only when no process writes the run there, and holds the run's lock
+// while it does: a run starting at that moment cannot take the lock until
+// fn is done, and then finds its lock file gone (LockRun) and starts over.
+// It reports whether fn ran. Without a lock file nobody writes the run (a
+// writer holds its lock from before its first save until after its last).
+func withDeadWriter(dir string, fn func()) bool {
+	path := filepath.Join(dir, WriterFile)
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		fn()
+		return true
+	}
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		return false
+	}
+	defer func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }()
+	if st, err := os.Stat(path); err != nil || !sameFile(f, st) {
+		return false
+	}
+	fn()
+	return true
 }
 
 // writerGone reports whether the process writing the run in dir is known

@@ -39,3 +39,13 @@ func lockState(dir string) (exists, held bool) {
 }
 
 func writerGone(dir string, w *Writer) bool { return false }
+
+// withDeadWriter runs fn only when dir has no writer file (see the unix
+// version).
+func withDeadWriter(dir string, fn func()) bool {
+	if _, err := os.Stat(filepath.Join(dir, WriterFile)); err == nil {
+		return false
+	}
+	fn()
+	return true
+}

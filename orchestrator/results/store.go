@@ -364,6 +364,9 @@ func (s *Store) NewRunID(t time.Time, scenario, lab string) (string, error) {
 // folder of a run that died before its first save).
 var errRunFolderGone = errors.New("the run folder was removed before its lock was taken")
 
+// errRunLockBusy says another process holds a run's writer lock.
+var errRunLockBusy = errors.New("the run's writer lock is held")
+
 // StartRun reserves a run id for a run started at t (NewRunID) and takes
 // its writer lock (LockRun), so no other process can take the id and a
 // concurrent repair cannot mistake the new folder for a dead run's: a
@@ -376,6 +379,12 @@ func (s *Store) StartRun(t time.Time, scenario, lab string) (string, *RunLock, *
 			return "", nil, nil, err
 		}
 		lock, w, err := s.LockRun(id)
+		// A repair that holds the new folder's lock for a moment (it
+		// checks whether a writer is alive) is waited out.
+		for try := 0; errors.Is(err, errRunLockBusy) && try < 200; try++ {
+			time.Sleep(5 * time.Millisecond)
+			lock, w, err = s.LockRun(id)
+		}
 		if errors.Is(err, errRunFolderGone) {
 			continue
 		}
@@ -856,24 +865,25 @@ func (s *Store) reindex(repair bool) (Repaired, error, error) {
 		}
 		dir := filepath.Join(s.dir, e.Name())
 		path := filepath.Join(dir, RunFile)
-		if _, held := lockState(dir); repair && !held {
+		if repair {
 			// A writer killed mid-write leaves its temporary file.
-			tmps, _ := filepath.Glob(filepath.Join(dir, ".*.tmp-*"))
-			for _, tmp := range tmps {
-				_ = os.Remove(tmp)
-			}
+			withDeadWriter(dir, func() {
+				tmps, _ := filepath.Glob(filepath.Join(dir, ".*.tmp-*"))
+				for _, tmp := range tmps {
+					_ = os.Remove(tmp)
+				}
+			})
 		}
 		run, err := ReadRunFile(path)
 		if errors.Is(err, os.ErrNotExist) {
 			// A reserved folder whose run never saved: gone once its
 			// writer is (a held lock is a run starting right now).
-			if exists, held := lockState(dir); repair && !held {
-				if exists {
-					_ = os.Remove(filepath.Join(dir, WriterFile))
-				}
-				if os.Remove(dir) == nil {
-					r.Removed++
-				}
+			removed := false
+			if repair && withDeadWriter(dir, func() {
+				_ = os.Remove(filepath.Join(dir, WriterFile))
+				removed = os.Remove(dir) == nil
+			}) && removed {
+				r.Removed++
 			}
 			continue
 		}
