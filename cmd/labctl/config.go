@@ -94,7 +94,7 @@ Files you edited since labctl wrote them (or dropped in yourself) are not
 overwritten: render stops and names them (exit 2). --force overwrites them.`,
 		Example: `  labctl config render 64gpu
   labctl config render 16gpu --nos eos --ecn off`,
-		Args:              cobra.ExactArgs(1),
+		Args:              exactArgs(1),
 		ValidArgsFunction: completeLabs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			format, err := app.OutputFormat("text", "text", "json")
@@ -187,7 +187,7 @@ Exit 1 when any finding is an error.`,
 		Example: `  labctl config lint 64gpu
   labctl config lint --roce-dscp 26 config_db.json buffers.json
   labctl config lint -o json running-config.cfg`,
-		Args: cobra.MinimumNArgs(1),
+		Args: minArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			format, err := app.OutputFormat("text", "text", "json")
 			if err != nil {
@@ -441,7 +441,7 @@ This is the model lint, the simulator and regress read.`,
 		Example: `  labctl config show 64gpu leaf1
   labctl config show 64gpu leaf1 Ethernet0 --all
   labctl config show 16gpu leaf1 -o json`,
-		Args:              cobra.RangeArgs(2, 3),
+		Args:              argsBetween(2, 3),
 		ValidArgsFunction: completeLabs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			format, err := app.OutputFormat("text", "text", "json")

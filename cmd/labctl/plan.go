@@ -100,7 +100,7 @@ server, 200G NICs, 32x400G switches, non-blocking).`,
 		Example: `  labctl plan 64gpu
   labctl plan --gpus 1024 -o json
   labctl plan --gpus 4096 --leaf-ports 64 --spine-ports 64 --layout rail -o md`,
-		Args:              cobra.MaximumNArgs(1),
+		Args:              maxArgs(1),
 		ValidArgsFunction: completeLabs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			format, err := app.OutputFormat("table", "table", "json", "yaml", "md")

@@ -99,7 +99,7 @@ func newResultsListCmd(app *App) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List runs, newest first",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			format, err := app.OutputFormat("table", "table", "json")
 			if err != nil {
@@ -152,7 +152,7 @@ func newResultsShowCmd(app *App) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "show <run-id|latest>",
 		Short: "Show one run's variants and assertions",
-		Args:  cobra.ExactArgs(1),
+		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			format, err := app.OutputFormat("text", "text", "json")
 			if err != nil {
@@ -181,7 +181,7 @@ func newResultsReindexCmd(app *App) *cobra.Command {
 hold the truth. It also settles what crashed runs left behind: a record that
 still says running although its process is gone is marked abandoned, and a
 run folder whose run ended before any variant finished is removed.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := app.requireDir(); err != nil {
 				return err

@@ -131,6 +131,15 @@ lacks something.`,
 	for _, mk := range commandConstructors {
 		root.AddCommand(mk(app))
 	}
+	root.SetHelpCommand(newHelpCmd())
+	// cobra adds its completion group when the command runs; add it now
+	// so that groupCommands makes it strict too.
+	root.InitDefaultCompletionCmd()
+	groupCommands(root)
+	// A group runs (to refuse an unknown subcommand), but its usage is
+	// its subcommands: cobra's template would also list "labctl config
+	// [flags]" for every runnable command.
+	root.SetUsageTemplate(strings.Replace(root.UsageTemplate(), "Usage:{{if .Runnable}}", "Usage:{{if and .Runnable (not .HasAvailableSubCommands)}}", 1))
 	return root
 }
 

@@ -52,7 +52,7 @@ results/ cannot be written (the finished variants are printed anyway).`,
 		Example: `  labctl up 64gpu && labctl run ecn-pfc --lab 64gpu
   labctl run baseline-bw --lab 16gpu --seed 7 -o json
   labctl run ./my-scenario.yaml --lab 16gpu`,
-		Args: cobra.ExactArgs(1),
+		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			format, err := app.OutputFormat("text", "text", "json")
 			if err != nil {
