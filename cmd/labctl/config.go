@@ -14,6 +14,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/nos"
+	"github.com/labctl/labctl/orchestrator/plural"
 	"github.com/labctl/labctl/orchestrator/qos"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
@@ -278,7 +279,7 @@ func cfgWriteFindings(app *App, fs []qos.Finding, devices int) {
 		}
 	}
 	tw.Flush()
-	fmt.Fprintf(app.Out, "%d devices: %d errors, %d warnings, %d info\n", devices, counts[qos.SevError], counts[qos.SevWarning], counts[qos.SevInfo])
+	fmt.Fprintf(app.Out, "%s: %s, %s, %d info\n", plural.N(devices, "device"), plural.N(counts[qos.SevError], "error"), plural.N(counts[qos.SevWarning], "warning"), counts[qos.SevInfo])
 }
 
 func newConfigDiffCmd(app *App) *cobra.Command {
@@ -357,7 +358,7 @@ variants with each other; variants are named as the run names them.`,
 					changes += max(1, len(d.Ports))
 				}
 				tw.Flush()
-				fmt.Fprintf(app.Out, "%d differences (%d port and device fields)\n", len(ds), changes)
+				fmt.Fprintf(app.Out, "%s (%d port and device fields)\n", plural.N(len(ds), "difference"), changes)
 			}
 			if len(ds) > 0 {
 				return exitcode.Failedf("%s and %s differ in %d QoS fields", labelA, labelB, len(ds))

@@ -38,7 +38,7 @@ no network access needed), junit.xml and run.json.
 			case "html":
 				mmd, err := readlimit.ReadFile(filepath.Join(app.TopologiesDir(), run.Lab, run.Lab+".mmd"), readlimit.Generated)
 				if err != nil && !errors.Is(err, fs.ErrNotExist) {
-					app.Log.Warn("topology diagram not included", "lab", run.Lab, "err", err)
+					app.Log.Warn("the report leaves out the topology diagram of lab "+run.Lab, "err", err)
 				}
 				return results.RenderHTML(run, app.Out, results.HTMLOptions{TopologyMermaid: string(mmd)})
 			case "json":

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/plural"
 	"github.com/labctl/labctl/orchestrator/results"
 )
 
@@ -195,7 +196,7 @@ run folder whose run ended before any variant finished is removed.`,
 			if c := exitcode.Code(err); err != nil && c != exitcode.BadInput {
 				return err // the index could not be rebuilt
 			}
-			fmt.Fprintf(app.Out, "indexed %d runs from %s", r.Indexed, s.Dir())
+			fmt.Fprintf(app.Out, "indexed %s from %s", plural.N(r.Indexed, "run"), s.Dir())
 			if r.Abandoned > 0 {
 				fmt.Fprintf(app.Out, "; marked %d abandoned", r.Abandoned)
 			}

@@ -99,7 +99,7 @@ lacks something.`,
 			case app.Verbose == 1:
 				level = slog.LevelInfo
 			}
-			app.Log = slog.New(slog.NewTextHandler(app.Err, &slog.HandlerOptions{Level: level}))
+			app.Log = slog.New(newHumanHandler(app.Err, level))
 			if st, err := os.Stat(app.Dir); err == nil && !st.IsDir() {
 				return exitcode.Usagef("--dir %s is not a directory (fix: give the folder that holds, or will hold, topologies/ and results/)", app.Dir)
 			}
@@ -145,7 +145,7 @@ lacks something.`,
 
 // run executes labctl with args and returns the process exit code.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	app := &App{Out: stdout, Err: stderr, Log: slog.New(slog.NewTextHandler(stderr, nil))}
+	app := &App{Out: stdout, Err: stderr, Log: slog.New(newHumanHandler(stderr, slog.LevelInfo))}
 	root := newRootCmd(app)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)

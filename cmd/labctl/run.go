@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/plural"
 	"github.com/labctl/labctl/orchestrator/qos"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
@@ -111,7 +112,7 @@ results/ cannot be written (the finished variants are printed anyway).`,
 			// before the run starts (it simulates the configs as they are).
 			qosRecord := labQoSRecord(l, in)
 			if qosRecord.lint != nil && qosRecord.lint.Errors > 0 && format == "text" {
-				fmt.Fprintf(app.Err, "warning: the configs of lab %s have %d lint error(s); the run simulates them as they are ('labctl config lint %s' lists every finding):\n", name, qosRecord.lint.Errors, labArg)
+				fmt.Fprintf(app.Err, "warning: the configs of lab %s have %s; the run simulates them as they are ('labctl config lint %s' lists every finding):\n", name, plural.N(qosRecord.lint.Errors, "lint error"), labArg)
 				shown := 0
 				for _, f := range qosRecord.lint.Findings {
 					if f.Severity != qos.SevError || shown == 5 {
@@ -142,7 +143,7 @@ results/ cannot be written (the finished variants are printed anyway).`,
 			defer lock.Release()
 			digest, err := runtime.ConfigDigest(l)
 			if err != nil {
-				app.Log.Warn("no config digest", "err", err)
+				app.Log.Warn("the run records no config digest", "err", err)
 			}
 			run := &results.Run{
 				RunID: id, Lab: name, Scenario: sc.Name, Runtime: rt.Name(), NOS: l.NOS,
@@ -168,7 +169,7 @@ results/ cannot be written (the finished variants are printed anyway).`,
 				// "latest" or a baseline.
 				lock.Release()
 				if err := store.DeleteRun(id); err != nil {
-					app.Log.Warn("could not remove the empty run", "run", id, "err", err)
+					app.Log.Warn("could not remove the empty run "+id, "err", err)
 				}
 				if errors.Is(runErr, scenario.ErrInterrupted) {
 					return exitcode.Failedf("run interrupted before any variant finished; nothing was recorded")
@@ -242,10 +243,10 @@ func failureSummary(run *results.Run) string {
 	}
 	var parts []string
 	if len(failed) > 0 {
-		parts = append(parts, fmt.Sprintf("%d assertion(s) failed: %s", len(failed), strings.Join(failed, "; ")))
+		parts = append(parts, fmt.Sprintf("%s failed: %s", plural.N(len(failed), "assertion"), strings.Join(failed, "; ")))
 	}
 	if len(errs) > 0 {
-		parts = append(parts, fmt.Sprintf("%d variant(s) could not run: %s", len(errs), strings.Join(errs, "; ")))
+		parts = append(parts, fmt.Sprintf("%s could not run: %s", plural.N(len(errs), "variant"), strings.Join(errs, "; ")))
 	}
 	return strings.Join(parts, "; ")
 }

@@ -87,14 +87,14 @@ func liveStatus(ctx context.Context, app *App, st *runtime.Status, kube claberne
 	}
 	l, err := recordedLab(app, st)
 	if err != nil {
-		app.Log.Warn("live status unavailable", "lab", st.Lab, "err", err)
+		app.Log.Warn("no live status of lab "+st.Lab, "err", err)
 		return ""
 	}
 	l.Dir = labDir(app, st.Lab)
 	live, err := rt.Status(ctx, l)
 	if err != nil || live == nil {
 		if err != nil && st.State != runtime.StateDown {
-			app.Log.Warn("live status unavailable", "lab", st.Lab, "err", err)
+			app.Log.Warn("no live status of lab "+st.Lab, "err", err)
 		}
 		return ""
 	}
