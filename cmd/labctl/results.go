@@ -248,7 +248,7 @@ func writeRunText(w io.Writer, run *results.Run, dir string) error {
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "VARIANT\tGB/S TOTAL\tMIN FLOW\tJAIN\tDROPS\tPFC PAUSES\tECN MARKS\tCNPS\tRETX\tP99 US\tASSERTIONS\tSOURCE\t")
+	fmt.Fprintln(tw, "VARIANT\tGb/s TOTAL\tMIN FLOW\tJAIN\tDROPS\tPFC PAUSES\tECN MARKS\tCNPS\tRETX\tP99 us\tASSERTIONS\tSOURCE\t")
 	for _, v := range run.Variants {
 		sm := v.Summary
 		pass := 0

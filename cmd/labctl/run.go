@@ -275,9 +275,11 @@ func writeRunSummary(w io.Writer, run *results.Run, dir string) {
 		sized = sized || v.Summary.CompletionUs != nil
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	head := "VARIANT\tGB/S\tMIN FLOW\tJAIN\tDROPS\tPAUSES\tPAUSED US\tECN MARKS\tCNPS\tRETRANSMITS\tP99 US\t"
+	// Units keep their case in the upper-case header: Gb/s is gigabits
+	// (GB/S would read as gigabytes), us microseconds.
+	head := "VARIANT\tGb/s\tMIN FLOW\tJAIN\tDROPS\tPAUSES\tPAUSED us\tECN MARKS\tCNPS\tRETRANSMITS\tP99 us\t"
 	if sized {
-		head += "DONE US\tAGG GB/S\t"
+		head += "DONE us\tAGG Gb/s\t"
 	}
 	fmt.Fprintln(tw, head)
 	for _, v := range run.Variants {
@@ -316,13 +318,13 @@ func writeRunSummary(w io.Writer, run *results.Run, dir string) {
 	tw.Flush()
 	// The columns cover different spans; say which, so that a pause count
 	// from the first burst is not read as the converged state.
-	fmt.Fprintln(w, "\nGB/S, MIN FLOW, JAIN (all flows) and P99: the measurement window after the scenario's warmup.")
+	fmt.Fprintln(w, "\nGb/s, MIN FLOW, JAIN (all flows) and P99: the measurement window after the scenario's warmup.")
 	if sized {
-		fmt.Fprintln(w, "GB/S sums each flow's goodput; a sized flow's is its bytes over its own completion time, so flows finishing at")
-		fmt.Fprintln(w, "different times can sum to more than a port. DONE US, AGG GB/S: once every sized flow completed, the last")
+		fmt.Fprintln(w, "Gb/s sums each flow's goodput; a sized flow's is its bytes over its own completion time, so flows finishing at")
+		fmt.Fprintln(w, "different times can sum to more than a port. DONE us, AGG Gb/s: once every sized flow completed, the last")
 		fmt.Fprintln(w, "completion and all bytes x 8 over it.")
 	}
-	fmt.Fprintln(w, "DROPS, PAUSES, PAUSED US, ECN MARKS, CNPS, RETRANSMITS: the whole run, summed over ports and priorities.")
+	fmt.Fprintln(w, "DROPS, PAUSES, PAUSED us, ECN MARKS, CNPS, RETRANSMITS: the whole run, summed over ports and priorities.")
 	for _, v := range run.Variants {
 		fmt.Fprintf(w, "\n%s", v.Name)
 		if roles := roleThroughput(v); roles != "" {
