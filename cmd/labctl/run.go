@@ -96,6 +96,9 @@ results/ cannot be written (the finished variants are printed anyway).`,
 			if err != nil {
 				return err
 			}
+			if err := sc.CheckRuntime(rt); err != nil {
+				return err
+			}
 			l, err := recordedLab(app, st)
 			if err != nil {
 				return err

@@ -89,6 +89,9 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 	if err := s.CheckModel(model); err != nil {
 		return err
 	}
+	if err := s.CheckRuntime(r.Runtime); err != nil {
+		return err
+	}
 	if r.Lab != nil && r.Lab.Graph != nil {
 		if err := s.CheckLab(r.Lab.Graph); err != nil {
 			return exitcode.Usage(err)

@@ -305,6 +305,9 @@ type sim struct {
 // overflow: 1000 s, far beyond any practical run.
 const maxTimeNs = 1e12
 
+// MaxDurationNs is the longest Config.DurationNs the engine simulates.
+const MaxDurationNs = int64(maxTimeNs)
+
 // mix64 is the one 64-bit finalizer of labctl (routing's, which the ECMP
 // choice uses), for the engine's seeds and draws too.
 func mix64(x uint64) uint64 { return routing.Mix64(x) }

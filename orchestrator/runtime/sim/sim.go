@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/plural"
@@ -35,6 +36,9 @@ var _ runtime.Runtime = (*Runtime)(nil)
 
 // RunsVariantsInParallel says yes: each variant is its own simulation.
 func (r *Runtime) RunsVariantsInParallel() bool { return true }
+
+// MaxDuration is the engine's range of simulated time.
+func (r *Runtime) MaxDuration() time.Duration { return time.Duration(engine.MaxDurationNs) }
 
 // Name returns "sim".
 func (r *Runtime) Name() string { return Name }
