@@ -27,8 +27,8 @@ import (
 const (
 	// One file per theme, so that the corpus reads by theme.
 	corpusFiles = "testdata/badinput/*.yaml"
-	maxRSSKiB  = 200 << 10 // 200 MiB
-	minCases   = 60
+	maxRSSKiB   = 200 << 10 // 200 MiB
+	minCases    = 60
 )
 
 type corpusCase struct {

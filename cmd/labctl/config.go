@@ -123,19 +123,42 @@ overwritten: render stops and names them (exit 2). --force overwrites them.`,
 				}
 				files[dc.Device+plug.ConfigExt()] = data
 			}
+			// The configs folder is the lab's, and holds one NOS's files:
+			// no other NOS while the lab runs the recorded one, and none
+			// next to another NOS's edited files unless forced.
+			st, err := runtime.ReadState(labDir(app, g.Name))
+			if err != nil {
+				return err
+			}
+			if err := runtime.RefuseNOSChange(st, plug.Name()); err != nil {
+				return err
+			}
 			dir := filepath.Join(app.TopologiesDir(), g.Name, "configs")
+			if !force {
+				if err := configset.CheckNOS(dir, plug.Name(), true); err != nil {
+					return fmt.Errorf("lab %s: %w", g.Name, err)
+				}
+			}
 			res, err := configset.Write(dir, files, force)
 			if err != nil {
 				return err
 			}
+			removed, err := configset.PruneOtherNOS(dir, plug.Name(), force)
+			if err != nil {
+				return err
+			}
+
 			if format == "json" {
 				return writeJSON(app.Out, map[string]any{"schema_version": 1, "lab": g.Name, "nos": plug.Name(), "dir": dir, "profile": in.Profile,
-					"ecn": in.ECN.Enabled, "pfc": in.PFC.Enabled, "result": res})
+					"ecn": in.ECN.Enabled, "pfc": in.PFC.Enabled, "result": res, "removed": append([]string{}, removed...)})
 			}
 			fmt.Fprintf(app.Out, "lab %s: %d %s configs in %s (profile %s, ecn %s, pfc %s): %d written, %d unchanged\n",
 				g.Name, len(files), plug.Name(), dir, in.Profile, cfgOnOff(in.ECN.Enabled), cfgOnOff(in.PFC.Enabled), len(res.Written), len(res.Unchanged))
 			if len(res.Overwritten) > 0 {
 				fmt.Fprintf(app.Out, "overwrote edited files (--force): %s\n", strings.Join(res.Overwritten, ", "))
+			}
+			if len(removed) > 0 {
+				fmt.Fprintf(app.Out, "removed %d config(s) of another NOS, so that %s holds %s ones only: %s\n", len(removed), dir, plug.Name(), strings.Join(removed, ", "))
 			}
 			return nil
 		},

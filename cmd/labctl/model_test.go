@@ -91,3 +91,24 @@ func TestFlowModelRefusals(t *testing.T) {
 		t.Errorf("refused runs left %d entries in results/", len(entries))
 	}
 }
+
+// The flow-level model reads qos.mtu (a link's goodput is MTU/(MTU+82)
+// of its rate), so a sweep of it runs and its points differ; the keys it
+// does not read are refused (scenario.flowModelBlind, the corpus).
+func TestFlowModelSweepsMTU(t *testing.T) {
+	dir := upLab(t, "16gpu")
+	path := filepath.Join(dir, "mtu.yaml")
+	spec := "name: mtu\nmatrix:\n  ecn: [on]\n  pfc: [on]\n  qos.mtu: [1024, 4096]\ntraffic: [{pattern: pairs, pairs: 2}]\n"
+	if err := os.WriteFile(path, []byte(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, r, errs := runJSON(t, dir, path, "16gpu", "--model", "flow")
+	if code != 0 || r == nil || len(r.Variants) != 2 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	small, big := r.Variants[0].Summary.ThroughputGbpsMinFlow, r.Variants[1].Summary.ThroughputGbpsMinFlow
+	// 200G NICs: 1024/(1024+82) and 4096/(4096+82) of line rate.
+	if !(small > 184 && small < 186 && big > 195.5 && big < 196.5) {
+		t.Errorf("min flow %.1f Gb/s at MTU 1024, %.1f at 4096; want about 185.2 and 196.1", small, big)
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	goruntime "runtime"
 	"slices"
@@ -132,15 +131,11 @@ results/ cannot be written (the finished variants are printed anyway).`,
 			}
 			defer store.Close()
 			started := time.Now().UTC()
-			id, err := store.NewRunID(started, sc.Name, name)
+			// The lock is held until the last save: a reader that finds it
+			// free while the record says running knows the run was
+			// abandoned.
+			id, lock, writer, err := store.StartRun(started, sc.Name, name)
 			if err != nil {
-				return err
-			}
-			// Held until the last save: a reader that finds the lock free
-			// while the record says running knows the run was abandoned.
-			lock, writer, err := store.LockRun(id)
-			if err != nil {
-				_ = os.Remove(store.RunDir(id))
 				return err
 			}
 			defer lock.Release()
@@ -337,6 +332,7 @@ func writeRunSummary(w io.Writer, run *results.Run, dir string) {
 		if v.Error != "" {
 			fmt.Fprintf(w, "  ERROR %s\n", v.Error)
 		}
+		writeFailedFlows(w, v)
 		for _, a := range v.Assertions {
 			mark := "PASS"
 			if !a.Passed {
@@ -364,6 +360,33 @@ func writeRunSummary(w io.Writer, run *results.Run, dir string) {
 	fmt.Fprintf(w, "\nrecord and reports: %s\n", filepath.Join(dir, results.RunFile))
 	if slices.ContainsFunc(run.Variants, func(v results.Variant) bool { return v.Configs != nil && v.Configs.Dir != "" }) {
 		fmt.Fprintf(w, "switch configs per variant: %s/ (labctl config diff <lab's configs> <variant's folder>)\n", filepath.Join(dir, "configs"))
+	}
+}
+
+// maxFailedFlowLines caps the failed flows listed per variant; run.json
+// and the reports list them all.
+const maxFailedFlowLines = 8
+
+// writeFailedFlows lists a variant's failed flows with their reasons: a
+// failed QP's throughput is what it delivered before it failed, which
+// the summary row alone would show as a slow flow.
+func writeFailedFlows(w io.Writer, v results.Variant) {
+	n := results.CountFailed(v.Flows)
+	if n == 0 {
+		return
+	}
+	fmt.Fprintf(w, "  FAILED %d of %d flows (summary.failed_flows):\n", n, len(v.Flows))
+	shown := 0
+	for _, f := range v.Flows {
+		if f.State != results.FlowFailed {
+			continue
+		}
+		if shown == maxFailedFlowLines {
+			fmt.Fprintf(w, "    and %d more (see the reports)\n", n-int64(shown))
+			break
+		}
+		shown++
+		fmt.Fprintf(w, "    %s: %s\n", f.ID, f.Reason)
 	}
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -74,28 +75,37 @@ state: after a failed or interrupted up it shows the containers still running
 // liveStatus asks a live runtime which of the lab's nodes run and puts its
 // answer in st: the recorded file cannot know that a container died, or
 // that a failed or interrupted up left containers running. The simulator's
-// answer is the file's. When containers run although the recorded state
-// says the lab is not up, st keeps that state and the returned note says
-// so. A runtime that cannot answer leaves st as recorded (logged).
+// answer is the file's, and a lab whose up failed before anything was
+// deployed has nothing to ask about. When containers run although the
+// recorded state says the lab is not up, st keeps that state and the
+// returned note says so. A runtime that cannot answer leaves st as
+// recorded, and the note says why (under the table, not as a log line:
+// it is part of the lab's state).
 func liveStatus(ctx context.Context, app *App, st *runtime.Status, kube clabernetes.Target) string {
-	if st.Runtime == "" || st.Runtime == "sim" {
+	if st.Runtime == "" || st.Runtime == "sim" || st.NothingDeployed {
 		return ""
 	}
 	rt, err := runtimeByName(st.Runtime, kube)
 	if err != nil {
 		return ""
 	}
+	unknown := func(err error) string {
+		if st.State == runtime.StateDown {
+			return "" // nothing is expected to run
+		}
+		// One line per lab: joined errors come with newlines.
+		return fmt.Sprintf("lab %s: which of its nodes run is unknown (the nodes shown are as recorded): %s", st.Lab, strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
 	l, err := recordedLab(app, st)
 	if err != nil {
-		app.Log.Warn("no live status of lab "+st.Lab, "err", err)
-		return ""
+		return unknown(err)
 	}
 	l.Dir = labDir(app, st.Lab)
 	live, err := rt.Status(ctx, l)
-	if err != nil || live == nil {
-		if err != nil && st.State != runtime.StateDown {
-			app.Log.Warn("no live status of lab "+st.Lab, "err", err)
-		}
+	if err != nil {
+		return unknown(err)
+	}
+	if live == nil {
 		return ""
 	}
 	running := 0

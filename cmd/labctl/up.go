@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/labctl/labctl/orchestrator/configset"
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/lab"
@@ -251,6 +252,14 @@ CPUs only warn (the containers share them and run slower).`,
 					return err
 				}
 				rt.(*clabernetes.Runtime).ReadyTimeout = timeout
+			}
+			if !dryRun {
+				// Refused before anything is written (rendering checks again
+				// under the lab's lock): another NOS's configs the user
+				// edited cannot share the folder with this NOS's.
+				if err := configset.CheckNOS(l.ConfigsDir(), l.NOS, false); err != nil {
+					return fmt.Errorf("lab %s: %w", l.Name, err)
+				}
 			}
 			l.DryRun = dryRun
 			l.Progress = app.progressWriter(format)

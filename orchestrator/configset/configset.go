@@ -190,6 +190,105 @@ func sortedNames(m map[string][]byte) []string {
 	return out
 }
 
+// otherNOS lists the files in dir that are configs of another NOS than
+// nosName (by extension, companions included: leaf1.buffers.json is a
+// SONiC file), split into those labctl wrote and nobody changed since
+// (stale) and the rest (edited, or dropped in by the user).
+func otherNOS(dir, nosName string) (m Manifest, stale, edited []string, err error) {
+	own, err := nos.Lookup(nosName)
+	if err != nil {
+		return m, nil, nil, err
+	}
+	m, err = ReadManifest(dir)
+	if err != nil {
+		return m, nil, nil, err
+	}
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return m, nil, nil, nil
+	}
+	if err != nil {
+		return m, nil, nil, exitcode.Env(fmt.Errorf("read %s: %w", dir, err))
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if !e.Type().IsRegular() || strings.HasPrefix(name, ".") {
+			continue
+		}
+		if n, ok := nos.ForExt(filepath.Ext(name)); !ok || n.Name() == own.Name() {
+			continue
+		}
+		data, err := readlimit.ReadFile(filepath.Join(dir, name), readlimit.Config)
+		switch {
+		case exitcode.Code(err) == exitcode.BadInput:
+			// Over the size limit: not a file labctl wrote.
+			edited = append(edited, name)
+		case err != nil:
+			return m, nil, nil, exitcode.Env(fmt.Errorf("read %s: %w", filepath.Join(dir, name), err))
+		case m.Files[name] == sum(data):
+			stale = append(stale, name)
+		default:
+			edited = append(edited, name)
+		}
+	}
+	return m, stale, edited, nil
+}
+
+// CheckNOS refuses (exit 2) a configs directory that is to hold nosName's
+// files while it holds another NOS's configs that labctl did not write or
+// that were edited since: a lab's configs are one NOS's, and labctl does
+// not remove a user's file unasked. Callers check before they write
+// anything; PruneOtherNOS then removes the other NOS's files labctl wrote.
+// forceFix adds --force to the fix, for a command whose --force removes
+// them.
+func CheckNOS(dir, nosName string, forceFix bool) error {
+	_, _, edited, err := otherNOS(dir, nosName)
+	if err != nil || len(edited) == 0 {
+		return err
+	}
+	other, _ := nos.ForExt(filepath.Ext(edited[0]))
+	fix := fmt.Sprintf("move those files out of %s to keep them, or keep the NOS they are for with --nos %s", dir, other.Name())
+	if forceFix {
+		fix = fmt.Sprintf("move those files out of %s to keep them, keep the NOS they are for with --nos %s, or re-run with --force to remove them", dir, other.Name())
+	}
+	return exitcode.Usagef("%s holds %s configs that were edited or not written by labctl (%s), and its configs are to be %s ones: a lab's configs folder holds one NOS's files (fix: %s)",
+		dir, other.Name(), strings.Join(edited, ", "), nosName, fix)
+}
+
+// PruneOtherNOS removes from dir the configs of NOSes other than nosName
+// that labctl wrote and nobody changed since, and drops them from the
+// manifest, so that the folder holds one NOS's files. Edited ones stop it
+// as CheckNOS does, before anything is removed, unless force, which
+// removes them too. It returns the names removed.
+func PruneOtherNOS(dir, nosName string, force bool) ([]string, error) {
+	m, stale, edited, err := otherNOS(dir, nosName)
+	if err != nil {
+		return nil, err
+	}
+	if len(edited) > 0 && !force {
+		return nil, CheckNOS(dir, nosName, false)
+	}
+	remove := slices.Concat(stale, edited)
+	if len(remove) == 0 {
+		return nil, nil
+	}
+	slices.Sort(remove)
+	for _, name := range remove {
+		if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, exitcode.WriteFailed(filepath.Join(dir, name), err)
+		}
+		delete(m.Files, name)
+	}
+	mdata, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return remove, fmt.Errorf("encode config manifest: %w", err)
+	}
+	if err := WriteFileAtomic(filepath.Join(dir, ManifestName), append(mdata, '\n'), 0o644); err != nil {
+		return remove, exitcode.WriteFailed(filepath.Join(dir, ManifestName), err)
+	}
+	return remove, nil
+}
+
 // DeviceName is the device a config file belongs to: its base name up to
 // the first dot, so leaf1.json and leaf1.buffers.json are both leaf1.
 func DeviceName(path string) string {

@@ -166,3 +166,78 @@ func TestLoadLab(t *testing.T) {
 		t.Errorf("lint of a fresh lab: %+v", fs)
 	}
 }
+
+// A configs folder holds one NOS's files: switching NOS removes the other
+// NOS's files labctl wrote, and refuses (exit 2, before removing anything)
+// while one of them is the user's, unless forced.
+func TestOneNOSPerFolder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "configs")
+	sonicFiles := map[string][]byte{"leaf1.json": []byte("{}\n"), "spine1.json": []byte("{\"a\":1}\n")}
+	if _, err := Write(dir, sonicFiles, false); err != nil {
+		t.Fatal(err)
+	}
+	// Nothing to do for the NOS the folder holds.
+	if err := CheckNOS(dir, sonic.Name, false); err != nil {
+		t.Fatalf("CheckNOS sonic: %v", err)
+	}
+	if removed, err := PruneOtherNOS(dir, sonic.Name, false); err != nil || len(removed) != 0 {
+		t.Fatalf("PruneOtherNOS sonic = %v, %v", removed, err)
+	}
+
+	// The user edits one SONiC file: switching to EOS is refused, naming
+	// it and the fix, and nothing is removed.
+	if err := os.WriteFile(filepath.Join(dir, "leaf1.json"), []byte("{\"mine\":1}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, force := range []bool{false, true} {
+		err := CheckNOS(dir, eos.Name, force)
+		if exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), "leaf1.json") || strings.Contains(err.Error(), "spine1.json") ||
+			!strings.Contains(err.Error(), "fix: move those files out of "+dir) || strings.Contains(err.Error(), "--force") != force {
+			t.Errorf("CheckNOS eos (force fix %v): exit %d, %v", force, exitcode.Code(err), err)
+		}
+	}
+	if _, err := PruneOtherNOS(dir, eos.Name, false); exitcode.Code(err) != exitcode.BadInput {
+		t.Errorf("PruneOtherNOS with an edited file: %v", err)
+	}
+	for name := range sonicFiles {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("a refused prune removed %s", name)
+		}
+	}
+
+	// Without the edit, the EOS files replace the SONiC ones, and the
+	// manifest forgets them.
+	if err := os.WriteFile(filepath.Join(dir, "leaf1.json"), sonicFiles["leaf1.json"], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Write(dir, map[string][]byte{"leaf1.cfg": []byte("!\n"), "spine1.cfg": []byte("!\n")}, false); err != nil {
+		t.Fatal(err)
+	}
+	removed, err := PruneOtherNOS(dir, eos.Name, false)
+	if err != nil || !reflect.DeepEqual(removed, []string{"leaf1.json", "spine1.json"}) {
+		t.Fatalf("PruneOtherNOS eos = %v, %v", removed, err)
+	}
+	var names []string
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if want := []string{ManifestName, "leaf1.cfg", "spine1.cfg"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("folder holds %v, want %v", names, want)
+	}
+	m, _ := ReadManifest(dir)
+	if _, ok := m.Files["leaf1.json"]; ok || len(m.Files) != 2 {
+		t.Errorf("manifest after the prune: %v", m.Files)
+	}
+
+	// A file the user dropped in is removed only by force.
+	if err := os.WriteFile(filepath.Join(dir, "leaf1.buffers.json"), []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckNOS(dir, eos.Name, false); err == nil || !strings.Contains(err.Error(), "leaf1.buffers.json") {
+		t.Errorf("CheckNOS with a dropped-in SONiC companion: %v", err)
+	}
+	if removed, err := PruneOtherNOS(dir, eos.Name, true); err != nil || !reflect.DeepEqual(removed, []string{"leaf1.buffers.json"}) {
+		t.Errorf("forced PruneOtherNOS = %v, %v", removed, err)
+	}
+}

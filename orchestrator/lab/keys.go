@@ -114,7 +114,7 @@ var NICKeyDocs = specdoc.Table{
 	"dcqcn.cnp_moderation":        {Doc: "What min_time_between_cnps paces: per_flow, each flow's CNPs (the DCQCN paper, HPCC's ns-3), or per_port, every CNP the port sends (ConnectX's ROCE_CC_CNP_MODERATION PER_PORT; which one a firmware uses by default is not documented).", Default: "per_flow"},
 	"dcqcn.cnp_802p_prio":         {Doc: "802.1p priority of the CNPs, 0 to 7; recorded, not simulated (labctl's switches trust DSCP).", Default: "6"},
 	"qp_timeout":                  {Doc: "QP local ACK timeout exponent, 1 to 31: a sender hearing nothing for 4.096 µs x 2^qp_timeout goes back to its first unacknowledged packet (perftest -u).", Default: "14 (67.1 ms)"},
-	"retry_cnt":                   {Doc: "Timeouts in a row a QP survives before it fails, 0 to 7.", Default: "7"},
+	"retry_cnt":                   {Doc: "Retries a QP makes after local ACK timeouts in a row, 0 to 7; the timeout after the last fails the QP (0: the first timeout does).", Default: "7"},
 	"out_of_order":                {Doc: "Receiving NICs place packets that arrive out of order (ConnectX-5 and later, out-of-order data placement), as switch adaptive routing and packet spraying need; false handles a reordered packet as a loss (go-back-N).", Default: "false"},
 	"nak_repeat_us":               {Doc: "Repeat the NAK for a gap the sender has not filled after this many µs; 0 sends one NAK per gap (IBA, as RC QPs do). HPCC's ns-3 model repeats every 500.", Default: "0"},
 }

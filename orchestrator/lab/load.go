@@ -163,7 +163,7 @@ func Parse(file string, data []byte) (*Spec, error) {
 	if _, err := s.NICSettings(nil); err != nil {
 		var fe *nic.FieldError
 		if errors.As(err, &fe) {
-			return nil, at("$.nic."+fe.Field, fe.Msg, fe.Fix)
+			return nil, at("$.nic."+fe.Field, "nic."+fe.Field+": "+fe.Msg, fe.Fix)
 		}
 		return nil, at("$.nic", err.Error(), "")
 	}

@@ -13,8 +13,9 @@ type Spec struct {
 	// unacknowledged packet (ibv_qp_attr.timeout, perftest -u; default
 	// 14: 67.1 ms).
 	QPTimeout *int `yaml:"qp_timeout,omitempty" json:"qp_timeout,omitempty"`
-	// RetryCnt is how many timeouts in a row a QP survives before it fails
-	// (ibv_qp_attr.retry_cnt, 0-7; perftest sets 7).
+	// RetryCnt is how many times a QP retries after local ACK timeouts in
+	// a row; the timeout after the last retry fails it, so 0 fails it on
+	// the first (ibv_qp_attr.retry_cnt, 0-7; perftest sets 7).
 	RetryCnt *int `yaml:"retry_cnt,omitempty" json:"retry_cnt,omitempty"`
 	// NAKRepeatUs repeats the NAK for a gap the sender has not filled after
 	// this many µs. RC QPs send one NAK per gap (IBA) and rely on the
@@ -138,7 +139,7 @@ func (st Settings) Validate() error {
 	case st.QPTimeout < 1 || st.QPTimeout > 31:
 		return bad("qp_timeout", st.QPTimeout, "use 1..31 (4.096 µs x 2^qp_timeout; perftest uses 14)")
 	case st.RetryCnt < 0 || st.RetryCnt > 7:
-		return bad("retry_cnt", st.RetryCnt, "use 0..7 (perftest uses 7)")
+		return bad("retry_cnt", st.RetryCnt, "use 0..7 retries (0: the first timeout fails the QP; perftest uses 7)")
 	case st.NAKRepeatUs < 0 || st.NAKRepeatUs > 1e7:
 		return &FieldError{Field: "nak_repeat_us", Msg: fmt.Sprintf("%d is out of range", st.NAKRepeatUs), Fix: "use 0 (one NAK per gap, as RC QPs do) or a repeat interval in µs, e.g. 500 as HPCC's ns-3"}
 	case st.CNPDSCP < 0 || st.CNPDSCP > 63:

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 )
@@ -52,35 +53,67 @@ var migrations = []string{
 	CREATE INDEX runs_lab_scenario ON runs(lab, scenario, started DESC);`,
 }
 
-// migrate brings db to the newest schema, one transaction per step, and
-// refuses a database written by a newer labctl.
-func migrate(db *sql.DB) error { return migrateTo(db, len(migrations)) }
+// migrate brings db to the newest schema and returns the schema version
+// it found (0 for a new database). It refuses a database written by a newer
+// labctl.
+//
+// Several labctl processes may open a new results.db at the same moment
+// (two 'labctl run' started together in a fresh work dir). So the version
+// is read inside the write transaction that applies the steps, taken with
+// BEGIN IMMEDIATE: the first process to get the write lock migrates, the
+// others wait for it (the connection's busy timeout) and then read the
+// version it left, with nothing more to do. Reading it before the
+// transaction let two processes both see 0 and both create the tables.
+func migrate(db *sql.DB) (int, error) { return migrateTo(db, len(migrations)) }
 
-func migrateTo(db *sql.DB, target int) error {
+func migrateTo(db *sql.DB, target int) (from int, err error) {
+	ctx := context.Background()
+	// The version only ever rises, so one already at the target needs no
+	// write lock: opening an up-to-date index stays a read.
+	if err := db.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&from); err != nil {
+		return 0, fmt.Errorf("read schema version: %w", err)
+	}
+	if from == target {
+		return from, nil
+	}
+	// BEGIN IMMEDIATE is a statement on one connection, so hold one for
+	// the whole transaction (database/sql's Begin would take its own).
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("read schema version: %w", err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `BEGIN IMMEDIATE`); err != nil {
+		return 0, fmt.Errorf("migrate the schema: take the write lock: %w", err)
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			_, _ = conn.ExecContext(ctx, `ROLLBACK`)
+		}
+	}()
 	var v int
-	if err := db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil {
-		return fmt.Errorf("read schema version: %w", err)
+	if err := conn.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&v); err != nil {
+		return 0, fmt.Errorf("read schema version: %w", err)
 	}
 	if v > len(migrations) {
-		return fmt.Errorf("schema version %d is newer than this labctl knows (%d); upgrade labctl or move results.db aside and it will be rebuilt from the run folders", v, len(migrations))
+		return v, fmt.Errorf("schema version %d is newer than this labctl knows (%d); upgrade labctl or move results.db aside and it will be rebuilt from the run folders", v, len(migrations))
 	}
+	from = v
 	for ; v < target; v++ {
-		tx, err := db.Begin()
-		if err != nil {
-			return fmt.Errorf("migrate to schema %d: %w", v+1, err)
-		}
-		if _, err := tx.Exec(migrations[v]); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("migrate to schema %d: %w", v+1, err)
-		}
-		// PRAGMA takes no bound parameters; v is an int we control.
-		if _, err := tx.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, v+1)); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("migrate to schema %d: %w", v+1, err)
-		}
-		if err := tx.Commit(); err != nil {
-			return fmt.Errorf("migrate to schema %d: %w", v+1, err)
+		if _, err := conn.ExecContext(ctx, migrations[v]); err != nil {
+			return from, fmt.Errorf("migrate to schema %d: %w", v+1, err)
 		}
 	}
-	return nil
+	if from < target {
+		// PRAGMA takes no bound parameters; target is an int we control.
+		if _, err := conn.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, target)); err != nil {
+			return from, fmt.Errorf("migrate to schema %d: %w", target, err)
+		}
+	}
+	if _, err := conn.ExecContext(ctx, `COMMIT`); err != nil {
+		return from, fmt.Errorf("migrate to schema %d: %w", target, err)
+	}
+	committed = true
+	return from, nil
 }

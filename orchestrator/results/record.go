@@ -216,8 +216,13 @@ type Flow struct {
 	ThroughputGbps float64  `json:"throughput_gbps"`
 	LatencyUs      *Latency `json:"latency_us"`
 	FCTUs          *float64 `json:"fct_us"`
-	Retransmits    int64    `json:"retransmits"`
-	Path           []string `json:"path,omitempty"`
+	// Retransmits counts the data packets the flow's QPs sent again. It
+	// is null where nothing counted them per flow: the flow-level model
+	// has no packets, and a live lab's NICs count retransmissions per
+	// port (summary.retransmits), not per QP. Absent, never a 0 that an
+	// assertion or a regression could pass on.
+	Retransmits *int64   `json:"retransmits"`
+	Path        []string `json:"path,omitempty"`
 	// Route is the egress port of each switch on Path ("node:port"),
 	// as the flow hash picks them (`labctl trace` shows the same).
 	Route []string `json:"route,omitempty"`
@@ -228,7 +233,28 @@ type Flow struct {
 	PathAfterFaults        []string `json:"path_after_faults,omitempty"`
 	RouteAfterFaults       []string `json:"route_after_faults,omitempty"`
 	UnreachableAfterFaults bool     `json:"unreachable_after_faults,omitempty"`
-	Source                 Source   `json:"source"`
+	// State is FlowFailed when the flow failed: a QP of it ran out of
+	// retries in the simulator, or its perftest client failed on a live
+	// lab; Reason says why and when. Empty when it ran to the end or
+	// completed. A failed flow's figures are what it did before failing.
+	State  string `json:"state,omitempty"`
+	Reason string `json:"reason,omitempty"`
+	Source Source `json:"source"`
+}
+
+// FlowFailed is the State of a failed flow.
+const FlowFailed = "failed"
+
+// CountFailed counts the flows whose State is FlowFailed
+// (Summary.FailedFlows).
+func CountFailed(flows []Flow) int64 {
+	n := int64(0)
+	for i := range flows {
+		if flows[i].State == FlowFailed {
+			n++
+		}
+	}
+	return n
 }
 
 // Latency percentiles in microseconds.
@@ -250,6 +276,8 @@ type Summary struct {
 	CNP                   int64   `json:"cnp"`
 	Retransmits           int64   `json:"retransmits"`
 	LatencyUsP99          float64 `json:"latency_us_p99"`
+	// FailedFlows counts the flows that failed (Flow.State, CountFailed).
+	FailedFlows int64 `json:"failed_flows"`
 	// CompletionUs is the time from the first flow's start to the last
 	// flow's completion, GoodputGbpsAggregate all their bytes over it
 	// (bits/ns): the figures of a fixed-size transfer such as an incast

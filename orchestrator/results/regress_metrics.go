@@ -103,6 +103,9 @@ var RoleMetrics = []Metric{
 			if why := notComputedWhy(r.summary, "retransmits"); why != "" {
 				return 0, why
 			}
+			if r.noRetx > 0 {
+				return 0, fmt.Sprintf("%d of the role's %d flows have no retransmit count (a live lab counts retransmissions per NIC port, not per flow)", r.noRetx, r.flows)
+			}
 			return float64(r.retx), ""
 		}},
 	{Name: "role.fct_us_max", Direction: HigherIsWorse, Default: Tolerance{Rel: 0.10, Abs: 1}, Unit: "us", Means: "the longest completion time of the role's flows (flows with a size)",
@@ -267,6 +270,8 @@ type roleStats struct {
 	tputMin float64
 	lat     []*Latency // flows that have a latency
 	retx    int64
+	// noRetx counts the flows without a retransmit count (Flow.Retransmits).
+	noRetx int
 	// fctFlows counts the flows with a completion time, fctMax the longest.
 	fctFlows int
 	fctMax   float64
@@ -299,7 +304,11 @@ func roles(v *Variant) (map[string]*roleStats, []string) {
 		r.flows++
 		r.tputSum += f.ThroughputGbps
 		r.tputMin = math.Min(r.tputMin, f.ThroughputGbps)
-		r.retx += f.Retransmits
+		if f.Retransmits != nil {
+			r.retx += *f.Retransmits
+		} else {
+			r.noRetx++
+		}
 		if f.LatencyUs != nil {
 			r.lat = append(r.lat, f.LatencyUs)
 		}

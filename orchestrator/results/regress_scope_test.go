@@ -128,7 +128,7 @@ func TestCompareRoleMetrics(t *testing.T) {
 			f.ThroughputGbps = 150
 		}, []string{"metric:role.throughput_gbps_total", "metric:role.throughput_gbps_min_flow"}},
 		{"one flow's p99 doubles", func(r *Run) { incast(r)[0].LatencyUs.P99 *= 2 }, []string{"metric:role.latency_us_p99_max"}},
-		{"three retransmits from zero", func(r *Run) { incast(r)[1].Retransmits = 3 }, []string{"metric:role.retransmits"}},
+		{"three retransmits from zero", func(r *Run) { incast(r)[1].Retransmits = new(int64(3)) }, []string{"metric:role.retransmits"}},
 		{"the incast completes 20% later", func(r *Run) {
 			for _, f := range incast(r) {
 				*f.FCTUs *= 1.2
@@ -180,7 +180,7 @@ func TestCompareAbsentMetrics(t *testing.T) {
 	fv.Summary.Model, fv.Summary.NotComputed = ModelFlow, []string{"drops", "pfc_pause_frames", "pfc_pause_us", "ecn_marked", "cnp", "retransmits", "latency_us_p99"}
 	fv.Counters = nil
 	for i := range fv.Flows {
-		fv.Flows[i].LatencyUs, fv.Flows[i].Retransmits = nil, 0
+		fv.Flows[i].LatencyUs, fv.Flows[i].Retransmits = nil, nil
 	}
 	r := Compare(flow, cloneRun(t, flow), nil)
 	if r.Regressed || r.Compared.AbsentInRun+r.Compared.AbsentInBaseline != 0 {

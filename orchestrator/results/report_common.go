@@ -93,6 +93,22 @@ func fmtFloat(v float64) string {
 
 func fmtInt(v int64) string { return strconv.FormatInt(v, 10) }
 
+// flowState is a flow's State column: "failed: <reason>" or "ok".
+func flowState(f Flow) string {
+	if f.State == FlowFailed {
+		return "failed: " + f.Reason
+	}
+	return "ok"
+}
+
+// fmtIntOpt formats a figure that may be absent (nil): "–", never 0.
+func fmtIntOpt(v *int64) string {
+	if v == nil {
+		return "–"
+	}
+	return fmtInt(*v)
+}
+
 // sourcesOf lists the distinct sources of a variant's numbers, so a report
 // can say "measured", "simulated" or "measured + simulated".
 // sourceLabel is how reports name where a figure came from: measured,

@@ -49,6 +49,9 @@ type htmlVariant struct {
 	AssertionsPass int
 	// Moved are the flows link faults sent elsewhere.
 	Moved []movedFlow
+	// FailedFlows counts the failed flows; the flow table then has a
+	// State column.
+	FailedFlows int64
 }
 
 // htmlSweep is one swept parameter's charts and table.
@@ -120,6 +123,7 @@ func RenderHTML(run *Run, w io.Writer, opts HTMLOptions) error {
 		}
 		hv.ZeroCounters = len(v.Counters) - len(hv.Counters)
 		hv.Moved = movedFlows(v)
+		hv.FailedFlows = CountFailed(v.Flows)
 		for _, a := range v.Assertions {
 			if a.Passed {
 				hv.AssertionsPass++
@@ -389,15 +393,17 @@ func seriesCharts(run *Run) []htmlSeriesGroup {
 }
 
 var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"num":    fmtFloat,
-	"jain":   fmtJain,
-	"int":    fmtInt,
-	"onoff":  onOffWord,
-	"upper":  strings.ToUpper,
-	"deref":  func(p *float64) float64 { return *p },
-	"failed": func(v htmlVariant) int { return len(v.Assertions) - v.AssertionsPass },
-	"inc":    func(i int) int { return i + 1 },
-	"drops":  dropsCell,
+	"num":       fmtFloat,
+	"jain":      fmtJain,
+	"int":       fmtInt,
+	"intOpt":    fmtIntOpt,
+	"flowState": flowState,
+	"onoff":     onOffWord,
+	"upper":     strings.ToUpper,
+	"deref":     func(p *float64) float64 { return *p },
+	"failed":    func(v htmlVariant) int { return len(v.Assertions) - v.AssertionsPass },
+	"inc":       func(i int) int { return i + 1 },
+	"drops":     dropsCell,
 	"cells": func(v *Variant) []string {
 		if v == nil {
 			return []string{"—", "—", "—", "—", "—", "—", "—", "—", "—", "—"}
@@ -539,9 +545,10 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 {{end}}</table>
 <p>The numbers mark these moments on the time charts above (dashed red lines).</p>{{end}}
 {{if .Flows}}<h3>Flows</h3>
-<table>
-<tr><th>Flow</th><th>Pattern</th><th>Role</th><th>Throughput (Gb/s)</th><th>p50 (µs)</th><th>p99 (µs)</th><th>FCT (µs)</th><th>Retransmits</th><th>Source</th></tr>
-{{$v := .}}{{range .Flows}}<tr><td>{{.ID}}</td><td>{{.Pattern}}</td><td>{{.Role}}</td><td class="n">{{num .ThroughputGbps}}</td>{{with .LatencyUs}}<td class="n">{{num .P50}}</td><td class="n">{{num .P99}}</td>{{else}}<td>–</td><td>–</td>{{end}}<td class="n">{{with .FCTUs}}{{num (deref .)}}{{else}}–{{end}}</td><td class="n">{{int .Retransmits}}</td><td>{{$.Label .Source $v}}</td></tr>
+{{if .FailedFlows}}<p class="error">{{.FailedFlows}} of the {{len .Flows}} flows failed (their figures are what they did before): see State.</p>
+{{end}}<table>
+<tr><th>Flow</th><th>Pattern</th><th>Role</th><th>Throughput (Gb/s)</th><th>p50 (µs)</th><th>p99 (µs)</th><th>FCT (µs)</th><th>Retransmits</th><th>Source</th>{{if .FailedFlows}}<th>State</th>{{end}}</tr>
+{{$v := .}}{{range .Flows}}<tr><td>{{.ID}}</td><td>{{.Pattern}}</td><td>{{.Role}}</td><td class="n">{{num .ThroughputGbps}}</td>{{with .LatencyUs}}<td class="n">{{num .P50}}</td><td class="n">{{num .P99}}</td>{{else}}<td>–</td><td>–</td>{{end}}<td class="n">{{with .FCTUs}}{{num (deref .)}}{{else}}–{{end}}</td><td class="n">{{intOpt .Retransmits}}</td><td>{{$.Label .Source $v}}</td>{{if $v.FailedFlows}}<td{{if eq .State "failed"}} class="fail"{{end}}>{{flowState .}}</td>{{end}}</tr>
 {{end}}</table>{{end}}
 {{if .Moved}}<h3>Routes after the faults</h3>
 <p>The flows whose data packets end the run on other links than they started on (each switch's egress port, as <code>labctl trace --down</code> shows it).</p>

@@ -220,9 +220,15 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 			p("\n")
 		}
 		if len(v.Flows) > 0 {
+			// A State column when a flow failed: its figures are what it
+			// did before, which would read as a slow flow without it.
+			failed := CountFailed(v.Flows)
 			p("### Flows\n\n")
-			p("| Flow | Pattern | Role | Throughput (Gb/s) | p50 (µs) | p99 (µs) | FCT (µs) | Retransmits | Source |\n")
-			p("|---|---|---|--:|--:|--:|--:|--:|---|\n")
+			if failed > 0 {
+				p("%d of the %d flows failed (their figures are what they did before): see State.\n\n", failed, len(v.Flows))
+			}
+			p("| Flow | Pattern | Role | Throughput (Gb/s) | p50 (µs) | p99 (µs) | FCT (µs) | Retransmits | Source |%s\n", map[bool]string{true: " State |"}[failed > 0])
+			p("|---|---|---|--:|--:|--:|--:|--:|---|%s\n", map[bool]string{true: "---|"}[failed > 0])
 			for _, f := range v.Flows {
 				p50, p99 := "–", "–"
 				if f.LatencyUs != nil {
@@ -232,8 +238,12 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 				if f.FCTUs != nil {
 					fct = fmtFloat(*f.FCTUs)
 				}
-				p("| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", mdCell(f.ID), mdCell(f.Pattern), mdCell(f.Role),
-					fmtFloat(f.ThroughputGbps), p50, p99, fct, fmtInt(f.Retransmits), mdCell(sourceLabel(f.Source, variantModel(v))))
+				p("| %s | %s | %s | %s | %s | %s | %s | %s | %s |", mdCell(f.ID), mdCell(f.Pattern), mdCell(f.Role),
+					fmtFloat(f.ThroughputGbps), p50, p99, fct, fmtIntOpt(f.Retransmits), mdCell(sourceLabel(f.Source, variantModel(v))))
+				if failed > 0 {
+					p(" %s |", mdCell(flowState(f)))
+				}
+				p("\n")
 			}
 			p("\n")
 		}

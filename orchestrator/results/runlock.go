@@ -26,6 +26,9 @@ type RunLock struct {
 func (s *Store) LockRun(id string) (*RunLock, *Writer, error) {
 	path := filepath.Join(s.RunDir(id), WriterFile)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil, errRunFolderGone
+	}
 	if err != nil {
 		return nil, nil, exitcode.WriteFailed(path, err)
 	}
@@ -33,8 +36,22 @@ func (s *Store) LockRun(id string) (*RunLock, *Writer, error) {
 		f.Close()
 		return nil, nil, exitcode.Envf("lock run %s: %v (fix: another process writes this run; start a new one)", id, err)
 	}
+	// A repair in another process ('labctl results reindex') removes a
+	// run folder that has no record and whose lock nobody holds, which a
+	// folder just reserved is until the flock above. The lock counts only
+	// if its file is still the one at path.
+	if st, err := os.Stat(path); err != nil || !sameFile(f, st) {
+		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+		return nil, nil, errRunFolderGone
+	}
 	host, _ := os.Hostname()
 	return &RunLock{f: f, path: path}, &Writer{PID: os.Getpid(), Host: host}, nil
+}
+
+func sameFile(f *os.File, st os.FileInfo) bool {
+	fst, err := f.Stat()
+	return err == nil && os.SameFile(fst, st)
 }
 
 // Release drops the lock and removes its file. Call it after the run's

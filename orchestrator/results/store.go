@@ -118,10 +118,7 @@ func Open(dir string) (*Store, error) {
 		return nil, exitcode.WriteFailed(dir, err)
 	}
 	dbPath := filepath.Join(dir, DBFile)
-	_, statErr := os.Stat(dbPath)
-	fresh := errors.Is(statErr, os.ErrNotExist)
-
-	db, err := openDB(dbPath)
+	db, from, err := openDB(dbPath)
 	if err != nil {
 		// A corrupt or foreign file: keep it for inspection, start over and
 		// rebuild from the run folders, which hold the truth.
@@ -135,14 +132,16 @@ func Open(dir string) (*Store, error) {
 		for _, sfx := range []string{"-wal", "-shm"} {
 			_ = os.Remove(dbPath + sfx)
 		}
-		db, err = openDB(dbPath)
+		db, from, err = openDB(dbPath)
 		if err != nil {
 			return nil, err
 		}
-		fresh = true
 	}
 	s := &Store{dir: dir, db: db}
-	if fresh {
+	// An index this process created (schema 0 before it migrated) starts
+	// empty though run folders may exist; of several processes opening a
+	// new results.db at once, only the one that migrated it rebuilds it.
+	if from == 0 {
 		// Unreadable run folders are skipped here; 'labctl results reindex'
 		// style callers use Reindex to see them.
 		if _, fatal, _ := s.reindex(false); fatal != nil {
@@ -171,7 +170,7 @@ func OpenReadOnly(dir string) (*Store, error) {
 		return nil, fmt.Errorf("open an in-memory results index: %w", err)
 	}
 	db.SetMaxOpenConns(1) // one connection holds the in-memory database
-	if err := migrate(db); err != nil {
+	if _, err := migrate(db); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open an in-memory results index: %w", err)
 	}
@@ -223,22 +222,73 @@ func openDBReadOnly(path string) (*sql.DB, error) {
 	}
 	return try("mode=ro&immutable=1")
 }
-func openDB(path string) (*sql.DB, error) {
+
+// busyTimeout is how long a labctl process waits for another one's write
+// to the index (a save, a migration, a reindex) before giving up with
+// SQLITE_BUSY. Writes take milliseconds; a reindex of many runs longer.
+const busyTimeout = 30 * time.Second
+
+// openDB opens the index read-write, migrated, and returns the schema
+// version it had (0: new).
+func openDB(path string) (*sql.DB, int, error) {
 	// busy_timeout lets a second labctl process wait for a writer instead of
-	// failing at once; WAL lets readers proceed while a run is being saved.
-	dsn := "file:" + path + "?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"
+	// failing at once. _txlock=immediate makes every write transaction
+	// (Store.index, reindex) take the write lock at BEGIN: a deferred one
+	// that has read first cannot wait for the lock in WAL mode and fails
+	// with SQLITE_BUSY at once when another process wrote meanwhile.
+	dsn := fmt.Sprintf("file:%s?_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)&_txlock=immediate",
+		path, busyTimeout.Milliseconds())
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
-		return nil, fmt.Errorf("open results index %s: %w", path, err)
+		return nil, 0, fmt.Errorf("open results index %s: %w", path, err)
 	}
 	// One connection: labctl is a CLI, and a single writer avoids
 	// SQLITE_BUSY between connections of the same process.
 	db.SetMaxOpenConns(1)
-	if err := migrate(db); err != nil {
+	if err := useWAL(db); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("open results index %s: %w", path, err)
+		return nil, 0, fmt.Errorf("open results index %s: %w", path, err)
 	}
-	return db, nil
+	from, err := migrate(db)
+	if err != nil {
+		db.Close()
+		return nil, 0, fmt.Errorf("open results index %s: %w", path, err)
+	}
+	return db, from, nil
+}
+
+// useWAL switches the index to write-ahead logging, which lets readers
+// proceed while a run is being saved. The mode is stored in the file, so
+// only the first open of a new results.db changes it; that change needs
+// the file to itself, and SQLite answers SQLITE_BUSY at once, without its
+// busy timeout, when another process has it open (several 'labctl run'
+// opening a new results.db together). So it is retried here, for as long
+// as the busy timeout would have waited.
+func useWAL(db *sql.DB) error {
+	deadline := time.Now().Add(busyTimeout)
+	pause := 5 * time.Millisecond
+	for {
+		var mode string
+		err := db.QueryRow(`PRAGMA journal_mode = WAL`).Scan(&mode)
+		if err == nil || !isBusy(err) || time.Now().After(deadline) {
+			if err != nil {
+				return fmt.Errorf("switch to WAL mode: %w", err)
+			}
+			return nil
+		}
+		time.Sleep(pause)
+		pause = min(2*pause, 100*time.Millisecond)
+	}
+}
+
+// isBusy reports whether err is SQLITE_BUSY or SQLITE_LOCKED.
+func isBusy(err error) bool {
+	var se interface{ Code() int }
+	if !errors.As(err, &se) {
+		return false
+	}
+	c := se.Code() & 0xff
+	return c == 5 || c == 6
 }
 
 func isCorruptErr(err error) bool {
@@ -305,6 +355,35 @@ func (s *Store) NewRunID(t time.Time, scenario, lab string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("create run folder for %s: 999 runs with this id exist in %s; remove old runs", base, s.dir)
+}
+
+// errRunFolderGone says a run folder reserved by NewRunID was removed
+// before its writer lock was taken (a concurrent repair took it for the
+// folder of a run that died before its first save).
+var errRunFolderGone = errors.New("the run folder was removed before its lock was taken")
+
+// StartRun reserves a run id for a run started at t (NewRunID) and takes
+// its writer lock (LockRun), so no other process can take the id and a
+// concurrent repair cannot mistake the new folder for a dead run's: a
+// folder removed between the two steps is given up and another id
+// reserved.
+func (s *Store) StartRun(t time.Time, scenario, lab string) (string, *RunLock, *Writer, error) {
+	for range 10 {
+		id, err := s.NewRunID(t, scenario, lab)
+		if err != nil {
+			return "", nil, nil, err
+		}
+		lock, w, err := s.LockRun(id)
+		if errors.Is(err, errRunFolderGone) {
+			continue
+		}
+		if err != nil {
+			_ = os.Remove(s.RunDir(id))
+			return "", nil, nil, err
+		}
+		return id, lock, w, nil
+	}
+	return "", nil, nil, exitcode.Envf("start run in %s: its run folder was removed ten times before it could be locked (fix: do not run 'labctl results reindex' in a loop while runs start)", s.dir)
 }
 
 // SaveRun writes results/<run-id>/run.json atomically and upserts the run
@@ -750,17 +829,20 @@ func (s *Store) Repair() (Repaired, error) {
 // temporary files of writers killed mid-write.
 func (s *Store) reindex(repair bool) (Repaired, error, error) {
 	var r Repaired
-	entries, err := os.ReadDir(s.dir)
-	if err != nil {
-		return r, fmt.Errorf("reindex %s: %w", s.dir, err), nil
-	}
 	// One transaction: readers see the old index or the new one, and a
-	// run saved meanwhile waits instead of being cleared.
+	// run saved meanwhile waits instead of being cleared. The folders are
+	// listed once the write lock is held (the store's transactions begin
+	// IMMEDIATE), so a run another process indexed before it is on disk
+	// here, and one it saves later waits for this commit.
 	tx, err := s.db.Begin()
 	if err != nil {
 		return r, s.indexErr(err), nil
 	}
 	defer tx.Rollback()
+	entries, err := os.ReadDir(s.dir)
+	if err != nil {
+		return r, fmt.Errorf("reindex %s: %w", s.dir, err), nil
+	}
 	if _, err := tx.Exec(`DELETE FROM variants; DELETE FROM runs;`); err != nil {
 		return r, s.indexErr(err), nil
 	}

@@ -304,7 +304,7 @@ func TestMigrationFromVersion1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := migrateTo(db, 1); err != nil {
+	if _, err := migrateTo(db, 1); err != nil {
 		t.Fatal(err)
 	}
 	// A run indexed by a labctl that knew schema 1 only.

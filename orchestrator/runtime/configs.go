@@ -86,9 +86,20 @@ func RenderMissing(l *Lab) ([]string, error) {
 }
 
 // RenderLab is RenderMissing that also returns the edited configs it kept.
+// Everything is rendered and checked before the first file is written. The
+// configs folder holds the lab NOS's files only: another NOS's that labctl
+// wrote are removed (the lab was brought up with another --nos before), and
+// one the user edited or dropped in refuses the render.
 func RenderLab(l *Lab) (written, kept []string, err error) {
 	if l.Graph == nil {
 		return nil, nil, fmt.Errorf("render lab %s: no fabric graph", l.Name)
+	}
+	codec, err := Codec(l.NOS)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := configset.CheckNOS(l.ConfigsDir(), codec.Name(), false); err != nil {
+		return nil, nil, fmt.Errorf("lab %s: %w", l.Name, err)
 	}
 	files, err := l.Graph.Files()
 	if err != nil {
@@ -103,34 +114,20 @@ func RenderLab(l *Lab) (written, kept []string, err error) {
 			break
 		}
 	}
-	if stale {
-		w, err := l.Graph.WriteLab(l.Dir)
-		if err != nil {
-			return nil, nil, err
-		}
-		written = append(written, w...)
-	}
-	codec, err := Codec(l.NOS)
-	if err != nil {
-		return written, nil, err
-	}
 	in, err := l.Intent()
 	if err != nil {
-		return written, nil, err
-	}
-	if err := os.MkdirAll(l.ConfigsDir(), 0o755); err != nil {
-		return written, nil, exitcode.Env(fmt.Errorf("create %s: %w (fix: use a writable --dir)", l.ConfigsDir(), err))
+		return nil, nil, err
 	}
 	configs := map[string][]byte{}
 	for _, dev := range Devices(l.Graph) {
 		dc, err := qos.Apply(in, dev)
 		if err != nil {
-			return written, nil, fmt.Errorf("qos of %s: %w", dev.Name, err)
+			return nil, nil, fmt.Errorf("qos of %s: %w", dev.Name, err)
 		}
 		dc.NOS = codec.Name()
 		data, err := codec.RenderQoS(dc)
 		if err != nil {
-			return written, nil, fmt.Errorf("render %s config of %s: %w", codec.Name(), dev.Name, err)
+			return nil, nil, fmt.Errorf("render %s config of %s: %w", codec.Name(), dev.Name, err)
 		}
 		configs[filepath.Base(l.ConfigPath(codec, dev.Name))] = data
 	}
@@ -139,11 +136,22 @@ func RenderLab(l *Lab) (written, kept []string, err error) {
 	// that 'labctl config render' can tell them from edited ones later.
 	edited, err := configset.Edited(l.ConfigsDir(), configs)
 	if err != nil {
-		return written, nil, err
+		return nil, nil, err
 	}
 	for _, name := range edited {
 		delete(configs, name)
 		kept = append(kept, filepath.Join(l.ConfigsDir(), name))
+	}
+
+	if stale {
+		w, err := l.Graph.WriteLab(l.Dir)
+		if err != nil {
+			return nil, nil, err
+		}
+		written = append(written, w...)
+	}
+	if err := os.MkdirAll(l.ConfigsDir(), 0o755); err != nil {
+		return written, nil, exitcode.Env(fmt.Errorf("create %s: %w (fix: use a writable --dir)", l.ConfigsDir(), err))
 	}
 	if len(configs) > 0 {
 		res, err := configset.Write(l.ConfigsDir(), configs, false)
@@ -153,6 +161,13 @@ func RenderLab(l *Lab) (written, kept []string, err error) {
 		for _, name := range res.Written {
 			written = append(written, filepath.Join(l.ConfigsDir(), name))
 		}
+	}
+	removed, err := configset.PruneOtherNOS(l.ConfigsDir(), codec.Name(), false)
+	if err != nil {
+		return written, kept, fmt.Errorf("lab %s: %w", l.Name, err)
+	}
+	for _, name := range removed {
+		l.Logger().Info("removed "+filepath.Join(l.ConfigsDir(), name), "why", "the lab's NOS is now "+codec.Name())
 	}
 	return written, kept, nil
 }

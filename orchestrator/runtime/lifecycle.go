@@ -16,8 +16,11 @@ import (
 // Up brings l up with rt under the lab's lock and records the outcome in
 // state.json. prepare, when not nil, runs under the lock before rt.Up (it
 // writes the topology and the configs that are missing). A lab already up
-// with another runtime is refused: two runtimes must not share one lab.
-// With l.DryRun nothing is locked or written; rt.Up only reports.
+// with another runtime or another NOS is refused: two runtimes must not
+// share one lab, and its configs are one NOS's. Before anything is locked
+// or written, those refusals and the runtime's Preflight (when it has one)
+// run, so an up that cannot start changes no file. With l.DryRun nothing
+// is locked or written; rt.Up only reports.
 func Up(ctx context.Context, rt Runtime, l *Lab, prepare func(context.Context, *Lab) error) (*Status, error) {
 	if l.DryRun {
 		if prepare != nil {
@@ -30,14 +33,30 @@ func Up(ctx context.Context, rt Runtime, l *Lab, prepare func(context.Context, *
 		}
 		return &Status{Lab: l.Name, Runtime: rt.Name(), NOS: l.NOS, State: StateDown}, nil
 	}
+	prev, err := ReadState(l.Dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := refuseSwitch(prev, rt, l); err != nil {
+		return nil, err
+	}
+	if p, ok := rt.(Preflighter); ok {
+		if err := p.Preflight(ctx, l); err != nil {
+			return nil, fmt.Errorf("bring up lab %s with %s (nothing was changed): %w", l.Name, rt.Name(), err)
+		}
+	}
 	lock, err := Acquire(l.LockPath(), "labctl up "+l.Name)
 	if err != nil {
 		return nil, err
 	}
 	defer lock.Release()
 
-	prev, err := ReadState(l.Dir)
-	if err != nil {
+	// Read again under the lock: another command may have changed the lab
+	// since.
+	if prev, err = ReadState(l.Dir); err != nil {
+		return nil, err
+	}
+	if err := refuseSwitch(prev, rt, l); err != nil {
 		return nil, err
 	}
 	now := time.Now().UTC()
@@ -45,10 +64,10 @@ func Up(ctx context.Context, rt Runtime, l *Lab, prepare func(context.Context, *
 	if l.Spec != nil {
 		st.Spec = l.Spec.Source
 	}
+	// Whether the runtime may hold something of the lab from before: a
+	// lab down, or failed before anything was deployed, holds nothing.
+	heldBefore := prev != nil && prev.State != StateDown && !prev.NothingDeployed
 	if prev != nil && prev.State != StateDown {
-		if prev.Runtime != rt.Name() && prev.State != StateFailed {
-			return nil, exitcode.Usagef("lab %s is %s with runtime %s: run 'labctl down %s' before bringing it up with %s", l.Name, prev.State, prev.Runtime, l.Name, rt.Name())
-		}
 		st.Created = prev.Created
 	}
 	st.State = StateDeploying
@@ -56,9 +75,11 @@ func Up(ctx context.Context, rt Runtime, l *Lab, prepare func(context.Context, *
 	if err := WriteState(l.Dir, st); err != nil {
 		return nil, err
 	}
-	fail := func(err error) (*Status, error) {
+	// fail records the failed up; deployStarted says rt.Up was called.
+	fail := func(err error, deployStarted bool) (*Status, error) {
 		st.State = StateFailed
 		st.Error = err.Error()
+		st.NothingDeployed = !deployStarted && !heldBefore
 		st.Updated = time.Now().UTC()
 		if werr := WriteState(l.Dir, st); werr != nil {
 			return nil, errors.Join(err, werr)
@@ -67,15 +88,15 @@ func Up(ctx context.Context, rt Runtime, l *Lab, prepare func(context.Context, *
 	}
 	if prepare != nil {
 		if err := prepare(ctx, l); err != nil {
-			return fail(fmt.Errorf("prepare lab %s: %w", l.Name, err))
+			return fail(fmt.Errorf("prepare lab %s: %w", l.Name, err), false)
 		}
 	}
 	if err := rt.Up(ctx, l); err != nil {
-		return fail(fmt.Errorf("bring up lab %s with %s: %w", l.Name, rt.Name(), err))
+		return fail(fmt.Errorf("bring up lab %s with %s: %w", l.Name, rt.Name(), err), true)
 	}
 	live, err := rt.Status(ctx, l)
 	if err != nil {
-		return fail(fmt.Errorf("read status of lab %s: %w", l.Name, err))
+		return fail(fmt.Errorf("read status of lab %s: %w", l.Name, err), true)
 	}
 	st.Nodes = live.Nodes
 	st.State = StateUp
@@ -88,6 +109,38 @@ func Up(ctx context.Context, rt Runtime, l *Lab, prepare func(context.Context, *
 		return nil, err
 	}
 	return st, nil
+}
+
+// refuseSwitch refuses to bring up, with another runtime or another NOS, a
+// lab that is not down: its nodes run (or may) with the ones recorded, and
+// its configs folder holds that NOS's files. A lab whose up failed may
+// switch runtime, as a way out of a runtime that cannot start, and NOS with
+// it.
+func refuseSwitch(prev *Status, rt Runtime, l *Lab) error {
+	if !holdsLab(prev) {
+		return nil
+	}
+	if prev.Runtime != rt.Name() {
+		return exitcode.Usagef("lab %s is %s with runtime %s: run 'labctl down %s' before bringing it up with %s", l.Name, prev.State, prev.Runtime, l.Name, rt.Name())
+	}
+	return RefuseNOSChange(prev, l.NOS)
+}
+
+// holdsLab says a lab's recorded state keeps it to its runtime and NOS:
+// anything but down or failed.
+func holdsLab(st *Status) bool {
+	return st != nil && st.State != StateDown && st.State != StateFailed
+}
+
+// RefuseNOSChange refuses (exit 2) to give a lab that is up (or on its way
+// up or down) another NOS: its switches run the recorded one's configs from
+// its configs folder, which holds one NOS's files. 'labctl up' and
+// 'labctl config render' both ask it.
+func RefuseNOSChange(st *Status, nosName string) error {
+	if !holdsLab(st) || st.NOS == "" || nosName == "" || st.NOS == nosName {
+		return nil
+	}
+	return exitcode.Usagef("lab %s is %s with NOS %s: run 'labctl down %s' before switching it to %s (fix: leave --nos out to keep %s)", st.Lab, st.State, st.NOS, st.Lab, nosName, st.NOS)
 }
 
 // Down tears l down with rt under the lab's lock. It is idempotent: a lab
@@ -118,6 +171,11 @@ func Down(ctx context.Context, rt Runtime, l *Lab) (*Status, error) {
 	if st.State == StateDown {
 		return st, nil
 	}
+	if st.State == StateFailed && st.NothingDeployed {
+		// The up failed before the runtime created anything: there is
+		// nothing to take down, and the runtime need not be reachable.
+		return markDown(l, st)
+	}
 	st.State = StateStopping
 	st.Updated = time.Now().UTC()
 	if err := WriteState(l.Dir, st); err != nil {
@@ -129,8 +187,14 @@ func Down(ctx context.Context, rt Runtime, l *Lab) (*Status, error) {
 		st.Updated = time.Now().UTC()
 		return nil, errors.Join(fmt.Errorf("take down lab %s with %s: %w", l.Name, rt.Name(), err), WriteState(l.Dir, st))
 	}
+	return markDown(l, st)
+}
+
+// markDown records st down: no error, every node stopped.
+func markDown(l *Lab, st *Status) (*Status, error) {
 	st.State = StateDown
 	st.Error = ""
+	st.NothingDeployed = false
 	for i := range st.Nodes {
 		st.Nodes[i].State = NodeStopped
 		st.Nodes[i].Mgmt = ""

@@ -153,6 +153,17 @@ type Progress struct {
 	Events               uint64
 }
 
+// Preflighter is an optional capability of a Runtime: Preflight checks
+// every prerequisite of Up that the runtime can check without changing
+// anything (its binaries, the container engine or the cluster and what it
+// must hold, images, room for the lab) and returns an environment error
+// (exit 3) naming each problem and its fix. Up calls it before it takes the
+// lab's lock or writes a file, so an up that cannot start leaves the lab's
+// folder as it was: a work dir kept in git stays clean.
+type Preflighter interface {
+	Preflight(ctx context.Context, l *Lab) error
+}
+
 // ParallelRunner is an optional capability of a Runtime: it can run
 // several variants of a scenario at once (the simulator can; a live lab
 // has one set of switches and cannot).

@@ -62,6 +62,13 @@ type Status struct {
 	Spec string `json:"spec,omitempty"`
 	// Error is the last lifecycle error, if State is StateFailed.
 	Error string `json:"error,omitempty"`
+	// NothingDeployed is set on a failed lab whose up stopped before its
+	// runtime was asked to create anything (the configs could not be
+	// rendered, say), and that was not up before: down then records it
+	// down without asking the runtime, which may not even be installed,
+	// and status has no nodes to ask about. Absent (older state files, a
+	// lab the runtime deployed) means the runtime may hold something.
+	NothingDeployed bool `json:"nothing_deployed,omitempty"`
 }
 
 // NodeStatus is one node of a lab.

@@ -11,8 +11,8 @@ import (
 )
 
 const identFix = "use ecn, pfc, repetition, simulated_us, flows, summary.<field> (" +
-	"throughput_gbps_total, throughput_gbps_min_flow, jain_fairness, drops, pfc_pause_frames, pfc_pause_us, ecn_marked, cnp, retransmits, latency_us_p99, " +
-	"completion_us, goodput_gbps_aggregate), simulated.summary.<field> (live runs), roles.<role>.<throughput_gbps|min_throughput_gbps|jain_fairness|count|retransmits>, params.<swept path>, extra.<key>..., each optionally prefixed by a variant such as [ecn=off,pfc=on] or [qos.ecn.kmin_kb=prev]."
+	"throughput_gbps_total, throughput_gbps_min_flow, jain_fairness, drops, pfc_pause_frames, pfc_pause_us, ecn_marked, cnp, retransmits, latency_us_p99, failed_flows, " +
+	"completion_us, goodput_gbps_aggregate), simulated.summary.<field> (live runs), roles.<role>.<throughput_gbps|min_throughput_gbps|jain_fairness|count|retransmits|failed>, params.<swept path>, extra.<key>..., each optionally prefixed by a variant such as [ecn=off,pfc=on] or [qos.ecn.kmin_kb=prev]."
 
 // optionalFields are summary fields absent unless the run produced them.
 var optionalFields = map[string]func(s *results.Summary) *float64{
@@ -47,9 +47,10 @@ var summaryFields = map[string]func(s *results.Summary) float64{
 	"cnp":                      func(s *results.Summary) float64 { return float64(s.CNP) },
 	"retransmits":              func(s *results.Summary) float64 { return float64(s.Retransmits) },
 	"latency_us_p99":           func(s *results.Summary) float64 { return s.LatencyUsP99 },
+	"failed_flows":             func(s *results.Summary) float64 { return float64(s.FailedFlows) },
 }
 
-var roleFields = []string{"throughput_gbps", "min_throughput_gbps", "jain_fairness", "count", "retransmits"}
+var roleFields = []string{"throughput_gbps", "min_throughput_gbps", "jain_fairness", "count", "retransmits", "failed"}
 
 // roles returns the flow roles a spec's traffic produces.
 func (s *Spec) roles() []string {
@@ -348,7 +349,8 @@ func lookupVariant(run *results.Run, v *results.Variant, path []string) (Value, 
 		}
 	case "roles":
 		if len(path) == 3 {
-			var n, sum, sum2, rtx float64
+			var n, sum, sum2, rtx, failed float64
+			noRtx := 0 // flows without a retransmit count
 			minTp := -1.0
 			for _, f := range v.Flows {
 				if f.Role != path[1] {
@@ -357,13 +359,29 @@ func lookupVariant(run *results.Run, v *results.Variant, path []string) (Value, 
 				n++
 				sum += f.ThroughputGbps
 				sum2 += f.ThroughputGbps * f.ThroughputGbps
-				rtx += float64(f.Retransmits)
+				if f.Retransmits != nil {
+					rtx += float64(*f.Retransmits)
+				} else {
+					noRtx++
+				}
+				if f.State == results.FlowFailed {
+					failed++
+				}
 				if minTp < 0 || f.ThroughputGbps < minTp {
 					minTp = f.ThroughputGbps
 				}
 			}
 			if n == 0 {
 				return Value{}, fmt.Errorf("no flow has role %q", path[1])
+			}
+			// What the variant's model does not compute for its flows
+			// fails the assertion with the reason, as a summary field
+			// in NotComputed does (summaryNum): never a 0 to pass on.
+			if field := map[string]string{"retransmits": "retransmits", "failed": "failed_flows"}[path[2]]; field != "" && slices.Contains(v.Summary.NotComputed, field) {
+				return Value{}, notComputedAs("roles."+path[1]+"."+path[2], &v.Summary, field)
+			}
+			if path[2] == "retransmits" && noRtx > 0 {
+				return Value{}, fmt.Errorf("roles.%s.retransmits is absent: %d of the role's %d flows have no retransmit count (a live lab counts retransmissions per NIC port, not per flow: assert on summary.retransmits)", path[1], noRtx, int(n))
 			}
 			switch path[2] {
 			case "throughput_gbps":
@@ -379,6 +397,8 @@ func lookupVariant(run *results.Run, v *results.Variant, path []string) (Value, 
 				return Num(n), nil
 			case "retransmits":
 				return Num(rtx), nil
+			case "failed":
+				return Num(failed), nil
 			}
 		}
 	case "extra":
@@ -410,13 +430,19 @@ func summaryNum(s *results.Summary, field string) (Value, error) {
 // not compute it, or the live lab cannot measure it. An assertion that
 // reads it fails with this reason; it never passes on a placeholder 0.
 func notComputed(s *results.Summary, field string) error {
+	return notComputedAs("summary."+field, s, field)
+}
+
+// notComputedAs is notComputed for an identifier (name) made from the
+// summary's field, such as roles.<role>.retransmits from retransmits.
+func notComputedAs(name string, s *results.Summary, field string) error {
 	switch {
 	case s.Model == runtime.ModelFlow:
-		return fmt.Errorf("summary.%s is not computed by the %s", field, runtime.FlowModelCaveat)
+		return fmt.Errorf("%s is not computed by the %s", name, runtime.FlowModelCaveat)
 	case s.Source == results.Measured:
-		return fmt.Errorf("summary.%s is not measured on a live lab: its virtual switches and soft-RoCE NICs do not produce it (assert on simulated.summary.%s, the simulated twin)", field, field)
+		return fmt.Errorf("%s is not measured on a live lab: its virtual switches and soft-RoCE NICs do not produce it (assert on simulated.summary.%s, the simulated twin)", name, field)
 	}
-	return fmt.Errorf("summary.%s is not computed for this variant", field)
+	return fmt.Errorf("%s is not computed for this variant", name)
 }
 
 // congestionFields are the summary fields only the simulator models: the

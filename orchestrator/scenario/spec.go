@@ -248,7 +248,7 @@ func Parse(file string, data []byte) (*Spec, error) {
 	if _, err := nic.Resolve(100, 48, &s.NIC); err != nil {
 		var fe *nic.FieldError
 		if errors.As(err, &fe) {
-			return nil, at("$.nic."+fe.Field, fe.Msg, fe.Fix)
+			return nil, at("$.nic."+fe.Field, "nic."+fe.Field+": "+fe.Msg, fe.Fix)
 		}
 		return nil, at("$.nic", err.Error(), "")
 	}
@@ -496,6 +496,44 @@ func ParseBytes(s string) (int64, error) {
 	return int64(f * m), nil
 }
 
+// flowModelBlind lists what the flow-level model does not read, by the
+// matrix key that would sweep it ("traffic[]." for any traffic entry; a
+// key ending in "." covers every key under it). The model computes
+// max-min fair steady rates on the flows' ECMP paths, with links' goodput
+// MTU/(MTU+82) of line rate: the flows (pairs, senders, qps, ranks,
+// cross_leaf, victim) and qos.mtu change its answer, nothing here does.
+// Faults and a set lb.mode are refused as a whole by CheckModel, swept
+// or not. The first matching entry wins, so exceptions come first.
+var flowModelBlind = []struct{ key, what string }{
+	{"qos.mtu", ""},
+	{"qos.", "switch QoS (it has no queues, buffers, PFC, ECN or PFC watchdog)"},
+	{"nic.", "the NICs' congestion control and loss recovery (it has no DCQCN, CNPs, timeouts or retransmissions)"},
+	{"lb.", "load balancing modes (every flow keeps the path of its ECMP hash)"},
+	{"duration", "time (its rates are steady-state, the same for any duration)"},
+	{"warmup", "time (its rates are steady-state, with no warmup to leave out)"},
+	{"sample_every", "time series (it samples nothing)"},
+	{"traffic[].traffic_class", "priorities (flows share links max-min fairly whatever their class)"},
+	{"traffic[].start", "start times (every flow runs from the start)"},
+	{"traffic[].message_size", "message sizes (its flows are fluid)"},
+	{"traffic[].bytes", "flow sizes (its flows are long-lived)"},
+	{"faults[].", "faults (its links never go down)"},
+}
+
+// flowModelIgnores says what of a sweep the flow-level model does not
+// model (flowModelBlind), or "" when the model reads the swept key.
+func flowModelIgnores(sw Sweep) string {
+	key := sw.Path
+	if sw.family == famTraffic || sw.family == famFaults {
+		key = sw.family + "[]." + strings.Join(sw.field, ".")
+	}
+	for _, b := range flowModelBlind {
+		if key == b.key || strings.HasSuffix(b.key, ".") && strings.HasPrefix(key, b.key) {
+			return b.what
+		}
+	}
+	return ""
+}
+
 // CheckModel says whether the scenario can run with the given model. The
 // flow-level model has no ECN or PFC (variants differing only there would
 // be the same numbers under other names), and it answers steady rates of
@@ -511,8 +549,10 @@ func (s *Spec) CheckModel(model string) error {
 		return exitcode.Usagef("scenario %s varies ECN and PFC, but the flow-level model has neither (it has no queues, PFC, ECN or DCQCN), so its variants would be the same numbers under other names: set matrix ecn: [on] and pfc: [on] for a flow-level run, or run it with --model packet", s.Name)
 	}
 	for _, sw := range s.Matrix.Sweeps {
-		if sw.family == famQoS || sw.family == famNIC {
-			return exitcode.Usagef("scenario %s sweeps %s, which the flow-level model does not model (it has no queues, PFC, ECN or DCQCN), so its points would be the same numbers under other names: run it with --model packet", s.Name, sw.Path)
+		if what := flowModelIgnores(sw); what != "" {
+			return s.SweepError(sw.Path, "",
+				fmt.Sprintf("scenario %s sweeps %s, but the flow-level model does not model %s, so every point of the sweep would be the same estimate under another name", s.Name, sw.Path, what),
+				"run it with --model packet, or take "+sw.Path+" out of the matrix")
 		}
 	}
 	for i, t := range s.Traffic {

@@ -910,10 +910,24 @@ checked by its key's own validation, alone and in each combination, before
 anything runs. Keys that reshape a lab (its profile, lossless priorities,
 DSCPs, cable length, ETS weights) are refused with the reason: make one lab
 spec per value.
+`)
+	// The refusals under --model flow come from the list CheckModel uses.
+	var blind, reads []string
+	for _, k := range flowModelBlind {
+		name := "`" + strings.Replace(k.key, "[]", "[<i>]", 1) + "`"
+		if k.what == "" {
+			reads = append(reads, name)
+		} else {
+			blind = append(blind, name)
+		}
+	}
+	fmt.Fprintf(&b, `With `+"`--model flow`"+` (or `+"`model: flow`"+`), a sweep of a key the flow-level
+model does not read is refused, as every point would be the same estimate:
+%s (a key ending in a dot stands for every key under it, except %s, which it reads).
 
 | path | type | what a point changes |
 |---|---|---|
-`)
+`, strings.Join(blind, ", "), strings.Join(reads, " and "))
 	for _, p := range SweepPaths() {
 		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", p.Path, p.Type, strings.ReplaceAll(p.Doc, "|", `\|`))
 	}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -257,15 +258,46 @@ func TestSweepAssertions(t *testing.T) {
 }
 
 func TestSweepCheckModel(t *testing.T) {
-	for y, bad := range map[string]bool{
-		"  qos.ecn.kmin_kb: [100, 200]\n":    true,
-		"  nic.dcqcn.rpg_ai_rate: [5, 20]\n": true,
-		"  traffic[0].pairs: [1, 2]\n":       false,
+	for y, want := range map[string]string{
+		"  qos.ecn.kmin_kb: [100, 200]\n":        "t.yaml:5:3: scenario x sweeps qos.ecn.kmin_kb, but the flow-level model does not model switch QoS",
+		"  nic.dcqcn.rpg_ai_rate: [5, 20]\n":     "sweeps nic.dcqcn.rpg_ai_rate, but the flow-level model does not model the NICs' congestion control",
+		"  lb.mode: [ecmp, spray]\n":             "t.yaml:5:3: scenario x sweeps lb.mode, but the flow-level model does not model load balancing modes",
+		"  duration: [1ms, 2ms]\n":               "does not model time",
+		"  traffic[0].traffic_class: [106, 0]\n": "sweeps traffic[0].traffic_class, but the flow-level model does not model priorities",
+		"  traffic[0].start: [0us, 10us]\n":      "does not model start times",
+		"  traffic[0].pairs: [1, 2]\n":           "",
+		"  traffic[0].qps: [1, 2]\n":             "",
+		"  qos.mtu: [1024, 4096]\n":              "",
 	} {
 		s := mustParse(t, "name: x\nmatrix:\n  ecn: [on]\n  pfc: [on]\n"+y+"traffic: [{pattern: pairs}]\n")
 		err := s.CheckModel("flow")
-		if bad != (err != nil) || (bad && exitcode.Code(err) != exitcode.BadInput) {
-			t.Errorf("%s: %v", y, err)
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("%s: refused: %v", y, err)
+		case want == "":
+		case err == nil || exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "(fix: run it with --model packet"):
+			t.Errorf("%s: %v\nwant exit 2 with %q and the fix", y, err, want)
+		}
+		if err := s.CheckModel("packet"); err != nil {
+			t.Errorf("%s: packet model: %v", y, err)
+		}
+	}
+}
+
+// Every sweepable key is either one the flow-level model reads or one in
+// flowModelBlind, which CheckModel refuses: a key added to the sweeps
+// must be placed on one side.
+func TestFlowModelSweepsClassified(t *testing.T) {
+	reads := []string{"qos.mtu", "traffic[<i>].pairs", "traffic[<i>].senders", "traffic[<i>].victim", "traffic[<i>].ranks",
+		"traffic[<i>].rank_per", "traffic[<i>].cross_leaf", "traffic[<i>].qps"}
+	s := mustParse(t, "name: x\ntraffic: [{pattern: incast}]\nfaults: [{kind: link-down, link: leaf1-spine1, at: 1ms}]\n")
+	for _, p := range SweepPaths() {
+		sw, err := s.resolveSweep(strings.Replace(p.Path, "<i>", "0", 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if blind := flowModelIgnores(sw) != ""; blind == slices.Contains(reads, p.Path) {
+			t.Errorf("%s: blind to the flow-level model %v, but listed as read %v: put it in flowModelBlind or in this test's reads", p.Path, blind, !blind)
 		}
 	}
 }

@@ -5,45 +5,60 @@
 //
 // # Input
 //
-//   - Topology: Nodes (Host or Switch; a switch has a shared buffer and an
-//     ECMP seed) and full-duplex Links between named ports (PortRef) with a
-//     rate and a propagation delay. Every host port is one NIC; a flow names
-//     a NIC as "host" (the host's first port in link order) or "host:port".
+//   - Topology: Nodes (Host or Switch; a switch has its buffer pools, an
+//     ECMP seed and an ASN) and full-duplex Links between named ports
+//     (PortRef) with a rate and a propagation delay. Every host port is one
+//     NIC; a flow names a NIC as "host" (the host's first port in link
+//     order) or "host:port".
 //   - Config.QoS / Config.DefaultQoS: per switch port and priority PortQoS
-//     (ECN Kmin/Kmax/Pmax, PFC XOFF/XON/headroom, strict or DWRR weight).
-//     Config.DSCPToPriority maps DSCP to priority per node (default
-//     26->3, 48->6).
-//   - Flows: QPs with a size (0 = long-lived), a start time and optional
-//     After dependencies (a flow starts once the listed flows were fully
-//     received), which is how RingAllReduceFlows builds a collective.
-//   - DCQCN parameters (PaperDCQCN, MellanoxDCQCN) and DCQCNEnabled.
+//     (ECN Kmin/Kmax/Pmax, WRED drop, ingress and egress Admission into the
+//     pools, PFC with headroom and XON, a PFC Watchdog, strict or DWRR
+//     weight); Config.Maps the per-port DSCP, PG, queue and pause maps over
+//     Config.DSCPToPriority (default 26->3, 48->6) and PriorityToPG. With
+//     ExplicitQoS every value comes from the caller, as labctl passes
+//     vendor configs resolved with their NOS's defaults.
+//   - Traffic: Flows, QPs with a size (0 = long-lived), a message size, a
+//     start time and optional After dependencies (a flow starts once the
+//     listed flows were fully received); Rings (ring AllReduce, one QP per
+//     rank over 2(N-1) steps) and AllToAll collectives beside them.
+//   - The NICs: DCQCN parameters in ConnectX's names (ConnectXDCQCN, the
+//     NIC's defaults; PaperDCQCN, the paper's on the same machinery; see
+//     package nic) with DCQCNEnabled, CNPDSCP and CNPPerPort; loss recovery
+//     (AckEvery, NAKRepeatNs, QPTimeout, RetryCount, OutOfOrder).
+//   - Events: link Faults, PFC pause Storms, and LB, how switches spread
+//     packets over equal-cost ports (ECMP, flowlets, spraying, adaptive).
 //
 // IncastFlows, PairFlows, PermutationFlows, AllToAllFlows and
-// RingAllReduceFlows generate the traffic patterns of labctl scenarios.
-// Switch ports without QoS are lossy FIFO-like DWRR queues: give the CNP
-// priority (6) Strict in DefaultQoS, as RoCE configs do.
+// RingAllReduceFlows generate traffic patterns as plain flows. Switch
+// ports without QoS are lossy DWRR queues: give the CNP priority (6)
+// Strict in DefaultQoS, as RoCE configs do.
 //
 // # Model
 //
 // Time is integer picoseconds. Links serialize packets at their rate and
 // deliver them whole after the propagation delay (store and forward). Each
-// data packet carries MTU payload bytes plus WireOverheadBytes (82: Ethernet,
-// IPv4, UDP, BTH, ICRC, preamble, IFG), so one flow on an idle fabric gets
-// MTU/(MTU+82) of line rate.
+// data packet carries its payload (MTU bytes, or a message's remainder)
+// plus WireOverheadBytes (82: Ethernet, IPv4, UDP, BTH, ICRC, preamble,
+// IFG), so one flow on an idle fabric gets MTU/(MTU+82) of line rate.
 //
-// Switches are output-queued with one shared buffer and 8 priorities per
-// port. Egress serves strict queues first (highest priority first), then
-// the others by deficit round robin. ECN marks data packets at dequeue with
-// probability markProbability on the instantaneous depth of the egress queue
-// (including the departing packet). PFC accounts bytes per ingress port and
-// priority: past the XOFF threshold (static, or 1/8 of the free shared
-// buffer) the port sends PAUSE (65535 quanta of 512 bit times, refreshed at
-// half that while congested) to its upstream neighbour, which stops that
-// priority on its egress; XON (quanta 0) follows once use falls XonBytes
-// below the threshold. Bytes arriving while paused go to per-port,
-// per-priority headroom; a packet that fits neither shared buffer nor
-// headroom is dropped, as is any lossy packet when the shared buffer is
-// full. Each transmitter runs at its nominal rate off by up to ±100 ppm
+// Switches are output-queued with 8 queues per port and the buffer pools
+// their config describes. A packet is admitted into its ingress priority
+// group and its egress queue: each first into its reserve, then into the
+// shared pool up to a static threshold or alpha times the pool's free
+// space (dynamic_th). Egress serves strict queues first (highest first),
+// then the others by deficit round robin. WRED drop acts as a packet
+// joins its queue; ECN marks data packets at dequeue with probability
+// markProbability on the instantaneous depth of the egress queue
+// (including the departing packet). PFC is per ingress port and PG: once
+// the PG's shared use reaches its threshold the port sends PAUSE
+// (PauseQuanta of 512 bit times, refreshed at half that while congested)
+// to its upstream neighbour, which stops the paused queue on its egress;
+// XON (quanta 0) follows once use falls below the XON offset or floor.
+// Bytes arriving meanwhile go to the PG's headroom (its own, or a shared
+// headroom pool); a packet a lossless PG cannot fit there, or a lossy PG
+// or queue over its limit, is dropped. A PFC watchdog finds a queue paused
+// without a break and drops, forwards or disables the port. Each
+// transmitter runs at its nominal rate off by up to ±100 ppm
 // (ClockSkewPPM) and each switch adds up to 100 ns of ingress pipeline
 // latency (SwitchJitterNs), both drawn from the seed and never reordering
 // a link: real clocks and pipelines differ, and without that, identical
@@ -58,24 +73,32 @@
 // one table per destination leaf. A switch picks among equal-cost ports
 // with routing.ECMPIndex of the packet's flow hash (Config.KeyHash of the
 // QP's 5-tuple, the reverse tuple for ACKs; NIC names and ports without
-// it) and its ECMP seed.
+// it) and its ECMP seed, unless LB spreads data packets otherwise.
 //
 // NICs serve control packets (ACK, NAK, CNP) first by priority, then their
 // flows round robin, each paced at its DCQCN current rate. The receiver
 // (notification point) sends a CNP for a CE-marked packet at most once per
-// flow per CNPIntervalNs; the sender (reaction point) cuts and recovers its
-// rate as in the DCQCN paper (see reactionPoint). Loss recovery is
-// go-back-N: the receiver drops out-of-order packets and sends a NAK at most
-// once per NAKIntervalNs; the sender also goes back after RTONs without
-// progress. The receiver acknowledges every AckEvery packets (or 10 µs).
+// min_time_between_cnps, per flow or, with CNPPerPort, per port; the
+// sender (reaction point) cuts and recovers its rate as ConnectX NICs do
+// (see reactionPoint). The receiver acknowledges every AckEvery packets
+// (or after 10 µs). Loss recovery is go-back-N: the receiver discards a
+// packet out of order (unless OutOfOrder places it) and answers the first
+// one of a gap with a NAK, one per gap (NAKRepeatNs > 0 repeats it, as
+// HPCC's ns-3 does); the sender goes back to the NAK's PSN, or to its
+// first unacknowledged packet after the QP's local ACK timeout (QPTimeout)
+// without progress. The timeout after RetryCount retries fails the QP, as
+// a NIC completes its work request with IBV_WC_RETRY_EXC_ERR: the flow
+// stops and is reported failed (FlowStats.Failed, FailedAtNs).
 //
 // # Output and determinism
 //
 // Result holds per-flow stats (goodput, FCT, latency percentiles from a
-// log-linear histogram, retransmits, CNPs), per port and priority counters
-// (tx, ECN marks, drops, PFC frames sent and received, paused time, queue
-// watermark), totals and, with SampleEveryNs, time series of queue depth,
-// pause state and flow rates. The same Config (Seed included) gives a
+// log-linear histogram, retransmits, timeouts, failure, CNPs, paths), per
+// port and priority counters (tx, ECN marks, drops by cause, PFC frames
+// sent and received, paused time, queue depth percentiles and peak,
+// watchdog actions), the collectives' steps and ranks, totals, a timeline
+// of faults, routing changes and watchdog actions and, with SampleEveryNs,
+// time series of queue depth, pause state and flow rates. The same Config (Seed included) gives a
 // byte-identical Result: simultaneous events come out of the event heap in
 // an order fixed by the run's own sequence of operations, the only
 // randomness is one seeded generator, and floating-point products that

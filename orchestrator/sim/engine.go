@@ -1030,6 +1030,7 @@ func (s *sim) rtoCheck(fi int32) {
 		f.timeouts++
 		if s.retries >= 0 && f.retriesLeft <= 0 {
 			f.failed = true
+			f.failedAt = s.now
 			f.sendDone = true
 			s.retire(f.src, fi)
 			return

@@ -21,6 +21,12 @@ func (s *sim) result() *Result {
 			as := f.a2a
 			as.bytes[f.rank] += f.delivered
 			as.retx[f.rank] += f.retx
+			if f.failed {
+				if as.failed[f.rank] == 0 || f.failedAt < as.failedAt[f.rank] {
+					as.failedAt[f.rank] = f.failedAt
+				}
+				as.failed[f.rank]++
+			}
 			r.Totals.addFlow(f)
 			continue
 		}
@@ -39,6 +45,7 @@ func (s *sim) result() *Result {
 			Retransmits:    f.retx,
 			Timeouts:       f.timeouts,
 			Failed:         f.failed,
+			FailedAtNs:     f.failedAt / 1000,
 
 			NAKs:     f.naksRecv,
 			CNPs:     f.cnpsRecv,
@@ -89,7 +96,8 @@ func (s *sim) result() *Result {
 		st := AllToAllStats{ID: as.cfg.ID}
 		last, done := int64(0), true
 		for i, src := range as.cfg.Ranks {
-			rk := AllToAllRank{Src: src, BytesDelivered: as.bytes[i], Retransmits: as.retx[i], StartNs: as.start / 1000, DoneNs: -1}
+			rk := AllToAllRank{Src: src, BytesDelivered: as.bytes[i], Retransmits: as.retx[i], StartNs: as.start / 1000, DoneNs: -1,
+				FailedQPs: as.failed[i], FailedAtNs: as.failedAt[i] / 1000}
 			if as.doneAt[i] >= 0 {
 				rk.DoneNs = as.doneAt[i] / 1000
 				last = max(last, as.doneAt[i])

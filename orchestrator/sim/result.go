@@ -39,6 +39,10 @@ type AllToAllRank struct {
 	Retransmits    int64  `json:"retransmits"`
 	StartNs        int64  `json:"start_ns"`
 	DoneNs         int64  `json:"done_ns"`
+	// FailedQPs counts the rank's QPs that ran out of retries (see
+	// FlowStats.Failed), FailedAtNs when the first of them failed.
+	FailedQPs  int   `json:"failed_qps,omitempty"`
+	FailedAtNs int64 `json:"failed_at_ns,omitempty"`
 }
 
 // RingStats is one ring collective: per step, when its first message was
@@ -94,9 +98,11 @@ type FlowStats struct {
 	// Retransmits counts data packets sent again (go-back-N).
 	Retransmits int64 `json:"retransmits"`
 	Timeouts    int64 `json:"timeouts"`
-	// Failed is set when the QP ran out of retries (retry_cnt timeouts in
-	// a row) and stopped, as a NIC moves it to the error state.
-	Failed bool `json:"failed,omitempty"`
+	// Failed is set when the QP ran out of retries (the timeout after its
+	// retry_cnt retries) and stopped, as a NIC moves it to the error
+	// state; FailedAtNs is when (from the start of the run).
+	Failed     bool  `json:"failed,omitempty"`
+	FailedAtNs int64 `json:"failed_at_ns,omitempty"`
 	// RateCuts counts the DCQCN rate decreases the sender applied.
 	RateCuts int64   `json:"rate_cuts,omitempty"`
 	NAKs     int64   `json:"naks"`

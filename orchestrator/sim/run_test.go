@@ -116,7 +116,7 @@ func TestConfigErrors(t *testing.T) {
 		{"late start", func(c *Config) { c.Flows[0].StartNs = 1 << 62 }, "start time"},
 		{"negative AI", func(c *Config) { c.DCQCNEnabled = true; c.DCQCN = PaperDCQCN(100); c.DCQCN.RPGAIRateMbps = -1 }, "rpg_ai_rate"},
 		{"bad QP timeout", func(c *Config) { c.QPTimeout = 40 }, "QP timeout"},
-		{"bad retry count", func(c *Config) { c.RetryCount = 9 }, "retry count"},
+		{"bad retry count", func(c *Config) { c.RetryCount = new(9) }, "retry count"},
 		{"bad pool", func(c *Config) {
 			c.Topology.Nodes[0].Pools = []Pool{{Name: "in", Bytes: 1 << 20}}
 			c.DefaultQoS = map[int]PortQoS{3: {Ingress: Admission{Pool: "nope"}}}

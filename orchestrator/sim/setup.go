@@ -214,6 +214,7 @@ type flowState struct {
 	retx, timeouts         int64
 	retriesLeft            int
 	failed                 bool // retry count exceeded: the QP is in error
+	failedAt               int64
 	naksRecv, cnpsRecv     int64
 
 	// receiver
@@ -364,12 +365,12 @@ func newSim(cfg *Config) (*sim, error) {
 		return nil, errorf("QP timeout %d out of range: the exponent is 1..31 (4.096 µs x 2^timeout; 0 means 14)", cfg.QPTimeout)
 	}
 	s.rto = QPTimeoutNs(cfg.QPTimeout) * 1000
-	s.retries = cfg.RetryCount
-	if s.retries == 0 {
-		s.retries = DefaultRetryCount
+	s.retries = DefaultRetryCount
+	if cfg.RetryCount != nil {
+		s.retries = *cfg.RetryCount
 	}
 	if s.retries > 7 {
-		return nil, errorf("retry count %d out of range: retry_cnt is 3 bits (0..7; negative retries forever)", cfg.RetryCount)
+		return nil, errorf("retry count %d out of range: retry_cnt is 3 bits (0..7; negative retries forever)", s.retries)
 	}
 	switch {
 	case cfg.SwitchJitterNs == 0:
@@ -387,11 +388,11 @@ func newSim(cfg *Config) (*sim, error) {
 		s.nicDelay = cfg.NICDelayNs * 1000
 	}
 	s.cnpDSCP = 48
-	if cfg.CNPDSCP != 0 {
-		if cfg.CNPDSCP < 0 || cfg.CNPDSCP > 63 {
-			return nil, errorf("CNP DSCP %d out of range 0..63", cfg.CNPDSCP)
+	if d := cfg.CNPDSCP; d != nil {
+		if *d < 0 || *d > 63 {
+			return nil, errorf("CNP DSCP %d out of range 0..63", *d)
 		}
-		s.cnpDSCP = uint8(cfg.CNPDSCP)
+		s.cnpDSCP = uint8(*d)
 	}
 	if cfg.DCQCNEnabled {
 		if err := cfg.DCQCN.Validate(); err != nil {
@@ -841,8 +842,11 @@ type a2aState struct {
 	doneAt []int64 // ps; -1 until every QP of the rank completed
 	bytes  []int64
 	retx   []int64
-	start  int64
-	flows  int
+	// failed counts each rank's QPs that failed, failedAt (ps) the first.
+	failed   []int
+	failedAt []int64
+	start    int64
+	flows    int
 }
 
 // buildAllToAll adds one quiet QP per ordered pair of every all-to-all.
@@ -853,7 +857,7 @@ func (s *sim) buildAllToAll(paths pathCache) error {
 		if c.ID == "" || n < 2 || c.Bytes <= 0 {
 			return errorf("all-to-all %d (%q): needs an ID, at least 2 ranks and a positive size (got %d ranks, %d bytes)", ci, c.ID, n, c.Bytes)
 		}
-		as := &a2aState{cfg: c, left: make([]int32, n), doneAt: make([]int64, n), bytes: make([]int64, n), retx: make([]int64, n), start: c.StartNs * 1000}
+		as := &a2aState{cfg: c, left: make([]int32, n), doneAt: make([]int64, n), bytes: make([]int64, n), retx: make([]int64, n), failed: make([]int, n), failedAt: make([]int64, n), start: c.StartNs * 1000}
 		// One Flow per ordered pair, all of them in one backing array.
 		cfgs := make([]Flow, 0, n*(n-1))
 		for i := range n {
@@ -1128,9 +1132,9 @@ func PrioritiesInUse(cfg *Config) int {
 		}
 		return d
 	}
-	cnp := cfg.CNPDSCP
-	if cnp == 0 {
-		cnp = 48
+	cnp := 48
+	if cfg.CNPDSCP != nil {
+		cnp = *cfg.CNPDSCP
 	}
 	dscps := map[int]bool{cnp: true}
 	for _, f := range cfg.Flows {

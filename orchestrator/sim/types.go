@@ -293,8 +293,9 @@ type Config struct {
 
 	DCQCN        DCQCNParams
 	DCQCNEnabled bool
-	// CNPDSCP is the DSCP of CNPs; 0 means 48.
-	CNPDSCP int
+	// CNPDSCP is the DSCP of CNPs; nil means 48. A pointer because DSCP
+	// 0 is a setting of its own (best effort), not "unset".
+	CNPDSCP *int
 	// CNPPerPort paces CNPs per receiving NIC port instead of per flow:
 	// at most one CNP per DCQCN.MinTimeBetweenCNPsUs from the port, to
 	// whichever flow's marked packet comes first (ConnectX's
@@ -313,14 +314,16 @@ type Config struct {
 	// 500 µs). The sender goes back to the NAK's PSN (go-back-N), and to
 	// the first unacknowledged packet after the QP's local ACK timeout
 	// without progress: 4.096 µs x 2^QPTimeout (ibv_qp_attr.timeout,
-	// perftest -u; 0 means perftest's 14, 67.1 ms). After RetryCount
-	// timeouts in a row (ibv_qp_attr.retry_cnt; 0 means perftest's 7,
-	// negative retries forever) the QP fails: the flow stops there and is
-	// reported failed, as the NIC completes its work request with
-	// IBV_WC_RETRY_EXC_ERR.
+	// perftest -u; 0 means perftest's 14, 67.1 ms). A QP retries
+	// RetryCount times (ibv_qp_attr.retry_cnt, 0..7; nil means perftest's
+	// 7, negative retries forever): the timeout after its last retry
+	// fails it, so retry_cnt 0 fails on the first timeout. The flow stops
+	// there and is reported failed, as the NIC completes its work request
+	// with IBV_WC_RETRY_EXC_ERR. A pointer because 0 is a setting of its
+	// own, not "unset".
 	NAKRepeatNs int64
 	QPTimeout   int
-	RetryCount  int
+	RetryCount  *int
 
 	// KeyHash, when not nil, hashes the 5-tuple of a QP's packets for
 	// ECMP: data packets hash FlowKey{Src, Dst, SrcPort, 4791}, ACKs,

@@ -99,6 +99,10 @@ type Runtime struct {
 	// reaches a containerlab lab through 'containerlab inspect' and the
 	// Docker engine. The clabernetes runtime sets its own.
 	Reach func(ctx context.Context, l *runtime.Lab) (Transport, error)
+
+	// checked is the lab the last Preflight passed for, so that the Up
+	// the lifecycle calls right after it does not check twice.
+	checked *runtime.Lab
 }
 
 // PushOverSSH pushes a config with the NOS's SSH pusher: SONiC by
@@ -158,12 +162,35 @@ func images(l *runtime.Lab) []string {
 	return []string{sw, im.Host}
 }
 
-// Preflight checks what Up needs before touching anything: containerlab on
-// PATH, a reachable Docker engine, the lab's images and, through EnvCheck,
-// everything else doctor can tell before a deploy (soft-RoCE in the kernel,
-// the SONiC image's SKU). Everything missing is named in one environment
-// error (exit 3); warnings go to the lab's progress and log.
-func (r *Runtime) Preflight(ctx context.Context, l *runtime.Lab) (Engine, error) {
+// Preflight implements runtime.Preflighter: it checks what Up needs before
+// touching anything: containerlab on PATH, a reachable Docker engine, the
+// lab's images and, through EnvCheck, everything else doctor can tell
+// before a deploy (soft-RoCE in the kernel, the SONiC image's SKU).
+// Everything missing is named in one environment error (exit 3); warnings
+// go to the lab's progress and log. An Up of the same lab that follows
+// does not check again.
+func (r *Runtime) Preflight(ctx context.Context, l *runtime.Lab) error {
+	eng, err := r.preflight(ctx, l)
+	if err != nil {
+		return err
+	}
+	r.checked = l
+	return eng.Close()
+}
+
+// engineFor opens the engine for Up: after a Preflight of l only the
+// connection (the checks passed a moment ago, and EnvCheck may start a
+// container), else every check.
+func (r *Runtime) engineFor(ctx context.Context, l *runtime.Lab) (Engine, error) {
+	if r.checked != l {
+		return r.preflight(ctx, l)
+	}
+	r.checked = nil
+	return r.Connect(ctx)
+}
+
+// preflight is Preflight returning the engine it connected to.
+func (r *Runtime) preflight(ctx context.Context, l *runtime.Lab) (Engine, error) {
 	var missing []string
 	bin := r.CLI.Binary
 	if bin == "" {
@@ -233,7 +260,7 @@ func (r *Runtime) Up(ctx context.Context, l *runtime.Lab) (err error) {
 		}
 		return nil
 	}
-	eng, err := r.Preflight(ctx, l)
+	eng, err := r.engineFor(ctx, l)
 	if err != nil {
 		return err
 	}

@@ -458,3 +458,44 @@ func TestUpWaitsForSwitchSSH(t *testing.T) {
 		t.Error("pushed before SSH was up")
 	}
 }
+
+// Preflight (what the lifecycle runs before it writes anything) checks
+// what Up would and changes nothing; the Up of that lab right after it
+// does not check again (EnvCheck may start a container, and its warnings
+// would show twice); a later Up without one checks.
+func TestPreflightThenUpChecksOnce(t *testing.T) {
+	l := testLab(t)
+	var out bytes.Buffer
+	l.Progress = &out
+	var pushes []pushCall
+	r, runner := testRuntime(l, readyEngine(l), &pushes, nil)
+	var _ runtime.Preflighter = r
+	checks := 0
+	r.EnvCheck = func(context.Context, *runtime.Lab) ([]string, []string) {
+		checks++
+		return nil, []string{"memlock: memlock limit is 8192 KiB"}
+	}
+	if err := r.Preflight(context.Background(), l); err != nil {
+		t.Fatal(err)
+	}
+	if checks != 1 || len(runner.calls) != 0 || len(pushes) != 0 {
+		t.Fatalf("Preflight: %d checks, containerlab calls %q, %d pushes", checks, runner.calls, len(pushes))
+	}
+	if err := r.Up(context.Background(), l); err != nil {
+		t.Fatal(err)
+	}
+	if checks != 1 || strings.Count(out.String(), "warning: memlock") != 1 {
+		t.Errorf("Up after Preflight: %d checks, warning shown %d times; want 1 and 1", checks, strings.Count(out.String(), "warning: memlock"))
+	}
+	if err := r.Up(context.Background(), l); err != nil {
+		t.Fatal(err)
+	}
+	if checks != 2 {
+		t.Errorf("Up without a Preflight: %d checks in all, want 2", checks)
+	}
+	// A failing Preflight names what is missing, as Up does.
+	r.LookPath = func(string) (string, error) { return "", errors.New("not found") }
+	if err := r.Preflight(context.Background(), l); exitcode.Code(err) != exitcode.Environment || !strings.Contains(err.Error(), "containerlab is not installed") {
+		t.Errorf("Preflight without containerlab: %v", err)
+	}
+}

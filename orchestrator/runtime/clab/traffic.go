@@ -144,6 +144,7 @@ func runFlows(ctx context.Context, eng Execer, v runtime.VariantSpec, cmds []Flo
 		switch {
 		case clients[i].err != nil:
 			failures = append(failures, fmt.Sprintf("flow %s: %v", c.Flow.ID, clients[i].err))
+			f.State, f.Reason = results.FlowFailed, "ib_write_bw client failed: "+clients[i].err.Error()
 		default:
 			rep, err := perftest.ParseBW(bytes.NewReader(clients[i].res.Stdout))
 			if err == nil {
@@ -151,6 +152,7 @@ func runFlows(ctx context.Context, eng Execer, v runtime.VariantSpec, cmds []Flo
 			}
 			if err != nil {
 				failures = append(failures, fmt.Sprintf("flow %s: read ib_write_bw report: %v", c.Flow.ID, err))
+				f.State, f.Reason = results.FlowFailed, "read ib_write_bw report: "+err.Error()
 			}
 		}
 		if srv.err != nil && clients[i].err == nil {
@@ -161,6 +163,7 @@ func runFlows(ctx context.Context, eng Execer, v runtime.VariantSpec, cmds []Flo
 		out.Flows = append(out.Flows, f)
 	}
 	out.Summary = summarize(rates)
+	out.Summary.FailedFlows = results.CountFailed(out.Flows)
 	if len(failures) > 0 {
 		out.Error = strings.Join(failures, "; ")
 		return out, fmt.Errorf("variant %s: %d of %s failed: %s", v.Name, len(failures), plural.N(len(cmds), "flow"), out.Error)

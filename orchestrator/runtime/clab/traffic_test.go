@@ -110,6 +110,19 @@ func TestRunFlows(t *testing.T) {
 	if err == nil || v == nil || !strings.Contains(err.Error(), "1 of 2 flows failed") || !strings.Contains(v.Error, "Unable to init the socket connection") {
 		t.Errorf("failing client: %v / %+v", err, v)
 	}
+	// The flow that failed says so, with why; the other ran.
+	if v != nil {
+		var states []string
+		for _, f := range v.Flows {
+			states = append(states, f.State)
+			if f.State == results.FlowFailed && !strings.Contains(f.Reason, "ib_write_bw client failed: ") {
+				t.Errorf("failed flow %s: reason %q", f.ID, f.Reason)
+			}
+		}
+		if strings.Join(states, ",") != ",failed" || v.Summary.FailedFlows != 1 {
+			t.Errorf("flow states %q, summary.failed_flows %d; want the second failed and counted", states, v.Summary.FailedFlows)
+		}
+	}
 
 	// The failed client's server never gets a connection: it is stopped
 	// rather than left to wait out its timeout.

@@ -10,7 +10,9 @@
 package clabernetes
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -98,7 +100,10 @@ func Connect(t Target) (*Cluster, error) {
 		if clientcmd.IsEmptyConfig(err) {
 			return nil, exitcode.Envf("no kubeconfig: set KUBECONFIG, create ~/.kube/config, or pass --kubeconfig (the clabernetes runtime needs a Kubernetes cluster with clabernetes installed)")
 		}
-		return nil, exitcode.Envf("load kubeconfig: %v (fix the file, or pass --kubeconfig and --context)", err)
+		if t.Kubeconfig != "" && errors.Is(err, fs.ErrNotExist) {
+			return nil, exitcode.Envf("kubeconfig %s does not exist (fix: pass --kubeconfig with your cluster's kubeconfig, or leave it out for $KUBECONFIG or ~/.kube/config)", t.Kubeconfig)
+		}
+		return nil, exitcode.Envf("load kubeconfig: %v (fix: correct the file, or pass --kubeconfig and --context)", err)
 	}
 	ns, _, err := cc.Namespace()
 	if err != nil {

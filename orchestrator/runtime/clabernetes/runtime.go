@@ -57,6 +57,10 @@ type Runtime struct {
 	// PollInterval is how often the Topology is read while waiting; 0
 	// means 2 seconds.
 	PollInterval time.Duration
+
+	// checked is the lab the last Preflight passed for, so that the Up
+	// the lifecycle calls right after it does not check twice.
+	checked *runtime.Lab
 }
 
 // New returns a Runtime for the cluster and namespace t names.
@@ -322,12 +326,12 @@ func (r *Runtime) Up(ctx context.Context, l *runtime.Lab) error {
 	if err != nil {
 		return err
 	}
-	if err := r.notElsewhere(ctx, c, l); err != nil {
-		return err
+	if r.checked != l {
+		if err := r.check(ctx, c, l); err != nil {
+			return err
+		}
 	}
-	if err := r.preflight(ctx, c, l); err != nil {
-		return err
-	}
+	r.checked = nil
 	m, err := BuildManifests(l, c.Namespace)
 	if err != nil {
 		return err
@@ -361,6 +365,30 @@ func (r *Runtime) Up(ctx context.Context, l *runtime.Lab) error {
 		return fail(err)
 	}
 	return nil
+}
+
+// Preflight implements runtime.Preflighter: the kubeconfig, the API
+// server, clabernetes' CRD, the namespace and room for the lab's estimate,
+// and that the lab is not still up in another cluster or namespace. It
+// applies nothing; an Up of the same lab that follows does not check again.
+func (r *Runtime) Preflight(ctx context.Context, l *runtime.Lab) error {
+	c, _, err := r.cluster(l)
+	if err != nil {
+		return err
+	}
+	if err := r.check(ctx, c, l); err != nil {
+		return err
+	}
+	r.checked = l
+	return nil
+}
+
+// check is what Preflight checks once connected.
+func (r *Runtime) check(ctx context.Context, c *Cluster, l *runtime.Lab) error {
+	if err := r.notElsewhere(ctx, c, l); err != nil {
+		return err
+	}
+	return r.preflight(ctx, c, l)
 }
 
 // notElsewhere refuses to bring a lab up in one cluster or namespace while
@@ -526,11 +554,15 @@ func podProblem(p unstructured.Unstructured) string {
 // running when clabernetes reports it ready, stopped when it reports it
 // not ready, missing when the Topology or its entry is absent.
 func (r *Runtime) Status(ctx context.Context, l *runtime.Lab) (*runtime.Status, error) {
+	st := &runtime.Status{Lab: l.Name, Runtime: Name, NOS: l.NOS, State: runtime.StateDown}
 	c, _, err := r.cluster(l)
 	if err != nil {
+		if neverApplied(l) {
+			StatusFromTopology(st, l.Graph, false, &TopologyStatus{})
+			return st, nil
+		}
 		return nil, err
 	}
-	st := &runtime.Status{Lab: l.Name, Runtime: Name, NOS: l.NOS, State: runtime.StateDown}
 	topo := TopologyName(l.Name)
 	obj, err := c.topologies().Get(ctx, topo, metav1.GetOptions{})
 	var ts *TopologyStatus
@@ -593,9 +625,22 @@ func (r *Runtime) Down(ctx context.Context, l *runtime.Lab) error {
 	}
 	c, _, err := r.cluster(l)
 	if err != nil {
+		if neverApplied(l) {
+			say(fmt.Sprintf("lab %s was never applied to a cluster from here (no %s): nothing to delete", l.Name, RecordFile))
+			return nil
+		}
 		return err
 	}
 	return r.remove(ctx, c, l, say, true)
+}
+
+// neverApplied says that no up of l got as far as the cluster from this
+// work directory: Up writes the lab's record just before it applies
+// anything. Down and Status then need no cluster (a lab whose up stopped
+// at a missing kubeconfig can be taken down without one).
+func neverApplied(l *runtime.Lab) bool {
+	rec, err := ReadRecord(l.Dir)
+	return err == nil && rec == nil
 }
 
 // remove deletes the lab's objects and, when wait, waits for what the

@@ -2,11 +2,14 @@ package clabernetes
 
 import (
 	"context"
+	"errors"
+	"os"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/runtime/clab"
@@ -143,4 +146,35 @@ func TestAPIPodsExecReachesTheAPIServer(t *testing.T) {
 		t.Fatal("port-forward to a pod without a kubelet")
 	}
 	t.Logf("port-forward without a kubelet: %v", err)
+}
+
+// A lab no up ever applied from this work directory (no record: the up
+// stopped at a missing kubeconfig) is down and can be taken down without
+// a cluster; once a record says it was applied, a cluster it cannot reach
+// is an error.
+func TestDownAndStatusOfALabNeverApplied(t *testing.T) {
+	ctx := context.Background()
+	l := testLab(t, "16gpu", "sonic")
+	noKube := exitcode.Envf("no kubeconfig")
+	r := New(Target{})
+	r.Connect = func(Target) (*Cluster, error) { return nil, noKube }
+	if err := r.Down(ctx, l); err != nil {
+		t.Errorf("Down of a lab never applied: %v", err)
+	}
+	st, err := r.Status(ctx, l)
+	if err != nil || st.State != runtime.StateDown || len(st.Nodes) != len(l.Graph.Nodes) || st.Nodes[0].State != runtime.NodeMissing {
+		t.Errorf("Status of a lab never applied: %+v, %v", st, err)
+	}
+	if err := os.MkdirAll(l.Dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeRecord(l, "", &Cluster{Namespace: "labs", Server: "https://k8s:6443"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Down(ctx, l); !errors.Is(err, noKube) {
+		t.Errorf("Down of an applied lab without a cluster: %v, want the connect error", err)
+	}
+	if _, err := r.Status(ctx, l); !errors.Is(err, noKube) {
+		t.Errorf("Status of an applied lab without a cluster: %v, want the connect error", err)
+	}
 }

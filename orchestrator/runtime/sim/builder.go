@@ -436,9 +436,9 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 		// DCQCN reacts to CNPs; with ECN removed from the switches there
 		// are none, so the NICs run at line rate either way.
 		DCQCNEnabled: vs.ECN,
-		CNPDSCP:      st.CNPDSCP,
+		CNPDSCP:      &st.CNPDSCP,
 		QPTimeout:    st.QPTimeout,
-		RetryCount:   st.RetryCnt,
+		RetryCount:   &st.RetryCnt,
 		NAKRepeatNs:  st.NAKRepeatUs * 1000,
 		OutOfOrder:   st.OutOfOrder,
 		CNPPerPort:   st.CNPModeration == nic.CNPPerPort,
@@ -617,11 +617,18 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 		routed(&rf, qps[0])
 		lat := &results.Latency{}
 		allDone := fs.Bytes > 0
-		var fct int64
+		var fct, retx int64
+		failed, failedAt := 0, int64(0)
 		for _, q := range qps {
 			rf.Bytes += q.BytesDelivered
 			rf.ThroughputGbps += q.GoodputGbps
-			rf.Retransmits += q.Retransmits
+			retx += q.Retransmits
+			if q.Failed {
+				if failed == 0 || q.FailedAtNs < failedAt {
+					failedAt = q.FailedAtNs
+				}
+				failed++
+			}
 			lat.P50 = math.Max(lat.P50, float64(q.Latency.P50)/1000)
 			lat.P99 = math.Max(lat.P99, float64(q.Latency.P99)/1000)
 			lat.Max = math.Max(lat.Max, float64(q.Latency.Max)/1000)
@@ -632,6 +639,8 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 			}
 		}
 		rf.ThroughputGbps = round3(rf.ThroughputGbps)
+		rf.Retransmits = &retx
+		markFailed(&rf, failed, len(qps), failedAt, st.RetryCnt)
 		if allDone {
 			us := float64(fct) / 1000
 			rf.FCTUs = &us
@@ -643,12 +652,12 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 		v.Flows = append(v.Flows, rf)
 	}
 	if c := vs.Collective; c != nil && c.Kind == "all-to-all" {
-		for _, f := range b.allToAllFlows(c, res) {
+		for _, f := range b.allToAllFlows(c, res, st.RetryCnt) {
 			tps = append(tps, f.ThroughputGbps)
 			v.Flows = append(v.Flows, f)
 		}
 	} else if c != nil {
-		for _, f := range b.allReduceFlows(c, res) {
+		for _, f := range b.allReduceFlows(c, res, st.RetryCnt) {
 			tps = append(tps, f.ThroughputGbps)
 			v.Flows = append(v.Flows, f)
 		}
@@ -660,7 +669,8 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 		ThroughputGbpsTotal: round3(sum), ThroughputGbpsMinFlow: round3(minTp), JainFairness: round3(engine.Jain(tps)),
 		Drops: t.Drops, PFCPauseFrames: t.PauseFrames, PFCPauseUs: round3(float64(t.PausedNs) / 1000),
 		ECNMarked: t.ECNMarked, CNP: t.CNPs, Retransmits: t.Retransmits,
-		LatencyUsP99: round3(float64(t.LatencyP99Ns) / 1000), Source: results.Simulated, Model: runtime.ModelPacket,
+		LatencyUsP99: round3(float64(t.LatencyP99Ns) / 1000), FailedFlows: results.CountFailed(v.Flows),
+		Source: results.Simulated, Model: runtime.ModelPacket,
 	}
 	if done, us, gbps := completion(vs, res); done {
 		v.Summary.CompletionUs, v.Summary.GoodputGbpsAggregate = &us, &gbps
@@ -691,6 +701,25 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 		v.Extra["faults"] = x
 	}
 	return v
+}
+
+// markFailed marks a flow failed when failed of its qps QPs ran out of
+// retries, the first at atNs: each saw retryCnt+1 local ACK timeouts in
+// a row, the last of which moved it to the error state
+// (IBV_WC_RETRY_EXC_ERR). Its figures stay what it did before.
+func markFailed(rf *results.Flow, failed, qps int, atNs int64, retryCnt int) {
+	if failed == 0 {
+		return
+	}
+	timeouts := "1 timeout"
+	if retryCnt > 0 {
+		timeouts = fmt.Sprintf("%d timeouts in a row", retryCnt+1)
+	}
+	why := fmt.Sprintf("retry count exceeded after %s at %.1f µs (retry_cnt %d)", timeouts, float64(atNs)/1000, retryCnt)
+	if qps > 1 {
+		why = fmt.Sprintf("%d of its %d QPs failed, the first: %s", failed, qps, why)
+	}
+	rf.State, rf.Reason = results.FlowFailed, why
 }
 
 // routed copies a QP's paths into its flow's record: the path and route
@@ -744,7 +773,7 @@ func (b *builder) mtu() int {
 
 // allReduceFlows reports a packet-level ring AllReduce per rank: the QP
 // rank i ran to rank i+1 over all steps.
-func (b *builder) allReduceFlows(c *runtime.CollectiveSpec, res *engine.Result) []results.Flow {
+func (b *builder) allReduceFlows(c *runtime.CollectiveSpec, res *engine.Result, retryCnt int) []results.Flow {
 	n := len(c.Ranks)
 	out := make([]results.Flow, 0, n)
 	for _, f := range res.Flows {
@@ -755,9 +784,12 @@ func (b *builder) allReduceFlows(c *runtime.CollectiveSpec, res *engine.Result) 
 		src, dst := c.Ranks[rank], c.Ranks[(rank+1)%n]
 		rf := results.Flow{
 			ID: fmt.Sprintf("allreduce r%d %s->%s", rank, epString(src), epString(dst)), Src: epString(src), Dst: epString(dst),
-			Pattern: "ring-allreduce", Role: "allreduce", Bytes: f.BytesDelivered, Retransmits: f.Retransmits, Source: results.Simulated,
+			Pattern: "ring-allreduce", Role: "allreduce", Bytes: f.BytesDelivered, Retransmits: ptr(f.Retransmits), Source: results.Simulated,
 		}
 		routed(&rf, &f)
+		if f.Failed {
+			markFailed(&rf, 1, 1, f.FailedAtNs, retryCnt)
+		}
 		if f.Completed && f.FCTNs != nil && *f.FCTNs > 0 {
 			us := float64(*f.FCTNs) / 1000
 			rf.FCTUs = &us
@@ -771,7 +803,7 @@ func (b *builder) allReduceFlows(c *runtime.CollectiveSpec, res *engine.Result) 
 // allToAllFlows reports an all-to-all per sending rank: everything its
 // QPs delivered to the other ranks, from the start to its last QP's
 // completion.
-func (b *builder) allToAllFlows(c *runtime.CollectiveSpec, res *engine.Result) []results.Flow {
+func (b *builder) allToAllFlows(c *runtime.CollectiveSpec, res *engine.Result, retryCnt int) []results.Flow {
 	if len(res.AllToAll) == 0 {
 		return nil
 	}
@@ -780,8 +812,9 @@ func (b *builder) allToAllFlows(c *runtime.CollectiveSpec, res *engine.Result) [
 		src := epString(c.Ranks[i])
 		rf := results.Flow{
 			ID: fmt.Sprintf("all-to-all r%d %s->*", i, src), Src: src, Dst: "*", Pattern: "all-to-all", Role: "all-to-all",
-			Bytes: rk.BytesDelivered, Retransmits: rk.Retransmits, Source: results.Simulated,
+			Bytes: rk.BytesDelivered, Retransmits: ptr(rk.Retransmits), Source: results.Simulated,
 		}
+		markFailed(&rf, rk.FailedQPs, len(c.Ranks)-1, rk.FailedAtNs, retryCnt)
 		if rk.DoneNs > rk.StartNs {
 			us := float64(rk.DoneNs-rk.StartNs) / 1000
 			rf.FCTUs = &us
@@ -841,8 +874,9 @@ func (b *builder) allReducePhases(c *runtime.CollectiveSpec, res *engine.Result)
 }
 
 // flowNotComputed are the summary fields the flow-level model has no
-// answer for: it has no packets, queues, pauses or marks.
-var flowNotComputed = []string{"drops", "pfc_pause_frames", "pfc_pause_us", "ecn_marked", "cnp", "retransmits", "latency_us_p99"}
+// answer for: it has no packets, queues, pauses or marks, and no QP
+// timeouts, so no flow of it fails. Its flows' retransmits stay nil.
+var flowNotComputed = []string{"drops", "pfc_pause_frames", "pfc_pause_us", "ecn_marked", "cnp", "retransmits", "latency_us_p99", "failed_flows"}
 
 // runFlowLevel answers a variant with the simulator's flow-level model:
 // max-min fair steady rates of long-lived flows on the paths the packet
