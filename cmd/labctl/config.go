@@ -158,7 +158,7 @@ overwritten: render stops and names them (exit 2). --force overwrites them.`,
 				fmt.Fprintf(app.Out, "overwrote edited files (--force): %s\n", strings.Join(res.Overwritten, ", "))
 			}
 			if len(removed) > 0 {
-				fmt.Fprintf(app.Out, "removed %d config(s) of another NOS, so that %s holds %s ones only: %s\n", len(removed), dir, plug.Name(), strings.Join(removed, ", "))
+				fmt.Fprintf(app.Out, "removed %s of another NOS, so that %s holds %s ones only: %s\n", plural.N(len(removed), "config"), dir, plug.Name(), strings.Join(removed, ", "))
 			}
 			return nil
 		},

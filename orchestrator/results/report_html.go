@@ -383,8 +383,13 @@ func seriesCharts(run *Run) []htmlSeriesGroup {
 			g.Charts = append(g.Charts, lineChart("series-"+k.kind, k.title+" — "+v.Name, "time (µs)", unit, joinSources(seen), lines, false, marks...))
 		}
 		if len(g.Charts) > 0 {
-			if k.kind == SeriesQueueBytes && slices.ContainsFunc(run.Variants, func(v Variant) bool { return perPriority(&v) }) {
-				g.Title = "Queue depth, PG use and PFC pauses per port and priority"
+			if slices.ContainsFunc(run.Variants, func(v Variant) bool { return perPriority(&v) }) {
+				switch k.kind {
+				case SeriesQueueBytes:
+					g.Title = "Queue depth, PG use and PFC pauses per port and priority"
+				case SeriesPaused:
+					g.Title = "PFC pauses received and sent"
+				}
 			}
 			out = append(out, g)
 		}

@@ -156,8 +156,8 @@ func TestQueueCharts(t *testing.T) {
 			t.Errorf("pause timeline lacks %q:\n%s", want, tl)
 		}
 	}
-	if !strings.Contains(html, "<h2>Queue depth, PG use and PFC pauses per port and priority over time</h2>") {
-		t.Error("no heading for the queue charts")
+	if !strings.Contains(html, "<h2>Queue depth, PG use and PFC pauses per port and priority over time</h2>") || !strings.Contains(html, "<h2>PFC pauses received and sent over time</h2>") {
+		t.Error("no headings for the queue charts and the pause timeline")
 	}
 
 	// More points than charts: the busiest are drawn, the rest counted.
