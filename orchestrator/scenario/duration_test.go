@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -50,5 +51,22 @@ func TestDefaultSampleEveryBlamesDuration(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "b.yaml:2:11: duration 10s gives more than 100000 samples at the default sample_every 10us") ||
 		!strings.Contains(err.Error(), "fix: shorten the duration to at most 1s, or set sample_every (100us or more") {
 		t.Errorf("got %v", err)
+	}
+}
+
+// Ctrl-C during the second variant: the error counts one variant, in the
+// singular ("after 1 variants" read wrong).
+func TestInterruptedAfterOneVariant(t *testing.T) {
+	s, _ := Resolve("ecn-pfc")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	rt := &fakeRuntime{onCall: func(n int) {
+		if n == 2 {
+			cancel()
+		}
+	}}
+	_, err := runOnce(t, s, rt, ctx, 1, nil)
+	if err == nil || !strings.Contains(err.Error(), "after 1 variant;") {
+		t.Errorf("err = %v, want it to say after 1 variant", err)
 	}
 }
