@@ -168,12 +168,9 @@ func queueChart(q *queuePoint, variant, source string, marks []chartMark) templa
 	if q.rx == nil && q.tx == nil {
 		notes = append(notes, "no PFC pause received or sent")
 	}
-	var lanes []lane
-	if q.rx != nil || q.tx != nil || q.depth != nil {
-		lanes = []lane{
-			{name: "received", title: "PFC pause received: the peer stopped this port's queue " + intOr(q.queue, "?"), color: "#d62728", s: q.rx},
-			{name: "sent", title: "PFC pause sent: " + pgName + " in XOFF stopped the peer", color: "#6639ba", s: q.tx},
-		}
+	lanes := []lane{
+		{name: "received", title: "PFC pause received: the peer stopped this port's queue " + intOr(q.queue, "?"), color: "#d62728", s: q.rx},
+		{name: "sent", title: "PFC pause sent: " + pgName + " in XOFF stopped the peer", color: "#6639ba", s: q.tx},
 	}
 	return queueSVG(title, source, lines, colors, dashed, levels, lanes, notes, marks)
 }
