@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/goccy/go-yaml"
@@ -44,6 +45,9 @@ type corpusCase struct {
 	Big []bigFile `yaml:"big"`
 	// Symlinks: path to target, replacing what is there.
 	Symlinks map[string]string `yaml:"symlinks"`
+	// Fifos are named pipes made (mkfifo) at these paths; nothing ever
+	// writes to them.
+	Fifos []string `yaml:"fifos"`
 	// Remove lists globs removed before the case.
 	Remove []string `yaml:"remove"`
 	Args   []string `yaml:"args"`
@@ -232,6 +236,16 @@ func prepare(t *testing.T, dir string, c corpusCase, expand func(string) string)
 			fill = "#\n"
 		}
 		write(b.Path, []byte(strings.Repeat(fill, int(n)/len(fill)+1)[:n]))
+	}
+	for _, rel := range c.Fifos {
+		p := filepath.Join(dir, expand(rel))
+		os.Remove(p)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := syscall.Mkfifo(p, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for rel, target := range c.Symlinks {
 		p := filepath.Join(dir, expand(rel))

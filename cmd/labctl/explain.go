@@ -39,7 +39,9 @@ func specKinds() []specKind {
 images, the RoCE QoS profile and its overrides, and the runtime. Every
 command that takes a lab takes a catalog name (` + "`labctl labs`" + `) or the path of
 a spec file like the example below. Unknown keys, wrong types and bad
-values are errors naming file:line:col and the fix (exit 2).
+values are errors naming file:line:col and the fix (exit 2). A file holds
+one YAML document in UTF-8 (a leading byte-order mark is skipped); a
+whole-number key takes no fraction (64.5 is an error, 64.0 is 64).
 
 This file is generated from the code (the ` + "`yaml`" + ` tags of ` + "`lab.Spec`" + ` and the
 table in ` + "`orchestrator/lab/keys.go`" + `); ` + "`labctl explain lab.<key>`" + ` prints the same.
@@ -58,7 +60,8 @@ and collectives) and the assertions that decide pass or fail. ` + "`labctl run`"
 takes a catalog name (` + "`scenarios/`" + `) or the path of a file like the example
 below. Unknown keys, wrong types and bad values are errors naming
 file:line:col and the fix (exit 2); the assertion syntax is in
-` + "`scenarios/README.md`" + `.
+` + "`scenarios/README.md`" + `. A file holds one YAML document in UTF-8 (a
+leading byte-order mark is skipped); a whole-number key takes no fraction.
 
 This file is generated from the code (the ` + "`yaml`" + ` tags of ` + "`scenario.Spec`" + ` and
 the table in ` + "`orchestrator/scenario/keys.go`" + `); ` + "`labctl explain scenario.<key>`" + `

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -110,6 +111,9 @@ Kinds:
 			}
 			defer closeIn()
 			v, err := k.parse(in)
+			if err != nil && cmd.Context() != nil && cmd.Context().Err() != nil {
+				return exitcode.Failedf("parse %s: interrupted before the input ended", name)
+			}
 			if err != nil {
 				return parseInputError(name, kind, err)
 			}
@@ -128,21 +132,71 @@ Kinds:
 
 func openParseInput(cmd *cobra.Command, file string) (io.Reader, string, func(), error) {
 	if file == "-" {
-		return cmd.InOrStdin(), "<stdin>", func() {}, nil
+		return interruptible(cmd.Context(), cmd.InOrStdin()), "<stdin>", func() {}, nil
 	}
-	f, err := os.Open(file)
+	f, err := readlimit.Open(file, readlimit.Output)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
+		var nr *readlimit.NotRegularError
+		switch {
+		case errors.As(err, &nr):
+			nr.Fix = "save the command's output to a file and give its path, or pipe it to 'labctl parse " + cmd.Flags().Arg(0) + " -'"
+			return nil, "", nil, err
+		case errors.Is(err, os.ErrNotExist):
 			return nil, "", nil, exitcode.Usagef("%s: no such file: give the path of saved command output, or - for stdin", file)
 		}
 		return nil, "", nil, exitcode.Usagef("open %s: %v", file, err)
 	}
-	if st, err := f.Stat(); err == nil && st.IsDir() {
-		f.Close()
-		return nil, "", nil, exitcode.Usagef("%s is a directory: give the path of saved command output", file)
-	}
 	return f, file, func() { f.Close() }, nil
 }
+
+// interruptible reads r in a goroutine, so that Ctrl-C ends a read of a
+// terminal (or of a pipe whose writer never writes nor closes) that would
+// otherwise hold the command until the input ends: labctl catches the
+// signal to stop runs cleanly, so it does not kill the process. The
+// abandoned read ends with the process.
+func interruptible(ctx context.Context, r io.Reader) io.Reader {
+	if ctx == nil {
+		return r
+	}
+	return &ctxReader{ctx: ctx, r: r}
+}
+
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+	buf []byte // what the goroutine reads into; reused once it returns
+}
+
+type readResult struct {
+	n   int
+	err error
+}
+
+func (c *ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, errInterruptedRead
+	}
+	// The read fills a buffer of its own, since p must not be written once
+	// Read has returned; a pipe gives at most 64 KiB a read anyway.
+	if c.buf == nil {
+		c.buf = make([]byte, 64<<10)
+	}
+	buf := c.buf[:min(len(p), len(c.buf))]
+	done := make(chan readResult, 1)
+	go func() {
+		n, err := c.r.Read(buf)
+		done <- readResult{n, err}
+	}()
+	select {
+	case res := <-done:
+		copy(p, buf[:res.n])
+		return res.n, res.err
+	case <-c.ctx.Done():
+		return 0, errInterruptedRead
+	}
+}
+
+var errInterruptedRead = errors.New("interrupted while reading standard input")
 
 // parseInputError puts the file and line in front of a parser's error, in
 // the file:line: form editors jump to, and says what input was expected.

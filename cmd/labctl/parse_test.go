@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -120,5 +122,67 @@ func TestParseCompletion(t *testing.T) {
 	}
 	if strings.Contains(out.String(), "ib_write_bw") {
 		t.Errorf("completion ignores the prefix:\n%s", out.String())
+	}
+}
+
+// entered closes its channel when Read is called, then reads r.
+type entered struct {
+	ch chan struct{}
+	r  io.Reader
+}
+
+func (e *entered) Read(p []byte) (int, error) {
+	close(e.ch)
+	return e.r.Read(p)
+}
+
+// A read of stdin that waits for input (a terminal, or a pipe whose
+// writer neither writes nor closes) ends when the context is cancelled,
+// as Ctrl-C cancels it: labctl catches the signal, so nothing else would
+// end the read.
+func TestInterruptibleReadEndsOnCancel(t *testing.T) {
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	in := &entered{ch: make(chan struct{}), r: pr}
+	r := interruptible(ctx, in)
+	done := make(chan error, 1)
+	go func() {
+		_, err := r.Read(make([]byte, 10))
+		done <- err
+	}()
+	<-in.ch // the read is under way and blocked: nothing is written
+	cancel()
+	if err := <-done; !errors.Is(err, errInterruptedRead) {
+		t.Fatalf("read returned %v, want errInterruptedRead", err)
+	}
+
+	// Reads before the cancel deliver what the pipe gives.
+	pr2, pw2 := io.Pipe()
+	r2 := interruptible(context.Background(), pr2)
+	go func() { pw2.Write([]byte("rx_packets: 1\n")); pw2.Close() }()
+	got, err := io.ReadAll(r2)
+	if err != nil || string(got) != "rx_packets: 1\n" {
+		t.Fatalf("read %q, %v", got, err)
+	}
+}
+
+// labctl parse - exits 1 (interrupted), not 2 (a parse error of what it
+// read so far), when Ctrl-C ends its read of stdin.
+func TestParseStdinInterrupted(t *testing.T) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	defer pw.Close()
+	old := os.Stdin
+	os.Stdin = pr
+	defer func() { os.Stdin = old }()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb bytes.Buffer
+	if code := run(ctx, []string{"parse", "ethtool-stats", "-"}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "interrupted") {
+		t.Fatalf("exit %d, stderr %q; want 1 and interrupted", code, errb.String())
 	}
 }

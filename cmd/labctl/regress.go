@@ -102,6 +102,9 @@ port.drops); a role's or a port's tolerance applies to every role or port.
 			if run.Status == results.StatusRunning {
 				return exitcode.Usagef("run %s is still running (fix: wait for it to finish, then compare it)", run.RunID)
 			}
+			if err := results.CheckComparable(s.RunFile(run.RunID), run); err != nil {
+				return err
+			}
 			base, err := results.LoadBaseline(s, baseline)
 			if err != nil {
 				// A baseline that is not found or not a run record is

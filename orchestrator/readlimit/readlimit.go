@@ -7,10 +7,12 @@
 package readlimit
 
 import (
-	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+
+	"golang.org/x/term"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 )
@@ -69,16 +71,37 @@ func (e *TooLargeError) Error() string {
 	return fmt.Sprintf("%s: larger than %s, labctl's size limit for %s (fix: %s)", name, Size(e.Limit.Bytes), e.Limit.What, e.Limit.Fix)
 }
 
-// NotRegularError says an input that must be a file is a device, a FIFO or
-// another special file.
+// NotRegularError says an input is not a file labctl can read: a named
+// pipe, a socket, a directory, a terminal or another device (or, for a
+// RegularOnly limit, anything but a regular file). Opening a pipe with no
+// writer blocks for ever, and a terminal waits for typing, so they are
+// refused before anything is read.
 type NotRegularError struct {
 	Name  string
 	Limit Limit
+	// Kind says what the path is: "a named pipe (FIFO)", "a directory".
+	Kind string
+	// Fix overrides the default fix ("give the path of the file itself"),
+	// for a command that can read standard input instead.
+	Fix string
 }
 
 func (e *NotRegularError) Error() string {
-	return fmt.Sprintf("%s: not a regular file, and labctl reads %s only from files (fix: give the path of the file itself)", e.Name, e.Limit.What)
+	kind := ""
+	if e.Kind != "" {
+		kind = ": it is " + e.Kind
+	}
+	fix := e.Fix
+	if fix == "" {
+		fix = "give the path of the file itself"
+		if e.Kind == kindDir {
+			fix = "name a file inside the directory"
+		}
+	}
+	return fmt.Sprintf("%s: not a regular file%s, and labctl reads %s only from files (fix: %s)", e.Name, kind, e.Limit.What, fix)
 }
+
+const kindDir = "a directory"
 
 // Size formats a byte count the way the caps are written: 16 MiB.
 func Size(n int64) string {
@@ -94,13 +117,15 @@ func Size(n int64) string {
 }
 
 // ReadFile reads the file name under limit l. A regular file larger than
-// the cap is refused before it is read; a stream (a device, a FIFO,
-// /dev/stdin) is read up to the cap and refused when more follows. Errors
-// over the cap are *TooLargeError or *NotRegularError wrapped as usage
-// errors (exit 2); errors opening or reading the file are returned as the
-// os package gives them, so callers can still test for fs.ErrNotExist.
+// the cap is refused before it is read; a character device such as
+// /dev/zero is read up to the cap and refused when more follows; anything
+// that could block or is no file (see Open) is refused before it is read.
+// Errors over the cap are *TooLargeError or *NotRegularError wrapped as
+// usage errors (exit 2); errors opening or reading the file are returned
+// as the os package gives them, so callers can still test for
+// fs.ErrNotExist.
 func ReadFile(name string, l Limit) ([]byte, error) {
-	f, err := os.Open(name)
+	f, err := Open(name, l)
 	if err != nil {
 		return nil, err
 	}
@@ -109,19 +134,76 @@ func ReadFile(name string, l Limit) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if st.IsDir() {
-		return nil, &os.PathError{Op: "read", Path: name, Err: errors.New("is a directory")}
-	}
 	size := int64(-1)
 	if st.Mode().IsRegular() {
 		size = st.Size()
 		if size > l.Bytes {
 			return nil, exitcode.Usage(&TooLargeError{Name: name, Limit: l})
 		}
-	} else if l.RegularOnly {
-		return nil, exitcode.Usage(&NotRegularError{Name: name, Limit: l})
 	}
 	return readAll(f, name, l, size)
+}
+
+// Open opens name to be read under limit l, without blocking: a named
+// pipe (whose open waits for a writer that may never come, ignoring
+// Ctrl-C), a socket, a directory, a block device or a terminal is refused
+// with a *NotRegularError (exit 2), as is any character device when l is
+// RegularOnly. Other character devices (/dev/null, /dev/zero) are allowed:
+// reading them stops at the cap. Callers read the file with ReadAll or
+// ReadFile's cap. Errors of the open itself are the os package's.
+func Open(name string, l Limit) (*os.File, error) {
+	// openFlags (O_NONBLOCK on Unix) makes the open of a FIFO return at
+	// once, so that it is refused below rather than waited on; for a
+	// regular file or a device it changes nothing labctl relies on (Go
+	// reads non-blocking descriptors through its poller).
+	f, err := os.OpenFile(name, os.O_RDONLY|openFlags, 0)
+	if err != nil {
+		// A socket cannot be opened at all (ENXIO, "no such device or
+		// address"): say what it is instead.
+		if st, serr := os.Stat(name); serr == nil {
+			if kind := refusedKind(st.Mode(), l); kind != "" {
+				return nil, exitcode.Usage(&NotRegularError{Name: name, Limit: l, Kind: kind})
+			}
+		}
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	kind := refusedKind(st.Mode(), l)
+	if kind == "" && st.Mode()&fs.ModeCharDevice != 0 && isTerminal(f) {
+		kind = "a terminal"
+	}
+	if kind != "" {
+		f.Close()
+		return nil, exitcode.Usage(&NotRegularError{Name: name, Limit: l, Kind: kind})
+	}
+	return f, nil
+}
+
+// refusedKind says what a file of mode m is when limit l refuses it, or
+// "" when it may be read.
+func refusedKind(m fs.FileMode, l Limit) string {
+	switch {
+	case m.IsRegular():
+		return ""
+	case m.IsDir():
+		return kindDir
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		if l.RegularOnly {
+			return "a character device"
+		}
+		return ""
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	}
+	return "an irregular file" // a kind the os package does not name
 }
 
 // ReadAll reads r under limit l, stopping at the cap: input beyond it is
@@ -163,4 +245,16 @@ func readAll(r io.Reader, name string, l Limit, sizeHint int64) ([]byte, error) 
 			return nil, err
 		}
 	}
+}
+
+// isTerminal reports whether f is a terminal. The descriptor is read
+// through SyscallConn, since f.Fd() would put it back into blocking mode.
+func isTerminal(f *os.File) bool {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return false
+	}
+	tty := false
+	_ = rc.Control(func(fd uintptr) { tty = term.IsTerminal(int(fd)) })
+	return tty
 }

@@ -91,8 +91,9 @@ func TestReadFile(t *testing.T) {
 	if _, err := ReadFile(filepath.Join(dir, "absent"), l); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("absent: %v, want fs.ErrNotExist", err)
 	}
-	if _, err := ReadFile(dir, l); err == nil || !strings.Contains(err.Error(), "is a directory") {
-		t.Errorf("directory: %v", err)
+	if _, err := ReadFile(dir, l); !errors.As(err, new(*NotRegularError)) || exitcode.Code(err) != exitcode.BadInput ||
+		!strings.Contains(err.Error(), "is a directory") || !strings.Contains(err.Error(), "fix: name a file inside the directory") {
+		t.Errorf("directory: %v (exit %d), want a *NotRegularError exiting 2", err, exitcode.Code(err))
 	}
 }
 

@@ -680,6 +680,9 @@ func SaveBaselineFiltered(s *Store, ref, name string, f Filter, force bool) (str
 	if err := baselineWorthy(run); err != nil {
 		return "", exitcode.Usagef("save baseline %s: %v", name, err)
 	}
+	if err := CheckComparable(s.RunFile(run.RunID), run); err != nil {
+		return "", err
+	}
 	path := filepath.Join(s.BaselinesDir(), name+".json")
 	if !force {
 		old, err := ReadRunFile(path)
@@ -759,13 +762,23 @@ func LoadBaseline(s *Store, ref string) (*Run, error) {
 	if ref == "" {
 		return nil, errors.New("no baseline given: name a run id, latest, a baseline name or a run.json file")
 	}
+	read := func(path string) (*Run, error) {
+		run, err := ReadRunFile(path)
+		if err != nil {
+			return nil, err
+		}
+		if err := CheckComparable(path, run); err != nil {
+			return nil, err
+		}
+		return run, nil
+	}
 	if fi, err := os.Stat(ref); err == nil && !fi.IsDir() {
-		return ReadRunFile(ref)
+		return read(ref)
 	}
 	if baselineNamePattern.MatchString(ref) {
 		p := filepath.Join(s.BaselinesDir(), ref+".json")
 		if _, err := os.Stat(p); err == nil {
-			return ReadRunFile(p)
+			return read(p)
 		}
 	}
 	run, err := s.Get(ref)
@@ -782,6 +795,9 @@ func LoadBaseline(s *Store, ref string) (*Run, error) {
 			}
 			return nil, &NotFoundError{Ref: ref, Recent: nf.Recent, msg: msg}
 		}
+		return nil, err
+	}
+	if err := CheckComparable(s.RunFile(run.RunID), run); err != nil {
 		return nil, err
 	}
 	return run, nil

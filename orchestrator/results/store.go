@@ -305,6 +305,9 @@ func (s *Store) Dir() string { return s.dir }
 // RunDir is the folder of run id.
 func (s *Store) RunDir(id string) string { return filepath.Join(s.dir, id) }
 
+// RunFile is the path of run id's record.
+func (s *Store) RunFile(id string) string { return filepath.Join(s.RunDir(id), RunFile) }
+
 // FormatRunID builds the run id for a run started at t:
 // 20261129T120000Z-<scenario>-<lab>.
 func FormatRunID(t time.Time, scenario, lab string) string {

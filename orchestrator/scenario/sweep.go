@@ -198,6 +198,10 @@ func (s *Spec) readMatrix(file string) error {
 			return errAt(e.valAt, fmt.Sprintf("matrix dimension %s is not a list of values", e.key), fmt.Sprintf("write %s: [value, value, ...]", e.key))
 		}
 		if e.key == "ecn" || e.key == "pfc" {
+			// An empty list would read as the key left out, [on, off].
+			if len(e.values) == 0 {
+				return errAt(e.valAt, fmt.Sprintf("matrix dimension %s has no values", e.key), fmt.Sprintf("list on, off or both (%s: [on, off]), or remove the key to run both", e.key))
+			}
 			vals := []string{}
 			for _, n := range e.values {
 				t, ok := scalarText(n)

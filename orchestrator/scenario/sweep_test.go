@@ -94,6 +94,9 @@ func TestSweepErrors(t *testing.T) {
 		{"listed twice", head + "  ecn: [off]\n" + traffic, "already defined"},
 		{"matrix not a mapping", "name: x\nmatrix: [ecn]\n" + traffic, "x.yaml:2:9: matrix is not a mapping"},
 		{"ecn item", "name: x\nmatrix:\n  ecn: [[on]]\n" + traffic, "x.yaml:3:9: ecn value is not on or off"},
+		// An empty list is no values, not the key left out ([on, off]).
+		{"ecn empty", "name: x\nmatrix:\n  ecn: []\n" + traffic, "x.yaml:3:8: matrix dimension ecn has no values (fix: list on, off or both (ecn: [on, off]), or remove the key to run both)"},
+		{"pfc empty", "name: x\nmatrix: {ecn: [on], pfc: []}\n" + traffic, "x.yaml:2:26: matrix dimension pfc has no values"},
 		{"params of an unswept key", head + "  qos.ecn.kmin_kb: [100]\n" + traffic + "assertions:\n  - expr: params.qos.ecn.pmax > 0\n",
 			"x.yaml:9:11: assertion \"params.qos.ecn.pmax > 0\": column 1: params.qos.ecn.pmax: the matrix does not sweep qos.ecn.pmax (swept: qos.ecn.kmin_kb)"},
 		{"reference to a value not swept", head + "  qos.ecn.kmin_kb: [100, 200]\n" + traffic + "assertions:\n  - expr: summary.drops == [qos.ecn.kmin_kb=300].summary.drops\n",

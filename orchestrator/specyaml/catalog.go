@@ -62,7 +62,7 @@ func (c Catalog) Resolve(nameOrPath string) (Doc, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return Doc{}, exitcode.Usagef("%s %s: file not found (fix: check the path, or name a catalog %s: %s)", c.Label, nameOrPath, c.Kind, c.list())
 		}
-		return Doc{}, exitcode.Usagef("%s %s: %v", c.Label, nameOrPath, err)
+		return Doc{}, exitcode.Usagef("%s %s: cannot read it: %v (fix: give the path of a readable %s, or name a catalog %s: %s)", c.Label, nameOrPath, err, c.FileNoun, c.Kind, c.list())
 	}
 	return Doc{File: nameOrPath, Source: nameOrPath, Data: data}, nil
 }

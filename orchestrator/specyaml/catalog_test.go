@@ -34,6 +34,10 @@ func TestCatalogResolve(t *testing.T) {
 	if err := os.WriteFile(user, []byte("name: mine\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	loop := filepath.Join(dir, "loop.yaml")
+	if err := os.Symlink(loop, loop); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		in         string
 		file, src  string
@@ -45,7 +49,8 @@ func TestCatalogResolve(t *testing.T) {
 		{in: "", errContain: "no lab given: name a catalog lab (big, small) or a spec file"},
 		{in: "nosuch", errContain: `unknown lab "nosuch" (fix: use a catalog lab: big, small, or the path of a spec file)`},
 		{in: filepath.Join(dir, "missing.yaml"), errContain: "missing.yaml: file not found (fix: check the path, or name a catalog lab: big, small)"},
-		{in: dir + "/", errContain: "lab spec " + dir + "/: "},
+		{in: loop, errContain: "lab spec " + loop + ": cannot read it: open " + loop + ": too many levels of symbolic links (fix: give the path of a readable spec file, or name a catalog lab: big, small)"},
+		{in: dir + "/", errContain: dir + "/: not a regular file: it is a directory, and labctl reads lab specs only from files (fix: name a file inside the directory)"},
 	}
 	for _, tc := range tests {
 		doc, err := testCatalog().Resolve(tc.in)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/lexer"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
 
@@ -46,6 +47,10 @@ func (e *Error) Error() string {
 // Decode unmarshals data (read from file) into v, rejecting unknown keys.
 // The returned error is an exit-code-2 error wrapping *Error.
 func Decode(file string, data []byte, v any) (err error) {
+	if err := checkEncoding(file, data); err != nil {
+		return err
+	}
+	data = withoutBOM(data)
 	if strings.TrimSpace(string(data)) == "" {
 		return exitcode.Usage(&Error{File: file, Msg: "file is empty", Fix: "write a YAML mapping"})
 	}
@@ -59,11 +64,27 @@ func Decode(file string, data []byte, v any) (err error) {
 			err = exitcode.Usage(&Error{File: file, Msg: fmt.Sprintf("cannot read YAML: %v", r), Fix: "check the file for stray tags (!!...) and quoting"})
 		}
 	}()
-	err = yaml.UnmarshalWithOptions(data, v, yaml.Strict())
-	if err == nil {
-		return nil
+	// One tokenization and one parse: the checks read the tokens and the
+	// tree, and the tree is decoded.
+	tokens := lexer.Tokenize(string(data))
+	if err := checkDocuments(file, tokens); err != nil {
+		return err
 	}
-	return classify(file, err, v)
+	f, err := parser.Parse(tokens, 0)
+	if err != nil {
+		return classify(file, err, v)
+	}
+	if len(f.Docs) == 0 || f.Docs[0].Body == nil {
+		return nil // comments only: v keeps its zero value, as the library leaves it
+	}
+	body := f.Docs[0].Body
+	if err := checkTree(file, body, reflect.TypeOf(v)); err != nil {
+		return err
+	}
+	if err := yaml.NodeToValue(body, v, yaml.Strict()); err != nil {
+		return classify(file, err, v)
+	}
+	return nil
 }
 
 // MaxNesting bounds how deeply a spec's flow collections ([...] and {...})
@@ -117,12 +138,10 @@ func classify(file string, err error, v any) error {
 	var syntax *yaml.SyntaxError
 	switch {
 	case errors.As(err, &unknown):
+		// checkTree reports unknown keys first, in file order and with
+		// suggestions from their own level; this is for what it leaves to
+		// the library (keys brought in by an alias or a merge key).
 		e.Fix = "remove or correct the key; check its spelling against the documented keys"
-		if key := unknownKey(e.Msg); key != "" {
-			if near := nearest(key, keysOf(reflect.TypeOf(v))); near != "" {
-				e.Fix = fmt.Sprintf("did you mean %q?", near)
-			}
-		}
 	case errors.As(err, &typeErr):
 		// go-yaml names Go types ("Go struct field Spec.Sizing of type
 		// int"); say it in the spec's terms instead.
@@ -164,7 +183,7 @@ func classify(file string, err error, v any) error {
 func At(file string, data []byte, path, msg, fix string) error {
 	e := &Error{File: file, Msg: msg, Fix: fix}
 	if p, err := yaml.PathString(path); err == nil {
-		if f, err := parser.ParseBytes(data, 0); err == nil {
+		if f, err := parser.ParseBytes(withoutBOM(data), 0); err == nil {
 			if n, err := p.FilterFile(f); err == nil && n != nil {
 				if tok := n.GetToken(); tok != nil && tok.Position != nil {
 					e.Line, e.Column = tok.Position.Line, tok.Position.Column
@@ -197,7 +216,7 @@ func keyOf(tk *token.Token) string {
 // key given as 0; where 0 stands for a default, Present tells them apart so
 // that an explicit 0 is refused rather than silently replaced.
 func Present(data []byte, path string) bool {
-	f, err := parser.ParseBytes(data, 0)
+	f, err := parser.ParseBytes(withoutBOM(data), 0)
 	return err == nil && present(f, path)
 }
 
@@ -230,7 +249,7 @@ func ExplicitZero(file string, data []byte, fields []ZeroField) error {
 		}
 		if f == nil {
 			var err error
-			if f, err = parser.ParseBytes(data, 0); err != nil {
+			if f, err = parser.ParseBytes(withoutBOM(data), 0); err != nil {
 				return nil // decoding succeeded, so this does not happen
 			}
 		}
@@ -244,50 +263,15 @@ func ExplicitZero(file string, data []byte, fields []ZeroField) error {
 	return nil
 }
 
-// unknownKey extracts the key from go-yaml's `unknown field "x"` message.
-func unknownKey(msg string) string {
-	_, rest, ok := strings.Cut(msg, `unknown field "`)
-	if !ok {
-		return ""
-	}
-	key, _, _ := strings.Cut(rest, `"`)
-	return key
-}
-
-// keysOf lists every yaml key of t and the structs it contains.
-func keysOf(t reflect.Type) []string {
-	var keys []string
-	seen := map[reflect.Type]bool{}
-	var walk func(reflect.Type)
-	walk = func(t reflect.Type) {
-		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map {
-			t = t.Elem()
-		}
-		if t.Kind() != reflect.Struct || seen[t] {
-			return
-		}
-		seen[t] = true
-		for i := range t.NumField() {
-			f := t.Field(i)
-			name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-			if name == "-" || !f.IsExported() {
-				continue
-			}
-			if name == "" {
-				name = strings.ToLower(f.Name)
-			}
-			keys = append(keys, name)
-			walk(f.Type)
-		}
-	}
-	walk(t)
-	return keys
-}
-
 // nearest returns the key closest to s by edit distance, if close enough to
-// be a likely typo.
+// be a likely typo: one edit in a key of up to four letters (two would
+// turn "foo" into "nos"), else two or a quarter of its letters.
 func nearest(s string, keys []string) string {
-	best, bestD := "", max(2, len(s)/4)+1
+	limit := max(2, len(s)/4)
+	if len(s) <= 4 {
+		limit = 1
+	}
+	best, bestD := "", limit+1
 	for _, k := range keys {
 		if d := editDistance(s, k); d < bestD {
 			best, bestD = k, d

@@ -15,7 +15,7 @@ type outer struct {
 
 func TestDecodeErrors(t *testing.T) {
 	cases := []struct{ in, want string }{
-		{"name: a\nsizing:\n  nic_sped_gbps: 1\n", `f.yaml:3:3: unknown field "nic_sped_gbps" (fix: did you mean "nic_speed_gbps"?)`},
+		{"name: a\nsizing:\n  nic_sped_gbps: 1\n", `f.yaml:3:3: unknown field "nic_sped_gbps" in sizing (fix: did you mean "nic_speed_gbps"?)`},
 		{"name: a\ncolour: red\n", `f.yaml:2:1: unknown field "colour"`},
 		{"name: a\nsizing:\n  nic_speed_gbps: fast\n", `f.yaml:3:19: "fast" is not a whole number`},
 		{"name: [\n", "f.yaml:1"},

@@ -15,6 +15,8 @@ func TestParseRejectsWhatIsNotEOS(t *testing.T) {
 		"hello\nworld\n":               "no EOS configuration statements",
 		"! only a comment\n":           "no EOS configuration statements",
 		"\xff\xfe not utf-8 interface": "binary",
+		// The mark would hide the first command (interface Ethernet1).
+		"\xef\xbb\xbfinterface Ethernet1\n   qos trust dscp\n": "leaf1.cfg:1: the file starts with a UTF-8 byte-order mark",
 	}
 	for in, want := range cases {
 		_, err := Parse("leaf1", qos.Source{Name: "leaf1.cfg", Data: []byte(in)})

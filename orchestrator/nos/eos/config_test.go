@@ -261,6 +261,64 @@ interface Ethernet4
 	}
 }
 
+// EOS applies a command in the mode the commands before it entered, not
+// by its indentation: a tx-queue statement indented with a tab (or by
+// less than the file's other queue lines) stays in the queue, a profile
+// statement indented under a queue leaves it, and every indentation of
+// the same config parses to the same model.
+func TestParseModeNotIndentation(t *testing.T) {
+	const spaces = "qos map dscp 26 to traffic-class 3\n" +
+		"qos profile ROCE\n" +
+		"   priority-flow-control on\n" +
+		"   priority-flow-control priority 3 no-drop\n" +
+		"   tx-queue 3\n" +
+		"      bandwidth percent 50\n" +
+		"      random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes max-mark-probability 20\n" +
+		"   qos trust dscp\n" +
+		"   tx-queue 6\n" +
+		"      priority strict\n" +
+		"!\n" +
+		"interface Ethernet1\n" +
+		"   service-profile ROCE\n"
+	parse := func(t *testing.T, cfg string) qos.DeviceConfig {
+		t.Helper()
+		dc, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte(cfg)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return dc
+	}
+	want := parse(t, spaces)
+	p := want.Port("Ethernet1")
+	if e := p.Queue(3).ECN; e == nil || e.MinBytes != 150*1024 || p.Queue(3).Weight != 50 || !p.Queue(6).Strict || p.Trust != qos.TrustDSCP {
+		t.Fatalf("the space-indented config reads as %+v", p)
+	}
+	for name, cfg := range map[string]string{
+		"one tab for the ECN line":               strings.Replace(spaces, "      random-detect", "\trandom-detect", 1),
+		"tabs throughout":                        strings.NewReplacer("      ", "\t\t", "   ", "\t").Replace(spaces),
+		"queue lines at the queue's indentation": strings.NewReplacer("      bandwidth", "   bandwidth", "      random-detect", "   random-detect", "      priority strict", "   priority strict").Replace(spaces),
+		"no indentation under the profile":       strings.NewReplacer("   ", " ", "      ", "  ").Replace(spaces),
+	} {
+		t.Run(name, func(t *testing.T) {
+			got := parse(t, cfg)
+			if d := qos.Diff([]qos.DeviceConfig{want}, []qos.DeviceConfig{got}); len(d) != 0 {
+				t.Errorf("differs from the space-indented config: %v", d)
+			}
+			for _, n := range got.Fields {
+				if n.Use == qos.UseIgnored {
+					t.Errorf("note %+v: a line was not read in its mode", n)
+				}
+			}
+		})
+	}
+	// A profile statement indented as if under the queue leaves it.
+	deep := strings.Replace(spaces, "   qos trust dscp\n", "      qos trust cos\n", 1)
+	dc := parse(t, deep)
+	if got := dc.Port("Ethernet1"); got.Trust != qos.TrustCoS {
+		t.Errorf("qos trust cos under tx-queue 3: trust %v, want cos (EOS applies it to the profile)", got.Trust)
+	}
+}
+
 func TestParseErrors(t *testing.T) {
 	tests := []struct{ name, in, want string }{
 		{"dscp range", "qos map dscp 64 to traffic-class 3\n", `x.cfg:1: dscp: "64" is not 0-63`},

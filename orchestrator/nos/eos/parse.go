@@ -120,6 +120,10 @@ func cfgCheckText(src qos.Source) error {
 		return fmt.Errorf("%s: the file is empty, not an EOS config (fix: give a running-config, for example from 'show running-config')", src.Name)
 	case bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data):
 		return fmt.Errorf("%s: binary data, not an EOS config (fix: give the text of 'show running-config')", src.Name)
+	case bytes.HasPrefix(data, []byte("\xef\xbb\xbf")):
+		// The mark would be the first word's start: EOS would reject the
+		// first command, and the parser miss it.
+		return fmt.Errorf("%s:1: the file starts with a UTF-8 byte-order mark, which is no part of EOS CLI text (fix: save the file as UTF-8 without a byte-order mark)", src.Name)
 	}
 	if t := bytes.TrimSpace(data); t[0] == '{' || t[0] == '[' {
 		return fmt.Errorf("%s:1: JSON, not EOS CLI text (fix: a SONiC config_db file needs --nos sonic)", src.Name)
@@ -208,14 +212,15 @@ func (p *cfgParser) file(src qos.Source) error {
 			inComment = true
 			continue
 		}
-		if q != nil && indent > qIndent {
+		opensQueue := (f[0] == "tx-queue" || f[0] == "uc-tx-queue") && len(f) == 2
+		if q != nil && !opensQueue && p.inQueue(curMode, f, indent > qIndent) {
 			if err := p.queueLine(q, f, where); err != nil {
 				return err
 			}
 			continue
 		}
 		q, qIndent = nil, -1
-		if (f[0] == "tx-queue" || f[0] == "uc-tx-queue") && len(f) == 2 {
+		if opensQueue {
 			n, err := strconv.Atoi(f[1])
 			if err != nil || n < 0 || n > 7 {
 				return fmt.Errorf("%s: %s %q: want a queue 0-7", where, f[0], f[1])
@@ -237,6 +242,24 @@ func (p *cfgParser) file(src qos.Source) error {
 		return fmt.Errorf("%s:%d: %w", src.Name, lineNo+1, err)
 	}
 	return nil
+}
+
+// inQueue says whether an indented line read while a tx-queue is open
+// belongs to the queue. EOS applies a command in the mode the commands
+// before it entered, trying the enclosing modes when that one has no such
+// command, whatever the line's indentation: a tx-queue statement stays in
+// the queue (a tab where the file indents with spaces must not move it
+// out), and a statement of the interface or qos profile leaves it. Only
+// for a statement labctl does not recognise does the indentation decide
+// (deeper: the queue's), so that it is noted in the mode it stands in.
+func (p *cfgParser) inQueue(blockMode string, f []string, deeper bool) bool {
+	if _, ok := statementOf("tx-queue", f); ok {
+		return true
+	}
+	if _, ok := statementOf(blockMode, f); ok {
+		return false
+	}
+	return deeper
 }
 
 // global reads top-level QoS lines.

@@ -248,6 +248,17 @@ func TestParseErrors(t *testing.T) {
 		{"bad ecn mode", `{"WRED_PROFILE": {"W": {"ecn": "ecn_blue"}}, "QUEUE": {"Ethernet0|3": {"wred_profile": "W"}}}`, `ecn "ecn_blue" is not one of`},
 		{"bad queue key", `{"QUEUE": {"Ethernet0|9": {}}}`, `QUEUE|Ethernet0|9: index "9"`},
 		{"bad cable", `{"QUEUE": {"Ethernet0|3": {}}, "CABLE_LENGTH": {"AZURE": {"Ethernet0": "5 meters"}}}`, `"5 meters" is not a length`},
+		// A key given twice in one object: JSON keeps the last silently.
+		{"table twice", "{\n \"PORT_QOS_MAP\": {\"Ethernet0\": {\"pfc_enable\": \"3\"}},\n \"QUEUE\": {},\n \"PORT_QOS_MAP\": {}\n}",
+			"x.json:4:2: table PORT_QOS_MAP is given twice (first at line 2)"},
+		{"entry twice", "{\"BUFFER_PG\": {\n  \"Ethernet0|3\": {\"profile\": \"lossless\"},\n  \"Ethernet0|0\": {\"profile\": \"lossy\"},\n  \"Ethernet0|3\": {\"profile\": \"lossy\"}}}",
+			`x.json:4:3: BUFFER_PG entry "Ethernet0|3" is given twice (first at line 2)`},
+		{"field twice", `{"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3", "pfc_enable": "3,4"}}}`,
+			"x.json:1:52: field pfc_enable of PORT_QOS_MAP|Ethernet0 is given twice (first at line 1)"},
+		{"byte-order mark", "\xef\xbb\xbf{\"QUEUE\": {}}", "x.json:1:1: the file starts with a UTF-8 byte-order mark, which sonic-cfggen refuses"},
+		{"null", "null\n", "x.json: the file is JSON null, not a CONFIG_DB object"},
+		{"twice in a table labctl does not read", `{"VLAN": {"Vlan1": {}}, "VLAN": {}}`, "table VLAN is given twice"},
+		{"twice with escapes", `{"QUEUE": {"Ethernet0|3": {}, "Ethernet0\u007c3": {}}}`, `QUEUE entry "Ethernet0|3" is given twice`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -256,6 +267,14 @@ func TestParseErrors(t *testing.T) {
 				t.Errorf("err = %v, want one containing %q", err, tt.want)
 			}
 		})
+	}
+	// The same key in different objects, in lists and as values is no
+	// duplicate.
+	ok := `{"QUEUE": {"Ethernet0|3": {"scheduler": "s", "wred_profile": "w"}, "Ethernet4|3": {"scheduler": "s"}},
+		"SCHEDULER": {"s": {"type": "DWRR", "weight": "50"}}, "WRED_PROFILE": {"w": {"ecn": "ecn_all", "green_min_threshold": "1", "green_max_threshold": "2", "wred_green_enable": "true"}},
+		"X": {"a": [{"k": 1}, {"k": 2}], "b": {"k": "k"}}}`
+	if _, err := ParseDoc("x.json", []byte(ok)); err != nil {
+		t.Errorf("ParseDoc of a config without duplicates: %v", err)
 	}
 }
 

@@ -26,9 +26,20 @@ var cfgQoSTables = func() []string {
 
 // ParseDoc decodes one CONFIG_DB JSON file. name is used in errors.
 func ParseDoc(name string, data []byte) (Doc, error) {
+	// sonic-cfggen (Python's json) refuses a byte-order mark; say so
+	// rather than "invalid character 'ï'".
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		return nil, fmt.Errorf("%s:1:1: the file starts with a UTF-8 byte-order mark, which sonic-cfggen refuses (fix: save the file as UTF-8 without a byte-order mark)", name)
+	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
 		return nil, fmt.Errorf("%s: %w; the file must be a CONFIG_DB JSON object {\"TABLE\": {\"key\": {\"field\": \"value\"}}}", cfgWhere(name, data, err), err)
+	}
+	if top == nil {
+		return nil, fmt.Errorf("%s: the file is JSON null, not a CONFIG_DB object (fix: give a config_db JSON object {\"TABLE\": {\"key\": {\"field\": \"value\"}}})", name)
+	}
+	if err := cfgDuplicates(name, data); err != nil {
+		return nil, err
 	}
 	doc := Doc{}
 	for _, table := range cfgQoSTables {
@@ -90,8 +101,7 @@ func cfgWhere(name string, data []byte, err error) string {
 	if off < 0 || off > int64(len(data)) {
 		return name
 	}
-	line := 1 + bytes.Count(data[:off], []byte("\n"))
-	col := int(off) - bytes.LastIndexByte(data[:off], '\n')
+	line, col := lineCol(data, off)
 	return fmt.Sprintf("%s:%d:%d", name, line, col)
 }
 

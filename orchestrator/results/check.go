@@ -1,0 +1,94 @@
+package results
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+)
+
+// CheckComparable refuses a record regress cannot compare honestly: one
+// that holds a variant without a name or a variant twice (the same name and repetition: Compare
+// matches variants by them, so one copy would be compared and the other
+// silently not, or compared twice), or a negative figure among those
+// regress compares (every one is a count, a rate, a time or a size, so a
+// negative one was edited in or damaged, and would read as an improvement
+// or a regression that never happened). path names the file in the error
+// (exit 2), which says which variant and which figure.
+func CheckComparable(path string, run *Run) error {
+	fix := "the record was edited or damaged: restore it from a copy; a baseline can be saved again from a good run with 'labctl regress --save-baseline <run> <name> --force'"
+	seen := map[string]int{}
+	for i := range run.Variants {
+		v := &run.Variants[i]
+		if v.Name == "" {
+			return exitcode.Usagef("%s: variants[%d] has no name, so regress cannot match it with a variant of the other run (fix: %s)", path, i, fix)
+		}
+		if j, dup := seen[pointKey(v)]; dup {
+			return exitcode.Usagef("%s: variant %s is in the record twice (variants[%d] and variants[%d]), and regress, which matches variants by name and repetition, cannot tell which to compare (fix: %s)", path, pointLabel(v), j, i, fix)
+		}
+		seen[pointKey(v)] = i
+		where, val := negativeFigure(v.Summary, v.Flows, v.Counters)
+		if where == "" && v.Simulated != nil {
+			where, val = negativeFigure(v.Simulated.Summary, v.Simulated.Flows, v.Simulated.Counters)
+			where = "simulated." + where
+		}
+		if where != "" {
+			return exitcode.Usagef("%s: variant %s: %s is %s, and no metric regress compares can be negative (fix: %s)", path, pointLabel(v), where, strconv.FormatFloat(val, 'g', -1, 64), fix)
+		}
+	}
+	return nil
+}
+
+// figure is one number of a record, by its JSON name.
+type figure struct {
+	name string
+	v    float64
+}
+
+// negativeFigure returns the first negative figure regress reads from a
+// variant's summary (Metrics), flows (RoleMetrics) and counters
+// (PortMetrics), by its place in the record ("summary.drops",
+// "flows[2].latency_us.p99"), or "" when there is none. A counter's
+// priority is no figure (-1 stands for the whole port).
+func negativeFigure(s Summary, flows []Flow, counters []Counter) (string, float64) {
+	for _, m := range Metrics {
+		if v := m.get(s); v < 0 {
+			return "summary." + m.Name, v
+		}
+	}
+	for i, f := range flows {
+		figures := []figure{{"throughput_gbps", f.ThroughputGbps}, {"bytes", float64(f.Bytes)}}
+		if f.Retransmits != nil {
+			figures = append(figures, figure{"retransmits", float64(*f.Retransmits)})
+		}
+		if l := f.LatencyUs; l != nil {
+			figures = append(figures, figure{"latency_us.p50", l.P50}, figure{"latency_us.p99", l.P99}, figure{"latency_us.max", l.Max})
+		}
+		if f.FCTUs != nil {
+			figures = append(figures, figure{"fct_us", *f.FCTUs})
+		}
+		for _, x := range figures {
+			if x.v < 0 {
+				return fmt.Sprintf("flows[%d] (%s).%s", i, f.ID, x.name), x.v
+			}
+		}
+	}
+	for i, c := range counters {
+		figures := []figure{{"tx_bytes", float64(c.TxBytes)}, {"pfc_tx", float64(c.PFCTx)}, {"pfc_rx", float64(c.PFCRx)},
+			{"ecn_marked", float64(c.ECNMarked)}, {"drops", float64(c.Drops)}}
+		for _, q := range []struct {
+			name string
+			v    *int64
+		}{{"queue_p50_bytes", c.QueueP50Bytes}, {"queue_p99_bytes", c.QueueP99Bytes}, {"queue_max_bytes", c.QueueMaxBytes}} {
+			if q.v != nil {
+				figures = append(figures, figure{q.name, float64(*q.v)})
+			}
+		}
+		for _, x := range figures {
+			if x.v < 0 {
+				return fmt.Sprintf("counters[%d] (%s %s priority %d).%s", i, c.Node, c.Port, c.Priority, x.name), x.v
+			}
+		}
+	}
+	return "", 0
+}
