@@ -12,8 +12,15 @@ KUBE_APISERVER = $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/labctl/kube-apiserver/$(
 
 .PHONY: build test lint bench bench-cli fuzz clean kube-apiserver
 
+# The commit goes in by -ldflags as well (labctl version): Go stamps it
+# only where .git is a directory (not in a git worktree) and never with
+# -buildvcs=false.
+VCS_LDFLAGS = -X main.vcsCommit=$(shell git rev-parse HEAD 2>/dev/null) \
+	-X main.vcsTime=$(shell git log -1 --format=%cI 2>/dev/null) \
+	-X main.vcsModified=$(if $(shell git status --porcelain 2>/dev/null | head -c1),true,false)
+
 build:
-	$(GO) build -o bin/labctl ./cmd/labctl
+	$(GO) build -ldflags "$(VCS_LDFLAGS)" -o bin/labctl ./cmd/labctl
 
 # The unit and integration tests, then the Docker-backed tests of the
 # containerlab runtime (real exec, image build from Debian packages) when a

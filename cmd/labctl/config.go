@@ -14,6 +14,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/nos"
+	"github.com/labctl/labctl/orchestrator/plural"
 	"github.com/labctl/labctl/orchestrator/qos"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
@@ -94,7 +95,7 @@ Files you edited since labctl wrote them (or dropped in yourself) are not
 overwritten: render stops and names them (exit 2). --force overwrites them.`,
 		Example: `  labctl config render 64gpu
   labctl config render 16gpu --nos eos --ecn off`,
-		Args:              cobra.ExactArgs(1),
+		Args:              exactArgs(1),
 		ValidArgsFunction: completeLabs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			format, err := app.OutputFormat("text", "text", "json")
@@ -157,7 +158,7 @@ overwritten: render stops and names them (exit 2). --force overwrites them.`,
 				fmt.Fprintf(app.Out, "overwrote edited files (--force): %s\n", strings.Join(res.Overwritten, ", "))
 			}
 			if len(removed) > 0 {
-				fmt.Fprintf(app.Out, "removed %d config(s) of another NOS, so that %s holds %s ones only: %s\n", len(removed), dir, plug.Name(), strings.Join(removed, ", "))
+				fmt.Fprintf(app.Out, "removed %s of another NOS, so that %s holds %s ones only: %s\n", plural.N(len(removed), "config"), dir, plug.Name(), strings.Join(removed, ", "))
 			}
 			return nil
 		},
@@ -210,7 +211,7 @@ Exit 1 when any finding is an error.`,
 		Example: `  labctl config lint 64gpu
   labctl config lint --roce-dscp 26 config_db.json buffers.json
   labctl config lint -o json running-config.cfg`,
-		Args: cobra.MinimumNArgs(1),
+		Args: minArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			format, err := app.OutputFormat("text", "text", "json")
 			if err != nil {
@@ -301,7 +302,7 @@ func cfgWriteFindings(app *App, fs []qos.Finding, devices int) {
 		}
 	}
 	tw.Flush()
-	fmt.Fprintf(app.Out, "%d devices: %d errors, %d warnings, %d info\n", devices, counts[qos.SevError], counts[qos.SevWarning], counts[qos.SevInfo])
+	fmt.Fprintf(app.Out, "%s: %s, %s, %d info\n", plural.N(devices, "device"), plural.N(counts[qos.SevError], "error"), plural.N(counts[qos.SevWarning], "warning"), counts[qos.SevInfo])
 }
 
 func newConfigDiffCmd(app *App) *cobra.Command {
@@ -380,7 +381,7 @@ variants with each other; variants are named as the run names them.`,
 					changes += max(1, len(d.Ports))
 				}
 				tw.Flush()
-				fmt.Fprintf(app.Out, "%d differences (%d port and device fields)\n", len(ds), changes)
+				fmt.Fprintf(app.Out, "%s (%d port and device fields)\n", plural.N(len(ds), "difference"), changes)
 			}
 			if len(ds) > 0 {
 				return exitcode.Failedf("%s and %s differ in %d QoS fields", labelA, labelB, len(ds))
@@ -464,7 +465,7 @@ This is the model lint, the simulator and regress read.`,
 		Example: `  labctl config show 64gpu leaf1
   labctl config show 64gpu leaf1 Ethernet0 --all
   labctl config show 16gpu leaf1 -o json`,
-		Args:              cobra.RangeArgs(2, 3),
+		Args:              argsBetween(2, 3),
 		ValidArgsFunction: completeLabs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			format, err := app.OutputFormat("text", "text", "json")

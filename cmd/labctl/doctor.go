@@ -36,7 +36,7 @@ It exits 3 when a failed check stops the runtime checked.`,
   labctl doctor --runtime clab
   labctl doctor --lab 64gpu -o json
   labctl doctor --runtime clabernetes --lab 1024gpu --namespace labs`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			format, err := app.OutputFormat("text", "text", "json")
 			if err != nil {

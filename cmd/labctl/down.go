@@ -21,7 +21,7 @@ in topologies/<lab>/state.json. The topology and the vendor configs stay,
 edits included, so a later up uses them. Taking down a lab that is down, or
 was never up, succeeds and changes nothing.`,
 		Example:           `  labctl down 64gpu`,
-		Args:              cobra.ExactArgs(1),
+		Args:              exactArgs(1),
 		ValidArgsFunction: completeLabs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			format, err := app.OutputFormat("table", "table", "json")

@@ -96,7 +96,7 @@ list them. Keys of list items are named without an index.`,
 		Example: `  labctl explain lab
   labctl explain lab.qos.ecn
   labctl explain scenario.traffic.senders`,
-		Args: cobra.ExactArgs(1),
+		Args: exactArgs(1),
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 			var out []string
 			for _, k := range specKinds() {

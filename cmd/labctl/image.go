@@ -33,7 +33,7 @@ alone: debootstrap --variant=minbase into a directory, then docker import.
 debootstrap needs root and takes a few minutes. Progress goes to stderr.`,
 		Example: `  labctl image build
   sudo labctl image build --method debootstrap --mirror http://deb.debian.org/debian`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			format, err := app.OutputFormat("text", "text", "json")
 			if err != nil {

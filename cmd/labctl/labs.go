@@ -13,7 +13,7 @@ func newLabsCmd(app *App) *cobra.Command {
 	return &cobra.Command{
 		Use:   "labs",
 		Short: "List the catalog labs",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			format, err := app.OutputFormat("table", "table", "json")
 			if err != nil {

@@ -80,7 +80,7 @@ Kinds:
 		Example: `  labctl parse sonic-pfc-counters leaf1-pfc.txt
   ssh leaf1 show queue counters | labctl parse sonic-queue-counters -
   labctl parse ib_write_bw h1-bw.txt -o json`,
-		Args: cobra.ExactArgs(2),
+		Args: exactArgs(2),
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 			switch len(args) {
 			case 0:

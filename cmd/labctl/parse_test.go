@@ -45,7 +45,7 @@ func TestParseCommand(t *testing.T) {
 		{"unknown kind", []string{"parse", "cisco-counters", good}, 2, "", "ib_write_bw, ib_write_lat"},
 		{"missing file", []string{"parse", "ethtool-stats", filepath.Join(dir, "nope.txt")}, 2, "", "no such file"},
 		{"directory", []string{"parse", "ethtool-stats", dir}, 2, "", "is a directory"},
-		{"one arg", []string{"parse", "ethtool-stats"}, 2, "", "accepts 2 arg"},
+		{"one arg", []string{"parse", "ethtool-stats"}, 2, "", "parse takes 2 arguments, got 1"},
 		{"bad format", []string{"parse", "sonic-pfc-counters", good, "-o", "yaml"}, 2, "", "not supported"},
 	}
 	for _, tc := range cases {

@@ -26,6 +26,7 @@ var flagNames = map[string]string{
 	"gpus": "--gpus", "gpus_per_server": "--gpus-per-server", "nic_speed_gbps": "--nic-speed",
 	"leaf_ports": "--leaf-ports", "leaf_speed_gbps": "--leaf-speed", "spine_ports": "--spine-ports",
 	"spine_speed_gbps": "--spine-speed", "oversubscription": "--oversubscription", "layout": "--layout", "tiers": "--tiers",
+	"min_spines": "--min-spines",
 }
 
 func (f *sizingFlags) register(cmd *cobra.Command) {
@@ -40,6 +41,7 @@ func (f *sizingFlags) register(cmd *cobra.Command) {
 	fl.Float64Var(&f.in.Oversubscription, "oversubscription", 1, "target leaf oversubscription (1 = non-blocking)")
 	fl.StringVar(&f.layout, "layout", "tor", "NIC placement: tor (servers fill leaves) or rail (NIC i on rail i)")
 	fl.IntVar(&f.in.Tiers, "tiers", 0, "1 for a single switch (no spine), or force 2 or 3 tiers (default: the fewest spine-leaf tiers that fit)")
+	fl.IntVar(&f.in.MinSpines, "min-spines", 0, "plan at least N spines (per pod in 3 tiers): each leaf's uplinks split over them, no single spine (default: the fewest that fit)")
 	_ = cmd.RegisterFlagCompletionFunc("layout", cobra.FixedCompletions([]string{"tor", "rail"}, cobra.ShellCompDirectiveNoFileComp))
 }
 
@@ -61,6 +63,7 @@ func (f *sizingFlags) apply(cmd *cobra.Command, base sizing.Input) sizing.Input 
 	set("oversubscription", func() { in.Oversubscription = f.in.Oversubscription })
 	set("layout", func() { in.Layout = sizing.Layout(f.layout) })
 	set("tiers", func() { in.Tiers = f.in.Tiers })
+	set("min-spines", func() { in.MinSpines = f.in.MinSpines })
 	return in
 }
 
@@ -100,7 +103,7 @@ server, 200G NICs, 32x400G switches, non-blocking).`,
 		Example: `  labctl plan 64gpu
   labctl plan --gpus 1024 -o json
   labctl plan --gpus 4096 --leaf-ports 64 --spine-ports 64 --layout rail -o md`,
-		Args:              cobra.MaximumNArgs(1),
+		Args:              maxArgs(1),
 		ValidArgsFunction: completeLabs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			format, err := app.OutputFormat("table", "table", "json", "yaml", "md")

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/plural"
 	"github.com/labctl/labctl/orchestrator/results"
 )
 
@@ -134,7 +135,7 @@ port.drops); a role's or a port's tolerance applies to every role or port.
 				return err
 			}
 			if rep.Regressed {
-				return exitcode.Failedf("run %s regressed against baseline %s: %d regression(s)", run.RunID, base.RunID, rep.Regressions)
+				return exitcode.Failedf("run %s regressed against baseline %s: %s", run.RunID, base.RunID, plural.N(rep.Regressions, "regression"))
 			}
 			return nil
 		},

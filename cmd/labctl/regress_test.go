@@ -136,7 +136,7 @@ func TestRegressWREDThresholdOnOneLeaf(t *testing.T) {
 	for _, want := range []string{
 		"  ecn=on,pfc=on\n    role incast (8 flows)\n      role.latency_us_p50: ",
 		"    port leaf1 Ethernet0 priority 3\n      port.queue_p50_bytes: ",
-		"\nREGRESSED: 4 regression(s): 4 metric(s) worse beyond tolerance\n",
+		"\nREGRESSED: 4 regressions: 4 metrics worse beyond tolerance\n",
 	} {
 		if code != 1 || !strings.Contains(out, want) {
 			t.Errorf("text: exit %d, lacks %q:\n%s", code, want, out)

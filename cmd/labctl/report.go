@@ -23,7 +23,7 @@ no network access needed), junit.xml and run.json.
   labctl report latest                  markdown
   labctl report latest -o html > r.html
   labctl report 20261129T1200 -o junit  a unique prefix of a run id works`,
-		Args: cobra.ExactArgs(1),
+		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			format, err := app.OutputFormat("md", "md", "html", "json", "junit")
 			if err != nil {
@@ -38,7 +38,7 @@ no network access needed), junit.xml and run.json.
 			case "html":
 				mmd, err := readlimit.ReadFile(filepath.Join(app.TopologiesDir(), run.Lab, run.Lab+".mmd"), readlimit.Generated)
 				if err != nil && !errors.Is(err, fs.ErrNotExist) {
-					app.Log.Warn("topology diagram not included", "lab", run.Lab, "err", err)
+					app.Log.Warn("the report leaves out the topology diagram of lab "+run.Lab, "err", err)
 				}
 				return results.RenderHTML(run, app.Out, results.HTMLOptions{TopologyMermaid: string(mmd)})
 			case "json":

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/plural"
 	"github.com/labctl/labctl/orchestrator/results"
 )
 
@@ -99,7 +100,7 @@ func newResultsListCmd(app *App) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List runs, newest first",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			format, err := app.OutputFormat("table", "table", "json")
 			if err != nil {
@@ -152,7 +153,7 @@ func newResultsShowCmd(app *App) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "show <run-id|latest>",
 		Short: "Show one run's variants and assertions",
-		Args:  cobra.ExactArgs(1),
+		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			format, err := app.OutputFormat("text", "text", "json")
 			if err != nil {
@@ -181,7 +182,7 @@ func newResultsReindexCmd(app *App) *cobra.Command {
 hold the truth. It also settles what crashed runs left behind: a record that
 still says running although its process is gone is marked abandoned, and a
 run folder whose run ended before any variant finished is removed.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := app.requireDir(); err != nil {
 				return err
@@ -195,7 +196,7 @@ run folder whose run ended before any variant finished is removed.`,
 			if c := exitcode.Code(err); err != nil && c != exitcode.BadInput {
 				return err // the index could not be rebuilt
 			}
-			fmt.Fprintf(app.Out, "indexed %d runs from %s", r.Indexed, s.Dir())
+			fmt.Fprintf(app.Out, "indexed %s from %s", plural.N(r.Indexed, "run"), s.Dir())
 			if r.Abandoned > 0 {
 				fmt.Fprintf(app.Out, "; marked %d abandoned", r.Abandoned)
 			}
@@ -247,7 +248,7 @@ func writeRunText(w io.Writer, run *results.Run, dir string) error {
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "VARIANT\tGB/S TOTAL\tMIN FLOW\tJAIN\tDROPS\tPFC PAUSES\tECN MARKS\tCNPS\tRETX\tP99 US\tASSERTIONS\tSOURCE\t")
+	fmt.Fprintln(tw, "VARIANT\tGb/s TOTAL\tMIN FLOW\tJAIN\tDROPS\tPFC PAUSES\tECN MARKS\tCNPS\tRETX\tP99 us\tASSERTIONS\tSOURCE\t")
 	for _, v := range run.Variants {
 		sm := v.Summary
 		pass := 0

@@ -99,7 +99,7 @@ lacks something.`,
 			case app.Verbose == 1:
 				level = slog.LevelInfo
 			}
-			app.Log = slog.New(slog.NewTextHandler(app.Err, &slog.HandlerOptions{Level: level}))
+			app.Log = slog.New(newHumanHandler(app.Err, level))
 			if st, err := os.Stat(app.Dir); err == nil && !st.IsDir() {
 				return exitcode.Usagef("--dir %s is not a directory (fix: give the folder that holds, or will hold, topologies/ and results/)", app.Dir)
 			}
@@ -131,12 +131,21 @@ lacks something.`,
 	for _, mk := range commandConstructors {
 		root.AddCommand(mk(app))
 	}
+	root.SetHelpCommand(newHelpCmd())
+	// cobra adds its completion group when the command runs; add it now
+	// so that groupCommands makes it strict too.
+	root.InitDefaultCompletionCmd()
+	groupCommands(root)
+	// A group runs (to refuse an unknown subcommand), but its usage is
+	// its subcommands: cobra's template would also list "labctl config
+	// [flags]" for every runnable command.
+	root.SetUsageTemplate(strings.Replace(root.UsageTemplate(), "Usage:{{if .Runnable}}", "Usage:{{if and .Runnable (not .HasAvailableSubCommands)}}", 1))
 	return root
 }
 
 // run executes labctl with args and returns the process exit code.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	app := &App{Out: stdout, Err: stderr, Log: slog.New(slog.NewTextHandler(stderr, nil))}
+	app := &App{Out: stdout, Err: stderr, Log: slog.New(newHumanHandler(stderr, slog.LevelInfo))}
 	root := newRootCmd(app)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/plural"
 	"github.com/labctl/labctl/orchestrator/qos"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
@@ -51,7 +52,7 @@ results/ cannot be written (the finished variants are printed anyway).`,
 		Example: `  labctl up 64gpu && labctl run ecn-pfc --lab 64gpu
   labctl run baseline-bw --lab 16gpu --seed 7 -o json
   labctl run ./my-scenario.yaml --lab 16gpu`,
-		Args: cobra.ExactArgs(1),
+		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			format, err := app.OutputFormat("text", "text", "json")
 			if err != nil {
@@ -94,6 +95,9 @@ results/ cannot be written (the finished variants are printed anyway).`,
 			if err != nil {
 				return err
 			}
+			if err := sc.CheckRuntime(rt); err != nil {
+				return err
+			}
 			l, err := recordedLab(app, st)
 			if err != nil {
 				return err
@@ -110,7 +114,7 @@ results/ cannot be written (the finished variants are printed anyway).`,
 			// before the run starts (it simulates the configs as they are).
 			qosRecord := labQoSRecord(l, in)
 			if qosRecord.lint != nil && qosRecord.lint.Errors > 0 && format == "text" {
-				fmt.Fprintf(app.Err, "warning: the configs of lab %s have %d lint error(s); the run simulates them as they are ('labctl config lint %s' lists every finding):\n", name, qosRecord.lint.Errors, labArg)
+				fmt.Fprintf(app.Err, "warning: the configs of lab %s have %s; the run simulates them as they are ('labctl config lint %s' lists every finding):\n", name, plural.N(qosRecord.lint.Errors, "lint error"), labArg)
 				shown := 0
 				for _, f := range qosRecord.lint.Findings {
 					if f.Severity != qos.SevError || shown == 5 {
@@ -137,7 +141,7 @@ results/ cannot be written (the finished variants are printed anyway).`,
 			defer lock.Release()
 			digest, err := runtime.ConfigDigest(l)
 			if err != nil {
-				app.Log.Warn("no config digest", "err", err)
+				app.Log.Warn("the run records no config digest", "err", err)
 			}
 			run := &results.Run{
 				RunID: id, Lab: name, Scenario: sc.Name, Runtime: rt.Name(), NOS: l.NOS,
@@ -163,7 +167,7 @@ results/ cannot be written (the finished variants are printed anyway).`,
 				// "latest" or a baseline.
 				lock.Release()
 				if err := store.DeleteRun(id); err != nil {
-					app.Log.Warn("could not remove the empty run", "run", id, "err", err)
+					app.Log.Warn("could not remove the empty run "+id, "err", err)
 				}
 				if errors.Is(runErr, scenario.ErrInterrupted) {
 					return exitcode.Failedf("run interrupted before any variant finished; nothing was recorded")
@@ -237,10 +241,10 @@ func failureSummary(run *results.Run) string {
 	}
 	var parts []string
 	if len(failed) > 0 {
-		parts = append(parts, fmt.Sprintf("%d assertion(s) failed: %s", len(failed), strings.Join(failed, "; ")))
+		parts = append(parts, fmt.Sprintf("%s failed: %s", plural.N(len(failed), "assertion"), strings.Join(failed, "; ")))
 	}
 	if len(errs) > 0 {
-		parts = append(parts, fmt.Sprintf("%d variant(s) could not run: %s", len(errs), strings.Join(errs, "; ")))
+		parts = append(parts, fmt.Sprintf("%s could not run: %s", plural.N(len(errs), "variant"), strings.Join(errs, "; ")))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -269,9 +273,11 @@ func writeRunSummary(w io.Writer, run *results.Run, dir string) {
 		sized = sized || v.Summary.CompletionUs != nil
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	head := "VARIANT\tGB/S\tMIN FLOW\tJAIN\tDROPS\tPAUSES\tPAUSED US\tECN MARKS\tCNPS\tRETRANSMITS\tP99 US\t"
+	// Units keep their case in the upper-case header: Gb/s is gigabits
+	// (GB/S would read as gigabytes), us microseconds.
+	head := "VARIANT\tGb/s\tMIN FLOW\tJAIN\tDROPS\tPAUSES\tPAUSED us\tECN MARKS\tCNPS\tRETRANSMITS\tP99 us\t"
 	if sized {
-		head += "DONE US\tAGG GB/S\t"
+		head += "DONE us\tAGG Gb/s\t"
 	}
 	fmt.Fprintln(tw, head)
 	for _, v := range run.Variants {
@@ -310,13 +316,13 @@ func writeRunSummary(w io.Writer, run *results.Run, dir string) {
 	tw.Flush()
 	// The columns cover different spans; say which, so that a pause count
 	// from the first burst is not read as the converged state.
-	fmt.Fprintln(w, "\nGB/S, MIN FLOW, JAIN (all flows) and P99: the measurement window after the scenario's warmup.")
+	fmt.Fprintln(w, "\nGb/s, MIN FLOW, JAIN (all flows) and P99: the measurement window after the scenario's warmup.")
 	if sized {
-		fmt.Fprintln(w, "GB/S sums each flow's goodput; a sized flow's is its bytes over its own completion time, so flows finishing at")
-		fmt.Fprintln(w, "different times can sum to more than a port. DONE US, AGG GB/S: once every sized flow completed, the last")
+		fmt.Fprintln(w, "Gb/s sums each flow's goodput; a sized flow's is its bytes over its own completion time, so flows finishing at")
+		fmt.Fprintln(w, "different times can sum to more than a port. DONE us, AGG Gb/s: once every sized flow completed, the last")
 		fmt.Fprintln(w, "completion and all bytes x 8 over it.")
 	}
-	fmt.Fprintln(w, "DROPS, PAUSES, PAUSED US, ECN MARKS, CNPS, RETRANSMITS: the whole run, summed over ports and priorities.")
+	fmt.Fprintln(w, "DROPS, PAUSES, PAUSED us, ECN MARKS, CNPS, RETRANSMITS: the whole run, summed over ports and priorities.")
 	for _, v := range run.Variants {
 		fmt.Fprintf(w, "\n%s", v.Name)
 		if roles := roleThroughput(v); roles != "" {

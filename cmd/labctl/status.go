@@ -25,7 +25,7 @@ state: after a failed or interrupted up it shows the containers still running
 (and that 'labctl down' removes them).`,
 		Example: `  labctl status
   labctl status 64gpu -o json`,
-		Args:              cobra.MaximumNArgs(1),
+		Args:              maxArgs(1),
 		ValidArgsFunction: completeLabs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			format, err := app.OutputFormat("table", "table", "json")

@@ -62,7 +62,7 @@ With -o clab|json|mermaid|dot the result is printed instead of written.`,
 		Example: `  labctl topo 64gpu
   labctl topo 128gpu --nos eos
   labctl topo 1024gpu -o mermaid`,
-		Args:              cobra.ExactArgs(1),
+		Args:              exactArgs(1),
 		ValidArgsFunction: completeLabs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			format := ""

@@ -74,7 +74,7 @@ func TestTopoBadInput(t *testing.T) {
 		{[]string{"topo", "nosuchlab"}, "unknown lab"},
 		{[]string{"topo", "64gpu", "--nos", "junos"}, "use sonic or eos"},
 		{[]string{"topo", "64gpu", "-o", "table"}, "clab, json, mermaid, dot"},
-		{[]string{"topo"}, "accepts 1 arg"},
+		{[]string{"topo"}, "topo takes 1 argument, got none"},
 	}
 	for _, c := range cases {
 		code, _, stderr := runCLI(t, append(c.args, "--dir", t.TempDir())...)
@@ -162,7 +162,7 @@ func TestTraceBadInput(t *testing.T) {
 		{[]string{"trace", "64gpu", "host9", "0"}, "host1..host8"},
 		{[]string{"trace", "64gpu", "0", "host1:0"}, "same NIC"},
 		{[]string{"trace", "nosuchlab", "0", "1"}, "unknown lab"},
-		{[]string{"trace", "64gpu", "0"}, "accepts 3 arg"},
+		{[]string{"trace", "64gpu", "0"}, "trace takes 3 arguments, got 2"},
 		{[]string{"trace", "64gpu", "0", "1", "--sport", "70000"}, "sport"},
 	}
 	for _, c := range cases {

@@ -50,7 +50,7 @@ twice.`,
   labctl trace 128gpu host1:3 host9:3 -o json
   labctl trace 128gpu 0 32 --down leaf1-spine1
   labctl trace 64gpu 0 32 --down leaf1:Ethernet128`,
-		Args: cobra.ExactArgs(3),
+		Args: exactArgs(3),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			format, err := app.OutputFormat("text", "text", "json")
 			if err != nil {

@@ -204,7 +204,7 @@ CPUs only warn (the containers share them and run slower).`,
   labctl up 128gpu --runtime clab --force
   labctl up 1024gpu --runtime clabernetes --dry-run -o yaml
   labctl up 128gpu --nos eos --runtime clabernetes --namespace labs`,
-		Args:              cobra.ExactArgs(1),
+		Args:              exactArgs(1),
 		ValidArgsFunction: completeLabs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			format, err := app.OutputFormat("table", "table", "json", "yaml")

@@ -17,6 +17,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/labctl/labctl/orchestrator/plural"
 )
 
 func begin(name string) string { return "<!-- generated:" + name + " -->" }
@@ -106,7 +108,7 @@ func Check(t testing.TB, path string, blocks map[string]string, update bool, reg
 		t.Fatal(err)
 	}
 	if update {
-		t.Logf("rewrote %d generated block(s) of %s; review its diff", len(blocks), path)
+		t.Logf("rewrote %s of %s; review its diff", plural.N(len(blocks), "generated block"), path)
 		return
 	}
 	for _, s := range stale {

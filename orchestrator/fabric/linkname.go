@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/labctl/labctl/orchestrator/plural"
 )
 
 // MemberPort names member m (0-based) of a lab port that stands for
@@ -66,7 +68,7 @@ func (g *Graph) LinkByName(name string) (*Link, int, error) {
 			lk := g.Links[i]
 			if (lk.A.Node == node && lk.A.Port == base) || (lk.B.Node == node && lk.B.Port == base) {
 				if member >= lk.Members() {
-					return nil, 0, fmt.Errorf("link %q: the lab link has %d member(s), numbered from 0", name, lk.Members())
+					return nil, 0, fmt.Errorf("link %q: the lab link has %s, numbered from 0", name, plural.N(lk.Members(), "member"))
 				}
 				return lk, member, nil
 			}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/labctl/labctl/orchestrator/plural"
 )
 
 // detailLimit is the number of switches up to which the mermaid diagram
@@ -17,11 +19,8 @@ func (g *Graph) WriteMermaid(w io.Writer) error {
 	var b strings.Builder
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 	sw := g.Switches()
-	leaves := plural(len(g.NodesByRole(RoleLeaf)), "leaf")
-	if len(g.NodesByRole(RoleLeaf)) != 1 {
-		leaves = fmt.Sprintf("%d leaves", len(g.NodesByRole(RoleLeaf)))
-	}
-	p("%%%% lab %s: %d GPUs, %s, %s, %s", g.Name, g.GPUs, plural(len(g.Hosts()), "server"), leaves, plural(len(g.NodesByRole(RoleSpine)), "spine"))
+	leaves := plural.N(len(g.NodesByRole(RoleLeaf)), "leaf")
+	p("%%%% lab %s: %d GPUs, %s, %s, %s", g.Name, g.GPUs, plural.N(len(g.Hosts()), "server"), leaves, plural.N(len(g.NodesByRole(RoleSpine)), "spine"))
 	if n := len(g.NodesByRole(RoleSuperSpine)); n > 0 {
 		p(", %d super-spines", n)
 	}
@@ -114,16 +113,9 @@ func (g *Graph) hostBoxes() map[string]string {
 				names = fmt.Sprintf("NIC %d of %s", nic, names)
 			}
 		}
-		out[leaf] = fmt.Sprintf("%s<br/>%s, %d NICs x %dG", names, plural(bx.servers, "server"), bx.nics, g.NICSpeedGbps)
+		out[leaf] = fmt.Sprintf("%s<br/>%s, %d NICs x %dG", names, plural.N(bx.servers, "server"), bx.nics, g.NICSpeedGbps)
 	}
 	return out
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }
 
 func (g *Graph) mermaidDetailed(p func(string, ...any)) {
@@ -171,7 +163,7 @@ func nameRange(nodes []*Node) string {
 }
 
 func (g *Graph) mermaidSummary(p func(string, ...any)) {
-	p("  %%%% %d switches: drawn one box per tier and pod; see labctl topo -o dot for every link\n", len(g.Switches()))
+	p("  %%%% %s: drawn one box per tier and pod; see labctl topo -o dot for every link\n", plural.N(len(g.Switches()), "switch"))
 	supers := g.NodesByRole(RoleSuperSpine)
 	planes := map[int][]*Node{}
 	maxPlane := 0
@@ -224,14 +216,14 @@ func (g *Graph) mermaidSummary(p func(string, ...any)) {
 			continue
 		}
 		p("  subgraph pod%d[\"pod %d\"]\n", pod, pod)
-		p("    pod%d_spines[\"%s<br/>%s\"]\n", pod, plural(len(spines), "spine"), nameRange(spines))
-		p("    pod%d_leaves[\"%d leaves<br/>%s<br/>AS%d..AS%d\"]\n", pod, len(leaves), nameRange(leaves), leaves[0].ASN, leaves[len(leaves)-1].ASN)
+		p("    pod%d_spines[\"%s<br/>%s\"]\n", pod, plural.N(len(spines), "spine"), nameRange(spines))
+		p("    pod%d_leaves[\"%s<br/>%s<br/>AS%d..AS%d\"]\n", pod, plural.N(len(leaves), "leaf"), nameRange(leaves), leaves[0].ASN, leaves[len(leaves)-1].ASN)
 		nics := 0
 		for _, h := range hosts {
 			nics += len(h.Ports)
 		}
 		if len(hosts) > 0 {
-			p("    pod%d_hosts([\"%s<br/>%s<br/>%d NICs x %dG\"])\n", pod, plural(len(hosts), "server"), nameRange(hosts), nics, g.NICSpeedGbps)
+			p("    pod%d_hosts([\"%s<br/>%s<br/>%d NICs x %dG\"])\n", pod, plural.N(len(hosts), "server"), nameRange(hosts), nics, g.NICSpeedGbps)
 		}
 		p("  end\n")
 		if lsEdge != nil {

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/labctl/labctl/orchestrator/plural"
 )
 
 // WriteLab writes the lab's generated files under dir (topologies/<lab>):
@@ -83,19 +85,14 @@ func (g *Graph) Summary() []string {
 	}
 	line += "): "
 	if n := len(g.NodesByRole(RoleSuperSpine)); n > 0 {
-		line += plural(n, "super-spine") + ", "
+		line += plural.N(n, "super-spine") + ", "
 	}
-	leaves := len(g.NodesByRole(RoleLeaf))
-	leafWord := "leaves"
-	if leaves == 1 {
-		leafWord = "leaf"
-	}
-	spines := plural(len(g.NodesByRole(RoleSpine)), "spine") + ", "
+	spines := plural.N(len(g.NodesByRole(RoleSpine)), "spine") + ", "
 	if g.Tiers == 1 {
 		spines = ""
 	}
-	line += fmt.Sprintf("%s%d %s, %s (%d GPUs, %d NICs x %dG), %d lab links",
-		spines, leaves, leafWord, plural(len(g.Hosts()), "server"), g.GPUs, nics, g.NICSpeedGbps, len(g.Links))
+	line += fmt.Sprintf("%s%s, %s (%d GPUs, %d NICs x %dG), %s",
+		spines, plural.N(len(g.NodesByRole(RoleLeaf)), "leaf"), plural.N(len(g.Hosts()), "server"), g.GPUs, nics, g.NICSpeedGbps, plural.N(len(g.Links), "lab link"))
 	est := g.Estimate()
 	out := []string{line, fmt.Sprintf("containerlab estimate: %d MiB memory, %.1f CPUs", est.MemoryMiB, est.CPUs)}
 	if len(g.ScaleDown) == 0 {

@@ -30,6 +30,8 @@ var KeyDocs = specdoc.Table{
 		Default: "tor"},
 	"sizing.tiers": {Doc: "Force 1 (a single switch: every NIC on leaf1, no spine), 2 or 3 tiers (3 adds super-spines); 0 or absent picks the fewest spine-leaf tiers that hold the GPUs.",
 		Default: "the fewest that fit"},
+	"sizing.min_spines": {Doc: "Plan at least this many spines (per pod in 3 tiers), 1 to 1024, so that no single spine carries every leaf uplink: each leaf's uplinks split evenly over them, at the same oversubscription where they divide evenly (else they round up to a multiple of the spine count, which lowers it, and the plan says so). Without it the plan warns of a lone spine. The --min-spines flag of labctl plan overrides it.",
+		Default: "the fewest that fit"},
 	"nos": {Doc: "Switch network OS: sonic (SONiC config_db JSON) or eos (Arista EOS CLI). The --nos flag overrides it.",
 		Default: "sonic"},
 	"images":       {Doc: "Container images of a containerlab lab (--runtime clab); the simulator does not use them."},

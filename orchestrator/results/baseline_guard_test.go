@@ -61,7 +61,7 @@ func TestSaveBaselineRefusesIncompleteRuns(t *testing.T) {
 	errored.Variants[0].Error = "simulation aborted"
 	saveRuns(t, s, interrupted, running, short, errored)
 	for _, tt := range []struct{ run, want string }{
-		{interrupted.RunID, "was interrupted after 4 variant(s)"},
+		{interrupted.RunID, "was interrupted after 4 variants"},
 		{running.RunID, "is still running"},
 		{short.RunID, "has 4 of its 5 variants"},
 		{errored.RunID, "could not run (simulation aborted)"},

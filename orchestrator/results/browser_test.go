@@ -74,17 +74,36 @@ func TestReportInBrowser(t *testing.T) {
 			t.Skipf("chromium is not installed at %s; skipping the report browser check", chromium)
 		}
 	}
-	dir := t.TempDir()
 	// LABCTL_REPORT_HTML checks an existing report (for example one of a
-	// real simulator run) instead of the synthetic one.
-	report := os.Getenv("LABCTL_REPORT_HTML")
-	if report == "" {
-		run := syntheticRun("20261129T120000Z-ecn-pfc-64gpu", t0)
-		if err := WriteReports(dir, run, testMermaid); err != nil {
+	// real simulator run) instead of the synthetic ones.
+	if report := os.Getenv("LABCTL_REPORT_HTML"); report != "" {
+		checkInBrowser(t, chromium, report, 0)
+		return
+	}
+	for _, c := range []struct {
+		run    *Run
+		charts int
+	}{
+		// 7 summary, 12 series (records with series per port), 1 topology.
+		{syntheticRun("20261129T120000Z-ecn-pfc-64gpu", t0), 20},
+		// 7 summary, 3 queue charts and a pause timeline per port and
+		// priority, 1 topology.
+		{queueRun(), 12},
+	} {
+		dir := t.TempDir()
+		if err := WriteReports(dir, c.run, testMermaid); err != nil {
 			t.Fatal(err)
 		}
-		report = filepath.Join(dir, ReportHTML)
+		checkInBrowser(t, chromium, filepath.Join(dir, ReportHTML), c.charts)
 	}
+}
+
+// checkInBrowser loads report in headless Chromium and checks that it
+// loads without errors and that each of its charts (want of them, when
+// want > 0) draws something.
+func checkInBrowser(t *testing.T, chromium, report string, want int) {
+	t.Helper()
+	dir := t.TempDir()
 	page, err := os.ReadFile(report)
 	if err != nil {
 		t.Fatal(err)
@@ -127,8 +146,8 @@ func TestReportInBrowser(t *testing.T) {
 	if e := regexp.MustCompile(`data-errors="([^"]*)"`).FindStringSubmatch(dom); e == nil || htmlUnescape(e[1]) != "[]" {
 		t.Errorf("script errors on the page: %v", e)
 	}
-	if os.Getenv("LABCTL_REPORT_HTML") == "" && len(checks) != 20 {
-		t.Errorf("%d charts rendered, want 20 (7 summary, 12 series, 1 topology)", len(checks))
+	if want > 0 && len(checks) != want {
+		t.Errorf("%s: %d charts rendered, want %d", report, len(checks), want)
 	}
 	for _, c := range checks {
 		if c.W <= 0 || c.H <= 0 || c.Drawn < 5 || c.Marks < 1 {

@@ -349,14 +349,47 @@ type Assertion struct {
 }
 
 // TimeSeries is one sampled quantity over simulated time, for plots.
+//
+// The kinds of a switch port, per priority (Priority set, with the
+// priority's egress Queue and ingress PG): queue_bytes, the depth of the
+// egress queue the priority leaves by (left out where it stayed empty
+// beside a PG that filled); pg_bytes, the use of the ingress priority
+// group it fills, and xoff_bytes the use at which that lossless PG sends
+// XOFF at each moment (it moves with the pool's free space under a
+// dynamic threshold); paused, 1 while
+// a PFC pause the port received stops the priority's queue; pause_sent, 1
+// while the port pauses its peer (its PG in XOFF). Records made before
+// kept queue_bytes and paused per port (summed over priorities, Priority
+// unset). goodput_gbps and rate_gbps are of flows.
 type TimeSeries struct {
-	Name   string    `json:"name"` // e.g. "queue_bytes leaf1:Ethernet0 prio 3"
-	Kind   string    `json:"kind"` // queue_bytes | rate_gbps | paused
-	Node   string    `json:"node,omitempty"`
-	Port   string    `json:"port,omitempty"`
-	Flow   string    `json:"flow,omitempty"`
-	Unit   string    `json:"unit"`
-	TimeUs []float64 `json:"t_us"`
-	Values []float64 `json:"values"`
-	Source Source    `json:"source"`
+	Name     string `json:"name"` // e.g. "queue_bytes leaf1:Ethernet0 prio 3"
+	Kind     string `json:"kind"` // queue_bytes | pg_bytes | xoff_bytes | paused | pause_sent | goodput_gbps | rate_gbps
+	Node     string `json:"node,omitempty"`
+	Port     string `json:"port,omitempty"`
+	Flow     string `json:"flow,omitempty"`
+	Priority *int   `json:"priority,omitempty"`
+	Queue    *int   `json:"queue,omitempty"`
+	PG       *int   `json:"pg,omitempty"`
+	// Thresholds are levels of the series' quantity the simulated
+	// configs set for it: ECN's Kmin and Kmax for a queue that marks.
+	Thresholds []Threshold `json:"thresholds,omitempty"`
+	Unit       string      `json:"unit"`
+	TimeUs     []float64   `json:"t_us"`
+	Values     []float64   `json:"values"`
+	Source     Source      `json:"source"`
 }
+
+// Threshold is a named level of a time series, in the series' unit.
+type Threshold struct {
+	Name  string  `json:"name"`
+	Value float64 `json:"value"`
+}
+
+// Series kinds of switch ports (see TimeSeries).
+const (
+	SeriesQueueBytes = "queue_bytes"
+	SeriesPGBytes    = "pg_bytes"
+	SeriesXOFFBytes  = "xoff_bytes"
+	SeriesPaused     = "paused"
+	SeriesPauseSent  = "pause_sent"
+)

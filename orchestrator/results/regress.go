@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/plural"
 	"github.com/labctl/labctl/orchestrator/qos"
 )
 
@@ -258,7 +259,7 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 		v := &run.Variants[i]
 		if !inBase[pointKey(v)] {
 			r.VariantsAdded = append(r.VariantsAdded, pointLabel(v))
-			detail := fmt.Sprintf("variant is in the run but not in the baseline (baseline %s, %d variants), so nothing checked it: save a baseline that has every variant", baseline.Status, len(baseline.Variants))
+			detail := fmt.Sprintf("variant is in the run but not in the baseline (baseline %s, %s), so nothing checked it: save a baseline that has every variant", baseline.Status, plural.N(len(baseline.Variants), "variant"))
 			if why := pointNotIn(v, run, baseline, "the baseline"); why != "" {
 				detail = "point is in the run but not in the baseline, so nothing checked it: " + why + "; save a baseline of the same sweep"
 			}
@@ -296,11 +297,11 @@ func (r *Report) compareVariant(name string, bv, v *Variant, tol Tolerances) {
 		br, cr := baseRoles[role], curRoles[role]
 		if cr == nil {
 			r.Findings = append(r.Findings, Finding{Kind: FindingMissingRole, Scope: ScopeRole, Variant: name, Role: role, Flows: br.flows, Regression: true,
-				Detail: fmt.Sprintf("the baseline has %d %s flow(s), the run none: the traffic changed (save a new baseline if that is intended)", br.flows, role)})
+				Detail: fmt.Sprintf("the baseline has %d %s %s, the run none: the traffic changed (save a new baseline if that is intended)", br.flows, role, plural.Noun(br.flows, "flow"))})
 			continue
 		}
 		if br.flows != cr.flows {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("variant %s role %s: %d flows in the baseline, %d in the run (the role's metrics are compared as they are)", name, role, br.flows, cr.flows))
+			r.Warnings = append(r.Warnings, fmt.Sprintf("variant %s role %s: %s in the baseline, %d in the run (the role's metrics are compared as they are)", name, role, plural.N(br.flows, "flow"), cr.flows))
 		}
 		for _, m := range RoleMetrics {
 			get := func(s *roleStats) sideValue {
@@ -313,7 +314,7 @@ func (r *Report) compareVariant(name string, bv, v *Variant, tol Tolerances) {
 	for _, role := range curOrder {
 		if baseRoles[role] == nil {
 			r.Findings = append(r.Findings, Finding{Kind: FindingRoleNotInBaseline, Scope: ScopeRole, Variant: name, Role: role, Flows: curRoles[role].flows, Regression: true,
-				Detail: fmt.Sprintf("the run has %d %s flow(s), the baseline none, so nothing checked them: save a baseline of the same traffic", curRoles[role].flows, role)})
+				Detail: fmt.Sprintf("the run has %d %s %s, the baseline none, so nothing checked them: save a baseline of the same traffic", curRoles[role].flows, role, plural.Noun(curRoles[role].flows, "flow"))})
 		}
 	}
 
@@ -738,7 +739,7 @@ func baselineWorthy(run *Run) error {
 	case StatusRunning:
 		return fmt.Errorf("run %s is still running (fix: wait for it to finish, then save it)", run.RunID)
 	case StatusAbandoned, StatusInterrupted:
-		return fmt.Errorf("run %s was %s after %d variant(s), so later runs could not be checked against it (fix: save a run that finished every variant)", run.RunID, run.Status, len(run.Variants))
+		return fmt.Errorf("run %s was %s after %s, so later runs could not be checked against it (fix: save a run that finished every variant)", run.RunID, run.Status, plural.N(len(run.Variants), "variant"))
 	}
 	if len(run.Variants) == 0 {
 		return fmt.Errorf("run %s has no variants to compare with (fix: save a run that finished every variant)", run.RunID)

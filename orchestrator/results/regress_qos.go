@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/labctl/labctl/orchestrator/plural"
 	"github.com/labctl/labctl/orchestrator/qos"
 )
 
@@ -47,7 +48,7 @@ func (r Report) writeConfigChanges(b *strings.Builder) {
 		}
 	}
 	if r.LintErrors != nil && r.BaselineLintErrors != nil && *r.LintErrors > *r.BaselineLintErrors {
-		fmt.Fprintf(b, "lint: the run's configs have %d error(s), the baseline's %d ('labctl config lint %s' lists them)\n", *r.LintErrors, *r.BaselineLintErrors, r.Lab)
+		fmt.Fprintf(b, "lint: the run's configs have %s, the baseline's %d ('labctl config lint %s' lists them)\n", plural.N(*r.LintErrors, "error"), *r.BaselineLintErrors, r.Lab)
 	}
 }
 

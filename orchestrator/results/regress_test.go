@@ -58,8 +58,8 @@ func TestCompareIdentical(t *testing.T) {
 	var b bytes.Buffer
 	r.WriteText(&b)
 	for _, want := range []string{
-		"compared 4 variant(s) with the baseline: 44 summary metrics, 28 role metrics (4 roles), 24 port metrics (6 congested ports and priorities): 96 comparisons, 0 worse beyond tolerance, 0 better beyond tolerance, 0 moved within tolerance, 96 unchanged\n",
-		"OK: no regression: none of the 96 comparisons is worse beyond tolerance\n",
+		"compared 4 variants with the baseline: 44 summary metrics, 28 role metrics (4 roles), 24 port metrics (6 congested ports and priorities): 96 comparisons, 0 worse beyond tolerance, 0 better beyond tolerance, 0 moved within tolerance, 96 unchanged\n",
+		"OK: no regression (all 96 comparisons within tolerance)\n",
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, b.String())
@@ -113,10 +113,10 @@ func TestComparePFCRemoved(t *testing.T) {
 	r.WriteText(&b)
 	out := b.String()
 	for _, s := range []string{
-		"REGRESSED: 6 regression(s)\n",
+		"REGRESSED: 6 regressions\n",
 		"  ecn=on,pfc=on: assertion \"no drops with PFC on\": passed in baseline (drops=0), fails now (drops=180)\n  ecn=on,pfc=on\n    summary\n      drops: 0 -> 180 (+180), allowed +0 (20%, higher-is-worse)\n",
 		"vendor configs changed",
-		"REGRESSED: 6 regression(s): 4 metric(s) worse beyond tolerance, 2 assertion(s) that passed in the baseline and fail now\n",
+		"REGRESSED: 6 regressions: 4 metrics worse beyond tolerance, 2 assertions that passed in the baseline and fail now\n",
 	} {
 		if !strings.Contains(out, s) {
 			t.Errorf("text lacks %q:\n%s", s, out)

@@ -5,6 +5,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/labctl/labctl/orchestrator/plural"
 )
 
 // WriteText writes the report for a terminal, in the order a person reads
@@ -21,7 +23,7 @@ func (r Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "warning: %s\n", wn)
 	}
 	if r.Regressed {
-		fmt.Fprintf(&b, "\nREGRESSED: %d regression(s)\n", r.Regressions)
+		fmt.Fprintf(&b, "\nREGRESSED: %s\n", plural.N(r.Regressions, "regression"))
 		writeGrouped(&b, r.Findings, func(f Finding) bool { return f.Regression }, 0)
 	}
 	if r.Compared.Better > 0 {
@@ -92,10 +94,8 @@ func writeGrouped(b *strings.Builder, findings []Finding, keep func(Finding) boo
 			head := p
 			f := byPlace[p][0]
 			switch {
-			case f.Scope == ScopeRole && f.Flows == 1:
-				head += " (1 flow)"
-			case f.Scope == ScopeRole && f.Flows > 1:
-				head += fmt.Sprintf(" (%d flows)", f.Flows)
+			case f.Scope == ScopeRole && f.Flows > 0:
+				head += " (" + plural.N(f.Flows, "flow") + ")"
 			case f.Scope == ScopePort:
 				if ports++; maxPorts > 0 && ports > maxPorts {
 					continue
@@ -174,8 +174,10 @@ func writeAbsentInBaseline(b *strings.Builder, findings []Finding) {
 // came out.
 func (r Report) comparedLine() string {
 	c := r.Compared
-	s := fmt.Sprintf("compared %d variant(s) with the baseline: %d summary metrics, %d role metrics (%d roles), %d port metrics (%d congested ports and priorities): %d comparisons, %d worse beyond tolerance, %d better beyond tolerance, %d moved within tolerance, %d unchanged",
-		c.Variants, c.Summary, c.Role, c.Roles, c.Port, c.Ports, c.Metrics, c.Worse, c.Better, c.Moved, c.Unchanged)
+	s := fmt.Sprintf("compared %s with the baseline: %s, %s (%s), %s (%s and %s): %s, %d worse beyond tolerance, %d better beyond tolerance, %d moved within tolerance, %d unchanged",
+		plural.N(c.Variants, "variant"), plural.N(c.Summary, "summary metric"), plural.N(c.Role, "role metric"), plural.N(c.Roles, "role"),
+		plural.N(c.Port, "port metric"), plural.N(c.Ports, "congested port"), plural.Noun(c.Ports, "priority"), plural.N(c.Metrics, "comparison"),
+		c.Worse, c.Better, c.Moved, c.Unchanged)
 	if c.AbsentInRun+c.AbsentInBaseline > 0 {
 		s += fmt.Sprintf("; not compared: %d absent in the run, %d absent in the baseline", c.AbsentInRun, c.AbsentInBaseline)
 	}
@@ -183,26 +185,36 @@ func (r Report) comparedLine() string {
 }
 
 // verdict is the last line: REGRESSED with what kinds of regression, or
-// OK saying that nothing moved in the worse direction beyond tolerance.
+// OK with how the comparisons came out. Without a regression every
+// comparison is within tolerance or better beyond it (worse beyond it is
+// a regression); the better ones are counted apart, so that "within
+// tolerance" never covers a change a person should look at.
 func (r Report) verdict() string {
 	if !r.Regressed {
-		s := fmt.Sprintf("OK: no regression: none of the %d comparisons is worse beyond tolerance", r.Compared.Metrics)
-		if r.Compared.Better > 0 {
-			s += fmt.Sprintf(" (%d better beyond tolerance, listed above)", r.Compared.Better)
+		c := r.Compared
+		within := c.Metrics - c.Better
+		switch {
+		case c.Metrics == 0:
+			return "OK: no regression, but no metric was compared (see what was not compared above)"
+		case c.Better == 0 && within == 1:
+			return "OK: no regression (the one comparison is within tolerance)"
+		case c.Better == 0:
+			return fmt.Sprintf("OK: no regression (all %d comparisons within tolerance)", within)
 		}
-		return s
+		return fmt.Sprintf("OK: no regression (%d within tolerance, %d better beyond tolerance: check they are intended)", within, c.Better)
 	}
-	kinds := []struct{ kind, what string }{
-		{FindingMetric, "metric(s) worse beyond tolerance"},
-		{FindingAbsent, "metric(s) the run lacks"},
-		{FindingMissingVariant, "variant(s) missing from the run"},
-		{FindingNotInBaseline, "variant(s) not in the baseline"},
-		{FindingMissingRole, "role(s) missing from the run"},
-		{FindingRoleNotInBaseline, "role(s) not in the baseline"},
-		{FindingVariantError, "variant(s) that did not complete"},
-		{FindingAssertion, "assertion(s) that passed in the baseline and fail now"},
-		{FindingUnfinished, "unfinished run"},
-		{FindingNoVariants, "run without variants"},
+	// Each kind's noun, counted, then the rest of its phrase.
+	kinds := []struct{ kind, noun, rest string }{
+		{FindingMetric, "metric", " worse beyond tolerance"},
+		{FindingAbsent, "metric", " the run lacks"},
+		{FindingMissingVariant, "variant", " missing from the run"},
+		{FindingNotInBaseline, "variant", " not in the baseline"},
+		{FindingMissingRole, "role", " missing from the run"},
+		{FindingRoleNotInBaseline, "role", " not in the baseline"},
+		{FindingVariantError, "variant", " that did not complete"},
+		{FindingAssertion, "assertion", " that passed in the baseline and fail now"},
+		{FindingUnfinished, "unfinished run", ""},
+		{FindingNoVariants, "run", " without variants"},
 	}
 	var parts []string
 	for _, k := range kinds {
@@ -213,10 +225,14 @@ func (r Report) verdict() string {
 			}
 		}
 		if n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, k.what))
+			rest := k.rest
+			if n == 1 && k.kind == FindingAssertion {
+				rest = " that passed in the baseline and fails now"
+			}
+			parts = append(parts, plural.N(n, k.noun)+rest)
 		}
 	}
-	return fmt.Sprintf("REGRESSED: %d regression(s): %s", r.Regressions, strings.Join(parts, ", "))
+	return fmt.Sprintf("REGRESSED: %s: %s", plural.N(r.Regressions, "regression"), strings.Join(parts, ", "))
 }
 
 // sources lists how the run's compared figures were obtained

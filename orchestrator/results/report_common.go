@@ -15,6 +15,7 @@ import (
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/nic"
+	"github.com/labctl/labctl/orchestrator/plural"
 )
 
 // Report file names inside a run folder.
@@ -372,7 +373,7 @@ func runQoSView(run *Run) *qosView {
 			fmt.Sprint(r.Queue), fmt.Sprint(r.PausedQueue), dash(r.Scheduler), dash(r.ECN), dash(r.Drop), dash(r.Watchdog)})
 	}
 	if l := run.Lint; l != nil {
-		v.Lint = fmt.Sprintf("`labctl config lint` found %d error(s) and %d warning(s) in these configs.", l.Errors, l.Warnings)
+		v.Lint = fmt.Sprintf("`labctl config lint` found %s and %s in these configs.", plural.N(l.Errors, "error"), plural.N(l.Warnings, "warning"))
 		for _, f := range l.Findings {
 			where := strings.TrimSpace(f.Device + " " + f.Port)
 			v.Issues = append(v.Issues, fmt.Sprintf("%s %s %s: %s", f.Severity, f.Rule, where, f.Message))

@@ -5,8 +5,11 @@ import (
 	"html/template"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/labctl/labctl/orchestrator/plural"
 )
 
 // HTMLOptions adds what the run record does not hold to the HTML report.
@@ -26,6 +29,8 @@ type htmlChart struct {
 type htmlSeriesGroup struct {
 	Title  string
 	Charts []template.HTML
+	// Notes say what the charts leave out.
+	Notes []string
 }
 
 type htmlVariant struct {
@@ -79,6 +84,7 @@ type htmlData struct {
 	Sources         string
 	Variants        []htmlVariant
 	Charts          []htmlChart
+	ChartNote       string
 	SeriesGroups    []htmlSeriesGroup
 	Topology        template.HTML
 	TopologyMermaid string
@@ -133,6 +139,7 @@ func RenderHTML(run *Run, w io.Writer, opts HTMLOptions) error {
 		d.Extra = data
 	}
 	d.Charts = summaryCharts(run)
+	d.ChartNote = sweepLegendNote(run)
 	d.SeriesGroups = seriesCharts(run)
 	d.Sweep = sweepLabel(run)
 	for _, sv := range sweepViews(run) {
@@ -191,13 +198,19 @@ func summaryCharts(run *Run) []htmlChart {
 		}
 		return ""
 	})
+	// A sweep's variants are named by what differs between them, so
+	// that labels and legends cut to a width still tell them apart.
+	names := make([]string, len(vs))
+	for i := range vs {
+		names[i] = chartName(run, &vs[i])
+	}
 	groups := func(get func(Variant) []float64) []barGroup {
 		var g []barGroup
-		for _, v := range vs {
+		for i, v := range vs {
 			if v.Error != "" {
 				continue // a variant that could not run has no numbers, not zeros
 			}
-			g = append(g, barGroup{Label: v.Name, Values: get(v)})
+			g = append(g, barGroup{Label: names[i], Values: get(v)})
 		}
 		return g
 	}
@@ -225,10 +238,6 @@ func summaryCharts(run *Run) []htmlChart {
 		flowIDs = flowIDs[:maxFlowGroups]
 	}
 	if len(flowIDs) > 0 {
-		var names []string
-		for _, v := range vs {
-			names = append(names, v.Name)
-		}
 		var fg []barGroup
 		for _, id := range flowIDs {
 			g := barGroup{Label: id}
@@ -249,7 +258,7 @@ func summaryCharts(run *Run) []htmlChart {
 		// Every flow, sorted: starved (victim) flows show up at the left
 		// however many flows the lab has.
 		var lines []line
-		for _, v := range vs {
+		for vi, v := range vs {
 			tp := make([]float64, 0, len(v.Flows))
 			for _, f := range v.Flows {
 				tp = append(tp, f.ThroughputGbps)
@@ -258,7 +267,7 @@ func summaryCharts(run *Run) []htmlChart {
 				continue
 			}
 			sort.Float64s(tp)
-			l := line{Name: v.Name}
+			l := line{Name: names[vi]}
 			for i, x := range tp {
 				pct := 100.0
 				if len(tp) > 1 {
@@ -289,15 +298,23 @@ func summaryCharts(run *Run) []htmlChart {
 
 var seriesKinds = []struct{ kind, title, unit string }{
 	{"goodput_gbps", "Goodput of all flows", "Gb/s"},
-	{"queue_bytes", "Queue depth", "bytes"},
+	{SeriesQueueBytes, "Queue depth", "bytes"},
 	{"rate_gbps", "Sender rate", "Gb/s"},
-	{"paused", "PFC pause state", ""},
+	{SeriesPaused, "PFC pause state", ""},
 }
+
+// seriesDrawnWith are the kinds drawn in another kind's charts: a
+// priority group's use and XOFF point in the queue charts, pauses sent
+// beside those received.
+var seriesDrawnWith = []string{SeriesPGBytes, SeriesXOFFBytes, SeriesPauseSent}
 
 // seriesCharts draws the time series as small multiples: one chart per
 // variant for each kind of quantity.
 func seriesCharts(run *Run) []htmlSeriesGroup {
 	known := map[string]bool{}
+	for _, k := range seriesDrawnWith {
+		known[k] = true
+	}
 	var kinds []struct{ kind, title, unit string }
 	for _, k := range seriesKinds {
 		known[k.kind] = true
@@ -319,7 +336,28 @@ func seriesCharts(run *Run) []htmlSeriesGroup {
 	var out []htmlSeriesGroup
 	for _, k := range kinds {
 		g := htmlSeriesGroup{Title: k.title}
-		for _, v := range run.Variants {
+		for vi := range run.Variants {
+			v := &run.Variants[vi]
+			var marks []chartMark
+			for _, m := range v.Timeline {
+				marks = append(marks, chartMark{X: m.TimeUs, Label: fmt.Sprintf("%s: %s %s", fmtFloat(m.TimeUs), m.Kind, m.Where)})
+			}
+			// Records with series per priority: a chart per busy port
+			// and priority, and pause lanes that say which way.
+			if perPriority(v) && k.kind == SeriesQueueBytes {
+				charts, more := queueCharts(v, chartName(run, v), marks)
+				g.Charts = append(g.Charts, charts...)
+				if more > 0 {
+					g.Notes = append(g.Notes, fmt.Sprintf("%s: the busiest %d drawn; %s more in run.json.", v.Name, maxQueueCharts, plural.N(more, "(port, priority) pair")))
+				}
+				continue
+			}
+			if perPriority(v) && k.kind == SeriesPaused {
+				if c, ok := pauseTimeline(v, chartName(run, v)); ok {
+					g.Charts = append(g.Charts, c)
+				}
+				continue
+			}
 			var lines []line
 			seen := map[string]bool{}
 			unit := k.unit
@@ -329,7 +367,7 @@ func seriesCharts(run *Run) []htmlSeriesGroup {
 				}
 				lines = append(lines, line{Name: s.Name, X: s.TimeUs, Y: s.Values})
 				if s.Source != "" {
-					seen[sourceLabel(s.Source, variantModel(v))] = true
+					seen[sourceLabel(s.Source, variantModel(*v))] = true
 				}
 				if unit == "" {
 					unit = s.Unit
@@ -342,13 +380,17 @@ func seriesCharts(run *Run) []htmlSeriesGroup {
 				g.Charts = append(g.Charts, timelineChart("series-"+k.kind, k.title+" — "+v.Name, "time (µs)", joinSources(seen), lines))
 				continue
 			}
-			var marks []chartMark
-			for _, m := range v.Timeline {
-				marks = append(marks, chartMark{X: m.TimeUs, Label: fmt.Sprintf("%s: %s %s", fmtFloat(m.TimeUs), m.Kind, m.Where)})
-			}
 			g.Charts = append(g.Charts, lineChart("series-"+k.kind, k.title+" — "+v.Name, "time (µs)", unit, joinSources(seen), lines, false, marks...))
 		}
 		if len(g.Charts) > 0 {
+			if slices.ContainsFunc(run.Variants, func(v Variant) bool { return perPriority(&v) }) {
+				switch k.kind {
+				case SeriesQueueBytes:
+					g.Title = "Queue depth, PG use and PFC pauses per port and priority"
+				case SeriesPaused:
+					g.Title = "PFC pauses received and sent"
+				}
+			}
 			out = append(out, g)
 		}
 	}
@@ -431,7 +473,8 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 {{end}}</table>
 
 <h2 id="charts">Charts</h2>
-<div class="charts">
+{{with .ChartNote}}<p>{{.}}</p>
+{{end}}<div class="charts">
 {{range .Charts}}<figure data-kind="{{.Kind}}">{{.SVG}}</figure>
 {{end}}</div>
 {{range .Sweeps}}{{$sw := .}}
@@ -468,7 +511,8 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 <div class="charts">
 {{range .Charts}}<figure>{{.}}</figure>
 {{end}}</div>
-{{end}}
+{{range .Notes}}<p>{{.}}</p>
+{{end}}{{end}}
 {{if .AssertTotal}}
 <h2 id="assertions">Assertions</h2>
 <table>

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"cmp"
 	"fmt"
 	"html/template"
 	"math"
@@ -33,9 +34,11 @@ var sweepMetrics = []sweepMetric{
 
 // sweepLine is the points of one combination of the other dimensions,
 // one per value of the swept parameter (nil where the run has none).
+// Label names the combination with the parameters' paths, for tables;
+// ChartLabel with their short names, for legends.
 type sweepLine struct {
-	Label  string
-	Points []*Variant
+	Label, ChartLabel string
+	Points            []*Variant
 }
 
 // sweepView is one swept parameter of a run.
@@ -48,7 +51,7 @@ type sweepView struct {
 // sweepViews groups a run's variants by each swept parameter.
 func sweepViews(run *Run) []sweepView {
 	var out []sweepView
-	varies := variedDims(run)
+	varies, short := variedDims(run), sweepShortNames(run)
 	for _, dim := range run.Sweep {
 		sv := sweepView{Path: dim.Path, Values: dim.Values}
 		at := map[string]int{}
@@ -58,12 +61,12 @@ func sweepViews(run *Run) []sweepView {
 			if vi < 0 {
 				continue
 			}
-			label := otherDims(run, v, dim.Path, varies)
+			label := otherDims(run, v, dim.Path, varies, nil)
 			li, ok := at[label]
 			if !ok {
 				li = len(sv.Lines)
 				at[label] = li
-				sv.Lines = append(sv.Lines, sweepLine{Label: label, Points: make([]*Variant, len(dim.Values))})
+				sv.Lines = append(sv.Lines, sweepLine{Label: label, ChartLabel: otherDims(run, v, dim.Path, varies, short), Points: make([]*Variant, len(dim.Values))})
 			}
 			sv.Lines[li].Points[vi] = v
 		}
@@ -85,8 +88,9 @@ func variedDims(run *Run) map[string]bool {
 
 // otherDims names a variant by the dimensions other than path that vary
 // in the run (ECN and PFC when both take two values, the other swept
-// parameters) and its repetition; "ecn=on,pfc=on" when none does.
-func otherDims(run *Run, v *Variant, path string, varies map[string]bool) string {
+// parameters, by the names in short where it has them) and its
+// repetition; "ecn=on,pfc=on" when none does.
+func otherDims(run *Run, v *Variant, path string, varies map[string]bool, short map[string]string) string {
 	var parts []string
 	if varies["ecn"] {
 		parts = append(parts, "ecn="+onOffWord(v.ECN))
@@ -96,7 +100,7 @@ func otherDims(run *Run, v *Variant, path string, varies map[string]bool) string
 	}
 	for _, d := range run.Sweep {
 		if d.Path != path && len(d.Values) > 1 {
-			parts = append(parts, d.Path+"="+v.Params[d.Path])
+			parts = append(parts, cmp.Or(short[d.Path], d.Path)+"="+v.Params[d.Path])
 		}
 	}
 	if len(parts) == 0 {
@@ -107,6 +111,61 @@ func otherDims(run *Run, v *Variant, path string, varies map[string]bool) string
 		label += fmt.Sprintf(" #%d", v.Repetition+1)
 	}
 	return label
+}
+
+// chartName is a variant's name in the charts of a sweep: what differs
+// between the run's variants ("kmin_kb=100", "pfc=off,kmin_kb=400"), as
+// the full names ("ecn=on,pfc=on,qos.ecn.kmin_kb=100") would be cut to
+// the same prefix in every legend. Without a sweep it is the variant's
+// name.
+func chartName(run *Run, v *Variant) string {
+	if len(run.Sweep) == 0 {
+		if v.Repetition > 0 {
+			return fmt.Sprintf("%s #%d", v.Name, v.Repetition+1)
+		}
+		return v.Name
+	}
+	return otherDims(run, v, "", variedDims(run), sweepShortNames(run))
+}
+
+// sweepShortNames names each swept parameter by the last part of its path
+// ("kmin_kb" for qos.ecn.kmin_kb, "senders" for traffic[0].senders), or
+// by its whole path where another swept parameter ends the same.
+func sweepShortNames(run *Run) map[string]string {
+	last := func(p string) string {
+		if i := strings.LastIndexAny(p, ".]"); i >= 0 && i+1 < len(p) {
+			return p[i+1:]
+		}
+		return p
+	}
+	count := map[string]int{}
+	for _, d := range run.Sweep {
+		count[last(d.Path)]++
+	}
+	out := map[string]string{}
+	for _, d := range run.Sweep {
+		out[d.Path] = d.Path
+		if count[last(d.Path)] == 1 {
+			out[d.Path] = last(d.Path)
+		}
+	}
+	return out
+}
+
+// sweepLegendNote says what the short names in a sweep's charts stand
+// for ("kmin_kb is qos.ecn.kmin_kb"), "" when none is short.
+func sweepLegendNote(run *Run) string {
+	var parts []string
+	short := sweepShortNames(run)
+	for _, d := range run.Sweep {
+		if s := short[d.Path]; s != d.Path && len(d.Values) > 1 {
+			parts = append(parts, s+" is "+d.Path)
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Charts name variants by what differs between them: " + strings.Join(parts, ", ") + "."
 }
 
 // value is a point's metric for a chart: NaN where the variant is absent,
@@ -134,7 +193,7 @@ func sweepCharts(run *Run, sv sweepView) (charts []htmlChart, flat []string) {
 		var lines []line
 		nonZero := false
 		for _, l := range sv.Lines {
-			ln := line{Name: l.Label}
+			ln := line{Name: l.ChartLabel}
 			for i, v := range l.Points {
 				y := m.value(v)
 				nonZero = nonZero || (!math.IsNaN(y) && y != 0)

@@ -16,6 +16,7 @@ import (
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/plural"
 	"github.com/labctl/labctl/orchestrator/readlimit"
 )
 
@@ -932,7 +933,7 @@ func (s *Store) markAbandoned(run *Run, path string) error {
 	if run.Writer != nil {
 		who = fmt.Sprintf("its writer (pid %d on %s)", run.Writer.PID, run.Writer.Host)
 	}
-	run.Error = fmt.Sprintf("abandoned: %s stopped without finishing the run (killed, crashed or out of disk) after %d variant(s)", who, len(run.Variants))
+	run.Error = fmt.Sprintf("abandoned: %s stopped without finishing the run (killed, crashed or out of disk) after %s", who, plural.N(len(run.Variants), "variant"))
 	data, err := json.MarshalIndent(run, "", "  ")
 	if err != nil {
 		return fmt.Errorf("reindex: encode %s: %w", path, err)

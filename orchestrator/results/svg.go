@@ -121,8 +121,12 @@ func (c *chartFrame) legend(names []string, note string) {
 			x = c.left
 			y += 14
 		}
-		fmt.Fprintf(&c.b, `<rect x="%.1f" y="%.1f" width="10" height="10" fill="%s"/><text x="%.1f" y="%.1f" class="leg">%s</text>`,
-			x, y-9, color(i), x+14, y, esc(label))
+		full := ""
+		if label != n {
+			full = "<title>" + esc(n) + "</title>" // the whole name on hover
+		}
+		fmt.Fprintf(&c.b, `<rect x="%.1f" y="%.1f" width="10" height="10" fill="%s"/><text x="%.1f" y="%.1f" class="leg">%s%s</text>`,
+			x, y-9, color(i), x+14, y, esc(label), full)
 		x += itemW
 	}
 	if note != "" {
@@ -349,7 +353,7 @@ func timelineChart(kind, title, xUnit, source string, lines []line) template.HTM
 		lines = lines[:maxLanes]
 	}
 	const laneH = 16.0
-	c := &chartFrame{w: 560, left: 150, right: 16, top: 30, bottom: 50, labelH: 36, title: title, source: source, kind: kind}
+	c := &chartFrame{w: 560, left: 190, right: 16, top: 30, bottom: 50, labelH: 36, title: title, source: source, kind: kind}
 	c.h = c.top + c.bottom + laneH*math.Max(1, float64(len(lines)))
 	if omitted > 0 {
 		c.h += 14
@@ -382,7 +386,7 @@ func timelineChart(kind, title, xUnit, source string, lines []line) template.HTM
 	bars := 0
 	for li, l := range lines {
 		y := c.top + laneH*float64(li)
-		fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="tick" text-anchor="end">%s<title>%s</title></text>`, c.left-6, y+laneH-4, esc(truncate(l.Name, 24)), esc(l.Name))
+		fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="tick" text-anchor="end">%s<title>%s</title></text>`, c.left-6, y+laneH-4, esc(truncate(l.Name, 31)), esc(l.Name))
 		fmt.Fprintf(&c.b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" class="axisline"/>`, c.left, c.left+c.plotW(), y+laneH-1, y+laneH-1)
 		n := min(len(l.X), len(l.Y))
 		for i := 0; i < n; i++ {

@@ -18,6 +18,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"time"
 
 	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/lab"
@@ -168,6 +169,13 @@ type Preflighter interface {
 // has one set of switches and cannot).
 type ParallelRunner interface {
 	RunsVariantsInParallel() bool
+}
+
+// DurationBound is an optional capability of a Runtime: the longest
+// scenario duration (traffic time per variant) it can run. A scenario
+// asking for more is refused before a run starts.
+type DurationBound interface {
+	MaxDuration() time.Duration
 }
 
 // Endpoint is one NIC of one host of the fabric graph.

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/labctl/labctl/orchestrator/plural"
 	"github.com/labctl/labctl/orchestrator/runtime"
 )
 
@@ -43,9 +44,9 @@ func (b *progressBoard) start(i int, name string, flows int, duration, runtimeNa
 	defer b.mu.Unlock()
 	b.started++
 	b.rows[i] = &progressRow{name: name, began: b.now()}
-	msg := fmt.Sprintf("[%d/%d] %s: %d flows, %s %s", b.started, b.total, name, flows, duration, runtimeName)
-	b.printLocked(msg)
-	b.log.Info(msg)
+	what := fmt.Sprintf("%s, %s %s", plural.N(flows, "flow"), duration, runtimeName)
+	b.printLocked(fmt.Sprintf("[%d/%d] %s: %s", b.started, b.total, name, what))
+	b.log.Info(fmt.Sprintf("starting variant %s (%d of %d): %s", name, b.started, b.total, what))
 }
 
 // reporter returns the callback variant i's runtime calls as it goes.
@@ -61,7 +62,7 @@ func (b *progressBoard) reporter(i int, name string) func(runtime.Progress) {
 		b.drawLocked()
 		if t := b.now(); t.Sub(b.lastLog) >= 5*time.Second {
 			b.lastLog = t
-			b.log.Info("variant running", "variant", name, "simulated", time.Duration(p.SimulatedNs).String(), "of", time.Duration(p.TotalNs).String(), "events", p.Events)
+			b.log.Info(fmt.Sprintf("variant %s: simulated %s of %s, %d events", name, fmtSim(p.SimulatedNs), fmtSim(p.TotalNs), p.Events))
 		}
 	}
 }

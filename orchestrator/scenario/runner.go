@@ -10,6 +10,7 @@ import (
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/nic"
+	"github.com/labctl/labctl/orchestrator/plural"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	engine "github.com/labctl/labctl/orchestrator/sim"
@@ -86,6 +87,9 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 		model = runtime.ModelPacket
 	}
 	if err := s.CheckModel(model); err != nil {
+		return err
+	}
+	if err := s.CheckRuntime(r.Runtime); err != nil {
 		return err
 	}
 	if r.Lab != nil && r.Lab.Graph != nil {
@@ -256,7 +260,7 @@ func (r *Runner) runVariants(ctx context.Context, s *Spec, run *results.Run, poi
 		order = slices.Insert(order, at, res.i)
 		run.Variants = slices.Insert(run.Variants, at, *v)
 		r.checkAll(s, run, false)
-		prog.line(fmt.Sprintf("%s done in %s: %.1f Gb/s, drops %d, pauses %d, marks %d",
+		prog.line(fmt.Sprintf("variant %s done in %s: %.1f Gb/s, drops %d, pauses %d, marks %d",
 			pt.Name, res.elapsed.Round(time.Millisecond), v.Summary.ThroughputGbpsTotal, v.Summary.Drops, v.Summary.PFCPauseFrames, v.Summary.ECNMarked))
 		if err := save(); err != nil {
 			cancel()
@@ -294,7 +298,7 @@ func (r *Runner) interrupt(run *results.Run, now func() time.Time, save func() e
 	if err := save(); err != nil {
 		return errors.Join(ErrInterrupted, err)
 	}
-	return fmt.Errorf("%w after %d variants; the finished ones are kept in run %s", ErrInterrupted, len(run.Variants), run.RunID)
+	return fmt.Errorf("%w after %s; the finished ones are kept in run %s", ErrInterrupted, plural.N(len(run.Variants), "variant"), run.RunID)
 }
 
 // checkAll re-evaluates every finished variant's assertions: a variant

@@ -65,9 +65,11 @@ type Spec struct {
 	exprs         []*Expr
 	faults        []runtime.FaultSpec
 	lb            runtime.LBSpec
-	// file is the file Parse read; rawTraffic the traffic as written,
-	// before defaults, which a swept point's traffic starts from.
+	// file is the file Parse read and src its text (errors found once
+	// the runtime is known point into it); rawTraffic the traffic as
+	// written, before defaults, which a swept point's traffic starts from.
 	file       string
+	src        []byte
 	rawTraffic []Traffic
 }
 
@@ -196,7 +198,7 @@ func Parse(file string, data []byte) (*Spec, error) {
 	if err := explicitZeros(file, data, &s); err != nil {
 		return nil, err
 	}
-	s.file = file
+	s.file, s.src = file, data
 	switch {
 	case s.Name == "":
 		return nil, at("$", "the scenario has no name", "add name: <scenario-name>")
@@ -321,14 +323,36 @@ func checkTiming(s *Spec, at func(path, msg, fix string) error) error {
 			return at("$.warmup", fmt.Sprintf("warmup %q is not a time shorter than the duration %s", s.Warmup, s.Duration), "write a duration such as 1ms, shorter than duration")
 		}
 	}
-	if s.SampleEvery == "" {
+	sampleEveryGiven := s.SampleEvery != ""
+	if !sampleEveryGiven {
 		s.SampleEvery = DefaultSampleEvery
 	}
 	if s.SampleEveryUs, err = parseDurationUs(s.SampleEvery); err != nil || s.SampleEveryUs < 0 {
 		return at("$.sample_every", fmt.Sprintf("sample_every %q is not a time", s.SampleEvery), "write a duration such as 10us, or 0 for no time series")
 	}
 	if s.SampleEveryUs > 0 && s.DurationUs/s.SampleEveryUs > 100000 {
+		if !sampleEveryGiven {
+			// The default interval: the duration is what the file says.
+			return at("$.duration", fmt.Sprintf("duration %s gives more than 100000 samples at the default sample_every %s", s.Duration, s.SampleEvery),
+				fmt.Sprintf("shorten the duration to at most %s, or set sample_every (%s or more; 0 for no time series)",
+					fmtDuration(time.Duration(s.SampleEveryUs*100000*1e3)), fmtDuration(time.Duration(s.DurationUs*1e3/100000).Round(time.Microsecond))))
+		}
 		return at("$.sample_every", fmt.Sprintf("sample_every %s gives more than 100000 samples over %s", s.SampleEvery, s.Duration), "sample less often")
+	}
+	return nil
+}
+
+// CheckRuntime says whether the runtime can run the scenario: the
+// simulator has a range of simulated time (runtime.DurationBound), and a
+// longer duration is an error at the duration key.
+func (s *Spec) CheckRuntime(rt runtime.Runtime) error {
+	b, ok := rt.(runtime.DurationBound)
+	if !ok {
+		return nil
+	}
+	if max := b.MaxDuration(); s.DurationUs*1e3 > float64(max) {
+		return specyaml.At(s.file, s.src, "$.duration", fmt.Sprintf("duration %s is beyond the %s runtime's range of %s per variant", s.Duration, rt.Name(), fmtDuration(max)),
+			fmt.Sprintf("use a duration of at most %s", fmtDuration(max)))
 	}
 	return nil
 }
@@ -432,6 +456,11 @@ func parseOnOff(s string) (bool, bool) {
 		return false, true
 	}
 	return false, false
+}
+
+// fmtDuration writes d as a scenario would ("100us", not Go's "100µs").
+func fmtDuration(d time.Duration) string {
+	return strings.Replace(d.String(), "µs", "us", 1)
 }
 
 // parseDurationUs parses a Go duration ("5ms", "500us", "0") to µs.

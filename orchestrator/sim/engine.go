@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 )
 
 const (
@@ -1064,6 +1065,7 @@ func (s *sim) sample() {
 		}
 		ser.Queues[i].Bytes = append(ser.Queues[i].Bytes, b)
 		ser.Queues[i].Paused = append(ser.Queues[i].Paused, paused)
+		s.samplePriorities(i, pi, len(ser.Queues[i].Bytes)-1)
 	}
 	for i, fi := range s.rated {
 		f := &s.flows[fi]
@@ -1071,6 +1073,38 @@ func (s *sim) sample() {
 		gp := float64(f.delivered-f.sampledBytes) * 8 * 1000 / float64(s.sampleT)
 		f.sampledBytes = f.delivered
 		ser.Rates[i].GoodputGbps = append(ser.Rates[i].GoodputGbps, round3(gp))
+	}
+}
+
+// samplePriorities adds sample k of watched port i (port pi) per
+// priority: the priorities that used the port so far get a series, filled
+// with zeros for the samples before.
+func (s *sim) samplePriorities(i int, pi int32, k int) {
+	p := &s.ports[pi]
+	ps := &s.series.Queues[i]
+	for pr := range uint8(8) {
+		at := s.watchPrio[i][pr]
+		if at == 0 {
+			if p.qh[pr] == nil && p.c[pr].pauseRx == 0 && p.c[pr].pauseTx == 0 {
+				continue
+			}
+			ps.Priorities = append(ps.Priorities, PrioritySeries{Priority: int(pr), Queue: int(p.queueOf[pr]), PG: int(p.pgOf[pr]),
+				QueueBytes: make([]int64, k, k+1), PausedRx: make([]bool, k, k+1), PGBytes: make([]int64, k, k+1),
+				XOFFBytes: make([]int64, k, k+1), PauseTx: make([]bool, k, k+1)})
+			at = uint8(len(ps.Priorities))
+			s.watchPrio[i][pr] = at
+		}
+		q := &ps.Priorities[at-1]
+		st := &p.pg[p.pgOf[pr]]
+		var xoffAt int64
+		if st.lossless && st.adm.pool >= 0 {
+			xoffAt = st.adm.reserved + s.limit(&s.nodes[p.node], &st.adm)
+		}
+		q.QueueBytes = append(q.QueueBytes, p.q[p.queueOf[pr]].bytes)
+		q.PausedRx = append(q.PausedRx, p.pauseUntil[p.pauseQ[pr]] > s.now)
+		q.PGBytes = append(q.PGBytes, st.min+st.shared+st.hdr)
+		q.XOFFBytes = append(q.XOFFBytes, xoffAt)
+		q.PauseTx = append(q.PauseTx, st.xoff && slices.Contains(st.prios, pr) && p.wdIgnore&(1<<pr) == 0)
 	}
 }
 

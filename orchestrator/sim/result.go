@@ -185,12 +185,41 @@ type Series struct {
 }
 
 // PortSeries is a watched port: its egress queue depth summed over
-// priorities and whether any priority was paused.
+// priorities and whether any priority was paused, then the same per
+// priority.
 type PortSeries struct {
 	Node   string  `json:"node"`
 	Port   string  `json:"port"`
 	Bytes  []int64 `json:"bytes"`
 	Paused []bool  `json:"paused"`
+	// Priorities are the priorities that used the port by the end of the
+	// run (queued a packet to send, received a PFC frame or sent one), in
+	// the order they first did, each with a value per sample (zero or
+	// false before that).
+	Priorities []PrioritySeries `json:"priorities,omitempty"`
+}
+
+// PrioritySeries is one priority of a watched port, both ways through it.
+type PrioritySeries struct {
+	Priority int `json:"priority"`
+	// As an egress: Queue is the queue the priority leaves by, QueueBytes
+	// its depth (with the other priorities mapped to it), PausedRx
+	// whether the queue a PFC frame for the priority stops was paused: a
+	// pause the port received from its peer.
+	Queue      int     `json:"queue"`
+	QueueBytes []int64 `json:"queue_bytes"`
+	PausedRx   []bool  `json:"paused_rx"`
+	// As an ingress (switch ports): PG is the priority group the
+	// priority fills, PGBytes its use (reserve, shared and headroom);
+	// XOFFBytes the use at which a lossless PG sends XOFF at that moment
+	// (its reserve plus its static threshold, or plus alpha times the
+	// pool's free space, which moves as the pool fills; 0 for a lossy
+	// PG); PauseTx whether the PG was in XOFF for the priority: a pause
+	// the port sent its peer.
+	PG        int     `json:"pg"`
+	PGBytes   []int64 `json:"pg_bytes"`
+	XOFFBytes []int64 `json:"xoff_bytes"`
+	PauseTx   []bool  `json:"pause_tx"`
 }
 
 // FlowSeries is one flow's sending rate (the DCQCN current rate, or line

@@ -300,11 +300,18 @@ type sim struct {
 	rated   []int32 // flows with a rate series (not Quiet)
 	rings   []*ringState
 	a2as    []*a2aState
+
+	// watchPrio is, per watched port and priority, 1 + the index of the
+	// priority's series in the port's Priorities (0: none yet).
+	watchPrio [][8]uint8
 }
 
 // maxTimeNs bounds simulated times so picosecond arithmetic cannot
 // overflow: 1000 s, far beyond any practical run.
 const maxTimeNs = 1e12
+
+// MaxDurationNs is the longest Config.DurationNs the engine simulates.
+const MaxDurationNs = int64(maxTimeNs)
 
 // mix64 is the one 64-bit finalizer of labctl (routing's, which the ECMP
 // choice uses), for the engine's seeds and draws too.
@@ -1108,6 +1115,40 @@ func (s *sim) buildFlows() error {
 	return nil
 }
 
+// PrioritySeriesValues is what one priority of a watched port costs per
+// sample, in values (PrioritySeries: three numbers and two flags), for
+// budgets of sampled values.
+const PrioritySeriesValues = 4
+
+// PrioritiesInUse bounds the priorities a watched port of cfg samples
+// (Series.Queues[].Priorities): a port holds the priorities its packets'
+// DSCPs map to, and the flows', collectives' and CNPs' DSCPs are all the
+// DSCPs there are. A sample of a watched port costs 1 +
+// PrioritySeriesValues x this many values, at most.
+func PrioritiesInUse(cfg *Config) int {
+	dscp := func(d int, explicit bool) int {
+		if d == 0 && !explicit {
+			return 26
+		}
+		return d
+	}
+	cnp := 48
+	if cfg.CNPDSCP != nil {
+		cnp = *cfg.CNPDSCP
+	}
+	dscps := map[int]bool{cnp: true}
+	for _, f := range cfg.Flows {
+		dscps[dscp(f.DSCP, f.ExplicitDSCP)] = true
+	}
+	for _, r := range cfg.Rings {
+		dscps[dscp(r.DSCP, r.ExplicitDSCP)] = true
+	}
+	for _, a := range cfg.AllToAll {
+		dscps[dscp(a.DSCP, a.ExplicitDSCP)] = true
+	}
+	return min(8, len(dscps))
+}
+
 func (s *sim) buildSeries() error {
 	if s.cfg.SampleEveryNs < 0 {
 		return errorf("negative sample interval %d ns", s.cfg.SampleEveryNs)
@@ -1128,8 +1169,9 @@ func (s *sim) buildSeries() error {
 			rated++
 		}
 	}
-	if vals := (n + 1) * int64(rated+len(s.cfg.Watch)); vals > 20_000_000 {
-		return errorf("time series would hold %d values (%d samples x %d flows and ports): raise SampleEveryNs", vals, n+1, rated+len(s.cfg.Watch))
+	if vals := (n + 1) * int64(rated+len(s.cfg.Watch)*(1+PrioritySeriesValues*PrioritiesInUse(s.cfg))); vals > 20_000_000 {
+		return errorf("time series would hold %d values (%d samples x %d flows and ports, %d values per port and priority in use): raise SampleEveryNs",
+			vals, n+1, rated+len(s.cfg.Watch), PrioritySeriesValues)
 	}
 	s.series = &Series{}
 	for _, w := range s.cfg.Watch {
@@ -1138,6 +1180,7 @@ func (s *sim) buildSeries() error {
 			return errorf("watched port %s is not on any link", w)
 		}
 		s.watch = append(s.watch, pi)
+		s.watchPrio = append(s.watchPrio, [8]uint8{})
 		s.series.Queues = append(s.series.Queues, PortSeries{Node: w.Node, Port: w.Port})
 	}
 	for i := range s.flows {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/plural"
 )
 
 // FitError says why no fabric of at most 3 tiers holds the GPUs with the
@@ -126,7 +127,12 @@ func compute(in Input, suggest bool) (*Plan, error) {
 		fit2 = plan2Tier(p, g, leaves, d, up)
 		if fit2 == nil {
 			finish(p, g, nicsPerLeaf)
+			warnSingleSpine(p, in)
 			return p, nil
+		}
+		var ie *InputError
+		if errors.As(fit2, &ie) {
+			return nil, exitcode.Usage(ie)
 		}
 		if in.Tiers == 2 {
 			return nil, exitcode.Usage(&FitError{Reason: "2 tiers cannot hold this fabric: " + fit2.Error(), Suggestion: "drop tiers: 2 to let labctl plan 3 tiers, or use switches with more ports"})
@@ -138,7 +144,12 @@ func compute(in Input, suggest bool) (*Plan, error) {
 			p.Warnings = append(p.Warnings, "2 tiers cannot hold this fabric ("+fit2.Error()+"): planned a 3-tier Clos")
 		}
 		finish(p, g, nicsPerLeaf)
+		warnSingleSpine(p, in)
 		return p, nil
+	}
+	var ie *InputError
+	if errors.As(fit3, &ie) {
+		return nil, exitcode.Usage(ie)
 	}
 	fe := &FitError{Reason: fmt.Sprintf("%d GPUs do not fit in 3 tiers of %dx%dG switches: %v", in.GPUs, in.SpinePorts, in.SpineSpeedGbps, fit3)}
 	if suggest {
@@ -296,7 +307,10 @@ func plan2Tier(p *Plan, g geometry, leaves, d, up int) error {
 		return fmt.Errorf("%d leaves but a spine has only %d fabric links, so not every spine can reach every leaf", leaves, slots)
 	}
 	maxUp := (g.in.LeafPorts - g.downPorts(d)) * g.linksPerLeafPort
-	for spines := max(1, ceilDiv(leaves*up, slots)); spines <= maxUp; spines++ {
+	if g.in.MinSpines > maxUp {
+		return errTooFewUplinks(g.in.MinSpines, maxUp)
+	}
+	for spines := max(1, ceilDiv(leaves*up, slots), g.in.MinSpines); spines <= maxUp; spines++ {
 		u := ceilDiv(up, spines) * spines
 		k := u / spines
 		if u > maxUp || leaves*k > slots {
@@ -339,7 +353,10 @@ func plan3Tier(p *Plan, g geometry, leaves, d, up int) error {
 		pods = ceilDiv(leaves, perPod)
 	}
 	maxUp := (g.in.LeafPorts - g.downPorts(d)) * g.linksPerLeafPort
-	for spines := 1; spines <= maxUp; spines++ {
+	if g.in.MinSpines > maxUp {
+		return errTooFewUplinks(g.in.MinSpines, maxUp)
+	}
+	for spines := max(1, g.in.MinSpines); spines <= maxUp; spines++ {
 		u := ceilDiv(up, spines) * spines
 		k := u / spines
 		if u > maxUp || perPod*k > half {
@@ -376,6 +393,33 @@ func plan3Tier(p *Plan, g geometry, leaves, d, up int) error {
 		}
 	}
 	return fmt.Errorf("no spine count gives every leaf of a %d-leaf pod equal links within %d-link spines", perPod, slots)
+}
+
+// errTooFewUplinks: every spine takes at least one link from every leaf.
+func errTooFewUplinks(spines, links int) error {
+	return &InputError{"min_spines", fmt.Sprintf("%d spines at least were asked, but a leaf has room for %s, and every spine needs one from every leaf", spines, plural.N(links, "uplink")),
+		fmt.Sprintf("ask for at most %d, or use leaves with more ports", links)}
+}
+
+// warnSingleSpine warns of a spine tier of one spine (per pod in 3 tiers)
+// that nobody asked for: every uplink of a leaf ends on it, so losing it
+// cuts the leaves apart. The fix is the plan min_spines 2 gives, computed.
+func warnSingleSpine(p *Plan, in Input) {
+	if p.Tiers < 2 || p.Spine.PerPod != 1 || in.MinSpines == 1 {
+		return
+	}
+	what := "1 spine: every leaf uplink ends on it"
+	if p.Tiers == 3 {
+		what = "1 spine per pod: every uplink of a pod's leaves ends on it"
+	}
+	msg := what + ", a single point of failure for traffic between leaves"
+	alt := in
+	alt.MinSpines = 2
+	if ap, err := compute(alt, false); err == nil && ap.Spine.PerPod == 2 {
+		msg += fmt.Sprintf(" (fix: --min-spines 2, or min_spines: 2 in the lab spec's sizing, plans %s at %.2f:1 with %s)",
+			plural.N(ap.Spine.Count, "spine"), ap.Oversubscription.Actual, plural.N(ap.Cables.LeafSpine, "leaf-spine cable"))
+	}
+	p.Warnings = append(p.Warnings, msg)
 }
 
 func setLeaf(p *Plan, g geometry, leaves, perPod, d, u, k int) {

@@ -40,7 +40,13 @@ func TestSeedTable(t *testing.T) {
 			if p.Tiers != 2 || p.Oversubscription.Actual != 1 {
 				t.Errorf("tiers %d oversubscription %v, want 2 tiers at 1:1", p.Tiers, p.Oversubscription.Actual)
 			}
-			if len(p.Warnings) != 0 {
+			// The seed's one-spine fabrics are a single point of failure,
+			// and the plan says so; nothing else is worth a warning.
+			if c.spines == 1 {
+				if len(p.Warnings) != 1 || !strings.HasPrefix(p.Warnings[0], "1 spine: every leaf uplink ends on it, a single point of failure") {
+					t.Errorf("warnings %v, want the single spine's", p.Warnings)
+				}
+			} else if len(p.Warnings) != 0 {
 				t.Errorf("unexpected warnings %v", p.Warnings)
 			}
 		})

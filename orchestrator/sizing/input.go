@@ -17,6 +17,9 @@ const (
 	// MaxGPUs bounds the input so a typo cannot ask for a plan that takes
 	// gigabytes to print.
 	MaxGPUs = 1 << 20
+	// MaxMinSpines bounds min_spines: a leaf has at most 1024 ports, so no
+	// leaf reaches more spines.
+	MaxMinSpines = 1024
 )
 
 // Speeds are the Ethernet port and NIC speeds labctl knows, in Gb/s.
@@ -105,6 +108,10 @@ func (in Input) Validate() error {
 		return &InputError{"layout", fmt.Sprintf("unknown layout %q", in.Layout), "use tor or rail"}
 	case in.Tiers < 0 || in.Tiers > 3:
 		return &InputError{"tiers", fmt.Sprintf("%d tiers is not supported", in.Tiers), "use 1 (a single switch), 2 or 3, or leave it out to pick the smallest spine-leaf fabric that fits"}
+	case in.MinSpines < 0 || in.MinSpines > MaxMinSpines:
+		return &InputError{"min_spines", fmt.Sprintf("%d is out of range", in.MinSpines), fmt.Sprintf("use 1 to %d (2 or more for no single spine), or leave it out for the fewest spines that fit", MaxMinSpines)}
+	case in.MinSpines > 0 && in.Tiers == 1:
+		return &InputError{"min_spines", fmt.Sprintf("a 1-tier fabric has no spine, so %d spines at least cannot be planned", in.MinSpines), "leave min_spines out, or plan 2 tiers"}
 	}
 	if _, err := breakout(in.LeafSpeedGbps, in.NICSpeedGbps); err != nil {
 		return &InputError{"nic_speed_gbps", fmt.Sprintf("%d Gb/s NICs cannot attach evenly to %d Gb/s leaf ports: %v", in.NICSpeedGbps, in.LeafSpeedGbps, err), fmt.Sprintf("use a NIC speed that divides %d evenly (%s)", in.LeafSpeedGbps, strings.Join(divisorSpeeds(in.LeafSpeedGbps), ", "))}

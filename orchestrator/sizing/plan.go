@@ -34,6 +34,11 @@ type Input struct {
 	// Tiers forces 1 (every NIC on one switch, no spine), 2 or 3 tiers; 0
 	// picks the smallest spine-leaf fabric (2 or 3 tiers) that fits.
 	Tiers int `json:"tiers,omitempty" yaml:"tiers,omitempty"`
+	// MinSpines asks for at least that many spines (per pod in 3 tiers),
+	// so that no single spine carries every uplink of a leaf: each leaf's
+	// uplinks split over more spines, the oversubscription as it was. 0
+	// is the fewest spines that fit.
+	MinSpines int `json:"min_spines,omitempty" yaml:"min_spines,omitempty"`
 }
 
 // Plan is an exact, valid fabric for an Input. Port counts named "logical"

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/labctl/labctl/orchestrator/plural"
 )
 
 // OpticsTotal is the number of transceiver modules at both ends of every
@@ -102,7 +104,7 @@ func WriteMarkdown(w io.Writer, p *Plan) error {
 		p.Leaf.Count, leaves, p.Leaf.DownlinksPerLeaf, p.Leaf.UplinksPerLeaf, p.NICSpeedGbps, p.Leaf.Ports, p.Leaf.LogicalPorts, p.NICSpeedGbps,
 		p.Leaf.DownlinkPortsPerLeaf, p.Leaf.UplinkPortsPerLeaf, p.Leaf.PortSpeedGbps, p.Leaf.LinksPerSpine, links)
 	if p.Leaf.Rails > 0 {
-		f("Rail-optimized: NIC i of every server attaches to rail i; %d rails with %d leaf(s) each.\n\n", p.Leaf.Rails, p.Leaf.LeavesPerRail)
+		f("Rail-optimized: NIC i of every server attaches to rail i; %s with %s each.\n\n", plural.N(p.Leaf.Rails, "rail"), plural.N(p.Leaf.LeavesPerRail, "leaf"))
 	}
 	if p.Spine.Count == 1 {
 		f("## 3. Spines\n\n1 spine")

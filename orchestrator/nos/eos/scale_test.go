@@ -17,7 +17,7 @@ func bigSwitch(tb testing.TB, n int) []byte {
 	}
 	dev := qos.Device{Name: "leaf1", Role: "leaf"}
 	for i := range n {
-		dev.Ports = append(dev.Ports, qos.Port{Name: InterfaceName(i+1), SpeedGbps: 400, CableM: 5, Peer: fmt.Sprintf("h%d:eth1", i), Fabric: true})
+		dev.Ports = append(dev.Ports, qos.Port{Name: InterfaceName(i + 1), SpeedGbps: 400, CableM: 5, Peer: fmt.Sprintf("h%d:eth1", i), Fabric: true})
 	}
 	dc, err := qos.Apply(in, dev)
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/perftest"
+	"github.com/labctl/labctl/orchestrator/plural"
 	"github.com/labctl/labctl/orchestrator/qos"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
@@ -82,7 +83,7 @@ func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, v runtime.Vari
 	ssh := tr.SwitchSSH()
 
 	restore := v.ChangesConfigs()
-	say(fmt.Sprintf("variant %s: pushing its configs to %d switches", v.Name, len(plan)))
+	say(fmt.Sprintf("variant %s: pushing its configs to %s", v.Name, plural.N(len(plan), "switch")))
 	readbacks, pushErr := r.pushVariant(ctx, l, v, ssh, plan, say)
 	if restore {
 		defer func() {

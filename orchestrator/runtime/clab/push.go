@@ -7,6 +7,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/labctl/labctl/orchestrator/plural"
 )
 
 // PushJob is one device's configuration push. Push connects, applies the
@@ -87,7 +89,7 @@ func PushAll(ctx context.Context, jobs []PushJob, opt PushOptions) []PushResult 
 				progressMu.Lock()
 				r := results[i]
 				if r.Err != nil {
-					opt.Progress(fmt.Sprintf("%s: failed after %d attempt(s): %v", r.Device, r.Attempts, r.Err))
+					opt.Progress(fmt.Sprintf("%s: failed after %s: %v", r.Device, plural.N(r.Attempts, "attempt"), r.Err))
 				} else {
 					opt.Progress(fmt.Sprintf("%s: configuration applied and read back", r.Device))
 				}
@@ -138,5 +140,5 @@ func PushErrors(results []PushResult) error {
 	if len(errs) == 0 {
 		return nil
 	}
-	return fmt.Errorf("%d of %d devices failed: %w", len(errs), len(results), errors.Join(errs...))
+	return fmt.Errorf("%d of %s failed: %w", len(errs), plural.N(len(results), "device"), errors.Join(errs...))
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/perftest"
+	"github.com/labctl/labctl/orchestrator/plural"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
 )
@@ -165,7 +166,7 @@ func runFlows(ctx context.Context, eng Execer, v runtime.VariantSpec, cmds []Flo
 	out.Summary.FailedFlows = results.CountFailed(out.Flows)
 	if len(failures) > 0 {
 		out.Error = strings.Join(failures, "; ")
-		return out, fmt.Errorf("variant %s: %d of %d flows failed: %s", v.Name, len(failures), len(cmds), out.Error)
+		return out, fmt.Errorf("variant %s: %d of %s failed: %s", v.Name, len(failures), plural.N(len(cmds), "flow"), out.Error)
 	}
 	return out, nil
 }

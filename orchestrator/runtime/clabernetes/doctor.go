@@ -13,6 +13,7 @@ import (
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/fabric"
+	"github.com/labctl/labctl/orchestrator/plural"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/runtime/clab/doctor"
 )
@@ -331,7 +332,7 @@ func checkCapacity(ctx context.Context, c *Cluster, g *fabric.Graph) doctor.Chec
 	if err != nil {
 		return doctor.Check{Name: "capacity", Status: doctor.Warn, Detail: "cannot list the cluster's nodes: " + apiMessage(err), Fix: "allow list on nodes, or compare by hand with the lab's estimate"}
 	}
-	have := fmt.Sprintf("%d schedulable node(s) with %d MiB and %.1f CPUs allocatable", capa.Nodes, capa.MemoryMiB, capa.CPUs)
+	have := fmt.Sprintf("%s with %d MiB and %.1f CPUs allocatable", plural.N(capa.Nodes, "schedulable node"), capa.MemoryMiB, capa.CPUs)
 	if g == nil {
 		return doctor.Check{Name: "capacity", Status: doctor.Pass, Detail: have + " (name a lab with --lab to compare with its estimate)"}
 	}

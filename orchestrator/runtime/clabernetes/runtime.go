@@ -16,6 +16,7 @@ import (
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/fabric"
+	"github.com/labctl/labctl/orchestrator/plural"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/runtime/clab"
@@ -317,7 +318,7 @@ func (r *Runtime) Up(ctx context.Context, l *runtime.Lab) error {
 			return err
 		}
 		total, _ := Estimate(l.Graph)
-		say(fmt.Sprintf("would apply %d ConfigMap(s) and Topology %s (%d nodes, requesting %d MiB and %.1f CPUs in all) with server-side apply", len(m.ConfigMaps), m.Topology.GetName(), len(l.Graph.Nodes), total.MemoryMiB, total.CPUs))
+		say(fmt.Sprintf("would apply %s and Topology %s (%s, requesting %d MiB and %.1f CPUs in all) with server-side apply", plural.N(len(m.ConfigMaps), "ConfigMap"), m.Topology.GetName(), plural.N(len(l.Graph.Nodes), "node"), total.MemoryMiB, total.CPUs))
 		say("would wait until clabernetes reports every node ready, then check the hosts' soft-RoCE devices (exec into the launcher pods) and push each switch's config over a port-forward to its SSH port")
 		return nil
 	}

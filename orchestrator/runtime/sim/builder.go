@@ -503,7 +503,9 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 				rated++
 			}
 		}
-		if vals := (cfg.DurationNs/cfg.SampleEveryNs + 1) * int64(rated+len(cfg.Watch)); vals > maxSeriesValues {
+		// A watched port is sampled per priority too (engine.PrioritySeries).
+		perPort := 1 + engine.PrioritySeriesValues*engine.PrioritiesInUse(cfg)
+		if vals := (cfg.DurationNs/cfg.SampleEveryNs + 1) * int64(rated+len(cfg.Watch)*perPort); vals > maxSeriesValues {
 			cfg.SampleEveryNs = cfg.SampleEveryNs * (vals/maxSeriesValues + 1)
 		}
 	}
@@ -524,8 +526,9 @@ func (b *builder) rankNames(c *runtime.CollectiveSpec) ([]string, error) {
 
 // watch picks the congested points to sample: the switch ports facing
 // each flow's receiver (where incast queues build), the switch ports
-// facing each sender (paused by PFC upstream of the congestion), then
-// the fabric uplinks of the leaves involved.
+// facing each sender (whose ingress PGs send PFC pauses upstream of the
+// congestion) and the senders' NIC ports (which receive them), then the
+// fabric uplinks of the leaves involved.
 func (b *builder) watch(vs runtime.VariantSpec, nodes map[string]bool) []engine.PortRef {
 	var out []engine.PortRef
 	seen := map[engine.PortRef]bool{}
@@ -548,6 +551,11 @@ func (b *builder) watch(vs runtime.VariantSpec, nodes map[string]bool) []engine.
 	}
 	for _, f := range vs.Flows {
 		toward(f.Dst)
+	}
+	// The switch ports the senders feed: their ingress PGs fill and send
+	// the pauses the senders' NICs receive.
+	for _, f := range vs.Flows {
+		toward(f.Src)
 	}
 	for _, f := range vs.Flows {
 		fromNIC(f.Src)
@@ -685,7 +693,7 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 	for _, m := range res.Timeline {
 		v.Timeline = append(v.Timeline, results.Mark{TimeUs: float64(m.TimeNs) / 1000, Kind: m.Kind, Where: m.Where, Detail: m.Detail, Source: results.Simulated})
 	}
-	v.Series = seriesOf(res)
+	v.Series = seriesOf(res, cfg)
 	if x := faultExtra(vs, res, v.Series); x != nil {
 		if v.Extra == nil {
 			v.Extra = map[string]any{}
@@ -1009,7 +1017,7 @@ func parseRingRank(id string) (int, bool) {
 
 // seriesOf converts the sampled series, keeping the busiest ports and
 // flows so that the record stays small.
-func seriesOf(res *engine.Result) []results.TimeSeries {
+func seriesOf(res *engine.Result, cfg *engine.Config) []results.TimeSeries {
 	s := res.Series
 	if s == nil || len(s.TimesNs) == 0 {
 		return nil
@@ -1018,47 +1026,7 @@ func seriesOf(res *engine.Result) []results.TimeSeries {
 	for i, ns := range s.TimesNs {
 		t[i] = float64(ns) / 1000
 	}
-	// Busiest first: peak depth plus paused samples, each computed once
-	// rather than per comparison.
-	type ranked struct {
-		q     *engine.PortSeries
-		score int64
-	}
-	queues := make([]ranked, len(s.Queues))
-	for i := range s.Queues {
-		q := &s.Queues[i]
-		score := int64(0)
-		for _, x := range q.Bytes {
-			score = max(score, x)
-		}
-		for _, p := range q.Paused {
-			if p {
-				score++
-			}
-		}
-		queues[i] = ranked{q, score}
-	}
-	sort.SliceStable(queues, func(i, j int) bool { return queues[i].score > queues[j].score })
-	var out []results.TimeSeries
-	for _, rq := range queues[:min(len(queues), maxSeriesPorts)] {
-		q := rq.q
-		if rq.score == 0 {
-			continue
-		}
-		vals := make([]float64, len(q.Bytes))
-		paused := make([]float64, len(q.Paused))
-		for i, x := range q.Bytes {
-			vals[i] = float64(x)
-		}
-		for i, p := range q.Paused {
-			if p {
-				paused[i] = 1
-			}
-		}
-		out = append(out,
-			results.TimeSeries{Name: "queue_bytes " + q.Node + ":" + q.Port, Kind: "queue_bytes", Node: q.Node, Port: q.Port, Unit: "bytes", TimeUs: t, Values: vals, Source: results.Simulated},
-			results.TimeSeries{Name: "paused " + q.Node + ":" + q.Port, Kind: "paused", Node: q.Node, Port: q.Port, Unit: "bool", TimeUs: t, Values: paused, Source: results.Simulated})
-	}
+	out := portSeries(s, t, cfg)
 	// Goodput of all flows together per sample: what a fault takes away
 	// and when it comes back.
 	if len(s.Rates) > 0 {
@@ -1086,6 +1054,101 @@ func seriesOf(res *engine.Result) []results.TimeSeries {
 		out = append(out, results.TimeSeries{Name: "rate_gbps " + r.ID, Kind: "rate_gbps", Flow: r.ID, Unit: "Gb/s", TimeUs: t, Values: vals, Source: results.Simulated})
 	}
 	return out
+}
+
+// portSeries converts the watched ports' series per priority, busiest
+// (port, priority) first, at most maxSeriesPorts of them: the queue's
+// depth with the ECN thresholds the simulated configs give it, the
+// priority group's use and its XOFF point where it held bytes, and the
+// pauses the port received and sent where there were any.
+func portSeries(s *engine.Series, t []float64, cfg *engine.Config) []results.TimeSeries {
+	type pair struct {
+		port  *engine.PortSeries
+		prio  *engine.PrioritySeries
+		score int64
+	}
+	var pairs []pair
+	for i := range s.Queues {
+		ps := &s.Queues[i]
+		for j := range ps.Priorities {
+			pr := &ps.Priorities[j]
+			// Peak depth and use plus paused samples: computed once,
+			// not per comparison.
+			score := slices.Max(append([]int64{0}, pr.QueueBytes...)) + slices.Max(append([]int64{0}, pr.PGBytes...))
+			for k := range pr.PausedRx {
+				if pr.PausedRx[k] {
+					score++
+				}
+				if pr.PauseTx[k] {
+					score++
+				}
+			}
+			if score > 0 {
+				pairs = append(pairs, pair{ps, pr, score})
+			}
+		}
+	}
+	sort.SliceStable(pairs, func(i, j int) bool { return pairs[i].score > pairs[j].score })
+	floats := func(xs []int64) ([]float64, bool) {
+		out, any := make([]float64, len(xs)), false
+		for i, x := range xs {
+			out[i], any = float64(x), any || x != 0
+		}
+		return out, any
+	}
+	flags := func(xs []bool) ([]float64, bool) {
+		out, any := make([]float64, len(xs)), false
+		for i, x := range xs {
+			if x {
+				out[i], any = 1, true
+			}
+		}
+		return out, any
+	}
+	var out []results.TimeSeries
+	for _, p := range pairs[:min(len(pairs), maxSeriesPorts)] {
+		where := fmt.Sprintf("%s:%s prio %d", p.port.Node, p.port.Port, p.prio.Priority)
+		one := func(kind, unit string, vals []float64) results.TimeSeries {
+			return results.TimeSeries{Name: kind + " " + where, Kind: kind, Node: p.port.Node, Port: p.port.Port, Priority: ptr(p.prio.Priority),
+				Queue: ptr(p.prio.Queue), PG: ptr(p.prio.PG), Unit: unit, TimeUs: t, Values: vals, Source: results.Simulated}
+		}
+		// A queue empty throughout beside a PG that filled (a port
+		// the senders feed) is left out: the record stays smaller.
+		qb, queued := floats(p.prio.QueueBytes)
+		pg, used := floats(p.prio.PGBytes)
+		if queued || !used {
+			q := one(results.SeriesQueueBytes, "bytes", qb)
+			if pq := engineQoS(cfg, engine.PortRef{Node: p.port.Node, Port: p.port.Port}, p.prio.Queue); pq.ECN {
+				q.Thresholds = []results.Threshold{{Name: "ECN Kmin", Value: float64(pq.KminBytes)}, {Name: "ECN Kmax", Value: float64(pq.KmaxBytes)}}
+			}
+			out = append(out, q)
+		}
+		if used {
+			out = append(out, one(results.SeriesPGBytes, "bytes", pg))
+			if xo, lossless := floats(p.prio.XOFFBytes); lossless {
+				out = append(out, one(results.SeriesXOFFBytes, "bytes", xo))
+			}
+		}
+		if rx, any := flags(p.prio.PausedRx); any {
+			out = append(out, one(results.SeriesPaused, "0/1", rx))
+		}
+		if tx, any := flags(p.prio.PauseTx); any {
+			out = append(out, one(results.SeriesPauseSent, "0/1", tx))
+		}
+	}
+	return out
+}
+
+// engineQoS is the engine's QoS of a switch port's queue or priority i, as
+// the engine takes it: the port's own, else the default.
+func engineQoS(cfg *engine.Config, ref engine.PortRef, i int) engine.PortQoS {
+	if cfg == nil {
+		return engine.PortQoS{}
+	}
+	if q, ok := cfg.QoS[ref][i]; ok {
+		return q
+	}
+	return cfg.DefaultQoS[i]
 }
 
 // faultExtra is what a variant's faults and PFC watchdogs did, for the

@@ -13,8 +13,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/plural"
 	"github.com/labctl/labctl/orchestrator/qos"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
@@ -34,6 +36,9 @@ var _ runtime.Runtime = (*Runtime)(nil)
 
 // RunsVariantsInParallel says yes: each variant is its own simulation.
 func (r *Runtime) RunsVariantsInParallel() bool { return true }
+
+// MaxDuration is the engine's range of simulated time.
+func (r *Runtime) MaxDuration() time.Duration { return time.Duration(engine.MaxDurationNs) }
 
 // Name returns "sim".
 func (r *Runtime) Name() string { return Name }
@@ -67,7 +72,7 @@ func (r *Runtime) Up(ctx context.Context, l *runtime.Lab) error {
 				say("would keep %s as it is", p)
 			}
 		}
-		say("would simulate %d switches and %d hosts", len(l.Graph.Switches()), len(l.Graph.Hosts()))
+		say("would simulate %s and %s", plural.N(len(l.Graph.Switches()), "switch"), plural.N(len(l.Graph.Hosts()), "host"))
 		return nil
 	}
 	written, err := runtime.RenderMissing(l)
@@ -83,8 +88,8 @@ func (r *Runtime) Up(ctx context.Context, l *runtime.Lab) error {
 	if _, err := runtime.LoadConfigs(l); err != nil {
 		return err
 	}
-	say("lab %s is up in the simulator: %d switches, %d hosts, %s configs in %s",
-		l.Name, len(l.Graph.Switches()), len(l.Graph.Hosts()), l.NOS, l.ConfigsDir())
+	say("lab %s is up in the simulator: %s, %s, %s configs in %s",
+		l.Name, plural.N(len(l.Graph.Switches()), "switch"), plural.N(len(l.Graph.Hosts()), "host"), l.NOS, l.ConfigsDir())
 	return nil
 }
 
