@@ -29,7 +29,7 @@ const (
 	// One file per theme, so that the corpus reads by theme.
 	corpusFiles = "testdata/badinput/*.yaml"
 	maxRSSKiB   = 200 << 10 // 200 MiB
-	minCases    = 60
+	minCases    = 150
 )
 
 type corpusCase struct {

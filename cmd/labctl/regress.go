@@ -1,6 +1,8 @@
 package main
 
 import (
+	"strings"
+
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -8,6 +10,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/plural"
 	"github.com/labctl/labctl/orchestrator/results"
+	"github.com/labctl/labctl/orchestrator/specdoc"
 )
 
 func newRegressCmd(app *App) *cobra.Command {
@@ -25,11 +28,12 @@ func newRegressCmd(app *App) *cobra.Command {
 something regressed beyond tolerance. For every variant it compares:
 
   the summary   throughput and fairness lower, drops, PFC pauses,
-                retransmits or p99 latency higher, ECN marks or CNPs changed
+                retransmits, p99 latency or failed flows higher, ECN marks or
+                CNPs changed
   each role     of the flows (incast, victim, allreduce, ...): total and
                 weakest-flow throughput, the median of the flows' p50
-                latency, the highest p99, retransmits, the longest completion
-                time of sized flows
+                latency, the highest p99, retransmits, failed flows, the
+                longest completion time of sized flows
   each port     and priority congested in either run (a pause sent or
                 received, a mark, a drop, or a queue p99 of 64 KiB or more):
                 queue depth p50, p99 and peak, pauses sent and received,
@@ -48,13 +52,8 @@ series, which regress never reads), or a run.json path.
 
 Tolerances (defaults in results/baselines/README.md) are overridden with
 --tolerance metric=value: 3% (relative), 5 (absolute), 10%+2, or off.
-Metrics are the summary's (throughput_gbps_total, throughput_gbps_min_flow,
-jain_fairness, drops, pfc_pause_frames, pfc_pause_us, ecn_marked, cnp,
-retransmits, latency_us_p99), a role's (role.throughput_gbps_total, role.throughput_gbps_min_flow,
-role.latency_us_p50, role.latency_us_p99_max, role.retransmits,
-role.fct_us_max) and a port's (port.queue_p50_bytes, port.queue_p99_bytes,
-port.queue_max_bytes, port.pfc_tx, port.pfc_rx, port.ecn_marked,
-port.drops); a role's or a port's tolerance applies to every role or port.
+` + specdoc.Wrap("Metrics are the summary's ("+metricNames(results.Metrics)+"), a role's ("+metricNames(results.RoleMetrics)+
+			") and a port's ("+metricNames(results.PortMetrics)+"); a role's or a port's tolerance applies to every role or port.", 76, "") + `
 
   labctl regress --save-baseline latest ecn-pfc-64gpu
   labctl regress latest --baseline ecn-pfc-64gpu --tolerance throughput_gbps_total=3%
@@ -146,4 +145,13 @@ port.drops); a role's or a port's tolerance applies to every role or port.
 	cmd.Flags().StringArrayVar(&tolerance, "tolerance", nil, "metric=value tolerance override, repeatable (3%, 5, 10%+2, off); metric as throughput_gbps_total, role.latency_us_p50, port.queue_p99_bytes")
 	runFilterFlags(cmd, &f)
 	return cmd
+}
+
+// metricNames lists compared metrics by the names --tolerance takes.
+func metricNames(ms []results.Metric) string {
+	names := make([]string, len(ms))
+	for i, m := range ms {
+		names[i] = m.Name
+	}
+	return strings.Join(names, ", ")
 }

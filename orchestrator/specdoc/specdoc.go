@@ -153,7 +153,7 @@ func Explain(t reflect.Type, docs Table, path string) (text string, ok bool) {
 		if self.Entry.Default != "" {
 			fmt.Fprintf(&b, "DEFAULT: %s\n", self.Entry.Default)
 		}
-		fmt.Fprintf(&b, "\n%s\n", wrap(self.Entry.Doc, 76, ""))
+		fmt.Fprintf(&b, "\n%s\n", Wrap(self.Entry.Doc, 76, ""))
 	}
 	prefix := ""
 	if path != "" {
@@ -177,7 +177,7 @@ func Explain(t reflect.Type, docs Table, path string) (text string, ok bool) {
 		}
 		for _, k := range children {
 			fmt.Fprintf(&b, "  %-*s  %s\n", width, lastPart(k.Path), k.Type)
-			fmt.Fprintf(&b, "%s\n", wrap(firstSentence(k.Entry.Doc), 72, "      "))
+			fmt.Fprintf(&b, "%s\n", Wrap(firstSentence(k.Entry.Doc), 72, "      "))
 		}
 	}
 	return b.String(), true
@@ -279,8 +279,8 @@ func cell(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
 }
 
-// wrap breaks s into lines of at most width characters, each prefixed.
-func wrap(s string, width int, prefix string) string {
+// Wrap breaks s into lines of at most width characters, each prefixed.
+func Wrap(s string, width int, prefix string) string {
 	var lines []string
 	line := prefix
 	for _, w := range strings.Fields(s) {
