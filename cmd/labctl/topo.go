@@ -9,6 +9,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/lab"
+	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/sizing"
 )
 
@@ -86,6 +87,15 @@ With -o clab|json|mermaid|dot the result is printed instead of written.`,
 				return g.WriteMermaid(app.Out)
 			case "dot":
 				return g.WriteDot(app.Out)
+			}
+			// The files of a lab that is up are what it runs: no other NOS's
+			// topology and startup files under it.
+			st, err := runtime.ReadState(labDir(app, g.Name))
+			if err != nil {
+				return err
+			}
+			if err := runtime.RefuseNOSChange(st, g.NOS); err != nil {
+				return err
 			}
 			dir := filepath.Join(app.TopologiesDir(), g.Name)
 			written, err := g.WriteLab(dir)
