@@ -33,7 +33,7 @@ func ParseDoc(name string, data []byte) (Doc, error) {
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
-		return nil, fmt.Errorf("%s: %w; the file must be a CONFIG_DB JSON object {\"TABLE\": {\"key\": {\"field\": \"value\"}}}", cfgWhere(name, data, err), err)
+		return nil, fmt.Errorf("%s: %w (fix: correct the JSON there: the file must be a CONFIG_DB JSON object {\"TABLE\": {\"key\": {\"field\": \"value\"}}}, without trailing commas or comments; 'python3 -m json.tool %s' shows the same place)", cfgWhere(name, data, err), err, name)
 	}
 	if top == nil {
 		return nil, fmt.Errorf("%s: the file is JSON null, not a CONFIG_DB object (fix: give a config_db JSON object {\"TABLE\": {\"key\": {\"field\": \"value\"}}})", name)
