@@ -242,6 +242,19 @@ type Flow struct {
 	Source Source `json:"source"`
 }
 
+// NotComputedReason says why the summary's NotComputed fields are absent:
+// the model does not compute them, or a live lab does not produce them.
+// Regress and assertions give it as the reason a figure is missing.
+func (s *Summary) NotComputedReason() string {
+	switch {
+	case s.Model == ModelFlow:
+		return "not computed by the " + FlowModelCaveat
+	case s.Source == Measured:
+		return "not measured on a live lab (its virtual switches and soft-RoCE NICs do not produce it)"
+	}
+	return "not computed for this variant"
+}
+
 // FlowFailed is the State of a failed flow.
 const FlowFailed = "failed"
 

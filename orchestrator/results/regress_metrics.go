@@ -261,13 +261,7 @@ func notComputedWhy(s *Summary, field string) string {
 	if s == nil || !slices.Contains(s.NotComputed, field) {
 		return ""
 	}
-	switch {
-	case s.Model == ModelFlow:
-		return "not computed by the " + FlowModelCaveat
-	case s.Source == Measured:
-		return "not measured on a live lab (its virtual switches and soft-RoCE NICs do not produce it)"
-	}
-	return "not computed for this variant"
+	return s.NotComputedReason()
 }
 
 // roleStats aggregates the flows of one role of a variant.

@@ -436,13 +436,10 @@ func notComputed(s *results.Summary, field string) error {
 // notComputedAs is notComputed for an identifier (name) made from the
 // summary's field, such as roles.<role>.retransmits from retransmits.
 func notComputedAs(name string, s *results.Summary, field string) error {
-	switch {
-	case s.Model == runtime.ModelFlow:
-		return fmt.Errorf("%s is not computed by the %s", name, runtime.FlowModelCaveat)
-	case s.Source == results.Measured:
-		return fmt.Errorf("%s is not measured on a live lab: its virtual switches and soft-RoCE NICs do not produce it (assert on simulated.summary.%s, the simulated twin)", name, field)
+	if s.Source == results.Measured && s.Model != runtime.ModelFlow {
+		return fmt.Errorf("%s is %s: assert on simulated.summary.%s, the simulated twin", name, s.NotComputedReason(), field)
 	}
-	return fmt.Errorf("%s is not computed for this variant", name)
+	return fmt.Errorf("%s is %s", name, s.NotComputedReason())
 }
 
 // congestionFields are the summary fields only the simulator models: the
