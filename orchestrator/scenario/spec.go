@@ -542,11 +542,22 @@ func (s *Spec) CheckModel(model string) error {
 	if model != runtime.ModelFlow {
 		return nil
 	}
-	if len(s.faults) > 0 || s.lb.Mode != "" {
-		return exitcode.Usagef("scenario %s has faults or load balancing, which the flow-level model does not simulate (it has no queues, links going down or packet paths): run it with --model packet", s.Name)
+	if len(s.faults) > 0 {
+		return specyaml.At(s.file, s.src, "$.faults", fmt.Sprintf("scenario %s has faults, which the flow-level model does not simulate (it has no queues, links going down or packet paths)", s.Name),
+			"run it with --model packet")
 	}
-	if len(s.Matrix.ECN) > 1 || len(s.Matrix.PFC) > 1 {
-		return exitcode.Usagef("scenario %s varies ECN and PFC, but the flow-level model has neither (it has no queues, PFC, ECN or DCQCN), so its variants would be the same numbers under other names: set matrix ecn: [on] and pfc: [on] for a flow-level run, or run it with --model packet", s.Name)
+	if s.lb.Mode != "" {
+		return specyaml.At(s.file, s.src, "$.lb.mode", fmt.Sprintf("scenario %s sets lb.mode %s, which the flow-level model does not simulate (it has no packet paths)", s.Name, s.lb.Mode),
+			"run it with --model packet, or leave lb.mode out")
+	}
+	for _, m := range []struct {
+		key  string
+		vals []string
+	}{{"ecn", s.Matrix.ECN}, {"pfc", s.Matrix.PFC}} {
+		if len(m.vals) > 1 {
+			return specyaml.At(s.file, s.src, "$.matrix."+m.key, fmt.Sprintf("scenario %s varies %s, but the flow-level model has no queues, PFC, ECN or DCQCN, so its variants would be the same numbers under other names", s.Name, strings.ToUpper(m.key)),
+				"set matrix ecn: [on] and pfc: [on] for a flow-level run, or run it with --model packet")
+		}
 	}
 	for _, sw := range s.Matrix.Sweeps {
 		if what := flowModelIgnores(sw); what != "" {
@@ -558,12 +569,14 @@ func (s *Spec) CheckModel(model string) error {
 	for i, t := range s.Traffic {
 		if t.Pattern == "ring-allreduce" {
 			if len(s.Traffic) > 1 {
-				return exitcode.Usagef("scenario %s: the flow-level model runs a ring AllReduce alone; put traffic[%d]'s other patterns in a scenario of their own, or use --model packet", s.Name, i)
+				return specyaml.At(s.file, s.src, fmt.Sprintf("$.traffic[%d]", i), fmt.Sprintf("scenario %s: the flow-level model runs a ring AllReduce alone", s.Name),
+					"put the other traffic entries in a scenario of their own, or run it with --model packet")
 			}
 			continue
 		}
 		if t.BytesN > 0 {
-			return exitcode.Usagef("scenario %s traffic[%d] sends %s per flow: the flow-level model gives steady rates of long-lived flows, not completion times; leave bytes out or use --model packet", s.Name, i, t.Bytes)
+			return specyaml.At(s.file, s.src, fmt.Sprintf("$.traffic[%d].bytes", i), fmt.Sprintf("scenario %s traffic[%d] sends %s per flow: the flow-level model gives steady rates of long-lived flows, not completion times", s.Name, i, t.Bytes),
+				"leave bytes out, or run it with --model packet")
 		}
 	}
 	return nil
