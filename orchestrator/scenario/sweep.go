@@ -103,7 +103,7 @@ type matrixEntry struct {
 func (m *Matrix) UnmarshalYAML(node ast.Node) error {
 	*m = Matrix{}
 	var entries []*ast.MappingValueNode
-	switch n := unwrap(node).(type) {
+	switch n := specyaml.UnwrapNode(node).(type) {
 	case nil, *ast.NullNode:
 		return nil
 	case *ast.MappingNode:
@@ -117,10 +117,10 @@ func (m *Matrix) UnmarshalYAML(node ast.Node) error {
 	}
 	for _, e := range entries {
 		me := matrixEntry{key: e.Key.String(), keyAt: posOf(e.Key), valAt: posOf(e.Value)}
-		if k, ok := unwrap(e.Key).(ast.ScalarNode); ok {
+		if k, ok := specyaml.UnwrapNode(e.Key).(ast.ScalarNode); ok {
 			me.key = fmt.Sprint(k.GetValue())
 		}
-		if seq, ok := unwrap(e.Value).(*ast.SequenceNode); ok {
+		if seq, ok := specyaml.UnwrapNode(e.Value).(*ast.SequenceNode); ok {
 			me.isList, me.values = true, seq.Values
 		}
 		m.entries = append(m.entries, me)
@@ -128,24 +128,10 @@ func (m *Matrix) UnmarshalYAML(node ast.Node) error {
 	return nil
 }
 
-// unwrap looks through anchors and tags at the node they mark.
-func unwrap(n ast.Node) ast.Node {
-	for {
-		switch x := n.(type) {
-		case *ast.AnchorNode:
-			n = x.Value
-		case *ast.TagNode:
-			n = x.Value
-		default:
-			return n
-		}
-	}
-}
-
 // scalarText is a scalar item's text as variant names show it: numbers
 // canonical (2e2 and 200.0 are 200), booleans true or false.
 func scalarText(n ast.Node) (string, bool) {
-	switch x := unwrap(n).(type) {
+	switch x := specyaml.UnwrapNode(n).(type) {
 	case *ast.StringNode:
 		return x.Value, true
 	case *ast.IntegerNode:
@@ -268,7 +254,7 @@ func decodeSweepValue(n ast.Node, typ reflect.Type) (string, reflect.Value, erro
 		t = t.Elem()
 	}
 	v := reflect.New(t).Elem()
-	node := unwrap(n)
+	node := specyaml.UnwrapNode(n)
 	switch t.Kind() {
 	case reflect.String:
 		// Sizes and durations are text: 64KiB, 5ms (a bare number of bytes

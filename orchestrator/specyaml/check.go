@@ -136,7 +136,7 @@ func (w *walker) walk(n ast.Node, t reflect.Type, path string) error {
 	if decodesItself(t) {
 		return nil
 	}
-	n = unwrapNode(n)
+	n = UnwrapNode(n)
 	switch t.Kind() {
 	case reflect.Struct:
 		pairs, ok := mappingPairs(n)
@@ -215,7 +215,7 @@ func (w *walker) whole(n ast.Node, t reflect.Type, path string, isKey bool) erro
 		return nil
 	}
 	var f float64
-	switch x := unwrapNode(n).(type) {
+	switch x := UnwrapNode(n).(type) {
 	case *ast.FloatNode:
 		f = x.Value
 	case *ast.StringNode:
@@ -378,7 +378,7 @@ func mappingPairs(n ast.Node) ([]*ast.MappingValueNode, bool) {
 
 // keyText is a scalar key's text; false for complex keys.
 func keyText(n ast.Node) (string, bool) {
-	if s, ok := unwrapNode(n).(ast.ScalarNode); ok {
+	if s, ok := UnwrapNode(n).(ast.ScalarNode); ok {
 		if tk := s.GetToken(); tk != nil {
 			return tk.Value, true
 		}
@@ -387,8 +387,8 @@ func keyText(n ast.Node) (string, bool) {
 	return "", false
 }
 
-// unwrapNode looks through anchors and tags at the node they mark.
-func unwrapNode(n ast.Node) ast.Node {
+// UnwrapNode looks through anchors and tags at the node they mark.
+func UnwrapNode(n ast.Node) ast.Node {
 	for {
 		switch x := n.(type) {
 		case *ast.AnchorNode:
