@@ -5,6 +5,7 @@ package lab
 
 import (
 	"github.com/labctl/labctl/orchestrator/nic"
+	"github.com/labctl/labctl/orchestrator/server"
 	"github.com/labctl/labctl/orchestrator/sizing"
 )
 
@@ -19,6 +20,8 @@ type Spec struct {
 	// NIC sets the hosts' RDMA NICs: DCQCN parameters (a preset and the
 	// NIC's own parameter names) and the QPs' loss recovery.
 	NIC nic.Spec `yaml:"nic" json:"nic"`
+	// Server is the GPU servers' scale-up domain and the NICs' PCIe links.
+	Server server.Spec `yaml:"server" json:"server,omitzero"`
 	// BGP is the design of the eBGP underlay.
 	BGP     BGPSpec `yaml:"bgp" json:"bgp"`
 	Runtime string  `yaml:"runtime" json:"runtime"` // sim | clab

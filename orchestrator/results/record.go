@@ -146,6 +146,9 @@ type Variant struct {
 	// Extra holds variant-specific results of a scenario (for example the
 	// per-phase outcome of a collective) keyed by name.
 	Extra map[string]any `json:"extra,omitempty"`
+	// NCCL is the nccl-tests table of an nccl scenario's variant (or of
+	// a record parsed from a real cluster's nccl-tests output).
+	NCCL *NCCLTable `json:"nccl,omitempty"`
 	// NIC is the NIC settings the variant's traffic ran with (simulated:
 	// soft-RoCE on a live lab has no DCQCN).
 	NIC *NIC `json:"nic,omitempty"`

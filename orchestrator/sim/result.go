@@ -15,7 +15,9 @@ type Result struct {
 	Rings []RingStats `json:"rings,omitempty"`
 	// AllToAll are the all-to-all collectives, per sending rank.
 	AllToAll []AllToAllStats `json:"all_to_all,omitempty"`
-	Series   *Series         `json:"series,omitempty"`
+	// Programs are the dataflow collectives, in Config.Programs order.
+	Programs []ProgramStats `json:"programs,omitempty"`
+	Series   *Series        `json:"series,omitempty"`
 	// Timeline lists the faults, routing changes and watchdog actions of
 	// the run in time order.
 	Timeline []Mark `json:"timeline,omitempty"`

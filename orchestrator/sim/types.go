@@ -283,7 +283,15 @@ type Config struct {
 	// Rings are ring AllReduce collectives run beside Flows.
 	Rings []Ring
 	// AllToAll are all-to-all collectives run beside Flows.
-	AllToAll   []AllToAll
+	AllToAll []AllToAll
+	// Programs are collectives as dataflows of streams (program.go), run
+	// beside Flows; ScaleUp is each server's GPU interconnect by host
+	// name, which their scale-up streams take.
+	Programs []Program
+	ScaleUp  map[string]ScaleUpDomain
+	// NICCapGbps caps the sending rate of every NIC of a host, by host
+	// name: a NIC behind a PCIe link slower than its port cannot feed it.
+	NICCapGbps map[string]float64
 	DurationNs int64
 	// WarmupNs starts the goodput window of long-lived flows, so their
 	// goodput is measured once rates have converged.
