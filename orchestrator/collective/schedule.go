@@ -1,0 +1,301 @@
+package collective
+
+import (
+	"fmt"
+
+	"github.com/labctl/labctl/orchestrator/results"
+	"github.com/labctl/labctl/orchestrator/sim"
+)
+
+// xfer is one transfer between two GPUs, cut into msgs messages of
+// msgBytes: its legs become one stream each, the later legs of a
+// transfer waiting for the earlier ones message by message (a staged
+// PXN message leaves the relay's NIC once it is on the relay). Its first
+// leg waits for the transfers in after.
+type xfer struct {
+	legs           []leg
+	msgs, msgBytes int64
+	after          []dep
+	// share is the part of the collective's size the transfer carries,
+	// unrounded: the bound's load per byte of size.
+	share float64
+}
+
+// dep is one input of a transfer's first leg: message m waits for
+// message m+off of transfer x's last leg.
+type dep struct {
+	x   int
+	off int64
+}
+
+// Schedule kinds: how the closed form runs a collective's dependencies.
+const (
+	// kindChain: every message waits for the previous message of the
+	// transfer before it (a ring step waits for the step before it).
+	kindChain = "chain"
+	// kindPipeline: message m waits for message m of the transfers
+	// before it (trees, a broadcast ring, send/recv, all-to-all).
+	kindPipeline = "pipeline"
+)
+
+// schedule is a collective cut into transfers.
+type schedule struct {
+	job    *job
+	kind   string
+	xfers  []xfer
+	layout Layout
+	// rings lists, for a chain, the transfers of each channel's ring in
+	// ring order, for the closed form's mean hop.
+	rings [][]int
+}
+
+// plan lays a spec out on the servers and cuts it into transfers.
+func plan(servers []Server, s Spec) (*schedule, error) {
+	j, err := newJob(servers, s)
+	if err != nil {
+		return nil, err
+	}
+	s = j.spec
+	n := len(j.ranks)
+	size, count := TestSize(s.Collective, s.Bytes, j.elt, n)
+	sc := &schedule{job: j, layout: Layout{
+		Collective: s.Collective, Algorithm: s.Algorithm, RankOrder: s.RankOrder, DataType: s.DataType,
+		Ranks: n, Channels: s.Channels, SizeBytes: size, Count: count, Root: -1,
+	}}
+	if size == 0 {
+		return nil, &EmptyError{Collective: s.Collective, Requested: s.Bytes, Ranks: n, EltBytes: j.elt}
+	}
+	ch := int64(s.Channels)
+	nn := int64(n)
+	switch {
+	case s.Collective == results.CollAllReduce && s.Algorithm == AlgoTree:
+		sc.kind = kindPipeline
+		msgs, msgBytes := cut(ceilDiv(size, ch), PipelineChunkBytes)
+		for c := range s.Channels {
+			sc.tree(c, msgs, msgBytes, 1/float64(ch))
+		}
+	case s.Collective == results.CollAllReduce || s.Collective == results.CollAllGather || s.Collective == results.CollReduceScatter:
+		sc.kind = kindChain
+		steps := nn - 1
+		if s.Collective == results.CollAllReduce {
+			steps = 2 * (nn - 1)
+		}
+		loops, msgBytes := cut(ceilDiv(size, nn*ch), RingChunkBytes)
+		for c := range s.Channels {
+			sc.ring(c, steps*loops, msgBytes, float64(steps)/float64(nn*ch))
+		}
+	case s.Collective == results.CollBroadcast:
+		sc.kind = kindPipeline
+		sc.layout.Root = s.Root
+		msgs, msgBytes := cut(ceilDiv(size, ch), PipelineChunkBytes)
+		for c := range s.Channels {
+			sc.broadcast(c, msgs, msgBytes, 1/float64(ch))
+		}
+	case s.Collective == results.CollAllToAll:
+		sc.kind = kindPipeline
+		msgs, msgBytes := cut(ceilDiv(size/nn, ch), P2PChunkBytes)
+		// Refused before the transfers are made: an all-to-all grows
+		// with the square of the ranks.
+		if pairs := nn * (nn - 1) * ch; pairs > MaxStreams {
+			return nil, &TooLargeError{What: fmt.Sprintf("an all-to-all of %d ranks on %d channels", n, ch), Streams: pairs}
+		}
+		for _, a := range j.ranks {
+			for _, b := range j.ranks {
+				if a != b {
+					for range ch {
+						sc.add(xfer{legs: j.route(a, b), msgs: msgs, msgBytes: msgBytes, share: 1 / float64(nn*ch)})
+					}
+				}
+			}
+		}
+	case s.Collective == results.CollSendRecv:
+		sc.kind = kindPipeline
+		msgs, msgBytes := cut(ceilDiv(size, ch), P2PChunkBytes)
+		for r := range n {
+			for range ch {
+				sc.add(xfer{legs: j.route(j.ranks[r], j.ranks[(r+1)%n]), msgs: msgs, msgBytes: msgBytes, share: 1 / float64(ch)})
+			}
+		}
+	}
+	streams := int64(0)
+	for _, x := range sc.xfers {
+		sc.layout.ChunkBytes = max(sc.layout.ChunkBytes, x.msgBytes)
+		streams += int64(len(x.legs))
+	}
+	if streams > MaxStreams {
+		return nil, &TooLargeError{What: fmt.Sprintf("%s over %d ranks on %d channels", s.Collective, n, ch), Streams: streams}
+	}
+	return sc, nil
+}
+
+// TooLargeError says a collective makes more streams than one program
+// may have.
+type TooLargeError struct {
+	What    string
+	Streams int64
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("%s makes %d streams, more than the %d one collective may have", e.What, e.Streams, MaxStreams)
+}
+
+// EmptyError says that a requested size moves nothing: nccl-tests rounds
+// all_gather, reduce_scatter and alltoall to 16 bytes per rank, and
+// prints a row of 0 bytes for it.
+type EmptyError struct {
+	Collective string
+	Requested  int64
+	Ranks      int
+	EltBytes   int
+}
+
+func (e *EmptyError) Error() string {
+	return fmt.Sprintf("%s of %d B over %d ranks moves 0 B: nccl-tests gives each rank a count rounded down to 16 B of elements (%d B x %d ranks at least)",
+		e.Collective, e.Requested, e.Ranks, max(16, e.EltBytes), e.Ranks)
+}
+
+// cut splits bytes into the fewest messages of at most chunk bytes, all
+// of one size (rounded up: every byte is carried).
+func cut(bytes, chunk int64) (msgs, msgBytes int64) {
+	bytes = max(bytes, 1)
+	msgs = ceilDiv(bytes, chunk)
+	return msgs, ceilDiv(bytes, msgs)
+}
+
+func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
+
+func (sc *schedule) add(x xfer) int {
+	sc.xfers = append(sc.xfers, x)
+	return len(sc.xfers) - 1
+}
+
+// ring adds channel c's ring: hop i (position i to i+1) sends message m
+// once hop i-1 delivered message m-1, the ring's real chain.
+func (sc *schedule) ring(c int, msgs, msgBytes int64, share float64) {
+	order := sc.job.ringOrder(c)
+	n := len(order)
+	first := len(sc.xfers)
+	var hops []int
+	for i := range n {
+		prev := first + (i-1+n)%n
+		hops = append(hops, sc.add(xfer{legs: sc.job.route(order[i], order[(i+1)%n]), msgs: msgs, msgBytes: msgBytes, after: []dep{{prev, -1}}, share: share}))
+	}
+	sc.rings = append(sc.rings, hops)
+}
+
+// broadcast adds channel c's broadcast: the ring from the root, N-1 hops
+// in a pipeline (a hop forwards chunk m once it received chunk m).
+func (sc *schedule) broadcast(c int, msgs, msgBytes int64, share float64) {
+	order := sc.job.ringOrder(c)
+	n := len(order)
+	root := sc.job.ranks[sc.job.spec.Root]
+	p := 0
+	for i, r := range order {
+		if r == root {
+			p = i
+		}
+	}
+	prev := -1
+	for i := range n - 1 {
+		x := xfer{legs: sc.job.route(order[(p+i)%n], order[(p+i+1)%n]), msgs: msgs, msgBytes: msgBytes, share: share}
+		if prev >= 0 {
+			x.after = []dep{{prev, 0}}
+		}
+		prev = sc.add(x)
+	}
+}
+
+// tree adds channel c's tree all-reduce: every node sends chunk m up
+// once it has chunk m from each child; the root's children get chunk m
+// down once the root has it from all of its children, every other node's
+// children once the node got it from its parent.
+func (sc *schedule) tree(c int, msgs, msgBytes int64, share float64) {
+	nodes, parent := sc.job.treeOrder(c)
+	up := make([]int, len(nodes))
+	down := make([]int, len(nodes))
+	children := make([][]int, len(nodes))
+	root := -1
+	for i, p := range parent {
+		if p < 0 {
+			root = i
+			continue
+		}
+		children[p] = append(children[p], i)
+	}
+	// Up transfers, leaves first (post-order), so inputs exist.
+	var visit func(i int)
+	visit = func(i int) {
+		for _, ch := range children[i] {
+			visit(ch)
+		}
+		if i == root {
+			return
+		}
+		x := xfer{legs: sc.job.route(nodes[i], nodes[parent[i]]), msgs: msgs, msgBytes: msgBytes, share: share}
+		for _, ch := range children[i] {
+			x.after = append(x.after, dep{up[ch], 0})
+		}
+		up[i] = sc.add(x)
+	}
+	visit(root)
+	var descend func(i int)
+	descend = func(i int) {
+		for _, ch := range children[i] {
+			x := xfer{legs: sc.job.route(nodes[i], nodes[ch]), msgs: msgs, msgBytes: msgBytes, share: share}
+			if i == root {
+				for _, rc := range children[root] {
+					x.after = append(x.after, dep{up[rc], 0})
+				}
+			} else {
+				x.after = []dep{{down[i], 0}}
+			}
+			down[ch] = sc.add(x)
+			descend(ch)
+		}
+	}
+	descend(root)
+}
+
+// program turns the schedule into the simulator's program: a stream per
+// leg, inputs by stream index.
+func (sc *schedule) program(id string) sim.Program {
+	p := sim.Program{ID: id, Role: "nccl"}
+	last := make([]int32, len(sc.xfers))
+	firstOf := make([]int32, len(sc.xfers))
+	n := int32(0)
+	for i, x := range sc.xfers {
+		firstOf[i] = n
+		n += int32(len(x.legs))
+		last[i] = n - 1
+	}
+	p.Streams = make([]sim.Stream, 0, n)
+	for i, x := range sc.xfers {
+		for k, l := range x.legs {
+			st := sim.Stream{Messages: x.msgs, MessageBytes: x.msgBytes}
+			if l.scaleUp {
+				st.ScaleUp, st.Host, st.SrcGPU, st.DstGPU = true, l.host, l.srcGPU, l.dstGPU
+			} else {
+				st.Src, st.Dst = l.src, l.dst
+			}
+			if k == 0 {
+				for _, d := range x.after {
+					st.Inputs = append(st.Inputs, sim.Input{Stream: last[d.x], Offset: d.off})
+				}
+			} else {
+				st.Inputs = []sim.Input{{Stream: firstOf[i] + int32(k) - 1, Offset: 0}}
+			}
+			p.Streams = append(p.Streams, st)
+		}
+	}
+	return p
+}
+
+// Build lays out one collective of one size on the servers as a program
+// with the given ID. An *EmptyError says the size moves nothing.
+func Build(servers []Server, s Spec, id string) (sim.Program, Layout, error) {
+	sc, err := plan(servers, s)
+	if err != nil {
+		return sim.Program{}, Layout{}, err
+	}
+	return sc.program(id), sc.layout, nil
+}
