@@ -208,7 +208,7 @@ func checkProgram(t *testing.T, p sim.Program) {
 }
 
 func nicIndex(name string) string { _, port, _ := strings.Cut(name, ":"); return port }
-func hostOf(name string) string  { h, _, _ := strings.Cut(name, ":"); return h }
+func hostOf(name string) string   { h, _, _ := strings.Cut(name, ":"); return h }
 
 // NCCL order: per channel one fabric stream per server, from NIC c mod
 // NICs to the next server's same NIC; the chain inside a server starts at
