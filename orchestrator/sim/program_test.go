@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -619,5 +620,150 @@ func TestProgramDeterministic(t *testing.T) {
 	jc, _ := json.Marshal(mustRun(t, cfg))
 	if string(jc) == string(ja) {
 		t.Error("another seed gives the very same result: the seed is not used")
+	}
+}
+
+// railFabric is hosts servers of 8 NICs (h<n>:eth<k>) on 8 rails: rail
+// k's NICs on two leaves of hosts/2 (leaf r<k>-<half>), every leaf linked
+// to each of 8 spines, 400G throughout.
+func railFabric(hosts int) Topology {
+	var t Topology
+	for s := range 8 {
+		t.Nodes = append(t.Nodes, Node{Name: fmt.Sprintf("spine%d", s), Kind: Switch})
+	}
+	for n := range hosts {
+		t.Nodes = append(t.Nodes, Node{Name: fmt.Sprintf("h%d", n), Kind: Host})
+	}
+	for k := range 8 {
+		for half := range 2 {
+			leaf := fmt.Sprintf("r%d-%d", k, half)
+			t.Nodes = append(t.Nodes, Node{Name: leaf, Kind: Switch})
+			for s := range 8 {
+				t.Links = append(t.Links, Link{A: PortRef{leaf, fmt.Sprintf("up%d", s)}, B: PortRef{fmt.Sprintf("spine%d", s), leaf},
+					RateGbps: 400, PropDelayNs: 200})
+			}
+			for n := half * hosts / 2; n < (half+1)*hosts/2; n++ {
+				t.Links = append(t.Links, Link{A: PortRef{fmt.Sprintf("h%d", n), fmt.Sprintf("eth%d", k)}, B: PortRef{leaf, fmt.Sprintf("h%d", n)},
+					RateGbps: 400, PropDelayNs: 100})
+			}
+		}
+	}
+	return t
+}
+
+// railRing is a ring AllReduce of bytes over hosts x 8 GPUs in 8
+// channels, rail aligned as NCCL builds them: channel c visits GPUs c,
+// c+1, ..., c+7 of each server over its scale-up domain (7 hops), then
+// leaves through NIC c for NIC c of the next server (one fabric hop on
+// rail c).
+func railRing(hosts int, bytes int64) Program {
+	const gpus, channels = 8, 8
+	n := hosts * gpus
+	msg := max(bytes/int64(channels*n), 1)
+	p := Program{ID: "allreduce"}
+	for c := range channels {
+		first := int32(len(p.Streams))
+		for r := range n {
+			h, j := r/gpus, r%gpus
+			st := Stream{Messages: int64(2 * (n - 1)), MessageBytes: msg,
+				Inputs: []Input{{Stream: first + int32((r+n-1)%n), Offset: -1}}}
+			if j < gpus-1 {
+				st.ScaleUp, st.Host, st.SrcGPU, st.DstGPU = true, fmt.Sprintf("h%d", h), (c+j)%gpus, (c+j+1)%gpus
+			} else {
+				st.Src, st.Dst = fmt.Sprintf("h%d:eth%d", h, c), fmt.Sprintf("h%d:eth%d", (h+1)%hosts, c)
+			}
+			p.Streams = append(p.Streams, st)
+		}
+	}
+	return p
+}
+
+func railRingConfig(hosts int, bytes int64) Config {
+	cfg := Config{
+		Topology:   railFabric(hosts),
+		DefaultQoS: losslessQoS(true, true, 1_600_000, 6_400_000),
+		DurationNs: 1_000_000_000,
+		Seed:       1,
+		DCQCN:      PaperDCQCN(400), DCQCNEnabled: true,
+		ScaleUp:    map[string]ScaleUpDomain{},
+		Programs:   []Program{railRing(hosts, bytes)},
+	}
+	for h := range hosts {
+		cfg.ScaleUp[fmt.Sprintf("h%d", h)] = ScaleUpDomain{GbpsPerGPU: 3600, LatencyNs: 500, GPUs: 8}
+	}
+	return cfg
+}
+
+// BenchmarkProgramRing1024 is a ring AllReduce of 64 MiB over 128
+// servers x 8 GPUs (1024 ranks, 2046 steps) in 8 rail-aligned channels:
+// 7168 scale-up streams and 1024 QPs, 8 KiB messages.
+func BenchmarkProgramRing1024(b *testing.B) {
+	cfg := railRingConfig(128, 64<<20)
+	var events, hops uint64
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := Run(context.Background(), cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if r.Programs[0].TimeNs == nil {
+			b.Fatal("AllReduce did not complete")
+		}
+		events += r.Events
+		hops += r.PacketHops
+	}
+	reportRates(b, events, hops)
+}
+
+// BenchmarkProgramRing256 is the same over 32 servers (256 ranks, 510
+// steps, 32 KiB messages).
+func BenchmarkProgramRing256(b *testing.B) {
+	cfg := railRingConfig(32, 64<<20)
+	var events, hops uint64
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := Run(context.Background(), cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		events += r.Events
+		hops += r.PacketHops
+	}
+	reportRates(b, events, hops)
+}
+
+// TestProgramMemoryPerStream: a program costs its streams, not its
+// messages: fifty times the messages through a GPU that never drains
+// (seven streams share it, each posting its next message when its last
+// arrived) allocate about the same.
+func TestProgramMemoryPerStream(t *testing.T) {
+	mk := func(msgs int64) Config {
+		cfg := oneServer(8, 3600, 500)
+		p := Program{ID: "fan"}
+		for j := range 7 {
+			p.Streams = append(p.Streams, Stream{ScaleUp: true, Host: "h0", SrcGPU: 0, DstGPU: j + 1, Messages: msgs, MessageBytes: 1 << 16,
+				Inputs: []Input{{Stream: int32(j), Offset: -1}}})
+		}
+		cfg.Programs = []Program{p}
+		return cfg
+	}
+	alloc := func(msgs int64) (uint64, *Result) {
+		var a, b runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&a)
+		r := mustRun(t, mk(msgs))
+		runtime.ReadMemStats(&b)
+		return b.TotalAlloc - a.TotalAlloc, r
+	}
+	small, rs := alloc(1000)
+	big, rb := alloc(50_000)
+	progTime(t, rs, 0)
+	// Seven streams of M messages of 64 KiB leave GPU 0 back to back.
+	if got, want := *rb.Programs[0].TimeNs, int64(7*50_000*math.Round(1<<16*8/3600.0*1000)/1000+500); got != want {
+		t.Errorf("7 x 50000 messages take %d ns, want %d", got, want)
+	}
+	t.Logf("allocated %d bytes for 1000 messages a stream, %d for 50000", small, big)
+	if big > 2*small+64<<10 {
+		t.Errorf("50000 messages a stream allocate %d bytes, 1000 allocate %d: memory grows with messages", big, small)
 	}
 }
