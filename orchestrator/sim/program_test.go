@@ -680,13 +680,14 @@ func railRing(hosts int, bytes int64) Program {
 
 func railRingConfig(hosts int, bytes int64) Config {
 	cfg := Config{
-		Topology:   railFabric(hosts),
-		DefaultQoS: losslessQoS(true, true, 1_600_000, 6_400_000),
-		DurationNs: 1_000_000_000,
-		Seed:       1,
-		DCQCN:      PaperDCQCN(400), DCQCNEnabled: true,
-		ScaleUp:    map[string]ScaleUpDomain{},
-		Programs:   []Program{railRing(hosts, bytes)},
+		Topology:     railFabric(hosts),
+		DefaultQoS:   losslessQoS(true, true, 1_600_000, 6_400_000),
+		DurationNs:   1_000_000_000,
+		Seed:         1,
+		DCQCN:        PaperDCQCN(400),
+		DCQCNEnabled: true,
+		ScaleUp:      map[string]ScaleUpDomain{},
+		Programs:     []Program{railRing(hosts, bytes)},
 	}
 	for h := range hosts {
 		cfg.ScaleUp[fmt.Sprintf("h%d", h)] = ScaleUpDomain{GbpsPerGPU: 3600, LatencyNs: 500, GPUs: 8}
