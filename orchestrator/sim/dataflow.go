@@ -18,23 +18,21 @@ type progState struct {
 	left int
 	// next are the programs whose After names this one.
 	next []int32
-	// started: its start event ran; startAt is when (ps). firstPost is
-	// its first posted message, endAt its last receipt (ps, -1 before).
-	started          bool
-	startAt          int64
+	// firstPost is its first posted message, endAt its last receipt
+	// (ps, -1 before).
 	firstPost, endAt int64
 	scaleUpBytes     int64
 }
 
 // streamState is one stream of a program in progress. recvd counts the
 // messages fully received in order, ready those whose inputs are
-// satisfied (posted), queued those a scale-up stream handed to its GPU.
+// satisfied: posted, to the QP or to the GPU's egress.
 type streamState struct {
-	prog                 int32
-	self                 int32 // its own index in s.streams
-	msgs, bytes          int64 // messages of bytes each
-	recvd, ready, queued int64
-	inputs               []Input // the program's, indices local to it
+	prog         int32
+	self         int32 // its own index in s.streams
+	msgs, bytes  int64 // messages of bytes each
+	recvd, ready int64
+	inputs       []Input // the program's, indices local to it
 	// deps are the streams (global indices) that read this one.
 	deps []int32
 	// A fabric stream's QP (flow index), or -1 for a scale-up stream,
@@ -263,8 +261,8 @@ func (s *sim) checkScaleUp() error {
 		if !ok || s.nodes[ni].kind != Host {
 			return errorf("scale-up domain given for %q, which is not a host of the topology: key Config.ScaleUp by host name", host)
 		}
-		if !(d.GbpsPerGPU > 0) || d.GbpsPerGPU > 1e6 || math.IsInf(d.GbpsPerGPU, 0) {
-			return errorf("host %q: scale-up bandwidth %v Gb/s per GPU must be in (0, 1e6]", host, d.GbpsPerGPU)
+		if !(d.GbpsPerGPU >= 1e-3 && d.GbpsPerGPU <= 1e6) {
+			return errorf("host %q: scale-up bandwidth %v Gb/s per GPU must be in 0.001..1e6 (one direction, what a GPU sends into the domain)", host, d.GbpsPerGPU)
 		}
 		if d.LatencyNs < 0 || d.LatencyNs > 1e9 {
 			return errorf("host %q: scale-up latency %d ns must be in 0..1e9", host, d.LatencyNs)
@@ -338,7 +336,6 @@ func (s *sim) startPrograms() {
 // what its inputs already allow.
 func (s *sim) progStart(pi int32) {
 	ps := &s.progs[pi]
-	ps.started, ps.startAt = true, s.now
 	n := int32(len(ps.cfg.Streams))
 	for i := ps.first; i < ps.first+n; i++ {
 		if f := s.streams[i].flow; f >= 0 {
@@ -399,7 +396,6 @@ func (s *sim) post(i int32) {
 		s.kick(f.src)
 		return
 	}
-	st.queued += delta
 	s.gpuPost(st.gpu, i, delta)
 }
 

@@ -588,6 +588,44 @@ func TestProgramErrors(t *testing.T) {
 	}
 }
 
+// TestProgramAccepted: values at the edges of what is valid run.
+func TestProgramAccepted(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(*Config)
+	}{
+		{"GPU count not given, high index", func(c *Config) {
+			c.ScaleUp["h0"] = ScaleUpDomain{GbpsPerGPU: 100, LatencyNs: 0}
+			c.Programs[0].Streams[0].DstGPU = 1000
+		}},
+		{"slowest domain", func(c *Config) { c.ScaleUp["h0"] = ScaleUpDomain{GbpsPerGPU: 0.001, GPUs: 2} }},
+		{"fastest domain", func(c *Config) { c.ScaleUp["h0"] = ScaleUpDomain{GbpsPerGPU: 1e6, GPUs: 2} }},
+		{"zero NIC cap", func(c *Config) { c.NICCapGbps = map[string]float64{"h0": 0} }},
+		{"tiny NIC cap", func(c *Config) { c.NICCapGbps = map[string]float64{"h0": 1e-9} }},
+		{"one-byte message", func(c *Config) { c.Programs[0].Streams[1].MessageBytes = 1 }},
+		{"1 GiB message", func(c *Config) { c.Programs[0].Streams[1].MessageBytes = 1 << 30 }},
+		{"input read twice", func(c *Config) {
+			c.Programs[0].Streams[1].Inputs = []Input{{Stream: 0, Offset: 0}, {Stream: 0, Offset: -1}, {Stream: 1, Offset: -1}}
+		}},
+		{"start beyond the run", func(c *Config) { c.Programs[0].StartNs = c.DurationNs + 1 }},
+		{"explicit DSCP 0", func(c *Config) { c.Programs[0].ExplicitDSCP = true }},
+		{"source port given", func(c *Config) { c.Programs[0].Streams[1].SrcPort = 65535 }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := oneServer(2, 100, 10)
+			cfg.DurationNs = 10_000_000
+			cfg.Programs = []Program{{ID: "p", Streams: []Stream{
+				{ScaleUp: true, Host: "h0", SrcGPU: 0, DstGPU: 1, Messages: 2, MessageBytes: 100},
+				{Src: "h0", Dst: "h1", Messages: 3, MessageBytes: 5000},
+			}}}
+			tc.edit(&cfg)
+			if _, err := Run(context.Background(), cfg); err != nil {
+				t.Fatalf("refused: %v", err)
+			}
+		})
+	}
+}
+
 // TestProgramDeterministic: the same seed gives the same Result.
 func TestProgramDeterministic(t *testing.T) {
 	cfg := Config{
