@@ -254,6 +254,14 @@ func flowLevel(cfg Config) (*sim, [][]int32, []float64, error) {
 		f := &s.flows[i]
 		paths[i] = s.egressPath(f.src, f.dst, f.hashFwd)
 	}
-	rates := maxMinFair(paths, func(pi int32) float64 { return s.ports[pi].lineMbps / 1000 * eta })
+	rates := maxMinFair(paths, func(pi int32) float64 {
+		// A NIC capped below its port (Config.NICCapGbps) sends at the cap.
+		p := &s.ports[pi]
+		r := p.lineMbps
+		if p.capMbps > 0 {
+			r = min(r, p.capMbps)
+		}
+		return r / 1000 * eta
+	})
 	return s, paths, rates, nil
 }

@@ -20,7 +20,13 @@
 //   - Traffic: Flows, QPs with a size (0 = long-lived), a message size, a
 //     start time and optional After dependencies (a flow starts once the
 //     listed flows were fully received); Rings (ring AllReduce, one QP per
-//     rank over 2(N-1) steps) and AllToAll collectives beside them.
+//     rank over 2(N-1) steps) and AllToAll collectives beside them;
+//     Programs, collectives as dataflows of streams (program.go), each
+//     stream a QP through the fabric or a transfer over its server's
+//     scale-up domain (Config.ScaleUp), a program starting at its StartNs
+//     or that long after the program named in its After completed.
+//   - Hosts: NICCapGbps caps what every NIC of a host sends (a NIC behind
+//     a slower PCIe link).
 //   - The NICs: DCQCN parameters in ConnectX's names (ConnectXDCQCN, the
 //     NIC's defaults; PaperDCQCN, the paper's on the same machinery; see
 //     package nic) with DCQCNEnabled, CNPDSCP and CNPPerPort; loss recovery
@@ -88,7 +94,21 @@
 // first unacknowledged packet after the QP's local ACK timeout (QPTimeout)
 // without progress. The timeout after RetryCount retries fails the QP, as
 // a NIC completes its work request with IBV_WC_RETRY_EXC_ERR: the flow
-// stops and is reported failed (FlowStats.Failed, FailedAtNs).
+// stops and is reported failed (FlowStats.Failed, FailedAtNs). A NIC with
+// a cap (NICCapGbps) sends its next data packet no sooner than the last
+// one's serialization at the cap, whichever QP it belongs to; DCQCN can
+// only slow a QP further.
+//
+// A Program's fabric stream is an RC QP as above whose sender posts
+// message m once, for every input, message m+Offset of the input stream
+// was received (every message ends in a packet of its own, so the
+// receiver knows message ends); a scale-up stream never becomes packets:
+// a posted message waits behind what its GPU posted before, takes
+// MessageBytes*8/GbpsPerGPU to leave and arrives LatencyNs after its last
+// byte. The engine keeps per stream only counts (received, posted), so a
+// program costs its streams and inputs, not its messages. A program whose
+// QP failed never completes, nor do the programs after it; the run then
+// ends once nothing can progress.
 //
 // # Output and determinism
 //

@@ -23,6 +23,8 @@ const (
 	evRouteLearn
 	evStorm
 	evWatchdog
+	evProgStart
+	evScaleUp
 )
 
 // Run simulates cfg until cfg.DurationNs of simulated time has passed and
@@ -44,10 +46,12 @@ func (s *sim) push(t int64, kind uint8, a, b int32, gen uint32) {
 
 func (s *sim) run(ctx context.Context) error {
 	for i := range s.flows {
-		if s.flows[i].depsLeft == 0 {
+		// A program's QPs start with their program.
+		if s.flows[i].depsLeft == 0 && s.flows[i].stream == nil {
 			s.push(s.flows[i].f.StartNs*1000, evFlowStart, int32(i), 0, 0)
 		}
 	}
+	s.startPrograms()
 	if s.series != nil {
 		s.push(0, evSample, 0, 0, 0)
 	}
@@ -138,6 +142,10 @@ func (s *sim) run(ctx context.Context) error {
 			s.storm(e.a, e.b, e.gen == 1)
 		case evWatchdog:
 			s.watchdogPoll(e.a)
+		case evProgStart:
+			s.progStart(e.a)
+		case evScaleUp:
+			s.gpuArrive(e.a)
 		}
 	}
 	s.now = s.end
@@ -636,6 +644,15 @@ func (s *sim) nicSend(pi int32) {
 			return
 		}
 	}
+	if p.capFree > s.now {
+		// A NIC behind a slower PCIe link (Config.NICCapGbps) sends its
+		// next data packet once the host has fed it the last one.
+		if len(p.flows) > p.dead && (p.wakeAt <= s.now || p.capFree < p.wakeAt) {
+			p.wakeAt = p.capFree
+			s.push(p.capFree, evNicWake, pi, 0, 0)
+		}
+		return
+	}
 	nf := len(p.flows)
 	wake := int64(math.MaxInt64)
 	for j := 0; j < nf; j++ {
@@ -774,6 +791,9 @@ func (s *sim) sendData(pi, fi int32) {
 		f.rp.onBytes(wire)
 	}
 	f.nextAvail = s.now + s.gap(f, wire)
+	if p := &s.ports[pi]; p.capKbps > 0 {
+		p.capFree = s.now + (wire*8_000_000_000+p.capKbps/2)/p.capKbps
+	}
 	s.transmit(pi, k)
 }
 
@@ -969,15 +989,20 @@ func (s *sim) deliver(pi, fi int32, f *flowState, payload, sent int64) {
 	}
 	f.pendingAck++
 	last := f.rcvNxt == f.total
-	// A ring QP's receiver completes a step at each message end.
-	msgEnd := f.ring != nil && f.rcvNxt%f.perMsg == 0
+	// A ring QP's or a program stream's receiver completes a message at
+	// each message end.
+	msgEnd := (f.ring != nil || f.stream != nil) && f.rcvNxt%f.perMsg == 0
 	if last || msgEnd || f.pendingAck >= s.ackEvery || s.now-f.lastAck >= s.ackTimer {
 		f.pendingAck = 0
 		f.lastAck = s.now
 		s.sendCtrl(pi, fi, pktAck, f.rcvNxt)
 	}
 	if msgEnd {
-		s.ringReceived(f, f.rcvNxt/f.perMsg-1)
+		if f.ring != nil {
+			s.ringReceived(f, f.rcvNxt/f.perMsg-1)
+		} else {
+			s.received(f.stream.self)
+		}
 	}
 	if last {
 		f.rcvDone = true
@@ -1043,6 +1068,13 @@ func (s *sim) rtoCheck(fi int32) {
 	}
 	next := f.lastProgress + s.rto
 	if next <= s.now {
+		if f.stream != nil && f.sndUna == f.sndMax && f.sndNxt >= f.avail {
+			// A program stream with everything acknowledged and nothing
+			// posted: its timer stops until post posts a message, so a
+			// program stuck behind a failed QP lets the run end.
+			f.rtoIdle = true
+			return
+		}
 		// Nothing outstanding (a slow or paced-out sender): look again
 		// one timeout from now.
 		next = s.now + s.rto
@@ -1112,10 +1144,15 @@ func (s *sim) flowRateGbps(f *flowState) float64 {
 	if !f.started || f.sendDone {
 		return 0
 	}
+	p := &s.ports[f.src]
+	r := p.lineMbps
 	if f.rp != nil {
-		return f.rp.rc / 1000
+		r = f.rp.rc
 	}
-	return s.ports[f.src].lineMbps / 1000
+	if p.capMbps > 0 {
+		r = min(r, p.capMbps)
+	}
+	return r / 1000
 }
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }

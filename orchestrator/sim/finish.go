@@ -16,6 +16,11 @@ func (s *sim) result() *Result {
 	var goodputs []float64
 	for i := range s.flows {
 		f := &s.flows[i]
+		if f.stream != nil {
+			// Reported as part of its program in Result.Programs.
+			r.Totals.addFlow(f)
+			continue
+		}
 		if f.a2a != nil {
 			// Reported per sending rank in Result.AllToAll.
 			as := f.a2a
@@ -130,6 +135,7 @@ func (s *sim) result() *Result {
 		r.Rings = append(r.Rings, st)
 	}
 
+	r.Programs = s.programStats()
 	r.Timeline = s.timeline
 	wdCounts := s.watchdogCounts()
 	for pi := range s.ports {

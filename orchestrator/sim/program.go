@@ -66,14 +66,19 @@ type Input struct {
 type ScaleUpDomain struct {
 	GbpsPerGPU float64
 	LatencyNs  int64
+	// GPUs is how many GPUs the domain joins: a scale-up stream's GPU
+	// indices must be below it. 0 means not given: any index from 0 is
+	// taken (the server's GPU count is the caller's to know).
+	GPUs int
 }
 
 // ProgramStats is one program's outcome.
 type ProgramStats struct {
 	ID string `json:"id"`
-	// StartNs is when its first message was posted, EndNs when its last
-	// was received (-1: it did not complete); TimeNs their difference
-	// when it completed.
+	// StartNs is when its first message was posted (-1: none was, as
+	// when the program it waits for never completed), EndNs when its
+	// last was received (-1: it did not complete); TimeNs their
+	// difference when it completed, nil otherwise.
 	StartNs int64  `json:"start_ns"`
 	EndNs   int64  `json:"end_ns"`
 	TimeNs  *int64 `json:"time_ns"`

@@ -129,6 +129,12 @@ type port struct {
 	dead   int
 	rrFlow int
 	wakeAt int64
+
+	// capKbps > 0 caps a NIC's data rate (Config.NICCapGbps; capMbps the
+	// same, nominal): no data packet leaves before capFree.
+	capKbps int64
+	capMbps float64
+	capFree int64
 }
 
 type node struct {
@@ -198,6 +204,7 @@ type flowState struct {
 	avail    int64
 	ring     *ringState
 	a2a      *a2aState
+	stream   *streamState // a program's fabric stream
 	rank     int32
 	depsLeft int
 	children []int32
@@ -214,6 +221,7 @@ type flowState struct {
 	retx, timeouts         int64
 	retriesLeft            int
 	failed                 bool // retry count exceeded: the QP is in error
+	rtoIdle                bool // a program stream's timer stopped: nothing posted
 	failedAt               int64
 	naksRecv, cnpsRecv     int64
 
@@ -300,6 +308,9 @@ type sim struct {
 	rated   []int32 // flows with a rate series (not Quiet)
 	rings   []*ringState
 	a2as    []*a2aState
+	progs   []progState
+	streams []streamState
+	gpus    []gpuEgress
 
 	// watchPrio is, per watched port and priority, 1 + the index of the
 	// priority's series in the port's Priorities (0: none yet).
@@ -1057,7 +1068,7 @@ func (s *sim) initFlow(i int32, f *Flow, ids map[string]int32, paths pathCache) 
 func (s *sim) buildFlows() error {
 	ids := make(map[string]int32, len(s.cfg.Flows))
 	paths := pathCache{}
-	s.flows = make([]flowState, len(s.cfg.Flows), len(s.cfg.Flows)+ringQPs(s.cfg.Rings)+a2aQPs(s.cfg.AllToAll))
+	s.flows = make([]flowState, len(s.cfg.Flows), len(s.cfg.Flows)+ringQPs(s.cfg.Rings)+a2aQPs(s.cfg.AllToAll)+programQPs(s.cfg.Programs))
 	for i := range s.cfg.Flows {
 		if err := s.initFlow(int32(i), &s.cfg.Flows[i], ids, paths); err != nil {
 			return err
@@ -1067,6 +1078,9 @@ func (s *sim) buildFlows() error {
 		return err
 	}
 	if err := s.buildAllToAll(paths); err != nil {
+		return err
+	}
+	if err := s.buildPrograms(paths); err != nil {
 		return err
 	}
 	for i := range s.cfg.Flows {
@@ -1145,6 +1159,9 @@ func PrioritiesInUse(cfg *Config) int {
 	}
 	for _, a := range cfg.AllToAll {
 		dscps[dscp(a.DSCP, a.ExplicitDSCP)] = true
+	}
+	for _, p := range cfg.Programs {
+		dscps[dscp(p.DSCP, p.ExplicitDSCP)] = true
 	}
 	return min(8, len(dscps))
 }

@@ -291,6 +291,9 @@ type Config struct {
 	ScaleUp  map[string]ScaleUpDomain
 	// NICCapGbps caps the sending rate of every NIC of a host, by host
 	// name: a NIC behind a PCIe link slower than its port cannot feed it.
+	// The NIC sends its next data packet (of any QP) no sooner than the
+	// last one's serialization at the cap; DCQCN can only slow a QP
+	// further. 0 (or no entry) means no cap.
 	NICCapGbps map[string]float64
 	DurationNs int64
 	// WarmupNs starts the goodput window of long-lived flows, so their

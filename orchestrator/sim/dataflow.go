@@ -1,0 +1,512 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+)
+
+// The engine's side of Program (program.go): per program, per stream, a
+// few counters; never anything per message, so a ring of a thousand ranks
+// and two thousand steps costs what its streams cost.
+
+// progState is one program in progress.
+type progState struct {
+	cfg *Program
+	// Its streams are s.streams[first : first+len(cfg.Streams)].
+	first int32
+	// left counts the streams not yet fully received.
+	left int
+	// next are the programs whose After names this one.
+	next []int32
+	// firstPost is its first posted message, endAt its last receipt
+	// (ps, -1 before).
+	firstPost, endAt int64
+	scaleUpBytes     int64
+}
+
+// streamState is one stream of a program in progress. recvd counts the
+// messages fully received in order, ready those whose inputs are
+// satisfied: posted, to the QP or to the GPU's egress.
+type streamState struct {
+	prog         int32
+	self         int32 // its own index in s.streams
+	msgs, bytes  int64 // messages of bytes each
+	recvd, ready int64
+	inputs       []Input // the program's, indices local to it
+	// deps are the streams (global indices) that read this one.
+	deps []int32
+	// A fabric stream's QP (flow index), or -1 for a scale-up stream,
+	// which sends through GPU egress gpu, serPs per message.
+	flow  int32
+	gpu   int32
+	serPs int64
+	// hops is the number of switches on a fabric stream's data path at
+	// the start (1 within a leaf, 3 via a spine, 5 via a super-spine).
+	hops int
+}
+
+// gpuEgress is one GPU's way into its server's scale-up domain: messages
+// leave one after the other in the order they were posted, each taking
+// its serialization time, and arrive latency later. Arrivals are in
+// departure order, so only the next one is ever scheduled (one event per
+// message, one pending event per GPU): cur is the stream of the message
+// whose arrival is due, lastDone when its last byte left; q holds what
+// was posted behind it, in batches of one stream's messages posted at
+// once (at, ps).
+type gpuEgress struct {
+	latency  int64
+	lastDone int64
+	busy     bool
+	cur      int32
+	q        []suBatch
+	head     int
+}
+
+type suBatch struct {
+	stream int32
+	count  int64
+	at     int64
+}
+
+// maxStreamBytes bounds one stream's payload (1 PiB), so packet and byte
+// counts cannot overflow.
+const maxStreamBytes = 1 << 50
+
+// programQPs counts the fabric streams of programs, for sizing the flows.
+func programQPs(ps []Program) int {
+	n := 0
+	for i := range ps {
+		for j := range ps[i].Streams {
+			if !ps[i].Streams[j].ScaleUp {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// buildPrograms checks the programs and sets up their streams: fabric
+// streams as quiet QPs, scale-up streams on their GPUs' egress.
+func (s *sim) buildPrograms(paths pathCache) error {
+	if err := s.checkScaleUp(); err != nil {
+		return err
+	}
+	if len(s.cfg.Programs) == 0 {
+		return nil
+	}
+	byID := make(map[string]int32, len(s.cfg.Programs))
+	nStreams, nFabric := 0, programQPs(s.cfg.Programs)
+	for pi := range s.cfg.Programs {
+		nStreams += len(s.cfg.Programs[pi].Streams)
+	}
+	if nStreams > math.MaxInt32 {
+		return errorf("programs hold %d streams, more than the engine indexes (%d)", nStreams, math.MaxInt32)
+	}
+	// Sized once: flows point at their stream.
+	s.streams = make([]streamState, 0, nStreams)
+	s.progs = make([]progState, len(s.cfg.Programs))
+	flowCfgs := make([]Flow, 0, nFabric)
+	gpuOf := map[[2]int32]int32{}
+	for pi := range s.cfg.Programs {
+		p := &s.cfg.Programs[pi]
+		if p.ID == "" {
+			return errorf("program %d has no ID: give every program one", pi)
+		}
+		if _, dup := byID[p.ID]; dup {
+			return errorf("program ID %q used twice: program IDs must be unique", p.ID)
+		}
+		if p.After != "" {
+			prev, ok := byID[p.After]
+			if !ok {
+				return errorf("program %q: After names %q, which is no earlier program (a program may only wait for one before it in Config.Programs)", p.ID, p.After)
+			}
+			s.progs[prev].next = append(s.progs[prev].next, int32(pi))
+		}
+		byID[p.ID] = int32(pi)
+		if p.StartNs < 0 || p.StartNs > maxTimeNs {
+			return errorf("program %q: start %d ns must be in 0..%d", p.ID, p.StartNs, int64(maxTimeNs))
+		}
+		if len(p.Streams) == 0 {
+			return errorf("program %q has no streams: give it at least one", p.ID)
+		}
+		dscp := p.DSCP
+		if dscp == 0 && !p.ExplicitDSCP {
+			dscp = 26
+		}
+		if dscp < 0 || dscp > 63 {
+			return errorf("program %q: DSCP %d out of range 0..63", p.ID, dscp)
+		}
+		ps := &s.progs[pi]
+		*ps = progState{cfg: p, first: int32(len(s.streams)), left: len(p.Streams), next: ps.next, firstPost: -1, endAt: -1}
+		for si := range p.Streams {
+			st := &p.Streams[si]
+			fail := func(format string, a ...any) error {
+				return errorf("program %q stream %d: %s", p.ID, si, fmt.Sprintf(format, a...))
+			}
+			if st.Messages < 1 || st.MessageBytes < 1 {
+				return fail("%d messages of %d bytes: both must be at least 1", st.Messages, st.MessageBytes)
+			}
+			if st.MessageBytes > 1<<30 {
+				return fail("message size %d bytes out of range: use 1 B..1 GiB", st.MessageBytes)
+			}
+			if st.Messages > maxStreamBytes/st.MessageBytes {
+				return fail("%d messages of %d bytes exceed %d bytes per stream", st.Messages, st.MessageBytes, int64(maxStreamBytes))
+			}
+			for k, in := range st.Inputs {
+				switch {
+				case in.Stream < 0 || int(in.Stream) >= len(p.Streams):
+					return fail("input %d names stream %d, out of range 0..%d", k, in.Stream, len(p.Streams)-1)
+				case int(in.Stream) == si && in.Offset >= 0:
+					return fail("input %d waits for its own message m+%d before sending message m, which never happens: a stream can only wait for its own earlier messages (offset < 0)", k, in.Offset)
+				}
+			}
+			ss := streamState{prog: int32(pi), self: int32(len(s.streams)), msgs: st.Messages, bytes: st.MessageBytes, inputs: st.Inputs, flow: -1, gpu: -1}
+			if st.ScaleUp {
+				g, err := s.scaleUpEgress(st, gpuOf)
+				if err != nil {
+					return fail("%v", err)
+				}
+				ss.gpu = g
+				d := s.cfg.ScaleUp[st.Host]
+				ss.serPs = int64(math.Round(float64(st.MessageBytes) * 8000 / d.GbpsPerGPU))
+				s.streams = append(s.streams, ss)
+				continue
+			}
+			src, err := s.resolveNIC(st.Src)
+			if err != nil {
+				return fail("source: %v", err)
+			}
+			dst, err := s.resolveNIC(st.Dst)
+			if err != nil {
+				return fail("destination: %v", err)
+			}
+			if src == dst {
+				return fail("source and destination are the same NIC %s: a transfer within one NIC is no fabric stream", s.ports[src].ref)
+			}
+			sp := st.SrcPort
+			if sp == 0 {
+				sp = 49152 + si%16384
+			}
+			if sp < 0 || sp > 65535 {
+				return fail("UDP source port %d out of range 0..65535", sp)
+			}
+			fwd, rev := s.flowHashes(src, dst, sp)
+			hops := 0
+			if at, _ := s.walk(src, dst, fwd, func(_, _ int32) { hops++ }); at >= 0 {
+				return fail("%v", s.reaches(src, dst, fwd))
+			}
+			if err := s.reaches(dst, src, rev); err != nil {
+				return fail("reverse path for ACKs: %v", err)
+			}
+			ss.hops = hops
+			flowCfgs = append(flowCfgs, Flow{
+				ID: p.ID, Src: st.Src, Dst: st.Dst, SrcPort: sp, DSCP: p.DSCP, ExplicitDSCP: p.ExplicitDSCP,
+				Bytes: st.Messages * st.MessageBytes, MessageBytes: st.MessageBytes, Role: p.Role, Quiet: true,
+			})
+			fi := int32(len(s.flows))
+			s.flows = append(s.flows, flowState{})
+			if err := s.initFlow(fi, &flowCfgs[len(flowCfgs)-1], nil, paths); err != nil {
+				return err
+			}
+			fs := &s.flows[fi]
+			// Every message ends in its own packet, even when it is a
+			// whole number of MTUs: the receiver tells message ends.
+			fs.perMsg = (st.MessageBytes + s.mtu - 1) / s.mtu
+			fs.total = fs.perMsg * st.Messages
+			fs.avail = 0 // nothing is posted before the program starts
+			ss.flow = fi
+			s.streams = append(s.streams, ss)
+		}
+	}
+	// Reverse edges, in one backing array: O(streams + inputs).
+	nIn := 0
+	for i := range s.streams {
+		nIn += len(s.streams[i].inputs)
+	}
+	count := make([]int32, len(s.streams))
+	for i := range s.streams {
+		base := s.progs[s.streams[i].prog].first
+		for _, in := range s.streams[i].inputs {
+			count[base+in.Stream]++
+		}
+	}
+	back := make([]int32, 0, nIn)
+	for i := range s.streams {
+		s.streams[i].deps = back[len(back) : len(back) : len(back)+int(count[i])]
+		back = back[:len(back)+int(count[i])]
+	}
+	for i := range s.streams {
+		base := s.progs[s.streams[i].prog].first
+		for _, in := range s.streams[i].inputs {
+			d := &s.streams[base+in.Stream]
+			// A stream reading another twice recomputes once.
+			if n := len(d.deps); n > 0 && d.deps[n-1] == int32(i) {
+				continue
+			}
+			d.deps = append(d.deps, int32(i))
+		}
+	}
+	for i := range s.streams {
+		if f := s.streams[i].flow; f >= 0 {
+			s.flows[f].stream = &s.streams[i]
+		}
+	}
+	return nil
+}
+
+// checkScaleUp checks every server's scale-up domain.
+func (s *sim) checkScaleUp() error {
+	for host, d := range s.cfg.ScaleUp {
+		ni, ok := s.nodeByName[host]
+		if !ok || s.nodes[ni].kind != Host {
+			return errorf("scale-up domain given for %q, which is not a host of the topology: key Config.ScaleUp by host name", host)
+		}
+		if !(d.GbpsPerGPU >= 1e-3 && d.GbpsPerGPU <= 1e6) {
+			return errorf("host %q: scale-up bandwidth %v Gb/s per GPU must be in 0.001..1e6 (one direction, what a GPU sends into the domain)", host, d.GbpsPerGPU)
+		}
+		if d.LatencyNs < 0 || d.LatencyNs > 1e9 {
+			return errorf("host %q: scale-up latency %d ns must be in 0..1e9", host, d.LatencyNs)
+		}
+		if d.GPUs < 0 || d.GPUs > 1<<16 {
+			return errorf("host %q: %d GPUs in the scale-up domain: use 1..65536 (0: not given, any GPU index is taken)", host, d.GPUs)
+		}
+	}
+	for h, c := range s.cfg.NICCapGbps {
+		ni, ok := s.nodeByName[h]
+		if !ok || s.nodes[ni].kind != Host {
+			return errorf("NIC cap given for %q, which is not a host of the topology: key Config.NICCapGbps by host name", h)
+		}
+		if c < 0 || math.IsNaN(c) || c > 1e5 {
+			return errorf("host %q: NIC cap %v Gb/s must be in 0..100000 (0: no cap)", h, c)
+		}
+		if c == 0 {
+			continue
+		}
+		for _, pi := range s.nodes[ni].ports {
+			p := &s.ports[pi]
+			p.capMbps = c * 1000
+			p.capKbps = max(int64(math.Round(c*1e6)), 1)
+		}
+	}
+	return nil
+}
+
+// scaleUpEgress checks a scale-up stream and returns its source GPU's
+// egress, adding it on first use.
+func (s *sim) scaleUpEgress(st *Stream, gpuOf map[[2]int32]int32) (int32, error) {
+	d, ok := s.cfg.ScaleUp[st.Host]
+	if !ok {
+		if ni, isNode := s.nodeByName[st.Host]; !isNode || s.nodes[ni].kind != Host {
+			return -1, fmt.Errorf("scale-up host %q is not a host of the topology", st.Host)
+		}
+		return -1, fmt.Errorf("host %q has no scale-up domain: give it one in Config.ScaleUp, or make the stream a fabric stream", st.Host)
+	}
+	if st.SrcGPU == st.DstGPU {
+		return -1, fmt.Errorf("source and destination are the same GPU %d of %q: a transfer within one GPU is no stream", st.SrcGPU, st.Host)
+	}
+	for _, g := range []int{st.SrcGPU, st.DstGPU} {
+		if g < 0 || g > math.MaxInt32 || d.GPUs > 0 && g >= d.GPUs {
+			n := "any index from 0"
+			if d.GPUs > 0 {
+				n = fmt.Sprintf("0..%d", d.GPUs-1)
+			}
+			return -1, fmt.Errorf("GPU %d of %q out of range (%s)", g, st.Host, n)
+		}
+	}
+	k := [2]int32{s.nodeByName[st.Host], int32(st.SrcGPU)}
+	if g, ok := gpuOf[k]; ok {
+		return g, nil
+	}
+	g := int32(len(s.gpus))
+	s.gpus = append(s.gpus, gpuEgress{latency: d.LatencyNs * 1000})
+	gpuOf[k] = g
+	return g, nil
+}
+
+// startPrograms schedules the programs that wait for none.
+func (s *sim) startPrograms() {
+	for i := range s.progs {
+		if s.progs[i].cfg.After == "" {
+			s.push(s.progs[i].cfg.StartNs*1000, evProgStart, int32(i), 0, 0)
+		}
+	}
+}
+
+// progStart starts program pi: its QPs come up and every stream posts
+// what its inputs already allow.
+func (s *sim) progStart(pi int32) {
+	ps := &s.progs[pi]
+	n := int32(len(ps.cfg.Streams))
+	for i := ps.first; i < ps.first+n; i++ {
+		if f := s.streams[i].flow; f >= 0 {
+			s.flowStart(f)
+		}
+	}
+	for i := ps.first; i < ps.first+n; i++ {
+		s.post(i)
+	}
+}
+
+// readyOf is how many messages of stream i its inputs allow: message m
+// needs message m+Offset of every input received, so an input allows
+// recvd-Offset of them, all once the input completed.
+func (s *sim) readyOf(i int32) int64 {
+	st := &s.streams[i]
+	r := st.msgs
+	base := s.progs[st.prog].first
+	for _, in := range st.inputs {
+		src := &s.streams[base+in.Stream]
+		var a int64
+		switch {
+		case src.recvd == src.msgs, in.Offset < -st.msgs:
+			a = st.msgs
+		case in.Offset >= src.recvd:
+			a = 0
+		default:
+			a = min(src.recvd-in.Offset, st.msgs)
+		}
+		r = min(r, a)
+	}
+	return r
+}
+
+// post posts the messages of stream i its inputs newly allow.
+func (s *sim) post(i int32) {
+	st := &s.streams[i]
+	r := s.readyOf(i)
+	if r <= st.ready {
+		return
+	}
+	delta := r - st.ready
+	st.ready = r
+	if ps := &s.progs[st.prog]; ps.firstPost < 0 {
+		ps.firstPost = s.now
+	}
+	if st.flow >= 0 {
+		fi := st.flow
+		f := &s.flows[fi]
+		f.avail += delta * f.perMsg
+		if f.rtoIdle {
+			// Its timer stopped while it had nothing to send.
+			f.rtoIdle = false
+			f.lastProgress = s.now
+			s.push(s.now+s.rto, evRTO, fi, 0, 0)
+		}
+		s.unpark(fi)
+		s.kick(f.src)
+		return
+	}
+	s.gpuPost(st.gpu, i, delta)
+}
+
+// gpuPost hands count messages of stream i to GPU egress g.
+func (s *sim) gpuPost(g, i int32, count int64) {
+	e := &s.gpus[g]
+	if !e.busy {
+		e.busy = true
+		s.gpuSend(g, i, s.now)
+		if count--; count == 0 {
+			return
+		}
+	}
+	if n := len(e.q); n > e.head && e.q[n-1].stream == i && e.q[n-1].at == s.now {
+		e.q[n-1].count += count
+		return
+	}
+	if e.head >= 32 && 2*e.head >= len(e.q) {
+		// A GPU that never drains (it sends for several channels) would
+		// grow its queue with every message: reuse the sent half.
+		e.q = e.q[:copy(e.q, e.q[e.head:])]
+		e.head = 0
+	}
+	e.q = append(e.q, suBatch{stream: i, count: count, at: s.now})
+}
+
+// gpuSend sends the next message of stream i from GPU g, posted at at:
+// it leaves once the GPU's previous message did and arrives latency
+// after its last byte.
+func (s *sim) gpuSend(g, i int32, at int64) {
+	e := &s.gpus[g]
+	e.lastDone = max(at, e.lastDone) + s.streams[i].serPs
+	e.cur = i
+	s.push(e.lastDone+e.latency, evScaleUp, g, 0, 0)
+}
+
+// gpuArrive delivers the message GPU g sent last and sends its next.
+func (s *sim) gpuArrive(g int32) {
+	e := &s.gpus[g]
+	i := e.cur
+	if e.head < len(e.q) {
+		b := &e.q[e.head]
+		s.gpuSend(g, b.stream, b.at)
+		if b.count--; b.count == 0 {
+			if e.head++; e.head == len(e.q) {
+				e.q, e.head = e.q[:0], 0
+			}
+		}
+	} else {
+		e.busy = false
+	}
+	st := &s.streams[i]
+	s.progs[st.prog].scaleUpBytes += st.bytes
+	s.received(i)
+}
+
+// received runs when stream i has received its next message: its readers
+// may post more, and its program may complete.
+func (s *sim) received(i int32) {
+	st := &s.streams[i]
+	st.recvd++
+	for _, d := range st.deps {
+		s.post(d)
+	}
+	if st.recvd < st.msgs {
+		return
+	}
+	ps := &s.progs[st.prog]
+	if ps.left--; ps.left > 0 {
+		return
+	}
+	ps.endAt = s.now
+	for _, q := range ps.next {
+		s.push(s.now+s.progs[q].cfg.StartNs*1000, evProgStart, q, 0, 0)
+	}
+}
+
+// programStats reports every program, in Config.Programs order.
+func (s *sim) programStats() []ProgramStats {
+	if len(s.progs) == 0 {
+		return nil
+	}
+	out := make([]ProgramStats, len(s.progs))
+	for pi := range s.progs {
+		ps := &s.progs[pi]
+		st := ProgramStats{ID: ps.cfg.ID, StartNs: -1, EndNs: -1, ScaleUpBytes: ps.scaleUpBytes}
+		if ps.firstPost >= 0 {
+			st.StartNs = ps.firstPost / 1000
+		}
+		n := int32(len(ps.cfg.Streams))
+		for i := ps.first; i < ps.first+n; i++ {
+			ss := &s.streams[i]
+			if ss.flow < 0 {
+				continue
+			}
+			f := &s.flows[ss.flow]
+			st.FabricBytes += f.delivered
+			if st.SwitchHopBytes == nil {
+				st.SwitchHopBytes = map[int]int64{}
+			}
+			st.SwitchHopBytes[ss.hops] += f.delivered
+			if f.failed {
+				st.FailedStreams++
+			}
+		}
+		if ps.endAt >= 0 {
+			st.EndNs = ps.endAt / 1000
+			t := (ps.endAt - ps.firstPost) / 1000
+			st.TimeNs = &t
+		}
+		out[pi] = st
+	}
+	return out
+}
