@@ -27,6 +27,9 @@
 //     (c/2) mod NICs, so with the default 2 x NICs channels every NIC
 //     carries one channel of each tree. Data goes up (reduce) then down
 //     (broadcast), pipelined in chunks.
+//   - Small sizes run on fewer channels, as NCCL runs them: a ring or a
+//     tree gets at least ChannelMinBytes a channel (one channel below
+//     64 KiB); send/recv and all-to-all keep theirs.
 //   - Transport between two GPUs: inside a server always the scale-up
 //     domain; between servers, with rank order nccl, PXN: staged over
 //     NVLink to the local GPU whose index is the destination's, then from
@@ -39,7 +42,14 @@
 // ALLREDUCE/ALLGATHER/REDUCESCATTER_CHUNKSTEPS = 4 slots (2 MiB) at a
 // time, more data loops; trees and broadcast move one slot (512 KiB) per
 // chunk; send/recv and all-to-all move NCCL_P2P_NET_CHUNKSIZE (128 KiB)
-// chunks. NCCL picks LL or LL128 for small sizes and may use fewer
+// chunks. A connection's buffer bounds what a sender may have in flight:
+// it writes chunk m once the receiver passed chunk m-W on, W being the
+// chunks its 8 slots hold (8 for trees, broadcast and PXN relays); labctl
+// takes "passed on" as the receiver's onward message of that chunk
+// received (a last hop passes everything on at once). Without that bound
+// a leaf of a tree would post every chunk at once and hold up its GPU's
+// other channels behind them, which NCCL's buffers never let happen. A
+// ring needs none: its chain lets a hop run at most N-1 chunks ahead. NCCL picks LL or LL128 for small sizes and may use fewer
 // channels there; labctl runs Simple on every channel at every size, so
 // its small-size times are the network's latency without NCCL's own
 // overheads (kernel launch, protocol).
@@ -67,19 +77,29 @@ var (
 	RankOrders = []string{OrderNCCL, OrderNaive}
 )
 
-// NCCL's chunk sizes (see the package comment).
+// NCCL's chunk sizes and buffers (see the package comment).
 const (
-	// SlotBytes is one of NCCL_STEPS slots of the Simple protocol's
-	// default 4 MiB buffer (NCCL_BUFFSIZE).
-	SlotBytes = (4 << 20) / 8
-	// RingChunkBytes is a ring step's largest message: CHUNKSTEPS = 4
-	// slots for all-reduce, all-gather and reduce-scatter.
-	RingChunkBytes = 4 * SlotBytes
-	// PipelineChunkBytes is a tree's or a broadcast's chunk: one slot.
+	// Steps is NCCL_STEPS: a connection's buffer has that many slots.
+	Steps = 8
+	// SlotBytes is one slot of the Simple protocol's default 4 MiB
+	// buffer (NCCL_BUFFSIZE).
+	SlotBytes = (4 << 20) / Steps
+	// RingChunkSlots is a ring step's chunk, CHUNKSTEPS = NCCL_STEPS/2
+	// slots for all-reduce, all-gather and reduce-scatter; RingChunkBytes
+	// its size, a ring step's largest message.
+	RingChunkSlots = Steps / 2
+	RingChunkBytes = RingChunkSlots * SlotBytes
+	// PipelineChunkBytes is a tree's or a broadcast's chunk: one slot
+	// (the tree's and BROADCAST_CHUNKSTEPS).
 	PipelineChunkBytes = SlotBytes
 	// P2PChunkBytes is NCCL_P2P_NET_CHUNKSIZE's default, send/recv and
-	// all-to-all's chunk.
+	// all-to-all's chunk; their buffers hold Steps of them.
 	P2PChunkBytes = 128 << 10
+	// ChannelMinBytes is how much data NCCL gives each channel of a ring
+	// or a tree at least: it drops channels while the size is below
+	// channels x threads x NCCL_SIMPLE_THREAD_THRESHOLD (512 threads of
+	// the Simple protocol x 64 B; enqueue.cc, topoGetAlgoInfo).
+	ChannelMinBytes = 512 * 64
 )
 
 // Limits.
@@ -172,14 +192,27 @@ func TestSize(collective string, requested int64, eltBytes, nranks int) (size, c
 	return n * elt, n
 }
 
+// RedOp is the redop column nccl-tests prints: the reductions and
+// send/recv run with sum (nccl-tests' default -o), the others print none.
+func RedOp(collective string) string {
+	switch collective {
+	case results.CollAllReduce, results.CollReduceScatter, results.CollSendRecv:
+		return "sum"
+	}
+	return "none"
+}
+
 // Layout is what Build made of a spec: the figures nccl-tests reports and
 // how the collective was laid out.
 type Layout struct {
-	Collective, Algorithm, RankOrder, DataType string
-	Ranks, Channels                            int
+	Collective, Algorithm, RankOrder, DataType, RedOp string
+	// Channels is what this size ran on; MaxChannels what the spec (or
+	// its default) gives the collective, which small sizes run below.
+	Ranks, Channels, MaxChannels int
 	// SizeBytes and Count are nccl-tests' size and count columns.
 	SizeBytes, Count int64
-	Root             int
+	// Root is nccl-tests' root column: broadcast's root, else -1.
+	Root int
 	// ChunkBytes is the largest message a stream carries.
 	ChunkBytes int64
 }

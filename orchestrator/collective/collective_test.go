@@ -457,6 +457,43 @@ func TestEveryByteCounted(t *testing.T) {
 	}
 }
 
+// NCCL's channel count for small sizes: at least 32 KiB a channel.
+func TestSmallSizesFewerChannels(t *testing.T) {
+	for _, c := range []struct {
+		coll        string
+		bytes       int64
+		ch, maxChan int
+	}{
+		{results.CollAllReduce, 8, 1, 8},
+		{results.CollAllReduce, 64 << 10, 2, 8},
+		{results.CollAllReduce, 96<<10 - 4, 2, 8},
+		{results.CollAllReduce, 96 << 10, 3, 8},
+		{results.CollAllReduce, 256 << 10, 8, 8},
+		{results.CollAllGather, 128 << 10, 4, 8},
+		{results.CollBroadcast, 1 << 20, 8, 8},
+		// Send/recv keeps its channel whatever the size.
+		{results.CollSendRecv, 8, 1, 1},
+	} {
+		_, l, err := Build(servers(2, 8, 8), Spec{Collective: c.coll, Bytes: c.bytes}, "p")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.Channels != c.ch || l.MaxChannels != c.maxChan {
+			t.Errorf("%s of %d B: %d of %d channels, want %d of %d", c.coll, c.bytes, l.Channels, l.MaxChannels, c.ch, c.maxChan)
+		}
+	}
+	// A tree of 8 channels at 128 KiB runs 4: trees 0 and 1 on NICs 0, 1.
+	p, l, err := Build(servers(2, 8, 8), Spec{Collective: results.CollAllReduce, Algorithm: AlgoTree, Bytes: 128 << 10}, "p")
+	if err != nil || l.Channels != 4 || l.MaxChannels != 16 {
+		t.Fatalf("tree: %v, %d of %d channels", err, l.Channels, l.MaxChannels)
+	}
+	for _, st := range p.Streams {
+		if !st.ScaleUp && nicIndex(st.Src) != "eth0" && nicIndex(st.Src) != "eth1" {
+			t.Fatalf("tree at 4 channels uses %s", st.Src)
+		}
+	}
+}
+
 func TestSpecRefused(t *testing.T) {
 	ok := Spec{Collective: results.CollAllReduce, Bytes: 1 << 20}
 	cases := []struct {
@@ -525,9 +562,10 @@ func TestClosedFormsByHand(t *testing.T) {
 		// 256 MiB/128 = 2 MiB, 30 of them on the NIC:
 		// 30 x 2 MiB x 8 / (200 x eta) ns, bandwidth-bound.
 		{"ring 16", servers(2, 8, 8), Spec{Collective: results.CollAllReduce, Bytes: 256 << 20}, links, 8 * nic, "NIC ", 30 * (2 << 20) * 8 / (200 * eta)},
-		// 8 B: 30 steps of 1 B; per channel 14 scale-up hops (500 ns)
-		// and 2 hops out (PXN 500 ns + 2000 ns), all chained.
-		{"ring 16 8B", servers(2, 8, 8), Spec{Collective: results.CollAllReduce, Bytes: 8}, links, 8 * nic, "NIC ",
+		// 8 B: one channel (NCCL drops channels below 32 KiB each), so
+		// the bound is one NIC's; 30 steps of 1 B over 14 scale-up hops
+		// (500 ns) and 2 hops out (PXN 500 ns + 2000 ns), all chained.
+		{"ring 16 8B", servers(2, 8, 8), Spec{Collective: results.CollAllReduce, Bytes: 8}, links, nic, "NIC ",
 			30 * (14*(500+8.0/2400) + 2*(500+8.0/2400+2000+8/(200*eta))) / 16},
 		// Naive: every GPU's NIC carries all 8 channels.
 		{"naive 16", servers(2, 8, 8), Spec{Collective: results.CollAllReduce, Bytes: 256 << 20, RankOrder: OrderNaive}, links, nic, "NIC ", 0},

@@ -47,6 +47,9 @@ type schedule struct {
 	// rings lists, for a chain, the transfers of each channel's ring in
 	// ring order, for the closed form's mean hop.
 	rings [][]int
+	// window is how many chunks a connection's buffer holds: a transfer
+	// posts message m once the transfers it feeds received message m-window.
+	window int64
 }
 
 // plan lays a spec out on the servers and cuts it into transfers.
@@ -59,14 +62,22 @@ func plan(servers []Server, s Spec) (*schedule, error) {
 	n := len(j.ranks)
 	size, count := TestSize(s.Collective, s.Bytes, j.elt, n)
 	sc := &schedule{job: j, layout: Layout{
-		Collective: s.Collective, Algorithm: s.Algorithm, RankOrder: s.RankOrder, DataType: s.DataType,
+		Collective: s.Collective, Algorithm: s.Algorithm, RankOrder: s.RankOrder, DataType: s.DataType, RedOp: RedOp(s.Collective),
 		Ranks: n, Channels: s.Channels, SizeBytes: size, Count: count, Root: -1,
 	}}
 	if size == 0 {
 		return nil, &EmptyError{Collective: s.Collective, Requested: s.Bytes, Ranks: n, EltBytes: j.elt}
 	}
+	sc.layout.MaxChannels = s.Channels
+	if s.Collective != results.CollAllToAll && s.Collective != results.CollSendRecv {
+		for s.Channels >= 2 && size < int64(s.Channels)*ChannelMinBytes {
+			s.Channels--
+		}
+		sc.layout.Channels = s.Channels
+	}
 	ch := int64(s.Channels)
 	nn := int64(n)
+	sc.window = Steps
 	switch {
 	case s.Collective == results.CollAllReduce && s.Algorithm == AlgoTree:
 		sc.kind = kindPipeline
@@ -76,6 +87,12 @@ func plan(servers []Server, s Spec) (*schedule, error) {
 		}
 	case s.Collective == results.CollAllReduce || s.Collective == results.CollAllGather || s.Collective == results.CollReduceScatter:
 		sc.kind = kindChain
+		// The chain bounds a ring already: a hop runs at most N-1 chunks
+		// ahead of the next one, and where one hop is slower (the
+		// fabric) it sets the pace with or without NCCL's 2-chunk
+		// credit, which labctl's "passed on" (the onward message
+		// received) would charge with the onward hop's latency.
+		sc.window = 0
 		steps := nn - 1
 		if s.Collective == results.CollAllReduce {
 			steps = 2 * (nn - 1)
@@ -268,6 +285,13 @@ func (sc *schedule) program(id string) sim.Program {
 		n += int32(len(x.legs))
 		last[i] = n - 1
 	}
+	// The transfers each one feeds: their first legs free its buffer.
+	feeds := make([][]int32, len(sc.xfers))
+	for i, x := range sc.xfers {
+		for _, d := range x.after {
+			feeds[d.x] = append(feeds[d.x], firstOf[i])
+		}
+	}
 	p.Streams = make([]sim.Stream, 0, n)
 	for i, x := range sc.xfers {
 		for k, l := range x.legs {
@@ -284,18 +308,53 @@ func (sc *schedule) program(id string) sim.Program {
 			} else {
 				st.Inputs = []sim.Input{{Stream: firstOf[i] + int32(k) - 1, Offset: 0}}
 			}
+			// The receiver's buffer: the leg after this one (a PXN
+			// relay forwarding), or the transfers the last leg feeds.
+			if sc.window > 0 && x.msgs > sc.window {
+				if k < len(x.legs)-1 {
+					st.Inputs = append(st.Inputs, sim.Input{Stream: firstOf[i] + int32(k) + 1, Offset: -sc.window})
+				} else {
+					for _, f := range feeds[i] {
+						st.Inputs = append(st.Inputs, sim.Input{Stream: f, Offset: -sc.window})
+					}
+				}
+			}
 			p.Streams = append(p.Streams, st)
 		}
 	}
 	return p
 }
 
-// Build lays out one collective of one size on the servers as a program
-// with the given ID. An *EmptyError says the size moves nothing.
-func Build(servers []Server, s Spec, id string) (sim.Program, Layout, error) {
+// Laid is one collective of one size laid out on servers: the program
+// the simulator runs and the closed form, from the same transfers.
+type Laid struct{ sc *schedule }
+
+// Lay lays out one collective of one size on the servers. An
+// *EmptyError says the size moves nothing, a *TooLargeError that it
+// makes more streams than a program may have.
+func Lay(servers []Server, s Spec) (*Laid, error) {
 	sc, err := plan(servers, s)
+	if err != nil {
+		return nil, err
+	}
+	return &Laid{sc}, nil
+}
+
+// Layout is what the collective is: nccl-tests' figures and its shape.
+func (l *Laid) Layout() Layout { return l.sc.layout }
+
+// Program is the collective as the simulator's program with the given ID.
+func (l *Laid) Program(id string) sim.Program { return l.sc.program(id) }
+
+// ClosedForm is the collective's closed form on links.
+func (l *Laid) ClosedForm(links Links) (Estimate, error) { return l.sc.estimate(links) }
+
+// Build lays out one collective of one size on the servers as a program
+// with the given ID (Lay, then Program).
+func Build(servers []Server, s Spec, id string) (sim.Program, Layout, error) {
+	l, err := Lay(servers, s)
 	if err != nil {
 		return sim.Program{}, Layout{}, err
 	}
-	return sc.program(id), sc.layout, nil
+	return l.Program(id), l.Layout(), nil
 }

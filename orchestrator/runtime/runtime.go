@@ -246,13 +246,42 @@ type FlowSpec struct {
 	StartUs float64 `json:"start_us"`
 }
 
+// Collective kinds.
+const (
+	CollectiveRingAllReduce = "ring-allreduce"
+	CollectiveAllToAll      = "all-to-all"
+	// CollectiveNCCL is an nccl-tests-like sweep (NCCLSpec).
+	CollectiveNCCL = "nccl"
+)
+
 // CollectiveSpec is a collective operation over ranks.
 type CollectiveSpec struct {
-	Kind  string     `json:"kind"` // ring-allreduce
+	Kind  string     `json:"kind"` // ring-allreduce | all-to-all | nccl
 	Ranks []Endpoint `json:"ranks"`
 	// Bytes is the buffer size each rank reduces.
 	Bytes        int64 `json:"bytes"`
 	TrafficClass int   `json:"traffic_class"`
+	// NCCL is the nccl kind's sweep. Its ranks are every GPU of the
+	// servers Ranks names (every NIC of theirs is listed there).
+	NCCL *NCCLSpec `json:"nccl,omitempty"`
+}
+
+// NCCLSpec is an nccl-tests-like run: one collective per size, the sizes
+// one after the other, as all_reduce_perf -b -e -f runs them.
+type NCCLSpec struct {
+	// Collective is nccl-tests' name (all_reduce, all_gather, ...);
+	// Algorithm ring or tree; RankOrder nccl or naive; Channels 0 for
+	// the default (package collective decides it).
+	Collective string `json:"collective"`
+	Algorithm  string `json:"algorithm"`
+	Channels   int    `json:"channels,omitempty"`
+	RankOrder  string `json:"rank_order"`
+	DataType   string `json:"datatype"`
+	Root       int    `json:"root"`
+	// Sizes are the sizes asked for, in bytes, in run order.
+	Sizes []int64 `json:"sizes"`
+	// StartUs delays the first size.
+	StartUs float64 `json:"start_us,omitempty"`
 }
 
 // NewLab builds the runtime view of a lab spec: its sizing plan and fabric

@@ -10,9 +10,9 @@ import (
 	"github.com/labctl/labctl/orchestrator/runtime"
 )
 
-const identFix = "use ecn, pfc, repetition, simulated_us, flows, summary.<field> (" +
+var identFix = "use ecn, pfc, repetition, simulated_us, flows, summary.<field> (" +
 	"throughput_gbps_total, throughput_gbps_min_flow, jain_fairness, drops, pfc_pause_frames, pfc_pause_us, ecn_marked, cnp, retransmits, latency_us_p99, failed_flows, " +
-	"completion_us, goodput_gbps_aggregate), simulated.summary.<field> (live runs), roles.<role>.<throughput_gbps|min_throughput_gbps|jain_fairness|count|retransmits|failed>, params.<swept path>, extra.<key>..., each optionally prefixed by a variant such as [ecn=off,pfc=on] or [qos.ecn.kmin_kb=prev]."
+	"completion_us, goodput_gbps_aggregate), simulated.summary.<field> (live runs), roles.<role>.<throughput_gbps|min_throughput_gbps|jain_fairness|count|retransmits|failed>, nccl.<field> (nccl traffic: " + strings.Join(ncclFieldNames(), ", ") + "), params.<swept path>, extra.<key>..., each optionally prefixed by a variant such as [ecn=off,pfc=on] or [qos.ecn.kmin_kb=prev]."
 
 // optionalFields are summary fields absent unless the run produced them.
 var optionalFields = map[string]func(s *results.Summary) *float64{
@@ -56,6 +56,9 @@ var roleFields = []string{"throughput_gbps", "min_throughput_gbps", "jain_fairne
 func (s *Spec) roles() []string {
 	var out []string
 	for _, t := range s.Traffic {
+		if t.Pattern == PatternNCCL {
+			continue // its figures are the nccl-tests table (nccl.<field>), not flows
+		}
 		r := roleOf(t.Pattern)
 		if !slices.Contains(out, r) {
 			out = append(out, r)
@@ -119,6 +122,8 @@ func checkIdent(id Ident, s *Spec) error {
 		if len(p) >= 2 {
 			return nil // extra is scenario-specific; resolved at run time
 		}
+	case "nccl":
+		return checkNCCLIdent(p, s)
 	}
 	return fmt.Errorf("unknown name %s", id)
 }
@@ -400,6 +405,10 @@ func lookupVariant(run *results.Run, v *results.Variant, path []string) (Value, 
 			case "failed":
 				return Num(failed), nil
 			}
+		}
+	case "nccl":
+		if len(path) == 2 {
+			return lookupNCCL(v, path[1])
 		}
 	case "extra":
 		// A variant's own extra shadows the run's.

@@ -209,7 +209,7 @@ func (s *Spec) Expand(nics []NIC, pt Point, seed int64) (runtime.VariantSpec, er
 					return vs, exitcode.Usagef("%s: %d ranks make %d QPs, which run as one collective that needs a size: add bytes (each rank's message to each other rank, e.g. 64KiB), or use ranks of at most 91", where, r, r*(r-1))
 				}
 				if vs.Collective != nil {
-					return vs, exitcode.Usagef("%s: a scenario runs at most one collective (ring-allreduce, or all-to-all of more than 91 ranks)", where)
+					return vs, exitcode.Usagef("%s: a scenario runs at most one collective (ring-allreduce, nccl, or all-to-all of more than 91 ranks)", where)
 				}
 				var eps []runtime.Endpoint
 				for _, n := range sel {
@@ -225,9 +225,14 @@ func (s *Spec) Expand(nics []NIC, pt Point, seed int64) (runtime.VariantSpec, er
 					}
 				}
 			}
+		case PatternNCCL:
+			if vs.Collective != nil {
+				return vs, exitcode.Usagef("%s: a scenario runs at most one collective (ring-allreduce, nccl, or all-to-all of more than 91 ranks)", where)
+			}
+			vs.Collective = expandNCCL(nics, t)
 		case "ring-allreduce":
 			if vs.Collective != nil {
-				return vs, exitcode.Usagef("%s: a scenario runs at most one collective (ring-allreduce, or all-to-all of more than 91 ranks)", where)
+				return vs, exitcode.Usagef("%s: a scenario runs at most one collective (ring-allreduce, nccl, or all-to-all of more than 91 ranks)", where)
 			}
 			ring, err := ringRanks(nics, t)
 			if err != nil {

@@ -205,6 +205,9 @@ func (s *Spec) parseFaults(at func(path, msg, fix string) error) error {
 // CheckLab checks what a scenario names in a lab: the links of its
 // faults, and the NICs that storm.
 func (s *Spec) CheckLab(g *fabric.Graph) error {
+	if err := s.checkNCCLLab(g); err != nil {
+		return err
+	}
 	for i, f := range s.faults {
 		switch {
 		case f.Link != "":

@@ -87,7 +87,8 @@ type Matrix struct {
 
 // Traffic is one traffic pattern, perftest-like.
 type Traffic struct {
-	// Pattern is pairs, permutation, incast, all-to-all or ring-allreduce.
+	// Pattern is pairs, permutation, incast, all-to-all, ring-allreduce
+	// or nccl.
 	Pattern string `yaml:"pattern"`
 	// Pairs is the number of sender/receiver pairs (pairs; default 1).
 	Pairs int `yaml:"pairs"`
@@ -121,10 +122,31 @@ type Traffic struct {
 	// Start delays the pattern's flows ("100us").
 	Start string `yaml:"start"`
 
+	// The nccl pattern's keys (nccl.go), as nccl-tests names them:
+	// Collective is the test (all_reduce, all_gather, reduce_scatter,
+	// alltoall, broadcast, sendrecv), Algorithm NCCL's (ring, tree),
+	// Channels how many channels (0: one per NIC, two per NIC for a
+	// tree), RankOrder how ranks sit on the servers (nccl, naive);
+	// MinBytes, MaxBytes, StepFactor and StepBytes the sweep (-b, -e, -f,
+	// -i), Root broadcast's root (-r), DataType the element type (-d).
+	Collective string `yaml:"collective"`
+	Algorithm  string `yaml:"algorithm"`
+	Channels   int    `yaml:"channels"`
+	RankOrder  string `yaml:"rank_order"`
+	MinBytes   string `yaml:"min_bytes"`
+	MaxBytes   string `yaml:"max_bytes"`
+	StepFactor int    `yaml:"step_factor"`
+	StepBytes  string `yaml:"step_bytes"`
+	Root       *int   `yaml:"root"`
+	DataType   string `yaml:"datatype"`
+
 	// Set by Parse.
 	BytesN       int64   `yaml:"-"`
 	MessageBytes int     `yaml:"-"`
 	StartUs      float64 `yaml:"-"`
+	// MinBytesN, MaxBytesN and Sizes are an nccl entry's sweep.
+	MinBytesN, MaxBytesN int64   `yaml:"-"`
+	Sizes                []int64 `yaml:"-"`
 }
 
 // AssertSpec is one assertion: an expression over the variant's record.
@@ -134,7 +156,7 @@ type AssertSpec struct {
 }
 
 // Patterns a scenario may use.
-var Patterns = []string{"pairs", "permutation", "incast", "all-to-all", "ring-allreduce"}
+var Patterns = []string{"pairs", "permutation", "incast", "all-to-all", "ring-allreduce", PatternNCCL}
 
 // NamePattern is what a scenario name may look like (it becomes part of
 // run ids and folder names).
@@ -313,6 +335,10 @@ func checkTiming(s *Spec, at func(path, msg, fix string) error) error {
 	var err error
 	if s.Duration == "" {
 		s.Duration = DefaultDuration
+		// An nccl sweep runs until its last size completes.
+		if slices.ContainsFunc(s.Traffic, func(t Traffic) bool { return t.Pattern == PatternNCCL }) {
+			s.Duration = DefaultNCCLDuration
+		}
 	}
 	if s.DurationUs, err = parseDurationUs(s.Duration); err != nil || s.DurationUs <= 0 {
 		return at("$.duration", fmt.Sprintf("duration %q is not a positive time", s.Duration), "write a Go duration such as 5ms or 500us")
@@ -393,6 +419,12 @@ func validateTraffic(t *Traffic, durationUs float64, at func(field, msg, fix str
 			return err
 		}
 	}
+	set := ncclKeySet(t)
+	for _, k := range ncclKeys {
+		if err := only(k, set[k], PatternNCCL); err != nil {
+			return err
+		}
+	}
 	switch {
 	case t.Pairs < 0:
 		return at("pairs", fmt.Sprintf("pairs %d is negative", t.Pairs), "use a positive count")
@@ -443,6 +475,9 @@ func validateTraffic(t *Traffic, durationUs float64, at func(field, msg, fix str
 		if t.StartUs, err = parseDurationUs(t.Start); err != nil || t.StartUs < 0 || t.StartUs >= durationUs {
 			return at("start", fmt.Sprintf("start %q is not a time within the duration", t.Start), "write a duration such as 100us, shorter than the scenario's duration")
 		}
+	}
+	if t.Pattern == PatternNCCL {
+		return validateNCCL(t, at)
 	}
 	return nil
 }
@@ -567,6 +602,10 @@ func (s *Spec) CheckModel(model string) error {
 		}
 	}
 	for i, t := range s.Traffic {
+		if t.Pattern == PatternNCCL {
+			return specyaml.At(s.file, s.src, fmt.Sprintf("$.traffic[%d].pattern", i), fmt.Sprintf("scenario %s runs nccl collectives, which the flow-level model does not simulate (their steps wait on each other message by message over NVLink and the fabric)", s.Name),
+				"run it with --model packet")
+		}
 		if t.Pattern == "ring-allreduce" {
 			if len(s.Traffic) > 1 {
 				return specyaml.At(s.file, s.src, fmt.Sprintf("$.traffic[%d]", i), fmt.Sprintf("scenario %s: the flow-level model runs a ring AllReduce alone", s.Name),

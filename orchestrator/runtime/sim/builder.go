@@ -41,6 +41,8 @@ type builder struct {
 	g    *fabric.Graph
 	in   qos.Intent
 	cfgs map[string]*qos.DeviceConfig
+	// nccl is the variant's nccl collective as config laid it out.
+	nccl *ncclRun
 }
 
 func newBuilder(l *runtime.Lab, cfgs []qos.DeviceConfig, in qos.Intent) (*builder, error) {
@@ -448,6 +450,9 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 	if err := b.faults(vs, cfg); err != nil {
 		return nil, err
 	}
+	if err := b.serverLimits(cfg); err != nil {
+		return nil, err
+	}
 	for i, f := range vs.Flows {
 		src, _, err := b.nicName(f.Src)
 		if err != nil {
@@ -480,7 +485,11 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 			return nil, err
 		}
 		switch c.Kind {
-		case "all-to-all":
+		case runtime.CollectiveNCCL:
+			if err := b.ncclPrograms(vs, c, cfg); err != nil {
+				return nil, err
+			}
+		case runtime.CollectiveAllToAll:
 			cfg.AllToAll = []engine.AllToAll{{ID: a2aPrefix, Ranks: ranks, Bytes: c.Bytes, DSCP: c.TrafficClass >> 2, ExplicitDSCP: true, Role: "all-to-all"}}
 		default:
 			// One QP per rank to the next, every step a message on it, as
@@ -651,7 +660,11 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 		tps = append(tps, rf.ThroughputGbps)
 		v.Flows = append(v.Flows, rf)
 	}
-	if c := vs.Collective; c != nil && c.Kind == "all-to-all" {
+	if c := vs.Collective; c != nil && c.Kind == runtime.CollectiveNCCL {
+		var x map[string]any
+		v.NCCL, x = b.ncclTable(res, cfg.DurationNs)
+		v.Extra = map[string]any{"nccl": x}
+	} else if c != nil && c.Kind == runtime.CollectiveAllToAll {
 		for _, f := range b.allToAllFlows(c, res, st.RetryCnt) {
 			tps = append(tps, f.ThroughputGbps)
 			v.Flows = append(v.Flows, f)
@@ -671,6 +684,11 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 		ECNMarked: t.ECNMarked, CNP: t.CNPs, Retransmits: t.Retransmits,
 		LatencyUsP99: round3(float64(t.LatencyP99Ns) / 1000), FailedFlows: results.CountFailed(v.Flows),
 		Source: results.Simulated, Model: runtime.ModelPacket,
+	}
+	if v.NCCL != nil && len(vs.Flows) == 0 {
+		// The collective's figures are its table; with no flows beside
+		// it, the flows' throughput and fairness have no value.
+		v.Summary.NotComputed = []string{"throughput_gbps_total", "throughput_gbps_min_flow", "jain_fairness"}
 	}
 	if done, us, gbps := completion(vs, res); done {
 		v.Summary.CompletionUs, v.Summary.GoodputGbpsAggregate = &us, &gbps
@@ -885,6 +903,9 @@ var flowNotComputed = []string{"drops", "pfc_pause_frames", "pfc_pause_us", "ecn
 func (b *builder) runFlowLevel(ctx context.Context, vs runtime.VariantSpec) (*results.Variant, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if c := vs.Collective; c != nil && c.Kind == runtime.CollectiveNCCL {
+		return nil, exitcode.Usagef("variant %s: nccl collectives wait on each other message by message over NVLink and the fabric; the %s gives steady rates and ring AllReduce times only: use --model packet", vs.Name, runtime.FlowModelCaveat)
 	}
 	if c := vs.Collective; c != nil && c.Kind == "all-to-all" {
 		return nil, exitcode.Usagef("variant %s: an all-to-all of %d ranks is a collective of fixed-size messages; the %s gives steady rates and ring AllReduce times only: use --model packet", vs.Name, len(c.Ranks), runtime.FlowModelCaveat)
