@@ -1,0 +1,315 @@
+package sim
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/labctl/labctl/orchestrator/collective"
+	"github.com/labctl/labctl/orchestrator/results"
+	"github.com/labctl/labctl/orchestrator/runtime"
+	"github.com/labctl/labctl/orchestrator/scenario"
+)
+
+// ncclSpec is an nccl variant over every GPU of the lab.
+func ncclSpec(l *runtime.Lab, ns runtime.NCCLSpec) runtime.VariantSpec {
+	c := &runtime.CollectiveSpec{Kind: runtime.CollectiveNCCL, TrafficClass: 106, NCCL: &ns}
+	for _, n := range scenario.NICsFromGraph(l.Graph) {
+		c.Ranks = append(c.Ranks, n.Endpoint)
+	}
+	return runtime.VariantSpec{Name: "ecn=on,pfc=on", ECN: true, PFC: true, Seed: 1, DurationUs: 1e6, SeriesEvery: -1, Collective: c}
+}
+
+func runNCCL(t *testing.T, l *runtime.Lab, ns runtime.NCCLSpec) *results.Variant {
+	t.Helper()
+	v := runVariant(t, l, ncclSpec(l, ns))
+	if v.NCCL == nil {
+		t.Fatalf("no nccl table; extra %v", v.Extra)
+	}
+	return v
+}
+
+func ncclExtra(t *testing.T, v *results.Variant, key string) float64 {
+	t.Helper()
+	x, _ := v.Extra["nccl"].(map[string]any)
+	f, ok := x[key].(float64)
+	if !ok {
+		t.Fatalf("extra.nccl.%s is %v", key, x[key])
+	}
+	return f
+}
+
+// rail64 is the 64-GPU lab with NIC i of every server on rail leaf i.
+const rail64 = `name: rail64
+sizing:
+  gpus: 64
+  gpus_per_server: 8
+  nic_speed_gbps: 200
+  leaf_ports: 32
+  leaf_speed_gbps: 400
+  spine_ports: 32
+  spine_speed_gbps: 400
+  layout: rail
+qos:
+  profile: roce-dcqcn
+`
+
+// What the builder hands the engine: a scale-up domain per server from
+// server.Resolve (200G NICs: NVLink 3, 300 GB/s a direction), no NIC cap
+// (PCIe 4.0 x16 feeds 230 Gb/s), a program per size chained with After,
+// the RoCE DSCP, rail-aligned fabric streams.
+func TestNCCLBuilderConfig(t *testing.T) {
+	l := upLab(t, "16gpu", "sonic")
+	vs := ncclSpec(l, runtime.NCCLSpec{Collective: results.CollAllReduce, Algorithm: collective.AlgoRing, RankOrder: collective.OrderNCCL, DataType: "float", Sizes: []int64{8, 1 << 20, 64 << 20}, StartUs: 5})
+	_, cfgs, err := runtime.VariantConfigs(l, vs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := l.Intent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := newBuilder(l, cfgs, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := b.config(vs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range []string{"host1", "host2"} {
+		d := cfg.ScaleUp[h]
+		if d.GbpsPerGPU != 2400 || d.LatencyNs != 500 || d.GPUs != 8 {
+			t.Fatalf("%s scale-up %+v, want 2400 Gb/s, 500 ns, 8 GPUs", h, d)
+		}
+	}
+	if len(cfg.NICCapGbps) != 0 {
+		t.Fatalf("NIC caps %v on a lab whose NICs PCIe feeds", cfg.NICCapGbps)
+	}
+	if len(cfg.Programs) != 3 {
+		t.Fatalf("%d programs, want one per size", len(cfg.Programs))
+	}
+	for i, p := range cfg.Programs {
+		if p.DSCP != 26 || !p.ExplicitDSCP {
+			t.Fatalf("program %d DSCP %d", i, p.DSCP)
+		}
+		if i == 0 && (p.After != "" || p.StartNs != 5000) || i > 0 && (p.After != cfg.Programs[i-1].ID || p.StartNs != 0) {
+			t.Fatalf("program %d: after %q, start %d", i, p.After, p.StartNs)
+		}
+		fabricStreams := 0
+		for _, st := range p.Streams {
+			if st.ScaleUp {
+				continue
+			}
+			fabricStreams++
+			_, a, _ := strings.Cut(st.Src, ":")
+			_, z, _ := strings.Cut(st.Dst, ":")
+			if a != z {
+				t.Fatalf("program %d: fabric stream %s -> %s off its rail", i, st.Src, st.Dst)
+			}
+		}
+		// One per server and channel: 8 B runs on one channel, the
+		// others on one per NIC.
+		want := 16
+		if i == 0 {
+			want = 2
+		}
+		if fabricStreams != want {
+			t.Fatalf("program %d: %d fabric streams, want %d", i, fabricStreams, want)
+		}
+	}
+}
+
+// 2 servers of 8 GPUs: the ring's 256 MiB reaches the bound (8 NICs x
+// 200 Gb/s x 4096/4178), its 8 B is the latency the closed form gives, the
+// fabric carries exactly the rail-aligned streams' bytes and nothing
+// crosses a spine (one leaf).
+func TestNCCLRingReachesBound16(t *testing.T) {
+	l := upLab(t, "16gpu", "sonic")
+	v := runNCCL(t, l, runtime.NCCLSpec{Collective: results.CollAllReduce, Algorithm: "ring", RankOrder: "nccl", DataType: "float", Sizes: []int64{8, 256 << 20}})
+	tb := v.NCCL
+	bound := 8 * 200 * 4096.0 / 4178 / 8
+	if tb.BoundBusBWGBps == nil || math.Abs(*tb.BoundBusBWGBps-bound) > 0.001 {
+		t.Fatalf("bound %v, want %.3f", tb.BoundBusBWGBps, bound)
+	}
+	if len(tb.Rows) != 2 || tb.Ranks != 16 || tb.Channels != 8 || tb.Source != results.Simulated || tb.RedOp != "sum" || tb.Root != -1 || tb.DataType != "float" {
+		t.Fatalf("table %+v", tb)
+	}
+	big := tb.Rows[1]
+	if big.OutOfPlace.BusBWGBps < 0.95*bound || big.OutOfPlace.BusBWGBps > bound {
+		t.Fatalf("256 MiB busbw %.3f, want within 5%% below %.3f", big.OutOfPlace.BusBWGBps, bound)
+	}
+	// busbw = size / time x 2(N-1)/N.
+	if want := float64(256<<20) / (big.OutOfPlace.TimeUs * 1000) * 30 / 16; math.Abs(big.OutOfPlace.BusBWGBps-want) > 0.01 {
+		t.Fatalf("busbw %.3f, want size/time x 2(N-1)/N = %.3f", big.OutOfPlace.BusBWGBps, want)
+	}
+	// 16 fabric streams (8 channels x 2 servers) x 30 steps x 2 MiB.
+	if *big.FabricBytes != 16*30*(2<<20) || *big.SpineBytes != 0 {
+		t.Fatalf("fabric %d B, spine %d B", *big.FabricBytes, *big.SpineBytes)
+	}
+	if r := ncclExtra(t, v, "smallest_over_closed_form"); r < 0.9 || r > 1.1 {
+		t.Fatalf("8 B took %.3f of its closed-form time", r)
+	}
+	if r := ncclExtra(t, v, "largest_over_closed_form"); r < 0.95 || r > 1.05 {
+		t.Fatalf("256 MiB took %.3f of its closed-form time", r)
+	}
+	if v.Summary.Drops != 0 || tb.Rows[0].OutOfPlace.Wrong != nil || tb.Rows[0].InPlace != nil {
+		t.Fatalf("drops %d, row %+v", v.Summary.Drops, tb.Rows[0])
+	}
+}
+
+// NCCL's double binary tree on 2 servers: 16 channels, each NIC one
+// channel of each tree; with NCCL's 8-slot buffers the largest size
+// reaches the bound the scale-up chains set.
+func TestNCCLTreeReachesBound16(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 1 GiB all-reduce")
+	}
+	l := upLab(t, "16gpu", "sonic")
+	v := runNCCL(t, l, runtime.NCCLSpec{Collective: results.CollAllReduce, Algorithm: "tree", RankOrder: "nccl", DataType: "float", Sizes: []int64{1 << 30}})
+	tb := v.NCCL
+	if tb.Channels != 16 || *tb.BoundBusBWGBps != 321.429 {
+		t.Fatalf("%d channels, bound %v", tb.Channels, *tb.BoundBusBWGBps)
+	}
+	if bw := tb.Rows[0].OutOfPlace.BusBWGBps; bw < 0.95*321.429 || bw > 321.429 {
+		t.Fatalf("tree busbw %.3f of the bound 321.429", bw)
+	}
+	// Each channel's data goes up once and down once between the two
+	// servers: 2 x 1 GiB.
+	if *tb.Rows[0].FabricBytes != 2<<30 {
+		t.Fatalf("fabric bytes %d, want 2 GiB", *tb.Rows[0].FabricBytes)
+	}
+}
+
+// The rail layout keeps rail-aligned rings under their rail leaves; the
+// ToR layout sends the hops between leaves through the spines; naive
+// rank order puts every hop on the fabric and across rails.
+func TestNCCLRailToRNaive64(t *testing.T) {
+	if testing.Short() {
+		t.Skip("three 64-GPU all-reduces")
+	}
+	ring := runtime.NCCLSpec{Collective: results.CollAllReduce, Algorithm: "ring", RankOrder: "nccl", DataType: "float", Sizes: []int64{64 << 20}}
+	naive := ring
+	naive.RankOrder = collective.OrderNaive
+	rows := map[string]results.NCCLRow{}
+	var bounds []float64
+	for name, c := range map[string]struct {
+		lab *runtime.Lab
+		ns  runtime.NCCLSpec
+	}{
+		"tor":   {upLab(t, "64gpu", "sonic"), ring},
+		"rail":  {upSpec(t, rail64, "sonic"), ring},
+		"naive": {upLab(t, "64gpu", "sonic"), naive},
+	} {
+		v := runNCCL(t, c.lab, c.ns)
+		rows[name] = v.NCCL.Rows[0]
+		bounds = append(bounds, *v.NCCL.BoundBusBWGBps)
+		if v.Summary.Drops != 0 {
+			t.Fatalf("%s: %d drops with PFC", name, v.Summary.Drops)
+		}
+	}
+	tor, rail, nv := rows["tor"], rows["rail"], rows["naive"]
+	if *rail.SpineBytes != 0 {
+		t.Fatalf("rail: %d B crossed the spines", *rail.SpineBytes)
+	}
+	// ToR: servers 1-4 on leaf 1, 5-8 on leaf 2: 2 of every ring's 8
+	// fabric hops cross.
+	if got := float64(*tor.SpineBytes) / float64(*tor.FabricBytes); math.Abs(got-0.25) > 0.01 {
+		t.Fatalf("tor: %.3f of the fabric bytes crossed the spines, want 2/8", got)
+	}
+	if *rail.FabricBytes != *tor.FabricBytes {
+		t.Fatalf("the same rings moved %d B on rails and %d B on ToR", *rail.FabricBytes, *tor.FabricBytes)
+	}
+	// Naive: all 64 hops of a ring on the fabric instead of 8.
+	if *nv.FabricBytes != 8**tor.FabricBytes || *nv.SpineBytes < 8**tor.SpineBytes {
+		t.Fatalf("naive: fabric %d B spine %d B; nccl order fabric %d spine %d", *nv.FabricBytes, *nv.SpineBytes, *tor.FabricBytes, *tor.SpineBytes)
+	}
+	for name, r := range map[string]results.NCCLRow{"tor": tor, "rail": rail} {
+		if r.OutOfPlace.BusBWGBps < 0.95*bounds[0] {
+			t.Fatalf("%s: busbw %.3f below 95%% of %.3f", name, r.OutOfPlace.BusBWGBps, bounds[0])
+		}
+	}
+	// Every GPU's NIC carries all 8 channels: one NIC's rate.
+	if bw := nv.OutOfPlace.BusBWGBps; bw > 200*4096.0/4178/8 || bw < 0.9*200*4096.0/4178/8 {
+		t.Fatalf("naive busbw %.3f, want about one NIC's 24.5", bw)
+	}
+}
+
+// A NIC on a PCIe 3.0 x16 link (8 GT/s x 16 x 0.9 = 115.2 Gb/s) is
+// PCIe-bound: the engine caps it and the bound follows.
+func TestNCCLPCIeBound(t *testing.T) {
+	l := upSpec(t, `name: slow
+sizing:
+  gpus: 16
+  gpus_per_server: 8
+  nic_speed_gbps: 200
+  leaf_ports: 32
+  leaf_speed_gbps: 400
+  spine_ports: 32
+  spine_speed_gbps: 400
+server:
+  pcie_gen: 3
+qos:
+  profile: roce-dcqcn
+`, "sonic")
+	v := runNCCL(t, l, runtime.NCCLSpec{Collective: results.CollAllReduce, Algorithm: "ring", RankOrder: "nccl", DataType: "float", Sizes: []int64{64 << 20}})
+	bound := 8 * 115.2 * 4096.0 / 4178 / 8
+	if math.Abs(*v.NCCL.BoundBusBWGBps-bound) > 0.001 || ncclExtra(t, v, "nic_usable_gbps") != 115.2 {
+		t.Fatalf("bound %.3f, want %.3f", *v.NCCL.BoundBusBWGBps, bound)
+	}
+	if bw := v.NCCL.Rows[0].OutOfPlace.BusBWGBps; bw > bound || bw < 0.95*bound {
+		t.Fatalf("busbw %.3f, want within 5%% below %.3f", bw, bound)
+	}
+}
+
+// A size that does not finish within the duration has no row, and the
+// record says why; the sizes after it never start.
+func TestNCCLIncompleteSizes(t *testing.T) {
+	l := upLab(t, "16gpu", "sonic")
+	vs := ncclSpec(l, runtime.NCCLSpec{Collective: results.CollAllGather, Algorithm: "ring", RankOrder: "nccl", DataType: "float", Sizes: []int64{8, 1 << 20, 64 << 20, 128 << 20}})
+	vs.DurationUs = 200
+	v := runVariant(t, l, vs)
+	tb := v.NCCL
+	// 8 B moves nothing over 16 ranks; 1 MiB completes; 64 MiB does not.
+	if len(tb.Rows) != 1 || tb.Rows[0].SizeBytes != 1<<20 {
+		t.Fatalf("rows %+v", tb.Rows)
+	}
+	x := v.Extra["nccl"].(map[string]any)
+	notes := strings.Join(x["notes"].([]string), "\n")
+	for _, want := range []string{"size 8 B: no row", "moves 0 B", "size 67108864 B: no row: it did not complete within the duration (200us simulated)", "size 134217728 B: no row: size 67108864 B before it did not complete"} {
+		if !strings.Contains(notes, want) {
+			t.Fatalf("notes %q lack %q", notes, want)
+		}
+	}
+	if x["sizes_planned"].(float64) != 4 {
+		t.Fatalf("sizes_planned %v", x["sizes_planned"])
+	}
+}
+
+// The flow-level model cannot run nccl collectives and says so.
+func TestNCCLFlowModelRefused(t *testing.T) {
+	l := upLab(t, "16gpu", "sonic")
+	vs := ncclSpec(l, runtime.NCCLSpec{Collective: results.CollAllReduce, Algorithm: "ring", RankOrder: "nccl", DataType: "float", Sizes: []int64{8}})
+	vs.Model = runtime.ModelFlow
+	_, err := New().RunVariant(context.Background(), l, vs)
+	if err == nil || !strings.Contains(err.Error(), "use --model packet") {
+		t.Fatalf("flow model: %v", err)
+	}
+}
+
+// All-to-all with PXN on 2 servers: every fabric byte stays on its rail
+// (one leaf here), and the busbw nears the bound: (N-1)/N x 2 x a NIC.
+func TestNCCLAllToAll16(t *testing.T) {
+	l := upLab(t, "16gpu", "sonic")
+	v := runNCCL(t, l, runtime.NCCLSpec{Collective: results.CollAllToAll, Algorithm: "ring", RankOrder: "nccl", DataType: "float", Sizes: []int64{64 << 20}})
+	bound := 15.0 / 16 * 2 * 200 * 4096 / 4178 / 8
+	r := v.NCCL.Rows[0]
+	if math.Abs(*v.NCCL.BoundBusBWGBps-bound) > 0.001 || r.OutOfPlace.BusBWGBps > bound || r.OutOfPlace.BusBWGBps < 0.9*bound {
+		t.Fatalf("busbw %.3f, bound %.3f, want within 10%% of %.3f", r.OutOfPlace.BusBWGBps, *v.NCCL.BoundBusBWGBps, bound)
+	}
+	// Half of every rank's buffer goes to the other server.
+	if *r.FabricBytes != 64<<20/2*16 {
+		t.Fatalf("fabric bytes %d", *r.FabricBytes)
+	}
+}
