@@ -525,6 +525,12 @@ func TestSpecRefused(t *testing.T) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
 		}
 	}
+	// An all-to-all over 1024 GPUs would make two million streams.
+	_, _, err := Build(servers(128, 8, 8), Spec{Collective: results.CollAllToAll, Bytes: 1 << 30}, "p")
+	var tl *TooLargeError
+	if !errors.As(err, &tl) || !strings.Contains(err.Error(), "up to 2095104 streams") {
+		t.Fatalf("all-to-all of 1024 ranks: %v", err)
+	}
 	// Benign: one server of 8 GPUs rings over the scale-up domain alone.
 	p, _, err := Build(servers(1, 8, 8), ok, "p")
 	if err != nil {

@@ -112,9 +112,9 @@ func plan(servers []Server, s Spec) (*schedule, error) {
 		sc.kind = kindPipeline
 		msgs, msgBytes := cut(ceilDiv(size/nn, ch), P2PChunkBytes)
 		// Refused before the transfers are made: an all-to-all grows
-		// with the square of the ranks.
-		if pairs := nn * (nn - 1) * ch; pairs > MaxStreams {
-			return nil, &TooLargeError{What: fmt.Sprintf("an all-to-all of %d ranks on %d channels", n, ch), Streams: pairs}
+		// with the square of the ranks, up to two streams a pair (PXN).
+		if streams := 2 * nn * (nn - 1) * ch; streams > MaxStreams {
+			return nil, &TooLargeError{What: fmt.Sprintf("an all-to-all of %d ranks%s", n, onChannels(ch)), Streams: streams, AtMost: true}
 		}
 		for _, a := range j.ranks {
 			for _, b := range j.ranks {
@@ -140,9 +140,16 @@ func plan(servers []Server, s Spec) (*schedule, error) {
 		streams += int64(len(x.legs))
 	}
 	if streams > MaxStreams {
-		return nil, &TooLargeError{What: fmt.Sprintf("%s over %d ranks on %d channels", s.Collective, n, ch), Streams: streams}
+		return nil, &TooLargeError{What: fmt.Sprintf("%s over %d ranks%s", s.Collective, n, onChannels(ch)), Streams: streams}
 	}
 	return sc, nil
+}
+
+func onChannels(ch int64) string {
+	if ch == 1 {
+		return ""
+	}
+	return fmt.Sprintf(" on %d channels", ch)
 }
 
 // TooLargeError says a collective makes more streams than one program
@@ -150,10 +157,16 @@ func plan(servers []Server, s Spec) (*schedule, error) {
 type TooLargeError struct {
 	What    string
 	Streams int64
+	// AtMost says Streams is an upper bound, counted before laying out.
+	AtMost bool
 }
 
 func (e *TooLargeError) Error() string {
-	return fmt.Sprintf("%s makes %d streams, more than the %d one collective may have", e.What, e.Streams, MaxStreams)
+	up := ""
+	if e.AtMost {
+		up = "up to "
+	}
+	return fmt.Sprintf("%s makes %s%d streams, more than the %d one collective may have (use fewer GPUs or channels)", e.What, up, e.Streams, MaxStreams)
 }
 
 // EmptyError says that a requested size moves nothing: nccl-tests rounds

@@ -187,6 +187,12 @@ func TestCatalogPathsFollowTrace(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if slices.ContainsFunc(s.Traffic, func(t Traffic) bool { return t.Pattern == PatternNCCL }) {
+				// nccl collectives report a table per size, not a path
+				// per QP: their streams' routes are the engine's, tested
+				// there.
+				continue
+			}
 			seeds := []int64{1, 7}
 			checked, moved := 0, 0
 			for _, seed := range seeds {

@@ -552,7 +552,21 @@ var flowModelBlind = []struct{ key, what string }{
 	{"traffic[].message_size", "message sizes (its flows are fluid)"},
 	{"traffic[].bytes", "flow sizes (its flows are long-lived)"},
 	{"faults[].", "faults (its links never go down)"},
+	{"traffic[].collective", ncclBlind},
+	{"traffic[].algorithm", ncclBlind},
+	{"traffic[].channels", ncclBlind},
+	{"traffic[].rank_order", ncclBlind},
+	{"traffic[].min_bytes", ncclBlind},
+	{"traffic[].max_bytes", ncclBlind},
+	{"traffic[].step_factor", ncclBlind},
+	{"traffic[].step_bytes", ncclBlind},
+	{"traffic[].root", ncclBlind},
+	{"traffic[].datatype", ncclBlind},
 }
+
+// ncclBlind is what the flow-level model misses of an nccl key: the
+// pattern as a whole (CheckModel refuses it).
+const ncclBlind = "nccl collectives (it refuses the pattern)"
 
 // flowModelIgnores says what of a sweep the flow-level model does not
 // model (flowModelBlind), or "" when the model reads the swept key.

@@ -203,7 +203,7 @@ func (b *builder) ncclPrograms(vs runtime.VariantSpec, c *runtime.CollectiveSpec
 			run.notes = append(run.notes, fmt.Sprintf("size %d B: no row: %v", size, err))
 			continue
 		case err != nil:
-			return exitcode.Usagef("variant %s: %s of %d B on lab %s: %v", vs.Name, ns.Collective, size, b.g.Name, err)
+			return exitcode.Usagef("%s of %d B on lab %s: %v", ns.Collective, size, b.g.Name, err)
 		}
 		est, err := laid.ClosedForm(run.links)
 		if err != nil {
@@ -222,8 +222,8 @@ func (b *builder) ncclPrograms(vs runtime.VariantSpec, c *runtime.CollectiveSpec
 		run.sizes = append(run.sizes, ncclSize{id: id, requested: size, layout: laid.Layout(), est: est})
 	}
 	if len(run.sizes) == 0 {
-		return exitcode.Usagef("variant %s: no size of %s from %d B to %d B moves data over %d ranks (%s); raise max_bytes",
-			vs.Name, ns.Collective, ns.Sizes[0], ns.Sizes[len(ns.Sizes)-1], len(c.Ranks), strings.Join(run.notes, "; "))
+		return exitcode.Usagef("no size of %s from %d B to %d B moves data over %d ranks (%s); raise max_bytes",
+			ns.Collective, ns.Sizes[0], ns.Sizes[len(ns.Sizes)-1], len(c.Ranks), strings.Join(run.notes, "; "))
 	}
 	b.nccl = run
 	return nil
