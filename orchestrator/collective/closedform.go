@@ -35,10 +35,11 @@ import (
 //   - Pipelines (tree all_reduce, broadcast, send/recv, all-to-all): M
 //     chunks flow through a graph of transfers, each forwarded once
 //     received. Latency term = the longest path of one chunk through the
-//     graph, bandwidth term = the busiest link's bytes at its rate, and
-//     T = latency + bandwidth - one chunk's time on the busiest link
-//     (the busiest link passes every chunk; the path before and after it
-//     adds one chunk's latency).
+//     graph plus M-1 chunks on its slowest leg (the pipeline's own pace),
+//     bandwidth term = the busiest link's bytes at its rate, and T = the
+//     larger of the latency term and the bandwidth term plus the longest
+//     path's latency alone (the busiest link passes every chunk, the
+//     first one arrives and the last one leaves through the path).
 //
 // The bound is the bus bandwidth the collective reaches when every
 // latency is negligible: results.BusBWFactor x size / (the busiest link's
@@ -156,12 +157,9 @@ func (sc *schedule) estimate(l Links) (Estimate, error) {
 	sort.Slice(rs, func(a, b int) bool { return rs[a].name < rs[b].name })
 	var e Estimate
 	bound := math.Inf(1)
-	bottleneckGbps := 0.0
 	for _, r := range rs {
 		v := res[r]
-		if t := v.bytes * 8 / r.gbps; t > e.BandwidthNs {
-			e.BandwidthNs, bottleneckGbps = t, r.gbps
-		}
+		e.BandwidthNs = max(e.BandwidthNs, v.bytes*8/r.gbps)
 		// Gb/s / 8 is GB/s; per byte of size it carries share bytes.
 		if b := r.gbps / 8 / v.share; b < bound {
 			bound, e.Bottleneck = b, r.name
@@ -186,21 +184,26 @@ func (sc *schedule) estimate(l Links) (Estimate, error) {
 		}
 		e.TimeNs = max(e.LatencyNs, e.BandwidthNs)
 	default:
-		// Longest path of one chunk: transfers come after their inputs
-		// in the schedule, so one pass in order finds it.
+		// Longest path of one chunk, with and without its transfer
+		// times: transfers come after their inputs in the schedule, so
+		// one pass in order finds them. The slowest leg paces the rest.
 		done := make([]float64, len(sc.xfers))
+		alpha := make([]float64, len(sc.xfers))
+		path, lat, slowest := 0.0, 0.0, 0.0
 		for i, x := range sc.xfers {
-			start := 0.0
+			start, startA := 0.0, 0.0
 			for _, d := range x.after {
-				start = max(start, done[d.x])
+				start, startA = max(start, done[d.x]), max(startA, alpha[d.x])
 			}
-			done[i] = start + hop(x)
-			e.LatencyNs = max(e.LatencyNs, done[i])
+			done[i], alpha[i] = start+hop(x), startA+hop(xfer{legs: x.legs})
+			path, lat = max(path, done[i]), max(lat, alpha[i])
+			for _, g := range x.legs {
+				slowest = max(slowest, legNs(g, x.msgBytes)-legNs(g, 0))
+			}
 		}
-		// The busiest link passes every chunk in BandwidthNs; the path
-		// before and after it adds the rest of one chunk's latency.
-		chunkNs := float64(sc.layout.ChunkBytes) * 8 / bottleneckGbps
-		e.TimeNs = e.LatencyNs + e.BandwidthNs - chunkNs
+		msgs := float64(sc.xfers[0].msgs)
+		e.LatencyNs = path + (msgs-1)*slowest
+		e.TimeNs = max(e.LatencyNs, e.BandwidthNs+lat)
 	}
 	f, _ := results.BusBWFactor(sc.layout.Collective, sc.layout.Ranks)
 	e.AlgBWGBps = float64(sc.layout.SizeBytes) / e.TimeNs // bytes per ns is GB/s

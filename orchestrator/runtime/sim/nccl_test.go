@@ -2,11 +2,13 @@ package sim
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
 
 	"github.com/labctl/labctl/orchestrator/collective"
+	"github.com/labctl/labctl/orchestrator/docblock"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/scenario"
@@ -312,4 +314,81 @@ func TestNCCLAllToAll16(t *testing.T) {
 	if *r.FabricBytes != 64<<20/2*16 {
 		t.Fatalf("fabric bytes %d", *r.FabricBytes)
 	}
+}
+
+// The collectives against their closed forms, as docs/fidelity.md shows
+// them (block "nccl-closed-forms"): every row simulated packet by packet on
+// a catalog lab (or the 64-GPU lab in the rail layout), beside the
+// alpha-beta closed form of the same transfers and the bound.
+//
+//	go test ./orchestrator/runtime/sim -run TestNCCLClosedFormsPage -update
+func TestNCCLClosedFormsPage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates a dozen collectives")
+	}
+	labs := map[string]*runtime.Lab{"16gpu": upLab(t, "16gpu", "sonic"), "64gpu": upLab(t, "64gpu", "sonic"), "64gpu rail": upSpec(t, rail64, "sonic")}
+	type row struct {
+		lab        string
+		coll, algo string
+		order      string
+		sizes      []int64
+	}
+	var b strings.Builder
+	b.WriteString("| lab | collective | size | closed form, µs (latency, bandwidth term) | simulated, µs | simulated / closed form | busbw, GB/s | bound, GB/s (link) | busbw / bound | spine bytes |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, r := range []row{
+		{"16gpu", results.CollAllReduce, "ring", "nccl", []int64{8, 1 << 20, 256 << 20}},
+		{"16gpu", results.CollAllReduce, "tree", "nccl", []int64{8, 1 << 20, 1 << 30}},
+		{"16gpu", results.CollAllGather, "ring", "nccl", []int64{64 << 20}},
+		{"16gpu", results.CollReduceScatter, "ring", "nccl", []int64{64 << 20}},
+		{"16gpu", results.CollBroadcast, "ring", "nccl", []int64{64 << 20}},
+		{"16gpu", results.CollAllToAll, "ring", "nccl", []int64{64 << 20}},
+		{"16gpu", results.CollSendRecv, "ring", "nccl", []int64{64 << 20}},
+		{"64gpu", results.CollAllReduce, "ring", "nccl", []int64{8, 256 << 20}},
+		{"64gpu rail", results.CollAllReduce, "ring", "nccl", []int64{256 << 20}},
+		{"64gpu", results.CollAllReduce, "ring", "naive", []int64{64 << 20}},
+		{"64gpu", results.CollAllReduce, "tree", "nccl", []int64{256 << 20}},
+		{"64gpu", results.CollAllToAll, "ring", "nccl", []int64{64 << 20}},
+		{"64gpu rail", results.CollAllToAll, "ring", "nccl", []int64{64 << 20}},
+		{"64gpu rail", results.CollAllToAll, "ring", "naive", []int64{64 << 20}},
+	} {
+		v := runNCCL(t, labs[r.lab], runtime.NCCLSpec{Collective: r.coll, Algorithm: r.algo, RankOrder: r.order, DataType: "float", Sizes: r.sizes})
+		tb := v.NCCL
+		x := v.Extra["nccl"].(map[string]any)
+		closed := x["closed_form"].([]any)
+		if len(tb.Rows) != len(r.sizes) {
+			t.Fatalf("%s %s: %d rows of %d sizes: %v", r.lab, r.coll, len(tb.Rows), len(r.sizes), x["notes"])
+		}
+		name := r.coll
+		if r.coll == results.CollAllReduce {
+			name += " " + r.algo
+		}
+		if r.order != collective.OrderNCCL {
+			name += ", " + r.order + " order"
+		}
+		for i, row := range tb.Rows {
+			c := closed[i].(map[string]any)
+			bus := row.OutOfPlace.BusBWGBps
+			if bus > *tb.BoundBusBWGBps*1.001 {
+				t.Errorf("%s %s %d B: busbw %.3f beats the bound %.3f", r.lab, name, row.SizeBytes, bus, *tb.BoundBusBWGBps)
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %.1f (%.1f, %.1f) | %.1f | %.3f | %.2f | %.2f (%s) | %.3f | %.0f%% |\n",
+				r.lab, name, fmtSize(row.SizeBytes), c["time_us"], c["latency_us"], c["bandwidth_us"], row.OutOfPlace.TimeUs,
+				row.OutOfPlace.TimeUs/c["time_us"].(float64), bus, *tb.BoundBusBWGBps, x["bottleneck"], bus / *tb.BoundBusBWGBps,
+				100*float64(*row.SpineBytes)/float64(max(*row.FabricBytes, 1)))
+		}
+	}
+	docblock.Check(t, "../../../docs/fidelity.md", map[string]string{"nccl-closed-forms": b.String()}, *updateFidelity,
+		"go test ./orchestrator/runtime/sim -run TestNCCLClosedFormsPage -update")
+}
+
+func fmtSize(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d B", n)
 }
