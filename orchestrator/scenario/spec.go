@@ -591,6 +591,13 @@ func (s *Spec) CheckModel(model string) error {
 	if model != runtime.ModelFlow {
 		return nil
 	}
+	// The pattern as a whole first: sweeping its keys is beside the point.
+	for i, t := range s.Traffic {
+		if t.Pattern == PatternNCCL {
+			return specyaml.At(s.file, s.src, fmt.Sprintf("$.traffic[%d].pattern", i), fmt.Sprintf("scenario %s runs nccl collectives, which the flow-level model does not simulate (their steps wait on each other message by message over NVLink and the fabric)", s.Name),
+				"run it with --model packet")
+		}
+	}
 	if len(s.faults) > 0 {
 		return specyaml.At(s.file, s.src, "$.faults", fmt.Sprintf("scenario %s has faults, which the flow-level model does not simulate (it has no queues, links going down or packet paths)", s.Name),
 			"run it with --model packet")
@@ -616,10 +623,6 @@ func (s *Spec) CheckModel(model string) error {
 		}
 	}
 	for i, t := range s.Traffic {
-		if t.Pattern == PatternNCCL {
-			return specyaml.At(s.file, s.src, fmt.Sprintf("$.traffic[%d].pattern", i), fmt.Sprintf("scenario %s runs nccl collectives, which the flow-level model does not simulate (their steps wait on each other message by message over NVLink and the fabric)", s.Name),
-				"run it with --model packet")
-		}
 		if t.Pattern == "ring-allreduce" {
 			if len(s.Traffic) > 1 {
 				return specyaml.At(s.file, s.src, fmt.Sprintf("$.traffic[%d]", i), fmt.Sprintf("scenario %s: the flow-level model runs a ring AllReduce alone", s.Name),
