@@ -126,9 +126,9 @@ func TestServerSectionErrorsNamePlace(t *testing.T) {
 	bad := []struct {
 		name, server, want, fix string
 	}{
-		{"unknown domain", "  scale_up: nvlink7\n", `x.yaml:5:13: server.scale_up: unknown scale-up domain "nvlink7"`, "nvlink3, nvlink4, nvlink5, nvlink6, pcie"},
-		{"domain in capitals", "  scale_up: NVLink4\n", "x.yaml:5:13: server.scale_up: unknown scale-up domain", "use one of"},
-		{"domain as a number", "  scale_up: 4\n", "x.yaml:5:13: server.scale_up: unknown scale-up domain \"4\"", "use one of"},
+		{"unknown domain", "  scale_up: nvlink7\n", `x.yaml:5:13: server.scale_up: unknown scale-up domain "nvlink7"`, "use nvlink3 (A100), nvlink4 (H100/H200), nvlink5 (B200/B300), nvlink6 (Rubin) or pcie"},
+		{"domain in capitals", "  scale_up: NVLink4\n", "x.yaml:5:13: server.scale_up: unknown scale-up domain", "nvlink4 (H100/H200)"},
+		{"domain as a number", "  scale_up: 4\n", "x.yaml:5:13: server.scale_up: unknown scale-up domain \"4\"", "or pcie (GPUs without NVLink)"},
 		{"generation 2", "  pcie_gen: 2\n", "x.yaml:5:13: server.pcie_gen: PCIe generation 2 is not one labctl knows", "use 3, 4, 5 or 6"},
 		{"generation 7", "  pcie_gen: 7\n", "x.yaml:5:13: server.pcie_gen: PCIe generation 7", "64 GT/s"},
 		{"negative generation", "  pcie_gen: -5\n", "x.yaml:5:13: server.pcie_gen: PCIe generation -5", "use 3, 4, 5 or 6"},

@@ -8,6 +8,7 @@ package server
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 )
@@ -202,7 +203,7 @@ func Resolve(s Spec, nicGbps int) (Model, error) {
 		m.Defaulted["scale_up"] = why
 	}
 	if !slices.Contains(ScaleUps, m.ScaleUp) {
-		return Model{}, &FieldError{"scale_up", fmt.Sprintf("unknown scale-up domain %q", m.ScaleUp), "use one of " + strings.Join(ScaleUps, ", ") + " (nvlink3 A100, nvlink4 H100/H200, nvlink5 B200/B300, nvlink6 Rubin, pcie for GPUs without NVLink)"}
+		return Model{}, &FieldError{"scale_up", fmt.Sprintf("unknown scale-up domain %q", m.ScaleUp), "use nvlink3 (A100), nvlink4 (H100/H200), nvlink5 (B200/B300), nvlink6 (Rubin) or pcie (GPUs without NVLink)"}
 	}
 	if m.PCIeGen == 0 {
 		m.PCIeGen = defGen
@@ -295,4 +296,66 @@ func (m Model) PCIeBoundWarning() string {
 		}
 	}
 	return msg + " (fix: " + strings.Join(fixes, "; or ") + ")"
+}
+
+// scaleUpNames are the scale-up domains as written in prose.
+var scaleUpNames = map[string]string{NVLink3: "NVLink 3", NVLink4: "NVLink 4", NVLink5: "NVLink 5", NVLink6: "NVLink 6", PCIe: "PCIe only (no NVLink)"}
+
+// The summaries below are how the planner (and anything else that
+// describes a server) writes the model, so that every output says the
+// same thing in the same units.
+
+// ScaleUpSummary describes the GPUs' interconnect: "NVLink 3 through
+// NVSwitch: 600 GB/s per GPU (both directions; 2400 Gb/s each way), 0.6 µs
+// per transfer step".
+func (m Model) ScaleUpSummary() string {
+	name := scaleUpNames[m.ScaleUp]
+	if m.ScaleUp != PCIe {
+		name += " through NVSwitch"
+	}
+	return fmt.Sprintf("%s: %g GB/s per GPU (both directions; %g Gb/s each way), %.1f µs per transfer step", name, round1(m.ScaleUpGBps), round1(m.ScaleUpGbpsPerDir), float64(m.ScaleUpLatencyNs)/1000)
+}
+
+// PCIeSummary describes a NIC's PCIe link: "PCIe 4.0 x16: 230.5 Gb/s of
+// payload per direction (16 GT/s x 16 lanes, 90.0% payload)".
+func (m Model) PCIeSummary() string {
+	return fmt.Sprintf("%s: %.1f Gb/s of payload per direction (%g GT/s x %d lanes, %.1f%% payload)", m.LinkName(), m.PCIeGbps, m.PCIeGTps, m.PCIeLanes, 100*m.PCIePayloadShare)
+}
+
+// NICSummary says what a NIC can send: "200 Gb/s, its port speed", or
+// "230.5 Gb/s of its 400G port: PCIe-bound".
+func (m Model) NICSummary() string {
+	if m.PCIeBound {
+		return fmt.Sprintf("%.1f Gb/s of its %gG port: PCIe-bound", m.NICUsableGbps, m.NICGbps)
+	}
+	return fmt.Sprintf("%g Gb/s, its port speed (PCIe carries %.1f Gb/s)", m.NICUsableGbps, m.PCIeGbps)
+}
+
+func round1(v float64) float64 { return math.Round(v*10) / 10 }
+
+// specKeys are the keys of Spec in the order a spec writes them.
+var specKeys = []string{"scale_up", "scale_up_gbyte_s", "pcie_gen", "pcie_lanes"}
+
+// DefaultsSummary says which keys took defaults and why, keys sharing a
+// reason together: "scale_up, pcie_gen, pcie_lanes: servers with 200G
+// NICs are A100-class: ...; scale_up_gbyte_s: NVIDIA's per-GPU figure for
+// nvlink3". It is "" when the spec gave every key.
+func (m Model) DefaultsSummary() string {
+	var reasons []string
+	keys := map[string][]string{}
+	for _, k := range specKeys {
+		r, ok := m.Defaulted[k]
+		if !ok {
+			continue
+		}
+		if _, seen := keys[r]; !seen {
+			reasons = append(reasons, r)
+		}
+		keys[r] = append(keys[r], k)
+	}
+	parts := make([]string, len(reasons))
+	for i, r := range reasons {
+		parts[i] = strings.Join(keys[r], ", ") + ": " + r
+	}
+	return strings.Join(parts, "; ")
 }

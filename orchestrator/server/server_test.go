@@ -3,6 +3,7 @@ package server_test
 import (
 	"errors"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -244,6 +245,50 @@ func TestResolveRefusesBadValues(t *testing.T) {
 	for _, s := range benign {
 		if _, err := server.Resolve(s, 200); err != nil {
 			t.Errorf("%+v refused: %v", s, err)
+		}
+	}
+}
+
+// DefaultsSummary names every key of Spec (its yaml tags, read here by
+// reflection) when the spec gives none, and none when it gives all.
+func TestDefaultsSummaryNamesEveryKey(t *testing.T) {
+	m, _ := server.Resolve(server.Spec{}, 200)
+	d := m.DefaultsSummary()
+	st := reflect.TypeOf(server.Spec{})
+	for i := range st.NumField() {
+		key := strings.Split(st.Field(i).Tag.Get("yaml"), ",")[0]
+		if !strings.Contains(d, key) {
+			t.Errorf("defaults %q do not name %s", d, key)
+		}
+	}
+	if !strings.Contains(d, "scale_up, pcie_gen, pcie_lanes: servers with 200G NICs are A100-class") {
+		t.Errorf("keys sharing a reason are not together: %q", d)
+	}
+	m, _ = server.Resolve(server.Spec{ScaleUp: server.NVLink3, ScaleUpGBps: ptr(600), PCIeGen: 4, PCIeLanes: 16}, 200)
+	if d := m.DefaultsSummary(); d != "" {
+		t.Errorf("a full spec has defaults %q", d)
+	}
+}
+
+func TestSummaries(t *testing.T) {
+	m, _ := server.Resolve(server.Spec{ScaleUp: server.NVLink4, PCIeGen: 4}, 400)
+	for got, want := range map[string]string{
+		m.ScaleUpSummary(): "NVLink 4 through NVSwitch: 900 GB/s per GPU (both directions; 3600 Gb/s each way), 0.6 µs per transfer step",
+		m.PCIeSummary():    "PCIe 4.0 x16: 230.5 Gb/s of payload per direction (16 GT/s x 16 lanes, 90.0% payload)",
+		m.NICSummary():     "230.5 Gb/s of its 400G port: PCIe-bound",
+	} {
+		if got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	}
+	m, _ = server.Resolve(server.Spec{ScaleUp: server.PCIe, PCIeLanes: 32, PCIeGen: 6}, 800)
+	for got, want := range map[string]string{
+		m.ScaleUpSummary(): "PCIe only (no NVLink): 444.2 GB/s per GPU (both directions; 1776.9 Gb/s each way), 1.0 µs per transfer step",
+		m.PCIeSummary():    "two PCIe 6.0 x16 links: 1776.9 Gb/s of payload per direction (64 GT/s x 32 lanes, 86.8% payload)",
+		m.NICSummary():     "800 Gb/s, its port speed (PCIe carries 1776.9 Gb/s)",
+	} {
+		if got != want {
+			t.Errorf("got %q, want %q", got, want)
 		}
 	}
 }
