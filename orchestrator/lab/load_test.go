@@ -96,6 +96,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte("name: a\nsizing: {gpus: 8, layout: rail, tiers: 3}\nqos: {ecn: {kmin_kb: 1, kmax_kb: 2}}\n"))
 	f.Add([]byte("name: [\n"))
+	f.Add([]byte("name: a\nsizing: {gpus: 8, nic_speed_gbps: 400}\nserver: {scale_up: pcie, scale_up_gbyte_s: 64, pcie_gen: 4, pcie_lanes: 32}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := Parse("fuzz.yaml", data)
 		if err != nil {
@@ -107,6 +108,10 @@ func FuzzParse(f *testing.F) {
 		// A spec that parses must be plannable or refused cleanly.
 		if _, err := sizing.Compute(s.Sizing); err != nil && exitcode.Code(err) != exitcode.BadInput {
 			t.Fatalf("plan error %v is not a usage error", err)
+		}
+		// and its servers resolve: Parse checked them.
+		if _, err := s.ServerModel(); err != nil {
+			t.Fatalf("a spec that parsed has servers that do not resolve: %v", err)
 		}
 	})
 }
@@ -194,5 +199,19 @@ func TestServerSectionErrorsNamePlace(t *testing.T) {
 				t.Errorf("got %+v", m)
 			}
 		})
+	}
+}
+
+// The catalog labs (200G NICs) get A100-class servers whose NICs run at
+// port speed: NVLink 3, PCIe 4.0 x16.
+func TestCatalogServers(t *testing.T) {
+	for _, s := range Catalog() {
+		m, err := s.ServerModel()
+		if err != nil {
+			t.Fatalf("%s: %v", s.Name, err)
+		}
+		if s.Sizing.NICSpeedGbps != 200 || m.ScaleUp != "nvlink3" || m.PCIeGen != 4 || m.PCIeLanes != 16 || m.PCIeBound || m.NICUsableGbps != 200 {
+			t.Errorf("%s: %dG NICs, servers %+v", s.Name, s.Sizing.NICSpeedGbps, m)
+		}
 	}
 }
