@@ -168,13 +168,13 @@ func TestPlanServers(t *testing.T) {
 	}
 	var p struct {
 		Server *struct {
-			ScaleUp       string   `json:"scale_up"`
-			GBps          float64  `json:"scale_up_gbyte_s"`
-			PCIeGen       int      `json:"pcie_gen"`
-			PCIeLanes     int      `json:"pcie_lanes"`
-			PCIeGbps      float64  `json:"pcie_gbps"`
-			NICUsableGbps float64  `json:"nic_usable_gbps"`
-			PCIeBound     bool     `json:"pcie_bound"`
+			ScaleUp       string  `json:"scale_up"`
+			GBps          float64 `json:"scale_up_gbyte_s"`
+			PCIeGen       int     `json:"pcie_gen"`
+			PCIeLanes     int     `json:"pcie_lanes"`
+			PCIeGbps      float64 `json:"pcie_gbps"`
+			NICUsableGbps float64 `json:"nic_usable_gbps"`
+			PCIeBound     bool    `json:"pcie_bound"`
 		} `json:"server"`
 		Warnings []string `json:"warnings"`
 	}
