@@ -176,7 +176,7 @@ func Defaults(nicGbps int) (scaleUp string, pcieGen, lanes int, why string) {
 	case nicGbps <= 800:
 		return NVLink5, 6, 16, "servers with 800G NICs are Blackwell-class (B300): NVLink 5, PCIe 6.0 x16"
 	default:
-		return NVLink6, 6, 32, "servers with 1.6T NICs are Rubin-class: NVLink 6, and two PCIe 6.0 x16 links per NIC (one carries 888 Gb/s)"
+		return NVLink6, 6, 32, fmt.Sprintf("servers with 1.6T NICs are Rubin-class: NVLink 6, and two PCIe 6.0 x16 links per NIC (one carries %.1f Gb/s)", PCIeGbps(6, 16))
 	}
 }
 
