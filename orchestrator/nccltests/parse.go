@@ -114,9 +114,9 @@ type parser struct {
 
 	info            results.NCCLTestsRun
 	versionFromCode bool
-	headerLine int // the nThread line, 1-based
-	program    string
-	progLine   int
+	headerLine      int // the nThread line, 1-based
+	program         string
+	progLine        int
 	// command is the program a command line in the output runs, and its
 	// line; commandAmbiguous when command lines name several.
 	command          string
