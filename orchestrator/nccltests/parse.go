@@ -211,7 +211,7 @@ func (p *parser) scan() error {
 		}
 		comment := strings.HasPrefix(t, "#")
 		c := strings.TrimSpace(strings.TrimLeft(t, "#"))
-		handled, err := p.headerLine_(ln, c)
+		handled, err := p.ownLine(ln, c)
 		if err != nil {
 			return err
 		}
@@ -226,10 +226,10 @@ func (p *parser) scan() error {
 	return nil
 }
 
-// headerLine_ reads a line of nccl-tests' own text (c without its '#'):
+// ownLine reads a line of nccl-tests' own text (c without its '#'):
 // the header, rank lines, the column header, the trailer. It reports
 // whether the line was one.
-func (p *parser) headerLine_(ln int, c string) (bool, error) {
+func (p *parser) ownLine(ln int, c string) (bool, error) {
 	if m := versionRe.FindStringSubmatch(c); m != nil {
 		p.info.Version = clean(m[1])
 		if m[3] != "" && p.info.NCCLVersion == "" {

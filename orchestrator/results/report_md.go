@@ -115,6 +115,7 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 		}
 		p("\n")
 	}
+	writeNCCLMarkdown(p, run)
 	if hasConfigs(run) {
 		p("## Configs per point\n\n")
 		p("Each variant's switch configs are in the run folder: the lab's configs as they were, edits included, with the point's swept values on top and ECN or PFC removed for the off variants. `labctl config diff topologies/%s/configs results/%s/<folder>` lists every field; grouped here:\n\n", mdCode(run.Lab), mdCode(run.RunID))
