@@ -49,3 +49,15 @@ type NCCLDevice struct {
 	// Name is the GPU's, "NVIDIA H100 80GB HBM3".
 	Name string `json:"name,omitempty"`
 }
+
+// Imported says what a record was made from when labctl did not run it:
+// the tool whose output it holds and the files read. Regress compares
+// such a record's variants with the other record's same-named ones and
+// lists, without calling it a regression, a variant only the other has:
+// a cluster measured the points it could run.
+type Imported struct {
+	// Tool is "nccl-tests".
+	Tool string `json:"tool"`
+	// Files are the outputs read, one per variant, as given.
+	Files []string `json:"files"`
+}
