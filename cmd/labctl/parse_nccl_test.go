@@ -56,7 +56,7 @@ func TestParseNCCLTestsEnvelope(t *testing.T) {
 			t.Fatalf("%s: exit %d: %s", name, code, errs)
 		}
 		var doc struct {
-			Kind   string             `json:"kind"`
+			Kind   string            `json:"kind"`
 			Result results.NCCLTable `json:"result"`
 		}
 		if err := json.Unmarshal([]byte(out), &doc); err != nil {
