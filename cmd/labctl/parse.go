@@ -158,7 +158,7 @@ Kinds:
 			if kind != ncclTestsKind {
 				for _, f := range []string{"collective", "record", "save", "lab", "scenario", "variant"} {
 					if cmd.Flags().Changed(f) {
-						return exitcode.Usagef("--%s applies to nccl-tests output only, not to %s", f, kind)
+						return exitcode.Usagef("--%s applies to nccl-tests output only, not to %s (fix: drop --%s)", f, kind, f)
 					}
 				}
 			}
@@ -172,7 +172,7 @@ Kinds:
 			}
 			for _, f := range []string{"lab", "scenario", "variant"} {
 				if cmd.Flags().Changed(f) {
-					return exitcode.Usagef("--%s names what a run record is compared with: add --record (or --save)", f)
+					return exitcode.Usagef("--%s names what a run record is compared with (fix: add --record, or --save, or drop --%s)", f, f)
 				}
 			}
 			v, name, err := parseFile(cmd, k, kind, files[0], opt)

@@ -37,14 +37,14 @@ type ncclRecordFlags struct {
 // a run record of them, one variant per file.
 func recordNCCLTests(cmd *cobra.Command, app *App, files []string, opt parseOptions, rec ncclRecordFlags) error {
 	if rec.lab == "" || rec.scenario == "" {
-		return exitcode.Usagef("--record needs --lab and --scenario: the lab and scenario whose runs the record is compared with (labctl regress compares records of the same scenario and lab), for example --lab 64gpu --scenario nccl-allreduce")
+		return exitcode.Usagef("--record needs --lab and --scenario (fix: name the lab and the scenario whose runs the record is compared with, for example --lab 64gpu --scenario nccl-allreduce: labctl regress compares records of the same scenario and lab)")
 	}
 	names := rec.variants
 	switch {
 	case len(names) == 0 && len(files) == 1:
 		names = []string{scenario.VariantName(true, true)}
 	case len(names) != len(files):
-		return exitcode.Usagef("%d files and %d --variant: give one --variant per file, in the files' order (the scenario's variant each output measured, for example --variant 'ecn=on,pfc=on,traffic[0].algorithm=ring')", len(files), len(names))
+		return exitcode.Usagef("%d files and %d --variant (fix: give one --variant per file, in the files' order, naming the scenario's variant each output measured, for example --variant 'ecn=on,pfc=on,traffic[0].algorithm=ring')", len(files), len(names))
 	}
 	labName, gpus, err := recordLab(rec.lab)
 	if err != nil {
@@ -67,7 +67,7 @@ func recordNCCLTests(cmd *cobra.Command, app *App, files []string, opt parseOpti
 			return err
 		}
 		if first, dup := seen[v.Name]; dup {
-			return exitcode.Usagef("--variant %s is given for %s and %s: each file is one variant of its own", v.Name, first, file)
+			return exitcode.Usagef("--variant %s is given for %s and %s (fix: give each file a variant of its own)", v.Name, first, file)
 		}
 		seen[v.Name] = file
 		variants[i] = v
@@ -131,7 +131,7 @@ func recordLab(arg string) (string, int, error) {
 		return s.Name, s.Sizing.GPUs, nil
 	}
 	if !recordNamePattern.MatchString(arg) {
-		return "", 0, exitcode.Usagef("--lab %q: name a catalog lab, a lab spec file, or the lab's name in lowercase letters, digits and dashes", arg)
+		return "", 0, exitcode.Usagef("--lab %q is not a lab name (fix: name a catalog lab, a lab spec file, or the lab's name in lowercase letters, digits and dashes)", arg)
 	}
 	return arg, 0, nil
 }
@@ -152,7 +152,7 @@ func recordScenario(arg string) (string, []results.SweepDim, []string, error) {
 		return sc.Name, sweep, sc.VariantNames(), nil
 	}
 	if !recordNamePattern.MatchString(arg) {
-		return "", nil, nil, exitcode.Usagef("--scenario %q: name a catalog scenario (%s), a scenario file, or the scenario's name in lowercase letters, digits and dashes", arg, strings.Join(scenario.CatalogNames(), ", "))
+		return "", nil, nil, exitcode.Usagef("--scenario %q is not a scenario name (fix: name a catalog scenario (%s), a scenario file, or the scenario's name in lowercase letters, digits and dashes)", arg, strings.Join(scenario.CatalogNames(), ", "))
 	}
 	return arg, nil, nil, nil
 }
@@ -171,7 +171,7 @@ func looksLikeFile(s string) bool {
 // lists every figure as not computed: nccl-tests measures none of them.
 func recordVariant(name string, points []string) (results.Variant, error) {
 	bad := func(why string) (results.Variant, error) {
-		return results.Variant{}, exitcode.Usagef("--variant %q: %s (a variant is named ecn=on|off,pfc=on|off, then each swept parameter as path=value, for example ecn=on,pfc=on,traffic[0].algorithm=ring)", name, why)
+		return results.Variant{}, exitcode.Usagef("--variant %q: %s (fix: name it ecn=on|off,pfc=on|off, then each swept parameter as path=value, as labctl names variants, for example ecn=on,pfc=on,traffic[0].algorithm=ring)", name, why)
 	}
 	parts := strings.Split(name, ",")
 	if len(parts) < 2 {
@@ -209,7 +209,7 @@ func recordVariant(name string, points []string) (results.Variant, error) {
 		if len(shown) > 8 {
 			shown, more = shown[:8], fmt.Sprintf(" and %d more", len(points)-8)
 		}
-		return results.Variant{}, exitcode.Usagef("--variant %q is not a variant of the scenario: its variants are %s%s (labctl regress matches variants by name)", name, strings.Join(shown, "; "), more)
+		return results.Variant{}, exitcode.Usagef("--variant %q is not a variant of the scenario: its variants are %s%s (fix: use one of them, as labctl regress matches variants by name)", name, strings.Join(shown, "; "), more)
 	}
 	for _, m := range results.Metrics {
 		v.Summary.NotComputed = append(v.Summary.NotComputed, m.Name)

@@ -88,10 +88,10 @@ func TestParseNCCLTestsBadInput(t *testing.T) {
 	}{
 		{"old release", []string{"parse", "nccl-tests", refused}, refused + ":29: algbw 0.03 is not size 2016 B"},
 		{"ambiguous", []string{"parse", "nccl-tests", unnamed}, "give --collective all_gather"},
-		{"bad --collective", []string{"parse", "nccl-tests", h100, "--collective", "allreduce"}, `--collective: collective "allreduce": use one of all_reduce`},
+		{"bad --collective", []string{"parse", "nccl-tests", h100, "--collective", "allreduce"}, `--collective: collective "allreduce" is not one labctl reads (fix: use one of all_reduce`},
 		{"--collective elsewhere", []string{"parse", "ib_write_bw", h100, "--collective", "all_reduce"}, "--collective applies to nccl-tests output only"},
 		{"--record elsewhere", []string{"parse", "ib_write_bw", h100, "--record"}, "--record applies to nccl-tests output only"},
-		{"--lab without --record", []string{"parse", "nccl-tests", h100, "--lab", "64gpu"}, "--lab names what a run record is compared with: add --record"},
+		{"--lab without --record", []string{"parse", "nccl-tests", h100, "--lab", "64gpu"}, "--lab names what a run record is compared with (fix: add --record"},
 		{"two files without --record", []string{"parse", "nccl-tests", h100, h100}, "parse takes 2 arguments, got 3"},
 		{"record without lab", []string{"parse", "nccl-tests", h100, "--record", "--scenario", "x"}, "--record needs --lab and --scenario"},
 		{"files and variants", []string{"parse", "nccl-tests", h100, h100, "--record", "--lab", "c", "--scenario", "x"}, "2 files and 0 --variant"},
@@ -99,7 +99,7 @@ func TestParseNCCLTestsBadInput(t *testing.T) {
 		{"bad param", []string{"parse", "nccl-tests", h100, "--record", "--lab", "c", "--scenario", "x", "--variant", "ecn=on,pfc=on,ring"}, `"ring" is not path=value`},
 		{"variant twice", []string{"parse", "nccl-tests", h100, h100, "--record", "--lab", "c", "--scenario", "x", "--variant", "ecn=on,pfc=on", "--variant", "ecn=on,pfc=on"}, "is given for"},
 		{"not the scenario's", []string{"parse", "nccl-tests", h100, "--record", "--lab", "64gpu", "--scenario", "allreduce", "--variant", "ecn=on,pfc=on,traffic[0].algorithm=ring"}, `is not a variant of the scenario: its variants are ecn=on,pfc=on`},
-		{"bad lab name", []string{"parse", "nccl-tests", h100, "--record", "--lab", "My Cluster", "--scenario", "x"}, `--lab "My Cluster": name a catalog lab`},
+		{"bad lab name", []string{"parse", "nccl-tests", h100, "--record", "--lab", "My Cluster", "--scenario", "x"}, `--lab "My Cluster" is not a lab name (fix: name a catalog lab`},
 		{"missing scenario file", []string{"parse", "nccl-tests", h100, "--record", "--lab", "c", "--scenario", "nope.yaml"}, "nope.yaml: file not found"},
 		{"bad file in a record", []string{"parse", "nccl-tests", h100, refused, "--record", "--lab", "c", "--scenario", "x", "--variant", "ecn=on,pfc=on", "--variant", "ecn=off,pfc=on"}, refused + ":29:"},
 	}

@@ -53,7 +53,7 @@ func CollectiveName(s string) (string, error) {
 	if slices.Contains(results.NCCLCollectives, c) {
 		return c, nil
 	}
-	return "", fmt.Errorf("collective %q: use one of %s (nccl-tests' names, with or without _perf)", s, strings.Join(results.NCCLCollectives, ", "))
+	return "", fmt.Errorf("collective %q is not one labctl reads (fix: use one of %s, nccl-tests' names, with or without _perf)", s, strings.Join(results.NCCLCollectives, ", "))
 }
 
 // otherPrograms are nccl-tests binaries whose tables labctl does not read.

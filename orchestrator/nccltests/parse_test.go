@@ -321,7 +321,7 @@ func TestCollectiveName(t *testing.T) {
 		}
 	}
 	for _, in := range []string{"", "reduce", "allreduce", "gather_perf"} {
-		if _, err := CollectiveName(in); err == nil || !strings.Contains(err.Error(), "all_reduce, all_gather") {
+		if _, err := CollectiveName(in); err == nil || !strings.Contains(err.Error(), "fix: use one of all_reduce, all_gather") {
 			t.Errorf("CollectiveName(%q) = %v", in, err)
 		}
 	}
