@@ -224,6 +224,9 @@ func TestNCCLTestsRegressEndToEnd(t *testing.T) {
 	if code, out, _ := resultsCLI(t, dir, "report", id); code != 0 || !strings.Contains(out, "## NCCL") || !strings.Contains(out, "measured (nccl-tests output)") {
 		t.Errorf("report: exit %d\n%s", code, out)
 	}
+	if code, out, _ := resultsCLI(t, dir, "results", "show", id); code != 0 || !strings.Contains(out, "  ecn=on,pfc=on         n/a       n/a   n/a") || !strings.Contains(out, "# all_reduce over 16 ranks: measured") {
+		t.Errorf("results show: exit %d\n%s", code, out)
+	}
 	if _, err := os.Stat(filepath.Join(dir, "results", id, results.ReportHTML)); err != nil {
 		t.Errorf("no report.html: %v", err)
 	}
