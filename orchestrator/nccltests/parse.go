@@ -625,19 +625,27 @@ func looksNum(s string) bool {
 }
 
 // parseNum reads a figure as nccl-tests prints it (%7.2f and narrower,
-// or %.1e when it does not fit the column) with its half unit. Signs,
-// NaN and Inf only come from garbled input.
+// or C's %.1e and %.0e when it does not fit the column: a mantissa of one
+// digit before the point, 1 to 9 unless the figure is 0e+00, and a signed
+// exponent of two or three digits) with its half unit. Signs, NaN and Inf
+// only come from garbled input.
 func parseNum(ln int, col, s string) (num, error) {
 	bad := func() (num, error) {
 		return num{}, textparse.Errorf(ln, "%s %q: expected a number as nccl-tests prints it (123.45, 1.2e+06)", col, clip(s))
 	}
 	mant, exp := s, 0
 	if i := strings.IndexAny(s, "eE"); i >= 0 {
-		e, err := strconv.Atoi(s[i+1:])
-		if err != nil || e < -300 || e > 300 {
+		es := s[i+1:]
+		if len(es) < 3 || len(es) > 4 || (es[0] != '+' && es[0] != '-') || !isUint(es[1:]) {
 			return bad()
 		}
+		e, _ := strconv.Atoi(es) // a sign and 2-3 digits
 		mant, exp = s[:i], e
+		intPart, _, _ := strings.Cut(mant, ".")
+		zero := strings.Trim(mant, "0.") == ""
+		if len(intPart) != 1 || (zero && e != 0) || (!zero && intPart == "0") {
+			return bad()
+		}
 	}
 	digits, dot, decimals := 0, false, 0
 	for i := 0; i < len(mant); i++ {
