@@ -406,12 +406,18 @@ func (p *parser) other(ln int, t string) {
 // lines there are what MPI or NCCL printed and are skipped.
 func (p *parser) maybeRow(ln int, t string) error {
 	f := strings.Fields(t)
-	if len(f) < 2 || !isUint(f[0]) || !isUint(f[1]) {
-		return nil
+	if p.colLine == 0 || len(f) < 2 {
+		return nil // before the table: not a row
+	}
+	if !isUint(f[0]) || !isUint(f[1]) {
+		// A line of a row's shape (its field count, a data type third)
+		// whose size or count is garbled is a row lost, not noise.
+		want := p.cols.fields()
+		if _, typ := typeSize(f[2]); p.oobLine != 0 || len(f) < want-1 || len(f) > want || !typ {
+			return nil
+		}
 	}
 	switch {
-	case p.colLine == 0:
-		return nil // before the table: not a row
 	case p.oobLine != 0:
 		return textparse.Errorf(ln, "a result row after the trailer (line %d): the file holds two runs or was edited; give one run per file", p.oobLine)
 	}

@@ -213,6 +213,8 @@ func TestHarmful(t *testing.T) {
 		{"time edited", replaceLine(t, h100, row1G, "  1073741824     268435456     float     sum      -1   7759.0  158.86  297.86      0    6737.4  159.37  298.82      0"), Options{}, row1G, "algbw 158.86 is not size"},
 		{"count edited", replaceLine(t, h100, row1G, "  1073741824     268435455     float     sum      -1   6759.0  158.86  297.86      0    6737.4  159.37  298.82      0"), Options{}, row1G, "size 1073741824 is not count 268435455 x 4 bytes of float, as all_reduce_perf prints it: the table fits no collective"},
 		{"row lost", replaceLine(t, h100, row1G, ""), Options{}, trailer, "announces 31 sizes"},
+		{"garbled size", replaceLine(t, h100, row1G, "  1O73741824     268435456     float     sum      -1   6759.0  158.86  297.86      0   6737.4  159.37  298.82      0"), Options{}, row1G, `size "1O73741824": expected a non-negative integer`},
+		{"garbled size without a header", replaceLine(t, fixture(t, "alltoall_old_blank_redop.txt"), 5, "   26843545b       1048576     float           520935    0.52    0.51  0e+00   519562    0.52    0.51  1e+00"), Options{}, 5, `size "26843545b"`},
 		{"a log line in a row", replaceLine(t, h100, row1G, "  1073741824 node1:6899:6899 [0] NCCL INFO Channel 00/02 :    0   1"), Options{}, trailer, "announces 31 sizes"},
 		{"avg edited", replaceLine(t, h100, avg, "# Avg bus bandwidth    : 75.742 "), Options{}, avg, "not the mean busbw"},
 		{"two runs", h100 + h100, Options{}, avg + 1, "second nccl-tests header"},
