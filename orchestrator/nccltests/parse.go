@@ -413,7 +413,10 @@ func (p *parser) maybeRow(ln int, t string) error {
 		// A line of a row's shape (its field count, a data type third)
 		// whose size or count is garbled is a row lost, not noise.
 		want := p.cols.fields()
-		if _, typ := typeSize(f[2]); p.oobLine != 0 || len(f) < want-1 || len(f) > want || !typ {
+		if p.oobLine != 0 || len(f) < max(3, want-1) || len(f) > want {
+			return nil
+		}
+		if _, typ := typeSize(f[2]); !typ {
 			return nil
 		}
 	}
