@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -227,7 +228,11 @@ func writeRunText(w io.Writer, run *results.Run, dir string) error {
 	if run.NOS != "" {
 		fmt.Fprintf(w, " (%s)", run.NOS)
 	}
-	fmt.Fprintf(w, ", seed %d\n", run.Seed)
+	if im := run.Imported; im != nil {
+		fmt.Fprintf(w, ", made from %s output (%s)\n", im.Tool, strings.Join(im.Files, ", "))
+	} else {
+		fmt.Fprintf(w, ", seed %d\n", run.Seed)
+	}
 	fmt.Fprintf(w, "started   %s\n", run.Started.UTC().Format(time.RFC3339))
 	if run.Finished != nil {
 		fmt.Fprintf(w, "finished  %s (%s)\n", run.Finished.UTC().Format(time.RFC3339), run.Finished.Sub(run.Started).Round(time.Second))

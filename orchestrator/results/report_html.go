@@ -465,7 +465,7 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 <tr><td>Scenario</td><td>{{.Run.Scenario}}</td></tr>
 <tr><td>Lab</td><td>{{.Run.Lab}}</td></tr>
 <tr><td>Runtime</td><td>{{.Run.Runtime}}{{with .Run.NOS}} ({{.}}){{end}}</td></tr>
-<tr><td>Seed</td><td>{{.Run.Seed}}</td></tr>
+{{with .Run.Imported}}<tr><td>Made from</td><td>{{.Tool}} output: {{range $i, $f := .Files}}{{if $i}}, {{end}}{{$f}}{{end}}</td></tr>{{else}}<tr><td>Seed</td><td>{{.Run.Seed}}</td></tr>{{end}}
 <tr><td>Started</td><td>{{.Started}}</td></tr>
 <tr><td>Finished</td><td>{{if .Finished}}{{.Finished}} ({{.Duration}}){{else}}not finished{{end}}</td></tr>
 {{with .Run.ConfigDigest}}<tr><td>Config digest</td><td><code>{{.}}</code></td></tr>{{end}}

@@ -40,7 +40,12 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 		rt += " (" + run.NOS + ")"
 	}
 	p("| Runtime | %s |\n", mdCell(rt))
-	p("| Seed | %d |\n", run.Seed)
+	if im := run.Imported; im != nil {
+		// A record of a tool's output has no seed: it was measured.
+		p("| Made from | %s output: %s |\n", mdCell(im.Tool), mdCell(strings.Join(im.Files, ", ")))
+	} else {
+		p("| Seed | %d |\n", run.Seed)
+	}
 	p("| Started | %s |\n", fmtTime(run.Started))
 	if run.Finished != nil {
 		p("| Finished | %s (%s) |\n", fmtTime(*run.Finished), duration(run))
