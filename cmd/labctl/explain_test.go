@@ -52,6 +52,9 @@ func TestExplain(t *testing.T) {
 		{"scenario.traffic.senders", 0, "DEFAULT: 8"},
 		{"scenario.matrix.ecn", 0, "[on, off]"},
 		{"lab.qos.ecn.kmn", 2, "use one of lab.qos.ecn.enabled, lab.qos.ecn.kmin_kb"},
+		{"lab.server.scale_up", 0, "DEFAULT: by NIC speed: nvlink3 up to 200G NICs, nvlink4 for 400G"},
+		{"lab.server", 0, "pcie_lanes"},
+		{"lab.server.pcie", 2, "lab.server.pcie_gen"},
 		{"labs", 2, "start with lab or scenario"},
 	}
 	for _, tt := range tests {
@@ -83,5 +86,36 @@ func TestReadmeParseSamples(t *testing.T) {
 	}
 	if n == 0 {
 		t.Error("the README's tour has no labctl parse line")
+	}
+}
+
+// Every "labctl plan" line of the README's tour runs, and the servers'
+// line shows what its comment promises.
+func TestReadmePlanLines(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, servers := 0, false
+	for _, line := range strings.Split(string(readme), "\n") {
+		cmd, _, _ := strings.Cut(line, "#")
+		f := strings.Fields(cmd)
+		if len(f) < 2 || f[0] != "labctl" || f[1] != "plan" {
+			continue
+		}
+		n++
+		code, out, stderr := runCLI(t, f[1:]...)
+		if code != 0 {
+			t.Errorf("README: %s: exit %d: %s", strings.TrimSpace(line), code, stderr)
+		}
+		if strings.Contains(cmd, "--pcie-gen") {
+			servers = true
+			if !strings.Contains(out, "scale-up") || !strings.Contains(out, "warning: the 400G NICs are PCIe-bound") {
+				t.Errorf("README: %s: no servers or no PCIe warning:\n%s", strings.TrimSpace(line), out)
+			}
+		}
+	}
+	if n == 0 || !servers {
+		t.Errorf("the README's tour has %d labctl plan lines, servers' among them: %v", n, servers)
 	}
 }

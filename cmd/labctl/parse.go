@@ -14,32 +14,46 @@ import (
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/hoststat"
+	"github.com/labctl/labctl/orchestrator/nccltests"
 	"github.com/labctl/labctl/orchestrator/nos/eos"
 	"github.com/labctl/labctl/orchestrator/nos/sonic"
 	"github.com/labctl/labctl/orchestrator/perftest"
 	"github.com/labctl/labctl/orchestrator/readlimit"
+	"github.com/labctl/labctl/orchestrator/results"
 )
 
 // parseKind is one kind of output `labctl parse` reads.
 type parseKind struct {
 	what  string // the command whose output it is
-	parse func(io.Reader) (any, error)
+	parse func(io.Reader, parseOptions) (any, error)
+}
+
+// parseOptions are what a parser is told beside its input.
+type parseOptions struct {
+	// collective is nccl-tests' --collective.
+	collective string
+}
+
+// plain adapts a parser that takes nothing but its input.
+func plain[T any](parse func(io.Reader) (T, error)) func(io.Reader, parseOptions) (any, error) {
+	return func(r io.Reader, _ parseOptions) (any, error) { return parse(r) }
 }
 
 // parseKinds lists the kinds by their stable CLI names.
 func parseKinds() map[string]parseKind {
 	return map[string]parseKind{
-		"ib_write_bw":             {"ib_write_bw output (text, or --out_json of perftest 4.5 or 24.x)", func(r io.Reader) (any, error) { return perftest.ParseBW(r) }},
-		"ib_write_lat":            {"ib_write_lat output (text, or --out_json of perftest 4.5 or 24.x)", func(r io.Reader) (any, error) { return perftest.ParseLat(r) }},
-		"sonic-pfc-counters":      {"SONiC `show pfc counters`", func(r io.Reader) (any, error) { return sonic.ParsePFCCounters(r) }},
-		"sonic-queue-counters":    {"SONiC `show queue counters`", func(r io.Reader) (any, error) { return sonic.ParseQueueCounters(r) }},
-		"sonic-wred-counters":     {"SONiC `show queue wredcounters`", func(r io.Reader) (any, error) { return sonic.ParseWREDCounters(r) }},
-		"sonic-port-counters":     {"SONiC `show interfaces counters`", func(r io.Reader) (any, error) { return sonic.ParsePortCounters(r) }},
-		"eos-pfc-counters-json":   {"EOS `show priority-flow-control counters | json`", func(r io.Reader) (any, error) { return eos.ParsePFCCounters(r) }},
-		"eos-queue-counters-json": {"EOS `show interfaces counters queue detail | json`", func(r io.Reader) (any, error) { return eos.ParseQueueCounters(r) }},
-		"eos-ecn-counters-json":   {"EOS `show qos interfaces ecn counters queue | json`", func(r io.Reader) (any, error) { return eos.ParseECNCounters(r) }},
-		"rdma-statistic":          {"`rdma statistic show link <dev>/<port>` (soft-RoCE counters)", func(r io.Reader) (any, error) { return hoststat.ParseRDMAStatistic(r) }},
-		"ethtool-stats":           {"`ethtool -S <iface>`", func(r io.Reader) (any, error) { return hoststat.ParseEthtoolStats(r) }},
+		"ib_write_bw":             {"ib_write_bw output (text, or --out_json of perftest 4.5 or 24.x)", plain(perftest.ParseBW)},
+		"ib_write_lat":            {"ib_write_lat output (text, or --out_json of perftest 4.5 or 24.x)", plain(perftest.ParseLat)},
+		"sonic-pfc-counters":      {"SONiC `show pfc counters`", plain(sonic.ParsePFCCounters)},
+		"sonic-queue-counters":    {"SONiC `show queue counters`", plain(sonic.ParseQueueCounters)},
+		"sonic-wred-counters":     {"SONiC `show queue wredcounters`", plain(sonic.ParseWREDCounters)},
+		"sonic-port-counters":     {"SONiC `show interfaces counters`", plain(sonic.ParsePortCounters)},
+		"eos-pfc-counters-json":   {"EOS `show priority-flow-control counters | json`", plain(eos.ParsePFCCounters)},
+		"eos-queue-counters-json": {"EOS `show interfaces counters queue detail | json`", plain(eos.ParseQueueCounters)},
+		"eos-ecn-counters-json":   {"EOS `show qos interfaces ecn counters queue | json`", plain(eos.ParseECNCounters)},
+		"rdma-statistic":          {"`rdma statistic show link <dev>/<port>` (soft-RoCE counters)", plain(hoststat.ParseRDMAStatistic)},
+		"ethtool-stats":           {"`ethtool -S <iface>`", plain(hoststat.ParseEthtoolStats)},
+		ncclTestsKind:             {"nccl-tests (all_reduce_perf, all_gather_perf, reduce_scatter_perf, alltoall_perf, broadcast_perf, sendrecv_perf)", parseNCCLTests},
 	}
 }
 
@@ -62,12 +76,14 @@ func newParseCmd(app *App) *cobra.Command {
 	for _, k := range parseKindNames() {
 		fmt.Fprintf(&b, "  %-24s %s\n", k, parseKinds()[k].what)
 	}
-	return &cobra.Command{
-		Use:   "parse <kind> <file>",
-		Short: "Parse saved switch, NIC or perftest output into JSON",
-		Long: `parse reads what a command printed on a live lab (a switch counter table,
-perftest's report, host RDMA counters) from <file>, or stdin when <file> is -,
-and prints it as JSON:
+	var opt parseOptions
+	var rec ncclRecordFlags
+	cmd := &cobra.Command{
+		Use:   "parse <kind> <file> | parse nccl-tests <file>... --record --lab <lab> --scenario <scenario> [--variant <name>]...",
+		Short: "Parse saved switch, NIC, perftest or nccl-tests output into JSON",
+		Long: `parse reads what a command printed on a live lab or a cluster (a switch
+counter table, perftest's report, host RDMA counters, nccl-tests' table)
+from <file>, or stdin when <file> is -, and prints it as JSON:
 
   {"schema_version": 1, "kind": "<kind>", "source": "<file>", "result": {...}}
 
@@ -75,12 +91,43 @@ Counters the device printed as N/A (or "-" on EOS) are null or absent,
 never 0. Input that is truncated, garbled or of another kind is an error
 naming the file and line (exit 2).
 
+nccl-tests: the result is the table as labctl records it (the "nccl" of a
+run record's variant), marked measured. Which collective it is comes from
+the program name nccl-tests 2.16.7 and later print, else from a command
+line in the output, else from the figures (the columns, the reduction,
+the root, how size, count, algbw and busbw relate); --collective names it
+when the output cannot tell (all_gather and alltoall print alike). Every
+row is checked against nccl-tests' own arithmetic, so an edited or
+garbled table is refused rather than read.
+
+With --record it prints a run record instead (the run.json shape: runtime
+live, one variant per file holding its table, every other figure absent),
+which 'labctl regress' compares with a simulated run of the same scenario
+and lab, or with another such record; --save stores it under results/ as a
+run (reports included) instead of printing it. --lab and --scenario name
+what it is compared with (a catalog name or file is checked: the variants
+must be the scenario's; any other name is taken as it is), --variant names
+each file's variant in the scenario's terms (default ecn=on,pfc=on: a
+cluster runs with ECN and PFC as configured). A variant of the simulated
+run that the record lacks is listed, not a regression.
+
 Kinds:
 ` + b.String(),
 		Example: `  labctl parse sonic-pfc-counters leaf1-pfc.txt
   ssh leaf1 show queue counters | labctl parse sonic-queue-counters -
-  labctl parse ib_write_bw h1-bw.txt -o json`,
-		Args: exactArgs(2),
+  labctl parse ib_write_bw h1-bw.txt -o json
+  labctl parse nccl-tests all_reduce.txt
+  labctl parse nccl-tests a2a.txt --collective alltoall
+  labctl parse nccl-tests ring.txt tree.txt --record --lab 64gpu --scenario nccl-allreduce \
+      --variant 'ecn=on,pfc=on,traffic[0].algorithm=ring' \
+      --variant 'ecn=on,pfc=on,traffic[0].algorithm=tree' > measured.json
+  labctl regress latest --baseline measured.json`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if rec.record || rec.save {
+				return minArgs(2)(cmd, args)
+			}
+			return exactArgs(2)(cmd, args)
+		},
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 			switch len(args) {
 			case 0:
@@ -94,28 +141,43 @@ Kinds:
 			case 1:
 				return nil, cobra.ShellCompDirectiveDefault // a file name
 			}
+			if rec.record || rec.save {
+				return nil, cobra.ShellCompDirectiveDefault
+			}
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if _, err := app.OutputFormat("json", "json"); err != nil {
 				return err
 			}
-			kind, file := args[0], args[1]
+			kind, files := args[0], args[1:]
 			k, ok := parseKinds()[kind]
 			if !ok {
 				return exitcode.Usagef("unknown kind %q: use one of %s", kind, strings.Join(parseKindNames(), ", "))
 			}
-			in, name, closeIn, err := openParseInput(cmd, file)
+			if kind != ncclTestsKind {
+				for _, f := range []string{"collective", "record", "save", "lab", "scenario", "variant"} {
+					if cmd.Flags().Changed(f) {
+						return exitcode.Usagef("--%s applies to nccl-tests output only, not to %s (fix: drop --%s)", f, kind, f)
+					}
+				}
+			}
+			if opt.collective != "" {
+				if _, err := nccltests.CollectiveName(opt.collective); err != nil {
+					return exitcode.Usagef("--collective: %v", err)
+				}
+			}
+			if rec.record || rec.save {
+				return recordNCCLTests(cmd, app, files, opt, rec)
+			}
+			for _, f := range []string{"lab", "scenario", "variant"} {
+				if cmd.Flags().Changed(f) {
+					return exitcode.Usagef("--%s names what a run record is compared with (fix: add --record, or --save, or drop --%s)", f, f)
+				}
+			}
+			v, name, err := parseFile(cmd, k, kind, files[0], opt)
 			if err != nil {
 				return err
-			}
-			defer closeIn()
-			v, err := k.parse(in)
-			if err != nil && cmd.Context() != nil && cmd.Context().Err() != nil {
-				return exitcode.Failedf("parse %s: interrupted before the input ended", name)
-			}
-			if err != nil {
-				return parseInputError(name, kind, err)
 			}
 			enc := json.NewEncoder(app.Out)
 			enc.SetIndent("", "  ")
@@ -128,6 +190,36 @@ Kinds:
 			}{1, kind, name, v})
 		},
 	}
+	f := cmd.Flags()
+	f.StringVar(&opt.collective, "collective", "", "nccl-tests: the collective, when the output does not name its program: "+strings.Join(results.NCCLCollectives, ", "))
+	f.BoolVar(&rec.record, "record", false, "nccl-tests: print a run record (run.json) of the files, one variant each, for labctl regress")
+	f.BoolVar(&rec.save, "save", false, "nccl-tests: store the run record under results/ as a run (with its reports) instead of printing it")
+	f.StringVar(&rec.lab, "lab", "", "nccl-tests --record: the lab the record is compared with (a catalog name, a spec file, or a name)")
+	f.StringVar(&rec.scenario, "scenario", "", "nccl-tests --record: the scenario the record is compared with (a catalog name, a file, or a name)")
+	f.StringArrayVar(&rec.variants, "variant", nil, "nccl-tests --record: each file's variant, in order, as the scenario names them (default ecn=on,pfc=on for one file)")
+	_ = cmd.RegisterFlagCompletionFunc("lab", completeLabs)
+	_ = cmd.RegisterFlagCompletionFunc("collective", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return results.NCCLCollectives, cobra.ShellCompDirectiveNoFileComp
+	})
+	return cmd
+}
+
+// parseFile parses one input (a file, or - for stdin) as kind, and
+// returns the result and the input's name; errors name the file and line.
+func parseFile(cmd *cobra.Command, k parseKind, kind, file string, opt parseOptions) (any, string, error) {
+	in, name, closeIn, err := openParseInput(cmd, file)
+	if err != nil {
+		return nil, "", err
+	}
+	defer closeIn()
+	v, err := k.parse(in, opt)
+	if err != nil && cmd.Context() != nil && cmd.Context().Err() != nil {
+		return nil, "", exitcode.Failedf("parse %s: interrupted before the input ended", name)
+	}
+	if err != nil {
+		return nil, "", parseInputError(name, kind, err)
+	}
+	return v, name, nil
 }
 
 func openParseInput(cmd *cobra.Command, file string) (io.Reader, string, func(), error) {

@@ -97,6 +97,7 @@ func TestParseCommandEveryKind(t *testing.T) {
 		"eos-ecn-counters-json":   "nos/eos/testdata/counters/ecn_counters.json",
 		"rdma-statistic":          "hoststat/testdata/rdma_statistic.txt",
 		"ethtool-stats":           "hoststat/testdata/ethtool_veth.txt",
+		"nccl-tests":              "nccltests/testdata/all_reduce_2.13_h100x16.txt",
 	}
 	if len(files) != len(parseKinds()) {
 		t.Fatalf("%d fixtures for %d kinds", len(files), len(parseKinds()))

@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/goccy/go-yaml"
 	"github.com/spf13/cobra"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/lab"
+	"github.com/labctl/labctl/orchestrator/server"
 	"github.com/labctl/labctl/orchestrator/sizing"
 )
 
@@ -18,6 +20,9 @@ import (
 type sizingFlags struct {
 	in     sizing.Input
 	layout string
+	// server holds the server flags (the lab spec's server section).
+	server      server.Spec
+	scaleUpGBps float64
 }
 
 // flagNames maps sizing.Input fields (spec keys) to the flags that set them,
@@ -27,6 +32,12 @@ var flagNames = map[string]string{
 	"leaf_ports": "--leaf-ports", "leaf_speed_gbps": "--leaf-speed", "spine_ports": "--spine-ports",
 	"spine_speed_gbps": "--spine-speed", "oversubscription": "--oversubscription", "layout": "--layout", "tiers": "--tiers",
 	"min_spines": "--min-spines",
+}
+
+// serverFlagNames maps server.Spec fields (keys under server:) to the
+// flags that set them.
+var serverFlagNames = map[string]string{
+	"scale_up": "--scale-up", "scale_up_gbyte_s": "--scale-up-gbyte-s", "pcie_gen": "--pcie-gen", "pcie_lanes": "--pcie-lanes",
 }
 
 func (f *sizingFlags) register(cmd *cobra.Command) {
@@ -43,6 +54,60 @@ func (f *sizingFlags) register(cmd *cobra.Command) {
 	fl.IntVar(&f.in.Tiers, "tiers", 0, "1 for a single switch (no spine), or force 2 or 3 tiers (default: the fewest spine-leaf tiers that fit)")
 	fl.IntVar(&f.in.MinSpines, "min-spines", 0, "plan at least N spines (per pod in 3 tiers): each leaf's uplinks split over them, no single spine (default: the fewest that fit)")
 	_ = cmd.RegisterFlagCompletionFunc("layout", cobra.FixedCompletions([]string{"tor", "rail"}, cobra.ShellCompDirectiveNoFileComp))
+	fl.StringVar(&f.server.ScaleUp, "scale-up", "", "GPU interconnect: "+strings.Join(server.ScaleUps, ", ")+" (default: by NIC speed, nvlink3 for 200G NICs)")
+	fl.Float64Var(&f.scaleUpGBps, "scale-up-gbyte-s", 0, "per-GPU scale-up bandwidth in GB/s, both directions (default: the generation's figure)")
+	fl.IntVar(&f.server.PCIeGen, "pcie-gen", 0, "PCIe generation of each NIC's link, 3 to 6 (default: by NIC speed, 4 for 200G NICs)")
+	fl.IntVar(&f.server.PCIeLanes, "pcie-lanes", 0, "PCIe lanes of each NIC's link: 1, 2, 4, 8, 16, or 32 for two x16 links (default: 16, 32 for 1.6T NICs)")
+	_ = cmd.RegisterFlagCompletionFunc("scale-up", cobra.FixedCompletions(server.ScaleUps, cobra.ShellCompDirectiveNoFileComp))
+}
+
+// applyServer overlays the server flags the user set on base.
+func (f *sizingFlags) applyServer(cmd *cobra.Command, base server.Spec) server.Spec {
+	s := base
+	if cmd.Flags().Changed("scale-up") {
+		s.ScaleUp = f.server.ScaleUp
+	}
+	if cmd.Flags().Changed("scale-up-gbyte-s") {
+		v := f.scaleUpGBps
+		s.ScaleUpGBps = &v
+	}
+	if cmd.Flags().Changed("pcie-gen") {
+		s.PCIeGen = f.server.PCIeGen
+	}
+	if cmd.Flags().Changed("pcie-lanes") {
+		s.PCIeLanes = f.server.PCIeLanes
+	}
+	return s
+}
+
+// serverModel resolves the servers of a plan: the lab's server section
+// with the flags over it, for the plan's NIC speed.
+func (f *sizingFlags) serverModel(cmd *cobra.Command, base server.Spec, nicGbps int) (server.Model, error) {
+	// As for the sizing flags, 0 (or nothing) given on the command line
+	// is a mistake, not "use the default".
+	_, gen, lanes, why := server.Defaults(nicGbps)
+	for _, z := range []struct{ name, def string }{
+		{"pcie-gen", fmt.Sprintf("%d for %dG NICs: %s", gen, nicGbps, why)},
+		{"pcie-lanes", fmt.Sprintf("%d for %dG NICs", lanes, nicGbps)},
+	} {
+		if fl := cmd.Flags().Lookup(z.name); fl.Changed && fl.Value.String() == "0" {
+			return server.Model{}, exitcode.Usagef("--%s 0 is not a valid value (fix: leave the flag out for the default, %s)", z.name, z.def)
+		}
+	}
+	if cmd.Flags().Changed("scale-up") && f.server.ScaleUp == "" {
+		return server.Model{}, exitcode.Usagef("--scale-up needs a value (fix: use one of %s, or leave the flag out for the default)", strings.Join(server.ScaleUps, ", "))
+	}
+	m, err := server.Resolve(f.applyServer(cmd, base), nicGbps)
+	var fe *server.FieldError
+	switch {
+	case err == nil:
+		return m, nil
+	case errors.As(err, &fe) && cmd.Flags().Changed(serverFlagNames[fe.Field][2:]):
+		return server.Model{}, exitcode.Usagef("%s: %s (fix: %s)", serverFlagNames[fe.Field], fe.Msg, fe.Fix)
+	default:
+		// A lab spec's values were checked when it loaded.
+		return server.Model{}, exitcode.Usage(fmt.Errorf("plan: %w", err))
+	}
 }
 
 // apply overlays the flags the user set on base.
@@ -67,27 +132,29 @@ func (f *sizingFlags) apply(cmd *cobra.Command, base sizing.Input) sizing.Input 
 	return in
 }
 
-// planInput resolves the sizing input from an optional lab and the flags.
-func (f *sizingFlags) planInput(app *App, cmd *cobra.Command, args []string) (sizing.Input, error) {
+// planInput resolves the sizing input and the server section from an
+// optional lab and the flags.
+func (f *sizingFlags) planInput(app *App, cmd *cobra.Command, args []string) (sizing.Input, server.Spec, error) {
 	var base sizing.Input
+	var srv server.Spec
 	switch {
 	case len(args) == 1:
 		spec, err := app.resolveSpec(args[0])
 		if err != nil {
-			return base, err
+			return base, srv, err
 		}
-		base = spec.Sizing
+		base, srv = spec.Sizing, spec.Server
 	case !cmd.Flags().Changed("gpus"):
-		return base, exitcode.Usagef("name a lab or give --gpus (for example: labctl plan 64gpu, or labctl plan --gpus 64)")
+		return base, srv, exitcode.Usagef("name a lab or give --gpus (for example: labctl plan 64gpu, or labctl plan --gpus 64)")
 	}
 	// A zero given on the command line is a mistake, not "use the
 	// default" (which is what zero means in a spec that leaves a key out).
 	for _, name := range []string{"gpus-per-server", "nic-speed", "leaf-ports", "leaf-speed", "spine-ports", "spine-speed", "oversubscription"} {
 		if fl := cmd.Flags().Lookup(name); fl.Changed && (fl.Value.String() == "0" || fl.Value.String() == "-0") {
-			return base, exitcode.Usagef("--%s 0 is not a valid value (fix: leave the flag out for the default, %s)", name, fl.DefValue)
+			return base, srv, exitcode.Usagef("--%s 0 is not a valid value (fix: leave the flag out for the default, %s)", name, fl.DefValue)
 		}
 	}
-	return f.apply(cmd, base).Normalize(), nil
+	return f.apply(cmd, base).Normalize(), srv, nil
 }
 
 func newPlanCmd(app *App) *cobra.Command {
@@ -98,11 +165,15 @@ func newPlanCmd(app *App) *cobra.Command {
 		Long: `plan turns a GPU count and switch models into an exact, valid fabric: leaves,
 spines (and super-spines and pods when 2 tiers cannot hold it), breakout,
 balanced ECMP uplinks, NIC placement (tor or rail) and a bill of materials.
-Flags override the named lab's values; defaults are the seed's (8 GPUs per
-server, 200G NICs, 32x400G switches, non-blocking).`,
+It shows the GPU servers too: the scale-up domain joining a server's GPUs,
+each NIC's PCIe link and what the NIC can send through it, with a warning
+when a NIC is PCIe-bound. Flags override the named lab's values (sizing and
+server keys); defaults are the seed's (8 GPUs per server, 200G NICs,
+32x400G switches, non-blocking), and the servers' follow the NIC speed.`,
 		Example: `  labctl plan 64gpu
   labctl plan --gpus 1024 -o json
-  labctl plan --gpus 4096 --leaf-ports 64 --spine-ports 64 --layout rail -o md`,
+  labctl plan --gpus 4096 --leaf-ports 64 --spine-ports 64 --layout rail -o md
+  labctl plan --gpus 64 --nic-speed 400 --scale-up nvlink4 --pcie-gen 4   # PCIe-bound NICs`,
 		Args:              maxArgs(1),
 		ValidArgsFunction: completeLabs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -110,7 +181,7 @@ server, 200G NICs, 32x400G switches, non-blocking).`,
 			if err != nil {
 				return err
 			}
-			in, err := f.planInput(app, cmd, args)
+			in, srv, err := f.planInput(app, cmd, args)
 			if err != nil {
 				return err
 			}
@@ -122,6 +193,11 @@ server, 200G NICs, 32x400G switches, non-blocking).`,
 				}
 				return fmt.Errorf("plan: %w", err)
 			}
+			m, err := f.serverModel(cmd, srv, in.NICSpeedGbps)
+			if err != nil {
+				return err
+			}
+			p.SetServer(m)
 			return writePlan(app, format, p)
 		},
 	}

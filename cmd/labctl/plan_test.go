@@ -122,3 +122,116 @@ func TestDirMustBeADirectory(t *testing.T) {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
 }
+
+// labctl plan shows the servers in every format, from a lab, from flags,
+// and from a lab with flags over it; a PCIe-bound NIC gets the warning.
+func TestPlanServers(t *testing.T) {
+	dir := t.TempDir()
+	h100 := filepath.Join(dir, "h100.yaml")
+	os.WriteFile(h100, []byte("name: h100\nsizing:\n  gpus: 64\n  nic_speed_gbps: 400\nserver:\n  scale_up: nvlink4\n  pcie_gen: 4\n"), 0o644)
+	const bound = "warning: the 400G NICs are PCIe-bound: PCIe 4.0 x16 carries 230.5 Gb/s of payload per direction"
+	cases := []struct {
+		args []string
+		want []string
+		not  []string
+	}{
+		{[]string{"plan", "64gpu"}, []string{"scale-up (default)", "NVLink 3 through NVSwitch: 600 GB/s per GPU", "PCIe 4.0 x16: 230.5 Gb/s", "200 Gb/s, its port speed"}, []string{"PCIe-bound"}},
+		{[]string{"plan", "--gpus", "64", "--scale-up", "nvlink4", "--pcie-gen", "5", "--pcie-lanes", "16"}, []string{"NVLink 4 through NVSwitch: 900 GB/s", "NIC PCIe link  ", "PCIe 5.0 x16: 460.9 Gb/s"}, []string{"PCIe-bound", "(default"}},
+		{[]string{"plan", h100}, []string{"NVLink 4", "230.5 Gb/s of its 400G port: PCIe-bound", bound, "fix: --pcie-gen 5"}, nil},
+		{[]string{"plan", h100, "--pcie-gen", "5"}, []string{"PCIe 5.0 x16: 460.9 Gb/s", "400 Gb/s, its port speed"}, []string{"PCIe-bound"}},
+		{[]string{"plan", "--gpus", "64", "--nic-speed", "800", "--leaf-speed", "800", "--spine-speed", "800", "--pcie-gen", "5"}, []string{"NVLink 5", "460.9 Gb/s of its 800G port: PCIe-bound", "fix: --pcie-gen 6"}, nil},
+		{[]string{"plan", "--gpus", "64", "--nic-speed", "800", "--leaf-speed", "800", "--spine-speed", "800"}, []string{"PCIe 6.0 x16: 888.5 Gb/s", "800 Gb/s, its port speed"}, []string{"PCIe-bound"}},
+		{[]string{"plan", "--gpus", "16", "--scale-up", "pcie", "--scale-up-gbyte-s", "64", "-o", "md"}, []string{"| scale-up domain | PCIe only (no NVLink): 64 GB/s per GPU (both directions; 256 Gb/s each way), 1.0 µs"}, nil},
+		{[]string{"plan", h100, "-o", "md"}, []string{"| NIC usable rate | 230.5 Gb/s of its 400G port: PCIe-bound |", "## Warnings", "- the 400G NICs are PCIe-bound"}, nil},
+		{[]string{"plan", h100, "-o", "yaml"}, []string{"server:\n  scale_up: nvlink4\n", "pcie_bound: true", "defaulted:\n    pcie_lanes: \"servers with 400G NICs"}, nil},
+	}
+	for _, c := range cases {
+		code, out, stderr := runCLI(t, c.args...)
+		if code != 0 {
+			t.Errorf("%v: exit %d: %s", c.args, code, stderr)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%v: output lacks %q:\n%s", c.args, w, out)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(out, w) {
+				t.Errorf("%v: output has %q:\n%s", c.args, w, out)
+			}
+		}
+	}
+	code, out, stderr := runCLI(t, "plan", h100, "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var p struct {
+		Server *struct {
+			ScaleUp       string  `json:"scale_up"`
+			GBps          float64 `json:"scale_up_gbyte_s"`
+			PCIeGen       int     `json:"pcie_gen"`
+			PCIeLanes     int     `json:"pcie_lanes"`
+			PCIeGbps      float64 `json:"pcie_gbps"`
+			NICUsableGbps float64 `json:"nic_usable_gbps"`
+			PCIeBound     bool    `json:"pcie_bound"`
+		} `json:"server"`
+		Warnings []string `json:"warnings"`
+	}
+	if err := json.Unmarshal([]byte(out), &p); err != nil {
+		t.Fatal(err)
+	}
+	// 16 GT/s x 16 lanes x 128/130 x 256/280, computed here.
+	usable := 16.0 * 16 * 128 / 130 * 256 / 280
+	if s := p.Server; s == nil || s.ScaleUp != "nvlink4" || s.GBps != 900 || s.PCIeGen != 4 || s.PCIeLanes != 16 || !s.PCIeBound ||
+		s.PCIeGbps-usable > 1e-9 || usable-s.PCIeGbps > 1e-9 || s.NICUsableGbps != s.PCIeGbps {
+		t.Errorf("server in JSON: %+v", p.Server)
+	}
+	if len(p.Warnings) == 0 || !strings.HasPrefix(p.Warnings[len(p.Warnings)-1], "the 400G NICs are PCIe-bound") {
+		t.Errorf("warnings: %v", p.Warnings)
+	}
+}
+
+// Server flags are refused with exit 2, naming the flag and the fix; a
+// bad server section in a lab file names its file:line:col.
+func TestPlanServerBadInput(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(bad, []byte("name: bad\nsizing:\n  gpus: 64\nserver:\n  pcie_lanes: 12\n"), 0o644)
+	zero := filepath.Join(dir, "zero.yaml")
+	os.WriteFile(zero, []byte("name: zero\nsizing:\n  gpus: 64\nserver:\n  pcie_gen: 0\n"), 0o644)
+	cases := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"plan", "--gpus", "64", "--scale-up", "nvlink7"}, []string{`--scale-up: unknown scale-up domain "nvlink7"`, "fix: use nvlink3 (A100)"}},
+		{[]string{"plan", "--gpus", "64", "--scale-up="}, []string{"--scale-up needs a value", "fix:"}},
+		{[]string{"plan", "--gpus", "64", "--pcie-gen", "2"}, []string{"--pcie-gen: PCIe generation 2 is not one labctl knows", "fix: use 3, 4, 5 or 6"}},
+		{[]string{"plan", "--gpus", "64", "--pcie-gen", "0"}, []string{"--pcie-gen 0 is not a valid value", "4 for 200G NICs"}},
+		{[]string{"plan", "--gpus", "64", "--nic-speed", "400", "--pcie-gen", "0"}, []string{"--pcie-gen 0", "5 for 400G NICs"}},
+		{[]string{"plan", "--gpus", "64", "--pcie-lanes", "0"}, []string{"--pcie-lanes 0 is not a valid value", "16 for 200G NICs"}},
+		{[]string{"plan", "--gpus", "64", "--pcie-lanes", "24"}, []string{"--pcie-lanes: x24 is not a PCIe link width", "fix:"}},
+		{[]string{"plan", "--gpus", "64", "--pcie-lanes", "-16"}, []string{"--pcie-lanes: x-16"}},
+		{[]string{"plan", "--gpus", "64", "--scale-up-gbyte-s", "0"}, []string{"--scale-up-gbyte-s: 0 GB/s is not a scale-up bandwidth", "fix:"}},
+		{[]string{"plan", "--gpus", "64", "--scale-up-gbyte-s", "NaN"}, []string{"--scale-up-gbyte-s: NaN GB/s"}},
+		{[]string{"plan", "--gpus", "64", "--scale-up-gbyte-s", "-900"}, []string{"--scale-up-gbyte-s: -900 GB/s"}},
+		{[]string{"plan", "--gpus", "64", "--pcie-gen", "five"}, []string{`invalid argument "five" for "--pcie-gen"`}},
+		{[]string{"plan", bad}, []string{"bad.yaml:5:15: server.pcie_lanes: x12 is not a PCIe link width", "fix:"}},
+		{[]string{"plan", zero}, []string{"zero.yaml:5:13: pcie_gen: 0 is not allowed", "fix:"}},
+		{[]string{"plan", "64gpu", "--pcie-gen", "9"}, []string{"--pcie-gen: PCIe generation 9"}},
+	}
+	for _, c := range cases {
+		code, out, stderr := runCLI(t, c.args...)
+		if code != 2 {
+			t.Errorf("%v: exit %d, want 2 (stderr %q)", c.args, code, stderr)
+		}
+		if out != "" {
+			t.Errorf("%v: printed a plan:\n%s", c.args, out)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("%v: stderr %q does not say %q", c.args, stderr, w)
+			}
+		}
+	}
+}

@@ -1,9 +1,10 @@
 package main
 
 import (
-	"strings"
-
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -22,7 +23,7 @@ func newRegressCmd(app *App) *cobra.Command {
 		force     bool
 	)
 	cmd := &cobra.Command{
-		Use:   "regress <run-id|latest> --baseline <run-id|name|file> | --save-baseline <run-id|latest> <name>",
+		Use:   "regress <run-id|latest|file> --baseline <run-id|name|file> | --save-baseline <run-id|latest> <name>",
 		Short: "Compare a run with a baseline; exit 1 on a regression",
 		Long: `regress compares a run's variants with a baseline's and exits 1 when
 something regressed beyond tolerance. For every variant it compares:
@@ -38,6 +39,9 @@ something regressed beyond tolerance. For every variant it compares:
                 received, a mark, a drop, or a queue p99 of 64 KiB or more):
                 queue depth p50, p99 and peak, pauses sent and received,
                 marks, drops
+  nccl-tests    the table of an nccl-tests-like variant, simulated or
+                measured: busbw at every message size (a size the run
+                lacks is a regression), out of bounds values
 
 and flags a variant or role missing from either side, and an assertion that
 passed in the baseline and fails now. A metric one side lacks (not computed
@@ -48,16 +52,22 @@ not compared.
 
 A baseline is a run id (or unique prefix), latest, a name saved with
 --save-baseline (results/baselines/<name>.json, written without the time
-series, which regress never reads), or a run.json path.
+series, which regress never reads), or a run.json path. The run too may be
+a run.json path, such as a record 'labctl parse nccl-tests --record' made
+of a cluster's nccl-tests output: such a record holds only its tables,
+and a variant it lacks (or has and the other record lacks) is listed, not
+a regression.
 
 Tolerances (defaults in results/baselines/README.md) are overridden with
 --tolerance metric=value: 3% (relative), 5 (absolute), 10%+2, or off.
 ` + specdoc.Wrap("Metrics are the summary's ("+metricNames(results.Metrics)+"), a role's ("+metricNames(results.RoleMetrics)+
-			") and a port's ("+metricNames(results.PortMetrics)+"); a role's or a port's tolerance applies to every role or port.", 76, "") + `
+			"), a port's ("+metricNames(results.PortMetrics)+") and an nccl-tests table's ("+metricNames(results.NCCLMetrics)+"); a role's, a port's or a table's tolerance applies to every role, port or message size.", 76, "") + `
 
   labctl regress --save-baseline latest ecn-pfc-64gpu
   labctl regress latest --baseline ecn-pfc-64gpu --tolerance throughput_gbps_total=3%
-  labctl regress latest --baseline ecn-pfc-64gpu --tolerance role.latency_us_p50=20% --tolerance port.queue_p99_bytes=25%+65536`,
+  labctl regress latest --baseline ecn-pfc-64gpu --tolerance role.latency_us_p50=20% --tolerance port.queue_p99_bytes=25%+65536
+  labctl regress latest --baseline measured.json --tolerance nccl.busbw_gbyte_s=10%
+  labctl regress cluster-today.json --baseline cluster-last-week.json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if saveRun != "" {
 				if len(args) != 1 || baseline != "" {
@@ -94,14 +104,14 @@ Tolerances (defaults in results/baselines/README.md) are overridden with
 				return err
 			}
 			defer s.Close()
-			run, err := s.Find(args[0], f)
+			run, runFile, err := findRun(s, args[0], f)
 			if err != nil {
-				return runRefError(err)
+				return err
 			}
 			if run.Status == results.StatusRunning {
 				return exitcode.Usagef("run %s is still running (fix: wait for it to finish, then compare it)", run.RunID)
 			}
-			if err := results.CheckComparable(s.RunFile(run.RunID), run); err != nil {
+			if err := results.CheckComparable(runFile, run); err != nil {
 				return err
 			}
 			base, err := results.LoadBaseline(s, baseline)
@@ -113,7 +123,10 @@ Tolerances (defaults in results/baselines/README.md) are overridden with
 				}
 				return runRefError(err)
 			}
-			if base.RunID == run.RunID {
+			// Two records of nccl-tests output made in the same second
+			// share an id; two files are two records.
+			twoFiles := runFile != s.RunFile(run.RunID) && isFile(baseline) && filepath.Clean(baseline) != filepath.Clean(runFile)
+			if base.RunID == run.RunID && !twoFiles {
 				fmt.Fprintf(app.Err, "labctl: note: run and baseline are the same run (%s)\n", run.RunID)
 			}
 			// Metrics of different scenarios or labs are not comparable:
@@ -154,4 +167,31 @@ func metricNames(ms []results.Metric) string {
 		names[i] = m.Name
 	}
 	return strings.Join(names, ", ")
+}
+
+// findRun finds the run regress checks: a run.json file when one exists
+// at ref (a record made by 'labctl parse nccl-tests --record', say), else
+// a run of the store (an id, a prefix, latest). It returns the file the
+// record was read from, for errors.
+func findRun(s *results.Store, ref string, f results.Filter) (*results.Run, string, error) {
+	if isFile(ref) {
+		run, err := results.ReadRunFile(ref)
+		if err != nil {
+			if exitcode.Code(err) == exitcode.CheckFailed {
+				return nil, "", exitcode.Usagef("run %s: %v (fix: name a run id, latest or a run.json file)", ref, err)
+			}
+			return nil, "", err
+		}
+		return run, ref, nil
+	}
+	run, err := s.Find(ref, f)
+	if err != nil {
+		return nil, "", runRefError(err)
+	}
+	return run, s.RunFile(run.RunID), nil
+}
+
+func isFile(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
 }

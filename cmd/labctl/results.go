@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -226,7 +228,11 @@ func writeRunText(w io.Writer, run *results.Run, dir string) error {
 	if run.NOS != "" {
 		fmt.Fprintf(w, " (%s)", run.NOS)
 	}
-	fmt.Fprintf(w, ", seed %d\n", run.Seed)
+	if im := run.Imported; im != nil {
+		fmt.Fprintf(w, ", made from %s output (%s)\n", im.Tool, strings.Join(im.Files, ", "))
+	} else {
+		fmt.Fprintf(w, ", seed %d\n", run.Seed)
+	}
 	fmt.Fprintf(w, "started   %s\n", run.Started.UTC().Format(time.RFC3339))
 	if run.Finished != nil {
 		fmt.Fprintf(w, "finished  %s (%s)\n", run.Finished.UTC().Format(time.RFC3339), run.Finished.Sub(run.Started).Round(time.Second))
@@ -261,11 +267,30 @@ func writeRunText(w io.Writer, run *results.Run, dir string) error {
 		if v.Error != "" {
 			res = "error"
 		}
-		fmt.Fprintf(tw, "%s\t%.1f\t%.1f\t%.3f\t%d\t%d\t%d\t%d\t%d\t%.1f\t%s\t%s\t\n", v.Name, sm.ThroughputGbpsTotal, sm.ThroughputGbpsMinFlow,
-			sm.JainFairness, sm.Drops, sm.PFCPauseFrames, sm.ECNMarked, sm.CNP, sm.Retransmits, sm.LatencyUsP99, res, sm.Source)
+		// A figure the variant's model does not compute, or a record of
+		// nccl-tests output does not hold, is n/a, not a 0.
+		cell := func(field, value string) string {
+			if slices.Contains(sm.NotComputed, field) {
+				return "n/a"
+			}
+			return value
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", v.Name,
+			cell("throughput_gbps_total", fmt.Sprintf("%.1f", sm.ThroughputGbpsTotal)), cell("throughput_gbps_min_flow", fmt.Sprintf("%.1f", sm.ThroughputGbpsMinFlow)),
+			cell("jain_fairness", fmt.Sprintf("%.3f", sm.JainFairness)), cell("drops", fmt.Sprint(sm.Drops)), cell("pfc_pause_frames", fmt.Sprint(sm.PFCPauseFrames)),
+			cell("ecn_marked", fmt.Sprint(sm.ECNMarked)), cell("cnp", fmt.Sprint(sm.CNP)), cell("retransmits", fmt.Sprint(sm.Retransmits)),
+			cell("latency_us_p99", fmt.Sprintf("%.1f", sm.LatencyUsP99)), res, sm.Source)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	for _, v := range run.Variants {
+		if v.NCCL != nil {
+			fmt.Fprintf(w, "\n%s\n", v.Name)
+			if err := results.WriteNCCLTable(w, v.NCCL); err != nil {
+				return err
+			}
+		}
 	}
 	for _, v := range run.Variants {
 		if v.Error != "" {

@@ -340,6 +340,12 @@ func writeRunSummary(w io.Writer, run *results.Run, dir string) {
 			}
 			fmt.Fprintf(w, "  %s %s: %s\n", mark, a.Name, a.Detail)
 		}
+		if v.NCCL != nil {
+			// nccl-tests' own table, unindented, so that it reads (and
+			// compares) as a cluster's run of the same test prints it.
+			fmt.Fprintln(w)
+			_ = results.WriteNCCLTable(w, v.NCCL)
+		}
 	}
 	if ar, ok := run.Extra["allreduce"].(map[string]any); ok {
 		fmt.Fprintf(w, "\nring AllReduce: %v ranks, %v transfers per round cross the spines, theory %v us on this fabric\n",

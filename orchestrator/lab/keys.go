@@ -1,6 +1,13 @@
 package lab
 
-import "github.com/labctl/labctl/orchestrator/specdoc"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/labctl/labctl/orchestrator/server"
+	"github.com/labctl/labctl/orchestrator/sizing"
+	"github.com/labctl/labctl/orchestrator/specdoc"
+)
 
 // KeyDocs documents every key of a lab spec. The keys and their types come
 // from Spec's yaml tags (orchestrator/specdoc walks them); this table says
@@ -74,15 +81,17 @@ var KeyDocs = specdoc.Table{
 		Default: "drop"},
 	"qos.ets_weights": {Doc: "DWRR weights of the non-strict queues, traffic class (0 to 7) to weight (1 to 100), summing to at most 100 (EOS takes them as bandwidth percent); replaces the profile's map.",
 		Default: "{0: 20, 1: 5, 2: 5, 3: 50, 4: 5, 5: 5, 7: 10}"},
-	"server": {Doc: "The GPU servers as the fabric sees them: the scale-up domain joining a server's GPUs (transfers between GPUs of one server take it and never touch the fabric) and the PCIe link each NIC sits behind."},
-	"server.scale_up": {Doc: "The GPU interconnect: nvlink3 (A100, 600 GB/s per GPU), nvlink4 (H100/H200, 900 GB/s), nvlink5 (B200, 1.8 TB/s), nvlink6 (Rubin, 3.6 TB/s), each through NVSwitch, or pcie (no NVLink: GPUs copy over their PCIe links).",
-		Default: "by NIC speed: nvlink3 up to 200G NICs, nvlink4 for 400G, nvlink5 for 800G and faster"},
-	"server.scale_up_gbyte_s": {Doc: "Per-GPU scale-up bandwidth in GB/s, both directions together as NVIDIA quotes it (a GPU sends half of it); overrides the generation's figure.",
-		Default: "the generation's figure (for pcie: the PCIe link's, both directions)"},
-	"server.pcie_gen": {Doc: "PCIe generation of each NIC's link: 3, 4, 5 or 6 (8, 16, 32, 64 GT/s per lane). A NIC whose PCIe link carries less than its port speed (90% of the raw rate is payload) is PCIe-bound: it sends no faster than PCIe feeds it.",
-		Default: "by NIC speed: 4 up to 200G NICs, 5 for 400G, 6 for 800G and faster"},
-	"server.pcie_lanes": {Doc: "PCIe lanes of each NIC's link: 1, 2, 4, 8 or 16.",
-		Default: "16"},
+	"server": {Doc: "The GPU servers as the fabric sees them: the scale-up domain joining a server's GPUs (transfers between GPUs of one server take it and never touch the fabric) and the PCIe link each NIC sits behind, which bounds what the NIC can send. 'labctl plan' shows both, with a warning when a NIC is PCIe-bound; its --scale-up, --scale-up-gbyte-s, --pcie-gen and --pcie-lanes flags override these keys. The defaults follow sizing.nic_speed_gbps."},
+	"server.scale_up": {Doc: fmt.Sprintf("The GPU interconnect: nvlink3 (A100, %g GB/s per GPU), nvlink4 (H100/H200, %g GB/s), nvlink5 (B200/B300, %g GB/s), nvlink6 (Rubin, %g GB/s), each through NVSwitch (%.1f µs a transfer step, as NCCL's cost model takes it), or pcie (no NVLink: GPUs copy over PCIe links like their NICs', %.1f µs a step).",
+		server.NVLinkGBps(server.NVLink3), server.NVLinkGBps(server.NVLink4), server.NVLinkGBps(server.NVLink5), server.NVLinkGBps(server.NVLink6), float64(server.NVLinkLatencyNs)/1000, float64(server.PCIeLatencyNs)/1000),
+		Default: "by NIC speed: " + serverDefault(func(up string, _, _ int) string { return up })},
+	"server.scale_up_gbyte_s": {Doc: fmt.Sprintf("Per-GPU scale-up bandwidth in GB/s, both directions together as NVIDIA quotes it (a GPU sends half of it each way), above 0 and at most %d; overrides the generation's figure.", server.MaxScaleUpGBps),
+		Default: "the generation's figure (for pcie: twice the PCIe link's payload rate)"},
+	"server.pcie_gen": {Doc: fmt.Sprintf("PCIe generation of each NIC's link: 3, 4, 5 or 6 (8, 16, 32, 64 GT/s per lane). Its payload rate per direction is %.1f%% of the raw rate for 3 to 5 (the 128b/130b code and 24 bytes of framing, header and CRC per 256-byte TLP) and %.1f%% for 6 (FLIT mode): %.1f Gb/s for PCIe 4.0 x16, %.1f for 5.0 x16, %.1f for 6.0 x16. A NIC whose link carries less than its port speed is PCIe-bound: it sends no faster than PCIe feeds it. 0 is refused.",
+		100*server.PCIePayloadShare(3), 100*server.PCIePayloadShare(6), server.PCIeGbps(4, 16), server.PCIeGbps(5, 16), server.PCIeGbps(6, 16)),
+		Default: "by NIC speed: " + serverDefault(func(_ string, gen, _ int) string { return fmt.Sprint(gen) })},
+	"server.pcie_lanes": {Doc: "PCIe lanes of each NIC's link: 1, 2, 4, 8 or 16, or 32 for a NIC fed by two x16 links (NVIDIA's Socket Direct and Multi-Host NICs). 0 is refused.",
+		Default: "by NIC speed: " + serverDefault(func(_ string, _, lanes int) string { return fmt.Sprint(lanes) })},
 	"bgp": {Doc: "The eBGP underlay (RFC 7938): every switch speaks eBGP on every fabric link, leaves have one ASN each, and routing (labctl trace, the simulator) follows what BGP converges to: the shortest AS path, ECMP over every equal one, and no path that holds a switch's own ASN."},
 	"bgp.spine_asn": {Doc: "The spines' ASNs: shared (the spines of a pod, or of the whole fabric in two tiers, share one ASN, and super-spines another: RFC 7938's design, in which no route goes down to a leaf and up again, so failures that cut a leaf off from every spine its peer still reaches partition the fabric) or per-spine (every spine its own ASN, a common misconfiguration: after failures eBGP then accepts valley paths leaf-spine-leaf-spine-leaf, which can loop while routes converge and deadlock under PFC).",
 		Default: SpineASNShared},
@@ -126,4 +135,36 @@ var NICKeyDocs = specdoc.Table{
 	"retry_cnt":                   {Doc: "Retries a QP makes after local ACK timeouts in a row, 0 to 7; the timeout after the last fails the QP (0: the first timeout does).", Default: "7"},
 	"out_of_order":                {Doc: "Receiving NICs place packets that arrive out of order (ConnectX-5 and later, out-of-order data placement), as switch adaptive routing and packet spraying need; false handles a reordered packet as a loss (go-back-N).", Default: "false"},
 	"nak_repeat_us":               {Doc: "Repeat the NAK for a gap the sender has not filled after this many µs; 0 sends one NAK per gap (IBA, as RC QPs do). HPCC's ns-3 model repeats every 500.", Default: "0"},
+}
+
+// serverDefault describes a server key's default across the NIC speeds,
+// from server.Defaults, so that the reference says what the code does:
+// "nvlink3 up to 200G NICs, nvlink4 for 400G, ...".
+func serverDefault(pick func(scaleUp string, gen, lanes int) string) string {
+	var parts []string
+	speeds := sizing.Speeds
+	for i := 0; i < len(speeds); {
+		up, gen, lanes, _ := server.Defaults(speeds[i])
+		v := pick(up, gen, lanes)
+		j := i + 1
+		for j < len(speeds) {
+			up, gen, lanes, _ := server.Defaults(speeds[j])
+			if pick(up, gen, lanes) != v {
+				break
+			}
+			j++
+		}
+		switch {
+		case i == 0 && j == len(speeds):
+			parts = append(parts, v+" for every NIC speed")
+		case i == 0:
+			parts = append(parts, fmt.Sprintf("%s up to %dG NICs", v, speeds[j-1]))
+		case j-i == 1:
+			parts = append(parts, fmt.Sprintf("%s for %dG", v, speeds[i]))
+		default:
+			parts = append(parts, fmt.Sprintf("%s for %dG to %dG", v, speeds[i], speeds[j-1]))
+		}
+		i = j
+	}
+	return strings.Join(parts, ", ")
 }

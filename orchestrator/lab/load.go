@@ -11,6 +11,7 @@ import (
 
 	"github.com/labctl/labctl/labs"
 	"github.com/labctl/labctl/orchestrator/nic"
+	"github.com/labctl/labctl/orchestrator/server"
 	"github.com/labctl/labctl/orchestrator/sizing"
 	"github.com/labctl/labctl/orchestrator/specyaml"
 )
@@ -167,7 +168,40 @@ func Parse(file string, data []byte) (*Spec, error) {
 		}
 		return nil, at("$.nic", err.Error(), "")
 	}
+	if err := validateServer(&s, file, data, at); err != nil {
+		return nil, err
+	}
 	return &s, nil
+}
+
+// validateServer checks the server section against the lab's NIC speed,
+// which its defaults follow: 0 for the PCIe link is refused as the sizing
+// keys' zeros are, and a bad value is reported at its key.
+func validateServer(s *Spec, file string, data []byte, at func(path, msg, fix string) error) error {
+	nicGbps := s.Sizing.Normalize().NICSpeedGbps
+	_, gen, lanes, why := server.Defaults(nicGbps)
+	if err := specyaml.ExplicitZero(file, data, []specyaml.ZeroField{
+		{Path: "$.server.pcie_gen", IsZero: s.Server.PCIeGen == 0, Default: fmt.Sprintf("%d for %dG NICs: %s", gen, nicGbps, why), Fix: "give the NICs' PCIe generation, 3, 4, 5 or 6"},
+		{Path: "$.server.pcie_lanes", IsZero: s.Server.PCIeLanes == 0, Default: fmt.Sprintf("%d for %dG NICs", lanes, nicGbps), Fix: "give the lanes of each NIC's PCIe link, 1, 2, 4, 8 or 16, or 32 for two x16 links"},
+	}); err != nil {
+		return err
+	}
+	if _, err := s.ServerModel(); err != nil {
+		var fe *server.FieldError
+		if errors.As(err, &fe) {
+			return at("$.server."+fe.Field, "server."+fe.Field+": "+fe.Msg, fe.Fix)
+		}
+		return at("$.server", err.Error(), "")
+	}
+	return nil
+}
+
+// ServerModel resolves the lab's GPU servers: the scale-up domain and the
+// NICs' PCIe links, with the defaults of the lab's NIC speed. Everything
+// that needs a server's bandwidths (the planner, the simulator, the
+// collectives' closed forms) reads them from here.
+func (s *Spec) ServerModel() (server.Model, error) {
+	return server.Resolve(s.Server, s.Sizing.Normalize().NICSpeedGbps)
 }
 
 // NICSettings resolves the lab's NIC settings, with a scenario's nic

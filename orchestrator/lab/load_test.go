@@ -2,6 +2,7 @@ package lab
 
 import (
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -95,6 +96,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte("name: a\nsizing: {gpus: 8, layout: rail, tiers: 3}\nqos: {ecn: {kmin_kb: 1, kmax_kb: 2}}\n"))
 	f.Add([]byte("name: [\n"))
+	f.Add([]byte("name: a\nsizing: {gpus: 8, nic_speed_gbps: 400}\nserver: {scale_up: pcie, scale_up_gbyte_s: 64, pcie_gen: 4, pcie_lanes: 32}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := Parse("fuzz.yaml", data)
 		if err != nil {
@@ -107,6 +109,10 @@ func FuzzParse(f *testing.F) {
 		if _, err := sizing.Compute(s.Sizing); err != nil && exitcode.Code(err) != exitcode.BadInput {
 			t.Fatalf("plan error %v is not a usage error", err)
 		}
+		// and its servers resolve: Parse checked them.
+		if _, err := s.ServerModel(); err != nil {
+			t.Fatalf("a spec that parsed has servers that do not resolve: %v", err)
+		}
 	})
 }
 
@@ -114,5 +120,98 @@ func TestUnknownQoSProfileIsPositioned(t *testing.T) {
 	_, err := Parse("x.yaml", []byte("name: a\nsizing:\n  gpus: 8\nqos:\n  profile: nope\n"))
 	if err == nil || !strings.Contains(err.Error(), "x.yaml:5:12: unknown QoS profile \"nope\"") {
 		t.Errorf("got %v", err)
+	}
+}
+
+// The server section: every bad value is refused at its key with the fix
+// (exit 2), 0 for the PCIe link is refused as the sizing keys' zeros are,
+// and benign values load with what they say.
+func TestServerSectionErrorsNamePlace(t *testing.T) {
+	const head = "name: a\nsizing:\n  gpus: 16\nserver:\n"
+	bad := []struct {
+		name, server, want, fix string
+	}{
+		{"unknown domain", "  scale_up: nvlink7\n", `x.yaml:5:13: server.scale_up: unknown scale-up domain "nvlink7"`, "use nvlink3 (A100), nvlink4 (H100/H200), nvlink5 (B200/B300), nvlink6 (Rubin) or pcie"},
+		{"domain in capitals", "  scale_up: NVLink4\n", "x.yaml:5:13: server.scale_up: unknown scale-up domain", "nvlink4 (H100/H200)"},
+		{"domain as a number", "  scale_up: 4\n", "x.yaml:5:13: server.scale_up: unknown scale-up domain \"4\"", "or pcie (GPUs without NVLink)"},
+		{"generation 2", "  pcie_gen: 2\n", "x.yaml:5:13: server.pcie_gen: PCIe generation 2 is not one labctl knows", "use 3, 4, 5 or 6"},
+		{"generation 7", "  pcie_gen: 7\n", "x.yaml:5:13: server.pcie_gen: PCIe generation 7", "64 GT/s"},
+		{"negative generation", "  pcie_gen: -5\n", "x.yaml:5:13: server.pcie_gen: PCIe generation -5", "use 3, 4, 5 or 6"},
+		{"generation 0", "  pcie_gen: 0\n", "x.yaml:5:13: pcie_gen: 0 is not allowed (leaving pcie_gen out means 4 for 200G NICs", "or remove the key for the default"},
+		{"generation fraction", "  pcie_gen: 4.5\n", "x.yaml:5:13: server.pcie_gen must be a whole number, not 4.5", "write 4 or 5"},
+		{"generation as text", "  pcie_gen: gen5\n", "x.yaml:5:13", ""},
+		{"x3", "  pcie_lanes: 3\n", "x.yaml:5:15: server.pcie_lanes: x3 is not a PCIe link width", "32 for a NIC fed by two x16 links"},
+		{"x64", "  pcie_lanes: 64\n", "x.yaml:5:15: server.pcie_lanes: x64", "use 1, 2, 4, 8 or 16"},
+		{"lanes 0", "  pcie_lanes: 0\n", "x.yaml:5:15: pcie_lanes: 0 is not allowed (leaving pcie_lanes out means 16 for 200G NICs)", "remove the key"},
+		{"bandwidth 0", "  scale_up_gbyte_s: 0\n", "x.yaml:5:21: server.scale_up_gbyte_s: 0 GB/s is not a scale-up bandwidth", "(NVLink 4 is 900)"},
+		{"negative bandwidth", "  scale_up_gbyte_s: -600\n", "x.yaml:5:21: server.scale_up_gbyte_s: -600 GB/s", "above 0"},
+		{"NaN bandwidth", "  scale_up_gbyte_s: .nan\n", "x.yaml:5:21: server.scale_up_gbyte_s: NaN GB/s", "above 0"},
+		{"infinite bandwidth", "  scale_up_gbyte_s: .inf\n", "x.yaml:5:21: server.scale_up_gbyte_s: +Inf GB/s", "at most 100000"},
+		{"bandwidth in bits", "  scale_up_gbyte_s: 7.2e12\n", "x.yaml:5:21: server.scale_up_gbyte_s: 7.2e+12 GB/s", "at most 100000"},
+		{"misspelt key", "  pcie_lane: 16\n", "x.yaml:5:3: unknown field \"pcie_lane\"", "pcie_lanes"},
+		{"key of another level", "  gpus: 16\n", "x.yaml:5:3: unknown field \"gpus\"", ""},
+		{"not a mapping", "  - nvlink4\n", "x.yaml:5:3", ""},
+	}
+	for _, c := range bad {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Parse("x.yaml", []byte(head+c.server))
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), c.fix) {
+				t.Errorf("error %q does not contain %q and %q", err, c.want, c.fix)
+			}
+			if exitcode.Code(err) != exitcode.BadInput {
+				t.Errorf("exit code %d, want 2", exitcode.Code(err))
+			}
+		})
+	}
+	// The defaults follow the NIC speed, so 0 names the right one.
+	_, err := Parse("x.yaml", []byte("name: a\nsizing:\n  gpus: 16\n  nic_speed_gbps: 400\nserver:\n  pcie_gen: 0\n"))
+	if err == nil || !strings.Contains(err.Error(), "x.yaml:6:13: pcie_gen: 0 is not allowed (leaving pcie_gen out means 5 for 400G NICs") {
+		t.Errorf("400G NICs, pcie_gen 0: %v", err)
+	}
+	benign := []struct {
+		name, server      string
+		scaleUp           string
+		gen, lanes        int
+		gbyte, usableGbps float64
+		bound             bool
+	}{
+		{"absent", "  {}\n", "nvlink3", 4, 16, 600, 200, false},
+		{"nvlink4 on PCIe 5.0", "  scale_up: nvlink4\n  pcie_gen: 5\n", "nvlink4", 5, 16, 900, 200, false},
+		{"PCIe only, x8: PCIe-bound", "  scale_up: pcie\n  pcie_lanes: 8\n", "pcie", 4, 8, 2 * 16 * 8 * (128.0 / 130) * (256.0 / 280) / 8, 16 * 8 * (128.0 / 130) * (256.0 / 280), true},
+		{"PCIe 3.0: PCIe-bound, still a valid lab", "  pcie_gen: 3\n", "nvlink3", 3, 16, 600, 8 * 16 * (128.0 / 130) * (256.0 / 280), true},
+		{"override", "  scale_up_gbyte_s: 450.5\n", "nvlink3", 4, 16, 450.5, 200, false},
+		{"two links", "  pcie_lanes: 32\n  pcie_gen: 6\n", "nvlink3", 6, 32, 600, 200, false},
+	}
+	for _, c := range benign {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := Parse("x.yaml", []byte(head+c.server))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := s.ServerModel()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.ScaleUp != c.scaleUp || m.PCIeGen != c.gen || m.PCIeLanes != c.lanes || math.Abs(m.ScaleUpGBps-c.gbyte) > 1e-9 || math.Abs(m.NICUsableGbps-c.usableGbps) > 1e-9 || m.PCIeBound != c.bound {
+				t.Errorf("got %+v", m)
+			}
+		})
+	}
+}
+
+// The catalog labs (200G NICs) get A100-class servers whose NICs run at
+// port speed: NVLink 3, PCIe 4.0 x16.
+func TestCatalogServers(t *testing.T) {
+	for _, s := range Catalog() {
+		m, err := s.ServerModel()
+		if err != nil {
+			t.Fatalf("%s: %v", s.Name, err)
+		}
+		if s.Sizing.NICSpeedGbps != 200 || m.ScaleUp != "nvlink3" || m.PCIeGen != 4 || m.PCIeLanes != 16 || m.PCIeBound || m.NICUsableGbps != 200 {
+			t.Errorf("%s: %dG NICs, servers %+v", s.Name, s.Sizing.NICSpeedGbps, m)
+		}
 	}
 }

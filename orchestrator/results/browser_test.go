@@ -89,6 +89,11 @@ func TestReportInBrowser(t *testing.T) {
 		// 7 summary, 3 queue charts and a pause timeline per port and
 		// priority, 1 topology.
 		{queueRun(), 12},
+		// The first run's 7 summary and 9 series charts for three
+		// variants, the NCCL chart, 1 topology.
+		{ncclRun(), 18},
+		// A record of nccl-tests output: its NCCL chart and the topology.
+		{nccltestsRecord("20261129T100000Z-nccl-allreduce-64gpu", measuredNCCL()), 2},
 	} {
 		dir := t.TempDir()
 		if err := WriteReports(dir, c.run, testMermaid); err != nil {

@@ -35,6 +35,9 @@ func CheckComparable(path string, run *Run) error {
 		if where != "" {
 			return exitcode.Usagef("%s: variant %s: %s is %s, and no metric regress compares can be negative (fix: %s)", path, pointLabel(v), where, strconv.FormatFloat(val, 'g', -1, 64), fix)
 		}
+		if why := ncclProblem(v.NCCL); why != "" {
+			return exitcode.Usagef("%s: variant %s: %s (fix: %s)", path, pointLabel(v), why, fix)
+		}
 	}
 	return nil
 }

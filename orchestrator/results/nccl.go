@@ -36,6 +36,13 @@ type NCCLTable struct {
 	// sizes approach. Nil for a measured table.
 	BoundBusBWGBps *float64 `json:"bound_busbw_gbyte_s,omitempty"`
 	Source         Source   `json:"source"`
+	// OutOfBounds is the trailer's "Out of bounds values": how many
+	// results nccl-tests found wrong (0 OK). Nil for a simulated table,
+	// which moves no data to check.
+	OutOfBounds *int64 `json:"out_of_bounds,omitempty"`
+	// NCCLTests is what a measured table's output said of its run
+	// besides the table; nil for a simulated one.
+	NCCLTests *NCCLTestsRun `json:"nccl_tests,omitempty"`
 }
 
 // NCCLRow is one message size of an NCCLTable. Bandwidths are in GB/s
@@ -63,6 +70,10 @@ type NCCLResult struct {
 	// Wrong is nccl-tests' #wrong; nil where nothing checked the data
 	// (a simulation moves no data, nccl-tests -c 0 prints N/A).
 	Wrong *int64 `json:"wrong"`
+	// MaxError is what nccl-tests releases before 2.13 print instead of
+	// #wrong: the largest deviation from the expected values (0e+00 when
+	// every value was right); nil where the output has #wrong or N/A.
+	MaxError *float64 `json:"max_error,omitempty"`
 }
 
 // NCCL collectives by nccl-tests' names.

@@ -102,6 +102,10 @@ type Run struct {
 	// Extra holds scenario-specific results (for example the AllReduce
 	// traffic model) keyed by name.
 	Extra map[string]any `json:"extra,omitempty"`
+	// Imported is set on a record made from a tool's output (labctl
+	// parse nccl-tests --record) rather than by labctl running the
+	// scenario: it holds only what that output measured.
+	Imported *Imported `json:"imported,omitempty"`
 }
 
 // LintSummary is the lint of a run's configs: how many errors and

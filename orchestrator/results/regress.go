@@ -132,6 +132,13 @@ type Finding struct {
 	// lab or simulated (the baseline's, when they differ, is in the
 	// report's warnings).
 	Source Source `json:"source,omitempty"`
+	// SizeBytes places a finding of a variant's nccl-tests table
+	// (ScopeNCCL) at one message size; nil for the table as a whole.
+	SizeBytes *int64 `json:"size_bytes,omitempty"`
+	// BaselineSource, on an nccl-tests finding, says how the baseline's
+	// figure was obtained, beside Source for the run's: a measured table
+	// may be compared with a simulated one.
+	BaselineSource Source `json:"baseline_source,omitempty"`
 	// why is the absent side's reason, for grouping in text output.
 	why string
 }
@@ -143,11 +150,15 @@ type Tally struct {
 	// Variants is how many baseline variants had a match in the run.
 	Variants int `json:"variants"`
 	// Metrics is the number of metric comparisons (both sides had the
-	// value): Summary + Role + Port.
+	// value): Summary + Role + Port + NCCL.
 	Metrics int `json:"metrics"`
 	Summary int `json:"summary"`
 	Role    int `json:"role"`
 	Port    int `json:"port"`
+	// NCCL counts the comparisons of nccl-tests tables, NCCLSizes the
+	// (variant, message size) pairs whose busbw was compared.
+	NCCL      int `json:"nccl"`
+	NCCLSizes int `json:"nccl_sizes"`
 	// Roles and Ports count the (variant, role) and (variant, port,
 	// priority) pairs compared.
 	Roles     int `json:"roles"`
@@ -207,7 +218,7 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 	if run.Lab != baseline.Lab {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("lab differs: run %q, baseline %q", run.Lab, baseline.Lab))
 	}
-	if run.Seed != baseline.Seed {
+	if run.Seed != baseline.Seed && run.Imported == nil && baseline.Imported == nil {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("seed differs: run %d, baseline %d; simulated numbers are not directly comparable", run.Seed, baseline.Seed))
 	}
 	if run.ConfigDigest != "" && baseline.ConfigDigest != "" && run.ConfigDigest != baseline.ConfigDigest {
@@ -223,6 +234,7 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 		cur[pointKey(&run.Variants[i])] = &run.Variants[i]
 	}
 	inBase := map[string]bool{}
+	var importedMissing, importedAdded []string
 	for i := range baseline.Variants {
 		bv := &baseline.Variants[i]
 		inBase[pointKey(bv)] = true
@@ -232,7 +244,12 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 			if why := pointNotIn(bv, baseline, run, "the run"); why != "" {
 				detail = "point is in the baseline but not in the run: " + why
 			}
-			r.Findings = append(r.Findings, Finding{Kind: FindingMissingVariant, Scope: ScopeVariant, Variant: pointLabel(bv), Regression: true, Detail: detail})
+			if run.Imported != nil {
+				// A record of a tool's output holds the points measured.
+				detail = "variant is in the baseline but not in the run, a record of " + run.Imported.Tool + " output, so not compared"
+				importedMissing = append(importedMissing, pointLabel(bv))
+			}
+			r.Findings = append(r.Findings, Finding{Kind: FindingMissingVariant, Scope: ScopeVariant, Variant: pointLabel(bv), Regression: run.Imported == nil, Detail: detail})
 			continue
 		}
 		r.Compared.Variants++
@@ -243,6 +260,9 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 			r.Warnings = append(r.Warnings, fmt.Sprintf("variant %s: run is %s, baseline is %s", pointLabel(bv), v.Summary.Source, bv.Summary.Source))
 		}
 		r.compareVariant(pointLabel(bv), bv, v, tol)
+		if NCCLOnly(bv) || NCCLOnly(v) {
+			continue // an nccl-tests record has no assertions
+		}
 		now := map[string]Assertion{}
 		for _, a := range v.Assertions {
 			now[a.Name] = a
@@ -263,8 +283,22 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 			if why := pointNotIn(v, run, baseline, "the baseline"); why != "" {
 				detail = "point is in the run but not in the baseline, so nothing checked it: " + why + "; save a baseline of the same sweep"
 			}
-			r.Findings = append(r.Findings, Finding{Kind: FindingNotInBaseline, Scope: ScopeVariant, Variant: pointLabel(v), Regression: true, Detail: detail})
+			if baseline.Imported != nil {
+				detail = "variant is in the run but not in the baseline, a record of " + baseline.Imported.Tool + " output (the points measured), so not compared"
+				importedAdded = append(importedAdded, pointLabel(v))
+			}
+			r.Findings = append(r.Findings, Finding{Kind: FindingNotInBaseline, Scope: ScopeVariant, Variant: pointLabel(v), Regression: baseline.Imported == nil, Detail: detail})
 		}
+	}
+	if len(importedMissing) > 0 {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("not compared: %s of the baseline, which the run (a record of %s output) lacks: %s", plural.N(len(importedMissing), "variant"), run.Imported.Tool, strings.Join(importedMissing, "; ")))
+	}
+	if len(importedAdded) > 0 {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("not compared: %s of the run, which the baseline (a record of %s output) lacks: %s", plural.N(len(importedAdded), "variant"), baseline.Imported.Tool, strings.Join(importedAdded, "; ")))
+	}
+	if r.Compared.Variants == 0 && len(run.Variants) > 0 && len(baseline.Variants) > 0 {
+		r.Findings = append(r.Findings, Finding{Kind: FindingNoMatch, Scope: ScopeVariant, Variant: "-", Regression: true,
+			Detail: fmt.Sprintf("no variant of the run (%s) is one of the baseline's (%s), so nothing was compared: name the variants alike (labctl parse nccl-tests --variant)", variantNames(run), variantNames(baseline))})
 	}
 	if run.Status == StatusAbandoned || run.Status == StatusInterrupted {
 		r.Findings = append(r.Findings, Finding{Kind: FindingUnfinished, Scope: ScopeVariant, Variant: "-", Regression: true,
@@ -279,8 +313,21 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 }
 
 // compareVariant adds the metric findings of one matched variant: its
-// summary, each role's flows, each congested port and priority.
+// summary, each role's flows, each congested port and priority, and its
+// nccl-tests table.
 func (r *Report) compareVariant(name string, bv, v *Variant, tol Tolerances) {
+	if NCCLOnly(bv) || NCCLOnly(v) {
+		r.compareNCCL(name, bv, v, tol)
+		// A record of nccl-tests output has its table and nothing else:
+		// its summary, flows and ports are not absent figures but never
+		// were (nccl-tests measures none of them).
+		side := "run"
+		if NCCLOnly(bv) {
+			side = "baseline"
+		}
+		r.Warnings = append(r.Warnings, fmt.Sprintf("variant %s: the %s holds only an nccl-tests table, so only the tables are compared (nccl-tests measures no flows, summary or ports)", name, side))
+		return
+	}
 	for _, m := range Metrics {
 		get := func(x *Variant) sideValue {
 			if why := notComputedWhy(&x.Summary, m.Name); why != "" {
@@ -333,6 +380,7 @@ func (r *Report) compareVariant(name string, bv, v *Variant, tol Tolerances) {
 			r.addMetric(Finding{Variant: name, Scope: ScopePort, Node: k.Node, Port: k.Port, Priority: &prio, Source: src}, m, tol, get(bp), get(cp))
 		}
 	}
+	r.compareNCCL(name, bv, v, tol)
 }
 
 // sideValue is one side's value of a metric, or why it has none.
@@ -366,7 +414,7 @@ func (r *Report) addMetric(at Finding, m Metric, tol Tolerances, base, cur sideV
 
 // tally counts the regressions and the comparisons by scope and outcome.
 func (r *Report) tally() {
-	roles, ports := map[string]bool{}, map[string]bool{}
+	roles, ports, sizes := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, f := range r.Findings {
 		if f.Regression {
 			r.Regressions++
@@ -393,6 +441,11 @@ func (r *Report) tally() {
 		case ScopePort:
 			r.Compared.Port++
 			ports[f.Variant+"\x00"+f.place()] = true
+		case ScopeNCCL:
+			r.Compared.NCCL++
+			if f.SizeBytes != nil {
+				sizes[f.Variant+"\x00"+f.place()] = true
+			}
 		}
 		switch {
 		case f.Regression:
@@ -405,7 +458,7 @@ func (r *Report) tally() {
 			r.Compared.Unchanged++
 		}
 	}
-	r.Compared.Roles, r.Compared.Ports = len(roles), len(ports)
+	r.Compared.Roles, r.Compared.Ports, r.Compared.NCCLSizes = len(roles), len(ports), len(sizes)
 	r.Regressed = r.Regressions > 0
 }
 
@@ -514,6 +567,8 @@ func (f Finding) place() string {
 			p = *f.Priority
 		}
 		return "port " + portKey{f.Node, f.Port, p}.String()
+	case ScopeNCCL:
+		return ncclPlace(f)
 	}
 	return ""
 }
@@ -622,6 +677,8 @@ func (r Report) WriteJUnit(w io.Writer) error {
 				name += " " + f.Role
 			case ScopePort:
 				name += " " + strings.TrimPrefix(f.place(), "port ")
+			case ScopeNCCL:
+				name += " " + strings.TrimPrefix(f.place(), "nccl-tests ")
 			}
 		case FindingMissingVariant:
 			name = "regress:variant present"
@@ -639,6 +696,10 @@ func (r Report) WriteJUnit(w io.Writer) error {
 			name = "regress:variant completed"
 		case FindingAssertion:
 			name = "regress:assertion " + f.Metric
+		case FindingNCCLMismatch:
+			name = "regress:nccl-tests collective"
+		case FindingNoMatch:
+			name = "regress:variants match"
 		}
 		c := JUnitCase{ClassName: xmlSafe(r.Scenario + "." + f.Variant), Name: xmlSafe(name), Time: "0"}
 		switch {

@@ -177,9 +177,10 @@ func init() {
 	}
 }
 
-// AllMetrics lists every compared metric: summary, role, port.
+// AllMetrics lists every compared metric: summary, role, port, nccl-tests
+// table.
 func AllMetrics() []Metric {
-	return slices.Concat(Metrics, RoleMetrics, PortMetrics)
+	return slices.Concat(Metrics, RoleMetrics, PortMetrics, NCCLMetrics)
 }
 
 // Tolerances overrides default tolerances by metric name.

@@ -100,6 +100,8 @@ func writeGrouped(b *strings.Builder, findings []Finding, keep func(Finding) boo
 				if ports++; maxPorts > 0 && ports > maxPorts {
 					continue
 				}
+			case f.Scope == ScopeNCCL:
+				head += ncclSides(f)
 			}
 			fmt.Fprintf(b, "    %s\n", head)
 			for _, f := range byPlace[p] {
@@ -178,6 +180,9 @@ func (r Report) comparedLine() string {
 		plural.N(c.Variants, "variant"), plural.N(c.Summary, "summary metric"), plural.N(c.Role, "role metric"), plural.N(c.Roles, "role"),
 		plural.N(c.Port, "port metric"), plural.N(c.Ports, "congested port"), plural.Noun(c.Ports, "priority"), plural.N(c.Metrics, "comparison"),
 		c.Worse, c.Better, c.Moved, c.Unchanged)
+	if c.NCCL > 0 {
+		s += fmt.Sprintf("; of them %s of nccl-tests tables (%s)", plural.N(c.NCCL, "comparison"), plural.N(c.NCCLSizes, "message size"))
+	}
 	if c.AbsentInRun+c.AbsentInBaseline > 0 {
 		s += fmt.Sprintf("; not compared: %d absent in the run, %d absent in the baseline", c.AbsentInRun, c.AbsentInBaseline)
 	}
@@ -215,6 +220,8 @@ func (r Report) verdict() string {
 		{FindingAssertion, "assertion", " that passed in the baseline and fail now"},
 		{FindingUnfinished, "unfinished run", ""},
 		{FindingNoVariants, "run", " without variants"},
+		{FindingNCCLMismatch, "nccl-tests table", " of another collective"},
+		{FindingNoMatch, "run", " whose variants match none of the baseline's"},
 	}
 	var parts []string
 	for _, k := range kinds {

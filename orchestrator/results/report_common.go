@@ -137,6 +137,11 @@ func sourcesOf(v Variant) string {
 	for _, c := range v.Counters {
 		add(c.Source)
 	}
+	if v.NCCL != nil && v.NCCL.Source != "" {
+		// A simulated nccl-tests table is packet-level whatever model
+		// ran the variant's other traffic.
+		seen[ncclSourceLabel(v.NCCL)] = true
+	}
 	return joinSources(seen)
 }
 

@@ -92,6 +92,7 @@ type htmlData struct {
 	Extra           string
 	NIC             []nicSettings
 	QoS             *qosView
+	NCCL            *htmlNCCL
 }
 
 // Label names the source of one flow's or counter's figures.
@@ -105,7 +106,8 @@ func (d htmlData) Label(s Source, v htmlVariant) string {
 // Every chart is labelled measured or simulated from its data's source.
 func RenderHTML(run *Run, w io.Writer, opts HTMLOptions) error {
 	d := htmlData{Run: run, Title: "labctl run " + run.RunID, Status: run.Status, Started: fmtTime(run.Started),
-		Duration: duration(run), Sources: runSources(run), TopologyMermaid: opts.TopologyMermaid, NIC: runNICSettings(run), QoS: runQoSView(run)}
+		Duration: duration(run), Sources: runSources(run), TopologyMermaid: opts.TopologyMermaid, NIC: runNICSettings(run), QoS: runQoSView(run),
+		NCCL: runHTMLNCCL(run)}
 	d.AssertTotal, d.AssertFailed = assertionCounts(run)
 	if run.Finished != nil {
 		d.Finished = fmtTime(*run.Finished)
@@ -178,10 +180,17 @@ func RenderHTML(run *Run, w io.Writer, opts HTMLOptions) error {
 
 // summaryCharts draws one chart per metric kind across variants.
 func summaryCharts(run *Run) []htmlChart {
-	if len(run.Variants) == 0 {
+	// A variant that holds only an nccl-tests table (a record made from
+	// nccl-tests output) has no summary figures to chart, not zeros.
+	var vs []Variant
+	for _, v := range run.Variants {
+		if !NCCLOnly(&v) {
+			vs = append(vs, v)
+		}
+	}
+	if len(vs) == 0 {
 		return nil
 	}
-	vs := run.Variants
 	src := func(get func(Variant) Source) string {
 		seen := map[string]bool{}
 		for _, v := range vs {
@@ -456,7 +465,7 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 <tr><td>Scenario</td><td>{{.Run.Scenario}}</td></tr>
 <tr><td>Lab</td><td>{{.Run.Lab}}</td></tr>
 <tr><td>Runtime</td><td>{{.Run.Runtime}}{{with .Run.NOS}} ({{.}}){{end}}</td></tr>
-<tr><td>Seed</td><td>{{.Run.Seed}}</td></tr>
+{{with .Run.Imported}}<tr><td>Made from</td><td>{{.Tool}} output: {{range $i, $f := .Files}}{{if $i}}, {{end}}{{$f}}{{end}}</td></tr>{{else}}<tr><td>Seed</td><td>{{.Run.Seed}}</td></tr>{{end}}
 <tr><td>Started</td><td>{{.Started}}</td></tr>
 <tr><td>Finished</td><td>{{if .Finished}}{{.Finished}} ({{.Duration}}){{else}}not finished{{end}}</td></tr>
 {{with .Run.ConfigDigest}}<tr><td>Config digest</td><td><code>{{.}}</code></td></tr>{{end}}
@@ -472,11 +481,11 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 {{$sim := .SimCells}}{{with .Simulated}}<tr class="simulated"><td>↳ simulated ({{.ConfigSource}})</td>{{range $sim}}<td class="n">{{.}}</td>{{end}}<td>{{if .Error}}<span class="fail">error: {{.Error}}</span>{{else}}—{{end}}</td><td><span class="badge badge-simulated">simulated</span></td></tr>{{end}}
 {{end}}</table>
 
-<h2 id="charts">Charts</h2>
+{{if .Charts}}<h2 id="charts">Charts</h2>
 {{with .ChartNote}}<p>{{.}}</p>
 {{end}}<div class="charts">
 {{range .Charts}}<figure data-kind="{{.Kind}}">{{.SVG}}</figure>
-{{end}}</div>
+{{end}}</div>{{end}}
 {{range .Sweeps}}{{$sw := .}}
 <h2 id="sweep-{{.Path}}">Sweep: {{.Path}}</h2>
 <p>Each metric against {{.Path}}, one line per combination of the other dimensions.{{with .Flat}} {{.}}{{end}}</p>
@@ -488,6 +497,17 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 {{range .Lines}}{{$l := .}}{{range $i, $v := .Points}}<tr><td>{{$l.Label}}</td><td class="n">{{index $sw.Values $i}}</td>{{range cells $v}}<td class="n">{{.}}</td>{{end}}</tr>
 {{end}}{{end}}</table>
 {{end}}
+{{with .NCCL}}
+<h2 id="nccl">NCCL</h2>
+<p>nccl-tests' out-of-place bus bandwidth by message size ({{.Sources}}): busbw is algbw times the collective's factor (2(n-1)/n for all_reduce, (n-1)/n for all_gather, reduce_scatter and alltoall, 1 for broadcast and sendrecv), comparable across rank counts.</p>
+<div class="charts"><figure data-kind="nccl-busbw">{{.Chart}}</figure></div>
+{{range .Tables}}{{$tv := .}}<h3>{{.Variant}} <span class="badge badge-{{.Source}}">{{.Source}}</span></h3>
+<p>{{.Title}}.{{range .Notes}} {{.}}{{end}}</p>
+<table class="nccl">
+<tr>{{range .Headers}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr>{{range $i, $c := .}}<td{{if index $tv.Right $i}} class="n"{{end}}>{{$c}}</td>{{end}}</tr>
+{{end}}</table>
+{{end}}{{end}}
 {{with .Configs}}
 <h2 id="configs">Configs per point</h2>
 <p>Each variant's switch configs are in the run folder: the lab's configs as they were, edits included, with the point's swept values on top and ECN or PFC removed for the off variants. <code>labctl config diff topologies/{{$.Run.Lab}}/configs results/{{$.Run.RunID}}/&lt;folder&gt;</code> lists every field; grouped here:</p>

@@ -40,7 +40,12 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 		rt += " (" + run.NOS + ")"
 	}
 	p("| Runtime | %s |\n", mdCell(rt))
-	p("| Seed | %d |\n", run.Seed)
+	if im := run.Imported; im != nil {
+		// A record of a tool's output has no seed: it was measured.
+		p("| Made from | %s output: %s |\n", mdCell(im.Tool), mdCell(strings.Join(im.Files, ", ")))
+	} else {
+		p("| Seed | %d |\n", run.Seed)
+	}
 	p("| Started | %s |\n", fmtTime(run.Started))
 	if run.Finished != nil {
 		p("| Finished | %s (%s) |\n", fmtTime(*run.Finished), duration(run))
@@ -115,6 +120,7 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 		}
 		p("\n")
 	}
+	writeNCCLMarkdown(p, run)
 	if hasConfigs(run) {
 		p("## Configs per point\n\n")
 		p("Each variant's switch configs are in the run folder: the lab's configs as they were, edits included, with the point's swept values on top and ECN or PFC removed for the off variants. `labctl config diff topologies/%s/configs results/%s/<folder>` lists every field; grouped here:\n\n", mdCode(run.Lab), mdCode(run.RunID))

@@ -4,6 +4,8 @@
 // bill of materials. It knows nothing of vendors, addresses or runtimes.
 package sizing
 
+import "github.com/labctl/labctl/orchestrator/server"
+
 // SchemaVersion is the version of the JSON shape of Plan.
 const SchemaVersion = 1
 
@@ -45,12 +47,15 @@ type Input struct {
 // are in NIC-speed units, as the seed counts them (a 400G port carrying two
 // 200G NICs is two logical ports); physical counts are switch ports.
 type Plan struct {
-	SchemaVersion    int              `json:"schema_version"`
-	GPUs             int              `json:"gpus"`
-	GPUsPerServer    int              `json:"gpus_per_server"`
-	Servers          int              `json:"servers"`
-	NICs             int              `json:"nics"`
-	NICSpeedGbps     int              `json:"nic_speed_gbps"`
+	SchemaVersion int `json:"schema_version"`
+	GPUs          int `json:"gpus"`
+	GPUsPerServer int `json:"gpus_per_server"`
+	Servers       int `json:"servers"`
+	NICs          int `json:"nics"`
+	NICSpeedGbps  int `json:"nic_speed_gbps"`
+	// Server is the GPU servers' scale-up domain and the NICs' PCIe
+	// links (SetServer); nil when the plan was made without them.
+	Server           *server.Model    `json:"server,omitempty"`
 	Layout           Layout           `json:"layout"`
 	Tiers            int              `json:"tiers"`
 	Leaf             LeafTier         `json:"leaf"`
@@ -159,4 +164,15 @@ type ServerPlacement struct {
 	// Leaves[i] is the 1-based global leaf index of NIC i.
 	Leaves []int `json:"leaves"`
 	GPUs   int   `json:"gpus"`
+}
+
+// SetServer adds the servers' model to the plan, and its warning when the
+// NICs are PCIe-bound. The port math does not depend on it: Compute
+// leaves it out, and the caller that resolved the lab's server section
+// adds it.
+func (p *Plan) SetServer(m server.Model) {
+	p.Server = &m
+	if w := m.PCIeBoundWarning(); w != "" {
+		p.Warnings = append(p.Warnings, w)
+	}
 }

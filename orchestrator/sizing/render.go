@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/labctl/labctl/orchestrator/plural"
+	"github.com/labctl/labctl/orchestrator/server"
 )
 
 // OpticsTotal is the number of transceiver modules at both ends of every
@@ -38,6 +39,11 @@ func WriteTable(w io.Writer, p *Plan) error {
 	}
 	fmt.Fprintf(tw, "%d-GPU fabric: %d %s, %s layout\n", p.GPUs, p.Tiers, tiers, p.Layout)
 	row("servers", fmt.Sprintf("%d (%d GPUs each, one %dG NIC per GPU)", p.Servers, p.GPUsPerServer, p.NICSpeedGbps))
+	if m := p.Server; m != nil {
+		row("  scale-up"+defaulted(m, [2]string{"scale_up", "domain"}), m.ScaleUpSummary())
+		row("  NIC PCIe link"+defaulted(m, [2]string{"pcie_gen", "generation"}, [2]string{"pcie_lanes", "lanes"}), m.PCIeSummary())
+		row("  NIC usable rate", m.NICSummary())
+	}
 	row("NICs", p.NICs)
 	row("leaves", p.Leaf.Count)
 	row("  downlinks per leaf", fmt.Sprintf("%d x %dG (%d ports, breakout %s)", p.Leaf.DownlinksPerLeaf, p.NICSpeedGbps, p.Leaf.DownlinkPortsPerLeaf, p.Leaf.Breakout))
@@ -92,6 +98,7 @@ func WriteMarkdown(w io.Writer, p *Plan) error {
 	f("Requirements: %d GPUs, %d per server, one %dG NIC per GPU, %dx%dG leaves, %dx%dG spines, target oversubscription %g:1, %s layout.\n\n",
 		p.GPUs, p.GPUsPerServer, p.NICSpeedGbps, p.Leaf.Ports, p.Leaf.PortSpeedGbps, p.Spine.Ports, p.Spine.PortSpeedGbps, p.Oversubscription.Target, p.Layout)
 	f("## 1. Servers\n\n%d servers (%d GPUs / %d per server), %d NICs.\n\n", p.Servers, p.GPUs, p.GPUsPerServer, p.NICs)
+	serverMarkdown(&b, p)
 	links := "links"
 	if p.Leaf.LinksPerSpine == 1 {
 		links = "link"
@@ -170,6 +177,7 @@ func writeMarkdown1Tier(w io.Writer, p *Plan) error {
 	f("Requirements: %d GPUs, %d per server, one %dG NIC per GPU, one %dx%dG switch, %s layout.\n\n",
 		p.GPUs, p.GPUsPerServer, p.NICSpeedGbps, p.Leaf.Ports, p.Leaf.PortSpeedGbps, p.Layout)
 	f("## 1. Servers\n\n%d servers (%d GPUs / %d per server), %d NICs.\n\n", p.Servers, p.GPUs, p.GPUsPerServer, p.NICs)
+	serverMarkdown(&b, p)
 	f("## 2. Switch\n\nOne switch (leaf1) attaches all %d NICs on %d of its %d ports (%d logical %dG ports). There is no spine tier: every path is NIC - switch - NIC, and nothing is oversubscribed.\n\n",
 		p.NICs, p.Leaf.DownlinkPortsPerLeaf, p.Leaf.Ports, p.Leaf.LogicalPorts, p.NICSpeedGbps)
 	if p.Leaf.Breakout == "none" {
@@ -192,6 +200,43 @@ func writeMarkdown1Tier(w io.Writer, p *Plan) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// defaulted marks a table row whose keys the spec left out: " (default)"
+// when it left out all of them, " (default lanes)" when some.
+func defaulted(m *server.Model, keys ...[2]string) string {
+	var some []string
+	for _, k := range keys {
+		if _, ok := m.Defaulted[k[0]]; ok {
+			some = append(some, k[1])
+		}
+	}
+	switch len(some) {
+	case 0:
+		return ""
+	case len(keys):
+		return " (default)"
+	}
+	return " (default " + strings.Join(some, ", ") + ")"
+}
+
+// serverMarkdown is the design document's account of the servers: the
+// scale-up domain, the NICs' PCIe links and what the NICs can send.
+func serverMarkdown(b *strings.Builder, p *Plan) {
+	m := p.Server
+	if m == nil {
+		return
+	}
+	fmt.Fprintf(b, "| server | |\n|---|---|\n| scale-up domain | %s |\n| NIC PCIe link | %s |\n| NIC usable rate | %s |\n\n",
+		m.ScaleUpSummary(), m.PCIeSummary(), m.NICSummary())
+	fmt.Fprintf(b, "Transfers between GPUs of one server take the scale-up domain and never touch the fabric; every NIC has a PCIe link of its own.")
+	if m.PCIeBound {
+		fmt.Fprintf(b, " The NICs are PCIe-bound (see the warnings).")
+	}
+	if d := m.DefaultsSummary(); d != "" {
+		fmt.Fprintf(b, " Defaults (the lab spec's server section leaves them out): %s.", d)
+	}
+	b.WriteString("\n\n")
 }
 
 func joinInts(v []int) string {
