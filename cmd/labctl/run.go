@@ -297,8 +297,9 @@ func writeRunSummary(w io.Writer, run *results.Run, dir string) {
 			}
 			return value
 		}
-		fmt.Fprintf(tw, "%s\t%.1f\t%.1f\t%.3f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t", name,
-			s.ThroughputGbpsTotal, s.ThroughputGbpsMinFlow, s.JainFairness,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t", name,
+			cell("throughput_gbps_total", fmt.Sprintf("%.1f", s.ThroughputGbpsTotal)), cell("throughput_gbps_min_flow", fmt.Sprintf("%.1f", s.ThroughputGbpsMinFlow)),
+			cell("jain_fairness", fmt.Sprintf("%.3f", s.JainFairness)),
 			cell("drops", fmt.Sprint(s.Drops)), cell("pfc_pause_frames", fmt.Sprint(s.PFCPauseFrames)),
 			cell("pfc_pause_us", fmt.Sprintf("%.1f", s.PFCPauseUs)), cell("ecn_marked", fmt.Sprint(s.ECNMarked)),
 			cell("cnp", fmt.Sprint(s.CNP)), cell("retransmits", fmt.Sprint(s.Retransmits)),
