@@ -605,7 +605,34 @@ func (s *sim) pauseRx(pi int32, pr int, xoff bool) {
 // --- NIC: sending ---
 
 func (f *flowState) hasData() bool {
-	return f.started && !f.sendDone && f.sndNxt < f.total && f.sndNxt < f.avail
+	return f.started && !f.sendDone && f.sndNxt < f.total && f.sndNxt < f.avail && f.sndNxt < f.winEnd
+}
+
+// depthPackets is the number of packets of one message, the unit the tx
+// depth counts: MessageBytes in MTU packets, or one packet when the flow
+// has no message size.
+func (s *sim) depthPackets(f *flowState) int64 {
+	if f.f.MessageBytes <= 0 {
+		return 1
+	}
+	return (f.f.MessageBytes + s.mtu - 1) / s.mtu
+}
+
+// windowEnd is the first packet that the flow's tx depth holds back: the
+// end of message done+TxDepth, done being the messages whose completion
+// the sender has seen (all acknowledged ones, or with CQ moderation the
+// last whole batch of them, as a completion is signalled once per batch).
+func (s *sim) windowEnd(f *flowState) int64 {
+	depth := int64(f.f.TxDepth)
+	if depth == 0 {
+		return math.MaxInt64
+	}
+	per := s.depthPackets(f)
+	done := f.sndUna / per
+	if m := int64(f.f.CQMod); m > 1 {
+		done -= done % m
+	}
+	return (done + depth) * per
 }
 
 func (s *sim) flowStart(fi int32) {
@@ -614,6 +641,7 @@ func (s *sim) flowStart(fi int32) {
 	f.startAt = s.now
 	f.lastProgress = s.now
 	f.retriesLeft = s.retries
+	f.winEnd = s.windowEnd(f)
 	if !f.f.Quiet {
 		f.hist = s.newHist()
 	}
@@ -855,6 +883,7 @@ func (s *sim) hostReceive(pi, k int32) {
 			f.sndUna = pk.psn
 			f.lastProgress = s.now
 			f.retriesLeft = s.retries
+			f.winEnd = s.windowEnd(f)
 		}
 		if pk.kind == pktNak {
 			f.naksRecv++
@@ -969,9 +998,12 @@ func (s *sim) deliver(pi, fi int32, f *flowState, payload, sent int64) {
 	}
 	f.pendingAck++
 	last := f.rcvNxt == f.total
-	// A ring QP's receiver completes a step at each message end.
+	// A ring QP's receiver completes a step at each message end; a
+	// sender with a tx depth asks for an ACK of every message's last
+	// packet, whose completion it waits for.
 	msgEnd := f.ring != nil && f.rcvNxt%f.perMsg == 0
-	if last || msgEnd || f.pendingAck >= s.ackEvery || s.now-f.lastAck >= s.ackTimer {
+	ackReq := f.f.TxDepth > 0 && f.rcvNxt%s.depthPackets(f) == 0
+	if last || msgEnd || ackReq || f.pendingAck >= s.ackEvery || s.now-f.lastAck >= s.ackTimer {
 		f.pendingAck = 0
 		f.lastAck = s.now
 		s.sendCtrl(pi, fi, pktAck, f.rcvNxt)

@@ -195,7 +195,10 @@ type flowState struct {
 	// avail is how many packets the application has posted so far: all of
 	// them (MaxInt64) for plain flows; a ring QP's grow message by message
 	// as its rank receives from its predecessor.
-	avail    int64
+	avail int64
+	// winEnd is the first packet the tx depth does not let the sender
+	// send yet (MaxInt64 without a tx depth); set when the flow starts.
+	winEnd   int64
 	ring     *ringState
 	a2a      *a2aState
 	rank     int32
@@ -1018,6 +1021,9 @@ func (s *sim) initFlow(i int32, f *Flow, ids map[string]int32, paths pathCache) 
 	fs.hashFwd, fs.hashRev = s.flowHashes(src, dst, sp)
 	if f.MessageBytes < 0 || f.MessageBytes > 1<<30 {
 		return errorf("flow %q: message size %d bytes out of range: use 1 B..1 GiB (0 means MTU-sized packets throughout)", f.ID, f.MessageBytes)
+	}
+	if f.TxDepth < 0 || f.CQMod < 0 || f.CQMod > max(f.TxDepth, 1) {
+		return errorf("flow %q: tx depth %d and CQ moderation %d out of range: use a tx depth of 1 or more (0 means no limit) and a CQ moderation of 1 up to the tx depth (0 means 1)", f.ID, f.TxDepth, f.CQMod)
 	}
 	fs.msg = f.MessageBytes
 	if fs.msg == 0 || fs.msg%s.mtu == 0 {
