@@ -18,9 +18,13 @@
 //     ExplicitQoS every value comes from the caller, as labctl passes
 //     vendor configs resolved with their NOS's defaults.
 //   - Traffic: Flows, QPs with a size (0 = long-lived), a message size, a
-//     start time and optional After dependencies (a flow starts once the
-//     listed flows were fully received); Rings (ring AllReduce, one QP per
-//     rank over 2(N-1) steps) and AllToAll collectives beside them.
+//     tx depth (perftest's: at most that many messages posted and not
+//     completed) with its CQ moderation, a start time and optional After
+//     dependencies (a flow starts once the listed flows were fully
+//     received); Rings (ring AllReduce, one QP per rank over 2(N-1)
+//     steps), AllToAll collectives and PingPongs (ib_write_lat: one QP
+//     each way, each write posted once the other side's has arrived and
+//     its own has completed) beside them.
 //   - The NICs: DCQCN parameters in ConnectX's names (ConnectXDCQCN, the
 //     NIC's defaults; PaperDCQCN, the paper's on the same machinery; see
 //     package nic) with DCQCNEnabled, CNPDSCP and CNPPerPort; loss recovery

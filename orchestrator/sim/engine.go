@@ -884,6 +884,9 @@ func (s *sim) hostReceive(pi, k int32) {
 			f.lastProgress = s.now
 			f.retriesLeft = s.retries
 			f.winEnd = s.windowEnd(f)
+			if f.ping != nil {
+				s.pingPosted(pk.flow)
+			}
 		}
 		if pk.kind == pktNak {
 			f.naksRecv++
@@ -998,18 +1001,21 @@ func (s *sim) deliver(pi, fi int32, f *flowState, payload, sent int64) {
 	}
 	f.pendingAck++
 	last := f.rcvNxt == f.total
-	// A ring QP's receiver completes a step at each message end; a
-	// sender with a tx depth asks for an ACK of every message's last
-	// packet, whose completion it waits for.
-	msgEnd := f.ring != nil && f.rcvNxt%f.perMsg == 0
+	// A ring QP's receiver completes a step at each message end, a
+	// ping-pong's side sees the other's write arrive; a sender with a tx
+	// depth asks for an ACK of every message's last packet, whose
+	// completion it waits for.
+	msgEnd := (f.ring != nil || f.ping != nil) && f.rcvNxt%f.perMsg == 0
 	ackReq := f.f.TxDepth > 0 && f.rcvNxt%s.depthPackets(f) == 0
 	if last || msgEnd || ackReq || f.pendingAck >= s.ackEvery || s.now-f.lastAck >= s.ackTimer {
 		f.pendingAck = 0
 		f.lastAck = s.now
 		s.sendCtrl(pi, fi, pktAck, f.rcvNxt)
 	}
-	if msgEnd {
+	if msgEnd && f.ring != nil {
 		s.ringReceived(f, f.rcvNxt/f.perMsg-1)
+	} else if msgEnd {
+		s.pingReceived(f)
 	}
 	if last {
 		f.rcvDone = true

@@ -130,6 +130,7 @@ func (s *sim) result() *Result {
 		r.Rings = append(r.Rings, st)
 	}
 
+	r.PingPongs = s.pingStats()
 	r.Timeline = s.timeline
 	wdCounts := s.watchdogCounts()
 	for pi := range s.ports {

@@ -201,6 +201,7 @@ type flowState struct {
 	winEnd   int64
 	ring     *ringState
 	a2a      *a2aState
+	ping     *pingState
 	rank     int32
 	depsLeft int
 	children []int32
@@ -303,6 +304,7 @@ type sim struct {
 	rated   []int32 // flows with a rate series (not Quiet)
 	rings   []*ringState
 	a2as    []*a2aState
+	pings   []*pingState
 
 	// watchPrio is, per watched port and priority, 1 + the index of the
 	// priority's series in the port's Priorities (0: none yet).
@@ -1063,7 +1065,7 @@ func (s *sim) initFlow(i int32, f *Flow, ids map[string]int32, paths pathCache) 
 func (s *sim) buildFlows() error {
 	ids := make(map[string]int32, len(s.cfg.Flows))
 	paths := pathCache{}
-	s.flows = make([]flowState, len(s.cfg.Flows), len(s.cfg.Flows)+ringQPs(s.cfg.Rings)+a2aQPs(s.cfg.AllToAll))
+	s.flows = make([]flowState, len(s.cfg.Flows), len(s.cfg.Flows)+ringQPs(s.cfg.Rings)+a2aQPs(s.cfg.AllToAll)+pingQPs(s.cfg.PingPongs))
 	for i := range s.cfg.Flows {
 		if err := s.initFlow(int32(i), &s.cfg.Flows[i], ids, paths); err != nil {
 			return err
@@ -1073,6 +1075,9 @@ func (s *sim) buildFlows() error {
 		return err
 	}
 	if err := s.buildAllToAll(paths); err != nil {
+		return err
+	}
+	if err := s.buildPingPongs(ids, paths); err != nil {
 		return err
 	}
 	for i := range s.cfg.Flows {
@@ -1151,6 +1156,9 @@ func PrioritiesInUse(cfg *Config) int {
 	}
 	for _, a := range cfg.AllToAll {
 		dscps[dscp(a.DSCP, a.ExplicitDSCP)] = true
+	}
+	for _, p := range cfg.PingPongs {
+		dscps[dscp(p.DSCP, p.ExplicitDSCP)] = true
 	}
 	return min(8, len(dscps))
 }

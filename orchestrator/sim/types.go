@@ -300,6 +300,8 @@ type Config struct {
 	Rings []Ring
 	// AllToAll are all-to-all collectives run beside Flows.
 	AllToAll []AllToAll
+	// PingPongs are ib_write_lat runs (pingpong.go) beside Flows.
+	PingPongs []PingPong
 	// Programs are collectives as dataflows of streams (program.go), run
 	// beside Flows; ScaleUp is each server's GPU interconnect by host
 	// name, which their scale-up streams take.
