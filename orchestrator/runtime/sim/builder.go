@@ -922,8 +922,9 @@ func (b *builder) runFlowLevel(ctx context.Context, vs runtime.VariantSpec) (*re
 }
 
 // flowLevelAllReduce estimates a ring AllReduce at flow level: each rank's
-// max-min fair rate paces its steps, every step waits for the slowest
-// rank, so all ranks finish together.
+// max-min fair rate paces its steps, which follow the ring's chain (a
+// rank sends a step once it has received the previous one), so each rank
+// finishes at its own time.
 func (b *builder) flowLevelAllReduce(vs runtime.VariantSpec) (*results.Variant, error) {
 	c := vs.Collective
 	if len(vs.Flows) > 0 {
@@ -953,8 +954,8 @@ func (b *builder) flowLevelAllReduce(vs runtime.VariantSpec) (*results.Variant, 
 	var tps []float64
 	for i := range c.Ranks {
 		src, dst := c.Ranks[i], c.Ranks[(i+1)%len(c.Ranks)]
-		fct := us
-		tp := round3(float64(bytes) * 8 / est.TimeNs)
+		fct := round3(est.RankDoneNs[i] / 1000)
+		tp := round3(float64(bytes) * 8 / est.RankDoneNs[i])
 		tps = append(tps, tp)
 		v.Flows = append(v.Flows, results.Flow{
 			ID: fmt.Sprintf("allreduce r%d %s->%s", i, epString(src), epString(dst)), Src: epString(src), Dst: epString(dst),
