@@ -1002,12 +1002,20 @@ func (s *sim) deliver(pi, fi int32, f *flowState, payload, sent int64) {
 	f.pendingAck++
 	last := f.rcvNxt == f.total
 	// A ring QP's receiver completes a step at each message end, a
-	// ping-pong's side sees the other's write arrive; a sender with a tx
-	// depth asks for an ACK of every message's last packet, whose
-	// completion it waits for.
+	// ping-pong's side sees the other's write arrive.
 	msgEnd := (f.ring != nil || f.ping != nil) && f.rcvNxt%f.perMsg == 0
-	ackReq := f.f.TxDepth > 0 && f.rcvNxt%s.depthPackets(f) == 0
-	if last || msgEnd || ackReq || f.pendingAck >= s.ackEvery || s.now-f.lastAck >= s.ackTimer {
+	// A sender with a tx depth waits for its messages' completions, so it
+	// asks for ACKs itself (the BTH AckReq bit, as rxe does): on every
+	// message's last packet and every AckEvery packets within a message,
+	// a grid of its own that the receiver's timer ACKs do not shift.
+	// Other flows are acknowledged every AckEvery packets since the last
+	// ACK.
+	coalesced := f.pendingAck >= s.ackEvery
+	if f.f.TxDepth > 0 {
+		in := f.rcvNxt % s.depthPackets(f)
+		coalesced = in == 0 || in%s.ackEvery == 0
+	}
+	if last || msgEnd || coalesced || s.now-f.lastAck >= s.ackTimer {
 		f.pendingAck = 0
 		f.lastAck = s.now
 		s.sendCtrl(pi, fi, pktAck, f.rcvNxt)

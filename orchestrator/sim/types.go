@@ -201,10 +201,11 @@ type Flow struct {
 	// when the receiver has acknowledged all of it. A QP whose
 	// acknowledgements stop (its path died) therefore stops after TxDepth
 	// messages, where an unlimited one sends on at line rate. Messages are
-	// of MessageBytes (one MTU packet each when it is 0); the receiver
-	// acknowledges the last packet of every message (the BTH AckReq bit,
-	// which Linux rxe sets on a message's last packet), so ACK coalescing
-	// never holds a completion back. 0 means no limit.
+	// of MessageBytes (one MTU packet each when it is 0). Such a sender
+	// asks for an ACK of the last packet of every message and of every
+	// AckEvery packets within one (the BTH AckReq bit, which Linux rxe
+	// sets on a message's last packet), so ACK coalescing never holds a
+	// completion back. 0 means no limit.
 	TxDepth int
 	// CQMod is how many messages share one signalled completion (perftest's
 	// CQ moderation): the sender learns of completions CQMod messages at a
