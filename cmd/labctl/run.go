@@ -404,9 +404,12 @@ func firstOf(v any) any {
 	return "-"
 }
 
-// roleThroughput sums throughput per flow role: "incast 71.3 Gb/s, victim 187.6 Gb/s".
+// roleThroughput sums throughput per flow role: "incast 71.3 Gb/s, victim
+// 187.6 Gb/s"; a latency role, which has no throughput, gives its worst
+// pair's one-way t_typical: "latency 1.13 us".
 func roleThroughput(v results.Variant) string {
 	sum := map[string]float64{}
+	lat, noLat := map[string]bool{}, map[string]bool{}
 	var order []string
 	for _, f := range v.Flows {
 		r := f.Role
@@ -416,11 +419,27 @@ func roleThroughput(v results.Variant) string {
 		if _, ok := sum[r]; !ok {
 			order = append(order, r)
 		}
-		sum[r] += f.ThroughputGbps
+		switch {
+		case f.HasThroughput():
+			sum[r] += f.ThroughputGbps
+		case f.LatencyUs != nil:
+			lat[r] = true
+			sum[r] = max(sum[r], f.LatencyUs.P50)
+		default:
+			lat[r], noLat[r] = true, true
+		}
 	}
 	slices.Sort(order)
 	var parts []string
 	for _, r := range order {
+		switch {
+		case noLat[r]:
+			parts = append(parts, r+" no latency measured")
+			continue
+		case lat[r]:
+			parts = append(parts, fmt.Sprintf("%s %.2f us", r, sum[r]))
+			continue
+		}
 		parts = append(parts, fmt.Sprintf("%s %.1f Gb/s", r, sum[r]))
 	}
 	return strings.Join(parts, ", ")

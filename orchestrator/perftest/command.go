@@ -29,11 +29,18 @@ type Options struct {
 	IBPort int    // device port (-i); 0 = perftest's default (1)
 	// GIDIndex selects the GID (-x); soft-RoCE v2 over IPv4 is usually 1.
 	// Negative = let perftest choose.
-	GIDIndex   int
-	QPs        int           // queue pairs (-q); 0 = 1. Bandwidth tests only.
-	Size       int           // message size in bytes (-s); 0 = perftest's default
-	Duration   time.Duration // run for this long (-D, whole seconds); 0 = iteration count
-	Iterations int           // iterations (-n); 0 = default. Exclusive with Duration.
+	GIDIndex int
+	QPs      int // queue pairs (-q); 0 = 1. Bandwidth tests only.
+	Size     int // message size in bytes (-s); 0 = perftest's default
+	// TxDepth is --tx-depth: the messages a QP keeps posted and not
+	// completed; 0 = perftest's default (DefaultTxDepthBW).
+	TxDepth int
+	// Bidirectional is -b: both sides send (bandwidth tests only; both
+	// sides must be given it). The client's report is then the sum of
+	// both directions.
+	Bidirectional bool
+	Duration      time.Duration // run for this long (-D, whole seconds); 0 = iteration count
+	Iterations    int           // iterations (-n); 0 = default. Exclusive with Duration.
 	// ReportGbits reports bandwidth in Gb/s (--report_gbits) instead of
 	// MiB/s. Bandwidth tests only.
 	ReportGbits bool
@@ -96,6 +103,12 @@ func (o Options) Validate() error {
 	}
 	if o.Test == WriteLat && o.QPs > 1 {
 		return fmt.Errorf("%s measures one QP: drop the QP count %d", WriteLat, o.QPs)
+	}
+	if o.TxDepth != 0 && (o.TxDepth < MinTxDepth || o.TxDepth > MaxTxDepth) {
+		return fmt.Errorf("tx depth %d out of range %d-%d", o.TxDepth, MinTxDepth, MaxTxDepth)
+	}
+	if o.Bidirectional && o.Test != WriteBW {
+		return fmt.Errorf("%s is a ping-pong, which runs both ways already: drop -b (bidirectional applies to %s)", o.Test, WriteBW)
 	}
 	if o.Size < 0 || o.Size > 1<<31 {
 		return fmt.Errorf("message size %d out of range 1-%d bytes", o.Size, 1<<31)
@@ -165,6 +178,12 @@ func (o Options) argv(server string) ([]string, error) {
 	}
 	if o.Size > 0 {
 		a = append(a, "-s", strconv.Itoa(o.Size))
+	}
+	if o.TxDepth > 0 {
+		a = append(a, "--tx-depth", strconv.Itoa(o.TxDepth))
+	}
+	if o.Bidirectional {
+		a = append(a, "-b")
 	}
 	if o.MTU > 0 {
 		a = append(a, "-m", strconv.Itoa(o.MTU))

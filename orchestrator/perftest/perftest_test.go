@@ -239,6 +239,21 @@ func TestArgv(t *testing.T) {
 	if !slices.Equal(cli, append(want, "10.0.0.2")) {
 		t.Errorf("client argv %q", cli)
 	}
+	// perftest's own limits are accepted, with -b on both sides.
+	deep := bw
+	deep.TxDepth, deep.Bidirectional = MaxTxDepth, true
+	argv := func(a []string, err error) []string {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	for _, side := range [][]string{argv(deep.ServerArgv()), argv(deep.ClientArgv("10.0.0.2"))} {
+		if i := slices.Index(side, "--tx-depth"); i < 0 || side[i+1] != "15000" || !slices.Contains(side, "-b") {
+			t.Errorf("argv %q: want --tx-depth 15000 and -b", side)
+		}
+	}
 	cm := bw
 	cm.RDMACM = true
 	a, _ := cm.ServerArgv()
@@ -269,6 +284,9 @@ func TestArgv(t *testing.T) {
 		"tclass":           bad(func(o *Options) { o.TrafficClass = &big }),
 		"mtu":              bad(func(o *Options) { o.MTU = 1500 }),
 		"json path":        bad(func(o *Options) { o.OutJSONFile = "a b" }),
+		"tx depth low":     bad(func(o *Options) { o.TxDepth = -1 }),
+		"tx depth high":    bad(func(o *Options) { o.TxDepth = MaxTxDepth + 1 }),
+		"lat -b":           bad(func(o *Options) { o.Test = WriteLat; o.QPs, o.ReportGbits, o.Bidirectional = 0, false, true }),
 	} {
 		if _, err := o.ServerArgv(); err == nil {
 			t.Errorf("%s: accepted", name)

@@ -262,6 +262,16 @@ func (s *Summary) NotComputedReason() string {
 	return "not computed for this variant"
 }
 
+// PatternLatency is the pattern of a latency flow, an ib_write_lat
+// ping-pong: it has a latency distribution (LatencyUs) and no
+// throughput, which ib_write_lat does not measure (its ThroughputGbps is
+// not a figure: HasThroughput says so).
+const PatternLatency = "latency"
+
+// HasThroughput says whether the flow's ThroughputGbps is a figure: every
+// flow's but a latency flow's.
+func (f Flow) HasThroughput() bool { return f.Pattern != PatternLatency }
+
 // FlowFailed is the State of a failed flow.
 const FlowFailed = "failed"
 
@@ -277,11 +287,20 @@ func CountFailed(flows []Flow) int64 {
 	return n
 }
 
-// Latency percentiles in microseconds.
+// Latency percentiles in microseconds. A latency flow (an ib_write_lat
+// ping-pong) has the whole distribution ib_write_lat prints, one way (half
+// a round trip): P50 is its t_typical (the median), Min, Avg, Stdev and
+// P999 its t_min, t_avg, t_stdev and 99.9% percentile, Iterations its -n;
+// the other flows' latency (one-way packet delay) has none of those.
 type Latency struct {
-	P50 float64 `json:"p50"`
-	P99 float64 `json:"p99"`
-	Max float64 `json:"max,omitempty"`
+	P50        float64  `json:"p50"`
+	P99        float64  `json:"p99"`
+	Max        float64  `json:"max,omitempty"`
+	Min        *float64 `json:"min,omitempty"`
+	Avg        *float64 `json:"avg,omitempty"`
+	Stdev      *float64 `json:"stdev,omitempty"`
+	P999       *float64 `json:"p99_9,omitempty"`
+	Iterations int64    `json:"iterations,omitempty"`
 }
 
 // Summary aggregates a variant.

@@ -234,7 +234,7 @@ func summaryCharts(run *Run) []htmlChart {
 	seen := map[string]bool{}
 	for _, v := range vs {
 		for _, f := range v.Flows {
-			if !seen[f.ID] {
+			if !seen[f.ID] && f.HasThroughput() {
 				seen[f.ID] = true
 				flowIDs = append(flowIDs, f.ID)
 			}
@@ -270,7 +270,9 @@ func summaryCharts(run *Run) []htmlChart {
 		for vi, v := range vs {
 			tp := make([]float64, 0, len(v.Flows))
 			for _, f := range v.Flows {
-				tp = append(tp, f.ThroughputGbps)
+				if f.HasThroughput() {
+					tp = append(tp, f.ThroughputGbps)
+				}
 			}
 			if len(tp) == 0 {
 				continue
@@ -573,7 +575,7 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 {{if .FailedFlows}}<p class="error">{{.FailedFlows}} of the {{len .Flows}} flows failed (their figures are what they did before): see State.</p>
 {{end}}<table>
 <tr><th>Flow</th><th>Pattern</th><th>Role</th><th>Throughput (Gb/s)</th><th>p50 (µs)</th><th>p99 (µs)</th><th>FCT (µs)</th><th>Retransmits</th><th>Source</th>{{if .FailedFlows}}<th>State</th>{{end}}</tr>
-{{$v := .}}{{range .Flows}}<tr><td>{{.ID}}</td><td>{{.Pattern}}</td><td>{{.Role}}</td><td class="n">{{num .ThroughputGbps}}</td>{{with .LatencyUs}}<td class="n">{{num .P50}}</td><td class="n">{{num .P99}}</td>{{else}}<td>–</td><td>–</td>{{end}}<td class="n">{{with .FCTUs}}{{num (deref .)}}{{else}}–{{end}}</td><td class="n">{{intOpt .Retransmits}}</td><td>{{$.Label .Source $v}}</td>{{if $v.FailedFlows}}<td{{if eq .State "failed"}} class="fail"{{end}}>{{flowState .}}</td>{{end}}</tr>
+{{$v := .}}{{range .Flows}}<tr><td>{{.ID}}</td><td>{{.Pattern}}</td><td>{{.Role}}</td><td class="n">{{if .HasThroughput}}{{num .ThroughputGbps}}{{else}}–{{end}}</td>{{with .LatencyUs}}<td class="n">{{num .P50}}</td><td class="n">{{num .P99}}</td>{{else}}<td>–</td><td>–</td>{{end}}<td class="n">{{with .FCTUs}}{{num (deref .)}}{{else}}–{{end}}</td><td class="n">{{intOpt .Retransmits}}</td><td>{{$.Label .Source $v}}</td>{{if $v.FailedFlows}}<td{{if eq .State "failed"}} class="fail"{{end}}>{{flowState .}}</td>{{end}}</tr>
 {{end}}</table>{{end}}
 {{if .Moved}}<h3>Routes after the faults</h3>
 <p>The flows whose data packets end the run on other links than they started on (each switch's egress port, as <code>labctl trace --down</code> shows it).</p>

@@ -244,8 +244,12 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 				if f.FCTUs != nil {
 					fct = fmtFloat(*f.FCTUs)
 				}
+				tp := "–"
+				if f.HasThroughput() {
+					tp = fmtFloat(f.ThroughputGbps)
+				}
 				p("| %s | %s | %s | %s | %s | %s | %s | %s | %s |", mdCell(f.ID), mdCell(f.Pattern), mdCell(f.Role),
-					fmtFloat(f.ThroughputGbps), p50, p99, fct, fmtIntOpt(f.Retransmits), mdCell(sourceLabel(f.Source, variantModel(v))))
+					tp, p50, p99, fct, fmtIntOpt(f.Retransmits), mdCell(sourceLabel(f.Source, variantModel(v))))
 				if failed > 0 {
 					p(" %s |", mdCell(flowState(f)))
 				}

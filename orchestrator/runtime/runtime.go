@@ -23,6 +23,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/nic"
+	"github.com/labctl/labctl/orchestrator/perftest"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/sizing"
 )
@@ -231,7 +232,7 @@ type FlowSpec struct {
 	ID      string   `json:"id"`
 	Src     Endpoint `json:"src"`
 	Dst     Endpoint `json:"dst"`
-	Pattern string   `json:"pattern"` // pairs | permutation | incast | all-to-all
+	Pattern string   `json:"pattern"` // pairs | permutation | incast | all-to-all | latency
 	Role    string   `json:"role,omitempty"`
 	// Bytes to send; 0 means send for the variant's whole duration.
 	Bytes int64 `json:"bytes"`
@@ -244,6 +245,46 @@ type FlowSpec struct {
 	TrafficClass int `json:"traffic_class"`
 	// StartUs delays the flow's start from the variant's start.
 	StartUs float64 `json:"start_us"`
+	// TxDepth is perftest's --tx-depth: the messages a QP keeps posted
+	// and not completed (bandwidth flows).
+	TxDepth int `json:"tx_depth,omitempty"`
+	// Bidirectional is perftest's -b: the flow's QPs run both ways, and
+	// its throughput is the sum of both directions, as ib_write_bw -b
+	// reports it.
+	Bidirectional bool `json:"bidirectional,omitempty"`
+	// Iterations is a latency flow's -n: an ib_write_lat ping-pong of
+	// that many writes each way (Pattern PatternLatency).
+	Iterations int `json:"iterations,omitempty"`
+}
+
+// PatternLatency is the pattern of a latency flow: an ib_write_lat
+// ping-pong from Src (the client) to Dst (the server), not a bandwidth
+// test.
+const PatternLatency = results.PatternLatency
+
+// IsLatency says whether the flow is an ib_write_lat ping-pong.
+func (f FlowSpec) IsLatency() bool { return f.Pattern == PatternLatency }
+
+// LatencyOnlyNotComputed are the summary fields of a variant whose flows
+// are all latency flows: ib_write_lat measures no bandwidth.
+var LatencyOnlyNotComputed = []string{"throughput_gbps_total", "throughput_gbps_min_flow", "jain_fairness"}
+
+// PingPongLatency is a latency flow's record from what ib_write_lat
+// reported (measured, or computed from a simulated ping-pong's post times
+// by perftest.LatencyOfPosts): every figure of its row, one way.
+func PingPongLatency(row *perftest.LatRow) *results.Latency {
+	avg := row.AvgUs
+	lat := &results.Latency{P50: avg, Avg: &avg, Min: row.MinUs, Stdev: row.StdevUs, P999: row.P999Us, Iterations: row.Iterations}
+	if row.TypicalUs != nil {
+		lat.P50 = *row.TypicalUs // t_typical is the median
+	}
+	if row.P99Us != nil {
+		lat.P99 = *row.P99Us
+	}
+	if row.MaxUs != nil {
+		lat.Max = *row.MaxUs
+	}
+	return lat
 }
 
 // Collective kinds.
@@ -261,6 +302,9 @@ type CollectiveSpec struct {
 	// Bytes is the buffer size each rank reduces.
 	Bytes        int64 `json:"bytes"`
 	TrafficClass int   `json:"traffic_class"`
+	// StartUs delays the collective's start from the variant's start
+	// (nccl: its first size's).
+	StartUs float64 `json:"start_us,omitempty"`
 	// NCCL is the nccl kind's sweep. Its ranks are every GPU of the
 	// servers Ranks names (every NIC of theirs is listed there).
 	NCCL *NCCLSpec `json:"nccl,omitempty"`
@@ -280,8 +324,6 @@ type NCCLSpec struct {
 	Root       int    `json:"root"`
 	// Sizes are the sizes asked for, in bytes, in run order.
 	Sizes []int64 `json:"sizes"`
-	// StartUs delays the first size.
-	StartUs float64 `json:"start_us,omitempty"`
 }
 
 // NewLab builds the runtime view of a lab spec: its sizing plan and fabric

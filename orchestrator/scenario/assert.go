@@ -12,7 +12,7 @@ import (
 
 var identFix = "use ecn, pfc, repetition, simulated_us, flows, summary.<field> (" +
 	"throughput_gbps_total, throughput_gbps_min_flow, jain_fairness, drops, pfc_pause_frames, pfc_pause_us, ecn_marked, cnp, retransmits, latency_us_p99, failed_flows, " +
-	"completion_us, goodput_gbps_aggregate), simulated.summary.<field> (live runs), roles.<role>.<throughput_gbps|min_throughput_gbps|jain_fairness|count|retransmits|failed>, nccl.<field> (nccl traffic: " + strings.Join(ncclFieldNames(), ", ") + "), params.<swept path>, extra.<key>..., each optionally prefixed by a variant such as [ecn=off,pfc=on] or [qos.ecn.kmin_kb=prev]."
+	"completion_us, goodput_gbps_aggregate), simulated.summary.<field> (live runs), roles.<role>.<throughput_gbps|min_throughput_gbps|jain_fairness|count|retransmits|failed|latency_us_p50|latency_us_avg|latency_us_p99|latency_us_p99_9|latency_us_max>, nccl.<field> (nccl traffic: " + strings.Join(ncclFieldNames(), ", ") + "), params.<swept path>, extra.<key>..., each optionally prefixed by a variant such as [ecn=off,pfc=on] or [qos.ecn.kmin_kb=prev]."
 
 // optionalFields are summary fields absent unless the run produced them.
 var optionalFields = map[string]func(s *results.Summary) *float64{
@@ -50,7 +50,33 @@ var summaryFields = map[string]func(s *results.Summary) float64{
 	"failed_flows":             func(s *results.Summary) float64 { return float64(s.FailedFlows) },
 }
 
-var roleFields = []string{"throughput_gbps", "min_throughput_gbps", "jain_fairness", "count", "retransmits", "failed"}
+var roleFields = []string{"throughput_gbps", "min_throughput_gbps", "jain_fairness", "count", "retransmits", "failed",
+	"latency_us_p50", "latency_us_avg", "latency_us_p99", "latency_us_p99_9", "latency_us_max"}
+
+// roleLatency reads a role field's latency figure of one flow, in µs
+// (ok false when the flow's record has none). A role's value is its worst
+// flow's: the highest.
+var roleLatency = map[string]func(l *results.Latency) (float64, bool){
+	"latency_us_p50": func(l *results.Latency) (float64, bool) { return l.P50, true },
+	"latency_us_p99": func(l *results.Latency) (float64, bool) { return l.P99, true },
+	"latency_us_max": func(l *results.Latency) (float64, bool) { return l.Max, l.Max > 0 },
+	"latency_us_avg": func(l *results.Latency) (float64, bool) {
+		if l.Avg == nil {
+			return 0, false
+		}
+		return *l.Avg, true
+	},
+	"latency_us_p99_9": func(l *results.Latency) (float64, bool) {
+		if l.P999 == nil {
+			return 0, false
+		}
+		return *l.P999, true
+	},
+}
+
+// throughputFields are the role fields a latency role has no value for:
+// ib_write_lat measures time, not bandwidth.
+var throughputFields = []string{"throughput_gbps", "min_throughput_gbps", "jain_fairness"}
 
 // roles returns the flow roles a spec's traffic produces.
 func (s *Spec) roles() []string {
@@ -115,6 +141,9 @@ func checkIdent(id Ident, s *Spec) error {
 			}
 			if !slices.Contains(roleFields, p[2]) {
 				return fmt.Errorf("unknown role field %q (fields: %s)", p[2], strings.Join(roleFields, ", "))
+			}
+			if p[1] == runtime.PatternLatency && slices.Contains(throughputFields, p[2]) {
+				return fmt.Errorf("role latency has no %s: its flows are ib_write_lat ping-pongs, which measure latency, not bandwidth (use roles.latency.latency_us_p50, latency_us_avg, latency_us_p99, latency_us_p99_9 or latency_us_max)", p[2])
 			}
 			return nil
 		}
@@ -357,11 +386,22 @@ func lookupVariant(run *results.Run, v *results.Variant, path []string) (Value, 
 			var n, sum, sum2, rtx, failed float64
 			noRtx := 0 // flows without a retransmit count
 			minTp := -1.0
+			worst, noLat := 0.0, ""
 			for _, f := range v.Flows {
 				if f.Role != path[1] {
 					continue
 				}
 				n++
+				if get := roleLatency[path[2]]; get != nil {
+					x, ok := 0.0, false
+					if f.LatencyUs != nil {
+						x, ok = get(f.LatencyUs)
+					}
+					if !ok && noLat == "" {
+						noLat = f.ID
+					}
+					worst = max(worst, x)
+				}
 				sum += f.ThroughputGbps
 				sum2 += f.ThroughputGbps * f.ThroughputGbps
 				if f.Retransmits != nil {
@@ -387,6 +427,12 @@ func lookupVariant(run *results.Run, v *results.Variant, path []string) (Value, 
 			}
 			if path[2] == "retransmits" && noRtx > 0 {
 				return Value{}, fmt.Errorf("roles.%s.retransmits is absent: %d of the role's %d flows have no retransmit count (a live lab counts retransmissions per NIC port, not per flow: assert on summary.retransmits)", path[1], noRtx, int(n))
+			}
+			if roleLatency[path[2]] != nil {
+				if noLat != "" {
+					return Value{}, fmt.Errorf("roles.%s.%s is absent: flow %s has no such latency figure (avg and p99_9 are ib_write_lat's, of latency flows only)", path[1], path[2], noLat)
+				}
+				return Num(worst), nil
 			}
 			switch path[2] {
 			case "throughput_gbps":

@@ -132,6 +132,7 @@ func (s *Spec) Expand(nics []NIC, pt Point, seed int64) (runtime.VariantSpec, er
 			ID: id, Src: src.Endpoint, Dst: dst.Endpoint, Pattern: t.Pattern, Role: role,
 			Bytes: t.BytesN, MessageBytes: t.MessageBytes, QPs: t.QPs,
 			TrafficClass: *t.TrafficClass, StartUs: t.StartUs,
+			TxDepth: t.TxDepth, Bidirectional: t.Bidirectional, Iterations: t.Iterations,
 		})
 	}
 	leaves := leafOrder(nics)
@@ -143,13 +144,15 @@ func (s *Spec) Expand(nics []NIC, pt Point, seed int64) (runtime.VariantSpec, er
 		}
 		where := fmt.Sprintf("scenario %s traffic %d (%s)", s.Name, i+1, t.Pattern)
 		switch t.Pattern {
-		case "pairs":
+		case "pairs", runtime.PatternLatency:
+			// A latency pair is placed as a bandwidth pair is: the client
+			// on one side of the fabric, the server on the other.
 			srcs, dsts := pairSides(nics, leaves, cross)
 			if t.Pairs > len(srcs) {
 				return vs, exitcode.Usagef("%s: %d pairs do not fit the lab (%d at most here); lower pairs", where, t.Pairs, len(srcs))
 			}
 			for k := range t.Pairs {
-				add(t, "pairs", srcs[k], dsts[k])
+				add(t, t.Pattern, srcs[k], dsts[k])
 			}
 		case "permutation":
 			sel, err := pickRanks(nics, t.Ranks, where)
@@ -215,7 +218,7 @@ func (s *Spec) Expand(nics []NIC, pt Point, seed int64) (runtime.VariantSpec, er
 				for _, n := range sel {
 					eps = append(eps, n.Endpoint)
 				}
-				vs.Collective = &runtime.CollectiveSpec{Kind: "all-to-all", Ranks: eps, Bytes: t.BytesN, TrafficClass: *t.TrafficClass}
+				vs.Collective = &runtime.CollectiveSpec{Kind: "all-to-all", Ranks: eps, Bytes: t.BytesN, TrafficClass: *t.TrafficClass, StartUs: t.StartUs}
 				break
 			}
 			for _, a := range sel {
@@ -240,7 +243,7 @@ func (s *Spec) Expand(nics []NIC, pt Point, seed int64) (runtime.VariantSpec, er
 			}
 			// The ring follows fabric order (NICs of a host, then the next
 			// host), as NCCL builds rings: most hops stay under one leaf.
-			c := &runtime.CollectiveSpec{Kind: "ring-allreduce", Bytes: t.BytesN, TrafficClass: *t.TrafficClass}
+			c := &runtime.CollectiveSpec{Kind: "ring-allreduce", Bytes: t.BytesN, TrafficClass: *t.TrafficClass, StartUs: t.StartUs}
 			for _, n := range ring {
 				c.Ranks = append(c.Ranks, n.Endpoint)
 			}

@@ -51,9 +51,6 @@ func ncclKeySet(t *Traffic) map[string]bool {
 // algorithm, channels, rank order, data type and root, and the sizes it
 // sweeps (Sizes).
 func validateNCCL(t *Traffic, at func(field, msg, fix string) error) error {
-	if t.Bytes != "" {
-		return at("bytes", "bytes does not apply to pattern nccl", "remove it; nccl sweeps sizes from min_bytes to max_bytes (nccl-tests -b and -e)")
-	}
 	if t.CrossLeaf != nil {
 		return at("cross_leaf", "cross_leaf does not apply to pattern nccl", "remove it; nccl runs over every GPU of the lab, placed by rank_order")
 	}
@@ -178,9 +175,9 @@ func fmtBytes(n int64) string {
 // expandNCCL is the runtime's view of an nccl traffic entry: every GPU of
 // the lab takes part, so Ranks lists every NIC, in fabric order.
 func expandNCCL(nics []NIC, t *Traffic) *runtime.CollectiveSpec {
-	c := &runtime.CollectiveSpec{Kind: runtime.CollectiveNCCL, TrafficClass: *t.TrafficClass, NCCL: &runtime.NCCLSpec{
+	c := &runtime.CollectiveSpec{Kind: runtime.CollectiveNCCL, TrafficClass: *t.TrafficClass, StartUs: t.StartUs, NCCL: &runtime.NCCLSpec{
 		Collective: t.Collective, Algorithm: t.Algorithm, Channels: t.Channels, RankOrder: t.RankOrder,
-		DataType: t.DataType, Sizes: slices.Clone(t.Sizes), StartUs: t.StartUs,
+		DataType: t.DataType, Sizes: slices.Clone(t.Sizes),
 	}}
 	if t.Root != nil {
 		c.NCCL.Root = *t.Root

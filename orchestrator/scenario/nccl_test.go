@@ -98,7 +98,7 @@ func TestNCCLKeysHarmful(t *testing.T) {
 		{"    root: 1\n", "n.yaml:7:11: root does not apply to collective all_reduce", "broadcast"},
 		{"    collective: broadcast\n    root: -1\n", "n.yaml:8:11: root -1 is not a rank", ""},
 		{"    datatype: fp8\n", "n.yaml:7:15: unknown datatype \"fp8\"", "bfloat16"},
-		{"    bytes: 1MiB\n", "n.yaml:7:12: bytes does not apply to pattern nccl", "min_bytes"},
+		{"    bytes: 1MiB\n", "n.yaml:7:12: bytes does not apply to pattern nccl", "remove it"},
 		{"    cross_leaf: true\n", "n.yaml:7:17: cross_leaf does not apply to pattern nccl", ""},
 		{"    qps: 2\n", "n.yaml:7:10: qps does not apply to pattern nccl", ""},
 		{"    ranks: 8\n", "n.yaml:7:12: ranks does not apply to pattern nccl", ""},

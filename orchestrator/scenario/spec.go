@@ -15,6 +15,7 @@ import (
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/nic"
+	"github.com/labctl/labctl/orchestrator/perftest"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/specyaml"
 	"github.com/labctl/labctl/scenarios"
@@ -87,10 +88,11 @@ type Matrix struct {
 
 // Traffic is one traffic pattern, perftest-like.
 type Traffic struct {
-	// Pattern is pairs, permutation, incast, all-to-all, ring-allreduce
-	// or nccl.
+	// Pattern is pairs, permutation, incast, all-to-all, ring-allreduce,
+	// latency or nccl.
 	Pattern string `yaml:"pattern"`
-	// Pairs is the number of sender/receiver pairs (pairs; default 1).
+	// Pairs is the number of sender/receiver pairs (pairs, latency;
+	// default 1).
 	Pairs int `yaml:"pairs"`
 	// Senders is N of an N:1 incast (default 8).
 	Senders int `yaml:"senders"`
@@ -112,10 +114,19 @@ type Traffic struct {
 	// Bytes per flow ("64MiB"); empty runs flows for the whole duration.
 	// For ring-allreduce it is the buffer each rank reduces (default 64MiB).
 	Bytes string `yaml:"bytes"`
-	// MessageSize is perftest's -s (default 64KiB).
+	// MessageSize is perftest's -s (default 64KiB, 2 bytes for latency, as
+	// perftest's).
 	MessageSize string `yaml:"message_size"`
 	// QPs is perftest's -q: queue pairs per flow (default 1).
 	QPs int `yaml:"qps"`
+	// TxDepth is perftest's --tx-depth: the messages a QP keeps posted
+	// and not completed (default 128, perftest's).
+	TxDepth int `yaml:"tx_depth"`
+	// Bidirectional is perftest's -b: every flow's QPs run both ways.
+	Bidirectional bool `yaml:"bidirectional"`
+	// Iterations is latency's -n: the writes each side of an ib_write_lat
+	// ping-pong posts (default 1000, perftest's).
+	Iterations int `yaml:"iterations"`
 	// TrafficClass is perftest's --tclass, the IP TOS byte (default 106:
 	// DSCP 26 with ECT(0)).
 	TrafficClass *int `yaml:"traffic_class"`
@@ -156,7 +167,11 @@ type AssertSpec struct {
 }
 
 // Patterns a scenario may use.
-var Patterns = []string{"pairs", "permutation", "incast", "all-to-all", "ring-allreduce", PatternNCCL}
+var Patterns = []string{"pairs", "permutation", "incast", "all-to-all", "ring-allreduce", runtime.PatternLatency, PatternNCCL}
+
+// bandwidthPatterns are the patterns that run as perftest ib_write_bw
+// flows (the others are collectives and a ping-pong).
+var bandwidthPatterns = []string{"pairs", "permutation", "incast", "all-to-all"}
 
 // NamePattern is what a scenario name may look like (it becomes part of
 // run ids and folder names).
@@ -166,7 +181,7 @@ var NamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,39}$`)
 const (
 	DefaultDuration     = "5ms"
 	DefaultSampleEvery  = "10us"
-	DefaultMessageSize  = 64 << 10
+	DefaultMessageSize  = perftest.DefaultSizeBW
 	DefaultTrafficClass = 106
 	DefaultIncastN      = 8
 	DefaultAllReduce    = 64 << 20
@@ -407,13 +422,18 @@ func validateTraffic(t *Traffic, durationUs float64, at func(field, msg, fix str
 		return nil
 	}
 	for _, err := range []error{
-		only("pairs", t.Pairs != 0, "pairs"),
+		only("pairs", t.Pairs != 0, "pairs", runtime.PatternLatency),
 		only("senders", t.Senders != 0, "incast"),
 		only("victim", t.Victim, "incast"),
 		only("ranks", t.Ranks != 0, "permutation", "all-to-all", "ring-allreduce"),
 		only("rank_per", t.RankPer != "", "ring-allreduce"),
-		only("qps", t.QPs != 0, "pairs", "permutation", "incast", "all-to-all"),
-		only("message_size", t.MessageSize != "", "pairs", "permutation", "incast", "all-to-all"),
+		only("qps", t.QPs != 0, bandwidthPatterns...),
+		only("message_size", t.MessageSize != "", append(slices.Clone(bandwidthPatterns), runtime.PatternLatency)...),
+		only("bytes", t.Bytes != "", append(slices.Clone(bandwidthPatterns), "ring-allreduce")...),
+		only("tx_depth", t.TxDepth != 0, bandwidthPatterns...),
+		// all-to-all runs both ways between every pair already.
+		only("bidirectional", t.Bidirectional, "pairs", "permutation", "incast"),
+		only("iterations", t.Iterations != 0, runtime.PatternLatency),
 	} {
 		if err != nil {
 			return err
@@ -436,9 +456,19 @@ func validateTraffic(t *Traffic, durationUs float64, at func(field, msg, fix str
 		return at("rank_per", fmt.Sprintf("rank_per %q is not known", t.RankPer), "use nic (every NIC a rank) or server (one rank per server)")
 	case t.QPs < 0 || t.QPs > 64:
 		return at("qps", fmt.Sprintf("qps %d is out of range", t.QPs), "use 1 to 64")
+	case t.TxDepth < 0 || t.TxDepth > perftest.MaxTxDepth:
+		return at("tx_depth", fmt.Sprintf("tx_depth %d is out of perftest's range", t.TxDepth), fmt.Sprintf("use %d to %d (perftest --tx-depth)", perftest.MinTxDepth, perftest.MaxTxDepth))
+	case t.Iterations < 0 || (t.Iterations > 0 && t.Iterations < perftest.MinIterations) || t.Iterations > perftest.MaxIterations:
+		return at("iterations", fmt.Sprintf("iterations %d is out of perftest's range", t.Iterations), fmt.Sprintf("use %d to %d (ib_write_lat -n)", perftest.MinIterations, perftest.MaxIterations))
 	}
-	if t.Pattern == "pairs" && t.Pairs == 0 {
+	if (t.Pattern == "pairs" || t.Pattern == runtime.PatternLatency) && t.Pairs == 0 {
 		t.Pairs = 1
+	}
+	if slices.Contains(bandwidthPatterns, t.Pattern) && t.TxDepth == 0 {
+		t.TxDepth = perftest.DefaultTxDepthBW
+	}
+	if t.Pattern == runtime.PatternLatency && t.Iterations == 0 {
+		t.Iterations = perftest.DefaultIterations
 	}
 	if t.Pattern == "incast" && t.Senders == 0 {
 		t.Senders = DefaultIncastN
@@ -454,9 +484,12 @@ func validateTraffic(t *Traffic, durationUs float64, at func(field, msg, fix str
 		return at("traffic_class", fmt.Sprintf("traffic_class %d is not a TOS byte", *t.TrafficClass), "use 0 to 255, e.g. 106 for DSCP 26 with ECT(0)")
 	}
 	var err error
-	if t.MessageSize == "" {
+	switch {
+	case t.MessageSize == "" && t.Pattern == runtime.PatternLatency:
+		t.MessageBytes = perftest.DefaultSizeLat
+	case t.MessageSize == "":
 		t.MessageBytes = DefaultMessageSize
-	} else {
+	default:
 		n, err := ParseBytes(t.MessageSize)
 		if err != nil || n < 1 || n > 1<<30 {
 			return at("message_size", fmt.Sprintf("message_size %q is not a size from 1 B to 1 GiB", t.MessageSize), "write a size such as 4096, 64KiB or 1MiB")
@@ -550,6 +583,8 @@ var flowModelBlind = []struct{ key, what string }{
 	{"traffic[].traffic_class", "priorities (flows share links max-min fairly whatever their class)"},
 	{"traffic[].start", "start times (every flow runs from the start)"},
 	{"traffic[].message_size", "message sizes (its flows are fluid)"},
+	{"traffic[].tx_depth", "send queues (its flows are fluid, with no messages in flight to bound)"},
+	{"traffic[].iterations", "ping-pongs (it has no packets to time)"},
 	{"traffic[].bytes", "flow sizes (its flows are long-lived)"},
 	{"faults[].", "faults (its links never go down)"},
 	{"traffic[].collective", ncclBlind},
@@ -623,6 +658,10 @@ func (s *Spec) CheckModel(model string) error {
 		}
 	}
 	for i, t := range s.Traffic {
+		if t.Pattern == runtime.PatternLatency {
+			return specyaml.At(s.file, s.src, fmt.Sprintf("$.traffic[%d].pattern", i), fmt.Sprintf("scenario %s traffic[%d] is a latency ping-pong, which the flow-level model cannot time (it has no packets, queues or NIC delays)", s.Name, i),
+				"run it with --model packet, or put it in a scenario of its own")
+		}
 		if t.Pattern == "ring-allreduce" {
 			if len(s.Traffic) > 1 {
 				return specyaml.At(s.file, s.src, fmt.Sprintf("$.traffic[%d]", i), fmt.Sprintf("scenario %s: the flow-level model runs a ring AllReduce alone", s.Name),

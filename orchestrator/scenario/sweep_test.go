@@ -292,7 +292,7 @@ func TestSweepCheckModel(t *testing.T) {
 // must be placed on one side.
 func TestFlowModelSweepsClassified(t *testing.T) {
 	reads := []string{"qos.mtu", "traffic[<i>].pairs", "traffic[<i>].senders", "traffic[<i>].victim", "traffic[<i>].ranks",
-		"traffic[<i>].rank_per", "traffic[<i>].cross_leaf", "traffic[<i>].qps"}
+		"traffic[<i>].rank_per", "traffic[<i>].cross_leaf", "traffic[<i>].qps", "traffic[<i>].bidirectional"}
 	s := mustParse(t, "name: x\ntraffic: [{pattern: incast}]\nfaults: [{kind: link-down, link: leaf1-spine1, at: 1ms}]\n")
 	for _, p := range SweepPaths() {
 		sw, err := s.resolveSweep(strings.Replace(p.Path, "<i>", "0", 1))

@@ -3,6 +3,7 @@ package scenario
 import (
 	"fmt"
 
+	"github.com/labctl/labctl/orchestrator/perftest"
 	"github.com/labctl/labctl/orchestrator/specyaml"
 )
 
@@ -17,7 +18,8 @@ func explicitZeros(file string, data []byte, s *Spec) error {
 		for _, f := range []struct {
 			key  string
 			zero bool
-		}{{"pairs", t.Pairs == 0}, {"senders", t.Senders == 0}, {"ranks", t.Ranks == 0}, {"qps", t.QPs == 0}, {"channels", t.Channels == 0}, {"step_factor", t.StepFactor == 0}} {
+		}{{"pairs", t.Pairs == 0}, {"senders", t.Senders == 0}, {"ranks", t.Ranks == 0}, {"qps", t.QPs == 0},
+			{"tx_depth", t.TxDepth == 0}, {"iterations", t.Iterations == 0}, {"channels", t.Channels == 0}, {"step_factor", t.StepFactor == 0}} {
 			z := trafficZeros[f.key]
 			fields = append(fields, specyaml.ZeroField{Path: p + f.key, IsZero: f.zero, Default: z.def, Fix: z.fix})
 		}
@@ -28,10 +30,14 @@ func explicitZeros(file string, data []byte, s *Spec) error {
 // trafficZeros are the traffic keys whose 0 stands for a default: what the
 // default is and what to write instead. A swept value of 0 is refused too.
 var trafficZeros = map[string]struct{ def, fix string }{
-	"pairs":       {"1 pair", "use 1 or more pairs"},
-	"senders":     {fmt.Sprintf("%d senders", DefaultIncastN), "use 2 or more senders"},
-	"ranks":       {"every NIC of the lab", "use 2 or more ranks"},
-	"qps":         {"1 queue pair", "use 1 to 64"},
+	"pairs":   {"1 pair", "use 1 or more pairs"},
+	"senders": {fmt.Sprintf("%d senders", DefaultIncastN), "use 2 or more senders"},
+	"ranks":   {"every NIC of the lab", "use 2 or more ranks"},
+	"qps":     {"1 queue pair", "use 1 to 64"},
+	"tx_depth": {fmt.Sprintf("perftest's %d messages", perftest.DefaultTxDepthBW),
+		fmt.Sprintf("use %d to %d", perftest.MinTxDepth, perftest.MaxTxDepth)},
+	"iterations": {fmt.Sprintf("perftest's %d iterations", perftest.DefaultIterations),
+		fmt.Sprintf("use %d to %d", perftest.MinIterations, perftest.MaxIterations)},
 	"channels":    {"one channel per NIC (two per NIC for a tree; one for alltoall and sendrecv)", "use 1 to 64"},
 	"step_factor": {fmt.Sprintf("a factor of %d", DefaultNCCLStepFactor), "use 2 or more"},
 }

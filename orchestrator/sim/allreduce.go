@@ -90,18 +90,22 @@ func RingAllReduceTheoryNs(n int, bytes int64, eta, bGbps, stepLatencyNs float64
 type AllReduceEstimate struct {
 	Ranks int `json:"ranks"`
 	Steps int `json:"steps"`
-	// TimeNs is the whole collective; StepNs one step (all steps share
-	// the same paths and rates).
+	// TimeNs is the whole collective, from the first post to the last
+	// message received; StepNs its mean step, TimeNs / Steps.
 	TimeNs float64 `json:"time_ns"`
 	StepNs float64 `json:"step_ns"`
-	// MinRateGbps is the slowest rank's max-min fair goodput, the one
-	// that paces every step; LatencyNs its path latency.
+	// MinRateGbps is the slowest rank's max-min fair goodput.
 	MinRateGbps float64 `json:"min_rate_gbps"`
-	LatencyNs   float64 `json:"latency_ns"`
+	// LatencyNs is the mean path latency of the ring's hops (a rank to
+	// the next), MaxLatencyNs the longest.
+	LatencyNs    float64 `json:"latency_ns"`
+	MaxLatencyNs float64 `json:"max_latency_ns"`
 	// BusBWGbps is the NCCL-style bus bandwidth 2(N-1)/N * S / time.
 	BusBWGbps float64 `json:"bus_bw_gbps"`
-	// RankRatesGbps is each rank's max-min fair goodput to the next rank.
+	// RankRatesGbps is each rank's max-min fair goodput to the next rank;
+	// RankDoneNs when the next rank had received the last step from it.
 	RankRatesGbps []float64 `json:"rank_rates_gbps"`
+	RankDoneNs    []float64 `json:"rank_done_ns"`
 	// ChunkBytes is what each rank sends per step.
 	ChunkBytes int64 `json:"chunk_bytes"`
 }
@@ -110,11 +114,21 @@ type AllReduceEstimate struct {
 // packets, for fabrics too large for the packet engine (1024 GPUs): it
 // routes each rank's QP as the packet engine would (same ECMP hash and
 // seeds), gives the N concurrent flows of a step max-min fair shares of
-// link goodput (rate x MTU/(MTU+82)), and charges each step the slowest
-// flow's transfer time plus its path latency (propagation, store and
-// forward of one packet per extra hop, mean switch jitter, the receiving
-// NIC's delay). cfg supplies
-// the topology, MTU, seed and jitter; its Flows are ignored.
+// link goodput (rate x MTU/(MTU+82)), and follows the ring's chain of
+// dependencies as the packet engine (and NCCL) runs it, with no barrier
+// between steps: rank i posts step k once it has received step k-1 from
+// rank i-1, and its one QP sends its steps one after the other, so
+//
+//	start(k, i) = max(start(k-1, i-1) + T(i-1) + L(i-1), start(k-1, i) + T(i))
+//
+// with T(i) the chunk's transfer time at rank i's rate and L(i) its path
+// latency (propagation, store and forward of one packet per extra hop,
+// mean switch jitter, the receiving NIC's delay); the collective ends
+// when the last step has arrived everywhere, the longest path through
+// that graph, computed in O(N x steps). A slow hop then costs what it
+// costs on its own QP and on the chains through it, not, as a per-step
+// barrier would charge, on every step of every rank. cfg supplies the
+// topology, MTU, seed and jitter; its Flows are ignored.
 func RingAllReduceFlowLevel(cfg Config, ranks []string, bytes int64) (*AllReduceEstimate, error) {
 	n := len(ranks)
 	if n < 2 {
@@ -135,32 +149,46 @@ func RingAllReduceFlowLevel(cfg Config, ranks []string, bytes int64) (*AllReduce
 	}
 	chunk := float64(step0[0].Bytes)
 	frame := float64(s.mtu + WireOverheadBytes)
-	est := &AllReduceEstimate{Ranks: n, Steps: 2 * (n - 1), MinRateGbps: math.Inf(1), RankRatesGbps: rates, ChunkBytes: step0[0].Bytes}
+	steps := 2 * (n - 1)
+	est := &AllReduceEstimate{Ranks: n, Steps: steps, MinRateGbps: math.Inf(1), RankRatesGbps: rates, ChunkBytes: step0[0].Bytes}
+	xfer, lat := make([]float64, n), make([]float64, n)
 	for i, path := range paths {
-		lat := 0.0
+		l := 0.0
 		minSer := math.Inf(1)
 		for _, pi := range path {
 			p := &s.ports[pi]
 			ser := frame * 8 / (p.lineMbps / 1000)
-			lat += float64(p.propPs)/1000 + ser
+			l += float64(p.propPs)/1000 + ser
 			minSer = min(minSer, ser)
 			if !s.ports[p.peer].host {
-				lat += float64(s.jitter) / 1000 / 2
+				l += float64(s.jitter) / 1000 / 2
 			}
 		}
-		lat -= minSer // one packet's serialization is part of the transfer time
+		l -= minSer // one packet's serialization is part of the transfer time
 		// The receiving NIC's processing delay, charged per packet by the
 		// packet engine, delays the step's last byte once.
-		lat += float64(s.nicDelay) / 1000
-		stepNs := chunk*8/rates[i] + lat
-		if stepNs > est.StepNs {
-			est.StepNs = stepNs
-			est.LatencyNs = lat
-		}
+		l += float64(s.nicDelay) / 1000
+		lat[i], xfer[i] = l, chunk*8/rates[i]
+		est.LatencyNs += l / float64(n)
+		est.MaxLatencyNs = max(est.MaxLatencyNs, l)
 		est.MinRateGbps = min(est.MinRateGbps, rates[i])
 	}
-	est.TimeNs = est.StepNs * float64(est.Steps)
-	est.BusBWGbps = float64(est.Steps) / float64(n) * float64(bytes) * 8 / est.TimeNs
+	// start[i] is when rank i posts the current step; all post step 0 at 0.
+	start, next := make([]float64, n), make([]float64, n)
+	for range steps - 1 {
+		for i := range n {
+			prev := (i + n - 1) % n
+			next[i] = max(start[prev]+xfer[prev]+lat[prev], start[i]+xfer[i])
+		}
+		start, next = next, start
+	}
+	est.RankDoneNs = make([]float64, n)
+	for i := range n {
+		est.RankDoneNs[i] = start[i] + xfer[i] + lat[i]
+		est.TimeNs = max(est.TimeNs, est.RankDoneNs[i])
+	}
+	est.StepNs = est.TimeNs / float64(steps)
+	est.BusBWGbps = float64(steps) / float64(n) * float64(bytes) * 8 / est.TimeNs
 	return est, nil
 }
 

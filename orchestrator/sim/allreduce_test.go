@@ -195,3 +195,69 @@ func TestFlowLevelRatesMatchPackets(t *testing.T) {
 		}
 	}
 }
+
+// TestRingAllReduceChain checks the flow-level model's chain against a
+// case computed by hand, where a barrier per step is far off: four ranks,
+// two per leaf (h0-0, h0-1 | h1-0, h1-1), one spine whose links are 10 µs
+// long, no host-link propagation, NIC delay or jitter. Every QP runs at
+// 100G goodput (T per 1 MiB chunk); the two hops within a leaf have a
+// latency of one frame's store and forward, s = 4178 B x 8 / 100G =
+// 334.24 ns, and the two across the spine 3s + 20 µs. With equal T the
+// longest chain runs one hop back per step: 6 transfers and the latencies
+// of 6 consecutive hops, once round the ring (8s + 40 µs) and two more (4s
+// + 20 µs): 6T + 12s + 60 µs. A barrier per step would charge every step
+// the slow hop: 6T + 18s + 120 µs, 10% more. The packet engine runs the
+// same ring within 1% of the chain.
+func TestRingAllReduceChain(t *testing.T) {
+	topo := leafSpine(2, 1, 2, 100, 100)
+	for i := range topo.Links {
+		topo.Links[i].PropDelayNs = 0
+		if topo.Links[i].B.Node == "spine0" {
+			topo.Links[i].PropDelayNs = 10_000
+		}
+	}
+	ranks := []string{"h0-0", "h0-1", "h1-0", "h1-1"}
+	const size = 4 << 20
+	cfg := Config{
+		Topology: topo, DefaultQoS: losslessQoS(true, false, 0, 0), Seed: 1, DurationNs: 10_000_000,
+		NICDelayNs: -1, SwitchJitterNs: -1, ClockSkewPPM: -1,
+	}
+	est, err := RingAllReduceFlowLevel(cfg, ranks, size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eta := 4096.0 / 4178
+	T := float64(size/4) * 8 / (100 * eta)
+	const s = 4178 * 8 / 100.0
+	chain := 6*T + 12*s + 60_000
+	barrier := 6*T + 18*s + 120_000
+	t.Logf("flow level %.0f ns; by hand: chain %.0f ns, barrier %.0f ns", est.TimeNs, chain, barrier)
+	if !within(est.TimeNs, chain, 1e-6*chain) {
+		t.Errorf("flow-level time %.0f ns, want the chain computed by hand, %.0f ns", est.TimeNs, chain)
+	}
+	if !within(est.LatencyNs, (8*s+40_000)/4, 1e-6) || !within(est.MaxLatencyNs, 3*s+20_000, 1e-6) {
+		t.Errorf("hop latency mean %.2f max %.2f ns, want %.2f and %.2f", est.LatencyNs, est.MaxLatencyNs, (8*s+40_000)/4, 3*s+20_000)
+	}
+	cfg.Rings = []Ring{{ID: "ring", Ranks: ranks, Bytes: size, DSCP: 26}}
+	r := mustRun(t, cfg)
+	if len(r.Rings) != 1 || r.Rings[0].TimeNs == nil {
+		t.Fatalf("packet-level ring did not complete: %+v", r.Rings)
+	}
+	got := float64(*r.Rings[0].TimeNs)
+	t.Logf("packet level %.0f ns (%+.2f%% from the chain)", got, 100*(got-est.TimeNs)/est.TimeNs)
+	if !within(got, est.TimeNs, 0.01*est.TimeNs) {
+		t.Errorf("packet-level ring %.0f ns, flow-level chain %.0f ns: want within 1%%", got, est.TimeNs)
+	}
+	// Every rank's last step lands at its own time, the last one at the
+	// collective's end.
+	last := 0.0
+	for i, d := range est.RankDoneNs {
+		if d <= 0 || d > est.TimeNs {
+			t.Errorf("rank %d done at %.0f ns, outside the collective's %.0f", i, d, est.TimeNs)
+		}
+		last = max(last, d)
+	}
+	if last != est.TimeNs {
+		t.Errorf("last rank done at %.0f ns, the collective at %.0f", last, est.TimeNs)
+	}
+}

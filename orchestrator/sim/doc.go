@@ -18,13 +18,17 @@
 //     ExplicitQoS every value comes from the caller, as labctl passes
 //     vendor configs resolved with their NOS's defaults.
 //   - Traffic: Flows, QPs with a size (0 = long-lived), a message size, a
-//     start time and optional After dependencies (a flow starts once the
-//     listed flows were fully received); Rings (ring AllReduce, one QP per
-//     rank over 2(N-1) steps) and AllToAll collectives beside them;
-//     Programs, collectives as dataflows of streams (program.go), each
-//     stream a QP through the fabric or a transfer over its server's
-//     scale-up domain (Config.ScaleUp), a program starting at its StartNs
-//     or that long after the program named in its After completed.
+//     tx depth (perftest's: at most that many messages posted and not
+//     completed) with its CQ moderation, a start time and optional After
+//     dependencies (a flow starts once the listed flows were fully
+//     received); Rings (ring AllReduce, one QP per rank over 2(N-1)
+//     steps), AllToAll collectives and PingPongs (ib_write_lat: one QP
+//     each way, each write posted once the other side's has arrived and
+//     its own has completed) beside them; Programs, collectives as
+//     dataflows of streams (program.go), each stream a QP through the
+//     fabric or a transfer over its server's scale-up domain
+//     (Config.ScaleUp), a program starting at its StartNs or that long
+//     after the program named in its After completed.
 //   - Hosts: NICCapGbps caps what every NIC of a host sends (a NIC behind
 //     a slower PCIe link).
 //   - The NICs: DCQCN parameters in ConnectX's names (ConnectXDCQCN, the

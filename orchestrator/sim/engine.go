@@ -613,7 +613,34 @@ func (s *sim) pauseRx(pi int32, pr int, xoff bool) {
 // --- NIC: sending ---
 
 func (f *flowState) hasData() bool {
-	return f.started && !f.sendDone && f.sndNxt < f.total && f.sndNxt < f.avail
+	return f.started && !f.sendDone && f.sndNxt < f.total && f.sndNxt < f.avail && f.sndNxt < f.winEnd
+}
+
+// depthPackets is the number of packets of one message, the unit the tx
+// depth counts: MessageBytes in MTU packets, or one packet when the flow
+// has no message size.
+func (s *sim) depthPackets(f *flowState) int64 {
+	if f.f.MessageBytes <= 0 {
+		return 1
+	}
+	return (f.f.MessageBytes + s.mtu - 1) / s.mtu
+}
+
+// windowEnd is the first packet that the flow's tx depth holds back: the
+// end of message done+TxDepth, done being the messages whose completion
+// the sender has seen (all acknowledged ones, or with CQ moderation the
+// last whole batch of them, as a completion is signalled once per batch).
+func (s *sim) windowEnd(f *flowState) int64 {
+	depth := int64(f.f.TxDepth)
+	if depth == 0 {
+		return math.MaxInt64
+	}
+	per := s.depthPackets(f)
+	done := f.sndUna / per
+	if m := int64(f.f.CQMod); m > 1 {
+		done -= done % m
+	}
+	return (done + depth) * per
 }
 
 func (s *sim) flowStart(fi int32) {
@@ -622,6 +649,7 @@ func (s *sim) flowStart(fi int32) {
 	f.startAt = s.now
 	f.lastProgress = s.now
 	f.retriesLeft = s.retries
+	f.winEnd = s.windowEnd(f)
 	if !f.f.Quiet {
 		f.hist = s.newHist()
 	}
@@ -875,6 +903,10 @@ func (s *sim) hostReceive(pi, k int32) {
 			f.sndUna = pk.psn
 			f.lastProgress = s.now
 			f.retriesLeft = s.retries
+			f.winEnd = s.windowEnd(f)
+			if f.ping != nil {
+				s.pingPosted(pk.flow)
+			}
 		}
 		if pk.kind == pktNak {
 			f.naksRecv++
@@ -990,18 +1022,32 @@ func (s *sim) deliver(pi, fi int32, f *flowState, payload, sent int64) {
 	f.pendingAck++
 	last := f.rcvNxt == f.total
 	// A ring QP's or a program stream's receiver completes a message at
-	// each message end.
-	msgEnd := (f.ring != nil || f.stream != nil) && f.rcvNxt%f.perMsg == 0
-	if last || msgEnd || f.pendingAck >= s.ackEvery || s.now-f.lastAck >= s.ackTimer {
+	// each message end, a ping-pong's side sees the other's write arrive.
+	msgEnd := (f.ring != nil || f.stream != nil || f.ping != nil) && f.rcvNxt%f.perMsg == 0
+	// A sender with a tx depth waits for its messages' completions, so it
+	// asks for ACKs itself (the BTH AckReq bit, as rxe does): on every
+	// message's last packet and every AckEvery packets within a message,
+	// a grid of its own that the receiver's timer ACKs do not shift.
+	// Other flows are acknowledged every AckEvery packets since the last
+	// ACK.
+	coalesced := f.pendingAck >= s.ackEvery
+	if f.f.TxDepth > 0 {
+		in := f.rcvNxt % s.depthPackets(f)
+		coalesced = in == 0 || in%s.ackEvery == 0
+	}
+	if last || msgEnd || coalesced || s.now-f.lastAck >= s.ackTimer {
 		f.pendingAck = 0
 		f.lastAck = s.now
 		s.sendCtrl(pi, fi, pktAck, f.rcvNxt)
 	}
 	if msgEnd {
-		if f.ring != nil {
+		switch {
+		case f.ring != nil:
 			s.ringReceived(f, f.rcvNxt/f.perMsg-1)
-		} else {
+		case f.stream != nil:
 			s.received(f.stream.self)
+		default:
+			s.pingReceived(f)
 		}
 	}
 	if last {

@@ -136,6 +136,7 @@ func (s *sim) result() *Result {
 	}
 
 	r.Programs = s.programStats()
+	r.PingPongs = s.pingStats()
 	r.Timeline = s.timeline
 	wdCounts := s.watchdogCounts()
 	for pi := range s.ports {

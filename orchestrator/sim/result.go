@@ -15,6 +15,8 @@ type Result struct {
 	Rings []RingStats `json:"rings,omitempty"`
 	// AllToAll are the all-to-all collectives, per sending rank.
 	AllToAll []AllToAllStats `json:"all_to_all,omitempty"`
+	// PingPongs are the ping-pongs' post times, in Config.PingPongs order.
+	PingPongs []PingPongStats `json:"ping_pongs,omitempty"`
 	// Programs are the dataflow collectives, in Config.Programs order.
 	Programs []ProgramStats `json:"programs,omitempty"`
 	Series   *Series        `json:"series,omitempty"`

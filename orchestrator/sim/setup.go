@@ -201,10 +201,14 @@ type flowState struct {
 	// avail is how many packets the application has posted so far: all of
 	// them (MaxInt64) for plain flows; a ring QP's grow message by message
 	// as its rank receives from its predecessor.
-	avail    int64
+	avail int64
+	// winEnd is the first packet the tx depth does not let the sender
+	// send yet (MaxInt64 without a tx depth); set when the flow starts.
+	winEnd   int64
 	ring     *ringState
 	a2a      *a2aState
 	stream   *streamState // a program's fabric stream
+	ping     *pingState
 	rank     int32
 	depsLeft int
 	children []int32
@@ -311,6 +315,7 @@ type sim struct {
 	progs   []progState
 	streams []streamState
 	gpus    []gpuEgress
+	pings   []*pingState
 
 	// watchPrio is, per watched port and priority, 1 + the index of the
 	// priority's series in the port's Priorities (0: none yet).
@@ -1030,6 +1035,9 @@ func (s *sim) initFlow(i int32, f *Flow, ids map[string]int32, paths pathCache) 
 	if f.MessageBytes < 0 || f.MessageBytes > 1<<30 {
 		return errorf("flow %q: message size %d bytes out of range: use 1 B..1 GiB (0 means MTU-sized packets throughout)", f.ID, f.MessageBytes)
 	}
+	if f.TxDepth < 0 || f.CQMod < 0 || f.CQMod > max(f.TxDepth, 1) {
+		return errorf("flow %q: tx depth %d and CQ moderation %d out of range: use a tx depth of 1 or more (0 means no limit) and a CQ moderation of 1 up to the tx depth (0 means 1)", f.ID, f.TxDepth, f.CQMod)
+	}
 	fs.msg = f.MessageBytes
 	if fs.msg == 0 || fs.msg%s.mtu == 0 {
 		// Whole MTU packets either way: the simple arithmetic holds.
@@ -1068,7 +1076,7 @@ func (s *sim) initFlow(i int32, f *Flow, ids map[string]int32, paths pathCache) 
 func (s *sim) buildFlows() error {
 	ids := make(map[string]int32, len(s.cfg.Flows))
 	paths := pathCache{}
-	s.flows = make([]flowState, len(s.cfg.Flows), len(s.cfg.Flows)+ringQPs(s.cfg.Rings)+a2aQPs(s.cfg.AllToAll)+programQPs(s.cfg.Programs))
+	s.flows = make([]flowState, len(s.cfg.Flows), len(s.cfg.Flows)+ringQPs(s.cfg.Rings)+a2aQPs(s.cfg.AllToAll)+programQPs(s.cfg.Programs)+pingQPs(s.cfg.PingPongs))
 	for i := range s.cfg.Flows {
 		if err := s.initFlow(int32(i), &s.cfg.Flows[i], ids, paths); err != nil {
 			return err
@@ -1081,6 +1089,9 @@ func (s *sim) buildFlows() error {
 		return err
 	}
 	if err := s.buildPrograms(paths); err != nil {
+		return err
+	}
+	if err := s.buildPingPongs(ids, paths); err != nil {
 		return err
 	}
 	for i := range s.cfg.Flows {
@@ -1161,6 +1172,9 @@ func PrioritiesInUse(cfg *Config) int {
 		dscps[dscp(a.DSCP, a.ExplicitDSCP)] = true
 	}
 	for _, p := range cfg.Programs {
+		dscps[dscp(p.DSCP, p.ExplicitDSCP)] = true
+	}
+	for _, p := range cfg.PingPongs {
 		dscps[dscp(p.DSCP, p.ExplicitDSCP)] = true
 	}
 	return min(8, len(dscps))

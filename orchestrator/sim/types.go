@@ -195,7 +195,24 @@ type Flow struct {
 	// multiple of it, put more headers on the wire per byte. 0 means one
 	// endless message (every packet a full MTU).
 	MessageBytes int64
-	StartNs      int64
+	// TxDepth is how many messages the sender keeps posted and not yet
+	// completed (perftest --tx-depth): it sends the packets of message m
+	// only once message m-TxDepth has completed, and a message completes
+	// when the receiver has acknowledged all of it. A QP whose
+	// acknowledgements stop (its path died) therefore stops after TxDepth
+	// messages, where an unlimited one sends on at line rate. Messages are
+	// of MessageBytes (one MTU packet each when it is 0). Such a sender
+	// asks for an ACK of the last packet of every message and of every
+	// AckEvery packets within one (the BTH AckReq bit, which Linux rxe
+	// sets on a message's last packet), so ACK coalescing never holds a
+	// completion back. 0 means no limit.
+	TxDepth int
+	// CQMod is how many messages share one signalled completion (perftest's
+	// CQ moderation): the sender learns of completions CQMod messages at a
+	// time, so its window reopens in steps of CQMod messages. 0 means 1;
+	// at most TxDepth (perftest caps it there).
+	CQMod   int
+	StartNs int64
 	// After lists flow IDs that must have been fully received before this
 	// flow starts (StartNs then counts from that moment); it expresses the
 	// step dependencies of collectives such as ring AllReduce.
@@ -284,6 +301,8 @@ type Config struct {
 	Rings []Ring
 	// AllToAll are all-to-all collectives run beside Flows.
 	AllToAll []AllToAll
+	// PingPongs are ib_write_lat runs (pingpong.go) beside Flows.
+	PingPongs []PingPong
 	// Programs are collectives as dataflows of streams (program.go), run
 	// beside Flows; ScaleUp is each server's GPU interconnect by host
 	// name, which their scale-up streams take.

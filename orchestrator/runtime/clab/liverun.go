@@ -1,9 +1,7 @@
 package clab
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -137,7 +135,11 @@ func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, v runtime.Vari
 		out.Summary.NotComputed = append(out.Summary.NotComputed, "retransmits")
 	}
 	latency := false
-	if runErr == nil && r.LatencyIterations >= 0 {
+	if p99, ok := latencyFlowsP99(out.Flows); ok {
+		// The variant's own ping-pongs measured latency: no probe.
+		out.Summary.LatencyUsP99 = p99
+		latency = true
+	} else if runErr == nil && r.LatencyIterations >= 0 && !hasLatencyFlows(v) {
 		if lat, err := r.latencyProbe(ctx, l, tr, v); err != nil {
 			notes = append(notes, "latency probe: "+err.Error())
 		} else {
@@ -459,26 +461,23 @@ func (r *Runtime) latencyProbe(ctx context.Context, l *runtime.Lab, e Execer, v 
 	if err := <-srv; err != nil {
 		return nil, fmt.Errorf("ib_write_lat server: %w", err)
 	}
-	rep, err := perftest.ParseLat(bytes.NewReader(res.Stdout))
-	if err != nil {
-		return nil, fmt.Errorf("read ib_write_lat report: %w", err)
+	return readLatency(res.Stdout)
+}
+
+func hasLatencyFlows(v runtime.VariantSpec) bool {
+	return slices.ContainsFunc(v.Flows, runtime.FlowSpec.IsLatency)
+}
+
+// latencyFlowsP99 is the worst 99th percentile of the variant's latency
+// flows that reported one (ok false when none did).
+func latencyFlowsP99(flows []results.Flow) (float64, bool) {
+	p99, ok := 0.0, false
+	for _, f := range flows {
+		if f.Pattern == results.PatternLatency && f.LatencyUs != nil {
+			p99, ok = max(p99, f.LatencyUs.P99), true
+		}
 	}
-	if len(rep.Rows) == 0 {
-		return nil, errors.New("ib_write_lat reported no rows")
-	}
-	row := rep.Rows[0]
-	lat := &results.Latency{P50: row.AvgUs}
-	if row.TypicalUs != nil {
-		lat.P50 = *row.TypicalUs // perftest's t_typical is the median
-	}
-	if row.P99Us == nil {
-		return nil, errors.New("ib_write_lat reported no 99th percentile (was it run with -D?)")
-	}
-	lat.P99 = *row.P99Us
-	if row.MaxUs != nil {
-		lat.Max = *row.MaxUs
-	}
-	return lat, nil
+	return p99, ok
 }
 
 // simulate runs the variant in the simulator with the configs read back

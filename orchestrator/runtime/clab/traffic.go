@@ -3,6 +3,7 @@ package clab
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -33,9 +34,13 @@ type FlowCommand struct {
 	Client       []string
 }
 
-// FlowCommands builds the perftest argv of every flow of v: ib_write_bw
-// over RDMA CM (which picks the RoCEv2 GID of the address) on the soft-RoCE
-// device of each endpoint's NIC, for the variant's duration, reporting Gb/s.
+// FlowCommands builds the perftest argv of every flow of v over RDMA CM
+// (which picks the RoCEv2 GID of the address) on the soft-RoCE device of
+// each endpoint's NIC: ib_write_bw for the variant's duration, reporting
+// Gb/s, with the flow's QPs (-q), tx depth (--tx-depth) and direction
+// (-b); a latency flow's ib_write_lat with its message size and
+// iterations (-n), which report percentiles (with -D it would report only
+// the average).
 func FlowCommands(l *runtime.Lab, v runtime.VariantSpec) ([]FlowCommand, error) {
 	secs := time.Duration(math.Ceil(v.DurationUs/1e6)) * time.Second
 	if secs < time.Second {
@@ -54,8 +59,16 @@ func FlowCommands(l *runtime.Lab, v runtime.VariantSpec) ([]FlowCommand, error) 
 		opt := perftest.Options{
 			Test: perftest.WriteBW, GIDIndex: -1, RDMACM: true,
 			QPs: f.QPs, Size: f.MessageBytes, Duration: secs,
+			TxDepth: f.TxDepth, Bidirectional: f.Bidirectional,
 			ReportGbits: true, NoCPUFreqCheck: true, TrafficClass: &tc,
 			TCPPort: perftestBasePort + i,
+		}
+		if f.IsLatency() {
+			opt = perftest.Options{
+				Test: perftest.WriteLat, GIDIndex: -1, RDMACM: true,
+				Size: f.MessageBytes, Iterations: f.Iterations,
+				NoCPUFreqCheck: true, TrafficClass: &tc, TCPPort: perftestBasePort + i,
+			}
 		}
 		opt.Device = fabric.RXEName(f.Dst.Host, f.Dst.NIC)
 		server, err := opt.ServerArgv()
@@ -103,7 +116,7 @@ func runFlows(ctx context.Context, eng Execer, v runtime.VariantSpec, cmds []Flo
 		sctx, stop := context.WithCancel(ctx)
 		stopServer[i] = stop
 		go func() {
-			res, err := eng.Exec(sctx, c.DstContainer, c.Server, ExecOptions{Timeout: limit})
+			res, err := eng.Exec(sctx, c.DstContainer, c.Server, ExecOptions{Timeout: flowLimit(c.Flow, limit)})
 			servers[i] <- outcome{res, err}
 		}()
 	}
@@ -124,7 +137,7 @@ func runFlows(ctx context.Context, eng Execer, v runtime.VariantSpec, cmds []Flo
 				case <-time.After(d):
 				}
 			}
-			res, err := ExecOK(ctx, eng, c.SrcContainer, c.Client, ExecOptions{Timeout: limit})
+			res, err := ExecOK(ctx, eng, c.SrcContainer, c.Client, ExecOptions{Timeout: flowLimit(c.Flow, limit)})
 			clients[i] = outcome{res, err}
 		}()
 	}
@@ -141,10 +154,21 @@ func runFlows(ctx context.Context, eng Execer, v runtime.VariantSpec, cmds []Flo
 			stopServer[i]()
 		}
 		srv := <-servers[i]
+		test := perftest.WriteBW
+		if c.Flow.IsLatency() {
+			test = perftest.WriteLat
+		}
 		switch {
 		case clients[i].err != nil:
 			failures = append(failures, fmt.Sprintf("flow %s: %v", c.Flow.ID, clients[i].err))
-			f.State, f.Reason = results.FlowFailed, "ib_write_bw client failed: "+clients[i].err.Error()
+			f.State, f.Reason = results.FlowFailed, string(test)+" client failed: "+clients[i].err.Error()
+		case c.Flow.IsLatency():
+			lat, err := readLatency(clients[i].res.Stdout)
+			if err != nil {
+				failures = append(failures, fmt.Sprintf("flow %s: %v", c.Flow.ID, err))
+				f.State, f.Reason = results.FlowFailed, err.Error()
+			}
+			f.LatencyUs = lat
 		default:
 			rep, err := perftest.ParseBW(bytes.NewReader(clients[i].res.Stdout))
 			if err == nil {
@@ -158,11 +182,22 @@ func runFlows(ctx context.Context, eng Execer, v runtime.VariantSpec, cmds []Flo
 		if srv.err != nil && clients[i].err == nil {
 			failures = append(failures, fmt.Sprintf("flow %s: server: %v", c.Flow.ID, srv.err))
 		}
+		if c.Flow.IsLatency() {
+			if f.LatencyUs != nil {
+				// Each side wrote its iterations.
+				f.Bytes = 2 * int64(c.Flow.MessageBytes) * f.LatencyUs.Iterations
+			}
+			out.Flows = append(out.Flows, f)
+			continue
+		}
 		f.Bytes = int64(f.ThroughputGbps * 1e9 / 8 * secs.Seconds())
 		rates = append(rates, f.ThroughputGbps)
 		out.Flows = append(out.Flows, f)
 	}
 	out.Summary = summarize(rates)
+	if len(rates) == 0 {
+		out.Summary.NotComputed = append(out.Summary.NotComputed, runtime.LatencyOnlyNotComputed...)
+	}
 	out.Summary.FailedFlows = results.CountFailed(out.Flows)
 	if len(failures) > 0 {
 		out.Error = strings.Join(failures, "; ")
@@ -190,4 +225,36 @@ func summarize(rates []float64) results.Summary {
 		s.JainFairness = sum * sum / (float64(len(rates)) * sq)
 	}
 	return s
+}
+
+// latencyIterationBound is how long one ib_write_lat iteration may take
+// before a latency flow counts as stuck: soft-RoCE round trips take tens
+// of microseconds, so a millisecond leaves room for a busy host.
+const latencyIterationBound = time.Millisecond
+
+// flowLimit is how long a flow's perftest pair may run: a bandwidth
+// flow's duration plus the start delay and a minute (limit), a latency
+// flow's iterations at latencyIterationBound each, at least that.
+func flowLimit(f runtime.FlowSpec, limit time.Duration) time.Duration {
+	if !f.IsLatency() {
+		return limit
+	}
+	return max(limit, time.Duration(f.Iterations)*latencyIterationBound+time.Minute)
+}
+
+// readLatency reads an ib_write_lat client's report into the flow's
+// latency: the whole distribution it prints, one way.
+func readLatency(stdout []byte) (*results.Latency, error) {
+	rep, err := perftest.ParseLat(bytes.NewReader(stdout))
+	if err != nil {
+		return nil, fmt.Errorf("read ib_write_lat report: %w", err)
+	}
+	if len(rep.Rows) == 0 {
+		return nil, errors.New("ib_write_lat reported no rows")
+	}
+	row := rep.Rows[0]
+	if row.P99Us == nil {
+		return nil, errors.New("ib_write_lat reported no 99th percentile (was it run with -D?)")
+	}
+	return runtime.PingPongLatency(&row), nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/nic"
+	"github.com/labctl/labctl/orchestrator/perftest"
 	"github.com/labctl/labctl/orchestrator/qos"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
@@ -462,21 +463,46 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 		if err != nil {
 			return nil, err
 		}
-		qps := max(f.QPs, 1)
-		for q := range qps {
-			id := f.ID
-			if qps > 1 {
-				id += "/qp" + strconv.Itoa(q)
-			}
-			bytes := f.Bytes
-			if bytes > 0 {
-				bytes = (f.Bytes + int64(qps) - 1) / int64(qps)
-			}
-			sport := 49152 + (i*64+q)%16384
-			cfg.Flows = append(cfg.Flows, engine.Flow{
-				ID: id, Src: src, Dst: dst, DSCP: f.TrafficClass >> 2, ExplicitDSCP: true, SrcPort: sport,
-				Bytes: bytes, MessageBytes: int64(f.MessageBytes), StartNs: int64(f.StartUs * 1000), Role: f.Role,
+		if f.IsLatency() {
+			cfg.PingPongs = append(cfg.PingPongs, engine.PingPong{
+				ID: f.ID, Client: src, Server: dst, MessageBytes: int64(f.MessageBytes), Iterations: f.Iterations,
+				DSCP: f.TrafficClass >> 2, ExplicitDSCP: true, SrcPort: 49152 + (i*64)%16384,
+				StartNs: int64(f.StartUs * 1000), Role: f.Role,
 			})
+			continue
+		}
+		qps := max(f.QPs, 1)
+		// perftest -b: the same QPs the other way too, reported with the
+		// flow ("/qpr<q>" groups with it, as "/qp<q>" does).
+		dirs := [][2]string{{src, dst}}
+		if f.Bidirectional {
+			dirs = append(dirs, [2]string{dst, src})
+		}
+		for d, ends := range dirs {
+			for q := range qps {
+				id := f.ID
+				switch {
+				case d == 1:
+					id += "/qpr" + strconv.Itoa(q)
+				case qps > 1:
+					id += "/qp" + strconv.Itoa(q)
+				}
+				bytes := f.Bytes
+				if bytes > 0 {
+					bytes = (f.Bytes + int64(qps) - 1) / int64(qps)
+				}
+				sport := 49152 + (i*64+q)%16384
+				ef := engine.Flow{
+					ID: id, Src: ends[0], Dst: ends[1], DSCP: f.TrafficClass >> 2, ExplicitDSCP: true, SrcPort: sport,
+					Bytes: bytes, MessageBytes: int64(f.MessageBytes), StartNs: int64(f.StartUs * 1000), Role: f.Role,
+					TxDepth: f.TxDepth,
+				}
+				if f.TxDepth > 0 {
+					// As perftest sets it for the run's message size.
+					ef.CQMod = perftest.CQModeration(f.MessageBytes, f.TxDepth)
+				}
+				cfg.Flows = append(cfg.Flows, ef)
+			}
 		}
 	}
 	if c := vs.Collective; c != nil {
@@ -490,11 +516,11 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 				return nil, err
 			}
 		case runtime.CollectiveAllToAll:
-			cfg.AllToAll = []engine.AllToAll{{ID: a2aPrefix, Ranks: ranks, Bytes: c.Bytes, DSCP: c.TrafficClass >> 2, ExplicitDSCP: true, Role: "all-to-all"}}
+			cfg.AllToAll = []engine.AllToAll{{ID: a2aPrefix, Ranks: ranks, Bytes: c.Bytes, DSCP: c.TrafficClass >> 2, ExplicitDSCP: true, StartNs: int64(c.StartUs * 1000), Role: "all-to-all"}}
 		default:
 			// One QP per rank to the next, every step a message on it, as
 			// NCCL runs a ring; traffic class 0-3 is best effort, not RoCE.
-			cfg.Rings = []engine.Ring{{ID: arPrefix, Ranks: ranks, Bytes: c.Bytes, DSCP: c.TrafficClass >> 2, ExplicitDSCP: true, Role: "allreduce"}}
+			cfg.Rings = []engine.Ring{{ID: arPrefix, Ranks: ranks, Bytes: c.Bytes, DSCP: c.TrafficClass >> 2, ExplicitDSCP: true, StartNs: int64(c.StartUs * 1000), Role: "allreduce"}}
 		}
 	}
 	if vs.SeriesEvery >= 0 {
@@ -615,6 +641,10 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 	}
 	var tps []float64
 	for _, fs := range vs.Flows {
+		if fs.IsLatency() {
+			v.Flows = append(v.Flows, latencyFlow(fs, res, st.RetryCnt))
+			continue
+		}
 		qps := byID[fs.ID]
 		if len(qps) == 0 {
 			continue
@@ -693,6 +723,10 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 	if done, us, gbps := completion(vs, res); done {
 		v.Summary.CompletionUs, v.Summary.GoodputGbpsAggregate = &us, &gbps
 	}
+	if len(tps) == 0 && len(v.Flows) > 0 {
+		// Only ping-pongs: ib_write_lat measures no bandwidth.
+		v.Summary.NotComputed = append(v.Summary.NotComputed, runtime.LatencyOnlyNotComputed...)
+	}
 	for _, p := range res.Ports {
 		c := results.Counter{
 			Node: p.Node, Port: p.Port, Priority: p.Priority, TxBytes: p.TxBytes,
@@ -768,7 +802,11 @@ func completion(vs runtime.VariantSpec, res *engine.Result) (done bool, us, gbps
 	}
 	first, last := int64(math.MaxInt64), int64(0)
 	var bytes int64
+	pings := pingQPs(res)
 	for _, f := range res.Flows {
+		if pings[f.ID] {
+			continue // a ping-pong times round trips, not a transfer
+		}
 		if f.Bytes == 0 || !f.Completed || f.FCTNs == nil || f.StartNs < 0 {
 			return false, 0, 0
 		}
@@ -776,7 +814,7 @@ func completion(vs runtime.VariantSpec, res *engine.Result) (done bool, us, gbps
 		last = max(last, f.StartNs+*f.FCTNs)
 		bytes += f.Bytes
 	}
-	if last <= first {
+	if last <= first || bytes == 0 {
 		return false, 0, 0
 	}
 	return true, round3(float64(last-first) / 1000), round3(float64(bytes) * 8 / float64(last-first))
@@ -914,6 +952,9 @@ func (b *builder) runFlowLevel(ctx context.Context, vs runtime.VariantSpec) (*re
 		return b.flowLevelAllReduce(vs)
 	}
 	for _, f := range vs.Flows {
+		if f.IsLatency() {
+			return nil, exitcode.Usagef("variant %s: flow %s is a latency ping-pong; the %s has no packets to time: use --model packet", vs.Name, f.ID, runtime.FlowModelCaveat)
+		}
 		if f.Bytes > 0 {
 			return nil, exitcode.Usagef("variant %s: flow %s has a size; the %s gives steady rates of long-lived flows only: leave bytes out or use --model packet", vs.Name, f.ID, runtime.FlowModelCaveat)
 		}
@@ -943,8 +984,9 @@ func (b *builder) runFlowLevel(ctx context.Context, vs runtime.VariantSpec) (*re
 }
 
 // flowLevelAllReduce estimates a ring AllReduce at flow level: each rank's
-// max-min fair rate paces its steps, every step waits for the slowest
-// rank, so all ranks finish together.
+// max-min fair rate paces its steps, which follow the ring's chain (a
+// rank sends a step once it has received the previous one), so each rank
+// finishes at its own time.
 func (b *builder) flowLevelAllReduce(vs runtime.VariantSpec) (*results.Variant, error) {
 	c := vs.Collective
 	if len(vs.Flows) > 0 {
@@ -974,8 +1016,8 @@ func (b *builder) flowLevelAllReduce(vs runtime.VariantSpec) (*results.Variant, 
 	var tps []float64
 	for i := range c.Ranks {
 		src, dst := c.Ranks[i], c.Ranks[(i+1)%len(c.Ranks)]
-		fct := us
-		tp := round3(float64(bytes) * 8 / est.TimeNs)
+		fct := round3(est.RankDoneNs[i] / 1000)
+		tp := round3(float64(bytes) * 8 / est.RankDoneNs[i])
 		tps = append(tps, tp)
 		v.Flows = append(v.Flows, results.Flow{
 			ID: fmt.Sprintf("allreduce r%d %s->%s", i, epString(src), epString(dst)), Src: epString(src), Dst: epString(dst),
@@ -1065,8 +1107,9 @@ func seriesOf(res *engine.Result, cfg *engine.Config) []results.TimeSeries {
 		out = append(out, results.TimeSeries{Name: "goodput_gbps all flows", Kind: "goodput_gbps", Unit: "Gb/s", TimeUs: t, Values: sum, Source: results.Simulated})
 	}
 	n := 0
+	pings := pingQPs(res)
 	for _, r := range s.Rates {
-		if strings.HasPrefix(r.ID, arPrefix+"-") || n >= maxSeriesFlows {
+		if strings.HasPrefix(r.ID, arPrefix+"-") || pings[r.ID] || n >= maxSeriesFlows {
 			continue
 		}
 		n++
@@ -1294,3 +1337,61 @@ func epString(ep runtime.Endpoint) string { return ep.Host + ":" + strconv.Itoa(
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 
 func ptr[T any](v T) *T { return &v }
+
+// pingQPs names the QPs of the run's ping-pongs.
+func pingQPs(res *engine.Result) map[string]bool {
+	m := map[string]bool{}
+	for _, p := range res.PingPongs {
+		m[p.ID+"/ping"], m[p.ID+"/pong"] = true, true
+	}
+	return m
+}
+
+// latencyFlow reports a ping-pong as ib_write_lat does, from the client's
+// post times (perftest.LatencyOfPosts), with its two QPs' bytes and
+// retransmissions and the client's path. One that ran out of time reports
+// the iterations it completed, and says so.
+func latencyFlow(fs runtime.FlowSpec, res *engine.Result, retryCnt int) results.Flow {
+	rf := results.Flow{
+		ID: fs.ID, Src: epString(fs.Src), Dst: epString(fs.Dst), Pattern: fs.Pattern, Role: fs.Role,
+		Source: results.Simulated,
+	}
+	var retx int64
+	for i := range res.Flows {
+		q := &res.Flows[i]
+		switch q.ID {
+		case fs.ID + "/ping":
+			routed(&rf, q)
+		case fs.ID + "/pong":
+		default:
+			continue
+		}
+		rf.Bytes += q.BytesDelivered
+		retx += q.Retransmits
+		if q.Failed {
+			markFailed(&rf, 1, 1, q.FailedAtNs, retryCnt)
+		}
+	}
+	rf.Retransmits = &retx
+	for _, p := range res.PingPongs {
+		if p.ID != fs.ID {
+			continue
+		}
+		row, err := perftest.LatencyOfPosts(int64(fs.MessageBytes), p.PostedNs, 1000)
+		why := ""
+		switch {
+		case err != nil:
+			why = fmt.Sprintf("no latency: the client posted %d of its %d writes, %v", len(p.PostedNs), p.Iterations, err)
+		case len(p.PostedNs) < p.Iterations:
+			why = fmt.Sprintf("the latency is that of the %d of %d iterations the client posted", len(p.PostedNs), p.Iterations)
+		}
+		if row != nil {
+			rf.LatencyUs = runtime.PingPongLatency(row)
+		}
+		if why != "" && rf.State == "" {
+			// A failed QP's reason says more; otherwise the duration ended.
+			rf.Reason = why + " before the duration ended (raise duration)"
+		}
+	}
+	return rf
+}

@@ -213,7 +213,7 @@ func (b *builder) ncclPrograms(vs runtime.VariantSpec, c *runtime.CollectiveSpec
 		p := laid.Program(id)
 		p.DSCP, p.ExplicitDSCP = c.TrafficClass>>2, true
 		if prev == "" {
-			p.StartNs = int64(ns.StartUs * 1000)
+			p.StartNs = int64(c.StartUs * 1000)
 		} else {
 			p.After = prev
 		}

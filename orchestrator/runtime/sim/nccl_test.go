@@ -64,7 +64,8 @@ qos:
 // the RoCE DSCP, rail-aligned fabric streams.
 func TestNCCLBuilderConfig(t *testing.T) {
 	l := upLab(t, "16gpu", "sonic")
-	vs := ncclSpec(l, runtime.NCCLSpec{Collective: results.CollAllReduce, Algorithm: collective.AlgoRing, RankOrder: collective.OrderNCCL, DataType: "float", Sizes: []int64{8, 1 << 20, 64 << 20}, StartUs: 5})
+	vs := ncclSpec(l, runtime.NCCLSpec{Collective: results.CollAllReduce, Algorithm: collective.AlgoRing, RankOrder: collective.OrderNCCL, DataType: "float", Sizes: []int64{8, 1 << 20, 64 << 20}})
+	vs.Collective.StartUs = 5
 	_, cfgs, err := runtime.VariantConfigs(l, vs)
 	if err != nil {
 		t.Fatal(err)

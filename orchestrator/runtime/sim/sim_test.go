@@ -121,9 +121,11 @@ func TestConfigEditRemovesPFC(t *testing.T) {
 }
 
 // Lowering the ECN thresholds in the SONiC WRED profile marks at lower
-// queue depths, so more packets are marked. (It does not keep the queue
-// lower with ConnectX's DCQCN: flows cut to the minimum rate recover
-// together and overshoot; docs/fidelity.md explains the dynamics.)
+// queue depths, so DCQCN cuts the senders earlier and the congested
+// queue stays lower (on the 16gpu lab's 3.3 MB pool: p99 9.4 MB before,
+// 3.7 MB after, on every seed tried). How many packets get marked is not
+// a steady sign: fewer flows' packets queue above the lower Kmin when
+// DCQCN holds them back sooner (seeds 1 to 5 mark 10-25% fewer).
 func TestConfigEditECNThreshold(t *testing.T) {
 	l := upLab(t, "16gpu", "sonic")
 	vs := incast8(t, l, "duration: 3ms\nwarmup: 1ms", true, true)
@@ -132,8 +134,20 @@ func TestConfigEditECNThreshold(t *testing.T) {
 	editFile(t, path, regexp.MustCompile(`"green_min_threshold": "\d+"`), `"green_min_threshold": "20480"`)
 	editFile(t, path, regexp.MustCompile(`"green_max_threshold": "\d+"`), `"green_max_threshold": "102400"`)
 	after := runVariant(t, l, vs)
-	if after.Summary.ECNMarked <= before.Summary.ECNMarked {
-		t.Errorf("ECN marks %d after lowering the thresholds, %d before: want more", after.Summary.ECNMarked, before.Summary.ECNMarked)
+	p99 := func(v *results.Variant) int64 {
+		var q, mx int64
+		for _, c := range v.Counters {
+			if c.Node == "leaf1" && c.QueueP99Bytes != nil && *c.QueueMaxBytes > mx {
+				q, mx = *c.QueueP99Bytes, *c.QueueMaxBytes
+			}
+		}
+		return q
+	}
+	if before.Summary.ECNMarked == 0 || after.Summary.ECNMarked == 0 {
+		t.Fatalf("ECN marks %d before, %d after: want marks in both", before.Summary.ECNMarked, after.Summary.ECNMarked)
+	}
+	if b, a := p99(before), p99(after); a >= b/2 {
+		t.Errorf("the congested queue's p99 is %d B after lowering the thresholds to 20/100 KiB, %d B before: want well below (DCQCN reacting earlier)", a, b)
 	}
 }
 
