@@ -106,6 +106,9 @@ const (
 const (
 	// MaxChannels is NCCL's MAXCHANNELS.
 	MaxChannels = 64
+	// MaxQPsPerConnection is the most NCCL_IB_QPS_PER_CONNECTION labctl
+	// takes: far beyond the 1 to 16 that RoCE clusters configure.
+	MaxQPsPerConnection = 128
 	// MaxStreams bounds one program: an all-to-all makes a stream per
 	// ordered pair of ranks and per channel.
 	MaxStreams = 1 << 20
@@ -157,6 +160,11 @@ type Spec struct {
 	DataType string
 	// Root is broadcast's root rank.
 	Root int
+	// QPsPerConnection is NCCL_IB_QPS_PER_CONNECTION: the QPs each fabric
+	// connection spreads its messages over (0 means NCCL's default, 1).
+	// More QPs give ECMP more flows to spread, as large RoCE clusters
+	// configure it against hash collisions on the leaf uplinks.
+	QPsPerConnection int
 }
 
 // DefaultChannels is the channels a collective runs on when the spec sets
@@ -263,6 +271,8 @@ func newJob(servers []Server, s Spec) (*job, error) {
 		return nil, fmt.Errorf("%d channels is out of range (use 1 to %d)", s.Channels, MaxChannels)
 	case s.Bytes < 1:
 		return nil, fmt.Errorf("size %d B is not positive", s.Bytes)
+	case s.QPsPerConnection < 0 || s.QPsPerConnection > MaxQPsPerConnection:
+		return nil, fmt.Errorf("%d QPs per connection is out of range (use 1 to %d)", s.QPsPerConnection, MaxQPsPerConnection)
 	}
 	if len(servers) == 0 {
 		return nil, fmt.Errorf("no servers")

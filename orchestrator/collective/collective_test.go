@@ -629,3 +629,56 @@ func TestClosedFormPipelineByHand(t *testing.T) {
 		t.Fatalf("busbw %.3f", e.BusBWGBps)
 	}
 }
+
+// QPs per connection: every fabric leg becomes that many streams between
+// the same NICs, each carrying its share of every message, with its own
+// source port (derived by the engine from the stream index), and whatever
+// waited for the leg waits for all of them.
+func TestQPsPerConnection(t *testing.T) {
+	svs := servers(4, 8, 8)
+	for _, qps := range []int{1, 4} {
+		sc, err := plan(svs, Spec{Collective: results.CollAllReduce, Bytes: 64 << 20, QPsPerConnection: qps})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := sc.program("p")
+		checkProgram(t, p)
+		pairs := map[string][]int{}
+		var fabricBytes int64
+		for i, st := range p.Streams {
+			if !st.ScaleUp {
+				pairs[st.Src+">"+st.Dst] = append(pairs[st.Src+">"+st.Dst], i)
+				fabricBytes += st.Messages * st.MessageBytes
+			}
+		}
+		if len(pairs) != 4*8 {
+			t.Fatalf("qps %d: %d NIC pairs, want one per server and channel (32)", qps, len(pairs))
+		}
+		for pair, idx := range pairs {
+			if len(idx) != qps {
+				t.Fatalf("qps %d: %s has %d streams", qps, pair, len(idx))
+			}
+			// Each later stream that reads one of the QPs reads them all.
+			for j, st := range p.Streams {
+				n := 0
+				for _, in := range st.Inputs {
+					if slices.Contains(idx, int(in.Stream)) {
+						n++
+					}
+				}
+				if n != 0 && n%qps != 0 {
+					t.Fatalf("qps %d: stream %d waits for %d of the %d QPs of %s", qps, j, n, qps, pair)
+				}
+			}
+		}
+		// A ring moves 2(N-1)/N of the size per channel hop: the fabric
+		// carries that for every server and channel, split or not.
+		want := float64(64<<20) * 2 * 31 / 32 / 8 * 32
+		if got := float64(fabricBytes); got < want || got > want*1.01 {
+			t.Fatalf("qps %d: fabric streams carry %.0f B, want %.0f (+1%%)", qps, got, want)
+		}
+	}
+	if _, err := plan(svs, Spec{Collective: results.CollAllReduce, Bytes: 1 << 20, QPsPerConnection: MaxQPsPerConnection + 1}); err == nil {
+		t.Fatal("qps per connection above the maximum accepted")
+	}
+}

@@ -137,7 +137,13 @@ func plan(servers []Server, s Spec) (*schedule, error) {
 	streams := int64(0)
 	for _, x := range sc.xfers {
 		sc.layout.ChunkBytes = max(sc.layout.ChunkBytes, x.msgBytes)
-		streams += int64(len(x.legs))
+		for _, l := range x.legs {
+			if l.scaleUp {
+				streams++
+			} else {
+				streams += int64(max(s.QPsPerConnection, 1))
+			}
+		}
 	}
 	if streams > MaxStreams {
 		return nil, &TooLargeError{What: fmt.Sprintf("%s over %d ranks%s", s.Collective, n, onChannels(ch)), Streams: streams}
@@ -287,52 +293,76 @@ func (sc *schedule) tree(c int, msgs, msgBytes int64, share float64) {
 }
 
 // program turns the schedule into the simulator's program: a stream per
-// leg, inputs by stream index.
+// scale-up leg and QPs streams per fabric leg (NCCL_IB_QPS_PER_CONNECTION:
+// each message split evenly over the connection's QPs, each QP its own
+// UDP source port and so its own ECMP path), inputs by stream index. A
+// leg's message is received once every one of its QPs received its part.
 func (sc *schedule) program(id string) sim.Program {
 	p := sim.Program{ID: id, Role: "nccl"}
-	last := make([]int32, len(sc.xfers))
-	firstOf := make([]int32, len(sc.xfers))
+	qps := int32(max(sc.job.spec.QPsPerConnection, 1))
+	// legAt[i][k] is the first stream of leg k of transfer i; legN[i][k]
+	// how many streams it has.
+	legAt := make([][]int32, len(sc.xfers))
+	legN := make([][]int32, len(sc.xfers))
 	n := int32(0)
 	for i, x := range sc.xfers {
-		firstOf[i] = n
-		n += int32(len(x.legs))
-		last[i] = n - 1
+		legAt[i] = make([]int32, len(x.legs))
+		legN[i] = make([]int32, len(x.legs))
+		for k, l := range x.legs {
+			legAt[i][k] = n
+			legN[i][k] = 1
+			if !l.scaleUp {
+				legN[i][k] = qps
+			}
+			n += legN[i][k]
+		}
+	}
+	// inputs waits, with offset off, for every stream of leg k of
+	// transfer i.
+	inputs := func(in []sim.Input, i, k int, off int64) []sim.Input {
+		for q := range legN[i][k] {
+			in = append(in, sim.Input{Stream: legAt[i][k] + q, Offset: off})
+		}
+		return in
 	}
 	// The transfers each one feeds: their first legs free its buffer.
-	feeds := make([][]int32, len(sc.xfers))
+	feeds := make([][]int, len(sc.xfers))
 	for i, x := range sc.xfers {
 		for _, d := range x.after {
-			feeds[d.x] = append(feeds[d.x], firstOf[i])
+			feeds[d.x] = append(feeds[d.x], i)
 		}
 	}
 	p.Streams = make([]sim.Stream, 0, n)
 	for i, x := range sc.xfers {
 		for k, l := range x.legs {
-			st := sim.Stream{Messages: x.msgs, MessageBytes: x.msgBytes}
-			if l.scaleUp {
-				st.ScaleUp, st.Host, st.SrcGPU, st.DstGPU = true, l.host, l.srcGPU, l.dstGPU
-			} else {
-				st.Src, st.Dst = l.src, l.dst
-			}
+			var in []sim.Input
 			if k == 0 {
 				for _, d := range x.after {
-					st.Inputs = append(st.Inputs, sim.Input{Stream: last[d.x], Offset: d.off})
+					in = inputs(in, d.x, len(sc.xfers[d.x].legs)-1, d.off)
 				}
 			} else {
-				st.Inputs = []sim.Input{{Stream: firstOf[i] + int32(k) - 1, Offset: 0}}
+				in = inputs(in, i, k-1, 0)
 			}
 			// The receiver's buffer: the leg after this one (a PXN
 			// relay forwarding), or the transfers the last leg feeds.
 			if sc.window > 0 && x.msgs > sc.window {
 				if k < len(x.legs)-1 {
-					st.Inputs = append(st.Inputs, sim.Input{Stream: firstOf[i] + int32(k) + 1, Offset: -sc.window})
+					in = inputs(in, i, k+1, -sc.window)
 				} else {
 					for _, f := range feeds[i] {
-						st.Inputs = append(st.Inputs, sim.Input{Stream: f, Offset: -sc.window})
+						in = inputs(in, f, 0, -sc.window)
 					}
 				}
 			}
-			p.Streams = append(p.Streams, st)
+			if l.scaleUp {
+				p.Streams = append(p.Streams, sim.Stream{Messages: x.msgs, MessageBytes: x.msgBytes, Inputs: in,
+					ScaleUp: true, Host: l.host, SrcGPU: l.srcGPU, DstGPU: l.dstGPU})
+				continue
+			}
+			part := (x.msgBytes + int64(qps) - 1) / int64(qps)
+			for range qps {
+				p.Streams = append(p.Streams, sim.Stream{Messages: x.msgs, MessageBytes: part, Inputs: in, Src: l.src, Dst: l.dst})
+			}
 		}
 	}
 	return p

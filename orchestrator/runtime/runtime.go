@@ -322,6 +322,8 @@ type NCCLSpec struct {
 	RankOrder  string `json:"rank_order"`
 	DataType   string `json:"datatype"`
 	Root       int    `json:"root"`
+	// QPsPerConnection is NCCL_IB_QPS_PER_CONNECTION (0: NCCL's 1).
+	QPsPerConnection int `json:"qps_per_connection,omitempty"`
 	// Sizes are the sizes asked for, in bytes, in run order.
 	Sizes []int64 `json:"sizes"`
 }

@@ -65,6 +65,8 @@ var KeyDocs = specdoc.Table{
 		Default: "ring"},
 	"traffic[].channels": {Doc: "nccl: channels the collective runs on, 1 to 64, the data split evenly between them; channel c of a ring uses NIC c mod NICs, of a tree NIC (c/2) mod NICs with tree c mod 2; 0 is refused.",
 		Default: "one per NIC (ring), two per NIC (tree), one (alltoall, sendrecv)"},
+	"traffic[].qps_per_connection": {Doc: "nccl: QPs per fabric connection (NCCL_IB_QPS_PER_CONNECTION), 1 to 128: each message split evenly over them, each QP its own UDP source port and so its own ECMP hash. One QP per connection puts a channel's whole rate on one path, and a few flows hashed onto the same leaf uplink slow every ring through it; large RoCE clusters raise it (Meta's, SIGCOMM 2024) to give ECMP more flows to spread. 0 is refused.",
+		Default: "1 (NCCL's default)"},
 	"traffic[].rank_order": {Doc: "nccl: how ranks sit on the servers. nccl: rank r is GPU r of its server in host order, rings go through each server's GPUs and leave it rail aligned (NIC k to the next server's NIC k, PXN staging over NVLink), so only one hop per server and channel crosses the fabric; naive: ranks round robin over servers (rank r on server r mod S), every hop crosses the fabric from the sender's NIC to the receiver's, across rails.",
 		Default: "nccl"},
 	"traffic[].min_bytes": {Doc: "nccl: the first size, nccl-tests -b, a size of 1 B or more (B, KB, MB, GB, KiB, MiB, GiB).",

@@ -36,7 +36,7 @@ const (
 )
 
 // ncclKeys are the traffic keys only the nccl pattern reads.
-var ncclKeys = []string{"collective", "algorithm", "channels", "rank_order", "min_bytes", "max_bytes", "step_factor", "step_bytes", "root", "datatype"}
+var ncclKeys = []string{"collective", "algorithm", "channels", "rank_order", "min_bytes", "max_bytes", "step_factor", "step_bytes", "root", "datatype", "qps_per_connection"}
 
 // ncclKeySet says which nccl keys a traffic entry sets.
 func ncclKeySet(t *Traffic) map[string]bool {
@@ -44,6 +44,7 @@ func ncclKeySet(t *Traffic) map[string]bool {
 		"collective": t.Collective != "", "algorithm": t.Algorithm != "", "channels": t.Channels != 0,
 		"rank_order": t.RankOrder != "", "min_bytes": t.MinBytes != "", "max_bytes": t.MaxBytes != "",
 		"step_factor": t.StepFactor != 0, "step_bytes": t.StepBytes != "", "root": t.Root != nil, "datatype": t.DataType != "",
+		"qps_per_connection": t.QPsPerConnection != 0,
 	}
 }
 
@@ -70,6 +71,9 @@ func validateNCCL(t *Traffic, at func(field, msg, fix string) error) error {
 		return at("algorithm", fmt.Sprintf("NCCL runs %s on rings, not trees", t.Collective), "use algorithm: ring, or collective: all_reduce for a tree")
 	case t.Channels < 0 || t.Channels > collective.MaxChannels:
 		return at("channels", fmt.Sprintf("channels %d is out of range", t.Channels), fmt.Sprintf("use 1 to %d (NCCL's MAXCHANNELS), or leave it out for one per NIC (two per NIC for a tree)", collective.MaxChannels))
+	}
+	if t.QPsPerConnection < 0 || t.QPsPerConnection > collective.MaxQPsPerConnection {
+		return at("qps_per_connection", fmt.Sprintf("qps_per_connection %d is out of range", t.QPsPerConnection), fmt.Sprintf("use 1 to %d (NCCL_IB_QPS_PER_CONNECTION), or leave it out for NCCL's 1", collective.MaxQPsPerConnection))
 	}
 	if t.RankOrder == "" {
 		t.RankOrder = collective.OrderNCCL
@@ -177,7 +181,7 @@ func fmtBytes(n int64) string {
 func expandNCCL(nics []NIC, t *Traffic) *runtime.CollectiveSpec {
 	c := &runtime.CollectiveSpec{Kind: runtime.CollectiveNCCL, TrafficClass: *t.TrafficClass, StartUs: t.StartUs, NCCL: &runtime.NCCLSpec{
 		Collective: t.Collective, Algorithm: t.Algorithm, Channels: t.Channels, RankOrder: t.RankOrder,
-		DataType: t.DataType, Sizes: slices.Clone(t.Sizes),
+		DataType: t.DataType, QPsPerConnection: t.QPsPerConnection, Sizes: slices.Clone(t.Sizes),
 	}}
 	if t.Root != nil {
 		c.NCCL.Root = *t.Root

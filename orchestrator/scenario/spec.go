@@ -150,6 +150,8 @@ type Traffic struct {
 	StepBytes  string `yaml:"step_bytes"`
 	Root       *int   `yaml:"root"`
 	DataType   string `yaml:"datatype"`
+	// QPsPerConnection is NCCL_IB_QPS_PER_CONNECTION.
+	QPsPerConnection int `yaml:"qps_per_connection"`
 
 	// Set by Parse.
 	BytesN       int64   `yaml:"-"`
@@ -597,6 +599,7 @@ var flowModelBlind = []struct{ key, what string }{
 	{"traffic[].step_bytes", ncclBlind},
 	{"traffic[].root", ncclBlind},
 	{"traffic[].datatype", ncclBlind},
+	{"traffic[].qps_per_connection", ncclBlind},
 }
 
 // ncclBlind is what the flow-level model misses of an nccl key: the

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"github.com/labctl/labctl/orchestrator/collective"
 
 	"github.com/labctl/labctl/orchestrator/perftest"
 	"github.com/labctl/labctl/orchestrator/specyaml"
@@ -19,7 +20,8 @@ func explicitZeros(file string, data []byte, s *Spec) error {
 			key  string
 			zero bool
 		}{{"pairs", t.Pairs == 0}, {"senders", t.Senders == 0}, {"ranks", t.Ranks == 0}, {"qps", t.QPs == 0},
-			{"tx_depth", t.TxDepth == 0}, {"iterations", t.Iterations == 0}, {"channels", t.Channels == 0}, {"step_factor", t.StepFactor == 0}} {
+			{"tx_depth", t.TxDepth == 0}, {"iterations", t.Iterations == 0}, {"channels", t.Channels == 0}, {"step_factor", t.StepFactor == 0},
+			{"qps_per_connection", t.QPsPerConnection == 0}} {
 			z := trafficZeros[f.key]
 			fields = append(fields, specyaml.ZeroField{Path: p + f.key, IsZero: f.zero, Default: z.def, Fix: z.fix})
 		}
@@ -38,6 +40,7 @@ var trafficZeros = map[string]struct{ def, fix string }{
 		fmt.Sprintf("use %d to %d", perftest.MinTxDepth, perftest.MaxTxDepth)},
 	"iterations": {fmt.Sprintf("perftest's %d iterations", perftest.DefaultIterations),
 		fmt.Sprintf("use %d to %d", perftest.MinIterations, perftest.MaxIterations)},
-	"channels":    {"one channel per NIC (two per NIC for a tree; one for alltoall and sendrecv)", "use 1 to 64"},
-	"step_factor": {fmt.Sprintf("a factor of %d", DefaultNCCLStepFactor), "use 2 or more"},
+	"channels":           {"one channel per NIC (two per NIC for a tree; one for alltoall and sendrecv)", "use 1 to 64"},
+	"step_factor":        {fmt.Sprintf("a factor of %d", DefaultNCCLStepFactor), "use 2 or more"},
+	"qps_per_connection": {"NCCL's 1 QP per connection", fmt.Sprintf("use 1 to %d", collective.MaxQPsPerConnection)},
 }

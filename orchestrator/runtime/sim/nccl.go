@@ -195,7 +195,7 @@ func (b *builder) ncclPrograms(vs runtime.VariantSpec, c *runtime.CollectiveSpec
 	}}
 	prev := ""
 	for i, size := range ns.Sizes {
-		spec := collective.Spec{Collective: ns.Collective, Algorithm: ns.Algorithm, Channels: ns.Channels, RankOrder: ns.RankOrder, Bytes: size, DataType: ns.DataType, Root: ns.Root}
+		spec := collective.Spec{Collective: ns.Collective, Algorithm: ns.Algorithm, Channels: ns.Channels, RankOrder: ns.RankOrder, Bytes: size, DataType: ns.DataType, Root: ns.Root, QPsPerConnection: ns.QPsPerConnection}
 		laid, err := collective.Lay(svs, spec)
 		var empty *collective.EmptyError
 		switch {
