@@ -161,7 +161,8 @@ type Spec struct {
 	// Root is broadcast's root rank.
 	Root int
 	// QPsPerConnection is NCCL_IB_QPS_PER_CONNECTION: the QPs each fabric
-	// connection spreads its messages over (0 means NCCL's default, 1).
+	// connection sends its messages over, round robin (0 means NCCL's
+	// default, 1).
 	// More QPs give ECMP more flows to spread, as large RoCE clusters
 	// configure it against hash collisions on the leaf uplinks.
 	QPsPerConnection int

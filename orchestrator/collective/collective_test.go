@@ -631,9 +631,10 @@ func TestClosedFormPipelineByHand(t *testing.T) {
 }
 
 // QPs per connection: every fabric leg becomes that many streams between
-// the same NICs, each carrying its share of every message, with its own
-// source port (derived by the engine from the stream index), and whatever
-// waited for the leg waits for all of them.
+// the same NICs, taking its messages round robin (interleaved: stride
+// qps, phase 0..qps-1), each with its own source port (derived by the
+// engine from the stream index), and whatever waited for the leg waits
+// for all of them.
 func TestQPsPerConnection(t *testing.T) {
 	svs := servers(4, 8, 8)
 	for _, qps := range []int{1, 4} {
@@ -657,6 +658,11 @@ func TestQPsPerConnection(t *testing.T) {
 		for pair, idx := range pairs {
 			if len(idx) != qps {
 				t.Fatalf("qps %d: %s has %d streams", qps, pair, len(idx))
+			}
+			for ph, si := range idx {
+				if st := p.Streams[si]; qps > 1 && (st.Stride != int64(qps) || st.Phase != int64(ph)) {
+					t.Fatalf("qps %d: %s stream %d has stride %d phase %d, want %d and %d", qps, pair, ph, st.Stride, st.Phase, qps, ph)
+				}
 			}
 			// Each later stream that reads one of the QPs reads them all.
 			for j, st := range p.Streams {

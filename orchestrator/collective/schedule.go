@@ -141,7 +141,7 @@ func plan(servers []Server, s Spec) (*schedule, error) {
 			if l.scaleUp {
 				streams++
 			} else {
-				streams += int64(max(s.QPsPerConnection, 1))
+				streams += min(int64(max(s.QPsPerConnection, 1)), x.msgs)
 			}
 		}
 	}
@@ -293,10 +293,12 @@ func (sc *schedule) tree(c int, msgs, msgBytes int64, share float64) {
 }
 
 // program turns the schedule into the simulator's program: a stream per
-// scale-up leg and QPs streams per fabric leg (NCCL_IB_QPS_PER_CONNECTION:
-// each message split evenly over the connection's QPs, each QP its own
-// UDP source port and so its own ECMP path), inputs by stream index. A
-// leg's message is received once every one of its QPs received its part.
+// scale-up leg and one per QP of a fabric leg (NCCL_IB_QPS_PER_CONNECTION:
+// the connection's messages go round robin over its QPs, each message
+// whole on one QP, as NCCL does without NCCL_IB_SPLIT_DATA_ON_QPS; each QP
+// has its own UDP source port and so its own ECMP path), inputs by stream
+// index. The QPs of a leg are interleaved streams (sim.Stream Stride and
+// Phase), and whatever waits for the leg waits for all of them.
 func (sc *schedule) program(id string) sim.Program {
 	p := sim.Program{ID: id, Role: "nccl"}
 	qps := int32(max(sc.job.spec.QPsPerConnection, 1))
@@ -312,7 +314,7 @@ func (sc *schedule) program(id string) sim.Program {
 			legAt[i][k] = n
 			legN[i][k] = 1
 			if !l.scaleUp {
-				legN[i][k] = qps
+				legN[i][k] = int32(min(int64(qps), x.msgs))
 			}
 			n += legN[i][k]
 		}
@@ -359,9 +361,13 @@ func (sc *schedule) program(id string) sim.Program {
 					ScaleUp: true, Host: l.host, SrcGPU: l.srcGPU, DstGPU: l.dstGPU})
 				continue
 			}
-			part := (x.msgBytes + int64(qps) - 1) / int64(qps)
-			for range qps {
-				p.Streams = append(p.Streams, sim.Stream{Messages: x.msgs, MessageBytes: part, Inputs: in, Src: l.src, Dst: l.dst})
+			q := int64(legN[i][k])
+			for j := range q {
+				st := sim.Stream{Messages: (x.msgs - j + q - 1) / q, MessageBytes: x.msgBytes, Inputs: in, Src: l.src, Dst: l.dst}
+				if q > 1 {
+					st.Stride, st.Phase = q, j
+				}
+				p.Streams = append(p.Streams, st)
 			}
 		}
 	}

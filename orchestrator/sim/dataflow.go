@@ -32,7 +32,9 @@ type streamState struct {
 	self         int32 // its own index in s.streams
 	msgs, bytes  int64 // messages of bytes each
 	recvd, ready int64
-	inputs       []Input // the program's, indices local to it
+	// stride and phase place its messages in their sequence (Stream).
+	stride, phase int64
+	inputs        []Input // the program's, indices local to it
 	// deps are the streams (global indices) that read this one.
 	deps []int32
 	// A fabric stream's QP (flow index), or -1 for a scale-up stream,
@@ -152,6 +154,9 @@ func (s *sim) buildPrograms(paths pathCache) error {
 			if st.Messages > maxStreamBytes/st.MessageBytes {
 				return fail("%d messages of %d bytes exceed %d bytes per stream", st.Messages, st.MessageBytes, int64(maxStreamBytes))
 			}
+			if st.Stride < 0 || st.Stride > maxStride || st.Phase < 0 || st.Phase >= max(st.Stride, 1) {
+				return fail("stride %d and phase %d: use a stride of 0 to %d and a phase below it", st.Stride, st.Phase, maxStride)
+			}
 			for k, in := range st.Inputs {
 				switch {
 				case in.Stream < 0 || int(in.Stream) >= len(p.Streams):
@@ -160,7 +165,8 @@ func (s *sim) buildPrograms(paths pathCache) error {
 					return fail("input %d waits for its own message m+%d before sending message m, which never happens: a stream can only wait for its own earlier messages (offset < 0)", k, in.Offset)
 				}
 			}
-			ss := streamState{prog: int32(pi), self: int32(len(s.streams)), msgs: st.Messages, bytes: st.MessageBytes, inputs: st.Inputs, flow: -1, gpu: -1}
+			ss := streamState{prog: int32(pi), self: int32(len(s.streams)), msgs: st.Messages, bytes: st.MessageBytes, inputs: st.Inputs, flow: -1, gpu: -1,
+				stride: max(st.Stride, 1), phase: st.Phase}
 			if st.ScaleUp {
 				g, err := s.scaleUpEgress(st, gpuOf)
 				if err != nil {
@@ -347,27 +353,41 @@ func (s *sim) progStart(pi int32) {
 	}
 }
 
-// readyOf is how many messages of stream i its inputs allow: message m
-// needs message m+Offset of every input received, so an input allows
-// recvd-Offset of them, all once the input completed.
+// maxStride bounds Stream.Stride (far above the QPs a connection has), so
+// that sequence numbers (messages x stride, at most maxSeq) never
+// overflow.
+const (
+	maxStride = 1 << 10
+	maxSeq    = maxStreamBytes * maxStride
+)
+
+// readyOf is how many messages of stream i its inputs allow. In sequence
+// numbers (Stream.Stride, Phase): an input that received recvd messages
+// has received everything of its own before sequence message
+// phase+recvd*stride, so it allows the sequence messages m with
+// m+Offset below that (every one once it completed); stream i may post
+// its messages whose sequence number is below the least such bound.
+// With stride 1 and phase 0 everywhere that is recvd-Offset.
 func (s *sim) readyOf(i int32) int64 {
 	st := &s.streams[i]
-	r := st.msgs
+	bound := int64(math.MaxInt64)
 	base := s.progs[st.prog].first
 	for _, in := range st.inputs {
 		src := &s.streams[base+in.Stream]
-		var a int64
-		switch {
-		case src.recvd == src.msgs, in.Offset < -st.msgs:
-			a = st.msgs
-		case in.Offset >= src.recvd:
-			a = 0
-		default:
-			a = min(src.recvd-in.Offset, st.msgs)
+		// An offset beyond every sequence number never holds it back.
+		if src.recvd == src.msgs || in.Offset < -maxSeq {
+			continue
 		}
-		r = min(r, a)
+		bound = min(bound, src.phase+src.recvd*src.stride-in.Offset)
 	}
-	return r
+	if bound == math.MaxInt64 {
+		return st.msgs
+	}
+	// Messages i with i*stride+phase < bound: ceil((bound-phase)/stride).
+	if bound <= st.phase {
+		return 0
+	}
+	return min((bound-st.phase+st.stride-1)/st.stride, st.msgs)
 }
 
 // post posts the messages of stream i its inputs newly allow.

@@ -50,10 +50,20 @@ type Stream struct {
 	// SrcPort is the UDP source port of a fabric stream (the ECMP hash
 	// reads it); 0 derives one from the stream's index.
 	SrcPort int
+	// Stride and Phase interleave several streams into one sequence of
+	// messages, as a connection spread over several QPs sends its
+	// messages round robin: message i of this stream is message
+	// i*Stride+Phase of the sequence (Stride 0 means 1). Inputs count in
+	// the sequence on both sides: message m waits for sequence message
+	// m+Offset of each input, where an input that is one of several
+	// interleaved streams stands only for its own messages of the
+	// sequence (list all of them to wait for the whole sequence).
+	Stride, Phase int64
 }
 
 // Input is one dependency of a stream: its message m waits for message
-// m+Offset of stream Stream (an index into the program's Streams).
+// m+Offset of stream Stream (an index into the program's Streams), both
+// counted in their sequences (Stream.Stride, Phase).
 type Input struct {
 	Stream int32
 	Offset int64

@@ -538,6 +538,10 @@ func TestProgramErrors(t *testing.T) {
 		{"negative input", func(c *Config) { c.Programs[0].Streams[1].Inputs[0].Stream = -1 }, "names stream -1"},
 		{"self input offset 0", func(c *Config) { c.Programs[0].Streams[1].Inputs[0].Stream = 1 }, "waits for its own message"},
 		{"self input offset 5", func(c *Config) { c.Programs[0].Streams[0].Inputs = []Input{{Stream: 0, Offset: 5}} }, `stream 0: input 0 waits for its own`},
+		{"negative stride", func(c *Config) { c.Programs[0].Streams[1].Stride = -1 }, "stride -1 and phase 0"},
+		{"stride too large", func(c *Config) { c.Programs[0].Streams[1].Stride = maxStride + 1 }, "use a stride of 0 to"},
+		{"phase not below stride", func(c *Config) { c.Programs[0].Streams[1].Stride, c.Programs[0].Streams[1].Phase = 2, 2 }, "stride 2 and phase 2"},
+		{"phase without stride", func(c *Config) { c.Programs[0].Streams[1].Phase = 1 }, "stride 0 and phase 1"},
 		{"no messages", func(c *Config) { c.Programs[0].Streams[0].Messages = 0 }, "0 messages"},
 		{"negative messages", func(c *Config) { c.Programs[0].Streams[1].Messages = -3 }, "stream 1: -3 messages"},
 		{"no bytes", func(c *Config) { c.Programs[0].Streams[1].MessageBytes = 0 }, "of 0 bytes"},
@@ -804,5 +808,43 @@ func TestProgramMemoryPerStream(t *testing.T) {
 	t.Logf("allocated %d bytes for 1000 messages a stream, %d for 50000", small, big)
 	if big > 2*small+64<<10 {
 		t.Errorf("50000 messages a stream allocate %d bytes, 1000 allocate %d: memory grows with messages", big, small)
+	}
+}
+
+// Interleaved streams: a hop split over two streams that take its
+// messages round robin (stride 2, phases 0 and 1), as a connection spread
+// over two QPs, fed by one stream and feeding one. On one GPU's FIFO
+// egress the split hop sends the same messages at the same times, so the
+// chain ends exactly when the unsplit chain does. Split streams that
+// counted their own messages as the sequence (message i waiting for
+// message i of the hop before, not i*2+phase) would send before the data
+// arrived and end early.
+func TestProgramInterleavedStreams(t *testing.T) {
+	const msgs, bytes = 6, 4000
+	hop := func(src, dst int, in ...Input) Stream {
+		return Stream{ScaleUp: true, Host: "h0", SrcGPU: src, DstGPU: dst, Messages: msgs, MessageBytes: bytes, Inputs: in}
+	}
+	whole := Program{ID: "whole", Streams: []Stream{hop(0, 1), hop(1, 2, Input{0, 0}), hop(2, 3, Input{1, 0})}}
+	a, b := hop(1, 2, Input{0, 0}), hop(1, 2, Input{0, 0})
+	a.Messages, a.Stride, a.Phase = msgs/2, 2, 0
+	b.Messages, b.Stride, b.Phase = msgs/2, 2, 1
+	split := Program{ID: "split", Streams: []Stream{hop(0, 1), a, b, hop(2, 3, Input{1, 0}, Input{2, 0})}}
+	var times []int64
+	for _, p := range []Program{whole, split} {
+		cfg := oneServer(4, 100, 300)
+		cfg.Programs = []Program{p}
+		r, err := Run(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		times = append(times, progTime(t, r, 0))
+	}
+	// By hand: every hop's message takes 4000 B x 8 / 100 Gb/s = 320 ns
+	// on its GPU and arrives 300 ns later; the first hop's six messages
+	// leave back to back, the next hops forward each as it arrives, so
+	// the last message arrives at 6x320 + 2x(320+300) + 300 ns.
+	want := int64(6*320 + 2*(320+300) + 300)
+	if times[0] != want || times[1] != want {
+		t.Fatalf("chain ends at %d ns unsplit and %d ns split over two streams, want %d for both", times[0], times[1], want)
 	}
 }
