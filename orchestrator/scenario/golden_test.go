@@ -69,10 +69,10 @@ func checkExpansionGolden(t *testing.T, s *Spec, nics []NIC, name string) {
 	}
 }
 
-// catalogNICs are the NICs of the 64-GPU catalog lab.
-func catalogNICs(t *testing.T) []NIC {
+// catalogGraph is the fabric graph of a catalog lab.
+func catalogGraph(t *testing.T, name string) *fabric.Graph {
 	t.Helper()
-	spec, err := lab.Resolve("64gpu")
+	spec, err := lab.Resolve(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,13 @@ func catalogNICs(t *testing.T) []NIC {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nics := NICsFromGraph(g)
+	return g
+}
+
+// catalogNICs are the NICs of the 64-GPU catalog lab.
+func catalogNICs(t *testing.T) []NIC {
+	t.Helper()
+	nics := NICsFromGraph(catalogGraph(t, "64gpu"))
 	if len(nics) != 64 {
 		t.Fatalf("%d NICs", len(nics))
 	}

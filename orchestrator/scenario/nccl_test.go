@@ -7,11 +7,8 @@ import (
 	"testing"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
-	"github.com/labctl/labctl/orchestrator/fabric"
-	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
-	"github.com/labctl/labctl/orchestrator/sizing"
 )
 
 func ncclYAML(keys string) string {
@@ -175,18 +172,7 @@ func TestNCCLRefusedByFlowModelAndLab(t *testing.T) {
 	if err := s.CheckModel(runtime.ModelPacket); err != nil {
 		t.Fatal(err)
 	}
-	spec, err := lab.Resolve("16gpu")
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan, err := sizing.Compute(spec.Sizing)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := fabric.Build(spec, plan)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := catalogGraph(t, "16gpu")
 	if err := s.CheckLab(g); err == nil || !strings.Contains(err.Error(), "n.yaml:8:11: root 16 is not a rank: lab 16gpu has 16 GPUs") || !strings.Contains(err.Error(), "0 to 15") {
 		t.Fatalf("root beyond the lab: %v", err)
 	}
