@@ -172,7 +172,7 @@ func (e *TooLargeError) Error() string {
 	if e.AtMost {
 		up = "up to "
 	}
-	return fmt.Sprintf("%s makes %s%d streams, more than the %d one collective may have (use fewer GPUs or channels)", e.What, up, e.Streams, MaxStreams)
+	return fmt.Sprintf("%s makes %s%d streams, more than the %d one collective may have (fix: run it on a lab with fewer GPUs, since it runs over every GPU of the lab, or on fewer channels)", e.What, up, e.Streams, MaxStreams)
 }
 
 // EmptyError says that a requested size moves nothing: nccl-tests rounds
