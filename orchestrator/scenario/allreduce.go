@@ -16,9 +16,10 @@ import (
 var modelRatios = []float64{1, 2, 3, 4, 8}
 
 // nicDelayUs is a RoCE NIC's own processing time per transfer (send and
-// receive pipelines, PCIe), about 1 µs on real NICs and in the simulator:
-// every ring step waits for the previous chunk to be fully received.
-const nicDelayUs = 1.0
+// receive pipelines, PCIe), as the simulator charges it by default (about
+// 1 µs on real NICs): every ring step waits for the previous chunk to be
+// fully received.
+const nicDelayUs = engine.DefaultNICDelayNs / 1000.0
 
 // allReduceModel describes a ring AllReduce on the lab before it runs:
 // which transfers cross the spines in each round and the completion time

@@ -390,13 +390,13 @@ func newSim(cfg *Config) (*sim, error) {
 	}
 	switch {
 	case cfg.SwitchJitterNs == 0:
-		s.jitter = 100_000
+		s.jitter = DefaultSwitchJitterNs * 1000
 	case cfg.SwitchJitterNs > 0:
 		s.jitter = cfg.SwitchJitterNs * 1000
 	}
 	switch {
 	case cfg.NICDelayNs == 0:
-		s.nicDelay = 1_000_000
+		s.nicDelay = DefaultNICDelayNs * 1000
 	case cfg.NICDelayNs > 0:
 		if cfg.NICDelayNs > 1e9 {
 			return nil, errorf("NIC delay %d ns out of range: use up to 1e9", cfg.NICDelayNs)

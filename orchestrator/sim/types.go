@@ -486,6 +486,12 @@ const (
 	DefaultRetryCount  = 7
 	DefaultMTU         = 4096
 	DefaultBufferBytes = 16 << 20
+	// DefaultNICDelayNs is Config.NICDelayNs's default: a RoCE NIC's
+	// own processing per packet, the 1-2 µs one-way latency through one
+	// switch real NICs show. DefaultSwitchJitterNs is SwitchJitterNs's:
+	// a switch's ingress pipeline latency is drawn uniformly below it.
+	DefaultNICDelayNs     = 1000
+	DefaultSwitchJitterNs = 100
 	// WireOverheadBytes is added to every data packet's payload on the
 	// wire: Ethernet header 14 + FCS 4 + preamble 8 + IFG 12 + IPv4 20 +
 	// UDP 8 + BTH 12 + ICRC 4. One flow's goodput on an idle link is

@@ -19,11 +19,11 @@ import (
 // What the engine charges on every path, as its defaults set it
 // (sim.Config.NICDelayNs and SwitchJitterNs, left 0 by this runtime): the
 // receiving NIC's processing, and a switch's ingress pipeline latency
-// drawn uniformly below 100 ns (50 ns on average). The closed forms'
-// fabric latency adds them; a test holds them to the engine's figures.
+// drawn uniformly below DefaultSwitchJitterNs (half of it on average).
+// The closed forms' fabric latency adds them.
 const (
-	engineNICDelayNs     = 1000
-	engineMeanJitterNs   = 50
+	engineNICDelayNs     = engine.DefaultNICDelayNs
+	engineMeanJitterNs   = engine.DefaultSwitchJitterNs / 2.0
 	ncclProgramPrefix    = "nccl"
 	ncclSpineSwitchesMin = 3
 )
