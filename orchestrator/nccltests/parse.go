@@ -21,6 +21,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -598,14 +599,7 @@ func typeSize(name string) (int64, bool) {
 	return v, ok
 }
 
-func typeNames() []string {
-	var out []string
-	for k := range typeSizes {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
+func typeNames() []string { return slices.Sorted(maps.Keys(typeSizes)) }
 
 func isUint(s string) bool {
 	if s == "" || len(s) > 19 {

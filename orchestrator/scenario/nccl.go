@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -225,14 +226,7 @@ var ncclFields = map[string]string{
 }
 
 // ncclFieldNames lists ncclFields sorted.
-func ncclFieldNames() []string {
-	var out []string
-	for k := range ncclFields {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
+func ncclFieldNames() []string { return slices.Sorted(maps.Keys(ncclFields)) }
 
 // checkNCCLIdent checks nccl.<field> for spec s.
 func checkNCCLIdent(p []string, s *Spec) error {

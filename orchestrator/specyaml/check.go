@@ -3,9 +3,10 @@ package specyaml
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -256,11 +257,7 @@ func (w *walker) unknown(keyNode ast.Node, key, path string, t reflect.Type) err
 	}
 	setPos(e, keyNode)
 	own := structKeys(t)
-	names := make([]string, 0, len(own))
-	for k := range own {
-		names = append(names, k)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(own))
 	// A key of another level (gpus at the top of a lab spec) is more
 	// likely misplaced than misspelt; a key near one of this level's
 	// likely misspelt; one near a key of another level both.
@@ -316,11 +313,7 @@ func specKeys(root reflect.Type) []specKey {
 		seen[t] = true // a recursive type is walked once per branch
 		defer delete(seen, t)
 		fields := structKeys(t)
-		names := make([]string, 0, len(fields))
-		for k := range fields {
-			names = append(names, k)
-		}
-		sort.Strings(names)
+		names := slices.Sorted(maps.Keys(fields))
 		for _, k := range names {
 			if path != "" {
 				out = append(out, specKey{path, k})
