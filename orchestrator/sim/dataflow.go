@@ -131,15 +131,12 @@ func (s *sim) buildPrograms(paths pathCache) error {
 		if len(p.Streams) == 0 {
 			return errorf("program %q has no streams: give it at least one", p.ID)
 		}
-		dscp := p.DSCP
-		if dscp == 0 && !p.ExplicitDSCP {
-			dscp = 26
-		}
+		dscp := flowDSCP(p.DSCP, p.ExplicitDSCP)
 		if dscp < 0 || dscp > 63 {
 			return errorf("program %q: DSCP %d out of range 0..63", p.ID, dscp)
 		}
 		ps := &s.progs[pi]
-		*ps = progState{cfg: p, first: int32(len(s.streams)), left: len(p.Streams), next: ps.next, firstPost: -1, endAt: -1}
+		*ps = progState{cfg: p, first: int32(len(s.streams)), left: len(p.Streams), firstPost: -1, endAt: -1}
 		for si := range p.Streams {
 			st := &p.Streams[si]
 			fail := func(format string, a ...any) error {

@@ -1033,7 +1033,7 @@ func (s *sim) deliver(pi, fi int32, f *flowState, payload, sent int64) {
 	coalesced := f.pendingAck >= s.ackEvery
 	if f.f.TxDepth > 0 {
 		in := f.rcvNxt % s.depthPackets(f)
-		coalesced = in == 0 || in%s.ackEvery == 0
+		coalesced = in%s.ackEvery == 0
 	}
 	if last || msgEnd || coalesced || s.now-f.lastAck >= s.ackTimer {
 		f.pendingAck = 0

@@ -403,7 +403,7 @@ func newSim(cfg *Config) (*sim, error) {
 		}
 		s.nicDelay = cfg.NICDelayNs * 1000
 	}
-	s.cnpDSCP = 48
+	s.cnpDSCP = DefaultCNPDSCP
 	if d := cfg.CNPDSCP; d != nil {
 		if *d < 0 || *d > 63 {
 			return nil, errorf("CNP DSCP %d out of range 0..63", *d)
@@ -1015,10 +1015,7 @@ func (s *sim) initFlow(i int32, f *Flow, ids map[string]int32, paths pathCache) 
 	if f.Bytes < 0 || f.StartNs < 0 || f.StartNs > maxTimeNs {
 		return errorf("flow %q: bytes (%d) and start time (%d ns) must be non-negative and the start within %d ns", f.ID, f.Bytes, f.StartNs, int64(maxTimeNs))
 	}
-	dscp := f.DSCP
-	if dscp == 0 && !f.ExplicitDSCP {
-		dscp = 26
-	}
+	dscp := flowDSCP(f.DSCP, f.ExplicitDSCP)
 	if dscp < 0 || dscp > 63 {
 		return errorf("flow %q: DSCP %d out of range 0..63", f.ID, dscp)
 	}
@@ -1151,13 +1148,8 @@ const PrioritySeriesValues = 4
 // DSCPs there are. A sample of a watched port costs 1 +
 // PrioritySeriesValues x this many values, at most.
 func PrioritiesInUse(cfg *Config) int {
-	dscp := func(d int, explicit bool) int {
-		if d == 0 && !explicit {
-			return 26
-		}
-		return d
-	}
-	cnp := 48
+	dscp := flowDSCP
+	cnp := DefaultCNPDSCP
 	if cfg.CNPDSCP != nil {
 		cnp = *cfg.CNPDSCP
 	}

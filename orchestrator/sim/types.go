@@ -532,6 +532,23 @@ func (c *Config) mtu() int {
 	return c.MTU
 }
 
-func defaultDSCPMap() map[int]int { return map[int]int{26: 3, 48: 6} }
+// DefaultDSCP is the DSCP of RoCE data (and ACKs) when a flow sets none;
+// DefaultCNPDSCP that of CNPs when Config.CNPDSCP is nil. The default
+// DSCP map puts them on priorities 3 and 6.
+const (
+	DefaultDSCP    = 26
+	DefaultCNPDSCP = 48
+)
+
+func defaultDSCPMap() map[int]int { return map[int]int{DefaultDSCP: 3, DefaultCNPDSCP: 6} }
+
+// flowDSCP is a flow's (ring's, program's) DSCP: dscp, or DefaultDSCP for
+// a 0 that is not explicit.
+func flowDSCP(dscp int, explicit bool) int {
+	if dscp == 0 && !explicit {
+		return DefaultDSCP
+	}
+	return dscp
+}
 
 func errorf(format string, a ...any) error { return fmt.Errorf("sim: "+format, a...) }
