@@ -127,6 +127,46 @@ func TestNCCLBuilderConfig(t *testing.T) {
 	}
 }
 
+// The scenario's qps_per_connection reaches the programs: every fabric
+// connection (8 B: one channel, so 2 servers x 1; 64 MiB: 2 x 8) becomes
+// that many QPs taking its messages (a ring's 30 steps at least) round
+// robin.
+func TestNCCLBuilderQPsPerConnection(t *testing.T) {
+	l := upLab(t, "16gpu", "sonic")
+	vs := ncclSpec(l, runtime.NCCLSpec{Collective: results.CollAllReduce, Algorithm: collective.AlgoRing, RankOrder: collective.OrderNCCL, DataType: "float",
+		QPsPerConnection: 4, Sizes: []int64{8, 64 << 20}})
+	_, cfgs, err := runtime.VariantConfigs(l, vs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := l.Intent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := newBuilder(l, cfgs, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := b.config(vs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []int{2 * 4, 16 * 4} {
+		fabric, strided := 0, 0
+		for _, st := range cfg.Programs[i].Streams {
+			if !st.ScaleUp {
+				fabric++
+				if st.Stride == 4 {
+					strided++
+				}
+			}
+		}
+		if fabric != want || strided != want {
+			t.Fatalf("size %d: %d fabric streams (%d of stride 4), want %d", i, fabric, strided, want)
+		}
+	}
+}
+
 // 2 servers of 8 GPUs: the ring's 256 MiB reaches the bound (8 NICs x
 // 200 Gb/s x 4096/4178), its 8 B is the latency the closed form gives, the
 // fabric carries exactly the rail-aligned streams' bytes and nothing
