@@ -66,15 +66,6 @@ type Links struct {
 	ScaleUpLatencyNs float64
 }
 
-// WireEfficiency is the payload share of a packet on the wire,
-// MTU/(MTU+82) (sim.WireOverheadBytes of headers, preamble and gap).
-func WireEfficiency(mtu int) float64 {
-	if mtu <= 0 {
-		mtu = sim.DefaultMTU
-	}
-	return float64(mtu) / float64(mtu+sim.WireOverheadBytes)
-}
-
 // Estimate is a collective's closed form at one size.
 type Estimate struct {
 	// TimeNs is the collective's time; LatencyNs and BandwidthNs its two
@@ -114,7 +105,7 @@ func (sc *schedule) estimate(l Links) (Estimate, error) {
 	if !(l.NICGbps > 0) || math.IsInf(l.NICGbps, 0) {
 		return Estimate{}, fmt.Errorf("NIC rate %g Gb/s is not a rate", l.NICGbps)
 	}
-	fabric := l.NICGbps * WireEfficiency(l.MTU)
+	fabric := l.NICGbps * sim.WireEfficiency(l.MTU)
 	legNs := func(g leg, bytes int64) float64 {
 		if g.scaleUp {
 			return l.ScaleUpLatencyNs + float64(bytes)*8/l.ScaleUpGbps

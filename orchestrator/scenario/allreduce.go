@@ -80,7 +80,7 @@ func allReduceModel(nics []NIC, l *runtime.Lab, t *Traffic, mtu int) (map[string
 		perRound[i] = crossing
 	}
 	nic := float64(l.Plan.NICSpeedGbps)
-	eta := float64(mtu) / float64(mtu+engine.WireOverheadBytes)
+	eta := engine.WireEfficiency(mtu)
 	chunkBits := float64(t.BytesN) / float64(n) * 8
 	cableM := 5
 	if in, err := l.Intent(); err == nil && in.CableLengthM > 0 {

@@ -337,7 +337,7 @@ func (r *Runner) mtu() int {
 	if r.MTU > 0 {
 		return r.MTU
 	}
-	return 4096
+	return engine.DefaultMTU
 }
 
 // labInfo is what assertions may read as extra.lab.*.
@@ -355,7 +355,7 @@ func (r *Runner) labInfo() map[string]any {
 // IdealGoodput is one flow's goodput on an idle link: line rate times
 // MTU/(MTU+82), 82 bytes being RoCEv2's per-packet wire overhead.
 func IdealGoodput(lineGbps float64, mtu int) float64 {
-	return lineGbps * float64(mtu) / float64(mtu+engine.WireOverheadBytes)
+	return lineGbps * engine.WireEfficiency(mtu)
 }
 
 func collectiveFlows(c *runtime.CollectiveSpec) int {

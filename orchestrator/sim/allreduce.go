@@ -276,7 +276,7 @@ func flowLevel(cfg Config) (*sim, [][]int32, []float64, error) {
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	eta := float64(s.mtu) / float64(s.mtu+WireOverheadBytes)
+	eta := WireEfficiency(int(s.mtu))
 	paths := make([][]int32, len(s.flows))
 	for i := range s.flows {
 		f := &s.flows[i]

@@ -508,6 +508,15 @@ const (
 	PauseQuanta = 0xFFFF
 )
 
+// WireEfficiency is the payload share of a full packet on the wire,
+// MTU/(MTU+WireOverheadBytes); an mtu of 0 or less means DefaultMTU.
+func WireEfficiency(mtu int) float64 {
+	if mtu <= 0 {
+		mtu = DefaultMTU
+	}
+	return float64(mtu) / float64(mtu+WireOverheadBytes)
+}
+
 // QPTimeoutNs is the local ACK timeout of a QP timeout exponent:
 // 4.096 µs x 2^timeout (ibv_modify_qp(3)); 0 means DefaultQPTimeout.
 func QPTimeoutNs(timeout int) int64 {
