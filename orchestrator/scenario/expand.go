@@ -218,7 +218,7 @@ func (s *Spec) Expand(nics []NIC, pt Point, seed int64) (runtime.VariantSpec, er
 				for _, n := range sel {
 					eps = append(eps, n.Endpoint)
 				}
-				vs.Collective = &runtime.CollectiveSpec{Kind: "all-to-all", Ranks: eps, Bytes: t.BytesN, TrafficClass: *t.TrafficClass, StartUs: t.StartUs}
+				vs.Collective = &runtime.CollectiveSpec{Kind: runtime.CollectiveAllToAll, Ranks: eps, Bytes: t.BytesN, TrafficClass: *t.TrafficClass, StartUs: t.StartUs}
 				break
 			}
 			for _, a := range sel {
@@ -243,7 +243,7 @@ func (s *Spec) Expand(nics []NIC, pt Point, seed int64) (runtime.VariantSpec, er
 			}
 			// The ring follows fabric order (NICs of a host, then the next
 			// host), as NCCL builds rings: most hops stay under one leaf.
-			c := &runtime.CollectiveSpec{Kind: "ring-allreduce", Bytes: t.BytesN, TrafficClass: *t.TrafficClass, StartUs: t.StartUs}
+			c := &runtime.CollectiveSpec{Kind: runtime.CollectiveRingAllReduce, Bytes: t.BytesN, TrafficClass: *t.TrafficClass, StartUs: t.StartUs}
 			for _, n := range ring {
 				c.Ranks = append(c.Ranks, n.Endpoint)
 			}

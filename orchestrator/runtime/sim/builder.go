@@ -786,7 +786,7 @@ func routed(rf *results.Flow, q *engine.FlowStats) {
 // every flow has a size and completed: from the first flow's start to
 // the last one's completion.
 func completion(vs runtime.VariantSpec, res *engine.Result) (done bool, us, gbps float64) {
-	if c := vs.Collective; c != nil && c.Kind == "all-to-all" && len(vs.Flows) == 0 && len(res.AllToAll) == 1 {
+	if c := vs.Collective; c != nil && c.Kind == runtime.CollectiveAllToAll && len(vs.Flows) == 0 && len(res.AllToAll) == 1 {
 		a := res.AllToAll[0]
 		if a.TimeNs == nil || *a.TimeNs <= 0 {
 			return false, 0, 0
@@ -945,7 +945,7 @@ func (b *builder) runFlowLevel(ctx context.Context, vs runtime.VariantSpec) (*re
 	if c := vs.Collective; c != nil && c.Kind == runtime.CollectiveNCCL {
 		return nil, exitcode.Usagef("variant %s: nccl collectives wait on each other message by message over NVLink and the fabric; the %s gives steady rates and ring AllReduce times only: use --model packet", vs.Name, runtime.FlowModelCaveat)
 	}
-	if c := vs.Collective; c != nil && c.Kind == "all-to-all" {
+	if c := vs.Collective; c != nil && c.Kind == runtime.CollectiveAllToAll {
 		return nil, exitcode.Usagef("variant %s: an all-to-all of %d ranks is a collective of fixed-size messages; the %s gives steady rates and ring AllReduce times only: use --model packet", vs.Name, len(c.Ranks), runtime.FlowModelCaveat)
 	}
 	if vs.Collective != nil {

@@ -64,9 +64,6 @@ func (b *builder) servers(c *runtime.CollectiveSpec) ([]collective.Server, error
 			return nil, exitcode.Usagef("lab %s has no host %s", b.g.Name, ep.Host)
 		}
 		sv := collective.Server{Host: h.Name, GPUs: h.GPUs}
-		if sv.GPUs == 0 {
-			sv.GPUs = len(h.Ports)
-		}
 		for _, p := range h.Ports {
 			sv.NICs = append(sv.NICs, h.Name+":"+p.Name)
 		}
@@ -103,11 +100,7 @@ func (b *builder) serverLimits(cfg *engine.Config) error {
 		if cfg.ScaleUp == nil {
 			cfg.ScaleUp = map[string]engine.ScaleUpDomain{}
 		}
-		gpus := h.GPUs
-		if gpus == 0 {
-			gpus = len(h.Ports)
-		}
-		cfg.ScaleUp[h.Name] = engine.ScaleUpDomain{GbpsPerGPU: m.ScaleUpGbpsPerDir, LatencyNs: m.ScaleUpLatencyNs, GPUs: gpus}
+		cfg.ScaleUp[h.Name] = engine.ScaleUpDomain{GbpsPerGPU: m.ScaleUpGbpsPerDir, LatencyNs: m.ScaleUpLatencyNs, GPUs: h.GPUs}
 		if m.PCIeBound {
 			if cfg.NICCapGbps == nil {
 				cfg.NICCapGbps = map[string]float64{}
