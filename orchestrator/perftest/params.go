@@ -28,11 +28,11 @@ const (
 	DefaultIterations = 1000
 	MinIterations     = 5
 	MaxIterations     = 100_000_000
-	// defaultCQMod is the CQ moderation (-Q) perftest starts from
-	// (DEF_CQ_MOD), cqModSizeLimit the message size above which it turns
+	// DefaultCQMod is the CQ moderation (-Q) perftest starts from
+	// (DEF_CQ_MOD), CQModSizeLimit the message size above which it turns
 	// moderation off (MSG_SIZE_CQ_MOD_LIMIT).
-	defaultCQMod   = 100
-	cqModSizeLimit = 8192
+	DefaultCQMod   = 100
+	CQModSizeLimit = 8192
 )
 
 // CQModeration is how many messages of a bandwidth test share one
@@ -42,8 +42,8 @@ const (
 // learns of completions that many at a time, so its window of txDepth
 // messages reopens in batches of that many.
 func CQModeration(size, txDepth int) int {
-	m := defaultCQMod
-	if size > cqModSizeLimit {
+	m := DefaultCQMod
+	if size > CQModSizeLimit {
 		m = 1
 	}
 	return max(1, min(m, txDepth))

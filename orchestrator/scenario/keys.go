@@ -1,7 +1,10 @@
 package scenario
 
 import (
+	"fmt"
+
 	"github.com/labctl/labctl/orchestrator/lab"
+	"github.com/labctl/labctl/orchestrator/perftest"
 	"github.com/labctl/labctl/orchestrator/specdoc"
 )
 
@@ -49,12 +52,13 @@ var KeyDocs = specdoc.Table{
 		Default: "64KiB (latency: 2 bytes, as perftest's)"},
 	"traffic[].qps": {Doc: "perftest -q: queue pairs per flow, 1 to 64 (pairs, permutation, incast, all-to-all); 0 is refused.",
 		Default: "1"},
-	"traffic[].tx_depth": {Doc: "perftest --tx-depth: how many messages each QP keeps posted and not yet completed, 1 to 15000 (pairs, permutation, incast, all-to-all); a QP sends message m only once message m - tx_depth has been acknowledged, so one whose ACKs stop (a dead path) stops after tx_depth messages. The sender learns of messages of 8 KiB or less in batches of 100 (or tx_depth when smaller), as perftest's CQ moderation signals them, so its window reopens batch by batch; 0 is refused.",
-		Default: "128 (perftest's)"},
+	"traffic[].tx_depth": {Doc: fmt.Sprintf("perftest --tx-depth: how many messages each QP keeps posted and not yet completed, %d to %d (pairs, permutation, incast, all-to-all); a QP sends message m only once message m - tx_depth has been acknowledged, so one whose ACKs stop (a dead path) stops after tx_depth messages. The sender learns of messages of %d KiB or less in batches of %d (or tx_depth when smaller), as perftest's CQ moderation signals them, so its window reopens batch by batch; 0 is refused.",
+		perftest.MinTxDepth, perftest.MaxTxDepth, perftest.CQModSizeLimit/1024, perftest.DefaultCQMod),
+		Default: fmt.Sprintf("%d (perftest's)", perftest.DefaultTxDepthBW)},
 	"traffic[].bidirectional": {Doc: "perftest -b: every flow runs both ways, each side with its qps QPs; the flow's throughput is the sum of both directions, as ib_write_bw -b reports it (pairs, permutation, incast; all-to-all runs both ways already).",
 		Default: "false"},
-	"traffic[].iterations": {Doc: "latency: ib_write_lat -n, the writes each side of a ping-pong posts, 5 to 100000000; the distribution leaves out the two largest round trips, as perftest does. In the simulator a ping-pong that has not finished when the duration ends reports the iterations it completed; a live lab runs all of them whatever the duration. 0 is refused.",
-		Default: "1000 (perftest's)"},
+	"traffic[].iterations": {Doc: fmt.Sprintf("latency: ib_write_lat -n, the writes each side of a ping-pong posts, %d to %d; the distribution leaves out the two largest round trips, as perftest does. In the simulator a ping-pong that has not finished when the duration ends reports the iterations it completed; a live lab runs all of them whatever the duration. 0 is refused.", perftest.MinIterations, perftest.MaxIterations),
+		Default: fmt.Sprintf("%d (perftest's)", perftest.DefaultIterations)},
 	"traffic[].traffic_class": {Doc: "perftest --tclass: the IP TOS byte, 0 to 255 (DSCP times 4 plus the ECN bits); a DSCP the lab does not map to a lossless class is simulated as best effort.",
 		Default: "106 (DSCP 26 with ECT(0))"},
 	"traffic[].start": {Doc: "Delay before the pattern's flows (or its collective; nccl: its first size) start, a duration shorter than duration.",
