@@ -269,12 +269,7 @@ func writeRunText(w io.Writer, run *results.Run, dir string) error {
 		}
 		// A figure the variant's model does not compute, or a record of
 		// nccl-tests output does not hold, is n/a, not a 0.
-		cell := func(field, value string) string {
-			if slices.Contains(sm.NotComputed, field) {
-				return "n/a"
-			}
-			return value
-		}
+		cell := func(field, value string) string { return naCell(&sm, field, value) }
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", v.Name,
 			cell("throughput_gbps_total", fmt.Sprintf("%.1f", sm.ThroughputGbpsTotal)), cell("throughput_gbps_min_flow", fmt.Sprintf("%.1f", sm.ThroughputGbpsMinFlow)),
 			cell("jain_fairness", fmt.Sprintf("%.3f", sm.JainFairness)), cell("drops", fmt.Sprint(sm.Drops)), cell("pfc_pause_frames", fmt.Sprint(sm.PFCPauseFrames)),
@@ -310,4 +305,13 @@ func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// naCell is a summary's figure as a table cell: n/a when the summary lists
+// the field as not computed, never a 0.
+func naCell(s *results.Summary, field, value string) string {
+	if slices.Contains(s.NotComputed, field) {
+		return "n/a"
+	}
+	return value
 }

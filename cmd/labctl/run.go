@@ -291,12 +291,7 @@ func writeRunSummary(w io.Writer, run *results.Run, dir string) {
 		}
 		s := v.Summary
 		// A field the variant's model does not compute prints as n/a.
-		cell := func(field, value string) string {
-			if slices.Contains(s.NotComputed, field) {
-				return "n/a"
-			}
-			return value
-		}
+		cell := func(field, value string) string { return naCell(&s, field, value) }
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t", name,
 			cell("throughput_gbps_total", fmt.Sprintf("%.1f", s.ThroughputGbpsTotal)), cell("throughput_gbps_min_flow", fmt.Sprintf("%.1f", s.ThroughputGbpsMinFlow)),
 			cell("jain_fairness", fmt.Sprintf("%.3f", s.JainFairness)),

@@ -108,3 +108,12 @@ func BusBWFactor(collective string, n int) (f float64, ok bool) {
 	}
 	return 0, false
 }
+
+// OutOfBoundsVerdict is what nccl-tests prints after its "Out of bounds
+// values" count: OK for none, FAILED otherwise.
+func (t *NCCLTable) OutOfBoundsVerdict() string {
+	if t.OutOfBounds != nil && *t.OutOfBounds != 0 {
+		return "FAILED"
+	}
+	return "OK"
+}

@@ -49,11 +49,7 @@ func WriteNCCLTable(w io.Writer, t *NCCLTable) error {
 		b.WriteString("\n")
 	}
 	if t.OutOfBounds != nil {
-		verdict := "OK"
-		if *t.OutOfBounds != 0 {
-			verdict = "FAILED"
-		}
-		fmt.Fprintf(&b, "# %-20s : %d %s\n", "Out of bounds values", *t.OutOfBounds, verdict)
+		fmt.Fprintf(&b, "# %-20s : %d %s\n", "Out of bounds values", *t.OutOfBounds, t.OutOfBoundsVerdict())
 	}
 	if t.AvgBusBWGBps != nil {
 		fmt.Fprintf(&b, "# %-20s : %s \n", "Avg bus bandwidth", strconv.FormatFloat(*t.AvgBusBWGBps, 'g', 6, 64))

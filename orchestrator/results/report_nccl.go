@@ -74,11 +74,7 @@ func ncclView(v *Variant) ncclTableView {
 		tv.Notes = append(tv.Notes, fmt.Sprintf("Avg bus bandwidth: %s GB/s (nccl-tests' mean busbw of every result).", fmtFloat(*t.AvgBusBWGBps)))
 	}
 	if t.OutOfBounds != nil {
-		verdict := "OK"
-		if *t.OutOfBounds > 0 {
-			verdict = "FAILED"
-		}
-		tv.Notes = append(tv.Notes, fmt.Sprintf("Out of bounds values: %d %s.", *t.OutOfBounds, verdict))
+		tv.Notes = append(tv.Notes, fmt.Sprintf("Out of bounds values: %d %s.", *t.OutOfBounds, t.OutOfBoundsVerdict()))
 	}
 	inPlace, fabric, spine := false, false, false
 	for _, r := range t.Rows {
