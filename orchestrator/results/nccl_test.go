@@ -190,4 +190,17 @@ func TestNCCLOnlyRun(t *testing.T) {
 	if NCCLOnly(&run.Variants[0]) {
 		t.Error("a variant with flows counted as NCCL-only")
 	}
+	// A record made before a metric was added lists one metric fewer as
+	// not computed, and is still NCCL-only; a simulated table is not.
+	run.Variants[0].Flows = nil
+	run.Variants[0].Summary.NotComputed = run.Variants[0].Summary.NotComputed[1:]
+	if !NCCLOnly(&run.Variants[0]) {
+		t.Error("an nccl-tests record missing one newer metric from its not-computed list is not NCCL-only")
+	}
+	sim := *run.Variants[0].NCCL
+	sim.Source = Simulated
+	run.Variants[0].NCCL = &sim
+	if NCCLOnly(&run.Variants[0]) {
+		t.Error("a simulated table counted as NCCL-only")
+	}
 }

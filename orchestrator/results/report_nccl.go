@@ -25,19 +25,12 @@ func ncclVariants(run *Run) []*Variant {
 
 // NCCLOnly says whether a variant holds nothing but an nccl-tests table:
 // a record made from nccl-tests output (labctl parse nccl-tests
-// --record), whose summary lists every metric as not computed and which
-// has no flows or counters. Reports leave it out of the summary charts,
-// and regress compares only its table.
+// --record), measured, with no flows or counters. Reports leave it out of
+// the summary charts, and regress compares only its table. It is decided
+// by what the variant holds, not by the list of metrics its summary says
+// it lacks, so a record made before a metric was added stays NCCL-only.
 func NCCLOnly(v *Variant) bool {
-	if v.NCCL == nil || len(v.Flows) > 0 || len(v.Counters) > 0 {
-		return false
-	}
-	for _, m := range Metrics {
-		if !slices.Contains(v.Summary.NotComputed, m.Name) {
-			return false
-		}
-	}
-	return true
+	return v.NCCL != nil && v.NCCL.Source == Measured && v.Summary.Source == Measured && len(v.Flows) == 0 && len(v.Counters) == 0
 }
 
 // ncclSources names the sources of a run's nccl-tests tables: "measured",
