@@ -72,13 +72,16 @@ func (b *builder) servers(c *runtime.CollectiveSpec) ([]collective.Server, error
 	return out, nil
 }
 
-// serverModel is the lab's GPU server resolved for its NIC speed.
+// serverModel is the lab's GPU server (lab.Spec.ServerModel); a lab
+// without a spec has the defaults of its NIC speed.
 func (b *builder) serverModel() (server.Model, error) {
-	var spec server.Spec
+	var m server.Model
+	var err error
 	if b.l.Spec != nil {
-		spec = b.l.Spec.Server
+		m, err = b.l.Spec.ServerModel()
+	} else {
+		m, err = server.Resolve(server.Spec{}, b.g.NICSpeedGbps)
 	}
-	m, err := server.Resolve(spec, b.g.NICSpeedGbps)
 	if err != nil {
 		return m, exitcode.Usagef("lab %s: %v", b.l.Name, err)
 	}
