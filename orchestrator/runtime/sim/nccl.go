@@ -128,34 +128,41 @@ func (b *builder) fabricLatencyNs() func(src, dst string) float64 {
 		}
 	}
 	up, super := float64(b.g.NICSpeedGbps), float64(b.g.NICSpeedGbps)
+	// Each tier's propagation is its links' cable length as the
+	// simulator gives it (b.cableM: a port's cable_length in the configs,
+	// else the lab's), the longest of the tier where they differ.
+	var hostM, upM, superM int
 	for _, lk := range b.g.Links {
 		switch lk.Kind {
+		case fabric.KindHostLeaf:
+			hostM = max(hostM, b.cableM(lk))
 		case fabric.KindLeafSpine:
 			up = float64(lk.MemberSpeed())
+			upM = max(upM, b.cableM(lk))
 		case fabric.KindSpineSuperSpine:
 			super = float64(lk.MemberSpeed())
+			superM = max(superM, b.cableM(lk))
 		}
 	}
-	cable := float64(defaultCableM)
-	if b.in.CableLengthM > 0 {
-		cable = float64(b.in.CableLengthM)
-	}
-	prop := cable * qos.CableNsPerMeter
+	prop := func(m int) float64 { return float64(m) * qos.CableNsPerMeter }
 	frameBits := float64(b.mtu()+engine.WireOverheadBytes) * 8
 	nic := float64(b.g.NICSpeedGbps)
 	return func(src, dst string) float64 {
 		la, lb := leafOf[src], leafOf[dst]
 		// Links to the destination's leaf, then down to its NIC.
 		var egress []float64
+		t := 2 * prop(hostM)
 		switch {
 		case la == lb:
 		case b.pod(la) == b.pod(lb):
 			egress = []float64{up, up}
+			t += 2 * prop(upM)
 		default:
 			egress = []float64{up, super, super, up}
+			t += 2*prop(upM) + 2*prop(superM)
 		}
 		egress = append(egress, nic)
-		t := float64(len(egress)+1)*prop + engineNICDelayNs
+		t += engineNICDelayNs
 		for _, g := range egress {
 			t += frameBits/g + engineMeanJitterNs
 		}

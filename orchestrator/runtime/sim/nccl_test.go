@@ -9,6 +9,8 @@ import (
 
 	"github.com/labctl/labctl/orchestrator/collective"
 	"github.com/labctl/labctl/orchestrator/docblock"
+	"github.com/labctl/labctl/orchestrator/fabric"
+	"github.com/labctl/labctl/orchestrator/qos"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/scenario"
@@ -440,4 +442,59 @@ func fmtSize(n int64) string {
 		return fmt.Sprintf("%d KiB", n>>10)
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+// The closed forms' fabric latency takes each tier's cable length as the
+// simulator does (b.cableM): a port's cable length in the configs counts,
+// not only the lab's default.
+func TestNCCLFabricLatencyCables(t *testing.T) {
+	l := upLab(t, "64gpu", "sonic")
+	_, cfgs, err := runtime.VariantConfigs(l, ncclSpec(l, runtime.NCCLSpec{Collective: results.CollAllReduce, Sizes: []int64{8}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := l.Intent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := newBuilder(l, cfgs, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two NICs on different leaves: the path crosses a spine.
+	var src, dst, srcLeaf string
+	for _, h := range l.Graph.Hosts() {
+		for _, p := range h.Ports {
+			switch {
+			case src == "":
+				src, srcLeaf = h.Name+":"+p.Name, p.Peer
+			case dst == "" && p.Peer != srcLeaf:
+				dst = h.Name + ":" + p.Name
+			}
+		}
+	}
+	if dst == "" {
+		t.Fatal("no NIC on another leaf")
+	}
+	before := b.fabricLatencyNs()(src, dst)
+	var lk *fabric.Link
+	for _, x := range b.g.Links {
+		if x.Kind == fabric.KindLeafSpine {
+			lk = x
+			break
+		}
+	}
+	// Both ends say it, as a config pair would.
+	for _, end := range []fabric.LinkEnd{lk.A, lk.B} {
+		pc := b.cfgs[end.Node].Port(end.Port)
+		if pc == nil {
+			t.Fatalf("no port config for %s:%s", end.Node, end.Port)
+		}
+		pc.CableM = 105
+	}
+	after := b.fabricLatencyNs()(src, dst)
+	// Two leaf-spine links on the path, each 100 m longer.
+	if want := before + 2*100*qos.CableNsPerMeter; math.Abs(after-want) > 1e-6 {
+		t.Fatalf("latency %v ns with a 105 m uplink, want %v (%v before)", after, want, before)
+	}
 }
