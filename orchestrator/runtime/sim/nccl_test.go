@@ -68,18 +68,7 @@ func TestNCCLBuilderConfig(t *testing.T) {
 	l := upLab(t, "16gpu", "sonic")
 	vs := ncclSpec(l, runtime.NCCLSpec{Collective: results.CollAllReduce, Algorithm: collective.AlgoRing, RankOrder: collective.OrderNCCL, DataType: "float", Sizes: []int64{8, 1 << 20, 64 << 20}})
 	vs.Collective.StartUs = 5
-	_, cfgs, err := runtime.VariantConfigs(l, vs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := l.Intent()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := newBuilder(l, cfgs, in)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := variantBuilder(t, l, vs)
 	cfg, err := b.config(vs)
 	if err != nil {
 		t.Fatal(err)
@@ -137,18 +126,7 @@ func TestNCCLBuilderQPsPerConnection(t *testing.T) {
 	l := upLab(t, "16gpu", "sonic")
 	vs := ncclSpec(l, runtime.NCCLSpec{Collective: results.CollAllReduce, Algorithm: collective.AlgoRing, RankOrder: collective.OrderNCCL, DataType: "float",
 		QPsPerConnection: 4, Sizes: []int64{8, 64 << 20}})
-	_, cfgs, err := runtime.VariantConfigs(l, vs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := l.Intent()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := newBuilder(l, cfgs, in)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := variantBuilder(t, l, vs)
 	cfg, err := b.config(vs)
 	if err != nil {
 		t.Fatal(err)
@@ -449,18 +427,7 @@ func fmtSize(n int64) string {
 // not only the lab's default.
 func TestNCCLFabricLatencyCables(t *testing.T) {
 	l := upLab(t, "64gpu", "sonic")
-	_, cfgs, err := runtime.VariantConfigs(l, ncclSpec(l, runtime.NCCLSpec{Collective: results.CollAllReduce, Sizes: []int64{8}}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := l.Intent()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := newBuilder(l, cfgs, in)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := variantBuilder(t, l, ncclSpec(l, runtime.NCCLSpec{Collective: results.CollAllReduce, Sizes: []int64{8}}))
 	// Two NICs on different leaves: the path crosses a spine.
 	var src, dst, srcLeaf string
 	for _, h := range l.Graph.Hosts() {
@@ -497,4 +464,23 @@ func TestNCCLFabricLatencyCables(t *testing.T) {
 	if want := before + 2*100*qos.CableNsPerMeter; math.Abs(after-want) > 1e-6 {
 		t.Fatalf("latency %v ns with a 105 m uplink, want %v (%v before)", after, want, before)
 	}
+}
+
+// variantBuilder is the simulator's builder for variant vs of lab l: the
+// variant's switch configs resolved, with the lab's intent.
+func variantBuilder(t *testing.T, l *runtime.Lab, vs runtime.VariantSpec) *builder {
+	t.Helper()
+	_, cfgs, err := runtime.VariantConfigs(l, vs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := l.Intent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := newBuilder(l, cfgs, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
