@@ -30,6 +30,7 @@ func newRunCmd(app *App) *cobra.Command {
 	var seed int64
 	var model string
 	var parallel int
+	var threads, partitions int
 	cmd := &cobra.Command{
 		Use:   "run <scenario> --lab <lab> [--seed N]",
 		Short: "Run a scenario's variants on a lab that is up and record the results",
@@ -57,6 +58,12 @@ results/ cannot be written (the finished variants are printed anyway).`,
 			format, err := app.OutputFormat("text", "text", "json")
 			if err != nil {
 				return err
+			}
+			if threads < 0 {
+				return exitcode.Usagef("--threads %d: give a positive number of threads, or leave it out to share the CPUs among the variants", threads)
+			}
+			if partitions < 0 {
+				return exitcode.Usagef("--partitions %d: give a positive number (1: the sequential engine), or leave it out to let the fabric's size decide", partitions)
 			}
 			if labArg == "" {
 				return exitcode.Usagef("no lab given: add --lab <lab> (a lab brought up with 'labctl up')")
@@ -154,7 +161,9 @@ results/ cannot be written (the finished variants are printed anyway).`,
 				NICs:     scenario.NICsFromGraph(l.Graph),
 				MTU:      in.MTU,
 				Model:    model,
-				Parallel: parallel,
+				Parallel:   parallel,
+				Threads:    threads,
+				Partitions: partitions,
 				Save:     store.SaveRun,
 				Progress: app.progressWriter(format),
 				// A QoS sweep's per-variant switch configs, for
@@ -211,6 +220,8 @@ results/ cannot be written (the finished variants are printed anyway).`,
 	cmd.Flags().StringVar(&labArg, "lab", "", "the lab to run on (must be up)")
 	cmd.Flags().Int64Var(&seed, "seed", 1, "random seed: the same seed gives the same results")
 	cmd.Flags().IntVarP(&parallel, "jobs", "j", goruntime.NumCPU(), "variants simulated at once (the record is the same whatever the number); a live lab runs one at a time")
+	cmd.Flags().IntVar(&threads, "threads", 0, "threads each simulated variant runs on (the record is the same whatever the number); default: the CPUs shared among the variants running at once")
+	cmd.Flags().IntVar(&partitions, "partitions", 0, "split of the fabric the simulator's parallel engine advances in parallel: like --seed, it is part of what the results depend on and the record keeps it; default: by the fabric's size (one below 256 NICs, then one per 128 NICs up to 16), 1: the sequential engine")
 	cmd.Flags().StringVar(&model, "model", "", "simulation model: packet (every packet, the default) or flow (a fast steady-state estimate without queues, PFC, ECN or DCQCN); default: the scenario's")
 	_ = cmd.RegisterFlagCompletionFunc("lab", completeLabs)
 	addKubeFlags(cmd, &kube)

@@ -138,6 +138,14 @@ type VariantSpec struct {
 	// Progress, when not nil, is called now and then while the variant
 	// runs with how far it got.
 	Progress func(Progress) `json:"-"`
+	// Partitions splits a large fabric for the simulator's parallel
+	// engine (0: decided by the fabric's size, 1: sequential). Like the
+	// seed it is part of what the result depends on, and the record
+	// keeps it (params.partitions, when more than one).
+	Partitions int `json:"partitions,omitempty"`
+	// Threads is how many threads the simulator runs the partitions on
+	// (0: every CPU). It changes the speed, never the result.
+	Threads int `json:"-"`
 }
 
 // Simulation models (see results.ModelPacket, results.ModelFlow).

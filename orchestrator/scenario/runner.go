@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	goruntime "runtime"
 	"slices"
 	"time"
 
@@ -38,6 +39,12 @@ type Runner struct {
 	// Parallel is how many variants run at once (0 or 1: one at a time).
 	// The record is the same whatever it is.
 	Parallel int
+	// Threads is how many threads each simulated variant runs on; 0
+	// shares the machine's CPUs among the variants running at once. The
+	// record is the same whatever it is. Partitions, when not 0, is the
+	// split of the fabric the simulator's parallel engine uses (the
+	// record keeps it, as it does the seed).
+	Threads, Partitions int
 	// Now is the wall clock (time.Now when nil).
 	Now func() time.Time
 	// ConfigsDir is where a scenario that sweeps QoS values gets each
@@ -189,6 +196,10 @@ func (r *Runner) runVariants(ctx context.Context, s *Spec, run *results.Run, poi
 	prog := newProgressBoard(r.Progress, r.Lab.Logger(), len(points))
 	defer prog.close()
 
+	threads := r.Threads
+	if threads <= 0 {
+		threads = max(1, goruntime.NumCPU()/par)
+	}
 	jobs := make(chan int)
 	done := make(chan result)
 	for range par {
@@ -196,6 +207,10 @@ func (r *Runner) runVariants(ctx context.Context, s *Spec, run *results.Run, poi
 			for i := range jobs {
 				vs := specs[i]
 				vs.Progress = prog.reporter(i, points[i].Name)
+				vs.Threads = threads
+				if r.Partitions != 0 {
+					vs.Partitions = r.Partitions
+				}
 				started := now()
 				v, err := r.Runtime.RunVariant(ctx, r.Lab, vs)
 				done <- result{i: i, v: v, err: err, elapsed: now().Sub(started)}

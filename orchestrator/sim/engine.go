@@ -41,7 +41,14 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 }
 
 func (s *sim) push(t int64, kind uint8, a, b int32, gen uint32) {
-	s.q.push(event{t: t, kind: kind, a: a, b: b, gen: gen})
+	e := event{t: t, kind: kind, a: a, b: b, gen: gen}
+	if s.part != nil {
+		if d := s.part.run.owner(s, kind, a); d != s.part.id {
+			s.pushRemote(d, e)
+			return
+		}
+	}
+	s.q.push(e)
 }
 
 func (s *sim) run(ctx context.Context) error {
@@ -52,6 +59,9 @@ func (s *sim) run(ctx context.Context) error {
 		}
 	}
 	s.startPrograms()
+	if s.par != nil {
+		return s.runParallel(ctx, s.par)
+	}
 	if s.series != nil {
 		s.push(0, evSample, 0, 0, 0)
 	}
@@ -70,86 +80,94 @@ func (s *sim) run(ctx context.Context) error {
 				s.cfg.Progress(s.now/1000, s.events)
 			}
 		}
-		switch e.kind {
-		case evArrive:
-			if pk := &s.pkts[e.b]; pk.lost {
-				c := &s.ports[e.a].c[pk.prio]
-				c.drops++
-				c.linkDrops++
-				s.release(e.b)
-				continue
-			}
-			if s.ports[e.a].host {
-				s.hostReceive(e.a, e.b)
-			} else {
-				s.switchReceive(e.a, e.b)
-			}
-		case evTxDone:
-			if p := &s.ports[e.a]; p.busyUntil == e.t {
-				p.txPending = false
-				s.kick(e.a)
-			}
-		case evNicWake:
-			if s.ports[e.a].wakeAt == e.t {
-				s.ports[e.a].wakeAt = 0
-				s.kick(e.a)
-			}
-		case evPauseRx:
-			if !s.ports[e.a].down {
-				s.pauseRx(e.a, int(e.b), e.gen == 1)
-			}
-		case evPauseExpire:
-			// e.b is the paused queue.
-			p := &s.ports[e.a]
-			if p.pauseUntil[e.b] == e.t {
-				p.c[e.b].pausedNs += e.t - p.pausedSince[e.b]
-				s.kick(e.a)
-			}
-		case evPauseRefresh:
-			s.pauseRefresh(e.a, int(e.b), e.gen)
-		case evFlowStart:
-			s.flowStart(e.a)
-		case evRateTimer:
-			f := &s.flows[e.a]
-			if f.rp != nil && e.gen == f.rp.gen && f.rp.limited && !f.sendDone {
-				f.rp.onTimer()
-				if f.rp.limited {
-					s.push(s.now+s.dc.timer, evRateTimer, e.a, 0, f.rp.gen)
-				}
-				s.repace(e.a)
-			}
-		case evRateCut:
-			f := &s.flows[e.a]
-			if !f.sendDone {
-				gen := f.rp.gen
-				f.rp.onMonitor(s.now)
-				if f.rp.gen != gen {
-					s.afterCut(e.a)
-				}
-			}
-		case evRTO:
-			s.rtoCheck(e.a)
-		case evSample:
+		if e.kind == evSample {
 			s.sample()
 			if next := s.now + s.sampleT; next <= s.end {
 				s.push(next, evSample, 0, 0, 0)
 			}
-		case evLinkChange:
-			s.linkChange(e.a, e.b, e.gen == 1)
-		case evRouteLearn:
-			s.routeLearn(e.a, e.b, e.gen)
-		case evStorm:
-			s.storm(e.a, e.b, e.gen == 1)
-		case evWatchdog:
-			s.watchdogPoll(e.a)
-		case evProgStart:
-			s.progStart(e.a)
-		case evScaleUp:
-			s.gpuArrive(e.a)
+			continue
 		}
+		s.dispatch(e)
 	}
 	s.now = s.end
 	return nil
+}
+
+// dispatch processes one event (all but time series samples, which the
+// run loop takes: they read every partition).
+func (s *sim) dispatch(e event) {
+	switch e.kind {
+	case evArrive:
+		if pk := &s.pkts[e.b]; pk.lost {
+			c := &s.ports[e.a].c[pk.prio]
+			c.drops++
+			c.linkDrops++
+			s.release(e.b)
+			return
+		}
+		if s.ports[e.a].host {
+			s.hostReceive(e.a, e.b)
+		} else {
+			s.switchReceive(e.a, e.b)
+		}
+	case evTxDone:
+		if p := &s.ports[e.a]; p.busyUntil == e.t {
+			p.txPending = false
+			s.kick(e.a)
+		}
+	case evNicWake:
+		if s.ports[e.a].wakeAt == e.t {
+			s.ports[e.a].wakeAt = 0
+			s.kick(e.a)
+		}
+	case evPauseRx:
+		if !s.ports[e.a].down {
+			s.pauseRx(e.a, int(e.b), e.gen == 1)
+		}
+	case evPauseExpire:
+		// e.b is the paused queue.
+		p := &s.ports[e.a]
+		if p.pauseUntil[e.b] == e.t {
+			p.c[e.b].pausedNs += e.t - p.pausedSince[e.b]
+			s.kick(e.a)
+		}
+	case evPauseRefresh:
+		s.pauseRefresh(e.a, int(e.b), e.gen)
+	case evFlowStart:
+		s.flowStart(e.a)
+	case evRateTimer:
+		f := &s.flows[e.a]
+		if f.rp != nil && e.gen == f.rp.gen && f.rp.limited && !f.sendDone {
+			f.rp.onTimer()
+			if f.rp.limited {
+				s.push(s.now+s.dc.timer, evRateTimer, e.a, 0, f.rp.gen)
+			}
+			s.repace(e.a)
+		}
+	case evRateCut:
+		f := &s.flows[e.a]
+		if !f.sendDone {
+			gen := f.rp.gen
+			f.rp.onMonitor(s.now)
+			if f.rp.gen != gen {
+				s.afterCut(e.a)
+			}
+		}
+	case evRTO:
+		s.rtoCheck(e.a)
+	case evLinkChange:
+		s.linkChange(e.a, e.b, e.gen == 1)
+	case evRouteLearn:
+		s.routeLearn(e.a, e.b, e.gen)
+	case evStorm:
+		s.storm(e.a, e.b, e.gen == 1)
+	case evWatchdog:
+		s.watchdogPoll(e.a)
+	case evProgStart:
+		s.progStart(e.a)
+	case evScaleUp:
+		s.gpuArrive(e.a)
+	}
 }
 
 // maxHops is the IP TTL RoCE packets leave hosts with (Linux's default,
@@ -654,10 +672,8 @@ func (s *sim) flowStart(fi int32) {
 		f.hist = s.newHist()
 	}
 	if rs := f.ring; rs != nil {
-		rs.stepStart[0] = min(rs.stepStart[0], s.now)
-		if rs.first < 0 {
-			rs.first = s.now
-		}
+		atomicMin(&rs.stepStart[0], s.now)
+		atomicMin(&rs.first, s.now)
 	}
 	s.unpark(fi)
 	s.push(s.now+s.rto, evRTO, fi, 0, 0)

@@ -11,7 +11,12 @@ func (s *sim) result() *Result {
 		SimulatedNs: s.end / 1000,
 		Events:      s.events,
 		PacketHops:  s.hops,
+		Partitions:  1,
 		Series:      s.series,
+	}
+	if s.par != nil {
+		r.Partitions = s.par.k
+		r.LookaheadNs = float64(s.par.look) / 1000
 	}
 	var goodputs []float64
 	for i := range s.flows {
@@ -103,7 +108,7 @@ func (s *sim) result() *Result {
 		for i, src := range as.cfg.Ranks {
 			rk := AllToAllRank{Src: src, BytesDelivered: as.bytes[i], Retransmits: as.retx[i], StartNs: as.start / 1000, DoneNs: -1,
 				FailedQPs: as.failed[i], FailedAtNs: as.failedAt[i] / 1000}
-			if as.doneAt[i] >= 0 {
+			if as.left[i] == 0 {
 				rk.DoneNs = as.doneAt[i] / 1000
 				last = max(last, as.doneAt[i])
 			} else {
@@ -124,11 +129,12 @@ func (s *sim) result() *Result {
 			if rs.stepStart[k] != math.MaxInt64 {
 				st.StepStartNs[k] = rs.stepStart[k] / 1000
 			}
-			if rs.stepEnd[k] >= 0 {
+			if rs.received[k] == int64(len(rs.flows)) {
 				st.StepEndNs[k] = rs.stepEnd[k] / 1000
 			}
 		}
-		if end := rs.stepEnd[rs.steps-1]; end >= 0 && rs.first >= 0 {
+		if last := rs.steps - 1; rs.received[last] == int64(len(rs.flows)) && rs.first != math.MaxInt64 {
+			end := rs.stepEnd[last]
 			ns := (end - rs.first) / 1000
 			st.TimeNs = &ns
 		}

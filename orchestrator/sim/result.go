@@ -6,11 +6,16 @@ type Result struct {
 	SimulatedNs int64 `json:"simulated_ns"`
 	// Events is the number of events processed; PacketHops the number of
 	// packets put on a link (data, ACK, NAK, CNP).
-	Events     uint64      `json:"events"`
-	PacketHops uint64      `json:"packet_hops"`
-	Flows      []FlowStats `json:"flows"`
-	Ports      []PortStats `json:"ports"`
-	Totals     Totals      `json:"totals"`
+	Events     uint64 `json:"events"`
+	PacketHops uint64 `json:"packet_hops"`
+	// Partitions is how many partitions the fabric was split into (1: the
+	// sequential engine), LookaheadNs the window they advanced in (0 for
+	// one partition).
+	Partitions  int         `json:"partitions"`
+	LookaheadNs float64     `json:"lookahead_ns,omitempty"`
+	Flows       []FlowStats `json:"flows"`
+	Ports       []PortStats `json:"ports"`
+	Totals      Totals      `json:"totals"`
 	// Rings are the ring collectives' steps.
 	Rings []RingStats `json:"rings,omitempty"`
 	// AllToAll are the all-to-all collectives, per sending rank.

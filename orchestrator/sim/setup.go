@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+	"sync/atomic"
 
 	"github.com/labctl/labctl/orchestrator/routing"
 )
@@ -320,6 +321,12 @@ type sim struct {
 	// watchPrio is, per watched port and priority, 1 + the index of the
 	// priority's series in the port's Priorities (0: none yet).
 	watchPrio [][8]uint8
+
+	// The parallel engine (parallel.go): par is the split of a run with
+	// several partitions (nil: one), part a partition's own state (nil
+	// on the sim that runs the whole fabric).
+	par  *parRun
+	part *partition
 }
 
 // maxTimeNs bounds simulated times so picosecond arithmetic cannot
@@ -439,6 +446,11 @@ func newSim(cfg *Config) (*sim, error) {
 	if err := s.buildLB(); err != nil {
 		return nil, err
 	}
+	pr, err := s.planPartitions()
+	if err != nil {
+		return nil, err
+	}
+	s.par = pr
 	return s, nil
 }
 
@@ -845,9 +857,9 @@ type ringState struct {
 	flows     []int32 // the QP of rank i (to rank i+1)
 	steps     int64
 	stepStart []int64 // ps; MaxInt64 until posted
-	stepEnd   []int64 // ps; -1 until received everywhere
+	stepEnd   []int64 // ps; the latest receipt (-1 none), the step's end once every rank received it
 	received  []int64 // per step, ranks that received it
-	first     int64   // first post (ps), -1 before
+	first     int64   // first post (ps), MaxInt64 before
 }
 
 // a2aState is one all-to-all in progress: per sending rank, its QPs left
@@ -855,7 +867,7 @@ type ringState struct {
 type a2aState struct {
 	cfg    *AllToAll
 	left   []int32
-	doneAt []int64 // ps; -1 until every QP of the rank completed
+	doneAt []int64 // ps; the latest QP completion of the rank (-1: none), done when left is 0
 	bytes  []int64
 	retx   []int64
 	// failed counts each rank's QPs that failed, failedAt (ps) the first.
@@ -907,11 +919,13 @@ func (s *sim) buildAllToAll(paths pathCache) error {
 }
 
 // a2aDone runs when an all-to-all QP has delivered everything.
+// Its receiver may run in another partition than other receivers of the
+// rank's QPs (parallel.go): the counts and times are atomic, and the time
+// a rank completed is the latest of its QPs', whichever partition saw it.
 func (s *sim) a2aDone(f *flowState) {
 	as := f.a2a
-	if as.left[f.rank]--; as.left[f.rank] == 0 {
-		as.doneAt[f.rank] = s.now
-	}
+	atomic.AddInt32(&as.left[f.rank], -1)
+	atomicMax(&as.doneAt[f.rank], s.now)
 }
 
 // buildRings adds one QP per rank of every ring to the flows.
@@ -924,7 +938,7 @@ func (s *sim) buildRings(ids map[string]int32, paths pathCache) error {
 		}
 		chunk := (rc.Bytes + int64(n) - 1) / int64(n)
 		steps := int64(2 * (n - 1))
-		rs := &ringState{cfg: rc, steps: steps, stepStart: make([]int64, steps), stepEnd: make([]int64, steps), received: make([]int64, steps), first: -1}
+		rs := &ringState{cfg: rc, steps: steps, stepStart: make([]int64, steps), stepEnd: make([]int64, steps), received: make([]int64, steps), first: math.MaxInt64}
 		for k := range rs.stepStart {
 			rs.stepStart[k], rs.stepEnd[k] = math.MaxInt64, -1
 		}
@@ -955,18 +969,20 @@ func (s *sim) buildRings(ids map[string]int32, paths pathCache) error {
 
 // ringReceived runs when rank i+1 has received step k from rank i: its own
 // QP may post step k+1.
+//
+// The ranks may run in different partitions (parallel.go): the ring's
+// per-step counts and times are atomic reductions, the same whatever order
+// the partitions reach them in.
 func (s *sim) ringReceived(f *flowState, k int64) {
 	rs := f.ring
-	rs.received[k]++
-	if rs.received[k] == int64(len(rs.flows)) {
-		rs.stepEnd[k] = s.now
-	}
+	atomic.AddInt64(&rs.received[k], 1)
+	atomicMax(&rs.stepEnd[k], s.now)
 	if k+1 >= rs.steps {
 		return
 	}
 	next := &s.flows[rs.flows[(int(f.rank)+1)%len(rs.flows)]]
 	next.avail += next.perMsg
-	rs.stepStart[k+1] = min(rs.stepStart[k+1], s.now)
+	atomicMin(&rs.stepStart[k+1], s.now)
 	if next.started {
 		s.unpark(rs.flows[(int(f.rank)+1)%len(rs.flows)])
 		s.kick(next.src)

@@ -363,6 +363,17 @@ type Config struct {
 	// links a run takes). Nil hashes the NIC names and ports.
 	KeyHash func(FlowKey) uint64
 
+	// Partitions splits a large fabric for the parallel engine
+	// (parallel.go): 0 decides by the fabric's size (one partition below
+	// 256 NIC ports, then one per 128 NIC ports up to 16), 1 keeps one
+	// (the sequential engine), N asks for up to N. Like Seed, it is part
+	// of what a result depends on: the same Partitions give the same
+	// result for any Threads. Runs with link faults or programs keep one.
+	Partitions int
+	// Threads is how many goroutines run the partitions (0: every CPU).
+	// It changes how fast a run goes, never its result.
+	Threads int
+
 	// Progress, when not nil, is called every few hundred thousand events
 	// with the simulated time reached (ns) and the events processed, from
 	// the goroutine running the simulation.

@@ -626,6 +626,11 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 		Counters: []results.Counter{},
 		NIC:      &results.NIC{DCQCN: dcqcnName(st.Preset, cfg.DCQCNEnabled), Params: st.Params()},
 	}
+	if res.Partitions > 1 {
+		// The split the parallel engine ran (its results depend on it,
+		// not on the threads).
+		v.Params["partitions"] = strconv.Itoa(res.Partitions)
+	}
 	for k, val := range vs.Params {
 		v.Params[k] = val
 	}

@@ -152,6 +152,7 @@ func (r *Runtime) RunVariantWithConfigs(ctx context.Context, l *runtime.Lab, vs 
 			vs.Progress(runtime.Progress{SimulatedNs: nowNs, TotalNs: total, Events: events})
 		}
 	}
+	cfg.Partitions, cfg.Threads = vs.Partitions, vs.Threads
 	res, err := engine.Run(ctx, *cfg)
 	if err != nil {
 		if ctx.Err() != nil {

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/results"
+)
+
+// recordWithoutCost is a run record as JSON without what differs between
+// two runs of the same input: its id and times, and each variant's cost
+// (wall time and events per second, measured on this machine).
+func recordWithoutCost(t *testing.T, r *results.Run) string {
+	t.Helper()
+	r.RunID, r.Started, r.Finished = "", time.Time{}, nil
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	vs, _ := m["variants"].([]any)
+	for _, v := range vs {
+		delete(v.(map[string]any), "cost")
+	}
+	b, _ = json.Marshal(m)
+	return string(b)
+}
+
+// TestRunThreadsSameRecord: the parallel engine's record is the same, byte
+// for byte, on 1, 2 and 4 threads, for catalog scenarios with a QoS
+// sweep, a PFC storm under a watchdog, load-balancing modes and the ECN x
+// PFC matrix, on a fabric split in three. (Runs with link faults keep one
+// partition: orchestrator/sim's TestPartitionsStaySequentialWhenTheyMust.)
+func TestRunThreadsSameRecord(t *testing.T) {
+	dir := upLab(t, "64gpu")
+	for _, sc := range []string{"incast", "kmin-sweep", "pfc-storm", "lb-compare"} {
+		t.Run(sc, func(t *testing.T) {
+			var first string
+			for _, threads := range []string{"1", "2", "4"} {
+				code, r, stderr := runJSON(t, dir, sc, "64gpu", "--partitions", "3", "--threads", threads, "-j", "1")
+				if r == nil || code == exitcode.BadInput {
+					t.Fatalf("--threads %s: exit %d: %s", threads, code, stderr)
+				}
+				if r.Variants[0].Params["partitions"] != "3" {
+					t.Fatalf("--threads %s: params %v: the fabric was not split in three", threads, r.Variants[0].Params)
+				}
+				got := recordWithoutCost(t, r)
+				if first == "" {
+					first = got
+				} else if got != first {
+					t.Errorf("--threads %s: the record differs from --threads 1's", threads)
+				}
+			}
+		})
+	}
+}
+
+func TestRunThreadsBadValues(t *testing.T) {
+	dir := upLab(t, "16gpu")
+	for _, args := range [][]string{{"--threads", "-1"}, {"--partitions", "-2"}} {
+		code, _, stderr := runCLI(t, append([]string{"run", "incast", "--lab", "16gpu", "--dir", dir}, args...)...)
+		if code != exitcode.BadInput || !strings.Contains(stderr, args[0]) || !strings.Contains(stderr, "leave it out") {
+			t.Errorf("%v: exit %d: %s", args, code, stderr)
+		}
+	}
+}

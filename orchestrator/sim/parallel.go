@@ -1,0 +1,513 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sort"
+	"sync"
+	"sync/atomic"
+)
+
+// The parallel engine. A large fabric is split into partitions, each a set
+// of nodes with its own event queue, clock, packet pool and random stream,
+// and the partitions advance together in conservative time windows: a
+// window is no longer than the lookahead, the least time an event of one
+// partition takes to affect another (a packet's or a PAUSE frame's
+// serialization plus propagation on a link that joins two partitions), so
+// what a partition does inside a window cannot depend on what another does
+// in the same window. Events for another partition wait in an outbox until
+// the window ends and join that partition's queue, in the order of the
+// partition that sent them, before the next window starts.
+//
+// Determinism. The partitions are decided by the fabric and the traffic
+// alone (Config.Partitions, else by size), never by the number of threads,
+// and every partition's work in a window depends only on its own state and
+// on the events it took in, in a fixed order. Threads only decide which
+// partition runs where, so a run's result is the same, byte for byte, for
+// any Config.Threads. A run with one partition is the sequential engine.
+//
+// What stays sequential. Link faults change every switch's routes at once,
+// and a program's streams, a ping-pong's two sides and the children of a
+// flow react to each other at once, across the fabric: runs with link
+// faults or programs keep one partition, and the nodes a ping-pong or a
+// flow's dependencies join stay in one partition. Time series samples
+// read every port: they run between windows, seeing every event before
+// their time and none at or after it.
+
+// autoPartitionNICs: fabrics with fewer NIC ports keep one partition by
+// default. A window costs a barrier between threads; below this size the
+// sequential engine is fast enough and its results stay those of earlier
+// versions.
+const autoPartitionNICs = 256
+
+// maxAutoPartitions bounds the default split: more partitions than cores
+// balance the load better, too many make each window's share too small.
+const maxAutoPartitions = 16
+
+// minLookaheadPs: a link between two partitions must give at least this
+// much lookahead (1 ns), or its ends stay together.
+const minLookaheadPs = 1000
+
+// minWireBytes is the smallest frame the engine sends (a 64-byte Ethernet
+// frame with preamble and inter-frame gap): its serialization bounds the
+// lookahead from below.
+const minWireBytes = 84
+
+// parRun is the state the partitions of one run share.
+type parRun struct {
+	k      int
+	ofPort []int32 // partition of each port (by its node)
+	look   int64   // lookahead, ps
+	parts  []*sim
+	// box[w%2][src*k+dst] holds the events partition src sent partition
+	// dst during window w; dst takes them in as window w+1 starts, while
+	// src fills the other half.
+	box    [2][][]xEvent
+	parity int
+}
+
+// xEvent is an event crossing partitions; an arrival carries its packet,
+// which moves from the sender's pool to the receiver's.
+type xEvent struct {
+	ev  event
+	pkt packet
+}
+
+// partition is the per-partition part of a sim: set on each partition's
+// copy of the sim.
+type partition struct {
+	run    *parRun
+	id     int32
+	winEnd int64 // ps: the end of the window being processed
+	// minSent is the earliest event sent to another partition in this
+	// window (math.MaxInt64 for none).
+	minSent int64
+}
+
+type unionFind []int32
+
+func (u unionFind) find(x int32) int32 {
+	for u[x] != x {
+		u[x] = u[u[x]]
+		x = u[x]
+	}
+	return x
+}
+
+func (u unionFind) union(a, b int32) {
+	if ra, rb := u.find(a), u.find(b); ra != rb {
+		if ra < rb {
+			u[rb] = ra
+		} else {
+			u[ra] = rb
+		}
+	}
+}
+
+// planPartitions splits the fabric, or returns nil when the run keeps one
+// partition. Nodes that must react to each other without delay are joined
+// first (a host and every switch it is wired to, the nodes of a
+// ping-pong, a flow's receiver and its children's senders, the ends of a
+// link with too little delay or a watchdog that errdisables it); the
+// groups are then packed into k partitions by size, largest first.
+func (s *sim) planPartitions() (*parRun, error) {
+	want := s.cfg.Partitions
+	if want < 0 {
+		return nil, errorf("partitions %d: use 0 (decided by the fabric's size) or a positive number", want)
+	}
+	nics := 0
+	for i := range s.ports {
+		if s.ports[i].host {
+			nics++
+		}
+	}
+	if want == 0 {
+		if nics < autoPartitionNICs {
+			return nil, nil
+		}
+		want = min(maxAutoPartitions, nics/128)
+	}
+	if want <= 1 || len(s.cfg.Faults) > 0 || len(s.cfg.Programs) > 0 {
+		return nil, nil
+	}
+	uf := make(unionFind, len(s.nodes))
+	for i := range uf {
+		uf[i] = int32(i)
+	}
+	for i := range s.ports {
+		p := &s.ports[i]
+		q := &s.ports[p.peer]
+		if p.host || q.host || p.propPs+p.serPs(minWireBytes) < minLookaheadPs {
+			uf.union(p.node, q.node)
+		}
+	}
+	for _, wd := range s.wds {
+		if wd.cfg.Action == "errdisable" {
+			uf.union(s.ports[wd.port].node, s.ports[s.ports[wd.port].peer].node)
+		}
+	}
+	for i := range s.flows {
+		f := &s.flows[i]
+		if f.ping != nil {
+			uf.union(s.ports[f.src].node, s.ports[f.dst].node)
+		}
+		for _, c := range f.children {
+			uf.union(s.ports[f.dst].node, s.ports[s.flows[c].src].node)
+		}
+	}
+	// Groups, each weighed by its ports (a port's events are the work).
+	weight := map[int32]int{}
+	for i := range s.nodes {
+		weight[uf.find(int32(i))] += len(s.nodes[i].ports)
+	}
+	if len(weight) < 2 {
+		return nil, nil
+	}
+	groups := make([]int32, 0, len(weight))
+	for g := range weight {
+		groups = append(groups, g)
+	}
+	sort.Slice(groups, func(i, j int) bool {
+		a, b := groups[i], groups[j]
+		return weight[a] > weight[b] || weight[a] == weight[b] && a < b
+	})
+	k := min(want, len(groups))
+	load := make([]int, k)
+	partOf := map[int32]int32{}
+	for _, g := range groups {
+		best := 0
+		for p := 1; p < k; p++ {
+			if load[p] < load[best] {
+				best = p
+			}
+		}
+		partOf[g] = int32(best)
+		load[best] += weight[g]
+	}
+	pr := &parRun{k: k, ofPort: make([]int32, len(s.ports)), look: math.MaxInt64}
+	for i := range s.ports {
+		pr.ofPort[i] = partOf[uf.find(s.ports[i].node)]
+	}
+	for i := range s.ports {
+		p := &s.ports[i]
+		if pr.ofPort[i] != pr.ofPort[p.peer] {
+			pr.look = min(pr.look, p.propPs+p.serPs(minWireBytes))
+		}
+	}
+	for b := range pr.box {
+		pr.box[b] = make([][]xEvent, k*k)
+	}
+	return pr, nil
+}
+
+// owner is the partition an event belongs to: its port's, its flow's
+// sender's, its watchdog's port's.
+func (pr *parRun) owner(s *sim, kind uint8, a int32) int32 {
+	switch kind {
+	case evArrive, evTxDone, evNicWake, evPauseRx, evPauseExpire, evPauseRefresh, evStorm:
+		return pr.ofPort[a]
+	case evFlowStart, evRateTimer, evRateCut, evRTO:
+		return pr.ofPort[s.flows[a].src]
+	case evWatchdog:
+		return pr.ofPort[s.wds[a].port]
+	}
+	panic(fmt.Sprintf("sim: event kind %d has no partition: runs with it keep one partition", kind))
+}
+
+// pushRemote sends an event to partition d. It lands at the end of the
+// window at the earliest; an arrival takes its packet along.
+func (s *sim) pushRemote(d int32, e event) {
+	pt := s.part
+	if e.t < pt.winEnd {
+		panic(fmt.Sprintf("sim: internal error: partition %d sent partition %d an event (kind %d) at %d ps, inside the window ending at %d ps (lookahead %d ps)",
+			pt.id, d, e.kind, e.t, pt.winEnd, pt.run.look))
+	}
+	x := xEvent{ev: e}
+	if e.kind == evArrive {
+		x.pkt = s.pkts[e.b]
+		s.release(e.b)
+	}
+	box := &pt.run.box[pt.run.parity][int(pt.id)*pt.run.k+int(d)]
+	*box = append(*box, x)
+	pt.minSent = min(pt.minSent, e.t)
+}
+
+// takeIn moves the events the other partitions sent this one in the last
+// window into its queue, in the order of their senders.
+func (s *sim) takeIn() {
+	pr := s.part.run
+	last := pr.box[1-pr.parity]
+	for src := range pr.k {
+		box := &last[src*pr.k+int(s.part.id)]
+		for _, x := range *box {
+			if x.ev.kind == evArrive {
+				k := s.alloc()
+				s.pkts[k] = x.pkt
+				x.ev.b = k
+			}
+			s.q.push(x.ev)
+		}
+		*box = (*box)[:0]
+	}
+}
+
+// window processes the partition's events before end.
+func (s *sim) window(end int64) {
+	s.takeIn()
+	s.part.winEnd = end
+	s.part.minSent = math.MaxInt64
+	for s.q.len() > 0 && s.q.peekT() < end {
+		e := s.q.pop()
+		s.now = e.t
+		s.events++
+		s.dispatch(e)
+	}
+}
+
+// nextT is the partition's next event, math.MaxInt64 for none.
+func (s *sim) nextT() int64 {
+	if s.q.len() == 0 {
+		return math.MaxInt64
+	}
+	return s.q.peekT()
+}
+
+// split makes the partitions: copies of s sharing its fabric, flows and
+// collectives, each with a queue, clock, packet pool, random stream and
+// statistics of its own, and hands each its events.
+func (s *sim) split(pr *parRun) {
+	// Routes are computed on first use; a shared table must not be
+	// written by two partitions at once, so every one is computed now.
+	for i := range s.ports {
+		if s.ports[i].host {
+			s.routeTo(int32(i))
+		}
+	}
+	pr.parts = make([]*sim, pr.k)
+	for i := range pr.parts {
+		p := *s
+		p.q = eventQueue{}
+		p.pkts = nil
+		p.free = -1
+		p.rng = rand.New(rand.NewPCG(uint64(s.cfg.Seed), mix64(0x9e3779b97f4a7c15+uint64(i)+1)))
+		p.events, p.hops = 0, 0
+		p.allHist = histogram{}
+		p.histPool = nil
+		p.timeline = nil
+		p.series = nil
+		if s.lb.flowlets != nil {
+			p.lb.flowlets = map[flowletKey]flowlet{}
+		}
+		p.part = &partition{run: pr, id: int32(i), minSent: math.MaxInt64}
+		pr.parts[i] = &p
+	}
+	// The events scheduled while the run was set up, in their order.
+	for s.q.len() > 0 {
+		e := s.q.pop()
+		d := pr.owner(s, e.kind, e.a)
+		pr.parts[d].q.push(e)
+	}
+}
+
+// runParallel is run for a split fabric.
+func (s *sim) runParallel(ctx context.Context, pr *parRun) error {
+	s.split(pr)
+	threads := s.cfg.Threads
+	if threads <= 0 {
+		threads = DefaultThreads()
+	}
+	threads = min(threads, pr.k)
+	pool := newWindowPool(pr.parts, threads)
+	defer pool.stop()
+	nextSample := int64(math.MaxInt64)
+	if s.series != nil {
+		nextSample = 0
+	}
+	limit := s.end + 1 // events at exactly the end still run
+	var windows uint64
+	for {
+		start := int64(math.MaxInt64)
+		for _, p := range pr.parts {
+			start = min(start, p.nextT(), p.part.minSent)
+		}
+		if nextSample <= start && nextSample < limit {
+			s.now = nextSample
+			s.sample()
+			nextSample = s.now + s.sampleT
+			if nextSample > s.end {
+				nextSample = math.MaxInt64
+			}
+			continue
+		}
+		if start >= limit {
+			break
+		}
+		end := min(start+pr.look, nextSample, limit)
+		pr.parity = 1 - pr.parity
+		pool.run(end)
+		windows++
+		if windows&0x3ff == 0 {
+			var events uint64
+			for _, p := range pr.parts {
+				events += p.events
+			}
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("sim: stopped at %d ns of %d: %w", start/1000, s.end/1000, err)
+			}
+			if s.cfg.Progress != nil && events>>18 != s.events>>18 {
+				s.cfg.Progress(start/1000, events)
+			}
+			s.events = events
+		}
+	}
+	s.join(pr)
+	return nil
+}
+
+// join folds the partitions' statistics back into s for the result.
+func (s *sim) join(pr *parRun) {
+	s.events, s.hops = 0, 0
+	for _, p := range pr.parts {
+		s.events += p.events
+		s.hops += p.hops
+		s.allHist.merge(&p.allHist)
+		s.timeline = append(s.timeline, p.timeline...)
+	}
+	// Marks in time order; at one time, in partition order.
+	sort.SliceStable(s.timeline, func(i, j int) bool { return s.timeline[i].TimeNs < s.timeline[j].TimeNs })
+}
+
+// windowPool runs each window's partitions on its threads: the caller's
+// goroutine and threads-1 workers, which take partitions in turn. A window
+// holds microseconds of work, so the threads meet by spinning on atomics
+// rather than by channels (a goroutine's wake-up costs about as much as a
+// window); a worker that finds no window for a while sleeps until the next.
+type windowPool struct {
+	parts []*sim
+	end   int64
+	gen   atomic.Uint64 // bumped to start a window
+	next  atomic.Int32  // the next partition to take
+	left  atomic.Int32  // partitions of the window not done yet
+	quit  atomic.Bool
+
+	mu       sync.Mutex
+	wake     *sync.Cond
+	sleepers atomic.Int32
+	workers  sync.WaitGroup
+}
+
+func newWindowPool(parts []*sim, threads int) *windowPool {
+	wp := &windowPool{parts: parts}
+	wp.wake = sync.NewCond(&wp.mu)
+	for range threads - 1 {
+		wp.workers.Add(1)
+		go wp.worker()
+	}
+	return wp
+}
+
+// Spins before a waiting thread yields, and yields before a worker sleeps.
+const (
+	spinsBeforeYield  = 200
+	yieldsBeforeSleep = 2000
+)
+
+func (wp *windowPool) worker() {
+	defer wp.workers.Done()
+	var seen uint64
+	for {
+		for spins := 0; wp.gen.Load() == seen && !wp.quit.Load(); spins++ {
+			switch {
+			case spins < spinsBeforeYield:
+			case spins < spinsBeforeYield+yieldsBeforeSleep:
+				runtime.Gosched()
+			default:
+				wp.mu.Lock()
+				wp.sleepers.Add(1)
+				for wp.gen.Load() == seen && !wp.quit.Load() {
+					wp.wake.Wait()
+				}
+				wp.sleepers.Add(-1)
+				wp.mu.Unlock()
+			}
+		}
+		if wp.quit.Load() {
+			return
+		}
+		seen = wp.gen.Load()
+		wp.work()
+	}
+}
+
+func (wp *windowPool) work() {
+	for {
+		i := int(wp.next.Add(1)) - 1
+		if i >= len(wp.parts) {
+			return
+		}
+		wp.parts[i].window(wp.end)
+		wp.left.Add(-1)
+	}
+}
+
+// run processes one window on every partition and returns when all are
+// done.
+func (wp *windowPool) run(end int64) {
+	// A worker late from the last window may take a partition as soon as
+	// next is reset, before gen moves: end and left must be set first.
+	wp.end = end
+	wp.left.Store(int32(len(wp.parts)))
+	wp.next.Store(0)
+	wp.gen.Add(1)
+	wp.signal()
+	wp.work()
+	for spins := 0; wp.left.Load() > 0; spins++ {
+		if spins >= spinsBeforeYield {
+			runtime.Gosched()
+		}
+	}
+}
+
+// signal wakes the sleeping workers. A worker counts itself a sleeper
+// before it looks at gen a last time, so one that missed this window's
+// gen is counted here.
+func (wp *windowPool) signal() {
+	if wp.sleepers.Load() > 0 {
+		wp.mu.Lock()
+		wp.wake.Broadcast()
+		wp.mu.Unlock()
+	}
+}
+
+func (wp *windowPool) stop() {
+	wp.quit.Store(true)
+	wp.signal()
+	wp.workers.Wait()
+}
+
+// DefaultThreads is the threads a run uses when Config.Threads is 0:
+// every CPU.
+func DefaultThreads() int { return runtime.GOMAXPROCS(0) }
+
+// atomicMin and atomicMax fold a time into a value that partitions running
+// at once may update: the result is the same whatever order they come in.
+func atomicMin(p *int64, v int64) {
+	for {
+		old := atomic.LoadInt64(p)
+		if v >= old || atomic.CompareAndSwapInt64(p, old, v) {
+			return
+		}
+	}
+}
+
+func atomicMax(p *int64, v int64) {
+	for {
+		old := atomic.LoadInt64(p)
+		if v <= old || atomic.CompareAndSwapInt64(p, old, v) {
+			return
+		}
+	}
+}

@@ -1,0 +1,153 @@
+package sim
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"testing"
+)
+
+// parallelCases are runs that cross every partition boundary: collectives
+// whose ranks sit on every leaf, congestion that pauses across partitions,
+// a PFC storm with a watchdog, packet spraying, time series.
+func parallelCases() map[string]Config {
+	base := func() Config {
+		return Config{
+			Topology:      leafSpine(4, 2, 4, 100, 100),
+			DefaultQoS:    losslessQoS(true, true, 40_000, 160_000),
+			DurationNs:    400_000,
+			Seed:          3,
+			DCQCN:         ConnectXDCQCN(),
+			DCQCNEnabled:  true,
+			SampleEveryNs: 20_000,
+			Watch:         []PortRef{{Node: "leaf0", Port: "Ethernet0"}},
+		}
+	}
+	hosts := func() []string {
+		var hs []string
+		for l := range 4 {
+			for i := range 4 {
+				hs = append(hs, fmt.Sprintf("h%d-%d", l, i))
+			}
+		}
+		return hs
+	}
+	cases := map[string]Config{}
+
+	c := base()
+	c.Rings = []Ring{{ID: "ring", Ranks: hosts(), Bytes: 1 << 20, Role: "allreduce"}}
+	cases["ring allreduce"] = c
+
+	c = base()
+	c.AllToAll = []AllToAll{{ID: "a2a", Ranks: hosts()[:8], Bytes: 64 << 10, Role: "moe"}}
+	cases["all-to-all"] = c
+
+	c = base()
+	for i, src := range hosts()[4:] {
+		c.Flows = append(c.Flows, Flow{ID: fmt.Sprintf("in%d", i), Src: src, Dst: "h0-0", Bytes: 200_000})
+	}
+	// A chain of dependent flows: each starts when the previous completes.
+	c.Flows = append(c.Flows, Flow{ID: "c0", Src: "h1-1", Dst: "h2-1", Bytes: 50_000},
+		Flow{ID: "c1", Src: "h2-1", Dst: "h3-1", Bytes: 50_000, After: []string{"c0"}})
+	cases["incast and a chain"] = c
+
+	c = base()
+	hs := hosts()
+	for i := range hs {
+		c.Flows = append(c.Flows, Flow{ID: fmt.Sprintf("p%d", i), Src: hs[i], Dst: hs[(i+5)%len(hs)]})
+	}
+	c.LB = LoadBalancing{Mode: "spray"}
+	c.OutOfOrder = true
+	cases["sprayed permutation"] = c
+
+	c = base()
+	qos := losslessQoS(true, false, 0, 0)
+	q := qos[3]
+	q.Watchdog = &Watchdog{DetectionNs: 20_000, RestorationNs: 50_000, PollNs: 10_000, Action: "drop"}
+	qos[3] = q
+	c.DefaultQoS = qos
+	c.Flows = []Flow{{ID: "victim", Src: "h1-0", Dst: "h2-0"}, {ID: "x", Src: "h3-0", Dst: "h0-1"}}
+	c.Storms = []PauseStorm{{NIC: "h2-0", Priority: 3, StartNs: 50_000, EndNs: 250_000}}
+	cases["pfc storm and watchdog"] = c
+	return cases
+}
+
+func resultJSON(t *testing.T, cfg Config) []byte {
+	t.Helper()
+	r := mustRun(t, cfg)
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestParallelSameForAnyThreads: a split fabric gives the same result,
+// byte for byte, on 1, 2 and 4 threads.
+func TestParallelSameForAnyThreads(t *testing.T) {
+	for name, cfg := range parallelCases() {
+		t.Run(name, func(t *testing.T) {
+			cfg.Partitions = 4
+			cfg.Threads = 1
+			one := resultJSON(t, cfg)
+			var r Result
+			if err := json.Unmarshal(one, &r); err != nil {
+				t.Fatal(err)
+			}
+			if r.Partitions != 4 || r.LookaheadNs <= 0 {
+				t.Fatalf("partitions %d lookahead %v ns: want 4 partitions and a lookahead", r.Partitions, r.LookaheadNs)
+			}
+			if r.Events == 0 || r.PacketHops == 0 {
+				t.Fatalf("no work done: %d events, %d hops", r.Events, r.PacketHops)
+			}
+			for _, threads := range []int{2, 4} {
+				cfg.Threads = threads
+				if got := resultJSON(t, cfg); !bytes.Equal(got, one) {
+					t.Errorf("%d threads: result differs from 1 thread's (%d vs %d bytes of JSON)", threads, len(got), len(one))
+				}
+			}
+		})
+	}
+}
+
+// TestParallelAgreesWithSequential: splitting changes which random draws
+// and ties a run takes, not what it models. The split ring completes as
+// the sequential one does, within a percent, and moves the same bytes.
+func TestParallelAgreesWithSequential(t *testing.T) {
+	cfg := parallelCases()["ring allreduce"]
+	seq := mustRun(t, cfg)
+	cfg.Partitions, cfg.Threads = 4, 2
+	par := mustRun(t, cfg)
+	if seq.Partitions != 1 || par.Partitions != 4 {
+		t.Fatalf("partitions %d and %d, want 1 and 4", seq.Partitions, par.Partitions)
+	}
+	if len(seq.Rings) != 1 || len(par.Rings) != 1 || seq.Rings[0].TimeNs == nil || par.Rings[0].TimeNs == nil {
+		t.Fatalf("the ring did not complete: sequential %+v, split %+v", seq.Rings, par.Rings)
+	}
+	a, b := float64(*seq.Rings[0].TimeNs), float64(*par.Rings[0].TimeNs)
+	if !within(b/a, 1, 0.01) {
+		t.Errorf("ring time %v ns split against %v ns sequential", b, a)
+	}
+	if seq.Totals.BytesDelivered != par.Totals.BytesDelivered {
+		t.Errorf("bytes delivered %d split against %d sequential", par.Totals.BytesDelivered, seq.Totals.BytesDelivered)
+	}
+}
+
+// TestPartitionsStaySequentialWhenTheyMust: link faults and programs keep
+// one partition, small fabrics too by default.
+func TestPartitionsStaySequentialWhenTheyMust(t *testing.T) {
+	cfg := parallelCases()["incast and a chain"]
+	if r := mustRun(t, cfg); r.Partitions != 1 {
+		t.Errorf("a 16-NIC fabric by default: %d partitions, want 1", r.Partitions)
+	}
+	cfg.Partitions = 4
+	cfg.Faults = []LinkFault{{Link: PortRef{Node: "leaf1", Port: "Ethernet100"}, DownNs: 100_000}}
+	if r := mustRun(t, cfg); r.Partitions != 1 {
+		t.Errorf("with a link fault: %d partitions, want 1", r.Partitions)
+	}
+	cfg.Faults = nil
+	cfg.Partitions = -1
+	if _, err := newSim(&cfg); err == nil {
+		t.Error("partitions -1 accepted")
+	}
+}
