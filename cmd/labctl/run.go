@@ -156,16 +156,16 @@ results/ cannot be written (the finished variants are printed anyway).`,
 				QoS: qosRecord.settings, Classes: qosRecord.classes, Lint: qosRecord.lint,
 			}
 			runner := &scenario.Runner{
-				Runtime:  rt,
-				Lab:      l,
-				NICs:     scenario.NICsFromGraph(l.Graph),
-				MTU:      in.MTU,
-				Model:    model,
+				Runtime:    rt,
+				Lab:        l,
+				NICs:       scenario.NICsFromGraph(l.Graph),
+				MTU:        in.MTU,
+				Model:      model,
 				Parallel:   parallel,
 				Threads:    threads,
 				Partitions: partitions,
-				Save:     store.SaveRun,
-				Progress: app.progressWriter(format),
+				Save:       store.SaveRun,
+				Progress:   app.progressWriter(format),
 				// A QoS sweep's per-variant switch configs, for
 				// 'labctl config diff'; the lab's stay as they are.
 				ConfigsDir: filepath.Join(store.RunDir(id), "configs"),
