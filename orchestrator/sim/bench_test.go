@@ -117,3 +117,85 @@ func BenchmarkRingAllReduce32(b *testing.B) {
 	}
 	reportRates(b, events, hops)
 }
+
+// fatLeafSpine is a non-blocking leaf-spine as the catalog labs size it:
+// hostsPerLeaf NICs at hostRate on each leaf and as much uplink capacity,
+// spread over spines with links parallel links per leaf and spine.
+func fatLeafSpine(leaves, spines, links, hostsPerLeaf int, hostRate, fabricRate float64) Topology {
+	var t Topology
+	for s := 0; s < spines; s++ {
+		t.Nodes = append(t.Nodes, Node{Name: fmt.Sprintf("spine%d", s), Kind: Switch})
+	}
+	for l := 0; l < leaves; l++ {
+		leaf := fmt.Sprintf("leaf%d", l)
+		t.Nodes = append(t.Nodes, Node{Name: leaf, Kind: Switch})
+		for s := 0; s < spines; s++ {
+			for k := 0; k < links; k++ {
+				t.Links = append(t.Links, Link{
+					A:        PortRef{leaf, fmt.Sprintf("Ethernet%d", 1000+s*links+k)},
+					B:        PortRef{fmt.Sprintf("spine%d", s), fmt.Sprintf("Ethernet%d", l*links+k)},
+					RateGbps: fabricRate, PropDelayNs: 200,
+				})
+			}
+		}
+		for i := 0; i < hostsPerLeaf; i++ {
+			h := fmt.Sprintf("h%d-%d", l, i)
+			t.Nodes = append(t.Nodes, Node{Name: h, Kind: Host})
+			t.Links = append(t.Links, Link{
+				A: PortRef{h, "eth0"}, B: PortRef{leaf, fmt.Sprintf("Ethernet%d", i)},
+				RateGbps: hostRate, PropDelayNs: 100,
+			})
+		}
+	}
+	return t
+}
+
+// permutationConfig is a permutation of long flows over a fatLeafSpine,
+// 1 ms simulated with DCQCN, ECN and PFC: every NIC sends to one NIC of
+// the leaf half the fabric away (a fixed shuffle of its index there), so
+// every flow crosses the spines and every NIC receives one flow.
+func permutationConfig(leaves, spines, links, perLeaf int) Config {
+	cfg := Config{
+		Topology:     fatLeafSpine(leaves, spines, links, perLeaf, 200, 400),
+		DefaultQoS:   losslessQoS(true, true, 100_000, 400_000),
+		DurationNs:   1_000_000,
+		Seed:         1,
+		DCQCN:        PaperDCQCN(200),
+		DCQCNEnabled: true,
+	}
+	for l := 0; l < leaves; l++ {
+		for i := 0; i < perLeaf; i++ {
+			// 7 is odd, so i -> 7i+3 mod perLeaf (a power of two) is a
+			// bijection: a permutation.
+			dl, di := (l+leaves/2)%leaves, (7*i+3)%perLeaf
+			cfg.Flows = append(cfg.Flows, Flow{
+				ID:  fmt.Sprintf("p%d-%d", l, i),
+				Src: fmt.Sprintf("h%d-%d", l, i), Dst: fmt.Sprintf("h%d-%d", dl, di),
+			})
+		}
+	}
+	return cfg
+}
+
+func benchRun(b *testing.B, cfg Config) {
+	var events, hops uint64
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := Run(context.Background(), cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		events += r.Events
+		hops += r.PacketHops
+	}
+	reportRates(b, events, hops)
+}
+
+// BenchmarkPermutation128 is a permutation of long flows at 128 hosts (4
+// leaves of 32 200G NICs, 2 spines with 8 400G links to each leaf, as the
+// 128gpu lab), 1 ms simulated.
+func BenchmarkPermutation128(b *testing.B) { benchRun(b, permutationConfig(4, 2, 8, 32)) }
+
+// BenchmarkPermutation1024 is the same at 1024 hosts (32 leaves of 32
+// NICs, 16 spines with one 400G link to each leaf, as the 1024gpu lab).
+func BenchmarkPermutation1024(b *testing.B) { benchRun(b, permutationConfig(32, 16, 1, 32)) }

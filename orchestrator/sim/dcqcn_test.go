@@ -340,12 +340,11 @@ func targetMarkingAtFixedDepth(t *testing.T, page *targetPage) {
 			op.busyUntil = 0
 			s.switchSend(out)
 			k := int32(-1)
-			for _, e := range s.q.ev {
-				if e.kind == evArrive {
+			for s.q.len() > 0 {
+				if e := s.q.pop(); e.kind == evArrive {
 					k = e.b // the arrival event carries the packet
 				}
 			}
-			s.q.ev = s.q.ev[:0]
 			if s.pkts[k].ce {
 				marked++
 			}

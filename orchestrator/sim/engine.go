@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -277,20 +278,44 @@ func (s *sim) transmit(pi, k int32) {
 	s.push(at, evArrive, p.peer, k, 0)
 }
 
+// cacheQoS copies what the hot path reads of a switch port's queue QoS
+// (qos, set up by buildQoS) into masks and small arrays beside the port's
+// queues, so serving a packet does not read eight PortQoS.
+func (p *port) cacheQoS(mtu int64) {
+	for i := range p.qos {
+		q := &p.qos[i]
+		bit := uint8(1) << i
+		if q.Strict {
+			p.strict |= bit
+		}
+		if q.ECN {
+			p.ecn |= bit
+		}
+		if q.WREDDrop {
+			p.wred |= bit
+		}
+		p.quantum[i] = int64(q.Weight) * (mtu + WireOverheadBytes)
+		p.mark[i] = redCurve{q.KminBytes, q.KmaxBytes, q.Pmax}
+		p.drop[i] = redCurve{q.DropMinBytes, q.DropMaxBytes, q.DropPmax}
+	}
+}
+
 // pickQueue returns the priority to serve next on a switch port, or -1:
 // strict queues first (highest priority first), then deficit round robin.
 func (s *sim) pickQueue(p *port) int {
-	for pr := 7; pr >= 0; pr-- {
-		if p.qos[pr].Strict && p.q[pr].n > 0 && !p.paused(uint8(pr), s.now) {
+	for m := p.strict; m != 0; {
+		pr := 7 - bits.LeadingZeros8(m)
+		if p.q[pr].n > 0 && !p.paused(uint8(pr), s.now) {
 			return pr
 		}
+		m &^= 1 << pr
 	}
 	for tries := 0; tries < 18; tries++ {
 		i := p.rr
 		q := &p.q[i]
-		if q.n > 0 && !p.qos[i].Strict && !p.paused(uint8(i), s.now) {
+		if q.n > 0 && p.strict&(1<<i) == 0 && !p.paused(uint8(i), s.now) {
 			if !p.visited {
-				p.deficit[i] += int64(p.qos[i].Weight) * (s.mtu + WireOverheadBytes)
+				p.deficit[i] += p.quantum[i]
 				p.visited = true
 			}
 			if w := int64(s.pkts[q.head].wire); p.deficit[i] >= w {
@@ -315,9 +340,10 @@ func (s *sim) switchSend(pi int32) {
 	k := s.dequeue(&p.q[pr])
 	pk := &s.pkts[k]
 	s.releaseBuffer(pi, pk)
-	if q := &p.qos[pr]; q.ECN && pk.kind == pktData && !pk.ce {
+	if p.ecn&(1<<pr) != 0 && pk.kind == pktData && !pk.ce {
 		depth := p.q[pr].bytes + int64(pk.wire)
-		if prob := markProbability(depth, q.KminBytes, q.KmaxBytes, q.Pmax); prob > 0 && (prob >= 1 || s.rng.Float64() < prob) {
+		c := &p.mark[pr]
+		if prob := markProbability(depth, c.min, c.max, c.pmax); prob > 0 && (prob >= 1 || s.rng.Float64() < prob) {
 			pk.ce = true
 			p.c[pk.prio].marked++
 		}
@@ -386,9 +412,10 @@ func (s *sim) switchReceive(in, k int32) {
 	}
 	qi := op.queueOf[pr]
 	// WRED without marking drops data early as it joins the queue.
-	if q := &op.qos[qi]; q.WREDDrop && pk.kind == pktData {
+	if op.wred&(1<<qi) != 0 && pk.kind == pktData {
 		depth := op.q[qi].bytes + w
-		if prob := markProbability(depth, q.DropMinBytes, q.DropMaxBytes, q.DropPmax); prob > 0 && (prob >= 1 || s.rng.Float64() < prob) {
+		c := &op.drop[qi]
+		if prob := markProbability(depth, c.min, c.max, c.pmax); prob > 0 && (prob >= 1 || s.rng.Float64() < prob) {
 			op.c[pr].drops++
 			op.c[pr].egressDrops++
 			op.c[pr].wredDrops++

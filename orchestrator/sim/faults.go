@@ -214,7 +214,7 @@ func (s *sim) blocked(mask uint64, p int32) bool {
 // lost: they arrive nowhere.
 func (s *sim) loseInFlight(a, b int32) int {
 	n := 0
-	for _, e := range s.q.ev {
+	for e := range s.q.all() {
 		if e.kind == evArrive && (e.a == a || e.a == b) && !s.pkts[e.b].lost {
 			s.pkts[e.b].lost = true
 			n++

@@ -1,34 +1,88 @@
 package sim
 
+import (
+	"iter"
+	"math/bits"
+)
+
 // event is a value type: the queue holds events inline, so scheduling
-// allocates nothing once the backing array has grown.
+// allocates nothing once its arrays have grown.
 type event struct {
 	t    int64  // picoseconds
 	seq  uint32 // push order, to keep simultaneous events first in, first out
 	a    int32  // port or flow index
 	b    int32  // packet index or priority
 	gen  uint32 // generation, to drop stale timers
+	next int32  // the queue's: the next event of the same wheel slot, or of the free list
 	kind uint8
 }
 
-// eventQueue is a 4-ary min-heap ordered by time. A 4-ary heap halves the
-// depth of a binary one, which pays off for the pops that dominate.
-// Simultaneous events come out in the order they were scheduled, so a run
-// is reproducible and an event that changes nothing (a sample, a watchdog
-// poll) cannot reorder the others and change the result.
-type eventQueue struct {
-	ev  []event
-	seq uint32
-}
-
-// less orders by time, then by push order (wrap-around safe for events
-// fewer than 2^31 pushes apart).
-func (q *eventQueue) less(i, j int) bool {
-	a, b := &q.ev[i], &q.ev[j]
+// before is the queue's order: by time, then by push order (wrap-around
+// safe for events fewer than 2^31 pushes apart). Simultaneous events come
+// out in the order they were scheduled, so a run is reproducible and an
+// event that changes nothing (a sample, a watchdog poll) cannot reorder the
+// others and change the result.
+func before(a, b *event) bool {
 	return a.t < b.t || a.t == b.t && int32(a.seq-b.seq) < 0
 }
 
-func (q *eventQueue) len() int { return len(q.ev) }
+// eventQueue is a timing wheel for the near future beside a 4-ary min-heap
+// for the far one, so that the cost of an event does not grow with the
+// number pending (at 1024 hosts some 15,000, nearly all within a few µs:
+// packets on the wire, serializations ending; the far ones are timers such
+// as the local ACK timeout).
+//
+// The wheel has 2^bits slots of 2^shift ps each; an event at time t belongs
+// to bucket t>>shift, and the wheel holds the buckets from cur (no pending
+// event is in an earlier one) to cur+2^bits-1, bucket b in slot b mod 2^bits.
+// A slot is a linked list of events (in pool) sorted by before; the events
+// of one bucket are few, as the width follows the rate of events. An event
+// beyond the wheel at its push goes to the heap; pop takes the earlier of
+// the first event of the wheel and the top of the heap, so where an event
+// waits never changes the order. Every so often the queue measures how far
+// ahead events are pushed and how densely they are popped, and re-sizes the
+// wheel (adapt).
+type eventQueue struct {
+	pool  []event // wheel events and free nodes
+	free  int32   // free list through event.next, -1 empty
+	slots []slot
+	occ   []uint64 // bit i: slot i holds events
+	shift uint
+	bits  uint
+	cur   int64 // the earliest bucket a wheel event may be in
+	near  int   // events in the wheel
+
+	ev []event // the far heap
+
+	seq uint32
+	now int64 // time of the last event popped
+
+	// For adapt: pops so far and when the next look is due, the time of
+	// the pop that started this window, and the push distances (t - now)
+	// of this window by bit length.
+	pops, nextAdapt uint64
+	winStart        int64
+	winPops         uint64
+	dist            [65]uint32
+}
+
+type slot struct{ head, tail int32 }
+
+// The wheel's starting size, before adapt has seen any events: 256 ps
+// slots over 2.1 µs, which holds a packet's flight to a NIC (1 µs NIC
+// delay plus serialization and propagation).
+const (
+	wheelShift0 = 8
+	wheelBits0  = 13
+	// Bounds of adapt's choice: at most 2^16 slots (512 KiB of slots).
+	wheelBitsMin = 6
+	wheelBitsMax = 16
+	// adapt looks after this many pops, then every adaptEvery.
+	adaptFirst = 1 << 12
+	adaptEvery = 1 << 16
+)
+
+func (q *eventQueue) len() int { return q.near + len(q.ev) }
 
 // peekT is the time of the next event; the queue must not be empty.
 func (q *eventQueue) peekT() int64 { return q.ev[0].t }
@@ -36,11 +90,209 @@ func (q *eventQueue) peekT() int64 { return q.ev[0].t }
 func (q *eventQueue) push(e event) {
 	e.seq = q.seq
 	q.seq++
+	if q.slots == nil {
+		q.resize(wheelShift0, wheelBits0)
+		q.nextAdapt = adaptFirst
+	}
+	d := e.t - q.now
+	if d < 0 {
+		d = 0
+	}
+	q.dist[bits.Len64(uint64(d))]++
+	q.insert(e)
+}
+
+// insert files e (with its seq) in the wheel, or in the heap when it is
+// beyond the wheel's horizon.
+func (q *eventQueue) insert(e event) {
+	b := max(e.t>>q.shift, q.cur)
+	if b-q.cur >= int64(len(q.slots)) {
+		q.heapPush(e)
+		return
+	}
+	n := q.free
+	if n >= 0 {
+		q.free = q.pool[n].next
+	} else {
+		n = int32(len(q.pool))
+		q.pool = append(q.pool, event{})
+	}
+	q.near++
+	i := int(b) & (len(q.slots) - 1)
+	sl := &q.slots[i]
+	switch {
+	case sl.head < 0:
+		e.next = -1
+		sl.head, sl.tail = n, n
+		q.occ[i>>6] |= 1 << uint(i&63)
+	case !before(&e, &q.pool[sl.tail]):
+		// The common case: later than all of its bucket so far.
+		e.next = -1
+		q.pool[sl.tail].next = n
+		sl.tail = n
+	case before(&e, &q.pool[sl.head]):
+		e.next = sl.head
+		sl.head = n
+	default:
+		p := sl.head
+		for !before(&e, &q.pool[q.pool[p].next]) {
+			p = q.pool[p].next
+		}
+		e.next = q.pool[p].next
+		q.pool[p].next = n
+	}
+	q.pool[n] = e
+}
+
+// first returns the slot holding the wheel's earliest event (the wheel must
+// hold one): the first occupied slot from cur's on, round the wheel.
+func (q *eventQueue) first() int {
+	mask := len(q.slots) - 1
+	i := int(q.cur) & mask
+	w := i >> 6
+	if x := q.occ[w] >> uint(i&63); x != 0 {
+		return i + bits.TrailingZeros64(x)
+	}
+	for k := 1; k <= len(q.occ); k++ {
+		w2 := (w + k) & (len(q.occ) - 1)
+		if x := q.occ[w2]; x != 0 {
+			return w2<<6 + bits.TrailingZeros64(x)
+		}
+	}
+	panic("sim: event wheel empty")
+}
+
+// peekT is the time of the next event; the queue must not be empty.
+func (q *eventQueue) peekT() int64 {
+	if q.near > 0 {
+		t := q.pool[q.slots[q.first()].head].t
+		if len(q.ev) > 0 && q.ev[0].t < t {
+			return q.ev[0].t
+		}
+		return t
+	}
+	return q.ev[0].t
+}
+
+func (q *eventQueue) pop() event {
+	var e event
+	if q.near > 0 {
+		i := q.first()
+		sl := &q.slots[i]
+		n := sl.head
+		w := &q.pool[n]
+		if len(q.ev) > 0 && before(&q.ev[0], w) {
+			e = q.heapPop()
+		} else {
+			e = *w
+			sl.head = w.next
+			if sl.head < 0 {
+				sl.tail = -1
+				q.occ[i>>6] &^= 1 << uint(i&63)
+			}
+			w.next = q.free
+			q.free = n
+			q.near--
+		}
+	} else {
+		e = q.heapPop()
+	}
+	q.now = e.t
+	q.cur = max(q.cur, e.t>>q.shift)
+	q.pops++
+	if q.pops >= q.nextAdapt {
+		q.adapt()
+	}
+	return e
+}
+
+// adapt sizes the wheel to what the last window saw: a slot about four
+// times the mean time between pops (a few events each, so inserting in a
+// slot's sorted list is short and popping skips few empty slots), and
+// enough slots that 99% of pushes land in the wheel (bounded, so a run
+// whose timers reach far puts those in the heap).
+func (q *eventQueue) adapt() {
+	q.nextAdapt = q.pops + adaptEvery
+	pops, span := q.pops-q.winPops, q.now-q.winStart
+	var total uint64
+	for _, c := range q.dist {
+		total += uint64(c)
+	}
+	dist := q.dist
+	q.winStart, q.winPops, q.dist = q.now, q.pops, [65]uint32{}
+	if span <= 0 || total == 0 {
+		return
+	}
+	shift := uint(0) // the largest with 2^shift <= 4 span/pops, or 0
+	if w := uint64(4*span) / pops; w > 0 {
+		shift = uint(bits.Len64(w)) - 1
+	}
+	h, c := 0, uint64(0)
+	for ; h < len(dist); h++ {
+		if c += uint64(dist[h]); 100*c >= 99*total {
+			break
+		}
+	}
+	// Distances below 2^h reach at most 2^(h-shift) slots ahead.
+	nb := uint(wheelBitsMin)
+	if h > int(shift)+wheelBitsMin {
+		nb = min(uint(h)-shift, wheelBitsMax)
+	}
+	// Hysteresis: a slot width off by a factor of two or the horizon one
+	// bit short of ideal is not worth moving every pending event for.
+	if d := int(shift) - int(q.shift); d >= -1 && d <= 1 && nb <= q.bits && nb+1 >= q.bits {
+		return
+	}
+	q.resize(shift, nb)
+}
+
+// resize rebuilds the wheel with 2^nb slots of 2^shift ps and files every
+// pending event again; each keeps its seq, so the order stays the same.
+func (q *eventQueue) resize(shift, nb uint) {
+	var pending []event
+	for e := range q.all() {
+		pending = append(pending, e)
+	}
+	q.shift, q.bits = shift, nb
+	q.slots = make([]slot, 1<<nb)
+	for i := range q.slots {
+		q.slots[i] = slot{-1, -1}
+	}
+	q.occ = make([]uint64, max(len(q.slots)/64, 1))
+	q.pool, q.free, q.near = q.pool[:0], -1, 0
+	q.ev = q.ev[:0]
+	q.cur = q.now >> shift
+	for _, e := range pending {
+		q.insert(e)
+	}
+}
+
+// all yields every pending event, in no particular order.
+func (q *eventQueue) all() iter.Seq[event] {
+	return func(yield func(event) bool) {
+		for i := range q.slots {
+			for n := q.slots[i].head; n >= 0; n = q.pool[n].next {
+				if !yield(q.pool[n]) {
+					return
+				}
+			}
+		}
+		for _, e := range q.ev {
+			if !yield(e) {
+				return
+			}
+		}
+	}
+}
+
+// The far heap: a 4-ary min-heap, which halves the depth of a binary one.
+
+func (q *eventQueue) heapPush(e event) {
 	q.ev = append(q.ev, e)
 	i := len(q.ev) - 1
 	for i > 0 {
 		p := (i - 1) / 4
-		if !q.less(i, p) {
+		if !before(&q.ev[i], &q.ev[p]) {
 			break
 		}
 		q.ev[i], q.ev[p] = q.ev[p], q.ev[i]
@@ -48,7 +300,7 @@ func (q *eventQueue) push(e event) {
 	}
 }
 
-func (q *eventQueue) pop() event {
+func (q *eventQueue) heapPop() event {
 	top := q.ev[0]
 	n := len(q.ev) - 1
 	q.ev[0] = q.ev[n]
@@ -62,11 +314,11 @@ func (q *eventQueue) pop() event {
 		m := c
 		end := min(c+4, n)
 		for k := c + 1; k < end; k++ {
-			if q.less(k, m) {
+			if before(&q.ev[k], &q.ev[m]) {
 				m = k
 			}
 		}
-		if !q.less(m, i) {
+		if !before(&q.ev[m], &q.ev[i]) {
 			break
 		}
 		q.ev[i], q.ev[m] = q.ev[m], q.ev[i]

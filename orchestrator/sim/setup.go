@@ -51,7 +51,9 @@ type pktQueue struct {
 }
 
 type prioCounters struct {
-	txBytes, txPkts, marked, drops int64
+	// The counters every packet updates come first, in one cache line.
+	txBytes, txPkts, marked, maxQueue int64
+	drops                             int64
 	// drops split by where they happen: at ingress (the PG over its limit
 	// and headroom), at egress (the queue over its limit); ctrlDrops are
 	// ingress drops of ACKs, NAKs and CNPs.
@@ -64,17 +66,16 @@ type prioCounters struct {
 	// wredDrops were dropped early by WRED (also in egressDrops).
 	loopDrops, wredDrops       int64
 	pauseTx, pauseRx, pausedNs int64
-	maxQueue                   int64
 }
 
+// port is one end of a link. Its fields are laid out by use: what
+// handling a packet reads comes first, so that a hop touches few cache
+// lines (a 1024-host fabric's ports are far larger than the CPU caches);
+// what only setup, faults and the results read comes last.
 type port struct {
-	ref      PortRef
-	node     int32
-	peer     int32
-	host     bool
-	rateKbps int64   // actual bit rate, nominal plus clock skew
-	lineMbps float64 // nominal rate
-	propPs   int64
+	node int32
+	peer int32
+	host bool
 
 	// down: the port's link is down (LinkFault). storming: priorities a
 	// stuck NIC pauses without end (PauseStorm). wdIgnore: priorities
@@ -82,42 +83,51 @@ type port struct {
 	// wdDrop: priorities it drops at this port.
 	down                       bool
 	storming, wdIgnore, wdDrop uint8
+	txPending                  bool // a TxDone event is due at busyUntil
 
-	lastArrive int64 // switch ingress: keeps pipeline jitter from reordering
-	lastCNP    int64 // NIC: the last CNP it sent (Config.CNPPerPort)
-	lastPause  int64 // arrival of the last PFC frame sent, keeps them in order
-	txPending  bool  // a TxDone event is due at busyUntil
-	busyUntil  int64
-	q          [8]pktQueue
-	qos        [8]PortQoS
+	// Egress queues as bit masks, the hot copy of qos: strict ones
+	// (PortQoS.Strict), those that mark ECN, those that drop by WRED.
+	strict, ecn, wred uint8
 
-	// Scheduling: deficit round robin over non-strict queues.
-	deficit [8]int64
-	rr      int
-	visited bool
-
-	// Pauses this port obeys (it is the upstream of a PAUSE).
-	pauseUntil    [8]int64
-	pausedSince   [8]int64
-	lastPauseRxAt [8]int64
-
-	// Switch ports: tcOf classifies what the port receives (DSCP ->
-	// priority), queueOf is each priority's egress queue when it sends,
-	// pauseQ the queue a received pause for each priority stops.
-	tcOf    [64]uint8
+	// Switch ports: queueOf is each priority's egress queue when it sends,
+	// pauseQ the queue a received pause for each priority stops, pgOf its
+	// ingress priority group.
 	queueOf [8]uint8
 	pauseQ  [8]uint8
+	pgOf    [8]uint8
 
-	// Ingress admission and PFC state per priority group (switch ports),
-	// and egress admission per queue.
-	pgOf [8]uint8
-	pg   [8]pgState
-	eg   [8]queueBuf
+	// Scheduling: deficit round robin over non-strict queues.
+	visited bool
+	rr      int
 
-	c [8]prioCounters
+	rateKbps   int64 // actual bit rate, nominal plus clock skew
+	propPs     int64
+	busyUntil  int64
+	lastArrive int64 // switch ingress: keeps pipeline jitter from reordering
+	q          [8]pktQueue
+
+	// Pauses this port obeys (it is the upstream of a PAUSE).
+	pauseUntil [8]int64
+
+	deficit [8]int64
+	quantum [8]int64 // DRR quantum: the queue's weight x a full packet
+
+	// tcOf classifies what a switch port receives (DSCP -> priority).
+	tcOf [64]uint8
+
 	// qh is the queue depth arrivals see per priority (switch ports; nil
 	// until the priority queues a packet).
 	qh [8]*depthHist
+
+	// Ingress admission and PFC state per priority group (switch ports),
+	// and egress admission per queue.
+	pg [8]pgState
+	eg [8]queueBuf
+
+	c [8]prioCounters
+
+	// ECN marking and WRED drop curves of the queues, from qos.
+	mark, drop [8]redCurve
 
 	// NIC state (host ports). flows lists the flows that may have data to
 	// send, in the order they started or got data again, served round
@@ -134,8 +144,26 @@ type port struct {
 	// capKbps > 0 caps a NIC's data rate (Config.NICCapGbps; capMbps the
 	// same, nominal): no data packet leaves before capFree.
 	capKbps int64
-	capMbps float64
 	capFree int64
+	capMbps float64
+
+	lastCNP int64 // NIC: the last CNP it sent (Config.CNPPerPort)
+
+	ref       PortRef
+	lineMbps  float64 // nominal rate
+	lastPause int64   // arrival of the last PFC frame sent, keeps them in order
+
+	pausedSince   [8]int64
+	lastPauseRxAt [8]int64
+
+	qos [8]PortQoS
+}
+
+// redCurve is a RED curve (markProbability's): probability 0 at or below
+// min bytes, pmax at max, 1 above.
+type redCurve struct {
+	min, max int64
+	pmax     float64
 }
 
 type node struct {
@@ -158,24 +186,25 @@ type poolState struct {
 
 // admission is an Admission resolved to a pool index (-1: no limit).
 type admission struct {
-	pool     int32
 	reserved int64
 	static   int64
 	alpha    float64
+	pool     int32
 	noShared bool
 }
 
 // pgState is one ingress priority group of a switch port: what it may use
 // and what it uses (reserve, shared pool, headroom), and its PFC state.
 type pgState struct {
+	// What every packet reads first (one cache line), then the rest.
 	adm               admission
+	min, shared, hdr  int64
 	lossless          bool
+	xoff              bool
+	xoffGen           uint32
 	headroom          int64 // per-PG headroom limit
 	xonOffset, xonMin int64
 	prios             []uint8 // PFC priorities of the PG: paused together
-	min, shared, hdr  int64
-	xoff              bool
-	xoffGen           uint32
 }
 
 // queueBuf is one egress queue's admission and use.
@@ -763,6 +792,7 @@ func (s *sim) buildQoS() error {
 			p.eg[pr].adm = eg
 			p.qos[pr] = q
 		}
+		p.cacheQoS(s.mtu)
 		// A PG takes its admission and headroom from its lowest priority
 		// and is lossless when any of its priorities has PFC.
 		var set [8]bool

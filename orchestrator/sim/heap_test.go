@@ -1,0 +1,145 @@
+package sim
+
+import (
+	"container/heap"
+	"math/rand/v2"
+	"testing"
+)
+
+// refQueue is the order the event queue must keep, the plain way: a binary
+// heap (container/heap) by time, then push order.
+type refQueue struct {
+	ev  refHeap
+	seq uint32
+}
+
+type refHeap []event
+
+func (h refHeap) Len() int { return len(h) }
+func (h refHeap) Less(i, j int) bool {
+	return h[i].t < h[j].t || h[i].t == h[j].t && h[i].seq < h[j].seq
+}
+func (h refHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *refHeap) Push(x any)   { *h = append(*h, x.(event)) }
+func (h *refHeap) Pop() any {
+	old := *h
+	e := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return e
+}
+
+func (r *refQueue) push(e event) {
+	e.seq = r.seq
+	r.seq++
+	heap.Push(&r.ev, e)
+}
+
+func (r *refQueue) pop() event { return heap.Pop(&r.ev).(event) }
+
+// TestEventQueueOrder drives the queue and the reference with the same
+// pushes and pops and checks they pop the same events in the same order:
+// bursts of simultaneous events, events in the slot being popped, pushes at
+// the current time and before it, far timers (local ACK timeouts, samples)
+// that wait in the heap, and phases of very different event density, so
+// that the wheel re-sizes while events are pending.
+func TestEventQueueOrder(t *testing.T) {
+	for seed := uint64(1); seed <= 6; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		var q eventQueue
+		var ref refQueue
+		now := int64(0)
+		id := int32(0)
+		near := 0 // pending events that are not far timers
+		push := func(at int64, far bool) {
+			e := event{t: at, a: id, b: int32(rng.IntN(5)), kind: uint8(rng.IntN(4))}
+			if far {
+				e.kind = 9
+			} else {
+				near++
+			}
+			id++
+			q.push(e)
+			ref.push(e)
+		}
+		pops := 0
+		sizes := map[[2]uint]bool{}
+		// Each phase has its own spacing of events, from a few ps (a
+		// thousand NICs) to hundreds of ns (one idle link). Every pop
+		// pushes none, one or two events, as handling an event does.
+		for range 2000 {
+			push(int64(rng.IntN(1_000_000)), false)
+		}
+		for _, spacing := range []int64{40, 3, 1000, 200_000, 60, 10_000} {
+			for step := 0; step < 150_000; step++ {
+				if ref.len() > 0 {
+					if got, want := q.peekT(), ref.ev[0].t; got != want {
+						t.Fatalf("seed %d pop %d: peekT %d, want %d", seed, pops, got, want)
+					}
+					got, want := q.pop(), ref.pop()
+					got.next = 0
+					if got != want {
+						t.Fatalf("seed %d pop %d: got %+v, want %+v", seed, pops, got, want)
+					}
+					now = got.t
+					pops++
+					if got.kind != 9 {
+						near--
+					}
+				}
+				// About as many pushes as pops, the near ones kept at
+				// some 2000 pending.
+				n := rng.IntN(3)
+				if near < 1500 {
+					n = 2
+				} else if near > 2500 {
+					n = 0
+				}
+				if rng.IntN(100) < 3 {
+					push(now+67_000_000_000+int64(rng.IntN(3))*1_000_000, true) // RTO-like, with ties
+				}
+				if rng.IntN(100) < 1 {
+					push(now+int64(rng.IntN(1<<20))*1_000_000, true) // anywhere far
+				}
+				for range n {
+					switch r := rng.IntN(100); {
+					case r < 35:
+						push(now, false) // simultaneous with the event being handled
+					case r < 38:
+						push(now-int64(rng.IntN(1000)), false) // in the past: next out
+					default:
+						push(now+spacing*int64(rng.IntN(64)), false) // near, many ties
+					}
+				}
+				if q.len() != ref.len() {
+					t.Fatalf("seed %d: len %d, want %d", seed, q.len(), ref.len())
+				}
+			}
+			sizes[[2]uint{q.shift, q.bits}] = true
+		}
+		if len(sizes) < 3 {
+			t.Fatalf("seed %d: the wheel kept %d sizes over the phases, want it to re-size", seed, len(sizes))
+		}
+		n := 0
+		for range q.all() {
+			n++
+		}
+		if n != ref.len() {
+			t.Fatalf("seed %d: all yields %d events, want %d", seed, n, ref.len())
+		}
+		for ref.len() > 0 {
+			got, want := q.pop(), ref.pop()
+			got.next = 0
+			if got != want {
+				t.Fatalf("seed %d draining: got %+v, want %+v", seed, got, want)
+			}
+		}
+		if q.len() != 0 {
+			t.Fatalf("seed %d: %d events left", seed, q.len())
+		}
+		if pops < 100_000 {
+			t.Fatalf("seed %d: only %d pops interleaved", seed, pops)
+		}
+	}
+}
+
+func (r *refQueue) len() int { return len(r.ev) }
