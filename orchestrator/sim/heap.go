@@ -84,9 +84,6 @@ const (
 
 func (q *eventQueue) len() int { return q.near + len(q.ev) }
 
-// peekT is the time of the next event; the queue must not be empty.
-func (q *eventQueue) peekT() int64 { return q.ev[0].t }
-
 func (q *eventQueue) push(e event) {
 	e.seq = q.seq
 	q.seq++
