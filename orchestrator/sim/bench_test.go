@@ -177,7 +177,12 @@ func permutationConfig(leaves, spines, links, perLeaf int) Config {
 	return cfg
 }
 
+// benchRun runs cfg on one thread unless it says otherwise, so that the
+// events/s are per core.
 func benchRun(b *testing.B, cfg Config) {
+	if cfg.Threads == 0 {
+		cfg.Threads = 1
+	}
 	var events, hops uint64
 	b.ReportAllocs()
 	for b.Loop() {
@@ -199,3 +204,20 @@ func BenchmarkPermutation128(b *testing.B) { benchRun(b, permutationConfig(4, 2,
 // BenchmarkPermutation1024 is the same at 1024 hosts (32 leaves of 32
 // NICs, 16 spines with one 400G link to each leaf, as the 1024gpu lab).
 func BenchmarkPermutation1024(b *testing.B) { benchRun(b, permutationConfig(32, 16, 1, 32)) }
+
+// BenchmarkPermutation1024Threads2 is BenchmarkPermutation1024 (split in
+// its default 8 partitions) on two threads; events/s is then per run, not
+// per core.
+func BenchmarkPermutation1024Threads2(b *testing.B) {
+	cfg := permutationConfig(32, 16, 1, 32)
+	cfg.Threads = 2
+	benchRun(b, cfg)
+}
+
+// BenchmarkPermutation1024Sequential is BenchmarkPermutation1024 in one
+// partition: the cost of the split itself, on one thread.
+func BenchmarkPermutation1024Sequential(b *testing.B) {
+	cfg := permutationConfig(32, 16, 1, 32)
+	cfg.Partitions = 1
+	benchRun(b, cfg)
+}
