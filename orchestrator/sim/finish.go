@@ -12,11 +12,13 @@ func (s *sim) result() *Result {
 		Events:      s.events,
 		PacketHops:  s.hops,
 		Partitions:  1,
+		Threads:     1,
 		Series:      s.series,
 	}
 	if s.par != nil {
 		r.Partitions = s.par.k
 		r.LookaheadNs = float64(s.par.look) / 1000
+		r.Threads = s.par.threads
 	}
 	var goodputs []float64
 	for i := range s.flows {

@@ -67,6 +67,8 @@ type parRun struct {
 	// src fills the other half.
 	box    [2][][]xEvent
 	parity int
+	// threads is how many threads the run took (at most k).
+	threads int
 }
 
 // xEvent is an event crossing partitions; an arrival carries its packet,
@@ -320,6 +322,7 @@ func (s *sim) runParallel(ctx context.Context, pr *parRun) error {
 		threads = DefaultThreads()
 	}
 	threads = min(threads, pr.k)
+	pr.threads = threads
 	pool := newWindowPool(pr.parts, threads)
 	defer pool.stop()
 	nextSample := int64(math.MaxInt64)

@@ -11,11 +11,15 @@ type Result struct {
 	// Partitions is how many partitions the fabric was split into (1: the
 	// sequential engine), LookaheadNs the window they advanced in (0 for
 	// one partition).
-	Partitions  int         `json:"partitions"`
-	LookaheadNs float64     `json:"lookahead_ns,omitempty"`
-	Flows       []FlowStats `json:"flows"`
-	Ports       []PortStats `json:"ports"`
-	Totals      Totals      `json:"totals"`
+	Partitions  int     `json:"partitions"`
+	LookaheadNs float64 `json:"lookahead_ns,omitempty"`
+	// Threads is how many threads ran the partitions: it changes the wall
+	// time, never the result, and is left out of the result's JSON so that
+	// results compare equal whatever it was.
+	Threads int         `json:"-"`
+	Flows   []FlowStats `json:"flows"`
+	Ports   []PortStats `json:"ports"`
+	Totals  Totals      `json:"totals"`
 	// Rings are the ring collectives' steps.
 	Rings []RingStats `json:"rings,omitempty"`
 	// AllToAll are the all-to-all collectives, per sending rank.
