@@ -125,9 +125,28 @@
 // time series of queue depth, pause state and flow rates. The same Config (Seed included) gives a
 // byte-identical Result: simultaneous events come out of the event heap in
 // an order fixed by the run's own sequence of operations, the only
-// randomness is one seeded generator, and floating-point products that
+// randomness is seeded generators, and floating-point products that
 // feed a sum are rounded explicitly so no fused multiply-add makes one
 // architecture differ from another.
+//
+// # Parallel engine
+//
+// A large fabric (256 NIC ports or more by default; Config.Partitions) is
+// split into partitions, each a group of switches with their servers,
+// with an event queue, clock, packet pool and seeded generator of its own
+// (parallel.go). They advance together in windows no longer than the
+// lookahead, the least serialization plus propagation delay on a link
+// between two partitions, so nothing one does inside a window can reach
+// another before the window ends; events for another partition wait in an
+// outbox and join its queue, in a fixed order, as the next window starts.
+// Config.Threads goroutines run the partitions of each window. The split
+// depends on the fabric and the traffic, never on the threads, so a
+// Result is the same, byte for byte, for any Threads; Result.Partitions
+// says how the run was split, and a split run differs from a one-partition
+// run of the same Config as another seed would (ties between partitions
+// and random draws come in another order). Runs with link faults or
+// programs keep one partition: a fault changes every switch's routes at
+// once and a program's streams react to each other across the fabric.
 //
 // For labs too big for packets (1024 GPUs), RingAllReduceFlowLevel models
 // ring AllReduce at flow level with max-min fair sharing, and
