@@ -144,9 +144,10 @@
 // Result is the same, byte for byte, for any Threads; Result.Partitions
 // says how the run was split, and a split run differs from a one-partition
 // run of the same Config as another seed would (ties between partitions
-// and random draws come in another order). Runs with link faults or
-// programs keep one partition: a fault changes every switch's routes at
-// once and a program's streams react to each other across the fabric.
+// and random draws come in another order). Link faults and time series
+// samples run between windows, on the whole fabric. Runs with programs
+// keep one partition: a program's streams react to each other at once
+// across the fabric.
 //
 // For labs too big for packets (1024 GPUs), RingAllReduceFlowLevel models
 // ring AllReduce at flow level with max-min fair sharing, and

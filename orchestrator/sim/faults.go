@@ -121,22 +121,37 @@ func (s *sim) buildFaults() error {
 // linkChange applies fault fi to fault link k: down (up false) or up.
 func (s *sim) linkChange(k, fi int32, up bool) {
 	fl := s.faultLinks[k]
-	f := &s.cfg.Faults[fi]
+	// Each end's queues, packets and random stream are its partition's in
+	// a split run (between windows, so all are at s.now).
+	ea, eb := s, s
+	if s.par != nil {
+		ea, eb = s.par.at(fl.a, s.now), s.par.at(fl.b, s.now)
+	}
 	a, b := &s.ports[fl.a], &s.ports[fl.b]
 	where := fmt.Sprintf("%s - %s", a.ref, b.ref)
 	if up {
 		a.down, b.down = false, false
 		s.mark(MarkLinkUp, where, "")
-		s.kick(fl.a)
-		s.kick(fl.b)
+		ea.kick(fl.a)
+		eb.kick(fl.b)
 	} else {
 		a.down, b.down = true, true
-		lost := s.loseInFlight(fl.a, fl.b)
-		lost += s.flushPort(fl.a) + s.flushPort(fl.b)
+		lost := ea.loseInFlight(fl.a, fl.b) + s.par.loseInBoxes(fl.a, fl.b)
+		if eb != ea {
+			lost += eb.loseInFlight(fl.a, fl.b)
+		}
+		lost += ea.flushPort(fl.a) + eb.flushPort(fl.b)
 		s.mark(MarkLinkDown, where, fmt.Sprintf("packets lost on the wire and in its queues: %d", lost))
 	}
-	// The ends learn after the detection delay, the rest after the
-	// convergence delay; the event carries the state to learn.
+	s.learnLater(k, fi, up)
+}
+
+// learnLater schedules the routing updates of fault fi on fault link k:
+// the ends learn after the detection delay, the rest after the
+// convergence delay; the event carries the state to learn.
+func (s *sim) learnLater(k, fi int32, up bool) {
+	fl := s.faultLinks[k]
+	f := &s.cfg.Faults[fi]
 	state := int32(0)
 	if !up {
 		state = 1
@@ -190,6 +205,11 @@ func (s *sim) routeLearn(k, n int32, down uint32) {
 	}
 	clear(s.routes)
 	clear(s.leafRoutes)
+	if s.par != nil {
+		// Partitions read the tables at once: build them all now rather
+		// than on first use.
+		s.routeAll()
+	}
 	who := "every other switch"
 	if n >= 0 {
 		who = s.nodes[n].name

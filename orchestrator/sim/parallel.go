@@ -29,13 +29,16 @@ import (
 // partition runs where, so a run's result is the same, byte for byte, for
 // any Config.Threads. A run with one partition is the sequential engine.
 //
-// What stays sequential. Link faults change every switch's routes at once,
-// and a program's streams, a ping-pong's two sides and the children of a
-// flow react to each other at once, across the fabric: runs with link
-// faults or programs keep one partition, and the nodes a ping-pong or a
-// flow's dependencies join stay in one partition. Time series samples
-// read every port: they run between windows, seeing every event before
-// their time and none at or after it.
+// Between windows. Link faults change every switch's view and routes at
+// once, and time series samples read every port: they run between
+// windows, with every partition stopped at their time, seeing every event
+// before it and none at or after it; a link's two ends are then handled
+// by their own partitions.
+//
+// What stays sequential. A program's streams react to each other at once
+// across the fabric: runs with programs keep one partition. The nodes a
+// ping-pong's two sides, a flow's receiver and its children's senders, or
+// an errdisabling watchdog's link join stay in one partition.
 
 // autoPartitionNICs: fabrics with fewer NIC ports keep one partition by
 // default. A window costs a barrier between threads; below this size the
@@ -69,6 +72,9 @@ type parRun struct {
 	parity int
 	// threads is how many threads the run took (at most k).
 	threads int
+	// globalEvents counts the events run between windows, progressAt
+	// the events last reported.
+	globalEvents, progressAt uint64
 }
 
 // xEvent is an event crossing partitions; an arrival carries its packet,
@@ -132,7 +138,7 @@ func (s *sim) planPartitions() (*parRun, error) {
 		}
 		want = min(maxAutoPartitions, nics/128)
 	}
-	if want <= 1 || len(s.cfg.Faults) > 0 || len(s.cfg.Programs) > 0 {
+	if want <= 1 || len(s.cfg.Programs) > 0 {
 		return nil, nil
 	}
 	uf := make(unionFind, len(s.nodes))
@@ -205,6 +211,10 @@ func (s *sim) planPartitions() (*parRun, error) {
 	return pr, nil
 }
 
+// global is the owner of the events that run between windows, on the
+// whole fabric: link changes and routing updates.
+const global = -1
+
 // owner is the partition an event belongs to: its port's, its flow's
 // sender's, its watchdog's port's.
 func (pr *parRun) owner(s *sim, kind uint8, a int32) int32 {
@@ -215,6 +225,8 @@ func (pr *parRun) owner(s *sim, kind uint8, a int32) int32 {
 		return pr.ofPort[s.flows[a].src]
 	case evWatchdog:
 		return pr.ofPort[s.wds[a].port]
+	case evLinkChange, evRouteLearn:
+		return global
 	}
 	panic(fmt.Sprintf("sim: event kind %d has no partition: runs with it keep one partition", kind))
 }
@@ -283,11 +295,7 @@ func (s *sim) nextT() int64 {
 func (s *sim) split(pr *parRun) {
 	// Routes are computed on first use; a shared table must not be
 	// written by two partitions at once, so every one is computed now.
-	for i := range s.ports {
-		if s.ports[i].host {
-			s.routeTo(int32(i))
-		}
-	}
+	s.routeAll()
 	pr.parts = make([]*sim, pr.k)
 	for i := range pr.parts {
 		p := *s
@@ -306,11 +314,19 @@ func (s *sim) split(pr *parRun) {
 		p.part = &partition{run: pr, id: int32(i), minSent: math.MaxInt64}
 		pr.parts[i] = &p
 	}
-	// The events scheduled while the run was set up, in their order.
+	// The events scheduled while the run was set up, in their order; the
+	// whole fabric's stay in s's queue, which runs them between windows.
+	var globals []event
 	for s.q.len() > 0 {
 		e := s.q.pop()
-		d := pr.owner(s, e.kind, e.a)
-		pr.parts[d].q.push(e)
+		if d := pr.owner(s, e.kind, e.a); d != global {
+			pr.parts[d].q.push(e)
+		} else {
+			globals = append(globals, e)
+		}
+	}
+	for _, e := range globals {
+		s.q.push(e)
 	}
 }
 
@@ -336,6 +352,20 @@ func (s *sim) runParallel(ctx context.Context, pr *parRun) error {
 		for _, p := range pr.parts {
 			start = min(start, p.nextT(), p.part.minSent)
 		}
+		nextGlobal := int64(math.MaxInt64)
+		if s.q.len() > 0 {
+			nextGlobal = s.q.peekT()
+		}
+		// Between windows: the whole fabric's events, then a sample, each
+		// seeing every event before its time and none at or after it.
+		if nextGlobal <= start && nextGlobal < limit && nextGlobal <= nextSample {
+			e := s.q.pop()
+			s.now = e.t
+			s.events++
+			pr.globalEvents++
+			s.globalEvent(e)
+			continue
+		}
 		if nextSample <= start && nextSample < limit {
 			s.now = nextSample
 			s.sample()
@@ -348,22 +378,22 @@ func (s *sim) runParallel(ctx context.Context, pr *parRun) error {
 		if start >= limit {
 			break
 		}
-		end := min(start+pr.look, nextSample, limit)
+		end := min(start+pr.look, nextSample, nextGlobal, limit)
 		pr.parity = 1 - pr.parity
 		pool.run(end)
 		windows++
 		if windows&0x3ff == 0 {
-			var events uint64
+			events := s.events
 			for _, p := range pr.parts {
 				events += p.events
 			}
 			if err := ctx.Err(); err != nil {
 				return fmt.Errorf("sim: stopped at %d ns of %d: %w", start/1000, s.end/1000, err)
 			}
-			if s.cfg.Progress != nil && events>>18 != s.events>>18 {
+			if s.cfg.Progress != nil && events>>18 != pr.progressAt>>18 {
 				s.cfg.Progress(start/1000, events)
 			}
-			s.events = events
+			pr.progressAt = events
 		}
 	}
 	s.join(pr)
@@ -372,7 +402,7 @@ func (s *sim) runParallel(ctx context.Context, pr *parRun) error {
 
 // join folds the partitions' statistics back into s for the result.
 func (s *sim) join(pr *parRun) {
-	s.events, s.hops = 0, 0
+	s.events = pr.globalEvents
 	for _, p := range pr.parts {
 		s.events += p.events
 		s.hops += p.hops
@@ -511,6 +541,55 @@ func atomicMax(p *int64, v int64) {
 		old := atomic.LoadInt64(p)
 		if v <= old || atomic.CompareAndSwapInt64(p, old, v) {
 			return
+		}
+	}
+}
+
+// globalEvent runs a link change or a routing update between windows,
+// with every partition at s.now.
+func (s *sim) globalEvent(e event) {
+	switch e.kind {
+	case evLinkChange:
+		s.linkChange(e.a, e.b, e.gen == 1)
+	case evRouteLearn:
+		s.routeLearn(e.a, e.b, e.gen)
+	}
+}
+
+// at is the partition of port p, its clock at now and its window ending one
+// lookahead later (what it sends another partition lands there at the
+// earliest), to act on the port between windows.
+func (pr *parRun) at(p int32, now int64) *sim {
+	ps := pr.parts[pr.ofPort[p]]
+	ps.now = now
+	ps.part.winEnd = now + pr.look
+	return ps
+}
+
+// loseInBoxes marks the packets on their way to port a or b that wait in
+// an outbox as lost, as loseInFlight does for those in a queue.
+func (pr *parRun) loseInBoxes(a, b int32) int {
+	if pr == nil {
+		return 0
+	}
+	n := 0
+	for _, box := range pr.box[pr.parity] {
+		for i := range box {
+			x := &box[i]
+			if x.ev.kind == evArrive && (x.ev.a == a || x.ev.a == b) && !x.pkt.lost {
+				x.pkt.lost = true
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// routeAll computes the route table of every NIC.
+func (s *sim) routeAll() {
+	for i := range s.ports {
+		if s.ports[i].host {
+			s.routeTo(int32(i))
 		}
 	}
 }

@@ -69,6 +69,16 @@ func parallelCases() map[string]Config {
 	c.Flows = []Flow{{ID: "victim", Src: "h1-0", Dst: "h2-0"}, {ID: "x", Src: "h3-0", Dst: "h0-1"}}
 	c.Storms = []PauseStorm{{NIC: "h2-0", Priority: 3, StartNs: 50_000, EndNs: 250_000}}
 	cases["pfc storm and watchdog"] = c
+
+	c = base()
+	for i, src := range hosts()[4:12] {
+		c.Flows = append(c.Flows, Flow{ID: fmt.Sprintf("f%d", i), Src: src, Dst: hosts()[(i+9)%16]})
+	}
+	c.Faults = []LinkFault{
+		{Link: PortRef{Node: "leaf1", Port: "Ethernet100"}, DownNs: 100_000, UpNs: 250_000},
+		{Link: PortRef{Node: "spine1", Port: "Ethernet2"}, DownNs: 150_000, DetectNs: 5_000, ConvergeNs: 40_000},
+	}
+	cases["link faults"] = c
 	return cases
 }
 
@@ -131,21 +141,40 @@ func TestParallelAgreesWithSequential(t *testing.T) {
 	if seq.Totals.BytesDelivered != par.Totals.BytesDelivered {
 		t.Errorf("bytes delivered %d split against %d sequential", par.Totals.BytesDelivered, seq.Totals.BytesDelivered)
 	}
+
+	// Link faults run between windows: the same marks at the same times,
+	// and the packets lost on the failed links, as in one partition.
+	cfg = parallelCases()["link faults"]
+	seq = mustRun(t, cfg)
+	cfg.Partitions, cfg.Threads = 4, 2
+	par = mustRun(t, cfg)
+	if len(seq.Timeline) == 0 || len(seq.Timeline) != len(par.Timeline) {
+		t.Fatalf("timeline: %d marks sequential, %d split", len(seq.Timeline), len(par.Timeline))
+	}
+	for i := range seq.Timeline {
+		a, b := seq.Timeline[i], par.Timeline[i]
+		if a.TimeNs != b.TimeNs || a.Kind != b.Kind || a.Where != b.Where {
+			t.Errorf("mark %d: %+v sequential, %+v split", i, a, b)
+		}
+	}
+	if seq.Totals.Drops == 0 || par.Totals.Drops == 0 {
+		t.Errorf("drops %d sequential, %d split: the failed links lose packets in both", seq.Totals.Drops, par.Totals.Drops)
+	}
 }
 
-// TestPartitionsStaySequentialWhenTheyMust: link faults and programs keep
-// one partition, small fabrics too by default.
+// TestPartitionsStaySequentialWhenTheyMust: programs keep one partition,
+// small fabrics too by default.
 func TestPartitionsStaySequentialWhenTheyMust(t *testing.T) {
 	cfg := parallelCases()["incast and a chain"]
 	if r := mustRun(t, cfg); r.Partitions != 1 {
 		t.Errorf("a 16-NIC fabric by default: %d partitions, want 1", r.Partitions)
 	}
 	cfg.Partitions = 4
-	cfg.Faults = []LinkFault{{Link: PortRef{Node: "leaf1", Port: "Ethernet100"}, DownNs: 100_000}}
+	cfg.Programs = []Program{{ID: "p", Streams: []Stream{{Src: "h0-0", Dst: "h1-0", Messages: 2, MessageBytes: 4096}}}}
 	if r := mustRun(t, cfg); r.Partitions != 1 {
-		t.Errorf("with a link fault: %d partitions, want 1", r.Partitions)
+		t.Errorf("with a program: %d partitions, want 1", r.Partitions)
 	}
-	cfg.Faults = nil
+	cfg.Programs = nil
 	cfg.Partitions = -1
 	if _, err := newSim(&cfg); err == nil {
 		t.Error("partitions -1 accepted")

@@ -368,7 +368,7 @@ type Config struct {
 	// 256 NIC ports, then one per 128 NIC ports up to 16), 1 keeps one
 	// (the sequential engine), N asks for up to N. Like Seed, it is part
 	// of what a result depends on: the same Partitions give the same
-	// result for any Threads. Runs with link faults or programs keep one.
+	// result for any Threads. Runs with programs keep one.
 	Partitions int
 	// Threads is how many goroutines run the partitions (0: every CPU).
 	// It changes how fast a run goes, never its result.
