@@ -331,6 +331,7 @@ type sim struct {
 	nicDelay  int64 // ps
 
 	events, hops uint64
+	ahead        int64 // readAhead's sink
 
 	allHist  histogram
 	histPool []*histogram
