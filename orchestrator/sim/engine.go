@@ -699,7 +699,7 @@ func (s *sim) flowStart(fi int32) {
 	f.retriesLeft = s.retries
 	f.winEnd = s.windowEnd(f)
 	if !f.f.Quiet {
-		f.hist = s.newHist()
+		f.hist = histogram{counts: s.newHist()}
 	}
 	if rs := f.ring; rs != nil {
 		rs.stepStart[0] = min(rs.stepStart[0], s.now)
@@ -1061,7 +1061,7 @@ func (s *sim) deliver(pi, fi int32, f *flowState, payload, sent int64) {
 	}
 	if s.now >= s.warmup {
 		// Latency, like goodput, is the measurement window's.
-		if f.hist != nil {
+		if f.hist.counts != nil {
 			f.hist.add((s.now - sent) / 1000)
 		} else {
 			s.allHist.add((s.now - sent) / 1000)
@@ -1113,28 +1113,29 @@ func (s *sim) deliver(pi, fi int32, f *flowState, payload, sent int64) {
 	}
 }
 
-// newHist takes a latency histogram from the pool: only flows in progress
-// hold one, so a collective of millions of short flows stays small.
-func (s *sim) newHist() *histogram {
+// newHist takes a latency histogram's counts from the pool: only flows in
+// progress hold them, so a collective of millions of short flows stays
+// small.
+func (s *sim) newHist() *histCounts {
 	if n := len(s.histPool); n > 0 {
-		h := s.histPool[n-1]
+		c := s.histPool[n-1]
 		s.histPool = s.histPool[:n-1]
-		*h = histogram{}
-		return h
+		*c = histCounts{}
+		return c
 	}
-	return new(histogram)
+	return new(histCounts)
 }
 
 // closeHist freezes a flow's latency percentiles, folds its samples into
-// the run's histogram and returns the histogram to the pool.
+// the run's histogram and returns the counts to the pool.
 func (s *sim) closeHist(f *flowState) {
-	if f.hist == nil {
+	if f.hist.counts == nil {
 		return
 	}
 	f.lat = Latency{P50: f.hist.quantile(0.5), P99: f.hist.quantile(0.99), Max: f.hist.max}
-	s.allHist.merge(f.hist)
-	s.histPool = append(s.histPool, f.hist)
-	f.hist = nil
+	s.allHist.merge(&f.hist)
+	s.histPool = append(s.histPool, f.hist.counts)
+	f.hist = histogram{}
 }
 
 // rtoCheck goes back to the first unacknowledged packet when nothing was

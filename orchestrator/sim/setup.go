@@ -270,7 +270,7 @@ type flowState struct {
 	sampledBytes int64
 	completeAt   int64
 	cnpsSent     int64
-	hist         *histogram
+	hist         histogram // counts nil: none (a Quiet flow, or not started)
 	lat          Latency
 	// ooo holds packets placed out of order (Config.OutOfOrder) until
 	// the gap before them fills; gapPSN is the gap seen open since
@@ -334,7 +334,7 @@ type sim struct {
 	ahead        int64 // readAhead's sink
 
 	allHist  histogram
-	histPool []*histogram
+	histPool []*histCounts
 
 	series  *Series
 	sampleT int64
