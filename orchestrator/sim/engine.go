@@ -270,13 +270,13 @@ func (s *sim) transmit(pi, k int32) {
 		s.push(p.busyUntil, evTxDone, pi, 0, 0)
 	}
 	at := s.now + ser + p.propPs
-	if peer := &s.ports[p.peer]; peer.host {
+	if p.peerHost {
 		at += s.nicDelay // constant: keeps the link's order
 	} else if s.jitter > 0 {
 		// Strictly after the previous packet of this link: simultaneous
 		// events have no guaranteed order and a link never reorders.
-		at = max(at+s.rng.Int64N(s.jitter), peer.lastArrive+1)
-		peer.lastArrive = at
+		at = max(at+s.rng.Int64N(s.jitter), p.lastArrive+1)
+		p.lastArrive = at
 	}
 	s.push(at, evArrive, p.peer, k, 0)
 }

@@ -72,9 +72,10 @@ type prioCounters struct {
 // lines (a 1024-host fabric's ports are far larger than the CPU caches);
 // what only setup, faults and the results read comes last.
 type port struct {
-	node int32
-	peer int32
-	host bool
+	node     int32
+	peer     int32
+	host     bool
+	peerHost bool // the peer is a NIC
 
 	// down: the port's link is down (LinkFault). storming: priorities a
 	// stuck NIC pauses without end (PauseStorm). wdIgnore: priorities
@@ -99,10 +100,13 @@ type port struct {
 	visited bool
 	rr      int
 
-	rateKbps   int64 // actual bit rate, nominal plus clock skew
-	propPs     int64
-	busyUntil  int64
-	lastArrive int64 // switch ingress: keeps pipeline jitter from reordering
+	rateKbps  int64 // actual bit rate, nominal plus clock skew
+	propPs    int64
+	busyUntil int64
+	// lastArrive is when the last packet sent reaches the peer switch's
+	// queues: pipeline jitter must not reorder the link. The sender keeps
+	// it, so sending does not touch the peer.
+	lastArrive int64
 	q          [8]pktQueue
 
 	// Pauses this port obeys (it is the upstream of a PAUSE).
@@ -300,11 +304,14 @@ type sim struct {
 	// l's ports are 2l and 2l+1, as in ports), each destination NIC's
 	// table ([node] -> equal-cost egress ports; nil until a packet needs
 	// it), the table a leaf's NICs share, and self[p] == p, so that
-	// self[p:p+1] is the one candidate of a NIC's own leaf.
+	// self[p:p+1] is the one candidate of a NIC's own leaf. peerOf[p] is
+	// ports[p].peer, dense: a packet at its last switch reads it for its
+	// NIC, whose port it does not touch otherwise.
 	rt         *routing.Graph
 	routes     [][][]int32
 	leafRoutes [][][]int32
 	self       []int32
+	peerOf     []int32
 
 	// Link faults (faults.go): the links with faults, each port's fault
 	// link (-1 none; nil without faults), each switch's view of them.
@@ -551,6 +558,7 @@ func (s *sim) buildTopology() error {
 				node:     ni,
 				peer:     base + int32(1-k),
 				host:     s.nodes[ni].kind == Host,
+				peerHost: s.nodes[byName[[]PortRef{l.A, l.B}[1-k].Node]].kind == Host,
 				lineMbps: l.RateGbps * 1000,
 				rateKbps: int64(math.Round(l.RateGbps * 1e6 * (1 + s.skew(r)))),
 				propPs:   l.PropDelayNs * 1000,
@@ -570,8 +578,10 @@ func (s *sim) buildTopology() error {
 	s.routes = make([][][]int32, len(s.ports))
 	s.leafRoutes = make([][][]int32, len(s.nodes))
 	s.self = make([]int32, len(s.ports))
+	s.peerOf = make([]int32, len(s.ports))
 	for i := range s.self {
 		s.self[i] = int32(i)
+		s.peerOf[i] = s.ports[i].peer
 	}
 	return nil
 }
