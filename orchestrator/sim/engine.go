@@ -679,11 +679,11 @@ func (s *sim) depthPackets(f *flowState) int64 {
 // the sender has seen (all acknowledged ones, or with CQ moderation the
 // last whole batch of them, as a completion is signalled once per batch).
 func (s *sim) windowEnd(f *flowState) int64 {
-	depth := int64(f.f.TxDepth)
-	if depth == 0 {
+	per := f.depthPkts
+	if per == 0 {
 		return math.MaxInt64
 	}
-	per := s.depthPackets(f)
+	depth := int64(f.f.TxDepth)
 	done := f.sndUna / per
 	if m := int64(f.f.CQMod); m > 1 {
 		done -= done % m
@@ -697,6 +697,9 @@ func (s *sim) flowStart(fi int32) {
 	f.startAt = s.now
 	f.lastProgress = s.now
 	f.retriesLeft = s.retries
+	if f.f.TxDepth > 0 {
+		f.depthPkts = s.depthPackets(f)
+	}
 	f.winEnd = s.windowEnd(f)
 	if !f.f.Quiet {
 		f.hist = histogram{counts: s.newHist()}
@@ -1079,8 +1082,8 @@ func (s *sim) deliver(pi, fi int32, f *flowState, payload, sent int64) {
 	// Other flows are acknowledged every AckEvery packets since the last
 	// ACK.
 	coalesced := f.pendingAck >= s.ackEvery
-	if f.f.TxDepth > 0 {
-		in := f.rcvNxt % s.depthPackets(f)
+	if f.depthPkts > 0 {
+		in := f.rcvNxt % f.depthPkts
 		coalesced = in%s.ackEvery == 0
 	}
 	if last || msgEnd || coalesced || s.now-f.lastAck >= s.ackTimer {

@@ -237,7 +237,12 @@ type flowState struct {
 	avail int64
 	// winEnd is the first packet the tx depth does not let the sender
 	// send yet (MaxInt64 without a tx depth); set when the flow starts.
-	winEnd   int64
+	winEnd int64
+	// depthPkts is depthPackets(f) for a flow with a tx depth, 0 without
+	// one; set when the flow starts, so the per-packet paths need not
+	// read the Flow.
+	depthPkts int64
+
 	ring     *ringState
 	a2a      *a2aState
 	stream   *streamState // a program's fabric stream
