@@ -196,10 +196,13 @@ func (s *sim) release(k int32) {
 	s.free = k
 }
 
-func (s *sim) enqueue(q *pktQueue, k int32) {
+// enqueue appends packet k to queue qi of port p.
+func (s *sim) enqueue(p *port, qi uint8, k int32) {
+	q := &p.q[qi]
 	s.pkts[k].next = -1
 	if q.n == 0 {
 		q.head = k
+		p.held |= 1 << qi
 	} else {
 		s.pkts[q.tail].next = k
 	}
@@ -208,22 +211,19 @@ func (s *sim) enqueue(q *pktQueue, k int32) {
 	q.bytes += int64(s.pkts[k].wire)
 }
 
-func (s *sim) dequeue(q *pktQueue) int32 {
+// dequeue takes the first packet of queue qi of port p, which holds one.
+func (s *sim) dequeue(p *port, qi uint8) int32 {
+	q := &p.q[qi]
 	k := q.head
 	q.head = s.pkts[k].next
-	q.n--
+	if q.n--; q.n == 0 {
+		p.held &^= 1 << qi
+	}
 	q.bytes -= int64(s.pkts[k].wire)
 	return k
 }
 
-func (p *port) queued() bool {
-	for i := range p.q {
-		if p.q[i].n > 0 {
-			return true
-		}
-	}
-	return false
-}
+func (p *port) queued() bool { return p.held != 0 }
 
 // paused says whether queue q of the port is paused.
 func (p *port) paused(q uint8, now int64) bool { return p.pauseUntil[q] > now }
@@ -306,17 +306,18 @@ func (p *port) cacheQoS(mtu int64) {
 // pickQueue returns the priority to serve next on a switch port, or -1:
 // strict queues first (highest priority first), then deficit round robin.
 func (s *sim) pickQueue(p *port) int {
-	for m := p.strict; m != 0; {
+	for m := p.strict & p.held; m != 0; {
 		pr := 7 - bits.LeadingZeros8(m)
-		if p.q[pr].n > 0 && !p.paused(uint8(pr), s.now) {
+		if !p.paused(uint8(pr), s.now) {
 			return pr
 		}
 		m &^= 1 << pr
 	}
 	for tries := 0; tries < 18; tries++ {
 		i := p.rr
-		q := &p.q[i]
-		if q.n > 0 && p.strict&(1<<i) == 0 && !p.paused(uint8(i), s.now) {
+		held := p.held&(1<<i) != 0
+		if held && p.strict&(1<<i) == 0 && !p.paused(uint8(i), s.now) {
+			q := &p.q[i]
 			if !p.visited {
 				p.deficit[i] += p.quantum[i]
 				p.visited = true
@@ -325,7 +326,7 @@ func (s *sim) pickQueue(p *port) int {
 				p.deficit[i] -= w
 				return i
 			}
-		} else if q.n == 0 {
+		} else if !held {
 			p.deficit[i] = 0
 		}
 		p.rr = (i + 1) & 7
@@ -340,7 +341,7 @@ func (s *sim) switchSend(pi int32) {
 	if pr < 0 {
 		return
 	}
-	k := s.dequeue(&p.q[pr])
+	k := s.dequeue(p, uint8(pr))
 	pk := &s.pkts[k]
 	s.releaseBuffer(pi, pk)
 	if p.ecn&(1<<pr) != 0 && pk.kind == pktData && !pk.ce {
@@ -483,7 +484,7 @@ func (s *sim) switchReceive(in, k int32) {
 	}
 	pk.egAcct = acct
 	queueSample(op, pr, qi)
-	s.enqueue(&op.q[qi], k)
+	s.enqueue(op, qi, k)
 	if op.q[qi].bytes > op.c[pr].maxQueue {
 		op.c[pr].maxQueue = op.q[qi].bytes
 	}
@@ -717,11 +718,13 @@ func (s *sim) flowStart(fi int32) {
 
 func (s *sim) nicSend(pi int32) {
 	p := &s.ports[pi]
-	for pr := 7; pr >= 0; pr-- {
-		if p.q[pr].n > 0 && !p.paused(uint8(pr), s.now) {
-			s.transmit(pi, s.dequeue(&p.q[pr]))
+	for m := p.held; m != 0; {
+		pr := uint8(7 - bits.LeadingZeros8(m))
+		if !p.paused(pr, s.now) {
+			s.transmit(pi, s.dequeue(p, pr))
 			return
 		}
+		m &^= 1 << pr
 	}
 	if p.capFree > s.now {
 		// A NIC behind a slower PCIe link (Config.NICCapGbps) sends its
@@ -918,7 +921,7 @@ func (s *sim) sendCtrl(pi, fi int32, kind uint8, psn int64) {
 	}
 	pk.prio = s.nodes[s.ports[pi].node].prio[pk.dscp]
 	p := &s.ports[pi]
-	s.enqueue(&p.q[pk.prio], k)
+	s.enqueue(p, pk.prio, k)
 	s.kick(pi)
 }
 

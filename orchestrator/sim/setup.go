@@ -85,8 +85,10 @@ type port struct {
 	storming, wdIgnore, wdDrop uint8
 	txPending                  bool // a TxDone event is due at busyUntil
 
-	// Egress queues as bit masks, the hot copy of qos: strict ones
+	// Egress queues as bit masks: those holding packets (q[i].n > 0, kept
+	// by enqueue and dequeue), and the hot copy of qos: strict ones
 	// (PortQoS.Strict), those that mark ECN, those that drop by WRED.
+	held              uint8
 	strict, ecn, wred uint8
 
 	// Switch ports: queueOf is each priority's egress queue when it sends,
