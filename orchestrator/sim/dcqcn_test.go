@@ -330,7 +330,7 @@ func targetMarkingAtFixedDepth(t *testing.T, page *targetPage) {
 		for i := 0; i < depthPkts; i++ {
 			k := s.alloc()
 			s.pkts[k] = packet{next: -1, kind: pktData, wire: 4178, payload: 4096, prio: 3, inPort: in, dst: s.flows[0].dst}
-			s.enqueue(&op.q[3], k)
+			s.enqueue(op, 3, k)
 		}
 		depth := op.q[3].bytes // the departing packet counts
 		p := markProbability(depth, kmin, kmax, 0.2)
@@ -349,7 +349,7 @@ func targetMarkingAtFixedDepth(t *testing.T, page *targetPage) {
 				marked++
 			}
 			s.pkts[k].ce = false
-			s.enqueue(&op.q[3], k)
+			s.enqueue(op, 3, k)
 		}
 		frac := float64(marked) / n
 		se := math.Sqrt(p * (1 - p) / n)

@@ -249,7 +249,7 @@ func (s *sim) flushPort(pi int32) int {
 	n := 0
 	for pr := range p.q {
 		for p.q[pr].n > 0 {
-			k := s.dequeue(&p.q[pr])
+			k := s.dequeue(p, uint8(pr))
 			if !p.host {
 				s.releaseBuffer(pi, &s.pkts[k])
 			}
@@ -435,9 +435,8 @@ func (s *sim) watchdogAct(wd *wdState, on bool) {
 	}
 	if wd.cfg.Action == "drop" {
 		p.wdDrop |= bit
-		q := &p.q[qi]
-		for q.n > 0 {
-			k := s.dequeue(q)
+		for p.q[qi].n > 0 {
+			k := s.dequeue(p, qi)
 			s.releaseBuffer(wd.port, &s.pkts[k])
 			c := &p.c[s.pkts[k].prio]
 			c.drops++

@@ -171,6 +171,21 @@ func (q *eventQueue) peekT() int64 {
 	return q.ev[0].t
 }
 
+// following is the event after the one pop returned last when it is the
+// next in the same wheel slot (most often so), else nil: the engine reads
+// ahead of it (sim.readAhead). It may be overtaken by the far heap or by
+// events pushed meanwhile; nothing but the read-ahead depends on it.
+func (q *eventQueue) following() *event {
+	if q.near == 0 {
+		return nil
+	}
+	sl := &q.slots[int(q.cur)&(len(q.slots)-1)]
+	if sl.head < 0 {
+		return nil
+	}
+	return &q.pool[sl.head]
+}
+
 func (q *eventQueue) pop() event {
 	var e event
 	if q.near > 0 {

@@ -4,12 +4,17 @@ import "math/bits"
 
 // histogram is a log-linear histogram of non-negative integers (ns) with 64
 // sub-buckets per power of two: about 1.6% relative error, fixed size, no
-// allocation per sample.
+// allocation per sample. Its 15 KiB of counts are an array of their own,
+// so that the count and maximum, which every sample updates, sit among the
+// owner's hot fields (a flow's receiver state) and a sample touches one
+// line of the array only.
 type histogram struct {
-	counts [histBuckets]int64
 	n      int64
 	max    int64
+	counts *histCounts // nil until the first sample
 }
+
+type histCounts [histBuckets]int64
 
 // Values below 64 have a bucket each; above, each power of two [2^k, 2^(k+1))
 // splits into 32 buckets.
@@ -37,6 +42,9 @@ func (h *histogram) add(v int64) {
 	if v < 0 {
 		v = 0
 	}
+	if h.counts == nil {
+		h.counts = new(histCounts)
+	}
 	h.counts[histBucket(v)]++
 	h.n++
 	if v > h.max {
@@ -61,6 +69,12 @@ func (h *histogram) quantile(q float64) int64 {
 }
 
 func (h *histogram) merge(o *histogram) {
+	if o.counts == nil {
+		return
+	}
+	if h.counts == nil {
+		h.counts = new(histCounts)
+	}
 	for i, k := range o.counts {
 		h.counts[i] += k
 	}

@@ -13,8 +13,10 @@ import "math/bits"
 // bucket's lower edge, so at most 12.5% below the exact depth. A switch
 // allocates one only for a port and priority that queues a packet.
 type depthHist struct {
-	counts [depthBuckets]uint32
+	// n before counts: with the first buckets (an empty or short queue,
+	// what most arrivals see) in the same cache line.
 	n      int64
+	counts [depthBuckets]uint32
 }
 
 const (

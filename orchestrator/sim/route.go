@@ -76,7 +76,7 @@ func (s *sim) downIn(mask uint64) routing.Down {
 // the NIC's leaf: the NIC's port, unless n's view has that link down.
 // Nil otherwise: n has no route.
 func (s *sim) localHop(n, dst int32) []int32 {
-	ap := s.ports[dst].peer
+	ap := s.peerOf[dst]
 	if s.ports[ap].node != n || s.nodeView != nil && s.blocked(s.nodeView[n], ap) {
 		return nil
 	}

@@ -73,9 +73,10 @@ type prioCounters struct {
 // lines (a 1024-host fabric's ports are far larger than the CPU caches);
 // what only setup, faults and the results read comes last.
 type port struct {
-	node int32
-	peer int32
-	host bool
+	node     int32
+	peer     int32
+	host     bool
+	peerHost bool // the peer is a NIC
 
 	// down: the port's link is down (LinkFault). storming: priorities a
 	// stuck NIC pauses without end (PauseStorm). wdIgnore: priorities
@@ -85,8 +86,10 @@ type port struct {
 	storming, wdIgnore, wdDrop uint8
 	txPending                  bool // a TxDone event is due at busyUntil
 
-	// Egress queues as bit masks, the hot copy of qos: strict ones
+	// Egress queues as bit masks: those holding packets (q[i].n > 0, kept
+	// by enqueue and dequeue), and the hot copy of qos: strict ones
 	// (PortQoS.Strict), those that mark ECN, those that drop by WRED.
+	held              uint8
 	strict, ecn, wred uint8
 
 	// Switch ports: queueOf is each priority's egress queue when it sends,
@@ -100,10 +103,13 @@ type port struct {
 	visited bool
 	rr      int
 
-	rateKbps   int64 // actual bit rate, nominal plus clock skew
-	propPs     int64
-	busyUntil  int64
-	lastArrive int64 // switch ingress: keeps pipeline jitter from reordering
+	rateKbps  int64 // actual bit rate, nominal plus clock skew
+	propPs    int64
+	busyUntil int64
+	// lastArrive is when the last packet sent reaches the peer switch's
+	// queues: pipeline jitter must not reorder the link. The sender keeps
+	// it, so sending does not touch the peer.
+	lastArrive int64
 	q          [8]pktQueue
 
 	// Pauses this port obeys (it is the upstream of a PAUSE).
@@ -234,7 +240,12 @@ type flowState struct {
 	avail int64
 	// winEnd is the first packet the tx depth does not let the sender
 	// send yet (MaxInt64 without a tx depth); set when the flow starts.
-	winEnd   int64
+	winEnd int64
+	// depthPkts is depthPackets(f) for a flow with a tx depth, 0 without
+	// one; set when the flow starts, so the per-packet paths need not
+	// read the Flow.
+	depthPkts int64
+
 	ring     *ringState
 	a2a      *a2aState
 	stream   *streamState // a program's fabric stream
@@ -271,7 +282,7 @@ type flowState struct {
 	sampledBytes int64
 	completeAt   int64
 	cnpsSent     int64
-	hist         *histogram
+	hist         histogram // counts nil: none (a Quiet flow, or not started)
 	lat          Latency
 	// ooo holds packets placed out of order (Config.OutOfOrder) until
 	// the gap before them fills; gapPSN is the gap seen open since
@@ -301,11 +312,14 @@ type sim struct {
 	// l's ports are 2l and 2l+1, as in ports), each destination NIC's
 	// table ([node] -> equal-cost egress ports; nil until a packet needs
 	// it), the table a leaf's NICs share, and self[p] == p, so that
-	// self[p:p+1] is the one candidate of a NIC's own leaf.
+	// self[p:p+1] is the one candidate of a NIC's own leaf. peerOf[p] is
+	// ports[p].peer, dense: a packet at its last switch reads it for its
+	// NIC, whose port it does not touch otherwise.
 	rt         *routing.Graph
 	routes     [][][]int32
 	leafRoutes [][][]int32
 	self       []int32
+	peerOf     []int32
 
 	// Link faults (faults.go): the links with faults, each port's fault
 	// link (-1 none; nil without faults), each switch's view of them.
@@ -332,9 +346,10 @@ type sim struct {
 	nicDelay  int64 // ps
 
 	events, hops uint64
+	ahead        int64 // readAhead's sink
 
 	allHist  histogram
-	histPool []*histogram
+	histPool []*histCounts
 
 	series  *Series
 	sampleT int64
@@ -562,6 +577,7 @@ func (s *sim) buildTopology() error {
 				node:     ni,
 				peer:     base + int32(1-k),
 				host:     s.nodes[ni].kind == Host,
+				peerHost: s.nodes[byName[[]PortRef{l.A, l.B}[1-k].Node]].kind == Host,
 				lineMbps: l.RateGbps * 1000,
 				rateKbps: int64(math.Round(l.RateGbps * 1e6 * (1 + s.skew(r)))),
 				propPs:   l.PropDelayNs * 1000,
@@ -581,8 +597,10 @@ func (s *sim) buildTopology() error {
 	s.routes = make([][][]int32, len(s.ports))
 	s.leafRoutes = make([][][]int32, len(s.nodes))
 	s.self = make([]int32, len(s.ports))
+	s.peerOf = make([]int32, len(s.ports))
 	for i := range s.self {
 		s.self[i] = int32(i)
+		s.peerOf[i] = s.ports[i].peer
 	}
 	return nil
 }
