@@ -302,6 +302,7 @@ type sim struct {
 	nicDelay  int64 // ps
 
 	events, hops uint64
+	work         workMeter // progress.go
 
 	allHist  histogram
 	histPool []*histogram

@@ -148,8 +148,8 @@ func (r *Runtime) RunVariantWithConfigs(ctx context.Context, l *runtime.Lab, vs 
 	}
 	if vs.Progress != nil {
 		total := cfg.DurationNs
-		cfg.Progress = func(nowNs int64, events uint64) {
-			vs.Progress(runtime.Progress{SimulatedNs: nowNs, TotalNs: total, Events: events})
+		cfg.Progress = func(p engine.Progress) {
+			vs.Progress(runtime.Progress{SimulatedNs: p.NowNs, TotalNs: total, Events: p.Events, Done: p.Done})
 		}
 	}
 	res, err := engine.Run(ctx, *cfg)

@@ -197,6 +197,38 @@ func TestFlowLevelAllReduce(t *testing.T) {
 	}
 }
 
+// A ring AllReduce is done long before its scenario's duration (the run
+// ends with its work): the progress the runtime reports follows the
+// bytes delivered, so the ETA comes from the work left, not from the
+// simulated time left of the duration.
+func TestProgressFollowsTheWork(t *testing.T) {
+	l := upLab(t, "16gpu", "sonic")
+	sc, err := scenario.Resolve("allreduce")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs, err := sc.Expand(scenario.NICsFromGraph(l.Graph), sc.Points()[0], 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []runtime.Progress
+	vs.Progress = func(p runtime.Progress) { got = append(got, p) }
+	v := runVariant(t, l, vs)
+	done := v.Extra["allreduce"].(map[string]any)["simulated_us"].(float64)
+	if len(got) == 0 {
+		t.Fatal("no progress reported")
+	}
+	for _, p := range got {
+		share := float64(p.SimulatedNs) / float64(p.TotalNs)
+		// The ring takes done us of the duration: by its bytes, the run
+		// is that much further along than by the clock (half of it, for
+		// the ring's start and the NICs' ramp).
+		if p.TotalNs != int64(vs.DurationUs*1000) || p.Done > 1 || p.Done < 0.5*share*vs.DurationUs/done {
+			t.Errorf("progress %+v (time's share %.3f): the ring is done at %.0f us of %.0f", p, share, done, vs.DurationUs)
+		}
+	}
+}
+
 func TestRunVariantBadEndpoint(t *testing.T) {
 	l := upLab(t, "16gpu", "sonic")
 	vs := incast8(t, l, "duration: 1ms", true, true)
