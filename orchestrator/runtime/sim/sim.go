@@ -127,6 +127,7 @@ func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, vs runtime.Var
 // attached, qos.AttachTopology), so the simulation runs what the devices
 // accepted; a swept qos.mtu is the NICs' (runtime.VariantIntent).
 func (r *Runtime) RunVariantWithConfigs(ctx context.Context, l *runtime.Lab, vs runtime.VariantSpec, cfgs []qos.DeviceConfig) (*results.Variant, error) {
+	began := time.Now() // for the variant's cost, never for a simulated figure
 	in, err := l.Intent()
 	if err != nil {
 		return nil, err
@@ -140,7 +141,11 @@ func (r *Runtime) RunVariantWithConfigs(ctx context.Context, l *runtime.Lab, vs 
 		return nil, err
 	}
 	if vs.Model == runtime.ModelFlow {
-		return b.runFlowLevel(ctx, vs)
+		v, err := b.runFlowLevel(ctx, vs)
+		if v != nil {
+			v.Cost = results.WallCost(time.Since(began), engineThreads)
+		}
+		return v, err
 	}
 	cfg, err := b.config(vs)
 	if err != nil {
@@ -161,8 +166,14 @@ func (r *Runtime) RunVariantWithConfigs(ctx context.Context, l *runtime.Lab, vs 
 		// (a threshold, a weight): say where to look.
 		return nil, exitcode.Usagef("simulate %s: %v (the configs in %s drive the simulation: check them with 'labctl config lint %s')", vs.Name, err, l.ConfigsDir(), l.Name)
 	}
-	return b.variant(vs, cfg, res), nil
+	v := b.variant(vs, cfg, res)
+	v.Cost = results.PacketCost(time.Since(began), res.Events, res.PacketHops, engineThreads)
+	return v, nil
 }
+
+// engineThreads is how many threads the engine runs a variant on: one
+// goroutine, so events/s is per core.
+const engineThreads = 1
 
 // checkConfigs refuses configs with values no switch can take, with the
 // words `labctl config lint` uses for them (qos.Problems, rule QOS010):

@@ -154,10 +154,17 @@ func TestConfigEditECNThreshold(t *testing.T) {
 func TestRunVariantDeterministic(t *testing.T) {
 	l := upLab(t, "64gpu", "sonic")
 	vs := incast8(t, l, "duration: 1ms", true, true)
-	a, _ := json.Marshal(runVariant(t, l, vs))
-	b, _ := json.Marshal(runVariant(t, l, vs))
+	va, vb := runVariant(t, l, vs), runVariant(t, l, vs)
+	// What the variant cost is measured (wall time): the rest is the seed's.
+	a, _ := json.Marshal(va.WithoutCost())
+	b, _ := json.Marshal(vb.WithoutCost())
 	if string(a) != string(b) {
 		t.Error("same variant and seed gave different results")
+	}
+	// The engine's work is the seed's too.
+	ca, cb := va.Cost, vb.Cost
+	if ca == nil || cb == nil || ca.Events == nil || *ca.Events == 0 || *ca.Events != *cb.Events || *ca.PacketHops != *cb.PacketHops || ca.Threads != 1 || ca.EventsPerS == nil {
+		t.Errorf("costs %v and %v: want the same events and packet hops, on one thread", ca, cb)
 	}
 }
 
@@ -184,6 +191,10 @@ func TestFlowLevelAllReduce(t *testing.T) {
 	}
 	if v.Summary.Model != runtime.ModelFlow || len(v.Summary.NotComputed) == 0 || len(v.Flows) != len(vs.Collective.Ranks) {
 		t.Errorf("flow-level summary %+v with %d flows", v.Summary, len(v.Flows))
+	}
+	// The model has no packets: its cost is a wall time, no events.
+	if c := v.Cost; c == nil || c.Events != nil || c.EventsPerS != nil || c.PacketHops != nil || c.Threads != 1 {
+		t.Errorf("flow-level cost %+v", c)
 	}
 	// The packet engine agrees within a few percent on this small fabric.
 	pv, err := New().RunVariant(context.Background(), l, vs)
