@@ -55,10 +55,6 @@ func WallCost(wall time.Duration, threads int) *Cost {
 // wallSeconds keeps a millisecond: finer is noise.
 func wallSeconds(d time.Duration) float64 { return math.Round(d.Seconds()*1000) / 1000 }
 
-// CostLabel is how outputs introduce a Cost, so nobody takes its wall time
-// for a simulated figure.
-const CostLabel = "run cost (measured wall time on this machine)"
-
 // String says a Cost in one line: "2.41 s wall, 18.3M events (7.6M/s),
 // 6.1M packet-hops, 1 thread". It is empty for a nil Cost.
 func (c *Cost) String() string {
@@ -83,6 +79,26 @@ func (c *Cost) String() string {
 		parts = append(parts, fmt.Sprintf("%d threads", c.Threads))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// CostLines are a variant's "run cost" lines as reports and the run
+// summary print them, each saying what its wall time measured so that
+// nobody takes it for a simulated figure: the variant's own, and on a
+// live lab its simulated counterpart's. None when the record has no cost
+// (records made before it was kept).
+func CostLines(v Variant) []string {
+	var lines []string
+	if c := v.Cost; c != nil {
+		what := "measured wall time of the simulator on this machine"
+		if c.Threads == 0 {
+			what = "measured wall time of the variant's traffic, counters and latency probe on the live lab"
+		}
+		lines = append(lines, fmt.Sprintf("run cost: %s (%s)", c, what))
+	}
+	if sp := v.Simulated; sp != nil && sp.Cost != nil {
+		lines = append(lines, fmt.Sprintf("run cost of the simulated counterpart: %s (measured wall time of the simulator on this machine)", sp.Cost))
+	}
+	return lines
 }
 
 // si writes a count with a k, M or G suffix and about three significant
