@@ -381,6 +381,11 @@ var docNormalizers = []struct {
 	{regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?Z`), "<TIME>"},
 	// Wall-clock durations printed next to them: (1s), (850ms), (1m3s).
 	{regexp.MustCompile(`\((\d+h)?(\d+m)?\d+(\.\d+)?(ns|µs|us|ms|s)\)`), "(<DURATION>)"},
+	// What a variant cost: its wall time and events per second ("run
+	// cost: 0.41 s wall, 3.12M events (7.61M/s), ..."); the events and
+	// packet-hops follow from the seed and stay compared.
+	{regexp.MustCompile(`\b\d+\.\d\d s wall\b`), "<WALL> s wall"},
+	{regexp.MustCompile(`\(\d+(\.\d+)?[kMG]?/s\)`), "(<RATE>/s)"},
 }
 
 // normalizeDocOutput drops what differs run to run. Column padding in
@@ -626,6 +631,15 @@ func TestDocHelpers(t *testing.T) {
 		}
 		if normalizeDocOutput("367.9 Gb/s") == normalizeDocOutput("367.8 Gb/s") {
 			t.Error("a simulated figure is normalised away")
+		}
+		// A variant's measured cost differs run to run; its events do not.
+		c1 := normalizeDocOutput("  run cost: 0.41 s wall, 3.12M events (7.61M/s), 1.04M packet-hops, 1 thread")
+		c2 := normalizeDocOutput("  run cost: 12.07 s wall, 3.12M events (259k/s), 1.04M packet-hops, 1 thread")
+		if c1 != c2 {
+			t.Errorf("run costs not normalised alike:\n%s\n%s", c1, c2)
+		}
+		if c1 == normalizeDocOutput("  run cost: 0.41 s wall, 3.13M events (7.61M/s), 1.04M packet-hops, 1 thread") {
+			t.Error("a variant's event count is normalised away")
 		}
 	})
 	t.Run("parse blocks", func(t *testing.T) {

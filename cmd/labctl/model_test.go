@@ -71,6 +71,13 @@ func TestFlowModelIsNamedEverywhere(t *testing.T) {
 	if strings.Contains(out.String(), "flow-level") {
 		t.Errorf("a packet-level run mentions the flow-level model:\n%s", out.String())
 	}
+	// What each run cost: a wall time for both, events only where packets
+	// were simulated (the flow-level model has none: absent, never 0).
+	costLine := regexp.MustCompile(`(?m)^  run cost: .*\(measured wall time of the simulator on this machine\)$`)
+	flowCost, packetCost := costLine.FindString(outputs["text"]), costLine.FindString(out.String())
+	if flowCost == "" || strings.Contains(flowCost, "events") || !strings.Contains(packetCost, " events (") || !strings.Contains(packetCost, "packet-hops") {
+		t.Errorf("run cost lines: flow-level %q, packet-level %q", flowCost, packetCost)
+	}
 }
 
 // Variants that differ only in ECN or PFC are refused for the flow-level

@@ -260,8 +260,9 @@ func failureSummary(run *results.Run) string {
 	return strings.Join(parts, "; ")
 }
 
-// writeRunSummary prints one summary row per variant, then each variant's
-// assertions and the throughput of each flow role.
+// writeRunSummary prints one summary row per variant, then for each
+// variant the throughput of each flow role, its assertions and what it
+// cost.
 func writeRunSummary(w io.Writer, run *results.Run, dir string) {
 	fmt.Fprintf(w, "run %s: scenario %s on lab %s (%s", run.RunID, run.Scenario, run.Lab, run.Runtime)
 	if run.NOS != "" {
@@ -346,6 +347,9 @@ func writeRunSummary(w io.Writer, run *results.Run, dir string) {
 				mark = "FAIL"
 			}
 			fmt.Fprintf(w, "  %s %s: %s\n", mark, a.Name, a.Detail)
+		}
+		for _, l := range results.CostLines(v) {
+			fmt.Fprintf(w, "  %s\n", l)
 		}
 		if v.NCCL != nil {
 			// nccl-tests' own table, unindented, so that it reads (and

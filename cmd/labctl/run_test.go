@@ -112,7 +112,7 @@ func TestRunSameSeedSameRecord(t *testing.T) {
 	dir := upLab(t, "16gpu")
 	strip := func(r *results.Run) string {
 		r.RunID, r.Started, r.Finished = "", time.Time{}, nil
-		b, _ := json.Marshal(r)
+		b, _ := json.Marshal(results.WithoutCost(r)) // wall times are measured
 		return string(b)
 	}
 	_, a, _ := runJSON(t, dir, "incast", "16gpu", "--seed", "5")
@@ -125,6 +125,14 @@ func TestRunSameSeedSameRecord(t *testing.T) {
 	}
 	if strip(a) != strip(b) {
 		t.Error("same seed gave different records")
+	}
+	// Each variant says what it cost: the wall time is measured, the
+	// engine's events and packet-hops are the seed's.
+	for i, v := range a.Variants {
+		ca, cb := v.Cost, b.Variants[i].Cost
+		if ca == nil || cb == nil || ca.Events == nil || cb.Events == nil || *ca.Events != *cb.Events || *ca.PacketHops != *cb.PacketHops || ca.WallS <= 0 {
+			t.Errorf("variant %s costs %v and %v: want a wall time and the same events and packet-hops", v.Name, ca, cb)
+		}
 	}
 }
 
@@ -362,7 +370,7 @@ func TestRunParallelSameRecord(t *testing.T) {
 	dir := upLab(t, "16gpu")
 	norm := func(r *results.Run) string {
 		r.RunID, r.Started, r.Finished = "", time.Time{}, nil
-		b, _ := json.Marshal(r)
+		b, _ := json.Marshal(results.WithoutCost(r)) // wall times are measured
 		return string(b)
 	}
 	code1, r1, e1 := runJSON(t, dir, "ecn-pfc", "16gpu", "-j", "1")

@@ -79,6 +79,7 @@ func syntheticRun(id string, started time.Time) *Run {
 			}
 			v.Series = append(v.Series, ts, rs, ps)
 		}
+		v.Cost = PacketCost(time.Duration(410+30*i)*time.Millisecond, uint64(3_120_000+i*250_000), uint64(1_040_000+i*80_000), 1)
 		run.Variants = append(run.Variants, v)
 	}
 	for _, v := range run.Variants {

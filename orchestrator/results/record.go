@@ -96,8 +96,10 @@ type Run struct {
 	Variants []Variant `json:"variants"`
 	// Omitted names the parts of the record left out when it was saved as
 	// a baseline, because regress never reads them ("variants.series":
-	// the time series, most of a packet-level record). The run's own
-	// run.json keeps everything.
+	// the time series, most of a packet-level record; "variants.cost":
+	// the measured wall times, which would make a baseline saved again
+	// from the same results differ). The run's own run.json keeps
+	// everything.
 	Omitted []string `json:"omitted,omitempty"`
 	// Extra holds scenario-specific results (for example the AllReduce
 	// traffic model) keyed by name.
@@ -166,6 +168,9 @@ type Variant struct {
 	// configs read back from the switches: virtual switch data planes
 	// neither pause nor mark, so the congestion figures come from here.
 	Simulated *SimulatedPart `json:"simulated,omitempty"`
+	// Cost is what running the variant cost on this machine (measured:
+	// not part of what a seed reproduces; see Cost).
+	Cost *Cost `json:"cost,omitempty"`
 }
 
 // VariantConfigs is a variant's switch configs in the run folder.
@@ -210,6 +215,8 @@ type SimulatedPart struct {
 	Counters     []Counter `json:"counters"`
 	// Error is set when the simulation failed; the measured part stands.
 	Error string `json:"error,omitempty"`
+	// Cost is what the simulation cost (Variant.Cost is the live part's).
+	Cost *Cost `json:"cost,omitempty"`
 }
 
 // Flow is one QP's result.

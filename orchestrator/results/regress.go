@@ -767,27 +767,38 @@ func SaveBaselineFiltered(s *Store, ref, name string, f Filter, force bool) (str
 	return path, nil
 }
 
-// OmittedSeries is Run.Omitted's name for the variants' time series.
-const OmittedSeries = "variants.series"
+// OmittedSeries and OmittedCost are Run.Omitted's names for the variants'
+// time series and what they cost.
+const (
+	OmittedSeries = "variants.series"
+	OmittedCost   = "variants.cost"
+)
 
 // ForBaseline is the copy of run a baseline file keeps: everything Compare
 // reads (summaries, flows, counters, assertions, names and parameters) and
 // the small context a person looks at (NIC settings, timeline, config
 // changes, extras), without the variants' time series, which are most of
 // a packet-level record (the 10 µs samples of ecn-pfc on 64gpu are 8 of
-// its 8.2 MB) and which Compare never reads. Run.Omitted says so.
+// its 8.2 MB), and without their cost, whose measured wall times would
+// make a baseline saved again from equal results differ: Compare reads
+// neither. Run.Omitted says so.
 func ForBaseline(run *Run) *Run {
 	c := *run
 	c.Variants = make([]Variant, len(run.Variants))
-	dropped := false
+	series, cost := false, false
 	for i, v := range run.Variants {
-		dropped = dropped || len(v.Series) > 0
+		series = series || len(v.Series) > 0
+		cost = cost || v.Cost != nil || (v.Simulated != nil && v.Simulated.Cost != nil)
 		v.Series = nil
-		c.Variants[i] = v
+		c.Variants[i] = v.WithoutCost()
 	}
-	if dropped && !slices.Contains(c.Omitted, OmittedSeries) {
-		c.Omitted = append(slices.Clone(c.Omitted), OmittedSeries)
+	omit := func(part string, dropped bool) {
+		if dropped && !slices.Contains(c.Omitted, part) {
+			c.Omitted = append(slices.Clone(c.Omitted), part)
+		}
 	}
+	omit(OmittedSeries, series)
+	omit(OmittedCost, cost)
 	return &c
 }
 

@@ -31,7 +31,7 @@ func TestBaselineWithoutSeries(t *testing.T) {
 			t.Errorf("baseline variant %s keeps %d series", v.Name, len(v.Series))
 		}
 	}
-	if !slices.Equal(saved.Omitted, []string{OmittedSeries}) {
+	if !slices.Equal(saved.Omitted, []string{OmittedSeries, OmittedCost}) {
 		t.Errorf("omitted = %v", saved.Omitted)
 	}
 	full, _ := json.Marshal(base)

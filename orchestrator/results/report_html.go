@@ -52,6 +52,8 @@ type htmlVariant struct {
 	// FailedFlows counts the failed flows; the flow table then has a
 	// State column.
 	FailedFlows int64
+	// Cost are the variant's "run cost" lines (CostLines).
+	Cost []string
 }
 
 // htmlSweep is one swept parameter's charts and table.
@@ -126,6 +128,7 @@ func RenderHTML(run *Run, w io.Writer, opts HTMLOptions) error {
 		hv.ZeroCounters = len(v.Counters) - len(hv.Counters)
 		hv.Moved = movedFlows(v)
 		hv.FailedFlows = CountFailed(v.Flows)
+		hv.Cost = CostLines(v)
 		for _, a := range v.Assertions {
 			if a.Passed {
 				hv.AssertionsPass++
@@ -456,6 +459,7 @@ svg.topology text{font-size:11px;fill:#1b1f24}
 .badge{font-size:.75em;padding:1px 6px;border-radius:8px;border:1px solid #8250df;color:#8250df}.badge-measured{border-color:#1a7f37;color:#1a7f37}
 pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 .error{border-left:4px solid #cf222e;padding:4px 10px;background:#fff5f5}
+.cost{color:#57606a;font-size:.88em}
 </style>
 </head>
 <body>
@@ -564,7 +568,8 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 {{range .Variants}}
 <h2>Variant {{.Name}}</h2>
 <p>ECN {{onoff .ECN}}, PFC {{onoff .PFC}}{{$v := .}}{{range $.Run.Sweep}}, {{.Path}} {{param $v .Path}}{{end}}{{if .SimulatedUs}}, {{num .SimulatedUs}} µs {{if .FlowLevel}}estimated by the flow-level model (no queues, PFC, ECN or DCQCN){{else}}simulated{{end}}{{end}}{{if .Repetition}}, repetition {{.Repetition}}{{end}}. Source: {{.Sources}}.</p>
-{{with .Error}}<p class="error">Error: {{.}}</p>{{end}}
+{{range .Cost}}<p class="cost">{{.}}.</p>
+{{end}}{{with .Error}}<p class="error">Error: {{.}}</p>{{end}}
 {{if .Timeline}}<h3>Timeline</h3>
 <table>
 <tr><th>#</th><th>Time (µs)</th><th>Event</th><th>Where</th><th>Detail</th></tr>

@@ -215,6 +215,9 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 			p(", repetition %d", v.Repetition)
 		}
 		p(".\n\n")
+		for _, l := range CostLines(v) {
+			p("%s.\n\n", mdText(strings.ToUpper(l[:1])+l[1:]))
+		}
 		if v.Error != "" {
 			p("> **Error:** %s\n\n", mdText(v.Error))
 		}

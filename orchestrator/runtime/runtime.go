@@ -156,10 +156,17 @@ const (
 )
 
 // Progress is how far a running variant got: simulated time reached of
-// the total, and events processed (the simulator's).
+// the total, events processed (the simulator's), and the share of the
+// variant's work done.
 type Progress struct {
 	SimulatedNs, TotalNs int64
 	Events               uint64
+	// Done is the fraction of the variant done, 0..1, by the runtime's
+	// measure of its work: the simulator's counts the bytes its sized
+	// traffic must deliver, so a collective that ends long before the
+	// duration is seen to (sim.Progress). 0 means the runtime does not
+	// say; the share of the total time stands in for it.
+	Done float64
 }
 
 // Preflighter is an optional capability of a Runtime: Preflight checks

@@ -14,9 +14,10 @@ import (
 )
 
 // progressBoard shows the running variants on one terminal line, updated
-// in place: each one's simulated time reached, events per second and an
-// estimate of the wall time left. Finished variants get a line of their
-// own above it. It also logs the same at info level (labctl -v).
+// in place: each one's simulated time reached, share done, events per
+// second and an estimate of the wall time left. Finished variants get a
+// line of their own above it. It also logs the same at info level
+// (labctl -v).
 type progressBoard struct {
 	mu      sync.Mutex
 	w       io.Writer
@@ -62,7 +63,7 @@ func (b *progressBoard) reporter(i int, name string) func(runtime.Progress) {
 		b.drawLocked()
 		if t := b.now(); t.Sub(b.lastLog) >= 5*time.Second {
 			b.lastLog = t
-			b.log.Info(fmt.Sprintf("variant %s: simulated %s of %s, %d events", name, fmtSim(p.SimulatedNs), fmtSim(p.TotalNs), p.Events))
+			b.log.Info(fmt.Sprintf("variant %s: simulated %s of %s, %.0f%% done, %d events", name, fmtSim(p.SimulatedNs), fmtSim(p.TotalNs), 100*doneShare(p), p.Events))
 		}
 	}
 }
@@ -104,7 +105,8 @@ func (b *progressBoard) clearLocked() {
 }
 
 // drawLocked redraws the live line: per running variant, simulated time
-// of the total, events/s and ETA from the rate so far.
+// of the total, the share done, events/s, and the ETA from the share done
+// so far and the wall time it took.
 func (b *progressBoard) drawLocked() {
 	if b.w == nil {
 		return
@@ -121,8 +123,8 @@ func (b *progressBoard) drawLocked() {
 			continue
 		}
 		el := b.now().Sub(r.began).Seconds()
-		frac := float64(r.p.SimulatedNs) / float64(r.p.TotalNs)
-		part := fmt.Sprintf("%s %s/%s", r.name, fmtSim(r.p.SimulatedNs), fmtSim(r.p.TotalNs))
+		frac := doneShare(r.p)
+		part := fmt.Sprintf("%s %s/%s %.0f%%", r.name, fmtSim(r.p.SimulatedNs), fmtSim(r.p.TotalNs), 100*frac)
 		if el > 0 {
 			part += fmt.Sprintf(" %.1fM ev/s", float64(r.p.Events)/el/1e6)
 			if frac > 0.01 {
@@ -137,6 +139,20 @@ func (b *progressBoard) drawLocked() {
 	b.clearLocked()
 	fmt.Fprint(b.w, strings.Join(parts, " | "))
 	b.drawn = true
+}
+
+// doneShare is the share of a variant done: the runtime's measure of its
+// work when it gives one (the simulator ends a run when its sized traffic
+// is delivered, often long before the duration), else the simulated
+// time's share of the total.
+func doneShare(p runtime.Progress) float64 {
+	if p.Done > 0 {
+		return min(p.Done, 1)
+	}
+	if p.TotalNs <= 0 {
+		return 0
+	}
+	return min(float64(p.SimulatedNs)/float64(p.TotalNs), 1)
 }
 
 func fmtSim(ns int64) string {

@@ -466,6 +466,7 @@ func (s *sim) gpuArrive(g int32) {
 	}
 	st := &s.streams[i]
 	s.progs[st.prog].scaleUpBytes += st.bytes
+	s.work.delivered += st.bytes
 	s.received(i)
 }
 

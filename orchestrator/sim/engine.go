@@ -78,7 +78,7 @@ func (s *sim) run(ctx context.Context) error {
 				return fmt.Errorf("sim: stopped at %d ns of %d: %w", s.now/1000, s.end/1000, err)
 			}
 			if s.events&0x3ffff == 0 && s.cfg.Progress != nil {
-				s.cfg.Progress(s.now/1000, s.events)
+				s.cfg.Progress(s.progress())
 			}
 		}
 		if e.kind == evSample {
@@ -1078,6 +1078,7 @@ const oooLossDelay = 100_000_000
 func (s *sim) deliver(pi, fi int32, f *flowState, payload, sent int64) {
 	f.rcvNxt++
 	f.delivered += payload
+	s.work.delivered += payload
 	if s.now >= max(s.warmup, f.startAt) {
 		f.winBytes += payload
 	}

@@ -391,7 +391,15 @@ func (s *sim) runParallel(ctx context.Context, pr *parRun) error {
 				return fmt.Errorf("sim: stopped at %d ns of %d: %w", start/1000, s.end/1000, err)
 			}
 			if s.cfg.Progress != nil && events>>18 != pr.progressAt>>18 {
-				s.cfg.Progress(start/1000, events)
+				// The work delivered is counted by each partition.
+				var delivered int64
+				for _, p := range pr.parts {
+					delivered += p.work.delivered
+				}
+				s.now, s.work.delivered = start, delivered
+				p := s.progress()
+				p.Events = events
+				s.cfg.Progress(p)
 			}
 			pr.progressAt = events
 		}

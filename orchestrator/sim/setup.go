@@ -346,7 +346,8 @@ type sim struct {
 	nicDelay  int64 // ps
 
 	events, hops uint64
-	ahead        int64 // readAhead's sink
+	ahead        int64     // readAhead's sink
+	work         workMeter // progress.go
 
 	allHist  histogram
 	histPool []*histCounts

@@ -375,9 +375,9 @@ type Config struct {
 	Threads int
 
 	// Progress, when not nil, is called every few hundred thousand events
-	// with the simulated time reached (ns) and the events processed, from
-	// the goroutine running the simulation.
-	Progress func(nowNs int64, events uint64)
+	// with how far the run got (simulated time, events, the fraction of
+	// its work done), from the goroutine running the simulation.
+	Progress func(Progress)
 
 	// SampleEveryNs > 0 records time series every interval: queue depth
 	// and pause state at the Watch ports, and every flow's sending rate.

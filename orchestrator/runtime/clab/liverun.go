@@ -101,6 +101,10 @@ func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, v runtime.Vari
 	if v.Progress != nil {
 		v.Progress(runtime.Progress{TotalNs: total})
 	}
+	// The variant's cost: its traffic, counters and latency probe on the
+	// live lab (the pushes before are the configs', the simulation after
+	// has a cost of its own).
+	began := time.Now()
 	lossless := losslessPriority(l)
 	nics := HostNICs(l, v)
 	var notes []string
@@ -154,6 +158,7 @@ func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, v runtime.Vari
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	out.Cost = results.WallCost(time.Since(began), 0)
 	out.Simulated = r.simulate(ctx, l, v, readbacks)
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -518,6 +523,7 @@ func (r *Runtime) simulate(ctx context.Context, l *runtime.Lab, v runtime.Varian
 	part.SimulatedUs = res.SimulatedUs
 	part.Flows = res.Flows
 	part.Summary = res.Summary
+	part.Cost = res.Cost
 	part.Counters = res.Counters
 	for i := range part.Flows {
 		part.Flows[i].Source = results.Simulated

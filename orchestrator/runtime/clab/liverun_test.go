@@ -365,6 +365,14 @@ func checkLiveVariant(t *testing.T, f *liveFixture, v runtime.VariantSpec, out *
 	if sp.Summary.Source != results.Simulated || len(sp.Flows) == 0 || sp.Flows[0].Source != results.Simulated || sp.Summary.ThroughputGbpsTotal <= 0 {
 		t.Errorf("simulated summary %+v", sp.Summary)
 	}
+	// A live variant's cost is its wall time: it counts no events (absent,
+	// not 0). Its simulated twin's cost is the simulator's.
+	if c := out.Cost; c == nil || c.Events != nil || c.EventsPerS != nil || c.PacketHops != nil || c.Threads != 0 {
+		t.Errorf("live cost %+v", c)
+	}
+	if c := sp.Cost; c == nil || c.Events == nil || *c.Events == 0 || c.Threads != 1 {
+		t.Errorf("simulated twin's cost %+v", c)
+	}
 	if f.sim.spec.DurationUs != 1000 || f.sim.spec.WarmupUs != v.WarmupUs*1000/v.DurationUs {
 		t.Errorf("simulated duration %v warmup %v", f.sim.spec.DurationUs, f.sim.spec.WarmupUs)
 	}

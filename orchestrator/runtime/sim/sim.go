@@ -127,6 +127,7 @@ func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, vs runtime.Var
 // attached, qos.AttachTopology), so the simulation runs what the devices
 // accepted; a swept qos.mtu is the NICs' (runtime.VariantIntent).
 func (r *Runtime) RunVariantWithConfigs(ctx context.Context, l *runtime.Lab, vs runtime.VariantSpec, cfgs []qos.DeviceConfig) (*results.Variant, error) {
+	began := time.Now() // for the variant's cost, never for a simulated figure
 	in, err := l.Intent()
 	if err != nil {
 		return nil, err
@@ -140,7 +141,11 @@ func (r *Runtime) RunVariantWithConfigs(ctx context.Context, l *runtime.Lab, vs 
 		return nil, err
 	}
 	if vs.Model == runtime.ModelFlow {
-		return b.runFlowLevel(ctx, vs)
+		v, err := b.runFlowLevel(ctx, vs)
+		if v != nil {
+			v.Cost = results.WallCost(time.Since(began), 1)
+		}
+		return v, err
 	}
 	cfg, err := b.config(vs)
 	if err != nil {
@@ -148,8 +153,8 @@ func (r *Runtime) RunVariantWithConfigs(ctx context.Context, l *runtime.Lab, vs 
 	}
 	if vs.Progress != nil {
 		total := cfg.DurationNs
-		cfg.Progress = func(nowNs int64, events uint64) {
-			vs.Progress(runtime.Progress{SimulatedNs: nowNs, TotalNs: total, Events: events})
+		cfg.Progress = func(p engine.Progress) {
+			vs.Progress(runtime.Progress{SimulatedNs: p.NowNs, TotalNs: total, Events: p.Events, Done: p.Done})
 		}
 	}
 	cfg.Partitions, cfg.Threads = vs.Partitions, vs.Threads
@@ -162,7 +167,9 @@ func (r *Runtime) RunVariantWithConfigs(ctx context.Context, l *runtime.Lab, vs 
 		// (a threshold, a weight): say where to look.
 		return nil, exitcode.Usagef("simulate %s: %v (the configs in %s drive the simulation: check them with 'labctl config lint %s')", vs.Name, err, l.ConfigsDir(), l.Name)
 	}
-	return b.variant(vs, cfg, res), nil
+	v := b.variant(vs, cfg, res)
+	v.Cost = results.PacketCost(time.Since(began), res.Events, res.PacketHops, res.Threads)
+	return v, nil
 }
 
 // checkConfigs refuses configs with values no switch can take, with the

@@ -154,10 +154,17 @@ func TestConfigEditECNThreshold(t *testing.T) {
 func TestRunVariantDeterministic(t *testing.T) {
 	l := upLab(t, "64gpu", "sonic")
 	vs := incast8(t, l, "duration: 1ms", true, true)
-	a, _ := json.Marshal(runVariant(t, l, vs))
-	b, _ := json.Marshal(runVariant(t, l, vs))
+	va, vb := runVariant(t, l, vs), runVariant(t, l, vs)
+	// What the variant cost is measured (wall time): the rest is the seed's.
+	a, _ := json.Marshal(va.WithoutCost())
+	b, _ := json.Marshal(vb.WithoutCost())
 	if string(a) != string(b) {
 		t.Error("same variant and seed gave different results")
+	}
+	// The engine's work is the seed's too.
+	ca, cb := va.Cost, vb.Cost
+	if ca == nil || cb == nil || ca.Events == nil || *ca.Events == 0 || *ca.Events != *cb.Events || *ca.PacketHops != *cb.PacketHops || ca.Threads != 1 || ca.EventsPerS == nil {
+		t.Errorf("costs %v and %v: want the same events and packet hops, on one thread", ca, cb)
 	}
 }
 
@@ -185,6 +192,10 @@ func TestFlowLevelAllReduce(t *testing.T) {
 	if v.Summary.Model != runtime.ModelFlow || len(v.Summary.NotComputed) == 0 || len(v.Flows) != len(vs.Collective.Ranks) {
 		t.Errorf("flow-level summary %+v with %d flows", v.Summary, len(v.Flows))
 	}
+	// The model has no packets: its cost is a wall time, no events.
+	if c := v.Cost; c == nil || c.Events != nil || c.EventsPerS != nil || c.PacketHops != nil || c.Threads != 1 {
+		t.Errorf("flow-level cost %+v", c)
+	}
 	// The packet engine agrees within a few percent on this small fabric.
 	pv, err := New().RunVariant(context.Background(), l, vs)
 	if err != nil {
@@ -194,6 +205,38 @@ func TestFlowLevelAllReduce(t *testing.T) {
 	ratio := par["simulated_us"].(float64) / ar["simulated_us"].(float64)
 	if par["model"] != runtime.ModelPacket || ratio < 0.95 || ratio > 1.05 {
 		t.Errorf("packet %v us vs flow-level %v us", par["simulated_us"], ar["simulated_us"])
+	}
+}
+
+// A ring AllReduce is done long before its scenario's duration (the run
+// ends with its work): the progress the runtime reports follows the
+// bytes delivered, so the ETA comes from the work left, not from the
+// simulated time left of the duration.
+func TestProgressFollowsTheWork(t *testing.T) {
+	l := upLab(t, "16gpu", "sonic")
+	sc, err := scenario.Resolve("allreduce")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs, err := sc.Expand(scenario.NICsFromGraph(l.Graph), sc.Points()[0], 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []runtime.Progress
+	vs.Progress = func(p runtime.Progress) { got = append(got, p) }
+	v := runVariant(t, l, vs)
+	done := v.Extra["allreduce"].(map[string]any)["simulated_us"].(float64)
+	if len(got) == 0 {
+		t.Fatal("no progress reported")
+	}
+	for _, p := range got {
+		share := float64(p.SimulatedNs) / float64(p.TotalNs)
+		// The ring takes done us of the duration: by its bytes, the run
+		// is that much further along than by the clock (half of it, for
+		// the ring's start and the NICs' ramp).
+		if p.TotalNs != int64(vs.DurationUs*1000) || p.Done > 1 || p.Done < 0.5*share*vs.DurationUs/done {
+			t.Errorf("progress %+v (time's share %.3f): the ring is done at %.0f us of %.0f", p, share, done, vs.DurationUs)
+		}
 	}
 }
 
