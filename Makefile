@@ -66,8 +66,10 @@ bench:
 
 # Wall time and peak memory of the main jobs, as a user runs them: up and
 # a packet-level ring AllReduce over every NIC at 64, 128, 1024 and 4096
-# GPUs, the ECN x PFC matrix on 64gpu one variant at a time and two at a
-# time, and a 1024-GPU all-to-all of a million QPs. Takes about 10 minutes.
+# GPUs (every CPU, then one thread at 1024 and 4096 GPUs: the parallel
+# engine's speed-up, the same record), the ECN x PFC matrix on 64gpu one
+# variant at a time and two at a time, and a 1024-GPU all-to-all of a
+# million QPs. Takes about 15 minutes.
 bench-cli: build
 	@d=$$(mktemp -d); bin=$$(pwd)/bin/labctl; docs=$$(pwd)/docs; cd $$d && \
 	for lab in 64gpu 128gpu 1024gpu $$docs/labs/4096gpu.yaml; do \
@@ -75,6 +77,9 @@ bench-cli: build
 	done; \
 	for lab in 64gpu 128gpu 1024gpu 4096gpu; do \
 		/usr/bin/time -f "labctl run allreduce --lab $$lab: %e s wall, %M KiB peak RSS" $$bin run allreduce --lab $$lab | grep 'x theory'; \
+	done; \
+	for lab in 1024gpu 4096gpu; do \
+		/usr/bin/time -f "labctl run allreduce --lab $$lab --threads 1: %e s wall, %M KiB peak RSS" $$bin run allreduce --lab $$lab --threads 1 | grep 'x theory\|run cost'; \
 	done; \
 	for j in 1 2; do \
 		/usr/bin/time -f "labctl run ecn-pfc --lab 64gpu -j $$j: %e s wall, %M KiB peak RSS" $$bin run ecn-pfc --lab 64gpu -j $$j >/dev/null; \
