@@ -167,9 +167,14 @@ func (s *sim) readAhead() {
 	if n == nil || n.kind > evTxDone {
 		return
 	}
-	x := s.ports[n.a].busyUntil
+	p := &s.ports[n.a]
+	x := p.busyUntil
 	if n.kind == evArrive {
 		x += int64(s.pkts[n.b].wire)
+	} else if p.held != 0 {
+		// The packet a switch port sends next is the head of one of
+		// its queues, most often of the highest that holds any.
+		x += int64(s.pkts[p.q[7-bits.LeadingZeros8(p.held)].head].wire)
 	}
 	s.ahead += x
 }
