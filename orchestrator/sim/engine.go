@@ -185,9 +185,23 @@ func (s *sim) readAhead() {
 	if n == nil || n.kind > evTxDone {
 		return
 	}
-	x := s.ports[n.a].busyUntil
+	p := &s.ports[n.a]
+	x := p.busyUntil
 	if n.kind == evArrive {
-		x += int64(s.pkts[n.b].wire)
+		pk := &s.pkts[n.b]
+		x += int64(pk.wire)
+		if !p.host {
+			// What switchReceive reads first: the packet's priority
+			// and its destination's routes here.
+			x += int64(p.tcOf[pk.dscp])
+			if t := s.routes[pk.dst]; t != nil {
+				x += int64(len(t[p.node]))
+			}
+		}
+	} else if p.held != 0 {
+		// The packet a switch port sends next is the head of one of
+		// its queues, most often of the highest that holds any.
+		x += int64(s.pkts[p.q[7-bits.LeadingZeros8(p.held)].head].wire)
 	}
 	s.ahead += x
 }
