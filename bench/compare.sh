@@ -286,6 +286,8 @@ commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
 if [ -n "$(git -C "$root" status --porcelain 2>/dev/null | head -c1)" ]; then commit="$commit (modified)"; fi
 htsim_commit=$(git -C "$(dirname "$HTSIM")" rev-parse --short HEAD 2>/dev/null || echo "not a git checkout")
 
+# htsim writes idmap.txt into its working directory: keep it in $tmp.
+cd "$tmp"
 rows=()
 events_seen=0
 for case in $CASES; do
