@@ -5,7 +5,11 @@
 # time of each whole process, runs interleaved (labctl, htsim, labctl, ...)
 # so that other load on the machine hits both alike, medians of REPS runs.
 #
-#   HTSIM=/path/to/htsim_roce [REPS=5] [CASES="incast perm128 perm1024"] bench/compare.sh
+#   HTSIM=/path/to/htsim_roce [REPS=5] [CASES="incast perm128 perm1024"] \
+#     [LABCTL_ARGS="--threads 1"] bench/compare.sh
+#
+# LABCTL_ARGS go to every `labctl run` (word-split): by default labctl runs
+# as a user runs it, on as many threads as it picks (the record says which).
 #
 # The cases and how they match htsim's are in bench/compare/README.md. This
 # script builds labctl (go build) and nothing else; it writes the htsim
@@ -252,7 +256,7 @@ measure() {
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) printf "%.3f", v[(NR + 1) / 2]; else printf "%.3f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # cost_field RUNJSON KEY: a number of the run record's per-variant "cost"
-# object (events, events_per_s), empty when the record has none.
+# object (events, events_per_s, threads), empty when the record has none.
 cost_field() {
 	awk -v key="$2" '
 		/"cost": *\{/ { in_cost = 1 }
@@ -295,15 +299,16 @@ for case in $CASES; do
 	check_plan
 	write_htsim_inputs
 	"$labctl" --dir "$work" up "$lab" >/dev/null
-	lc=() hc=() lw=() hw=() ev=() evs=()
+	lc=() hc=() lw=() hw=() ev=() evs=() thr=()
 	for r in $(seq 1 "$REPS"); do
 		echo "$case run $r of $REPS: labctl ..." >&2
-		measure "$tmp/$case.labctl.$r.out" "$labctl" --dir "$work" run "$scenario" --lab "$labname"
+		# shellcheck disable=SC2086 # LABCTL_ARGS is a list of flags
+		measure "$tmp/$case.labctl.$r.out" "$labctl" --dir "$work" run "$scenario" --lab "$labname" ${LABCTL_ARGS:-}
 		lc+=("$cpu") lw+=("$wall")
 		rec=$(ls -td "$work"/results/*/ | head -n 1)run.json
 		e=$(cost_field "$rec" events)
 		if [ -n "$e" ]; then
-			ev+=("$e") evs+=("$(cost_field "$rec" events_per_s)")
+			ev+=("$e") evs+=("$(cost_field "$rec" events_per_s)") thr+=("$(cost_field "$rec" threads)")
 		fi
 		echo "$case run $r of $REPS: htsim ..." >&2
 		measure "$tmp/$case.htsim.$r.out" "$HTSIM" "${htsim_args[@]}"
@@ -315,20 +320,23 @@ for case in $CASES; do
 	row="| $label | $lm | ${lc[*]} | $hm | ${hc[*]} | $ratio | $(median "${lw[@]}") | $(median "${hw[@]}") |"
 	if [ ${#ev[@]} -gt 0 ]; then
 		events_seen=1
-		row="$row $(median "${ev[@]}" | sed 's/\.000$//') | $(median "${evs[@]}") |"
+		# Events are the same in every run (same seed); events/s is of
+		# the variant's wall time, as the record measures it.
+		row="$row $(median "${ev[@]}" | sed 's/\.000$//') | $(median "${evs[@]}" | sed 's/\.000$//') | $(printf '%s\n' "${thr[@]}" | sort -u | paste -sd/ -) |"
 	fi
 	rows+=("$row")
 done
 
 echo
 echo "labctl $commit vs htsim_roce ($htsim_commit), $(date -u +%Y-%m-%d), $REPS runs each interleaved, $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
+[ -n "${LABCTL_ARGS:-}" ] && echo "labctl run flags: $LABCTL_ARGS"
 echo "CPU s: user+sys of the whole process (labctl run: configs, engine, record and reports; htsim: set-up and simulation); wall s: medians."
 echo
 head="| case | labctl CPU s (median) | labctl CPU s (runs) | htsim CPU s (median) | htsim CPU s (runs) | labctl/htsim | labctl wall s | htsim wall s |"
 sep="|---|---|---|---|---|---|---|---|"
 if [ $events_seen = 1 ]; then
-	head="$head labctl events | labctl events/s |"
-	sep="$sep---|---|"
+	head="$head labctl events | labctl events/s | labctl threads |"
+	sep="$sep---|---|---|"
 fi
 echo "$head"
 echo "$sep"
