@@ -87,6 +87,15 @@ bench-cli: build
 	/usr/bin/time -f "labctl run moe-all-to-all --lab 1024gpu: %e s wall, %M KiB peak RSS" $$bin run $$docs/scenarios/moe-all-to-all.yaml --lab 1024gpu >/dev/null; \
 	rm -rf $$d
 
+# labctl side by side with htsim's RoCE model on the same three cases (an
+# 8:1 incast, permutations at 128 and 1024 hosts): CPU and wall time of each
+# process, interleaved, medians of REPS (default 5) runs. HTSIM names the
+# htsim_roce binary, built outside this repository (bench/compare/README.md
+# says how); CASES picks cases. Takes about 10 minutes with REPS=5.
+.PHONY: bench-compare
+bench-compare:
+	HTSIM="$(HTSIM)" bash bench/compare.sh
+
 # Runs every fuzz target for FUZZTIME each (CI runs only their seed corpora,
 # as part of `make test`).
 fuzz:

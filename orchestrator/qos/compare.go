@@ -38,11 +38,14 @@ func roceFields(p *PortConfig, roce, cnp int, platform bool) map[string]string {
 		keep(fmt.Sprintf("tc_to_queue.%d", tc))
 		keep(fmt.Sprintf("pfc_to_queue.%d", tc))
 		keep(fmt.Sprintf("priority.%d.lossless", tc))
+		// The prefixes once per class, not per field: lint runs this for
+		// every port of every switch at each labctl run.
+		queue, pg := fmt.Sprintf("queue.%d.", c.Queue), fmt.Sprintf("pg.%d.", c.PG)
 		for k := range all {
-			if strings.HasPrefix(k, fmt.Sprintf("queue.%d.", c.Queue)) && (!platform || !strings.Contains(k, ".buffer.")) {
+			if strings.HasPrefix(k, queue) && (!platform || !strings.Contains(k, ".buffer.")) {
 				keep(k)
 			}
-			if !platform && strings.HasPrefix(k, fmt.Sprintf("pg.%d.", c.PG)) {
+			if !platform && strings.HasPrefix(k, pg) {
 				keep(k)
 			}
 		}
