@@ -438,11 +438,17 @@ type windowPool struct {
 	wake     *sync.Cond
 	sleepers atomic.Int32
 	workers  sync.WaitGroup
+
+	// The caller sleeps on done when the window outlasts its spinning.
+	doneMu   sync.Mutex
+	done     *sync.Cond
+	awaiting atomic.Bool
 }
 
 func newWindowPool(parts []*sim, threads int) *windowPool {
 	wp := &windowPool{parts: parts}
 	wp.wake = sync.NewCond(&wp.mu)
+	wp.done = sync.NewCond(&wp.doneMu)
 	for range threads - 1 {
 		wp.workers.Add(1)
 		go wp.worker()
@@ -450,10 +456,13 @@ func newWindowPool(parts []*sim, threads int) *windowPool {
 	return wp
 }
 
-// Spins before a waiting thread yields, and yields before a worker sleeps.
+// Spins before a waiting thread yields, and yields before it sleeps: a
+// few microseconds, about what the other threads' share of a window
+// lasts; a thread that spins longer only burns a CPU another process (or
+// the thread it waits for) could use.
 const (
 	spinsBeforeYield  = 200
-	yieldsBeforeSleep = 2000
+	yieldsBeforeSleep = 50
 )
 
 func (wp *windowPool) worker() {
@@ -490,7 +499,11 @@ func (wp *windowPool) work() {
 			return
 		}
 		wp.parts[i].window(wp.end)
-		wp.left.Add(-1)
+		if wp.left.Add(-1) == 0 && wp.awaiting.Load() {
+			wp.doneMu.Lock()
+			wp.done.Broadcast()
+			wp.doneMu.Unlock()
+		}
 	}
 }
 
@@ -506,8 +519,21 @@ func (wp *windowPool) run(end int64) {
 	wp.signal()
 	wp.work()
 	for spins := 0; wp.left.Load() > 0; spins++ {
-		if spins >= spinsBeforeYield {
+		switch {
+		case spins < spinsBeforeYield:
+		case spins < spinsBeforeYield+yieldsBeforeSleep:
 			runtime.Gosched()
+		default:
+			// The worker that finishes the window's last partition
+			// wakes us: it looks at awaiting after its count reaches
+			// 0, we look at the count after setting awaiting.
+			wp.doneMu.Lock()
+			wp.awaiting.Store(true)
+			for wp.left.Load() > 0 {
+				wp.done.Wait()
+			}
+			wp.awaiting.Store(false)
+			wp.doneMu.Unlock()
 		}
 	}
 }
