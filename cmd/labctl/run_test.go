@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/results"
@@ -113,11 +112,6 @@ func TestBaselineGoodput(t *testing.T) {
 func TestRunSameSeedSameRecord(t *testing.T) {
 	t.Parallel()
 	dir := upLab(t, "16gpu")
-	strip := func(r *results.Run) string {
-		r.RunID, r.Started, r.Finished = "", time.Time{}, nil
-		b, _ := json.Marshal(results.WithoutCost(r)) // wall times are measured
-		return string(b)
-	}
 	_, a, _ := runJSON(t, dir, "incast", "16gpu", "--seed", "5")
 	_, b, _ := runJSON(t, dir, "incast", "16gpu", "--seed", "5")
 	if a == nil || b == nil {
@@ -126,7 +120,7 @@ func TestRunSameSeedSameRecord(t *testing.T) {
 	if a.RunID == b.RunID {
 		t.Errorf("two runs share id %s", a.RunID)
 	}
-	if strip(a) != strip(b) {
+	if recordWithoutCost(t, a) != recordWithoutCost(t, b) {
 		t.Error("same seed gave different records")
 	}
 	// Each variant says what it cost: the wall time is measured, the
@@ -381,18 +375,13 @@ func TestRunScenarioTooBigForLab(t *testing.T) {
 func TestRunParallelSameRecord(t *testing.T) {
 	t.Parallel()
 	dir := upLab(t, "16gpu")
-	norm := func(r *results.Run) string {
-		r.RunID, r.Started, r.Finished = "", time.Time{}, nil
-		b, _ := json.Marshal(results.WithoutCost(r)) // wall times are measured
-		return string(b)
-	}
 	code1, r1, e1 := runJSON(t, dir, "ecn-pfc", "16gpu", "-j", "1")
 	code2, r2, e2 := runJSON(t, dir, "ecn-pfc", "16gpu", "-j", "2")
 	code4, r4, e4 := runJSON(t, dir, "ecn-pfc", "16gpu", "-j", "4")
 	if r1 == nil || r2 == nil || r4 == nil || code1 != code2 || code1 != code4 {
 		t.Fatalf("exit %d/%d/%d: %s %s %s", code1, code2, code4, e1, e2, e4)
 	}
-	a, b, c := norm(r1), norm(r2), norm(r4)
+	a, b, c := recordWithoutCost(t, r1), recordWithoutCost(t, r2), recordWithoutCost(t, r4)
 	if a != b || a != c {
 		t.Errorf("-j 1, -j 2 and -j 4 records differ")
 	}
