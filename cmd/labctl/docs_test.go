@@ -242,10 +242,11 @@ func indexOf(ws []string, w string) int {
 	return -1
 }
 
-// runDocCommand runs one guide command in the work directory dir, labctl
-// as the binary bin (a process of its own, in dir as a user's shell would
-// run it, so that guides can run side by side with other tests), and
-// returns what a terminal would show.
+// runDocCommand runs one guide command in the work directory dir and
+// returns what a terminal would show. labctl is the binary bin, started in
+// dir as a user's shell would start it: a process of its own, so that the
+// guide runs beside the package's other tests (a chdir would move them
+// all).
 func runDocCommand(ctx context.Context, bin, dir string, c docCommand) (string, error) {
 	cmd := c.stages[0]
 	var out, errb bytes.Buffer
