@@ -3,6 +3,14 @@ GO         ?= go
 PKGS       ?= ./...
 FUZZTIME   ?= 30s
 STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
+# gotestsum runs 'go test -json' and prints a line as each test and each
+# package ends (plain 'go test' says nothing about a package until it is
+# done: minutes for cmd/labctl), then the failures again and a summary.
+# TESTFORMAT=pkgname prints one line per package only; SLOWTESTS is the
+# wall time over which a test is listed at the end.
+GOTESTSUM   = gotest.tools/gotestsum@v1.13.0
+TESTFORMAT ?= testname
+SLOWTESTS  ?= 20s
 
 # The tests of the clabernetes runtime run against a real Kubernetes API
 # server: kube-apiserver built from the Kubernetes Go module, cached per
@@ -29,14 +37,20 @@ build:
 # deployed and destroyed with it (-tags containerlab).
 # The clabernetes tests need etcd and a built kube-apiserver; without them
 # they skip, except under CI=true, where .ci/run provides both.
+# Each run ends with the tests that took over SLOWTESTS (gotestsum tool
+# slowest, from the run's own timings), so a test that grows slow shows.
 test:
 	@if [ ! -x "$(KUBE_APISERVER)" ] || ! command -v etcd >/dev/null; then \
 		echo "the clabernetes tests against a real API server will skip: they need etcd (apt-get install etcd-server) and 'make kube-apiserver'"; \
 	fi
-	$(GO) test -count=1 $(PKGS)
+	@times=$$(mktemp); \
+	$(GO) run $(GOTESTSUM) --format $(TESTFORMAT) --jsonfile-timing-events "$$times" -- -count=1 $(PKGS); rc=$$?; \
+	echo "tests that took over $(SLOWTESTS):"; \
+	$(GO) run $(GOTESTSUM) tool slowest --jsonfile "$$times" --threshold $(SLOWTESTS); \
+	rm -f "$$times"; exit $$rc
 	@if docker info >/dev/null 2>&1; then \
 		echo "go test -tags docker ./orchestrator/runtime/clab/..."; \
-		$(GO) test -count=1 -tags docker ./orchestrator/runtime/clab/...; \
+		$(GO) run $(GOTESTSUM) --format $(TESTFORMAT) -- -count=1 -tags docker ./orchestrator/runtime/clab/...; \
 	elif [ "$$CI" = "true" ]; then \
 		echo "CI=true but no Docker engine answers: the Docker-backed tests cannot run"; exit 1; \
 	else \
@@ -44,7 +58,7 @@ test:
 	fi
 	@if command -v containerlab >/dev/null 2>&1 && docker info >/dev/null 2>&1; then \
 		echo "go test -tags containerlab ./orchestrator/runtime/clab"; \
-		$(GO) test -count=1 -tags containerlab -run Containerlab ./orchestrator/runtime/clab; \
+		$(GO) run $(GOTESTSUM) --format $(TESTFORMAT) -- -count=1 -tags containerlab -run Containerlab ./orchestrator/runtime/clab; \
 	else \
 		echo "skipping the containerlab tests: no containerlab on PATH (or no Docker engine)"; \
 	fi

@@ -13,6 +13,7 @@ import (
 // unknown word after it exits 2 naming every known subcommand, and so does
 // help with that word.
 func TestGroupsRefuseUnknownSubcommands(t *testing.T) {
+	t.Parallel()
 	root := newRootCmd(&App{Out: io.Discard, Err: io.Discard})
 	var groups []*cobra.Command
 	var walk func(c *cobra.Command)
@@ -61,6 +62,7 @@ func TestGroupsRefuseUnknownSubcommands(t *testing.T) {
 // Too few or too many arguments: exit 2, how many the command takes, what
 // it got and its usage line.
 func TestArgumentCountErrors(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		want string

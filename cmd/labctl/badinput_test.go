@@ -4,6 +4,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -108,13 +109,23 @@ func TestBadInputCorpus(t *testing.T) {
 	if len(cases) < minCases {
 		t.Errorf("%s hold %d cases, want at least %d", corpusFiles, len(cases), minCases)
 	}
+	// The cases run in parallel: each in its own work directory, each a
+	// child process. This test itself is not parallel to the package's
+	// other tests, on purpose: Linux counts the peak memory of the parent
+	// at the fork into a child's ru_maxrss (Go starts children with
+	// vfork, whose exec takes the parent's high-water mark along), so the
+	// children's peaks are their own only while this test process stays
+	// small, which holds while no other test runs labctl in it (they wait
+	// for the tests that are not parallel).
 	fx := &fixtures{t: t}
+	var mu sync.Mutex
 	var maxRSS int64
 	var maxName string
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
-			dir := fx.workDir(t, c.Fixture)
-			vars := map[string]string{"{{DIR}}": dir, "{{RUN}}": fx.run}
+			t.Parallel()
+			dir, run := fx.workDir(t, c.Fixture)
+			vars := map[string]string{"{{DIR}}": dir, "{{RUN}}": run}
 			expand := func(s string) string {
 				for k, v := range vars {
 					s = strings.ReplaceAll(s, k, v)
@@ -135,9 +146,11 @@ func TestBadInputCorpus(t *testing.T) {
 			}
 			res := runChild(t, dir, stdin, args...)
 			check(t, "labctl "+strings.Join(args, " "), res, c.Exit, c.Want, c.WantOut, c.Fix, expand)
+			mu.Lock()
 			if res.maxRSSKiB > maxRSS {
 				maxRSS, maxName = res.maxRSSKiB, c.Name
 			}
+			mu.Unlock()
 			for _, p := range c.Absent {
 				if _, err := os.Stat(filepath.Join(dir, p)); err == nil {
 					t.Errorf("labctl %s created %s", strings.Join(args, " "), p)
@@ -153,7 +166,7 @@ func TestBadInputCorpus(t *testing.T) {
 			}
 		})
 	}
-	t.Logf("%d cases; highest peak RSS %d KiB (%s)", len(cases), maxRSS, maxName)
+	t.Cleanup(func() { t.Logf("%d cases; highest peak RSS %d KiB (%s)", len(cases), maxRSS, maxName) })
 }
 
 var goroutineDump = regexp.MustCompile(`(?m)^goroutine \d+ \[`)
@@ -259,31 +272,55 @@ func prepare(t *testing.T, dir string, c corpusCase, expand func(string) string)
 	}
 }
 
-// fixtures builds each work-directory fixture once and copies it per case.
+// fixtures builds each work-directory fixture once and copies it per case:
+// the first case that needs one builds it, the others wait for it.
 type fixtures struct {
-	t    *testing.T
-	once sync.Map // name -> template dir
-	run  string   // the newest run id of the "runs" fixture
+	t     *testing.T // the corpus test: its cleanup removes the templates
+	mu    sync.Mutex
+	built map[string]*fixture
 }
 
-func (f *fixtures) workDir(t *testing.T, name string) string {
+type fixture struct {
+	once sync.Once
+	dir  string // the template
+	run  string // the newest run id of the "runs" fixture
+	err  error
+}
+
+// workDir returns a fresh work directory holding fixture name (empty: an
+// empty directory) and the fixture's newest run id.
+func (f *fixtures) workDir(t *testing.T, name string) (dir, run string) {
 	t.Helper()
-	dir := t.TempDir()
+	dir = t.TempDir()
 	if name == "" {
-		return dir
+		return dir, ""
 	}
-	tmpl, ok := f.once.Load(name)
-	if !ok {
-		tmpl = f.build(t, name)
-		f.once.Store(name, tmpl)
+	f.mu.Lock()
+	if f.built == nil {
+		f.built = map[string]*fixture{}
 	}
-	if err := os.CopyFS(dir, os.DirFS(tmpl.(string))); err != nil {
+	fx := f.built[name]
+	if fx == nil {
+		fx = &fixture{}
+		f.built[name] = fx
+	}
+	f.mu.Unlock()
+	fx.once.Do(func() {
+		// Stays the error if build ends the case that runs it (t.Fatal).
+		fx.err = fmt.Errorf("fixture %s could not be built (see the case that built it)", name)
+		fx.dir, fx.run = f.build(t, name)
+		fx.err = nil
+	})
+	if fx.err != nil {
+		t.Fatal(fx.err)
+	}
+	if err := os.CopyFS(dir, os.DirFS(fx.dir)); err != nil {
 		t.Fatal(err)
 	}
-	return dir
+	return dir, fx.run
 }
 
-func (f *fixtures) build(t *testing.T, name string) string {
+func (f *fixtures) build(t *testing.T, name string) (dir, run string) {
 	dir, err := os.MkdirTemp("", "labctl-fixture-")
 	if err != nil {
 		t.Fatal(err)
@@ -313,7 +350,7 @@ func (f *fixtures) build(t *testing.T, name string) string {
 		if err := json.Unmarshal([]byte(r.stdout), &list); err != nil || len(list.Runs) == 0 {
 			t.Fatalf("fixture runs: %v\n%s", err, r.stdout)
 		}
-		f.run = list.Runs[0].RunID
+		run = list.Runs[0].RunID
 	}
-	return dir
+	return dir, run
 }

@@ -6,11 +6,8 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -19,40 +16,6 @@ import (
 // The corpus and crash tests run labctl as a child process, as users do:
 // exit codes, stderr, signals and the child's peak memory (rusage) are
 // then those of the real binary.
-
-var (
-	buildOnce sync.Once
-	builtBin  string
-	buildErr  error
-)
-
-// labctlBinary builds labctl once per test binary run.
-func labctlBinary(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "labctl-bin-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		builtBin = filepath.Join(dir, "labctl")
-		out, err := exec.Command("go", "build", "-o", builtBin, ".").CombinedOutput()
-		if err != nil {
-			buildErr = &buildError{err: err, out: string(out)}
-		}
-	})
-	if buildErr != nil {
-		t.Fatalf("build labctl: %v", buildErr)
-	}
-	return builtBin
-}
-
-type buildError struct {
-	err error
-	out string
-}
-
-func (e *buildError) Error() string { return e.err.Error() + "\n" + e.out }
 
 // childResult is what one labctl process did.
 type childResult struct {

@@ -20,6 +20,7 @@ import (
 // The clabernetes runtime from the command line, against a real API
 // server with clabernetes' CRDs and no kubelet or controller.
 func TestClabernetesCLI(t *testing.T) {
+	t.Parallel()
 	var shared kubetest.Shared
 	defer shared.Stop()
 	srv := shared.Get(t)

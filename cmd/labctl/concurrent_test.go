@@ -22,6 +22,7 @@ import (
 // run folders. With the schema version read outside the migration's
 // transaction, some runs failed with "table runs already exists".
 func TestConcurrentRunsFreshWorkDir(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{2, 8} {
 		t.Run(fmt.Sprintf("%d-runs", n), func(t *testing.T) {
 			dir := t.TempDir()

@@ -9,6 +9,7 @@ import (
 )
 
 func TestConfigRenderLintDiff(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfgDir := filepath.Join(dir, "topologies", "16gpu", "configs")
 
@@ -97,6 +98,7 @@ func TestConfigRenderLintDiff(t *testing.T) {
 }
 
 func TestConfigLintFilesAndUsage(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "sw1.json")
 	if err := os.WriteFile(bad, []byte(`{"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3", "dscp_to_tc_map": "AZURE"}},
@@ -130,6 +132,7 @@ func TestConfigLintFilesAndUsage(t *testing.T) {
 }
 
 func TestConfigRealFiles(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join("..", "..", "..", "shared", "reference", "real-configs")
 	if _, err := os.Stat(dir); err != nil {
 		if os.Getenv("CI") == "true" {

@@ -40,6 +40,7 @@ const minKills = 20
 // record without a finished variant, every run.json readable, and reindex
 // settling the records without changing what readers saw.
 func TestCrashConsistency(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("kills labctl runs at random points (about 15 s)")
 	}

@@ -28,6 +28,7 @@ func mountOrSkip(t *testing.T, source, target, fstype string, flags uintptr, dat
 // Read commands work on a read-only results/ (and topologies/); write
 // commands exit 3 naming the path and the fix.
 func TestReadOnlyWorkDir(t *testing.T) {
+	t.Parallel()
 	src := t.TempDir()
 	for _, args := range [][]string{{"up", "16gpu"}, {"run", "baseline-bw", "--lab", "16gpu"}, {"regress", "--save-baseline", "latest", "good"}} {
 		if r := runChild(t, src, nil, args...); r.code != 0 {
@@ -69,6 +70,7 @@ func TestReadOnlyWorkDir(t *testing.T) {
 // prefix, the finished variants printed, and the record left on disk read
 // as abandoned by every reader.
 func TestFullDisk(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	// 6 MiB: the lab and the first variants' records fit; the 4 MiB record
 	// of ecn-pfc and its temporary copy do not.

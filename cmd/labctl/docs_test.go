@@ -18,7 +18,7 @@ package main
 //
 // The commands a console block may hold, which is all the guide uses:
 //
-//	labctl ARGS...                  run in-process through run()
+//	labctl ARGS...                  the labctl binary, in the work directory
 //	... | head -n N | tail -n N     done in Go on the output
 //	... | grep [-E] [-v] PATTERN    -E: Go regexp; plain: a fixed string
 //	labctl ARGS... 2>&1 | ...       stderr through the pipe (required when
@@ -36,9 +36,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -240,17 +242,29 @@ func indexOf(ws []string, w string) int {
 	return -1
 }
 
-// runDocCommand runs one guide command in the current directory and
-// returns what a terminal would show.
-func runDocCommand(ctx context.Context, c docCommand) (string, error) {
+// runDocCommand runs one guide command in the work directory dir and
+// returns what a terminal would show. labctl is the binary bin, started in
+// dir as a user's shell would start it: a process of its own, so that the
+// guide runs beside the package's other tests (a chdir would move them
+// all).
+func runDocCommand(ctx context.Context, bin, dir string, c docCommand) (string, error) {
 	cmd := c.stages[0]
 	var out, errb bytes.Buffer
 	status := 0
 	switch cmd[0] {
 	case "labctl":
-		status = run(ctx, cmd[1:], &out, &errb)
+		child := exec.CommandContext(ctx, bin, cmd[1:]...)
+		child.Dir = dir
+		child.Stdout, child.Stderr = &out, &errb
+		var exit *exec.ExitError
+		switch err := child.Run(); {
+		case errors.As(err, &exit):
+			status = exit.ExitCode()
+		case err != nil:
+			return "", err
+		}
 	case "sed":
-		if err := sedDelete(cmd[1:]); err != nil {
+		if err := sedDelete(dir, cmd[1:]); err != nil {
 			return "", err
 		}
 	}
@@ -283,8 +297,8 @@ func runDocCommand(ctx context.Context, c docCommand) (string, error) {
 	return text, nil
 }
 
-// sedDelete does `sed -i '/RE/d' FILE`.
-func sedDelete(args []string) error {
+// sedDelete does `sed -i '/RE/d' FILE` in the work directory dir.
+func sedDelete(dir string, args []string) error {
 	if len(args) != 3 || args[0] != "-i" || !strings.HasPrefix(args[1], "/") || !strings.HasSuffix(args[1], "/d") || len(args[1]) < 4 {
 		return fmt.Errorf("only sed -i '/RE/d' FILE is supported, found sed %s", strings.Join(args, " "))
 	}
@@ -292,7 +306,11 @@ func sedDelete(args []string) error {
 	if err != nil {
 		return fmt.Errorf("sed pattern: %w", err)
 	}
-	data, err := os.ReadFile(args[2])
+	path := args[2]
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
+	}
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
@@ -302,7 +320,7 @@ func sedDelete(args []string) error {
 			kept = append(kept, l)
 		}
 	}
-	return os.WriteFile(args[2], []byte(strings.Join(kept, "")), 0o644)
+	return os.WriteFile(path, []byte(strings.Join(kept, "")), 0o644)
 }
 
 // filterStage applies head, tail or grep to text and returns the stage's
@@ -484,6 +502,7 @@ func copyTree(src, dst string) error {
 }
 
 func TestExercisesGuide(t *testing.T) {
+	t.Parallel()
 	guide, err := filepath.Abs(exercisesGuide)
 	if err != nil {
 		t.Fatal(err)
@@ -510,7 +529,7 @@ func TestExercisesGuide(t *testing.T) {
 			t.Fatalf("copy docs/%s into the work directory: %v", d, err)
 		}
 	}
-	t.Chdir(work)
+	bin := labctlBinary(t)
 
 	ctx := context.Background()
 	update := updating()
@@ -524,7 +543,7 @@ func TestExercisesGuide(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s:%d: %v", exercisesGuide, s.line, err)
 			}
-			got, err := runDocCommand(ctx, c)
+			got, err := runDocCommand(ctx, bin, work, c)
 			if err != nil {
 				t.Fatalf("%s:%d: %s: %v", exercisesGuide, s.line, s.cmd, err)
 			}
@@ -558,6 +577,7 @@ func TestExercisesGuide(t *testing.T) {
 }
 
 func TestDocHelpers(t *testing.T) {
+	t.Parallel()
 	t.Run("shellWords", func(t *testing.T) {
 		got, err := shellWords(`labctl trace 64gpu 0 32 --sport 50000 | grep -E 'ECMP|path' ; echo "exit $?"`)
 		if err != nil {
@@ -612,14 +632,14 @@ func TestDocHelpers(t *testing.T) {
 	t.Run("sed", func(t *testing.T) {
 		f := filepath.Join(t.TempDir(), "c.json")
 		os.WriteFile(f, []byte("{\n \"a\": 1,\n \"pfc_enable\": \"3\",\n \"b\": 2\n}\n"), 0o644)
-		if err := sedDelete([]string{"-i", `/"pfc_enable"/d`, f}); err != nil {
+		if err := sedDelete(filepath.Dir(f), []string{"-i", `/"pfc_enable"/d`, "c.json"}); err != nil {
 			t.Fatal(err)
 		}
 		got, _ := os.ReadFile(f)
 		if string(got) != "{\n \"a\": 1,\n \"b\": 2\n}\n" {
 			t.Errorf("got %q", got)
 		}
-		if err := sedDelete([]string{"-i", "s/a/b/", f}); err == nil {
+		if err := sedDelete("", []string{"-i", "s/a/b/", f}); err == nil {
 			t.Error("a substitution is accepted")
 		}
 	})

@@ -10,6 +10,7 @@ import (
 )
 
 func TestDoctorUsage(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args []string
 		code int
@@ -31,6 +32,7 @@ func TestDoctorUsage(t *testing.T) {
 }
 
 func TestDoctorSim(t *testing.T) {
+	t.Parallel()
 	// Without flags doctor checks the default runtime, which works here.
 	for _, args := range [][]string{{"doctor", "--runtime", "sim"}, {"doctor"}} {
 		code, out, stderr := runCLI(t, args...)
@@ -44,6 +46,7 @@ func TestDoctorSim(t *testing.T) {
 // the machine, so the test checks that the report and the exit code agree,
 // and that a kernel without rdma_rxe is reported as such.
 func TestDoctorOnThisMachine(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("probes Docker and the kernel")
 	}

@@ -14,6 +14,7 @@ import (
 //
 //	go test ./cmd/labctl -run TestSpecReference -update
 func TestSpecReference(t *testing.T) {
+	t.Parallel()
 	for _, k := range specKinds() {
 		path := filepath.Join("..", "..", filepath.FromSlash(k.file))
 		want := k.markdown()
@@ -40,6 +41,7 @@ func TestSpecReference(t *testing.T) {
 }
 
 func TestExplain(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		arg  string
 		code int
@@ -68,6 +70,7 @@ func TestExplain(t *testing.T) {
 // The README's tour parses sample outputs that are in the repository:
 // every "labctl parse <kind> <file>" line there must parse.
 func TestReadmeParseSamples(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
@@ -92,6 +95,7 @@ func TestReadmeParseSamples(t *testing.T) {
 // Every "labctl plan" line of the README's tour runs, and the servers'
 // line shows what its comment promises.
 func TestReadmePlanLines(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)

@@ -25,6 +25,7 @@ import (
 // down: 'labctl down' succeeds, 'labctl status' lists it down without a
 // log line, and a plain 'labctl up' keeps the NOS the lab had.
 func TestMissingPrerequisiteLeavesGitClean(t *testing.T) {
+	t.Parallel()
 	gitBin, err := exec.LookPath("git")
 	if err != nil {
 		t.Skip("git is not installed")

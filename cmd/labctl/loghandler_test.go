@@ -12,6 +12,7 @@ import (
 )
 
 func TestHumanHandler(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 12, 1, 12, 1, 2, 345_000_000, time.UTC)
 	var buf bytes.Buffer
 	h := newHumanHandler(&buf, slog.LevelInfo)
@@ -48,6 +49,7 @@ func TestHumanHandler(t *testing.T) {
 
 // labctl -v logs messages, not slog's key=value records.
 func TestVerboseLogsAreMessages(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	code, _, stderr := runCLI(t, "up", "16gpu", "--dir", dir, "-v")
 	if code != 0 {

@@ -18,6 +18,7 @@ var simulatedWord = regexp.MustCompile(`(^|[^A-Za-z0-9_.-])simulated([^A-Za-z0-9
 // A flow-level run says so wherever it says "simulated": the text output,
 // report.md, report.html (visible text), junit.xml and the record.
 func TestFlowModelIsNamedEverywhere(t *testing.T) {
+	t.Parallel()
 	dir := upLab(t, "16gpu")
 	var out, errb strings.Builder
 	if code := run(context.Background(), []string{"run", "allreduce", "--lab", "16gpu", "--dir", dir, "--model", "flow"}, &out, &errb); code != 0 {
@@ -83,6 +84,7 @@ func TestFlowModelIsNamedEverywhere(t *testing.T) {
 // Variants that differ only in ECN or PFC are refused for the flow-level
 // model before any run folder exists; an unknown model too.
 func TestFlowModelRefusals(t *testing.T) {
+	t.Parallel()
 	dir := upLab(t, "16gpu")
 	for _, args := range [][]string{
 		{"run", "incast", "--lab", "16gpu", "--model", "flow"},
@@ -103,6 +105,7 @@ func TestFlowModelRefusals(t *testing.T) {
 // of its rate), so a sweep of it runs and its points differ; the keys it
 // does not read are refused (scenario.flowModelBlind, the corpus).
 func TestFlowModelSweepsMTU(t *testing.T) {
+	t.Parallel()
 	dir := upLab(t, "16gpu")
 	path := filepath.Join(dir, "mtu.yaml")
 	spec := "name: mtu\nmatrix:\n  ecn: [on]\n  pfc: [on]\n  qos.mtu: [1024, 4096]\ntraffic: [{pattern: pairs, pairs: 2}]\n"

@@ -52,6 +52,7 @@ func readFile(t *testing.T, dir, name string) string {
 // reason in run.json, the console and the reports, counted in the
 // summary, and assertions read it.
 func TestRetryCountZeroFailsFlow(t *testing.T) {
+	t.Parallel()
 	dir := upLab(t, "16gpu")
 	spec := `name: retry
 matrix:
@@ -128,6 +129,7 @@ assertions:
 // flows' retransmits are null in run.json and "–" in the reports, and an
 // assertion on them fails with the reason instead of passing on a 0.
 func TestFlowModelFlowsHaveNoRetransmits(t *testing.T) {
+	t.Parallel()
 	dir := upLab(t, "16gpu")
 	spec := `name: fluid
 matrix:

@@ -46,6 +46,7 @@ func editedH100(t *testing.T, dir, name, time, algbw, busbw string) string {
 }
 
 func TestParseNCCLTestsEnvelope(t *testing.T) {
+	t.Parallel()
 	for name, coll := range map[string]string{
 		"all_reduce_2.13_h100x16.txt":      "all_reduce",
 		"alltoall_2.18_rtx6000dx16_na.txt": "alltoall",
@@ -69,6 +70,7 @@ func TestParseNCCLTestsEnvelope(t *testing.T) {
 }
 
 func TestParseNCCLTestsBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	h100 := ncclFixture("all_reduce_2.13_h100x16.txt")
 	refused := ncclFixture("refused_all_gather_2019_old_algbw.txt")
@@ -117,6 +119,7 @@ func TestParseNCCLTestsBadInput(t *testing.T) {
 }
 
 func TestParseNCCLTestsRecord(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	code, out, errs := resultsCLI(t, dir, "parse", "nccl-tests", ncclFixture("all_reduce_2.13_h100x16.txt"), ncclFixture("all_reduce_2.10_t4x3_na.txt"),
 		"--record", "--lab", "64gpu", "--scenario", "ecn-pfc", "--variant", "ecn=on,pfc=on", "--variant", "ecn=off,pfc=on")
@@ -161,6 +164,7 @@ func TestParseNCCLTestsRecord(t *testing.T) {
 // one passes; a record saved under results/ is reported and compared as
 // a run; a saved baseline keeps its tables.
 func TestNCCLTestsRegressEndToEnd(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	record := func(file, out string) {
 		t.Helper()
@@ -248,6 +252,7 @@ func TestNCCLTestsRegressEndToEnd(t *testing.T) {
 // TestRunSummaryPrintsNCCLTable: labctl run's per-variant output has the
 // variant's nccl-tests table when it carries one.
 func TestRunSummaryPrintsNCCLTable(t *testing.T) {
+	t.Parallel()
 	fin := time.Date(2026, 11, 29, 12, 1, 0, 0, time.UTC)
 	alg := float64(1<<30) / 44739.2 / 1e3
 	tb := &results.NCCLTable{Collective: results.CollAllReduce, Algorithm: "ring", Ranks: 16, Channels: 2, DataType: "float", RedOp: "sum", Root: -1,

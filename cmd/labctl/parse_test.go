@@ -13,6 +13,7 @@ import (
 )
 
 func TestParseCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	good := filepath.Join("..", "..", "orchestrator", "nos", "sonic", "testdata", "counters", "pfc_counters.txt")
 	src, err := os.ReadFile(good)
@@ -82,6 +83,7 @@ func TestParseCommand(t *testing.T) {
 }
 
 func TestParseCommandEveryKind(t *testing.T) {
+	t.Parallel()
 	// One fixture per kind: every kind is wired to a parser that accepts
 	// its own output.
 	root := filepath.Join("..", "..", "orchestrator")
@@ -111,6 +113,7 @@ func TestParseCommandEveryKind(t *testing.T) {
 }
 
 func TestParseCompletion(t *testing.T) {
+	t.Parallel()
 	var out, errb bytes.Buffer
 	code := run(context.Background(), []string{"__complete", "parse", "sonic-"}, &out, &errb)
 	if code != 0 {
@@ -142,6 +145,7 @@ func (e *entered) Read(p []byte) (int, error) {
 // as Ctrl-C cancels it: labctl catches the signal, so nothing else would
 // end the read.
 func TestInterruptibleReadEndsOnCancel(t *testing.T) {
+	t.Parallel()
 	pr, pw := io.Pipe()
 	defer pw.Close()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -170,6 +174,9 @@ func TestInterruptibleReadEndsOnCancel(t *testing.T) {
 
 // labctl parse - exits 1 (interrupted), not 2 (a parse error of what it
 // read so far), when Ctrl-C ends its read of stdin.
+//
+// Not parallel: it replaces os.Stdin, which the other tests' labctl runs
+// share.
 func TestParseStdinInterrupted(t *testing.T) {
 	pr, pw, err := os.Pipe()
 	if err != nil {

@@ -19,6 +19,7 @@ func runCLI(t *testing.T, args ...string) (int, string, string) {
 }
 
 func TestPlanJSONSeedNumbers(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"plan", "64gpu", "-o", "json"}, {"plan", "--gpus", "64", "-o", "json"}} {
 		code, out, stderr := runCLI(t, args...)
 		if code != 0 {
@@ -48,6 +49,7 @@ func TestPlanJSONSeedNumbers(t *testing.T) {
 }
 
 func TestPlanFormats(t *testing.T) {
+	t.Parallel()
 	for _, f := range []string{"table", "yaml", "md"} {
 		code, out, stderr := runCLI(t, "plan", "64gpu", "-o", f)
 		if code != 0 || out == "" {
@@ -63,6 +65,7 @@ func TestPlanFormats(t *testing.T) {
 }
 
 func TestPlanBadInputExit2(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	misspelt := filepath.Join(dir, "bad.yaml")
 	os.WriteFile(misspelt, []byte("name: bad\nsizing:\n  gpus: 64\n  nic_sped_gbps: 200\n"), 0o644)
@@ -100,6 +103,7 @@ func TestPlanBadInputExit2(t *testing.T) {
 }
 
 func TestLabsAndCompletion(t *testing.T) {
+	t.Parallel()
 	code, out, _ := runCLI(t, "labs")
 	if code != 0 || !strings.Contains(out, "1024gpu") {
 		t.Errorf("labs: exit %d\n%s", code, out)
@@ -115,6 +119,7 @@ func TestLabsAndCompletion(t *testing.T) {
 }
 
 func TestDirMustBeADirectory(t *testing.T) {
+	t.Parallel()
 	file := filepath.Join(t.TempDir(), "f")
 	os.WriteFile(file, []byte("x"), 0o644)
 	code, _, stderr := runCLI(t, "status", "--dir", file)
@@ -126,6 +131,7 @@ func TestDirMustBeADirectory(t *testing.T) {
 // labctl plan shows the servers in every format, from a lab, from flags,
 // and from a lab with flags over it; a PCIe-bound NIC gets the warning.
 func TestPlanServers(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	h100 := filepath.Join(dir, "h100.yaml")
 	os.WriteFile(h100, []byte("name: h100\nsizing:\n  gpus: 64\n  nic_speed_gbps: 400\nserver:\n  scale_up: nvlink4\n  pcie_gen: 4\n"), 0o644)
@@ -195,6 +201,7 @@ func TestPlanServers(t *testing.T) {
 // Server flags are refused with exit 2, naming the flag and the fix; a
 // bad server section in a lab file names its file:line:col.
 func TestPlanServerBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.yaml")
 	os.WriteFile(bad, []byte("name: bad\nsizing:\n  gpus: 64\nserver:\n  pcie_lanes: 12\n"), 0o644)

@@ -65,6 +65,7 @@ func regressJSON(t *testing.T, dir string) (int, results.Report, string) {
 // rerun (the simulator is deterministic for a seed) and the same edit on
 // leaf2, whose host ports queue only ACKs here, must pass.
 func TestRegressWREDThresholdOnOneLeaf(t *testing.T) {
+	t.Parallel()
 	dir := upLab(t, "64gpu")
 	runScenario := func() {
 		t.Helper()
@@ -149,6 +150,7 @@ func TestRegressWREDThresholdOnOneLeaf(t *testing.T) {
 
 // The help names every metric --tolerance accepts.
 func TestRegressHelpNamesEveryMetric(t *testing.T) {
+	t.Parallel()
 	code, out, _ := runCLI(t, "regress", "--help")
 	text := strings.Join(strings.Fields(out), " ")
 	for _, m := range results.AllMetrics() {

@@ -72,6 +72,7 @@ func seedRuns(t *testing.T) string {
 }
 
 func TestResultsListAndShow(t *testing.T) {
+	t.Parallel()
 	dir := seedRuns(t)
 	code, out, errs := resultsCLI(t, dir, "results", "list")
 	if code != 0 || !strings.Contains(out, "RUN ID") || strings.Index(out, "20261129T130000Z") > strings.Index(out, "20261129T110000Z") {
@@ -106,6 +107,7 @@ func TestResultsListAndShow(t *testing.T) {
 }
 
 func TestReportCommand(t *testing.T) {
+	t.Parallel()
 	dir := seedRuns(t)
 	os.MkdirAll(filepath.Join(dir, "topologies", "64gpu"), 0o755)
 	os.WriteFile(filepath.Join(dir, "topologies", "64gpu", "64gpu.mmd"), []byte("graph TD\n  spine1 --- leaf1\n  leaf1 --- host1\n"), 0o644)
@@ -139,6 +141,7 @@ func TestReportCommand(t *testing.T) {
 }
 
 func TestRegressCommand(t *testing.T) {
+	t.Parallel()
 	dir := seedRuns(t)
 	code, out, errs := resultsCLI(t, dir, "regress", "--save-baseline", "20261129T11", "ecn-pfc-64gpu")
 	if code != 0 || !strings.Contains(out, "saved baseline ecn-pfc-64gpu") {

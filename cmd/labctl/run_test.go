@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/results"
@@ -54,6 +53,7 @@ func variantOf(t *testing.T, r *results.Run, name string) results.Variant {
 }
 
 func TestUpThenRunECNPFC(t *testing.T) {
+	t.Parallel()
 	dir := upLab(t, "16gpu")
 	code, r, stderr := runJSON(t, dir, "ecn-pfc", "16gpu")
 	if code != 0 || r == nil {
@@ -92,6 +92,7 @@ func TestUpThenRunECNPFC(t *testing.T) {
 }
 
 func TestBaselineGoodput(t *testing.T) {
+	t.Parallel()
 	dir := upLab(t, "16gpu")
 	code, r, stderr := runJSON(t, dir, "baseline-bw", "16gpu")
 	if code != 0 || r == nil {
@@ -109,12 +110,8 @@ func TestBaselineGoodput(t *testing.T) {
 }
 
 func TestRunSameSeedSameRecord(t *testing.T) {
+	t.Parallel()
 	dir := upLab(t, "16gpu")
-	strip := func(r *results.Run) string {
-		r.RunID, r.Started, r.Finished = "", time.Time{}, nil
-		b, _ := json.Marshal(results.WithoutCost(r)) // wall times are measured
-		return string(b)
-	}
 	_, a, _ := runJSON(t, dir, "incast", "16gpu", "--seed", "5")
 	_, b, _ := runJSON(t, dir, "incast", "16gpu", "--seed", "5")
 	if a == nil || b == nil {
@@ -123,7 +120,7 @@ func TestRunSameSeedSameRecord(t *testing.T) {
 	if a.RunID == b.RunID {
 		t.Errorf("two runs share id %s", a.RunID)
 	}
-	if strip(a) != strip(b) {
+	if recordWithoutCost(t, a) != recordWithoutCost(t, b) {
 		t.Error("same seed gave different records")
 	}
 	// Each variant says what it cost: the wall time is measured, the
@@ -137,6 +134,7 @@ func TestRunSameSeedSameRecord(t *testing.T) {
 }
 
 func TestRunRequiresLabUp(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	code, _, stderr := runJSON(t, dir, "ecn-pfc", "64gpu")
 	if code != exitcode.BadInput || !strings.Contains(stderr, "labctl up 64gpu") {
@@ -160,6 +158,7 @@ func TestRunRequiresLabUp(t *testing.T) {
 }
 
 func TestRunFailedAssertionExits1(t *testing.T) {
+	t.Parallel()
 	dir := upLab(t, "16gpu")
 	sc := filepath.Join(dir, "strict.yaml")
 	if err := os.WriteFile(sc, []byte("name: strict\nmatrix: {ecn: [off], pfc: [off]}\nduration: 500us\ntraffic:\n  - pattern: incast\n    senders: 4\nassertions:\n  - name: never drops\n    expr: summary.drops == 0\n"), 0o644); err != nil {
@@ -176,6 +175,7 @@ func TestRunFailedAssertionExits1(t *testing.T) {
 }
 
 func TestRunScenarioFileErrorExit2(t *testing.T) {
+	t.Parallel()
 	dir := upLab(t, "16gpu")
 	sc := filepath.Join(dir, "bad.yaml")
 	if err := os.WriteFile(sc, []byte("name: bad\ntraffic:\n  - pattern: incast\n    sendrs: 4\n"), 0o644); err != nil {
@@ -192,6 +192,7 @@ func TestRunScenarioFileErrorExit2(t *testing.T) {
 // run must not become "latest" or a baseline. (The runner's tests cover an
 // interrupt after some variants, which keeps them.)
 func TestRunInterrupted(t *testing.T) {
+	t.Parallel()
 	dir := upLab(t, "16gpu")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -213,6 +214,7 @@ func TestRunInterrupted(t *testing.T) {
 }
 
 func TestStatusAndDown(t *testing.T) {
+	t.Parallel()
 	dir := upLab(t, "16gpu", "--nos", "eos")
 	code, out, stderr := runCLI(t, "status", "--dir", dir)
 	if code != 0 || !strings.Contains(out, "16gpu") || !strings.Contains(out, "eos") || !strings.Contains(out, "up") {
@@ -248,6 +250,7 @@ func TestStatusAndDown(t *testing.T) {
 }
 
 func TestUpLockedAndOptions(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	lock, err := runtime.Acquire(filepath.Join(dir, "topologies", "16gpu", runtime.LockFile), "labctl up 16gpu")
 	if err != nil {
@@ -295,6 +298,7 @@ func BenchmarkRunECNPFC64(b *testing.B) {
 }
 
 func TestRunAllReduceExtra(t *testing.T) {
+	t.Parallel()
 	dir := upLab(t, "16gpu")
 	code, r, stderr := runJSON(t, dir, "allreduce", "16gpu")
 	if code != 0 || r == nil {
@@ -321,6 +325,7 @@ func TestRunAllReduceExtra(t *testing.T) {
 // Configs that up rendered are known to 'config render' as labctl's own,
 // so re-rendering them is allowed, while an edit is protected.
 func TestUpConfigsInManifest(t *testing.T) {
+	t.Parallel()
 	dir := upLab(t, "16gpu")
 	if code, out, stderr := runCLI(t, "config", "render", "16gpu", "--dir", dir); code != 0 || !strings.Contains(out, "unchanged") {
 		t.Fatalf("config render after up: exit %d: %s %s", code, out, stderr)
@@ -347,6 +352,7 @@ func TestUpConfigsInManifest(t *testing.T) {
 }
 
 func TestRunScenarioTooBigForLab(t *testing.T) {
+	t.Parallel()
 	dir := upLab(t, "16gpu")
 	sc := filepath.Join(dir, "big.yaml")
 	if err := os.WriteFile(sc, []byte("name: big\ntraffic:\n  - pattern: incast\n    senders: 40\n"), 0o644); err != nil {
@@ -367,19 +373,15 @@ func TestRunScenarioTooBigForLab(t *testing.T) {
 // -j runs variants at once; the record is the same as one at a time, byte
 // for byte apart from ids and times.
 func TestRunParallelSameRecord(t *testing.T) {
+	t.Parallel()
 	dir := upLab(t, "16gpu")
-	norm := func(r *results.Run) string {
-		r.RunID, r.Started, r.Finished = "", time.Time{}, nil
-		b, _ := json.Marshal(results.WithoutCost(r)) // wall times are measured
-		return string(b)
-	}
 	code1, r1, e1 := runJSON(t, dir, "ecn-pfc", "16gpu", "-j", "1")
 	code2, r2, e2 := runJSON(t, dir, "ecn-pfc", "16gpu", "-j", "2")
 	code4, r4, e4 := runJSON(t, dir, "ecn-pfc", "16gpu", "-j", "4")
 	if r1 == nil || r2 == nil || r4 == nil || code1 != code2 || code1 != code4 {
 		t.Fatalf("exit %d/%d/%d: %s %s %s", code1, code2, code4, e1, e2, e4)
 	}
-	a, b, c := norm(r1), norm(r2), norm(r4)
+	a, b, c := recordWithoutCost(t, r1), recordWithoutCost(t, r2), recordWithoutCost(t, r4)
 	if a != b || a != c {
 		t.Errorf("-j 1, -j 2 and -j 4 records differ")
 	}
@@ -395,6 +397,7 @@ func TestRunParallelSameRecord(t *testing.T) {
 // Ctrl-C during up exits 1 (interrupted), not with the class of whatever
 // error the cancelled step returned.
 func TestUpInterrupted(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -410,6 +413,7 @@ func TestUpInterrupted(t *testing.T) {
 // the lab's configs, and a value the lab's configs cannot take leaves no
 // run behind.
 func TestRunSweepConfigsAndDiff(t *testing.T) {
+	t.Parallel()
 	dir := upLab(t, "16gpu")
 	sc := filepath.Join(dir, "sweep.yaml")
 	if err := os.WriteFile(sc, []byte("name: sw\nmatrix:\n  ecn: [on]\n  pfc: [on]\n  qos.ecn.kmin_kb: [100, 400]\nduration: 200us\nsample_every: 0\ntraffic:\n  - pattern: incast\n    senders: 2\n"), 0o644); err != nil {

@@ -20,6 +20,7 @@ import (
 // ignores the cancellation (a child copy of this test binary plays that
 // command).
 func TestSecondInterruptQuits(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("LABCTL_SIGNAL_CHILD") == "1" {
 		ctx, stop := interruptContext(os.Stderr)
 		defer stop()

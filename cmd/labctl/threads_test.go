@@ -16,19 +16,10 @@ import (
 func recordWithoutCost(t *testing.T, r *results.Run) string {
 	t.Helper()
 	r.RunID, r.Started, r.Finished = "", time.Time{}, nil
-	b, err := json.Marshal(r)
+	b, err := json.Marshal(results.WithoutCost(r))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	vs, _ := m["variants"].([]any)
-	for _, v := range vs {
-		delete(v.(map[string]any), "cost")
-	}
-	b, _ = json.Marshal(m)
 	return string(b)
 }
 
@@ -39,9 +30,11 @@ func recordWithoutCost(t *testing.T, r *results.Run) string {
 // orchestrator/sim's TestParallelSameForAnyThreads: lb-compare takes
 // half a minute a run.)
 func TestRunThreadsSameRecord(t *testing.T) {
-	dir := upLab(t, "64gpu")
+	t.Parallel()
 	for _, sc := range []string{"incast", "kmin-sweep", "pfc-storm", "link-failure"} {
 		t.Run(sc, func(t *testing.T) {
+			t.Parallel() // a lab of its own: the scenarios run side by side
+			dir := upLab(t, "64gpu")
 			var first string
 			for _, threads := range []string{"1", "2", "4"} {
 				code, r, stderr := runJSON(t, dir, sc, "64gpu", "--partitions", "3", "--threads", threads, "-j", "1")
@@ -63,6 +56,7 @@ func TestRunThreadsSameRecord(t *testing.T) {
 }
 
 func TestRunThreadsBadValues(t *testing.T) {
+	t.Parallel()
 	dir := upLab(t, "16gpu")
 	for _, args := range [][]string{{"--threads", "-1"}, {"--partitions", "-2"}} {
 		code, _, stderr := runCLI(t, append([]string{"run", "incast", "--lab", "16gpu", "--dir", dir}, args...)...)

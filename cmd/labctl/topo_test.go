@@ -10,6 +10,7 @@ import (
 )
 
 func TestTopoWritesLab(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	code, out, stderr := runCLI(t, "topo", "64gpu", "--nos", "eos", "--dir", dir)
 	if code != 0 {
@@ -48,6 +49,7 @@ func TestTopoWritesLab(t *testing.T) {
 }
 
 func TestTopoStdoutFormats(t *testing.T) {
+	t.Parallel()
 	cases := map[string]string{
 		"clab":    "name: 16gpu\ntopology:\n",
 		"mermaid": "graph TD\n",
@@ -67,6 +69,7 @@ func TestTopoStdoutFormats(t *testing.T) {
 }
 
 func TestTopoBadInput(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		args []string
 		want string
@@ -85,6 +88,7 @@ func TestTopoBadInput(t *testing.T) {
 }
 
 func TestTraceSeedExamples(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		src, dst string
 		want     []string
@@ -107,6 +111,7 @@ func TestTraceSeedExamples(t *testing.T) {
 }
 
 func TestTraceSportChangesChoice(t *testing.T) {
+	t.Parallel()
 	choices := map[int]bool{}
 	for _, sport := range []string{"1000", "2000", "3000", "4000", "5000", "6000", "7000", "8000"} {
 		code, out, stderr := runCLI(t, "trace", "128gpu", "0", "100", "--sport", sport, "-o", "json")
@@ -154,6 +159,7 @@ func TestTraceSportChangesChoice(t *testing.T) {
 }
 
 func TestTraceBadInput(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		args []string
 		want string
@@ -176,6 +182,7 @@ func TestTraceBadInput(t *testing.T) {
 // --down: the path once routes converged without the links, or exit 1
 // with why the destination cannot be reached.
 func TestTraceDown(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI(t, "trace", "128gpu", "0", "32", "--down", "leaf1-spine1")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)

@@ -12,6 +12,7 @@ import (
 // The console tables write units in their own case inside the upper-case
 // headers: Gb/s (GB/S reads as gigabytes) and us.
 func TestConsoleHeadersKeepUnitCase(t *testing.T) {
+	t.Parallel()
 	fct, agg := 120.0, 180.0
 	run := &results.Run{RunID: "r", Scenario: "s", Lab: "16gpu", Runtime: "sim", Status: results.StatusPassed, Variants: []results.Variant{
 		{Name: "ecn=on,pfc=on", Summary: results.Summary{ThroughputGbpsTotal: 190, CompletionUs: &fct, GoodputGbpsAggregate: &agg}}}}

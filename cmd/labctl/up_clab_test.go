@@ -12,6 +12,7 @@ import (
 // up --runtime clab must refuse a lab this machine cannot hold, naming the
 // estimate and suggesting the simulator, before anything starts.
 func TestUpClabRefusesLabTooBigForMachine(t *testing.T) {
+	t.Parallel()
 	mem, err := fabric.MemAvailableMiB()
 	if err != nil {
 		t.Skip(err)
@@ -38,6 +39,7 @@ func TestUpClabRefusesLabTooBigForMachine(t *testing.T) {
 // CPUs are shared, so a lab whose CPU estimate is above the machine's
 // warns and goes on; memory refuses, unless --force.
 func TestUpClabCPUWarnsMemoryRefusesUnlessForced(t *testing.T) {
+	t.Parallel()
 	mem, err := fabric.MemAvailableMiB()
 	if err != nil {
 		t.Skip(err)
@@ -64,6 +66,7 @@ func TestUpClabCPUWarnsMemoryRefusesUnlessForced(t *testing.T) {
 
 // After 'up ./spec.yaml', the lab's name works wherever a lab is named.
 func TestLabNameResolvesToTheSpecItWasBroughtUpFrom(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	spec := dir + "/mylab.yaml"
 	if err := os.WriteFile(spec, []byte("name: mylab\nsizing:\n  gpus: 16\n"), 0o644); err != nil {
@@ -83,6 +86,7 @@ func TestLabNameResolvesToTheSpecItWasBroughtUpFrom(t *testing.T) {
 }
 
 func TestDownOfUnknownLabIsExit2(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if code, _, stderr := runCLI(t, "down", "nosuch", "--dir", dir); code != 2 || !strings.Contains(stderr, "no lab") {
 		t.Errorf("down nosuch: exit %d: %s", code, stderr)
@@ -94,6 +98,7 @@ func TestDownOfUnknownLabIsExit2(t *testing.T) {
 
 // After 'up --nos eos', the lab stays EOS for render, lint and a plain up.
 func TestLabKeepsTheNOSItWasBroughtUpWith(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if code, _, stderr := runCLI(t, "up", "16gpu", "--nos", "eos", "--dir", dir); code != 0 {
 		t.Fatalf("up --nos eos: exit %d: %s", code, stderr)

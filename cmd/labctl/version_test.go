@@ -7,6 +7,7 @@ import (
 	"testing"
 )
 
+// Not parallel: it sets the package's version variables.
 func TestBuildVersion(t *testing.T) {
 	goVer := runtime.Version()
 	stamped := &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{
