@@ -47,7 +47,9 @@ test:
 	$(GO) run $(GOTESTSUM) --format $(TESTFORMAT) --jsonfile-timing-events "$$times" -- -count=1 $(PKGS); rc=$$?; \
 	echo "tests that took over $(SLOWTESTS):"; \
 	$(GO) run $(GOTESTSUM) tool slowest --jsonfile "$$times" --threshold $(SLOWTESTS); \
-	rm -f "$$times"; exit $$rc
+	rm -f "$$times"; [ $$rc -eq 0 ] || exit $$rc; \
+	echo "go test -race -run 'TestParallel|TestPartitions' ./orchestrator/sim (the parallel engine's threads share no state unguarded)"; \
+	$(GO) test -count=1 -race -run 'TestParallel|TestPartitions' ./orchestrator/sim
 	@if docker info >/dev/null 2>&1; then \
 		echo "go test -tags docker ./orchestrator/runtime/clab/..."; \
 		$(GO) run $(GOTESTSUM) --format $(TESTFORMAT) -- -count=1 -tags docker ./orchestrator/runtime/clab/...; \
