@@ -15,8 +15,11 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/nos"
@@ -380,8 +383,8 @@ func Load(paths []string, nosName string) ([]qos.DeviceConfig, error) {
 			}
 		}
 	}
-	var out []qos.DeviceConfig
-	for _, dev := range slices.Sorted(maps.Keys(groups)) {
+	devs := slices.Sorted(maps.Keys(groups))
+	for _, dev := range devs {
 		g := groups[dev]
 		// The device's main file (leaf1.json) first, then the others
 		// (leaf1.buffers.json, …) in name order, later ones overriding.
@@ -396,13 +399,52 @@ func Load(paths []string, nosName string) ([]qos.DeviceConfig, error) {
 			}
 			return strings.Compare(a.Name, b.Name)
 		})
-		dc, err := g.n.ParseQoS(dev, g.srcs...)
+	}
+	// Devices parse independently, so a large lab's hundreds of files
+	// parse on every CPU; each result lands at its device's index and the
+	// first error in device order is the one returned, as a parse one by
+	// one would.
+	if len(devs) == 0 {
+		return nil, nil
+	}
+	out := make([]qos.DeviceConfig, len(devs))
+	errs := make([]error, len(devs))
+	parallel(len(devs), func(i int) {
+		g := groups[devs[i]]
+		out[i], errs[i] = g.n.ParseQoS(devs[i], g.srcs...)
+	})
+	for _, err := range errs {
 		if err != nil {
 			return nil, exitcode.Usage(err)
 		}
-		out = append(out, dc)
 	}
 	return out, nil
+}
+
+// parallel calls f(0) … f(n-1) on up to GOMAXPROCS goroutines and
+// returns when all have returned.
+func parallel(n int, f func(i int)) {
+	workers := min(n, goruntime.GOMAXPROCS(0))
+	if workers <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				f(i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // LoadLab reads a lab's configs directory (only the lab NOS's files) and

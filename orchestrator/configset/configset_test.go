@@ -1,6 +1,7 @@
 package configset
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -239,5 +240,52 @@ func TestOneNOSPerFolder(t *testing.T) {
 	}
 	if removed, err := PruneOtherNOS(dir, eos.Name, true); err != nil || !reflect.DeepEqual(removed, []string{"leaf1.buffers.json"}) {
 		t.Errorf("forced PruneOtherNOS = %v, %v", removed, err)
+	}
+}
+
+// Load parses devices concurrently: the configs still come back in device
+// order, each parsed from its own files, and with several broken files the
+// error is the first device's in name order, whichever parse ends first.
+func TestLoadManyDevicesInOrder(t *testing.T) {
+	in, _ := qos.Profile("")
+	dir := t.TempDir()
+	var names []string
+	for i := range 40 {
+		name := fmt.Sprintf("leaf%02d", i)
+		names = append(names, name)
+		dc, err := qos.Apply(in, qos.Device{Name: name, Ports: []qos.Port{{Name: fmt.Sprintf("Ethernet%d", 4*i), SpeedGbps: 100, Fabric: true}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := sonic.Render(dc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name+".json"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfgs, err := Load([]string{dir}, "sonic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfgs) != len(names) {
+		t.Fatalf("loaded %d devices, want %d", len(cfgs), len(names))
+	}
+	for i, dc := range cfgs {
+		if port := fmt.Sprintf("Ethernet%d", 4*i); dc.Device != names[i] || len(dc.Ports) != 1 || dc.Ports[0].Name != port {
+			t.Fatalf("device %d is %s with ports %+v, want %s with %s", i, dc.Device, dc.Ports, names[i], port)
+		}
+	}
+	for _, bad := range []string{"leaf07", "leaf31", "leaf38"} {
+		if err := os.WriteFile(filepath.Join(dir, bad+".json"), []byte("{"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 5 {
+		_, err := Load([]string{dir}, "sonic")
+		if err == nil || exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), "leaf07.json") {
+			t.Fatalf("error = %v, want leaf07.json's", err)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -15,42 +16,54 @@ import (
 // classes), so comparisons of configs for RoCE look at these only.
 // platform leaves out the buffer fields a NOS's platform, not its config,
 // decides (EOS).
+//
+// It builds only those fields, with the values flattenPort gives them (the
+// same helpers), rather than flattening the whole port and filtering: lint
+// computes it for every port of a lab twice over.
 func roceFields(p *PortConfig, roce, cnp int, platform bool) map[string]string {
-	all := flattenPort(p)
-	out := map[string]string{}
-	keep := func(k string) {
+	out := make(map[string]string, 32)
+	keep := func(k, v string) {
 		// A profile's name says nothing of what it does.
-		if v, ok := all[k]; ok && !strings.HasSuffix(k, ".profile") {
+		if v != "" && !strings.HasSuffix(k, ".profile") {
 			out[k] = v
 		}
 	}
-	keep("trust")
-	keep("pfc_priorities")
-	keep("pfc_watchdog")
+	keep("trust", p.Trust)
+	keep("pfc_priorities", pfcPrioritiesText(p))
+	keep("pfc_watchdog", watchdogText(p.Watchdog))
 	classes := map[int]bool{p.TCOf(roce): true, p.TCOf(cnp): true}
 	for _, pr := range p.PFCPriorities {
 		classes[pr] = true
 	}
-	out[fmt.Sprintf("dscp_to_tc.%d", roce)] = fmt.Sprint(p.TCOf(roce))
-	out[fmt.Sprintf("dscp_to_tc.%d", cnp)] = fmt.Sprint(p.TCOf(cnp))
+	out[indexed("dscp_to_tc", roce)] = strconv.Itoa(p.TCOf(roce))
+	out[indexed("dscp_to_tc", cnp)] = strconv.Itoa(p.TCOf(cnp))
+	keepMap := func(name string, m map[int]int, tc int) {
+		if v, ok := m[tc]; ok {
+			out[indexed(name, tc)] = strconv.Itoa(v)
+		}
+	}
 	for _, tc := range slices.Sorted(maps.Keys(classes)) {
 		c := p.Class(tc)
-		keep(fmt.Sprintf("tc_to_queue.%d", tc))
-		keep(fmt.Sprintf("pfc_to_queue.%d", tc))
-		keep(fmt.Sprintf("priority.%d.lossless", tc))
-		// The prefixes once per class, not per field: lint runs this for
-		// every port of every switch at each labctl run.
-		queue, pg := fmt.Sprintf("queue.%d.", c.Queue), fmt.Sprintf("pg.%d.", c.PG)
-		for k := range all {
-			if strings.HasPrefix(k, queue) && (!platform || !strings.Contains(k, ".buffer.")) {
-				keep(k)
-			}
-			if !platform && strings.HasPrefix(k, pg) {
-				keep(k)
+		keepMap("tc_to_queue", p.TCToQueue, tc)
+		keepMap("pfc_to_queue", p.PFCToQueue, tc)
+		if tc >= 0 && tc < NumTC {
+			out[priorityLossless(tc)] = strconv.FormatBool(c.Lossless)
+		}
+		// The class's queue and PG entries in the port's order, as
+		// flattenPort writes them (a later entry of the same number
+		// overrides an earlier one).
+		for i := range p.Queues {
+			if p.Queues[i].Queue == c.Queue {
+				queueFields(&p.Queues[i], !platform, keep)
 			}
 		}
 		if !platform {
-			keep(fmt.Sprintf("tc_to_pg.%d", tc))
+			for i := range p.PGs {
+				if p.PGs[i].PG == c.PG {
+					profileFields(pgPrefix(c.PG), p.PGs[i].BufferProfile, keep)
+				}
+			}
+			keepMap("tc_to_pg", p.TCToPG, tc)
 		}
 	}
 	return out

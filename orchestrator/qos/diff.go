@@ -264,7 +264,8 @@ func flatten(d *DeviceConfig) (map[string]string, []map[string]string) {
 }
 
 func flattenPort(p *PortConfig) map[string]string {
-	f := map[string]string{}
+	// About a hundred fields: the DSCP map alone has 64.
+	f := make(map[string]string, 128)
 	put := func(k, v string) {
 		if v != "" {
 			f[k] = v
@@ -277,7 +278,7 @@ func flattenPort(p *PortConfig) map[string]string {
 	}
 	putMap := func(name string, m map[int]int) {
 		for k, v := range m {
-			f[fmt.Sprintf("%s.%d", name, k)] = strconv.Itoa(v)
+			f[indexed(name, k)] = strconv.Itoa(v)
 		}
 	}
 	num("speed_gbps", int64(p.SpeedGbps))
@@ -292,43 +293,68 @@ func flattenPort(p *PortConfig) map[string]string {
 	putMap("tc_to_queue", p.TCToQueue)
 	putMap("tc_to_pg", p.TCToPG)
 	putMap("pfc_to_queue", p.PFCToQueue)
-	f["pfc_priorities"] = "[" + FormatInts(p.PFCPriorities) + "]"
+	f["pfc_priorities"] = pfcPrioritiesText(p)
 	for tc := range NumTC {
-		f[fmt.Sprintf("priority.%d.lossless", tc)] = strconv.FormatBool(p.Class(tc).Lossless)
+		f[priorityLossless(tc)] = strconv.FormatBool(p.Class(tc).Lossless)
 	}
-	if w := p.Watchdog; w != nil {
-		put("pfc_watchdog", fmt.Sprintf("detection=%dms restoration=%dms action=%s", w.DetectionMs, w.RestorationMs, w.Action))
-	} else {
-		put("pfc_watchdog", "off")
-	}
-	for _, q := range p.Queues {
-		qp := fmt.Sprintf("queue.%d.", q.Queue)
-		if q.Strict {
-			put(qp+"scheduler", "strict")
-		} else {
-			put(qp+"scheduler", fmt.Sprintf("weight %d", q.Weight))
-		}
-		put(qp+"ecn", wredText(q.ECN, "off"))
-		if q.Drop != nil {
-			put(qp+"wred_drop", wredText(q.Drop, "off"))
-		}
-		// Yellow and red are named only where they differ from green (a
-		// profile that treats every colour alike is its green).
-		if w := q.WRED; w != nil {
-			same := func(c *WREDColour) bool { return c != nil && q.ECN != nil && c.Mark && c.ECNConfig == *q.ECN }
-			if !same(w.Yellow) || !same(w.Red) {
-				put(qp+"wred_yellow", colourText(w.Yellow))
-				put(qp+"wred_red", colourText(w.Red))
-			}
-		}
-		if q.Buffer != nil {
-			profileFields(qp+"buffer.", *q.Buffer, put)
-		}
+	put("pfc_watchdog", watchdogText(p.Watchdog))
+	for i := range p.Queues {
+		queueFields(&p.Queues[i], true, put)
 	}
 	for _, pg := range p.PGs {
-		profileFields(fmt.Sprintf("pg.%d.", pg.PG), pg.BufferProfile, put)
+		profileFields(pgPrefix(pg.PG), pg.BufferProfile, put)
 	}
 	return f
+}
+
+// The names of a port's fields, built without fmt: a large lab's lint
+// flattens every port several times.
+
+// indexed is "<name>.<i>" ("dscp_to_tc.26").
+func indexed(name string, i int) string { return name + "." + strconv.Itoa(i) }
+
+// priorityLossless is "priority.<tc>.lossless".
+func priorityLossless(tc int) string { return "priority." + strconv.Itoa(tc) + ".lossless" }
+
+// queuePrefix is "queue.<q>." and pgPrefix "pg.<pg>.".
+func queuePrefix(q int) string { return "queue." + strconv.Itoa(q) + "." }
+func pgPrefix(pg int) string   { return "pg." + strconv.Itoa(pg) + "." }
+
+func pfcPrioritiesText(p *PortConfig) string { return "[" + FormatInts(p.PFCPriorities) + "]" }
+
+func watchdogText(w *PortWatchdog) string {
+	if w == nil {
+		return "off"
+	}
+	return fmt.Sprintf("detection=%dms restoration=%dms action=%s", w.DetectionMs, w.RestorationMs, w.Action)
+}
+
+// queueFields flattens one queue: "queue.<q>.scheduler", ".ecn",
+// ".wred_drop", ".wred_yellow", ".wred_red" and, with buffer, its egress
+// buffer profile ("queue.<q>.buffer.*").
+func queueFields(q *QueueConfig, buffer bool, put func(k, v string)) {
+	qp := queuePrefix(q.Queue)
+	if q.Strict {
+		put(qp+"scheduler", "strict")
+	} else {
+		put(qp+"scheduler", "weight "+strconv.Itoa(q.Weight))
+	}
+	put(qp+"ecn", wredText(q.ECN, "off"))
+	if q.Drop != nil {
+		put(qp+"wred_drop", wredText(q.Drop, "off"))
+	}
+	// Yellow and red are named only where they differ from green (a
+	// profile that treats every colour alike is its green).
+	if w := q.WRED; w != nil {
+		same := func(c *WREDColour) bool { return c != nil && q.ECN != nil && c.Mark && c.ECNConfig == *q.ECN }
+		if !same(w.Yellow) || !same(w.Red) {
+			put(qp+"wred_yellow", colourText(w.Yellow))
+			put(qp+"wred_red", colourText(w.Red))
+		}
+	}
+	if buffer && q.Buffer != nil {
+		profileFields(qp+"buffer.", *q.Buffer, put)
+	}
 }
 
 func wredText(e *ECNConfig, none string) string {

@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/labctl/labctl/orchestrator/configset"
 	"github.com/labctl/labctl/orchestrator/exitcode"
@@ -176,6 +177,11 @@ func RenderLab(l *Lab) (written, kept []string, err error) {
 // topologies/<lab>/configs/ and adds what the files do not say (peers,
 // speeds, cable lengths) from the fabric. A missing or unparsable file is
 // an error naming it and the fix.
+//
+// A run loads the same configs several times (the record's lint, each
+// variant): the last configs parsed are kept (lastLoad) and a later call
+// whose files, fabric and intent are the same gets a copy of them instead
+// of a parse. The caller owns what it gets and may change it.
 func LoadConfigs(l *Lab) ([]qos.DeviceConfig, error) {
 	if l.Graph == nil {
 		return nil, fmt.Errorf("load configs of lab %s: no fabric graph", l.Name)
@@ -195,9 +201,18 @@ func LoadConfigs(l *Lab) ([]qos.DeviceConfig, error) {
 			return nil, exitcode.Usagef("lab %s: %s is missing (fix: run 'labctl up %s' to render it, or put %s's %s config there)", l.Name, path, l.Name, dev.Name, codec.Name())
 		}
 	}
+	key := loadKey{dir: l.ConfigsDir(), nos: codec.Name()}
+	// Without a digest (a file unreadable) nothing is reused: the parse
+	// below reports the file.
+	key.digest, _ = ConfigDigest(l)
+	lastLoad.Lock()
+	defer lastLoad.Unlock()
+	if key.digest != "" && lastLoad.key == key && reflect.DeepEqual(lastLoad.devs, devs) && reflect.DeepEqual(lastLoad.intent, in) {
+		return cloneConfigs(lastLoad.cfgs), nil
+	}
 	// The lab's configs are what lint reads too: a device's file and any
 	// companion (leaf1.buffers.json), merged and resolved, with the
-	// fabric's peers, speeds and the intent's MTU attached.
+	// fabric's peers, speeds and the intent's defaults attached.
 	cfgs, err := configset.LoadLab(l.ConfigsDir(), codec.Name(), devs, in)
 	if err != nil {
 		if exitcode.Code(err) == exitcode.BadInput {
@@ -205,7 +220,39 @@ func LoadConfigs(l *Lab) ([]qos.DeviceConfig, error) {
 		}
 		return nil, fmt.Errorf("lab %s: %w", l.Name, err)
 	}
+	// Kept only if the files did not change while they were parsed, so
+	// the configs kept are those of the digest they are kept under.
+	if after, _ := ConfigDigest(l); key.digest != "" && after == key.digest {
+		lastLoad.key, lastLoad.devs, lastLoad.intent, lastLoad.cfgs = key, devs, in, cloneConfigs(cfgs)
+	} else {
+		lastLoad.key, lastLoad.devs, lastLoad.intent, lastLoad.cfgs = loadKey{}, nil, qos.Intent{}, nil
+	}
 	return cfgs, nil
+}
+
+// loadKey names the configs LoadConfigs parsed: the folder, the NOS and
+// the digest of the folder's files (ConfigDigest).
+type loadKey struct{ dir, nos, digest string }
+
+// lastLoad holds the configs LoadConfigs parsed last, with what they were
+// parsed from (the fabric's devices and the intent go into the configs
+// too). One lab's only: a process runs one lab at a time, and a server
+// switching labs parses again. The mutex also keeps concurrent variants of
+// one run from parsing the same files side by side.
+var lastLoad struct {
+	sync.Mutex
+	key    loadKey
+	devs   []qos.Device
+	intent qos.Intent
+	cfgs   []qos.DeviceConfig
+}
+
+func cloneConfigs(cfgs []qos.DeviceConfig) []qos.DeviceConfig {
+	out := make([]qos.DeviceConfig, len(cfgs))
+	for i := range cfgs {
+		out[i] = cfgs[i].Clone()
+	}
+	return out
 }
 
 // ApplyVariant removes ECN marking (ecn false) and PFC (pfc false) from
@@ -268,10 +315,7 @@ func VariantConfigs(l *Lab, vs VariantSpec) (labCfgs, variant []qos.DeviceConfig
 	if err != nil {
 		return nil, nil, err
 	}
-	variant = make([]qos.DeviceConfig, len(labCfgs))
-	for i := range labCfgs {
-		variant[i] = labCfgs[i].Clone()
-	}
+	variant = cloneConfigs(labCfgs)
 	if _, err := ApplyQoS(variant, vs.QoS); err != nil {
 		return nil, nil, exitcode.Usagef("variant %s on lab %s: %v (fix: sweep values the configs in %s can take)", vs.Name, l.Name, err, l.ConfigsDir())
 	}

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -146,4 +147,69 @@ func containsPath(list []string, p string) bool {
 		}
 	}
 	return false
+}
+
+// LoadConfigs keeps the configs it parsed for the next call on the same
+// files: that call gets an equal copy, one it may change without changing
+// what a third call gets, and an edited file is parsed again.
+func TestLoadConfigsReusesParse(t *testing.T) {
+	l := catalogLab(t, "16gpu", "sonic")
+	if _, err := RenderMissing(l); err != nil {
+		t.Fatal(err)
+	}
+	first, err := LoadConfigs(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := cloneConfigs(first)
+	second, err := LoadConfigs(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(qos.Diff(want, second), []qos.Difference(nil)) || len(second) != len(want) {
+		t.Fatalf("second load differs: %v", qos.Diff(want, second))
+	}
+	// Changing what a load returned (as an off variant does) does not
+	// reach the configs kept.
+	ApplyVariant(second, false, false)
+	ApplyVariant(first, false, false)
+	third, err := LoadConfigs(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := qos.Diff(want, third); len(d) != 0 {
+		t.Fatalf("a load's caller changed the kept configs: %v", d)
+	}
+	if p, e := count(third); p == 0 || e == 0 {
+		t.Fatalf("third load lacks PFC (%d) or ECN (%d)", p, e)
+	}
+	// An edit on disk is read: leaf1 without PFC.
+	codec, _ := Codec("sonic")
+	third[0] = third[0].WithoutPFC()
+	edited, err := RenderConfigs(l, third[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(l.ConfigPath(codec, third[0].Device), edited[third[0].Device+codec.ConfigExt()], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fourth, err := LoadConfigs(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := qos.Diff(want, fourth); len(d) == 0 || d[0].Device != third[0].Device {
+		t.Fatalf("the edit of %s was not read: %v", third[0].Device, d)
+	}
+	// A lab with another intent (which can fill in what the files leave
+	// out) is parsed again: the configs kept are then its.
+	other := *l
+	spec := *l.Spec
+	spec.QoS.MTU = new(9000)
+	other.Spec = &spec
+	if _, err := LoadConfigs(&other); err != nil {
+		t.Fatal(err)
+	}
+	if lastLoad.intent.MTU != 9000 {
+		t.Errorf("the configs kept are of the intent with MTU %d, want 9000", lastLoad.intent.MTU)
+	}
 }

@@ -31,6 +31,16 @@ func ParseDoc(name string, data []byte) (Doc, error) {
 	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
 		return nil, fmt.Errorf("%s:1:1: the file starts with a UTF-8 byte-order mark, which sonic-cfggen refuses (fix: save the file as UTF-8 without a byte-order mark)", name)
 	}
+	if doc, ok := plainDoc(data); ok {
+		return doc, nil
+	}
+	return decodeDoc(name, data)
+}
+
+// decodeDoc is ParseDoc by encoding/json, for any file: it says what is
+// wrong with one that is not a CONFIG_DB object, and reads the values a
+// plain one cannot have (escapes, numbers, booleans).
+func decodeDoc(name string, data []byte) (Doc, error) {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
 		return nil, fmt.Errorf("%s: %w (fix: correct the JSON there: the file must be a CONFIG_DB JSON object {\"TABLE\": {\"key\": {\"field\": \"value\"}}}, without trailing commas or comments; 'python3 -m json.tool %s' shows the same place)", cfgWhere(name, data, err), err, name)
@@ -68,6 +78,168 @@ func ParseDoc(name string, data []byte) (Doc, error) {
 		}
 	}
 	return doc, nil
+}
+
+// plainDoc reads, in one pass and without encoding/json, the files labctl
+// renders: an object of tables, each an object of entries, each an object
+// of fields whose keys and values are plain strings (printable ASCII, no
+// escapes), no key twice in one object. For such a file it gives what
+// decodeDoc gives; anything else (ok false) is left to decodeDoc, which
+// reads it or says what is wrong. A large lab's hundreds of files parse at
+// every run.
+func plainDoc(data []byte) (doc Doc, ok bool) {
+	s := plainScanner{data: data}
+	doc = Doc{}
+	tables := map[string]bool{}
+	if !s.open() {
+		return nil, false
+	}
+	for more := s.first(); more; more = s.next() {
+		table, ok := s.key()
+		if !ok || tables[table] {
+			return nil, false
+		}
+		tables[table] = true
+		qosTable := slices.Contains(cfgQoSTables, table)
+		if !s.open() {
+			return nil, false
+		}
+		keys := map[string]bool{}
+		for more := s.first(); more; more = s.next() {
+			key, ok := s.key()
+			if !ok || keys[key] || !s.open() {
+				return nil, false
+			}
+			keys[key] = true
+			fields := map[string]string{}
+			for more := s.first(); more; more = s.next() {
+				field, ok := s.key()
+				if !ok {
+					return nil, false
+				}
+				if _, dup := fields[field]; dup {
+					return nil, false
+				}
+				v, ok := s.str()
+				if !ok {
+					return nil, false
+				}
+				fields[field] = v
+			}
+			if s.failed {
+				return nil, false
+			}
+			if !qosTable {
+				continue
+			}
+			t := doc[table]
+			if t == nil {
+				t = map[string]map[string]string{}
+				doc[table] = t
+			}
+			t[key] = fields
+		}
+		if s.failed {
+			return nil, false
+		}
+	}
+	if s.failed {
+		return nil, false
+	}
+	s.space()
+	return doc, s.pos == len(data)
+}
+
+// plainScanner reads the tokens plainDoc accepts; failed says it met
+// something else.
+type plainScanner struct {
+	data   []byte
+	pos    int
+	failed bool
+}
+
+func (s *plainScanner) space() {
+	for s.pos < len(s.data) {
+		switch s.data[s.pos] {
+		case ' ', '\t', '\n', '\r':
+			s.pos++
+		default:
+			return
+		}
+	}
+}
+
+// byte consumes c after blanks.
+func (s *plainScanner) byte(c byte) bool {
+	s.space()
+	if s.pos < len(s.data) && s.data[s.pos] == c {
+		s.pos++
+		return true
+	}
+	return false
+}
+
+func (s *plainScanner) open() bool { return s.byte('{') }
+
+// first says whether the object just opened has a member (false: it is
+// closed, or malformed and failed is set).
+func (s *plainScanner) first() bool {
+	if s.byte('}') {
+		return false
+	}
+	s.space()
+	if s.pos < len(s.data) && s.data[s.pos] == '"' {
+		return true
+	}
+	s.failed = true
+	return false
+}
+
+// next says whether another member follows the one just read.
+func (s *plainScanner) next() bool {
+	switch {
+	case s.failed:
+		return false
+	case s.byte(','):
+		return true
+	case s.byte('}'):
+		return false
+	}
+	s.failed = true
+	return false
+}
+
+// str reads a plain string.
+func (s *plainScanner) str() (string, bool) {
+	if !s.byte('"') {
+		s.failed = true
+		return "", false
+	}
+	start := s.pos
+	for s.pos < len(s.data) {
+		c := s.data[s.pos]
+		switch {
+		case c == '"':
+			s.pos++
+			return string(s.data[start : s.pos-1]), true
+		case c < 0x20 || c > 0x7e || c == '\\':
+			s.failed = true
+			return "", false
+		}
+		s.pos++
+	}
+	s.failed = true
+	return "", false
+}
+
+// key reads a member's name and its colon.
+func (s *plainScanner) key() (string, bool) {
+	k, ok := s.str()
+	if !ok || !s.byte(':') {
+		s.failed = true
+		return "", false
+	}
+	return k, true
 }
 
 // cfgScalar reads a CONFIG_DB value. Values are strings; numbers and

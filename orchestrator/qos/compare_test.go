@@ -1,0 +1,99 @@
+package qos
+
+import (
+	"maps"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// roceFieldsByFilter is what roceFields means, spelled as a filter of the
+// port's full flattening: the fields of trust, PFC, the watchdog, the
+// RoCE and CNP DSCPs' classes and, for each class of those and of the PFC
+// priorities, its maps, its queue's fields and its PG's (no profile
+// names; no buffers with platform).
+func roceFieldsByFilter(p *PortConfig, roce, cnp int, platform bool) map[string]string {
+	all := flattenPort(p)
+	out := map[string]string{}
+	keep := func(k string) {
+		if v, ok := all[k]; ok && !strings.HasSuffix(k, ".profile") {
+			out[k] = v
+		}
+	}
+	keep("trust")
+	keep("pfc_priorities")
+	keep("pfc_watchdog")
+	classes := map[int]bool{p.TCOf(roce): true, p.TCOf(cnp): true}
+	for _, pr := range p.PFCPriorities {
+		classes[pr] = true
+	}
+	out["dscp_to_tc."+strconv.Itoa(roce)] = strconv.Itoa(p.TCOf(roce))
+	out["dscp_to_tc."+strconv.Itoa(cnp)] = strconv.Itoa(p.TCOf(cnp))
+	for tc := range classes {
+		c := p.Class(tc)
+		n := strconv.Itoa(tc)
+		keep("tc_to_queue." + n)
+		keep("pfc_to_queue." + n)
+		keep("priority." + n + ".lossless")
+		for k := range all {
+			if strings.HasPrefix(k, "queue."+strconv.Itoa(c.Queue)+".") && (!platform || !strings.Contains(k, ".buffer.")) {
+				keep(k)
+			}
+			if !platform && strings.HasPrefix(k, "pg."+strconv.Itoa(c.PG)+".") {
+				keep(k)
+			}
+		}
+		if !platform {
+			keep("tc_to_pg." + n)
+		}
+	}
+	return out
+}
+
+// roceFields builds its fields directly; it must give what filtering the
+// full flattening gives, on rendered configs and on edited ones (a PG
+// pointed elsewhere, a duplicate queue entry, ECN and PFC removed, a
+// priority outside the eight classes).
+func TestRoCEFieldsMatchFlatten(t *testing.T) {
+	in, cfgs := lintBase(t)
+	var ports []PortConfig
+	for _, dc := range cfgs {
+		for _, v := range []DeviceConfig{dc, dc.WithoutECN(), dc.WithoutPFC(), dc.WithoutECN().WithoutPFC()} {
+			ports = append(ports, v.Clone().Ports...)
+		}
+	}
+	edited := cfgs[0].Clone().Ports
+	for i := range edited {
+		p := &edited[i]
+		p.TCToPG[3] = 4
+		p.PFCPriorities = append(p.PFCPriorities, 9)
+		if len(p.Queues) > 0 {
+			dup := p.Queues[len(p.Queues)-1]
+			dup.Weight += 7
+			dup.Buffer = nil
+			p.Queues = append(p.Queues, dup)
+		}
+		if len(p.PGs) > 0 {
+			p.PGs = append(p.PGs, p.PGs[0])
+			p.PGs[len(p.PGs)-1].Profile = ""
+		}
+		p.Watchdog = nil
+		p.Trust = ""
+	}
+	ports = append(ports, edited...)
+	if len(ports) == 0 {
+		t.Fatal("no ports to compare")
+	}
+	for i := range ports {
+		p := &ports[i]
+		for _, platform := range []bool{false, true} {
+			for _, dscp := range [][2]int{{in.RoCEDSCP, in.CNPDSCP}, {0, 63}, {26, 26}} {
+				got := roceFields(p, dscp[0], dscp[1], platform)
+				want := roceFieldsByFilter(p, dscp[0], dscp[1], platform)
+				if !maps.Equal(got, want) {
+					t.Errorf("port %s platform=%v dscp=%v:\n got  %v\n want %v", p.Name, platform, dscp, got, want)
+				}
+			}
+		}
+	}
+}
