@@ -17,17 +17,7 @@ func reportRates(b *testing.B, events, hops uint64) {
 // BenchmarkEngine is 8:1 incast with PFC on one 100G switch.
 func BenchmarkEngine(b *testing.B) {
 	cfg := incastConfig(8, true, false, false, 2_000_000)
-	var events, hops uint64
-	b.ReportAllocs()
-	for b.Loop() {
-		r, err := Run(context.Background(), cfg)
-		if err != nil {
-			b.Fatal(err)
-		}
-		events += r.Events
-		hops += r.PacketHops
-	}
-	reportRates(b, events, hops)
+	benchRun(b, cfg)
 }
 
 // BenchmarkIncast16Host200G is 15:1 incast on 16 hosts over two leaves and
@@ -49,17 +39,7 @@ func BenchmarkIncast16Host200G(b *testing.B) {
 			cfg.Flows = append(cfg.Flows, Flow{ID: fmt.Sprintf("f%d-%d", l, i), Src: fmt.Sprintf("h%d-%d", l, i), Dst: "h0-0"})
 		}
 	}
-	var events, hops uint64
-	b.ReportAllocs()
-	for b.Loop() {
-		r, err := Run(context.Background(), cfg)
-		if err != nil {
-			b.Fatal(err)
-		}
-		events += r.Events
-		hops += r.PacketHops
-	}
-	reportRates(b, events, hops)
+	benchRun(b, cfg)
 }
 
 // BenchmarkAllToAll is every host to every other on a 4x2 leaf-spine.
@@ -79,16 +59,7 @@ func BenchmarkAllToAll(b *testing.B) {
 			}
 		}
 	}
-	var events, hops uint64
-	for b.Loop() {
-		r, err := Run(context.Background(), cfg)
-		if err != nil {
-			b.Fatal(err)
-		}
-		events += r.Events
-		hops += r.PacketHops
-	}
-	reportRates(b, events, hops)
+	benchRun(b, cfg)
 }
 
 // BenchmarkRingAllReduce32 is a 32-rank ring AllReduce of 64 MiB over 4
@@ -103,19 +74,11 @@ func BenchmarkRingAllReduce32(b *testing.B) {
 		Seed:       1,
 		DCQCN:      PaperDCQCN(200), DCQCNEnabled: true,
 	}
-	var events, hops uint64
-	for b.Loop() {
-		r, err := Run(context.Background(), cfg)
-		if err != nil {
-			b.Fatal(err)
-		}
+	benchRun(b, cfg, func(r *Result) {
 		if _, ok := CollectiveTimeNs(r, "ar"); !ok {
 			b.Fatal("AllReduce did not complete")
 		}
-		events += r.Events
-		hops += r.PacketHops
-	}
-	reportRates(b, events, hops)
+	})
 }
 
 // fatLeafSpine is a non-blocking leaf-spine as the catalog labs size it:
@@ -179,7 +142,7 @@ func permutationConfig(leaves, spines, links, perLeaf int) Config {
 
 // benchRun runs cfg on one thread unless it says otherwise, so that the
 // events/s are per core.
-func benchRun(b *testing.B, cfg Config) {
+func benchRun(b *testing.B, cfg Config, checks ...func(*Result)) {
 	if cfg.Threads == 0 {
 		cfg.Threads = 1
 	}
@@ -189,6 +152,9 @@ func benchRun(b *testing.B, cfg Config) {
 		r, err := Run(context.Background(), cfg)
 		if err != nil {
 			b.Fatal(err)
+		}
+		for _, check := range checks {
+			check(r)
 		}
 		events += r.Events
 		hops += r.PacketHops

@@ -742,37 +742,18 @@ func railRingConfig(hosts int, bytes int64) Config {
 // 7168 scale-up streams and 1024 QPs, 8 KiB messages.
 func BenchmarkProgramRing1024(b *testing.B) {
 	cfg := railRingConfig(128, 64<<20)
-	var events, hops uint64
-	b.ReportAllocs()
-	for b.Loop() {
-		r, err := Run(context.Background(), cfg)
-		if err != nil {
-			b.Fatal(err)
-		}
+	benchRun(b, cfg, func(r *Result) {
 		if r.Programs[0].TimeNs == nil {
 			b.Fatal("AllReduce did not complete")
 		}
-		events += r.Events
-		hops += r.PacketHops
-	}
-	reportRates(b, events, hops)
+	})
 }
 
 // BenchmarkProgramRing256 is the same over 32 servers (256 ranks, 510
 // steps, 32 KiB messages).
 func BenchmarkProgramRing256(b *testing.B) {
 	cfg := railRingConfig(32, 64<<20)
-	var events, hops uint64
-	b.ReportAllocs()
-	for b.Loop() {
-		r, err := Run(context.Background(), cfg)
-		if err != nil {
-			b.Fatal(err)
-		}
-		events += r.Events
-		hops += r.PacketHops
-	}
-	reportRates(b, events, hops)
+	benchRun(b, cfg)
 }
 
 // TestProgramMemoryPerStream: a program costs its streams, not its
