@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	goruntime "runtime"
 	"slices"
 	"time"
 
@@ -198,7 +197,7 @@ func (r *Runner) runVariants(ctx context.Context, s *Spec, run *results.Run, poi
 
 	threads := r.Threads
 	if threads <= 0 {
-		threads = max(1, goruntime.NumCPU()/par)
+		threads = max(1, engine.DefaultThreads()/par)
 	}
 	jobs := make(chan int)
 	done := make(chan result)

@@ -46,6 +46,10 @@ import (
 // versions.
 const autoPartitionNICs = 256
 
+// nicsPerPartition: above autoPartitionNICs, the default split gives each
+// partition about this many NIC ports.
+const nicsPerPartition = 128
+
 // maxAutoPartitions bounds the default split: more partitions than cores
 // balance the load better, too many make each window's share too small.
 const maxAutoPartitions = 16
@@ -136,7 +140,7 @@ func (s *sim) planPartitions() (*parRun, error) {
 		if nics < autoPartitionNICs {
 			return nil, nil
 		}
-		want = min(maxAutoPartitions, nics/128)
+		want = min(maxAutoPartitions, nics/nicsPerPartition)
 	}
 	if want <= 1 || len(s.cfg.Programs) > 0 {
 		return nil, nil
@@ -397,9 +401,9 @@ func (s *sim) runParallel(ctx context.Context, pr *parRun) error {
 					delivered += p.work.delivered
 				}
 				s.now, s.work.delivered = start, delivered
-				p := s.progress()
-				p.Events = events
-				s.cfg.Progress(p)
+				prog := s.progress()
+				prog.Events = events
+				s.cfg.Progress(prog)
 			}
 			pr.progressAt = events
 		}
