@@ -412,6 +412,13 @@ func newSim(cfg *Config) (*sim, error) {
 	if cfg.MTU < 0 || (cfg.MTU > 0 && cfg.MTU < 256) || cfg.MTU > 9216 {
 		return nil, errorf("MTU %d out of range: use 256..9216 (0 means %d)", cfg.MTU, DefaultMTU)
 	}
+	switch cfg.Transport {
+	case "", TransportRoCE:
+	case TransportInfiniBand, TransportUET:
+		return nil, errorf("transport %s is not built yet", cfg.Transport)
+	default:
+		return nil, errorf("transport %q is not one of %s, %s, %s", cfg.Transport, TransportRoCE, TransportInfiniBand, TransportUET)
+	}
 	s := &sim{
 		cfg:    cfg,
 		end:    cfg.DurationNs * 1000,

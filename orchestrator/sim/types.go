@@ -408,12 +408,26 @@ type Config struct {
 	// packet beyond it arrived is taken for a loss and NAKed.
 	OutOfOrder bool
 
+	// Transport is what the NICs and switches run: TransportRoCE (or
+	// ""), TransportInfiniBand with IB's settings (ib.go) or TransportUET
+	// with UET's (uet.go).
+	Transport string
+	IB        IBParams
+	UET       UETParams
+
 	// NICDelayNs is the NICs' own processing time (send and receive
 	// pipelines, PCIe), charged once per packet on arrival at the
 	// receiving NIC (0 means 1000 ns, negative none). It puts one-way
 	// latency through one switch at the 1-2 µs real RoCE NICs show.
 	NICDelayNs int64
 }
+
+// The transports (Config.Transport).
+const (
+	TransportRoCE       = "roce"
+	TransportInfiniBand = "infiniband"
+	TransportUET        = "uet"
+)
 
 // LinkFault takes the link with end Link (either end, "node:port") down at
 // DownNs and, when UpNs > DownNs, back up at UpNs. Packets on the wire and

@@ -1,0 +1,71 @@
+// Package transport says which transport a lab's NICs and switches run,
+// RoCE v2 (the default), InfiniBand or the Ultra Ethernet transport
+// (UET), and holds the settings of the latter two, named as their
+// specifications and reference implementations name them, with cited
+// defaults. Like package nic it imports nothing of labctl but leaves: lab
+// specs, scenarios and the simulator's runtime share these definitions,
+// and each setting's meaning is decided here once.
+package transport
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// The transports.
+const (
+	// RoCE is RoCE v2 over Ethernet: PFC and ECN/DCQCN as the lab's
+	// switch configs and NIC settings say.
+	RoCE = "roce"
+	// InfiniBand is an InfiniBand fabric: credit-based link-level flow
+	// control per virtual lane, routes as a subnet manager computes them,
+	// IB congestion control (FECN/BECN); the switches take no vendor QoS
+	// config.
+	InfiniBand = "infiniband"
+	// UET is the Ultra Ethernet transport over Ethernet switches: packet
+	// spraying, reliable unordered delivery with selective
+	// acknowledgement, packet trimming, NSCC and RCCC.
+	UET = "uet"
+)
+
+// Names lists the transports, the default first.
+var Names = []string{RoCE, InfiniBand, UET}
+
+// Settings are a lab's transport once the lab's and a scenario's sections
+// are applied to the defaults. Only the chosen transport's section is
+// filled.
+type Settings struct {
+	Name       string       `json:"name"`
+	InfiniBand *IBSettings  `json:"infiniband,omitempty"`
+	UET        *UETSettings `json:"uet,omitempty"`
+}
+
+// Resolve checks name (empty means RoCE) and resolves the sections, a
+// lab's first and a scenario's over it. Every section is checked, the
+// chosen transport's or not, so a mistake in one is reported before a
+// matrix reaches the variant that uses it.
+func Resolve(name string, ib []*IBSpec, uet []*UETSpec) (Settings, error) {
+	if name == "" {
+		name = RoCE
+	}
+	if !slices.Contains(Names, name) {
+		return Settings{}, fmt.Errorf("transport %q is not one of %s", name, strings.Join(Names, ", "))
+	}
+	ibs, err := ResolveIB(ib...)
+	if err != nil {
+		return Settings{}, fmt.Errorf("infiniband.%w", err)
+	}
+	uets, err := ResolveUET(uet...)
+	if err != nil {
+		return Settings{}, fmt.Errorf("uet.%w", err)
+	}
+	st := Settings{Name: name}
+	switch name {
+	case InfiniBand:
+		st.InfiniBand = &ibs
+	case UET:
+		st.UET = &uets
+	}
+	return st, nil
+}
