@@ -26,6 +26,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/perftest"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/sizing"
+	"github.com/labctl/labctl/orchestrator/transport"
 )
 
 // Runtime runs labs. Implementations must be safe to call for a lab that is
@@ -127,6 +128,10 @@ type VariantSpec struct {
 	// NIC is the hosts' NIC settings: DCQCN parameters and the QPs' loss
 	// recovery (the lab's nic section with the scenario's over it).
 	NIC nic.Settings `json:"nic,omitzero"`
+	// Transport is what the NICs and switches run (the lab's transport
+	// and sections with the scenario's over them); a zero Name means
+	// the lab's.
+	Transport transport.Settings `json:"transport,omitzero"`
 	// Faults are the variant's link failures and PFC storms, in scenario
 	// time; LB is how the switches spread packets over equal-cost paths
 	// (empty: flow hashing, ECMP).

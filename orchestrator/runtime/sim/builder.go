@@ -451,6 +451,9 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 	if err := b.faults(vs, cfg); err != nil {
 		return nil, err
 	}
+	if err := b.transport(vs, cfg); err != nil {
+		return nil, err
+	}
 	if err := b.serverLimits(cfg); err != nil {
 		return nil, err
 	}
