@@ -8,6 +8,7 @@
 package transport
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -41,6 +42,31 @@ type Settings struct {
 	UET        *UETSettings `json:"uet,omitempty"`
 }
 
+// FieldError is a bad value of one key: Field is its path within the
+// section ("routing", "cc.ccti_limit"; Resolve prefixes the section), Msg
+// what is wrong and Fix what to write instead. ResolveIB and ResolveUET
+// return one, so lab specs and scenarios report the key's line and column.
+type FieldError struct {
+	Field, Msg, Fix string
+}
+
+func (e *FieldError) Error() string {
+	if e.Fix == "" {
+		return e.Field + ": " + e.Msg
+	}
+	return e.Field + ": " + e.Msg + ": " + e.Fix
+}
+
+// inSection prefixes a section's name to a field error's path (any other
+// error becomes one of the section itself).
+func inSection(section string, err error) error {
+	var fe *FieldError
+	if errors.As(err, &fe) {
+		return &FieldError{Field: section + "." + fe.Field, Msg: fe.Msg, Fix: fe.Fix}
+	}
+	return &FieldError{Field: section, Msg: err.Error()}
+}
+
 // Resolve checks name (empty means RoCE) and resolves the sections, a
 // lab's first and a scenario's over it. Every section is checked, the
 // chosen transport's or not, so a mistake in one is reported before a
@@ -50,15 +76,15 @@ func Resolve(name string, ib []*IBSpec, uet []*UETSpec) (Settings, error) {
 		name = RoCE
 	}
 	if !slices.Contains(Names, name) {
-		return Settings{}, fmt.Errorf("transport %q is not one of %s", name, strings.Join(Names, ", "))
+		return Settings{}, &FieldError{Field: "transport", Msg: fmt.Sprintf("unknown transport %q", name), Fix: "use " + strings.Join(Names, ", ") + " (roce is the default)"}
 	}
 	ibs, err := ResolveIB(ib...)
 	if err != nil {
-		return Settings{}, fmt.Errorf("infiniband.%w", err)
+		return Settings{}, inSection("infiniband", err)
 	}
 	uets, err := ResolveUET(uet...)
 	if err != nil {
-		return Settings{}, fmt.Errorf("uet.%w", err)
+		return Settings{}, inSection("uet", err)
 	}
 	st := Settings{Name: name}
 	switch name {

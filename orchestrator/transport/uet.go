@@ -11,7 +11,8 @@ type UETSpec struct{}
 type UETSettings struct{}
 
 // ResolveUET applies specs in order (a lab's, then a scenario's) to the
-// defaults. An error names the field without the section ("lb: ...").
+// defaults. An error is a *FieldError whose Field omits the section
+// ("lb", not "uet.lb").
 func ResolveUET(specs ...*UETSpec) (UETSettings, error) { return UETSettings{}, nil }
 
 // UETKeyDocs documents the uet section (lab specs and scenarios).
