@@ -6,6 +6,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/perftest"
 	"github.com/labctl/labctl/orchestrator/specdoc"
+	"github.com/labctl/labctl/orchestrator/transport"
 )
 
 // KeyDocs documents every key of a scenario spec (the nic section's keys
@@ -26,6 +27,8 @@ var KeyDocs = specdoc.Table{
 		Default: "0 (the whole run)"},
 	"sample_every": {Doc: "Time-series sampling interval (queue depth, rates, pauses), a duration; 0 disables series; at most 100000 samples over the duration.",
 		Default: DefaultSampleEvery},
+	"transport": {Doc: "Overrides the lab's transport for this scenario (a matrix can sweep it: transport: [roce, infiniband, uet]). " + transport.NameDoc,
+		Default: "the lab's (roce when unset)"},
 	"dcqcn": {Doc: "The NICs' DCQCN preset for this scenario: connectx (the NIC's defaults) or paper; shorthand for nic.dcqcn.preset, with which it must agree.",
 		Default: "the lab's (nic.dcqcn.preset, connectx when unset)"},
 	"model": {Doc: "The simulator's model: packet (every packet: queues, PFC, ECN, DCQCN) or flow (a fast estimate of steady rates and ring AllReduce times without queues, PFC, ECN or DCQCN, named as such in every output); 'labctl run --model' overrides it.",
@@ -110,4 +113,4 @@ var KeyDocs = specdoc.Table{
 	"assertions":        {Doc: "Checks on each variant's results, at most 256; a failed one makes the run fail (exit 1). Syntax in scenarios/README.md."},
 	"assertions[].name": {Doc: "What the assertion checks, as reports show it.", Default: "the expression"},
 	"assertions[].expr": {Doc: "An expression over the variant's record, such as summary.drops == 0 when pfc. Required."},
-}.With("nic", lab.NICKeyDocs)
+}.With("nic", lab.NICKeyDocs).With("infiniband", transport.IBKeyDocs).With("uet", transport.UETKeyDocs)

@@ -17,6 +17,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/nic"
 	"github.com/labctl/labctl/orchestrator/specdoc"
 	"github.com/labctl/labctl/orchestrator/specyaml"
+	"github.com/labctl/labctl/orchestrator/transport"
 )
 
 // A matrix key other than ecn and pfc sweeps one parameter over a list of
@@ -307,6 +308,8 @@ const (
 	famTraffic  = "traffic"
 	famFaults   = "faults"
 	famScenario = "scenario"
+	famIB       = "infiniband"
+	famUET      = "uet"
 )
 
 // sweepableQoS are the qos keys a sweep applies on top of the lab's
@@ -314,7 +317,7 @@ const (
 var sweepableQoS = []string{"ecn.kmin_kb", "ecn.kmax_kb", "ecn.pmax", "mtu", "buffer_pool_bytes", "pfc_watchdog.enabled", "pfc_watchdog.detection_ms", "pfc_watchdog.restoration_ms", "pfc_watchdog.action"}
 
 // sweepableScenario are the scenario's own keys a sweep can vary.
-var sweepableScenario = []string{"duration", "warmup", "sample_every", "lb.mode", "lb.flowlet_gap"}
+var sweepableScenario = []string{"duration", "warmup", "sample_every", "lb.mode", "lb.flowlet_gap", "transport"}
 
 // notSweepable says why a key that exists cannot be swept, and what to do
 // instead.
@@ -345,6 +348,8 @@ var notSweepable = map[string]string{
 	"qos.pfc":                 "PFC on and off is the matrix's pfc dimension: use pfc: [on, off]",
 	"qos.pfc_watchdog":        "sweep one key: qos.pfc_watchdog.detection_ms, restoration_ms or action",
 	"nic.dcqcn":               "sweep one parameter: nic.dcqcn.<name>, e.g. nic.dcqcn.rpg_ai_rate",
+	"infiniband":              "sweep one key: infiniband.<key>, e.g. infiniband.routing",
+	"uet":                     "sweep one key: uet.<key>, e.g. uet.lb",
 	"images":                  "images are a lab's, not a scenario's",
 	"sizing":                  "sizing is a lab's: make one lab spec per size",
 }
@@ -368,6 +373,18 @@ func (s *Spec) resolveSweep(path string) (Sweep, error) {
 		sw.family, root, field = famNIC, reflect.TypeOf(nic.Spec{}), strings.TrimPrefix(path, "nic.")
 		if !slices.Contains(leafPaths(root), field) {
 			return sw, unknownPath(path, "nic.", leafPaths(root))
+		}
+	case strings.HasPrefix(path, famIB+".") || strings.HasPrefix(path, famUET+"."):
+		section, rest, _ := strings.Cut(path, ".")
+		sw.family, root, field = section, reflect.TypeOf(transport.IBSpec{}), rest
+		if section == famUET {
+			root = reflect.TypeOf(transport.UETSpec{})
+		}
+		if reason, ok := notSweepable[path]; ok {
+			return sw, fmt.Errorf("%s cannot be swept: %s", path, reason)
+		}
+		if !slices.Contains(leafPaths(root), field) {
+			return sw, unknownPath(path, section+".", leafPaths(root))
 		}
 	case strings.HasPrefix(path, "traffic[") || strings.HasPrefix(path, "faults["):
 		list, rest, _ := strings.Cut(path, "[")
@@ -608,10 +625,18 @@ func (s *Spec) checkPoint(file string, idx []int) error {
 			return place("", err.Error(), "see the nic keys in docs/scenario-spec.md")
 		}
 	}
-	if _, err := s.pointSpec(idx, func(path, msg, fix string) error {
+	ps, err := s.pointSpec(idx, func(path, msg, fix string) error {
 		return place(path, msg, fix)
-	}); err != nil {
+	})
+	if err != nil {
 		return err
+	}
+	ib, uet := s.overlay(famIB, idx).(transport.IBSpec), s.overlay(famUET, idx).(transport.UETSpec)
+	if _, err := transport.Resolve(ps.Transport, []*transport.IBSpec{&s.InfiniBand, &ib}, []*transport.UETSpec{&s.UET, &uet}); err != nil {
+		if fe, ok := err.(*transport.FieldError); ok {
+			return place(fe.Field, fe.Field+": "+fe.Msg, fe.Fix)
+		}
+		return place("", err.Error(), "see the transport keys in docs/scenario-spec.md")
 	}
 	return nil
 }
@@ -641,6 +666,10 @@ func (s *Spec) overlay(family string, idx []int) any {
 		v = reflect.New(reflect.TypeOf(lab.QoSSpec{}))
 	case famNIC:
 		v = reflect.New(reflect.TypeOf(nic.Spec{}))
+	case famIB:
+		v = reflect.New(reflect.TypeOf(transport.IBSpec{}))
+	case famUET:
+		v = reflect.New(reflect.TypeOf(transport.UETSpec{}))
 	default:
 		return nil
 	}
@@ -771,6 +800,23 @@ func (s *Spec) PointNIC(pt Point) nic.Spec {
 		return nic.Spec{}
 	}
 	return s.overlay(famNIC, idx).(nic.Spec)
+}
+
+// PointTransport is a point's transport: its name ("" keeps the lab's:
+// the scenario's transport or a swept one) and the infiniband and uet
+// values it sweeps, to apply over the lab's and the scenario's sections.
+func (s *Spec) PointTransport(pt Point) (name string, ib transport.IBSpec, uet transport.UETSpec) {
+	name = s.Transport
+	for _, p := range pt.Params {
+		if p.Path == "transport" {
+			name = p.Value
+		}
+	}
+	idx, err := s.pointIndex(pt)
+	if err != nil || len(idx) == 0 {
+		return name, ib, uet
+	}
+	return name, s.overlay(famIB, idx).(transport.IBSpec), s.overlay(famUET, idx).(transport.UETSpec)
 }
 
 // SweepsQoS reports whether the matrix sweeps a qos key, so every

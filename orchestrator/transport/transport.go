@@ -33,6 +33,9 @@ const (
 // Names lists the transports, the default first.
 var Names = []string{RoCE, InfiniBand, UET}
 
+// NameDoc documents the transport key of lab specs and scenarios.
+const NameDoc = "What the NICs and switches run: roce (RoCE v2: PFC, ECN and DCQCN as the switch configs and the nic section say), infiniband (an InfiniBand fabric: credit-based flow control per virtual lane instead of PFC, routes as the subnet manager computes them, IB congestion control instead of ECN/DCQCN; the switches' vendor configs are not used, the infiniband section is) or uet (the Ultra Ethernet transport over the same Ethernet switches and configs: packet spraying, selective retransmission, packet trimming, NSCC, as the uet section says). infiniband and uet run on the sim runtime only. On them the matrix's ecn dimension turns the transport's congestion signal on or off (IB's FECN/BECN, UET's ECN marks) and pfc the switches' PFC (uet; InfiniBand's credits are always on, so pfc=off is refused for it)."
+
 // Settings are a lab's transport once the lab's and a scenario's sections
 // are applied to the defaults. Only the chosen transport's section is
 // filled.
