@@ -126,6 +126,9 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 		if vs.Transport, err = r.transportSettings(s, pt); err != nil {
 			return err
 		}
+		if vs.Transport.Name == transport.InfiniBand && !pt.PFC {
+			return s.pfcOffOnInfiniBand(pt)
+		}
 		if model == runtime.ModelFlow && vs.Transport.Name != transport.RoCE {
 			return exitcode.Usagef("variant %s runs transport %s, which the flow-level model does not simulate (it has no %s); fix: run it with --model packet", pt.Name, vs.Transport.Name, flowModelTransports)
 		}

@@ -89,6 +89,14 @@ type Matrix struct {
 	PFC []string `yaml:"pfc"`
 	// Sweeps are the other dimensions, in the file's order.
 	Sweeps []Sweep `yaml:"-"`
+	// Exclude lists combinations the matrix leaves out, as GitHub
+	// Actions' matrix exclude does: a variant is not run when it has
+	// every dimension value of one entry ({transport: infiniband, pfc:
+	// off}). Values are canonical (on/off, sweep values as variant names
+	// show them).
+	Exclude []map[string]string `yaml:"-"`
+
+	exclude *matrixEntry
 
 	entries []matrixEntry
 	problem *specyaml.Error
@@ -273,6 +281,9 @@ func Parse(file string, data []byte) (*Spec, error) {
 			}
 			seen[b] = true
 		}
+	}
+	if err := s.readExclude(file); err != nil {
+		return nil, err
 	}
 	if err := checkTiming(&s, at); err != nil {
 		return nil, err

@@ -184,6 +184,11 @@ func (s *Spec) readMatrix(file string) error {
 		if !e.isList {
 			return errAt(e.valAt, fmt.Sprintf("matrix dimension %s is not a list of values", e.key), fmt.Sprintf("write %s: [value, value, ...]", e.key))
 		}
+		if e.key == "exclude" {
+			ex := e
+			m.exclude = &ex
+			continue
+		}
 		if e.key == "ecn" || e.key == "pfc" {
 			// An empty list would read as the key left out, [on, off].
 			if len(e.values) == 0 {
@@ -238,6 +243,119 @@ func (s *Spec) readMatrix(file string) error {
 		return errAt(m.Sweeps[MaxSweeps].keyAt, fmt.Sprintf("the matrix sweeps %d parameters, more than the %d labctl crosses at once", len(m.Sweeps), MaxSweeps), "split the sweep into several scenarios")
 	}
 	return nil
+}
+
+// readExclude reads the matrix's exclude list once every dimension is
+// known: each entry a mapping of dimensions to one of their values.
+func (s *Spec) readExclude(file string) error {
+	e := s.Matrix.exclude
+	if e == nil {
+		return nil
+	}
+	errAt := func(p pos, msg, fix string) error {
+		return exitcode.Usage(&specyaml.Error{File: file, Line: p.line, Column: p.col, Msg: msg, Fix: fix})
+	}
+	const fix = "write exclude: [{dimension: value, ...}, ...], e.g. exclude: [{transport: infiniband, pfc: off}]"
+	for _, n := range e.values {
+		mp, ok := specyaml.UnwrapNode(n).(*ast.MappingNode)
+		if !ok {
+			if mv, one := specyaml.UnwrapNode(n).(*ast.MappingValueNode); one {
+				mp = &ast.MappingNode{Values: []*ast.MappingValueNode{mv}}
+			} else {
+				return errAt(posOf(n), "matrix exclude entry is not a mapping of dimensions to values", fix)
+			}
+		}
+		entry := map[string]string{}
+		for _, kv := range mp.Values {
+			key := kv.Key.String()
+			if k, ok := specyaml.UnwrapNode(kv.Key).(ast.ScalarNode); ok {
+				key = fmt.Sprint(k.GetValue())
+			}
+			text, ok := scalarText(kv.Value)
+			if !ok {
+				return errAt(posOf(kv.Value), fmt.Sprintf("matrix exclude: %s is not given one value", key), fix)
+			}
+			var vals []string
+			switch key {
+			case "ecn", "pfc":
+				b, ok := parseOnOff(text)
+				if !ok {
+					return errAt(posOf(kv.Value), fmt.Sprintf("matrix exclude: %s value %q is not on or off", key, text), "use on or off")
+				}
+				text = onOff(b)
+				for _, v := range map[string][]string{"ecn": s.Matrix.ECN, "pfc": s.Matrix.PFC}[key] {
+					b, _ := parseOnOff(v)
+					vals = append(vals, onOff(b))
+				}
+			default:
+				sw := s.sweepByPath(key)
+				if sw == nil {
+					return errAt(posOf(kv.Key), fmt.Sprintf("matrix exclude names %s, which is not a dimension of the matrix (dimensions: %s)", key, strings.Join(s.dimensions(), ", ")), "name a dimension the matrix lists")
+				}
+				text, vals = canonValue(text), sw.Values
+			}
+			if !slices.Contains(vals, text) {
+				return errAt(posOf(kv.Value), fmt.Sprintf("matrix exclude: %s=%s is not one of the matrix's values (%s)", key, text, strings.Join(vals, ", ")), "name a value the dimension lists")
+			}
+			if _, dup := entry[key]; dup {
+				return errAt(posOf(kv.Key), fmt.Sprintf("matrix exclude entry gives %s twice", key), "give each dimension once per entry")
+			}
+			entry[key] = text
+		}
+		if len(entry) == 0 {
+			return errAt(posOf(n), "matrix exclude entry is empty (it would exclude every variant)", fix)
+		}
+		s.Matrix.Exclude = append(s.Matrix.Exclude, entry)
+	}
+	if len(s.matrix()) == 0 {
+		return errAt(e.keyAt, "matrix exclude leaves no variant to run", "exclude fewer combinations")
+	}
+	return nil
+}
+
+// pfcOffOnInfiniBand refuses a variant that would run InfiniBand with
+// pfc=off, at the matrix's pfc key when the file has one: an IB link's
+// credit-based flow control cannot be turned off, so the variant would be
+// its pfc=on twin under another name.
+func (s *Spec) pfcOffOnInfiniBand(pt Point) error {
+	msg := fmt.Sprintf("variant %s runs InfiniBand with pfc=off, but InfiniBand links always run credit-based flow control (there is no PFC to remove)", pt.Name)
+	fix := "give pfc: [on], or leave the pair out with matrix exclude: [{transport: infiniband, pfc: off}]"
+	for _, e := range s.Matrix.entries {
+		if e.key == "pfc" {
+			return exitcode.Usage(&specyaml.Error{File: s.file, Line: e.keyAt.line, Column: e.keyAt.col, Msg: msg, Fix: fix})
+		}
+	}
+	return exitcode.Usage(&specyaml.Error{File: s.file, Msg: msg + " (a matrix without pfc runs pfc=on and pfc=off)", Fix: fix})
+}
+
+// excluded reports whether a point has every value of one exclude entry.
+func (m *Matrix) excluded(pt Point) bool {
+	for _, ex := range m.Exclude {
+		all := true
+		for k, v := range ex {
+			got := ""
+			switch k {
+			case "ecn":
+				got = onOff(pt.ECN)
+			case "pfc":
+				got = onOff(pt.PFC)
+			default:
+				for _, p := range pt.Params {
+					if p.Path == k {
+						got = p.Value
+					}
+				}
+			}
+			if got != v {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
 }
 
 // sweepFix says where the sweepable paths are listed.
