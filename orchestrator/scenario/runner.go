@@ -126,6 +126,9 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 		if vs.Transport, err = r.transportSettings(s, pt); err != nil {
 			return err
 		}
+		if err := runtime.CheckTransport(r.Runtime, vs.Transport.Name); err != nil {
+			return fmt.Errorf("variant %s: %w", pt.Name, err)
+		}
 		if vs.Transport.Name == transport.InfiniBand && !pt.PFC {
 			return s.pfcOffOnInfiniBand(pt)
 		}

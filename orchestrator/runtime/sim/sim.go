@@ -21,6 +21,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	engine "github.com/labctl/labctl/orchestrator/sim"
+	"github.com/labctl/labctl/orchestrator/transport"
 )
 
 // Name is the runtime's name on the command line.
@@ -42,6 +43,9 @@ func (r *Runtime) MaxDuration() time.Duration { return time.Duration(engine.MaxD
 
 // Name returns "sim".
 func (r *Runtime) Name() string { return Name }
+
+// Transports says the simulator runs every transport.
+func (r *Runtime) Transports() []string { return transport.Names }
 
 // Up writes the topology and the configs the lab lacks (never touching an
 // existing config) and checks that every switch's config parses. With
