@@ -26,6 +26,11 @@ const (
 	evWatchdog
 	evProgStart
 	evScaleUp
+	// InfiniBand (ib.go): credits reaching a transmitter, a packet
+	// reaching its QP through the HCA's pipeline, a CCTI timer.
+	evCredit
+	evIBDeliver
+	evCCTimer
 )
 
 // Run simulates cfg until cfg.DurationNs of simulated time has passed and
@@ -37,6 +42,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	if err := s.run(ctx); err != nil {
 		return nil, err
+	}
+	if s.ib != nil {
+		if err := s.ibCheck(); err != nil {
+			return nil, err
+		}
 	}
 	return s.result(), nil
 }
@@ -170,6 +180,12 @@ func (s *sim) dispatch(e event) {
 		s.progStart(e.a)
 	case evScaleUp:
 		s.gpuArrive(e.a)
+	case evCredit:
+		s.ibCredit(e.a, e.b, e.gen)
+	case evIBDeliver:
+		s.ibDeliver(e.a, e.b)
+	case evCCTimer:
+		s.ibCCTimer(e.a, e.gen)
 	}
 }
 
@@ -368,6 +384,10 @@ func (s *sim) pickQueue(p *port) int {
 }
 
 func (s *sim) switchSend(pi int32) {
+	if s.ib != nil {
+		s.ibSwitchSend(pi)
+		return
+	}
 	p := &s.ports[pi]
 	pr := s.pickQueue(p)
 	if pr < 0 {
@@ -390,6 +410,10 @@ func (s *sim) switchSend(pi int32) {
 // --- switch ingress, admission and PFC ---
 
 func (s *sim) switchReceive(in, k int32) {
+	if s.ib != nil {
+		s.ibSwitchReceive(in, k)
+		return
+	}
 	pk := &s.pkts[k]
 	ip := &s.ports[in]
 	n := &s.nodes[ip.node]
@@ -747,6 +771,10 @@ func (s *sim) flowStart(fi int32) {
 }
 
 func (s *sim) nicSend(pi int32) {
+	if s.ib != nil {
+		s.ibNicSend(pi)
+		return
+	}
 	p := &s.ports[pi]
 	for m := p.held; m != 0; {
 		pr := uint8(7 - bits.LeadingZeros8(m))
@@ -934,6 +962,10 @@ func (s *sim) repace(fi int32) {
 
 // sendCtrl queues an ACK, NAK or CNP at NIC port pi for flow fi.
 func (s *sim) sendCtrl(pi, fi int32, kind uint8, psn int64) {
+	if s.ib != nil {
+		s.ibSendCtrl(pi, fi, kind, psn)
+		return
+	}
 	f := &s.flows[fi]
 	k := s.alloc()
 	pk := &s.pkts[k]
@@ -966,6 +998,10 @@ func (s *sim) afterCut(fi int32) {
 // --- NIC: receiving ---
 
 func (s *sim) hostReceive(pi, k int32) {
+	if s.ib != nil && !s.pkts[k].ibSeen {
+		s.ibArrive(pi, k)
+		return
+	}
 	pk := s.pkts[k]
 	s.release(k)
 	if s.ports[pi].storming != 0 {
@@ -1010,6 +1046,10 @@ func (s *sim) hostReceive(pi, k int32) {
 		s.kick(f.src)
 	case pktCNP:
 		f.cnpsRecv++
+		if s.ib != nil {
+			s.ibBECN(pk.flow) // a BECN
+			return
+		}
 		if s.cfg.DCQCNEnabled && !f.sendDone {
 			if f.rp == nil {
 				rp := newReactionPoint(&s.dc, s.ports[f.src].lineMbps)
@@ -1280,6 +1320,8 @@ func (s *sim) flowRateGbps(f *flowState) float64 {
 	r := p.lineMbps
 	if f.rp != nil {
 		r = f.rp.rc
+	} else if f.ibcc != nil {
+		r = s.ibRateMbps(f, r)
 	}
 	if p.capMbps > 0 {
 		r = min(r, p.capMbps)

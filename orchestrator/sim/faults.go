@@ -129,6 +129,9 @@ func (s *sim) linkChange(k, fi int32, up bool) {
 	}
 	a, b := &s.ports[fl.a], &s.ports[fl.b]
 	where := fmt.Sprintf("%s - %s", a.ref, b.ref)
+	if s.ib != nil {
+		s.ibLinkChange(fl.a, fl.b, up)
+	}
 	if up {
 		a.down, b.down = false, false
 		s.mark(MarkLinkUp, where, "")
@@ -205,10 +208,17 @@ func (s *sim) routeLearn(k, n int32, down uint32) {
 	}
 	clear(s.routes)
 	clear(s.leafRoutes)
+	if s.ib != nil {
+		// The subnet manager recomputes every LFT.
+		s.ib.lft = nil
+	}
 	if s.par != nil {
 		// Partitions read the tables at once: build them all now rather
 		// than on first use.
 		s.routeAll()
+		if s.ib != nil {
+			s.ibBuildLFT()
+		}
 	}
 	who := "every other switch"
 	if n >= 0 {
@@ -250,7 +260,12 @@ func (s *sim) flushPort(pi int32) int {
 	for pr := range p.q {
 		for p.q[pr].n > 0 {
 			k := s.dequeue(p, uint8(pr))
-			if !p.host {
+			switch {
+			case s.ib != nil:
+				if !p.host {
+					s.ibFlushed(pi, k)
+				}
+			case !p.host:
 				s.releaseBuffer(pi, &s.pkts[k])
 			}
 			c := &p.c[s.pkts[k].prio]

@@ -70,6 +70,9 @@ func (s *sim) result() *Result {
 			// Where the routes every switch ends the run with send the
 			// flow's data packets, when faults moved them.
 			path, route, ok := s.tracePath(f.src, f.dst, f.hashFwd)
+			if s.ib != nil {
+				path, route, ok = s.ibTracePath(f.src, f.dst)
+			}
 			if !ok || !slices.Equal(route, f.route) {
 				st.PathAfterFaults, st.RouteAfterFaults, st.UnreachableAfterFaults = path, route, !ok
 			}
@@ -183,6 +186,9 @@ func (s *sim) result() *Result {
 			r.Totals.PausedNs += c.pausedNs / 1000
 			r.Totals.ECNMarked += c.marked
 		}
+	}
+	if s.ib != nil {
+		r.InfiniBand = s.ibPortStats()
 	}
 	sort.SliceStable(r.Ports, func(i, j int) bool {
 		a, b := r.Ports[i], r.Ports[j]

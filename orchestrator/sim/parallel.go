@@ -152,7 +152,7 @@ func (s *sim) planPartitions() (*parRun, error) {
 	for i := range s.ports {
 		p := &s.ports[i]
 		q := &s.ports[p.peer]
-		if p.host || q.host || p.propPs+p.serPs(minWireBytes) < minLookaheadPs {
+		if p.host || q.host || p.propPs+p.serPs(s.minWire()) < minLookaheadPs {
 			uf.union(p.node, q.node)
 		}
 	}
@@ -206,7 +206,7 @@ func (s *sim) planPartitions() (*parRun, error) {
 	for i := range s.ports {
 		p := &s.ports[i]
 		if pr.ofPort[i] != pr.ofPort[p.peer] {
-			pr.look = min(pr.look, p.propPs+p.serPs(minWireBytes))
+			pr.look = min(pr.look, p.propPs+p.serPs(s.minWire()))
 		}
 	}
 	for b := range pr.box {
@@ -223,9 +223,9 @@ const global = -1
 // sender's, its watchdog's port's.
 func (pr *parRun) owner(s *sim, kind uint8, a int32) int32 {
 	switch kind {
-	case evArrive, evTxDone, evNicWake, evPauseRx, evPauseExpire, evPauseRefresh, evStorm:
+	case evArrive, evTxDone, evNicWake, evPauseRx, evPauseExpire, evPauseRefresh, evStorm, evCredit, evIBDeliver:
 		return pr.ofPort[a]
-	case evFlowStart, evRateTimer, evRateCut, evRTO:
+	case evFlowStart, evRateTimer, evRateCut, evRTO, evCCTimer:
 		return pr.ofPort[s.flows[a].src]
 	case evWatchdog:
 		return pr.ofPort[s.wds[a].port]

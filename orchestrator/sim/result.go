@@ -32,6 +32,9 @@ type Result struct {
 	// Timeline lists the faults, routing changes and watchdog actions of
 	// the run in time order.
 	Timeline []Mark `json:"timeline,omitempty"`
+	// InfiniBand are the ports' perfquery counters of an InfiniBand
+	// fabric (Config.Transport), absent for other transports.
+	InfiniBand []IBPortStats `json:"infiniband_ports,omitempty"`
 }
 
 // AllToAllStats is one all-to-all collective: per sending rank what its

@@ -42,6 +42,9 @@ type packet struct {
 	// hops counts the switches crossed: a packet caught in a routing
 	// loop (while routes converge) dies after maxHops, as IP's TTL does.
 	hops uint8
+	// ibSeen: an InfiniBand HCA took the packet off the wire (ibArrive)
+	// and hands it to its QP now.
+	ibSeen bool
 }
 
 type pktQueue struct {
@@ -263,6 +266,7 @@ type flowState struct {
 	lastSend, lastWire     int64 // last data packet sent, for re-pacing
 	lastProgress           int64
 	rp                     *reactionPoint // allocated at the flow's first CNP
+	ibcc                   *ibFlow        // InfiniBand CC, allocated at the first BECN
 	retx, timeouts         int64
 	retriesLeft            int
 	failed                 bool // retry count exceeded: the QP is in error
@@ -367,6 +371,10 @@ type sim struct {
 	// priority's series in the port's Priorities (0: none yet).
 	watchPrio [][8]uint8
 
+	// ib is the InfiniBand fabric's state (ib.go); nil for other
+	// transports.
+	ib *ibState
+
 	// The parallel engine (parallel.go): par is the split of a run with
 	// several partitions (nil: one), part a partition's own state (nil
 	// on the sim that runs the whole fabric).
@@ -414,7 +422,12 @@ func newSim(cfg *Config) (*sim, error) {
 	}
 	switch cfg.Transport {
 	case "", TransportRoCE:
-	case TransportInfiniBand, TransportUET:
+	case TransportInfiniBand:
+		// An IB switch has no Ethernet QoS and an HCA no DCQCN: what
+		// the caller passes for RoCE does not apply.
+		cfg.QoS, cfg.DefaultQoS, cfg.Maps, cfg.PriorityToPG, cfg.ExplicitQoS = nil, nil, nil, nil, false
+		cfg.DCQCNEnabled = false
+	case TransportUET:
 		return nil, errorf("transport %s is not built yet", cfg.Transport)
 	default:
 		return nil, errorf("transport %q is not one of %s, %s, %s", cfg.Transport, TransportRoCE, TransportInfiniBand, TransportUET)
@@ -497,6 +510,11 @@ func newSim(cfg *Config) (*sim, error) {
 	}
 	if err := s.buildLB(); err != nil {
 		return nil, err
+	}
+	if cfg.Transport == TransportInfiniBand {
+		if err := s.buildIB(); err != nil {
+			return nil, err
+		}
 	}
 	pr, err := s.planPartitions()
 	if err != nil {

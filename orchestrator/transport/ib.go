@@ -241,8 +241,8 @@ func ResolveIB(specs ...*IBSpec) (IBSettings, error) {
 		return st, &FieldError{Field: "cc.threshold", Msg: fmt.Sprintf("%d is out of range", c.Threshold), Fix: "use 0 (never mark) .. 15 (most aggressive)"}
 	case c.MarkingRate < 0 || c.MarkingRate > 65535:
 		return st, &FieldError{Field: "cc.marking_rate", Msg: fmt.Sprintf("%d is out of range", c.MarkingRate), Fix: "use 0 (mark every eligible packet) .. 65535 packets between marks"}
-	case c.CCTIIncrease < 0 || c.CCTIIncrease > 255:
-		return st, &FieldError{Field: "cc.ccti_increase", Msg: fmt.Sprintf("%d is out of range", c.CCTIIncrease), Fix: "use 0..255 CCT indices per BECN"}
+	case c.CCTIIncrease < 1 || c.CCTIIncrease > 255:
+		return st, &FieldError{Field: "cc.ccti_increase", Msg: fmt.Sprintf("%d is out of range", c.CCTIIncrease), Fix: "use 1..255 CCT indices per BECN"}
 	case c.CCTILimit >= len(c.CCT):
 		return st, &FieldError{Field: "cc.ccti_limit", Msg: fmt.Sprintf("%d is beyond the CCT's last index %d", c.CCTILimit, len(c.CCT)-1), Fix: "lower ccti_limit or give a longer cc.cct"}
 	case c.CCTITimer < 1 || c.CCTITimer > 65535:
