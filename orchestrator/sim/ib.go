@@ -146,9 +146,12 @@ type ibState struct {
 	// order, as a subnet manager numbers what it discovers.
 	lft         [][]int32
 	lids, lidOf []int32
-	ftree       bool
-	adaptive    bool
-	nicDelay    int64 // ps: the HCA's receive pipeline (Config.NICDelayNs)
+	// level is each node's tier: hosts 0, leaves 1, spines 2, ... (hops
+	// from the nearest host), what ftree's "up" means.
+	level    []int32
+	ftree    bool
+	adaptive bool
+	nicDelay int64 // ps: the HCA's receive pipeline (Config.NICDelayNs)
 
 	cc       bool
 	thrSixth int64 // 16 - threshold
@@ -308,6 +311,7 @@ func (s *sim) buildIB() error {
 			ib.lids = append(ib.lids, int32(i))
 		}
 	}
+	ib.level = s.levels()
 	s.ib = ib
 	for i := range s.flows {
 		f := &s.flows[i]
@@ -345,7 +349,11 @@ func (s *sim) buildIB() error {
 // destinations, give or take one.
 func (s *sim) ibBuildLFT() {
 	ib := s.ib
+	// OpenSM's ftree keeps two counters per port: the destinations routed
+	// down through it (the top-down paths it builds first) and those
+	// routed through it otherwise; minhop and updn count the latter.
 	count := make([]int32, len(s.ports))
+	down := make([]int32, len(s.ports))
 	onPath := make([]bool, len(s.nodes))
 	ib.lft = make([][]int32, len(ib.lids))
 	for lid, d := range ib.lids {
@@ -363,10 +371,10 @@ func (s *sim) ibBuildLFT() {
 					for _, up := range s.nodes[cur].ports {
 						q := s.ports[up].peer
 						t := s.ports[q].node
-						if s.nodes[t].kind != Switch || onPath[t] || !slices.Contains(s.nextHops(table, t, d), q) {
+						if s.nodes[t].kind != Switch || ib.level[t] <= ib.level[cur] || onPath[t] || !slices.Contains(s.nextHops(table, t, d), q) {
 							continue
 						}
-						if best < 0 || count[q] < count[best] {
+						if best < 0 || down[q] < down[best] {
 							best = q
 						}
 					}
@@ -375,7 +383,7 @@ func (s *sim) ibBuildLFT() {
 					}
 					t := s.ports[best].node
 					row[t], onPath[t] = best, true
-					count[best]++
+					down[best]++
 					cur = t
 				}
 			}
@@ -398,6 +406,32 @@ func (s *sim) ibBuildLFT() {
 		}
 		ib.lft[lid] = row
 	}
+}
+
+// levels is each node's hop distance from the nearest host.
+func (s *sim) levels() []int32 {
+	lv := make([]int32, len(s.nodes))
+	var frontier []int32
+	for n := range s.nodes {
+		lv[n] = -1
+		if s.nodes[n].kind == Host {
+			lv[n] = 0
+			frontier = append(frontier, int32(n))
+		}
+	}
+	for len(frontier) > 0 {
+		var next []int32
+		for _, n := range frontier {
+			for _, pi := range s.nodes[n].ports {
+				if m := s.ports[s.ports[pi].peer].node; lv[m] < 0 {
+					lv[m] = lv[n] + 1
+					next = append(next, m)
+				}
+			}
+		}
+		frontier = next
+	}
+	return lv
 }
 
 // ibTracePath follows the LFTs from NIC src to NIC dst: the nodes from

@@ -79,6 +79,18 @@ func parallelCases() map[string]Config {
 		{Link: PortRef{Node: "spine1", Port: "Ethernet2"}, DownNs: 150_000, DetectNs: 5_000, ConvergeNs: 40_000},
 	}
 	cases["link faults"] = c
+
+	// InfiniBand: credits cross every partition boundary, with an incast
+	// that spreads a congestion tree, IB CC on and a link fault.
+	c = base()
+	c.Transport = TransportInfiniBand
+	c.IB.CC = IBCC{Enabled: true, Threshold: 8, MarkingRate: 10, CCTITimerNs: 20 * 1024}
+	for i, src := range hosts()[4:] {
+		c.Flows = append(c.Flows, Flow{ID: fmt.Sprintf("in%d", i), Src: src, Dst: "h0-0", Bytes: 200_000})
+	}
+	c.Flows = append(c.Flows, Flow{ID: "victim", Src: "h1-1", Dst: "h0-1"})
+	c.Faults = []LinkFault{{Link: PortRef{Node: "leaf1", Port: "Ethernet100"}, DownNs: 100_000, UpNs: 250_000, DetectNs: 5_000, ConvergeNs: 40_000}}
+	cases["infiniband"] = c
 	return cases
 }
 
