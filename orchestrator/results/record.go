@@ -163,6 +163,9 @@ type Variant struct {
 	// settings, when it is not RoCE (InfiniBand: the subnet manager's
 	// routing and the links' credits; UET: spraying, trimming, NSCC).
 	Transport *transport.Settings `json:"transport,omitempty"`
+	// InfiniBand are the ports' perfquery counters of an InfiniBand
+	// variant (absent for other transports).
+	InfiniBand []IBPortCounters `json:"infiniband_ports,omitempty"`
 	// Configs, for a scenario that sweeps QoS values, is where the
 	// variant's switch configs were written and how they differ from the
 	// lab's.

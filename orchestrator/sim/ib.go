@@ -948,3 +948,24 @@ func (s *sim) ibPortStats() []IBPortStats {
 	})
 	return out
 }
+
+// IBLIDsPerPort is how many destination LIDs the subnet manager's
+// routes of cfg (an InfiniBand config) send through each switch port
+// facing another switch: the balance of its routing engine, before any
+// traffic runs.
+func IBLIDsPerPort(cfg Config) (map[PortRef]int, error) {
+	cfg.Transport = TransportInfiniBand
+	s, err := newSim(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	out := map[PortRef]int{}
+	for _, row := range s.ib.lft {
+		for _, o := range row {
+			if o >= 0 && !s.ports[s.ports[o].peer].host {
+				out[s.ports[o].ref]++
+			}
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,25 @@
+package results
+
+// IBPortCounters are one port's InfiniBand counters, named as perfquery
+// prints them: PortCounters (PortXmitData and PortRcvData in 4-octet
+// words), PortRcvConCtrl (PortPktRcvFECN, PortPktRcvBECN) and
+// SwPortVLCongestion summed over the data VLs (the packets a switch port
+// marked with FECN). PortXmitWait counts ticks of one 64-byte credit's
+// transmission time at the port's rate during which the port had a
+// packet to send and no credits for it. Only an InfiniBand variant has
+// them (Variant.InfiniBand).
+type IBPortCounters struct {
+	Node                     string `json:"node"`
+	Port                     string `json:"port"`
+	PortXmitData             int64  `json:"PortXmitData"`
+	PortRcvData              int64  `json:"PortRcvData"`
+	PortXmitPkts             int64  `json:"PortXmitPkts"`
+	PortRcvPkts              int64  `json:"PortRcvPkts"`
+	PortXmitWait             int64  `json:"PortXmitWait"`
+	PortXmitDiscards         int64  `json:"PortXmitDiscards"`
+	PortRcvSwitchRelayErrors int64  `json:"PortRcvSwitchRelayErrors"`
+	PortPktRcvFECN           int64  `json:"PortPktRcvFECN"`
+	PortPktRcvBECN           int64  `json:"PortPktRcvBECN"`
+	SWPortVLCongestion       int64  `json:"SWPortVLCongestion"`
+	Source                   Source `json:"source"`
+}
