@@ -180,12 +180,8 @@ func (s *sim) dispatch(e event) {
 		s.progStart(e.a)
 	case evScaleUp:
 		s.gpuArrive(e.a)
-	case evCredit:
-		s.ibCredit(e.a, e.b, e.gen)
-	case evIBDeliver:
-		s.ibDeliver(e.a, e.b)
-	case evCCTimer:
-		s.ibCCTimer(e.a, e.gen)
+	default:
+		s.ibDispatch(e)
 	}
 }
 
@@ -1273,7 +1269,7 @@ func (s *sim) sample() {
 	}
 	for i, fi := range s.rated {
 		f := &s.flows[fi]
-		ser.Rates[i].RateGbps = append(ser.Rates[i].RateGbps, round3(s.flowRateGbps(f)))
+		ser.Rates[i].RateGbps = append(ser.Rates[i].RateGbps, round3(s.flowRateGbps(fi)))
 		gp := float64(f.delivered-f.sampledBytes) * 8 * 1000 / float64(s.sampleT)
 		f.sampledBytes = f.delivered
 		ser.Rates[i].GoodputGbps = append(ser.Rates[i].GoodputGbps, round3(gp))
@@ -1312,7 +1308,8 @@ func (s *sim) samplePriorities(i int, pi int32, k int) {
 	}
 }
 
-func (s *sim) flowRateGbps(f *flowState) float64 {
+func (s *sim) flowRateGbps(fi int32) float64 {
+	f := &s.flows[fi]
 	if !f.started || f.sendDone {
 		return 0
 	}
@@ -1320,8 +1317,8 @@ func (s *sim) flowRateGbps(f *flowState) float64 {
 	r := p.lineMbps
 	if f.rp != nil {
 		r = f.rp.rc
-	} else if f.ibcc != nil {
-		r = s.ibRateMbps(f, r)
+	} else if s.ib != nil {
+		r = s.ibRateMbps(fi, r)
 	}
 	if p.capMbps > 0 {
 		r = min(r, p.capMbps)

@@ -61,7 +61,7 @@ func (s *sim) result() *Result {
 
 			NAKs:     f.naksRecv,
 			CNPs:     f.cnpsRecv,
-			RateGbps: round3(s.flowRateGbps(f)),
+			RateGbps: round3(s.flowRateGbps(int32(i))),
 		}
 		if f.rp != nil {
 			st.RateCuts = f.rp.cuts

@@ -346,8 +346,8 @@ func TestIBCCTI(t *testing.T) {
 	}
 	s.flows[0].started = true
 	s.ibBECN(0)
-	c := s.flows[0].ibcc
-	if c == nil || c.ccti != 4 || !c.timerOn {
+	c := &s.ib.flows[0]
+	if c.ccti != 4 || !c.timerOn {
 		t.Fatalf("after one BECN: %+v, want CCTI min 1 + 3 = 4 and the timer on", c)
 	}
 	s.ibBECN(0)
@@ -355,7 +355,7 @@ func TestIBCCTI(t *testing.T) {
 	if c.ccti != 7 {
 		t.Errorf("CCTI %d after three BECNs, want the limit 7", c.ccti)
 	}
-	if d := s.ibDelay(&s.flows[0], s.flows[0].src); d != 70*s.ib.ports[s.flows[0].src].creditPs {
+	if d := s.ibDelay(0, s.flows[0].src); d != 70*s.ib.ports[s.flows[0].src].creditPs {
 		t.Errorf("delay %d ps, want CCT[7] = 70 credit times", d)
 	}
 	for range 10 {

@@ -266,7 +266,6 @@ type flowState struct {
 	lastSend, lastWire     int64 // last data packet sent, for re-pacing
 	lastProgress           int64
 	rp                     *reactionPoint // allocated at the flow's first CNP
-	ibcc                   *ibFlow        // InfiniBand CC, allocated at the first BECN
 	retx, timeouts         int64
 	retriesLeft            int
 	failed                 bool // retry count exceeded: the QP is in error
@@ -371,15 +370,15 @@ type sim struct {
 	// priority's series in the port's Priorities (0: none yet).
 	watchPrio [][8]uint8
 
-	// ib is the InfiniBand fabric's state (ib.go); nil for other
-	// transports.
-	ib *ibState
-
 	// The parallel engine (parallel.go): par is the split of a run with
 	// several partitions (nil: one), part a partition's own state (nil
 	// on the sim that runs the whole fabric).
 	par  *parRun
 	part *partition
+
+	// ib is the InfiniBand fabric's state (ib.go); nil for other
+	// transports.
+	ib *ibState
 }
 
 // maxTimeNs bounds simulated times so picosecond arithmetic cannot
