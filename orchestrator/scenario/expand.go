@@ -114,7 +114,7 @@ func (s *Spec) Expand(nics []NIC, pt Point, seed int64) (runtime.VariantSpec, er
 		DurationUs:  s.DurationUs,
 		WarmupUs:    s.WarmupUs,
 		SeriesEvery: s.SampleEveryUs,
-		Faults:      s.faults,
+		Faults:      s.caseFaults(pointCase(pt)),
 		LB:          s.lb,
 	}
 	if s.SampleEveryUs == 0 {
@@ -140,6 +140,9 @@ func (s *Spec) Expand(nics []NIC, pt Point, seed int64) (runtime.VariantSpec, er
 	leaves := leafOrder(nics)
 	for i := range s.Traffic {
 		t := &s.Traffic[i]
+		if !inCase(t.Case, pointCase(pt)) {
+			continue
+		}
 		cross := len(leaves) > 1
 		if t.CrossLeaf != nil {
 			cross = *t.CrossLeaf && len(leaves) > 1

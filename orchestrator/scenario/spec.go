@@ -148,6 +148,10 @@ type Traffic struct {
 	TrafficClass *int `yaml:"traffic_class"`
 	// Start delays the pattern's flows ("100us").
 	Start string `yaml:"start"`
+	// Case names the case of the scenario the entry belongs to: a variant
+	// of case c runs the entries of c and those without a case (see
+	// cases.go).
+	Case string `yaml:"case"`
 
 	// The nccl pattern's keys (nccl.go), as nccl-tests names them:
 	// Collective is the test (all_reduce, all_gather, reduce_scatter,
@@ -341,6 +345,9 @@ func Parse(file string, data []byte) (*Spec, error) {
 		}
 	}
 	if err := s.parseFaults(at); err != nil {
+		return nil, err
+	}
+	if err := s.readCases(file, at); err != nil {
 		return nil, err
 	}
 	if err := s.checkSweeps(file, at); err != nil {

@@ -189,6 +189,12 @@ func (s *Spec) readMatrix(file string) error {
 			m.exclude = &ex
 			continue
 		}
+		if e.key == caseDim {
+			if err := m.readCaseDim(e, errAt); err != nil {
+				return err
+			}
+			continue
+		}
 		if e.key == "ecn" || e.key == "pfc" {
 			// An empty list would read as the key left out, [on, off].
 			if len(e.values) == 0 {
@@ -428,6 +434,7 @@ const (
 	famScenario = "scenario"
 	famIB       = "infiniband"
 	famUET      = "uet"
+	famCase     = "case"
 )
 
 // sweepableQoS are the qos keys a sweep applies on top of the lab's
@@ -467,6 +474,8 @@ var notSweepable = map[string]string{
 	"qos.pfc_watchdog":        "sweep one key: qos.pfc_watchdog.detection_ms, restoration_ms or action",
 	"nic.dcqcn":               "sweep one parameter: nic.dcqcn.<name>, e.g. nic.dcqcn.rpg_ai_rate",
 	"infiniband":              "sweep one key: infiniband.<key>, e.g. infiniband.routing",
+	"traffic[].case":          "a case is a dimension of its own: tag traffic and faults entries with case: <name> and list the names under matrix case",
+	"faults[].case":           "a case is a dimension of its own: tag traffic and faults entries with case: <name> and list the names under matrix case",
 	"uet":                     "sweep one key: uet.<key>, e.g. uet.lb",
 	"images":                  "images are a lab's, not a scenario's",
 	"sizing":                  "sizing is a lab's: make one lab spec per size",
@@ -1022,14 +1031,14 @@ func SweepPaths() []SweepPath {
 		out = append(out, SweepPath{k, specdoc.TypeName(t), KeyDocs[k].Doc})
 	}
 	for _, k := range leafPaths(reflect.TypeOf(Traffic{})) {
-		if k == "pattern" {
+		if k == "pattern" || k == "case" {
 			continue
 		}
 		t, _ := leafType(reflect.TypeOf(Traffic{}), []string{k})
 		out = append(out, SweepPath{"traffic[<i>]." + k, specdoc.TypeName(t), "Traffic entry i (from 0): " + KeyDocs["traffic[]."+k].Doc})
 	}
 	for _, k := range leafPaths(reflect.TypeOf(Fault{})) {
-		if k == "kind" {
+		if k == "kind" || k == "case" {
 			continue
 		}
 		t, _ := leafType(reflect.TypeOf(Fault{}), []string{k})
@@ -1042,6 +1051,15 @@ func SweepPaths() []SweepPath {
 	for _, k := range sweepableQoS {
 		t, _ := leafType(reflect.TypeOf(lab.QoSSpec{}), strings.Split(k, "."))
 		out = append(out, SweepPath{"qos." + k, specdoc.TypeName(t), qosSweepDocs[k]})
+	}
+	for _, sec := range []struct {
+		name string
+		typ  reflect.Type
+	}{{famIB, reflect.TypeOf(transport.IBSpec{})}, {famUET, reflect.TypeOf(transport.UETSpec{})}} {
+		for _, k := range leafPaths(sec.typ) {
+			t, _ := leafType(sec.typ, strings.Split(k, "."))
+			out = append(out, SweepPath{sec.name + "." + k, specdoc.TypeName(t), "Over the lab's and the scenario's " + sec.name + " sections: " + KeyDocs[sec.name+"."+k].Doc})
+		}
 	}
 	return out
 }
@@ -1057,9 +1075,13 @@ values, named by its path: ` + "`qos.<key>`" + ` (the lab's QoS, applied on top 
 configs as they are, edits included), ` + "`nic.<key>`" + ` (the NICs, over the lab's
 and the scenario's ` + "`nic`" + ` sections), ` + "`traffic[<i>].<field>`" + ` and
 ` + "`faults[<i>].<field>`" + ` (one entry of the list, counted from 0) and the scenario's
-own ` + "`duration`" + `, ` + "`warmup`" + `, ` + "`sample_every`" + ` and ` + "`lb.<key>`" + `.
+own ` + "`duration`" + `, ` + "`warmup`" + `, ` + "`sample_every`" + `, ` + "`lb.<key>`" + ` and ` + "`transport`" + `,
+with ` + "`infiniband.<key>`" + ` and ` + "`uet.<key>`" + ` over the lab's and the scenario's sections of those
+transports. The dimension ` + "`case`" + ` lists the scenario's cases (traffic and faults entries
+tagged ` + "`case: <name>`" + `; without it the tags in file order make it).
 The variants are the cross product of every dimension, at most ` + strconv.Itoa(MaxVariants) + ` with
-repetitions, named like ` + "`ecn=on,pfc=on,qos.ecn.kmin_kb=200`" + `. Every value is
+repetitions, named like ` + "`ecn=on,pfc=on,qos.ecn.kmin_kb=200`" + `; ` + "`exclude`" + ` lists combinations
+to leave out (` + "`exclude: [{transport: infiniband, pfc: off}]`" + `). Every value is
 checked by its key's own validation, alone and in each combination, before
 anything runs. Keys that reshape a lab (its profile, lossless priorities,
 DSCPs, cable length, ETS weights) are refused with the reason: make one lab

@@ -68,7 +68,13 @@ func (r *Runtime) Up(ctx context.Context, l *runtime.Lab) error {
 		if _, err := os.Stat(filepath.Join(l.Dir, l.Graph.TopologyFile())); errors.Is(err, fs.ErrNotExist) {
 			say("would write the topology %s", filepath.Join(l.Dir, l.Graph.TopologyFile()))
 		}
+		if l.InfiniBand() {
+			say("would write the subnet manager settings %s (InfiniBand switches take no vendor configs)", l.SubnetManagerPath())
+		}
 		for _, sw := range l.Graph.Switches() {
+			if l.InfiniBand() {
+				break
+			}
 			p := l.ConfigPath(codec, sw.Name)
 			if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
 				say("would render %s", p)
@@ -91,6 +97,11 @@ func (r *Runtime) Up(ctx context.Context, l *runtime.Lab) error {
 	}
 	if _, err := runtime.LoadConfigs(l); err != nil {
 		return err
+	}
+	if l.InfiniBand() {
+		say("lab %s is up in the simulator: %s, %s, InfiniBand, subnet manager settings in %s",
+			l.Name, plural.N(len(l.Graph.Switches()), "switch"), plural.N(len(l.Graph.Hosts()), "host"), l.SubnetManagerPath())
+		return nil
 	}
 	say("lab %s is up in the simulator: %s, %s, %s configs in %s",
 		l.Name, plural.N(len(l.Graph.Switches()), "switch"), plural.N(len(l.Graph.Hosts()), "host"), l.NOS, l.ConfigsDir())
