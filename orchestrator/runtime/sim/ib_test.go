@@ -136,3 +136,40 @@ func TestInfiniBandRefusesPFCStorm(t *testing.T) {
 		t.Errorf("got %v, want the storm refused", err)
 	}
 }
+
+// A lab whose own transport is InfiniBand (no vendor configs at all),
+// with IB congestion control on: an incast marks FECN at the receiver's
+// switch port and the sources hear BECNs, and still nothing drops.
+func TestInfiniBandLabWithCC(t *testing.T) {
+	l := upSpec(t, `name: iblab
+sizing:
+  gpus: 16
+  gpus_per_server: 8
+  nic_speed_gbps: 200
+  leaf_ports: 32
+  leaf_speed_gbps: 400
+  spine_ports: 32
+  spine_speed_gbps: 400
+transport: infiniband
+infiniband:
+  routing: updn
+  cc:
+    enabled: true
+`, "sonic")
+	vs := incast8(t, l, "duration: 1ms", true, true)
+	v := runVariant(t, l, vs)
+	if v.Transport == nil || v.Transport.InfiniBand == nil || v.Transport.InfiniBand.Routing != "updn" || !v.Transport.InfiniBand.CC.Enabled {
+		t.Fatalf("the lab's InfiniBand settings are not what ran: %+v", v.Transport)
+	}
+	var marked, becn int64
+	for _, p := range v.InfiniBand {
+		marked += p.SWPortVLCongestion
+		becn += p.PortPktRcvBECN
+	}
+	if marked == 0 || becn == 0 || v.Summary.ECNMarked != marked || v.Summary.CNP == 0 {
+		t.Errorf("FECN marked %d, BECNs %d, summary ecn_marked %d cnp %d: want marks answered by BECNs, counted in the summary", marked, becn, v.Summary.ECNMarked, v.Summary.CNP)
+	}
+	if v.Summary.Drops != 0 || v.Summary.PFCPauseFrames != 0 {
+		t.Errorf("drops %d, pauses %d", v.Summary.Drops, v.Summary.PFCPauseFrames)
+	}
+}
