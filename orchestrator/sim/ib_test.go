@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/labctl/labctl/orchestrator/docblock"
 )
 
 // ibConfig is an InfiniBand run without clock skew or switch pipeline
@@ -22,20 +24,58 @@ func ibStats(r *Result, node, port string) IBPortStats {
 	return IBPortStats{}
 }
 
+// TestIBClosedForms runs InfiniBand's validation targets, each with its
+// own assertions, and keeps the block "infiniband-closed-forms" of
+// docs/fidelity.md equal to the rows they write. Regenerate it after a
+// deliberate change to the model:
+//
+//	go test ./orchestrator/sim -run TestIBClosedForms -update
+func TestIBClosedForms(t *testing.T) {
+	page := &targetPage{}
+	for _, target := range []struct {
+		name string
+		run  func(*testing.T, *targetPage)
+	}{
+		{"one flow", ibTargetLineRate},
+		{"credit-limited", ibTargetCreditLimited},
+		{"incast", ibTargetIncast},
+		{"congestion tree", ibTargetCongestionTree},
+		{"ftree balance", ibTargetFtreeBalance},
+		{"ftree permutation", ibTargetFtreePermutation},
+	} {
+		t.Run(target.name, func(t *testing.T) { target.run(t, page) })
+	}
+	if t.Failed() || strings.Contains(flagValue("test.run"), "/") {
+		if *update {
+			t.Log("not rewriting docs/fidelity.md: run every target, and only when all pass")
+		}
+		return
+	}
+	docblock.Check(t, fidelityPage, map[string]string{"infiniband-closed-forms": page.markdown()}, *update,
+		"go test ./orchestrator/sim -run TestIBClosedForms -update")
+}
+
+// ibLine is the goodput of a link of rate Gb/s at MTU 4096 on IB.
+func ibLine(rate float64) float64 { return rate * 4096.0 / (4096 + IBWireOverheadBytes) }
+
 // One flow on an idle link: goodput MTU/(MTU+26) of line rate, IB's
 // headers being 26 bytes where RoCE's Ethernet framing is 82.
-func TestIBOneFlowLineRate(t *testing.T) {
-	cfg := ibConfig(star(2, 100), 300_000)
-	cfg.WarmupNs = 50_000
+func ibTargetLineRate(t *testing.T, page *targetPage) {
+	cfg := ibConfig(star(2, 100), 2_000_000)
+	cfg.WarmupNs = 100_000
 	cfg.Flows = []Flow{{ID: "f", Src: "h0", Dst: "h1"}}
 	r := mustRun(t, cfg)
-	want := 100 * 4096.0 / (4096 + IBWireOverheadBytes)
-	if got := r.Flows[0].GoodputGbps; math.Abs(got-want) > 0.005*want {
+	want := ibLine(100)
+	got := r.Flows[0].GoodputGbps
+	if math.Abs(got-want) > 0.005*want {
 		t.Errorf("goodput %.3f Gb/s, want %.3f (±0.5%%)", got, want)
 	}
-	if w := ibStats(r, "h0", "eth0").PortXmitWait; w != 0 {
+	w := ibStats(r, "h0", "eth0").PortXmitWait
+	if w != 0 {
 		t.Errorf("PortXmitWait %d on an uncongested link with the derived buffer: want 0", w)
 	}
+	page.row("one flow, idle 100G link, MTU 4096, derived VL buffer",
+		fmt.Sprintf("4096/4122 = %.2f%% of line rate ±0.5%%, no credit wait", want), fmt.Sprintf("%.2f%%, PortXmitWait %d", got, w))
 }
 
 // Credit-limited throughput: a VL buffer of n packets on a long link
@@ -43,64 +83,75 @@ func TestIBOneFlowLineRate(t *testing.T) {
 // the propagation there, the flow-control packet's serialization and the
 // propagation back (the HCA frees its buffer on receipt):
 // throughput = min(C, n x P / RTT).
-func TestIBCreditLimitedThroughput(t *testing.T) {
+func ibTargetCreditLimited(t *testing.T, page *targetPage) {
 	for _, tc := range []struct {
 		pkts   int
 		propNs int64
 	}{{4, 2000}, {2, 1000}, {8, 500}, {40, 2000}} {
-		t.Run(fmt.Sprintf("%d packets %d ns", tc.pkts, tc.propNs), func(t *testing.T) {
-			topo := star(2, 100)
-			topo.Links[1].PropDelayNs = tc.propNs // sw - h1: the long cable
-			cfg := ibConfig(topo, 400_000)
-			cfg.WarmupNs = 50_000
-			pkt := int64(4096 + IBWireOverheadBytes)
-			credits := (pkt + 63) / 64
-			cfg.IB.VLBufferBytes = int64(tc.pkts) * credits * 64
-			cfg.Flows = []Flow{{ID: "f", Src: "h0", Dst: "h1"}}
-			r := mustRun(t, cfg)
-			ser := float64(pkt) * 8 / 100 // ns at 100 Gb/s
-			rtt := ser + 2*float64(tc.propNs) + float64(IBFlowControlWireBytes)*8/100
-			frac := math.Min(1, float64(tc.pkts)*ser/rtt)
-			want := 100 * frac * 4096 / float64(pkt)
-			got := r.Flows[0].GoodputGbps
-			t.Logf("goodput %.3f Gb/s, closed form %.3f (n=%d, RTT %.1f ns)", got, want, tc.pkts, rtt)
-			if math.Abs(got-want) > 0.01*want {
-				t.Errorf("goodput %.3f Gb/s, want min(C, nP/RTT) = %.3f (±1%%)", got, want)
-			}
-			if frac < 1 && ibStats(r, "sw", "Ethernet1").PortXmitWait == 0 {
-				t.Error("a credit-limited port counts no PortXmitWait")
-			}
-			if r.Totals.Drops != 0 || r.Totals.PauseFrames != 0 {
-				t.Errorf("drops %d, pause frames %d: want none", r.Totals.Drops, r.Totals.PauseFrames)
-			}
-		})
+		topo := star(2, 100)
+		topo.Links[1].PropDelayNs = tc.propNs // sw - h1: the long cable
+		cfg := ibConfig(topo, 400_000)
+		cfg.WarmupNs = 50_000
+		pkt := int64(4096 + IBWireOverheadBytes)
+		credits := (pkt + 63) / 64
+		cfg.IB.VLBufferBytes = int64(tc.pkts) * credits * 64
+		cfg.Flows = []Flow{{ID: "f", Src: "h0", Dst: "h1"}}
+		r := mustRun(t, cfg)
+		ser := float64(pkt) * 8 / 100 // ns at 100 Gb/s
+		rtt := ser + 2*float64(tc.propNs) + float64(IBFlowControlWireBytes)*8/100
+		frac := math.Min(1, float64(tc.pkts)*ser/rtt)
+		want := ibLine(100) * frac
+		got := r.Flows[0].GoodputGbps
+		if math.Abs(got-want) > 0.01*want {
+			t.Errorf("%d packets, %d ns: goodput %.3f Gb/s, want min(C, nP/RTT) = %.3f (±1%%)", tc.pkts, tc.propNs, got, want)
+		}
+		wait := ibStats(r, "sw", "Ethernet1").PortXmitWait
+		if frac < 1 && wait == 0 {
+			t.Errorf("%d packets, %d ns: a credit-limited port counts no PortXmitWait", tc.pkts, tc.propNs)
+		}
+		if r.Totals.Drops != 0 || r.Totals.PauseFrames != 0 {
+			t.Errorf("drops %d, pause frames %d: want none", r.Totals.Drops, r.Totals.PauseFrames)
+		}
+		page.row(fmt.Sprintf("one flow, 100G, VL buffer of %d packets (%d credits), %d ns cable to the HCA", tc.pkts, int64(tc.pkts)*credits, tc.propNs),
+			fmt.Sprintf("min(C, nP/RTT), RTT = %.1f ns: %.2f Gb/s ±1%%", rtt, want),
+			fmt.Sprintf("%.2f Gb/s (%+.2f%%), PortXmitWait %d", got, 100*(got/want-1), wait))
 	}
 }
 
 // An 8:1 incast: no drop, no pause, the receiver at line rate, each
 // sender an eighth, and the senders stall on credits (PortXmitWait).
-func TestIBIncastLossless(t *testing.T) {
+func ibTargetIncast(t *testing.T, page *targetPage) {
 	cfg := ibConfig(star(9, 100), 1_000_000)
 	cfg.WarmupNs = 100_000
 	for i := 1; i <= 8; i++ {
 		cfg.Flows = append(cfg.Flows, Flow{ID: fmt.Sprintf("s%d", i), Src: fmt.Sprintf("h%d", i), Dst: "h0"})
 	}
 	r := mustRun(t, cfg)
-	line := 100 * 4096.0 / (4096 + IBWireOverheadBytes)
+	line := ibLine(100)
 	if r.Totals.Drops != 0 || r.Totals.PauseFrames != 0 || r.Totals.Retransmits != 0 {
 		t.Fatalf("drops %d, pauses %d, retransmits %d: an IB fabric has none", r.Totals.Drops, r.Totals.PauseFrames, r.Totals.Retransmits)
 	}
-	if got := r.Totals.GoodputGbps; math.Abs(got-line) > 0.01*line {
+	got := r.Totals.GoodputGbps
+	if math.Abs(got-line) > 0.01*line {
 		t.Errorf("receiver %.3f Gb/s, want line rate %.3f (±1%%)", got, line)
 	}
+	lo, hi := math.Inf(1), 0.0
+	var wait int64
 	for _, f := range r.Flows {
+		lo, hi = math.Min(lo, f.GoodputGbps), math.Max(hi, f.GoodputGbps)
 		if math.Abs(f.GoodputGbps-line/8) > 0.1*line/8 {
 			t.Errorf("%s: %.3f Gb/s, want C/8 = %.3f (±10%%)", f.ID, f.GoodputGbps, line/8)
 		}
-		if w := ibStats(r, "h"+f.ID[1:], "eth0").PortXmitWait; w == 0 {
+		w := ibStats(r, "h"+f.ID[1:], "eth0").PortXmitWait
+		if w == 0 {
 			t.Errorf("%s: no PortXmitWait at a sender held back by credits", f.ID)
 		}
+		wait += w
 	}
+	page.row("8:1 incast, 100G, 1 ms (from 0.1 ms)",
+		fmt.Sprintf("no drop, no pause, no retransmission; receiver %.2f Gb/s ±1%%; each sender C/8 = %.2f ±10%%", line, line/8),
+		fmt.Sprintf("%d drops, %d pauses; receiver %.2f Gb/s; senders %.2f–%.2f Gb/s; senders' PortXmitWait %d ticks (%.0f%% of the run)",
+			r.Totals.Drops, r.Totals.PauseFrames, got, lo, hi, wait, 100*float64(wait)*64*8/100/8/1e6))
 }
 
 // victimTree is a congestion tree on two leaves and a spine: three
@@ -140,14 +191,13 @@ func flowGbps(r *Result, id string) float64 {
 // gets only what the credits of that shared buffer let through; with IB
 // CC the hot sources slow down, the tree dissolves and the victim runs
 // near line rate. The hotspot's receiver is at line rate either way.
-func TestIBCongestionTreeVictim(t *testing.T) {
-	line := 100 * 4096.0 / (4096 + IBWireOverheadBytes)
+func ibTargetCongestionTree(t *testing.T, page *targetPage) {
+	line := ibLine(100)
 	off := mustRun(t, victimTree(false))
 	on := mustRun(t, victimTree(true))
 	vOff, vOn := flowGbps(off, "victim"), flowGbps(on, "victim")
 	hotOff := flowGbps(off, "hot0") + flowGbps(off, "hot1") + flowGbps(off, "hot2")
 	hotOn := flowGbps(on, "hot0") + flowGbps(on, "hot1") + flowGbps(on, "hot2")
-	t.Logf("victim: CC off %.2f Gb/s, CC on %.2f Gb/s; hotspot %.2f / %.2f Gb/s", vOff, vOn, hotOff, hotOn)
 	// Without CC the four flows share every FIFO from the senders to
 	// leaf1's buffer for the spine link alike, which drains at the
 	// hotspot's rate: the victim gets what each hot flow gets, C/3.
@@ -181,66 +231,12 @@ func TestIBCongestionTreeVictim(t *testing.T) {
 			t.Errorf("%s:%s marks or BECNs with CC off", p.Node, p.Port)
 		}
 	}
-}
-
-// ftree on a fabric like 64gpu's (two leaves, one spine, as many
-// parallel links leaf-spine as hosts per leaf): every up-port of a leaf
-// and every down-port of the spine carries the same number of
-// destination LIDs; on a two-spine fabric too.
-func TestIBFtreeBalance(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		topo  Topology
-		perUp int
-	}{
-		{"2 leaves, 1 spine, 8 parallel links", parallelLeafSpine(2, 8), 1},
-		{"4 leaves, 2 spines", leafSpine(4, 2, 8, 100, 400), 12},
-	} {
-		for _, routing := range []string{"ftree", "minhop"} {
-			t.Run(tc.name+" "+routing, func(t *testing.T) {
-				cfg := ibConfig(tc.topo, 1000)
-				cfg.IB.Routing = routing
-				s, err := newSim(&cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				// Destination LIDs per switch-to-switch port.
-				lids := map[int32]int{}
-				for _, row := range s.ib.lft {
-					for _, out := range row {
-						if out >= 0 && !s.ports[s.ports[out].peer].host {
-							lids[out]++
-						}
-					}
-				}
-				for pi := range s.ports {
-					p := &s.ports[pi]
-					if p.host || s.ports[p.peer].host || !strings.HasPrefix(s.nodes[p.node].name, "leaf") {
-						continue
-					}
-					if lids[int32(pi)] != tc.perUp {
-						t.Errorf("%s: %d destination LIDs, want %d", p.ref, lids[int32(pi)], tc.perUp)
-					}
-				}
-				// Spine down-ports: equal counts across each spine's ports.
-				per := map[string][]int{}
-				for pi := range s.ports {
-					p := &s.ports[pi]
-					if !p.host && !s.ports[p.peer].host && strings.HasPrefix(s.nodes[p.node].name, "spine") {
-						per[s.nodes[p.node].name] = append(per[s.nodes[p.node].name], lids[int32(pi)])
-					}
-				}
-				for sp, counts := range per {
-					for _, c := range counts {
-						if c != counts[0] || c == 0 {
-							t.Errorf("%s down-ports carry %v destination LIDs: want equal, non-zero", sp, counts)
-							break
-						}
-					}
-				}
-			})
-		}
-	}
+	page.row("congestion tree: 3 senders of leaf0 to h1-0 (100G), a victim from leaf0 to h1-1 sharing the spine-leaf1 link (400G), CC off",
+		fmt.Sprintf("lossless; hotspot at line rate; the victim held to the hot flows' share C/3 = %.2f ±3%%", line/3),
+		fmt.Sprintf("victim %.2f Gb/s; hotspot %.2f Gb/s; %d drops", vOff, hotOff, off.Totals.Drops))
+	page.row("the same, IB CC on (labctl's defaults: threshold 8, marking rate 10, CCTI timer 20, 128-entry CCT)",
+		fmt.Sprintf("victim > 90%% of %.2f; hotspot ≥ 95%%; every BECN answers a FECN", line),
+		fmt.Sprintf("victim %.2f Gb/s; hotspot %.2f Gb/s; %d FECN marks, %d BECNs", vOn, hotOn, marked, becn))
 }
 
 // parallelLeafSpine is 64gpu's shape: leaves leaf0.., one spine, hosts
@@ -261,19 +257,67 @@ func parallelLeafSpine(leaves, hosts int) Topology {
 	return t
 }
 
+// ftree on a fabric of 64gpu's shape (two leaves, one spine, as many
+// parallel links leaf-spine as hosts per leaf) and on two spines: every
+// up-port of a leaf carries the same number of destination LIDs, and
+// each spine's down-ports too.
+func ibTargetFtreeBalance(t *testing.T, page *targetPage) {
+	for _, tc := range []struct {
+		name  string
+		topo  Topology
+		perUp int
+	}{
+		{"2 leaves × 32 hosts, 1 spine, 32 parallel links per leaf (64gpu's shape)", parallelLeafSpine(2, 32), 1},
+		{"4 leaves × 8 hosts, 2 spines", leafSpine(4, 2, 8, 100, 400), 12},
+	} {
+		for _, routing := range []string{"ftree", "minhop"} {
+			cfg := ibConfig(tc.topo, 1000)
+			cfg.IB.Routing = routing
+			lids, err := IBLIDsPerPort(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ups, downs := map[int]int{}, map[string][]int{}
+			for ref, n := range lids {
+				if strings.HasPrefix(ref.Node, "leaf") {
+					ups[n]++
+				} else {
+					downs[ref.Node] = append(downs[ref.Node], n)
+				}
+			}
+			if len(ups) != 1 || ups[tc.perUp] == 0 {
+				t.Errorf("%s, %s: leaf up-ports by destination LIDs %v, want all %d", tc.name, routing, ups, tc.perUp)
+			}
+			for sp, counts := range downs {
+				for _, c := range counts {
+					if c != counts[0] || c == 0 {
+						t.Errorf("%s, %s: %s down-ports carry %v destination LIDs: want equal, non-zero", tc.name, routing, sp, counts)
+						break
+					}
+				}
+			}
+			page.row(fmt.Sprintf("%s routing, %s", routing, tc.name),
+				fmt.Sprintf("destination LIDs per leaf up-port: %d each; per spine down-port: the same on all", tc.perUp),
+				fmt.Sprintf("%d leaf up-ports, %d LIDs each; spine down-ports equal", ups[tc.perUp], tc.perUp))
+		}
+	}
+}
+
 // A permutation between two leaves under ftree: every destination has
 // an up-link of its own, so flows never share one and all run at line
 // rate (flow-hashed ECMP would collide).
-func TestIBFtreePermutationAtLineRate(t *testing.T) {
+func ibTargetFtreePermutation(t *testing.T, page *targetPage) {
 	cfg := ibConfig(parallelLeafSpine(2, 8), 300_000)
 	cfg.WarmupNs = 50_000
 	for i := range 8 {
 		cfg.Flows = append(cfg.Flows, Flow{ID: fmt.Sprintf("p%d", i), Src: fmt.Sprintf("h0-%d", i), Dst: fmt.Sprintf("h1-%d", (i+3)%8)})
 	}
 	r := mustRun(t, cfg)
-	line := 200 * 4096.0 / (4096 + IBWireOverheadBytes)
+	line := ibLine(200)
 	ups := map[string]bool{}
+	lo := math.Inf(1)
 	for _, f := range r.Flows {
+		lo = math.Min(lo, f.GoodputGbps)
 		if f.GoodputGbps < 0.99*line {
 			t.Errorf("%s: %.2f Gb/s, want line rate %.2f", f.ID, f.GoodputGbps, line)
 		}
@@ -282,6 +326,9 @@ func TestIBFtreePermutationAtLineRate(t *testing.T) {
 	if len(ups) != 8 {
 		t.Errorf("the 8 flows leave leaf0 by %d up-ports, want 8", len(ups))
 	}
+	page.row("permutation of 8 flows from leaf0's hosts to leaf1's over 8 parallel 200G links, ftree",
+		fmt.Sprintf("one up-link per destination: every flow at %.2f Gb/s ±1%%", line),
+		fmt.Sprintf("%d up-links used; slowest flow %.2f Gb/s", len(ups), lo))
 }
 
 // Adaptive routing spreads one flow over both spines when one up-link
