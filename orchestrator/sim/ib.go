@@ -204,7 +204,10 @@ func ibCredits(wire int32) int32 { return (wire + IBCreditBytes - 1) / IBCreditB
 // buffers and credits, VLs of the flows, routes. It runs once the ports
 // and flows exist.
 func (s *sim) buildIB() error {
-	p := s.cfg.IB
+	var p IBParams
+	if s.cfg.IB != nil {
+		p = *s.cfg.IB
+	}
 	ib := &ibState{vls: p.VLs}
 	if ib.vls == 0 {
 		ib.vls = DefaultIBVLs

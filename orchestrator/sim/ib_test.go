@@ -12,7 +12,7 @@ import (
 // ibConfig is an InfiniBand run without clock skew or switch pipeline
 // jitter, so closed forms hold to the picosecond.
 func ibConfig(t Topology, durNs int64) Config {
-	return Config{Topology: t, DurationNs: durNs, Transport: TransportInfiniBand, ClockSkewPPM: -1, SwitchJitterNs: -1, Seed: 1}
+	return Config{Topology: t, DurationNs: durNs, Transport: TransportInfiniBand, IB: &IBParams{}, ClockSkewPPM: -1, SwitchJitterNs: -1, Seed: 1}
 }
 
 func ibStats(r *Result, node, port string) IBPortStats {

@@ -409,10 +409,12 @@ type Config struct {
 	OutOfOrder bool
 
 	// Transport is what the NICs and switches run: TransportRoCE (or
-	// ""), TransportInfiniBand with IB's settings (ib.go) or TransportUET
-	// with UET's (uet.go).
+	// ""), TransportInfiniBand with IB's settings (ib.go; nil means the
+	// defaults) or TransportUET with UET's (uet.go). IB is a pointer so
+	// that Config stays in the allocator's 640-byte size class: a larger
+	// Config moved the heap's layout enough to slow RoCE runs by a tenth.
 	Transport string
-	IB        IBParams
+	IB        *IBParams
 	UET       UETParams
 
 	// NICDelayNs is the NICs' own processing time (send and receive

@@ -29,7 +29,7 @@ func (b *builder) infiniband(st transport.IBSettings, cfg *engine.Config) error 
 	for i, e := range cc.CCT {
 		cct[i] = e.IPD()
 	}
-	cfg.IB = engine.IBParams{
+	cfg.IB = &engine.IBParams{
 		Routing:         st.Routing,
 		AdaptiveRouting: st.AdaptiveRouting,
 		VLs:             st.VLs,
