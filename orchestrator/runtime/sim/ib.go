@@ -53,6 +53,19 @@ func (b *builder) infiniband(st transport.IBSettings, cfg *engine.Config) error 
 		// entry alone.
 		cfg.IB.CC.CCT = cct[:1]
 	}
+	for i := range cfg.Faults {
+		// No switch routes on its own: the subnet manager reprograms
+		// every LFT in the sweep a port's state change triggers (OpenSM
+		// sweep_on_trap, TRUE by default). A fault without its own
+		// convergence delay takes its detection delay for trap and sweep,
+		// the same for every switch.
+		if f := &cfg.Faults[i]; f.ConvergeNs == 0 {
+			f.ConvergeNs = f.DetectNs
+			if f.ConvergeNs == 0 {
+				f.ConvergeNs = engine.DefaultDetectNs
+			}
+		}
+	}
 	if st.AdaptiveRouting {
 		// The HCAs place packets out of order, which adaptive routing
 		// needs (ConnectX-5 and later).

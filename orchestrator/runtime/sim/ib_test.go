@@ -173,3 +173,36 @@ infiniband:
 		t.Errorf("drops %d, pauses %d", v.Summary.Drops, v.Summary.PFCPauseFrames)
 	}
 }
+
+// A link fault on InfiniBand: the subnet manager reroutes every switch
+// at once, so a fault without a convergence delay of its own converges
+// when its ends detect it; nothing is lost to congestion.
+func TestInfiniBandLinkFailure(t *testing.T) {
+	l := upLab(t, "64gpu", "sonic")
+	vs := ibVariant(t, l, "name: t\nduration: 3ms\nsample_every: 0\ntraffic:\n  - pattern: pairs\n    pairs: 8\nfaults:\n  - kind: link-down\n    link: leaf1-spine1\n    at: 1ms\n", nil)
+	cfg, err := variantBuilder(t, l, vs).config(vs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Faults) == 0 {
+		t.Fatal("no fault in the engine's config")
+	}
+	for _, f := range cfg.Faults {
+		want := f.DetectNs
+		if want == 0 {
+			want = engine.DefaultDetectNs
+		}
+		if f.ConvergeNs != want {
+			t.Errorf("fault on %s: convergence %d ns, want the detection delay %d ns (the SM reroutes every switch at once)", f.Link, f.ConvergeNs, want)
+		}
+	}
+	v := runVariant(t, l, vs)
+	for _, f := range v.Flows {
+		if f.ThroughputGbps == 0 {
+			t.Errorf("%s stopped after the fault", f.ID)
+		}
+	}
+	if v.Summary.PFCPauseFrames != 0 {
+		t.Errorf("%d pause frames", v.Summary.PFCPauseFrames)
+	}
+}
