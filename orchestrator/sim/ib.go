@@ -992,3 +992,14 @@ func (s *sim) ibDispatch(e event) {
 		s.ibCCTimer(e.a, e.gen)
 	}
 }
+
+// WireOverheadFor is the bytes a transport's data packet adds to its
+// payload on the wire: IBWireOverheadBytes on InfiniBand, RoCE v2's
+// WireOverheadBytes otherwise. Closed forms of a variant's goodput (a
+// lab's ideal, NCCL's bound) take it for the transport the variant runs.
+func WireOverheadFor(transport string) int {
+	if transport == TransportInfiniBand {
+		return IBWireOverheadBytes
+	}
+	return WireOverheadBytes
+}

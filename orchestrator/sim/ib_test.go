@@ -464,3 +464,42 @@ func TestIBParallelAgreesWithSequential(t *testing.T) {
 		t.Errorf("bytes delivered %v split against %v sequential", b, a)
 	}
 }
+
+// Collectives and ping-pongs run on InfiniBand as on RoCE (they are QPs):
+// the ring and the all-to-all complete, the ping-pong's latency is the
+// path's, and nothing drops or pauses.
+func TestIBCollectives(t *testing.T) {
+	cases := parallelCases()
+	ring, a2a := cases["ring allreduce"], cases["all-to-all"]
+	for name, c := range map[string]Config{"ring": ring, "all-to-all": a2a} {
+		c.Transport, c.IB = TransportInfiniBand, &IBParams{}
+		r := mustRun(t, c)
+		if r.Totals.Drops != 0 || r.Totals.PauseFrames != 0 {
+			t.Errorf("%s: drops %d, pauses %d", name, r.Totals.Drops, r.Totals.PauseFrames)
+		}
+		if name == "ring" && (len(r.Rings) != 1 || r.Rings[0].TimeNs == nil) {
+			t.Errorf("ring did not complete: %+v", r.Rings)
+		}
+		if name == "all-to-all" && (len(r.AllToAll) != 1 || r.AllToAll[0].TimeNs == nil) {
+			t.Errorf("all-to-all did not complete: %+v", r.AllToAll)
+		}
+	}
+	c := ibConfig(star(2, 100), 400_000)
+	c.PingPongs = []PingPong{{ID: "lat", Client: "h0", Server: "h1", MessageBytes: 64, Iterations: 100}}
+	r := mustRun(t, c)
+	if len(r.PingPongs) != 1 || len(r.PingPongs[0].PostedNs) < 100 {
+		t.Fatalf("ping-pong: %+v", r.PingPongs)
+	}
+	// One way: the HCA's 1 µs, two 100 ns cables, 90 bytes serialized
+	// twice at 100 Gb/s: 1214 ns.
+	p := r.PingPongs[0].PostedNs
+	if rtt := p[len(p)-1] - p[len(p)-2]; rtt < 2*1214 || rtt > 2*1214+20 {
+		t.Errorf("round trip %d ns, want about 2 x 1214", rtt)
+	}
+}
+
+func TestWireOverheadFor(t *testing.T) {
+	if WireOverheadFor(TransportInfiniBand) != 26 || WireOverheadFor(TransportRoCE) != 82 || WireOverheadFor("") != 82 {
+		t.Error("wire overheads: want 26 on InfiniBand, 82 on RoCE")
+	}
+}
