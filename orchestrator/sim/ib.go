@@ -241,6 +241,9 @@ func (s *sim) buildIB() error {
 	if len(s.cfg.Storms) > 0 {
 		return errorf("InfiniBand has no PFC: a PFC storm (Config.Storms) cannot happen; remove it")
 	}
+	if s.mtu > 4096 {
+		return errorf("InfiniBand MTU %d: an IB path MTU is at most 4096 bytes (IBA: 256, 512, 1024, 2048 or 4096); set the lab's qos.mtu to 4096 or less", s.mtu)
+	}
 	if p.VLBufferBytes < 0 || p.VLBufferBytes > 1<<34 {
 		return errorf("InfiniBand VL buffer %d bytes out of range (0 means derived from the link rate)", p.VLBufferBytes)
 	}

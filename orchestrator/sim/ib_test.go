@@ -421,6 +421,7 @@ func TestIBConfigErrors(t *testing.T) {
 		"sl2vl":   func(c *Config) { c.IB.SL2VL = make([]int, 15) },
 		"buffer":  func(c *Config) { c.IB.VLBufferBytes = 1000 },
 		"storm":   func(c *Config) { c.Storms = []PauseStorm{{NIC: "h0", Priority: 3}} },
+		"mtu":     func(c *Config) { c.MTU = 9000 },
 		"ccti":    func(c *Config) { c.IB.CC = IBCC{Enabled: true, CCTILimit: 5, CCT: []int{0, 1}} },
 	} {
 		cfg := ibConfig(star(2, 100), 1000)

@@ -215,8 +215,8 @@ func ResolveIB(specs ...*IBSpec) (IBSettings, error) {
 		}
 		st.SL2VL = append([]int(nil), sl2vl...)
 	}
-	if st.VLBufferKB < 0 || st.VLBufferKB > 16384 {
-		return st, &FieldError{Field: "vl_buffer_kb", Msg: fmt.Sprintf("%d KiB", st.VLBufferKB), Fix: "use 0 (derived from the link's rate) or 1..16384 KiB per VL"}
+	if st.VLBufferKB < 0 || st.VLBufferKB > 16384 || st.VLBufferKB > 0 && st.VLBufferKB < 5 {
+		return st, &FieldError{Field: "vl_buffer_kb", Msg: fmt.Sprintf("%d KiB", st.VLBufferKB), Fix: "use 0 (derived from the link's rate) or 5..16384 KiB per VL (a VL must hold one 4 KiB packet with its headers)"}
 	}
 	if cct == nil {
 		st.CC.CCT = DefaultCCT()
@@ -285,7 +285,7 @@ var IBKeyDocs = specdoc.Table{
 		Default: "4 (ConnectX HCAs report max_vl_num 4, VL0-VL3)"},
 	"sl2vl": {Doc: "SL-to-VL table: 16 VLs, the VL of SL 0 first. A flow's SL is its priority through the hosts' DSCP map.",
 		Default: "OpenSM's 0,1,...,14,7 folded onto the data VLs (VL mod vls)"},
-	"vl_buffer_kb": {Doc: "Receive buffer of every port (switch ingress and HCA) per data VL, in KiB; credits count it in 64-byte blocks, and a link carries one VL at line rate only while the buffer covers the credit round trip (throughput = min(line rate, buffer / credit round trip)). 0 derives it per link: the credit round trip of a 100 m cable at the link's rate plus two packets (61 KiB at 400 Gb/s, MTU 4096).",
+	"vl_buffer_kb": {Doc: "Receive buffer of every port (switch ingress and HCA) per data VL, in KiB (5..16384); credits count it in 64-byte blocks, and a link carries one VL at line rate only while the buffer covers the credit round trip (throughput = min(line rate, buffer / credit round trip)). 0 derives it per link: the credit round trip of a 100 m cable at the link's rate plus two packets (61 KiB at 400 Gb/s, MTU 4096).",
 		Default: "0 (derived)"},
 	"cc": {Doc: "IB congestion control (IBA vol. 1 Annex A10), in OpenSM's names: a switch marks FECN on packets of an egress VL queue over the threshold when the port is the root of the congestion (it has credits), the destination HCA answers each with a BECN, and the source raises its CCT index by ccti_increase per BECN and waits the CCT entry's inter-packet delay between packets."},
 	"cc.enabled": {Doc: "Turns IB congestion control on (OpenSM congestion_control).",

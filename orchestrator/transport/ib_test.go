@@ -47,7 +47,7 @@ func TestResolveIBErrorsNameTheField(t *testing.T) {
 		"routing":          {Routing: ptr("lash")},
 		"vls":              {VLs: ptr(3)},
 		"sl2vl":            {SL2VL: []int{0, 1}},
-		"vl_buffer_kb":     {VLBufferKB: ptr(-1)},
+		"vl_buffer_kb":     {VLBufferKB: ptr(4)},
 		"cc.threshold":     {CC: &IBCCSpec{Threshold: ptr(16)}},
 		"cc.marking_rate":  {CC: &IBCCSpec{MarkingRate: ptr(-1)}},
 		"cc.ccti_limit":    {CC: &IBCCSpec{CCTILimit: ptr(128)}},
