@@ -114,6 +114,23 @@
 // QP failed never completes, nor do the programs after it; the run then
 // ends once nothing can progress.
 //
+// # InfiniBand
+//
+// With Config.Transport TransportInfiniBand (ib.go, settings in
+// Config.IB) the same ports, queues and QPs run as an InfiniBand fabric:
+// credit-based flow control per data VL on every link (a receiving
+// port's buffer per VL in 64-byte credits, freed when a switch sends the
+// packet on or an HCA receives it, returned one flow-control packet and
+// one propagation delay later) instead of PFC and buffer admission, so
+// nothing is dropped for want of buffer and queues back up hop by hop;
+// VL arbitration round robin over the VLs with credits; the flow's SL
+// through SL2VL; routes per destination LID as a subnet manager computes
+// them (ftree, updn or minhop; optionally adaptive per packet); IB
+// congestion control (FECN at congested roots, BECN, CCT pacing) instead
+// of DCQCN; IB's 26 bytes of headers (IBWireOverheadBytes). Vendor QoS
+// in the Config is ignored and a PFC storm refused. Result.InfiniBand
+// holds perfquery's port counters (IBPortStats).
+//
 // # Output and determinism
 //
 // Result holds per-flow stats (goodput, FCT, latency percentiles from a
