@@ -452,6 +452,9 @@ func (s *sim) switchReceive(in, k int32) {
 		depth := op.q[qi].bytes + w
 		c := &op.drop[qi]
 		if prob := markProbability(depth, c.min, c.max, c.pmax); prob > 0 && (prob >= 1 || s.rng.Float64() < prob) {
+			if s.uet && s.uetTrim(in, out, k) {
+				return
+			}
 			op.c[pr].drops++
 			op.c[pr].egressDrops++
 			op.c[pr].wredDrops++
@@ -471,6 +474,9 @@ func (s *sim) switchReceive(in, k int32) {
 		case s.fits(n, &eq.adm, eq.shared, w):
 			acct = 2
 		default:
+			if s.uet && s.uetTrim(in, out, k) {
+				return
+			}
 			op.c[pr].drops++
 			op.c[pr].egressDrops++
 			s.release(k)
@@ -492,6 +498,9 @@ func (s *sim) switchReceive(in, k int32) {
 			pl.hdrU += w
 		}
 	default:
+		if s.uet && s.uetTrim(in, out, k) {
+			return
+		}
 		ip.c[pr].drops++
 		ip.c[pr].ingressDrops++
 		if pk.kind != pktData {
@@ -765,6 +774,10 @@ func (s *sim) nicSend(pi int32) {
 		}
 		return
 	}
+	if s.uet {
+		s.uetNicSend(pi, p)
+		return
+	}
 	nf := len(p.flows)
 	wake := int64(math.MaxInt64)
 	for j := 0; j < nf; j++ {
@@ -978,6 +991,10 @@ func (s *sim) hostReceive(pi, k int32) {
 		s.ports[pi].c[pk.prio].drops++
 		return
 	}
+	if s.uet {
+		s.uetReceive(pi, &pk)
+		return
+	}
 	f := &s.flows[pk.flow]
 	switch pk.kind {
 	case pktData:
@@ -1179,6 +1196,10 @@ func (s *sim) closeHist(f *flowState) {
 // acknowledged for a whole local ACK timeout with packets outstanding;
 // after the QP's retry count of timeouts in a row the QP fails.
 func (s *sim) rtoCheck(fi int32) {
+	if s.uet {
+		s.uetRTO(fi)
+		return
+	}
 	f := &s.flows[fi]
 	if f.sendDone || f.failed {
 		return
@@ -1275,6 +1296,9 @@ func (s *sim) samplePriorities(i int, pi int32, k int) {
 func (s *sim) flowRateGbps(f *flowState) float64 {
 	if !f.started || f.sendDone {
 		return 0
+	}
+	if f.utx != nil {
+		return s.uetRateGbps(f)
 	}
 	p := &s.ports[f.src]
 	r := p.lineMbps

@@ -32,6 +32,8 @@ type Result struct {
 	// Timeline lists the faults, routing changes and watchdog actions of
 	// the run in time order.
 	Timeline []Mark `json:"timeline,omitempty"`
+	// UET is the Ultra Ethernet transport's counters (nil for RoCE).
+	UET *UETStats `json:"uet,omitempty"`
 }
 
 // AllToAllStats is one all-to-all collective: per sending rank what its
@@ -122,6 +124,9 @@ type FlowStats struct {
 	CNPs     int64   `json:"cnps"` // CNPs the sender received
 	RateGbps float64 `json:"rate_gbps"`
 	Latency  Latency `json:"latency"`
+	// UET is the flow's UET counters (nil for RoCE, or a flow that
+	// never sent).
+	UET *FlowUET `json:"uet,omitempty"`
 }
 
 // PortStats are the counters of one port and priority (egress counters
@@ -166,6 +171,9 @@ type PortStats struct {
 	QueueArrivals int64 `json:"queue_arrivals,omitempty"`
 	QueueP50Bytes int64 `json:"queue_p50_bytes,omitempty"`
 	QueueP99Bytes int64 `json:"queue_p99_bytes,omitempty"`
+	// Trimmed counts the UET data packets trimmed to their header on
+	// their way to this queue instead of dropped.
+	Trimmed int64 `json:"trimmed,omitempty"`
 }
 
 // Totals sum the run.

@@ -42,6 +42,11 @@ type packet struct {
 	// hops counts the switches crossed: a packet caught in a routing
 	// loop (while routes converge) dies after maxHops, as IP's TTL does.
 	hops uint8
+	// uflags and sack are UET's (uet.go): a packet's flags (trimmed, ACK
+	// request, trimmed at the last hop), a data packet's entropy or an
+	// ACK's SACK bitmap. They fill the packet to 64 bytes.
+	uflags uint8
+	sack   uint64
 }
 
 type pktQueue struct {
@@ -66,6 +71,9 @@ type prioCounters struct {
 	// wredDrops were dropped early by WRED (also in egressDrops).
 	loopDrops, wredDrops       int64
 	pauseTx, pauseRx, pausedNs int64
+	// trimmed counts the UET data packets trimmed on their way to this
+	// egress queue instead of dropped (uet.go).
+	trimmed int64
 }
 
 // port is one end of a link. Its fields are laid out by use: what
@@ -289,6 +297,11 @@ type flowState struct {
 	// gapSince (ps).
 	ooo              map[int64]oooPkt
 	gapPSN, gapSince int64
+
+	// UET's sender and receiver state (uet.go), nil for RoCE; each is
+	// touched by its own end's partition only.
+	utx *uetTx
+	urx *uetRx
 }
 
 type oooPkt struct {
@@ -342,8 +355,11 @@ type sim struct {
 	rto       int64 // ps, the QP's local ACK timeout
 	retries   int   // timeouts in a row before a QP fails; negative: never
 	cnpDSCP   uint8
-	jitter    int64 // ps
-	nicDelay  int64 // ps
+	// uet: the run's transport is UET (uet.go, with its settings in u).
+	uet      bool
+	u        *uetRun
+	jitter   int64 // ps
+	nicDelay int64 // ps
 
 	events, hops uint64
 	ahead        int64     // readAhead's sink
@@ -413,8 +429,8 @@ func newSim(cfg *Config) (*sim, error) {
 		return nil, errorf("MTU %d out of range: use 256..9216 (0 means %d)", cfg.MTU, DefaultMTU)
 	}
 	switch cfg.Transport {
-	case "", TransportRoCE:
-	case TransportInfiniBand, TransportUET:
+	case "", TransportRoCE, TransportUET:
+	case TransportInfiniBand:
 		return nil, errorf("transport %s is not built yet", cfg.Transport)
 	default:
 		return nil, errorf("transport %q is not one of %s, %s, %s", cfg.Transport, TransportRoCE, TransportInfiniBand, TransportUET)
@@ -483,6 +499,11 @@ func newSim(cfg *Config) (*sim, error) {
 	}
 	if err := s.buildFlows(); err != nil {
 		return nil, err
+	}
+	if cfg.Transport == TransportUET {
+		if err := s.buildUET(); err != nil {
+			return nil, err
+		}
 	}
 	if err := s.buildSeries(); err != nil {
 		return nil, err

@@ -1,5 +1,1171 @@
 package sim
 
+import (
+	"math"
+	"math/bits"
+	"slices"
+	"strings"
+)
+
+// The Ultra Ethernet transport (Config.Transport TransportUET), following
+// the UEC 1.0 specification's semantics and, where it is silent, those of
+// the UEC's reference model uet-htsim (htsim/sim/uec.cpp, uec_mp.cpp,
+// buffer_reps.cpp; datacenter/main_uec.cpp):
+//
+//   - per-packet entropy: a data packet's ECMP hash mixes the flow's with
+//     an entropy value (EV) the sender picks per packet (REPS recycles the
+//     EVs that ACKs return unmarked, else takes a fresh random one;
+//     oblivious is random), so the switches' flow hashing sprays;
+//   - reliable unordered delivery (RUD): the receiver places any packet,
+//     acknowledges with its cumulative PSN and a 64-packet SACK bitmap; the
+//     sender keeps per-packet state and retransmits a packet on a NACK at
+//     once, on a SACK gap past a reorder tolerance, and on a timeout;
+//   - packet trimming: a data packet a switch would drop is cut to its
+//     header and sent on the CNP's (strict) class; the receiver NACKs it;
+//   - NSCC: a window per flow from queueing delay and ECN marks.
+//
+// The hooks in engine.go are one branch each on s.uet; everything else is
+// here.
+
 // UETParams are the Ultra Ethernet transport's settings (Config.Transport
-// TransportUET).
-type UETParams struct{}
+// TransportUET). Zero values mean the cited defaults (transport.DefaultUET
+// names their sources).
+type UETParams struct {
+	// LB is "reps" (or ""), "oblivious" or "ecmp" (one EV per flow).
+	LB string
+	// EVs is the number of entropy values (0: 64).
+	EVs int
+	// NoTrimming turns packet trimming off: a full queue drops.
+	NoTrimming bool
+	// TrimBytes is a trimmed packet's frame size (0: 64).
+	TrimBytes int
+	// NoCC keeps every window at its maximum (cc: none).
+	NoCC bool
+	// TargetQDelayNs (0: 0.75 x the network RTT with trimming, the RTT
+	// without) and BaseRTTNs (0: the longest unloaded round trip of the
+	// flows' paths) are NSCC's target queueing delay and network RTT.
+	TargetQDelayNs float64
+	BaseRTTNs      float64
+	// QAGate (0: 3), Gamma (0: 0.8), DelayAlpha (0: 0.0125), MaxCwndBDP
+	// (0: 1.5): NSCC's quick adapt gate, multiplicative decrease factor,
+	// delay average weight and largest window in BDPs.
+	QAGate     int
+	Gamma      float64
+	DelayAlpha float64
+	MaxCwndBDP float64
+	// RTONs is the retransmission timeout (0: 100 µs).
+	RTONs float64
+	// AckBytes is the receiver's ACK coalescing (0: 16384 bytes).
+	AckBytes int
+	// SACKReorderPkts is the SACK retransmission's reorder tolerance (0:
+	// max(1.5 x cwnd, 5 packets)).
+	SACKReorderPkts int
+}
+
+// UETStats are a UET run's transport counters (Result.UET).
+type UETStats struct {
+	// Trimmed counts the packets switches trimmed, NACKs the NACKs the
+	// senders received.
+	Trimmed int64 `json:"trimmed"`
+	NACKs   int64 `json:"nacks"`
+	// Retransmissions by cause: NACKed (trimmed) packets, SACK gaps past
+	// the reorder tolerance, timeouts.
+	NACKRetransmits int64 `json:"nack_retransmits"`
+	SACKRetransmits int64 `json:"sack_retransmits"`
+	RTORetransmits  int64 `json:"rto_retransmits"`
+	// Drops counts the data packets lost for good in the fabric (trimming
+	// off, or a trimmed header dropped too) and recovered by SACK or RTO.
+	// MeanEntropies is the mean over flows of the distinct EVs their data
+	// packets used, MeanPaths of the distinct switch paths those took
+	// (absent beyond uetPathFlows flows).
+	MeanEntropies float64  `json:"mean_entropies"`
+	MeanPaths     *float64 `json:"mean_paths,omitempty"`
+}
+
+// FlowUET is one flow's UET counters (FlowStats.UET).
+type FlowUET struct {
+	NACKRetransmits int64 `json:"nack_retransmits"`
+	SACKRetransmits int64 `json:"sack_retransmits"`
+	RTORetransmits  int64 `json:"rto_retransmits"`
+	Entropies       int   `json:"entropies"`
+	// CwndBytes is the window at the end (or when the flow finished),
+	// BaseRTTNs the least round trip it measured.
+	CwndBytes int64   `json:"cwnd_bytes"`
+	BaseRTTNs float64 `json:"base_rtt_ns"`
+}
+
+// Packet flags (packet.uflags).
+const (
+	uetTrimmed uint8 = 1 << iota // cut to its header by a switch
+	uetAR                        // ACK request: acknowledge at once
+	uetLastHop                   // trimmed at the switch before the receiver
+)
+
+// uetMaxInFlight bounds a flow's PSN range between its cumulative ACK and
+// the highest PSN sent (uec.h uecMaxInFlightPkts); an ACK's reference
+// PSN is carried as a 16-bit offset from its cumulative PSN.
+const uetMaxInFlight = 1 << 14
+
+// preambleIFG is what a frame costs on the wire beyond its bytes.
+const preambleIFG = 20
+
+// REPS (uec_mp.cpp UecMpReps, buffer_reps.cpp): an 8-entry circular
+// buffer of recycled EVs; a timeout freezes it (replay the buffer) for
+// exit_freeze_after, then 16 packets explore at random.
+const (
+	repsBufferSize = 8
+	repsFreezePs   = 10_000_000_000 // exit_freeze_after, 10 ms
+	repsExplore    = 16
+)
+
+// uetRun is a run's resolved UET settings, in ps and bytes.
+type uetRun struct {
+	lb         string
+	evs        int
+	trimming   bool
+	trimWire   int32
+	cc         bool
+	netRTT     float64 // ps
+	targetQ    float64 // ps
+	qaGate     uint
+	gamma      float64
+	delayAlpha float64
+	maxBDP     float64
+	rto        int64 // ps
+	ackBytes   int64
+	reorder    int64
+	mtuWire    float64
+	mss        float64
+	// NSCC's gains (initNsccParams), scaled from the reference network
+	// (100 Gb/s, 12 µs).
+	alpha, fi, eta, fiScale float64
+	qaThreshold             float64
+	adjustPeriod            float64
+	adjustBytes             float64
+}
+
+// uetPkt is the sender's record of one PSN.
+type uetPkt struct {
+	sentAt  int64
+	size    int32 // wire bytes
+	ev      uint16
+	state   uint8
+	sackRtx bool // retransmitted once for a SACK gap since its last send
+}
+
+const (
+	psNone uint8 = iota
+	psOut        // in flight
+	psRtx        // queued for retransmission
+	psAcked
+)
+
+// uetTx is a flow's sender state.
+type uetTx struct {
+	pkts     []uetPkt // ring by PSN, len a power of two
+	rtxq     []int64  // PSNs queued for retransmission, ascending
+	inFlight float64
+	// sacked counts PSNs above the cumulative ACK that SACKs acked.
+	sacked int64
+
+	cwnd, maxwnd, minCwnd float64
+	baseRTT, bdp, lineBps float64 // ps, bytes, bytes/ps
+	avgDelay              float64
+	achieved, received    float64
+	incBytes              float64
+	bytesToIgnore         float64
+	bytesIgnored          float64
+	fiCount               float64
+	increase, triggerQA   bool
+	lastAdjust, lastDec   int64
+	qaEnd                 int64
+
+	reps struct {
+		buf    [repsBufferSize]uint16
+		valid  [repsBufferSize]bool
+		head   int
+		count  int
+		fresh  int
+		frozen bool
+		fhead  int
+		exitAt int64
+		expl   int
+	}
+	evsUsed []uint64
+
+	nackRtx, sackRtx, rtoRtx int64
+}
+
+// uetRx is a flow's receiver state: the PSNs received beyond the
+// cumulative one, as a bitset of words from word wbase.
+type uetRx struct {
+	bits     []uint64
+	wbase    int64
+	accepted int64
+	started  bool
+}
+
+func (s *sim) buildUET() error {
+	p := s.cfg.UET
+	u := &uetRun{lb: p.LB, evs: p.EVs, trimming: !p.NoTrimming, cc: !p.NoCC, qaGate: 3, gamma: 0.8, delayAlpha: 0.0125, maxBDP: 1.5,
+		rto: 100_000_000, ackBytes: 16384}
+	switch u.lb {
+	case "":
+		u.lb = "reps"
+	case "reps", "oblivious", "ecmp":
+	default:
+		return errorf("UET load balancing %q: use reps, oblivious or ecmp", p.LB)
+	}
+	if u.evs == 0 {
+		u.evs = 64
+	}
+	trim := p.TrimBytes
+	if trim == 0 {
+		trim = 64
+	}
+	switch {
+	case u.evs < 1 || u.evs > 65536:
+		return errorf("UET entropy values %d out of range: use 1..65536 (0 means 64)", p.EVs)
+	case trim < 64 || trim > 1024:
+		return errorf("UET trimmed size %d bytes out of range: use 64..1024 (0 means 64)", p.TrimBytes)
+	case p.QAGate < 0 || p.QAGate > 16:
+		return errorf("NSCC qa_gate %d out of range: use 1..16 (0 means 3)", p.QAGate)
+	case bad01(p.Gamma) || bad01(p.DelayAlpha):
+		return errorf("NSCC gamma %v and delay_alpha %v must be in (0, 1] (0 means 0.8 and 0.0125)", p.Gamma, p.DelayAlpha)
+	case p.MaxCwndBDP < 0 || p.MaxCwndBDP > 100 || math.IsNaN(p.MaxCwndBDP):
+		return errorf("NSCC max window %v BDPs out of range: use up to 100 (0 means 1.5)", p.MaxCwndBDP)
+	case p.RTONs < 0 || p.RTONs > maxTimeNs || math.IsNaN(p.RTONs):
+		return errorf("UET RTO %v ns out of range (0 means 100 µs)", p.RTONs)
+	case p.TargetQDelayNs < 0 || p.TargetQDelayNs > maxTimeNs || p.BaseRTTNs < 0 || p.BaseRTTNs > maxTimeNs:
+		return errorf("NSCC target delay %v ns and base RTT %v ns must be in 0..%d (0 means derived)", p.TargetQDelayNs, p.BaseRTTNs, int64(maxTimeNs))
+	case p.AckBytes < 0 || p.SACKReorderPkts < 0:
+		return errorf("UET ack bytes %d and SACK reorder tolerance %d must not be negative (0 means 16384 and max(1.5 x cwnd, 5))", p.AckBytes, p.SACKReorderPkts)
+	}
+	u.trimWire = int32(trim + preambleIFG)
+	if p.QAGate > 0 {
+		u.qaGate = uint(p.QAGate)
+	}
+	if p.Gamma > 0 {
+		u.gamma = p.Gamma
+	}
+	if p.DelayAlpha > 0 {
+		u.delayAlpha = p.DelayAlpha
+	}
+	if p.MaxCwndBDP > 0 {
+		u.maxBDP = p.MaxCwndBDP
+	}
+	if p.RTONs > 0 {
+		u.rto = int64(p.RTONs * 1000)
+	}
+	if p.AckBytes > 0 {
+		u.ackBytes = int64(p.AckBytes)
+	}
+	u.reorder = int64(p.SACKReorderPkts)
+	u.mss = float64(s.mtu)
+	u.mtuWire = float64(s.mtu + WireOverheadBytes)
+
+	// The network: its longest unloaded round trip over the flows' paths
+	// (the first uetRTTFlows of them: a fabric's paths repeat) and its
+	// fastest NIC, as main_uec.cpp derives network_rtt and linkspeed.
+	lineMbps := 0.0
+	for i := range s.ports {
+		if s.ports[i].host {
+			lineMbps = max(lineMbps, s.ports[i].lineMbps)
+		}
+	}
+	u.netRTT = p.BaseRTTNs * 1000
+	if u.netRTT == 0 {
+		for i := range s.flows[:min(len(s.flows), uetRTTFlows)] {
+			f := &s.flows[i]
+			u.netRTT = max(u.netRTT, s.unloadedRTT(f.src, f.dst, f.hashFwd, u.mtuWire))
+		}
+	}
+	if u.netRTT <= 0 {
+		u.netRTT = 1e6 // no flows: any positive time
+	}
+	u.targetQ = p.TargetQDelayNs * 1000
+	if u.targetQ == 0 {
+		u.targetQ = u.netRTT
+		if u.trimming {
+			u.targetQ = 0.75 * u.netRTT
+		}
+	}
+	// initNsccParams (uec.cpp): gains scaled by the network's BDP and
+	// target against a 100 Gb/s, 12 µs reference.
+	const refRTT = 12e6                 // ps
+	refBDP := refRTT * 100e9 / 8 / 1e12 // bytes
+	netBDP := u.netRTT * lineMbps * 1e6 / 8 / 1e12
+	a := netBDP / refBDP
+	b := u.targetQ / refRTT
+	u.alpha = 4 * u.mss * a * b / u.targetQ
+	u.fi = 5 * u.mss * a
+	u.eta = 0.15 * u.mss * a
+	u.fiScale = 0.25 * a
+	u.qaThreshold = 4 * u.targetQ
+	u.adjustPeriod = u.netRTT
+	u.adjustBytes = 8 * u.mtuWire
+	s.u = u
+	s.uet = true
+	s.rto = u.rto
+	s.retries = -1 // RUD retransmits until the run ends
+	return nil
+}
+
+// uetRTTFlows bounds the flows whose paths set the network RTT.
+const uetRTTFlows = 4096
+
+func bad01(x float64) bool { return x < 0 || x > 1 || math.IsNaN(x) }
+
+// unloadedRTT is the round trip of a full data packet from NIC src to
+// NIC dst along hash h and of an ACK back the same links, NIC delays
+// included, in ps.
+func (s *sim) unloadedRTT(src, dst int32, h uint64, mtuWire float64) float64 {
+	ack := int64(AckWireBytes)
+	hop := func(p *port) float64 {
+		return float64(p.serPs(int64(mtuWire)) + p.serPs(ack) + 2*p.propPs)
+	}
+	rtt := hop(&s.ports[src]) + 2*float64(s.nicDelay)
+	s.walk(src, dst, h, func(_, out int32) { rtt += hop(&s.ports[out]) })
+	return rtt
+}
+
+// --- switches: trimming ---
+
+// uetTrim trims data packet k, which switch port in received and which
+// would be dropped on its way to port out, and admits its header on the
+// CNP's class instead. It reports false when the packet is not to be
+// trimmed (trimming off, not data, or already a header): the caller drops
+// it.
+func (s *sim) uetTrim(in, out, k int32) bool {
+	pk := &s.pkts[k]
+	if !s.u.trimming || pk.kind != pktData || pk.uflags&uetTrimmed != 0 {
+		return false
+	}
+	op := &s.ports[out]
+	op.c[pk.prio].trimmed++
+	pk.uflags |= uetTrimmed
+	if op.peerHost {
+		pk.uflags |= uetLastHop
+	}
+	pk.wire = s.u.trimWire
+	pk.dscp = s.cnpDSCP
+	pk.hops--
+	s.switchReceive(in, k)
+	return true
+}
+
+// --- sender ---
+
+func (s *sim) uetTxOf(f *flowState) *uetTx {
+	if f.utx != nil {
+		return f.utx
+	}
+	u := s.u
+	t := &uetTx{pkts: make([]uetPkt, 64)}
+	t.lineBps = s.ports[f.src].lineMbps * 1e6 / 8 / 1e12
+	t.baseRTT = u.netRTT
+	t.bdp = t.baseRTT * t.lineBps
+	t.maxwnd = max(u.maxBDP*t.bdp, u.mtuWire)
+	t.cwnd = t.maxwnd
+	t.minCwnd = u.mtuWire
+	t.evsUsed = make([]uint64, (u.evs+63)/64)
+	f.utx = t
+	return t
+}
+
+func (t *uetTx) rec(psn int64) *uetPkt { return &t.pkts[psn&int64(len(t.pkts)-1)] }
+
+// grow doubles the PSN ring, keeping the records of una..max.
+func (t *uetTx) grow(una, hi int64) {
+	n := make([]uetPkt, 2*len(t.pkts))
+	for p := una; p < hi; p++ {
+		n[p&int64(len(n)-1)] = *t.rec(p)
+	}
+	t.pkts = n
+}
+
+// uetHasNew says whether the flow may send a new PSN (posted, within its
+// tx depth and the in-flight bound).
+func (f *flowState) uetHasNew() bool {
+	return f.sndNxt < f.total && f.sndNxt < f.avail && f.sndNxt < f.winEnd && f.sndNxt-f.sndUna < uetMaxInFlight
+}
+
+// uetCanSend says whether the flow has a packet its window lets it send.
+func (s *sim) uetCanSend(f *flowState) bool {
+	if !f.started || f.sendDone {
+		return false
+	}
+	t := s.uetTxOf(f)
+	var size float64
+	switch {
+	case len(t.rtxq) > 0:
+		size = float64(t.rec(t.rtxq[0]).size)
+	case f.uetHasNew():
+		size = float64(s.payload(f, f.sndNxt) + WireOverheadBytes)
+	default:
+		return false
+	}
+	return t.cwnd >= t.inFlight+size
+}
+
+// uetNicSend is nicSend's flow round robin for UET flows: a flow sends
+// while its window allows, retransmissions first.
+func (s *sim) uetNicSend(pi int32, p *port) {
+	nf := len(p.flows)
+	wake := int64(math.MaxInt64)
+	for j := 0; j < nf; j++ {
+		idx := p.rrFlow + j
+		if idx >= nf {
+			idx -= nf
+		}
+		fi := p.flows[idx]
+		if fi < 0 {
+			continue
+		}
+		f := &s.flows[fi]
+		if !s.uetCanSend(f) {
+			s.park(p, idx)
+			continue
+		}
+		if p.paused(f.prio, s.now) {
+			continue
+		}
+		if f.nextAvail > s.now {
+			wake = min(wake, f.nextAvail)
+			continue
+		}
+		p.rrFlow = idx + 1
+		if p.rrFlow == nf {
+			p.rrFlow = 0
+		}
+		s.uetSend(pi, fi)
+		return
+	}
+	if wake != math.MaxInt64 && (p.wakeAt <= s.now || wake < p.wakeAt) {
+		p.wakeAt = wake
+		s.push(wake, evNicWake, pi, 0, 0)
+	}
+	if p.dead > 16 && 2*p.dead > len(p.flows) {
+		s.compact(p)
+	}
+}
+
+// uetUnpark puts a flow that can send back into its NIC's round robin and
+// lets the NIC look.
+func (s *sim) uetUnpark(fi int32) {
+	f := &s.flows[fi]
+	if !f.inRR && s.uetCanSend(f) {
+		p := &s.ports[f.src]
+		p.flows = append(p.flows, fi)
+		f.inRR = true
+	}
+	s.kick(f.src)
+}
+
+// uetSend sends flow fi's next packet: the lowest queued retransmission,
+// else its next new PSN, with an entropy from the load balancer.
+func (s *sim) uetSend(pi, fi int32) {
+	f := &s.flows[fi]
+	t := f.utx
+	var psn int64
+	rtx := len(t.rtxq) > 0
+	if rtx {
+		psn = t.rtxq[0]
+		t.rtxq = t.rtxq[1:]
+		f.retx++
+	} else {
+		psn = f.sndNxt
+		f.sndNxt++
+		f.sndMax = max(f.sndMax, f.sndNxt)
+		if f.sndMax-f.sndUna > int64(len(t.pkts)) {
+			t.grow(f.sndUna, f.sndMax-1)
+		}
+	}
+	pl := s.payload(f, psn)
+	ev := s.nextEntropy(t)
+	t.evsUsed[ev>>6] |= 1 << (ev & 63)
+	k := s.alloc()
+	pk := &s.pkts[k]
+	pk.kind = pktData
+	pk.flow = fi
+	pk.dst = f.dst
+	pk.psn = psn
+	pk.sent = s.now
+	pk.hash = s.evHash(f, ev)
+	pk.sack = uint64(ev)
+	pk.payload = int32(pl)
+	pk.wire = int32(pl + WireOverheadBytes)
+	pk.dscp = f.dscp
+	pk.prio = f.prio
+	wire := float64(pk.wire)
+	r := t.rec(psn)
+	*r = uetPkt{sentAt: s.now, size: pk.wire, ev: ev, state: psOut}
+	t.inFlight += wire
+	// An ACK request on the last packet there is to send now and on one
+	// that fills the window (sendNewPacket), so a sender waiting on
+	// either is not left to the coalescing.
+	if !rtx && (!f.uetHasNew() || t.inFlight+wire >= t.cwnd) || rtx && len(t.rtxq) == 0 {
+		pk.uflags |= uetAR
+	}
+	f.lastSend, f.lastWire = s.now, int64(pk.wire)
+	f.nextAvail = s.now + s.ports[pi].serPs(int64(pk.wire))
+	if p := &s.ports[pi]; p.capKbps > 0 {
+		p.capFree = s.now + (int64(pk.wire)*8_000_000_000+p.capKbps/2)/p.capKbps
+	}
+	s.transmit(pi, k)
+}
+
+// evHash is the ECMP hash of a data packet of flow f with entropy ev: the
+// flow's own for ecmp, else mixed with the EV.
+func (s *sim) evHash(f *flowState, ev uint16) uint64 {
+	if s.u.lb == "ecmp" {
+		return f.hashFwd
+	}
+	return mix64(f.hashFwd ^ (uint64(ev)+1)*0x9e3779b97f4a7c15)
+}
+
+// nextEntropy picks a packet's EV (UecMpReps::nextEntropy).
+func (s *sim) nextEntropy(t *uetTx) uint16 {
+	n := s.u.evs
+	switch s.u.lb {
+	case "ecmp":
+		return 0
+	case "oblivious":
+		return uint16(s.rng.IntN(n))
+	}
+	r := &t.reps
+	if r.expl > 0 {
+		r.expl--
+		return uint16(s.rng.IntN(n))
+	}
+	if r.frozen {
+		if r.count == 0 {
+			return uint16(s.rng.IntN(n))
+		}
+		ev := r.buf[r.fhead]
+		if r.valid[r.fhead] {
+			r.fresh--
+		}
+		r.valid[r.fhead] = false
+		r.fhead = (r.fhead + 1) % r.count
+		return ev
+	}
+	if r.count == 0 || r.fresh == 0 {
+		return uint16(s.rng.IntN(n))
+	}
+	i := (r.head - r.fresh + repsBufferSize) % repsBufferSize
+	r.valid[i] = false
+	r.fresh--
+	return r.buf[i]
+}
+
+// Path feedback to REPS (UecMultipath::PathFeedback).
+const (
+	pathGood uint8 = iota
+	pathECN
+	pathNACK
+	pathTimeout
+)
+
+// repsFeedback is UecMpReps::processEv: good EVs are recycled; a timeout
+// freezes the buffer (with trimming: losses then mean failures, not
+// congestion) until repsFreezePs have passed.
+func (s *sim) repsFeedback(t *uetTx, ev uint16, fb uint8) {
+	if s.u.lb != "reps" {
+		return
+	}
+	r := &t.reps
+	if fb == pathTimeout && !r.frozen && r.expl == 0 && s.u.trimming {
+		r.frozen = true
+		r.exitAt = s.now + repsFreezePs
+	}
+	if r.frozen && s.now > r.exitAt {
+		r.frozen = false
+		r.buf, r.valid = [repsBufferSize]uint16{}, [repsBufferSize]bool{}
+		r.head, r.count, r.fresh, r.fhead = 0, 0, 0, 0
+		r.expl = repsExplore
+	}
+	if fb == pathGood {
+		if !r.valid[r.head] {
+			r.fresh++
+		}
+		r.buf[r.head] = ev
+		r.valid[r.head] = true
+		r.head = (r.head + 1) % repsBufferSize
+		r.fresh = min(r.fresh, repsBufferSize)
+		r.count = min(r.count+1, repsBufferSize)
+	}
+}
+
+// queueRtx queues psn for retransmission, keeping the queue ascending.
+func (t *uetTx) queueRtx(psn int64) {
+	i, _ := slices.BinarySearch(t.rtxq, psn)
+	t.rtxq = slices.Insert(t.rtxq, i, psn)
+}
+
+// acked marks psn acknowledged and returns its newly acknowledged bytes.
+func (t *uetTx) acked(psn int64) float64 {
+	r := t.rec(psn)
+	switch r.state {
+	case psOut:
+		t.inFlight -= float64(r.size)
+	case psRtx:
+		if i, ok := slices.BinarySearch(t.rtxq, psn); ok {
+			t.rtxq = slices.Delete(t.rtxq, i, i+1)
+		}
+	default:
+		return 0
+	}
+	r.state = psAcked
+	return float64(r.size)
+}
+
+// uetAck handles an ACK at flow fi's sender (UecSrc::processAck).
+func (s *sim) uetAck(fi int32, f *flowState, pk *packet) {
+	if f.sendDone {
+		return
+	}
+	t := s.uetTxOf(f)
+	cum := min(pk.psn, f.sndMax)
+	ev := uint16(uint32(pk.payload) >> 16)
+	ref := cum + int64(int16(uint16(pk.payload)))
+	var newly float64
+	if cum > f.sndUna {
+		for p := f.sndUna; p < cum; p++ {
+			if t.rec(p).state == psAcked {
+				t.sacked-- // SACKed before, now below the cumulative PSN
+				continue
+			}
+			newly += t.acked(p)
+		}
+		f.sndUna = cum
+		f.lastProgress = s.now
+		f.winEnd = s.windowEnd(f)
+		if f.ping != nil {
+			s.pingPosted(fi)
+		}
+	}
+	if bm := pk.sack; bm != 0 {
+		base := max(ref-63, cum+1)
+		for bm != 0 {
+			i := int64(bits.TrailingZeros64(bm))
+			bm &= bm - 1
+			if p := base + i; p < f.sndMax {
+				if b := t.acked(p); b > 0 {
+					newly += b
+					t.sacked++
+				}
+			}
+		}
+	}
+	t.achieved += newly
+	t.received += newly
+	t.bytesIgnored += newly
+	// The round trip of the packet this ACK answers: its send time comes
+	// back with the ACK, so every sample is unambiguous.
+	raw := float64(s.now - pk.sent)
+	t.updateBaseRTT(raw, s.u.maxBDP)
+	delay := t.avgDelay
+	if raw >= t.baseRTT {
+		s.updateDelay(t, raw, true, pk.ce)
+		delay = raw - t.baseRTT
+	}
+	fb := pathGood
+	if pk.ce {
+		fb = pathECN
+	}
+	s.repsFeedback(t, ev, fb)
+	if s.u.cc {
+		s.nsccOnAck(t, pk.ce, delay, newly)
+	}
+	if f.total != math.MaxInt64 && f.sndUna >= f.total {
+		f.sendDone = true
+		t.rtxq = t.rtxq[:0]
+		s.retire(f.src, fi)
+		return
+	}
+	s.sackGaps(f, t, pk.sent)
+	s.uetUnpark(fi)
+}
+
+// sackGaps retransmits the holes below the highest SACKed PSNs once
+// enough later packets arrived and they were sent before the packet the
+// ACK answers (sentBefore): reordering by spraying is tolerated up to
+// the reorder threshold (SLEEK's in uet-htsim: max(1.5 x cwnd, 5)).
+func (s *sim) sackGaps(f *flowState, t *uetTx, sentBefore int64) {
+	thr := s.u.reorder
+	if thr == 0 {
+		thr = max(int64(1.5*min(t.cwnd, t.maxwnd)/s.u.mtuWire), 5)
+	}
+	if t.sacked < thr {
+		return
+	}
+	for p, n := f.sndUna, 0; p < f.sndMax && n < 64; p, n = p+1, n+1 {
+		r := t.rec(p)
+		if r.state == psOut && !r.sackRtx && r.sentAt < sentBefore {
+			r.state = psRtx
+			r.sackRtx = true
+			t.inFlight -= float64(r.size)
+			t.queueRtx(p)
+			t.sackRtx++
+		}
+	}
+}
+
+// uetNack handles a NACK at flow fi's sender (UecSrc::processNack): the
+// packet is queued for retransmission at once.
+func (s *sim) uetNack(fi int32, f *flowState, pk *packet) {
+	f.naksRecv++
+	if f.sendDone {
+		return
+	}
+	t := s.uetTxOf(f)
+	psn := pk.psn
+	if psn < f.sndUna || psn >= f.sndMax {
+		return
+	}
+	r := t.rec(psn)
+	if r.state != psOut || r.sentAt != pk.sent {
+		return // acknowledged meanwhile, or a NACK of an older copy
+	}
+	raw := float64(s.now - pk.sent)
+	t.updateBaseRTT(raw, s.u.maxBDP)
+	if s.u.cc {
+		s.nsccOnNack(t, float64(r.size))
+	}
+	r.state = psRtx
+	r.sackRtx = false
+	t.inFlight -= float64(r.size)
+	t.queueRtx(psn)
+	t.nackRtx++
+	ev := uint16(uint32(pk.payload) >> 16)
+	if pk.uflags&uetLastHop != 0 {
+		fb := pathGood
+		if pk.ce {
+			fb = pathECN
+		}
+		s.repsFeedback(t, ev, fb)
+	} else {
+		s.repsFeedback(t, ev, pathNACK)
+	}
+	s.uetUnpark(fi)
+}
+
+// uetRTO is the retransmission timer of flow fi: every packet in flight
+// longer than the RTO is queued again (rtxTimerExpired, which takes them
+// oldest first one expiry at a time), and the timer is set for the
+// oldest one left.
+func (s *sim) uetRTO(fi int32) {
+	f := &s.flows[fi]
+	if f.sendDone {
+		return
+	}
+	next := s.now + s.u.rto
+	if t := f.utx; t != nil {
+		fired := false
+		for p := f.sndUna; p < f.sndMax; p++ {
+			r := t.rec(p)
+			if r.state != psOut {
+				continue
+			}
+			if r.sentAt+s.u.rto <= s.now {
+				r.state = psRtx
+				r.sackRtx = false
+				t.inFlight -= float64(r.size)
+				if s.u.cc {
+					t.cwnd = max(t.cwnd-float64(r.size), t.minCwnd)
+				}
+				t.queueRtx(p)
+				t.rtoRtx++
+				fired = true
+			} else {
+				next = min(next, r.sentAt+s.u.rto)
+			}
+		}
+		if fired {
+			f.timeouts++
+			s.repsFeedback(t, 0, pathTimeout)
+			s.uetUnpark(fi)
+		}
+	}
+	s.push(next, evRTO, fi, 0, 0)
+}
+
+// --- NSCC (uec.cpp updateCwndOnAck_NSCC and the functions it calls) ---
+
+func (t *uetTx) updateBaseRTT(raw, maxBDP float64) {
+	if raw > 0 && t.baseRTT > raw {
+		t.baseRTT = raw
+		t.bdp = raw * t.lineBps
+		t.maxwnd = max(maxBDP*t.bdp, t.minCwnd)
+	}
+}
+
+func (s *sim) updateDelay(t *uetTx, raw float64, updateAvg, skip bool) {
+	if !updateAvg {
+		return
+	}
+	u := s.u
+	delay := raw - t.baseRTT
+	switch {
+	case !skip && delay > u.targetQ:
+		t.avgDelay = u.delayAlpha*t.baseRTT*0.25 + (1-u.delayAlpha)*t.avgDelay
+	case delay > 5*t.baseRTT:
+		t.avgDelay = 0.0125*delay + (1-0.0125)*t.avgDelay
+	default:
+		t.avgDelay = u.delayAlpha*delay + (1-u.delayAlpha)*t.avgDelay
+	}
+}
+
+func (s *sim) quickAdapt(t *uetTx, isLoss, skip bool, delay float64) bool {
+	u := s.u
+	done := false
+	if t.bytesIgnored < t.bytesToIgnore && skip {
+		done = true
+	} else if s.now > t.qaEnd {
+		if t.qaEnd != 0 && (t.triggerQA || isLoss || delay > u.qaThreshold) && t.achieved < t.maxwnd/float64(uint64(1)<<u.qaGate) {
+			t.cwnd = max(t.achieved, t.minCwnd)
+			t.bytesToIgnore = t.inFlight
+			t.bytesIgnored = 0
+			t.triggerQA = false
+			done = true
+		}
+		t.achieved = 0
+		t.qaEnd = s.now + int64(t.baseRTT+u.targetQ)
+	}
+	if done {
+		t.incBytes = 0
+		t.received = 0
+	}
+	return done
+}
+
+func (s *sim) nsccOnAck(t *uetTx, ecn bool, delay, newly float64) {
+	u := s.u
+	if s.quickAdapt(t, false, ecn, delay) {
+		return
+	}
+	switch {
+	case !ecn && delay >= u.targetQ:
+		t.incBytes += u.fi * newly // fair increase
+	case !ecn:
+		// Proportional increase, or fast increase near an empty fabric.
+		if delay < 1e6 {
+			t.fiCount += newly
+			if t.fiCount > t.cwnd || t.increase {
+				t.cwnd += newly * u.fiScale
+				t.increase = true
+				break
+			}
+		} else {
+			t.fiCount = 0
+		}
+		t.increase = false
+		t.incBytes += u.alpha * newly * (u.targetQ - delay)
+	case delay >= u.targetQ:
+		// Multiplicative decrease, at most once per base RTT.
+		t.increase = false
+		t.fiCount = 0
+		if avg := t.avgDelay; avg > u.targetQ && float64(s.now-t.lastDec) > t.baseRTT {
+			t.cwnd *= max(1-u.gamma*(avg-u.targetQ)/avg, 0.5)
+			t.cwnd = max(t.cwnd, t.minCwnd)
+			t.lastDec = s.now
+		}
+	}
+	t.bound()
+	if t.received > u.adjustBytes || float64(s.now-t.lastAdjust) > u.adjustPeriod {
+		// fulfill_adjustment
+		t.cwnd += t.incBytes / t.cwnd
+		if float64(s.now-t.lastAdjust) >= u.adjustPeriod {
+			t.cwnd += u.eta
+			t.lastAdjust = s.now
+		}
+		t.incBytes = 0
+		t.received = 0
+	}
+	t.bound()
+}
+
+func (s *sim) nsccOnNack(t *uetTx, size float64) {
+	t.bytesIgnored += size
+	s.updateDelay(t, t.baseRTT+s.u.netRTT, true, true)
+	t.triggerQA = true
+	if !s.quickAdapt(t, true, true, 0) {
+		t.cwnd -= size
+		t.bound()
+	}
+}
+
+func (t *uetTx) bound() { t.cwnd = min(max(t.cwnd, t.minCwnd), t.maxwnd) }
+
+// --- receiver ---
+
+func (r *uetRx) has(psn int64) bool {
+	w := psn>>6 - r.wbase
+	return w >= 0 && w < int64(len(r.bits)) && r.bits[w]&(1<<(psn&63)) != 0
+}
+
+func (r *uetRx) mark(psn int64, on bool) {
+	w := psn>>6 - r.wbase
+	if on {
+		for w >= int64(len(r.bits)) {
+			r.bits = append(r.bits, 0)
+		}
+		r.bits[w] |= 1 << (psn & 63)
+		return
+	}
+	if w >= 0 && w < int64(len(r.bits)) {
+		r.bits[w] &^= 1 << (psn & 63)
+	}
+}
+
+// bitmap is the 64 received bits from base on.
+func (r *uetRx) bitmap(base int64) uint64 {
+	var m uint64
+	for i := range int64(64) {
+		if r.has(base + i) {
+			m |= 1 << i
+		}
+	}
+	return m
+}
+
+// trim drops the words wholly below the cumulative PSN.
+func (r *uetRx) trim(cum int64) {
+	if d := cum>>6 - r.wbase; d > 0 {
+		if d >= int64(len(r.bits)) {
+			r.bits = r.bits[:0]
+		} else {
+			r.bits = append(r.bits[:0], r.bits[d:]...)
+		}
+		r.wbase += d
+	}
+}
+
+// uetReceive handles what a UET NIC receives (hostReceive's UET branch).
+func (s *sim) uetReceive(pi int32, pk *packet) {
+	f := &s.flows[pk.flow]
+	switch pk.kind {
+	case pktData:
+		s.uetData(pi, pk.flow, f, pk)
+	case pktAck:
+		s.uetAck(pk.flow, f, pk)
+	case pktNak:
+		s.uetNack(pk.flow, f, pk)
+	}
+}
+
+func (s *sim) uetData(pi, fi int32, f *flowState, pk *packet) {
+	r := f.urx
+	if r == nil {
+		r = &uetRx{wbase: 0}
+		f.urx = r
+	}
+	psn := pk.psn
+	ev := uint16(pk.sack)
+	dup := psn < f.rcvNxt || r.has(psn) || f.rcvDone
+	if pk.uflags&uetTrimmed != 0 {
+		if dup {
+			s.uetSendCtrl(pi, fi, pktAck, psn, pk, ev)
+		} else {
+			s.uetSendCtrl(pi, fi, pktNak, psn, pk, ev)
+		}
+		return
+	}
+	if dup {
+		// The sender is confused: acknowledge at once.
+		s.uetSendCtrl(pi, fi, pktAck, psn, pk, ev)
+		return
+	}
+	force := !r.started || pk.uflags&uetAR != 0
+	r.started = true
+	r.accepted += int64(pk.wire)
+	s.uetPlace(f, int64(pk.payload), pk.sent)
+	old := f.rcvNxt
+	if psn == f.rcvNxt {
+		f.rcvNxt++
+		for r.has(f.rcvNxt) {
+			r.mark(f.rcvNxt, false)
+			f.rcvNxt++
+		}
+		r.trim(f.rcvNxt)
+	} else {
+		r.mark(psn, true)
+	}
+	last := f.total != math.MaxInt64 && f.rcvNxt >= f.total
+	msgEnd := false
+	if (f.ring != nil || f.stream != nil || f.ping != nil) && f.rcvNxt > old {
+		// Messages complete in order, as the cumulative PSN passes their
+		// last packet.
+		msgEnd = f.rcvNxt/f.perMsg > old/f.perMsg
+	}
+	if pk.ce || force || last || msgEnd || r.accepted >= s.u.ackBytes {
+		r.accepted = 0
+		s.uetSendCtrl(pi, fi, pktAck, psn, pk, ev)
+	}
+	if msgEnd {
+		for m := old / f.perMsg; m < f.rcvNxt/f.perMsg; m++ {
+			switch {
+			case f.ring != nil:
+				s.ringReceived(f, m)
+			case f.stream != nil:
+				s.received(f.stream.self)
+			default:
+				s.pingReceived(f)
+			}
+		}
+	}
+	if last {
+		s.uetComplete(f)
+	}
+}
+
+// uetPlace counts a data packet placed at the receiver (in any order):
+// delivered bytes, goodput window and latency, as deliver does.
+func (s *sim) uetPlace(f *flowState, payload, sent int64) {
+	f.delivered += payload
+	s.work.delivered += payload
+	if s.now >= max(s.warmup, f.startAt) {
+		f.winBytes += payload
+	}
+	if s.now >= s.warmup {
+		if f.hist.counts != nil {
+			f.hist.add((s.now - sent) / 1000)
+		} else {
+			s.allHist.add((s.now - sent) / 1000)
+		}
+	}
+}
+
+// uetComplete completes a flow whose every packet arrived.
+func (s *sim) uetComplete(f *flowState) {
+	f.rcvDone = true
+	f.completeAt = s.now
+	s.closeHist(f)
+	if f.a2a != nil {
+		s.a2aDone(f)
+	}
+	for _, c := range f.children {
+		if s.flows[c].depsLeft--; s.flows[c].depsLeft == 0 {
+			s.push(s.now+s.flows[c].f.StartNs*1000, evFlowStart, c, 0, 0)
+		}
+	}
+}
+
+// uetSendCtrl queues an ACK or NACK for data packet d (PSN ref, entropy
+// ev) at NIC port pi: the cumulative PSN (an ACK's) or the NACKed PSN,
+// d's send time and ECN mark echoed, the EV and the reference PSN's
+// offset in payload, and for an ACK the SACK bitmap from
+// max(ref-63, cum+1) (UecSink::sackBitmapBase).
+func (s *sim) uetSendCtrl(pi, fi int32, kind uint8, ref int64, d *packet, ev uint16) {
+	f := &s.flows[fi]
+	k := s.alloc()
+	pk := &s.pkts[k]
+	pk.kind = kind
+	pk.flow = fi
+	pk.dst = f.src
+	pk.sent = d.sent
+	pk.ce = d.ce
+	pk.hash = f.hashRev
+	pk.dscp = f.dscp
+	pk.wire = AckWireBytes
+	pk.uflags = d.uflags & uetLastHop
+	off := int64(0)
+	if kind == pktAck {
+		pk.psn = f.rcvNxt
+		if o := ref - f.rcvNxt; o >= math.MinInt16 && o <= math.MaxInt16 {
+			off = o
+		}
+		base := max(f.rcvNxt+off-63, f.rcvNxt+1)
+		if f.urx != nil {
+			pk.sack = f.urx.bitmap(base)
+		}
+	} else {
+		pk.psn = ref
+	}
+	pk.payload = int32(uint32(ev)<<16 | uint32(uint16(int16(off))))
+	pk.prio = s.nodes[s.ports[pi].node].prio[pk.dscp]
+	p := &s.ports[pi]
+	s.enqueue(p, pk.prio, k)
+	s.kick(pi)
+}
+
+// --- results ---
+
+// uetPathFlows bounds the flows whose distinct paths the result traces.
+const uetPathFlows = 4096
+
+// uetResult fills the UET counters of r.
+func (s *sim) uetResult(r *Result) {
+	u := &UETStats{}
+	for i := range s.ports {
+		for pr := range s.ports[i].c {
+			u.Trimmed += s.ports[i].c[pr].trimmed
+		}
+	}
+	var evs, paths float64
+	nf := 0
+	tracePaths := len(s.flows) <= uetPathFlows
+	for i := range s.flows {
+		f := &s.flows[i]
+		u.NACKs += f.naksRecv
+		t := f.utx
+		if t == nil {
+			continue
+		}
+		u.NACKRetransmits += t.nackRtx
+		u.SACKRetransmits += t.sackRtx
+		u.RTORetransmits += t.rtoRtx
+		nf++
+		n := 0
+		for _, w := range t.evsUsed {
+			n += bits.OnesCount64(w)
+		}
+		evs += float64(n)
+		if tracePaths {
+			seen := map[string]bool{}
+			for w, word := range t.evsUsed {
+				for word != 0 {
+					b := bits.TrailingZeros64(word)
+					word &= word - 1
+					_, route, _ := s.tracePath(f.src, f.dst, s.evHash(f, uint16(w*64+b)))
+					seen[strings.Join(route, ",")] = true
+				}
+			}
+			paths += float64(len(seen))
+		}
+	}
+	if nf > 0 {
+		u.MeanEntropies = round3(evs / float64(nf))
+		if tracePaths {
+			m := round3(paths / float64(nf))
+			u.MeanPaths = &m
+		}
+	}
+	r.UET = u
+}
+
+// uetFlowStats is one flow's UET counters, nil for a flow that never sent.
+func (s *sim) uetFlowStats(f *flowState) *FlowUET {
+	t := f.utx
+	if t == nil {
+		return nil
+	}
+	n := 0
+	for _, w := range t.evsUsed {
+		n += bits.OnesCount64(w)
+	}
+	return &FlowUET{NACKRetransmits: t.nackRtx, SACKRetransmits: t.sackRtx, RTORetransmits: t.rtoRtx, Entropies: n,
+		CwndBytes: int64(t.cwnd), BaseRTTNs: round3(t.baseRTT / 1000)}
+}
+
+// uetRateGbps is a UET flow's sending rate for the time series: its
+// window over its base round trip, at most its NIC's line rate.
+func (s *sim) uetRateGbps(f *flowState) float64 {
+	t := f.utx
+	line := s.ports[f.src].lineMbps / 1000
+	if t == nil || t.baseRTT <= 0 {
+		return line
+	}
+	return min(line, t.cwnd*8/t.baseRTT*1000)
+}
