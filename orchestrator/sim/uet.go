@@ -501,10 +501,11 @@ func (s *sim) uetSend(pi, fi int32) {
 	r := t.rec(psn)
 	*r = uetPkt{sentAt: s.now, size: pk.wire, ev: ev, state: psOut}
 	t.inFlight += wire
-	// An ACK request on the last packet there is to send now and on one
-	// that fills the window (sendNewPacket), so a sender waiting on
-	// either is not left to the coalescing.
-	if !rtx && (!f.uetHasNew() || t.inFlight+wire >= t.cwnd) || rtx && len(t.rtxq) == 0 {
+	// An ACK request on every retransmission (sendRtxPacket), on the last
+	// new packet there is to send now and on one that fills the window
+	// (sendNewPacket), so a sender waiting on any is not left to the
+	// receiver's coalescing.
+	if rtx || !f.uetHasNew() || t.inFlight+wire >= t.cwnd {
 		pk.uflags |= uetAR
 	}
 	f.lastSend, f.lastWire = s.now, int64(pk.wire)
@@ -1053,7 +1054,7 @@ func (s *sim) uetComplete(f *flowState) {
 }
 
 // uetSendCtrl queues an ACK or NACK for data packet d (PSN ref, entropy
-// ev) at NIC port pi: the cumulative PSN (an ACK's) or the NACKed PSN,
+// ev) at NIC port pi, on the CNP's class: the cumulative PSN (an ACK's) or the NACKed PSN,
 // d's send time and ECN mark echoed, the EV and the reference PSN's
 // offset in payload, and for an ACK the SACK bitmap from
 // max(ref-63, cum+1) (UecSink::sackBitmapBase).
@@ -1067,7 +1068,9 @@ func (s *sim) uetSendCtrl(pi, fi int32, kind uint8, ref int64, d *packet, ev uin
 	pk.sent = d.sent
 	pk.ce = d.ce
 	pk.hash = f.hashRev
-	pk.dscp = f.dscp
+	// Control packets ride the switches' high class with trimmed headers
+	// (uet-htsim's CompositeQueue serves every header before data).
+	pk.dscp = s.cnpDSCP
 	pk.wire = AckWireBytes
 	pk.uflags = d.uflags & uetLastHop
 	off := int64(0)
