@@ -99,6 +99,10 @@ const (
 	uetTrimmed uint8 = 1 << iota // cut to its header by a switch
 	uetAR                        // ACK request: acknowledge at once
 	uetLastHop                   // trimmed at the switch before the receiver
+	// uetRtx marks a retransmitted copy; ACKs echo it (rtx_echo), so the
+	// sender takes a round-trip sample only from an ACK whose copy it can
+	// tell (UecSrc::validateSendTs).
+	uetRtx
 )
 
 // uetMaxInFlight bounds a flow's PSN range between its cumulative ACK and
@@ -150,7 +154,8 @@ type uetPkt struct {
 	size    int32 // wire bytes
 	ev      uint16
 	state   uint8
-	sackRtx bool // retransmitted once for a SACK gap since its last send
+	rtx     uint8 // retransmissions so far (saturating)
+	sackRtx bool  // retransmitted once for a SACK gap since its last send
 }
 
 const (
@@ -167,6 +172,9 @@ type uetTx struct {
 	inFlight float64
 	// sacked counts PSNs above the cumulative ACK that SACKs acked.
 	sacked int64
+
+	// recvd is the receiver's byte count the last ACK carried.
+	recvd float64
 
 	cwnd, maxwnd, minCwnd float64
 	baseRTT, bdp, lineBps float64 // ps, bytes, bytes/ps
@@ -202,6 +210,7 @@ type uetRx struct {
 	bits     []uint64
 	wbase    int64
 	accepted int64
+	recvd    int64 // data bytes received, duplicates aside
 	started  bool
 }
 
@@ -499,7 +508,12 @@ func (s *sim) uetSend(pi, fi int32) {
 	pk.prio = f.prio
 	wire := float64(pk.wire)
 	r := t.rec(psn)
-	*r = uetPkt{sentAt: s.now, size: pk.wire, ev: ev, state: psOut}
+	n := uint8(0)
+	if rtx {
+		n = min(r.rtx, 254) + 1
+		pk.uflags |= uetRtx
+	}
+	*r = uetPkt{sentAt: s.now, size: pk.wire, ev: ev, state: psOut, rtx: n}
 	t.inFlight += wire
 	// An ACK request on every retransmission (sendRtxPacket), on the last
 	// new packet there is to send now and on one that fills the window
@@ -604,40 +618,69 @@ func (t *uetTx) queueRtx(psn int64) {
 	t.rtxq = slices.Insert(t.rtxq, i, psn)
 }
 
-// acked marks psn acknowledged and returns its newly acknowledged bytes.
-func (t *uetTx) acked(psn int64) float64 {
+// acked marks psn acknowledged and reports whether it was not before.
+// In flight is kept as uet-htsim keeps it (processAck): an ACK's
+// received bytes take delivered packets out of flight, so a PSN that was
+// queued for retransmission (and taken out of flight then) goes back in.
+func (t *uetTx) acked(psn int64) bool {
 	r := t.rec(psn)
 	switch r.state {
 	case psOut:
-		t.inFlight -= float64(r.size)
 	case psRtx:
 		if i, ok := slices.BinarySearch(t.rtxq, psn); ok {
 			t.rtxq = slices.Delete(t.rtxq, i, i+1)
 		}
+		t.inFlight += float64(r.size)
 	default:
-		return 0
+		return false
 	}
 	r.state = psAcked
-	return float64(r.size)
+	return true
 }
 
-// uetAck handles an ACK at flow fi's sender (UecSrc::processAck).
+// recOf is psn's record if the ring still holds it.
+func (t *uetTx) recOf(f *flowState, psn int64) *uetPkt {
+	if psn < 0 || psn >= f.sndMax || psn < f.sndMax-int64(len(t.pkts)) {
+		return nil
+	}
+	return t.rec(psn)
+}
+
+// uetAck handles an ACK at flow fi's sender (UecSrc::processAck): the
+// receiver's byte count takes what arrived out of flight, the
+// cumulative PSN and the SACK bitmap retire records, and the packet the
+// ACK answers gives a round-trip sample while its record is in flight.
 func (s *sim) uetAck(fi int32, f *flowState, pk *packet) {
 	if f.sendDone {
 		return
 	}
 	t := s.uetTxOf(f)
 	cum := min(pk.psn, f.sndMax)
-	ev := uint16(uint32(pk.payload) >> 16)
-	ref := cum + int64(int16(uint16(pk.payload)))
+	ref := cum + int64(pk.payload)
 	var newly float64
+	if recvd := float64(pk.sent); recvd > t.recvd {
+		newly = recvd - t.recvd
+		t.recvd = recvd
+	}
+	t.achieved += newly
+	t.received += newly
+	t.bytesIgnored += newly
+	t.inFlight -= newly
+	raw, ev := -1.0, uint16(0)
+	if r := t.recOf(f, ref); r != nil {
+		ev = r.ev
+		echo := pk.uflags&uetRtx != 0
+		if r.state == psOut && (r.rtx == 0 && !echo || r.rtx == 1 && echo) {
+			raw = float64(s.now - r.sentAt)
+		}
+	}
 	if cum > f.sndUna {
 		for p := f.sndUna; p < cum; p++ {
 			if t.rec(p).state == psAcked {
 				t.sacked-- // SACKed before, now below the cumulative PSN
 				continue
 			}
-			newly += t.acked(p)
+			t.acked(p)
 		}
 		f.sndUna = cum
 		f.lastProgress = s.now
@@ -651,25 +694,18 @@ func (s *sim) uetAck(fi int32, f *flowState, pk *packet) {
 		for bm != 0 {
 			i := int64(bits.TrailingZeros64(bm))
 			bm &= bm - 1
-			if p := base + i; p < f.sndMax {
-				if b := t.acked(p); b > 0 {
-					newly += b
-					t.sacked++
-				}
+			if p := base + i; p < f.sndMax && t.acked(p) {
+				t.sacked++
 			}
 		}
 	}
-	t.achieved += newly
-	t.received += newly
-	t.bytesIgnored += newly
-	// The round trip of the packet this ACK answers: its send time comes
-	// back with the ACK, so every sample is unambiguous.
-	raw := float64(s.now - pk.sent)
-	t.updateBaseRTT(raw, s.u.maxBDP)
 	delay := t.avgDelay
-	if raw >= t.baseRTT {
-		s.updateDelay(t, raw, true, pk.ce)
-		delay = raw - t.baseRTT
+	if raw >= 0 {
+		t.updateBaseRTT(raw, s.u.maxBDP)
+		if raw >= t.baseRTT {
+			s.updateDelay(t, raw, true, pk.ce)
+			delay = raw - t.baseRTT
+		}
 	}
 	fb := pathGood
 	if pk.ce {
@@ -685,15 +721,15 @@ func (s *sim) uetAck(fi int32, f *flowState, pk *packet) {
 		s.retire(f.src, fi)
 		return
 	}
-	s.sackGaps(f, t, pk.sent)
+	s.sackGaps(f, t)
 	s.uetUnpark(fi)
 }
 
-// sackGaps retransmits the holes below the highest SACKed PSNs once
-// enough later packets arrived and they were sent before the packet the
-// ACK answers (sentBefore): reordering by spraying is tolerated up to
-// the reorder threshold (SLEEK's in uet-htsim: max(1.5 x cwnd, 5)).
-func (s *sim) sackGaps(f *flowState, t *uetTx, sentBefore int64) {
+// sackGaps retransmits the holes below the SACKed PSNs once enough later
+// packets arrived: reordering by spraying is tolerated up to the reorder
+// threshold (SLEEK's in uet-htsim: max(1.5 x cwnd, 5 packets)), and a
+// hole is retransmitted once per send.
+func (s *sim) sackGaps(f *flowState, t *uetTx) {
 	thr := s.u.reorder
 	if thr == 0 {
 		thr = max(int64(1.5*min(t.cwnd, t.maxwnd)/s.u.mtuWire), 5)
@@ -703,7 +739,7 @@ func (s *sim) sackGaps(f *flowState, t *uetTx, sentBefore int64) {
 	}
 	for p, n := f.sndUna, 0; p < f.sndMax && n < 64; p, n = p+1, n+1 {
 		r := t.rec(p)
-		if r.state == psOut && !r.sackRtx && r.sentAt < sentBefore {
+		if r.state == psOut && !r.sackRtx {
 			r.state = psRtx
 			r.sackRtx = true
 			t.inFlight -= float64(r.size)
@@ -726,8 +762,8 @@ func (s *sim) uetNack(fi int32, f *flowState, pk *packet) {
 		return
 	}
 	r := t.rec(psn)
-	if r.state != psOut || r.sentAt != pk.sent {
-		return // acknowledged meanwhile, or a NACK of an older copy
+	if r.state != psOut {
+		return // acknowledged or queued meanwhile
 	}
 	raw := float64(s.now - pk.sent)
 	t.updateBaseRTT(raw, s.u.maxBDP)
@@ -739,7 +775,7 @@ func (s *sim) uetNack(fi int32, f *flowState, pk *packet) {
 	t.inFlight -= float64(r.size)
 	t.queueRtx(psn)
 	t.nackRtx++
-	ev := uint16(uint32(pk.payload) >> 16)
+	ev := r.ev
 	if pk.uflags&uetLastHop != 0 {
 		fb := pathGood
 		if pk.ce {
@@ -963,24 +999,24 @@ func (s *sim) uetData(pi, fi int32, f *flowState, pk *packet) {
 		f.urx = r
 	}
 	psn := pk.psn
-	ev := uint16(pk.sack)
 	dup := psn < f.rcvNxt || r.has(psn) || f.rcvDone
 	if pk.uflags&uetTrimmed != 0 {
 		if dup {
-			s.uetSendCtrl(pi, fi, pktAck, psn, pk, ev)
+			s.uetSendCtrl(pi, fi, pktAck, psn, pk)
 		} else {
-			s.uetSendCtrl(pi, fi, pktNak, psn, pk, ev)
+			s.uetSendCtrl(pi, fi, pktNak, psn, pk)
 		}
 		return
 	}
 	if dup {
 		// The sender is confused: acknowledge at once.
-		s.uetSendCtrl(pi, fi, pktAck, psn, pk, ev)
+		s.uetSendCtrl(pi, fi, pktAck, psn, pk)
 		return
 	}
 	force := !r.started || pk.uflags&uetAR != 0
 	r.started = true
 	r.accepted += int64(pk.wire)
+	r.recvd += int64(pk.wire)
 	s.uetPlace(f, int64(pk.payload), pk.sent)
 	old := f.rcvNxt
 	if psn == f.rcvNxt {
@@ -1002,7 +1038,7 @@ func (s *sim) uetData(pi, fi int32, f *flowState, pk *packet) {
 	}
 	if pk.ce || force || last || msgEnd || r.accepted >= s.u.ackBytes {
 		r.accepted = 0
-		s.uetSendCtrl(pi, fi, pktAck, psn, pk, ev)
+		s.uetSendCtrl(pi, fi, pktAck, psn, pk)
 	}
 	if msgEnd {
 		for m := old / f.perMsg; m < f.rcvNxt/f.perMsg; m++ {
@@ -1053,40 +1089,36 @@ func (s *sim) uetComplete(f *flowState) {
 	}
 }
 
-// uetSendCtrl queues an ACK or NACK for data packet d (PSN ref, entropy
-// ev) at NIC port pi, on the CNP's class: the cumulative PSN (an ACK's) or the NACKed PSN,
-// d's send time and ECN mark echoed, the EV and the reference PSN's
-// offset in payload, and for an ACK the SACK bitmap from
-// max(ref-63, cum+1) (UecSink::sackBitmapBase).
-func (s *sim) uetSendCtrl(pi, fi int32, kind uint8, ref int64, d *packet, ev uint16) {
+// uetSendCtrl queues an ACK or NACK for data packet d (PSN ref) at NIC
+// port pi, on the CNP's class, d's ECN mark echoed. An ACK carries the
+// cumulative PSN, the offset of ref from it (payload), the bytes
+// received (sent) and the SACK bitmap from max(ref-63, cum+1)
+// (UecSink::sack, sackBitmapBase); a NACK the trimmed PSN.
+func (s *sim) uetSendCtrl(pi, fi int32, kind uint8, ref int64, d *packet) {
 	f := &s.flows[fi]
 	k := s.alloc()
 	pk := &s.pkts[k]
 	pk.kind = kind
 	pk.flow = fi
 	pk.dst = f.src
-	pk.sent = d.sent
 	pk.ce = d.ce
 	pk.hash = f.hashRev
 	// Control packets ride the switches' high class with trimmed headers
 	// (uet-htsim's CompositeQueue serves every header before data).
 	pk.dscp = s.cnpDSCP
 	pk.wire = AckWireBytes
-	pk.uflags = d.uflags & uetLastHop
-	off := int64(0)
+	pk.uflags = d.uflags & (uetLastHop | uetRtx)
 	if kind == pktAck {
 		pk.psn = f.rcvNxt
-		if o := ref - f.rcvNxt; o >= math.MinInt16 && o <= math.MaxInt16 {
-			off = o
-		}
-		base := max(f.rcvNxt+off-63, f.rcvNxt+1)
-		if f.urx != nil {
-			pk.sack = f.urx.bitmap(base)
+		pk.payload = int32(ref - f.rcvNxt)
+		if r := f.urx; r != nil {
+			pk.sack = r.bitmap(max(ref-63, f.rcvNxt+1))
+			pk.sent = r.recvd
 		}
 	} else {
 		pk.psn = ref
+		pk.sent = d.sent
 	}
-	pk.payload = int32(uint32(ev)<<16 | uint32(uint16(int16(off))))
 	pk.prio = s.nodes[s.ports[pi].node].prio[pk.dscp]
 	p := &s.ports[pi]
 	s.enqueue(p, pk.prio, k)
