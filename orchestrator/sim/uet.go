@@ -58,6 +58,7 @@ type UETParams struct {
 	// AckBytes is the receiver's ACK coalescing (0: 16384 bytes).
 	AckBytes int
 	// SACKReorderPkts is the SACK retransmission's reorder tolerance (0:
+	// with trimming 64 packets, a whole SACK bitmap; without, SLEEK's
 	// max(1.5 x cwnd, 5 packets)).
 	SACKReorderPkts int
 }
@@ -726,12 +727,21 @@ func (s *sim) uetAck(fi int32, f *flowState, pk *packet) {
 }
 
 // sackGaps retransmits the holes below the SACKed PSNs once enough later
-// packets arrived: reordering by spraying is tolerated up to the reorder
-// threshold (SLEEK's in uet-htsim: max(1.5 x cwnd, 5 packets)), and a
-// hole is retransmitted once per send.
+// packets arrived, each once per send. The reorder tolerance decides how
+// much of spraying's reordering passes for loss: with trimming a packet
+// the fabric would drop is NACKed, so a hole is a loss only when a whole
+// SACK bitmap (64 packets) has arrived past it (fewer retransmit packets
+// merely late on a deeper path: at 5 packets, the 8:1 incast of
+// TestUETAgainstHtsim resent ~500 for nothing); without trimming it is
+// SLEEK's max(1.5 x cwnd, 5 packets) (uec.cpp runSleek), losses being
+// the rule under congestion.
 func (s *sim) sackGaps(f *flowState, t *uetTx) {
 	thr := s.u.reorder
-	if thr == 0 {
+	switch {
+	case thr > 0:
+	case s.u.trimming:
+		thr = 64
+	default:
 		thr = max(int64(1.5*min(t.cwnd, t.maxwnd)/s.u.mtuWire), 5)
 	}
 	if t.sacked < thr {

@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"testing"
 )
@@ -23,38 +25,88 @@ func uetIncast(n int, bytes int64, p UETParams, ecn bool) Config {
 	return cfg
 }
 
-func TestUETIncastNoPFC(t *testing.T) {
-	r := mustRun(t, uetIncast(8, 4<<20, UETParams{}, true))
-	var last int64
-	for _, f := range r.Flows {
-		if !f.Completed {
-			t.Fatalf("flow %s did not complete: %d of %d bytes", f.ID, f.BytesDelivered, f.Bytes)
+// TestUETIncastTrimming: an 8:1 incast without PFC into a switch whose
+// buffer holds about three packets per sender completes by trimming and
+// NACK-driven retransmission, with nothing dropped, every trimmed packet
+// NACKed and resent, and the receiver near line rate; with trimming off
+// the same incast drops, and SACK and timeouts recover every loss.
+func TestUETIncastTrimming(t *testing.T) {
+	line := lineGoodput(100, DefaultMTU)
+	for _, trim := range []bool{true, false} {
+		cfg := uetIncast(8, 2<<20, UETParams{NoTrimming: !trim}, false)
+		cfg.Topology.Nodes[0].BufferBytes = 100_000
+		r := mustRun(t, cfg)
+		var last int64
+		for _, f := range r.Flows {
+			if !f.Completed || f.Failed {
+				t.Fatalf("trimming %v: flow %s did not complete: %d of %d bytes", trim, f.ID, f.BytesDelivered, f.Bytes)
+			}
+			last = max(last, *f.FCTNs)
 		}
-		last = max(last, *f.FCTNs)
-	}
-	agg := float64(8*(4<<20)) * 8 / float64(last)
-	t.Logf("last FCT %d ns, aggregate %.2f Gb/s, trimmed %d, nacks %d, sack rtx %d, rto rtx %d, drops %d, marks %d",
-		last, agg, r.UET.Trimmed, r.UET.NACKs, r.UET.SACKRetransmits, r.UET.RTORetransmits, r.Totals.Drops, r.Totals.ECNMarked)
-	for _, f := range r.Flows {
-		t.Logf("%s fct %d cwnd %d base %v", f.ID, *f.FCTNs, f.UET.CwndBytes, f.UET.BaseRTTNs)
+		agg := float64(8*(2<<20)) * 8 / float64(last)
+		u := r.UET
+		t.Logf("trimming %v: %.2f Gb/s, trimmed %d, NACKs %d (resent %d), SACK %d, RTO %d, drops %d", trim, agg, u.Trimmed, u.NACKs, u.NACKRetransmits, u.SACKRetransmits, u.RTORetransmits, r.Totals.Drops)
+		if trim {
+			if u.Trimmed == 0 || u.NACKRetransmits == 0 || r.Totals.Drops != 0 {
+				t.Errorf("trimmed %d, NACK retransmits %d, drops %d: want trims answered by NACKs and no drops", u.Trimmed, u.NACKRetransmits, r.Totals.Drops)
+			}
+			if u.NACKRetransmits > u.Trimmed {
+				t.Errorf("%d NACK retransmits for %d trimmed packets", u.NACKRetransmits, u.Trimmed)
+			}
+			if agg < 0.9*line {
+				t.Errorf("aggregate goodput %.2f Gb/s, want at least 90%% of %.2f", agg, line)
+			}
+			continue
+		}
+		if u.Trimmed != 0 || u.NACKs != 0 || r.Totals.Drops == 0 || u.SACKRetransmits+u.RTORetransmits == 0 {
+			t.Errorf("without trimming: trimmed %d, NACKs %d, drops %d, SACK+RTO retransmits %d: want drops recovered by SACK and RTO", u.Trimmed, u.NACKs, r.Totals.Drops, u.SACKRetransmits+u.RTORetransmits)
+		}
 	}
 }
 
-func TestUETTrimSmallBuffer(t *testing.T) {
-	for _, trim := range []bool{true, false} {
-		cfg := uetIncast(8, 2<<20, UETParams{NoTrimming: !trim}, false)
-		cfg.Topology.Nodes[0].BufferBytes = 120_000
+// TestUETSpraying: on the fat tree a flow between leaves takes every spine
+// with REPS and oblivious spraying, one path with lb ecmp; and a run is
+// the same twice.
+func TestUETSpraying(t *testing.T) {
+	for _, c := range []struct {
+		lb    string
+		paths float64
+	}{{"reps", 4}, {"oblivious", 4}, {"ecmp", 1}} {
+		cfg := uetFatTree(UETParams{LB: c.lb})
+		cfg.Flows = []Flow{{ID: "f", Src: "h0", Dst: "h8", Bytes: 1 << 20}}
 		r := mustRun(t, cfg)
-		var last int64
-		done := 0
-		for _, f := range r.Flows {
-			if f.Completed {
-				done++
-				last = max(last, *f.FCTNs)
-			}
+		if got := *r.UET.MeanPaths; got != c.paths {
+			t.Errorf("lb %s: %v paths, want %v", c.lb, got, c.paths)
 		}
-		t.Logf("trim=%v done %d last FCT %d ns, trimmed %d, nacks %d, nack rtx %d sack rtx %d, rto rtx %d, drops %d",
-			trim, done, last, r.UET.Trimmed, r.UET.NACKs, r.UET.NACKRetransmits, r.UET.SACKRetransmits, r.UET.RTORetransmits, r.Totals.Drops)
+		if c.lb == "ecmp" && r.Flows[0].UET.Entropies != 1 || c.lb != "ecmp" && r.Flows[0].UET.Entropies < 32 {
+			t.Errorf("lb %s: %d entropies used", c.lb, r.Flows[0].UET.Entropies)
+		}
+		a, _ := json.Marshal(r)
+		b, _ := json.Marshal(mustRun(t, cfg))
+		if !bytes.Equal(a, b) {
+			t.Errorf("lb %s: two runs of one seed differ", c.lb)
+		}
+	}
+}
+
+// TestUETNSCC: NSCC keeps the incast's queue (and so its trims) far below
+// a constant window's, and its windows end below their maximum.
+func TestUETNSCC(t *testing.T) {
+	run := func(p UETParams) *Result {
+		cfg := uetFatTree(p)
+		for i := 1; i <= 8; i++ {
+			cfg.Flows = append(cfg.Flows, Flow{ID: fmt.Sprintf("f%d", i), Src: fmt.Sprintf("h%d", i), Dst: "h0", Bytes: 2 << 20})
+		}
+		return mustRun(t, cfg)
+	}
+	nscc, none := run(UETParams{}), run(UETParams{NoCC: true})
+	if 2*nscc.UET.Trimmed > none.UET.Trimmed {
+		t.Errorf("trimmed %d with NSCC, %d with a constant window: want NSCC to halve them at least", nscc.UET.Trimmed, none.UET.Trimmed)
+	}
+	for _, f := range nscc.Flows {
+		if f.UET.CwndBytes >= 175_000 {
+			t.Errorf("flow %s ends with window %d B under an 8:1 incast", f.ID, f.UET.CwndBytes)
+		}
 	}
 }
 

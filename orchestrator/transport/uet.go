@@ -90,8 +90,10 @@ const (
 //   - rto_us 100: uec.h DEFAULT_UEC_RTO_MIN (main_uec.cpp lowers it to
 //     15 µs plus a full queue's drain; set that to compare);
 //   - ack_bytes 16384: UecSink::_bytes_unacked_threshold (uec.cpp);
-//   - sack_reorder_pkts 0: SLEEK's tolerance, max(1.5 x cwnd, 5 packets)
-//     (uec.cpp loss_retx_factor, min_retx_config).
+//   - sack_reorder_pkts 0: with trimming a whole SACK bitmap (64
+//     packets: trimmed packets are NACKed, so a shorter tolerance resends
+//     packets spraying merely delayed); without, SLEEK's max(1.5 x cwnd,
+//     5 packets) (uec.cpp loss_retx_factor, min_retx_config).
 func DefaultUET() UETSettings {
 	return UETSettings{
 		LB: UETLBReps, EVs: 64, Trimming: true, TrimBytes: 64, CC: UETCCNSCC,
@@ -149,8 +151,8 @@ func (st UETSettings) Validate() error {
 		return bad("target_qdelay_us", st.TargetQDelayUs, "use 0 (0.75 x the network RTT) or a delay in µs")
 	case num(st.BaseRTTUs, 0, 1e6):
 		return bad("base_rtt_us", st.BaseRTTUs, "use 0 (the fabric's unloaded round trip) or a time in µs")
-	case st.QAGate < 0 || st.QAGate > 16:
-		return bad("qa_gate", st.QAGate, "use 0..16 (quick adapt runs when an RTT achieved less than max window / 2^qa_gate; uet-htsim uses 3)")
+	case st.QAGate < 1 || st.QAGate > 16:
+		return bad("qa_gate", st.QAGate, "use 1..16 (quick adapt runs when an RTT achieved less than max window / 2^qa_gate; uet-htsim uses 3)")
 	case num(st.Gamma, 0, 1) || st.Gamma == 0:
 		return bad("gamma", st.Gamma, "use a factor in (0, 1] (uet-htsim uses 0.8)")
 	case num(st.DelayAlpha, 0, 1) || st.DelayAlpha == 0:
@@ -162,7 +164,7 @@ func (st UETSettings) Validate() error {
 	case st.AckBytes < 1 || st.AckBytes > 1<<24:
 		return bad("ack_bytes", st.AckBytes, "use 1 B..16 MiB (uet-htsim ACKs every 16384 bytes)")
 	case st.SACKReorderPkts < 0 || st.SACKReorderPkts > 1<<20:
-		return bad("sack_reorder_pkts", st.SACKReorderPkts, "use 0 (max(1.5 x cwnd, 5 packets)) or a packet count")
+		return bad("sack_reorder_pkts", st.SACKReorderPkts, "use 0 (64 packets with trimming, max(1.5 x cwnd, 5) without) or a packet count")
 	}
 	return nil
 }
@@ -190,5 +192,5 @@ var UETKeyDocs = specdoc.Table{
 	"max_cwnd_bdp":      {Doc: "A flow's largest window (and its first), in bandwidth-delay products of its NIC rate and base RTT.", Default: "1.5 (uet-htsim initNscc)"},
 	"rto_us":            {Doc: "Retransmission timeout, µs: a packet neither acknowledged nor NACKed this long after it was sent is sent again (only that packet: no go-back-N).", Default: "100 (uet-htsim uec.h DEFAULT_UEC_RTO_MIN)"},
 	"ack_bytes":         {Doc: "The receiver's ACK coalescing: an ACK (cumulative PSN plus a 64-packet SACK bitmap) per this many bytes received; ECN-marked packets, ACK requests (a sender's last packet or a full window) and duplicates are acknowledged at once.", Default: "16384 (uet-htsim UecSink::_bytes_unacked_threshold)"},
-	"sack_reorder_pkts": {Doc: "Reorder tolerance of SACK-driven retransmission: a hole is retransmitted once this many later packets are SACKed and it was sent before the packet the ACK answers. 0: max(1.5 x the window, 5 packets), SLEEK's threshold in uet-htsim.", Default: "0 (derived)"},
+	"sack_reorder_pkts": {Doc: "Reorder tolerance of SACK-driven retransmission: a hole is retransmitted (once per send) when this many packets past the cumulative PSN have been SACKed. 0: with trimming 64 packets, a whole SACK bitmap (trimmed packets are NACKed, so a hole is rarely a loss); without trimming max(1.5 x the window, 5 packets), SLEEK's threshold in uet-htsim.", Default: "0 (derived)"},
 }
