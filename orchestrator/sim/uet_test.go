@@ -205,3 +205,24 @@ func TestUETAgainstHtsim(t *testing.T) {
 		}
 	}
 }
+
+// TestUETParallel: the parallel engine's UET case trims and completes
+// every flow split in four as in one partition.
+func TestUETParallel(t *testing.T) {
+	cfg := parallelCases()["uet incast and permutation"]
+	for _, parts := range []int{1, 4} {
+		cfg.Partitions, cfg.Threads = parts, 2
+		r := mustRun(t, cfg)
+		if r.Partitions != parts {
+			t.Fatalf("%d partitions, want %d", r.Partitions, parts)
+		}
+		for _, f := range r.Flows {
+			if !f.Completed {
+				t.Errorf("%d partitions: flow %s did not complete", parts, f.ID)
+			}
+		}
+		if r.UET.Trimmed == 0 || r.UET.NACKRetransmits == 0 || r.Totals.Drops != 0 {
+			t.Errorf("%d partitions: trimmed %d, NACK retransmits %d, drops %d: want trims recovered, no drops", parts, r.UET.Trimmed, r.UET.NACKRetransmits, r.Totals.Drops)
+		}
+	}
+}
