@@ -65,6 +65,10 @@ func cfgLabQoS(app *App, nameOrPath, nosName, ecn, pfc string) (*fabric.Graph, q
 	if err != nil {
 		return nil, qos.Intent{}, nil, err
 	}
+	l := &runtime.Lab{Name: spec.Name, Spec: spec, Dir: labDir(app, spec.Name)}
+	if err := l.NoVendorConfigs("render, lint or show"); err != nil {
+		return nil, qos.Intent{}, nil, err
+	}
 	in, err := qos.FromSpec(spec.QoS)
 	if err != nil {
 		return nil, qos.Intent{}, nil, fmt.Errorf("lab %s (%s): %w", spec.Name, spec.Source, err)

@@ -465,6 +465,9 @@ type labQoS struct {
 // labQoSRecord resolves the lab's configs and lints them. Configs that do
 // not load leave it empty: the run reports that error itself.
 func labQoSRecord(l *runtime.Lab, in qos.Intent) labQoS {
+	if l.InfiniBand() {
+		return labQoS{} // no vendor configs: nothing to resolve or lint
+	}
 	cfgs, err := runtime.LoadConfigs(l)
 	if err != nil {
 		return labQoS{}

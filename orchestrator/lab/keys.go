@@ -7,6 +7,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/server"
 	"github.com/labctl/labctl/orchestrator/sizing"
 	"github.com/labctl/labctl/orchestrator/specdoc"
+	"github.com/labctl/labctl/orchestrator/transport"
 )
 
 // KeyDocs documents every key of a lab spec. The keys and their types come
@@ -39,6 +40,7 @@ var KeyDocs = specdoc.Table{
 		Default: "the fewest that fit"},
 	"sizing.min_spines": {Doc: "Plan at least this many spines (per pod in 3 tiers), 1 to 1024, so that no single spine carries every leaf uplink: each leaf's uplinks split evenly over them, at the same oversubscription where they divide evenly (else they round up to a multiple of the spine count, which lowers it, and the plan says so). Without it the plan warns of a lone spine. The --min-spines flag of labctl plan overrides it.",
 		Default: "the fewest that fit"},
+	"transport": {Doc: transport.NameDoc, Default: transport.RoCE},
 	"nos": {Doc: "Switch network OS: sonic (SONiC config_db JSON) or eos (Arista EOS CLI). The --nos flag overrides it.",
 		Default: "sonic"},
 	"images":       {Doc: "Container images of a containerlab lab (--runtime clab); the simulator does not use them."},
@@ -97,7 +99,7 @@ var KeyDocs = specdoc.Table{
 		Default: SpineASNShared},
 	"runtime": {Doc: "Runtime 'labctl up' uses when --runtime is not given: sim (the embedded packet-level simulator) or clab (containerlab).",
 		Default: "sim"},
-}.With("nic", NICKeyDocs)
+}.With("nic", NICKeyDocs).With("infiniband", transport.IBKeyDocs).With("uet", transport.UETKeyDocs)
 
 // NICKeyDocs documents the nic section, which lab specs and scenarios
 // share (a scenario's overrides the lab's key by key). The parameters are

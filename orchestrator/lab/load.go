@@ -14,6 +14,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/server"
 	"github.com/labctl/labctl/orchestrator/sizing"
 	"github.com/labctl/labctl/orchestrator/specyaml"
+	"github.com/labctl/labctl/orchestrator/transport"
 )
 
 // NamePattern is what a lab name may look like: it becomes a folder, a
@@ -168,6 +169,9 @@ func Parse(file string, data []byte) (*Spec, error) {
 		}
 		return nil, at("$.nic", err.Error(), "")
 	}
+	if _, err := s.TransportSettings(nil, nil, ""); err != nil {
+		return nil, TransportError(err, at)
+	}
 	if err := validateServer(&s, file, data, at); err != nil {
 		return nil, err
 	}
@@ -213,6 +217,26 @@ func (s *Spec) NICSettings(scenario ...*nic.Spec) (nic.Settings, error) {
 		cnp = *s.QoS.CNPDSCP
 	}
 	return nic.Resolve(float64(s.Sizing.Normalize().NICSpeedGbps), cnp, append([]*nic.Spec{&s.NIC}, scenario...)...)
+}
+
+// TransportSettings resolves the lab's transport: name (a scenario's or a
+// swept point's; "" keeps the lab's), with a scenario's infiniband and uet
+// sections (nil ones skipped) over the lab's.
+func (s *Spec) TransportSettings(ib []*transport.IBSpec, uet []*transport.UETSpec, name string) (transport.Settings, error) {
+	if name == "" {
+		name = s.Transport
+	}
+	return transport.Resolve(name, append([]*transport.IBSpec{&s.InfiniBand}, ib...), append([]*transport.UETSpec{&s.UET}, uet...))
+}
+
+// TransportError places a transport.Resolve error at its key (at takes a
+// YAML path such as "$.infiniband.routing").
+func TransportError(err error, at func(path, msg, fix string) error) error {
+	var fe *transport.FieldError
+	if errors.As(err, &fe) {
+		return at("$."+fe.Field, fe.Field+": "+fe.Msg, fe.Fix)
+	}
+	return at("$.transport", err.Error(), "")
 }
 
 // ValidateQoS checks the ranges of QoS overrides that need no knowledge of

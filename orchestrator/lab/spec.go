@@ -7,6 +7,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/nic"
 	"github.com/labctl/labctl/orchestrator/server"
 	"github.com/labctl/labctl/orchestrator/sizing"
+	"github.com/labctl/labctl/orchestrator/transport"
 )
 
 // Spec is one lab spec file.
@@ -22,6 +23,12 @@ type Spec struct {
 	NIC nic.Spec `yaml:"nic" json:"nic"`
 	// Server is the GPU servers' scale-up domain and the NICs' PCIe links.
 	Server server.Spec `yaml:"server" json:"server,omitzero"`
+	// Transport is what the NICs and switches run: roce (RoCE v2, the
+	// default), infiniband or uet; InfiniBand and UET are those
+	// transports' settings, used when it is theirs.
+	Transport  string            `yaml:"transport" json:"transport,omitempty"`
+	InfiniBand transport.IBSpec  `yaml:"infiniband" json:"infiniband,omitzero"`
+	UET        transport.UETSpec `yaml:"uet" json:"uet,omitzero"`
 	// BGP is the design of the eBGP underlay.
 	BGP     BGPSpec `yaml:"bgp" json:"bgp"`
 	Runtime string  `yaml:"runtime" json:"runtime"` // sim | clab

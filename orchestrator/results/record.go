@@ -8,6 +8,7 @@ import (
 
 	"github.com/labctl/labctl/orchestrator/nic"
 	"github.com/labctl/labctl/orchestrator/qos"
+	"github.com/labctl/labctl/orchestrator/transport"
 )
 
 // SchemaVersion is the version of the run record's JSON shape. Fields may be
@@ -158,6 +159,10 @@ type Variant struct {
 	// NIC is the NIC settings the variant's traffic ran with (simulated:
 	// soft-RoCE on a live lab has no DCQCN).
 	NIC *NIC `json:"nic,omitempty"`
+	// Transport is the transport the variant ran, with its resolved
+	// settings, when it is not RoCE (InfiniBand: the subnet manager's
+	// routing and the links' credits; UET: spraying, trimming, NSCC).
+	Transport *transport.Settings `json:"transport,omitempty"`
 	// Configs, for a scenario that sweeps QoS values, is where the
 	// variant's switch configs were written and how they differ from the
 	// lab's.

@@ -30,6 +30,19 @@ var sweepMetrics = []sweepMetric{
 	{"ecn_marked", "ECN marks", "packets", func(s Summary) float64 { return float64(s.ECNMarked) }},
 	{"cnp", "CNPs", "packets", func(s Summary) float64 { return float64(s.CNP) }},
 	{"retransmits", "Retransmits", "packets", func(s Summary) float64 { return float64(s.Retransmits) }},
+	// Sized traffic: how long the last flow took and the goodput of all
+	// of them over that time (absent for long-lived flows).
+	{"completion_us", "Completion (last flow)", "µs", func(s Summary) float64 { return orNaN(s.CompletionUs) }},
+	{"goodput_gbps_aggregate", "Aggregate goodput", "Gb/s", func(s Summary) float64 { return orNaN(s.GoodputGbpsAggregate) }},
+}
+
+// orNaN is *p, or NaN (a gap in charts and tables) when the record has
+// no such figure.
+func orNaN(p *float64) float64 {
+	if p == nil {
+		return math.NaN()
+	}
+	return *p
 }
 
 // sweepLine is the points of one combination of the other dimensions,
@@ -191,15 +204,19 @@ func sweepCharts(run *Run, sv sweepView) (charts []htmlChart, flat []string) {
 	src := joinSources(seen)
 	for _, m := range sweepMetrics {
 		var lines []line
-		nonZero := false
+		nonZero, any := false, false
 		for _, l := range sv.Lines {
 			ln := line{Name: l.ChartLabel}
 			for i, v := range l.Points {
 				y := m.value(v)
+				any = any || !math.IsNaN(y)
 				nonZero = nonZero || (!math.IsNaN(y) && y != 0)
 				ln.X, ln.Y = append(ln.X, float64(i)), append(ln.Y, y)
 			}
 			lines = append(lines, ln)
+		}
+		if !any {
+			continue // no variant has the figure (long-lived flows have no completion)
 		}
 		if !nonZero {
 			flat = append(flat, strings.ToLower(m.title))

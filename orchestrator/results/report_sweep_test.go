@@ -242,3 +242,30 @@ func TestCompareRepetitions(t *testing.T) {
 		t.Errorf("regressions %s", got)
 	}
 }
+
+// Sized traffic's completion and aggregate goodput are charted against
+// the swept value; a run of long-lived flows, which has neither, gets no
+// such chart and no "0 at every point" line for them.
+func TestRenderSweepCompletion(t *testing.T) {
+	run := sweepRun("20261129T120000Z-kmin-sweep-64gpu", t0, []string{"100", "400", "1600"})
+	var h bytes.Buffer
+	if err := RenderHTML(run, &h, HTMLOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if html := h.String(); strings.Contains(html, "sweep-completion_us") || strings.Contains(html, "completion (last flow)") {
+		t.Error("long-lived flows: a completion chart or mention")
+	}
+	for i := range run.Variants {
+		c, g := 1000+float64(i)*10, 150-float64(i)
+		run.Variants[i].Summary.CompletionUs, run.Variants[i].Summary.GoodputGbpsAggregate = &c, &g
+	}
+	h.Reset()
+	if err := RenderHTML(run, &h, HTMLOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range []string{"sweep-completion_us", "sweep-goodput_gbps_aggregate"} {
+		if !strings.Contains(h.String(), `data-chart="`+kind+`"`) {
+			t.Errorf("no %s chart", kind)
+		}
+	}
+}

@@ -95,6 +95,9 @@ func RenderLab(l *Lab) (written, kept []string, err error) {
 	if l.Graph == nil {
 		return nil, nil, fmt.Errorf("render lab %s: no fabric graph", l.Name)
 	}
+	if l.InfiniBand() {
+		return renderInfiniBand(l)
+	}
 	codec, err := Codec(l.NOS)
 	if err != nil {
 		return nil, nil, err
@@ -102,18 +105,9 @@ func RenderLab(l *Lab) (written, kept []string, err error) {
 	if err := configset.CheckNOS(l.ConfigsDir(), codec.Name(), false); err != nil {
 		return nil, nil, fmt.Errorf("lab %s: %w", l.Name, err)
 	}
-	files, err := l.Graph.Files()
+	stale, err := topologyStale(l)
 	if err != nil {
 		return nil, nil, err
-	}
-	stale := false
-	for _, f := range files {
-		// Unreadable or over the cap counts as stale: it is rewritten.
-		old, err := readlimit.ReadFile(filepath.Join(l.Dir, filepath.FromSlash(f.Path)), readlimit.Generated)
-		if err != nil || !bytes.Equal(old, f.Data) {
-			stale = true
-			break
-		}
 	}
 	in, err := l.Intent()
 	if err != nil {
@@ -173,8 +167,26 @@ func RenderLab(l *Lab) (written, kept []string, err error) {
 	return written, kept, nil
 }
 
+// topologyStale reports whether a generated topology file of the lab
+// differs from what the fabric gives (unreadable or over the cap counts as
+// stale: it is rewritten).
+func topologyStale(l *Lab) (bool, error) {
+	files, err := l.Graph.Files()
+	if err != nil {
+		return false, err
+	}
+	for _, f := range files {
+		old, err := readlimit.ReadFile(filepath.Join(l.Dir, filepath.FromSlash(f.Path)), readlimit.Generated)
+		if err != nil || !bytes.Equal(old, f.Data) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
 // LoadConfigs parses the vendor config of every switch of the lab from
-// topologies/<lab>/configs/ and adds what the files do not say (peers,
+// topologies/<lab>/configs/ (none for an InfiniBand lab, whose switches
+// take none) and adds what the files do not say (peers,
 // speeds, cable lengths) from the fabric. A missing or unparsable file is
 // an error naming it and the fix.
 //
@@ -185,6 +197,9 @@ func RenderLab(l *Lab) (written, kept []string, err error) {
 func LoadConfigs(l *Lab) ([]qos.DeviceConfig, error) {
 	if l.Graph == nil {
 		return nil, fmt.Errorf("load configs of lab %s: no fabric graph", l.Name)
+	}
+	if l.InfiniBand() {
+		return nil, nil // its switches take none (infiniband.go)
 	}
 	codec, err := Codec(l.NOS)
 	if err != nil {

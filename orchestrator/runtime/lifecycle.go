@@ -22,6 +22,11 @@ import (
 // run, so an up that cannot start changes no file. With l.DryRun nothing
 // is locked or written; rt.Up only reports.
 func Up(ctx context.Context, rt Runtime, l *Lab, prepare func(context.Context, *Lab) error) (*Status, error) {
+	if l.Spec != nil {
+		if err := CheckTransport(rt, l.Spec.Transport); err != nil {
+			return nil, fmt.Errorf("bring up lab %s with %s (nothing was changed): %w", l.Name, rt.Name(), err)
+		}
+	}
 	if l.DryRun {
 		if prepare != nil {
 			if err := prepare(ctx, l); err != nil {

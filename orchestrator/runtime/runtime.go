@@ -18,8 +18,10 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"time"
 
+	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/nic"
@@ -190,6 +192,26 @@ type Preflighter interface {
 // has one set of switches and cannot).
 type ParallelRunner interface {
 	RunsVariantsInParallel() bool
+}
+
+// TransportRunner is an optional capability of a Runtime: the transports
+// it runs (transport.Names). A runtime without it runs RoCE only: a live
+// lab's switches are Ethernet switches with RoCE QoS and its NICs
+// soft-RoCE, with no InfiniBand or UET data plane.
+type TransportRunner interface {
+	Transports() []string
+}
+
+// CheckTransport refuses a transport rt does not run (bad input: the
+// transport or the runtime must change). "" is RoCE.
+func CheckTransport(rt Runtime, name string) error {
+	if name == "" || name == transport.RoCE {
+		return nil
+	}
+	if tr, ok := rt.(TransportRunner); ok && slices.Contains(tr.Transports(), name) {
+		return nil
+	}
+	return exitcode.Usagef("the %s runtime runs RoCE only (its switches are Ethernet switches with RoCE QoS and its NICs soft-RoCE, with no %s data plane); fix: run transport %s on the simulator (--runtime sim), or use transport roce", rt.Name(), name, name)
 }
 
 // DurationBound is an optional capability of a Runtime: the longest

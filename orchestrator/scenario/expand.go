@@ -44,7 +44,7 @@ func (s *Spec) Points() []Point {
 
 // matrix lists the matrix's variants in run order, at repetition 0: ECN,
 // then PFC, then each swept parameter in the file's order, the last
-// varying fastest.
+// varying fastest; those the matrix excludes are left out.
 func (s *Spec) matrix() []Point {
 	var out []Point
 	for _, e := range s.Matrix.ECN {
@@ -58,7 +58,9 @@ func (s *Spec) matrix() []Point {
 					pt.Params = append(pt.Params, Param{Path: sw.Path, Value: sw.Values[i]})
 				}
 				pt.Name = PointName(be, bp, pt.Params)
-				out = append(out, pt)
+				if !s.Matrix.excluded(pt) {
+					out = append(out, pt)
+				}
 			}
 		}
 	}
@@ -112,7 +114,7 @@ func (s *Spec) Expand(nics []NIC, pt Point, seed int64) (runtime.VariantSpec, er
 		DurationUs:  s.DurationUs,
 		WarmupUs:    s.WarmupUs,
 		SeriesEvery: s.SampleEveryUs,
-		Faults:      s.faults,
+		Faults:      s.caseFaults(pointCase(pt)),
 		LB:          s.lb,
 	}
 	if s.SampleEveryUs == 0 {
@@ -138,6 +140,9 @@ func (s *Spec) Expand(nics []NIC, pt Point, seed int64) (runtime.VariantSpec, er
 	leaves := leafOrder(nics)
 	for i := range s.Traffic {
 		t := &s.Traffic[i]
+		if !inCase(t.Case, pointCase(pt)) {
+			continue
+		}
 		cross := len(leaves) > 1
 		if t.CrossLeaf != nil {
 			cross = *t.CrossLeaf && len(leaves) > 1

@@ -38,6 +38,9 @@ type Fault struct {
 	// its ends and every other switch route accordingly.
 	Detect   string `yaml:"detect"`
 	Converge string `yaml:"converge"`
+	// Case names the case the fault belongs to, as a traffic entry's
+	// does: a variant of another case runs without it.
+	Case string `yaml:"case"`
 }
 
 // LB is the switches' load balancing over equal-cost paths (the

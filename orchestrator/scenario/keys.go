@@ -6,6 +6,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/perftest"
 	"github.com/labctl/labctl/orchestrator/specdoc"
+	"github.com/labctl/labctl/orchestrator/transport"
 )
 
 // KeyDocs documents every key of a scenario spec (the nic section's keys
@@ -17,7 +18,7 @@ import (
 var KeyDocs = specdoc.Table{
 	"name":        {Doc: "The scenario's name, part of run ids: lower-case letters, digits and dashes, at most 40 characters. Required."},
 	"description": {Doc: "Free text shown in reports."},
-	"matrix":      {Doc: "The variants to run: the cross product of the values of each dimension. On ecn and pfc, on means the lab's vendor configs as they are (edits included) and off that feature removed from every switch. Any other key sweeps a parameter by its path, such as qos.ecn.kmin_kb: [100, 200, 400], nic.dcqcn.rpg_ai_rate: [5, 20] or traffic[0].senders: [4, 8, 16] (every path is listed under 'Sweep paths' in docs/scenario-spec.md); at most 400 variants with repetitions."},
+	"matrix":      {Doc: "The variants to run: the cross product of the values of each dimension. On ecn and pfc, on means the lab's vendor configs as they are (edits included) and off that feature removed from every switch. Any other key sweeps a parameter by its path, such as qos.ecn.kmin_kb: [100, 200, 400], nic.dcqcn.rpg_ai_rate: [5, 20] or traffic[0].senders: [4, 8, 16] (every path is listed under 'Sweep paths' in docs/scenario-spec.md); at most 400 variants with repetitions. The key exclude lists combinations to leave out, as GitHub Actions' matrix exclude does: exclude: [{transport: infiniband, pfc: off}] runs every variant but those with both values."},
 	"matrix.ecn":  {Doc: "ECN values to run, each on or off (true/false also work), each at most once.", Default: "[on, off]"},
 	"matrix.pfc":  {Doc: "PFC values to run, each on or off (true/false also work), each at most once.", Default: "[on, off]"},
 	"duration": {Doc: "How long traffic runs (simulated time on the sim runtime), a Go duration such as 5ms or 500us, above 0. A run ends sooner once every sized flow, collective and nccl size is done.",
@@ -26,13 +27,17 @@ var KeyDocs = specdoc.Table{
 		Default: "0 (the whole run)"},
 	"sample_every": {Doc: "Time-series sampling interval (queue depth, rates, pauses), a duration; 0 disables series; at most 100000 samples over the duration.",
 		Default: DefaultSampleEvery},
+	"transport": {Doc: "Overrides the lab's transport for this scenario (a matrix can sweep it: transport: [roce, infiniband, uet]). " + transport.NameDoc,
+		Default: "the lab's (roce when unset)"},
 	"dcqcn": {Doc: "The NICs' DCQCN preset for this scenario: connectx (the NIC's defaults) or paper; shorthand for nic.dcqcn.preset, with which it must agree.",
 		Default: "the lab's (nic.dcqcn.preset, connectx when unset)"},
 	"model": {Doc: "The simulator's model: packet (every packet: queues, PFC, ECN, DCQCN) or flow (a fast estimate of steady rates and ring AllReduce times without queues, PFC, ECN or DCQCN, named as such in every output); 'labctl run --model' overrides it.",
 		Default: "packet"},
 	"repetitions": {Doc: "Runs every variant this many times, 1 to 100, repetition r with seed+r; 0 is refused.",
 		Default: "1"},
-	"traffic":           {Doc: "The traffic patterns, started together, at most 64. A key a pattern does not use is an error."},
+	"traffic": {Doc: "The traffic patterns, started together, at most 64. A key a pattern does not use is an error."},
+	"traffic[].case": {Doc: "The case the entry belongs to, a name of lower-case letters, digits and dashes: a scenario with cases runs every other dimension once per case, and a variant of case c runs the traffic and faults entries tagged c and the untagged ones. The cases are the matrix dimension case (list them under matrix case to order them; otherwise the tags in file order), in variant names as case=<name> and in assertions as params.case.",
+		Default: "every case"},
 	"traffic[].pattern": {Doc: "pairs, permutation, incast, all-to-all (ib_write_bw flows: pairs, every NIC to another, N:1, every NIC to every other), ring-allreduce (a collective, simulator only), latency (ib_write_lat ping-pongs between pairs of NICs: each side posts its next write once the other's has arrived and its own has completed; its flows report ib_write_lat's distribution, one way, in latency_us: p50 its t_typical, min, max, avg, stdev, p99, p99_9, and no throughput) or nccl (an nccl-tests-like sweep of one collective over every GPU of the lab: rows of size, count, time, algbw and busbw, simulated packet by packet; simulator only, packet model only). Required."},
 	"traffic[].pairs": {Doc: "pairs, latency: number of sender/receiver pairs (latency: client/server), 1 or more; 0 is refused.",
 		Default: "1"},
@@ -85,7 +90,9 @@ var KeyDocs = specdoc.Table{
 		Default: "0"},
 	"traffic[].datatype": {Doc: "nccl: the element type, nccl-tests -d: int8, uint8, int32, uint32, int64, uint64, half, float, double or bfloat16; count = size / its size.",
 		Default: "float"},
-	"faults":        {Doc: "Faults during the run, in order: link-down, link-flap and pfc-storm (simulator; a live lab runs link faults only). At most one down time at a time per link."},
+	"faults": {Doc: "Faults during the run, in order: link-down, link-flap and pfc-storm (simulator; a live lab runs link faults only). At most one down time at a time per link."},
+	"faults[].case": {Doc: "The case the fault belongs to (see traffic[].case): variants of other cases run without it.",
+		Default: "every case"},
 	"faults[].kind": {Doc: "link-down (a link goes down, and back up after for), link-flap (down for down, up for up, count times) or pfc-storm (a NIC pauses its switch port without end, as a stuck host does). Required."},
 	"faults[].link": {Doc: "link-down, link-flap: the link, by one end as node:port with the port as the lab's configs name it (leaf1:Ethernet128; member m of a merged lab link as leaf1:Ethernet128.m) or by its nodes as node-node (leaf1-spine1: their first link). Required for those kinds."},
 	"faults[].all":  {Doc: "link-down, link-flap with a link named node-node: fail every link between the two nodes (every member of merged lab links too).", Default: "false (the first link only)"},
@@ -110,4 +117,4 @@ var KeyDocs = specdoc.Table{
 	"assertions":        {Doc: "Checks on each variant's results, at most 256; a failed one makes the run fail (exit 1). Syntax in scenarios/README.md."},
 	"assertions[].name": {Doc: "What the assertion checks, as reports show it.", Default: "the expression"},
 	"assertions[].expr": {Doc: "An expression over the variant's record, such as summary.drops == 0 when pfc. Required."},
-}.With("nic", lab.NICKeyDocs)
+}.With("nic", lab.NICKeyDocs).With("infiniband", transport.IBKeyDocs).With("uet", transport.UETKeyDocs)

@@ -14,6 +14,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	engine "github.com/labctl/labctl/orchestrator/sim"
+	"github.com/labctl/labctl/orchestrator/transport"
 )
 
 // Runner runs a scenario's variants on a lab that is up.
@@ -121,6 +122,18 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 		}
 		if vs.NIC, err = r.nicSettings(s, pt); err != nil {
 			return err
+		}
+		if vs.Transport, err = r.transportSettings(s, pt); err != nil {
+			return err
+		}
+		if err := runtime.CheckTransport(r.Runtime, vs.Transport.Name); err != nil {
+			return fmt.Errorf("variant %s: %w", pt.Name, err)
+		}
+		if vs.Transport.Name == transport.InfiniBand && !pt.PFC {
+			return s.pfcOffOnInfiniBand(pt)
+		}
+		if model == runtime.ModelFlow && vs.Transport.Name != transport.RoCE {
+			return exitcode.Usagef("variant %s runs transport %s, which the flow-level model does not simulate (it has no %s); fix: run it with --model packet", pt.Name, vs.Transport.Name, flowModelTransports)
 		}
 		vs.Model = model
 		specs[i] = vs
@@ -327,6 +340,23 @@ func (r *Runner) checkAll(s *Spec, run *results.Run, final bool) {
 		}
 		v.Assertions = s.check(run, v, final)
 	}
+}
+
+// transportSettings resolves a point's transport: the lab's, the
+// scenario's over it, and the point's swept values over both.
+func (r *Runner) transportSettings(s *Spec, pt Point) (transport.Settings, error) {
+	name, ib, uet := s.PointTransport(pt)
+	var st transport.Settings
+	var err error
+	if r.Lab == nil || r.Lab.Spec == nil {
+		st, err = transport.Resolve(name, []*transport.IBSpec{&s.InfiniBand, &ib}, []*transport.UETSpec{&s.UET, &uet})
+	} else {
+		st, err = r.Lab.Spec.TransportSettings([]*transport.IBSpec{&s.InfiniBand, &ib}, []*transport.UETSpec{&s.UET, &uet}, name)
+	}
+	if err != nil {
+		return st, exitcode.Usagef("transport of scenario %s at %s: %v", s.Name, pt.Name, err)
+	}
+	return st, nil
 }
 
 // nicSettings resolves a point's NIC settings: the lab's nic section, the

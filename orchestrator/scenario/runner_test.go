@@ -12,6 +12,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/sizing"
+	"github.com/labctl/labctl/orchestrator/transport"
 )
 
 // labNICs builds leaves x hosts x nics NICs named like the fabric does.
@@ -38,6 +39,7 @@ type fakeRuntime struct {
 }
 
 func (f *fakeRuntime) Name() string                                                  { return "fake" }
+func (f *fakeRuntime) Transports() []string                                          { return transport.Names }
 func (f *fakeRuntime) Up(context.Context, *runtime.Lab) error                        { return nil }
 func (f *fakeRuntime) Down(context.Context, *runtime.Lab) error                      { return nil }
 func (f *fakeRuntime) Status(context.Context, *runtime.Lab) (*runtime.Status, error) { return nil, nil }

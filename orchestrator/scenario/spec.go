@@ -14,10 +14,12 @@ import (
 	"time"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/nic"
 	"github.com/labctl/labctl/orchestrator/perftest"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/specyaml"
+	"github.com/labctl/labctl/orchestrator/transport"
 	"github.com/labctl/labctl/scenarios"
 )
 
@@ -44,6 +46,12 @@ type Spec struct {
 	// NIC overrides the lab's nic section field by field (DCQCN
 	// parameters by the NIC's names, qp_timeout, retry_cnt).
 	NIC nic.Spec `yaml:"nic"`
+	// Transport overrides the lab's transport (roce, infiniband, uet);
+	// InfiniBand and UET override the lab's sections of those transports
+	// key by key (package transport).
+	Transport  string            `yaml:"transport"`
+	InfiniBand transport.IBSpec  `yaml:"infiniband"`
+	UET        transport.UETSpec `yaml:"uet"`
 	// Model is the simulator's model: packet (default: every packet) or
 	// flow (a fast estimate of steady rates and ring AllReduce times,
 	// without queues, PFC, ECN or DCQCN). labctl run --model overrides it.
@@ -81,6 +89,14 @@ type Matrix struct {
 	PFC []string `yaml:"pfc"`
 	// Sweeps are the other dimensions, in the file's order.
 	Sweeps []Sweep `yaml:"-"`
+	// Exclude lists combinations the matrix leaves out, as GitHub
+	// Actions' matrix exclude does: a variant is not run when it has
+	// every dimension value of one entry ({transport: infiniband, pfc:
+	// off}). Values are canonical (on/off, sweep values as variant names
+	// show them).
+	Exclude []map[string]string `yaml:"-"`
+
+	exclude *matrixEntry
 
 	entries []matrixEntry
 	problem *specyaml.Error
@@ -132,6 +148,10 @@ type Traffic struct {
 	TrafficClass *int `yaml:"traffic_class"`
 	// Start delays the pattern's flows ("100us").
 	Start string `yaml:"start"`
+	// Case names the case of the scenario the entry belongs to: a variant
+	// of case c runs the entries of c and those without a case (see
+	// cases.go).
+	Case string `yaml:"case"`
 
 	// The nccl pattern's keys (nccl.go), as nccl-tests names them:
 	// Collective is the test (all_reduce, all_gather, reduce_scatter,
@@ -266,6 +286,9 @@ func Parse(file string, data []byte) (*Spec, error) {
 			seen[b] = true
 		}
 	}
+	if err := s.readExclude(file); err != nil {
+		return nil, err
+	}
 	if err := checkTiming(&s, at); err != nil {
 		return nil, err
 	}
@@ -290,6 +313,9 @@ func Parse(file string, data []byte) (*Spec, error) {
 			return nil, at("$.nic."+fe.Field, "nic."+fe.Field+": "+fe.Msg, fe.Fix)
 		}
 		return nil, at("$.nic", err.Error(), "")
+	}
+	if _, err := transport.Resolve(s.Transport, []*transport.IBSpec{&s.InfiniBand}, []*transport.UETSpec{&s.UET}); err != nil {
+		return nil, lab.TransportError(err, at)
 	}
 	switch s.Model {
 	case "":
@@ -319,6 +345,9 @@ func Parse(file string, data []byte) (*Spec, error) {
 		}
 	}
 	if err := s.parseFaults(at); err != nil {
+		return nil, err
+	}
+	if err := s.readCases(file, at); err != nil {
 		return nil, err
 	}
 	if err := s.checkSweeps(file, at); err != nil {
@@ -579,6 +608,9 @@ var flowModelBlind = []struct{ key, what string }{
 	{"qos.", "switch QoS (it has no queues, buffers, PFC, ECN or PFC watchdog)"},
 	{"nic.", "the NICs' congestion control and loss recovery (it has no DCQCN, CNPs, timeouts or retransmissions)"},
 	{"lb.", "load balancing modes (every flow keeps the path of its ECMP hash)"},
+	{"transport", flowModelTransports},
+	{"infiniband.", flowModelTransports},
+	{"uet.", flowModelTransports},
 	{"duration", "time (its rates are steady-state, the same for any duration)"},
 	{"warmup", "time (its rates are steady-state, with no warmup to leave out)"},
 	{"sample_every", "time series (it samples nothing)"},
@@ -601,6 +633,10 @@ var flowModelBlind = []struct{ key, what string }{
 	{"traffic[].datatype", ncclBlind},
 	{"traffic[].qps_per_connection", ncclBlind},
 }
+
+// flowModelTransports is what the flow-level model misses of a
+// transport: all but RoCE's shares on ECMP paths.
+const flowModelTransports = "transports (it shares links max-min fairly on ECMP paths, without InfiniBand's credits and routes or UET's spraying and retransmission)"
 
 // ncclBlind is what the flow-level model misses of an nccl key: the
 // pattern as a whole (CheckModel refuses it).
@@ -638,6 +674,10 @@ func (s *Spec) CheckModel(model string) error {
 	}
 	if len(s.faults) > 0 {
 		return specyaml.At(s.file, s.src, "$.faults", fmt.Sprintf("scenario %s has faults, which the flow-level model does not simulate (it has no queues, links going down or packet paths)", s.Name),
+			"run it with --model packet")
+	}
+	if s.Transport != "" && s.Transport != transport.RoCE {
+		return specyaml.At(s.file, s.src, "$.transport", fmt.Sprintf("scenario %s runs transport %s, which the flow-level model does not simulate: it has no %s", s.Name, s.Transport, flowModelTransports),
 			"run it with --model packet")
 	}
 	if s.lb.Mode != "" {

@@ -17,6 +17,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/nic"
 	"github.com/labctl/labctl/orchestrator/specdoc"
 	"github.com/labctl/labctl/orchestrator/specyaml"
+	"github.com/labctl/labctl/orchestrator/transport"
 )
 
 // A matrix key other than ecn and pfc sweeps one parameter over a list of
@@ -183,6 +184,17 @@ func (s *Spec) readMatrix(file string) error {
 		if !e.isList {
 			return errAt(e.valAt, fmt.Sprintf("matrix dimension %s is not a list of values", e.key), fmt.Sprintf("write %s: [value, value, ...]", e.key))
 		}
+		if e.key == "exclude" {
+			ex := e
+			m.exclude = &ex
+			continue
+		}
+		if e.key == caseDim {
+			if err := m.readCaseDim(e, errAt); err != nil {
+				return err
+			}
+			continue
+		}
 		if e.key == "ecn" || e.key == "pfc" {
 			// An empty list would read as the key left out, [on, off].
 			if len(e.values) == 0 {
@@ -237,6 +249,119 @@ func (s *Spec) readMatrix(file string) error {
 		return errAt(m.Sweeps[MaxSweeps].keyAt, fmt.Sprintf("the matrix sweeps %d parameters, more than the %d labctl crosses at once", len(m.Sweeps), MaxSweeps), "split the sweep into several scenarios")
 	}
 	return nil
+}
+
+// readExclude reads the matrix's exclude list once every dimension is
+// known: each entry a mapping of dimensions to one of their values.
+func (s *Spec) readExclude(file string) error {
+	e := s.Matrix.exclude
+	if e == nil {
+		return nil
+	}
+	errAt := func(p pos, msg, fix string) error {
+		return exitcode.Usage(&specyaml.Error{File: file, Line: p.line, Column: p.col, Msg: msg, Fix: fix})
+	}
+	const fix = "write exclude: [{dimension: value, ...}, ...], e.g. exclude: [{transport: infiniband, pfc: off}]"
+	for _, n := range e.values {
+		mp, ok := specyaml.UnwrapNode(n).(*ast.MappingNode)
+		if !ok {
+			if mv, one := specyaml.UnwrapNode(n).(*ast.MappingValueNode); one {
+				mp = &ast.MappingNode{Values: []*ast.MappingValueNode{mv}}
+			} else {
+				return errAt(posOf(n), "matrix exclude entry is not a mapping of dimensions to values", fix)
+			}
+		}
+		entry := map[string]string{}
+		for _, kv := range mp.Values {
+			key := kv.Key.String()
+			if k, ok := specyaml.UnwrapNode(kv.Key).(ast.ScalarNode); ok {
+				key = fmt.Sprint(k.GetValue())
+			}
+			text, ok := scalarText(kv.Value)
+			if !ok {
+				return errAt(posOf(kv.Value), fmt.Sprintf("matrix exclude: %s is not given one value", key), fix)
+			}
+			var vals []string
+			switch key {
+			case "ecn", "pfc":
+				b, ok := parseOnOff(text)
+				if !ok {
+					return errAt(posOf(kv.Value), fmt.Sprintf("matrix exclude: %s value %q is not on or off", key, text), "use on or off")
+				}
+				text = onOff(b)
+				for _, v := range map[string][]string{"ecn": s.Matrix.ECN, "pfc": s.Matrix.PFC}[key] {
+					b, _ := parseOnOff(v)
+					vals = append(vals, onOff(b))
+				}
+			default:
+				sw := s.sweepByPath(key)
+				if sw == nil {
+					return errAt(posOf(kv.Key), fmt.Sprintf("matrix exclude names %s, which is not a dimension of the matrix (dimensions: %s)", key, strings.Join(s.dimensions(), ", ")), "name a dimension the matrix lists")
+				}
+				text, vals = canonValue(text), sw.Values
+			}
+			if !slices.Contains(vals, text) {
+				return errAt(posOf(kv.Value), fmt.Sprintf("matrix exclude: %s=%s is not one of the matrix's values (%s)", key, text, strings.Join(vals, ", ")), "name a value the dimension lists")
+			}
+			if _, dup := entry[key]; dup {
+				return errAt(posOf(kv.Key), fmt.Sprintf("matrix exclude entry gives %s twice", key), "give each dimension once per entry")
+			}
+			entry[key] = text
+		}
+		if len(entry) == 0 {
+			return errAt(posOf(n), "matrix exclude entry is empty (it would exclude every variant)", fix)
+		}
+		s.Matrix.Exclude = append(s.Matrix.Exclude, entry)
+	}
+	if len(s.matrix()) == 0 {
+		return errAt(e.keyAt, "matrix exclude leaves no variant to run", "exclude fewer combinations")
+	}
+	return nil
+}
+
+// pfcOffOnInfiniBand refuses a variant that would run InfiniBand with
+// pfc=off, at the matrix's pfc key when the file has one: an IB link's
+// credit-based flow control cannot be turned off, so the variant would be
+// its pfc=on twin under another name.
+func (s *Spec) pfcOffOnInfiniBand(pt Point) error {
+	msg := fmt.Sprintf("variant %s runs InfiniBand with pfc=off, but InfiniBand links always run credit-based flow control (there is no PFC to remove)", pt.Name)
+	fix := "give pfc: [on], or leave the pair out with matrix exclude: [{transport: infiniband, pfc: off}]"
+	for _, e := range s.Matrix.entries {
+		if e.key == "pfc" {
+			return exitcode.Usage(&specyaml.Error{File: s.file, Line: e.keyAt.line, Column: e.keyAt.col, Msg: msg, Fix: fix})
+		}
+	}
+	return exitcode.Usage(&specyaml.Error{File: s.file, Msg: msg + " (a matrix without pfc runs pfc=on and pfc=off)", Fix: fix})
+}
+
+// excluded reports whether a point has every value of one exclude entry.
+func (m *Matrix) excluded(pt Point) bool {
+	for _, ex := range m.Exclude {
+		all := true
+		for k, v := range ex {
+			got := ""
+			switch k {
+			case "ecn":
+				got = onOff(pt.ECN)
+			case "pfc":
+				got = onOff(pt.PFC)
+			default:
+				for _, p := range pt.Params {
+					if p.Path == k {
+						got = p.Value
+					}
+				}
+			}
+			if got != v {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
 }
 
 // sweepFix says where the sweepable paths are listed.
@@ -307,6 +432,9 @@ const (
 	famTraffic  = "traffic"
 	famFaults   = "faults"
 	famScenario = "scenario"
+	famIB       = "infiniband"
+	famUET      = "uet"
+	famCase     = "case"
 )
 
 // sweepableQoS are the qos keys a sweep applies on top of the lab's
@@ -314,7 +442,7 @@ const (
 var sweepableQoS = []string{"ecn.kmin_kb", "ecn.kmax_kb", "ecn.pmax", "mtu", "buffer_pool_bytes", "pfc_watchdog.enabled", "pfc_watchdog.detection_ms", "pfc_watchdog.restoration_ms", "pfc_watchdog.action"}
 
 // sweepableScenario are the scenario's own keys a sweep can vary.
-var sweepableScenario = []string{"duration", "warmup", "sample_every", "lb.mode", "lb.flowlet_gap"}
+var sweepableScenario = []string{"duration", "warmup", "sample_every", "lb.mode", "lb.flowlet_gap", "transport"}
 
 // notSweepable says why a key that exists cannot be swept, and what to do
 // instead.
@@ -345,6 +473,10 @@ var notSweepable = map[string]string{
 	"qos.pfc":                 "PFC on and off is the matrix's pfc dimension: use pfc: [on, off]",
 	"qos.pfc_watchdog":        "sweep one key: qos.pfc_watchdog.detection_ms, restoration_ms or action",
 	"nic.dcqcn":               "sweep one parameter: nic.dcqcn.<name>, e.g. nic.dcqcn.rpg_ai_rate",
+	"infiniband":              "sweep one key: infiniband.<key>, e.g. infiniband.routing",
+	"traffic[].case":          "a case is a dimension of its own: tag traffic and faults entries with case: <name> and list the names under matrix case",
+	"faults[].case":           "a case is a dimension of its own: tag traffic and faults entries with case: <name> and list the names under matrix case",
+	"uet":                     "sweep one key: uet.<key>, e.g. uet.lb",
 	"images":                  "images are a lab's, not a scenario's",
 	"sizing":                  "sizing is a lab's: make one lab spec per size",
 }
@@ -368,6 +500,18 @@ func (s *Spec) resolveSweep(path string) (Sweep, error) {
 		sw.family, root, field = famNIC, reflect.TypeOf(nic.Spec{}), strings.TrimPrefix(path, "nic.")
 		if !slices.Contains(leafPaths(root), field) {
 			return sw, unknownPath(path, "nic.", leafPaths(root))
+		}
+	case strings.HasPrefix(path, famIB+".") || strings.HasPrefix(path, famUET+"."):
+		section, rest, _ := strings.Cut(path, ".")
+		sw.family, root, field = section, reflect.TypeOf(transport.IBSpec{}), rest
+		if section == famUET {
+			root = reflect.TypeOf(transport.UETSpec{})
+		}
+		if reason, ok := notSweepable[path]; ok {
+			return sw, fmt.Errorf("%s cannot be swept: %s", path, reason)
+		}
+		if !slices.Contains(leafPaths(root), field) {
+			return sw, unknownPath(path, section+".", leafPaths(root))
 		}
 	case strings.HasPrefix(path, "traffic[") || strings.HasPrefix(path, "faults["):
 		list, rest, _ := strings.Cut(path, "[")
@@ -608,10 +752,18 @@ func (s *Spec) checkPoint(file string, idx []int) error {
 			return place("", err.Error(), "see the nic keys in docs/scenario-spec.md")
 		}
 	}
-	if _, err := s.pointSpec(idx, func(path, msg, fix string) error {
+	ps, err := s.pointSpec(idx, func(path, msg, fix string) error {
 		return place(path, msg, fix)
-	}); err != nil {
+	})
+	if err != nil {
 		return err
+	}
+	ib, uet := s.overlay(famIB, idx).(transport.IBSpec), s.overlay(famUET, idx).(transport.UETSpec)
+	if _, err := transport.Resolve(ps.Transport, []*transport.IBSpec{&s.InfiniBand, &ib}, []*transport.UETSpec{&s.UET, &uet}); err != nil {
+		if fe, ok := err.(*transport.FieldError); ok {
+			return place(fe.Field, fe.Field+": "+fe.Msg, fe.Fix)
+		}
+		return place("", err.Error(), "see the transport keys in docs/scenario-spec.md")
 	}
 	return nil
 }
@@ -641,6 +793,10 @@ func (s *Spec) overlay(family string, idx []int) any {
 		v = reflect.New(reflect.TypeOf(lab.QoSSpec{}))
 	case famNIC:
 		v = reflect.New(reflect.TypeOf(nic.Spec{}))
+	case famIB:
+		v = reflect.New(reflect.TypeOf(transport.IBSpec{}))
+	case famUET:
+		v = reflect.New(reflect.TypeOf(transport.UETSpec{}))
 	default:
 		return nil
 	}
@@ -773,6 +929,23 @@ func (s *Spec) PointNIC(pt Point) nic.Spec {
 	return s.overlay(famNIC, idx).(nic.Spec)
 }
 
+// PointTransport is a point's transport: its name ("" keeps the lab's:
+// the scenario's transport or a swept one) and the infiniband and uet
+// values it sweeps, to apply over the lab's and the scenario's sections.
+func (s *Spec) PointTransport(pt Point) (name string, ib transport.IBSpec, uet transport.UETSpec) {
+	name = s.Transport
+	for _, p := range pt.Params {
+		if p.Path == "transport" {
+			name = p.Value
+		}
+	}
+	idx, err := s.pointIndex(pt)
+	if err != nil || len(idx) == 0 {
+		return name, ib, uet
+	}
+	return name, s.overlay(famIB, idx).(transport.IBSpec), s.overlay(famUET, idx).(transport.UETSpec)
+}
+
 // SweepsQoS reports whether the matrix sweeps a qos key, so every
 // variant's switch configs differ by more than ECN and PFC.
 func (s *Spec) SweepsQoS() bool {
@@ -858,14 +1031,14 @@ func SweepPaths() []SweepPath {
 		out = append(out, SweepPath{k, specdoc.TypeName(t), KeyDocs[k].Doc})
 	}
 	for _, k := range leafPaths(reflect.TypeOf(Traffic{})) {
-		if k == "pattern" {
+		if k == "pattern" || k == "case" {
 			continue
 		}
 		t, _ := leafType(reflect.TypeOf(Traffic{}), []string{k})
 		out = append(out, SweepPath{"traffic[<i>]." + k, specdoc.TypeName(t), "Traffic entry i (from 0): " + KeyDocs["traffic[]."+k].Doc})
 	}
 	for _, k := range leafPaths(reflect.TypeOf(Fault{})) {
-		if k == "kind" {
+		if k == "kind" || k == "case" {
 			continue
 		}
 		t, _ := leafType(reflect.TypeOf(Fault{}), []string{k})
@@ -878,6 +1051,15 @@ func SweepPaths() []SweepPath {
 	for _, k := range sweepableQoS {
 		t, _ := leafType(reflect.TypeOf(lab.QoSSpec{}), strings.Split(k, "."))
 		out = append(out, SweepPath{"qos." + k, specdoc.TypeName(t), qosSweepDocs[k]})
+	}
+	for _, sec := range []struct {
+		name string
+		typ  reflect.Type
+	}{{famIB, reflect.TypeOf(transport.IBSpec{})}, {famUET, reflect.TypeOf(transport.UETSpec{})}} {
+		for _, k := range leafPaths(sec.typ) {
+			t, _ := leafType(sec.typ, strings.Split(k, "."))
+			out = append(out, SweepPath{sec.name + "." + k, specdoc.TypeName(t), "Over the lab's and the scenario's " + sec.name + " sections: " + KeyDocs[sec.name+"."+k].Doc})
+		}
 	}
 	return out
 }
@@ -893,9 +1075,13 @@ values, named by its path: ` + "`qos.<key>`" + ` (the lab's QoS, applied on top 
 configs as they are, edits included), ` + "`nic.<key>`" + ` (the NICs, over the lab's
 and the scenario's ` + "`nic`" + ` sections), ` + "`traffic[<i>].<field>`" + ` and
 ` + "`faults[<i>].<field>`" + ` (one entry of the list, counted from 0) and the scenario's
-own ` + "`duration`" + `, ` + "`warmup`" + `, ` + "`sample_every`" + ` and ` + "`lb.<key>`" + `.
+own ` + "`duration`" + `, ` + "`warmup`" + `, ` + "`sample_every`" + `, ` + "`lb.<key>`" + ` and ` + "`transport`" + `,
+with ` + "`infiniband.<key>`" + ` and ` + "`uet.<key>`" + ` over the lab's and the scenario's sections of those
+transports. The dimension ` + "`case`" + ` lists the scenario's cases (traffic and faults entries
+tagged ` + "`case: <name>`" + `; without it the tags in file order make it).
 The variants are the cross product of every dimension, at most ` + strconv.Itoa(MaxVariants) + ` with
-repetitions, named like ` + "`ecn=on,pfc=on,qos.ecn.kmin_kb=200`" + `. Every value is
+repetitions, named like ` + "`ecn=on,pfc=on,qos.ecn.kmin_kb=200`" + `; ` + "`exclude`" + ` lists combinations
+to leave out (` + "`exclude: [{transport: infiniband, pfc: off}]`" + `). Every value is
 checked by its key's own validation, alone and in each combination, before
 anything runs. Keys that reshape a lab (its profile, lossless priorities,
 DSCPs, cable length, ETS weights) are refused with the reason: make one lab

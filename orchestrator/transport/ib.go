@@ -11,7 +11,8 @@ type IBSpec struct{}
 type IBSettings struct{}
 
 // ResolveIB applies specs in order (a lab's, then a scenario's) to the
-// defaults. An error names the field without the section ("routing: ...").
+// defaults. An error is a *FieldError whose Field omits the section
+// ("routing", not "infiniband.routing").
 func ResolveIB(specs ...*IBSpec) (IBSettings, error) { return IBSettings{}, nil }
 
 // IBKeyDocs documents the infiniband section (lab specs and scenarios).

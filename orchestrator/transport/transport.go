@@ -8,6 +8,7 @@
 package transport
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -32,6 +33,9 @@ const (
 // Names lists the transports, the default first.
 var Names = []string{RoCE, InfiniBand, UET}
 
+// NameDoc documents the transport key of lab specs and scenarios.
+const NameDoc = "What the NICs and switches run: roce (RoCE v2: PFC, ECN and DCQCN as the switch configs and the nic section say), infiniband (an InfiniBand fabric: credit-based flow control per virtual lane instead of PFC, routes as the subnet manager computes them, IB congestion control instead of ECN/DCQCN; the switches' vendor configs are not used, the infiniband section is) or uet (the Ultra Ethernet transport over the same Ethernet switches and configs: packet spraying, selective retransmission, packet trimming, NSCC, as the uet section says). infiniband and uet run on the sim runtime only. On them the matrix's ecn dimension turns the transport's congestion signal on or off (IB's FECN/BECN, UET's ECN marks) and pfc the switches' PFC (uet; InfiniBand's credits are always on, so pfc=off is refused for it)."
+
 // Settings are a lab's transport once the lab's and a scenario's sections
 // are applied to the defaults. Only the chosen transport's section is
 // filled.
@@ -39,6 +43,31 @@ type Settings struct {
 	Name       string       `json:"name"`
 	InfiniBand *IBSettings  `json:"infiniband,omitempty"`
 	UET        *UETSettings `json:"uet,omitempty"`
+}
+
+// FieldError is a bad value of one key: Field is its path within the
+// section ("routing", "cc.ccti_limit"; Resolve prefixes the section), Msg
+// what is wrong and Fix what to write instead. ResolveIB and ResolveUET
+// return one, so lab specs and scenarios report the key's line and column.
+type FieldError struct {
+	Field, Msg, Fix string
+}
+
+func (e *FieldError) Error() string {
+	if e.Fix == "" {
+		return e.Field + ": " + e.Msg
+	}
+	return e.Field + ": " + e.Msg + ": " + e.Fix
+}
+
+// inSection prefixes a section's name to a field error's path (any other
+// error becomes one of the section itself).
+func inSection(section string, err error) error {
+	var fe *FieldError
+	if errors.As(err, &fe) {
+		return &FieldError{Field: section + "." + fe.Field, Msg: fe.Msg, Fix: fe.Fix}
+	}
+	return &FieldError{Field: section, Msg: err.Error()}
 }
 
 // Resolve checks name (empty means RoCE) and resolves the sections, a
@@ -50,15 +79,15 @@ func Resolve(name string, ib []*IBSpec, uet []*UETSpec) (Settings, error) {
 		name = RoCE
 	}
 	if !slices.Contains(Names, name) {
-		return Settings{}, fmt.Errorf("transport %q is not one of %s", name, strings.Join(Names, ", "))
+		return Settings{}, &FieldError{Field: "transport", Msg: fmt.Sprintf("unknown transport %q", name), Fix: "use " + strings.Join(Names, ", ") + " (roce is the default)"}
 	}
 	ibs, err := ResolveIB(ib...)
 	if err != nil {
-		return Settings{}, fmt.Errorf("infiniband.%w", err)
+		return Settings{}, inSection("infiniband", err)
 	}
 	uets, err := ResolveUET(uet...)
 	if err != nil {
-		return Settings{}, fmt.Errorf("uet.%w", err)
+		return Settings{}, inSection("uet", err)
 	}
 	st := Settings{Name: name}
 	switch name {

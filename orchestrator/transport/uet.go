@@ -103,7 +103,8 @@ func DefaultUET() UETSettings {
 }
 
 // ResolveUET applies specs in order (a lab's, then a scenario's) to the
-// defaults. An error names the field without the section ("lb: ...").
+// defaults. An error is a *FieldError whose Field omits the section
+// ("lb", not "uet.lb").
 func ResolveUET(specs ...*UETSpec) (UETSettings, error) {
 	st := DefaultUET()
 	for _, s := range specs {
@@ -129,24 +130,24 @@ func ResolveUET(specs ...*UETSpec) (UETSettings, error) {
 	return st, st.Validate()
 }
 
-// Validate checks the settings' ranges; an error names the field and the
-// fix.
+// Validate checks the settings' ranges; an error is a *FieldError naming
+// the field and the fix.
 func (st UETSettings) Validate() error {
 	bad := func(field string, v any, fix string) error {
-		return fmt.Errorf("%s: %v is out of range (fix: %s)", field, v, fix)
+		return &FieldError{Field: field, Msg: fmt.Sprintf("%v is out of range", v), Fix: fix}
 	}
 	num := func(x, lo, hi float64) bool { return math.IsNaN(x) || x < lo || x > hi }
 	switch {
 	case st.LB != UETLBReps && st.LB != UETLBOblivious && st.LB != UETLBECMP:
-		return fmt.Errorf("lb: %q is not a load-balancing scheme (fix: use reps, oblivious or ecmp)", st.LB)
+		return &FieldError{Field: "lb", Msg: fmt.Sprintf("unknown load balancing %q", st.LB), Fix: "use reps, oblivious or ecmp"}
 	case st.EVs < 1 || st.EVs > 65536:
 		return bad("evs", st.EVs, "use 1..65536 entropy values (uet-htsim uses 64)")
 	case st.TrimBytes < 64 || st.TrimBytes > 1024:
 		return bad("trim_bytes", st.TrimBytes, "use 64..1024 bytes (uet-htsim trims to 64)")
 	case st.CC != UETCCNSCC && st.CC != UETCCNone:
-		return fmt.Errorf("cc: %q is not a congestion control (fix: use nscc or none)", st.CC)
+		return &FieldError{Field: "cc", Msg: fmt.Sprintf("unknown congestion control %q", st.CC), Fix: "use nscc or none"}
 	case st.RCCC && st.CC != UETCCNSCC:
-		return fmt.Errorf("rccc: receiver credit control runs beside NSCC (fix: set cc: nscc or rccc: false)")
+		return &FieldError{Field: "rccc", Msg: "receiver credit control runs beside NSCC", Fix: "set cc: nscc, or rccc: false"}
 	case num(st.TargetQDelayUs, 0, 1e6):
 		return bad("target_qdelay_us", st.TargetQDelayUs, "use 0 (0.75 x the network RTT) or a delay in µs")
 	case num(st.BaseRTTUs, 0, 1e6):

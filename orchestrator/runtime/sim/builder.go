@@ -634,6 +634,7 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 		// not on the threads).
 		v.Params["partitions"] = strconv.Itoa(res.Partitions)
 	}
+	b.recordTransport(vs, v)
 	for k, val := range vs.Params {
 		v.Params[k] = val
 	}

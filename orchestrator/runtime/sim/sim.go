@@ -21,6 +21,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	engine "github.com/labctl/labctl/orchestrator/sim"
+	"github.com/labctl/labctl/orchestrator/transport"
 )
 
 // Name is the runtime's name on the command line.
@@ -43,6 +44,9 @@ func (r *Runtime) MaxDuration() time.Duration { return time.Duration(engine.MaxD
 // Name returns "sim".
 func (r *Runtime) Name() string { return Name }
 
+// Transports says the simulator runs every transport.
+func (r *Runtime) Transports() []string { return transport.Names }
+
 // Up writes the topology and the configs the lab lacks (never touching an
 // existing config) and checks that every switch's config parses. With
 // l.DryRun it only says what it would write.
@@ -64,7 +68,13 @@ func (r *Runtime) Up(ctx context.Context, l *runtime.Lab) error {
 		if _, err := os.Stat(filepath.Join(l.Dir, l.Graph.TopologyFile())); errors.Is(err, fs.ErrNotExist) {
 			say("would write the topology %s", filepath.Join(l.Dir, l.Graph.TopologyFile()))
 		}
+		if l.InfiniBand() {
+			say("would write the subnet manager settings %s (InfiniBand switches take no vendor configs)", l.SubnetManagerPath())
+		}
 		for _, sw := range l.Graph.Switches() {
+			if l.InfiniBand() {
+				break
+			}
 			p := l.ConfigPath(codec, sw.Name)
 			if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
 				say("would render %s", p)
@@ -87,6 +97,11 @@ func (r *Runtime) Up(ctx context.Context, l *runtime.Lab) error {
 	}
 	if _, err := runtime.LoadConfigs(l); err != nil {
 		return err
+	}
+	if l.InfiniBand() {
+		say("lab %s is up in the simulator: %s, %s, InfiniBand, subnet manager settings in %s",
+			l.Name, plural.N(len(l.Graph.Switches()), "switch"), plural.N(len(l.Graph.Hosts()), "host"), l.SubnetManagerPath())
+		return nil
 	}
 	say("lab %s is up in the simulator: %s, %s, %s configs in %s",
 		l.Name, plural.N(len(l.Graph.Switches()), "switch"), plural.N(len(l.Graph.Hosts()), "host"), l.NOS, l.ConfigsDir())

@@ -1,0 +1,93 @@
+package scenario
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/transport"
+)
+
+// The matrix sweeps the transport; every variant resolves its own, and
+// exclude leaves out the pair that cannot exist.
+func TestMatrixSweepsTransportWithExclude(t *testing.T) {
+	s := mustParse(t, `name: x
+matrix:
+  ecn: [on]
+  pfc: [on, off]
+  transport: [roce, infiniband, uet]
+  exclude:
+    - {transport: infiniband, pfc: off}
+traffic: [{pattern: incast}]
+`)
+	var names []string
+	for _, pt := range s.Points() {
+		names = append(names, pt.Name)
+	}
+	want := []string{"ecn=on,pfc=on,transport=roce", "ecn=on,pfc=on,transport=infiniband", "ecn=on,pfc=on,transport=uet",
+		"ecn=on,pfc=off,transport=roce", "ecn=on,pfc=off,transport=uet"}
+	if !slices.Equal(names, want) {
+		t.Fatalf("variants %v, want %v", names, want)
+	}
+	var got []string
+	run, err := runOnce(t, s, &fakeRuntime{}, context.Background(), 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Variants) != len(want) {
+		t.Fatalf("ran %d variants", len(run.Variants))
+	}
+	for _, pt := range s.Points() {
+		name, _, _ := s.PointTransport(pt)
+		got = append(got, name)
+	}
+	if !slices.Equal(got, []string{"roce", "infiniband", "uet", "roce", "uet"}) {
+		t.Errorf("transports %v", got)
+	}
+}
+
+// Without the exclude, InfiniBand with pfc=off is refused at the matrix's
+// pfc key, with the fix.
+func TestInfiniBandPFCOffRefused(t *testing.T) {
+	s := mustParse(t, "name: x\nmatrix:\n  ecn: [on]\n  pfc: [on, off]\n  transport: [infiniband]\ntraffic: [{pattern: incast}]\n")
+	_, err := runOnce(t, s, &fakeRuntime{}, context.Background(), 1, nil)
+	if err == nil || exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), "t.yaml:4:3") ||
+		!strings.Contains(err.Error(), "credit-based flow control") || !strings.Contains(err.Error(), "exclude") {
+		t.Errorf("got %v", err)
+	}
+	// A scenario's own transport counts as the matrix's does.
+	s = mustParse(t, "name: x\ntransport: infiniband\nmatrix: {ecn: [on]}\ntraffic: [{pattern: incast}]\n")
+	if _, err := runOnce(t, s, &fakeRuntime{}, context.Background(), 1, nil); err == nil || exitcode.Code(err) != exitcode.BadInput {
+		t.Errorf("default pfc [on, off] on infiniband: %v", err)
+	}
+}
+
+// Bad transport input is placed at its line and column with the fix.
+func TestTransportBadInput(t *testing.T) {
+	for y, want := range map[string]string{
+		"name: x\ntransport: ethernet\ntraffic: [{pattern: incast}]\n":                                         "t.yaml:2:12",
+		"name: x\nmatrix:\n  transport: [roce, fibre]\ntraffic: [{pattern: incast}]\n":                         "t.yaml:3:21",
+		"name: x\nmatrix:\n  transport: [roce]\n  exclude: [{transport: uet}]\ntraffic: [{pattern: incast}]\n": "t.yaml:4:25",
+		"name: x\nmatrix:\n  transport: [roce]\n  exclude: [{lb.mode: spray}]\ntraffic: [{pattern: incast}]\n": "t.yaml:4:14",
+		"name: x\nmatrix:\n  ecn: [on]\n  exclude: [{ecn: on}]\ntraffic: [{pattern: incast}]\n":                "leaves no variant",
+		"name: x\nmatrix:\n  ecn: [on]\n  exclude: [{}]\ntraffic: [{pattern: incast}]\n":                       "is empty",
+		"name: x\nmatrix:\n  ecn: [on]\n  exclude: [on]\ntraffic: [{pattern: incast}]\n":                       "not a mapping",
+		"name: x\nmatrix:\n  infiniband: [a]\ntraffic: [{pattern: incast}]\n":                                  "sweep one key: infiniband.<key>",
+		"name: x\nmatrix:\n  uet.nonsense: [a]\ntraffic: [{pattern: incast}]\n":                                "uet.nonsense is not a parameter",
+	} {
+		_, err := Parse("t.yaml", []byte(y))
+		if err == nil || exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: got %v, want exit 2 with %q", y, err, want)
+		}
+	}
+	// The flow-level model refuses another transport.
+	s := mustParse(t, "name: x\ntransport: uet\ntraffic: [{pattern: incast}]\n")
+	if err := s.CheckModel("flow"); err == nil || !strings.Contains(err.Error(), "t.yaml:2:12") {
+		t.Errorf("flow model with uet: %v", err)
+	}
+	if _, err := transport.Resolve("uet", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+}
