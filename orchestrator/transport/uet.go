@@ -75,9 +75,11 @@ const (
 )
 
 // DefaultUET returns the defaults, each from the reference model:
-//   - lb reps: REPS is uet-htsim's default load balancer for UET
-//     (main_uec.cpp, UecMpReps) and the one the UEC 1.0 specification
-//     describes for the packet delivery sublayer's multipath;
+//   - lb reps: recycled entropy packet spraying, the UEC 1.0
+//     specification's load balancing for the packet delivery sublayer,
+//     as uet-htsim's UecMpReps (uec_mp.cpp, buffer_reps.cpp) implements
+//     it (main_uec.cpp's own default is "mixed", a REPS-legacy and bitmap
+//     hybrid);
 //   - evs 64: main_uec.cpp path_entropy_size;
 //   - trimming on, trim_bytes 64: main_uec.cpp trimsize, the size of a
 //     header (uecpacket.h ACKSIZE);
@@ -179,12 +181,12 @@ func setUET[T any](dst *T, v *T) {
 // UETKeyDocs documents the uet section (lab specs and scenarios).
 var UETKeyDocs = specdoc.Table{
 	"":                  {Doc: "The Ultra Ethernet transport's settings, used when transport is uet: packet spraying, selective retransmission, packet trimming, NSCC and RCCC. A scenario's section overrides the lab's key by key."},
-	"lb":                {Doc: "Load balancing of the packet delivery sublayer: reps (each packet takes an entropy an ACK returned unmarked, else a fresh one: recycled entropy packet spraying), oblivious (a random entropy per packet) or ecmp (one entropy per flow, no spraying). Switches hash the entropy with the flow's addresses, so a fresh entropy is a fresh ECMP path.", Default: "reps (uet-htsim main_uec.cpp)"},
+	"lb":                {Doc: "Load balancing of the packet delivery sublayer: reps (recycled entropy packet spraying: each packet takes an entropy an ACK returned unmarked, else a fresh random one; a timeout freezes the recycled set for 10 ms), oblivious (a random entropy per packet) or ecmp (one entropy per flow, no spraying). Switches hash the entropy with the flow's addresses, so a fresh entropy is a fresh ECMP path.", Default: "reps (the UEC 1.0 specification's REPS; uet-htsim UecMpReps)"},
 	"evs":               {Doc: "How many entropy values (EVs) a flow's packets draw from.", Default: "64 (uet-htsim main_uec.cpp path_entropy_size)"},
 	"trimming":          {Doc: "Packet trimming: a switch that would drop a data packet (its queue or buffer full) cuts it to its header and forwards that on a high-priority class (the CNP class); the receiver answers with a NACK and the sender retransmits that packet at once.", Default: "true"},
 	"trim_bytes":        {Doc: "Size of a trimmed packet, bytes.", Default: "64 (uet-htsim main_uec.cpp trimsize)"},
 	"cc":                {Doc: "Sender congestion control: nscc (network signal-based congestion control: a window per flow driven by queueing delay and ECN marks, with proportional and fair increase, multiplicative decrease and quick adapt) or none (a constant window of max_cwnd_bdp). DCQCN and CNPs do not run with UET.", Default: "nscc"},
-	"rccc":              {Doc: "Receiver credit control beside NSCC: the receiver grants its active senders credit at its line rate, and a sender sends beyond its initial window only with credit.", Default: "false"},
+	"rccc":              {Doc: "Receiver credit control beside NSCC: the receiver grants its active senders credit at its line rate, and a sender sends beyond its initial window only with credit (uet-htsim UecPullPacer).", Default: "false"},
 	"target_qdelay_us":  {Doc: "NSCC's target queueing delay, µs: below it the window grows in proportion to the headroom, above it fairly, and ECN-marked ACKs above it cut it. 0: 0.75 x the network's unloaded round trip with trimming, the round trip itself without (uet-htsim initNsccParams).", Default: "0 (derived)"},
 	"base_rtt_us":       {Doc: "The network's unloaded round trip NSCC starts from and scales its gains by, µs (each flow then keeps the least it measures). 0: the longest unloaded round trip of the flows' paths (data packet out, ACK back, NIC delays).", Default: "0 (derived)"},
 	"qa_gate":           {Doc: "NSCC quick adapt: when a loss or a delay above 4 x the target comes in and the last round trip delivered less than the max window / 2^qa_gate, the window drops to what was delivered.", Default: "3 (uet-htsim initNsccParams)"},
