@@ -26,6 +26,7 @@ const (
 	evWatchdog
 	evProgStart
 	evScaleUp
+	evUETPull // a UET receiver's credit pacer (uet.go)
 )
 
 // Run simulates cfg until cfg.DurationNs of simulated time has passed and
@@ -170,6 +171,8 @@ func (s *sim) dispatch(e event) {
 		s.progStart(e.a)
 	case evScaleUp:
 		s.gpuArrive(e.a)
+	case evUETPull:
+		s.uetPullTick(e.a)
 	}
 }
 

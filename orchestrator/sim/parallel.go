@@ -223,7 +223,7 @@ const global = -1
 // sender's, its watchdog's port's.
 func (pr *parRun) owner(s *sim, kind uint8, a int32) int32 {
 	switch kind {
-	case evArrive, evTxDone, evNicWake, evPauseRx, evPauseExpire, evPauseRefresh, evStorm:
+	case evArrive, evTxDone, evNicWake, evPauseRx, evPauseExpire, evPauseRefresh, evStorm, evUETPull:
 		return pr.ofPort[a]
 	case evFlowStart, evRateTimer, evRateCut, evRTO:
 		return pr.ofPort[s.flows[a].src]
