@@ -147,9 +147,9 @@ type uetRun struct {
 	rccc          bool
 	creditPerPull int64
 	pacers        []uetPacer
-	reorder    int64
-	mtuWire    float64
-	mss        float64
+	reorder       int64
+	mtuWire       float64
+	mss           float64
 	// NSCC's gains (initNsccParams), scaled from the reference network
 	// (100 Gb/s, 12 µs).
 	alpha, fi, eta, fiScale float64
