@@ -218,6 +218,8 @@ type uetTx struct {
 		expl   int
 	}
 	evsUsed []uint64
+	// evh caches the ECMP hash of each entropy (evHash).
+	evh []uint64
 
 	nackRtx, sackRtx, rtoRtx int64
 
@@ -408,7 +410,7 @@ func (s *sim) uetTxOf(f *flowState) *uetTx {
 		return f.utx
 	}
 	u := s.u
-	t := &uetTx{pkts: make([]uetPkt, 64)}
+	t := &uetTx{pkts: make([]uetPkt, 16)}
 	t.lineBps = s.ports[f.src].lineMbps * 1e6 / 8 / 1e12
 	t.baseRTT = u.netRTT
 	t.bdp = t.baseRTT * t.lineBps
@@ -578,14 +580,32 @@ func (s *sim) uetSend(pi, fi int32) {
 	s.transmit(pi, k)
 }
 
-// evHash is the ECMP hash of a data packet of flow f with entropy ev: the
-// flow's own for ecmp, else mixed with the EV.
+// evHash is the ECMP hash of a data packet of flow f with entropy ev. UET
+// carries the entropy in the UDP source port (UEC 1.0, the packet
+// delivery sublayer over UDP), so it is the switches' hash of the flow's
+// 5-tuple with that source port (Config.KeyHash, as labctl trace hashes),
+// kept per flow once computed; lb ecmp keeps the flow's own.
 func (s *sim) evHash(f *flowState, ev uint16) uint64 {
 	if s.u.lb == "ecmp" {
 		return f.hashFwd
 	}
-	return mix64(f.hashFwd ^ (uint64(ev)+1)*0x9e3779b97f4a7c15)
+	t := f.utx
+	if t.evh == nil {
+		t.evh = make([]uint64, s.u.evs)
+	}
+	if h := t.evh[ev]; h != 0 {
+		return h
+	}
+	h, _ := s.flowHashes(f.src, f.dst, uetSrcPort(ev))
+	h |= 1 // 0 marks an entry not computed
+	t.evh[ev] = h
+	return h
 }
+
+// uetSrcPort is the UDP source port of entropy ev: 0..16383 fall in the
+// ephemeral range 49152..65535, as RoCE's source ports do, and the map is
+// one to one over all 65536.
+func uetSrcPort(ev uint16) int { return int(ev ^ 0xc000) }
 
 // nextEntropy picks a packet's EV (UecMpReps::nextEntropy).
 func (s *sim) nextEntropy(t *uetTx) uint16 {
@@ -766,7 +786,8 @@ func (s *sim) uetAck(fi int32, f *flowState, pk *packet) {
 	}
 	if f.total != math.MaxInt64 && f.sndUna >= f.total {
 		f.sendDone = true
-		t.rtxq = t.rtxq[:0]
+		// Done: only the counters stay (collectives run many flows).
+		t.rtxq, t.pkts = nil, nil
 		s.retire(f.src, fi)
 		return
 	}
