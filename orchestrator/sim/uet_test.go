@@ -275,3 +275,34 @@ func TestUETRCCC(t *testing.T) {
 		t.Errorf("trimmed %d with RCCC, %d without: want fewer with credit", trims[1], trims[0])
 	}
 }
+
+// TestUETCollectivesAndPingPong: the traffic kinds beside plain flows run
+// on UET too: a ring AllReduce and an all-to-all complete (their
+// messages complete as the cumulative PSN passes them), and a ping-pong
+// with a tx depth of one posts its writes in turn.
+func TestUETCollectivesAndPingPong(t *testing.T) {
+	for _, name := range []string{"ring allreduce", "all-to-all"} {
+		cfg := parallelCases()[name]
+		cfg.Transport, cfg.DCQCNEnabled = TransportUET, false
+		cfg.DurationNs = 5_000_000
+		r := mustRun(t, cfg)
+		ring := len(r.Rings) == 1 && r.Rings[0].TimeNs != nil
+		a2a := len(r.AllToAll) == 1 && r.AllToAll[0].TimeNs != nil
+		if name == "ring allreduce" && !ring || name == "all-to-all" && !a2a {
+			t.Errorf("%s did not complete: rings %+v, all-to-all %+v", name, r.Rings, r.AllToAll)
+		}
+	}
+	cfg := uetFatTree(UETParams{})
+	cfg.DurationNs = 1_000_000
+	cfg.PingPongs = []PingPong{{ID: "lat", Client: "h0", Server: "h9", MessageBytes: 64, Iterations: 100}}
+	r := mustRun(t, cfg)
+	if len(r.PingPongs) != 1 || len(r.PingPongs[0].PostedNs) != 100 {
+		t.Fatalf("ping-pong: %+v, want 100 posts", r.PingPongs)
+	}
+	// A round trip through two spines' worth of 1 µs links: about 8 µs
+	// of propagation plus serialization, no timeouts.
+	ps := r.PingPongs[0].PostedNs
+	if rtt := float64(ps[99]-ps[0]) / 99; rtt < 8000 || rtt > 12000 {
+		t.Errorf("ping-pong round trip %.0f ns, want 8-12 µs", rtt)
+	}
+}
