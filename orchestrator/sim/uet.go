@@ -188,8 +188,11 @@ type uetTx struct {
 	pkts     []uetPkt // ring by PSN, len a power of two
 	rtxq     []int64  // PSNs queued for retransmission, ascending
 	inFlight float64
-	// sacked counts PSNs above the cumulative ACK that SACKs acked.
-	sacked int64
+	// sacked counts PSNs above the cumulative ACK that SACKs acked;
+	// highSack is the highest of them and highSackAt when it was sent.
+	sacked     int64
+	highSack   int64
+	highSackAt int64
 
 	// recvd is the receiver's byte count the last ACK carried.
 	recvd float64
@@ -765,6 +768,9 @@ func (s *sim) uetAck(fi int32, f *flowState, pk *packet) {
 			bm &= bm - 1
 			if p := base + i; p < f.sndMax && t.acked(p) {
 				t.sacked++
+				if p > t.highSack {
+					t.highSack, t.highSackAt = p, t.rec(p).sentAt
+				}
 			}
 		}
 	}
@@ -795,8 +801,9 @@ func (s *sim) uetAck(fi int32, f *flowState, pk *packet) {
 	s.uetUnpark(fi)
 }
 
-// sackGaps retransmits the holes below the SACKed PSNs once enough later
-// packets arrived, each once per send. The reorder tolerance decides how
+// sackGaps retransmits the holes below the highest SACKed PSN once enough
+// later packets arrived, each once per send and only if it was sent before
+// that packet (so a retransmission still on its way is not resent). The reorder tolerance decides how
 // much of spraying's reordering passes for loss: with trimming a packet
 // the fabric would drop is NACKed, so a hole is a loss only when a whole
 // SACK bitmap (64 packets) has arrived past it (fewer retransmit packets
@@ -816,9 +823,9 @@ func (s *sim) sackGaps(f *flowState, t *uetTx) {
 	if t.sacked < thr {
 		return
 	}
-	for p, n := f.sndUna, 0; p < f.sndMax && n < 64; p, n = p+1, n+1 {
+	for p := f.sndUna; p < min(t.highSack, f.sndUna+64); p++ {
 		r := t.rec(p)
-		if r.state == psOut && !r.sackRtx {
+		if r.state == psOut && !r.sackRtx && r.sentAt < t.highSackAt {
 			r.state = psRtx
 			r.sackRtx = true
 			t.inFlight -= float64(r.size)

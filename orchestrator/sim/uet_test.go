@@ -61,6 +61,10 @@ func TestUETIncastTrimming(t *testing.T) {
 		if u.Trimmed != 0 || u.NACKs != 0 || r.Totals.Drops == 0 || u.SACKRetransmits+u.RTORetransmits == 0 {
 			t.Errorf("without trimming: trimmed %d, NACKs %d, drops %d, SACK+RTO retransmits %d: want drops recovered by SACK and RTO", u.Trimmed, u.NACKs, r.Totals.Drops, u.SACKRetransmits+u.RTORetransmits)
 		}
+		// Selective: about one retransmission per loss, not a window's.
+		if r.Totals.Retransmits > r.Totals.Drops*6/5 {
+			t.Errorf("without trimming: %d retransmissions for %d drops", r.Totals.Retransmits, r.Totals.Drops)
+		}
 	}
 }
 
