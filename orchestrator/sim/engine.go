@@ -27,6 +27,7 @@ const (
 	evProgStart
 	evScaleUp
 	evUETPull // a UET receiver's credit pacer (uet.go)
+	evUETAck  // a UET receiver's ACK coalescing timer (uet.go)
 )
 
 // Run simulates cfg until cfg.DurationNs of simulated time has passed and
@@ -173,6 +174,8 @@ func (s *sim) dispatch(e event) {
 		s.gpuArrive(e.a)
 	case evUETPull:
 		s.uetPullTick(e.a)
+	case evUETAck:
+		s.uetAckTimer(e.a)
 	}
 }
 

@@ -227,6 +227,8 @@ func (pr *parRun) owner(s *sim, kind uint8, a int32) int32 {
 		return pr.ofPort[a]
 	case evFlowStart, evRateTimer, evRateCut, evRTO:
 		return pr.ofPort[s.flows[a].src]
+	case evUETAck:
+		return pr.ofPort[s.flows[a].dst]
 	case evWatchdog:
 		return pr.ofPort[s.wds[a].port]
 	case evLinkChange, evRouteLearn:

@@ -62,6 +62,9 @@ type UETParams struct {
 	RTONs float64
 	// AckBytes is the receiver's ACK coalescing (0: 16384 bytes).
 	AckBytes int
+	// AckTimerNs bounds how long a received packet waits for its ACK
+	// (0: 4 network RTTs; negative: no timer, as in uet-htsim).
+	AckTimerNs float64
 	// SACKReorderPkts is the SACK retransmission's reorder tolerance (0:
 	// with trimming 64 packets, a whole SACK bitmap; without, SLEEK's
 	// max(1.5 x cwnd, 5 packets)).
@@ -143,6 +146,7 @@ type uetRun struct {
 	maxBDP     float64
 	rto        int64 // ps
 	ackBytes   int64
+	ackTimer   int64 // ps, 0 none
 	// RCCC: the credit per grant (bytes) and each receiver port's pacer.
 	rccc          bool
 	creditPerPull int64
@@ -247,6 +251,10 @@ type uetRx struct {
 	// credit granted, and whether the flow waits in the pacer's queue.
 	pullTarget, granted int64
 	inPull              bool
+	// The ACK timer: whether a received packet waits for an ACK, whether
+	// a timer event is pending, and the last packet received.
+	unacked, timerSet bool
+	last              packet
 }
 
 func (s *sim) buildUET() error {
@@ -305,6 +313,9 @@ func (s *sim) buildUET() error {
 		u.ackBytes = int64(p.AckBytes)
 	}
 	u.reorder = int64(p.SACKReorderPkts)
+	if p.AckTimerNs > maxTimeNs || math.IsNaN(p.AckTimerNs) {
+		return errorf("UET ACK timer %v ns out of range (0 means 4 network RTTs, negative none)", p.AckTimerNs)
+	}
 	if p.RCCC {
 		if p.NoCC {
 			return errorf("UET RCCC runs beside NSCC: leave NoCC off")
@@ -354,6 +365,12 @@ func (s *sim) buildUET() error {
 	u.eta = 0.15 * u.mss * a
 	u.fiScale = 0.25 * a
 	u.qaThreshold = 4 * u.targetQ
+	switch {
+	case p.AckTimerNs == 0:
+		u.ackTimer = int64(4 * u.netRTT)
+	case p.AckTimerNs > 0:
+		u.ackTimer = int64(p.AckTimerNs * 1000)
+	}
 	u.adjustPeriod = u.netRTT
 	u.adjustBytes = 8 * u.mtuWire
 	s.u = u
@@ -1138,6 +1155,12 @@ func (s *sim) uetData(pi, fi int32, f *flowState, pk *packet) {
 	if pk.ce || force || last || msgEnd || r.accepted >= s.u.ackBytes {
 		r.accepted = 0
 		s.uetSendCtrl(pi, fi, pktAck, psn, pk)
+	} else if s.u.ackTimer > 0 {
+		r.unacked, r.last = true, *pk
+		if !r.timerSet {
+			r.timerSet = true
+			s.push(s.now+s.u.ackTimer, evUETAck, fi, 0, 0)
+		}
 	}
 	if msgEnd {
 		for m := old / f.perMsg; m < f.rcvNxt/f.perMsg; m++ {
@@ -1154,6 +1177,22 @@ func (s *sim) uetData(pi, fi int32, f *flowState, pk *packet) {
 	if last {
 		s.uetComplete(f)
 	}
+}
+
+// uetAckTimer acknowledges what flow fi's receiver holds unacknowledged
+// once the timer runs out. The coalescing alone can hold a sender's whole
+// window when the window shrank after the packets left without an ACK
+// request (quick adapt, a decrease): the sender would wait for its RTO.
+// uet-htsim has no such timer and does wait.
+func (s *sim) uetAckTimer(fi int32) {
+	f := &s.flows[fi]
+	r := f.urx
+	r.timerSet = false
+	if !r.unacked || f.rcvDone {
+		return
+	}
+	r.accepted = 0
+	s.uetSendCtrl(f.dst, fi, pktAck, r.last.psn, &r.last)
 }
 
 // uetPlace counts a data packet placed at the receiver (in any order):
@@ -1208,6 +1247,9 @@ func (s *sim) uetSendCtrl(pi, fi int32, kind uint8, ref int64, d *packet) {
 	pk.wire = AckWireBytes
 	pk.uflags = d.uflags & (uetLastHop | uetRtx)
 	if kind == pktAck {
+		if f.urx != nil {
+			f.urx.unacked = false
+		}
 		pk.psn = f.rcvNxt
 		pk.payload = int32(ref - f.rcvNxt)
 		if r := f.urx; r != nil {

@@ -29,6 +29,7 @@ func (b *builder) uet(st transport.UETSettings, cfg *engine.Config) error {
 		MaxCwndBDP:      st.MaxCwndBDP,
 		RTONs:           st.RTOUs * 1000,
 		AckBytes:        st.AckBytes,
+		AckTimerNs:      st.AckTimerUs * 1000,
 		SACKReorderPkts: st.SACKReorderPkts,
 	}
 	return nil
