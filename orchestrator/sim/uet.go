@@ -14,7 +14,8 @@ import (
 //   - per-packet entropy: a data packet's ECMP hash mixes the flow's with
 //     an entropy value (EV) the sender picks per packet (REPS recycles the
 //     EVs that ACKs return unmarked, else takes a fresh random one;
-//     oblivious is random), so the switches' flow hashing sprays;
+//     oblivious walks them all in shuffled rounds), so the switches' flow
+//     hashing sprays;
 //   - reliable unordered delivery (RUD): the receiver places any packet,
 //     acknowledges with its cumulative PSN and a 64-packet SACK bitmap; the
 //     sender keeps per-packet state and retransmits a packet on a NACK at
@@ -175,6 +176,11 @@ type uetTx struct {
 		fhead  int
 		exitAt int64
 		expl   int
+	}
+	// obl is the oblivious walk: the index in the round and its mask.
+	obl struct {
+		idx, mask int
+		init      bool
 	}
 	evsUsed []uint64
 	// evh caches the ECMP hash of each entropy (evHash).

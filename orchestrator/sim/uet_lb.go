@@ -46,7 +46,7 @@ func (s *sim) nextEntropy(t *uetTx) uint16 {
 	case "ecmp":
 		return 0
 	case "oblivious":
-		return uint16(s.rng.IntN(n))
+		return s.obliviousEntropy(t, n)
 	}
 	r := &t.reps
 	if r.expl > 0 {
@@ -72,6 +72,27 @@ func (s *sim) nextEntropy(t *uetTx) uint16 {
 	r.valid[i] = false
 	r.fresh--
 	return r.buf[i]
+}
+
+// obliviousEntropy walks the n EVs in rounds, each EV once a round, in
+// an order that changes every round (UecMpOblivious::nextEntropy: the
+// index XOR a random mask for a power-of-two n; otherwise the index plus a
+// random offset).
+func (s *sim) obliviousEntropy(t *uetTx, n int) uint16 {
+	o := &t.obl
+	if !o.init {
+		o.init, o.mask = true, s.rng.IntN(n)
+	}
+	var ev int
+	if n&(n-1) == 0 {
+		ev = (o.idx ^ o.mask) & (n - 1)
+	} else {
+		ev = (o.idx + o.mask) % n
+	}
+	if o.idx++; o.idx == n {
+		o.idx, o.mask = 0, s.rng.IntN(n)
+	}
+	return uint16(ev)
 }
 
 // Path feedback to REPS (UecMultipath::PathFeedback).
