@@ -348,6 +348,9 @@ func writeRunSummary(w io.Writer, run *results.Run, dir string) {
 			}
 			fmt.Fprintf(w, "  %s %s: %s\n", mark, a.Name, a.Detail)
 		}
+		for _, l := range results.TransportLines(v) {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
 		for _, l := range results.CostLines(v) {
 			fmt.Fprintf(w, "  %s\n", l)
 		}

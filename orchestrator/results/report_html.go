@@ -52,6 +52,8 @@ type htmlVariant struct {
 	// FailedFlows counts the failed flows; the flow table then has a
 	// State column.
 	FailedFlows int64
+	// Transport are the variant's transport lines (TransportLines).
+	Transport []string
 	// Cost are the variant's "run cost" lines (CostLines).
 	Cost []string
 }
@@ -129,6 +131,7 @@ func RenderHTML(run *Run, w io.Writer, opts HTMLOptions) error {
 		hv.Moved = movedFlows(v)
 		hv.FailedFlows = CountFailed(v.Flows)
 		hv.Cost = CostLines(v)
+		hv.Transport = TransportLines(v)
 		for _, a := range v.Assertions {
 			if a.Passed {
 				hv.AssertionsPass++
@@ -568,6 +571,7 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 {{range .Variants}}
 <h2>Variant {{.Name}}</h2>
 <p>ECN {{onoff .ECN}}, PFC {{onoff .PFC}}{{$v := .}}{{range $.Run.Sweep}}, {{.Path}} {{param $v .Path}}{{end}}{{if .SimulatedUs}}, {{num .SimulatedUs}} µs {{if .FlowLevel}}estimated by the flow-level model (no queues, PFC, ECN or DCQCN){{else}}simulated{{end}}{{end}}{{if .Repetition}}, repetition {{.Repetition}}{{end}}. Source: {{.Sources}}.</p>
+{{range .Transport}}<p class="transport">{{.}}.</p>{{end}}
 {{range .Cost}}<p class="cost">{{.}}.</p>
 {{end}}{{with .Error}}<p class="error">Error: {{.}}</p>{{end}}
 {{if .Timeline}}<h3>Timeline</h3>

@@ -218,7 +218,7 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 			p(", repetition %d", v.Repetition)
 		}
 		p(".\n\n")
-		for _, l := range CostLines(v) {
+		for _, l := range append(TransportLines(v), CostLines(v)...) {
 			p("%s.\n\n", mdText(strings.ToUpper(l[:1])+l[1:]))
 		}
 		if v.Error != "" {
