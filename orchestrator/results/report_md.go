@@ -108,6 +108,9 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 		p("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 		for _, l := range sv.Lines {
 			for i, v := range l.Points {
+				if v == nil && run.Finished != nil {
+					continue // a combination the matrix excludes
+				}
 				c := make([]string, 10)
 				for j := range c {
 					c[j] = "—"

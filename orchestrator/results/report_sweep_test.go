@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -267,5 +268,28 @@ func TestRenderSweepCompletion(t *testing.T) {
 		if !strings.Contains(h.String(), `data-chart="`+kind+`"`) {
 			t.Errorf("no %s chart", kind)
 		}
+	}
+}
+
+// A combination a finished run has no variant of was excluded by the
+// matrix: its sweep row is left out. While the run is unfinished the row
+// stays, with dashes, as a point still to come.
+func TestRenderSweepExcludedPoint(t *testing.T) {
+	run := sweepRun("20261129T120000Z-kmin-sweep-64gpu", t0, []string{"100", "400", "1600"})
+	run.Variants = slices.DeleteFunc(run.Variants, func(v Variant) bool { return v.Name == "ecn=on,pfc=off,qos.ecn.kmin_kb=1600" })
+	var b bytes.Buffer
+	if err := RenderMarkdown(run, &b); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "| pfc=off | 1600 |") || !strings.Contains(b.String(), "| pfc=off | 400 |") {
+		t.Errorf("finished run: the excluded point's row is shown, or another is missing:\n%s", b.String())
+	}
+	run.Finished, run.Status = nil, StatusRunning
+	b.Reset()
+	if err := RenderMarkdown(run, &b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "| pfc=off | 1600 | — |") {
+		t.Errorf("running: the point still to come has no row")
 	}
 }

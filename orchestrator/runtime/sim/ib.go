@@ -18,6 +18,11 @@ func (b *builder) infiniband(st transport.IBSettings, cfg *engine.Config) error 
 	if len(cfg.Storms) > 0 {
 		return exitcode.Usagef("faults: a pfc_storm cannot happen on an InfiniBand fabric, which has no PFC; fix: drop the fault from this variant or run it with transport roce")
 	}
+	// The variant's ecn dimension is the transport's congestion signal:
+	// with ecn=off IB congestion control stays off whatever the section
+	// says, as RoCE's DCQCN does without ECN marks (config() set
+	// DCQCNEnabled from it).
+	ccAllowed := cfg.DCQCNEnabled
 	cfg.QoS, cfg.DefaultQoS, cfg.Maps, cfg.PriorityToPG = nil, nil, nil, nil
 	cfg.ExplicitQoS = false
 	cfg.DCQCNEnabled = false
@@ -37,7 +42,7 @@ func (b *builder) infiniband(st transport.IBSettings, cfg *engine.Config) error 
 		VLBufferBytes:   int64(st.VLBufferKB) * 1024,
 		CC: engine.IBCC{
 			// Threshold 0 marks nothing: congestion control is then off.
-			Enabled:      cc.Enabled && cc.Threshold > 0,
+			Enabled:      cc.Enabled && cc.Threshold > 0 && ccAllowed,
 			Threshold:    cc.Threshold,
 			MarkingRate:  cc.MarkingRate,
 			CCTIIncrease: cc.CCTIIncrease,

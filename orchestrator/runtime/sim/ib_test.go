@@ -172,6 +172,17 @@ infiniband:
 	if v.Summary.Drops != 0 || v.Summary.PFCPauseFrames != 0 {
 		t.Errorf("drops %d, pauses %d", v.Summary.Drops, v.Summary.PFCPauseFrames)
 	}
+	// ecn=off is the transport's congestion signal off: no FECN marks,
+	// no BECNs, whatever the section says.
+	off := runVariant(t, l, incast8(t, l, "duration: 1ms", false, true))
+	marked, becn = 0, 0
+	for _, p := range off.InfiniBand {
+		marked += p.SWPortVLCongestion
+		becn += p.PortPktRcvBECN
+	}
+	if marked != 0 || becn != 0 || off.Summary.ECNMarked != 0 || off.Summary.CNP != 0 {
+		t.Errorf("ecn=off: FECN marked %d, BECNs %d, summary ecn_marked %d cnp %d: want none", marked, becn, off.Summary.ECNMarked, off.Summary.CNP)
+	}
 }
 
 // A link fault on InfiniBand: the subnet manager reroutes every switch
