@@ -289,7 +289,7 @@ var IBKeyDocs = specdoc.Table{
 	"vl_buffer_kb": {Doc: "Receive buffer of every port (switch ingress and HCA) per data VL, in KiB (5..16384); credits count it in 64-byte blocks, and a link carries one VL at line rate only while the buffer covers the credit round trip (throughput = min(line rate, buffer / credit round trip)). 0 derives it per link: the credit round trip of a 100 m cable at the link's rate plus two packets (61 KiB at 400 Gb/s, MTU 4096).",
 		Default: "0 (derived)"},
 	"cc": {Doc: "IB congestion control (IBA vol. 1 Annex A10), in OpenSM's names: a switch marks FECN on packets of an egress VL queue over the threshold when the port is the root of the congestion (it has credits), the destination HCA answers each with a BECN, and the source raises its CCT index by ccti_increase per BECN and waits the CCT entry's inter-packet delay between packets."},
-	"cc.enabled": {Doc: "Turns IB congestion control on (OpenSM congestion_control).",
+	"cc.enabled": {Doc: "Turns IB congestion control on (OpenSM congestion_control). A variant with ecn off runs without it: FECN and BECN are the transport's congestion signal, as ECN marks are RoCE's.",
 		Default: "false (OpenSM's default)"},
 	"cc.threshold": {Doc: "Switch congestion threshold (cc_sw_cong_setting_threshold): 0 never marks, 1 (loose) .. 15 (aggressive). labctl marks when an egress VL queue holds more than (16 - threshold)/16 of a VL buffer (the IBA leaves the depth to the switch).",
 		Default: "8"},
