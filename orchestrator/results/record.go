@@ -339,7 +339,10 @@ type Summary struct {
 	// completed.
 	CompletionUs         *float64 `json:"completion_us,omitempty"`
 	GoodputGbpsAggregate *float64 `json:"goodput_gbps_aggregate,omitempty"`
-	Source               Source   `json:"source"`
+	// UET is the Ultra Ethernet transport's figures, absent for other
+	// transports.
+	UET    *UETSummary `json:"uet,omitempty"`
+	Source Source      `json:"source"`
 	// Model is "packet" or "flow" for simulated figures (see Run.Model).
 	Model string `json:"model,omitempty"`
 	// NotComputed names the fields above (by JSON name) that the model
@@ -381,7 +384,10 @@ type Counter struct {
 	QueueP50Bytes *int64 `json:"queue_p50_bytes,omitempty"`
 	QueueP99Bytes *int64 `json:"queue_p99_bytes,omitempty"`
 	QueueMaxBytes *int64 `json:"queue_max_bytes,omitempty"`
-	Source        Source `json:"source"`
+	// Trimmed counts the UET data packets trimmed to their header on
+	// their way to this queue; absent for other transports.
+	Trimmed *int64 `json:"trimmed,omitempty"`
+	Source  Source `json:"source"`
 }
 
 // Mark is a moment of a variant: a fault, a routing change, a watchdog

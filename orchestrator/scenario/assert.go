@@ -12,7 +12,7 @@ import (
 
 var identFix = "use ecn, pfc, repetition, simulated_us, flows, summary.<field> (" +
 	"throughput_gbps_total, throughput_gbps_min_flow, jain_fairness, drops, pfc_pause_frames, pfc_pause_us, ecn_marked, cnp, retransmits, latency_us_p99, failed_flows, " +
-	"completion_us, goodput_gbps_aggregate), simulated.summary.<field> (live runs), roles.<role>.<throughput_gbps|min_throughput_gbps|jain_fairness|count|retransmits|failed|latency_us_p50|latency_us_avg|latency_us_p99|latency_us_p99_9|latency_us_max>, nccl.<field> (nccl traffic: " + strings.Join(ncclFieldNames(), ", ") + "), params.<swept path>, extra.<key>..., each optionally prefixed by a variant such as [ecn=off,pfc=on] or [qos.ecn.kmin_kb=prev]."
+	"completion_us, goodput_gbps_aggregate), summary.uet.<field> (UET variants: " + strings.Join(uetSummaryFields(), ", ") + "), infiniband.<counter> (InfiniBand variants, summed over ports: " + strings.Join(ibCounterNames(), ", ") + "), simulated.summary.<field> (live runs), roles.<role>.<throughput_gbps|min_throughput_gbps|jain_fairness|count|retransmits|failed|latency_us_p50|latency_us_avg|latency_us_p99|latency_us_p99_9|latency_us_max>, nccl.<field> (nccl traffic: " + strings.Join(ncclFieldNames(), ", ") + "), params.<swept path>, extra.<key>..., each optionally prefixed by a variant such as [ecn=off,pfc=on] or [qos.ecn.kmin_kb=prev]."
 
 // optionalFields are summary fields absent unless the run produced them.
 var optionalFields = map[string]func(s *results.Summary) *float64{
@@ -127,6 +127,11 @@ func checkIdent(id Ident, s *Spec) error {
 			}
 			return fmt.Errorf("unknown summary field %q", p[1])
 		}
+		if len(p) == 3 && p[1] == "uet" {
+			return checkTransportIdent(p)
+		}
+	case "infiniband":
+		return checkTransportIdent(p)
 	case "simulated":
 		if len(p) == 3 && p[1] == "summary" {
 			if _, _, known := summaryValue(&results.Summary{}, p[2]); known {
@@ -372,6 +377,13 @@ func lookupVariant(run *results.Run, v *results.Variant, path []string) (Value, 
 	case "summary":
 		if len(path) == 2 {
 			return summaryNum(summaryFor(v, path[1]), path[1])
+		}
+		if len(path) == 3 && path[1] == "uet" {
+			return lookupTransport(v, path)
+		}
+	case "infiniband":
+		if len(path) == 2 {
+			return lookupTransport(v, path)
 		}
 	case "simulated":
 		// simulated.summary.<field>: the simulated twin of a live run.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/transport"
 )
 
@@ -89,5 +90,36 @@ func TestTransportBadInput(t *testing.T) {
 	}
 	if _, err := transport.Resolve("uet", nil, nil); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Assertions read the transports' figures, and a variant of another
+// transport has none: absent with the reason, never 0.
+func TestTransportIdents(t *testing.T) {
+	base := "name: x\ntraffic: [{pattern: incast}]\nassertions:\n  - expr: "
+	for _, e := range []string{"summary.uet.trimmed > 0", "summary.uet.mean_entropies > 1", "infiniband.PortXmitWait > 0", "infiniband.PortPktRcvBECN >= 0"} {
+		mustParse(t, base+e+"\n")
+	}
+	for e, want := range map[string]string{"summary.uet.trims > 0": "unknown summary.uet field \"trims\"", "infiniband.XmitWait > 0": "unknown InfiniBand counter \"XmitWait\""} {
+		if _, err := Parse("t.yaml", []byte(base+e+"\n")); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v", e, err)
+		}
+	}
+	uet := &results.Variant{Name: "u", Summary: results.Summary{UET: &results.UETSummary{Trimmed: 7}}}
+	ib := &results.Variant{Name: "i", InfiniBand: []results.IBPortCounters{{PortXmitWait: 3}, {PortXmitWait: 4}}}
+	roce := &results.Variant{Name: "r"}
+	if v, err := lookupVariant(nil, uet, []string{"summary", "uet", "trimmed"}); err != nil || v.String() != "7" {
+		t.Errorf("uet trimmed: %v %v", v, err)
+	}
+	if v, err := lookupVariant(nil, ib, []string{"infiniband", "PortXmitWait"}); err != nil || v.String() != "7" {
+		t.Errorf("ib xmit wait summed: %v %v", v, err)
+	}
+	for _, p := range [][]string{{"summary", "uet", "trimmed"}, {"infiniband", "PortXmitWait"}} {
+		if _, err := lookupVariant(nil, roce, p); err == nil || !strings.Contains(err.Error(), "absent") {
+			t.Errorf("%v on RoCE: %v", p, err)
+		}
+	}
+	if _, err := lookupVariant(nil, uet, []string{"summary", "uet", "pulls"}); err == nil {
+		t.Error("pulls without RCCC read as a number")
 	}
 }

@@ -31,6 +31,8 @@ const (
 	evCredit
 	evIBDeliver
 	evCCTimer
+	evUETPull // a UET receiver's credit pacer (uet.go)
+	evUETAck  // a UET receiver's ACK coalescing timer (uet.go)
 )
 
 // Run simulates cfg until cfg.DurationNs of simulated time has passed and
@@ -180,6 +182,10 @@ func (s *sim) dispatch(e event) {
 		s.progStart(e.a)
 	case evScaleUp:
 		s.gpuArrive(e.a)
+	case evUETPull:
+		s.uetPullTick(e.a)
+	case evUETAck:
+		s.uetAckTimer(e.a)
 	default:
 		s.ibDispatch(e)
 	}
@@ -472,6 +478,9 @@ func (s *sim) switchReceive(in, k int32) {
 		depth := op.q[qi].bytes + w
 		c := &op.drop[qi]
 		if prob := markProbability(depth, c.min, c.max, c.pmax); prob > 0 && (prob >= 1 || s.rng.Float64() < prob) {
+			if s.uet && s.uetTrim(in, out, k) {
+				return
+			}
 			op.c[pr].drops++
 			op.c[pr].egressDrops++
 			op.c[pr].wredDrops++
@@ -491,6 +500,9 @@ func (s *sim) switchReceive(in, k int32) {
 		case s.fits(n, &eq.adm, eq.shared, w):
 			acct = 2
 		default:
+			if s.uet && s.uetTrim(in, out, k) {
+				return
+			}
 			op.c[pr].drops++
 			op.c[pr].egressDrops++
 			s.release(k)
@@ -512,6 +524,9 @@ func (s *sim) switchReceive(in, k int32) {
 			pl.hdrU += w
 		}
 	default:
+		if s.uet && s.uetTrim(in, out, k) {
+			return
+		}
 		ip.c[pr].drops++
 		ip.c[pr].ingressDrops++
 		if pk.kind != pktData {
@@ -789,6 +804,10 @@ func (s *sim) nicSend(pi int32) {
 		}
 		return
 	}
+	if s.uet {
+		s.uetNicSend(pi, p)
+		return
+	}
 	nf := len(p.flows)
 	wake := int64(math.MaxInt64)
 	for j := 0; j < nf; j++ {
@@ -994,7 +1013,7 @@ func (s *sim) afterCut(fi int32) {
 // --- NIC: receiving ---
 
 func (s *sim) hostReceive(pi, k int32) {
-	if s.ib != nil && !s.pkts[k].ibSeen {
+	if s.ib != nil && s.pkts[k].uflags&ibSeen == 0 {
 		s.ibArrive(pi, k)
 		return
 	}
@@ -1008,6 +1027,10 @@ func (s *sim) hostReceive(pi, k int32) {
 	if pk.dst != pi {
 		// A host never forwards; routing cannot deliver here.
 		s.ports[pi].c[pk.prio].drops++
+		return
+	}
+	if s.uet {
+		s.uetReceive(pi, &pk)
 		return
 	}
 	f := &s.flows[pk.flow]
@@ -1215,6 +1238,10 @@ func (s *sim) closeHist(f *flowState) {
 // acknowledged for a whole local ACK timeout with packets outstanding;
 // after the QP's retry count of timeouts in a row the QP fails.
 func (s *sim) rtoCheck(fi int32) {
+	if s.uet {
+		s.uetRTO(fi)
+		return
+	}
 	f := &s.flows[fi]
 	if f.sendDone || f.failed {
 		return
@@ -1312,6 +1339,9 @@ func (s *sim) flowRateGbps(fi int32) float64 {
 	f := &s.flows[fi]
 	if !f.started || f.sendDone {
 		return 0
+	}
+	if f.utx != nil {
+		return s.uetRateGbps(f)
 	}
 	p := &s.ports[f.src]
 	r := p.lineMbps

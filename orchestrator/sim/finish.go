@@ -66,6 +66,9 @@ func (s *sim) result() *Result {
 		if f.rp != nil {
 			st.RateCuts = f.rp.cuts
 		}
+		if s.uet {
+			st.UET = s.uetFlowStats(f)
+		}
 		if len(s.faultLinks) > 0 && !f.f.Quiet {
 			// Where the routes every switch ends the run with send the
 			// flow's data packets, when faults moved them.
@@ -168,7 +171,7 @@ func (s *sim) result() *Result {
 				IngressDrops: c.ingressDrops, EgressDrops: c.egressDrops, ControlDrops: c.ctrlDrops,
 				LinkDrops: c.linkDrops, WatchdogDrops: c.wdDrops, LoopDrops: c.loopDrops, WREDDrops: c.wredDrops, WatchdogStorms: wd[0], WatchdogRestores: wd[1],
 				PauseTx: c.pauseTx, PauseRx: c.pauseRx, PausedNs: c.pausedNs / 1000,
-				MaxQueueBytes: c.maxQueue,
+				MaxQueueBytes: c.maxQueue, Trimmed: c.trimmed,
 			})
 			if !p.host {
 				st := &r.Ports[len(r.Ports)-1]
@@ -189,6 +192,9 @@ func (s *sim) result() *Result {
 	}
 	if s.ib != nil {
 		r.InfiniBand = s.ibPortStats()
+	}
+	if s.uet {
+		s.uetResult(r)
 	}
 	sort.SliceStable(r.Ports, func(i, j int) bool {
 		a, b := r.Ports[i], r.Ports[j]

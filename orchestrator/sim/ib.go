@@ -805,10 +805,14 @@ func (s *sim) ibSendCtrl(pi, fi int32, kind uint8, psn int64) {
 	if kind == pktCNP {
 		pk.wire = IBCNPWireBytes
 	}
-	pk.ibSeen = false
+	pk.uflags &^= ibSeen
 	s.enqueue(&s.ports[pi], pk.prio, k)
 	s.kick(pi)
 }
+
+// ibSeen, a packet flag (packet.uflags, whose low bits are UET's): an
+// HCA took the packet off the wire (ibArrive) and hands it to its QP now.
+const ibSeen uint8 = 1 << 7
 
 // ibArrive takes packet k at HCA port pi off the wire: its credits go
 // back at once (the HCA frees its buffer on receipt), and the packet
@@ -819,7 +823,7 @@ func (s *sim) ibArrive(pi, k int32) {
 	ibp.rcvBytes += int64(pk.wire)
 	ibp.rcvPkts++
 	s.ibReturn(pi, pk.prio, ibCredits(pk.wire))
-	pk.ibSeen = true
+	pk.uflags |= ibSeen
 	s.push(s.now+s.ib.nicDelay, evIBDeliver, pi, k, 0)
 }
 

@@ -91,6 +91,31 @@ func parallelCases() map[string]Config {
 	c.Flows = append(c.Flows, Flow{ID: "victim", Src: "h1-1", Dst: "h0-1"})
 	c.Faults = []LinkFault{{Link: PortRef{Node: "leaf1", Port: "Ethernet100"}, DownNs: 100_000, UpNs: 250_000, DetectNs: 5_000, ConvergeNs: 40_000}}
 	cases["infiniband"] = c
+
+	// UET without PFC on switches with little buffer: sprayed packets of
+	// an incast and a permutation cross every partition, trimmed headers,
+	// ACKs and NACKs come back across them, and timers run at the senders.
+	c = base()
+	c.DefaultQoS = losslessQoS(false, true, 20_000, 80_000)
+	c.DCQCNEnabled = false
+	for i := range c.Topology.Nodes {
+		if c.Topology.Nodes[i].Kind == Switch {
+			c.Topology.Nodes[i].BufferBytes = 150_000
+		}
+	}
+	c.Transport = TransportUET
+	for i, src := range hosts()[4:] {
+		c.Flows = append(c.Flows, Flow{ID: fmt.Sprintf("in%d", i), Src: src, Dst: "h0-0", Bytes: 300_000})
+	}
+	for i := range hs[1:] {
+		c.Flows = append(c.Flows, Flow{ID: fmt.Sprintf("p%d", i), Src: hs[i+1], Dst: hs[(i+6)%len(hs)], Bytes: 500_000})
+	}
+	cases["uet incast and permutation"] = c
+
+	// The same with receiver credit: the receivers' pacers grant across
+	// partitions.
+	c.UET.RCCC = true
+	cases["uet with rccc"] = c
 	return cases
 }
 

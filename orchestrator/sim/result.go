@@ -35,6 +35,8 @@ type Result struct {
 	// InfiniBand are the ports' perfquery counters of an InfiniBand
 	// fabric (Config.Transport), absent for other transports.
 	InfiniBand []IBPortStats `json:"infiniband_ports,omitempty"`
+	// UET is the Ultra Ethernet transport's counters (nil for RoCE).
+	UET *UETStats `json:"uet,omitempty"`
 }
 
 // AllToAllStats is one all-to-all collective: per sending rank what its
@@ -125,6 +127,9 @@ type FlowStats struct {
 	CNPs     int64   `json:"cnps"` // CNPs the sender received
 	RateGbps float64 `json:"rate_gbps"`
 	Latency  Latency `json:"latency"`
+	// UET is the flow's UET counters (nil for RoCE, or a flow that
+	// never sent).
+	UET *FlowUET `json:"uet,omitempty"`
 }
 
 // PortStats are the counters of one port and priority (egress counters
@@ -169,6 +174,9 @@ type PortStats struct {
 	QueueArrivals int64 `json:"queue_arrivals,omitempty"`
 	QueueP50Bytes int64 `json:"queue_p50_bytes,omitempty"`
 	QueueP99Bytes int64 `json:"queue_p99_bytes,omitempty"`
+	// Trimmed counts the UET data packets trimmed to their header on
+	// their way to this queue instead of dropped.
+	Trimmed int64 `json:"trimmed,omitempty"`
 }
 
 // Totals sum the run.

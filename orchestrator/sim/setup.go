@@ -16,6 +16,7 @@ const (
 	pktAck
 	pktNak
 	pktCNP
+	pktPull // a UET receiver's credit grant (RCCC, uet.go)
 )
 
 // packet lives in the engine's pool and is addressed by index, so queues
@@ -42,9 +43,13 @@ type packet struct {
 	// hops counts the switches crossed: a packet caught in a routing
 	// loop (while routes converge) dies after maxHops, as IP's TTL does.
 	hops uint8
-	// ibSeen: an InfiniBand HCA took the packet off the wire (ibArrive)
-	// and hands it to its QP now.
-	ibSeen bool
+	// uflags are the transports' flags of a packet: UET's (uet.go:
+	// trimmed, ACK request, trimmed at the last hop, a retransmission) in
+	// the low bits, InfiniBand's ibSeen (ib.go) in the top one. sack is
+	// UET's: a data packet's entropy or an ACK's SACK bitmap. They fill
+	// the packet to 64 bytes.
+	uflags uint8
+	sack   uint64
 }
 
 type pktQueue struct {
@@ -69,6 +74,9 @@ type prioCounters struct {
 	// wredDrops were dropped early by WRED (also in egressDrops).
 	loopDrops, wredDrops       int64
 	pauseTx, pauseRx, pausedNs int64
+	// trimmed counts the UET data packets trimmed on their way to this
+	// egress queue instead of dropped (uet.go).
+	trimmed int64
 }
 
 // port is one end of a link. Its fields are laid out by use: what
@@ -292,6 +300,11 @@ type flowState struct {
 	// gapSince (ps).
 	ooo              map[int64]oooPkt
 	gapPSN, gapSince int64
+
+	// UET's sender and receiver state (uet.go), nil for RoCE; each is
+	// touched by its own end's partition only.
+	utx *uetTx
+	urx *uetRx
 }
 
 type oooPkt struct {
@@ -345,8 +358,11 @@ type sim struct {
 	rto       int64 // ps, the QP's local ACK timeout
 	retries   int   // timeouts in a row before a QP fails; negative: never
 	cnpDSCP   uint8
-	jitter    int64 // ps
-	nicDelay  int64 // ps
+	// uet: the run's transport is UET (uet.go, with its settings in u).
+	uet      bool
+	u        *uetRun
+	jitter   int64 // ps
+	nicDelay int64 // ps
 
 	events, hops uint64
 	ahead        int64     // readAhead's sink
@@ -420,14 +436,12 @@ func newSim(cfg *Config) (*sim, error) {
 		return nil, errorf("MTU %d out of range: use 256..9216 (0 means %d)", cfg.MTU, DefaultMTU)
 	}
 	switch cfg.Transport {
-	case "", TransportRoCE:
+	case "", TransportRoCE, TransportUET:
 	case TransportInfiniBand:
 		// An IB switch has no Ethernet QoS and an HCA no DCQCN: what
 		// the caller passes for RoCE does not apply.
 		cfg.QoS, cfg.DefaultQoS, cfg.Maps, cfg.PriorityToPG, cfg.ExplicitQoS = nil, nil, nil, nil, false
 		cfg.DCQCNEnabled = false
-	case TransportUET:
-		return nil, errorf("transport %s is not built yet", cfg.Transport)
 	default:
 		return nil, errorf("transport %q is not one of %s, %s, %s", cfg.Transport, TransportRoCE, TransportInfiniBand, TransportUET)
 	}
@@ -495,6 +509,11 @@ func newSim(cfg *Config) (*sim, error) {
 	}
 	if err := s.buildFlows(); err != nil {
 		return nil, err
+	}
+	if cfg.Transport == TransportUET {
+		if err := s.buildUET(); err != nil {
+			return nil, err
+		}
 	}
 	if err := s.buildSeries(); err != nil {
 		return nil, err

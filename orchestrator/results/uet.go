@@ -1,0 +1,24 @@
+package results
+
+// UETSummary is a variant's Ultra Ethernet transport figures (present only
+// for transport uet): what trimming, the selective retransmission and the
+// packet spraying did.
+type UETSummary struct {
+	// Trimmed counts the data packets switches cut to their header instead
+	// of dropping; NACKs the NACKs the senders received for them.
+	Trimmed int64 `json:"trimmed"`
+	NACKs   int64 `json:"nacks"`
+	// Retransmissions by cause: NACKed packets, SACK gaps past the reorder
+	// tolerance, timeouts.
+	NACKRetransmits int64 `json:"nack_retransmits"`
+	SACKRetransmits int64 `json:"sack_retransmits"`
+	RTORetransmits  int64 `json:"rto_retransmits"`
+	// MeanEntropies is the mean over flows of the distinct entropy values
+	// their packets carried, MeanPaths of the distinct switch paths those
+	// took (absent where the engine did not trace them: large runs).
+	MeanEntropies float64  `json:"mean_entropies"`
+	MeanPaths     *float64 `json:"mean_paths,omitempty"`
+	// Pulls counts the receivers' credit grants (RCCC); absent without
+	// receiver credit control.
+	Pulls *int64 `json:"pulls,omitempty"`
+}
