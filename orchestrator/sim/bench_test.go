@@ -187,3 +187,11 @@ func BenchmarkPermutation1024Sequential(b *testing.B) {
 	cfg.Partitions = 1
 	benchRun(b, cfg)
 }
+
+// BenchmarkInfiniBandPermutation128 is BenchmarkPermutation128 on
+// InfiniBand: credits per VL, routes per destination LID (ftree).
+func BenchmarkInfiniBandPermutation128(b *testing.B) {
+	cfg := permutationConfig(4, 2, 8, 32)
+	cfg.Transport, cfg.IB = TransportInfiniBand, &IBParams{}
+	benchRun(b, cfg)
+}

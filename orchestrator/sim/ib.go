@@ -11,7 +11,7 @@ import (
 // queues, links, QPs and loss recovery are RoCE's; what changes:
 //
 //   - Credit-based link-level flow control per data VL on every link
-//     (IBA vol. 1 7.9): each receiving port (a switch ingress or an HCA)
+//     (IBA vol. 1 ch. 7, the link layer): each receiving port (a switch ingress or an HCA)
 //     has a buffer per VL counted in 64-byte credits, and a transmitter
 //     starts a packet on a VL only with credits for all of it. A switch
 //     frees a packet's credits when its egress port starts sending it on,
@@ -88,14 +88,14 @@ const (
 	DefaultIBThreshold = 8
 	// DefaultIBCCTITimerNs is 20 units of 1.024 µs.
 	DefaultIBCCTITimerNs = 20 * 1024
-	// IBCreditBytes is the flow-control credit (IBA 7.9.4: 64 bytes).
+	// IBCreditBytes is the flow-control credit (IBA vol. 1 ch. 7, the link layer: 64 bytes).
 	IBCreditBytes = 64
 	// IBWireOverheadBytes is what a data packet adds to its payload: LRH
 	// 8 + BTH 12 + ICRC 4 + VCRC 2 (the physical layer's 64b/66b coding
 	// is in the line rate). IBAckWireBytes adds an AETH (4),
 	// IBCNPWireBytes a CNP's 16 reserved bytes (the format RoCE v2
 	// borrowed), IBFlowControlWireBytes is a flow-control packet (4
-	// bytes and a 2-byte LPCRC, IBA 7.9.4).
+	// bytes and a 2-byte LPCRC, IBA vol. 1 ch. 7).
 	IBWireOverheadBytes    = 26
 	IBAckWireBytes         = IBWireOverheadBytes + 4
 	IBCNPWireBytes         = IBWireOverheadBytes + 16
@@ -153,14 +153,14 @@ type ibState struct {
 	adaptive bool
 	nicDelay int64 // ps: the HCA's receive pipeline (Config.NICDelayNs)
 
-	cc       bool
-	thrSixth int64 // 16 - threshold
-	marking  int32
-	inc      int32
-	limit    int32
-	min      int32
-	timer    int64 // ps
-	cct      []int64
+	cc      bool
+	thrNum  int64 // 16 - threshold: a queue over thrNum/16 of a VL buffer is congested
+	marking int32
+	inc     int32
+	limit   int32
+	min     int32
+	timer   int64 // ps
+	cct     []int64
 	// flows is each QP's congestion control state at its source.
 	flows []ibFlow
 }
@@ -287,7 +287,7 @@ func (s *sim) buildIB() error {
 			return errorf("InfiniBand CC: an empty CCT (nil means the default)")
 		}
 		ib.cc = true
-		ib.thrSixth = int64(16 - t)
+		ib.thrNum = int64(16 - t)
 		ib.marking = int32(cc.MarkingRate)
 		ib.inc = int32(max(cc.CCTIIncrease, 1))
 		ib.limit = int32(cc.CCTILimit)
@@ -528,7 +528,7 @@ func (s *sim) ibSwitchReceive(in, k int32) {
 	// the root of the congestion (it has credits, so it is slow because
 	// of its own load, not a victim of the next hop's), per marking rate.
 	if s.ib.cc && pk.kind == pktData && !pk.ce && ibo.credits[vl] >= need &&
-		op.q[vl].bytes*16 > s.ib.thrSixth*int64(ibo.buf)*IBCreditBytes {
+		op.q[vl].bytes*16 > s.ib.thrNum*int64(ibo.buf)*IBCreditBytes {
 		if ibo.markLeft[vl] == 0 {
 			pk.ce = true
 			ibo.marked++
@@ -646,7 +646,7 @@ func (s *sim) ibXmit(pi, k int32) {
 }
 
 // ibLinkChange reinitializes the flow control of the link between ports
-// a and b when it goes down or up (IBA 7.9: link training restarts the
+// a and b when it goes down or up (IBA vol. 1 ch. 7: link training restarts the
 // credit exchange): each transmitter gets the peer's free buffer.
 func (s *sim) ibLinkChange(a, b int32, up bool) {
 	for _, pi := range [2]int32{a, b} {

@@ -171,10 +171,10 @@ func victimTree(cc bool) Config {
 }
 
 // ibDefaultCC is IB CC with labctl's defaults (transport.ResolveIB's):
-// threshold 8, marking rate 10, CCTI timer 20 x 1.024 µs, the default
+// threshold 8, marking rate 3, CCTI timer 20 x 1.024 µs, the default
 // CCT.
 func ibDefaultCC() IBCC {
-	return IBCC{Enabled: true, Threshold: 8, MarkingRate: 10, CCTITimerNs: 20 * 1024}
+	return IBCC{Enabled: true, Threshold: 8, MarkingRate: 3, CCTITimerNs: 20 * 1024}
 }
 
 func flowGbps(r *Result, id string) float64 {
@@ -234,7 +234,7 @@ func ibTargetCongestionTree(t *testing.T, page *targetPage) {
 	page.row("congestion tree: 3 senders of leaf0 to h1-0 (100G), a victim from leaf0 to h1-1 sharing the spine-leaf1 link (400G), CC off",
 		fmt.Sprintf("lossless; hotspot at line rate; the victim held to the hot flows' share C/3 = %.2f ±3%%", line/3),
 		fmt.Sprintf("victim %.2f Gb/s; hotspot %.2f Gb/s; %d drops", vOff, hotOff, off.Totals.Drops))
-	page.row("the same, IB CC on (labctl's defaults: threshold 8, marking rate 10, CCTI timer 20, 128-entry CCT)",
+	page.row("the same, IB CC on (labctl's defaults: threshold 8, marking rate 3, CCTI timer 20, 128-entry CCT)",
 		fmt.Sprintf("victim > 90%% of %.2f; hotspot ≥ 95%%; every BECN answers a FECN", line),
 		fmt.Sprintf("victim %.2f Gb/s; hotspot %.2f Gb/s; %d FECN marks, %d BECNs", vOn, hotOn, marked, becn))
 }

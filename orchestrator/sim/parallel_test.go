@@ -84,7 +84,7 @@ func parallelCases() map[string]Config {
 	// that spreads a congestion tree, IB CC on and a link fault.
 	c = base()
 	c.Transport = TransportInfiniBand
-	c.IB = &IBParams{CC: IBCC{Enabled: true, Threshold: 8, MarkingRate: 10, CCTITimerNs: 20 * 1024}}
+	c.IB = &IBParams{CC: IBCC{Enabled: true, Threshold: 8, MarkingRate: 3, CCTITimerNs: 20 * 1024}}
 	for i, src := range hosts()[4:] {
 		c.Flows = append(c.Flows, Flow{ID: fmt.Sprintf("in%d", i), Src: src, Dst: "h0-0", Bytes: 200_000})
 	}
