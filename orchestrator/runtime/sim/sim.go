@@ -179,7 +179,11 @@ func (r *Runtime) RunVariantWithConfigs(ctx context.Context, l *runtime.Lab, vs 
 			return nil, ctx.Err()
 		}
 		// What the simulator refuses comes from the lab's vendor configs
-		// (a threshold, a weight): say where to look.
+		// (a threshold, a weight), or on InfiniBand, which has none, from
+		// its settings: say where to look.
+		if cfg.Transport == engine.TransportInfiniBand {
+			return nil, exitcode.Usagef("simulate %s: %v (InfiniBand runs on the infiniband settings of the lab spec and the scenario: check them with 'labctl explain lab.infiniband')", vs.Name, err)
+		}
 		return nil, exitcode.Usagef("simulate %s: %v (the configs in %s drive the simulation: check them with 'labctl config lint %s')", vs.Name, err, l.ConfigsDir(), l.Name)
 	}
 	v := b.variant(vs, cfg, res)
