@@ -18,4 +18,7 @@ type UETSummary struct {
 	// took (absent where the engine did not trace them: large runs).
 	MeanEntropies float64  `json:"mean_entropies"`
 	MeanPaths     *float64 `json:"mean_paths,omitempty"`
+	// Pulls counts the receivers' credit grants (RCCC); absent without
+	// receiver credit control.
+	Pulls *int64 `json:"pulls,omitempty"`
 }

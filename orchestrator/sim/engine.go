@@ -26,6 +26,8 @@ const (
 	evWatchdog
 	evProgStart
 	evScaleUp
+	evUETPull // a UET receiver's credit pacer (uet.go)
+	evUETAck  // a UET receiver's ACK coalescing timer (uet.go)
 )
 
 // Run simulates cfg until cfg.DurationNs of simulated time has passed and
@@ -170,6 +172,10 @@ func (s *sim) dispatch(e event) {
 		s.progStart(e.a)
 	case evScaleUp:
 		s.gpuArrive(e.a)
+	case evUETPull:
+		s.uetPullTick(e.a)
+	case evUETAck:
+		s.uetAckTimer(e.a)
 	}
 }
 

@@ -223,10 +223,12 @@ const global = -1
 // sender's, its watchdog's port's.
 func (pr *parRun) owner(s *sim, kind uint8, a int32) int32 {
 	switch kind {
-	case evArrive, evTxDone, evNicWake, evPauseRx, evPauseExpire, evPauseRefresh, evStorm:
+	case evArrive, evTxDone, evNicWake, evPauseRx, evPauseExpire, evPauseRefresh, evStorm, evUETPull:
 		return pr.ofPort[a]
 	case evFlowStart, evRateTimer, evRateCut, evRTO:
 		return pr.ofPort[s.flows[a].src]
+	case evUETAck:
+		return pr.ofPort[s.flows[a].dst]
 	case evWatchdog:
 		return pr.ofPort[s.wds[a].port]
 	case evLinkChange, evRouteLearn:

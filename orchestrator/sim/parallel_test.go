@@ -99,6 +99,11 @@ func parallelCases() map[string]Config {
 		c.Flows = append(c.Flows, Flow{ID: fmt.Sprintf("p%d", i), Src: hs[i+1], Dst: hs[(i+6)%len(hs)], Bytes: 500_000})
 	}
 	cases["uet incast and permutation"] = c
+
+	// The same with receiver credit: the receivers' pacers grant across
+	// partitions.
+	c.UET.RCCC = true
+	cases["uet with rccc"] = c
 	return cases
 }
 

@@ -16,6 +16,7 @@ const (
 	pktAck
 	pktNak
 	pktCNP
+	pktPull // a UET receiver's credit grant (RCCC, uet.go)
 )
 
 // packet lives in the engine's pool and is addressed by index, so queues

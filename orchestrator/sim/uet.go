@@ -41,6 +41,11 @@ type UETParams struct {
 	TrimBytes int
 	// NoCC keeps every window at its maximum (cc: none).
 	NoCC bool
+	// RCCC adds receiver credit control to NSCC: each receiver's pacer
+	// grants its active senders credit at 0.99 of its line rate, 4 MTUs
+	// a grant (uec.cpp UecPullPacer, UecSink::_mtus_per_pull), and a
+	// sender sends only with credit, its first window speculatively.
+	RCCC bool
 	// TargetQDelayNs (0: 0.75 x the network RTT with trimming, the RTT
 	// without) and BaseRTTNs (0: the longest unloaded round trip of the
 	// flows' paths) are NSCC's target queueing delay and network RTT.
@@ -57,6 +62,9 @@ type UETParams struct {
 	RTONs float64
 	// AckBytes is the receiver's ACK coalescing (0: 16384 bytes).
 	AckBytes int
+	// AckTimerNs bounds how long a received packet waits for its ACK
+	// (0: 4 network RTTs; negative: no timer, as in uet-htsim).
+	AckTimerNs float64
 	// SACKReorderPkts is the SACK retransmission's reorder tolerance (0:
 	// with trimming 64 packets, a whole SACK bitmap; without, SLEEK's
 	// max(1.5 x cwnd, 5 packets)).
@@ -74,13 +82,13 @@ type UETStats struct {
 	NACKRetransmits int64 `json:"nack_retransmits"`
 	SACKRetransmits int64 `json:"sack_retransmits"`
 	RTORetransmits  int64 `json:"rto_retransmits"`
-	// Drops counts the data packets lost for good in the fabric (trimming
-	// off, or a trimmed header dropped too) and recovered by SACK or RTO.
 	// MeanEntropies is the mean over flows of the distinct EVs their data
 	// packets used, MeanPaths of the distinct switch paths those took
 	// (absent beyond uetPathFlows flows).
 	MeanEntropies float64  `json:"mean_entropies"`
 	MeanPaths     *float64 `json:"mean_paths,omitempty"`
+	// Pulls counts the receivers' credit grants (RCCC; absent without).
+	Pulls *int64 `json:"pulls,omitempty"`
 }
 
 // FlowUET is one flow's UET counters (FlowStats.UET).
@@ -138,15 +146,28 @@ type uetRun struct {
 	maxBDP     float64
 	rto        int64 // ps
 	ackBytes   int64
-	reorder    int64
-	mtuWire    float64
-	mss        float64
+	ackTimer   int64 // ps, 0 none
+	// RCCC: the credit per grant (bytes) and each receiver port's pacer.
+	rccc          bool
+	creditPerPull int64
+	pacers        []uetPacer
+	reorder       int64
+	mtuWire       float64
+	mss           float64
 	// NSCC's gains (initNsccParams), scaled from the reference network
 	// (100 Gb/s, 12 µs).
 	alpha, fi, eta, fiScale float64
 	qaThreshold             float64
 	adjustPeriod            float64
 	adjustBytes             float64
+}
+
+// uetPacer is a receiver NIC's credit pacer (UecPullPacer): the flows
+// waiting for credit, served round robin, one grant per tick.
+type uetPacer struct {
+	queue  []int32
+	active bool
+	pulls  int64
 }
 
 // uetPkt is the sender's record of one PSN.
@@ -171,8 +192,11 @@ type uetTx struct {
 	pkts     []uetPkt // ring by PSN, len a power of two
 	rtxq     []int64  // PSNs queued for retransmission, ascending
 	inFlight float64
-	// sacked counts PSNs above the cumulative ACK that SACKs acked.
-	sacked int64
+	// sacked counts PSNs above the cumulative ACK that SACKs acked;
+	// highSack is the highest of them and highSackAt when it was sent.
+	sacked     int64
+	highSack   int64
+	highSackAt int64
 
 	// recvd is the receiver's byte count the last ACK carried.
 	recvd float64
@@ -201,8 +225,18 @@ type uetTx struct {
 		expl   int
 	}
 	evsUsed []uint64
+	// evh caches the ECMP hash of each entropy (evHash).
+	evh []uint64
 
 	nackRtx, sackRtx, rtoRtx int64
+
+	// RCCC (uec.cpp): the credit left, the receiver's cumulative grant
+	// last heard (pullno), and whether the first window's speculative
+	// credit still stands; maxwnd0 is the configured max window.
+	credit      float64
+	pulled      int64
+	speculating bool
+	maxwnd0     float64
 }
 
 // uetRx is a flow's receiver state: the PSNs received beyond the
@@ -213,6 +247,14 @@ type uetRx struct {
 	accepted int64
 	recvd    int64 // data bytes received, duplicates aside
 	started  bool
+	// RCCC: the highest pull target the sender asked for, the cumulative
+	// credit granted, and whether the flow waits in the pacer's queue.
+	pullTarget, granted int64
+	inPull              bool
+	// The ACK timer: whether a received packet waits for an ACK, whether
+	// a timer event is pending, and the last packet received.
+	unacked, timerSet bool
+	last              packet
 }
 
 func (s *sim) buildUET() error {
@@ -271,6 +313,17 @@ func (s *sim) buildUET() error {
 		u.ackBytes = int64(p.AckBytes)
 	}
 	u.reorder = int64(p.SACKReorderPkts)
+	if p.AckTimerNs > maxTimeNs || math.IsNaN(p.AckTimerNs) {
+		return errorf("UET ACK timer %v ns out of range (0 means 4 network RTTs, negative none)", p.AckTimerNs)
+	}
+	if p.RCCC {
+		if p.NoCC {
+			return errorf("UET RCCC runs beside NSCC: leave NoCC off")
+		}
+		u.rccc = true
+		u.creditPerPull = 4 * s.mtu
+		u.pacers = make([]uetPacer, len(s.ports))
+	}
 	u.mss = float64(s.mtu)
 	u.mtuWire = float64(s.mtu + WireOverheadBytes)
 
@@ -312,6 +365,12 @@ func (s *sim) buildUET() error {
 	u.eta = 0.15 * u.mss * a
 	u.fiScale = 0.25 * a
 	u.qaThreshold = 4 * u.targetQ
+	switch {
+	case p.AckTimerNs == 0:
+		u.ackTimer = int64(4 * u.netRTT)
+	case p.AckTimerNs > 0:
+		u.ackTimer = int64(p.AckTimerNs * 1000)
+	}
 	u.adjustPeriod = u.netRTT
 	u.adjustBytes = 8 * u.mtuWire
 	s.u = u
@@ -371,13 +430,17 @@ func (s *sim) uetTxOf(f *flowState) *uetTx {
 		return f.utx
 	}
 	u := s.u
-	t := &uetTx{pkts: make([]uetPkt, 64)}
+	t := &uetTx{pkts: make([]uetPkt, 16)}
 	t.lineBps = s.ports[f.src].lineMbps * 1e6 / 8 / 1e12
 	t.baseRTT = u.netRTT
 	t.bdp = t.baseRTT * t.lineBps
 	t.maxwnd = max(u.maxBDP*t.bdp, u.mtuWire)
 	t.cwnd = t.maxwnd
 	t.minCwnd = u.mtuWire
+	t.maxwnd0 = t.maxwnd
+	if u.rccc {
+		t.credit, t.speculating = t.maxwnd, true
+	}
 	t.evsUsed = make([]uint64, (u.evs+63)/64)
 	f.utx = t
 	return t
@@ -413,6 +476,9 @@ func (s *sim) uetCanSend(f *flowState) bool {
 	case f.uetHasNew():
 		size = float64(s.payload(f, f.sndNxt) + WireOverheadBytes)
 	default:
+		return false
+	}
+	if s.u.rccc && t.credit <= 0 {
 		return false
 	}
 	return t.cwnd >= t.inFlight+size
@@ -502,7 +568,6 @@ func (s *sim) uetSend(pi, fi int32) {
 	pk.psn = psn
 	pk.sent = s.now
 	pk.hash = s.evHash(f, ev)
-	pk.sack = uint64(ev)
 	pk.payload = int32(pl)
 	pk.wire = int32(pl + WireOverheadBytes)
 	pk.dscp = f.dscp
@@ -523,6 +588,10 @@ func (s *sim) uetSend(pi, fi int32) {
 	if rtx || !f.uetHasNew() || t.inFlight+wire >= t.cwnd {
 		pk.uflags |= uetAR
 	}
+	if s.u.rccc {
+		t.credit -= wire
+		pk.sack = uint64(s.pullTarget(f, t))
+	}
 	f.lastSend, f.lastWire = s.now, int64(pk.wire)
 	f.nextAvail = s.now + s.ports[pi].serPs(int64(pk.wire))
 	if p := &s.ports[pi]; p.capKbps > 0 {
@@ -531,14 +600,32 @@ func (s *sim) uetSend(pi, fi int32) {
 	s.transmit(pi, k)
 }
 
-// evHash is the ECMP hash of a data packet of flow f with entropy ev: the
-// flow's own for ecmp, else mixed with the EV.
+// evHash is the ECMP hash of a data packet of flow f with entropy ev. UET
+// carries the entropy in the UDP source port (UEC 1.0, the packet
+// delivery sublayer over UDP), so it is the switches' hash of the flow's
+// 5-tuple with that source port (Config.KeyHash, as labctl trace hashes),
+// kept per flow once computed; lb ecmp keeps the flow's own.
 func (s *sim) evHash(f *flowState, ev uint16) uint64 {
 	if s.u.lb == "ecmp" {
 		return f.hashFwd
 	}
-	return mix64(f.hashFwd ^ (uint64(ev)+1)*0x9e3779b97f4a7c15)
+	t := f.utx
+	if t.evh == nil {
+		t.evh = make([]uint64, s.u.evs)
+	}
+	if h := t.evh[ev]; h != 0 {
+		return h
+	}
+	h, _ := s.flowHashes(f.src, f.dst, uetSrcPort(ev))
+	h |= 1 // 0 marks an entry not computed
+	t.evh[ev] = h
+	return h
 }
+
+// uetSrcPort is the UDP source port of entropy ev: 0..16383 fall in the
+// ephemeral range 49152..65535, as RoCE's source ports do, and the map is
+// one to one over all 65536.
+func uetSrcPort(ev uint16) int { return int(ev ^ 0xc000) }
 
 // nextEntropy picks a packet's EV (UecMpReps::nextEntropy).
 func (s *sim) nextEntropy(t *uetTx) uint16 {
@@ -656,6 +743,7 @@ func (s *sim) uetAck(fi int32, f *flowState, pk *packet) {
 		return
 	}
 	t := s.uetTxOf(f)
+	t.stopSpeculating()
 	cum := min(pk.psn, f.sndMax)
 	ref := cum + int64(pk.payload)
 	var newly float64
@@ -697,6 +785,9 @@ func (s *sim) uetAck(fi int32, f *flowState, pk *packet) {
 			bm &= bm - 1
 			if p := base + i; p < f.sndMax && t.acked(p) {
 				t.sacked++
+				if p > t.highSack {
+					t.highSack, t.highSackAt = p, t.rec(p).sentAt
+				}
 			}
 		}
 	}
@@ -718,7 +809,8 @@ func (s *sim) uetAck(fi int32, f *flowState, pk *packet) {
 	}
 	if f.total != math.MaxInt64 && f.sndUna >= f.total {
 		f.sendDone = true
-		t.rtxq = t.rtxq[:0]
+		// Done: only the counters stay (collectives run many flows).
+		t.rtxq, t.pkts = nil, nil
 		s.retire(f.src, fi)
 		return
 	}
@@ -726,8 +818,9 @@ func (s *sim) uetAck(fi int32, f *flowState, pk *packet) {
 	s.uetUnpark(fi)
 }
 
-// sackGaps retransmits the holes below the SACKed PSNs once enough later
-// packets arrived, each once per send. The reorder tolerance decides how
+// sackGaps retransmits the holes below the highest SACKed PSN once enough
+// later packets arrived, each once per send and only if it was sent before
+// that packet (so a retransmission still on its way is not resent). The reorder tolerance decides how
 // much of spraying's reordering passes for loss: with trimming a packet
 // the fabric would drop is NACKed, so a hole is a loss only when a whole
 // SACK bitmap (64 packets) has arrived past it (fewer retransmit packets
@@ -747,9 +840,9 @@ func (s *sim) sackGaps(f *flowState, t *uetTx) {
 	if t.sacked < thr {
 		return
 	}
-	for p, n := f.sndUna, 0; p < f.sndMax && n < 64; p, n = p+1, n+1 {
+	for p := f.sndUna; p < min(t.highSack, f.sndUna+64); p++ {
 		r := t.rec(p)
-		if r.state == psOut && !r.sackRtx {
+		if r.state == psOut && !r.sackRtx && r.sentAt < t.highSackAt {
 			r.state = psRtx
 			r.sackRtx = true
 			t.inFlight -= float64(r.size)
@@ -775,10 +868,13 @@ func (s *sim) uetNack(fi int32, f *flowState, pk *packet) {
 	if r.state != psOut {
 		return // acknowledged or queued meanwhile
 	}
+	t.stopSpeculating()
 	raw := float64(s.now - pk.sent)
 	t.updateBaseRTT(raw, s.u.maxBDP)
 	if s.u.cc {
-		s.nsccOnNack(t, float64(r.size))
+		// With RCCC a trim at the last hop is the receiver's to pace,
+		// not the window's (updateCwndOnNack_NSCC).
+		s.nsccOnNack(t, float64(r.size), !s.u.rccc || pk.uflags&uetLastHop == 0)
 	}
 	r.state = psRtx
 	r.sackRtx = false
@@ -830,6 +926,11 @@ func (s *sim) uetRTO(fi int32) {
 			}
 		}
 		if fired {
+			if s.u.rccc && t.credit <= 0 {
+				// The sender's RTS: the receiver lets a timed-out packet
+				// out (UecSrc::sendRTS, answered by a pull).
+				t.credit = s.u.mtuWire
+			}
 			f.timeouts++
 			s.repsFeedback(t, 0, pathTimeout)
 			s.uetUnpark(fi)
@@ -933,11 +1034,11 @@ func (s *sim) nsccOnAck(t *uetTx, ecn bool, delay, newly float64) {
 	t.bound()
 }
 
-func (s *sim) nsccOnNack(t *uetTx, size float64) {
+func (s *sim) nsccOnNack(t *uetTx, size float64, cut bool) {
 	t.bytesIgnored += size
 	s.updateDelay(t, t.baseRTT+s.u.netRTT, true, true)
 	t.triggerQA = true
-	if !s.quickAdapt(t, true, true, 0) {
+	if !s.quickAdapt(t, true, true, 0) && cut {
 		t.cwnd -= size
 		t.bound()
 	}
@@ -999,6 +1100,8 @@ func (s *sim) uetReceive(pi int32, pk *packet) {
 		s.uetAck(pk.flow, f, pk)
 	case pktNak:
 		s.uetNack(pk.flow, f, pk)
+	case pktPull:
+		s.uetPull(pk.flow, f, pk)
 	}
 }
 
@@ -1009,6 +1112,9 @@ func (s *sim) uetData(pi, fi int32, f *flowState, pk *packet) {
 		f.urx = r
 	}
 	psn := pk.psn
+	if s.u.rccc {
+		s.pullRequest(pi, fi, r, int64(pk.sack), pk.uflags&uetTrimmed != 0)
+	}
 	dup := psn < f.rcvNxt || r.has(psn) || f.rcvDone
 	if pk.uflags&uetTrimmed != 0 {
 		if dup {
@@ -1049,6 +1155,12 @@ func (s *sim) uetData(pi, fi int32, f *flowState, pk *packet) {
 	if pk.ce || force || last || msgEnd || r.accepted >= s.u.ackBytes {
 		r.accepted = 0
 		s.uetSendCtrl(pi, fi, pktAck, psn, pk)
+	} else if s.u.ackTimer > 0 {
+		r.unacked, r.last = true, *pk
+		if !r.timerSet {
+			r.timerSet = true
+			s.push(s.now+s.u.ackTimer, evUETAck, fi, 0, 0)
+		}
 	}
 	if msgEnd {
 		for m := old / f.perMsg; m < f.rcvNxt/f.perMsg; m++ {
@@ -1065,6 +1177,22 @@ func (s *sim) uetData(pi, fi int32, f *flowState, pk *packet) {
 	if last {
 		s.uetComplete(f)
 	}
+}
+
+// uetAckTimer acknowledges what flow fi's receiver holds unacknowledged
+// once the timer runs out. The coalescing alone can hold a sender's whole
+// window when the window shrank after the packets left without an ACK
+// request (quick adapt, a decrease): the sender would wait for its RTO.
+// uet-htsim has no such timer and does wait.
+func (s *sim) uetAckTimer(fi int32) {
+	f := &s.flows[fi]
+	r := f.urx
+	r.timerSet = false
+	if !r.unacked || f.rcvDone {
+		return
+	}
+	r.accepted = 0
+	s.uetSendCtrl(f.dst, fi, pktAck, r.last.psn, &r.last)
 }
 
 // uetPlace counts a data packet placed at the receiver (in any order):
@@ -1119,6 +1247,9 @@ func (s *sim) uetSendCtrl(pi, fi int32, kind uint8, ref int64, d *packet) {
 	pk.wire = AckWireBytes
 	pk.uflags = d.uflags & (uetLastHop | uetRtx)
 	if kind == pktAck {
+		if f.urx != nil {
+			f.urx.unacked = false
+		}
 		pk.psn = f.rcvNxt
 		pk.payload = int32(ref - f.rcvNxt)
 		if r := f.urx; r != nil {
@@ -1133,6 +1264,119 @@ func (s *sim) uetSendCtrl(pi, fi int32, kind uint8, ref int64, d *packet) {
 	p := &s.ports[pi]
 	s.enqueue(p, pk.prio, k)
 	s.kick(pi)
+}
+
+// --- RCCC (uec.cpp UecSrc::computePullTarget, handlePull; UecSink::pull;
+// UecPullPacer::doNextEvent) ---
+
+// stopSpeculating drops what is left of the first window's speculative
+// credit once the receiver is heard from.
+func (t *uetTx) stopSpeculating() {
+	if t.speculating {
+		t.speculating = false
+		t.credit = min(t.credit, 0)
+	}
+}
+
+// pullTarget is the cumulative credit flow f asks for after a send: what
+// it has to send (new and retransmissions), at most a window and an MTU,
+// less its credit, shared with the NIC's other senders, on top of what it
+// was granted.
+func (s *sim) pullTarget(f *flowState, t *uetTx) int64 {
+	u := s.u
+	end := min(f.total, f.avail, f.winEnd)
+	backlog := 0.0
+	if end > f.sndNxt {
+		backlog = float64(min(end-f.sndNxt, 1<<20)) * u.mtuWire
+	}
+	want := backlog + float64(len(t.rtxq))*u.mtuWire
+	want = min(want, t.cwnd+u.mtuWire, t.maxwnd0) - t.credit
+	if t.speculating && want < u.mtuWire && backlog > 0 {
+		want = u.mtuWire
+	}
+	p := &s.ports[f.src]
+	if n := len(p.flows) - p.dead; n > 1 {
+		want /= float64(n)
+	}
+	return max(t.pulled+int64(want), 0)
+}
+
+// uetPull takes a grant at flow fi's sender.
+func (s *sim) uetPull(fi int32, f *flowState, pk *packet) {
+	if f.sendDone {
+		return
+	}
+	t := s.uetTxOf(f)
+	t.stopSpeculating()
+	if pk.psn > t.pulled {
+		t.credit = min(t.credit+float64(pk.psn-t.pulled), t.maxwnd0)
+		t.pulled = pk.psn
+	}
+	s.uetUnpark(fi)
+}
+
+// pullRequest notes the pull target a data packet (or a trimmed header,
+// whose retransmission needs credit too) of flow fi carried at receiver
+// port pi and queues the flow at the port's pacer when it wants more.
+func (s *sim) pullRequest(pi, fi int32, r *uetRx, target int64, trimmed bool) {
+	if trimmed {
+		target = max(target, r.pullTarget) + int64(s.u.mtuWire)
+	}
+	if target <= r.pullTarget {
+		return
+	}
+	r.pullTarget = target
+	if r.inPull {
+		return
+	}
+	r.inPull = true
+	pc := &s.u.pacers[pi]
+	pc.queue = append(pc.queue, fi)
+	if !pc.active {
+		pc.active = true
+		s.push(s.now, evUETPull, pi, 0, 0)
+	}
+}
+
+// uetPullTick is receiver port pi's pacer: it grants the flow at the
+// head of its queue up to 4 MTUs of what it asked for, requeues it while
+// it wants more, and waits the grant's time at 0.99 of the line rate.
+func (s *sim) uetPullTick(pi int32) {
+	pc := &s.u.pacers[pi]
+	if len(pc.queue) == 0 {
+		pc.active = false
+		return
+	}
+	fi := pc.queue[0]
+	pc.queue = pc.queue[1:]
+	f := &s.flows[fi]
+	r := f.urx
+	prev := r.granted
+	r.granted = min(r.granted+s.u.creditPerPull, max(r.pullTarget, prev))
+	grant := r.granted - prev
+	if r.pullTarget > r.granted && !f.rcvDone {
+		pc.queue = append(pc.queue, fi)
+	} else {
+		r.inPull = false
+	}
+	if grant > 0 {
+		pc.pulls++
+		k := s.alloc()
+		pk := &s.pkts[k]
+		pk.kind = pktPull
+		pk.flow = fi
+		pk.dst = f.src
+		pk.psn = r.granted
+		pk.hash = f.hashRev
+		pk.dscp = s.cnpDSCP
+		pk.wire = AckWireBytes
+		pk.prio = s.nodes[s.ports[pi].node].prio[pk.dscp]
+		s.enqueue(&s.ports[pi], pk.prio, k)
+		s.kick(pi)
+	}
+	bytes := max(grant, 1024)
+	p := &s.ports[pi]
+	s.push(s.now+int64(float64(bytes)*8e6/(p.lineMbps*0.99)), evUETPull, pi, 0, 0)
 }
 
 // --- results ---
@@ -1179,6 +1423,13 @@ func (s *sim) uetResult(r *Result) {
 			}
 			paths += float64(len(seen))
 		}
+	}
+	if s.u.rccc {
+		var n int64
+		for i := range s.u.pacers {
+			n += s.u.pacers[i].pulls
+		}
+		u.Pulls = &n
 	}
 	if nf > 0 {
 		u.MeanEntropies = round3(evs / float64(nf))

@@ -40,6 +40,7 @@ type UETSpec struct {
 	// coalescing and the SACK reorder tolerance.
 	RTOUs           *float64 `yaml:"rto_us,omitempty" json:"rto_us,omitempty"`
 	AckBytes        *int     `yaml:"ack_bytes,omitempty" json:"ack_bytes,omitempty"`
+	AckTimerUs      *float64 `yaml:"ack_timer_us,omitempty" json:"ack_timer_us,omitempty"`
 	SACKReorderPkts *int     `yaml:"sack_reorder_pkts,omitempty" json:"sack_reorder_pkts,omitempty"`
 }
 
@@ -54,14 +55,16 @@ type UETSettings struct {
 	// TargetQDelayUs and BaseRTTUs 0 mean derived from the fabric: the
 	// network's unloaded round trip, and 0.75 of it as the target with
 	// trimming (the round trip itself without).
-	TargetQDelayUs  float64 `json:"target_qdelay_us"`
-	BaseRTTUs       float64 `json:"base_rtt_us"`
-	QAGate          int     `json:"qa_gate"`
-	Gamma           float64 `json:"gamma"`
-	DelayAlpha      float64 `json:"delay_alpha"`
-	MaxCwndBDP      float64 `json:"max_cwnd_bdp"`
-	RTOUs           float64 `json:"rto_us"`
-	AckBytes        int     `json:"ack_bytes"`
+	TargetQDelayUs float64 `json:"target_qdelay_us"`
+	BaseRTTUs      float64 `json:"base_rtt_us"`
+	QAGate         int     `json:"qa_gate"`
+	Gamma          float64 `json:"gamma"`
+	DelayAlpha     float64 `json:"delay_alpha"`
+	MaxCwndBDP     float64 `json:"max_cwnd_bdp"`
+	RTOUs          float64 `json:"rto_us"`
+	AckBytes       int     `json:"ack_bytes"`
+	// AckTimerUs 0 means 4 network round trips, negative no timer.
+	AckTimerUs      float64 `json:"ack_timer_us"`
 	SACKReorderPkts int     `json:"sack_reorder_pkts"`
 }
 
@@ -75,9 +78,11 @@ const (
 )
 
 // DefaultUET returns the defaults, each from the reference model:
-//   - lb reps: REPS is uet-htsim's default load balancer for UET
-//     (main_uec.cpp, UecMpReps) and the one the UEC 1.0 specification
-//     describes for the packet delivery sublayer's multipath;
+//   - lb reps: recycled entropy packet spraying, the UEC 1.0
+//     specification's load balancing for the packet delivery sublayer,
+//     as uet-htsim's UecMpReps (uec_mp.cpp, buffer_reps.cpp) implements
+//     it (main_uec.cpp's own default is "mixed", a REPS-legacy and bitmap
+//     hybrid);
 //   - evs 64: main_uec.cpp path_entropy_size;
 //   - trimming on, trim_bytes 64: main_uec.cpp trimsize, the size of a
 //     header (uecpacket.h ACKSIZE);
@@ -90,6 +95,11 @@ const (
 //   - rto_us 100: uec.h DEFAULT_UEC_RTO_MIN (main_uec.cpp lowers it to
 //     15 µs plus a full queue's drain; set that to compare);
 //   - ack_bytes 16384: UecSink::_bytes_unacked_threshold (uec.cpp);
+//   - ack_timer_us 0 (4 network round trips): labctl's, not uet-htsim's,
+//     whose receiver has no timer: when NSCC shrinks a window below the
+//     packets it already sent without an ACK request, coalescing holds
+//     them all and the sender waits for its RTO (in a 64-rank all-to-all
+//     some 200 times a run); the timer ACKs them instead;
 //   - sack_reorder_pkts 0: with trimming a whole SACK bitmap (64
 //     packets: trimmed packets are NACKed, so a shorter tolerance resends
 //     packets spraying merely delayed); without, SLEEK's max(1.5 x cwnd,
@@ -125,6 +135,7 @@ func ResolveUET(specs ...*UETSpec) (UETSettings, error) {
 		setUET(&st.MaxCwndBDP, s.MaxCwndBDP)
 		setUET(&st.RTOUs, s.RTOUs)
 		setUET(&st.AckBytes, s.AckBytes)
+		setUET(&st.AckTimerUs, s.AckTimerUs)
 		setUET(&st.SACKReorderPkts, s.SACKReorderPkts)
 	}
 	return st, st.Validate()
@@ -164,6 +175,8 @@ func (st UETSettings) Validate() error {
 		return bad("rto_us", st.RTOUs, "use 1..1000000 µs (uet-htsim's default minimum is 100)")
 	case st.AckBytes < 1 || st.AckBytes > 1<<24:
 		return bad("ack_bytes", st.AckBytes, "use 1 B..16 MiB (uet-htsim ACKs every 16384 bytes)")
+	case math.IsNaN(st.AckTimerUs) || st.AckTimerUs > 1e6:
+		return bad("ack_timer_us", st.AckTimerUs, "use 0 (4 network round trips), a time in µs, or -1 for no timer (uet-htsim has none)")
 	case st.SACKReorderPkts < 0 || st.SACKReorderPkts > 1<<20:
 		return bad("sack_reorder_pkts", st.SACKReorderPkts, "use 0 (64 packets with trimming, max(1.5 x cwnd, 5) without) or a packet count")
 	}
@@ -179,12 +192,12 @@ func setUET[T any](dst *T, v *T) {
 // UETKeyDocs documents the uet section (lab specs and scenarios).
 var UETKeyDocs = specdoc.Table{
 	"":                  {Doc: "The Ultra Ethernet transport's settings, used when transport is uet: packet spraying, selective retransmission, packet trimming, NSCC and RCCC. A scenario's section overrides the lab's key by key."},
-	"lb":                {Doc: "Load balancing of the packet delivery sublayer: reps (each packet takes an entropy an ACK returned unmarked, else a fresh one: recycled entropy packet spraying), oblivious (a random entropy per packet) or ecmp (one entropy per flow, no spraying). Switches hash the entropy with the flow's addresses, so a fresh entropy is a fresh ECMP path.", Default: "reps (uet-htsim main_uec.cpp)"},
+	"lb":                {Doc: "Load balancing of the packet delivery sublayer: reps (recycled entropy packet spraying: each packet takes an entropy an ACK returned unmarked, else a fresh random one; a timeout freezes the recycled set for 10 ms), oblivious (a random entropy per packet) or ecmp (one entropy per flow, no spraying). Switches hash the entropy with the flow's addresses, so a fresh entropy is a fresh ECMP path.", Default: "reps (the UEC 1.0 specification's REPS; uet-htsim UecMpReps)"},
 	"evs":               {Doc: "How many entropy values (EVs) a flow's packets draw from.", Default: "64 (uet-htsim main_uec.cpp path_entropy_size)"},
 	"trimming":          {Doc: "Packet trimming: a switch that would drop a data packet (its queue or buffer full) cuts it to its header and forwards that on a high-priority class (the CNP class); the receiver answers with a NACK and the sender retransmits that packet at once.", Default: "true"},
 	"trim_bytes":        {Doc: "Size of a trimmed packet, bytes.", Default: "64 (uet-htsim main_uec.cpp trimsize)"},
 	"cc":                {Doc: "Sender congestion control: nscc (network signal-based congestion control: a window per flow driven by queueing delay and ECN marks, with proportional and fair increase, multiplicative decrease and quick adapt) or none (a constant window of max_cwnd_bdp). DCQCN and CNPs do not run with UET.", Default: "nscc"},
-	"rccc":              {Doc: "Receiver credit control beside NSCC: the receiver grants its active senders credit at its line rate, and a sender sends beyond its initial window only with credit.", Default: "false"},
+	"rccc":              {Doc: "Receiver credit control beside NSCC: each receiver's pacer grants its senders credit round robin, 4 MTUs a grant at 0.99 of its line rate, up to what each asks for (its backlog, at most its window); a sender's first window goes out on speculative credit, the rest only with credit (uet-htsim UecPullPacer, UecSink::pull, UecSrc::computePullTarget). Under an incast the flows then finish together and fewer packets are trimmed.", Default: "false"},
 	"target_qdelay_us":  {Doc: "NSCC's target queueing delay, µs: below it the window grows in proportion to the headroom, above it fairly, and ECN-marked ACKs above it cut it. 0: 0.75 x the network's unloaded round trip with trimming, the round trip itself without (uet-htsim initNsccParams).", Default: "0 (derived)"},
 	"base_rtt_us":       {Doc: "The network's unloaded round trip NSCC starts from and scales its gains by, µs (each flow then keeps the least it measures). 0: the longest unloaded round trip of the flows' paths (data packet out, ACK back, NIC delays).", Default: "0 (derived)"},
 	"qa_gate":           {Doc: "NSCC quick adapt: when a loss or a delay above 4 x the target comes in and the last round trip delivered less than the max window / 2^qa_gate, the window drops to what was delivered.", Default: "3 (uet-htsim initNsccParams)"},
@@ -193,5 +206,6 @@ var UETKeyDocs = specdoc.Table{
 	"max_cwnd_bdp":      {Doc: "A flow's largest window (and its first), in bandwidth-delay products of its NIC rate and base RTT.", Default: "1.5 (uet-htsim initNscc)"},
 	"rto_us":            {Doc: "Retransmission timeout, µs: a packet neither acknowledged nor NACKed this long after it was sent is sent again (only that packet: no go-back-N).", Default: "100 (uet-htsim uec.h DEFAULT_UEC_RTO_MIN)"},
 	"ack_bytes":         {Doc: "The receiver's ACK coalescing: an ACK (cumulative PSN plus a 64-packet SACK bitmap) per this many bytes received; ECN-marked packets, ACK requests (a sender's last packet or a full window) and duplicates are acknowledged at once.", Default: "16384 (uet-htsim UecSink::_bytes_unacked_threshold)"},
+	"ack_timer_us":      {Doc: "How long, µs, a received packet may wait for its ACK when coalescing holds it (labctl's, not uet-htsim's: without it a window NSCC shrank below the packets already sent waits for the RTO). 0: 4 x the network's unloaded round trip; -1: no timer, as in uet-htsim.", Default: "0 (4 network round trips)"},
 	"sack_reorder_pkts": {Doc: "Reorder tolerance of SACK-driven retransmission: a hole is retransmitted (once per send) when this many packets past the cumulative PSN have been SACKed. 0: with trimming 64 packets, a whole SACK bitmap (trimmed packets are NACKed, so a hole is rarely a loss); without trimming max(1.5 x the window, 5 packets), SLEEK's threshold in uet-htsim.", Default: "0 (derived)"},
 }

@@ -3,7 +3,6 @@ package sim
 import (
 	engine "github.com/labctl/labctl/orchestrator/sim"
 
-	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/transport"
 )
@@ -14,9 +13,6 @@ import (
 // its CNPs do not run. Trimmed headers, ACKs and NACKs take the CNP's
 // class, which the configs serve strictly.
 func (b *builder) uet(st transport.UETSettings, cfg *engine.Config) error {
-	if st.RCCC {
-		return exitcode.Usagef("uet.rccc: receiver credit control is not simulated yet (fix: set rccc: false; NSCC runs alone)")
-	}
 	cfg.DCQCNEnabled = false
 	cfg.UET = engine.UETParams{
 		LB:              st.LB,
@@ -24,6 +20,7 @@ func (b *builder) uet(st transport.UETSettings, cfg *engine.Config) error {
 		NoTrimming:      !st.Trimming,
 		TrimBytes:       st.TrimBytes,
 		NoCC:            st.CC == transport.UETCCNone,
+		RCCC:            st.RCCC,
 		TargetQDelayNs:  st.TargetQDelayUs * 1000,
 		BaseRTTNs:       st.BaseRTTUs * 1000,
 		QAGate:          st.QAGate,
@@ -32,6 +29,7 @@ func (b *builder) uet(st transport.UETSettings, cfg *engine.Config) error {
 		MaxCwndBDP:      st.MaxCwndBDP,
 		RTONs:           st.RTOUs * 1000,
 		AckBytes:        st.AckBytes,
+		AckTimerNs:      st.AckTimerUs * 1000,
 		SACKReorderPkts: st.SACKReorderPkts,
 	}
 	return nil
@@ -49,7 +47,7 @@ func uetRecord(v *results.Variant, res *engine.Result) {
 	v.Summary.UET = &results.UETSummary{
 		Trimmed: u.Trimmed, NACKs: u.NACKs,
 		NACKRetransmits: u.NACKRetransmits, SACKRetransmits: u.SACKRetransmits, RTORetransmits: u.RTORetransmits,
-		MeanEntropies: u.MeanEntropies, MeanPaths: u.MeanPaths,
+		MeanEntropies: u.MeanEntropies, MeanPaths: u.MeanPaths, Pulls: u.Pulls,
 	}
 	if len(v.Counters) != len(res.Ports) {
 		return
