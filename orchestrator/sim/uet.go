@@ -4,7 +4,6 @@ import (
 	"math"
 	"math/bits"
 	"slices"
-	"strings"
 )
 
 // The Ultra Ethernet transport (Config.Transport TransportUET), following
@@ -15,17 +14,20 @@ import (
 //   - per-packet entropy: a data packet's ECMP hash mixes the flow's with
 //     an entropy value (EV) the sender picks per packet (REPS recycles the
 //     EVs that ACKs return unmarked, else takes a fresh random one;
-//     oblivious is random), so the switches' flow hashing sprays;
+//     oblivious walks them all in shuffled rounds), so the switches' flow
+//     hashing sprays;
 //   - reliable unordered delivery (RUD): the receiver places any packet,
 //     acknowledges with its cumulative PSN and a 64-packet SACK bitmap; the
 //     sender keeps per-packet state and retransmits a packet on a NACK at
 //     once, on a SACK gap past a reorder tolerance, and on a timeout;
 //   - packet trimming: a data packet a switch would drop is cut to its
 //     header and sent on the CNP's (strict) class; the receiver NACKs it;
-//   - NSCC: a window per flow from queueing delay and ECN marks.
+//   - NSCC: a window per flow from queueing delay and ECN marks
+//     (uet_nscc.go), optionally RCCC, receiver credit (uet_rccc.go).
 //
-// The hooks in engine.go are one branch each on s.uet; everything else is
-// here.
+// This file holds the settings, the switches' trimming and the reliable
+// delivery at both ends; uet_lb.go the entropies, uet_result.go what a
+// run reports. The hooks in engine.go are one branch each on s.uet.
 
 // UETParams are the Ultra Ethernet transport's settings (Config.Transport
 // TransportUET). Zero values mean the cited defaults (transport.DefaultUET
@@ -71,38 +73,6 @@ type UETParams struct {
 	SACKReorderPkts int
 }
 
-// UETStats are a UET run's transport counters (Result.UET).
-type UETStats struct {
-	// Trimmed counts the packets switches trimmed, NACKs the NACKs the
-	// senders received.
-	Trimmed int64 `json:"trimmed"`
-	NACKs   int64 `json:"nacks"`
-	// Retransmissions by cause: NACKed (trimmed) packets, SACK gaps past
-	// the reorder tolerance, timeouts.
-	NACKRetransmits int64 `json:"nack_retransmits"`
-	SACKRetransmits int64 `json:"sack_retransmits"`
-	RTORetransmits  int64 `json:"rto_retransmits"`
-	// MeanEntropies is the mean over flows of the distinct EVs their data
-	// packets used, MeanPaths of the distinct switch paths those took
-	// (absent beyond uetPathFlows flows).
-	MeanEntropies float64  `json:"mean_entropies"`
-	MeanPaths     *float64 `json:"mean_paths,omitempty"`
-	// Pulls counts the receivers' credit grants (RCCC; absent without).
-	Pulls *int64 `json:"pulls,omitempty"`
-}
-
-// FlowUET is one flow's UET counters (FlowStats.UET).
-type FlowUET struct {
-	NACKRetransmits int64 `json:"nack_retransmits"`
-	SACKRetransmits int64 `json:"sack_retransmits"`
-	RTORetransmits  int64 `json:"rto_retransmits"`
-	Entropies       int   `json:"entropies"`
-	// CwndBytes is the window at the end (or when the flow finished),
-	// BaseRTTNs the least round trip it measured.
-	CwndBytes int64   `json:"cwnd_bytes"`
-	BaseRTTNs float64 `json:"base_rtt_ns"`
-}
-
 // Packet flags (packet.uflags).
 const (
 	uetTrimmed uint8 = 1 << iota // cut to its header by a switch
@@ -121,15 +91,6 @@ const uetMaxInFlight = 1 << 14
 
 // preambleIFG is what a frame costs on the wire beyond its bytes.
 const preambleIFG = 20
-
-// REPS (uec_mp.cpp UecMpReps, buffer_reps.cpp): an 8-entry circular
-// buffer of recycled EVs; a timeout freezes it (replay the buffer) for
-// exit_freeze_after, then 16 packets explore at random.
-const (
-	repsBufferSize = 8
-	repsFreezePs   = 10_000_000_000 // exit_freeze_after, 10 ms
-	repsExplore    = 16
-)
 
 // uetRun is a run's resolved UET settings, in ps and bytes.
 type uetRun struct {
@@ -160,14 +121,6 @@ type uetRun struct {
 	qaThreshold             float64
 	adjustPeriod            float64
 	adjustBytes             float64
-}
-
-// uetPacer is a receiver NIC's credit pacer (UecPullPacer): the flows
-// waiting for credit, served round robin, one grant per tick.
-type uetPacer struct {
-	queue  []int32
-	active bool
-	pulls  int64
 }
 
 // uetPkt is the sender's record of one PSN.
@@ -223,6 +176,11 @@ type uetTx struct {
 		fhead  int
 		exitAt int64
 		expl   int
+	}
+	// obl is the oblivious walk: the index in the round and its mask.
+	obl struct {
+		idx, mask int
+		init      bool
 	}
 	evsUsed []uint64
 	// evh caches the ECMP hash of each entropy (evHash).
@@ -600,106 +558,6 @@ func (s *sim) uetSend(pi, fi int32) {
 	s.transmit(pi, k)
 }
 
-// evHash is the ECMP hash of a data packet of flow f with entropy ev. UET
-// carries the entropy in the UDP source port (UEC 1.0, the packet
-// delivery sublayer over UDP), so it is the switches' hash of the flow's
-// 5-tuple with that source port (Config.KeyHash, as labctl trace hashes),
-// kept per flow once computed; lb ecmp keeps the flow's own.
-func (s *sim) evHash(f *flowState, ev uint16) uint64 {
-	if s.u.lb == "ecmp" {
-		return f.hashFwd
-	}
-	t := f.utx
-	if t.evh == nil {
-		t.evh = make([]uint64, s.u.evs)
-	}
-	if h := t.evh[ev]; h != 0 {
-		return h
-	}
-	h, _ := s.flowHashes(f.src, f.dst, uetSrcPort(ev))
-	h |= 1 // 0 marks an entry not computed
-	t.evh[ev] = h
-	return h
-}
-
-// uetSrcPort is the UDP source port of entropy ev: 0..16383 fall in the
-// ephemeral range 49152..65535, as RoCE's source ports do, and the map is
-// one to one over all 65536.
-func uetSrcPort(ev uint16) int { return int(ev ^ 0xc000) }
-
-// nextEntropy picks a packet's EV (UecMpReps::nextEntropy).
-func (s *sim) nextEntropy(t *uetTx) uint16 {
-	n := s.u.evs
-	switch s.u.lb {
-	case "ecmp":
-		return 0
-	case "oblivious":
-		return uint16(s.rng.IntN(n))
-	}
-	r := &t.reps
-	if r.expl > 0 {
-		r.expl--
-		return uint16(s.rng.IntN(n))
-	}
-	if r.frozen {
-		if r.count == 0 {
-			return uint16(s.rng.IntN(n))
-		}
-		ev := r.buf[r.fhead]
-		if r.valid[r.fhead] {
-			r.fresh--
-		}
-		r.valid[r.fhead] = false
-		r.fhead = (r.fhead + 1) % r.count
-		return ev
-	}
-	if r.count == 0 || r.fresh == 0 {
-		return uint16(s.rng.IntN(n))
-	}
-	i := (r.head - r.fresh + repsBufferSize) % repsBufferSize
-	r.valid[i] = false
-	r.fresh--
-	return r.buf[i]
-}
-
-// Path feedback to REPS (UecMultipath::PathFeedback).
-const (
-	pathGood uint8 = iota
-	pathECN
-	pathNACK
-	pathTimeout
-)
-
-// repsFeedback is UecMpReps::processEv: good EVs are recycled; a timeout
-// freezes the buffer (with trimming: losses then mean failures, not
-// congestion) until repsFreezePs have passed.
-func (s *sim) repsFeedback(t *uetTx, ev uint16, fb uint8) {
-	if s.u.lb != "reps" {
-		return
-	}
-	r := &t.reps
-	if fb == pathTimeout && !r.frozen && r.expl == 0 && s.u.trimming {
-		r.frozen = true
-		r.exitAt = s.now + repsFreezePs
-	}
-	if r.frozen && s.now > r.exitAt {
-		r.frozen = false
-		r.buf, r.valid = [repsBufferSize]uint16{}, [repsBufferSize]bool{}
-		r.head, r.count, r.fresh, r.fhead = 0, 0, 0, 0
-		r.expl = repsExplore
-	}
-	if fb == pathGood {
-		if !r.valid[r.head] {
-			r.fresh++
-		}
-		r.buf[r.head] = ev
-		r.valid[r.head] = true
-		r.head = (r.head + 1) % repsBufferSize
-		r.fresh = min(r.fresh, repsBufferSize)
-		r.count = min(r.count+1, repsBufferSize)
-	}
-}
-
 // queueRtx queues psn for retransmission, keeping the queue ascending.
 func (t *uetTx) queueRtx(psn int64) {
 	i, _ := slices.BinarySearch(t.rtxq, psn)
@@ -939,113 +797,6 @@ func (s *sim) uetRTO(fi int32) {
 	s.push(next, evRTO, fi, 0, 0)
 }
 
-// --- NSCC (uec.cpp updateCwndOnAck_NSCC and the functions it calls) ---
-
-func (t *uetTx) updateBaseRTT(raw, maxBDP float64) {
-	if raw > 0 && t.baseRTT > raw {
-		t.baseRTT = raw
-		t.bdp = raw * t.lineBps
-		t.maxwnd = max(maxBDP*t.bdp, t.minCwnd)
-	}
-}
-
-func (s *sim) updateDelay(t *uetTx, raw float64, updateAvg, skip bool) {
-	if !updateAvg {
-		return
-	}
-	u := s.u
-	delay := raw - t.baseRTT
-	switch {
-	case !skip && delay > u.targetQ:
-		t.avgDelay = u.delayAlpha*t.baseRTT*0.25 + (1-u.delayAlpha)*t.avgDelay
-	case delay > 5*t.baseRTT:
-		t.avgDelay = 0.0125*delay + (1-0.0125)*t.avgDelay
-	default:
-		t.avgDelay = u.delayAlpha*delay + (1-u.delayAlpha)*t.avgDelay
-	}
-}
-
-func (s *sim) quickAdapt(t *uetTx, isLoss, skip bool, delay float64) bool {
-	u := s.u
-	done := false
-	if t.bytesIgnored < t.bytesToIgnore && skip {
-		done = true
-	} else if s.now > t.qaEnd {
-		if t.qaEnd != 0 && (t.triggerQA || isLoss || delay > u.qaThreshold) && t.achieved < t.maxwnd/float64(uint64(1)<<u.qaGate) {
-			t.cwnd = max(t.achieved, t.minCwnd)
-			t.bytesToIgnore = t.inFlight
-			t.bytesIgnored = 0
-			t.triggerQA = false
-			done = true
-		}
-		t.achieved = 0
-		t.qaEnd = s.now + int64(t.baseRTT+u.targetQ)
-	}
-	if done {
-		t.incBytes = 0
-		t.received = 0
-	}
-	return done
-}
-
-func (s *sim) nsccOnAck(t *uetTx, ecn bool, delay, newly float64) {
-	u := s.u
-	if s.quickAdapt(t, false, ecn, delay) {
-		return
-	}
-	switch {
-	case !ecn && delay >= u.targetQ:
-		t.incBytes += u.fi * newly // fair increase
-	case !ecn:
-		// Proportional increase, or fast increase near an empty fabric.
-		if delay < 1e6 {
-			t.fiCount += newly
-			if t.fiCount > t.cwnd || t.increase {
-				t.cwnd += newly * u.fiScale
-				t.increase = true
-				break
-			}
-		} else {
-			t.fiCount = 0
-		}
-		t.increase = false
-		t.incBytes += u.alpha * newly * (u.targetQ - delay)
-	case delay >= u.targetQ:
-		// Multiplicative decrease, at most once per base RTT.
-		t.increase = false
-		t.fiCount = 0
-		if avg := t.avgDelay; avg > u.targetQ && float64(s.now-t.lastDec) > t.baseRTT {
-			t.cwnd *= max(1-u.gamma*(avg-u.targetQ)/avg, 0.5)
-			t.cwnd = max(t.cwnd, t.minCwnd)
-			t.lastDec = s.now
-		}
-	}
-	t.bound()
-	if t.received > u.adjustBytes || float64(s.now-t.lastAdjust) > u.adjustPeriod {
-		// fulfill_adjustment
-		t.cwnd += t.incBytes / t.cwnd
-		if float64(s.now-t.lastAdjust) >= u.adjustPeriod {
-			t.cwnd += u.eta
-			t.lastAdjust = s.now
-		}
-		t.incBytes = 0
-		t.received = 0
-	}
-	t.bound()
-}
-
-func (s *sim) nsccOnNack(t *uetTx, size float64, cut bool) {
-	t.bytesIgnored += size
-	s.updateDelay(t, t.baseRTT+s.u.netRTT, true, true)
-	t.triggerQA = true
-	if !s.quickAdapt(t, true, true, 0) && cut {
-		t.cwnd -= size
-		t.bound()
-	}
-}
-
-func (t *uetTx) bound() { t.cwnd = min(max(t.cwnd, t.minCwnd), t.maxwnd) }
-
 // --- receiver ---
 
 func (r *uetRx) has(psn int64) bool {
@@ -1264,204 +1015,4 @@ func (s *sim) uetSendCtrl(pi, fi int32, kind uint8, ref int64, d *packet) {
 	p := &s.ports[pi]
 	s.enqueue(p, pk.prio, k)
 	s.kick(pi)
-}
-
-// --- RCCC (uec.cpp UecSrc::computePullTarget, handlePull; UecSink::pull;
-// UecPullPacer::doNextEvent) ---
-
-// stopSpeculating drops what is left of the first window's speculative
-// credit once the receiver is heard from.
-func (t *uetTx) stopSpeculating() {
-	if t.speculating {
-		t.speculating = false
-		t.credit = min(t.credit, 0)
-	}
-}
-
-// pullTarget is the cumulative credit flow f asks for after a send: what
-// it has to send (new and retransmissions), at most a window and an MTU,
-// less its credit, shared with the NIC's other senders, on top of what it
-// was granted.
-func (s *sim) pullTarget(f *flowState, t *uetTx) int64 {
-	u := s.u
-	end := min(f.total, f.avail, f.winEnd)
-	backlog := 0.0
-	if end > f.sndNxt {
-		backlog = float64(min(end-f.sndNxt, 1<<20)) * u.mtuWire
-	}
-	want := backlog + float64(len(t.rtxq))*u.mtuWire
-	want = min(want, t.cwnd+u.mtuWire, t.maxwnd0) - t.credit
-	if t.speculating && want < u.mtuWire && backlog > 0 {
-		want = u.mtuWire
-	}
-	p := &s.ports[f.src]
-	if n := len(p.flows) - p.dead; n > 1 {
-		want /= float64(n)
-	}
-	return max(t.pulled+int64(want), 0)
-}
-
-// uetPull takes a grant at flow fi's sender.
-func (s *sim) uetPull(fi int32, f *flowState, pk *packet) {
-	if f.sendDone {
-		return
-	}
-	t := s.uetTxOf(f)
-	t.stopSpeculating()
-	if pk.psn > t.pulled {
-		t.credit = min(t.credit+float64(pk.psn-t.pulled), t.maxwnd0)
-		t.pulled = pk.psn
-	}
-	s.uetUnpark(fi)
-}
-
-// pullRequest notes the pull target a data packet (or a trimmed header,
-// whose retransmission needs credit too) of flow fi carried at receiver
-// port pi and queues the flow at the port's pacer when it wants more.
-func (s *sim) pullRequest(pi, fi int32, r *uetRx, target int64, trimmed bool) {
-	if trimmed {
-		target = max(target, r.pullTarget) + int64(s.u.mtuWire)
-	}
-	if target <= r.pullTarget {
-		return
-	}
-	r.pullTarget = target
-	if r.inPull {
-		return
-	}
-	r.inPull = true
-	pc := &s.u.pacers[pi]
-	pc.queue = append(pc.queue, fi)
-	if !pc.active {
-		pc.active = true
-		s.push(s.now, evUETPull, pi, 0, 0)
-	}
-}
-
-// uetPullTick is receiver port pi's pacer: it grants the flow at the
-// head of its queue up to 4 MTUs of what it asked for, requeues it while
-// it wants more, and waits the grant's time at 0.99 of the line rate.
-func (s *sim) uetPullTick(pi int32) {
-	pc := &s.u.pacers[pi]
-	if len(pc.queue) == 0 {
-		pc.active = false
-		return
-	}
-	fi := pc.queue[0]
-	pc.queue = pc.queue[1:]
-	f := &s.flows[fi]
-	r := f.urx
-	prev := r.granted
-	r.granted = min(r.granted+s.u.creditPerPull, max(r.pullTarget, prev))
-	grant := r.granted - prev
-	if r.pullTarget > r.granted && !f.rcvDone {
-		pc.queue = append(pc.queue, fi)
-	} else {
-		r.inPull = false
-	}
-	if grant > 0 {
-		pc.pulls++
-		k := s.alloc()
-		pk := &s.pkts[k]
-		pk.kind = pktPull
-		pk.flow = fi
-		pk.dst = f.src
-		pk.psn = r.granted
-		pk.hash = f.hashRev
-		pk.dscp = s.cnpDSCP
-		pk.wire = AckWireBytes
-		pk.prio = s.nodes[s.ports[pi].node].prio[pk.dscp]
-		s.enqueue(&s.ports[pi], pk.prio, k)
-		s.kick(pi)
-	}
-	bytes := max(grant, 1024)
-	p := &s.ports[pi]
-	s.push(s.now+int64(float64(bytes)*8e6/(p.lineMbps*0.99)), evUETPull, pi, 0, 0)
-}
-
-// --- results ---
-
-// uetPathFlows bounds the flows whose distinct paths the result traces.
-const uetPathFlows = 4096
-
-// uetResult fills the UET counters of r.
-func (s *sim) uetResult(r *Result) {
-	u := &UETStats{}
-	for i := range s.ports {
-		for pr := range s.ports[i].c {
-			u.Trimmed += s.ports[i].c[pr].trimmed
-		}
-	}
-	var evs, paths float64
-	nf := 0
-	tracePaths := len(s.flows) <= uetPathFlows
-	for i := range s.flows {
-		f := &s.flows[i]
-		u.NACKs += f.naksRecv
-		t := f.utx
-		if t == nil {
-			continue
-		}
-		u.NACKRetransmits += t.nackRtx
-		u.SACKRetransmits += t.sackRtx
-		u.RTORetransmits += t.rtoRtx
-		nf++
-		n := 0
-		for _, w := range t.evsUsed {
-			n += bits.OnesCount64(w)
-		}
-		evs += float64(n)
-		if tracePaths {
-			seen := map[string]bool{}
-			for w, word := range t.evsUsed {
-				for word != 0 {
-					b := bits.TrailingZeros64(word)
-					word &= word - 1
-					_, route, _ := s.tracePath(f.src, f.dst, s.evHash(f, uint16(w*64+b)))
-					seen[strings.Join(route, ",")] = true
-				}
-			}
-			paths += float64(len(seen))
-		}
-	}
-	if s.u.rccc {
-		var n int64
-		for i := range s.u.pacers {
-			n += s.u.pacers[i].pulls
-		}
-		u.Pulls = &n
-	}
-	if nf > 0 {
-		u.MeanEntropies = round3(evs / float64(nf))
-		if tracePaths {
-			m := round3(paths / float64(nf))
-			u.MeanPaths = &m
-		}
-	}
-	r.UET = u
-}
-
-// uetFlowStats is one flow's UET counters, nil for a flow that never sent.
-func (s *sim) uetFlowStats(f *flowState) *FlowUET {
-	t := f.utx
-	if t == nil {
-		return nil
-	}
-	n := 0
-	for _, w := range t.evsUsed {
-		n += bits.OnesCount64(w)
-	}
-	return &FlowUET{NACKRetransmits: t.nackRtx, SACKRetransmits: t.sackRtx, RTORetransmits: t.rtoRtx, Entropies: n,
-		CwndBytes: int64(t.cwnd), BaseRTTNs: round3(t.baseRTT / 1000)}
-}
-
-// uetRateGbps is a UET flow's sending rate for the time series: its
-// window over its base round trip, at most its NIC's line rate.
-func (s *sim) uetRateGbps(f *flowState) float64 {
-	t := f.utx
-	line := s.ports[f.src].lineMbps / 1000
-	if t == nil || t.baseRTT <= 0 {
-		return line
-	}
-	return min(line, t.cwnd*8/t.baseRTT*1000)
 }

@@ -14,7 +14,7 @@ import (
 // (htsim/sim/uec.cpp, htsim/sim/datacenter/main_uec.cpp).
 type UETSpec struct {
 	// LB is the packet delivery's load balancing: reps (recycled
-	// entropies, the default), oblivious (a random entropy per packet)
+	// entropies, the default), oblivious (every entropy once a round)
 	// or ecmp (one entropy per flow, for comparison).
 	LB *string `yaml:"lb,omitempty" json:"lb,omitempty"`
 	// EVs is how many entropy values a flow's packets draw from.
@@ -192,7 +192,7 @@ func setUET[T any](dst *T, v *T) {
 // UETKeyDocs documents the uet section (lab specs and scenarios).
 var UETKeyDocs = specdoc.Table{
 	"":                  {Doc: "The Ultra Ethernet transport's settings, used when transport is uet: packet spraying, selective retransmission, packet trimming, NSCC and RCCC. A scenario's section overrides the lab's key by key."},
-	"lb":                {Doc: "Load balancing of the packet delivery sublayer: reps (recycled entropy packet spraying: each packet takes an entropy an ACK returned unmarked, else a fresh random one; a timeout freezes the recycled set for 10 ms), oblivious (a random entropy per packet) or ecmp (one entropy per flow, no spraying). Switches hash the entropy with the flow's addresses, so a fresh entropy is a fresh ECMP path.", Default: "reps (the UEC 1.0 specification's REPS; uet-htsim UecMpReps)"},
+	"lb":                {Doc: "Load balancing of the packet delivery sublayer: reps (recycled entropy packet spraying: each packet takes an entropy an ACK returned unmarked, else a fresh random one; a timeout freezes the recycled set for 10 ms), oblivious (every entropy once a round, in an order that changes each round, as uet-htsim's UecMpOblivious) or ecmp (one entropy per flow, no spraying). Switches hash the entropy with the flow's addresses, so a fresh entropy is a fresh ECMP path.", Default: "reps (the UEC 1.0 specification's REPS; uet-htsim UecMpReps)"},
 	"evs":               {Doc: "How many entropy values (EVs) a flow's packets draw from.", Default: "64 (uet-htsim main_uec.cpp path_entropy_size)"},
 	"trimming":          {Doc: "Packet trimming: a switch that would drop a data packet (its queue or buffer full) cuts it to its header and forwards that on a high-priority class (the CNP class); the receiver answers with a NACK and the sender retransmits that packet at once.", Default: "true"},
 	"trim_bytes":        {Doc: "Size of a trimmed packet, bytes.", Default: "64 (uet-htsim main_uec.cpp trimsize)"},
