@@ -60,7 +60,7 @@ a regression.
 
 Tolerances (defaults in results/baselines/README.md) are overridden with
 --tolerance metric=value: 3% (relative), 5 (absolute), 10%+2, or off.
-` + specdoc.Wrap("Metrics are the summary's ("+metricNames(results.Metrics)+"), a role's ("+metricNames(results.RoleMetrics)+
+` + specdoc.Wrap("Metrics are the summary's ("+metricNames(results.Metrics)+"), a transport's ("+metricNames(results.TransportMetrics)+"), a role's ("+metricNames(results.RoleMetrics)+
 			"), a port's ("+metricNames(results.PortMetrics)+") and an nccl-tests table's ("+metricNames(results.NCCLMetrics)+"); a role's, a port's or a table's tolerance applies to every role, port or message size.", 76, "") + `
 
   labctl regress --save-baseline latest ecn-pfc-64gpu

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/labctl/labctl/orchestrator/results"
 )
 
 // An InfiniBand lab gets its topology and its subnet manager's settings,
@@ -46,5 +48,75 @@ func TestInfiniBandLabHasNoVendorConfigs(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "topologies/16gpu/subnet-manager.json")); !os.IsNotExist(err) {
 		t.Errorf("a RoCE lab got an SM file (%v)", err)
+	}
+}
+
+// A vendor config edit that hurts UET, the leaf's shared pool cut from
+// SONiC's 20 MB to 512 KiB, leaves an 8:1 incast without PFC complete and
+// lossless (the switches trim instead of dropping), so drops, pauses and
+// completion pass; regress must still fail it on uet.trimmed. An unchanged
+// rerun must pass with the transport's metrics compared.
+func TestRegressCatchesUETTrims(t *testing.T) {
+	t.Parallel()
+	dir := upLab(t, "64gpu")
+	scen := filepath.Join(dir, "uet-incast.yaml")
+	if err := os.WriteFile(scen, []byte(`name: uet-incast
+matrix: {ecn: [on], pfc: [off]}
+transport: uet
+duration: 5ms
+sample_every: 0
+traffic: [{pattern: incast, senders: 8, bytes: 4MiB}]
+assertions:
+  - expr: summary.drops == 0 && summary.failed_flows == 0
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func() {
+		t.Helper()
+		if code, _, errs := resultsCLI(t, dir, "run", scen, "--lab", "64gpu"); code != 0 {
+			t.Fatalf("run: exit %d: %s", code, errs)
+		}
+	}
+	run()
+	if code, out, errs := resultsCLI(t, dir, "regress", "--save-baseline", "latest", "good"); code != 0 {
+		t.Fatalf("save baseline: exit %d: %s%s", code, out, errs)
+	}
+	run()
+	code, rep, errs := regressJSON(t, dir)
+	compared := false
+	for _, f := range rep.Findings {
+		compared = compared || f.Metric == "uet.trimmed"
+	}
+	if code != 0 || rep.Regressed || !compared {
+		t.Fatalf("unchanged rerun: exit %d, regressed %v, uet.trimmed compared %v: %s", code, rep.Regressed, compared, errs)
+	}
+	path := filepath.Join(dir, "topologies", "64gpu", "configs", "leaf1.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var db map[string]map[string]map[string]any
+	if err := json.Unmarshal(data, &db); err != nil {
+		t.Fatal(err)
+	}
+	for _, pool := range db["BUFFER_POOL"] {
+		pool["size"] = "524288"
+	}
+	if data, err = json.MarshalIndent(db, "", "    "); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run() // its assertion passes: no drop, every flow completes
+	code, rep, _ = regressJSON(t, dir)
+	var trims *results.Finding
+	for i, f := range rep.Findings {
+		if f.Metric == "uet.trimmed" && f.Regression {
+			trims = &rep.Findings[i]
+		}
+	}
+	if code != 1 || trims == nil || trims.Baseline != 0 || trims.Current == 0 {
+		t.Errorf("the shallow pool: exit %d, uet.trimmed finding %+v; findings %+v", code, trims, rep.Findings)
 	}
 }

@@ -337,6 +337,16 @@ func (r *Report) compareVariant(name string, bv, v *Variant, tol Tolerances) {
 		}
 		r.addMetric(Finding{Variant: name, Scope: ScopeSummary, Source: v.Summary.Source}, m, tol, get(bv), get(v))
 	}
+	if bt, ct := transportOf(bv), transportOf(v); bt != ct {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("variant %s ran transport %s in the baseline and %s in the run: its figures compare different transports", name, bt, ct))
+	}
+	for _, m := range TransportMetrics {
+		get := func(x *Variant) sideValue {
+			val, why := m.variant(x)
+			return sideValue{v: val, absent: why}
+		}
+		r.addMetric(Finding{Variant: name, Scope: ScopeSummary, Source: v.Summary.Source}, m, tol, get(bv), get(v))
+	}
 
 	baseRoles, baseOrder := roles(bv)
 	curRoles, curOrder := roles(v)
@@ -381,6 +391,15 @@ func (r *Report) compareVariant(name string, bv, v *Variant, tol Tolerances) {
 		}
 	}
 	r.compareNCCL(name, bv, v, tol)
+}
+
+// transportOf is a variant's transport's name (roce for a record with
+// none).
+func transportOf(v *Variant) string {
+	if v.Transport == nil {
+		return "roce"
+	}
+	return v.Transport.Name
 }
 
 // sideValue is one side's value of a metric, or why it has none.

@@ -37,7 +37,10 @@ type Metric struct {
 	// Means says what the value is, for help and documentation.
 	Means string
 	get   func(Summary) float64
-	role  func(*roleStats) (float64, string)
+	// variant reads a metric of the whole variant (a transport's own
+	// figures), with why it is absent ("" when present).
+	variant func(*Variant) (float64, string)
+	role    func(*roleStats) (float64, string)
 	port  func(*portSide, portKey) (float64, string)
 }
 
@@ -80,6 +83,48 @@ var Metrics = []Metric{
 		get: func(s Summary) float64 { return s.LatencyUsP99 }},
 	{Name: "failed_flows", Direction: HigherIsWorse, Default: Tolerance{}, Means: "flows that failed (a QP out of retries, a perftest client that failed)",
 		get: func(s Summary) float64 { return float64(s.FailedFlows) }},
+}
+
+// TransportMetrics are a variant's transport's own figures, compared
+// beside the summary's when both sides ran that transport (absent on a
+// side that did not): UET's trims and timeouts, InfiniBand's credit waits
+// and FECN marks. Defaults: trims 20% higher with a floor of 50 packets,
+// timeouts any increase from 0 and 20% beyond, credit waits 25% higher with
+// a floor of 10000 ticks (about 26 µs of one 200G port), FECN marks as
+// ECN marks.
+var TransportMetrics = []Metric{
+	{Name: "uet.trimmed", Direction: HigherIsWorse, Default: Tolerance{Rel: 0.20, Abs: 50}, Means: "UET data packets switches trimmed to their header",
+		variant: uetMetric(func(u *UETSummary) float64 { return float64(u.Trimmed) })},
+	{Name: "uet.rto_retransmits", Direction: HigherIsWorse, Default: Tolerance{Rel: 0.20}, Means: "UET packets resent after a retransmission timeout",
+		variant: uetMetric(func(u *UETSummary) float64 { return float64(u.RTORetransmits) })},
+	{Name: "infiniband.port_xmit_wait", Direction: HigherIsWorse, Default: Tolerance{Rel: 0.25, Abs: 10000}, Means: "InfiniBand ticks ports had data to send and no credits (PortXmitWait, summed over ports)",
+		variant: ibMetric(func(c *IBPortCounters) int64 { return c.PortXmitWait })},
+	{Name: "infiniband.fecn_marked", Direction: EitherWay, Default: Tolerance{Rel: 0.50, Abs: 100}, Means: "InfiniBand packets switches marked FECN (SWPortVLCongestion, summed over ports)",
+		variant: ibMetric(func(c *IBPortCounters) int64 { return c.SWPortVLCongestion })},
+}
+
+// uetMetric reads a field of a UET variant's summary.uet.
+func uetMetric(f func(*UETSummary) float64) func(*Variant) (float64, string) {
+	return func(v *Variant) (float64, string) {
+		if v.Summary.UET == nil {
+			return 0, "the variant does not run the UET transport"
+		}
+		return f(v.Summary.UET), ""
+	}
+}
+
+// ibMetric sums a perfquery counter of an InfiniBand variant's ports.
+func ibMetric(f func(*IBPortCounters) int64) func(*Variant) (float64, string) {
+	return func(v *Variant) (float64, string) {
+		if len(v.InfiniBand) == 0 {
+			return 0, "the variant does not run InfiniBand"
+		}
+		var sum int64
+		for i := range v.InfiniBand {
+			sum += f(&v.InfiniBand[i])
+		}
+		return float64(sum), ""
+	}
 }
 
 // RoleMetrics are compared per variant and role (Flow.Role; a flow without
@@ -169,6 +214,9 @@ func init() {
 	for i := range Metrics {
 		Metrics[i].Scope = ScopeSummary
 	}
+	for i := range TransportMetrics {
+		TransportMetrics[i].Scope = ScopeSummary
+	}
 	for i := range RoleMetrics {
 		RoleMetrics[i].Scope = ScopeRole
 	}
@@ -180,7 +228,7 @@ func init() {
 // AllMetrics lists every compared metric: summary, role, port, nccl-tests
 // table.
 func AllMetrics() []Metric {
-	return slices.Concat(Metrics, RoleMetrics, PortMetrics, NCCLMetrics)
+	return slices.Concat(Metrics, TransportMetrics, RoleMetrics, PortMetrics, NCCLMetrics)
 }
 
 // Tolerances overrides default tolerances by metric name.

@@ -1,8 +1,10 @@
 package results
 
 import (
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/labctl/labctl/orchestrator/transport"
 )
@@ -37,5 +39,38 @@ func TestTransportLines(t *testing.T) {
 		if !strings.Contains(l, want) {
 			t.Errorf("UET line lacks %q: %s", want, l)
 		}
+	}
+}
+
+// regress compares InfiniBand's credit waits and FECN marks where both
+// sides ran InfiniBand, leaves them out where neither did, and warns when
+// a variant's transport changed.
+func TestCompareTransportMetrics(t *testing.T) {
+	base := syntheticRun("20261129T110000Z-ecn-pfc-64gpu", t0.Add(-time.Hour))
+	ib, _ := transport.ResolveIB()
+	base.Variants[0].Transport = &transport.Settings{Name: transport.InfiniBand, InfiniBand: &ib}
+	base.Variants[0].InfiniBand = []IBPortCounters{{Node: "leaf1", Port: "p1", PortXmitWait: 50000, SWPortVLCongestion: 200}}
+	run := cloneRun(t, base)
+	if got := regressions(Compare(run, base, nil)); len(got) != 0 {
+		t.Fatalf("identical: %v", got)
+	}
+	run.Variants[0].InfiniBand[0].PortXmitWait = 90000 // credits starved 80% longer
+	r := Compare(run, base, nil)
+	if got := regressions(r); len(got) != 1 || !strings.HasSuffix(got[0], ":infiniband.port_xmit_wait") {
+		t.Errorf("credit waits up 80%%: regressions %v", got)
+	}
+	for _, f := range r.Findings {
+		if strings.HasPrefix(f.Metric, "uet.") && f.Variant == base.Variants[0].Name {
+			t.Errorf("a UET metric compared on InfiniBand: %+v", f)
+		}
+	}
+	run.Variants[0].Transport, run.Variants[0].InfiniBand = nil, nil
+	r = Compare(run, base, nil)
+	warned := false
+	for _, w := range r.Warnings {
+		warned = warned || strings.Contains(w, "ran transport infiniband in the baseline and roce in the run")
+	}
+	if !warned || !slices.Contains(regressions(r), FindingAbsent+":"+base.Variants[0].Name+":infiniband.port_xmit_wait") {
+		t.Errorf("transport changed: warnings %v, regressions %v", r.Warnings, regressions(r))
 	}
 }
