@@ -41,7 +41,7 @@ type Metric struct {
 	// figures), with why it is absent ("" when present).
 	variant func(*Variant) (float64, string)
 	role    func(*roleStats) (float64, string)
-	port  func(*portSide, portKey) (float64, string)
+	port    func(*portSide, portKey) (float64, string)
 }
 
 // Metrics are the compared summary metrics with their default tolerances.
