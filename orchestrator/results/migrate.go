@@ -51,6 +51,40 @@ var migrations = []string{
 	ALTER TABLE variants ADD COLUMN error TEXT NOT NULL DEFAULT '';
 	CREATE INDEX runs_started ON runs(started DESC);
 	CREATE INDEX runs_lab_scenario ON runs(lab, scenario, started DESC);`,
+	// 3: a variant is a name at a repetition: a scenario with
+	// repetitions has several rows per name. SQLite cannot change a
+	// primary key, so the table is rebuilt with the rows it had (each
+	// repetition 0: schema 2 could hold no other).
+	`CREATE TABLE variants_v3 (
+		run_id                   TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+		name                     TEXT NOT NULL,
+		repetition               INTEGER NOT NULL DEFAULT 0,
+		ecn                      INTEGER NOT NULL,
+		pfc                      INTEGER NOT NULL,
+		throughput_gbps_total    REAL NOT NULL,
+		throughput_gbps_min_flow REAL NOT NULL,
+		jain_fairness            REAL NOT NULL,
+		drops                    INTEGER NOT NULL,
+		pfc_pause_frames         INTEGER NOT NULL,
+		pfc_pause_us             REAL NOT NULL,
+		ecn_marked               INTEGER NOT NULL,
+		cnp                      INTEGER NOT NULL,
+		retransmits              INTEGER NOT NULL,
+		latency_us_p99           REAL NOT NULL,
+		source                   TEXT NOT NULL,
+		position                 INTEGER NOT NULL DEFAULT 0,
+		assertions_failed        INTEGER NOT NULL DEFAULT 0,
+		error                    TEXT NOT NULL DEFAULT '',
+		PRIMARY KEY (run_id, name, repetition)
+	);
+	INSERT INTO variants_v3 (run_id, name, ecn, pfc, throughput_gbps_total, throughput_gbps_min_flow, jain_fairness,
+		drops, pfc_pause_frames, pfc_pause_us, ecn_marked, cnp, retransmits, latency_us_p99, source, position,
+		assertions_failed, error)
+	SELECT run_id, name, ecn, pfc, throughput_gbps_total, throughput_gbps_min_flow, jain_fairness,
+		drops, pfc_pause_frames, pfc_pause_us, ecn_marked, cnp, retransmits, latency_us_p99, source, position,
+		assertions_failed, error FROM variants;
+	DROP TABLE variants;
+	ALTER TABLE variants_v3 RENAME TO variants;`,
 }
 
 // migrate brings db to the newest schema and returns the schema version

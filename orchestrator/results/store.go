@@ -546,11 +546,11 @@ func indexTx(tx *sql.Tx, run *Run) error {
 				vfailed++
 			}
 		}
-		_, err := tx.Exec(`INSERT INTO variants (run_id, name, position, ecn, pfc, throughput_gbps_total, throughput_gbps_min_flow,
+		_, err := tx.Exec(`INSERT INTO variants (run_id, name, repetition, position, ecn, pfc, throughput_gbps_total, throughput_gbps_min_flow,
 				jain_fairness, drops, pfc_pause_frames, pfc_pause_us, ecn_marked, cnp, retransmits, latency_us_p99,
 				source, assertions_failed, error)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			run.RunID, v.Name, i, v.ECN, v.PFC, sm.ThroughputGbpsTotal, sm.ThroughputGbpsMinFlow, sm.JainFairness,
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			run.RunID, v.Name, v.Repetition, i, v.ECN, v.PFC, sm.ThroughputGbpsTotal, sm.ThroughputGbpsMinFlow, sm.JainFairness,
 			sm.Drops, sm.PFCPauseFrames, sm.PFCPauseUs, sm.ECNMarked, sm.CNP, sm.Retransmits, sm.LatencyUsP99,
 			string(sm.Source), vfailed, v.Error)
 		if err != nil {

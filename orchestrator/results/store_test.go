@@ -407,3 +407,43 @@ func TestGetRunFolderRemoved(t *testing.T) {
 		t.Errorf("latest after reindex: %v %v", r, err)
 	}
 }
+
+// A scenario with repetitions has one variant name per repetition: the
+// index keeps every one (schema 2 keyed variants by name alone and refused
+// the second repetition's row, so 'labctl run' of such a scenario failed
+// at its save). A schema 2 index keeps its rows through the migration.
+func TestRepetitionsIndexed(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, DBFile)
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := migrateTo(db, 2); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`INSERT INTO runs (id, lab, scenario, runtime, status, seed, started) VALUES (?, '64gpu', 'ecn-pfc', 'sim', 'passed', 1, ?)`,
+		"20261129T090000Z-ecn-pfc-64gpu", t0.Add(-3*time.Hour).UnixNano()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`INSERT INTO variants (run_id, name, ecn, pfc, throughput_gbps_total, throughput_gbps_min_flow, jain_fairness, drops, pfc_pause_frames, pfc_pause_us, ecn_marked, cnp, retransmits, latency_us_p99, source, position)
+		VALUES ('20261129T090000Z-ecn-pfc-64gpu', 'ecn=on,pfc=on', 1, 1, 190.5, 20, 0.99, 0, 3, 1.5, 10, 2, 0, 9.5, 'simulated', 0)`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	s := openTestStore(t, dir)
+	var n int
+	var tp float64
+	if err := s.db.QueryRow(`SELECT COUNT(*), MAX(throughput_gbps_total) FROM variants WHERE run_id = '20261129T090000Z-ecn-pfc-64gpu' AND repetition = 0`).Scan(&n, &tp); err != nil || n != 1 || tp != 190.5 {
+		t.Fatalf("schema 2's row after the migration: %d rows, %v Gb/s, %v", n, tp, err)
+	}
+	run := syntheticRun("20261129T120000Z-ecn-pfc-64gpu", t0)
+	rep := run.Variants[0]
+	rep.Repetition = 1
+	run.Variants = append(run.Variants, rep)
+	saveRuns(t, s, run)
+	if err := s.db.QueryRow(`SELECT COUNT(*) FROM variants WHERE run_id = ? AND name = ?`, run.RunID, rep.Name).Scan(&n); err != nil || n != 2 {
+		t.Errorf("a variant at two repetitions: %d rows (%v), want 2", n, err)
+	}
+}
