@@ -52,8 +52,11 @@ type Links struct {
 	// NICGbps is a NIC's usable rate: its port speed, or its PCIe link's
 	// when that is slower (server.Model.NICUsableGbps).
 	NICGbps float64
-	// MTU is the RoCE payload MTU (0: sim.DefaultMTU).
-	MTU int
+	// MTU is the payload MTU (0: sim.DefaultMTU) and WireOverheadBytes
+	// what the transport adds to every packet on the wire (0: RoCE's
+	// sim.WireOverheadBytes; sim.WireOverheadFor gives a transport's).
+	MTU               int
+	WireOverheadBytes int
 	// FabricLatencyNs is a packet's one-way latency from NIC src to NIC
 	// dst on an idle fabric beyond its serialization at the sender
 	// (propagation, store and forward at every switch, the receiving
@@ -64,6 +67,18 @@ type Links struct {
 	// latency there.
 	ScaleUpGbps      float64
 	ScaleUpLatencyNs float64
+}
+
+// wireEfficiency is the payload share of a full packet on the wire.
+func (l Links) wireEfficiency() float64 {
+	if l.WireOverheadBytes <= 0 {
+		return sim.WireEfficiency(l.MTU)
+	}
+	mtu := l.MTU
+	if mtu <= 0 {
+		mtu = sim.DefaultMTU
+	}
+	return float64(mtu) / float64(mtu+l.WireOverheadBytes)
 }
 
 // Estimate is a collective's closed form at one size.
@@ -105,7 +120,7 @@ func (sc *schedule) estimate(l Links) (Estimate, error) {
 	if !(l.NICGbps > 0) || math.IsInf(l.NICGbps, 0) {
 		return Estimate{}, fmt.Errorf("NIC rate %g Gb/s is not a rate", l.NICGbps)
 	}
-	fabric := l.NICGbps * sim.WireEfficiency(l.MTU)
+	fabric := l.NICGbps * l.wireEfficiency()
 	legNs := func(g leg, bytes int64) float64 {
 		if g.scaleUp {
 			return l.ScaleUpLatencyNs + float64(bytes)*8/l.ScaleUpGbps

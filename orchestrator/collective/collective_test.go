@@ -688,3 +688,16 @@ func TestQPsPerConnection(t *testing.T) {
 		t.Fatal("qps per connection above the maximum accepted")
 	}
 }
+
+// The closed forms charge the transport's framing: InfiniBand's 26 bytes
+// per packet leave more of the line for payload than RoCE's 82.
+func TestLinksWireOverhead(t *testing.T) {
+	roce := Links{NICGbps: 200, MTU: 4096}
+	ib := Links{NICGbps: 200, MTU: 4096, WireOverheadBytes: 26}
+	if got, want := roce.wireEfficiency(), 4096.0/4178; got != want {
+		t.Errorf("RoCE: %v, want %v", got, want)
+	}
+	if got, want := ib.wireEfficiency(), 4096.0/4122; got != want {
+		t.Errorf("InfiniBand: %v, want %v", got, want)
+	}
+}

@@ -282,6 +282,7 @@ func (r *Runner) runVariants(ctx context.Context, s *Spec, run *results.Run, poi
 		if c, ok := v.Extra["allreduce"].(map[string]any); ok {
 			completeAllReduce(c, run.Extra["allreduce"])
 		}
+		r.transportLabInfo(v, specs[res.i].Transport.Name)
 		// Keep matrix order: insert where a sequential run would have it.
 		at, _ := slices.BinarySearch(order, res.i)
 		order = slices.Insert(order, at, res.i)
@@ -391,15 +392,49 @@ func (r *Runner) labInfo() map[string]any {
 		nic := float64(r.Lab.Plan.NICSpeedGbps)
 		m["nic_speed_gbps"] = nic
 		m["ideal_goodput_gbps"] = IdealGoodput(nic, r.mtu())
+		if r.Lab.Spec != nil && r.Lab.Spec.Transport != "" {
+			m["ideal_goodput_gbps"] = IdealGoodputFor(nic, r.mtu(), r.Lab.Spec.Transport)
+		}
 		m["oversubscription"] = r.Lab.Plan.Oversubscription.Actual
 	}
 	return m
 }
 
 // IdealGoodput is one flow's goodput on an idle link: line rate times
-// MTU/(MTU+82), 82 bytes being RoCEv2's per-packet wire overhead.
+// MTU/(MTU+82), 82 bytes being RoCEv2's per-packet wire overhead (UET's
+// too, over the same Ethernet, IP and UDP headers).
 func IdealGoodput(lineGbps float64, mtu int) float64 {
 	return lineGbps * engine.WireEfficiency(mtu)
+}
+
+// IdealGoodputFor is IdealGoodput with a transport's framing: InfiniBand
+// carries 26 bytes of headers per packet instead of 82.
+func IdealGoodputFor(lineGbps float64, mtu int, tr string) float64 {
+	if mtu <= 0 {
+		mtu = engine.DefaultMTU
+	}
+	return lineGbps * float64(mtu) / float64(mtu+engine.WireOverheadFor(tr))
+}
+
+// transportLabInfo gives a variant whose transport frames packets
+// otherwise than the run's extra.lab says its own ideal goodput
+// (extra.lab.ideal_goodput_gbps in its extra, which assertions read before
+// the run's), so "at line rate" means the line rate of its framing.
+func (r *Runner) transportLabInfo(v *results.Variant, tr string) {
+	if r.Lab == nil || r.Lab.Plan == nil || tr == "" {
+		return
+	}
+	labTr := transport.RoCE
+	if r.Lab.Spec != nil && r.Lab.Spec.Transport != "" {
+		labTr = r.Lab.Spec.Transport
+	}
+	if engine.WireOverheadFor(tr) == engine.WireOverheadFor(labTr) {
+		return
+	}
+	if v.Extra == nil {
+		v.Extra = map[string]any{}
+	}
+	v.Extra["lab"] = map[string]any{"ideal_goodput_gbps": IdealGoodputFor(float64(r.Lab.Plan.NICSpeedGbps), r.mtu(), tr)}
 }
 
 func collectiveFlows(c *runtime.CollectiveSpec) int {

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"context"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -43,6 +44,18 @@ traffic: [{pattern: incast}]
 	for _, pt := range s.Points() {
 		name, _, _ := s.PointTransport(pt)
 		got = append(got, name)
+	}
+	// An InfiniBand variant's line rate is its framing's: extra.lab in its
+	// own extra, read before the run's.
+	for _, v := range run.Variants {
+		lab, _ := v.Extra["lab"].(map[string]any)
+		ib := strings.Contains(v.Name, "transport=infiniband")
+		if ib != (lab != nil) {
+			t.Errorf("%s: extra.lab %v", v.Name, lab)
+		}
+		if ib && math.Abs(lab["ideal_goodput_gbps"].(float64)-200*4096.0/4122) > 1e-9 {
+			t.Errorf("%s: ideal goodput %v, want InfiniBand's 4096/4122 of 200", v.Name, lab["ideal_goodput_gbps"])
+		}
 	}
 	if !slices.Equal(got, []string{"roce", "infiniband", "uet", "roce", "uet"}) {
 		t.Errorf("transports %v", got)

@@ -117,10 +117,10 @@ func (b *builder) serverLimits(cfg *engine.Config) error {
 // fabricLatencyNs is the closed forms' one-way latency of a packet from
 // NIC src to NIC dst ("host:port") on the idle fabric, beyond its
 // serialization at the sender: propagation on every link, its
-// serialization again at every switch (store and forward) on the link it
-// leaves by, every switch's mean pipeline jitter, and the receiving NIC's
+// serialization (with the transport's overhead bytes) again at every
+// switch (store and forward) on the link it leaves by, every switch's mean pipeline jitter, and the receiving NIC's
 // processing.
-func (b *builder) fabricLatencyNs() func(src, dst string) float64 {
+func (b *builder) fabricLatencyNs(overhead int) func(src, dst string) float64 {
 	leafOf := map[string]string{}
 	for _, h := range b.g.Hosts() {
 		for _, p := range h.Ports {
@@ -145,7 +145,7 @@ func (b *builder) fabricLatencyNs() func(src, dst string) float64 {
 		}
 	}
 	prop := func(m int) float64 { return float64(m) * qos.CableNsPerMeter }
-	frameBits := float64(b.mtu()+engine.WireOverheadBytes) * 8
+	frameBits := float64(b.mtu()+overhead) * 8
 	nic := float64(b.g.NICSpeedGbps)
 	return func(src, dst string) float64 {
 		la, lb := leafOf[src], leafOf[dst]
@@ -193,8 +193,9 @@ func (b *builder) ncclPrograms(vs runtime.VariantSpec, c *runtime.CollectiveSpec
 		return err
 	}
 	run := &ncclRun{spec: ns, links: collective.Links{
-		NICGbps: m.NICUsableGbps, MTU: b.mtu(), FabricLatencyNs: b.fabricLatencyNs(),
-		ScaleUpGbps: m.ScaleUpGbpsPerDir, ScaleUpLatencyNs: float64(m.ScaleUpLatencyNs),
+		NICGbps: m.NICUsableGbps, MTU: b.mtu(), WireOverheadBytes: engine.WireOverheadFor(cfg.Transport),
+		FabricLatencyNs: b.fabricLatencyNs(engine.WireOverheadFor(cfg.Transport)),
+		ScaleUpGbps:     m.ScaleUpGbpsPerDir, ScaleUpLatencyNs: float64(m.ScaleUpLatencyNs),
 	}}
 	prev := ""
 	for i, size := range ns.Sizes {

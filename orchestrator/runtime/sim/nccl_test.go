@@ -15,6 +15,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/scenario"
 	"github.com/labctl/labctl/orchestrator/server"
+	engine "github.com/labctl/labctl/orchestrator/sim"
 )
 
 // ncclSpec is an nccl variant over every GPU of the lab.
@@ -443,7 +444,7 @@ func TestNCCLFabricLatencyCables(t *testing.T) {
 	if dst == "" {
 		t.Fatal("no NIC on another leaf")
 	}
-	before := b.fabricLatencyNs()(src, dst)
+	before := b.fabricLatencyNs(engine.WireOverheadBytes)(src, dst)
 	var lk *fabric.Link
 	for _, x := range b.g.Links {
 		if x.Kind == fabric.KindLeafSpine {
@@ -459,7 +460,7 @@ func TestNCCLFabricLatencyCables(t *testing.T) {
 		}
 		pc.CableM = 105
 	}
-	after := b.fabricLatencyNs()(src, dst)
+	after := b.fabricLatencyNs(engine.WireOverheadBytes)(src, dst)
 	// Two leaf-spine links on the path, each 100 m longer.
 	if want := before + 2*100*qos.CableNsPerMeter; math.Abs(after-want) > 1e-6 {
 		t.Fatalf("latency %v ns with a 105 m uplink, want %v (%v before)", after, want, before)
