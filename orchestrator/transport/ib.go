@@ -269,12 +269,6 @@ func parseCCTEntry(s string) (CCTEntry, error) {
 	return CCTEntry{Shift: shift, Multiplier: mult}, nil
 }
 
-func set[T any](dst *T, v *T) {
-	if v != nil {
-		*dst = *v
-	}
-}
-
 // IBKeyDocs documents the infiniband section (lab specs and scenarios).
 var IBKeyDocs = specdoc.Table{
 	"": {Doc: "InfiniBand's settings, used when transport is infiniband: credit-based flow control, the subnet manager's routing, IB congestion control. A scenario's section overrides the lab's key by key. An IB fabric takes no vendor QoS config: PFC, ECN/DCQCN and the switches' buffer settings do not apply, and the switches neither drop nor pause. After a link fault the subnet manager reroutes every switch at once (OpenSM sweeps on the port's trap, sweep_on_trap): a fault's detection delay stands for trap and sweep, and its convergence delay, unless given, is the same."},

@@ -98,3 +98,11 @@ func Resolve(name string, ib []*IBSpec, uet []*UETSpec) (Settings, error) {
 	}
 	return st, nil
 }
+
+// set applies a section's key to a setting when the key is given (nil
+// keeps what lies underneath).
+func set[T any](dst *T, v *T) {
+	if v != nil {
+		*dst = *v
+	}
+}

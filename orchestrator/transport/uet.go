@@ -121,22 +121,22 @@ func ResolveUET(specs ...*UETSpec) (UETSettings, error) {
 		if s == nil {
 			continue
 		}
-		setUET(&st.LB, s.LB)
-		setUET(&st.EVs, s.EVs)
-		setUET(&st.Trimming, s.Trimming)
-		setUET(&st.TrimBytes, s.TrimBytes)
-		setUET(&st.CC, s.CC)
-		setUET(&st.RCCC, s.RCCC)
-		setUET(&st.TargetQDelayUs, s.TargetQDelayUs)
-		setUET(&st.BaseRTTUs, s.BaseRTTUs)
-		setUET(&st.QAGate, s.QAGate)
-		setUET(&st.Gamma, s.Gamma)
-		setUET(&st.DelayAlpha, s.DelayAlpha)
-		setUET(&st.MaxCwndBDP, s.MaxCwndBDP)
-		setUET(&st.RTOUs, s.RTOUs)
-		setUET(&st.AckBytes, s.AckBytes)
-		setUET(&st.AckTimerUs, s.AckTimerUs)
-		setUET(&st.SACKReorderPkts, s.SACKReorderPkts)
+		set(&st.LB, s.LB)
+		set(&st.EVs, s.EVs)
+		set(&st.Trimming, s.Trimming)
+		set(&st.TrimBytes, s.TrimBytes)
+		set(&st.CC, s.CC)
+		set(&st.RCCC, s.RCCC)
+		set(&st.TargetQDelayUs, s.TargetQDelayUs)
+		set(&st.BaseRTTUs, s.BaseRTTUs)
+		set(&st.QAGate, s.QAGate)
+		set(&st.Gamma, s.Gamma)
+		set(&st.DelayAlpha, s.DelayAlpha)
+		set(&st.MaxCwndBDP, s.MaxCwndBDP)
+		set(&st.RTOUs, s.RTOUs)
+		set(&st.AckBytes, s.AckBytes)
+		set(&st.AckTimerUs, s.AckTimerUs)
+		set(&st.SACKReorderPkts, s.SACKReorderPkts)
 	}
 	return st, st.Validate()
 }
@@ -181,12 +181,6 @@ func (st UETSettings) Validate() error {
 		return bad("sack_reorder_pkts", st.SACKReorderPkts, "use 0 (64 packets with trimming, max(1.5 x cwnd, 5) without) or a packet count")
 	}
 	return nil
-}
-
-func setUET[T any](dst *T, v *T) {
-	if v != nil {
-		*dst = *v
-	}
 }
 
 // UETKeyDocs documents the uet section (lab specs and scenarios).
