@@ -20,7 +20,7 @@ func TestTransportLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := Variant{ECN: true, Transport: &transport.Settings{Name: transport.InfiniBand, InfiniBand: &ib},
-		InfiniBand: []IBPortCounters{{PortXmitWait: 1000, SWPortVLCongestion: 3}, {PortXmitWait: 500, PortPktRcvBECN: 3}}}
+		InfiniBand: []IBPortCounters{{IBCounters: IBCounters{PortXmitWait: 1000, SWPortVLCongestion: 3}}, {IBCounters: IBCounters{PortXmitWait: 500, PortPktRcvBECN: 3}}}}
 	l := strings.Join(TransportLines(v), "\n")
 	for _, want := range []string{"transport infiniband (subnet manager routing ftree", "IB congestion control off", "PortXmitWait 1.5k ticks", "3 packets marked FECN", "3 BECNs received"} {
 		if !strings.Contains(l, want) {
@@ -49,7 +49,7 @@ func TestCompareTransportMetrics(t *testing.T) {
 	base := syntheticRun("20261129T110000Z-ecn-pfc-64gpu", t0.Add(-time.Hour))
 	ib, _ := transport.ResolveIB()
 	base.Variants[0].Transport = &transport.Settings{Name: transport.InfiniBand, InfiniBand: &ib}
-	base.Variants[0].InfiniBand = []IBPortCounters{{Node: "leaf1", Port: "p1", PortXmitWait: 50000, SWPortVLCongestion: 200}}
+	base.Variants[0].InfiniBand = []IBPortCounters{{IBCounters: IBCounters{Node: "leaf1", Port: "p1", PortXmitWait: 50000, SWPortVLCongestion: 200}}}
 	run := cloneRun(t, base)
 	if got := regressions(Compare(run, base, nil)); len(got) != 0 {
 		t.Fatalf("identical: %v", got)

@@ -2,7 +2,9 @@ package results
 
 // UETSummary is a variant's Ultra Ethernet transport figures (present only
 // for transport uet): what trimming, the selective retransmission and the
-// packet spraying did.
+// packet spraying did. Its fields are the simulator's sim.UETStats, field
+// for field: the sim runtime converts one into the other, so the compiler
+// keeps the two lists equal.
 type UETSummary struct {
 	// Trimmed counts the data packets switches cut to their header instead
 	// of dropping; NACKs the NACKs the senders received for them.

@@ -24,7 +24,7 @@ func uetSummaryFields() []string { return jsonFields(reflect.TypeOf(results.UETS
 
 // ibCounterNames are the perfquery counters of infiniband_ports.
 func ibCounterNames() []string {
-	return slices.DeleteFunc(jsonFields(reflect.TypeOf(results.IBPortCounters{})), func(n string) bool {
+	return slices.DeleteFunc(jsonFields(reflect.TypeOf(results.IBCounters{})), func(n string) bool {
 		return n == "node" || n == "port" || n == "source"
 	})
 }

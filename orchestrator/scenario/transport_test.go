@@ -119,7 +119,7 @@ func TestTransportIdents(t *testing.T) {
 		}
 	}
 	uet := &results.Variant{Name: "u", Summary: results.Summary{UET: &results.UETSummary{Trimmed: 7}}}
-	ib := &results.Variant{Name: "i", InfiniBand: []results.IBPortCounters{{PortXmitWait: 3}, {PortXmitWait: 4}}}
+	ib := &results.Variant{Name: "i", InfiniBand: []results.IBPortCounters{{IBCounters: results.IBCounters{PortXmitWait: 3}}, {IBCounters: results.IBCounters{PortXmitWait: 4}}}}
 	roce := &results.Variant{Name: "r"}
 	if v, err := lookupVariant(nil, uet, []string{"summary", "uet", "trimmed"}); err != nil || v.String() != "7" {
 		t.Errorf("uet trimmed: %v %v", v, err)

@@ -82,15 +82,6 @@ func (b *builder) infiniband(st transport.IBSettings, cfg *engine.Config) error 
 // ibCounters records an InfiniBand run's perfquery counters per port.
 func ibCounters(res *engine.Result, v *results.Variant) {
 	for _, p := range res.InfiniBand {
-		v.InfiniBand = append(v.InfiniBand, results.IBPortCounters{
-			Node: p.Node, Port: p.Port,
-			PortXmitData: p.PortXmitData, PortRcvData: p.PortRcvData,
-			PortXmitPkts: p.PortXmitPkts, PortRcvPkts: p.PortRcvPkts,
-			PortXmitWait: p.PortXmitWait, PortXmitDiscards: p.PortXmitDiscards,
-			PortRcvSwitchRelayErrors: p.PortRcvSwitchRelayErrors,
-			PortPktRcvFECN:           p.PortPktRcvFECN, PortPktRcvBECN: p.PortPktRcvBECN,
-			SWPortVLCongestion: p.SWPortVLCongestion,
-			Source:             results.Simulated,
-		})
+		v.InfiniBand = append(v.InfiniBand, results.IBPortCounters{IBCounters: results.IBCounters(p), Source: results.Simulated})
 	}
 }

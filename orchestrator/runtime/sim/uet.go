@@ -44,11 +44,8 @@ func uetRecord(v *results.Variant, res *engine.Result) {
 	if u == nil {
 		return
 	}
-	v.Summary.UET = &results.UETSummary{
-		Trimmed: u.Trimmed, NACKs: u.NACKs,
-		NACKRetransmits: u.NACKRetransmits, SACKRetransmits: u.SACKRetransmits, RTORetransmits: u.RTORetransmits,
-		MeanEntropies: u.MeanEntropies, MeanPaths: u.MeanPaths, Pulls: u.Pulls,
-	}
+	us := results.UETSummary(*u) // the same fields: the compiler keeps them equal
+	v.Summary.UET = &us
 	if len(v.Counters) != len(res.Ports) {
 		return
 	}
