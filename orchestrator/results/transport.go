@@ -23,7 +23,7 @@ func TransportLines(v Variant) []string {
 	case st.InfiniBand != nil:
 		ib := st.InfiniBand
 		cc := "off"
-		if ib.CC.Enabled && v.ECN {
+		if ib.CC.Runs(v.ECN) {
 			cc = "on"
 		}
 		line := fmt.Sprintf("transport infiniband (subnet manager routing %s, adaptive routing %s, %d VLs, IB congestion control %s)",

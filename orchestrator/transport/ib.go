@@ -73,6 +73,12 @@ type IBCCSettings struct {
 	CCT          []CCTEntry `json:"cct"`
 }
 
+// Runs says whether IB congestion control runs in a variant whose ecn
+// dimension is ecn: it must be enabled, mark at all (threshold 0 marks
+// nothing) and have the transport's congestion signal on (ecn=off turns it
+// off, as RoCE's DCQCN has no marks to react to then).
+func (c IBCCSettings) Runs(ecn bool) bool { return c.Enabled && c.Threshold > 0 && ecn }
+
 // CCTEntry is one congestion control table entry: an inter-packet delay
 // of Multiplier x 2^Shift (IBA A10: CCT_Shift 2 bits, CCT_Multiplier 14
 // bits).

@@ -41,8 +41,7 @@ func (b *builder) infiniband(st transport.IBSettings, cfg *engine.Config) error 
 		SL2VL:           st.SL2VL,
 		VLBufferBytes:   int64(st.VLBufferKB) * 1024,
 		CC: engine.IBCC{
-			// Threshold 0 marks nothing: congestion control is then off.
-			Enabled:      cc.Enabled && cc.Threshold > 0 && ccAllowed,
+			Enabled:      cc.Runs(ccAllowed),
 			Threshold:    cc.Threshold,
 			MarkingRate:  cc.MarkingRate,
 			CCTIIncrease: cc.CCTIIncrease,
