@@ -18,6 +18,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/plural"
 	"github.com/labctl/labctl/orchestrator/qos"
+	"github.com/labctl/labctl/orchestrator/transport"
 )
 
 // Direction says which way a metric gets worse.
@@ -397,7 +398,7 @@ func (r *Report) compareVariant(name string, bv, v *Variant, tol Tolerances) {
 // none).
 func transportOf(v *Variant) string {
 	if v.Transport == nil {
-		return "roce"
+		return transport.RoCE
 	}
 	return v.Transport.Name
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	engine "github.com/labctl/labctl/orchestrator/sim"
+	"github.com/labctl/labctl/orchestrator/transport"
 )
 
 // Limits that keep the run record readable.
@@ -44,6 +45,8 @@ type builder struct {
 	cfgs map[string]*qos.DeviceConfig
 	// nccl is the variant's nccl collective as config laid it out.
 	nccl *ncclRun
+	// tr is the variant's transport as config resolved it.
+	tr transport.Settings
 }
 
 func newBuilder(l *runtime.Lab, cfgs []qos.DeviceConfig, in qos.Intent) (*builder, error) {
@@ -634,7 +637,7 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 		// not on the threads).
 		v.Params["partitions"] = strconv.Itoa(res.Partitions)
 	}
-	b.recordTransport(vs, v)
+	b.recordTransport(v)
 	for k, val := range vs.Params {
 		v.Params[k] = val
 	}

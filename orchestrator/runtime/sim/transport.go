@@ -33,6 +33,7 @@ func (b *builder) transport(vs runtime.VariantSpec, cfg *engine.Config) error {
 	if err != nil {
 		return err
 	}
+	b.tr = st
 	switch st.Name {
 	case transport.InfiniBand:
 		cfg.Transport = engine.TransportInfiniBand
@@ -47,10 +48,10 @@ func (b *builder) transport(vs runtime.VariantSpec, cfg *engine.Config) error {
 // recordTransport keeps a variant's transport in its record: the name in
 // params.transport and the resolved settings beside the NIC's. A RoCE
 // variant's record is as it always was.
-func (b *builder) recordTransport(vs runtime.VariantSpec, v *results.Variant) {
-	st, err := b.transportSettings(vs)
-	if err != nil || st.Name == transport.RoCE {
-		return // config() refused a bad transport already
+func (b *builder) recordTransport(v *results.Variant) {
+	st := b.tr // what config() resolved for the variant
+	if st.Name == "" || st.Name == transport.RoCE {
+		return
 	}
 	v.Params["transport"] = st.Name
 	v.Transport = &st
