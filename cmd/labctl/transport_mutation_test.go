@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/labctl/labctl/orchestrator/specdoc"
 	"github.com/labctl/labctl/orchestrator/transport"
 )
 
@@ -64,23 +65,14 @@ var uetMutations = map[string]sectionMutation{
 	"sack_reorder_pkts": {harmful: "1"},
 }
 
-// sectionKeys lists a section's leaf keys by their YAML paths.
+// sectionKeys lists a section's leaf keys by their YAML paths, as the
+// spec reference documents them.
 func sectionKeys(t reflect.Type) []string {
 	var out []string
-	for i := range t.NumField() {
-		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-		ft := f.Type
-		if ft.Kind() == reflect.Pointer {
-			ft = ft.Elem()
+	for _, k := range specdoc.Keys(t, nil) {
+		if !k.Children {
+			out = append(out, k.Path)
 		}
-		if ft.Kind() == reflect.Struct {
-			for _, k := range sectionKeys(ft) {
-				out = append(out, name+"."+k)
-			}
-			continue
-		}
-		out = append(out, name)
 	}
 	return out
 }
