@@ -921,35 +921,50 @@ func (s *sim) payload(f *flowState, psn int64) int64 {
 
 func (s *sim) sendData(pi, fi int32) {
 	f := &s.flows[fi]
-	psn := f.sndNxt
-	pl := s.payload(f, psn)
-	k := s.alloc()
-	pk := &s.pkts[k]
-	pk.kind = pktData
-	pk.flow = fi
-	pk.dst = f.dst
-	pk.psn = psn
-	pk.sent = s.now
-	pk.hash = f.hashFwd
-	pk.payload = int32(pl)
-	pk.wire = int32(pl + WireOverheadBytes)
-	pk.dscp = f.dscp
-	pk.prio = f.prio
-	if psn < f.sndMax {
-		f.retx++
-	}
-	f.sndNxt++
-	f.sndMax = max(f.sndMax, f.sndNxt)
+	k, pk := s.dataPacket(fi, f.sndNxt, WireOverheadBytes)
+	f.advance()
 	wire := int64(pk.wire)
 	f.lastSend, f.lastWire = s.now, wire
 	if f.rp != nil && f.rp.limited {
 		f.rp.onBytes(wire)
 	}
 	f.nextAvail = s.now + s.gap(f, wire)
-	if p := &s.ports[pi]; p.capKbps > 0 {
-		p.capFree = s.now + (wire*8_000_000_000+p.capKbps/2)/p.capKbps
-	}
+	s.ports[pi].feedCap(s.now, wire)
 	s.transmit(pi, k)
+}
+
+// dataPacket takes data packet psn of flow fi from the pool: its payload
+// and, on the wire, overhead bytes more (the transport's headers).
+func (s *sim) dataPacket(fi int32, psn int64, overhead int64) (int32, *packet) {
+	f := &s.flows[fi]
+	pl := s.payload(f, psn)
+	k := s.alloc()
+	pk := &s.pkts[k]
+	pk.kind, pk.flow, pk.dst, pk.psn = pktData, fi, f.dst, psn
+	pk.sent = s.now
+	pk.hash = f.hashFwd
+	pk.payload, pk.wire = int32(pl), int32(pl+overhead)
+	pk.dscp, pk.prio = f.dscp, f.prio
+	return k, pk
+}
+
+// advance counts the packet at sndNxt sent, a retransmission when it was
+// sent before (go-back-N).
+func (f *flowState) advance() {
+	if f.sndNxt < f.sndMax {
+		f.retx++
+	}
+	f.sndNxt++
+	f.sndMax = max(f.sndMax, f.sndNxt)
+}
+
+// feedCap notes that the host fed the NIC wire bytes now: behind a PCIe
+// link slower than the port (Config.NICCapGbps) the next data packet
+// waits until capFree.
+func (p *port) feedCap(now, wire int64) {
+	if p.capKbps > 0 {
+		p.capFree = now + (wire*8_000_000_000+p.capKbps/2)/p.capKbps
+	}
 }
 
 // gap is the pacing interval after a packet of wire bytes: the
@@ -981,24 +996,34 @@ func (s *sim) sendCtrl(pi, fi int32, kind uint8, psn int64) {
 		s.ibSendCtrl(pi, fi, kind, psn)
 		return
 	}
+	dscp, wire := s.flows[fi].dscp, int32(AckWireBytes)
+	if kind == pktCNP {
+		dscp, wire = s.cnpDSCP, CNPWireBytes
+	}
+	k, pk := s.ctrlPacket(fi, kind, psn, dscp, wire)
+	pk.sent = s.now
+	pk.prio = s.nodes[s.ports[pi].node].prio[dscp]
+	s.queueCtrl(pi, k)
+}
+
+// ctrlPacket takes a control packet of flow fi from the pool, addressed
+// back to the flow's sender on the reverse hash: its kind (ACK, NAK, CNP,
+// a UET pull), PSN, DSCP and size on the wire. The caller sets the rest
+// (its priority first) and queues it (queueCtrl).
+func (s *sim) ctrlPacket(fi int32, kind uint8, psn int64, dscp uint8, wire int32) (int32, *packet) {
 	f := &s.flows[fi]
 	k := s.alloc()
 	pk := &s.pkts[k]
-	pk.kind = kind
-	pk.flow = fi
-	pk.dst = f.src
-	pk.psn = psn
-	pk.sent = s.now
+	pk.kind, pk.flow, pk.dst, pk.psn = kind, fi, f.src, psn
 	pk.hash = f.hashRev
-	pk.dscp = f.dscp
-	pk.wire = AckWireBytes
-	if kind == pktCNP {
-		pk.dscp = s.cnpDSCP
-		pk.wire = CNPWireBytes
-	}
-	pk.prio = s.nodes[s.ports[pi].node].prio[pk.dscp]
-	p := &s.ports[pi]
-	s.enqueue(p, pk.prio, k)
+	pk.dscp, pk.wire = dscp, wire
+	return k, pk
+}
+
+// queueCtrl queues control packet k at NIC port pi in its priority's
+// queue, which a NIC serves before its QPs' data, and lets the port send.
+func (s *sim) queueCtrl(pi, k int32) {
+	s.enqueue(&s.ports[pi], s.pkts[k].prio, k)
 	s.kick(pi)
 }
 

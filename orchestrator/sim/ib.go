@@ -748,32 +748,13 @@ func (s *sim) ibNicSend(pi int32) {
 // ibSendData sends flow fi's next packet from HCA port pi.
 func (s *sim) ibSendData(pi, fi int32) {
 	f := &s.flows[fi]
-	psn := f.sndNxt
-	pl := s.payload(f, psn)
-	k := s.alloc()
-	pk := &s.pkts[k]
-	pk.kind = pktData
-	pk.flow = fi
-	pk.dst = f.dst
-	pk.psn = psn
-	pk.sent = s.now
-	pk.hash = f.hashFwd
-	pk.payload = int32(pl)
-	pk.wire = int32(pl + IBWireOverheadBytes)
-	pk.dscp = f.dscp
-	pk.prio = f.prio
-	if psn < f.sndMax {
-		f.retx++
-	}
-	f.sndNxt++
-	f.sndMax = max(f.sndMax, f.sndNxt)
+	k, pk := s.dataPacket(fi, f.sndNxt, IBWireOverheadBytes)
+	f.advance()
 	wire := int64(pk.wire)
 	f.lastSend, f.lastWire = s.now, wire
 	p := &s.ports[pi]
 	f.nextAvail = s.now + p.serPs(wire) + s.ibDelay(fi, pi)
-	if p.capKbps > 0 {
-		p.capFree = s.now + (wire*8_000_000_000+p.capKbps/2)/p.capKbps
-	}
+	p.feedCap(s.now, wire)
 	s.ib.ports[pi].credits[pk.prio] -= ibCredits(pk.wire)
 	s.ibXmit(pi, k)
 }
@@ -791,23 +772,14 @@ func (s *sim) ibDelay(fi, pi int32) int64 {
 // pi, on the flow's VL.
 func (s *sim) ibSendCtrl(pi, fi int32, kind uint8, psn int64) {
 	f := &s.flows[fi]
-	k := s.alloc()
-	pk := &s.pkts[k]
-	pk.kind = kind
-	pk.flow = fi
-	pk.dst = f.src
-	pk.psn = psn
-	pk.sent = s.now
-	pk.hash = f.hashRev
-	pk.dscp = f.dscp
-	pk.prio = f.prio
-	pk.wire = IBAckWireBytes
+	wire := int32(IBAckWireBytes)
 	if kind == pktCNP {
-		pk.wire = IBCNPWireBytes
+		wire = IBCNPWireBytes
 	}
-	pk.uflags &^= ibSeen
-	s.enqueue(&s.ports[pi], pk.prio, k)
-	s.kick(pi)
+	k, pk := s.ctrlPacket(fi, kind, psn, f.dscp, wire)
+	pk.sent = s.now
+	pk.prio = f.prio
+	s.queueCtrl(pi, k)
 }
 
 // ibSeen, a packet flag (packet.uflags, whose low bits are UET's): an

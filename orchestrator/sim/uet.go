@@ -515,21 +515,10 @@ func (s *sim) uetSend(pi, fi int32) {
 			t.grow(f.sndUna, f.sndMax-1)
 		}
 	}
-	pl := s.payload(f, psn)
 	ev := s.nextEntropy(t)
 	t.evsUsed[ev>>6] |= 1 << (ev & 63)
-	k := s.alloc()
-	pk := &s.pkts[k]
-	pk.kind = pktData
-	pk.flow = fi
-	pk.dst = f.dst
-	pk.psn = psn
-	pk.sent = s.now
+	k, pk := s.dataPacket(fi, psn, WireOverheadBytes)
 	pk.hash = s.evHash(f, ev)
-	pk.payload = int32(pl)
-	pk.wire = int32(pl + WireOverheadBytes)
-	pk.dscp = f.dscp
-	pk.prio = f.prio
 	wire := float64(pk.wire)
 	r := t.rec(psn)
 	n := uint8(0)
@@ -552,9 +541,7 @@ func (s *sim) uetSend(pi, fi int32) {
 	}
 	f.lastSend, f.lastWire = s.now, int64(pk.wire)
 	f.nextAvail = s.now + s.ports[pi].serPs(int64(pk.wire))
-	if p := &s.ports[pi]; p.capKbps > 0 {
-		p.capFree = s.now + (int64(pk.wire)*8_000_000_000+p.capKbps/2)/p.capKbps
-	}
+	s.ports[pi].feedCap(s.now, int64(pk.wire))
 	s.transmit(pi, k)
 }
 
@@ -985,34 +972,27 @@ func (s *sim) uetComplete(f *flowState) {
 // (UecSink::sack, sackBitmapBase); a NACK the trimmed PSN.
 func (s *sim) uetSendCtrl(pi, fi int32, kind uint8, ref int64, d *packet) {
 	f := &s.flows[fi]
-	k := s.alloc()
-	pk := &s.pkts[k]
-	pk.kind = kind
-	pk.flow = fi
-	pk.dst = f.src
-	pk.ce = d.ce
-	pk.hash = f.hashRev
+	psn := ref
+	if kind == pktAck {
+		psn = f.rcvNxt
+	}
 	// Control packets ride the switches' high class with trimmed headers
 	// (uet-htsim's CompositeQueue serves every header before data).
-	pk.dscp = s.cnpDSCP
-	pk.wire = AckWireBytes
+	k, pk := s.ctrlPacket(fi, kind, psn, s.cnpDSCP, AckWireBytes)
+	pk.ce = d.ce
 	pk.uflags = d.uflags & (uetLastHop | uetRtx)
 	if kind == pktAck {
 		if f.urx != nil {
 			f.urx.unacked = false
 		}
-		pk.psn = f.rcvNxt
 		pk.payload = int32(ref - f.rcvNxt)
 		if r := f.urx; r != nil {
 			pk.sack = r.bitmap(max(ref-63, f.rcvNxt+1))
 			pk.sent = r.recvd
 		}
 	} else {
-		pk.psn = ref
 		pk.sent = d.sent
 	}
 	pk.prio = s.nodes[s.ports[pi].node].prio[pk.dscp]
-	p := &s.ports[pi]
-	s.enqueue(p, pk.prio, k)
-	s.kick(pi)
+	s.queueCtrl(pi, k)
 }

@@ -103,18 +103,9 @@ func (s *sim) uetPullTick(pi int32) {
 	}
 	if grant > 0 {
 		pc.pulls++
-		k := s.alloc()
-		pk := &s.pkts[k]
-		pk.kind = pktPull
-		pk.flow = fi
-		pk.dst = f.src
-		pk.psn = r.granted
-		pk.hash = f.hashRev
-		pk.dscp = s.cnpDSCP
-		pk.wire = AckWireBytes
+		k, pk := s.ctrlPacket(fi, pktPull, r.granted, s.cnpDSCP, AckWireBytes)
 		pk.prio = s.nodes[s.ports[pi].node].prio[pk.dscp]
-		s.enqueue(&s.ports[pi], pk.prio, k)
-		s.kick(pi)
+		s.queueCtrl(pi, k)
 	}
 	bytes := max(grant, 1024)
 	p := &s.ports[pi]
