@@ -838,6 +838,13 @@ func (s *sim) nicSend(pi int32) {
 		s.sendData(pi, fi)
 		return
 	}
+	s.nicIdle(pi, p, wake)
+}
+
+// nicIdle ends a NIC's turn that sent nothing: it wakes the NIC when the
+// first paced flow may send (wake; math.MaxInt64 when none is paced) and
+// drops the parked entries of its round robin once they are most of it.
+func (s *sim) nicIdle(pi int32, p *port, wake int64) {
 	if wake != math.MaxInt64 && (p.wakeAt <= s.now || wake < p.wakeAt) {
 		p.wakeAt = wake
 		s.push(wake, evNicWake, pi, 0, 0)

@@ -736,13 +736,7 @@ func (s *sim) ibNicSend(pi int32) {
 	if blocked && ibp.waitSince < 0 {
 		ibp.waitSince = s.now
 	}
-	if wake != math.MaxInt64 && (p.wakeAt <= s.now || wake < p.wakeAt) {
-		p.wakeAt = wake
-		s.push(wake, evNicWake, pi, 0, 0)
-	}
-	if p.dead > 16 && 2*p.dead > len(p.flows) {
-		s.compact(p)
-	}
+	s.nicIdle(pi, p, wake)
 }
 
 // ibSendData sends flow fi's next packet from HCA port pi.

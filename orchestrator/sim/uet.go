@@ -475,13 +475,7 @@ func (s *sim) uetNicSend(pi int32, p *port) {
 		s.uetSend(pi, fi)
 		return
 	}
-	if wake != math.MaxInt64 && (p.wakeAt <= s.now || wake < p.wakeAt) {
-		p.wakeAt = wake
-		s.push(wake, evNicWake, pi, 0, 0)
-	}
-	if p.dead > 16 && 2*p.dead > len(p.flows) {
-		s.compact(p)
-	}
+	s.nicIdle(pi, p, wake)
 }
 
 // uetUnpark puts a flow that can send back into its NIC's round robin and
