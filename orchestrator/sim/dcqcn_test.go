@@ -332,7 +332,7 @@ func targetMarkingAtFixedDepth(t *testing.T, page *targetPage) {
 			s.pkts[k] = packet{next: -1, kind: pktData, wire: 4178, payload: 4096, prio: 3, inPort: in, dst: s.flows[0].dst}
 			s.enqueue(op, 3, k)
 		}
-		depth := op.q[3].bytes // the departing packet counts
+		depth := op.lane[3].q.bytes // the departing packet counts
 		p := markProbability(depth, kmin, kmax, 0.2)
 		const n = 50_000
 		marked := 0

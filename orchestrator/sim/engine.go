@@ -142,7 +142,7 @@ func (s *sim) dispatch(e event) {
 	case evPauseExpire:
 		// e.b is the paused queue.
 		p := &s.ports[e.a]
-		if p.pauseUntil[e.b] == e.t {
+		if p.lane[e.b].pauseUntil == e.t {
 			p.c[e.b].pausedNs += e.t - p.pausedSince[e.b]
 			s.kick(e.a)
 		}
@@ -219,7 +219,7 @@ func (s *sim) readAhead() {
 	} else if p.held != 0 {
 		// The packet a switch port sends next is the head of one of
 		// its queues, most often of the highest that holds any.
-		x += int64(s.pkts[p.q[7-bits.LeadingZeros8(p.held)].head].wire)
+		x += int64(s.pkts[p.lane[7-bits.LeadingZeros8(p.held)].q.head].wire)
 	}
 	s.ahead += x
 }
@@ -248,7 +248,7 @@ func (s *sim) release(k int32) {
 
 // enqueue appends packet k to queue qi of port p.
 func (s *sim) enqueue(p *port, qi uint8, k int32) {
-	q := &p.q[qi]
+	q := &p.lane[qi].q
 	s.pkts[k].next = -1
 	if q.n == 0 {
 		q.head = k
@@ -263,7 +263,7 @@ func (s *sim) enqueue(p *port, qi uint8, k int32) {
 
 // dequeue takes the first packet of queue qi of port p, which holds one.
 func (s *sim) dequeue(p *port, qi uint8) int32 {
-	q := &p.q[qi]
+	q := &p.lane[qi].q
 	k := q.head
 	q.head = s.pkts[k].next
 	if q.n--; q.n == 0 {
@@ -276,7 +276,7 @@ func (s *sim) dequeue(p *port, qi uint8) int32 {
 func (p *port) queued() bool { return p.held != 0 }
 
 // paused says whether queue q of the port is paused.
-func (p *port) paused(q uint8, now int64) bool { return p.pauseUntil[q] > now }
+func (p *port) paused(q uint8, now int64) bool { return p.lane[q].pauseUntil > now }
 
 // --- transmission ---
 
@@ -347,8 +347,8 @@ func (p *port) cacheQoS(mtu int64) {
 		if q.WREDDrop {
 			p.wred |= bit
 		}
-		p.quantum[i] = int64(q.Weight) * (mtu + WireOverheadBytes)
-		p.mark[i] = redCurve{q.KminBytes, q.KmaxBytes, q.Pmax}
+		p.lane[i].quantum = int64(q.Weight) * (mtu + WireOverheadBytes)
+		p.lane[i].mark = redCurve{q.KminBytes, q.KmaxBytes, q.Pmax}
 		p.drop[i] = redCurve{q.DropMinBytes, q.DropMaxBytes, q.DropPmax}
 	}
 }
@@ -363,26 +363,70 @@ func (s *sim) pickQueue(p *port) int {
 		}
 		m &^= 1 << pr
 	}
-	for tries := 0; tries < 18; tries++ {
-		i := p.rr
-		held := p.held&(1<<i) != 0
-		if held && p.strict&(1<<i) == 0 && !p.paused(uint8(i), s.now) {
-			q := &p.q[i]
-			if !p.visited {
-				p.deficit[i] += p.quantum[i]
-				p.visited = true
-			}
-			if w := int64(s.pkts[q.head].wire); p.deficit[i] >= w {
-				p.deficit[i] -= w
-				return i
-			}
-		} else if !held {
-			p.deficit[i] = 0
+	// Deficit round robin: the pointer p.rr visits the queues in turn, at
+	// most drrVisits times per pick. A ready queue (non-strict, holding
+	// packets, not paused) gains its quantum on the first visit of a turn
+	// and sends if its deficit covers the head packet; an empty queue
+	// loses its deficit as the pointer passes it. The pointer passes a run
+	// of queues that are not ready in one step (what visiting them one by
+	// one would do), so a port with one busy queue picks it at once.
+	ready := p.held &^ p.strict
+	for m := ready; m != 0; m &= m - 1 {
+		if i := bits.TrailingZeros8(m); p.paused(uint8(i), s.now) {
+			ready &^= 1 << i
 		}
+	}
+	for visits := 0; visits < drrVisits; {
+		i := p.rr
+		skip := drrVisits - visits
+		if r := bits.RotateLeft8(ready, -i); r != 0 {
+			skip = min(skip, bits.TrailingZeros8(r))
+		}
+		if skip > 0 {
+			passed := uint8(0xff)
+			if skip < 8 {
+				passed = bits.RotateLeft8(uint8(1)<<skip-1, i)
+			}
+			for m := passed &^ p.held & p.credit; m != 0; m &= m - 1 {
+				p.lane[bits.TrailingZeros8(m)].deficit = 0
+			}
+			p.credit &^= passed &^ p.held
+			p.rr = (i + skip) & 7
+			p.visited = false
+			visits += skip
+			continue
+		}
+		ln := &p.lane[i]
+		if !p.visited {
+			ln.deficit += ln.quantum
+			p.visited = true
+		}
+		if w := int64(s.pkts[ln.q.head].wire); ln.deficit >= w {
+			ln.deficit -= w
+			p.noteCredit(i)
+			return i
+		}
+		p.noteCredit(i)
 		p.rr = (i + 1) & 7
 		p.visited = false
+		visits++
 	}
 	return -1
+}
+
+// drrVisits is how many queues deficit round robin visits at most per
+// pick: two turns of the eight and two more.
+const drrVisits = 18
+
+// noteCredit keeps p.credit's bit for queue i: whether its deficit is not
+// zero (so that passing empty queues resets only those with a deficit,
+// without reading the others).
+func (p *port) noteCredit(i int) {
+	if p.lane[i].deficit != 0 {
+		p.credit |= 1 << i
+	} else {
+		p.credit &^= 1 << i
+	}
 }
 
 func (s *sim) switchSend(pi int32) {
@@ -399,8 +443,8 @@ func (s *sim) switchSend(pi int32) {
 	pk := &s.pkts[k]
 	s.releaseBuffer(pi, pk)
 	if p.ecn&(1<<pr) != 0 && pk.kind == pktData && !pk.ce {
-		depth := p.q[pr].bytes + int64(pk.wire)
-		c := &p.mark[pr]
+		depth := p.lane[pr].q.bytes + int64(pk.wire)
+		c := &p.lane[pr].mark
 		if prob := markProbability(depth, c.min, c.max, c.pmax); prob > 0 && (prob >= 1 || s.rng.Float64() < prob) {
 			pk.ce = true
 			p.c[pk.prio].marked++
@@ -475,7 +519,7 @@ func (s *sim) switchReceive(in, k int32) {
 	qi := op.queueOf[pr]
 	// WRED without marking drops data early as it joins the queue.
 	if op.wred&(1<<qi) != 0 && pk.kind == pktData {
-		depth := op.q[qi].bytes + w
+		depth := op.lane[qi].q.bytes + w
 		c := &op.drop[qi]
 		if prob := markProbability(depth, c.min, c.max, c.pmax); prob > 0 && (prob >= 1 || s.rng.Float64() < prob) {
 			if s.uet && s.uetTrim(in, out, k) {
@@ -491,7 +535,7 @@ func (s *sim) switchReceive(in, k int32) {
 	// Egress admission: a queue over its limit drops (lossy queues'
 	// limit is what keeps one congested port from taking the whole
 	// buffer); the charge is committed only once ingress admits too.
-	eq := &op.eg[qi]
+	eq := &op.lane[qi].eg
 	acct := uint8(0)
 	if eq.adm.pool >= 0 {
 		switch {
@@ -552,8 +596,8 @@ func (s *sim) switchReceive(in, k int32) {
 	pk.egAcct = acct
 	queueSample(op, pr, qi)
 	s.enqueue(op, qi, k)
-	if op.q[qi].bytes > op.c[pr].maxQueue {
-		op.c[pr].maxQueue = op.q[qi].bytes
+	if op.lane[qi].q.bytes > op.c[pr].maxQueue {
+		op.c[pr].maxQueue = op.lane[qi].q.bytes
 	}
 	s.kick(out)
 }
@@ -629,7 +673,7 @@ func (s *sim) releaseBuffer(out int32, pk *packet) {
 	}
 	if pk.egAcct != 0 {
 		op := &s.ports[out]
-		eq := &op.eg[op.queueOf[pk.prio]]
+		eq := &op.lane[op.queueOf[pk.prio]].eg
 		w := int64(pk.wire)
 		if pk.egAcct == 1 {
 			eq.min -= w
@@ -704,25 +748,25 @@ func (s *sim) pauseRx(pi int32, pr int, xoff bool) {
 		return // a PFC watchdog took this priority out of PFC
 	}
 	q := p.pauseQ[pr]
-	wasPaused := p.pauseUntil[q] > s.now
-	if !wasPaused && p.pauseUntil[q] == s.now && s.now > 0 {
+	wasPaused := p.lane[q].pauseUntil > s.now
+	if !wasPaused && p.lane[q].pauseUntil == s.now && s.now > 0 {
 		// The previous pause ends right now and its expiry event has not
 		// run yet: close that interval here, the event will find it stale.
 		p.c[q].pausedNs += s.now - p.pausedSince[q]
-		p.pauseUntil[q] = 0
+		p.lane[q].pauseUntil = 0
 	}
 	if xoff {
 		if !wasPaused {
 			p.pausedSince[q] = s.now
 		}
-		p.pauseUntil[q] = s.now + s.pauseDurationPs(p)
-		s.push(p.pauseUntil[q], evPauseExpire, pi, int32(q), 0)
+		p.lane[q].pauseUntil = s.now + s.pauseDurationPs(p)
+		s.push(p.lane[q].pauseUntil, evPauseExpire, pi, int32(q), 0)
 		return
 	}
 	if wasPaused {
 		p.c[q].pausedNs += s.now - p.pausedSince[q]
 	}
-	p.pauseUntil[q] = 0
+	p.lane[q].pauseUntil = 0
 	s.kick(pi)
 }
 
@@ -1318,9 +1362,9 @@ func (s *sim) sample() {
 		p := &s.ports[pi]
 		var b int64
 		paused := false
-		for pr := range p.q {
-			b += p.q[pr].bytes
-			paused = paused || p.pauseUntil[pr] > s.now
+		for pr := range p.lane {
+			b += p.lane[pr].q.bytes
+			paused = paused || p.lane[pr].pauseUntil > s.now
 		}
 		ser.Queues[i].Bytes = append(ser.Queues[i].Bytes, b)
 		ser.Queues[i].Paused = append(ser.Queues[i].Paused, paused)
@@ -1344,7 +1388,7 @@ func (s *sim) samplePriorities(i int, pi int32, k int) {
 	for pr := range uint8(8) {
 		at := s.watchPrio[i][pr]
 		if at == 0 {
-			if p.qh[pr] == nil && p.c[pr].pauseRx == 0 && p.c[pr].pauseTx == 0 {
+			if p.lane[pr].qh == nil && p.c[pr].pauseRx == 0 && p.c[pr].pauseTx == 0 {
 				continue
 			}
 			ps.Priorities = append(ps.Priorities, PrioritySeries{Priority: int(pr), Queue: int(p.queueOf[pr]), PG: int(p.pgOf[pr]),
@@ -1359,8 +1403,8 @@ func (s *sim) samplePriorities(i int, pi int32, k int) {
 		if st.lossless && st.adm.pool >= 0 {
 			xoffAt = st.adm.reserved + s.limit(&s.nodes[p.node], &st.adm)
 		}
-		q.QueueBytes = append(q.QueueBytes, p.q[p.queueOf[pr]].bytes)
-		q.PausedRx = append(q.PausedRx, p.pauseUntil[p.pauseQ[pr]] > s.now)
+		q.QueueBytes = append(q.QueueBytes, p.lane[p.queueOf[pr]].q.bytes)
+		q.PausedRx = append(q.PausedRx, p.lane[p.pauseQ[pr]].pauseUntil > s.now)
 		q.PGBytes = append(q.PGBytes, st.min+st.shared+st.hdr)
 		q.XOFFBytes = append(q.XOFFBytes, xoffAt)
 		q.PauseTx = append(q.PauseTx, st.xoff && slices.Contains(st.prios, pr) && p.wdIgnore&(1<<pr) == 0)

@@ -257,8 +257,8 @@ func (s *sim) loseInFlight(a, b int32) int {
 func (s *sim) flushPort(pi int32) int {
 	p := &s.ports[pi]
 	n := 0
-	for pr := range p.q {
-		for p.q[pr].n > 0 {
+	for pr := range p.lane {
+		for p.lane[pr].q.n > 0 {
 			k := s.dequeue(p, uint8(pr))
 			switch {
 			case s.ib != nil:
@@ -275,9 +275,9 @@ func (s *sim) flushPort(pi int32) int {
 			n++
 		}
 		// Pauses from the dead peer end with the link.
-		if p.pauseUntil[pr] > s.now {
+		if p.lane[pr].pauseUntil > s.now {
 			p.c[pr].pausedNs += s.now - p.pausedSince[pr]
-			p.pauseUntil[pr] = 0
+			p.lane[pr].pauseUntil = 0
 		}
 	}
 	return n
@@ -444,13 +444,13 @@ func (s *sim) watchdogAct(wd *wdState, on bool) {
 	}
 	p.wdIgnore |= bit
 	qi := p.pauseQ[wd.prio]
-	if pu := p.pauseUntil[qi]; pu > s.now {
+	if pu := p.lane[qi].pauseUntil; pu > s.now {
 		p.c[qi].pausedNs += s.now - p.pausedSince[qi]
-		p.pauseUntil[qi] = 0
+		p.lane[qi].pauseUntil = 0
 	}
 	if wd.cfg.Action == "drop" {
 		p.wdDrop |= bit
-		for p.q[qi].n > 0 {
+		for p.lane[qi].q.n > 0 {
 			k := s.dequeue(p, qi)
 			s.releaseBuffer(wd.port, &s.pkts[k])
 			c := &p.c[s.pkts[k].prio]

@@ -157,7 +157,7 @@ func (s *sim) result() *Result {
 		p := &s.ports[pi]
 		for pr := 0; pr < 8; pr++ {
 			c := p.c[pr]
-			if p.pauseUntil[pr] > s.end {
+			if p.lane[pr].pauseUntil > s.end {
 				c.pausedNs += s.end - p.pausedSince[pr]
 			}
 			wd := wdCounts[[2]int32{int32(pi), int32(pr)}]
@@ -176,7 +176,7 @@ func (s *sim) result() *Result {
 			if !p.host {
 				st := &r.Ports[len(r.Ports)-1]
 				st.Switch = true
-				if h := p.qh[pr]; h != nil {
+				if h := p.lane[pr].qh; h != nil {
 					st.QueueArrivals = h.n
 					st.QueueP50Bytes = h.quantile(0.5, c.maxQueue)
 					st.QueueP99Bytes = h.quantile(0.99, c.maxQueue)

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"iter"
+	"math"
 	"math/bits"
 )
 
@@ -187,6 +188,13 @@ func (q *eventQueue) following() *event {
 }
 
 func (q *eventQueue) pop() event {
+	e, _ := q.popBefore(math.MaxInt64)
+	return e
+}
+
+// popBefore pops the next event if it is earlier than end (the queue must
+// not be empty), finding it once where peekT and pop would look twice.
+func (q *eventQueue) popBefore(end int64) (event, bool) {
 	var e event
 	if q.near > 0 {
 		i := q.first()
@@ -194,8 +202,14 @@ func (q *eventQueue) pop() event {
 		n := sl.head
 		w := &q.pool[n]
 		if len(q.ev) > 0 && before(&q.ev[0], w) {
+			if q.ev[0].t >= end {
+				return e, false
+			}
 			e = q.heapPop()
 		} else {
+			if w.t >= end {
+				return e, false
+			}
 			e = *w
 			sl.head = w.next
 			if sl.head < 0 {
@@ -207,6 +221,9 @@ func (q *eventQueue) pop() event {
 			q.near--
 		}
 	} else {
+		if q.ev[0].t >= end {
+			return e, false
+		}
 		e = q.heapPop()
 	}
 	q.now = e.t
@@ -215,7 +232,7 @@ func (q *eventQueue) pop() event {
 	if q.pops >= q.nextAdapt {
 		q.adapt()
 	}
-	return e
+	return e, true
 }
 
 // adapt sizes the wheel to what the last window saw: a slot about four

@@ -32,11 +32,11 @@ func TestHeldMatchesQueues(t *testing.T) {
 			}
 			for pi := range s.ports {
 				p := &s.ports[pi]
-				for i := range p.q {
-					if got, want := p.held&(1<<i) != 0, p.q[i].n > 0; got != want {
-						t.Fatalf("%s at %d ns: port %s queue %d holds %d packets, held bit %v", name, end, p.ref, i, p.q[i].n, got)
+				for i := range p.lane {
+					if got, want := p.held&(1<<i) != 0, p.lane[i].q.n > 0; got != want {
+						t.Fatalf("%s at %d ns: port %s queue %d holds %d packets, held bit %v", name, end, p.ref, i, p.lane[i].q.n, got)
 					}
-					if p.q[i].n > 0 {
+					if p.lane[i].q.n > 0 {
 						queued++
 					}
 				}

@@ -528,7 +528,7 @@ func (s *sim) ibSwitchReceive(in, k int32) {
 	// the root of the congestion (it has credits, so it is slow because
 	// of its own load, not a victim of the next hop's), per marking rate.
 	if s.ib.cc && pk.kind == pktData && !pk.ce && ibo.credits[vl] >= need &&
-		op.q[vl].bytes*16 > s.ib.thrNum*int64(ibo.buf)*IBCreditBytes {
+		op.lane[vl].q.bytes*16 > s.ib.thrNum*int64(ibo.buf)*IBCreditBytes {
 		if ibo.markLeft[vl] == 0 {
 			pk.ce = true
 			ibo.marked++
@@ -540,8 +540,8 @@ func (s *sim) ibSwitchReceive(in, k int32) {
 	}
 	queueSample(op, vl, vl)
 	s.enqueue(op, vl, k)
-	if op.q[vl].bytes > op.c[vl].maxQueue {
-		op.c[vl].maxQueue = op.q[vl].bytes
+	if op.lane[vl].q.bytes > op.c[vl].maxQueue {
+		op.c[vl].maxQueue = op.lane[vl].q.bytes
 	}
 	s.kick(out)
 }
@@ -564,9 +564,9 @@ func (s *sim) ibRoute(n int32, pk *packet) int32 {
 	if table == nil {
 		table = s.routeTo(pk.dst)
 	}
-	best, bestQ := out, s.ports[out].q[pk.prio].bytes
+	best, bestQ := out, s.ports[out].lane[pk.prio].q.bytes
 	for _, c := range s.nextHops(table, n, pk.dst) {
-		if q := s.ports[c].q[pk.prio].bytes; q < bestQ && !s.ports[c].down {
+		if q := s.ports[c].lane[pk.prio].q.bytes; q < bestQ && !s.ports[c].down {
 			best, bestQ = c, q
 		}
 	}
@@ -586,7 +586,7 @@ func (s *sim) ibSwitchSend(pi int32) {
 		if p.held&(1<<vl) == 0 {
 			continue
 		}
-		k := p.q[vl].head
+		k := p.lane[vl].q.head
 		need := ibCredits(s.pkts[k].wire)
 		if ibp.credits[vl] < need {
 			continue
@@ -686,7 +686,7 @@ func (s *sim) ibNicSend(pi int32) {
 	for m := p.held; m != 0; {
 		vl := uint8(7 - bits.LeadingZeros8(m))
 		m &^= 1 << vl
-		k := p.q[vl].head
+		k := p.lane[vl].q.head
 		if need := ibCredits(s.pkts[k].wire); ibp.credits[vl] >= need {
 			s.dequeue(p, vl)
 			ibp.credits[vl] -= need

@@ -76,7 +76,7 @@ func (s *sim) pickData(ni int32, n *node, pk *packet, cands []int32) int32 {
 		best, bestQ := int32(-1), int64(0)
 		for j := range cands {
 			c := cands[(start+j)%len(cands)]
-			if q := s.ports[c].q[s.ports[c].queueOf[pk.prio]].bytes; best < 0 || q < bestQ {
+			if q := s.ports[c].lane[s.ports[c].queueOf[pk.prio]].q.bytes; best < 0 || q < bestQ {
 				best, bestQ = c, q
 			}
 		}

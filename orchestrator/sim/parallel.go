@@ -279,8 +279,11 @@ func (s *sim) window(end int64) {
 	s.takeIn()
 	s.part.winEnd = end
 	s.part.minSent = math.MaxInt64
-	for s.q.len() > 0 && s.q.peekT() < end {
-		e := s.q.pop()
+	for s.q.len() > 0 {
+		e, ok := s.q.popBefore(end)
+		if !ok {
+			break
+		}
 		s.now = e.t
 		s.events++
 		s.dispatch(e)

@@ -80,10 +80,10 @@ func (h *depthHist) quantile(q float64, max int64) int64 {
 // switch port p's queue q (the priority's egress queue there), in the
 // priority's histogram, allocated on first use.
 func queueSample(p *port, pr, q uint8) {
-	h := p.qh[pr]
+	h := p.lane[pr].qh
 	if h == nil {
 		h = new(depthHist)
-		p.qh[pr] = h
+		p.lane[pr].qh = h
 	}
-	h.add(p.q[q].bytes)
+	h.add(p.lane[q].q.bytes)
 }

@@ -110,8 +110,10 @@ type port struct {
 	pauseQ  [8]uint8
 	pgOf    [8]uint8
 
-	// Scheduling: deficit round robin over non-strict queues.
+	// Scheduling: deficit round robin over non-strict queues (pickQueue);
+	// credit: the queues whose deficit is not zero.
 	visited bool
+	credit  uint8
 	rr      int
 
 	rateKbps  int64 // actual bit rate, nominal plus clock skew
@@ -121,30 +123,23 @@ type port struct {
 	// queues: pipeline jitter must not reorder the link. The sender keeps
 	// it, so sending does not touch the peer.
 	lastArrive int64
-	q          [8]pktQueue
-
-	// Pauses this port obeys (it is the upstream of a PAUSE).
-	pauseUntil [8]int64
-
-	deficit [8]int64
-	quantum [8]int64 // DRR quantum: the queue's weight x a full packet
+	// The lanes start a cache line of their own and are two lines each,
+	// as are the PGs below (TestPortLayout): the port array is line
+	// aligned, so a lane is exactly two lines of every port.
+	_    [40]byte
+	lane [8]portLane
 
 	// tcOf classifies what a switch port receives (DSCP -> priority).
 	tcOf [64]uint8
 
-	// qh is the queue depth arrivals see per priority (switch ports; nil
-	// until the priority queues a packet).
-	qh [8]*depthHist
-
 	// Ingress admission and PFC state per priority group (switch ports),
 	// and egress admission per queue.
 	pg [8]pgState
-	eg [8]queueBuf
 
 	c [8]prioCounters
 
-	// ECN marking and WRED drop curves of the queues, from qos.
-	mark, drop [8]redCurve
+	// WRED drop curves of the queues, from qos.
+	drop [8]redCurve
 
 	// NIC state (host ports). flows lists the flows that may have data to
 	// send, in the order they started or got data again, served round
@@ -174,6 +169,27 @@ type port struct {
 	lastPauseRxAt [8]int64
 
 	qos [8]PortQoS
+}
+
+// portLane is index i of a port: its egress queue i (packets, pause,
+// deficit round robin, egress admission, ECN curve) and the queue depth
+// histogram of its priority i. One struct per index rather than an array
+// per field, because a hop reads all of these for one queue: together they
+// are two cache lines instead of one in each of seven arrays, and at a
+// thousand hosts the ports far exceed the caches, so a hop's cost is its
+// cache misses.
+type portLane struct {
+	q pktQueue
+	// pauseUntil: the pause this port obeys on queue i (it is the
+	// upstream of a PAUSE).
+	pauseUntil int64
+	deficit    int64
+	quantum    int64 // DRR quantum: the queue's weight x a full packet
+	// qh is the queue depth arrivals of priority i see (switch ports;
+	// nil until the priority queues a packet).
+	qh   *depthHist
+	eg   queueBuf
+	mark redCurve // ECN marking curve, from qos
 }
 
 // redCurve is a RED curve (markProbability's): probability 0 at or below
@@ -222,6 +238,7 @@ type pgState struct {
 	headroom          int64 // per-PG headroom limit
 	xonOffset, xonMin int64
 	prios             []uint8 // PFC priorities of the PG: paused together
+	_                 [16]byte
 }
 
 // queueBuf is one egress queue's admission and use.
@@ -851,7 +868,7 @@ func (s *sim) buildQoS() error {
 			if err != nil {
 				return errorf("port %s priority %d egress: %v", p.ref, pr, err)
 			}
-			p.eg[pr].adm = eg
+			p.lane[pr].eg.adm = eg
 			p.qos[pr] = q
 		}
 		p.cacheQoS(s.mtu)
