@@ -61,7 +61,7 @@ func (s *sim) push(t int64, kind uint8, a, b int32, gen uint32) {
 			return
 		}
 	}
-	s.q.push(e)
+	s.q.push(&e)
 }
 
 func (s *sim) run(ctx context.Context) error {
@@ -78,11 +78,8 @@ func (s *sim) run(ctx context.Context) error {
 	if s.series != nil {
 		s.push(0, evSample, 0, 0, 0)
 	}
-	for s.q.len() > 0 {
-		e := s.q.pop()
-		if e.t > s.end {
-			break
-		}
+	var e event
+	for s.q.len() > 0 && s.q.popBefore(s.end+1, &e) {
 		s.now = e.t
 		s.events++
 		if s.events&0x3fff == 0 {
@@ -100,7 +97,7 @@ func (s *sim) run(ctx context.Context) error {
 			}
 			continue
 		}
-		s.dispatch(e)
+		s.dispatch(&e)
 	}
 	s.now = s.end
 	return nil
@@ -108,7 +105,7 @@ func (s *sim) run(ctx context.Context) error {
 
 // dispatch processes one event (all but time series samples, which the
 // run loop takes: they read every partition).
-func (s *sim) dispatch(e event) {
+func (s *sim) dispatch(e *event) {
 	switch e.kind {
 	case evArrive:
 		s.readAhead()
@@ -187,7 +184,7 @@ func (s *sim) dispatch(e event) {
 	case evUETAck:
 		s.uetAckTimer(e.a)
 	default:
-		s.ibDispatch(e)
+		s.ibDispatch(*e)
 	}
 }
 
@@ -334,9 +331,9 @@ func (s *sim) transmit(pi, k int32) {
 // cacheQoS copies what the hot path reads of a switch port's queue QoS
 // (qos, set up by buildQoS) into masks and small arrays beside the port's
 // queues, so serving a packet does not read eight PortQoS.
-func (p *port) cacheQoS(mtu int64) {
-	for i := range p.qos {
-		q := &p.qos[i]
+func (p *port) cacheQoS(qos *[8]PortQoS, mtu int64) {
+	for i := range qos {
+		q := &qos[i]
 		bit := uint8(1) << i
 		if q.Strict {
 			p.strict |= bit

@@ -358,8 +358,8 @@ func (s *sim) buildWatchdogs() error {
 			continue
 		}
 		for pr := range 8 {
-			w := p.qos[pr].Watchdog
-			if w == nil || !p.qos[pr].PFC {
+			w := s.portQoS[pi][pr].Watchdog
+			if w == nil || !s.portQoS[pi][pr].PFC {
 				continue
 			}
 			if w.DetectionNs <= 0 || w.RestorationNs < 0 || w.PollNs < 0 || w.DetectionNs > maxTimeNs || w.RestorationNs > maxTimeNs || w.PollNs > maxTimeNs {

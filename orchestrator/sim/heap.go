@@ -85,7 +85,10 @@ const (
 
 func (q *eventQueue) len() int { return q.near + len(q.ev) }
 
-func (q *eventQueue) push(e event) {
+// push numbers *e and files a copy. Events go by pointer through push,
+// insert and popBefore: by value each call spilled its seven fields to the
+// stack and copied them again.
+func (q *eventQueue) push(e *event) {
 	e.seq = q.seq
 	q.seq++
 	if q.slots == nil {
@@ -102,10 +105,10 @@ func (q *eventQueue) push(e event) {
 
 // insert files e (with its seq) in the wheel, or in the heap when it is
 // beyond the wheel's horizon.
-func (q *eventQueue) insert(e event) {
-	b := max(e.t>>q.shift, q.cur)
+func (q *eventQueue) insert(e *event) {
+	b := max(e.t>>(q.shift&63), q.cur) // &63: shift < 64, so no check for a larger one
 	if b-q.cur >= int64(len(q.slots)) {
-		q.heapPush(e)
+		q.heapPush(*e)
 		return
 	}
 	n := q.free
@@ -123,23 +126,23 @@ func (q *eventQueue) insert(e event) {
 		e.next = -1
 		sl.head, sl.tail = n, n
 		q.occ[i>>6] |= 1 << uint(i&63)
-	case !before(&e, &q.pool[sl.tail]):
+	case !before(e, &q.pool[sl.tail]):
 		// The common case: later than all of its bucket so far.
 		e.next = -1
 		q.pool[sl.tail].next = n
 		sl.tail = n
-	case before(&e, &q.pool[sl.head]):
+	case before(e, &q.pool[sl.head]):
 		e.next = sl.head
 		sl.head = n
 	default:
 		p := sl.head
-		for !before(&e, &q.pool[q.pool[p].next]) {
+		for !before(e, &q.pool[q.pool[p].next]) {
 			p = q.pool[p].next
 		}
 		e.next = q.pool[p].next
 		q.pool[p].next = n
 	}
-	q.pool[n] = e
+	q.pool[n] = *e
 }
 
 // first returns the slot holding the wheel's earliest event (the wheel must
@@ -188,14 +191,15 @@ func (q *eventQueue) following() *event {
 }
 
 func (q *eventQueue) pop() event {
-	e, _ := q.popBefore(math.MaxInt64)
+	var e event
+	q.popBefore(math.MaxInt64, &e)
 	return e
 }
 
-// popBefore pops the next event if it is earlier than end (the queue must
-// not be empty), finding it once where peekT and pop would look twice.
-func (q *eventQueue) popBefore(end int64) (event, bool) {
-	var e event
+// popBefore pops the next event into *e if it is earlier than end (the
+// queue must not be empty), finding it once where peekT and pop would look
+// twice.
+func (q *eventQueue) popBefore(end int64, e *event) bool {
 	if q.near > 0 {
 		i := q.first()
 		sl := &q.slots[i]
@@ -203,14 +207,14 @@ func (q *eventQueue) popBefore(end int64) (event, bool) {
 		w := &q.pool[n]
 		if len(q.ev) > 0 && before(&q.ev[0], w) {
 			if q.ev[0].t >= end {
-				return e, false
+				return false
 			}
-			e = q.heapPop()
+			*e = q.heapPop()
 		} else {
 			if w.t >= end {
-				return e, false
+				return false
 			}
-			e = *w
+			*e = *w
 			sl.head = w.next
 			if sl.head < 0 {
 				sl.tail = -1
@@ -222,17 +226,17 @@ func (q *eventQueue) popBefore(end int64) (event, bool) {
 		}
 	} else {
 		if q.ev[0].t >= end {
-			return e, false
+			return false
 		}
-		e = q.heapPop()
+		*e = q.heapPop()
 	}
 	q.now = e.t
-	q.cur = max(q.cur, e.t>>q.shift)
+	q.cur = max(q.cur, e.t>>(q.shift&63))
 	q.pops++
 	if q.pops >= q.nextAdapt {
 		q.adapt()
 	}
-	return e, true
+	return true
 }
 
 // adapt sizes the wheel to what the last window saw: a slot about four
@@ -291,8 +295,8 @@ func (q *eventQueue) resize(shift, nb uint) {
 	q.pool, q.free, q.near = q.pool[:0], -1, 0
 	q.ev = q.ev[:0]
 	q.cur = q.now >> shift
-	for _, e := range pending {
-		q.insert(e)
+	for i := range pending {
+		q.insert(&pending[i])
 	}
 }
 

@@ -58,7 +58,8 @@ func TestEventQueueOrder(t *testing.T) {
 				near++
 			}
 			id++
-			q.push(e)
+			qe := e // push numbers and links its argument
+			q.push(&qe)
 			ref.push(e)
 		}
 		pops := 0

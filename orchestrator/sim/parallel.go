@@ -268,7 +268,7 @@ func (s *sim) takeIn() {
 				s.pkts[k] = x.pkt
 				x.ev.b = k
 			}
-			s.q.push(x.ev)
+			s.q.push(&x.ev)
 		}
 		*box = (*box)[:0]
 	}
@@ -279,14 +279,11 @@ func (s *sim) window(end int64) {
 	s.takeIn()
 	s.part.winEnd = end
 	s.part.minSent = math.MaxInt64
-	for s.q.len() > 0 {
-		e, ok := s.q.popBefore(end)
-		if !ok {
-			break
-		}
+	var e event
+	for s.q.len() > 0 && s.q.popBefore(end, &e) {
 		s.now = e.t
 		s.events++
-		s.dispatch(e)
+		s.dispatch(&e)
 	}
 }
 
@@ -329,13 +326,13 @@ func (s *sim) split(pr *parRun) {
 	for s.q.len() > 0 {
 		e := s.q.pop()
 		if d := pr.owner(s, e.kind, e.a); d != global {
-			pr.parts[d].q.push(e)
+			pr.parts[d].q.push(&e)
 		} else {
 			globals = append(globals, e)
 		}
 	}
-	for _, e := range globals {
-		s.q.push(e)
+	for i := range globals {
+		s.q.push(&globals[i])
 	}
 }
 
