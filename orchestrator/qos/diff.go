@@ -186,26 +186,26 @@ func Summarize(d *DeviceConfig) Settings {
 		}
 	}
 	for _, k := range slices.SortedFunc(maps.Keys(fields), compareFields) {
-		byValue := map[string][][2]int{}
-		var values []string
+		// The field's values in the order ports first have them, each
+		// with its runs; a field has few values (most one), so they are
+		// looked up in order rather than hashed.
+		first := len(s.Fields)
 		for i := range d.Ports {
 			v, ok := ports[i][k]
 			if !ok {
 				continue
 			}
-			runs, seen := byValue[v]
-			if !seen {
-				values = append(values, v)
+			at := slices.IndexFunc(s.Fields[first:], func(f Setting) bool { return f.Value == v })
+			if at < 0 {
+				s.Fields = append(s.Fields, Setting{Field: k, Value: v})
+				at = len(s.Fields) - first - 1
 			}
-			if n := len(runs); n > 0 && runs[n-1][1] == i-1 {
-				runs[n-1][1] = i
+			f := &s.Fields[first+at]
+			if n := len(f.Runs); n > 0 && f.Runs[n-1][1] == i-1 {
+				f.Runs[n-1][1] = i
 			} else {
-				runs = append(runs, [2]int{i, i})
+				f.Runs = append(f.Runs, [2]int{i, i})
 			}
-			byValue[v] = runs
-		}
-		for _, v := range values {
-			s.Fields = append(s.Fields, Setting{Field: k, Value: v, Runs: byValue[v]})
 		}
 	}
 	return s
