@@ -277,8 +277,13 @@ func flattenPort(p *PortConfig) map[string]string {
 		}
 	}
 	putMap := func(name string, m map[int]int) {
+		names := indexedNames[name]
 		for k, v := range m {
-			f[indexed(name, k)] = strconv.Itoa(v)
+			if k >= 0 && k < len(names) {
+				f[names[k]] = strconv.Itoa(v)
+			} else {
+				f[indexed(name, k)] = strconv.Itoa(v)
+			}
 		}
 	}
 	num("speed_gbps", int64(p.SpeedGbps))
@@ -312,6 +317,19 @@ func flattenPort(p *PortConfig) map[string]string {
 
 // indexed is "<name>.<i>" ("dscp_to_tc.26").
 func indexed(name string, i int) string { return name + "." + strconv.Itoa(i) }
+
+// indexedNames are indexed's names of the entries of the maps flattenPort
+// writes, for the keys a map has (64 DSCPs, 8 traffic classes or
+// priorities), made once rather than for every port.
+var indexedNames = func() map[string][]string {
+	out := map[string][]string{}
+	for name, n := range map[string]int{"dscp_to_tc": 64, "cos_to_tc": 8, "tc_to_queue": NumTC, "tc_to_pg": NumTC, "pfc_to_queue": 8} {
+		for i := range n {
+			out[name] = append(out[name], indexed(name, i))
+		}
+	}
+	return out
+}()
 
 // priorityLossless is "priority.<tc>.lossless".
 func priorityLossless(tc int) string { return "priority." + strconv.Itoa(tc) + ".lossless" }
