@@ -109,7 +109,7 @@ func recordNCCLTests(cmd *cobra.Command, app *App, files []string, opt parseOpti
 	if err := store.SaveRun(run); err != nil {
 		return err
 	}
-	if err := results.WriteReports(store.RunDir(id), run, ""); err != nil {
+	if err := results.WriteRunReports(store.RunDir(id), run, ""); err != nil {
 		return exitcode.Env(err)
 	}
 	fmt.Fprintf(app.Out, "saved run %s (%s): labctl report %s; labctl regress <run> --baseline %s\n", id, store.RunFile(id), id, id)

@@ -201,7 +201,7 @@ results/ cannot be written (the finished variants are printed anyway).`,
 			if err := l.Graph.WriteMermaid(&topo); err != nil {
 				app.Log.Warn("no topology diagram for the report", "err", err)
 			}
-			if err := results.WriteReports(store.RunDir(id), run, topo.String()); err != nil {
+			if err := results.WriteRunReports(store.RunDir(id), run, topo.String()); err != nil {
 				app.printRun(format, run, store.RunDir(id))
 				return err
 			}

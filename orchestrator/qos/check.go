@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -49,8 +50,11 @@ func Problems(d *DeviceConfig) []Finding {
 				add(port, "point the PG's profile at an ingress pool", "%s: buffer profile %s draws from %s pool %s", what, name, pl.Type, b.Pool)
 			}
 		}
-		for f, v := range map[string]*int64{"size": b.SizeBytes, "static_th": b.StaticThBytes, "xoff": b.XoffBytes, "xon": b.XonBytes, "xon_offset": b.XonOffsetBytes} {
-			if v != nil && (*v < 0 || *v > 1<<40) {
+		for _, fv := range [...]struct {
+			f string
+			v *int64
+		}{{"size", b.SizeBytes}, {"static_th", b.StaticThBytes}, {"xoff", b.XoffBytes}, {"xon", b.XonBytes}, {"xon_offset", b.XonOffsetBytes}} {
+			if f, v := fv.f, fv.v; v != nil && (*v < 0 || *v > 1<<40) {
 				add(port, "give "+f+" in bytes, 0 or more", "%s: buffer profile %s %s %d is out of range", what, name, f, *v)
 			}
 		}
@@ -61,11 +65,15 @@ func Problems(d *DeviceConfig) []Finding {
 	for i := range d.Ports {
 		p := &d.Ports[i]
 		for _, q := range p.Queues {
-			what := fmt.Sprintf("queue %d", q.Queue)
+			what := "queue " + strconv.Itoa(q.Queue)
 			if q.Weight < 0 || q.Weight > 1000 {
 				add(p.Name, "use a scheduler weight of 1 to 100", "%s: weight %d is out of range", what, q.Weight)
 			}
-			for kind, e := range map[string]*ECNConfig{"ECN": q.ECN, "WRED drop": q.Drop} {
+			for _, ke := range [...]struct {
+				kind string
+				e    *ECNConfig
+			}{{"ECN", q.ECN}, {"WRED drop", q.Drop}} {
+				kind, e := ke.kind, ke.e
 				if e == nil {
 					continue
 				}
@@ -85,7 +93,7 @@ func Problems(d *DeviceConfig) []Finding {
 		}
 		for j := range p.PGs {
 			pg := &p.PGs[j]
-			profile(p.Name, fmt.Sprintf("PG %d", pg.PG), &pg.BufferProfile, false)
+			profile(p.Name, "PG "+strconv.Itoa(pg.PG), &pg.BufferProfile, false)
 		}
 	}
 	return out

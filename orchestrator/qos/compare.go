@@ -99,7 +99,12 @@ func (l *linter) intentDrift() {
 			if wp == nil || !p.Fabric {
 				continue
 			}
-			got, exp := roceFields(p, in.RoCEDSCP, in.CNPDSCP, d.PlatformBuffer), roceFields(wp, in.RoCEDSCP, in.CNPDSCP, d.PlatformBuffer)
+			got, exp := l.roceFieldsOf(i, j), roceFields(wp, in.RoCEDSCP, in.CNPDSCP, d.PlatformBuffer)
+			// Most ports are as the intent renders them: look for a
+			// difference before sorting the fields to name them.
+			if sameFields(got, exp) {
+				continue
+			}
 			keys := map[string]bool{}
 			for k := range got {
 				keys[k] = true
@@ -130,16 +135,56 @@ func (l *linter) intentDrift() {
 	}
 }
 
+// sameFields says whether two field sets hold the same values, an absent
+// field being "" (as intentDrift compares them).
+func sameFields(a, b map[string]string) bool {
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	for k, v := range b {
+		if a[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// roceFieldsOf is roceFields of port j of config i at the lab's RoCE and
+// CNP DSCPs (roceDSCPs), built once per lint: siblings and intentDrift
+// both compare them.
+func (l *linter) roceFieldsOf(i, j int) map[string]string {
+	if l.roceFields == nil {
+		l.roceFields = make([][]map[string]string, len(l.cfgs))
+	}
+	if l.roceFields[i] == nil {
+		l.roceFields[i] = make([]map[string]string, len(l.cfgs[i].Ports))
+	}
+	if l.roceFields[i][j] == nil {
+		d := &l.cfgs[i]
+		roce, cnp := l.roceDSCPs()
+		l.roceFields[i][j] = roceFields(&d.Ports[j], roce, cnp, d.PlatformBuffer)
+	}
+	return l.roceFields[i][j]
+}
+
+// roceDSCPs are the DSCPs of RoCE data and CNPs that lab mode compares
+// ports at: the intent's, else the option's or 26 and cnpDSCP.
+func (l *linter) roceDSCPs() (roce, cnp int) {
+	roce, cnp = 26, l.cnpDSCP()
+	if r := l.roceDSCP(); r != nil {
+		roce = *r
+	}
+	return roce, cnp
+}
+
 // siblings (QOS012, lab mode) flags a switch whose RoCE settings differ
 // from the other switches of its role: one leaf with another WRED
 // threshold than every other leaf.
 func (l *linter) siblings() {
 	if len(l.opt.Devices) == 0 {
 		return
-	}
-	roce, cnp := 26, l.cnpDSCP()
-	if r := l.roceDSCP(); r != nil {
-		roce = *r
 	}
 	role := map[string]string{}
 	for _, d := range l.opt.Devices {
@@ -166,7 +211,7 @@ func (l *linter) siblings() {
 				if !d.Ports[j].Fabric {
 					continue
 				}
-				for k, v := range roceFields(&d.Ports[j], roce, cnp, d.PlatformBuffer) {
+				for k, v := range l.roceFieldsOf(i, j) {
 					if per[k] == nil {
 						per[k] = map[string]bool{}
 					}

@@ -186,26 +186,26 @@ func Summarize(d *DeviceConfig) Settings {
 		}
 	}
 	for _, k := range slices.SortedFunc(maps.Keys(fields), compareFields) {
-		byValue := map[string][][2]int{}
-		var values []string
+		// The field's values in the order ports first have them, each
+		// with its runs; a field has few values (most one), so they are
+		// looked up in order rather than hashed.
+		first := len(s.Fields)
 		for i := range d.Ports {
 			v, ok := ports[i][k]
 			if !ok {
 				continue
 			}
-			runs, seen := byValue[v]
-			if !seen {
-				values = append(values, v)
+			at := slices.IndexFunc(s.Fields[first:], func(f Setting) bool { return f.Value == v })
+			if at < 0 {
+				s.Fields = append(s.Fields, Setting{Field: k, Value: v})
+				at = len(s.Fields) - first - 1
 			}
-			if n := len(runs); n > 0 && runs[n-1][1] == i-1 {
-				runs[n-1][1] = i
+			f := &s.Fields[first+at]
+			if n := len(f.Runs); n > 0 && f.Runs[n-1][1] == i-1 {
+				f.Runs[n-1][1] = i
 			} else {
-				runs = append(runs, [2]int{i, i})
+				f.Runs = append(f.Runs, [2]int{i, i})
 			}
-			byValue[v] = runs
-		}
-		for _, v := range values {
-			s.Fields = append(s.Fields, Setting{Field: k, Value: v, Runs: byValue[v]})
 		}
 	}
 	return s
@@ -277,8 +277,13 @@ func flattenPort(p *PortConfig) map[string]string {
 		}
 	}
 	putMap := func(name string, m map[int]int) {
+		names := indexedNames[name]
 		for k, v := range m {
-			f[indexed(name, k)] = strconv.Itoa(v)
+			if k >= 0 && k < len(names) {
+				f[names[k]] = strconv.Itoa(v)
+			} else {
+				f[indexed(name, k)] = strconv.Itoa(v)
+			}
 		}
 	}
 	num("speed_gbps", int64(p.SpeedGbps))
@@ -312,6 +317,19 @@ func flattenPort(p *PortConfig) map[string]string {
 
 // indexed is "<name>.<i>" ("dscp_to_tc.26").
 func indexed(name string, i int) string { return name + "." + strconv.Itoa(i) }
+
+// indexedNames are indexed's names of the entries of the maps flattenPort
+// writes, for the keys a map has (64 DSCPs, 8 traffic classes or
+// priorities), made once rather than for every port.
+var indexedNames = func() map[string][]string {
+	out := map[string][]string{}
+	for name, n := range map[string]int{"dscp_to_tc": 64, "cos_to_tc": 8, "tc_to_queue": NumTC, "tc_to_pg": NumTC, "pfc_to_queue": 8} {
+		for i := range n {
+			out[name] = append(out[name], indexed(name, i))
+		}
+	}
+	return out
+}()
 
 // priorityLossless is "priority.<tc>.lossless".
 func priorityLossless(tc int) string { return "priority." + strconv.Itoa(tc) + ".lossless" }

@@ -153,6 +153,9 @@ type linter struct {
 	opt  LintOptions
 	cfgs []DeviceConfig
 	out  []Finding
+	// roceFields of each config's ports (roceFieldsOf), by config and
+	// port index.
+	roceFields [][]map[string]string
 }
 
 func (l *linter) add(rule string, sev Severity, dev, port, fix, format string, a ...any) {

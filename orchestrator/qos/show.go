@@ -57,7 +57,7 @@ func ClassTable(d *DeviceConfig, port string, classes []int) []ClassRow {
 	}
 	var order []string
 	var groups []*group
-	at := map[string]int{}
+	at := map[ClassRow]int{} // a row's fields are its key: all comparable
 	for i := range d.Ports {
 		p := &d.Ports[i]
 		order = append(order, p.Name)
@@ -69,11 +69,10 @@ func ClassTable(d *DeviceConfig, port string, classes []int) []ClassRow {
 				continue
 			}
 			r := classRow(d, p, tc)
-			k := fmt.Sprintf("%+v", r)
-			j, ok := at[k]
+			j, ok := at[r]
 			if !ok {
 				j = len(groups)
-				at[k] = j
+				at[r] = j
 				groups = append(groups, &group{row: r})
 			}
 			groups[j].ports = append(groups[j].ports, p.Name)

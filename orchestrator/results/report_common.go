@@ -30,6 +30,17 @@ const (
 // (what the fabric emitter writes to <lab>.mmd) or an empty string; the HTML
 // report draws it as an SVG.
 func WriteReports(dir string, run *Run, topo string) error {
+	return writeReports(dir, run, topo, true)
+}
+
+// WriteRunReports is WriteReports beside a record that Store.SaveRun has
+// just saved: run.json holds the run as it is, so only report.md,
+// report.html and junit.xml are written.
+func WriteRunReports(dir string, run *Run, topo string) error {
+	return writeReports(dir, run, topo, false)
+}
+
+func writeReports(dir string, run *Run, topo string, record bool) error {
 	if run == nil {
 		return fmt.Errorf("write reports: nil run")
 	}
@@ -37,15 +48,19 @@ func WriteReports(dir string, run *Run, topo string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("write reports for run %s: %w", run.RunID, exitcode.WriteFailed(dir, err))
 	}
-	renderers := []struct {
+	type renderer struct {
 		name   string
 		render func(io.Writer) error
-	}{
-		{RunFile, func(w io.Writer) error { return RenderJSON(run, w) }},
+	}
+	var renderers []renderer
+	if record {
+		renderers = append(renderers, renderer{RunFile, func(w io.Writer) error { return RenderJSON(run, w) }})
+	}
+	renderers = append(renderers, []renderer{
 		{ReportMarkdown, func(w io.Writer) error { return RenderMarkdown(run, w) }},
 		{ReportHTML, func(w io.Writer) error { return RenderHTML(run, w, opts) }},
 		{ReportJUnit, func(w io.Writer) error { return RenderJUnit(run, w) }},
-	}
+	}...)
 	for _, r := range renderers {
 		var b strings.Builder
 		if err := r.render(&b); err != nil {

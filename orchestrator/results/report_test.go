@@ -532,3 +532,36 @@ func TestReportsShowRoutesAfterFaults(t *testing.T) {
 		t.Errorf("a loop: %s", got)
 	}
 }
+
+// WriteRunReports writes the reports beside a saved record and leaves the
+// record as SaveRun wrote it: the reports are those WriteReports writes.
+func TestWriteRunReports(t *testing.T) {
+	all, beside := t.TempDir(), t.TempDir()
+	run := syntheticRun("20261129T120000Z-ecn-pfc-64gpu", t0)
+	if err := WriteReports(all, run, testMermaid); err != nil {
+		t.Fatal(err)
+	}
+	saved := []byte("{\"saved\": true}\n")
+	if err := os.WriteFile(filepath.Join(beside, RunFile), saved, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteRunReports(beside, run, testMermaid); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(beside, RunFile)); !bytes.Equal(got, saved) {
+		t.Errorf("run.json rewritten: %s", got)
+	}
+	for _, name := range []string{ReportMarkdown, ReportHTML, ReportJUnit} {
+		a, err := os.ReadFile(filepath.Join(all, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(beside, name))
+		if err != nil || !bytes.Equal(a, b) {
+			t.Errorf("%s differs from WriteReports' (%v)", name, err)
+		}
+	}
+	if entries, _ := os.ReadDir(beside); len(entries) != 4 {
+		t.Errorf("%d files in run folder, want 4", len(entries))
+	}
+}

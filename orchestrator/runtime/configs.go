@@ -331,11 +331,34 @@ func VariantConfigs(l *Lab, vs VariantSpec) (labCfgs, variant []qos.DeviceConfig
 		return nil, nil, err
 	}
 	variant = cloneConfigs(labCfgs)
-	if _, err := ApplyQoS(variant, vs.QoS); err != nil {
-		return nil, nil, exitcode.Usagef("variant %s on lab %s: %v (fix: sweep values the configs in %s can take)", vs.Name, l.Name, err, l.ConfigsDir())
+	if err := applyVariantSpec(l, vs, variant); err != nil {
+		return nil, nil, err
 	}
-	ApplyVariant(variant, vs.ECN, vs.PFC)
 	return labCfgs, variant, nil
+}
+
+// VariantOnlyConfigs is VariantConfigs for a caller that needs the
+// variant's configs alone (a simulated variant): the lab's, as
+// LoadConfigs hands them, changed in place rather than copied first.
+func VariantOnlyConfigs(l *Lab, vs VariantSpec) ([]qos.DeviceConfig, error) {
+	cfgs, err := LoadConfigs(l)
+	if err != nil {
+		return nil, err
+	}
+	if err := applyVariantSpec(l, vs, cfgs); err != nil {
+		return nil, err
+	}
+	return cfgs, nil
+}
+
+// applyVariantSpec applies a variant's swept QoS values (ApplyQoS), then
+// removes ECN or PFC for the off variants (ApplyVariant), in place.
+func applyVariantSpec(l *Lab, vs VariantSpec, cfgs []qos.DeviceConfig) error {
+	if _, err := ApplyQoS(cfgs, vs.QoS); err != nil {
+		return exitcode.Usagef("variant %s on lab %s: %v (fix: sweep values the configs in %s can take)", vs.Name, l.Name, err, l.ConfigsDir())
+	}
+	ApplyVariant(cfgs, vs.ECN, vs.PFC)
+	return nil
 }
 
 // VariantDir is a file-name form of a variant's name, for the folders that

@@ -213,3 +213,40 @@ func TestLoadConfigsReusesParse(t *testing.T) {
 		t.Errorf("the configs kept are of the intent with MTU %d, want 9000", lastLoad.intent.MTU)
 	}
 }
+
+// VariantOnlyConfigs gives the variant configs of VariantConfigs, for
+// every ECN x PFC variant and a swept value, without changing what a later
+// load gets.
+func TestVariantOnlyConfigs(t *testing.T) {
+	l := catalogLab(t, "16gpu", "sonic")
+	if _, err := RenderMissing(l); err != nil {
+		t.Fatal(err)
+	}
+	kmin := 200
+	for _, vs := range []VariantSpec{
+		{Name: "ecn=on,pfc=on", ECN: true, PFC: true},
+		{Name: "ecn=off,pfc=on", PFC: true},
+		{Name: "ecn=on,pfc=off", ECN: true},
+		{Name: "ecn=off,pfc=off"},
+		{Name: "ecn=on,pfc=on,qos.ecn.kmin_kb=200", ECN: true, PFC: true, QoS: lab.QoSSpec{ECN: &lab.ECNSpec{KminKB: &kmin}}},
+	} {
+		labCfgs, want, err := VariantConfigs(l, vs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := VariantOnlyConfigs(l, vs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: VariantOnlyConfigs differs from VariantConfigs: %v", vs.Name, qos.Diff(want, got))
+		}
+		again, err := LoadConfigs(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := qos.Diff(labCfgs, again); len(d) != 0 {
+			t.Errorf("%s: the variant changed the lab's configs: %v", vs.Name, d)
+		}
+	}
+}

@@ -315,6 +315,11 @@ func Parse(device string, srcs ...qos.Source) (qos.DeviceConfig, error) {
 		}
 		docs = append(docs, d)
 	}
+	if len(docs) == 1 {
+		// Merge of one document is a copy of it, and nothing else holds
+		// this one.
+		return FromDoc(device, docs[0])
+	}
 	return FromDoc(device, Merge(docs...))
 }
 

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/labctl/labctl/orchestrator/qos"
 )
 
 // plainDocCases are inputs plainDoc must read as decodeDoc does, or leave
@@ -94,4 +96,59 @@ func FuzzPlainDoc(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { checkPlainDoc(t, data) })
+}
+
+// A device of one file is resolved from that file's document as it is,
+// without Merge's copy: the result must be the one of the merged copy.
+// The ranged keys of one port are indexed once (entryFor): with
+// overlapping keys the last in sorted order still wins.
+func TestParseOneSourceAsMerged(t *testing.T) {
+	var files [][]byte
+	for _, variant := range cfgVariants(t) {
+		for _, dc := range variant {
+			out, err := Render(dc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, out)
+		}
+	}
+	overlap := []byte(`{
+		"SCHEDULER": {"s1": {"type": "DWRR", "weight": "10"}, "s2": {"type": "STRICT"}},
+		"QUEUE": {"Ethernet0|0-3": {"scheduler": "s1"}, "Ethernet0|3": {"scheduler": "s2"}, "Ethernet4|3": {"scheduler": "s2"}, "Ethernet4|2-4": {"scheduler": "s1"}},
+		"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3"}, "Ethernet4": {"pfc_enable": "3"}}
+	}`)
+	files = append(files, overlap)
+	for _, data := range files {
+		got, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: data})
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := ParseDoc("leaf1.json", data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := FromDoc("leaf1", Merge(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("Parse of one file differs from FromDoc of its merged document:\n got  %+v\n want %+v", got, want)
+		}
+	}
+	dc, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: overlap})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// "Ethernet0|3" sorts after "Ethernet0|0-3", "Ethernet4|3" after
+	// "Ethernet4|2-4".
+	for _, c := range []struct {
+		port   string
+		q      int
+		strict bool
+	}{{"Ethernet0", 3, true}, {"Ethernet0", 2, false}, {"Ethernet4", 3, true}, {"Ethernet4", 4, false}} {
+		if q := dc.Port(c.port).Queue(c.q); q == nil || q.Strict != c.strict {
+			t.Errorf("%s queue %d = %+v, want strict %v", c.port, c.q, q, c.strict)
+		}
+	}
 }

@@ -94,9 +94,11 @@ type resolver struct {
 	// The ports each default or unresolved reference already lists, so
 	// that a switch of many ports resolves in linear time.
 	listed map[any]map[string]bool
-	// The keys of the ranged tables by port, sorted (entryFor).
-	queueKeys, bufferQueueKeys, pgKeys map[string][]string
-	cableLengths                       []string
+	// The keys of the ranged tables by port, sorted, with the indexes
+	// each covers (entryFor).
+	queueKeys               map[string][]rangedKey[QueueEntry]
+	bufferQueueKeys, pgKeys map[string][]rangedKey[BufferRefEntry]
+	cableLengths            []string
 }
 
 // cableKeys are CABLE_LENGTH's entries, sorted once.
@@ -351,9 +353,8 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 	for _, g := range pc.TCToPG {
 		used[g] = true
 	}
-	for _, key := range portKeys(r.db.BufferPG, &r.pgKeys, name) {
-		_, idx, _ := cfgSplitKey(key)
-		for _, g := range idx {
+	for _, k := range portKeys(r.db.BufferPG, &r.pgKeys, name) {
+		for _, g := range k.idx {
 			used[g] = true
 		}
 	}
@@ -392,8 +393,8 @@ func (r *resolver) portLink(pc *qos.PortConfig) error {
 	}
 	// A lossless profile's name carries speed and cable when nothing else
 	// does (a buffer file without PORT and CABLE_LENGTH).
-	for _, key := range portKeys(r.db.BufferPG, &r.pgKeys, pc.Name) {
-		e := r.db.BufferPG[key]
+	for _, k := range portKeys(r.db.BufferPG, &r.pgKeys, pc.Name) {
+		e := k.entry
 		if m := cfgPGProfileRE.FindStringSubmatch(cfgRefName(e.Profile)); m != nil {
 			mbps, _ := strconv.Atoi(m[1])
 			cable, _ := strconv.Atoi(m[2])
@@ -408,16 +409,30 @@ func (r *resolver) portLink(pc *qos.PortConfig) error {
 	return nil
 }
 
+// rangedKey is a key of a ranged table ("Ethernet0|0-2") with the
+// indexes it covers and its entry, split once per key rather than once
+// per lookup.
+type rangedKey[E any] struct {
+	key   string
+	idx   []int
+	entry *E
+}
+
 // portKeys are the keys of a ranged table for one port, in sorted order;
 // *byPort indexes the table's keys by port on first use, so that a switch
 // of many ports resolves in linear time.
-func portKeys[E any](table map[string]*E, byPort *map[string][]string, port string) []string {
+func portKeys[E any](table map[string]*E, byPort *map[string][]rangedKey[E], port string) []rangedKey[E] {
 	if *byPort == nil {
-		*byPort = map[string][]string{}
-		for _, k := range cfgSortedKeys(table) {
-			if p, _, err := cfgSplitKey(k); err == nil {
-				(*byPort)[p] = append((*byPort)[p], k)
+		*byPort = make(map[string][]rangedKey[E], len(table))
+		for k, e := range table {
+			if p, idx, err := cfgSplitKey(k); err == nil {
+				(*byPort)[p] = append((*byPort)[p], rangedKey[E]{key: k, idx: idx, entry: e})
 			}
+		}
+		// Each port's keys sorted: the order of the whole table's sorted
+		// keys, port by port.
+		for _, ks := range *byPort {
+			slices.SortFunc(ks, func(a, b rangedKey[E]) int { return strings.Compare(a.key, b.key) })
 		}
 	}
 	return (*byPort)[port]
@@ -426,11 +441,11 @@ func portKeys[E any](table map[string]*E, byPort *map[string][]string, port stri
 // entryFor finds the entry of a ranged table (QUEUE, BUFFER_PG,
 // BUFFER_QUEUE) that covers index i of a port: a key "Ethernet0|3" or
 // "Ethernet0|0-2". The last key in sorted order wins when several do.
-func entryFor[E any](table map[string]*E, byPort *map[string][]string, port string, i int) (string, *E) {
+func entryFor[E any](table map[string]*E, byPort *map[string][]rangedKey[E], port string, i int) (string, *E) {
 	key, found := "", (*E)(nil)
 	for _, k := range portKeys(table, byPort, port) {
-		if _, idx, _ := cfgSplitKey(k); slices.Contains(idx, i) {
-			key, found = k, table[k]
+		if slices.Contains(k.idx, i) {
+			key, found = k.key, k.entry
 		}
 	}
 	return key, found

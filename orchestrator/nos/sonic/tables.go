@@ -201,15 +201,31 @@ func Fields() []qos.FieldUse {
 // fieldUse is the statement of one table field ("" use: not a field
 // labctl knows).
 func fieldUse(table, field string) qos.FieldUse {
-	for _, f := range cachedFields {
-		if f.Table == table && (f.Field == field || f.Field == "(entries)") {
-			return f
-		}
+	if f, ok := fieldUses[table]["(entries)"]; ok {
+		return f
+	}
+	if f, ok := fieldUses[table][field]; ok {
+		return f
 	}
 	return qos.FieldUse{NOS: Name, Table: table, Field: field}
 }
 
 var cachedFields = Fields()
+
+// fieldUses are cachedFields by table and field, for fieldUse: QOS011
+// looks up every field of every entry of a lab's configs.
+var fieldUses = func() map[string]map[string]qos.FieldUse {
+	out := map[string]map[string]qos.FieldUse{}
+	for _, f := range cachedFields {
+		if out[f.Table] == nil {
+			out[f.Table] = map[string]qos.FieldUse{}
+		}
+		if _, ok := out[f.Table][f.Field]; !ok {
+			out[f.Table][f.Field] = f
+		}
+	}
+	return out
+}()
 
 // decodeDB turns a merged CONFIG_DB document into the typed tables. A
 // value of the wrong kind (a size that is not a number) is an error naming
@@ -228,6 +244,10 @@ func decodeDB(doc Doc) (*ConfigDB, error) {
 		}
 		m := reflect.MakeMapWithSize(sf.Type, len(entries))
 		elem := sf.Type.Elem()
+		var ef entryFields
+		if elem.Kind() == reflect.Pointer {
+			ef = entryIndex(elem.Elem())
+		}
 		for _, key := range cfgSortedKeys(entries) {
 			fields := entries[key]
 			var ev reflect.Value
@@ -249,7 +269,7 @@ func decodeDB(doc Doc) (*ConfigDB, error) {
 				ev = reflect.ValueOf(StringMap(fields))
 			default:
 				ev = reflect.New(elem.Elem())
-				if err := decodeEntry(table, key, fields, ev.Elem()); err != nil {
+				if err := decodeEntry(table, key, fields, ev.Elem(), ef); err != nil {
 					return nil, err
 				}
 			}
@@ -260,19 +280,39 @@ func decodeDB(doc Doc) (*ConfigDB, error) {
 	return db, nil
 }
 
-// decodeEntry fills one entry struct from its string fields.
-func decodeEntry(table, key string, fields map[string]string, ev reflect.Value) error {
-	et := ev.Type()
-	byName := map[string]int{}
-	extra := -1
+// entryFields index an entry struct's fields by their CONFIG_DB names;
+// extra is the field that keeps the others (-1: none). decodeDB builds
+// them once per table, for all of its entries.
+type entryFields struct {
+	byName map[string]int
+	extra  int
+}
+
+func entryIndex(et reflect.Type) entryFields {
+	ef := entryFields{byName: make(map[string]int, et.NumField()), extra: -1}
 	for j := range et.NumField() {
 		name := et.Field(j).Tag.Get("cfg")
 		if name == "-" {
-			extra = j
+			ef.extra = j
 			continue
 		}
-		byName[name] = j
+		ef.byName[name] = j
 	}
+	return ef
+}
+
+// The field types decodeEntry fills.
+var (
+	typString  = reflect.TypeFor[string]()
+	typIntPtr  = reflect.TypeFor[*int]()
+	typI64Ptr  = reflect.TypeFor[*int64]()
+	typF64Ptr  = reflect.TypeFor[*float64]()
+	typBoolPtr = reflect.TypeFor[*bool]()
+)
+
+// decodeEntry fills one entry struct from its string fields.
+func decodeEntry(table, key string, fields map[string]string, ev reflect.Value, ef entryFields) error {
+	byName, extra := ef.byName, ef.extra
 	for _, f := range cfgSortedKeys(fields) {
 		val := fields[f]
 		j, ok := byName[f]
@@ -289,28 +329,28 @@ func decodeEntry(table, key string, fields map[string]string, ev reflect.Value) 
 		bad := func(want string) error {
 			return fmt.Errorf("%s|%s field %s: %q is not %s (fix: write %s, as a CONFIG_DB string)", table, key, f, val, want, want)
 		}
-		switch fv.Interface().(type) {
-		case string:
+		switch fv.Type() {
+		case typString:
 			fv.SetString(val)
-		case *int:
+		case typIntPtr:
 			n, err := strconv.Atoi(strings.TrimSpace(val))
 			if err != nil {
 				return bad("an integer")
 			}
 			fv.Set(reflect.ValueOf(&n))
-		case *int64:
+		case typI64Ptr:
 			n, err := strconv.ParseInt(strings.TrimSpace(val), 10, 64)
 			if err != nil || n < 0 {
 				return bad("a byte count")
 			}
 			fv.Set(reflect.ValueOf(&n))
-		case *float64:
+		case typF64Ptr:
 			n, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
 			if err != nil {
 				return bad("a number")
 			}
 			fv.Set(reflect.ValueOf(&n))
-		case *bool:
+		case typBoolPtr:
 			switch strings.ToLower(strings.TrimSpace(val)) {
 			case "true":
 				b := true

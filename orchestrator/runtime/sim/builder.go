@@ -260,7 +260,8 @@ func admission(dc *qos.DeviceConfig, b *qos.BufferProfile) engine.Admission {
 // only where the class is lossless: PFC on and a lossless PG profile);
 // and the port's maps.
 func portQoS(dc *qos.DeviceConfig, pc *qos.PortConfig) (map[int]engine.PortQoS, engine.PortMaps) {
-	out := map[int]engine.PortQoS{}
+	// Sized up front: every port of the fabric gets these maps.
+	out := make(map[int]engine.PortQoS, qos.NumTC)
 	for i := range qos.NumTC {
 		var pq engine.PortQoS
 		if q := pc.Queue(i); q != nil {
@@ -292,7 +293,7 @@ func portQoS(dc *qos.DeviceConfig, pc *qos.PortConfig) (map[int]engine.PortQoS, 
 		}
 		out[i] = pq
 	}
-	m := engine.PortMaps{DSCPToPriority: map[int]int{}, PriorityToPG: pc.TCToPG, PriorityToQueue: pc.TCToQueue, PauseToQueue: pc.PFCToQueue}
+	m := engine.PortMaps{DSCPToPriority: make(map[int]int, 64), PriorityToPG: pc.TCToPG, PriorityToQueue: pc.TCToQueue, PauseToQueue: pc.PFCToQueue}
 	for d := range 64 {
 		m.DSCPToPriority[d] = pc.TCOf(d)
 	}

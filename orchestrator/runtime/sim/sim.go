@@ -127,9 +127,9 @@ func (r *Runtime) Status(ctx context.Context, l *runtime.Lab) (*runtime.Status, 
 
 // RunVariant simulates one variant with the lab's configs as they are on
 // disk, with the variant's swept QoS values on top, minus ECN or PFC for
-// the "off" variants (runtime.VariantConfigs).
+// the "off" variants (runtime.VariantOnlyConfigs).
 func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, vs runtime.VariantSpec) (*results.Variant, error) {
-	_, cfgs, err := runtime.VariantConfigs(l, vs)
+	cfgs, err := runtime.VariantOnlyConfigs(l, vs)
 	if err != nil {
 		return nil, err
 	}
