@@ -58,8 +58,11 @@ func TestPickQueueSkipsAsVisiting(t *testing.T) {
 		a.rr = rng.IntN(8)
 		for step := 0; step < 12; step++ {
 			a.held = uint8(rng.Uint32())
-			a.strict = uint8(rng.Uint32()) & uint8(rng.Uint32()) & uint8(rng.Uint32())
+			a.strict = 0
 			for i := range 8 {
+				if rng.IntN(8) == 0 {
+					a.strict |= 1 << i
+				}
 				a.lane[i].pauseUntil = 0
 				if rng.IntN(4) == 0 {
 					a.lane[i].pauseUntil = 2000
