@@ -190,6 +190,7 @@ func isCobraUsageError(err error) bool {
 }
 
 func main() {
+	startHeap()
 	ctx, stop := interruptContext(os.Stderr)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
