@@ -19,6 +19,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	// For its effect alone, as early as Go initializes it: the first
+	// 128 MiB of heap without a collection (see the package).
+	_ "github.com/labctl/labctl/cmd/labctl/internal/startheap"
 	"github.com/labctl/labctl/orchestrator/exitcode"
 )
 
@@ -190,7 +193,6 @@ func isCobraUsageError(err error) bool {
 }
 
 func main() {
-	startHeap()
 	ctx, stop := interruptContext(os.Stderr)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()

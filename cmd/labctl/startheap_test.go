@@ -1,53 +1,68 @@
 package main
 
 import (
-	"math"
-	"runtime"
-	"runtime/metrics"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
 	"testing"
-	"time"
 )
 
-// gcSettings reads the collector's percent and memory limit as the runtime
-// reports them.
-func gcSettings() (percent, limit int64) {
-	m := []metrics.Sample{{Name: "/gc/gogc:percent"}, {Name: "/gc/gomemlimit:bytes"}}
-	metrics.Read(m)
-	return int64(m[0].Value.Uint64()), int64(m[1].Value.Uint64())
-}
-
-// TestStartHeap: until the first collection the collector is off under a
-// limit of startHeapBytes; the first collection restores the default
-// pacing and no limit; with GOGC or GOMEMLIMIT set nothing changes.
-func TestStartHeap(t *testing.T) {
-	runtime.GC() // no earlier sentinel left
-	t.Setenv("GOGC", "")
-	t.Setenv("GOMEMLIMIT", "")
-	before, beforeLimit := gcSettings()
-	startHeap()
-	if p, l := gcSettings(); p != -1 || l != startHeapBytes {
-		t.Fatalf("after startHeap: GOGC %d, limit %d; want off (-1) and %d", p, l, startHeapBytes)
+// TestStartHeapInitializedFirst: the start heap is in effect before the
+// packages initialized ahead of it have allocated half of the runtime's
+// first heap goal (4 MiB), so that no collection can start during init;
+// it did when main set it up, some 5 ms of CPU of every labctl command
+// (client-go's scheme alone allocates 660 KB as it is initialized). Go reports the
+// order with GODEBUG=inittrace=1; this test binary links what labctl
+// links, so it re-runs itself to read that.
+func TestStartHeapInitializedFirst(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s -test.run=^$: %v\n%s", os.Args[0], err, out)
 	}
-	runtime.GC()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		p, l := gcSettings()
-		if p == before && l == beforeLimit {
+	// "init PKG @T ms, C ms clock, B bytes, N allocs"
+	type pkgInit struct {
+		name  string
+		bytes int
+	}
+	var order []pkgInit
+	for line := range strings.SplitSeq(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 9 || f[0] != "init" || f[8] != "bytes," {
+			continue
+		}
+		n, err := strconv.Atoi(f[7])
+		if err != nil {
+			t.Fatalf("inittrace line %q: %v", line, err)
+		}
+		order = append(order, pkgInit{f[1], n})
+	}
+	const start = "github.com/labctl/labctl/cmd/labctl/internal/startheap"
+	at := -1
+	for i, p := range order {
+		if p.name == start {
+			at = i
 			break
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("after the first collection: GOGC %d, limit %d; want %d and %d back", p, l, before, beforeLimit)
-		}
-		runtime.GC()
-		time.Sleep(10 * time.Millisecond)
 	}
-	if beforeLimit != math.MaxInt64 {
-		t.Logf("the test process runs with a memory limit of %d", beforeLimit)
+	if at < 0 {
+		t.Fatalf("%s is not initialized (main must import it); inittrace listed %d packages", start, len(order))
 	}
-
-	t.Setenv("GOGC", "150")
-	startHeap()
-	if p, l := gcSettings(); p != before || l != beforeLimit {
-		t.Errorf("with GOGC set: GOGC %d, limit %d; want them untouched (%d, %d)", p, l, before, beforeLimit)
+	const budget = 2 << 20
+	before, after := 0, 0
+	for _, p := range order[:at] {
+		before += p.bytes
 	}
+	for _, p := range order[at:] {
+		after += p.bytes
+	}
+	if before >= budget {
+		t.Errorf("the packages initialized before %s allocate %d bytes (budget %d): the collector may run before it", start, before, budget)
+	}
+	if after < before {
+		t.Errorf("the packages initialized after %s allocate %d bytes, those before %d: is %s still early in the order?", start, after, before, start)
+	}
+	t.Logf("%d packages before %s allocate %d bytes, %d after it %d bytes", at, start, before, len(order)-at-1, after)
 }

@@ -1,4 +1,10 @@
-package main
+// Package startheap lets labctl allocate its first startHeapBytes without
+// a garbage collection. It does so as it is initialized, which is before
+// the packages whose initialization allocates most (client-go's scheme,
+// regular expressions): main imports it for that effect alone, and Go
+// initializes packages in import-path order as far as their dependencies
+// allow, so this one (which needs only the runtime and os) comes early.
+package startheap
 
 import (
 	"os"
@@ -10,7 +16,7 @@ import (
 // collection.
 const startHeapBytes = 128 << 20
 
-// startHeap lets the process allocate its first startHeapBytes without a
+// start lets the process allocate its first startHeapBytes without a
 // collection, then hands pacing back to the default (GOGC=100), as the Go
 // compiler does for the same reason (cmd/compile's AdjustStartingHeap). A
 // command's set-up (parsing a lab's vendor configs, linting them, building
@@ -21,7 +27,9 @@ const startHeapBytes = 128 << 20
 // at this size and from then on the default pacing holds (2x the live
 // heap), so their peak is the same. A GOGC or GOMEMLIMIT in the
 // environment is the user's choice and is left alone.
-func startHeap() {
+func init() { start() }
+
+func start() {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
@@ -38,6 +46,6 @@ func startHeap() {
 }
 
 // heapSentinel holds a pointer so that it is never a tiny allocation (whose
-// finalizer may not run); startHeap drops it at once, so the first
+// finalizer may not run); start drops it at once, so the first
 // collection finds it unreachable.
 type heapSentinel struct{ _ *byte }
