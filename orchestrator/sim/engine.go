@@ -54,14 +54,13 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 }
 
 func (s *sim) push(t int64, kind uint8, a, b int32, gen uint32) {
-	e := event{t: t, kind: kind, a: a, b: b, gen: gen}
 	if s.part != nil {
 		if d := s.part.run.owner(s, kind, a); d != s.part.id {
-			s.pushRemote(d, e)
+			s.pushRemote(d, event{t: t, kind: kind, a: a, b: b, gen: gen})
 			return
 		}
 	}
-	s.q.push(&e)
+	s.q.add(t, kind, a, b, gen)
 }
 
 func (s *sim) run(ctx context.Context) error {

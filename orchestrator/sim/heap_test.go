@@ -58,8 +58,13 @@ func TestEventQueueOrder(t *testing.T) {
 				near++
 			}
 			id++
-			qe := e // push numbers and links its argument
-			q.push(&qe)
+			if id%2 == 0 {
+				// The engine's way and the parallel engine's way in turn.
+				q.add(e.t, e.kind, e.a, e.b, e.gen)
+			} else {
+				qe := e // push numbers and links its argument
+				q.push(&qe)
+			}
 			ref.push(e)
 		}
 		pops := 0
