@@ -10,14 +10,20 @@
 package clabernetes
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/http"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/discovery"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"k8s.io/apimachinery/pkg/version"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
@@ -71,9 +77,11 @@ type Target struct {
 
 // Cluster is a connection to a Kubernetes API server.
 type Cluster struct {
-	Config    *rest.Config
-	Dynamic   dynamic.Interface
-	Discovery discovery.DiscoveryInterface
+	Config  *rest.Config
+	Dynamic dynamic.Interface
+	// discovery is a REST client for the API server's discovery paths
+	// (see discoveryClient).
+	discovery *rest.RESTClient
 	// Namespace is where labs go; Context and Server say which cluster
 	// (Context is "" in a pod using its service account).
 	Namespace string
@@ -127,15 +135,19 @@ func newCluster(c *Cluster, cfg *rest.Config) (*Cluster, error) {
 	// default of 5 requests per second would make labctl crawl.
 	cfg.QPS, cfg.Burst = 50, 100
 	cfg.UserAgent = "labctl"
-	dyn, err := dynamic.NewForConfig(cfg)
+	hc, err := rest.HTTPClientFor(cfg)
 	if err != nil {
 		return nil, exitcode.Envf("kubernetes client for %s: %v", cfg.Host, err)
 	}
-	disc, err := discovery.NewDiscoveryClientForConfig(cfg)
+	dyn, err := dynamic.NewForConfigAndClient(cfg, hc)
 	if err != nil {
 		return nil, exitcode.Envf("kubernetes client for %s: %v", cfg.Host, err)
 	}
-	c.Config, c.Dynamic, c.Discovery = cfg, dyn, disc
+	disc, err := discoveryClient(cfg, hc)
+	if err != nil {
+		return nil, exitcode.Envf("kubernetes client for %s: %v", cfg.Host, err)
+	}
+	c.Config, c.Dynamic, c.discovery = cfg, dyn, disc
 	if c.Server == "" {
 		c.Server = cfg.Host
 	}
@@ -158,8 +170,8 @@ func (c *Cluster) Where() string {
 
 // Reachable asks the API server for its version. An unreachable server or
 // rejected credentials are environment errors naming the server.
-func (c *Cluster) Reachable() (string, error) {
-	v, err := c.Discovery.ServerVersion()
+func (c *Cluster) Reachable(ctx context.Context) (string, error) {
+	v, err := c.serverVersion(ctx)
 	if err != nil {
 		if apierrors.IsUnauthorized(err) {
 			return "", exitcode.Envf("the Kubernetes API server at %s refused labctl's credentials (401): renew them in the kubeconfig", c.Server)
@@ -167,4 +179,44 @@ func (c *Cluster) Reachable() (string, error) {
 		return "", exitcode.Envf("the Kubernetes API server at %s is not reachable: %v (check the kubeconfig's server and that the cluster runs)", c.Server, err)
 	}
 	return v.GitVersion, nil
+}
+
+// discoveryClient is the REST client client-go's discovery client makes
+// for cfg (its requests, retries, rate limit and errors), decoding with
+// metav1's types alone. The discovery package itself would link
+// client-go's scheme of every built-in API group, which every labctl
+// command initialized at start: 2-4 ms of CPU and 660 KB allocated.
+func discoveryClient(cfg *rest.Config, hc *http.Client) (*rest.RESTClient, error) {
+	s := runtime.NewScheme()
+	metav1.AddToGroupVersion(s, schema.GroupVersion{Version: "v1"})
+	dc := rest.CopyConfig(cfg)
+	dc.APIPath, dc.GroupVersion = "", nil
+	dc.NegotiatedSerializer = serializer.NegotiatedSerializerWrapper(runtime.SerializerInfo{
+		Serializer: runtime.NoopEncoder{Decoder: serializer.NewCodecFactory(s).UniversalDecoder()},
+	})
+	return rest.UnversionedRESTClientForConfigAndClient(dc, hc)
+}
+
+// serverVersion GETs /version, as client-go's discovery ServerVersion.
+func (c *Cluster) serverVersion(ctx context.Context) (*version.Info, error) {
+	body, err := c.discovery.Get().AbsPath("/version").Do(ctx).Raw()
+	if err != nil {
+		return nil, err
+	}
+	var v version.Info
+	if err := json.Unmarshal(body, &v); err != nil {
+		return nil, fmt.Errorf("unable to parse the server version: %v", err)
+	}
+	return &v, nil
+}
+
+// serverResources GETs the resources the API server serves in a group
+// version ("group/version", not the core "v1"), as client-go's discovery
+// ServerResourcesForGroupVersion.
+func (c *Cluster) serverResources(ctx context.Context, groupVersion string) (*metav1.APIResourceList, error) {
+	list := &metav1.APIResourceList{GroupVersion: groupVersion}
+	if err := c.discovery.Get().AbsPath("/apis/" + groupVersion).Do(ctx).Into(list); err != nil {
+		return nil, err
+	}
+	return list, nil
 }

@@ -90,8 +90,8 @@ func missingSchemaPaths(crd *unstructured.Unstructured) ([]string, error) {
 	return nil, fmt.Errorf("the CRD has no version %s", Version)
 }
 
-func checkAPI(c *Cluster) doctor.Check {
-	v, err := c.Reachable()
+func checkAPI(ctx context.Context, c *Cluster) doctor.Check {
+	v, err := c.Reachable(ctx)
 	if err != nil {
 		return doctor.Check{Name: "api-server", Status: doctor.Fail, Blocks: true, Detail: err.Error(),
 			Fix: "point --kubeconfig/--context at a running cluster, or renew the credentials"}
@@ -115,7 +115,7 @@ func checkCRD(ctx context.Context, c *Cluster) doctor.Check {
 	case apierrors.IsNotFound(err):
 		return doctor.Check{Name: "crd", Status: doctor.Fail, Blocks: true, Detail: "clabernetes is not installed: no CRD " + TopologyCRD, Fix: installFix}
 	case apierrors.IsForbidden(err):
-		list, derr := c.Discovery.ServerResourcesForGroupVersion(APIVersion)
+		list, derr := c.serverResources(ctx, APIVersion)
 		if derr != nil {
 			return doctor.Check{Name: "crd", Status: doctor.Fail, Blocks: true, Detail: fmt.Sprintf("the API server serves no %s (and CRDs cannot be read: forbidden)", APIVersion), Fix: installFix}
 		}
@@ -376,7 +376,7 @@ func Doctor(ctx context.Context, t Target, g *fabric.Graph) *doctor.Report {
 		return finish(rep)
 	}
 	rep.Checks = append(rep.Checks, doctor.Check{Name: "kubeconfig", Status: doctor.Pass, Detail: "context " + orDash(c.Context) + ", namespace " + c.Namespace})
-	api := checkAPI(c)
+	api := checkAPI(ctx, c)
 	rep.Checks = append(rep.Checks, api)
 	if api.Status != doctor.Pass {
 		return finish(rep)
@@ -406,7 +406,7 @@ func finish(rep *doctor.Report) *doctor.Report {
 // environment error (exit 3) with its fix.
 func (r *Runtime) preflight(ctx context.Context, c *Cluster, l *runtime.Lab) error {
 	say := progress(l)
-	checks := []doctor.Check{checkAPI(c)}
+	checks := []doctor.Check{checkAPI(ctx, c)}
 	if checks[0].Status == doctor.Pass {
 		checks = append(checks, checkCRD(ctx, c), checkNamespace(ctx, c), checkCapacity(ctx, c, l.Graph))
 	}

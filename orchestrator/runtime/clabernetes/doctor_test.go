@@ -2,11 +2,13 @@ package clabernetes
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/runtime/clab/doctor"
@@ -101,6 +103,25 @@ func TestDoctorNamesMissingPermissions(t *testing.T) {
 	}
 	if !rep.Blocked || !strings.Contains(rep.Summary, "rbac") {
 		t.Errorf("summary %q", rep.Summary)
+	}
+}
+
+// A kubeconfig whose token the API server does not know is told to renew
+// the credentials (a 401), not that the server is unreachable.
+func TestDoctorRejectedCredentials(t *testing.T) {
+	_, tg := testCluster(t)
+	cfg, err := clientcmd.LoadFromFile(tg.Kubeconfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.AuthInfos["admin"].Token = "expired-token"
+	tg.Kubeconfig = filepath.Join(t.TempDir(), "kubeconfig")
+	if err := clientcmd.WriteToFile(*cfg, tg.Kubeconfig); err != nil {
+		t.Fatal(err)
+	}
+	rep := Doctor(context.Background(), tg, nil)
+	if ck := checkByName(t, rep, "api-server"); ck.Status != doctor.Fail || !strings.Contains(ck.Detail, "refused labctl's credentials (401)") || !rep.Blocked {
+		t.Errorf("api-server %+v", ck)
 	}
 }
 
