@@ -12,9 +12,9 @@ import (
 // packages initialized ahead of it have allocated half of the runtime's
 // first heap goal (4 MiB), so that no collection can start during init;
 // it did when main set it up, some 5 ms of CPU of every labctl command
-// (client-go's scheme alone allocates 660 KB as it is initialized). Go reports the
-// order with GODEBUG=inittrace=1; this test binary links what labctl
-// links, so it re-runs itself to read that.
+// (client-go's scheme alone allocated 660 KB as it was initialized, when
+// labctl linked it). Go reports the order with GODEBUG=inittrace=1; this
+// test binary links what labctl links, so it re-runs itself to read that.
 func TestStartHeapInitializedFirst(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
@@ -61,7 +61,12 @@ func TestStartHeapInitializedFirst(t *testing.T) {
 	if before >= budget {
 		t.Errorf("the packages initialized before %s allocate %d bytes (budget %d): the collector may run before it", start, before, budget)
 	}
-	if after < before {
+	// Where the start heap sits matters while initialization as a whole
+	// allocates more than the budget: then most of it must come after.
+	// Without client-go's scheme and with the large regular expressions
+	// compiled on first use, it allocates about 1.5 MB in all (3.8 MB
+	// before).
+	if before+after >= budget && after < before {
 		t.Errorf("the packages initialized after %s allocate %d bytes, those before %d: is %s still early in the order?", start, after, before, start)
 	}
 	t.Logf("%d packages before %s allocate %d bytes, %d after it %d bytes", at, start, before, len(order)-at-1, after)

@@ -4,12 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/labctl/labctl/labs"
+	"github.com/labctl/labctl/orchestrator/lazyregexp"
 	"github.com/labctl/labctl/orchestrator/nic"
 	"github.com/labctl/labctl/orchestrator/server"
 	"github.com/labctl/labctl/orchestrator/sizing"
@@ -17,9 +17,10 @@ import (
 	"github.com/labctl/labctl/orchestrator/transport"
 )
 
-// NamePattern is what a lab name may look like: it becomes a folder, a
-// containerlab lab name and part of container names.
-var NamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,39}$`)
+// NamePattern returns what a lab name may look like (compiled on first
+// use): it becomes a folder, a containerlab lab name and part of
+// container names.
+var NamePattern = lazyregexp.New(`^[a-z0-9][a-z0-9-]{0,39}$`)
 
 // NOS and runtime names a spec may use.
 var (
@@ -104,7 +105,7 @@ func Parse(file string, data []byte) (*Spec, error) {
 	switch {
 	case s.Name == "":
 		return nil, at("$", "the spec has no name", "add name: <lab-name>")
-	case !NamePattern.MatchString(s.Name):
+	case !NamePattern().MatchString(s.Name):
 		return nil, at("$.name", fmt.Sprintf("lab name %q is not allowed", s.Name), "use lower-case letters, digits and dashes, starting with a letter or digit, at most 40 characters")
 	}
 	// 0 in these keys would silently mean the default: refuse it.

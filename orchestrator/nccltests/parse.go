@@ -23,11 +23,11 @@ import (
 	"io"
 	"maps"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/labctl/labctl/orchestrator/lazyregexp"
 	"github.com/labctl/labctl/orchestrator/readlimit"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/textparse"
@@ -91,20 +91,20 @@ func Parse(r io.Reader, opt Options) (*results.NCCLTable, error) {
 // Patterns of nccl-tests' comment lines (matched without the leading '#':
 // the oldest releases print some of them without it).
 var (
-	versionRe  = regexp.MustCompile(`^nccl-tests version (\S+)(?:\s+nccl-headers=(\d+))?(?:\s+nccl-library=(\d+))?`)
-	programRe  = regexp.MustCompile(`^Collective test (?:starting|concluded): (\S+)`)
-	nthreadRe  = regexp.MustCompile(`^nThread (\d+) nGpus (\d+) minBytes (\d+) maxBytes (\d+) step: (\d+)\((factor|bytes)\) warmup iters: (\d+)\s+iters: (\d+)(.*)$`)
-	optionRe   = regexp.MustCompile(`(agg iters|validation|graph): (-?\d+)`)
-	reducedRe  = regexp.MustCompile(`^Reducing maxBytes to (\d+) due to memory limitation`)
-	rankRe     = regexp.MustCompile(`^Rank\s+(\d+)\s+(?:Group\s+(\d+)\s+)?Pid\s+(\d+)\s+on\s+(\S+)\s+device\s+(\d+)\s+\[([^\]]*)\]\s*(.*)$`)
-	oobRe      = regexp.MustCompile(`^Out of bounds values\s*:\s*(\d+)\s*(OK|FAILED)?\s*$`)
-	avgRe      = regexp.MustCompile(`^Avg bus bandwidth\s*:\s*(\S+)`)
-	ncclVerRe  = regexp.MustCompile(`NCCL version (\S+)`)
-	ncclLogRe  = regexp.MustCompile(`\bNCCL (INFO|WARN|TRACE|ABORT)\b`)
-	algoRe     = regexp.MustCompile(`NCCL_ALGO set by environment to (\S+)`)
-	collChRe   = regexp.MustCompile(`(\d+) coll channels`)
-	channelRe  = regexp.MustCompile(`Channel \d+/(\d+) :`)
-	commandRe  = regexp.MustCompile(`\b([a-z_]+)_perf\b`)
+	versionRe  = lazyregexp.New(`^nccl-tests version (\S+)(?:\s+nccl-headers=(\d+))?(?:\s+nccl-library=(\d+))?`)
+	programRe  = lazyregexp.New(`^Collective test (?:starting|concluded): (\S+)`)
+	nthreadRe  = lazyregexp.New(`^nThread (\d+) nGpus (\d+) minBytes (\d+) maxBytes (\d+) step: (\d+)\((factor|bytes)\) warmup iters: (\d+)\s+iters: (\d+)(.*)$`)
+	optionRe   = lazyregexp.New(`(agg iters|validation|graph): (-?\d+)`)
+	reducedRe  = lazyregexp.New(`^Reducing maxBytes to (\d+) due to memory limitation`)
+	rankRe     = lazyregexp.New(`^Rank\s+(\d+)\s+(?:Group\s+(\d+)\s+)?Pid\s+(\d+)\s+on\s+(\S+)\s+device\s+(\d+)\s+\[([^\]]*)\]\s*(.*)$`)
+	oobRe      = lazyregexp.New(`^Out of bounds values\s*:\s*(\d+)\s*(OK|FAILED)?\s*$`)
+	avgRe      = lazyregexp.New(`^Avg bus bandwidth\s*:\s*(\S+)`)
+	ncclVerRe  = lazyregexp.New(`NCCL version (\S+)`)
+	ncclLogRe  = lazyregexp.New(`\bNCCL (INFO|WARN|TRACE|ABORT)\b`)
+	algoRe     = lazyregexp.New(`NCCL_ALGO set by environment to (\S+)`)
+	collChRe   = lazyregexp.New(`(\d+) coll channels`)
+	channelRe  = lazyregexp.New(`Channel \d+/(\d+) :`)
+	commandRe  = lazyregexp.New(`\b([a-z_]+)_perf\b`)
 	failureRes = []string{"Test NCCL failure", "Test CUDA failure", "Test failure", "Test NCCL error"}
 )
 
@@ -231,14 +231,14 @@ func (p *parser) scan() error {
 // the header, rank lines, the column header, the trailer. It reports
 // whether the line was one.
 func (p *parser) ownLine(ln int, c string) (bool, error) {
-	if m := versionRe.FindStringSubmatch(c); m != nil {
+	if m := versionRe().FindStringSubmatch(c); m != nil {
 		p.info.Version = clean(m[1])
 		if m[3] != "" && p.info.NCCLVersion == "" {
 			p.info.NCCLVersion, p.versionFromCode = versionCode(m[3]), true
 		}
 		return true, nil
 	}
-	if m := programRe.FindStringSubmatch(c); m != nil {
+	if m := programRe().FindStringSubmatch(c); m != nil {
 		prog := clean(m[1])
 		if p.program != "" && p.program != prog {
 			return false, textparse.Errorf(ln, "this line names %s, line %d %s: the file holds the output of two runs; give one run per file", prog, p.progLine, p.program)
@@ -248,7 +248,7 @@ func (p *parser) ownLine(ln int, c string) (bool, error) {
 		}
 		return true, nil
 	}
-	if m := nthreadRe.FindStringSubmatch(c); m != nil {
+	if m := nthreadRe().FindStringSubmatch(c); m != nil {
 		if p.headerLine != 0 {
 			return false, textparse.Errorf(ln, "a second nccl-tests header (the first is at line %d): the file holds two runs, or the output of several processes of an nccl-tests built without MPI, each printing its own table (build it with MPI=1 to run one test across processes); give one run per file", p.headerLine)
 		}
@@ -273,7 +273,7 @@ func (p *parser) ownLine(ln int, c string) (bool, error) {
 		}
 		warm, iters := int(ints[5]), int(ints[6])
 		p.info.WarmupIters, p.info.Iters = &warm, &iters
-		for _, o := range optionRe.FindAllStringSubmatch(m[9], -1) {
+		for _, o := range optionRe().FindAllStringSubmatch(m[9], -1) {
 			v, _ := strconv.Atoi(o[2]) // the pattern holds digits only
 			switch o[1] {
 			case "agg iters":
@@ -286,14 +286,14 @@ func (p *parser) ownLine(ln int, c string) (bool, error) {
 		}
 		return true, nil
 	}
-	if m := reducedRe.FindStringSubmatch(c); m != nil {
+	if m := reducedRe().FindStringSubmatch(c); m != nil {
 		v, err := strconv.ParseInt(m[1], 10, 64)
 		if err == nil {
 			p.info.MaxBytes = &v
 		}
 		return true, nil
 	}
-	if m := rankRe.FindStringSubmatch(c); m != nil {
+	if m := rankRe().FindStringSubmatch(c); m != nil {
 		rank, err1 := strconv.Atoi(m[1])
 		dev, err2 := strconv.Atoi(m[5])
 		if err1 != nil || err2 != nil {
@@ -324,7 +324,7 @@ func (p *parser) ownLine(ln int, c string) (bool, error) {
 	if len(f) > 0 && (f[0] == "(B)" || strings.HasPrefix(c, "out-of-place")) {
 		return true, nil
 	}
-	if m := oobRe.FindStringSubmatch(c); m != nil {
+	if m := oobRe().FindStringSubmatch(c); m != nil {
 		if p.oobLine != 0 {
 			return false, textparse.Errorf(ln, "a second trailer (the first is at line %d): the file holds two runs; give one run per file", p.oobLine)
 		}
@@ -338,7 +338,7 @@ func (p *parser) ownLine(ln int, c string) (bool, error) {
 		p.oobLine, p.oob = ln, v
 		return true, nil
 	}
-	if m := avgRe.FindStringSubmatch(c); m != nil {
+	if m := avgRe().FindStringSubmatch(c); m != nil {
 		if p.oobLine == 0 {
 			return false, textparse.Errorf(ln, "\"Avg bus bandwidth\" before \"Out of bounds values\": nccl-tests prints them the other way round; garbled output")
 		}
@@ -359,24 +359,24 @@ func (p *parser) ownLine(ln int, c string) (bool, error) {
 func (p *parser) other(ln int, t string) {
 	// NCCL's own banner ("NCCL version 2.30.3+cuda13.0") says more than
 	// nccl-tests' library code.
-	if m := ncclVerRe.FindStringSubmatch(t); m != nil && (p.info.NCCLVersion == "" || p.versionFromCode) {
+	if m := ncclVerRe().FindStringSubmatch(t); m != nil && (p.info.NCCLVersion == "" || p.versionFromCode) {
 		p.info.NCCLVersion, p.versionFromCode = clean(m[1]), false
 	}
-	if ncclLogRe.MatchString(t) {
-		if m := algoRe.FindStringSubmatch(t); m != nil {
+	if ncclLogRe().MatchString(t) {
+		if m := algoRe().FindStringSubmatch(t); m != nil {
 			if p.algos == nil {
 				p.algos = map[string]bool{}
 			}
 			p.algos[strings.ToLower(m[1])] = true
 		}
-		if m := collChRe.FindStringSubmatch(t); m != nil {
+		if m := collChRe().FindStringSubmatch(t); m != nil {
 			n, _ := strconv.Atoi(m[1])
 			if p.channels == nil {
 				p.channels = map[int]bool{}
 			}
 			p.channels[n] = true
 		}
-		if m := channelRe.FindStringSubmatch(t); m != nil {
+		if m := channelRe().FindStringSubmatch(t); m != nil {
 			n, _ := strconv.Atoi(m[1])
 			if p.perRing == nil {
 				p.perRing = map[int]bool{}
@@ -388,7 +388,7 @@ func (p *parser) other(ln int, t string) {
 	if p.colLine != 0 {
 		return
 	}
-	for _, m := range commandRe.FindAllStringSubmatch(t, -1) {
+	for _, m := range commandRe().FindAllStringSubmatch(t, -1) {
 		name := m[1]
 		if !slices.Contains(results.NCCLCollectives, name) && !slices.Contains(otherPrograms, name) {
 			continue
@@ -526,7 +526,7 @@ func (p *parser) parseRow(ln int, f []string) (row, error) {
 	i := 3
 	if c.redop {
 		r.redop = f[i]
-		if r.redop != "" && !opNameRe.MatchString(r.redop) {
+		if r.redop != "" && !opNameRe().MatchString(r.redop) {
 			return row{}, textparse.Errorf(ln, "redop %q: not a reduction nccl-tests prints (sum, prod, max, min, avg, mulsum, none)", clip(r.redop))
 		}
 		i++
@@ -575,16 +575,16 @@ func (p *parser) parseRow(ln int, f []string) (row, error) {
 		}
 		r.halves = append(r.halves, hv)
 	}
-	if c.timestamp && (!timestampDate.MatchString(f[i]) || !timestampTime.MatchString(f[i+1])) {
+	if c.timestamp && (!timestampDate().MatchString(f[i]) || !timestampTime().MatchString(f[i+1])) {
 		return row{}, textparse.Errorf(ln, "timestamp %q: expected -S's %%Y-%%m-%%d %%H:%%M:%%S", clip(f[i]+" "+f[i+1]))
 	}
 	return r, nil
 }
 
 var (
-	opNameRe      = regexp.MustCompile(`^[a-z][a-z0-9]*$`)
-	timestampDate = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
-	timestampTime = regexp.MustCompile(`^\d{2}:\d{2}:\d{2}$`)
+	opNameRe      = lazyregexp.New(`^[a-z][a-z0-9]*$`)
+	timestampDate = lazyregexp.New(`^\d{4}-\d{2}-\d{2}$`)
+	timestampTime = lazyregexp.New(`^\d{2}:\d{2}:\d{2}$`)
 )
 
 // typeSizes are the bytes per element of nccl-tests' type names

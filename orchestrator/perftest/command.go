@@ -7,9 +7,10 @@ package perftest
 import (
 	"fmt"
 	"net/netip"
-	"regexp"
 	"strconv"
 	"time"
+
+	"github.com/labctl/labctl/orchestrator/lazyregexp"
 )
 
 // Test names a perftest binary.
@@ -80,7 +81,7 @@ func TOS(dscp, ecn int) (int, error) {
 // DSCPECN splits a TOS byte into DSCP and ECN codepoint.
 func DSCPECN(tos int) (dscp, ecn int) { return (tos >> 2) & 63, tos & 3 }
 
-var deviceRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
+var deviceRe = lazyregexp.New(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
 
 // Validate checks the options; the error names the field and the fix.
 func (o Options) Validate() error {
@@ -89,7 +90,7 @@ func (o Options) Validate() error {
 	default:
 		return fmt.Errorf("perftest test %q: use %s or %s", o.Test, WriteBW, WriteLat)
 	}
-	if !deviceRe.MatchString(o.Device) {
+	if !deviceRe().MatchString(o.Device) {
 		return fmt.Errorf("RDMA device %q: expected a name such as rxe0 (letters, digits, _ . -)", o.Device)
 	}
 	if o.IBPort < 0 || o.IBPort > 255 {
@@ -136,13 +137,13 @@ func (o Options) Validate() error {
 	default:
 		return fmt.Errorf("RoCE MTU %d: use 256, 512, 1024, 2048 or 4096", o.MTU)
 	}
-	if o.OutJSONFile != "" && !filePathRe.MatchString(o.OutJSONFile) {
+	if o.OutJSONFile != "" && !filePathRe().MatchString(o.OutJSONFile) {
 		return fmt.Errorf("JSON output file %q: use an absolute or relative path of letters, digits and _ . / -", o.OutJSONFile)
 	}
 	return nil
 }
 
-var filePathRe = regexp.MustCompile(`^[A-Za-z0-9_./-]{1,255}$`)
+var filePathRe = lazyregexp.New(`^[A-Za-z0-9_./-]{1,255}$`)
 
 // ServerArgv returns the argv of the passive side.
 func (o Options) ServerArgv() ([]string, error) {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/labctl/labctl/orchestrator/lazyregexp"
 	"github.com/labctl/labctl/orchestrator/readlimit"
 	"github.com/labctl/labctl/orchestrator/textparse"
 )
@@ -149,8 +150,8 @@ func looksJSON(data []byte) bool {
 }
 
 // Column titles of the result tables (perftest_parameters.h RESULT_FMT*).
-var bwTitleRe = regexp.MustCompile(`#bytes|#sl|#iterations|BW peak\[[^\]]*\]|BW average\[[^\]]*\]|MsgRate\[Mpps\]|BW Port[12]\[[^\]]*\]|MsgRate Port[12]\[Mpps\]|CPU_Util\[%\]`)
-var latTitleRe = regexp.MustCompile(`#bytes|#iterations|t_min\[usec\]|t_max\[usec\]|t_typical\[usec\]|t_avg\[usec\]|t_stdev\[usec\]|99% percentile\[usec\]|99\.9% percentile\[usec\]|tps average|CPU_Util\[%\]`)
+var bwTitleRe = lazyregexp.New(`#bytes|#sl|#iterations|BW peak\[[^\]]*\]|BW average\[[^\]]*\]|MsgRate\[Mpps\]|BW Port[12]\[[^\]]*\]|MsgRate Port[12]\[Mpps\]|CPU_Util\[%\]`)
+var latTitleRe = lazyregexp.New(`#bytes|#iterations|t_min\[usec\]|t_max\[usec\]|t_typical\[usec\]|t_avg\[usec\]|t_stdev\[usec\]|99% percentile\[usec\]|99\.9% percentile\[usec\]|tps average|CPU_Util\[%\]`)
 
 // splitTitles splits a header line into the titles re knows and fails if
 // anything else is on the line.
@@ -239,7 +240,7 @@ func parseBWText(lines []string) (*BWReport, error) {
 		}
 		return nil, textparse.Errorf(len(lines), "no result header \" #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]\": is this ib_write_bw output, and did the run finish?")
 	}
-	titles, err := splitTitles(h+1, lines[h], bwTitleRe)
+	titles, err := splitTitles(h+1, lines[h], bwTitleRe())
 	if err != nil {
 		return nil, err
 	}
@@ -399,7 +400,7 @@ func parseLatText(lines []string) (*LatReport, error) {
 		}
 		return nil, textparse.Errorf(len(lines), "no result header \" #bytes #iterations    t_min[usec] ...\": is this ib_write_lat output, and did the run finish?")
 	}
-	titles, err := splitTitles(h+1, lines[h], latTitleRe)
+	titles, err := splitTitles(h+1, lines[h], latTitleRe())
 	if err != nil {
 		return nil, err
 	}

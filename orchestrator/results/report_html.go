@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/labctl/labctl/orchestrator/plural"
 )
@@ -181,7 +182,7 @@ func RenderHTML(run *Run, w io.Writer, opts HTMLOptions) error {
 	if topo != nil && len(topo.Nodes) > 0 {
 		d.Topology = topologySVG(topo)
 	}
-	return reportTemplate.Execute(w, d)
+	return reportTemplate().Execute(w, d)
 }
 
 // summaryCharts draws one chart per metric kind across variants.
@@ -414,26 +415,30 @@ func seriesCharts(run *Run) []htmlSeriesGroup {
 	return out
 }
 
-var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"num":       fmtFloat,
-	"jain":      fmtJain,
-	"int":       fmtInt,
-	"intOpt":    fmtIntOpt,
-	"flowState": flowState,
-	"onoff":     onOffWord,
-	"upper":     strings.ToUpper,
-	"deref":     func(p *float64) float64 { return *p },
-	"failed":    func(v htmlVariant) int { return len(v.Assertions) - v.AssertionsPass },
-	"inc":       func(i int) int { return i + 1 },
-	"drops":     dropsCell,
-	"cells": func(v *Variant) []string {
-		if v == nil {
-			return []string{"—", "—", "—", "—", "—", "—", "—", "—", "—", "—"}
-		}
-		return summaryCells(v.Summary, v.Error != "")
-	},
-	"param": func(v htmlVariant, path string) string { return v.Params[path] },
-}).Parse(reportHTML))
+// reportTemplate is parsed on first use: every labctl command would pay
+// for it at start otherwise.
+var reportTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{
+		"num":       fmtFloat,
+		"jain":      fmtJain,
+		"int":       fmtInt,
+		"intOpt":    fmtIntOpt,
+		"flowState": flowState,
+		"onoff":     onOffWord,
+		"upper":     strings.ToUpper,
+		"deref":     func(p *float64) float64 { return *p },
+		"failed":    func(v htmlVariant) int { return len(v.Assertions) - v.AssertionsPass },
+		"inc":       func(i int) int { return i + 1 },
+		"drops":     dropsCell,
+		"cells": func(v *Variant) []string {
+			if v == nil {
+				return []string{"—", "—", "—", "—", "—", "—", "—", "—", "—", "—"}
+			}
+			return summaryCells(v.Summary, v.Error != "")
+		},
+		"param": func(v htmlVariant, path string) string { return v.Params[path] },
+	}).Parse(reportHTML))
+})
 
 const reportHTML = `<!DOCTYPE html>
 <html lang="en">

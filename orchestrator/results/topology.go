@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"html/template"
 	"math"
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/labctl/labctl/orchestrator/lazyregexp"
 )
 
 // Topology is a small node and link list, enough to draw the lab in a
@@ -32,14 +33,14 @@ type TopoLink struct {
 }
 
 var (
-	mermaidSkip = regexp.MustCompile(`^(?:(?:graph|flowchart|subgraph|classDef|class|style|linkStyle|click|direction)(?:\s|$)|end\s*$|%%)`)
+	mermaidSkip = lazyregexp.New(`^(?:(?:graph|flowchart|subgraph|classDef|class|style|linkStyle|click|direction)(?:\s|$)|end\s*$|%%)`)
 	// A link operator: ---, -->, <-->, ==>, ===, -.-, -.->, optionally with
 	// a |label|.
-	mermaidOp = regexp.MustCompile(`^\s*<?(?:-{2,}|={2,}|-\.+-)>?\s*(?:\|([^|]*)\|)?\s*`)
+	mermaidOp = lazyregexp.New(`^\s*<?(?:-{2,}|={2,}|-\.+-)>?\s*(?:\|([^|]*)\|)?\s*`)
 	// The "A -- label --- B" form.
-	mermaidTextOp = regexp.MustCompile(`^\s*--\s+([^-<>|]+?)\s+-{2,}>?\s*`)
-	mermaidBreak  = regexp.MustCompile(`(?i)<br\s*/?>`)
-	mermaidID     = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.:/-]*`)
+	mermaidTextOp = lazyregexp.New(`^\s*--\s+([^-<>|]+?)\s+-{2,}>?\s*`)
+	mermaidBreak  = lazyregexp.New(`(?i)<br\s*/?>`)
+	mermaidID     = lazyregexp.New(`^[A-Za-z0-9_][A-Za-z0-9_.:/-]*`)
 )
 
 // ParseMermaid reads a mermaid flowchart's nodes and links: node shapes
@@ -74,7 +75,7 @@ func ParseMermaid(text string) (*Topology, error) {
 		}
 		for _, stmt := range splitStatements(sc.Text()) {
 			s := strings.TrimSpace(stmt)
-			if s == "" || mermaidSkip.MatchString(s) {
+			if s == "" || mermaidSkip().MatchString(s) {
 				continue
 			}
 			prev := ""
@@ -92,10 +93,10 @@ func ParseMermaid(text string) (*Topology, error) {
 				if s == "" {
 					break
 				}
-				if m := mermaidTextOp.FindStringSubmatch(s); m != nil {
+				if m := mermaidTextOp().FindStringSubmatch(s); m != nil {
 					pendingLabel = strings.TrimSpace(m[1])
 					s = s[len(m[0]):]
-				} else if m := mermaidOp.FindStringSubmatch(s); m != nil {
+				} else if m := mermaidOp().FindStringSubmatch(s); m != nil {
 					pendingLabel = strings.Trim(m[1], "\" ")
 					s = s[len(m[0]):]
 				} else {
@@ -116,7 +117,7 @@ func ParseMermaid(text string) (*Topology, error) {
 }
 
 func parseMermaidNode(s string) (id, label, rest string, err error) {
-	id = mermaidID.FindString(s)
+	id = mermaidID().FindString(s)
 	if id == "" {
 		return "", "", "", fmt.Errorf("expected a node id at %q", truncate(s, 20))
 	}
@@ -151,7 +152,7 @@ func parseMermaidNode(s string) (id, label, rest string, err error) {
 			depth--
 			if depth == 0 {
 				label = strings.Trim(rest[:i+1], "[](){}>\" ")
-				label = mermaidBreak.ReplaceAllString(label, "\n")
+				label = mermaidBreak().ReplaceAllString(label, "\n")
 				return id, label, rest[i+1:], nil
 			}
 		}
@@ -159,14 +160,14 @@ func parseMermaidNode(s string) (id, label, rest string, err error) {
 	return "", "", "", fmt.Errorf("node %q: shape opened with %q is not closed", id, rest[:1])
 }
 
-var hostName = regexp.MustCompile(`(^|[_-])(hosts?|servers?|srv|gpus?|nics?)([0-9_-]|$)|^h[0-9]`)
+var hostName = lazyregexp.New(`(^|[_-])(hosts?|servers?|srv|gpus?|nics?)([0-9_-]|$)|^h[0-9]`)
 
 func tierFromName(s string) int {
 	s = strings.ToLower(s)
 	switch {
 	case strings.Contains(s, "super") || strings.HasPrefix(s, "ss"):
 		return 0
-	case hostName.MatchString(s): // before leaf: "hosts_leaf1" is hosts
+	case hostName().MatchString(s): // before leaf: "hosts_leaf1" is hosts
 		return 3
 	case strings.Contains(s, "spine"):
 		return 1

@@ -7,7 +7,6 @@ package scenario
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/lab"
+	"github.com/labctl/labctl/orchestrator/lazyregexp"
 	"github.com/labctl/labctl/orchestrator/nic"
 	"github.com/labctl/labctl/orchestrator/perftest"
 	"github.com/labctl/labctl/orchestrator/runtime"
@@ -195,9 +195,9 @@ var Patterns = []string{"pairs", "permutation", "incast", "all-to-all", "ring-al
 // flows (the others are collectives and a ping-pong).
 var bandwidthPatterns = []string{"pairs", "permutation", "incast", "all-to-all"}
 
-// NamePattern is what a scenario name may look like (it becomes part of
-// run ids and folder names).
-var NamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,39}$`)
+// NamePattern returns what a scenario name may look like (compiled on
+// first use; it becomes part of run ids and folder names).
+var NamePattern = lazyregexp.New(`^[a-z0-9][a-z0-9-]{0,39}$`)
 
 // Defaults.
 const (
@@ -261,7 +261,7 @@ func Parse(file string, data []byte) (*Spec, error) {
 	switch {
 	case s.Name == "":
 		return nil, at("$", "the scenario has no name", "add name: <scenario-name>")
-	case !NamePattern.MatchString(s.Name):
+	case !NamePattern().MatchString(s.Name):
 		return nil, at("$.name", fmt.Sprintf("scenario name %q is not allowed", s.Name), "use lower-case letters, digits and dashes, at most 40 characters")
 	}
 	if err := s.readMatrix(file); err != nil {

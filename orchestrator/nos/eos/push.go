@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/scrapli/scrapligo/driver/network"
 	"github.com/scrapli/scrapligo/util"
 
+	"github.com/labctl/labctl/orchestrator/lazyregexp"
 	"github.com/labctl/labctl/orchestrator/nos/devssh"
 )
 
@@ -101,7 +101,7 @@ var pushRejections = []string{
 	"% Cannot commit",
 }
 
-var pushSessionRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+var pushSessionRE = lazyregexp.New(`^[A-Za-z0-9_-]{1,64}$`)
 
 // PushConfig applies an EOS CLI configuration through a configuration
 // session (`configure session <name>`, the lines, `commit`), so the switch
@@ -112,7 +112,7 @@ func PushConfig(ctx context.Context, t PushTarget, config string) (*PushOutcome,
 	if session == "" {
 		session = "labctl-" + time.Now().UTC().Format("20060102T150405")
 	}
-	if !pushSessionRE.MatchString(session) {
+	if !pushSessionRE().MatchString(session) {
 		return nil, fmt.Errorf("push to %s: session name %q is not valid: use letters, digits, _ and -", t.Name, session)
 	}
 	out := &PushOutcome{Device: t.Name, Session: session}

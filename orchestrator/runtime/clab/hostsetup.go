@@ -5,10 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/labctl/labctl/orchestrator/lazyregexp"
 )
 
 // HostNet is what one host container needs on one fabric interface.
@@ -28,13 +29,13 @@ type Route struct {
 }
 
 var (
-	ifaceRE   = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,14}$`)
-	rdmaDevRE = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,31}$`)
+	ifaceRE   = lazyregexp.New(`^[a-z0-9][a-z0-9._-]{0,14}$`)
+	rdmaDevRE = lazyregexp.New(`^[a-z][a-z0-9_-]{0,31}$`)
 )
 
 // Validate checks the names that reach commands.
 func (h HostNet) Validate() error {
-	if !ifaceRE.MatchString(h.Iface) {
+	if !ifaceRE().MatchString(h.Iface) {
 		return fmt.Errorf("host %s: interface name %q is not valid: use [a-z0-9][a-z0-9._-]*, at most 15 characters", h.Container, h.Iface)
 	}
 	if !h.Address.IsValid() {
@@ -43,7 +44,7 @@ func (h HostNet) Validate() error {
 	if h.MTU != 0 && (h.MTU < 576 || h.MTU > 9216) {
 		return fmt.Errorf("host %s: MTU %d out of range 576-9216", h.Container, h.MTU)
 	}
-	if h.RDMADev != "" && !rdmaDevRE.MatchString(h.RDMADev) {
+	if h.RDMADev != "" && !rdmaDevRE().MatchString(h.RDMADev) {
 		return fmt.Errorf("host %s: RDMA device name %q is not valid: use [a-z][a-z0-9_-]*, e.g. rxe0", h.Container, h.RDMADev)
 	}
 	for _, r := range h.Routes {

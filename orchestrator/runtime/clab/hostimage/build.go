@@ -12,12 +12,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/labctl/labctl/images/host"
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/lazyregexp"
 )
 
 // Method is how the image is built.
@@ -79,9 +79,9 @@ func (o Options) withDefaults() Options {
 }
 
 var (
-	tagRE    = regexp.MustCompile(`^[a-z0-9][a-z0-9._/-]*(:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?$`)
-	suiteRE  = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
-	mirrorRE = regexp.MustCompile(`^(https?|file)://[^\s]+$`)
+	tagRE    = lazyregexp.New(`^[a-z0-9][a-z0-9._/-]*(:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?$`)
+	suiteRE  = lazyregexp.New(`^[a-z][a-z0-9-]*$`)
+	mirrorRE = lazyregexp.New(`^(https?|file)://[^\s]+$`)
 )
 
 // Validate checks the values that reach command lines.
@@ -92,16 +92,16 @@ func (o Options) Validate() error {
 	default:
 		return exitcode.Usagef("image build: method %q is not one of auto, dockerfile, debootstrap", o.Method)
 	}
-	if !tagRE.MatchString(o.Tag) {
+	if !tagRE().MatchString(o.Tag) {
 		return exitcode.Usagef("image build: tag %q is not a valid image reference (e.g. %s)", o.Tag, DefaultTag)
 	}
-	if !tagRE.MatchString(o.Base) {
+	if !tagRE().MatchString(o.Base) {
 		return exitcode.Usagef("image build: base %q is not a valid image reference (e.g. %s)", o.Base, DefaultBase)
 	}
-	if !suiteRE.MatchString(o.Suite) {
+	if !suiteRE().MatchString(o.Suite) {
 		return exitcode.Usagef("image build: suite %q is not a Debian suite name (e.g. %s)", o.Suite, DefaultSuite)
 	}
-	if !mirrorRE.MatchString(o.Mirror) {
+	if !mirrorRE().MatchString(o.Mirror) {
 		return exitcode.Usagef("image build: mirror %q is not an http(s):// or file:// URL", o.Mirror)
 	}
 	return nil
