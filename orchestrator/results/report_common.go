@@ -66,7 +66,11 @@ func writeReports(dir string, run *Run, topo string, record bool) error {
 		if err := r.render(&b); err != nil {
 			return fmt.Errorf("write %s for run %s: %w", r.name, run.RunID, err)
 		}
-		if err := WriteFileAtomic(filepath.Join(dir, r.name), []byte(b.String()), 0o644); err != nil {
+		write := writeView
+		if r.name == RunFile {
+			write = WriteFileAtomic // the record itself
+		}
+		if err := write(filepath.Join(dir, r.name), []byte(b.String()), 0o644); err != nil {
 			return fmt.Errorf("write reports for run %s: %w", run.RunID, exitcode.WriteFailed(filepath.Join(dir, r.name), err))
 		}
 	}

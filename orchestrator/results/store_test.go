@@ -131,11 +131,19 @@ func TestValidRunID(t *testing.T) {
 	}
 }
 
+// TestWriteFileAtomic: the record's durable write and the reports' write
+// without syncs (writeView) both replace a file whole.
 func TestWriteFileAtomic(t *testing.T) {
+	for name, write := range map[string]func(string, []byte, os.FileMode) error{"WriteFileAtomic": WriteFileAtomic, "writeView": writeView} {
+		t.Run(name, func(t *testing.T) { testWriteAtomic(t, write) })
+	}
+}
+
+func testWriteAtomic(t *testing.T, write func(string, []byte, os.FileMode) error) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "run.json")
 	for _, content := range []string{"first\n", "second, longer content\n", ""} {
-		if err := WriteFileAtomic(p, []byte(content), 0o644); err != nil {
+		if err := write(p, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		got, err := os.ReadFile(p)
@@ -154,7 +162,7 @@ func TestWriteFileAtomic(t *testing.T) {
 	if fi.Mode().Perm() != 0o644 {
 		t.Errorf("mode = %v", fi.Mode())
 	}
-	if err := WriteFileAtomic(filepath.Join(dir, "missing", "x"), []byte("x"), 0o644); err == nil {
+	if err := write(filepath.Join(dir, "missing", "x"), []byte("x"), 0o644); err == nil {
 		t.Error("write into a missing directory succeeded")
 	}
 }
