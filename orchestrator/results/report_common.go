@@ -48,29 +48,28 @@ func writeReports(dir string, run *Run, topo string, record bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("write reports for run %s: %w", run.RunID, exitcode.WriteFailed(dir, err))
 	}
+	// write: the record is synced to disk (WriteFileAtomic); the views
+	// rendered from it are not (writeView).
 	type renderer struct {
 		name   string
 		render func(io.Writer) error
+		write  func(string, []byte, os.FileMode) error
 	}
 	var renderers []renderer
 	if record {
-		renderers = append(renderers, renderer{RunFile, func(w io.Writer) error { return RenderJSON(run, w) }})
+		renderers = append(renderers, renderer{RunFile, func(w io.Writer) error { return RenderJSON(run, w) }, WriteFileAtomic})
 	}
 	renderers = append(renderers, []renderer{
-		{ReportMarkdown, func(w io.Writer) error { return RenderMarkdown(run, w) }},
-		{ReportHTML, func(w io.Writer) error { return RenderHTML(run, w, opts) }},
-		{ReportJUnit, func(w io.Writer) error { return RenderJUnit(run, w) }},
+		{ReportMarkdown, func(w io.Writer) error { return RenderMarkdown(run, w) }, writeView},
+		{ReportHTML, func(w io.Writer) error { return RenderHTML(run, w, opts) }, writeView},
+		{ReportJUnit, func(w io.Writer) error { return RenderJUnit(run, w) }, writeView},
 	}...)
 	for _, r := range renderers {
 		var b strings.Builder
 		if err := r.render(&b); err != nil {
 			return fmt.Errorf("write %s for run %s: %w", r.name, run.RunID, err)
 		}
-		write := writeView
-		if r.name == RunFile {
-			write = WriteFileAtomic // the record itself
-		}
-		if err := write(filepath.Join(dir, r.name), []byte(b.String()), 0o644); err != nil {
+		if err := r.write(filepath.Join(dir, r.name), []byte(b.String()), 0o644); err != nil {
 			return fmt.Errorf("write reports for run %s: %w", run.RunID, exitcode.WriteFailed(filepath.Join(dir, r.name), err))
 		}
 	}

@@ -108,17 +108,9 @@ func (q *eventQueue) add(t int64, kind uint8, a, b int32, gen uint32) {
 	q.link(n, e, bk)
 }
 
-// push numbers *e and files a copy: for events that arrive whole (from
-// another partition), where add's fields would be copied one by one.
-func (q *eventQueue) push(e *event) {
-	e.seq = q.seq
-	q.seq++
-	if q.slots == nil {
-		q.start()
-	}
-	q.noteDistance(e.t, e.seq)
-	q.insert(e)
-}
+// push files a copy of *e, numbered anew as add numbers: for events that
+// arrive whole (from another partition, or re-filed at set-up).
+func (q *eventQueue) push(e *event) { q.add(e.t, e.kind, e.a, e.b, e.gen) }
 
 func (q *eventQueue) start() {
 	q.resize(wheelShift0, wheelBits0)

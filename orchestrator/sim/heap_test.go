@@ -62,8 +62,7 @@ func TestEventQueueOrder(t *testing.T) {
 				// The engine's way and the parallel engine's way in turn.
 				q.add(e.t, e.kind, e.a, e.b, e.gen)
 			} else {
-				qe := e // push numbers and links its argument
-				q.push(&qe)
+				q.push(&e)
 			}
 			ref.push(e)
 		}

@@ -1,9 +1,10 @@
 // Package startheap lets labctl allocate its first startHeapBytes without
 // a garbage collection. It does so as it is initialized, which is before
-// the packages whose initialization allocates most (client-go's scheme,
-// regular expressions): main imports it for that effect alone, and Go
-// initializes packages in import-path order as far as their dependencies
-// allow, so this one (which needs only the runtime and os) comes early.
+// most of the packages whose initialization allocates (tables, parsed
+// templates, the regular expressions compiled at start): main imports it
+// for that effect alone, and Go initializes packages in import-path order
+// as far as their dependencies allow, so this one (which needs only the
+// runtime and os) comes early.
 package startheap
 
 import (
