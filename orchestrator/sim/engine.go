@@ -231,6 +231,12 @@ func (s *sim) alloc() int32 {
 	if s.free >= 0 {
 		k := s.free
 		s.free = s.pkts[k].next
+		// The next free packet is what the next alloc reads and
+		// overwrites; at a thousand hosts it has left the caches since
+		// it was freed.
+		if s.free >= 0 {
+			prefetch(unsafe.Pointer(&s.pkts[s.free]))
+		}
 		s.pkts[k] = packet{next: -1}
 		return k
 	}
