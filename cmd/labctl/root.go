@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	goruntime "runtime"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -36,8 +37,12 @@ type App struct {
 
 	// cpuProfile is the hidden --cpuprofile flag: a pprof CPU profile of
 	// the command, for finding where a long run spends its time.
+	// memProfile is the hidden --memprofile: every allocation the command
+	// made (pprof's allocs profile), for finding what a short command
+	// allocates, whose fresh pages cost more than its own code.
 	cpuProfile  string
-	stopProfile func()
+	memProfile  string
+	stopProfile []func()
 }
 
 // TopologiesDir is where generated labs live.
@@ -115,7 +120,22 @@ lacks something.`,
 					f.Close()
 					return err
 				}
-				app.stopProfile = func() { pprof.StopCPUProfile(); f.Close() }
+				app.stopProfile = append(app.stopProfile, func() { pprof.StopCPUProfile(); f.Close() })
+			}
+			if app.memProfile != "" {
+				f, err := os.Create(app.memProfile)
+				if err != nil {
+					return exitcode.WriteFailed(app.memProfile, err)
+				}
+				// One sample per 4 KiB allocated rather than 512 KiB: a
+				// short command allocates a few MiB.
+				goruntime.MemProfileRate = 4096
+				app.stopProfile = append(app.stopProfile, func() {
+					if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+						app.Log.Warn("memory profile not written", "file", app.memProfile, "err", err)
+					}
+					f.Close()
+				})
 			}
 			return nil
 		},
@@ -127,6 +147,8 @@ lacks something.`,
 	root.PersistentFlags().StringVar(&app.Dir, "dir", ".", "work directory holding topologies/ and results/")
 	root.PersistentFlags().StringVar(&app.cpuProfile, "cpuprofile", "", "write a pprof CPU profile of the command to this file (for developers: go tool pprof)")
 	_ = root.PersistentFlags().MarkHidden("cpuprofile")
+	root.PersistentFlags().StringVar(&app.memProfile, "memprofile", "", "write a pprof profile of the command's allocations to this file (for developers: go tool pprof -sample_index=alloc_space)")
+	_ = root.PersistentFlags().MarkHidden("memprofile")
 	// Flag parse errors are usage errors (exit 2).
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return exitcode.Usagef("%v (fix: see '%s --help')", err, c.CommandPath())
@@ -152,8 +174,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	root := newRootCmd(app)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
-	if app.stopProfile != nil {
-		app.stopProfile()
+	for _, stop := range app.stopProfile {
+		stop()
 	}
 	if err == nil {
 		return exitcode.OK
