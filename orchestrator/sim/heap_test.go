@@ -148,3 +148,42 @@ func TestEventQueueOrder(t *testing.T) {
 }
 
 func (r *refQueue) len() int { return len(r.ev) }
+
+// TestWheelSize: adapt picks slots of about half the mean time between
+// pops, widens them (at most eightfold) where the 99% horizon would need
+// more than 2^wheelBitsMax slots, and leaves the rest to the heap.
+func TestWheelSize(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		gapPs     int64 // mean time between pops
+		horizon   int   // bit length of the 99th percentile push distance
+		shift, nb uint
+	}{
+		// An incast: a pop every 70 ns, pause timers 335 µs ahead.
+		{"incast", 70_000, 29, 15, 14},
+		// A thousand NICs: a pop every 40 ps, packets 2-4 µs ahead. Half
+		// a gap is 16 ps slots, but 2^22 ps at that width is 2^18 slots:
+		// widened to 64 ps to fit 2^16.
+		{"large fabric", 40, 22, 6, 16},
+		// Far timers over 1% of pushes (2^36 ps, 69 ms): slots widen only
+		// eightfold, the wheel stays at its cap, the timers go to the heap.
+		{"far timers", 40, 36, 7, 16},
+		// Everything close: the smallest wheel.
+		{"near", 1000, 10, 8, wheelBitsMin},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var q eventQueue
+			q.start()
+			const pops = 100_000
+			q.pops, q.now = pops, pops*tc.gapPs
+			q.dist[tc.horizon] = 100 // all pushes below 2^horizon ps
+			q.adapt()
+			if q.shift != tc.shift || q.bits != tc.nb {
+				t.Errorf("gap %d ps, horizon 2^%d ps: wheel of 2^%d slots of 2^%d ps, want 2^%d of 2^%d", tc.gapPs, tc.horizon, q.bits, q.shift, tc.nb, tc.shift)
+			}
+			if reach := int(q.shift + q.bits); tc.horizon <= int(wheelBitsMax)+int(tc.shift) && reach < tc.horizon {
+				t.Errorf("the wheel reaches 2^%d ps, short of the 99%% horizon 2^%d", reach, tc.horizon)
+			}
+		})
+	}
+}
