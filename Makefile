@@ -18,7 +18,7 @@ SLOWTESTS  ?= 20s
 KUBE_VERSION   = v1.37.2
 KUBE_APISERVER = $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/labctl/kube-apiserver/$(KUBE_VERSION)/kube-apiserver
 
-.PHONY: build test lint bench bench-cli bench-compare pgo fuzz clean kube-apiserver
+.PHONY: build test lint bench bench-cli bench-compare bench-instr pgo fuzz clean kube-apiserver
 
 # The commit goes in by -ldflags as well (labctl version): Go stamps it
 # only where .git is a directory (not in a git worktree) and never with
@@ -111,6 +111,12 @@ bench-cli: build
 .PHONY: bench-compare
 bench-compare:
 	HTSIM="$(HTSIM)" bash bench/compare.sh
+
+# Instructions and L1 misses of whole `labctl run` processes under valgrind's
+# cachegrind (CASES="incast perm128"; needs valgrind): the same every run,
+# where CPU time on a shared machine moves by a fifth.
+bench-instr:
+	CASES="$(CASES)" bash bench/instr.sh
 
 # Rewrites cmd/labctl/default.pgo, the profile Go builds labctl with
 # (profile-guided optimization, about a fifth less CPU on the incast of

@@ -3,7 +3,11 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/labctl/labctl/orchestrator/scenario"
@@ -54,5 +58,65 @@ func TestBenchCompareCases(t *testing.T) {
 		if len(s.Matrix.ECN) != 1 || s.Matrix.ECN[0] != "off" || len(s.Matrix.PFC) != 1 || s.Matrix.PFC[0] != "on" {
 			t.Errorf("%s: matrix ecn %v pfc %v; the comparison is one lossless variant without ECN", name, s.Matrix.ECN, s.Matrix.PFC)
 		}
+	}
+}
+
+// TestBenchInstr: `make bench-instr` (bench/instr.sh) runs the incast under
+// cachegrind and reports its instructions and misses per event of the run
+// record; a bad case or a machine without valgrind is told so, exit 2.
+func TestBenchInstr(t *testing.T) {
+	script := filepath.Join("..", "..", "bench", "instr.sh")
+	run := func(env ...string) (int, string, string) {
+		cmd := exec.Command("bash", script)
+		cmd.Env = append(os.Environ(), env...)
+		var out, errb strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return code, out.String(), errb.String()
+	}
+	if code, _, stderr := run("CASES=incast perm4096"); code != 2 || !strings.Contains(stderr, "unknown case perm4096") {
+		t.Errorf("CASES=perm4096: exit %d, stderr %q; want 2 naming the case", code, stderr)
+	}
+	// bash alone on PATH: no valgrind.
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash")
+	}
+	empty := t.TempDir()
+	if err := os.Symlink(bash, filepath.Join(empty, "bash")); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := run("PATH=" + empty); code != 2 || !strings.Contains(stderr, "apt-get install valgrind") {
+		t.Errorf("without valgrind: exit %d, stderr %q; want 2 saying how to install it", code, stderr)
+	}
+	if _, err := exec.LookPath("valgrind"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("valgrind is not installed; .ci/run installs it")
+		}
+		t.Skip("valgrind is not installed (apt-get install valgrind): bench/instr.sh not run")
+	}
+	code, out, stderr := run("CASES=incast", "TOP=3")
+	if code != 0 {
+		t.Fatalf("bench/instr.sh: exit %d\n%s\n%s", code, out, stderr)
+	}
+	m := regexp.MustCompile(`incast: (\d+) instructions, (\d+) L1 data misses, (\d+) events`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no incast summary line in:\n%s", out)
+	}
+	ir, _ := strconv.ParseFloat(m[1], 64)
+	events, _ := strconv.ParseFloat(m[3], 64)
+	// The 8:1 incast of 100 MB flows: some 0.9 M events of a few hundred
+	// instructions each, plus the process around them.
+	if events < 1e5 || ir/events < 100 || ir/events > 10_000 {
+		t.Errorf("%.0f instructions for %.0f events: not an engine's count", ir, events)
+	}
+	if !strings.Contains(out, "per event (whole process)") || strings.Count(out, "%)") != 3 {
+		t.Errorf("want the per-event line and the top 3 functions:\n%s", out)
 	}
 }
