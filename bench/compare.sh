@@ -52,16 +52,12 @@ case $REPS in
 	exit 2
 	;;
 esac
-CASES=${CASES:-incast perm128 perm1024}
-for c in $CASES; do
-	case $c in
-	incast | perm128 | perm1024) ;;
-	*)
-		echo "bench/compare.sh: unknown case $c in CASES (known: incast perm128 perm1024)" >&2
-		exit 2
-		;;
-	esac
-done
+# (The script's folder without dirname, which a bare PATH may lack.)
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
+# shellcheck source=bench/cases.sh
+. "$here/cases.sh"
+CASES=${CASES:-$bench_cases}
+check_cases bench/compare.sh
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cmp=$root/bench/compare

@@ -23,15 +23,11 @@ set -euo pipefail
 
 CASES=${CASES:-incast}
 TOP=${TOP:-12}
-for c in $CASES; do
-	case $c in
-	incast | perm128 | perm1024) ;;
-	*)
-		echo "bench/instr.sh: unknown case $c in CASES (known: incast perm128 perm1024)" >&2
-		exit 2
-		;;
-	esac
-done
+# (The script's folder without dirname, which a bare PATH may lack.)
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
+# shellcheck source=bench/cases.sh
+. "$here/cases.sh"
+check_cases bench/instr.sh
 case $TOP in
 '' | *[!0-9]*)
 	echo "bench/instr.sh: TOP=$TOP must be a whole number of functions" >&2
