@@ -187,3 +187,121 @@ func TestWheelSize(t *testing.T) {
 		})
 	}
 }
+
+// TestLazyTimerSameAsEager drives timers two ways with the same decisions:
+// every arming pushed into the reference queue (the plain way: the stale
+// ones come out and are skipped), and lazyTimers in the event queue. The
+// events that act (a timer's latest arming, told by its gen) and the other
+// events must come out the same, in the same order, and the lazy queue
+// must pop far fewer stale events. Armings come in bursts much shorter
+// than the timer (XOFF after XOFF), some at an earlier time than the one
+// queued (a timer shortened), some at the same time as another event.
+func TestLazyTimerSameAsEager(t *testing.T) {
+	const timers = 4
+	for seed := uint64(1); seed <= 8; seed++ {
+		var q eventQueue
+		var ref refQueue
+		var tm [timers]lazyTimer
+		// The decisions: one random stream per side, consumed once per
+		// event that is not stale, so the two sides decide alike as long
+		// as they pop the same live events.
+		rngQ := rand.New(rand.NewPCG(seed, 11))
+		rngR := rand.New(rand.NewPCG(seed, 11))
+		var latest [timers]uint32 // gen of each timer's latest arming
+		var gens uint32
+		type out struct {
+			t          int64
+			kind       uint8
+			a, b       int32
+			gen        uint32
+			timerFired bool
+		}
+		var gotQ, gotR []out
+		staleQ, staleR := 0, 0
+		// step makes one live event's decisions: more background events
+		// and armings; arm is the side's way to arm timer i at time at.
+		step := func(rng *rand.Rand, now int64, push func(event), arm func(i int, at int64)) {
+			for range rng.IntN(3) {
+				push(event{t: now + rng.Int64N(5000), kind: 1, a: int32(rng.IntN(100))})
+			}
+			if rng.IntN(3) == 0 {
+				i := rng.IntN(timers)
+				d := int64(300_000)
+				switch rng.IntN(10) {
+				case 0:
+					d = int64(rng.IntN(200_000)) // shortened: earlier than the one queued
+				case 1:
+					d = 0 // at now, beside the event being handled
+				}
+				arm(i, now+d)
+			}
+		}
+		armQ := func(i int, at int64) {
+			gens++
+			latest[i] = gens
+			q.arm(&tm[i], at, evPauseExpire, int32(i), 0, gens)
+		}
+		var latestR [timers]uint32
+		var gensR uint32
+		armR := func(i int, at int64) {
+			gensR++
+			latestR[i] = gensR
+			ref.push(event{t: at, kind: evPauseExpire, a: int32(i), gen: gensR})
+		}
+		for range 50 {
+			q.add(int64(rngQ.IntN(1000)), 1, 0, 0, 0)
+			ref.push(event{t: int64(rngR.IntN(1000)), kind: 1})
+		}
+		for n := 0; q.len() > 0 && n < 200_000; n++ {
+			e := q.pop()
+			fired := false
+			if e.kind == evPauseExpire {
+				if !q.fired(&tm[e.a], &e) {
+					staleQ++
+					continue
+				}
+				if e.gen != latest[e.a] {
+					t.Fatalf("seed %d: lazy timer %d acted on arming %d, its latest is %d", seed, e.a, e.gen, latest[e.a])
+				}
+				fired = true
+			}
+			gotQ = append(gotQ, out{e.t, e.kind, e.a, e.b, e.gen, fired})
+			if len(gotQ) < 150_000 {
+				step(rngQ, e.t, func(x event) { q.add(x.t, x.kind, x.a, x.b, x.gen) }, armQ)
+			}
+		}
+		for ref.len() > 0 {
+			e := ref.pop()
+			fired := false
+			if e.kind == evPauseExpire {
+				if e.gen != latestR[e.a] {
+					staleR++
+					continue
+				}
+				fired = true
+			}
+			gotR = append(gotR, out{e.t, e.kind, e.a, e.b, e.gen, fired})
+			if len(gotR) < 150_000 {
+				step(rngR, e.t, func(x event) { ref.push(x) }, armR)
+			}
+		}
+		if len(gotQ) != len(gotR) {
+			t.Fatalf("seed %d: %d live events with lazy timers, %d pushing every arming", seed, len(gotQ), len(gotR))
+		}
+		fires := 0
+		for i := range gotQ {
+			if gotQ[i] != gotR[i] {
+				t.Fatalf("seed %d: live event %d is %+v with lazy timers, %+v pushing every arming", seed, i, gotQ[i], gotR[i])
+			}
+			if gotQ[i].timerFired {
+				fires++
+			}
+		}
+		if fires < 1000 || staleR < 5*fires {
+			t.Fatalf("seed %d: %d timer fires, %d stale armings: the test no longer exercises re-arming", seed, fires, staleR)
+		}
+		if staleQ*4 > staleR {
+			t.Errorf("seed %d: lazy timers popped %d stale events, pushing every arming %d", seed, staleQ, staleR)
+		}
+	}
+}

@@ -167,6 +167,12 @@ type port struct {
 
 	pausedSince   [8]int64
 	lastPauseRxAt [8]int64
+
+	// PFC timers, one queued event each (lazyTimer): the pause this port
+	// obeys on each queue ends (pauseUntil), the XOFF of each PG is due
+	// again (pauseRefresh). The partition that owns the port runs both.
+	pauseEnd [8]lazyTimer
+	xoffDue  [8]lazyTimer
 }
 
 // portLane is index i of a port: its egress queue i (packets, pause,
