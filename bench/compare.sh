@@ -251,17 +251,6 @@ measure() {
 
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) printf "%.3f", v[(NR + 1) / 2]; else printf "%.3f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-# cost_field RUNJSON KEY: a number of the run record's per-variant "cost"
-# object (events, events_per_s, threads), empty when the record has none.
-cost_field() {
-	awk -v key="$2" '
-		/"cost": *\{/ { in_cost = 1 }
-		in_cost && index($0, "\"" key "\":") {
-			sub(".*\"" key "\": *", ""); sub(/[,}].*/, ""); print; exit
-		}
-		in_cost && /\}/ { in_cost = 0 }' "$1"
-}
-
 # check_htsim: each htsim run did the case's work (a failed or truncated run
 # would make its time meaningless).
 check_htsim() {
@@ -282,8 +271,7 @@ check_htsim() {
 
 # --- run -------------------------------------------------------------------
 
-commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
-if [ -n "$(git -C "$root" status --porcelain 2>/dev/null | head -c1)" ]; then commit="$commit (modified)"; fi
+commit=$(labctl_commit "$root")
 htsim_commit=$(git -C "$(dirname "$HTSIM")" rev-parse --short HEAD 2>/dev/null || echo "not a git checkout")
 
 # htsim writes idmap.txt into its working directory: keep it in $tmp.
@@ -301,7 +289,7 @@ for case in $CASES; do
 		# shellcheck disable=SC2086 # LABCTL_ARGS is a list of flags
 		measure "$tmp/$case.labctl.$r.out" "$labctl" --dir "$work" run "$scenario" --lab "$labname" ${LABCTL_ARGS:-}
 		lc+=("$cpu") lw+=("$wall")
-		rec=$(ls -td "$work"/results/*/ | head -n 1)run.json
+		rec=$(newest_record "$work")
 		e=$(cost_field "$rec" events)
 		if [ -n "$e" ]; then
 			ev+=("$e") evs+=("$(cost_field "$rec" events_per_s)") thr+=("$(cost_field "$rec" threads)")

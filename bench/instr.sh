@@ -47,8 +47,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 echo "building labctl ..." >&2
 (cd "$root" && go build -o "$tmp/labctl" ./cmd/labctl)
-commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
-if [ -n "$(git -C "$root" status --porcelain 2>/dev/null | head -c1)" ]; then commit="$commit (modified)"; fi
+commit=$(labctl_commit "$root")
 work=$tmp/work
 mkdir -p "$work"
 
@@ -75,8 +74,7 @@ for case in $CASES; do
 	}
 	ir=$(summary "$tmp/$case.err" "I   refs:")
 	d1=$(summary "$tmp/$case.err" "D1  misses:")
-	rec=$(ls -td "$work"/results/*/ | head -n 1)run.json
-	events=$(awk '/"cost": *\{/ { c = 1 } c && /"events":/ { v = $2; gsub(/[^0-9]/, "", v); print v; exit }' "$rec")
+	events=$(cost_field "$(newest_record "$work")" events)
 	echo
 	echo "$case: $ir instructions, $d1 L1 data misses, $events events"
 	if [ -n "$events" ] && [ "$events" -gt 0 ]; then
