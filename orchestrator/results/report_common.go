@@ -196,9 +196,9 @@ func joinSources(seen map[string]bool) string {
 }
 
 // sourceClass turns a source label into a CSS class suffix.
-func sourceClass(label string) string {
-	return strings.NewReplacer(", ", "-", " + ", "-", " ", "-").Replace(label)
-}
+func sourceClass(label string) string { return sourceClassReplacer.Replace(label) }
+
+var sourceClassReplacer = strings.NewReplacer(", ", "-", " + ", "-", " ", "-")
 
 func assertionCounts(run *Run) (total, failed int) {
 	for _, v := range run.Variants {

@@ -315,14 +315,19 @@ func mdCell(s string) string {
 // Other markdown characters are left alone: names like queue_bytes and
 // h1:0->h2:0 must stay readable in a terminal, and at worst render as
 // emphasis on a code host.
-func mdText(s string) string {
-	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "<", "&lt;", "`", "'").Replace(s)
-}
+func mdText(s string) string { return mdTextReplacer.Replace(s) }
+
+// The replacers are built once: building one is most of its cost, and
+// a report calls these for every cell.
+var (
+	mdTextReplacer = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "<", "&lt;", "`", "'")
+	mdCodeReplacer = strings.NewReplacer("\n", " ", "\r", " ", "`", "'")
+)
 
 // mdCode is text inside a code span: backticks cannot be escaped there,
 // so they are replaced.
 func mdCode(s string) string {
-	s = strings.NewReplacer("\n", " ", "\r", " ", "`", "'").Replace(s)
+	s = mdCodeReplacer.Replace(s)
 	return strings.ReplaceAll(s, "|", `\|`)
 }
 

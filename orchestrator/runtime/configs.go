@@ -364,9 +364,9 @@ func applyVariantSpec(l *Lab, vs VariantSpec, cfgs []qos.DeviceConfig) error {
 // VariantDir is a file-name form of a variant's name, for the folders that
 // hold its configs: "ecn=on,pfc=off" is "ecn-on_pfc-off" and
 // "traffic[0].senders=8" "traffic0.senders-8".
-func VariantDir(name string) string {
-	return strings.NewReplacer("=", "-", ",", "_", "/", "-", " ", "-", "[", "", "]", "").Replace(name)
-}
+func VariantDir(name string) string { return variantDirReplacer.Replace(name) }
+
+var variantDirReplacer = strings.NewReplacer("=", "-", ",", "_", "/", "-", " ", "-", "[", "", "]", "")
 
 // RenderConfigs renders configs with the lab's NOS: file name
 // (<switch>.json or .cfg) to contents.
