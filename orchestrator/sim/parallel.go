@@ -322,6 +322,9 @@ func (s *sim) split(pr *parRun) {
 	}
 	// The events scheduled while the run was set up, in their order; the
 	// whole fabric's stay in s's queue, which runs them between windows.
+	// They are numbered anew in their partition's queue, which would
+	// orphan a lazyTimer's event (it knows its seq), but none is armed
+	// yet: pause timers start with the first PFC frame, an event.
 	var globals []event
 	for s.q.len() > 0 {
 		e := s.q.pop()
