@@ -139,12 +139,12 @@ func (s *sim) dispatch(e *event) {
 	case evPauseExpire:
 		// e.b is the paused queue.
 		p := &s.ports[e.a]
-		if s.q.fired(&p.pauseEnd[e.b], e) && p.lane[e.b].pauseUntil == e.t {
+		if s.q.fired(&s.pfc[e.a].pauseEnd[e.b], e) && p.lane[e.b].pauseUntil == e.t {
 			p.c[e.b].pausedNs += e.t - p.pausedSince[e.b]
 			s.kick(e.a)
 		}
 	case evPauseRefresh:
-		if s.q.fired(&s.ports[e.a].xoffDue[e.b], e) {
+		if s.q.fired(&s.pfc[e.a].xoffDue[e.b], e) {
 			s.pauseRefresh(e.a, int(e.b), e.gen)
 		}
 	case evFlowStart:
@@ -706,7 +706,7 @@ func (s *sim) pausePG(pi int32, g uint8, xoff bool) {
 	}
 	if xoff {
 		p := &s.ports[pi]
-		s.q.arm(&p.xoffDue[g], s.now+s.pauseDurationPs(p)/2, evPauseRefresh, pi, int32(g), p.pg[g].xoffGen)
+		s.q.arm(&s.pfc[pi].xoffDue[g], s.now+s.pauseDurationPs(p)/2, evPauseRefresh, pi, int32(g), p.pg[g].xoffGen)
 	}
 }
 
@@ -772,7 +772,7 @@ func (s *sim) pauseRx(pi int32, pr int, xoff bool) {
 			p.pausedSince[q] = s.now
 		}
 		p.lane[q].pauseUntil = s.now + s.pauseDurationPs(p)
-		s.q.arm(&p.pauseEnd[q], p.lane[q].pauseUntil, evPauseExpire, pi, int32(q), 0)
+		s.q.arm(&s.pfc[pi].pauseEnd[q], p.lane[q].pauseUntil, evPauseExpire, pi, int32(q), 0)
 		return
 	}
 	if wasPaused {

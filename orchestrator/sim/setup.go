@@ -167,10 +167,12 @@ type port struct {
 
 	pausedSince   [8]int64
 	lastPauseRxAt [8]int64
+}
 
-	// PFC timers, one queued event each (lazyTimer): the pause this port
-	// obeys on each queue ends (pauseUntil), the XOFF of each PG is due
-	// again (pauseRefresh). The partition that owns the port runs both.
+// pfcTimers are a port's PFC timers, one queued event each (lazyTimer):
+// the pause it obeys on each queue ends (pauseUntil), the XOFF of each PG
+// is due again (pauseRefresh). The partition that owns the port runs both.
+type pfcTimers struct {
 	pauseEnd [8]lazyTimer
 	xoffDue  [8]lazyTimer
 }
@@ -346,9 +348,12 @@ type sim struct {
 	// reads the copy cacheQoS makes), and 1.8 KB less per port keeps the
 	// ports of a large fabric on fewer pages and cache lines.
 	portQoS [][8]PortQoS
-	pkts    []packet
-	free    int32
-	flows   []flowState
+	// pfc is each port's PFC timers, beside the ports for the same
+	// reason: only a pause touches them (512 bytes a port).
+	pfc   []pfcTimers
+	pkts  []packet
+	free  int32
+	flows []flowState
 
 	// Routing (route.go): the topology as package routing sees it (link
 	// l's ports are 2l and 2l+1, as in ports), each destination NIC's
@@ -664,6 +669,7 @@ func (s *sim) buildTopology() error {
 			return errorf("link %d: %v", li, err)
 		}
 	}
+	s.pfc = make([]pfcTimers, len(s.ports))
 	s.routes = make([][][]int32, len(s.ports))
 	s.leafRoutes = make([][][]int32, len(s.nodes))
 	s.self = make([]int32, len(s.ports))
