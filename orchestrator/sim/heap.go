@@ -166,8 +166,8 @@ func (q *eventQueue) push(e *event) { q.add(e.t, e.kind, e.a, e.b, e.gen) }
 // arming takes its seq when it is armed, so the events that act come out
 // in exactly the order they had when every arming was pushed, and the
 // superseded ones, which would have come out only to find themselves
-// stale, never go in (on the 8:1 incast the far heap held some 650 of
-// them and popping them was 8% of the run).
+// stale, never go in (28,000 of the 8:1 incast's 930,000 events; at 128
+// hosts 4.6% fewer instructions, make bench-instr).
 type lazyTimer struct {
 	queuedT  int64 // the timer's event in the queue: its time and seq
 	armedT   int64 // the latest arming: its time, seq and gen
