@@ -18,7 +18,7 @@ func (s *sim) pickQueueOneByOne(p *port) int {
 		m &^= 1 << pr
 	}
 	for tries := 0; tries < drrVisits; tries++ {
-		i := p.rr
+		i := int(p.rr)
 		held := p.held&(1<<i) != 0
 		if held && p.strict&(1<<i) == 0 && !p.paused(uint8(i), s.now) {
 			ln := &p.lane[i]
@@ -33,7 +33,7 @@ func (s *sim) pickQueueOneByOne(p *port) int {
 		} else if !held {
 			p.lane[i].deficit = 0
 		}
-		p.rr = (i + 1) & 7
+		p.rr = uint8((i + 1) & 7)
 		p.visited = false
 	}
 	return -1
@@ -55,7 +55,7 @@ func TestPickQueueSkipsAsVisiting(t *testing.T) {
 			a.lane[i].q.head = int32(i)
 			a.lane[i].quantum = int64(rng.IntN(3)) * int64(rng.IntN(9100))
 		}
-		a.rr = rng.IntN(8)
+		a.rr = uint8(rng.IntN(8))
 		for step := 0; step < 12; step++ {
 			a.held = uint8(rng.Uint32())
 			a.strict = 0

@@ -389,7 +389,7 @@ func (s *sim) pickQueue(p *port) int {
 		}
 	}
 	for visits := 0; visits < drrVisits; {
-		i := p.rr
+		i := int(p.rr)
 		skip := drrVisits - visits
 		if r := bits.RotateLeft8(ready, -i); r != 0 {
 			skip = min(skip, bits.TrailingZeros8(r))
@@ -403,7 +403,7 @@ func (s *sim) pickQueue(p *port) int {
 				p.lane[bits.TrailingZeros8(m)].deficit = 0
 			}
 			p.credit &^= passed &^ p.held
-			p.rr = (i + skip) & 7
+			p.rr = uint8((i + skip) & 7)
 			p.visited = false
 			visits += skip
 			continue
@@ -419,7 +419,7 @@ func (s *sim) pickQueue(p *port) int {
 			return i
 		}
 		p.noteCredit(i)
-		p.rr = (i + 1) & 7
+		p.rr = uint8((i + 1) & 7)
 		p.visited = false
 		visits++
 	}
@@ -854,7 +854,7 @@ func (s *sim) nicSend(pi int32) {
 	if p.capFree > s.now {
 		// A NIC behind a slower PCIe link (Config.NICCapGbps) sends its
 		// next data packet once the host has fed it the last one.
-		if len(p.flows) > p.dead && (p.wakeAt <= s.now || p.capFree < p.wakeAt) {
+		if len(p.flows) > int(p.dead) && (p.wakeAt <= s.now || p.capFree < p.wakeAt) {
 			p.wakeAt = p.capFree
 			s.push(p.capFree, evNicWake, pi, 0, 0)
 		}
@@ -867,7 +867,7 @@ func (s *sim) nicSend(pi int32) {
 	nf := len(p.flows)
 	wake := int64(math.MaxInt64)
 	for j := 0; j < nf; j++ {
-		idx := p.rrFlow + j
+		idx := int(p.rrFlow) + j
 		if idx >= nf {
 			idx -= nf
 		}
@@ -887,8 +887,8 @@ func (s *sim) nicSend(pi int32) {
 			wake = min(wake, f.nextAvail)
 			continue
 		}
-		p.rrFlow = idx + 1
-		if p.rrFlow == nf {
+		p.rrFlow = int32(idx + 1)
+		if int(p.rrFlow) == nf {
 			p.rrFlow = 0
 		}
 		s.sendData(pi, fi)
@@ -905,7 +905,7 @@ func (s *sim) nicIdle(pi int32, p *port, wake int64) {
 		p.wakeAt = wake
 		s.push(wake, evNicWake, pi, 0, 0)
 	}
-	if p.dead > 16 && 2*p.dead > len(p.flows) {
+	if p.dead > 16 && 2*int(p.dead) > len(p.flows) {
 		s.compact(p)
 	}
 }
@@ -935,7 +935,7 @@ func (s *sim) unpark(fi int32) {
 func (s *sim) compact(p *port) {
 	kept, rr := p.flows[:0], 0
 	for i, fi := range p.flows {
-		if i == p.rrFlow {
+		if i == int(p.rrFlow) {
 			rr = len(kept)
 		}
 		if fi >= 0 {
@@ -946,7 +946,7 @@ func (s *sim) compact(p *port) {
 	if rr >= len(kept) {
 		rr = 0
 	}
-	p.rrFlow = rr
+	p.rrFlow = int32(rr)
 }
 
 // retire drops a fully acknowledged (or failed) flow from its NIC's round

@@ -696,7 +696,7 @@ func (s *sim) ibNicSend(pi int32) {
 		blocked = true
 	}
 	if p.capFree > s.now {
-		if len(p.flows) > p.dead && (p.wakeAt <= s.now || p.capFree < p.wakeAt) {
+		if len(p.flows) > int(p.dead) && (p.wakeAt <= s.now || p.capFree < p.wakeAt) {
 			p.wakeAt = p.capFree
 			s.push(p.capFree, evNicWake, pi, 0, 0)
 		}
@@ -705,7 +705,7 @@ func (s *sim) ibNicSend(pi int32) {
 	nf := len(p.flows)
 	wake := int64(math.MaxInt64)
 	for j := 0; j < nf; j++ {
-		idx := p.rrFlow + j
+		idx := int(p.rrFlow) + j
 		if idx >= nf {
 			idx -= nf
 		}
@@ -726,8 +726,8 @@ func (s *sim) ibNicSend(pi int32) {
 			blocked = true
 			continue
 		}
-		p.rrFlow = idx + 1
-		if p.rrFlow == nf {
+		p.rrFlow = int32(idx + 1)
+		if int(p.rrFlow) == nf {
 			p.rrFlow = 0
 		}
 		s.ibSendData(pi, fi)

@@ -84,6 +84,13 @@ type prioCounters struct {
 // lines (a 1024-host fabric's ports are far larger than the CPU caches);
 // what only setup, faults and the results read comes last.
 type port struct {
+	// The first two cache lines hold what a hop reads on every packet
+	// (TestPortHotLines keeps them there): at a thousand hosts the ports
+	// far exceed the caches and a hop's cost is the lines it touches.
+	// Line 0 is all a switch's ingress port reads here (identity, flags,
+	// PG map) and most of what its egress port does; line 1 the clock and
+	// a NIC's round robin and pacing. What only pauses, faults and results
+	// read is at the end.
 	node     int32
 	peer     int32
 	host     bool
@@ -103,18 +110,28 @@ type port struct {
 	held              uint8
 	strict, ecn, wred uint8
 
-	// Switch ports: queueOf is each priority's egress queue when it sends,
-	// pauseQ the queue a received pause for each priority stops, pgOf its
-	// ingress priority group.
-	queueOf [8]uint8
-	pauseQ  [8]uint8
-	pgOf    [8]uint8
-
 	// Scheduling: deficit round robin over non-strict queues (pickQueue);
-	// credit: the queues whose deficit is not zero.
+	// credit: the queues whose deficit is not zero; rr the queue the
+	// pointer is at.
 	visited bool
 	credit  uint8
-	rr      int
+	rr      uint8
+
+	// Switch ports: queueOf is each priority's egress queue when it sends,
+	// pgOf its ingress priority group.
+	queueOf [8]uint8
+	pgOf    [8]uint8
+
+	// NIC state (host ports). flows lists the flows that may have data to
+	// send, in the order they started or got data again, served round
+	// robin from rrFlow. A flow with nothing to send (all sent and waiting
+	// for ACKs, or its next message not posted) is parked: its entry
+	// becomes -1 (dead counts them; the list is compacted when half are
+	// dead) and it rejoins at the end when it has data again. With a
+	// thousand QPs per NIC (an all-to-all) the scan then walks only QPs
+	// that can send.
+	dead   int32
+	rrFlow int32
 
 	rateKbps  int64 // actual bit rate, nominal plus clock skew
 	propPs    int64
@@ -123,10 +140,17 @@ type port struct {
 	// queues: pipeline jitter must not reorder the link. The sender keeps
 	// it, so sending does not touch the peer.
 	lastArrive int64
+
+	wakeAt int64
+	// capKbps > 0 caps a NIC's data rate (Config.NICCapGbps; capMbps the
+	// same, nominal): no data packet leaves before capFree.
+	capKbps int64
+	capFree int64
+	flows   []int32
+
 	// The lanes start a cache line of their own and are two lines each,
 	// as are the PGs below (TestPortLayout): the port array is line
 	// aligned, so a lane is exactly two lines of every port.
-	_    [40]byte
 	lane [8]portLane
 
 	// tcOf classifies what a switch port receives (DSCP -> priority).
@@ -141,22 +165,8 @@ type port struct {
 	// WRED drop curves of the queues, from qos.
 	drop [8]redCurve
 
-	// NIC state (host ports). flows lists the flows that may have data to
-	// send, in the order they started or got data again, served round
-	// robin. A flow with nothing to send (all sent and waiting for ACKs,
-	// or its next message not posted) is parked: its entry becomes -1
-	// (dead counts them; the list is compacted when half are dead) and it
-	// rejoins at the end when it has data again. With a thousand QPs per
-	// NIC (an all-to-all) the scan then walks only QPs that can send.
-	flows  []int32
-	dead   int
-	rrFlow int
-	wakeAt int64
-
-	// capKbps > 0 caps a NIC's data rate (Config.NICCapGbps; capMbps the
-	// same, nominal): no data packet leaves before capFree.
-	capKbps int64
-	capFree int64
+	// pauseQ is the queue a received pause for each priority stops.
+	pauseQ  [8]uint8
 	capMbps float64
 
 	lastCNP int64 // NIC: the last CNP it sent (Config.CNPPerPort)
@@ -167,6 +177,7 @@ type port struct {
 
 	pausedSince   [8]int64
 	lastPauseRxAt [8]int64
+	_             [56]byte // to a whole number of lines (TestPortLayout)
 }
 
 // pfcTimers are a port's PFC timers, one queued event each (lazyTimer):

@@ -448,7 +448,7 @@ func (s *sim) uetNicSend(pi int32, p *port) {
 	nf := len(p.flows)
 	wake := int64(math.MaxInt64)
 	for j := 0; j < nf; j++ {
-		idx := p.rrFlow + j
+		idx := int(p.rrFlow) + j
 		if idx >= nf {
 			idx -= nf
 		}
@@ -468,8 +468,8 @@ func (s *sim) uetNicSend(pi int32, p *port) {
 			wake = min(wake, f.nextAvail)
 			continue
 		}
-		p.rrFlow = idx + 1
-		if p.rrFlow == nf {
+		p.rrFlow = int32(idx + 1)
+		if int(p.rrFlow) == nf {
 			p.rrFlow = 0
 		}
 		s.uetSend(pi, fi)
