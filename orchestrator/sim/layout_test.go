@@ -90,3 +90,55 @@ func TestPortHotLines(t *testing.T) {
 		t.Errorf("port.lane starts at byte %d, not right after the two hot lines (%d)", off, hot)
 	}
 }
+
+// TestFlowLayout keeps a flow's fields in the cache lines of the path that
+// reads them (see flowState): a data packet sent reads lines 0-1, an ACK
+// or NAK back line 2, a packet received lines 3-4. The flow array of a
+// large fabric is page aligned (the runtime's large allocations), so with
+// flowState a whole number of lines each group stays on its lines for
+// every flow. A field moved out of its group, or one added in front that
+// shifts a group across a line, fails here.
+func TestFlowLayout(t *testing.T) {
+	const line = 64
+	var f flowState
+	if n := unsafe.Sizeof(f); n%line != 0 {
+		t.Errorf("flowState is %d bytes, not a multiple of the %d-byte cache line: fix the padding at its end", n, line)
+	}
+	groups := []struct {
+		what     string
+		from, to uintptr // bytes [from, to)
+		fields   map[string][2]uintptr
+	}{
+		{"sending (lines 0-1)", 0, 2 * line, map[string][2]uintptr{
+			"f": {unsafe.Offsetof(f.f), unsafe.Sizeof(f.f)}, "src": {unsafe.Offsetof(f.src), unsafe.Sizeof(f.src)},
+			"dst": {unsafe.Offsetof(f.dst), unsafe.Sizeof(f.dst)}, "prio": {unsafe.Offsetof(f.prio), unsafe.Sizeof(f.prio)},
+			"dscp": {unsafe.Offsetof(f.dscp), unsafe.Sizeof(f.dscp)}, "started": {unsafe.Offsetof(f.started), unsafe.Sizeof(f.started)},
+			"sendDone": {unsafe.Offsetof(f.sendDone), unsafe.Sizeof(f.sendDone)}, "hashFwd": {unsafe.Offsetof(f.hashFwd), unsafe.Sizeof(f.hashFwd)},
+			"total": {unsafe.Offsetof(f.total), unsafe.Sizeof(f.total)}, "msg": {unsafe.Offsetof(f.msg), unsafe.Sizeof(f.msg)},
+			"perMsg": {unsafe.Offsetof(f.perMsg), unsafe.Sizeof(f.perMsg)}, "avail": {unsafe.Offsetof(f.avail), unsafe.Sizeof(f.avail)},
+			"winEnd": {unsafe.Offsetof(f.winEnd), unsafe.Sizeof(f.winEnd)}, "sndNxt": {unsafe.Offsetof(f.sndNxt), unsafe.Sizeof(f.sndNxt)},
+			"sndMax": {unsafe.Offsetof(f.sndMax), unsafe.Sizeof(f.sndMax)}, "nextAvail": {unsafe.Offsetof(f.nextAvail), unsafe.Sizeof(f.nextAvail)},
+			"lastSend": {unsafe.Offsetof(f.lastSend), unsafe.Sizeof(f.lastSend)}, "lastWire": {unsafe.Offsetof(f.lastWire), unsafe.Sizeof(f.lastWire)},
+			"rp": {unsafe.Offsetof(f.rp), unsafe.Sizeof(f.rp)}, "retx": {unsafe.Offsetof(f.retx), unsafe.Sizeof(f.retx)},
+		}},
+		{"ACKs back (line 2)", 2 * line, 3 * line, map[string][2]uintptr{
+			"sndUna": {unsafe.Offsetof(f.sndUna), unsafe.Sizeof(f.sndUna)}, "lastProgress": {unsafe.Offsetof(f.lastProgress), unsafe.Sizeof(f.lastProgress)},
+			"retriesLeft": {unsafe.Offsetof(f.retriesLeft), unsafe.Sizeof(f.retriesLeft)}, "naksRecv": {unsafe.Offsetof(f.naksRecv), unsafe.Sizeof(f.naksRecv)},
+			"cnpsRecv": {unsafe.Offsetof(f.cnpsRecv), unsafe.Sizeof(f.cnpsRecv)}, "depthPkts": {unsafe.Offsetof(f.depthPkts), unsafe.Sizeof(f.depthPkts)},
+		}},
+		{"receiving (lines 3-4)", 3 * line, 5 * line, map[string][2]uintptr{
+			"rcvNxt": {unsafe.Offsetof(f.rcvNxt), unsafe.Sizeof(f.rcvNxt)}, "pendingAck": {unsafe.Offsetof(f.pendingAck), unsafe.Sizeof(f.pendingAck)},
+			"lastAck": {unsafe.Offsetof(f.lastAck), unsafe.Sizeof(f.lastAck)}, "delivered": {unsafe.Offsetof(f.delivered), unsafe.Sizeof(f.delivered)},
+			"winBytes": {unsafe.Offsetof(f.winBytes), unsafe.Sizeof(f.winBytes)}, "completeAt": {unsafe.Offsetof(f.completeAt), unsafe.Sizeof(f.completeAt)},
+			"hashRev": {unsafe.Offsetof(f.hashRev), unsafe.Sizeof(f.hashRev)}, "hist": {unsafe.Offsetof(f.hist), unsafe.Sizeof(f.hist)},
+			"ring": {unsafe.Offsetof(f.ring), unsafe.Sizeof(f.ring)}, "stream": {unsafe.Offsetof(f.stream), unsafe.Sizeof(f.stream)},
+		}},
+	}
+	for _, g := range groups {
+		for name, at := range g.fields {
+			if at[0] < g.from || at[0]+at[1] > g.to {
+				t.Errorf("flowState.%s is at bytes %d-%d, outside its group, %s: bytes %d-%d", name, at[0], at[0]+at[1], g.what, g.from, g.to)
+			}
+		}
+	}
+}

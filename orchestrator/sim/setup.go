@@ -265,17 +265,25 @@ type queueBuf struct {
 }
 
 type flowState struct {
+	// The fields are grouped by the path that reads them, a group to its
+	// own cache lines (TestFlowLayout): at a thousand hosts the flows far
+	// exceed the caches, and a packet sent, acknowledged or received then
+	// costs the lines its path touches. Lines 0-1: sending a data packet
+	// (nicSend, sendData, payload); line 2: the ACKs and NAKs coming
+	// back; lines 3-4: the receiver. Set-up, programs and results read
+	// the rest.
 	f        *Flow
-	inRR     bool  // in its NIC's round robin (port.flows)
 	src, dst int32 // NIC ports
 	prio     uint8 // at the sending NIC
 	dscp     uint8
-	hashFwd  uint64
-	hashRev  uint64
-	// path and route: the nodes the data packets' hash takes them
-	// through at the start, and each switch's egress port ("node:port").
-	path, route []string
-	total       int64 // packets, math.MaxInt64 for long-lived
+	inRR     bool // in its NIC's round robin (port.flows)
+
+	started, sendDone, rcvDone bool
+	failed                     bool // retry count exceeded: the QP is in error
+	rtoIdle                    bool // a program stream's timer stopped: nothing posted
+
+	hashFwd uint64
+	total   int64 // packets, math.MaxInt64 for long-lived
 	// msg is the message size when it is not a whole number of MTUs (0
 	// otherwise); perMsg the packets per message.
 	msg, perMsg int64
@@ -286,48 +294,54 @@ type flowState struct {
 	// winEnd is the first packet the tx depth does not let the sender
 	// send yet (MaxInt64 without a tx depth); set when the flow starts.
 	winEnd int64
+
+	// sender
+	sndNxt, sndMax     int64
+	nextAvail          int64
+	lastSend, lastWire int64          // last data packet sent, for re-pacing
+	rp                 *reactionPoint // allocated at the flow's first CNP
+	retx               int64
+
+	// line 2: the sender's side of ACKs, NAKs and timeouts.
+	sndUna             int64
+	lastProgress       int64
+	retriesLeft        int
+	timeouts           int64
+	naksRecv, cnpsRecv int64
 	// depthPkts is depthPackets(f) for a flow with a tx depth, 0 without
 	// one; set when the flow starts, so the per-packet paths need not
 	// read the Flow.
 	depthPkts int64
+	ping      *pingState
 
-	ring     *ringState
+	// lines 3-4: the receiver.
+	rcvNxt     int64
+	pendingAck int64
+	lastAck    int64
+	delivered  int64
+	winBytes   int64
+	completeAt int64
+	hashRev    uint64
+	lastCNP    int64
+	hist       histogram // counts nil: none (a Quiet flow, or not started)
+	ring       *ringState
+	stream     *streamState // a program's fabric stream
+	startAt    int64
+	lastNak    int64
+	nakPSN     int64 // the gap (expected PSN) last NAKed; -1 none
+
+	// path and route: the nodes the data packets' hash takes them
+	// through at the start, and each switch's egress port ("node:port").
+	path, route []string
+
 	a2a      *a2aState
-	stream   *streamState // a program's fabric stream
-	ping     *pingState
 	rank     int32
 	depsLeft int
 	children []int32
 
-	started, sendDone, rcvDone bool
-	startAt                    int64
-
-	// sender
-	sndNxt, sndUna, sndMax int64
-	nextAvail              int64
-	lastSend, lastWire     int64 // last data packet sent, for re-pacing
-	lastProgress           int64
-	rp                     *reactionPoint // allocated at the flow's first CNP
-	retx, timeouts         int64
-	retriesLeft            int
-	failed                 bool // retry count exceeded: the QP is in error
-	rtoIdle                bool // a program stream's timer stopped: nothing posted
-	failedAt               int64
-	naksRecv, cnpsRecv     int64
-
-	// receiver
-	rcvNxt       int64
-	pendingAck   int64
-	lastAck      int64
-	lastCNP      int64
-	lastNak      int64
-	nakPSN       int64 // the gap (expected PSN) last NAKed; -1 none
-	delivered    int64
-	winBytes     int64
+	failedAt     int64
 	sampledBytes int64
-	completeAt   int64
 	cnpsSent     int64
-	hist         histogram // counts nil: none (a Quiet flow, or not started)
 	lat          Latency
 	// ooo holds packets placed out of order (Config.OutOfOrder) until
 	// the gap before them fills; gapPSN is the gap seen open since
@@ -339,6 +353,7 @@ type flowState struct {
 	// touched by its own end's partition only.
 	utx *uetTx
 	urx *uetRx
+	_   [8]byte // to a whole number of lines (TestFlowLayout)
 }
 
 type oooPkt struct {
