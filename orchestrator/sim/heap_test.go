@@ -163,11 +163,12 @@ func TestWheelSize(t *testing.T) {
 		{"incast", 70_000, 29, 15, 14},
 		// A thousand NICs: a pop every 40 ps, packets 2-4 µs ahead. Half
 		// a gap is 16 ps slots, but 2^22 ps at that width is 2^18 slots:
-		// widened to 64 ps to fit 2^16.
-		{"large fabric", 40, 22, 6, 16},
+		// widened eightfold (the most) to 128 ps, 2^14 slots (the cap)
+		// reach 2^21 ps, and the farthest of those pushes go to the heap.
+		{"large fabric", 40, 22, 7, 14},
 		// Far timers over 1% of pushes (2^36 ps, 69 ms): slots widen only
 		// eightfold, the wheel stays at its cap, the timers go to the heap.
-		{"far timers", 40, 36, 7, 16},
+		{"far timers", 40, 36, 7, 14},
 		// Everything close: the smallest wheel.
 		{"near", 1000, 10, 8, wheelBitsMin},
 	} {
