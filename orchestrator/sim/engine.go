@@ -854,7 +854,7 @@ func (s *sim) nicSend(pi int32) {
 	if p.capFree > s.now {
 		// A NIC behind a slower PCIe link (Config.NICCapGbps) sends its
 		// next data packet once the host has fed it the last one.
-		if len(p.flows) > int(p.dead) && (p.wakeAt <= s.now || p.capFree < p.wakeAt) {
+		if p.liveFlows() > 0 && (p.wakeAt <= s.now || p.capFree < p.wakeAt) {
 			p.wakeAt = p.capFree
 			s.push(p.capFree, evNicWake, pi, 0, 0)
 		}
@@ -867,10 +867,7 @@ func (s *sim) nicSend(pi int32) {
 	nf := len(p.flows)
 	wake := int64(math.MaxInt64)
 	for j := 0; j < nf; j++ {
-		idx := int(p.rrFlow) + j
-		if idx >= nf {
-			idx -= nf
-		}
+		idx := p.rrAt(j, nf)
 		fi := p.flows[idx]
 		if fi < 0 {
 			continue
@@ -887,10 +884,7 @@ func (s *sim) nicSend(pi int32) {
 			wake = min(wake, f.nextAvail)
 			continue
 		}
-		p.rrFlow = int32(idx + 1)
-		if int(p.rrFlow) == nf {
-			p.rrFlow = 0
-		}
+		p.served(idx, nf)
 		s.sendData(pi, fi)
 		return
 	}
@@ -908,6 +902,27 @@ func (s *sim) nicIdle(pi int32, p *port, wake int64) {
 	if p.dead > 16 && 2*int(p.dead) > len(p.flows) {
 		s.compact(p)
 	}
+}
+
+// liveFlows is how many of a NIC's round-robin entries are not parked.
+func (p *port) liveFlows() int { return len(p.flows) - int(p.dead) }
+
+// rrAt is the index of the round robin's entry j places on from where it
+// stands, of nf entries: a NIC's send scans j = 0..nf-1.
+func (p *port) rrAt(j, nf int) int {
+	idx := int(p.rrFlow) + j
+	if idx >= nf {
+		idx -= nf
+	}
+	return idx
+}
+
+// served moves the round robin past entry idx (of nf), the one that sent.
+func (p *port) served(idx, nf int) {
+	if idx++; idx == nf {
+		idx = 0
+	}
+	p.rrFlow = int32(idx)
 }
 
 // park takes the flow at p.flows[idx] out of the round robin.

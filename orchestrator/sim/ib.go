@@ -696,7 +696,7 @@ func (s *sim) ibNicSend(pi int32) {
 		blocked = true
 	}
 	if p.capFree > s.now {
-		if len(p.flows) > int(p.dead) && (p.wakeAt <= s.now || p.capFree < p.wakeAt) {
+		if p.liveFlows() > 0 && (p.wakeAt <= s.now || p.capFree < p.wakeAt) {
 			p.wakeAt = p.capFree
 			s.push(p.capFree, evNicWake, pi, 0, 0)
 		}
@@ -705,10 +705,7 @@ func (s *sim) ibNicSend(pi int32) {
 	nf := len(p.flows)
 	wake := int64(math.MaxInt64)
 	for j := 0; j < nf; j++ {
-		idx := int(p.rrFlow) + j
-		if idx >= nf {
-			idx -= nf
-		}
+		idx := p.rrAt(j, nf)
 		fi := p.flows[idx]
 		if fi < 0 {
 			continue
@@ -726,10 +723,7 @@ func (s *sim) ibNicSend(pi int32) {
 			blocked = true
 			continue
 		}
-		p.rrFlow = int32(idx + 1)
-		if int(p.rrFlow) == nf {
-			p.rrFlow = 0
-		}
+		p.served(idx, nf)
 		s.ibSendData(pi, fi)
 		return
 	}

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"reflect"
 	"testing"
 	"unsafe"
 )
@@ -39,54 +40,19 @@ func TestPortLayout(t *testing.T) {
 // lines: a NIC's send (round robin, pacing, clock) and a switch port's
 // alike, so that a packet touches those two lines and its lane and
 // counters, not a third line at the end of a 3.7 KB port; and what a
-// switch's ingress port reads (identity, flags, PG map: line0) in the
-// first line alone. A field moved out of the header, or one added before
-// these that pushes them past their line, fails here.
+// switch's ingress port reads (identity, flags, PG map) in the first line
+// alone. A field moved out of the header, or one added before these that
+// pushes them past their line, fails here.
 func TestPortHotLines(t *testing.T) {
 	const line, hot = 64, 2 * 64
-	var p port
-	fields := []struct {
-		name      string
-		off, size uintptr
-		line0     bool
-	}{
-		{"node", unsafe.Offsetof(p.node), unsafe.Sizeof(p.node), true},
-		{"peer", unsafe.Offsetof(p.peer), unsafe.Sizeof(p.peer), true},
-		{"host", unsafe.Offsetof(p.host), unsafe.Sizeof(p.host), true},
-		{"peerHost", unsafe.Offsetof(p.peerHost), unsafe.Sizeof(p.peerHost), true},
-		{"down", unsafe.Offsetof(p.down), unsafe.Sizeof(p.down), true},
-		{"storming", unsafe.Offsetof(p.storming), unsafe.Sizeof(p.storming), true},
-		{"wdDrop", unsafe.Offsetof(p.wdDrop), unsafe.Sizeof(p.wdDrop), true},
-		{"txPending", unsafe.Offsetof(p.txPending), unsafe.Sizeof(p.txPending), true},
-		{"held", unsafe.Offsetof(p.held), unsafe.Sizeof(p.held), true},
-		{"strict", unsafe.Offsetof(p.strict), unsafe.Sizeof(p.strict), true},
-		{"wred", unsafe.Offsetof(p.wred), unsafe.Sizeof(p.wred), true},
-		{"ecn", unsafe.Offsetof(p.ecn), unsafe.Sizeof(p.ecn), true},
-		{"visited", unsafe.Offsetof(p.visited), unsafe.Sizeof(p.visited), true},
-		{"credit", unsafe.Offsetof(p.credit), unsafe.Sizeof(p.credit), true},
-		{"rr", unsafe.Offsetof(p.rr), unsafe.Sizeof(p.rr), true},
-		{"dead", unsafe.Offsetof(p.dead), unsafe.Sizeof(p.dead), false},
-		{"rrFlow", unsafe.Offsetof(p.rrFlow), unsafe.Sizeof(p.rrFlow), false},
-		{"rateKbps", unsafe.Offsetof(p.rateKbps), unsafe.Sizeof(p.rateKbps), false},
-		{"propPs", unsafe.Offsetof(p.propPs), unsafe.Sizeof(p.propPs), false},
-		{"busyUntil", unsafe.Offsetof(p.busyUntil), unsafe.Sizeof(p.busyUntil), false},
-		{"lastArrive", unsafe.Offsetof(p.lastArrive), unsafe.Sizeof(p.lastArrive), false},
-		{"wakeAt", unsafe.Offsetof(p.wakeAt), unsafe.Sizeof(p.wakeAt), false},
-		{"capKbps", unsafe.Offsetof(p.capKbps), unsafe.Sizeof(p.capKbps), false},
-		{"capFree", unsafe.Offsetof(p.capFree), unsafe.Sizeof(p.capFree), false},
-		{"flows", unsafe.Offsetof(p.flows), unsafe.Sizeof(p.flows), false},
-		{"queueOf", unsafe.Offsetof(p.queueOf), unsafe.Sizeof(p.queueOf), true},
-		{"pgOf", unsafe.Offsetof(p.pgOf), unsafe.Sizeof(p.pgOf), true},
-	}
-	for _, f := range fields {
-		if f.line0 && f.off+f.size > line {
-			t.Errorf("port.%s ends at byte %d, past the first cache line (%d): a switch's ingress reads it with the port's identity", f.name, f.off+f.size, line)
-		}
-		if f.off+f.size > hot {
-			t.Errorf("port.%s ends at byte %d, past the first two cache lines (%d): every hop reads it", f.name, f.off+f.size, hot)
-		}
-	}
-	if off := unsafe.Offsetof(p.lane); off != hot {
+	pt := reflect.TypeFor[port]()
+	fieldsWithin(t, pt, "line 0, where a switch's ingress reads the port's identity", 0, line,
+		"node", "peer", "host", "peerHost", "down", "storming", "wdDrop", "txPending",
+		"held", "strict", "wred", "ecn", "visited", "credit", "rr", "queueOf", "pgOf")
+	fieldsWithin(t, pt, "the two lines every hop reads", 0, hot,
+		"dead", "rrFlow", "rateKbps", "propPs", "busyUntil", "lastArrive",
+		"wakeAt", "capKbps", "capFree", "flows")
+	if off := unsafe.Offsetof(port{}.lane); off != hot {
 		t.Errorf("port.lane starts at byte %d, not right after the two hot lines (%d)", off, hot)
 	}
 }
@@ -100,45 +66,32 @@ func TestPortHotLines(t *testing.T) {
 // shifts a group across a line, fails here.
 func TestFlowLayout(t *testing.T) {
 	const line = 64
-	var f flowState
-	if n := unsafe.Sizeof(f); n%line != 0 {
+	ft := reflect.TypeFor[flowState]()
+	if n := ft.Size(); n%line != 0 {
 		t.Errorf("flowState is %d bytes, not a multiple of the %d-byte cache line: fix the padding at its end", n, line)
 	}
-	groups := []struct {
-		what     string
-		from, to uintptr // bytes [from, to)
-		fields   map[string][2]uintptr
-	}{
-		{"sending (lines 0-1)", 0, 2 * line, map[string][2]uintptr{
-			"f": {unsafe.Offsetof(f.f), unsafe.Sizeof(f.f)}, "src": {unsafe.Offsetof(f.src), unsafe.Sizeof(f.src)},
-			"dst": {unsafe.Offsetof(f.dst), unsafe.Sizeof(f.dst)}, "prio": {unsafe.Offsetof(f.prio), unsafe.Sizeof(f.prio)},
-			"dscp": {unsafe.Offsetof(f.dscp), unsafe.Sizeof(f.dscp)}, "started": {unsafe.Offsetof(f.started), unsafe.Sizeof(f.started)},
-			"sendDone": {unsafe.Offsetof(f.sendDone), unsafe.Sizeof(f.sendDone)}, "hashFwd": {unsafe.Offsetof(f.hashFwd), unsafe.Sizeof(f.hashFwd)},
-			"total": {unsafe.Offsetof(f.total), unsafe.Sizeof(f.total)}, "msg": {unsafe.Offsetof(f.msg), unsafe.Sizeof(f.msg)},
-			"perMsg": {unsafe.Offsetof(f.perMsg), unsafe.Sizeof(f.perMsg)}, "avail": {unsafe.Offsetof(f.avail), unsafe.Sizeof(f.avail)},
-			"winEnd": {unsafe.Offsetof(f.winEnd), unsafe.Sizeof(f.winEnd)}, "sndNxt": {unsafe.Offsetof(f.sndNxt), unsafe.Sizeof(f.sndNxt)},
-			"sndMax": {unsafe.Offsetof(f.sndMax), unsafe.Sizeof(f.sndMax)}, "nextAvail": {unsafe.Offsetof(f.nextAvail), unsafe.Sizeof(f.nextAvail)},
-			"lastSend": {unsafe.Offsetof(f.lastSend), unsafe.Sizeof(f.lastSend)}, "lastWire": {unsafe.Offsetof(f.lastWire), unsafe.Sizeof(f.lastWire)},
-			"rp": {unsafe.Offsetof(f.rp), unsafe.Sizeof(f.rp)}, "retx": {unsafe.Offsetof(f.retx), unsafe.Sizeof(f.retx)},
-		}},
-		{"ACKs back (line 2)", 2 * line, 3 * line, map[string][2]uintptr{
-			"sndUna": {unsafe.Offsetof(f.sndUna), unsafe.Sizeof(f.sndUna)}, "lastProgress": {unsafe.Offsetof(f.lastProgress), unsafe.Sizeof(f.lastProgress)},
-			"retriesLeft": {unsafe.Offsetof(f.retriesLeft), unsafe.Sizeof(f.retriesLeft)}, "naksRecv": {unsafe.Offsetof(f.naksRecv), unsafe.Sizeof(f.naksRecv)},
-			"cnpsRecv": {unsafe.Offsetof(f.cnpsRecv), unsafe.Sizeof(f.cnpsRecv)}, "depthPkts": {unsafe.Offsetof(f.depthPkts), unsafe.Sizeof(f.depthPkts)},
-		}},
-		{"receiving (lines 3-4)", 3 * line, 5 * line, map[string][2]uintptr{
-			"rcvNxt": {unsafe.Offsetof(f.rcvNxt), unsafe.Sizeof(f.rcvNxt)}, "pendingAck": {unsafe.Offsetof(f.pendingAck), unsafe.Sizeof(f.pendingAck)},
-			"lastAck": {unsafe.Offsetof(f.lastAck), unsafe.Sizeof(f.lastAck)}, "delivered": {unsafe.Offsetof(f.delivered), unsafe.Sizeof(f.delivered)},
-			"winBytes": {unsafe.Offsetof(f.winBytes), unsafe.Sizeof(f.winBytes)}, "completeAt": {unsafe.Offsetof(f.completeAt), unsafe.Sizeof(f.completeAt)},
-			"hashRev": {unsafe.Offsetof(f.hashRev), unsafe.Sizeof(f.hashRev)}, "hist": {unsafe.Offsetof(f.hist), unsafe.Sizeof(f.hist)},
-			"ring": {unsafe.Offsetof(f.ring), unsafe.Sizeof(f.ring)}, "stream": {unsafe.Offsetof(f.stream), unsafe.Sizeof(f.stream)},
-		}},
-	}
-	for _, g := range groups {
-		for name, at := range g.fields {
-			if at[0] < g.from || at[0]+at[1] > g.to {
-				t.Errorf("flowState.%s is at bytes %d-%d, outside its group, %s: bytes %d-%d", name, at[0], at[0]+at[1], g.what, g.from, g.to)
-			}
+	fieldsWithin(t, ft, "lines 0-1, sending", 0, 2*line,
+		"f", "src", "dst", "prio", "dscp", "started", "sendDone", "hashFwd", "total", "msg",
+		"perMsg", "avail", "winEnd", "sndNxt", "sndMax", "nextAvail", "lastSend", "lastWire", "rp", "retx")
+	fieldsWithin(t, ft, "line 2, ACKs back", 2*line, 3*line,
+		"sndUna", "lastProgress", "retriesLeft", "naksRecv", "cnpsRecv", "depthPkts")
+	fieldsWithin(t, ft, "lines 3-4, receiving", 3*line, 5*line,
+		"rcvNxt", "pendingAck", "lastAck", "delivered", "winBytes", "completeAt", "hashRev", "hist", "ring", "stream")
+}
+
+// fieldsWithin fails t for each named field of struct type typ that does
+// not lie wholly within bytes [from, to) (what names that span), or that
+// typ does not have (a rename: update the list).
+func fieldsWithin(t *testing.T, typ reflect.Type, what string, from, to uintptr, names ...string) {
+	t.Helper()
+	for _, name := range names {
+		f, ok := typ.FieldByName(name)
+		if !ok {
+			t.Errorf("%s has no field %s: update the test's list", typ.Name(), name)
+			continue
+		}
+		if end := f.Offset + f.Type.Size(); f.Offset < from || end > to {
+			t.Errorf("%s.%s is at bytes %d-%d, outside %s (bytes %d-%d)", typ.Name(), name, f.Offset, end, what, from, to)
 		}
 	}
 }

@@ -79,18 +79,15 @@ type prioCounters struct {
 	trimmed int64
 }
 
-// port is one end of a link. Its fields are laid out by use: what
-// handling a packet reads comes first, so that a hop touches few cache
-// lines (a 1024-host fabric's ports are far larger than the CPU caches);
-// what only setup, faults and the results read comes last.
+// port is one end of a link. Its fields are laid out by use, so that a
+// hop touches few cache lines (a 1024-host fabric's ports are far larger
+// than the CPU caches): the first two lines hold what a hop reads on every
+// packet (TestPortHotLines keeps them there), line 0 all a switch's
+// ingress port reads there (identity, flags, PG map) and most of what its
+// egress port does, line 1 the clock and a NIC's round robin and pacing;
+// then the per-queue lanes, classification, PGs and counters; what only
+// setup, pauses, faults and the results read comes last.
 type port struct {
-	// The first two cache lines hold what a hop reads on every packet
-	// (TestPortHotLines keeps them there): at a thousand hosts the ports
-	// far exceed the caches and a hop's cost is the lines it touches.
-	// Line 0 is all a switch's ingress port reads here (identity, flags,
-	// PG map) and most of what its egress port does; line 1 the clock and
-	// a NIC's round robin and pacing. What only pauses, faults and results
-	// read is at the end.
 	node     int32
 	peer     int32
 	host     bool

@@ -448,10 +448,7 @@ func (s *sim) uetNicSend(pi int32, p *port) {
 	nf := len(p.flows)
 	wake := int64(math.MaxInt64)
 	for j := 0; j < nf; j++ {
-		idx := int(p.rrFlow) + j
-		if idx >= nf {
-			idx -= nf
-		}
+		idx := p.rrAt(j, nf)
 		fi := p.flows[idx]
 		if fi < 0 {
 			continue
@@ -468,10 +465,7 @@ func (s *sim) uetNicSend(pi int32, p *port) {
 			wake = min(wake, f.nextAvail)
 			continue
 		}
-		p.rrFlow = int32(idx + 1)
-		if int(p.rrFlow) == nf {
-			p.rrFlow = 0
-		}
+		p.served(idx, nf)
 		s.uetSend(pi, fi)
 		return
 	}

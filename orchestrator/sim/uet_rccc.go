@@ -37,7 +37,7 @@ func (s *sim) pullTarget(f *flowState, t *uetTx) int64 {
 		want = u.mtuWire
 	}
 	p := &s.ports[f.src]
-	if n := len(p.flows) - int(p.dead); n > 1 {
+	if n := p.liveFlows(); n > 1 {
 		want /= float64(n)
 	}
 	return max(t.pulled+int64(want), 0)
