@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"runtime"
 	"sort"
 	"sync"
@@ -308,7 +307,7 @@ func (s *sim) split(pr *parRun) {
 		p.q = eventQueue{}
 		p.pkts = nil
 		p.free = -1
-		p.rng = rand.New(rand.NewPCG(uint64(s.cfg.Seed), mix64(0x9e3779b97f4a7c15+uint64(i)+1)))
+		p.rng = newSimRand(uint64(s.cfg.Seed), mix64(0x9e3779b97f4a7c15+uint64(i)+1))
 		p.events, p.hops = 0, 0
 		p.allHist = histogram{}
 		p.histPool = nil

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
-	"math/rand/v2"
 	"sort"
 	"sync/atomic"
 
@@ -402,7 +401,7 @@ type sim struct {
 
 	portByRef  map[PortRef]int32
 	nodeByName map[string]int32
-	rng        *rand.Rand
+	rng        *simRand
 	dc         dcqcnPs
 	mtu        int64
 
@@ -505,7 +504,7 @@ func newSim(cfg *Config) (*sim, error) {
 		warmup: max(cfg.WarmupNs, 0) * 1000,
 		mtu:    int64(cfg.mtu()),
 		free:   -1,
-		rng:    rand.New(rand.NewPCG(uint64(cfg.Seed), 0x9e3779b97f4a7c15)),
+		rng:    newSimRand(uint64(cfg.Seed), 0x9e3779b97f4a7c15),
 	}
 	s.ackEvery = int64(cfg.AckEvery)
 	if s.ackEvery <= 0 {
