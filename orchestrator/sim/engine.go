@@ -1332,7 +1332,7 @@ func (s *sim) closeHist(f *flowState) {
 		return
 	}
 	f.lat = Latency{P50: f.hist.quantile(0.5), P99: f.hist.quantile(0.99), Max: f.hist.max}
-	s.allHist.merge(&f.hist)
+	s.allHist.mergeFlow(&f.hist)
 	s.histPool = append(s.histPool, f.hist.counts)
 	f.hist = histogram{}
 }

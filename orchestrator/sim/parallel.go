@@ -309,7 +309,7 @@ func (s *sim) split(pr *parRun) {
 		p.free = -1
 		p.rng = newSimRand(uint64(s.cfg.Seed), mix64(0x9e3779b97f4a7c15+uint64(i)+1))
 		p.events, p.hops = 0, 0
-		p.allHist = histogram{}
+		p.allHist = runHist{}
 		p.histPool = nil
 		p.timeline = nil
 		p.series = nil

@@ -421,7 +421,7 @@ type sim struct {
 	ahead        int64     // readAhead's sink
 	work         workMeter // progress.go
 
-	allHist  histogram
+	allHist  runHist
 	histPool []*histCounts
 
 	series  *Series
