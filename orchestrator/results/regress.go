@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/jsonindent"
 	"github.com/labctl/labctl/orchestrator/plural"
 	"github.com/labctl/labctl/orchestrator/qos"
 	"github.com/labctl/labctl/orchestrator/transport"
@@ -777,7 +778,7 @@ func SaveBaselineFiltered(s *Store, ref, name string, f Filter, force bool) (str
 	if err := os.MkdirAll(s.BaselinesDir(), 0o755); err != nil {
 		return "", fmt.Errorf("save baseline %s: %w", name, exitcode.WriteFailed(s.BaselinesDir(), err))
 	}
-	data, err := json.MarshalIndent(ForBaseline(run), "", "  ")
+	data, err := jsonindent.Marshal(ForBaseline(run))
 	if err != nil {
 		return "", fmt.Errorf("save baseline %s: %w", name, err)
 	}

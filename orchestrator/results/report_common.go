@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/jsonindent"
 	"github.com/labctl/labctl/orchestrator/nic"
 	"github.com/labctl/labctl/orchestrator/plural"
 )
@@ -78,9 +79,12 @@ func writeReports(dir string, run *Run, topo string, record bool) error {
 
 // RenderJSON writes the run record as indented JSON (the run.json shape).
 func RenderJSON(run *Run, w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(run)
+	data, err := jsonindent.Marshal(run)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(data, '\n'))
+	return err
 }
 
 // fmtFloat prints a metric compactly: integers without decimals, others

@@ -16,6 +16,7 @@ import (
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/jsonindent"
 	"github.com/labctl/labctl/orchestrator/plural"
 	"github.com/labctl/labctl/orchestrator/readlimit"
 )
@@ -416,7 +417,7 @@ func (s *Store) SaveRun(run *Run) error {
 	if run.SchemaVersion == 0 {
 		run.SchemaVersion = SchemaVersion
 	}
-	data, err := json.MarshalIndent(run, "", "  ")
+	data, err := jsonindent.Marshal(run)
 	if err != nil {
 		return fmt.Errorf("save run %s: encode: %w", run.RunID, err)
 	}
@@ -953,7 +954,7 @@ func (s *Store) markAbandoned(run *Run, path string) error {
 		who = fmt.Sprintf("its writer (pid %d on %s)", run.Writer.PID, run.Writer.Host)
 	}
 	run.Error = fmt.Sprintf("abandoned: %s stopped without finishing the run (killed, crashed or out of disk) after %s", who, plural.N(len(run.Variants), "variant"))
-	data, err := json.MarshalIndent(run, "", "  ")
+	data, err := jsonindent.Marshal(run)
 	if err != nil {
 		return fmt.Errorf("reindex: encode %s: %w", path, err)
 	}

@@ -1,0 +1,85 @@
+// Package jsonindent writes JSON indented by two spaces, byte for byte as
+// encoding/json's MarshalIndent(v, "", "  ") does, in a fraction of its
+// time: json.Indent runs every byte through the JSON scanner's state
+// machine to validate what it indents, which for a run record took as long
+// as encoding it (7.9% of the instructions of `labctl run allreduce --lab
+// 64gpu`, whose record is 20 MB). What json.Marshal produces is valid and
+// compact already, so here the bytes are only copied, strings in runs.
+package jsonindent
+
+import "encoding/json"
+
+// Marshal is json.MarshalIndent(v, "", "  ").
+func Marshal(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return Append(make([]byte, 0, len(b)+len(b)/2), b), nil
+}
+
+// Append appends to dst the compact JSON src (json.Marshal's output, or
+// any JSON without whitespace outside strings) indented as
+// json.Indent(dst, src, "", "  ") would, and returns it. src must be
+// valid: Append does not check it.
+func Append(dst, src []byte) []byte {
+	depth := 0
+	// open: the last byte was '{' or '[', whose newline waits for the
+	// next byte, so that an empty object or array stays {} or [].
+	open := false
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if open && c != '}' && c != ']' {
+			open = false
+			depth++
+			dst = newline(dst, depth)
+		}
+		switch c {
+		case '"':
+			// Copy the string whole: up to the quote that no backslash
+			// escapes.
+			j := i + 1
+			for j < len(src) && src[j] != '"' {
+				if src[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			end := min(j+1, len(src))
+			dst = append(dst, src[i:end]...)
+			i = end - 1
+		case '{', '[':
+			open = true
+			dst = append(dst, c)
+		case ',':
+			dst = append(dst, c)
+			dst = newline(dst, depth)
+		case ':':
+			dst = append(dst, c, ' ')
+		case '}', ']':
+			if open {
+				open = false
+			} else {
+				depth--
+				dst = newline(dst, depth)
+			}
+			dst = append(dst, c)
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+// spaces is the indentation of newline, sliced; deeper levels append more.
+const spaces = "                                                                "
+
+func newline(dst []byte, depth int) []byte {
+	dst = append(dst, '\n')
+	n := 2 * depth
+	for n > len(spaces) {
+		dst = append(dst, spaces...)
+		n -= len(spaces)
+	}
+	return append(dst, spaces[:n]...)
+}
