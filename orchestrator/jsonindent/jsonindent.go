@@ -65,11 +65,20 @@ func Append(dst, src []byte) []byte {
 			}
 			dst = append(dst, c)
 		default:
-			dst = append(dst, c)
+			// A number or a literal: copy it whole.
+			j := i + 1
+			for j < len(src) && !structural[src[j]] {
+				j++
+			}
+			dst = append(dst, src[i:j]...)
+			i = j - 1
 		}
 	}
 	return dst
 }
+
+// structural marks the bytes that end a number or a literal.
+var structural = [256]bool{'"': true, '{': true, '}': true, '[': true, ']': true, ',': true, ':': true}
 
 // spaces is the indentation of newline, sliced; deeper levels append more.
 const spaces = "                                                                "
