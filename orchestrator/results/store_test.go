@@ -90,6 +90,53 @@ func TestSaveRunIncremental(t *testing.T) {
 	}
 }
 
+// TestSaveRunLayout: a record in progress, rewritten after every variant,
+// is one compact line; the finished one is indented as json.MarshalIndent
+// does; both read back the same run.
+func TestSaveRunLayout(t *testing.T) {
+	s := openTestStore(t, t.TempDir())
+	run := syntheticRun("20261129T120000Z-ecn-pfc-64gpu", t0)
+	fin := run.Finished
+	path := filepath.Join(s.RunDir(run.RunID), RunFile)
+	for _, st := range []string{StatusRunning, StatusPassed} {
+		run.Status = st
+		run.Finished = fin
+		if st == StatusRunning {
+			run.Finished = nil
+		}
+		if err := s.SaveRun(run); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := json.Marshal(run)
+		if st != StatusRunning {
+			want, _ = json.MarshalIndent(run, "", "  ")
+		}
+		if string(b) != string(want)+"\n" {
+			t.Errorf("status %s: %s is not json.Marshal%s of the run plus a newline (%d bytes against %d)", st, RunFile, map[bool]string{true: "", false: "Indent"}[st == StatusRunning], len(b), len(want)+1)
+		}
+		got, err := s.Get(run.RunID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, _ := json.Marshal(got); string(g) != string(mustJSON(t, run)) {
+			t.Errorf("status %s: the record read back differs", st)
+		}
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 func TestNewRunIDSuffix(t *testing.T) {
 	s := openTestStore(t, t.TempDir())
 	var ids []string
