@@ -51,6 +51,8 @@ type Store struct {
 	// readOnly stores (OpenReadOnly) never write: not the index, not a
 	// run folder.
 	readOnly bool
+	// progress encodes the records of runs in progress (progress_json.go).
+	progress progressJSON
 }
 
 // Filter narrows List and the "latest" reference. Zero fields match all.
@@ -417,15 +419,20 @@ func (s *Store) SaveRun(run *Run) error {
 	if run.SchemaVersion == 0 {
 		run.SchemaVersion = SchemaVersion
 	}
-	// A record in progress is written compact: it is written again after
-	// every variant, all of it, and indenting each copy was 15% of the CPU
-	// of 64gpu's transports (30 variants, a 23 MB record). The finished
-	// record (and an interrupted or abandoned one) is indented.
-	marshal := jsonindent.Marshal
+	// A record in progress is written compact, its finished variants'
+	// JSON kept from the last save (progressJSON): it is written again
+	// after every variant, all of it, and encoding and indenting each copy
+	// was over a third of the CPU of 64gpu's transports (30 variants, a
+	// 23 MB record). The finished record (and an interrupted or abandoned
+	// one) is encoded whole and indented.
+	var data []byte
+	var err error
 	if run.Status == StatusRunning {
-		marshal = json.Marshal
+		data, err = s.progress.encode(run)
+	} else {
+		s.progress.forget()
+		data, err = jsonindent.Marshal(run)
 	}
-	data, err := marshal(run)
 	if err != nil {
 		return fmt.Errorf("save run %s: encode: %w", run.RunID, err)
 	}
