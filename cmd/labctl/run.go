@@ -155,6 +155,9 @@ results/ cannot be written (the finished variants are printed anyway).`,
 				Seed: seed, Started: started, ConfigDigest: digest, Writer: writer,
 				QoS: qosRecord.settings, Classes: qosRecord.classes, Lint: qosRecord.lint,
 			}
+			// saveErr is the last save's: when it failed, the record on
+			// disk is the one of the save before, whatever the run reached.
+			var saveErr error
 			runner := &scenario.Runner{
 				Runtime:    rt,
 				Lab:        l,
@@ -164,7 +167,7 @@ results/ cannot be written (the finished variants are printed anyway).`,
 				Parallel:   parallel,
 				Threads:    threads,
 				Partitions: partitions,
-				Save:       store.SaveRun,
+				Save:       func(r *results.Run) error { saveErr = store.SaveRun(r); return saveErr },
 				Progress:   app.progressWriter(format),
 				// A QoS sweep's per-variant switch configs, for
 				// 'labctl config diff'; the lab's stay as they are.
@@ -187,9 +190,10 @@ results/ cannot be written (the finished variants are printed anyway).`,
 				// The run stopped on an error (results/ could not be
 				// written, the lab could not carry a variant): print what
 				// finished, so nothing finished is lost, then the error.
-				if run.Status == results.StatusRunning {
-					// Not saved: readers will find the record of the last
-					// save, abandoned, and so does this summary.
+				if saveErr != nil {
+					// Not saved (at any save, the last too): readers will
+					// find the record of the save before, abandoned, and so
+					// does this summary.
 					run.Status = results.StatusAbandoned
 					run.Error = "the record could not be saved: " + runErr.Error()
 				}
