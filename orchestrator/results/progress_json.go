@@ -21,6 +21,7 @@ type progressJSON struct {
 	mu       sync.Mutex
 	runID    string
 	variants map[variantKey]cachedVariant
+	last     int // the length of the last encoding, to size the next
 }
 
 type variantKey struct {
@@ -43,7 +44,7 @@ func (pj *progressJSON) encode(run *Run) ([]byte, error) {
 	pj.mu.Lock()
 	defer pj.mu.Unlock()
 	if pj.runID != run.RunID || pj.variants == nil {
-		pj.runID, pj.variants = run.RunID, map[variantKey]cachedVariant{}
+		pj.runID, pj.variants, pj.last = run.RunID, map[variantKey]cachedVariant{}, 0
 	}
 	if run.Variants == nil {
 		return json.Marshal(run) // "variants":null, nothing to keep
@@ -58,7 +59,7 @@ func (pj *progressJSON) encode(run *Run) ([]byte, error) {
 	if at < 0 {
 		return json.Marshal(run) // not the Run this was written for
 	}
-	out := make([]byte, 0, len(top)+pj.size(run))
+	out := make([]byte, 0, max(pj.last+pj.last/8, len(top)))
 	out = append(out, top[:at]...)
 	out = append(out, `"variants":[`...)
 	seen := make(map[variantKey]bool, len(run.Variants))
@@ -87,23 +88,16 @@ func (pj *progressJSON) encode(run *Run) ([]byte, error) {
 		out = append(out, c.whole...)
 	}
 	out = append(out, ']')
-	return append(out, top[at+len(variantsNull):]...), nil
+	out = append(out, top[at+len(variantsNull):]...)
+	pj.last = len(out)
+	return out, nil
 }
 
 // forget drops the kept variants (the run they belong to has ended).
 func (pj *progressJSON) forget() {
 	pj.mu.Lock()
-	pj.runID, pj.variants = "", nil
+	pj.runID, pj.variants, pj.last = "", nil, 0
 	pj.mu.Unlock()
-}
-
-// size is about how many bytes the kept variants take.
-func (pj *progressJSON) size(run *Run) int {
-	n := 0
-	for i := range run.Variants {
-		n += len(pj.variants[variantKey{run.Variants[i].Name, run.Variants[i].Repetition}].whole) + 1
-	}
-	return n + 2
 }
 
 // topLevel is where member (`"key":value`) starts in the compact JSON

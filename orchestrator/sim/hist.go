@@ -21,7 +21,7 @@ type histogram struct {
 	counts *histCounts // nil until the first sample
 }
 
-type histCounts [histBuckets]uint32
+type histCounts = [histBuckets]uint32
 
 // runHist is the latency histogram of a whole run (or of a partition's
 // share of it): the flows' histograms merged as they end, and the samples
@@ -91,33 +91,25 @@ func (h *runHist) quantile(q float64) int64 {
 }
 
 // mergeFlow adds a flow's histogram.
-func (h *runHist) mergeFlow(o *histogram) {
-	if o.counts == nil {
-		return
-	}
-	if h.counts == nil {
-		h.counts = new([histBuckets]int64)
-	}
-	for i, k := range o.counts {
-		h.counts[i] += int64(k)
-	}
-	h.n += o.n
-	h.max = max(h.max, o.max)
-}
+func (h *runHist) mergeFlow(o *histogram) { addCounts(h, o.counts, o.n, o.max) }
 
 // merge adds another run histogram (a partition's).
-func (h *runHist) merge(o *runHist) {
-	if o.counts == nil {
+func (h *runHist) merge(o *runHist) { addCounts(h, o.counts, o.n, o.max) }
+
+// addCounts adds n samples, the largest most, counted in counts (nil
+// when none), to h.
+func addCounts[C uint32 | int64](h *runHist, counts *[histBuckets]C, n, most int64) {
+	if counts == nil {
 		return
 	}
 	if h.counts == nil {
 		h.counts = new([histBuckets]int64)
 	}
-	for i, k := range o.counts {
-		h.counts[i] += k
+	for i, k := range counts {
+		h.counts[i] += int64(k)
 	}
-	h.n += o.n
-	h.max = max(h.max, o.max)
+	h.n += n
+	h.max = max(h.max, most)
 }
 
 // histQuantile is the lower edge of the bucket holding quantile q of n
