@@ -27,8 +27,15 @@ VCS_LDFLAGS = -X main.vcsCommit=$(shell git rev-parse HEAD 2>/dev/null) \
 	-X main.vcsTime=$(shell git log -1 --format=%cI 2>/dev/null) \
 	-X main.vcsModified=$(if $(shell git status --porcelain 2>/dev/null | head -c1),true,false)
 
+# labctl is built static (CGO_ENABLED=0; nothing in it needs cgo, the
+# resolver and os/user have pure Go forms): without the dynamic loader and
+# libc a command starts on about 100 fewer page faults, 0.8 ms less CPU
+# (labctl version 10.9 against 11.7 ms, 25 interleaved runs), and the
+# binary runs on any Linux of its architecture. BIN is where it goes; the
+# bench scripts build through this target so that they measure this build.
+BIN ?= bin/labctl
 build:
-	$(GO) build -ldflags "$(VCS_LDFLAGS)" -o bin/labctl ./cmd/labctl
+	CGO_ENABLED=0 $(GO) build -ldflags "$(VCS_LDFLAGS)" -o $(BIN) ./cmd/labctl
 
 # The unit and integration tests, then the Docker-backed tests of the
 # containerlab runtime (real exec, image build from Debian packages) when a

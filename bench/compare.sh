@@ -12,7 +12,7 @@
 # as a user runs it, on as many threads as it picks (the record says which).
 #
 # The cases and how they match htsim's are in bench/compare/README.md. This
-# script builds labctl (go build) and nothing else; it writes the htsim
+# script builds labctl (make build: as the Makefile builds it) and nothing else; it writes the htsim
 # topologies and connection matrices it needs into a temporary directory,
 # removed at the end (KEEP=1 keeps it and says where).
 set -euo pipefail
@@ -70,7 +70,7 @@ else
 fi
 
 echo "building labctl ..." >&2
-(cd "$root" && go build -o "$tmp/labctl" ./cmd/labctl)
+make -C "$root" --no-print-directory build BIN="$tmp/labctl" >/dev/null
 labctl=$tmp/labctl
 work=$tmp/work
 mkdir -p "$work"

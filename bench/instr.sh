@@ -15,7 +15,7 @@
 # trades instructions for memory traffic still needs timing (bench/compare.sh,
 # interleaved) at 1024 hosts, where the engine waits on memory.
 #
-# It builds labctl (go build) and needs valgrind (Debian: apt-get install
+# It builds labctl (make build) and needs valgrind (Debian: apt-get install
 # valgrind). Under valgrind a run is some 50 times slower: the incast takes
 # about 20 s, perm128 about a minute; perm1024 (some 20 minutes) is left out
 # unless CASES names it.
@@ -46,7 +46,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/labctl-instr.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 echo "building labctl ..." >&2
-(cd "$root" && go build -o "$tmp/labctl" ./cmd/labctl)
+make -C "$root" --no-print-directory build BIN="$tmp/labctl" >/dev/null
 commit=$(labctl_commit "$root")
 work=$tmp/work
 mkdir -p "$work"

@@ -16,7 +16,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/labctl-pgo.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 echo "building labctl ..." >&2
-(cd "$root" && go build -o "$tmp/labctl" ./cmd/labctl)
+make -C "$root" --no-print-directory build BIN="$tmp/labctl" >/dev/null
 l=$tmp/labctl
 w=$tmp/work
 mkdir -p "$w" "$tmp/prof"
