@@ -916,7 +916,7 @@ func (s *sim) nicIdle(pi int32, p *port, wake int64) {
 // part of the round robin's order. InfiniBand's and UET's NICs send by
 // their own rules (credits, pulls) and keep it always.
 func (s *sim) nicMayHaveData(p *port) bool {
-	return p.liveFlows() > 0 || s.ib != nil || s.uet
+	return p.liveFlows() > 0 || s.ib != nil || s.uet || s.txDoneAlways
 }
 
 // liveFlows is how many of a NIC's round-robin entries are not parked.

@@ -412,10 +412,14 @@ type sim struct {
 	retries   int   // timeouts in a row before a QP fails; negative: never
 	cnpDSCP   uint8
 	// uet: the run's transport is UET (uet.go, with its settings in u).
-	uet      bool
-	u        *uetRun
-	jitter   int64 // ps
-	nicDelay int64 // ps
+	uet bool
+	u   *uetRun
+	// txDoneAlways: every NIC transmit schedules a TxDone, as before
+	// nicMayHaveData left out those of NICs with every QP parked; set by
+	// a test, which holds the two to the same result.
+	txDoneAlways bool
+	jitter       int64 // ps
+	nicDelay     int64 // ps
 
 	events, hops uint64
 	ahead        int64     // readAhead's sink
