@@ -320,19 +320,26 @@ func (q *eventQueue) peekT() int64 {
 	return q.ev[0].t
 }
 
-// following is the event after the one pop returned last when it is the
-// next in the same wheel slot (most often so), else nil: the engine reads
-// ahead of it (sim.readAhead). It may be overtaken by the far heap or by
-// events pushed meanwhile; nothing but the read-ahead depends on it.
+// following is the wheel's next event after the one pop returned last,
+// when the queue finds it cheaply: the next in the same slot, or the first
+// of the next occupied slot among the 64 that share its word of occ (with
+// slots half a pop wide the same slot held the next event only a third to
+// a half of the time). Else nil. The engine reads ahead of it
+// (sim.readAhead); it may be overtaken by the far heap or by events pushed
+// meanwhile, and nothing but the read-ahead depends on it.
 func (q *eventQueue) following() *event {
 	if q.near == 0 {
 		return nil
 	}
-	sl := &q.slots[int(q.cur)&(len(q.slots)-1)]
-	if sl.head < 0 {
-		return nil
+	i := int(q.cur) & (len(q.slots) - 1)
+	if h := q.slots[i].head; h >= 0 {
+		return &q.pool[h]
 	}
-	return &q.pool[sl.head]
+	// Slot i is empty, so the lowest bit left is a later slot's.
+	if x := q.occ[i>>6] >> uint(i&63); x != 0 {
+		return &q.pool[q.slots[i+bits.TrailingZeros64(x)].head]
+	}
+	return nil
 }
 
 func (q *eventQueue) pop() event {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/labctl/labctl/orchestrator/routing"
 )
@@ -422,7 +423,9 @@ type sim struct {
 	nicDelay     int64 // ps
 
 	events, hops uint64
-	ahead        int64     // readAhead's sink
+	// prefetchNext: the ports outgrow a core's cache, so each hop asks for
+	// the next event's port and packet ahead (readAhead).
+	prefetchNext bool
 	work         workMeter // progress.go
 
 	allHist  runHist
@@ -576,6 +579,7 @@ func newSim(cfg *Config) (*sim, error) {
 		return nil, err
 	}
 	s.pkts = make([]packet, 0, 4096)
+	s.prefetchNext = uintptr(len(s.ports))*unsafe.Sizeof(port{}) > prefetchPortBytes
 	s.q.ev = make([]event, 0, 1024)
 	if err := s.buildFaults(); err != nil {
 		return nil, err
