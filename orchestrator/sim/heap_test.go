@@ -41,7 +41,8 @@ func (r *refQueue) pop() event { return heap.Pop(&r.ev).(event) }
 // bursts of simultaneous events, events in the slot being popped, pushes at
 // the current time and before it, far timers (local ACK timeouts, samples)
 // that wait in the heap, and phases of very different event density, so
-// that the wheel re-sizes while events are pending.
+// that the wheel re-sizes while events are pending. After each pop,
+// following (the read-ahead's next event) must be the next out.
 func TestEventQueueOrder(t *testing.T) {
 	for seed := uint64(1); seed <= 6; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 7))
@@ -66,7 +67,7 @@ func TestEventQueueOrder(t *testing.T) {
 			}
 			ref.push(e)
 		}
-		pops := 0
+		pops, follows := 0, 0
 		sizes := map[[2]uint]bool{}
 		// Each phase has its own spacing of events, from a few ps (a
 		// thousand NICs) to hundreds of ns (one idle link). Every pop
@@ -89,6 +90,18 @@ func TestEventQueueOrder(t *testing.T) {
 					pops++
 					if got.kind != 9 {
 						near--
+					}
+					// The read-ahead's guess, where it has one and no
+					// far event comes first, is the next event.
+					if f := q.following(); f != nil {
+						follows++
+						if len(q.ev) == 0 || !before(&q.ev[0], f) {
+							n := *f
+							n.next = 0
+							if ref.len() == 0 || n != ref.ev[0] {
+								t.Fatalf("seed %d pop %d: following %+v, but the next event is %+v", seed, pops, n, ref.ev[0])
+							}
+						}
 					}
 				}
 				// About as many pushes as pops, the near ones kept at
@@ -143,6 +156,9 @@ func TestEventQueueOrder(t *testing.T) {
 		}
 		if pops < 100_000 {
 			t.Fatalf("seed %d: only %d pops interleaved", seed, pops)
+		}
+		if follows < pops*9/10 {
+			t.Errorf("seed %d: following knew the next event after %d of %d pops, want 90%%", seed, follows, pops)
 		}
 	}
 }
