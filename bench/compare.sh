@@ -301,7 +301,15 @@ for case in $CASES; do
 	done
 	lm=$(median "${lc[@]}") hm=$(median "${hc[@]}")
 	ratio=$(awk -v a="$lm" -v b="$hm" 'BEGIN { printf "%.2f", a / b }')
-	row="| $label | $lm | ${lc[*]} | $hm | ${hc[*]} | $ratio | $(median "${lw[@]}") | $(median "${hw[@]}") |"
+	# The median of each pair's own ratio as well: when the machine
+	# changes speed during the runs, the two medians can come from
+	# different phases, while a pair's two runs share one.
+	pairs=()
+	for i in "${!lc[@]}"; do
+		pairs+=("$(awk -v a="${lc[$i]}" -v b="${hc[$i]}" 'BEGIN { printf "%.4f", a / b }')")
+	done
+	pair_ratio=$(median "${pairs[@]}" | awk '{ printf "%.2f", $1 }')
+	row="| $label | $lm | ${lc[*]} | $hm | ${hc[*]} | $ratio | $pair_ratio | $(median "${lw[@]}") | $(median "${hw[@]}") |"
 	if [ ${#ev[@]} -gt 0 ]; then
 		events_seen=1
 		# Events are the same in every run (same seed); events/s is of
@@ -316,8 +324,8 @@ echo "labctl $commit vs htsim_roce ($htsim_commit), $(date -u +%Y-%m-%d), $REPS 
 [ -n "${LABCTL_ARGS:-}" ] && echo "labctl run flags: $LABCTL_ARGS"
 echo "CPU s: user+sys of the whole process (labctl run: configs, engine, record and reports; htsim: set-up and simulation); wall s: medians."
 echo
-head="| case | labctl CPU s (median) | labctl CPU s (runs) | htsim CPU s (median) | htsim CPU s (runs) | labctl/htsim | labctl wall s | htsim wall s |"
-sep="|---|---|---|---|---|---|---|---|"
+head="| case | labctl CPU s (median) | labctl CPU s (runs) | htsim CPU s (median) | htsim CPU s (runs) | labctl/htsim | pairs' median | labctl wall s | htsim wall s |"
+sep="|---|---|---|---|---|---|---|---|---|"
 if [ $events_seen = 1 ]; then
 	head="$head labctl events | labctl events/s | labctl threads |"
 	sep="$sep---|---|---|"
