@@ -482,26 +482,6 @@ func (p *port) serPs(wire int64) int64 {
 	return (wire*8_000_000_000 + p.rateKbps/2) / p.rateKbps
 }
 
-// packetPoolHint is the packet pool's starting capacity: the full-size
-// packets the switches' buffers hold when full (each switch's largest pool
-// with its headroom), within [4096, 131072] (256 KiB to 8 MiB). A pool's
-// pages are touched only as it fills them, so a generous capacity costs
-// address space, while growing by append copied the pool at every step
-// and, with no collection in a short run, touched every copy's pages: the
-// bench incast, whose switch queue holds some 7,200 packets, took 325 page
-// faults more (a millisecond of CPU in this VM) growing from 4096.
-func (s *sim) packetPoolHint() int {
-	var bytes int64
-	for i := range s.nodes {
-		var most int64
-		for _, p := range s.nodes[i].pools {
-			most = max(most, p.size+p.hdrSize)
-		}
-		bytes += most
-	}
-	return int(min(max(bytes/(s.mtu+WireOverheadBytes), 4096), 1<<17))
-}
-
 func newSim(cfg *Config) (*sim, error) {
 	if cfg.DurationNs <= 0 {
 		return nil, errorf("duration must be positive (got %d ns): set Config.DurationNs", cfg.DurationNs)
@@ -598,7 +578,7 @@ func newSim(cfg *Config) (*sim, error) {
 	if err := s.buildSeries(); err != nil {
 		return nil, err
 	}
-	s.pkts = make([]packet, 0, s.packetPoolHint())
+	s.pkts = make([]packet, 0, 4096)
 	s.prefetchNext = uintptr(len(s.ports))*unsafe.Sizeof(port{}) > prefetchPortBytes
 	s.q.ev = make([]event, 0, 1024)
 	if err := s.buildFaults(); err != nil {
