@@ -329,7 +329,8 @@ func (s *sim) kick(pi int32) {
 // transmit puts packet k on the link of port pi: the port is busy for the
 // serialization time and the packet arrives whole at the peer one
 // propagation delay later (store and forward). A TxDone event is scheduled
-// only when more work may wait (nextWork); otherwise the next enqueue, or
+// only when more work may wait (queued packets, or nicMayHaveData at a
+// NIC); otherwise the next enqueue, or
 // whatever gives a NIC's QP data, finds the port idle by its clock.
 func (s *sim) transmit(pi, k int32) {
 	p := &s.ports[pi]
