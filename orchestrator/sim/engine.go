@@ -330,8 +330,8 @@ func (s *sim) kick(pi int32) {
 // serialization time and the packet arrives whole at the peer one
 // propagation delay later (store and forward). A TxDone event is scheduled
 // only when more work may wait (queued packets, or nicMayHaveData at a
-// NIC); otherwise the next enqueue, or
-// whatever gives a NIC's QP data, finds the port idle by its clock.
+// NIC); otherwise the next enqueue, or whatever gives a NIC's QP data,
+// finds the port idle by its clock.
 func (s *sim) transmit(pi, k int32) {
 	p := &s.ports[pi]
 	pk := &s.pkts[k]
