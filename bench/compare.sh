@@ -12,9 +12,9 @@
 # as a user runs it, on as many threads as it picks (the record says which).
 #
 # The cases and how they match htsim's are in bench/compare/README.md. This
-# script builds labctl (make build: as the Makefile builds it) and nothing else; it writes the htsim
-# topologies and connection matrices it needs into a temporary directory,
-# removed at the end (KEEP=1 keeps it and says where).
+# script builds labctl (make build, as the Makefile builds it) and nothing
+# else; it writes the htsim topologies and connection matrices it needs into
+# a temporary directory, removed at the end (KEEP=1 keeps it and says where).
 set -euo pipefail
 
 usage_htsim() {

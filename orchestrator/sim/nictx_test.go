@@ -11,8 +11,9 @@ import (
 // are all parked (nicMayHaveData) changes no result, only the number of
 // events, on runs that park QPs and wake them in every way the engine does:
 // an incast's receiver sending only ACKs, a ring AllReduce's steps, a
-// program's posted messages, senders held back by a tx depth, a PFC storm with its watchdog, a link failure
-// with a go-back-N retransmission, and the mixed scenario with DCQCN. A wake
+// program's posted messages, senders held back by a tx depth, a PFC storm
+// with its watchdog, a link failure with a go-back-N retransmission, and
+// the mixed scenario with DCQCN. A wake
 // that forgot to kick its NIC would leave a QP silent here, and its flows
 // short of their bytes.
 func TestParkedNICSchedulesNoTxDone(t *testing.T) {
