@@ -289,6 +289,7 @@ func (s *sim) checkScaleUp() error {
 			p := &s.ports[pi]
 			p.capMbps = c * 1000
 			p.capKbps = max(int64(math.Round(c*1e6)), 1)
+			p.capped = true
 		}
 	}
 	return nil

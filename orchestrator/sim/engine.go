@@ -335,7 +335,7 @@ func (s *sim) kick(pi int32) {
 func (s *sim) transmit(pi, k int32) {
 	p := &s.ports[pi]
 	pk := &s.pkts[k]
-	ser := p.serPs(int64(pk.wire))
+	ser := s.ser(p, int64(pk.wire))
 	p.busyUntil = s.now + ser
 	c := &p.c[pk.prio]
 	c.txBytes += int64(pk.wire)
@@ -1069,7 +1069,7 @@ func (f *flowState) advance() {
 // link slower than the port (Config.NICCapGbps) the next data packet
 // waits until capFree.
 func (p *port) feedCap(now, wire int64) {
-	if p.capKbps > 0 {
+	if p.capped {
 		p.capFree = now + (wire*8_000_000_000+p.capKbps/2)/p.capKbps
 	}
 }
@@ -1080,7 +1080,7 @@ func (s *sim) gap(f *flowState, wire int64) int64 {
 	if f.rp != nil && f.rp.limited {
 		return int64(float64(wire) * 8e6 / f.rp.rc)
 	}
-	return s.ports[f.src].serPs(wire)
+	return s.ser(&s.ports[f.src], wire)
 }
 
 // repace re-times a flow's next packet after a rate change, as a NIC rate

@@ -48,10 +48,10 @@ func TestPortHotLines(t *testing.T) {
 	pt := reflect.TypeFor[port]()
 	fieldsWithin(t, pt, "line 0, where a switch's ingress reads the port's identity", 0, line,
 		"node", "peer", "host", "peerHost", "down", "storming", "wdDrop", "txPending",
-		"held", "strict", "wred", "ecn", "visited", "credit", "rr", "queueOf", "pgOf")
+		"held", "strict", "wred", "ecn", "visited", "credit", "rr", "queueOf", "pgOf", "capped")
 	fieldsWithin(t, pt, "the two lines every hop reads", 0, hot,
 		"dead", "rrFlow", "rateKbps", "propPs", "busyUntil", "lastArrive",
-		"wakeAt", "capKbps", "capFree", "flows")
+		"wakeAt", "serFull", "capFree", "flows")
 	if off := unsafe.Offsetof(port{}.lane); off != hot {
 		t.Errorf("port.lane starts at byte %d, not right after the two hot lines (%d)", off, hot)
 	}
@@ -118,6 +118,30 @@ func TestPrefetchNextBySize(t *testing.T) {
 		}
 		if s.prefetchNext != tc.want {
 			t.Errorf("%s (%d ports, %d KiB): prefetchNext %v, want %v", tc.name, len(s.ports), len(s.ports)*int(unsafe.Sizeof(port{}))>>10, s.prefetchNext, tc.want)
+		}
+	}
+}
+
+// TestSerMatchesSerPs: the engine's serialization times (ser, which reads
+// a port's serFull for a full-size data packet) are serPs's on every port,
+// with each port's clock skew and for MTUs other than the default, so the
+// shortcut can never move a packet in time.
+func TestSerMatchesSerPs(t *testing.T) {
+	for _, mtu := range []int{0, 1024, 9000} {
+		cfg := permutationConfig(2, 2, 1, 4)
+		cfg.MTU = mtu
+		s, err := newSim(&cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full := s.mtu + WireOverheadBytes
+		for pi := range s.ports {
+			p := &s.ports[pi]
+			for _, w := range []int64{full, full - 1, full + 1, PauseWireBytes, 64, 1} {
+				if got, want := s.ser(p, w), p.serPs(w); got != want {
+					t.Fatalf("MTU %d, port %s (%d kb/s): ser(%d) = %d ps, serPs = %d ps", mtu, p.ref, p.rateKbps, w, got, want)
+				}
+			}
 		}
 	}
 }

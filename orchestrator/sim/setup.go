@@ -118,6 +118,7 @@ type port struct {
 	// pgOf its ingress priority group.
 	queueOf [8]uint8
 	pgOf    [8]uint8
+	capped  bool // a NIC behind a slower PCIe link: capKbps > 0
 
 	// NIC state (host ports). flows lists the flows that may have data to
 	// send, in the order they started or got data again, served round
@@ -139,9 +140,13 @@ type port struct {
 	lastArrive int64
 
 	wakeAt int64
-	// capKbps > 0 caps a NIC's data rate (Config.NICCapGbps; capMbps the
-	// same, nominal): no data packet leaves before capFree.
-	capKbps int64
+	// serFull is serPs of a full-size RoCE data packet (the MTU and
+	// WireOverheadBytes), the wire size of nearly every hop: ser reads it
+	// instead of dividing by the rate, which was the longest wait of a
+	// packet's send (IDIV, perf on the bench incast).
+	serFull int64
+	// A capped NIC's (Config.NICCapGbps) next data packet leaves no
+	// earlier than capFree.
 	capFree int64
 	flows   []int32
 
@@ -163,7 +168,10 @@ type port struct {
 	drop [8]redCurve
 
 	// pauseQ is the queue a received pause for each priority stops.
-	pauseQ  [8]uint8
+	pauseQ [8]uint8
+	// capKbps > 0 caps a NIC's data rate (Config.NICCapGbps; capMbps the
+	// same, nominal); capped says so in the hot lines.
+	capKbps int64
 	capMbps float64
 
 	lastCNP int64 // NIC: the last CNP it sent (Config.CNPPerPort)
@@ -174,7 +182,7 @@ type port struct {
 
 	pausedSince   [8]int64
 	lastPauseRxAt [8]int64
-	_             [56]byte // to a whole number of lines (TestPortLayout)
+	_             [48]byte // to a whole number of lines (TestPortLayout)
 }
 
 // pfcTimers are a port's PFC timers, one queued event each (lazyTimer):
@@ -482,6 +490,15 @@ func (p *port) serPs(wire int64) int64 {
 	return (wire*8_000_000_000 + p.rateKbps/2) / p.rateKbps
 }
 
+// ser is serPs for the packets the engine sends, the full-size data
+// packet's from the port's serFull.
+func (s *sim) ser(p *port, wire int64) int64 {
+	if wire == s.mtu+WireOverheadBytes {
+		return p.serFull
+	}
+	return p.serPs(wire)
+}
+
 func newSim(cfg *Config) (*sim, error) {
 	if cfg.DurationNs <= 0 {
 		return nil, errorf("duration must be positive (got %d ns): set Config.DurationNs", cfg.DurationNs)
@@ -690,6 +707,7 @@ func (s *sim) buildTopology() error {
 			if p.rateKbps <= 0 {
 				p.rateKbps = 1
 			}
+			p.serFull = p.serPs(s.mtu + WireOverheadBytes)
 			s.ports = append(s.ports, p)
 			s.portByRef[r] = int32(len(s.ports) - 1)
 			s.nodes[ni].ports = append(s.nodes[ni].ports, int32(len(s.ports)-1))
