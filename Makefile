@@ -119,6 +119,13 @@ bench-cli: build
 bench-compare:
 	HTSIM="$(HTSIM)" bash bench/compare.sh
 
+# What a labctl run costs besides its simulation: CPU and page faults of a
+# one-line Go program, `labctl version`, the bench incast with 4 KB flows
+# and the incast itself, interleaved, medians of REPS (default 21) runs.
+.PHONY: bench-fixed
+bench-fixed:
+	REPS="$(REPS)" bash bench/fixed.sh
+
 # Instructions and L1 misses of whole `labctl run` processes under valgrind's
 # cachegrind (CASES="incast perm128"; needs valgrind): the same every run,
 # where CPU time on a shared machine moves by a fifth.

@@ -1,6 +1,7 @@
-# bench/cases.sh: what bench/compare.sh and bench/instr.sh share, sourced
-# by both: the names of bench-compare's cases (bench/compare/README.md),
-# which labctl they measured, and what its run records say.
+# bench/cases.sh: what bench/compare.sh, bench/instr.sh and bench/fixed.sh
+# share, sourced by each: the names of bench-compare's cases
+# (bench/compare/README.md), which labctl they measured, what its run
+# records say, and how a process is timed.
 bench_cases="incast perm128 perm1024"
 
 # check_cases SCRIPT: every case in $CASES is one of bench_cases, or SCRIPT
@@ -40,3 +41,31 @@ cost_field() {
 		}
 		in_cost && /\}/ { in_cost = 0 }' "$1"
 }
+
+# secs: bash's `times` figure (XmY.YYYs) in seconds.
+secs() { awk -v t="$1" 'BEGIN { split(t, a, "m"); sub(/s$/, "", a[2]); printf "%.3f", a[1] * 60 + a[2] }'; }
+
+# measure OUT CMD...: runs CMD with its output in OUT; sets cpu (user+sys of
+# the process and its children) and wall, in seconds. The subshell's
+# `times` reports its children only: CMD and nothing else.
+measure() {
+	local out=$1 t0 t1 rc=0
+	shift
+	t0=$EPOCHREALTIME
+	(
+		"$@" >"$out" 2>&1 || exit $?
+		times >"$out.times"
+	) || rc=$?
+	t1=$EPOCHREALTIME
+	if [ $rc != 0 ]; then
+		echo "bench/${0##*/}: $* exited with $rc; its output:" >&2
+		tail -n 20 "$out" >&2
+		exit 1
+	fi
+	local u s
+	read -r u s < <(sed -n 2p "$out.times")
+	cpu=$(awk -v a="$(secs "$u")" -v b="$(secs "$s")" 'BEGIN { printf "%.3f", a + b }')
+	wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+}
+
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) printf "%.3f", v[(NR + 1) / 2]; else printf "%.3f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }

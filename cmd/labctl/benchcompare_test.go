@@ -120,3 +120,44 @@ func TestBenchInstr(t *testing.T) {
 		t.Errorf("want the per-event line and the top 3 functions:\n%s", out)
 	}
 }
+
+// TestBenchFixed: `make bench-fixed` (bench/fixed.sh) times a one-line Go
+// program, `labctl version`, the bench incast with 4 KB flows and the
+// incast itself, and prints one row each (the script itself stops when
+// the incast's scenario has no 100 MB line to shrink); a bad REPS is told
+// so, exit 2. No figure is judged: CPU times are the machine's.
+func TestBenchFixed(t *testing.T) {
+	script := filepath.Join("..", "..", "bench", "fixed.sh")
+	run := func(env ...string) (int, string, string) {
+		cmd := exec.Command("bash", script)
+		cmd.Env = append(os.Environ(), env...)
+		var out, errb strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return code, out.String(), errb.String()
+	}
+	if code, _, stderr := run("REPS=two"); code != 2 || !strings.Contains(stderr, "REPS=two must be a whole number") {
+		t.Errorf("REPS=two: exit %d, stderr %q; want 2 naming REPS", code, stderr)
+	}
+	code, out, stderr := run("REPS=1")
+	if code != 0 {
+		t.Fatalf("bench/fixed.sh: exit %d\n%s\n%s", code, out, stderr)
+	}
+	row := regexp.MustCompile(`(?m)^\| (.+?) \| ([0-9.]+) \| [0-9.]+-[0-9.]+ \| (\d+|n/a[^|]*) \|$`)
+	rows := row.FindAllStringSubmatch(out, -1)
+	if len(rows) != 4 {
+		t.Fatalf("want 4 rows (Go program, version, small run, incast), got %d:\n%s", len(rows), out)
+	}
+	if !strings.Contains(rows[2][1], "4 KB") || !strings.Contains(rows[3][1], "100 MB") {
+		t.Errorf("rows 3 and 4 are not the small run and the incast:\n%s", out)
+	}
+	if v, _ := strconv.ParseFloat(rows[3][2], 64); v <= 0 {
+		t.Errorf("the incast's CPU is %q ms: not measured\n%s", rows[3][2], out)
+	}
+}
