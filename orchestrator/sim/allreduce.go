@@ -148,7 +148,7 @@ func RingAllReduceFlowLevel(cfg Config, ranks []string, bytes int64) (*AllReduce
 		return nil, fmt.Errorf("flow-level AllReduce: %w", err)
 	}
 	chunk := float64(step0[0].Bytes)
-	frame := float64(s.mtu + WireOverheadBytes)
+	frame := float64(s.fullWire())
 	steps := 2 * (n - 1)
 	est := &AllReduceEstimate{Ranks: n, Steps: steps, MinRateGbps: math.Inf(1), RankRatesGbps: rates, ChunkBytes: step0[0].Bytes}
 	xfer, lat := make([]float64, n), make([]float64, n)

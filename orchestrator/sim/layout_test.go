@@ -134,7 +134,7 @@ func TestSerMatchesSerPs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		full := s.mtu + WireOverheadBytes
+		full := s.fullWire()
 		for pi := range s.ports {
 			p := &s.ports[pi]
 			for _, w := range []int64{full, full - 1, full + 1, PauseWireBytes, 64, 1} {

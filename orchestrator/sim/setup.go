@@ -140,11 +140,11 @@ type port struct {
 	lastArrive int64
 
 	wakeAt int64
-	// serFull is serPs of a full-size RoCE data packet (the MTU and
-	// WireOverheadBytes), the wire size of nearly every hop: ser reads it
-	// instead of dividing by the rate, three times a data packet (0.7% of
-	// the bench incast's instructions, 0.7-1.8% of its CPU). Set with
-	// rateKbps, which nothing changes after buildTopology.
+	// serFull is serPs of a full-size RoCE data packet (sim.fullWire), the
+	// wire size of nearly every hop: ser reads it instead of dividing by
+	// the rate, three times a data packet (0.7% of the bench incast's
+	// instructions, 0.7-1.8% of its CPU). Set with rateKbps, which nothing
+	// changes after buildTopology.
 	serFull int64
 	// A capped NIC's (Config.NICCapGbps) next data packet leaves no
 	// earlier than capFree.
@@ -491,10 +491,14 @@ func (p *port) serPs(wire int64) int64 {
 	return (wire*8_000_000_000 + p.rateKbps/2) / p.rateKbps
 }
 
+// fullWire is the wire size of a full-size data packet: the MTU's payload
+// and the transport's headers (WireOverheadBytes).
+func (s *sim) fullWire() int64 { return s.mtu + WireOverheadBytes }
+
 // ser is serPs for the packets the engine sends, the full-size data
 // packet's from the port's serFull.
 func (s *sim) ser(p *port, wire int64) int64 {
-	if wire == s.mtu+WireOverheadBytes {
+	if wire == s.fullWire() {
 		return p.serFull
 	}
 	return p.serPs(wire)
@@ -708,7 +712,7 @@ func (s *sim) buildTopology() error {
 			if p.rateKbps <= 0 {
 				p.rateKbps = 1
 			}
-			p.serFull = p.serPs(s.mtu + WireOverheadBytes)
+			p.serFull = p.serPs(s.fullWire())
 			s.ports = append(s.ports, p)
 			s.portByRef[r] = int32(len(s.ports) - 1)
 			s.nodes[ni].ports = append(s.nodes[ni].ports, int32(len(s.ports)-1))
@@ -820,7 +824,7 @@ func (s *sim) portIndex(r PortRef) (int32, bool) {
 // one frame and travels one propagation delay, the upstream finishes one
 // frame, and a propagation delay of data is on the wire.
 func (s *sim) defaultHeadroom(p *port) int64 {
-	frame := s.mtu + WireOverheadBytes
+	frame := s.fullWire()
 	return int64(2*float64(p.propPs+s.jitter)*p.lineMbps/8e6) + 3*frame + PauseWireBytes
 }
 

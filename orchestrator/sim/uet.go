@@ -283,7 +283,7 @@ func (s *sim) buildUET() error {
 		u.pacers = make([]uetPacer, len(s.ports))
 	}
 	u.mss = float64(s.mtu)
-	u.mtuWire = float64(s.mtu + WireOverheadBytes)
+	u.mtuWire = float64(s.fullWire())
 
 	// The network: its longest unloaded round trip over the flows' paths
 	// (the first uetRTTFlows of them: a fabric's paths repeat) and its
