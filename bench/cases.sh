@@ -1,7 +1,7 @@
-# bench/cases.sh: what bench/compare.sh, bench/instr.sh and bench/fixed.sh
-# share, sourced by each: the names of bench-compare's cases
-# (bench/compare/README.md), which labctl they measured, what its run
-# records say, and how a process is timed.
+# bench/cases.sh: what the bench scripts share, sourced by each: the names
+# of bench-compare's cases (bench/compare/README.md), how labctl is built
+# for them, which labctl they measured, what its run records say, and how
+# a process is timed.
 bench_cases="incast perm128 perm1024"
 
 # check_cases SCRIPT: every case in $CASES is one of bench_cases, or SCRIPT
@@ -40,6 +40,29 @@ cost_field() {
 			sub(".*\"" key "\": *", ""); sub(/[,}].*/, ""); print; exit
 		}
 		in_cost && /\}/ { in_cost = 0 }' "$1"
+}
+
+# check_timing SCRIPT: what measure needs, or SCRIPT says what is missing
+# and exits 2: REPS a whole number of runs, 1 or more, and bash 5 or later
+# (EPOCHREALTIME, its wall clock).
+check_timing() {
+	case $REPS in
+	'' | *[!0-9]* | 0)
+		echo "$1: REPS=$REPS must be a whole number of runs, 1 or more" >&2
+		exit 2
+		;;
+	esac
+	if [ -z "${EPOCHREALTIME:-}" ]; then
+		echo "$1: needs bash 5 or later (EPOCHREALTIME); this is bash $BASH_VERSION" >&2
+		exit 2
+	fi
+}
+
+# build_labctl ROOT OUT: builds ROOT's labctl into OUT as the Makefile
+# builds it (make build), so that a script measures that build.
+build_labctl() {
+	echo "building labctl ..." >&2
+	make -C "$1" --no-print-directory build BIN="$2" >/dev/null
 }
 
 # secs: bash's `times` figure (XmY.YYYs) in seconds.

@@ -41,21 +41,12 @@ if [ ! -f "$HTSIM" ] || [ ! -x "$HTSIM" ]; then
 	usage_htsim
 	exit 2
 fi
-if [ -z "${EPOCHREALTIME:-}" ]; then
-	echo "bench/compare.sh: needs bash 5 or later (EPOCHREALTIME); this is bash $BASH_VERSION" >&2
-	exit 2
-fi
-REPS=${REPS:-5}
-case $REPS in
-'' | *[!0-9]* | 0)
-	echo "bench/compare.sh: REPS=$REPS must be a whole number of runs, 1 or more" >&2
-	exit 2
-	;;
-esac
 # (The script's folder without dirname, which a bare PATH may lack.)
 case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 # shellcheck source=bench/cases.sh
 . "$here/cases.sh"
+REPS=${REPS:-5}
+check_timing bench/compare.sh
 CASES=${CASES:-$bench_cases}
 check_cases bench/compare.sh
 
@@ -69,8 +60,7 @@ else
 	trap 'rm -rf "$tmp"' EXIT
 fi
 
-echo "building labctl ..." >&2
-make -C "$root" --no-print-directory build BIN="$tmp/labctl" >/dev/null
+build_labctl "$root" "$tmp/labctl"
 labctl=$tmp/labctl
 work=$tmp/work
 mkdir -p "$work"

@@ -22,29 +22,20 @@
 # directory, removed at the end, and downloads nothing.
 set -euo pipefail
 
-REPS=${REPS:-21}
-case $REPS in
-'' | *[!0-9]* | 0)
-	echo "bench/fixed.sh: REPS=$REPS must be a whole number of runs, 1 or more" >&2
-	exit 2
-	;;
-esac
-if [ -z "${EPOCHREALTIME:-}" ]; then
-	echo "bench/fixed.sh: needs bash 5 or later (EPOCHREALTIME); this is bash $BASH_VERSION" >&2
-	exit 2
-fi
 # (The script's folder without dirname, which a bare PATH may lack.)
 case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 # shellcheck source=bench/cases.sh
 . "$here/cases.sh"
+REPS=${REPS:-21}
+check_timing bench/fixed.sh
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cmp=$root/bench/compare
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/labctl-fixed.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-echo "building labctl and a one-line Go program ..." >&2
-make -C "$root" --no-print-directory build BIN="$tmp/labctl" >/dev/null
+build_labctl "$root" "$tmp/labctl"
+echo "building a one-line Go program ..." >&2
 mkdir -p "$tmp/hello"
 printf 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("hello") }\n' >"$tmp/hello/main.go"
 printf 'module hello\n' >"$tmp/hello/go.mod"

@@ -45,8 +45,7 @@ cmp=$root/bench/compare
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/labctl-instr.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-echo "building labctl ..." >&2
-make -C "$root" --no-print-directory build BIN="$tmp/labctl" >/dev/null
+build_labctl "$root" "$tmp/labctl"
 commit=$(labctl_commit "$root")
 work=$tmp/work
 mkdir -p "$work"

@@ -11,12 +11,16 @@
 # result: a stale profile still builds, it only optimizes less.
 set -euo pipefail
 
+# (The script's folder without dirname, which a bare PATH may lack.)
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
+# shellcheck source=bench/cases.sh
+. "$here/cases.sh"
+
 root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/labctl-pgo.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-echo "building labctl ..." >&2
-make -C "$root" --no-print-directory build BIN="$tmp/labctl" >/dev/null
+build_labctl "$root" "$tmp/labctl"
 l=$tmp/labctl
 w=$tmp/work
 mkdir -p "$w" "$tmp/prof"

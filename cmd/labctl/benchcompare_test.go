@@ -61,25 +61,29 @@ func TestBenchCompareCases(t *testing.T) {
 	}
 }
 
+// runBenchScript runs bench/NAME with bash, the environment plus env, and
+// returns its exit code, stdout and stderr.
+func runBenchScript(t *testing.T, name string, env ...string) (int, string, string) {
+	t.Helper()
+	cmd := exec.Command("bash", filepath.Join("..", "..", "bench", name))
+	cmd.Env = append(os.Environ(), env...)
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return code, out.String(), errb.String()
+}
+
 // TestBenchInstr: `make bench-instr` (bench/instr.sh) runs the incast under
 // cachegrind and reports its instructions and misses per event of the run
 // record; a bad case or a machine without valgrind is told so, exit 2.
 func TestBenchInstr(t *testing.T) {
-	script := filepath.Join("..", "..", "bench", "instr.sh")
-	run := func(env ...string) (int, string, string) {
-		cmd := exec.Command("bash", script)
-		cmd.Env = append(os.Environ(), env...)
-		var out, errb strings.Builder
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return code, out.String(), errb.String()
-	}
+	run := func(env ...string) (int, string, string) { return runBenchScript(t, "instr.sh", env...) }
 	if code, _, stderr := run("CASES=incast perm4096"); code != 2 || !strings.Contains(stderr, "unknown case perm4096") {
 		t.Errorf("CASES=perm4096: exit %d, stderr %q; want 2 naming the case", code, stderr)
 	}
@@ -127,21 +131,7 @@ func TestBenchInstr(t *testing.T) {
 // the incast's scenario has no 100 MB line to shrink); a bad REPS is told
 // so, exit 2. No figure is judged: CPU times are the machine's.
 func TestBenchFixed(t *testing.T) {
-	script := filepath.Join("..", "..", "bench", "fixed.sh")
-	run := func(env ...string) (int, string, string) {
-		cmd := exec.Command("bash", script)
-		cmd.Env = append(os.Environ(), env...)
-		var out, errb strings.Builder
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return code, out.String(), errb.String()
-	}
+	run := func(env ...string) (int, string, string) { return runBenchScript(t, "fixed.sh", env...) }
 	if code, _, stderr := run("REPS=two"); code != 2 || !strings.Contains(stderr, "REPS=two must be a whole number") {
 		t.Errorf("REPS=two: exit %d, stderr %q; want 2 naming REPS", code, stderr)
 	}
