@@ -13,9 +13,8 @@ import (
 // an incast's receiver sending only ACKs, a ring AllReduce's steps, a
 // program's posted messages, senders held back by a tx depth, a PFC storm
 // with its watchdog, a link failure with a go-back-N retransmission, and
-// the mixed scenario with DCQCN. A wake
-// that forgot to kick its NIC would leave a QP silent here, and its flows
-// short of their bytes.
+// the mixed scenario with DCQCN. A wake that forgot to kick its NIC would
+// leave a QP silent here, and its flows short of their bytes.
 func TestParkedNICSchedulesNoTxDone(t *testing.T) {
 	ranks := ringRanks(2, 4)
 	ring := Config{
