@@ -64,7 +64,10 @@ for case in $CASES; do
 	out=$tmp/$case.cachegrind
 	# One thread, and no asynchronous preemption (valgrind serializes
 	# threads; preemption signals only add runtime work that varies).
-	GOMAXPROCS=1 GODEBUG=asyncpreemptoff=1 valgrind --tool=cachegrind --cache-sim=yes \
+	# cpu.rdtscp=off: on a CPU with RDTSCP the Go runtime reads its clock
+	# with it, an instruction valgrind 3.19 (Debian 12's) cannot decode
+	# (SIGILL in runtime.cputicks); the runtime then uses RDTSC instead.
+	GOMAXPROCS=1 GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off valgrind --tool=cachegrind --cache-sim=yes \
 		--cachegrind-out-file="$out" \
 		"$tmp/labctl" --dir "$work" run "$scenario" --lab "$labname" --threads 1 >"$tmp/$case.out" 2>"$tmp/$case.err" || {
 		echo "bench/instr.sh: labctl run $scenario --lab $labname failed under valgrind:" >&2
