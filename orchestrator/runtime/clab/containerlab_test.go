@@ -162,7 +162,7 @@ func TestContainerlabDeploysCatalogLab(t *testing.T) {
 
 	// What the machine has before, to tell what the lab leaves.
 	vethsBefore := hostVeths(t)
-	_, netErr := d.Client().NetworkInspect(ctx, MgmtNetwork, network.InspectOptions{})
+	_, netErr := sdk(t).NetworkInspect(ctx, MgmtNetwork, network.InspectOptions{})
 	clabNetBefore := netErr == nil
 
 	destroyed := false
@@ -331,7 +331,7 @@ func TestContainerlabDeploysCatalogLab(t *testing.T) {
 	if len(ours) != 0 {
 		t.Errorf("veths left on the host: %q", ours)
 	}
-	if _, err := d.Client().NetworkInspect(ctx, MgmtNetwork, network.InspectOptions{}); err == nil && !clabNetBefore {
+	if _, err := sdk(t).NetworkInspect(ctx, MgmtNetwork, network.InspectOptions{}); err == nil && !clabNetBefore {
 		t.Errorf("the %s network is left", MgmtNetwork)
 	}
 	if _, err := os.Stat(filepath.Join(l.Dir, "clab-"+l.Name)); !os.IsNotExist(err) {

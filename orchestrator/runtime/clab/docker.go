@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	cerrdefs "github.com/containerd/errdefs"
 	"io"
 	"os"
 	"sort"
@@ -14,13 +13,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/docker/docker/api/types/container"
-	"github.com/docker/docker/api/types/filters"
-	"github.com/docker/docker/api/types/network"
-	"github.com/docker/docker/client"
-	"github.com/docker/docker/pkg/stdcopy"
-
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/runtime/clab/dockerapi"
 )
 
 // Execer runs a command in a container. *Docker implements it; tests of the
@@ -78,7 +72,7 @@ func ExecOK(ctx context.Context, e Execer, container string, argv []string, opt 
 
 // Docker talks to the Docker engine through its API.
 type Docker struct {
-	c *client.Client
+	c *dockerapi.Client
 }
 
 // NewDocker connects to the engine named by DOCKER_HOST (default: the local
@@ -86,15 +80,15 @@ type Docker struct {
 // and checks the engine answers. An unreachable engine is an environment
 // error (exit 3).
 func NewDocker(ctx context.Context) (*Docker, error) {
-	c, err := client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation())
+	c, err := dockerapi.FromEnv()
 	if err != nil {
 		return nil, exitcode.Envf("docker client: %w (check DOCKER_HOST)", err)
 	}
 	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if _, err := c.Ping(pctx); err != nil {
+	if err := c.Negotiate(pctx); err != nil {
 		_ = c.Close()
-		return nil, exitcode.Envf("docker engine at %s is not reachable: %w (start dockerd, or set DOCKER_HOST; run 'labctl doctor --runtime clab')", c.DaemonHost(), err)
+		return nil, exitcode.Envf("docker engine at %s is not reachable: %w (start dockerd, or set DOCKER_HOST; run 'labctl doctor --runtime clab')", c.Host(), err)
 	}
 	return &Docker{c: c}, nil
 }
@@ -102,11 +96,11 @@ func NewDocker(ctx context.Context) (*Docker, error) {
 // Close releases the client's connections.
 func (d *Docker) Close() error { return d.c.Close() }
 
-// Client is the underlying SDK client for calls this type does not wrap.
-func (d *Docker) Client() *client.Client { return d.c }
+// API is the engine's API client, for calls this type does not wrap.
+func (d *Docker) API() *dockerapi.Client { return d.c }
 
 // APIVersion is the API version negotiated with the engine.
-func (d *Docker) APIVersion() string { return d.c.ClientVersion() }
+func (d *Docker) APIVersion() string { return d.c.APIVersion() }
 
 // ContainerState is the part of a container's state readiness waits need.
 type ContainerState struct {
@@ -123,7 +117,7 @@ type ContainerState struct {
 func (d *Docker) State(ctx context.Context, name string) (ContainerState, error) {
 	info, err := d.c.ContainerInspect(ctx, name)
 	if err != nil {
-		if cerrdefs.IsNotFound(err) {
+		if dockerapi.IsNotFound(err) {
 			return ContainerState{}, nil
 		}
 		return ContainerState{}, fmt.Errorf("inspect container %s: %w", name, err)
@@ -144,7 +138,7 @@ func (d *Docker) State(ctx context.Context, name string) (ContainerState, error)
 // ImagePresent reports whether ref is in the engine's local image store.
 func (d *Docker) ImagePresent(ctx context.Context, ref string) (bool, error) {
 	if _, err := d.c.ImageInspect(ctx, ref); err != nil {
-		if cerrdefs.IsNotFound(err) {
+		if dockerapi.IsNotFound(err) {
 			return false, nil
 		}
 		return false, fmt.Errorf("inspect image %s: %w", ref, err)
@@ -165,14 +159,14 @@ func (d *Docker) Exec(ctx context.Context, ctr string, argv []string, opt ExecOp
 		ctx, cancel = context.WithTimeout(ctx, opt.Timeout)
 		defer cancel()
 	}
-	created, err := d.c.ContainerExecCreate(ctx, ctr, container.ExecOptions{
+	execID, err := d.c.ExecCreate(ctx, ctr, dockerapi.ExecConfig{
 		Cmd: argv, Env: opt.Env, User: opt.User,
 		AttachStdout: true, AttachStderr: true,
 	})
 	if err != nil {
 		return ExecResult{}, fmt.Errorf("exec %s in %s: %w", argv[0], ctr, err)
 	}
-	att, err := d.c.ContainerExecAttach(ctx, created.ID, container.ExecAttachOptions{})
+	att, err := d.c.ExecAttach(ctx, execID)
 	if err != nil {
 		return ExecResult{}, fmt.Errorf("exec %s in %s: attach: %w", argv[0], ctr, err)
 	}
@@ -181,8 +175,7 @@ func (d *Docker) Exec(ctx context.Context, ctr string, argv []string, opt ExecOp
 	var stdout, stderr bytes.Buffer
 	copied := make(chan error, 1)
 	go func() {
-		_, err := stdcopy.StdCopy(&stdout, &stderr, att.Reader)
-		copied <- err
+		copied <- dockerapi.Demux(&stdout, &stderr, att)
 	}()
 
 	select {
@@ -191,7 +184,7 @@ func (d *Docker) Exec(ctx context.Context, ctr string, argv []string, opt ExecOp
 			return ExecResult{Stdout: stdout.Bytes(), Stderr: stderr.Bytes()}, fmt.Errorf("exec %s in %s: read output: %w", argv[0], ctr, err)
 		}
 	case <-ctx.Done():
-		kerr := d.killExec(created.ID, ctr)
+		kerr := d.killExec(execID, ctr)
 		att.Close()
 		<-copied
 		res := ExecResult{Stdout: stdout.Bytes(), Stderr: stderr.Bytes(), ExitCode: -1}
@@ -205,7 +198,7 @@ func (d *Docker) Exec(ctx context.Context, ctr string, argv []string, opt ExecOp
 	ictx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	for {
-		ins, err := d.c.ContainerExecInspect(ictx, created.ID)
+		ins, err := d.c.ExecInspect(ictx, execID)
 		if err != nil {
 			return ExecResult{Stdout: stdout.Bytes(), Stderr: stderr.Bytes()}, fmt.Errorf("exec %s in %s: inspect: %w", argv[0], ctr, err)
 		}
@@ -227,7 +220,7 @@ func (d *Docker) Exec(ctx context.Context, ctr string, argv []string, opt ExecOp
 func (d *Docker) killExec(execID, ctr string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	ins, err := d.c.ContainerExecInspect(ctx, execID)
+	ins, err := d.c.ExecInspect(ctx, execID)
 	if err != nil {
 		return fmt.Errorf("inspect exec: %w", err)
 	}
@@ -242,11 +235,11 @@ func (d *Docker) killExec(execID, ctr string) error {
 	if err != nil {
 		return fmt.Errorf("kill host pid %d: %v; %w", ins.Pid, kerr, err)
 	}
-	created, err := d.c.ContainerExecCreate(ctx, ctr, container.ExecOptions{Cmd: []string{"kill", "-KILL", strconv.Itoa(nspid)}})
+	killID, err := d.c.ExecCreate(ctx, ctr, dockerapi.ExecConfig{Cmd: []string{"kill", "-KILL", strconv.Itoa(nspid)}})
 	if err != nil {
 		return fmt.Errorf("kill pid %d in container: %w", nspid, err)
 	}
-	return d.c.ContainerExecStart(ctx, created.ID, container.ExecStartOptions{Detach: true})
+	return d.c.ExecStartDetached(ctx, killID)
 }
 
 // innerPID reads the PID a host process has in its innermost PID namespace.
@@ -278,7 +271,7 @@ var _ Cleaner = (*Docker)(nil)
 // before labelling, those of names that exist. Sorted, once each.
 func (d *Docker) ContainersOf(ctx context.Context, lab string, names []string) ([]string, error) {
 	seen := map[string]bool{}
-	list, err := d.c.ContainerList(ctx, container.ListOptions{All: true, Filters: filters.NewArgs(filters.Arg("label", "containerlab="+lab))})
+	list, err := d.c.ContainerList(ctx, true, map[string][]string{"label": {"containerlab=" + lab}})
 	if err != nil {
 		return nil, fmt.Errorf("list containers labelled containerlab=%s: %w", lab, err)
 	}
@@ -306,8 +299,8 @@ func (d *Docker) ContainersOf(ctx context.Context, lab string, names []string) (
 
 // RemoveContainer implements Cleaner.
 func (d *Docker) RemoveContainer(ctx context.Context, name string) error {
-	err := d.c.ContainerRemove(ctx, name, container.RemoveOptions{Force: true, RemoveVolumes: true})
-	if err != nil && !cerrdefs.IsNotFound(err) {
+	err := d.c.ContainerRemove(ctx, name, true, true)
+	if err != nil && !dockerapi.IsNotFound(err) {
 		return err
 	}
 	return nil
@@ -315,8 +308,8 @@ func (d *Docker) RemoveContainer(ctx context.Context, name string) error {
 
 // RemoveNetworkIfUnused implements Cleaner.
 func (d *Docker) RemoveNetworkIfUnused(ctx context.Context, name string) (bool, error) {
-	n, err := d.c.NetworkInspect(ctx, name, network.InspectOptions{})
-	if cerrdefs.IsNotFound(err) {
+	n, err := d.c.NetworkInspect(ctx, name)
+	if dockerapi.IsNotFound(err) {
 		return false, nil
 	}
 	if err != nil {
@@ -327,14 +320,14 @@ func (d *Docker) RemoveNetworkIfUnused(ctx context.Context, name string) (bool, 
 	}
 	// Inspect lists only running endpoints; a stopped container that
 	// would start on the network counts as a user too.
-	users, err := d.c.ContainerList(ctx, container.ListOptions{All: true, Filters: filters.NewArgs(filters.Arg("network", name))})
+	users, err := d.c.ContainerList(ctx, true, map[string][]string{"network": {name}})
 	if err != nil {
 		return false, fmt.Errorf("list containers on network %s: %w", name, err)
 	}
 	if len(users) > 0 {
 		return false, nil
 	}
-	if err := d.c.NetworkRemove(ctx, name); err != nil && !cerrdefs.IsNotFound(err) {
+	if err := d.c.NetworkRemove(ctx, name); err != nil && !dockerapi.IsNotFound(err) {
 		return false, err
 	}
 	return true, nil

@@ -18,12 +18,12 @@ func TestDockerCleaner(t *testing.T) {
 	ctx := context.Background()
 	const lab = "labctl-cleaner-test"
 	create := func(name string, labels map[string]string) {
-		_ = d.Client().ContainerRemove(ctx, name, container.RemoveOptions{Force: true})
-		if _, err := d.Client().ContainerCreate(ctx, &container.Config{Image: helper, Entrypoint: []string{"/helper"}, Cmd: []string{"idle"}, Labels: labels}, &container.HostConfig{}, nil, nil, name); err != nil {
+		_ = sdk(t).ContainerRemove(ctx, name, container.RemoveOptions{Force: true})
+		if _, err := sdk(t).ContainerCreate(ctx, &container.Config{Image: helper, Entrypoint: []string{"/helper"}, Cmd: []string{"idle"}, Labels: labels}, &container.HostConfig{}, nil, nil, name); err != nil {
 			t.Fatalf("create %s: %v", name, err)
 		}
 		t.Cleanup(func() {
-			_ = d.Client().ContainerRemove(context.Background(), name, container.RemoveOptions{Force: true})
+			_ = sdk(t).ContainerRemove(context.Background(), name, container.RemoveOptions{Force: true})
 		})
 	}
 	labelled := "labctl-cleaner-test-labelled"
@@ -53,18 +53,18 @@ func TestDockerCleaner(t *testing.T) {
 	}
 
 	const netName = "labctl-cleaner-test-net"
-	_ = d.Client().NetworkRemove(ctx, netName)
-	if _, err := d.Client().NetworkCreate(ctx, netName, network.CreateOptions{}); err != nil {
+	_ = sdk(t).NetworkRemove(ctx, netName)
+	if _, err := sdk(t).NetworkCreate(ctx, netName, network.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = d.Client().NetworkRemove(context.Background(), netName) })
-	if err := d.Client().NetworkConnect(ctx, netName, other, nil); err != nil {
+	t.Cleanup(func() { _ = sdk(t).NetworkRemove(context.Background(), netName) })
+	if err := sdk(t).NetworkConnect(ctx, netName, other, nil); err != nil {
 		t.Fatal(err)
 	}
 	if removed, err := d.RemoveNetworkIfUnused(ctx, netName); err != nil || removed {
 		t.Fatalf("network in use: removed %t, %v", removed, err)
 	}
-	if err := d.Client().NetworkDisconnect(ctx, netName, other, true); err != nil {
+	if err := sdk(t).NetworkDisconnect(ctx, netName, other, true); err != nil {
 		t.Fatal(err)
 	}
 	if removed, err := d.RemoveNetworkIfUnused(ctx, netName); err != nil || !removed {

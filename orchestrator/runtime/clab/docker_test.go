@@ -92,32 +92,32 @@ func testContainerImage(t *testing.T) (*Docker, string, string) {
 	}
 	name := "labctl-test-exec-" + strings.ToLower(strings.ReplaceAll(t.Name(), "/", "-"))
 	ref := "labctl-test/exec-helper:" + strconv.Itoa(os.Getpid()) + "-" + strings.TrimPrefix(name, "labctl-test-exec-")
-	rc, err := d.Client().ImageImport(ctx, image.ImportSource{Source: &buf, SourceName: "-"}, ref, image.ImportOptions{})
+	rc, err := sdk(t).ImageImport(ctx, image.ImportSource{Source: &buf, SourceName: "-"}, ref, image.ImportOptions{})
 	if err != nil {
 		t.Fatalf("import helper image: %v", err)
 	}
 	// Reading the stream to its end waits for the import to finish.
 	_, _ = io.Copy(io.Discard, rc)
 	rc.Close()
-	info, err := d.Client().ImageInspect(ctx, ref)
+	info, err := sdk(t).ImageInspect(ctx, ref)
 	if err != nil {
 		t.Fatalf("inspect helper image: %v", err)
 	}
 	id := info.ID
 	// Registered before the container's clean-up, so it runs after it.
 	t.Cleanup(func() {
-		if _, err := d.Client().ImageRemove(context.Background(), id, image.RemoveOptions{Force: true, PruneChildren: true}); err != nil {
+		if _, err := sdk(t).ImageRemove(context.Background(), id, image.RemoveOptions{Force: true, PruneChildren: true}); err != nil {
 			t.Errorf("remove helper image %s: %v", ref, err)
 		}
 	})
-	_ = d.Client().ContainerRemove(ctx, name, container.RemoveOptions{Force: true})
-	if _, err := d.Client().ContainerCreate(ctx, &container.Config{Image: ref, Entrypoint: []string{"/helper"}, Cmd: []string{"idle"}}, &container.HostConfig{}, nil, nil, name); err != nil {
+	_ = sdk(t).ContainerRemove(ctx, name, container.RemoveOptions{Force: true})
+	if _, err := sdk(t).ContainerCreate(ctx, &container.Config{Image: ref, Entrypoint: []string{"/helper"}, Cmd: []string{"idle"}}, &container.HostConfig{}, nil, nil, name); err != nil {
 		t.Fatalf("create container: %v", err)
 	}
 	t.Cleanup(func() {
-		_ = d.Client().ContainerRemove(context.Background(), name, container.RemoveOptions{Force: true})
+		_ = sdk(t).ContainerRemove(context.Background(), name, container.RemoveOptions{Force: true})
 	})
-	if err := d.Client().ContainerStart(ctx, name, container.StartOptions{}); err != nil {
+	if err := sdk(t).ContainerStart(ctx, name, container.StartOptions{}); err != nil {
 		t.Fatalf("start container: %v", err)
 	}
 	return d, name, id
@@ -137,7 +137,7 @@ func TestDockerExec(t *testing.T) {
 	if ok, err := d.ImagePresent(ctx, name); ok || err != nil {
 		t.Errorf("ImagePresent(container name) = %v, %v", ok, err)
 	}
-	info, err := d.Client().ContainerInspect(ctx, name)
+	info, err := sdk(t).ContainerInspect(ctx, name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestDockerExec(t *testing.T) {
 	// Only the container's own process remains.
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		top, err := d.Client().ContainerTop(ctx, name, nil)
+		top, err := sdk(t).ContainerTop(ctx, name, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -205,7 +205,7 @@ func TestHelperImageLeavesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d2.Close()
-	if _, err := d2.Client().ImageInspect(ctx, id); err == nil {
+	if _, err := sdk(t).ImageInspect(ctx, id); err == nil {
 		t.Errorf("helper image %s outlived its test", id)
 	}
 }

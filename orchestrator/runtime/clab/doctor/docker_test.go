@@ -16,7 +16,13 @@ import (
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/api/types/image"
+	"github.com/docker/docker/client"
+
+	"github.com/labctl/labctl/orchestrator/runtime/clab/internal/sdktest"
 )
+
+// sdk is the Docker SDK's client of the tests' engine (sdktest.Client).
+func sdk(t testing.TB) *client.Client { return sdktest.Client(t) }
 
 // TestSystemEnvDocker probes the real engine: versions, images, and the
 // privileged-container experiment, which must leave no container behind
@@ -34,8 +40,7 @@ func TestSystemEnvDocker(t *testing.T) {
 	}
 	err = env.TryPrivileged(ctx)
 	t.Logf("privileged containers: %v", err)
-	d, _ := env.client(ctx)
-	list, lerr := d.Client().ContainerList(ctx, container.ListOptions{All: true, Filters: filters.NewArgs(filters.Arg("name", "labctl-doctor-"))})
+	list, lerr := sdk(t).ContainerList(ctx, container.ListOptions{All: true, Filters: filters.NewArgs(filters.Arg("name", "labctl-doctor-"))})
 	if lerr != nil {
 		t.Fatal(lerr)
 	}
@@ -53,10 +58,7 @@ func TestSystemEnvImageHasFile(t *testing.T) {
 	ctx := context.Background()
 	env := &SystemEnv{}
 	defer env.Close()
-	d, err := env.client(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := sdk(t)
 	var buf bytes.Buffer
 	tw := tar.NewWriter(&buf)
 	data := []byte("eth1:0,1,2,3\n")
@@ -70,14 +72,14 @@ func TestSystemEnvImageHasFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	ref := "labctl-test/sonic-sku:" + strconv.Itoa(os.Getpid())
-	rc, err := d.Client().ImageImport(ctx, image.ImportSource{Source: &buf, SourceName: "-"}, ref, image.ImportOptions{})
+	rc, err := d.ImageImport(ctx, image.ImportSource{Source: &buf, SourceName: "-"}, ref, image.ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, _ = io.Copy(io.Discard, rc)
 	rc.Close()
 	t.Cleanup(func() {
-		_, _ = d.Client().ImageRemove(context.Background(), ref, image.RemoveOptions{Force: true, PruneChildren: true})
+		_, _ = d.ImageRemove(context.Background(), ref, image.RemoveOptions{Force: true, PruneChildren: true})
 	})
 	if ok, err := env.ImageHasFile(ctx, ref, SonicSKUFile); !ok || err != nil {
 		t.Errorf("ImageHasFile(SKU file) = %v, %v", ok, err)
@@ -88,7 +90,7 @@ func TestSystemEnvImageHasFile(t *testing.T) {
 	if _, err := env.ImageHasFile(ctx, "labctl-test/none:latest", SonicSKUFile); err == nil {
 		t.Error("ImageHasFile of a missing image: no error")
 	}
-	list, err := d.Client().ContainerList(ctx, container.ListOptions{All: true, Filters: filters.NewArgs(filters.Arg("name", "labctl-doctor-look-"))})
+	list, err := d.ContainerList(ctx, container.ListOptions{All: true, Filters: filters.NewArgs(filters.Arg("name", "labctl-doctor-look-"))})
 	if err != nil {
 		t.Fatal(err)
 	}

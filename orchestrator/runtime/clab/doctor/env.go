@@ -13,12 +13,10 @@ import (
 	"strings"
 	"time"
 
-	cerrdefs "github.com/containerd/errdefs"
-	"github.com/docker/docker/api/types/container"
-	"github.com/docker/docker/api/types/image"
 	"golang.org/x/sys/unix"
 
 	"github.com/labctl/labctl/orchestrator/runtime/clab"
+	"github.com/labctl/labctl/orchestrator/runtime/clab/dockerapi"
 )
 
 // SystemEnv is the real machine: the Docker engine, PATH, /proc, /sys and
@@ -55,7 +53,7 @@ func (e *SystemEnv) Docker(ctx context.Context) (string, string, error) {
 	if err != nil {
 		return "", "", err
 	}
-	v, err := d.Client().ServerVersion(ctx)
+	v, err := d.API().ServerVersion(ctx)
 	if err != nil {
 		return "", "", fmt.Errorf("docker version: %w", err)
 	}
@@ -94,7 +92,7 @@ func (e *SystemEnv) TryPrivileged(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return runThrowaway(ctx, d, ref, "labctl-doctor-priv", &container.HostConfig{Privileged: true}, nil)
+	return runThrowaway(ctx, d, dockerapi.ContainerConfig{Image: ref, Privileged: true}, "labctl-doctor-priv", nil)
 }
 
 // ImageHasFile implements Env. The container is created only (nothing in
@@ -104,20 +102,20 @@ func (e *SystemEnv) ImageHasFile(ctx context.Context, ref, path string) (bool, e
 	if err != nil {
 		return false, err
 	}
-	c := d.Client()
+	c := d.API()
 	cctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
-	created, err := c.ContainerCreate(cctx, &container.Config{Image: ref, Entrypoint: []string{"true"}}, &container.HostConfig{}, nil, nil, "labctl-doctor-look-"+strconv.Itoa(os.Getpid()))
+	id, err := c.ContainerCreate(cctx, "labctl-doctor-look-"+strconv.Itoa(os.Getpid()), dockerapi.ContainerConfig{Image: ref, Entrypoint: []string{"true"}})
 	if err != nil {
 		return false, fmt.Errorf("create a container from %s: %w", ref, err)
 	}
 	defer func() {
 		rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 		defer rcancel()
-		_ = c.ContainerRemove(rctx, created.ID, container.RemoveOptions{Force: true})
+		_ = c.ContainerRemove(rctx, id, true, false)
 	}()
-	if _, err := c.ContainerStatPath(cctx, created.ID, path); err != nil {
-		if cerrdefs.IsNotFound(err) {
+	if err := c.ContainerStatPath(cctx, id, path); err != nil {
+		if dockerapi.IsNotFound(err) {
 			return false, nil
 		}
 		return false, fmt.Errorf("look for %s in %s: %w", path, ref, err)
@@ -137,7 +135,7 @@ func (e *SystemEnv) anyLocalImage(ctx context.Context) (string, error) {
 			return e.HostImage, nil
 		}
 	}
-	list, err := d.Client().ImageList(ctx, image.ListOptions{})
+	list, err := d.API().ImageList(ctx)
 	if err != nil {
 		return "", fmt.Errorf("list images: %w", err)
 	}
@@ -151,24 +149,25 @@ func (e *SystemEnv) anyLocalImage(ctx context.Context) (string, error) {
 	return "", fmt.Errorf("%w: no local image to start a container from (labctl image build makes one)", ErrCannotTest)
 }
 
-// runThrowaway creates and starts a container that runs `sleep 30`, calls
-// inside (if any) while it runs, and removes it.
-func runThrowaway(ctx context.Context, d *clab.Docker, ref, prefix string, hc *container.HostConfig, inside func(name string) error) error {
+// runThrowaway creates and starts a container of cfg (its image and host
+// settings) that runs `sleep 30`, calls inside (if any) while it runs, and
+// removes it.
+func runThrowaway(ctx context.Context, d *clab.Docker, cfg dockerapi.ContainerConfig, prefix string, inside func(name string) error) error {
 	name := prefix + "-" + strconv.Itoa(os.Getpid())
-	c := d.Client()
+	c := d.API()
 	cctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
-	_, err := c.ContainerCreate(cctx, &container.Config{Image: ref, Entrypoint: []string{"sleep"}, Cmd: []string{"30"}}, hc, nil, nil, name)
-	if err != nil {
-		return fmt.Errorf("create container from %s: %w", ref, err)
+	cfg.Entrypoint, cfg.Cmd = []string{"sleep"}, []string{"30"}
+	if _, err := c.ContainerCreate(cctx, name, cfg); err != nil {
+		return fmt.Errorf("create container from %s: %w", cfg.Image, err)
 	}
 	defer func() {
 		rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 		defer rcancel()
-		_ = c.ContainerRemove(rctx, name, container.RemoveOptions{Force: true})
+		_ = c.ContainerRemove(rctx, name, true, false)
 	}()
-	if err := c.ContainerStart(cctx, name, container.StartOptions{}); err != nil {
-		return fmt.Errorf("start container from %s: %w", ref, err)
+	if err := c.ContainerStart(cctx, name); err != nil {
+		return fmt.Errorf("start container from %s: %w", cfg.Image, err)
 	}
 	if inside != nil {
 		return inside(name)
@@ -204,8 +203,8 @@ func (e *SystemEnv) RXEInNetns(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("%w: host image %s is not present (labctl image build)", ErrCannotTest, e.HostImage)
 	}
 	var detail string
-	hc := &container.HostConfig{CapAdd: []string{"NET_ADMIN", "IPC_LOCK"}}
-	err = runThrowaway(ctx, d, e.HostImage, "labctl-doctor-rxe", hc, func(name string) error {
+	cfg := dockerapi.ContainerConfig{Image: e.HostImage, CapAdd: []string{"NET_ADMIN", "IPC_LOCK"}}
+	err = runThrowaway(ctx, d, cfg, "labctl-doctor-rxe", func(name string) error {
 		if _, err := clab.ExecOK(ctx, d, name, []string{"rdma", "link", "add", "rxedoctor0", "type", "rxe", "netdev", "eth0"}, clab.ExecOptions{Timeout: 30 * time.Second}); err != nil {
 			return err
 		}
