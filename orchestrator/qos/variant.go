@@ -95,9 +95,17 @@ func clonePtr[T any](p *T) *T {
 // say (edits included). WRED's early drop is not ECN and stays.
 func (d DeviceConfig) WithoutECN() DeviceConfig {
 	out := d.Clone()
-	for i := range out.Ports {
-		for j := range out.Ports[i].Queues {
-			q := &out.Ports[i].Queues[j]
+	out.RemoveECN()
+	return out
+}
+
+// RemoveECN is WithoutECN in place, for a config that is the caller's own
+// (a Clone, or what runtime.LoadConfigs hands out): nothing it points to
+// is shared with another config.
+func (d *DeviceConfig) RemoveECN() {
+	for i := range d.Ports {
+		for j := range d.Ports[i].Queues {
+			q := &d.Ports[i].Queues[j]
 			q.ECN = nil
 			if w := q.WRED; w != nil {
 				// A colour that marked now neither marks nor drops.
@@ -113,7 +121,6 @@ func (d DeviceConfig) WithoutECN() DeviceConfig {
 			}
 		}
 	}
-	return out
 }
 
 // WithoutPFC returns the config with PFC removed from every port: no PFC
@@ -123,9 +130,16 @@ func (d DeviceConfig) WithoutECN() DeviceConfig {
 // it would have paused. Pools stay: the buffer is the ASIC's.
 func (d DeviceConfig) WithoutPFC() DeviceConfig {
 	out := d.Clone()
-	out.WatchdogPollMs = 0
-	for i := range out.Ports {
-		p := &out.Ports[i]
+	out.RemovePFC()
+	return out
+}
+
+// RemovePFC is WithoutPFC in place, for a config that is the caller's own
+// (as RemoveECN).
+func (d *DeviceConfig) RemovePFC() {
+	d.WatchdogPollMs = 0
+	for i := range d.Ports {
+		p := &d.Ports[i]
 		p.PFCPriorities = []int{}
 		p.Watchdog = nil
 		var lossyPG, lossyQ *BufferProfile
@@ -158,7 +172,6 @@ func (d DeviceConfig) WithoutPFC() DeviceConfig {
 			}
 		}
 	}
-	return out
 }
 
 // isLosslessQueueProfile tells a lossless egress queue profile by its pool
@@ -186,10 +199,22 @@ func isLosslessQueueProfile(b *BufferProfile) bool {
 // The int is how many queues or ports the values reached, so a caller can
 // tell a sweep that changes nothing (no queue marks) from one that does.
 func (d DeviceConfig) WithOverrides(o lab.QoSSpec) (DeviceConfig, int, error) {
-	if err := checkOverridable(o); err != nil {
+	out := d.Clone()
+	reached, err := out.ApplyOverrides(o)
+	if err != nil {
 		return d, 0, err
 	}
-	out := d.Clone()
+	return out, reached, nil
+}
+
+// ApplyOverrides is WithOverrides in place, for a config that is the
+// caller's own (as RemoveECN). On an error the config may hold some of the
+// values: the caller drops it.
+func (d *DeviceConfig) ApplyOverrides(o lab.QoSSpec) (int, error) {
+	if err := checkOverridable(o); err != nil {
+		return 0, err
+	}
+	out := d
 	reached := 0
 	if e := o.ECN; e != nil && (e.KminKB != nil || e.KmaxKB != nil || e.Pmax != nil) {
 		for i := range out.Ports {
@@ -200,7 +225,7 @@ func (d DeviceConfig) WithOverrides(o lab.QoSSpec) (DeviceConfig, int, error) {
 					continue
 				}
 				if ec.Unit != "" && (e.KminKB != nil || e.KmaxKB != nil) {
-					return d, 0, fmt.Errorf("%s %s queue %d gives its ECN thresholds in %s, not bytes, so a Kmin or Kmax in KiB cannot be set on it", d.Device, p.Name, p.Queues[j].Queue, ec.Unit)
+					return 0, fmt.Errorf("%s %s queue %d gives its ECN thresholds in %s, not bytes, so a Kmin or Kmax in KiB cannot be set on it", d.Device, p.Name, p.Queues[j].Queue, ec.Unit)
 				}
 				nc := *ec
 				if e.KminKB != nil {
@@ -215,7 +240,7 @@ func (d DeviceConfig) WithOverrides(o lab.QoSSpec) (DeviceConfig, int, error) {
 				p.Queues[j].SetMarking(nc)
 				ec = &nc
 				if ec.MinBytes >= ec.MaxBytes {
-					return d, 0, fmt.Errorf("%s %s queue %d would mark from %d bytes (Kmin) with its Kmax at %d bytes: Kmin must stay below Kmax", d.Device, p.Name, p.Queues[j].Queue, ec.MinBytes, ec.MaxBytes)
+					return 0, fmt.Errorf("%s %s queue %d would mark from %d bytes (Kmin) with its Kmax at %d bytes: Kmin must stay below Kmax", d.Device, p.Name, p.Queues[j].Queue, ec.MinBytes, ec.MaxBytes)
 				}
 				reached++
 			}
@@ -256,7 +281,7 @@ func (d DeviceConfig) WithOverrides(o lab.QoSSpec) (DeviceConfig, int, error) {
 	if o.BufferPoolBytes != nil {
 		reached += out.ResizePools(*o.BufferPoolBytes)
 	}
-	return out, reached, nil
+	return reached, nil
 }
 
 // ResizePools gives the switch a shared buffer of size bytes: every

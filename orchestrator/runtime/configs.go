@@ -193,7 +193,10 @@ func topologyStale(l *Lab) (bool, error) {
 // A run loads the same configs several times (the record's lint, each
 // variant): the last configs parsed are kept (lastLoad) and a later call
 // whose files, fabric and intent are the same gets a copy of them instead
-// of a parse. The caller owns what it gets and may change it.
+// of a parse. The caller owns what it gets and may change it in place: it
+// is always a copy (qos.DeviceConfig.Clone), so nothing in it is shared
+// with the kept configs, another caller's, or between its own ports (a
+// parse may let ports share a profile).
 func LoadConfigs(l *Lab) ([]qos.DeviceConfig, error) {
 	if l.Graph == nil {
 		return nil, fmt.Errorf("load configs of lab %s: no fabric graph", l.Name)
@@ -238,11 +241,11 @@ func LoadConfigs(l *Lab) ([]qos.DeviceConfig, error) {
 	// Kept only if the files did not change while they were parsed, so
 	// the configs kept are those of the digest they are kept under.
 	if after, _ := ConfigDigest(l); key.digest != "" && after == key.digest {
-		lastLoad.key, lastLoad.devs, lastLoad.intent, lastLoad.cfgs = key, devs, in, cloneConfigs(cfgs)
+		lastLoad.key, lastLoad.devs, lastLoad.intent, lastLoad.cfgs = key, devs, in, cfgs
 	} else {
 		lastLoad.key, lastLoad.devs, lastLoad.intent, lastLoad.cfgs = loadKey{}, nil, qos.Intent{}, nil
 	}
-	return cfgs, nil
+	return cloneConfigs(cfgs), nil
 }
 
 // loadKey names the configs LoadConfigs parsed: the folder, the NOS and
@@ -271,33 +274,37 @@ func cloneConfigs(cfgs []qos.DeviceConfig) []qos.DeviceConfig {
 }
 
 // ApplyVariant removes ECN marking (ecn false) and PFC (pfc false) from
-// every switch of cfgs, in place (qos.DeviceConfig.WithoutECN and
-// WithoutPFC). With both true the configs stay as the files have them: the
-// "on" variants are the lab's configs, edits included.
+// every switch of cfgs, in place (qos.DeviceConfig.RemoveECN and
+// RemovePFC). With both true the configs stay as the files have them: the
+// "on" variants are the lab's configs, edits included. cfgs must be the
+// caller's own, as LoadConfigs and cloneConfigs hand them out: changed in
+// place, not copied at each step (a copy of every port's maps per step
+// was most of a 128-NIC run's set-up memory).
 func ApplyVariant(cfgs []qos.DeviceConfig, ecn, pfc bool) {
 	for i := range cfgs {
 		if !ecn {
-			cfgs[i] = cfgs[i].WithoutECN()
+			cfgs[i].RemoveECN()
 		}
 		if !pfc {
-			cfgs[i] = cfgs[i].WithoutPFC()
+			cfgs[i].RemovePFC()
 		}
 	}
 }
 
 // ApplyQoS applies a variant's swept QoS values on top of every switch's
-// config, in place (qos.DeviceConfig.WithOverrides: the configs' edits
-// stay). It returns how many queues or ports the values reached, so that a
-// sweep no config can carry (Kmin on a lab whose queues do not mark) is
-// told from one that changes something.
+// config, in place (qos.DeviceConfig.ApplyOverrides: the configs' edits
+// stay; cfgs the caller's own, as for ApplyVariant). It returns how many
+// queues or ports the values reached, so that a sweep no config can carry
+// (Kmin on a lab whose queues do not mark) is told from one that changes
+// something. On an error some configs may hold some of the values.
 func ApplyQoS(cfgs []qos.DeviceConfig, o lab.QoSSpec) (int, error) {
 	total := 0
 	for i := range cfgs {
-		dc, n, err := cfgs[i].WithOverrides(o)
+		n, err := cfgs[i].ApplyOverrides(o)
 		if err != nil {
 			return total, err
 		}
-		cfgs[i], total = dc, total+n
+		total += n
 	}
 	return total, nil
 }

@@ -250,3 +250,84 @@ func TestVariantOnlyConfigs(t *testing.T) {
 		}
 	}
 }
+
+// ApplyQoS and ApplyVariant change the configs LoadConfigs hands out in
+// place, which must come to what the copying forms (WithOverrides,
+// WithoutECN, WithoutPFC) give, and must never reach the configs
+// LoadConfigs keeps for the next caller or another caller's copy.
+func TestApplyInPlaceMatchesCopies(t *testing.T) {
+	kmin, kmax, det, pool := 300, 1200, 400, int64(16<<20)
+	action := "forward"
+	overrides := map[string]lab.QoSSpec{
+		"none":     {},
+		"ecn":      {ECN: &lab.ECNSpec{KminKB: &kmin, KmaxKB: &kmax}},
+		"watchdog": {PFCWatchdog: &lab.WatchdogSpec{DetectionMs: &det, Action: &action}},
+		"pool":     {BufferPoolBytes: &pool},
+	}
+	for _, nos := range []string{"sonic", "eos"} {
+		l := catalogLab(t, "16gpu", nos)
+		if _, err := RenderMissing(l); err != nil {
+			t.Fatal(err)
+		}
+		// The first load parses; what it hands out is changed at once.
+		forgetLoadedConfigs()
+		first, err := LoadConfigs(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ApplyQoS(first, overrides["ecn"]); err != nil {
+			t.Fatal(err)
+		}
+		ApplyVariant(first, false, false)
+		pristine, _ := LoadConfigs(l) // kept
+		forgetLoadedConfigs()
+		if parsed, _ := LoadConfigs(l); !reflect.DeepEqual(pristine, parsed) {
+			t.Fatalf("%s: the configs kept from the first parse changed with what it handed out", nos)
+		}
+		for name, o := range overrides {
+			for _, ecn := range []bool{true, false} {
+				for _, pfc := range []bool{true, false} {
+					inPlace, err := LoadConfigs(l)
+					if err != nil {
+						t.Fatal(err)
+					}
+					other, _ := LoadConfigs(l)
+					nIn, err := ApplyQoS(inPlace, o)
+					if err != nil {
+						t.Fatalf("%s %s: %v", nos, name, err)
+					}
+					ApplyVariant(inPlace, ecn, pfc)
+
+					copied, _ := LoadConfigs(l)
+					nCopied := 0
+					for i := range copied {
+						dc, n, err := copied[i].WithOverrides(o)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if !ecn {
+							dc = dc.WithoutECN()
+						}
+						if !pfc {
+							dc = dc.WithoutPFC()
+						}
+						copied[i], nCopied = dc, nCopied+n
+					}
+					if nIn != nCopied || !reflect.DeepEqual(inPlace, copied) {
+						t.Errorf("%s %s ecn=%v pfc=%v: in place (%d reached) differs from the copies (%d)", nos, name, ecn, pfc, nIn, nCopied)
+					}
+					if name == "none" && ecn && pfc && !reflect.DeepEqual(inPlace, pristine) {
+						t.Errorf("%s: a variant that changes nothing changed the configs", nos)
+					}
+					if !reflect.DeepEqual(other, pristine) {
+						t.Errorf("%s %s ecn=%v pfc=%v: another caller's configs changed", nos, name, ecn, pfc)
+					}
+				}
+			}
+		}
+		if again, _ := LoadConfigs(l); !reflect.DeepEqual(again, pristine) {
+			t.Errorf("%s: the kept configs changed under the callers' edits", nos)
+		}
+	}
+}
+
