@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
 	"errors"
@@ -237,8 +238,11 @@ func (a *App) printRun(format string, run *results.Run, dir string) error {
 	if format == "json" {
 		return results.RenderJSON(run, a.Out)
 	}
-	writeRunSummary(a.Out, run, dir)
-	return nil
+	// One write for the whole summary, not one per line: the summary
+	// of a one-variant run was some 70 write calls.
+	w := bufio.NewWriter(a.Out)
+	writeRunSummary(w, run, dir)
+	return w.Flush()
 }
 
 // failureSummary counts what failed.
