@@ -65,6 +65,14 @@ build_labctl() {
 	make -C "$1" --no-print-directory build BIN="$2" >/dev/null
 }
 
+# machine_costs ROOT: what a page fault and a system call cost a process on
+# this machine now (bench/machine), for the tables' header line: labctl's
+# short runs take thousands of page faults where htsim's take a few
+# hundred, so their ratio moves with the VM's fault cost.
+machine_costs() {
+	(cd "$1" && go run ./bench/machine 2>/dev/null) || echo "page fault and system call costs n/a"
+}
+
 # secs: bash's `times` figure (XmY.YYYs) in seconds.
 secs() { awk -v t="$1" 'BEGIN { split(t, a, "m"); sub(/s$/, "", a[2]); printf "%.3f", a[1] * 60 + a[2] }'; }
 

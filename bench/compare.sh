@@ -283,6 +283,7 @@ done
 
 echo
 echo "labctl $commit vs htsim_roce ($htsim_commit), $(date -u +%Y-%m-%d), $REPS runs each interleaved, $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
+echo "This machine after the runs: $(machine_costs "$root")."
 [ -n "${LABCTL_ARGS:-}" ] && echo "labctl run flags: $LABCTL_ARGS"
 echo "CPU s: user+sys of the whole process (labctl run: configs, engine, record and reports; htsim: set-up and simulation); wall s: medians."
 echo

@@ -79,6 +79,7 @@ faults() {
 
 echo
 echo "labctl $(labctl_commit "$root"), $(date -u +%Y-%m-%d), $REPS runs each interleaved, $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
+echo "This machine after the runs: $(machine_costs "$root")."
 echo "CPU ms: user+sys of the whole process (bash's times, to the ms), median and min-max; page faults: minor, of one more run."
 echo
 echo "| process | CPU ms | min-max | minor page faults |"

@@ -127,7 +127,8 @@ func TestBenchInstr(t *testing.T) {
 
 // TestBenchFixed: `make bench-fixed` (bench/fixed.sh) times a one-line Go
 // program, `labctl version`, the bench incast with 4 KB flows and the
-// incast itself, and prints one row each (the script itself stops when
+// incast itself, prints the machine's page fault and system call costs and
+// one row each (the script itself stops when
 // the incast's scenario has no 100 MB line to shrink); a bad REPS is told
 // so, exit 2. No figure is judged: CPU times are the machine's.
 func TestBenchFixed(t *testing.T) {
@@ -149,5 +150,13 @@ func TestBenchFixed(t *testing.T) {
 	}
 	if v, _ := strconv.ParseFloat(rows[3][2], 64); v <= 0 {
 		t.Errorf("the incast's CPU is %q ms: not measured\n%s", rows[3][2], out)
+	}
+	// The header says what the machine's page faults and system calls
+	// cost (bench/machine), which the rows' figures depend on.
+	costs := regexp.MustCompile(`This machine after the runs: a page fault ([0-9.]+) µs, a system call ([0-9.]+) µs\.`).FindStringSubmatch(out)
+	if costs == nil {
+		t.Errorf("no line with the machine's page fault and system call costs:\n%s", out)
+	} else if f, _ := strconv.ParseFloat(costs[1], 64); f <= 0 {
+		t.Errorf("page fault cost %s µs: not measured", costs[1])
 	}
 }

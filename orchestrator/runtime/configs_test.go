@@ -330,4 +330,3 @@ func TestApplyInPlaceMatchesCopies(t *testing.T) {
 		}
 	}
 }
-
