@@ -3,15 +3,24 @@ package dockerapi
 import (
 	"bytes"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/binary"
 	"encoding/json"
+	"encoding/pem"
 	"errors"
 	"io"
+	"math/big"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // fakeEngine serves handler on a unix socket, as dockerd does, and returns
@@ -290,5 +299,76 @@ func TestExecAttach(t *testing.T) {
 	var out, errb bytes.Buffer
 	if err := Demux(&out, &errb, rc); err != nil || out.String() != "to stdout" || errb.String() != "to stderr" {
 		t.Errorf("attached exec = %q / %q, %v", out.String(), errb.String(), err)
+	}
+}
+
+// writeCerts writes a self-signed CA (ca.pem) and a client certificate and
+// key signed by it (cert.pem, key.pem) into dir, as DOCKER_CERT_PATH holds
+// them.
+func writeCerts(t *testing.T, dir string) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "labctl test"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IsCA: true, BasicConstraintsValid: true,
+		KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kder, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cert := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
+	for name, data := range map[string][]byte{
+		"ca.pem": cert, "cert.pem": cert,
+		"key.pem": pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}),
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TLS as the docker CLI reads it from the environment: none without
+// DOCKER_CERT_PATH and DOCKER_TLS_VERIFY; the client certificate from
+// DOCKER_CERT_PATH; the engine's verified against ca.pem only with
+// DOCKER_TLS_VERIFY; a tcp:// engine then spoken to over https.
+func TestTLSFromEnv(t *testing.T) {
+	t.Setenv("DOCKER_CERT_PATH", "")
+	t.Setenv("DOCKER_TLS_VERIFY", "")
+	if cfg, err := tlsFromEnv(); cfg != nil || err != nil {
+		t.Errorf("no TLS variables: %v, %v", cfg, err)
+	}
+	dir := t.TempDir()
+	t.Setenv("DOCKER_CERT_PATH", dir)
+	if _, err := tlsFromEnv(); err == nil || !strings.Contains(err.Error(), dir) {
+		t.Errorf("DOCKER_CERT_PATH without certificates: %v, want an error naming %s", err, dir)
+	}
+	writeCerts(t, dir)
+	cfg, err := tlsFromEnv()
+	if err != nil || len(cfg.Certificates) != 1 || !cfg.InsecureSkipVerify || cfg.RootCAs != nil {
+		t.Fatalf("DOCKER_CERT_PATH alone: %+v, %v; want the client certificate, the engine's unverified", cfg, err)
+	}
+	t.Setenv("DOCKER_TLS_VERIFY", "1")
+	cfg, err = tlsFromEnv()
+	if err != nil || cfg.InsecureSkipVerify || cfg.RootCAs == nil {
+		t.Fatalf("DOCKER_TLS_VERIFY=1: %+v, %v; want the engine verified against ca.pem", cfg, err)
+	}
+	c, err := New("tcp://engine:2376", "", tlsFromEnv)
+	if err != nil || c.base != "https://engine:2376" {
+		t.Errorf("tcp:// with TLS: %q, %v; want https", c.base, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "ca.pem"), []byte("not PEM"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tlsFromEnv(); err == nil || !strings.Contains(err.Error(), "ca.pem") {
+		t.Errorf("a ca.pem without a certificate: %v", err)
 	}
 }
