@@ -1,7 +1,8 @@
 // Package dockerapi is a client of the Docker Engine API for the 15 calls
-// labctl makes (and the ping that negotiates the version): containers (inspect, list, create, start, remove,
-// stat a path), images (inspect, list), networks (inspect, remove), exec
-// (create, start attached or detached, inspect) and the engine's version.
+// labctl makes, and the ping that negotiates the version: containers
+// (inspect, list, create, start, remove, stat a path), images (inspect,
+// list), networks (inspect, remove), exec (create, start attached or
+// detached, inspect) and the engine's version.
 //
 // labctl used the Docker SDK (github.com/docker/docker/client) for these.
 // The SDK's packages initialize in every process that links them, whatever
