@@ -96,6 +96,9 @@ type partition struct {
 	// minSent is the earliest event sent to another partition in this
 	// window (math.MaxInt64 for none).
 	minSent int64
+	// A line of its own: every push reads run and id, and the thread of
+	// a neighbouring partition writes that one's winEnd and minSent.
+	_ [cacheLine - 32]byte
 }
 
 type unionFind []int32
