@@ -441,8 +441,13 @@ type windowPool struct {
 	parts []*sim
 	end   int64
 	gen   atomic.Uint64 // bumped to start a window
-	next  atomic.Int32  // the next partition to take
-	left  atomic.Int32  // partitions of the window not done yet
+	// homes splits the partitions among the threads, a run of them each,
+	// and says which of a home's partitions is the next to take. A thread
+	// takes its home's first and then the others', so that a partition
+	// runs on the same thread window after window and finds its queue,
+	// pool and ports in that core's caches.
+	homes []home
+	left  atomic.Int32 // partitions of the window not done yet
 	quit  atomic.Bool
 
 	mu       sync.Mutex
@@ -456,13 +461,27 @@ type windowPool struct {
 	awaiting atomic.Bool
 }
 
+// home is a thread's run of partitions [start, end), next the next to
+// take, on a cache line of its own: every thread reads and adds to it.
+type home struct {
+	next       atomic.Int32
+	start, end int32
+	_          [cacheLine - 12]byte
+}
+
 func newWindowPool(parts []*sim, threads int) *windowPool {
 	wp := &windowPool{parts: parts}
 	wp.wake = sync.NewCond(&wp.mu)
 	wp.done = sync.NewCond(&wp.doneMu)
-	for range threads - 1 {
+	threads = max(1, min(threads, len(parts)))
+	wp.homes = make([]home, threads)
+	for t := range wp.homes {
+		wp.homes[t].start = int32(t * len(parts) / threads)
+		wp.homes[t].end = int32((t + 1) * len(parts) / threads)
+	}
+	for t := 1; t < threads; t++ {
 		wp.workers.Add(1)
-		go wp.worker()
+		go wp.worker(t)
 	}
 	return wp
 }
@@ -476,7 +495,7 @@ const (
 	yieldsBeforeSleep = 50
 )
 
-func (wp *windowPool) worker() {
+func (wp *windowPool) worker(t int) {
 	defer wp.workers.Done()
 	var seen uint64
 	for {
@@ -499,21 +518,26 @@ func (wp *windowPool) worker() {
 			return
 		}
 		seen = wp.gen.Load()
-		wp.work()
+		wp.work(t)
 	}
 }
 
-func (wp *windowPool) work() {
-	for {
-		i := int(wp.next.Add(1)) - 1
-		if i >= len(wp.parts) {
-			return
-		}
-		wp.parts[i].window(wp.end)
-		if wp.left.Add(-1) == 0 && wp.awaiting.Load() {
-			wp.doneMu.Lock()
-			wp.done.Broadcast()
-			wp.doneMu.Unlock()
+// work runs partitions of the window for thread t: its home's, then what
+// is left of the other homes'.
+func (wp *windowPool) work(t int) {
+	for k := range wp.homes {
+		h := &wp.homes[(t+k)%len(wp.homes)]
+		for {
+			i := h.next.Add(1) - 1
+			if i >= h.end {
+				break
+			}
+			wp.parts[i].window(wp.end)
+			if wp.left.Add(-1) == 0 && wp.awaiting.Load() {
+				wp.doneMu.Lock()
+				wp.done.Broadcast()
+				wp.doneMu.Unlock()
+			}
 		}
 	}
 }
@@ -525,10 +549,12 @@ func (wp *windowPool) run(end int64) {
 	// next is reset, before gen moves: end and left must be set first.
 	wp.end = end
 	wp.left.Store(int32(len(wp.parts)))
-	wp.next.Store(0)
+	for t := range wp.homes {
+		wp.homes[t].next.Store(wp.homes[t].start)
+	}
 	wp.gen.Add(1)
 	wp.signal()
-	wp.work()
+	wp.work(0)
 	for spins := 0; wp.left.Load() > 0; spins++ {
 		switch {
 		case spins < spinsBeforeYield:

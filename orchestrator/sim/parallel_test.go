@@ -217,3 +217,27 @@ func TestPartitionsStaySequentialWhenTheyMust(t *testing.T) {
 		t.Error("partitions -1 accepted")
 	}
 }
+
+// The window pool's homes split the partitions among its threads in runs
+// that cover every partition once, as evenly as they divide, each thread
+// with a home of at least one partition.
+func TestWindowPoolHomes(t *testing.T) {
+	for _, c := range []struct{ parts, threads int }{{16, 2}, {16, 3}, {8, 4}, {5, 8}, {1, 1}, {7, 1}} {
+		wp := newWindowPool(make([]*sim, c.parts), c.threads)
+		next := int32(0)
+		for i := range wp.homes {
+			h := &wp.homes[i]
+			if h.start != next || h.end <= h.start {
+				t.Errorf("%d partitions, %d threads: home %d is [%d, %d), want it to start at %d and hold one or more", c.parts, c.threads, i, h.start, h.end, next)
+			}
+			if n := int(h.end - h.start); n < c.parts/len(wp.homes) || n > c.parts/len(wp.homes)+1 {
+				t.Errorf("%d partitions, %d threads: home %d holds %d", c.parts, c.threads, i, n)
+			}
+			next = h.end
+		}
+		if int(next) != c.parts || len(wp.homes) != min(c.parts, c.threads) {
+			t.Errorf("%d partitions, %d threads: %d homes cover %d partitions", c.parts, c.threads, len(wp.homes), next)
+		}
+		wp.stop()
+	}
+}
