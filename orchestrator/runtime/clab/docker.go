@@ -299,7 +299,7 @@ func (d *Docker) ContainersOf(ctx context.Context, lab string, names []string) (
 
 // RemoveContainer implements Cleaner.
 func (d *Docker) RemoveContainer(ctx context.Context, name string) error {
-	err := d.c.ContainerRemove(ctx, name, true, true)
+	err := d.c.ContainerRemove(ctx, name, dockerapi.RemoveOptions{Force: true, Volumes: true})
 	if err != nil && !dockerapi.IsNotFound(err) {
 		return err
 	}

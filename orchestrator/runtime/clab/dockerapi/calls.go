@@ -63,7 +63,7 @@ func (c *Client) ContainerList(ctx context.Context, all bool, filters map[string
 		q.Set("all", "1")
 	}
 	if len(filters) > 0 {
-		f, err := EncodeFilters(filters)
+		f, err := encodeFilters(filters)
 		if err != nil {
 			return nil, err
 		}
@@ -74,9 +74,9 @@ func (c *Client) ContainerList(ctx context.Context, all bool, filters map[string
 	return list, err
 }
 
-// EncodeFilters writes filters as the engine reads them since API 1.22:
+// encodeFilters writes filters as the engine reads them since API 1.22:
 // {"label": {"containerlab=64gpu": true}}.
-func EncodeFilters(filters map[string][]string) (string, error) {
+func encodeFilters(filters map[string][]string) (string, error) {
 	m := make(map[string]map[string]bool, len(filters))
 	keys := make([]string, 0, len(filters))
 	for k := range filters {
@@ -137,14 +137,19 @@ func (c *Client) ContainerStart(ctx context.Context, name string) error {
 	return c.call(ctx, http.MethodPost, "/containers/"+esc(name)+"/start", nil, nil, nil)
 }
 
-// ContainerRemove removes a container, stopping it first when force is
-// set, its anonymous volumes too when volumes is set.
-func (c *Client) ContainerRemove(ctx context.Context, name string, force, volumes bool) error {
+// RemoveOptions says how a container is removed.
+type RemoveOptions struct {
+	Force   bool // stop it first if it runs
+	Volumes bool // remove its anonymous volumes too
+}
+
+// ContainerRemove removes a container.
+func (c *Client) ContainerRemove(ctx context.Context, name string, opt RemoveOptions) error {
 	q := url.Values{}
-	if force {
+	if opt.Force {
 		q.Set("force", "1")
 	}
-	if volumes {
+	if opt.Volumes {
 		q.Set("v", "1")
 	}
 	return c.call(ctx, http.MethodDelete, "/containers/"+esc(name), q, nil, nil)

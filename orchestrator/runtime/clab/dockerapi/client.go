@@ -220,7 +220,7 @@ func (c *Client) Negotiate(ctx context.Context) error {
 	switch {
 	case v == "":
 		c.version = fallbackAPIVersion
-	case VersionLess(MaxAPIVersion, v):
+	case versionLess(MaxAPIVersion, v):
 		c.version = MaxAPIVersion
 	default:
 		c.version = v
@@ -228,9 +228,9 @@ func (c *Client) Negotiate(ctx context.Context) error {
 	return nil
 }
 
-// VersionLess reports whether API version a is older than b ("1.9" <
+// versionLess reports whether API version a is older than b ("1.9" <
 // "1.41").
-func VersionLess(a, b string) bool {
+func versionLess(a, b string) bool {
 	as, bs := strings.Split(a, "."), strings.Split(b, ".")
 	for i := 0; i < len(as) || i < len(bs); i++ {
 		var x, y int

@@ -121,7 +121,7 @@ func TestVersionLess(t *testing.T) {
 		a, b string
 		less bool
 	}{{"1.9", "1.41", true}, {"1.41", "1.9", false}, {"1.41", "1.41", false}, {"1.51", "2.0", true}, {"1", "1.0", false}, {"1.4", "1.40", true}} {
-		if got := VersionLess(tc.a, tc.b); got != tc.less {
+		if got := versionLess(tc.a, tc.b); got != tc.less {
 			t.Errorf("VersionLess(%s, %s) = %v", tc.a, tc.b, got)
 		}
 	}
@@ -154,7 +154,7 @@ func TestErrors(t *testing.T) {
 	if !errors.As(err, &e) || e.Status != 404 {
 		t.Errorf("404 is not an *Error with its status: %#v", err)
 	}
-	err = c.ContainerRemove(ctx, "busy", true, true)
+	err = c.ContainerRemove(ctx, "busy", RemoveOptions{Force: true, Volumes: true})
 	if err == nil || IsNotFound(err) || !strings.Contains(err.Error(), "already in progress") {
 		t.Errorf("409: %v", err)
 	}
@@ -204,7 +204,7 @@ func TestRequests(t *testing.T) {
 	if err := c.ContainerStatPath(ctx, "doctor-1", "/etc/sonic/x y"); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.ContainerRemove(ctx, "doctor-1", true, false); err != nil {
+	if err := c.ContainerRemove(ctx, "doctor-1", RemoveOptions{Force: true}); err != nil {
 		t.Fatal(err)
 	}
 	id, err := c.ExecCreate(ctx, "leaf1", ExecConfig{Cmd: []string{"show", "version"}, AttachStdout: true, AttachStderr: true})

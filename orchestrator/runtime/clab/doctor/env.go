@@ -112,7 +112,7 @@ func (e *SystemEnv) ImageHasFile(ctx context.Context, ref, path string) (bool, e
 	defer func() {
 		rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 		defer rcancel()
-		_ = c.ContainerRemove(rctx, id, true, false)
+		_ = c.ContainerRemove(rctx, id, dockerapi.RemoveOptions{Force: true})
 	}()
 	if err := c.ContainerStatPath(cctx, id, path); err != nil {
 		if dockerapi.IsNotFound(err) {
@@ -164,7 +164,7 @@ func runThrowaway(ctx context.Context, d *clab.Docker, cfg dockerapi.ContainerCo
 	defer func() {
 		rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 		defer rcancel()
-		_ = c.ContainerRemove(rctx, name, true, false)
+		_ = c.ContainerRemove(rctx, name, dockerapi.RemoveOptions{Force: true})
 	}()
 	if err := c.ContainerStart(cctx, name); err != nil {
 		return fmt.Errorf("start container from %s: %w", cfg.Image, err)
