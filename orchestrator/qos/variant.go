@@ -214,11 +214,10 @@ func (d *DeviceConfig) ApplyOverrides(o lab.QoSSpec) (int, error) {
 	if err := checkOverridable(o); err != nil {
 		return 0, err
 	}
-	out := d
 	reached := 0
 	if e := o.ECN; e != nil && (e.KminKB != nil || e.KmaxKB != nil || e.Pmax != nil) {
-		for i := range out.Ports {
-			p := &out.Ports[i]
+		for i := range d.Ports {
+			p := &d.Ports[i]
 			for j := range p.Queues {
 				ec := p.Queues[j].ECN
 				if ec == nil {
@@ -247,22 +246,22 @@ func (d *DeviceConfig) ApplyOverrides(o lab.QoSSpec) (int, error) {
 		}
 	}
 	if w := o.PFCWatchdog; w != nil && w.Enabled != nil {
-		for i := range out.Ports {
-			if out.Ports[i].Watchdog == nil {
+		for i := range d.Ports {
+			if d.Ports[i].Watchdog == nil {
 				continue
 			}
 			if !*w.Enabled {
-				out.Ports[i].Watchdog = nil
+				d.Ports[i].Watchdog = nil
 			}
 			reached++
 		}
 		if !*w.Enabled {
-			out.WatchdogPollMs = 0
+			d.WatchdogPollMs = 0
 		}
 	}
 	if w := o.PFCWatchdog; w != nil && (w.DetectionMs != nil || w.RestorationMs != nil || w.Action != nil) {
-		for i := range out.Ports {
-			wd := out.Ports[i].Watchdog
+		for i := range d.Ports {
+			wd := d.Ports[i].Watchdog
 			if wd == nil {
 				continue
 			}
@@ -279,7 +278,7 @@ func (d *DeviceConfig) ApplyOverrides(o lab.QoSSpec) (int, error) {
 		}
 	}
 	if o.BufferPoolBytes != nil {
-		reached += out.ResizePools(*o.BufferPoolBytes)
+		reached += d.ResizePools(*o.BufferPoolBytes)
 	}
 	return reached, nil
 }
