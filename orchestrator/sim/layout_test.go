@@ -13,7 +13,7 @@ import (
 // PG g's two, whatever the port's index. A field added to port, portLane
 // or pgState that breaks this fails here; fix the padding beside it.
 func TestPortLayout(t *testing.T) {
-	const line = 64
+	const line = cacheLine
 	var p port
 	checks := []struct {
 		what string
@@ -65,7 +65,7 @@ func TestPortHotLines(t *testing.T) {
 // every flow. A field moved out of its group, or one added in front that
 // shifts a group across a line, fails here.
 func TestFlowLayout(t *testing.T) {
-	const line = 64
+	const line = cacheLine
 	ft := reflect.TypeFor[flowState]()
 	if n := ft.Size(); n%line != 0 {
 		t.Errorf("flowState is %d bytes, not a multiple of the %d-byte cache line: fix the padding at its end", n, line)
@@ -148,7 +148,7 @@ func TestSerMatchesSerPs(t *testing.T) {
 
 // TestPartitionStateOwnLines keeps what each partition of a parallel run
 // writes, and allocates on its own (its random generator, its partition
-// record), a whole number of cache lines, so that the runtime's size class
+// record, the window pool's counter of each thread's home), a whole number of cache lines, so that the runtime's size class
 // gives each one lines of its own: two threads writing state of two
 // partitions in one line pass it back and forth (the 1024-host
 // permutation took 11% more CPU on 2 threads so). The sim itself is a
@@ -160,6 +160,7 @@ func TestPartitionStateOwnLines(t *testing.T) {
 	}{
 		{"simRand", unsafe.Sizeof(simRand{})},
 		{"partition", unsafe.Sizeof(partition{})},
+		{"home (the window pool's per-thread counter)", unsafe.Sizeof(home{})},
 	} {
 		if c.size%cacheLine != 0 {
 			t.Errorf("%s is %d bytes, not a multiple of the %d-byte cache line: fix its padding", c.what, c.size, cacheLine)

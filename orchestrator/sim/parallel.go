@@ -89,6 +89,11 @@ type xEvent struct {
 
 // partition is the per-partition part of a sim: set on each partition's
 // copy of the sim.
+// cacheLine is the size of a cache line on the machines labctl runs on
+// (x86-64 and arm64 servers): what each thread of a parallel run writes
+// alone is padded to it.
+const cacheLine = 64
+
 type partition struct {
 	run    *parRun
 	id     int32
@@ -546,7 +551,8 @@ func (wp *windowPool) work(t int) {
 // done.
 func (wp *windowPool) run(end int64) {
 	// A worker late from the last window may take a partition as soon as
-	// next is reset, before gen moves: end and left must be set first.
+	// a home's next is reset, before gen moves: end and left must be set
+	// first.
 	wp.end = end
 	wp.left.Store(int32(len(wp.parts)))
 	for t := range wp.homes {

@@ -24,10 +24,6 @@ type simRand struct {
 	_   [cacheLine - unsafe.Sizeof(rand.PCG{})]byte
 }
 
-// cacheLine is the size of a cache line on the machines labctl runs on
-// (x86-64 and arm64 servers).
-const cacheLine = 64
-
 func newSimRand(seed, stream uint64) *simRand {
 	r := &simRand{}
 	r.pcg.Seed(seed, stream)
