@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/labctl/labctl/cmd/labctl/internal/startheap"
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/plural"
 	"github.com/labctl/labctl/orchestrator/qos"
@@ -174,6 +175,9 @@ results/ cannot be written (the finished variants are printed anyway).`,
 				// 'labctl config diff'; the lab's stay as they are.
 				ConfigsDir: filepath.Join(store.RunDir(id), "configs"),
 			}
+			// The set-up's garbage is collected now, so that the
+			// simulator's arrays reuse its pages.
+			startheap.Collect()
 			runErr := runner.Run(cmd.Context(), sc, run)
 			if runErr != nil && len(run.Variants) == 0 {
 				// Nothing finished: keep no record that could become

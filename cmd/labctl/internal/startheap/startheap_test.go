@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
 	"testing"
 	"time"
@@ -71,5 +72,88 @@ func TestStartHeap(t *testing.T) {
 	start()
 	if p, l := gcSettings(); p != before || l != beforeLimit {
 		t.Errorf("with GOGC set: GOGC %d, limit %d; want them untouched (%d, %d)", p, l, before, beforeLimit)
+	}
+}
+
+// gcCycles is the number of collections the runtime has completed.
+func gcCycles() uint64 {
+	m := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+	metrics.Read(m)
+	return m[0].Value.Uint64()
+}
+
+// garbage allocates n bytes in 64 KiB pieces and drops them.
+func garbage(n int) {
+	var keep [][]byte
+	for range n >> 16 {
+		keep = append(keep, make([]byte, 64<<10))
+	}
+	runtime.KeepAlive(keep)
+}
+
+// TestCollect: with the start on, Collect collects a heap of collectAbove
+// or more and leaves the start on, so that the collector stays off until
+// the next collection restores the default; below collectAbove, or with
+// the start ended, it collects nothing.
+func TestCollect(t *testing.T) {
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	before, beforeLimit := gcSettings()
+	if before == -1 {
+		restored(t)
+		before, beforeLimit = gcSettings()
+	}
+	start()
+	defer restored(t)
+
+	// A small heap: no collection. (A collection the runtime starts on
+	// its own would end the start; none is due this far under the limit.)
+	cycles := gcCycles()
+	if heapBytes() >= collectAbove {
+		t.Skipf("the test heap holds %d bytes already, above %d", heapBytes(), collectAbove)
+	}
+	Collect()
+	if n := gcCycles(); n != cycles {
+		t.Errorf("Collect on a heap of %d bytes (under %d) ran %d collections, want none", heapBytes(), collectAbove, n-cycles)
+	}
+
+	garbage(2 * collectAbove)
+	full := heapBytes()
+	Collect()
+	if n := gcCycles(); n == cycles {
+		t.Fatalf("Collect on a heap of %d bytes (over %d) ran no collection", full, collectAbove)
+	}
+	if h := heapBytes(); h >= full/2 {
+		t.Errorf("after Collect the heap holds %d of %d bytes: the garbage was not collected", h, full)
+	}
+	// Its collection must not end the start: give the old sentinel's
+	// finalizer time to run, then the collector must still be off.
+	time.Sleep(50 * time.Millisecond)
+	if p, l := gcSettings(); p != -1 || l != startHeapBytes {
+		t.Fatalf("after Collect: GOGC %d, limit %d; want the start still on (-1, %d)", p, l, startHeapBytes)
+	}
+	// The next collection ends the start as the first one would have.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		runtime.GC()
+		if p, l := gcSettings(); p == before && l == beforeLimit {
+			break
+		}
+		if time.Now().After(deadline) {
+			p, l := gcSettings()
+			t.Fatalf("collections after Collect did not end the start: GOGC %d, limit %d; want %d and %d", p, l, before, beforeLimit)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// Once the start has ended Collect does nothing. (The collector is
+	// turned off here by hand, so that no collection of the runtime's
+	// own comes between the two counts.)
+	percent := debug.SetGCPercent(-1)
+	defer debug.SetGCPercent(percent)
+	garbage(2 * collectAbove)
+	cycles = gcCycles()
+	Collect()
+	if n := gcCycles(); n != cycles {
+		t.Errorf("Collect after the start ended ran %d collections, want none", n-cycles)
 	}
 }
