@@ -60,7 +60,7 @@ func roceFields(p *PortConfig, roce, cnp int, platform bool) map[string]string {
 		if !platform {
 			for i := range p.PGs {
 				if p.PGs[i].PG == c.PG {
-					profileFields(pgPrefix(c.PG), p.PGs[i].BufferProfile, keep)
+					profileFields(&namesOf(c.PG).pg, p.PGs[i].BufferProfile, keep)
 				}
 			}
 			keepMap("tc_to_pg", p.TCToPG, tc)

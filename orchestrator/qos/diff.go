@@ -175,38 +175,39 @@ func Summarize(d *DeviceConfig) Settings {
 	for _, p := range d.Ports {
 		s.Ports = append(s.Ports, p.Name)
 	}
-	dev, ports := flatten(d)
+	dev := flattenDevice(d)
 	for _, k := range slices.SortedFunc(maps.Keys(dev), compareFields) {
 		s.Fields = append(s.Fields, Setting{Field: k, Value: dev[k]})
 	}
-	fields := map[string]bool{}
-	for _, pm := range ports {
-		for k := range pm {
-			fields[k] = true
-		}
-	}
-	for _, k := range slices.SortedFunc(maps.Keys(fields), compareFields) {
-		// The field's values in the order ports first have them, each
-		// with its runs; a field has few values (most one), so they are
-		// looked up in order rather than hashed.
-		first := len(s.Fields)
-		for i := range d.Ports {
-			v, ok := ports[i][k]
-			if !ok {
-				continue
-			}
-			at := slices.IndexFunc(s.Fields[first:], func(f Setting) bool { return f.Value == v })
+	// Port by port, one flattened port at a time in one map: each field's
+	// values in the order ports first have them, each with its runs. A
+	// field has few values (most one), so they are looked up in order
+	// rather than hashed. (Flattening every port first and then going
+	// field by field gives the same; on a large lab it allocated a map of
+	// a hundred fields per port.)
+	byField := map[string][]Setting{}
+	port := make(map[string]string, 128)
+	for i := range d.Ports {
+		clear(port)
+		flattenPortInto(&d.Ports[i], port)
+		for k, v := range port {
+			vals := byField[k]
+			at := slices.IndexFunc(vals, func(f Setting) bool { return f.Value == v })
 			if at < 0 {
-				s.Fields = append(s.Fields, Setting{Field: k, Value: v})
-				at = len(s.Fields) - first - 1
+				vals = append(vals, Setting{Field: k, Value: v})
+				at = len(vals) - 1
+				byField[k] = vals
 			}
-			f := &s.Fields[first+at]
+			f := &vals[at]
 			if n := len(f.Runs); n > 0 && f.Runs[n-1][1] == i-1 {
 				f.Runs[n-1][1] = i
 			} else {
 				f.Runs = append(f.Runs, [2]int{i, i})
 			}
 		}
+	}
+	for _, k := range slices.SortedFunc(maps.Keys(byField), compareFields) {
+		s.Fields = append(s.Fields, byField[k]...)
 	}
 	return s
 }
@@ -236,13 +237,16 @@ func (s *Settings) expand() map[string]map[string]string {
 	return out
 }
 
-// flatten turns a device config into device fields and, per port, port
-// fields, with names such as "pool.ingress_lossless_pool.size_bytes",
-// "trust", "dscp_to_tc.26", "priority.3.lossless" (the class view:
-// PortConfig.Class), "queue.3.ecn" and "pg.3.xoff_bytes". Unknown (zero)
-// values are left out so that a file that does not say something does not
-// differ from one that says it is unknown.
-func flatten(d *DeviceConfig) (map[string]string, []map[string]string) {
+// flattenDevice and flattenPort turn a device config into device fields
+// and, per port, port fields, with names such as
+// "pool.ingress_lossless_pool.size_bytes", "trust", "dscp_to_tc.26",
+// "priority.3.lossless" (the class view: PortConfig.Class), "queue.3.ecn"
+// and "pg.3.xoff_bytes". Unknown (zero) values are left out so that a file
+// that does not say something does not differ from one that says it is
+// unknown.
+//
+// flattenDevice is the device's own fields (not its ports').
+func flattenDevice(d *DeviceConfig) map[string]string {
 	dev := map[string]string{}
 	if d.WatchdogPollMs != 0 {
 		dev["watchdog_poll_ms"] = strconv.Itoa(d.WatchdogPollMs)
@@ -256,16 +260,18 @@ func flatten(d *DeviceConfig) (map[string]string, []map[string]string) {
 			dev[pp+"headroom_pool_bytes"] = strconv.FormatInt(*pl.HeadroomPoolBytes, 10)
 		}
 	}
-	ports := make([]map[string]string, len(d.Ports))
-	for i := range d.Ports {
-		ports[i] = flattenPort(&d.Ports[i])
-	}
-	return dev, ports
+	return dev
 }
 
 func flattenPort(p *PortConfig) map[string]string {
 	// About a hundred fields: the DSCP map alone has 64.
 	f := make(map[string]string, 128)
+	flattenPortInto(p, f)
+	return f
+}
+
+// flattenPortInto writes flattenPort's fields into f.
+func flattenPortInto(p *PortConfig, f map[string]string) {
 	put := func(k, v string) {
 		if v != "" {
 			f[k] = v
@@ -307,9 +313,8 @@ func flattenPort(p *PortConfig) map[string]string {
 		queueFields(&p.Queues[i], true, put)
 	}
 	for _, pg := range p.PGs {
-		profileFields(pgPrefix(pg.PG), pg.BufferProfile, put)
+		profileFields(&namesOf(pg.PG).pg, pg.BufferProfile, put)
 	}
-	return f
 }
 
 // The names of a port's fields, built without fmt: a large lab's lint
@@ -332,11 +337,64 @@ var indexedNames = func() map[string][]string {
 }()
 
 // priorityLossless is "priority.<tc>.lossless".
-func priorityLossless(tc int) string { return "priority." + strconv.Itoa(tc) + ".lossless" }
+func priorityLossless(tc int) string {
+	if tc >= 0 && tc < NumTC {
+		return unitNamesOf[tc].lossless
+	}
+	return "priority." + strconv.Itoa(tc) + ".lossless"
+}
 
 // queuePrefix is "queue.<q>." and pgPrefix "pg.<pg>.".
 func queuePrefix(q int) string { return "queue." + strconv.Itoa(q) + "." }
 func pgPrefix(pg int) string   { return "pg." + strconv.Itoa(pg) + "." }
+
+// unitNames are the field names of traffic class, queue and PG n, made
+// once for 0-7 (unitNamesOf) rather than for every port: lint and the run
+// record flatten every port of a lab.
+type unitNames struct {
+	lossless                                      string // priority.<n>.lossless
+	scheduler, ecn, wredDrop, wredYellow, wredRed string // queue.<n>.*
+	queueBuffer, pg                               profileNames
+}
+
+// profileNames are profileFields' names under one prefix.
+type profileNames struct {
+	profile, pool, size, staticTh, xoff, xon, xonOffset, dynamicTh string
+}
+
+func newProfileNames(pre string) profileNames {
+	return profileNames{
+		profile: pre + "profile", pool: pre + "pool", size: pre + "size_bytes",
+		staticTh: pre + "static_th_bytes", xoff: pre + "xoff_bytes", xon: pre + "xon_bytes",
+		xonOffset: pre + "xon_offset_bytes", dynamicTh: pre + "dynamic_th",
+	}
+}
+
+func newUnitNames(n int) unitNames {
+	qp := queuePrefix(n)
+	return unitNames{
+		lossless:  "priority." + strconv.Itoa(n) + ".lossless",
+		scheduler: qp + "scheduler", ecn: qp + "ecn", wredDrop: qp + "wred_drop",
+		wredYellow: qp + "wred_yellow", wredRed: qp + "wred_red",
+		queueBuffer: newProfileNames(qp + "buffer."), pg: newProfileNames(pgPrefix(n)),
+	}
+}
+
+var unitNamesOf = func() (out [NumTC]unitNames) {
+	for n := range out {
+		out[n] = newUnitNames(n)
+	}
+	return out
+}()
+
+// namesOf is unitNamesOf[n], or made for an n outside 0-7.
+func namesOf(n int) *unitNames {
+	if n >= 0 && n < NumTC {
+		return &unitNamesOf[n]
+	}
+	u := newUnitNames(n)
+	return &u
+}
 
 func pfcPrioritiesText(p *PortConfig) string { return "[" + FormatInts(p.PFCPriorities) + "]" }
 
@@ -351,27 +409,27 @@ func watchdogText(w *PortWatchdog) string {
 // ".wred_drop", ".wred_yellow", ".wred_red" and, with buffer, its egress
 // buffer profile ("queue.<q>.buffer.*").
 func queueFields(q *QueueConfig, buffer bool, put func(k, v string)) {
-	qp := queuePrefix(q.Queue)
+	n := namesOf(q.Queue)
 	if q.Strict {
-		put(qp+"scheduler", "strict")
+		put(n.scheduler, "strict")
 	} else {
-		put(qp+"scheduler", "weight "+strconv.Itoa(q.Weight))
+		put(n.scheduler, "weight "+strconv.Itoa(q.Weight))
 	}
-	put(qp+"ecn", wredText(q.ECN, "off"))
+	put(n.ecn, wredText(q.ECN, "off"))
 	if q.Drop != nil {
-		put(qp+"wred_drop", wredText(q.Drop, "off"))
+		put(n.wredDrop, wredText(q.Drop, "off"))
 	}
 	// Yellow and red are named only where they differ from green (a
 	// profile that treats every colour alike is its green).
 	if w := q.WRED; w != nil {
 		same := func(c *WREDColour) bool { return c != nil && q.ECN != nil && c.Mark && c.ECNConfig == *q.ECN }
 		if !same(w.Yellow) || !same(w.Red) {
-			put(qp+"wred_yellow", colourText(w.Yellow))
-			put(qp+"wred_red", colourText(w.Red))
+			put(n.wredYellow, colourText(w.Yellow))
+			put(n.wredRed, colourText(w.Red))
 		}
 	}
 	if buffer && q.Buffer != nil {
-		profileFields(qp+"buffer.", *q.Buffer, put)
+		profileFields(&n.queueBuffer, *q.Buffer, put)
 	}
 }
 
@@ -399,16 +457,16 @@ func colourText(c *WREDColour) string {
 
 // profileFields flattens a buffer profile; a field the config sets to 0
 // shows as 0, one it leaves out not at all.
-func profileFields(pre string, b BufferProfile, put func(k, v string)) {
-	put(pre+"profile", b.Profile)
-	put(pre+"pool", b.Pool)
-	optNum(pre+"size_bytes", b.SizeBytes, put)
-	optNum(pre+"static_th_bytes", b.StaticThBytes, put)
-	optNum(pre+"xoff_bytes", b.XoffBytes, put)
-	optNum(pre+"xon_bytes", b.XonBytes, put)
-	optNum(pre+"xon_offset_bytes", b.XonOffsetBytes, put)
+func profileFields(n *profileNames, b BufferProfile, put func(k, v string)) {
+	put(n.profile, b.Profile)
+	put(n.pool, b.Pool)
+	optNum(n.size, b.SizeBytes, put)
+	optNum(n.staticTh, b.StaticThBytes, put)
+	optNum(n.xoff, b.XoffBytes, put)
+	optNum(n.xon, b.XonBytes, put)
+	optNum(n.xonOffset, b.XonOffsetBytes, put)
 	if b.DynamicTh != nil {
-		put(pre+"dynamic_th", strconv.Itoa(*b.DynamicTh))
+		put(n.dynamicTh, strconv.Itoa(*b.DynamicTh))
 	}
 }
 

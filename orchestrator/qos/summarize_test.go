@@ -36,10 +36,9 @@ func TestSummarizeRuns(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("speed_gbps settings = %+v, want %+v", got, want)
 	}
-	_, ports := flatten(&dc)
 	exp := s.expand()
-	for i, pm := range ports {
-		for k, v := range pm {
+	for i := range dc.Ports {
+		for k, v := range flattenPort(&dc.Ports[i]) {
 			if exp[k][dc.Ports[i].Name] != v {
 				t.Errorf("%s %s = %q in the summary, %q flattened", dc.Ports[i].Name, k, exp[k][dc.Ports[i].Name], v)
 			}
