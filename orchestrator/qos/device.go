@@ -163,7 +163,9 @@ type PortConfig struct {
 	Trust string `json:"trust"`
 	// DSCPToTC maps all 64 DSCPs to a traffic class (trust dscp);
 	// CoSToTC the 8 802.1p values (trust cos, and the DefaultCoS of
-	// untagged packets).
+	// untagged packets). These maps and the three below are read-only:
+	// a parser may give ports that name the same map one shared map
+	// (SONiC's does); DeviceConfig.Clone gives every port its own.
 	DSCPToTC   map[int]int `json:"dscp_to_tc"`
 	CoSToTC    map[int]int `json:"cos_to_tc,omitempty"`
 	DefaultCoS int         `json:"default_cos,omitempty"`

@@ -104,23 +104,37 @@ func plainDoc(data []byte) (doc Doc, ok bool) {
 		if !s.open() {
 			return nil, false
 		}
-		keys := map[string]bool{}
+		// A QoS table's entries are kept, and the table finds a key
+		// twice; another's are only checked.
+		t := doc[table]
+		var keys map[string]bool
+		if qosTable && t == nil {
+			t = map[string]map[string]string{}
+			doc[table] = t
+		} else if !qosTable {
+			keys = map[string]bool{}
+		}
 		for more := s.first(); more; more = s.next() {
 			key, ok := s.key()
-			if !ok || keys[key] || !s.open() {
+			if !ok || !s.open() {
 				return nil, false
 			}
-			keys[key] = true
+			if _, dup := t[key]; dup || keys[key] {
+				return nil, false
+			}
+			if keys != nil {
+				keys[key] = true
+			}
 			fields := map[string]string{}
 			for more := s.first(); more; more = s.next() {
-				field, ok := s.key()
-				if !ok {
+				field, ok := s.shared()
+				if !ok || !s.byte(':') {
 					return nil, false
 				}
 				if _, dup := fields[field]; dup {
 					return nil, false
 				}
-				v, ok := s.str()
+				v, ok := s.shared()
 				if !ok {
 					return nil, false
 				}
@@ -129,18 +143,15 @@ func plainDoc(data []byte) (doc Doc, ok bool) {
 			if s.failed {
 				return nil, false
 			}
-			if !qosTable {
-				continue
+			if qosTable {
+				t[key] = fields
 			}
-			t := doc[table]
-			if t == nil {
-				t = map[string]map[string]string{}
-				doc[table] = t
-			}
-			t[key] = fields
 		}
 		if s.failed {
 			return nil, false
+		}
+		if qosTable && len(t) == 0 {
+			delete(doc, table) // as decodeDoc, which sets entries only
 		}
 	}
 	if s.failed {
@@ -156,6 +167,10 @@ type plainScanner struct {
 	data   []byte
 	pos    int
 	failed bool
+	// seen holds the field names and values read so far (shared): a
+	// file repeats a few of them (a scheduler's name, "profile") on
+	// every port, and each is then one string rather than hundreds.
+	seen map[string]string
 }
 
 func (s *plainScanner) space() {
@@ -211,9 +226,33 @@ func (s *plainScanner) next() bool {
 
 // str reads a plain string.
 func (s *plainScanner) str() (string, bool) {
+	b, ok := s.raw()
+	return string(b), ok
+}
+
+// shared reads a plain string as str does, but returns the same string
+// for the same text.
+func (s *plainScanner) shared() (string, bool) {
+	b, ok := s.raw()
+	if !ok {
+		return "", false
+	}
+	if v, ok := s.seen[string(b)]; ok {
+		return v, true
+	}
+	v := string(b)
+	if s.seen == nil {
+		s.seen = map[string]string{}
+	}
+	s.seen[v] = v
+	return v, true
+}
+
+// raw reads a plain string: its text, inside the data.
+func (s *plainScanner) raw() ([]byte, bool) {
 	if !s.byte('"') {
 		s.failed = true
-		return "", false
+		return nil, false
 	}
 	start := s.pos
 	for s.pos < len(s.data) {
@@ -221,15 +260,15 @@ func (s *plainScanner) str() (string, bool) {
 		switch {
 		case c == '"':
 			s.pos++
-			return string(s.data[start : s.pos-1]), true
+			return s.data[start : s.pos-1], true
 		case c < 0x20 || c > 0x7e || c == '\\':
 			s.failed = true
-			return "", false
+			return nil, false
 		}
 		s.pos++
 	}
 	s.failed = true
-	return "", false
+	return nil, false
 }
 
 // key reads a member's name and its colon.

@@ -99,6 +99,10 @@ type resolver struct {
 	queueKeys               map[string][]rangedKey[QueueEntry]
 	bufferQueueKeys, pgKeys map[string][]rangedKey[BufferRefEntry]
 	cableLengths            []string
+	// maps are the complete maps resolveMap made, by map kind and the
+	// table entry they come from ("" the default): the ports that name
+	// the same entry share one (qos.PortConfig's maps are read-only).
+	maps map[[2]string]map[int]int
 }
 
 // cableKeys are CABLE_LENGTH's entries, sorted once.
@@ -255,8 +259,14 @@ func (r *resolver) resolveMap(port string, k mapKind) (map[int]int, string) {
 			name, where = cfgRefName(g.DSCPToTCMap), "PORT_QOS_MAP|global"
 		}
 	}
-	out := make(map[int]int, k.size)
-	fill := func(m IntMap) {
+	// fill is the map complete: m's entries and the default for the
+	// rest; ports that name the same map (or none) share it.
+	fill := func(m IntMap, ref string) map[int]int {
+		memo := [2]string{k.key, ref}
+		if out, ok := r.maps[memo]; ok {
+			return out
+		}
+		out := make(map[int]int, k.size)
 		for i := range k.size {
 			if v, ok := m[i]; ok {
 				out[i] = v
@@ -264,17 +274,21 @@ func (r *resolver) resolveMap(port string, k mapKind) (map[int]int, string) {
 				out[i] = k.def(i)
 			}
 		}
+		if r.maps == nil {
+			r.maps = map[[2]string]map[int]int{}
+		}
+		r.maps[memo] = out
+		return out
 	}
 	if name == "" {
-		fill(nil)
+		out := fill(nil, "")
 		r.def("PORT_QOS_MAP "+k.key+"_map", k.desc, srcSAI+": no map bound to the port", port, k.risky)
 		return out, "default: " + k.desc
 	}
 	m, ok := k.tables(r.db)[name]
 	if !ok {
 		r.unresolved(where, k.key+"_map", name, k.table, "the port uses the default, "+k.desc, port)
-		fill(nil)
-		return out, "default (unresolved " + k.table + "|" + name + "): " + k.desc
+		return fill(nil, ""), "default (unresolved " + k.table + "|" + name + "): " + k.desc
 	}
 	if len(m) < k.size {
 		var missing []int
@@ -287,8 +301,7 @@ func (r *resolver) resolveMap(port string, k mapKind) (map[int]int, string) {
 			r.def(k.table+"|"+name+" entries it does not list", fmt.Sprintf("%s (for %s)", k.desc, qos.FormatInts(missing)), srcSAI, port, false)
 		}
 	}
-	fill(m)
-	return out, k.table + "|" + name + " via " + where
+	return fill(m, "="+name), k.table + "|" + name + " via " + where
 }
 
 // port resolves one port.
@@ -413,6 +426,7 @@ func (r *resolver) portLink(pc *qos.PortConfig) error {
 // indexes it covers and its entry, split once per key rather than once
 // per lookup.
 type rangedKey[E any] struct {
+	port  string
 	key   string
 	idx   []int
 	entry *E
@@ -423,16 +437,25 @@ type rangedKey[E any] struct {
 // of many ports resolves in linear time.
 func portKeys[E any](table map[string]*E, byPort *map[string][]rangedKey[E], port string) []rangedKey[E] {
 	if *byPort == nil {
-		*byPort = make(map[string][]rangedKey[E], len(table))
+		// All keys in one array sorted by key, which puts each port's
+		// keys next to each other (they all start "<port>|", and a port
+		// name has no '|') in the order of the whole table's sorted keys;
+		// each port's are a slice of it.
+		all := make([]rangedKey[E], 0, len(table))
 		for k, e := range table {
 			if p, idx, err := cfgSplitKey(k); err == nil {
-				(*byPort)[p] = append((*byPort)[p], rangedKey[E]{key: k, idx: idx, entry: e})
+				all = append(all, rangedKey[E]{port: p, key: k, idx: idx, entry: e})
 			}
 		}
-		// Each port's keys sorted: the order of the whole table's sorted
-		// keys, port by port.
-		for _, ks := range *byPort {
-			slices.SortFunc(ks, func(a, b rangedKey[E]) int { return strings.Compare(a.key, b.key) })
+		slices.SortFunc(all, func(a, b rangedKey[E]) int { return strings.Compare(a.key, b.key) })
+		*byPort = make(map[string][]rangedKey[E], len(all)/qos.NumTC+1)
+		for lo := 0; lo < len(all); {
+			hi := lo + 1
+			for hi < len(all) && all[hi].port == all[lo].port {
+				hi++
+			}
+			(*byPort)[all[lo].port] = all[lo:hi:hi]
+			lo = hi
 		}
 	}
 	return (*byPort)[port]
