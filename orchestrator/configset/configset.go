@@ -6,17 +6,20 @@
 package configset
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
 	goruntime "runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -302,6 +305,12 @@ func DeviceName(path string) string {
 	return base
 }
 
+// group is one device's files, of one NOS.
+type group struct {
+	n    nos.NOS
+	srcs []qos.Source
+}
+
 // Load parses config files into device configs. Each path is a file or a
 // directory (its non-hidden files with a known extension). Files are
 // grouped by DeviceName, merged main file first (leaf1.json, then
@@ -317,10 +326,6 @@ func Load(paths []string, nosName string) ([]qos.DeviceConfig, error) {
 			return nil, err
 		}
 		forced = n
-	}
-	type group struct {
-		n    nos.NOS
-		srcs []qos.Source
 	}
 	groups := map[string]*group{}
 	add := func(path string, explicit bool) error {
@@ -407,18 +412,80 @@ func Load(paths []string, nosName string) ([]qos.DeviceConfig, error) {
 	if len(devs) == 0 {
 		return nil, nil
 	}
+	// A device whose files hold the same bytes as an earlier device's
+	// (same NOS, same files in the same order) takes a copy of its parse
+	// when the NOS's parse reads only the bytes (nos.DataOnlyParser): a
+	// rendered lab's leaves are one parse, its spines another.
+	same := make([]int, len(devs))
+	seed := maphash.MakeSeed()
+	firsts := map[uint64][]int{} // devices parsed, by filesHash
+	for i, dev := range devs {
+		same[i] = i
+		g := groups[dev]
+		if _, ok := g.n.(nos.DataOnlyParser); !ok {
+			continue
+		}
+		h := filesHash(seed, g)
+		for _, j := range firsts[h] {
+			if sameFiles(g, groups[devs[j]]) {
+				same[i] = j
+				break
+			}
+		}
+		if same[i] == i {
+			firsts[h] = append(firsts[h], i)
+		}
+	}
 	out := make([]qos.DeviceConfig, len(devs))
 	errs := make([]error, len(devs))
 	parallel(len(devs), func(i int) {
+		if same[i] != i {
+			return
+		}
 		g := groups[devs[i]]
 		out[i], errs[i] = g.n.ParseQoS(devs[i], g.srcs...)
 	})
-	for _, err := range errs {
+	for i, err := range errs {
+		// The first device of a set of identical ones comes first, so the
+		// error returned is the one a parse of every device would return.
 		if err != nil {
 			return nil, exitcode.Usage(err)
 		}
+		if j := same[i]; j != i {
+			out[i] = out[j].Clone()
+			out[i].Device = devs[i]
+		}
 	}
 	return out, nil
+}
+
+// filesHash is a hash of what sameFiles compares.
+func filesHash(seed maphash.Seed, g *group) uint64 {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	h.WriteString(g.n.Name())
+	for _, src := range g.srcs {
+		h.WriteByte(0)
+		h.WriteString(strconv.Itoa(len(src.Data)))
+		h.WriteByte(0)
+		h.Write(src.Data)
+	}
+	return h.Sum64()
+}
+
+// sameFiles says whether two devices have the same NOS and files of the
+// same bytes in the same order (the order they merge in); the files'
+// names do not matter to a nos.DataOnlyParser.
+func sameFiles(ga, gb *group) bool {
+	if ga.n.Name() != gb.n.Name() || len(ga.srcs) != len(gb.srcs) {
+		return false
+	}
+	for k := range ga.srcs {
+		if !bytes.Equal(ga.srcs[k].Data, gb.srcs[k].Data) {
+			return false
+		}
+	}
+	return true
 }
 
 // parallel calls f(0) … f(n-1) on up to GOMAXPROCS goroutines and

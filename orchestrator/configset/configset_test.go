@@ -289,3 +289,83 @@ func TestLoadManyDevicesInOrder(t *testing.T) {
 		}
 	}
 }
+
+// Devices whose files hold the same bytes share one parse, each with its
+// own copy: every device's config is what its own files parse to, and
+// only devices with the same files (a companion file included) share.
+func TestLoadIdenticalFilesParseOnce(t *testing.T) {
+	in, _ := qos.Profile("")
+	render := func(speed int) []byte {
+		dev := qos.Device{Name: "x"}
+		for i := range 4 {
+			dev.Ports = append(dev.Ports, qos.Port{Name: fmt.Sprintf("Ethernet%d", 4*i), SpeedGbps: speed, Fabric: true})
+		}
+		dc, err := qos.Apply(in, dev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := sonic.Render(dc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	leaf, spine := render(100), render(400)
+	buffers := []byte(`{"PORT": {"Ethernet0": {"mtu": "9100"}}}`)
+	files := map[string][]byte{
+		"leaf1.json": leaf, "leaf1.buffers.json": buffers,
+		"leaf2.json": leaf, "leaf2.buffers.json": buffers,
+		"leaf3.json":  leaf, // no companion: other files
+		"spine1.json": spine,
+		"spine2.json": spine,
+	}
+	dir := t.TempDir()
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfgs, err := Load([]string{dir}, "sonic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := func(dev string) qos.DeviceConfig {
+		srcs := []qos.Source{{Name: filepath.Join(dir, dev+".json"), Data: files[dev+".json"]}}
+		if b, ok := files[dev+".buffers.json"]; ok {
+			srcs = append(srcs, qos.Source{Name: filepath.Join(dir, dev+".buffers.json"), Data: b})
+		}
+		dc, err := sonic.Plugin{}.ParseQoS(dev, srcs...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return dc
+	}
+	byName := map[string]*qos.DeviceConfig{}
+	for i := range cfgs {
+		byName[cfgs[i].Device] = &cfgs[i]
+		if want := own(cfgs[i].Device); !reflect.DeepEqual(cfgs[i], want) {
+			t.Errorf("%s differs from the parse of its own files", cfgs[i].Device)
+		}
+	}
+	if len(cfgs) != 5 || cfgs[0].Ports[0].MTU != 9100 || cfgs[2].Ports[0].MTU != 0 {
+		t.Fatalf("loaded %d devices, leaf1's MTU %d, leaf3's %d; want 5, 9100 and 0", len(cfgs), cfgs[0].Ports[0].MTU, cfgs[2].Ports[0].MTU)
+	}
+	// A parse gives the ports that name one map the same map; a copy
+	// (DeviceConfig.Clone) gives each port its own. So a device whose
+	// ports share their DSCP map was parsed, the others copied.
+	parsed := func(dev string) bool {
+		p := byName[dev].Ports
+		return reflect.ValueOf(p[0].DSCPToTC).UnsafePointer() == reflect.ValueOf(p[1].DSCPToTC).UnsafePointer()
+	}
+	for dev, want := range map[string]bool{"leaf1": true, "leaf2": false, "leaf3": true, "spine1": true, "spine2": false} {
+		if got := parsed(dev); got != want {
+			t.Errorf("%s parsed itself: %v, want %v", dev, got, want)
+		}
+	}
+	// Copies are the device's own: changing one changes no other.
+	byName["leaf2"].Ports[0].Name = "changed"
+	byName["leaf2"].Ports[0].PFCPriorities[0] = 7
+	if byName["leaf1"].Ports[0].Name != "Ethernet0" || byName["leaf1"].Ports[0].PFCPriorities[0] == 7 {
+		t.Error("changing leaf2's copy changed leaf1")
+	}
+}

@@ -45,6 +45,16 @@ type NOS interface {
 	Fields() []qos.FieldUse
 }
 
+// DataOnlyParser is an optional capability: the NOS's ParseQoS depends on
+// the device's name only through DeviceConfig.Device and on the sources'
+// names not at all, so devices whose files hold the same bytes may share
+// one parse (configset.Load; a rendered lab's leaves are identical, as are
+// its spines). TestParseReadsOnlyTheData holds a NOS that says so to it.
+// (EOS's parse names the file and line of what it notes, so it does not.)
+type DataOnlyParser interface {
+	ParseReadsOnlyData()
+}
+
 // Target is a running switch reached over the network.
 type Target struct {
 	Node     string // lab node name, for messages

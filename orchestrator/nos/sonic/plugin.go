@@ -23,6 +23,12 @@ func (Plugin) ConfigExt() string { return ConfigExt }
 // RenderQoS renders CONFIG_DB JSON.
 func (Plugin) RenderQoS(dc qos.DeviceConfig) ([]byte, error) { return Render(dc) }
 
+// ParseReadsOnlyData says the parse depends only on the files' bytes and
+// the device's name only through Device (nos.DataOnlyParser): CONFIG_DB's
+// tables say nothing of the file they come from, and nothing in the model
+// names it.
+func (Plugin) ParseReadsOnlyData() {}
+
 // ParseQoS parses and merges CONFIG_DB JSON files.
 func (Plugin) ParseQoS(device string, srcs ...qos.Source) (qos.DeviceConfig, error) {
 	return Parse(device, srcs...)
