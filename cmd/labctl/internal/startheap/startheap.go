@@ -84,16 +84,17 @@ func arm() {
 // collectAbove is the heap below which Collect does nothing: a collection
 // costs about the same on a small heap as on a few MiB (the roots, the
 // mark bits and work buffers it touches), while what it gives back is
-// the garbage. On the bench incast (2 MiB at that point) a collection
-// cost 7% more CPU; on the 128-host permutation (28 MiB, 3 of them live)
-// it saved 7%.
-const collectAbove = 16 << 20
+// the garbage. The bench incast has 1 MiB at that point (a collection
+// there cost 7% more CPU), the 64gpu ECN x PFC matrix 6 MiB (no
+// difference either way), the 128-host bench permutation 15 MiB (7% less
+// CPU with it) and the 1024-host one 54 MiB.
+const collectAbove = 4 << 20
 
 // Collect runs one collection now, while the start is on and the heap
 // holds at least collectAbove bytes, and keeps the start on after it. A
 // command calls it between a set-up that leaves much garbage (a lab's
-// parsed configs, lint's flattened ports: 28 MiB on the 128-host bench
-// lab) and work that allocates (the simulator's arrays), so that the work
+// parsed configs and lint's work: 15 MiB, 12 of it garbage, on the
+// 128-host bench lab) and work that allocates (the simulator's arrays), so that the work
 // reuses the garbage's pages: with the collector off every allocation is
 // a fresh page, a page fault each (8-13 µs on some VMs). It does nothing
 // once the start has ended (the default pacing then collects anyway) or
