@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -394,7 +395,12 @@ func RenderConfigs(l *Lab, cfgs []qos.DeviceConfig) (map[string][]byte, error) {
 }
 
 // ConfigDigest is sha256 over the names and contents of the lab's config
-// files, so two runs can tell whether the configs changed between them.
+// files, so two runs can tell whether the configs changed between them:
+// for each file in name order, its name, a NUL, its size in decimal, a
+// NUL, then its bytes. The files are streamed through one buffer rather
+// than read whole: a run takes the digest three or four times (before and
+// after the parse, for the record, for each variant), and on a large lab
+// whole reads were tens of MiB of fresh memory.
 func ConfigDigest(l *Lab) (string, error) {
 	entries, err := os.ReadDir(l.ConfigsDir())
 	if err != nil {
@@ -408,13 +414,40 @@ func ConfigDigest(l *Lab) (string, error) {
 	}
 	slices.Sort(names)
 	h := sha256.New()
+	buf := make([]byte, 64<<10)
 	for _, n := range names {
-		data, err := readlimit.ReadFile(filepath.Join(l.ConfigsDir(), n), readlimit.Config)
-		if err != nil {
+		if err := digestFile(h, filepath.Join(l.ConfigsDir(), n), n, buf); err != nil {
 			return "", fmt.Errorf("digest configs of lab %s: %w", l.Name, err)
 		}
-		fmt.Fprintf(h, "%s\x00%d\x00", n, len(data))
-		h.Write(data)
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// digestFile writes one file's part of ConfigDigest into h, under the
+// limit and refusals of readlimit.ReadFile. A file whose size changes
+// while it is read is an error (the digest would not be of any one
+// version of it).
+func digestFile(h io.Writer, path, name string, buf []byte) error {
+	f, err := readlimit.Open(path, readlimit.Config)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	size := st.Size()
+	if size > readlimit.Config.Bytes {
+		return exitcode.Usage(&readlimit.TooLargeError{Name: path, Limit: readlimit.Config})
+	}
+	fmt.Fprintf(h, "%s\x00%d\x00", name, size)
+	n, err := io.CopyBuffer(h, io.LimitReader(f, size+1), buf)
+	if err != nil {
+		return err
+	}
+	if n != size {
+		return fmt.Errorf("%s changed while it was read (%d bytes, then %d)", path, size, n)
+	}
+	return nil
 }

@@ -1,7 +1,12 @@
 package runtime
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -121,6 +126,43 @@ func TestApplyVariantAndDigest(t *testing.T) {
 	}
 	if d2, _ := ConfigDigest(l); d2 == d1 || !strings.HasPrefix(d2, "sha256:") {
 		t.Errorf("digest did not change: %s %s", d1, d2)
+	}
+}
+
+// TestConfigDigestFormat: the digest is sha256 over each file's name, NUL,
+// size, NUL and bytes, in name order, hidden files and folders left out,
+// as records have always carried it (regress compares a run's digest
+// with its baseline's, so a new way of computing it must give the same
+// value).
+func TestConfigDigestFormat(t *testing.T) {
+	dir := t.TempDir()
+	l := &Lab{Name: "x", Dir: dir}
+	files := map[string][]byte{
+		"spine1.json":        bytes.Repeat([]byte("{\"a\": 1}\n"), 20000), // larger than the buffer
+		"leaf1.json":         []byte("{}"),
+		"leaf1.buffers.json": {},
+		".labctl-manifest":   []byte("not digested"),
+	}
+	if err := os.MkdirAll(l.ConfigsDir(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for n, data := range files {
+		if err := os.WriteFile(filepath.Join(l.ConfigsDir(), n), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(l.ConfigsDir(), "old"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h := sha256.New()
+	for _, n := range []string{"leaf1.buffers.json", "leaf1.json", "spine1.json"} {
+		fmt.Fprintf(h, "%s\x00%d\x00", n, len(files[n]))
+		h.Write(files[n])
+	}
+	want := "sha256:" + hex.EncodeToString(h.Sum(nil))
+	got, err := ConfigDigest(l)
+	if err != nil || got != want {
+		t.Fatalf("ConfigDigest = %s, %v; want %s", got, err, want)
 	}
 }
 
