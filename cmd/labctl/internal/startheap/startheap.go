@@ -87,16 +87,18 @@ func arm() {
 // the garbage. The bench incast has 1 MiB at that point (a collection
 // there cost 7% more CPU), the 64gpu ECN x PFC matrix 6 MiB (no
 // difference either way), the 128-host bench permutation 15 MiB (7% less
-// CPU with it) and the 1024-host one 54 MiB.
+// CPU with it); the 1024-host one has passed startHeapBytes by then, so
+// its start has ended and Collect leaves it alone.
 const collectAbove = 4 << 20
 
 // Collect runs one collection now, while the start is on and the heap
 // holds at least collectAbove bytes, and keeps the start on after it. A
 // command calls it between a set-up that leaves much garbage (a lab's
 // parsed configs and lint's work: 15 MiB, 12 of it garbage, on the
-// 128-host bench lab) and work that allocates (the simulator's arrays), so that the work
-// reuses the garbage's pages: with the collector off every allocation is
-// a fresh page, a page fault each (8-13 µs on some VMs). It does nothing
+// 128-host bench lab) and work that allocates (the simulator's arrays),
+// so that the work reuses the garbage's pages: with the collector off
+// every allocation is a fresh page, a page fault each (8-13 µs on some
+// VMs). It does nothing
 // once the start has ended (the default pacing then collects anyway) or
 // when GOGC or GOMEMLIMIT were set.
 func Collect() {
@@ -122,6 +124,6 @@ func heapBytes() uint64 {
 }
 
 // heapSentinel holds a pointer so that it is never a tiny allocation (whose
-// finalizer may not run); start drops it at once, so the first
-// collection finds it unreachable.
+// finalizer may not run); arm drops it at once, so the next collection
+// finds it unreachable.
 type heapSentinel struct{ _ *byte }
