@@ -104,14 +104,13 @@ func plainDoc(data []byte) (doc Doc, ok bool) {
 		if !s.open() {
 			return nil, false
 		}
-		// A QoS table's entries are kept, and the table finds a key
-		// twice; another's are only checked.
-		t := doc[table]
+		// A QoS table's entries are kept, and the table they go into
+		// finds a key twice; another table's keys are only checked.
+		var t map[string]map[string]string
 		var keys map[string]bool
-		if qosTable && t == nil {
+		if qosTable {
 			t = map[string]map[string]string{}
-			doc[table] = t
-		} else if !qosTable {
+		} else {
 			keys = map[string]bool{}
 		}
 		for more := s.first(); more; more = s.next() {
@@ -150,8 +149,8 @@ func plainDoc(data []byte) (doc Doc, ok bool) {
 		if s.failed {
 			return nil, false
 		}
-		if qosTable && len(t) == 0 {
-			delete(doc, table) // as decodeDoc, which sets entries only
+		if len(t) > 0 {
+			doc[table] = t // an empty table left out, as decodeDoc leaves it
 		}
 	}
 	if s.failed {
