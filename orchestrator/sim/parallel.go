@@ -8,6 +8,7 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // The parallel engine. A large fabric is split into partitions, each a set
@@ -491,25 +492,51 @@ func newWindowPool(parts []*sim, threads int) *windowPool {
 	return wp
 }
 
-// Spins before a waiting thread yields, and yields before it sleeps: a
-// few microseconds, about what the other threads' share of a window
-// lasts; a thread that spins longer only burns a CPU another process (or
-// the thread it waits for) could use.
+// A thread waiting for a window (or for the others to finish one) spins
+// spinsBeforeYield times, then yields its P for up to yieldFor, then
+// sleeps until woken. Sleeping is what costs: the sleeper's wake-up is a
+// futex call and a reschedule, and on a paravirtualized VM (2026-12-05's
+// machine) a thread that slept and woke window after window made the
+// 4096-GPU allreduce take 99 s of wall and 159 s of CPU on 2 threads.
+// With about 4.5 µs of yields before sleeping (50 of 89 ns each, as this
+// was until then) the threads slept in most windows; with 1 ms in almost
+// none, and the same run took 45.5 and 47.6 s of wall, 82 and 84 s of
+// CPU, the same record (interleaved with the 99 s run; the 1024-host
+// permutation on 2 threads 4.0 against 4.5 s wall and 7.1 against 7.5 s
+// of CPU). A yield lets another goroutine of the process run, so waiting
+// threads do not hold back working ones when threads outnumber CPUs.
 const (
-	spinsBeforeYield  = 200
-	yieldsBeforeSleep = 50
+	spinsBeforeYield = 200
+	yieldFor         = time.Millisecond
 )
+
+// waiter paces one wait of a thread: next says whether it is time to
+// sleep, having spun or yielded otherwise.
+type waiter struct {
+	spins int
+	since time.Time
+}
+
+func (w *waiter) next() (sleep bool) {
+	w.spins++
+	switch {
+	case w.spins < spinsBeforeYield:
+		return false
+	case w.spins == spinsBeforeYield:
+		w.since = time.Now()
+	case time.Since(w.since) >= yieldFor:
+		return true
+	}
+	runtime.Gosched()
+	return false
+}
 
 func (wp *windowPool) worker(t int) {
 	defer wp.workers.Done()
 	var seen uint64
 	for {
-		for spins := 0; wp.gen.Load() == seen && !wp.quit.Load(); spins++ {
-			switch {
-			case spins < spinsBeforeYield:
-			case spins < spinsBeforeYield+yieldsBeforeSleep:
-				runtime.Gosched()
-			default:
+		for w := (waiter{}); wp.gen.Load() == seen && !wp.quit.Load(); {
+			if w.next() {
 				wp.mu.Lock()
 				wp.sleepers.Add(1)
 				for wp.gen.Load() == seen && !wp.quit.Load() {
@@ -561,12 +588,8 @@ func (wp *windowPool) run(end int64) {
 	wp.gen.Add(1)
 	wp.signal()
 	wp.work(0)
-	for spins := 0; wp.left.Load() > 0; spins++ {
-		switch {
-		case spins < spinsBeforeYield:
-		case spins < spinsBeforeYield+yieldsBeforeSleep:
-			runtime.Gosched()
-		default:
+	for w := (waiter{}); wp.left.Load() > 0; {
+		if w.next() {
 			// The worker that finishes the window's last partition
 			// wakes us: it looks at awaiting after its count reaches
 			// 0, we look at the count after setting awaiting.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+	"time"
 )
 
 // parallelCases are runs that cross every partition boundary: collectives
@@ -239,5 +240,27 @@ func TestWindowPoolHomes(t *testing.T) {
 			t.Errorf("%d partitions, %d threads: %d homes cover %d partitions", c.parts, c.threads, len(wp.homes), next)
 		}
 		wp.stop()
+	}
+}
+
+// A waiting thread spins, then yields, and is told to sleep only once it
+// has yielded for yieldFor: sooner, and a wait of a window's length puts
+// it to sleep (a wake-up per window, which on a VM doubled the 4096-GPU
+// run's time); never, and a thread with no window burns its CPU forever.
+func TestWaiterSleepsAfterYieldFor(t *testing.T) {
+	var w waiter
+	start := time.Now()
+	calls := 0
+	for !w.next() {
+		calls++
+		if time.Since(start) > 10*time.Second {
+			t.Fatalf("the waiter has not said to sleep after %d calls and 10 s", calls)
+		}
+	}
+	if calls < spinsBeforeYield {
+		t.Errorf("told to sleep after %d calls, before its %d spins", calls, spinsBeforeYield)
+	}
+	if waited := time.Since(start); waited < yieldFor {
+		t.Errorf("told to sleep after %v, before yieldFor (%v)", waited, yieldFor)
 	}
 }
