@@ -47,7 +47,7 @@ func roceFields(p *PortConfig, roce, cnp int, platform bool) map[string]string {
 		keepMap("tc_to_queue", p.TCToQueue, tc)
 		keepMap("pfc_to_queue", p.PFCToQueue, tc)
 		if tc >= 0 && tc < NumTC {
-			out[priorityLossless(tc)] = strconv.FormatBool(c.Lossless)
+			out[namesOf(tc).lossless] = strconv.FormatBool(c.Lossless)
 		}
 		// The class's queue and PG entries in the port's order, as
 		// flattenPort writes them (a later entry of the same number

@@ -306,7 +306,7 @@ func flattenPortInto(p *PortConfig, f map[string]string) {
 	putMap("pfc_to_queue", p.PFCToQueue)
 	f["pfc_priorities"] = pfcPrioritiesText(p)
 	for tc := range NumTC {
-		f[priorityLossless(tc)] = strconv.FormatBool(p.Class(tc).Lossless)
+		f[namesOf(tc).lossless] = strconv.FormatBool(p.Class(tc).Lossless)
 	}
 	put("pfc_watchdog", watchdogText(p.Watchdog))
 	for i := range p.Queues {
@@ -336,18 +336,6 @@ var indexedNames = func() map[string][]string {
 	return out
 }()
 
-// priorityLossless is "priority.<tc>.lossless".
-func priorityLossless(tc int) string {
-	if tc >= 0 && tc < NumTC {
-		return unitNamesOf[tc].lossless
-	}
-	return "priority." + strconv.Itoa(tc) + ".lossless"
-}
-
-// queuePrefix is "queue.<q>." and pgPrefix "pg.<pg>.".
-func queuePrefix(q int) string { return "queue." + strconv.Itoa(q) + "." }
-func pgPrefix(pg int) string   { return "pg." + strconv.Itoa(pg) + "." }
-
 // unitNames are the field names of traffic class, queue and PG n, made
 // once for 0-7 (unitNamesOf) rather than for every port: lint and the run
 // record flatten every port of a lab.
@@ -370,13 +358,16 @@ func newProfileNames(pre string) profileNames {
 	}
 }
 
+// newUnitNames is where the names are decided: "priority.<n>.lossless",
+// "queue.<n>.*" (its buffer under "queue.<n>.buffer.") and "pg.<n>.*".
 func newUnitNames(n int) unitNames {
-	qp := queuePrefix(n)
+	i := strconv.Itoa(n)
+	qp := "queue." + i + "."
 	return unitNames{
-		lossless:  "priority." + strconv.Itoa(n) + ".lossless",
+		lossless:  "priority." + i + ".lossless",
 		scheduler: qp + "scheduler", ecn: qp + "ecn", wredDrop: qp + "wred_drop",
 		wredYellow: qp + "wred_yellow", wredRed: qp + "wred_red",
-		queueBuffer: newProfileNames(qp + "buffer."), pg: newProfileNames(pgPrefix(n)),
+		queueBuffer: newProfileNames(qp + "buffer."), pg: newProfileNames("pg." + i + "."),
 	}
 }
 
