@@ -125,23 +125,36 @@ func Size(n int64) string {
 // as the os package gives them, so callers can still test for
 // fs.ErrNotExist.
 func ReadFile(name string, l Limit) ([]byte, error) {
-	f, err := Open(name, l)
+	f, size, err := OpenSized(name, l)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	return readAll(f, name, l, size)
+}
+
+// OpenSized is Open, with the file's size when it is a regular file (-1
+// for a character device, whose reads stop at the cap): a regular file
+// larger than the cap is refused, as ReadFile refuses it, before it is
+// read. For callers that stream a file rather than hold it whole.
+func OpenSized(name string, l Limit) (*os.File, int64, error) {
+	f, err := Open(name, l)
+	if err != nil {
+		return nil, 0, err
+	}
 	st, err := f.Stat()
 	if err != nil {
-		return nil, err
+		f.Close()
+		return nil, 0, err
 	}
-	size := int64(-1)
-	if st.Mode().IsRegular() {
-		size = st.Size()
-		if size > l.Bytes {
-			return nil, exitcode.Usage(&TooLargeError{Name: name, Limit: l})
-		}
+	if !st.Mode().IsRegular() {
+		return f, -1, nil
 	}
-	return readAll(f, name, l, size)
+	if st.Size() > l.Bytes {
+		f.Close()
+		return nil, 0, exitcode.Usage(&TooLargeError{Name: name, Limit: l})
+	}
+	return f, st.Size(), nil
 }
 
 // Open opens name to be read under limit l, without blocking: a named

@@ -426,20 +426,15 @@ func ConfigDigest(l *Lab) (string, error) {
 // digestFile writes one file's part of ConfigDigest into h, under the
 // limit and refusals of readlimit.ReadFile. A file whose size changes
 // while it is read is an error (the digest would not be of any one
-// version of it).
+// version of it), as is one that is no longer a regular file.
 func digestFile(h io.Writer, path, name string, buf []byte) error {
-	f, err := readlimit.Open(path, readlimit.Config)
+	f, size, err := readlimit.OpenSized(path, readlimit.Config)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	size := st.Size()
-	if size > readlimit.Config.Bytes {
-		return exitcode.Usage(&readlimit.TooLargeError{Name: path, Limit: readlimit.Config})
+	if size < 0 {
+		return fmt.Errorf("%s is not a regular file", path)
 	}
 	fmt.Fprintf(h, "%s\x00%d\x00", name, size)
 	n, err := io.CopyBuffer(h, io.LimitReader(f, size+1), buf)
