@@ -83,23 +83,43 @@ func (l *linter) intentDrift() {
 	for _, d := range l.opt.Devices {
 		devs[d.Name] = d
 	}
+	// What the intent gives a port depends on the port's speed and cable
+	// length alone (Intent.portConfig), and a fabric has a few of those:
+	// each is rendered once, not once per port (a 320-switch lab has
+	// 20,000 ports).
+	type shape struct {
+		speed, cable int
+		platform     bool
+	}
+	intended := map[shape]map[string]string{}
 	for i := range l.cfgs {
 		d := &l.cfgs[i]
 		dev, ok := devs[d.Device]
-		if !ok {
-			continue
+		if _, unknown := dev.portWithoutSpeed(); !ok || unknown {
+			continue // Apply renders no config for it
 		}
-		want, err := Apply(in, dev)
-		if err != nil {
-			continue
+		fabric := make(map[string]*Port, len(dev.Ports))
+		for k := range dev.Ports {
+			if dp := &dev.Ports[k]; dp.Fabric {
+				if _, dup := fabric[dp.Name]; !dup { // the first, as Apply's config.Port finds
+					fabric[dp.Name] = dp
+				}
+			}
 		}
 		for j := range d.Ports {
 			p := &d.Ports[j]
-			wp := want.Port(p.Name)
-			if wp == nil || !p.Fabric {
+			dp := fabric[p.Name]
+			if dp == nil || !p.Fabric {
 				continue
 			}
-			got, exp := l.roceFieldsOf(i, j), roceFields(wp, in.RoCEDSCP, in.CNPDSCP, d.PlatformBuffer)
+			key := shape{dp.SpeedGbps, in.cableM(*dp), d.PlatformBuffer}
+			exp, ok := intended[key]
+			if !ok {
+				pc := in.portConfig(*dp)
+				exp = roceFields(&pc, in.RoCEDSCP, in.CNPDSCP, d.PlatformBuffer)
+				intended[key] = exp
+			}
+			got := l.roceFieldsOf(i, j)
 			// Most ports are as the intent renders them: look for a
 			// difference before sorting the fields to name them.
 			if sameFields(got, exp) {

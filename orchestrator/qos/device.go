@@ -486,6 +486,17 @@ func IdentityMap() map[int]int {
 	return m
 }
 
+// portWithoutSpeed names the first data port of the switch whose speed
+// is not known, which Apply refuses.
+func (d *Device) portWithoutSpeed() (string, bool) {
+	for _, p := range d.Ports {
+		if p.Fabric && p.SpeedGbps <= 0 {
+			return p.Name, true
+		}
+	}
+	return "", false
+}
+
 // Apply turns the lab intent into one switch's config. Ports that are not
 // Fabric get no QoS. Speeds must be known: a port without one is an error
 // naming it, because headroom and ECN thresholds scale with speed.
@@ -497,86 +508,97 @@ func Apply(in Intent, dev Device) (DeviceConfig, error) {
 	if in.PFC.Enabled && in.Watchdog.Enabled {
 		dc.WatchdogPollMs = in.Buffer.WatchdogPollMs
 	}
+	if name, ok := dev.portWithoutSpeed(); ok {
+		return DeviceConfig{}, fmt.Errorf("apply qos to %s port %s: speed is not known; the fabric must give every data port a speed", dev.Name, name)
+	}
+	for _, p := range dev.Ports {
+		if p.Fabric {
+			dc.Ports = append(dc.Ports, in.portConfig(p))
+		}
+	}
+	sizeEgressLossless(in, dev, &dc)
+	dc.Sort()
+	return dc, nil
+}
+
+// cableM is a port's cable length: the fabric's, else the intent's.
+func (in Intent) cableM(p Port) int {
+	if p.CableM > 0 {
+		return p.CableM
+	}
+	return in.CableLengthM
+}
+
+// portConfig is what the intent renders for one data port of a switch
+// (Apply's port; p.SpeedGbps known). Of the port it reads the speed and
+// cable length (cableM), and copies the name and peer.
+func (in Intent) portConfig(p Port) PortConfig {
 	cnpQueue := in.TCToQueue[CNPTC]
 	losslessQueues := map[int]bool{}
 	for _, tc := range in.LosslessPriorities {
 		losslessQueues[in.TCToQueue[tc]] = true
 	}
-	for _, p := range dev.Ports {
-		if !p.Fabric {
-			continue
-		}
-		if p.SpeedGbps <= 0 {
-			return DeviceConfig{}, fmt.Errorf("apply qos to %s port %s: speed is not known; the fabric must give every data port a speed", dev.Name, p.Name)
-		}
-		cable := p.CableM
-		if cable <= 0 {
-			cable = in.CableLengthM
-		}
-		pc := PortConfig{
-			Name: p.Name, SpeedGbps: p.SpeedGbps, CableM: cable,
-			Peer: p.Peer, Fabric: true, PFCPriorities: []int{}, Trust: TrustDSCP,
-			DSCPToTC: maps.Clone(in.DSCPToTC), TCToQueue: maps.Clone(in.TCToQueue), TCToPG: maps.Clone(in.TCToPG),
-			// PFC priority n pauses traffic class n, which sits in
-			// TCToQueue[n].
-			PFCToQueue: maps.Clone(in.TCToQueue),
-		}
-		if in.PFC.Enabled {
-			pc.PFCPriorities = slices.Clone(in.LosslessPriorities)
-			if in.Watchdog.Enabled {
-				pc.Watchdog = &PortWatchdog{DetectionMs: in.Watchdog.DetectionMs, RestorationMs: in.Watchdog.RestorationMs, Action: in.Watchdog.Action}
-			}
-		}
-		for q := range NumTC {
-			qc := QueueConfig{Queue: q}
-			if q == cnpQueue && in.CNPStrict {
-				qc.Strict = true
-			} else if w, ok := in.ETSWeights[q]; ok {
-				qc.Weight = w
-			} else {
-				// A queue without a weight still needs one to be
-				// scheduled by DWRR; 1 is the smallest share.
-				qc.Weight = 1
-			}
-			if in.ECN.Enabled && losslessQueues[q] {
-				kmin, kmax := in.ECN.ECNThresholds(p.SpeedGbps)
-				qc.SetMarking(ECNConfig{MinBytes: kmin, MaxBytes: kmax, Pmax: in.ECN.Pmax})
-			}
-			if in.PFC.Enabled && losslessQueues[q] {
-				qc.Buffer = Ptr(EgressLosslessProfile())
-			} else {
-				qc.Buffer = Ptr(EgressLossyProfile())
-			}
-			pc.Queues = append(pc.Queues, qc)
-		}
-		lossless := map[int]bool{}
-		if in.PFC.Enabled {
-			for _, tc := range in.LosslessPriorities {
-				lossless[in.TCToPG[tc]] = true
-			}
-		}
-		used := map[int]bool{}
-		for _, pg := range in.TCToPG {
-			used[pg] = true
-		}
-		for _, pg := range slices.Sorted(maps.Keys(used)) {
-			if lossless[pg] {
-				hr := HeadroomBytes(p.SpeedGbps, in.MTU, cable, in.Buffer.ResponseBits)
-				xon := int64(2 * in.MTU)
-				pc.PGs = append(pc.PGs, PGConfig{PG: pg, BufferProfile: BufferProfile{
-					Profile: LosslessPGProfileName(p.SpeedGbps, cable), Pool: IngressLosslessPool,
-					XoffBytes: Ptr(hr), XonBytes: Ptr(xon), SizeBytes: Ptr(hr + xon),
-					XonOffsetBytes: Ptr(int64(in.Buffer.XonOffsetBytes)), DynamicTh: Ptr(in.Buffer.DynamicTh),
-				}})
-			} else {
-				pc.PGs = append(pc.PGs, PGConfig{PG: pg, BufferProfile: IngressLossyProfile()})
-			}
-		}
-		dc.Ports = append(dc.Ports, pc)
+	cable := in.cableM(p)
+	pc := PortConfig{
+		Name: p.Name, SpeedGbps: p.SpeedGbps, CableM: cable,
+		Peer: p.Peer, Fabric: true, PFCPriorities: []int{}, Trust: TrustDSCP,
+		DSCPToTC: maps.Clone(in.DSCPToTC), TCToQueue: maps.Clone(in.TCToQueue), TCToPG: maps.Clone(in.TCToPG),
+		// PFC priority n pauses traffic class n, which sits in
+		// TCToQueue[n].
+		PFCToQueue: maps.Clone(in.TCToQueue),
 	}
-	sizeEgressLossless(in, dev, &dc)
-	dc.Sort()
-	return dc, nil
+	if in.PFC.Enabled {
+		pc.PFCPriorities = slices.Clone(in.LosslessPriorities)
+		if in.Watchdog.Enabled {
+			pc.Watchdog = &PortWatchdog{DetectionMs: in.Watchdog.DetectionMs, RestorationMs: in.Watchdog.RestorationMs, Action: in.Watchdog.Action}
+		}
+	}
+	for q := range NumTC {
+		qc := QueueConfig{Queue: q}
+		if q == cnpQueue && in.CNPStrict {
+			qc.Strict = true
+		} else if w, ok := in.ETSWeights[q]; ok {
+			qc.Weight = w
+		} else {
+			// A queue without a weight still needs one to be
+			// scheduled by DWRR; 1 is the smallest share.
+			qc.Weight = 1
+		}
+		if in.ECN.Enabled && losslessQueues[q] {
+			kmin, kmax := in.ECN.ECNThresholds(p.SpeedGbps)
+			qc.SetMarking(ECNConfig{MinBytes: kmin, MaxBytes: kmax, Pmax: in.ECN.Pmax})
+		}
+		if in.PFC.Enabled && losslessQueues[q] {
+			qc.Buffer = Ptr(EgressLosslessProfile())
+		} else {
+			qc.Buffer = Ptr(EgressLossyProfile())
+		}
+		pc.Queues = append(pc.Queues, qc)
+	}
+	lossless := map[int]bool{}
+	if in.PFC.Enabled {
+		for _, tc := range in.LosslessPriorities {
+			lossless[in.TCToPG[tc]] = true
+		}
+	}
+	used := map[int]bool{}
+	for _, pg := range in.TCToPG {
+		used[pg] = true
+	}
+	for _, pg := range slices.Sorted(maps.Keys(used)) {
+		if lossless[pg] {
+			hr := HeadroomBytes(p.SpeedGbps, in.MTU, cable, in.Buffer.ResponseBits)
+			xon := int64(2 * in.MTU)
+			pc.PGs = append(pc.PGs, PGConfig{PG: pg, BufferProfile: BufferProfile{
+				Profile: LosslessPGProfileName(p.SpeedGbps, cable), Pool: IngressLosslessPool,
+				XoffBytes: Ptr(hr), XonBytes: Ptr(xon), SizeBytes: Ptr(hr + xon),
+				XonOffsetBytes: Ptr(int64(in.Buffer.XonOffsetBytes)), DynamicTh: Ptr(in.Buffer.DynamicTh),
+			}})
+		} else {
+			pc.PGs = append(pc.PGs, PGConfig{PG: pg, BufferProfile: IngressLossyProfile()})
+		}
+	}
+	return pc
 }
 
 // sizeEgressLossless makes the egress lossless pool the whole buffer: the
@@ -596,10 +618,7 @@ func sizeEgressLossless(in Intent, dev Device, dc *DeviceConfig) {
 		if !p.Fabric {
 			continue
 		}
-		cable := p.CableM
-		if cable <= 0 {
-			cable = in.CableLengthM
-		}
+		cable := in.cableM(p)
 		pgs := map[int]bool{}
 		for _, tc := range in.LosslessPriorities {
 			pgs[in.TCToPG[tc]] = true

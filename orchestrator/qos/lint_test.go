@@ -298,6 +298,56 @@ func TestLintBareLosslessByMajority(t *testing.T) {
 	}
 }
 
+// TestIntentDriftPortShapes: QOS018 holds each port to what the intent
+// renders for that port's own speed and cable length (lint renders each
+// speed and length once). Two ports that swap lossless PG profiles (their
+// headroom follows the cable) are both named; as rendered, nothing is.
+func TestIntentDriftPortShapes(t *testing.T) {
+	in, err := Profile("roce-dcqcn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	devs := []Device{{Name: "leaf1", Role: "leaf", Ports: []Port{
+		{Name: "Ethernet0", SpeedGbps: 400, Peer: "spine1:Ethernet0", Fabric: true},
+		{Name: "Ethernet4", SpeedGbps: 400, CableM: 300, Peer: "spine2:Ethernet0", Fabric: true},
+		{Name: "Ethernet8", SpeedGbps: 100, Peer: "h1:eth1", Fabric: true},
+		{Name: "Ethernet12", SpeedGbps: 100, CableM: 300, Peer: "h2:eth1", Fabric: true},
+		{Name: "Ethernet16", SpeedGbps: 100, Peer: "h3:eth1", Fabric: true},
+	}}}
+	opt := LintOptions{Intent: &in, Devices: devs}
+	render := func() []DeviceConfig {
+		cfgs, err := ApplyAll(in, devs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfgs
+	}
+	if fs := findings(Lint(render(), opt), RuleIntentDrift); len(fs) != 0 {
+		t.Fatalf("as rendered: %+v", fs)
+	}
+	pg := func(p *PortConfig) *PGConfig {
+		for i := range p.PGs {
+			if p.PGs[i].BufferProfile.Profile == LosslessPGProfileName(p.SpeedGbps, p.CableM) {
+				return &p.PGs[i]
+			}
+		}
+		t.Fatalf("%s has no lossless PG", p.Name)
+		return nil
+	}
+	for _, pair := range [][2]string{{"Ethernet0", "Ethernet4"}, {"Ethernet8", "Ethernet12"}, {"Ethernet4", "Ethernet12"}} {
+		cfgs := render()
+		a, b := pg(cfgs[0].Port(pair[0])), pg(cfgs[0].Port(pair[1]))
+		a.BufferProfile, b.BufferProfile = b.BufferProfile, a.BufferProfile
+		var named []string
+		for _, f := range findings(Lint(cfgs, opt), RuleIntentDrift) {
+			named = append(named, f.Port)
+		}
+		if !slices.Equal(named, pair[:]) {
+			t.Errorf("lossless PG profiles of %s and %s swapped: QOS018 on %v, want both", pair[0], pair[1], named)
+		}
+	}
+}
+
 // TestSiblingsNeedAMajority: QOS012 names the switch that left its role's
 // shared RoCE settings only when the others agree against it; between two
 // leaves that differ neither is the odd one out, and QOS018 names the one
