@@ -483,7 +483,8 @@ func labQoSRecord(l *runtime.Lab, in qos.Intent) labQoS {
 	if l.InfiniBand() {
 		return labQoS{} // no vendor configs: nothing to resolve or lint
 	}
-	cfgs, err := runtime.LoadConfigs(l)
+	// Read, not changed: the configs the later loads copy, not a copy.
+	cfgs, err := runtime.LoadConfigsToRead(l)
 	if err != nil {
 		return labQoS{}
 	}

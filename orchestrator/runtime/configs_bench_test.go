@@ -70,7 +70,7 @@ func BenchmarkLabSetup(b *testing.B) {
 		defer reportCPU(b)()
 		for b.Loop() {
 			forgetLoadedConfigs()
-			cfgs, err := LoadConfigs(l)
+			cfgs, err := LoadConfigsToRead(l)
 			if err != nil {
 				b.Fatal(err)
 			}
