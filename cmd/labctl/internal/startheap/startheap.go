@@ -13,6 +13,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"sync"
 )
 
@@ -115,14 +116,11 @@ func Collect() {
 }
 
 // heapBytes is the memory the heap's objects take, live or not yet
-// collected. ReadMemStats stops the world for some microseconds, once
-// per run; runtime/metrics would read it without, but its package
-// initialization alone costs every labctl process 0.7-1.0 ms (its table
-// of metrics; GODEBUG=inittrace=1), and nothing else in labctl imports it.
+// collected.
 func heapBytes() uint64 {
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return m.HeapAlloc
+	m := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(m)
+	return m[0].Value.Uint64()
 }
 
 // heapSentinel holds a pointer so that it is never a tiny allocation (whose
