@@ -96,7 +96,7 @@ func newSuite(t *testing.T, labName, nos string) *suite {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := runtime.Up(context.Background(), simrt.New(), l, nil); err != nil {
+	if _, err := runtime.Up(context.Background(), simrt.New(), l, runtime.RenderStep); err != nil {
 		t.Fatal(err)
 	}
 	s.ref = s.evaluate(t, s.base)

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -85,6 +86,13 @@ func (l *Lab) ConfigPath(codec NOSCodec, switchName string) string {
 func RenderMissing(l *Lab) ([]string, error) {
 	written, _, err := RenderLab(l)
 	return written, err
+}
+
+// RenderStep renders the lab's files (RenderLab) as Up's prepare step,
+// for callers that report nothing of what was written or kept.
+func RenderStep(_ context.Context, l *Lab) error {
+	_, _, err := RenderLab(l)
+	return err
 }
 
 // RenderLab is RenderMissing that also returns the edited configs it kept.

@@ -7,9 +7,10 @@
 // A runtime only does what is specific to it. The lifecycle functions in
 // this package (Up, Down) take the lock, write state.json and call the
 // runtime, so every runtime gets the same locking and state semantics;
-// ReadState and ListStates read what they recorded. RenderMissing,
-// LoadConfigs and ApplyVariant are shared by the runtimes: the lab's vendor
-// configs on disk are the source of truth for every variant.
+// ReadState and ListStates read what they recorded. RenderLab (Up's
+// prepare step, before any runtime's Up), LoadConfigs and ApplyVariant are
+// shared by the runtimes: the lab's vendor configs on disk are the source
+// of truth for every variant.
 package runtime
 
 import (

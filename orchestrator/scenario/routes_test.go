@@ -28,7 +28,7 @@ func upSimLab(t *testing.T, nameOrPath string) *runtime.Lab {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := runtime.Up(context.Background(), simrt.New(), l, nil); err != nil {
+	if _, err := runtime.Up(context.Background(), simrt.New(), l, runtime.RenderStep); err != nil {
 		t.Fatal(err)
 	}
 	return l

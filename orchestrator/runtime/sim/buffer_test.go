@@ -48,7 +48,7 @@ func upSpec(t testing.TB, yaml, nos string) *runtime.Lab {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := runtime.Up(context.Background(), New(), l, nil); err != nil {
+	if _, err := runtime.Up(context.Background(), New(), l, runtime.RenderStep); err != nil {
 		t.Fatal(err)
 	}
 	return l

@@ -26,7 +26,7 @@ func upLab(t testing.TB, name, nos string) *runtime.Lab {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := runtime.Up(context.Background(), New(), l, nil); err != nil {
+	if _, err := runtime.Up(context.Background(), New(), l, runtime.RenderStep); err != nil {
 		t.Fatal(err)
 	}
 	return l
