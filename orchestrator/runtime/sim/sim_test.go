@@ -76,6 +76,28 @@ func TestUpDryRunWritesNothing(t *testing.T) {
 	}
 }
 
+// TestUpLeavesRenderingToPrepare: the sim runtime's Up writes no config
+// (the prepare step renders them, once): without one, a lab with no
+// configs fails with the missing file and the fix, and its configs
+// folder stays empty; with RenderStep it comes up.
+func TestUpLeavesRenderingToPrepare(t *testing.T) {
+	spec, _ := lab.Resolve("16gpu")
+	l, err := runtime.NewLab(spec, t.TempDir(), "sonic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = runtime.Up(context.Background(), New(), l, nil)
+	if err == nil || !strings.Contains(err.Error(), "is missing") || !strings.Contains(err.Error(), "labctl up") {
+		t.Fatalf("up without configs: %v, want the missing file and the fix", err)
+	}
+	if entries, _ := os.ReadDir(l.ConfigsDir()); len(entries) != 0 {
+		t.Errorf("up without a prepare step wrote %d files into %s", len(entries), l.ConfigsDir())
+	}
+	if _, err := runtime.Up(context.Background(), New(), l, runtime.RenderStep); err != nil {
+		t.Fatalf("up with RenderStep: %v", err)
+	}
+}
+
 // editFile rewrites a config file with re replaced by repl and fails the
 // test if nothing matched.
 func editFile(t *testing.T, path string, re *regexp.Regexp, repl string) {
