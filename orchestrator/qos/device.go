@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/labctl/labctl/orchestrator/routing"
@@ -698,15 +699,26 @@ func (d *DeviceConfig) CommonMap(pick func(*PortConfig) map[int]int) map[int]int
 }
 
 // FormatMap renders a small int map as "0:1 1:0 3:3", keys ascending.
+// Renderers, lint and summaries format every port's maps (a DSCP map has
+// 64 entries), so it appends digits rather than going through fmt: it was
+// a fifth of 'labctl up' on the 4096-GPU lab.
 func FormatMap(m map[int]int) string {
-	var b strings.Builder
-	for i, k := range slices.Sorted(maps.Keys(m)) {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		fmt.Fprintf(&b, "%d:%d", k, m[k])
+	var keyArray [64]int
+	keys := keyArray[:0]
+	for k := range m {
+		keys = append(keys, k)
 	}
-	return b.String()
+	slices.Sort(keys)
+	b := make([]byte, 0, 6*len(keys))
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = strconv.AppendInt(b, int64(k), 10)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(m[k]), 10)
+	}
+	return string(b)
 }
 
 // FormatInts renders a sorted int list as "3,4".
