@@ -20,6 +20,12 @@ func (g *Graph) WriteLab(dir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	return g.WriteFiles(dir, files)
+}
+
+// WriteFiles is WriteLab with the lab's files already generated (g.Files),
+// for a caller that generated them to compare with those on disk.
+func (g *Graph) WriteFiles(dir string, files []File) ([]string, error) {
 	if err := os.MkdirAll(filepath.Join(dir, StartupDir), 0o755); err != nil {
 		return nil, fmt.Errorf("write lab %s: %w", g.Name, err)
 	}

@@ -114,7 +114,7 @@ func RenderLab(l *Lab) (written, kept []string, err error) {
 	if err := configset.CheckNOS(l.ConfigsDir(), codec.Name(), false); err != nil {
 		return nil, nil, fmt.Errorf("lab %s: %w", l.Name, err)
 	}
-	stale, err := topologyStale(l)
+	stale, err := staleTopology(l)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -147,8 +147,8 @@ func RenderLab(l *Lab) (written, kept []string, err error) {
 		kept = append(kept, filepath.Join(l.ConfigsDir(), name))
 	}
 
-	if stale {
-		w, err := l.Graph.WriteLab(l.Dir)
+	if stale != nil {
+		w, err := l.Graph.WriteFiles(l.Dir, stale)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -176,21 +176,23 @@ func RenderLab(l *Lab) (written, kept []string, err error) {
 	return written, kept, nil
 }
 
-// topologyStale reports whether a generated topology file of the lab
-// differs from what the fabric gives (unreadable or over the cap counts as
-// stale: it is rewritten).
-func topologyStale(l *Lab) (bool, error) {
+// staleTopology returns the lab's generated files (Graph.Files) when one
+// on disk differs from what the fabric gives (unreadable or over the cap
+// counts as differing: it is rewritten), for the caller to write
+// (Graph.WriteFiles) without generating them again; nil when every one is
+// up to date.
+func staleTopology(l *Lab) ([]fabric.File, error) {
 	files, err := l.Graph.Files()
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 	for _, f := range files {
 		old, err := readlimit.ReadFile(filepath.Join(l.Dir, filepath.FromSlash(f.Path)), readlimit.Generated)
 		if err != nil || !bytes.Equal(old, f.Data) {
-			return true, nil
+			return files, nil
 		}
 	}
-	return false, nil
+	return nil, nil
 }
 
 // LoadConfigs parses the vendor config of every switch of the lab from

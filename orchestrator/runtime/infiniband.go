@@ -75,12 +75,12 @@ func (l *Lab) NoVendorConfigs(what string) error {
 // renderInfiniBand is RenderLab for an InfiniBand lab: the topology when
 // it changed, and the SM settings.
 func renderInfiniBand(l *Lab) (written, kept []string, err error) {
-	stale, err := topologyStale(l)
+	stale, err := staleTopology(l)
 	if err != nil {
 		return nil, nil, err
 	}
-	if stale {
-		if written, err = l.Graph.WriteLab(l.Dir); err != nil {
+	if stale != nil {
+		if written, err = l.Graph.WriteFiles(l.Dir, stale); err != nil {
 			return nil, nil, err
 		}
 	}
