@@ -91,7 +91,7 @@ func (r *Runtime) Up(ctx context.Context, l *runtime.Lab) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if _, err := runtime.LoadConfigs(l); err != nil {
+	if _, err := runtime.LoadConfigsToRead(l); err != nil { // parses, reads nothing
 		return err
 	}
 	if l.InfiniBand() {
