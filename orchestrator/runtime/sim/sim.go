@@ -91,7 +91,7 @@ func (r *Runtime) Up(ctx context.Context, l *runtime.Lab) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if _, err := runtime.LoadConfigsToRead(l); err != nil { // parses, reads nothing
+	if _, err := runtime.LoadConfigsToRead(l); err != nil { // only whether they parse
 		return err
 	}
 	if l.InfiniBand() {
