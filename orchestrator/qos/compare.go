@@ -98,14 +98,7 @@ func (l *linter) intentDrift() {
 		if _, unknown := dev.portWithoutSpeed(); !ok || unknown {
 			continue // Apply renders no config for it
 		}
-		fabric := make(map[string]*Port, len(dev.Ports))
-		for k := range dev.Ports {
-			if dp := &dev.Ports[k]; dp.Fabric {
-				if _, dup := fabric[dp.Name]; !dup { // the first, as Apply's config.Port finds
-					fabric[dp.Name] = dp
-				}
-			}
-		}
+		fabric := dev.fabricPorts()
 		for j := range d.Ports {
 			p := &d.Ports[j]
 			dp := fabric[p.Name]

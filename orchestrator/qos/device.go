@@ -487,6 +487,20 @@ func IdentityMap() map[int]int {
 	return m
 }
 
+// fabricPorts are the switch's data ports by name (the first of a name, as
+// the config Apply renders finds it with DeviceConfig.Port).
+func (d *Device) fabricPorts() map[string]*Port {
+	out := make(map[string]*Port, len(d.Ports))
+	for k := range d.Ports {
+		if p := &d.Ports[k]; p.Fabric {
+			if _, dup := out[p.Name]; !dup {
+				out[p.Name] = p
+			}
+		}
+	}
+	return out
+}
+
 // portWithoutSpeed names the first data port of the switch whose speed
 // is not known, which Apply refuses.
 func (d *Device) portWithoutSpeed() (string, bool) {

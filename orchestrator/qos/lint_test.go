@@ -245,6 +245,69 @@ func TestDiff(t *testing.T) {
 	}
 }
 
+// TestAssumedBufferPerPort: a config without buffer tables takes, port
+// by port, the buffer labctl renders for that port's own speed and cable
+// (the intent's lossless PG profile), and a PG the NOS assumed for a PFC
+// priority takes the port's lossless profile; without pools, the
+// switch's pools are the ones Apply renders.
+func TestAssumedBufferPerPort(t *testing.T) {
+	in, err := Profile("roce-dcqcn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev := Device{Name: "leaf1", Role: "leaf", Ports: []Port{
+		{Name: "Ethernet0", SpeedGbps: 400, Peer: "spine1:Ethernet0", Fabric: true},
+		{Name: "Ethernet4", SpeedGbps: 400, CableM: 300, Peer: "spine2:Ethernet0", Fabric: true},
+		{Name: "Ethernet8", SpeedGbps: 100, Peer: "h1:eth1", Fabric: true},
+		{Name: "Ethernet12", SpeedGbps: 100, CableM: 300, Peer: "h2:eth1", Fabric: true},
+	}}
+	want, err := Apply(in, dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lossless := func(p *PortConfig) BufferProfile {
+		for _, g := range p.PGs {
+			if LosslessProfile(&g.BufferProfile) {
+				return g.BufferProfile
+			}
+		}
+		t.Fatalf("%s has no lossless PG", p.Name)
+		return BufferProfile{}
+	}
+	got, err := Apply(in, dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got.Pools = nil
+	for _, name := range []string{"Ethernet0", "Ethernet12"} { // as parsed from a config without buffer tables
+		p := got.Port(name)
+		p.PGs, p.BufferUnknown = nil, true
+		for k := range p.Queues {
+			p.Queues[k].Buffer = nil
+		}
+	}
+	for _, name := range []string{"Ethernet4", "Ethernet8"} { // PGs the NOS made, with another profile
+		p := got.Port(name)
+		for k := range p.PGs {
+			if LosslessProfile(&p.PGs[k].BufferProfile) {
+				p.PGs[k].BufferProfile = IngressLossyProfile()
+				p.PGs[k].BufferProfile.XoffBytes = Ptr(int64(1))
+				p.PGs[k].Assumed = true
+			}
+		}
+	}
+	cfgs := []DeviceConfig{got}
+	AttachTopology(cfgs, []Device{dev}, in)
+	if !reflect.DeepEqual(cfgs[0].Pools, want.Pools) {
+		t.Errorf("pools = %+v, want Apply's %+v", cfgs[0].Pools, want.Pools)
+	}
+	for _, p := range dev.Ports {
+		if g, w := lossless(cfgs[0].Port(p.Name)), lossless(want.Port(p.Name)); !reflect.DeepEqual(g, w) {
+			t.Errorf("%s (%d G, cable %d m): lossless PG %+v, want %+v", p.Name, p.SpeedGbps, p.CableM, g, w)
+		}
+	}
+}
+
 func TestAttachTopology(t *testing.T) {
 	in, cfgs := lintBase(t)
 	// As parsed from files: no peers, no MTU, and a port missing entirely.
