@@ -367,6 +367,17 @@ func sonicMutations2() []mutation {
 			})},
 		mutation{field: "BUFFER_POOL xoff", name: "a 1000-byte shared headroom pool", harmful: true, rule: "QOS006", dataPlane: true,
 			edit: edit(func(d doc) { d["BUFFER_POOL"]["ingress_lossless_pool"]["xoff"] = "1000" })},
+		// A config without buffer tables: the switch's SKU template and
+		// buffer manager create them, and labctl assumes what it renders
+		// for the lab (qos.AttachTopology), port by port.
+		mutation{field: "BUFFER_POOL type", name: "no BUFFER_POOL table (the SKU template's pools)",
+			edit: edit(func(d doc) { delete(d, "BUFFER_POOL") })},
+		mutation{field: "BUFFER_PG profile", name: "no buffer tables at all (the buffer manager's PGs)",
+			edit: edit(func(d doc) {
+				for _, t := range []string{"BUFFER_POOL", "BUFFER_PROFILE", "BUFFER_PG", "BUFFER_QUEUE"} {
+					delete(d, t)
+				}
+			})},
 		mutation{field: "BUFFER_POOL xoff", name: "on an unused pool",
 			edit: edit(func(d doc) {
 				d.add("BUFFER_POOL", "spare_pool", map[string]string{"type": "ingress", "mode": "dynamic", "size": "1000000", "xoff": "5000"})
