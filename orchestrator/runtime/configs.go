@@ -76,18 +76,6 @@ func (l *Lab) ConfigPath(codec NOSCodec, switchName string) string {
 	return filepath.Join(l.ConfigsDir(), switchName+codec.ConfigExt())
 }
 
-// RenderMissing brings the lab's generated files in line with its spec:
-// the topology (generated, never edited by users) is rewritten when it
-// differs, and each switch's vendor config is written when it is absent or
-// when labctl wrote it and the lab has changed since (a new port, a new
-// speed). A config the user edited is never touched: it is reported in the
-// returned kept list, because the lab uses it as it is. It returns the files
-// written.
-func RenderMissing(l *Lab) ([]string, error) {
-	written, _, err := RenderLab(l)
-	return written, err
-}
-
 // RenderStep renders the lab's files (RenderLab) as Up's prepare step,
 // for callers that report nothing of what was written or kept.
 func RenderStep(_ context.Context, l *Lab) error {
@@ -95,8 +83,13 @@ func RenderStep(_ context.Context, l *Lab) error {
 	return err
 }
 
-// RenderLab is RenderMissing that also returns the edited configs it kept.
-// Everything is rendered and checked before the first file is written. The
+// RenderLab brings the lab's generated files in line with its spec:
+// the topology (generated, never edited by users) is rewritten when it
+// differs, and each switch's vendor config is written when it is absent or
+// when labctl wrote it and the lab has changed since (a new port, a new
+// speed). A config the user edited is never touched: it is returned in the
+// kept list, because the lab uses it as it is; written are the files
+// written. Everything is rendered and checked before the first file is written. The
 // configs folder holds the lab NOS's files only: another NOS's that labctl
 // wrote are removed (the lab was brought up with another --nos before), and
 // one the user edited or dropped in refuses the render.

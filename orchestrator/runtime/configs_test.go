@@ -29,11 +29,11 @@ func catalogLab(t *testing.T, name, nos string) *Lab {
 	return l
 }
 
-func TestRenderMissingNeverOverwrites(t *testing.T) {
+func TestRenderLabNeverOverwrites(t *testing.T) {
 	for _, nos := range []string{"sonic", "eos"} {
 		t.Run(nos, func(t *testing.T) {
 			l := catalogLab(t, "16gpu", nos)
-			written, err := RenderMissing(l)
+			written, _, err := RenderLab(l)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -60,7 +60,7 @@ func TestRenderMissingNeverOverwrites(t *testing.T) {
 			if err := os.WriteFile(leaf, edited, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			written, err = RenderMissing(l)
+			written, _, err = RenderLab(l)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,7 +81,7 @@ func TestLoadConfigsErrors(t *testing.T) {
 	if exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), "labctl up 16gpu") {
 		t.Errorf("missing configs: %v", err)
 	}
-	if _, err := RenderMissing(l); err != nil {
+	if _, _, err := RenderLab(l); err != nil {
 		t.Fatal(err)
 	}
 	codec, _ := Codec("sonic")
@@ -96,7 +96,7 @@ func TestLoadConfigsErrors(t *testing.T) {
 
 func TestApplyVariantAndDigest(t *testing.T) {
 	l := catalogLab(t, "16gpu", "sonic")
-	if _, err := RenderMissing(l); err != nil {
+	if _, _, err := RenderLab(l); err != nil {
 		t.Fatal(err)
 	}
 	d1, err := ConfigDigest(l)
@@ -196,7 +196,7 @@ func containsPath(list []string, p string) bool {
 // what a third call gets, and an edited file is parsed again.
 func TestLoadConfigsReusesParse(t *testing.T) {
 	l := catalogLab(t, "16gpu", "sonic")
-	if _, err := RenderMissing(l); err != nil {
+	if _, _, err := RenderLab(l); err != nil {
 		t.Fatal(err)
 	}
 	first, err := LoadConfigs(l)
@@ -261,7 +261,7 @@ func TestLoadConfigsReusesParse(t *testing.T) {
 // load gets.
 func TestVariantOnlyConfigs(t *testing.T) {
 	l := catalogLab(t, "16gpu", "sonic")
-	if _, err := RenderMissing(l); err != nil {
+	if _, _, err := RenderLab(l); err != nil {
 		t.Fatal(err)
 	}
 	kmin := 200
@@ -308,7 +308,7 @@ func TestApplyInPlaceMatchesCopies(t *testing.T) {
 	}
 	for _, nos := range []string{"sonic", "eos"} {
 		l := catalogLab(t, "16gpu", nos)
-		if _, err := RenderMissing(l); err != nil {
+		if _, _, err := RenderLab(l); err != nil {
 			t.Fatal(err)
 		}
 		// The first load parses; what it hands out is changed at once.

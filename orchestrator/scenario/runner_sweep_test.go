@@ -30,7 +30,7 @@ func simLab(t *testing.T) (*runtime.Lab, int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := runtime.RenderMissing(l); err != nil {
+	if _, _, err := runtime.RenderLab(l); err != nil {
 		t.Fatal(err)
 	}
 	cfgs, err := runtime.LoadConfigs(l)
@@ -230,7 +230,7 @@ func TestRunnerSweepRefusesBeforeRunning(t *testing.T) {
 				if l, err = runtime.NewLab(&spec, t.TempDir(), ""); err != nil {
 					t.Fatal(err)
 				}
-				if _, err := runtime.RenderMissing(l); err != nil {
+				if _, _, err := runtime.RenderLab(l); err != nil {
 					t.Fatal(err)
 				}
 			}

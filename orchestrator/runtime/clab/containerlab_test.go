@@ -81,7 +81,7 @@ func containerlabLab(t *testing.T, prefix string) (string, *Docker, *runtime.Lab
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := runtime.RenderMissing(l); err != nil {
+	if _, _, err := runtime.RenderLab(l); err != nil {
 		t.Fatal(err)
 	}
 	return bin, d, l
@@ -361,7 +361,7 @@ func TestContainerlabValidatesCatalog(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := runtime.RenderMissing(l); err != nil {
+			if _, _, err := runtime.RenderLab(l); err != nil {
 				t.Fatal(err)
 			}
 			topo := filepath.Join(l.Dir, l.Graph.TopologyFile())

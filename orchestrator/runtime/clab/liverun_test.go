@@ -149,7 +149,7 @@ func newLiveFixture(t *testing.T, nosName string) *liveFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := runtime.RenderMissing(l); err != nil {
+	if _, _, err := runtime.RenderLab(l); err != nil {
 		t.Fatal(err)
 	}
 	f := &liveFixture{l: l, shows: map[string]int{}, sim: &recordingSim{},

@@ -100,7 +100,7 @@ func testLab(t *testing.T) *runtime.Lab {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := runtime.RenderMissing(l); err != nil {
+	if _, _, err := runtime.RenderLab(l); err != nil {
 		t.Fatal(err)
 	}
 	return l

@@ -301,7 +301,7 @@ func TestPushVariantOverSSHEOS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := runtime.RenderMissing(l); err != nil {
+	if _, _, err := runtime.RenderLab(l); err != nil {
 		t.Fatal(err)
 	}
 	sw := l.Graph.Switches()[0].Name
