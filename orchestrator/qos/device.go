@@ -602,18 +602,26 @@ func (in Intent) portConfig(p Port) PortConfig {
 	}
 	for _, pg := range slices.Sorted(maps.Keys(used)) {
 		if lossless[pg] {
-			hr := HeadroomBytes(p.SpeedGbps, in.MTU, cable, in.Buffer.ResponseBits)
-			xon := int64(2 * in.MTU)
-			pc.PGs = append(pc.PGs, PGConfig{PG: pg, BufferProfile: BufferProfile{
-				Profile: LosslessPGProfileName(p.SpeedGbps, cable), Pool: IngressLosslessPool,
-				XoffBytes: Ptr(hr), XonBytes: Ptr(xon), SizeBytes: Ptr(hr + xon),
-				XonOffsetBytes: Ptr(int64(in.Buffer.XonOffsetBytes)), DynamicTh: Ptr(in.Buffer.DynamicTh),
-			}})
+			pc.PGs = append(pc.PGs, PGConfig{PG: pg, BufferProfile: in.losslessPGProfile(p.SpeedGbps, cable)})
 		} else {
 			pc.PGs = append(pc.PGs, PGConfig{PG: pg, BufferProfile: IngressLossyProfile()})
 		}
 	}
 	return pc
+}
+
+// losslessPGProfile is the PG profile the intent gives a lossless PG of a
+// port at speedGbps with cableM of cable: XOFF at the headroom the round
+// trip needs (HeadroomBytes), two MTUs of XON above it, the intent's XON
+// offset and alpha, from the ingress lossless pool.
+func (in Intent) losslessPGProfile(speedGbps, cableM int) BufferProfile {
+	hr := HeadroomBytes(speedGbps, in.MTU, cableM, in.Buffer.ResponseBits)
+	xon := int64(2 * in.MTU)
+	return BufferProfile{
+		Profile: LosslessPGProfileName(speedGbps, cableM), Pool: IngressLosslessPool,
+		XoffBytes: Ptr(hr), XonBytes: Ptr(xon), SizeBytes: Ptr(hr + xon),
+		XonOffsetBytes: Ptr(int64(in.Buffer.XonOffsetBytes)), DynamicTh: Ptr(in.Buffer.DynamicTh),
+	}
 }
 
 // sizeEgressLossless makes the egress lossless pool the whole buffer: the
@@ -638,7 +646,7 @@ func sizeEgressLossless(in Intent, dev Device, dc *DeviceConfig) {
 		for _, tc := range in.LosslessPriorities {
 			pgs[in.TCToPG[tc]] = true
 		}
-		total += int64(len(pgs)) * (HeadroomBytes(p.SpeedGbps, in.MTU, cable, in.Buffer.ResponseBits) + int64(2*in.MTU))
+		total += int64(len(pgs)) * Val(in.losslessPGProfile(p.SpeedGbps, cable).SizeBytes)
 		total += NumTC * lossy
 	}
 	pl.SizeBytes = total

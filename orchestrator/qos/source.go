@@ -177,10 +177,7 @@ func assumeBuffer(d *DeviceConfig, dev Device, in Intent) {
 func assumedPGs(p, want *PortConfig, in Intent) []PGConfig {
 	lossless := losslessOf(want)
 	if lossless == nil {
-		hr := HeadroomBytes(p.SpeedGbps, in.MTU, p.CableM, in.Buffer.ResponseBits)
-		xon := int64(2 * in.MTU)
-		lossless = &BufferProfile{Profile: LosslessPGProfileName(p.SpeedGbps, p.CableM), Pool: IngressLosslessPool,
-			XoffBytes: Ptr(hr), XonBytes: Ptr(xon), SizeBytes: Ptr(hr + xon), XonOffsetBytes: Ptr(int64(in.Buffer.XonOffsetBytes)), DynamicTh: Ptr(in.Buffer.DynamicTh)}
+		lossless = Ptr(in.losslessPGProfile(p.SpeedGbps, p.CableM))
 	}
 	used := map[int]bool{}
 	pfc := map[int]bool{}
