@@ -118,6 +118,10 @@ results/ cannot be written (the finished variants are printed anyway).`,
 			if err != nil {
 				return fmt.Errorf("lab %s: %w", name, err)
 			}
+			// The input checks are done; what follows (the configs'
+			// parse, the simulation) allocates tens of MiB, in huge pages
+			// where the kernel gives them on request.
+			startheap.HugePages()
 			// What the switches do with their configs, and what lint says
 			// of them, go into the record; lint errors are worth a word
 			// before the run starts (it simulates the configs as they are).

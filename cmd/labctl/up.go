@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/labctl/labctl/cmd/labctl/internal/startheap"
 	"github.com/labctl/labctl/orchestrator/configset"
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/fabric"
@@ -261,6 +262,10 @@ CPUs only warn (the containers share them and run slower).`,
 					return fmt.Errorf("lab %s: %w", l.Name, err)
 				}
 			}
+			// The input checks are done; rendering the lab's configs and
+			// topology allocates MiBs per switch, in huge pages where the
+			// kernel gives them on request.
+			startheap.HugePages()
 			l.DryRun = dryRun
 			l.Progress = app.progressWriter(format)
 			if dryRun && l.Progress == nil && format != "json" {
