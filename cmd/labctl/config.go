@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/labctl/labctl/cmd/labctl/internal/startheap"
 	"github.com/labctl/labctl/orchestrator/configset"
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/fabric"
@@ -181,6 +182,14 @@ func cfgOnOff(b bool) string {
 	return "off"
 }
 
+// lintHugePagesSwitches is the lab size from which config lint readies
+// huge pages for its heap (startheap.HugePages): a switch's parse and
+// lint allocate half a MiB to a MiB, and below some 10 MiB the collection
+// that readying takes costs more than the page faults it saves. Readied
+// always, lint took (CPU, interleaved runs) 137 against 174 ms on 1024gpu
+// (48 switches) but 54.5 against 49.9 ms on 64gpu (3).
+const lintHugePagesSwitches = 16
+
 // isLabArg says whether a lint argument names a lab rather than config
 // files: a spec file (.yaml/.yml) or something that is not a path on disk.
 func cfgIsLabArg(arg string) bool {
@@ -229,6 +238,9 @@ Exit 1 when any finding is an error.`,
 					return err
 				}
 				dir := filepath.Join(app.TopologiesDir(), g.Name, "configs")
+				if len(devs) >= lintHugePagesSwitches {
+					startheap.HugePages()
+				}
 				cfgs, err = configset.LoadLab(dir, g.NOS, devs, in)
 				if err != nil {
 					return err
