@@ -17,6 +17,8 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
+
+	"github.com/labctl/labctl/orchestrator/hugepage"
 )
 
 // startHeapBytes is the heap labctl may grow to before its first garbage
@@ -149,9 +151,9 @@ const hugeHeapBytes = startHeapBytes * 3 / 4
 // more. It does nothing where the kernel gives huge pages to every heap
 // ("always": no need) or to none ("never"), off Linux, and when GOGC or
 // GOMEMLIMIT were set (the start is off then).
-func HugePages() { hugePages(hugePageMode()) }
+func HugePages() { hugePages(hugepage.Mode()) }
 
-// hugePages is HugePages under the kernel's huge page mode (hugePageMode).
+// hugePages is HugePages under the kernel's huge page mode (hugepage.Mode).
 func hugePages(mode string) {
 	regime.Lock()
 	on := regime.on
@@ -168,7 +170,7 @@ func hugePages(mode string) {
 func adviseHugeHeap(n int) bool {
 	// b is dead once advised (the compiler's liveness), so the
 	// collection frees it.
-	ok := adviseHuge(make([]byte, n))
+	ok := hugepage.Advise(make([]byte, n))
 	collectKeepingStart()
 	return ok
 }
