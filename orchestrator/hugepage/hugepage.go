@@ -38,22 +38,21 @@ func parseMode(b []byte) string {
 	return string(b[i+1 : j])
 }
 
-// Advise asks for huge pages on the whole 2 MiB pages within b, and
-// reports whether there were any and the kernel took the advice. Memory
-// already touched keeps its small pages; the rest, touched later, comes a
-// huge page at a time. Advise only what is large and about to be written
-// (advice splits the heap's mapping at the advised range's ends).
+// Advise asks for huge pages on the 2 MiB pages that b overlaps, and
+// reports whether the kernel took the advice. Memory already touched
+// keeps its small pages, and so does a 2 MiB page any part of which was
+// touched: the head and tail pages b shares with other memory come huge
+// only where that memory is fresh too, as at the heap's growing end,
+// where what follows b is what the heap gives out next. Advise only what
+// is large and about to be written (advice splits a mapping at its ends).
 func Advise(b []byte) bool {
-	if len(b) < Size {
+	if len(b) == 0 {
 		return false
 	}
 	start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
-	lo := (start + Size - 1) &^ (Size - 1)
-	hi := (start + uintptr(len(b))) &^ (Size - 1)
-	if lo >= hi {
-		return false
-	}
-	return advise(b[lo-start : hi-start])
+	lo := start &^ (Size - 1)
+	hi := (start + uintptr(len(b)) + Size - 1) &^ (Size - 1)
+	return advise(lo, hi-lo)
 }
 
 // AdviseSlice is Advise over s's whole capacity.

@@ -22,7 +22,14 @@ func mode() string {
 	return parseMode(b)
 }
 
-func advise(b []byte) bool { return unix.Madvise(b, unix.MADV_HUGEPAGE) == nil }
+// advise is madvise(MADV_HUGEPAGE) over [addr, addr+n), addresses (not a
+// slice) because the range reaches past the memory Advise was given.
+// ENOMEM says part of the range is not mapped (past the heap's end): the
+// mapped part is advised all the same.
+func advise(addr, n uintptr) bool {
+	_, _, errno := unix.Syscall(unix.SYS_MADVISE, addr, n, unix.MADV_HUGEPAGE)
+	return errno == 0 || errno == unix.ENOMEM
+}
 
 // Advised reports whether the mapping that holds address a is advised for
 // huge pages ("hg" among its VmFlags in /proc/self/smaps), for tests that

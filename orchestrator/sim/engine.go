@@ -7,6 +7,8 @@ import (
 	"math/bits"
 	"slices"
 	"unsafe"
+
+	"github.com/labctl/labctl/orchestrator/hugepage"
 )
 
 const (
@@ -253,10 +255,27 @@ func (s *sim) alloc() int32 {
 		// larger starting pool saved a little more on the incast but
 		// cost each short simulation after the first in a process the
 		// zeroing of its whole capacity (BenchmarkEngine 30% slower).
-		s.pkts = slices.Grow(s.pkts, cap(s.pkts))
+		s.pkts = growAdvised(s.pkts, cap(s.pkts))
 	}
 	s.pkts = append(s.pkts, packet{next: -1})
 	return int32(len(s.pkts) - 1)
+}
+
+// growAdvised is slices.Grow for the engine's growing arrays: the new
+// array is advised for huge pages before the copy writes it
+// (hugepage.AdviseSlice), so that where its memory is fresh, as at the
+// heap's growing end, filling it faults once per 2 MiB rather than once
+// per 4 KiB. At 1024 hosts the packet pools' growth took 15,000 of a
+// `labctl run`'s 27,000 page faults (the copy and the appends after it,
+// perf), some 10 µs each on 2026-12-05's VM: 10,700 faults in all with
+// it (14,200 when only arrays of 2 MiB or more were advised), 3.5% less
+// CPU (pairs' median of 5). Short simulations one after the other
+// (`BenchmarkEngine`) reuse collected memory and took no huge page.
+func growAdvised[T any](s []T, n int) []T {
+	grown := make([]T, len(s), len(s)+n)
+	hugepage.AdviseSlice(grown)
+	copy(grown, s)
+	return grown
 }
 
 func (s *sim) release(k int32) {
