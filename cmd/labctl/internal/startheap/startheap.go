@@ -127,8 +127,8 @@ func collectKeepingStart() {
 // hugeHeapBytes is the heap HugePages readies for huge pages: three
 // quarters of startHeapBytes, so that the block it allocates for that,
 // with what is live, stays under the start's limit (reaching it would
-// collect and end the start). 64 MiB left a 16gpu ECN x PFC run a third
-// of its page faults (12,000 against 3,800).
+// collect and end the start). With 64 MiB a 16gpu ECN x PFC run still
+// took 12,000 page faults, with 96 MiB 3,800.
 const hugeHeapBytes = startHeapBytes * 3 / 4
 
 // HugePages lets the next hugeHeapBytes of heap the process grows into
@@ -144,11 +144,12 @@ const hugeHeapBytes = startHeapBytes * 3 / 4
 // heap's next allocations reuse its pages. That collection costs 2-3 ms
 // (mostly page faults of the collector's own span sets), so a command
 // calls this only once its input is checked and it is about to allocate
-// tens of MiB: `labctl up` and `labctl run`. Measured there (CPU of whole
-// processes, interleaved pairs): 64gpu's ECN x PFC matrix 0.98 against
-// 1.30 s (34,000 page faults against 8,400), `labctl up 1024gpu` 0.28
-// against 0.58 s; the bench incast, whose run allocates a few MiB, 1-3%
-// more. It does nothing where the kernel gives huge pages to every heap
+// tens of MiB: `labctl up`, `labctl run`, and `labctl config lint` on a
+// large lab. Measured there (CPU of whole processes, medians of
+// interleaved pairs): 64gpu's ECN x PFC matrix 0.86 against 1.19 s
+// (8,900 page faults against 34,200), `labctl up 1024gpu` 0.28 against
+// 0.59 s; the bench incast, whose run allocates a few MiB, 1-3% more
+// (bench/compare/README.md). It does nothing where the kernel gives huge pages to every heap
 // ("always": no need) or to none ("never"), off Linux, and when GOGC or
 // GOMEMLIMIT were set (the start is off then).
 func HugePages() { hugePages(hugepage.Mode()) }
@@ -166,13 +167,10 @@ func hugePages(mode string) {
 
 // adviseHugeHeap maps n bytes of heap advised for huge pages and frees
 // them for the heap's next allocations (HugePages), keeping the start on.
-// It reports whether the kernel took the advice.
-func adviseHugeHeap(n int) bool {
-	// b is dead once advised (the compiler's liveness), so the
-	// collection frees it.
-	ok := hugepage.Advise(make([]byte, n))
+func adviseHugeHeap(n int) {
+	// The block is dead once advised, so the collection frees it.
+	hugepage.Advise(make([]byte, n))
 	collectKeepingStart()
-	return ok
 }
 
 // heapBytes is the memory the heap's objects take, live or not yet
