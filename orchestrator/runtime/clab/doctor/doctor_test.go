@@ -32,6 +32,7 @@ type fakeEnv struct {
 	memAvail    int
 	files       map[string]bool // image + ":" + path
 	filesErr    error
+	thp         string
 }
 
 func (f *fakeEnv) Docker(context.Context) (string, string, error) {
@@ -53,6 +54,7 @@ func (f *fakeEnv) RXEInNetns(context.Context) (string, error) { return f.netnsDe
 func (f *fakeEnv) MemlockKiB() (int64, error)                 { return f.memlock, nil }
 func (f *fakeEnv) Sysctl(name string) (int64, error)          { return f.sysctl[name], nil }
 func (f *fakeEnv) MemAvailableMiB() (int, error)              { return f.memAvail, nil }
+func (f *fakeEnv) HugePageMode() string                       { return f.thp }
 
 // goodEnv passes every check.
 func goodEnv() *fakeEnv {
@@ -165,10 +167,23 @@ func TestDockerDownSkipsContainerChecks(t *testing.T) {
 	}
 }
 
+// TestSimNeedsNothing: the sim runtime is ready on any machine; its
+// report says besides whether a run's memory can come in huge pages, a
+// WARN with a fix where it cannot.
 func TestSimNeedsNothing(t *testing.T) {
-	r := Run(context.Background(), &fakeEnv{dockerErr: errors.New("x")}, "sim", Options{})
-	if r.Blocked || len(r.Checks) != 1 || r.Checks[0].Status != Pass {
-		t.Errorf("sim report = %+v", r)
+	for mode, want := range map[string]Status{"madvise": Pass, "always": Pass, "never": Warn, "": Warn} {
+		r := Run(context.Background(), &fakeEnv{dockerErr: errors.New("x"), thp: mode}, "sim", Options{})
+		if r.Blocked || len(r.Checks) != 2 || r.Checks[0].Name != "sim" || r.Checks[0].Status != Pass || r.Summary != "ready for --runtime sim" {
+			t.Errorf("mode %q: sim report = %+v", mode, r)
+			continue
+		}
+		c := find(t, r, "huge pages")
+		if c.Status != want || (want == Warn) != (c.Fix != "") {
+			t.Errorf("mode %q: huge pages check %+v, want %s with a fix only on WARN", mode, c, want)
+		}
+		if mode != "" && !strings.Contains(c.Detail, mode) {
+			t.Errorf("mode %q: the detail %q does not name the mode", mode, c.Detail)
+		}
 	}
 }
 

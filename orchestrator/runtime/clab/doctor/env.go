@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/labctl/labctl/orchestrator/hugepage"
 	"github.com/labctl/labctl/orchestrator/runtime/clab"
 	"github.com/labctl/labctl/orchestrator/runtime/clab/dockerapi"
 )
@@ -243,6 +244,9 @@ func (e *SystemEnv) Sysctl(name string) (int64, error) {
 	}
 	return strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
 }
+
+// HugePageMode implements Env.
+func (e *SystemEnv) HugePageMode() string { return hugepage.Mode() }
 
 // MemAvailableMiB implements Env.
 func (e *SystemEnv) MemAvailableMiB() (int, error) {
