@@ -39,6 +39,9 @@ func TestAppendLikeIndent(t *testing.T) {
 		if got := Append(nil, []byte(src)); !bytes.Equal(got, want) {
 			t.Errorf("Append(%s):\n%s\nwant (json.Indent):\n%s", src, got, want)
 		}
+		if n := Len([]byte(src)); n != len(want) {
+			t.Errorf("Len(%s) = %d, want %d", src, n, len(want))
+		}
 	}
 }
 
@@ -86,6 +89,10 @@ func TestMarshalLikeMarshalIndent(t *testing.T) {
 		if !bytes.Equal(got, want) {
 			t.Errorf("value %d: Marshal differs from json.MarshalIndent (%d bytes against %d)", i, len(got), len(want))
 		}
+		// Sized exactly, with room for a newline: no copy as it grew.
+		if cap(got) != len(got)+1 {
+			t.Errorf("value %d: Marshal's array holds %d bytes for %d", i, cap(got), len(got))
+		}
 	}
 	if _, err := Marshal(math.NaN()); err == nil {
 		t.Error("Marshal(NaN): no error (json.Marshal refuses it)")
@@ -93,7 +100,7 @@ func TestMarshalLikeMarshalIndent(t *testing.T) {
 }
 
 // FuzzAppend: for any valid JSON, Append of its compact form is
-// json.Indent's.
+// json.Indent's, and Len its length.
 func FuzzAppend(f *testing.F) {
 	for _, s := range []string{`{"a":[1,{"b":"c\"d"},[]],"e":{}}`, `["\\",""]`, `[[],[[]],{"":{}}]`, `-0.5e10`} {
 		f.Add([]byte(s))
@@ -106,8 +113,12 @@ func FuzzAppend(f *testing.F) {
 		if err := json.Compact(&c, b); err != nil {
 			t.Fatal(err)
 		}
-		if got, want := Append(nil, c.Bytes()), indentStd(t, c.Bytes()); !bytes.Equal(got, want) {
+		got, want := Append(nil, c.Bytes()), indentStd(t, c.Bytes())
+		if !bytes.Equal(got, want) {
 			t.Fatalf("Append(%q) = %q, json.Indent gives %q", c.Bytes(), got, want)
+		}
+		if n := Len(c.Bytes()); n != len(want) {
+			t.Fatalf("Len(%q) = %d, want %d", c.Bytes(), n, len(want))
 		}
 	})
 }
