@@ -20,7 +20,8 @@ import (
 // the compact size (numbers in long series, each on a line of its own):
 // writing the 9 MB record of 64gpu's ECN x PFC matrix took 5,700 page
 // faults, two thirds of that run's. A large one is also advised for huge
-// pages (hugepage.AdviseSlice): it is written once, front to back.
+// pages (hugepage.AdviseSlice), which helps where its memory is fresh:
+// memory the runtime reuses it clears first, faulting it page by page.
 func Marshal(v any) ([]byte, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
