@@ -64,13 +64,15 @@ func runRefError(err error) error {
 }
 
 // openRun opens the results store and finds the run ref names ("latest",
-// a run id or a unique prefix of one, narrowed by f). The caller closes the
-// store, which it may still need (the run's directory, its baseline).
+// a run id or a unique prefix of one, narrowed by f), in huge pages when
+// its record is large (hugePagesForRecord). The caller closes the store,
+// which it may still need (the run's directory, its baseline).
 func openRun(app *App, ref string, f results.Filter) (*results.Store, *results.Run, error) {
 	s, err := openResultsRead(app)
 	if err != nil {
 		return nil, nil, err
 	}
+	hugePagesForRecord(s, ref, f)
 	run, err := s.Find(ref, f)
 	if err != nil {
 		s.Close()
