@@ -50,14 +50,7 @@ func Len(src []byte) int {
 		}
 		switch c {
 		case '"':
-			j := i + 1
-			for j < len(src) && src[j] != '"' {
-				if src[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			i = min(j+1, len(src)) - 1
+			i = stringEnd(src, i) - 1
 		case '{', '[':
 			open = true
 		case ',':
@@ -94,16 +87,8 @@ func Append(dst, src []byte) []byte {
 		}
 		switch c {
 		case '"':
-			// Copy the string whole: up to the quote that no backslash
-			// escapes.
-			j := i + 1
-			for j < len(src) && src[j] != '"' {
-				if src[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			end := min(j+1, len(src))
+			// Copy the string whole.
+			end := stringEnd(src, i)
 			dst = append(dst, src[i:end]...)
 			i = end - 1
 		case '{', '[':
@@ -133,6 +118,19 @@ func Append(dst, src []byte) []byte {
 		}
 	}
 	return dst
+}
+
+// stringEnd is the index just past the string that opens at src[i]: after
+// the quote that no backslash escapes (or len(src) for a string cut off).
+func stringEnd(src []byte, i int) int {
+	j := i + 1
+	for j < len(src) && src[j] != '"' {
+		if src[j] == '\\' {
+			j++
+		}
+		j++
+	}
+	return min(j+1, len(src))
 }
 
 // structural marks the bytes that end a number or a literal.
