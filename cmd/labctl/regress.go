@@ -105,7 +105,6 @@ Tolerances (defaults in results/baselines/README.md) are overridden with
 				return err
 			}
 			defer s.Close()
-			hugePagesForRecord(s, args[0], f)
 			run, runFile, err := findRun(s, args[0], f)
 			if err != nil {
 				return err
@@ -177,6 +176,7 @@ func metricNames(ms []results.Metric) string {
 // record was read from, for errors.
 func findRun(s *results.Store, ref string, f results.Filter) (*results.Run, string, error) {
 	if isFile(ref) {
+		hugePagesForRecord(ref)
 		run, err := results.ReadRunFile(ref)
 		if err != nil {
 			if exitcode.Code(err) == exitcode.CheckFailed {
@@ -186,7 +186,12 @@ func findRun(s *results.Store, ref string, f results.Filter) (*results.Run, stri
 		}
 		return run, ref, nil
 	}
-	run, err := s.Find(ref, f)
+	id, err := s.Resolve(ref, f)
+	if err != nil {
+		return nil, "", runRefError(err)
+	}
+	hugePagesForRecord(s.RunFile(id))
+	run, err := s.Find(id, f)
 	if err != nil {
 		return nil, "", runRefError(err)
 	}
@@ -201,18 +206,9 @@ func findRun(s *results.Store, ref string, f results.Filter) (*results.Run, stri
 // 513 ms of CPU readied, of the bench incast's (46 KB) 62 against 57 ms.
 const recordHugePagesBytes = 1 << 20
 
-// hugePagesForRecord readies huge pages (startheap.HugePages) when the run
-// record ref names (a file, or a run of s) is recordHugePagesBytes or
-// more; a ref that names nothing is left to the command to report.
-func hugePagesForRecord(s *results.Store, ref string, f results.Filter) {
-	path := ref
-	if !isFile(ref) {
-		id, err := s.Resolve(ref, f)
-		if err != nil {
-			return
-		}
-		path = s.RunFile(id)
-	}
+// hugePagesForRecord readies huge pages (startheap.HugePages) before the
+// run record at path is decoded, when it is recordHugePagesBytes or more.
+func hugePagesForRecord(path string) {
 	if st, err := os.Stat(path); err == nil && st.Size() >= recordHugePagesBytes {
 		startheap.HugePages()
 	}

@@ -72,8 +72,13 @@ func openRun(app *App, ref string, f results.Filter) (*results.Store, *results.R
 	if err != nil {
 		return nil, nil, err
 	}
-	hugePagesForRecord(s, ref, f)
-	run, err := s.Find(ref, f)
+	id, err := s.Resolve(ref, f)
+	if err != nil {
+		s.Close()
+		return nil, nil, runRefError(err)
+	}
+	hugePagesForRecord(s.RunFile(id))
+	run, err := s.Find(id, f)
 	if err != nil {
 		s.Close()
 		return nil, nil, runRefError(err)
