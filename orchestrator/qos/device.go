@@ -637,16 +637,15 @@ func sizeEgressLossless(in Intent, dev Device, dc *DeviceConfig) {
 	}
 	total := dc.IngressPoolBytes()
 	lossy := Val(EgressLossyProfile().SizeBytes)
+	pgs := map[int]bool{} // the lossless priorities' PGs, the same on every port
+	for _, tc := range in.LosslessPriorities {
+		pgs[in.TCToPG[tc]] = true
+	}
 	for _, p := range dev.Ports {
 		if !p.Fabric {
 			continue
 		}
-		cable := in.cableM(p)
-		pgs := map[int]bool{}
-		for _, tc := range in.LosslessPriorities {
-			pgs[in.TCToPG[tc]] = true
-		}
-		total += int64(len(pgs)) * Val(in.losslessPGProfile(p.SpeedGbps, cable).SizeBytes)
+		total += int64(len(pgs)) * Val(in.losslessPGProfile(p.SpeedGbps, in.cableM(p)).SizeBytes)
 		total += NumTC * lossy
 	}
 	pl.SizeBytes = total
