@@ -1,7 +1,6 @@
 package doctor
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -15,6 +14,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/hugepage"
 	"github.com/labctl/labctl/orchestrator/runtime/clab"
 	"github.com/labctl/labctl/orchestrator/runtime/clab/dockerapi"
@@ -254,26 +254,11 @@ func (e *SystemEnv) MemAvailableMiB() (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return ParseMemAvailable(b)
-}
-
-// ParseMemAvailable returns MemAvailable from /proc/meminfo in MiB.
-func ParseMemAvailable(meminfo []byte) (int, error) {
-	sc := bufio.NewScanner(bytes.NewReader(meminfo))
-	for sc.Scan() {
-		rest, ok := strings.CutPrefix(sc.Text(), "MemAvailable:")
-		if !ok {
-			continue
-		}
-		f := strings.Fields(rest)
-		if len(f) != 2 || f[1] != "kB" {
-			return 0, fmt.Errorf("/proc/meminfo: MemAvailable line %q is not '<n> kB'", sc.Text())
-		}
-		kb, err := strconv.ParseInt(f[0], 10, 64)
-		if err != nil {
-			return 0, fmt.Errorf("/proc/meminfo: MemAvailable %q: %w", f[0], err)
-		}
-		return int(kb / 1024), nil
+	// The one parser of that file is fabric's, which up's memory check
+	// reads too: doctor and up agree on what the machine has.
+	n, err := fabric.ParseMemAvailable(bytes.NewReader(b))
+	if err != nil {
+		return 0, fmt.Errorf("/proc/meminfo: %w", err)
 	}
-	return 0, errors.New("/proc/meminfo has no MemAvailable line")
+	return n, nil
 }
