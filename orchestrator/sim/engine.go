@@ -1445,13 +1445,26 @@ func (s *sim) sample() {
 		ser.Queues[i].Paused = append(ser.Queues[i].Paused, paused)
 		s.samplePriorities(i, pi, len(ser.Queues[i].Bytes)-1)
 	}
-	for i, fi := range s.rated {
-		f := &s.flows[fi]
-		ser.Rates[i].RateGbps = append(ser.Rates[i].RateGbps, round3(s.flowRateGbps(fi)))
-		gp := float64(f.delivered-f.sampledBytes) * 8 * 1000 / float64(s.sampleT)
-		f.sampledBytes = f.delivered
-		ser.Rates[i].GoodputGbps = append(ser.Rates[i].GoodputGbps, round3(gp))
+	if len(s.rated) == 0 {
+		return
 	}
+	// Every rated flow counts in the total; those not NoRateSeries have
+	// series of their own, in the same order.
+	var total float64
+	own := ser.Rates
+	for _, fi := range s.rated {
+		f := &s.flows[fi]
+		gp := round3(float64(f.delivered-f.sampledBytes) * 8 * 1000 / float64(s.sampleT))
+		f.sampledBytes = f.delivered
+		total += gp
+		if !f.f.NoRateSeries {
+			r := &own[0]
+			own = own[1:]
+			r.RateGbps = append(r.RateGbps, round3(s.flowRateGbps(fi)))
+			r.GoodputGbps = append(r.GoodputGbps, gp)
+		}
+	}
+	ser.GoodputGbps = append(ser.GoodputGbps, total)
 }
 
 // samplePriorities adds sample k of watched port i (port pi) per

@@ -22,6 +22,8 @@ type PingPong struct {
 	SrcPort int
 	StartNs int64
 	Role    string
+	// NoRateSeries is Flow's, for both QPs.
+	NoRateSeries bool
 }
 
 // PingPongStats is one ping-pong's outcome: when the client posted each of
@@ -61,6 +63,7 @@ func (s *sim) buildPingPongs(ids map[string]int32, paths pathCache) error {
 				ID: c.ID + [2]string{"/ping", "/pong"}[side], Src: ends[0], Dst: ends[1], SrcPort: sport,
 				DSCP: c.DSCP, ExplicitDSCP: c.ExplicitDSCP, MessageBytes: c.MessageBytes,
 				Bytes: c.MessageBytes * int64(c.Iterations), TxDepth: 1, StartNs: c.StartNs, Role: c.Role,
+				NoRateSeries: c.NoRateSeries,
 			}
 			fi := int32(len(s.flows))
 			s.flows = append(s.flows, flowState{})

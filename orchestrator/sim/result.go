@@ -206,6 +206,11 @@ type Series struct {
 	TimesNs []int64      `json:"times_ns"`
 	Queues  []PortSeries `json:"queues"`
 	Rates   []FlowSeries `json:"rates"`
+	// GoodputGbps is the goodput of every flow that is not Quiet, together,
+	// per sample: the sum, in flow order, of each flow's goodput rounded
+	// as FlowSeries.GoodputGbps is: the sum of Rates' where no flow is
+	// NoRateSeries. Absent without such flows.
+	GoodputGbps []float64 `json:"goodput_gbps,omitempty"`
 }
 
 // PortSeries is a watched port: its egress queue depth summed over

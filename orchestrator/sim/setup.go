@@ -443,7 +443,7 @@ type sim struct {
 	series  *Series
 	sampleT int64
 	watch   []int32
-	rated   []int32 // flows with a rate series (not Quiet)
+	rated   []int32 // flows sampled (not Quiet); those not NoRateSeries have Series.Rates, in this order
 	rings   []*ringState
 	a2as    []*a2aState
 	progs   []progState
@@ -1126,6 +1126,7 @@ func (s *sim) buildRings(ids map[string]int32, paths pathCache) error {
 				ID: fmt.Sprintf("%s-r%d", rc.ID, i), Src: rc.Ranks[i], Dst: rc.Ranks[(i+1)%n],
 				SrcPort: 49152 + i%16384, DSCP: rc.DSCP, ExplicitDSCP: rc.ExplicitDSCP,
 				Bytes: chunk * steps, MessageBytes: chunk, StartNs: rc.StartNs, Role: rc.Role,
+				NoRateSeries: rc.NoRateSeries,
 			}
 			fi := int32(len(s.flows))
 			s.flows = append(s.flows, flowState{})
@@ -1367,6 +1368,37 @@ func PrioritiesInUse(cfg *Config) int {
 	return min(8, len(dscps))
 }
 
+// RateSeriesValues is the values one sample of cfg's flows takes: two per
+// flow with a series of its own (Series.Rates: rate and goodput) and one
+// for the total of every flow that is not Quiet (Series.GoodputGbps). Such
+// flows are cfg.Flows' that are not Quiet, one QP per rank of each ring
+// and two per ping-pong (all-to-all and program QPs are Quiet); those
+// marked NoRateSeries count in the total only.
+func RateSeriesValues(cfg *Config) int {
+	rated, own := 0, 0
+	count := func(n int, total bool) {
+		rated += n
+		if !total {
+			own += n
+		}
+	}
+	for i := range cfg.Flows {
+		if !cfg.Flows[i].Quiet {
+			count(1, cfg.Flows[i].NoRateSeries)
+		}
+	}
+	for _, r := range cfg.Rings {
+		count(len(r.Ranks), r.NoRateSeries)
+	}
+	for _, p := range cfg.PingPongs {
+		count(2, p.NoRateSeries)
+	}
+	if rated == 0 {
+		return 0
+	}
+	return 2*own + 1
+}
+
 func (s *sim) buildSeries() error {
 	if s.cfg.SampleEveryNs < 0 {
 		return errorf("negative sample interval %d ns", s.cfg.SampleEveryNs)
@@ -1381,15 +1413,9 @@ func (s *sim) buildSeries() error {
 	if n > 200_000 {
 		return errorf("%d samples requested (duration %d ns / every %d ns): raise SampleEveryNs to keep under 200000", n, s.cfg.DurationNs, s.cfg.SampleEveryNs)
 	}
-	rated := 0
-	for i := range s.cfg.Flows {
-		if !s.cfg.Flows[i].Quiet {
-			rated++
-		}
-	}
-	if vals := (n + 1) * int64(rated+len(s.cfg.Watch)*(1+PrioritySeriesValues*PrioritiesInUse(s.cfg))); vals > 20_000_000 {
-		return errorf("time series would hold %d values (%d samples x %d flows and ports, %d values per port and priority in use): raise SampleEveryNs",
-			vals, n+1, rated+len(s.cfg.Watch), PrioritySeriesValues)
+	if vals := (n + 1) * int64(RateSeriesValues(s.cfg)+len(s.cfg.Watch)*(1+PrioritySeriesValues*PrioritiesInUse(s.cfg))); vals > 20_000_000 {
+		return errorf("time series would hold %d values (%d samples x %d flow series and %d ports, %d values per port and priority in use): raise SampleEveryNs, or mark flows NoRateSeries",
+			vals, n+1, RateSeriesValues(s.cfg), len(s.cfg.Watch), PrioritySeriesValues)
 	}
 	s.series = &Series{}
 	for _, w := range s.cfg.Watch {
@@ -1403,7 +1429,9 @@ func (s *sim) buildSeries() error {
 	}
 	for i := range s.flows {
 		if !s.flows[i].f.Quiet {
-			s.series.Rates = append(s.series.Rates, FlowSeries{ID: s.flows[i].f.ID})
+			if !s.flows[i].f.NoRateSeries {
+				s.series.Rates = append(s.series.Rates, FlowSeries{ID: s.flows[i].f.ID})
+			}
 			s.rated = append(s.rated, int32(i))
 		}
 	}
