@@ -1,12 +1,17 @@
 package sim
 
 import (
+	"context"
 	"path/filepath"
+	"reflect"
 	"regexp"
+	"slices"
 	"testing"
 
 	"github.com/labctl/labctl/orchestrator/results"
+	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/scenario"
+	engine "github.com/labctl/labctl/orchestrator/sim"
 )
 
 // The queue series are per port and priority and carry the ECN
@@ -81,5 +86,94 @@ func TestSeriesCarryThresholdsAndPauseDirection(t *testing.T) {
 	}
 	if sent == 0 || xoff == 0 {
 		t.Errorf("ecn=off,pfc=on: %d pause_sent and %d xoff_bytes series, want some", sent, xoff)
+	}
+}
+
+// The simulator keeps rate series only for the flows the record shows (the
+// first maxSeriesFlows of the scenario's flows), and the record's total
+// goodput is what summing every flow's series gave: the same series as a
+// run where every flow keeps its own.
+func TestRecordKeepsSeriesOfShownFlowsOnly(t *testing.T) {
+	l := upLab(t, "16gpu", "sonic")
+	sc, err := scenario.Parse("t.yaml", []byte("name: t\nduration: 200us\nsample_every: 10us\ntraffic:\n"+
+		"  - pattern: incast\n    senders: 12\n    qps: 2\n"+
+		"  - pattern: latency\n    iterations: 20\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs, err := sc.Expand(scenario.NICsFromGraph(l.Graph), scenario.Point{Name: scenario.VariantName(true, true), ECN: true, PFC: true}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfgs, err := runtime.LoadConfigs(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, _ := l.Intent()
+	b, err := newBuilder(l, cfgs, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := b.config(vs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shown []string
+	for _, f := range cfg.Flows {
+		if !f.NoRateSeries {
+			shown = append(shown, f.ID)
+		}
+	}
+	if len(cfg.Flows) != 24 || len(shown) != maxSeriesFlows || shown[0] != cfg.Flows[0].ID || len(cfg.PingPongs) != 1 || !cfg.PingPongs[0].NoRateSeries {
+		t.Fatalf("%d flows, %d with series of their own (%v), ping-pongs %+v: want 24, the first %d, and the ping-pong's in the total only", len(cfg.Flows), len(shown), shown, cfg.PingPongs, maxSeriesFlows)
+	}
+	res, err := engine.Run(context.Background(), *cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every flow with a series of its own, as before NoRateSeries.
+	every := *cfg
+	every.Flows = slices.Clone(cfg.Flows)
+	for i := range every.Flows {
+		every.Flows[i].NoRateSeries = false
+	}
+	every.PingPongs = slices.Clone(cfg.PingPongs)
+	every.PingPongs[0].NoRateSeries = false
+	all, err := engine.Run(context.Background(), every)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all.Series.Rates) != 26 {
+		t.Fatalf("%d series without NoRateSeries, want 26 (24 QPs and the ping-pong's 2)", len(all.Series.Rates))
+	}
+	wantTotal := make([]float64, len(all.Series.TimesNs))
+	for _, r := range all.Series.Rates {
+		for i, g := range r.GoodputGbps {
+			wantTotal[i] += g
+		}
+	}
+	var wantRates []results.TimeSeries
+	for i := range wantTotal {
+		wantTotal[i] = round3(wantTotal[i])
+	}
+	for _, r := range all.Series.Rates[:maxSeriesFlows] {
+		wantRates = append(wantRates, results.TimeSeries{Flow: r.ID, Values: r.RateGbps})
+	}
+	v := b.variant(vs, cfg, res)
+	var gotTotal []float64
+	var gotRates []results.TimeSeries
+	for _, s := range v.Series {
+		switch s.Kind {
+		case "goodput_gbps":
+			gotTotal = s.Values
+		case "rate_gbps":
+			gotRates = append(gotRates, results.TimeSeries{Flow: s.Flow, Values: s.Values})
+		}
+	}
+	if !slices.Equal(gotTotal, wantTotal) || slices.Max(gotTotal) == 0 {
+		t.Errorf("total goodput %v, want the sum of every flow's series %v", gotTotal, wantTotal)
+	}
+	if !reflect.DeepEqual(gotRates, wantRates) {
+		t.Errorf("rate series %+v\nwant the first %d flows' %+v", gotRates, maxSeriesFlows, wantRates)
 	}
 }
