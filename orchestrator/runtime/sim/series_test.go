@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/labctl/labctl/orchestrator/results"
-	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/scenario"
 	engine "github.com/labctl/labctl/orchestrator/sim"
 )
@@ -105,15 +104,7 @@ func TestRecordKeepsSeriesOfShownFlowsOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfgs, err := runtime.LoadConfigs(l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, _ := l.Intent()
-	b, err := newBuilder(l, cfgs, in)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := variantBuilder(t, l, vs)
 	cfg, err := b.config(vs)
 	if err != nil {
 		t.Fatal(err)
