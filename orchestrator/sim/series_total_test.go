@@ -2,7 +2,10 @@ package sim
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -96,5 +99,35 @@ func TestNoRateSeries(t *testing.T) {
 	none.AllToAll = seriesMixConfig().AllToAll
 	if r := mustRun(t, none); r.Series.GoodputGbps != nil || len(r.Series.Rates) != 0 || RateSeriesValues(&none) != 0 {
 		t.Errorf("only Quiet QPs: total %v, %d series, RateSeriesValues %d", r.Series.GoodputGbps, len(r.Series.Rates), RateSeriesValues(&none))
+	}
+}
+
+// The engine's bound on sampled values counts what it would keep: a
+// ring's QPs with series of their own count, and fit once NoRateSeries
+// leaves them in the total only.
+func TestSeriesBudgetCountsRingQPs(t *testing.T) {
+	cfg := Config{
+		Topology:      leafSpine(2, 2, 32, 100, 100),
+		DefaultQoS:    losslessQoS(true, false, 0, 0),
+		DurationNs:    2_000_000,
+		SampleEveryNs: 10, // 200,001 samples
+		Seed:          1,
+	}
+	var ranks []string
+	for l := range 2 {
+		for h := range 32 {
+			ranks = append(ranks, fmt.Sprintf("h%d-%d", l, h))
+		}
+	}
+	cfg.Rings = []Ring{{ID: "ring", Ranks: ranks, Bytes: 64 << 10, DSCP: 26}}
+	// 64 QPs with series of their own: 2 x 64 + 1 values a sample.
+	_, err := Run(context.Background(), cfg)
+	if err == nil || !strings.Contains(err.Error(), "NoRateSeries") {
+		t.Fatalf("64 ring QPs sampled 200,001 times: err %v, want the bound's error naming NoRateSeries", err)
+	}
+	cfg.Rings[0].NoRateSeries = true
+	r := mustRun(t, cfg)
+	if len(r.Series.Rates) != 0 || len(r.Series.GoodputGbps) != len(r.Series.TimesNs) {
+		t.Errorf("NoRateSeries ring: %d series, %d totals for %d samples", len(r.Series.Rates), len(r.Series.GoodputGbps), len(r.Series.TimesNs))
 	}
 }
