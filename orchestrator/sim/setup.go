@@ -1414,7 +1414,7 @@ func (s *sim) buildSeries() error {
 		return errorf("%d samples requested (duration %d ns / every %d ns): raise SampleEveryNs to keep under 200000", n, s.cfg.DurationNs, s.cfg.SampleEveryNs)
 	}
 	if vals := (n + 1) * int64(RateSeriesValues(s.cfg)+len(s.cfg.Watch)*(1+PrioritySeriesValues*PrioritiesInUse(s.cfg))); vals > 20_000_000 {
-		return errorf("time series would hold %d values (%d samples x %d flow series and %d ports, %d values per port and priority in use): raise SampleEveryNs, or mark flows NoRateSeries",
+		return errorf("time series would hold %d values (%d samples x %d values of flows and %d watched ports, %d values per port and priority in use): raise SampleEveryNs, or mark flows NoRateSeries",
 			vals, n+1, RateSeriesValues(s.cfg), len(s.cfg.Watch), PrioritySeriesValues)
 	}
 	s.series = &Series{}
