@@ -136,7 +136,9 @@ func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, vs runtime.Var
 // configs as they are: vs.ECN and vs.PFC are not applied again. A live lab
 // passes the configs it read back from its switches (with the topology
 // attached, qos.AttachTopology), so the simulation runs what the devices
-// accepted; a swept qos.mtu is the NICs' (runtime.VariantIntent).
+// accepted; a swept qos.mtu is the NICs' (runtime.VariantIntent). It
+// only reads cfgs, which may be the configs runtime.LoadConfigsToRead
+// keeps for the whole run (TestVariantLeavesConfigsAlone).
 func (r *Runtime) RunVariantWithConfigs(ctx context.Context, l *runtime.Lab, vs runtime.VariantSpec, cfgs []qos.DeviceConfig) (*results.Variant, error) {
 	began := time.Now() // for the variant's cost, never for a simulated figure
 	in, err := l.Intent()

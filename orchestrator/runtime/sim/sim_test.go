@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -345,4 +346,75 @@ func TestRunFollowsTrace(t *testing.T) {
 
 func fabricEndpoint(host string, nic int) fabric.Endpoint {
 	return fabric.Endpoint{Host: host, NIC: nic}
+}
+
+// A variant that changes no config (ECN and PFC on, nothing swept) runs on
+// the configs runtime.LoadConfigsToRead keeps for the whole run, not on a
+// copy (runtime.VariantOnlyConfigs): the simulation must leave them as it
+// found them, or the variants after it would run other configs.
+func TestVariantLeavesConfigsAlone(t *testing.T) {
+	for _, c := range []struct {
+		lab, nos  string
+		scenarios []string
+	}{
+		{"16gpu", "sonic", []string{"ecn-pfc", "pfc-storm", "baseline-bw", "nccl-allreduce", "allreduce"}},
+		{"16gpu", "eos", []string{"ecn-pfc", "pfc-storm"}},
+		// Link faults and load balancing need more than one path; the
+		// transports (UET, InfiniBand) their own settings.
+		{"64gpu", "sonic", []string{"link-failure", "lb-compare", "transports"}},
+	} {
+		l := upLab(t, c.lab, c.nos)
+		kept, err := runtime.LoadConfigsToRead(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before, err := runtime.LoadConfigs(l) // a copy
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range c.scenarios {
+			sc, err := scenario.Resolve(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			faulted := false
+			for _, pt := range sc.Points() {
+				vs, err := sc.Expand(scenario.NICsFromGraph(l.Graph), pt, 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !vs.ECN || !vs.PFC || !reflect.ValueOf(vs.QoS).IsZero() {
+					continue
+				}
+				got, err := runtime.VariantOnlyConfigs(l, vs)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if &got[0] != &kept[0] {
+					t.Fatalf("%s %s: VariantOnlyConfigs copied the configs of a variant that changes none", c.nos, name)
+				}
+				// The configs are read as the engine's config is built
+				// and as the record is made from the result; how long
+				// the engine runs does not matter here (but a fault must
+				// fall within the run).
+				if len(vs.Faults) == 0 {
+					vs.DurationUs, vs.WarmupUs = min(vs.DurationUs, 300), 0
+				} else if faulted {
+					continue // one run with its whole duration is enough
+				}
+				faulted = faulted || len(vs.Faults) > 0
+				models := []string{""}
+				if name == "allreduce" {
+					models = append(models, runtime.ModelFlow) // b.runFlowLevel reads the configs too
+				}
+				for _, m := range models {
+					vs.Model = m
+					runVariant(t, l, vs)
+					if !reflect.DeepEqual(kept, before) {
+						t.Fatalf("%s %s variant %s (model %q) changed the lab's configs it was given", c.nos, name, vs.Name, m)
+					}
+				}
+			}
+		}
+	}
 }
