@@ -45,7 +45,8 @@ type Runner struct {
 	// split of the fabric the simulator's parallel engine uses (the
 	// record keeps it, as it does the seed).
 	Threads, Partitions int
-	// Now is the wall clock (time.Now when nil).
+	// Now is the wall clock (time.Now when nil). The goroutines running
+	// variants call it at once, so it must be safe for concurrent use.
 	Now func() time.Time
 	// ConfigsDir is where a scenario that sweeps QoS values gets each
 	// variant's switch configs written (results/<run>/configs/<variant>/);

@@ -84,7 +84,7 @@ func runSweep(t *testing.T, l *runtime.Lab, s *Spec, par int, configsDir string)
 	t.Helper()
 	clock := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 	r := &Runner{Runtime: simrt.New(), Lab: l, NICs: NICsFromGraph(l.Graph), Parallel: par, ConfigsDir: configsDir,
-		Now: func() time.Time { clock = clock.Add(time.Second); return clock }}
+		Now: tickingClock(clock)}
 	run := &results.Run{RunID: "20261129T120000Z-ks-16gpu", Lab: l.Name, Scenario: s.Name, Runtime: "sim", Seed: 1, Started: clock}
 	if err := r.Run(context.Background(), s, run); err != nil {
 		t.Fatal(err)

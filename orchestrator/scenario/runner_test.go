@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -77,10 +78,22 @@ func testLab() *runtime.Lab {
 		Leaf: sizing.LeafTier{UplinkPortsPerLeaf: 8, UplinkSpeedGbps: 400}}}
 }
 
+// tickingClock is a Runner.Now for tests: a second later at every call,
+// safe for the variants' goroutines that call it at once.
+func tickingClock(start time.Time) func() time.Time {
+	var mu sync.Mutex
+	return func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		start = start.Add(time.Second)
+		return start
+	}
+}
+
 func runOnce(t *testing.T, s *Spec, rt runtime.Runtime, ctx context.Context, seed int64, saves *[]string) (*results.Run, error) {
 	t.Helper()
 	clock := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-	r := &Runner{Runtime: rt, Lab: testLab(), NICs: labNICs(2, 2, 8), Now: func() time.Time { clock = clock.Add(time.Second); return clock },
+	r := &Runner{Runtime: rt, Lab: testLab(), NICs: labNICs(2, 2, 8), Now: tickingClock(clock),
 		Save: func(run *results.Run) error {
 			if saves != nil {
 				*saves = append(*saves, fmt.Sprintf("%s:%d", run.Status, len(run.Variants)))
