@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/labctl/labctl/orchestrator/fabric"
@@ -415,6 +416,59 @@ func TestVariantLeavesConfigsAlone(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// Variants run side by side (labctl run -j) share the configs the run
+// keeps where they change none: run at once they give what they give one
+// after the other. Under the race detector (make test runs it) this also
+// holds every reader of the shared configs to reading.
+func TestVariantsAtOnceShareConfigs(t *testing.T) {
+	l := upLab(t, "16gpu", "sonic")
+	sc, err := scenario.Parse("t.yaml", []byte("name: t\nmatrix:\n  ecn: [on, off]\n  pfc: [on, off]\n  traffic[0].senders: [4, 8]\n"+
+		"duration: 300us\nsample_every: 50us\ntraffic:\n  - pattern: incast\n    senders: 4\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var specs []runtime.VariantSpec
+	for _, pt := range sc.Points() {
+		vs, err := sc.Expand(scenario.NICsFromGraph(l.Graph), pt, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		specs = append(specs, vs)
+	}
+	record := func(v *results.Variant) string {
+		v.Cost = nil // wall time
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	var want []string
+	for _, vs := range specs {
+		want = append(want, record(runVariant(t, l, vs)))
+	}
+	got := make([]string, len(specs))
+	errs := make([]error, len(specs))
+	var wg sync.WaitGroup
+	for i, vs := range specs {
+		wg.Go(func() {
+			v, err := New().RunVariant(context.Background(), l, vs)
+			if errs[i] = err; err == nil {
+				got[i] = record(v)
+			}
+		})
+	}
+	wg.Wait()
+	for i := range specs {
+		if errs[i] != nil {
+			t.Fatalf("%s: %v", specs[i].Name, errs[i])
+		}
+		if got[i] != want[i] {
+			t.Errorf("%s run beside the others differs from it run alone", specs[i].Name)
 		}
 	}
 }
