@@ -119,6 +119,10 @@ type port struct {
 	queueOf [8]uint8
 	pgOf    [8]uint8
 	capped  bool // a NIC behind a slower PCIe link: capKbps > 0
+	// rrPrios (NICs): the priorities of the QPs that joined the round
+	// robin (a bit stays when its QPs leave), for nicSend's skip of a
+	// scan that could only find them paused.
+	rrPrios uint8
 
 	// NIC state (host ports). flows lists the flows that may have data to
 	// send, in the order they started or got data again, served round
@@ -183,7 +187,16 @@ type port struct {
 
 	pausedSince   [8]int64
 	lastPauseRxAt [8]int64
-	_             [48]byte // to a whole number of lines (TestPortLayout)
+	// suspects (NICs) are the QPs that may have run out of data since a
+	// scan last looked at them all: those that sent their last packet
+	// for now, or whose next packet an ACK passed. A scan parks a QP in
+	// the round robin without data; where nicSend skips the scan, it
+	// parks those of the suspects instead, the same QPs. suspectsLost:
+	// the list outgrew the round robin and was dropped, so the next
+	// no-send scan must be a whole one.
+	suspects     []int32
+	suspectsLost bool
+	_            [16]byte // to a whole number of lines (TestPortLayout)
 }
 
 // pfcTimers are a port's PFC timers, one queued event each (lazyTimer):
@@ -428,6 +441,12 @@ type sim struct {
 	// nicMayHaveData left out those of NICs with every QP parked; set by
 	// a test, which holds the two to the same result.
 	txDoneAlways bool
+	// scanAlways: a NIC scans its round robin at every turn, as before
+	// nicSend skipped the scans of a NIC whose QPs are all paused; set
+	// by a test, which holds the two to the same result. scansSkipped
+	// counts the skipped scans.
+	scanAlways   bool
+	scansSkipped int64
 	jitter       int64 // ps
 	nicDelay     int64 // ps
 
