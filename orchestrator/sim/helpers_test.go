@@ -57,6 +57,22 @@ func losslessQoS(pfc, ecn bool, kmin, kmax int64) map[int]PortQoS {
 	}
 }
 
+// runSim runs cfg with the engine set up by set just before it runs (a
+// test's switch, such as sim.txDoneAlways) and returns the engine, for its
+// result and counters.
+func runSim(t testing.TB, cfg Config, set func(*sim)) *sim {
+	t.Helper()
+	s, err := newSim(&cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set(s)
+	if err := s.run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 func mustRun(t testing.TB, cfg Config) *Result {
 	t.Helper()
 	r, err := Run(context.Background(), cfg)

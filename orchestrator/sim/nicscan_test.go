@@ -2,7 +2,6 @@ package sim
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"testing"
@@ -68,15 +67,7 @@ func TestNICScanSkipSameResult(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			run := func(always bool) (*Result, int64) {
-				cfg := tc.cfg
-				s, err := newSim(&cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				s.scanAlways = always
-				if err := s.run(context.Background()); err != nil {
-					t.Fatal(err)
-				}
+				s := runSim(t, tc.cfg, func(s *sim) { s.scanAlways = always })
 				return s.result(), s.scansSkipped
 			}
 			lean, skipped := run(false)

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"testing"
 )
@@ -48,16 +47,7 @@ func TestParkedNICSchedulesNoTxDone(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			run := func(always bool) *Result {
-				cfg := tc.cfg
-				s, err := newSim(&cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				s.txDoneAlways = always
-				if err := s.run(context.Background()); err != nil {
-					t.Fatal(err)
-				}
-				return s.result()
+				return runSim(t, tc.cfg, func(s *sim) { s.txDoneAlways = always }).result()
 			}
 			lean, full := run(false), run(true)
 			if lean.Events > full.Events || tc.fewer && lean.Events == full.Events {
