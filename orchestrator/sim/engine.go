@@ -1262,7 +1262,7 @@ func (s *sim) hostReceive(pi, k int32) {
 			// An ACK past what go-back-N resent: the QP may have no data
 			// left, which a scan parks.
 			f.sndNxt = f.sndUna
-			if f.inRR && !f.hasData() {
+			if f.inRR && s.ib == nil && !f.hasData() { // InfiniBand's NICs walk no round robin
 				s.suspect(&s.ports[f.src], pk.flow)
 			}
 		}

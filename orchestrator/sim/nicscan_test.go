@@ -34,6 +34,8 @@ func TestNICScanSkipSameResult(t *testing.T) {
 		}
 		return cfg
 	}
+	partitioned := a2a(false, false)
+	partitioned.Partitions, partitioned.Threads = 4, 2
 	// Several QPs per NIC with a tx depth, their messages acknowledged
 	// one by one, beside a lossy priority that drops and goes back N on
 	// the same NICs.
@@ -59,6 +61,7 @@ func TestNICScanSkipSameResult(t *testing.T) {
 	}{
 		{"all-to-all, PFC", a2a(false, false), true},
 		{"all-to-all, PFC, ECN and DCQCN", a2a(true, true), true},
+		{"all-to-all, PFC, 4 partitions on 2 threads", partitioned, true},
 		// Packets lost on the wire: go-back-N, and ACKs past what it
 		// resent (port.suspects).
 		{"all-to-all, PFC, a link failure", a2a(false, false, LinkFault{Link: PortRef{"spine0", "Ethernet0"}, DownNs: 300_000, UpNs: 900_000, DetectNs: 20_000, ConvergeNs: 50_000}), true},

@@ -433,6 +433,7 @@ func (s *sim) join(pr *parRun) {
 		s.hops += p.hops
 		s.allHist.merge(&p.allHist)
 		s.timeline = append(s.timeline, p.timeline...)
+		s.scansSkipped += p.scansSkipped
 	}
 	// Marks in time order; at one time, in partition order.
 	sort.SliceStable(s.timeline, func(i, j int) bool { return s.timeline[i].TimeNs < s.timeline[j].TimeNs })
