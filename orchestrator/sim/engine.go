@@ -1051,15 +1051,19 @@ func (s *sim) unpark(fi int32) {
 // place.
 func (s *sim) compact(p *port) {
 	kept, rr := p.flows[:0], 0
+	var prios uint8
 	for i, fi := range p.flows {
 		if i == int(p.rrFlow) {
 			rr = len(kept)
 		}
 		if fi >= 0 {
 			kept = append(kept, fi)
+			prios |= 1 << s.flows[fi].prio
 		}
 	}
-	p.flows, p.dead = kept, 0
+	// rrPrios drops the priorities whose QPs have all left, so that a
+	// NIC done with one priority's QPs can skip its scans again.
+	p.flows, p.dead, p.rrPrios = kept, 0, prios
 	if rr >= len(kept) {
 		rr = 0
 	}

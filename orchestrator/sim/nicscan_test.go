@@ -54,6 +54,15 @@ func TestNICScanSkipSameResult(t *testing.T) {
 				Flow{ID: fmt.Sprintf("lossy%d-%d", i, q), Src: src, Dst: "h0", DSCP: 10, Bytes: 256 << 10})
 		}
 	}
+	// Short lossy QPs on each NIC finish early; once compact drops their
+	// priority the NICs' lossless QPs, paused by the incast, skip scans.
+	shortFirst := incastConfig(6, true, false, false, 2_000_000)
+	shortFirst.DefaultQoS = map[int]PortQoS{3: {PFC: true}, 6: {Strict: true}}
+	for i := range 6 {
+		for q := range 20 {
+			shortFirst.Flows = append(shortFirst.Flows, Flow{ID: fmt.Sprintf("short%d-%d", i, q), Src: fmt.Sprintf("h%d", i+1), Dst: "h0", DSCP: 10, Bytes: 8 << 10})
+		}
+	}
 	for _, tc := range []struct {
 		name string
 		cfg  Config
@@ -66,6 +75,7 @@ func TestNICScanSkipSameResult(t *testing.T) {
 		// resent (port.suspects).
 		{"all-to-all, PFC, a link failure", a2a(false, false, LinkFault{Link: PortRef{"spine0", "Ethernet0"}, DownNs: 300_000, UpNs: 900_000, DetectNs: 20_000, ConvergeNs: 50_000}), true},
 		{"lossless and lossy QPs on each NIC", mixed, false},
+		{"lossy QPs done first", shortFirst, true},
 		{"mixed", mixedConfig(1), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

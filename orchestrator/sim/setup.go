@@ -119,9 +119,9 @@ type port struct {
 	queueOf [8]uint8
 	pgOf    [8]uint8
 	capped  bool // a NIC behind a slower PCIe link: capKbps > 0
-	// rrPrios (NICs): the priorities of the QPs that joined the round
-	// robin (a bit stays when its QPs leave), for nicSend's skip of a
-	// scan that could only find them paused.
+	// rrPrios (NICs): the priorities of the QPs in the round robin, or
+	// more (a bit stays when its QPs leave, until compact), for
+	// nicSend's skip of a scan that could only find them paused.
 	rrPrios uint8
 
 	// NIC state (host ports). flows lists the flows that may have data to
