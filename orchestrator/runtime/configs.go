@@ -372,14 +372,14 @@ func VariantConfigs(l *Lab, vs VariantSpec) (labCfgs, variant []qos.DeviceConfig
 // VariantOnlyConfigs is VariantConfigs for a caller that needs the
 // variant's configs alone and only reads them (a simulated variant): the
 // lab's, as LoadConfigs hands them, changed in place rather than copied
-// first. A variant that changes nothing (ECN and PFC on, no swept QoS
-// value) gets the configs LoadConfigsToRead keeps, not a copy: on the
+// first. A variant that changes none of them (ChangesConfigs) gets the
+// configs LoadConfigsToRead keeps, not a copy: on the
 // 4096-GPU lab the copy was 130 MB allocated and, held beside the kept
 // configs for the whole simulation, a sixth of `run allreduce`'s peak
 // memory. Callers must not change what they get (the sim runtime's
 // TestVariantLeavesConfigsAlone).
 func VariantOnlyConfigs(l *Lab, vs VariantSpec) ([]qos.DeviceConfig, error) {
-	if vs.ECN && vs.PFC && reflect.ValueOf(vs.QoS).IsZero() {
+	if !vs.ChangesConfigs() {
 		return LoadConfigsToRead(l)
 	}
 	cfgs, err := LoadConfigs(l)

@@ -349,7 +349,7 @@ func fabricEndpoint(host string, nic int) fabric.Endpoint {
 	return fabric.Endpoint{Host: host, NIC: nic}
 }
 
-// A variant that changes no config (ECN and PFC on, nothing swept) runs on
+// A variant that changes no config (VariantSpec.ChangesConfigs) runs on
 // the configs runtime.LoadConfigsToRead keeps for the whole run, not on a
 // copy (runtime.VariantOnlyConfigs): the simulation must leave them as it
 // found them, or the variants after it would run other configs.
@@ -384,7 +384,7 @@ func TestVariantLeavesConfigsAlone(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !vs.ECN || !vs.PFC || !reflect.ValueOf(vs.QoS).IsZero() {
+				if vs.ChangesConfigs() {
 					continue
 				}
 				got, err := runtime.VariantOnlyConfigs(l, vs)
