@@ -186,14 +186,9 @@ func findRun(s *results.Store, ref string, f results.Filter) (*results.Run, stri
 		}
 		return run, ref, nil
 	}
-	id, err := s.Resolve(ref, f)
+	run, err := findStoredRun(s, ref, f)
 	if err != nil {
-		return nil, "", runRefError(err)
-	}
-	hugePagesForRecord(s.RunFile(id))
-	run, err := s.Find(id, f)
-	if err != nil {
-		return nil, "", runRefError(err)
+		return nil, "", err
 	}
 	return run, s.RunFile(run.RunID), nil
 }

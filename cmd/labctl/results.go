@@ -72,18 +72,28 @@ func openRun(app *App, ref string, f results.Filter) (*results.Store, *results.R
 	if err != nil {
 		return nil, nil, err
 	}
-	id, err := s.Resolve(ref, f)
+	run, err := findStoredRun(s, ref, f)
 	if err != nil {
 		s.Close()
-		return nil, nil, runRefError(err)
+		return nil, nil, err
+	}
+	return s, run, nil
+}
+
+// findStoredRun finds the run of store s that ref names, resolving it once
+// and readying huge pages for a large record (hugePagesForRecord) before
+// it is decoded; errors are runRefError's.
+func findStoredRun(s *results.Store, ref string, f results.Filter) (*results.Run, error) {
+	id, err := s.Resolve(ref, f)
+	if err != nil {
+		return nil, runRefError(err)
 	}
 	hugePagesForRecord(s.RunFile(id))
 	run, err := s.Find(id, f)
 	if err != nil {
-		s.Close()
-		return nil, nil, runRefError(err)
+		return nil, runRefError(err)
 	}
-	return s, run, nil
+	return run, nil
 }
 
 // runFilterFlags adds --lab and --scenario, which narrow "latest".
