@@ -366,10 +366,15 @@ type Counter struct {
 	// queue.
 	IngressDrops int64 `json:"ingress_drops,omitempty"`
 	EgressDrops  int64 `json:"egress_drops,omitempty"`
-	// LinkDrops were lost to a link going down; WatchdogDrops dropped by
-	// the port's PFC watchdog, whose storm declarations and restorations
-	// WatchdogStorms and WatchdogRestores count.
+	// LinkDrops were lost to a link going down; RouteDrops arrived at a
+	// switch with no route to their destination (after failures, until
+	// routing converges); LoopDrops died of TTL expiry in a routing loop;
+	// WatchdogDrops dropped by the port's PFC watchdog, whose storm
+	// declarations and restorations WatchdogStorms and WatchdogRestores
+	// count.
 	LinkDrops        int64 `json:"link_drops,omitempty"`
+	RouteDrops       int64 `json:"route_drops,omitempty"`
+	LoopDrops        int64 `json:"loop_drops,omitempty"`
 	WatchdogDrops    int64 `json:"watchdog_drops,omitempty"`
 	WatchdogStorms   int64 `json:"watchdog_storms,omitempty"`
 	WatchdogRestores int64 `json:"watchdog_restores,omitempty"`

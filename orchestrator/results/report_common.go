@@ -337,13 +337,20 @@ func runNICSettings(run *Run) []nicSettings {
 	return out
 }
 
-// dropsCell is a counter's drops, with the part lost to a link going down
-// and the part a PFC watchdog dropped, and the watchdog's storms.
+// dropsCell is a counter's drops, with the parts lost to a link going
+// down, for want of a route and in a routing loop, the part a PFC watchdog
+// dropped, and the watchdog's storms.
 func dropsCell(c Counter) string {
 	out := fmtInt(c.Drops)
 	var parts []string
 	if c.LinkDrops > 0 {
 		parts = append(parts, "link down "+fmtInt(c.LinkDrops))
+	}
+	if c.RouteDrops > 0 {
+		parts = append(parts, "no route "+fmtInt(c.RouteDrops))
+	}
+	if c.LoopDrops > 0 {
+		parts = append(parts, "routing loop "+fmtInt(c.LoopDrops))
 	}
 	if c.WatchdogDrops > 0 {
 		parts = append(parts, "watchdog "+fmtInt(c.WatchdogDrops))

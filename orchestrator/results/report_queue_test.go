@@ -190,3 +190,23 @@ func TestQueueCharts(t *testing.T) {
 		t.Error("a record with series per port does not keep its charts")
 	}
 }
+
+// TestDropsCellNamesEveryCause: a counter's drops cell names the parts
+// the simulator attributes (a link down, no route, a routing loop, a PFC
+// watchdog), so a reader of the report tells a black hole from a full
+// buffer; drops without a cause are the plain number.
+func TestDropsCellNamesEveryCause(t *testing.T) {
+	for _, tc := range []struct {
+		c    Counter
+		want string
+	}{
+		{Counter{Drops: 12}, "12"},
+		{Counter{Drops: 151, LinkDrops: 37, RouteDrops: 114}, "151 (link down 37; no route 114)"},
+		{Counter{Drops: 5, LoopDrops: 5}, "5 (routing loop 5)"},
+		{Counter{Drops: 9, WatchdogDrops: 9, WatchdogStorms: 1}, "9 (watchdog 9; watchdog storms 1, restored 0)"},
+	} {
+		if got := dropsCell(tc.c); got != tc.want {
+			t.Errorf("dropsCell(%+v) = %q, want %q", tc.c, got, tc.want)
+		}
+	}
+}

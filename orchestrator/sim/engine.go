@@ -535,6 +535,7 @@ func (s *sim) switchReceive(in, k int32) {
 		// not reach the destination, after failures): a drop.
 		if cands = s.localHop(ip.node, pk.dst); len(cands) == 0 {
 			ip.c[pr].drops++
+			ip.c[pr].routeDrops++
 			s.release(k)
 			return
 		}

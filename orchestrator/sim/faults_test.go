@@ -102,6 +102,54 @@ func targetLinkDownReroutes(t *testing.T, page *targetPage) {
 		fmt.Sprintf("%d packets lost by 0.53 ms, %d by 2 ms; %d retransmits", blackholedCut, blackholed, r.Totals.Retransmits))
 }
 
+// TestRouteDropsUntilConvergence: when leaf0's only link to spine0 fails,
+// spine0, once it knows, has no route to leaf0's hosts, while leaf1 keeps
+// hashing the ACKs for leaf0 onto spine0 until routing converges. What
+// spine0 drops then is counted as no-route drops, apart from the link's
+// own, so that a run's drops add up (no congestion here) and a scenario
+// can tell a black hole from a full buffer. With convergence as fast as
+// detection nothing is left without a route. The spines share an ASN and
+// each leaf has its own, as labctl's configs number them (RFC 7938): a
+// spine takes no path through another spine.
+func TestRouteDropsUntilConvergence(t *testing.T) {
+	const down, detect, converge = 500_000, 20_000, 300_000
+	run := func(converge int64) *Result {
+		cfg := twoSpines()
+		for i := range cfg.Topology.Nodes {
+			n := &cfg.Topology.Nodes[i]
+			if strings.HasPrefix(n.Name, "spine") {
+				n.ASN = 65100
+			} else if strings.HasPrefix(n.Name, "leaf") {
+				n.ASN = 65000 + uint32(i)
+			}
+		}
+		cfg.Faults = []LinkFault{{Link: PortRef{"leaf0", "Ethernet100"}, DownNs: down, DetectNs: detect, ConvergeNs: converge}}
+		return mustRun(t, cfg)
+	}
+	slow := run(converge)
+	var atSpine0 int64
+	for _, p := range slow.Ports {
+		if p.RouteDrops > 0 && p.Node != "spine0" {
+			t.Errorf("%s %s prio %d: %d no-route drops, want them only at spine0", p.Node, p.Port, p.Priority, p.RouteDrops)
+		}
+		if p.Node == "spine0" {
+			atSpine0 += p.RouteDrops
+		}
+	}
+	tot := slow.Totals
+	t.Logf("converge %d ns: %d drops, %d link, %d no route", converge, tot.Drops, tot.LinkDrops, tot.RouteDrops)
+	if atSpine0 == 0 || tot.RouteDrops != atSpine0 {
+		t.Errorf("no-route drops: %d at spine0, %d in the totals; want some, all at spine0", atSpine0, tot.RouteDrops)
+	}
+	if tot.Drops != tot.LinkDrops+tot.RouteDrops {
+		t.Errorf("drops %d, want link %d + no route %d (nothing else drops here)", tot.Drops, tot.LinkDrops, tot.RouteDrops)
+	}
+	fast := run(detect).Totals
+	if fast.RouteDrops != 0 || fast.Drops != fast.LinkDrops {
+		t.Errorf("convergence at detection: %d no-route drops of %d (link %d), want none", fast.RouteDrops, fast.Drops, fast.LinkDrops)
+	}
+}
+
 // A link that flaps comes back: after it is up and routes have
 // converged, traffic uses it again.
 func TestLinkFlapReturns(t *testing.T) {

@@ -109,7 +109,7 @@ func (s *sim) result() *Result {
 		}
 		r.Totals.MinFlowGbps = m
 	}
-	r.Totals.LatencyP99Ns = s.allHist.quantile(0.99)
+	r.Totals.LatencyP99Ns, r.Totals.LatencyPackets = s.allHist.quantile(0.99), s.allHist.n
 	for _, as := range s.a2as {
 		st := AllToAllStats{ID: as.cfg.ID}
 		last, done := int64(0), true
@@ -169,7 +169,7 @@ func (s *sim) result() *Result {
 				Node: p.ref.Node, Port: p.ref.Port, Priority: pr,
 				TxBytes: c.txBytes, TxPackets: c.txPkts, ECNMarked: c.marked, Drops: c.drops,
 				IngressDrops: c.ingressDrops, EgressDrops: c.egressDrops, ControlDrops: c.ctrlDrops,
-				LinkDrops: c.linkDrops, WatchdogDrops: c.wdDrops, LoopDrops: c.loopDrops, WREDDrops: c.wredDrops, WatchdogStorms: wd[0], WatchdogRestores: wd[1],
+				LinkDrops: c.linkDrops, WatchdogDrops: c.wdDrops, LoopDrops: c.loopDrops, RouteDrops: c.routeDrops, WREDDrops: c.wredDrops, WatchdogStorms: wd[0], WatchdogRestores: wd[1],
 				PauseTx: c.pauseTx, PauseRx: c.pauseRx, PausedNs: c.pausedNs / 1000,
 				MaxQueueBytes: c.maxQueue, Trimmed: c.trimmed,
 			})
@@ -184,6 +184,7 @@ func (s *sim) result() *Result {
 			}
 			r.Totals.Drops += c.drops
 			r.Totals.LinkDrops += c.linkDrops
+			r.Totals.RouteDrops += c.routeDrops
 			r.Totals.WatchdogDrops += c.wdDrops
 			r.Totals.PauseFrames += c.pauseTx
 			r.Totals.PausedNs += c.pausedNs / 1000

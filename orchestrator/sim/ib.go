@@ -508,6 +508,7 @@ func (s *sim) ibSwitchReceive(in, k int32) {
 	out := s.ibRoute(ip.node, pk)
 	if out < 0 {
 		ip.c[vl].drops++
+		ip.c[vl].routeDrops++
 		ibi.relayError++
 		s.ibFree(in, vl, need)
 		s.release(k)

@@ -154,8 +154,9 @@ type PortStats struct {
 	// storm declarations and restorations on this port and priority.
 	LinkDrops        int64 `json:"link_drops,omitempty"`
 	WatchdogDrops    int64 `json:"watchdog_drops,omitempty"`
-	LoopDrops        int64 `json:"loop_drops,omitempty"` // TTL expired in a routing loop
-	WREDDrops        int64 `json:"wred_drops,omitempty"` // dropped early by WRED (also egress drops)
+	LoopDrops        int64 `json:"loop_drops,omitempty"`  // TTL expired in a routing loop
+	RouteDrops       int64 `json:"route_drops,omitempty"` // no route at this switch (after failures)
+	WREDDrops        int64 `json:"wred_drops,omitempty"`  // dropped early by WRED (also egress drops)
 	WatchdogStorms   int64 `json:"watchdog_storms,omitempty"`
 	WatchdogRestores int64 `json:"watchdog_restores,omitempty"`
 	PauseTx          int64 `json:"pfc_tx"`
@@ -190,8 +191,9 @@ type Totals struct {
 	// faults and dropped by PFC watchdogs.
 	LinkDrops     int64 `json:"link_drops,omitempty"`
 	WatchdogDrops int64 `json:"watchdog_drops,omitempty"`
-	LoopDrops     int64 `json:"loop_drops,omitempty"` // TTL expired in a routing loop
-	PauseFrames   int64 `json:"pause_frames"`         // PFC frames sent (XOFF, refresh, XON)
+	LoopDrops     int64 `json:"loop_drops,omitempty"`  // TTL expired in a routing loop
+	RouteDrops    int64 `json:"route_drops,omitempty"` // no route at a switch (after failures)
+	PauseFrames   int64 `json:"pause_frames"`          // PFC frames sent (XOFF, refresh, XON)
 	PausedNs      int64 `json:"paused_ns"`
 	ECNMarked     int64 `json:"ecn_marked"`
 	CNPs          int64 `json:"cnps"`
@@ -199,6 +201,10 @@ type Totals struct {
 	Timeouts      int64 `json:"timeouts"`
 	FailedFlows   int   `json:"failed_flows,omitempty"`
 	LatencyP99Ns  int64 `json:"latency_p99_ns"`
+	// LatencyPackets counts the data packets LatencyP99Ns is the 99th
+	// percentile of: those delivered in the measurement window (after
+	// the warmup). With none, LatencyP99Ns is 0 and no figure.
+	LatencyPackets int64 `json:"latency_packets"`
 }
 
 // Series are the sampled time series of a run.

@@ -71,9 +71,12 @@ type prioCounters struct {
 	// wdDrops were dropped by a PFC watchdog's drop action.
 	linkDrops, wdDrops int64
 	// loopDrops died of TTL expiry in a transient routing loop;
-	// wredDrops were dropped early by WRED (also in egressDrops).
-	loopDrops, wredDrops       int64
-	pauseTx, pauseRx, pausedNs int64
+	// routeDrops arrived at a switch whose routes, after failures, reach
+	// no path to their destination (black-holed there until the other
+	// switches' routing converges); wredDrops were dropped early by WRED
+	// (also in egressDrops).
+	loopDrops, routeDrops, wredDrops int64
+	pauseTx, pauseRx, pausedNs       int64
 	// trimmed counts the UET data packets trimmed on their way to this
 	// egress queue instead of dropped (uet.go).
 	trimmed int64

@@ -744,12 +744,22 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 		// Only ping-pongs: ib_write_lat measures no bandwidth.
 		v.Summary.NotComputed = append(v.Summary.NotComputed, runtime.LatencyOnlyNotComputed...)
 	}
+	// Nothing delivered in the measurement window (every flow frozen by
+	// a PFC storm after the warmup): no packet has a latency, and all-zero
+	// throughputs have no fairness (0/0). A 0 there would read as the
+	// best latency and the worst fairness.
+	if t.LatencyPackets == 0 && !slices.Contains(v.Summary.NotComputed, "latency_us_p99") {
+		v.Summary.NotComputed = append(v.Summary.NotComputed, "latency_us_p99")
+	}
+	if len(tps) > 0 && sum == 0 && !slices.Contains(v.Summary.NotComputed, "jain_fairness") {
+		v.Summary.NotComputed = append(v.Summary.NotComputed, "jain_fairness")
+	}
 	for _, p := range res.Ports {
 		c := results.Counter{
 			Node: p.Node, Port: p.Port, Priority: p.Priority, TxBytes: p.TxBytes,
 			PFCTx: p.PauseTx, PFCRx: p.PauseRx, ECNMarked: p.ECNMarked, Drops: p.Drops,
 			IngressDrops: p.IngressDrops, EgressDrops: p.EgressDrops,
-			LinkDrops: p.LinkDrops, WatchdogDrops: p.WatchdogDrops, WatchdogStorms: p.WatchdogStorms, WatchdogRestores: p.WatchdogRestores,
+			LinkDrops: p.LinkDrops, RouteDrops: p.RouteDrops, LoopDrops: p.LoopDrops, WatchdogDrops: p.WatchdogDrops, WatchdogStorms: p.WatchdogStorms, WatchdogRestores: p.WatchdogRestores,
 			Source: results.Simulated,
 		}
 		if p.Switch {
@@ -765,7 +775,7 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 		v.Timeline = append(v.Timeline, results.Mark{TimeUs: float64(m.TimeNs) / 1000, Kind: m.Kind, Where: m.Where, Detail: m.Detail, Source: results.Simulated})
 	}
 	v.Series = seriesOf(res, cfg)
-	if x := faultExtra(vs, res, v.Series); x != nil {
+	if x := faultExtra(vs, res, v.Series, b.stuckNICPorts(vs)); x != nil {
 		if v.Extra == nil {
 			v.Extra = map[string]any{}
 		}
@@ -1253,28 +1263,36 @@ func engineQoS(cfg *engine.Config, ref engine.PortRef, i int) engine.PortQoS {
 
 // faultExtra is what a variant's faults and PFC watchdogs did, for the
 // report and assertions (extra.faults.*): packets lost to links going
-// down and to routing loops, watchdog storms (the first one's time),
-// restorations and drops; with link faults, how many QPs end the run on
-// other routes than they started on (rerouted_qps; the QPs of
-// collectives' all-to-alls, which keep no path, are not counted) and how
-// many of them end unreachable (unreachable_qps: eBGP partitioned their
-// ends); and, with time series,
+// down, at switches left without a route and to routing loops; watchdog
+// storms (the first one's time), restorations and drops, and with
+// pfc-storm faults the storms declared at the switch ports facing the
+// stuck NICs (an upstream port paused as long may declare its own first);
+// with link faults, how many QPs end the run on other routes than they
+// started on (rerouted_qps; the QPs of collectives' all-to-alls, which
+// keep no path, are not counted) and how many of them end unreachable
+// (unreachable_qps: eBGP partitioned their ends); and, with time series,
 // the goodput of all flows before the first fault, its lowest after it,
 // and how long it took to come back to 90% of its level before
 // (recovery_us; absent when it did not). Nil without faults or storms.
-func faultExtra(vs runtime.VariantSpec, res *engine.Result, series []results.TimeSeries) map[string]any {
+func faultExtra(vs runtime.VariantSpec, res *engine.Result, series []results.TimeSeries, stuckNICPorts map[string]bool) map[string]any {
 	t := res.Totals
-	var storms, restores int64
+	var storms, restores, atStuck int64
 	for _, p := range res.Ports {
 		storms += p.WatchdogStorms
 		restores += p.WatchdogRestores
+		if stuckNICPorts[p.Node+":"+p.Port] {
+			atStuck += p.WatchdogStorms
+		}
 	}
 	if len(vs.Faults) == 0 && storms == 0 {
 		return nil
 	}
 	x := map[string]any{
-		"link_drops": t.LinkDrops, "watchdog_drops": t.WatchdogDrops, "loop_drops": t.LoopDrops,
+		"link_drops": t.LinkDrops, "route_drops": t.RouteDrops, "watchdog_drops": t.WatchdogDrops, "loop_drops": t.LoopDrops,
 		"watchdog_storms": storms, "watchdog_restores": restores,
+	}
+	if stuckNICPorts != nil {
+		x["watchdog_storms_facing_stuck_nics"] = atStuck
 	}
 	for _, m := range res.Timeline {
 		if m.Kind == engine.MarkWatchdogStorm {
@@ -1343,6 +1361,24 @@ func faultExtra(vs runtime.VariantSpec, res *engine.Result, series []results.Tim
 		}
 	}
 	return x
+}
+
+// stuckNICPorts are the switch ports (node:port) facing the NICs the
+// variant's pfc-storm faults make storm.
+func (b *builder) stuckNICPorts(vs runtime.VariantSpec) map[string]bool {
+	var out map[string]bool
+	for _, f := range vs.Faults {
+		if f.Kind != runtime.FaultPFCStorm || f.NIC == nil {
+			continue
+		}
+		if _, p, err := b.nicName(*f.NIC); err == nil {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[p.Peer+":"+p.PeerPort] = true
+		}
+	}
+	return out
 }
 
 // nicSettings are the variant's NIC settings; a variant built without

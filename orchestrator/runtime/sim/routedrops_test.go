@@ -1,0 +1,57 @@
+package sim
+
+import (
+	"testing"
+
+	"github.com/labctl/labctl/orchestrator/scenario"
+)
+
+// TestRouteDropsInTheRecord: on 1024gpu a leaf and a spine share one
+// link; when it fails, the spine has no route left to the leaf's hosts
+// and drops what the other leaves keep sending it until BGP converges.
+// The record says so: the counters' no-route drops add up to
+// extra.faults.route_drops, and with the link's own they are all the
+// run's drops (nothing here is lost to congestion).
+func TestRouteDropsInTheRecord(t *testing.T) {
+	l := upLab(t, "1024gpu", "sonic")
+	sc, err := scenario.Parse("t.yaml", []byte(`name: t
+duration: 4ms
+sample_every: 0
+traffic:
+  - pattern: pairs
+    pairs: 16
+    cross_leaf: true
+faults:
+  - kind: link-down
+    link: leaf1-spine1
+    at: 1ms
+    for: 2ms
+    detect: 100us
+    converge: 20ms
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs, err := sc.Expand(scenario.NICsFromGraph(l.Graph), scenario.Point{Name: "on", ECN: true, PFC: true}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := runVariant(t, l, vs)
+	faults, _ := v.Extra["faults"].(map[string]any)
+	route, _ := faults["route_drops"].(int64)
+	link, _ := faults["link_drops"].(int64)
+	var counted int64
+	for _, c := range v.Counters {
+		counted += c.RouteDrops
+		if c.RouteDrops > 0 && c.Node != "spine1" {
+			t.Errorf("%s:%s: %d no-route drops, want them at spine1 only", c.Node, c.Port, c.RouteDrops)
+		}
+	}
+	t.Logf("drops %d: link %d, no route %d", v.Summary.Drops, link, route)
+	if route == 0 || counted != route {
+		t.Errorf("extra.faults.route_drops %v (%T), counters %d: want the same, above 0", faults["route_drops"], faults["route_drops"], counted)
+	}
+	if v.Summary.Drops != link+route {
+		t.Errorf("summary.drops %d, want link %d + no route %d", v.Summary.Drops, link, route)
+	}
+}
