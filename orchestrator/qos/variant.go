@@ -287,9 +287,19 @@ func (d *DeviceConfig) ApplyOverrides(o lab.QoSSpec) (int, error) {
 // ingress pool and the egress lossy pool take that size, and the egress
 // lossless pool, which labctl sizes as the whole buffer (the ingress pool
 // plus headroom and reserves), grows or shrinks by as much as the ingress
-// pool did. It returns how many pools changed.
+// pool did, and holds at least what the ingress side can admit (the new
+// ingress pool and its shared headroom pool), so that lossless queues stay
+// unlimited at egress: PFC at ingress, not an egress drop, bounds them.
+// (An EOS switch's assumed platform pools have an egress lossless pool
+// 113 KB smaller than the ingress pool, with 1.6 MB of shared headroom
+// beside it: shrunk by as much, a 512 KiB buffer dropped lossless packets
+// at egress.) It returns how many pools changed.
 func (d *DeviceConfig) ResizePools(size int64) int {
 	old := d.IngressPoolBytes()
+	var headroom int64
+	if pl := d.Pool(IngressLosslessPool); pl != nil && pl.HeadroomPoolBytes != nil {
+		headroom = *pl.HeadroomPoolBytes
+	}
 	n := 0
 	for i := range d.Pools {
 		pl := &d.Pools[i]
@@ -297,7 +307,7 @@ func (d *DeviceConfig) ResizePools(size int64) int {
 		case pl.Type == "ingress", pl.Name == EgressLossyPool:
 			pl.SizeBytes = size
 		case pl.Name == EgressLosslessPool && old > 0:
-			pl.SizeBytes = max(size, pl.SizeBytes+size-old)
+			pl.SizeBytes = max(size+headroom, pl.SizeBytes+size-old)
 		default:
 			continue
 		}

@@ -143,3 +143,41 @@ func segments(dc DeviceConfig) DeviceConfig {
 	}
 	return out
 }
+
+// TestResizedPoolsKeepLosslessUnlimitedAtEgress: a resized buffer
+// (qos.buffer_pool_bytes) leaves lossless queues unlimited at egress: the
+// egress lossless pool holds at least what the ingress side can admit,
+// the new ingress pool and its shared headroom, and keeps a larger margin
+// it had. EOS's assumed platform pools (egress lossless 113 KB below the
+// ingress pool, 1.6 MB of shared headroom) shrunk to 512 KiB left it at
+// 512 KiB and the simulated switch dropped lossless packets at egress.
+func TestResizedPoolsKeepLosslessUnlimitedAtEgress(t *testing.T) {
+	const shallow = 512 << 10
+	headroom := int64(1622016)
+	for name, tc := range map[string]struct {
+		pools []PoolConfig
+		want  int64
+	}{
+		"shared headroom pool (EOS platform)": {[]PoolConfig{
+			{Name: EgressLosslessPool, Type: "egress", Mode: "static", SizeBytes: 32599040},
+			{Name: EgressLossyPool, Type: "egress", Mode: "dynamic", SizeBytes: 24709632},
+			{Name: IngressLosslessPool, Type: "ingress", Mode: "dynamic", SizeBytes: 32712448, HeadroomPoolBytes: &headroom},
+		}, shallow + headroom},
+		"headroom in the margin (labctl's SONiC)": {[]PoolConfig{
+			{Name: EgressLosslessPool, Type: "egress", Mode: "dynamic", SizeBytes: 23935296},
+			{Name: EgressLossyPool, Type: "egress", Mode: "dynamic", SizeBytes: 20627456},
+			{Name: IngressLosslessPool, Type: "ingress", Mode: "dynamic", SizeBytes: 20627456},
+		}, shallow + 23935296 - 20627456},
+	} {
+		d := DeviceConfig{Pools: tc.pools}
+		if n := d.ResizePools(shallow); n != 3 {
+			t.Errorf("%s: %d pools resized, want 3", name, n)
+		}
+		if got := d.Pool(EgressLosslessPool).SizeBytes; got != tc.want {
+			t.Errorf("%s: egress lossless pool %d bytes after resizing to %d, want %d", name, got, shallow, tc.want)
+		}
+		if in, eg := d.IngressPoolBytes(), d.Pool(EgressLossyPool).SizeBytes; in != shallow || eg != shallow {
+			t.Errorf("%s: ingress %d, egress lossy %d, want both %d", name, in, eg, shallow)
+		}
+	}
+}
