@@ -45,7 +45,10 @@ something regressed beyond tolerance. For every variant it compares:
                 lacks is a regression), out of bounds values
 
 and flags a variant or role missing from either side, and an assertion that
-passed in the baseline and fails now. A metric one side lacks (not computed
+passed in the baseline and fails now. Ahead of the findings it lists what
+changed between the two records besides: the scenario's values (each
+record keeps the scenario it ran; comments do not count) and the fields
+of the switches' resolved QoS. A metric one side lacks (not computed
 by its model, not measured on a live lab, flows that did not complete, a
 baseline made before queue depth was kept) is never compared as a zero:
 absent in the run it is a regression, absent in the baseline it is listed as
@@ -148,7 +151,11 @@ Tolerances (defaults in results/baselines/README.md) are overridden with
 				return err
 			}
 			if rep.Regressed {
-				return exitcode.Failedf("run %s regressed against baseline %s: %s", run.RunID, base.RunID, plural.N(rep.Regressions, "regression"))
+				also := ""
+				if len(rep.ScenarioChanges) > 0 {
+					also = " (the scenario changed between them too, which may explain them: see its values above)"
+				}
+				return exitcode.Failedf("run %s regressed against baseline %s: %s%s", run.RunID, base.RunID, plural.N(rep.Regressions, "regression"), also)
 			}
 			return nil
 		},

@@ -159,3 +159,50 @@ func TestRegressHelpNamesEveryMetric(t *testing.T) {
 		}
 	}
 }
+
+// TestRegressSaysTheScenarioChanged: the same scenario file, edited
+// between the baseline and the run (its warmup and the incast's senders),
+// on unchanged configs: regress lists the edited values ahead of what
+// moved, so the figures are not blamed on the configs; an unchanged file
+// says nothing of the scenario.
+func TestRegressSaysTheScenarioChanged(t *testing.T) {
+	t.Parallel()
+	dir := upLab(t, "16gpu")
+	file := filepath.Join(dir, "incast-edit.yaml")
+	write := func(text string) {
+		t.Helper()
+		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const v1 = "name: incast-edit\nmatrix: {ecn: [on], pfc: [on]}\nduration: 1ms\nsample_every: 0\ntraffic:\n  - pattern: incast\n    senders: 4\n"
+	write(v1)
+	run := func() {
+		t.Helper()
+		if code, _, errs := resultsCLI(t, dir, "run", file, "--lab", "16gpu"); code != 0 {
+			t.Fatalf("run: exit %d: %s", code, errs)
+		}
+	}
+	run()
+	if code, out, errs := resultsCLI(t, dir, "regress", "--save-baseline", "latest", "good"); code != 0 {
+		t.Fatalf("save baseline: exit %d: %s%s", code, out, errs)
+	}
+	run()
+	if code, out, _ := resultsCLI(t, dir, "regress", "latest", "--baseline", "good"); code != 0 || strings.Contains(out, "scenario") {
+		t.Errorf("unchanged file: exit %d:\n%s", code, out)
+	}
+	write("# edited\n" + strings.Replace(strings.Replace(v1, "senders: 4", "senders: 2", 1), "duration: 1ms", "duration: 1ms\nwarmup: 200us", 1))
+	run()
+	_, out, errs := resultsCLI(t, dir, "regress", "latest", "--baseline", "good")
+	if !strings.Contains(errs, "the scenario changed between them too") {
+		t.Errorf("edited file: the error does not point at the scenario: %s", errs)
+	}
+	want := "the scenario changed between the baseline and this run (baseline -> run); figures may have moved because of it, not the configs:\n  traffic[0].senders: 4 -> 2\n  warmup: (not set) -> 200us\n"
+	if !strings.Contains(out, want) {
+		t.Errorf("edited file: regress lacks %q:\n%s", want, out)
+	}
+	code, rep, _ := regressJSON(t, dir)
+	if !rep.ScenarioChanged || len(rep.ScenarioChanges) != 2 || rep.ConfigChanged {
+		t.Errorf("edited file, JSON: exit %d, scenario changed %v %+v, config changed %v", code, rep.ScenarioChanged, rep.ScenarioChanges, rep.ConfigChanged)
+	}
+}

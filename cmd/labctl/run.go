@@ -158,7 +158,7 @@ results/ cannot be written (the finished variants are printed anyway).`,
 			}
 			run := &results.Run{
 				RunID: id, Lab: name, Scenario: sc.Name, Runtime: rt.Name(), NOS: l.NOS,
-				Seed: seed, Started: started, ConfigDigest: digest, Writer: writer,
+				Seed: seed, Started: started, ConfigDigest: digest, ScenarioYAML: sc.Text(), Writer: writer,
 				QoS: qosRecord.settings, Classes: qosRecord.classes, Lint: qosRecord.lint,
 			}
 			// saveErr is the last save's: when it failed, the record on

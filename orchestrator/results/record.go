@@ -62,6 +62,11 @@ type Run struct {
 	// over the files in topologies/<lab>/configs), so a regression can say
 	// whether configs changed between two runs.
 	ConfigDigest string `json:"config_digest,omitempty"`
+	// ScenarioYAML is the scenario as the run read it (the catalog's or
+	// the user's file), so a regression can say which of its values
+	// changed between two runs: numbers that moved because the scenario
+	// did are not the configs' doing.
+	ScenarioYAML string `json:"scenario_yaml,omitempty"`
 	// Model is the simulator's model behind the simulated figures:
 	// "packet" (every packet simulated) or "flow" (a flow-level estimate:
 	// no queues, PFC, ECN or DCQCN). Empty for records made before it was

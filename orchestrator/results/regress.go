@@ -188,6 +188,12 @@ type Report struct {
 	// ports (absent when a record kept no QoS); the text output lists them
 	// before the metric findings, as the likely causes of what moved.
 	ConfigChanges []qos.Difference `json:"config_changes,omitempty"`
+	// ScenarioChanged says the scenario's text differs between the two
+	// records; ScenarioChanges lists the values that do (empty when only
+	// comments or layout changed; absent when either record kept no
+	// scenario or its text could not be read).
+	ScenarioChanged bool             `json:"scenario_changed,omitempty"`
+	ScenarioChanges []ScenarioChange `json:"scenario_changes,omitempty"`
 	// LintErrors and BaselineLintErrors are the lint errors of the two
 	// records' configs.
 	LintErrors         *int      `json:"lint_errors,omitempty"`
@@ -227,6 +233,7 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 		r.ConfigChanged = true
 	}
 	r.ConfigChanges = configChanges(run, baseline)
+	r.ScenarioChanged, r.ScenarioChanges = scenarioChanges(run, baseline)
 	r.LintErrors, r.BaselineLintErrors = lintErrors(run), lintErrors(baseline)
 	// Variants are matched point by point: by full name, which holds every
 	// swept value, and repetition.

@@ -10,14 +10,15 @@ import (
 )
 
 // WriteText writes the report for a terminal, in the order a person reads
-// it: what was compared with what, the config changes (the likely causes),
-// the regressions grouped by variant, then role, then port, each with
-// baseline -> current and the tolerance; the changes in the better
-// direction beyond tolerance; what could not be compared; then a count of
-// every comparison by outcome and the verdict.
+// it: what was compared with what, the scenario's and the configs' changes
+// (the likely causes), the regressions grouped by variant, then role, then
+// port, each with baseline -> current and the tolerance; the changes in
+// the better direction beyond tolerance; what could not be compared; then
+// a count of every comparison by outcome and the verdict.
 func (r Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "regress %s against baseline %s\n", r.RunID, r.BaselineRunID)
+	r.writeScenarioChanges(&b)
 	r.writeConfigChanges(&b)
 	for _, wn := range r.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", wn)

@@ -237,6 +237,11 @@ func Resolve(nameOrPath string) (*Spec, error) {
 	return s, nil
 }
 
+// Text is the scenario as Parse read it (its file's text, or the
+// catalog's), which a run's record keeps so that a regression can say
+// whether the scenario changed between two runs, not only the configs.
+func (s *Spec) Text() string { return string(s.src) }
+
 // CatalogNames lists the embedded scenarios.
 func CatalogNames() []string { return specCatalog().Names() }
 

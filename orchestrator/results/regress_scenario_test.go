@@ -1,0 +1,72 @@
+package results
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+)
+
+const scenarioV1 = `# an incast
+name: incast-x
+duration: 5ms
+traffic:
+  - pattern: incast
+    senders: 8
+assertions:
+  - name: lossless
+    expr: summary.drops == 0
+`
+
+// TestCompareNamesScenarioChanges: a run whose scenario differs from the
+// baseline's says which values changed (a value set, changed or removed,
+// in a list too), whatever else moved; comments and layout alone are said
+// to change no value; identical scenarios, or a record that kept none (an
+// older baseline), say nothing.
+func TestCompareNamesScenarioChanges(t *testing.T) {
+	base := syntheticRun("20261129T110000Z-ecn-pfc-64gpu", t0.Add(-time.Hour))
+	base.ScenarioYAML = scenarioV1
+	run := cloneRun(t, base)
+	run.RunID = "20261129T120000Z-ecn-pfc-64gpu"
+
+	for _, tc := range []struct {
+		name, baseline, run string
+		changed             bool
+		want                []string
+	}{
+		{"identical", scenarioV1, scenarioV1, false, nil},
+		{"the baseline kept none", "", scenarioV1, false, nil},
+		{"comments and layout", scenarioV1, "name: incast-x   # renamed comment\nduration:   5ms\ntraffic:\n- pattern: incast\n  senders: 8\nassertions:\n- name: lossless\n  expr: summary.drops == 0\n", true, []string{}},
+		{"values", scenarioV1, strings.NewReplacer("duration: 5ms", "duration: 5ms\nwarmup: 1ms", "senders: 8", "senders: 4", "  - name: lossless\n    expr: summary.drops == 0\n", "").Replace(scenarioV1), true, []string{
+			"assertions: (not set) -> null", // the key left with nothing under it
+			"assertions[0].expr: summary.drops == 0 -> (not set)",
+			"assertions[0].name: lossless -> (not set)",
+			"traffic[0].senders: 8 -> 4",
+			"warmup: (not set) -> 1ms",
+		}},
+	} {
+		base.ScenarioYAML, run.ScenarioYAML = tc.baseline, tc.run
+		r := Compare(run, base, nil)
+		var got []string
+		for _, c := range r.ScenarioChanges {
+			got = append(got, c.String())
+		}
+		if r.ScenarioChanged != tc.changed || strings.Join(got, "\n") != strings.Join(tc.want, "\n") || (tc.want != nil) != (r.ScenarioChanges != nil) {
+			t.Errorf("%s: changed %v, changes %q; want %v, %q", tc.name, r.ScenarioChanged, got, tc.changed, tc.want)
+		}
+		var b bytes.Buffer
+		r.WriteText(&b)
+		text := b.String()
+		switch {
+		case !tc.changed && strings.Contains(text, "scenario"):
+			t.Errorf("%s: the text speaks of the scenario:\n%s", tc.name, text)
+		case len(tc.want) > 0 && !strings.Contains(text, "the scenario changed between the baseline and this run (baseline -> run); figures may have moved because of it, not the configs:\n  assertions: "):
+			t.Errorf("%s: text:\n%s", tc.name, text)
+		case tc.changed && len(tc.want) == 0 && !strings.Contains(text, "but none of its values (comments or layout only)"):
+			t.Errorf("%s: text:\n%s", tc.name, text)
+		}
+		if r.Regressed {
+			t.Errorf("%s: a scenario change alone regressed: %v", tc.name, regressions(r))
+		}
+	}
+}
