@@ -70,3 +70,32 @@ func TestCompareNamesScenarioChanges(t *testing.T) {
 		}
 	}
 }
+
+// TestReportsShowTheScenarioAsRun: the Markdown and HTML reports show the
+// scenario the run read, escaped (HTML) or fenced past any backticks in it
+// (Markdown); a record without it has no such section.
+func TestReportsShowTheScenarioAsRun(t *testing.T) {
+	run := syntheticRun("20261129T110000Z-ecn-pfc-64gpu", t0)
+	run.ScenarioYAML = "name: x\n# a ```fence``` and <b>tag</b>\nduration: 5ms\n"
+	var md, html bytes.Buffer
+	if err := RenderMarkdown(run, &md); err != nil {
+		t.Fatal(err)
+	}
+	if err := RenderHTML(run, &html, HTMLOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "## Scenario as run\n\n````yaml\nname: x\n# a ```fence``` and <b>tag</b>\nduration: 5ms\n````\n"; !strings.Contains(md.String(), want) {
+		t.Errorf("Markdown lacks %q", want)
+	}
+	if want := "<pre>name: x\n# a ```fence``` and &lt;b&gt;tag&lt;/b&gt;\nduration: 5ms\n</pre>"; !strings.Contains(html.String(), want) {
+		t.Errorf("HTML lacks %q", want)
+	}
+	run.ScenarioYAML = ""
+	md.Reset()
+	html.Reset()
+	RenderMarkdown(run, &md)
+	RenderHTML(run, &html, HTMLOptions{})
+	if strings.Contains(md.String(), "Scenario as run") || strings.Contains(html.String(), "Scenario as run") {
+		t.Error("a record without its scenario has a section for it")
+	}
+}

@@ -573,6 +573,9 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 {{with .Extra}}<h2 id="details">Scenario details</h2>
 <details><summary>Scenario-specific results (JSON)</summary><pre>{{.}}</pre></details>
 {{end}}
+{{with .Run.ScenarioYAML}}<h2 id="scenario">Scenario as run</h2>
+<details><summary>The scenario's YAML, as the run read it</summary><pre>{{.}}</pre></details>
+{{end}}
 {{range .Variants}}
 <h2>Variant {{.Name}}</h2>
 <p>ECN {{onoff .ECN}}, PFC {{onoff .PFC}}{{$v := .}}{{range $.Run.Sweep}}, {{.Path}} {{param $v .Path}}{{end}}{{if .SimulatedUs}}, {{num .SimulatedUs}} µs {{if .FlowLevel}}estimated by the flow-level model (no queues, PFC, ECN or DCQCN){{else}}simulated{{end}}{{end}}{{if .Repetition}}, repetition {{.Repetition}}{{end}}. Source: {{.Sources}}.</p>

@@ -201,6 +201,12 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 		p("## Scenario details\n\n```json\n%s\n```\n\n", strings.ReplaceAll(data, "```", "'''"))
 	}
 
+	if run.ScenarioYAML != "" {
+		// A fence longer than any run of backticks in the text.
+		fence := strings.Repeat("`", max(3, longestRun(run.ScenarioYAML, '`')+1))
+		p("## Scenario as run\n\n%syaml\n%s\n%s\n\n", fence, strings.TrimRight(run.ScenarioYAML, "\n"), fence)
+	}
+
 	for _, v := range run.Variants {
 		p("## Variant %s\n\n", mdText(v.Name))
 		p("ECN %s, PFC %s", onOffWord(v.ECN), onOffWord(v.PFC))
@@ -371,4 +377,18 @@ func hasConfigs(run *Run) bool {
 		}
 	}
 	return false
+}
+
+// longestRun is the length of the longest run of c in s.
+func longestRun(s string, c byte) int {
+	most, n := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			n++
+			most = max(most, n)
+		} else {
+			n = 0
+		}
+	}
+	return most
 }
