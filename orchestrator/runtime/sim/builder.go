@@ -775,7 +775,7 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 		v.Timeline = append(v.Timeline, results.Mark{TimeUs: float64(m.TimeNs) / 1000, Kind: m.Kind, Where: m.Where, Detail: m.Detail, Source: results.Simulated})
 	}
 	v.Series = seriesOf(res, cfg)
-	if x := faultExtra(vs, res, v.Series, b.stuckNICPorts(vs)); x != nil {
+	if x := faultExtra(vs, res, v.Series, b.faultPlaces(vs)); x != nil {
 		if v.Extra == nil {
 			v.Extra = map[string]any{}
 		}
@@ -1267,20 +1267,22 @@ func engineQoS(cfg *engine.Config, ref engine.PortRef, i int) engine.PortQoS {
 // storms (the first one's time), restorations and drops, and with
 // pfc-storm faults the storms declared at the switch ports facing the
 // stuck NICs (an upstream port paused as long may declare its own first);
-// with link faults, how many QPs end the run on other routes than they
-// started on (rerouted_qps; the QPs of collectives' all-to-alls, which
-// keep no path, are not counted) and how many of them end unreachable
+// with link faults, how many QPs' data took a failed link at the start
+// (qps_on_failed_links: none means the faults missed the traffic), how
+// many QPs end the run on other routes than they started on
+// (rerouted_qps; the QPs of collectives' all-to-alls, which keep no path,
+// are not counted in either) and how many of them end unreachable
 // (unreachable_qps: eBGP partitioned their ends); and, with time series,
 // the goodput of all flows before the first fault, its lowest after it,
 // and how long it took to come back to 90% of its level before
 // (recovery_us; absent when it did not). Nil without faults or storms.
-func faultExtra(vs runtime.VariantSpec, res *engine.Result, series []results.TimeSeries, stuckNICPorts map[string]bool) map[string]any {
+func faultExtra(vs runtime.VariantSpec, res *engine.Result, series []results.TimeSeries, at faultPlaces) map[string]any {
 	t := res.Totals
 	var storms, restores, atStuck int64
 	for _, p := range res.Ports {
 		storms += p.WatchdogStorms
 		restores += p.WatchdogRestores
-		if stuckNICPorts[p.Node+":"+p.Port] {
+		if at.stuckNICs[p.Node+":"+p.Port] {
 			atStuck += p.WatchdogStorms
 		}
 	}
@@ -1291,7 +1293,7 @@ func faultExtra(vs runtime.VariantSpec, res *engine.Result, series []results.Tim
 		"link_drops": t.LinkDrops, "route_drops": t.RouteDrops, "watchdog_drops": t.WatchdogDrops, "loop_drops": t.LoopDrops,
 		"watchdog_storms": storms, "watchdog_restores": restores,
 	}
-	if stuckNICPorts != nil {
+	if at.stuckNICs != nil {
 		x["watchdog_storms_facing_stuck_nics"] = atStuck
 	}
 	for _, m := range res.Timeline {
@@ -1314,6 +1316,13 @@ func faultExtra(vs runtime.VariantSpec, res *engine.Result, series []results.Tim
 			}
 		}
 		x["rerouted_qps"], x["unreachable_qps"] = rerouted, unreachable
+		onFailed := 0
+		for i := range res.Flows {
+			if slices.ContainsFunc(res.Flows[i].Route, func(p string) bool { return at.failedLinks[p] }) {
+				onFailed++
+			}
+		}
+		x["qps_on_failed_links"] = onFailed
 	}
 	first := vs.Faults[0].AtUs
 	for _, f := range vs.Faults {
@@ -1363,22 +1372,41 @@ func faultExtra(vs runtime.VariantSpec, res *engine.Result, series []results.Tim
 	return x
 }
 
-// stuckNICPorts are the switch ports (node:port) facing the NICs the
-// variant's pfc-storm faults make storm.
-func (b *builder) stuckNICPorts(vs runtime.VariantSpec) map[string]bool {
-	var out map[string]bool
+// faultPlaces are where a variant's faults strike, as the record names
+// ports (node:port): the switch ports facing the NICs its pfc-storm
+// faults make storm (nil without such faults), and both ends of every link
+// its link faults take down.
+type faultPlaces struct {
+	stuckNICs, failedLinks map[string]bool
+}
+
+func (b *builder) faultPlaces(vs runtime.VariantSpec) faultPlaces {
+	var at faultPlaces
 	for _, f := range vs.Faults {
-		if f.Kind != runtime.FaultPFCStorm || f.NIC == nil {
-			continue
-		}
-		if _, p, err := b.nicName(*f.NIC); err == nil {
-			if out == nil {
-				out = map[string]bool{}
+		switch {
+		case f.Kind == runtime.FaultPFCStorm && f.NIC != nil:
+			if _, p, err := b.nicName(*f.NIC); err == nil {
+				if at.stuckNICs == nil {
+					at.stuckNICs = map[string]bool{}
+				}
+				at.stuckNICs[p.Peer+":"+p.PeerPort] = true
 			}
-			out[p.Peer+":"+p.PeerPort] = true
+		case f.Link != "":
+			lms, err := b.g.LinkMembers(f.Link, f.All)
+			if err != nil {
+				continue // faults() refused it before the run
+			}
+			if at.failedLinks == nil {
+				at.failedLinks = map[string]bool{}
+			}
+			for _, lm := range lms {
+				lk := b.g.Links[lm.Link]
+				at.failedLinks[lk.A.Node+":"+fabric.MemberPort(lk.A.Port, lm.Member)] = true
+				at.failedLinks[lk.B.Node+":"+fabric.MemberPort(lk.B.Port, lm.Member)] = true
+			}
 		}
 	}
-	return out
+	return at
 }
 
 // nicSettings are the variant's NIC settings; a variant built without
