@@ -322,18 +322,21 @@ func watchdog(dc *qos.DeviceConfig, w *qos.PortWatchdog) *engine.Watchdog {
 	}
 }
 
-// faultPorts is one end of every simulated link a link fault takes down:
-// the link it names, or with All every link and member between its two
-// nodes.
-func (b *builder) faultPorts(f runtime.FaultSpec) ([]engine.PortRef, error) {
+// faultLinkEnds is both ends (lower tier first) of every simulated link a
+// link fault takes down: the link it names, or with All every link and
+// member between its two nodes.
+func (b *builder) faultLinkEnds(f runtime.FaultSpec) ([][2]engine.PortRef, error) {
 	lms, err := b.g.LinkMembers(f.Link, f.All)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]engine.PortRef, 0, len(lms))
+	out := make([][2]engine.PortRef, 0, len(lms))
 	for _, lm := range lms {
 		lk := b.g.Links[lm.Link]
-		out = append(out, engine.PortRef{Node: lk.A.Node, Port: fabric.MemberPort(lk.A.Port, lm.Member)})
+		out = append(out, [2]engine.PortRef{
+			{Node: lk.A.Node, Port: fabric.MemberPort(lk.A.Port, lm.Member)},
+			{Node: lk.B.Node, Port: fabric.MemberPort(lk.B.Port, lm.Member)},
+		})
 	}
 	return out, nil
 }
@@ -344,12 +347,12 @@ func (b *builder) faults(vs runtime.VariantSpec, cfg *engine.Config) error {
 	for i, f := range vs.Faults {
 		switch f.Kind {
 		case runtime.FaultLinkDown, runtime.FaultLinkFlap:
-			refs, err := b.faultPorts(f)
+			links, err := b.faultLinkEnds(f)
 			if err != nil {
 				return exitcode.Usagef("faults[%d]: %v", i, err)
 			}
-			for _, ref := range refs {
-				lf := engine.LinkFault{Link: ref, DetectNs: us(f.DetectUs), ConvergeNs: us(f.ConvergeUs)}
+			for _, ends := range links {
+				lf := engine.LinkFault{Link: ends[0], DetectNs: us(f.DetectUs), ConvergeNs: us(f.ConvergeUs)}
 				if f.Kind == runtime.FaultLinkDown {
 					lf.DownNs = us(f.AtUs)
 					if f.ForUs > 0 {
@@ -1392,17 +1395,17 @@ func (b *builder) faultPlaces(vs runtime.VariantSpec) faultPlaces {
 				at.stuckNICs[p.Peer+":"+p.PeerPort] = true
 			}
 		case f.Link != "":
-			lms, err := b.g.LinkMembers(f.Link, f.All)
+			links, err := b.faultLinkEnds(f)
 			if err != nil {
 				continue // faults() refused it before the run
 			}
 			if at.failedLinks == nil {
 				at.failedLinks = map[string]bool{}
 			}
-			for _, lm := range lms {
-				lk := b.g.Links[lm.Link]
-				at.failedLinks[lk.A.Node+":"+fabric.MemberPort(lk.A.Port, lm.Member)] = true
-				at.failedLinks[lk.B.Node+":"+fabric.MemberPort(lk.B.Port, lm.Member)] = true
+			for _, ends := range links {
+				for _, e := range ends {
+					at.failedLinks[e.Node+":"+e.Port] = true
+				}
 			}
 		}
 	}
