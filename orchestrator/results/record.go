@@ -226,6 +226,11 @@ type SimulatedPart struct {
 	Flows        []Flow    `json:"flows"`
 	Summary      Summary   `json:"summary"`
 	Counters     []Counter `json:"counters"`
+	// Extra is the simulation's scenario extras, such as extra.faults
+	// (what the link failures and PFC watchdogs did), which a live lab
+	// does not count: a live variant's assertions read them here, as they
+	// read its congestion figures from Summary.
+	Extra map[string]any `json:"extra,omitempty"`
 	// Error is set when the simulation failed; the measured part stands.
 	Error string `json:"error,omitempty"`
 	// Cost is what the simulation cost (Variant.Cost is the live part's).

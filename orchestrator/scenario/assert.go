@@ -469,9 +469,17 @@ func lookupVariant(run *results.Run, v *results.Variant, path []string) (Value, 
 			return lookupNCCL(v, path[1])
 		}
 	case "extra":
-		// A variant's own extra shadows the run's.
+		// A variant's own extra shadows the run's; on a live run the
+		// simulated twin's comes between (extra.faults: a live lab counts
+		// no link drops or watchdog storms, as it neither pauses nor
+		// marks, see summaryNum's callers).
 		if val, err := lookupExtra(v.Extra, path); err == nil {
 			return val, nil
+		}
+		if v.Simulated != nil && v.Simulated.Error == "" {
+			if val, err := lookupExtra(v.Simulated.Extra, path); err == nil {
+				return val, nil
+			}
 		}
 		return lookupExtra(run.Extra, path)
 	}

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/labctl/labctl/orchestrator/results"
@@ -45,5 +46,33 @@ func TestLiveVariantReadsCongestionFromSimulatedTwin(t *testing.T) {
 	}
 	if err := checkIdent(Ident{Path: []string{"simulated", "summary", "drops"}}, &Spec{}); err != nil {
 		t.Errorf("checkIdent: %v", err)
+	}
+}
+
+// On a live run extra.* reads the variant's own extras first, then the
+// simulated twin's (extra.faults: a live lab counts no link drops or
+// watchdog storms), then the run's; a twin that failed is not read.
+func TestLiveVariantReadsFaultExtrasFromSimulatedTwin(t *testing.T) {
+	twin := map[string]any{"faults": map[string]any{"link_drops": 12.0, "qps_on_failed_links": 2.0}}
+	v := &results.Variant{
+		Name:      "ecn=on,pfc=on",
+		Summary:   results.Summary{Source: results.Measured},
+		Extra:     map[string]any{"faults": map[string]any{"qps_on_failed_links": 3.0}},
+		Simulated: &results.SimulatedPart{Extra: twin, Summary: results.Summary{Source: results.Simulated}},
+	}
+	run := &results.Run{Variants: []results.Variant{*v}, Extra: map[string]any{"lab": map[string]any{"nic_speed_gbps": 200.0}}}
+	for path, want := range map[string]float64{
+		"extra.faults.link_drops":          12, // the twin's
+		"extra.faults.qps_on_failed_links": 3,  // the variant's own first
+		"extra.lab.nic_speed_gbps":         200,
+	} {
+		val, err := lookupVariant(run, v, strings.Split(path, "."))
+		if err != nil || val.Num != want {
+			t.Errorf("%s = %v (%v), want %v", path, val.Num, err, want)
+		}
+	}
+	v.Simulated.Error = "the simulation failed"
+	if _, err := lookupVariant(run, v, []string{"extra", "faults", "link_drops"}); err == nil {
+		t.Error("extra.faults.link_drops read from a twin that failed")
 	}
 }

@@ -501,13 +501,19 @@ func (r *Runtime) simulate(ctx context.Context, l *runtime.Lab, v runtime.Varian
 		limit = 20000
 	}
 	if sv.DurationUs > limit {
-		// Time is compressed, not cut: warm-up and flow starts keep their
-		// place in the run.
+		// Time is compressed, not cut: warm-up, flow starts and faults
+		// keep their place in the run (a fault's detection and
+		// convergence delays are the switches', and stay).
 		scale := limit / sv.DurationUs
 		sv.DurationUs, sv.WarmupUs = limit, sv.WarmupUs*scale
 		sv.Flows = slices.Clone(v.Flows)
 		for i := range sv.Flows {
 			sv.Flows[i].StartUs *= scale
+		}
+		sv.Faults = slices.Clone(v.Faults)
+		for i := range sv.Faults {
+			f := &sv.Faults[i]
+			f.AtUs, f.ForUs, f.DownUs, f.UpUs = f.AtUs*scale, f.ForUs*scale, f.DownUs*scale, f.UpUs*scale
 		}
 		part.ConfigSource += fmt.Sprintf(", %.0f µs of traffic", limit)
 	}
@@ -525,6 +531,7 @@ func (r *Runtime) simulate(ctx context.Context, l *runtime.Lab, v runtime.Varian
 	part.Summary = res.Summary
 	part.Cost = res.Cost
 	part.Counters = res.Counters
+	part.Extra = res.Extra
 	for i := range part.Flows {
 		part.Flows[i].Source = results.Simulated
 	}

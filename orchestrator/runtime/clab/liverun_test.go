@@ -562,3 +562,34 @@ func TestRunVariantFailedFlowKeepsVariant(t *testing.T) {
 		t.Errorf("no latency probe ran, yet p99 counts as measured: %q", out.Summary.NotComputed)
 	}
 }
+
+// TestSimulatedTwinKeepsFaultsAndTheirExtras: the simulated twin of a
+// live variant compresses time to MaxSimulatedUs with its faults in their
+// place (a link down at half the run stays at half the twin's), and keeps
+// what the simulation says of them (extra.faults), which a live lab does
+// not count and a live run's assertions read from the twin.
+func TestSimulatedTwinKeepsFaultsAndTheirExtras(t *testing.T) {
+	f := newLiveFixture(t, "sonic")
+	v := testVariant()
+	v.DurationUs, v.WarmupUs = 100_000, 0
+	v.Faults = []runtime.FaultSpec{{Kind: runtime.FaultLinkDown, Link: "leaf1-spine1", AtUs: 50_000, ForUs: 10_000, DetectUs: 100, ConvergeUs: 900_000}}
+	readbacks := map[string]string{}
+	for _, sw := range f.l.Graph.Switches() {
+		b, err := os.ReadFile(filepath.Join(f.l.Dir, "configs", sw.Name+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		readbacks[sw.Name] = string(b)
+	}
+	part := f.r.simulate(context.Background(), f.l, v, readbacks)
+	if part.Error != "" {
+		t.Fatal(part.Error)
+	}
+	got := f.sim.spec.Faults[0]
+	if got.AtUs != 500 || got.ForUs != 100 || got.DetectUs != 100 || got.ConvergeUs != 900_000 {
+		t.Errorf("the twin's fault: at %v for %v us, detect %v, converge %v; want at 500 for 100 (the run compressed 100x), the delays as they were", got.AtUs, got.ForUs, got.DetectUs, got.ConvergeUs)
+	}
+	if faults, ok := part.Extra["faults"].(map[string]any); !ok || faults["first_fault_us"] != 500.0 {
+		t.Errorf("the twin's extras: %v, want extra.faults with the first fault at 500 us", part.Extra)
+	}
+}
