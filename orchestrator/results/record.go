@@ -4,6 +4,7 @@
 package results
 
 import (
+	"slices"
 	"time"
 
 	"github.com/labctl/labctl/orchestrator/nic"
@@ -272,6 +273,15 @@ type Flow struct {
 	State  string `json:"state,omitempty"`
 	Reason string `json:"reason,omitempty"`
 	Source Source `json:"source"`
+}
+
+// MarkNotComputed adds the fields to NotComputed, each once.
+func (s *Summary) MarkNotComputed(fields ...string) {
+	for _, f := range fields {
+		if !slices.Contains(s.NotComputed, f) {
+			s.NotComputed = append(s.NotComputed, f)
+		}
+	}
 }
 
 // NotComputedReason says why the summary's NotComputed fields are absent:

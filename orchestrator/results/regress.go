@@ -189,11 +189,11 @@ type Report struct {
 	// before the metric findings, as the likely causes of what moved.
 	ConfigChanges []qos.Difference `json:"config_changes,omitempty"`
 	// ScenarioChanged says the scenario's text differs between the two
-	// records; ScenarioChanges lists the values that do (empty when only
-	// comments or layout changed; absent when either record kept no
-	// scenario or its text could not be read).
-	ScenarioChanged bool             `json:"scenario_changed,omitempty"`
-	ScenarioChanges []ScenarioChange `json:"scenario_changes,omitempty"`
+	// records (false when either kept none); ScenarioChanges lists the
+	// values that do: empty when only comments or layout changed, null
+	// when nothing changed or a text could not be read.
+	ScenarioChanged bool             `json:"scenario_changed"`
+	ScenarioChanges []ScenarioChange `json:"scenario_changes"`
 	// LintErrors and BaselineLintErrors are the lint errors of the two
 	// records' configs.
 	LintErrors         *int      `json:"lint_errors,omitempty"`

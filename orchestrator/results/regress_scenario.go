@@ -1,9 +1,11 @@
 package results
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/goccy/go-yaml"
@@ -46,7 +48,7 @@ func scenarioChanges(run, baseline *Run) (changed bool, changes []ScenarioChange
 		return true, nil // the texts differ; what in them is not known
 	}
 	changes = []ScenarioChange{}
-	for _, path := range slices.Sorted(maps.Keys(union(cur, base))) {
+	for _, path := range slices.SortedFunc(maps.Keys(union(cur, base)), comparePaths) {
 		c, inC := cur[path]
 		b, inB := base[path]
 		if inC && inB && c == b {
@@ -62,6 +64,36 @@ func scenarioChanges(run, baseline *Run) (changed bool, changes []ScenarioChange
 		changes = append(changes, ch)
 	}
 	return true, changes
+}
+
+// comparePaths orders paths as a person reads them: list indices by
+// number (assertions[2] before assertions[10]), the rest by text.
+func comparePaths(a, b string) int {
+	for a != "" && b != "" {
+		da, db := leadingDigits(a), leadingDigits(b)
+		if da > 0 && db > 0 {
+			na, _ := strconv.Atoi(a[:da])
+			nb, _ := strconv.Atoi(b[:db])
+			if na != nb {
+				return cmp.Compare(na, nb)
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if a[0] != b[0] {
+			return cmp.Compare(a[0], b[0])
+		}
+		a, b = a[1:], b[1:]
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+func leadingDigits(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
 }
 
 func union(a, b map[string]string) map[string]bool {

@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -68,6 +69,18 @@ func TestCompareNamesScenarioChanges(t *testing.T) {
 		if r.Regressed {
 			t.Errorf("%s: a scenario change alone regressed: %v", tc.name, regressions(r))
 		}
+		// JSON tells comments-only ([]) from no change or no text (null).
+		var j bytes.Buffer
+		if err := r.WriteJSON(&j); err != nil {
+			t.Fatal(err)
+		}
+		want := `"scenario_changes": null`
+		if tc.want != nil {
+			want = `"scenario_changes": [`
+		}
+		if !strings.Contains(j.String(), want) {
+			t.Errorf("%s: JSON lacks %s", tc.name, want)
+		}
 	}
 }
 
@@ -98,4 +111,35 @@ func TestReportsShowTheScenarioAsRun(t *testing.T) {
 	if strings.Contains(md.String(), "Scenario as run") || strings.Contains(html.String(), "Scenario as run") {
 		t.Error("a record without its scenario has a section for it")
 	}
+}
+
+// TestComparePaths: list indices in order of number, the rest by text.
+func TestComparePaths(t *testing.T) {
+	got := []string{"assertions[10].name", "warmup", "assertions[2].expr", "assertions[2].name", "traffic[0].senders", "assertions[1].name", "assertions"}
+	slices.SortFunc(got, comparePaths)
+	want := []string{"assertions", "assertions[1].name", "assertions[2].expr", "assertions[2].name", "assertions[10].name", "traffic[0].senders", "warmup"}
+	if !slices.Equal(got, want) {
+		t.Errorf("sorted %q, want %q", got, want)
+	}
+}
+
+// The Markdown report's row of a live variant's simulated twin shows n/a
+// where the twin's summary computed nothing, as the HTML report does.
+func TestMarkdownTwinRowShowsNotComputed(t *testing.T) {
+	run := syntheticRun("20261129T110000Z-ecn-pfc-64gpu", t0)
+	v := &run.Variants[0]
+	v.Simulated = &SimulatedPart{ConfigSource: "read back from the switches", Summary: Summary{Source: Simulated, NotComputed: []string{"jain_fairness", "latency_us_p99"}}}
+	var md bytes.Buffer
+	if err := RenderMarkdown(run, &md); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(md.String(), "\n") {
+		if strings.Contains(line, "(simulated, read back from the switches)") {
+			if strings.Count(line, "n/a") != 2 {
+				t.Errorf("twin row: %s, want n/a for fairness and p99", line)
+			}
+			return
+		}
+	}
+	t.Error("no twin row in the Markdown report")
 }

@@ -88,15 +88,13 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 		if sp := v.Simulated; sp != nil {
 			// The simulated twin sits under its measured row, so the two
 			// read side by side.
-			s := sp.Summary
 			res := "—"
 			if sp.Error != "" {
 				res = "error: " + sp.Error
 			}
+			c := summaryCells(sp.Summary, sp.Error != "")
 			p("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-				mdCell(v.Name+" (simulated, "+sp.ConfigSource+")"), fmtFloat(s.ThroughputGbpsTotal), fmtFloat(s.ThroughputGbpsMinFlow), fmtJain(s.JainFairness),
-				fmtInt(s.Drops), fmtInt(s.PFCPauseFrames), fmtFloat(s.PFCPauseUs), fmtInt(s.ECNMarked), fmtInt(s.CNP),
-				fmtInt(s.Retransmits), fmtFloat(s.LatencyUsP99), mdCell(res), string(Simulated))
+				mdCell(v.Name+" (simulated, "+sp.ConfigSource+")"), c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], mdCell(res), string(Simulated))
 		}
 	}
 	p("\n")

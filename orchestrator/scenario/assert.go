@@ -453,7 +453,9 @@ func lookupVariant(run *results.Run, v *results.Variant, path []string) (Value, 
 				return Num(minTp), nil
 			case "jain_fairness":
 				if sum2 == 0 {
-					return Num(0), nil
+					// Every flow at 0: 0/0, no fairness to assert on
+					// (as the summary's is not computed then).
+					return Value{}, fmt.Errorf("roles.%s.jain_fairness is absent: none of the role's %d flows delivered anything in the measurement window", path[1], int(n))
 				}
 				return Num(sum * sum / (n * sum2)), nil
 			case "count":

@@ -76,3 +76,18 @@ func TestLiveVariantReadsFaultExtrasFromSimulatedTwin(t *testing.T) {
 		t.Error("extra.faults.link_drops read from a twin that failed")
 	}
 }
+
+// A role whose flows all delivered nothing has no fairness (0/0): the
+// assertion fails with the reason rather than pass on a 0, as the
+// summary's fairness is not computed then.
+func TestRoleFairnessOfNothingIsAbsent(t *testing.T) {
+	v := &results.Variant{Name: "v", Flows: []results.Flow{{ID: "a", Role: "incast"}, {ID: "b", Role: "incast"}}}
+	run := &results.Run{Variants: []results.Variant{*v}}
+	if _, err := lookupVariant(run, v, []string{"roles", "incast", "jain_fairness"}); err == nil || !strings.Contains(err.Error(), "delivered anything") {
+		t.Errorf("frozen role's fairness: %v, want absent with the reason", err)
+	}
+	v.Flows[0].ThroughputGbps, v.Flows[1].ThroughputGbps = 10, 10
+	if val, err := lookupVariant(run, v, []string{"roles", "incast", "jain_fairness"}); err != nil || val.Num != 1 {
+		t.Errorf("equal flows' fairness: %v %v, want 1", val.Num, err)
+	}
+}

@@ -500,11 +500,12 @@ func (r *Runtime) simulate(ctx context.Context, l *runtime.Lab, v runtime.Varian
 	if limit <= 0 {
 		limit = 20000
 	}
+	scale := 1.0
 	if sv.DurationUs > limit {
 		// Time is compressed, not cut: warm-up, flow starts and faults
 		// keep their place in the run (a fault's detection and
 		// convergence delays are the switches', and stay).
-		scale := limit / sv.DurationUs
+		scale = limit / sv.DurationUs
 		sv.DurationUs, sv.WarmupUs = limit, sv.WarmupUs*scale
 		sv.Flows = slices.Clone(v.Flows)
 		for i := range sv.Flows {
@@ -532,6 +533,16 @@ func (r *Runtime) simulate(ctx context.Context, l *runtime.Lab, v runtime.Varian
 	part.Cost = res.Cost
 	part.Counters = res.Counters
 	part.Extra = res.Extra
+	if faults, ok := part.Extra["faults"].(map[string]any); ok && scale != 1 {
+		// When the faults came, on the live run's clock (the durations
+		// among them, such as recovery_us, are the twin's: its timers,
+		// the local ACK timeout among them, run at their own speed).
+		for _, k := range []string{"first_fault_us", "watchdog_first_storm_us"} {
+			if t, ok := faults[k].(float64); ok {
+				faults[k] = t / scale
+			}
+		}
+	}
 	for i := range part.Flows {
 		part.Flows[i].Source = results.Simulated
 	}

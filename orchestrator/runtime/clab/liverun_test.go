@@ -566,8 +566,9 @@ func TestRunVariantFailedFlowKeepsVariant(t *testing.T) {
 // TestSimulatedTwinKeepsFaultsAndTheirExtras: the simulated twin of a
 // live variant compresses time to MaxSimulatedUs with its faults in their
 // place (a link down at half the run stays at half the twin's), and keeps
-// what the simulation says of them (extra.faults), which a live lab does
-// not count and a live run's assertions read from the twin.
+// what the simulation says of them (extra.faults, its times on the live
+// run's clock), which a live lab does not count and a live run's
+// assertions read from the twin.
 func TestSimulatedTwinKeepsFaultsAndTheirExtras(t *testing.T) {
 	f := newLiveFixture(t, "sonic")
 	v := testVariant()
@@ -589,7 +590,7 @@ func TestSimulatedTwinKeepsFaultsAndTheirExtras(t *testing.T) {
 	if got.AtUs != 500 || got.ForUs != 100 || got.DetectUs != 100 || got.ConvergeUs != 900_000 {
 		t.Errorf("the twin's fault: at %v for %v us, detect %v, converge %v; want at 500 for 100 (the run compressed 100x), the delays as they were", got.AtUs, got.ForUs, got.DetectUs, got.ConvergeUs)
 	}
-	if faults, ok := part.Extra["faults"].(map[string]any); !ok || faults["first_fault_us"] != 500.0 {
-		t.Errorf("the twin's extras: %v, want extra.faults with the first fault at 500 us", part.Extra)
+	if faults, ok := part.Extra["faults"].(map[string]any); !ok || faults["first_fault_us"] != 50_000.0 {
+		t.Errorf("the twin's extras: %v, want extra.faults with the first fault at 50000 us (the twin's 500, on the live run's clock)", part.Extra)
 	}
 }

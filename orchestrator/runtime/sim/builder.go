@@ -751,11 +751,11 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 	// a PFC storm after the warmup): no packet has a latency, and all-zero
 	// throughputs have no fairness (0/0). A 0 there would read as the
 	// best latency and the worst fairness.
-	if t.LatencyPackets == 0 && !slices.Contains(v.Summary.NotComputed, "latency_us_p99") {
-		v.Summary.NotComputed = append(v.Summary.NotComputed, "latency_us_p99")
+	if t.LatencyPackets == 0 {
+		v.Summary.MarkNotComputed("latency_us_p99")
 	}
-	if len(tps) > 0 && sum == 0 && !slices.Contains(v.Summary.NotComputed, "jain_fairness") {
-		v.Summary.NotComputed = append(v.Summary.NotComputed, "jain_fairness")
+	if len(tps) > 0 && sum == 0 {
+		v.Summary.MarkNotComputed("jain_fairness")
 	}
 	for _, p := range res.Ports {
 		c := results.Counter{
@@ -1271,7 +1271,8 @@ func engineQoS(cfg *engine.Config, ref engine.PortRef, i int) engine.PortQoS {
 // pfc-storm faults the storms declared at the switch ports facing the
 // stuck NICs (an upstream port paused as long may declare its own first);
 // with link faults, how many QPs' data took a failed link at the start
-// (qps_on_failed_links: none means the faults missed the traffic), how
+// (qps_on_failed_links: none means the faults missed the flows' data;
+// their ACKs may still have crossed one), how
 // many QPs end the run on other routes than they started on
 // (rerouted_qps; the QPs of collectives' all-to-alls, which keep no path,
 // are not counted in either) and how many of them end unreachable
@@ -1321,7 +1322,10 @@ func faultExtra(vs runtime.VariantSpec, res *engine.Result, series []results.Tim
 		x["rerouted_qps"], x["unreachable_qps"] = rerouted, unreachable
 		onFailed := 0
 		for i := range res.Flows {
-			if slices.ContainsFunc(res.Flows[i].Route, func(p string) bool { return at.failedLinks[p] }) {
+			// The switches' egress ports, and the sending NIC's own port
+			// (a NIC is not on Route).
+			f := &res.Flows[i]
+			if at.failedLinks[f.Src] || slices.ContainsFunc(f.Route, func(p string) bool { return at.failedLinks[p] }) {
 				onFailed++
 			}
 		}

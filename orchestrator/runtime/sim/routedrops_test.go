@@ -55,3 +55,43 @@ faults:
 		t.Errorf("summary.drops %d, want link %d + no route %d", v.Summary.Drops, link, route)
 	}
 }
+
+// TestQPsOnFailedLinks: extra.faults.qps_on_failed_links counts the QPs
+// whose data crosses a failed link at the start, a host's own link (which
+// no switch's egress names) included, and none when the link carries no
+// data of theirs.
+func TestQPsOnFailedLinks(t *testing.T) {
+	l := upLab(t, "16gpu", "sonic")
+	count := func(link string) any {
+		t.Helper()
+		sc, err := scenario.Parse("t.yaml", []byte(`name: t
+duration: 300us
+sample_every: 0
+traffic:
+  - pattern: pairs
+    pairs: 2
+faults:
+  - kind: link-down
+    link: `+link+`
+    at: 100us
+    detect: 10us
+`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs, err := sc.Expand(scenario.NICsFromGraph(l.Graph), scenario.Point{Name: "on", ECN: true, PFC: true}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := runVariant(t, l, vs)
+		return v.Extra["faults"].(map[string]any)["qps_on_failed_links"]
+	}
+	src := l.Graph.Node("host1").Ports[0]
+	if got := count("host1:" + src.Name); got != 1 {
+		t.Errorf("the first pair's sending NIC's link down: qps_on_failed_links %v, want 1", got)
+	}
+	// 16gpu's one leaf carries both pairs: its spine links carry nothing.
+	if got := count("leaf1-spine1"); got != 0 {
+		t.Errorf("a spine link of a one-leaf lab down: qps_on_failed_links %v, want 0", got)
+	}
+}
