@@ -39,16 +39,22 @@ func (r Report) writeConfigChanges(b *strings.Builder) {
 	}
 	if len(r.ConfigChanges) > 0 {
 		fmt.Fprintf(b, "switch QoS changed between the baseline and this run (baseline -> run):\n")
-		for i, c := range r.ConfigChanges {
-			if i == maxConfigChanges {
-				fmt.Fprintf(b, "  ... and %d more ('labctl regress -o json' lists them all)\n", len(r.ConfigChanges)-i)
-				break
-			}
-			fmt.Fprintf(b, "  %s\n", c)
-		}
+		writeCapped(b, r.ConfigChanges, maxConfigChanges)
 	}
 	if r.LintErrors != nil && r.BaselineLintErrors != nil && *r.LintErrors > *r.BaselineLintErrors {
 		fmt.Fprintf(b, "lint: the run's configs have %s, the baseline's %d ('labctl config lint %s' lists them)\n", plural.N(*r.LintErrors, "error"), *r.BaselineLintErrors, r.Lab)
+	}
+}
+
+// writeCapped writes the first limit items, one an indented line, and how
+// many more the JSON output lists.
+func writeCapped[T fmt.Stringer](b *strings.Builder, items []T, limit int) {
+	for i, c := range items {
+		if i == limit {
+			fmt.Fprintf(b, "  ... and %d more ('labctl regress -o json' lists them all)\n", len(items)-i)
+			return
+		}
+		fmt.Fprintf(b, "  %s\n", c)
 	}
 }
 

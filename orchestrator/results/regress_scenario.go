@@ -158,11 +158,5 @@ func (r Report) writeScenarioChanges(b *strings.Builder) {
 		return
 	}
 	fmt.Fprintf(b, "the scenario changed between the baseline and this run (baseline -> run); figures may have moved because of it, not the configs:\n")
-	for i, c := range r.ScenarioChanges {
-		if i == maxScenarioChanges {
-			fmt.Fprintf(b, "  ... and %d more ('labctl regress -o json' lists them all)\n", len(r.ScenarioChanges)-i)
-			break
-		}
-		fmt.Fprintf(b, "  %s\n", c)
-	}
+	writeCapped(b, r.ScenarioChanges, maxScenarioChanges)
 }

@@ -3,6 +3,8 @@ package sim
 import (
 	"testing"
 
+	"github.com/labctl/labctl/orchestrator/results"
+	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/scenario"
 )
 
@@ -14,7 +16,7 @@ import (
 // run's drops (nothing here is lost to congestion).
 func TestRouteDropsInTheRecord(t *testing.T) {
 	l := upLab(t, "1024gpu", "sonic")
-	sc, err := scenario.Parse("t.yaml", []byte(`name: t
+	v := runScenarioText(t, l, `name: t
 duration: 4ms
 sample_every: 0
 traffic:
@@ -28,15 +30,7 @@ faults:
     for: 2ms
     detect: 100us
     converge: 20ms
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	vs, err := sc.Expand(scenario.NICsFromGraph(l.Graph), scenario.Point{Name: "on", ECN: true, PFC: true}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v := runVariant(t, l, vs)
+`)
 	faults, _ := v.Extra["faults"].(map[string]any)
 	route, _ := faults["route_drops"].(int64)
 	link, _ := faults["link_drops"].(int64)
@@ -64,7 +58,7 @@ func TestQPsOnFailedLinks(t *testing.T) {
 	l := upLab(t, "16gpu", "sonic")
 	count := func(link string) any {
 		t.Helper()
-		sc, err := scenario.Parse("t.yaml", []byte(`name: t
+		v := runScenarioText(t, l, `name: t
 duration: 300us
 sample_every: 0
 traffic:
@@ -75,15 +69,7 @@ faults:
     link: `+link+`
     at: 100us
     detect: 10us
-`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		vs, err := sc.Expand(scenario.NICsFromGraph(l.Graph), scenario.Point{Name: "on", ECN: true, PFC: true}, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v := runVariant(t, l, vs)
+`)
 		return v.Extra["faults"].(map[string]any)["qps_on_failed_links"]
 	}
 	src := l.Graph.Node("host1").Ports[0]
@@ -94,4 +80,19 @@ faults:
 	if got := count("leaf1-spine1"); got != 0 {
 		t.Errorf("a spine link of a one-leaf lab down: qps_on_failed_links %v, want 0", got)
 	}
+}
+
+// runScenarioText runs the one variant (ECN and PFC on) of the scenario
+// text on lab l.
+func runScenarioText(t *testing.T, l *runtime.Lab, text string) *results.Variant {
+	t.Helper()
+	sc, err := scenario.Parse("t.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs, err := sc.Expand(scenario.NICsFromGraph(l.Graph), scenario.Point{Name: "on", ECN: true, PFC: true}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runVariant(t, l, vs)
 }
