@@ -234,6 +234,9 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 	}
 	r.ConfigChanges = configChanges(run, baseline)
 	r.ScenarioChanged, r.ScenarioChanges = scenarioChanges(run, baseline)
+	if run.ScenarioYAML != "" && baseline.ScenarioYAML == "" && baseline.Imported == nil {
+		r.Warnings = append(r.Warnings, "the baseline records no scenario (saved before labctl kept one), so a change of the scenario since goes unchecked: save the baseline again from a run of the scenario as it is")
+	}
 	r.LintErrors, r.BaselineLintErrors = lintErrors(run), lintErrors(baseline)
 	// Variants are matched point by point: by full name, which holds every
 	// swept value, and repetition.

@@ -22,8 +22,9 @@ assertions:
 // TestCompareNamesScenarioChanges: a run whose scenario differs from the
 // baseline's says which values changed (a value set, changed or removed,
 // in a list too), whatever else moved; comments and layout alone are said
-// to change no value; identical scenarios, or a record that kept none (an
-// older baseline), say nothing.
+// to change no value; identical scenarios say nothing, and a baseline
+// that kept none (saved before records kept it) is said to leave the
+// scenario unchecked.
 func TestCompareNamesScenarioChanges(t *testing.T) {
 	base := syntheticRun("20261129T110000Z-ecn-pfc-64gpu", t0.Add(-time.Hour))
 	base.ScenarioYAML = scenarioV1
@@ -58,7 +59,12 @@ func TestCompareNamesScenarioChanges(t *testing.T) {
 		var b bytes.Buffer
 		r.WriteText(&b)
 		text := b.String()
+		oldBaseline := tc.baseline == "" && tc.run != ""
+		if got := strings.Contains(text, "warning: the baseline records no scenario"); got != oldBaseline {
+			t.Errorf("%s: warns of a baseline without its scenario: %v, want %v:\n%s", tc.name, got, oldBaseline, text)
+		}
 		switch {
+		case oldBaseline:
 		case !tc.changed && strings.Contains(text, "scenario"):
 			t.Errorf("%s: the text speaks of the scenario:\n%s", tc.name, text)
 		case len(tc.want) > 0 && !strings.Contains(text, "the scenario changed between the baseline and this run (baseline -> run); figures may have moved because of it, not the configs:\n  assertions: "):
