@@ -10,7 +10,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/runtime"
 )
 
-var identFix = "use ecn, pfc, repetition, simulated_us, flows, summary.<field> (" +
+var identFix = "use ecn, pfc, repetition, simulated_us, flows, model (\"packet\", \"flow\" or \"live\"), summary.<field> (" +
 	"throughput_gbps_total, throughput_gbps_min_flow, jain_fairness, drops, pfc_pause_frames, pfc_pause_us, ecn_marked, cnp, retransmits, latency_us_p99, failed_flows, " +
 	"completion_us, goodput_gbps_aggregate), summary.uet.<field> (UET variants: " + strings.Join(uetSummaryFields(), ", ") + "), infiniband.<counter> (InfiniBand variants, summed over ports: " + strings.Join(ibCounterNames(), ", ") + "), simulated.summary.<field> (live runs), roles.<role>.<throughput_gbps|min_throughput_gbps|jain_fairness|count|retransmits|failed|latency_us_p50|latency_us_avg|latency_us_p99|latency_us_p99_9|latency_us_max>, nccl.<field> (nccl traffic: " + strings.Join(ncclFieldNames(), ", ") + "), params.<swept path>, extra.<key>..., each optionally prefixed by a variant such as [ecn=off,pfc=on] or [qos.ecn.kmin_kb=prev]."
 
@@ -116,7 +116,7 @@ func checkIdent(id Ident, s *Spec) error {
 		if len(p) >= 2 {
 			return s.checkParam(strings.Join(p[1:], "."))
 		}
-	case "ecn", "pfc", "repetition", "simulated_us", "flows":
+	case "ecn", "pfc", "repetition", "simulated_us", "flows", "model":
 		if len(p) == 1 {
 			return nil
 		}
@@ -361,6 +361,8 @@ func lookupVariant(run *results.Run, v *results.Variant, path []string) (Value, 
 		return Num(v.SimulatedUs), nil
 	case "flows":
 		return Num(float64(len(v.Flows))), nil
+	case "model":
+		return Str(variantModel(v)), nil
 	case "params":
 		if len(path) >= 2 {
 			key := strings.Join(path[1:], ".")
@@ -608,4 +610,18 @@ func formatSeen(m map[string]string) string {
 		parts[i] = k + "=" + m[k]
 	}
 	return strings.Join(parts, " ")
+}
+
+// variantModel is what produced a variant's figures, for assertions'
+// model name: "packet" or "flow" (the simulator's model; records made
+// before the summary kept it were packet-level) or "live" (measured on a
+// live lab, whose congestion figures come from its packet-level twin).
+func variantModel(v *results.Variant) string {
+	switch {
+	case v.Summary.Source == results.Measured:
+		return "live"
+	case v.Summary.Model == "":
+		return results.ModelPacket
+	}
+	return v.Summary.Model
 }

@@ -91,3 +91,35 @@ func TestRoleFairnessOfNothingIsAbsent(t *testing.T) {
 		t.Errorf("equal flows' fairness: %v %v, want 1", val.Num, err)
 	}
 }
+
+// The model name says what produced a variant's figures, and a 'when' on
+// it leaves an assertion out where the figures it reads are not computed.
+func TestModelName(t *testing.T) {
+	for _, tc := range []struct {
+		summary results.Summary
+		want    string
+	}{
+		{results.Summary{Source: results.Simulated, Model: results.ModelPacket}, "packet"},
+		{results.Summary{Source: results.Simulated, Model: results.ModelFlow}, "flow"},
+		{results.Summary{Source: results.Simulated}, "packet"}, // a record made before the summary kept it
+		{results.Summary{Source: results.Measured}, "live"},
+	} {
+		v := &results.Variant{Name: "v", Summary: tc.summary}
+		run := &results.Run{Variants: []results.Variant{*v}}
+		if val, err := lookupVariant(run, v, []string{"model"}); err != nil || val.Str != tc.want {
+			t.Errorf("%+v: model %q (%v), want %q", tc.summary, val.Str, err, tc.want)
+		}
+	}
+	s, err := Parse("t.yaml", []byte("name: t\nduration: 1ms\ntraffic:\n  - pattern: pairs\nassertions:\n  - name: idle\n    expr: summary.drops == 0 when model != \"flow\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	flow := &results.Variant{Name: "ecn=on,pfc=on", Summary: results.Summary{Source: results.Simulated, Model: results.ModelFlow, NotComputed: []string{"drops"}}}
+	if got := s.Check(&results.Run{Variants: []results.Variant{*flow}}, flow); len(got) != 0 {
+		t.Errorf("flow-level variant: %+v, want the assertion left out", got)
+	}
+	packet := &results.Variant{Name: "ecn=on,pfc=on", Summary: results.Summary{Source: results.Simulated, Model: results.ModelPacket, Drops: 3}}
+	if got := s.Check(&results.Run{Variants: []results.Variant{*packet}}, packet); len(got) != 1 || got[0].Passed {
+		t.Errorf("packet-level variant with drops: %+v, want the assertion failed", got)
+	}
+}
