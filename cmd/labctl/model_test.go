@@ -126,3 +126,20 @@ func TestFlowModelSweepsMTU(t *testing.T) {
 		t.Errorf("min flow %.1f Gb/s at MTU 1024, %.1f at 4096; want about 185.2 and 196.1", small, big)
 	}
 }
+
+// TestBaselineBWFlowModelPasses: the catalog's baseline-bw under the
+// flow-level model checks the goodput and leaves out what that model does
+// not compute (drops, pauses, marks), instead of failing for want of it.
+func TestBaselineBWFlowModelPasses(t *testing.T) {
+	t.Parallel()
+	dir := upLab(t, "16gpu")
+	code, r, stderr := runJSON(t, dir, "baseline-bw", "16gpu", "--model", "flow")
+	if code != 0 || r == nil {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, v := range r.Variants {
+		if len(v.Assertions) != 1 || !v.Assertions[0].Passed || !strings.HasPrefix(v.Assertions[0].Name, "goodput") {
+			t.Errorf("%s: assertions %+v, want the goodput one alone, passed", v.Name, v.Assertions)
+		}
+	}
+}
