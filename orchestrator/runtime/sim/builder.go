@@ -1277,7 +1277,8 @@ func engineQoS(cfg *engine.Config, ref engine.PortRef, i int) engine.PortQoS {
 // (rerouted_qps; the QPs of collectives' all-to-alls, which keep no path,
 // are not counted in either) and how many of them end unreachable
 // (unreachable_qps: eBGP partitioned their ends); and, with time series,
-// the goodput of all flows before the first fault, its lowest after it,
+// the goodput of all flows before the first fault (after the warmup when
+// that ends before the fault), its lowest after it,
 // and how long it took to come back to 90% of its level before
 // (recovery_us; absent when it did not). Nil without faults or storms.
 func faultExtra(vs runtime.VariantSpec, res *engine.Result, series []results.TimeSeries, at faultPlaces) map[string]any {
@@ -1340,9 +1341,16 @@ func faultExtra(vs runtime.VariantSpec, res *engine.Result, series []results.Tim
 		if s.Kind != "goodput_gbps" {
 			continue
 		}
+		// The level before the fault is measured after the warmup, unless
+		// the fault comes first (pfc-storm's at 5 ms, its rates measured
+		// after 150 ms): then from the start.
+		from := vs.WarmupUs
+		if from >= first {
+			from = 0
+		}
 		var before []float64
 		for i, tu := range s.TimeUs {
-			if tu > vs.WarmupUs && tu <= first && i > 0 {
+			if tu > from && tu <= first && i > 0 {
 				before = append(before, s.Values[i])
 			}
 		}

@@ -13,6 +13,8 @@ import (
 // computed (absent, n/a in the reports, an assertion on them fails with
 // the reason) rather than a 0 that reads as the best latency and the
 // worst fairness; with the watchdog the flows move and both are figures.
+// The goodput before the storm, which came before the warmup ended, is
+// measured from the start.
 func TestFrozenWindowHasNoLatencyOrFairness(t *testing.T) {
 	l := upLab(t, "16gpu", "sonic")
 	sc, err := scenario.Resolve("pfc-storm")
@@ -26,6 +28,11 @@ func TestFrozenWindowHasNoLatencyOrFairness(t *testing.T) {
 			t.Fatal(err)
 		}
 		v := runVariant(t, l, vs)
+		// The fault (5 ms) comes before the warmup ends (150 ms): the
+		// goodput before it is measured from the start.
+		if before, _ := v.Extra["faults"].(map[string]any)["goodput_before_gbps"].(float64); before < 100 {
+			t.Errorf("%s: goodput before the storm %v Gb/s, want the incast's and the victim's", v.Name, v.Extra["faults"].(map[string]any)["goodput_before_gbps"])
+		}
 		frozen := v.Summary.ThroughputGbpsTotal == 0
 		sawFrozen = sawFrozen || frozen
 		nc := v.Summary.NotComputed
