@@ -31,6 +31,10 @@ const (
 	// ModelFlow estimates steady max-min fair rates and ring AllReduce
 	// times from the flows' paths.
 	ModelFlow = "flow"
+	// ModelLive names a live lab's measured figures (Variant.Model): not a
+	// simulation model, whose congestion figures come from the variant's
+	// packet-level twin.
+	ModelLive = "live"
 	// FlowModelCaveat is what every output says of a flow-level figure.
 	FlowModelCaveat = "flow-level model: no queues, PFC, ECN or DCQCN"
 )
@@ -273,6 +277,20 @@ type Flow struct {
 	State  string `json:"state,omitempty"`
 	Reason string `json:"reason,omitempty"`
 	Source Source `json:"source"`
+}
+
+// Model is what produced the variant's figures: ModelPacket or ModelFlow
+// (the simulator's model; records made before the summary kept it were
+// packet-level) or ModelLive (measured on a live lab). Reports label
+// figures by it and assertions read it as their model name.
+func (v *Variant) Model() string {
+	switch {
+	case v.Summary.Source == Measured:
+		return ModelLive
+	case v.Summary.Model == "":
+		return ModelPacket
+	}
+	return v.Summary.Model
 }
 
 // MarkNotComputed adds the fields to NotComputed, each once.

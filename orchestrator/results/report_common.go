@@ -142,14 +142,11 @@ func sourceLabel(s Source, model string) string {
 	return string(s)
 }
 
-// variantModel is the model of a variant's simulated figures.
-func variantModel(v Variant) string { return v.Summary.Model }
-
 func sourcesOf(v Variant) string {
 	seen := map[string]bool{}
 	add := func(s Source) {
 		if s != "" {
-			seen[sourceLabel(s, variantModel(v))] = true
+			seen[sourceLabel(s, v.Model())] = true
 		}
 	}
 	add(v.Summary.Source)
@@ -173,7 +170,7 @@ func runSources(run *Run) string {
 	seen := map[string]bool{}
 	flow := false
 	for _, v := range run.Variants {
-		flow = flow || variantModel(v) == ModelFlow
+		flow = flow || v.Model() == ModelFlow
 		for _, s := range strings.Split(sourcesOf(v), " + ") {
 			if s != "" && s != "unknown" {
 				seen[s] = true

@@ -102,7 +102,7 @@ type htmlData struct {
 
 // Label names the source of one flow's or counter's figures.
 func (d htmlData) Label(s Source, v htmlVariant) string {
-	return sourceLabel(s, variantModel(v.Variant))
+	return sourceLabel(s, v.Variant.Model())
 }
 
 // RenderHTML writes report.html: one self-contained file (inline CSS and
@@ -119,7 +119,7 @@ func RenderHTML(run *Run, w io.Writer, opts HTMLOptions) error {
 	}
 	for _, v := range run.Variants {
 		hv := htmlVariant{Variant: v, Sources: sourcesOf(v), Cells: summaryCells(v.Summary, v.Error != "")}
-		hv.SourceClass, hv.FlowLevel = sourceClass(hv.Sources), variantModel(v) == ModelFlow
+		hv.SourceClass, hv.FlowLevel = sourceClass(hv.Sources), v.Model() == ModelFlow
 		if v.Simulated != nil {
 			hv.SimCells = summaryCells(v.Simulated.Summary, v.Simulated.Error != "")
 		}
@@ -202,7 +202,7 @@ func summaryCharts(run *Run) []htmlChart {
 		seen := map[string]bool{}
 		for _, v := range vs {
 			if s := get(v); s != "" {
-				seen[sourceLabel(s, variantModel(v))] = true
+				seen[sourceLabel(s, v.Model())] = true
 			}
 		}
 		return joinSources(seen)
@@ -385,7 +385,7 @@ func seriesCharts(run *Run) []htmlSeriesGroup {
 				}
 				lines = append(lines, line{Name: s.Name, X: s.TimeUs, Y: s.Values})
 				if s.Source != "" {
-					seen[sourceLabel(s.Source, variantModel(*v))] = true
+					seen[sourceLabel(s.Source, v.Model())] = true
 				}
 				if unit == "" {
 					unit = s.Unit

@@ -212,7 +212,7 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 			p(", %s %s", mdText(d.Path), mdText(v.Params[d.Path]))
 		}
 		if v.SimulatedUs > 0 {
-			if variantModel(v) == ModelFlow {
+			if v.Model() == ModelFlow {
 				p(", %s µs estimated by the %s", fmtFloat(v.SimulatedUs), FlowModelCaveat)
 			} else {
 				p(", %s µs simulated", fmtFloat(v.SimulatedUs))
@@ -259,7 +259,7 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 					tp = fmtFloat(f.ThroughputGbps)
 				}
 				p("| %s | %s | %s | %s | %s | %s | %s | %s | %s |", mdCell(f.ID), mdCell(f.Pattern), mdCell(f.Role),
-					tp, p50, p99, fct, fmtIntOpt(f.Retransmits), mdCell(sourceLabel(f.Source, variantModel(v))))
+					tp, p50, p99, fct, fmtIntOpt(f.Retransmits), mdCell(sourceLabel(f.Source, v.Model())))
 				if failed > 0 {
 					p(" %s |", mdCell(flowState(f)))
 				}
@@ -286,7 +286,7 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 			p("|---|---|--:|--:|--:|--:|--:|--:|---|\n")
 			for _, c := range nz {
 				p("| %s | %s | %d | %s | %s | %s | %s | %s | %s |\n", mdCell(c.Node), mdCell(c.Port), c.Priority,
-					fmtInt(c.TxBytes), fmtInt(c.PFCTx), fmtInt(c.PFCRx), fmtInt(c.ECNMarked), dropsCell(c), mdCell(sourceLabel(c.Source, variantModel(v))))
+					fmtInt(c.TxBytes), fmtInt(c.PFCTx), fmtInt(c.PFCRx), fmtInt(c.ECNMarked), dropsCell(c), mdCell(sourceLabel(c.Source, v.Model())))
 			}
 			if len(nz) < len(v.Counters) {
 				p("\n%d more counter rows are zero; see run.json.\n", len(v.Counters)-len(nz))

@@ -93,7 +93,7 @@ func queueCharts(v *Variant, label string, marks []chartMark) (charts []template
 			more = len(pts) - i
 			break
 		}
-		charts = append(charts, queueChart(q, label, sourceLabel(Simulated, variantModel(*v)), marks))
+		charts = append(charts, queueChart(q, label, sourceLabel(Simulated, v.Model()), marks))
 	}
 	return charts, more
 }
@@ -341,5 +341,5 @@ func pauseTimeline(v *Variant, variant string) (template.HTML, bool) {
 	if len(lines) == 0 {
 		return "", false
 	}
-	return timelineChart("series-paused", "PFC pauses received and sent — "+variant, "time (µs)", sourceLabel(Simulated, variantModel(*v)), lines), true
+	return timelineChart("series-paused", "PFC pauses received and sent — "+variant, "time (µs)", sourceLabel(Simulated, v.Model()), lines), true
 }

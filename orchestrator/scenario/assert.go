@@ -362,7 +362,7 @@ func lookupVariant(run *results.Run, v *results.Variant, path []string) (Value, 
 	case "flows":
 		return Num(float64(len(v.Flows))), nil
 	case "model":
-		return Str(variantModel(v)), nil
+		return Str(v.Model()), nil
 	case "params":
 		if len(path) >= 2 {
 			key := strings.Join(path[1:], ".")
@@ -610,18 +610,4 @@ func formatSeen(m map[string]string) string {
 		parts[i] = k + "=" + m[k]
 	}
 	return strings.Join(parts, " ")
-}
-
-// variantModel is what produced a variant's figures, for assertions'
-// model name: "packet" or "flow" (the simulator's model; records made
-// before the summary kept it were packet-level) or "live" (measured on a
-// live lab, whose congestion figures come from its packet-level twin).
-func variantModel(v *results.Variant) string {
-	switch {
-	case v.Summary.Source == results.Measured:
-		return "live"
-	case v.Summary.Model == "":
-		return results.ModelPacket
-	}
-	return v.Summary.Model
 }
