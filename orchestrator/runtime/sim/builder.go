@@ -70,6 +70,16 @@ func (b *builder) nicName(ep runtime.Endpoint) (string, *fabric.Port, error) {
 	return ep.Host + ":" + p.Name, p, nil
 }
 
+// facingPort is the switch port NIC ep is wired to (false when the lab
+// has no such NIC).
+func (b *builder) facingPort(ep runtime.Endpoint) (engine.PortRef, bool) {
+	_, p, err := b.nicName(ep)
+	if err != nil {
+		return engine.PortRef{}, false
+	}
+	return engine.PortRef{Node: p.Peer, Port: p.PeerPort}, true
+}
+
 // subset picks the part of the fabric the endpoints touch: their NICs,
 // their leaves, and every spine and super-spine that can carry traffic
 // between those leaves (all of them in the pods involved), so that ECMP
@@ -588,8 +598,8 @@ func (b *builder) watch(vs runtime.VariantSpec, nodes map[string]bool) []engine.
 		}
 	}
 	toward := func(ep runtime.Endpoint) {
-		if _, p, err := b.nicName(ep); err == nil {
-			add(engine.PortRef{Node: p.Peer, Port: p.PeerPort})
+		if r, ok := b.facingPort(ep); ok {
+			add(r)
 		}
 	}
 	fromNIC := func(ep runtime.Endpoint) {
@@ -1272,15 +1282,15 @@ func engineQoS(cfg *engine.Config, ref engine.PortRef, i int) engine.PortQoS {
 // stuck NICs (an upstream port paused as long may declare its own first);
 // with link faults, how many QPs' data took a failed link at the start
 // (qps_on_failed_links: none means the faults missed the flows' data;
-// their ACKs may still have crossed one), how
-// many QPs end the run on other routes than they started on
-// (rerouted_qps; the QPs of collectives' all-to-alls, which keep no path,
-// are not counted in either) and how many of them end unreachable
-// (unreachable_qps: eBGP partitioned their ends); and, with time series,
-// the goodput of all flows before the first fault (after the warmup when
-// that ends before the fault), its lowest after it,
-// and how long it took to come back to 90% of its level before
-// (recovery_us; absent when it did not). Nil without faults or storms.
+// their ACKs may still have crossed one), how many QPs end the run on
+// other routes than they started on (rerouted_qps; the QPs of
+// collectives' all-to-alls, which keep no path, are not counted in
+// either) and how many of them end unreachable (unreachable_qps: eBGP
+// partitioned their ends); and, with time series, the goodput of all
+// flows before the first fault (after the warmup when that ends before
+// the fault), its lowest after it, and how long it took to come back to
+// 90% of its level before (recovery_us; absent when it did not). Nil
+// without faults or storms.
 func faultExtra(vs runtime.VariantSpec, res *engine.Result, series []results.TimeSeries, at faultPlaces) map[string]any {
 	t := res.Totals
 	var storms, restores, atStuck int64
@@ -1400,11 +1410,11 @@ func (b *builder) faultPlaces(vs runtime.VariantSpec) faultPlaces {
 	for _, f := range vs.Faults {
 		switch {
 		case f.Kind == runtime.FaultPFCStorm && f.NIC != nil:
-			if _, p, err := b.nicName(*f.NIC); err == nil {
+			if r, ok := b.facingPort(*f.NIC); ok {
 				if at.stuckNICs == nil {
 					at.stuckNICs = map[string]bool{}
 				}
-				at.stuckNICs[p.Peer+":"+p.PeerPort] = true
+				at.stuckNICs[r.Node+":"+r.Port] = true
 			}
 		case f.Link != "":
 			links, err := b.faultLinkEnds(f)
