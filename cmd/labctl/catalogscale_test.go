@@ -1,6 +1,10 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -61,6 +65,52 @@ func TestFaultScenariosPassOnEveryCatalogLab(t *testing.T) {
 					t.Errorf("exit %d, want %d: %s", code, wantCode, stderr)
 				}
 			})
+		}
+	}
+}
+
+// TestPFCStormAssertionsCatchWhatTheyClaim: pfc-storm edited the way a
+// user might. A tx depth far beyond perftest's lets the incast's QPs feed
+// the watchdog's drop: the drop bound fails, and the victim, whose links
+// those QPs keep busy, does not get its rate back (the scenario's header
+// says why); a smaller one changes nothing the scenario asserts.
+func TestPFCStormAssertionsCatchWhatTheyClaim(t *testing.T) {
+	t.Parallel()
+	src, err := os.ReadFile(filepath.Join("..", "..", "scenarios", "pfc-storm.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const anchor = "    traffic_class: 106\n"
+	if !strings.Contains(string(src), anchor) {
+		t.Fatalf("pfc-storm.yaml has no %q to add a tx depth after", anchor)
+	}
+	dir := upLab(t, "16gpu")
+	for _, c := range []struct {
+		depth      string
+		wantFailed []string
+	}{
+		{"15000", []string{"the victim runs again once the watchdog acts", "the incast senders stop at their tx depth instead of feeding the drop"}},
+		{"64", nil},
+	} {
+		file := filepath.Join(dir, "pfc-storm-depth-"+c.depth+".yaml")
+		text := strings.Replace(string(src), anchor, anchor+"    tx_depth: "+c.depth+"\n", 1)
+		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, r, stderr := runJSON(t, dir, file, "16gpu")
+		if r == nil {
+			t.Fatalf("tx_depth %s: exit %d: %s", c.depth, code, stderr)
+		}
+		var failed []string
+		for _, v := range r.Variants {
+			for _, a := range v.Assertions {
+				if !a.Passed {
+					failed = append(failed, a.Name)
+				}
+			}
+		}
+		if !slices.Equal(failed, c.wantFailed) {
+			t.Errorf("tx_depth %s: failed %q, want %q", c.depth, failed, c.wantFailed)
 		}
 	}
 }
