@@ -67,12 +67,7 @@ func regressJSON(t *testing.T, dir string) (int, results.Report, string) {
 func TestRegressWREDThresholdOnOneLeaf(t *testing.T) {
 	t.Parallel()
 	dir := upLab(t, "64gpu")
-	runScenario := func() {
-		t.Helper()
-		if code, _, errs := resultsCLI(t, dir, "run", "ecn-pfc", "--lab", "64gpu"); code != 0 {
-			t.Fatalf("run ecn-pfc: exit %d: %s", code, errs)
-		}
-	}
+	runScenario := func() { runOK(t, dir, "ecn-pfc", "64gpu") }
 	runScenario()
 	if code, out, errs := resultsCLI(t, dir, "regress", "--save-baseline", "latest", "good"); code != 0 {
 		t.Fatalf("save baseline: exit %d: %s%s", code, out, errs)
@@ -177,12 +172,7 @@ func TestRegressSaysTheScenarioChanged(t *testing.T) {
 	}
 	const v1 = "name: incast-edit\nmatrix: {ecn: [on], pfc: [on]}\nduration: 1ms\nsample_every: 0\ntraffic:\n  - pattern: incast\n    senders: 4\n"
 	write(v1)
-	run := func() {
-		t.Helper()
-		if code, _, errs := resultsCLI(t, dir, "run", file, "--lab", "16gpu"); code != 0 {
-			t.Fatalf("run: exit %d: %s", code, errs)
-		}
-	}
+	run := func() { runOK(t, dir, file, "16gpu") }
 	run()
 	if code, out, errs := resultsCLI(t, dir, "regress", "--save-baseline", "latest", "good"); code != 0 {
 		t.Fatalf("save baseline: exit %d: %s%s", code, out, errs)

@@ -23,6 +23,15 @@ func resultsCLI(t *testing.T, dir string, args ...string) (int, string, string) 
 	return code, out.String(), errb.String()
 }
 
+// runOK runs scenario (a catalog name or a file) on lab in dir, failing
+// the test unless it exits 0.
+func runOK(t *testing.T, dir, scenario, lab string) {
+	t.Helper()
+	if code, _, errs := resultsCLI(t, dir, "run", scenario, "--lab", lab); code != 0 {
+		t.Fatalf("run %s: exit %d: %s", scenario, code, errs)
+	}
+}
+
 // cliRun is a small two-variant run; drops makes the pfc=on variant lose
 // packets, as if PFC had been removed from the switch configs.
 func cliRun(id string, started time.Time, drops int64) *results.Run {

@@ -71,12 +71,7 @@ assertions:
 `), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	run := func() {
-		t.Helper()
-		if code, _, errs := resultsCLI(t, dir, "run", scen, "--lab", "64gpu"); code != 0 {
-			t.Fatalf("run: exit %d: %s", code, errs)
-		}
-	}
+	run := func() { runOK(t, dir, scen, "64gpu") }
 	run()
 	if code, out, errs := resultsCLI(t, dir, "regress", "--save-baseline", "latest", "good"); code != 0 {
 		t.Fatalf("save baseline: exit %d: %s%s", code, out, errs)
