@@ -26,29 +26,31 @@ func recordWithoutCost(t *testing.T, r *results.Run) string {
 // TestRunThreadsSameRecord: the parallel engine's record is the same, byte
 // for byte, on 1, 2 and 4 threads, for catalog scenarios with a QoS
 // sweep, a PFC storm under a watchdog, link failures and the ECN x PFC
-// matrix, on a fabric split in three. (Load balancing by spraying is
+// matrix, nccl-tests' sizes one after the other, on a fabric split in
+// three; and with the default threads, where a variant that outlasts the
+// others takes over their threads. (Load balancing by spraying is
 // orchestrator/sim's TestParallelSameForAnyThreads: lb-compare takes
 // half a minute a run.)
 func TestRunThreadsSameRecord(t *testing.T) {
 	t.Parallel()
-	for _, sc := range []string{"incast", "kmin-sweep", "pfc-storm", "link-failure"} {
+	for _, sc := range []string{"incast", "kmin-sweep", "pfc-storm", "link-failure", "nccl-allreduce"} {
 		t.Run(sc, func(t *testing.T) {
 			t.Parallel() // a lab of its own: the scenarios run side by side
 			dir := upLab(t, "64gpu")
 			var first string
-			for _, threads := range []string{"1", "2", "4"} {
-				code, r, stderr := runJSON(t, dir, sc, "64gpu", "--partitions", "3", "--threads", threads, "-j", "1")
+			for _, threads := range [][]string{{"--threads", "1", "-j", "1"}, {"--threads", "2", "-j", "1"}, {"--threads", "4", "-j", "1"}, {"-j", "2"}} {
+				code, r, stderr := runJSON(t, dir, sc, "64gpu", append([]string{"--partitions", "3"}, threads...)...)
 				if r == nil || code == exitcode.BadInput {
-					t.Fatalf("--threads %s: exit %d: %s", threads, code, stderr)
+					t.Fatalf("%v: exit %d: %s", threads, code, stderr)
 				}
 				if r.Variants[0].Params["partitions"] != "3" {
-					t.Fatalf("--threads %s: params %v: the fabric was not split in three", threads, r.Variants[0].Params)
+					t.Fatalf("%v: params %v: the fabric was not split in three", threads, r.Variants[0].Params)
 				}
 				got := recordWithoutCost(t, r)
 				if first == "" {
 					first = got
 				} else if got != first {
-					t.Errorf("--threads %s: the record differs from --threads 1's", threads)
+					t.Errorf("%v: the record differs from --threads 1's", threads)
 				}
 			}
 		})

@@ -28,6 +28,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/nic"
 	"github.com/labctl/labctl/orchestrator/perftest"
 	"github.com/labctl/labctl/orchestrator/results"
+	engine "github.com/labctl/labctl/orchestrator/sim"
 	"github.com/labctl/labctl/orchestrator/sizing"
 	"github.com/labctl/labctl/orchestrator/transport"
 )
@@ -154,6 +155,9 @@ type VariantSpec struct {
 	// Threads is how many threads the simulator runs the partitions on
 	// (0: every CPU). It changes the speed, never the result.
 	Threads int `json:"-"`
+	// SpareThreads, when not nil, are threads other variants no longer
+	// need, which the simulator takes as they come (sim.Config.Spare).
+	SpareThreads *engine.SpareThreads `json:"-"`
 }
 
 // Simulation models (see results.ModelPacket, results.ModelFlow).

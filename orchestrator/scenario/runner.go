@@ -210,8 +210,13 @@ func (r *Runner) runVariants(ctx context.Context, s *Spec, run *results.Run, poi
 	defer prog.close()
 
 	threads := r.Threads
+	// With the CPUs shared among the variants running at once, a variant
+	// that ends when no other is left to start hands its share on to
+	// those still running.
+	var spare *engine.SpareThreads
 	if threads <= 0 {
 		threads = max(1, engine.DefaultThreads()/par)
+		spare = &engine.SpareThreads{}
 	}
 	jobs := make(chan int)
 	done := make(chan result)
@@ -220,7 +225,7 @@ func (r *Runner) runVariants(ctx context.Context, s *Spec, run *results.Run, poi
 			for i := range jobs {
 				vs := specs[i]
 				vs.Progress = prog.reporter(i, points[i].Name)
-				vs.Threads = threads
+				vs.Threads, vs.SpareThreads = threads, spare
 				if r.Partitions != 0 {
 					vs.Partitions = r.Partitions
 				}
@@ -248,6 +253,9 @@ func (r *Runner) runVariants(ctx context.Context, s *Spec, run *results.Run, poi
 		res := <-done
 		running--
 		finished++
+		if spare != nil && next == len(points) {
+			spare.Give(threads)
+		}
 		pt := points[res.i]
 		v, err := res.v, res.err
 		prog.finish(res.i)

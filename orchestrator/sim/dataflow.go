@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math"
+	"sync/atomic"
 )
 
 // The engine's side of Program (program.go): per program, per stream, a
@@ -19,8 +20,8 @@ type progState struct {
 	// next are the programs whose After names this one.
 	next []int32
 	// firstPost is its first posted message, endAt its last receipt
-	// (ps, -1 before).
-	firstPost, endAt int64
+	// (ps, -1 before), lastDone the latest stream completion so far.
+	firstPost, endAt, lastDone int64
 	scaleUpBytes     int64
 }
 
@@ -56,6 +57,7 @@ type streamState struct {
 // was posted behind it, in batches of one stream's messages posted at
 // once (at, ps).
 type gpuEgress struct {
+	node     int32 // the server
 	latency  int64
 	lastDone int64
 	busy     bool
@@ -322,7 +324,7 @@ func (s *sim) scaleUpEgress(st *Stream, gpuOf map[[2]int32]int32) (int32, error)
 		return g, nil
 	}
 	g := int32(len(s.gpus))
-	s.gpus = append(s.gpus, gpuEgress{latency: d.LatencyNs * 1000})
+	s.gpus = append(s.gpus, gpuEgress{node: k[0], latency: d.LatencyNs * 1000})
 	gpuOf[k] = g
 	return g, nil
 }
@@ -337,18 +339,44 @@ func (s *sim) startPrograms() {
 }
 
 // progStart starts program pi: its QPs come up and every stream posts
-// what its inputs already allow.
+// what its inputs already allow. In a split run it runs between windows,
+// each stream on its sender's partition.
 func (s *sim) progStart(pi int32) {
 	ps := &s.progs[pi]
 	n := int32(len(ps.cfg.Streams))
 	for i := ps.first; i < ps.first+n; i++ {
 		if f := s.streams[i].flow; f >= 0 {
-			s.flowStart(f)
+			s.senderSide(i).flowStart(f)
 		}
 	}
 	for i := ps.first; i < ps.first+n; i++ {
-		s.post(i)
+		s.senderSide(i).post(i)
 	}
+}
+
+// senderSide is the sim that runs stream i's sender: s, or between the
+// windows of a split run the sender's partition at s.now.
+func (s *sim) senderSide(i int32) *sim {
+	if s.par == nil || s.part != nil {
+		return s
+	}
+	return s.par.atNode(s.streamSender(i), s.now)
+}
+
+// streamSender and streamReceiver are the nodes that send and receive
+// stream i: its QP's NICs' hosts, or a scale-up stream's server.
+func (s *sim) streamSender(i int32) int32 {
+	if f := s.streams[i].flow; f >= 0 {
+		return s.ports[s.flows[f].src].node
+	}
+	return s.gpus[s.streams[i].gpu].node
+}
+
+func (s *sim) streamReceiver(i int32) int32 {
+	if f := s.streams[i].flow; f >= 0 {
+		return s.ports[s.flows[f].dst].node
+	}
+	return s.gpus[s.streams[i].gpu].node
 }
 
 // maxStride bounds Stream.Stride (far above the QPs a connection has), so
@@ -397,6 +425,9 @@ func (s *sim) post(i int32) {
 	}
 	delta := r - st.ready
 	st.ready = r
+	// A program's first post is at its start, which a split run runs
+	// between windows: partitions only read firstPost (a program that
+	// posts nothing at its start never posts).
 	if ps := &s.progs[st.prog]; ps.firstPost < 0 {
 		ps.firstPost = s.now
 	}
@@ -466,7 +497,8 @@ func (s *sim) gpuArrive(g int32) {
 		e.busy = false
 	}
 	st := &s.streams[i]
-	s.progs[st.prog].scaleUpBytes += st.bytes
+	// Partitions add to one program's count at once.
+	atomic.AddInt64(&s.progs[st.prog].scaleUpBytes, st.bytes)
 	s.work.delivered += st.bytes
 	s.received(i)
 }
@@ -482,13 +514,29 @@ func (s *sim) received(i int32) {
 	if st.recvd < st.msgs {
 		return
 	}
-	ps := &s.progs[st.prog]
+	if s.part != nil {
+		// The program's other streams may complete on other partitions
+		// in this window: the run counts them after it.
+		s.part.streamsDone = append(s.part.streamsDone, streamDone{stream: i, t: s.now})
+		return
+	}
+	s.programStreamDone(i, s.now)
+}
+
+// programStreamDone counts stream i complete at t (ps): its program
+// completes with its last stream, and the programs that wait for it
+// start StartNs later.
+func (s *sim) programStreamDone(i int32, t int64) {
+	ps := &s.progs[s.streams[i].prog]
+	// A split run counts a window's completions in partition order, not
+	// in time order.
+	ps.lastDone = max(ps.lastDone, t)
 	if ps.left--; ps.left > 0 {
 		return
 	}
-	ps.endAt = s.now
+	ps.endAt = ps.lastDone
 	for _, q := range ps.next {
-		s.push(s.now+s.progs[q].cfg.StartNs*1000, evProgStart, q, 0, 0)
+		s.push(ps.endAt+s.progs[q].cfg.StartNs*1000, evProgStart, q, 0, 0)
 	}
 }
 

@@ -162,9 +162,11 @@
 // says how the run was split, and a split run differs from a one-partition
 // run of the same Config as another seed would (ties between partitions
 // and random draws come in another order). Link faults and time series
-// samples run between windows, on the whole fabric. Runs with programs
-// keep one partition: a program's streams react to each other at once
-// across the fabric.
+// samples run between windows, on the whole fabric, as does a program's
+// start; a program's completion is counted after the window it happened
+// in, so a program that waits for another must start a lookahead after it
+// at least (Program.StartNs), or the run keeps one partition. Config.Spare
+// lets a split run take over threads that other runs gave up.
 //
 // For labs too big for packets (1024 GPUs), RingAllReduceFlowLevel models
 // ring AllReduce at flow level with max-min fair sharing, and

@@ -1119,7 +1119,8 @@ func (s *sim) sendData(pi, fi int32) {
 }
 
 // dataPacket takes data packet psn of flow fi from the pool: its payload
-// and, on the wire, overhead bytes more (the transport's headers).
+// and, on the wire, overhead bytes more (the transport's headers), and on
+// Ethernet at least a minimum frame.
 func (s *sim) dataPacket(fi int32, psn int64, overhead int64) (int32, *packet) {
 	f := &s.flows[fi]
 	pl := s.payload(f, psn)
@@ -1128,7 +1129,11 @@ func (s *sim) dataPacket(fi int32, psn int64, overhead int64) (int32, *packet) {
 	pk.kind, pk.flow, pk.dst, pk.psn = pktData, fi, f.dst, psn
 	pk.sent = s.now
 	pk.hash = f.hashFwd
-	pk.payload, pk.wire = int32(pl), int32(pl+overhead)
+	wire := pl + overhead
+	if s.ib == nil {
+		wire = max(wire, minWireBytes)
+	}
+	pk.payload, pk.wire = int32(pl), int32(wire)
 	pk.dscp, pk.prio = f.dscp, f.prio
 	return k, pk
 }

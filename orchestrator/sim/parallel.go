@@ -35,10 +35,22 @@ import (
 // before it and none at or after it; a link's two ends are then handled
 // by their own partitions.
 //
-// What stays sequential. A program's streams react to each other at once
-// across the fabric: runs with programs keep one partition. The nodes a
-// ping-pong's two sides, a flow's receiver and its children's senders, or
-// an errdisabling watchdog's link join stay in one partition.
+// Programs. A stream posts its messages where its inputs are received: the
+// node that receives an input and the node that sends the stream stay in
+// one partition, so a message received there posts the next at once, as
+// in one partition. A program's start touches every partition (its QPs
+// come up, its streams post) and runs between windows; its completion is
+// known only once every partition has passed it, so each partition notes
+// the streams it completed and the run folds them in after the window
+// (programDone), starting the programs that wait for it then. That is
+// exact when a program starts at least a lookahead after the one it waits
+// for (Program.StartNs with After): a completion at time t inside a window
+// starts the next program at t+StartNs, after the window's end. Runs with
+// a shorter wait keep one partition.
+//
+// What else stays together. The nodes a ping-pong's two sides, a flow's
+// receiver and its children's senders, or an errdisabling watchdog's link
+// join stay in one partition.
 
 // autoPartitionNICs: fabrics with fewer NIC ports keep one partition by
 // default. A window costs a barrier between threads; below this size the
@@ -58,15 +70,12 @@ const maxAutoPartitions = 16
 // much lookahead (1 ns), or its ends stay together.
 const minLookaheadPs = 1000
 
-// minWireBytes is the smallest frame the engine sends (a 64-byte Ethernet
-// frame with preamble and inter-frame gap): its serialization bounds the
-// lookahead from below.
-const minWireBytes = 84
 
 // parRun is the state the partitions of one run share.
 type parRun struct {
 	k      int
 	ofPort []int32 // partition of each port (by its node)
+	ofNode []int32 // partition of each node
 	look   int64   // lookahead, ps
 	parts  []*sim
 	// box[w%2][src*k+dst] holds the events partition src sent partition
@@ -102,9 +111,18 @@ type partition struct {
 	// minSent is the earliest event sent to another partition in this
 	// window (math.MaxInt64 for none).
 	minSent int64
+	// streamsDone are the program streams the partition completed in
+	// this window, in its order, for the run to fold in after it.
+	streamsDone []streamDone
 	// A line of its own: every push reads run and id, and the thread of
 	// a neighbouring partition writes that one's winEnd and minSent.
-	_ [cacheLine - 32]byte
+	_ [cacheLine - 56]byte
+}
+
+// streamDone is a program stream that received its last message at t (ps).
+type streamDone struct {
+	stream int32
+	t      int64
 }
 
 type unionFind []int32
@@ -150,7 +168,7 @@ func (s *sim) planPartitions() (*parRun, error) {
 		}
 		want = min(maxAutoPartitions, nics/nicsPerPartition)
 	}
-	if want <= 1 || len(s.cfg.Programs) > 0 {
+	if want <= 1 {
 		return nil, nil
 	}
 	uf := make(unionFind, len(s.nodes))
@@ -176,6 +194,13 @@ func (s *sim) planPartitions() (*parRun, error) {
 		}
 		for _, c := range f.children {
 			uf.union(s.ports[f.dst].node, s.ports[s.flows[c].src].node)
+		}
+	}
+	for i := range s.streams {
+		st := &s.streams[i]
+		base := s.progs[st.prog].first
+		for _, in := range st.inputs {
+			uf.union(s.streamReceiver(base+in.Stream), s.streamSender(int32(i)))
 		}
 	}
 	// Groups, each weighed by its ports (a port's events are the work).
@@ -207,14 +232,25 @@ func (s *sim) planPartitions() (*parRun, error) {
 		partOf[g] = int32(best)
 		load[best] += weight[g]
 	}
-	pr := &parRun{k: k, ofPort: make([]int32, len(s.ports)), look: math.MaxInt64}
+	pr := &parRun{k: k, ofPort: make([]int32, len(s.ports)), ofNode: make([]int32, len(s.nodes)), look: math.MaxInt64}
+	for i := range s.nodes {
+		pr.ofNode[i] = partOf[uf.find(int32(i))]
+	}
 	for i := range s.ports {
-		pr.ofPort[i] = partOf[uf.find(s.ports[i].node)]
+		pr.ofPort[i] = pr.ofNode[s.ports[i].node]
 	}
 	for i := range s.ports {
 		p := &s.ports[i]
 		if pr.ofPort[i] != pr.ofPort[p.peer] {
 			pr.look = min(pr.look, p.propPs+p.serPs(s.minWire()))
+		}
+	}
+	// A program that waits for another must start a lookahead after it
+	// at least, or the partitions could not all learn of the completion
+	// before they pass the start.
+	for i := range s.progs {
+		if c := s.progs[i].cfg; c.After != "" && c.StartNs*1000 < pr.look {
+			return nil, nil
 		}
 	}
 	for b := range pr.box {
@@ -239,7 +275,9 @@ func (pr *parRun) owner(s *sim, kind uint8, a int32) int32 {
 		return pr.ofPort[s.flows[a].dst]
 	case evWatchdog:
 		return pr.ofPort[s.wds[a].port]
-	case evLinkChange, evRouteLearn:
+	case evScaleUp:
+		return pr.ofNode[s.gpus[a].node]
+	case evLinkChange, evRouteLearn, evProgStart:
 		return global
 	}
 	panic(fmt.Sprintf("sim: event kind %d has no partition: runs with it keep one partition", kind))
@@ -355,9 +393,13 @@ func (s *sim) runParallel(ctx context.Context, pr *parRun) error {
 		threads = DefaultThreads()
 	}
 	threads = min(threads, pr.k)
-	pr.threads = threads
 	pool := newWindowPool(pr.parts, threads)
-	defer pool.stop()
+	defer func() {
+		pool.stop()
+		if s.cfg.Spare != nil {
+			s.cfg.Spare.Give(pool.threads() - threads)
+		}
+	}()
 	nextSample := int64(math.MaxInt64)
 	if s.series != nil {
 		nextSample = 0
@@ -398,8 +440,13 @@ func (s *sim) runParallel(ctx context.Context, pr *parRun) error {
 		end := min(start+pr.look, nextSample, nextGlobal, limit)
 		pr.parity = 1 - pr.parity
 		pool.run(end)
+		s.foldStreamsDone(pr, end)
 		windows++
 		if windows&0x3ff == 0 {
+			// Threads that other runs gave up, up to one per partition.
+			for s.cfg.Spare != nil && pool.threads() < pr.k && s.cfg.Spare.take() {
+				pool.addWorker()
+			}
 			events := s.events
 			for _, p := range pr.parts {
 				events += p.events
@@ -421,6 +468,7 @@ func (s *sim) runParallel(ctx context.Context, pr *parRun) error {
 			pr.progressAt = events
 		}
 	}
+	pr.threads = pool.threads()
 	s.join(pr)
 	return nil
 }
@@ -440,7 +488,7 @@ func (s *sim) join(pr *parRun) {
 }
 
 // windowPool runs each window's partitions on its threads: the caller's
-// goroutine and threads-1 workers, which take partitions in turn. A window
+// goroutine and staffed-1 workers, which take partitions in turn. A window
 // holds microseconds of work, so the threads meet by spinning on atomics
 // rather than by channels (a goroutine's wake-up costs about as much as a
 // window); a worker that finds no window for a while sleeps until the next.
@@ -448,14 +496,16 @@ type windowPool struct {
 	parts []*sim
 	end   int64
 	gen   atomic.Uint64 // bumped to start a window
-	// homes splits the partitions among the threads, a run of them each,
-	// and says which of a home's partitions is the next to take. A thread
-	// takes its home's first and then the others', so that a partition
-	// runs on the same thread window after window and finds its queue,
-	// pool and ports in that core's caches.
-	homes []home
-	left  atomic.Int32 // partitions of the window not done yet
-	quit  atomic.Bool
+	// claims says which partitions of the window were taken. Thread t
+	// takes its own first (t, t+staffed, ...) and then any left, so that
+	// a partition runs on the same thread window after window and finds
+	// its queue, pool and ports in that core's caches.
+	claims []claim
+	// staffed is how many threads run windows. Only the caller changes
+	// it, between windows (addWorker).
+	staffed atomic.Int32
+	left    atomic.Int32 // partitions of the window not done yet
+	quit    atomic.Bool
 
 	mu       sync.Mutex
 	wake     *sync.Cond
@@ -468,29 +518,35 @@ type windowPool struct {
 	awaiting atomic.Bool
 }
 
-// home is a thread's run of partitions [start, end), next the next to
-// take, on a cache line of its own: every thread reads and adds to it.
-type home struct {
-	next       atomic.Int32
-	start, end int32
-	_          [cacheLine - 12]byte
+// claim is a partition's: gen is the last window a thread took it in, on
+// a cache line of its own (every thread reads it).
+type claim struct {
+	gen atomic.Uint64
+	_   [cacheLine - 8]byte
 }
 
+// newWindowPool runs parts on threads threads (the caller's goroutine is
+// the first).
 func newWindowPool(parts []*sim, threads int) *windowPool {
-	wp := &windowPool{parts: parts}
+	wp := &windowPool{parts: parts, claims: make([]claim, len(parts))}
 	wp.wake = sync.NewCond(&wp.mu)
 	wp.done = sync.NewCond(&wp.doneMu)
-	threads = max(1, min(threads, len(parts)))
-	wp.homes = make([]home, threads)
-	for t := range wp.homes {
-		wp.homes[t].start = int32(t * len(parts) / threads)
-		wp.homes[t].end = int32((t + 1) * len(parts) / threads)
-	}
-	for t := 1; t < threads; t++ {
-		wp.workers.Add(1)
-		go wp.worker(t)
+	wp.staffed.Store(1)
+	for wp.threads() < min(threads, len(parts)) {
+		wp.addWorker()
 	}
 	return wp
+}
+
+// threads is how many threads run windows.
+func (wp *windowPool) threads() int { return int(wp.staffed.Load()) }
+
+// addWorker adds a thread. It runs between windows: the worker waits for
+// the next one.
+func (wp *windowPool) addWorker() {
+	t := wp.staffed.Add(1) - 1
+	wp.workers.Add(1)
+	go wp.worker(int(t), wp.gen.Load())
 }
 
 // A thread waiting for a window (or for the others to finish one) spins
@@ -532,9 +588,8 @@ func (w *waiter) next() (sleep bool) {
 	return false
 }
 
-func (wp *windowPool) worker(t int) {
+func (wp *windowPool) worker(t int, seen uint64) {
 	defer wp.workers.Done()
-	var seen uint64
 	for {
 		for w := (waiter{}); wp.gen.Load() == seen && !wp.quit.Load(); {
 			if w.next() {
@@ -551,44 +606,46 @@ func (wp *windowPool) worker(t int) {
 			return
 		}
 		seen = wp.gen.Load()
-		wp.work(t)
+		wp.work(t, seen)
 	}
 }
 
-// work runs partitions of the window for thread t: its home's, then what
-// is left of the other homes'.
-func (wp *windowPool) work(t int) {
-	for k := range wp.homes {
-		h := &wp.homes[(t+k)%len(wp.homes)]
-		for {
-			i := h.next.Add(1) - 1
-			if i >= h.end {
-				break
-			}
-			wp.parts[i].window(wp.end)
-			if wp.left.Add(-1) == 0 && wp.awaiting.Load() {
-				wp.doneMu.Lock()
-				wp.done.Broadcast()
-				wp.doneMu.Unlock()
-			}
-		}
+// work runs partitions of window gen for thread t: its own, then any
+// left. A thread late from an earlier window takes nothing: every
+// partition of it was taken.
+func (wp *windowPool) work(t int, gen uint64) {
+	n, staff := len(wp.parts), wp.threads()
+	for i := t; i < n; i += staff {
+		wp.take(i, gen)
+	}
+	for k := 1; k < n; k++ {
+		wp.take((t+k)%n, gen)
+	}
+}
+
+// take runs partition i in window gen unless another thread took it.
+func (wp *windowPool) take(i int, gen uint64) {
+	c := &wp.claims[i]
+	if c.gen.Load() != gen-1 || !c.gen.CompareAndSwap(gen-1, gen) {
+		return
+	}
+	wp.parts[i].window(wp.end)
+	if wp.left.Add(-1) == 0 && wp.awaiting.Load() {
+		wp.doneMu.Lock()
+		wp.done.Broadcast()
+		wp.doneMu.Unlock()
 	}
 }
 
 // run processes one window on every partition and returns when all are
 // done.
 func (wp *windowPool) run(end int64) {
-	// A worker late from the last window may take a partition as soon as
-	// a home's next is reset, before gen moves: end and left must be set
-	// first.
+	// A worker reads end once it has seen the new gen.
 	wp.end = end
 	wp.left.Store(int32(len(wp.parts)))
-	for t := range wp.homes {
-		wp.homes[t].next.Store(wp.homes[t].start)
-	}
-	wp.gen.Add(1)
+	gen := wp.gen.Add(1)
 	wp.signal()
-	wp.work(0)
+	wp.work(0, gen)
 	for w := (waiter{}); wp.left.Load() > 0; {
 		if w.next() {
 			// The worker that finishes the window's last partition
@@ -626,6 +683,32 @@ func (wp *windowPool) stop() {
 // every CPU.
 func DefaultThreads() int { return runtime.GOMAXPROCS(0) }
 
+// SpareThreads are threads that runs sharing a machine hand on
+// (Config.Spare): when several variants run side by side, each on its
+// share of the CPUs, the one that outlasts the others takes over their
+// share instead of leaving those CPUs idle. Safe for concurrent use.
+type SpareThreads struct{ n atomic.Int64 }
+
+// Give adds n threads to the spare ones.
+func (st *SpareThreads) Give(n int) {
+	if n > 0 {
+		st.n.Add(int64(n))
+	}
+}
+
+// take takes one spare thread, if there is one.
+func (st *SpareThreads) take() bool {
+	for {
+		n := st.n.Load()
+		if n <= 0 {
+			return false
+		}
+		if st.n.CompareAndSwap(n, n-1) {
+			return true
+		}
+	}
+}
+
 // atomicMin and atomicMax fold a time into a value that partitions running
 // at once may update: the result is the same whatever order they come in.
 func atomicMin(p *int64, v int64) {
@@ -646,22 +729,46 @@ func atomicMax(p *int64, v int64) {
 	}
 }
 
-// globalEvent runs a link change or a routing update between windows,
-// with every partition at s.now.
+// globalEvent runs a link change, a routing update or a program's start
+// between windows, with every partition at s.now.
 func (s *sim) globalEvent(e event) {
 	switch e.kind {
 	case evLinkChange:
 		s.linkChange(e.a, e.b, e.gen == 1)
 	case evRouteLearn:
 		s.routeLearn(e.a, e.b, e.gen)
+	case evProgStart:
+		s.progStart(e.a)
+	}
+}
+
+// foldStreamsDone counts the program streams the partitions completed in
+// the window that ended at end, in partition order (the order does not
+// change the outcome: a program completes at its last stream's time), and
+// starts the programs waiting for those that completed. They start a
+// lookahead after at least (planPartitions), so at or after end.
+func (s *sim) foldStreamsDone(pr *parRun, end int64) {
+	for _, p := range pr.parts {
+		for _, d := range p.part.streamsDone {
+			s.programStreamDone(d.stream, d.t)
+		}
+		p.part.streamsDone = p.part.streamsDone[:0]
+	}
+	if t := s.q.len(); t > 0 && s.q.peekT() < end {
+		panic(fmt.Sprintf("sim: internal error: a program starts at %d ps, inside the window that ended at %d ps", s.q.peekT(), end))
 	}
 }
 
 // at is the partition of port p, its clock at now and its window ending one
 // lookahead later (what it sends another partition lands there at the
 // earliest), to act on the port between windows.
-func (pr *parRun) at(p int32, now int64) *sim {
-	ps := pr.parts[pr.ofPort[p]]
+func (pr *parRun) at(p int32, now int64) *sim { return pr.atPart(pr.ofPort[p], now) }
+
+// atNode is at for a node's partition.
+func (pr *parRun) atNode(n int32, now int64) *sim { return pr.atPart(pr.ofNode[n], now) }
+
+func (pr *parRun) atPart(d int32, now int64) *sim {
+	ps := pr.parts[d]
 	ps.now = now
 	ps.part.winEnd = now + pr.look
 	return ps

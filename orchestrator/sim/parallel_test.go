@@ -117,7 +117,47 @@ func parallelCases() map[string]Config {
 	// partitions.
 	c.UET.RCCC = true
 	cases["uet with rccc"] = c
+
+	cases["programs"] = programCase(hosts(), 10_000)
 	return cases
+}
+
+// programCase is three programs over every leaf, as nccl-tests runs
+// sizes: a ring whose ranks wait for each other's messages, a second
+// ring startNs after the first completed, and then a server's scale-up
+// transfer whose data a fabric stream forwards as it arrives, and a
+// server on another leaf forwards on from there.
+func programCase(hs []string, startNs int64) Config {
+	c := Config{
+		Topology:      leafSpine(4, 2, 4, 100, 100),
+		DefaultQoS:    losslessQoS(true, true, 40_000, 160_000),
+		DurationNs:    2_000_000,
+		Seed:          3,
+		DCQCN:         ConnectXDCQCN(),
+		DCQCNEnabled:  true,
+		SampleEveryNs: 20_000,
+		ScaleUp:       map[string]ScaleUpDomain{"h1-2": {GbpsPerGPU: 400, LatencyNs: 500, GPUs: 2}},
+	}
+	ring := func(id string, bytes int64) Program {
+		p := Program{ID: id, Role: "ring"}
+		for i := range hs {
+			// Message m of rank i waits for message m-1 of rank i-1.
+			p.Streams = append(p.Streams, Stream{Src: hs[i], Dst: hs[(i+1)%len(hs)], Messages: 6, MessageBytes: bytes,
+				Inputs: []Input{{Stream: int32((i + len(hs) - 1) % len(hs)), Offset: -1}}})
+		}
+		return p
+	}
+	r0, r1 := ring("ring0", 16<<10), ring("ring1", 64<<10)
+	r1.After, r1.StartNs = "ring0", startNs
+	su := Program{ID: "scale-up", After: "ring1", StartNs: startNs, Streams: []Stream{
+		{ScaleUp: true, Host: "h1-2", SrcGPU: 0, DstGPU: 1, Messages: 4, MessageBytes: 32 << 10},
+		{Src: "h1-2", Dst: "h3-0", Messages: 4, MessageBytes: 32 << 10, Inputs: []Input{{Stream: 0, Offset: 0}}},
+		// Waits for what another leaf's server receives: the two stay in
+		// one partition.
+		{Src: "h2-1", Dst: "h0-3", Messages: 4, MessageBytes: 32 << 10, Inputs: []Input{{Stream: 1, Offset: 0}}},
+	}}
+	c.Programs = []Program{r0, r1, su}
+	return c
 }
 
 func resultJSON(t *testing.T, cfg Config) []byte {
@@ -200,8 +240,9 @@ func TestParallelAgreesWithSequential(t *testing.T) {
 	}
 }
 
-// TestPartitionsStaySequentialWhenTheyMust: programs keep one partition,
-// small fabrics too by default.
+// TestPartitionsStaySequentialWhenTheyMust: a program that starts less
+// than a lookahead after the one it waits for keeps one partition, small
+// fabrics too by default.
 func TestPartitionsStaySequentialWhenTheyMust(t *testing.T) {
 	cfg := parallelCases()["incast and a chain"]
 	if r := mustRun(t, cfg); r.Partitions != 1 {
@@ -209,8 +250,23 @@ func TestPartitionsStaySequentialWhenTheyMust(t *testing.T) {
 	}
 	cfg.Partitions = 4
 	cfg.Programs = []Program{{ID: "p", Streams: []Stream{{Src: "h0-0", Dst: "h1-0", Messages: 2, MessageBytes: 4096}}}}
-	if r := mustRun(t, cfg); r.Partitions != 1 {
-		t.Errorf("with a program: %d partitions, want 1", r.Partitions)
+	if r := mustRun(t, cfg); r.Partitions != 4 {
+		t.Errorf("with a program: %d partitions, want 4", r.Partitions)
+	}
+	hs := parallelCases()["programs"].Programs[0].Streams
+	var ranks []string
+	for _, st := range hs {
+		ranks = append(ranks, st.Src)
+	}
+	for _, c := range []struct {
+		startNs int64
+		want    int
+	}{{0, 1}, {100, 1}, {10_000, 4}} {
+		pc := programCase(ranks, c.startNs)
+		pc.Partitions = 4
+		if r := mustRun(t, pc); r.Partitions != c.want {
+			t.Errorf("programs %d ns after the one they wait for: %d partitions, want %d", c.startNs, r.Partitions, c.want)
+		}
 	}
 	cfg.Programs = nil
 	cfg.Partitions = -1
@@ -219,27 +275,45 @@ func TestPartitionsStaySequentialWhenTheyMust(t *testing.T) {
 	}
 }
 
-// The window pool's homes split the partitions among its threads in runs
-// that cover every partition once, as evenly as they divide, each thread
-// with a home of at least one partition.
-func TestWindowPoolHomes(t *testing.T) {
+// The window pool staffs as many threads as it is given, at most one per
+// partition, and a thread added later counts.
+func TestWindowPoolThreads(t *testing.T) {
 	for _, c := range []struct{ parts, threads int }{{16, 2}, {16, 3}, {8, 4}, {5, 8}, {1, 1}, {7, 1}} {
 		wp := newWindowPool(make([]*sim, c.parts), c.threads)
-		next := int32(0)
-		for i := range wp.homes {
-			h := &wp.homes[i]
-			if h.start != next || h.end <= h.start {
-				t.Errorf("%d partitions, %d threads: home %d is [%d, %d), want it to start at %d and hold one or more", c.parts, c.threads, i, h.start, h.end, next)
-			}
-			if n := int(h.end - h.start); n < c.parts/len(wp.homes) || n > c.parts/len(wp.homes)+1 {
-				t.Errorf("%d partitions, %d threads: home %d holds %d", c.parts, c.threads, i, n)
-			}
-			next = h.end
+		if got, want := wp.threads(), min(c.parts, c.threads); got != want {
+			t.Errorf("%d partitions, %d threads: %d staffed, want %d", c.parts, c.threads, got, want)
 		}
-		if int(next) != c.parts || len(wp.homes) != min(c.parts, c.threads) {
-			t.Errorf("%d partitions, %d threads: %d homes cover %d partitions", c.parts, c.threads, len(wp.homes), next)
+		if wp.threads() < c.parts {
+			wp.addWorker()
+			if got, want := wp.threads(), min(c.parts, c.threads)+1; got != want {
+				t.Errorf("%d partitions, %d threads, one added: %d staffed, want %d", c.parts, c.threads, got, want)
+			}
 		}
 		wp.stop()
+	}
+}
+
+// TestSpareThreadsJoinARun: a split run on one thread takes the threads
+// given to it while it runs, gives them back at its end, and its result
+// is the one it has on one thread.
+func TestSpareThreadsJoinARun(t *testing.T) {
+	cfg := parallelCases()["sprayed permutation"]
+	cfg.Partitions, cfg.Threads = 4, 1
+	one := mustRun(t, cfg)
+	spare := &SpareThreads{}
+	spare.Give(5)
+	cfg.Spare = spare
+	got := mustRun(t, cfg)
+	if got.Threads != 4 {
+		t.Errorf("ran on %d threads with 5 spare, want 4 (one per partition)", got.Threads)
+	}
+	if n := spare.n.Load(); n != 5 {
+		t.Errorf("%d spare threads after the run, want the 5 back", n)
+	}
+	a, _ := json.Marshal(one)
+	b, _ := json.Marshal(got)
+	if !bytes.Equal(a, b) {
+		t.Errorf("with spare threads the result differs from one thread's (%d vs %d bytes of JSON)", len(b), len(a))
 	}
 }
 
@@ -262,5 +336,42 @@ func TestWaiterSleepsAfterYieldFor(t *testing.T) {
 	}
 	if waited := time.Since(start); waited < yieldFor {
 		t.Errorf("told to sleep after %v, before yieldFor (%v)", waited, yieldFor)
+	}
+}
+
+// TestParallelProgramsAgreeWithSequential: split programs complete, each
+// starting when the one it waits for completed plus its wait, and take
+// what they take in one partition, within a percent.
+func TestParallelProgramsAgreeWithSequential(t *testing.T) {
+	cfg := parallelCases()["programs"]
+	seq := mustRun(t, cfg)
+	cfg.Partitions, cfg.Threads = 4, 2
+	par := mustRun(t, cfg)
+	if seq.Partitions != 1 || par.Partitions != 4 {
+		t.Fatalf("partitions %d and %d, want 1 and 4", seq.Partitions, par.Partitions)
+	}
+	for _, r := range []*Result{seq, par} {
+		if len(r.Programs) != 3 {
+			t.Fatalf("%d partitions: %d programs, want 3", r.Partitions, len(r.Programs))
+		}
+		for i, p := range r.Programs {
+			if p.TimeNs == nil || p.FailedStreams != 0 {
+				t.Fatalf("%d partitions: program %s did not complete: %+v", r.Partitions, p.ID, p)
+			}
+			if i > 0 {
+				if want := r.Programs[i-1].EndNs + 10_000; p.StartNs != want {
+					t.Errorf("%d partitions: program %s starts at %d ns, want %d (10 us after %s ended)", r.Partitions, p.ID, p.StartNs, want, r.Programs[i-1].ID)
+				}
+			}
+		}
+	}
+	for i := range seq.Programs {
+		a, b := seq.Programs[i], par.Programs[i]
+		if a.FabricBytes != b.FabricBytes || a.ScaleUpBytes != b.ScaleUpBytes || a.ScaleUpBytes+a.FabricBytes == 0 {
+			t.Errorf("program %s: fabric %d and scale-up %d bytes split, %d and %d sequential", a.ID, b.FabricBytes, b.ScaleUpBytes, a.FabricBytes, a.ScaleUpBytes)
+		}
+		if !within(float64(*b.TimeNs)/float64(*a.TimeNs), 1, 0.01) {
+			t.Errorf("program %s: %d ns split against %d ns sequential", a.ID, *b.TimeNs, *a.TimeNs)
+		}
 	}
 }

@@ -376,11 +376,17 @@ type Config struct {
 	// 256 NIC ports, then one per 128 NIC ports up to 16), 1 keeps one
 	// (the sequential engine), N asks for up to N. Like Seed, it is part
 	// of what a result depends on: the same Partitions give the same
-	// result for any Threads. Runs with programs keep one.
+	// result for any Threads. Runs with a program that starts less than
+	// a lookahead after the one it waits for keep one.
 	Partitions int
 	// Threads is how many goroutines run the partitions (0: every CPU).
 	// It changes how fast a run goes, never its result.
 	Threads int
+	// Spare, when not nil, holds threads other runs no longer need: a
+	// split run takes them as they come, up to a thread per partition,
+	// and gives them back when it ends. Like Threads it changes the
+	// speed, never the result.
+	Spare *SpareThreads
 
 	// Progress, when not nil, is called every few hundred thousand events
 	// with how far the run got (simulated time, events, the fraction of
@@ -538,7 +544,12 @@ const (
 	// minimum frame with preamble and IFG.
 	AckWireBytes   = WireOverheadBytes + 4
 	CNPWireBytes   = WireOverheadBytes + 16
-	PauseWireBytes = 84
+	PauseWireBytes = minWireBytes
+	// minWireBytes is the smallest Ethernet frame on the wire: 64 bytes
+	// with preamble and inter-frame gap. A data packet with less than 2
+	// bytes of payload is padded to it, as a MAC pads a runt frame. Its
+	// serialization bounds the parallel engine's lookahead from below.
+	minWireBytes = 84
 	// PauseQuanta is the pause time a PFC XOFF frame asks for, in units of
 	// 512 bit times; the sender refreshes it at half that while congested.
 	PauseQuanta = 0xFFFF

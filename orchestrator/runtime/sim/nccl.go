@@ -28,6 +28,17 @@ const (
 	ncclSpineSwitchesMin = 3
 )
 
+// ncclBarrierNs is the time between one size's completion and the next
+// size's start. nccl-tests meets in a barrier of every rank (MPI, over the
+// hosts' own network) before it times a size, and again to add up the
+// times after it: tens of microseconds on a real cluster. 10 us is at the
+// short end, which the table does not see (a size's time runs from its
+// first post), and long enough for the parallel engine to split an nccl
+// run: a program that waits for another must start at least a lookahead
+// (a link's propagation and a minimum frame, about 1 us on the catalog
+// labs) after it, or the run keeps one partition.
+const ncclBarrierNs = 10_000
+
 // ncclRun is an nccl variant as the builder laid it out: one program per
 // size that moves data, with its layout and closed form, to read the
 // simulation back into nccl-tests' table.
@@ -178,7 +189,8 @@ func (b *builder) pod(leaf string) int {
 }
 
 // ncclPrograms lays out an nccl variant: one program per size, each
-// starting when the one before it completed, as nccl-tests runs them.
+// starting a barrier (ncclBarrierNs) after the one before it completed,
+// as nccl-tests runs them.
 func (b *builder) ncclPrograms(vs runtime.VariantSpec, c *runtime.CollectiveSpec, cfg *engine.Config) error {
 	ns := c.NCCL
 	if ns == nil || len(ns.Sizes) == 0 {
@@ -219,7 +231,7 @@ func (b *builder) ncclPrograms(vs runtime.VariantSpec, c *runtime.CollectiveSpec
 		if prev == "" {
 			p.StartNs = int64(c.StartUs * 1000)
 		} else {
-			p.After = prev
+			p.After, p.StartNs = prev, ncclBarrierNs
 		}
 		prev = id
 		cfg.Programs = append(cfg.Programs, p)

@@ -92,7 +92,7 @@ func TestNCCLBuilderConfig(t *testing.T) {
 		if p.DSCP != 26 || !p.ExplicitDSCP {
 			t.Fatalf("program %d DSCP %d", i, p.DSCP)
 		}
-		if i == 0 && (p.After != "" || p.StartNs != 5000) || i > 0 && (p.After != cfg.Programs[i-1].ID || p.StartNs != 0) {
+		if i == 0 && (p.After != "" || p.StartNs != 5000) || i > 0 && (p.After != cfg.Programs[i-1].ID || p.StartNs != ncclBarrierNs) {
 			t.Fatalf("program %d: after %q, start %d", i, p.After, p.StartNs)
 		}
 		fabricStreams := 0

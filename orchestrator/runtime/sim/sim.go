@@ -170,7 +170,7 @@ func (r *Runtime) RunVariantWithConfigs(ctx context.Context, l *runtime.Lab, vs 
 			vs.Progress(runtime.Progress{SimulatedNs: p.NowNs, TotalNs: total, Events: p.Events, Done: p.Done})
 		}
 	}
-	cfg.Partitions, cfg.Threads = vs.Partitions, vs.Threads
+	cfg.Partitions, cfg.Threads, cfg.Spare = vs.Partitions, vs.Threads, vs.SpareThreads
 	res, err := engine.Run(ctx, *cfg)
 	if err != nil {
 		if ctx.Err() != nil {
