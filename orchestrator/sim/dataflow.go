@@ -22,7 +22,7 @@ type progState struct {
 	// firstPost is its first posted message, endAt its last receipt
 	// (ps, -1 before), lastDone the latest stream completion so far.
 	firstPost, endAt, lastDone int64
-	scaleUpBytes     int64
+	scaleUpBytes               int64
 }
 
 // streamState is one stream of a program in progress. recvd counts the

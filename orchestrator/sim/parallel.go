@@ -70,7 +70,6 @@ const maxAutoPartitions = 16
 // much lookahead (1 ns), or its ends stay together.
 const minLookaheadPs = 1000
 
-
 // parRun is the state the partitions of one run share.
 type parRun struct {
 	k      int
