@@ -148,7 +148,7 @@ func TestSerMatchesSerPs(t *testing.T) {
 
 // TestPartitionStateOwnLines keeps what each partition of a parallel run
 // writes, and allocates on its own (its random generator, its partition
-// record, the window pool's claim of each partition), a whole number of cache lines, so that the runtime's size class
+// record, the window pool's counter of each thread's home), a whole number of cache lines, so that the runtime's size class
 // gives each one lines of its own: two threads writing state of two
 // partitions in one line pass it back and forth (the 1024-host
 // permutation took 11% more CPU on 2 threads so). The sim itself is a
@@ -160,7 +160,7 @@ func TestPartitionStateOwnLines(t *testing.T) {
 	}{
 		{"simRand", unsafe.Sizeof(simRand{})},
 		{"partition", unsafe.Sizeof(partition{})},
-		{"claim (the window pool's per-partition claim)", unsafe.Sizeof(claim{})},
+		{"home (the window pool's per-thread counter)", unsafe.Sizeof(home{})},
 	} {
 		if c.size%cacheLine != 0 {
 			t.Errorf("%s is %d bytes, not a multiple of the %d-byte cache line: fix its padding", c.what, c.size, cacheLine)

@@ -495,14 +495,13 @@ type windowPool struct {
 	parts []*sim
 	end   int64
 	gen   atomic.Uint64 // bumped to start a window
-	// claims says which partitions of the window were taken. Thread t
-	// takes its own first (t, t+staffed, ...) and then any left, so that
-	// a partition runs on the same thread window after window and finds
-	// its queue, pool and ports in that core's caches.
-	claims []claim
-	// staffed is how many threads run windows. Only the caller changes
+	// split is the partitions' homes for the threads staffed now.
+	// addWorker replaces it between windows: a thread late from the last
+	// window may still read the old one, whose homes are all taken.
+	split atomic.Pointer[homes]
+	// staffed is how many threads run windows; only the caller changes
 	// it, between windows (addWorker).
-	staffed atomic.Int32
+	staffed int
 	left    atomic.Int32 // partitions of the window not done yet
 	quit    atomic.Bool
 
@@ -517,35 +516,57 @@ type windowPool struct {
 	awaiting atomic.Bool
 }
 
-// claim is a partition's: gen is the last window a thread took it in, on
-// a cache line of its own (every thread reads it).
-type claim struct {
-	gen atomic.Uint64
-	_   [cacheLine - 8]byte
+// homes split the partitions among the threads, a run of them each, and
+// say which of a home's partitions is the next to take. A thread takes
+// its home's first and then the others', so that a partition runs on the
+// same thread window after window and finds its queue, pool and ports in
+// that core's caches.
+type homes []home
+
+// home is a thread's run of partitions [start, end), next the next to
+// take, on a cache line of its own: every thread reads and adds to it.
+type home struct {
+	next       atomic.Int32
+	start, end int32
+	_          [cacheLine - 12]byte
+}
+
+// splitHomes gives each of threads threads a run of the n partitions.
+func splitHomes(n, threads int) *homes {
+	hs := make(homes, threads)
+	for t := range hs {
+		hs[t].start = int32(t * n / threads)
+		hs[t].end = int32((t + 1) * n / threads)
+		hs[t].next.Store(hs[t].end) // nothing to take before a window
+	}
+	return &hs
 }
 
 // newWindowPool runs parts on threads threads (the caller's goroutine is
-// the first).
+// the first), at most one per partition.
 func newWindowPool(parts []*sim, threads int) *windowPool {
-	wp := &windowPool{parts: parts, claims: make([]claim, len(parts))}
+	wp := &windowPool{parts: parts, staffed: max(1, min(threads, len(parts)))}
 	wp.wake = sync.NewCond(&wp.mu)
 	wp.done = sync.NewCond(&wp.doneMu)
-	wp.staffed.Store(1)
-	for wp.threads() < min(threads, len(parts)) {
-		wp.addWorker()
+	wp.split.Store(splitHomes(len(parts), wp.staffed))
+	for t := 1; t < wp.staffed; t++ {
+		wp.workers.Add(1)
+		go wp.worker(t, 0)
 	}
 	return wp
 }
 
 // threads is how many threads run windows.
-func (wp *windowPool) threads() int { return int(wp.staffed.Load()) }
+func (wp *windowPool) threads() int { return wp.staffed }
 
-// addWorker adds a thread. It runs between windows: the worker waits for
-// the next one.
+// addWorker adds a thread and splits the partitions anew. It runs
+// between windows: the worker waits for the next one.
 func (wp *windowPool) addWorker() {
-	t := wp.staffed.Add(1) - 1
+	t := wp.staffed
+	wp.staffed++
+	wp.split.Store(splitHomes(len(wp.parts), wp.staffed))
 	wp.workers.Add(1)
-	go wp.worker(int(t), wp.gen.Load())
+	go wp.worker(t, wp.gen.Load())
 }
 
 // A thread waiting for a window (or for the others to finish one) spins
@@ -605,46 +626,46 @@ func (wp *windowPool) worker(t int, seen uint64) {
 			return
 		}
 		seen = wp.gen.Load()
-		wp.work(t, seen)
+		wp.work(t)
 	}
 }
 
-// work runs partitions of window gen for thread t: its own, then any
-// left. A thread late from an earlier window takes nothing: every
-// partition of it was taken.
-func (wp *windowPool) work(t int, gen uint64) {
-	n, staff := len(wp.parts), wp.threads()
-	for i := t; i < n; i += staff {
-		wp.take(i, gen)
-	}
-	for k := 1; k < n; k++ {
-		wp.take((t+k)%n, gen)
-	}
-}
-
-// take runs partition i in window gen unless another thread took it.
-func (wp *windowPool) take(i int, gen uint64) {
-	c := &wp.claims[i]
-	if c.gen.Load() != gen-1 || !c.gen.CompareAndSwap(gen-1, gen) {
-		return
-	}
-	wp.parts[i].window(wp.end)
-	if wp.left.Add(-1) == 0 && wp.awaiting.Load() {
-		wp.doneMu.Lock()
-		wp.done.Broadcast()
-		wp.doneMu.Unlock()
+// work runs partitions of the window for thread t: its home's, then what
+// is left of the other homes'.
+func (wp *windowPool) work(t int) {
+	hs := *wp.split.Load()
+	for k := range hs {
+		h := &hs[(t+k)%len(hs)]
+		for {
+			i := h.next.Add(1) - 1
+			if i >= h.end {
+				break
+			}
+			wp.parts[i].window(wp.end)
+			if wp.left.Add(-1) == 0 && wp.awaiting.Load() {
+				wp.doneMu.Lock()
+				wp.done.Broadcast()
+				wp.doneMu.Unlock()
+			}
+		}
 	}
 }
 
 // run processes one window on every partition and returns when all are
 // done.
 func (wp *windowPool) run(end int64) {
-	// A worker reads end once it has seen the new gen.
+	// A worker late from the last window may take a partition as soon as
+	// a home's next is reset, before gen moves: end and left must be set
+	// first.
 	wp.end = end
 	wp.left.Store(int32(len(wp.parts)))
-	gen := wp.gen.Add(1)
+	hs := *wp.split.Load()
+	for t := range hs {
+		hs[t].next.Store(hs[t].start)
+	}
+	wp.gen.Add(1)
 	wp.signal()
-	wp.work(0, gen)
+	wp.work(0)
 	for w := (waiter{}); wp.left.Load() > 0; {
 		if w.next() {
 			// The worker that finishes the window's last partition

@@ -275,19 +275,35 @@ func TestPartitionsStaySequentialWhenTheyMust(t *testing.T) {
 	}
 }
 
-// The window pool staffs as many threads as it is given, at most one per
-// partition, and a thread added later counts.
-func TestWindowPoolThreads(t *testing.T) {
+// The window pool's homes split the partitions among its threads in runs
+// that cover every partition once, as evenly as they divide, each thread
+// with a home of at least one partition, and split them anew for a
+// thread added later.
+func TestWindowPoolHomes(t *testing.T) {
+	check := func(parts, threads int, wp *windowPool) {
+		t.Helper()
+		hs := *wp.split.Load()
+		next := int32(0)
+		for i := range hs {
+			h := &hs[i]
+			if h.start != next || h.end <= h.start {
+				t.Errorf("%d partitions, %d threads: home %d is [%d, %d), want it to start at %d and hold one or more", parts, threads, i, h.start, h.end, next)
+			}
+			if n := int(h.end - h.start); n < parts/len(hs) || n > parts/len(hs)+1 {
+				t.Errorf("%d partitions, %d threads: home %d holds %d", parts, threads, i, n)
+			}
+			next = h.end
+		}
+		if int(next) != parts || len(hs) != min(parts, threads) || wp.threads() != len(hs) {
+			t.Errorf("%d partitions, %d threads: %d homes for %d threads cover %d partitions", parts, threads, len(hs), wp.threads(), next)
+		}
+	}
 	for _, c := range []struct{ parts, threads int }{{16, 2}, {16, 3}, {8, 4}, {5, 8}, {1, 1}, {7, 1}} {
 		wp := newWindowPool(make([]*sim, c.parts), c.threads)
-		if got, want := wp.threads(), min(c.parts, c.threads); got != want {
-			t.Errorf("%d partitions, %d threads: %d staffed, want %d", c.parts, c.threads, got, want)
-		}
+		check(c.parts, c.threads, wp)
 		if wp.threads() < c.parts {
 			wp.addWorker()
-			if got, want := wp.threads(), min(c.parts, c.threads)+1; got != want {
-				t.Errorf("%d partitions, %d threads, one added: %d staffed, want %d", c.parts, c.threads, got, want)
-			}
+			check(c.parts, min(c.parts, c.threads)+1, wp)
 		}
 		wp.stop()
 	}
