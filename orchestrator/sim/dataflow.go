@@ -3,7 +3,6 @@ package sim
 import (
 	"fmt"
 	"math"
-	"sync/atomic"
 )
 
 // The engine's side of Program (program.go): per program, per stream, a
@@ -22,7 +21,6 @@ type progState struct {
 	// firstPost is its first posted message, endAt its last receipt
 	// (ps, -1 before), lastDone the latest stream completion so far.
 	firstPost, endAt, lastDone int64
-	scaleUpBytes               int64
 }
 
 // streamState is one stream of a program in progress. recvd counts the
@@ -496,10 +494,7 @@ func (s *sim) gpuArrive(g int32) {
 	} else {
 		e.busy = false
 	}
-	st := &s.streams[i]
-	// Partitions add to one program's count at once.
-	atomic.AddInt64(&s.progs[st.prog].scaleUpBytes, st.bytes)
-	s.work.delivered += st.bytes
+	s.work.delivered += s.streams[i].bytes
 	s.received(i)
 }
 
@@ -548,7 +543,7 @@ func (s *sim) programStats() []ProgramStats {
 	out := make([]ProgramStats, len(s.progs))
 	for pi := range s.progs {
 		ps := &s.progs[pi]
-		st := ProgramStats{ID: ps.cfg.ID, StartNs: -1, EndNs: -1, ScaleUpBytes: ps.scaleUpBytes}
+		st := ProgramStats{ID: ps.cfg.ID, StartNs: -1, EndNs: -1}
 		if ps.firstPost >= 0 {
 			st.StartNs = ps.firstPost / 1000
 		}
@@ -556,6 +551,8 @@ func (s *sim) programStats() []ProgramStats {
 		for i := ps.first; i < ps.first+n; i++ {
 			ss := &s.streams[i]
 			if ss.flow < 0 {
+				// Its messages arrived whole, one by one.
+				st.ScaleUpBytes += ss.recvd * ss.bytes
 				continue
 			}
 			f := &s.flows[ss.flow]
