@@ -405,6 +405,7 @@ func (s *sim) runParallel(ctx context.Context, pr *parRun) error {
 	}
 	limit := s.end + 1 // events at exactly the end still run
 	var windows uint64
+	var tune threadTuner
 	for {
 		start := int64(math.MaxInt64)
 		for _, p := range pr.parts {
@@ -441,7 +442,7 @@ func (s *sim) runParallel(ctx context.Context, pr *parRun) error {
 		pool.run(end)
 		s.foldStreamsDone(pr, end)
 		windows++
-		if windows&0x3ff == 0 {
+		if windows%tuneEveryWindows == 0 {
 			// Threads that other runs gave up, up to one per partition.
 			for s.cfg.Spare != nil && pool.threads() < pr.k && s.cfg.Spare.take() {
 				pool.addWorker()
@@ -449,6 +450,9 @@ func (s *sim) runParallel(ctx context.Context, pr *parRun) error {
 			events := s.events
 			for _, p := range pr.parts {
 				events += p.events
+			}
+			if pool.threads() > 1 {
+				pool.setActive(tune.next(events, time.Now(), pool.threads()))
 			}
 			if err := ctx.Err(); err != nil {
 				return fmt.Errorf("sim: stopped at %d ns of %d: %w", start/1000, s.end/1000, err)
@@ -499,11 +503,16 @@ type windowPool struct {
 	// addWorker replaces it between windows: a thread late from the last
 	// window may still read the old one, whose homes are all taken.
 	split atomic.Pointer[homes]
-	// staffed is how many threads run windows; only the caller changes
-	// it, between windows (addWorker).
+	// staffed is how many threads the pool has, active how many of them
+	// run windows (the first ones: the others sleep on bench); only the
+	// caller changes them, between windows (addWorker, setActive).
 	staffed int
+	active  atomic.Int32
 	left    atomic.Int32 // partitions of the window not done yet
 	quit    atomic.Bool
+
+	benchMu sync.Mutex
+	bench   *sync.Cond
 
 	mu       sync.Mutex
 	wake     *sync.Cond
@@ -548,6 +557,8 @@ func newWindowPool(parts []*sim, threads int) *windowPool {
 	wp := &windowPool{parts: parts, staffed: max(1, min(threads, len(parts)))}
 	wp.wake = sync.NewCond(&wp.mu)
 	wp.done = sync.NewCond(&wp.doneMu)
+	wp.bench = sync.NewCond(&wp.benchMu)
+	wp.active.Store(int32(wp.staffed))
 	wp.split.Store(splitHomes(len(parts), wp.staffed))
 	for t := 1; t < wp.staffed; t++ {
 		wp.workers.Add(1)
@@ -567,6 +578,21 @@ func (wp *windowPool) addWorker() {
 	wp.split.Store(splitHomes(len(wp.parts), wp.staffed))
 	wp.workers.Add(1)
 	go wp.worker(t, wp.gen.Load())
+	wp.setActive(wp.staffed)
+}
+
+// setActive lets the first n threads run windows and benches the others
+// (n at least 1, at most the staffed threads). It runs between windows.
+// A benched thread sleeps, so its CPU goes to whatever else the machine
+// runs; the partitions stay where they are, the active threads take the
+// benched ones' homes as they take any home left.
+func (wp *windowPool) setActive(n int) {
+	n = max(1, min(n, wp.staffed))
+	if int(wp.active.Swap(int32(n))) < n {
+		wp.benchMu.Lock()
+		wp.bench.Broadcast()
+		wp.benchMu.Unlock()
+	}
 }
 
 // A thread waiting for a window (or for the others to finish one) spins
@@ -611,7 +637,16 @@ func (w *waiter) next() (sleep bool) {
 func (wp *windowPool) worker(t int, seen uint64) {
 	defer wp.workers.Done()
 	for {
-		for w := (waiter{}); wp.gen.Load() == seen && !wp.quit.Load(); {
+		if int(wp.active.Load()) <= t {
+			wp.benchMu.Lock()
+			for int(wp.active.Load()) <= t && !wp.quit.Load() {
+				wp.bench.Wait()
+			}
+			wp.benchMu.Unlock()
+			// Back between windows: wait for the next one.
+			seen = wp.gen.Load()
+		}
+		for w := (waiter{}); wp.gen.Load() == seen && !wp.quit.Load() && int(wp.active.Load()) > t; {
 			if w.next() {
 				wp.mu.Lock()
 				wp.sleepers.Add(1)
@@ -624,6 +659,9 @@ func (wp *windowPool) worker(t int, seen uint64) {
 		}
 		if wp.quit.Load() {
 			return
+		}
+		if int(wp.active.Load()) <= t {
+			continue // benched while it waited
 		}
 		seen = wp.gen.Load()
 		wp.work(t)
@@ -696,7 +734,77 @@ func (wp *windowPool) signal() {
 func (wp *windowPool) stop() {
 	wp.quit.Store(true)
 	wp.signal()
+	wp.benchMu.Lock()
+	wp.bench.Broadcast()
+	wp.benchMu.Unlock()
 	wp.workers.Wait()
+}
+
+// tuneEveryWindows is how often a split run looks at its speed and its
+// spare threads.
+var tuneEveryWindows uint64 = 1024
+
+// threadTuner decides, batch of windows after batch, whether a split run
+// goes faster on all its threads or on one. Threads never change a
+// result, only the wall time, so this may follow the clock: when a
+// window holds few events (a collective's small sizes on a fabric of 26
+// ns lookahead: some 40 events a window) the threads' meeting at every
+// window costs more than they gain, and one thread runs the run faster
+// (the 8-64 B ring on 1024gpu: 2.0-3.4 s of wall on two threads, 1.8-2.0
+// s on one, measured 2026-12-05), while bandwidth-bound traffic goes
+// twice as fast on two. It measures events per second of wall time in
+// each mode, keeps the faster, and tries the other now and then, as the
+// traffic changes: after probeFirst batches, then twice as long after
+// every probe that confirms the choice (up to probeMost), back to
+// probeFirst after one that changes it. A probe costs a batch in the
+// slower mode, some 1-4 ms.
+type threadTuner struct {
+	rate    [2]float64 // events/s last measured on one thread, on all
+	all     bool       // the mode of the batch being measured
+	probing bool       // the batch being measured is a probe
+	wait    int        // batches until the next probe
+	every   int        // batches between probes
+	events  uint64
+	at      time.Time
+}
+
+const (
+	probeFirst = 16
+	probeMost  = 512
+)
+
+// next takes the events run so far and the time, and says how many of
+// threads threads the next batch runs on.
+func (tu *threadTuner) next(events uint64, now time.Time, threads int) int {
+	mode := 0
+	if tu.all {
+		mode = 1
+	}
+	if tu.at.IsZero() {
+		// The first batch runs on all threads.
+		tu.all, tu.every, tu.wait = true, probeFirst, probeFirst
+	} else if d := now.Sub(tu.at).Seconds(); d > 0 {
+		tu.rate[mode] = float64(events-tu.events) / d
+	}
+	tu.events, tu.at = events, now
+	best := tu.rate[1] >= tu.rate[0]
+	if tu.probing {
+		tu.probing = false
+		if best == !tu.all {
+			tu.every = min(2*tu.every, probeMost) // the choice holds
+		} else {
+			tu.every = probeFirst
+		}
+		tu.wait = tu.every
+	}
+	tu.all = best
+	if tu.wait--; tu.wait <= 0 {
+		tu.all, tu.probing = !best, true
+	}
+	if tu.all {
+		return threads
+	}
+	return 1
 }
 
 // DefaultThreads is the threads a run uses when Config.Threads is 0:

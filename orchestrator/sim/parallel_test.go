@@ -391,3 +391,62 @@ func TestParallelProgramsAgreeWithSequential(t *testing.T) {
 		}
 	}
 }
+
+// TestThreadTunerPicksTheFasterMode: the tuner keeps the mode whose last
+// batch ran more events per second, tries the other less and less often
+// while that holds, and follows when the traffic makes the other faster.
+func TestThreadTunerPicksTheFasterMode(t *testing.T) {
+	var tu threadTuner
+	at := time.Unix(0, 0)
+	var events uint64
+	oneFaster := true
+	// The faster mode runs 2 M events a batch, the slower 1 M (a ms each).
+	step := func(threads int) int {
+		if (threads == 1) == oneFaster {
+			events += 2_000_000
+		} else {
+			events += 1_000_000
+		}
+		at = at.Add(time.Millisecond)
+		return tu.next(events, at, 4)
+	}
+	n := tu.next(0, at, 4)
+	if n != 4 {
+		t.Fatalf("first batch on %d threads, want all 4", n)
+	}
+	count := func(batches int) (ones, alls int) {
+		for range batches {
+			if n = step(n); n == 1 {
+				ones++
+			} else {
+				alls++
+			}
+		}
+		return
+	}
+	count(probeFirst + 1) // until the first probe has run
+	if ones, alls := count(1000); alls < 1 || alls > 10 {
+		t.Errorf("one thread faster: %d batches on one thread, %d on all; want all only to probe, a few times", ones, alls)
+	}
+	oneFaster = false
+	count(probeMost + 2)
+	if ones, alls := count(1000); ones < 1 || ones > 10 {
+		t.Errorf("all threads faster: %d batches on one thread, %d on all; want one only to probe, a few times", ones, alls)
+	}
+}
+
+// TestThreadTunerKeepsTheResult: switching between one thread and all of
+// them every other window gives the result one thread gives.
+func TestThreadTunerKeepsTheResult(t *testing.T) {
+	defer func(n uint64) { tuneEveryWindows = n }(tuneEveryWindows)
+	tuneEveryWindows = 2
+	for _, name := range []string{"programs", "link faults", "sprayed permutation"} {
+		cfg := parallelCases()[name]
+		cfg.Partitions, cfg.Threads = 4, 1
+		one := resultJSON(t, cfg)
+		cfg.Threads = 3
+		if got := resultJSON(t, cfg); !bytes.Equal(got, one) {
+			t.Errorf("%s: tuned threads give another result than one thread (%d vs %d bytes of JSON)", name, len(got), len(one))
+		}
+	}
+}
