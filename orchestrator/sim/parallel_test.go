@@ -198,17 +198,25 @@ func TestParallelSameForAnyThreads(t *testing.T) {
 	}
 }
 
+// sequentialAndSplit runs parallelCases()[name] in one partition and in
+// four on two threads.
+func sequentialAndSplit(t *testing.T, name string) (seq, par *Result) {
+	t.Helper()
+	cfg := parallelCases()[name]
+	seq = mustRun(t, cfg)
+	cfg.Partitions, cfg.Threads = 4, 2
+	par = mustRun(t, cfg)
+	if seq.Partitions != 1 || par.Partitions != 4 {
+		t.Fatalf("%s: partitions %d and %d, want 1 and 4", name, seq.Partitions, par.Partitions)
+	}
+	return seq, par
+}
+
 // TestParallelAgreesWithSequential: splitting changes which random draws
 // and ties a run takes, not what it models. The split ring completes as
 // the sequential one does, within a percent, and moves the same bytes.
 func TestParallelAgreesWithSequential(t *testing.T) {
-	cfg := parallelCases()["ring allreduce"]
-	seq := mustRun(t, cfg)
-	cfg.Partitions, cfg.Threads = 4, 2
-	par := mustRun(t, cfg)
-	if seq.Partitions != 1 || par.Partitions != 4 {
-		t.Fatalf("partitions %d and %d, want 1 and 4", seq.Partitions, par.Partitions)
-	}
+	seq, par := sequentialAndSplit(t, "ring allreduce")
 	if len(seq.Rings) != 1 || len(par.Rings) != 1 || seq.Rings[0].TimeNs == nil || par.Rings[0].TimeNs == nil {
 		t.Fatalf("the ring did not complete: sequential %+v, split %+v", seq.Rings, par.Rings)
 	}
@@ -222,10 +230,7 @@ func TestParallelAgreesWithSequential(t *testing.T) {
 
 	// Link faults run between windows: the same marks at the same times,
 	// and the packets lost on the failed links, as in one partition.
-	cfg = parallelCases()["link faults"]
-	seq = mustRun(t, cfg)
-	cfg.Partitions, cfg.Threads = 4, 2
-	par = mustRun(t, cfg)
+	seq, par = sequentialAndSplit(t, "link faults")
 	if len(seq.Timeline) == 0 || len(seq.Timeline) != len(par.Timeline) {
 		t.Fatalf("timeline: %d marks sequential, %d split", len(seq.Timeline), len(par.Timeline))
 	}
@@ -359,13 +364,7 @@ func TestWaiterSleepsAfterYieldFor(t *testing.T) {
 // starting when the one it waits for completed plus its wait, and take
 // what they take in one partition, within a percent.
 func TestParallelProgramsAgreeWithSequential(t *testing.T) {
-	cfg := parallelCases()["programs"]
-	seq := mustRun(t, cfg)
-	cfg.Partitions, cfg.Threads = 4, 2
-	par := mustRun(t, cfg)
-	if seq.Partitions != 1 || par.Partitions != 4 {
-		t.Fatalf("partitions %d and %d, want 1 and 4", seq.Partitions, par.Partitions)
-	}
+	seq, par := sequentialAndSplit(t, "programs")
 	for _, r := range []*Result{seq, par} {
 		if len(r.Programs) != 3 {
 			t.Fatalf("%d partitions: %d programs, want 3", r.Partitions, len(r.Programs))
