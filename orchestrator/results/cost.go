@@ -31,7 +31,9 @@ type Cost struct {
 	Events     *uint64  `json:"events,omitempty"`
 	EventsPerS *float64 `json:"events_per_s,omitempty"`
 	PacketHops *uint64  `json:"packet_hops,omitempty"`
-	// Threads the simulator ran the variant on (0: not a simulation).
+	// Threads the simulator ran the variant on, at the most (0: not a
+	// simulation): a split run may take spare threads as it goes, and runs
+	// the windows where one thread is faster on one (sim.threadTuner).
 	Threads int `json:"threads,omitempty"`
 }
 
