@@ -34,6 +34,11 @@ type streamState struct {
 	// stride and phase place its messages in their sequence (Stream).
 	stride, phase int64
 	inputs        []Input // the program's, indices local to it
+	// credit[k] > 0 says input k is received on another server than this
+	// stream's sender, which learns of each message credit[k] ps later
+	// (creditDelay); seen[k] counts the messages it learnt of. Nil when
+	// every input is received where this stream is sent.
+	credit, seen []int64
 	// deps are the streams (global indices) that read this one.
 	deps []int32
 	// A fabric stream's QP (flow index), or -1 for a scale-up stream,
@@ -254,7 +259,77 @@ func (s *sim) buildPrograms(paths pathCache) error {
 			s.flows[f].stream = &s.streams[i]
 		}
 	}
+	return s.buildCredits()
+}
+
+// buildCredits finds the inputs received on another server than the
+// stream that reads them is sent from. NCCL's sender learns that its
+// receiver's buffer has room (the transfers it feeds took the data on)
+// when the receiver tells it over the network; such an input reaches the
+// stream's sender a minimum frame's trip from the input's receiving NIC
+// to the sender's NIC later. That trip crosses every partition boundary
+// between the two, so it is at least a lookahead: a split run delivers it
+// as an event of the sender's partition, and every split gives the same
+// delays.
+func (s *sim) buildCredits() error {
+	for i := range s.streams {
+		st := &s.streams[i]
+		base := s.progs[st.prog].first
+		for k, in := range st.inputs {
+			j := base + in.Stream
+			from, to := s.streamReceiver(j), s.streamSender(int32(i))
+			if from == to {
+				continue
+			}
+			d, err := s.creditDelay(s.streamNIC(j, false), s.streamNIC(int32(i), true))
+			if err != nil {
+				return errorf("program %q stream %d waits for stream %d, received on %s: %v", s.progs[st.prog].cfg.ID, int32(i)-base, in.Stream, s.nodes[from].name, err)
+			}
+			if st.credit == nil {
+				st.credit, st.seen = make([]int64, len(st.inputs)), make([]int64, len(st.inputs))
+			}
+			st.credit[k] = d
+		}
+	}
 	return nil
+}
+
+// streamNIC is the NIC port that sends (send) or receives stream i: its
+// QP's, or for a scale-up stream its server's first.
+func (s *sim) streamNIC(i int32, send bool) int32 {
+	if f := s.streams[i].flow; f >= 0 {
+		if send {
+			return s.flows[f].src
+		}
+		return s.flows[f].dst
+	}
+	if ps := s.nodes[s.gpus[s.streams[i].gpu].node].ports; len(ps) > 0 {
+		return ps[0]
+	}
+	return -1
+}
+
+// creditDelay is a minimum frame's trip from NIC port a to NIC port b
+// (ps): every link's serialization and propagation, and b's NIC delay.
+func (s *sim) creditDelay(a, b int32) (int64, error) {
+	if a < 0 || b < 0 {
+		return 0, fmt.Errorf("a server without a NIC cannot send or receive the credit")
+	}
+	d := s.ports[a].propPs + s.ports[a].serPs(s.minWire()) + s.nicDelay
+	h, _ := s.flowHashes(a, b, 0)
+	if at, _ := s.walk(a, b, h, func(_, out int32) {
+		d += s.ports[out].propPs + s.ports[out].serPs(s.minWire())
+	}); at >= 0 {
+		return 0, s.reaches(a, b, h)
+	}
+	return d, nil
+}
+
+// inputSeen: stream i's sender learns that its input k got a message
+// further.
+func (s *sim) inputSeen(i, k int32) {
+	s.streams[i].seen[k]++
+	s.post(i)
 }
 
 // checkScaleUp checks every server's scale-up domain.
@@ -396,13 +471,17 @@ func (s *sim) readyOf(i int32) int64 {
 	st := &s.streams[i]
 	bound := int64(math.MaxInt64)
 	base := s.progs[st.prog].first
-	for _, in := range st.inputs {
+	for k, in := range st.inputs {
 		src := &s.streams[base+in.Stream]
+		recvd := src.recvd
+		if st.credit != nil && st.credit[k] > 0 {
+			recvd = st.seen[k] // received on another server
+		}
 		// An offset beyond every sequence number never holds it back.
-		if src.recvd == src.msgs || in.Offset < -maxSeq {
+		if recvd == src.msgs || in.Offset < -maxSeq {
 			continue
 		}
-		bound = min(bound, src.phase+src.recvd*src.stride-in.Offset)
+		bound = min(bound, src.phase+recvd*src.stride-in.Offset)
 	}
 	if bound == math.MaxInt64 {
 		return st.msgs
@@ -504,7 +583,26 @@ func (s *sim) received(i int32) {
 	st := &s.streams[i]
 	st.recvd++
 	for _, d := range st.deps {
-		s.post(d)
+		ds := &s.streams[d]
+		if ds.credit == nil {
+			s.post(d)
+			continue
+		}
+		base := s.progs[ds.prog].first
+		local := false
+		for k, in := range ds.inputs {
+			if base+in.Stream != i {
+				continue
+			}
+			if c := ds.credit[k]; c > 0 {
+				s.push(s.now+c, evInputSeen, d, int32(k), 0)
+			} else {
+				local = true
+			}
+		}
+		if local {
+			s.post(d)
+		}
 	}
 	if st.recvd < st.msgs {
 		return

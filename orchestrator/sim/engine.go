@@ -36,6 +36,9 @@ const (
 	evCCTimer
 	evUETPull // a UET receiver's credit pacer (uet.go)
 	evUETAck  // a UET receiver's ACK coalescing timer (uet.go)
+	// A program stream's sender learns that an input received on another
+	// server got a message further (dataflow.go).
+	evInputSeen
 )
 
 // Run simulates cfg until cfg.DurationNs of simulated time has passed and
@@ -191,6 +194,8 @@ func (s *sim) dispatch(e *event) {
 		s.uetPullTick(e.a)
 	case evUETAck:
 		s.uetAckTimer(e.a)
+	case evInputSeen:
+		s.inputSeen(e.a, e.b)
 	default:
 		s.ibDispatch(*e)
 	}

@@ -35,10 +35,10 @@ import (
 // before it and none at or after it; a link's two ends are then handled
 // by their own partitions.
 //
-// Programs. A stream posts its messages where its inputs are received: the
-// node that receives an input and the node that sends the stream stay in
-// one partition, so a message received there posts the next at once, as
-// in one partition. A program's start touches every partition (its QPs
+// Programs. A stream whose input is received on its own server posts at
+// once, in its partition; an input received on another server reaches the
+// stream's sender a credit's trip later (creditDelay), at least a
+// lookahead, as an event of the sender's partition. A program's start touches every partition (its QPs
 // come up, its streams post) and runs between windows; its completion is
 // known only once every partition has passed it, so each partition notes
 // the streams it completed and the run folds them in after the window
@@ -195,13 +195,6 @@ func (s *sim) planPartitions() (*parRun, error) {
 			uf.union(s.ports[f.dst].node, s.ports[s.flows[c].src].node)
 		}
 	}
-	for i := range s.streams {
-		st := &s.streams[i]
-		base := s.progs[st.prog].first
-		for _, in := range st.inputs {
-			uf.union(s.streamReceiver(base+in.Stream), s.streamSender(int32(i)))
-		}
-	}
 	// Groups, each weighed by its ports (a port's events are the work).
 	weight := map[int32]int{}
 	for i := range s.nodes {
@@ -276,6 +269,8 @@ func (pr *parRun) owner(s *sim, kind uint8, a int32) int32 {
 		return pr.ofPort[s.wds[a].port]
 	case evScaleUp:
 		return pr.ofNode[s.gpus[a].node]
+	case evInputSeen:
+		return pr.ofNode[s.streamSender(a)]
 	case evLinkChange, evRouteLearn, evProgStart:
 		return global
 	}

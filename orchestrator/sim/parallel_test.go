@@ -126,7 +126,8 @@ func parallelCases() map[string]Config {
 // sizes: a ring whose ranks wait for each other's messages, a second
 // ring startNs after the first completed, and then a server's scale-up
 // transfer whose data a fabric stream forwards as it arrives, and a
-// server on another leaf forwards on from there.
+// server on another leaf sends on as it learns of each message (a credit
+// from another partition).
 func programCase(hs []string, startNs int64) Config {
 	c := Config{
 		Topology:      leafSpine(4, 2, 4, 100, 100),
@@ -152,8 +153,8 @@ func programCase(hs []string, startNs int64) Config {
 	su := Program{ID: "scale-up", After: "ring1", StartNs: startNs, Streams: []Stream{
 		{ScaleUp: true, Host: "h1-2", SrcGPU: 0, DstGPU: 1, Messages: 4, MessageBytes: 32 << 10},
 		{Src: "h1-2", Dst: "h3-0", Messages: 4, MessageBytes: 32 << 10, Inputs: []Input{{Stream: 0, Offset: 0}}},
-		// Waits for what another leaf's server receives: the two stay in
-		// one partition.
+		// Waits for what another leaf's server receives: it learns of it
+		// a credit's trip later, in another partition.
 		{Src: "h2-1", Dst: "h0-3", Messages: 4, MessageBytes: 32 << 10, Inputs: []Input{{Stream: 1, Offset: 0}}},
 	}}
 	c.Programs = []Program{r0, r1, su}

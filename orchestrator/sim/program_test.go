@@ -829,3 +829,51 @@ func TestProgramInterleavedStreams(t *testing.T) {
 		t.Fatalf("chain ends at %d ns unsplit and %d ns split over two streams, want %d for both", times[0], times[1], want)
 	}
 }
+
+// TestInputOnAnotherServerWaitsForTheCredit: a stream whose input is
+// received on another server posts a credit's trip after the receipt (a
+// minimum frame from that server's NIC to its own: two links and the
+// NIC's delay within a leaf), one whose input is received where it is
+// sent posts at once.
+func TestInputOnAnotherServerWaitsForTheCredit(t *testing.T) {
+	end := func(sender string) int64 {
+		cfg := Config{
+			Topology:       leafSpine(2, 1, 2, 100, 100),
+			DefaultQoS:     losslessQoS(true, false, 0, 0),
+			DurationNs:     1_000_000,
+			Seed:           1,
+			SwitchJitterNs: -1,
+			Programs: []Program{{ID: "p", Streams: []Stream{
+				{Src: "h0-0", Dst: "h1-0", Messages: 1, MessageBytes: 4096},
+				{Src: sender, Dst: "h0-1", Messages: 1, MessageBytes: 4096, Inputs: []Input{{Stream: 0, Offset: 0}}},
+			}}},
+		}
+		s, err := newSim(&cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		credit := s.streams[1].credit
+		if local := sender == "h1-0"; local != (credit == nil) {
+			t.Fatalf("sender %s: credits %v", sender, credit)
+		}
+		r := mustRun(t, cfg)
+		progTime(t, r, 0)
+		return r.Programs[0].EndNs
+	}
+	// h1-0 and h1-1 hang off one leaf, both a leaf and a spine away
+	// from h0-1: the paths of the second stream take as long.
+	local, remote := end("h1-0"), end("h1-1")
+	s, err := newSim(&Config{Topology: leafSpine(2, 1, 2, 100, 100), DurationNs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nic := s.nodes[s.nodeByName["h1-0"]].ports[0]
+	link := s.ports[nic].propPs + s.ports[nic].serPs(minWireBytes)
+	want := (2*link + DefaultNICDelayNs*1000) / 1000
+	// Where the input is received, the stream's first packet may wait
+	// behind that NIC's ACK of it.
+	ack := s.ports[nic].serPs(AckWireBytes) / 1000
+	if d := remote - local; d < want-ack-1 || d > want+1 {
+		t.Errorf("the program ends %d ns later with its input received on another server, want the credit's %d ns", d, want)
+	}
+}
