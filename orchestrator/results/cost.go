@@ -83,6 +83,11 @@ func (c *Cost) String() string {
 	return strings.Join(parts, ", ")
 }
 
+// ParamPartitions is the variant parameter that keeps the split the
+// simulator's parallel engine ran (set when it split the fabric): like the
+// seed, the result depends on it.
+const ParamPartitions = "partitions"
+
 // CostLines are a variant's "run cost" lines as reports and the run
 // summary print them, each saying what its wall time measured so that
 // nobody takes it for a simulated figure: the variant's own, and on a
@@ -95,7 +100,11 @@ func CostLines(v Variant) []string {
 		if c.Threads == 0 {
 			what = "measured wall time of the variant's traffic, counters and latency probe on the live lab"
 		}
-		lines = append(lines, fmt.Sprintf("run cost: %s (%s)", c, what))
+		cost := c.String()
+		if p := v.Params[ParamPartitions]; p != "" && c.Threads > 0 {
+			cost += ", " + p + " partitions"
+		}
+		lines = append(lines, fmt.Sprintf("run cost: %s (%s)", cost, what))
 	}
 	if sp := v.Simulated; sp != nil && sp.Cost != nil {
 		lines = append(lines, fmt.Sprintf("run cost of the simulated counterpart: %s (measured wall time of the simulator on this machine)", sp.Cost))

@@ -36,6 +36,22 @@ func TestCostFigures(t *testing.T) {
 	}
 }
 
+// A split run's cost line says over how many partitions its threads ran;
+// a sequential one's and a live one's say nothing of partitions.
+func TestCostLinesNamePartitions(t *testing.T) {
+	split := Variant{Params: map[string]string{ParamPartitions: "8"}, Cost: PacketCost(2*time.Second, 1_000_000, 500_000, 2)}
+	if got := CostLines(split); len(got) != 1 || !strings.Contains(got[0], "2 threads, 8 partitions (measured wall time of the simulator") {
+		t.Errorf("split run: %q", got)
+	}
+	one := Variant{Params: map[string]string{}, Cost: PacketCost(2*time.Second, 1_000_000, 500_000, 1)}
+	live := Variant{Params: map[string]string{ParamPartitions: "8"}, Cost: WallCost(time.Second, 0)}
+	for _, v := range []Variant{one, live} {
+		if got := CostLines(v); len(got) != 1 || strings.Contains(got[0], "partitions") {
+			t.Errorf("%+v: %q", v.Cost, got)
+		}
+	}
+}
+
 // What a run cost differs between two runs of one seed; everything that
 // compares records leaves it out: WithoutCost, a baseline, regress.
 func TestCostLeftOutOfComparisons(t *testing.T) {

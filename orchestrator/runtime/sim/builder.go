@@ -653,7 +653,7 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 	if res.Partitions > 1 {
 		// The split the parallel engine ran (its results depend on it,
 		// not on the threads).
-		v.Params["partitions"] = strconv.Itoa(res.Partitions)
+		v.Params[results.ParamPartitions] = strconv.Itoa(res.Partitions)
 	}
 	b.recordTransport(v)
 	for k, val := range vs.Params {
