@@ -259,7 +259,7 @@ func (s *sim) buildPrograms(paths pathCache) error {
 			s.flows[f].stream = &s.streams[i]
 		}
 	}
-	return s.buildCredits()
+	return nil
 }
 
 // buildCredits finds the inputs received on another server than the
@@ -270,7 +270,8 @@ func (s *sim) buildPrograms(paths pathCache) error {
 // to the sender's NIC later. That trip crosses every partition boundary
 // between the two, so it is at least a lookahead: a split run delivers it
 // as an event of the sender's partition, and every split gives the same
-// delays.
+// delays. It runs once the transport is known (an InfiniBand fabric's
+// minimum frame and NIC delay are its own).
 func (s *sim) buildCredits() error {
 	for i := range s.streams {
 		st := &s.streams[i]
@@ -278,7 +279,9 @@ func (s *sim) buildCredits() error {
 		for k, in := range st.inputs {
 			j := base + in.Stream
 			from, to := s.streamReceiver(j), s.streamSender(int32(i))
-			if from == to {
+			// An offset beyond every sequence number never holds the
+			// stream back (readyOf): no credit to send.
+			if from == to || in.Offset < -maxSeq {
 				continue
 			}
 			d, err := s.creditDelay(s.streamNIC(j, false), s.streamNIC(int32(i), true))
@@ -315,7 +318,11 @@ func (s *sim) creditDelay(a, b int32) (int64, error) {
 	if a < 0 || b < 0 {
 		return 0, fmt.Errorf("a server without a NIC cannot send or receive the credit")
 	}
-	d := s.ports[a].propPs + s.ports[a].serPs(s.minWire()) + s.nicDelay
+	nic := s.nicDelay
+	if s.ib != nil {
+		nic = s.ib.nicDelay // the HCA's pipeline (buildIB)
+	}
+	d := s.ports[a].propPs + s.ports[a].serPs(s.minWire()) + nic
 	h, _ := s.flowHashes(a, b, 0)
 	if at, _ := s.walk(a, b, h, func(_, out int32) {
 		d += s.ports[out].propPs + s.ports[out].serPs(s.minWire())
@@ -473,9 +480,13 @@ func (s *sim) readyOf(i int32) int64 {
 	base := s.progs[st.prog].first
 	for k, in := range st.inputs {
 		src := &s.streams[base+in.Stream]
-		recvd := src.recvd
+		// An input received on another server: what this stream's
+		// sender learnt of it (its recvd is another partition's).
+		var recvd int64
 		if st.credit != nil && st.credit[k] > 0 {
-			recvd = st.seen[k] // received on another server
+			recvd = st.seen[k]
+		} else {
+			recvd = src.recvd
 		}
 		// An offset beyond every sequence number never holds it back.
 		if recvd == src.msgs || in.Offset < -maxSeq {

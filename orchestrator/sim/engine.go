@@ -1123,6 +1123,15 @@ func (s *sim) sendData(pi, fi int32) {
 	s.transmit(pi, k)
 }
 
+// dataWire is a data packet's bytes on the wire: its payload and overhead
+// bytes of headers, on Ethernet at least a minimum frame.
+func (s *sim) dataWire(payload, overhead int64) int64 {
+	if s.ib == nil {
+		return max(payload+overhead, minWireBytes)
+	}
+	return payload + overhead
+}
+
 // dataPacket takes data packet psn of flow fi from the pool: its payload
 // and, on the wire, overhead bytes more (the transport's headers), and on
 // Ethernet at least a minimum frame.
@@ -1134,11 +1143,7 @@ func (s *sim) dataPacket(fi int32, psn int64, overhead int64) (int32, *packet) {
 	pk.kind, pk.flow, pk.dst, pk.psn = pktData, fi, f.dst, psn
 	pk.sent = s.now
 	pk.hash = f.hashFwd
-	wire := pl + overhead
-	if s.ib == nil {
-		wire = max(wire, minWireBytes)
-	}
-	pk.payload, pk.wire = int32(pl), int32(wire)
+	pk.payload, pk.wire = int32(pl), int32(s.dataWire(pl, overhead))
 	pk.dscp, pk.prio = f.dscp, f.prio
 	return k, pk
 }

@@ -438,8 +438,9 @@ func (s *sim) runParallel(ctx context.Context, pr *parRun) error {
 		s.foldStreamsDone(pr, end)
 		windows++
 		if windows%tuneEveryWindows == 0 {
-			// Threads that other runs gave up, up to one per partition.
-			for s.cfg.Spare != nil && pool.threads() < pr.k && s.cfg.Spare.take() {
+			// Threads that other runs gave up, up to one per partition,
+			// unless one thread is the faster now (they would sit benched).
+			for s.cfg.Spare != nil && (pool.threads() == 1 || tune.runsAll()) && pool.threads() < pr.k && s.cfg.Spare.take() {
 				pool.addWorker()
 			}
 			events := s.events
@@ -763,6 +764,10 @@ type threadTuner struct {
 	events  uint64
 	at      time.Time
 }
+
+// runsAll says whether the batch being measured runs on all threads (a
+// run not yet measured does).
+func (tu *threadTuner) runsAll() bool { return tu.all || tu.at.IsZero() }
 
 const (
 	probeFirst = 16

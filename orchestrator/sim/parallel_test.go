@@ -119,6 +119,21 @@ func parallelCases() map[string]Config {
 	cases["uet with rccc"] = c
 
 	cases["programs"] = programCase(hosts(), 10_000)
+
+	// Credits crossing partitions all the time: every server's stream is
+	// read by a stream sent from another leaf, message by message.
+	c = base()
+	hs = hosts()
+	p := Program{ID: "credits"}
+	for i := range hs {
+		p.Streams = append(p.Streams, Stream{Src: hs[i], Dst: hs[(i+5)%len(hs)], Messages: 200, MessageBytes: 256})
+	}
+	for i := range hs {
+		p.Streams = append(p.Streams, Stream{Src: hs[(i+9)%len(hs)], Dst: hs[(i+2)%len(hs)], Messages: 200, MessageBytes: 256,
+			Inputs: []Input{{Stream: int32(i), Offset: 0}}})
+	}
+	c.Programs = []Program{p}
+	cases["program credits"] = c
 	return cases
 }
 

@@ -876,4 +876,19 @@ func TestInputOnAnotherServerWaitsForTheCredit(t *testing.T) {
 	if d := remote - local; d < want-ack-1 || d > want+1 {
 		t.Errorf("the program ends %d ns later with its input received on another server, want the credit's %d ns", d, want)
 	}
+
+	// On InfiniBand the credit is the link layer's smallest packet and
+	// the HCA's pipeline.
+	ib := Config{Topology: leafSpine(2, 1, 2, 100, 100), DurationNs: 1, Transport: TransportInfiniBand, Programs: []Program{{ID: "p", Streams: []Stream{
+		{Src: "h0-0", Dst: "h1-0", Messages: 1, MessageBytes: 4096},
+		{Src: "h1-1", Dst: "h0-1", Messages: 1, MessageBytes: 4096, Inputs: []Input{{Stream: 0, Offset: 0}}},
+	}}}}
+	si, err := newSim(&ib)
+	if err != nil {
+		t.Fatal(err)
+	}
+	link = si.ports[nic].propPs + si.ports[nic].serPs(IBFlowControlWireBytes)
+	if got, want := si.streams[1].credit[0], 2*link+DefaultNICDelayNs*1000; got != want {
+		t.Errorf("InfiniBand credit %d ps, want %d", got, want)
+	}
 }

@@ -639,6 +639,9 @@ func newSim(cfg *Config) (*sim, error) {
 			return nil, err
 		}
 	}
+	if err := s.buildCredits(); err != nil {
+		return nil, err
+	}
 	pr, err := s.planPartitions()
 	if err != nil {
 		return nil, err

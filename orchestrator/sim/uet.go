@@ -432,7 +432,7 @@ func (s *sim) uetCanSend(f *flowState) bool {
 	case len(t.rtxq) > 0:
 		size = float64(t.rec(t.rtxq[0]).size)
 	case f.uetHasNew():
-		size = float64(s.payload(f, f.sndNxt) + WireOverheadBytes)
+		size = float64(s.dataWire(s.payload(f, f.sndNxt), WireOverheadBytes))
 	default:
 		return false
 	}
