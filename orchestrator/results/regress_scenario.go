@@ -1,11 +1,10 @@
 package results
 
 import (
-	"cmp"
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
+	"sort"
 	"strings"
 
 	"github.com/goccy/go-yaml"
@@ -47,8 +46,17 @@ func scenarioChanges(run, baseline *Run) (changed bool, changes []ScenarioChange
 	if errC != nil || errB != nil {
 		return true, nil // the texts differ; what in them is not known
 	}
+	// Every path of either side, list indices in numeric order
+	// (assertions[2] before assertions[10]).
+	paths := slices.Collect(maps.Keys(cur))
+	for p := range base {
+		if _, ok := cur[p]; !ok {
+			paths = append(paths, p)
+		}
+	}
+	sort.Slice(paths, func(i, j int) bool { return naturalLess(paths[i], paths[j]) })
 	changes = []ScenarioChange{}
-	for _, path := range slices.SortedFunc(maps.Keys(union(cur, base)), comparePaths) {
+	for _, path := range paths {
 		c, inC := cur[path]
 		b, inB := base[path]
 		if inC && inB && c == b {
@@ -64,47 +72,6 @@ func scenarioChanges(run, baseline *Run) (changed bool, changes []ScenarioChange
 		changes = append(changes, ch)
 	}
 	return true, changes
-}
-
-// comparePaths orders paths as a person reads them: list indices by
-// number (assertions[2] before assertions[10]), the rest by text.
-func comparePaths(a, b string) int {
-	for a != "" && b != "" {
-		da, db := leadingDigits(a), leadingDigits(b)
-		if da > 0 && db > 0 {
-			na, _ := strconv.Atoi(a[:da])
-			nb, _ := strconv.Atoi(b[:db])
-			if na != nb {
-				return cmp.Compare(na, nb)
-			}
-			a, b = a[da:], b[db:]
-			continue
-		}
-		if a[0] != b[0] {
-			return cmp.Compare(a[0], b[0])
-		}
-		a, b = a[1:], b[1:]
-	}
-	return cmp.Compare(len(a), len(b))
-}
-
-func leadingDigits(s string) int {
-	n := 0
-	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
-		n++
-	}
-	return n
-}
-
-func union(a, b map[string]string) map[string]bool {
-	out := make(map[string]bool, len(a)+len(b))
-	for k := range a {
-		out[k] = true
-	}
-	for k := range b {
-		out[k] = true
-	}
-	return out
 }
 
 // flattenYAML is a YAML document's scalar values by path: keys joined with

@@ -3,6 +3,7 @@ package results
 import (
 	"bytes"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -119,10 +120,11 @@ func TestReportsShowTheScenarioAsRun(t *testing.T) {
 	}
 }
 
-// TestComparePaths: list indices in order of number, the rest by text.
-func TestComparePaths(t *testing.T) {
+// TestScenarioPathsSortAsRead: the changed paths come in the order a person
+// reads them, list indices in order of number, the rest by text.
+func TestScenarioPathsSortAsRead(t *testing.T) {
 	got := []string{"assertions[10].name", "warmup", "assertions[2].expr", "assertions[2].name", "traffic[0].senders", "assertions[1].name", "assertions"}
-	slices.SortFunc(got, comparePaths)
+	sort.Slice(got, func(i, j int) bool { return naturalLess(got[i], got[j]) })
 	want := []string{"assertions", "assertions[1].name", "assertions[2].expr", "assertions[2].name", "assertions[10].name", "traffic[0].senders", "warmup"}
 	if !slices.Equal(got, want) {
 		t.Errorf("sorted %q, want %q", got, want)

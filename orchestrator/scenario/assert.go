@@ -4,13 +4,14 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
 )
 
-var identFix = "use ecn, pfc, repetition, simulated_us, flows, model (\"packet\", \"flow\" or \"live\"), summary.<field> (" +
+var identFix = "use ecn, pfc, repetition, simulated_us, flows, model (" + strconv.Quote(results.ModelPacket) + ", " + strconv.Quote(results.ModelFlow) + " or " + strconv.Quote(results.ModelLive) + "), summary.<field> (" +
 	"throughput_gbps_total, throughput_gbps_min_flow, jain_fairness, drops, pfc_pause_frames, pfc_pause_us, ecn_marked, cnp, retransmits, latency_us_p99, failed_flows, " +
 	"completion_us, goodput_gbps_aggregate), summary.uet.<field> (UET variants: " + strings.Join(uetSummaryFields(), ", ") + "), infiniband.<counter> (InfiniBand variants, summed over ports: " + strings.Join(ibCounterNames(), ", ") + "), simulated.summary.<field> (live runs), roles.<role>.<throughput_gbps|min_throughput_gbps|jain_fairness|count|retransmits|failed|latency_us_p50|latency_us_avg|latency_us_p99|latency_us_p99_9|latency_us_max>, nccl.<field> (nccl traffic: " + strings.Join(ncclFieldNames(), ", ") + "), params.<swept path>, extra.<key>..., each optionally prefixed by a variant such as [ecn=off,pfc=on] or [qos.ecn.kmin_kb=prev]."
 

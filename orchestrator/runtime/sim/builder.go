@@ -1414,7 +1414,7 @@ func (b *builder) faultPlaces(vs runtime.VariantSpec) faultPlaces {
 				if at.stuckNICs == nil {
 					at.stuckNICs = map[string]bool{}
 				}
-				at.stuckNICs[r.Node+":"+r.Port] = true
+				at.stuckNICs[r.String()] = true
 			}
 		case f.Link != "":
 			links, err := b.faultLinkEnds(f)
@@ -1426,7 +1426,7 @@ func (b *builder) faultPlaces(vs runtime.VariantSpec) faultPlaces {
 			}
 			for _, ends := range links {
 				for _, e := range ends {
-					at.failedLinks[e.Node+":"+e.Port] = true
+					at.failedLinks[e.String()] = true
 				}
 			}
 		}
