@@ -278,13 +278,14 @@ func (s *sim) buildCredits() error {
 		base := s.progs[st.prog].first
 		for k, in := range st.inputs {
 			j := base + in.Stream
-			from, to := s.streamReceiver(j), s.streamSender(int32(i))
+			from, fromNIC := s.streamEnd(j, false)
+			to, toNIC := s.streamEnd(int32(i), true)
 			// An offset beyond every sequence number never holds the
 			// stream back (readyOf): no credit to send.
 			if from == to || in.Offset < -maxSeq {
 				continue
 			}
-			d, err := s.creditDelay(s.streamNIC(j, false), s.streamNIC(int32(i), true))
+			d, err := s.creditDelay(fromNIC, toNIC)
 			if err != nil {
 				return errorf("program %q stream %d waits for stream %d, received on %s: %v", s.progs[st.prog].cfg.ID, int32(i)-base, in.Stream, s.nodes[from].name, err)
 			}
@@ -297,19 +298,22 @@ func (s *sim) buildCredits() error {
 	return nil
 }
 
-// streamNIC is the NIC port that sends (send) or receives stream i: its
-// QP's, or for a scale-up stream its server's first.
-func (s *sim) streamNIC(i int32, send bool) int32 {
+// streamEnd is the server that sends (send) or receives stream i and its
+// NIC port there: its QP's NIC, or for a scale-up stream the server's
+// first NIC (-1 for a server without one).
+func (s *sim) streamEnd(i int32, send bool) (node, nic int32) {
 	if f := s.streams[i].flow; f >= 0 {
+		p := s.flows[f].dst
 		if send {
-			return s.flows[f].src
+			p = s.flows[f].src
 		}
-		return s.flows[f].dst
+		return s.ports[p].node, p
 	}
-	if ps := s.nodes[s.gpus[s.streams[i].gpu].node].ports; len(ps) > 0 {
-		return ps[0]
+	node = s.gpus[s.streams[i].gpu].node
+	if ps := s.nodes[node].ports; len(ps) > 0 {
+		return node, ps[0]
 	}
-	return -1
+	return node, -1
 }
 
 // creditDelay is a minimum frame's trip from NIC port a to NIC port b
@@ -443,20 +447,10 @@ func (s *sim) senderSide(i int32) *sim {
 	return s.par.atNode(s.streamSender(i), s.now)
 }
 
-// streamSender and streamReceiver are the nodes that send and receive
-// stream i: its QP's NICs' hosts, or a scale-up stream's server.
+// streamSender is the server that sends stream i.
 func (s *sim) streamSender(i int32) int32 {
-	if f := s.streams[i].flow; f >= 0 {
-		return s.ports[s.flows[f].src].node
-	}
-	return s.gpus[s.streams[i].gpu].node
-}
-
-func (s *sim) streamReceiver(i int32) int32 {
-	if f := s.streams[i].flow; f >= 0 {
-		return s.ports[s.flows[f].dst].node
-	}
-	return s.gpus[s.streams[i].gpu].node
+	n, _ := s.streamEnd(i, true)
+	return n
 }
 
 // maxStride bounds Stream.Stride (far above the QPs a connection has), so

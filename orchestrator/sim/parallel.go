@@ -38,11 +38,12 @@ import (
 // Programs. A stream whose input is received on its own server posts at
 // once, in its partition; an input received on another server reaches the
 // stream's sender a credit's trip later (creditDelay), at least a
-// lookahead, as an event of the sender's partition. A program's start touches every partition (its QPs
-// come up, its streams post) and runs between windows; its completion is
-// known only once every partition has passed it, so each partition notes
-// the streams it completed and the run folds them in after the window
-// (programDone), starting the programs that wait for it then. That is
+// lookahead, as an event of the sender's partition. A program's start
+// touches every partition (its QPs come up, its streams post) and runs
+// between windows; its completion is known only once every partition has
+// passed it, so each partition notes the streams it completed and the run
+// folds them in after the window (foldStreamsDone), starting the programs
+// that wait for it then. That is
 // exact when a program starts at least a lookahead after the one it waits
 // for (Program.StartNs with After): a completion at time t inside a window
 // starts the next program at t+StartNs, after the window's end. Runs with
@@ -440,7 +441,7 @@ func (s *sim) runParallel(ctx context.Context, pr *parRun) error {
 		if windows%tuneEveryWindows == 0 {
 			// Threads that other runs gave up, up to one per partition,
 			// unless one thread is the faster now (they would sit benched).
-			for s.cfg.Spare != nil && (pool.threads() == 1 || tune.runsAll()) && pool.threads() < pr.k && s.cfg.Spare.take() {
+			for s.cfg.Spare != nil && tune.runsAll() && pool.threads() < pr.k && s.cfg.Spare.take() {
 				pool.addWorker()
 			}
 			events := s.events
@@ -487,7 +488,7 @@ func (s *sim) join(pr *parRun) {
 }
 
 // windowPool runs each window's partitions on its threads: the caller's
-// goroutine and staffed-1 workers, which take partitions in turn. A window
+// goroutine and threads()-1 workers, which take partitions in turn. A window
 // holds microseconds of work, so the threads meet by spinning on atomics
 // rather than by channels (a goroutine's wake-up costs about as much as a
 // window); a worker that finds no window for a while sleeps until the next.
@@ -495,17 +496,16 @@ type windowPool struct {
 	parts []*sim
 	end   int64
 	gen   atomic.Uint64 // bumped to start a window
-	// split is the partitions' homes for the threads staffed now.
+	// split is the partitions' homes, one per thread the pool has.
 	// addWorker replaces it between windows: a thread late from the last
 	// window may still read the old one, whose homes are all taken.
 	split atomic.Pointer[homes]
-	// staffed is how many threads the pool has, active how many of them
-	// run windows (the first ones: the others sleep on bench); only the
-	// caller changes them, between windows (addWorker, setActive).
-	staffed int
-	active  atomic.Int32
-	left    atomic.Int32 // partitions of the window not done yet
-	quit    atomic.Bool
+	// active is how many of the threads run windows (the first ones: the
+	// others sleep on bench); only the caller changes it, between windows
+	// (setActive).
+	active atomic.Int32
+	left   atomic.Int32 // partitions of the window not done yet
+	quit   atomic.Bool
 
 	benchMu sync.Mutex
 	bench   *sync.Cond
@@ -550,13 +550,14 @@ func splitHomes(n, threads int) *homes {
 // newWindowPool runs parts on threads threads (the caller's goroutine is
 // the first), at most one per partition.
 func newWindowPool(parts []*sim, threads int) *windowPool {
-	wp := &windowPool{parts: parts, staffed: max(1, min(threads, len(parts)))}
+	wp := &windowPool{parts: parts}
 	wp.wake = sync.NewCond(&wp.mu)
 	wp.done = sync.NewCond(&wp.doneMu)
 	wp.bench = sync.NewCond(&wp.benchMu)
-	wp.active.Store(int32(wp.staffed))
-	wp.split.Store(splitHomes(len(parts), wp.staffed))
-	for t := 1; t < wp.staffed; t++ {
+	threads = max(1, min(threads, len(parts)))
+	wp.active.Store(int32(threads))
+	wp.split.Store(splitHomes(len(parts), threads))
+	for t := 1; t < threads; t++ {
 		wp.workers.Add(1)
 		go wp.worker(t, 0)
 	}
@@ -564,26 +565,25 @@ func newWindowPool(parts []*sim, threads int) *windowPool {
 }
 
 // threads is how many threads run windows.
-func (wp *windowPool) threads() int { return wp.staffed }
+func (wp *windowPool) threads() int { return len(*wp.split.Load()) }
 
 // addWorker adds a thread and splits the partitions anew. It runs
 // between windows: the worker waits for the next one.
 func (wp *windowPool) addWorker() {
-	t := wp.staffed
-	wp.staffed++
-	wp.split.Store(splitHomes(len(wp.parts), wp.staffed))
+	t := wp.threads()
+	wp.split.Store(splitHomes(len(wp.parts), t+1))
 	wp.workers.Add(1)
 	go wp.worker(t, wp.gen.Load())
-	wp.setActive(wp.staffed)
+	wp.setActive(t + 1)
 }
 
 // setActive lets the first n threads run windows and benches the others
-// (n at least 1, at most the staffed threads). It runs between windows.
+// (n at least 1, at most the pool's threads). It runs between windows.
 // A benched thread sleeps, so its CPU goes to whatever else the machine
 // runs; the partitions stay where they are, the active threads take the
 // benched ones' homes as they take any home left.
 func (wp *windowPool) setActive(n int) {
-	n = max(1, min(n, wp.staffed))
+	n = max(1, min(n, wp.threads()))
 	if int(wp.active.Swap(int32(n))) < n {
 		wp.benchMu.Lock()
 		wp.bench.Broadcast()
@@ -883,7 +883,7 @@ func (s *sim) foldStreamsDone(pr *parRun, end int64) {
 		}
 		p.part.streamsDone = p.part.streamsDone[:0]
 	}
-	if t := s.q.len(); t > 0 && s.q.peekT() < end {
+	if s.q.len() > 0 && s.q.peekT() < end {
 		panic(fmt.Sprintf("sim: internal error: a program starts at %d ps, inside the window that ended at %d ps", s.q.peekT(), end))
 	}
 }
