@@ -55,8 +55,8 @@ test:
 	echo "tests that took over $(SLOWTESTS):"; \
 	$(GO) run $(GOTESTSUM) tool slowest --jsonfile "$$times" --threshold $(SLOWTESTS); \
 	rm -f "$$times"; [ $$rc -eq 0 ] || exit $$rc; \
-	echo "go test -race -run 'TestParallel|TestPartitions|TestNICScanSkipSameResult' ./orchestrator/sim (the parallel engine's threads share no state unguarded)"; \
-	$(GO) test -count=1 -race -run 'TestParallel|TestPartitions|TestNICScanSkipSameResult' ./orchestrator/sim || exit 1; \
+	echo "go test -race -run 'TestParallel|TestPartitions|TestNICScanSkipSameResult|TestQuiet' ./orchestrator/sim (the parallel engine's threads share no state unguarded, nor with the samples taken between windows)"; \
+	$(GO) test -count=1 -race -run 'TestParallel|TestPartitions|TestNICScanSkipSameResult|TestQuiet' ./orchestrator/sim || exit 1; \
 	echo "go test -race: variants run at once (labctl run -j) share the lab's configs read-only, and the runner's state"; \
 	$(GO) test -count=1 -race -run 'TestVariantsAtOnceShareConfigs' ./orchestrator/runtime/sim || exit 1; \
 	$(GO) test -count=1 -race -run 'TestRunnerSweepParallelSame' ./orchestrator/scenario

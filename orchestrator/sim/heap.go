@@ -479,13 +479,19 @@ func (q *eventQueue) resize(shift, nb uint) {
 	}
 }
 
-// all yields every pending event, in no particular order.
+// all yields every pending event, in no particular order. It visits the
+// occupied slots only (by occ), so that a sparse wheel costs its events,
+// not its 2^14 slots: the run looks over its pending events at each time
+// series sample until it finds one due (quietToTheEnd).
 func (q *eventQueue) all() iter.Seq[event] {
 	return func(yield func(event) bool) {
-		for i := range q.slots {
-			for n := q.slots[i].head; n >= 0; n = q.pool[n].next {
-				if !yield(q.pool[n]) {
-					return
+		for w, word := range q.occ {
+			for ; word != 0; word &= word - 1 {
+				i := w<<6 + bits.TrailingZeros64(word)
+				for n := q.slots[i].head; n >= 0; n = q.pool[n].next {
+					if !yield(q.pool[n]) {
+						return
+					}
 				}
 			}
 		}

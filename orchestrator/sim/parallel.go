@@ -423,11 +423,7 @@ func (s *sim) runParallel(ctx context.Context, pr *parRun) error {
 		}
 		if nextSample <= start && nextSample < limit {
 			s.now = nextSample
-			s.sample()
-			nextSample = s.now + s.sampleT
-			if nextSample > s.end {
-				nextSample = math.MaxInt64
-			}
+			nextSample = s.takeSample()
 			continue
 		}
 		if start >= limit {

@@ -1,6 +1,10 @@
 package sim
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -76,5 +80,141 @@ func TestSeriesPerPriority(t *testing.T) {
 				t.Errorf("%s:%s has a series of priority %d, which no packet used", ps.Node, ps.Port, p.Priority)
 			}
 		}
+	}
+}
+
+// TestQuietSamplesRepeated: once the fabric is quiet (no event pending)
+// at two samples in a row, the run repeats the last one to the end of its
+// duration instead of taking them: the result is the same, byte for byte
+// (but for the sequential engine's count of events, which counted each
+// sample), as taking every sample, sequential and split, with PFC, faults, storms,
+// InfiniBand, UET and program credits; and the runs whose work ends early
+// do repeat.
+func TestQuietSamplesRepeated(t *testing.T) {
+	// run returns the result's JSON without its event count, the count,
+	// and the sim.
+	run := func(cfg Config, everyTime bool) ([]byte, uint64, *sim) {
+		t.Helper()
+		s, err := newSim(&cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.sampleEveryTime = everyTime
+		if err := s.run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		r := s.result()
+		events := r.Events
+		r.Events = 0
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b, events, s
+	}
+	cases := parallelCases()
+	// PFC watchdogs poll every 10 µs to the end: an idle poll changes
+	// nothing, so the ring's run still goes quiet when the ring is done.
+	watchdogs := func(restorationNs int64) map[int]PortQoS {
+		qos := losslessQoS(true, true, 40_000, 160_000)
+		q := qos[3]
+		q.Watchdog = &Watchdog{DetectionNs: 20_000, RestorationNs: restorationNs, PollNs: 10_000, Action: "drop"}
+		qos[3] = q
+		return qos
+	}
+	c := cases["ring allreduce"]
+	c.DefaultQoS = watchdogs(50_000)
+	cases["ring under watchdogs"] = c
+	// A storm from a NIC the ring does not use, to the end: its pauses and
+	// the watchdog's storm keep the run busy.
+	c.Storms = []PauseStorm{{NIC: "h3-3", Priority: 3, StartNs: 100_000}}
+	c.Rings = []Ring{{ID: "ring", Ranks: c.Rings[0].Ranks[:12], Bytes: 1 << 20, Role: "allreduce"}}
+	cases["ring and a storm to the end"] = c
+	// A short storm whose last pause (65535 quanta, 336 µs) ends long
+	// after the ring, and a watchdog that restores later still (380 µs
+	// after the last pause frame it saw, some 400 µs into the run): in
+	// between, polls are all that is left, but the run is not quiet
+	// (checked below).
+	c.Storms = []PauseStorm{{NIC: "h3-3", Priority: 3, StartNs: 20_000, EndNs: 60_000}}
+	c.DefaultQoS = watchdogs(380_000)
+	c.DurationNs = 600_000
+	cases["ring and a watchdog restoring late"] = c
+	repeated := map[string]int{}
+	firstRepeat := map[string]int64{} // ns
+	for name, cfg := range cases {
+		for _, parts := range []int{1, 4} {
+			cfg.Partitions, cfg.Threads = parts, 2
+			t.Run(fmt.Sprintf("%s/%d partitions", name, parts), func(t *testing.T) {
+				if cfg.SampleEveryNs <= 0 {
+					t.Skip("no time series")
+				}
+				taken, takenEvents, _ := run(cfg, true)
+				got, events, s := run(cfg, false)
+				if !bytes.Equal(got, taken) {
+					t.Errorf("repeating quiet samples changed the result (%d against %d bytes of JSON)", len(got), len(taken))
+				}
+				// The sequential engine counts a sample it takes as an
+				// event; the split one takes them between windows.
+				want := takenEvents
+				if parts == 1 {
+					want -= uint64(s.samplesRepeated)
+				}
+				if events != want {
+					t.Errorf("%d events with %d samples repeated, want %d (%d when all were taken)", events, s.samplesRepeated, want, takenEvents)
+				}
+				repeated[name] += s.samplesRepeated
+				if s.samplesRepeated > 0 {
+					firstRepeat[name] = (s.end - int64(s.samplesRepeated-1)*s.sampleT) / 1000
+				}
+				if name == "ring and a watchdog restoring late" {
+					restored := int64(-1)
+					for _, m := range s.result().Timeline {
+						if m.Kind == MarkWatchdogRestored {
+							restored = m.TimeNs
+						}
+					}
+					if restored < 0 || s.samplesRepeated == 0 || firstRepeat[name] <= restored {
+						t.Errorf("watchdog restored at %d ns (-1: never), %d samples repeated from %d ns: want repetition, only after the restoration", restored, s.samplesRepeated, firstRepeat[name])
+					}
+				}
+			})
+		}
+	}
+	// The ring and the all-to-all complete well before the 400 µs; a
+	// permutation of long flows never goes quiet.
+	for _, name := range []string{"ring allreduce", "all-to-all", "ring under watchdogs"} {
+		if repeated[name] == 0 {
+			t.Errorf("%s: no sample repeated, though its work ends before the run does", name)
+		}
+	}
+	for _, name := range []string{"sprayed permutation", "ring and a storm to the end"} {
+		if repeated[name] != 0 {
+			t.Errorf("%s: %d samples repeated while the fabric was busy", name, repeated[name])
+		}
+	}
+}
+
+// TestQuietToTheEndSeesOutboxes: an event one partition sent another in
+// the last window waits in an outbox, in no queue, until the next window;
+// the fabric is not quiet while it does.
+func TestQuietToTheEndSeesOutboxes(t *testing.T) {
+	cfg := parallelCases()["ring allreduce"]
+	cfg.Partitions, cfg.Threads = 4, 1
+	s, err := newSim(&cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if s.par == nil || len(s.par.parts) != 4 {
+		t.Fatal("the run was not split")
+	}
+	if !s.quietToTheEnd() {
+		t.Fatal("a finished run is not quiet")
+	}
+	s.par.parts[2].part.minSent = s.end - 1
+	if s.quietToTheEnd() {
+		t.Error("an event in an outbox, due before the end, left the fabric quiet")
 	}
 }

@@ -473,6 +473,13 @@ type sim struct {
 	gpus    []gpuEgress
 	pings   []*pingState
 
+	// quietSample: the last sample found the fabric quiet to the end
+	// (takeSample), so the samples from the next on repeat (samplesRepeated
+	// of them). sampleEveryTime turns that off, for the tests that hold
+	// repetition to sampling.
+	quietSample, sampleEveryTime bool
+	samplesRepeated              int
+
 	// watchPrio is, per watched port and priority, 1 + the index of the
 	// priority's series in the port's Priorities (0: none yet).
 	watchPrio [][8]uint8
