@@ -72,7 +72,7 @@ func openRun(app *App, ref string, f results.Filter) (*results.Store, *results.R
 	if err != nil {
 		return nil, nil, err
 	}
-	run, err := findStoredRun(s, ref, f)
+	run, err := findStoredRun(s, ref, f, s.Find)
 	if err != nil {
 		s.Close()
 		return nil, nil, err
@@ -82,14 +82,15 @@ func openRun(app *App, ref string, f results.Filter) (*results.Store, *results.R
 
 // findStoredRun finds the run of store s that ref names, resolving it once
 // and readying huge pages for a large record (hugePagesForRecord) before
-// it is decoded; errors are runRefError's.
-func findStoredRun(s *results.Store, ref string, f results.Filter) (*results.Run, error) {
+// find (s.Find, or s.FindForCompare for regress) decodes it; errors are
+// runRefError's.
+func findStoredRun(s *results.Store, ref string, f results.Filter, find func(string, results.Filter) (*results.Run, error)) (*results.Run, error) {
 	id, err := s.Resolve(ref, f)
 	if err != nil {
 		return nil, runRefError(err)
 	}
 	hugePagesForRecord(s.RunFile(id))
-	run, err := s.Find(id, f)
+	run, err := find(id, f)
 	if err != nil {
 		return nil, runRefError(err)
 	}
