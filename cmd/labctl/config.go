@@ -413,7 +413,7 @@ variants with each other; variants are named as the run names them.`,
 // cfgRunPaths resolves config diff --run: the folders of the run's
 // variants, and the lab's configs when one variant is given.
 func cfgRunPaths(app *App, ref string, variants []string) (pathA, labelA, pathB, labelB string, err error) {
-	store, run, err := openRun(app, ref, results.Filter{})
+	store, run, err := openRun(app, ref, results.Filter{}, false) // its variants' config folders only
 	if err != nil {
 		return "", "", "", "", err
 	}

@@ -184,7 +184,7 @@ func metricNames(ms []results.Metric) string {
 func findRun(s *results.Store, ref string, f results.Filter) (*results.Run, string, error) {
 	if isFile(ref) {
 		hugePagesForRecord(ref)
-		run, err := results.ReadRunFileForCompare(ref)
+		run, err := results.ReadRunFileWithoutSeries(ref)
 		if err != nil {
 			if exitcode.Code(err) == exitcode.CheckFailed {
 				return nil, "", exitcode.Usagef("run %s: %v (fix: name a run id, latest or a run.json file)", ref, err)
@@ -193,7 +193,7 @@ func findRun(s *results.Store, ref string, f results.Filter) (*results.Run, stri
 		}
 		return run, ref, nil
 	}
-	run, err := findStoredRun(s, ref, f, s.FindForCompare)
+	run, err := findStoredRun(s, ref, f, s.FindWithoutSeries)
 	if err != nil {
 		return nil, "", err
 	}

@@ -29,7 +29,7 @@ no network access needed), junit.xml and run.json.
 			if err != nil {
 				return err
 			}
-			s, run, err := openRun(app, args[0], f)
+			s, run, err := openRun(app, args[0], f, true)
 			if err != nil {
 				return err
 			}

@@ -65,14 +65,20 @@ func runRefError(err error) error {
 
 // openRun opens the results store and finds the run ref names ("latest",
 // a run id or a unique prefix of one, narrowed by f), in huge pages when
-// its record is large (hugePagesForRecord). The caller closes the store,
-// which it may still need (the run's directory, its baseline).
-func openRun(app *App, ref string, f results.Filter) (*results.Store, *results.Run, error) {
+// its record is large (hugePagesForRecord), with its time series or
+// without them (results.ReadRunFileWithoutSeries: for a caller that reads
+// none, faster). The caller closes the store, which it may still need (the
+// run's directory, its baseline).
+func openRun(app *App, ref string, f results.Filter, series bool) (*results.Store, *results.Run, error) {
 	s, err := openResultsRead(app)
 	if err != nil {
 		return nil, nil, err
 	}
-	run, err := findStoredRun(s, ref, f, s.Find)
+	find := s.FindWithoutSeries
+	if series {
+		find = s.Find
+	}
+	run, err := findStoredRun(s, ref, f, find)
 	if err != nil {
 		s.Close()
 		return nil, nil, err
@@ -82,7 +88,7 @@ func openRun(app *App, ref string, f results.Filter) (*results.Store, *results.R
 
 // findStoredRun finds the run of store s that ref names, resolving it once
 // and readying huge pages for a large record (hugePagesForRecord) before
-// find (s.Find, or s.FindForCompare for regress) decodes it; errors are
+// find (s.Find, or s.FindWithoutSeries for regress) decodes it; errors are
 // runRefError's.
 func findStoredRun(s *results.Store, ref string, f results.Filter, find func(string, results.Filter) (*results.Run, error)) (*results.Run, error) {
 	id, err := s.Resolve(ref, f)
@@ -179,7 +185,9 @@ func newResultsShowCmd(app *App) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			s, run, err := openRun(app, args[0], f)
+			// The text summary reads no time series; the JSON is all of
+			// the record.
+			s, run, err := openRun(app, args[0], f, format == "json")
 			if err != nil {
 				return err
 			}

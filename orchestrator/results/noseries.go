@@ -190,14 +190,14 @@ func skipSpace(data []byte, i int) int {
 	return i
 }
 
-// decodeForCompare decodes a record without its variants' time series
+// decodeWithoutSeries decodes a record without its variants' time series
 // (withoutSeries), or whole where the record is not valid JSON, the cut
 // does not apply or what it left does not decode, so that an error is the
 // whole record's. What the series hold is not decoded, so a series of the
 // wrong shape (valid JSON, say a string where a number goes) is not an
 // error here: Compare does not read them, and reading the record whole
 // (ReadRunFile: reports, results show) still rejects it.
-func decodeForCompare(data []byte, run *Run) error {
+func decodeWithoutSeries(data []byte, run *Run) error {
 	if !json.Valid(data) {
 		return json.Unmarshal(data, run)
 	}

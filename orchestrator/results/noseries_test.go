@@ -42,7 +42,7 @@ func seriesRun() *Run {
 	}
 }
 
-// TestWithoutSeriesSameAsDecoding: a record read for compare is the record
+// TestWithoutSeriesSameAsDecoding: a record read without series is the record
 // read whole with every variant's series dropped, and nothing else, written
 // compact or indented as labctl writes records; a record without variants
 // or series comes back as it is.
@@ -65,11 +65,11 @@ func TestWithoutSeriesSameAsDecoding(t *testing.T) {
 		for i := range whole.Variants {
 			whole.Variants[i].Series = nil
 		}
-		if err := decodeForCompare(data, &cut); err != nil {
+		if err := decodeWithoutSeries(data, &cut); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		if !reflect.DeepEqual(cut, whole) {
-			t.Errorf("%s: read for compare\n%+v\nwant the whole record without series\n%+v", name, cut, whole)
+			t.Errorf("%s: read without series\n%+v\nwant the whole record without series\n%+v", name, cut, whole)
 		}
 		if b, ok := withoutSeries(data); !ok || name != "no variants" && len(b) >= len(data)/2 {
 			t.Errorf("%s: withoutSeries understood it: %v, %d of %d bytes left", name, ok, len(b), len(data))
@@ -77,12 +77,12 @@ func TestWithoutSeriesSameAsDecoding(t *testing.T) {
 	}
 }
 
-// TestReadForCompareErrorsAsWhole: a damaged record gives the error reading
+// TestReadWithoutSeriesErrorsAsWhole: a damaged record gives the error reading
 // it whole gives (its place in the file included), whether the damage is
 // in a series the cut skips or elsewhere: every prefix of a record, and
 // records with a bad number in a series and outside one, and a series that
 // is not a list.
-func TestReadForCompareErrorsAsWhole(t *testing.T) {
+func TestReadWithoutSeriesErrorsAsWhole(t *testing.T) {
 	data, err := json.Marshal(seriesRun())
 	if err != nil {
 		t.Fatal(err)
@@ -105,14 +105,14 @@ func TestReadForCompareErrorsAsWhole(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, errWhole := ReadRunFile(path)
-		_, errCut := ReadRunFileForCompare(path)
+		_, errCut := ReadRunFileWithoutSeries(path)
 		if errWhole == nil || errCut == nil || errWhole.Error() != errCut.Error() {
-			t.Fatalf("case %d (%d bytes): read whole: %v; read for compare: %v", i, len(c), errWhole, errCut)
+			t.Fatalf("case %d (%d bytes): read whole: %v; read without series: %v", i, len(c), errWhole, errCut)
 		}
 	}
 }
 
-// FuzzWithoutSeries: for any bytes, reading for compare fails when and as
+// FuzzWithoutSeries: for any bytes, reading without series fails when and as
 // reading whole does, but for a series list holding values of the wrong
 // type (which it does not decode), and otherwise gives the whole record
 // without its variants' series.
@@ -127,13 +127,13 @@ func FuzzWithoutSeries(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var whole, cut Run
 		errWhole := json.Unmarshal(data, &whole)
-		errCut := decodeForCompare(data, &cut)
+		errCut := decodeWithoutSeries(data, &cut)
 		var inSeries *json.UnmarshalTypeError
 		if errors.As(errWhole, &inSeries) && (inSeries.Field == "variants.series" || strings.HasPrefix(inSeries.Field, "variants.series.")) && errCut == nil {
 			return
 		}
 		if (errWhole == nil) != (errCut == nil) || errWhole != nil && errWhole.Error() != errCut.Error() {
-			t.Fatalf("read whole: %v; read for compare: %v", errWhole, errCut)
+			t.Fatalf("read whole: %v; read without series: %v", errWhole, errCut)
 		}
 		if errWhole != nil {
 			return
@@ -145,7 +145,7 @@ func FuzzWithoutSeries(f *testing.F) {
 			}
 		}
 		if !reflect.DeepEqual(cut, whole) {
-			t.Fatalf("read for compare %+v, want %+v", cut, whole)
+			t.Fatalf("read without series %+v, want %+v", cut, whole)
 		}
 	})
 }

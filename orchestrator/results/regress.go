@@ -866,7 +866,7 @@ func LoadBaseline(s *Store, ref string) (*Run, error) {
 		return nil, errors.New("no baseline given: name a run id, latest, a baseline name or a run.json file")
 	}
 	read := func(path string) (*Run, error) {
-		run, err := ReadRunFileForCompare(path)
+		run, err := ReadRunFileWithoutSeries(path)
 		if err != nil {
 			return nil, err
 		}
@@ -884,7 +884,7 @@ func LoadBaseline(s *Store, ref string) (*Run, error) {
 			return read(p)
 		}
 	}
-	run, err := s.FindForCompare(ref, Filter{})
+	run, err := s.FindWithoutSeries(ref, Filter{})
 	if err != nil {
 		var nf *NotFoundError
 		if errors.As(err, &nf) && len(nf.Ambiguous) == 0 {

@@ -779,10 +779,10 @@ func (s *Store) Get(ref string) (*Run, error) { return s.Find(ref, Filter{}) }
 // lab and scenario).
 func (s *Store) Find(ref string, f Filter) (*Run, error) { return s.find(ref, f, ReadRunFile) }
 
-// FindForCompare is Find for what Compare reads: the run without its time
-// series (ReadRunFileForCompare).
-func (s *Store) FindForCompare(ref string, f Filter) (*Run, error) {
-	return s.find(ref, f, ReadRunFileForCompare)
+// FindWithoutSeries is Find for a reader of everything but the time
+// series (Compare, `results show`): ReadRunFileWithoutSeries.
+func (s *Store) FindWithoutSeries(ref string, f Filter) (*Run, error) {
+	return s.find(ref, f, ReadRunFileWithoutSeries)
 }
 
 func (s *Store) find(ref string, f Filter, read func(string) (*Run, error)) (*Run, error) {
@@ -827,14 +827,14 @@ func ReadRunFile(path string) (*Run, error) {
 	return readRunFile(path, func(data []byte, run *Run) error { return json.Unmarshal(data, run) })
 }
 
-// ReadRunFileForCompare reads a run record as Compare and CheckComparable
-// read it: without its variants' time series (Variant.Series nil), which
-// are most of a packet-level record and which neither reads. They are cut
-// from the bytes before decoding (withoutSeries): `labctl regress` of two
-// 28 MB nccl-allreduce records on 64gpu spent 86% of its second decoding
-// them, most of it their series.
-func ReadRunFileForCompare(path string) (*Run, error) {
-	return readRunFile(path, decodeForCompare)
+// ReadRunFileWithoutSeries reads a run record without its variants' time
+// series (Variant.Series nil), which are most of a packet-level record and
+// which Compare, CheckComparable and a run's text summary never read. They
+// are cut from the bytes before decoding (withoutSeries): `labctl regress`
+// of two 28 MB nccl-allreduce records on 64gpu spent 86% of its second
+// decoding them, most of it their series.
+func ReadRunFileWithoutSeries(path string) (*Run, error) {
+	return readRunFile(path, decodeWithoutSeries)
 }
 
 func readRunFile(path string, decode func([]byte, *Run) error) (*Run, error) {
