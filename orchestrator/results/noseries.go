@@ -77,14 +77,9 @@ func objectMembers(data []byte, i int, member func(key []byte, v int) (int, bool
 		if i, ok = member(key, skipSpace(data, i+1)); !ok {
 			return i, false
 		}
-		i = skipSpace(data, i)
-		switch {
-		case i < len(data) && data[i] == ',':
-			i = skipSpace(data, i+1)
-		case i < len(data) && data[i] == '}':
-			return i + 1, true
-		default:
-			return i, false
+		var more bool
+		if i, more, ok = afterItem(data, i, '}'); !ok || !more {
+			return i, ok
 		}
 	}
 }
@@ -102,20 +97,28 @@ func arrayElems(data []byte, i int, elem func(e int) (int, bool)) (int, bool) {
 		if i >= len(data) {
 			return i, false
 		}
-		var ok bool
+		var ok, more bool
 		if i, ok = elem(i); !ok {
 			return i, false
 		}
-		i = skipSpace(data, i)
-		switch {
-		case i < len(data) && data[i] == ',':
-			i = skipSpace(data, i+1)
-		case i < len(data) && data[i] == ']':
-			return i + 1, true
-		default:
-			return i, false
+		if i, more, ok = afterItem(data, i, ']'); !ok || !more {
+			return i, ok
 		}
 	}
+}
+
+// afterItem reads what follows a member or element ending at data[i]: a comma,
+// before another (more; i past it and any space), or the container's
+// closer (i past it).
+func afterItem(data []byte, i int, closer byte) (int, bool, bool) {
+	i = skipSpace(data, i)
+	switch {
+	case i < len(data) && data[i] == ',':
+		return skipSpace(data, i+1), true, true
+	case i < len(data) && data[i] == closer:
+		return i + 1, false, true
+	}
+	return i, false, false
 }
 
 // skipValue returns where the JSON value at data[i] ends: a string, a
