@@ -88,8 +88,8 @@ func openRun(app *App, ref string, f results.Filter, series bool) (*results.Stor
 
 // findStoredRun finds the run of store s that ref names, resolving it once
 // and readying huge pages for a large record (hugePagesForRecord) before
-// find (s.Find, or s.FindWithoutSeries for regress) decodes it; errors are
-// runRefError's.
+// find (s.Find, or s.FindWithoutSeries where no time series is read)
+// decodes it; errors are runRefError's.
 func findStoredRun(s *results.Store, ref string, f results.Filter, find func(string, results.Filter) (*results.Run, error)) (*results.Run, error) {
 	id, err := s.Resolve(ref, f)
 	if err != nil {

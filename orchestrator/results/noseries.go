@@ -12,7 +12,7 @@ import (
 // does not want them (Compare) saves their parsing, most of the decoding
 // of a packet-level record. Only that path is cut: a "series" key
 // anywhere else (in a variant's extra, say) stays. Keys match as
-// encoding/json matches them to fields, case aside (a key written with
+// encoding/json matches them to fields, ignoring case (a key written with
 // escapes is not recognized, and its series are decoded: slower, not
 // wrong). data must be valid JSON (json.Valid): withoutSeries then only
 // finds its way through it.
@@ -84,7 +84,8 @@ func objectMembers(data []byte, i int, member func(key []byte, v int) (int, bool
 	}
 }
 
-// arrayElems walks the array at data[i] as objectMembers walks an object.
+// arrayElems walks the array whose '[' is data[i] as objectMembers walks an
+// object.
 func arrayElems(data []byte, i int, elem func(e int) (int, bool)) (int, bool) {
 	if i >= len(data) || data[i] != '[' {
 		return i, false
@@ -196,10 +197,11 @@ func skipSpace(data []byte, i int) int {
 // decodeWithoutSeries decodes a record without its variants' time series
 // (withoutSeries), or whole where the record is not valid JSON, the cut
 // does not apply or what it left does not decode, so that an error is the
-// whole record's. What the series hold is not decoded, so a series of the
-// wrong shape (valid JSON, say a string where a number goes) is not an
-// error here: Compare does not read them, and reading the record whole
-// (ReadRunFile: reports, results show) still rejects it.
+// whole record's. What the series hold is not decoded, so values their Go
+// types cannot hold (valid JSON: a string where a number goes, 1e400, a
+// fraction where an integer goes) are not an error here: nothing reading
+// records this way reads series, and reading the record whole (ReadRunFile:
+// report, results show -o json) still rejects them.
 func decodeWithoutSeries(data []byte, run *Run) error {
 	if !json.Valid(data) {
 		return json.Unmarshal(data, run)

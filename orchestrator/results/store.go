@@ -780,7 +780,8 @@ func (s *Store) Get(ref string) (*Run, error) { return s.Find(ref, Filter{}) }
 func (s *Store) Find(ref string, f Filter) (*Run, error) { return s.find(ref, f, ReadRunFile) }
 
 // FindWithoutSeries is Find for a reader of everything but the time
-// series (Compare, `results show`): ReadRunFileWithoutSeries.
+// series (regress's Compare, `results show` in text, `config diff --run`):
+// ReadRunFileWithoutSeries.
 func (s *Store) FindWithoutSeries(ref string, f Filter) (*Run, error) {
 	return s.find(ref, f, ReadRunFileWithoutSeries)
 }

@@ -1570,13 +1570,15 @@ func (s *sim) takeSample() int64 {
 // quietToTheEnd reports whether nothing a sample reads can change before
 // the run ends: every event due by then, in the run's queue and every
 // partition's (and none in an outbox), is a PFC watchdog's poll, and no
-// watchdog is in a storm. Such a poll changes nothing (it acts on a queue
-// paused for its detection time or on a storm to restore), and a pause in
-// effect has its expiry queued; rates, queues and buffers move only in
-// handlers. Timers beyond the end (a local ACK timeout) never run.
+// watchdog's poll can act before the end (watchdogMayAct: a pause that
+// outlasts the run, its expiry queued beyond the end, may still be
+// detected as a storm and lifted). Otherwise a poll changes nothing, a
+// pause that ends by the end has its expiry due, and rates, queues and
+// buffers move only in handlers. Timers beyond the end (a local ACK
+// timeout) never run.
 func (s *sim) quietToTheEnd() bool {
 	for i := range s.wds {
-		if s.wds[i].stormed {
+		if s.watchdogMayAct(&s.wds[i], s.end) {
 			return false
 		}
 	}

@@ -420,6 +420,28 @@ func (s *sim) watchdogPoll(i int32) {
 	}
 }
 
+// watchdogMayAct reports whether a poll of wd at or before by could change
+// its port, by watchdogPoll's cases, with no other event in between: detect
+// a storm on its queue, paused now and long enough by then, or end one: an
+// errdisabled port stays down, drop and forward restore once no pause came
+// for the restoration time (none: never), and alert (which changes only
+// the watchdog's own state) is taken as able to. The time series stop
+// sampling a fabric no watchdog may act on (quietToTheEnd).
+func (s *sim) watchdogMayAct(wd *wdState, by int64) bool {
+	p := &s.ports[wd.port]
+	q := p.pauseQ[wd.prio]
+	switch {
+	case !wd.stormed:
+		return p.paused(q, s.now) && p.pausedSince[q]+wd.cfg.DetectionNs*1000 <= by
+	case wd.cfg.Action == "errdisable":
+		return false
+	case wd.cfg.Action == "alert":
+		return true
+	default:
+		return wd.cfg.RestorationNs > 0 && p.lastPauseRxAt[wd.prio]+wd.cfg.RestorationNs*1000 <= by
+	}
+}
+
 // watchdogAct applies (on) or lifts the watchdog's action on its port.
 func (s *sim) watchdogAct(wd *wdState, on bool) {
 	if wd.cfg.Action == "alert" {

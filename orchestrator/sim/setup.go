@@ -474,9 +474,9 @@ type sim struct {
 	pings   []*pingState
 
 	// quietSample: the last sample found the fabric quiet to the end
-	// (takeSample), so the samples from the next on repeat (samplesRepeated
-	// of them). sampleEveryTime turns that off, for the tests that hold
-	// repetition to sampling.
+	// (takeSample), so the next is taken and then repeated to the end
+	// (samplesRepeated copies). sampleEveryTime turns that off, for the
+	// tests that hold repetition to sampling.
 	quietSample, sampleEveryTime bool
 	samplesRepeated              int
 
