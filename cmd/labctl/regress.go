@@ -193,7 +193,7 @@ func findRun(s *results.Store, ref string, f results.Filter) (*results.Run, stri
 		}
 		return run, ref, nil
 	}
-	run, err := findStoredRun(s, ref, f, s.FindWithoutSeries)
+	run, err := findStoredRun(s, ref, f, false)
 	if err != nil {
 		return nil, "", err
 	}

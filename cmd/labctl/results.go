@@ -74,11 +74,7 @@ func openRun(app *App, ref string, f results.Filter, series bool) (*results.Stor
 	if err != nil {
 		return nil, nil, err
 	}
-	find := s.FindWithoutSeries
-	if series {
-		find = s.Find
-	}
-	run, err := findStoredRun(s, ref, f, find)
+	run, err := findStoredRun(s, ref, f, series)
 	if err != nil {
 		s.Close()
 		return nil, nil, err
@@ -88,14 +84,19 @@ func openRun(app *App, ref string, f results.Filter, series bool) (*results.Stor
 
 // findStoredRun finds the run of store s that ref names, resolving it once
 // and readying huge pages for a large record (hugePagesForRecord) before
-// find (s.Find, or s.FindWithoutSeries where no time series is read)
-// decodes it; errors are runRefError's.
-func findStoredRun(s *results.Store, ref string, f results.Filter, find func(string, results.Filter) (*results.Run, error)) (*results.Run, error) {
+// it is decoded, with its time series or without them
+// (s.FindWithoutSeries, for a caller that reads none); errors are
+// runRefError's.
+func findStoredRun(s *results.Store, ref string, f results.Filter, series bool) (*results.Run, error) {
 	id, err := s.Resolve(ref, f)
 	if err != nil {
 		return nil, runRefError(err)
 	}
 	hugePagesForRecord(s.RunFile(id))
+	find := s.FindWithoutSeries
+	if series {
+		find = s.Find
+	}
 	run, err := find(id, f)
 	if err != nil {
 		return nil, runRefError(err)

@@ -276,10 +276,9 @@ func (s *sim) buildCredits() error {
 	for i := range s.streams {
 		st := &s.streams[i]
 		base := s.progs[st.prog].first
+		to, toNIC := s.streamEnd(int32(i), true)
 		for k, in := range st.inputs {
-			j := base + in.Stream
-			from, fromNIC := s.streamEnd(j, false)
-			to, toNIC := s.streamEnd(int32(i), true)
+			from, fromNIC := s.streamEnd(base+in.Stream, false)
 			// An offset beyond every sequence number never holds the
 			// stream back (readyOf): no credit to send.
 			if from == to || in.Offset < -maxSeq {

@@ -1,6 +1,9 @@
 package sim
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Link faults: a link goes down (packets on it and queued for it are
 // lost), the switches at its ends stop routing over it after the
@@ -399,7 +402,7 @@ func (s *sim) watchdogPoll(i int32) {
 	where := fmt.Sprintf("%s priority %d", p.ref, pr)
 	switch {
 	case !wd.stormed:
-		if p.paused(q, s.now) && s.now-p.pausedSince[q] >= wd.cfg.DetectionNs*1000 {
+		if s.now >= s.stormDetectedAt(wd) {
 			wd.stormed = true
 			wd.storms++
 			s.mark(MarkWatchdogStorm, where, fmt.Sprintf("action %s, paused since %.3f ms", wd.cfg.Action, float64(p.pausedSince[q])/1e9))
@@ -409,7 +412,7 @@ func (s *sim) watchdogPoll(i int32) {
 		// EOS leaves an errdisabled port down (errdisable recovery for
 		// the PFC watchdog is off by default).
 	case wd.cfg.Action == "alert" && !p.paused(q, s.now),
-		wd.cfg.Action != "alert" && wd.cfg.RestorationNs > 0 && s.now-p.lastPauseRxAt[pr] >= wd.cfg.RestorationNs*1000:
+		wd.cfg.Action != "alert" && s.now >= s.stormEndsAt(wd):
 		wd.stormed = false
 		wd.restores++
 		s.mark(MarkWatchdogRestored, where, "")
@@ -420,25 +423,44 @@ func (s *sim) watchdogPoll(i int32) {
 	}
 }
 
+// stormDetectedAt is the time from which a poll of wd detects a storm on
+// its queue as it is paused now: the detection time after the pause began
+// (math.MaxInt64 while the queue is not paused).
+func (s *sim) stormDetectedAt(wd *wdState) int64 {
+	p := &s.ports[wd.port]
+	q := p.pauseQ[wd.prio]
+	if !p.paused(q, s.now) {
+		return math.MaxInt64
+	}
+	return p.pausedSince[q] + wd.cfg.DetectionNs*1000
+}
+
+// stormEndsAt is the time from which a poll of a drop or forward watchdog
+// in a storm ends it: the restoration time after the last pause frame came
+// (math.MaxInt64 without a restoration time: never).
+func (s *sim) stormEndsAt(wd *wdState) int64 {
+	if wd.cfg.RestorationNs <= 0 {
+		return math.MaxInt64
+	}
+	return s.ports[wd.port].lastPauseRxAt[wd.prio] + wd.cfg.RestorationNs*1000
+}
+
 // watchdogMayAct reports whether a poll of wd at or before by could change
 // its port, by watchdogPoll's cases, with no other event in between: detect
-// a storm on its queue, paused now and long enough by then, or end one: an
-// errdisabled port stays down, drop and forward restore once no pause came
-// for the restoration time (none: never), and alert (which changes only
+// a storm (stormDetectedAt) or end one: an errdisabled port stays down,
+// drop and forward restore at stormEndsAt, and alert (which changes only
 // the watchdog's own state) is taken as able to. The time series stop
 // sampling a fabric no watchdog may act on (quietToTheEnd).
 func (s *sim) watchdogMayAct(wd *wdState, by int64) bool {
-	p := &s.ports[wd.port]
-	q := p.pauseQ[wd.prio]
 	switch {
 	case !wd.stormed:
-		return p.paused(q, s.now) && p.pausedSince[q]+wd.cfg.DetectionNs*1000 <= by
+		return s.stormDetectedAt(wd) <= by
 	case wd.cfg.Action == "errdisable":
 		return false
 	case wd.cfg.Action == "alert":
 		return true
 	default:
-		return wd.cfg.RestorationNs > 0 && p.lastPauseRxAt[wd.prio]+wd.cfg.RestorationNs*1000 <= by
+		return s.stormEndsAt(wd) <= by
 	}
 }
 
