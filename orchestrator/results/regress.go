@@ -820,7 +820,7 @@ func ForBaseline(run *Run) *Run {
 	for i, v := range run.Variants {
 		series = series || len(v.Series) > 0
 		cost = cost || v.Cost != nil || (v.Simulated != nil && v.Simulated.Cost != nil)
-		v.Series = nil
+		v.Series, v.SeriesEndUs = nil, 0
 		c.Variants[i] = v.WithoutCost()
 	}
 	omit := func(part string, dropped bool) {

@@ -60,9 +60,11 @@ func TestBaselineWithoutSeries(t *testing.T) {
 	if r := Compare(run, old, nil); r.Regressed || r.Compared.Metrics != 96 {
 		t.Errorf("run vs old baseline: %v %+v", regressions(r), r.Compared)
 	}
-	// ForBaseline leaves its argument alone.
-	if c := ForBaseline(base); len(base.Variants[0].Series) == 0 || len(c.Variants[0].Series) != 0 {
-		t.Error("ForBaseline changed the run it copied")
+	// ForBaseline leaves its argument alone; where the series ended goes
+	// with them.
+	base.Variants[0].SeriesEndUs = 1500
+	if c := ForBaseline(base); len(base.Variants[0].Series) == 0 || base.Variants[0].SeriesEndUs != 1500 || len(c.Variants[0].Series) != 0 || c.Variants[0].SeriesEndUs != 0 {
+		t.Error("ForBaseline changed the run it copied, or kept where the series it left out ended")
 	}
 }
 

@@ -352,53 +352,19 @@ func seriesCharts(run *Run) []htmlSeriesGroup {
 		kinds = append(kinds, struct{ kind, title, unit string }{k, k, ""})
 	}
 	var out []htmlSeriesGroup
+	// A variant whose series stop before its run's end says so under the
+	// first group that draws it.
+	endNoted := make([]bool, len(run.Variants))
 	for _, k := range kinds {
 		g := htmlSeriesGroup{Title: k.title}
 		for vi := range run.Variants {
 			v := &run.Variants[vi]
-			var marks []chartMark
-			for _, m := range v.Timeline {
-				marks = append(marks, chartMark{X: m.TimeUs, Label: fmt.Sprintf("%s: %s %s", fmtFloat(m.TimeUs), m.Kind, m.Where)})
+			drawn := len(g.Charts)
+			g.variantCharts(run, v, k.kind, k.title, k.unit)
+			if len(g.Charts) > drawn && v.SeriesEndUs > 0 && !endNoted[vi] {
+				endNoted[vi] = true
+				g.Notes = append(g.Notes, seriesEndNote(v))
 			}
-			// Records with series per priority: a chart per busy port
-			// and priority, and pause lanes that say which way.
-			if perPriority(v) && k.kind == SeriesQueueBytes {
-				charts, more := queueCharts(v, chartName(run, v), marks)
-				g.Charts = append(g.Charts, charts...)
-				if more > 0 {
-					g.Notes = append(g.Notes, fmt.Sprintf("%s: the busiest %d drawn; %s more in run.json.", v.Name, maxQueueCharts, plural.N(more, "(port, priority) pair")))
-				}
-				continue
-			}
-			if perPriority(v) && k.kind == SeriesPaused {
-				if c, ok := pauseTimeline(v, chartName(run, v)); ok {
-					g.Charts = append(g.Charts, c)
-				}
-				continue
-			}
-			var lines []line
-			seen := map[string]bool{}
-			unit := k.unit
-			for _, s := range v.Series {
-				if s.Kind != k.kind {
-					continue
-				}
-				lines = append(lines, line{Name: s.Name, X: s.TimeUs, Y: s.Values})
-				if s.Source != "" {
-					seen[sourceLabel(s.Source, v.Model())] = true
-				}
-				if unit == "" {
-					unit = s.Unit
-				}
-			}
-			if len(lines) == 0 {
-				continue
-			}
-			if k.kind == "paused" {
-				g.Charts = append(g.Charts, timelineChart("series-"+k.kind, k.title+" — "+v.Name, "time (µs)", joinSources(seen), lines))
-				continue
-			}
-			g.Charts = append(g.Charts, lineChart("series-"+k.kind, k.title+" — "+v.Name, "time (µs)", unit, joinSources(seen), lines, false, marks...))
 		}
 		if len(g.Charts) > 0 {
 			if slices.ContainsFunc(run.Variants, func(v Variant) bool { return perPriority(&v) }) {
@@ -413,6 +379,57 @@ func seriesCharts(run *Run) []htmlSeriesGroup {
 		}
 	}
 	return out
+}
+
+// seriesEndNote says where a variant's series stop before its run's end
+// (Variant.SeriesEndUs), and why.
+func seriesEndNote(v *Variant) string {
+	return fmt.Sprintf("%s: the series end at %s µs of the run's %s µs: the fabric was quiet from then on (the work done), every later sample the same as the last.", v.Name, fmtFloat(v.SeriesEndUs), fmtFloat(v.SimulatedUs))
+}
+
+// variantCharts adds to g the charts of variant v's series of one kind.
+func (g *htmlSeriesGroup) variantCharts(run *Run, v *Variant, kind, title, unit string) {
+	var marks []chartMark
+	for _, m := range v.Timeline {
+		marks = append(marks, chartMark{X: m.TimeUs, Label: fmt.Sprintf("%s: %s %s", fmtFloat(m.TimeUs), m.Kind, m.Where)})
+	}
+	// Records with series per priority: a chart per busy port and
+	// priority, and pause lanes that say which way.
+	if perPriority(v) && kind == SeriesQueueBytes {
+		charts, more := queueCharts(v, chartName(run, v), marks)
+		g.Charts = append(g.Charts, charts...)
+		if more > 0 {
+			g.Notes = append(g.Notes, fmt.Sprintf("%s: the busiest %d drawn; %s more in run.json.", v.Name, maxQueueCharts, plural.N(more, "(port, priority) pair")))
+		}
+		return
+	}
+	if perPriority(v) && kind == SeriesPaused {
+		if c, ok := pauseTimeline(v, chartName(run, v)); ok {
+			g.Charts = append(g.Charts, c)
+		}
+		return
+	}
+	var lines []line
+	seen := map[string]bool{}
+	for _, s := range v.Series {
+		if s.Kind != kind {
+			continue
+		}
+		lines = append(lines, line{Name: s.Name, X: s.TimeUs, Y: s.Values})
+		if s.Source != "" {
+			seen[sourceLabel(s.Source, v.Model())] = true
+		}
+		if unit == "" {
+			unit = s.Unit
+		}
+	}
+	switch {
+	case len(lines) == 0:
+	case kind == "paused":
+		g.Charts = append(g.Charts, timelineChart("series-"+kind, title+" — "+v.Name, "time (µs)", joinSources(seen), lines))
+	default:
+		g.Charts = append(g.Charts, lineChart("series-"+kind, title+" — "+v.Name, "time (µs)", unit, joinSources(seen), lines, false, marks...))
+	}
 }
 
 // reportTemplate is parsed on first use: every labctl command would pay

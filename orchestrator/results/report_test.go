@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"flag"
 	"github.com/labctl/labctl/orchestrator/nic"
+	"html"
 	"io"
 	"os"
 	"path/filepath"
@@ -563,5 +564,30 @@ func TestWriteRunReports(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(beside); len(entries) != 4 {
 		t.Errorf("%d files in run folder, want 4", len(entries))
+	}
+}
+
+// A variant whose series stop before its run's end (SeriesEndUs) says so
+// once, under the first group of charts that draws it; the others say
+// nothing of it.
+func TestRenderHTMLSaysWhereSeriesEnd(t *testing.T) {
+	run := syntheticRun("20261129T120000Z-ecn-pfc-64gpu", t0)
+	v := &run.Variants[1]
+	v.SimulatedUs = 1_000_000
+	v.SeriesEndUs = 2000
+	var b bytes.Buffer
+	if err := RenderHTML(run, &b, HTMLOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	note := html.EscapeString(seriesEndNote(v))
+	if n := strings.Count(out, note); n != 1 {
+		t.Errorf("the note %q appears %d times, want once", note, n)
+	}
+	if text := seriesEndNote(v); !strings.Contains(text, "at 2000 µs of the run's 1000000 µs") {
+		t.Errorf("note %q does not give the two times", text)
+	}
+	if n := strings.Count(out, "every later sample the same as the last"); n != 1 {
+		t.Errorf("%d notes of series ending early, want 1 (only %s's)", n, v.Name)
 	}
 }

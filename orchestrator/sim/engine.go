@@ -1610,7 +1610,7 @@ func (s *sim) quietToTheEnd() bool {
 func (s *sim) repeatLastSample(t int64) {
 	ser := s.series
 	n := int((s.end-t)/s.sampleT + 1)
-	s.samplesRepeated = n
+	ser.Repeated = n
 	ser.TimesNs = slices.Grow(ser.TimesNs, n)
 	for ; t <= s.end; t += s.sampleT {
 		ser.TimesNs = append(ser.TimesNs, t/1000)

@@ -217,6 +217,13 @@ type Series struct {
 	// as FlowSeries.GoodputGbps is: the sum of Rates' where no flow is
 	// NoRateSeries. Absent without such flows.
 	GoodputGbps []float64 `json:"goodput_gbps,omitempty"`
+	// Repeated counts the samples at the end that the engine did not
+	// take but copied from the one before them: from that sample on
+	// nothing in the fabric could change before the end of the run
+	// (the sized work was done and no event but an idle PFC watchdog
+	// poll was left), so every later sample has its values. A record
+	// leaves them out (results.Variant.SeriesEndUs).
+	Repeated int `json:"repeated,omitempty"`
 }
 
 // PortSeries is a watched port: its egress queue depth summed over

@@ -475,10 +475,9 @@ type sim struct {
 
 	// quietSample: the last sample found the fabric quiet to the end
 	// (takeSample), so the next is taken and then repeated to the end
-	// (samplesRepeated copies). sampleEveryTime turns that off, for the
+	// (series.Repeated copies). sampleEveryTime turns that off, for the
 	// tests that hold repetition to sampling.
 	quietSample, sampleEveryTime bool
-	samplesRepeated              int
 
 	// watchPrio is, per watched port and priority, 1 + the index of the
 	// priority's series in the port's Priorities (0: none yet).

@@ -787,7 +787,7 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 	for _, m := range res.Timeline {
 		v.Timeline = append(v.Timeline, results.Mark{TimeUs: float64(m.TimeNs) / 1000, Kind: m.Kind, Where: m.Where, Detail: m.Detail, Source: results.Simulated})
 	}
-	v.Series = seriesOf(res, cfg)
+	v.Series, v.SeriesEndUs = seriesOf(res, cfg)
 	if x := faultExtra(vs, res, v.Series, b.faultPlaces(vs)); x != nil {
 		if v.Extra == nil {
 			v.Extra = map[string]any{}
@@ -1151,17 +1151,24 @@ func markRateSeries(cfg *engine.Config) {
 
 // seriesOf converts the sampled series, keeping the busiest ports and
 // flows so that the record stays small: the flows are those
-// markRateSeries left a series of their own.
-func seriesOf(res *engine.Result, cfg *engine.Config) []results.TimeSeries {
+// markRateSeries left a series of their own. The samples the engine
+// repeated once the fabric was quiet (Series.Repeated) are left out:
+// endUs is then the time of the last one kept, whose values every later
+// sample has (0 when the series run to the end).
+func seriesOf(res *engine.Result, cfg *engine.Config) (out []results.TimeSeries, endUs float64) {
 	s := res.Series
 	if s == nil || len(s.TimesNs) == 0 {
-		return nil
+		return nil, 0
 	}
-	t := make([]float64, len(s.TimesNs))
-	for i, ns := range s.TimesNs {
+	kept := len(s.TimesNs) - min(s.Repeated, len(s.TimesNs)-1)
+	t := make([]float64, kept)
+	for i, ns := range s.TimesNs[:kept] {
 		t[i] = float64(ns) / 1000
 	}
-	out := portSeries(s, t, cfg)
+	if kept < len(s.TimesNs) {
+		endUs = t[kept-1]
+	}
+	out = portSeries(s, t, cfg)
 	// Goodput of all flows together per sample: what a fault takes away
 	// and when it comes back.
 	if len(s.GoodputGbps) > 0 {
@@ -1172,18 +1179,20 @@ func seriesOf(res *engine.Result, cfg *engine.Config) []results.TimeSeries {
 		out = append(out, results.TimeSeries{Name: "goodput_gbps all flows", Kind: "goodput_gbps", Unit: "Gb/s", TimeUs: t, Values: sum, Source: results.Simulated})
 	}
 	for _, r := range s.Rates {
-		vals := make([]float64, len(r.RateGbps))
-		copy(vals, r.RateGbps)
+		vals := slices.Clone(r.RateGbps[:min(len(t), len(r.RateGbps))])
 		out = append(out, results.TimeSeries{Name: "rate_gbps " + r.ID, Kind: "rate_gbps", Flow: r.ID, Unit: "Gb/s", TimeUs: t, Values: vals, Source: results.Simulated})
 	}
-	return out
+	return out, endUs
 }
 
 // portSeries converts the watched ports' series per priority, busiest
 // (port, priority) first, at most maxSeriesPorts of them: the queue's
 // depth with the ECN thresholds the simulated configs give it, the
 // priority group's use and its XOFF point where it held bytes, and the
-// pauses the port received and sent where there were any.
+// pauses the port received and sent where there were any. Their values
+// are those at the times t (the first len(t) samples); how busy a pair
+// was is judged over every sample, so that the ports a record shows do
+// not depend on whether its quiet tail was kept.
 func portSeries(s *engine.Series, t []float64, cfg *engine.Config) []results.TimeSeries {
 	type pair struct {
 		port  *engine.PortSeries
@@ -1212,7 +1221,11 @@ func portSeries(s *engine.Series, t []float64, cfg *engine.Config) []results.Tim
 		}
 	}
 	sort.SliceStable(pairs, func(i, j int) bool { return pairs[i].score > pairs[j].score })
+	// Whether a series is left out (an empty queue, a lossy PG's XOFF,
+	// no pause) is judged on the samples kept: a repeated one has the
+	// values of the last of them, so the answer is that of every sample.
 	floats := func(xs []int64) ([]float64, bool) {
+		xs = xs[:min(len(t), len(xs))]
 		out, any := make([]float64, len(xs)), false
 		for i, x := range xs {
 			out[i], any = float64(x), any || x != 0
@@ -1220,6 +1233,7 @@ func portSeries(s *engine.Series, t []float64, cfg *engine.Config) []results.Tim
 		return out, any
 	}
 	flags := func(xs []bool) ([]float64, bool) {
+		xs = xs[:min(len(t), len(xs))]
 		out, any := make([]float64, len(xs)), false
 		for i, x := range xs {
 			if x {

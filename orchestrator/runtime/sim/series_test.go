@@ -168,3 +168,90 @@ func TestRecordKeepsSeriesOfShownFlowsOnly(t *testing.T) {
 		t.Errorf("rate series %+v\nwant the first %d flows' %+v", gotRates, maxSeriesFlows, wantRates)
 	}
 }
+
+// A record's series stop where the fabric went quiet (the sized work
+// done): SeriesEndUs is their last time, and each, held at its last value
+// to the end of the run, is the series of every sample, the busiest ports
+// chosen the same. What the faults' extras read from the goodput series
+// is the same too. A run busy to its end keeps every sample.
+func TestRecordEndsSeriesWhereQuiet(t *testing.T) {
+	l := upLab(t, "16gpu", "sonic")
+	for _, c := range []struct {
+		name, yaml string
+		quiet      bool
+	}{
+		{"sized incast", "name: t\nduration: 2ms\nsample_every: 10us\ntraffic:\n  - pattern: incast\n    senders: 8\n    bytes: 256KB\n", true},
+		{"sized pairs and a link failure", "name: t\nduration: 3ms\nsample_every: 20us\ntraffic:\n  - pattern: pairs\n    pairs: 8\n    bytes: 2MB\n" +
+			"faults:\n  - kind: link-down\n    link: leaf1-spine1\n    at: 100us\n", true},
+		{"long-lived incast", "name: t\nduration: 300us\nsample_every: 10us\ntraffic:\n  - pattern: incast\n    senders: 8\n", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sc, err := scenario.Parse("t.yaml", []byte(c.yaml))
+			if err != nil {
+				t.Fatal(err)
+			}
+			vs, err := sc.Expand(scenario.NICsFromGraph(l.Graph), scenario.Point{Name: scenario.VariantName(false, true), PFC: true}, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := variantBuilder(t, l, vs)
+			cfg, err := b.config(vs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := engine.Run(context.Background(), *cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, end := seriesOf(res, cfg)
+			every := *res
+			ser := *res.Series
+			ser.Repeated = 0
+			every.Series = &ser
+			want, wantEnd := seriesOf(&every, cfg)
+			if wantEnd != 0 {
+				t.Fatalf("every sample kept: end %v, want 0", wantEnd)
+			}
+			n := len(res.Series.TimesNs)
+			if !c.quiet {
+				if res.Series.Repeated != 0 || end != 0 || !reflect.DeepEqual(got, want) {
+					t.Fatalf("busy to the end: %d samples repeated, end %v; want every sample", res.Series.Repeated, end)
+				}
+				return
+			}
+			kept := n - res.Series.Repeated
+			if res.Series.Repeated < n/2 || end != float64(res.Series.TimesNs[kept-1])/1000 {
+				t.Fatalf("%d of %d samples repeated, end %v µs: want most repeated, the end at the last kept", res.Series.Repeated, n, end)
+			}
+			if len(got) != len(want) || len(got) < 3 {
+				t.Fatalf("%d series with the quiet tail left out, %d with it", len(got), len(want))
+			}
+			for i := range got {
+				g, w := got[i], want[i]
+				if len(g.TimeUs) != kept || len(g.Values) != kept {
+					t.Fatalf("%s: %d times and %d values, want %d", g.Name, len(g.TimeUs), len(g.Values), kept)
+				}
+				held := slices.Clone(g.Values)
+				for len(held) < n {
+					held = append(held, held[len(held)-1])
+				}
+				g.TimeUs, g.Values = w.TimeUs, held
+				if !reflect.DeepEqual(g, w) {
+					t.Errorf("series %d (%s) held to the end differs from every sample's (%s)", i, got[i].Name, w.Name)
+				}
+			}
+			if len(vs.Faults) > 0 {
+				places := b.faultPlaces(vs)
+				fx, wx := faultExtra(vs, res, got, places), faultExtra(vs, res, want, places)
+				if !reflect.DeepEqual(fx, wx) || fx["goodput_before_gbps"] == nil {
+					t.Errorf("fault extras without the tail %v, with it %v", fx, wx)
+				}
+			}
+			// The record says where they end, before the run's end.
+			v := runVariant(t, l, vs)
+			if v.SeriesEndUs != end || v.SeriesEndUs >= v.SimulatedUs || len(v.Series[0].TimeUs) != kept {
+				t.Errorf("record: series end %v µs of %v, %d samples; want %v, %d", v.SeriesEndUs, v.SimulatedUs, len(v.Series[0].TimeUs), end, kept)
+			}
+		})
+	}
+}
