@@ -384,7 +384,17 @@ func seriesCharts(run *Run) []htmlSeriesGroup {
 // seriesEndNote says where a variant's series stop before its run's end
 // (Variant.SeriesEndUs), and why.
 func seriesEndNote(v *Variant) string {
-	return fmt.Sprintf("%s: the series end at %s µs of the run's %s µs: the fabric was quiet from then on (the work done), every later sample the same as the last.", v.Name, fmtFloat(v.SeriesEndUs), fmtFloat(v.SimulatedUs))
+	return fmt.Sprintf("%s: the series end at %s µs of the run's %s µs: nothing in the fabric changed after (the sized work done or failed), every later sample the same as the last; a pause on at the end holds to the run's end.", v.Name, fmtFloat(v.SeriesEndUs), fmtFloat(v.SimulatedUs))
+}
+
+// seriesHeldTo is where the values at the end of v's series hold to, past
+// their last sample (line.HeldTo): the run's end, where the record left
+// out a quiet tail; 0 where they run to it.
+func (v *Variant) seriesHeldTo() float64 {
+	if v.SeriesEndUs > 0 {
+		return v.SimulatedUs
+	}
+	return 0
 }
 
 // variantCharts adds to g the charts of variant v's series of one kind.
@@ -415,7 +425,7 @@ func (g *htmlSeriesGroup) variantCharts(run *Run, v *Variant, kind, title, unit 
 		if s.Kind != kind {
 			continue
 		}
-		lines = append(lines, line{Name: s.Name, X: s.TimeUs, Y: s.Values})
+		lines = append(lines, line{Name: s.Name, X: s.TimeUs, Y: s.Values, HeldTo: v.seriesHeldTo()})
 		if s.Source != "" {
 			seen[sourceLabel(s.Source, v.Model())] = true
 		}
@@ -426,7 +436,7 @@ func (g *htmlSeriesGroup) variantCharts(run *Run, v *Variant, kind, title, unit 
 	switch {
 	case len(lines) == 0:
 	case kind == "paused":
-		g.Charts = append(g.Charts, timelineChart("series-"+kind, title+" — "+v.Name, "time (µs)", joinSources(seen), lines))
+		g.Charts = append(g.Charts, timelineChart("series-"+kind, title+" — "+v.Name, "µs", joinSources(seen), lines))
 	default:
 		g.Charts = append(g.Charts, lineChart("series-"+kind, title+" — "+v.Name, "time (µs)", unit, joinSources(seen), lines, false, marks...))
 	}

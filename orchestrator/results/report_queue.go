@@ -93,7 +93,7 @@ func queueCharts(v *Variant, label string, marks []chartMark) (charts []template
 			more = len(pts) - i
 			break
 		}
-		charts = append(charts, queueChart(q, label, sourceLabel(Simulated, v.Model()), marks))
+		charts = append(charts, queueChart(q, label, sourceLabel(Simulated, v.Model()), v.seriesHeldTo(), marks))
 	}
 	return charts, more
 }
@@ -105,8 +105,9 @@ type level struct {
 	color string
 }
 
-// queueChart draws one port's priority.
-func queueChart(q *queuePoint, variant, source string, marks []chartMark) template.HTML {
+// queueChart draws one port's priority; a pause on at its series' last
+// sample holds to heldTo (line.HeldTo).
+func queueChart(q *queuePoint, variant, source string, heldTo float64, marks []chartMark) template.HTML {
 	title := fmt.Sprintf("%s priority %d — %s", q.where(), q.priority, variant)
 	var lines []line
 	var colors []string
@@ -169,8 +170,8 @@ func queueChart(q *queuePoint, variant, source string, marks []chartMark) templa
 		notes = append(notes, "no PFC pause received or sent")
 	}
 	lanes := []lane{
-		{name: "received", title: "PFC pause received: the peer stopped this port's queue " + intOr(q.queue, "?"), color: "#d62728", s: q.rx},
-		{name: "sent", title: "PFC pause sent: " + pgName + " in XOFF stopped the peer", color: "#6639ba", s: q.tx},
+		{name: "received", title: "PFC pause received: the peer stopped this port's queue " + intOr(q.queue, "?"), color: "#d62728", s: q.rx, heldTo: heldTo},
+		{name: "sent", title: "PFC pause sent: " + pgName + " in XOFF stopped the peer", color: "#6639ba", s: q.tx, heldTo: heldTo},
 	}
 	return queueSVG(title, source, lines, colors, dashed, levels, lanes, notes, marks)
 }
@@ -186,6 +187,7 @@ func intOr(p *int, none string) string {
 type lane struct {
 	name, title, color string
 	s                  *TimeSeries
+	heldTo             float64 // as line.HeldTo
 }
 
 // queueSVG draws byte lines, level lines and pause lanes on one time
@@ -264,28 +266,14 @@ func queueSVG(title, source string, lines []line, colors []string, dashed []bool
 		if ln.s == nil {
 			continue
 		}
-		s := ln.s
-		n := min(len(s.TimeUs), len(s.Values))
-		for i := 0; i < n; i++ {
-			if s.Values[i] == 0 {
-				continue
-			}
-			j := i
-			for j+1 < n && s.Values[j+1] != 0 {
-				j++
-			}
-			end := xMax
-			if j+1 < n {
-				end = s.TimeUs[j+1]
-			}
-			x0, x1 := xp(s.TimeUs[i]), xp(end)
+		onIntervals(ln.s.TimeUs, ln.s.Values, xMax, ln.heldTo, func(from, to, drawTo float64) {
+			x0, x1 := xp(from), xp(drawTo)
 			if x1-x0 < 1 {
 				x1 = x0 + 1 // a short pause stays visible
 			}
 			fmt.Fprintf(&c.b, `<rect class="bar" x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"><title>%s %s-%s µs</title></rect>`,
-				x0, y+2, x1-x0, laneH-4, ln.color, esc(ln.title), esc(fmtFloat(s.TimeUs[i])), esc(fmtFloat(end)))
-			i = j
-		}
+				x0, y+2, x1-x0, laneH-4, ln.color, esc(ln.title), esc(fmtFloat(from)), esc(fmtFloat(to)))
+		})
 	}
 	c.legendItems(legend, notes)
 	return c.close()
@@ -334,12 +322,12 @@ func pauseTimeline(v *Variant, variant string) (template.HTML, bool) {
 			way string
 		}{{q.rx, "received"}, {q.tx, "sent"}} {
 			if s.ts != nil {
-				lines = append(lines, line{Name: fmt.Sprintf("%s p%d %s", q.where(), q.priority, s.way), X: s.ts.TimeUs, Y: s.ts.Values})
+				lines = append(lines, line{Name: fmt.Sprintf("%s p%d %s", q.where(), q.priority, s.way), X: s.ts.TimeUs, Y: s.ts.Values, HeldTo: v.seriesHeldTo()})
 			}
 		}
 	}
 	if len(lines) == 0 {
 		return "", false
 	}
-	return timelineChart("series-paused", "PFC pauses received and sent — "+variant, "time (µs)", sourceLabel(Simulated, v.Model()), lines), true
+	return timelineChart("series-paused", "PFC pauses received and sent — "+variant, "µs", sourceLabel(Simulated, v.Model()), lines), true
 }

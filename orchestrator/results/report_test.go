@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"flag"
+	"fmt"
 	"github.com/labctl/labctl/orchestrator/nic"
 	"html"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -575,6 +577,9 @@ func TestRenderHTMLSaysWhereSeriesEnd(t *testing.T) {
 	v := &run.Variants[1]
 	v.SimulatedUs = 1_000_000
 	v.SeriesEndUs = 2000
+	// No queue series: its first charts are its rates, in the group after
+	// the queues'.
+	v.Series = slices.DeleteFunc(v.Series, func(s TimeSeries) bool { return s.Kind == SeriesQueueBytes })
 	var b bytes.Buffer
 	if err := RenderHTML(run, &b, HTMLOptions{}); err != nil {
 		t.Fatal(err)
@@ -584,10 +589,68 @@ func TestRenderHTMLSaysWhereSeriesEnd(t *testing.T) {
 	if n := strings.Count(out, note); n != 1 {
 		t.Errorf("the note %q appears %d times, want once", note, n)
 	}
+	if at, first := strings.Index(out, note), strings.Index(out, "Sender rate — "+html.EscapeString(v.Name)); first < 0 || at < first {
+		t.Errorf("the note at byte %d, the variant's first chart at %d: want the note under the group that draws it", at, first)
+	}
 	if text := seriesEndNote(v); !strings.Contains(text, "at 2000 µs of the run's 1000000 µs") {
 		t.Errorf("note %q does not give the two times", text)
 	}
 	if n := strings.Count(out, "every later sample the same as the last"); n != 1 {
 		t.Errorf("%d notes of series ending early, want 1 (only %s's)", n, v.Name)
+	}
+}
+
+// A pause still on at the last sample of series that stop before the run
+// ends (SeriesEndUs) lasts, as the report says, to the run's end: in the
+// per-port pause lanes of older records, in a per-priority queue chart's
+// lanes and in the pause timeline. Where the series run to the end, to
+// their last sample.
+func TestRenderHTMLPauseHeldToRunEnd(t *testing.T) {
+	render := func(run *Run) string {
+		var b bytes.Buffer
+		if err := RenderHTML(run, &b, HTMLOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	// Older records: a paused series per port.
+	run := syntheticRun("20261129T120000Z-ecn-pfc-64gpu", t0)
+	v := &run.Variants[0] // PFC on
+	for i := range v.Series {
+		if s := &v.Series[i]; s.Kind == SeriesPaused {
+			s.Values[len(s.Values)-1] = 1
+		}
+	}
+	last := v.Series[0].TimeUs[len(v.Series[0].TimeUs)-1]
+	v.SimulatedUs = 5000
+	if out := render(run); !strings.Contains(out, fmt.Sprintf("-%s µs</title>", fmtFloat(last))) || strings.Contains(out, "-5000 µs</title>") {
+		t.Errorf("series to the end: want a pause to %s µs, none to 5000", fmtFloat(last))
+	}
+	v.SeriesEndUs = last
+	if out := render(run); !strings.Contains(out, "paused spine1:Ethernet0 prio 3") || !regexp.MustCompile(`paused \S+ prio 3 paused [0-9.]+-5000 µs</title>`).MatchString(out) {
+		t.Error("series ending early: no pause to the run's end (5000 µs)")
+	}
+	// Per priority: the queue chart's lanes and the pause timeline.
+	prio, q, pg := 3, 3, 3
+	ts := func(kind string, vals ...float64) TimeSeries {
+		s := TimeSeries{Name: kind + " leaf1:Ethernet0 prio 3", Kind: kind, Node: "leaf1", Port: "Ethernet0", Priority: &prio, Queue: &q, PG: &pg, Unit: "bytes", Source: Simulated}
+		for i, x := range vals {
+			s.TimeUs, s.Values = append(s.TimeUs, float64(i*10)), append(s.Values, x)
+		}
+		return s
+	}
+	pv := Variant{Name: "ecn=off,pfc=on", PFC: true, SimulatedUs: 1000, SeriesEndUs: 30,
+		Series: []TimeSeries{ts(SeriesQueueBytes, 0, 4096, 8192, 8192), ts(SeriesPaused, 0, 0, 1, 1), ts(SeriesPauseSent, 0, 1, 1, 1)}}
+	run.Variants = []Variant{pv}
+	out := render(run)
+	for _, want := range []string{"PFC pause received: the peer stopped this port&#39;s queue 3 20-1000 µs</title>", "PFC pause sent: PG 3 in XOFF stopped the peer 10-1000 µs</title>",
+		"leaf1:Ethernet0 p3 received paused 20-1000 µs</title>", "leaf1:Ethernet0 p3 sent paused 10-1000 µs</title>"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("per priority, series ending early: no %q", want)
+		}
+	}
+	run.Variants[0].SeriesEndUs = 0
+	if out := render(run); strings.Contains(out, "-1000 µs</title>") || !strings.Contains(out, "received paused 20-30 µs</title>") {
+		t.Error("per priority, series to the end: pauses should end at the last sample (30 µs)")
 	}
 }

@@ -208,6 +208,35 @@ func barChart(kind, title, yUnit, source string, series []string, groups []barGr
 type line struct {
 	Name string
 	X, Y []float64
+	// HeldTo is where the value at the line's last point holds to, past
+	// it: the run's end, where the record left out a quiet tail
+	// (Variant.SeriesEndUs); 0 for the last point itself.
+	HeldTo float64
+}
+
+// onIntervals calls fn for each stretch of y that is not zero: from its
+// first point's x to the next zero point's, or, for a stretch still on at
+// the last point, to heldTo when that lies past it (what the interval
+// says) and otherwise axisEnd (both where it is drawn to).
+func onIntervals(x, y []float64, axisEnd, heldTo float64, fn func(from, to, drawTo float64)) {
+	n := min(len(x), len(y))
+	for i := 0; i < n; i++ {
+		if y[i] == 0 {
+			continue
+		}
+		j := i
+		for j+1 < n && y[j+1] != 0 {
+			j++
+		}
+		to, drawTo := axisEnd, axisEnd
+		if j+1 < n {
+			to, drawTo = x[j+1], x[j+1]
+		} else if heldTo > to {
+			to = heldTo
+		}
+		fn(x[i], to, drawTo)
+		i = j
+	}
 }
 
 // maxLines bounds the lines in one chart; more are listed as omitted.
@@ -345,8 +374,8 @@ const maxLanes = 16
 
 // timelineChart draws on/off series (PFC pause state) as one lane per
 // series with a bar wherever the value is non-zero: overlapping 0/1 lines
-// would hide each other.
-func timelineChart(kind, title, xUnit, source string, lines []line) template.HTML {
+// would hide each other. Time is in timeUnit ("µs").
+func timelineChart(kind, title, timeUnit, source string, lines []line) template.HTML {
 	omitted := 0
 	if len(lines) > maxLanes {
 		omitted = len(lines) - maxLanes
@@ -382,36 +411,23 @@ func timelineChart(kind, title, xUnit, source string, lines []line) template.HTM
 		fmt.Fprintf(&c.b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" class="grid"/>`, xp(x), xp(x), c.top, plotBottom)
 		fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="tick" text-anchor="middle">%s</text>`, xp(x), plotBottom+14, esc(fmtTick(x)))
 	}
-	fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="axis" text-anchor="middle">%s</text>`, c.left+c.plotW()/2, plotBottom+30, esc(xUnit))
+	fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="axis" text-anchor="middle">%s</text>`, c.left+c.plotW()/2, plotBottom+30, esc("time ("+timeUnit+")"))
 	bars := 0
 	for li, l := range lines {
 		y := c.top + laneH*float64(li)
 		fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="tick" text-anchor="end">%s<title>%s</title></text>`, c.left-6, y+laneH-4, esc(truncate(l.Name, 31)), esc(l.Name))
 		fmt.Fprintf(&c.b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" class="axisline"/>`, c.left, c.left+c.plotW(), y+laneH-1, y+laneH-1)
-		n := min(len(l.X), len(l.Y))
-		for i := 0; i < n; i++ {
-			if l.Y[i] == 0 {
-				continue
-			}
-			// A pause interval runs from this sample to the next one that
-			// is zero (or the end of the series).
-			j := i
-			for j+1 < n && l.Y[j+1] != 0 {
-				j++
-			}
-			end := xMax
-			if j+1 < n {
-				end = l.X[j+1]
-			}
-			x0, x1 := xp(l.X[i]), xp(end)
+		// A pause interval runs from a sample to the next one that is
+		// zero (or the end of the series, or of the run).
+		onIntervals(l.X, l.Y, xMax, l.HeldTo, func(from, to, drawTo float64) {
+			x0, x1 := xp(from), xp(drawTo)
 			if x1-x0 < 1 {
 				x1 = x0 + 1 // a short pause stays visible
 			}
 			fmt.Fprintf(&c.b, `<rect class="bar" x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"><title>%s paused %s-%s %s</title></rect>`,
-				x0, y+2, x1-x0, laneH-4, color(li), esc(l.Name), esc(fmtFloat(l.X[i])), esc(fmtFloat(end)), esc(xUnit))
+				x0, y+2, x1-x0, laneH-4, color(li), esc(l.Name), esc(fmtFloat(from)), esc(fmtFloat(to)), esc(timeUnit))
 			bars++
-			i = j
-		}
+		})
 	}
 	if bars == 0 {
 		fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="note" text-anchor="middle">never paused</text>`, c.left+c.plotW()/2, c.top+laneH*float64(len(lines))/2+4)

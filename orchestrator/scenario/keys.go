@@ -25,7 +25,7 @@ var KeyDocs = specdoc.Table{
 		Default: DefaultDuration + " (" + DefaultNCCLDuration + " with nccl traffic)"},
 	"warmup": {Doc: "When the goodput window of long-lived flows starts, a duration shorter than duration, so rates are measured once converged.",
 		Default: "0 (the whole run)"},
-	"sample_every": {Doc: "Time-series sampling interval (queue depth, rates, pauses), a duration; 0 disables series; at most 100000 samples over the duration. The series stop early where the fabric went quiet to the end of the run (the sized work done): every later sample would repeat the last, and the record says where (series_end_us).",
+	"sample_every": {Doc: "Time-series sampling interval (queue depth, rates, pauses), a duration; 0 disables series; at most 100000 samples over the duration. The series stop early where nothing in the fabric could change to the end of the run (the sized flows done or failed): every later sample would repeat the last, and the record says where (series_end_us).",
 		Default: DefaultSampleEvery},
 	"transport": {Doc: "Overrides the lab's transport for this scenario (a matrix can sweep it: transport: [roce, infiniband, uet]). " + transport.NameDoc,
 		Default: "the lab's (roce when unset)"},
