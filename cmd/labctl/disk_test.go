@@ -69,12 +69,14 @@ func TestReadOnlyWorkDir(t *testing.T) {
 // A full disk mid-run: exit 3 naming the file and the fix, one "save run"
 // prefix, the finished variants printed, and the record left on disk read
 // as abandoned by every reader, by the summary too. ecn-pfc on 16gpu saves
-// its record in progress compact (about 0.7 MB a variant) and the finished
-// one indented (about 9 MB): on 2 MiB a save in progress fails, on 6 MiB
-// the last one, after every variant has finished.
+// its record in progress compact (about 0.65 MB a variant) and the finished
+// one indented (2.7 MB), each written beside the one before until renamed
+// over it: on 2 MiB a save in progress fails, on 4 MiB the last one (the
+// finished record beside the 2.0 MB of three variants, where the save
+// before needed 1.3 and 2.0 MB), after every variant has finished.
 func TestFullDisk(t *testing.T) {
 	t.Parallel()
-	for _, size := range []string{"2m", "6m"} {
+	for _, size := range []string{"2m", "4m"} {
 		t.Run(size, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()

@@ -1,10 +1,16 @@
-// Package jsonindent writes JSON indented by two spaces, byte for byte as
-// encoding/json's MarshalIndent(v, "", "  ") does, in a fraction of its
-// time: json.Indent runs every byte through the JSON scanner's state
-// machine to validate what it indents, which for a run record took as long
-// as encoding it (7.9% of the instructions of `labctl run allreduce --lab
-// 64gpu`, whose record is 20 MB). What json.Marshal produces is valid and
-// compact already, so here the bytes are only copied, strings in runs.
+// Package jsonindent writes JSON indented by two spaces as encoding/json's
+// MarshalIndent(v, "", "  ") does, except that an array holding no object
+// or array (numbers, strings, literals: a time series, a path) stays on
+// one line as json.Marshal wrote it, "t_us": [0,10,20]. One number per
+// line made a run record three and a half times its compact size (64gpu's
+// ECN x PFC matrix 9.0 MB, now 2.8 MB), for every command that writes or
+// reads it. It does so in a fraction of MarshalIndent's time: json.Indent
+// runs every byte through the JSON scanner's state machine to validate
+// what it indents, which for a run record took as long as encoding it
+// (7.9% of the instructions of `labctl run allreduce --lab 64gpu`, whose
+// record was 20 MB). What json.Marshal produces is valid and compact
+// already, so here the bytes are only copied, strings and one-line arrays
+// in runs.
 package jsonindent
 
 import (
@@ -13,11 +19,11 @@ import (
 	"github.com/labctl/labctl/orchestrator/hugepage"
 )
 
-// Marshal is json.MarshalIndent(v, "", "  "), in an array of exactly its
-// size plus one byte, for the newline a caller writing a file appends.
-// Sized by a guess (half as large again as the compact form) the array was
-// copied four times as it grew, for a run record three and a half times
-// the compact size (numbers in long series, each on a line of its own):
+// Marshal is json.Marshal(v) laid out as the package says, in an array of
+// exactly its size plus one byte, for the newline a caller writing a file
+// appends. Sized by a guess (half as large again as the compact form) the
+// array was copied four times as it grew, for a record with each series
+// value on a line of its own (three and a half times the compact size):
 // writing the 9 MB record of 64gpu's ECN x PFC matrix took 5,700 page
 // faults, two thirds of that run's. A large one is also advised for huge
 // pages (hugepage.AdviseSlice), which helps where its memory is fresh:
@@ -51,7 +57,13 @@ func Len(src []byte) int {
 		switch c {
 		case '"':
 			i = stringEnd(src, i) - 1
-		case '{', '[':
+		case '[':
+			if j := scalarArrayEnd(src, i); j > 0 {
+				i = j - 1
+				continue
+			}
+			open = true
+		case '{':
 			open = true
 		case ',':
 			n += 1 + 2*depth
@@ -71,8 +83,9 @@ func Len(src []byte) int {
 
 // Append appends to dst the compact JSON src (json.Marshal's output, or
 // any JSON without whitespace outside strings) indented as
-// json.Indent(dst, src, "", "  ") would, and returns it. src must be
-// valid: Append does not check it.
+// json.Indent(dst, src, "", "  ") would, but for the arrays of scalars it
+// copies as they are (scalarArrayEnd), and returns it. src must be valid:
+// Append does not check it.
 func Append(dst, src []byte) []byte {
 	depth := 0
 	// open: the last byte was '{' or '[', whose newline waits for the
@@ -91,7 +104,15 @@ func Append(dst, src []byte) []byte {
 			end := stringEnd(src, i)
 			dst = append(dst, src[i:end]...)
 			i = end - 1
-		case '{', '[':
+		case '[':
+			if j := scalarArrayEnd(src, i); j > 0 {
+				dst = append(dst, src[i:j]...)
+				i = j - 1
+				continue
+			}
+			open = true
+			dst = append(dst, c)
+		case '{':
 			open = true
 			dst = append(dst, c)
 		case ',':
@@ -118,6 +139,24 @@ func Append(dst, src []byte) []byte {
 		}
 	}
 	return dst
+}
+
+// scalarArrayEnd is, for the array that opens at src[i], the index just
+// past its closing bracket when it holds no object or array (numbers,
+// strings, literals, or nothing), which Append then writes on one line as
+// it is; otherwise -1.
+func scalarArrayEnd(src []byte, i int) int {
+	for j := i + 1; j < len(src); j++ {
+		switch src[j] {
+		case '"':
+			j = stringEnd(src, j) - 1
+		case '{', '[':
+			return -1
+		case ']':
+			return j + 1
+		}
+	}
+	return -1
 }
 
 // stringEnd is the index just past the string that opens at src[i]: after

@@ -10,46 +10,150 @@ import (
 	"testing"
 )
 
-// indentStd is what Append must equal: encoding/json's indentation.
-func indentStd(t testing.TB, compact []byte) []byte {
+// indentRef is what Append must equal, written another way (recursive
+// descent over the compact input, where Append is one pass): json.Indent's
+// indentation by two spaces, except that an array holding no object or
+// array is copied as it is, on one line.
+func indentRef(t testing.TB, compact []byte) []byte {
 	t.Helper()
-	var b bytes.Buffer
-	if err := json.Indent(&b, compact, "", "  "); err != nil {
-		t.Fatalf("json.Indent(%q): %v", compact, err)
+	var out []byte
+	nl := func(depth int) { out = append(out, '\n'); out = append(out, strings.Repeat("  ", depth)...) }
+	var value func(i, depth int) int
+	value = func(i, depth int) int {
+		switch compact[i] {
+		case '{', '[':
+			open, close := compact[i], byte('}')
+			if open == '[' {
+				close = ']'
+			}
+			// Each member rendered on its own (at its depth), then laid
+			// out: keys as they are, arrays of scalars as they are.
+			type member struct{ key, val []byte }
+			var members []member
+			nested := false
+			saved := out
+			j := i + 1
+			for compact[j] != close {
+				if compact[j] == ',' {
+					j++
+				}
+				var m member
+				if open == '{' {
+					k := j
+					out = nil
+					j = value(j, depth+1) + 1 // past the colon
+					m.key = compact[k : j-1]
+				}
+				nested = nested || compact[j] == '{' || compact[j] == '['
+				out = nil
+				j = value(j, depth+1)
+				m.val = out
+				members = append(members, m)
+			}
+			out = saved
+			if open == '[' && !nested {
+				out = append(out, compact[i:j+1]...)
+				return j + 1
+			}
+			out = append(out, open)
+			for k, m := range members {
+				if k > 0 {
+					out = append(out, ',')
+				}
+				nl(depth + 1)
+				if m.key != nil {
+					out = append(out, m.key...)
+					out = append(out, ':', ' ')
+				}
+				out = append(out, m.val...)
+			}
+			if len(members) > 0 {
+				nl(depth)
+			}
+			out = append(out, close)
+			return j + 1
+		case '"':
+			j := i + 1
+			for compact[j] != '"' {
+				if compact[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			out = append(out, compact[i:j+1]...)
+			return j + 1
+		default:
+			j := i
+			for j < len(compact) && !strings.ContainsRune(`{}[],:"`, rune(compact[j])) {
+				j++
+			}
+			out = append(out, compact[i:j]...)
+			return j
+		}
 	}
-	return b.Bytes()
+	if end := value(0, 0); end != len(compact) {
+		t.Fatalf("indentRef(%q): stopped at %d of %d bytes", compact, end, len(compact))
+	}
+	return out
 }
 
-// TestAppendLikeIndent: the bytes encoding/json gives, for the shapes that
-// take each path: empty and nested empty objects and arrays, strings with
-// escaped quotes and backslashes (an escaped backslash before the closing
-// quote), punctuation inside strings, numbers, literals, top-level scalars
-// and nesting deeper than the indentation constant holds.
-func TestAppendLikeIndent(t *testing.T) {
+// checkAppend holds Append and Len to indentRef, and the result to the
+// same JSON as the input.
+func checkAppend(t testing.TB, src []byte) {
+	t.Helper()
+	want := indentRef(t, src)
+	got := Append(nil, src)
+	if !bytes.Equal(got, want) {
+		t.Errorf("Append(%s):\n%s\nwant:\n%s", src, got, want)
+	}
+	if n := Len(src); n != len(want) {
+		t.Errorf("Len(%s) = %d, want %d", src, n, len(want))
+	}
+	var c bytes.Buffer
+	if err := json.Compact(&c, got); err != nil || !bytes.Equal(c.Bytes(), src) {
+		t.Errorf("Append(%s) compacts to %s (%v): not the same JSON", src, c.Bytes(), err)
+	}
+}
+
+// TestAppendIndents: the layout spelled out for the shapes that take each
+// path (objects indented; arrays of numbers, strings and literals on one
+// line as they are; arrays that hold an object or array indented, their
+// scalar arrays on one line), then the reference on empty and nested empty
+// objects and arrays, strings with escaped quotes and backslashes (an
+// escaped backslash before the closing quote), brackets inside strings in
+// an array, numbers, literals, top-level scalars and nesting deeper than
+// the indentation constant holds.
+func TestAppendIndents(t *testing.T) {
+	for src, want := range map[string]string{
+		`{"a":1,"t":[0,10,20],"s":["x","]"],"e":[]}`: "{\n  \"a\": 1,\n  \"t\": [0,10,20],\n  \"s\": [\"x\",\"]\"],\n  \"e\": []\n}",
+		`[[1,2],{"b":[true,null]},[]]`:               "[\n  [1,2],\n  {\n    \"b\": [true,null]\n  },\n  []\n]",
+		`[[[]]]`:                                     "[\n  [\n    []\n  ]\n]",
+		`{}`:                                         "{}",
+	} {
+		if got := string(Append(nil, []byte(src))); got != want {
+			t.Errorf("Append(%s):\n%s\nwant:\n%s", src, got, want)
+		}
+	}
 	deep := strings.Repeat("[", 40) + "1" + strings.Repeat("]", 40)
+	deepObj := strings.Repeat(`{"k":`, 40) + "[1]" + strings.Repeat("}", 40)
 	for _, src := range []string{
 		`{}`, `[]`, `[{}]`, `{"a":[]}`, `{"a":{},"b":[[],{}]}`, `[[[]]]`,
 		`{"k":"v"}`, `[1,2.5,-3e-7,true,false,null]`,
 		`{"s":"a\"b"}`, `{"s":"a\\"}`, `{"s":"a\\\"b\\\\"}`, `["\\\\\\\""]`,
-		`{"s":"{[,:]}"}`, `{"u":"\u00e9\u2028\ud83d\ude00","h":"\u003cb\u003e"}`,
+		`{"s":"{[,:]}"}`, `["{[",",]","\"]"]`, `[{"a":"]"},"[{"]`, `{"u":"\u00e9\u2028\ud83d\ude00","h":"\u003cb\u003e"}`,
 		`"top"`, `42`, `null`, `""`, `{"":""}`,
-		deep,
+		deep, deepObj,
 	} {
-		want := indentStd(t, []byte(src))
-		if got := Append(nil, []byte(src)); !bytes.Equal(got, want) {
-			t.Errorf("Append(%s):\n%s\nwant (json.Indent):\n%s", src, got, want)
-		}
-		if n := Len([]byte(src)); n != len(want) {
-			t.Errorf("Len(%s) = %d, want %d", src, n, len(want))
-		}
+		checkAppend(t, []byte(src))
 	}
 }
 
-// TestMarshalLikeMarshalIndent: Marshal is json.MarshalIndent(v, "", "  ")
-// on values with maps, structs, slices, NaN-free floats, HTML-escaped
-// strings and RawMessages (which json.Marshal compacts), and on the
-// repository's larger JSON files, decoded and encoded again.
-func TestMarshalLikeMarshalIndent(t *testing.T) {
+// TestMarshalIndents: Marshal is the reference layout of json.Marshal on
+// values with maps, structs, slices, NaN-free floats, HTML-escaped strings
+// and RawMessages (which json.Marshal compacts), and on the repository's
+// larger JSON files, decoded and encoded again; as JSON it is what
+// json.MarshalIndent gives.
+func TestMarshalIndents(t *testing.T) {
 	type inner struct {
 		A []int           `json:"a"`
 		M map[string]any  `json:"m,omitempty"`
@@ -78,7 +182,7 @@ func TestMarshalLikeMarshalIndent(t *testing.T) {
 		}
 	}
 	for i, v := range vals {
-		want, err := json.MarshalIndent(v, "", "  ")
+		compact, err := json.Marshal(v)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,8 +190,13 @@ func TestMarshalLikeMarshalIndent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("value %d: Marshal differs from json.MarshalIndent (%d bytes against %d)", i, len(got), len(want))
+		if want := indentRef(t, compact); !bytes.Equal(got, want) {
+			t.Errorf("value %d: Marshal differs from the reference layout (%d bytes against %d)", i, len(got), len(want))
+		}
+		std, _ := json.MarshalIndent(v, "", "  ")
+		var a, b bytes.Buffer
+		if json.Compact(&a, got) != nil || json.Compact(&b, std) != nil || !bytes.Equal(a.Bytes(), b.Bytes()) {
+			t.Errorf("value %d: Marshal is not the JSON json.MarshalIndent gives", i)
 		}
 		// Sized exactly, with room for a newline: no copy as it grew.
 		if cap(got) != len(got)+1 {
@@ -99,10 +208,10 @@ func TestMarshalLikeMarshalIndent(t *testing.T) {
 	}
 }
 
-// FuzzAppend: for any valid JSON, Append of its compact form is
-// json.Indent's, and Len its length.
+// FuzzAppend: for any valid JSON, Append of its compact form is the
+// reference layout and the same JSON, and Len its length.
 func FuzzAppend(f *testing.F) {
-	for _, s := range []string{`{"a":[1,{"b":"c\"d"},[]],"e":{}}`, `["\\",""]`, `[[],[[]],{"":{}}]`, `-0.5e10`} {
+	for _, s := range []string{`{"a":[1,{"b":"c\"d"},[]],"e":{}}`, `["\\",""]`, `[[],[[]],{"":{}}]`, `-0.5e10`, `[1,"]",[2]]`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -113,13 +222,7 @@ func FuzzAppend(f *testing.F) {
 		if err := json.Compact(&c, b); err != nil {
 			t.Fatal(err)
 		}
-		got, want := Append(nil, c.Bytes()), indentStd(t, c.Bytes())
-		if !bytes.Equal(got, want) {
-			t.Fatalf("Append(%q) = %q, json.Indent gives %q", c.Bytes(), got, want)
-		}
-		if n := Len(c.Bytes()); n != len(want) {
-			t.Fatalf("Len(%q) = %d, want %d", c.Bytes(), n, len(want))
-		}
+		checkAppend(t, c.Bytes())
 	})
 }
 

@@ -809,8 +809,8 @@ const (
 // reads (summaries, flows, counters, assertions, names and parameters) and
 // the small context a person looks at (NIC settings, timeline, config
 // changes, extras), without the variants' time series, which are most of
-// a packet-level record (the 10 µs samples of ecn-pfc on 64gpu are 8 of
-// its 8.2 MB), and without their cost, whose measured wall times would
+// a packet-level record (the 10 µs samples of ecn-pfc on 64gpu are 2.55 of
+// its 2.75 MB), and without their cost, whose measured wall times would
 // make a baseline saved again from equal results differ: Compare reads
 // neither. Run.Omitted says so.
 func ForBaseline(run *Run) *Run {

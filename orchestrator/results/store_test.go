@@ -1,6 +1,7 @@
 package results
 
 import (
+	"bytes"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/labctl/labctl/orchestrator/jsonindent"
 )
 
 var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
@@ -91,8 +94,8 @@ func TestSaveRunIncremental(t *testing.T) {
 }
 
 // TestSaveRunLayout: a record in progress, rewritten after every variant,
-// is one compact line; the finished one is indented as json.MarshalIndent
-// does; both read back the same run.
+// is one compact line; the finished one is indented (jsonindent: its
+// series on a line each); both read back the same run.
 func TestSaveRunLayout(t *testing.T) {
 	s := openTestStore(t, t.TempDir())
 	run := syntheticRun("20261129T120000Z-ecn-pfc-64gpu", t0)
@@ -113,10 +116,13 @@ func TestSaveRunLayout(t *testing.T) {
 		}
 		want, _ := json.Marshal(run)
 		if st != StatusRunning {
-			want, _ = json.MarshalIndent(run, "", "  ")
+			want, _ = jsonindent.Marshal(run)
 		}
 		if string(b) != string(want)+"\n" {
-			t.Errorf("status %s: %s is not json.Marshal%s of the run plus a newline (%d bytes against %d)", st, RunFile, map[bool]string{true: "", false: "Indent"}[st == StatusRunning], len(b), len(want)+1)
+			t.Errorf("status %s: %s is not %s of the run plus a newline (%d bytes against %d)", st, RunFile, map[bool]string{true: "json.Marshal", false: "jsonindent.Marshal"}[st == StatusRunning], len(b), len(want)+1)
+		}
+		if st != StatusRunning && !bytes.Contains(b, []byte(`"t_us": [0,50,100,`)) {
+			t.Errorf("status %s: the series' times are not on one line", st)
 		}
 		got, err := s.Get(run.RunID)
 		if err != nil {
