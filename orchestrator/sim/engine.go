@@ -1605,47 +1605,13 @@ func (s *sim) quietToTheEnd() bool {
 	return true
 }
 
-// repeatLastSample appends a copy of the last sample at each sample time
-// from t to the end of the run, as taking them would (takeSample).
+// repeatLastSample records that every sample from t to the end of the
+// run has the values of the last one taken (Series.Repeated), as taking
+// them would give; they are not written out (Series.Expanded does), which
+// on 64gpu's nccl-allreduce copied 6,100 samples of each series, 4% of
+// the run's CPU.
 func (s *sim) repeatLastSample(t int64) {
-	ser := s.series
-	n := int((s.end-t)/s.sampleT + 1)
-	ser.Repeated = n
-	ser.TimesNs = slices.Grow(ser.TimesNs, n)
-	for ; t <= s.end; t += s.sampleT {
-		ser.TimesNs = append(ser.TimesNs, t/1000)
-	}
-	for i := range ser.Queues {
-		q := &ser.Queues[i]
-		q.Bytes, q.Paused = repeatLast(q.Bytes, n), repeatLast(q.Paused, n)
-		for j := range q.Priorities {
-			ps := &q.Priorities[j]
-			ps.QueueBytes, ps.PausedRx = repeatLast(ps.QueueBytes, n), repeatLast(ps.PausedRx, n)
-			ps.PGBytes, ps.XOFFBytes = repeatLast(ps.PGBytes, n), repeatLast(ps.XOFFBytes, n)
-			ps.PauseTx = repeatLast(ps.PauseTx, n)
-		}
-	}
-	for i := range ser.Rates {
-		r := &ser.Rates[i]
-		r.RateGbps, r.GoodputGbps = repeatLast(r.RateGbps, n), repeatLast(r.GoodputGbps, n)
-	}
-	ser.GoodputGbps = repeatLast(ser.GoodputGbps, n)
-}
-
-// repeatLast appends n copies of the last value of xs (none to an empty
-// series: GoodputGbps without rated flows), doubling the copied run each
-// step so that memmove does the writing.
-func repeatLast[T any](xs []T, n int) []T {
-	if len(xs) == 0 || n <= 0 {
-		return xs
-	}
-	start := len(xs)
-	xs = slices.Grow(xs, n)[:start+n]
-	xs[start] = xs[start-1]
-	for k := 1; k < n; k *= 2 {
-		copy(xs[start+k:], xs[start:start+k])
-	}
-	return xs
+	s.series.Repeated = int((s.end-t)/s.sampleT + 1)
 }
 
 // samplePriorities adds sample k of watched port i (port pi) per

@@ -1,5 +1,7 @@
 package sim
 
+import "slices"
+
 // Result is what a run produced. It holds no wall-clock values, so the same
 // Config gives a byte-identical JSON encoding.
 type Result struct {
@@ -217,13 +219,90 @@ type Series struct {
 	// as FlowSeries.GoodputGbps is: the sum of Rates' where no flow is
 	// NoRateSeries. Absent without such flows.
 	GoodputGbps []float64 `json:"goodput_gbps,omitempty"`
-	// Repeated counts the samples at the end that the engine did not
-	// take but copied from the one before them: from that sample on
-	// nothing in the fabric could change before the end of the run
-	// (the sized work was done and no event but an idle PFC watchdog
-	// poll was left), so every later sample has its values. A record
-	// leaves them out (results.Variant.SeriesEndUs).
-	Repeated int `json:"repeated,omitempty"`
+	// Repeated counts the samples after the last one here that the
+	// engine did not take, one every EveryNs to the end of the run:
+	// from that last one on nothing in the fabric could change before
+	// the end (the sized flows done or failed, no event left but idle
+	// PFC watchdog polls), so each would have its values. They are not
+	// stored (Expanded writes them out); a record leaves them out too
+	// (results.Variant.SeriesEndUs).
+	Repeated int   `json:"repeated,omitempty"`
+	EveryNs  int64 `json:"every_ns"`
+}
+
+// Expanded returns a copy of s with its Repeated samples written out,
+// each with the values of the last one taken: the series as taking
+// every sample gives them.
+func (s *Series) Expanded() *Series {
+	c := *s
+	n := s.Repeated
+	c.Repeated = 0
+	if n == 0 || len(s.TimesNs) == 0 {
+		return &c
+	}
+	c.TimesNs = slices.Clone(s.TimesNs)
+	for t := s.TimesNs[len(s.TimesNs)-1]; len(c.TimesNs) < len(s.TimesNs)+n; {
+		t += s.EveryNs
+		c.TimesNs = append(c.TimesNs, t)
+	}
+	c.Queues = slices.Clone(s.Queues)
+	for i := range c.Queues {
+		q := &c.Queues[i]
+		q.Bytes, q.Paused = repeatLast(q.Bytes, n), repeatLast(q.Paused, n)
+		q.Priorities = slices.Clone(q.Priorities)
+		for j := range q.Priorities {
+			ps := &q.Priorities[j]
+			ps.QueueBytes, ps.PausedRx = repeatLast(ps.QueueBytes, n), repeatLast(ps.PausedRx, n)
+			ps.PGBytes, ps.XOFFBytes = repeatLast(ps.PGBytes, n), repeatLast(ps.XOFFBytes, n)
+			ps.PauseTx = repeatLast(ps.PauseTx, n)
+		}
+	}
+	c.Rates = slices.Clone(s.Rates)
+	for i := range c.Rates {
+		r := &c.Rates[i]
+		r.RateGbps, r.GoodputGbps = repeatLast(r.RateGbps, n), repeatLast(r.GoodputGbps, n)
+	}
+	c.GoodputGbps = repeatLast(s.GoodputGbps, n)
+	return &c
+}
+
+// HeldIn is how many of the Repeated samples fall in [from, to] ns.
+func (s *Series) HeldIn(from, to int64) int {
+	if s.Repeated == 0 || len(s.TimesNs) == 0 || s.EveryNs <= 0 {
+		return 0
+	}
+	last := s.TimesNs[len(s.TimesNs)-1]
+	// Sample k (1..Repeated) is at last + k*EveryNs.
+	lo := max(1, ceilDiv(from-last, s.EveryNs))
+	hi := min(int64(s.Repeated), floorDiv(to-last, s.EveryNs))
+	return int(max(0, hi-lo+1))
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && a < 0 {
+		q--
+	}
+	return q
+}
+
+func ceilDiv(a, b int64) int64 { return -floorDiv(-a, b) }
+
+// repeatLast returns a copy of xs with n copies of its last value appended
+// (none to an empty series: GoodputGbps without rated flows), doubling the
+// copied run each step so that memmove does the writing.
+func repeatLast[T any](xs []T, n int) []T {
+	if len(xs) == 0 || n <= 0 {
+		return slices.Clone(xs)
+	}
+	start := len(xs)
+	out := make([]T, start+n)
+	copy(out, xs)
+	out[start] = xs[start-1]
+	for k := 1; k < n; k *= 2 {
+		copy(out[start+k:], out[start:start+k])
+	}
+	return out
 }
 
 // PortSeries is a watched port: its egress queue depth summed over

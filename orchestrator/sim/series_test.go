@@ -107,11 +107,9 @@ func TestQuietSamplesRepeated(t *testing.T) {
 		r := s.result()
 		events := r.Events
 		r.Events = 0
-		// The values, not the count of those copied.
+		// Every sample, as taking them gives.
 		if r.Series != nil {
-			ser := *r.Series
-			ser.Repeated = 0
-			r.Series = &ser
+			r.Series = r.Series.Expanded()
 		}
 		b, err := json.Marshal(r)
 		if err != nil {
@@ -263,5 +261,49 @@ func TestQuietToTheEndSeesOutboxes(t *testing.T) {
 	s.par.parts[2].part.minSent = s.end - 1
 	if s.quietToTheEnd() {
 		t.Error("an event in an outbox, due before the end, left the fabric quiet")
+	}
+}
+
+// Expanded writes the samples not taken out, each the last one taken, at
+// the sample interval to the end; HeldIn counts those in a window, as
+// counting the expanded samples' times does.
+func TestSeriesExpandedAndHeldIn(t *testing.T) {
+	s := &Series{
+		TimesNs:     []int64{0, 10, 20},
+		EveryNs:     10,
+		Repeated:    3,
+		Queues:      []PortSeries{{Node: "l", Port: "e0", Bytes: []int64{0, 5, 7}, Paused: []bool{false, true, true}, Priorities: []PrioritySeries{{Priority: 3, QueueBytes: []int64{0, 5, 7}, PausedRx: []bool{false, true, true}, PGBytes: []int64{1, 2, 3}, XOFFBytes: []int64{9, 9, 9}, PauseTx: []bool{false, false, true}}}}},
+		Rates:       []FlowSeries{{ID: "f", RateGbps: []float64{1, 2, 3}, GoodputGbps: []float64{1, 1, 0}}},
+		GoodputGbps: []float64{1, 1, 0},
+	}
+	e := s.Expanded()
+	if !slices.Equal(e.TimesNs, []int64{0, 10, 20, 30, 40, 50}) || e.Repeated != 0 || e.EveryNs != 10 {
+		t.Fatalf("expanded times %v, repeated %d", e.TimesNs, e.Repeated)
+	}
+	q, p := e.Queues[0], e.Queues[0].Priorities[0]
+	if !slices.Equal(q.Bytes, []int64{0, 5, 7, 7, 7, 7}) || !slices.Equal(q.Paused, []bool{false, true, true, true, true, true}) ||
+		!slices.Equal(p.PGBytes, []int64{1, 2, 3, 3, 3, 3}) || !slices.Equal(p.PauseTx, []bool{false, false, true, true, true, true}) ||
+		!slices.Equal(e.Rates[0].RateGbps, []float64{1, 2, 3, 3, 3, 3}) || !slices.Equal(e.GoodputGbps, []float64{1, 1, 0, 0, 0, 0}) {
+		t.Errorf("expanded values %+v %+v %+v", q, e.Rates, e.GoodputGbps)
+	}
+	// The original is left as it was.
+	if len(s.TimesNs) != 3 || len(s.Queues[0].Bytes) != 3 || len(s.Queues[0].Priorities[0].PausedRx) != 3 || s.Repeated != 3 {
+		t.Errorf("Expanded changed the series it copied: %+v", s)
+	}
+	for from := int64(-15); from <= 65; from += 5 {
+		for to := from - 10; to <= 70; to += 5 {
+			want := 0
+			for _, tt := range e.TimesNs[3:] {
+				if tt >= from && tt <= to {
+					want++
+				}
+			}
+			if got := s.HeldIn(from, to); got != want {
+				t.Errorf("HeldIn(%d, %d) = %d, want %d", from, to, got, want)
+			}
+		}
+	}
+	if n := (&Series{TimesNs: []int64{0}, EveryNs: 10}).HeldIn(0, 100); n != 0 {
+		t.Errorf("nothing repeated: HeldIn %d", n)
 	}
 }

@@ -1448,7 +1448,7 @@ func (s *sim) buildSeries() error {
 		return errorf("time series would hold %d values (%d samples x %d values of flows and %d watched ports, %d values per port and priority in use): raise SampleEveryNs, or mark flows NoRateSeries",
 			vals, n+1, RateSeriesValues(s.cfg), len(s.cfg.Watch), PrioritySeriesValues)
 	}
-	s.series = &Series{}
+	s.series = &Series{EveryNs: s.cfg.SampleEveryNs}
 	for _, w := range s.cfg.Watch {
 		pi, ok := s.portIndex(w)
 		if !ok {

@@ -950,14 +950,24 @@ func (b *builder) allReducePhases(c *runtime.CollectiveSpec, res *engine.Result)
 		}
 		maxQ, paused := 0.0, 0.0
 		if s := res.Series; s != nil {
+			// The samples not taken (Series.Repeated) have the last
+			// one's values.
+			last, held := len(s.TimesNs)-1, s.HeldIn(start, end)
 			for ti, t := range s.TimesNs {
-				if t < start || t > end {
+				n := 0
+				if t >= start && t <= end {
+					n = 1
+				}
+				if ti == last {
+					n += held
+				}
+				if n == 0 {
 					continue
 				}
 				for _, q := range s.Queues {
 					maxQ = math.Max(maxQ, float64(q.Bytes[ti]))
 					if q.Paused[ti] {
-						paused++
+						paused += float64(n)
 					}
 				}
 			}
@@ -1151,22 +1161,21 @@ func markRateSeries(cfg *engine.Config) {
 
 // seriesOf converts the sampled series, keeping the busiest ports and
 // flows so that the record stays small: the flows are those
-// markRateSeries left a series of their own. The samples the engine
-// repeated once the fabric was quiet (Series.Repeated) are left out:
-// endUs is then the time of the last one kept, whose values every later
+// markRateSeries left a series of their own. The samples the engine did
+// not take once the fabric was quiet (Series.Repeated) are left out:
+// endUs is then the time of the last one taken, whose values every later
 // sample has (0 when the series run to the end).
 func seriesOf(res *engine.Result, cfg *engine.Config) (out []results.TimeSeries, endUs float64) {
 	s := res.Series
 	if s == nil || len(s.TimesNs) == 0 {
 		return nil, 0
 	}
-	kept := len(s.TimesNs) - min(s.Repeated, len(s.TimesNs)-1)
-	t := make([]float64, kept)
-	for i, ns := range s.TimesNs[:kept] {
+	t := make([]float64, len(s.TimesNs))
+	for i, ns := range s.TimesNs {
 		t[i] = float64(ns) / 1000
 	}
-	if kept < len(s.TimesNs) {
-		endUs = t[kept-1]
+	if s.Repeated > 0 {
+		endUs = t[len(t)-1]
 	}
 	out = portSeries(s, t, cfg)
 	// Goodput of all flows together per sample: what a fault takes away
@@ -1179,7 +1188,7 @@ func seriesOf(res *engine.Result, cfg *engine.Config) (out []results.TimeSeries,
 		out = append(out, results.TimeSeries{Name: "goodput_gbps all flows", Kind: "goodput_gbps", Unit: "Gb/s", TimeUs: t, Values: sum, Source: results.Simulated})
 	}
 	for _, r := range s.Rates {
-		vals := slices.Clone(r.RateGbps[:min(len(t), len(r.RateGbps))])
+		vals := slices.Clone(r.RateGbps)
 		out = append(out, results.TimeSeries{Name: "rate_gbps " + r.ID, Kind: "rate_gbps", Flow: r.ID, Unit: "Gb/s", TimeUs: t, Values: vals, Source: results.Simulated})
 	}
 	return out, endUs
@@ -1189,10 +1198,10 @@ func seriesOf(res *engine.Result, cfg *engine.Config) (out []results.TimeSeries,
 // (port, priority) first, at most maxSeriesPorts of them: the queue's
 // depth with the ECN thresholds the simulated configs give it, the
 // priority group's use and its XOFF point where it held bytes, and the
-// pauses the port received and sent where there were any. Their values
-// are those at the times t (the first len(t) samples); how busy a pair
-// was is judged over every sample, so that the ports a record shows do
-// not depend on whether its quiet tail was kept.
+// pauses the port received and sent where there were any, at the times
+// t. How busy a pair was is judged over every sample, those repeated
+// included (Series.Repeated), so that the ports a record shows are those
+// of a run that took every sample.
 func portSeries(s *engine.Series, t []float64, cfg *engine.Config) []results.TimeSeries {
 	type pair struct {
 		port  *engine.PortSeries
@@ -1215,6 +1224,14 @@ func portSeries(s *engine.Series, t []float64, cfg *engine.Config) []results.Tim
 					score++
 				}
 			}
+			if last := len(pr.PausedRx) - 1; last >= 0 {
+				if pr.PausedRx[last] {
+					score += int64(s.Repeated)
+				}
+				if pr.PauseTx[last] {
+					score += int64(s.Repeated)
+				}
+			}
 			if score > 0 {
 				pairs = append(pairs, pair{ps, pr, score})
 			}
@@ -1222,10 +1239,9 @@ func portSeries(s *engine.Series, t []float64, cfg *engine.Config) []results.Tim
 	}
 	sort.SliceStable(pairs, func(i, j int) bool { return pairs[i].score > pairs[j].score })
 	// Whether a series is left out (an empty queue, a lossy PG's XOFF,
-	// no pause) is judged on the samples kept: a repeated one has the
+	// no pause) is judged on the samples taken: a repeated one has the
 	// values of the last of them, so the answer is that of every sample.
 	floats := func(xs []int64) ([]float64, bool) {
-		xs = xs[:min(len(t), len(xs))]
 		out, any := make([]float64, len(xs)), false
 		for i, x := range xs {
 			out[i], any = float64(x), any || x != 0
@@ -1233,7 +1249,6 @@ func portSeries(s *engine.Series, t []float64, cfg *engine.Config) []results.Tim
 		return out, any
 	}
 	flags := func(xs []bool) ([]float64, bool) {
-		xs = xs[:min(len(t), len(xs))]
 		out, any := make([]float64, len(xs)), false
 		for i, x := range xs {
 			if x {

@@ -211,23 +211,23 @@ func TestRecordEndsSeriesWhereQuiet(t *testing.T) {
 			}
 			got, end := seriesOf(res, cfg)
 			every := *res
-			ser := *res.Series
-			ser.Repeated = 0
-			every.Series = &ser
+			every.Series = res.Series.Expanded()
 			want, wantEnd := seriesOf(&every, cfg)
 			if wantEnd != 0 {
 				t.Fatalf("every sample kept: end %v, want 0", wantEnd)
 			}
-			n := len(res.Series.TimesNs)
+			kept, n := len(res.Series.TimesNs), len(every.Series.TimesNs)
+			if last := every.Series.TimesNs[n-1]; last != cfg.DurationNs {
+				t.Fatalf("every sample: the last at %d ns, want the run's end %d", last, cfg.DurationNs)
+			}
 			if !c.quiet {
 				if res.Series.Repeated != 0 || end != 0 || !reflect.DeepEqual(got, want) {
 					t.Fatalf("busy to the end: %d samples repeated, end %v; want every sample", res.Series.Repeated, end)
 				}
 				return
 			}
-			kept := n - res.Series.Repeated
-			if res.Series.Repeated == 0 || end != float64(res.Series.TimesNs[kept-1])/1000 {
-				t.Fatalf("%d of %d samples repeated, end %v µs: want some repeated, the end at the last kept", res.Series.Repeated, n, end)
+			if res.Series.Repeated == 0 || n != kept+res.Series.Repeated || end != float64(res.Series.TimesNs[kept-1])/1000 {
+				t.Fatalf("%d of %d samples repeated, end %v µs: want some repeated, the end at the last taken", res.Series.Repeated, n, end)
 			}
 			heldPause := false
 			for _, s := range got {
