@@ -69,11 +69,13 @@ func TestReadOnlyWorkDir(t *testing.T) {
 // A full disk mid-run: exit 3 naming the file and the fix, one "save run"
 // prefix, the finished variants printed, and the record left on disk read
 // as abandoned by every reader, by the summary too. ecn-pfc on 16gpu saves
-// its record in progress compact (about 0.65 MB a variant) and the finished
+// its record in progress compact (0.45-1.0 MB a variant) and the finished
 // one indented (2.7 MB), each written beside the one before until renamed
 // over it: on 2 MiB a save in progress fails, on 4 MiB the last one (the
-// finished record beside the 2.0 MB of three variants, where the save
-// before needed 1.3 and 2.0 MB), after every variant has finished.
+// finished record beside the 1.6-2.2 MB of three variants; the save before
+// needed at most 1.7 and 2.2 MB), after every variant has finished, so
+// that the record on disk holds three variants and the summary prints
+// four.
 func TestFullDisk(t *testing.T) {
 	t.Parallel()
 	for _, size := range []string{"2m", "4m"} {
@@ -118,6 +120,9 @@ func TestFullDisk(t *testing.T) {
 			}
 			if out.Runs[0].Variants > printed {
 				t.Errorf("the record on disk holds %d variants, the summary printed %d:\n%s", out.Runs[0].Variants, printed, r.stdout)
+			}
+			if size == "4m" && (out.Runs[0].Variants != 3 || printed != 4) {
+				t.Errorf("4 MiB: the record on disk holds %d variants and the summary printed %d; want 3 and 4 (the finished record's save failing, not one in progress: have the records' sizes changed?)", out.Runs[0].Variants, printed)
 			}
 			if rep := runChild(t, dir, nil, "report", "latest"); rep.code != 0 || !strings.Contains(rep.stdout, "ABANDONED") {
 				t.Errorf("report latest: exit %d\n%s%s", rep.code, rep.stdout, rep.stderr)

@@ -113,6 +113,41 @@ func checkAppend(t testing.TB, src []byte) {
 	if err := json.Compact(&c, got); err != nil || !bytes.Equal(c.Bytes(), src) {
 		t.Errorf("Append(%s) compacts to %s (%v): not the same JSON", src, c.Bytes(), err)
 	}
+	// Where no array holds only scalars (found by decoding, not by the
+	// code under test), the layout is json.Indent's, byte for byte.
+	var v any
+	if err := json.Unmarshal(src, &v); err == nil && !hasScalarArray(v) {
+		var std bytes.Buffer
+		if err := json.Indent(&std, src, "", "  "); err != nil || !bytes.Equal(got, std.Bytes()) {
+			t.Errorf("Append(%s) is not json.Indent's layout, and the input has no array of scalars:\n%s\nwant:\n%s", src, got, std.Bytes())
+		}
+	}
+}
+
+// hasScalarArray says whether v (decoded JSON) holds a non-empty array
+// with no object or array in it.
+func hasScalarArray(v any) bool {
+	switch x := v.(type) {
+	case []any:
+		scalars := len(x) > 0
+		for _, e := range x {
+			switch e.(type) {
+			case []any, map[string]any:
+				scalars = false
+			}
+			if hasScalarArray(e) {
+				return true
+			}
+		}
+		return scalars
+	case map[string]any:
+		for _, e := range x {
+			if hasScalarArray(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // TestAppendIndents: the layout spelled out for the shapes that take each
@@ -137,6 +172,7 @@ func TestAppendIndents(t *testing.T) {
 	deep := strings.Repeat("[", 40) + "1" + strings.Repeat("]", 40)
 	deepObj := strings.Repeat(`{"k":`, 40) + "[1]" + strings.Repeat("}", 40)
 	for _, src := range []string{
+		`[{"a":{"b":[]}},{"c":"[1,2]"},[[],{}]]`, `{"k":[{"x":[{}]}]}`,
 		`{}`, `[]`, `[{}]`, `{"a":[]}`, `{"a":{},"b":[[],{}]}`, `[[[]]]`,
 		`{"k":"v"}`, `[1,2.5,-3e-7,true,false,null]`,
 		`{"s":"a\"b"}`, `{"s":"a\\"}`, `{"s":"a\\\"b\\\\"}`, `["\\\\\\\""]`,

@@ -230,14 +230,14 @@ type Series struct {
 	EveryNs  int64 `json:"every_ns"`
 }
 
-// Expanded returns a copy of s with its Repeated samples written out,
-// each with the values of the last one taken: the series as taking
-// every sample gives them.
+// Expanded returns s with its Repeated samples written out, each with the
+// values of the last one taken: the series as taking every sample gives
+// them. It is a new Series; with nothing repeated its lists are s's own.
 func (s *Series) Expanded() *Series {
 	c := *s
 	n := s.Repeated
 	c.Repeated = 0
-	if n == 0 || len(s.TimesNs) == 0 {
+	if n <= 0 || len(s.TimesNs) == 0 || s.EveryNs <= 0 {
 		return &c
 	}
 	c.TimesNs = slices.Clone(s.TimesNs)
@@ -266,27 +266,26 @@ func (s *Series) Expanded() *Series {
 	return &c
 }
 
-// HeldIn is how many of the Repeated samples fall in [from, to] ns.
+// HeldIn is how many of the Repeated samples fall in [from, to] ns (those
+// Expanded writes out).
 func (s *Series) HeldIn(from, to int64) int {
-	if s.Repeated == 0 || len(s.TimesNs) == 0 || s.EveryNs <= 0 {
+	if s.Repeated <= 0 || len(s.TimesNs) == 0 || s.EveryNs <= 0 {
 		return 0
 	}
+	// Sample k (1..Repeated) is at last + k*EveryNs. The differences
+	// are taken only where they are positive, so that no bound
+	// overflows.
 	last := s.TimesNs[len(s.TimesNs)-1]
-	// Sample k (1..Repeated) is at last + k*EveryNs.
-	lo := max(1, ceilDiv(from-last, s.EveryNs))
-	hi := min(int64(s.Repeated), floorDiv(to-last, s.EveryNs))
+	if to <= last {
+		return 0
+	}
+	lo := int64(1)
+	if from > last {
+		lo = (from - last + s.EveryNs - 1) / s.EveryNs
+	}
+	hi := min(int64(s.Repeated), (to-last)/s.EveryNs)
 	return int(max(0, hi-lo+1))
 }
-
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 && a < 0 {
-		q--
-	}
-	return q
-}
-
-func ceilDiv(a, b int64) int64 { return -floorDiv(-a, b) }
 
 // repeatLast returns a copy of xs with n copies of its last value appended
 // (none to an empty series: GoodputGbps without rated flows), doubling the

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 )
@@ -305,5 +306,15 @@ func TestSeriesExpandedAndHeldIn(t *testing.T) {
 	}
 	if n := (&Series{TimesNs: []int64{0}, EveryNs: 10}).HeldIn(0, 100); n != 0 {
 		t.Errorf("nothing repeated: HeldIn %d", n)
+	}
+	// Bounds at the ends of int64 do not overflow.
+	one := &Series{TimesNs: []int64{100}, EveryNs: 10, Repeated: 5}
+	for _, c := range []struct{ from, to int64 }{{math.MinInt64, math.MaxInt64}, {math.MinInt64 + 1, 200}, {math.MinInt64, 150}} {
+		if n := one.HeldIn(c.from, c.to); n != 5 {
+			t.Errorf("HeldIn(%d, %d) = %d, want 5", c.from, c.to, n)
+		}
+	}
+	if n := one.HeldIn(math.MaxInt64, math.MinInt64); n != 0 {
+		t.Errorf("HeldIn of an empty window = %d", n)
 	}
 }

@@ -954,20 +954,20 @@ func (b *builder) allReducePhases(c *runtime.CollectiveSpec, res *engine.Result)
 			// one's values.
 			last, held := len(s.TimesNs)-1, s.HeldIn(start, end)
 			for ti, t := range s.TimesNs {
-				n := 0
+				samples := 0 // those with sample ti's values in the phase
 				if t >= start && t <= end {
-					n = 1
+					samples = 1
 				}
 				if ti == last {
-					n += held
+					samples += held
 				}
-				if n == 0 {
+				if samples == 0 {
 					continue
 				}
 				for _, q := range s.Queues {
 					maxQ = math.Max(maxQ, float64(q.Bytes[ti]))
 					if q.Paused[ti] {
-						paused += float64(n)
+						paused += float64(samples)
 					}
 				}
 			}
