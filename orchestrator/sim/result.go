@@ -6,7 +6,8 @@ import "slices"
 // Config gives a byte-identical JSON encoding.
 type Result struct {
 	SimulatedNs int64 `json:"simulated_ns"`
-	// Events is the number of events processed; PacketHops the number of
+	// Events is the number of events processed (time series samples,
+	// which read the fabric, are not counted); PacketHops the number of
 	// packets put on a link (data, ACK, NAK, CNP).
 	Events     uint64 `json:"events"`
 	PacketHops uint64 `json:"packet_hops"`
