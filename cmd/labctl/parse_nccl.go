@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/lab"
+	"github.com/labctl/labctl/orchestrator/naming"
 	"github.com/labctl/labctl/orchestrator/nccltests"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/scenario"
@@ -116,8 +116,6 @@ func recordNCCLTests(cmd *cobra.Command, app *App, files []string, opt parseOpti
 	return nil
 }
 
-var recordNamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
-
 // recordLab resolves --lab: a catalog lab or a spec file gives its name
 // and GPU count; any other name is the record's lab as given (a cluster
 // labctl does not model), with no GPU count to check the ranks against.
@@ -130,7 +128,7 @@ func recordLab(arg string) (string, int, error) {
 		}
 		return s.Name, s.Sizing.GPUs, nil
 	}
-	if !recordNamePattern.MatchString(arg) {
+	if !naming.Valid(arg, 0) {
 		return "", 0, exitcode.Usagef("--lab %q is not a lab name (fix: name a catalog lab, a lab spec file, or the lab's name in lowercase letters, digits and dashes)", arg)
 	}
 	return arg, 0, nil
@@ -151,7 +149,7 @@ func recordScenario(arg string) (string, []results.SweepDim, []string, error) {
 		}
 		return sc.Name, sweep, sc.VariantNames(), nil
 	}
-	if !recordNamePattern.MatchString(arg) {
+	if !naming.Valid(arg, 0) {
 		return "", nil, nil, exitcode.Usagef("--scenario %q is not a scenario name (fix: name a catalog scenario (%s), a scenario file, or the scenario's name in lowercase letters, digits and dashes)", arg, strings.Join(scenario.CatalogNames(), ", "))
 	}
 	return arg, nil, nil, nil

@@ -102,7 +102,7 @@ func openLab(app *App, nameOrPath, nos string) (*runtime.Lab, error) {
 // "mylab".
 func (a *App) resolveSpec(arg string) (*lab.Spec, error) {
 	spec, err := lab.Resolve(arg)
-	if err == nil || !lab.NamePattern().MatchString(arg) {
+	if err == nil || !lab.ValidName(arg) {
 		return spec, err
 	}
 	st, serr := runtime.ReadState(filepath.Join(a.TopologiesDir(), arg))
@@ -140,7 +140,7 @@ func labName(arg string) (string, error) {
 		}
 		return spec.Name, nil
 	}
-	if !lab.NamePattern().MatchString(arg) {
+	if !lab.ValidName(arg) {
 		return "", exitcode.Usagef("lab name %q is not valid: use lower-case letters, digits and dashes", arg)
 	}
 	return arg, nil

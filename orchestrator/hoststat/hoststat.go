@@ -9,10 +9,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/labctl/labctl/orchestrator/lazyregexp"
 	"github.com/labctl/labctl/orchestrator/readlimit"
 	"github.com/labctl/labctl/orchestrator/textparse"
 )
@@ -21,7 +21,7 @@ import (
 // 1-based; 0 means the input as a whole.
 type ParseError = textparse.Error
 
-var counterNameRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.\-]*$`)
+var counterNameRe = lazyregexp.New(`^[A-Za-z_][A-Za-z0-9_.\-]*$`)
 
 // parseCounter reads an unsigned 64-bit counter; values above the int64
 // range are rejected rather than wrapped.
@@ -75,7 +75,7 @@ func (s *RDMAStats) Total(name string) int64 {
 	return sum
 }
 
-var linkRe = regexp.MustCompile(`^([A-Za-z0-9_.\-]+)/([0-9]{1,3})$`)
+var linkRe = lazyregexp.New(`^([A-Za-z0-9_.\-]+)/([0-9]{1,3})$`)
 
 // ParseRDMAStatistic parses `rdma statistic show link [dev/port]`, plain
 // ("link rxe0/1 sent_pkts 100 rcvd_pkts 90 ..."; one line per link, or
@@ -116,7 +116,7 @@ func ParseRDMAStatistic(r io.Reader) (*RDMAStats, error) {
 				if j+1 >= len(f) {
 					return nil, textparse.Errorf(n, "\"link\" without a device/port after it")
 				}
-				m := linkRe.FindStringSubmatch(f[j+1])
+				m := linkRe().FindStringSubmatch(f[j+1])
 				if m == nil {
 					return nil, textparse.Errorf(n, "link %q: expected <device>/<port> such as rxe0/1", f[j+1])
 				}
@@ -129,7 +129,7 @@ func ParseRDMAStatistic(r io.Reader) (*RDMAStats, error) {
 				j++
 			case cur == nil:
 				return nil, textparse.Errorf(n, "%q before any \"link <dev>/<port>\": expected the output of `rdma statistic show link`", clip(l))
-			case counterNameRe.MatchString(tok):
+			case counterNameRe().MatchString(tok):
 				pending, pendingLine = tok, n
 			default:
 				return nil, textparse.Errorf(n, "%q: expected a counter name", tok)

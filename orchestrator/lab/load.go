@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/labctl/labctl/labs"
-	"github.com/labctl/labctl/orchestrator/lazyregexp"
+	"github.com/labctl/labctl/orchestrator/naming"
 	"github.com/labctl/labctl/orchestrator/nic"
 	"github.com/labctl/labctl/orchestrator/server"
 	"github.com/labctl/labctl/orchestrator/sizing"
@@ -17,10 +17,10 @@ import (
 	"github.com/labctl/labctl/orchestrator/transport"
 )
 
-// NamePattern returns what a lab name may look like (compiled on first
-// use): it becomes a folder, a containerlab lab name and part of
-// container names.
-var NamePattern = lazyregexp.New(`^[a-z0-9][a-z0-9-]{0,39}$`)
+// ValidName reports whether s may name a lab (naming.Valid, at most
+// naming.MaxLen bytes): it becomes a folder, a containerlab lab name and
+// part of container names.
+func ValidName(s string) bool { return naming.Valid(s, naming.MaxLen) }
 
 // NOS and runtime names a spec may use.
 var (
@@ -105,7 +105,7 @@ func Parse(file string, data []byte) (*Spec, error) {
 	switch {
 	case s.Name == "":
 		return nil, at("$", "the spec has no name", "add name: <lab-name>")
-	case !NamePattern().MatchString(s.Name):
+	case !ValidName(s.Name):
 		return nil, at("$.name", fmt.Sprintf("lab name %q is not allowed", s.Name), "use lower-case letters, digits and dashes, starting with a letter or digit, at most 40 characters")
 	}
 	// 0 in these keys would silently mean the default: refuse it.

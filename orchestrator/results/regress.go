@@ -9,7 +9,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/jsonindent"
+	"github.com/labctl/labctl/orchestrator/naming"
 	"github.com/labctl/labctl/orchestrator/plural"
 	"github.com/labctl/labctl/orchestrator/qos"
 	"github.com/labctl/labctl/orchestrator/transport"
@@ -746,8 +746,6 @@ func (r Report) WriteJUnit(w io.Writer) error {
 	return writeJUnit(w, suite)
 }
 
-var baselineNamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
-
 // BaselinesDir is where named baselines live: results/baselines.
 func (s *Store) BaselinesDir() string { return filepath.Join(s.dir, "baselines") }
 
@@ -762,7 +760,7 @@ func SaveBaseline(s *Store, ref, name string) (string, error) {
 // existing baseline of that name replaced only when force is set (baselines
 // are committed files: replacing one silently would lose a reference).
 func SaveBaselineFiltered(s *Store, ref, name string, f Filter, force bool) (string, error) {
-	if !baselineNamePattern.MatchString(name) {
+	if !naming.Valid(name, 0) {
 		return "", exitcode.Usagef("baseline name %q: use lowercase letters, digits and dashes, starting with a letter or digit (for example ecn-pfc-64gpu)", name)
 	}
 	run, err := s.Find(ref, f)
@@ -878,7 +876,7 @@ func LoadBaseline(s *Store, ref string) (*Run, error) {
 	if fi, err := os.Stat(ref); err == nil && !fi.IsDir() {
 		return read(ref)
 	}
-	if baselineNamePattern.MatchString(ref) {
+	if naming.Valid(ref, 0) {
 		p := filepath.Join(s.BaselinesDir(), ref+".json")
 		if _, err := os.Stat(p); err == nil {
 			return read(p)

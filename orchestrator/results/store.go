@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"syscall"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/jsonindent"
+	"github.com/labctl/labctl/orchestrator/naming"
 	"github.com/labctl/labctl/orchestrator/plural"
 	"github.com/labctl/labctl/orchestrator/readlimit"
 )
@@ -34,13 +34,24 @@ const WriterFile = ".writer.lock"
 // Latest is the run reference that names the newest run (by start time).
 const Latest = "latest"
 
-// runIDPattern matches the run ids labctl writes, so a run id can safely
-// become a folder name: 20261129T120000Z-ecn-pfc-64gpu, optionally with a
-// numeric suffix (-2, -3, …) when two runs start in the same second.
-var runIDPattern = regexp.MustCompile(`^[0-9]{8}T[0-9]{6}Z(-[a-z0-9][a-z0-9-]*)?$`)
-
-// ValidRunID reports whether id is shaped like a run id labctl writes.
-func ValidRunID(id string) bool { return runIDPattern.MatchString(id) && !strings.Contains(id, "..") }
+// ValidRunID reports whether id is shaped like a run id labctl writes, so
+// that it can safely become a folder name: 20261129T120000Z-ecn-pfc-64gpu
+// (a UTC time to the second, then a name: naming.Valid), the name
+// optionally ending in a numeric suffix (-2, -3, …) when two runs start
+// in the same second, or the time alone.
+func ValidRunID(id string) bool {
+	const stamp = len("20261129T120000Z")
+	if len(id) < stamp || id[8] != 'T' || id[stamp-1] != 'Z' {
+		return false
+	}
+	for i := 0; i < stamp-1; i++ {
+		if i != 8 && (id[i] < '0' || id[i] > '9') {
+			return false
+		}
+	}
+	rest := id[stamp:]
+	return rest == "" || rest[0] == '-' && naming.Valid(rest[1:], 0)
+}
 
 // Store keeps run records: one folder per run under dir (the source of
 // truth) and an SQLite index (results.db) for listing and lookups. The

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -173,6 +174,14 @@ func TestValidRunID(t *testing.T) {
 		"latest":                         false,
 		"20261129T120000Z-A":             false,
 		"":                               false,
+		"20261129T120000Z-ecn-pfc-2":     true,
+		"20261129T120000Z-":              false,
+		"20261129T120000Z--x":            false,
+		"20261129T120000Zx":              false,
+		"2026112XT120000Z-x":             false,
+		"20261129t120000Z-x":             false,
+		"20261129T12000Z-x":              false,
+		"20261129T1200000Z":              false,
 	} {
 		if got := ValidRunID(id); got != want {
 			t.Errorf("ValidRunID(%q) = %v, want %v", id, got, want)
@@ -507,4 +516,18 @@ func TestRepetitionsIndexed(t *testing.T) {
 	if err := s.db.QueryRow(`SELECT COUNT(*) FROM variants WHERE run_id = ? AND name = ?`, run.RunID, rep.Name).Scan(&n); err != nil || n != 2 {
 		t.Errorf("a variant at two repetitions: %d rows (%v), want 2", n, err)
 	}
+}
+
+// FuzzValidRunID: ValidRunID agrees with the pattern it replaced (a UTC
+// stamp, then optionally a dash and a lower-case name; no "..").
+func FuzzValidRunID(f *testing.F) {
+	pattern := regexp.MustCompile(`^[0-9]{8}T[0-9]{6}Z(-[a-z0-9][a-z0-9-]*)?$`)
+	for _, s := range []string{"20261129T120000Z-ecn-pfc-64gpu", "20261129T120000Z", "20261129T120000Z-", "x", "20261129T120000Z-a..b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, id string) {
+		if got, want := ValidRunID(id), pattern.MatchString(id) && !strings.Contains(id, ".."); got != want {
+			t.Errorf("ValidRunID(%q) = %v, the pattern says %v", id, got, want)
+		}
+	})
 }

@@ -39,7 +39,7 @@ func (m *Matrix) readCaseDim(e matrixEntry, errAt func(p pos, msg, fix string) e
 	for _, n := range e.values {
 		text, ok := scalarText(n)
 		switch {
-		case !ok || !NamePattern().MatchString(text):
+		case !ok || !ValidName(text):
 			return errAt(posOf(n), fmt.Sprintf("case %q is not a case name", text), "use lower-case letters, digits and dashes, e.g. incast")
 		case slices.Contains(sw.Values, text):
 			return errAt(posOf(n), fmt.Sprintf("case %s is listed twice", text), "list each case once")
@@ -61,7 +61,7 @@ func (s *Spec) readCases(file string, at func(path, msg, fix string) error) erro
 		if c == "" {
 			return nil
 		}
-		if !NamePattern().MatchString(c) {
+		if !ValidName(c) {
 			return at(path, fmt.Sprintf("case %q is not a case name", c), "use lower-case letters, digits and dashes, e.g. incast")
 		}
 		if !slices.Contains(tags, c) {

@@ -14,7 +14,7 @@ import (
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/lab"
-	"github.com/labctl/labctl/orchestrator/lazyregexp"
+	"github.com/labctl/labctl/orchestrator/naming"
 	"github.com/labctl/labctl/orchestrator/nic"
 	"github.com/labctl/labctl/orchestrator/perftest"
 	"github.com/labctl/labctl/orchestrator/runtime"
@@ -195,9 +195,10 @@ var Patterns = []string{"pairs", "permutation", "incast", "all-to-all", "ring-al
 // flows (the others are collectives and a ping-pong).
 var bandwidthPatterns = []string{"pairs", "permutation", "incast", "all-to-all"}
 
-// NamePattern returns what a scenario name may look like (compiled on
-// first use; it becomes part of run ids and folder names).
-var NamePattern = lazyregexp.New(`^[a-z0-9][a-z0-9-]{0,39}$`)
+// ValidName reports whether s may name a scenario or a scenario's case
+// (naming.Valid, at most naming.MaxLen bytes): it becomes part of run ids
+// and folder names.
+func ValidName(s string) bool { return naming.Valid(s, naming.MaxLen) }
 
 // Defaults.
 const (
@@ -266,7 +267,7 @@ func Parse(file string, data []byte) (*Spec, error) {
 	switch {
 	case s.Name == "":
 		return nil, at("$", "the scenario has no name", "add name: <scenario-name>")
-	case !NamePattern().MatchString(s.Name):
+	case !ValidName(s.Name):
 		return nil, at("$.name", fmt.Sprintf("scenario name %q is not allowed", s.Name), "use lower-case letters, digits and dashes, at most 40 characters")
 	}
 	if err := s.readMatrix(file); err != nil {

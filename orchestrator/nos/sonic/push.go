@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"github.com/scrapli/scrapligo/driver/network"
 	"github.com/scrapli/scrapligo/util"
 
+	"github.com/labctl/labctl/orchestrator/lazyregexp"
 	"github.com/labctl/labctl/orchestrator/nos/devssh"
 )
 
@@ -108,7 +108,7 @@ func pushIsAuthFailure(err error) bool {
 // enough for any terminal line discipline (4095 bytes on Linux).
 const pushChunk = 1024
 
-var pushRCRE = regexp.MustCompile(`labctl-rc=(\d+)`)
+var pushRCRE = lazyregexp.New(`labctl-rc=(\d+)`)
 
 // PushConfigDB applies doc to the switch and reads the running
 // configuration back. doc is a config_db JSON document (PushLoad) or a JSON
@@ -207,12 +207,12 @@ func pushExec(d *network.Driver, t PushTarget, stage, cmd string, trim func(stri
 		return "", &PushError{Device: t.Name, Stage: stage, Command: cmd, Err: pushRedactErr(err, t.Password)}
 	}
 	o := pushRedact(r.Result, t.Password)
-	m := pushRCRE.FindAllStringSubmatch(o, -1)
+	m := pushRCRE().FindAllStringSubmatch(o, -1)
 	if len(m) == 0 {
 		return o, &PushError{Device: t.Name, Stage: stage, Command: cmd, Output: o, Err: errors.New("no exit status in the answer")}
 	}
 	rc, _ := strconv.Atoi(m[len(m)-1][1])
-	o = trim(pushRCRE.ReplaceAllString(o, ""))
+	o = trim(pushRCRE().ReplaceAllString(o, ""))
 	if rc != 0 {
 		return o, &PushError{Device: t.Name, Stage: stage, Command: cmd, Output: o, Err: fmt.Errorf("exit status %d", rc)}
 	}

@@ -3,11 +3,11 @@ package sonic
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/labctl/labctl/orchestrator/lazyregexp"
 	"github.com/labctl/labctl/orchestrator/qos"
 )
 
@@ -326,7 +326,7 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 	pc.Origins["trust"] = "SONiC classifies IP by DSCP"
 	if e := r.db.PortQoSMap[name]; e != nil {
 		for f, v := range map[string]string{"pfc_enable": e.PFCEnable, "pfcwd_sw_enable": e.PFCWDEnable} {
-			if v != "" && !cfgPFCEnableRE.MatchString(v) {
+			if v != "" && !cfgPFCEnableRE().MatchString(v) {
 				return pc, fmt.Errorf("PORT_QOS_MAP|%s %s %q is not a list of priorities 0-7 like \"3,4\"", name, f, v)
 			}
 		}
@@ -381,7 +381,7 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 	return pc, nil
 }
 
-var cfgPGProfileRE = regexp.MustCompile(`^pg_lossless_(\d+)_(\d+)m_profile$`)
+var cfgPGProfileRE = lazyregexp.New(`^pg_lossless_(\d+)_(\d+)m_profile$`)
 
 // portLink reads a port's speed, MTU and cable length.
 func (r *resolver) portLink(pc *qos.PortConfig) error {
@@ -408,7 +408,7 @@ func (r *resolver) portLink(pc *qos.PortConfig) error {
 	// does (a buffer file without PORT and CABLE_LENGTH).
 	for _, k := range portKeys(r.db.BufferPG, &r.pgKeys, pc.Name) {
 		e := k.entry
-		if m := cfgPGProfileRE.FindStringSubmatch(cfgRefName(e.Profile)); m != nil {
+		if m := cfgPGProfileRE().FindStringSubmatch(cfgRefName(e.Profile)); m != nil {
 			mbps, _ := strconv.Atoi(m[1])
 			cable, _ := strconv.Atoi(m[2])
 			if pc.SpeedGbps == 0 {

@@ -3,15 +3,16 @@ package sonic
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/labctl/labctl/orchestrator/lazyregexp"
 )
 
 // cfgPFCEnableRE is the pattern of pfc_enable and pfcwd_sw_enable in
 // sonic-port-qos-map.yang.
-var cfgPFCEnableRE = regexp.MustCompile(`^([0-7](,[0-7])*)?$`)
+var cfgPFCEnableRE = lazyregexp.New(`^([0-7](,[0-7])*)?$`)
 
 // ValidateDoc checks a CONFIG_DB document against the constraints of
 // SONiC's YANG models that labctl relies on, and that references between
@@ -52,7 +53,7 @@ func ValidateDoc(doc Doc) []error {
 	}
 	for _, key := range cfgSortedKeys(doc["PORT_QOS_MAP"]) {
 		for _, f := range []string{"pfc_enable", "pfcwd_sw_enable"} {
-			if v, ok := doc["PORT_QOS_MAP"][key][f]; ok && !cfgPFCEnableRE.MatchString(v) {
+			if v, ok := doc["PORT_QOS_MAP"][key][f]; ok && !cfgPFCEnableRE().MatchString(v) {
 				bad("PORT_QOS_MAP", key, f, "%q does not match ([0-7](,[0-7])*)?", v)
 			}
 		}
