@@ -69,11 +69,7 @@ func TestNCCLBuilderConfig(t *testing.T) {
 	l := upLab(t, "16gpu", "sonic")
 	vs := ncclSpec(l, runtime.NCCLSpec{Collective: results.CollAllReduce, Algorithm: collective.AlgoRing, RankOrder: collective.OrderNCCL, DataType: "float", Sizes: []int64{8, 1 << 20, 64 << 20}})
 	vs.Collective.StartUs = 5
-	b := variantBuilder(t, l, vs)
-	cfg, err := b.config(vs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, cfg := variantConfig(t, l, vs)
 	// The server package decides NVLink 3's latency; its bandwidth is
 	// NVIDIA's 600 GB/s both ways: 2400 Gb/s a direction.
 	for _, h := range []string{"host1", "host2"} {
@@ -127,11 +123,7 @@ func TestNCCLBuilderQPsPerConnection(t *testing.T) {
 	l := upLab(t, "16gpu", "sonic")
 	vs := ncclSpec(l, runtime.NCCLSpec{Collective: results.CollAllReduce, Algorithm: collective.AlgoRing, RankOrder: collective.OrderNCCL, DataType: "float",
 		QPsPerConnection: 4, Sizes: []int64{8, 64 << 20}})
-	b := variantBuilder(t, l, vs)
-	cfg, err := b.config(vs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, cfg := variantConfig(t, l, vs)
 	for i, want := range []int{2 * 4, 16 * 4} {
 		fabric, strided := 0, 0
 		for _, st := range cfg.Programs[i].Streams {
@@ -484,4 +476,16 @@ func variantBuilder(t *testing.T, l *runtime.Lab, vs runtime.VariantSpec) *build
 		t.Fatal(err)
 	}
 	return b
+}
+
+// variantConfig is the engine config variantBuilder's builder makes for vs,
+// with the builder.
+func variantConfig(t *testing.T, l *runtime.Lab, vs runtime.VariantSpec) (*builder, *engine.Config) {
+	t.Helper()
+	b := variantBuilder(t, l, vs)
+	cfg, err := b.config(vs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, cfg
 }

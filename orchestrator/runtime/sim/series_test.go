@@ -104,11 +104,7 @@ func TestRecordKeepsSeriesOfShownFlowsOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := variantBuilder(t, l, vs)
-	cfg, err := b.config(vs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, cfg := variantConfig(t, l, vs)
 	var shown []string
 	for _, f := range cfg.Flows {
 		if !f.NoRateSeries {
@@ -200,11 +196,7 @@ func TestRecordEndsSeriesWhereQuiet(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			b := variantBuilder(t, l, vs)
-			cfg, err := b.config(vs)
-			if err != nil {
-				t.Fatal(err)
-			}
+			b, cfg := variantConfig(t, l, vs)
 			res, err := engine.Run(context.Background(), *cfg)
 			if err != nil {
 				t.Fatal(err)
