@@ -1612,9 +1612,9 @@ func (s *sim) quietToTheEnd() bool {
 
 // repeatLastSample records that every sample from t to the end of the
 // run has the values of the last one taken (Series.Repeated), as taking
-// them would give; they are not written out (Series.Expanded does), which
-// on 64gpu's nccl-allreduce copied 6,100 samples of each series, 4% of
-// the run's CPU.
+// them would give. They are not written out (Series.Expanded does): on
+// 64gpu's nccl-allreduce that copied 6,100 samples of each series, 4.5%
+// of the run's CPU in its profile and 35 MB of its peak memory.
 func (s *sim) repeatLastSample(t int64) {
 	s.series.Repeated = int((s.end-t)/s.sampleT + 1)
 }
