@@ -40,12 +40,17 @@ const Latest = "latest"
 // optionally ending in a numeric suffix (-2, -3, …) when two runs start
 // in the same second, or the time alone.
 func ValidRunID(id string) bool {
-	const stamp = len("20261129T120000Z")
-	if len(id) < stamp || id[8] != 'T' || id[stamp-1] != 'Z' {
+	// The stamp has runIDTime's shape: digits but for its T and Z.
+	const stamp = len(runIDTime)
+	if len(id) < stamp {
 		return false
 	}
-	for i := 0; i < stamp-1; i++ {
-		if i != 8 && (id[i] < '0' || id[i] > '9') {
+	for i := 0; i < stamp; i++ {
+		if c := runIDTime[i]; c == 'T' || c == 'Z' {
+			if id[i] != c {
+				return false
+			}
+		} else if id[i] < '0' || id[i] > '9' {
 			return false
 		}
 	}
@@ -322,10 +327,14 @@ func (s *Store) RunDir(id string) string { return filepath.Join(s.dir, id) }
 // RunFile is the path of run id's record.
 func (s *Store) RunFile(id string) string { return filepath.Join(s.RunDir(id), RunFile) }
 
+// runIDTime is the layout of a run id's start time, in UTC (ValidRunID
+// checks its shape).
+const runIDTime = "20060102T150405Z"
+
 // FormatRunID builds the run id for a run started at t:
 // 20261129T120000Z-<scenario>-<lab>.
 func FormatRunID(t time.Time, scenario, lab string) string {
-	id := t.UTC().Format("20060102T150405Z")
+	id := t.UTC().Format(runIDTime)
 	for _, part := range []string{scenario, lab} {
 		if p := sanitizeIDPart(part); p != "" {
 			id += "-" + p
