@@ -18,6 +18,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/lab"
+	"github.com/labctl/labctl/orchestrator/naming"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/runtime/clab"
 	"github.com/labctl/labctl/orchestrator/runtime/clab/doctor"
@@ -141,7 +142,7 @@ func labName(arg string) (string, error) {
 		return spec.Name, nil
 	}
 	if !lab.ValidName(arg) {
-		return "", exitcode.Usagef("lab name %q is not valid: use lower-case letters, digits and dashes", arg)
+		return "", exitcode.Usagef("lab name %q is not valid: use %s", arg, naming.Rule(naming.MaxLen))
 	}
 	return arg, nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/labctl/labctl/orchestrator/naming"
 	"github.com/labctl/labctl/orchestrator/server"
 	"github.com/labctl/labctl/orchestrator/sizing"
 	"github.com/labctl/labctl/orchestrator/specdoc"
@@ -16,7 +17,7 @@ import (
 // of Spec has no entry here, and docs/lab-spec.md and 'labctl explain lab'
 // are generated from it.
 var KeyDocs = specdoc.Table{
-	"name":        {Doc: "The lab's name: the folder under topologies/, the containerlab lab name and part of run ids. Lower-case letters, digits and dashes, starting with a letter or digit, at most 40 characters. Required."},
+	"name":        {Doc: "The lab's name: the folder under topologies/, the containerlab lab name and part of run ids: " + naming.Rule(naming.MaxLen) + ". Required."},
 	"description": {Doc: "Free text shown by 'labctl labs'."},
 	"sizing":      {Doc: "What fabric to plan: GPUs, servers, NICs and switches (the seed's port math)."},
 	"sizing.gpus": {Doc: "Number of GPUs (one NIC each), 1 to 1048576. Required."},

@@ -106,7 +106,7 @@ func Parse(file string, data []byte) (*Spec, error) {
 	case s.Name == "":
 		return nil, at("$", "the spec has no name", "add name: <lab-name>")
 	case !ValidName(s.Name):
-		return nil, at("$.name", fmt.Sprintf("lab name %q is not allowed", s.Name), "use lower-case letters, digits and dashes, starting with a letter or digit, at most 40 characters")
+		return nil, at("$.name", fmt.Sprintf("lab name %q is not allowed", s.Name), "use "+naming.Rule(naming.MaxLen))
 	}
 	// 0 in these keys would silently mean the default: refuse it.
 	z := s.Sizing

@@ -38,6 +38,8 @@ func TestSpecErrorsNamePlace(t *testing.T) {
 		{"zero gpus", "name: a\nsizing:\n  gpus: 0\n", "x.yaml:3:9: must be a positive number"},
 		{"no gpus", "name: a\n", "must be a positive number"},
 		{"bad name", "name: My_Lab\nsizing:\n  gpus: 8\n", "x.yaml:1:7: lab name"},
+		{"name too long", "name: " + strings.Repeat("a", 41) + "\nsizing:\n  gpus: 8\n", "is not allowed (fix: use lower-case letters, digits and dashes, starting with a letter or digit, at most 40 characters)"},
+		{"name starting with a dash", "name: -a\nsizing:\n  gpus: 8\n", "lab name \"-a\" is not allowed"},
 		{"bad nos", "name: a\nnos: junos\nsizing:\n  gpus: 8\n", "x.yaml:2:6: unknown nos"},
 		{"not yaml", "name: [a\n", "x.yaml:"},
 		{"empty", "\n", "file is empty"},
@@ -213,5 +215,13 @@ func TestCatalogServers(t *testing.T) {
 		if s.Sizing.NICSpeedGbps != 200 || m.ScaleUp != "nvlink3" || m.PCIeGen != 4 || m.PCIeLanes != 16 || m.PCIeBound || m.NICUsableGbps != 200 {
 			t.Errorf("%s: %dG NICs, servers %+v", s.Name, s.Sizing.NICSpeedGbps, m)
 		}
+	}
+}
+
+// The longest name a lab may have is accepted.
+func TestLabNameLongest(t *testing.T) {
+	name := strings.Repeat("a", 39) + "9"
+	if s, err := Parse("x.yaml", []byte("name: "+name+"\nsizing:\n  gpus: 8\n")); err != nil || s.Name != name {
+		t.Errorf("a 40-character name: %v", err)
 	}
 }

@@ -11,8 +11,20 @@
 // scenario's).
 package naming
 
+import "fmt"
+
 // MaxLen is the longest name of a lab, a scenario or a scenario case.
 const MaxLen = 40
+
+// Rule says in words what Valid(s, maxLen) accepts, for the messages and
+// documentation that state it.
+func Rule(maxLen int) string {
+	r := "lower-case letters, digits and dashes, starting with a letter or digit"
+	if maxLen > 0 {
+		r += fmt.Sprintf(", at most %d characters", maxLen)
+	}
+	return r
+}
 
 // Valid reports whether s is a name: one or more lower-case letters,
 // digits and dashes, the first not a dash, at most maxLen bytes (no limit

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/naming"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/specyaml"
 )
@@ -40,7 +41,7 @@ func (m *Matrix) readCaseDim(e matrixEntry, errAt func(p pos, msg, fix string) e
 		text, ok := scalarText(n)
 		switch {
 		case !ok || !ValidName(text):
-			return errAt(posOf(n), fmt.Sprintf("case %q is not a case name", text), "use lower-case letters, digits and dashes, e.g. incast")
+			return errAt(posOf(n), fmt.Sprintf("case %q is not a case name", text), "use "+naming.Rule(naming.MaxLen)+", e.g. incast")
 		case slices.Contains(sw.Values, text):
 			return errAt(posOf(n), fmt.Sprintf("case %s is listed twice", text), "list each case once")
 		}
@@ -62,7 +63,7 @@ func (s *Spec) readCases(file string, at func(path, msg, fix string) error) erro
 			return nil
 		}
 		if !ValidName(c) {
-			return at(path, fmt.Sprintf("case %q is not a case name", c), "use lower-case letters, digits and dashes, e.g. incast")
+			return at(path, fmt.Sprintf("case %q is not a case name", c), "use "+naming.Rule(naming.MaxLen)+", e.g. incast")
 		}
 		if !slices.Contains(tags, c) {
 			tags = append(tags, c)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/labctl/labctl/orchestrator/lab"
+	"github.com/labctl/labctl/orchestrator/naming"
 	"github.com/labctl/labctl/orchestrator/perftest"
 	"github.com/labctl/labctl/orchestrator/specdoc"
 	"github.com/labctl/labctl/orchestrator/transport"
@@ -16,7 +17,7 @@ import (
 // key of Spec has no entry here, and docs/scenario-spec.md and 'labctl
 // explain scenario' are generated from it.
 var KeyDocs = specdoc.Table{
-	"name":        {Doc: "The scenario's name, part of run ids: lower-case letters, digits and dashes, at most 40 characters. Required."},
+	"name":        {Doc: "The scenario's name, part of run ids: " + naming.Rule(naming.MaxLen) + ". Required."},
 	"description": {Doc: "Free text shown in reports."},
 	"matrix":      {Doc: "The variants to run: the cross product of the values of each dimension. On ecn and pfc, on means the lab's vendor configs as they are (edits included) and off that feature removed from every switch. Any other key sweeps a parameter by its path, such as qos.ecn.kmin_kb: [100, 200, 400], nic.dcqcn.rpg_ai_rate: [5, 20] or traffic[0].senders: [4, 8, 16] (every path is listed under 'Sweep paths' in docs/scenario-spec.md); at most 400 variants with repetitions. The key exclude lists combinations to leave out, as GitHub Actions' matrix exclude does: exclude: [{transport: infiniband, pfc: off}] runs every variant but those with both values."},
 	"matrix.ecn":  {Doc: "ECN values to run, each on or off (true/false also work), each at most once.", Default: "[on, off]"},
@@ -36,7 +37,7 @@ var KeyDocs = specdoc.Table{
 	"repetitions": {Doc: "Runs every variant this many times, 1 to 100, repetition r with seed+r; 0 is refused.",
 		Default: "1"},
 	"traffic": {Doc: "The traffic patterns, started together, at most 64. A key a pattern does not use is an error."},
-	"traffic[].case": {Doc: "The case the entry belongs to, a name of lower-case letters, digits and dashes: a scenario with cases runs every other dimension once per case, and a variant of case c runs the traffic and faults entries tagged c and the untagged ones. The cases are the matrix dimension case (list them under matrix case to order them; otherwise the tags in file order), in variant names as case=<name> and in assertions as params.case.",
+	"traffic[].case": {Doc: "The case the entry belongs to, a name of " + naming.Rule(naming.MaxLen) + ": a scenario with cases runs every other dimension once per case, and a variant of case c runs the traffic and faults entries tagged c and the untagged ones. The cases are the matrix dimension case (list them under matrix case to order them; otherwise the tags in file order), in variant names as case=<name> and in assertions as params.case.",
 		Default: "every case"},
 	"traffic[].pattern": {Doc: "pairs, permutation, incast, all-to-all (ib_write_bw flows: pairs, every NIC to another, N:1, every NIC to every other), ring-allreduce (a collective, simulator only), latency (ib_write_lat ping-pongs between pairs of NICs: each side posts its next write once the other's has arrived and its own has completed; its flows report ib_write_lat's distribution, one way, in latency_us: p50 its t_typical, min, max, avg, stdev, p99, p99_9, and no throughput) or nccl (an nccl-tests-like sweep of one collective over every GPU of the lab: rows of size, count, time, algbw and busbw, simulated packet by packet; simulator only, packet model only). Required."},
 	"traffic[].pairs": {Doc: "pairs, latency: number of sender/receiver pairs (latency: client/server), 1 or more; 0 is refused.",

@@ -268,7 +268,7 @@ func Parse(file string, data []byte) (*Spec, error) {
 	case s.Name == "":
 		return nil, at("$", "the scenario has no name", "add name: <scenario-name>")
 	case !ValidName(s.Name):
-		return nil, at("$.name", fmt.Sprintf("scenario name %q is not allowed", s.Name), "use lower-case letters, digits and dashes, at most 40 characters")
+		return nil, at("$.name", fmt.Sprintf("scenario name %q is not allowed", s.Name), "use "+naming.Rule(naming.MaxLen))
 	}
 	if err := s.readMatrix(file); err != nil {
 		return nil, err

@@ -66,6 +66,9 @@ func TestParseErrors(t *testing.T) {
 		{"variant not in matrix", "name: x\nmatrix: {ecn: [on]}\ntraffic: [{pattern: incast}]\nassertions:\n  - expr: summary.drops < [ecn=off,pfc=on].summary.drops\n", "is not in this scenario's matrix"},
 		{"no traffic", "name: x\n", "has no traffic"},
 		{"bad name", "name: X Y\ntraffic: [{pattern: incast}]\n", "scenario name \"X Y\" is not allowed"},
+		{"name too long", "name: " + strings.Repeat("x", 41) + "\ntraffic: [{pattern: incast}]\n", "at most 40 characters"},
+		{"bad case name", "name: x\ntraffic: [{pattern: incast, case: Burst}]\n", "case \"Burst\" is not a case name"},
+		{"case name too long", "name: x\ntraffic: [{pattern: incast, case: " + strings.Repeat("c", 41) + "}]\n", "is not a case name"},
 		{"empty", "", "file is empty"},
 		{"incast of one", "name: x\ntraffic:\n  - pattern: incast\n    senders: 1\n", "senders 1 makes no incast"},
 		{"tclass", "name: x\ntraffic:\n  - pattern: incast\n    traffic_class: 300\n", "traffic_class 300"},
@@ -135,4 +138,13 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("accepted an invalid spec: %+v", s)
 		}
 	})
+}
+
+// The longest scenario and case names are accepted.
+func TestScenarioNameLongest(t *testing.T) {
+	name := strings.Repeat("x", 40)
+	sc, err := Parse("x.yaml", []byte("name: "+name+"\ntraffic: [{pattern: incast, case: "+name+"}]\n"))
+	if err != nil || sc.Name != name {
+		t.Errorf("40-character scenario and case names: %v", err)
+	}
 }
