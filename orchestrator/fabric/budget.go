@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/naming"
 )
 
 // containerlab kinds used by labctl. The schema rejects "ceos": the EOS kind
@@ -73,13 +73,14 @@ func PortBudget(nos string) (Budget, error) {
 	}
 }
 
-var validName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+// maxNodeName is the longest lab or node name the fabric takes.
+const maxNodeName = 64
 
 // ValidName checks a lab or node name that will reach file paths and
-// container names.
+// container names: naming's rule, at most maxNodeName bytes.
 func ValidName(s string) error {
-	if len(s) > 64 || !validName.MatchString(s) {
-		return fmt.Errorf("%q is not a valid name: use lower-case letters, digits and '-', starting with a letter or digit, at most 64 characters", s)
+	if !naming.Valid(s, maxNodeName) {
+		return fmt.Errorf("%q is not a valid name: use %s", s, naming.Rule(maxNodeName))
 	}
 	return nil
 }

@@ -1195,3 +1195,26 @@ func BenchmarkBuild65536(b *testing.B) {
 		}
 	}
 }
+
+// TestValidNameLimits: a lab or node name of maxNodeName bytes is taken,
+// one more, capitals, a leading dash or nothing are refused, each with a
+// message that states naming's rule and the limit.
+func TestValidNameLimits(t *testing.T) {
+	ok := strings.Repeat("a", maxNodeName)
+	if err := ValidName(ok); err != nil {
+		t.Errorf("a name of %d bytes: %v", maxNodeName, err)
+	}
+	if err := ValidName("leaf-1"); err != nil {
+		t.Errorf("leaf-1: %v", err)
+	}
+	for _, bad := range []string{ok + "a", "Leaf1", "-leaf", "", "leaf_1"} {
+		err := ValidName(bad)
+		if err == nil {
+			t.Errorf("%q taken", bad)
+			continue
+		}
+		if !strings.Contains(err.Error(), "at most 64 characters") {
+			t.Errorf("%q: %v does not state the limit", bad, err)
+		}
+	}
+}

@@ -10,11 +10,11 @@ package nos
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/lazyregexp"
 	"github.com/labctl/labctl/orchestrator/nos/eos"
 	"github.com/labctl/labctl/orchestrator/nos/sonic"
 	"github.com/labctl/labctl/orchestrator/qos"
@@ -102,11 +102,11 @@ func ForExt(ext string) (NOS, bool) {
 	return nil, false
 }
 
-var linuxIfRE = regexp.MustCompile(`^eth([1-9][0-9]{0,3})$`)
+var linuxIfRE = lazyregexp.New(`^eth([1-9][0-9]{0,3})$`)
 
 // InterfaceName maps a containerlab interface ("eth1") to the NOS's name.
 func InterfaceName(n NOS, linux string) (string, error) {
-	m := linuxIfRE.FindStringSubmatch(linux)
+	m := linuxIfRE().FindStringSubmatch(linux)
 	if m == nil {
 		return "", fmt.Errorf("interface %q: want ethN with N >= 1 (eth0 is management)", linux)
 	}

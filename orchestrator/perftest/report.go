@@ -171,7 +171,7 @@ func isRule(line string) bool {
 
 // banner reads the block perftest prints before the results: the test
 // name, then "Key : Value" settings, two to a line separated by tabs.
-var settingRe = regexp.MustCompile(`([A-Za-z][A-Za-z0-9_.*\- ]*?)\s*:\s*(\S+)`)
+var settingRe = lazyregexp.New(`([A-Za-z][A-Za-z0-9_.*\- ]*?)\s*:\s*(\S+)`)
 
 func readBanner(lines []string, headerIdx int) (test string, settings map[string]string) {
 	start := -1
@@ -197,7 +197,7 @@ func readBanner(lines []string, headerIdx int) (test string, settings map[string
 			test = clean(t)
 			continue
 		}
-		for _, m := range settingRe.FindAllStringSubmatch(strings.ReplaceAll(line, "\t", " "), -1) {
+		for _, m := range settingRe().FindAllStringSubmatch(strings.ReplaceAll(line, "\t", " "), -1) {
 			if settings == nil {
 				settings = map[string]string{}
 			}

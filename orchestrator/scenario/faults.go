@@ -2,11 +2,11 @@ package scenario
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/labctl/labctl/orchestrator/fabric"
+	"github.com/labctl/labctl/orchestrator/lazyregexp"
 	"github.com/labctl/labctl/orchestrator/runtime"
 )
 
@@ -56,7 +56,7 @@ var (
 	LBModes    = []string{"ecmp", "flowlet", "spray", "adaptive"}
 )
 
-var nicPattern = regexp.MustCompile(`^([A-Za-z0-9_.-]+):([0-9]+)$`)
+var nicPattern = lazyregexp.New(`^([A-Za-z0-9_.-]+):([0-9]+)$`)
 
 // parseFaults checks the scenario's faults and load balancing and fills
 // s.faults and s.lb. Link and NIC names are checked against the lab when
@@ -165,7 +165,7 @@ func (s *Spec) parseFaults(at func(path, msg, fix string) error) error {
 				}
 			}
 		case runtime.FaultPFCStorm:
-			m := nicPattern.FindStringSubmatch(f.NIC)
+			m := nicPattern().FindStringSubmatch(f.NIC)
 			if m == nil {
 				return at(p+".nic", fmt.Sprintf("nic %q is not a NIC", f.NIC), "name the storming NIC as host:nic, e.g. host1:0")
 			}
