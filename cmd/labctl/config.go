@@ -182,13 +182,23 @@ func cfgOnOff(b bool) string {
 	return "off"
 }
 
-// lintHugePagesSwitches is the lab size from which config lint readies
-// huge pages for its heap (startheap.HugePages): a switch's parse and
-// lint allocate half a MiB to a MiB, and below some 10 MiB the collection
-// that readying takes costs more than the page faults it saves. Readied
-// always, lint took (CPU, interleaved runs) 137 against 174 ms on 1024gpu
-// (48 switches) but 54.5 against 49.9 ms on 64gpu (3).
-const lintHugePagesSwitches = 16
+// hugePagesSwitches is the lab size from which config lint and `labctl
+// up` ready huge pages for their heap (startheap.HugePages): a switch's
+// parse and lint, or its rendering, allocate half a MiB to a MiB, and
+// below some 10 MiB the collection that readying takes, and the 2 MiB
+// zeroed at each first touch, cost more than the page faults they save.
+// Readied always, lint took (CPU, interleaved runs) 137 against 174 ms on
+// 1024gpu (48 switches) but 54.5 against 49.9 ms on 64gpu (3), on a VM
+// whose page faults cost 10.5 µs; `up` took 278 against 585 ms on 1024gpu
+// there, the same on 16gpu. On 2026-12-06's VM (a page fault 1.2 µs) `up`
+// of the bench incast's one switch took 11.0 against 8.4 ms readied (10
+// pairs, all slower), of 16gpu (2 switches) 12.7 against 11.4 (6 pairs),
+// of 64gpu 20.3 against 18.8 (5 of 6 slower).
+const hugePagesSwitches = 16
+
+// wantsHugePages says whether lint or up on a lab of switches switches
+// readies huge pages for its heap.
+func wantsHugePages(switches int) bool { return switches >= hugePagesSwitches }
 
 // isLabArg says whether a lint argument names a lab rather than config
 // files: a spec file (.yaml/.yml) or something that is not a path on disk.
@@ -238,7 +248,7 @@ Exit 1 when any finding is an error.`,
 					return err
 				}
 				dir := filepath.Join(app.TopologiesDir(), g.Name, "configs")
-				if len(devs) >= lintHugePagesSwitches {
+				if wantsHugePages(len(devs)) {
 					startheap.HugePages()
 				}
 				cfgs, err = configset.LoadLab(dir, g.NOS, devs, in)

@@ -265,8 +265,10 @@ CPUs only warn (the containers share them and run slower).`,
 			}
 			// The input checks are done; rendering the lab's configs and
 			// topology allocates MiBs per switch, in huge pages where the
-			// kernel gives them on request.
-			startheap.HugePages()
+			// kernel gives them on request, on a lab with switches enough.
+			if wantsHugePages(len(runtime.Devices(l.Graph))) {
+				startheap.HugePages()
+			}
 			l.DryRun = dryRun
 			l.Progress = app.progressWriter(format)
 			if dryRun && l.Progress == nil && format != "json" {
