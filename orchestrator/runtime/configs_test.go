@@ -242,6 +242,26 @@ func TestLoadConfigsReusesParse(t *testing.T) {
 	if d := qos.Diff(want, fourth); len(d) == 0 || d[0].Device != third[0].Device {
 		t.Fatalf("the edit of %s was not read: %v", third[0].Device, d)
 	}
+	// So is an edit that keeps the file's size: the key is of the bytes.
+	path := l.ConfigPath(codec, third[0].Device)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const was, is = `"green_min_threshold": "1638400"`, `"green_min_threshold": "1638401"`
+	if !bytes.Contains(data, []byte(was)) {
+		t.Fatalf("%s has no %s to edit", path, was)
+	}
+	if err := os.WriteFile(path, bytes.Replace(data, []byte(was), []byte(is), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fifth, err := LoadConfigs(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := qos.Diff(fourth, fifth); len(d) == 0 {
+		t.Fatalf("the same-size edit of %s was not read", path)
+	}
 	// A lab with another intent (which can fill in what the files leave
 	// out) is parsed again: the configs kept are then its.
 	other := *l
