@@ -1631,9 +1631,10 @@ func (s *sim) samplePriorities(i int, pi int32, k int) {
 			if p.lane[pr].qh == nil && p.c[pr].pauseRx == 0 && p.c[pr].pauseTx == 0 {
 				continue
 			}
+			c := max(k+1, s.seriesCap)
 			ps.Priorities = append(ps.Priorities, PrioritySeries{Priority: int(pr), Queue: int(p.queueOf[pr]), PG: int(p.pgOf[pr]),
-				QueueBytes: make([]int64, k, k+1), PausedRx: make([]bool, k, k+1), PGBytes: make([]int64, k, k+1),
-				XOFFBytes: make([]int64, k, k+1), PauseTx: make([]bool, k, k+1)})
+				QueueBytes: make([]int64, k, c), PausedRx: make([]bool, k, c), PGBytes: make([]int64, k, c),
+				XOFFBytes: make([]int64, k, c), PauseTx: make([]bool, k, c)})
 			at = uint8(len(ps.Priorities))
 			s.watchPrio[i][pr] = at
 		}

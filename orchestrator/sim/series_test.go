@@ -312,3 +312,48 @@ func TestSeriesExpandedAndHeldIn(t *testing.T) {
 		t.Errorf("HeldIn of an empty window = %d", n)
 	}
 }
+
+// TestSeriesSizedAtStart: a run of up to seriesPrealloc samples writes
+// its time series in arrays sized for all of them at the start (no
+// array is grown and copied while it runs); a longer one starts at
+// seriesPrealloc and grows from there.
+func TestSeriesSizedAtStart(t *testing.T) {
+	base := Config{
+		Topology:      star(5, 100),
+		DefaultQoS:    losslessQoS(true, false, 0, 0),
+		SampleEveryNs: 1_000,
+		Watch:         []PortRef{{"sw", "Ethernet0"}, {"sw", "Ethernet1"}},
+	}
+	for i := 1; i <= 4; i++ {
+		base.Flows = append(base.Flows, Flow{ID: "in" + fmtVal(i), Src: "h" + fmtVal(i), Dst: "h0"})
+	}
+	for _, samples := range []int{301, seriesPrealloc + 500} {
+		cfg := base
+		cfg.DurationNs = int64(samples-1) * cfg.SampleEveryNs
+		r := mustRun(t, cfg)
+		want := min(samples, seriesPrealloc)
+		if len(r.Series.TimesNs) != samples {
+			t.Fatalf("%d samples taken, want %d", len(r.Series.TimesNs), samples)
+		}
+		check := func(what string, l, c int) {
+			t.Helper()
+			if samples <= seriesPrealloc && c != want || samples > seriesPrealloc && c < l {
+				t.Errorf("%d samples: %s has capacity %d for %d values, want %d", samples, what, c, l, want)
+			}
+		}
+		check("times", len(r.Series.TimesNs), cap(r.Series.TimesNs))
+		check("total goodput", len(r.Series.GoodputGbps), cap(r.Series.GoodputGbps))
+		for _, q := range r.Series.Queues {
+			check(q.Port+" bytes", len(q.Bytes), cap(q.Bytes))
+			check(q.Port+" paused", len(q.Paused), cap(q.Paused))
+			for _, p := range q.Priorities {
+				check(q.Port+" priority queue bytes", len(p.QueueBytes), cap(p.QueueBytes))
+				check(q.Port+" priority PG bytes", len(p.PGBytes), cap(p.PGBytes))
+			}
+		}
+		for _, f := range r.Series.Rates {
+			check(f.ID+" rate", len(f.RateGbps), cap(f.RateGbps))
+			check(f.ID+" goodput", len(f.GoodputGbps), cap(f.GoodputGbps))
+		}
+	}
+}
