@@ -2,6 +2,7 @@ package results
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -49,29 +50,35 @@ func writeReports(dir string, run *Run, topo string, record bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("write reports for run %s: %w", run.RunID, exitcode.WriteFailed(dir, err))
 	}
-	// write: the record is synced to disk (WriteFileAtomic); the views
-	// rendered from it are not (writeView).
+	// The record is synced to disk (WriteFileAtomic); the views rendered
+	// from it are not, and are rendered straight into their files
+	// (writeView).
 	type renderer struct {
 		name   string
 		render func(io.Writer) error
-		write  func(string, []byte, os.FileMode) error
 	}
-	var renderers []renderer
 	if record {
-		renderers = append(renderers, renderer{RunFile, func(w io.Writer) error { return RenderJSON(run, w) }, WriteFileAtomic})
-	}
-	renderers = append(renderers, []renderer{
-		{ReportMarkdown, func(w io.Writer) error { return RenderMarkdown(run, w) }, writeView},
-		{ReportHTML, func(w io.Writer) error { return RenderHTML(run, w, opts) }, writeView},
-		{ReportJUnit, func(w io.Writer) error { return RenderJUnit(run, w) }, writeView},
-	}...)
-	for _, r := range renderers {
 		var b strings.Builder
-		if err := r.render(&b); err != nil {
-			return fmt.Errorf("write %s for run %s: %w", r.name, run.RunID, err)
+		if err := RenderJSON(run, &b); err != nil {
+			return fmt.Errorf("write %s for run %s: %w", RunFile, run.RunID, err)
 		}
-		if err := r.write(filepath.Join(dir, r.name), []byte(b.String()), 0o644); err != nil {
-			return fmt.Errorf("write reports for run %s: %w", run.RunID, exitcode.WriteFailed(filepath.Join(dir, r.name), err))
+		if err := WriteFileAtomic(filepath.Join(dir, RunFile), []byte(b.String()), 0o644); err != nil {
+			return fmt.Errorf("write reports for run %s: %w", run.RunID, exitcode.WriteFailed(filepath.Join(dir, RunFile), err))
+		}
+	}
+	for _, r := range []renderer{
+		{ReportMarkdown, func(w io.Writer) error { return RenderMarkdown(run, w) }},
+		{ReportHTML, func(w io.Writer) error { return RenderHTML(run, w, opts) }},
+		{ReportJUnit, func(w io.Writer) error { return RenderJUnit(run, w) }},
+	} {
+		path := filepath.Join(dir, r.name)
+		err := writeView(path, 0o644, r.render)
+		var re *renderError
+		switch {
+		case errors.As(err, &re):
+			return fmt.Errorf("write %s for run %s: %w", r.name, run.RunID, re.err)
+		case err != nil:
+			return fmt.Errorf("write reports for run %s: %w", run.RunID, exitcode.WriteFailed(path, err))
 		}
 	}
 	return nil

@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -196,8 +198,63 @@ func TestValidRunID(t *testing.T) {
 // TestWriteFileAtomic: the record's durable write and the reports' write
 // without syncs (writeView) both replace a file whole.
 func TestWriteFileAtomic(t *testing.T) {
-	for name, write := range map[string]func(string, []byte, os.FileMode) error{"WriteFileAtomic": WriteFileAtomic, "writeView": writeView} {
+	view := func(path string, data []byte, perm os.FileMode) error {
+		return writeView(path, perm, func(w io.Writer) error {
+			_, err := w.Write(data)
+			return err
+		})
+	}
+	for name, write := range map[string]func(string, []byte, os.FileMode) error{"WriteFileAtomic": WriteFileAtomic, "writeView": view} {
 		t.Run(name, func(t *testing.T) { testWriteAtomic(t, write) })
+	}
+}
+
+// TestWriteViewErrors: a view whose rendering fails halfway (after more
+// than writeView's buffer) leaves the old file and no temporary one, and
+// its error is the renderer's (a *renderError); a write that fails is the
+// file's error, naming the file.
+func TestWriteViewErrors(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "report.html")
+	if err := os.WriteFile(p, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	boom := errors.New("template: no such field")
+	err := writeView(p, 0o644, func(w io.Writer) error {
+		if _, err := w.Write(bytes.Repeat([]byte("x"), 200<<10)); err != nil {
+			return err
+		}
+		return boom
+	})
+	var re *renderError
+	if !errors.As(err, &re) || !errors.Is(err, boom) {
+		t.Errorf("render failure: %v (%T), want a *renderError of %v", err, err, boom)
+	}
+	if got, _ := os.ReadFile(p); string(got) != "old" {
+		t.Errorf("the old file became %d bytes", len(got))
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("temporary files left behind: %v", entries)
+	}
+	// /dev/full: every write fails with ENOSPC, as on a full disk.
+	if _, serr := os.Stat("/dev/full"); serr != nil {
+		t.Skip("no /dev/full")
+	}
+	err = writeAtomicWith(p, 0o644, false, func(f io.Writer) error {
+		full, oerr := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+		if oerr != nil {
+			return oerr
+		}
+		defer full.Close()
+		fw := &firstError{w: full}
+		_, werr := fw.Write([]byte("x"))
+		if fw.err == nil || werr == nil {
+			return errors.New("/dev/full took a write")
+		}
+		return fw.err
+	})
+	if err == nil || errors.As(err, &re) || !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), p) {
+		t.Errorf("write failure: %v (%T), want ENOSPC naming %s and not a render error", err, err, p)
 	}
 }
 
