@@ -518,8 +518,8 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
 // the file's contents through a buffer straight into the temporary file:
 // rendered into memory first, the quick start's 0.7 MB report.html was
 // a growing builder and a copy of it, 1.4% of the run's CPU in page
-// faults. An error of render's own comes back as a *renderError; one of
-// writing the file as writeAtomic's are.
+// faults. An error of render's own comes back wrapping a *renderError;
+// one of writing the file as writeAtomic's are.
 func writeView(path string, perm os.FileMode, render func(io.Writer) error) error {
 	return writeAtomicWith(path, perm, false, func(f io.Writer) error {
 		fw := &firstError{w: f}
@@ -580,10 +580,6 @@ func writeAtomicWith(path string, perm os.FileMode, durable bool, write func(io.
 		}
 	}()
 	if err = write(f); err != nil {
-		var re *renderError
-		if errors.As(err, &re) {
-			return err
-		}
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err = f.Chmod(perm); err != nil {
