@@ -45,8 +45,17 @@ func parseMode(b []byte) string {
 // only where that memory is fresh too, as at the heap's growing end,
 // where what follows b is what the heap gives out next. Advise only what
 // is large and about to be written (advice splits a mapping at its ends).
+//
+// Memory smaller than one huge page is not advised (Advise reports false):
+// the kernel would zero a whole 2 MiB page at its first touch for memory
+// of which the caller fills less, and on 2026-12-06's VM a 2 MiB fault
+// took 237 µs against 1.2-1.4 µs for a 4 KiB one, so below about 0.7 MiB
+// filled the small faults cost less. The bench incast's packet pool, grown
+// to 512 KiB and advised, took a huge page fault (2% of its run's CPU,
+// perf); not advised, the run took 0.5-1% less CPU (36 interleaved pairs,
+// 26 lower). Beyond a huge page the advice pays on any VM measured.
 func Advise(b []byte) bool {
-	if len(b) == 0 {
+	if len(b) < Size {
 		return false
 	}
 	start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))

@@ -280,6 +280,10 @@ func (s *sim) alloc() int32 {
 // it (14,200 when only arrays of 2 MiB or more were advised), 3.5% less
 // CPU (pairs' median of 5). Short simulations one after the other
 // (`BenchmarkEngine`) reuse collected memory and took no huge page.
+// Arrays under 2 MiB are not advised (hugepage.Advise): on 2026-12-06's
+// VM, where a 4 KiB fault cost a tenth of 2026-12-05's, the bench
+// incast's 512 KiB pool was cheaper faulted page by page, and at 1024
+// hosts the 4,000 more small faults were 5 ms of 3.7 s.
 func growAdvised[T any](s []T, n int) []T {
 	grown := make([]T, len(s), len(s)+n)
 	hugepage.AdviseSlice(grown)
