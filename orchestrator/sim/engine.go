@@ -39,6 +39,9 @@ const (
 	// A program stream's sender learns that an input received on another
 	// server got a message further (dataflow.go).
 	evInputSeen
+	// A receiver ACKs a data packet taken as a quiet arrival (quiet.go)
+	// when it would have arrived.
+	evAckDue
 )
 
 // Run simulates cfg until cfg.DurationNs of simulated time has passed and
@@ -80,9 +83,12 @@ func (s *sim) run(ctx context.Context) error {
 	if s.par != nil {
 		return s.runParallel(ctx, s.par)
 	}
+	s.sampleAt = math.MaxInt64
 	if s.series != nil {
 		s.push(0, evSample, 0, 0, 0)
+		s.sampleAt = 0
 	}
+	s.quietArrivals = s.mayArriveQuietly()
 	var e event
 	for s.q.len() > 0 && s.q.popBefore(s.end+1, &e) {
 		s.now = e.t
@@ -92,8 +98,10 @@ func (s *sim) run(ctx context.Context) error {
 			// not count it either. (Split runs still count a few more or
 			// fewer events, those the partitions' boundaries add or
 			// spare: 37,484-37,545 for one ring on 1, 2 and 4.)
+			s.sampleAt = math.MaxInt64
 			if next := s.takeSample(); next <= s.end {
 				s.push(next, evSample, 0, 0, 0)
+				s.sampleAt = next
 			}
 			continue
 		}
@@ -200,6 +208,10 @@ func (s *sim) dispatch(e *event) {
 		s.uetAckTimer(e.a)
 	case evInputSeen:
 		s.inputSeen(e.a, e.b)
+	case evAckDue:
+		s.events-- // counted as its arrival (quietArrived)
+		f := &s.flows[e.a]
+		s.sendCtrl(f.dst, e.a, pktAck, int64(uint64(e.gen)<<32|uint64(uint32(e.b))))
 	default:
 		s.ibDispatch(*e)
 	}
@@ -380,6 +392,9 @@ func (s *sim) transmit(pi, k int32) {
 	at := s.now + ser + p.propPs
 	if p.peerHost {
 		at += s.nicDelay // constant: keeps the link's order
+		if s.quietArrivals && s.arriveQuietly(p.peer, k, at) {
+			return
+		}
 	} else if s.jitter > 0 {
 		// Strictly after the previous packet of this link: simultaneous
 		// events have no guaranteed order and a link never reorders.
@@ -1323,11 +1338,7 @@ func (s *sim) hostReceive(pi, k int32) {
 }
 
 func (s *sim) receiveData(pi, fi int32, f *flowState, pk *packet) {
-	last := &f.lastCNP
-	if s.cfg.CNPPerPort {
-		last = &s.ports[pi].lastCNP
-	}
-	if pk.ce && s.cfg.DCQCNEnabled && s.now-*last >= s.dc.cnpInterval {
+	if last, due := s.cnpDue(pi, f, pk.ce, s.now); due {
 		*last = s.now
 		f.cnpsSent++
 		s.sendCtrl(pi, fi, pktCNP, pk.psn)
@@ -1380,6 +1391,18 @@ func (s *sim) receiveData(pi, fi int32, f *flowState, pk *packet) {
 	}
 }
 
+// cnpDue says whether a data packet of flow fi arriving at NIC port pi at
+// time now, CE-marked or not, makes the receiver send a CNP (one per
+// cnpInterval, per QP or per port), and returns the time of the last CNP
+// the interval runs from.
+func (s *sim) cnpDue(pi int32, f *flowState, ce bool, now int64) (*int64, bool) {
+	last := &f.lastCNP
+	if s.cfg.CNPPerPort {
+		last = &s.ports[pi].lastCNP
+	}
+	return last, ce && s.cfg.DCQCNEnabled && now-*last >= s.dc.cnpInterval
+}
+
 // oooLossDelay: with out-of-order placement, a gap still open this long
 // (ps) after the first packet beyond it arrived is taken for a loss.
 const oooLossDelay = 100_000_000
@@ -1387,37 +1410,9 @@ const oooLossDelay = 100_000_000
 // deliver takes packet rcvNxt (payload bytes, sent at sent): counts it,
 // acknowledges as the receiver does, and completes messages and the flow.
 func (s *sim) deliver(pi, fi int32, f *flowState, payload, sent int64) {
-	f.rcvNxt++
-	f.delivered += payload
-	s.work.delivered += payload
-	if s.now >= max(s.warmup, f.startAt) {
-		f.winBytes += payload
-	}
-	if s.now >= s.warmup {
-		// Latency, like goodput, is the measurement window's.
-		if f.hist.counts != nil {
-			f.hist.add((s.now - sent) / 1000)
-		} else {
-			s.allHist.add((s.now - sent) / 1000)
-		}
-	}
-	f.pendingAck++
-	last := f.rcvNxt == f.total
-	// A ring QP's or a program stream's receiver completes a message at
-	// each message end, a ping-pong's side sees the other's write arrive.
-	msgEnd := (f.ring != nil || f.stream != nil || f.ping != nil) && f.rcvNxt%f.perMsg == 0
-	// A sender with a tx depth waits for its messages' completions, so it
-	// asks for ACKs itself (the BTH AckReq bit, as rxe does): on every
-	// message's last packet and every AckEvery packets within a message,
-	// a grid of its own that the receiver's timer ACKs do not shift.
-	// Other flows are acknowledged every AckEvery packets since the last
-	// ACK.
-	coalesced := f.pendingAck >= s.ackEvery
-	if f.depthPkts > 0 {
-		in := f.rcvNxt % f.depthPkts
-		coalesced = in%s.ackEvery == 0
-	}
-	if last || msgEnd || coalesced || s.now-f.lastAck >= s.ackTimer {
+	s.countDelivered(f, payload, sent, s.now)
+	last, msgEnd, ack := s.deliverActs(f, f.rcvNxt, f.pendingAck, s.now)
+	if ack {
 		f.pendingAck = 0
 		f.lastAck = s.now
 		s.sendCtrl(pi, fi, pktAck, f.rcvNxt)
@@ -1445,6 +1440,50 @@ func (s *sim) deliver(pi, fi int32, f *flowState, payload, sent int64) {
 			}
 		}
 	}
+}
+
+// countDelivered counts packet rcvNxt of flow f (payload bytes, sent at
+// sent) delivered at time now, as yet unacknowledged.
+func (s *sim) countDelivered(f *flowState, payload, sent, now int64) {
+	f.rcvNxt++
+	f.delivered += payload
+	s.work.delivered += payload
+	if now >= max(s.warmup, f.startAt) {
+		f.winBytes += payload
+	}
+	if now >= s.warmup {
+		// Latency, like goodput, is the measurement window's.
+		if f.hist.counts != nil {
+			f.hist.add((now - sent) / 1000)
+		} else {
+			s.allHist.add((now - sent) / 1000)
+		}
+	}
+	f.pendingAck++
+}
+
+// deliverActs says what delivering a flow's packet does beyond counting
+// it, when that makes rcvNxt packets delivered and pendingAck unacknowledged
+// at time now: whether it is the flow's last, ends a message, and is
+// acknowledged (deliver's decision, and arrivesQuietly's in advance).
+func (s *sim) deliverActs(f *flowState, rcvNxt, pendingAck, now int64) (last, msgEnd, ack bool) {
+	last = rcvNxt == f.total
+	// A ring QP's or a program stream's receiver completes a message at
+	// each message end, a ping-pong's side sees the other's write arrive.
+	msgEnd = (f.ring != nil || f.stream != nil || f.ping != nil) && rcvNxt%f.perMsg == 0
+	// A sender with a tx depth waits for its messages' completions, so it
+	// asks for ACKs itself (the BTH AckReq bit, as rxe does): on every
+	// message's last packet and every AckEvery packets within a message,
+	// a grid of its own that the receiver's timer ACKs do not shift.
+	// Other flows are acknowledged every AckEvery packets since the last
+	// ACK.
+	coalesced := pendingAck >= s.ackEvery
+	if f.depthPkts > 0 {
+		in := rcvNxt % f.depthPkts
+		coalesced = in%s.ackEvery == 0
+	}
+	ack = last || msgEnd || coalesced || now-f.lastAck >= s.ackTimer
+	return last, msgEnd, ack
 }
 
 // newHist takes a latency histogram's counts from the pool: only flows in

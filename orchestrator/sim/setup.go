@@ -349,8 +349,10 @@ type flowState struct {
 	ring       *ringState
 	stream     *streamState // a program's fabric stream
 	startAt    int64
-	lastNak    int64
-	nakPSN     int64 // the gap (expected PSN) last NAKed; -1 none
+	// arriveBy is when the last of the QP's data packets sent to the
+	// receiver as an event arrives: a quiet arrival (quiet.go) may not
+	// overtake it.
+	arriveBy int64
 
 	// path and route: the nodes the data packets' hash takes them
 	// through at the start, and each switch's egress port ("node:port").
@@ -370,12 +372,13 @@ type flowState struct {
 	// gapSince (ps).
 	ooo              map[int64]oooPkt
 	gapPSN, gapSince int64
+	lastNak          int64
+	nakPSN           int64 // the gap (expected PSN) last NAKed; -1 none
 
 	// UET's sender and receiver state (uet.go), nil for RoCE; each is
 	// touched by its own end's partition only.
 	utx *uetTx
 	urx *uetRx
-	_   [8]byte // to a whole number of lines (TestFlowLayout)
 }
 
 type oooPkt struct {
@@ -450,8 +453,17 @@ type sim struct {
 	// counts the skipped scans.
 	scanAlways   bool
 	scansSkipped int64
-	jitter       int64 // ps
-	nicDelay     int64 // ps
+	// quietArrivals: this run takes data packets that change nothing at
+	// their receiver but its counters when they are sent (quiet.go);
+	// quietArrived counts them (events, as they were). arriveAlways makes
+	// every arrival an event, as before; set by a test, which holds the
+	// two to the same result. sampleAt is when the next time series
+	// sample is due (math.MaxInt64: none).
+	quietArrivals, arriveAlways bool
+	quietArrived                uint64
+	sampleAt                    int64
+	jitter                      int64 // ps
+	nicDelay                    int64 // ps
 
 	events, hops uint64
 	// prefetchNext: the ports outgrow a core's cache, so each hop asks for
