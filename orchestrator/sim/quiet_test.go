@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"testing"
@@ -67,28 +66,21 @@ func TestQuietArrivalsSameResult(t *testing.T) {
 		"uet incast and permutation": true, "uet with rccc": true, "split": true}
 	none := map[string]bool{"program credits": true}
 	// run returns the result's JSON and the quiet arrivals taken, by the
-	// run or its partitions.
+	// run or its partitions (which must take none).
 	run := func(cfg Config, always bool) ([]byte, uint64) {
 		t.Helper()
-		s, err := newSim(&cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.arriveAlways = always
-		if err := s.run(context.Background()); err != nil {
-			t.Fatal(err)
-		}
+		s := runSim(t, cfg, func(s *sim) { s.arriveAlways = always })
 		b, err := json.Marshal(s.result())
 		if err != nil {
 			t.Fatal(err)
 		}
-		quiet := s.quietArrived
+		taken := s.quietArrived
 		if s.par != nil {
 			for _, p := range s.par.parts {
-				quiet += p.quietArrived
+				taken += p.quietArrived
 			}
 		}
-		return b, quiet
+		return b, taken
 	}
 	for name, cfg := range cases {
 		t.Run(name, func(t *testing.T) {
