@@ -297,7 +297,15 @@ func (s *sim) pushRemote(d int32, e event) {
 }
 
 // takeIn moves the events the other partitions sent this one in the last
-// window into its queue, in the order of their senders.
+// window into its queue, in the order of their senders. They are numbered
+// as they come in, after every event the partition scheduled before this
+// window and before those it schedules in it, so one of them and a local
+// event of the same time come out in an order set by the window it came
+// in: where the windows fall is part of a split run's result. The windows
+// start at the partitions' next events, so a change that leaves a
+// partition fewer or more events pending moves the ties between
+// partitions, and records at a thousand GPUs, even where each partition
+// alone would do the same (quiet.go tried it).
 func (s *sim) takeIn() {
 	pr := s.part.run
 	last := pr.box[1-pr.parity]
