@@ -99,7 +99,7 @@ func (s *sim) run(ctx context.Context) error {
 			// fewer events, those the partitions' boundaries add or
 			// spare: 37,484-37,545 for one ring on 1, 2 and 4.)
 			s.sampleAt = math.MaxInt64
-			if next := s.takeSample(); next <= s.end {
+			if next := s.sampleWithoutAhead(); next <= s.end {
 				s.push(next, evSample, 0, 0, 0)
 				s.sampleAt = next
 			}
@@ -1633,8 +1633,8 @@ func (s *sim) quietToTheEnd() bool {
 		}
 		return false
 	}
-	if busy(&s.q) {
-		return false
+	if busy(&s.q) || len(s.ahead) > 0 {
+		return false // (quiet arrivals still to arrive are events to come)
 	}
 	if s.par != nil {
 		for _, p := range s.par.parts {

@@ -16,8 +16,10 @@ package sim
 // QP still on the way as an event: flowState.arriveBy); what the sender
 // and the fabric see of it is the ACK, which leaves at the same time and
 // in the same order as before. What could read it early is a time series
-// sample (the goodput series read what was delivered), so a packet due at
-// or after the next sample arrives as an event, as before. What could
+// sample (the goodput series read what was delivered): a sample counts
+// none of the bytes taken early for arrivals at or after its time
+// (sampleWithoutAhead), and finds the fabric busy while any is still to
+// come, as their events would have been. What could
 // change its fate is a link fault or a pause storm (a link going down
 // loses what is on its wire), so runs with either take none early, and
 // neither do InfiniBand (credits return as events) or UET (its receiver
@@ -65,6 +67,9 @@ func (s *sim) arriveQuietly(pi, k int32, at int64) bool {
 	payload, sent := int64(pk.payload), pk.sent
 	s.release(k)
 	s.countDelivered(f, payload, sent, at)
+	if at >= s.sampleAt {
+		s.ahead = append(s.ahead, aheadArrival{flow: fi, at: at, bytes: payload})
+	}
 	if ack {
 		f.pendingAck = 0
 		f.lastAck = at
@@ -80,7 +85,7 @@ func (s *sim) arriveQuietly(pi, k int32, at int64) bool {
 // ACK), nothing reads them before then, and every packet of the QP sent
 // to the receiver before it has arrived.
 func (s *sim) arrivesQuietly(pi int32, pk *packet, f *flowState, at int64) (ack, quiet bool) {
-	if at > s.end || at >= s.sampleAt || f.arriveBy >= s.now {
+	if at > s.end || f.arriveBy >= s.now {
 		return false, false
 	}
 	if pk.dst != pi || pk.lost || s.ports[pi].storming != 0 {
@@ -94,4 +99,33 @@ func (s *sim) arrivesQuietly(pi int32, pk *packet, f *flowState, at int64) (ack,
 	}
 	last, msgEnd, ack := s.deliverActs(f, f.rcvNxt+1, f.pendingAck+1, at)
 	return ack, !last && !msgEnd
+}
+
+// aheadArrival is a quiet arrival taken early for a time at or after the
+// next sample's: its QP and bytes, which that sample must not count.
+type aheadArrival struct {
+	flow  int32
+	at    int64
+	bytes int64
+}
+
+// sampleWithoutAhead takes the time series sample due now (takeSample)
+// as the fabric is with every arrival due now or later still on the wire:
+// the bytes of the quiet arrivals taken early for those times are out of
+// their QPs' delivered bytes while it reads them. Those due before now
+// have arrived and are forgotten.
+func (s *sim) sampleWithoutAhead() int64 {
+	kept := s.ahead[:0]
+	for _, a := range s.ahead {
+		if a.at >= s.now {
+			kept = append(kept, a)
+			s.flows[a.flow].delivered -= a.bytes
+		}
+	}
+	s.ahead = kept
+	next := s.takeSample()
+	for _, a := range s.ahead {
+		s.flows[a.flow].delivered += a.bytes
+	}
+	return next
 }

@@ -462,6 +462,7 @@ type sim struct {
 	quietArrivals, arriveAlways bool
 	quietArrived                uint64
 	sampleAt                    int64
+	ahead                       []aheadArrival
 	jitter                      int64 // ps
 	nicDelay                    int64 // ps
 
