@@ -112,3 +112,40 @@ func firstDiff(a, b []byte) string {
 	from := max(i-120, 0)
 	return fmt.Sprintf("at byte %d:\n  %s\n  %s", i, a[from:min(i+120, len(a))], b[from:min(i+120, len(b))])
 }
+
+// TestSampleLeavesOutAhead: a sample at time t counts none of the bytes
+// taken early for arrivals at t or later (a sample and an arrival at the
+// same time: the sample was scheduled first), counts those before t, gives
+// the bytes back to the QP after, forgets the arrivals before t, and finds
+// the fabric busy while any is still to come.
+func TestSampleLeavesOutAhead(t *testing.T) {
+	cfg := incastConfig(2, true, false, false, 100_000)
+	cfg.SampleEveryNs = 10_000
+	s, err := newSim(&cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi := s.rated[0]
+	f := &s.flows[fi]
+	s.now = 10_000_000 // ps: the sample at 10 µs
+	f.delivered = 10_000
+	s.ahead = []aheadArrival{
+		{flow: fi, at: 9_000_000, bytes: 500},   // arrived before the sample: counted
+		{flow: fi, at: 10_000_000, bytes: 4000}, // at the sample's time: after it
+		{flow: fi, at: 12_000_000, bytes: 1000}, // later
+	}
+	s.sampleWithoutAhead()
+	if f.sampledBytes != 5000 || f.delivered != 10_000 {
+		t.Errorf("sampled %d bytes and left %d delivered, want 5000 (10000 less the 5000 due at or after 10 µs) and 10000", f.sampledBytes, f.delivered)
+	}
+	want := round3(5000 * 8 * 1000 / float64(s.sampleT))
+	if got := s.series.Rates[0].GoodputGbps; len(got) != 1 || got[0] != want {
+		t.Errorf("goodput series %v, want [%v]", got, want)
+	}
+	if len(s.ahead) != 2 || s.ahead[0].at != 10_000_000 {
+		t.Errorf("arrivals still to come %+v, want the two at and after 10 µs", s.ahead)
+	}
+	if s.quietSample {
+		t.Error("the fabric was found quiet to the end with arrivals still to come")
+	}
+}
