@@ -149,3 +149,32 @@ func TestSampleLeavesOutAhead(t *testing.T) {
 		t.Error("the fabric was found quiet to the end with arrivals still to come")
 	}
 }
+
+// TestQuietArrivalAtSampleTime: a quiet arrival due at the next sample's
+// time or later is kept for that sample to leave out; one due before it
+// is not.
+func TestQuietArrivalAtSampleTime(t *testing.T) {
+	cfg := incastConfig(2, true, false, false, 100_000)
+	cfg.SampleEveryNs = 10_000
+	s, err := newSim(&cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi := s.rated[0]
+	f := &s.flows[fi]
+	s.now, s.sampleAt = 9_000_000, 10_000_000
+	for _, c := range []struct {
+		at   int64
+		kept int
+	}{{9_999_999, 0}, {10_000_000, 1}, {10_000_001, 2}} {
+		k := s.alloc()
+		pk := &s.pkts[k]
+		pk.kind, pk.flow, pk.dst, pk.psn, pk.payload, pk.sent = pktData, fi, f.dst, f.rcvNxt, 1000, s.now
+		if !s.arriveQuietly(f.dst, k, c.at) {
+			t.Fatalf("an in-order packet due at %d ps was not taken quietly", c.at)
+		}
+		if len(s.ahead) != c.kept {
+			t.Errorf("due at %d ps with the sample at %d: %d arrivals kept, want %d", c.at, s.sampleAt, len(s.ahead), c.kept)
+		}
+	}
+}
