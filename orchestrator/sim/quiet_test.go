@@ -119,14 +119,7 @@ func firstDiff(a, b []byte) string {
 // the bytes back to the QP after, forgets the arrivals before t, and finds
 // the fabric busy while any is still to come.
 func TestSampleLeavesOutAhead(t *testing.T) {
-	cfg := incastConfig(2, true, false, false, 100_000)
-	cfg.SampleEveryNs = 10_000
-	s, err := newSim(&cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fi := s.rated[0]
-	f := &s.flows[fi]
+	s, fi, f := sampledIncast(t)
 	s.now = 10_000_000 // ps: the sample at 10 µs
 	f.delivered = 10_000
 	s.ahead = []aheadArrival{
@@ -154,14 +147,7 @@ func TestSampleLeavesOutAhead(t *testing.T) {
 // time or later is kept for that sample to leave out; one due before it
 // is not.
 func TestQuietArrivalAtSampleTime(t *testing.T) {
-	cfg := incastConfig(2, true, false, false, 100_000)
-	cfg.SampleEveryNs = 10_000
-	s, err := newSim(&cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fi := s.rated[0]
-	f := &s.flows[fi]
+	s, fi, f := sampledIncast(t)
 	s.now, s.sampleAt = 9_000_000, 10_000_000
 	for _, c := range []struct {
 		at   int64
@@ -178,3 +164,18 @@ func TestQuietArrivalAtSampleTime(t *testing.T) {
 		}
 	}
 }
+
+// sampledIncast is a 2:1 incast sampled every 10 µs, set up and not run,
+// with its first rated QP.
+func sampledIncast(t *testing.T) (*sim, int32, *flowState) {
+	t.Helper()
+	cfg := incastConfig(2, true, false, false, 100_000)
+	cfg.SampleEveryNs = 10_000
+	s, err := newSim(&cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi := s.rated[0]
+	return s, fi, &s.flows[fi]
+}
+
