@@ -178,4 +178,3 @@ func sampledIncast(t *testing.T) (*sim, int32, *flowState) {
 	fi := s.rated[0]
 	return s, fi, &s.flows[fi]
 }
-
