@@ -1391,10 +1391,10 @@ func (s *sim) receiveData(pi, fi int32, f *flowState, pk *packet) {
 	}
 }
 
-// cnpDue says whether a data packet of flow fi arriving at NIC port pi at
+// cnpDue says whether a data packet of flow f arriving at NIC port pi at
 // time now, CE-marked or not, makes the receiver send a CNP (one per
-// cnpInterval, per QP or per port), and returns the time of the last CNP
-// the interval runs from.
+// cnpInterval, per QP or per port), and where the time of the last CNP,
+// which the interval runs from, is kept.
 func (s *sim) cnpDue(pi int32, f *flowState, ce bool, now int64) (*int64, bool) {
 	last := &f.lastCNP
 	if s.cfg.CNPPerPort {
