@@ -6,8 +6,8 @@ package sim
 // the switch port puts it on the wire, on the clock of its arrival, and
 // its ACK, if one is due, is scheduled for the arrival's time
 // (evAckDue), in the place the arrival's own event would have taken in
-// the queue. At bench-compare's 8:1 incast nearly every arrival at the
-// receiver is one, and three in four need no event at all.
+// the queue. At bench-compare's 8:1 incast every data packet but the
+// flows' last arrives so, 195,000, and one in seven schedules its ACK.
 //
 // Taking it early is exact where nothing reads or changes what it touches
 // before it would have arrived. The receiver's QP state is changed only
@@ -15,29 +15,29 @@ package sim
 // order they were sent (a quiet arrival never overtakes an arrival of its
 // QP still on the way as an event: flowState.arriveBy); what the sender
 // and the fabric see of it is the ACK, which leaves at the same time and
-// in the same order as before. What could read it early is a time series
-// sample (the goodput series read what was delivered): a sample counts
-// none of the bytes taken early for arrivals at or after its time
+// in the same order as before. The counters run on the arrival's clock,
+// so latency, the measurement window and the ACK timer read what they
+// would have. What could read them early is a time series sample (the
+// goodput series read what was delivered): a sample counts none of the
+// bytes taken early for arrivals at or after its time
 // (sampleWithoutAhead), and finds the fabric busy while any is still to
-// come, as their events would have been. What could
-// change its fate is a link fault or a pause storm (a link going down
-// loses what is on its wire), so runs with either take none early, and
-// neither do InfiniBand (credits return as events) or UET (its receiver
-// has a state machine of its own). Nor do the split engine's partitions:
-// where its windows begin and end follows the partitions' pending
-// events, and an event from another partition takes its place among
-// events of the same time by the window it comes in, so a run with fewer
-// events pending can order such ties differently (tried: the 1024-GPU
-// ring AllReduce on 2 threads moved, its slowest flow by 0.02%). Counting
-// each partition's early arrivals among its next events until their time
-// kept the windows and made that run the same, but the 1024-host bench
-// permutation then ran 1-2% slower on one thread (7% of its arrivals
-// qualify, and the check reads the QP's receiver line a second time for
-// the others), so the split engine takes none.
-// The counters run on the arrival's clock, so latency, the measurement
-// window and the ACK timer read what they would have. A quiet arrival
-// counts as the event it was (quietArrived; Result.Events is the same),
-// its ACK's event not again.
+// come, as their events would have been. What could change a packet's
+// fate is a link fault or a pause storm (a link going down loses what is
+// on its wire), so runs with either take none early, and neither do
+// InfiniBand (credits return as events) or UET (its receiver has a state
+// machine of its own). A quiet arrival counts as the event it was
+// (quietArrived; Result.Events is the same), its ACK's event not again.
+//
+// The split engine's partitions take none. Where its windows begin and
+// end follows the partitions' pending events, and an event from another
+// partition takes its place among events of the same time by the window
+// it comes in (takeIn), so a run with fewer events pending can order such
+// ties differently (tried: the 1024-GPU ring AllReduce on 2 threads
+// moved, its slowest flow by 0.02%). Counting each partition's early
+// arrivals among its next events until their time kept the windows and
+// made that run the same, but the 1024-host bench permutation then ran
+// 1-2% slower on one thread (7% of its arrivals qualified, and for the
+// others the check read the QP's receiver line a second time).
 
 // mayArriveQuietly says whether this run takes quiet arrivals early at
 // all (see above).
