@@ -9,7 +9,7 @@ import (
 func (s *sim) result() *Result {
 	r := &Result{
 		SimulatedNs: s.end / 1000,
-		Events:      s.events + s.quietArrived,
+		Events:      s.eventCount(),
 		PacketHops:  s.hops,
 		Partitions:  1,
 		Threads:     1,

@@ -264,7 +264,7 @@ func (pr *parRun) owner(s *sim, kind uint8, a int32) int32 {
 		return pr.ofPort[a]
 	case evFlowStart, evRateTimer, evRateCut, evRTO, evCCTimer:
 		return pr.ofPort[s.flows[a].src]
-	case evUETAck, evAckDue:
+	case evUETAck:
 		return pr.ofPort[s.flows[a].dst]
 	case evWatchdog:
 		return pr.ofPort[s.wds[a].port]

@@ -40,7 +40,7 @@ func (s *sim) progress() Progress {
 	if !s.work.counted {
 		s.work.count(s)
 	}
-	return Progress{NowNs: s.now / 1000, Events: s.events + s.quietArrived, Done: s.work.done(s.now, s.end)}
+	return Progress{NowNs: s.now / 1000, Events: s.eventCount(), Done: s.work.done(s.now, s.end)}
 }
 
 // count sums what the run's sized work must deliver.

@@ -39,6 +39,11 @@ package sim
 // 1-2% slower on one thread (7% of its arrivals qualified, and for the
 // others the check read the QP's receiver line a second time).
 
+// eventCount is the events the run processed: those it dispatched and
+// the quiet arrivals it took without one (an ACK's evAckDue takes back
+// its own count, as its arrival's was counted here).
+func (s *sim) eventCount() uint64 { return s.events + s.quietArrived }
+
 // mayArriveQuietly says whether this run takes quiet arrivals early at
 // all (see above).
 func (s *sim) mayArriveQuietly() bool {
