@@ -499,6 +499,18 @@ func (s *sim) join(pr *parRun) {
 type windowPool struct {
 	parts []*sim
 	end   int64
+	// backward: this window takes each home's partitions last to first.
+	// The direction turns every window, so a thread starts a window on
+	// the partitions it ended the last one with, whose ports, packets and
+	// queue are still in its core's caches, where always first to last
+	// came back to each partition after all the others had evicted it.
+	// The order of a window's partitions is no part of the result: each
+	// reads only what the others sent it before the window. Measured at
+	// 1024 hosts (bench-compare's permutation, interleaved, whole labctl
+	// processes): 7.8% less CPU on 2 threads (6 pairs, all lower), 3.2%
+	// on one (8 pairs, 7 lower); BenchmarkPermutation1024, which runs
+	// without labctl's huge pages, 11% more events/s on one thread.
+	backward bool
 	gen   atomic.Uint64 // bumped to start a window
 	// split is the partitions' homes, one per thread the pool has.
 	// addWorker replaces it between windows: a thread late from the last
@@ -679,6 +691,9 @@ func (wp *windowPool) work(t int) {
 			if i >= h.end {
 				break
 			}
+			if wp.backward {
+				i = h.start + h.end - 1 - i
+			}
 			wp.parts[i].window(wp.end)
 			if wp.left.Add(-1) == 0 && wp.awaiting.Load() {
 				wp.doneMu.Lock()
@@ -696,6 +711,7 @@ func (wp *windowPool) run(end int64) {
 	// a home's next is reset, before gen moves: end and left must be set
 	// first.
 	wp.end = end
+	wp.backward = !wp.backward
 	wp.left.Store(int32(len(wp.parts)))
 	hs := *wp.split.Load()
 	for t := range hs {
