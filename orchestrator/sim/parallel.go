@@ -511,7 +511,7 @@ type windowPool struct {
 	// on one (8 pairs, 7 lower); BenchmarkPermutation1024, which runs
 	// without labctl's huge pages, 11% more events/s on one thread.
 	backward bool
-	gen   atomic.Uint64 // bumped to start a window
+	gen      atomic.Uint64 // bumped to start a window
 	// split is the partitions' homes, one per thread the pool has.
 	// addWorker replaces it between windows: a thread late from the last
 	// window may still read the old one, whose homes are all taken.
