@@ -499,19 +499,28 @@ func (s *sim) join(pr *parRun) {
 type windowPool struct {
 	parts []*sim
 	end   int64
-	// backward: this window takes each home's partitions last to first.
-	// The direction turns every window, so a thread starts a window on
-	// the partitions it ended the last one with, whose ports, packets and
-	// queue are still in its core's caches, where always first to last
-	// came back to each partition after all the others had evicted it.
+	// backward: this window runs the partitions last to first. Where one
+	// thread runs them all (one thread, or the others benched: tune), the
+	// direction turns every window, so the thread starts a window on the
+	// partitions it ended the last one with, whose ports, packets and
+	// queue are still in its core's caches; always first to last, it came
+	// back to each partition after all the others had been through them.
 	// The order of a window's partitions is no part of the result: each
 	// reads only what the others sent it before the window. Measured at
-	// 1024 hosts (bench-compare's permutation, interleaved, whole labctl
-	// processes): 7.8% less CPU on 2 threads (6 pairs, all lower), 3.2%
-	// on one (8 pairs, 7 lower); BenchmarkPermutation1024, which runs
-	// without labctl's huge pages, 11% more events/s on one thread.
+	// 1024 hosts on one thread (bench-compare's permutation): whole
+	// labctl processes 3.2% less CPU (8 interleaved pairs, 7 lower),
+	// BenchmarkPermutation1024 (without labctl's huge pages) 11% more
+	// events/s. On two threads turning each thread's run of partitions
+	// gave the permutation 7.8% less CPU but the 1024-GPU allreduce,
+	// whose windows hold a few dozen events each, 11% more wall and CPU
+	// (5 pairs; the same with a run of partitions kept in its direction
+	// for the next window when another thread had taken one of them): so
+	// two or more threads keep first to last.
 	backward bool
-	gen      atomic.Uint64 // bumped to start a window
+	// trace, where set (tests), is told each partition a window runs
+	// instead of running it.
+	trace func(part int32)
+	gen   atomic.Uint64 // bumped to start a window
 	// split is the partitions' homes, one per thread the pool has.
 	// addWorker replaces it between windows: a thread late from the last
 	// window may still read the old one, whose homes are all taken.
@@ -685,7 +694,11 @@ func (wp *windowPool) worker(t int, seen uint64) {
 func (wp *windowPool) work(t int) {
 	hs := *wp.split.Load()
 	for k := range hs {
-		h := &hs[(t+k)%len(hs)]
+		j := (t + k) % len(hs)
+		if wp.backward {
+			j = len(hs) - 1 - k // the one thread (thread 0): its home last
+		}
+		h := &hs[j]
 		for {
 			i := h.next.Add(1) - 1
 			if i >= h.end {
@@ -694,7 +707,11 @@ func (wp *windowPool) work(t int) {
 			if wp.backward {
 				i = h.start + h.end - 1 - i
 			}
-			wp.parts[i].window(wp.end)
+			if wp.trace != nil {
+				wp.trace(i)
+			} else {
+				wp.parts[i].window(wp.end)
+			}
 			if wp.left.Add(-1) == 0 && wp.awaiting.Load() {
 				wp.doneMu.Lock()
 				wp.done.Broadcast()
@@ -711,7 +728,7 @@ func (wp *windowPool) run(end int64) {
 	// a home's next is reset, before gen moves: end and left must be set
 	// first.
 	wp.end = end
-	wp.backward = !wp.backward
+	wp.backward = wp.active.Load() == 1 && !wp.backward
 	wp.left.Store(int32(len(wp.parts)))
 	hs := *wp.split.Load()
 	for t := range hs {

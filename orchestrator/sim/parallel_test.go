@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 )
@@ -325,6 +327,51 @@ func TestWindowPoolHomes(t *testing.T) {
 		if wp.threads() < c.parts {
 			wp.addWorker()
 			check(c.parts, min(c.parts, c.threads)+1, wp)
+		}
+		wp.stop()
+	}
+}
+
+// TestOneThreadTurnsEveryWindow: one thread runs a window's partitions
+// first to last, then last to first, and so on (windowPool.backward), with
+// one home or with its other threads benched; two threads run each
+// partition once a window.
+func TestOneThreadTurnsEveryWindow(t *testing.T) {
+	forward := []int32{0, 1, 2, 3, 4, 5, 6, 7}
+	backward := []int32{7, 6, 5, 4, 3, 2, 1, 0}
+	for _, threads := range []int{1, 2} {
+		wp := newWindowPool(make([]*sim, 8), threads)
+		var ran []int32
+		var mu sync.Mutex
+		wp.trace = func(i int32) {
+			mu.Lock()
+			ran = append(ran, i)
+			mu.Unlock()
+		}
+		wp.setActive(1)
+		var last []int32
+		for w := range 4 {
+			ran = nil
+			wp.run(int64(w))
+			want := forward
+			if slices.Equal(last, forward) || last == nil && ran != nil && ran[0] != 0 {
+				want = backward
+			}
+			if !slices.Equal(ran, want) {
+				t.Errorf("%d threads, one active, window %d ran %v after %v, want %v", threads, w, ran, last, want)
+			}
+			last = ran
+		}
+		if threads > 1 {
+			wp.setActive(threads)
+			for w := range 3 {
+				ran = nil
+				wp.run(int64(w))
+				slices.Sort(ran)
+				if !slices.Equal(ran, forward) {
+					t.Errorf("%d threads, window %d ran %v, want each partition once", threads, w, ran)
+				}
+			}
 		}
 		wp.stop()
 	}
