@@ -515,8 +515,9 @@ type windowPool struct {
 	// whose windows hold a few dozen events each, 11% more wall and CPU
 	// (5 pairs; the same with a run of partitions kept in its direction
 	// for the next window when another thread had taken one of them): so
-	// two or more threads keep first to last.
-	backward bool
+	// two or more threads keep first to last. Atomic: a thread late from
+	// the last window reads it as it looks for a partition (work).
+	backward atomic.Bool
 	// trace, where set (tests), is told each partition a window runs
 	// instead of running it.
 	trace func(part int32)
@@ -695,7 +696,7 @@ func (wp *windowPool) work(t int) {
 	hs := *wp.split.Load()
 	for k := range hs {
 		j := (t + k) % len(hs)
-		if wp.backward {
+		if wp.backward.Load() {
 			j = len(hs) - 1 - k // the one thread (thread 0): its home last
 		}
 		h := &hs[j]
@@ -704,7 +705,8 @@ func (wp *windowPool) work(t int) {
 			if i >= h.end {
 				break
 			}
-			if wp.backward {
+			if wp.backward.Load() {
+				// Read after next: the window's direction.
 				i = h.start + h.end - 1 - i
 			}
 			if wp.trace != nil {
@@ -728,7 +730,7 @@ func (wp *windowPool) run(end int64) {
 	// a home's next is reset, before gen moves: end and left must be set
 	// first.
 	wp.end = end
-	wp.backward = wp.active.Load() == 1 && !wp.backward
+	wp.backward.Store(wp.active.Load() == 1 && !wp.backward.Load())
 	wp.left.Store(int32(len(wp.parts)))
 	hs := *wp.split.Load()
 	for t := range hs {
