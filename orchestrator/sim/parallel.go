@@ -408,7 +408,7 @@ func (s *sim) runParallel(ctx context.Context, pr *parRun) error {
 		nextSample = 0
 	}
 	limit := s.end + 1 // events at exactly the end still run
-	var windows uint64
+	var windows, batchEvents uint64
 	var tune threadTuner
 	for {
 		start := int64(math.MaxInt64)
@@ -455,6 +455,10 @@ func (s *sim) runParallel(ctx context.Context, pr *parRun) error {
 			if pool.threads() > 1 {
 				pool.setActive(tune.next(events, time.Now(), pool.threads()))
 			}
+			// Heavy windows: the threads turn their runs of partitions
+			// too (windowPool.backward).
+			pool.turnAll = heavyWindows(events-batchEvents, tuneEveryWindows, pr.k)
+			batchEvents = events
 			if err := ctx.Err(); err != nil {
 				return fmt.Errorf("sim: stopped at %d ns of %d: %w", start/1000, s.end/1000, err)
 			}
@@ -499,25 +503,29 @@ func (s *sim) join(pr *parRun) {
 type windowPool struct {
 	parts []*sim
 	end   int64
-	// backward: this window runs the partitions last to first. Where one
-	// thread runs them all (one thread, or the others benched: tune), the
-	// direction turns every window, so the thread starts a window on the
-	// partitions it ended the last one with, whose ports, packets and
-	// queue are still in its core's caches; always first to last, it came
-	// back to each partition after all the others had been through them.
-	// The order of a window's partitions is no part of the result: each
-	// reads only what the others sent it before the window. Measured at
-	// 1024 hosts on one thread (bench-compare's permutation): whole
-	// labctl processes 3.2% less CPU (8 interleaved pairs, 7 lower),
-	// BenchmarkPermutation1024 (without labctl's huge pages) 11% more
-	// events/s. On two threads turning each thread's run of partitions
-	// gave the permutation 7.8% less CPU but the 1024-GPU allreduce,
-	// whose windows hold a few dozen events each, 11% more wall and CPU
-	// (5 pairs; the same with a run of partitions kept in its direction
-	// for the next window when another thread had taken one of them): so
-	// two or more threads keep first to last. Atomic: a thread late from
-	// the last window reads it as it looks for a partition (work).
-	backward atomic.Bool
+	// backward: this window runs the partitions last to first. The
+	// direction turns every window where one thread runs them all (one
+	// thread, or the others benched: tune), so the thread starts a window
+	// on the partitions it ended the last one with, whose ports, packets
+	// and queue are still in its core's caches; always first to last, it
+	// came back to each partition after all the others had been through
+	// them. With more threads each turns its own run of partitions only
+	// where windows are heavy (turnAll). The order of a window's
+	// partitions is no part of the result: each reads only what the
+	// others sent it before the window. Measured at 1024 hosts on one
+	// thread (bench-compare's permutation): whole labctl processes 3.2%
+	// less CPU (8 interleaved pairs, 7 lower), BenchmarkPermutation1024
+	// (without labctl's huge pages) 11% more events/s. On two threads,
+	// each turning its run, the permutation 7.8% less CPU (6 pairs, all
+	// lower) but the 1024-GPU allreduce, whose windows hold some 30
+	// events a partition, 11% more wall and CPU (5 pairs, all slower;
+	// the same with each thread's first partition kept, or a run kept in
+	// its direction after a steal); why is not known. Atomic, as lone: a
+	// thread late from the last window reads them as it looks for a
+	// partition (work).
+	backward, lone atomic.Bool
+	// turnAll: two or more threads turn too (heavy windows: runParallel).
+	turnAll bool
 	// trace, where set (tests), is told each partition a window runs
 	// instead of running it.
 	trace func(part int32)
@@ -696,7 +704,7 @@ func (wp *windowPool) work(t int) {
 	hs := *wp.split.Load()
 	for k := range hs {
 		j := (t + k) % len(hs)
-		if wp.backward.Load() {
+		if wp.lone.Load() && wp.backward.Load() {
 			j = len(hs) - 1 - k // the one thread (thread 0): its home last
 		}
 		h := &hs[j]
@@ -730,7 +738,9 @@ func (wp *windowPool) run(end int64) {
 	// a home's next is reset, before gen moves: end and left must be set
 	// first.
 	wp.end = end
-	wp.backward.Store(wp.active.Load() == 1 && !wp.backward.Load())
+	lone := wp.active.Load() == 1
+	wp.lone.Store(lone)
+	wp.backward.Store((lone || wp.turnAll) && !wp.backward.Load())
 	wp.left.Store(int32(len(wp.parts)))
 	hs := *wp.split.Load()
 	for t := range hs {
@@ -773,6 +783,19 @@ func (wp *windowPool) stop() {
 	wp.bench.Broadcast()
 	wp.benchMu.Unlock()
 	wp.workers.Wait()
+}
+
+// turnAllEvents is the events a partition's window holds on average, over
+// a batch of tuneEveryWindows, from which two or more threads turn their
+// runs of partitions every window as one thread does (windowPool.backward):
+// between the 1024-GPU allreduce's 30, which turning slowed, and the bench
+// 1024-host permutation's 650, which it sped up.
+const turnAllEvents = 256
+
+// heavyWindows says whether windows windows of k partitions that ran
+// events events held turnAllEvents or more a partition's window.
+func heavyWindows(events, windows uint64, k int) bool {
+	return events >= turnAllEvents*windows*uint64(k)
 }
 
 // tuneEveryWindows is how often a split run looks at its speed and its

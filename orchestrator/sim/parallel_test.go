@@ -332,11 +332,12 @@ func TestWindowPoolHomes(t *testing.T) {
 	}
 }
 
-// TestOneThreadTurnsEveryWindow: one thread runs a window's partitions
-// first to last, then last to first, and so on (windowPool.backward), with
-// one home or with its other threads benched; two threads run each
-// partition once a window.
-func TestOneThreadTurnsEveryWindow(t *testing.T) {
+// TestWindowsTurn: one thread runs a window's partitions first to last,
+// then last to first, and so on (windowPool.backward), with one home or
+// with its other threads benched; two threads run each partition once a
+// window and turn their runs every window only where windows are heavy
+// (turnAll).
+func TestWindowsTurn(t *testing.T) {
 	forward := []int32{0, 1, 2, 3, 4, 5, 6, 7}
 	backward := []int32{7, 6, 5, 4, 3, 2, 1, 0}
 	for _, threads := range []int{1, 2} {
@@ -363,17 +364,45 @@ func TestOneThreadTurnsEveryWindow(t *testing.T) {
 			last = ran
 		}
 		if threads > 1 {
+			// Two threads turn their runs only where windows are heavy.
 			wp.setActive(threads)
-			for w := range 3 {
-				ran = nil
-				wp.run(int64(w))
-				slices.Sort(ran)
-				if !slices.Equal(ran, forward) {
-					t.Errorf("%d threads, window %d ran %v, want each partition once", threads, w, ran)
+			for _, turnAll := range []bool{false, true, false} {
+				wp.turnAll = turnAll
+				for w := range 4 {
+					before := wp.backward.Load()
+					ran = nil
+					wp.run(int64(w))
+					slices.Sort(ran)
+					if !slices.Equal(ran, forward) {
+						t.Errorf("%d threads, window %d ran %v, want each partition once", threads, w, ran)
+					}
+					if got, want := wp.backward.Load(), turnAll && !before; got != want {
+						t.Errorf("%d threads, turnAll %v, window %d: backward %v after %v, want %v", threads, turnAll, w, got, before, want)
+					}
 				}
 			}
 		}
 		wp.stop()
+	}
+}
+
+// TestHeavyWindows: two or more threads turn from turnAllEvents events a
+// partition's window on average.
+func TestHeavyWindows(t *testing.T) {
+	for _, c := range []struct {
+		events, windows uint64
+		k               int
+		want            bool
+	}{
+		{turnAllEvents * 1024 * 8, 1024, 8, true},
+		{turnAllEvents*1024*8 - 1, 1024, 8, false},
+		{30 * 1024 * 8, 1024, 8, false}, // the 1024-GPU allreduce
+		{650 * 1024 * 8, 1024, 8, true}, // the bench 1024-host permutation
+		{0, 1024, 16, false},
+	} {
+		if got := heavyWindows(c.events, c.windows, c.k); got != c.want {
+			t.Errorf("heavyWindows(%d, %d, %d) = %v, want %v", c.events, c.windows, c.k, got, c.want)
+		}
 	}
 }
 
