@@ -788,8 +788,10 @@ func (wp *windowPool) stop() {
 // turnAllEvents is the events a partition's window holds on average, over
 // a batch of tuneEveryWindows, from which two or more threads turn their
 // runs of partitions every window as one thread does (windowPool.backward):
-// between the 1024-GPU allreduce's 30, which turning slowed, and the bench
-// 1024-host permutation's 650, which it sped up.
+// between the 1024-GPU allreduce's 30, which turning slowed by 11%, and
+// the 1024-host permutations' 340 (20 m cables, 3-5% less CPU), 650
+// (BenchmarkPermutation1024Threads2, 3.5% more events/s) and 3,200
+// (bench-compare's, 6% less CPU), which it sped up.
 const turnAllEvents = 256
 
 // heavyWindows says whether windows windows of k partitions that ran
