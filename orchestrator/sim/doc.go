@@ -162,7 +162,12 @@
 // between two partitions, so nothing one does inside a window can reach
 // another before the window ends; events for another partition wait in an
 // outbox and join its queue, in a fixed order, as the next window starts.
-// Config.Threads goroutines run the partitions of each window. The split
+// Config.Threads goroutines run the partitions of each window; a thread
+// takes its partitions in the order opposite to the last window's (one
+// thread always, more where windows are heavy), so that it starts on those
+// whose state its caches still hold: the order inside a window is no part
+// of the result, since each partition reads only what the others sent it
+// before the window. The split
 // depends on the fabric and the traffic, never on the threads, so a
 // Result is the same, byte for byte, for any Threads; Result.Partitions
 // says how the run was split, and a split run differs from a one-partition
