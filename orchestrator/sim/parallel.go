@@ -510,20 +510,15 @@ type windowPool struct {
 	// and queue are still in its core's caches; always first to last, it
 	// came back to each partition after all the others had been through
 	// them. With more threads each turns its own run of partitions only
-	// where windows are heavy (turnAll). The order of a window's
-	// partitions is no part of the result: each reads only what the
-	// others sent it before the window. Measured at 1024 hosts on one
-	// thread (bench-compare's permutation): whole labctl processes 3.2%
-	// less CPU (8 interleaved pairs, 7 lower), BenchmarkPermutation1024
-	// (without labctl's huge pages) 11% more events/s. On two threads,
-	// each turning its run, the permutation 7.8% less CPU (6 pairs, all
-	// lower) but the 1024-GPU allreduce, whose windows hold some 30
-	// events a partition, 11% more wall and CPU (5 pairs, all slower;
-	// the same with each thread's first partition kept, or a run kept in
-	// its direction after a steal); why is not known. Atomic, as lone: a
-	// thread late from the last window reads them as it looks for a
-	// partition (work).
-	backward, lone atomic.Bool
+	// where windows are heavy (turnAll; turnAllEvents says why). The
+	// order of a window's partitions is no part of the result: each reads
+	// only what the others sent it before the window. Measured at 1024
+	// hosts on one thread (bench-compare's permutation): whole labctl
+	// processes 3.2% less CPU (8 interleaved pairs, 7 lower),
+	// BenchmarkPermutation1024 (without labctl's huge pages) 11% more
+	// events/s. Atomic: a thread late from the last window reads it as it
+	// looks for a partition (work).
+	backward atomic.Bool
 	// turnAll: two or more threads turn too (heavy windows: runParallel).
 	turnAll bool
 	// trace, where set (tests), is told each partition a window runs
@@ -704,7 +699,7 @@ func (wp *windowPool) work(t int) {
 	hs := *wp.split.Load()
 	for k := range hs {
 		j := (t + k) % len(hs)
-		if wp.lone.Load() && wp.backward.Load() {
+		if wp.backward.Load() && wp.active.Load() == 1 {
 			j = len(hs) - 1 - k // the one thread (thread 0): its home last
 		}
 		h := &hs[j]
@@ -738,9 +733,7 @@ func (wp *windowPool) run(end int64) {
 	// a home's next is reset, before gen moves: end and left must be set
 	// first.
 	wp.end = end
-	lone := wp.active.Load() == 1
-	wp.lone.Store(lone)
-	wp.backward.Store((lone || wp.turnAll) && !wp.backward.Load())
+	wp.backward.Store((wp.active.Load() == 1 || wp.turnAll) && !wp.backward.Load())
 	wp.left.Store(int32(len(wp.parts)))
 	hs := *wp.split.Load()
 	for t := range hs {
@@ -788,8 +781,11 @@ func (wp *windowPool) stop() {
 // turnAllEvents is the events a partition's window holds on average, over
 // a batch of tuneEveryWindows, from which two or more threads turn their
 // runs of partitions every window as one thread does (windowPool.backward):
-// between the 1024-GPU allreduce's 30, which turning slowed by 11%, and
-// the 1024-host permutations' 340 (20 m cables, 3-5% less CPU), 650
+// between the 1024-GPU allreduce's 30, which turning slowed by 11% (more
+// wall and CPU, 5 pairs; the same with each thread's first partition
+// kept, or a run kept in its direction after a steal; with one or two
+// partitions a thread, no change: why is not known), and the 1024-host
+// permutations' 340 (20 m cables, 3-5% less CPU), 650
 // (BenchmarkPermutation1024Threads2, 3.5% more events/s) and 3,200
 // (bench-compare's, 6% less CPU), which it sped up.
 const turnAllEvents = 256
