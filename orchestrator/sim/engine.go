@@ -255,14 +255,13 @@ const maxHops = 64
 // --- packet pool and queues ---
 
 func (s *sim) alloc() int32 {
-	if s.free >= 0 {
-		k := s.free
-		s.free = s.pkts[k].next
-		// The next free packet is what the next alloc reads and
-		// overwrites; at a thousand hosts it has left the caches since
-		// it was freed.
-		if s.free >= 0 {
-			prefetch(unsafe.Pointer(&s.pkts[s.free]))
+	if n := len(s.free); n > 0 {
+		k := s.free[n-1]
+		s.free = s.free[:n-1]
+		// The next free packet is what the next alloc overwrites; at a
+		// thousand hosts it has left the caches since it was freed.
+		if n > 1 {
+			prefetch(unsafe.Pointer(&s.pkts[s.free[n-2]]))
 		}
 		s.pkts[k] = packet{next: -1}
 		return k
@@ -303,10 +302,7 @@ func growAdvised[T any](s []T, n int) []T {
 	return grown
 }
 
-func (s *sim) release(k int32) {
-	s.pkts[k].next = s.free
-	s.free = k
-}
+func (s *sim) release(k int32) { s.free = append(s.free, k) }
 
 // enqueue appends packet k to queue qi of port p.
 func (s *sim) enqueue(p *port, qi uint8, k int32) {

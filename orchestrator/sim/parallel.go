@@ -356,7 +356,7 @@ func (s *sim) split(pr *parRun) {
 		p := *s
 		p.q = eventQueue{}
 		p.pkts = nil
-		p.free = -1
+		p.free = nil
 		p.rng = newSimRand(uint64(s.cfg.Seed), mix64(0x9e3779b97f4a7c15+uint64(i)+1))
 		p.events, p.hops = 0, 0
 		p.allHist = runHist{}
