@@ -407,9 +407,11 @@ type sim struct {
 	// was a list through packet.next: each alloc then loaded the freed
 	// packet to find the next, a cache miss the engine waited on at a
 	// thousand hosts, and one after another where a window takes in the
-	// packets other partitions sent (takeIn): 4.4% of a 1024-host
-	// permutation's CPU on one thread (6 interleaved pairs, all lower).
-	// The order is the list's, so the same packets are reused.
+	// packets other partitions sent (takeIn): 2-4% of a 1024-host
+	// permutation's CPU on one thread (whole runs in interleaved pairs:
+	// 4.4% less in 6, 1.7% in 8, all lower; on two threads and on the
+	// 1024-GPU allreduce the same as before). The order is the list's,
+	// so the same packets are reused.
 	free  []int32
 	flows []flowState
 
