@@ -784,7 +784,9 @@ func (wp *windowPool) stop() {
 // between the 1024-GPU allreduce's 30, which turning slowed by 11% (more
 // wall and CPU, 5 pairs; the same with each thread's first partition
 // kept, or a run kept in its direction after a steal; with one or two
-// partitions a thread, no change: why is not known), and the 1024-host
+// partitions a thread, no change; turning doubled the steals, and
+// stealing from the far end of a thread's run recovered a third of the
+// loss: the rest is not known), and the 1024-host
 // permutations' 340 (20 m cables, 3-5% less CPU), 650
 // (BenchmarkPermutation1024Threads2, 3.5% more events/s) and 3,200
 // (bench-compare's, 6% less CPU), which it sped up.
