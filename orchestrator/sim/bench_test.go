@@ -188,6 +188,20 @@ func BenchmarkPermutation1024Sequential(b *testing.B) {
 	benchRun(b, cfg)
 }
 
+// BenchmarkPermutation1024SequentialLongCables is
+// BenchmarkPermutation1024Sequential with 1 µs on every link (200 m of
+// fibre, bench-compare's cables), 300 µs simulated: some 20,000 events
+// pending in one queue, which sizes the event wheel by the events it holds
+// (wheelBitsBound).
+func BenchmarkPermutation1024SequentialLongCables(b *testing.B) {
+	cfg := permutationConfig(32, 16, 1, 32)
+	for i := range cfg.Topology.Links {
+		cfg.Topology.Links[i].PropDelayNs = 1000
+	}
+	cfg.Partitions, cfg.DurationNs = 1, 300_000
+	benchRun(b, cfg)
+}
+
 // BenchmarkInfiniBandPermutation128 is BenchmarkPermutation128 on
 // InfiniBand: credits per VL, routes per destination LID (ftree).
 func BenchmarkInfiniBandPermutation128(b *testing.B) {

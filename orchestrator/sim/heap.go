@@ -88,6 +88,17 @@ const (
 	// bound (the incast's 2^7-2^9 slots), are unchanged.
 	wheelBitsMin = 6
 	wheelBitsMax = 14
+	// A queue holding many events may take more slots, up to about two
+	// for each event pending and at most 2^wheelBitsLarge (1 MiB of
+	// slots): a thousand NICs in one partition (some 20,000 events
+	// pending, a pop every 40 ps, pushes 2 µs ahead) had their slots
+	// widened eightfold to 128 ps at 2^14, three or four events each,
+	// and each push walked a slot's sorted list of events long gone from
+	// the caches: 4.0-4.1 M events/s on one thread, against 5.9-6.3 M with
+	// 2^15-2^17 slots of 16-64 ps (BenchmarkPermutation1024 with 1 µs
+	// cables in one partition, 300 µs, 2 runs each). A partition of a
+	// split run holds a few thousand and keeps 2^14.
+	wheelBitsLarge = 17
 	// adapt looks after this many pops, then every adaptEvery.
 	adaptFirst = 1 << 12
 	adaptEvery = 1 << 16
@@ -409,10 +420,10 @@ func (q *eventQueue) popBefore(end int64, e *event) bool {
 // fewer on the incast (656 M against 689 M); L1 misses rose by half on
 // the incast (the larger slot array: 0.9 M against 0.6 M, of 280 M loads
 // and stores) and by 0.5% at 1024 hosts.
-// Where the 99% horizon needs
-// more than 2^wheelBitsMax slots of that width, the slots widen to keep
-// it (up to the old four pops a slot), rather than sending the near events
-// of a large fabric to the heap.
+// Where the 99% horizon needs more slots of that width than the bound for
+// the events pending (wheelBitsBound), the slots widen to keep it (up to
+// the old four pops a slot), rather than sending the near events of a
+// large fabric to the heap.
 func (q *eventQueue) adapt() {
 	q.nextAdapt = q.pops + adaptEvery
 	pops, span := q.pops-q.winPops, q.now-q.winStart
@@ -436,17 +447,18 @@ func (q *eventQueue) adapt() {
 		}
 	}
 	// Distances below 2^h reach at most 2^(h-shift) slots ahead. Slots
-	// widen up to eight times (four pops each) to keep that within
-	// 2^wheelBitsMax, and no further: where far timers are more than 1% of
+	// widen up to eight times (four pops each) to keep that within the
+	// bound, and no further: where far timers are more than 1% of
 	// the pushes (a retransmission timer per packet) the 99% horizon is
 	// theirs, and those are better in the heap than the near events in
 	// long sorted slots.
-	if need := h - wheelBitsMax; need > int(shift) {
+	maxBits := wheelBitsBound(q.len())
+	if need := h - int(maxBits); need > int(shift) {
 		shift = min(uint(need), shift+3)
 	}
 	nb := uint(wheelBitsMin)
 	if h > int(shift)+wheelBitsMin {
-		nb = min(uint(h)-shift, wheelBitsMax)
+		nb = min(uint(h)-shift, maxBits)
 	}
 	// Hysteresis: a slot width off by a factor of two or the horizon one
 	// bit short of ideal is not worth moving every pending event for.
@@ -454,6 +466,13 @@ func (q *eventQueue) adapt() {
 		return
 	}
 	q.resize(shift, nb)
+}
+
+// wheelBitsBound is the most slots (as a power of two) adapt gives a
+// queue holding pending events: 2^wheelBitsMax, or about two slots an
+// event where that is more, up to 2^wheelBitsLarge.
+func wheelBitsBound(pending int) uint {
+	return min(max(uint(bits.Len(uint(pending)))+1, wheelBitsMax), wheelBitsLarge)
 }
 
 // resize rebuilds the wheel with 2^nb slots of 2^shift ps and files every

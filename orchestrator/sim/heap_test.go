@@ -167,38 +167,53 @@ func (r *refQueue) len() int { return len(r.ev) }
 
 // TestWheelSize: adapt picks slots of about half the mean time between
 // pops, widens them (at most eightfold) where the 99% horizon would need
-// more than 2^wheelBitsMax slots, and leaves the rest to the heap.
+// more slots than the bound for the events pending (2^wheelBitsMax, more
+// for a queue holding many), and leaves the rest to the heap.
 func TestWheelSize(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		gapPs     int64 // mean time between pops
 		horizon   int   // bit length of the 99th percentile push distance
 		shift, nb uint
+		pending   int // events in the queue
 	}{
 		// An incast: a pop every 70 ns, pause timers 335 µs ahead.
-		{"incast", 70_000, 29, 15, 14},
+		{"incast", 70_000, 29, 15, 14, 0},
 		// A thousand NICs: a pop every 40 ps, packets 2-4 µs ahead. Half
 		// a gap is 16 ps slots, but 2^22 ps at that width is 2^18 slots:
 		// widened eightfold (the most) to 128 ps, 2^14 slots (the cap)
 		// reach 2^21 ps, and the farthest of those pushes go to the heap.
-		{"large fabric", 40, 22, 7, 14},
+		{"large fabric", 40, 22, 7, 14, 0},
 		// Far timers over 1% of pushes (2^36 ps, 69 ms): slots widen only
 		// eightfold, the wheel stays at its cap, the timers go to the heap.
-		{"far timers", 40, 36, 7, 14},
+		{"far timers", 40, 36, 7, 14, 0},
 		// Everything close: the smallest wheel.
-		{"near", 1000, 10, 8, wheelBitsMin},
+		{"near", 1000, 10, 8, wheelBitsMin, 0},
+		// A thousand NICs in one partition, 20,000 events pending: up to
+		// 2^16 slots (two to four an event), so the slots widen only
+		// fourfold, to 64 ps.
+		{"large fabric, one partition", 40, 22, 6, 16, 20_000},
+		// As many pending but far timers over 1%: eightfold (the most),
+		// 2^16 slots.
+		{"far timers, one partition", 40, 36, 7, 16, 20_000},
+		// Half a million pending: 2^wheelBitsLarge slots, the most.
+		{"half a million pending", 40, 24, 7, wheelBitsLarge, 500_000},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var q eventQueue
 			q.start()
 			const pops = 100_000
 			q.pops, q.now = pops, pops*tc.gapPs
+			for i := range tc.pending {
+				q.add(q.now+int64(i), 0, 0, 0, 0)
+			}
+			q.dist = [65]uint32{}
 			q.dist[tc.horizon] = 100 // all pushes below 2^horizon ps
 			q.adapt()
 			if q.shift != tc.shift || q.bits != tc.nb {
 				t.Errorf("gap %d ps, horizon 2^%d ps: wheel of 2^%d slots of 2^%d ps, want 2^%d of 2^%d", tc.gapPs, tc.horizon, q.bits, q.shift, tc.nb, tc.shift)
 			}
-			if reach := int(q.shift + q.bits); tc.horizon <= int(wheelBitsMax)+int(tc.shift) && reach < tc.horizon {
+			if reach := int(q.shift + q.bits); tc.horizon <= int(wheelBitsBound(tc.pending))+int(tc.shift) && reach < tc.horizon {
 				t.Errorf("the wheel reaches 2^%d ps, short of the 99%% horizon 2^%d", reach, tc.horizon)
 			}
 		})
