@@ -88,16 +88,19 @@ const (
 	// bound (the incast's 2^7-2^9 slots), are unchanged.
 	wheelBitsMin = 6
 	wheelBitsMax = 14
-	// A queue holding many events may take more slots, up to about two
-	// for each event pending and at most 2^wheelBitsLarge (1 MiB of
-	// slots): a thousand NICs in one partition (some 20,000 events
-	// pending, a pop every 40 ps, pushes 2 µs ahead) had their slots
+	// A wheel holding many events may take more slots, two to four for
+	// each and at most 2^wheelBitsLarge (1 MiB of slots): a thousand NICs
+	// in one partition (some 20,000 events in the wheel, a pop every
+	// 40 ps, pushes 2 µs ahead) had their slots
 	// widened eightfold to 128 ps at 2^14, three or four events each,
 	// and each push walked a slot's sorted list of events long gone from
 	// the caches: 4.0-4.1 M events/s on one thread, against 5.9-6.3 M with
 	// 2^15-2^17 slots of 16-64 ps (BenchmarkPermutation1024 with 1 µs
 	// cables in one partition, 300 µs, 2 runs each). A partition of a
-	// split run holds a few thousand and keeps 2^14.
+	// split run holds a few thousand and keeps 2^14. The far heap's
+	// events do not count: moe-all-to-all's partitions hold 135,000 each
+	// there (a million QPs' later messages), and counting them had the
+	// wheels re-sized 117 times, 10% more wall time and 0.3 GB more.
 	wheelBitsLarge = 17
 	// adapt looks after this many pops, then every adaptEvery.
 	adaptFirst = 1 << 12
@@ -421,7 +424,7 @@ func (q *eventQueue) popBefore(end int64, e *event) bool {
 // the incast (the larger slot array: 0.9 M against 0.6 M, of 280 M loads
 // and stores) and by 0.5% at 1024 hosts.
 // Where the 99% horizon needs more slots of that width than the bound for
-// the events pending (wheelBitsBound), the slots widen to keep it (up to
+// the events in the wheel (wheelBitsBound), the slots widen to keep it (up to
 // the old four pops a slot), rather than sending the near events of a
 // large fabric to the heap.
 func (q *eventQueue) adapt() {
@@ -452,7 +455,7 @@ func (q *eventQueue) adapt() {
 	// the pushes (a retransmission timer per packet) the 99% horizon is
 	// theirs, and those are better in the heap than the near events in
 	// long sorted slots.
-	maxBits := wheelBitsBound(q.len())
+	maxBits := wheelBitsBound(q.near)
 	if need := h - int(maxBits); need > int(shift) {
 		shift = min(uint(need), shift+3)
 	}
@@ -469,10 +472,10 @@ func (q *eventQueue) adapt() {
 }
 
 // wheelBitsBound is the most slots (as a power of two) adapt gives a
-// queue holding pending events: 2^wheelBitsMax, or about two slots an
+// wheel holding near events: 2^wheelBitsMax, or two to four slots an
 // event where that is more, up to 2^wheelBitsLarge.
-func wheelBitsBound(pending int) uint {
-	return min(max(uint(bits.Len(uint(pending)))+1, wheelBitsMax), wheelBitsLarge)
+func wheelBitsBound(near int) uint {
+	return min(max(uint(bits.Len(uint(near)))+1, wheelBitsMax), wheelBitsLarge)
 }
 
 // resize rebuilds the wheel with 2^nb slots of 2^shift ps and files every

@@ -175,7 +175,7 @@ func TestWheelSize(t *testing.T) {
 		gapPs     int64 // mean time between pops
 		horizon   int   // bit length of the 99th percentile push distance
 		shift, nb uint
-		pending   int // events in the queue
+		pending   int // events in the wheel; negative: as many far, in the heap
 	}{
 		// An incast: a pop every 70 ns, pause timers 335 µs ahead.
 		{"incast", 70_000, 29, 15, 14, 0},
@@ -198,14 +198,21 @@ func TestWheelSize(t *testing.T) {
 		{"far timers, one partition", 40, 36, 7, 16, 20_000},
 		// Half a million pending: 2^wheelBitsLarge slots, the most.
 		{"half a million pending", 40, 24, 7, wheelBitsLarge, 500_000},
+		// As many far away, in the heap (a million QPs' later messages):
+		// they leave the wheel's bound where it was.
+		{"half a million far", 40, 22, 7, 14, -500_000},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var q eventQueue
-			q.start()
 			const pops = 100_000
-			q.pops, q.now = pops, pops*tc.gapPs
+			q.now = pops * tc.gapPs
+			q.start() // the wheel starts at now
+			q.pops = pops
 			for i := range tc.pending {
 				q.add(q.now+int64(i), 0, 0, 0, 0)
+			}
+			for i := range -tc.pending {
+				q.add(q.now+1<<40+int64(i), 0, 0, 0, 0)
 			}
 			q.dist = [65]uint32{}
 			q.dist[tc.horizon] = 100 // all pushes below 2^horizon ps
@@ -213,7 +220,7 @@ func TestWheelSize(t *testing.T) {
 			if q.shift != tc.shift || q.bits != tc.nb {
 				t.Errorf("gap %d ps, horizon 2^%d ps: wheel of 2^%d slots of 2^%d ps, want 2^%d of 2^%d", tc.gapPs, tc.horizon, q.bits, q.shift, tc.nb, tc.shift)
 			}
-			if reach := int(q.shift + q.bits); tc.horizon <= int(wheelBitsBound(tc.pending))+int(tc.shift) && reach < tc.horizon {
+			if reach := int(q.shift + q.bits); tc.horizon <= int(wheelBitsBound(max(tc.pending, 0)))+int(tc.shift) && reach < tc.horizon {
 				t.Errorf("the wheel reaches 2^%d ps, short of the 99%% horizon 2^%d", reach, tc.horizon)
 			}
 		})
