@@ -175,7 +175,7 @@ func (st UETSettings) Validate() error {
 		return bad("rto_us", st.RTOUs, "use 1..1000000 µs (uet-htsim's default minimum is 100)")
 	case st.AckBytes < 1 || st.AckBytes > 1<<24:
 		return bad("ack_bytes", st.AckBytes, "use 1 B..16 MiB (uet-htsim ACKs every 16384 bytes)")
-	case math.IsNaN(st.AckTimerUs) || st.AckTimerUs > 1e6:
+	case math.IsNaN(st.AckTimerUs) || st.AckTimerUs > 1e6 || st.AckTimerUs < 0 && st.AckTimerUs != -1:
 		return bad("ack_timer_us", st.AckTimerUs, "use 0 (4 network round trips), a time in µs, or -1 for no timer (uet-htsim has none)")
 	case st.SACKReorderPkts < 0 || st.SACKReorderPkts > 1<<20:
 		return bad("sack_reorder_pkts", st.SACKReorderPkts, "use 0 (64 packets with trimming, max(1.5 x cwnd, 5) without) or a packet count")

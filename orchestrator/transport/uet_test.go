@@ -2,6 +2,7 @@ package transport
 
 import (
 	"errors"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -50,6 +51,11 @@ func TestResolveUETErrorsNameFieldAndFix(t *testing.T) {
 		{UETSpec{MaxCwndBDP: fl(0)}, "max_cwnd_bdp"},
 		{UETSpec{RTOUs: fl(0)}, "rto_us"},
 		{UETSpec{AckBytes: num(0)}, "ack_bytes"},
+		// -1 is "no timer"; other negatives (and -Inf, which the run
+		// record cannot hold) are mistakes.
+		{UETSpec{AckTimerUs: fl(-5)}, "ack_timer_us"},
+		{UETSpec{AckTimerUs: fl(math.Inf(-1))}, "ack_timer_us"},
+		{UETSpec{AckTimerUs: fl(math.NaN())}, "ack_timer_us"},
 		{UETSpec{SACKReorderPkts: num(-1)}, "sack_reorder_pkts"},
 	} {
 		_, err := ResolveUET(&c.spec)
@@ -57,6 +63,9 @@ func TestResolveUETErrorsNameFieldAndFix(t *testing.T) {
 		if !errors.As(err, &fe) || fe.Field != c.field || fe.Fix == "" {
 			t.Errorf("%+v: error %v, want a FieldError for %s with a fix", c.spec, err, c.field)
 		}
+	}
+	if _, err := ResolveUET(&UETSpec{AckTimerUs: fl(-1)}); err != nil {
+		t.Errorf("ack_timer_us -1 (no timer): %v", err)
 	}
 	// Resolve puts the section in front.
 	_, err := Resolve(UET, nil, []*UETSpec{{LB: str("x")}})
