@@ -102,7 +102,7 @@ func validateNCCL(t *Traffic, at func(field, msg, fix string) error) error {
 		}
 		n, err := ParseBytes(text)
 		if err != nil || n < 1 {
-			return 0, at(key, fmt.Sprintf("%s %q is not a size of 1 B or more", key, text), "write a size such as 8, 1MiB or 256MiB")
+			return 0, sizeError(at, key, text, err, fmt.Sprintf("%s %q is not a size of 1 B or more", key, text), "write a size such as 8, 1MiB or 256MiB")
 		}
 		return n, nil
 	}
@@ -126,7 +126,7 @@ func validateNCCL(t *Traffic, at func(field, msg, fix string) error) error {
 		return at("step_bytes", "step_factor and step_bytes are both set", "keep one: step_factor multiplies each size (nccl-tests -f), step_bytes adds to it (-i)")
 	case t.StepBytes != "":
 		if step, err = ParseBytes(t.StepBytes); err != nil || step < 1 {
-			return at("step_bytes", fmt.Sprintf("step_bytes %q is not a size of 1 B or more", t.StepBytes), "write a size such as 1MiB")
+			return sizeError(at, "step_bytes", t.StepBytes, err, fmt.Sprintf("step_bytes %q is not a size of 1 B or more", t.StepBytes), "write a size such as 1MiB")
 		}
 	case t.StepFactor == 0:
 		t.StepFactor = DefaultNCCLStepFactor

@@ -7,6 +7,7 @@ package scenario
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -529,13 +530,13 @@ func validateTraffic(t *Traffic, durationUs float64, at func(field, msg, fix str
 	default:
 		n, err := ParseBytes(t.MessageSize)
 		if err != nil || n < 1 || n > 1<<30 {
-			return at("message_size", fmt.Sprintf("message_size %q is not a size from 1 B to 1 GiB", t.MessageSize), "write a size such as 4096, 64KiB or 1MiB")
+			return sizeError(at, "message_size", t.MessageSize, err, fmt.Sprintf("message_size %q is not a size from 1 B to 1 GiB", t.MessageSize), "write a size such as 4096, 64KiB or 1MiB")
 		}
 		t.MessageBytes = int(n)
 	}
 	if t.Bytes != "" {
 		if t.BytesN, err = ParseBytes(t.Bytes); err != nil || t.BytesN < 1 {
-			return at("bytes", fmt.Sprintf("bytes %q is not a positive size", t.Bytes), "write a size such as 1MiB or 64MiB, or leave it out to send for the whole duration")
+			return sizeError(at, "bytes", t.Bytes, err, fmt.Sprintf("bytes %q is not a positive size", t.Bytes), "write a size such as 1MiB or 64MiB, or leave it out to send for the whole duration")
 		}
 	}
 	if t.Pattern == "ring-allreduce" && t.BytesN == 0 {
@@ -591,14 +592,44 @@ func ParseBytes(s string) (int64, error) {
 	num, unit := strings.TrimSpace(s[:i]), strings.TrimSpace(s[i:])
 	mult := map[string]float64{"": 1, "B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
 	m, ok := mult[unit]
+	if num == "" {
+		return 0, fmt.Errorf("bad size %q", s)
+	}
 	if !ok {
-		return 0, fmt.Errorf("unknown unit %q in size %q (use B, KB, MB, GB, KiB, MiB or GiB)", unit, s)
+		return 0, fmt.Errorf("%w %q in size %q (use B, KB, MB, GB, KiB, MiB or GiB)", errUnit, unit, s)
 	}
 	f, err := strconv.ParseFloat(num, 64)
 	if err != nil || f < 0 || f*m > 1<<50 {
 		return 0, fmt.Errorf("bad size %q", s)
 	}
-	return int64(f * m), nil
+	// A fraction of a byte is a mistake (1.7B, 1000.5), not a size to
+	// round down; within a millionth of a whole number is the decimal's
+	// rounding (1.1MB).
+	b := math.Round(f * m)
+	if math.Abs(f*m-b) > 1e-6 {
+		return 0, fmt.Errorf("size %q is %w (%g B)", s, errFraction, f*m)
+	}
+	return int64(b), nil
+}
+
+// ParseBytes' refusals that name what is wrong: a fraction of a byte, a
+// unit it does not know.
+var (
+	errFraction = errors.New("not a whole number of bytes")
+	errUnit     = errors.New("unknown unit")
+)
+
+// sizeError is the error of a size key whose text ParseBytes refused or
+// found out of range: a fraction of a byte or an unknown unit by name,
+// else msg and fix.
+func sizeError(at func(field, msg, fix string) error, key, text string, err error, msg, fix string) error {
+	switch {
+	case errors.Is(err, errFraction):
+		return at(key, fmt.Sprintf("%s %q is not a whole number of bytes", key, text), "write whole bytes, such as 1500 or 1.5KB")
+	case errors.Is(err, errUnit):
+		return at(key, fmt.Sprintf("%s %q has a unit labctl does not know", key, text), "use B, KB, MB, GB (powers of 1000), KiB, MiB or GiB (powers of 1024)")
+	}
+	return at(key, msg, fix)
 }
 
 // flowModelBlind lists what the flow-level model does not read, by the

@@ -104,13 +104,14 @@ func TestResolveUnknown(t *testing.T) {
 }
 
 func TestParseBytes(t *testing.T) {
-	for in, want := range map[string]int64{"4096": 4096, "64KiB": 65536, "1MiB": 1 << 20, "1.5KB": 1500, "2 GB": 2e9, "10B": 10} {
+	for in, want := range map[string]int64{"4096": 4096, "64KiB": 65536, "1MiB": 1 << 20, "1.5KB": 1500, "2 GB": 2e9, "10B": 10,
+		"1.1MB": 1_100_000, "4.35MB": 4_350_000, "0.5KiB": 512, "1.5GiB": 3 << 29} {
 		got, err := ParseBytes(in)
 		if err != nil || got != want {
 			t.Errorf("ParseBytes(%q) = %d, %v; want %d", in, got, err, want)
 		}
 	}
-	for _, in := range []string{"", "KiB", "1TiB", "-1", "1e99"} {
+	for _, in := range []string{"", "KiB", "1TiB", "-1", "1e99", "1.7B", "1000.5", "0.5", "1.0001KB"} {
 		if _, err := ParseBytes(in); err == nil {
 			t.Errorf("ParseBytes(%q) accepted", in)
 		}
