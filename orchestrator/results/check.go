@@ -8,7 +8,9 @@ import (
 )
 
 // CheckComparable refuses a record regress cannot compare honestly: one
-// that holds a variant without a name or a variant twice (the same name and repetition: Compare
+// whose status labctl never writes, one that holds a variant without a
+// summary's source (a summary removed or nulled: its figures would read as
+// zeros) or with a Jain index above 1, a variant without a name or a variant twice (the same name and repetition: Compare
 // matches variants by them, so one copy would be compared and the other
 // silently not, or compared twice), or a negative figure among those
 // regress compares (every one is a count, a rate, a time or a size, so a
@@ -17,6 +19,11 @@ import (
 // (exit 2), which says which variant and which figure.
 func CheckComparable(path string, run *Run) error {
 	fix := "the record was edited or damaged: restore it from a copy; a baseline can be saved again from a good run with 'labctl regress --save-baseline <run> <name> --force'"
+	switch run.Status {
+	case StatusRunning, StatusPassed, StatusFailed, StatusInterrupted, StatusAbandoned:
+	default:
+		return exitcode.Usagef("%s: status %q is not a run status labctl writes (fix: %s)", path, run.Status, fix)
+	}
 	seen := map[string]int{}
 	for i := range run.Variants {
 		v := &run.Variants[i]
@@ -27,6 +34,14 @@ func CheckComparable(path string, run *Run) error {
 			return exitcode.Usagef("%s: variant %s is in the record twice (variants[%d] and variants[%d]), and regress, which matches variants by name and repetition, cannot tell which to compare (fix: %s)", path, pointLabel(v), j, i, fix)
 		}
 		seen[pointKey(v)] = i
+		// Every summary labctl writes says where its figures came from; one
+		// without (a "summary": null, or none) would read as all zeros.
+		if src := v.Summary.Source; src != Measured && src != Simulated {
+			return exitcode.Usagef("%s: variant %s: summary.source is %q, not measured or simulated, so its figures are not labctl's and regress would compare them as zeros (fix: %s)", path, pointLabel(v), src, fix)
+		}
+		if j := v.Summary.JainFairness; j > 1 {
+			return exitcode.Usagef("%s: variant %s: summary.jain_fairness is %s, and Jain's index is at most 1 (fix: %s)", path, pointLabel(v), strconv.FormatFloat(j, 'g', -1, 64), fix)
+		}
 		where, val := negativeFigure(v.Summary, v.Flows, v.Counters)
 		if where == "" && v.Simulated != nil {
 			where, val = negativeFigure(v.Simulated.Summary, v.Simulated.Flows, v.Simulated.Counters)

@@ -917,7 +917,7 @@ func readRunFile(path string, decode func([]byte, *Run) error) (*Run, error) {
 	}
 	var run Run
 	if err := decode(data, &run); err != nil {
-		return nil, exitcode.Usagef("read run record %s%s: %v; the file is not a valid labctl run.json (fix: restore it, or move its folder out of results/ and run 'labctl results reindex')", path, jsonErrPos(data, err), err)
+		return nil, exitcode.Usagef("read run record %s%s: %v; the file is not a valid labctl run.json (fix: %s)", path, jsonErrPos(data, err), err, damagedRecordFix(path))
 	}
 	if run.SchemaVersion > SchemaVersion {
 		return nil, fmt.Errorf("read run record %s: schema_version %d is newer than this labctl understands (%d); upgrade labctl", path, run.SchemaVersion, SchemaVersion)
@@ -926,6 +926,19 @@ func readRunFile(path string, decode func([]byte, *Run) error) (*Run, error) {
 		return nil, exitcode.Usagef("read run record %s: no run_id; the file is not a labctl run.json (fix: name a run.json that labctl wrote)", path)
 	}
 	return &run, nil
+}
+
+// damagedRecordFix is the fix for a record at path that does not decode:
+// a run's own record, a saved baseline or a file given by path.
+func damagedRecordFix(path string) string {
+	dir := filepath.Dir(path)
+	switch {
+	case filepath.Base(path) == RunFile && ValidRunID(filepath.Base(dir)):
+		return "restore it, or move its folder out of results/ and run 'labctl results reindex'"
+	case filepath.Base(dir) == "baselines" && filepath.Ext(path) == ".json":
+		return "restore it, or save the baseline again from a good run with 'labctl regress --save-baseline <run> <name> --force'"
+	}
+	return "restore it, or name a record labctl wrote: a run id, a saved baseline's name or results/<run>/run.json"
 }
 
 // Reindex rebuilds the index from the run folders (results/*/run.json) and
