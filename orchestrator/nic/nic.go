@@ -192,6 +192,9 @@ func (d DCQCN) Validate() error {
 		return bad("rpg_min_dec_fac", d.RPGMinDecFac, "use 0..100 percent")
 	case d.RPGMinRateMbps <= 0 || rate(d.RPGMinRateMbps):
 		return bad("rpg_min_rate", d.RPGMinRateMbps, "use a positive rate in Mb/s")
+	case d.RPGMaxRateMbps > 0 && d.RPGMinRateMbps > d.RPGMaxRateMbps:
+		return &FieldError{Field: "dcqcn.rpg_min_rate", Msg: fmt.Sprintf("%v Mb/s is above rpg_max_rate (%v Mb/s)", d.RPGMinRateMbps, d.RPGMaxRateMbps),
+			Fix: "give rpg_min_rate at most rpg_max_rate: DCQCN's rate stays between them"}
 	case rate(d.RateToSetOnFirstCNPMbps):
 		return bad("rate_to_set_on_first_cnp", d.RateToSetOnFirstCNPMbps, "use 0 (line rate) or a rate in Mb/s")
 	case d.DCETCPG < 0 || d.DCETCPG > 1023:

@@ -46,6 +46,7 @@ func TestResolveOrder(t *testing.T) {
 
 func TestResolveNamesTheField(t *testing.T) {
 	g, rc := 1500, 9
+	minRate, maxRate, lineRate := 5000.0, 1000.0, 100_000.0
 	for _, tc := range []struct {
 		spec  *Spec
 		field string
@@ -53,12 +54,23 @@ func TestResolveNamesTheField(t *testing.T) {
 		{&Spec{DCQCN: &DCQCNSpec{DCETCPG: &g}}, "dcqcn.dce_tcp_g"},
 		{&Spec{RetryCnt: &rc}, "retry_cnt"},
 		{&Spec{DCQCN: &DCQCNSpec{Preset: "x"}}, "dcqcn.preset"},
+		// The lowest rate above the highest, or at the line rate (100G).
+		{&Spec{DCQCN: &DCQCNSpec{RPGMinRate: &minRate, RPGMaxRate: &maxRate}}, "dcqcn.rpg_min_rate"},
+		{&Spec{DCQCN: &DCQCNSpec{RPGMinRate: &lineRate}}, "dcqcn.rpg_min_rate"},
 	} {
 		_, err := Resolve(100, 48, tc.spec)
 		var fe *FieldError
 		if !errors.As(err, &fe) || fe.Field != tc.field || fe.Fix == "" {
 			t.Errorf("want a FieldError on %s with a fix, got %v", tc.field, err)
 		}
+	}
+	// Just below the line rate, and below a set maximum, are settings.
+	below, maxOK := 99_999.0, 10_000.0
+	if _, err := Resolve(100, 48, &Spec{DCQCN: &DCQCNSpec{RPGMinRate: &below}}); err != nil {
+		t.Errorf("rpg_min_rate just below the line rate: %v", err)
+	}
+	if _, err := Resolve(100, 48, &Spec{DCQCN: &DCQCNSpec{RPGMinRate: &minRate, RPGMaxRate: &maxOK}}); err != nil {
+		t.Errorf("rpg_min_rate below rpg_max_rate: %v", err)
 	}
 }
 

@@ -124,7 +124,17 @@ func Resolve(lineRateGbps float64, cnpDSCP int, specs ...*Spec) (Settings, error
 			set(&st.CNPModeration, c.CNPModeration)
 		}
 	}
-	return st, st.Validate()
+	if err := st.Validate(); err != nil {
+		return st, err
+	}
+	// DCQCN cuts the rate no lower than rpg_min_rate: at or above the line
+	// rate it never cuts, and a run would show congestion control that is
+	// on but does nothing.
+	if m := st.DCQCN.RPGMinRateMbps; lineRateGbps > 0 && m >= lineRateGbps*1000 {
+		return st, &FieldError{Field: "dcqcn.rpg_min_rate", Msg: fmt.Sprintf("%v Mb/s is not below the NIC's line rate (%v Gb/s), so DCQCN could never cut the rate", m, lineRateGbps),
+			Fix: "use a rate below the line rate (ConnectX's default is 1 Mb/s), or turn DCQCN off with ecn: off"}
+	}
+	return st, nil
 }
 
 // Validate checks the settings' ranges.
