@@ -439,10 +439,11 @@ func firstOf(v any) any {
 
 // roleThroughput sums throughput per flow role: "incast 71.3 Gb/s, victim
 // 187.6 Gb/s"; a latency role, which has no throughput, gives its worst
-// pair's one-way t_typical: "latency 1.13 us".
+// pair's one-way t_typical: "latency 1.13 us", or why it has none.
 func roleThroughput(v results.Variant) string {
 	sum := map[string]float64{}
 	lat, noLat := map[string]bool{}, map[string]bool{}
+	why := map[string]string{} // a role's first flow without a latency: why
 	var order []string
 	for _, f := range v.Flows {
 		r := f.Role
@@ -460,12 +461,18 @@ func roleThroughput(v results.Variant) string {
 			sum[r] = max(sum[r], f.LatencyUs.P50)
 		default:
 			lat[r], noLat[r] = true, true
+			if why[r] == "" {
+				why[r] = f.Reason
+			}
 		}
 	}
 	slices.Sort(order)
 	var parts []string
 	for _, r := range order {
 		switch {
+		case noLat[r] && why[r] != "":
+			parts = append(parts, fmt.Sprintf("%s no latency measured: %s", r, strings.TrimPrefix(why[r], "no latency: ")))
+			continue
 		case noLat[r]:
 			parts = append(parts, r+" no latency measured")
 			continue

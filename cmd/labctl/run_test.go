@@ -492,3 +492,20 @@ func TestRunSweepConfigsAndDiff(t *testing.T) {
 		t.Errorf("a refused sweep left %v", left)
 	}
 }
+
+// A run's one-line summary of a variant says what each role carried, and
+// for a latency role that measured nothing, why (the flow's reason).
+func TestRoleThroughputSaysWhyNoLatency(t *testing.T) {
+	v := results.Variant{Flows: []results.Flow{
+		{ID: "a", Role: "incast", ThroughputGbps: 40, Bytes: 1},
+		{ID: "b", Role: "incast", ThroughputGbps: 30, Bytes: 1},
+		{ID: "c", Pattern: "latency", Role: "latency", Reason: "no latency: the client posted 0 of its 1000 writes (raise duration)"},
+		{ID: "d", Pattern: "latency", Role: "probe", LatencyUs: &results.Latency{P50: 1.25}},
+	}}
+	got := roleThroughput(v)
+	for _, want := range []string{"incast 70.0 Gb/s", "latency no latency measured: the client posted 0 of its 1000 writes (raise duration)", "probe 1.25 us"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("roleThroughput = %q, want it to say %q", got, want)
+		}
+	}
+}
