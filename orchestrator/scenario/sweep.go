@@ -236,6 +236,11 @@ func (s *Spec) readMatrix(file string) error {
 			case slices.Contains(sw.Values, text):
 				return errAt(posOf(n), fmt.Sprintf("%s value %s is listed twice", sw.Path, text), "list each value once")
 			}
+			for i, prev := range sw.typed {
+				if sameSweepValue(prev, val) {
+					return errAt(posOf(n), fmt.Sprintf("%s value %s is %s again, written another way", sw.Path, text, sw.Values[i]), "list each value once")
+				}
+			}
 			if def, ok := zeroDefault(sw); ok && val.IsZero() {
 				return errAt(posOf(n), fmt.Sprintf("%s: 0 is not allowed (leaving %s out means %s)", sw.Path, sw.field[len(sw.field)-1], def), "sweep values of 1 or more")
 			}
@@ -369,6 +374,36 @@ const sweepFix = "sweep one of the paths listed under 'Sweep paths' in docs/scen
 
 // decodeSweepValue reads one value of a swept key of type typ: its text
 // for variant names and its Go value (typ's element type).
+// sameSweepValue reports whether two values of a sweep are one setting
+// written two ways: numbers equal as numbers (200 and 200.0), texts that
+// are the same duration (1ms and 1000us) or the same size (64KiB and
+// 65536); the sweep would run the same variant twice under two names.
+func sameSweepValue(a, b reflect.Value) bool {
+	if a.Kind() == reflect.Pointer {
+		a, b = a.Elem(), b.Elem()
+	}
+	switch a.Kind() {
+	case reflect.String:
+		x, y := a.String(), b.String()
+		if dx, err := time.ParseDuration(x); err == nil {
+			dy, err := time.ParseDuration(y)
+			return err == nil && dx == dy
+		}
+		if bx, err := ParseBytes(x); err == nil {
+			by, err := ParseBytes(y)
+			return err == nil && bx == by
+		}
+		return false
+	case reflect.Int, reflect.Int64:
+		return a.Int() == b.Int()
+	case reflect.Float64:
+		return a.Float() == b.Float()
+	case reflect.Bool:
+		return a.Bool() == b.Bool()
+	}
+	return false
+}
+
 func decodeSweepValue(n ast.Node, typ reflect.Type) (string, reflect.Value, error) {
 	text, ok := scalarText(n)
 	if !ok {

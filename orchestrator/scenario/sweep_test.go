@@ -70,6 +70,8 @@ func TestSweepErrors(t *testing.T) {
 		{"number for bool", head + "  traffic[0].victim: [1]\n" + traffic, `x.yaml:5:23: traffic[0].victim value "1" is not true or false`},
 		{"list value", head + "  qos.mtu: [[1024]]\n" + traffic, "x.yaml:5:13: qos.mtu value is not a single value"},
 		{"duplicate", head + "  qos.ecn.kmin_kb: [100, 1e2]\n" + traffic, "x.yaml:5:26: qos.ecn.kmin_kb value 100 is listed twice"},
+		{"same duration", head + "  duration: [1ms, 1000us]\n" + traffic, "x.yaml:5:19: duration value 1000us is 1ms again, written another way"},
+		{"same size", head + "  traffic[0].bytes: [64KiB, 65536]\n" + traffic, "x.yaml:5:29: traffic[0].bytes value 65536 is 64KiB again, written another way"},
 		{"space", head + "  traffic[0].bytes: [1 MiB]\n" + traffic, `x.yaml:5:22: traffic[0].bytes value "1 MiB" holds a space`},
 		{"reserved", head + "  nic.dcqcn.preset: [prev]\n" + traffic, "is a reserved word"},
 		{"qos range", head + "  qos.ecn.pmax: [0.5, 1.5]\n" + traffic, "x.yaml:5:23: qos.ecn.pmax: pmax 1.5 is out of range"},
