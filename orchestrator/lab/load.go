@@ -248,9 +248,17 @@ func ValidateQoS(q *QoSSpec, at func(path, msg, fix string) error) error {
 	if !slices.Contains(QoSProfiles, q.Profile) {
 		return at("$.qos.profile", fmt.Sprintf("unknown QoS profile %q", q.Profile), "use one of "+strings.Join(QoSProfiles, ", "))
 	}
+	// An empty list written out is no "use the default": PFC would then
+	// run on priority 3 without the spec saying so.
+	if q.LosslessPriorities != nil && len(q.LosslessPriorities) == 0 {
+		return at("$.qos.lossless_priorities", "lossless_priorities is empty", "list the lossless priorities (RoCE uses [3]), or leave the key out for [3]")
+	}
 	for i, p := range q.LosslessPriorities {
 		if p < 0 || p > 7 {
 			return at(fmt.Sprintf("$.qos.lossless_priorities[%d]", i), fmt.Sprintf("priority %d is out of range", p), "use priorities 0 to 7")
+		}
+		if slices.Index(q.LosslessPriorities, p) < i {
+			return at(fmt.Sprintf("$.qos.lossless_priorities[%d]", i), fmt.Sprintf("priority %d is listed twice", p), "list each priority once")
 		}
 	}
 	for _, d := range []struct {
