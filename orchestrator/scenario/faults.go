@@ -33,7 +33,7 @@ type Fault struct {
 	// A flap: Down and Up alternate Count times.
 	Down  string `yaml:"down"`
 	Up    string `yaml:"up"`
-	Count int    `yaml:"count"`
+	Count *int   `yaml:"count"`
 	// Detect and Converge: how long after a link changes the switches at
 	// its ends and every other switch route accordingly.
 	Detect   string `yaml:"detect"`
@@ -105,7 +105,7 @@ func (s *Spec) parseFaults(at func(path, msg, fix string) error) error {
 			only("for", f.For != "", runtime.FaultLinkDown, runtime.FaultPFCStorm),
 			only("down", f.Down != "", runtime.FaultLinkFlap),
 			only("up", f.Up != "", runtime.FaultLinkFlap),
-			only("count", f.Count != 0, runtime.FaultLinkFlap),
+			only("count", f.Count != nil, runtime.FaultLinkFlap),
 		} {
 			if err != nil {
 				return err
@@ -156,15 +156,20 @@ func (s *Spec) parseFaults(at func(path, msg, fix string) error) error {
 				if fs.DownUs == 0 || fs.UpUs == 0 {
 					return at(p, "a flap needs down and up times", "add down: and up:, e.g. down: 1ms, up: 4ms")
 				}
-				fs.Count = f.Count
-				if fs.Count == 0 {
-					fs.Count = 1
+				// Left out, one flap; written out, 1 to 1000 (a count of 0
+				// ran one flap).
+				fs.Count = 1
+				if f.Count != nil {
+					fs.Count = *f.Count
 				}
-				if fs.Count < 0 || fs.Count > 1000 {
-					return at(p+".count", fmt.Sprintf("count %d is out of range", f.Count), "use 1 to 1000")
+				if fs.Count < 1 || fs.Count > 1000 {
+					return at(p+".count", fmt.Sprintf("count %d is out of range", fs.Count), "use 1 to 1000, or leave count out for one flap")
 				}
 			}
 		case runtime.FaultPFCStorm:
+			if f.NIC == "" {
+				return at(p, "the storm names no NIC", "add nic: the storming NIC as host:nic, e.g. host1:0")
+			}
 			m := nicPattern().FindStringSubmatch(f.NIC)
 			if m == nil {
 				return at(p+".nic", fmt.Sprintf("nic %q is not a NIC", f.NIC), "name the storming NIC as host:nic, e.g. host1:0")
