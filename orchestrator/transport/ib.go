@@ -184,6 +184,12 @@ func ResolveIB(specs ...*IBSpec) (IBSettings, error) {
 			sl2vl = s.SL2VL
 		}
 		if c := s.CC; c != nil {
+			// Left out, the limit is the table's last index (kept as -1
+			// until the table is known); a negative written out is no
+			// index at all.
+			if c.CCTILimit != nil && *c.CCTILimit < 0 {
+				return st, &FieldError{Field: "cc.ccti_limit", Msg: fmt.Sprintf("%d is not a CCT index", *c.CCTILimit), Fix: "use an index from 0 to the CCT's last, or leave ccti_limit out for the last"}
+			}
 			set(&st.CC.Enabled, c.Enabled)
 			set(&st.CC.Threshold, c.Threshold)
 			set(&st.CC.MarkingRate, c.MarkingRate)

@@ -3,6 +3,7 @@ package transport
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -56,7 +57,11 @@ func TestResolveIBErrorsNameTheField(t *testing.T) {
 		"cc.cct":           {CC: &IBCCSpec{CCT: []string{"4:1"}}},
 		"cc.ccti_increase": {CC: &IBCCSpec{CCTIIncrease: ptr(256)}},
 	}
-	for field, spec := range cases {
+	// A negative limit written out is no index (left out, -1 stands for
+	// the table's last).
+	cases["cc.ccti_limit negative"] = &IBSpec{CC: &IBCCSpec{CCTILimit: ptr(-1)}}
+	for name, spec := range cases {
+		field, _, _ := strings.Cut(name, " ")
 		_, err := ResolveIB(spec)
 		var fe *FieldError
 		if !errors.As(err, &fe) || fe.Field != field || fe.Fix == "" {
