@@ -377,6 +377,12 @@ func Parse(file string, data []byte) (*Spec, error) {
 		if a.Name == "" {
 			s.Assertions[i].Name = a.Expr
 		}
+		// Reports, JUnit and regress tell assertions apart by name.
+		for j := range i {
+			if s.Assertions[j].Name == s.Assertions[i].Name {
+				return nil, at(fmt.Sprintf("$.assertions[%d]", i), fmt.Sprintf("assertion %q is also assertions[%d]'s name", s.Assertions[i].Name, j), "give each assertion its own name (reports and regress tell them apart by it)")
+			}
+		}
 		s.exprs = append(s.exprs, e)
 	}
 	return &s, nil
