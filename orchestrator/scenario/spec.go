@@ -451,7 +451,22 @@ func decode(file string, data []byte, v any) (err error) {
 			err = exitcode.Usage(&specyaml.Error{File: file, Msg: fmt.Sprintf("cannot read YAML: the parser failed (%v)", r), Fix: "check the indentation, tags (!!) and quoting of the file"})
 		}
 	}()
-	return specyaml.Decode(file, data, v)
+	err = specyaml.Decode(file, data, v)
+	var se *specyaml.Error
+	if errors.As(err, &se) {
+		if fix, ok := labSpecKeys[strings.TrimPrefix(se.Msg, "unknown field ")]; ok {
+			se.Fix = fix
+		}
+	}
+	return err
+}
+
+// labSpecKeys are top-level keys of a lab spec that a scenario may not
+// set, by their quoted name as the unknown-field error gives it, with
+// where the setting goes instead.
+var labSpecKeys = map[string]string{
+	`"qos"`:    "a scenario changes the lab's switch QoS only by sweeping it: matrix: {qos.mtu: [1500]} (one value is a sweep of one); the lab's own QoS is its lab spec's qos section",
+	`"sizing"`: "the fabric's size is the lab's: give sizing in a lab spec and bring it up (labctl up my-lab.yaml), then run the scenario on it",
 }
 
 func validateTraffic(t *Traffic, durationUs float64, at func(field, msg, fix string) error) error {
