@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 
-	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/qos"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	engine "github.com/labctl/labctl/orchestrator/sim"
@@ -40,7 +39,7 @@ const nicDelayUs = engine.DefaultNICDelayNs / 1000.0
 func allReduceModel(nics []NIC, l *runtime.Lab, t *Traffic, mtu int) (map[string]any, error) {
 	ring, err := ringRanks(nics, t)
 	if err != nil {
-		return nil, exitcode.Usagef("ring-allreduce: %v", err)
+		return nil, err
 	}
 	n := len(ring)
 	if l == nil || l.Plan == nil {

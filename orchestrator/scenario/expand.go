@@ -1,7 +1,9 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
+	"github.com/labctl/labctl/orchestrator/specyaml"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -147,20 +149,21 @@ func (s *Spec) Expand(nics []NIC, pt Point, seed int64) (runtime.VariantSpec, er
 		if t.CrossLeaf != nil {
 			cross = *t.CrossLeaf && len(leaves) > 1
 		}
-		where := fmt.Sprintf("scenario %s traffic %d (%s)", s.Name, i+1, t.Pattern)
+		// at places a problem found against the lab at the entry's key.
+		at := func(key, msg, fix string) error { return s.trafficAt(i, key, msg, fix) }
 		switch t.Pattern {
 		case "pairs", runtime.PatternLatency:
 			// A latency pair is placed as a bandwidth pair is: the client
 			// on one side of the fabric, the server on the other.
 			srcs, dsts := pairSides(nics, leaves, cross)
 			if t.Pairs > len(srcs) {
-				return vs, exitcode.Usagef("%s: %d pairs do not fit the lab (%d at most here); lower pairs", where, t.Pairs, len(srcs))
+				return vs, at("pairs", fmt.Sprintf("%d pairs do not fit the lab (%d at most here)", t.Pairs, len(srcs)), fmt.Sprintf("lower pairs to %d or fewer", len(srcs)))
 			}
 			for k := range t.Pairs {
 				add(t, t.Pattern, srcs[k], dsts[k])
 			}
 		case "permutation":
-			sel, err := pickRanks(nics, t.Ranks, where)
+			sel, err := pickRanks(nics, t.Ranks, at)
 			if err != nil {
 				return vs, err
 			}
@@ -188,7 +191,7 @@ func (s *Spec) Expand(nics []NIC, pt Point, seed int64) (runtime.VariantSpec, er
 			}
 			need := t.Senders
 			if len(cands) < need {
-				return vs, exitcode.Usagef("%s: %d senders do not fit the lab (%d NICs can send to %s); lower senders", where, need, len(cands), recv)
+				return vs, at("senders", fmt.Sprintf("%d senders do not fit the lab (%d NICs can send to %s)", need, len(cands), recv), fmt.Sprintf("lower senders to %d or fewer", len(cands)))
 			}
 			senders := cands[:need]
 			for _, snd := range senders {
@@ -197,7 +200,7 @@ func (s *Spec) Expand(nics []NIC, pt Point, seed int64) (runtime.VariantSpec, er
 			if t.Victim {
 				victimDst, ok := pickVictimDst(nics, recv, senders)
 				if !ok {
-					return vs, exitcode.Usagef("%s: no NIC is left for the victim flow's receiver; lower senders or set victim: false", where)
+					return vs, at("victim", "no NIC of the lab is left for the victim flow's receiver", "lower senders or set victim: false")
 				}
 				add(t, "victim", senders[0], victimDst)
 			}
@@ -206,7 +209,7 @@ func (s *Spec) Expand(nics []NIC, pt Point, seed int64) (runtime.VariantSpec, er
 			if r == 0 {
 				r = min(len(nics), MaxAllToAllRanks)
 			}
-			sel, err := pickRanks(nics, r, where)
+			sel, err := pickRanks(nics, r, at)
 			if err != nil {
 				return vs, err
 			}
@@ -214,10 +217,10 @@ func (s *Spec) Expand(nics []NIC, pt Point, seed int64) (runtime.VariantSpec, er
 				// Too many QPs to list: one collective, reported per
 				// sending rank (simulator only).
 				if t.BytesN == 0 {
-					return vs, exitcode.Usagef("%s: %d ranks make %d QPs, which run as one collective that needs a size: add bytes (each rank's message to each other rank, e.g. 64KiB), or use ranks of at most 91", where, r, r*(r-1))
+					return vs, at("ranks", fmt.Sprintf("%d ranks make %d QPs, which run as one collective that needs a size", r, r*(r-1)), "add bytes (each rank's message to each other rank, e.g. 64KiB), or use ranks of at most 91")
 				}
 				if vs.Collective != nil {
-					return vs, exitcode.Usagef("%s: a scenario runs at most one collective (ring-allreduce, nccl, or all-to-all of more than 91 ranks)", where)
+					return vs, at("pattern", oneCollective, oneCollectiveFix)
 				}
 				var eps []runtime.Endpoint
 				for _, n := range sel {
@@ -235,16 +238,16 @@ func (s *Spec) Expand(nics []NIC, pt Point, seed int64) (runtime.VariantSpec, er
 			}
 		case PatternNCCL:
 			if vs.Collective != nil {
-				return vs, exitcode.Usagef("%s: a scenario runs at most one collective (ring-allreduce, nccl, or all-to-all of more than 91 ranks)", where)
+				return vs, at("pattern", oneCollective, oneCollectiveFix)
 			}
 			vs.Collective = expandNCCL(nics, t)
 		case "ring-allreduce":
 			if vs.Collective != nil {
-				return vs, exitcode.Usagef("%s: a scenario runs at most one collective (ring-allreduce, nccl, or all-to-all of more than 91 ranks)", where)
+				return vs, at("pattern", oneCollective, oneCollectiveFix)
 			}
 			ring, err := ringRanks(nics, t)
 			if err != nil {
-				return vs, exitcode.Usagef("%s: %v", where, err)
+				return vs, at("ranks", err.Error(), ranksFix)
 			}
 			// The ring follows fabric order (NICs of a host, then the next
 			// host), as NCCL builds rings: most hops stay under one leaf.
@@ -257,6 +260,30 @@ func (s *Spec) Expand(nics []NIC, pt Point, seed int64) (runtime.VariantSpec, er
 	}
 	return vs, nil
 }
+
+// A scenario runs one collective at most.
+const (
+	oneCollective    = "a scenario runs at most one collective (ring-allreduce, nccl, or all-to-all of more than 91 ranks)"
+	oneCollectiveFix = "run the other collective in a scenario of its own"
+)
+
+// trafficAt is the error of a problem traffic entry i has on the lab (a
+// count that does not fit it), placed at the entry's key in the scenario's
+// file, or at the entry where the value came from a default or a sweep.
+func (s *Spec) trafficAt(i int, key, msg, fix string) error {
+	err := specyaml.At(s.file, s.src, fmt.Sprintf("$.traffic[%d].%s", i, key), msg, fix)
+	var se *specyaml.Error
+	if errors.As(err, &se) && se.Line == 0 {
+		return specyaml.At(s.file, s.src, fmt.Sprintf("$.traffic[%d]", i), msg, fix)
+	}
+	return err
+}
+
+// errRanks is ringRanks' refusal, which callers place at the entry's
+// ranks key with ranksFix.
+var errRanks = errors.New("the ring's ranks do not fit the lab")
+
+const ranksFix = "set ranks between 2 and the lab's NICs (or servers with rank_per: server), or leave ranks out for all"
 
 // ringRanks picks a ring-allreduce's ranks in fabric order: every NIC, or
 // with rank_per: server the first NIC of each server; t.Ranks of them (all
@@ -276,7 +303,7 @@ func ringRanks(nics []NIC, t *Traffic) ([]NIC, error) {
 		r = len(pool)
 	}
 	if r < 2 || r > len(pool) {
-		return nil, fmt.Errorf("%d ranks do not fit the lab's %d %s; set ranks between 2 and %d", r, len(pool), what, len(pool))
+		return nil, fmt.Errorf("%w: %d ranks, the lab's %d %s (2 to %d)", errRanks, r, len(pool), what, len(pool))
 	}
 	return pool[:r], nil
 }
@@ -320,12 +347,12 @@ func pairSides(nics []NIC, leaves []string, cross bool) (srcs, dsts []NIC) {
 }
 
 // pickRanks takes r NICs spread over hosts and leaves (all when r is 0).
-func pickRanks(nics []NIC, r int, where string) ([]NIC, error) {
+func pickRanks(nics []NIC, r int, at func(key, msg, fix string) error) ([]NIC, error) {
 	if r == 0 {
 		r = len(nics)
 	}
 	if r > len(nics) {
-		return nil, exitcode.Usagef("%s: %d ranks exceed the lab's %d NICs; lower ranks", where, r, len(nics))
+		return nil, at("ranks", fmt.Sprintf("%d ranks exceed the lab's %d NICs", r, len(nics)), fmt.Sprintf("lower ranks to %d or fewer", len(nics)))
 	}
 	return spreadByHost(nics)[:r], nil
 }

@@ -81,6 +81,9 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 	for i := range s.Traffic {
 		if s.Traffic[i].Pattern == "ring-allreduce" {
 			m, err := allReduceModel(r.NICs, r.Lab, &s.Traffic[i], r.mtu())
+			if errors.Is(err, errRanks) {
+				return s.trafficAt(i, "ranks", err.Error(), ranksFix)
+			}
 			if err != nil {
 				return err
 			}
