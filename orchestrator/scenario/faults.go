@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"github.com/labctl/labctl/orchestrator/specyaml"
 	"strconv"
 	"strings"
 
@@ -220,12 +221,12 @@ func (s *Spec) CheckLab(g *fabric.Graph) error {
 		switch {
 		case f.Link != "":
 			if _, _, err := g.LinkByName(f.Link); err != nil {
-				return fmt.Errorf("scenario %s faults[%d]: %w", s.Name, i, err)
+				return specyaml.At(s.file, s.src, fmt.Sprintf("$.faults[%d].link", i), err.Error(), "name a link of the lab: node:port (leaf1:Ethernet128) or node-node (leaf1-spine1); 'labctl topo "+g.Name+"' lists them")
 			}
 		case f.NIC != nil:
 			h := g.Node(f.NIC.Host)
 			if h == nil || h.Role != fabric.RoleHost || f.NIC.NIC >= len(h.Ports) {
-				return fmt.Errorf("scenario %s faults[%d]: the lab has no NIC %s:%d (NICs are host<k>:<i>, i from 0 to the NICs per server - 1)", s.Name, i, f.NIC.Host, f.NIC.NIC)
+				return specyaml.At(s.file, s.src, fmt.Sprintf("$.faults[%d].nic", i), fmt.Sprintf("the lab has no NIC %s:%d", f.NIC.Host, f.NIC.NIC), "name a NIC as host<k>:<i>, i from 0 to the NICs per server - 1")
 			}
 		}
 	}
