@@ -46,6 +46,16 @@ func (s *sim) mark(kind, where, detail string) {
 	s.timeline = append(s.timeline, Mark{TimeNs: s.now / 1000, Kind: kind, Where: where, Detail: detail})
 }
 
+// FaultError is the simulator's refusal of a run's link faults (Config
+// Faults, in their order: a flap is one fault per down time): a problem of
+// the scenario's faults, where an error of the simulator otherwise comes
+// from the lab's configs.
+type FaultError struct{ msg string }
+
+func (e *FaultError) Error() string { return "sim: " + e.msg }
+
+func faultErrorf(format string, a ...any) error { return &FaultError{fmt.Sprintf(format, a...)} }
+
 // buildFaults checks the link faults and storms and schedules them.
 func (s *sim) buildFaults() error {
 	if len(s.cfg.Faults) > 0 {
@@ -57,22 +67,22 @@ func (s *sim) buildFaults() error {
 	for i, f := range s.cfg.Faults {
 		pi, ok := s.portByRef[f.Link]
 		if !ok {
-			return errorf("fault %d: no port %s (name a link by one of its ends, node:port)", i, f.Link)
+			return faultErrorf("fault %d: no port %s (name a link by one of its ends, node:port)", i, f.Link)
 		}
 		if f.DownNs < 0 || f.DownNs*1000 > s.end {
-			return errorf("fault %d on %s: down at %d ns is outside the run (0..%d ns)", i, f.Link, f.DownNs, s.end/1000)
+			return faultErrorf("fault %d on %s: down at %d ns is outside the run (0..%d ns)", i, f.Link, f.DownNs, s.end/1000)
 		}
 		if f.UpNs != 0 && f.UpNs <= f.DownNs {
-			return errorf("fault %d on %s: up at %d ns is not after down at %d ns (leave it 0 to keep the link down)", i, f.Link, f.UpNs, f.DownNs)
+			return faultErrorf("fault %d on %s: up at %d ns is not after down at %d ns (leave it 0 to keep the link down)", i, f.Link, f.UpNs, f.DownNs)
 		}
 		if f.DetectNs > maxTimeNs || f.ConvergeNs > maxTimeNs {
-			return errorf("fault %d on %s: detection or convergence delay beyond %d ns", i, f.Link, int64(maxTimeNs))
+			return faultErrorf("fault %d on %s: detection or convergence delay beyond %d ns", i, f.Link, int64(maxTimeNs))
 		}
 		lo := min(pi, s.ports[pi].peer)
 		k := s.portFault[lo]
 		if k < 0 {
 			if len(s.faultLinks) == maxFaultLinks {
-				return errorf("fault %d on %s: faults on more than %d links", i, f.Link, maxFaultLinks)
+				return faultErrorf("fault %d on %s: faults on more than %d links", i, f.Link, maxFaultLinks)
 			}
 			k = int8(len(s.faultLinks))
 			s.faultLinks = append(s.faultLinks, faultLink{a: lo, b: s.ports[lo].peer})
@@ -98,7 +108,7 @@ func (s *sim) buildFaults() error {
 				gEnd = s.end / 1000
 			}
 			if f.DownNs < gEnd && g.DownNs < fEnd {
-				return errorf("faults %d and %d overlap on the link of %s: give one link one down time at a time", i, j, f.Link)
+				return faultErrorf("faults %d and %d overlap on the link of %s: give one link one down time at a time", i, j, f.Link)
 			}
 		}
 	}

@@ -179,6 +179,9 @@ func (r *Runtime) RunVariantWithConfigs(ctx context.Context, l *runtime.Lab, vs 
 		// What the simulator refuses comes from the lab's vendor configs
 		// (a threshold, a weight), or on InfiniBand, which has none, from
 		// its settings: say where to look.
+		if fe := (*engine.FaultError)(nil); errors.As(err, &fe) {
+			return nil, exitcode.Usagef("simulate %s: %v (fix: change the scenario's faults)", vs.Name, err)
+		}
 		if cfg.Transport == engine.TransportInfiniBand {
 			return nil, exitcode.Usagef("simulate %s: %v (InfiniBand runs on the infiniband settings of the lab spec and the scenario: check them with 'labctl explain lab.infiniband')", vs.Name, err)
 		}
