@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/labctl/labctl/orchestrator/specyaml"
+	"os"
 	"strings"
 
 	"github.com/goccy/go-yaml"
@@ -190,6 +192,12 @@ server keys); defaults are the seed's (8 GPUs per server, 200G NICs,
 				var ie *sizing.InputError
 				if errors.As(err, &ie) && len(args) == 0 || errors.As(err, &ie) && cmd.Flags().Changed(flagKey(ie.Field)) {
 					return exitcode.Usagef("%s: %s (fix: %s)", flagNames[ie.Field], ie.Msg, ie.Fix)
+				}
+				// A lab spec file's key: at its place in the file.
+				if errors.As(err, &ie) && len(args) == 1 {
+					if data, rerr := os.ReadFile(args[0]); rerr == nil {
+						return specyaml.At(args[0], data, "$.sizing."+ie.Field, "sizing."+ie.Field+": "+ie.Msg, ie.Fix)
+					}
 				}
 				return fmt.Errorf("plan: %w", err)
 			}

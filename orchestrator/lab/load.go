@@ -156,7 +156,8 @@ func Parse(file string, data []byte) (*Spec, error) {
 	if err := s.Sizing.Validate(); err != nil {
 		var ie *sizing.InputError
 		if errors.As(err, &ie) {
-			return nil, at("$.sizing."+ie.Field, ie.Msg, ie.Fix)
+			// Named as well as placed: a key left out has no place.
+			return nil, at("$.sizing."+ie.Field, "sizing."+ie.Field+": "+ie.Msg, ie.Fix)
 		}
 		return nil, at("$.sizing", err.Error(), "")
 	}

@@ -34,8 +34,8 @@ func TestSpecErrorsNamePlace(t *testing.T) {
 	}{
 		{"misspelt key", "name: a\nsizing:\n  gpus: 64\n  nic_sped_gbps: 200\n", "x.yaml:4:3: unknown field \"nic_sped_gbps\""},
 		{"wrong type", "name: a\nsizing:\n  gpus: many\n", "x.yaml:3:9"},
-		{"impossible value", "name: a\nsizing:\n  gpus: 64\n  nic_speed_gbps: 300\n", "x.yaml:4:19: 300 Gb/s is not an Ethernet NIC speed"},
-		{"zero gpus", "name: a\nsizing:\n  gpus: 0\n", "x.yaml:3:9: must be a positive number"},
+		{"impossible value", "name: a\nsizing:\n  gpus: 64\n  nic_speed_gbps: 300\n", "x.yaml:4:19: sizing.nic_speed_gbps: 300 Gb/s is not an Ethernet NIC speed"},
+		{"zero gpus", "name: a\nsizing:\n  gpus: 0\n", "x.yaml:3:9: sizing.gpus: must be a positive number"},
 		{"no gpus", "name: a\n", "must be a positive number"},
 		{"bad name", "name: My_Lab\nsizing:\n  gpus: 8\n", "x.yaml:1:7: lab name"},
 		{"name too long", "name: " + strings.Repeat("a", 41) + "\nsizing:\n  gpus: 8\n", "is not allowed (fix: use lower-case letters, digits and dashes, starting with a letter or digit, at most 40 characters)"},
