@@ -238,7 +238,7 @@ func (b *builder) ncclPrograms(vs runtime.VariantSpec, c *runtime.CollectiveSpec
 		run.sizes = append(run.sizes, ncclSize{id: id, requested: size, layout: laid.Layout(), est: est})
 	}
 	if len(run.sizes) == 0 {
-		return exitcode.Usagef("no size of %s from %d B to %d B moves data over %d ranks (%s); raise max_bytes",
+		return exitcode.Usagef("no size of %s from %d B to %d B moves data over %d ranks (%s) (fix: raise the traffic's max_bytes)",
 			ns.Collective, ns.Sizes[0], ns.Sizes[len(ns.Sizes)-1], len(c.Ranks), strings.Join(run.notes, "; "))
 	}
 	b.nccl = run
