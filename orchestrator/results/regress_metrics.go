@@ -261,7 +261,8 @@ func ParseTolerance(s string) (string, Tolerance, error) {
 	if !ok || name == "" || val == "" {
 		return "", Tolerance{}, fmt.Errorf("tolerance %q: want metric=value, for example throughput_gbps_total=3%%, role.latency_us_p50=20%% or port.queue_p99_bytes=25%%+65536", s)
 	}
-	if _, ok := metricByName(name); !ok {
+	m, ok := metricByName(name)
+	if !ok {
 		return "", Tolerance{}, fmt.Errorf("tolerance %q: unknown metric %q; metrics are %s", s, name, metricNames())
 	}
 	if val == "off" {
@@ -280,6 +281,11 @@ func ParseTolerance(s string) (string, Tolerance, error) {
 		} else {
 			t.Abs = num
 		}
+	}
+	// A figure that regresses by falling falls by 100% at most: a
+	// tolerance of that or more could never flag it.
+	if m.Direction == LowerIsWorse && t.Rel >= 1 {
+		return "", Tolerance{}, fmt.Errorf("tolerance %q: %s regresses when it falls, by 100%% at most, so %s could never flag it; give less than 100%%, or off to stop comparing it", s, name, val)
 	}
 	return name, t, nil
 }

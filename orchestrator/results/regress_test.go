@@ -261,6 +261,11 @@ func TestParseTolerance(t *testing.T) {
 		{in: "drops=lots", wantErr: `"lots" is not a non-negative number`},
 		{in: "drops=-3%", wantErr: `"-3%" is not a non-negative number`},
 		{in: "drops=NaN", wantErr: "not a non-negative number"},
+		// A falling figure falls by 100% at most; a rising one has no bound.
+		{in: "throughput_gbps_total=150%", wantErr: "throughput_gbps_total regresses when it falls, by 100% at most, so 150% could never flag it"},
+		{in: "throughput_gbps_total=100%", wantErr: "could never flag it"},
+		{in: "throughput_gbps_total=99%", name: "throughput_gbps_total", want: Tolerance{Rel: 0.99}},
+		{in: "drops=150%", name: "drops", want: Tolerance{Rel: 1.5}},
 	}
 	for _, tt := range tests {
 		name, tol, err := ParseTolerance(tt.in)
