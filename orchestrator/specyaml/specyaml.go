@@ -149,6 +149,13 @@ func classify(file string, err error, v any) error {
 		if typeErr.Token != nil && typeErr.Token.Value != "" {
 			got = fmt.Sprintf("%q", typeErr.Token.Value)
 		}
+		// The library's token for a collection is its opening bracket.
+		switch got {
+		case `"["`, `"-"`:
+			got = "a list"
+		case `"{"`:
+			got = "a mapping"
+		}
 		e.Msg = fmt.Sprintf("%s is not %s", got, KindName(typeErr.DstType))
 		e.Fix = "give " + KindName(typeErr.DstType) + " here, as documented for this key"
 		if key := keyOf(typeErr.Token); key != "" {
@@ -169,6 +176,21 @@ func classify(file string, err error, v any) error {
 		if strings.Contains(e.Msg, "already defined") {
 			e.Fix = "keep one of the two entries: a key may appear once per mapping"
 		}
+	case strings.Contains(e.Msg, "where sequence is expected"), strings.Contains(e.Msg, "where mapping is expected"):
+		// "string was used where sequence is expected": a key that takes
+		// a list (or a mapping) given a single value.
+		want, eg := "a list", "[a, b], or one \"- \" item per line"
+		if strings.Contains(e.Msg, "mapping") {
+			want, eg = "a mapping", "{key: value}, or one \"key: value\" per line"
+		}
+		key := "this key"
+		if ye != nil {
+			if k := keyOf(ye.GetToken()); k != "" {
+				key = k
+			}
+		}
+		e.Msg = fmt.Sprintf("%s takes %s, not a single value", key, want)
+		e.Fix = fmt.Sprintf("write %s as %s", key, eg)
 	default:
 		if !strings.Contains(e.Msg, "YAML") {
 			e.Msg = "cannot read YAML: " + e.Msg
