@@ -164,6 +164,17 @@ func Parse(file string, data []byte) (*Spec, error) {
 	if err := ValidateQoS(&s.QoS, at); err != nil {
 		return nil, err
 	}
+	if CheckQoS != nil {
+		if field, msg := CheckQoS(s.QoS); field != "" {
+			fix := fmt.Sprintf("correct qos.%s ('labctl explain lab.qos.%s' says what it takes)", field, field)
+			err := at("$.qos."+field, msg, fix)
+			// A key left out (its default is in the conflict): the section.
+			if se := (*specyaml.Error)(nil); errors.As(err, &se) && se.Line == 0 {
+				err = at("$.qos", msg, fix)
+			}
+			return nil, err
+		}
+	}
 	if _, err := s.NICSettings(nil); err != nil {
 		var fe *nic.FieldError
 		if errors.As(err, &fe) {
@@ -240,6 +251,12 @@ func TransportError(err error, at func(path, msg, fix string) error) error {
 	}
 	return at("$.transport", err.Error(), "")
 }
+
+// CheckQoS checks a spec's qos section as the lab will resolve it, and
+// returns its first problem by its key under qos ("" for none). The qos
+// package, which holds the rules and imports this one, sets it; a program
+// that links no qos package resolves no QoS and leaves it nil.
+var CheckQoS func(QoSSpec) (field, msg string)
 
 // ValidateQoS checks the ranges of QoS overrides that need no knowledge of
 // profiles; the qos package checks the rest. at positions an error by the

@@ -11,6 +11,7 @@
 package qos
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -314,79 +315,112 @@ func FromSpec(s lab.QoSSpec) (Intent, error) {
 	return in, nil
 }
 
-// Validate checks the intent's ranges and names the field to fix.
+// Validate checks the intent's ranges and names the field to fix: an
+// *IntentError, each problem by its key under qos.
 func (in Intent) Validate() error {
-	var errs []string
-	bad := func(format string, a ...any) { errs = append(errs, fmt.Sprintf(format, a...)) }
+	var errs []IntentProblem
+	bad := func(field, format string, a ...any) {
+		errs = append(errs, IntentProblem{Field: field, Msg: fmt.Sprintf(format, a...)})
+	}
 	if len(in.LosslessPriorities) == 0 {
-		bad("lossless_priorities is empty: give at least one priority 0-7 (RoCE uses 3)")
+		bad("lossless_priorities", "lossless_priorities is empty: give at least one priority 0-7 (RoCE uses 3)")
 	}
 	for _, p := range in.LosslessPriorities {
 		if p < 0 || p >= NumTC {
-			bad("lossless_priorities: %d is not a priority 0-7", p)
+			bad("lossless_priorities", "lossless_priorities: %d is not a priority 0-7", p)
 		}
 		if p == CNPTC {
-			bad("lossless_priorities: %d is the CNP class; CNPs must not be paused", p)
+			bad("lossless_priorities", "lossless_priorities: %d is the CNP class; CNPs must not be paused", p)
 		}
 	}
 	for name, d := range map[string]int{"roce_dscp": in.RoCEDSCP, "cnp_dscp": in.CNPDSCP} {
 		if d < 0 || d > 63 {
-			bad("%s: %d is not a DSCP 0-63", name, d)
+			bad(name, "%s: %d is not a DSCP 0-63", name, d)
 		}
 	}
 	if in.RoCEDSCP == in.CNPDSCP {
-		bad("roce_dscp and cnp_dscp are both %d: CNPs need their own DSCP", in.RoCEDSCP)
+		bad("cnp_dscp", "roce_dscp and cnp_dscp are both %d: CNPs need their own DSCP", in.RoCEDSCP)
 	}
 	if in.MTU < 256 || in.MTU > 9216 {
-		bad("mtu: %d is outside 256-9216", in.MTU)
+		bad("mtu", "mtu: %d is outside 256-9216", in.MTU)
 	}
 	if in.CableLengthM < 0 || in.CableLengthM > 100000 {
-		bad("cable_length_m: %d is outside 0-100000", in.CableLengthM)
+		bad("cable_length_m", "cable_length_m: %d is outside 0-100000", in.CableLengthM)
 	}
 	if b := in.Buffer.SharedPoolBytes; b != 0 && (b < lab.MinBufferPoolBytes || b > lab.MaxBufferPoolBytes) {
-		bad("buffer_pool_bytes: %d is outside %d-%d", b, lab.MinBufferPoolBytes, lab.MaxBufferPoolBytes)
+		bad("buffer_pool_bytes", "buffer_pool_bytes: %d is outside %d-%d", b, lab.MinBufferPoolBytes, lab.MaxBufferPoolBytes)
 	}
 	if in.ECN.Pmax <= 0 || in.ECN.Pmax > 1 {
-		bad("ecn.pmax: %g is outside (0, 1]", in.ECN.Pmax)
+		bad("ecn.pmax", "ecn.pmax: %g is outside (0, 1]", in.ECN.Pmax)
 	}
 	if in.ECN.KminKB < 0 || in.ECN.KmaxKB < 0 {
-		bad("ecn.kmin_kb/kmax_kb must not be negative")
+		bad("ecn", "ecn.kmin_kb/kmax_kb must not be negative")
 	}
 	if (in.ECN.KminKB > 0) != (in.ECN.KmaxKB > 0) {
-		bad("ecn: set both kmin_kb and kmax_kb, or neither (to scale with port speed)")
+		bad("ecn", "ecn: set both kmin_kb and kmax_kb, or neither (to scale with port speed)")
 	}
 	if in.ECN.KminKB > 0 && in.ECN.KminKB >= in.ECN.KmaxKB {
-		bad("ecn: kmin_kb %d must be below kmax_kb %d", in.ECN.KminKB, in.ECN.KmaxKB)
+		bad("ecn.kmin_kb", "ecn: kmin_kb %d must be below kmax_kb %d", in.ECN.KminKB, in.ECN.KmaxKB)
 	}
 	if w := in.Watchdog; w.Enabled {
 		if w.DetectionMs < 100 || w.DetectionMs > 5000 {
-			bad("pfc_watchdog.detection_ms: %d is outside 100-5000", w.DetectionMs)
+			bad("pfc_watchdog.detection_ms", "pfc_watchdog.detection_ms: %d is outside 100-5000", w.DetectionMs)
 		}
 		if w.RestorationMs < 100 || w.RestorationMs > 60000 {
-			bad("pfc_watchdog.restoration_ms: %d is outside 100-60000", w.RestorationMs)
+			bad("pfc_watchdog.restoration_ms", "pfc_watchdog.restoration_ms: %d is outside 100-60000", w.RestorationMs)
 		}
 	}
 	if !slices.Contains([]string{"drop", "forward", "alert"}, in.Watchdog.Action) {
-		bad("pfc_watchdog.action: %q is not drop, forward or alert", in.Watchdog.Action)
+		bad("pfc_watchdog.action", "pfc_watchdog.action: %q is not drop, forward or alert", in.Watchdog.Action)
 	}
 	sum := 0
 	for q, w := range in.ETSWeights {
 		if q < 0 || q >= NumTC {
-			bad("ets_weights: queue %d is not 0-7", q)
+			bad("ets_weights", "ets_weights: queue %d is not 0-7", q)
 		}
 		if w < 1 || w > 100 {
-			bad("ets_weights: queue %d weight %d is outside 1-100", q, w)
+			bad("ets_weights", "ets_weights: queue %d weight %d is outside 1-100", q, w)
 		}
 		sum += w
 	}
 	if sum > 100 {
-		bad("ets_weights sum to %d: keep them at most 100 (EOS uses them as bandwidth percent)", sum)
+		bad("ets_weights", "ets_weights sum to %d: keep them at most 100 (EOS uses them as bandwidth percent)", sum)
 	}
 	if len(errs) > 0 {
-		sort.Strings(errs)
-		return fmt.Errorf("%s", strings.Join(errs, "; "))
+		sort.Slice(errs, func(i, j int) bool { return errs[i].Msg < errs[j].Msg })
+		return &IntentError{Problems: errs}
 	}
 	return nil
+}
+
+// IntentError is what Validate found wrong with an intent, each problem
+// by the key under qos that gives it, so that a lab spec can be pointed
+// at (lab.CheckQoS).
+type IntentError struct{ Problems []IntentProblem }
+
+// IntentProblem is one problem of an intent and its key under qos
+// ("roce_dscp", "ecn.kmin_kb").
+type IntentProblem struct{ Field, Msg string }
+
+func (e *IntentError) Error() string {
+	msgs := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		msgs[i] = p.Msg
+	}
+	return strings.Join(msgs, "; ")
+}
+
+// The lab spec's loader checks a spec's qos section with FromSpec, this
+// package's rules, and places the first problem at its key.
+func init() {
+	lab.CheckQoS = func(s lab.QoSSpec) (field, msg string) {
+		_, err := FromSpec(s)
+		var ie *IntentError
+		if errors.As(err, &ie) {
+			return ie.Problems[0].Field, ie.Problems[0].Msg
+		}
+		return "", ""
+	}
 }
 
 // WithECN returns a copy of the intent with ECN marking on or off.
