@@ -415,6 +415,10 @@ func checkTiming(s *Spec, at func(path, msg, fix string) error) error {
 	if s.SampleEveryUs, err = parseDurationUs(s.SampleEvery); err != nil || s.SampleEveryUs < 0 {
 		return at("$.sample_every", fmt.Sprintf("sample_every %q is not a time", s.SampleEvery), "write a duration such as 10us, or 0 for no time series")
 	}
+	if sampleEveryGiven && s.SampleEveryUs > s.DurationUs {
+		return at("$.sample_every", fmt.Sprintf("sample_every %s is longer than the duration %s, so the time series would hold no sample after the start", s.SampleEvery, s.Duration),
+			fmt.Sprintf("sample every %s or less, or 0 for no time series", s.Duration))
+	}
 	if s.SampleEveryUs > 0 && s.DurationUs/s.SampleEveryUs > 100000 {
 		if !sampleEveryGiven {
 			// The default interval: the duration is what the file says.
