@@ -420,6 +420,10 @@ func (p *parser) mul() (node, error) {
 		if err != nil {
 			return nil, err
 		}
+		// A literal 0 divisor fails on every variant: say so before the run.
+		if lit, ok := r.(*litNode); ok && t.text == "/" && !lit.v.IsBool && !lit.v.IsStr && lit.v.Num == 0 {
+			return nil, &ExprError{Col: t.col, Msg: "division by zero: the divisor is the number 0"}
+		}
 		l = &binaryNode{op: t.text, l: l, r: r, col: t.col}
 	}
 	return l, nil

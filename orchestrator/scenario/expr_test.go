@@ -90,6 +90,7 @@ func TestExprErrors(t *testing.T) {
 		col      int
 	}{
 		{"summary.drops = 0", "==", 15},
+		{"summary.drops / 0 == 0", "division by zero: the divisor is the number 0", 15},
 		{"summary.drops == ", "ends too early", 18},
 		{"(summary.drops == 0", "expected ')'", 20},
 		{"summary.drops == 0 and pfc", "use &&", 20},
@@ -118,7 +119,7 @@ func TestExprErrors(t *testing.T) {
 
 func TestExprEvalErrors(t *testing.T) {
 	env := mapEnv{"n": Num(1), "b": Bool(true), "s": Str("spray")}
-	for _, src := range []string{"n", "n && b", "b + 1", "b < 1", "n / 0 == 1", "missing == 1", "!n", "-b == 1", "b == 1", "b when n",
+	for _, src := range []string{"n", "n && b", "b + 1", "b < 1", "n / (n - n) == 1", "missing == 1", "!n", "-b == 1", "b == 1", "b when n",
 		`s > 1`, `s == 1`, `s + "x" == "y"`, `-s == "x"`, `s && b`, `s`} {
 		e, err := ParseExpr(src)
 		if err != nil {
