@@ -3,6 +3,7 @@ package lab
 import (
 	"errors"
 	"fmt"
+	"github.com/distribution/reference"
 	"maps"
 	"slices"
 	"sort"
@@ -141,6 +142,15 @@ func Parse(file string, data []byte) (*Spec, error) {
 	}
 	if s.Images.Host == "" {
 		s.Images.Host = DefaultHostImage
+	}
+	// Whichever runtime the lab starts on, a reference Docker cannot parse
+	// would fail only when the lab moves to containers.
+	for _, im := range []struct{ key, ref, eg string }{
+		{"sonic", s.Images.SONiC, DefaultSONiCImage}, {"eos", s.Images.EOS, DefaultEOSImage}, {"host", s.Images.Host, DefaultHostImage},
+	} {
+		if _, err := reference.ParseNormalizedNamed(im.ref); err != nil {
+			return nil, at("$.images."+im.key, fmt.Sprintf("image %q is not a container image reference (%v)", im.ref, err), "write it as Docker does, name[:tag], e.g. "+im.eg)
+		}
 	}
 	if s.QoS.Profile == "" {
 		s.QoS.Profile = DefaultQoSProfile
