@@ -208,6 +208,12 @@ func sonicMutations() []mutation {
 			})},
 		{field: "PORT_QOS_MAP pfcwd_sw_enable", name: "priority 3 listed twice",
 			edit: edit(func(d doc) { d.set("PORT_QOS_MAP", portsOnly(), "pfcwd_sw_enable", "3,3") })},
+		// orchagent starts the watchdog on pfcwd_sw_enable's priorities:
+		// the PFC_WD entries stay, but priority 3 goes unwatched.
+		{field: "PORT_QOS_MAP pfcwd_sw_enable", name: "priority 4 watched, not 3", harmful: true, rule: "QOS008", why: noStorm,
+			edit: edit(func(d doc) { d.set("PORT_QOS_MAP", portsOnly(), "pfcwd_sw_enable", "4") })},
+		{field: "PORT_QOS_MAP pfcwd_sw_enable", name: "priorities 3 and 4 watched (4 has no PFC)",
+			edit: edit(func(d doc) { d.set("PORT_QOS_MAP", portsOnly(), "pfcwd_sw_enable", "3,4") })},
 		{field: "PORT_QOS_MAP tc_to_dscp_map", name: "egress DSCP remarking", harmful: true, rule: "QOS017", why: notSim,
 			edit: edit(func(d doc) { d.pointPorts("tc_to_dscp_map", "AZURE") })},
 		{field: "PORT_QOS_MAP tc_to_dscp_map", name: "empty",
@@ -487,6 +493,10 @@ func sonicMutations2() []mutation {
 			edit: edit(func(d doc) { d.del("PFC_WD", nil, "action") })},
 		mutation{field: "PFC_WD detection_time", name: "5 s detection", harmful: true, rule: "QOS018", why: noStorm,
 			edit: edit(func(d doc) { d.set("PFC_WD", func(k string) bool { return k != "GLOBAL" }, "detection_time", "5000") })},
+		mutation{field: "PFC_WD detection_time", name: "0 ms", harmful: true, rule: "QOS010", dataPlane: true,
+			edit: edit(func(d doc) { d.set("PFC_WD", func(k string) bool { return k != "GLOBAL" }, "detection_time", "0") })},
+		mutation{field: "PFC_WD action", name: "misspelt", harmful: true, rule: "QOS010", dataPlane: true,
+			edit: edit(func(d doc) { d.set("PFC_WD", func(k string) bool { return k != "GLOBAL" }, "action", "dorp") })},
 		mutation{field: "PFC_WD detection_time", name: "written with a leading 0",
 			edit: edit(func(d doc) { d.set("PFC_WD", func(k string) bool { return k != "GLOBAL" }, "detection_time", "0200") })},
 		mutation{field: "PFC_WD restoration_time", name: "60 s restoration", harmful: true, rule: "QOS018", why: noStorm,

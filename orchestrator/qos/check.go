@@ -64,6 +64,20 @@ func Problems(d *DeviceConfig) []Finding {
 	}
 	for i := range d.Ports {
 		p := &d.Ports[i]
+		if w := p.Watchdog; w != nil {
+			// A detection time of 0 is no "off" on any switch; the
+			// simulator's watchdog would never fire (or, beyond an hour,
+			// never in any run).
+			if w.DetectionMs <= 0 || w.DetectionMs > maxWatchdogMs {
+				add(p.Name, "give the detection time in ms, 1 or more (SONiC's default is 200), or remove the watchdog", "PFC watchdog detection time %d ms is out of range", w.DetectionMs)
+			}
+			if w.RestorationMs < 0 || w.RestorationMs > maxWatchdogMs {
+				add(p.Name, "give the restoration time in ms, 0 or more (SONiC's default is 200)", "PFC watchdog restoration time %d ms is out of range", w.RestorationMs)
+			}
+			if !slices.Contains(WatchdogActions, w.Action) {
+				add(p.Name, "use drop, forward or alert (SONiC), or errdisable, drop, no-drop or notify-only (EOS)", "PFC watchdog action %q is no action a switch takes", w.Action)
+			}
+		}
 		for _, q := range p.Queues {
 			what := "queue " + strconv.Itoa(q.Queue)
 			if q.Weight < 0 || q.Weight > 1000 {
@@ -98,6 +112,9 @@ func Problems(d *DeviceConfig) []Finding {
 	}
 	return out
 }
+
+// maxWatchdogMs bounds a watchdog's times: an hour.
+const maxWatchdogMs = 3_600_000
 
 // notSimulated reports, once per device, the settings of the config that
 // the simulator does not run (QOS011), from the NOS's statement beside

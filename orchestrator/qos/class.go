@@ -49,7 +49,7 @@ func (p *PortConfig) Class(tc int) Class {
 	// Without buffer tables in the files read the PG's profile is not
 	// known: PFC alone says lossless.
 	c.Lossless = c.PFC && (p.BufferUnknown || c.PGConfig != nil && LosslessProfile(&c.PGConfig.BufferProfile))
-	if c.PFC {
+	if c.PFC && p.Watchdog != nil && p.Watchdog.Watches(tc) {
 		c.Watchdog = p.Watchdog
 	}
 	return c

@@ -30,7 +30,7 @@ func roceFields(p *PortConfig, roce, cnp int, platform bool) map[string]string {
 	}
 	keep("trust", p.Trust)
 	keep("pfc_priorities", pfcPrioritiesText(p))
-	keep("pfc_watchdog", watchdogText(p.Watchdog))
+	keep("pfc_watchdog", watchdogText(p))
 	classes := map[int]bool{p.TCOf(roce): true, p.TCOf(cnp): true}
 	for _, pr := range p.PFCPriorities {
 		classes[pr] = true

@@ -200,7 +200,22 @@ type PortWatchdog struct {
 	DetectionMs   int    `json:"detection_ms"`
 	RestorationMs int    `json:"restoration_ms"`
 	Action        string `json:"action"`
+	// Priorities are the priorities it watches (SONiC's pfcwd_sw_enable,
+	// the bitmap its orchagent starts the watchdog on); nil for every PFC
+	// priority of the port (EOS, whose watchdog is the interface's).
+	Priorities []int `json:"priorities,omitempty"`
 }
+
+// Watches says whether the watchdog watches priority tc (when PFC runs
+// on it).
+func (w *PortWatchdog) Watches(tc int) bool {
+	return w.Priorities == nil || slices.Contains(w.Priorities, tc)
+}
+
+// WatchdogActions are the actions a port's watchdog may take: SONiC's
+// drop, forward and alert, EOS's errdisable and notify-only (EOS's
+// no-drop reads as forward).
+var WatchdogActions = []string{"drop", "forward", "alert", "errdisable", "notify-only"}
 
 // QueueConfig is one egress queue's scheduling, WRED/ECN and admission.
 type QueueConfig struct {

@@ -35,3 +35,26 @@ func TestFormatMap(t *testing.T) {
 		}
 	}
 }
+
+// A class has the port's watchdog when PFC runs on it and the watchdog
+// watches it: nil priorities watch every PFC priority, a list only its own.
+func TestClassWatchdogWatchesItsPriorities(t *testing.T) {
+	w := &PortWatchdog{DetectionMs: 200, RestorationMs: 200, Action: "drop"}
+	p := &PortConfig{PFCPriorities: []int{3, 4}, Watchdog: w}
+	for _, tc := range []struct {
+		prios []int
+		want  map[int]bool
+	}{
+		{nil, map[int]bool{3: true, 4: true}},
+		{[]int{4}, map[int]bool{4: true}},
+		{[]int{}, map[int]bool{}},
+		{[]int{3, 4, 5}, map[int]bool{3: true, 4: true}}, // 5 has no PFC
+	} {
+		w.Priorities = tc.prios
+		for prio := range NumTC {
+			if got := p.Class(prio).Watchdog != nil; got != tc.want[prio] {
+				t.Errorf("watchdog priorities %v: class %d watched %v, want %v", tc.prios, prio, got, tc.want[prio])
+			}
+		}
+	}
+}

@@ -308,7 +308,7 @@ func flattenPortInto(p *PortConfig, f map[string]string) {
 	for tc := range NumTC {
 		f[namesOf(tc).lossless] = strconv.FormatBool(p.Class(tc).Lossless)
 	}
-	put("pfc_watchdog", watchdogText(p.Watchdog))
+	put("pfc_watchdog", watchdogText(p))
 	for i := range p.Queues {
 		queueFields(&p.Queues[i], true, put)
 	}
@@ -389,11 +389,31 @@ func namesOf(n int) *unitNames {
 
 func pfcPrioritiesText(p *PortConfig) string { return "[" + FormatInts(p.PFCPriorities) + "]" }
 
-func watchdogText(w *PortWatchdog) string {
+func watchdogText(p *PortConfig) string {
+	w := p.Watchdog
 	if w == nil {
 		return "off"
 	}
-	return fmt.Sprintf("detection=%dms restoration=%dms action=%s", w.DetectionMs, w.RestorationMs, w.Action)
+	s := fmt.Sprintf("detection=%dms restoration=%dms action=%s", w.DetectionMs, w.RestorationMs, w.Action)
+	// Which PFC priorities it leaves unwatched, when any (a watchdog on
+	// every PFC priority reads as it always has).
+	var watched []int
+	for _, tc := range p.PFCPriorities {
+		if w.Watches(tc) {
+			watched = append(watched, tc)
+		}
+	}
+	if len(watched) < len(p.PFCPriorities) {
+		s += " watches=" + orNone(FormatInts(watched))
+	}
+	return s
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
 }
 
 // queueFields flattens one queue: "queue.<q>.scheduler", ".ecn",

@@ -720,7 +720,7 @@ func (l *linter) portMTU(d *DeviceConfig, p *PortConfig) {
 
 // QOS008
 func (l *linter) watchdog(d *DeviceConfig, p *PortConfig) {
-	if w := p.Watchdog; w != nil && len(p.PFCPriorities) > 0 && d.WatchdogPollMs > 0 && 2*d.WatchdogPollMs > w.DetectionMs {
+	if w := p.Watchdog; w != nil && len(p.PFCPriorities) > 0 && w.DetectionMs > 0 && d.WatchdogPollMs > 0 && 2*d.WatchdogPollMs > w.DetectionMs {
 		l.add(RuleWatchdogOff, SevWarning, d.Device, p.Name,
 			fmt.Sprintf("poll at most every %d ms (half the detection time), or raise the detection time", w.DetectionMs/2),
 			"the PFC watchdog polls every %d ms against a detection time of %d ms: a storm is declared up to %d ms after it starts", d.WatchdogPollMs, w.DetectionMs, w.DetectionMs+d.WatchdogPollMs)
@@ -729,6 +729,19 @@ func (l *linter) watchdog(d *DeviceConfig, p *PortConfig) {
 		l.add(RuleWatchdogOff, SevWarning, d.Device, p.Name,
 			"enable the PFC watchdog (e.g. detection 200 ms, restoration 200 ms, action drop)",
 			"PFC is on (priority %s) without a PFC watchdog: a stuck receiver can pause the fabric indefinitely", FormatInts(p.PFCPriorities))
+	}
+	if w := p.Watchdog; w != nil {
+		var unwatched []int
+		for _, tc := range p.PFCPriorities {
+			if !w.Watches(tc) {
+				unwatched = append(unwatched, tc)
+			}
+		}
+		if len(unwatched) > 0 {
+			l.add(RuleWatchdogOff, SevWarning, d.Device, p.Name,
+				fmt.Sprintf("watch every PFC priority: list %s in the watchdog's priorities (SONiC's pfcwd_sw_enable)", FormatInts(p.PFCPriorities)),
+				"PFC is on priority %s but the PFC watchdog watches %s only: a stuck receiver can pause priority %s indefinitely", FormatInts(p.PFCPriorities), orNone(FormatInts(w.Priorities)), FormatInts(unwatched))
+		}
 	}
 }
 

@@ -105,6 +105,26 @@ func TestLintRules(t *testing.T) {
 		{RuleWatchdogOff, SevWarning, "Ethernet0", "without a PFC watchdog", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Port("Ethernet0").Watchdog = nil
 		}},
+		{RuleWatchdogOff, SevWarning, "Ethernet0", "PFC is on priority 3 but the PFC watchdog watches 4 only", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			w := *c[0].Port("Ethernet0").Watchdog
+			w.Priorities = []int{4}
+			c[0].Port("Ethernet0").Watchdog = &w
+		}},
+		{RuleInvalidValue, SevError, "Ethernet0", "PFC watchdog detection time 0 ms is out of range", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			w := *c[0].Port("Ethernet0").Watchdog
+			w.DetectionMs = 0
+			c[0].Port("Ethernet0").Watchdog = &w
+		}},
+		{RuleInvalidValue, SevError, "Ethernet0", "PFC watchdog restoration time -1 ms is out of range", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			w := *c[0].Port("Ethernet0").Watchdog
+			w.RestorationMs = -1
+			c[0].Port("Ethernet0").Watchdog = &w
+		}},
+		{RuleInvalidValue, SevError, "Ethernet0", `PFC watchdog action "dorp" is no action a switch takes`, false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			w := *c[0].Port("Ethernet0").Watchdog
+			w.Action = "dorp"
+			c[0].Port("Ethernet0").Watchdog = &w
+		}},
 		{RuleLinkLosslessMatch, SevError, "Ethernet4", "differ from the peer spine1's [3,4]", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[1].Port("Ethernet0").PFCPriorities = []int{3, 4}
 		}},

@@ -131,8 +131,7 @@ func classRow(d *DeviceConfig, p *PortConfig, tc int) ClassRow {
 			r.Egress = "none"
 		}
 	}
-	if c.PFC && p.Watchdog != nil {
-		w := p.Watchdog
+	if w := c.Watchdog; w != nil {
 		r.Watchdog = fmt.Sprintf("%d/%d ms %s", w.DetectionMs, w.RestorationMs, w.Action)
 	}
 	return r

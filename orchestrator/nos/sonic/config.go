@@ -163,8 +163,11 @@ func BuildDoc(dc qos.DeviceConfig) (Doc, error) {
 		}
 		if len(p.PFCPriorities) > 0 {
 			pq["pfc_enable"] = qos.FormatInts(p.PFCPriorities)
-			if p.Watchdog != nil {
+			if w := p.Watchdog; w != nil {
 				pq["pfcwd_sw_enable"] = qos.FormatInts(p.PFCPriorities)
+				if w.Priorities != nil {
+					pq["pfcwd_sw_enable"] = qos.FormatInts(w.Priorities)
+				}
 			}
 		}
 		for k, v := range pq {
@@ -408,19 +411,25 @@ func Commands(dc qos.DeviceConfig, path string) []string {
 	if dc.WatchdogPollMs > 0 {
 		cmds = append(cmds, fmt.Sprintf("sudo config pfcwd interval %d", dc.WatchdogPollMs))
 	}
-	// Group ports with the same watchdog settings into one start command.
-	groups := map[qos.PortWatchdog][]string{}
+	// Group ports with the same watchdog settings into one start command
+	// (the priorities it watches are PORT_QOS_MAP's, not the command's).
+	type start struct { // in PortWatchdog's order, which sorts the commands
+		detection, restoration int
+		action                 string
+	}
+	groups := map[start][]string{}
 	for _, p := range dc.Ports {
-		if p.Watchdog != nil {
-			groups[*p.Watchdog] = append(groups[*p.Watchdog], p.Name)
+		if w := p.Watchdog; w != nil {
+			k := start{w.DetectionMs, w.RestorationMs, w.Action}
+			groups[k] = append(groups[k], p.Name)
 		}
 	}
-	keys := slices.SortedFunc(maps.Keys(groups), func(a, b qos.PortWatchdog) int {
+	keys := slices.SortedFunc(maps.Keys(groups), func(a, b start) int {
 		return strings.Compare(fmt.Sprint(a), fmt.Sprint(b))
 	})
 	for _, w := range keys {
 		cmds = append(cmds, fmt.Sprintf("sudo config pfcwd start --action %s %s %d --restoration-time %d",
-			w.Action, strings.Join(groups[w], " "), w.DetectionMs, w.RestorationMs))
+			w.action, strings.Join(groups[w], " "), w.detection, w.restoration))
 	}
 	return cmds
 }

@@ -525,3 +525,31 @@ func lineDiff(a, b string) string {
 	slices.Sort(out)
 	return strings.Join(out, "\n")
 }
+
+// pfcwd_sw_enable is what the watchdog watches: a PFC priority left out
+// goes unwatched, whatever PFC_WD says; listing every PFC priority (or
+// more) is the model's nil, every PFC priority.
+func TestWatchdogWatchesPfcwdSwEnable(t *testing.T) {
+	for _, tc := range []struct {
+		pfcwd string
+		want  []int
+	}{
+		{`"3"`, nil},
+		{`"3,4"`, nil},
+		{`"4"`, []int{4}},
+	} {
+		db := `{"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3", "pfcwd_sw_enable": ` + tc.pfcwd + `}},
+			"PFC_WD": {"Ethernet0": {"action": "drop", "detection_time": "200", "restoration_time": "200"}}}`
+		dc, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(db)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := dc.Port("Ethernet0").Watchdog
+		if w == nil || !slices.Equal(w.Priorities, tc.want) || (w.Priorities == nil) != (tc.want == nil) {
+			t.Errorf("pfcwd_sw_enable %s: watchdog %+v, want priorities %v", tc.pfcwd, w, tc.want)
+		}
+		if got := dc.Port("Ethernet0").Class(3).Watchdog != nil; got != (tc.want == nil) {
+			t.Errorf("pfcwd_sw_enable %s: priority 3 watched %v", tc.pfcwd, got)
+		}
+	}
+}

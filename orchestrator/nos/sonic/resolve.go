@@ -335,6 +335,15 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 			pc.Watchdog = &qos.PortWatchdog{DetectionMs: cfgDefaultWDDetection, RestorationMs: cfgDefaultWDRestoration, Action: cfgDefaultWDAction}
 		}
 	}
+	// pfcwd_sw_enable is the bitmap orchagent starts the watchdog on
+	// (qosorch's setPortPfcWatchdogStatus, pfcwdorch's startWdOnPort): a
+	// PFC priority left out of it is not watched. Without the field the
+	// watchdog watches the PFC priorities (db_migrator writes pfc_enable
+	// into it for configs from before the field).
+	var wdPriorities []int
+	if e := r.db.PortQoSMap[name]; e != nil && e.PFCWDEnable != "" {
+		wdPriorities = cfgInts(e.PFCWDEnable)
+	}
 	if w := r.db.PFCWD[name]; w != nil {
 		if w.DetectionTime == nil || w.RestorationTime == nil {
 			return pc, fmt.Errorf("PFC_WD|%s: detection_time and restoration_time must both be given in milliseconds (fix: add both, e.g. 200)", name)
@@ -347,6 +356,12 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 		pc.Watchdog = &qos.PortWatchdog{DetectionMs: *w.DetectionTime, RestorationMs: *w.RestorationTime, Action: action}
 	} else if pc.Watchdog != nil {
 		r.def("PFC_WD (pfcwd_sw_enable without an entry)", fmt.Sprintf("detection %d ms, restoration %d ms, action %s", cfgDefaultWDDetection, cfgDefaultWDRestoration, cfgDefaultWDAction), srcPFCWD, name, false)
+	}
+	// Watching every PFC priority is the model's nil (a priority without
+	// PFC is never paused, so watching it changes nothing).
+	unwatched := func(tc int) bool { return !slices.Contains(wdPriorities, tc) }
+	if pc.Watchdog != nil && wdPriorities != nil && slices.ContainsFunc(pc.PFCPriorities, unwatched) {
+		pc.Watchdog.Priorities = wdPriorities
 	}
 	if err := r.portLink(&pc); err != nil {
 		return pc, err

@@ -296,7 +296,7 @@ func portQoS(dc *qos.DeviceConfig, pc *qos.PortConfig) (map[int]engine.PortQoS, 
 			if c.Lossless {
 				a := dc.Admit(&g.BufferProfile)
 				pq.PFC = true
-				pq.Watchdog = watchdog(dc, pc.Watchdog)
+				pq.Watchdog = watchdog(dc, c.Watchdog)
 				pq.HeadroomBytes, pq.HeadroomGiven = a.HeadroomBytes, true
 				pq.XonOffsetBytes, pq.XonBytes = a.XonOffsetBytes, a.XonBytes
 			}
@@ -310,11 +310,12 @@ func portQoS(dc *qos.DeviceConfig, pc *qos.PortConfig) (map[int]engine.PortQoS, 
 	return out, m
 }
 
-// watchdog is a port's PFC watchdog as the simulator runs it, nil when
-// the port has none. EOS's errdisable takes the port down; the others map
-// to SONiC's actions (EOS no-drop is forward, notify-only is alert).
+// watchdog is a class's PFC watchdog as the simulator runs it, nil when
+// none watches it. EOS's errdisable takes the port down; the others map
+// to SONiC's actions (EOS no-drop is forward, notify-only is alert). A
+// detection time of 0 or less is no "off": qos.Problems refuses it.
 func watchdog(dc *qos.DeviceConfig, w *qos.PortWatchdog) *engine.Watchdog {
-	if w == nil || w.DetectionMs <= 0 {
+	if w == nil {
 		return nil
 	}
 	action := w.Action
