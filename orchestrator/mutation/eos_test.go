@@ -242,6 +242,8 @@ func eosMutations() []mutation {
 			edit: text(replace(`^      bandwidth percent 50$`, "      bandwidth percent 050"))},
 		{field: "tx-queue random-detect ecn minimum-threshold <n> <unit> maximum-threshold <n> <unit> [max-mark-probability <p>] [weight <w>]", name: "Kmin and Kmax x4", harmful: true, rule: "QOS018", dataPlane: true,
 			edit: text(replace(`minimum-threshold (\d+) kbytes maximum-threshold (\d+) kbytes`, "minimum-threshold 12800 kbytes maximum-threshold 25600 kbytes"))},
+		{field: "tx-queue random-detect ecn minimum-threshold <n> <unit> maximum-threshold <n> <unit> [max-mark-probability <p>] [weight <w>]", name: "kbytes written bytes", harmful: true, rule: "QOS004", dataPlane: true,
+			edit: text(replace(`minimum-threshold (\d+) kbytes maximum-threshold (\d+) kbytes`, "minimum-threshold $1 bytes maximum-threshold $2 bytes"))},
 		{field: "tx-queue random-detect ecn minimum-threshold <n> <unit> maximum-threshold <n> <unit> [max-mark-probability <p>] [weight <w>]", name: "the same thresholds in bytes",
 			edit: text(chain(replace(`minimum-threshold 800 kbytes maximum-threshold 3200 kbytes`, "minimum-threshold 819200 bytes maximum-threshold 3276800 bytes"),
 				replace(`minimum-threshold 1600 kbytes maximum-threshold 6400 kbytes`, "minimum-threshold 1638400 bytes maximum-threshold 6553600 bytes")))},

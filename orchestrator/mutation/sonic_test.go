@@ -305,6 +305,11 @@ func sonicMutations2() []mutation {
 					e["green_min_threshold"] = "0" + e["green_min_threshold"]
 				}
 			})},
+		mutation{field: "WRED_PROFILE green_max_threshold", name: "Kmin 1 and Kmax 2 bytes", harmful: true, rule: "QOS004", dataPlane: true,
+			edit: edit(func(d doc) {
+				d.set("WRED_PROFILE", prefix("ECN_"), "green_min_threshold", "1")
+				d.set("WRED_PROFILE", prefix("ECN_"), "green_max_threshold", "2")
+			})},
 		mutation{field: "WRED_PROFILE green_max_threshold", name: "Kmax x4", harmful: true, rule: "QOS018", dataPlane: true,
 			edit: edit(func(d doc) { d.set("WRED_PROFILE", prefix("ECN_819200_"), "green_max_threshold", "13107200") })},
 		mutation{field: "WRED_PROFILE green_max_threshold", name: "written with a leading 0",

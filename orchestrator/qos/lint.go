@@ -76,7 +76,7 @@ func Rules() []Rule {
 		{RulePFCOffLossless, "pfc-off-lossless", SevError, "PFC is off for a lossless priority on a data port"},
 		{RuleDSCPMapMismatch, "dscp-map-mismatch", SevError, "DSCPs reach lossless classes on some ports and not others, or other traffic shares RoCE's lossless class"},
 		{RuleRoCEDSCPLossy, "roce-dscp-lossy", SevError, "the RoCE DSCP does not reach a lossless traffic class (its map or the port's trust mode)"},
-		{RuleECNThresholds, "ecn-thresholds", SevError, "ECN Kmin not below Kmax (error), or Kmax above the PFC XOFF point (warning)"},
+		{RuleECNThresholds, "ecn-thresholds", SevError, "ECN Kmin not below Kmax (error), or Kmax above the PFC XOFF point or below one packet (warning)"},
 		{RuleECNLosslessQueue, "ecn-lossless-queue", SevWarning, "the queue of a lossless class does not mark ECN while ECN is in use"},
 		{RuleHeadroomShort, "headroom-short", SevError, "PFC headroom is less than link speed, MTU and cable length need"},
 		{RuleCNPPriority, "cnp-priority", SevWarning, "CNPs are neither on a strict queue nor weighted above RoCE data"},
@@ -520,6 +520,14 @@ func (l *linter) ecn(d *DeviceConfig, p *PortConfig, lossless []int) {
 				"set Kmin below Kmax so that marking ramps up with the queue",
 				"queue %d: ECN Kmin %d is not below Kmax %d%s", q.Queue, e.MinBytes, e.MaxBytes, unitSuffix(e.Unit))
 		}
+		// A Kmax of less than one full RoCE packet marks at pmax as soon
+		// as a packet waits: DCQCN then holds every flow through the queue
+		// near its minimum rate (a kbytes threshold written in bytes).
+		if pkt := l.rocePacketBytes(); e.Unit == "" && e.MaxBytes > 0 && e.MinBytes < e.MaxBytes && e.MaxBytes < pkt {
+			l.addAt(RuleECNThresholds, SevWarning, d.Device, p.Name, wredWhere(&q),
+				fmt.Sprintf("give Kmin and Kmax in bytes above one packet (%d bytes), typically tens to hundreds of KB", pkt),
+				"queue %d: ECN Kmax %d bytes is less than one RoCE packet (%d bytes): every packet that waits is marked", q.Queue, e.MaxBytes, pkt)
+		}
 		if e.Unit == "" && trigger > 0 && e.MaxBytes > trigger {
 			l.addAt(RuleECNThresholds, SevWarning, d.Device, p.Name, wredWhere(&q),
 				fmt.Sprintf("lower Kmax below %d bytes or enlarge the shared buffer", trigger),
@@ -716,6 +724,16 @@ func (l *linter) portMTU(d *DeviceConfig, p *PortConfig) {
 			fmt.Sprintf("raise the port's MTU to at least %d (RoCE MTU %d plus %d bytes of headers); 9100 is usual", need, l.opt.Intent.MTU, roceHeaderBytes),
 			"the port's MTU %d is below the %d bytes RoCE's %d-byte packets need: the switch drops them", p.MTU, need, l.opt.Intent.MTU)
 	}
+}
+
+// rocePacketBytes is a full RoCE packet on the wire as the lab's intent
+// sizes it (its MTU plus headers), or of a 4096-byte MTU without one.
+func (l *linter) rocePacketBytes() int64 {
+	mtu := 4096
+	if l.opt.Intent != nil && l.opt.Intent.MTU > 0 {
+		mtu = l.opt.Intent.MTU
+	}
+	return int64(mtu + roceHeaderBytes)
 }
 
 // QOS008
