@@ -3,6 +3,7 @@ package specyaml
 import (
 	"bytes"
 	"fmt"
+	"github.com/labctl/labctl/orchestrator/suggest"
 	"maps"
 	"math"
 	"reflect"
@@ -265,11 +266,11 @@ func (w *walker) unknown(keyNode ast.Node, key, path string, t reflect.Type) err
 	for _, k := range specKeys(w.root) {
 		if k.key == key {
 			where = append(where, k.path)
-		} else if k.path != path && nearest(key, []string{k.key}) != "" {
+		} else if k.path != path && suggest.Nearest(key, []string{k.key}) != "" {
 			nearElsewhere = append(nearElsewhere, fmt.Sprintf("%q under %s", k.key, k.path))
 		}
 	}
-	switch near := nearest(key, names); {
+	switch near := suggest.Nearest(key, names); {
 	case len(where) > 0:
 		e.Fix = fmt.Sprintf("%s is a key of %s, not of %s: move it there", key, strings.Join(where, " or "), levelName(path))
 	case near != "":

@@ -285,43 +285,6 @@ func ExplicitZero(file string, data []byte, fields []ZeroField) error {
 	return nil
 }
 
-// nearest returns the key closest to s by edit distance, if close enough to
-// be a likely typo: one edit in a key of up to four letters (two would
-// turn "foo" into "nos"), else two or a quarter of its letters.
-func nearest(s string, keys []string) string {
-	limit := max(2, len(s)/4)
-	if len(s) <= 4 {
-		limit = 1
-	}
-	best, bestD := "", limit+1
-	for _, k := range keys {
-		if d := editDistance(s, k); d < bestD {
-			best, bestD = k, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
 // KindName says what a Go type is in YAML terms ("a whole number", "true
 // or false"), for messages about a value of the wrong type.
 func KindName(t reflect.Type) string {

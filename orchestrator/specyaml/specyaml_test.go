@@ -91,12 +91,6 @@ func TestDecodeNesting(t *testing.T) {
 	}
 }
 
-func TestEditDistance(t *testing.T) {
-	if d := editDistance("kitten", "sitting"); d != 3 {
-		t.Errorf("editDistance = %d, want 3", d)
-	}
-}
-
 func TestDecodeNeverPanics(t *testing.T) {
 	// This input made the YAML library panic.
 	var v outer
