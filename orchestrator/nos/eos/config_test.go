@@ -330,6 +330,12 @@ func TestParseErrors(t *testing.T) {
 		{"ecn units", "interface Ethernet1\n   tx-queue 3\n      random-detect ecn minimum-threshold 1 kbytes maximum-threshold 2 segments\n", "threshold units"},
 		{"ecn value", "interface Ethernet1\n   tx-queue 3\n      random-detect ecn minimum-threshold x kbytes maximum-threshold 2 kbytes\n", `x.cfg:3:`},
 		{"watchdog time", "priority-flow-control pause watchdog default timeout soon\n", `"soon" is not a number of seconds`},
+		// A keyword one letter off is a typo EOS rejects, not a statement
+		// labctl does not know (which would leave ECN or PFC off unseen).
+		{"ecn keyword misspelt", "interface Ethernet1\n   tx-queue 3\n      random-detect ecn minimum-treshold 800 kbytes maximum-threshold 3200 kbytes\n",
+			`x.cfg:3: "random-detect ecn minimum-treshold 800 kbytes maximum-threshold 3200 kbytes": "minimum-treshold" is no EOS keyword here (fix: did you mean "minimum-threshold"?`},
+		{"pfc keyword misspelt", "interface Ethernet1\n   priority-flow-control priorty 3 no-drop\n", `x.cfg:2: "priority-flow-control priorty 3 no-drop": "priorty" is no EOS keyword here (fix: did you mean "priority"?`},
+		{"global keyword misspelt", "priority-flow-control pause watchdog default timout 0.2\n", `x.cfg:1:`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -139,8 +139,12 @@ func cfgCheckText(src qos.Source) error {
 }
 
 // note records a statement present that the simulator does not run, or
-// one the parser does not recognise.
-func (p *cfgParser) note(mode string, f []string) {
+// one the parser does not recognise. A statement whose keyword is one
+// edit from a keyword of its mode (minimum-treshold) is a typo
+// EOS would reject ("% Invalid input"), not a statement labctl does not
+// know: an error at its line, for a misspelt ECN or PFC line otherwise
+// leaves the switch without ECN or PFC unseen.
+func (p *cfgParser) note(mode string, f []string, where cfgPos) error {
 	if s, ok := statementOf(mode, f); ok {
 		if s.use != qos.UseSimulated {
 			p.fields[s.mode+" "+s.syntax] = qos.FieldNote{Field: s.mode + " " + s.syntax, Use: s.use, Why: s.why}
@@ -148,10 +152,14 @@ func (p *cfgParser) note(mode string, f []string) {
 		if s.risk != "" {
 			p.risks[s.mode+" "+s.syntax] = qos.NotRun{Where: fmt.Sprintf("%s %q", s.mode, strings.Join(f, " ")), What: s.risk}
 		}
-		return
+		return nil
+	}
+	if word, meant := misspelt(mode, f); meant != "" {
+		return fmt.Errorf("%s: %q: %q is no EOS keyword here (fix: did you mean %q? EOS rejects the line with %% Invalid input)", where, strings.Join(f, " "), word, meant)
 	}
 	name := mode + " " + cfgStatement(f)
 	p.fields[name] = qos.FieldNote{Field: name, Use: qos.UseIgnored, Why: "not a statement labctl recognises"}
+	return nil
 }
 
 func (p *cfgParser) file(src qos.Source) error {
@@ -306,11 +314,13 @@ func (p *cfgParser) global(f []string, where cfgPos) error {
 			p.wdRecovery = ms
 		case "polling-interval":
 			p.wdPoll = ms
+		default:
+			return p.note("global", f, where)
 		}
 	case strings.HasPrefix(line, "priority-flow-control pause watchdog action ") && len(f) == 5:
 		p.wdAction = f[4]
 	case f[0] == "qos", f[0] == "priority-flow-control":
-		p.note("global", f)
+		return p.note("global", f, where)
 	}
 	return nil
 }
@@ -387,11 +397,11 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 		if n, err := strconv.Atoi(f[1]); err == nil {
 			b.mtu = n
 		}
-		p.note(mode, f)
+		return p.note(mode, f, where)
 	case f[0] == "qos", f[0] == "priority-flow-control", f[0] == "shape", f[0] == "random-detect",
 		len(f) >= 3 && f[0] == "service-policy" && f[1] == "type" && f[2] == "qos":
-		p.note(mode, f)
 		b.qosLine = b.qosLine || f[0] == "qos"
+		return p.note(mode, f, where)
 	}
 	return nil
 }
@@ -442,7 +452,7 @@ func (p *cfgParser) queueLine(q *cfgQueue, f []string, where cfgPos) error {
 	case line == "no random-detect drop":
 		q.drop, q.noDrop = nil, true
 	default:
-		p.note("tx-queue", f)
+		return p.note("tx-queue", f, where)
 	}
 	return nil
 }

@@ -1,9 +1,11 @@
 package eos
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/labctl/labctl/orchestrator/qos"
+	"github.com/labctl/labctl/orchestrator/suggest"
 )
 
 // statement is one EOS configuration statement labctl reads, in the mode
@@ -81,6 +83,42 @@ func Fields() []qos.FieldUse {
 // <rate>"; "qos map traffic-class 3 to dscp 0" is "... to dscp <d>", not
 // "... to tx-queue <q>"). A statement without arguments must be the whole
 // line.
+// misspelt finds a word of statement f that is no keyword of its mode but
+// one edit from one (suggest.EditDistance), and that keyword; "" when
+// every word is a keyword, a value or too far from any keyword to be a
+// typo (a statement labctl does not know).
+func misspelt(mode string, f []string) (word, meant string) {
+	if mode == "qos profile" {
+		mode = "interface"
+	}
+	var kws []string
+	for _, s := range statements {
+		if s.mode != mode {
+			continue
+		}
+		for _, w := range strings.Fields(s.syntax) {
+			w = strings.Trim(w, "[]")
+			if w != "" && !strings.HasPrefix(w, "<") && !strings.HasSuffix(w, ">") && w != "..." {
+				kws = append(kws, w)
+			}
+		}
+	}
+	// One edit in a word of six letters or more: EOS has keywords labctl
+	// does not list, and two edits took "allow" (qos random-detect ecn
+	// allow non-ect, a real config's) for "all".
+	for _, w := range f {
+		if len(w) < 6 || slices.Contains(kws, w) || strings.ContainsAny(w, "0123456789") {
+			continue
+		}
+		for _, k := range kws {
+			if suggest.EditDistance(w, k) == 1 {
+				return w, k
+			}
+		}
+	}
+	return "", ""
+}
+
 func statementOf(mode string, f []string) (statement, bool) {
 	if mode == "qos profile" {
 		mode = "interface"
