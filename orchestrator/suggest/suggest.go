@@ -19,8 +19,11 @@ func Nearest(s string, keys []string) string {
 	return best
 }
 
-// EditDistance is the Levenshtein distance of a and b, in bytes.
+// EditDistance is the optimal string alignment distance of a and b, in
+// bytes: insertions, deletions, substitutions and transpositions of two
+// neighbours ("actoin" is one edit from "action"), each one edit.
 func EditDistance(a, b string) int {
+	prev2 := make([]int, len(b)+1)
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {
@@ -34,8 +37,11 @@ func EditDistance(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
+		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(b)]
 }

@@ -6,7 +6,7 @@ func TestEditDistance(t *testing.T) {
 	for _, tc := range []struct {
 		a, b string
 		want int
-	}{{"kitten", "sitting", 3}, {"", "abc", 3}, {"minimum-treshold", "minimum-threshold", 1}, {"same", "same", 0}} {
+	}{{"kitten", "sitting", 3}, {"", "abc", 3}, {"minimum-treshold", "minimum-threshold", 1}, {"same", "same", 0}, {"actoin", "action", 1}, {"ab", "ba", 1}, {"abc", "ca", 3}} {
 		if d := EditDistance(tc.a, tc.b); d != tc.want {
 			t.Errorf("EditDistance(%q, %q) = %d, want %d", tc.a, tc.b, d, tc.want)
 		}

@@ -553,3 +553,18 @@ func TestWatchdogWatchesPfcwdSwEnable(t *testing.T) {
 		}
 	}
 }
+
+// A field one letter from its table's (PFC_WD "actoin") is refused at its
+// line with the field meant: orchagent would run the default unseen. One
+// further from every field stays a note (QOS011).
+func TestMisspeltFieldRefused(t *testing.T) {
+	db := "{\n  \"PFC_WD\": {\n    \"Ethernet0\": {\n      \"actoin\": \"forward\",\n      \"detection_time\": \"200\", \"restoration_time\": \"200\"\n    }\n  }\n}\n"
+	_, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(db)})
+	if want := `leaf1.json:4: PFC_WD|Ethernet0: "actoin" is no field of PFC_WD (fix: did you mean "action"?`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %v, want %q", err, want)
+	}
+	far := strings.Replace(db, "actoin", "vendor_hint", 1)
+	if _, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(far)}); err != nil {
+		t.Errorf("a field far from every PFC_WD field: %v", err)
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/labctl/labctl/orchestrator/suggest"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -31,10 +33,46 @@ func ParseDoc(name string, data []byte) (Doc, error) {
 	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
 		return nil, fmt.Errorf("%s:1:1: the file starts with a UTF-8 byte-order mark, which sonic-cfggen refuses (fix: save the file as UTF-8 without a byte-order mark)", name)
 	}
-	if doc, ok := plainDoc(data); ok {
-		return doc, nil
+	doc, ok := plainDoc(data)
+	if !ok {
+		var err error
+		if doc, err = decodeDoc(name, data); err != nil {
+			return nil, err
+		}
 	}
-	return decodeDoc(name, data)
+	if err := misspeltFields(name, data, doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// misspeltFields refuses a field one edit from a field its table has
+// (PFC_WD "actoin"): sonic-cfggen would store it, and orchagent, which
+// reads only the fields it knows, would run the table's default (the
+// action drop) unseen; labctl would note it only as a field it does not
+// know. A field further from every known one stays such a note.
+func misspeltFields(name string, data []byte, doc Doc) error {
+	for _, table := range slices.Sorted(maps.Keys(doc)) {
+		known := slices.Collect(maps.Keys(fieldUses[table]))
+		if len(known) == 0 || slices.Contains(known, "(entries)") {
+			continue
+		}
+		slices.Sort(known)
+		for _, key := range slices.Sorted(maps.Keys(doc[table])) {
+			for _, f := range slices.Sorted(maps.Keys(doc[table][key])) {
+				if len(f) < 5 || slices.Contains(known, f) {
+					continue
+				}
+				for _, k := range known {
+					if suggest.EditDistance(f, k) == 1 {
+						line := 1 + bytes.Count(data[:max(bytes.Index(data, []byte(`"`+f+`"`)), 0)], []byte("\n"))
+						return fmt.Errorf("%s:%d: %s|%s: %q is no field of %s (fix: did you mean %q? orchagent ignores a field it does not know and runs the default)", name, line, table, key, f, table, k)
+					}
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // decodeDoc is ParseDoc by encoding/json, for any file: it says what is
