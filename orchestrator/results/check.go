@@ -19,9 +19,7 @@ import (
 // (exit 2), which says which variant and which figure.
 func CheckComparable(path string, run *Run) error {
 	fix := "the record was edited or damaged: restore it from a copy; a baseline can be saved again from a good run with 'labctl regress --save-baseline <run> <name> --force'"
-	switch run.Status {
-	case StatusRunning, StatusPassed, StatusFailed, StatusInterrupted, StatusAbandoned:
-	default:
+	if !knownStatus(run.Status) {
 		return exitcode.Usagef("%s: status %q is not a run status labctl writes (fix: %s)", path, run.Status, fix)
 	}
 	seen := map[string]int{}

@@ -925,7 +925,19 @@ func readRunFile(path string, decode func([]byte, *Run) error) (*Run, error) {
 	if run.RunID == "" {
 		return nil, exitcode.Usagef("read run record %s: no run_id; the file is not a labctl run.json (fix: name a run.json that labctl wrote)", path)
 	}
+	if !knownStatus(run.Status) {
+		return nil, exitcode.Usagef("read run record %s: status %q is not a run status labctl writes, so the record was edited or damaged (fix: %s)", path, run.Status, damagedRecordFix(path))
+	}
 	return &run, nil
+}
+
+// knownStatus says whether status is one labctl writes into a record.
+func knownStatus(status string) bool {
+	switch status {
+	case StatusRunning, StatusPassed, StatusFailed, StatusInterrupted, StatusAbandoned:
+		return true
+	}
+	return false
 }
 
 // damagedRecordFix is the fix for a record at path that does not decode:
