@@ -8,9 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
@@ -400,6 +402,9 @@ func checkTiming(s *Spec, at func(path, msg, fix string) error) error {
 		}
 	}
 	if s.DurationUs, err = parseDurationUs(s.Duration); err != nil || s.DurationUs <= 0 {
+		if errors.Is(err, errDurationOverflow) {
+			return at("$.duration", fmt.Sprintf("duration %q is longer than a duration can be (about 2562047h)", s.Duration), "write a duration a run can take, such as 5ms or 1s")
+		}
 		return at("$.duration", fmt.Sprintf("duration %q is not a positive time", s.Duration), "write a Go duration such as 5ms or 500us")
 	}
 	s.WarmupUs = 0
@@ -601,10 +606,22 @@ func parseDurationUs(s string) (float64, error) {
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil {
+		if durationShape().MatchString(s) {
+			return 0, fmt.Errorf("%w: %v", errDurationOverflow, err)
+		}
 		return 0, err
 	}
 	return float64(d) / float64(time.Microsecond), nil
 }
+
+// errDurationOverflow: a duration written right whose value Go's 64-bit
+// nanoseconds cannot hold.
+var errDurationOverflow = errors.New("the duration overflows")
+
+// durationShape is a well-formed Go duration ("1.5h30m", "500us").
+var durationShape = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([0-9]+(\.[0-9]*)?(ns|us|µs|ms|s|m|h))+$`)
+})
 
 // ParseBytes parses a size: a plain number of bytes or a number with a
 // unit (B, KB, MB, GB powers of 1000; KiB, MiB, GiB powers of 1024).
