@@ -155,23 +155,29 @@ func BuildManifests(l *runtime.Lab, namespace string) (*Manifests, error) {
 	}
 	m := &Manifests{}
 	files := map[string]any{}
-	if g.NOS == fabric.NOSEOS {
-		for _, sw := range g.Switches() {
-			rel := g.StartupFile(sw.Name)
-			cfg, err := labFile(l, rel, func(w io.Writer) error { return g.WriteEOSStartup(w, sw) })
-			if err != nil {
-				return nil, fmt.Errorf("startup config of %s: %w", sw.Name, err)
-			}
-			name := startupConfigMap(l.Name, sw.Name)
-			m.ConfigMaps = append(m.ConfigMaps, &unstructured.Unstructured{Object: map[string]any{
-				"apiVersion": "v1", "kind": "ConfigMap", "metadata": meta(name),
-				"data": map[string]any{startupConfigKey: string(cfg)},
-			}})
-			// Relative paths are mounted under the launcher's working
-			// directory, where the topology is, so the topology's
-			// startup-config path finds the file.
-			files[sw.Name] = []any{map[string]any{"filePath": rel, "configMapName": name, "configMapPath": startupConfigKey, "mode": "read"}}
+	// Every switch's startup file: cEOS boots from its startup-config,
+	// sonic-vs copies the config_db.json the topology binds into it (the
+	// base config: ports, interfaces, BGP); without it a SONiC switch
+	// boots with no ports configured.
+	for _, sw := range g.Switches() {
+		rel := g.StartupFile(sw.Name)
+		write := func(w io.Writer) error { return g.WriteEOSStartup(w, sw) }
+		if g.NOS != fabric.NOSEOS {
+			write = func(w io.Writer) error { return g.WriteSonicStartup(w, sw) }
 		}
+		cfg, err := labFile(l, rel, write)
+		if err != nil {
+			return nil, fmt.Errorf("startup config of %s: %w", sw.Name, err)
+		}
+		name := startupConfigMap(l.Name, sw.Name)
+		m.ConfigMaps = append(m.ConfigMaps, &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "v1", "kind": "ConfigMap", "metadata": meta(name),
+			"data": map[string]any{startupConfigKey: string(cfg)},
+		}})
+		// Relative paths are mounted under the launcher's working
+		// directory, where the topology is, so the topology's
+		// startup-config path finds the file.
+		files[sw.Name] = []any{map[string]any{"filePath": rel, "configMapName": name, "configMapPath": startupConfigKey, "mode": "read"}}
 	}
 	res := map[string]any{"default": requests(NodeResources(fabric.KindLinux))}
 	probes := map[string]any{}

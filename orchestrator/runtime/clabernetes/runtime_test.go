@@ -103,7 +103,7 @@ func TestManifestsAcceptedByAPIServer(t *testing.T) {
 			if n, _, _ := unstructured.NestedString(got.Object, "spec", "naming"); n != "prefixed" {
 				t.Errorf("naming %q", n)
 			}
-			if tc.nos == "eos" && len(m.ConfigMaps) != len(l.Graph.Switches()) {
+			if len(m.ConfigMaps) != len(l.Graph.Switches()) {
 				t.Errorf("%d startup ConfigMaps for %d switches", len(m.ConfigMaps), len(l.Graph.Switches()))
 			}
 			if tc.lab == "1024gpu" {

@@ -89,6 +89,24 @@ func TestBuildManifests(t *testing.T) {
 	if !strings.Contains(data, "hostname spine1") && !strings.Contains(data, "hostname leaf1") {
 		t.Errorf("startup config %q", data)
 	}
+	// A SONiC switch's config_db.json, which the topology binds into the
+	// container, is shipped the same way: without it sonic-vs boots with
+	// no ports configured.
+	ls := testLab(t, "16gpu", "sonic")
+	ms, err := BuildManifests(ls, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms.ConfigMaps) != len(ls.Graph.Switches()) {
+		t.Fatalf("SONiC: %d startup ConfigMaps for %d switches", len(ms.ConfigMaps), len(ls.Graph.Switches()))
+	}
+	sfiles := ms.Topology.Object["spec"].(map[string]any)["deployment"].(map[string]any)["filesFromConfigMap"].(map[string]any)
+	if f := sfiles["leaf1"].([]any)[0].(map[string]any); f["filePath"] != "startup/leaf1.json" {
+		t.Errorf("SONiC files %v", f)
+	}
+	if data := ms.ConfigMaps[0].Object["data"].(map[string]any)[startupConfigKey].(string); !strings.Contains(data, `"PORT"`) {
+		t.Errorf("SONiC startup config has no PORT table: %.200s", data)
+	}
 	// A long lab name makes Service names Kubernetes refuses.
 	l.Name = strings.Repeat("a", 50)
 	if _, err := BuildManifests(l, ""); err == nil || !strings.Contains(err.Error(), "shorter name") {
