@@ -2,6 +2,7 @@ package results
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
@@ -22,6 +23,14 @@ func CheckComparable(path string, run *Run) error {
 	if !knownStatus(run.Status) {
 		return exitcode.Usagef("%s: status %q is not a run status labctl writes (fix: %s)", path, run.Status, fix)
 	}
+	if run.SchemaVersion < 1 {
+		return exitcode.Usagef("%s: schema_version is missing or %d; labctl writes 1 or more in every record (fix: %s)", path, run.SchemaVersion, fix)
+	}
+	// A record is saved after its first variant: a finished one without
+	// any was cut.
+	if len(run.Variants) == 0 && (run.Status == StatusPassed || run.Status == StatusFailed) {
+		return exitcode.Usagef("%s: the run %s but its record holds no variant (fix: %s)", path, run.Status, fix)
+	}
 	seen := map[string]int{}
 	for i := range run.Variants {
 		v := &run.Variants[i]
@@ -36,6 +45,11 @@ func CheckComparable(path string, run *Run) error {
 		// without (a "summary": null, or none) would read as all zeros.
 		if src := v.Summary.Source; src != Measured && src != Simulated {
 			return exitcode.Usagef("%s: variant %s: summary.source is %q, not measured or simulated, so its figures are not labctl's and regress would compare them as zeros (fix: %s)", path, pointLabel(v), src, fix)
+		}
+		for _, m := range v.Summary.absent {
+			if !slices.Contains(v.Summary.NotComputed, m) {
+				return exitcode.Usagef("%s: variant %s: summary.%s is missing or null, and regress would compare it as 0 (fix: %s)", path, pointLabel(v), m, fix)
+			}
 		}
 		if j := v.Summary.JainFairness; j > 1 {
 			return exitcode.Usagef("%s: variant %s: summary.jain_fairness is %s, and Jain's index is at most 1 (fix: %s)", path, pointLabel(v), strconv.FormatFloat(j, 'g', -1, 64), fix)

@@ -4,6 +4,7 @@
 package results
 
 import (
+	"encoding/json"
 	"slices"
 	"time"
 
@@ -395,6 +396,33 @@ type Summary struct {
 	// behind this variant does not produce, such as drops in a flow-level
 	// estimate: their zeros are not results and reports show them as n/a.
 	NotComputed []string `json:"not_computed,omitempty"`
+
+	// absent names the compared metrics (Metrics) a decoded record left
+	// out or gave as null: labctl writes every one, so a record without
+	// one was edited or damaged (CheckComparable), and its zero is no
+	// figure.
+	absent []string
+}
+
+// UnmarshalJSON decodes a summary and notes the compared metrics it
+// lacks (absent), which decoding alone would leave as zeros.
+func (s *Summary) UnmarshalJSON(b []byte) error {
+	type plain Summary // without this method
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	*s = Summary(p)
+	for _, m := range Metrics {
+		if v, ok := raw[m.Name]; !ok || string(v) == "null" {
+			s.absent = append(s.absent, m.Name)
+		}
+	}
+	return nil
 }
 
 // Counter is one switch port and priority's counters.
