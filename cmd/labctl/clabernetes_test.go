@@ -50,7 +50,7 @@ func TestClabernetesCLI(t *testing.T) {
 			t.Errorf("stderr: %q", stderr)
 		}
 		dec := k8syaml.NewYAMLOrJSONDecoder(strings.NewReader(out), 4096)
-		n := 0
+		n, maps := 0, 0
 		for {
 			obj := &unstructured.Unstructured{}
 			if err := dec.Decode(&obj.Object); errors.Is(err, io.EOF) {
@@ -58,16 +58,24 @@ func TestClabernetesCLI(t *testing.T) {
 			} else if err != nil {
 				t.Fatal(err)
 			}
-			if obj.GetKind() != "Topology" || obj.GetName() != "labctl-1024gpu" {
-				t.Fatalf("document %d is %s %s", n, obj.GetKind(), obj.GetName())
+			gvr := clabernetes.TopologyGVR
+			switch {
+			case obj.GetKind() == "ConfigMap" && strings.HasSuffix(obj.GetName(), "-startup-config"):
+				// Each SONiC switch's config_db.json, which the topology
+				// binds into its container.
+				gvr = schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}
+				maps++
+			case obj.GetKind() != "Topology" || obj.GetName() != "labctl-1024gpu":
+				t.Fatalf("document %d is %s %s", n+maps, obj.GetKind(), obj.GetName())
+			default:
+				n++
 			}
-			if _, err := c.Dynamic.Resource(clabernetes.TopologyGVR).Namespace(ns).Create(ctx, obj, metav1.CreateOptions{FieldValidation: "Strict"}); err != nil {
-				t.Fatalf("the API server refused the Topology: %v", err)
+			if _, err := c.Dynamic.Resource(gvr).Namespace(ns).Create(ctx, obj, metav1.CreateOptions{FieldValidation: "Strict"}); err != nil {
+				t.Fatalf("the API server refused %s %s: %v", obj.GetKind(), obj.GetName(), err)
 			}
-			n++
 		}
-		if n != 1 {
-			t.Fatalf("%d Topologies printed", n)
+		if n != 1 || maps == 0 {
+			t.Fatalf("%d Topologies and %d startup ConfigMaps printed", n, maps)
 		}
 		// EOS labs come with their startup ConfigMaps, namespaced as asked.
 		code, out, stderr = runCLI(t, "up", "64gpu", "--nos", "eos", "--runtime", "clabernetes", "--dry-run", "-o", "yaml", "--namespace", ns, "--dir", t.TempDir())
