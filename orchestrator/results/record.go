@@ -5,7 +5,10 @@ package results
 
 import (
 	"encoding/json"
+	"reflect"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labctl/labctl/orchestrator/nic"
@@ -402,6 +405,39 @@ type Summary struct {
 	// one was edited or damaged (CheckComparable), and its zero is no
 	// figure.
 	absent []string
+}
+
+// MarshalJSON writes a summary as encoding/json would, in field order,
+// but leaves out the figures its model does not compute (NotComputed): a
+// metric a model does not compute is absent from the record, never a 0
+// that an assertion or a chart could read.
+func (s Summary) MarshalJSON() ([]byte, error) {
+	type plain Summary // without this method
+	if len(s.NotComputed) == 0 {
+		return json.Marshal(plain(s))
+	}
+	v := reflect.ValueOf(plain(s))
+	t := v.Type()
+	b := []byte{'{'}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if !f.IsExported() || name == "-" || slices.Contains(s.NotComputed, name) ||
+			strings.Contains(opts, "omitempty") && v.Field(i).IsZero() {
+			continue
+		}
+		val, err := json.Marshal(v.Field(i).Interface())
+		if err != nil {
+			return nil, err
+		}
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendQuote(b, name)
+		b = append(b, ':')
+		b = append(b, val...)
+	}
+	return append(b, '}'), nil
 }
 
 // UnmarshalJSON decodes a summary and notes the compared metrics it

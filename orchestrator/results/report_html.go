@@ -297,12 +297,24 @@ func summaryCharts(run *Run) []htmlChart {
 		}
 		charts = append(charts, htmlChart{"flow-distribution", lineChart("flow-distribution", "Flow throughput, sorted", "flows (percentile, slowest first)", "Gb/s", flowSrc, lines, false)})
 	}
+	// A figure the variant's model does not compute is no bar (NaN), not
+	// a bar of 0.
+	fig := func(v Variant, name string, x int64) float64 {
+		if slices.Contains(v.Summary.NotComputed, name) {
+			return math.NaN()
+		}
+		return float64(x)
+	}
 	charts = append(charts, htmlChart{"pfc", barChart("pfc", "PFC pause frames", "frames", sumSrc, []string{"PFC pauses"},
-		groups(func(v Variant) []float64 { return []float64{float64(v.Summary.PFCPauseFrames)} }))})
+		groups(func(v Variant) []float64 { return []float64{fig(v, "pfc_pause_frames", v.Summary.PFCPauseFrames)} }))})
 	charts = append(charts, htmlChart{"ecn", barChart("ecn", "ECN marks and CNPs", "packets", sumSrc, []string{"ECN marked", "CNPs"},
-		groups(func(v Variant) []float64 { return []float64{float64(v.Summary.ECNMarked), float64(v.Summary.CNP)} }))})
+		groups(func(v Variant) []float64 {
+			return []float64{fig(v, "ecn_marked", v.Summary.ECNMarked), fig(v, "cnp", v.Summary.CNP)}
+		}))})
 	charts = append(charts, htmlChart{"loss", barChart("loss", "Drops and retransmits", "packets", sumSrc, []string{"drops", "retransmits"},
-		groups(func(v Variant) []float64 { return []float64{float64(v.Summary.Drops), float64(v.Summary.Retransmits)} }))})
+		groups(func(v Variant) []float64 {
+			return []float64{fig(v, "drops", v.Summary.Drops), fig(v, "retransmits", v.Summary.Retransmits)}
+		}))})
 	charts = append(charts, htmlChart{"latency", barChart("latency", "Latency percentiles", "µs", sumSrc, []string{"p50 (median flow)", "p99", "max"},
 		groups(func(v Variant) []float64 {
 			p50, p99, mx, ok := latencyStats(v)

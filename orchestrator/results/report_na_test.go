@@ -2,6 +2,8 @@ package results
 
 import (
 	"bytes"
+	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 )
@@ -34,5 +36,43 @@ func TestMarkdownErroredAndNotComputed(t *testing.T) {
 	}
 	if strings.Count(naRow, "n/a") != 2 {
 		t.Errorf("not-computed row: %s", naRow)
+	}
+}
+
+// A summary writes no field its model does not compute (absent, never a
+// 0), in the same order as before for the rest, reads back with them
+// absent, and regress accepts that absence; a packet-level summary
+// writes as encoding/json always did.
+func TestSummaryLeavesOutWhatItsModelDoesNotCompute(t *testing.T) {
+	flow := Summary{ThroughputGbpsTotal: 196, ThroughputGbpsMinFlow: 98, JainFairness: 1, Source: Simulated, Model: ModelFlow,
+		NotComputed: []string{"drops", "pfc_pause_frames", "pfc_pause_us", "ecn_marked", "cnp", "retransmits", "latency_us_p99", "failed_flows"}}
+	b, err := json.Marshal(flow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"throughput_gbps_total":196,"throughput_gbps_min_flow":98,"jain_fairness":1,"source":"simulated","model":"flow","not_computed":["drops","pfc_pause_frames","pfc_pause_us","ecn_marked","cnp","retransmits","latency_us_p99","failed_flows"]}`
+	if string(b) != want {
+		t.Errorf("flow summary\n got %s\nwant %s", b, want)
+	}
+	var back Summary
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	run := &Run{SchemaVersion: 1, RunID: "r", Status: StatusPassed, Variants: []Variant{{Name: "v", Summary: back}}}
+	if err := CheckComparable("r.json", run); err != nil {
+		t.Errorf("regress refuses a flow-level record: %v", err)
+	}
+	// A packet-level summary: every field, as encoding/json writes it.
+	pkt := Summary{ThroughputGbpsTotal: 190, Drops: 3, Source: Simulated}
+	type plain Summary
+	got, _ := json.Marshal(pkt)
+	ref, _ := json.Marshal(plain(pkt))
+	if string(got) != string(ref) {
+		t.Errorf("packet summary %s, encoding/json %s", got, ref)
+	}
+	// The charts draw no bar of 0 for it: no figures.
+	h := string(barChart("pfc", "PFC pause frames", "frames", "simulated", []string{"PFC pauses"}, []barGroup{{Label: "v", Values: []float64{math.NaN()}}}))
+	if !strings.Contains(h, "no figures") || strings.Contains(h, "all values are 0") {
+		t.Errorf("chart of uncomputed figures: %s", h)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"html"
 	"html/template"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -196,7 +197,16 @@ func barChart(kind, title, yUnit, source string, series []string, groups []barGr
 			fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="tick" text-anchor="middle">%s</text>`, lx, ly, esc(truncate(g.Label, 24)))
 		}
 	}
-	if maxV == 0 {
+	// No value at all (NaN: not computed by the variants' model) is no
+	// value of 0.
+	anyValue := false
+	for _, g := range groups {
+		anyValue = anyValue || slices.ContainsFunc(g.Values, func(v float64) bool { return !math.IsNaN(v) })
+	}
+	switch {
+	case !anyValue:
+		fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="note" text-anchor="middle">no figures: not computed by these variants' model, or none measured</text>`, c.left+c.plotW()/2, c.top+c.plotH()/2)
+	case maxV == 0:
 		fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="note" text-anchor="middle">all values are 0</text>`, c.left+c.plotW()/2, c.top+c.plotH()/2)
 	}
 	if len(series) > 1 {
