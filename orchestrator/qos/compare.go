@@ -118,6 +118,13 @@ func (l *linter) intentDrift() {
 			if sameFields(got, exp) {
 				continue
 			}
+			// A WRED colour named on one side only is that side's green.
+			got, exp = maps.Clone(got), maps.Clone(exp)
+			colourAsGreenPort(got, exp)
+			colourAsGreenPort(exp, got)
+			if sameFields(got, exp) {
+				continue
+			}
 			keys := map[string]bool{}
 			for k := range got {
 				keys[k] = true

@@ -87,6 +87,8 @@ func DiffSettings(a, b []Settings) []Difference {
 // changes by (from, to) over the ports they are on.
 func diffDevice(dev string, a, b *Settings) []Difference {
 	fa, fb := a.expand(), b.expand()
+	colourAsGreen(fa, fb)
+	colourAsGreen(fb, fa)
 	order := a.Ports
 	for _, p := range b.Ports {
 		if !slices.Contains(order, p) {
@@ -135,6 +137,53 @@ func diffDevice(dev string, a, b *Settings) []Difference {
 		}
 	}
 	return out
+}
+
+// colourAsGreen fills in, for the ports where the other side names a
+// queue's yellow or red WRED colour and this side does not, what this side
+// leaves unnamed: the colour marks as green (ECN) does (queueFields names
+// the colours only where they differ from green). Else a change of green
+// alone read as the colours changing from "-" to their unchanged values.
+func colourAsGreen(f, other map[string]map[string]string) {
+	for key, ports := range other {
+		for p := range ports {
+			if v, ok := colourOf(key, func(k string) (string, bool) { v, ok := f[k][p]; return v, ok }); ok {
+				if f[key] == nil {
+					f[key] = map[string]string{}
+				}
+				f[key][p] = v
+			}
+		}
+	}
+}
+
+// colourAsGreenPort is colourAsGreen on one port's fields (intent drift).
+func colourAsGreenPort(f, other map[string]string) {
+	for key := range other {
+		if v, ok := colourOf(key, func(k string) (string, bool) { v, ok := f[k]; return v, ok }); ok {
+			f[key] = v
+		}
+	}
+}
+
+// colourOf is what field key (a queue's wred_yellow or wred_red) is on a
+// side that does not name it, read through get: the green it marks as,
+// when the queue marks; ok false for any other field, or one named.
+func colourOf(key string, get func(string) (string, bool)) (string, bool) {
+	base, ok := strings.CutSuffix(key, ".wred_yellow")
+	if !ok {
+		if base, ok = strings.CutSuffix(key, ".wred_red"); !ok {
+			return "", false
+		}
+	}
+	if _, named := get(key); named {
+		return "", false
+	}
+	green, ok := get(base + ".ecn")
+	if !ok || green == "off" {
+		return "", false
+	}
+	return "mark " + green, true
 }
 
 // compareFields orders fields with embedded numbers numerically.

@@ -498,3 +498,28 @@ func TestUnresolvedOneFindingPerCause(t *testing.T) {
 		t.Errorf("single finding = %+v", f)
 	}
 }
+
+// A change of a WRED profile's green thresholds alone is one field, not
+// yellow and red turning up: the colours are named only where they differ
+// from green, and the side that does not name them marks them as green.
+func TestDiffGreenOnlyNamesGreen(t *testing.T) {
+	_, cfgs := lintBase(t)
+	q := cfgs[0].Port("Ethernet0").Queue(3)
+	if q.ECN == nil {
+		t.Skip("the base config's queue 3 does not mark")
+	}
+	green := *q.ECN
+	q.WRED = &WREDProfile{Yellow: &WREDColour{Mark: true, ECNConfig: green}, Red: &WREDColour{Mark: true, ECNConfig: green}}
+	before := cfgs[0].Clone()
+	after := cfgs[0].Clone()
+	e := *after.Port("Ethernet0").Queue(3).ECN
+	e.MinBytes *= 2
+	after.Port("Ethernet0").Queue(3).ECN = &e
+	var fields []string
+	for _, d := range Diff([]DeviceConfig{before}, []DeviceConfig{after}) {
+		fields = append(fields, d.Field)
+	}
+	if !slices.Equal(fields, []string{"queue.3.ecn"}) {
+		t.Errorf("changed fields %v, want only queue.3.ecn", fields)
+	}
+}
