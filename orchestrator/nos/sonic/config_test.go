@@ -568,3 +568,14 @@ func TestMisspeltFieldRefused(t *testing.T) {
 		t.Errorf("a field far from every PFC_WD field: %v", err)
 	}
 }
+
+// A value of the wrong kind is placed at its line in the file it came
+// from, also when several files make one config.
+func TestFieldValueErrorHasItsLine(t *testing.T) {
+	qosFile := "{\n  \"DSCP_TO_TC_MAP\": {\"AZURE\": {\"26\": \"3\"}}\n}\n"
+	bufFile := "{\n  \"BUFFER_PROFILE\": {\n    \"p\": {\n      \"size\": \"big\"\n    }\n  }\n}\n"
+	_, err := Parse("leaf1", qos.Source{Name: "qos.json", Data: []byte(qosFile)}, qos.Source{Name: "buffers.json", Data: []byte(bufFile)})
+	if want := `buffers.json:4: parse sonic config of leaf1: BUFFER_PROFILE|p field size: "big" is not a byte count`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %v, want %q", err, want)
+	}
+}

@@ -391,12 +391,38 @@ func Parse(device string, srcs ...qos.Source) (qos.DeviceConfig, error) {
 		}
 		docs = append(docs, d)
 	}
+	var dc qos.DeviceConfig
+	var err error
 	if len(docs) == 1 {
 		// Merge of one document is a copy of it, and nothing else holds
 		// this one.
-		return FromDoc(device, docs[0])
+		dc, err = FromDoc(device, docs[0])
+	} else {
+		dc, err = FromDoc(device, Merge(docs...))
 	}
-	return FromDoc(device, Merge(docs...))
+	if fe := (*FieldValueError)(nil); errors.As(err, &fe) {
+		for _, s := range srcs {
+			if line := entryFieldLine(s.Data, fe.Table, fe.Key, fe.Field); line > 0 {
+				return dc, fmt.Errorf("%s:%d: %w", s.Name, line, err)
+			}
+		}
+	}
+	return dc, err
+}
+
+// entryFieldLine is the line of field in entry key of table in a
+// CONFIG_DB file (the first "field" after the first "key" after "table"),
+// 0 when the file does not hold it.
+func entryFieldLine(data []byte, table, key, field string) int {
+	at := 0
+	for _, s := range []string{table, key, field} {
+		i := bytes.Index(data[at:], []byte(strconv.Quote(s)))
+		if i < 0 {
+			return 0
+		}
+		at += i
+	}
+	return 1 + bytes.Count(data[:at], []byte("\n"))
 }
 
 // cfgSplitKey splits "Ethernet0|3-4" into the port and the indexes 3, 4.

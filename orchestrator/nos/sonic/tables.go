@@ -310,6 +310,15 @@ var (
 	typBoolPtr = reflect.TypeFor[*bool]()
 )
 
+// FieldValueError is a field whose value is not of its kind (a byte
+// count that is not a number): Parse places it in the file it came from.
+type FieldValueError struct {
+	Table, Key, Field string
+	msg               string
+}
+
+func (e *FieldValueError) Error() string { return e.msg }
+
 // decodeEntry fills one entry struct from its string fields.
 func decodeEntry(table, key string, fields map[string]string, ev reflect.Value, ef entryFields) error {
 	byName, extra := ef.byName, ef.extra
@@ -327,7 +336,8 @@ func decodeEntry(table, key string, fields map[string]string, ev reflect.Value, 
 		}
 		fv := ev.Field(j)
 		bad := func(want string) error {
-			return fmt.Errorf("%s|%s field %s: %q is not %s (fix: write %s, as a CONFIG_DB string)", table, key, f, val, want, want)
+			return &FieldValueError{Table: table, Key: key, Field: f,
+				msg: fmt.Sprintf("%s|%s field %s: %q is not %s (fix: write %s, as a CONFIG_DB string)", table, key, f, val, want, want)}
 		}
 		switch fv.Type() {
 		case typString:
