@@ -293,6 +293,10 @@ func sonicMutations2() []mutation {
 			edit: edit(func(d doc) {
 				d.add("WRED_PROFILE", "UNUSED", map[string]string{"ecn": "ecn_none", "wred_green_enable": "true", "green_min_threshold": "1000", "green_max_threshold": "2000"})
 			})},
+		// orchagent refuses a WRED profile holding a field it does not
+		// know (WredMapHandler), so the queues naming it do not mark.
+		mutation{field: "WRED_PROFILE ecn", name: "a field orchagent does not know beside it", harmful: true, rule: "QOS013", dataPlane: true,
+			edit: edit(func(d doc) { d.set("WRED_PROFILE", prefix("ECN_"), "ecn_mode_hint", "on") })},
 		mutation{field: "WRED_PROFILE wred_green_enable", name: "green WRED off: no marking", harmful: true, rule: "QOS005", dataPlane: true,
 			edit: edit(func(d doc) { d.set("WRED_PROFILE", ecnProfiles, "wred_green_enable", "false") })},
 		mutation{field: "WRED_PROFILE wred_green_enable", name: "True",

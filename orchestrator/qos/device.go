@@ -126,6 +126,9 @@ type Unresolved struct {
 	Table string `json:"table"`
 	// Effect is what the switch does instead.
 	Effect string `json:"effect"`
+	// Rejected, when the config does define Ref, says why the switch
+	// refuses that entry, as if it were not there.
+	Rejected string `json:"rejected,omitempty"`
 	// Ports are the ports whose QoS it changes.
 	Ports []string `json:"ports,omitempty"`
 }

@@ -772,7 +772,7 @@ func (l *linter) unresolved(d *DeviceConfig) {
 	for _, p := range d.Ports {
 		all = append(all, p.Name)
 	}
-	type cause struct{ where, field, ref, table, effect string }
+	type cause struct{ where, field, ref, table, effect, rejected string }
 	at := map[cause]int{}
 	var found []Finding
 	for _, u := range d.Unresolved {
@@ -780,13 +780,16 @@ func (l *linter) unresolved(d *DeviceConfig) {
 		if len(u.Ports) == 1 {
 			where = portless(where, u.Ports[0])
 		}
-		c := cause{where, u.Field, u.Ref, u.Table, u.Effect}
+		c := cause{where, u.Field, u.Ref, u.Table, u.Effect, u.Rejected}
 		i, ok := at[c]
 		if !ok {
 			at[c] = len(found)
 			i = len(found)
-			found = append(found, Finding{Rule: RuleUnresolved, Severity: SevError, Device: d.Device, Where: u.Where,
-				Fix: fmt.Sprintf("define %s|%s, or point %s at one that exists", u.Table, u.Ref, u.Field)})
+			fix := fmt.Sprintf("define %s|%s, or point %s at one that exists", u.Table, u.Ref, u.Field)
+			if u.Rejected != "" {
+				fix = fmt.Sprintf("give %s|%s only fields the switch knows", u.Table, u.Ref)
+			}
+			found = append(found, Finding{Rule: RuleUnresolved, Severity: SevError, Device: d.Device, Where: u.Where, Fix: fix})
 		} else {
 			// More than one entry: the finding names their shape.
 			found[i].Where = where
@@ -800,6 +803,9 @@ func (l *linter) unresolved(d *DeviceConfig) {
 	for c, i := range at {
 		f := &found[i]
 		f.Message = fmt.Sprintf("%s %s names %s, which %s does not define: %s", f.Where, c.field, c.ref, c.table, c.effect)
+		if c.rejected != "" {
+			f.Message = fmt.Sprintf("%s %s names %s|%s, which the switch refuses (%s): %s", f.Where, c.field, c.table, c.ref, c.rejected, c.effect)
+		}
 		if len(f.Ports) > 0 {
 			sortPorts(f.Ports)
 			f.Port = PortRanges(f.Ports, all)

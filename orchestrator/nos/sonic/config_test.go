@@ -579,3 +579,30 @@ func TestFieldValueErrorHasItsLine(t *testing.T) {
 		t.Errorf("err = %v, want %q", err, want)
 	}
 }
+
+// orchagent refuses a SCHEDULER or WRED_PROFILE entry holding a field it
+// does not know: the queues naming it get the default scheduling and no
+// WRED, and lint names the refused entry (QOS013).
+func TestEntryWithUnknownFieldRefused(t *testing.T) {
+	db := `{"QUEUE": {"Ethernet0|3": {"scheduler": "s", "wred_profile": "w"}},
+		"SCHEDULER": {"s": {"type": "DWRR", "weight": "50", "vendor_hint": "x"}},
+		"WRED_PROFILE": {"w": {"ecn": "ecn_all", "wred_green_enable": "true", "green_min_threshold": "1000000", "green_max_threshold": "2000000", "green_drop_probability": "5", "vendor_hint": "x"}},
+		"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3"}}}`
+	dc, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(db)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := dc.Port("Ethernet0").Queue(3)
+	if q.Weight != 1 || q.ECN != nil {
+		t.Errorf("queue 3: weight %d, ECN %+v; want the defaults of a queue whose scheduler and WRED profile are refused", q.Weight, q.ECN)
+	}
+	refused := 0
+	for _, u := range dc.Unresolved {
+		if strings.Contains(u.Rejected, "vendor_hint") {
+			refused++
+		}
+	}
+	if refused != 2 {
+		t.Errorf("%d refused entries noted, want the scheduler and the WRED profile: %+v", refused, dc.Unresolved)
+	}
+}

@@ -145,13 +145,30 @@ func (r *resolver) def(field, value, source, port string, risky bool) {
 
 // unresolved records a reference that names nothing.
 func (r *resolver) unresolved(where, field, ref, table, effect, port string) {
+	r.refused(where, field, ref, table, effect, "", port)
+}
+
+// refused is unresolved for an entry the config defines but orchagent
+// refuses (rejected says why), so the referring entry gets what it would
+// without it.
+func (r *resolver) refused(where, field, ref, table, effect, rejected, port string) {
 	k := [4]string{where, field, ref, table}
 	u := r.unres[k]
 	if u == nil {
-		u = &qos.Unresolved{Where: where, Field: field, Ref: ref, Table: table, Effect: effect}
+		u = &qos.Unresolved{Where: where, Field: field, Ref: ref, Table: table, Effect: effect, Rejected: rejected}
 		r.unres[k] = u
 	}
 	r.list(u, &u.Ports, port)
+}
+
+// unknownFields says why orchagent refuses an entry holding fields it
+// does not know (qosorch's handleSchedulerTable and WredMapHandler refuse
+// the whole entry: task_invalid_entry), "" when it holds none.
+func unknownFields(extra map[string]string) string {
+	if len(extra) == 0 {
+		return ""
+	}
+	return "orchagent refuses an entry with a field it does not know: " + strings.Join(cfgSortedKeys(extra), ", ")
 }
 
 func cmpKey3(a, b [3]string) int {
@@ -508,6 +525,9 @@ func (r *resolver) queue(port string, q int) (qos.QueueConfig, error) {
 	case !ok:
 		qc.Weight = 1
 		r.unresolved("QUEUE|"+key, "scheduler", sched, "SCHEDULER", "the queue keeps the default scheduling (DWRR weight 1)", port)
+	case unknownFields(se.Extra) != "":
+		qc.Weight = 1
+		r.refused("QUEUE|"+key, "scheduler", sched, "SCHEDULER", "the queue keeps the default scheduling (DWRR weight 1)", unknownFields(se.Extra), port)
 	default:
 		switch strings.ToUpper(se.Type) {
 		case "STRICT":
@@ -534,6 +554,8 @@ func (r *resolver) queue(port string, q int) (qos.QueueConfig, error) {
 		we, ok := r.db.WRED[wred]
 		if !ok {
 			r.unresolved("QUEUE|"+key, "wred_profile", wred, "WRED_PROFILE", "the queue has no WRED: it neither marks ECN nor drops early", port)
+		} else if why := unknownFields(we.Extra); why != "" {
+			r.refused("QUEUE|"+key, "wred_profile", wred, "WRED_PROFILE", "the queue has no WRED: it neither marks ECN nor drops early", why, port)
 		} else if err := r.wred(&qc, wred, we, port); err != nil {
 			return qc, err
 		}
