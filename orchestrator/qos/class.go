@@ -40,6 +40,15 @@ func (p *PortConfig) TCOf(dscp int) int {
 	return p.CoSToTC[p.DefaultCoS]
 }
 
+// GeneratedLossless says whether the switch's buffer manager makes PG g
+// lossless when the config gives the PG no profile of its own: SONiC's
+// buffermgrd makes the PGs numbered as the PFC priorities lossless
+// (doSpeedUpdateTask: BUFFER_PG|<port>|3-4 from pfc_enable "3,4"), not
+// the PGs tc_to_pg_map sends those priorities to, so a PFC priority mapped
+// to another PG lands on a lossy one. EOS maps each priority to its own
+// PG, where the two rules agree.
+func (p *PortConfig) GeneratedLossless(g int) bool { return slices.Contains(p.PFCPriorities, g) }
+
 // Class resolves traffic class tc on the port.
 func (p *PortConfig) Class(tc int) Class {
 	c := Class{TC: tc, PG: mapOr(p.TCToPG, tc, 0), Queue: mapOr(p.TCToQueue, tc, tc), PausedQueue: mapOr(p.PFCToQueue, tc, tc)}

@@ -138,7 +138,7 @@ func assumeBuffer(d *DeviceConfig, dev Device, in Intent) {
 		// the port.
 		for k := range p.PGs {
 			g := &p.PGs[k]
-			if !g.Assumed || !slices.ContainsFunc(p.PFCPriorities, func(pr int) bool { return mapOr(p.TCToPG, pr, 0) == g.PG }) {
+			if !g.Assumed || !p.GeneratedLossless(g.PG) {
 				continue
 			}
 			if lp := losslessOf(wanted()); lp != nil {
@@ -173,25 +173,21 @@ func assumeBuffer(d *DeviceConfig, dev Device, in Intent) {
 
 // assumedPGs are the PG profiles of a port whose config has no buffer
 // tables: for every PG its classes use, the intent's lossless profile
-// when one of them has PFC, the lossy one otherwise.
+// where the buffer manager makes it lossless (GeneratedLossless), the
+// lossy one otherwise.
 func assumedPGs(p, want *PortConfig, in Intent) []PGConfig {
 	lossless := losslessOf(want)
 	if lossless == nil {
 		lossless = Ptr(in.losslessPGProfile(p.SpeedGbps, p.CableM))
 	}
 	used := map[int]bool{}
-	pfc := map[int]bool{}
 	for tc := range NumTC {
-		g := mapOr(p.TCToPG, tc, 0)
-		used[g] = true
-		if slices.Contains(p.PFCPriorities, tc) {
-			pfc[g] = true
-		}
+		used[mapOr(p.TCToPG, tc, 0)] = true
 	}
 	var out []PGConfig
 	for _, g := range slices.Sorted(maps.Keys(used)) {
 		b := IngressLossyProfile()
-		if pfc[g] {
+		if p.GeneratedLossless(g) {
 			b = lossless.Clone()
 		}
 		out = append(out, PGConfig{PG: g, BufferProfile: b, Origin: "assumed (no buffer tables in the config)", Assumed: true})

@@ -606,3 +606,32 @@ func TestEntryWithUnknownFieldRefused(t *testing.T) {
 		t.Errorf("%d refused entries noted, want the scheduler and the WRED profile: %+v", refused, dc.Unresolved)
 	}
 }
+
+// buffermgrd makes the PGs numbered as the PFC priorities lossless: a PFC
+// priority that tc_to_pg_map sends to another PG without a BUFFER_PG entry
+// lands on a lossy PG (the class is not lossless, lint says QOS014).
+func TestGeneratedLosslessPGIsThePriorityNumber(t *testing.T) {
+	db := `{"TC_TO_PRIORITY_GROUP_MAP": {"AZURE": {"0": "0", "3": "1"}},
+		"PORT_QOS_MAP": {"Ethernet0": {"tc_to_pg_map": "AZURE", "pfc_enable": "3"}},
+		"BUFFER_POOL": {"ingress_lossless_pool": {"type": "ingress", "mode": "dynamic", "size": "1000000"}},
+		"BUFFER_PROFILE": {"ingress_lossy_profile": {"pool": "ingress_lossless_pool", "size": "0", "dynamic_th": "3"}},
+		"BUFFER_PG": {"Ethernet0|0": {"profile": "ingress_lossy_profile"}},
+		"PORT": {"Ethernet0": {"speed": "200000", "mtu": "9100"}}, "CABLE_LENGTH": {"AZURE": {"Ethernet0": "5m"}}}`
+	dc, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(db)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := dc.Port("Ethernet0").Class(3)
+	if c.PG != 1 || c.Lossless {
+		t.Errorf("TC3: PG %d lossless %v; want PG 1, not lossless (buffermgrd makes PG 3 lossless, not 1)", c.PG, c.Lossless)
+	}
+	// Mapped to its own number, the generated PG is lossless.
+	same := strings.Replace(db, `"3": "1"`, `"3": "3"`, 1)
+	dc, err = Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(same)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := dc.Port("Ethernet0").Class(3); c.PG != 3 || !c.Lossless {
+		t.Errorf("TC3 on PG 3: lossless %v, want true", c.Lossless)
+	}
+}

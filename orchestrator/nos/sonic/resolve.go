@@ -668,9 +668,8 @@ func (r *resolver) pg(pc *qos.PortConfig, g int) (qos.PGConfig, error) {
 		}
 		return qos.PGConfig{PG: g, Origin: origin, BufferProfile: qos.BufferProfile{Pool: pool, SizeBytes: qos.Ptr(int64(0)), DynamicTh: qos.Ptr(0)}}
 	}
-	pfc := slices.ContainsFunc(pc.PFCPriorities, func(pr int) bool { return pc.TCToPG[pr] == g })
 	switch pe, ok := r.db.BufferProfile[prof]; {
-	case prof == "" && pfc:
+	case prof == "" && pc.GeneratedLossless(g):
 		// SONiC's buffer manager writes the lossless PGs of a port's PFC
 		// priorities itself (from the SKU's pg_profile_lookup.ini), so
 		// buffer templates carry only the lossy ones.
@@ -716,7 +715,7 @@ func (r *resolver) computedPG(pc *qos.PortConfig, g int, origin string) qos.PGCo
 		}
 	}
 	bp := qos.BufferProfile{Profile: "computed", Pool: pool, SizeBytes: qos.Ptr(int64(0)), DynamicTh: qos.Ptr(0)}
-	lossless := slices.ContainsFunc(pc.PFCPriorities, func(pr int) bool { return pc.TCToPG[pr] == g })
+	lossless := pc.GeneratedLossless(g)
 	if lossless && pc.SpeedGbps > 0 && pc.CableM > 0 {
 		hr := qos.HeadroomBytes(pc.SpeedGbps, mtu, pc.CableM, 0)
 		xon := int64(2 * mtu)
