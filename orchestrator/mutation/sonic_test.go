@@ -225,7 +225,15 @@ func sonicMutations() []mutation {
 		{field: "PORT_QOS_MAP pfc_asym", name: "empty",
 			edit: edit(func(d doc) { d.pointPorts("pfc_asym", "") })},
 		{field: "PORT_QOS_MAP scheduler", name: "a port shaper", harmful: true, rule: "QOS017", why: notSim,
-			edit: edit(func(d doc) { d.pointPorts("scheduler", "port_shaper") })},
+			edit: edit(func(d doc) {
+				d.add("SCHEDULER", "port_shaper", map[string]string{"type": "DWRR", "weight": "1", "meter_type": "bytes", "pir": "20000000000"})
+				d.pointPorts("scheduler", "port_shaper")
+			})},
+		// qosorch resolves every name of a PORT_QOS_MAP entry before it
+		// applies any field: one undefined leaves the port without its
+		// maps, PFC and watchdog priorities.
+		{field: "PORT_QOS_MAP scheduler", name: "a scheduler the config does not define", harmful: true, rule: "QOS013", dataPlane: true,
+			edit: edit(func(d doc) { d.pointPorts("scheduler", "no_such_shaper") })},
 		{field: "PORT_QOS_MAP scheduler", name: "empty",
 			edit: edit(func(d doc) { d.pointPorts("scheduler", "") })},
 

@@ -635,3 +635,26 @@ func TestGeneratedLosslessPGIsThePriorityNumber(t *testing.T) {
 		t.Errorf("TC3 on PG 3: lossless %v, want true", c.Lossless)
 	}
 }
+
+// orchagent applies none of a PORT_QOS_MAP entry while one name in it is
+// undefined (handlePortQosMapTable retries the whole entry): the port has
+// no DSCP map of its own and no PFC.
+func TestPortQoSMapWithUndefinedNameAppliesNothing(t *testing.T) {
+	db := `{"DSCP_TO_TC_MAP": {"AZURE": {"26": "3"}},
+		"PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "AZURE", "pfc_enable": "3", "pfc_to_pg_map": "MISSING"},
+			"Ethernet4": {"dscp_to_tc_map": "AZURE", "pfc_enable": "3"}}}`
+	dc, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(db)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := dc.Port("Ethernet0"); len(p.PFCPriorities) != 0 || p.DSCPToTC[26] != 0 {
+		t.Errorf("Ethernet0 (pfc_to_pg_map undefined): PFC %v, DSCP 26 to TC%d; want no PFC, TC0", p.PFCPriorities, p.DSCPToTC[26])
+	}
+	if p := dc.Port("Ethernet4"); len(p.PFCPriorities) != 1 || p.DSCPToTC[26] != 3 {
+		t.Errorf("Ethernet4: PFC %v, DSCP 26 to TC%d; want PFC 3, TC3", p.PFCPriorities, p.DSCPToTC[26])
+	}
+	found := slices.ContainsFunc(dc.Unresolved, func(u qos.Unresolved) bool { return u.Field == "pfc_to_pg_map" && u.Ref == "MISSING" })
+	if !found {
+		t.Errorf("no unresolved pfc_to_pg_map noted: %+v", dc.Unresolved)
+	}
+}

@@ -264,11 +264,47 @@ var mapKinds = []mapKind{
 		func(k int) int { return k }, "PFC priority n pauses queue n", false},
 }
 
+// portQoSMap is the PORT_QOS_MAP entry of port as orchagent applies it:
+// nil when the port has none, or when the entry names a map or scheduler
+// the config does not define. qosorch's handlePortQosMapTable resolves
+// every reference of the entry before it applies any field, and on one it
+// cannot resolve it retries the whole entry, so none of it applies: no
+// maps of its own, no PFC, no watchdog priorities (noted once per port).
+func (r *resolver) portQoSMap(port string) *PortQoSMapEntry {
+	e := r.db.PortQoSMap[port]
+	if e == nil || port == "global" {
+		return e
+	}
+	refs := []struct {
+		field, name, table string
+		defined            func(string) bool
+	}{
+		{"dscp_to_tc_map", e.DSCPToTCMap, "DSCP_TO_TC_MAP", func(n string) bool { _, ok := r.db.DSCPToTCMap[n]; return ok }},
+		{"tc_to_queue_map", e.TCToQueueMap, "TC_TO_QUEUE_MAP", func(n string) bool { _, ok := r.db.TCToQueueMap[n]; return ok }},
+		{"tc_to_pg_map", e.TCToPGMap, "TC_TO_PRIORITY_GROUP_MAP", func(n string) bool { _, ok := r.db.TCToPGMap[n]; return ok }},
+		{"pfc_to_queue_map", e.PFCToQueueMap, "MAP_PFC_PRIORITY_TO_QUEUE", func(n string) bool { _, ok := r.db.PFCToQueueMap[n]; return ok }},
+		{"pfc_to_pg_map", e.PFCToPGMap, "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", func(n string) bool { _, ok := r.db.PFCToPGMap[n]; return ok }},
+		{"scheduler", e.Scheduler, "SCHEDULER", func(n string) bool { _, ok := r.db.Scheduler[n]; return ok }},
+	}
+	applied := true
+	for _, ref := range refs {
+		if n := cfgRefName(ref.name); n != "" && !ref.defined(n) {
+			r.unresolved("PORT_QOS_MAP|"+port, ref.field, n, ref.table,
+				"orchagent applies none of the entry (it waits for the name to be defined): the port keeps the default maps (every DSCP to TC0), no PFC and no watchdog priorities", port)
+			applied = false
+		}
+	}
+	if !applied {
+		return nil
+	}
+	return e
+}
+
 // resolveMap is one map of a port: the one its PORT_QOS_MAP entry names
 // (the DSCP map also the global entry's), complete, with its origin.
 func (r *resolver) resolveMap(port string, k mapKind) (map[int]int, string) {
 	name, where := "", ""
-	if e := r.db.PortQoSMap[port]; e != nil {
+	if e := r.portQoSMap(port); e != nil {
 		name, where = cfgRefName(k.field(e)), "PORT_QOS_MAP|"+port
 	}
 	if name == "" && k.key == "dscp_to_tc" {
@@ -341,7 +377,7 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 	// SONiC classifies IP packets by DSCP whenever a DSCP map is bound;
 	// there is no trust knob.
 	pc.Origins["trust"] = "SONiC classifies IP by DSCP"
-	if e := r.db.PortQoSMap[name]; e != nil {
+	if e := r.portQoSMap(name); e != nil {
 		for f, v := range map[string]string{"pfc_enable": e.PFCEnable, "pfcwd_sw_enable": e.PFCWDEnable} {
 			if v != "" && !cfgPFCEnableRE().MatchString(v) {
 				return pc, fmt.Errorf("PORT_QOS_MAP|%s %s %q is not a list of priorities 0-7 like \"3,4\"", name, f, v)
@@ -358,7 +394,7 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 	// watchdog watches the PFC priorities (db_migrator writes pfc_enable
 	// into it for configs from before the field).
 	var wdPriorities []int
-	if e := r.db.PortQoSMap[name]; e != nil && e.PFCWDEnable != "" {
+	if e := r.portQoSMap(name); e != nil && e.PFCWDEnable != "" {
 		wdPriorities = cfgInts(e.PFCWDEnable)
 	}
 	if w := r.db.PFCWD[name]; w != nil {
