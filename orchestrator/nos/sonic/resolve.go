@@ -408,7 +408,10 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 		}
 		pc.Watchdog = &qos.PortWatchdog{DetectionMs: *w.DetectionTime, RestorationMs: *w.RestorationTime, Action: action}
 	} else if pc.Watchdog != nil {
-		r.def("PFC_WD (pfcwd_sw_enable without an entry)", fmt.Sprintf("detection %d ms, restoration %d ms, action %s", cfgDefaultWDDetection, cfgDefaultWDRestoration, cfgDefaultWDAction), srcPFCWD, name, false)
+		// pfcwdorch starts a port's watchdog only from its PFC_WD entry,
+		// which `pfcwd start_default` writes at boot where DEVICE_METADATA's
+		// default_pfcwd_status is enable: labctl assumes it was, and says so.
+		r.def("PFC_WD (pfcwd_sw_enable without an entry)", fmt.Sprintf("detection %d ms, restoration %d ms, action %s, as pfcwd start_default writes at boot (default_pfcwd_status enable); without that entry the switch runs no watchdog on the port", cfgDefaultWDDetection, cfgDefaultWDRestoration, cfgDefaultWDAction), srcPFCWD, name, true)
 	}
 	// Watching every PFC priority is the model's nil (a priority without
 	// PFC is never paused, so watching it changes nothing).
