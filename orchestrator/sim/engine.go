@@ -814,8 +814,8 @@ func (s *sim) pauseRx(pi int32, pr int, xoff bool) {
 	p := &s.ports[pi]
 	p.c[pr].pauseRx++
 	p.lastPauseRxAt[pr] = s.now
-	if p.wdIgnore&(1<<pr) != 0 {
-		return // a PFC watchdog took this priority out of PFC
+	if (p.wdIgnore|p.pauseOff)&(1<<pr) != 0 {
+		return // a PFC watchdog took this priority out of PFC, or it has none here
 	}
 	q := p.pauseQ[pr]
 	wasPaused := p.lane[q].pauseUntil > s.now

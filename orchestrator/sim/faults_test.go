@@ -310,3 +310,27 @@ func TestPFCWatchdogRestores(t *testing.T) {
 		t.Errorf("restored at %d ns, storm ended at %d: want within restoration + poll", at, ends[0].TimeNs)
 	}
 }
+
+// A port whose PFC is off for a priority does not obey the pause frames
+// it receives for it (SAI's PFC bitmap governs both directions): the
+// storming NIC's frames are counted on the switch port to it, but its
+// queue never stops, and the victim keeps running.
+func TestPauseIgnoredWherePFCIsOff(t *testing.T) {
+	cfg := stormConfig(nil)
+	cfg.QoS = map[PortRef]map[int]PortQoS{{Node: "sw", Port: "Ethernet0"}: {3: {PFC: true, IgnoresPause: true}, 6: {Strict: true}}}
+	r := mustRun(t, cfg)
+	for _, p := range r.Ports {
+		if p.Node == "sw" && p.Port == "Ethernet0" && p.Priority == 3 && (p.PauseRx == 0 || p.PausedNs != 0) {
+			t.Errorf("sw:Ethernet0 priority 3: %d pause frames received, paused %d ns; want frames counted, never paused", p.PauseRx, p.PausedNs)
+		}
+	}
+	var victim FlowStats
+	for _, f := range r.Flows {
+		if f.ID == "victim" {
+			victim = f
+		}
+	}
+	if got := float64(victim.BytesDelivered) * 8 / 40e6; got < 10 {
+		t.Errorf("victim averaged %.2f Gb/s: the ignored storm still spread", got)
+	}
+}

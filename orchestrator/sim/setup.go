@@ -199,7 +199,10 @@ type port struct {
 	// no-send scan must be a whole one.
 	suspects     []int32
 	suspectsLost bool
-	_            [16]byte // to a whole number of lines (TestPortLayout)
+	// pauseOff: priorities whose received pause frames the port does not
+	// obey (PortQoS.IgnoresPause).
+	pauseOff uint8
+	_        [15]byte // to a whole number of lines (TestPortLayout)
 }
 
 // pfcTimers are a port's PFC timers, one queued event each (lazyTimer):
@@ -994,6 +997,9 @@ func (s *sim) buildQoS() error {
 				return errorf("port %s priority %d egress: %v", p.ref, pr, err)
 			}
 			p.lane[pr].eg.adm = eg
+			if q.IgnoresPause {
+				p.pauseOff |= 1 << pr
+			}
 			pq[pr] = q
 		}
 		p.cacheQoS(pq, s.mtu)

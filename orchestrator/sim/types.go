@@ -134,6 +134,11 @@ type PortQoS struct {
 	// Both 0 mean an offset of 3 KiB; XonBytes alone applies only the
 	// floor, as SONiC does without xon_offset.
 	PFC bool
+	// IgnoresPause: the port does not obey PFC frames it receives for the
+	// priority, whose PFC is off there (SAI's PRIORITY_FLOW_CONTROL
+	// bitmap, from pfc_enable, governs what a port obeys as well as what
+	// it sends); the frames are still counted.
+	IgnoresPause bool
 	// Watchdog, when set on a PFC priority, is the port's PFC watchdog.
 	Watchdog       *Watchdog
 	HeadroomBytes  int64

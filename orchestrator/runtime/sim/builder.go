@@ -291,6 +291,7 @@ func portQoS(dc *qos.DeviceConfig, pc *qos.PortConfig) (map[int]engine.PortQoS, 
 			pq.Egress = admission(dc, q.Buffer)
 		}
 		c := pc.Class(i)
+		pq.IgnoresPause = !c.PFC
 		if g := c.PGConfig; g != nil {
 			pq.Ingress = admission(dc, &g.BufferProfile)
 			if c.Lossless {
