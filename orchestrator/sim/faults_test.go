@@ -225,19 +225,23 @@ func stormConfig(wd *Watchdog) Config {
 	return cfg
 }
 
+// victimGbps is what stormConfig's victim flow averaged over its 40 ms.
+func victimGbps(r *Result) float64 {
+	for _, f := range r.Flows {
+		if f.ID == "victim" {
+			return float64(f.BytesDelivered) * 8 / 40e6
+		}
+	}
+	return 0
+}
+
 // Without a watchdog the storm pauses the switch's port to h0, its queue
 // fills, and PFC pauses every sender: the victim, which shares h1's link
 // with a paused flow, stops too.
 func TestPFCStormSpreads(t *testing.T) {
 	r := mustRun(t, stormConfig(nil))
-	var victim FlowStats
-	for _, f := range r.Flows {
-		if f.ID == "victim" {
-			victim = f
-		}
-	}
 	// Until 1 ms the victim ran at about half of 100G; after, nothing.
-	if got := float64(victim.BytesDelivered) * 8 / 40e6; got > 2 {
+	if got := victimGbps(r); got > 2 {
 		t.Errorf("victim averaged %.2f Gb/s over 40 ms: the storm did not spread to its link", got)
 	}
 	var hostPaused bool
@@ -267,14 +271,8 @@ func targetPFCWatchdog(t *testing.T, page *targetPage) {
 	if at := storms[0].TimeNs; at < start+detection || at >= start+detection+poll+1000 {
 		t.Errorf("storm declared at %d ns, want within [%d, %d) (detection + poll after the pause began)", at, start+detection, start+detection+poll+1000)
 	}
-	var victim FlowStats
-	for _, f := range r.Flows {
-		if f.ID == "victim" {
-			victim = f
-		}
-	}
 	// From detection (at most 15 ms) to 40 ms the victim runs again.
-	if got := float64(victim.BytesDelivered) * 8 / 40e6; got < 10 {
+	if got := victimGbps(r); got < 10 {
 		t.Errorf("victim averaged %.2f Gb/s: the watchdog did not release the fabric", got)
 	}
 	var wdDrops, wdStorms int64
@@ -291,7 +289,7 @@ func targetPFCWatchdog(t *testing.T, page *targetPage) {
 	}
 	page.row("a NIC pauses its switch port without end from 1 ms; watchdog detection 10 ms, poll 4 ms, drop",
 		fmt.Sprintf("storm declared within detection + poll of the pause: %d to %d µs", (start+detection)/1000, (start+detection+poll)/1000),
-		fmt.Sprintf("declared at %d µs; the victim flow averaged %.1f Gb/s over 40 ms", storms[0].TimeNs/1000, float64(victim.BytesDelivered)*8/40e6))
+		fmt.Sprintf("declared at %d µs; the victim flow averaged %.1f Gb/s over 40 ms", storms[0].TimeNs/1000, victimGbps(r)))
 }
 
 // Once the storm ends the watchdog restores the port after restoration
@@ -324,13 +322,7 @@ func TestPauseIgnoredWherePFCIsOff(t *testing.T) {
 			t.Errorf("sw:Ethernet0 priority 3: %d pause frames received, paused %d ns; want frames counted, never paused", p.PauseRx, p.PausedNs)
 		}
 	}
-	var victim FlowStats
-	for _, f := range r.Flows {
-		if f.ID == "victim" {
-			victim = f
-		}
-	}
-	if got := float64(victim.BytesDelivered) * 8 / 40e6; got < 10 {
+	if got := victimGbps(r); got < 10 {
 		t.Errorf("victim averaged %.2f Gb/s: the ignored storm still spread", got)
 	}
 }
