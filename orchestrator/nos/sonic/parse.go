@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/labctl/labctl/orchestrator/suggest"
-	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -52,27 +51,36 @@ func ParseDoc(name string, data []byte) (Doc, error) {
 // action drop) unseen; labctl would note it only as a field it does not
 // know. A field further from every known one stays such a note.
 func misspeltFields(name string, data []byte, doc Doc) error {
-	for _, table := range slices.Sorted(maps.Keys(doc)) {
-		known := slices.Collect(maps.Keys(fieldUses[table]))
-		if len(known) == 0 || slices.Contains(known, "(entries)") {
+	// Unsorted, as most configs have no typo: the first in (table, key,
+	// field) order is reported, so the error does not depend on map order.
+	var found []string // table, key, field, meant
+	for table, entries := range doc {
+		known := fieldUses[table]
+		if len(known) == 0 {
 			continue
 		}
-		slices.Sort(known)
-		for _, key := range slices.Sorted(maps.Keys(doc[table])) {
-			for _, f := range slices.Sorted(maps.Keys(doc[table][key])) {
-				if len(f) < 5 || slices.Contains(known, f) {
+		if _, free := known["(entries)"]; free {
+			continue
+		}
+		for key, fields := range entries {
+			for f := range fields {
+				if _, ok := known[f]; ok || len(f) < 5 {
 					continue
 				}
-				for _, k := range known {
-					if suggest.EditDistance(f, k) == 1 {
-						line := 1 + bytes.Count(data[:max(bytes.Index(data, []byte(`"`+f+`"`)), 0)], []byte("\n"))
-						return fmt.Errorf("%s:%d: %s|%s: %q is no field of %s (fix: did you mean %q? orchagent ignores a field it does not know and runs the default)", name, line, table, key, f, table, k)
+				for k := range known {
+					if suggest.EditDistance(f, k) == 1 && (found == nil || slices.Compare([]string{table, key, f, k}, found) < 0) {
+						found = []string{table, key, f, k}
 					}
 				}
 			}
 		}
 	}
-	return nil
+	if found == nil {
+		return nil
+	}
+	table, key, f, k := found[0], found[1], found[2], found[3]
+	line := 1 + bytes.Count(data[:max(bytes.Index(data, []byte(`"`+f+`"`)), 0)], []byte("\n"))
+	return fmt.Errorf("%s:%d: %s|%s: %q is no field of %s (fix: did you mean %q? orchagent ignores a field it does not know and runs the default)", name, line, table, key, f, table, k)
 }
 
 // decodeDoc is ParseDoc by encoding/json, for any file: it says what is

@@ -103,6 +103,9 @@ type resolver struct {
 	// table entry they come from ("" the default): the ports that name
 	// the same entry share one (qos.PortConfig's maps are read-only).
 	maps map[[2]string]map[int]int
+	// pqmApplied says, by port, whether orchagent applies its PORT_QOS_MAP
+	// entry (portQoSMap), decided once.
+	pqmApplied map[string]bool
 }
 
 // cableKeys are CABLE_LENGTH's entries, sorted once.
@@ -275,6 +278,15 @@ func (r *resolver) portQoSMap(port string) *PortQoSMapEntry {
 	if e == nil || port == "global" {
 		return e
 	}
+	if applied, ok := r.pqmApplied[port]; ok {
+		if !applied {
+			return nil
+		}
+		return e
+	}
+	if r.pqmApplied == nil {
+		r.pqmApplied = map[string]bool{}
+	}
 	refs := []struct {
 		field, name, table string
 		defined            func(string) bool
@@ -294,6 +306,7 @@ func (r *resolver) portQoSMap(port string) *PortQoSMapEntry {
 			applied = false
 		}
 	}
+	r.pqmApplied[port] = applied
 	if !applied {
 		return nil
 	}
