@@ -123,6 +123,10 @@ func sonicMutations() []mutation {
 			edit: edit(func(d doc) { d["TC_TO_QUEUE_MAP"]["AZURE"]["2"] = "4" })},
 		{field: "TC_TO_PRIORITY_GROUP_MAP (entries)", name: "TC3 into lossy PG 0", harmful: true, rule: "QOS014", dataPlane: true,
 			edit: edit(func(d doc) { d["TC_TO_PRIORITY_GROUP_MAP"]["AZURE"]["3"] = "0" })},
+		// buffermgrd makes PG 3 lossless (pfc_enable 3), not PG 1: TC3
+		// moved to a PG without a BUFFER_PG entry is lossy.
+		{field: "TC_TO_PRIORITY_GROUP_MAP (entries)", name: "TC3 into PG 1, which no BUFFER_PG entry sets", harmful: true, rule: "QOS014", dataPlane: true,
+			edit: edit(func(d doc) { d["TC_TO_PRIORITY_GROUP_MAP"]["AZURE"]["3"] = "1" })},
 		{field: "TC_TO_PRIORITY_GROUP_MAP (entries)", name: "unused TC7 into PG 7",
 			edit: edit(func(d doc) { d["TC_TO_PRIORITY_GROUP_MAP"]["AZURE"]["7"] = "7" })},
 		{field: "MAP_PFC_PRIORITY_TO_QUEUE (entries)", name: "priority 3 pauses queue 0", harmful: true, rule: "QOS016", dataPlane: true,
