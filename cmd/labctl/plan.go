@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/labctl/labctl/orchestrator/specyaml"
 	"os"
 	"strings"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/server"
 	"github.com/labctl/labctl/orchestrator/sizing"
+	"github.com/labctl/labctl/orchestrator/specyaml"
 )
 
 // sizingFlags are the plan flags; a flag set on the command line overrides

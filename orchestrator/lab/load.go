@@ -3,11 +3,12 @@ package lab
 import (
 	"errors"
 	"fmt"
-	"github.com/distribution/reference"
 	"maps"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/distribution/reference"
 
 	"github.com/labctl/labctl/labs"
 	"github.com/labctl/labctl/orchestrator/naming"
@@ -176,13 +177,9 @@ func Parse(file string, data []byte) (*Spec, error) {
 	}
 	if CheckQoS != nil {
 		if field, msg := CheckQoS(s.QoS); field != "" {
-			fix := fmt.Sprintf("correct qos.%s ('labctl explain lab.qos.%s' says what it takes)", field, field)
-			err := at("$.qos."+field, msg, fix)
 			// A key left out (its default is in the conflict): the section.
-			if se := (*specyaml.Error)(nil); errors.As(err, &se) && se.Line == 0 {
-				err = at("$.qos", msg, fix)
-			}
-			return nil, err
+			return nil, specyaml.AtFirst(file, data, msg, fmt.Sprintf("correct qos.%s ('labctl explain lab.qos.%s' says what it takes)", field, field),
+				"$.qos."+field, "$.qos")
 		}
 	}
 	if _, err := s.NICSettings(nil); err != nil {

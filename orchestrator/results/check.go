@@ -9,20 +9,19 @@ import (
 )
 
 // CheckComparable refuses a record regress cannot compare honestly: one
-// whose status labctl never writes, one that holds a variant without a
-// summary's source (a summary removed or nulled: its figures would read as
-// zeros) or with a Jain index above 1, a variant without a name or a variant twice (the same name and repetition: Compare
+// without schema_version; a passed or failed one without variants; a
+// variant without a name, or twice (the same name and repetition: Compare
 // matches variants by them, so one copy would be compared and the other
-// silently not, or compared twice), or a negative figure among those
+// silently not, or compared twice); a summary without its source or
+// lacking a compared metric its model computes (removed or nulled: it
+// would read as 0); a Jain index above 1; or a negative figure among those
 // regress compares (every one is a count, a rate, a time or a size, so a
 // negative one was edited in or damaged, and would read as an improvement
-// or a regression that never happened). path names the file in the error
-// (exit 2), which says which variant and which figure.
+// or a regression that never happened). A status labctl never writes is
+// refused when the record is read (readRunFile). path names the file in
+// the error (exit 2), which says which variant and which figure.
 func CheckComparable(path string, run *Run) error {
 	fix := "the record was edited or damaged: restore it from a copy; a baseline can be saved again from a good run with 'labctl regress --save-baseline <run> <name> --force'"
-	if !knownStatus(run.Status) {
-		return exitcode.Usagef("%s: status %q is not a run status labctl writes (fix: %s)", path, run.Status, fix)
-	}
 	if run.SchemaVersion < 1 {
 		return exitcode.Usagef("%s: schema_version is missing or %d; labctl writes 1 or more in every record (fix: %s)", path, run.SchemaVersion, fix)
 	}

@@ -3,7 +3,6 @@ package scenario
 import (
 	"errors"
 	"fmt"
-	"github.com/labctl/labctl/orchestrator/specyaml"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/runtime"
+	"github.com/labctl/labctl/orchestrator/specyaml"
 )
 
 // NIC is one GPU NIC of the lab, where scenarios place traffic.
@@ -271,12 +271,7 @@ const (
 // count that does not fit it), placed at the entry's key in the scenario's
 // file, or at the entry where the value came from a default or a sweep.
 func (s *Spec) trafficAt(i int, key, msg, fix string) error {
-	err := specyaml.At(s.file, s.src, fmt.Sprintf("$.traffic[%d].%s", i, key), msg, fix)
-	var se *specyaml.Error
-	if errors.As(err, &se) && se.Line == 0 {
-		return specyaml.At(s.file, s.src, fmt.Sprintf("$.traffic[%d]", i), msg, fix)
-	}
-	return err
+	return specyaml.AtFirst(s.file, s.src, msg, fix, fmt.Sprintf("$.traffic[%d].%s", i, key), fmt.Sprintf("$.traffic[%d]", i))
 }
 
 // errRanks is ringRanks' refusal, which callers place at the entry's

@@ -2,13 +2,13 @@ package scenario
 
 import (
 	"fmt"
-	"github.com/labctl/labctl/orchestrator/specyaml"
 	"strconv"
 	"strings"
 
 	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/lazyregexp"
 	"github.com/labctl/labctl/orchestrator/runtime"
+	"github.com/labctl/labctl/orchestrator/specyaml"
 )
 
 // Fault is one fault of a scenario: a link taken down (link-down), a link

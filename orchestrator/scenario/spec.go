@@ -8,15 +8,14 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/lab"
+	"github.com/labctl/labctl/orchestrator/lazyregexp"
 	"github.com/labctl/labctl/orchestrator/naming"
 	"github.com/labctl/labctl/orchestrator/nic"
 	"github.com/labctl/labctl/orchestrator/perftest"
@@ -619,9 +618,7 @@ func parseDurationUs(s string) (float64, error) {
 var errDurationOverflow = errors.New("the duration overflows")
 
 // durationShape is a well-formed Go duration ("1.5h30m", "500us").
-var durationShape = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^([0-9]+(\.[0-9]*)?(ns|us|µs|ms|s|m|h))+$`)
-})
+var durationShape = lazyregexp.New(`^([0-9]+(\.[0-9]*)?(ns|us|µs|ms|s|m|h))+$`)
 
 // ParseBytes parses a size: a plain number of bytes or a number with a
 // unit (B, KB, MB, GB powers of 1000; KiB, MiB, GiB powers of 1024).

@@ -385,8 +385,8 @@ func sameSweepValue(a, b reflect.Value) bool {
 	switch a.Kind() {
 	case reflect.String:
 		x, y := a.String(), b.String()
-		if dx, err := time.ParseDuration(x); err == nil {
-			dy, err := time.ParseDuration(y)
+		if dx, err := parseDurationUs(x); err == nil {
+			dy, err := parseDurationUs(y)
 			return err == nil && dx == dy
 		}
 		if bx, err := ParseBytes(x); err == nil {

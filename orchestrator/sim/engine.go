@@ -416,6 +416,9 @@ func (p *port) cacheQoS(qos *[8]PortQoS, mtu int64) {
 		if q.WREDDrop {
 			p.wred |= bit
 		}
+		if q.IgnoresPause {
+			p.pauseOff |= bit
+		}
 		p.lane[i].quantum = int64(q.Weight) * (mtu + WireOverheadBytes)
 		p.lane[i].mark = redCurve{q.KminBytes, q.KmaxBytes, q.Pmax}
 		p.drop[i] = redCurve{q.DropMinBytes, q.DropMaxBytes, q.DropPmax}

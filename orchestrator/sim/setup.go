@@ -997,9 +997,6 @@ func (s *sim) buildQoS() error {
 				return errorf("port %s priority %d egress: %v", p.ref, pr, err)
 			}
 			p.lane[pr].eg.adm = eg
-			if q.IgnoresPause {
-				p.pauseOff |= 1 << pr
-			}
 			pq[pr] = q
 		}
 		p.cacheQoS(pq, s.mtu)

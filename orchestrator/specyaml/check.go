@@ -3,7 +3,6 @@ package specyaml
 import (
 	"bytes"
 	"fmt"
-	"github.com/labctl/labctl/orchestrator/suggest"
 	"maps"
 	"math"
 	"reflect"
@@ -16,6 +15,7 @@ import (
 	"github.com/goccy/go-yaml/token"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/suggest"
 )
 
 // What Decode checks before the YAML library decodes a spec, because the

@@ -203,12 +203,23 @@ func classify(file string, err error, v any) error {
 // such as "$.sizing.gpus") in data, falling back to no position when the
 // path is absent (the value came from a default).
 func At(file string, data []byte, path, msg, fix string) error {
+	return AtFirst(file, data, msg, fix, path)
+}
+
+// AtFirst is At at the first of paths that data holds: a key, then the
+// mapping it would be in where a default or a sweep gave its value.
+func AtFirst(file string, data []byte, msg, fix string, paths ...string) error {
 	e := &Error{File: file, Msg: msg, Fix: fix}
-	if p, err := yaml.PathString(path); err == nil {
-		if f, err := parser.ParseBytes(withoutBOM(data), 0); err == nil {
+	if f, err := parser.ParseBytes(withoutBOM(data), 0); err == nil {
+		for _, path := range paths {
+			p, err := yaml.PathString(path)
+			if err != nil {
+				continue
+			}
 			if n, err := p.FilterFile(f); err == nil && n != nil {
 				if tok := n.GetToken(); tok != nil && tok.Position != nil {
 					e.Line, e.Column = tok.Position.Line, tok.Position.Column
+					break
 				}
 			}
 		}

@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/labctl/labctl/orchestrator/suggest"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/labctl/labctl/orchestrator/qos"
+	"github.com/labctl/labctl/orchestrator/suggest"
 )
 
 // cfgQoSTables are the CONFIG_DB tables the parser reads (those of
@@ -79,7 +79,7 @@ func misspeltFields(name string, data []byte, doc Doc) error {
 		return nil
 	}
 	table, key, f, k := found[0], found[1], found[2], found[3]
-	line := 1 + bytes.Count(data[:max(bytes.Index(data, []byte(`"`+f+`"`)), 0)], []byte("\n"))
+	line := entryFieldLine(data, table, key, f)
 	return fmt.Errorf("%s:%d: %s|%s: %q is no field of %s (fix: did you mean %q? orchagent ignores a field it does not know and runs the default)", name, line, table, key, f, table, k)
 }
 

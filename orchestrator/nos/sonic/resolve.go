@@ -166,11 +166,8 @@ func (r *resolver) refused(where, field, ref, table, effect, rejected, port stri
 
 // unknownFields says why orchagent refuses an entry holding fields it
 // does not know (qosorch's handleSchedulerTable and WredMapHandler refuse
-// the whole entry: task_invalid_entry), "" when it holds none.
+// the whole entry: task_invalid_entry).
 func unknownFields(extra map[string]string) string {
-	if len(extra) == 0 {
-		return ""
-	}
 	return "orchagent refuses an entry with a field it does not know: " + strings.Join(cfgSortedKeys(extra), ", ")
 }
 
@@ -390,6 +387,12 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 	// SONiC classifies IP packets by DSCP whenever a DSCP map is bound;
 	// there is no trust knob.
 	pc.Origins["trust"] = "SONiC classifies IP by DSCP"
+	// pfcwd_sw_enable is the bitmap orchagent starts the watchdog on
+	// (qosorch's setPortPfcWatchdogStatus, pfcwdorch's startWdOnPort): a
+	// PFC priority left out of it is not watched. Without the field the
+	// watchdog watches the PFC priorities (db_migrator writes pfc_enable
+	// into it for configs from before the field).
+	var wdPriorities []int
 	if e := r.portQoSMap(name); e != nil {
 		for f, v := range map[string]string{"pfc_enable": e.PFCEnable, "pfcwd_sw_enable": e.PFCWDEnable} {
 			if v != "" && !cfgPFCEnableRE().MatchString(v) {
@@ -397,18 +400,12 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 			}
 		}
 		pc.PFCPriorities = cfgInts(e.PFCEnable)
-		if wd := cfgInts(e.PFCWDEnable); len(wd) > 0 {
+		if e.PFCWDEnable != "" {
+			wdPriorities = cfgInts(e.PFCWDEnable)
+		}
+		if len(wdPriorities) > 0 {
 			pc.Watchdog = &qos.PortWatchdog{DetectionMs: cfgDefaultWDDetection, RestorationMs: cfgDefaultWDRestoration, Action: cfgDefaultWDAction}
 		}
-	}
-	// pfcwd_sw_enable is the bitmap orchagent starts the watchdog on
-	// (qosorch's setPortPfcWatchdogStatus, pfcwdorch's startWdOnPort): a
-	// PFC priority left out of it is not watched. Without the field the
-	// watchdog watches the PFC priorities (db_migrator writes pfc_enable
-	// into it for configs from before the field).
-	var wdPriorities []int
-	if e := r.portQoSMap(name); e != nil && e.PFCWDEnable != "" {
-		wdPriorities = cfgInts(e.PFCWDEnable)
 	}
 	if w := r.db.PFCWD[name]; w != nil {
 		if w.DetectionTime == nil || w.RestorationTime == nil {
@@ -577,7 +574,7 @@ func (r *resolver) queue(port string, q int) (qos.QueueConfig, error) {
 	case !ok:
 		qc.Weight = 1
 		r.unresolved("QUEUE|"+key, "scheduler", sched, "SCHEDULER", "the queue keeps the default scheduling (DWRR weight 1)", port)
-	case unknownFields(se.Extra) != "":
+	case len(se.Extra) > 0:
 		qc.Weight = 1
 		r.refused("QUEUE|"+key, "scheduler", sched, "SCHEDULER", "the queue keeps the default scheduling (DWRR weight 1)", unknownFields(se.Extra), port)
 	default:
@@ -606,8 +603,8 @@ func (r *resolver) queue(port string, q int) (qos.QueueConfig, error) {
 		we, ok := r.db.WRED[wred]
 		if !ok {
 			r.unresolved("QUEUE|"+key, "wred_profile", wred, "WRED_PROFILE", "the queue has no WRED: it neither marks ECN nor drops early", port)
-		} else if why := unknownFields(we.Extra); why != "" {
-			r.refused("QUEUE|"+key, "wred_profile", wred, "WRED_PROFILE", "the queue has no WRED: it neither marks ECN nor drops early", why, port)
+		} else if len(we.Extra) > 0 {
+			r.refused("QUEUE|"+key, "wred_profile", wred, "WRED_PROFILE", "the queue has no WRED: it neither marks ECN nor drops early", unknownFields(we.Extra), port)
 		} else if err := r.wred(&qc, wred, we, port); err != nil {
 			return qc, err
 		}
