@@ -362,14 +362,20 @@ func plan3Tier(p *Plan, g geometry, leaves, d, up int) error {
 		if u > maxUp || perPod*k > half {
 			continue
 		}
-		spineUp := perPod * k // non-blocking spine
-		// Super-spines per plane: the fewest that divide a spine's uplinks
-		// evenly and can each take one share from every pod.
-		for q := max(1, ceilDiv(pods*spineUp, slots)); q <= spineUp; q++ {
-			if spineUp%q != 0 || pods*(spineUp/q) > slots {
+		down := perPod * k // a spine's links to its pod's leaves
+		// Super-spines per plane: the fewest that can each take an equal
+		// share m of every spine's uplinks (ECMP over equal links) from
+		// every pod. A spine has at least as many links up as down (non-
+		// blocking); where q does not divide its down links, it takes up
+		// to q-1 more up rather than q larger: 11 leaf links split over
+		// 2 super-spines as 6+6, not over 11 of one link each (176
+		// super-spines for 1025 GPUs, where 32 do).
+		for q := max(1, ceilDiv(pods*down, slots)); q <= down; q++ {
+			m := ceilDiv(down, q)
+			spineUp := q * m
+			if pods*m > slots || down+spineUp > slots {
 				continue
 			}
-			m := spineUp / q
 			p.Tiers = 3
 			p.Pods = pods
 			setLeaf(p, g, leaves, perPod, d, u, k)
@@ -385,6 +391,10 @@ func plan3Tier(p *Plan, g geometry, leaves, d, up int) error {
 				Ports: g.in.SpinePorts, PortSpeedGbps: g.in.SpineSpeedGbps,
 				PortsUsedPerSwitch: used,
 				PortUtilization:    ratio(used, g.in.SpinePorts),
+			}
+			if spare := spineUp - down; spare > 0 {
+				p.Warnings = append(p.Warnings, fmt.Sprintf("each spine has %s up for %s down, so that its uplinks split evenly over the %d super-spines of its plane (%d each)",
+					plural.N(spineUp, "link"), plural.N(down, "leaf link"), q, m))
 			}
 			if last := leaves - (pods-1)*perPod; last < perPod {
 				p.Warnings = append(p.Warnings, fmt.Sprintf("pod %d is partly empty: %d of %d leaves", pods, last, perPod))
@@ -453,8 +463,8 @@ func finish(p *Plan, g geometry, nicsPerLeaf []int) {
 	s.PortSpeedGbps = in.SpineSpeedGbps
 	s.LogicalPorts = in.SpinePorts * in.SpineSpeedGbps / in.NICSpeedGbps
 	links := p.Leaf.PerPod * p.Leaf.LinksPerSpine
-	if p.SuperSpine != nil {
-		links *= 2
+	if ss := p.SuperSpine; ss != nil {
+		links += ss.PerPlane * s.LinksPerSuperSpine
 	}
 	s.PortsUsedPerSpine = links * g.linkSpeed / in.NICSpeedGbps
 	s.PortUtilization = ratio(s.DownlinkPortsPerSpine+s.UplinkPortsPerSpine, in.SpinePorts)

@@ -254,9 +254,19 @@ func checkPlan(t *testing.T, in Input, p *Plan) {
 		if ss == nil {
 			fail("3 tiers without super-spines")
 		}
-		up := p.Leaf.PerPod * p.Leaf.LinksPerSpine
-		if up != ss.PerPlane*p.Spine.LinksPerSuperSpine {
-			fail("spine uplinks %d do not split as %d super-spines x %d", up, ss.PerPlane, p.Spine.LinksPerSuperSpine)
+		// A spine has as many links up as down, or up to one fewer
+		// than a plane's super-spines more so that they split evenly.
+		down, up := p.Leaf.PerPod*p.Leaf.LinksPerSpine, ss.PerPlane*p.Spine.LinksPerSuperSpine
+		if up < down || up >= down+ss.PerPlane {
+			fail("spine has %d links up (%d super-spines x %d) for %d down", up, ss.PerPlane, p.Spine.LinksPerSuperSpine, down)
+		}
+		// And a plane has the fewest super-spines that can take an even
+		// share of every spine's uplinks (1025 GPUs had 11 per plane, of
+		// 3 links each, where 2 of 18 fit).
+		for q := 1; q < ss.PerPlane; q++ {
+			if m := ceilDiv(down, q); p.Pods*m <= g.spineSlots() && down+q*m <= g.spineSlots() {
+				fail("%d super-spines per plane where %d of %d links each would do", ss.PerPlane, q, m)
+			}
 		}
 		if p.Pods*p.Spine.LinksPerSuperSpine > g.spineSlots() || ss.PortsUsedPerSwitch > ss.Ports {
 			fail("super-spine over its ports")
@@ -281,7 +291,7 @@ func checkPlan(t *testing.T, in Input, p *Plan) {
 // invariants; inputs that cannot be built must be refused with a FitError,
 // never planned wrongly.
 func TestPropertyGrid(t *testing.T) {
-	gpus := []int{8, 16, 24, 64, 100, 128, 520, 1000, 1024, 2048, 4096, 10000, 16384, 65536}
+	gpus := []int{8, 16, 24, 64, 100, 128, 520, 1000, 1024, 1025, 2048, 4096, 10000, 16384, 65536}
 	if testing.Short() {
 		gpus = []int{8, 100, 1024, 4096, 65536}
 	}
