@@ -125,6 +125,22 @@ func TestFlowModelSweepsMTU(t *testing.T) {
 	if !(small > 184 && small < 186 && big > 195.5 && big < 196.5) {
 		t.Errorf("min flow %.1f Gb/s at MTU 1024, %.1f at 4096; want about 185.2 and 196.1", small, big)
 	}
+	// A steady rate is no byte count: the flows' bytes are null, not 0,
+	// where the packet model counts what each flow delivered.
+	for _, f := range r.Variants[0].Flows {
+		if f.Bytes != nil {
+			t.Errorf("flow-level flow %s has bytes %d, want null", f.ID, *f.Bytes)
+		}
+	}
+	code, r, errs = runJSON(t, dir, path, "16gpu")
+	if code != 0 || r == nil || len(r.Variants[0].Flows) == 0 {
+		t.Fatalf("packet model: exit %d: %s", code, errs)
+	}
+	for _, f := range r.Variants[0].Flows {
+		if f.Bytes == nil || *f.Bytes <= 0 {
+			t.Errorf("packet-level flow %s has bytes %v, want what it delivered", f.ID, f.Bytes)
+		}
+	}
 }
 
 // TestBaselineBWFlowModelPasses: the catalog's baseline-bw under the

@@ -497,8 +497,8 @@ func TestRunSweepConfigsAndDiff(t *testing.T) {
 // for a latency role that measured nothing, why (the flow's reason).
 func TestRoleThroughputSaysWhyNoLatency(t *testing.T) {
 	v := results.Variant{Flows: []results.Flow{
-		{ID: "a", Role: "incast", ThroughputGbps: 40, Bytes: 1},
-		{ID: "b", Role: "incast", ThroughputGbps: 30, Bytes: 1},
+		{ID: "a", Role: "incast", ThroughputGbps: 40, Bytes: new(int64(1))},
+		{ID: "b", Role: "incast", ThroughputGbps: 30, Bytes: new(int64(1))},
 		{ID: "c", Pattern: "latency", Role: "latency", Reason: "no latency: the client posted 0 of its 1000 writes (raise duration)"},
 		{ID: "d", Pattern: "latency", Role: "probe", LatencyUs: &results.Latency{P50: 1.25}},
 	}}

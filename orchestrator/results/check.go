@@ -86,7 +86,10 @@ func negativeFigure(s Summary, flows []Flow, counters []Counter) (string, float6
 		}
 	}
 	for i, f := range flows {
-		figures := []figure{{"throughput_gbps", f.ThroughputGbps}, {"bytes", float64(f.Bytes)}}
+		figures := []figure{{"throughput_gbps", f.ThroughputGbps}}
+		if f.Bytes != nil {
+			figures = append(figures, figure{"bytes", float64(*f.Bytes)})
+		}
 		if f.Retransmits != nil {
 			figures = append(figures, figure{"retransmits", float64(*f.Retransmits)})
 		}

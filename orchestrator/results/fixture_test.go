@@ -38,7 +38,7 @@ func syntheticRun(id string, started time.Time) *Run {
 			fct := 1000.0 + float64(f*10)
 			v.Flows = append(v.Flows, Flow{
 				ID: fmt.Sprintf("h%d:0->h9:0", f+1), Src: fmt.Sprintf("h%d", f+1), Dst: "h9",
-				Pattern: "incast", Role: "incast", Bytes: 12_000_000, ThroughputGbps: tp,
+				Pattern: "incast", Role: "incast", Bytes: new(int64(12_000_000)), ThroughputGbps: tp,
 				LatencyUs: &Latency{P50: 3 + float64(i), P99: 9.8 + float64(i*4+f), Max: 20 + float64(i*5)},
 				FCTUs:     &fct, Retransmits: new(int64(boolInt(!vc.pfc) * (f + 1) * 3)),
 				Path: []string{fmt.Sprintf("h%d", f+1), "leaf1", "spine1", "leaf2", "h9"}, Source: Simulated,

@@ -261,7 +261,10 @@ type Flow struct {
 	Dst            string   `json:"dst"`
 	Pattern        string   `json:"pattern"`
 	Role           string   `json:"role,omitempty"` // e.g. "incast", "victim"
-	Bytes          int64    `json:"bytes"`
+	// Bytes the flow delivered. It is null where nothing counted them:
+	// the flow-level model gives long-lived flows a steady rate, not a
+	// byte count.
+	Bytes          *int64   `json:"bytes"`
 	ThroughputGbps float64  `json:"throughput_gbps"`
 	LatencyUs      *Latency `json:"latency_us"`
 	FCTUs          *float64 `json:"fct_us"`

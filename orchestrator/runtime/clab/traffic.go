@@ -185,12 +185,15 @@ func runFlows(ctx context.Context, eng Execer, v runtime.VariantSpec, cmds []Flo
 		if c.Flow.IsLatency() {
 			if f.LatencyUs != nil {
 				// Each side wrote its iterations.
-				f.Bytes = 2 * int64(c.Flow.MessageBytes) * f.LatencyUs.Iterations
+				f.Bytes = new(2 * int64(c.Flow.MessageBytes) * f.LatencyUs.Iterations)
 			}
 			out.Flows = append(out.Flows, f)
 			continue
 		}
-		f.Bytes = int64(f.ThroughputGbps * 1e9 / 8 * secs.Seconds())
+		if f.State != results.FlowFailed {
+			// ib_write_bw -D reports a rate over its duration, not a count.
+			f.Bytes = new(int64(f.ThroughputGbps * 1e9 / 8 * secs.Seconds()))
+		}
 		rates = append(rates, f.ThroughputGbps)
 		out.Flows = append(out.Flows, f)
 	}

@@ -182,7 +182,7 @@ func TestFlowCommandsPerftestKeys(t *testing.T) {
 		*f.LatencyUs.Min != 7.61 || *f.LatencyUs.Avg != 8.32 || *f.LatencyUs.Stdev != 1.14 || *f.LatencyUs.P999 != 41.27 || f.LatencyUs.Iterations != 1000 {
 		t.Errorf("latency flow's latency %+v", f.LatencyUs)
 	}
-	if f.HasThroughput() || f.Bytes != 2*2*1000 || f.Source != results.Measured {
+	if f.HasThroughput() || f.Bytes == nil || *f.Bytes != 2*2*1000 || f.Source != results.Measured {
 		t.Errorf("latency flow %+v", f)
 	}
 	if out.Summary.ThroughputGbpsTotal != 9.18 {

@@ -688,10 +688,10 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 		routed(&rf, qps[0])
 		lat := &results.Latency{}
 		allDone := fs.Bytes > 0
-		var fct, retx int64
+		var fct, retx, delivered int64
 		failed, failedAt := 0, int64(0)
 		for _, q := range qps {
-			rf.Bytes += q.BytesDelivered
+			delivered += q.BytesDelivered
 			rf.ThroughputGbps += q.GoodputGbps
 			retx += q.Retransmits
 			if q.Failed {
@@ -710,7 +710,7 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 			}
 		}
 		rf.ThroughputGbps = round3(rf.ThroughputGbps)
-		rf.Retransmits = &retx
+		rf.Bytes, rf.Retransmits = &delivered, &retx
 		markFailed(&rf, failed, len(qps), failedAt, st.RetryCnt)
 		if allDone {
 			us := float64(fct) / 1000
@@ -884,7 +884,7 @@ func (b *builder) allReduceFlows(c *runtime.CollectiveSpec, res *engine.Result, 
 		src, dst := c.Ranks[rank], c.Ranks[(rank+1)%n]
 		rf := results.Flow{
 			ID: fmt.Sprintf("allreduce r%d %s->%s", rank, epString(src), epString(dst)), Src: epString(src), Dst: epString(dst),
-			Pattern: "ring-allreduce", Role: "allreduce", Bytes: f.BytesDelivered, Retransmits: ptr(f.Retransmits), Source: results.Simulated,
+			Pattern: "ring-allreduce", Role: "allreduce", Bytes: ptr(f.BytesDelivered), Retransmits: ptr(f.Retransmits), Source: results.Simulated,
 		}
 		routed(&rf, &f)
 		if f.Failed {
@@ -912,7 +912,7 @@ func (b *builder) allToAllFlows(c *runtime.CollectiveSpec, res *engine.Result, r
 		src := epString(c.Ranks[i])
 		rf := results.Flow{
 			ID: fmt.Sprintf("all-to-all r%d %s->*", i, src), Src: src, Dst: "*", Pattern: "all-to-all", Role: "all-to-all",
-			Bytes: rk.BytesDelivered, Retransmits: ptr(rk.Retransmits), Source: results.Simulated,
+			Bytes: ptr(rk.BytesDelivered), Retransmits: ptr(rk.Retransmits), Source: results.Simulated,
 		}
 		markFailed(&rf, rk.FailedQPs, len(c.Ranks)-1, rk.FailedAtNs, retryCnt)
 		if rk.DoneNs > rk.StartNs {
@@ -1075,7 +1075,7 @@ func (b *builder) flowLevelAllReduce(vs runtime.VariantSpec) (*results.Variant, 
 		tps = append(tps, tp)
 		v.Flows = append(v.Flows, results.Flow{
 			ID: fmt.Sprintf("allreduce r%d %s->%s", i, epString(src), epString(dst)), Src: epString(src), Dst: epString(dst),
-			Pattern: "ring-allreduce", Role: "allreduce", Bytes: bytes, ThroughputGbps: tp, FCTUs: &fct, Source: results.Simulated,
+			Pattern: "ring-allreduce", Role: "allreduce", Bytes: &bytes, ThroughputGbps: tp, FCTUs: &fct, Source: results.Simulated,
 		})
 	}
 	flowLevelSummary(v, tps)
@@ -1512,7 +1512,7 @@ func latencyFlow(fs runtime.FlowSpec, res *engine.Result, retryCnt int) results.
 		ID: fs.ID, Src: epString(fs.Src), Dst: epString(fs.Dst), Pattern: fs.Pattern, Role: fs.Role,
 		Source: results.Simulated,
 	}
-	var retx int64
+	var retx, delivered int64
 	for i := range res.Flows {
 		q := &res.Flows[i]
 		switch q.ID {
@@ -1522,13 +1522,13 @@ func latencyFlow(fs runtime.FlowSpec, res *engine.Result, retryCnt int) results.
 		default:
 			continue
 		}
-		rf.Bytes += q.BytesDelivered
+		delivered += q.BytesDelivered
 		retx += q.Retransmits
 		if q.Failed {
 			markFailed(&rf, 1, 1, q.FailedAtNs, retryCnt)
 		}
 	}
-	rf.Retransmits = &retx
+	rf.Bytes, rf.Retransmits = &delivered, &retx
 	for _, p := range res.PingPongs {
 		if p.ID != fs.ID {
 			continue

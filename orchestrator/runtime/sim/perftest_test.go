@@ -45,8 +45,8 @@ func TestLatencyPattern(t *testing.T) {
 	if lat.P50 < 1 || lat.P50 > 2 || *lat.Min > lat.P50 || lat.P50 > lat.P99 || lat.P99 > *lat.P999 || *lat.P999 > lat.Max {
 		t.Errorf("idle latency %+v: want t_typical within 1-2 µs and min <= typical <= p99 <= p99.9 <= max", lat)
 	}
-	if len(f.Path) == 0 || *f.Retransmits != 0 || f.Bytes != 2*2*1000 {
-		t.Errorf("latency flow path %v retransmits %d bytes %d", f.Path, *f.Retransmits, f.Bytes)
+	if len(f.Path) == 0 || *f.Retransmits != 0 || f.Bytes == nil || *f.Bytes != 2*2*1000 {
+		t.Errorf("latency flow path %v retransmits %d bytes %v, want 4000", f.Path, *f.Retransmits, f.Bytes)
 	}
 	if idle.Summary.CompletionUs != nil || !strings.Contains(strings.Join(idle.Summary.NotComputed, " "), "throughput_gbps_total") {
 		t.Errorf("latency-only summary %+v: want no throughput and no completion", idle.Summary)
