@@ -382,6 +382,11 @@ func TestOneTier(t *testing.T) {
 	if p.OpticsTotal() != 64+32 {
 		t.Errorf("optics %d, want 64 NIC-side + 32 switch-side", p.OpticsTotal())
 	}
+	// No spine tier: null in JSON (and so YAML), as super_spine is.
+	js, err := json.Marshal(p)
+	if err != nil || !bytes.Contains(js, []byte(`"spine":null,"super_spine":null`)) {
+		t.Errorf("one-tier plan JSON (%v): %s", err, js)
+	}
 	_, err = Compute(Input{GPUs: 65, Tiers: 1})
 	if err == nil || !strings.Contains(err.Error(), "at most 64") || !strings.Contains(err.Error(), "--leaf-ports") {
 		t.Errorf("65 NICs on a 64-NIC switch: %v", err)

@@ -4,7 +4,11 @@
 // bill of materials. It knows nothing of vendors, addresses or runtimes.
 package sizing
 
-import "github.com/labctl/labctl/orchestrator/server"
+import (
+	"encoding/json"
+
+	"github.com/labctl/labctl/orchestrator/server"
+)
 
 // SchemaVersion is the version of the JSON shape of Plan.
 const SchemaVersion = 1
@@ -120,6 +124,17 @@ type SpineTier struct {
 	// LinksPerSuperSpine is the number of parallel links from a spine to each
 	// super-spine of its plane (3 tiers only).
 	LinksPerSuperSpine int `json:"links_per_super_spine,omitempty"`
+}
+
+// MarshalJSON writes a tier of no spines (a one-tier plan: a single
+// switch) as null, as the super-spine tier is null below three tiers: an
+// object of zeros would read as a tier of zero-port spines.
+func (s SpineTier) MarshalJSON() ([]byte, error) {
+	if s.Count == 0 {
+		return []byte("null"), nil
+	}
+	type tier SpineTier // without this method
+	return json.Marshal(tier(s))
 }
 
 // SuperSpineTier is set only for 3-tier plans. Super-spines form planes:

@@ -58,15 +58,21 @@ func WriteTable(w io.Writer, p *Plan) error {
 	if p.Tiers == 3 {
 		row("pods", fmt.Sprintf("%d (%d leaves and %d spines each)", p.Pods, p.Leaf.PerPod, p.Spine.PerPod))
 	}
-	row("spines", p.Spine.Count)
-	if p.Tiers > 1 {
+	if p.Tiers == 1 {
+		row("spines", "none: one switch")
+	} else {
+		row("spines", p.Spine.Count)
 		row("  ports used per spine", fmt.Sprintf("%d of %d (%.0f%%), %d logical %dG ports", p.Spine.DownlinkPortsPerSpine+p.Spine.UplinkPortsPerSpine, p.Spine.Ports, 100*p.Spine.PortUtilization, p.Spine.PortsUsedPerSpine, p.NICSpeedGbps))
 	}
 	if ss := p.SuperSpine; ss != nil {
 		row("super-spines", fmt.Sprintf("%d (%d planes of %d)", ss.Count, ss.Planes, ss.PerPlane))
 		row("  ports used per super-spine", fmt.Sprintf("%d of %d (%.0f%%)", ss.PortsUsedPerSwitch, ss.Ports, 100*ss.PortUtilization))
 	}
-	row("oversubscription", fmt.Sprintf("%.2f:1 (target %g:1)", p.Oversubscription.Actual, p.Oversubscription.Target))
+	if p.Tiers == 1 {
+		row("oversubscription", "none: every path is NIC - switch - NIC")
+	} else {
+		row("oversubscription", fmt.Sprintf("%.2f:1 (target %g:1)", p.Oversubscription.Actual, p.Oversubscription.Target))
+	}
 	row("cables server-leaf", fmt.Sprintf("%d NIC links on %d leaf ports", p.Cables.ServerLeaf, p.Cables.BreakoutServerLeaf))
 	if p.Tiers > 1 {
 		row("cables leaf-spine", p.Cables.LeafSpine)
