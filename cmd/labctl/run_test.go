@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -88,6 +90,30 @@ func TestUpThenRunECNPFC(t *testing.T) {
 	saved, err := results.ReadRunFile(filepath.Join(dir, "results", r.RunID, results.RunFile))
 	if err != nil || saved.Status != results.StatusPassed || len(saved.Variants) != 4 {
 		t.Errorf("saved run.json: %v %+v", err, saved)
+	}
+	// Every assertion of the scenario is on every variant, checked or
+	// not: "PFC keeps the fabric lossless" (when pfc) is not checked with
+	// PFC off, and says why; JUnit lists it as skipped.
+	skipped := 0
+	for _, v := range r.Variants {
+		if n := len(v.Assertions) + len(v.NotChecked); n != 6 {
+			t.Errorf("%s: %d assertions checked and %d not, want 6 in all", v.Name, len(v.Assertions), len(v.NotChecked))
+		}
+		skipped += len(v.NotChecked)
+	}
+	off := variantOf(t, r, "ecn=off,pfc=off")
+	if i := slices.IndexFunc(off.NotChecked, func(n results.NotChecked) bool { return n.Name == "PFC keeps the fabric lossless" }); i < 0 || off.NotChecked[i].Reason != "its when condition is false (pfc=false)" {
+		t.Errorf("PFC off: not checked %+v", off.NotChecked)
+	}
+	junit, err := os.ReadFile(filepath.Join(dir, "results", r.RunID, results.ReportJUnit))
+	if want := fmt.Sprintf(`skipped="%d"`, skipped); err != nil || skipped == 0 || !strings.Contains(string(junit), want) ||
+		!strings.Contains(string(junit), `<skipped message="not checked: its when condition is false (pfc=false)">`) {
+		t.Errorf("junit.xml (%v) does not list the %d assertions not checked as skipped:\n%s", err, skipped, junit)
+	}
+	for _, name := range []string{results.ReportMarkdown, results.ReportHTML} {
+		if b, err := os.ReadFile(filepath.Join(dir, "results", r.RunID, name)); err != nil || !strings.Contains(string(b), "not checked") || !strings.Contains(string(b), "its when condition is false (pfc=false)") {
+			t.Errorf("%s (%v) does not list the assertions not checked", name, err)
+		}
 	}
 }
 

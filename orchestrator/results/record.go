@@ -155,12 +155,18 @@ type Variant struct {
 	Params     map[string]string `json:"params,omitempty"`
 	Repetition int               `json:"repetition,omitempty"`
 	// SimulatedUs is the simulated time span of the variant in microseconds.
-	SimulatedUs float64      `json:"simulated_us,omitempty"`
-	Flows       []Flow       `json:"flows"`
-	Summary     Summary      `json:"summary"`
-	Counters    []Counter    `json:"counters"`
-	Assertions  []Assertion  `json:"assertions"`
-	Series      []TimeSeries `json:"series,omitempty"`
+	SimulatedUs float64     `json:"simulated_us,omitempty"`
+	Flows       []Flow      `json:"flows"`
+	Summary     Summary     `json:"summary"`
+	Counters    []Counter   `json:"counters"`
+	Assertions  []Assertion `json:"assertions"`
+	// NotChecked are the scenario's assertions that do not apply to this
+	// variant (a when guard that is false, a comparison with the previous
+	// point of a sweep's first), so that reports can list every
+	// assertion on every variant (JUnit's skipped cases) and a reader
+	// sees why one is missing from Assertions.
+	NotChecked []NotChecked `json:"assertions_not_checked,omitempty"`
+	Series     []TimeSeries `json:"series,omitempty"`
 	// SeriesEndUs, when set, is where the time series stop before the
 	// end of the run (SimulatedUs): nothing in the fabric could change
 	// from their last sample on (the sized flows done or failed, nothing
@@ -256,11 +262,11 @@ type SimulatedPart struct {
 
 // Flow is one QP's result.
 type Flow struct {
-	ID             string   `json:"id"`
-	Src            string   `json:"src"`
-	Dst            string   `json:"dst"`
-	Pattern        string   `json:"pattern"`
-	Role           string   `json:"role,omitempty"` // e.g. "incast", "victim"
+	ID      string `json:"id"`
+	Src     string `json:"src"`
+	Dst     string `json:"dst"`
+	Pattern string `json:"pattern"`
+	Role    string `json:"role,omitempty"` // e.g. "incast", "victim"
 	// Bytes the flow delivered. It is null where nothing counted them:
 	// the flow-level model gives long-lived flows a steady rate, not a
 	// byte count.
@@ -524,6 +530,13 @@ type Assertion struct {
 	Expr   string `json:"expr,omitempty"`
 	Passed bool   `json:"passed"`
 	Detail string `json:"detail"`
+}
+
+// NotChecked is an assertion that does not apply to a variant, and why.
+type NotChecked struct {
+	Name   string `json:"name"`
+	Expr   string `json:"expr,omitempty"`
+	Reason string `json:"reason"`
 }
 
 // TimeSeries is one sampled quantity over simulated time, for plots.

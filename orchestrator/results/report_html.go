@@ -591,6 +591,7 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 <table>
 <tr><th>Variant</th><th>Assertion</th><th>Result</th><th>Detail</th></tr>
 {{range .Variants}}{{$v := .Name}}{{range .Assertions}}<tr><td>{{$v}}</td><td>{{.Name}}{{with .Expr}} <code>{{.}}</code>{{end}}</td><td>{{if .Passed}}<span class="pass">pass</span>{{else}}<span class="fail">FAIL</span>{{end}}</td><td>{{.Detail}}</td></tr>
+{{end}}{{range .NotChecked}}<tr><td>{{$v}}</td><td>{{.Name}}{{with .Expr}} <code>{{.}}</code>{{end}}</td><td>not checked</td><td>{{.Reason}}</td></tr>
 {{end}}{{end}}</table>
 {{end}}
 {{else}}

@@ -179,6 +179,13 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 				}
 				p("| %s | %s | %s | %s |\n", mdCell(v.Name), name, res, mdCell(a.Detail))
 			}
+			for _, a := range v.NotChecked {
+				name := mdCell(a.Name)
+				if a.Expr != "" {
+					name += " (`" + mdCode(a.Expr) + "`)"
+				}
+				p("| %s | %s | not checked | %s |\n", mdCell(v.Name), name, mdCell(a.Reason))
+			}
 		}
 		p("\n")
 	}

@@ -567,16 +567,29 @@ func lookupExtra(extra map[string]any, path []string) (Value, error) {
 // Assertions whose 'when' guard is false are left out; one that cannot be
 // evaluated fails with the reason in its detail.
 func (s *Spec) Check(run *results.Run, v *results.Variant) []results.Assertion {
-	return s.check(run, v, true)
+	out, _ := s.check(run, v, true)
+	return out
 }
 
-func (s *Spec) check(run *results.Run, v *results.Variant, final bool) []results.Assertion {
+// check evaluates the assertions on v, and lists those that do not apply
+// to it (a false when guard, a reference to a variant that cannot exist)
+// with why. Before the run's last variant (final false) an assertion that
+// names a variant still to run is in neither list.
+func (s *Spec) check(run *results.Run, v *results.Variant, final bool) ([]results.Assertion, []results.NotChecked) {
 	out := []results.Assertion{}
+	var notChecked []results.NotChecked
+	skip := func(a AssertSpec, env *variantEnv, why string) {
+		if !env.pending {
+			notChecked = append(notChecked, results.NotChecked{Name: a.Name, Expr: a.Expr, Reason: why})
+		}
+	}
+	const noVariant = "it compares with a variant this one has none of (the previous point of a sweep's first)"
 	for i, a := range s.Assertions {
 		e := s.exprs[i]
-		env := &variantEnv{s: s, run: run, v: v, final: final}
+		env := &variantEnv{s: s, run: run, v: v, final: final, seen: map[string]string{}}
 		ok, err := e.Applies(env)
 		if env.pending || env.skip {
+			skip(a, env, noVariant)
 			continue
 		}
 		if err != nil {
@@ -584,11 +597,17 @@ func (s *Spec) check(run *results.Run, v *results.Variant, final bool) []results
 			continue
 		}
 		if !ok {
+			why := "its when condition is false"
+			if seen := formatSeen(env.seen); seen != "" {
+				why += " (" + seen + ")"
+			}
+			skip(a, env, why)
 			continue
 		}
 		env.seen = map[string]string{}
 		passed, err := e.Eval(env)
 		if env.pending || env.skip {
+			skip(a, env, noVariant)
 			continue
 		}
 		detail := formatSeen(env.seen)
@@ -597,7 +616,7 @@ func (s *Spec) check(run *results.Run, v *results.Variant, final bool) []results
 		}
 		out = append(out, results.Assertion{Name: a.Name, Expr: a.Expr, Passed: passed && err == nil, Detail: detail})
 	}
-	return out
+	return out, notChecked
 }
 
 func formatSeen(m map[string]string) string {

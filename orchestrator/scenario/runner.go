@@ -355,10 +355,10 @@ func (r *Runner) checkAll(s *Spec, run *results.Run, final bool) {
 	for i := range run.Variants {
 		v := &run.Variants[i]
 		if v.Error != "" {
-			v.Assertions = []results.Assertion{}
+			v.Assertions, v.NotChecked = []results.Assertion{}, nil
 			continue
 		}
-		v.Assertions = s.check(run, v, final)
+		v.Assertions, v.NotChecked = s.check(run, v, final)
 	}
 }
 
