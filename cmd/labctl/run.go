@@ -238,7 +238,7 @@ results/ cannot be written (the finished variants are printed anyway).`,
 	cmd.Flags().Int64Var(&seed, "seed", 1, "random seed: the same seed gives the same results")
 	cmd.Flags().IntVarP(&parallel, "jobs", "j", goruntime.NumCPU(), "variants simulated at once (the record is the same whatever the number); a live lab runs one at a time")
 	cmd.Flags().IntVar(&threads, "threads", 0, "threads each simulated variant runs on (the record is the same whatever the number); default: the CPUs shared among the variants running at once, the last ones taking over what the others leave")
-	cmd.Flags().IntVar(&partitions, "partitions", 0, "split of the fabric the simulator's parallel engine advances in parallel: like --seed, it is part of what the results depend on and the record keeps it; default: by the fabric's size (one below 256 NICs, then one per 128 NICs up to 16), 1: the sequential engine")
+	cmd.Flags().IntVar(&partitions, "partitions", 0, "split of the fabric the simulator's parallel engine advances in parallel: like --seed, it is part of what the results depend on and the record keeps it; default: by the fabric's size (one below 256 NICs, then one per 128 NICs up to 16), 1: the sequential engine; N asks for up to N, and the run cost says why where the fabric splits into fewer")
 	cmd.Flags().StringVar(&model, "model", "", "simulation model: packet (every packet, the default) or flow (a fast steady-state estimate without queues, PFC, ECN or DCQCN); default: the scenario's")
 	_ = cmd.RegisterFlagCompletionFunc("lab", completeLabs)
 	addKubeFlags(cmd, &kube)

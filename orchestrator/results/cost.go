@@ -35,6 +35,10 @@ type Cost struct {
 	// simulation): a split run may take spare threads as it goes, and runs
 	// the windows where one thread is faster on one (sim.threadTuner).
 	Threads int `json:"threads,omitempty"`
+	// PartitionsNote says why the simulator split the fabric into fewer
+	// partitions than --partitions asked (the split it made is the
+	// variant's ParamPartitions).
+	PartitionsNote string `json:"partitions_note,omitempty"`
 }
 
 // PacketCost is the cost of a packet-level simulation of events and hops
@@ -105,6 +109,9 @@ func CostLines(v Variant) []string {
 			cost += ", " + p + " partitions"
 		}
 		lines = append(lines, fmt.Sprintf("run cost: %s (%s)", cost, what))
+		if c.PartitionsNote != "" {
+			lines = append(lines, c.PartitionsNote)
+		}
 	}
 	if sp := v.Simulated; sp != nil && sp.Cost != nil {
 		lines = append(lines, fmt.Sprintf("run cost of the simulated counterpart: %s (measured wall time of the simulator on this machine)", sp.Cost))

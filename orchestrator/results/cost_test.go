@@ -43,6 +43,11 @@ func TestCostLinesNamePartitions(t *testing.T) {
 	if got := CostLines(split); len(got) != 1 || !strings.Contains(got[0], "2 threads, 8 partitions (measured wall time of the simulator") {
 		t.Errorf("split run: %q", got)
 	}
+	// Fewer than asked: the line after says why.
+	split.Cost.PartitionsNote = "64 partitions asked, 8 made: the fabric holds 8 groups"
+	if got := CostLines(split); len(got) != 2 || got[1] != split.Cost.PartitionsNote {
+		t.Errorf("split run with fewer partitions than asked: %q", got)
+	}
 	one := Variant{Params: map[string]string{}, Cost: PacketCost(2*time.Second, 1_000_000, 500_000, 1)}
 	live := Variant{Params: map[string]string{ParamPartitions: "8"}, Cost: WallCost(time.Second, 0)}
 	for _, v := range []Variant{one, live} {

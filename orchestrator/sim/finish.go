@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -19,6 +20,9 @@ func (s *sim) result() *Result {
 		r.Partitions = s.par.k
 		r.LookaheadNs = float64(s.par.look) / 1000
 		r.Threads = s.par.threads
+	}
+	if s.cfg.Partitions > 1 && s.partitionsWhy != "" {
+		r.PartitionsNote = fmt.Sprintf("%d partitions asked, %d made: %s", s.cfg.Partitions, r.Partitions, s.partitionsWhy)
 	}
 	var goodputs []float64
 	for i := range s.flows {

@@ -151,11 +151,15 @@ func (u unionFind) union(a, b int32) {
 // ping-pong, a flow's receiver and its children's senders, the ends of a
 // link with too little delay or a watchdog that errdisables it); the
 // groups are then packed into k partitions by size, largest first.
+//
+// Where Config.Partitions asked for more than it made, s.partitionsWhy says
+// why, for the run to tell a user who asked.
 func (s *sim) planPartitions() (*parRun, error) {
 	want := s.cfg.Partitions
 	if want < 0 {
 		return nil, errorf("partitions %d: use 0 (decided by the fabric's size) or a positive number", want)
 	}
+	asked := want
 	nics := 0
 	for i := range s.ports {
 		if s.ports[i].host {
@@ -202,6 +206,7 @@ func (s *sim) planPartitions() (*parRun, error) {
 		weight[uf.find(int32(i))] += len(s.nodes[i].ports)
 	}
 	if len(weight) < 2 {
+		s.partitionsWhy = "every node must run with the others: each host runs with the switches it is wired to, and links shorter than the lookahead join their ends"
 		return nil, nil
 	}
 	groups := make([]int32, 0, len(weight))
@@ -213,6 +218,9 @@ func (s *sim) planPartitions() (*parRun, error) {
 		return weight[a] > weight[b] || weight[a] == weight[b] && a < b
 	})
 	k := min(want, len(groups))
+	if k < asked {
+		s.partitionsWhy = fmt.Sprintf("the fabric holds %d groups of nodes that must run together (each host with the switches it is wired to, the ends of links shorter than the lookahead, a collective's ranks that wait on each other)", len(groups))
+	}
 	load := make([]int, k)
 	partOf := map[int32]int32{}
 	for _, g := range groups {
@@ -243,6 +251,7 @@ func (s *sim) planPartitions() (*parRun, error) {
 	// before they pass the start.
 	for i := range s.progs {
 		if c := s.progs[i].cfg; c.After != "" && c.StartNs*1000 < pr.look {
+			s.partitionsWhy = fmt.Sprintf("program %s starts %d ns after the one it waits for, less than the %.0f ns lookahead a split would have: one partition runs it", c.ID, c.StartNs, float64(pr.look)/1000)
 			return nil, nil
 		}
 	}

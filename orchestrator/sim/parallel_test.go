@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -273,9 +274,16 @@ func TestPartitionsStaySequentialWhenTheyMust(t *testing.T) {
 	}
 	cfg.Partitions = 4
 	cfg.Programs = []Program{{ID: "p", Streams: []Stream{{Src: "h0-0", Dst: "h1-0", Messages: 2, MessageBytes: 4096}}}}
-	if r := mustRun(t, cfg); r.Partitions != 4 {
-		t.Errorf("with a program: %d partitions, want 4", r.Partitions)
+	if r := mustRun(t, cfg); r.Partitions != 4 || r.PartitionsNote != "" {
+		t.Errorf("with a program: %d partitions (note %q), want 4 and no note", r.Partitions, r.PartitionsNote)
 	}
+	// More than the fabric splits into: the run says how many it made,
+	// and why.
+	cfg.Partitions = 64
+	if r := mustRun(t, cfg); r.Partitions >= 64 || !strings.HasPrefix(r.PartitionsNote, fmt.Sprintf("64 partitions asked, %d made: the fabric holds %d groups", r.Partitions, r.Partitions)) {
+		t.Errorf("64 partitions asked: %d made, note %q", r.Partitions, r.PartitionsNote)
+	}
+	cfg.Partitions = 4
 	hs := parallelCases()["programs"].Programs[0].Streams
 	var ranks []string
 	for _, st := range hs {
@@ -287,8 +295,12 @@ func TestPartitionsStaySequentialWhenTheyMust(t *testing.T) {
 	}{{0, 1}, {100, 1}, {10_000, 4}} {
 		pc := programCase(ranks, c.startNs)
 		pc.Partitions = 4
-		if r := mustRun(t, pc); r.Partitions != c.want {
+		r := mustRun(t, pc)
+		if r.Partitions != c.want {
 			t.Errorf("programs %d ns after the one they wait for: %d partitions, want %d", c.startNs, r.Partitions, c.want)
+		}
+		if sequential := c.want == 1; sequential != strings.Contains(r.PartitionsNote, "less than the") {
+			t.Errorf("programs %d ns after the one they wait for: note %q", c.startNs, r.PartitionsNote)
 		}
 	}
 	cfg.Programs = nil

@@ -16,6 +16,10 @@ type Result struct {
 	// one partition).
 	Partitions  int     `json:"partitions"`
 	LookaheadNs float64 `json:"lookahead_ns,omitempty"`
+	// PartitionsNote says why the fabric was split into fewer partitions
+	// than Config.Partitions asked (empty when it was not): the split
+	// depends on the fabric, so it is no part of the result's JSON.
+	PartitionsNote string `json:"-"`
 	// Threads is how many threads ran the partitions: it changes the wall
 	// time, never the result, and is left out of the result's JSON so that
 	// results compare equal whatever it was.

@@ -516,6 +516,9 @@ type sim struct {
 	// on the sim that runs the whole fabric).
 	par  *parRun
 	part *partition
+	// partitionsWhy: why planPartitions made fewer partitions than
+	// Config.Partitions asked.
+	partitionsWhy string
 
 	// ib is the InfiniBand fabric's state (ib.go); nil for other
 	// transports.

@@ -189,6 +189,7 @@ func (r *Runtime) RunVariantWithConfigs(ctx context.Context, l *runtime.Lab, vs 
 	}
 	v := b.variant(vs, cfg, res)
 	v.Cost = results.PacketCost(time.Since(began), res.Events, res.PacketHops, res.Threads)
+	v.Cost.PartitionsNote = res.PartitionsNote
 	return v, nil
 }
 
