@@ -8,6 +8,9 @@ import (
 	"strings"
 
 	"github.com/labctl/labctl/orchestrator/results"
+	"github.com/labctl/labctl/orchestrator/runtime"
+	"github.com/labctl/labctl/orchestrator/specyaml"
+	"github.com/labctl/labctl/orchestrator/transport"
 )
 
 // Assertions read the transports' own figures:
@@ -100,4 +103,42 @@ func jsonNumber(v any, name string) (float64, error) {
 		return 0, fmt.Errorf("%s has no value", name)
 	}
 	return x, nil
+}
+
+// identTransport is the transport whose figures an identifier reads
+// (summary.uet.*: UET, infiniband.*: InfiniBand), or "".
+func identTransport(p []string) string {
+	switch {
+	case len(p) == 3 && p[0] == "summary" && p[1] == "uet":
+		return transport.UET
+	case len(p) == 2 && p[0] == "infiniband":
+		return transport.InfiniBand
+	}
+	return ""
+}
+
+// checkTransportsRun refuses, before anything runs, an assertion on a
+// transport's figures that no variant of the run can have: no variant runs
+// that transport on this lab, and no when guard leaves the assertion out
+// anywhere, so it would fail every variant once the run had been paid for.
+func (s *Spec) checkTransportsRun(specs []runtime.VariantSpec) error {
+	runs := map[string]bool{}
+	for _, vs := range specs {
+		runs[vs.Transport.Name] = true
+	}
+	for i, e := range s.exprs {
+		if e.guard != nil {
+			continue // the guard may leave it out where the figures are absent
+		}
+		for _, id := range e.Idents() {
+			tr := identTransport(id.Path)
+			if tr == "" || runs[tr] {
+				continue
+			}
+			return specyaml.At(s.file, s.src, fmt.Sprintf("$.assertions[%d].expr", i),
+				fmt.Sprintf("assertion %q reads %s, a figure of the %s transport, but no variant of this run uses %s", s.Assertions[i].Name, id, tr, tr),
+				fmt.Sprintf("run it on a lab whose transport is %s, sweep transport to include it, or guard the assertion with a when condition", tr))
+		}
+	}
+	return nil
 }

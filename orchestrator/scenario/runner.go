@@ -142,6 +142,9 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 		vs.Model = model
 		specs[i] = vs
 	}
+	if err := s.checkTransportsRun(specs); err != nil {
+		return err
+	}
 	for _, sw := range s.Matrix.Sweeps {
 		run.Sweep = append(run.Sweep, results.SweepDim{Path: sw.Path, Values: sw.Values})
 	}
