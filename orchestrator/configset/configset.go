@@ -455,6 +455,13 @@ func Load(paths []string, nosName string) ([]qos.DeviceConfig, error) {
 			out[i] = out[j].Clone()
 			out[i].Device = devs[i]
 		}
+		// The parse places what it reports by the index of a file; the
+		// names are the device's own, also where it shares a parse.
+		srcs := groups[devs[i]].srcs
+		out[i].Sources = make([]string, len(srcs))
+		for k, src := range srcs {
+			out[i].Sources[k] = src.Name
+		}
 	}
 	return out, nil
 }

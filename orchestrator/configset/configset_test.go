@@ -338,6 +338,10 @@ func TestLoadIdenticalFilesParseOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The loader names the device's own files, also for a copy.
+		for _, src := range srcs {
+			dc.Sources = append(dc.Sources, src.Name)
+		}
 		return dc
 	}
 	byName := map[string]*qos.DeviceConfig{}

@@ -75,6 +75,16 @@ type DeviceConfig struct {
 	// object without what it names, which Effect describes. Lint reports
 	// each as an error (QOS013).
 	Unresolved []Unresolved `json:"unresolved,omitempty"`
+	// Overruled are entries of the config that the switch does not apply
+	// as they read (a QUEUE key orchagent cannot parse, a BUFFER_PG entry
+	// SONiC's buffer manager writes over): the ports hold what the switch
+	// does instead, and lint reports each at its file and line (QOS021).
+	Overruled []Overruled `json:"overruled,omitempty"`
+	// Sources are the files the config was read from, in the order they
+	// merge, as the loader names them (configset.Load). A NOS's parse
+	// leaves them out, so that devices whose files hold the same bytes
+	// can share one parse; Overruled's Source indexes them.
+	Sources []string `json:"-"`
 	// Unsimulated are settings present in the config that change what a
 	// real switch does to RoCE but that labctl does not simulate (a
 	// shaper on a lossless queue, a PFC-to-PG map other than identity):
@@ -113,6 +123,39 @@ type Default struct {
 	// Risky says RoCE depends on the setting, so leaving it to the NOS is
 	// worth a lint warning (QOS017).
 	Risky bool `json:"risky,omitempty"`
+}
+
+// Overruled is one config entry that the switch does not apply as it
+// reads.
+type Overruled struct {
+	// Where is the entry ("QUEUE|Ethernet0|3-3").
+	Where string `json:"where"`
+	// Source is the index in DeviceConfig.Sources of the file that holds
+	// the entry, Line its line there (0: not known).
+	Source int `json:"source,omitempty"`
+	Line   int `json:"line,omitempty"`
+	// Refused says the switch applies nothing of the entry (lint: an
+	// error); otherwise it applies it otherwise than it reads (a warning).
+	Refused bool `json:"refused,omitempty"`
+	// What says what the switch does with the entry and why, Fix how to
+	// write what was meant. Neither names the entry's port, so that one
+	// cause on many ports is one finding.
+	What string `json:"what"`
+	Fix  string `json:"fix"`
+	// Ports are the ports the entry names.
+	Ports []string `json:"ports,omitempty"`
+}
+
+// Position is where an overruled entry of d is: "file:line", "line N"
+// when d's files are not named, "" when not known.
+func (d *DeviceConfig) Position(o Overruled) string {
+	switch {
+	case o.Line <= 0:
+		return ""
+	case o.Source >= 0 && o.Source < len(d.Sources):
+		return fmt.Sprintf("%s:%d", d.Sources[o.Source], o.Line)
+	}
+	return fmt.Sprintf("line %d", o.Line)
 }
 
 // Unresolved is one reference that names nothing.
@@ -483,6 +526,16 @@ func (d *DeviceConfig) Sort() {
 			return PortLess(a.Where, b.Where)
 		}
 		return a.Field < b.Field
+	})
+	for i := range d.Overruled {
+		sortPorts(d.Overruled[i].Ports)
+	}
+	sort.SliceStable(d.Overruled, func(i, j int) bool {
+		a, b := d.Overruled[i], d.Overruled[j]
+		if a.Where != b.Where {
+			return PortLess(a.Where, b.Where)
+		}
+		return a.What < b.What
 	})
 	sort.SliceStable(d.Fields, func(i, j int) bool { return d.Fields[i].Field < d.Fields[j].Field })
 }

@@ -67,6 +67,7 @@ const (
 	RuleIntentDrift       = "QOS018"
 	RuleRouting           = "QOS019"
 	RulePortMTU           = "QOS020"
+	RuleOverruled         = "QOS021"
 )
 
 // Rules lists the lint rules.
@@ -93,6 +94,7 @@ func Rules() []Rule {
 		{RuleIntentDrift, "intent-drift", SevWarning, "a setting of a RoCE class (lossless or CNP) differs from the lab's QoS intent"},
 		{RuleRouting, "routing-design", SevWarning, "the underlay's routing design lets traffic take paths that can form PFC deadlocks"},
 		{RulePortMTU, "port-mtu", SevError, "a data port's MTU is below what RoCE's packets need (the lab's RoCE MTU plus headers)"},
+		{RuleOverruled, "overruled-entry", SevError, "a config entry the switch refuses (error: a key orchagent cannot read), or applies otherwise than it reads (warning: an index read short, a BUFFER_PG entry SONiC's buffer manager writes over)"},
 	}
 }
 
@@ -301,6 +303,7 @@ func (l *linter) run() {
 		}
 		l.out = append(l.out, Problems(d)...)
 		l.unresolved(d)
+		l.overruled(d)
 		l.defaults(d)
 		l.notSimulated(d)
 		l.portsDiffer(d)
@@ -805,6 +808,75 @@ func (l *linter) unresolved(d *DeviceConfig) {
 		f.Message = fmt.Sprintf("%s %s names %s, which %s does not define: %s", f.Where, c.field, c.ref, c.table, c.effect)
 		if c.rejected != "" {
 			f.Message = fmt.Sprintf("%s %s names %s|%s, which the switch refuses (%s): %s", f.Where, c.field, c.table, c.ref, c.rejected, c.effect)
+		}
+		if len(f.Ports) > 0 {
+			sortPorts(f.Ports)
+			f.Port = PortRanges(f.Ports, all)
+			if len(f.Ports) == 1 {
+				f.Ports = nil
+			}
+		}
+	}
+	l.out = append(l.out, found...)
+}
+
+// QOS021: entries the switch does not apply as they read, each at its
+// file and line. One per-port entry repeated on many ports, overruled for
+// the same reason (BUFFER_PG|Ethernet0|3 ... BUFFER_PG|Ethernet124|3 all
+// written over by the buffer manager), is one finding, its entry written
+// with the port as "*", placed at the first of them.
+func (l *linter) overruled(d *DeviceConfig) {
+	var all []string
+	for _, p := range d.Ports {
+		all = append(all, p.Name)
+	}
+	type cause struct {
+		where, what, fix string
+		refused          bool
+	}
+	at := map[cause]int{}
+	var found []Finding
+	var count []int
+	var first []Overruled
+	for _, o := range d.Overruled {
+		where := o.Where
+		if len(o.Ports) == 1 {
+			where = portless(where, o.Ports[0])
+		}
+		c := cause{where, o.What, o.Fix, o.Refused}
+		i, ok := at[c]
+		if !ok {
+			i = len(found)
+			at[c] = i
+			sev := SevWarning
+			if o.Refused {
+				sev = SevError
+			}
+			found = append(found, Finding{Rule: RuleOverruled, Severity: sev, Device: d.Device, Where: o.Where, Fix: o.Fix})
+			count = append(count, 0)
+			first = append(first, o)
+		} else {
+			found[i].Where = where
+		}
+		count[i]++
+		for _, p := range o.Ports {
+			if !slices.Contains(found[i].Ports, p) {
+				found[i].Ports = append(found[i].Ports, p)
+			}
+		}
+	}
+	for c, i := range at {
+		f := &found[i]
+		pos := d.Position(first[i])
+		switch {
+		case count[i] > 1 && pos != "":
+			f.Message = fmt.Sprintf("%s (%d entries, the first at %s): %s", f.Where, count[i], pos, c.what)
+		case count[i] > 1:
+			f.Message = fmt.Sprintf("%s (%d entries): %s", f.Where, count[i], c.what)
+		case pos != "":
+			f.Message = fmt.Sprintf("%s: %s: %s", pos, f.Where, c.what)
+		default:
+			f.Message = fmt.Sprintf("%s: %s", f.Where, c.what)
 		}
 		if len(f.Ports) > 0 {
 			sortPorts(f.Ports)

@@ -137,6 +137,13 @@ func TestLintRules(t *testing.T) {
 		{RuleUnresolved, SevError, "Ethernet0", "QUEUE|Ethernet0|3 wred_profile names X, which WRED_PROFILE does not define", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Unresolved = []Unresolved{{Where: "QUEUE|Ethernet0|3", Field: "wred_profile", Ref: "X", Table: "WRED_PROFILE", Effect: "no marking", Ports: []string{"Ethernet0"}}}
 		}},
+		{RuleOverruled, SevError, "Ethernet0", "leaf1.json:12: QUEUE|Ethernet0|3-3: orchagent refuses the key", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			c[0].Sources = []string{"leaf1.json"}
+			c[0].Overruled = []Overruled{{Where: "QUEUE|Ethernet0|3-3", Line: 12, Refused: true, What: "orchagent refuses the key", Fix: "write 3", Ports: []string{"Ethernet0"}}}
+		}},
+		{RuleOverruled, SevWarning, "Ethernet0", "line 7: BUFFER_PG|Ethernet0|3: buffermgrd writes over it", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			c[0].Overruled = []Overruled{{Where: "BUFFER_PG|Ethernet0|3", Line: 7, What: "buffermgrd writes over it", Fix: "remove it", Ports: []string{"Ethernet0"}}}
+		}},
 		{RuleLosslessPG, SevError, "Ethernet0", "priority 3 has PFC on, but its PG 3 has the profile ingress_lossy_profile, which has no xoff", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Port("Ethernet0").PG(3).BufferProfile = IngressLossyProfile()
 		}},
@@ -496,6 +503,35 @@ func TestUnresolvedOneFindingPerCause(t *testing.T) {
 	}
 	if f := fs[1]; f.Port != "Ethernet8" || len(f.Ports) != 0 || !strings.HasPrefix(f.Message, "BUFFER_PG|Ethernet8|3 profile names other,") {
 		t.Errorf("single finding = %+v", f)
+	}
+}
+
+// TestOverruledOneFindingPerCause: the same per-port entry overruled for
+// the same reason on several ports is one QOS021 finding over the ports,
+// placed at the first; an entry naming several ports keeps its key.
+func TestOverruledOneFindingPerCause(t *testing.T) {
+	in, cfgs := lintBase(t)
+	o := func(port string, line int) Overruled {
+		return Overruled{Where: "BUFFER_PG|" + port + "|3", Source: 1, Line: line, What: "buffermgrd writes over it", Fix: "remove it", Ports: []string{port}}
+	}
+	cfgs[0].Sources = []string{"leaf1.json", "leaf1.buffers.json"}
+	cfgs[0].Overruled = []Overruled{o("Ethernet0", 10), o("Ethernet4", 14),
+		{Where: "QUEUE|Ethernet0,Ethernet4|3-3", Line: 3, Refused: true, What: "orchagent refuses it", Fix: "write 3", Ports: []string{"Ethernet0", "Ethernet4"}}}
+	fs := findings(Lint(cfgs, LintOptions{Intent: &in}), RuleOverruled)
+	if len(fs) != 2 {
+		t.Fatalf("QOS021 findings = %+v, want 2", fs)
+	}
+	for _, f := range fs {
+		switch f.Severity {
+		case SevWarning:
+			if f.Where != "BUFFER_PG|*|3" || f.Message != "BUFFER_PG|*|3 (2 entries, the first at leaf1.buffers.json:10): buffermgrd writes over it" || !slices.Equal(f.Ports, []string{"Ethernet0", "Ethernet4"}) {
+				t.Errorf("grouped finding = %+v", f)
+			}
+		case SevError:
+			if f.Message != "leaf1.json:3: QUEUE|Ethernet0,Ethernet4|3-3: orchagent refuses it" || f.Fix != "write 3" || !slices.Equal(f.Ports, []string{"Ethernet0", "Ethernet4"}) {
+				t.Errorf("refused finding = %+v", f)
+			}
+		}
 	}
 }
 

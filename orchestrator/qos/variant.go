@@ -23,6 +23,11 @@ func (d DeviceConfig) Clone() DeviceConfig {
 	for i := range out.Unresolved {
 		out.Unresolved[i].Ports = slices.Clone(out.Unresolved[i].Ports)
 	}
+	out.Overruled = slices.Clone(d.Overruled)
+	for i := range out.Overruled {
+		out.Overruled[i].Ports = slices.Clone(out.Overruled[i].Ports)
+	}
+	out.Sources = slices.Clone(d.Sources)
 	if d.DefaultPort != nil {
 		out.DefaultPort = Ptr(clonePort(*d.DefaultPort))
 	}
