@@ -2,8 +2,10 @@ package mutation_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -544,10 +546,98 @@ func sonicMutations2() []mutation {
 	return out
 }
 
+// rekey moves the entries of table whose keys end in from to keys ending
+// in to instead ("Ethernet0|3" -> "Ethernet0|3-3").
+func (d doc) rekey(table, from, to string) {
+	for key, e := range d[table] {
+		if strings.HasSuffix(key, from) {
+			delete(d[table], key)
+			d[table][strings.TrimSuffix(key, from)+to] = e
+		}
+	}
+}
+
+// portLists merges the per-port entries of table whose keys end in
+// suffix ("|0", or "" for PORT_QOS_MAP) and whose fields are the same into
+// one entry keyed by their ports' list ("Ethernet0,Ethernet4|0"), as
+// SONiC's older templates wrote them.
+func (d doc) portLists(table, suffix string, skip ...string) {
+	groups := map[string][]string{}
+	for key, e := range d[table] {
+		if !strings.HasSuffix(key, suffix) || contains(skip, key) {
+			continue
+		}
+		port := strings.TrimSuffix(key, suffix)
+		if strings.Contains(port, "|") {
+			continue
+		}
+		out, _ := json.Marshal(e)
+		groups[string(out)] = append(groups[string(out)], port)
+	}
+	for fields, ports := range groups {
+		var e map[string]string
+		_ = json.Unmarshal([]byte(fields), &e)
+		for _, p := range ports {
+			delete(d[table], p+suffix)
+		}
+		sort.Strings(ports)
+		d[table][strings.Join(ports, ",")+suffix] = e
+	}
+}
+
+// sonicKeyMutations change how the keys of the tables that name ports
+// are written: orchagent splits a key's ports at ',', reads its index
+// with std::stoul and refuses a range whose left value is not below its
+// right, and throws on an index without a number.
+func sonicKeyMutations() []mutation {
+	noStorm := "the suite's traffic has no pause storm, so the watchdog never acts"
+	return []mutation{
+		{field: "QUEUE wred_profile", name: "RoCE's queue keyed |3-3, which orchagent refuses", harmful: true, rule: "QOS021", dataPlane: true,
+			edit: edit(func(d doc) { d.rekey("QUEUE", "|3", "|3-3") })},
+		// std::stoul reads "2,3" as 2: queue 2 takes RoCE's scheduler and
+		// WRED, queue 3 nothing.
+		{field: "QUEUE wred_profile", name: "queues 2 and 3 as one key |2,3, which orchagent reads as queue 2", harmful: true, rule: "QOS021", dataPlane: true,
+			edit: edit(func(d doc) {
+				for key := range d["QUEUE"] {
+					if strings.HasSuffix(key, "|2") {
+						delete(d["QUEUE"], key)
+					}
+				}
+				d.rekey("QUEUE", "|3", "|2,3")
+			})},
+		{field: "QUEUE scheduler", name: "each queue's entries as port-list keys",
+			edit: edit(func(d doc) {
+				for q := range 8 {
+					d.portLists("QUEUE", fmt.Sprintf("|%d", q))
+				}
+			})},
+		// "*" for every queue: std::stoul throws on it, and qosorch never
+		// gets past it, so no QUEUE entry after it in key order (all of
+		// them) applies.
+		{field: "QUEUE scheduler", name: "a key orchagent throws on, Ethernet0|*", harmful: true, rule: "QOS021", dataPlane: true,
+			edit: edit(func(d doc) { d.add("QUEUE", "Ethernet0|*", map[string]string{"scheduler": "scheduler.dwrr5"}) })},
+		{field: "BUFFER_PG profile", name: "the lossy PGs as port-list keys",
+			edit: edit(func(d doc) { d.portLists("BUFFER_PG", "|0") })},
+		// bufferorch applies BUFFER_PG in bulk at the end of a pass, which
+		// it never ends: no PG has a profile, buffermgrd's lossless ones
+		// neither.
+		{field: "BUFFER_PG profile", name: "a key orchagent throws on, Ethernet0|pg3", harmful: true, rule: "QOS021", dataPlane: true,
+			edit: edit(func(d doc) {
+				d.add("BUFFER_PG", "Ethernet0|pg3", map[string]string{"profile": "ingress_lossy_profile"})
+			})},
+		{field: "PORT_QOS_MAP pfc_enable", name: "the ports' entries as port-list keys",
+			edit: edit(func(d doc) { d.portLists("PORT_QOS_MAP", "", "global") })},
+		// pfcwdorch takes the whole key for one port's name.
+		{field: "PFC_WD action", name: "the ports' watchdogs as port-list keys, which pfcwdorch refuses", harmful: true, rule: "QOS021", why: noStorm,
+			edit: edit(func(d doc) { d.portLists("PFC_WD", "", "GLOBAL") })},
+	}
+}
+
 // TestSONiCMutations changes every field of SONiC's tables in the 64gpu
 // lab's configs and checks what lint, the simulator and regress say.
 func TestSONiCMutations(t *testing.T) {
 	ms := append(sonicMutations(), sonicMutations2()...)
+	ms = append(ms, sonicKeyMutations()...)
 	coverage(t, sonic.Fields(), ms)
 	if testing.Short() {
 		t.Skip("the mutation suite simulates every mutation: not in -short")

@@ -246,7 +246,6 @@ func TestParseErrors(t *testing.T) {
 		{"bad number", `{"BUFFER_PROFILE": {"p": {"size": "big"}}}`, `BUFFER_PROFILE|p field size: "big" is not a byte count`},
 		{"bad bool", `{"WRED_PROFILE": {"W": {"wred_green_enable": "yes"}}}`, `WRED_PROFILE|W field wred_green_enable: "yes" is not "true" or "false"`},
 		{"bad ecn mode", `{"WRED_PROFILE": {"W": {"ecn": "ecn_blue"}}, "QUEUE": {"Ethernet0|3": {"wred_profile": "W"}}}`, `ecn "ecn_blue" is not one of`},
-		{"bad queue key", `{"QUEUE": {"Ethernet0|9": {}}}`, `QUEUE|Ethernet0|9: index "9"`},
 		{"bad cable", `{"QUEUE": {"Ethernet0|3": {}}, "CABLE_LENGTH": {"AZURE": {"Ethernet0": "5 meters"}}}`, `"5 meters" is not a length`},
 		// A key given twice in one object: JSON keeps the last silently.
 		{"table twice", "{\n \"PORT_QOS_MAP\": {\"Ethernet0\": {\"pfc_enable\": \"3\"}},\n \"QUEUE\": {},\n \"PORT_QOS_MAP\": {}\n}",

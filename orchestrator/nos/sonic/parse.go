@@ -415,15 +415,37 @@ func Parse(device string, srcs ...qos.Source) (qos.DeviceConfig, error) {
 			}
 		}
 	}
+	placeOverruled(&dc, srcs)
 	return dc, err
+}
+
+// placeOverruled gives each overruled entry of dc the file and line it is
+// at: the last of srcs that holds it, as a later file's fields win. The
+// file is its index in srcs (qos.Overruled.Source), which the loader
+// names: the parse itself names no file.
+func placeOverruled(dc *qos.DeviceConfig, srcs []qos.Source) {
+	for i := range dc.Overruled {
+		o := &dc.Overruled[i]
+		table, key, _ := strings.Cut(o.Where, "|")
+		for k := len(srcs) - 1; k >= 0; k-- {
+			if line := entryFieldLine(srcs[k].Data, table, key, ""); line > 0 {
+				o.Source, o.Line = k, line
+				break
+			}
+		}
+	}
 }
 
 // entryFieldLine is the line of field in entry key of table in a
 // CONFIG_DB file (the first "field" after the first "key" after "table"),
-// 0 when the file does not hold it.
+// or of the entry's key when field is "", 0 when the file does not hold
+// it.
 func entryFieldLine(data []byte, table, key, field string) int {
 	at := 0
 	for _, s := range []string{table, key, field} {
+		if s == "" {
+			break
+		}
 		i := bytes.Index(data[at:], []byte(strconv.Quote(s)))
 		if i < 0 {
 			return 0
@@ -431,31 +453,6 @@ func entryFieldLine(data []byte, table, key, field string) int {
 		at += i
 	}
 	return 1 + bytes.Count(data[:at], []byte("\n"))
-}
-
-// cfgSplitKey splits "Ethernet0|3-4" into the port and the indexes 3, 4.
-func cfgSplitKey(key string) (string, []int, error) {
-	name, r, ok := strings.Cut(key, "|")
-	if !ok || name == "" {
-		return "", nil, fmt.Errorf("key must be <port>|<index or range>, like Ethernet0|3-4")
-	}
-	var out []int
-	for part := range strings.SplitSeq(r, ",") {
-		lo, hi, isRange := strings.Cut(part, "-")
-		a, err1 := strconv.Atoi(lo)
-		b := a
-		var err2 error
-		if isRange {
-			b, err2 = strconv.Atoi(hi)
-		}
-		if err1 != nil || err2 != nil || a < 0 || b > 7 || a > b {
-			return "", nil, fmt.Errorf("index %q must be 0-7 or a range like 3-4", part)
-		}
-		for i := a; i <= b; i++ {
-			out = append(out, i)
-		}
-	}
-	return name, out, nil
 }
 
 func cfgInts(s string) []int {

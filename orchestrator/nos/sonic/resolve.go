@@ -50,10 +50,8 @@ func FromDoc(device string, doc Doc) (qos.DeviceConfig, error) {
 	if err := r.pools(); err != nil {
 		return qos.DeviceConfig{}, fmt.Errorf("parse sonic config of %s: %w", device, err)
 	}
-	ports, err := r.portNames()
-	if err != nil {
-		return qos.DeviceConfig{}, fmt.Errorf("parse sonic config of %s: %w", device, err)
-	}
+	r.indexKeys()
+	ports := r.portNames()
 	for _, name := range ports {
 		pc, err := r.port(name)
 		if err != nil {
@@ -67,7 +65,8 @@ func FromDoc(device string, doc Doc) (qos.DeviceConfig, error) {
 	// What the switch gives a port the config does not name: the same
 	// resolution with no entries of its own, its defaults not reported
 	// (AttachTopology names the port as defaulted).
-	quiet := &resolver{db: db, dc: &qos.DeviceConfig{Pools: r.dc.Pools}, defaults: map[[3]string]*qos.Default{}, unres: map[[4]string]*qos.Unresolved{}, buffers: r.buffers}
+	quiet := &resolver{db: db, dc: &qos.DeviceConfig{Pools: r.dc.Pools}, defaults: map[[3]string]*qos.Default{}, unres: map[[4]string]*qos.Unresolved{}, buffers: r.buffers,
+		queueKeys: r.queueKeys, bufferQueueKeys: r.bufferQueueKeys, pgKeys: r.pgKeys, pqmKeys: r.pqmKeys, keyPorts: r.keyPorts, stalled: r.stalled}
 	if dp, err := quiet.port("\x00unnamed"); err == nil {
 		dp.Name = ""
 		r.dc.DefaultPort = &dp
@@ -94,17 +93,25 @@ type resolver struct {
 	// The ports each default or unresolved reference already lists, so
 	// that a switch of many ports resolves in linear time.
 	listed map[any]map[string]bool
-	// The keys of the ranged tables by port, sorted, with the indexes
-	// each covers (entryFor).
+	// The entries orchagent applies of the ranged tables, by port, in
+	// key order, with the indexes each covers (indexKeys, entryFor); the
+	// PORT_QOS_MAP keys naming each port, in key order; the ports the
+	// keys of these tables name.
 	queueKeys               map[string][]rangedKey[QueueEntry]
 	bufferQueueKeys, pgKeys map[string][]rangedKey[BufferRefEntry]
-	cableLengths            []string
+	pqmKeys                 map[string][]string
+	keyPorts                map[string]bool
+	// stalled are the buffer tables orchagent applies nothing of
+	// (keyStall).
+	stalled map[string]bool
+	// cableLengths are CABLE_LENGTH's keys, sorted (cableKeys).
+	cableLengths []string
 	// maps are the complete maps resolveMap made, by map kind and the
 	// table entry they come from ("" the default): the ports that name
 	// the same entry share one (qos.PortConfig's maps are read-only).
 	maps map[[2]string]map[int]int
-	// pqmApplied says, by port, whether orchagent applies its PORT_QOS_MAP
-	// entry (portQoSMap), decided once.
+	// pqmApplied says, by key, whether orchagent applies a PORT_QOS_MAP
+	// entry (portQoSMaps), decided once.
 	pqmApplied map[string]bool
 }
 
@@ -202,30 +209,12 @@ func (r *resolver) pools() error {
 	return nil
 }
 
-// portNames are the ports the config names, sorted.
-func (r *resolver) portNames() ([]string, error) {
-	set := map[string]bool{}
-	for name := range r.db.PortQoSMap {
-		if name != "global" {
-			set[name] = true
-		}
-	}
-	for name := range r.db.PFCWD {
-		if name != "GLOBAL" {
-			set[name] = true
-		}
-	}
+// portNames are the ports the config names, sorted: those its keys name
+// (indexKeys) and PORT's.
+func (r *resolver) portNames() []string {
+	set := maps.Clone(r.keyPorts)
 	for name := range r.db.Port {
 		set[name] = true
-	}
-	for table, keys := range map[string][]string{"QUEUE": slices.Collect(maps.Keys(r.db.Queue)), "BUFFER_PG": slices.Collect(maps.Keys(r.db.BufferPG)), "BUFFER_QUEUE": slices.Collect(maps.Keys(r.db.BufferQueue))} {
-		for _, key := range keys {
-			name, _, err := cfgSplitKey(key)
-			if err != nil {
-				return nil, fmt.Errorf("%s|%s: %v", table, key, err)
-			}
-			set[name] = true
-		}
 	}
 	out := slices.Collect(maps.Keys(set))
 	slices.SortFunc(out, func(a, b string) int {
@@ -237,7 +226,7 @@ func (r *resolver) portNames() ([]string, error) {
 		}
 		return 0
 	})
-	return out, nil
+	return out
 }
 
 // mapKind is one of PORT_QOS_MAP's map references.
@@ -264,25 +253,40 @@ var mapKinds = []mapKind{
 		func(k int) int { return k }, "PFC priority n pauses queue n", false},
 }
 
-// portQoSMap is the PORT_QOS_MAP entry of port as orchagent applies it:
-// nil when the port has none, or when the entry names a map or scheduler
+// pqmEntry is a PORT_QOS_MAP entry with its key.
+type pqmEntry struct {
+	key string
+	*PortQoSMapEntry
+}
+
+// portQoSMaps are the PORT_QOS_MAP entries orchagent applies to port, in
+// the order it applies them (key order): the port's own and those of
+// lists naming it (indexPortQoSMap), less those naming a map or scheduler
 // the config does not define. qosorch's handlePortQosMapTable resolves
-// every reference of the entry before it applies any field, and on one it
+// every reference of an entry before it applies any field, and on one it
 // cannot resolve it retries the whole entry, so none of it applies: no
-// maps of its own, no PFC, no watchdog priorities (noted once per port).
-func (r *resolver) portQoSMap(port string) *PortQoSMapEntry {
-	e := r.db.PortQoSMap[port]
-	if e == nil || port == "global" {
-		return e
-	}
-	if applied, ok := r.pqmApplied[port]; ok {
-		if !applied {
-			return nil
+// maps, no PFC, no watchdog priorities (noted once per entry and port).
+// Of several, a later one's maps replace the earlier's, and its pfc_enable
+// and pfcwd_sw_enable are the port's, set or not (pfcOf).
+func (r *resolver) portQoSMaps(port string) []pqmEntry {
+	var out []pqmEntry
+	for _, key := range r.pqmKeys[port] {
+		e := r.db.PortQoSMap[key]
+		if r.pqmEntryApplied(key, e, port) {
+			out = append(out, pqmEntry{key, e})
 		}
-		return e
 	}
-	if r.pqmApplied == nil {
-		r.pqmApplied = map[string]bool{}
+	return out
+}
+
+// pqmEntryApplied says whether orchagent applies PORT_QOS_MAP|key (every
+// name it gives is defined), deciding once per key; an undefined name is
+// noted for port.
+func (r *resolver) pqmEntryApplied(key string, e *PortQoSMapEntry, port string) bool {
+	// Refused entries are checked again for each port, to note it.
+	applied, decided := r.pqmApplied[key]
+	if decided && applied {
+		return true
 	}
 	refs := []struct {
 		field, name, table string
@@ -295,27 +299,43 @@ func (r *resolver) portQoSMap(port string) *PortQoSMapEntry {
 		{"pfc_to_pg_map", e.PFCToPGMap, "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", func(n string) bool { _, ok := r.db.PFCToPGMap[n]; return ok }},
 		{"scheduler", e.Scheduler, "SCHEDULER", func(n string) bool { _, ok := r.db.Scheduler[n]; return ok }},
 	}
-	applied := true
+	if r.pqmApplied == nil {
+		r.pqmApplied = map[string]bool{}
+	}
+	applied = true
 	for _, ref := range refs {
 		if n := cfgRefName(ref.name); n != "" && !ref.defined(n) {
-			r.unresolved("PORT_QOS_MAP|"+port, ref.field, n, ref.table,
+			r.unresolved("PORT_QOS_MAP|"+key, ref.field, n, ref.table,
 				"orchagent applies none of the entry (it waits for the name to be defined): the port keeps the default maps (every DSCP to TC0), no PFC and no watchdog priorities", port)
 			applied = false
 		}
 	}
-	r.pqmApplied[port] = applied
-	if !applied {
+	r.pqmApplied[key] = applied
+	return applied
+}
+
+// pfcOf is the PORT_QOS_MAP entry that sets a port's PFC and watchdog
+// priorities: the last orchagent applies (nil: none). Each entry it
+// applies sets the port's PFC to its pfc_enable, none when the entry has
+// none, and its watchdog priorities to its pfcwd_sw_enable.
+func pfcOf(entries []pqmEntry) *pqmEntry {
+	if len(entries) == 0 {
 		return nil
 	}
-	return e
+	return &entries[len(entries)-1]
 }
 
 // resolveMap is one map of a port: the one its PORT_QOS_MAP entry names
 // (the DSCP map also the global entry's), complete, with its origin.
 func (r *resolver) resolveMap(port string, k mapKind) (map[int]int, string) {
 	name, where := "", ""
-	if e := r.portQoSMap(port); e != nil {
-		name, where = cfgRefName(k.field(e)), "PORT_QOS_MAP|"+port
+	// The last entry applied that names this map is the one in force.
+	entries := r.portQoSMaps(port)
+	for i := len(entries) - 1; i >= 0; i-- {
+		if n := cfgRefName(k.field(entries[i].PortQoSMapEntry)); n != "" {
+			name, where = n, "PORT_QOS_MAP|"+entries[i].key
+			break
+		}
 	}
 	if name == "" && k.key == "dscp_to_tc" {
 		if g := r.db.PortQoSMap["global"]; g != nil && g.DSCPToTCMap != "" {
@@ -393,10 +413,10 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 	// watchdog watches the PFC priorities (db_migrator writes pfc_enable
 	// into it for configs from before the field).
 	var wdPriorities []int
-	if e := r.portQoSMap(name); e != nil {
+	if e := pfcOf(r.portQoSMaps(name)); e != nil {
 		for f, v := range map[string]string{"pfc_enable": e.PFCEnable, "pfcwd_sw_enable": e.PFCWDEnable} {
 			if v != "" && !cfgPFCEnableRE().MatchString(v) {
-				return pc, fmt.Errorf("PORT_QOS_MAP|%s %s %q is not a list of priorities 0-7 like \"3,4\"", name, f, v)
+				return pc, fmt.Errorf("PORT_QOS_MAP|%s %s %q is not a list of priorities 0-7 like \"3,4\"", e.key, f, v)
 			}
 		}
 		pc.PFCPriorities = cfgInts(e.PFCEnable)
@@ -447,7 +467,7 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 	for _, g := range pc.TCToPG {
 		used[g] = true
 	}
-	for _, k := range portKeys(r.db.BufferPG, &r.pgKeys, name) {
+	for _, k := range r.pgKeys[name] {
 		for _, g := range k.idx {
 			used[g] = true
 		}
@@ -487,7 +507,7 @@ func (r *resolver) portLink(pc *qos.PortConfig) error {
 	}
 	// A lossless profile's name carries speed and cable when nothing else
 	// does (a buffer file without PORT and CABLE_LENGTH).
-	for _, k := range portKeys(r.db.BufferPG, &r.pgKeys, pc.Name) {
+	for _, k := range r.pgKeys[pc.Name] {
 		e := k.entry
 		if m := cfgPGProfileRE().FindStringSubmatch(cfgRefName(e.Profile)); m != nil {
 			mbps, _ := strconv.Atoi(m[1])
@@ -503,51 +523,23 @@ func (r *resolver) portLink(pc *qos.PortConfig) error {
 	return nil
 }
 
-// rangedKey is a key of a ranged table ("Ethernet0|0-2") with the
-// indexes it covers and its entry, split once per key rather than once
-// per lookup.
+// rangedKey is an entry of a ranged table that orchagent applies to a
+// port, with its key and the indexes it covers, read once per key rather
+// than once per lookup.
 type rangedKey[E any] struct {
-	port  string
 	key   string
 	idx   []int
 	entry *E
 }
 
-// portKeys are the keys of a ranged table for one port, in sorted order;
-// *byPort indexes the table's keys by port on first use, so that a switch
-// of many ports resolves in linear time.
-func portKeys[E any](table map[string]*E, byPort *map[string][]rangedKey[E], port string) []rangedKey[E] {
-	if *byPort == nil {
-		// All keys in one array sorted by key, which puts each port's
-		// keys next to each other (they all start "<port>|", and a port
-		// name has no '|') in the order of the whole table's sorted keys;
-		// each port's are a slice of it.
-		all := make([]rangedKey[E], 0, len(table))
-		for k, e := range table {
-			if p, idx, err := cfgSplitKey(k); err == nil {
-				all = append(all, rangedKey[E]{port: p, key: k, idx: idx, entry: e})
-			}
-		}
-		slices.SortFunc(all, func(a, b rangedKey[E]) int { return strings.Compare(a.key, b.key) })
-		*byPort = make(map[string][]rangedKey[E], len(all)/qos.NumTC+1)
-		for lo := 0; lo < len(all); {
-			hi := lo + 1
-			for hi < len(all) && all[hi].port == all[lo].port {
-				hi++
-			}
-			(*byPort)[all[lo].port] = all[lo:hi:hi]
-			lo = hi
-		}
-	}
-	return (*byPort)[port]
-}
-
 // entryFor finds the entry of a ranged table (QUEUE, BUFFER_PG,
-// BUFFER_QUEUE) that covers index i of a port: a key "Ethernet0|3" or
-// "Ethernet0|0-2". The last key in sorted order wins when several do.
-func entryFor[E any](table map[string]*E, byPort *map[string][]rangedKey[E], port string, i int) (string, *E) {
+// BUFFER_QUEUE) that covers index i of a port: a key "Ethernet0|3",
+// "Ethernet0|0-2" or "Ethernet0,Ethernet4|3". The last key in sorted
+// order wins when several do: orchagent applies the entries it reads
+// together in key order (Consumer's m_toSync is a map by key).
+func entryFor[E any](byPort map[string][]rangedKey[E], port string, i int) (string, *E) {
 	key, found := "", (*E)(nil)
-	for _, k := range portKeys(table, byPort, port) {
+	for _, k := range byPort[port] {
 		if slices.Contains(k.idx, i) {
 			key, found = k.key, k.entry
 		}
@@ -558,7 +550,7 @@ func entryFor[E any](table map[string]*E, byPort *map[string][]rangedKey[E], por
 // queue resolves queue q of a port: scheduler, WRED and buffer.
 func (r *resolver) queue(port string, q int) (qos.QueueConfig, error) {
 	qc := qos.QueueConfig{Queue: q}
-	key, e := entryFor(r.db.Queue, &r.queueKeys, port, q)
+	key, e := entryFor(r.queueKeys, port, q)
 	var origin []string
 	if e != nil {
 		origin = append(origin, "QUEUE|"+key)
@@ -610,7 +602,7 @@ func (r *resolver) queue(port string, q int) (qos.QueueConfig, error) {
 		}
 	}
 	if r.buffers {
-		bkey, be := entryFor(r.db.BufferQueue, &r.bufferQueueKeys, port, q)
+		bkey, be := entryFor(r.bufferQueueKeys, port, q)
 		prof := ""
 		if be != nil {
 			prof = cfgRefName(be.Profile)
@@ -700,7 +692,7 @@ func (r *resolver) wred(qc *qos.QueueConfig, name string, we *WREDEntry, port st
 
 // pg resolves priority group g of a port.
 func (r *resolver) pg(pc *qos.PortConfig, g int) (qos.PGConfig, error) {
-	key, e := entryFor(r.db.BufferPG, &r.pgKeys, pc.Name, g)
+	key, e := entryFor(r.pgKeys, pc.Name, g)
 	prof := ""
 	if e != nil {
 		prof = cfgRefName(e.Profile)
@@ -718,6 +710,10 @@ func (r *resolver) pg(pc *qos.PortConfig, g int) (qos.PGConfig, error) {
 		return qos.PGConfig{PG: g, Origin: origin, BufferProfile: qos.BufferProfile{Pool: pool, SizeBytes: qos.Ptr(int64(0)), DynamicTh: qos.Ptr(0)}}
 	}
 	switch pe, ok := r.db.BufferProfile[prof]; {
+	case r.stalled["BUFFER_PG"]:
+		// buffermgrd's own entries reach bufferorch the same way, through
+		// APPL_DB's BUFFER_PG_TABLE: none applies either.
+		return noProfile("none: orchagent stalls on a BUFFER_PG key and applies no entry of the table"), nil
 	case prof == "" && pc.GeneratedLossless(g):
 		// SONiC's buffer manager writes the lossless PGs of a port's PFC
 		// priorities itself (from the SKU's pg_profile_lookup.ini), so

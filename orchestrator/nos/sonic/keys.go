@@ -1,0 +1,332 @@
+package sonic
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/labctl/labctl/orchestrator/plural"
+	"github.com/labctl/labctl/orchestrator/qos"
+)
+
+// Keys of the tables that name ports: QUEUE, BUFFER_PG and BUFFER_QUEUE
+// ("<ports>|<index or range>"), PORT_QOS_MAP ("<ports>") and PFC_WD
+// ("<port>"), read as orchagent reads them on a switch that is not a VOQ
+// chassis. Its readings differ from what a key seems to say: a key names
+// a list of ports ("Ethernet0,Ethernet4|3"), an index is read by
+// std::stoul, which stops at the first character that is no digit ("2,3"
+// is index 2), a range's left value must be below its right ("3-3" is
+// refused), and an index with no number at all throws, which stops the
+// table (keyStall).
+
+// swssTokenize splits s at sep as swss-common's tokenize does (getline on
+// a stringstream): an empty piece between two separators or before the
+// first is kept, one after the last separator is not ("a," is [a], "" is
+// none).
+func swssTokenize(s string, sep byte) []string {
+	if s == "" {
+		return nil
+	}
+	parts := strings.Split(s, string(sep))
+	if parts[len(parts)-1] == "" {
+		parts = parts[:len(parts)-1]
+	}
+	return parts
+}
+
+// stoul reads s as std::stoul(s) (strtoul, base 10) does: blanks, an
+// optional '+', then as many digits as follow. rest is what it leaves
+// unread; ok false is where std::stoul throws (no digit, or a value
+// beyond 64 bits). A '-' never reaches it: the range split takes them.
+func stoul(s string) (v uint64, rest string, ok bool) {
+	i := 0
+	for i < len(s) && strings.IndexByte(" \t\n\v\f\r", s[i]) >= 0 {
+		i++
+	}
+	if i < len(s) && s[i] == '+' {
+		i++
+	}
+	start := i
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		d := uint64(s[i] - '0')
+		if v > (1<<64-1-d)/10 {
+			return 0, "", false
+		}
+		v = v*10 + d
+	}
+	if i == start {
+		return 0, "", false
+	}
+	return v, s[i:], true
+}
+
+// indexRange is an index or range of a key as orchagent's
+// Orch::parseIndexRange reads it.
+type indexRange struct {
+	lo, hi uint32
+	// refused says why parseIndexRange returns false, so that orchagent
+	// refuses the entry (task_invalid_entry).
+	refused string
+	// throws: std::stoul throws on it (no number), which no handler
+	// between it and Consumer::drain catches.
+	throws bool
+	// unread is the text std::stoul stopped at, when more than blanks.
+	unread string
+}
+
+// parseIndexRange is Orch::parseIndexRange (orchagent/orch.cpp): with a
+// '-', exactly two tokens, each read by std::stoul, the left below the
+// right; without, the whole read by std::stoul. The values are cast to 32
+// bits, as sai_uint32_t keeps them.
+func parseIndexRange(s string) indexRange {
+	var out indexRange
+	read := func(t string) (uint32, bool) {
+		v, rest, ok := stoul(t)
+		if !ok {
+			out.throws = true
+			return 0, false
+		}
+		if strings.TrimSpace(rest) != "" && out.unread == "" {
+			out.unread = rest
+		}
+		return uint32(v), true
+	}
+	if !strings.Contains(s, "-") {
+		v, ok := read(s)
+		out.lo, out.hi = v, v
+		if !ok {
+			out.refused = fmt.Sprintf("orchagent reads the index %q with std::stoul, which finds no number in it and throws", s)
+		}
+		return out
+	}
+	tokens := swssTokenize(s, '-')
+	if len(tokens) != 2 {
+		out.refused = fmt.Sprintf("orchagent refuses the range %q: split at '-' it is not two numbers (parseIndexRange: malformed index range)", s)
+		return out
+	}
+	lo, okLo := read(tokens[0])
+	hi, okHi := read(tokens[1])
+	switch {
+	case !okLo || !okHi:
+		out.refused = fmt.Sprintf("orchagent reads the range %q with std::stoul, which finds no number in one side and throws", s)
+	case lo >= hi:
+		out.refused = fmt.Sprintf("orchagent refuses the range %q: its left value must be below its right (parseIndexRange)", s)
+	}
+	out.lo, out.hi = lo, hi
+	return out
+}
+
+// portName says whether a name from a key can be a port's: orchagent
+// looks each up (PortsOrch::getPort), and no port is called "" or has a
+// blank in its name.
+func portName(name string) bool {
+	return name != "" && !strings.ContainsAny(name, " \t\n\v\f\r")
+}
+
+// keyRead is what orchagent makes of a key of QUEUE, BUFFER_PG or
+// BUFFER_QUEUE.
+type keyRead struct {
+	// named are the names of ports the key lists (only those that can
+	// be ports' names); ports and idx are what orchagent applies the
+	// entry to.
+	named []string
+	ports []string
+	idx   []int
+	// refused says why orchagent applies nothing of the entry (ports
+	// and idx then empty), partly says why it applies it to fewer ports
+	// or indexes than the key names, and stalls that it throws reading
+	// it (keyStall).
+	refused, partly string
+	stalls          bool
+	// fix says how to write the key.
+	fix string
+}
+
+// readRangedKey reads a key of table (QUEUE, BUFFER_PG or BUFFER_QUEUE)
+// as orchagent does: qosorch's handleQueueTable, bufferorch's
+// processQueue and processPriorityGroup. The key splits at '|' into
+// exactly two tokens, the first a list of ports split at ',', the second
+// an index or range (parseIndexRange). Then each port is looked up and
+// each index checked against the port's queues or PGs, in order: bufferorch
+// checks them all before it applies anything, qosorch applies as it goes,
+// so a QUEUE entry keeps what it applied before the first port it cannot
+// find. labctl models queues and PGs 0-7, SONiC's eight.
+func readRangedKey(table, key string) keyRead {
+	var out keyRead
+	tokens := swssTokenize(key, '|')
+	if len(tokens) != 2 {
+		out.refused = fmt.Sprintf("orchagent refuses the key: it must split at '|' into exactly two parts, <ports>|<index or range> (malformed key, %d parts)", len(tokens))
+		out.fix = "write the key as <port>|<index>, like Ethernet0|3, or <port>|<first>-<last>, like Ethernet0|3-4"
+		return out
+	}
+	list := swssTokenize(tokens[0], ',')
+	for _, p := range list {
+		if portName(p) {
+			out.named = append(out.named, p)
+		}
+	}
+	r := parseIndexRange(tokens[1])
+	switch {
+	case r.refused != "":
+		out.refused, out.stalls = r.refused, r.throws
+		out.fix = "write the index as a number, like 3, or a range of two, like 3-4"
+		return out
+	case r.hi > 7 && table == "BUFFER_PG":
+		out.refused = fmt.Sprintf("it names PG %d, and a SONiC port has PGs 0-7: orchagent refuses an entry naming a PG its port lacks (processPriorityGroup: Invalid pg index)", r.hi)
+		out.fix = "name PGs 0-7 only"
+		return out
+	case r.hi > 7:
+		out.refused = fmt.Sprintf("it names queue %d, beyond the queues 0-7 labctl models: orchagent refuses an entry naming a queue its port lacks (Invalid queue index), and labctl refuses it as if the port had none", r.hi)
+		out.fix = "name queues 0-7 only"
+		return out
+	}
+	if len(list) == 0 {
+		out.refused = "it names no port: orchagent applies it to none"
+		out.fix = "name the port before the '|', like Ethernet0|3"
+		return out
+	}
+	for i, p := range list {
+		if portName(p) {
+			continue
+		}
+		why := fmt.Sprintf("the port list names %q, which no port is called (empty or with a blank): orchagent does not find it", p)
+		out.fix = "list the ports separated by commas only, like Ethernet0,Ethernet4|3"
+		if table != "QUEUE" || i == 0 {
+			out.refused = why + " and refuses the entry"
+			return out
+		}
+		out.partly = fmt.Sprintf("%s and stops there: qosorch applies the entry to %s only", why, strings.Join(list[:i], ", "))
+		list = list[:i]
+		break
+	}
+	out.ports = list
+	for i := r.lo; i <= r.hi; i++ {
+		out.idx = append(out.idx, int(i))
+	}
+	if r.unread != "" && out.partly == "" {
+		unit := "queue"
+		if table == "BUFFER_PG" {
+			unit = "PG"
+		}
+		out.partly = fmt.Sprintf("orchagent reads the index %q with std::stoul, which stops at %q: the entry applies to %s %s only", tokens[1], r.unread, unit, strings.Join(cfgRanges(out.idx), ","))
+		out.fix = "write one entry per index, like <port>|2 and <port>|3, or one per range of consecutive indexes, like <port>|2-3"
+	}
+	return out
+}
+
+// overrule records an entry the switch does not apply as it reads
+// (qos.DeviceConfig.Overruled); Parse places it in its file.
+func (r *resolver) overrule(table, key string, refused bool, what, fix string, ports []string) {
+	r.dc.Overruled = append(r.dc.Overruled, qos.Overruled{Where: table + "|" + key, Refused: refused, What: what, Fix: fix, Ports: slices.Clone(ports)})
+}
+
+// indexKeys reads the keys of the tables that name ports as orchagent
+// does, once: the ranged tables' entries it applies, by port; the
+// PORT_QOS_MAP keys naming each port; the ports all of them name. Entries
+// it refuses or reads otherwise than they read are noted (overrule).
+func (r *resolver) indexKeys() {
+	r.keyPorts, r.stalled = map[string]bool{}, map[string]bool{}
+	r.queueKeys = indexRanged(r, "QUEUE", r.db.Queue)
+	r.pgKeys = indexRanged(r, "BUFFER_PG", r.db.BufferPG)
+	r.bufferQueueKeys = indexRanged(r, "BUFFER_QUEUE", r.db.BufferQueue)
+	r.indexPortQoSMap()
+	r.checkWatchdogKeys()
+}
+
+// indexRanged indexes the entries orchagent applies of a ranged table by
+// port, each port's in key order (readRangedKey). A key orchagent throws
+// on stops the table (keyStall).
+func indexRanged[E any](r *resolver, table string, entries map[string]*E) map[string][]rangedKey[E] {
+	keys := cfgSortedKeys(entries)
+	byPort := make(map[string][]rangedKey[E], len(keys)/qos.NumTC+1)
+	stalled := false
+	for i, key := range keys {
+		kr := readRangedKey(table, key)
+		for _, p := range kr.named {
+			r.keyPorts[p] = true
+		}
+		switch {
+		case stalled:
+			continue
+		case kr.stalls:
+			r.overrule(table, key, true, kr.refused+"; "+keyStall(table, len(keys)-i-1, len(keys)), kr.fix, kr.named)
+			stalled = true
+			continue
+		case kr.refused != "":
+			r.overrule(table, key, true, kr.refused+"; the switch applies nothing of the entry", kr.fix, kr.named)
+			continue
+		case kr.partly != "":
+			r.overrule(table, key, false, kr.partly, kr.fix, kr.named)
+		}
+		for _, p := range kr.ports {
+			byPort[p] = append(byPort[p], rangedKey[E]{key: key, idx: kr.idx, entry: entries[key]})
+		}
+	}
+	if stalled && table != "QUEUE" {
+		clear(byPort)
+		r.stalled[table] = true
+	}
+	return byPort
+}
+
+// keyStall says what a key orchagent throws on does to its table (after
+// is the number of keys after it in key order, of all). No handler
+// between std::stoul and Consumer::drain catches the exception, and the
+// entry stays in the consumer's queue (m_toSync, a map by key) for ever:
+// every pass over the queue stops at it. qosorch applies QUEUE entries as
+// it goes, so those before it apply and those after it never do;
+// bufferorch applies BUFFER_PG and BUFFER_QUEUE entries in bulk at the
+// end of a pass (BufferOrch::doTask's flush), which it never reaches, so
+// none of the table applies (on a switch, those it read in an earlier
+// batch would).
+func keyStall(table string, after, all int) string {
+	if table == "QUEUE" {
+		return fmt.Sprintf("the exception stops qosorch at this entry on every pass (Consumer::drain catches it, the entry stays queued), so neither it nor the %s after it in key order apply", plural.N(after, "QUEUE entry"))
+	}
+	return fmt.Sprintf("the exception stops bufferorch at this entry on every pass (Consumer::drain catches it, the entry stays queued) before it applies what it read in bulk, so none of the table's %s applies", plural.N(all, table+" entry"))
+}
+
+// indexPortQoSMap indexes PORT_QOS_MAP by port: qosorch's
+// handlePortQosMapTable splits a key at ',' and applies the entry to each
+// port it finds, skipping a name no port has ("global" alone is the
+// switch's entry).
+func (r *resolver) indexPortQoSMap() {
+	r.pqmKeys = map[string][]string{}
+	for _, key := range cfgSortedKeys(r.db.PortQoSMap) {
+		if key == "global" {
+			continue
+		}
+		var found, bad []string
+		for _, p := range swssTokenize(key, ',') {
+			if portName(p) {
+				found = append(found, p)
+				r.pqmKeys[p] = append(r.pqmKeys[p], key)
+				r.keyPorts[p] = true
+			} else {
+				bad = append(bad, fmt.Sprintf("%q", p))
+			}
+		}
+		fix := "list the ports separated by commas only, like Ethernet0,Ethernet4"
+		switch {
+		case len(found) == 0:
+			r.overrule("PORT_QOS_MAP", key, true, "the key names no port: orchagent applies the entry to none", fix, nil)
+		case len(bad) > 0:
+			r.overrule("PORT_QOS_MAP", key, false, fmt.Sprintf("the key names %s, which no port is called (empty or with a blank): orchagent skips it and applies the entry to %s only", strings.Join(bad, ", "), strings.Join(found, ", ")), fix, found)
+		}
+	}
+}
+
+// checkWatchdogKeys adds PFC_WD's ports. pfcwdorch's createEntry looks
+// the whole key up as one port, so a key listing ports
+// ("Ethernet0,Ethernet4") names none and is refused.
+func (r *resolver) checkWatchdogKeys() {
+	for _, key := range cfgSortedKeys(r.db.PFCWD) {
+		switch {
+		case key == "GLOBAL":
+		case portName(key) && !strings.Contains(key, ","):
+			r.keyPorts[key] = true
+		default:
+			r.overrule("PFC_WD", key, true, "pfcwdorch takes the whole key for one port's name and finds no such port (createEntry: Invalid port interface), so it refuses the entry: no port gets this watchdog", "give each port its own PFC_WD entry, keyed by its name alone", nil)
+		}
+	}
+}
