@@ -287,6 +287,7 @@ func sonicMutations2() []mutation {
 	noStorm := "the suite's traffic has no pause storm, so the watchdog never acts"
 	notSim := "the simulator does not run it; lint warns"
 	colour := "no simulated packet is yellow or red"
+	overwritten := "buffermgrd overwrites BUFFER_PG|<port>|3 with its lossless profile, so the switch keeps PG 3 as it was"
 	var out []mutation
 	for _, f := range []string{"meter_type", "cir", "cbs", "pir", "pbs"} {
 		val := "25000000000"
@@ -463,18 +464,40 @@ func sonicMutations2() []mutation {
 			edit: edit(func(d doc) { d.set("BUFFER_PROFILE", lossless(d), "headroom_type", "dynamic") })},
 		mutation{field: "BUFFER_PROFILE packet_discard_action", name: "drop",
 			edit: edit(func(d doc) { d.set("BUFFER_PROFILE", nil, "packet_discard_action", "drop") })},
-		mutation{field: "BUFFER_PG profile", name: "RoCE's PG on the lossy profile", harmful: true, rule: "QOS014", dataPlane: true,
+		// BUFFER_PG|<port>|3 is the key buffermgrd writes for pfc_enable
+		// 3: it overwrites any other profile there with its lossless one,
+		// so the switch keeps PG 3 lossless, and the config says what the
+		// switch does not do (lint warns).
+		mutation{field: "BUFFER_PG profile", name: "RoCE's PG on the lossy profile, which buffermgrd overwrites", harmful: true, rule: "QOS021", why: overwritten,
 			edit: edit(func(d doc) { d.set("BUFFER_PG", suffix("|3"), "profile", "ingress_lossy_profile") })},
-		mutation{field: "BUFFER_PG profile", name: "RoCE's PG on an undefined profile", harmful: true, rule: "QOS013", dataPlane: true,
+		mutation{field: "BUFFER_PG profile", name: "RoCE's PG on an undefined profile, which buffermgrd overwrites", harmful: true, rule: "QOS021", why: overwritten,
 			edit: edit(func(d doc) { d.set("BUFFER_PG", suffix("|3"), "profile", "pg_lossless_typo_profile") })},
-		mutation{field: "BUFFER_PG profile", name: "RoCE's PG on an identical copy",
+		mutation{field: "BUFFER_PG profile", name: "RoCE's PG on an identical copy of its profile, which buffermgrd overwrites", harmful: true, rule: "QOS021", why: overwritten,
 			edit: edit(func(d doc) {
 				for name := range d["BUFFER_PROFILE"] {
 					d.copyEntry("BUFFER_PROFILE", name, name+"_copy", nil)
 				}
-				for _, e := range d["BUFFER_PG"] {
-					e["profile"] += "_copy"
+				for key, e := range d["BUFFER_PG"] {
+					if strings.HasSuffix(key, "|3") {
+						e["profile"] += "_copy"
+					}
 				}
+			})},
+		// A 0 m cable stops buffermgrd for the port: the config's PG
+		// entries stay as they are.
+		mutation{field: "BUFFER_PG profile", name: "RoCE's PG on the lossy profile, with 0 m cables (buffermgrd writes no PG)", harmful: true, rule: "QOS014", dataPlane: true,
+			edit: edit(func(d doc) {
+				d.set("BUFFER_PG", suffix("|3"), "profile", "ingress_lossy_profile")
+				for _, e := range d["CABLE_LENGTH"] {
+					for p := range e {
+						e[p] = "0m"
+					}
+				}
+			})},
+		mutation{field: "BUFFER_PG profile", name: "the lossy PGs on an identical copy",
+			edit: edit(func(d doc) {
+				d.copyEntry("BUFFER_PROFILE", "ingress_lossy_profile", "ingress_lossy_copy", nil)
+				d.set("BUFFER_PG", suffix("|0"), "profile", "ingress_lossy_copy")
 			})},
 		mutation{field: "BUFFER_QUEUE profile", name: "RoCE's queue on the lossy egress profile", harmful: true, rule: "QOS015",
 			why:  "the lossy egress limit (alpha 8 of the 20 MB lossy pool) is far above what PFC lets the queue hold in the suite's incast",
@@ -502,6 +525,14 @@ func sonicMutations2() []mutation {
 					}
 				}
 			}, "leaf1")},
+		mutation{field: "CABLE_LENGTH (entries)", name: "0m: buffermgrd writes no PG, the config's own stay",
+			edit: edit(func(d doc) {
+				for _, e := range d["CABLE_LENGTH"] {
+					for p := range e {
+						e[p] = "0m"
+					}
+				}
+			})},
 		mutation{field: "CABLE_LENGTH (entries)", name: "5m written 05m",
 			edit: edit(func(d doc) {
 				for _, e := range d["CABLE_LENGTH"] {
@@ -534,7 +565,9 @@ func sonicMutations2() []mutation {
 			edit: edit(func(d doc) { d["PFC_WD"]["GLOBAL"]["POLL_INTERVAL"] = "0100" })},
 		mutation{field: "PFC_WD BIG_RED_SWITCH", name: "disable",
 			edit: edit(func(d doc) { d["PFC_WD"]["GLOBAL"]["BIG_RED_SWITCH"] = "disable" })},
-		mutation{field: "PORT speed", name: "a 200G port given as 400G", harmful: true, rule: "QOS006", why: "the simulated link runs at the lab's speed",
+		// buffermgrd writes the 400G lossless profile over the port's PG
+		// 3 entry (the config defines it for the 400G ports).
+		mutation{field: "PORT speed", name: "a 200G port given as 400G", harmful: true, rule: "QOS021", why: "the simulated link runs at the lab's speed, and PG 3 takes the 400G profile, whose headroom is more than enough",
 			edit: edit(func(d doc) { d.add("PORT", "Ethernet0", map[string]string{"speed": "400000"}) }, "leaf1")},
 		mutation{field: "PORT speed", name: "its own speed",
 			edit: edit(func(d doc) { d.add("PORT", "Ethernet0", map[string]string{"speed": "200000"}) }, "leaf1")},
@@ -627,6 +660,19 @@ func sonicKeyMutations() []mutation {
 			})},
 		{field: "PORT_QOS_MAP pfc_enable", name: "the ports' entries as port-list keys",
 			edit: edit(func(d doc) { d.portLists("PORT_QOS_MAP", "", "global") })},
+		// buffermgrd takes a PORT_QOS_MAP key for one port's name, so it
+		// reads no pfc_enable for the ports of a list and writes no
+		// lossless PG: without the config's own, PG 3 has none, while
+		// orchagent enables PFC on each port.
+		{field: "PORT_QOS_MAP pfc_enable", name: "the ports' entries as port-list keys, and no BUFFER_PG entry for PG 3", harmful: true, rule: "QOS014", dataPlane: true,
+			edit: edit(func(d doc) {
+				d.portLists("PORT_QOS_MAP", "", "global")
+				for key := range d["BUFFER_PG"] {
+					if strings.HasSuffix(key, "|3") {
+						delete(d["BUFFER_PG"], key)
+					}
+				}
+			})},
 		// pfcwdorch takes the whole key for one port's name.
 		{field: "PFC_WD action", name: "the ports' watchdogs as port-list keys, which pfcwdorch refuses", harmful: true, rule: "QOS021", why: noStorm,
 			edit: edit(func(d doc) { d.portLists("PFC_WD", "", "GLOBAL") })},

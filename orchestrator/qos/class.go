@@ -46,8 +46,14 @@ func (p *PortConfig) TCOf(dscp int) int {
 // (doSpeedUpdateTask: BUFFER_PG|<port>|3-4 from pfc_enable "3,4"), not
 // the PGs tc_to_pg_map sends those priorities to, so a PFC priority mapped
 // to another PG lands on a lossy one. EOS maps each priority to its own
-// PG, where the two rules agree.
-func (p *PortConfig) GeneratedLossless(g int) bool { return slices.Contains(p.PFCPriorities, g) }
+// PG, where the two rules agree. The priorities are the port's PFC
+// priorities, or ManagerLossless where the manager reads others.
+func (p *PortConfig) GeneratedLossless(g int) bool {
+	if p.ManagerLossless != nil {
+		return slices.Contains(p.ManagerLossless, g)
+	}
+	return slices.Contains(p.PFCPriorities, g)
+}
 
 // Class resolves traffic class tc on the port.
 func (p *PortConfig) Class(tc int) Class {

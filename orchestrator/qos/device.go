@@ -225,8 +225,15 @@ type PortConfig struct {
 	PFCToQueue map[int]int `json:"pfc_to_queue"`
 	// PFCPriorities are the priorities with PFC enabled, sorted. A PFC
 	// priority is its traffic class.
-	PFCPriorities []int         `json:"pfc_priorities"`
-	Watchdog      *PortWatchdog `json:"pfc_watchdog,omitempty"`
+	PFCPriorities []int `json:"pfc_priorities"`
+	// ManagerLossless, when not nil, are the priorities whose PGs the
+	// switch's buffer manager makes lossless where they differ from
+	// PFCPriorities (GeneratedLossless): SONiC's buffermgrd reads
+	// pfc_enable from the PORT_QOS_MAP entry keyed by the port's name
+	// alone, so a port whose PFC comes from an entry listing ports gets
+	// none (an empty, not nil, list).
+	ManagerLossless []int         `json:"manager_lossless,omitempty"`
+	Watchdog        *PortWatchdog `json:"pfc_watchdog,omitempty"`
 	// Queues are the 8 egress queues; PGs the priority groups the port's
 	// traffic classes use, each with the buffer profile that applies.
 	Queues []QueueConfig `json:"queues"`

@@ -45,6 +45,7 @@ func (d DeviceConfig) Clone() DeviceConfig {
 		q.PFCToQueue = maps.Clone(p.PFCToQueue)
 		q.Origins = maps.Clone(p.Origins)
 		q.PFCPriorities = slices.Clone(p.PFCPriorities)
+		q.ManagerLossless = slices.Clone(p.ManagerLossless)
 		q.Watchdog = clonePtr(p.Watchdog)
 		q.Queues = make([]QueueConfig, len(p.Queues))
 		for j, qc := range p.Queues {

@@ -365,22 +365,36 @@ func cfgPutProfile(doc Doc, dc qos.DeviceConfig, p qos.PortConfig, name string, 
 }
 
 // cfgRanges compresses sorted ints to SONiC key ranges: [0 1 2 4] ->
-// ["0-2", "4"].
+// ["0-2", "4"], as orchagent's generateIdListFromMap writes them.
 func cfgRanges(v []int) []string {
 	var out []string
+	for _, r := range cfgRuns(v) {
+		out = append(out, cfgRange(r))
+	}
+	return out
+}
+
+// cfgRuns are the runs of consecutive values of sorted ints, first and
+// last: [0 1 2 4] -> [[0 2] [4 4]].
+func cfgRuns(v []int) [][2]int {
+	var out [][2]int
 	for i := 0; i < len(v); {
 		j := i
 		for j+1 < len(v) && v[j+1] == v[j]+1 {
 			j++
 		}
-		if i == j {
-			out = append(out, strconv.Itoa(v[i]))
-		} else {
-			out = append(out, fmt.Sprintf("%d-%d", v[i], v[j]))
-		}
+		out = append(out, [2]int{v[i], v[j]})
 		i = j + 1
 	}
 	return out
+}
+
+// cfgRange writes a run as a key's index: "4" or "0-2".
+func cfgRange(r [2]int) string {
+	if r[0] == r[1] {
+		return strconv.Itoa(r[0])
+	}
+	return fmt.Sprintf("%d-%d", r[0], r[1])
 }
 
 // Commands returns the `sudo config` commands that apply the device's QoS

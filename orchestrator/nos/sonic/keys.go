@@ -215,9 +215,18 @@ func readRangedKey(table, key string) keyRead {
 }
 
 // overrule records an entry the switch does not apply as it reads
-// (qos.DeviceConfig.Overruled); Parse places it in its file.
+// (qos.DeviceConfig.Overruled), once however many of its PGs or queues
+// find it; Parse places it in its file.
 func (r *resolver) overrule(table, key string, refused bool, what, fix string, ports []string) {
-	r.dc.Overruled = append(r.dc.Overruled, qos.Overruled{Where: table + "|" + key, Refused: refused, What: what, Fix: fix, Ports: slices.Clone(ports)})
+	where := table + "|" + key
+	if r.overruled[where] {
+		return
+	}
+	if r.overruled == nil {
+		r.overruled = map[string]bool{}
+	}
+	r.overruled[where] = true
+	r.dc.Overruled = append(r.dc.Overruled, qos.Overruled{Where: where, Refused: refused, What: what, Fix: fix, Ports: slices.Clone(ports)})
 }
 
 // indexKeys reads the keys of the tables that name ports as orchagent
