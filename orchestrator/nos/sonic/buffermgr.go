@@ -18,9 +18,9 @@ import (
 // SKU's pg_profile_lookup.ini. An entry the config has on that key keeps
 // its profile only when it is that one; any other is overwritten
 // (m_cfgBufferPgTable.set). A cable of 0m stops it: it writes nothing for
-// the port. labctl knows neither the SKU's lookup file, and assumes it
-// has a row for the port's speed and cable (without one buffermgrd writes
-// nothing), nor the platform (on Mellanox and Barefoot switches it writes
+// the port. labctl knows neither the SKU's lookup file (it assumes a row
+// for the port's speed and cable; without one buffermgrd writes nothing)
+// nor the platform (on Mellanox and Barefoot switches buffermgrd writes
 // nothing for a port that is admin down).
 
 // managerLossless are the priorities whose PGs buffermgrd makes lossless

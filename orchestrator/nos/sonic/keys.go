@@ -150,7 +150,7 @@ type keyRead struct {
 // each index checked against the port's queues or PGs, in order: bufferorch
 // checks them all before it applies anything, qosorch applies as it goes,
 // so a QUEUE entry keeps what it applied before the first port it cannot
-// find. labctl models queues and PGs 0-7, SONiC's eight.
+// find. labctl models queues and PGs 0-7.
 func readRangedKey(table, key string) keyRead {
 	var out keyRead
 	tokens := swssTokenize(key, '|')

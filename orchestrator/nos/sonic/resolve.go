@@ -35,7 +35,9 @@ const (
 // profiles. What the config leaves out gets the default SAI or SONiC
 // applies, recorded in Defaults; a name that resolves to nothing is
 // recorded in Unresolved with what the switch does instead (orchagent
-// keeps such an entry pending and never applies it).
+// keeps such an entry pending and never applies it); an entry orchagent
+// refuses or reads otherwise than it reads (its key, indexKeys), or that
+// SONiC's buffer manager writes over (buffermgr.go), in Overruled.
 //
 // Ports are those named in PORT_QOS_MAP, QUEUE, BUFFER_PG, BUFFER_QUEUE,
 // PFC_WD or PORT; all are taken as data ports, and peers are not known
