@@ -579,6 +579,25 @@ func TestFieldValueErrorHasItsLine(t *testing.T) {
 	}
 }
 
+// What the resolver refuses is placed at its line too: a value the
+// switch has no such thing as, at its field; an entry that lacks what it
+// needs, at its key.
+func TestResolverRefusalHasItsLine(t *testing.T) {
+	for _, c := range []struct{ name, db, want string }{
+		{"scheduler type", "{\n  \"SCHEDULER\": {\n    \"s\": {\n      \"type\": \"FAIR\"\n    }\n  },\n  \"QUEUE\": {\"Ethernet0|3\": {\"scheduler\": \"s\"}}\n}\n",
+			`leaf1.json:4: parse sonic config of leaf1: SCHEDULER|s type "FAIR" is not STRICT, DWRR or WRR`},
+		{"pool without a size", "{\n  \"BUFFER_POOL\": {\n    \"ingress_lossless_pool\": {\"type\": \"ingress\", \"mode\": \"dynamic\"}\n  }\n}\n",
+			`leaf1.json:3: parse sonic config of leaf1: BUFFER_POOL|ingress_lossless_pool has no size`},
+		{"pfc_enable", "{\n  \"PORT_QOS_MAP\": {\n    \"Ethernet0\": {\n      \"pfc_enable\": \"3;4\"\n    }\n  }\n}\n",
+			`leaf1.json:4: parse sonic config of leaf1: PORT_QOS_MAP|Ethernet0 pfc_enable "3;4" is not a list of priorities`},
+	} {
+		_, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(c.db)})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want %q", c.name, err, c.want)
+		}
+	}
+}
+
 // orchagent refuses a SCHEDULER or WRED_PROFILE entry holding a field it
 // does not know: the queues naming it get the default scheduling and no
 // WRED, and lint names the refused entry (QOS013).

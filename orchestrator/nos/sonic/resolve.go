@@ -129,7 +129,7 @@ func (r *resolver) cable(port string) (m int, given bool, err error) {
 		}
 		n, err := strconv.Atoi(strings.TrimSuffix(v, "m"))
 		if err != nil || !strings.HasSuffix(v, "m") {
-			return 0, false, fmt.Errorf("CABLE_LENGTH|%s %s %q is not a length like \"5m\"", cl, port, v)
+			return 0, false, entryError("CABLE_LENGTH", cl, port, "CABLE_LENGTH|%s %s %q is not a length like \"5m\"", cl, port, v)
 		}
 		m, given = n, true
 	}
@@ -216,14 +216,14 @@ func (r *resolver) pools() error {
 			r.def("BUFFER_POOL mode", "dynamic", srcYANG, "", false)
 		}
 		if e.Size == nil {
-			return fmt.Errorf("BUFFER_POOL|%s has no size (fix: give the pool's size in bytes)", name)
+			return entryError("BUFFER_POOL", name, "", "BUFFER_POOL|%s has no size (fix: give the pool's size in bytes)", name)
 		}
 		pl.SizeBytes = *e.Size
 		if pl.Type != "ingress" && pl.Type != "egress" {
-			return fmt.Errorf("BUFFER_POOL|%s type %q is neither ingress nor egress", name, pl.Type)
+			return entryError("BUFFER_POOL", name, "type", "BUFFER_POOL|%s type %q is neither ingress nor egress (fix: write one of them)", name, pl.Type)
 		}
 		if pl.Mode != "static" && pl.Mode != "dynamic" {
-			return fmt.Errorf("BUFFER_POOL|%s mode %q is neither static nor dynamic", name, pl.Mode)
+			return entryError("BUFFER_POOL", name, "mode", "BUFFER_POOL|%s mode %q is neither static nor dynamic (fix: write one of them)", name, pl.Mode)
 		}
 		r.dc.Pools = append(r.dc.Pools, pl)
 	}
@@ -437,7 +437,7 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 	if e := pfcOf(r.portQoSMaps(name)); e != nil {
 		for f, v := range map[string]string{"pfc_enable": e.PFCEnable, "pfcwd_sw_enable": e.PFCWDEnable} {
 			if v != "" && !cfgPFCEnableRE().MatchString(v) {
-				return pc, fmt.Errorf("PORT_QOS_MAP|%s %s %q is not a list of priorities 0-7 like \"3,4\"", e.key, f, v)
+				return pc, entryError("PORT_QOS_MAP", e.key, f, "PORT_QOS_MAP|%s %s %q is not a list of priorities 0-7 like \"3,4\"", e.key, f, v)
 			}
 		}
 		pc.PFCPriorities = cfgInts(e.PFCEnable)
@@ -450,7 +450,7 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 	}
 	if w := r.db.PFCWD[name]; w != nil {
 		if w.DetectionTime == nil || w.RestorationTime == nil {
-			return pc, fmt.Errorf("PFC_WD|%s: detection_time and restoration_time must both be given in milliseconds (fix: add both, e.g. 200)", name)
+			return pc, entryError("PFC_WD", name, "", "PFC_WD|%s: detection_time and restoration_time must both be given in milliseconds (fix: add both, e.g. 200)", name)
 		}
 		action := w.Action
 		if action == "" {
@@ -602,7 +602,7 @@ func (r *resolver) queue(port string, q int) (qos.QueueConfig, error) {
 				r.def("SCHEDULER weight", "1", srcYANG, port, false)
 			}
 		default:
-			return qc, fmt.Errorf("SCHEDULER|%s type %q is not STRICT, DWRR or WRR (fix: use one of them)", sched, se.Type)
+			return qc, entryError("SCHEDULER", sched, "type", "SCHEDULER|%s type %q is not STRICT, DWRR or WRR (fix: use one of them)", sched, se.Type)
 		}
 	}
 	wred := ""
@@ -654,7 +654,7 @@ func (r *resolver) wred(qc *qos.QueueConfig, name string, we *WREDEntry, port st
 	switch mode {
 	case "ecn_none", "ecn_green", "ecn_yellow", "ecn_red", "ecn_green_yellow", "ecn_green_red", "ecn_yellow_red", "ecn_all":
 	default:
-		return fmt.Errorf("WRED_PROFILE|%s ecn %q is not one of ecn_none, ecn_green, ecn_yellow, ecn_red, ecn_green_yellow, ecn_green_red, ecn_yellow_red, ecn_all (fix: ecn_all marks every colour, as RoCE needs)", name, mode)
+		return entryError("WRED_PROFILE", name, "ecn", "WRED_PROFILE|%s ecn %q is not one of ecn_none, ecn_green, ecn_yellow, ecn_red, ecn_green_yellow, ecn_green_red, ecn_yellow_red, ecn_all (fix: ecn_all marks every colour, as RoCE needs)", name, mode)
 	}
 	colour := func(c string, enable *bool, lo, hi *int64, prob *float64) (*qos.ECNConfig, error) {
 		if enable == nil {
@@ -667,7 +667,7 @@ func (r *resolver) wred(qc *qos.QueueConfig, name string, we *WREDEntry, port st
 			return nil, nil
 		}
 		if lo == nil || hi == nil {
-			return nil, fmt.Errorf("WRED_PROFILE|%s: wred_%s_enable is true but %s_min_threshold or %s_max_threshold is missing (fix: give both thresholds in bytes)", name, c, c, c)
+			return nil, entryError("WRED_PROFILE", name, "wred_"+c+"_enable", "WRED_PROFILE|%s: wred_%s_enable is true but %s_min_threshold or %s_max_threshold is missing (fix: give both thresholds in bytes)", name, c, c, c)
 		}
 		p := 100.0
 		if prob != nil {

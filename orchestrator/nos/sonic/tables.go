@@ -311,13 +311,21 @@ var (
 )
 
 // FieldValueError is a field whose value is not of its kind (a byte
-// count that is not a number): Parse places it in the file it came from.
+// count that is not a number) or that the switch refuses (a scheduler
+// type it has no such thing as), or an entry that lacks what it needs
+// (Field ""): Parse places it at its line in the file it came from.
 type FieldValueError struct {
 	Table, Key, Field string
 	msg               string
 }
 
 func (e *FieldValueError) Error() string { return e.msg }
+
+// entryError is a FieldValueError for field of entry key of table (""
+// for the entry as a whole), its message formatted.
+func entryError(table, key, field, format string, a ...any) error {
+	return &FieldValueError{Table: table, Key: key, Field: field, msg: fmt.Sprintf(format, a...)}
+}
 
 // decodeEntry fills one entry struct from its string fields.
 func decodeEntry(table, key string, fields map[string]string, ev reflect.Value, ef entryFields) error {
