@@ -77,6 +77,22 @@ func sectionKeys(t reflect.Type) []string {
 	return out
 }
 
+// checkMutationTable fails t for every key of a section the table has no
+// entry for, and for every entry naming a key the section has no more.
+func checkMutationTable[M any](t *testing.T, section string, keys []string, table map[string]M) {
+	t.Helper()
+	for _, k := range keys {
+		if _, ok := table[k]; !ok {
+			t.Errorf("%s.%s has no mutations: add its harmful value (or why this traffic cannot show one) to the table", section, k)
+		}
+	}
+	for k := range table {
+		if !slices.Contains(keys, k) {
+			t.Errorf("the table mutates %s.%s, which the section has no more", section, k)
+		}
+	}
+}
+
 // defaultValues are a section's resolved defaults by key path, as YAML
 // flow values (JSON is YAML), from the settings' JSON: the default every
 // benign mutation writes out.
@@ -196,17 +212,10 @@ traffic:
 		t.Run(tc.section, func(t *testing.T) {
 			t.Parallel()
 			keys := sectionKeys(tc.typ)
+			checkMutationTable(t, tc.section, keys, tc.mutations)
 			for _, k := range keys {
-				if _, ok := tc.mutations[k]; !ok {
-					t.Errorf("%s.%s has no mutations: add its harmful value (or why this traffic cannot show one) to the table", tc.section, k)
-				}
 				if _, ok := tc.defaults[k]; !ok {
 					t.Errorf("%s.%s: no resolved default to write out", tc.section, k)
-				}
-			}
-			for k := range tc.mutations {
-				if !slices.Contains(keys, k) {
-					t.Errorf("the table mutates %s.%s, which the section has no more", tc.section, k)
 				}
 			}
 			if t.Failed() {
