@@ -252,6 +252,7 @@ func FromSpec(s lab.QoSSpec) (Intent, error) {
 	if err != nil {
 		return Intent{}, err
 	}
+	profileRoCETC := in.LosslessPriorities[0]
 	if len(s.LosslessPriorities) > 0 {
 		in.LosslessPriorities = slices.Clone(s.LosslessPriorities)
 		sort.Ints(in.LosslessPriorities)
@@ -306,6 +307,14 @@ func FromSpec(s lab.QoSSpec) (Intent, error) {
 		in.ETSWeights = map[int]int{}
 		for q, w := range s.ETSWeights {
 			in.ETSWeights[q] = w
+		}
+	} else if tc := in.LosslessPriorities[0]; tc != profileRoCETC {
+		// The profile's weights give RoCE's queue its share (50 against
+		// best effort's 20): when RoCE moves to another traffic class,
+		// its share moves with it, swapped with that queue's. Left on the
+		// profile's queue, RoCE would get the 5 of a spare class.
+		if w, ok := in.ETSWeights[tc]; ok {
+			in.ETSWeights[tc], in.ETSWeights[profileRoCETC] = in.ETSWeights[profileRoCETC], w
 		}
 	}
 	in.rebuildMaps()

@@ -1,6 +1,7 @@
 package qos
 
 import (
+	"maps"
 	"strings"
 	"testing"
 
@@ -133,6 +134,33 @@ func TestFromSpecOverrides(t *testing.T) {
 				t.Errorf("err = %v, want usage error containing %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// The profile's DWRR weights follow RoCE: with RoCE on another traffic
+// class (the first lossless priority), that queue gets the profile's RoCE
+// share and queue 3 the other's, so best effort (20) does not outweigh
+// RoCE (5). Weights the spec gives are kept as given.
+func TestFromSpecETSWeightsFollowRoCE(t *testing.T) {
+	for _, tt := range []struct {
+		lossless []int
+		ets      map[int]int
+		want     map[int]int
+	}{
+		{nil, nil, map[int]int{0: 20, 1: 5, 2: 5, 3: 50, 4: 5, 5: 5, 7: 10}},
+		{[]int{4}, nil, map[int]int{0: 20, 1: 5, 2: 5, 3: 5, 4: 50, 5: 5, 7: 10}},
+		{[]int{3, 4}, nil, map[int]int{0: 20, 1: 5, 2: 5, 3: 50, 4: 5, 5: 5, 7: 10}},
+		{[]int{5, 2}, nil, map[int]int{0: 20, 1: 5, 2: 50, 3: 5, 4: 5, 5: 5, 7: 10}},
+		{[]int{0}, nil, map[int]int{0: 50, 1: 5, 2: 5, 3: 20, 4: 5, 5: 5, 7: 10}},
+		{[]int{4}, map[int]int{3: 60, 0: 40}, map[int]int{3: 60, 0: 40}},
+	} {
+		in, err := FromSpec(lab.QoSSpec{LosslessPriorities: tt.lossless, ETSWeights: tt.ets})
+		if err != nil {
+			t.Fatalf("lossless %v: %v", tt.lossless, err)
+		}
+		if !maps.Equal(in.ETSWeights, tt.want) {
+			t.Errorf("lossless %v, ets_weights %v: weights %v, want %v", tt.lossless, tt.ets, in.ETSWeights, tt.want)
+		}
 	}
 }
 
