@@ -80,8 +80,8 @@ var qosMutations = map[string]labKeyMutation{
 		quiet: "5 s is within SONiC's range: how long a pause may last before it is a storm is the operator's call"},
 	"pfc_watchdog.restoration_ms": {benign: "200", harmful: "60000",
 		quiet: "60 s is within SONiC's range: how long a stormed queue stays dropped is the operator's call"},
-	"pfc_watchdog.action": {benign: "drop", harmful: "alert",
-		quiet: "the intent asks for an alerting watchdog and the configs follow"},
+	// A watchdog that only reports leaves the storm's pause in place.
+	"pfc_watchdog.action": {benign: "drop", harmful: "alert", lint: qos.RuleWatchdogOff},
 	// RoCE's queue gets 1 of 100 against best effort's 99.
 	"ets_weights": {benign: "{7: 10, 5: 5, 4: 5, 3: 50, 2: 5, 1: 5, 0: 20}", harmful: "{0: 99, 3: 1}",
 		quiet: "the weights are the intent's, and lint does not weigh RoCE's share against other classes"},

@@ -81,7 +81,7 @@ func Rules() []Rule {
 		{RuleECNLosslessQueue, "ecn-lossless-queue", SevWarning, "the queue of a lossless class does not mark ECN while ECN is in use"},
 		{RuleHeadroomShort, "headroom-short", SevError, "PFC headroom is less than link speed, MTU and cable length need"},
 		{RuleCNPPriority, "cnp-priority", SevWarning, "CNPs are neither on a strict queue nor weighted above RoCE data"},
-		{RuleWatchdogOff, "pfc-watchdog-off", SevWarning, "a port with PFC has no PFC watchdog"},
+		{RuleWatchdogOff, "pfc-watchdog-off", SevWarning, "a port with PFC has no PFC watchdog that acts on a storm (none, one that only reports, or one not watching every PFC priority)"},
 		{RuleLinkLosslessMatch, "link-lossless-mismatch", SevError, "the two ends of a link differ in PFC priorities or in the class RoCE arrives in"},
 		{RuleInvalidValue, "invalid-value", SevError, "a threshold, probability or buffer profile no switch or simulator can take"},
 		{RuleSimIgnores, "not-simulated", SevInfo, "settings in the config that the simulator does not run (lint only, or ignored)"},
@@ -750,6 +750,13 @@ func (l *linter) watchdog(d *DeviceConfig, p *PortConfig) {
 		l.add(RuleWatchdogOff, SevWarning, d.Device, p.Name,
 			"enable the PFC watchdog (e.g. detection 200 ms, restoration 200 ms, action drop)",
 			"PFC is on (priority %s) without a PFC watchdog: a stuck receiver can pause the fabric indefinitely", FormatInts(p.PFCPriorities))
+	}
+	// A watchdog that only reports a storm leaves the queue paused, as
+	// none would (SONiC's alert, EOS's notify-only).
+	if w := p.Watchdog; w != nil && len(p.PFCPriorities) > 0 && (w.Action == "alert" || w.Action == "notify-only") {
+		l.add(RuleWatchdogOff, SevWarning, d.Device, p.Name,
+			"set the watchdog's action to drop (SONiC: PFC_WD action; EOS: priority-flow-control pause watchdog port action)",
+			"the PFC watchdog only reports storms (action %s): a stuck receiver can still pause the fabric indefinitely", w.Action)
 	}
 	if w := p.Watchdog; w != nil {
 		var unwatched []int

@@ -105,6 +105,11 @@ func TestLintRules(t *testing.T) {
 		{RuleWatchdogOff, SevWarning, "Ethernet0", "without a PFC watchdog", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Port("Ethernet0").Watchdog = nil
 		}},
+		{RuleWatchdogOff, SevWarning, "Ethernet0", "the PFC watchdog only reports storms (action alert)", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			w := *c[0].Port("Ethernet0").Watchdog
+			w.Action = "alert"
+			c[0].Port("Ethernet0").Watchdog = &w
+		}},
 		{RuleWatchdogOff, SevWarning, "Ethernet0", "PFC is on priority 3 but the PFC watchdog watches 4 only", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			w := *c[0].Port("Ethernet0").Watchdog
 			w.Priorities = []int{4}
