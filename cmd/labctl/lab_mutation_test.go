@@ -170,22 +170,26 @@ traffic:
   - {pattern: incast, senders: 2, message_size: 64KiB, traffic_class: 106}
   - {pattern: incast, senders: 8, bytes: 512KiB, traffic_class: 106}
 `},
-	// A PFC storm: host1:0 pauses its port from 1 to 226 ms under an 8:1
-	// incast and a victim. At seed 1 leaf1's watchdog polls at 23.3 ms
-	// and every 100 ms after: it declares the storm at 223 ms (200 ms of
-	// detection) and restores the port at 523 ms (200 ms after the last
-	// pause frame). The incast's QPs, dropped from 223 ms on, time out
-	// every 67 ms; a second incast starting at 530 ms finds the port
-	// restored.
+	// A PFC storm: host1:0 pauses its port from 1 to 400 ms under an 8:1
+	// incast, so that leaf1 pauses host2's NICs in turn. At seed 1
+	// leaf1's watchdog polls at 23.3 ms and every 100 ms after: it
+	// declares the storm at 223 ms (200 ms of detection), drops what
+	// comes for host1:0, which frees host2's NICs, and restores the port
+	// at 623 ms (200 ms after the last pause frame). A victim from host2
+	// to host2 at 300 ms then takes 1 ms, where a watchdog that does not
+	// act leaves it paused until the storm ends; a second incast at 630
+	// ms finds the port restored. The incast's QPs, dropped from 223 ms
+	// on, time out every 67 ms.
 	{"storm", `name: storm
 matrix: {ecn: [on], pfc: [on]}
-duration: 600ms
+duration: 700ms
 sample_every: 0
 traffic:
-  - {pattern: incast, senders: 8, victim: true, message_size: 64KiB, traffic_class: 106}
-  - {pattern: incast, senders: 2, bytes: 1MiB, start: 530ms, traffic_class: 106}
+  - {pattern: incast, senders: 8, message_size: 64KiB, traffic_class: 106}
+  - {pattern: incast, senders: 2, victim: true, bytes: 16MiB, start: 300ms, traffic_class: 106}
+  - {pattern: incast, senders: 2, bytes: 1MiB, start: 630ms, traffic_class: 106}
 faults:
-  - {kind: pfc-storm, nic: host1:0, at: 1ms, for: 225ms}
+  - {kind: pfc-storm, nic: host1:0, at: 1ms, for: 399ms}
 `},
 }
 
