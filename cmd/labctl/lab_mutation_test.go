@@ -58,8 +58,10 @@ var qosMutations = map[string]labKeyMutation{
 	"lossless_priorities": {benign: "[3]", harmful: "[0]", lint: qos.RuleDSCPMapMismatch},
 	"roce_dscp": {benign: "26", harmful: "24",
 		quiet: "the configs give DSCP 24 the lossless class as the intent asks; that the hosts send RoCE with DSCP 26 (the scenario's traffic_class 106) is not in the configs"},
-	"cnp_dscp": {benign: "48",
-		why: "every value is harmless: the switches map qos.cnp_dscp to strict TC6 and the NICs mark their CNPs with it (nic.dcqcn.cnp_dscp defaults to it), so both ends move together; NICs marking another DSCP is nic.dcqcn.cnp_dscp's harm"},
+	// The switches map qos.cnp_dscp to strict TC6 and the NICs mark
+	// their CNPs with it, so both ends move together; but DSCP 0 is every
+	// unmarked packet's, and best effort then overtakes RoCE.
+	"cnp_dscp": {benign: "48", harmful: "0", lint: qos.RuleCNPPriority},
 	"mtu": {benign: "4096", harmful: "256",
 		quiet: "256 is a RoCE path MTU: small packets only cost header overhead, which lint does not weigh"},
 	"cable_length_m": {benign: "5", harmful: "2000",

@@ -80,7 +80,7 @@ func Rules() []Rule {
 		{RuleECNThresholds, "ecn-thresholds", SevError, "ECN Kmin not below Kmax (error), or Kmax above the PFC XOFF point or below one packet (warning)"},
 		{RuleECNLosslessQueue, "ecn-lossless-queue", SevWarning, "the queue of a lossless class does not mark ECN while ECN is in use"},
 		{RuleHeadroomShort, "headroom-short", SevError, "PFC headroom is less than link speed, MTU and cable length need"},
-		{RuleCNPPriority, "cnp-priority", SevWarning, "CNPs are neither on a strict queue nor weighted above RoCE data"},
+		{RuleCNPPriority, "cnp-priority", SevWarning, "CNPs are in a PFC class, neither on a strict queue nor weighted above RoCE data, or on DSCP 0, which puts unmarked traffic on their strict queue"},
 		{RuleWatchdogOff, "pfc-watchdog-off", SevWarning, "a port with PFC has no PFC watchdog that acts on a storm (none, one that only reports, or one not watching every PFC priority)"},
 		{RuleLinkLosslessMatch, "link-lossless-mismatch", SevError, "the two ends of a link differ in PFC priorities or in the class RoCE arrives in"},
 		{RuleInvalidValue, "invalid-value", SevError, "a threshold, probability or buffer profile no switch or simulator can take"},
@@ -693,6 +693,13 @@ func (l *linter) cnp(d *DeviceConfig, p *PortConfig, lossless []int) {
 			"CNP DSCP %d maps to TC%d, which has PFC: congestion notifications wait out the pauses they should shorten", cnpDSCP, c.TC)
 	}
 	cq := c.QueueConfig
+	// DSCP 0 is every unmarked packet's: as the CNPs' DSCP it lets all
+	// best-effort traffic overtake RoCE on their strict queue.
+	if cnpDSCP == 0 && cq != nil && cq.Strict {
+		l.add(RuleCNPPriority, SevWarning, d.Device, p.Name,
+			"give CNPs a DSCP of their own (48 is usual)",
+			"CNP DSCP 0 is the DSCP of every unmarked packet: all such traffic takes the CNPs' strict-priority queue %d and can starve RoCE", c.Queue)
+	}
 	if cq == nil || cq.Strict {
 		return
 	}

@@ -102,6 +102,14 @@ func TestLintRules(t *testing.T) {
 			q := c[0].Port("Ethernet0").Queue(6)
 			q.Strict, q.Weight = false, 5
 		}},
+		{RuleCNPPriority, SevWarning, "Ethernet0", "CNP DSCP 0 is the DSCP of every unmarked packet", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			o.Intent.CNPDSCP = 0
+			for i := range c {
+				for j := range c[i].Ports {
+					c[i].Ports[j].DSCPToTC[0] = CNPTC
+				}
+			}
+		}},
 		{RuleWatchdogOff, SevWarning, "Ethernet0", "without a PFC watchdog", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Port("Ethernet0").Watchdog = nil
 		}},
