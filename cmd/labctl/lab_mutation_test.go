@@ -56,8 +56,10 @@ var qosMutations = map[string]labKeyMutation{
 		quiet: "a profile without ECN is a design the intent states and the configs follow: lint has no mismatch to report"},
 	// DSCP 0 and every other unassigned DSCP then share RoCE's class.
 	"lossless_priorities": {benign: "[3]", harmful: "[0]", lint: qos.RuleDSCPMapMismatch},
-	"roce_dscp": {benign: "26", harmful: "24",
-		quiet: "the configs give DSCP 24 the lossless class as the intent asks; that the hosts send RoCE with DSCP 26 (the scenario's traffic_class 106) is not in the configs"},
+	// DSCP 0 is every unmarked packet's: best effort joins the lossless
+	// class, and the hosts' RoCE (the scenario's traffic_class 106, DSCP
+	// 26) leaves it.
+	"roce_dscp": {benign: "26", harmful: "0", lint: qos.RuleDSCPMapMismatch},
 	// The switches map qos.cnp_dscp to strict TC6 and the NICs mark
 	// their CNPs with it, so both ends move together; but DSCP 0 is every
 	// unmarked packet's, and best effort then overtakes RoCE.

@@ -407,6 +407,13 @@ func (l *linter) lossyDSCPs() {
 						fmt.Sprintf("map DSCP %s to a lossy traffic class, or make them part of the lab's QoS intent", FormatInts(extra)),
 						"DSCP %s also reach a lossless class: their traffic shares RoCE's PFC pauses and headroom", FormatInts(extra))
 				}
+				// DSCP 0 is every unmarked packet's: as RoCE's, it brings all
+				// best-effort traffic into the lossless class.
+				if *roce == 0 && p.Trust == TrustDSCP && slices.Contains(p.LosslessDSCPs(), 0) {
+					l.addAt(RuleDSCPMapMismatch, SevWarning, d.Device, p.Name, p.Origins["dscp_to_tc"],
+						"give RoCE a DSCP of its own (26 is usual), so that DSCP 0 can go to a lossy traffic class",
+						"RoCE DSCP 0 is the DSCP of every unmarked packet: all such traffic shares RoCE's lossless class, its PFC pauses and headroom")
+				}
 			}
 		}
 		return

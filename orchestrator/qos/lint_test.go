@@ -64,6 +64,14 @@ func TestLintRules(t *testing.T) {
 		{RuleDSCPMapMismatch, SevWarning, "Ethernet0", "DSCP 10 also reach a lossless class", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Port("Ethernet0").DSCPToTC[10] = 3
 		}},
+		{RuleDSCPMapMismatch, SevWarning, "Ethernet0", "RoCE DSCP 0 is the DSCP of every unmarked packet", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			o.Intent.RoCEDSCP = 0
+			for i := range c {
+				for j := range c[i].Ports {
+					c[i].Ports[j].DSCPToTC[0], c[i].Ports[j].DSCPToTC[26] = 3, 0
+				}
+			}
+		}},
 		{RuleDSCPMapMismatch, SevError, "Ethernet0", "lossless DSCPs [] differ from the [26] of most ports", true, LintOptions{RoCEDSCP: intP(26)}, func(c []DeviceConfig, o *LintOptions) {
 			c[1].Port("Ethernet0").DSCPToTC[26] = 1
 		}},
