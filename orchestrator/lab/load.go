@@ -314,7 +314,7 @@ func ValidateQoS(q *QoSSpec, at func(path, msg, fix string) error) error {
 			return at("$.qos.ecn.kmin_kb", fmt.Sprintf("kmin_kb %d is not below kmax_kb %d", *e.KminKB, *e.KmaxKB), "make kmin_kb smaller than kmax_kb")
 		}
 		if e.Pmax != nil && (*e.Pmax <= 0 || *e.Pmax > 1) {
-			return at("$.qos.ecn.pmax", fmt.Sprintf("pmax %g is out of range", *e.Pmax), "use a marking probability above 0 and at most 1, for example 0.2")
+			return at("$.qos.ecn.pmax", fmt.Sprintf("pmax %g is out of range", *e.Pmax), "use a marking probability from 0.01 to 1, for example 0.2")
 		}
 	}
 	if w := q.PFCWatchdog; w != nil {

@@ -525,6 +525,15 @@ func (l *linter) ecn(d *DeviceConfig, p *PortConfig, lossless []int) {
 			continue
 		}
 		anyECN = true
+		if e.Pmax <= 0 || e.Pmax > 1 {
+			what := "marks nothing between Kmin and Kmax, every packet above Kmax"
+			if e.Pmax > 1 {
+				what = "is over 100 percent"
+			}
+			l.addAt(RuleECNThresholds, SevError, d.Device, p.Name, wredWhere(&q),
+				"give the marking probability at Kmax above 0, at most 100 percent (RoCE profiles use 5 to 20)",
+				"queue %d: ECN marking probability %g%% %s", q.Queue, e.Pmax*100, what)
+		}
 		if e.MinBytes >= e.MaxBytes {
 			l.addAt(RuleECNThresholds, SevError, d.Device, p.Name, wredWhere(&q),
 				"set Kmin below Kmax so that marking ramps up with the queue",

@@ -95,6 +95,11 @@ func TestLintRules(t *testing.T) {
 		{RuleECNThresholds, SevError, "Ethernet0", "Kmin 1638400 is not below Kmax 1638400", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Port("Ethernet0").Queue(3).ECN.MinBytes = 1638400
 		}},
+		{RuleECNThresholds, SevError, "Ethernet0", "ECN marking probability 0% marks nothing between Kmin and Kmax", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			e := *c[0].Port("Ethernet0").Queue(3).ECN
+			e.Pmax = 0
+			c[0].Port("Ethernet0").Queue(3).ECN = &e
+		}},
 		{RuleECNThresholds, SevWarning, "Ethernet0", "above the PFC XOFF point (1048576 bytes)", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Pool(IngressLosslessPool).SizeBytes = 2 << 20
 		}},
