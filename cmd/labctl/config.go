@@ -14,6 +14,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/configset"
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/fabric"
+	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/nos"
 	"github.com/labctl/labctl/orchestrator/plural"
 	"github.com/labctl/labctl/orchestrator/qos"
@@ -53,26 +54,26 @@ func cfgOnOffFlag(name, v string) (*bool, error) {
 // cfgLabQoS resolves a lab's graph, QoS intent and devices; ecn and pfc
 // are the --ecn/--pfc values ("" keeps the lab's profile), checked before
 // the lab is resolved.
-func cfgLabQoS(app *App, nameOrPath, nosName, ecn, pfc string) (*fabric.Graph, qos.Intent, []qos.Device, error) {
+func cfgLabQoS(app *App, nameOrPath, nosName, ecn, pfc string) (*fabric.Graph, qos.Intent, []qos.Device, *lab.Spec, error) {
 	ecnOn, err := cfgOnOffFlag("ecn", ecn)
 	if err != nil {
-		return nil, qos.Intent{}, nil, err
+		return nil, qos.Intent{}, nil, nil, err
 	}
 	pfcOn, err := cfgOnOffFlag("pfc", pfc)
 	if err != nil {
-		return nil, qos.Intent{}, nil, err
+		return nil, qos.Intent{}, nil, nil, err
 	}
 	g, spec, err := labGraph(app, nameOrPath, nosName)
 	if err != nil {
-		return nil, qos.Intent{}, nil, err
+		return nil, qos.Intent{}, nil, nil, err
 	}
 	l := &runtime.Lab{Name: spec.Name, Spec: spec, Dir: labDir(app, spec.Name)}
 	if err := l.NoVendorConfigs("render, lint or show"); err != nil {
-		return nil, qos.Intent{}, nil, err
+		return nil, qos.Intent{}, nil, nil, err
 	}
 	in, err := qos.FromSpec(spec.QoS)
 	if err != nil {
-		return nil, qos.Intent{}, nil, fmt.Errorf("lab %s (%s): %w", spec.Name, spec.Source, err)
+		return nil, qos.Intent{}, nil, nil, fmt.Errorf("lab %s (%s): %w", spec.Name, spec.Source, err)
 	}
 	if ecnOn != nil {
 		in = in.WithECN(*ecnOn)
@@ -80,7 +81,7 @@ func cfgLabQoS(app *App, nameOrPath, nosName, ecn, pfc string) (*fabric.Graph, q
 	if pfcOn != nil {
 		in = in.WithPFC(*pfcOn)
 	}
-	return g, in, qos.DevicesFromGraph(g), nil
+	return g, in, qos.DevicesFromGraph(g), spec, nil
 }
 
 func newConfigRenderCmd(app *App) *cobra.Command {
@@ -107,7 +108,7 @@ overwritten: render stops and names them (exit 2). --force overwrites them.`,
 			if err != nil {
 				return err
 			}
-			g, in, devs, err := cfgLabQoS(app, args[0], nosName, ecn, pfc)
+			g, in, devs, _, err := cfgLabQoS(app, args[0], nosName, ecn, pfc)
 			if err != nil {
 				return err
 			}
@@ -243,7 +244,7 @@ Exit 1 when any finding is an error.`,
 			var cfgs []qos.DeviceConfig
 			var opt qos.LintOptions
 			if len(args) == 1 && cfgIsLabArg(args[0]) {
-				g, in, devs, err := cfgLabQoS(app, args[0], nosName, ecn, pfc)
+				g, in, devs, spec, err := cfgLabQoS(app, args[0], nosName, ecn, pfc)
 				if err != nil {
 					return err
 				}
@@ -255,7 +256,7 @@ Exit 1 when any finding is an error.`,
 				if err != nil {
 					return err
 				}
-				opt = runtime.LintOptions(g, in)
+				opt = runtime.LintOptions(g, in, spec)
 			} else {
 				if ecn != "" || pfc != "" {
 					return exitcode.Usagef("--ecn and --pfc apply to a lab (labctl config lint <lab>), not to config files")
@@ -498,7 +499,7 @@ This is the model lint, the simulator and regress read.`,
 			if err != nil {
 				return err
 			}
-			g, in, devs, err := cfgLabQoS(app, args[0], nosName, ecn, pfc)
+			g, in, devs, _, err := cfgLabQoS(app, args[0], nosName, ecn, pfc)
 			if err != nil {
 				return err
 			}

@@ -26,8 +26,8 @@ import (
 // and no lint error or warning. A harmful value must make 'labctl regress'
 // against the unchanged lab's runs fail in at least one scenario, or the
 // table says why this traffic cannot show the harm; and lint, which reads
-// the rendered configs, must add the rule the table names, or nothing (a
-// qos key then says why lint cannot tell). A key without an entry fails
+// the rendered configs (and the NICs' CNP DSCP), must add the rule the
+// table names, or nothing (a qos key then says why lint cannot tell). A key without an entry fails
 // the test, so a key added to either section comes with its mutations.
 
 // labKeyMutation is one key's mutations.
@@ -114,8 +114,9 @@ var nicMutations = map[string]labKeyMutation{
 	"dcqcn.rate_reduce_monitor_period": {benign: "4", harmful: "10000"},
 	"dcqcn.initial_alpha_value":        {benign: "1023", harmful: "0"},
 	"dcqcn.min_time_between_cnps":      {benign: "4", harmful: "10000000"},
-	// CNPs in the lossless class wait behind the data they throttle.
-	"dcqcn.cnp_dscp": {benign: "48", harmful: "26"},
+	// CNPs in the lossless class wait behind the data they throttle; lint
+	// checks the CNPs' class at the NICs' DSCP and names the mismatch.
+	"dcqcn.cnp_dscp": {benign: "48", harmful: "26", lint: qos.RuleCNPPriority},
 	"dcqcn.cnp_802p_prio": {benign: "6",
 		why: "the switches classify by DSCP (they trust DSCP, as labctl renders them), so the CNPs' 802.1p priority moves nothing; the simulator records it only"},
 	"dcqcn.cnp_moderation": {benign: "per_flow", harmful: "per_port"},

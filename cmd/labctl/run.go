@@ -508,7 +508,7 @@ func labQoSRecord(l *runtime.Lab, in qos.Intent) labQoS {
 		out.settings = append(out.settings, qos.Summarize(&cfgs[i]))
 		out.classes = append(out.classes, qos.ClassTable(&cfgs[i], "", qos.RoCEClasses(&cfgs[i], in.RoCEDSCP, in.CNPDSCP))...)
 	}
-	fs := qos.Lint(cfgs, runtime.LintOptions(l.Graph, in))
+	fs := qos.Lint(cfgs, runtime.LintOptions(l.Graph, in, l.Spec))
 	out.lint = &results.LintSummary{Errors: qos.Count(fs, qos.SevError), Warnings: qos.Count(fs, qos.SevWarning), Findings: []qos.Finding{}}
 	for _, f := range fs {
 		if f.Severity != qos.SevInfo {

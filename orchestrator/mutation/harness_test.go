@@ -155,7 +155,7 @@ func (s *suite) evaluate(t *testing.T, topo string) outcome {
 	if err != nil {
 		return outcome{runErr: err}
 	}
-	out.lint = qos.Lint(cfgs, runtime.LintOptions(l.Graph, in))
+	out.lint = qos.Lint(cfgs, runtime.LintOptions(l.Graph, in, l.Spec))
 	run := &results.Run{RunID: "mutation", Lab: s.spec.Name, Scenario: s.sc.Name, Runtime: simrt.Name, NOS: s.nos, Seed: 1}
 	for i := range cfgs {
 		run.QoS = append(run.QoS, qos.Summarize(&cfgs[i]))

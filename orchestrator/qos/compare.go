@@ -190,9 +190,9 @@ func (l *linter) roceFieldsOf(i, j int) map[string]string {
 }
 
 // roceDSCPs are the DSCPs of RoCE data and CNPs that lab mode compares
-// ports at: the intent's, else the option's or 26 and cnpDSCP.
+// ports at: the intent's, else the option's or 26 and designCNPDSCP.
 func (l *linter) roceDSCPs() (roce, cnp int) {
-	roce, cnp = 26, l.cnpDSCP()
+	roce, cnp = 26, l.designCNPDSCP()
 	if r := l.roceDSCP(); r != nil {
 		roce = *r
 	}

@@ -107,6 +107,11 @@ type LintOptions struct {
 	Devices  []Device
 	RoCEDSCP *int
 	CNPDSCP  *int
+	// NICCNPDSCP is the DSCP the lab's NICs mark their CNPs with
+	// (nic.dcqcn.cnp_dscp; nil: the intent's). The CNPs on the wire carry
+	// it, so lint checks their class with it, and warns where it is not
+	// the intent's, for which the configs were rendered.
+	NICCNPDSCP *int
 	// AssumedMTU sizes headroom when neither the port nor the intent
 	// gives an MTU; 0 means 4096 (RoCE's largest path MTU).
 	AssumedMTU int
@@ -277,7 +282,19 @@ func (l *linter) roceDSCP() *int {
 	return l.opt.RoCEDSCP
 }
 
+// cnpDSCP is the DSCP the CNPs on the wire carry: the NICs' where the lab
+// gives it, else the one the configs are made for.
 func (l *linter) cnpDSCP() int {
+	if l.opt.NICCNPDSCP != nil {
+		return *l.opt.NICCNPDSCP
+	}
+	return l.designCNPDSCP()
+}
+
+// designCNPDSCP is the CNP DSCP the configs are made for (the intent's,
+// the option's, else 48), at which lab mode compares ports with each
+// other and with the intent.
+func (l *linter) designCNPDSCP() int {
 	switch {
 	case l.opt.Intent != nil:
 		return l.opt.Intent.CNPDSCP
@@ -295,6 +312,10 @@ func (l *linter) run() {
 	l.intentDrift()
 	for _, r := range l.opt.Routing {
 		l.add(RuleRouting, SevWarning, "", "", "give the spines of each tier one ASN (RFC 7938), so that eBGP's AS-path loop prevention keeps valley paths out", "%s", r)
+	}
+	if in, nicCNP := l.opt.Intent, l.opt.NICCNPDSCP; in != nil && nicCNP != nil && *nicCNP != in.CNPDSCP {
+		l.add(RuleCNPPriority, SevWarning, "", "", fmt.Sprintf("give nic.dcqcn.cnp_dscp and qos.cnp_dscp one value (%d, or leave nic.dcqcn.cnp_dscp out)", in.CNPDSCP),
+			"the NICs mark CNPs with DSCP %d (nic.dcqcn.cnp_dscp) but the switches' configs are rendered for CNPs on DSCP %d (qos.cnp_dscp): the CNPs take DSCP %d's class, which lint checks on every port", *nicCNP, in.CNPDSCP, *nicCNP)
 	}
 	for i := range l.cfgs {
 		d := &l.cfgs[i]

@@ -44,6 +44,33 @@ func TestLintCleanConfig(t *testing.T) {
 	}
 }
 
+// The NICs' CNP DSCP, where the lab gives one, is what CNPs carry: lint
+// checks their class at it, warns once that it is not the intent's, and
+// compares the configs with the intent at the intent's (no drift).
+func TestLintNICCNPDSCP(t *testing.T) {
+	in, cfgs := lintBase(t)
+	nic := 26
+	fs := withoutSimNotes(Lint(cfgs, LintOptions{Intent: &in, NICCNPDSCP: &nic}))
+	var lab, onPort int
+	for _, f := range fs {
+		switch {
+		case f.Rule == RuleCNPPriority && f.Device == "" && strings.Contains(f.Message, "the NICs mark CNPs with DSCP 26 (nic.dcqcn.cnp_dscp)"):
+			lab++
+		case f.Rule == RuleCNPPriority && strings.Contains(f.Message, "CNP DSCP 26 maps to TC3, which has PFC"):
+			onPort++
+		case f.Rule == RuleIntentDrift:
+			t.Errorf("drift where the configs are the intent's: %s", f.Message)
+		}
+	}
+	if lab != 1 || onPort == 0 {
+		t.Errorf("NICs' CNPs on DSCP 26: %d lab warnings, %d port warnings (want 1 and some): %+v", lab, onPort, fs)
+	}
+	nic = in.CNPDSCP
+	if fs := withoutSimNotes(Lint(cfgs, LintOptions{Intent: &in, NICCNPDSCP: &nic})); len(fs) != 0 {
+		t.Errorf("the NICs on the intent's CNP DSCP: %+v", fs)
+	}
+}
+
 func TestLintRules(t *testing.T) {
 	intP := func(v int) *int { return &v }
 	tests := []struct {

@@ -55,10 +55,18 @@ func Devices(g *fabric.Graph) []qos.Device { return qos.DevicesFromGraph(g) }
 
 // LintOptions are the lint options of a lab: its QoS intent, its switches
 // (lint checks each port's RoCE classes against what the intent renders,
-// and each switch against the others of its role) and what its routing
-// design risks (valley paths after failures: QOS019).
-func LintOptions(g *fabric.Graph, in qos.Intent) qos.LintOptions {
-	return qos.LintOptions{Intent: &in, Devices: Devices(g), Routing: g.ValleyPathRisk()}
+// and each switch against the others of its role), what its routing
+// design risks (valley paths after failures: QOS019) and the DSCP its
+// NICs give CNPs (spec's nic section; none without a spec).
+func LintOptions(g *fabric.Graph, in qos.Intent, spec *lab.Spec) qos.LintOptions {
+	opt := qos.LintOptions{Intent: &in, Devices: Devices(g), Routing: g.ValleyPathRisk()}
+	if spec != nil {
+		// The spec was checked when it was read: its NIC settings resolve.
+		if st, err := spec.NICSettings(); err == nil {
+			opt.NICCNPDSCP = &st.CNPDSCP
+		}
+	}
+	return opt
 }
 
 // Intent resolves the lab's QoS intent from its spec.

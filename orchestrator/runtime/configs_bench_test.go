@@ -78,7 +78,7 @@ func BenchmarkLabSetup(b *testing.B) {
 				qos.Summarize(&cfgs[i])
 				qos.ClassTable(&cfgs[i], "", qos.RoCEClasses(&cfgs[i], in.RoCEDSCP, in.CNPDSCP))
 			}
-			if fs := qos.Lint(cfgs, LintOptions(l.Graph, in)); len(fs) == 0 {
+			if fs := qos.Lint(cfgs, LintOptions(l.Graph, in, l.Spec)); len(fs) == 0 {
 				b.Fatal("no lint findings (QOS011 at least is expected)")
 			}
 			if _, _, err := VariantConfigs(l, VariantSpec{Name: "ecn=on,pfc=on", ECN: true, PFC: true}); err != nil {
