@@ -57,7 +57,7 @@ var KeyDocs = specdoc.Table{
 		Default: "26"},
 	"qos.cnp_dscp": {Doc: "DSCP of congestion notification packets (CNPs), 0 to 63; CNPs go to strict-priority TC6.",
 		Default: "48"},
-	"qos.mtu": {Doc: "RoCE payload MTU in bytes, 256 to 9216 (RoCE uses 1024, 2048 or 4096); sizes PFC headroom and the simulator's packets.",
+	"qos.mtu": {Doc: "Payload MTU in bytes: 256, 512, 1024, 2048 or 4096 for RoCE and InfiniBand (an IBA path MTU: a RoCE packet carries at most 4096 bytes whatever the Ethernet MTU), 256 to 9216 for UET; sizes PFC headroom and the simulator's packets.",
 		Default: "4096"},
 	"qos.cable_length_m": {Doc: "Cable length in metres, 1 to 40000, for ports whose length the fabric does not give; sizes PFC headroom.",
 		Default: "5"},

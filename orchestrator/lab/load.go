@@ -192,6 +192,11 @@ func Parse(file string, data []byte) (*Spec, error) {
 	if _, err := s.TransportSettings(nil, nil, ""); err != nil {
 		return nil, TransportError(err, at)
 	}
+	if s.QoS.MTU != nil {
+		if err := transport.CheckMTU(s.Transport, *s.QoS.MTU); err != nil {
+			return nil, at("$.qos.mtu", "qos.mtu: "+err.Error(), "use 4096 (or 1024 or 2048)")
+		}
+	}
 	if err := validateServer(&s, file, data, at); err != nil {
 		return nil, err
 	}
@@ -295,7 +300,7 @@ func ValidateQoS(q *QoSSpec, at func(path, msg, fix string) error) error {
 		}
 	}
 	if q.MTU != nil && (*q.MTU < 256 || *q.MTU > 9216) {
-		return at("$.qos.mtu", fmt.Sprintf("MTU %d is out of range", *q.MTU), "use a RoCE MTU of 1024, 2048 or 4096")
+		return at("$.qos.mtu", fmt.Sprintf("MTU %d is out of range", *q.MTU), "use a path MTU of 1024, 2048 or 4096 (UET: up to 9216)")
 	}
 	if q.CableLengthM != nil && (*q.CableLengthM < 1 || *q.CableLengthM > 40000) {
 		return at("$.qos.cable_length_m", fmt.Sprintf("cable length %d m is out of range", *q.CableLengthM), "use a length from 1 to 40000 m (typically 5, 40 or 300)")

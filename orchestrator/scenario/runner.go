@@ -136,6 +136,13 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 		if vs.Transport.Name == transport.InfiniBand && !pt.PFC {
 			return s.pfcOffOnInfiniBand(pt)
 		}
+		mtu := r.mtu()
+		if q := s.PointQoS(pt); q.MTU != nil {
+			mtu = *q.MTU
+		}
+		if err := transport.CheckMTU(vs.Transport.Name, mtu); err != nil {
+			return s.mtuForTransport(pt, err)
+		}
 		if model == runtime.ModelFlow && vs.Transport.Name != transport.RoCE {
 			return exitcode.Usagef("variant %s runs transport %s, which the flow-level model does not simulate (it has no %s); fix: run it with --model packet", pt.Name, vs.Transport.Name, flowModelTransports)
 		}

@@ -473,7 +473,7 @@ func decode(file string, data []byte, v any) (err error) {
 // set, by their quoted name as the unknown-field error gives it, with
 // where the setting goes instead.
 var labSpecKeys = map[string]string{
-	`"qos"`:    "a scenario changes the lab's switch QoS only by sweeping it: matrix: {qos.mtu: [1500]} (one value is a sweep of one); the lab's own QoS is its lab spec's qos section",
+	`"qos"`:    "a scenario changes the lab's switch QoS only by sweeping it: matrix: {qos.mtu: [2048]} (one value is a sweep of one); the lab's own QoS is its lab spec's qos section",
 	`"sizing"`: "the fabric's size is the lab's: give sizing in a lab spec and bring it up (labctl up my-lab.yaml), then run the scenario on it",
 }
 

@@ -339,6 +339,22 @@ func (s *Spec) pfcOffOnInfiniBand(pt Point) error {
 	return exitcode.Usage(&specyaml.Error{File: s.file, Msg: msg + " (a matrix without pfc runs pfc=on and pfc=off)", Fix: fix})
 }
 
+// mtuForTransport places a point's MTU its transport cannot use (a
+// swept qos.mtu, or the lab's under a swept or scenario transport) at the
+// matrix key that brings the two together.
+func (s *Spec) mtuForTransport(pt Point, err error) error {
+	msg := fmt.Sprintf("variant %s: %v", pt.Name, err)
+	fix := "sweep qos.mtu over 1024, 2048 and 4096, or leave the pair out with matrix exclude"
+	for _, key := range []string{"qos.mtu", "transport"} {
+		for _, e := range s.Matrix.entries {
+			if e.key == key {
+				return exitcode.Usage(&specyaml.Error{File: s.file, Line: e.keyAt.line, Column: e.keyAt.col, Msg: msg, Fix: fix})
+			}
+		}
+	}
+	return exitcode.Usage(&specyaml.Error{File: s.file, Msg: msg, Fix: "give the lab's qos.mtu a path MTU (4096, 2048 or 1024)"})
+}
+
 // excluded reports whether a point has every value of one exclude entry.
 func (m *Matrix) excluded(pt Point) bool {
 	for _, ex := range m.Exclude {
@@ -1048,7 +1064,7 @@ var qosSweepDocs = map[string]string{
 	"ecn.kmin_kb":                 "Every queue that marks ECN in the lab's configs marks from this depth, in KiB, above 0; its Kmax and pmax stay as the configs have them, and a Kmin at or above a port's Kmax is refused.",
 	"ecn.kmax_kb":                 "Every queue that marks ECN in the lab's configs reaches pmax at this depth, in KiB, above 0; its Kmin stays as the configs have it, and must stay below.",
 	"ecn.pmax":                    "Every queue that marks ECN in the lab's configs marks with this probability at Kmax, above 0 and at most 1.",
-	"mtu":                         "The RoCE MTU the NICs send, 256 to 9216 bytes (the simulator's packet size). The switch configs labctl writes carry no MTU and keep the PFC headroom the lab's configs size; simulator only (a live lab's MTU is soft-RoCE's).",
+	"mtu":                         "The payload MTU the NICs send (the simulator's packet size): 256, 512, 1024, 2048 or 4096 bytes for RoCE and InfiniBand (an IBA path MTU), 256 to 9216 for UET. The switch configs labctl writes carry no MTU and keep the PFC headroom the lab's configs size; simulator only (a live lab's MTU is soft-RoCE's).",
 	"buffer_pool_bytes":           "Every switch's shared buffer pool (ingress and lossy egress pools; the egress lossless pool, the whole buffer, changes by as much), 65536 to 1073741824 bytes. The lab's other buffer settings stay as its configs have them.",
 	"pfc_watchdog.enabled":        "false takes the PFC watchdog off every port; true keeps it where the lab's configs have it (a lab whose configs have none cannot sweep it).",
 	"pfc_watchdog.detection_ms":   "Every port whose PFC watchdog is on in the lab's configs detects a pause storm after this many ms, 100 to 5000.",

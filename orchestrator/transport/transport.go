@@ -36,6 +36,31 @@ var Names = []string{RoCE, InfiniBand, UET}
 // NameDoc documents the transport key of lab specs and scenarios.
 const NameDoc = "What the NICs and switches run: roce (RoCE v2: PFC, ECN and DCQCN as the switch configs and the nic section say), infiniband (an InfiniBand fabric: credit-based flow control per virtual lane instead of PFC, routes as the subnet manager computes them, IB congestion control instead of ECN/DCQCN; the switches' vendor configs are not used, the infiniband section is) or uet (the Ultra Ethernet transport over the same Ethernet switches and configs: packet spraying, selective retransmission, packet trimming, NSCC, as the uet section says). infiniband and uet run on the sim runtime only. On them the matrix's ecn dimension turns the transport's congestion signal on or off (IB's FECN/BECN, UET's ECN marks) and pfc the switches' PFC (uet; InfiniBand's credits are always on, so pfc=off is refused for it)."
 
+// PathMTUs are the payload MTUs an InfiniBand path can have (IBA's path
+// MTU, 256 to 4096 bytes), which RoCE v2 NICs use as well: a RoCE packet
+// carries at most 4096 bytes of payload, whatever the Ethernet MTU.
+var PathMTUs = []int{256, 512, 1024, 2048, 4096}
+
+// CheckMTU checks a payload MTU (a lab's qos.mtu) against the transport:
+// RoCE and InfiniBand take an IBA path MTU; UET any size from 256 to 9216
+// bytes (the range labctl simulates).
+func CheckMTU(name string, mtu int) error {
+	if name == UET {
+		if mtu < 256 || mtu > 9216 {
+			return fmt.Errorf("MTU %d is outside the 256-9216 bytes UET packets are simulated at", mtu)
+		}
+		return nil
+	}
+	if !slices.Contains(PathMTUs, mtu) {
+		what := "RoCE"
+		if name == InfiniBand {
+			what = "InfiniBand"
+		}
+		return fmt.Errorf("MTU %d is not a path MTU %s can use: its packets carry 256, 512, 1024, 2048 or 4096 bytes of payload (a 9000-byte Ethernet MTU still carries 4096)", mtu, what)
+	}
+	return nil
+}
+
 // Settings are a lab's transport once the lab's and a scenario's sections
 // are applied to the defaults. Only the chosen transport's section is
 // filled.
