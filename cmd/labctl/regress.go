@@ -133,10 +133,10 @@ Tolerances (defaults in results/baselines/README.md) are overridden with
 			if base.RunID == run.RunID && !twoFiles {
 				fmt.Fprintf(app.Err, "labctl: note: run and baseline are the same run (%s)\n", run.RunID)
 			}
-			// Metrics of different scenarios or labs are not comparable:
-			// every difference would read as a regression.
-			if base.Scenario != run.Scenario || base.Lab != run.Lab {
-				return exitcode.Usagef("run %s is %s on %s but baseline %s is %s on %s: compare runs of the same scenario and lab (narrow 'latest' with --scenario/--lab)", run.RunID, run.Scenario, run.Lab, base.RunID, base.Scenario, base.Lab)
+			// Metrics of different scenarios, labs or models are not
+			// comparable: every difference would read as a regression.
+			if err := results.CheckSameExperiment(run, base); err != nil {
+				return err
 			}
 			rep := results.Compare(run, base, tol)
 			switch format {

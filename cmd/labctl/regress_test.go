@@ -196,3 +196,42 @@ func TestRegressSaysTheScenarioChanged(t *testing.T) {
 		t.Errorf("edited file, JSON: exit %d, scenario changed %v %+v, config changed %v", code, rep.ScenarioChanged, rep.ScenarioChanges, rep.ConfigChanged)
 	}
 }
+
+// TestRegressRefusesAnotherModel: a flow-level run checked against a
+// packet-level baseline of the same scenario, and the other way round,
+// is bad input (exit 2) naming both models and the fix. It used to be
+// compared: every figure the flow-level model does not compute read as a
+// regression one way, and the other way round the packet-level run's
+// drops, pauses and marks went unchecked, only its throughput set
+// against the flow model's estimate.
+func TestRegressRefusesAnotherModel(t *testing.T) {
+	t.Parallel()
+	dir := upLab(t, "16gpu")
+	file := filepath.Join(dir, "incast-one.yaml")
+	scenario := "name: incast-one\nmatrix: {ecn: [on], pfc: [on]}\nduration: 1ms\nsample_every: 0\ntraffic:\n  - pattern: incast\n    senders: 4\n"
+	if err := os.WriteFile(file, []byte(scenario), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, model := range []string{"packet", "flow"} {
+		if code, _, errs := resultsCLI(t, dir, "run", file, "--lab", "16gpu", "--model", model); code != 0 {
+			t.Fatalf("run --model %s: exit %d: %s", model, code, errs)
+		}
+		if code, out, errs := resultsCLI(t, dir, "regress", "--save-baseline", "latest", model); code != 0 {
+			t.Fatalf("save baseline %s: exit %d: %s%s", model, code, out, errs)
+		}
+	}
+	// latest is the flow-level run.
+	for _, c := range []struct{ run, baseline, want string }{
+		{"latest", "packet", "has flow-level simulated figures and baseline"},
+		{"packet", "flow", "has packet-level simulated figures and baseline"},
+	} {
+		runRef := c.run
+		if runRef == "packet" {
+			runRef = filepath.Join(dir, "results", "baselines", "packet.json")
+		}
+		code, out, errs := resultsCLI(t, dir, "regress", runRef, "--baseline", c.baseline)
+		if code != 2 || !strings.Contains(errs, c.want) || !strings.Contains(errs, "compare runs of the same runtime and model") {
+			t.Errorf("regress %s --baseline %s: exit %d, want 2 naming both models and the fix:\n%s%s", c.run, c.baseline, code, out, errs)
+		}
+	}
+}

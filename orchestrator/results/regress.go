@@ -324,6 +324,61 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 	return r
 }
 
+// CheckSameExperiment refuses a baseline whose figures do not measure
+// what the run's measure, so that Compare would read every difference as
+// a regression or miss one: another scenario or lab, or variants whose
+// figures another model produced (the flow-level model computes no drops,
+// pauses, marks or latency, a live lab measures soft-RoCE, not the
+// simulated fabric). A record made from a tool's output (Imported) is
+// compared with a simulated run of its scenario by design, so its model
+// is not checked. The error is bad input (exit 2) and says what to do.
+func CheckSameExperiment(run, baseline *Run) error {
+	if baseline.Scenario != run.Scenario || baseline.Lab != run.Lab {
+		return exitcode.Usagef("run %s is %s on %s but baseline %s is %s on %s: compare runs of the same scenario and lab (narrow 'latest' with --scenario/--lab)", run.RunID, run.Scenario, run.Lab, baseline.RunID, baseline.Scenario, baseline.Lab)
+	}
+	if run.Imported != nil || baseline.Imported != nil {
+		return nil
+	}
+	base := map[string]*Variant{}
+	for i := range baseline.Variants {
+		base[pointKey(&baseline.Variants[i])] = &baseline.Variants[i]
+	}
+	for i := range run.Variants {
+		v := &run.Variants[i]
+		bv := base[pointKey(v)]
+		if bv == nil || bv.Model() == v.Model() {
+			continue
+		}
+		return exitcode.Usagef("run %s (runtime %s) has %s figures and baseline %s (runtime %s) %s figures (variant %s), which are not comparable: %s; compare runs of the same runtime and model (rerun with the baseline's --model, or save a baseline from a run of this one)",
+			run.RunID, run.Runtime, modelWords(v.Model()), baseline.RunID, baseline.Runtime, modelWords(bv.Model()), pointLabel(v), modelGap(v.Model(), bv.Model()))
+	}
+	return nil
+}
+
+// modelWords names what a Variant.Model produced, for errors.
+func modelWords(model string) string {
+	switch model {
+	case ModelFlow:
+		return "flow-level simulated"
+	case ModelPacket:
+		return "packet-level simulated"
+	case ModelLive:
+		return "live measured"
+	}
+	return model
+}
+
+// modelGap says why figures of two models do not compare.
+func modelGap(a, b string) string {
+	switch {
+	case a == ModelFlow || b == ModelFlow:
+		return "the " + FlowModelCaveat + ", so it has none of the drops, pauses, marks and latencies the packet-level model computes, and its throughput is a steady-state estimate"
+	case a == ModelLive || b == ModelLive:
+		return "a live lab measures soft-RoCE on software switches, not the simulated fabric"
+	}
+	return "they are different models"
+}
+
 // compareVariant adds the metric findings of one matched variant: its
 // summary, each role's flows, each congested port and priority, and its
 // nccl-tests table.
