@@ -52,7 +52,10 @@ of the switches' resolved QoS. A metric one side lacks (not computed
 by its model, not measured on a live lab, flows that did not complete, a
 baseline made before queue depth was kept) is never compared as a zero:
 absent in the run it is a regression, absent in the baseline it is listed as
-not compared.
+not compared. Variants are matched by name and repetition; when the two
+runs had other seeds, the repetitions of a point (each at seed +
+repetition) are compared as samples: the mean of the run's against the
+mean of the baseline's, allowed at least the spread of the baseline's.
 
 A baseline is a run id (or unique prefix), latest, a name saved with
 --save-baseline (results/baselines/<name>.json, written without the time

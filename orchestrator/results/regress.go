@@ -226,8 +226,12 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 	if run.Lab != baseline.Lab {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("lab differs: run %q, baseline %q", run.Lab, baseline.Lab))
 	}
-	if run.Seed != baseline.Seed && run.Imported == nil && baseline.Imported == nil {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("seed differs: run %d, baseline %d; simulated numbers are not directly comparable", run.Seed, baseline.Seed))
+	pooled := pooledPoints(run, baseline)
+	switch {
+	case len(pooled) > 0:
+		r.Warnings = append(r.Warnings, fmt.Sprintf("seed differs: run %d, baseline %d, so the repetitions of a point (each at seed + repetition) are samples of its figures, not the same simulation: each figure is compared as the mean of the run's repetitions against the mean of the baseline's, allowed at least the spread of the baseline's", run.Seed, baseline.Seed))
+	case run.Seed != baseline.Seed && run.Imported == nil && baseline.Imported == nil:
+		r.Warnings = append(r.Warnings, fmt.Sprintf("seed differs: run %d, baseline %d; simulated numbers are not directly comparable (a scenario with repetitions compares them as samples)", run.Seed, baseline.Seed))
 	}
 	if run.ConfigDigest != "" && baseline.ConfigDigest != "" && run.ConfigDigest != baseline.ConfigDigest {
 		r.ConfigChanged = true
@@ -250,6 +254,12 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 	for i := range baseline.Variants {
 		bv := &baseline.Variants[i]
 		inBase[pointKey(bv)] = true
+		if p := pooled[bv.Name]; p != nil {
+			if p.base[0] == bv {
+				r.comparePooled(p, tol)
+			}
+			continue
+		}
 		v, ok := cur[pointKey(bv)]
 		if !ok {
 			detail := "variant is in the baseline but not in the run (run " + run.Status + ")"
@@ -271,25 +281,15 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 		if v.Summary.Source != bv.Summary.Source && v.Summary.Source != "" && bv.Summary.Source != "" {
 			r.Warnings = append(r.Warnings, fmt.Sprintf("variant %s: run is %s, baseline is %s", pointLabel(bv), v.Summary.Source, bv.Summary.Source))
 		}
-		r.compareVariant(pointLabel(bv), bv, v, tol)
+		r.compareVariant(pointLabel(bv), []*Variant{bv}, []*Variant{v}, tol)
 		if NCCLOnly(bv) || NCCLOnly(v) {
 			continue // an nccl-tests record has no assertions
 		}
-		now := map[string]Assertion{}
-		for _, a := range v.Assertions {
-			now[a.Name] = a
-		}
-		for _, ba := range bv.Assertions {
-			a, ok := now[ba.Name]
-			if ba.Passed && ok && !a.Passed {
-				r.Findings = append(r.Findings, Finding{Kind: FindingAssertion, Scope: ScopeVariant, Variant: pointLabel(bv), Metric: ba.Name, Regression: true,
-					Detail: fmt.Sprintf("passed in baseline (%s), fails now (%s)", ba.Detail, a.Detail)})
-			}
-		}
+		r.compareAssertions([]*Variant{bv}, v)
 	}
 	for i := range run.Variants {
 		v := &run.Variants[i]
-		if !inBase[pointKey(v)] {
+		if !inBase[pointKey(v)] && pooled[v.Name] == nil {
 			r.VariantsAdded = append(r.VariantsAdded, pointLabel(v))
 			detail := fmt.Sprintf("variant is in the run but not in the baseline (baseline %s, %s), so nothing checked it: save a baseline that has every variant", baseline.Status, plural.N(len(baseline.Variants), "variant"))
 			if why := pointNotIn(v, run, baseline, "the baseline"); why != "" {
@@ -322,6 +322,97 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 	}
 	r.tally()
 	return r
+}
+
+// compareAssertions flags each assertion of v that fails where it
+// passed in every one of bvs (the baseline's variant, or each repetition
+// of the point).
+func (r *Report) compareAssertions(bvs []*Variant, v *Variant) {
+	now := map[string]Assertion{}
+	for _, a := range v.Assertions {
+		now[a.Name] = a
+	}
+	for _, ba := range bvs[0].Assertions {
+		a, ok := now[ba.Name]
+		if !ok || a.Passed || !passedIn(bvs, ba.Name) {
+			continue
+		}
+		r.Findings = append(r.Findings, Finding{Kind: FindingAssertion, Scope: ScopeVariant, Variant: pointLabel(v), Metric: ba.Name, Regression: true,
+			Detail: fmt.Sprintf("passed in baseline (%s), fails now (%s)", ba.Detail, a.Detail)})
+	}
+}
+
+// passedIn says whether the assertion name passed in every one of vs.
+func passedIn(vs []*Variant, name string) bool {
+	for _, v := range vs {
+		i := slices.IndexFunc(v.Assertions, func(a Assertion) bool { return a.Name == name })
+		if i < 0 || !v.Assertions[i].Passed {
+			return false
+		}
+	}
+	return true
+}
+
+// pooledPoint is a point whose repetitions both records ran with other
+// seeds: base and run are its variants on each side, in record order.
+type pooledPoint struct {
+	name      string
+	base, run []*Variant
+}
+
+// pooledPoints finds the points compared as samples rather than one to
+// one, by name: those with two or more repetitions on each side when the
+// records' seeds differ. Repetition r runs at seed + r, so with another
+// seed repetition r of the run and of the baseline are different
+// simulations, and comparing them one to one reads seed noise as
+// regressions (incast's p50 latency on 16gpu is 17 us at seed 1 and 37 us
+// at seed 2). With the same seed they are the same simulation, compared
+// one to one. Records of a tool's output are never pooled.
+func pooledPoints(run, baseline *Run) map[string]*pooledPoint {
+	if run.Seed == baseline.Seed || run.Imported != nil || baseline.Imported != nil {
+		return nil
+	}
+	byName := func(r *Run) map[string][]*Variant {
+		out := map[string][]*Variant{}
+		for i := range r.Variants {
+			v := &r.Variants[i]
+			out[v.Name] = append(out[v.Name], v)
+		}
+		return out
+	}
+	bs, rs := byName(baseline), byName(run)
+	out := map[string]*pooledPoint{}
+	for name, b := range bs {
+		if len(b) >= 2 && len(rs[name]) >= 2 {
+			out[name] = &pooledPoint{name: name, base: b, run: rs[name]}
+		}
+	}
+	return out
+}
+
+// comparePooled compares the repetitions of a point as samples: each
+// figure as the mean of the run's repetitions against the mean of the
+// baseline's (compareVariant), a repetition of the run that failed to
+// run, and an assertion that passed in every repetition of the baseline
+// and fails in one of the run's.
+func (r *Report) comparePooled(p *pooledPoint, tol Tolerances) {
+	label := fmt.Sprintf("%s (mean of %d repetitions)", p.name, len(p.run))
+	if len(p.base) != len(p.run) {
+		label = fmt.Sprintf("%s (mean of %d repetitions, baseline %d)", p.name, len(p.run), len(p.base))
+	}
+	r.Compared.Variants += len(p.base)
+	for _, v := range p.run {
+		if v.Error != "" && !slices.ContainsFunc(p.base, func(b *Variant) bool { return b.Error != "" }) {
+			r.Findings = append(r.Findings, Finding{Kind: FindingVariantError, Scope: ScopeVariant, Variant: pointLabel(v), Regression: true, Detail: v.Error})
+		}
+	}
+	if b, v := p.base[0], p.run[0]; v.Summary.Source != b.Summary.Source && v.Summary.Source != "" && b.Summary.Source != "" {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("variant %s: run is %s, baseline is %s", p.name, v.Summary.Source, b.Summary.Source))
+	}
+	r.compareVariant(label, p.base, p.run, tol)
+	for _, v := range p.run {
+		r.compareAssertions(p.base, v)
+	}
 }
 
 // CheckSameExperiment refuses a baseline whose figures do not measure
@@ -379,10 +470,14 @@ func modelGap(a, b string) string {
 	return "they are different models"
 }
 
-// compareVariant adds the metric findings of one matched variant: its
+// compareVariant adds the metric findings of one matched point: its
 // summary, each role's flows, each congested port and priority, and its
-// nccl-tests table.
-func (r *Report) compareVariant(name string, bv, v *Variant, tol Tolerances) {
+// nccl-tests table. bvs and vs are the point's variants on each side: one
+// each when points are matched one to one, or every repetition of the
+// point when they are compared as samples (pooledPoints), each figure
+// then the mean over a side's repetitions (poolValues).
+func (r *Report) compareVariant(name string, bvs, vs []*Variant, tol Tolerances) {
+	bv, v := bvs[0], vs[0]
 	if NCCLOnly(bv) || NCCLOnly(v) {
 		r.compareNCCL(name, bv, v, tol)
 		// A record of nccl-tests output has its table and nothing else:
@@ -402,7 +497,7 @@ func (r *Report) compareVariant(name string, bv, v *Variant, tol Tolerances) {
 			}
 			return sideValue{v: m.get(x.Summary)}
 		}
-		r.addMetric(Finding{Variant: name, Scope: ScopeSummary, Source: v.Summary.Source}, m, tol, get(bv), get(v))
+		r.addMetric(Finding{Variant: name, Scope: ScopeSummary, Source: v.Summary.Source}, m, tol, poolValues(bvs, get), poolValues(vs, get))
 	}
 	if bt, ct := transportOf(bv), transportOf(v); bt != ct {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("variant %s ran transport %s in the baseline and %s in the run: its figures compare different transports", name, bt, ct))
@@ -412,52 +507,133 @@ func (r *Report) compareVariant(name string, bv, v *Variant, tol Tolerances) {
 			val, why := m.variant(x)
 			return sideValue{v: val, absent: why}
 		}
-		r.addMetric(Finding{Variant: name, Scope: ScopeSummary, Source: v.Summary.Source}, m, tol, get(bv), get(v))
+		r.addMetric(Finding{Variant: name, Scope: ScopeSummary, Source: v.Summary.Source}, m, tol, poolValues(bvs, get), poolValues(vs, get))
 	}
 
-	baseRoles, baseOrder := roles(bv)
-	curRoles, curOrder := roles(v)
+	baseRoles, baseOrder := rolesOf(bvs)
+	curRoles, curOrder := rolesOf(vs)
 	for _, role := range baseOrder {
 		br, cr := baseRoles[role], curRoles[role]
 		if cr == nil {
-			r.Findings = append(r.Findings, Finding{Kind: FindingMissingRole, Scope: ScopeRole, Variant: name, Role: role, Flows: br.flows, Regression: true,
-				Detail: fmt.Sprintf("the baseline has %d %s %s, the run none: the traffic changed (save a new baseline if that is intended)", br.flows, role, plural.Noun(br.flows, "flow"))})
+			flows := firstRole(br).flows
+			r.Findings = append(r.Findings, Finding{Kind: FindingMissingRole, Scope: ScopeRole, Variant: name, Role: role, Flows: flows, Regression: true,
+				Detail: fmt.Sprintf("the baseline has %d %s %s, the run none: the traffic changed (save a new baseline if that is intended)", flows, role, plural.Noun(flows, "flow"))})
 			continue
 		}
-		if br.flows != cr.flows {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("variant %s role %s: %s in the baseline, %d in the run (the role's metrics are compared as they are)", name, role, plural.N(br.flows, "flow"), cr.flows))
+		bf, cf := firstRole(br), firstRole(cr)
+		if bf.flows != cf.flows {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("variant %s role %s: %s in the baseline, %d in the run (the role's metrics are compared as they are)", name, role, plural.N(bf.flows, "flow"), cf.flows))
 		}
 		for _, m := range RoleMetrics {
 			get := func(s *roleStats) sideValue {
+				if s == nil {
+					return sideValue{absent: "a repetition has no flows of the role"}
+				}
 				x, why := m.role(s)
 				return sideValue{v: x, absent: why}
 			}
-			r.addMetric(Finding{Variant: name, Scope: ScopeRole, Role: role, Flows: cr.flows, Source: cr.source}, m, tol, get(br), get(cr))
+			r.addMetric(Finding{Variant: name, Scope: ScopeRole, Role: role, Flows: cf.flows, Source: cf.source}, m, tol, poolValues(br, get), poolValues(cr, get))
 		}
 	}
 	for _, role := range curOrder {
 		if baseRoles[role] == nil {
-			r.Findings = append(r.Findings, Finding{Kind: FindingRoleNotInBaseline, Scope: ScopeRole, Variant: name, Role: role, Flows: curRoles[role].flows, Regression: true,
-				Detail: fmt.Sprintf("the run has %d %s %s, the baseline none, so nothing checked them: save a baseline of the same traffic", curRoles[role].flows, role, plural.Noun(curRoles[role].flows, "flow"))})
+			flows := firstRole(curRoles[role]).flows
+			r.Findings = append(r.Findings, Finding{Kind: FindingRoleNotInBaseline, Scope: ScopeRole, Variant: name, Role: role, Flows: flows, Regression: true,
+				Detail: fmt.Sprintf("the run has %d %s %s, the baseline none, so nothing checked them: save a baseline of the same traffic", flows, role, plural.Noun(flows, "flow"))})
 		}
 	}
 
-	bp, cp := newPortSide(bv), newPortSide(v)
-	for _, k := range congestedPorts(bp, cp) {
+	bps, cps := portSides(bvs), portSides(vs)
+	for _, k := range congestedPorts(slices.Concat(bps, cps)...) {
 		prio := k.Priority
 		src := v.Summary.Source
-		if c := cp.rows[k]; c != nil {
-			src = c.Source
+		for _, cp := range cps {
+			if c := cp.rows[k]; c != nil {
+				src = c.Source
+				break
+			}
 		}
 		for _, m := range PortMetrics {
 			get := func(s *portSide) sideValue {
 				x, why := m.port(s, k)
 				return sideValue{v: x, absent: why}
 			}
-			r.addMetric(Finding{Variant: name, Scope: ScopePort, Node: k.Node, Port: k.Port, Priority: &prio, Source: src}, m, tol, get(bp), get(cp))
+			r.addMetric(Finding{Variant: name, Scope: ScopePort, Node: k.Node, Port: k.Port, Priority: &prio, Source: src}, m, tol, poolValues(bps, get), poolValues(cps, get))
 		}
 	}
-	r.compareNCCL(name, bv, v, tol)
+	if len(bvs) == 1 && len(vs) == 1 {
+		r.compareNCCL(name, bv, v, tol)
+		return
+	}
+	// nccl-tests tables are compared repetition by repetition, as they
+	// were run.
+	for _, b := range bvs {
+		if i := slices.IndexFunc(vs, func(x *Variant) bool { return x.Repetition == b.Repetition }); i >= 0 {
+			r.compareNCCL(pointLabel(b), b, vs[i], tol)
+		}
+	}
+}
+
+// rolesOf groups the flows of each of a point's variants by role: for
+// each role, its stats in every variant (nil in one without such flows),
+// and the roles in the order they first appear.
+func rolesOf(vs []*Variant) (map[string][]*roleStats, []string) {
+	out := map[string][]*roleStats{}
+	var order []string
+	for i, v := range vs {
+		rs, o := roles(v)
+		for _, role := range o {
+			if out[role] == nil {
+				out[role] = make([]*roleStats, len(vs))
+				order = append(order, role)
+			}
+			out[role][i] = rs[role]
+		}
+	}
+	return out, order
+}
+
+// firstRole is the first variant's stats of a role that has some.
+func firstRole(rs []*roleStats) *roleStats {
+	for _, s := range rs {
+		if s != nil {
+			return s
+		}
+	}
+	return nil
+}
+
+func portSides(vs []*Variant) []*portSide {
+	out := make([]*portSide, len(vs))
+	for i, v := range vs {
+		out[i] = newPortSide(v)
+	}
+	return out
+}
+
+// poolValues is one side's value of a metric over a point's repetitions:
+// their mean, with their spread (largest less smallest), so that the
+// noise between seeds the baseline's repetitions show is allowed; absent
+// when any repetition lacks the metric. One variant is its own value.
+func poolValues[T any](xs []T, get func(T) sideValue) sideValue {
+	if len(xs) == 1 {
+		return get(xs[0])
+	}
+	var sum, lo, hi float64
+	for i, x := range xs {
+		sv := get(x)
+		if sv.absent != "" {
+			return sv
+		}
+		sum += sv.v
+		if i == 0 || sv.v < lo {
+			lo = sv.v
+		}
+		if i == 0 || sv.v > hi {
+			hi = sv.v
+		}
+	}
+	return sideValue{v: sum / float64(len(xs)), spread: hi - lo}
 }
 
 // transportOf is a variant's transport's name (roce for a record with
@@ -469,10 +645,13 @@ func transportOf(v *Variant) string {
 	return v.Transport.Name
 }
 
-// sideValue is one side's value of a metric, or why it has none.
+// sideValue is one side's value of a metric, or why it has none. Over a
+// point's repetitions (poolValues), v is their mean and spread how far
+// apart they are.
 type sideValue struct {
 	v      float64
 	absent string
+	spread float64
 }
 
 // addMetric compares one metric at the place at (a Finding with variant,
@@ -493,7 +672,12 @@ func (r *Report) addMetric(at Finding, m Metric, tol Tolerances, base, cur sideV
 		at.Kind, at.Absent, at.Current, at.why = FindingAbsent, AbsentInBaseline, cur.v, base.absent
 		at.Detail = "the run has " + fmtValue(cur.v, m.Unit) + ", the baseline none to compare with: " + base.absent
 	default:
-		at = compareMetric(at, t, base.v, cur.v)
+		// Repetitions of the baseline that ran with other seeds spread by
+		// base.spread: a run's mean within that is noise, not a change.
+		at = compareMetric(at, t, base.v, cur.v, base.spread)
+		if base.spread > math.Max(t.Rel*math.Abs(base.v), t.Abs) {
+			at.Tolerance += ", widened to the spread of the baseline's repetitions"
+		}
 	}
 	r.Findings = append(r.Findings, at)
 }
@@ -610,16 +794,17 @@ func sweepWarnings(run, baseline *Run) []string {
 	return out
 }
 
-// compareMetric compares base and cur under tolerance t and fills f (which
-// holds the metric, its place and its direction).
-func compareMetric(f Finding, t Tolerance, base, cur float64) Finding {
+// compareMetric compares base and cur under tolerance t, allowing at
+// least floor, and fills f (which holds the metric, its place and its
+// direction).
+func compareMetric(f Finding, t Tolerance, base, cur, floor float64) Finding {
 	f.Kind, f.Baseline, f.Current, f.Delta = FindingMetric, base, cur, cur-base
 	f.Tolerance = t.String()
 	if base != 0 {
 		p := (cur - base) / math.Abs(base) * 100
 		f.DeltaPct = &p
 	}
-	f.Allowed = math.Max(t.Rel*math.Abs(base), t.Abs)
+	f.Allowed = max(t.Rel*math.Abs(base), t.Abs, floor)
 	// A small epsilon keeps float noise (193.20000001) from tripping a
 	// zero tolerance.
 	eps := 1e-9 * math.Max(1, math.Abs(base))

@@ -486,13 +486,13 @@ func counterGetter(field string, get func(*Counter) int64) func(*portSide, portK
 	}
 }
 
-// congestedPorts lists the ports and priorities congested on either side,
-// ordered by node, port (numbers in port names in numeric order) and
-// priority.
-func congestedPorts(a, b *portSide) []portKey {
+// congestedPorts lists the ports and priorities congested on any side
+// (the baseline's and the run's, of each repetition compared), ordered by
+// node, port (numbers in port names in numeric order) and priority.
+func congestedPorts(sides ...*portSide) []portKey {
 	seen := map[portKey]bool{}
 	var out []portKey
-	for _, s := range []*portSide{a, b} {
+	for _, s := range sides {
 		for k, c := range s.rows {
 			if !seen[k] && congested(c) {
 				seen[k] = true

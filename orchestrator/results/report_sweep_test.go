@@ -293,3 +293,62 @@ func TestRenderSweepExcludedPoint(t *testing.T) {
 		t.Errorf("running: the point still to come has no row")
 	}
 }
+
+// repeatedRun is syntheticRun's ecn=on,pfc=on point repeated once per p99
+// latency given (the summary's and every flow's), at seed.
+func repeatedRun(t *testing.T, id string, seed int64, p99s ...float64) *Run {
+	t.Helper()
+	one := syntheticRun(id, t0)
+	one.Seed = seed
+	point := one.Variants[0]
+	one.Variants = nil
+	for rep, p99 := range p99s {
+		v := cloneRun(t, &Run{Variants: []Variant{point}}).Variants[0]
+		v.Repetition = rep
+		v.Summary.LatencyUsP99 = p99
+		for i := range v.Flows {
+			v.Flows[i].LatencyUs.P99 = p99
+		}
+		one.Variants = append(one.Variants, v)
+	}
+	return one
+}
+
+// With another seed, repetition r of the run and of the baseline are
+// different simulations (each runs at seed + r): they are compared as
+// samples, the run's mean against the baseline's, allowed the spread of
+// the baseline's repetitions. Seed noise passes; a change beyond it, a
+// failed flow in one repetition, or an assertion that fails in one
+// repetition does not. Matched one to one, the seed-2 run below failed
+// on its first repetition's latency (10 -> 14 us).
+func TestCompareRepetitionsOfAnotherSeed(t *testing.T) {
+	base := repeatedRun(t, "20261129T110000Z-ecn-pfc-64gpu", 1, 10, 14, 12)
+	noise := repeatedRun(t, "20261129T120000Z-ecn-pfc-64gpu", 2, 14, 12, 11)
+	r := Compare(noise, base, nil)
+	if r.Regressed {
+		t.Errorf("another seed within the baseline's spread regressed: %v", regressions(r))
+	}
+	if !slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.Contains(w, "compared as the mean of the run's repetitions") }) {
+		t.Errorf("no warning says how repetitions are compared: %v", r.Warnings)
+	}
+	// The same seed: the same simulations, compared one to one.
+	same := repeatedRun(t, "20261129T120000Z-ecn-pfc-64gpu", 1, 14, 12, 11)
+	if got := strings.Join(regressions(Compare(same, base, nil)), " "); !strings.Contains(got, "metric:ecn=on,pfc=on:latency_us_p99") {
+		t.Errorf("same seed, repetition 1 from 10 to 14 us: regressions %s", got)
+	}
+
+	worse := repeatedRun(t, "20261129T120000Z-ecn-pfc-64gpu", 2, 19, 18, 20)
+	if got := strings.Join(regressions(Compare(worse, base, nil)), " "); !strings.Contains(got, "metric:ecn=on,pfc=on (mean of 3 repetitions):latency_us_p99") {
+		t.Errorf("mean p99 from 12 to 19 us, spread 4: regressions %s", got)
+	}
+	failed := cloneRun(t, noise)
+	failed.Variants[1].Summary.FailedFlows = 1
+	failed.Variants[1].Flows[0].State = FlowFailed
+	failed.Variants[2].Assertions[1].Passed = false
+	got := strings.Join(regressions(Compare(failed, base, nil)), " ")
+	for _, want := range []string{"metric:ecn=on,pfc=on (mean of 3 repetitions):failed_flows", "metric:ecn=on,pfc=on (mean of 3 repetitions):role.failed_flows", "assertion:ecn=on,pfc=on #3:fair share"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("a flow failed in one repetition, an assertion in another: no %s in %s", want, got)
+		}
+	}
+}
