@@ -1,6 +1,7 @@
 package mutation_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -108,6 +109,27 @@ func dropBlock(start string) func([]string) []string {
 				continue
 			}
 			out = append(out, l)
+		}
+		return out
+	}
+}
+
+// roundRobin rewrites the settings of every tx-queue n block as round
+// robin at weight w.
+func roundRobin(n, w int) func([]string) []string {
+	start := fmt.Sprintf("   tx-queue %d", n)
+	return func(lines []string) []string {
+		var out []string
+		in := false
+		for _, l := range lines {
+			if in && strings.HasPrefix(l, "      ") {
+				continue
+			}
+			in = l == start
+			out = append(out, l)
+			if in {
+				out = append(out, "      no priority", fmt.Sprintf("      bandwidth percent %d", w))
+			}
 		}
 		return out
 	}
@@ -228,12 +250,16 @@ func eosMutations() []mutation {
 			edit: text(dropBlock(q3))},
 		{field: "tx-queue tx-queue <q>", name: "an empty block for queue 1",
 			edit: text(after(profile, "   tx-queue 1"))},
-		{field: "tx-queue priority strict", name: "CNP queue weighted", harmful: true, rule: "QOS007", why: cnpAlone,
+		{field: "tx-queue priority strict", name: "kept on the CNPs' queue below a round-robin tx-queue 7", harmful: true, rule: "QOS021", why: cnpAlone,
+			edit: text(roundRobin(7, 10))},
+		{field: "tx-queue priority strict", name: "removed (EOS's default is strict priority)",
 			edit: text(drop(`^      priority strict$`))},
 		{field: "tx-queue priority strict", name: "said twice",
 			edit: text(after(`^      priority strict$`, "      priority strict"))},
 		{field: "tx-queue no priority", name: "CNP queue made weighted", harmful: true, rule: "QOS007", why: cnpAlone,
 			edit: text(replace(`^      priority strict$`, "      no priority"))},
+		{field: "tx-queue no priority", name: "tx-queue 7 round robin above the CNPs' strict queue", harmful: true, rule: "QOS007", why: cnpAlone,
+			edit: text(roundRobin(7, 10))},
 		{field: "tx-queue no priority", name: "said twice",
 			edit: text(after(`^      no priority$`, "      no priority"))},
 		{field: "tx-queue bandwidth percent <n>", name: "RoCE's queue weight 1", harmful: true, rule: "QOS018", why: "no other traffic class competes with RoCE in the suite's traffic",
@@ -254,7 +280,7 @@ func eosMutations() []mutation {
 		{field: "tx-queue random-detect drop minimum-threshold <n> <unit> maximum-threshold <n> <unit> drop-probability <p>", name: "WRED drop on RoCE's queue", harmful: true, rule: "QOS015", dataPlane: true,
 			edit: text(after(`random-detect ecn minimum-threshold`, "      random-detect drop minimum-threshold 100 kbytes maximum-threshold 400 kbytes drop-probability 50"))},
 		{field: "tx-queue random-detect drop minimum-threshold <n> <unit> maximum-threshold <n> <unit> drop-probability <p>", name: "WRED drop on an unused queue",
-			edit: text(after(`^      bandwidth percent 10$`, "      random-detect drop minimum-threshold 100 kbytes maximum-threshold 400 kbytes drop-probability 50"))},
+			edit: text(after(`^   tx-queue 1$`, "      random-detect drop minimum-threshold 100 kbytes maximum-threshold 400 kbytes drop-probability 50"))},
 		{field: "tx-queue no random-detect drop", name: "on a queue that does not drop", safe: "it only turns early drop off",
 			edit: text(after(`random-detect ecn minimum-threshold`, "      no random-detect drop"))},
 		{field: "tx-queue random-detect ecn count", name: "counting marks",

@@ -47,7 +47,9 @@ func LinuxInterface(name string) (string, error) {
 // the PFC watchdog defaults, one `qos profile` per distinct port QoS
 // (ECN thresholds scale with speed, so typically one per port speed), and
 // `service-profile` on each interface. Buffers and PG headroom are not
-// configurable in EOS CLI and are not written.
+// configurable in EOS CLI and are not written. A weighted queue numbered
+// above a strict one is written strict priority (EOS serves no
+// round-robin queue above a strict one), with a comment saying so.
 func Render(dc qos.DeviceConfig) ([]byte, error) {
 	var b strings.Builder
 	fail := func(format string, a ...any) ([]byte, error) {
@@ -174,10 +176,24 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 			fmt.Fprintf(&b, "   priority-flow-control pause watchdog port timer timeout %s polling-interval auto recovery-time %s\n",
 				cfgSeconds(w.DetectionMs), cfgSeconds(w.RestorationMs))
 		}
+		// EOS keeps strict-priority queues above round-robin ones: "no
+		// priority" on a queue makes every lower-numbered queue round
+		// robin too. A weighted queue numbered above a strict one is
+		// therefore written strict, or the strict queue (the CNPs')
+		// would be served round robin.
+		topStrict := -1
+		for _, q := range p.Queues {
+			if q.Strict {
+				topStrict = max(topStrict, q.Queue)
+			}
+		}
 		for _, q := range p.Queues {
 			b.WriteString("   !\n")
 			fmt.Fprintf(&b, "   tx-queue %d\n", q.Queue)
-			if q.Strict {
+			if !q.Strict && q.Queue > topStrict && topStrict >= 0 {
+				fmt.Fprintf(&b, "      ! strict priority, not weight %d: EOS serves no round-robin queue above a strict one (tx-queue %d)\n", q.Weight, topStrict)
+				b.WriteString("      priority strict\n")
+			} else if q.Strict {
 				b.WriteString("      priority strict\n")
 			} else {
 				b.WriteString("      no priority\n")

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -97,6 +98,124 @@ func cfgComparable(d qos.DeviceConfig) qos.DeviceConfig {
 	return d
 }
 
+// cfgEOSScheduled is what EOS makes of d's queue scheduling as Render
+// writes it: a weighted queue numbered above a strict one is strict (EOS
+// keeps strict-priority queues above round-robin ones).
+func cfgEOSScheduled(d qos.DeviceConfig) qos.DeviceConfig {
+	for i := range d.Ports {
+		p := &d.Ports[i]
+		p.Queues = slices.Clone(p.Queues)
+		top := -1
+		for _, q := range p.Queues {
+			if q.Strict {
+				top = max(top, q.Queue)
+			}
+		}
+		for j := range p.Queues {
+			if q := &p.Queues[j]; top >= 0 && q.Queue > top {
+				q.Strict, q.Weight = true, 0
+			}
+		}
+	}
+	return d
+}
+
+// The intent's strict queue (the CNPs') stays strict priority on EOS:
+// Render writes no round-robin queue above it, since "no priority" on a
+// higher-numbered queue would make it round robin (the catalog's TC7,
+// weighted 10 above the CNPs' strict queue 6, is written strict).
+func TestRenderKeepsStrictQueuesStrict(t *testing.T) {
+	for name, cfgs := range cfgVariants(t) {
+		for _, dc := range cfgs {
+			out, err := Render(dc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Parse(dc.Device, qos.Source{Name: dc.Device + ".cfg", Data: out})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got.Overruled) > 0 {
+				t.Errorf("%s/%s: the rendered config has statements EOS overrules: %+v", name, dc.Device, got.Overruled)
+			}
+			for _, p := range dc.Ports {
+				gp := got.Port(p.Name)
+				for _, q := range p.Queues {
+					if q.Strict && (gp == nil || !gp.Queue(q.Queue).Strict) {
+						t.Errorf("%s/%s %s: queue %d is strict in the intent but EOS serves it round robin:\n%s", name, dc.Device, p.Name, q.Queue, out)
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+// EOS keeps strict-priority tx-queues above round-robin ones: untouched
+// queues are strict priority, and "no priority" on queue n makes queues
+// 0..n round robin whatever they say, a "priority strict" among them being
+// overruled (lint QOS021 at its line).
+func TestParseTxQueueSchedulingOrder(t *testing.T) {
+	const cfg = "qos profile P\n" +
+		"   tx-queue 3\n" +
+		"      no priority\n" +
+		"      bandwidth percent 50\n" +
+		"!\n" +
+		"interface Ethernet1\n" +
+		"   service-profile P\n" +
+		"!\n" +
+		"interface Ethernet2\n" +
+		"   service-profile P\n" +
+		"   tx-queue 6\n" +
+		"      priority strict\n" +
+		"   tx-queue 7\n" +
+		"      no priority\n" +
+		"      bandwidth percent 10\n" +
+		"!\n" +
+		"interface Ethernet3\n" +
+		"   qos trust dscp\n"
+	dc, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte(cfg)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sched := func(p *qos.PortConfig) string {
+		var s []string
+		for q := range qos.NumTC {
+			if qc := p.Queue(q); qc.Strict {
+				s = append(s, "SP")
+			} else {
+				s = append(s, fmt.Sprintf("RR%d", qc.Weight))
+			}
+		}
+		return strings.Join(s, " ")
+	}
+	for port, want := range map[string]string{
+		"Ethernet1": "RR1 RR1 RR1 RR50 SP SP SP SP",
+		"Ethernet2": "RR1 RR1 RR1 RR50 RR1 RR1 RR1 RR10",
+		"Ethernet3": "SP SP SP SP SP SP SP SP",
+	} {
+		if got := sched(dc.Port(port)); got != want {
+			t.Errorf("%s queues 0-7 = %s, want %s", port, got, want)
+		}
+	}
+	if got := sched(dc.DefaultPort); got != "SP SP SP SP SP SP SP SP" {
+		t.Errorf("a port the config does not name: queues 0-7 = %s, want all strict priority", got)
+	}
+	if len(dc.Overruled) != 1 || dc.Overruled[0].Line != 12 || !slices.Equal(dc.Overruled[0].Ports, []string{"Ethernet2"}) {
+		t.Fatalf("overruled = %+v, want Ethernet2's tx-queue 6 priority strict at line 12", dc.Overruled)
+	}
+	dc.Sources = []string{"sw.cfg"}
+	found := false
+	for _, f := range qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{}) {
+		if f.Rule == qos.RuleOverruled && f.Severity == qos.SevWarning && f.Port == "Ethernet2" && strings.Contains(f.Message, "sw.cfg:12") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("lint gave no QOS021 warning at sw.cfg:12 for the overruled priority strict")
+	}
+}
+
 func TestRenderParseRoundTrip(t *testing.T) {
 	for name, cfgs := range cfgVariants(t) {
 		for _, dc := range cfgs {
@@ -109,7 +228,7 @@ func TestRenderParseRoundTrip(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				want := cfgComparable(dc)
+				want := cfgEOSScheduled(cfgComparable(dc))
 				got = cfgComparable(got)
 				if !reflect.DeepEqual(got, want) {
 					gj, _ := json.MarshalIndent(got, "", " ")
@@ -272,6 +391,7 @@ func TestParseModeNotIndentation(t *testing.T) {
 		"   priority-flow-control on\n" +
 		"   priority-flow-control priority 3 no-drop\n" +
 		"   tx-queue 3\n" +
+		"      no priority\n" +
 		"      bandwidth percent 50\n" +
 		"      random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes max-mark-probability 20\n" +
 		"   qos trust dscp\n" +
@@ -296,7 +416,7 @@ func TestParseModeNotIndentation(t *testing.T) {
 	for name, cfg := range map[string]string{
 		"one tab for the ECN line":               strings.Replace(spaces, "      random-detect", "\trandom-detect", 1),
 		"tabs throughout":                        strings.NewReplacer("      ", "\t\t", "   ", "\t").Replace(spaces),
-		"queue lines at the queue's indentation": strings.NewReplacer("      bandwidth", "   bandwidth", "      random-detect", "   random-detect", "      priority strict", "   priority strict").Replace(spaces),
+		"queue lines at the queue's indentation": strings.NewReplacer("      no priority", "   no priority", "      bandwidth", "   bandwidth", "      random-detect", "   random-detect", "      priority strict", "   priority strict").Replace(spaces),
 		"no indentation under the profile":       strings.NewReplacer("   ", " ", "      ", "  ").Replace(spaces),
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -496,7 +616,9 @@ func hasQoS(p *qos.PortConfig) bool {
 		return true
 	}
 	for _, q := range p.Queues {
-		if q.ECN != nil || q.Strict || q.Weight > 1 {
+		// EOS serves an untouched tx-queue strict priority: a
+		// round-robin queue was set so.
+		if q.ECN != nil || !q.Strict {
 			return true
 		}
 	}

@@ -34,22 +34,25 @@ type cfgBlock struct {
 	where      cfgPos
 }
 
-// cfgPos is a file and line, formatted only when an error needs it.
+// cfgPos is a file and line, formatted only when an error needs it; src
+// is the file's index in Parse's sources (qos.Overruled.Source).
 type cfgPos struct {
 	file string
 	line int
+	src  int
 }
 
 func (p cfgPos) String() string { return fmt.Sprintf("%s:%d", p.file, p.line) }
 
 type cfgQueue struct {
-	strict  *bool
-	weight  int
-	ecn     *qos.ECNConfig
-	noECN   bool // no random-detect ecn (overrides a profile's)
-	drop    *qos.ECNConfig
-	noDrop  bool
-	touched bool
+	strict   *bool
+	strictAt cfgPos // where priority strict or no priority was said
+	weight   int
+	ecn      *qos.ECNConfig
+	noECN    bool // no random-detect ecn (overrides a profile's)
+	drop     *qos.ECNConfig
+	noDrop   bool
+	touched  bool
 }
 
 func newCfgBlock(where cfgPos) *cfgBlock {
@@ -73,6 +76,11 @@ type cfgParser struct {
 	// change what the switch does to RoCE.
 	fields map[string]qos.FieldNote
 	risks  map[string]qos.NotRun
+	srcIdx int // the index of the file being read
+	// overruled are the statements EOS applies otherwise than they
+	// read, one per statement (a qos profile's line serves many ports).
+	overruled []qos.Overruled
+	overAt    map[cfgPos]int
 }
 
 // Parse reads one device's EOS configuration (a running-config, or parts
@@ -89,7 +97,8 @@ type cfgParser struct {
 // are not ports of the result.
 func Parse(device string, srcs ...qos.Source) (qos.DeviceConfig, error) {
 	p := &cfgParser{dscp: map[int]int{}, cos: map[int]int{}, tcQueue: map[int]int{}, profiles: map[string]*cfgBlock{}, intfs: map[string]*cfgBlock{}, fields: map[string]qos.FieldNote{}, risks: map[string]qos.NotRun{}}
-	for _, s := range srcs {
+	for i, s := range srcs {
+		p.srcIdx = i
 		if err := p.file(s); err != nil {
 			return qos.DeviceConfig{}, fmt.Errorf("parse eos config of %s: %w", device, err)
 		}
@@ -180,7 +189,7 @@ func (p *cfgParser) file(src qos.Source) error {
 		raw := strings.ReplaceAll(strings.TrimRight(sc.Text(), " \t\r"), "\t", "   ")
 		text := strings.TrimSpace(raw)
 		indent := len(raw) - len(strings.TrimLeft(raw, " "))
-		where := cfgPos{src.Name, lineNo}
+		where := cfgPos{src.Name, lineNo, p.srcIdx}
 		if inComment {
 			if text == "EOF" {
 				inComment = false
@@ -426,9 +435,9 @@ func (p *cfgParser) queueLine(q *cfgQueue, f []string, where cfgPos) error {
 	q.touched = true
 	switch {
 	case line == "priority strict":
-		q.strict = &t
+		q.strict, q.strictAt = &t, where
 	case line == "no priority":
-		q.strict = &fa
+		q.strict, q.strictAt = &fa, where
 	case len(f) == 3 && f[0] == "bandwidth" && f[1] == "percent":
 		w, err := cfgInt(f[2], 0, 100)
 		if err != nil {
@@ -531,6 +540,14 @@ func cfgMs(s string) (int, error) {
 // from.
 const (
 	srcEOS = "EOS default"
+	// srcEOSScheduling is where labctl has EOS's tx-queue scheduling
+	// rules from: "show qos interfaces" on an EOS switch lists untouched
+	// queues as strict priority and, below a queue set no priority,
+	// queues configured strict as operationally round robin
+	// (https://aristaeos.blogspot.com/2020/09/understanding-output-of-show-qos.html,
+	// a reading of one switch's output, not Arista's manual). labctl has
+	// not checked it on every platform or on cEOS-lab.
+	srcEOSScheduling = "EOS tx-queue scheduling as 'show qos interfaces' reports it (unverified on cEOS-lab and per platform)"
 	// srcEOSUnverified marks the defaults labctl could not check on a
 	// cEOS-lab image.
 	srcEOSUnverified = "EOS default (Arista EOS manual; unverified on cEOS-lab)"
@@ -676,19 +693,40 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 			}
 			pc.Watchdog = w
 		}
+		// EOS serves strict-priority tx-queues before round-robin ones
+		// and keeps them above: every tx-queue is strict priority until
+		// set "no priority", and "no priority" on queue n makes queue n
+		// and every lower-numbered queue round robin, whatever their own
+		// "priority strict" says ("show qos interfaces" shows such a
+		// queue RR operational / SP configured). So the highest queue
+		// set "no priority" splits the port: round robin up to it,
+		// strict priority above.
+		rrTop := -1
 		for qn := range qos.NumTC {
-			qc := qos.QueueConfig{Queue: qn, Weight: 1, Origin: "interface " + name}
-			q := eff.queues[qn]
-			if q == nil || !q.touched {
-				def("tx-queue (scheduling)", "round robin, weight 1, no WRED", srcEOS, name, false)
+			if q := eff.queues[qn]; q != nil && q.strict != nil && !*q.strict {
+				rrTop = qn
 			}
-			if q != nil {
-				if q.weight > 0 {
+		}
+		for qn := range qos.NumTC {
+			qc := qos.QueueConfig{Queue: qn, Strict: qn > rrTop, Origin: "interface " + name}
+			q := eff.queues[qn]
+			switch {
+			case q != nil && q.strict != nil:
+			case qn > rrTop:
+				def("tx-queue (scheduling)", "strict priority (EOS's default: a tx-queue is strict priority unless it or a higher-numbered queue is set no priority)", srcEOSScheduling, name, false)
+			default:
+				def("tx-queue (scheduling)", fmt.Sprintf("round robin (tx-queue %d, numbered above it, is set no priority)", rrTop), srcEOSScheduling, name, false)
+			}
+			if !qc.Strict {
+				qc.Weight = 1
+				if q != nil && q.weight > 0 {
 					qc.Weight = q.weight
 				}
-				if q.strict != nil && *q.strict {
-					qc.Strict, qc.Weight = true, 0
+				if q != nil && q.strict != nil && *q.strict {
+					p.overruleStrict(q.strictAt, qn, rrTop, qc.Weight, name)
 				}
+			}
+			if q != nil {
 				if q.ecn != nil {
 					// EOS's random-detect ecn marks every colour alike.
 					qc.SetMarking(*q.ecn)
@@ -707,12 +745,13 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 	dp := qos.PortConfig{Fabric: true, PFCPriorities: []int{}, Trust: qos.TrustDSCP, DSCPToTC: maps.Clone(dscp), CoSToTC: maps.Clone(cos),
 		TCToQueue: maps.Clone(tcQueue), TCToPG: qos.IdentityMap(), PFCToQueue: maps.Clone(tcQueue)}
 	for qn := range qos.NumTC {
-		dp.Queues = append(dp.Queues, qos.QueueConfig{Queue: qn, Weight: 1})
+		dp.Queues = append(dp.Queues, qos.QueueConfig{Queue: qn, Strict: true})
 	}
 	dc.DefaultPort = &dp
 	if len(p.notes) > 0 {
 		dc.Notes = p.notes
 	}
+	dc.Overruled = p.overruled
 	applyPlatformBuffer(&dc)
 	for _, k := range slices.SortedFunc(maps.Keys(defaults), func(a, b [2]string) int { return strings.Compare(a[0]+a[1], b[0]+b[1]) }) {
 		dc.Defaults = append(dc.Defaults, *defaults[k])
@@ -725,6 +764,29 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 	}
 	dc.Sort()
 	return dc
+}
+
+// overruleStrict records a tx-queue's "priority strict" that EOS serves
+// round robin, as a higher-numbered queue (rrTop) is set no priority: lint
+// warns of it (QOS021), as the queue's traffic loses the precedence the
+// line promises (CNPs wait behind the data they should throttle).
+func (p *cfgParser) overruleStrict(at cfgPos, queue, rrTop, weight int, port string) {
+	if i, ok := p.overAt[at]; ok {
+		if !slices.Contains(p.overruled[i].Ports, port) {
+			p.overruled[i].Ports = append(p.overruled[i].Ports, port)
+		}
+		return
+	}
+	if p.overAt == nil {
+		p.overAt = map[cfgPos]int{}
+	}
+	p.overAt[at] = len(p.overruled)
+	p.overruled = append(p.overruled, qos.Overruled{
+		Where: fmt.Sprintf("tx-queue %d priority strict", queue), Source: at.src, Line: at.line,
+		What:  fmt.Sprintf("EOS keeps strict-priority queues above round-robin ones: tx-queue %d is set no priority, which makes it and every lower-numbered queue round robin, so tx-queue %d is served round robin (weight %d), not strict priority", rrTop, queue, weight),
+		Fix:   fmt.Sprintf("set no priority on no queue numbered above tx-queue %d (make tx-queue %d and those between priority strict), or move the class that needs strict priority to a queue above tx-queue %d (qos map traffic-class <tc> to tx-queue <q>)", queue, rrTop, rrTop),
+		Ports: []string{port},
+	})
 }
 
 // cfgOverlay applies src's settings over dst.
@@ -762,7 +824,7 @@ func cfgOverlay(dst, src *cfgBlock) {
 		}
 		d.touched = d.touched || q.touched
 		if q.strict != nil {
-			d.strict = q.strict
+			d.strict, d.strictAt = q.strict, q.strictAt
 		}
 		if q.weight != 0 {
 			d.weight = q.weight
