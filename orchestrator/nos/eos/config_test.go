@@ -671,3 +671,43 @@ func TestBareLintFlagsPortWithoutServiceProfile(t *testing.T) {
 		t.Errorf("no QOS012 for the port without its service-profile: %+v", fs)
 	}
 }
+
+// The PFC watchdog's defaults labctl could not check in Arista's
+// documentation (the global timeout turning the watchdog on, errdisable
+// as the action, a timer set nowhere) are each named by lint (QOS000
+// info) with the ports they decide, not taken silently.
+func TestParseWatchdogAssumptionsNamed(t *testing.T) {
+	const cfg = "priority-flow-control pause watchdog default timeout 0.2\n" +
+		"interface Ethernet1\n" +
+		"   priority-flow-control on\n" +
+		"   priority-flow-control priority 3 no-drop\n" +
+		"!\n" +
+		"interface Ethernet2\n" +
+		"   priority-flow-control on\n" +
+		"   priority-flow-control priority 3 no-drop\n" +
+		"   priority-flow-control pause watchdog\n" +
+		"   priority-flow-control pause watchdog port action drop\n" +
+		"   priority-flow-control pause watchdog port timer timeout 0.2 polling-interval auto recovery-time 0.2\n"
+	dc, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte(cfg)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := dc.Port("Ethernet1").Watchdog; w == nil || w.Action != "errdisable" || w.DetectionMs != 200 {
+		t.Fatalf("Ethernet1 watchdog = %+v", w)
+	}
+	var notes []string
+	for _, f := range qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{}) {
+		if f.Rule == qos.RuleParseNote && f.Severity == qos.SevInfo {
+			notes = append(notes, f.Message)
+		}
+	}
+	all := strings.Join(notes, "\n")
+	for _, want := range []string{"default timeout' turns the PFC watchdog on", "errdisables the port", "detection or recovery time of 0"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("lint does not name the assumption %q; QOS000 notes:\n%s", want, all)
+		}
+	}
+	if strings.Contains(all, "Ethernet2") {
+		t.Errorf("Ethernet2 sets its watchdog fully, yet a note names it:\n%s", all)
+	}
+}

@@ -616,6 +616,10 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 	if len(p.tcQueue) < qos.NumTC {
 		def("qos map traffic-class to tx-queue", "traffic class n to queue n", srcEOS, "", false)
 	}
+	// The watchdog's defaults labctl could not check in Arista's
+	// documentation: lint names each assumption (QOS000), with the
+	// ports it decides.
+	var wdByDefault, wdActionDefault, wdNoTimer []string
 	for _, name := range p.order {
 		ib := p.intfs[name]
 		eff := newCfgBlock(ib.where)
@@ -674,6 +678,9 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 			wdOn = *eff.wd
 		}
 		if len(pc.PFCPriorities) > 0 && wdOn {
+			if eff.wd == nil {
+				wdByDefault = append(wdByDefault, name)
+			}
 			w := &qos.PortWatchdog{DetectionMs: p.wdTimeout, RestorationMs: p.wdRecovery, Action: p.wdAction}
 			if eff.wdTimeout > 0 {
 				w.DetectionMs = eff.wdTimeout
@@ -689,7 +696,11 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 				w.Action = "forward"
 			case "":
 				w.Action = "errdisable"
-				def("priority-flow-control pause watchdog action", "errdisable", srcEOS, name, false)
+				def("priority-flow-control pause watchdog action", "errdisable", srcEOSUnverified, name, false)
+				wdActionDefault = append(wdActionDefault, name)
+			}
+			if w.DetectionMs == 0 || w.RestorationMs == 0 {
+				wdNoTimer = append(wdNoTimer, name)
 			}
 			pc.Watchdog = w
 		}
@@ -748,6 +759,14 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 		dp.Queues = append(dp.Queues, qos.QueueConfig{Queue: qn, Strict: true})
 	}
 	dc.DefaultPort = &dp
+	assume := func(ports []string, format string, a ...any) {
+		if len(ports) > 0 {
+			p.notes = append(p.notes, fmt.Sprintf("labctl assumes "+format+" (not checked in Arista's documentation); ports: %s", append(a, qos.PortRanges(ports, p.order))...))
+		}
+	}
+	assume(wdByDefault, "that 'priority-flow-control pause watchdog default timeout' turns the PFC watchdog on at ports with PFC that do not say 'priority-flow-control pause watchdog'")
+	assume(wdActionDefault, "that a PFC watchdog without 'priority-flow-control pause watchdog action' errdisables the port on a storm")
+	assume(wdNoTimer, "a detection or recovery time of 0 for a PFC watchdog whose timeout or recovery-time is set nowhere")
 	if len(p.notes) > 0 {
 		dc.Notes = p.notes
 	}
