@@ -77,7 +77,7 @@ func Rules() []Rule {
 		{RulePFCOffLossless, "pfc-off-lossless", SevError, "PFC is off for a lossless priority on a data port"},
 		{RuleDSCPMapMismatch, "dscp-map-mismatch", SevError, "DSCPs reach lossless classes on some ports and not others, or other traffic shares RoCE's lossless class"},
 		{RuleRoCEDSCPLossy, "roce-dscp-lossy", SevError, "the RoCE DSCP does not reach a lossless traffic class (its map or the port's trust mode)"},
-		{RuleECNThresholds, "ecn-thresholds", SevError, "ECN Kmin not below Kmax (error), or Kmax above the PFC XOFF point or below one packet (warning)"},
+		{RuleECNThresholds, "ecn-thresholds", SevError, "ECN Kmin above Kmax or a marking probability outside (0, 100%] (error), or Kmin equal to Kmax (a step), Kmax above the PFC XOFF point or below one packet (warning)"},
 		{RuleECNLosslessQueue, "ecn-lossless-queue", SevWarning, "the queue of a lossless class does not mark ECN while ECN is in use"},
 		{RuleHeadroomShort, "headroom-short", SevError, "PFC headroom is less than link speed, MTU and cable length need"},
 		{RuleCNPPriority, "cnp-priority", SevWarning, "CNPs are in a PFC class, neither on a strict queue nor weighted above RoCE data, or on DSCP 0, which puts unmarked traffic on their strict queue"},
@@ -534,7 +534,10 @@ func (l *linter) ecn(d *DeviceConfig, p *PortConfig, lossless []int) {
 				name string
 				col  *WREDColour
 			}{{"yellow", w.Yellow}, {"red", w.Red}} {
-				if e := c.col; e != nil && (e.MinBytes >= e.MaxBytes || e.Pmax <= 0 || e.Pmax > 1) {
+				// Equal thresholds are a step, as for green below; RoCE's
+				// packets are green, so only a colour no switch can
+				// program is reported.
+				if e := c.col; e != nil && (e.MinBytes > e.MaxBytes || e.Pmax <= 0 || e.Pmax > 1) {
 					l.addAt(RuleECNThresholds, SevError, d.Device, p.Name, wredWhere(&q),
 						"give each colour a minimum below its maximum and a probability above 0, at most 100 percent",
 						"queue %d: WRED %s min %d, max %d%s, probability %g%% cannot ramp", q.Queue, c.name, e.MinBytes, e.MaxBytes, unitSuffix(e.Unit), e.Pmax*100)
@@ -555,10 +558,18 @@ func (l *linter) ecn(d *DeviceConfig, p *PortConfig, lossless []int) {
 				"give the marking probability at Kmax above 0, at most 100 percent (RoCE profiles use 5 to 20)",
 				"queue %d: ECN marking probability %g%% %s", q.Queue, e.Pmax*100, what)
 		}
-		if e.MinBytes >= e.MaxBytes {
+		switch {
+		case e.MinBytes > e.MaxBytes:
 			l.addAt(RuleECNThresholds, SevError, d.Device, p.Name, wredWhere(&q),
 				"set Kmin below Kmax so that marking ramps up with the queue",
-				"queue %d: ECN Kmin %d is not below Kmax %d%s", q.Queue, e.MinBytes, e.MaxBytes, unitSuffix(e.Unit))
+				"queue %d: ECN Kmin %d is above Kmax %d%s", q.Queue, e.MinBytes, e.MaxBytes, unitSuffix(e.Unit))
+		case e.MinBytes == e.MaxBytes:
+			// A step at K (DCTCP's marking) is a setting switches take
+			// and some fabrics use; DCQCN's rate control is tuned for the
+			// ramp, so it is worth a word, not an error.
+			l.addAt(RuleECNThresholds, SevWarning, d.Device, p.Name, wredWhere(&q),
+				"set Kmin below Kmax (Kmax/4 to Kmax/2 is usual) unless a step at one threshold is meant",
+				"queue %d: ECN Kmin and Kmax are both %d%s: the queue marks every packet above it and none below, a step rather than the ramp DCQCN is tuned for", q.Queue, e.MinBytes, unitSuffix(e.Unit))
 		}
 		// A Kmax of less than one full RoCE packet marks at pmax as soon
 		// as a packet waits: DCQCN then holds every flow through the queue

@@ -119,8 +119,11 @@ func TestLintRules(t *testing.T) {
 		{RuleRoCEDSCPLossy, SevInfo, "", "lossless DSCPs inferred from pfc_enable and the maps: 26", true, LintOptions{RoCEDSCP: intP(26)}, func(c []DeviceConfig, o *LintOptions) {
 			o.RoCEDSCP = nil
 		}},
-		{RuleECNThresholds, SevError, "Ethernet0", "Kmin 1638400 is not below Kmax 1638400", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+		{RuleECNThresholds, SevWarning, "Ethernet0", "ECN Kmin and Kmax are both 1638400 bytes: the queue marks every packet above it and none below", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Port("Ethernet0").Queue(3).ECN.MinBytes = 1638400
+		}},
+		{RuleECNThresholds, SevError, "Ethernet0", "ECN Kmin 1638401 is above Kmax 1638400", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			c[0].Port("Ethernet0").Queue(3).ECN.MinBytes = 1638401
 		}},
 		{RuleECNThresholds, SevError, "Ethernet0", "ECN marking probability 0% marks nothing between Kmin and Kmax", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			e := *c[0].Port("Ethernet0").Queue(3).ECN
