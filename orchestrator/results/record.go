@@ -323,15 +323,24 @@ func (s *Summary) MarkNotComputed(fields ...string) {
 	}
 }
 
-// NotComputedReason says why the summary's NotComputed fields are absent:
-// the model does not compute them, or a live lab does not produce them.
-// Regress and assertions give it as the reason a figure is missing.
-func (s *Summary) NotComputedReason() string {
+// NotComputedReason says why field, one of the summary's NotComputed
+// fields, is absent: the model does not compute it, the variant's flows are
+// latency ping-pongs (which measure no bandwidth), a live lab does not
+// produce it, or nothing was delivered to measure. Regress and assertions
+// give it as the reason a figure is missing.
+func (s *Summary) NotComputedReason(field string) string {
+	latencyOnly := slices.Contains(s.NotComputed, "throughput_gbps_total")
 	switch {
 	case s.Model == ModelFlow:
 		return "not computed by the " + FlowModelCaveat
+	case latencyOnly && (field == "throughput_gbps_total" || field == "throughput_gbps_min_flow" || field == "jain_fairness"):
+		return "not measured: the variant's flows are latency ping-pongs, and ib_write_lat measures no bandwidth"
 	case s.Source == Measured:
 		return "not measured on a live lab (its virtual switches and soft-RoCE NICs do not produce it)"
+	case field == "jain_fairness":
+		return "not computed: no flow delivered anything in the measurement window, and rates that are all 0 have no fairness"
+	case field == "latency_us_p99":
+		return "not computed: no packet was delivered in the measurement window, so none has a latency"
 	}
 	return "not computed for this variant"
 }

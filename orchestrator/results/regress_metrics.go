@@ -316,7 +316,7 @@ func notComputedWhy(s *Summary, field string) string {
 	if s == nil || !slices.Contains(s.NotComputed, field) {
 		return ""
 	}
-	return s.NotComputedReason()
+	return s.NotComputedReason(field)
 }
 
 // roleStats aggregates the flows of one role of a variant.

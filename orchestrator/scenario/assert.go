@@ -517,9 +517,9 @@ func notComputed(s *results.Summary, field string) error {
 // summary's field, such as roles.<role>.retransmits from retransmits.
 func notComputedAs(name string, s *results.Summary, field string) error {
 	if s.Source == results.Measured && s.Model != runtime.ModelFlow {
-		return fmt.Errorf("%s is %s: assert on simulated.summary.%s, the simulated twin", name, s.NotComputedReason(), field)
+		return fmt.Errorf("%s is %s: assert on simulated.summary.%s, the simulated twin", name, s.NotComputedReason(field), field)
 	}
-	return fmt.Errorf("%s is %s", name, s.NotComputedReason())
+	return fmt.Errorf("%s is %s", name, s.NotComputedReason(field))
 }
 
 // congestionFields are the summary fields only the simulator models: the
