@@ -39,6 +39,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -46,6 +47,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/labctl/labctl/orchestrator/qos"
 )
 
 // exercisesGuide is the guide's path from this package's directory.
@@ -687,4 +690,106 @@ func TestDocHelpers(t *testing.T) {
 			t.Errorf("diff with context:\n%s", d)
 		}
 	})
+}
+
+// docsWithClaims are the documents, besides the exercises guide, whose
+// claims about labctl the tests below hold to the program.
+var docsWithClaims = []string{
+	"../../README.md",
+	"../../docs/fidelity.md",
+	"../../docs/kubernetes.md",
+	"../../docs/performance-history.md",
+	"../../docs/config-fields.md",
+	"../../docs/exercises.md",
+	"../../scenarios/README.md",
+	"../../results/baselines/README.md",
+	"../../bench/compare/README.md",
+}
+
+// Every lint rule a document names is one of lint's rules, and a document
+// that says lint warns with a rule names one that warns ("lint warns
+// (QOS017)"), so that a renumbered rule or a changed severity shows here.
+func TestDocsLintRuleCodes(t *testing.T) {
+	t.Parallel()
+	rules := map[string]qos.Rule{}
+	for _, r := range qos.Rules() {
+		rules[r.ID] = r
+	}
+	code := regexp.MustCompile(`QOS\d{3}`)
+	for _, doc := range docsWithClaims {
+		data, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(data)
+		prev := 0
+		for _, m := range code.FindAllStringIndex(text, -1) {
+			id := text[m[0]:m[1]]
+			r, ok := rules[id]
+			if !ok {
+				t.Errorf("%s: names lint rule %s, which lint does not have", doc, id)
+				continue
+			}
+			// The words since the previous rule code, at most a line's worth.
+			before := text[max(prev, m[0]-60):m[0]]
+			prev = m[1]
+			if strings.Contains(before, "lint warns") && r.Severity != qos.SevWarning && !strings.Contains(r.Summary, "(warning") {
+				t.Errorf("%s: says lint warns with %s, which is %s: %s", doc, id, r.Severity, r.Summary)
+			}
+		}
+	}
+}
+
+// The size of a saved baseline that the README and results/baselines say
+// (ecn-pfc on 64gpu: its record with and without the time series) is what
+// saving one gives.
+func TestDocsBaselineSize(t *testing.T) {
+	t.Parallel()
+	claim := regexp.MustCompile(`ecn-pfc on 64gpu: (?:(\d+) KB instead of ([\d.]+) MB|([\d.]+) MB with them, (\d+) KB\s+without)`)
+	type sizes struct{ baselineKB, recordMB float64 }
+	var claims []sizes
+	for _, doc := range []string{"../../README.md", "../../results/baselines/README.md"} {
+		data, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := claim.FindStringSubmatch(string(data))
+		if m == nil {
+			t.Errorf("%s no longer says what ecn-pfc on 64gpu's baseline and record weigh: update this test", doc)
+			continue
+		}
+		kb, mb := m[1], m[2]
+		if kb == "" {
+			kb, mb = m[4], m[3]
+		}
+		var s sizes
+		s.baselineKB, _ = strconv.ParseFloat(kb, 64)
+		s.recordMB, _ = strconv.ParseFloat(mb, 64)
+		claims = append(claims, s)
+	}
+	dir := upLab(t, "64gpu")
+	runOK(t, dir, "ecn-pfc", "64gpu")
+	if code, out, errs := resultsCLI(t, dir, "regress", "--save-baseline", "latest", "good"); code != 0 {
+		t.Fatalf("save baseline: exit %d: %s%s", code, out, errs)
+	}
+	base, err := os.Stat(filepath.Join(dir, "results", "baselines", "good.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	records, _ := filepath.Glob(filepath.Join(dir, "results", "*", "run.json"))
+	if len(records) != 1 {
+		t.Fatalf("run records: %v", records)
+	}
+	rec, err := os.Stat(records[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotKB, gotMB := float64(base.Size())/1e3, float64(rec.Size())/1e6
+	for _, c := range claims {
+		// The record holds a version string and run costs whose digits
+		// vary; a claim is right to its last digit, give or take one.
+		if math.Abs(gotKB-c.baselineKB) > 1.5 || math.Abs(gotMB-c.recordMB) > 0.15 {
+			t.Errorf("the docs say a saved baseline of ecn-pfc on 64gpu is %g KB and its record %g MB; saving one gives %.1f KB, the record is %.2f MB", c.baselineKB, c.recordMB, gotKB, gotMB)
+		}
+	}
 }
