@@ -159,7 +159,11 @@ func compute(in Input, suggest bool) (*Plan, error) {
 }
 
 // place assigns NICs to leaves (filling p.Placement) and returns the number
-// of NICs on each leaf.
+// of NICs on each leaf. It uses the fewest leaves that take dmax NICs each
+// and spreads the servers over them as evenly as it can, in order: every
+// leaf's uplinks are sized for the fullest leaf, so 40 GPUs on two leaves
+// of 32 NICs need 12 uplinks each as 16+24, where 32+8 needed 16 (the
+// seed divides the NICs evenly over the leaves too).
 func place(p *Plan, in Input, dmax int) []int {
 	gpusOf := func(s int) int { // 0-based server
 		if s == p.Servers-1 && in.GPUs%in.GPUsPerServer != 0 {
@@ -178,7 +182,7 @@ func place(p *Plan, in Input, dmax int) []int {
 	switch {
 	case in.Layout == LayoutRail:
 		// NIC i of every server goes to rail i. A rail's leaf takes up to
-		// dmax servers; leaves are numbered group by group (a group of dmax
+		// dmax servers; leaves are numbered group by group (a group of
 		// servers gets one leaf per rail), so rail i's leaf group is every
 		// leaf numbered i+1 modulo the rail count.
 		// One rail per NIC of a full server; a fabric of one partly
@@ -187,48 +191,49 @@ func place(p *Plan, in Input, dmax int) []int {
 		if p.Servers == 1 {
 			rails = gpusOf(0)
 		}
+		groups := ceilDiv(p.Servers, dmax)
 		for s := range p.Servers {
 			n := gpusOf(s)
 			sp := ServerPlacement{Server: s + 1, GPUs: n, Leaves: make([]int, n)}
 			for i := range n {
-				leaf := (s/dmax)*rails + i
+				leaf := evenPart(s, p.Servers, groups)*rails + i
 				sp.Leaves[i] = leaf + 1
 				addNIC(leaf)
 			}
 			p.Placement[s] = sp
 		}
-		groups := ceilDiv(p.Servers, dmax)
-		for len(perLeaf) < groups*rails { // a short last server leaves a rail leaf empty
-			perLeaf = append(perLeaf, 0)
-		}
 		p.Leaf.Rails = rails
 		p.Leaf.LeavesPerRail = groups
-		if perRail := min(p.Servers, dmax); perRail*2 <= dmax {
+		if perRail := ceilDiv(p.Servers, groups); perRail*2 <= dmax {
 			p.Warnings = append(p.Warnings, fmt.Sprintf("rail layout: each rail leaf attaches %d of the %d NICs it could take; a ToR layout needs fewer leaves at this size", perRail, dmax))
 		}
 	case in.GPUsPerServer <= dmax:
-		// The seed's ToR layout: whole servers fill leaves in order.
-		perLeafServers := dmax / in.GPUsPerServer
+		// The seed's ToR layout: a server's NICs on one leaf, servers in
+		// order.
+		leaves := ceilDiv(p.Servers, dmax/in.GPUsPerServer)
 		for s := range p.Servers {
 			n := gpusOf(s)
 			sp := ServerPlacement{Server: s + 1, GPUs: n, Leaves: make([]int, n)}
+			leaf := evenPart(s, p.Servers, leaves)
 			for i := range n {
-				sp.Leaves[i] = s/perLeafServers + 1
-				addNIC(s / perLeafServers)
+				sp.Leaves[i] = leaf + 1
+				addNIC(leaf)
 			}
 			p.Placement[s] = sp
 		}
 	default:
 		// A server has more NICs than a leaf can take: NICs fill leaves in
 		// order and some servers span two leaves.
+		leaves := ceilDiv(p.NICs, dmax)
 		nic := 0
 		var split []string
 		for s := range p.Servers {
 			n := gpusOf(s)
 			sp := ServerPlacement{Server: s + 1, GPUs: n, Leaves: make([]int, n)}
 			for i := range n {
-				sp.Leaves[i] = nic/dmax + 1
-				addNIC(nic / dmax)
+				leaf := evenPart(nic, p.NICs, leaves)
+				sp.Leaves[i] = leaf + 1
+				addNIC(leaf)
 				nic++
 			}
 			if sp.Leaves[0] != sp.Leaves[n-1] && len(split) < 5 {
@@ -238,12 +243,19 @@ func place(p *Plan, in Input, dmax int) []int {
 		}
 		p.Warnings = append(p.Warnings, fmt.Sprintf("a server's %d NICs do not fit on one leaf (at most %d NICs per leaf at %g:1): servers are split across leaves (%s)", in.GPUsPerServer, dmax, in.Oversubscription, strings.Join(split, ", ")))
 	}
-	if in.Layout == LayoutToR && len(perLeaf) > 1 {
-		if last := perLeaf[len(perLeaf)-1]; last < perLeaf[0] {
-			p.Warnings = append(p.Warnings, fmt.Sprintf("leaf %d is partly empty: %d of %d NICs attached", len(perLeaf), last, perLeaf[0]))
-		}
-	}
 	return perLeaf
+}
+
+// evenPart is the part (0-based) item x of n falls in when n items are cut,
+// in order, into parts runs as even as can be: the last n%parts runs take
+// one more, so a short last server shares the larger run.
+func evenPart(x, n, parts int) int {
+	small := n / parts
+	bigFrom := (parts - n%parts) * small // the first item of the larger runs
+	if x < bigFrom {
+		return x / small
+	}
+	return parts - n%parts + (x-bigFrom)/(small+1)
 }
 
 // plan1Tier puts every NIC on one switch: no spine, no uplinks, nothing

@@ -224,6 +224,9 @@ func checkPlan(t *testing.T, in Input, p *Plan) {
 	if placed != p.NICs {
 		fail("placement lists %d NICs, want %d", placed, p.NICs)
 	}
+	if p.Tiers > 1 {
+		checkLeafFill(t, in, p, g.maxNICsPerLeaf())
+	}
 	// No switch exceeds its ports.
 	if p.Leaf.DownlinkPortsPerLeaf+p.Leaf.UplinkPortsPerLeaf > in.LeafPorts {
 		fail("leaf uses %d+%d of %d ports", p.Leaf.DownlinkPortsPerLeaf, p.Leaf.UplinkPortsPerLeaf, in.LeafPorts)
@@ -291,29 +294,39 @@ func checkPlan(t *testing.T, in Input, p *Plan) {
 // invariants; inputs that cannot be built must be refused with a FitError,
 // never planned wrongly.
 func TestPropertyGrid(t *testing.T) {
-	gpus := []int{8, 16, 24, 64, 100, 128, 520, 1000, 1024, 1025, 2048, 4096, 10000, 16384, 65536}
+	// Powers of two, one above and below them, primes, and sizes that
+	// leave a server or a leaf short.
+	gpus := []int{7, 8, 16, 24, 40, 64, 100, 128, 259, 520, 1000, 1024, 1025, 2048, 4096, 4097, 10000, 16384, 65536}
 	if testing.Short() {
 		gpus = []int{8, 100, 1024, 4096, 65536}
 	}
 	planned, refused := 0, 0
 	for _, n := range gpus {
-		for _, nic := range []int{100, 200, 400, 800} {
-			for _, radix := range []int{32, 64, 128} {
-				for _, os := range []float64{1, 1.5, 2, 3, 4} {
-					for _, layout := range []Layout{LayoutToR, LayoutRail} {
-						speed := max(400, nic)
-						in := Input{GPUs: n, NICSpeedGbps: nic, LeafPorts: radix, SpinePorts: radix, LeafSpeedGbps: speed, SpineSpeedGbps: speed, Oversubscription: os, Layout: layout}.Normalize()
-						p, err := Compute(in)
-						if err != nil {
-							var fe *FitError
-							if !errors.As(err, &fe) {
-								t.Fatalf("%+v: %v (want a plan or a FitError)", in, err)
+		for _, gps := range []int{8, 3} {
+			for _, nic := range []int{100, 200, 400, 800} {
+				for _, radix := range []int{32, 64, 128} {
+					for _, speeds := range [][2]int{{1, 1}} {
+						for _, os := range []float64{1, 1.5, 2, 3, 4} {
+							for _, layout := range []Layout{LayoutToR, LayoutRail} {
+								base := max(400, nic)
+								in := Input{GPUs: n, GPUsPerServer: gps, NICSpeedGbps: nic, LeafPorts: radix, SpinePorts: radix,
+									LeafSpeedGbps: base * speeds[0], SpineSpeedGbps: base * speeds[1], Oversubscription: os, Layout: layout}.Normalize()
+								if in.LeafSpeedGbps > 800 || in.SpineSpeedGbps > 800 {
+									continue
+								}
+								p, err := Compute(in)
+								if err != nil {
+									var fe *FitError
+									if !errors.As(err, &fe) {
+										t.Fatalf("%+v: %v (want a plan or a FitError)", in, err)
+									}
+									refused++
+									continue
+								}
+								planned++
+								checkPlan(t, in, p)
 							}
-							refused++
-							continue
 						}
-						planned++
-						checkPlan(t, in, p)
 					}
 				}
 			}
@@ -396,5 +409,66 @@ func TestOneTier(t *testing.T) {
 	}
 	if _, err := Compute(Input{GPUs: 16, Tiers: 4}); err == nil {
 		t.Error("4 tiers accepted")
+	}
+}
+
+// checkLeafFill asserts that a spine-leaf plan has the fewest leaves that
+// take dmax NICs each, none of them empty, and that it spreads the servers
+// over them evenly, so that the uplinks every leaf gets, sized for the
+// fullest, are as few as can be (40 GPUs on 32-NIC leaves were 32+8 and
+// took 16 uplinks a leaf where 16+24 take 12; a rail fabric of 33 servers,
+// the last of 3 GPUs, had 5 leaves with no NIC).
+func checkLeafFill(t *testing.T, in Input, p *Plan, dmax int) {
+	t.Helper()
+	fail := func(format string, a ...any) {
+		t.Helper()
+		t.Fatalf("%+v: "+format, append([]any{in}, a...)...)
+	}
+	most := 0
+	for i, n := range p.Leaf.NICsPerLeaf {
+		if n == 0 {
+			fail("leaf %d has no NIC", i+1)
+		}
+		most = max(most, n)
+	}
+	if p.Leaf.DownlinksPerLeaf != most {
+		fail("uplinks sized for %d NICs a leaf, but the fullest leaf has %d", p.Leaf.DownlinksPerLeaf, most)
+	}
+	// Servers per leaf (ToR), per rail leaf group (rail), or NICs per leaf
+	// (servers split over leaves) differ by at most one.
+	var runs []int
+	leaves := 0
+	switch {
+	case in.Layout == LayoutRail:
+		groups := ceilDiv(p.Servers, dmax)
+		runs = make([]int, groups)
+		for _, s := range p.Placement {
+			runs[(s.Leaves[0]-1)/p.Leaf.Rails]++
+		}
+		leaves = groups * p.Leaf.Rails
+		if last := p.Placement[p.Servers-1]; runs[groups-1] == 1 {
+			// A short last server alone in its group has no leaf on the
+			// rails it has no NIC for.
+			leaves -= p.Leaf.Rails - last.GPUs
+		}
+	case in.GPUsPerServer <= dmax:
+		leaves = ceilDiv(p.Servers, dmax/in.GPUsPerServer)
+		runs = make([]int, p.Leaf.Count)
+		for _, s := range p.Placement {
+			runs[s.Leaves[0]-1]++
+		}
+	default:
+		leaves = ceilDiv(p.NICs, dmax)
+		runs = p.Leaf.NICsPerLeaf
+	}
+	if p.Leaf.Count != leaves {
+		fail("%d leaves, want the fewest that take %d NICs each: %d", p.Leaf.Count, dmax, leaves)
+	}
+	lo, hi := runs[0], runs[0]
+	for _, r := range runs {
+		lo, hi = min(lo, r), max(hi, r)
+	}
+	if hi-lo > 1 {
+		fail("servers or NICs spread unevenly over leaves: %v", runs)
 	}
 }

@@ -17,8 +17,8 @@ const SchemaVersion = 1
 type Layout string
 
 const (
-	// LayoutToR puts all NICs of a server on the same leaf, servers filling
-	// leaves in order (the seed's layout).
+	// LayoutToR puts all NICs of a server on the same leaf, servers in
+	// order, spread evenly over the fewest leaves (the seed's layout).
 	LayoutToR Layout = "tor"
 	// LayoutRail puts NIC i of every server on rail i's leaf group, as
 	// rail-optimized AI fabrics are built.
@@ -74,8 +74,9 @@ type Plan struct {
 	Warnings  []string          `json:"warnings"`
 }
 
-// LeafTier describes the leaf switches. All leaves are built the same; the
-// last leaves may use fewer downlinks (see LeafUse).
+// LeafTier describes the leaf switches. All leaves are built the same
+// (uplinks sized for the fullest); some may attach fewer NICs
+// (NICsPerLeaf).
 type LeafTier struct {
 	Count int `json:"count"`
 	// PerPod is the number of leaves in one pod (all of them in 2 tiers).
