@@ -342,13 +342,18 @@ func plan2Tier(p *Plan, g geometry, leaves, d, up int) error {
 
 // plan3Tier plans pods of leaves and spines under planes of super-spines:
 // spine j of every pod connects to every super-spine of plane j. Spines are
-// non-blocking (as many links up as down); the leaf tier carries the
-// oversubscription.
+// non-blocking (as much bandwidth up as down); the leaf tier carries the
+// oversubscription. Spines and super-spines are the same switch, so they
+// join port to port at the spine speed: where spine ports are faster than
+// the leaves' and break out toward them, a spine's leaf links take
+// ceil(links/lanes) ports and as many whole ports go up (800G spines over
+// 400G leaves had their super-spine links counted as 400G lanes, while the
+// fabric builds them at 800G, up to twice the ports a super-spine has).
 func plan3Tier(p *Plan, g geometry, leaves, d, up int) error {
-	slots := g.spineSlots()
-	half := slots / 2
+	ports := g.in.SpinePorts
+	half := ports / 2 * g.linksPerSpinePort // leaf links a spine takes at most
 	if half < 1 {
-		return fmt.Errorf("a %d-link spine cannot split its ports between leaves and super-spines", slots)
+		return fmt.Errorf("a %d-port spine cannot split its ports between leaves and super-spines", ports)
 	}
 	rails := max(1, p.Leaf.Rails)
 	podMax := half
@@ -356,8 +361,8 @@ func plan3Tier(p *Plan, g geometry, leaves, d, up int) error {
 		podMax -= podMax % rails // keep a server group's rail leaves in one pod
 	}
 	pods := ceilDiv(leaves, podMax)
-	if pods > slots {
-		return fmt.Errorf("it needs %d pods of %d leaves but a super-spine has only %d fabric links (4 tiers would be needed)", pods, podMax, slots)
+	if pods > ports {
+		return fmt.Errorf("it needs %d pods of %d leaves but a super-spine has only %d ports (4 tiers would be needed)", pods, podMax, ports)
 	}
 	perPod := ceilDiv(leaves, pods)
 	if g.in.Layout == LayoutRail && perPod%rails != 0 && podMax >= rails {
@@ -374,18 +379,19 @@ func plan3Tier(p *Plan, g geometry, leaves, d, up int) error {
 		if u > maxUp || perPod*k > half {
 			continue
 		}
-		down := perPod * k // a spine's links to its pod's leaves
+		// A spine's ports toward its pod's leaves; as many spine-speed
+		// links go up, which carry at least their bandwidth.
+		down := ceilDiv(perPod*k, g.linksPerSpinePort)
 		// Super-spines per plane: the fewest that can each take an equal
 		// share m of every spine's uplinks (ECMP over equal links) from
-		// every pod. A spine has at least as many links up as down (non-
-		// blocking); where q does not divide its down links, it takes up
-		// to q-1 more up rather than q larger: 11 leaf links split over
-		// 2 super-spines as 6+6, not over 11 of one link each (176
-		// super-spines for 1025 GPUs, where 32 do).
-		for q := max(1, ceilDiv(pods*down, slots)); q <= down; q++ {
+		// every pod. Where q does not divide the spine's down ports, it
+		// takes up to q-1 more up rather than q larger: 11 leaf links
+		// split over 2 super-spines as 6+6, not over 11 of one link each
+		// (176 super-spines for 1025 GPUs, where 32 do).
+		for q := max(1, ceilDiv(pods*down, ports)); q <= down; q++ {
 			m := ceilDiv(down, q)
 			spineUp := q * m
-			if pods*m > slots || down+spineUp > slots {
+			if pods*m > ports || down+spineUp > ports {
 				continue
 			}
 			p.Tiers = 3
@@ -393,20 +399,19 @@ func plan3Tier(p *Plan, g geometry, leaves, d, up int) error {
 			setLeaf(p, g, leaves, perPod, d, u, k)
 			p.Spine = SpineTier{
 				Count: spines * pods, PerPod: spines,
-				DownlinkPortsPerSpine: ceilDiv(perPod*k, g.linksPerSpinePort),
-				UplinkPortsPerSpine:   ceilDiv(spineUp, g.linksPerSpinePort),
+				DownlinkPortsPerSpine: down,
+				UplinkPortsPerSpine:   spineUp,
 				LinksPerSuperSpine:    m,
 			}
-			used := ceilDiv(pods*m, g.linksPerSpinePort)
 			p.SuperSpine = &SuperSpineTier{
 				Count: spines * q, Planes: spines, PerPlane: q,
-				Ports: g.in.SpinePorts, PortSpeedGbps: g.in.SpineSpeedGbps,
-				PortsUsedPerSwitch: used,
-				PortUtilization:    ratio(used, g.in.SpinePorts),
+				Ports: ports, PortSpeedGbps: g.in.SpineSpeedGbps,
+				PortsUsedPerSwitch: pods * m,
+				PortUtilization:    ratio(pods*m, ports),
 			}
 			if spare := spineUp - down; spare > 0 {
 				p.Warnings = append(p.Warnings, fmt.Sprintf("each spine has %s up for %s down, so that its uplinks split evenly over the %d super-spines of its plane (%d each)",
-					plural.N(spineUp, "link"), plural.N(down, "leaf link"), q, m))
+					plural.N(spineUp, "link"), plural.N(down, leafLinks(g)), q, m))
 			}
 			if last := leaves - (pods-1)*perPod; last < perPod {
 				p.Warnings = append(p.Warnings, fmt.Sprintf("pod %d is partly empty: %d of %d leaves", pods, last, perPod))
@@ -414,7 +419,16 @@ func plan3Tier(p *Plan, g geometry, leaves, d, up int) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("no spine count gives every leaf of a %d-leaf pod equal links within %d-link spines", perPod, slots)
+	return fmt.Errorf("no spine count gives every leaf of a %d-leaf pod equal links within %d-port spines", perPod, ports)
+}
+
+// leafLinks names what a spine's down port carries: a leaf link, or with
+// a breakout, several.
+func leafLinks(g geometry) string {
+	if g.linksPerSpinePort == 1 {
+		return "leaf link"
+	}
+	return fmt.Sprintf("port of %d leaf links", g.linksPerSpinePort)
 }
 
 // errTooFewUplinks: every spine takes at least one link from every leaf.
@@ -474,13 +488,16 @@ func finish(p *Plan, g geometry, nicsPerLeaf []int) {
 	s.Ports = in.SpinePorts
 	s.PortSpeedGbps = in.SpineSpeedGbps
 	s.LogicalPorts = in.SpinePorts * in.SpineSpeedGbps / in.NICSpeedGbps
-	links := p.Leaf.PerPod * p.Leaf.LinksPerSpine
+	bw := p.Leaf.PerPod * p.Leaf.LinksPerSpine * g.linkSpeed
 	if ss := p.SuperSpine; ss != nil {
-		links += ss.PerPlane * s.LinksPerSuperSpine
+		bw += ss.PerPlane * s.LinksPerSuperSpine * in.SpineSpeedGbps // port to port
 	}
-	s.PortsUsedPerSpine = links * g.linkSpeed / in.NICSpeedGbps
+	s.PortsUsedPerSpine = bw / in.NICSpeedGbps
 	s.PortUtilization = ratio(s.DownlinkPortsPerSpine+s.UplinkPortsPerSpine, in.SpinePorts)
 	s.Breakout = breakoutName(in.SpineSpeedGbps, g.linkSpeed)
+	if p.SuperSpine != nil && s.Breakout != "none" {
+		s.Breakout += fmt.Sprintf(" toward leaves; %dG to super-spines", in.SpineSpeedGbps)
+	}
 	if in.LeafSpeedGbps > g.linkSpeed {
 		p.Leaf.Breakout += fmt.Sprintf("; uplinks 1x%dG->%dx%dG", in.LeafSpeedGbps, g.linksPerLeafPort, g.linkSpeed)
 	}
@@ -498,7 +515,7 @@ func finish(p *Plan, g geometry, nicsPerLeaf []int) {
 		{Where: "leaf-spine", Side: "spine", SpeedGbps: in.SpineSpeedGbps, Count: s.Count * s.DownlinkPortsPerSpine},
 	}
 	if ss := p.SuperSpine; ss != nil {
-		p.Cables.SpineSuperSpine = s.Count * s.UplinkPortsPerSpine * g.linksPerSpinePort
+		p.Cables.SpineSuperSpine = s.Count * s.UplinkPortsPerSpine
 		p.Optics = append(p.Optics,
 			Optic{Where: "spine-super-spine", Side: "spine", SpeedGbps: in.SpineSpeedGbps, Count: s.Count * s.UplinkPortsPerSpine},
 			Optic{Where: "spine-super-spine", Side: "super-spine", SpeedGbps: in.SpineSpeedGbps, Count: ss.Count * ss.PortsUsedPerSwitch},

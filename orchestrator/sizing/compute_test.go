@@ -257,22 +257,27 @@ func checkPlan(t *testing.T, in Input, p *Plan) {
 		if ss == nil {
 			fail("3 tiers without super-spines")
 		}
-		// A spine has as many links up as down, or up to one fewer
-		// than a plane's super-spines more so that they split evenly.
-		down, up := p.Leaf.PerPod*p.Leaf.LinksPerSpine, ss.PerPlane*p.Spine.LinksPerSuperSpine
+		// Spines and super-spines join port to port at the spine speed.
+		// A spine has as many ports up as down (as much bandwidth: a down
+		// port may carry leaf links broken out), or up to one fewer than
+		// a plane's super-spines more so that they split evenly.
+		down, up := p.Spine.DownlinkPortsPerSpine, ss.PerPlane*p.Spine.LinksPerSuperSpine
+		if down != ceilDiv(p.Leaf.PerPod*p.Leaf.LinksPerSpine, g.linksPerSpinePort) || up != p.Spine.UplinkPortsPerSpine {
+			fail("spine ports %d down for %d leaf links, %d up for %d super-spine links", down, p.Leaf.PerPod*p.Leaf.LinksPerSpine, p.Spine.UplinkPortsPerSpine, up)
+		}
 		if up < down || up >= down+ss.PerPlane {
-			fail("spine has %d links up (%d super-spines x %d) for %d down", up, ss.PerPlane, p.Spine.LinksPerSuperSpine, down)
+			fail("spine has %d links up (%d super-spines x %d) for %d ports down", up, ss.PerPlane, p.Spine.LinksPerSuperSpine, down)
 		}
 		// And a plane has the fewest super-spines that can take an even
 		// share of every spine's uplinks (1025 GPUs had 11 per plane, of
 		// 3 links each, where 2 of 18 fit).
 		for q := 1; q < ss.PerPlane; q++ {
-			if m := ceilDiv(down, q); p.Pods*m <= g.spineSlots() && down+q*m <= g.spineSlots() {
+			if m := ceilDiv(down, q); p.Pods*m <= in.SpinePorts && down+q*m <= in.SpinePorts {
 				fail("%d super-spines per plane where %d of %d links each would do", ss.PerPlane, q, m)
 			}
 		}
-		if p.Pods*p.Spine.LinksPerSuperSpine > g.spineSlots() || ss.PortsUsedPerSwitch > ss.Ports {
-			fail("super-spine over its ports")
+		if p.Pods*p.Spine.LinksPerSuperSpine != ss.PortsUsedPerSwitch || ss.PortsUsedPerSwitch > ss.Ports {
+			fail("super-spine uses %d ports for %d pods x %d links, of %d", ss.PortsUsedPerSwitch, p.Pods, p.Spine.LinksPerSuperSpine, ss.Ports)
 		}
 		if ss.Planes != p.Spine.PerPod {
 			fail("%d planes for %d spines per pod", ss.Planes, p.Spine.PerPod)
@@ -305,7 +310,9 @@ func TestPropertyGrid(t *testing.T) {
 		for _, gps := range []int{8, 3} {
 			for _, nic := range []int{100, 200, 400, 800} {
 				for _, radix := range []int{32, 64, 128} {
-					for _, speeds := range [][2]int{{1, 1}} {
+					// Leaf and spine ports at one speed, or either twice
+					// the other (the faster side breaks out).
+					for _, speeds := range [][2]int{{1, 1}, {2, 1}, {1, 2}} {
 						for _, os := range []float64{1, 1.5, 2, 3, 4} {
 							for _, layout := range []Layout{LayoutToR, LayoutRail} {
 								base := max(400, nic)
