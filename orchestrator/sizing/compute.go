@@ -506,13 +506,22 @@ func finish(p *Plan, g geometry, nicsPerLeaf []int) {
 	for _, n := range nicsPerLeaf {
 		downPorts += g.downPorts(n)
 	}
-	leafSpine := p.Leaf.Count * p.Leaf.UplinkPortsPerLeaf * g.linksPerLeafPort
+	// A cable per leaf-spine link: a broken-out leaf port with a lane
+	// unused (3 400G links on two 800G ports) has no cable on that lane.
+	leafSpine := p.Leaf.Count * p.Leaf.UplinkLinksPerLeaf
+	// A spine's ports toward its pod's leaves: fewer in a partly empty
+	// last pod than DownlinkPortsPerSpine, which is a full pod's.
+	spineDown := 0
+	for pod := range p.Pods {
+		inPod := min(p.Leaf.PerPod, p.Leaf.Count-pod*p.Leaf.PerPod)
+		spineDown += s.PerPod * ceilDiv(inPod*p.Leaf.LinksPerSpine, g.linksPerSpinePort)
+	}
 	p.Cables = Cables{ServerLeaf: p.NICs, BreakoutServerLeaf: downPorts, LeafSpine: leafSpine}
 	p.Optics = []Optic{
 		{Where: "server-leaf", Side: "nic", SpeedGbps: in.NICSpeedGbps, Count: p.NICs},
 		{Where: "server-leaf", Side: "leaf", SpeedGbps: in.LeafSpeedGbps, Count: downPorts},
 		{Where: "leaf-spine", Side: "leaf", SpeedGbps: in.LeafSpeedGbps, Count: p.Leaf.Count * p.Leaf.UplinkPortsPerLeaf},
-		{Where: "leaf-spine", Side: "spine", SpeedGbps: in.SpineSpeedGbps, Count: s.Count * s.DownlinkPortsPerSpine},
+		{Where: "leaf-spine", Side: "spine", SpeedGbps: in.SpineSpeedGbps, Count: spineDown},
 	}
 	if ss := p.SuperSpine; ss != nil {
 		p.Cables.SpineSuperSpine = s.Count * s.UplinkPortsPerSpine
