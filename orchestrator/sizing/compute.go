@@ -475,7 +475,14 @@ func setLeaf(p *Plan, g geometry, leaves, perPod, d, u, k int) {
 	p.Leaf.Breakout = breakoutName(in.LeafSpeedGbps, in.NICSpeedGbps)
 	p.Oversubscription = Oversubscription{Target: in.Oversubscription, Actual: round2(float64(d*in.NICSpeedGbps) / float64(u*g.linkSpeed))}
 	if p.Oversubscription.Actual < in.Oversubscription-0.005 {
-		p.Warnings = append(p.Warnings, fmt.Sprintf("oversubscription %g:1 was asked; %d uplinks per leaf keep ECMP balanced, giving %.2f:1", in.Oversubscription, u, p.Oversubscription.Actual))
+		// Say why: whole links (16 200G NICs at 1.5:1 need 5.33 400G
+		// links), or the round-up to an equal share of every spine.
+		why := fmt.Sprintf("a leaf's %d x %dG down need %.2f x %dG up, so %d whole links", d, in.NICSpeedGbps,
+			float64(d*in.NICSpeedGbps)/(in.Oversubscription*float64(g.linkSpeed)), g.linkSpeed, u)
+		if need := g.uplinksFor(d); need < u {
+			why = fmt.Sprintf("%d x %dG links up would do, but a leaf has %d to give each of its %d spines %d", need, g.linkSpeed, u, u/k, k)
+		}
+		p.Warnings = append(p.Warnings, fmt.Sprintf("oversubscription %g:1 was asked; %s, giving %.2f:1", in.Oversubscription, why, p.Oversubscription.Actual))
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -477,5 +478,40 @@ func checkLeafFill(t *testing.T, in Input, p *Plan, dmax int) {
 	}
 	if hi-lo > 1 {
 		fail("servers or NICs spread unevenly over leaves: %v", runs)
+	}
+}
+
+// A plan below the oversubscription asked says why: whole links, or the
+// round-up that gives every spine an equal share (it said ECMP balance for
+// both, so 16 GPUs at 1.5:1 on one spine blamed ECMP for 1.33:1). The
+// design document counts the uplinks it compares in links, as the table
+// does: 3 400G links on two 800G ports are 1200G up, not 2 x 800G.
+func TestOversubscriptionBelowTarget(t *testing.T) {
+	for _, c := range []struct {
+		in   Input
+		want string
+	}{
+		{Input{GPUs: 16, Oversubscription: 1.5}, "oversubscription 1.5:1 was asked; a leaf's 16 x 200G down need 5.33 x 400G up, so 6 whole links, giving 1.33:1"},
+		{Input{GPUs: 20, GPUsPerServer: 4, NICSpeedGbps: 100, LeafSpeedGbps: 100, SpinePorts: 4, SpineSpeedGbps: 100, Oversubscription: 3},
+			"oversubscription 3:1 was asked; 7 x 100G links up would do, but a leaf has 8 to give each of its 2 spines 4, giving 2.50:1"},
+	} {
+		p, err := Compute(c.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(p.Warnings, c.want) {
+			t.Errorf("%+v: warnings %q, want %q", c.in, p.Warnings, c.want)
+		}
+	}
+	p, err := Compute(Input{GPUs: 12, NICSpeedGbps: 100, LeafSpeedGbps: 800})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var md bytes.Buffer
+	if err := WriteMarkdown(&md, p); err != nil {
+		t.Fatal(err)
+	}
+	if want := "1.00:1 (target 1:1): 12 x 100G down against 3 x 400G up per leaf."; !strings.Contains(md.String(), want) {
+		t.Errorf("design document does not say %q:\n%s", want, md.String())
 	}
 }

@@ -143,8 +143,10 @@ func WriteMarkdown(w io.Writer, p *Plan) error {
 		f("| %s | %s | %dG | %d |\n", o.Where, o.Side, o.SpeedGbps, o.Count)
 	}
 	f("| **total** | | | **%d** |\n\nA broken-out switch port takes one module at the switch and one per NIC at the far end.\n\n", p.OpticsTotal())
+	// Uplinks in links, not ports: 3 400G links on two 800G ports are
+	// 1200G up, not 1600G.
 	f("## 6. Oversubscription\n\n%.2f:1 (target %g:1): %d x %dG down against %d x %dG up per leaf.\n\n",
-		p.Oversubscription.Actual, p.Oversubscription.Target, p.Leaf.DownlinksPerLeaf, p.NICSpeedGbps, p.Leaf.UplinkPortsPerLeaf, p.Leaf.PortSpeedGbps)
+		p.Oversubscription.Actual, p.Oversubscription.Target, p.Leaf.DownlinksPerLeaf, p.NICSpeedGbps, p.Leaf.UplinkLinksPerLeaf, p.Leaf.UplinkSpeedGbps)
 	f("## Bill of materials\n\n| item | count |\n|---|---|\n")
 	f("| leaf switches (%dx%dG) | %d |\n| spine switches (%dx%dG) | %d |\n", p.Leaf.Ports, p.Leaf.PortSpeedGbps, p.Leaf.Count, p.Spine.Ports, p.Spine.PortSpeedGbps, p.Spine.Count)
 	if ss := p.SuperSpine; ss != nil {
