@@ -56,6 +56,9 @@ not compared. Variants are matched by name and repetition; when the two
 runs had other seeds, the repetitions of a point (each at seed +
 repetition) are compared as samples: the mean of the run's against the
 mean of the baseline's, allowed at least the spread of the baseline's.
+Two records of another scenario or lab, or whose figures come from
+different models (packet-level, flow-level, a live lab), are refused (exit
+2): rerun with the baseline's model, or save a baseline of this one.
 
 A baseline is a run id (or unique prefix), latest, a name saved with
 --save-baseline (results/baselines/<name>.json, written without the time

@@ -57,8 +57,8 @@ func regressJSON(t *testing.T, dir string) (int, results.Report, string) {
 // The vendor-config regression loop on the real simulation of 64gpu's
 // ecn-pfc: raising the WRED green_min_threshold of leaf1's host ports from
 // 819200 to 3000000 lets the incast receiver's queue grow before marking,
-// and every incast flow's p50 latency grows about fivefold (25-28 us to
-// 121 us at seed 1: the queue now sits near the 3 MB Kmin, 120 us of a
+// and every incast flow's p50 latency grows about sevenfold (16.9 us to
+// 116.7 us at seed 1: the queue now sits near the 3 MB Kmin, 120 us of a
 // 200G port, instead of below the 800 KiB one), while the
 // whole run's p99 and throughput move the better way, so the summary alone
 // passes it. The role and port comparisons must fail it; an unchanged
