@@ -53,7 +53,7 @@ func (d *DeviceConfig) Admit(b *BufferProfile) Admission {
 		a.NoShared = true
 	}
 	if LosslessProfile(b) {
-		xoff := *b.XoffBytes
+		xoff := Val(b.XoffBytes) // 0 where the switch sizes it (SizedBySwitch)
 		a.XonBytes, a.XonOffsetBytes = Val(b.XonBytes), Val(b.XonOffsetBytes)
 		if pl != nil && pl.HeadroomPoolBytes != nil {
 			a.HeadroomBytes, a.SharedHeadroom = xoff, true

@@ -74,7 +74,7 @@ func (p *PortConfig) Class(tc int) Class {
 // has headroom (xoff) above 0. SAI generates XOFF only for a PG whose
 // profile sets an XOFF threshold; without one the PG is lossy.
 func LosslessProfile(b *BufferProfile) bool {
-	return b.XoffBytes != nil && *b.XoffBytes > 0
+	return b.SizedBySwitch || b.XoffBytes != nil && *b.XoffBytes > 0
 }
 
 // mapOr is m[k], or def when m has no k.

@@ -414,6 +414,11 @@ type BufferProfile struct {
 	XoffBytes      *int64 `json:"xoff_bytes,omitempty"`
 	XonBytes       *int64 `json:"xon_bytes,omitempty"`
 	XonOffsetBytes *int64 `json:"xon_offset_bytes,omitempty"`
+	// SizedBySwitch is a lossless profile the switch sizes from tables
+	// labctl does not have, for a port whose speed the files read do not
+	// give (SONiC's buffer manager for a bare config without PORT): it
+	// pauses, with a headroom labctl cannot know, so its xoff is unset.
+	SizedBySwitch bool `json:"sized_by_switch,omitempty"`
 }
 
 // Range of dynamic_th: alpha = 2^dynamic_th from 1/128 to 256; -8 is

@@ -104,7 +104,7 @@ func (r *resolver) overwritten(pc *qos.PortConfig, key, prof string, m managedPG
 	if pc.CableM > 0 {
 		cable = fmt.Sprintf("%dm", pc.CableM)
 	}
-	uses := fmt.Sprintf("the lossless profile buffermgrd makes for the port's speed and cable, pg_lossless_%s_%s_profile (the files read do not give the port's speed and cable; labctl assumes the lossless profile it renders)", speed, cable)
+	uses := fmt.Sprintf("the lossless profile buffermgrd makes for the port's speed and cable, pg_lossless_%s_%s_profile (the files read do not give the port's speed and cable, so labctl takes the PG as lossless with a headroom it cannot check; a lab's lint and run use the profile labctl renders)", speed, cable)
 	switch _, defined := r.db.BufferProfile[m.profile]; {
 	case m.profile != "" && defined:
 		uses = m.profile + ", as the config defines it"

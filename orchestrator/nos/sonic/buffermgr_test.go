@@ -148,3 +148,37 @@ func TestManagerReadsThePortsOwnEntry(t *testing.T) {
 		t.Errorf("Ethernet4 PG 3 = %+v, want buffermgrd's", pg)
 	}
 }
+
+// TestManagerPGWithoutTheSpeed: a bare config without PORT gives no
+// port speed, so labctl cannot size the lossless PG buffermgrd makes, but
+// the PG is lossless all the same: lint reports no PG that cannot pause
+// (QOS014) or DSCP that stops being lossless (QOS002), for a PG buffermgrd
+// generates or one whose lossy profile it writes over (QOS021 warns).
+func TestManagerPGWithoutTheSpeed(t *testing.T) {
+	const noPort = `{
+    "TC_TO_PRIORITY_GROUP_MAP": {"AZURE": {"0": "0", "3": "3"}},
+    "DSCP_TO_TC_MAP": {"AZURE": {"26": "3"}},
+    "PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3", "tc_to_pg_map": "AZURE", "dscp_to_tc_map": "AZURE"}, "Ethernet4": {"pfc_enable": "3", "tc_to_pg_map": "AZURE", "dscp_to_tc_map": "AZURE"}},
+    "BUFFER_POOL": {"ingress_lossless_pool": {"type": "ingress", "mode": "dynamic", "size": "10000000"}},
+    "BUFFER_PROFILE": {"ingress_lossy_profile": {"pool": "ingress_lossless_pool", "size": "0", "dynamic_th": "3"}},
+    "BUFFER_PG": {"Ethernet0|0": {"profile": "ingress_lossy_profile"}, "Ethernet0|3": {"profile": "ingress_lossy_profile"}, "Ethernet4|0": {"profile": "ingress_lossy_profile"}}
+}`
+	dc, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(noPort)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, port := range []string{"Ethernet0", "Ethernet4"} {
+		if pg := pgProfile(t, dc, port, 3); !qos.LosslessProfile(&pg.BufferProfile) || !pg.SizedBySwitch {
+			t.Errorf("%s PG 3 = %+v, want lossless, sized by the switch", port, pg)
+		}
+	}
+	rules := map[string]int{}
+	for _, f := range qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{}) {
+		if f.Severity != qos.SevInfo {
+			rules[f.Rule]++
+		}
+	}
+	if rules[qos.RuleLosslessPG] > 0 || rules[qos.RuleDSCPMapMismatch] > 0 || rules[qos.RuleOverruled] != 1 {
+		t.Errorf("lint rules (errors and warnings) %v, want QOS021 alone of these", rules)
+	}
+}

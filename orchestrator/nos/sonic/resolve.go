@@ -792,11 +792,17 @@ func (r *resolver) computedPG(pc *qos.PortConfig, g int, origin string) qos.PGCo
 	}
 	bp := qos.BufferProfile{Profile: "computed", Pool: pool, SizeBytes: qos.Ptr(int64(0)), DynamicTh: qos.Ptr(0)}
 	lossless := pc.GeneratedLossless(g)
-	if lossless && pc.SpeedGbps > 0 && pc.CableM > 0 {
+	switch {
+	case lossless && pc.SpeedGbps > 0 && pc.CableM > 0:
 		hr := qos.HeadroomBytes(pc.SpeedGbps, mtu, pc.CableM, 0)
 		xon := int64(2 * mtu)
 		bp.Profile = qos.LosslessPGProfileName(pc.SpeedGbps, pc.CableM)
 		bp.XoffBytes, bp.XonBytes, bp.SizeBytes = qos.Ptr(hr), qos.Ptr(xon), qos.Ptr(hr+xon)
+	case lossless:
+		// Without the port's speed (a bare config with no PORT table)
+		// the headroom is unknown, but the PG is lossless all the same:
+		// the switch knows its speed.
+		bp.Profile, bp.SizedBySwitch = "pg_lossless_<speed>_<cable>_profile", true
 	}
 	return qos.PGConfig{PG: g, BufferProfile: bp, Origin: origin, Assumed: true}
 }
