@@ -871,15 +871,22 @@ func (l *linter) unresolved(d *DeviceConfig) {
 		if c.rejected != "" {
 			f.Message = fmt.Sprintf("%s %s names %s|%s, which the switch refuses (%s): %s", f.Where, c.field, c.table, c.ref, c.rejected, c.effect)
 		}
-		if len(f.Ports) > 0 {
-			sortPorts(f.Ports)
-			f.Port = PortRanges(f.Ports, all)
-			if len(f.Ports) == 1 {
-				f.Ports = nil
-			}
-		}
+		nameFindingPorts(f, all)
 	}
 	l.out = append(l.out, found...)
+}
+
+// nameFindingPorts names a finding's ports as ranges in Port, keeping the
+// list only where there are several.
+func nameFindingPorts(f *Finding, all []string) {
+	if len(f.Ports) == 0 {
+		return
+	}
+	sortPorts(f.Ports)
+	f.Port = PortRanges(f.Ports, all)
+	if len(f.Ports) == 1 {
+		f.Ports = nil
+	}
 }
 
 // QOS021: entries the switch does not apply as they read, each at its
@@ -940,13 +947,7 @@ func (l *linter) overruled(d *DeviceConfig) {
 		default:
 			f.Message = fmt.Sprintf("%s: %s", f.Where, c.what)
 		}
-		if len(f.Ports) > 0 {
-			sortPorts(f.Ports)
-			f.Port = PortRanges(f.Ports, all)
-			if len(f.Ports) == 1 {
-				f.Ports = nil
-			}
-		}
+		nameFindingPorts(f, all)
 	}
 	l.out = append(l.out, found...)
 }
