@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
@@ -87,6 +88,80 @@ func compute(in Input, suggest bool) (*Plan, error) {
 		return nil, exitcode.Usage(err)
 	}
 	g := newGeometry(in)
+	if in.Tiers == 1 {
+		p := newPlan(in)
+		if err := plan1Tier(p, g); err != nil {
+			return nil, exitcode.Usage(err)
+		}
+		return p, nil
+	}
+	dmax := g.maxNICsPerLeaf()
+	if dmax == 0 {
+		return nil, exitcode.Usage(&FitError{Reason: fmt.Sprintf("a %dx%dG leaf cannot attach even one %dG NIC with the uplinks %g:1 needs", in.LeafPorts, in.LeafSpeedGbps, in.NICSpeedGbps, in.Oversubscription), Suggestion: "use a leaf with more ports or a higher oversubscription"})
+	}
+	best, err := planLeaves(in, g, dmax)
+	bestCap := dmax
+	var ie *InputError
+	if errors.As(err, &ie) {
+		return nil, exitcode.Usage(ie)
+	}
+	// The fewest leaves are not always the fewest switches: a full leaf
+	// may have no room for the uplinks that split evenly over the spines,
+	// where leaves taking fewer NICs need fewer uplinks each (63 400G
+	// NICs at 2:1 on 32-port leaves: 3 leaves of 21 NICs and 11 uplinks
+	// take 11 spines of one link each, 4 leaves of 16 NICs and 8 uplinks
+	// one spine). So leaves that take fewer NICs are tried too, while
+	// there are fewer of them than the best plan has switches (better
+	// says which wins). A ToR layout keeps its servers whole.
+	step := 1
+	if in.Layout == LayoutToR && in.GPUsPerServer <= dmax {
+		step = in.GPUsPerServer
+	}
+	fewest := leafCount(in, dmax)
+	tried := fewest
+	for c := dmax - 1; c >= step; c-- {
+		n := leafCount(in, c)
+		if c%step != 0 || n == tried {
+			continue
+		}
+		if best == nil && n > 2*fewest || best != nil && n >= best.SwitchCount() {
+			break
+		}
+		tried = n
+		if p, err := planLeaves(in, g, c); err == nil && (best == nil || better(p, best)) {
+			best, bestCap = p, c
+		}
+	}
+	if best != nil {
+		place(best, in, bestCap, dmax)
+		warnSingleSpine(best, in)
+		return best, nil
+	}
+	var fe *FitError
+	if errors.As(err, &fe) && fe.Suggestion == "" && suggest {
+		fe.Suggestion = suggestFit(in)
+	}
+	return nil, exitcode.Usage(err)
+}
+
+// better says whether plan a is to be bought rather than b: fewer
+// switches; as many, then not a single spine (per pod) where b has one,
+// fewer tiers, fewer optics.
+func better(a, b *Plan) bool {
+	if a.SwitchCount() != b.SwitchCount() {
+		return a.SwitchCount() < b.SwitchCount()
+	}
+	if single := func(p *Plan) bool { return p.Spine.PerPod == 1 }; single(a) != single(b) {
+		return single(b)
+	}
+	if a.Tiers != b.Tiers {
+		return a.Tiers < b.Tiers
+	}
+	return a.OpticsTotal() < b.OpticsTotal()
+}
+
+// newPlan is a plan of in's servers and NICs, before any switch.
+func newPlan(in Input) *Plan {
 	p := &Plan{
 		SchemaVersion: SchemaVersion,
 		GPUs:          in.GPUs,
@@ -104,17 +179,33 @@ func compute(in Input, suggest bool) (*Plan, error) {
 		}
 		p.Warnings = append(p.Warnings, fmt.Sprintf("%d GPUs do not fill whole servers: server %d has %s", in.GPUs, p.Servers, gpus))
 	}
-	if in.Tiers == 1 {
-		if err := plan1Tier(p, g); err != nil {
-			return nil, exitcode.Usage(err)
-		}
-		return p, nil
+	return p
+}
+
+// leafCount is how many leaves place uses when a leaf takes at most c NICs.
+func leafCount(in Input, c int) int {
+	servers := ceilDiv(in.GPUs, in.GPUsPerServer)
+	switch {
+	case in.Layout == LayoutRail:
+		return ceilDiv(servers, c) * in.GPUsPerServer
+	case in.GPUsPerServer <= c:
+		return ceilDiv(servers, c/in.GPUsPerServer)
 	}
-	dmax := g.maxNICsPerLeaf()
-	if dmax == 0 {
-		return nil, exitcode.Usage(&FitError{Reason: fmt.Sprintf("a %dx%dG leaf cannot attach even one %dG NIC with the uplinks %g:1 needs", in.LeafPorts, in.LeafSpeedGbps, in.NICSpeedGbps, in.Oversubscription), Suggestion: "use a leaf with more ports or a higher oversubscription"})
+	return ceilDiv(in.GPUs, c)
+}
+
+// planLeaves plans a 2- or 3-tier fabric whose leaves take at most c NICs
+// each. Its errors are an *InputError, or a *FitError without a
+// suggestion.
+func planLeaves(in Input, g geometry, c int) (*Plan, error) {
+	p := newPlan(in)
+	if in.Layout == LayoutRail {
+		// One rail per NIC of a full server; a fabric of one partly
+		// filled server has only as many rails as that server has NICs.
+		p.Leaf.Rails = min(in.GPUsPerServer, in.GPUs)
+		p.Leaf.LeavesPerRail = ceilDiv(p.Servers, c)
 	}
-	nicsPerLeaf := place(p, in, dmax)
+	nicsPerLeaf := leafLoads(in, c)
 	leaves := len(nicsPerLeaf)
 	d := 0
 	for _, n := range nicsPerLeaf {
@@ -127,15 +218,14 @@ func compute(in Input, suggest bool) (*Plan, error) {
 		fit2 = plan2Tier(p, g, leaves, d, up)
 		if fit2 == nil {
 			finish(p, g, nicsPerLeaf)
-			warnSingleSpine(p, in)
 			return p, nil
 		}
 		var ie *InputError
 		if errors.As(fit2, &ie) {
-			return nil, exitcode.Usage(ie)
+			return nil, ie
 		}
 		if in.Tiers == 2 {
-			return nil, exitcode.Usage(&FitError{Reason: "2 tiers cannot hold this fabric: " + fit2.Error(), Suggestion: "drop tiers: 2 to let labctl plan 3 tiers, or use switches with more ports"})
+			return nil, &FitError{Reason: "2 tiers cannot hold this fabric: " + fit2.Error(), Suggestion: "drop tiers: 2 to let labctl plan 3 tiers, or use switches with more ports"}
 		}
 	}
 	fit3 := plan3Tier(p, g, leaves, d, up)
@@ -144,27 +234,26 @@ func compute(in Input, suggest bool) (*Plan, error) {
 			p.Warnings = append(p.Warnings, "2 tiers cannot hold this fabric ("+fit2.Error()+"): planned a 3-tier Clos")
 		}
 		finish(p, g, nicsPerLeaf)
-		warnSingleSpine(p, in)
 		return p, nil
 	}
 	var ie *InputError
 	if errors.As(fit3, &ie) {
-		return nil, exitcode.Usage(ie)
+		return nil, ie
 	}
-	fe := &FitError{Reason: fmt.Sprintf("%d GPUs do not fit in 3 tiers of %dx%dG switches: %v", in.GPUs, in.SpinePorts, in.SpineSpeedGbps, fit3)}
-	if suggest {
-		fe.Suggestion = suggestFit(in)
-	}
-	return nil, exitcode.Usage(fe)
+	return nil, &FitError{Reason: fmt.Sprintf("%d GPUs do not fit in 3 tiers of %dx%dG switches: %v", in.GPUs, in.SpinePorts, in.SpineSpeedGbps, fit3)}
 }
 
-// place assigns NICs to leaves (filling p.Placement) and returns the number
-// of NICs on each leaf. It uses the fewest leaves that take dmax NICs each
+// place assigns NICs to leaves as leafLoads counts them, filling
+// p.Placement and the placement's warnings. It uses the fewest leaves that take dmax NICs each
 // and spreads the servers over them as evenly as it can, in order: every
 // leaf's uplinks are sized for the fullest leaf, so 40 GPUs on two leaves
 // of 32 NICs need 12 uplinks each as 16+24, where 32+8 needed 16 (the
 // seed divides the NICs evenly over the leaves too).
-func place(p *Plan, in Input, dmax int) []int {
+func place(p *Plan, in Input, c, dmax int) {
+	// Its warnings come before those of the tiers.
+	tierWarnings := slices.Clone(p.Warnings[len(newPlan(in).Warnings):])
+	p.Warnings = p.Warnings[:len(p.Warnings)-len(tierWarnings)]
+	defer func() { p.Warnings = append(p.Warnings, tierWarnings...) }()
 	gpusOf := func(s int) int { // 0-based server
 		if s == p.Servers-1 && in.GPUs%in.GPUsPerServer != 0 {
 			return in.GPUs % in.GPUsPerServer
@@ -172,59 +261,43 @@ func place(p *Plan, in Input, dmax int) []int {
 		return in.GPUsPerServer
 	}
 	p.Placement = make([]ServerPlacement, p.Servers)
-	var perLeaf []int
-	addNIC := func(leaf int) { // leaf is 0-based
-		for len(perLeaf) <= leaf {
-			perLeaf = append(perLeaf, 0)
-		}
-		perLeaf[leaf]++
-	}
 	switch {
 	case in.Layout == LayoutRail:
 		// NIC i of every server goes to rail i. A rail's leaf takes up to
-		// dmax servers; leaves are numbered group by group (a group of
+		// c servers; leaves are numbered group by group (a group of
 		// servers gets one leaf per rail), so rail i's leaf group is every
 		// leaf numbered i+1 modulo the rail count.
-		// One rail per NIC of a full server; a fabric of one partly
-		// filled server has only as many rails as that server has NICs.
-		rails := in.GPUsPerServer
-		if p.Servers == 1 {
-			rails = gpusOf(0)
-		}
-		groups := ceilDiv(p.Servers, dmax)
+		rails := p.Leaf.Rails
+		groups := ceilDiv(p.Servers, c)
 		for s := range p.Servers {
 			n := gpusOf(s)
 			sp := ServerPlacement{Server: s + 1, GPUs: n, Leaves: make([]int, n)}
 			for i := range n {
 				leaf := evenPart(s, p.Servers, groups)*rails + i
 				sp.Leaves[i] = leaf + 1
-				addNIC(leaf)
 			}
 			p.Placement[s] = sp
 		}
-		p.Leaf.Rails = rails
-		p.Leaf.LeavesPerRail = groups
 		if perRail := ceilDiv(p.Servers, groups); perRail*2 <= dmax {
 			p.Warnings = append(p.Warnings, fmt.Sprintf("rail layout: each rail leaf attaches %d of the %d NICs it could take; a ToR layout needs fewer leaves at this size", perRail, dmax))
 		}
-	case in.GPUsPerServer <= dmax:
+	case in.GPUsPerServer <= c:
 		// The seed's ToR layout: a server's NICs on one leaf, servers in
 		// order.
-		leaves := ceilDiv(p.Servers, dmax/in.GPUsPerServer)
+		leaves := ceilDiv(p.Servers, c/in.GPUsPerServer)
 		for s := range p.Servers {
 			n := gpusOf(s)
 			sp := ServerPlacement{Server: s + 1, GPUs: n, Leaves: make([]int, n)}
 			leaf := evenPart(s, p.Servers, leaves)
 			for i := range n {
 				sp.Leaves[i] = leaf + 1
-				addNIC(leaf)
 			}
 			p.Placement[s] = sp
 		}
 	default:
 		// A server has more NICs than a leaf can take: NICs fill leaves in
 		// order and some servers span two leaves.
-		leaves := ceilDiv(p.NICs, dmax)
+		leaves := ceilDiv(p.NICs, c)
 		nic := 0
 		var split []string
 		for s := range p.Servers {
@@ -233,7 +306,6 @@ func place(p *Plan, in Input, dmax int) []int {
 			for i := range n {
 				leaf := evenPart(nic, p.NICs, leaves)
 				sp.Leaves[i] = leaf + 1
-				addNIC(leaf)
 				nic++
 			}
 			if sp.Leaves[0] != sp.Leaves[n-1] && len(split) < 5 {
@@ -243,7 +315,56 @@ func place(p *Plan, in Input, dmax int) []int {
 		}
 		p.Warnings = append(p.Warnings, fmt.Sprintf("a server's %d NICs do not fit on one leaf (at most %d NICs per leaf at %g:1): servers are split across leaves (%s)", in.GPUsPerServer, dmax, in.Oversubscription, strings.Join(split, ", ")))
 	}
-	return perLeaf
+}
+
+// leafLoads is the number of NICs on each leaf that place attaches when a
+// leaf takes at most c NICs, counted without placing every NIC, so that
+// many leaf sizes can be tried on a large fabric.
+func leafLoads(in Input, c int) []int {
+	servers := ceilDiv(in.GPUs, in.GPUsPerServer)
+	short := in.GPUs % in.GPUsPerServer // the last server's NICs, if short
+	var loads []int
+	switch {
+	case in.Layout == LayoutRail:
+		rails := in.GPUsPerServer
+		if servers == 1 {
+			rails = in.GPUs
+		}
+		groups := ceilDiv(servers, c)
+		for j := range groups {
+			n := evenRun(j, servers, groups)
+			for i := range rails {
+				switch {
+				case j < groups-1 || short == 0 || i < short:
+					loads = append(loads, n)
+				case n > 1: // the short server has no NIC on rail i
+					loads = append(loads, n-1)
+				}
+			}
+		}
+	case in.GPUsPerServer <= c:
+		leaves := ceilDiv(servers, c/in.GPUsPerServer)
+		for j := range leaves {
+			loads = append(loads, evenRun(j, servers, leaves)*in.GPUsPerServer)
+		}
+		if short > 0 {
+			loads[leaves-1] -= in.GPUsPerServer - short
+		}
+	default:
+		leaves := ceilDiv(in.GPUs, c)
+		for j := range leaves {
+			loads = append(loads, evenRun(j, in.GPUs, leaves))
+		}
+	}
+	return loads
+}
+
+// evenRun is the length of run j when evenPart cuts n items into parts.
+func evenRun(j, n, parts int) int {
+	if j >= parts-n%parts {
+		return n/parts + 1
+	}
+	return n / parts
 }
 
 // evenPart is the part (0-based) item x of n falls in when n items are cut,

@@ -225,8 +225,20 @@ func checkPlan(t *testing.T, in Input, p *Plan) {
 	if placed != p.NICs {
 		fail("placement lists %d NICs, want %d", placed, p.NICs)
 	}
+	onLeaf := make([]int, p.Leaf.Count)
+	for _, s := range p.Placement {
+		for _, l := range s.Leaves {
+			onLeaf[l-1]++
+		}
+	}
+	if !slices.Equal(onLeaf, p.Leaf.NICsPerLeaf) {
+		fail("placement puts %v NICs on the leaves, nics_per_leaf says %v", onLeaf, p.Leaf.NICsPerLeaf)
+	}
 	if p.Tiers > 1 {
 		checkLeafFill(t, in, p, g.maxNICsPerLeaf())
+		if p.GPUs <= 4097 {
+			checkFewestSwitches(t, in, p, g.maxNICsPerLeaf())
+		}
 	}
 	// No switch exceeds its ports.
 	if p.Leaf.DownlinkPortsPerLeaf+p.Leaf.UplinkPortsPerLeaf > in.LeafPorts {
@@ -420,12 +432,12 @@ func TestOneTier(t *testing.T) {
 	}
 }
 
-// checkLeafFill asserts that a spine-leaf plan has the fewest leaves that
-// take dmax NICs each, none of them empty, and that it spreads the servers
-// over them evenly, so that the uplinks every leaf gets, sized for the
-// fullest, are as few as can be (40 GPUs on 32-NIC leaves were 32+8 and
-// took 16 uplinks a leaf where 16+24 take 12; a rail fabric of 33 servers,
-// the last of 3 GPUs, had 5 leaves with no NIC).
+// checkLeafFill asserts that a spine-leaf plan spreads the servers evenly
+// over leaves none of which is empty, as many as that spread needs, each
+// taking at most dmax NICs, so that the uplinks every leaf gets, sized for
+// the fullest, are as few as can be (40 GPUs on 32-NIC leaves were 32+8
+// and took 16 uplinks a leaf where 16+24 take 12; a rail fabric of 33
+// servers, the last of 3 GPUs, had 5 leaves with no NIC).
 func checkLeafFill(t *testing.T, in Input, p *Plan, dmax int) {
 	t.Helper()
 	fail := func(format string, a ...any) {
@@ -439,38 +451,39 @@ func checkLeafFill(t *testing.T, in Input, p *Plan, dmax int) {
 		}
 		most = max(most, n)
 	}
-	if p.Leaf.DownlinksPerLeaf != most {
-		fail("uplinks sized for %d NICs a leaf, but the fullest leaf has %d", p.Leaf.DownlinksPerLeaf, most)
+	if p.Leaf.DownlinksPerLeaf != most || most > dmax {
+		fail("uplinks sized for %d NICs a leaf, but the fullest leaf has %d (at most %d)", p.Leaf.DownlinksPerLeaf, most, dmax)
 	}
 	// Servers per leaf (ToR), per rail leaf group (rail), or NICs per leaf
-	// (servers split over leaves) differ by at most one.
+	// (servers split over leaves) differ by at most one, and no fewer
+	// leaves (groups) would take them at the fullest's count.
 	var runs []int
-	leaves := 0
+	var leaves func(hi int) int // leaves that runs of at most hi take
 	switch {
 	case in.Layout == LayoutRail:
-		groups := ceilDiv(p.Servers, dmax)
+		groups := ceilDiv(p.Leaf.Count, p.Leaf.Rails)
 		runs = make([]int, groups)
 		for _, s := range p.Placement {
 			runs[(s.Leaves[0]-1)/p.Leaf.Rails]++
 		}
-		leaves = groups * p.Leaf.Rails
-		if last := p.Placement[p.Servers-1]; runs[groups-1] == 1 {
-			// A short last server alone in its group has no leaf on the
-			// rails it has no NIC for.
-			leaves -= p.Leaf.Rails - last.GPUs
+		leaves = func(hi int) int {
+			n := ceilDiv(p.Servers, hi) * p.Leaf.Rails
+			if last := p.Placement[p.Servers-1]; runs[len(runs)-1] == 1 {
+				// A short last server alone in its group has no leaf
+				// on the rails it has no NIC for.
+				n -= p.Leaf.Rails - last.GPUs
+			}
+			return n
 		}
 	case in.GPUsPerServer <= dmax:
-		leaves = ceilDiv(p.Servers, dmax/in.GPUsPerServer)
 		runs = make([]int, p.Leaf.Count)
 		for _, s := range p.Placement {
 			runs[s.Leaves[0]-1]++
 		}
+		leaves = func(hi int) int { return ceilDiv(p.Servers, hi) }
 	default:
-		leaves = ceilDiv(p.NICs, dmax)
 		runs = p.Leaf.NICsPerLeaf
-	}
-	if p.Leaf.Count != leaves {
-		fail("%d leaves, want the fewest that take %d NICs each: %d", p.Leaf.Count, dmax, leaves)
+		leaves = func(hi int) int { return ceilDiv(p.NICs, hi) }
 	}
 	lo, hi := runs[0], runs[0]
 	for _, r := range runs {
@@ -478,6 +491,33 @@ func checkLeafFill(t *testing.T, in Input, p *Plan, dmax int) {
 	}
 	if hi-lo > 1 {
 		fail("servers or NICs spread unevenly over leaves: %v", runs)
+	}
+	if want := leaves(hi); p.Leaf.Count != want {
+		fail("%d leaves for runs of at most %d: want %d", p.Leaf.Count, hi, want)
+	}
+}
+
+// checkFewestSwitches plans in with every smaller number of NICs a leaf
+// may take (whole servers in ToR) and asserts that none is better than p
+// (fewer switches, or as many without p's single spine, fewer tiers or
+// fewer optics): the fewest leaves are
+// not always the fewest switches (63 400G NICs at 2:1 on 32-port leaves
+// took 3 leaves and 11 spines where 4 leaves and 1 spine do).
+func checkFewestSwitches(t *testing.T, in Input, p *Plan, dmax int) {
+	t.Helper()
+	step := 1
+	if in.Layout == LayoutToR && in.GPUsPerServer <= dmax {
+		step = in.GPUsPerServer
+	}
+	for c := step; c <= dmax; c += step {
+		q, err := planLeaves(in, newGeometry(in), c)
+		if err != nil {
+			continue
+		}
+		if better(q, p) {
+			t.Fatalf("%+v: %d switches and %d optics, where leaves of at most %d NICs take %d switches (%d leaves, %d spines) and %d optics",
+				in, p.SwitchCount(), p.OpticsTotal(), c, q.SwitchCount(), q.Leaf.Count, q.Spine.Count, q.OpticsTotal())
+		}
 	}
 }
 
@@ -513,5 +553,30 @@ func TestOversubscriptionBelowTarget(t *testing.T) {
 	}
 	if want := "1.00:1 (target 1:1): 12 x 100G down against 3 x 400G up per leaf."; !strings.Contains(md.String(), want) {
 		t.Errorf("design document does not say %q:\n%s", want, md.String())
+	}
+}
+
+// The fewest leaves are not always the fewest switches: where full leaves
+// have no room for uplinks that split evenly over the spines, leaves that
+// take fewer NICs need fewer spines.
+func TestFewestSwitches(t *testing.T) {
+	for _, c := range []struct {
+		in                     Input
+		leaves, spines, optics int
+	}{
+		// 3 leaves of 21 NICs need 11 uplinks, which a full leaf cannot
+		// round up to split over fewer spines: 11 spines of one link.
+		{Input{GPUs: 63, GPUsPerServer: 1, NICSpeedGbps: 400, Oversubscription: 2}, 4, 1, 190},
+		// As many switches as 7 leaves and 3 spines, 40 optics fewer.
+		{Input{GPUs: 256, Oversubscription: 2}, 8, 2, 512},
+	} {
+		p, err := Compute(c.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkPlan(t, c.in.Normalize(), p)
+		if p.Leaf.Count != c.leaves || p.Spine.Count != c.spines || p.OpticsTotal() != c.optics {
+			t.Errorf("%+v: %d leaves, %d spines, %d optics; want %d, %d, %d", c.in, p.Leaf.Count, p.Spine.Count, p.OpticsTotal(), c.leaves, c.spines, c.optics)
+		}
 	}
 }
