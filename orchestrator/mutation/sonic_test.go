@@ -517,11 +517,23 @@ func sonicMutations2() []mutation {
 			})},
 
 		// Cable, watchdog, port.
-		mutation{field: "CABLE_LENGTH (entries)", name: "300 m cables on one leaf", harmful: true, rule: "QOS006", dataPlane: true,
+		// buffermgrd sizes the lossless PGs for the config's cable: 300 m
+		// on 5 m links reserves three times the headroom the links need,
+		// out of the pool the queues share.
+		mutation{field: "CABLE_LENGTH (entries)", name: "300 m cables on one leaf", harmful: true, rule: "QOS018", dataPlane: true,
 			edit: edit(func(d doc) {
 				for _, e := range d["CABLE_LENGTH"] {
 					for p := range e {
 						e[p] = "300m"
+					}
+				}
+			}, "leaf1")},
+		// 1 m on 5 m links: headroom short of what arrives after XOFF.
+		mutation{field: "CABLE_LENGTH (entries)", name: "1 m cables on one leaf's 5 m links", harmful: true, rule: "QOS006", dataPlane: true,
+			edit: edit(func(d doc) {
+				for _, e := range d["CABLE_LENGTH"] {
+					for p := range e {
+						e[p] = "1m"
 					}
 				}
 			}, "leaf1")},

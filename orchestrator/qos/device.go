@@ -200,7 +200,12 @@ const (
 type PortConfig struct {
 	Name      string `json:"name"`
 	SpeedGbps int    `json:"speed_gbps,omitempty"` // 0: not known
-	CableM    int    `json:"cable_m,omitempty"`    // 0: not known
+	// CableM is the cable length the switch sizes headroom for (SONiC's
+	// CABLE_LENGTH, else the lab's); LinkCableM the cable the lab's
+	// fabric really has there (0 outside a lab), which the headroom
+	// must cover: a config that says 5m on a 300 m link pauses too late.
+	CableM     int `json:"cable_m,omitempty"` // 0: not known
+	LinkCableM int `json:"link_cable_m,omitempty"`
 	// MTU is the port's MTU as the config sets it (SONiC's PORT mtu,
 	// EOS's mtu); 0 when it does not. RoCE's payload MTU is the lab's.
 	MTU    int    `json:"mtu,omitempty"`

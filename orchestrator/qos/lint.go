@@ -668,7 +668,13 @@ func unitSuffix(u string) string {
 // QOS006: the headroom a lossless PG really has (Admit: a private PG
 // holds it inside its size) against what the link needs.
 func (l *linter) headroom(d *DeviceConfig, p *PortConfig) {
-	if len(p.PFCPriorities) == 0 || p.SpeedGbps == 0 || p.CableM == 0 {
+	// The headroom must cover the link's cable where the lab gives it,
+	// whatever length the config sizes its profiles for.
+	cable := p.CableM
+	if p.LinkCableM > 0 {
+		cable = p.LinkCableM
+	}
+	if len(p.PFCPriorities) == 0 || p.SpeedGbps == 0 || cable == 0 {
 		return
 	}
 	// The largest frame of the lossless class: RoCE's MTU (the lab's),
@@ -689,7 +695,10 @@ func (l *linter) headroom(d *DeviceConfig, p *PortConfig) {
 	if l.opt.Intent != nil && l.opt.Intent.Buffer.ResponseBits > 0 {
 		resp = l.opt.Intent.Buffer.ResponseBits
 	}
-	need := HeadroomBytes(p.SpeedGbps, mtu, p.CableM, resp)
+	need := HeadroomBytes(p.SpeedGbps, mtu, cable, resp)
+	if cable != p.CableM {
+		assumed += fmt.Sprintf(" (the config sizes it for %d m: CABLE_LENGTH)", p.CableM)
+	}
 	seen := map[int]bool{}
 	for _, pr := range p.PFCPriorities {
 		c := p.Class(pr)
@@ -718,13 +727,13 @@ func (l *linter) headroom(d *DeviceConfig, p *PortConfig) {
 			l.addAt(RuleHeadroomShort, SevError, d.Device, p.Name, g.Origin,
 				fmt.Sprintf("raise the profile's size to at least xon + %d bytes (it holds the headroom: no shared headroom pool)", need),
 				"PG %d profile %s: size %d bytes is below its xoff %d, so only %d bytes absorb what arrives after XOFF; %d are needed at %d Gb/s over %d m%s",
-				c.PG, g.Profile, Val(g.SizeBytes), xoff, a.HeadroomBytes, need, p.SpeedGbps, p.CableM, assumed)
+				c.PG, g.Profile, Val(g.SizeBytes), xoff, a.HeadroomBytes, need, p.SpeedGbps, cable, assumed)
 			continue
 		}
 		l.addAt(RuleHeadroomShort, SevError, d.Device, p.Name, g.Origin,
 			fmt.Sprintf("raise the PG %d xoff to at least %d bytes", c.PG, need),
 			"PG %d headroom %d bytes is below the %d bytes needed at %d Gb/s over %d m%s",
-			c.PG, a.HeadroomBytes, need, p.SpeedGbps, p.CableM, assumed)
+			c.PG, a.HeadroomBytes, need, p.SpeedGbps, cable, assumed)
 	}
 }
 

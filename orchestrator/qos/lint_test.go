@@ -141,6 +141,10 @@ func TestLintRules(t *testing.T) {
 		{RuleHeadroomShort, SevError, "Ethernet4", "below the 116196 bytes needed at 400 Gb/s over 100 m", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Port("Ethernet4").CableM = 100
 		}},
+		// The link is longer than the cable the config sizes for.
+		{RuleHeadroomShort, SevError, "Ethernet4", "needed at 400 Gb/s over 100 m (the config sizes it for 30 m: CABLE_LENGTH)", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			c[0].Port("Ethernet4").LinkCableM = 100
+		}},
 		{RuleCNPPriority, SevWarning, "Ethernet0", "CNP DSCP 48 goes to queue 6, which is weighted 5", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			q := c[0].Port("Ethernet0").Queue(6)
 			q.Strict, q.Weight = false, 5

@@ -81,11 +81,9 @@ func fillPort(pc *PortConfig, p Port, in Intent) {
 	if pc.SpeedGbps == 0 {
 		pc.SpeedGbps = p.SpeedGbps
 	}
+	pc.LinkCableM = in.cableM(p)
 	if pc.CableM == 0 {
-		pc.CableM = p.CableM
-		if pc.CableM == 0 {
-			pc.CableM = in.CableLengthM
-		}
+		pc.CableM = pc.LinkCableM
 	}
 }
 
@@ -125,7 +123,12 @@ func assumeBuffer(d *DeviceConfig, dev Device, in Intent) {
 		var rendered *PortConfig
 		wanted := func() *PortConfig { // what Apply gives the port
 			if rendered == nil {
-				pc := in.portConfig(*dp)
+				// The buffer manager sizes the lossless PGs for the
+				// cable the config gives (CABLE_LENGTH), which need not
+				// be the link's.
+				at := *dp
+				at.CableM = p.CableM
+				pc := in.portConfig(at)
 				rendered = &pc
 			}
 			return rendered

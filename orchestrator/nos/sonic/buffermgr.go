@@ -109,7 +109,7 @@ func (r *resolver) overwritten(pc *qos.PortConfig, key, prof string, m managedPG
 	case m.profile != "" && defined:
 		uses = m.profile + ", as the config defines it"
 	case m.profile != "":
-		uses = m.profile + ", which buffermgrd creates from the SKU's pg_profile_lookup.ini (labctl assumes the lossless profile it renders for the port)"
+		uses = m.profile + ", which buffermgrd creates from the SKU's pg_profile_lookup.ini (labctl assumes the lossless profile it renders for the port's speed and that cable)"
 	}
 	what := fmt.Sprintf("SONiC's buffer manager writes this key itself for the port's PFC priorities (buffermgrd's doSpeedUpdateTask, traditional buffer model) and overwrites the profile %s: the switch uses %s", prof, uses)
 	fix := "remove the entry, which the switch does not keep; to change the lossless PGs' buffer, change the pg_lossless_<speed>_<cable>_profile BUFFER_PROFILE itself, which buffermgrd reuses"
