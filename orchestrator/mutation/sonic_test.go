@@ -517,10 +517,11 @@ func sonicMutations2() []mutation {
 			})},
 
 		// Cable, watchdog, port.
-		// buffermgrd sizes the lossless PGs for the config's cable: 300 m
-		// on 5 m links reserves three times the headroom the links need,
-		// out of the pool the queues share.
-		mutation{field: "CABLE_LENGTH (entries)", name: "300 m cables on one leaf", harmful: true, rule: "QOS018", dataPlane: true,
+		// buffermgrd sizes the lossless PGs for the config's cable (the
+		// fibre stays the lab's): 300 m on 5 m links reserves three times
+		// the headroom the links need, out of the pool the queues share.
+		mutation{field: "CABLE_LENGTH (entries)", name: "300 m cables on one leaf", harmful: true, rule: "QOS018",
+			why: "the 2.4 MB more reserved on the leaf leaves a shared pool the suite's incast does not fill before it pauses",
 			edit: edit(func(d doc) {
 				for _, e := range d["CABLE_LENGTH"] {
 					for p := range e {
@@ -529,7 +530,8 @@ func sonicMutations2() []mutation {
 				}
 			}, "leaf1")},
 		// 1 m on 5 m links: headroom short of what arrives after XOFF.
-		mutation{field: "CABLE_LENGTH (entries)", name: "1 m cables on one leaf's 5 m links", harmful: true, rule: "QOS006", dataPlane: true,
+		mutation{field: "CABLE_LENGTH (entries)", name: "1 m cables on one leaf's 5 m links", harmful: true, rule: "QOS006",
+			why: "4 m of cable is some 1 KB of a PG's headroom; what arrives after the suite's pauses fits in what is left",
 			edit: edit(func(d doc) {
 				for _, e := range d["CABLE_LENGTH"] {
 					for p := range e {

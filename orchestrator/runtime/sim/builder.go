@@ -225,9 +225,18 @@ func (b *builder) keyHash() func(engine.FlowKey) uint64 {
 	}
 }
 
-// cableM is a link's cable length: what the switch end's config says,
-// else the intent's default.
+// cableM is a link's cable length: the lab's link (LinkCableM, which the
+// configs' CABLE_LENGTH does not change: it sizes the switch's headroom,
+// not the fibre), else what the switch end's config says, else the
+// intent's default.
 func (b *builder) cableM(lk *fabric.Link) int {
+	for _, end := range []fabric.LinkEnd{lk.B, lk.A} {
+		if dc := b.cfgs[end.Node]; dc != nil {
+			if pc := dc.Port(end.Port); pc != nil && pc.LinkCableM > 0 {
+				return pc.LinkCableM
+			}
+		}
+	}
 	for _, end := range []fabric.LinkEnd{lk.B, lk.A} {
 		if dc := b.cfgs[end.Node]; dc != nil {
 			if pc := dc.Port(end.Port); pc != nil && pc.CableM > 0 {

@@ -444,13 +444,15 @@ func TestNCCLFabricLatencyCables(t *testing.T) {
 			break
 		}
 	}
-	// Both ends say it, as a config pair would.
+	// The lab's link is 105 m (both ends know it); what the configs'
+	// CABLE_LENGTH says sizes headroom, not the fibre.
 	for _, end := range []fabric.LinkEnd{lk.A, lk.B} {
 		pc := b.cfgs[end.Node].Port(end.Port)
 		if pc == nil {
 			t.Fatalf("no port config for %s:%s", end.Node, end.Port)
 		}
-		pc.CableM = 105
+		pc.LinkCableM = 105
+		pc.CableM = 5
 	}
 	after := b.fabricLatencyNs(engine.WireOverheadBytes)(src, dst)
 	// Two leaf-spine links on the path, each 100 m longer.
