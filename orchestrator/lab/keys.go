@@ -35,7 +35,7 @@ var KeyDocs = specdoc.Table{
 		Default: "400"},
 	"sizing.oversubscription": {Doc: "Target leaf oversubscription (downlink to uplink bandwidth), 1 (non-blocking) to 16; the plan reports the ratio it reached. 0 is refused.",
 		Default: "1"},
-	"sizing.layout": {Doc: "NIC placement: tor (a server's NICs on one leaf, servers in order, spread evenly over the fewest leaves) or rail (NIC i of every server on rail i's leaves).",
+	"sizing.layout": {Doc: "NIC placement: tor (a server's NICs on one leaf, servers in order, spread evenly over the fewest leaves) or rail (NIC i of every server on rail i's leaves). A leaf's uplinks are sized for the NICs it holds, so servers added later to a leaf's spare ports raise its oversubscription: plan for the GPUs the fabric will have.",
 		Default: "tor"},
 	"sizing.tiers": {Doc: "Force 1 (a single switch: every NIC on leaf1, no spine), 2 or 3 tiers (3 adds super-spines); 0 or absent picks the fewest spine-leaf tiers that hold the GPUs.",
 		Default: "the fewest that fit"},
