@@ -103,6 +103,16 @@ func lossless(doc) func(k string) bool { return prefix("pg_lossless_") }
 // pointPorts points every port's PORT_QOS_MAP field f at name.
 func (d doc) pointPorts(f, name string) { d.set("PORT_QOS_MAP", portsOnly(), f, name) }
 
+// cables sets every port's CABLE_LENGTH to what length gives for its
+// length now.
+func (d doc) cables(length func(string) string) {
+	for _, e := range d["CABLE_LENGTH"] {
+		for p, v := range e {
+			e[p] = length(v)
+		}
+	}
+}
+
 // sonicMutations change every field of SONiC's typed tables (sonic.Fields)
 // in the 64gpu lab's rendered config_db files.
 func sonicMutations() []mutation {
@@ -488,11 +498,7 @@ func sonicMutations2() []mutation {
 		mutation{field: "BUFFER_PG profile", name: "RoCE's PG on the lossy profile, with 0 m cables (buffermgrd writes no PG)", harmful: true, rule: "QOS014", dataPlane: true,
 			edit: edit(func(d doc) {
 				d.set("BUFFER_PG", suffix("|3"), "profile", "ingress_lossy_profile")
-				for _, e := range d["CABLE_LENGTH"] {
-					for p := range e {
-						e[p] = "0m"
-					}
-				}
+				d.cables(func(string) string { return "0m" })
 			})},
 		mutation{field: "BUFFER_PG profile", name: "the lossy PGs on an identical copy",
 			edit: edit(func(d doc) {
@@ -523,37 +529,21 @@ func sonicMutations2() []mutation {
 		mutation{field: "CABLE_LENGTH (entries)", name: "300 m cables on one leaf", harmful: true, rule: "QOS018",
 			why: "the 2.4 MB more reserved on the leaf leaves a shared pool the suite's incast does not fill before it pauses",
 			edit: edit(func(d doc) {
-				for _, e := range d["CABLE_LENGTH"] {
-					for p := range e {
-						e[p] = "300m"
-					}
-				}
+				d.cables(func(string) string { return "300m" })
 			}, "leaf1")},
 		// 1 m on 5 m links: headroom short of what arrives after XOFF.
 		mutation{field: "CABLE_LENGTH (entries)", name: "1 m cables on one leaf's 5 m links", harmful: true, rule: "QOS006",
 			why: "4 m of cable is some 1 KB of a PG's headroom; what arrives after the suite's pauses fits in what is left",
 			edit: edit(func(d doc) {
-				for _, e := range d["CABLE_LENGTH"] {
-					for p := range e {
-						e[p] = "1m"
-					}
-				}
+				d.cables(func(string) string { return "1m" })
 			}, "leaf1")},
 		mutation{field: "CABLE_LENGTH (entries)", name: "0m: buffermgrd writes no PG, the config's own stay",
 			edit: edit(func(d doc) {
-				for _, e := range d["CABLE_LENGTH"] {
-					for p := range e {
-						e[p] = "0m"
-					}
-				}
+				d.cables(func(string) string { return "0m" })
 			})},
 		mutation{field: "CABLE_LENGTH (entries)", name: "5m written 05m",
 			edit: edit(func(d doc) {
-				for _, e := range d["CABLE_LENGTH"] {
-					for p, v := range e {
-						e[p] = "0" + v
-					}
-				}
+				d.cables(func(v string) string { return "0" + v })
 			})},
 		mutation{field: "PFC_WD action", name: "alert only", harmful: true, rule: "QOS018", why: noStorm,
 			edit: edit(func(d doc) { d.set("PFC_WD", func(k string) bool { return k != "GLOBAL" }, "action", "alert") })},
