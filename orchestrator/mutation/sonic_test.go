@@ -541,9 +541,21 @@ func sonicMutations2() []mutation {
 			edit: edit(func(d doc) {
 				d.cables(func(string) string { return "0m" })
 			})},
-		mutation{field: "CABLE_LENGTH (entries)", name: "5m written 05m",
+		// buffermgrd looks the cable up in pg_profile_lookup.ini as text:
+		// "05m" has no row, so it writes no lossless PG.
+		mutation{field: "CABLE_LENGTH (entries)", name: "5m written 05m", harmful: true, rule: "QOS021",
+			why: "the configs give each port's lossless PG its profile themselves (BUFFER_PG|<port>|3), which stay when buffermgrd writes nothing",
 			edit: edit(func(d doc) {
 				d.cables(func(v string) string { return "0" + v })
+			})},
+		mutation{field: "CABLE_LENGTH (entries)", name: "5m written 05m where buffermgrd makes the lossless PGs", harmful: true, rule: "QOS014", dataPlane: true,
+			edit: edit(func(d doc) {
+				d.cables(func(v string) string { return "0" + v })
+				for key := range d["BUFFER_PG"] {
+					if strings.HasSuffix(key, "|3") {
+						delete(d["BUFFER_PG"], key)
+					}
+				}
 			})},
 		mutation{field: "PFC_WD action", name: "alert only", harmful: true, rule: "QOS018", why: noStorm,
 			edit: edit(func(d doc) { d.set("PFC_WD", func(k string) bool { return k != "GLOBAL" }, "action", "alert") })},

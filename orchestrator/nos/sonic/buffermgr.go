@@ -3,6 +3,8 @@ package sonic
 import (
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/labctl/labctl/orchestrator/qos"
 )
@@ -52,7 +54,7 @@ type managedPG struct {
 
 // managerPG is what buffermgrd writes for PG g of a port.
 func (r *resolver) managerPG(pc *qos.PortConfig, g int) managedPG {
-	if !pc.GeneratedLossless(g) || r.zeroCable(pc.Name) {
+	if !pc.GeneratedLossless(g) || r.zeroCable(pc.Name) || r.cableOffLookup(pc) {
 		return managedPG{}
 	}
 	prios := pc.PFCPriorities
@@ -78,6 +80,30 @@ func (r *resolver) managerPG(pc *qos.PortConfig, g int) managedPG {
 func (r *resolver) zeroCable(port string) bool {
 	m, given, _ := r.cable(port)
 	return given && m == 0
+}
+
+// cableOffLookup says whether the port's CABLE_LENGTH is written otherwise
+// than pg_profile_lookup.ini writes lengths ("5m": buffermgrd looks the
+// speed and the cable up as strings, so "05m" or "5.0m" has no row), in
+// which case buffermgrd writes no PG for the port (task_invalid_entry),
+// and notes it once per entry. labctl assumes the SKU's file has a row
+// for every length written plainly (the files read do not hold it).
+func (r *resolver) cableOffLookup(pc *qos.PortConfig) bool {
+	for _, cl := range slices.Backward(r.cableKeys()) {
+		v, ok := r.db.CableLength[cl][pc.Name]
+		if !ok {
+			continue
+		}
+		n, err := strconv.Atoi(strings.TrimSuffix(v, "m"))
+		if err != nil || v == fmt.Sprintf("%dm", n) {
+			return false
+		}
+		r.overrule("CABLE_LENGTH", cl, false,
+			fmt.Sprintf("the cable %q is not written as the SKU's pg_profile_lookup.ini writes lengths (%dm): SONiC's buffer manager looks it up as text, finds no row and writes no lossless PG for the port (doSpeedUpdateTask: task_invalid_entry); the port's PGs are what BUFFER_PG itself gives", v, n),
+			fmt.Sprintf("write the length as %q", fmt.Sprintf("%dm", n)), []string{pc.Name})
+		return true
+	}
+	return false
 }
 
 // managedPGConfig is PG g as buffermgrd leaves it: with the profile of

@@ -182,3 +182,20 @@ func TestManagerPGWithoutTheSpeed(t *testing.T) {
 		t.Errorf("lint rules (errors and warnings) %v, want QOS021 alone of these", rules)
 	}
 }
+
+// TestManagerCableOffLookup: buffermgrd looks the cable up as text in the
+// SKU's pg_profile_lookup.ini, so "05m" has no row and it writes no
+// lossless PG for the port; "5m" on the other port is looked up as ever.
+func TestManagerCableOffLookup(t *testing.T) {
+	dc := managerConfig(t, "05m", "5m", managerPFC)
+	if pg := dc.Port("Ethernet0").PG(3); pg != nil && qos.LosslessProfile(&pg.BufferProfile) {
+		t.Errorf("Ethernet0 (05m) PG 3 = %+v, want no lossless PG", pg)
+	}
+	if pg := pgProfile(t, dc, "Ethernet4", 3); !qos.LosslessProfile(&pg.BufferProfile) {
+		t.Errorf("Ethernet4 (5m) PG 3 = %+v, want buffermgrd's lossless PG", pg)
+	}
+	i := slices.IndexFunc(dc.Overruled, func(o qos.Overruled) bool { return strings.HasPrefix(o.Where, "CABLE_LENGTH|") })
+	if i < 0 || !slices.Equal(dc.Overruled[i].Ports, []string{"Ethernet0"}) || !strings.Contains(dc.Overruled[i].What, `the cable "05m" is not written as the SKU's pg_profile_lookup.ini writes lengths (5m)`) {
+		t.Errorf("overruled %+v, want the 05m cable on Ethernet0", dc.Overruled)
+	}
+}

@@ -220,6 +220,16 @@ func readRangedKey(table, key string) keyRead {
 func (r *resolver) overrule(table, key string, refused bool, what, fix string, ports []string) {
 	where := table + "|" + key
 	if r.overruled[where] {
+		// One entry, noted once: the ports it overrules on add up.
+		for i := range r.dc.Overruled {
+			if o := &r.dc.Overruled[i]; o.Where == where {
+				for _, p := range ports {
+					if !slices.Contains(o.Ports, p) {
+						o.Ports = append(o.Ports, p)
+					}
+				}
+			}
+		}
 		return
 	}
 	if r.overruled == nil {
