@@ -802,7 +802,7 @@ func (r *resolver) computedPG(pc *qos.PortConfig, g int, origin string) qos.PGCo
 		// Without the port's speed (a bare config with no PORT table)
 		// the headroom is unknown, but the PG is lossless all the same:
 		// the switch knows its speed.
-		bp.Profile, bp.SizedBySwitch = "pg_lossless_<speed>_<cable>_profile", true
+		bp.Profile, bp.SizedBySwitch, bp.SizeBytes = "pg_lossless_<speed>_<cable>_profile", true, nil
 	}
 	return qos.PGConfig{PG: g, BufferProfile: bp, Origin: origin, Assumed: true}
 }
