@@ -299,8 +299,8 @@ func ValidateQoS(q *QoSSpec, at func(path, msg, fix string) error) error {
 			return at(d.path, fmt.Sprintf("DSCP %d is out of range", *d.v), "use a DSCP from 0 to 63 (RoCE uses 26, CNP 48)")
 		}
 	}
-	if q.MTU != nil && (*q.MTU < 256 || *q.MTU > 9216) {
-		return at("$.qos.mtu", fmt.Sprintf("MTU %d is out of range", *q.MTU), "use a path MTU of 1024, 2048 or 4096 (UET: up to 9216)")
+	if q.MTU != nil && (*q.MTU < transport.MinMTU || *q.MTU > transport.MaxMTU) {
+		return at("$.qos.mtu", fmt.Sprintf("MTU %d is out of range", *q.MTU), fmt.Sprintf("use a path MTU of 1024, 2048 or 4096 (UET: up to %d)", transport.MaxMTU))
 	}
 	if q.CableLengthM != nil && (*q.CableLengthM < 1 || *q.CableLengthM > 40000) {
 		return at("$.qos.cable_length_m", fmt.Sprintf("cable length %d m is out of range", *q.CableLengthM), "use a length from 1 to 40000 m (typically 5, 40 or 300)")

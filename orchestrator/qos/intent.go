@@ -20,6 +20,7 @@ import (
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/lab"
+	"github.com/labctl/labctl/orchestrator/transport"
 )
 
 // Number of traffic classes, priorities and queues of the model (802.1p).
@@ -351,8 +352,8 @@ func (in Intent) Validate() error {
 	if in.RoCEDSCP == in.CNPDSCP {
 		bad("cnp_dscp", "roce_dscp and cnp_dscp are both %d: CNPs need their own DSCP", in.RoCEDSCP)
 	}
-	if in.MTU < 256 || in.MTU > 9216 {
-		bad("mtu", "mtu: %d is outside 256-9216", in.MTU)
+	if in.MTU < transport.MinMTU || in.MTU > transport.MaxMTU {
+		bad("mtu", "mtu: %d is outside %d-%d", in.MTU, transport.MinMTU, transport.MaxMTU)
 	}
 	if in.CableLengthM < 0 || in.CableLengthM > 100000 {
 		bad("cable_length_m", "cable_length_m: %d is outside 0-100000", in.CableLengthM)

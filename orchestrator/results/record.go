@@ -323,17 +323,22 @@ func (s *Summary) MarkNotComputed(fields ...string) {
 	}
 }
 
+// LatencyOnlyNotComputed are the summary fields of a variant whose flows
+// are all latency flows: ib_write_lat measures no bandwidth.
+var LatencyOnlyNotComputed = []string{"throughput_gbps_total", "throughput_gbps_min_flow", "jain_fairness"}
+
 // NotComputedReason says why field, one of the summary's NotComputed
 // fields, is absent: the model does not compute it, the variant's flows are
 // latency ping-pongs (which measure no bandwidth), a live lab does not
 // produce it, or nothing was delivered to measure. Regress and assertions
 // give it as the reason a figure is missing.
 func (s *Summary) NotComputedReason(field string) string {
+	// Only a variant of latency flows has no total throughput.
 	latencyOnly := slices.Contains(s.NotComputed, "throughput_gbps_total")
 	switch {
 	case s.Model == ModelFlow:
 		return "not computed by the " + FlowModelCaveat
-	case latencyOnly && (field == "throughput_gbps_total" || field == "throughput_gbps_min_flow" || field == "jain_fairness"):
+	case latencyOnly && slices.Contains(LatencyOnlyNotComputed, field):
 		return "not measured: the variant's flows are latency ping-pongs, and ib_write_lat measures no bandwidth"
 	case s.Source == Measured:
 		return "not measured on a live lab (its virtual switches and soft-RoCE NICs do not produce it)"

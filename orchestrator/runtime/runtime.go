@@ -312,9 +312,6 @@ const PatternLatency = results.PatternLatency
 // IsLatency says whether the flow is an ib_write_lat ping-pong.
 func (f FlowSpec) IsLatency() bool { return f.Pattern == PatternLatency }
 
-// LatencyOnlyNotComputed are the summary fields of a variant whose flows
-// are all latency flows: ib_write_lat measures no bandwidth.
-var LatencyOnlyNotComputed = []string{"throughput_gbps_total", "throughput_gbps_min_flow", "jain_fairness"}
 
 // PingPongLatency is a latency flow's record from what ib_write_lat
 // reported (measured, or computed from a simulated ping-pong's post times

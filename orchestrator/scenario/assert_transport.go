@@ -46,13 +46,13 @@ func jsonFields(t reflect.Type) []string {
 
 // checkTransportIdent checks summary.uet.<field> and infiniband.<Counter>.
 func checkTransportIdent(p []string) error {
-	switch {
-	case len(p) == 3 && p[0] == "summary" && p[1] == "uet":
+	switch identTransport(p) {
+	case transport.UET:
 		if !slices.Contains(uetSummaryFields(), p[2]) {
 			return fmt.Errorf("unknown summary.uet field %q (fields: %s)", p[2], strings.Join(uetSummaryFields(), ", "))
 		}
 		return nil
-	case len(p) == 2 && p[0] == "infiniband":
+	case transport.InfiniBand:
 		if !slices.Contains(ibCounterNames(), p[1]) {
 			return fmt.Errorf("unknown InfiniBand counter %q (perfquery's names: %s)", p[1], strings.Join(ibCounterNames(), ", "))
 		}

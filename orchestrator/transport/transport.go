@@ -41,13 +41,21 @@ const NameDoc = "What the NICs and switches run: roce (RoCE v2: PFC, ECN and DCQ
 // carries at most 4096 bytes of payload, whatever the Ethernet MTU.
 var PathMTUs = []int{256, 512, 1024, 2048, 4096}
 
+// MinMTU and MaxMTU bound the payload MTU labctl simulates at all (a lab's
+// qos.mtu): the least IBA path MTU, and a jumbo frame's payload, which
+// UET may use.
+const (
+	MinMTU = 256
+	MaxMTU = 9216
+)
+
 // CheckMTU checks a payload MTU (a lab's qos.mtu) against the transport:
 // RoCE and InfiniBand take an IBA path MTU; UET any size from 256 to 9216
 // bytes (the range labctl simulates).
 func CheckMTU(name string, mtu int) error {
 	if name == UET {
-		if mtu < 256 || mtu > 9216 {
-			return fmt.Errorf("MTU %d is outside the 256-9216 bytes UET packets are simulated at", mtu)
+		if mtu < MinMTU || mtu > MaxMTU {
+			return fmt.Errorf("MTU %d is outside the %d-%d bytes UET packets are simulated at", mtu, MinMTU, MaxMTU)
 		}
 		return nil
 	}

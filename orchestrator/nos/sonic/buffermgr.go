@@ -3,8 +3,6 @@ package sonic
 import (
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/labctl/labctl/orchestrator/qos"
 )
@@ -89,21 +87,15 @@ func (r *resolver) zeroCable(port string) bool {
 // and notes it once per entry. labctl assumes the SKU's file has a row
 // for every length written plainly (the files read do not hold it).
 func (r *resolver) cableOffLookup(pc *qos.PortConfig) bool {
-	for _, cl := range slices.Backward(r.cableKeys()) {
-		v, ok := r.db.CableLength[cl][pc.Name]
-		if !ok {
-			continue
-		}
-		n, err := strconv.Atoi(strings.TrimSuffix(v, "m"))
-		if err != nil || v == fmt.Sprintf("%dm", n) {
-			return false
-		}
-		r.overrule("CABLE_LENGTH", cl, false,
-			fmt.Sprintf("the cable %q is not written as the SKU's pg_profile_lookup.ini writes lengths (%dm): SONiC's buffer manager looks it up as text, finds no row and writes no lossless PG for the port (doSpeedUpdateTask: task_invalid_entry); the port's PGs are what BUFFER_PG itself gives", v, n),
-			fmt.Sprintf("write the length as %q", fmt.Sprintf("%dm", n)), []string{pc.Name})
-		return true
+	c, err := r.cableEntry(pc.Name)
+	plain := fmt.Sprintf("%dm", c.m)
+	if err != nil || !c.given || c.text == plain {
+		return false
 	}
-	return false
+	r.overrule("CABLE_LENGTH", c.entry, false,
+		fmt.Sprintf("the cable %q is not written as the SKU's pg_profile_lookup.ini writes lengths (%s): SONiC's buffer manager looks it up as text, finds no row and writes no lossless PG for the port (doSpeedUpdateTask: task_invalid_entry); the port's PGs are what BUFFER_PG itself gives", c.text, plain),
+		fmt.Sprintf("write the length as %q", plain), []string{pc.Name})
+	return true
 }
 
 // managedPGConfig is PG g as buffermgrd leaves it: with the profile of

@@ -122,6 +122,21 @@ type resolver struct {
 // (given false: it does not); of several entries naming the port, the
 // last in key order.
 func (r *resolver) cable(port string) (m int, given bool, err error) {
+	c, err := r.cableEntry(port)
+	return c.m, c.given, err
+}
+
+// cableLength is what CABLE_LENGTH says of one port: the length, and the
+// entry and text it reads it from.
+type cableLength struct {
+	m           int
+	given       bool
+	entry, text string
+}
+
+// cableEntry is cable with the entry and text the length comes from.
+func (r *resolver) cableEntry(port string) (cableLength, error) {
+	var c cableLength
 	for _, cl := range r.cableKeys() {
 		v, ok := r.db.CableLength[cl][port]
 		if !ok {
@@ -129,11 +144,11 @@ func (r *resolver) cable(port string) (m int, given bool, err error) {
 		}
 		n, err := strconv.Atoi(strings.TrimSuffix(v, "m"))
 		if err != nil || !strings.HasSuffix(v, "m") {
-			return 0, false, entryError("CABLE_LENGTH", cl, port, "CABLE_LENGTH|%s %s %q is not a length like \"5m\"", cl, port, v)
+			return cableLength{}, entryError("CABLE_LENGTH", cl, port, "CABLE_LENGTH|%s %s %q is not a length like \"5m\"", cl, port, v)
 		}
-		m, given = n, true
+		c = cableLength{m: n, given: true, entry: cl, text: v}
 	}
-	return m, given, nil
+	return c, nil
 }
 
 // cableKeys are CABLE_LENGTH's entries, sorted once.

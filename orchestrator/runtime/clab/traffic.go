@@ -199,7 +199,7 @@ func runFlows(ctx context.Context, eng Execer, v runtime.VariantSpec, cmds []Flo
 	}
 	out.Summary = summarize(rates)
 	if len(rates) == 0 {
-		out.Summary.NotComputed = append(out.Summary.NotComputed, runtime.LatencyOnlyNotComputed...)
+		out.Summary.NotComputed = append(out.Summary.NotComputed, results.LatencyOnlyNotComputed...)
 	}
 	out.Summary.FailedFlows = results.CountFailed(out.Flows)
 	if len(failures) > 0 {

@@ -193,7 +193,7 @@ func TestFlowCommandsPerftestKeys(t *testing.T) {
 	if out, err = runFlows(context.Background(), &perftestExecer{lat: lat}, v, cmds, 0); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(out.Summary.NotComputed, runtime.LatencyOnlyNotComputed) {
+	if !slices.Equal(out.Summary.NotComputed, results.LatencyOnlyNotComputed) {
 		t.Errorf("latency-only summary: not computed %v", out.Summary.NotComputed)
 	}
 	// A report without percentiles (an ib_write_lat run with -D) fails

@@ -766,7 +766,7 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 	}
 	if len(tps) == 0 && len(v.Flows) > 0 {
 		// Only ping-pongs: ib_write_lat measures no bandwidth.
-		v.Summary.NotComputed = append(v.Summary.NotComputed, runtime.LatencyOnlyNotComputed...)
+		v.Summary.NotComputed = append(v.Summary.NotComputed, results.LatencyOnlyNotComputed...)
 	}
 	// Nothing delivered in the measurement window (every flow frozen by
 	// a PFC storm after the warmup): no packet has a latency, and all-zero
