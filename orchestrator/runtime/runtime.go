@@ -312,7 +312,6 @@ const PatternLatency = results.PatternLatency
 // IsLatency says whether the flow is an ib_write_lat ping-pong.
 func (f FlowSpec) IsLatency() bool { return f.Pattern == PatternLatency }
 
-
 // PingPongLatency is a latency flow's record from what ib_write_lat
 // reported (measured, or computed from a simulated ping-pong's post times
 // by perftest.LatencyOfPosts): every figure of its row, one way.
