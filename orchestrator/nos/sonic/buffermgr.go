@@ -26,13 +26,14 @@ import (
 // managerLossless are the priorities whose PGs buffermgrd makes lossless
 // on a port: pfc_enable of the PORT_QOS_MAP entry keyed by the port's name
 // (doPortQosTableTask takes the whole key for one port, so an entry
-// listing ports gives none), whether or not orchagent applies the entry.
-// nil when they are the port's PFC priorities (qos.PortConfig's
-// ManagerLossless).
+// listing ports gives none), whether or not orchagent applies the entry,
+// as the resolver read it for orchagent (readPriorityLists: one reading,
+// refused in every entry when malformed). nil when they are the port's
+// PFC priorities (qos.PortConfig's ManagerLossless).
 func (r *resolver) managerLossless(pc *qos.PortConfig) []int {
 	own := []int{}
-	if e := r.db.PortQoSMap[pc.Name]; e != nil {
-		own = cfgInts(e.PFCEnable)
+	if lists, ok := r.pqmPriorities[pc.Name]; ok {
+		own = slices.Clone(lists.pfc)
 	}
 	if slices.Equal(own, pc.PFCPriorities) {
 		return nil

@@ -199,3 +199,35 @@ func TestManagerCableOffLookup(t *testing.T) {
 		t.Errorf("overruled %+v, want the 05m cable on Ethernet0", dc.Overruled)
 	}
 }
+
+// TestPFCListReadOnce: buffermgrd reads pfc_enable from the port's own
+// PORT_QOS_MAP entry even when orchagent takes the port's PFC from
+// another entry, or applies none of the own one (a map it names is
+// undefined). A malformed list there is refused at its line as it is
+// where orchagent reads it, not read one way for PFC and another for the
+// lossless PGs; a well-formed one gives the buffer manager's PGs.
+func TestPFCListReadOnce(t *testing.T) {
+	for _, c := range []struct{ name, pqm string }{
+		{"own entry superseded by a list", `"Ethernet0": {"pfc_enable": "3-4"}, "Ethernet0,Ethernet4": {"pfc_enable": "3,4"}`},
+		{"own entry orchagent does not apply", `"Ethernet0": {"pfc_enable": "3,x", "dscp_to_tc_map": "NOPE"}`},
+		{"watchdog list of an entry not applied", `"Ethernet0": {"pfc_enable": "3,4", "pfcwd_sw_enable": "3 4", "dscp_to_tc_map": "NOPE"}`},
+	} {
+		db := "{\n  \"PORT_QOS_MAP\": {\n    " + c.pqm + "\n  }\n}\n"
+		_, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(db)})
+		if err == nil || !strings.Contains(err.Error(), "leaf1.json:3: parse sonic config of leaf1: PORT_QOS_MAP|Ethernet0 p") || !strings.Contains(err.Error(), "fix:") {
+			t.Errorf("%s: err = %v, want a refusal of PORT_QOS_MAP|Ethernet0 at line 3 with its fix", c.name, err)
+		}
+	}
+	// Mutation of a working config: the port's own entry names an
+	// undefined map, so orchagent gives it no PFC, but buffermgrd still
+	// makes PGs 3-4 lossless from the same list the resolver read.
+	dc := managerConfig(t, "5m", "5m", `"DSCP_TO_TC_MAP": {"AZURE": {"3": "3"}},
+    "PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3,4", "dscp_to_tc_map": "NOPE"}, "Ethernet4": {"pfc_enable": "3,4", "tc_to_pg_map": "AZURE"}}`)
+	e0 := dc.Port("Ethernet0")
+	if len(e0.PFCPriorities) != 0 || !slices.Equal(e0.ManagerLossless, []int{3, 4}) {
+		t.Errorf("Ethernet0 PFC %v, manager's %v; want none and [3 4]", e0.PFCPriorities, e0.ManagerLossless)
+	}
+	if pg := pgProfile(t, dc, "Ethernet0", 4); pg.Profile != "pg_lossless_100000_5m_profile" {
+		t.Errorf("Ethernet0 PG 4 = %+v, want buffermgrd's lossless profile", pg)
+	}
+}

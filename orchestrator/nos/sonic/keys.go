@@ -241,15 +241,54 @@ func (r *resolver) overrule(table, key string, refused bool, what, fix string, p
 
 // indexKeys reads the keys of the tables that name ports as orchagent
 // does, once: the ranged tables' entries it applies, by port; the
-// PORT_QOS_MAP keys naming each port; the ports all of them name. Entries
-// it refuses or reads otherwise than they read are noted (overrule).
-func (r *resolver) indexKeys() {
+// PORT_QOS_MAP keys naming each port and their priority lists; the ports
+// all of them name. Entries it refuses or reads otherwise than they read
+// are noted (overrule).
+func (r *resolver) indexKeys() error {
 	r.keyPorts, r.stalled = map[string]bool{}, map[string]bool{}
 	r.queueKeys = indexRanged(r, "QUEUE", r.db.Queue)
 	r.pgKeys = indexRanged(r, "BUFFER_PG", r.db.BufferPG)
 	r.bufferQueueKeys = indexRanged(r, "BUFFER_QUEUE", r.db.BufferQueue)
+	if err := r.readPriorityLists(); err != nil {
+		return err
+	}
 	r.indexPortQoSMap()
 	r.checkWatchdogKeys()
+	return nil
+}
+
+// priorityLists are a PORT_QOS_MAP entry's pfc_enable and pfcwd_sw_enable
+// as read, each sorted ("" is none).
+type priorityLists struct {
+	pfc, watchdog []int
+	// watchdogSet says pfcwd_sw_enable is given (not "").
+	watchdogSet bool
+}
+
+// readPriorityLists reads pfc_enable and pfcwd_sw_enable of every
+// PORT_QOS_MAP entry once, for every reader: orchagent (qosorch's
+// handlePortQosMapTable sets the port's PFC and watchdog bitmaps from
+// them) and SONiC's buffer manager (buffermgrd's doPortQosTableTask keeps
+// pfc_enable of the entry keyed by the port's name, whether or not
+// orchagent applies the entry, and doSpeedUpdateTask makes those PGs
+// lossless). The two read a malformed list differently (qosorch with
+// std::stoi, which reads "3-4" as 3 and throws on "x"; buffermgrd with
+// to_uint<uint8_t>, which skips "3-4" and "x" alike), and SONiC's YANG
+// model (sonic-port-qos-map.yang) refuses it, so labctl refuses it in
+// every entry, applied or not, rather than guess which reading a port
+// gets: one list per entry, the same for PFC and for the buffer manager.
+func (r *resolver) readPriorityLists() error {
+	r.pqmPriorities = make(map[string]priorityLists, len(r.db.PortQoSMap))
+	for _, key := range cfgSortedKeys(r.db.PortQoSMap) {
+		e := r.db.PortQoSMap[key]
+		for f, v := range map[string]string{"pfc_enable": e.PFCEnable, "pfcwd_sw_enable": e.PFCWDEnable} {
+			if v != "" && !cfgPFCEnableRE().MatchString(v) {
+				return entryError("PORT_QOS_MAP", key, f, "PORT_QOS_MAP|%s %s %q is not a list of priorities 0-7 like \"3,4\" (fix: write the priorities separated by commas; SONiC's YANG model refuses it, and orchagent and the buffer manager read it differently)", key, f, v)
+			}
+		}
+		r.pqmPriorities[key] = priorityLists{pfc: cfgInts(e.PFCEnable), watchdog: cfgInts(e.PFCWDEnable), watchdogSet: e.PFCWDEnable != ""}
+	}
+	return nil
 }
 
 // indexRanged indexes the entries orchagent applies of a ranged table by

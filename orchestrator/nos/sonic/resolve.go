@@ -52,7 +52,9 @@ func FromDoc(device string, doc Doc) (qos.DeviceConfig, error) {
 	if err := r.pools(); err != nil {
 		return qos.DeviceConfig{}, fmt.Errorf("parse sonic config of %s: %w", device, err)
 	}
-	r.indexKeys()
+	if err := r.indexKeys(); err != nil {
+		return qos.DeviceConfig{}, fmt.Errorf("parse sonic config of %s: %w", device, err)
+	}
 	ports := r.portNames()
 	for _, name := range ports {
 		pc, err := r.port(name)
@@ -68,7 +70,7 @@ func FromDoc(device string, doc Doc) (qos.DeviceConfig, error) {
 	// resolution with no entries of its own, its defaults not reported
 	// (AttachTopology names the port as defaulted).
 	quiet := &resolver{db: db, dc: &qos.DeviceConfig{Pools: r.dc.Pools}, defaults: map[[3]string]*qos.Default{}, unres: map[[4]string]*qos.Unresolved{}, buffers: r.buffers,
-		queueKeys: r.queueKeys, bufferQueueKeys: r.bufferQueueKeys, pgKeys: r.pgKeys, pqmKeys: r.pqmKeys, keyPorts: r.keyPorts, stalled: r.stalled}
+		queueKeys: r.queueKeys, bufferQueueKeys: r.bufferQueueKeys, pgKeys: r.pgKeys, pqmKeys: r.pqmKeys, pqmPriorities: r.pqmPriorities, keyPorts: r.keyPorts, stalled: r.stalled}
 	if dp, err := quiet.port("\x00unnamed"); err == nil {
 		dp.Name = ""
 		r.dc.DefaultPort = &dp
@@ -103,6 +105,10 @@ type resolver struct {
 	bufferQueueKeys, pgKeys map[string][]rangedKey[BufferRefEntry]
 	pqmKeys                 map[string][]string
 	keyPorts                map[string]bool
+	// pqmPriorities are each PORT_QOS_MAP entry's priority lists, by key
+	// (readPriorityLists): orchagent's PFC and the buffer manager's
+	// lossless PGs read them from here.
+	pqmPriorities map[string]priorityLists
 	// stalled are the buffer tables orchagent applies nothing of
 	// (keyStall); overruled the entries noted as overruled (overrule).
 	stalled   map[string]bool
@@ -450,14 +456,10 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 	// into it for configs from before the field).
 	var wdPriorities []int
 	if e := pfcOf(r.portQoSMaps(name)); e != nil {
-		for f, v := range map[string]string{"pfc_enable": e.PFCEnable, "pfcwd_sw_enable": e.PFCWDEnable} {
-			if v != "" && !cfgPFCEnableRE().MatchString(v) {
-				return pc, entryError("PORT_QOS_MAP", e.key, f, "PORT_QOS_MAP|%s %s %q is not a list of priorities 0-7 like \"3,4\"", e.key, f, v)
-			}
-		}
-		pc.PFCPriorities = cfgInts(e.PFCEnable)
-		if e.PFCWDEnable != "" {
-			wdPriorities = cfgInts(e.PFCWDEnable)
+		lists := r.pqmPriorities[e.key]
+		pc.PFCPriorities = slices.Clone(lists.pfc)
+		if lists.watchdogSet {
+			wdPriorities = slices.Clone(lists.watchdog)
 		}
 		if len(wdPriorities) > 0 {
 			pc.Watchdog = &qos.PortWatchdog{DetectionMs: cfgDefaultWDDetection, RestorationMs: cfgDefaultWDRestoration, Action: cfgDefaultWDAction}
@@ -506,6 +508,14 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 	}
 	for _, k := range r.pgKeys[name] {
 		for _, g := range k.idx {
+			used[g] = true
+		}
+	}
+	// The PGs buffermgrd writes exist on the switch whether or not a
+	// traffic class maps to them (their headroom is reserved all the
+	// same), also where orchagent gives the port no map.
+	for g := range qos.NumTC {
+		if r.managerPG(&pc, g).key != "" {
 			used[g] = true
 		}
 	}
