@@ -172,12 +172,8 @@ func readRangedKey(table, key string) keyRead {
 		out.fix = "write the index as a number, like 3, or a range of two, like 3-4"
 		return out
 	case r.hi > 7 && table == "BUFFER_PG":
-		out.refused = fmt.Sprintf("it names PG %d, and a SONiC port has PGs 0-7: orchagent refuses an entry naming a PG its port lacks (processPriorityGroup: Invalid pg index)", r.hi)
+		out.refused = fmt.Sprintf("it names PG %d, and a SONiC port has PGs 0-7 (SAI's number of ingress priority groups is 8 on the ASICs SONiC runs on): bufferorch checks every PG of the entry before it applies any and refuses an entry naming one its port lacks (processPriorityGroup: Invalid pg index)", r.hi)
 		out.fix = "name PGs 0-7 only"
-		return out
-	case r.hi > 7:
-		out.refused = fmt.Sprintf("it names queue %d, beyond the queues 0-7 labctl models: orchagent refuses an entry naming a queue its port lacks (Invalid queue index), and labctl refuses it as if the port had none", r.hi)
-		out.fix = "name queues 0-7 only"
 		return out
 	}
 	if len(list) == 0 {
@@ -200,8 +196,18 @@ func readRangedKey(table, key string) keyRead {
 		break
 	}
 	out.ports = list
-	for i := r.lo; i <= r.hi; i++ {
+	for i := r.lo; i <= r.hi && i <= 7; i++ {
 		out.idx = append(out.idx, int(i))
+	}
+	if r.hi > 7 {
+		// A queue index beyond 7 (read after the ports, as orchagent
+		// looks each port up before its queues).
+		partly, fix := queuesBeyond(table, r.lo, r.hi, list)
+		if out.partly != "" {
+			partly = out.partly + "; " + partly
+		}
+		out.partly, out.fix = partly, fix
+		return out
 	}
 	if r.unread != "" && out.partly == "" {
 		unit := "queue"
@@ -212,6 +218,42 @@ func readRangedKey(table, key string) keyRead {
 		out.fix = "write one entry per index, like <port>|2 and <port>|3, or one per range of consecutive indexes, like <port>|2-3"
 	}
 	return out
+}
+
+// queuesBeyond says what the switch does with a QUEUE or BUFFER_QUEUE
+// entry naming queues lo-hi, hi beyond 7, on the ports named, and how to
+// write it. How many queues a port has is the platform's (m_queue_ids,
+// from SAI's number of queues: the unicast queues 0-7 and, on many
+// ASICs, multicast queues after them), which the files do not say, so
+// the entry reads two ways. On a port that has queue hi, orchagent
+// applies the whole entry. On one that lacks it, qosorch applies the
+// QUEUE entry queue by queue and port by port and stops at the first
+// queue the port lacks (handleQueueTable: applySchedulerToQueueScheduler-
+// Group or applyWredProfileToQueue, Invalid queue index, task_failed):
+// the queues below it on the first port keep it, the ports after get
+// nothing; bufferorch checks every port and queue of a BUFFER_QUEUE entry
+// before it applies any (processQueue: Invalid queue index,
+// task_invalid_entry) and applies none of it. labctl models queues 0-7
+// and reads the entry as on a port that has the queues it names, which
+// is what its author meant; lint warns with the other reading.
+func queuesBeyond(table string, lo, hi uint32, ports []string) (partly, fix string) {
+	fix = fmt.Sprintf("name queues 0-7 only (split the range: <port>|%d-7 for the queues labctl and every SONiC port have), unless the platform's ports have queue %d (`show queue counters` lists them)", lo, hi)
+	if lo > 7 {
+		fix = fmt.Sprintf("remove the entry unless the platform's ports have queue %d (`show queue counters` lists them)", hi)
+	}
+	lacking := "bufferorch checks every queue of the entry first and applies none of it (processQueue: Invalid queue index)"
+	if table == "QUEUE" {
+		lacking = fmt.Sprintf("qosorch applies it queue by queue and stops at queue 8 (handleQueueTable: Invalid queue index): only %s keep it", "queues "+cfgRange([2]int{int(lo), 7})+" of "+ports[0])
+		if lo > 7 {
+			lacking = "qosorch refuses it at its first queue (handleQueueTable: Invalid queue index)"
+		}
+	}
+	modelled := fmt.Sprintf("labctl, which models queues 0-7, applies it to queues %s", cfgRange([2]int{int(lo), 7}))
+	if lo > 7 {
+		modelled = "labctl models queues 0-7 and none of it"
+	}
+	partly = fmt.Sprintf("it names queue %d, beyond the unicast queues 0-7: on a platform whose ports have queue %d (multicast queues after the unicast ones on many ASICs) orchagent applies the whole entry; on one whose ports have 8 queues %s. %s, as on a platform with the queues", hi, hi, lacking, modelled)
+	return partly, fix
 }
 
 // overrule records an entry the switch does not apply as it reads

@@ -93,7 +93,13 @@ func TestReadRangedKey(t *testing.T) {
 		{table: "QUEUE", key: "Ethernet0|2,3", ports: []string{"Ethernet0"}, idx: []int{2}, named: []string{"Ethernet0"}, partly: `stops at ",3": the entry applies to queue 2 only`, fixMentions: "one entry per index"},
 		{table: "BUFFER_PG", key: "Ethernet0|3-3", named: []string{"Ethernet0"}, refused: "left value must be below its right", fixMentions: "like 3"},
 		{table: "BUFFER_PG", key: "Ethernet0|8", named: []string{"Ethernet0"}, refused: "names PG 8"},
-		{table: "QUEUE", key: "Ethernet0|6-9", named: []string{"Ethernet0"}, refused: "names queue 9"},
+		// A queue beyond 7: applied on a platform with the queue, as
+		// labctl reads it (queues 0-7 of it), warned.
+		{table: "QUEUE", key: "Ethernet0|6-9", ports: []string{"Ethernet0"}, idx: []int{6, 7}, named: []string{"Ethernet0"}, partly: "only queues 6-7 of Ethernet0 keep it", fixMentions: "<port>|6-7"},
+		{table: "QUEUE", key: "Ethernet0,Ethernet4|6-9", ports: []string{"Ethernet0", "Ethernet4"}, idx: []int{6, 7}, named: []string{"Ethernet0", "Ethernet4"}, partly: "only queues 6-7 of Ethernet0 keep it"},
+		{table: "BUFFER_QUEUE", key: "Ethernet0|0-15", ports: []string{"Ethernet0"}, idx: []int{0, 1, 2, 3, 4, 5, 6, 7}, named: []string{"Ethernet0"}, partly: "applies none of it (processQueue: Invalid queue index)", fixMentions: "show queue counters"},
+		{table: "QUEUE", key: "Ethernet0|8", ports: []string{"Ethernet0"}, named: []string{"Ethernet0"}, partly: "labctl models queues 0-7 and none of it", fixMentions: "remove the entry unless"},
+		{table: "BUFFER_PG", key: "Ethernet0|3-9", named: []string{"Ethernet0"}, refused: "names PG 9"},
 		{table: "QUEUE", key: "Ethernet0", refused: "malformed key, 1 parts"},
 		{table: "QUEUE", key: "Ethernet0|3|4", refused: "malformed key, 3 parts"},
 		{table: "QUEUE", key: "Ethernet0|", refused: "malformed key, 1 parts"},
