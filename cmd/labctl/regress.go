@@ -55,10 +55,16 @@ absent in the run it is a regression, absent in the baseline it is listed as
 not compared. Variants are matched by name and repetition; when the two
 runs had other seeds, the repetitions of a point (each at seed +
 repetition) are compared as samples: the mean of the run's against the
-mean of the baseline's, allowed at least the spread of the baseline's.
-Two records of another scenario or lab, or whose figures come from
-different models (packet-level, flow-level, a live lab), are refused (exit
-2): rerun with the baseline's model, or save a baseline of this one.
+mean of the baseline's, allowed at least the spread of the baseline's
+(nccl-tests tables too, size by size). Other seeds with a point run once
+on either side are refused (exit 2): the seed alone moves figures (it
+places flows on ECMP paths), so rerun at the baseline's --seed, or run
+both with repetitions. The output says first what was compared and how
+confident the verdict is (high: the same simulation on both sides;
+moderate: samples of seeds, or figures measured on a live lab). Two records of another scenario or lab, or whose
+figures come from different models (packet-level, flow-level, a live
+lab), are refused (exit 2): rerun with the baseline's model, or save a
+baseline of this one.
 
 A baseline is a run id (or unique prefix), latest, a name saved with
 --save-baseline (results/baselines/<name>.json, written without the time
@@ -139,8 +145,9 @@ Tolerances (defaults in results/baselines/README.md) are overridden with
 			if base.RunID == run.RunID && !twoFiles {
 				fmt.Fprintf(app.Err, "labctl: note: run and baseline are the same run (%s)\n", run.RunID)
 			}
-			// Metrics of different scenarios, labs or models are not
-			// comparable: every difference would read as a regression.
+			// Metrics of different scenarios, labs or models, or single
+			// samples of different seeds, are not comparable: every
+			// difference would read as a regression.
 			if err := results.CheckSameExperiment(run, base); err != nil {
 				return err
 			}

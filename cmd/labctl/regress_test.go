@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -44,9 +45,13 @@ func setWREDMin(t *testing.T, dir, node, from, to string) []byte {
 	return orig
 }
 
-func regressJSON(t *testing.T, dir string) (int, results.Report, string) {
+func regressJSON(t *testing.T, dir string, baseline ...string) (int, results.Report, string) {
 	t.Helper()
-	code, out, errs := resultsCLI(t, dir, "regress", "latest", "--baseline", "good", "-o", "json")
+	b := "good"
+	if len(baseline) > 0 {
+		b = baseline[0]
+	}
+	code, out, errs := resultsCLI(t, dir, "regress", "latest", "--baseline", b, "-o", "json")
 	var rep results.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("regress -o json: exit %d: %v\n%s%s", code, err, out, errs)
@@ -233,5 +238,106 @@ func TestRegressRefusesAnotherModel(t *testing.T) {
 		if code != 2 || !strings.Contains(errs, c.want) || !strings.Contains(errs, "compare runs of the same runtime and model") {
 			t.Errorf("regress %s --baseline %s: exit %d, want 2 naming both models and the fix:\n%s%s", c.run, c.baseline, code, out, errs)
 		}
+	}
+}
+
+// TestRegressAcrossSeeds: on 16gpu's incast, two runs at seeds 1 and 2
+// with one repetition each are refused (exit 2) with the fix: compared
+// one to one the incast's p50 latency moved +121% from the seed alone.
+// With three repetitions a side they are compared as samples and the
+// output says so: unchanged configs pass, a harmful WRED Kmin (3 MB on
+// the receiver's leaf) fails, a benign Kmax 0.7% higher passes even at
+// the baseline's seed, where one to one it failed.
+func TestRegressAcrossSeeds(t *testing.T) {
+	t.Parallel()
+	dir := upLab(t, "16gpu")
+	const scenario = "name: incast-seeds\nmatrix: {ecn: [on], pfc: [on]}\nduration: 20ms\nsample_every: 0\ntraffic:\n  - pattern: incast\n    senders: 8\n"
+	once, reps := filepath.Join(dir, "once.yaml"), filepath.Join(dir, "reps.yaml")
+	if os.WriteFile(once, []byte(scenario), 0o644) != nil || os.WriteFile(reps, []byte(scenario+"repetitions: 3\n"), 0o644) != nil {
+		t.Fatal("write scenarios")
+	}
+	run := func(file, seed string) {
+		t.Helper()
+		if code, _, errs := resultsCLI(t, dir, "run", file, "--lab", "16gpu", "--seed", seed); code > 1 {
+			t.Fatalf("run %s --seed %s: exit %d: %s", file, seed, code, errs)
+		}
+	}
+	regress := func(baseline string) (int, string, string) {
+		t.Helper()
+		return resultsCLI(t, dir, "regress", "latest", "--baseline", baseline)
+	}
+	run(once, "1")
+	if code, out, errs := resultsCLI(t, dir, "regress", "--save-baseline", "latest", "once"); code != 0 {
+		t.Fatalf("save baseline: exit %d: %s%s", code, out, errs)
+	}
+	run(once, "2")
+	code, out, errs := regress("once")
+	for _, want := range []string{"ran at seed 2 and baseline", "at seed 1, and point ecn=on,pfc=on has one repetition on both sides",
+		"Fix: rerun at the baseline's seed to compare the same simulation (labctl run incast-seeds --lab 16gpu --seed 1)", "run both with repetitions"} {
+		if code != 2 || !strings.Contains(errs, want) {
+			t.Errorf("seeds 1 and 2, one repetition each: exit %d, want 2 and %q:\n%s%s", code, want, out, errs)
+		}
+	}
+	run(once, "1")
+	if code, out, _ := regress("once"); code != 0 || !strings.Contains(out, "\ncompared: the same simulation on both sides (seed 1), each variant one to one with the baseline's") || !strings.Contains(out, "(confidence: high)\n") {
+		t.Errorf("the baseline's seed: exit %d:\n%s", code, out)
+	}
+
+	run(reps, "1")
+	if code, out, errs := resultsCLI(t, dir, "regress", "--save-baseline", "latest", "reps"); code != 0 {
+		t.Fatalf("save baseline: exit %d: %s%s", code, out, errs)
+	}
+	run(reps, "5")
+	code, rep, errs := regressJSON(t, dir, "reps")
+	if code != 0 || rep.Basis.How != results.BasisSamples || rep.Basis.Confidence != results.ConfidenceModerate || rep.Compared.Variants != 3 ||
+		!strings.Contains(rep.Basis.Text, "each point's 3 repetitions (seeds 5-7) are compared as their mean against the mean of the baseline's 3 (seeds 1-3)") {
+		t.Errorf("seeds 5-7 against 1-3, configs unchanged: exit %d, %d regressions, basis %+v, %s", code, rep.Regressions, rep.Basis, errs)
+	}
+
+	leaf1 := filepath.Join(dir, "topologies", "16gpu", "configs", "leaf1.json")
+	orig, err := os.ReadFile(leaf1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	setWRED(t, leaf1, "green_max_threshold", "3276800", "3300000")
+	run(reps, "1")
+	if code, rep, _ := regressJSON(t, dir, "reps"); code != 0 || rep.Basis.How != results.BasisSamples || !rep.ConfigChanged {
+		t.Errorf("Kmax 0.7%% higher, seeds 1-3: exit %d, basis %s, findings %+v", code, rep.Basis.How, rep.Findings)
+	}
+	if err := os.WriteFile(leaf1, orig, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	setWRED(t, leaf1, "green_min_threshold", "819200", "3000000")
+	run(reps, "5")
+	code, rep, _ = regressJSON(t, dir, "reps")
+	if code != 1 || !slices.ContainsFunc(rep.Findings, func(f results.Finding) bool {
+		return f.Regression && f.Variant == "ecn=on,pfc=on (mean of 3 repetitions)" && f.Role == "incast" && f.Metric == "role.latency_us_p50"
+	}) {
+		t.Errorf("Kmin 3 MB, seeds 5-7: exit %d, want the incast's mean p50 latency flagged: %+v", code, rep.Findings)
+	}
+}
+
+// setWRED sets field of leaf1's WRED profile whose field is from.
+func setWRED(t *testing.T, path, field, from, to string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var db map[string]map[string]map[string]any
+	if err := json.Unmarshal(data, &db); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, p := range db["WRED_PROFILE"] {
+		if p[field] == from {
+			p[field], found = to, true
+		}
+	}
+	if data, err = json.MarshalIndent(db, "", "    "); !found || err != nil {
+		t.Fatalf("%s: no WRED profile with %s %s (%v)", path, field, from, err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

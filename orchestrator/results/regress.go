@@ -203,6 +203,10 @@ type Report struct {
 	Findings           []Finding `json:"findings"`
 	Warnings           []string  `json:"warnings"`
 	VariantsAdded      []string  `json:"variants_added"`
+	// Basis says what was compared against what (one seed one to one,
+	// samples over repetitions, a record of a tool's output) and how far
+	// the verdict can be trusted.
+	Basis Basis `json:"basis"`
 	// Compared counts the comparisons by scope and outcome.
 	Compared Tally `json:"compared"`
 }
@@ -226,18 +230,26 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 	if run.Lab != baseline.Lab {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("lab differs: run %q, baseline %q", run.Lab, baseline.Lab))
 	}
-	pooled := pooledPoints(run, baseline)
-	switch {
-	case len(pooled) > 0:
-		r.Warnings = append(r.Warnings, fmt.Sprintf("seed differs: run %d, baseline %d, so the repetitions of a point (each at seed + repetition) are samples of its figures, not the same simulation: each figure is compared as the mean of the run's repetitions against the mean of the baseline's, allowed at least the spread of the baseline's", run.Seed, baseline.Seed))
-	case run.Seed != baseline.Seed && run.Imported == nil && baseline.Imported == nil:
-		r.Warnings = append(r.Warnings, fmt.Sprintf("seed differs: run %d, baseline %d; simulated numbers are not directly comparable (a scenario with repetitions compares them as samples)", run.Seed, baseline.Seed))
-	}
 	if run.ConfigDigest != "" && baseline.ConfigDigest != "" && run.ConfigDigest != baseline.ConfigDigest {
 		r.ConfigChanged = true
 	}
 	r.ConfigChanges = configChanges(run, baseline)
 	r.ScenarioChanged, r.ScenarioChanges = scenarioChanges(run, baseline)
+	// What differs between the inputs besides the seed: at one seed it
+	// decides whether the two sides are the same simulation.
+	var changed []string
+	if len(r.ConfigChanges) > 0 || (r.ConfigChanged && r.ConfigChanges == nil) {
+		changed = append(changed, "the switches' configs")
+	}
+	if len(r.ScenarioChanges) > 0 || (r.ScenarioChanged && r.ScenarioChanges == nil) {
+		changed = append(changed, "the scenario's values")
+	}
+	plan := planComparison(run, baseline, len(changed) > 0)
+	pooled := plan.pooled
+	r.Basis = plan.basis(run, baseline, changed)
+	if len(plan.acrossSeeds) > 0 {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("seed differs: run %d, baseline %d, and a point has one repetition on a side: its figures are compared with another seed's, and the seed alone moves them (rerun at the baseline's seed, or run both with repetitions)", run.Seed, baseline.Seed))
+	}
 	if run.ScenarioYAML != "" && baseline.ScenarioYAML == "" && baseline.Imported == nil {
 		r.Warnings = append(r.Warnings, "the baseline records no scenario (saved before labctl kept one), so a change of the scenario since goes unchecked: save the baseline again from a run of the scenario as it is")
 	}
@@ -353,43 +365,6 @@ func passedIn(vs []*Variant, name string) bool {
 	return true
 }
 
-// pooledPoint is a point whose repetitions both records ran with other
-// seeds: base and run are its variants on each side, in record order.
-type pooledPoint struct {
-	name      string
-	base, run []*Variant
-}
-
-// pooledPoints finds the points compared as samples rather than one to
-// one, by name: those with two or more repetitions on each side when the
-// records' seeds differ. Repetition r runs at seed + r, so with another
-// seed repetition r of the run and of the baseline are different
-// simulations, and comparing them one to one reads seed noise as
-// regressions (incast's p50 latency on 16gpu is 17 us at seed 1 and 37 us
-// at seed 2). With the same seed they are the same simulation, compared
-// one to one. Records of a tool's output are never pooled.
-func pooledPoints(run, baseline *Run) map[string]*pooledPoint {
-	if run.Seed == baseline.Seed || run.Imported != nil || baseline.Imported != nil {
-		return nil
-	}
-	byName := func(r *Run) map[string][]*Variant {
-		out := map[string][]*Variant{}
-		for i := range r.Variants {
-			v := &r.Variants[i]
-			out[v.Name] = append(out[v.Name], v)
-		}
-		return out
-	}
-	bs, rs := byName(baseline), byName(run)
-	out := map[string]*pooledPoint{}
-	for name, b := range bs {
-		if len(b) >= 2 && len(rs[name]) >= 2 {
-			out[name] = &pooledPoint{name: name, base: b, run: rs[name]}
-		}
-	}
-	return out
-}
-
 // comparePooled compares the repetitions of a point as samples: each
 // figure as the mean of the run's repetitions against the mean of the
 // baseline's (compareVariant), a repetition of the run that failed to
@@ -420,9 +395,11 @@ func (r *Report) comparePooled(p *pooledPoint, tol Tolerances) {
 // a regression or miss one: another scenario or lab, or variants whose
 // figures another model produced (the flow-level model computes no drops,
 // pauses, marks or latency, a live lab measures soft-RoCE, not the
-// simulated fabric). A record made from a tool's output (Imported) is
+// simulated fabric), or other seeds with a point run once on a side
+// (CheckSeeds). A record made from a tool's output (Imported) is
 // compared with a simulated run of its scenario by design, so its model
-// is not checked. The error is bad input (exit 2) and says what to do.
+// and seed are not checked. The error is bad input (exit 2) and says
+// what to do.
 func CheckSameExperiment(run, baseline *Run) error {
 	if baseline.Scenario != run.Scenario || baseline.Lab != run.Lab {
 		return exitcode.Usagef("run %s is %s on %s but baseline %s is %s on %s: compare runs of the same scenario and lab (narrow 'latest' with --scenario/--lab)", run.RunID, run.Scenario, run.Lab, baseline.RunID, baseline.Scenario, baseline.Lab)
@@ -443,7 +420,7 @@ func CheckSameExperiment(run, baseline *Run) error {
 		return exitcode.Usagef("run %s (runtime %s) has %s figures and baseline %s (runtime %s) %s figures (variant %s), which are not comparable: %s; compare runs of the same runtime and model (rerun with the baseline's --model, or save a baseline from a run of this one)",
 			run.RunID, run.Runtime, modelWords(v.Model()), baseline.RunID, baseline.Runtime, modelWords(bv.Model()), pointLabel(v), modelGap(v.Model(), bv.Model()))
 	}
-	return nil
+	return CheckSeeds(run, baseline)
 }
 
 // modelWords names what a Variant.Model produced, for errors.
@@ -474,12 +451,12 @@ func modelGap(a, b string) string {
 // summary, each role's flows, each congested port and priority, and its
 // nccl-tests table. bvs and vs are the point's variants on each side: one
 // each when points are matched one to one, or every repetition of the
-// point when they are compared as samples (pooledPoints), each figure
+// point when they are compared as samples (planComparison), each figure
 // then the mean over a side's repetitions (poolValues).
 func (r *Report) compareVariant(name string, bvs, vs []*Variant, tol Tolerances) {
 	bv, v := bvs[0], vs[0]
 	if NCCLOnly(bv) || NCCLOnly(v) {
-		r.compareNCCL(name, bv, v, tol)
+		r.compareNCCL(name, bvs, vs, tol)
 		// A record of nccl-tests output has its table and nothing else:
 		// its summary, flows and ports are not absent figures but never
 		// were (nccl-tests measures none of them).
@@ -561,17 +538,7 @@ func (r *Report) compareVariant(name string, bvs, vs []*Variant, tol Tolerances)
 			r.addMetric(Finding{Variant: name, Scope: ScopePort, Node: k.Node, Port: k.Port, Priority: &prio, Source: src}, m, tol, poolValues(bps, get), poolValues(cps, get))
 		}
 	}
-	if len(bvs) == 1 && len(vs) == 1 {
-		r.compareNCCL(name, bv, v, tol)
-		return
-	}
-	// nccl-tests tables are compared repetition by repetition, as they
-	// were run.
-	for _, b := range bvs {
-		if i := slices.IndexFunc(vs, func(x *Variant) bool { return x.Repetition == b.Repetition }); i >= 0 {
-			r.compareNCCL(pointLabel(b), b, vs[i], tol)
-		}
-	}
+	r.compareNCCL(name, bvs, vs, tol)
 }
 
 // rolesOf groups the flows of each of a point's variants by role: for
@@ -938,7 +905,8 @@ func (r Report) WriteJSON(w io.Writer) error {
 func (r Report) WriteJUnit(w io.Writer) error {
 	suite := JUnitSuite{Name: xmlSafe("regress " + r.RunID + " vs " + r.BaselineRunID), Time: "0",
 		Properties: []JUnitProperty{{Name: "run_id", Value: xmlSafe(r.RunID)}, {Name: "baseline_run_id", Value: xmlSafe(r.BaselineRunID)},
-			{Name: "config_changed", Value: strconv.FormatBool(r.ConfigChanged)}}}
+			{Name: "config_changed", Value: strconv.FormatBool(r.ConfigChanged)},
+			{Name: "basis", Value: xmlSafe(r.Basis.How)}, {Name: "confidence", Value: xmlSafe(r.Basis.Confidence)}, {Name: "compared", Value: xmlSafe(r.Basis.Text)}}}
 	for _, f := range r.Findings {
 		name := "regress:" + f.Metric
 		switch f.Kind {

@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -56,10 +57,15 @@ func ncclDesc(t *NCCLTable) string {
 	return fmt.Sprintf("%s over %d ranks, %d sizes, %s", t.Collective, t.Ranks, len(t.Rows), ncclSourceLabel(t))
 }
 
-// compareNCCL compares the nccl-tests tables of a matched variant: the
-// busbw of every size, and the out of bounds count.
-func (r *Report) compareNCCL(name string, bv, v *Variant, tol Tolerances) {
-	bt, ct := bv.NCCL, v.NCCL
+// compareNCCL compares the nccl-tests tables of a matched point: the
+// busbw of every size, and the out of bounds count. bvs and vs are the
+// point's variants on each side, one each when points are matched one to
+// one, every repetition when they are compared as samples: then each
+// size's busbw, like every other figure, is the mean over a side's
+// repetitions with the baseline's spread allowed (poolValues), and a
+// repetition without the table or the size makes it absent on that side.
+func (r *Report) compareNCCL(name string, bvs, vs []*Variant, tol Tolerances) {
+	bt, ct := firstTable(bvs), firstTable(vs)
 	if bt == nil && ct == nil {
 		return
 	}
@@ -68,16 +74,23 @@ func (r *Report) compareNCCL(name string, bv, v *Variant, tol Tolerances) {
 	switch {
 	case t.Disabled:
 		return
-	case ct == nil:
+	case ct == nil || slices.ContainsFunc(vs, noTable):
 		at.Kind, at.Absent, at.Regression, at.BaselineSource = FindingAbsent, AbsentInRun, true, bt.Source
 		at.why = "the run has no nccl-tests table"
 		at.Detail = "the baseline has an nccl-tests table (" + ncclDesc(bt) + "), the run none: its traffic is not an nccl-tests-like collective any more"
+		if ct != nil {
+			at.why = "a repetition of the run has no nccl-tests table"
+			at.Detail = "the baseline has an nccl-tests table (" + ncclDesc(bt) + ") in every repetition, a repetition of the run none"
+		}
 		r.Findings = append(r.Findings, at)
 		return
-	case bt == nil:
+	case bt == nil || slices.ContainsFunc(bvs, noTable):
 		at.Kind, at.Absent, at.Source = FindingAbsent, AbsentInBaseline, ct.Source
 		at.why = "the baseline has no nccl-tests table"
 		at.Detail = "the run has an nccl-tests table (" + ncclDesc(ct) + "), the baseline none to compare with"
+		if bt != nil {
+			at.why = "a repetition of the baseline has no nccl-tests table"
+		}
 		r.Findings = append(r.Findings, at)
 		return
 	}
@@ -96,41 +109,65 @@ func (r *Report) compareNCCL(name string, bv, v *Variant, tol Tolerances) {
 	if ct.DataType != bt.DataType {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("variant %s: the nccl-tests table of the run is of %s, the baseline's of %s", name, ct.DataType, bt.DataType))
 	}
-	cur := map[int64]float64{}
-	for _, row := range ct.Rows {
-		cur[row.SizeBytes] = row.OutOfPlace.BusBWGBps
+	// Each side's busbw at a size, over its repetitions; the baseline's
+	// sizes in its order, then those only the run has.
+	busbw := func(side string) func(*Variant, int64) sideValue {
+		return func(v *Variant, size int64) sideValue {
+			for _, row := range v.NCCL.Rows {
+				if row.SizeBytes == size {
+					return sideValue{v: row.OutOfPlace.BusBWGBps}
+				}
+			}
+			return sideValue{absent: "the " + side + "'s table has no row of this size" + sizeRange(v.NCCL)}
+		}
 	}
-	inBase := map[int64]bool{}
-	for _, row := range bt.Rows {
-		size := row.SizeBytes
-		inBase[size] = true
+	baseAt, curAt := busbw("baseline"), busbw("run")
+	var sizes []int64
+	seen := map[int64]bool{}
+	for _, side := range [][]*Variant{bvs, vs} {
+		for _, v := range side {
+			for _, row := range v.NCCL.Rows {
+				if !seen[row.SizeBytes] {
+					seen[row.SizeBytes] = true
+					sizes = append(sizes, row.SizeBytes)
+				}
+			}
+		}
+	}
+	for _, size := range sizes {
 		f := at
 		f.SizeBytes = &size
-		c, ok := cur[size]
-		if !ok {
-			r.addMetric(f, ncclBusBW, tol, sideValue{v: row.OutOfPlace.BusBWGBps}, sideValue{absent: "the run's table has no row of this size" + sizeRange(ct)})
-			continue
-		}
-		r.addMetric(f, ncclBusBW, tol, sideValue{v: row.OutOfPlace.BusBWGBps}, sideValue{v: c})
+		r.addMetric(f, ncclBusBW, tol,
+			poolValues(bvs, func(v *Variant) sideValue { return baseAt(v, size) }),
+			poolValues(vs, func(v *Variant) sideValue { return curAt(v, size) }))
 	}
-	for _, row := range ct.Rows {
-		if size := row.SizeBytes; !inBase[size] {
-			f := at
-			f.SizeBytes = &size
-			r.addMetric(f, ncclBusBW, tol, sideValue{absent: "the baseline's table has no row of this size" + sizeRange(bt)}, sideValue{v: row.OutOfPlace.BusBWGBps})
+	// The out of bounds count where the baseline checked its data; a
+	// measured run that lost its count (it always prints one) has lost a
+	// check, a simulated one never had it.
+	oob := func(v *Variant) sideValue {
+		if v.NCCL.OutOfBounds == nil {
+			return sideValue{absent: "the run's nccl-tests output has no out of bounds count"}
 		}
+		return sideValue{v: float64(*v.NCCL.OutOfBounds)}
 	}
-	// The out of bounds count where both checked their data; a measured
-	// run that lost its count (it always prints one) has lost a check.
 	o := at
 	o.Metric, o.Direction, o.Unit = ncclOOB.Name, ncclOOB.Direction, ncclOOB.Unit
-	switch {
-	case bt.OutOfBounds != nil && ct.OutOfBounds != nil:
-		r.addMetric(o, ncclOOB, tol, sideValue{v: float64(*bt.OutOfBounds)}, sideValue{v: float64(*ct.OutOfBounds)})
-	case bt.OutOfBounds != nil && ct.Source == Measured:
-		r.addMetric(o, ncclOOB, tol, sideValue{v: float64(*bt.OutOfBounds)}, sideValue{absent: "the run's nccl-tests output has no out of bounds count"})
+	if base, cur := poolValues(bvs, oob), poolValues(vs, oob); base.absent == "" && (cur.absent == "" || ct.Source == Measured) {
+		r.addMetric(o, ncclOOB, tol, base, cur)
 	}
 }
+
+// firstTable is the nccl-tests table of the first of vs that has one.
+func firstTable(vs []*Variant) *NCCLTable {
+	for _, v := range vs {
+		if v.NCCL != nil {
+			return v.NCCL
+		}
+	}
+	return nil
+}
+
+func noTable(v *Variant) bool { return v.NCCL == nil }
 
 // sizeRange says which sizes a table has: " (its sizes are 8 B to
 // 8 GiB)".

@@ -10,7 +10,7 @@ import (
 )
 
 // WriteText writes the report for a terminal, in the order a person reads
-// it: what was compared with what, the scenario's and the configs' changes
+// it: what was compared with what and how far the verdict goes, the scenario's and the configs' changes
 // (the likely causes), the regressions grouped by variant, then role, then
 // port, each with baseline -> current and the tolerance; the changes in
 // the better direction beyond tolerance; what could not be compared; then
@@ -18,6 +18,9 @@ import (
 func (r Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "regress %s against baseline %s\n", r.RunID, r.BaselineRunID)
+	if r.Basis.Text != "" {
+		fmt.Fprintf(&b, "compared: %s (confidence: %s)\n", r.Basis.Text, r.Basis.Confidence)
+	}
 	r.writeScenarioChanges(&b)
 	r.writeConfigChanges(&b)
 	for _, wn := range r.Warnings {

@@ -328,8 +328,12 @@ func TestCompareRepetitionsOfAnotherSeed(t *testing.T) {
 	if r.Regressed {
 		t.Errorf("another seed within the baseline's spread regressed: %v", regressions(r))
 	}
-	if !slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.Contains(w, "compared as the mean of the run's repetitions") }) {
-		t.Errorf("no warning says how repetitions are compared: %v", r.Warnings)
+	if b := r.Basis; b.How != BasisSamples || b.Confidence != ConfidenceModerate || b.RunRepetitions != 3 || b.BaselineRepetitions != 3 ||
+		!strings.Contains(b.Text, "each point's 3 repetitions (seeds 2-4) are compared as their mean against the mean of the baseline's 3 (seeds 1-3)") {
+		t.Errorf("the basis does not say how repetitions are compared: %+v", b)
+	}
+	if err := CheckSeeds(noise, base); err != nil {
+		t.Errorf("samples refused: %v", err)
 	}
 	// The same seed: the same simulations, compared one to one.
 	same := repeatedRun(t, "20261129T120000Z-ecn-pfc-64gpu", 1, 14, 12, 11)

@@ -1,0 +1,210 @@
+package results
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/labctl/labctl/orchestrator/exitcode"
+)
+
+// Two simulated runs at other seeds with one repetition a side are two
+// different simulations: compared one to one the seed's noise reads as
+// regressions, so they are refused (exit 2) with the fix, and Compare
+// called directly says its verdict is of low confidence. The same seed
+// is the same simulation (high confidence); repetitions on both sides
+// compare samples; a record of a tool's output has no seed.
+func TestCheckSeeds(t *testing.T) {
+	base := syntheticRun("20261129T110000Z-ecn-pfc-64gpu", t0)
+	run := cloneRun(t, base)
+	run.RunID, run.Seed = "20261129T120000Z-ecn-pfc-64gpu", 2
+
+	for _, check := range []func(*Run, *Run) error{CheckSeeds, CheckSameExperiment} {
+		err := check(run, base)
+		if exitcode.Code(err) != exitcode.BadInput {
+			t.Fatalf("seeds 2 and 1, one repetition each: exit %d (%v), want %d", exitcode.Code(err), err, exitcode.BadInput)
+		}
+		for _, want := range []string{
+			"run 20261129T120000Z-ecn-pfc-64gpu ran at seed 2 and baseline 20261129T110000Z-ecn-pfc-64gpu at seed 1",
+			"each of 4 points has one repetition on both sides",
+			"Fix: rerun at the baseline's seed to compare the same simulation (labctl run ecn-pfc --lab 64gpu --seed 1)",
+			"run both with repetitions (repetitions: 5 in a copy of the scenario",
+		} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("error lacks %q: %v", want, err)
+			}
+		}
+	}
+	r := Compare(run, base, nil)
+	if b := r.Basis; b.How != BasisSeedsDiffer || b.Confidence != ConfidenceLow || !strings.Contains(b.Text, "rerun at seed 1, or run both with repetitions") {
+		t.Errorf("one to one across seeds: basis %+v", b)
+	}
+	if !strings.Contains(text(t, r), "compared: different simulations: the seeds differ (run 2, baseline 1)") || !strings.Contains(text(t, r), "(confidence: low)\n") {
+		t.Errorf("text does not say what was compared:\n%s", text(t, r))
+	}
+
+	// The same seed: the same simulation, one to one, no refusal.
+	same := cloneRun(t, base)
+	if err := CheckSameExperiment(same, base); err != nil {
+		t.Errorf("same seed refused: %v", err)
+	}
+	r = Compare(same, base, nil)
+	if b := r.Basis; b.How != BasisSameSeed || b.Confidence != ConfidenceHigh || b.RunSeed != 1 || b.BaselineSeed != 1 || b.RunRepetitions != 1 {
+		t.Errorf("same seed: basis %+v", b)
+	}
+	out := text(t, r)
+	if !strings.HasPrefix(out, "regress 20261129T110000Z-ecn-pfc-64gpu against baseline 20261129T110000Z-ecn-pfc-64gpu\ncompared: the same simulation on both sides (seed 1), each variant one to one with the baseline's") {
+		t.Errorf("text:\n%s", out)
+	}
+	var j bytes.Buffer
+	if err := r.WriteJUnit(&j); err != nil || !strings.Contains(j.String(), `<property name="confidence" value="high"></property>`) {
+		t.Errorf("junit (%v):\n%s", err, j.String())
+	}
+
+	// Edited configs at one seed: every figure that moved, the change
+	// moved, but the shifted timing of flows alone moves figures, so one
+	// sample a side is not the change's lasting effect.
+	edited, orig := cloneRun(t, base), cloneRun(t, base)
+	edited.ConfigDigest, orig.ConfigDigest = "sha256:edited", "sha256:orig"
+	if b := Compare(edited, orig, nil).Basis; b.How != BasisSameSeed || b.Confidence != ConfidenceModerate ||
+		!strings.Contains(b.Text, "moved by what differs (the switches' configs), but each side is one sample of it") {
+		t.Errorf("edited configs at one seed: basis %+v", b)
+	}
+
+	// A live lab's figures are measured: moderate at one seed.
+	live := cloneRun(t, base)
+	for i := range live.Variants {
+		live.Variants[i].Summary.Source = Measured
+	}
+	if b := Compare(live, live, nil).Basis; b.Confidence != ConfidenceModerate || !b.Measured || !strings.Contains(b.Text, "measured on a live lab") {
+		t.Errorf("live: basis %+v", b)
+	}
+
+	// Repetitions on one side only: still one sample of the run's seed.
+	reps := repeatedRun(t, "20261129T110000Z-ecn-pfc-64gpu", 1, 10, 14, 12)
+	one := repeatedRun(t, "20261129T120000Z-ecn-pfc-64gpu", 2, 12)
+	if err := CheckSeeds(one, reps); err == nil || !strings.Contains(err.Error(), "point ecn=on,pfc=on has one repetition in the run and 3 in the baseline") {
+		t.Errorf("one repetition against 3: %v", err)
+	}
+	if err := CheckSeeds(reps, one); err == nil || !strings.Contains(err.Error(), "point ecn=on,pfc=on has 3 repetitions in the run and one in the baseline") {
+		t.Errorf("3 repetitions against one: %v", err)
+	}
+
+	// A record of nccl-tests output has no seed to differ.
+	sim, _ := ncclPair(t)
+	sim.Seed = 7
+	measured := nccltestsRecord("20261129T100000Z-nccl-allreduce-64gpu", measuredNCCL())
+	if err := CheckSameExperiment(sim, measured); err != nil {
+		t.Errorf("simulated run against nccl-tests output refused: %v", err)
+	}
+	if b := Compare(sim, measured, nil).Basis; b.How != BasisImported || !strings.Contains(b.Text, "the baseline is a record of nccl-tests output") {
+		t.Errorf("imported: basis %+v", b)
+	}
+}
+
+// repeatedNCCL is a simulated nccl-allreduce run at seed whose point has
+// one repetition per factor, each scaling the busbw of every size.
+func repeatedNCCL(t *testing.T, id string, seed int64, factors ...float64) *Run {
+	t.Helper()
+	one, _ := ncclPair(t)
+	one.RunID, one.Seed = id, seed
+	point := one.Variants[0]
+	one.Variants = nil
+	for rep, f := range factors {
+		v := cloneRun(t, &Run{Variants: []Variant{point}}).Variants[0]
+		v.Repetition = rep
+		for i := range v.NCCL.Rows {
+			v.NCCL.Rows[i].OutOfPlace.BusBWGBps *= f
+		}
+		one.Variants = append(one.Variants, v)
+	}
+	return one
+}
+
+// Across seeds an nccl-tests table is pooled as every other figure is:
+// each size's busbw is the mean of a side's repetitions, allowed the
+// spread of the baseline's. Compared repetition by repetition, the run
+// below regressed at every size of its first repetition (-7%), which is
+// the seeds' noise: its mean is the baseline's.
+func TestCompareNCCLPooledOverRepetitions(t *testing.T) {
+	base := repeatedNCCL(t, "20261129T110000Z-nccl-allreduce-64gpu", 1, 1.0, 0.92, 0.96)
+	noise := repeatedNCCL(t, "20261129T120000Z-nccl-allreduce-64gpu", 2, 0.93, 1.0, 0.95)
+	r := Compare(noise, base, nil)
+	if r.Regressed {
+		t.Errorf("the seeds' noise regressed: %v", regressions(r))
+	}
+	fs := ncclFindings(r)
+	if len(fs) != 4 || r.Compared.NCCLSizes != 4 {
+		t.Fatalf("want one busbw comparison per size (4), got %d findings, %+v", len(fs), r.Compared)
+	}
+	for _, f := range fs {
+		if f.Variant != "ecn=on,pfc=on (mean of 3 repetitions)" || f.Kind != FindingMetric {
+			t.Errorf("finding %+v, want the pooled point's", f)
+		}
+	}
+
+	// Every repetition 15% lower: the mean is below the baseline's beyond
+	// its spread, at every size but the smallest (0 GB/s).
+	worse := repeatedNCCL(t, "20261129T120000Z-nccl-allreduce-64gpu", 2, 0.85*0.93, 0.85, 0.85*0.95)
+	r = Compare(worse, base, nil)
+	got := regressions(r)
+	if len(got) != 3 || !slices.Equal(slices.Compact(got), []string{"metric:ecn=on,pfc=on (mean of 3 repetitions):nccl.busbw_gbyte_s"}) {
+		t.Errorf("15%% lower: regressions %v", got)
+	}
+	for _, f := range ncclFindings(r) {
+		if f.Regression && *f.SizeBytes == 1<<20 {
+			want := rowAt(t, base.Variants[0].NCCL, 1<<20).OutOfPlace.BusBWGBps / 1.0 * (1.0 + 0.92 + 0.96) / 3
+			if d := f.Baseline - want; d > 1e-9 || d < -1e-9 {
+				t.Errorf("baseline figure %v, want the mean of the repetitions %v", f.Baseline, want)
+			}
+		}
+	}
+
+	// A repetition whose table lacks a size makes the size absent in the
+	// run: a regression, as in one to one.
+	short := cloneRun(t, noise)
+	tb := short.Variants[1].NCCL
+	tb.Rows = tb.Rows[:len(tb.Rows)-1]
+	r = Compare(short, base, nil)
+	if !slices.ContainsFunc(r.Findings, func(f Finding) bool {
+		return f.Kind == FindingAbsent && f.Absent == AbsentInRun && f.Regression && f.SizeBytes != nil && *f.SizeBytes == 16<<30
+	}) {
+		t.Errorf("a repetition without 16 GiB: %v", regressions(r))
+	}
+	// At one seed the repetitions are the same simulations, one to one.
+	same := repeatedNCCL(t, "20261129T120000Z-nccl-allreduce-64gpu", 1, 0.93, 1.0, 0.95)
+	if got := regressions(Compare(same, base, nil)); !slices.Contains(got, "metric:ecn=on,pfc=on:nccl.busbw_gbyte_s") {
+		t.Errorf("same seed, repetition 1 7%% lower: %v", got)
+	}
+}
+
+// At one seed, edited configs make the two sides different simulations
+// too: the change shifts the flows' timing as another seed would, so
+// repetitions on both sides are compared as samples. One to one, the run
+// below regressed on its first repetition's p99 (10 -> 14 us) though its
+// mean is the baseline's; unedited, the same records are the same
+// simulations and compared one to one.
+func TestCompareRepetitionsAfterAConfigChange(t *testing.T) {
+	base := repeatedRun(t, "20261129T110000Z-ecn-pfc-64gpu", 1, 10, 14, 12)
+	run := repeatedRun(t, "20261129T120000Z-ecn-pfc-64gpu", 1, 14, 12, 11)
+	if got := strings.Join(regressions(Compare(run, base, nil)), " "); !strings.Contains(got, "metric:ecn=on,pfc=on:latency_us_p99") {
+		t.Errorf("same seed, same configs: want repetition 1 compared one to one, regressions %s", got)
+	}
+	base.ConfigDigest, run.ConfigDigest = "sha256:orig", "sha256:edited"
+	r := Compare(run, base, nil)
+	if r.Regressed {
+		t.Errorf("edited configs, repetitions within the baseline's spread: %v", regressions(r))
+	}
+	if b := r.Basis; b.How != BasisSamples || !strings.HasPrefix(b.Text, "samples: the switches' configs differ, and a change on a congested path shifts the flows' timing as another seed would, so each point's 3 repetitions (seeds 1-3)") {
+		t.Errorf("basis %+v", b)
+	}
+	if err := CheckSeeds(run, base); err != nil {
+		t.Errorf("one seed refused: %v", err)
+	}
+	worse := repeatedRun(t, "20261129T120000Z-ecn-pfc-64gpu", 1, 19, 18, 20)
+	worse.ConfigDigest = "sha256:edited"
+	if got := strings.Join(regressions(Compare(worse, base, nil)), " "); !strings.Contains(got, "metric:ecn=on,pfc=on (mean of 3 repetitions):latency_us_p99") {
+		t.Errorf("mean p99 from 12 to 19 us, spread 4: regressions %s", got)
+	}
+}
