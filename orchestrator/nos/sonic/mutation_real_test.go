@@ -109,3 +109,96 @@ func TestMutationQueueBeyondSeven(t *testing.T) {
 		t.Errorf("no QOS021 warning at QUEUE|Ethernet4|6-9 (got %+v)", f)
 	}
 }
+
+// mellanoxMerged is the real Mellanox QoS and buffer files as one config.
+func mellanoxMerged(t *testing.T) map[string]map[string]map[string]string {
+	t.Helper()
+	doc := realDoc(t, "qos-mellanox4600c-c64.json")
+	for table, entries := range realDoc(t, "buffers-mellanox2410.json") {
+		doc[table] = entries
+	}
+	return doc
+}
+
+// TestMutationOverlappingBufferPG: two BUFFER_PG entries giving one PG
+// different profiles, or one giving a lossless PG another profile than
+// the key buffermgrd writes for it: which the switch keeps depends on
+// the order bufferorch receives them, so lint warns at the entry (QOS021)
+// naming both, and the model takes the last in key order, buffermgrd's
+// own key among them. The same profile twice is no conflict.
+func TestMutationOverlappingBufferPG(t *testing.T) {
+	parse := func(change func(map[string]map[string]map[string]string)) qos.DeviceConfig {
+		t.Helper()
+		dc, err := Parse("mlnx", mutated(t, "mlnx.json", mellanoxMerged(t), change))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return dc
+	}
+	base := parse(func(map[string]map[string]map[string]string) {})
+	if f := lintFinding(base, qos.RuleOverruled, "entries give"); f != nil {
+		t.Fatalf("the real config has no overlapping entries, lint says %+v", f)
+	}
+
+	// PG 3 of Ethernet0 in an entry of its own, beside buffermgrd's 3-4
+	// (pfc_enable 3,4): "Ethernet0|3-4" comes after "Ethernet0|3".
+	dc := parse(func(d map[string]map[string]map[string]string) {
+		d["BUFFER_PG"]["Ethernet0|3"] = map[string]string{"profile": "ingress_lossy_profile"}
+	})
+	if pg := dc.Port("Ethernet0").PG(3); pg == nil || !pg.Assumed || !strings.Contains(pg.Origin, "BUFFER_PG|Ethernet0|3-4") {
+		t.Errorf("PG 3 = %+v, want the buffer manager's lossless PG of BUFFER_PG|Ethernet0|3-4", pg)
+	}
+	f := lintFinding(dc, qos.RuleOverruled, "line ", "BUFFER_PG|Ethernet0|3:", "<port>|3 (ingress_lossy_profile)", "<port>|3-4 (", "buffer manager", "labctl takes the last in key order", "pg_lossless_<speed>_<cable>_profile")
+	if f == nil || f.Severity != qos.SevWarning {
+		t.Errorf("no QOS021 warning at BUFFER_PG|Ethernet0|3 naming both entries (got %+v)", f)
+	}
+	if f := lintFinding(dc, qos.RuleLosslessPG); f != nil {
+		t.Errorf("PG 3 is buffermgrd's lossless one in the model, lint says %+v", f)
+	}
+	// On PG 4 alone, after 3-4 in key order: the config's entry is the
+	// model's.
+	dc = parse(func(d map[string]map[string]map[string]string) {
+		d["BUFFER_PG"]["Ethernet0|4"] = map[string]string{"profile": "ingress_lossy_profile"}
+	})
+	if pg := dc.Port("Ethernet0").PG(4); pg == nil || pg.Profile != "ingress_lossy_profile" {
+		t.Errorf("PG 4 = %+v, want the config's BUFFER_PG|Ethernet0|4, last in key order", pg)
+	}
+	if f := lintFinding(dc, qos.RuleOverruled, "BUFFER_PG|Ethernet0|4:", "<port>|4 (ingress_lossy_profile)"); f == nil {
+		t.Error("no QOS021 warning at BUFFER_PG|Ethernet0|4")
+	}
+
+	// Two entries of the config on PG 0 with different profiles.
+	dc = parse(func(d map[string]map[string]map[string]string) {
+		d["BUFFER_PG"]["Ethernet0|0-2"] = map[string]string{"profile": "ingress_lossy_pg_zero_profile"}
+	})
+	if pg := dc.Port("Ethernet0").PG(0); pg == nil || pg.Profile != "ingress_lossy_pg_zero_profile" {
+		t.Errorf("PG 0 = %+v, want BUFFER_PG|Ethernet0|0-2's profile, last in key order", pg)
+	}
+	if f := lintFinding(dc, qos.RuleOverruled, "BUFFER_PG|Ethernet0|0:", "PG 0 of the port", "<port>|0 (ingress_lossy_profile), <port>|0-2 (ingress_lossy_pg_zero_profile)"); f == nil || f.Severity != qos.SevWarning {
+		t.Errorf("no QOS021 warning at BUFFER_PG|Ethernet0|0 (got %+v)", f)
+	}
+	// The same profile twice: whichever applies last, the PG is the same.
+	dc = parse(func(d map[string]map[string]map[string]string) {
+		d["BUFFER_PG"]["Ethernet0|0-2"] = map[string]string{"profile": "ingress_lossy_profile"}
+	})
+	if f := lintFinding(dc, qos.RuleOverruled, "entries give"); f != nil {
+		t.Errorf("one profile in two entries is no conflict, lint says %+v", f)
+	}
+}
+
+// TestMutationOverlappingBufferQueue: the same for BUFFER_QUEUE, which
+// reaches bufferorch the same way.
+func TestMutationOverlappingBufferQueue(t *testing.T) {
+	dc, err := Parse("a7260", mutated(t, "a7260.json", realDoc(t, "buffer-arista7260-t1.json"), func(d map[string]map[string]map[string]string) {
+		d["BUFFER_QUEUE"]["Ethernet0|0"] = map[string]string{"profile": "egress_lossless_profile"}
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := lintFinding(dc, qos.RuleOverruled, "BUFFER_QUEUE|Ethernet0|0:", "queue 0 of the port", "<port>|0 (egress_lossless_profile), <port>|0-2 (egress_lossy_profile)"); f == nil || f.Severity != qos.SevWarning {
+		t.Errorf("no QOS021 warning for the overlap on queue 0 (got %+v)", f)
+	}
+	if b := dc.Port("Ethernet0").Queue(0).Buffer; b == nil || b.Profile != "egress_lossy_profile" {
+		t.Errorf("queue 0 buffer = %+v, want BUFFER_QUEUE|Ethernet0|0-2's, last in key order", b)
+	}
+}
