@@ -75,7 +75,7 @@ func Rules() []Rule {
 	return []Rule{
 		{RuleParseNote, "parse-note", SevInfo, "something the parser could not resolve"},
 		{RulePFCOffLossless, "pfc-off-lossless", SevError, "PFC is off for a lossless priority on a data port"},
-		{RuleDSCPMapMismatch, "dscp-map-mismatch", SevError, "DSCPs reach lossless classes on some ports and not others (error), or other traffic shares RoCE's lossless class, as every unmarked packet does on RoCE DSCP 0 (warning)"},
+		{RuleDSCPMapMismatch, "dscp-map-mismatch", SevError, "DSCPs reach lossless classes on some ports and not others (error; for bare files not between ports of two roles each consistent on its own, as SONiC's dual-ToR ports are), or other traffic shares RoCE's lossless class, as every unmarked packet does on RoCE DSCP 0 (warning)"},
 		{RuleRoCEDSCPLossy, "roce-dscp-lossy", SevError, "the RoCE DSCP does not reach a lossless traffic class (its map or the port's trust mode)"},
 		{RuleECNThresholds, "ecn-thresholds", SevError, "ECN Kmin above Kmax or a marking probability outside (0, 100%] (error), or Kmin equal to Kmax (a step), Kmax above the PFC XOFF point or below one packet (warning)"},
 		{RuleECNLosslessQueue, "ecn-lossless-queue", SevWarning, "the queue of a lossless class does not mark ECN while ECN is in use"},
@@ -350,7 +350,10 @@ func (l *linter) pfcOff(d *DeviceConfig, p *PortConfig, lossless []int) {
 	}
 	var missing []int
 	for _, pr := range lossless {
-		if !slices.Contains(p.PFCPriorities, pr) {
+		// For bare files the lossless priorities are the device's most
+		// common PFC set; a port whose own DSCP map sends no DSCP to the
+		// class is of another role, not missing it (dualToRRole).
+		if !slices.Contains(p.PFCPriorities, pr) && (l.opt.Intent != nil || !ownMapSkips(p, pr)) {
 			missing = append(missing, pr)
 		}
 	}
@@ -456,17 +459,91 @@ func (l *linter) lossyDSCPs() {
 	if best == "" || count[best]*2 <= total {
 		return
 	}
+	var model *PortConfig
+	for i := range l.cfgs {
+		for j := range l.cfgs[i].Ports {
+			if p := &l.cfgs[i].Ports[j]; model == nil && FormatInts(p.LosslessDSCPs()) == best {
+				model = p
+			}
+		}
+	}
 	for i := range l.cfgs {
 		d := &l.cfgs[i]
 		for j := range d.Ports {
 			p := &d.Ports[j]
-			if got := FormatInts(p.LosslessDSCPs()); got != best {
+			if got := FormatInts(p.LosslessDSCPs()); got != best && !dualToRRole(p, model) {
 				l.addAt(RuleDSCPMapMismatch, SevError, d.Device, p.Name, p.Origins["dscp_to_tc"],
 					"give every port the same DSCP map, PFC priorities and lossless PG profiles",
 					"lossless DSCPs [%s] differ from the [%s] of most ports", got, best)
 			}
 		}
 	}
+}
+
+// ownMapSkips says whether the port's own DSCP map (one bound to it, not
+// the default) sends no DSCP to traffic class tc, so that no traffic it
+// receives is in that class.
+func ownMapSkips(p *PortConfig, tc int) bool {
+	if strings.HasPrefix(p.Origins["dscp_to_tc"], "default") || (p.Trust != TrustDSCP && p.Trust != "") {
+		return false
+	}
+	return !reaches(p, tc)
+}
+
+// dualToRRole says whether ports p and q differ in their lossless DSCPs
+// as ports of two roles do by design, not by mistake: SONiC's own
+// qos_config.j2 (sonic-buildimage) renders a dual-ToR switch with
+// tunnel_qos_remap so, the ports of one role with pfc_enable 2,3,4,6 and
+// a DSCP map sending DSCP 2 and 6 to traffic classes 2 and 6, those of
+// the other with pfc_enable 3,4 and a map (AZURE_UPLINK) sending DSCP 2
+// and 6 to lossy TC1 (the remapped, bounced-back tunnel traffic of the
+// "DSCP remapping for tunnel traffic" design). Each port is consistent
+// on its own (every PFC priority is a class its map sends DSCPs to), and
+// each DSCP lossless on one and lossy on the other is sent, where it is
+// lossy, by a map bound to that port to a class neither port pauses. A
+// port that lost one priority's PFC but still classifies into it, or
+// keeps PFC on a class its map no longer reaches, is not.
+func dualToRRole(p, q *PortConfig) bool {
+	if q == nil || !pfcReached(p) || !pfcReached(q) {
+		return false
+	}
+	lp, lq := p.LosslessDSCPs(), q.LosslessDSCPs()
+	for dscp := range 64 {
+		inP, inQ := slices.Contains(lp, dscp), slices.Contains(lq, dscp)
+		if inP == inQ {
+			continue
+		}
+		lossy := p
+		if inP {
+			lossy = q
+		}
+		tc := lossy.TCOf(dscp)
+		if strings.HasPrefix(lossy.Origins["dscp_to_tc"], "default") || slices.Contains(p.PFCPriorities, tc) || slices.Contains(q.PFCPriorities, tc) {
+			return false
+		}
+	}
+	return true
+}
+
+// pfcReached says whether every PFC priority of the port is a traffic
+// class its DSCP map sends some DSCP to.
+func pfcReached(p *PortConfig) bool {
+	for _, pr := range p.PFCPriorities {
+		if !reaches(p, pr) {
+			return false
+		}
+	}
+	return true
+}
+
+// reaches says whether some DSCP arrives on the port in class tc.
+func reaches(p *PortConfig, tc int) bool {
+	for dscp := range 64 {
+		if p.TCOf(dscp) == tc {
+			return true
+		}
+	}
+	return false
 }
 
 // QOS003: the RoCE DSCP must reach a lossless class on every data port;

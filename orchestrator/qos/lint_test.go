@@ -1,6 +1,7 @@
 package qos
 
 import (
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -86,7 +87,12 @@ func TestLintRules(t *testing.T) {
 			c[0].Port("Ethernet0").PFCPriorities = []int{}
 		}},
 		{RulePFCOffLossless, SevError, "Ethernet0", "priority 4", true, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			// Bare files: a port classifying DSCP 10 into TC4 without
+			// pausing it, where its siblings pause TC4.
 			c[0].Port("Ethernet4").PFCPriorities = []int{3, 4}
+			e0 := c[0].Port("Ethernet0")
+			e0.DSCPToTC = maps.Clone(e0.DSCPToTC)
+			e0.DSCPToTC[10] = 4
 		}},
 		{RuleDSCPMapMismatch, SevWarning, "Ethernet0", "DSCP 10 also reach a lossless class", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Port("Ethernet0").DSCPToTC[10] = 3

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -200,5 +201,62 @@ func TestMutationOverlappingBufferQueue(t *testing.T) {
 	}
 	if b := dc.Port("Ethernet0").Queue(0).Buffer; b == nil || b.Profile != "egress_lossy_profile" {
 		t.Errorf("queue 0 buffer = %+v, want BUFFER_QUEUE|Ethernet0|0-2's, last in key order", b)
+	}
+}
+
+// TestMutationDualToRRoles: the real Mellanox QoS file is a dual-ToR
+// switch as SONiC's qos_config.j2 renders it with tunnel_qos_remap: 8
+// ports with pfc_enable 3,4 and AZURE_UPLINK (DSCP 2 and 6 to lossy
+// TC1), 20 with pfc_enable 2,3,4,6 and AZURE (DSCP 2 and 6 to TC2 and
+// TC6). Bare-file lint takes the two roles for what they are (no QOS001
+// or QOS002 errors) and still finds a port of either role that lost a
+// PFC priority its own map classifies into, or a map that no longer
+// reaches a PFC priority.
+func TestMutationDualToRRoles(t *testing.T) {
+	lint := func(change func(map[string]map[string]map[string]string)) []qos.Finding {
+		t.Helper()
+		dc, err := Parse("mlnx", mutated(t, "mlnx.json", realDoc(t, "qos-mellanox4600c-c64.json"), change))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{})
+	}
+	errorsOf := func(fs []qos.Finding, rule string) []qos.Finding {
+		var out []qos.Finding
+		for _, f := range fs {
+			if f.Rule == rule && f.Severity == qos.SevError {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	fs := lint(func(map[string]map[string]map[string]string) {})
+	if e := append(errorsOf(fs, qos.RulePFCOffLossless), errorsOf(fs, qos.RuleDSCPMapMismatch)...); len(e) != 0 {
+		t.Errorf("the real dual-ToR config: %+v, want no QOS001 or QOS002 error", e)
+	}
+	for _, c := range []struct {
+		name, rule, port, contains string
+		change                     func(map[string]map[string]map[string]string)
+	}{
+		{"an uplink without PFC on 4", qos.RulePFCOffLossless, "Ethernet0", "priority 4", func(d map[string]map[string]map[string]string) {
+			d["PORT_QOS_MAP"]["Ethernet0"]["pfc_enable"] = "3"
+		}},
+		{"an uplink without PFC on 4", qos.RuleDSCPMapMismatch, "Ethernet0", "lossless DSCPs [3]", func(d map[string]map[string]map[string]string) {
+			d["PORT_QOS_MAP"]["Ethernet0"]["pfc_enable"] = "3"
+		}},
+		{"a downlink without PFC on 2 and 6", qos.RulePFCOffLossless, "Ethernet136", "priority 2,6", func(d map[string]map[string]map[string]string) {
+			d["PORT_QOS_MAP"]["Ethernet136"]["pfc_enable"] = "3,4"
+		}},
+		{"AZURE_UPLINK no longer reaching TC3", qos.RuleDSCPMapMismatch, "Ethernet0", "lossless DSCPs [4]", func(d map[string]map[string]map[string]string) {
+			d["DSCP_TO_TC_MAP"]["AZURE_UPLINK"]["3"] = "1"
+		}},
+	} {
+		found := false
+		for _, f := range errorsOf(lint(c.change), c.rule) {
+			found = found || (slices.Contains(f.Ports, c.port) || f.Port == c.port) && strings.Contains(f.Message, c.contains)
+		}
+		if !found {
+			t.Errorf("%s: no %s error on %s containing %q", c.name, c.rule, c.port, c.contains)
+		}
 	}
 }
