@@ -125,3 +125,34 @@ func checkBOM(t *testing.T, in sizing.Input, p *sizing.Plan, g *Graph) {
 		t.Errorf("%+v: the worst leaf is built at %.3f:1, plan says %.2f:1", in, worst, p.Oversubscription.Actual)
 	}
 }
+
+// Rail plans whose server groups span pods (spines smaller than twice the
+// rails) are built as planned: every cable and optic, every switch's
+// ports, and each server's NICs in the pods the plan says.
+func TestPlanBOMMatchesBuildRailsAcrossPods(t *testing.T) {
+	spanned := 0
+	for _, in := range []sizing.Input{
+		{GPUs: 512, LeafPorts: 16, SpinePorts: 8},
+		{GPUs: 2048, LeafPorts: 32, SpinePorts: 12},
+		{GPUs: 1000, LeafPorts: 16, SpinePorts: 12},
+		{GPUs: 128, LeafPorts: 8, SpinePorts: 8, NICSpeedGbps: 400},
+	} {
+		in.Layout = sizing.LayoutRail
+		in = in.Normalize()
+		p, err := sizing.Compute(in)
+		if err != nil {
+			t.Fatalf("%+v: %v", in, err)
+		}
+		g, err := Build(spec("bom", NOSSonic), p)
+		if err != nil {
+			t.Fatalf("%+v: %v", in, err)
+		}
+		checkBOM(t, in, p, g)
+		if p.Leaf.RailGroupPods > 1 {
+			spanned++
+		}
+	}
+	if spanned == 0 {
+		t.Fatal("no plan's rail groups span pods")
+	}
+}

@@ -452,6 +452,9 @@ func plan2Tier(p *Plan, g geometry, leaves, d, up int) error {
 		p.Tiers = 2
 		p.Pods = 1
 		setLeaf(p, g, leaves, leaves, d, u, k)
+		if g.in.Layout == LayoutRail {
+			p.Leaf.RailGroupPods = 1
+		}
 		p.Spine = SpineTier{
 			Count: spines, PerPod: spines,
 			DownlinkPortsPerSpine: ceilDiv(leaves*k, g.linksPerSpinePort),
@@ -537,10 +540,42 @@ func plan3Tier(p *Plan, g geometry, leaves, d, up int) error {
 			if last := leaves - (pods-1)*perPod; last < perPod {
 				p.Warnings = append(p.Warnings, fmt.Sprintf("pod %d is partly empty: %d of %d leaves", pods, last, perPod))
 			}
+			if g.in.Layout == LayoutRail {
+				p.Leaf.RailGroupPods = railGroupPods(leaves, perPod, rails)
+				if p.Leaf.RailGroupPods > 1 {
+					p.Warnings = append(p.Warnings, railsSpanPods(g, p.Leaf.RailGroupPods, perPod, rails))
+				}
+			}
 			return nil
 		}
 	}
 	return fmt.Errorf("no spine count gives every leaf of a %d-leaf pod equal links within %d-port spines", perPod, ports)
+}
+
+// railGroupPods is how many pods the rail leaves of one server group
+// (leaves numbered group by group, rails to a group) span at most, pods
+// taking perPod leaves in order.
+func railGroupPods(leaves, perPod, rails int) int {
+	most := 0
+	for first := 0; first < leaves; first += rails {
+		last := min(first+rails, leaves) - 1
+		most = max(most, last/perPod-first/perPod+1)
+	}
+	return most
+}
+
+// railsSpanPods says that a server group's rail leaves span pods (a
+// spine, whose ports are split between a pod's leaves and the
+// super-spines, takes fewer leaves than there are rails) and what that
+// costs: the traffic a rail layout keeps under one pod's spines crosses
+// the super-spines.
+func railsSpanPods(g geometry, pods, perPod, rails int) string {
+	need := 2 * ceilDiv(rails, g.linksPerSpinePort)
+	return fmt.Sprintf("rail layout: a pod holds %s but a server group has %d rail leaves, so each group's rails span %d pods: "+
+		"all rail traffic between server groups (NIC i to NIC i of a server in another group) and traffic between a group's rails in different pods cross the super-spine tier "+
+		"(leaf, spine, super-spine, spine, leaf: 5 switch hops where a pod's spines take 3), and the super-spines carry it; "+
+		"spines of %d ports or more, or servers with fewer NICs (rails), keep a group's rails in one pod",
+		plural.N(perPod, "leaf"), rails, pods, need)
 }
 
 // leafLinks names what a spine's down port carries: a leaf link, or with

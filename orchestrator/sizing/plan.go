@@ -105,6 +105,13 @@ type LeafTier struct {
 	// LeavesPerRail is set for the rail layout.
 	LeavesPerRail int `json:"leaves_per_rail,omitempty"`
 	Rails         int `json:"rails,omitempty"`
+	// RailGroupPods, for the rail layout, is how many pods the rail
+	// leaves of one server group span at most: 1 when every group's
+	// rails share a pod (and its spines), more when a pod holds fewer
+	// leaves than there are rails, so that the traffic between server
+	// groups on a rail, and between a group's rails, crosses the
+	// super-spines.
+	RailGroupPods int `json:"rail_group_pods,omitempty"`
 }
 
 // SpineTier describes the spine switches (per pod in 3 tiers: Count is the

@@ -56,7 +56,11 @@ func WriteTable(w io.Writer, p *Plan) error {
 		row("  rails", fmt.Sprintf("%d rails, %d leaves per rail", p.Leaf.Rails, p.Leaf.LeavesPerRail))
 	}
 	if p.Tiers == 3 {
-		row("pods", fmt.Sprintf("%d (%d leaves and %d spines each)", p.Pods, p.Leaf.PerPod, p.Spine.PerPod))
+		pods := fmt.Sprintf("%d (%d leaves and %d spines each)", p.Pods, p.Leaf.PerPod, p.Spine.PerPod)
+		if p.Leaf.RailGroupPods > 1 {
+			pods += fmt.Sprintf("; a server group's %d rail leaves span %d pods", p.Leaf.Rails, p.Leaf.RailGroupPods)
+		}
+		row("pods", pods)
 	}
 	if p.Tiers == 1 {
 		row("spines", "none: one switch")
