@@ -471,6 +471,9 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte(`{"PORT_QOS_MAP": {"Ethernet0|": {"pfc_enable": "3"}}, "BUFFER_PG": {"Ethernet0|3-4": {"profile": "[BUFFER_PROFILE|pg_lossless_100000_5m_profile]"}}}`))
 	f.Add([]byte(`{"QUEUE": {"Ethernet0|0-7,3": {"scheduler": "s"}}, "SCHEDULER": {"s": {"type": "STRICT"}}}`))
+	// Overlapping buffer keys, buffermgrd's own among them, and queues
+	// beyond 7 (multicast queues on some platforms).
+	f.Add([]byte(`{"PORT": {"Ethernet0": {"speed": "100000"}}, "CABLE_LENGTH": {"AZURE": {"Ethernet0": "5m"}}, "PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3,4"}}, "BUFFER_POOL": {"p": {"size": "1000000", "mode": "dynamic"}}, "BUFFER_PROFILE": {"lossy": {"pool": "p", "size": "0", "dynamic_th": "3"}}, "BUFFER_PG": {"Ethernet0|3": {"profile": "lossy"}, "Ethernet0|0-3": {"profile": "lossy"}}, "BUFFER_QUEUE": {"Ethernet0|0-15": {"profile": "lossy"}, "Ethernet0|3": {"profile": "lossy"}}, "QUEUE": {"Ethernet0|3-9": {"scheduler": "s"}}, "SCHEDULER": {"s": {"type": "DWRR", "weight": "1"}}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		dc, err := Parse("fuzz", qos.Source{Name: "fuzz.json", Data: data})
 		if err != nil {
