@@ -252,16 +252,18 @@ func TestRegressAcrossSeeds(t *testing.T) {
 	t.Parallel()
 	dir := upLab(t, "16gpu")
 	const scenario = "name: incast-seeds\nmatrix: {ecn: [on], pfc: [on]}\nduration: 20ms\nsample_every: 0\ntraffic:\n  - pattern: incast\n    senders: 8\n"
-	once, reps := filepath.Join(dir, "once.yaml"), filepath.Join(dir, "reps.yaml")
-	if os.WriteFile(once, []byte(scenario), 0o644) != nil || os.WriteFile(reps, []byte(scenario+"repetitions: 3\n"), 0o644) != nil {
-		t.Fatal("write scenarios")
+	once := filepath.Join(dir, "once.yaml")
+	if os.WriteFile(once, []byte(scenario), 0o644) != nil {
+		t.Fatal("write scenario")
 	}
-	run := func(file, seed string) {
+	run := func(file, seed string, more ...string) {
 		t.Helper()
-		if code, _, errs := resultsCLI(t, dir, "run", file, "--lab", "16gpu", "--seed", seed); code > 1 {
-			t.Fatalf("run %s --seed %s: exit %d: %s", file, seed, code, errs)
+		if code, _, errs := resultsCLI(t, dir, append([]string{"run", file, "--lab", "16gpu", "--seed", seed}, more...)...); code > 1 {
+			t.Fatalf("run %s --seed %s %v: exit %d: %s", file, seed, more, code, errs)
 		}
 	}
+	// The refusal's fix, labctl run --repetitions, is what the rest runs.
+	reps := func(seed string) { t.Helper(); run(once, seed, "--repetitions", "3") }
 	regress := func(baseline string) (int, string, string) {
 		t.Helper()
 		return resultsCLI(t, dir, "regress", "latest", "--baseline", baseline)
@@ -273,7 +275,8 @@ func TestRegressAcrossSeeds(t *testing.T) {
 	run(once, "2")
 	code, out, errs := regress("once")
 	for _, want := range []string{"ran at seed 2 and baseline", "at seed 1, and point ecn=on,pfc=on has one repetition on both sides",
-		"Fix: rerun at the baseline's seed to compare the same simulation (labctl run incast-seeds --lab 16gpu --seed 1)", "run both with repetitions"} {
+		"Fix: rerun at the baseline's seed to compare the same simulation (labctl run incast-seeds --lab 16gpu --seed 1)",
+		"run both with repetitions (labctl run incast-seeds --lab 16gpu --repetitions 5, at each side's seed)"} {
 		if code != 2 || !strings.Contains(errs, want) {
 			t.Errorf("seeds 1 and 2, one repetition each: exit %d, want 2 and %q:\n%s%s", code, want, out, errs)
 		}
@@ -283,11 +286,11 @@ func TestRegressAcrossSeeds(t *testing.T) {
 		t.Errorf("the baseline's seed: exit %d:\n%s", code, out)
 	}
 
-	run(reps, "1")
+	reps("1")
 	if code, out, errs := resultsCLI(t, dir, "regress", "--save-baseline", "latest", "reps"); code != 0 {
 		t.Fatalf("save baseline: exit %d: %s%s", code, out, errs)
 	}
-	run(reps, "5")
+	reps("5")
 	code, rep, errs := regressJSON(t, dir, "reps")
 	if code != 0 || rep.Basis.How != results.BasisSamples || rep.Basis.Confidence != results.ConfidenceModerate || rep.Compared.Variants != 3 ||
 		!strings.Contains(rep.Basis.Text, "each point's 3 repetitions (seeds 5-7) are compared as their mean against the mean of the baseline's 3 (seeds 1-3)") {
@@ -300,7 +303,7 @@ func TestRegressAcrossSeeds(t *testing.T) {
 		t.Fatal(err)
 	}
 	setWRED(t, leaf1, "green_max_threshold", "3276800", "3300000")
-	run(reps, "1")
+	reps("1")
 	if code, rep, _ := regressJSON(t, dir, "reps"); code != 0 || rep.Basis.How != results.BasisSamples || !rep.ConfigChanged {
 		t.Errorf("Kmax 0.7%% higher, seeds 1-3: exit %d, basis %s, findings %+v", code, rep.Basis.How, rep.Findings)
 	}
@@ -308,7 +311,7 @@ func TestRegressAcrossSeeds(t *testing.T) {
 		t.Fatal(err)
 	}
 	setWRED(t, leaf1, "green_min_threshold", "819200", "3000000")
-	run(reps, "5")
+	reps("5")
 	code, rep, _ = regressJSON(t, dir, "reps")
 	if code != 1 || !slices.ContainsFunc(rep.Findings, func(f results.Finding) bool {
 		return f.Regression && f.Variant == "ecn=on,pfc=on (mean of 3 repetitions)" && f.Role == "incast" && f.Metric == "role.latency_us_p50"

@@ -33,6 +33,7 @@ func newRunCmd(app *App) *cobra.Command {
 	var model string
 	var parallel int
 	var threads, partitions int
+	var repetitions int
 	cmd := &cobra.Command{
 		Use:   "run <scenario> --lab <lab> [--seed N]",
 		Short: "Run a scenario's variants on a lab that is up and record the results",
@@ -54,6 +55,7 @@ interrupted, 2 bad input (or the lab is not up), 3 the runtime is missing or
 results/ cannot be written (the finished variants are printed anyway).`,
 		Example: `  labctl up 64gpu && labctl run ecn-pfc --lab 64gpu
   labctl run baseline-bw --lab 16gpu --seed 7 -o json
+  labctl run incast --lab 16gpu --repetitions 5
   labctl run ./my-scenario.yaml --lab 16gpu`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -73,6 +75,11 @@ results/ cannot be written (the finished variants are printed anyway).`,
 			sc, err := scenario.Resolve(args[0])
 			if err != nil {
 				return err
+			}
+			if cmd.Flags().Changed("repetitions") {
+				if sc, err = sc.WithRepetitions(repetitions); err != nil {
+					return err
+				}
 			}
 			if parallel < 1 {
 				return exitcode.Usagef("-j %d: run at least one variant at a time (-j 1 runs them one by one)", parallel)
@@ -239,6 +246,7 @@ results/ cannot be written (the finished variants are printed anyway).`,
 	cmd.Flags().IntVarP(&parallel, "jobs", "j", goruntime.NumCPU(), "variants simulated at once (the record is the same whatever the number); a live lab runs one at a time")
 	cmd.Flags().IntVar(&threads, "threads", 0, "threads each simulated variant runs on (the record is the same whatever the number); default: the CPUs shared among the variants running at once, the last ones taking over what the others leave")
 	cmd.Flags().IntVar(&partitions, "partitions", 0, "split of the fabric the simulator's parallel engine advances in parallel: like --seed, it is part of what the results depend on and the record keeps it; default: by the fabric's size (one below 256 NICs, then one per 128 NICs up to 16), 1: the sequential engine; N asks for up to N, and the run cost says why where the fabric splits into fewer")
+	cmd.Flags().IntVar(&repetitions, "repetitions", 0, "run every variant this many times, repetition r at seed + r (the scenario's repetitions key; the record's scenario says it): 'labctl regress' compares runs with repetitions as samples, which runs at other seeds need")
 	cmd.Flags().StringVar(&model, "model", "", "simulation model: packet (every packet, the default) or flow (a fast steady-state estimate without queues, PFC, ECN or DCQCN); default: the scenario's")
 	_ = cmd.RegisterFlagCompletionFunc("lab", completeLabs)
 	addKubeFlags(cmd, &kube)

@@ -190,7 +190,9 @@ type Report struct {
 	ConfigChanges []qos.Difference `json:"config_changes,omitempty"`
 	// ScenarioChanged says the scenario's text differs between the two
 	// records (false when either kept none); ScenarioChanges lists the
-	// values that do: empty when only comments or layout changed, null
+	// values that do: empty when only comments, layout or the number of
+	// repetitions changed (each repetition is the same simulation at its
+	// seed; Basis counts them), null
 	// when nothing changed or a text could not be read.
 	ScenarioChanged bool             `json:"scenario_changed"`
 	ScenarioChanges []ScenarioChange `json:"scenario_changes"`

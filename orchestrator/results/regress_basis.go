@@ -208,8 +208,8 @@ func CheckSeeds(run, baseline *Run) error {
 	if len(c.acrossSeeds) == 0 {
 		return nil
 	}
-	return exitcode.Usagef("run %s ran at seed %d and baseline %s at seed %d, and %s: compared one to one, each figure would be set against another simulation's, and the seed alone moves them (it places flows on ECMP paths and sets their timing), so its noise would read as regressions. Fix: rerun at the baseline's seed to compare the same simulation (labctl run %s --lab %s --seed %d); or compare samples: run both with repetitions (repetitions: 5 in a copy of the scenario, run at each seed), and regress compares each point's mean with the baseline's, allowed the spread of its repetitions",
-		run.RunID, run.Seed, baseline.RunID, baseline.Seed, acrossSeedsText(c.acrossSeeds), run.Scenario, run.Lab, baseline.Seed)
+	return exitcode.Usagef("run %s ran at seed %d and baseline %s at seed %d, and %s: compared one to one, each figure would be set against another simulation's, and the seed alone moves them (it places flows on ECMP paths and sets their timing), so its noise would read as regressions. Fix: rerun at the baseline's seed to compare the same simulation (labctl run %s --lab %s --seed %d); or compare samples: run both with repetitions (labctl run %s --lab %s --repetitions 5, at each side's seed), and regress compares each point's mean with the baseline's, allowed the spread of its repetitions",
+		run.RunID, run.Seed, baseline.RunID, baseline.Seed, acrossSeedsText(c.acrossSeeds), run.Scenario, run.Lab, baseline.Seed, run.Scenario, run.Lab)
 }
 
 // acrossSeedsText says which points have a single repetition on a side:

@@ -29,7 +29,7 @@ func TestCheckSeeds(t *testing.T) {
 			"run 20261129T120000Z-ecn-pfc-64gpu ran at seed 2 and baseline 20261129T110000Z-ecn-pfc-64gpu at seed 1",
 			"each of 4 points has one repetition on both sides",
 			"Fix: rerun at the baseline's seed to compare the same simulation (labctl run ecn-pfc --lab 64gpu --seed 1)",
-			"run both with repetitions (repetitions: 5 in a copy of the scenario",
+			"run both with repetitions (labctl run ecn-pfc --lab 64gpu --repetitions 5, at each side's seed)",
 		} {
 			if !strings.Contains(err.Error(), want) {
 				t.Errorf("error lacks %q: %v", want, err)

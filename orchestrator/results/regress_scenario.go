@@ -34,8 +34,8 @@ func (c ScenarioChange) String() string {
 const maxScenarioChanges = 20
 
 // scenarioChanges compares the scenarios the two records ran, value by
-// value (comments and layout do not count): changed says the texts differ,
-// changes lists the values that do. Neither is set when a record kept no
+// value (comments, layout and the number of repetitions do not count):
+// changed says the texts differ, changes lists the values that do. Neither is set when a record kept no
 // scenario (made before records kept it, or not by labctl run).
 func scenarioChanges(run, baseline *Run) (changed bool, changes []ScenarioChange) {
 	if run.ScenarioYAML == "" || baseline.ScenarioYAML == "" || run.ScenarioYAML == baseline.ScenarioYAML {
@@ -59,7 +59,10 @@ func scenarioChanges(run, baseline *Run) (changed bool, changes []ScenarioChange
 	for _, path := range paths {
 		c, inC := cur[path]
 		b, inB := base[path]
-		if inC && inB && c == b {
+		if inC && inB && c == b || path == "repetitions" {
+			// How many repetitions ran changes no simulation (repetition
+			// r runs at seed + r on either side); the comparison's basis
+			// counts each side's.
 			continue
 		}
 		ch := ScenarioChange{Path: path}
@@ -121,7 +124,7 @@ func (r Report) writeScenarioChanges(b *strings.Builder) {
 		b.WriteString("the scenario changed between the baseline and this run: figures may have moved because of it\n")
 		return
 	case len(r.ScenarioChanges) == 0:
-		b.WriteString("the scenario's text changed between the baseline and this run, but none of its values (comments or layout only)\n")
+		b.WriteString("the scenario's text changed between the baseline and this run, but none of its values (comments, layout or the number of repetitions only)\n")
 		return
 	}
 	fmt.Fprintf(b, "the scenario changed between the baseline and this run (baseline -> run); figures may have moved because of it, not the configs:\n")

@@ -22,8 +22,8 @@ assertions:
 
 // TestCompareNamesScenarioChanges: a run whose scenario differs from the
 // baseline's says which values changed (a value set, changed or removed,
-// in a list too), whatever else moved; comments and layout alone are said
-// to change no value; identical scenarios say nothing, and a baseline
+// in a list too), whatever else moved; comments, layout and the number of
+// repetitions alone are said to change no value; identical scenarios say nothing, and a baseline
 // that kept none (saved before records kept it) is said to leave the
 // scenario unchecked.
 func TestCompareNamesScenarioChanges(t *testing.T) {
@@ -40,6 +40,10 @@ func TestCompareNamesScenarioChanges(t *testing.T) {
 		{"identical", scenarioV1, scenarioV1, false, nil},
 		{"the baseline kept none", "", scenarioV1, false, nil},
 		{"comments and layout", scenarioV1, "name: incast-x   # renamed comment\nduration:   5ms\ntraffic:\n- pattern: incast\n  senders: 8\nassertions:\n- name: lossless\n  expr: summary.drops == 0\n", true, []string{}},
+		// labctl run --repetitions 5: each repetition is the same
+		// simulation at its seed, so no value of the scenario changed.
+		{"repetitions", scenarioV1, scenarioV1 + "repetitions: 5 # labctl run --repetitions 5\n", true, []string{}},
+		{"repetitions and a value", scenarioV1, strings.Replace(scenarioV1, "senders: 8", "senders: 4", 1) + "repetitions: 3\n", true, []string{"traffic[0].senders: 8 -> 4"}},
 		{"values", scenarioV1, strings.NewReplacer("duration: 5ms", "duration: 5ms\nwarmup: 1ms", "senders: 8", "senders: 4", "  - name: lossless\n    expr: summary.drops == 0\n", "").Replace(scenarioV1), true, []string{
 			"assertions: (not set) -> null", // the key left with nothing under it
 			"assertions[0].expr: summary.drops == 0 -> (not set)",
@@ -68,9 +72,9 @@ func TestCompareNamesScenarioChanges(t *testing.T) {
 		case oldBaseline:
 		case !tc.changed && strings.Contains(text, "scenario"):
 			t.Errorf("%s: the text speaks of the scenario:\n%s", tc.name, text)
-		case len(tc.want) > 0 && !strings.Contains(text, "the scenario changed between the baseline and this run (baseline -> run); figures may have moved because of it, not the configs:\n  assertions: "):
+		case len(tc.want) > 0 && !strings.Contains(text, "the scenario changed between the baseline and this run (baseline -> run); figures may have moved because of it, not the configs:\n  "+tc.want[0]):
 			t.Errorf("%s: text:\n%s", tc.name, text)
-		case tc.changed && len(tc.want) == 0 && !strings.Contains(text, "but none of its values (comments or layout only)"):
+		case tc.changed && len(tc.want) == 0 && !strings.Contains(text, "but none of its values (comments, layout or the number of repetitions only)"):
 			t.Errorf("%s: text:\n%s", tc.name, text)
 		}
 		if r.Regressed {

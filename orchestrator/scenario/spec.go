@@ -334,8 +334,8 @@ func Parse(file string, data []byte) (*Spec, error) {
 	if s.Repetitions == 0 {
 		s.Repetitions = 1
 	}
-	if s.Repetitions < 1 || s.Repetitions > 100 {
-		return nil, at("$.repetitions", fmt.Sprintf("repetitions %d is out of range", s.Repetitions), "use 1 to 100")
+	if s.Repetitions < 1 || s.Repetitions > MaxRepetitions {
+		return nil, at("$.repetitions", fmt.Sprintf("repetitions %d is out of range", s.Repetitions), fmt.Sprintf("use 1 to %d", MaxRepetitions))
 	}
 	if len(s.Traffic) == 0 {
 		return nil, at("$", "the scenario has no traffic", "add a traffic list, e.g. traffic: [{pattern: incast, senders: 8}]")
