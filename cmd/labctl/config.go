@@ -201,11 +201,17 @@ const hugePagesSwitches = 16
 // readies huge pages for its heap.
 func wantsHugePages(switches int) bool { return switches >= hugePagesSwitches }
 
-// isLabArg says whether a lint argument names a lab rather than config
-// files: a spec file (.yaml/.yml) or something that is not a path on disk.
+// cfgIsLabArg says whether a lint argument names a lab rather than config
+// files: a spec file (.yaml/.yml) or something that is neither a path on
+// disk nor named as a config file (.json, .cfg).
 func cfgIsLabArg(arg string) bool {
-	if ext := filepath.Ext(arg); ext == ".yaml" || ext == ".yml" {
+	switch filepath.Ext(arg) {
+	case ".yaml", ".yml":
 		return true
+	case ".json", ".cfg":
+		// A config file's extension: one that does not exist is a
+		// missing file, not an unknown lab.
+		return false
 	}
 	_, err := os.Stat(arg)
 	return err != nil

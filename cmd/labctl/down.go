@@ -5,7 +5,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/runtime/clabernetes"
 )
@@ -32,13 +31,9 @@ was never up, succeeds and changes nothing.`,
 			if err != nil {
 				return err
 			}
-			if st == nil {
-				// Never brought up here: fine for a lab labctl knows (down
-				// is idempotent), a likely typo otherwise.
-				if _, rerr := app.resolveSpec(args[0]); rerr != nil {
-					return exitcode.Usagef("no lab %q in %s and no catalog lab or spec of that name (fix: 'labctl status' lists the labs here)", args[0], app.TopologiesDir())
-				}
-			}
+			// A lab never brought up here is fine for down (it is
+			// idempotent) when labctl knows the lab; labState refuses a
+			// name it does not know, a likely typo.
 			if st == nil || st.State == runtime.StateDown {
 				if format == "json" {
 					return writeStatus(app, format, []*runtime.Status{{Lab: name, State: runtime.StateDown}})

@@ -136,6 +136,9 @@ func newResultsListCmd(app *App) *cobra.Command {
 			if f.Limit < 0 {
 				return exitcode.Usagef("--limit %d: give 0 (all) or a positive number", f.Limit)
 			}
+			if f.Status != "" && !slices.Contains(runStatuses, f.Status) {
+				return exitcode.Usagef("--status %q is not a run status (fix: use one of %s)", f.Status, strings.Join(runStatuses, ", "))
+			}
 			s, err := openResultsRead(app)
 			if err != nil {
 				return err
@@ -152,7 +155,7 @@ func newResultsListCmd(app *App) *cobra.Command {
 				return writeJSON(app.Out, map[string]any{"schema_version": results.SchemaVersion, "runs": runs})
 			}
 			if len(runs) == 0 {
-				fmt.Fprintln(app.Out, "no runs; start one with 'labctl run <scenario> --lab <lab>'")
+				fmt.Fprintln(app.Out, noRunsLine(s, f))
 				return nil
 			}
 			tw := tabwriter.NewWriter(app.Out, 0, 4, 2, ' ', 0)
@@ -173,6 +176,43 @@ func newResultsListCmd(app *App) *cobra.Command {
 	cmd.Flags().StringVar(&f.Status, "status", "", "only runs with this status (running, passed, failed, interrupted, abandoned)")
 	cmd.Flags().IntVar(&f.Limit, "limit", 50, "at most this many runs (0: all)")
 	return cmd
+}
+
+// runStatuses are the statuses a run record can have, in the order a run
+// reaches them.
+var runStatuses = []string{results.StatusRunning, results.StatusPassed, results.StatusFailed, results.StatusInterrupted, results.StatusAbandoned}
+
+// noRunsLine is what results list prints when no run matches f: with a
+// filter, the values the stored runs have for each filter given, so that
+// a typo in a filter is not read as "no runs at all".
+func noRunsLine(s *results.Store, f results.Filter) string {
+	const start = "no runs; start one with 'labctl run <scenario> --lab <lab>'"
+	all, err := s.List(results.Filter{})
+	if err != nil || len(all) == 0 || (f.Lab == "" && f.Scenario == "" && f.Status == "") {
+		return start
+	}
+	var given, stored []string
+	for _, c := range []struct {
+		flag, val, plural string
+		of                func(results.RunSummary) string
+	}{
+		{"--lab", f.Lab, "labs", func(r results.RunSummary) string { return r.Lab }},
+		{"--scenario", f.Scenario, "scenarios", func(r results.RunSummary) string { return r.Scenario }},
+		{"--status", f.Status, "statuses", func(r results.RunSummary) string { return r.Status }},
+	} {
+		if c.val == "" {
+			continue
+		}
+		given = append(given, c.flag+" "+c.val)
+		var vals []string
+		for _, r := range all {
+			if v := c.of(r); !slices.Contains(vals, v) {
+				vals = append(vals, v)
+			}
+		}
+		stored = append(stored, c.plural+" "+strings.Join(vals, ", "))
+	}
+	return fmt.Sprintf("no runs match %s; the %s stored have %s", strings.Join(given, " "), plural.N(len(all), "run"), strings.Join(stored, "; "))
 }
 
 func newResultsShowCmd(app *App) *cobra.Command {

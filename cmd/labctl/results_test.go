@@ -115,6 +115,30 @@ func TestResultsListAndShow(t *testing.T) {
 	}
 }
 
+// TestResultsListFilters: a filter value no run has is named with the
+// values the runs have (a mistyped --lab is not "no runs at all"), and a
+// --status that is no run status is refused.
+func TestResultsListFilters(t *testing.T) {
+	t.Parallel()
+	dir := seedRuns(t)
+	code, out, errs := resultsCLI(t, dir, "results", "list", "--lab", "64gppu")
+	if code != 0 || !strings.Contains(out, "no runs match --lab 64gppu; the 3 runs stored have labs 64gpu") || strings.Contains(out, "start one") {
+		t.Errorf("list --lab 64gppu: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = resultsCLI(t, dir, "results", "list", "--lab", "64gpu", "--scenario", "ecnpfc")
+	if code != 0 || !strings.Contains(out, "no runs match --lab 64gpu --scenario ecnpfc; the 3 runs stored have labs 64gpu; scenarios ecn-pfc") {
+		t.Errorf("list --scenario ecnpfc: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = resultsCLI(t, dir, "results", "list", "--status", "pased")
+	if code != 2 || !strings.Contains(errs, `--status "pased" is not a run status`) || !strings.Contains(errs, "fix: use one of running, passed, failed, interrupted, abandoned") {
+		t.Errorf("list --status pased: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, _ = resultsCLI(t, t.TempDir(), "results", "list", "--lab", "64gpu")
+	if code != 0 || !strings.Contains(out, "no runs; start one") {
+		t.Errorf("list with no runs at all: exit %d\n%s", code, out)
+	}
+}
+
 func TestReportCommand(t *testing.T) {
 	t.Parallel()
 	dir := seedRuns(t)

@@ -149,13 +149,39 @@ func labName(arg string) (string, error) {
 
 // labState reads the state recorded for the lab arg names (see labName);
 // the state is nil when the lab was never brought up in the work directory.
+// A name that was never brought up here and names no catalog lab or spec
+// either is a likely typo: that is an error naming the labs there are, not
+// a nil state (whose "run 'labctl up <typo>'" would fail in turn).
 func labState(app *App, arg string) (string, *runtime.Status, error) {
 	name, err := labName(arg)
 	if err != nil {
 		return "", nil, err
 	}
 	st, err := runtime.ReadState(labDir(app, name))
+	if err == nil && st == nil {
+		if _, rerr := app.resolveSpec(arg); rerr != nil {
+			return "", nil, unknownLabError(app, arg)
+		}
+	}
 	return name, st, err
+}
+
+// unknownLabError says that arg names no lab brought up in the work
+// directory, no catalog lab and no spec file, with the labs there are.
+func unknownLabError(app *App, arg string) error {
+	var catalog []string
+	for _, s := range lab.Catalog() {
+		catalog = append(catalog, s.Name)
+	}
+	fix := fmt.Sprintf("use a catalog lab (%s) or the path of a spec file", strings.Join(catalog, ", "))
+	if sts, err := runtime.ListStates(app.TopologiesDir()); err == nil && len(sts) > 0 {
+		var names []string
+		for _, st := range sts {
+			names = append(names, st.Lab)
+		}
+		fix = fmt.Sprintf("use a catalog lab (%s), the path of a spec file, or a lab brought up here: %s", strings.Join(catalog, ", "), strings.Join(names, ", "))
+	}
+	return exitcode.Usagef("no lab %q in %s and no catalog lab or spec of that name (fix: %s)", arg, app.TopologiesDir(), fix)
 }
 
 // recordedLab rebuilds the runtime view of a lab that was brought up, from

@@ -366,6 +366,9 @@ func Load(paths []string, nosName string) ([]qos.DeviceConfig, error) {
 	}
 	for _, p := range paths {
 		st, err := os.Stat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, exitcode.Usagef("config path %s: no such file or directory (fix: check the path; a lab's configs are in topologies/<lab>/configs/)", p)
+		}
 		if err != nil {
 			return nil, exitcode.Usagef("config path %s: %v", p, err)
 		}
