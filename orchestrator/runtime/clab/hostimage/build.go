@@ -175,6 +175,9 @@ func Build(ctx context.Context, t Tools, o Options) (Method, error) {
 		return "", err
 	}
 	o = o.withDefaults()
+	if err := checkEngine(ctx, t); err != nil {
+		return "", err
+	}
 	m, why, err := Select(ctx, t, o)
 	if err != nil {
 		return "", err
@@ -191,6 +194,23 @@ func Build(ctx context.Context, t Tools, o Options) (Method, error) {
 	}
 	fmt.Fprintf(o.Progress, "labctl: built %s\n", o.Tag)
 	return m, nil
+}
+
+// checkEngine makes sure the Docker engine answers before anything is
+// built: either method ends in it (docker build, docker import), and
+// without it Auto took the failed pull for a missing registry and spent
+// minutes on debootstrap before the import failed.
+func checkEngine(ctx context.Context, t Tools) error {
+	if _, err := t.LookPath("docker"); err != nil {
+		return exitcode.Envf("image build: the docker CLI is not on PATH (Debian: apt-get install -y docker.io); run 'labctl doctor --runtime clab'")
+	}
+	if err := t.Run(ctx, io.Discard, []string{"docker", "version", "--format", "{{.Server.Version}}"}); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return exitcode.Envf("image build: the Docker engine does not answer, and the image is built into it: %v (fix: start dockerd, or set DOCKER_HOST; 'labctl doctor --runtime clab' checks it)", err)
+	}
+	return nil
 }
 
 func buildDockerfile(ctx context.Context, t Tools, o Options) error {
@@ -249,7 +269,12 @@ func (ExecTools) Run(ctx context.Context, out io.Writer, argv []string) error {
 	return nil
 }
 
-// Pipe implements Tools.
+// Pipe implements Tools. The pipe's ends belong to the two programs
+// alone: were labctl to keep the read end open, a reader that exits early
+// (docker import without a reachable engine) would leave the writer (tar)
+// blocked on a full pipe for ever instead of stopped by SIGPIPE. When the
+// reader fails, its error is the one returned: the writer's broken pipe
+// follows from it.
 func (ExecTools) Pipe(ctx context.Context, out io.Writer, from, to []string) error {
 	src := exec.CommandContext(ctx, from[0], from[1:]...)
 	dst := exec.CommandContext(ctx, to[0], to[1:]...)
@@ -257,20 +282,31 @@ func (ExecTools) Pipe(ctx context.Context, out io.Writer, from, to []string) err
 	src.Stderr = io.MultiWriter(out, &srcTail)
 	dst.Stdout = io.MultiWriter(out, &dstTail)
 	dst.Stderr = io.MultiWriter(out, &dstTail)
-	pipe, err := src.StdoutPipe()
+	r, w, err := os.Pipe()
 	if err != nil {
 		return err
 	}
-	dst.Stdin = pipe
+	src.Stdout, dst.Stdin = w, r
 	if err := dst.Start(); err != nil {
+		r.Close()
+		w.Close()
 		return commandError(to, err, "")
 	}
-	if err := src.Run(); err != nil {
+	srcErr := src.Start()
+	// The children hold their ends now; labctl's copies go.
+	r.Close()
+	w.Close()
+	if srcErr != nil {
 		_ = dst.Wait()
-		return commandError(from, err, srcTail.String())
+		return commandError(from, srcErr, "")
 	}
-	if err := dst.Wait(); err != nil {
-		return commandError(to, err, dstTail.String())
+	srcErr = src.Wait()
+	dstErr := dst.Wait()
+	if dstErr != nil {
+		return commandError(to, dstErr, dstTail.String())
+	}
+	if srcErr != nil {
+		return commandError(from, srcErr, srcTail.String())
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 )
@@ -102,10 +103,10 @@ func TestBuildDebootstrap(t *testing.T) {
 	if err != nil || m != Debootstrap {
 		t.Fatalf("Build = %q, %v", m, err)
 	}
-	if len(tools.calls) != 1 || tools.calls[0][0] != "debootstrap" || !strings.Contains(strings.Join(tools.calls[0], " "), "--include=rdma-core,ibverbs-utils,perftest,iproute2,ethtool,lldpd,iputils-ping bookworm") {
+	if len(tools.calls) != 2 || strings.Join(tools.calls[0][:2], " ") != "docker version" || tools.calls[1][0] != "debootstrap" || !strings.Contains(strings.Join(tools.calls[1], " "), "--include=rdma-core,ibverbs-utils,perftest,iproute2,ethtool,lldpd,iputils-ping bookworm") {
 		t.Errorf("calls = %q", tools.calls)
 	}
-	if tools.pipeFrom[0] != "tar" || tools.pipeFrom[2] != tools.calls[0][4] || !reflect.DeepEqual(tools.pipeTo, ImportArgs("labctl/rdma-host:test")) {
+	if tools.pipeFrom[0] != "tar" || tools.pipeFrom[2] != tools.calls[1][4] || !reflect.DeepEqual(tools.pipeTo, ImportArgs("labctl/rdma-host:test")) {
 		t.Errorf("pipe = %q | %q", tools.pipeFrom, tools.pipeTo)
 	}
 }
@@ -136,6 +137,14 @@ func TestBuildErrors(t *testing.T) {
 		{"not root", &fakeTools{notRoot: true}, Options{Method: Debootstrap}, exitcode.Environment, "must run as root"},
 		{"docker build fails", &fakeTools{fail: map[string]error{"docker build": errors.New("exit status 1")}}, Options{Method: Dockerfile}, exitcode.CheckFailed, "--method debootstrap"},
 		{"debootstrap fails", &fakeTools{fail: map[string]error{"debootstrap": errors.New("E: Failed getting release file")}}, Options{Method: Debootstrap}, exitcode.CheckFailed, "Failed getting release file"},
+		{"no docker CLI", &fakeTools{missing: map[string]bool{"docker": true}}, Options{Method: Debootstrap}, exitcode.Environment, "docker CLI is not on PATH"},
+		// The pull fails as well without an engine: Auto must not take
+		// that for a missing registry and debootstrap for minutes.
+		{"engine not reachable", &fakeTools{fail: map[string]error{
+			"docker version":       errors.New("Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?"),
+			"docker image inspect": errors.New("Cannot connect to the Docker daemon"),
+			"docker pull":          errors.New("Cannot connect to the Docker daemon"),
+		}}, Options{}, exitcode.Environment, "fix: start dockerd, or set DOCKER_HOST"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -143,6 +152,13 @@ func TestBuildErrors(t *testing.T) {
 			_, err := Build(context.Background(), tt.tools, tt.opt)
 			if err == nil || exitcode.Code(err) != tt.code || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("error = %v (code %d), want code %d mentioning %q", err, exitcode.Code(err), tt.code, tt.want)
+			}
+			if tt.code == exitcode.Environment {
+				for _, c := range tt.tools.calls {
+					if c[0] == "debootstrap" {
+						t.Errorf("debootstrap ran although the build cannot end: %q", tt.tools.calls)
+					}
+				}
 			}
 		})
 	}
@@ -163,5 +179,25 @@ func TestExecTools(t *testing.T) {
 	err = (ExecTools{}).Run(context.Background(), io.Discard, []string{"labctl-no-such-tool"})
 	if exitcode.Code(err) != exitcode.Environment {
 		t.Errorf("missing tool error = %v", err)
+	}
+}
+
+// TestExecToolsPipeReaderFails: when the reading side of a pipeline exits
+// early (docker import without a reachable engine), the writer is stopped
+// and the reader's error returned, where labctl kept the pipe's read end
+// open and the writer (tar) blocked on it for ever.
+func TestExecToolsPipeReaderFails(t *testing.T) {
+	done := make(chan error, 1)
+	go func() {
+		done <- (ExecTools{}).Pipe(context.Background(), io.Discard, []string{"yes"},
+			[]string{"sh", "-c", "echo Cannot connect to the Docker daemon >&2; exit 1"})
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "Cannot connect to the Docker daemon") || !strings.Contains(err.Error(), "exit status 1") {
+			t.Errorf("Pipe error = %v, want the reader's", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("Pipe still blocked 20 s after its reader exited")
 	}
 }
