@@ -44,7 +44,10 @@ func TestLabQoSRecordLeavesConfigs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rec := labQoSRecord(l, in)
+			rec, err := labQoSRecord(l, in)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if rec.lint == nil || len(rec.settings) != len(before) {
 				t.Fatalf("labQoSRecord read %d configs, lint %v; want %d and a lint", len(rec.settings), rec.lint, len(before))
 			}

@@ -136,7 +136,10 @@ results/ cannot be written (the finished variants are printed anyway).`,
 			// What the switches do with their configs, and what lint says
 			// of them, go into the record; lint errors are worth a word
 			// before the run starts (it simulates the configs as they are).
-			qosRecord := labQoSRecord(l, in)
+			qosRecord, err := labQoSRecord(l, in)
+			if err != nil {
+				return err
+			}
 			if qosRecord.lint != nil && qosRecord.lint.Errors > 0 && format == "text" {
 				fmt.Fprintf(app.Err, "warning: the configs of lab %s have %s; the run simulates them as they are ('labctl config lint %s' lists every finding):\n", name, plural.N(qosRecord.lint.Errors, "lint error"), labArg)
 				shown := 0
@@ -501,15 +504,16 @@ type labQoS struct {
 }
 
 // labQoSRecord resolves the lab's configs and lints them. Configs that do
-// not load leave it empty: the run reports that error itself.
-func labQoSRecord(l *runtime.Lab, in qos.Intent) labQoS {
+// not load are the run's error, before it starts: every variant runs on
+// them, and each failed with the same error under its own name.
+func labQoSRecord(l *runtime.Lab, in qos.Intent) (labQoS, error) {
 	if l.InfiniBand() {
-		return labQoS{} // no vendor configs: nothing to resolve or lint
+		return labQoS{}, nil // no vendor configs: nothing to resolve or lint
 	}
 	// Read, not changed: the configs the later loads copy, not a copy.
 	cfgs, err := runtime.LoadConfigsToRead(l)
 	if err != nil {
-		return labQoS{}
+		return labQoS{}, err
 	}
 	var out labQoS
 	for i := range cfgs {
@@ -523,7 +527,7 @@ func labQoSRecord(l *runtime.Lab, in qos.Intent) labQoS {
 			out.lint.Findings = append(out.lint.Findings, f)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // runHugePagesNICs is the lab size (NICs) from which `labctl run` readies

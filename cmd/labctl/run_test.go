@@ -214,6 +214,43 @@ func TestRunScenarioFileErrorExit2(t *testing.T) {
 	}
 }
 
+// TestRunBrokenConfigRefusedBeforeVariants: a lab config that does not
+// parse is the run's one error, with its file:line:col and one fix, before
+// any run folder exists, where every variant failed with it under its own
+// name and two fixes.
+func TestRunBrokenConfigRefusedBeforeVariants(t *testing.T) {
+	t.Parallel()
+	dir := upLab(t, "16gpu")
+	leaf := filepath.Join(dir, "topologies", "16gpu", "configs", "leaf1.json")
+	data, err := os.ReadFile(leaf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A comma dropped between two entries of a table, on line 3 or below.
+	broken := strings.Replace(string(data), "},\n", "}\n", 1)
+	if broken == string(data) {
+		t.Fatal("leaf1.json has no entry followed by a comma")
+	}
+	if err := os.WriteFile(leaf, []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb strings.Builder
+	code := run(context.Background(), []string{"run", "incast", "--lab", "16gpu", "--dir", dir}, &out, &errb)
+	stderr := errb.String()
+	if code != exitcode.BadInput || !strings.Contains(stderr, "leaf1.json:") || !strings.Contains(stderr, "python3 -m json.tool") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if strings.Contains(stderr, "variant ") || strings.Count(stderr, "fix:") != 1 || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("want one error line with one fix and no variant, got:\n%s", stderr)
+	}
+	if !strings.Contains(stderr, "or delete it and run 'labctl up 16gpu' to render it again") {
+		t.Errorf("the error does not say the file can be rendered again:\n%s", stderr)
+	}
+	if runs, _ := filepath.Glob(filepath.Join(dir, "results", "2*")); len(runs) != 0 {
+		t.Errorf("the refused run left %v", runs)
+	}
+}
+
 // Ctrl-C before the first variant finished leaves no record: an empty
 // run must not become "latest" or a baseline. (The runner's tests cover an
 // interrupt after some variants, which keeps them.)

@@ -269,7 +269,12 @@ func loadConfigs(l *Lab) ([]qos.DeviceConfig, error) {
 	cfgs, err := configset.LoadLab(l.ConfigsDir(), codec.Name(), devs, in)
 	if err != nil {
 		if exitcode.Code(err) == exitcode.BadInput {
-			return nil, exitcode.Usage(fmt.Errorf("lab %s: %w (fix: correct the file, or delete it and run 'labctl up %s' to render it again)", l.Name, err, l.Name))
+			// The file's error may say how to correct it already.
+			fix := "fix: correct the file, or delete"
+			if strings.Contains(err.Error(), "(fix: ") {
+				fix = "or delete"
+			}
+			return nil, exitcode.Usage(fmt.Errorf("lab %s: %w (%s it and run 'labctl up %s' to render it again)", l.Name, err, fix, l.Name))
 		}
 		return nil, fmt.Errorf("lab %s: %w", l.Name, err)
 	}
