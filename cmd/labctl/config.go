@@ -247,9 +247,20 @@ Exit 1 when any finding is an error.`,
 			if err != nil {
 				return err
 			}
+			for _, d := range []struct {
+				flag string
+				v    int
+			}{{"roce-dscp", roceDSCP}, {"cnp-dscp", cnpDSCP}} {
+				if cmd.Flags().Changed(d.flag) && (d.v < 0 || d.v > 63) {
+					return exitcode.Usagef("--%s %d is not a DSCP (fix: use 0 to 63, e.g. 26 for RoCE and 48 for CNPs)", d.flag, d.v)
+				}
+			}
 			var cfgs []qos.DeviceConfig
 			var opt qos.LintOptions
 			if len(args) == 1 && cfgIsLabArg(args[0]) {
+				if cmd.Flags().Changed("roce-dscp") || cmd.Flags().Changed("cnp-dscp") {
+					return exitcode.Usagef("--roce-dscp and --cnp-dscp apply to config files, not to a lab (fix: leave them out: a lab is checked at its spec's qos.roce_dscp and qos.cnp_dscp)")
+				}
 				g, in, devs, spec, err := cfgLabQoS(app, args[0], nosName, ecn, pfc)
 				if err != nil {
 					return err
