@@ -75,7 +75,9 @@ and a variant it lacks (or has and the other record lacks) is listed, not
 a regression.
 
 Tolerances (defaults in results/baselines/README.md) are overridden with
---tolerance metric=value: 3% (relative), 5 (absolute), 10%+2, or off.
+--tolerance metric=value: 3% (relative), 5 (absolute), 10%+2 (10% of the
+baseline's value but at least 2: the larger, not the sum, as the findings'
+"allowed" figures show), or off.
 ` + specdoc.Wrap("Metrics are the summary's ("+metricNames(results.Metrics)+"), a transport's ("+metricNames(results.TransportMetrics)+"), a role's ("+metricNames(results.RoleMetrics)+
 			"), a port's ("+metricNames(results.PortMetrics)+") and an nccl-tests table's ("+metricNames(results.NCCLMetrics)+"); a role's, a port's or a table's tolerance applies to every role, port or message size.", 76, "") + `
 
@@ -176,7 +178,7 @@ Tolerances (defaults in results/baselines/README.md) are overridden with
 	cmd.Flags().StringVar(&baseline, "baseline", "", "run id, latest, saved baseline name or run.json file to compare with")
 	cmd.Flags().StringVar(&saveRun, "save-baseline", "", "save this run (id or latest) as a named baseline under results/baselines/")
 	cmd.Flags().BoolVar(&force, "force", false, "with --save-baseline: replace an existing baseline of that name")
-	cmd.Flags().StringArrayVar(&tolerance, "tolerance", nil, "metric=value tolerance override, repeatable (3%, 5, 10%+2, off); metric as throughput_gbps_total, role.latency_us_p50, port.queue_p99_bytes")
+	cmd.Flags().StringArrayVar(&tolerance, "tolerance", nil, "metric=value tolerance override, repeatable (3%, 5, 10%+2: 10% but at least 2, off); metric as throughput_gbps_total, role.latency_us_p50, port.queue_p99_bytes")
 	runFilterFlags(cmd, &f)
 	return cmd
 }
