@@ -239,6 +239,9 @@ CPUs only warn (the containers share them and run slower).`,
 			if err != nil {
 				return err
 			}
+			if timeout <= 0 {
+				return exitcode.Usagef("--timeout %s: give a positive time to wait for the nodes (fix: for example 20m, the default, or 45m for a large lab)", timeout)
+			}
 			l, err := openLab(app, args[0], nos)
 			if err != nil {
 				return err
