@@ -181,22 +181,22 @@ func (d DCQCN) Validate() error {
 	case d.RPGThreshold < 0 || d.RPGThreshold > 31:
 		return bad("rpg_threshold", d.RPGThreshold, "use 0..31")
 	case rate(d.RPGMaxRateMbps):
-		return bad("rpg_max_rate", d.RPGMaxRateMbps, "use 0 (line rate) or a rate in Mb/s")
+		return bad("rpg_max_rate", d.RPGMaxRateMbps, "use 0 (line rate) or a rate up to 10000000 Mb/s")
 	case rate(d.RPGAIRateMbps):
-		return bad("rpg_ai_rate", d.RPGAIRateMbps, "use a rate in Mb/s")
+		return bad("rpg_ai_rate", d.RPGAIRateMbps, "use 0 to 10000000 Mb/s (ConnectX's default is 5)")
 	case rate(d.RPGHAIRateMbps):
-		return bad("rpg_hai_rate", d.RPGHAIRateMbps, "use a rate in Mb/s")
+		return bad("rpg_hai_rate", d.RPGHAIRateMbps, "use 0 to 10000000 Mb/s (ConnectX's default is 50)")
 	case d.RPGGd < 1 || d.RPGGd > 15:
 		return bad("rpg_gd", d.RPGGd, "use 1..15 (11 halves the rate at alpha 1)")
 	case d.RPGMinDecFac < 0 || d.RPGMinDecFac > 100:
 		return bad("rpg_min_dec_fac", d.RPGMinDecFac, "use 0..100 percent")
 	case d.RPGMinRateMbps <= 0 || rate(d.RPGMinRateMbps):
-		return bad("rpg_min_rate", d.RPGMinRateMbps, "use a positive rate in Mb/s")
+		return bad("rpg_min_rate", d.RPGMinRateMbps, "use a positive rate up to 10000000 Mb/s, below the line rate")
 	case d.RPGMaxRateMbps > 0 && d.RPGMinRateMbps > d.RPGMaxRateMbps:
 		return &FieldError{Field: "dcqcn.rpg_min_rate", Msg: fmt.Sprintf("%v Mb/s is above rpg_max_rate (%v Mb/s)", d.RPGMinRateMbps, d.RPGMaxRateMbps),
 			Fix: "give rpg_min_rate at most rpg_max_rate: DCQCN's rate stays between them"}
 	case rate(d.RateToSetOnFirstCNPMbps):
-		return bad("rate_to_set_on_first_cnp", d.RateToSetOnFirstCNPMbps, "use 0 (line rate) or a rate in Mb/s")
+		return bad("rate_to_set_on_first_cnp", d.RateToSetOnFirstCNPMbps, "use 0 (line rate) or a rate up to 10000000 Mb/s")
 	case d.DCETCPG < 0 || d.DCETCPG > 1023:
 		return bad("dce_tcp_g", d.DCETCPG, "use 0..1023 (g = (1024 - dce_tcp_g)/1024)")
 	case d.DCETCPRTTUs <= 0 || d.DCETCPRTTUs > 1e7:

@@ -2,6 +2,7 @@ package nic
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -71,6 +72,29 @@ func TestResolveNamesTheField(t *testing.T) {
 	}
 	if _, err := Resolve(100, 48, &Spec{DCQCN: &DCQCNSpec{RPGMinRate: &minRate, RPGMaxRate: &maxOK}}); err != nil {
 		t.Errorf("rpg_min_rate below rpg_max_rate: %v", err)
+	}
+}
+
+// TestRateFixesGiveTheRange: a DCQCN rate out of range is refused with the
+// range that is accepted, where the fix said only "use a rate in Mb/s" to
+// someone who had written -5.
+func TestRateFixesGiveTheRange(t *testing.T) {
+	neg := -5.0
+	for _, tc := range []struct {
+		spec  *DCQCNSpec
+		field string
+	}{
+		{&DCQCNSpec{RPGAIRate: &neg}, "dcqcn.rpg_ai_rate"},
+		{&DCQCNSpec{RPGHAIRate: &neg}, "dcqcn.rpg_hai_rate"},
+		{&DCQCNSpec{RPGMaxRate: &neg}, "dcqcn.rpg_max_rate"},
+		{&DCQCNSpec{RPGMinRate: &neg}, "dcqcn.rpg_min_rate"},
+		{&DCQCNSpec{RateToSetOnFirstCNP: &neg}, "dcqcn.rate_to_set_on_first_cnp"},
+	} {
+		_, err := Resolve(100, 48, &Spec{DCQCN: tc.spec})
+		var fe *FieldError
+		if !errors.As(err, &fe) || fe.Field != tc.field || !strings.Contains(fe.Fix, "10000000 Mb/s") {
+			t.Errorf("%s -5: want a fix giving the range up to 10000000 Mb/s, got %v", tc.field, err)
+		}
 	}
 }
 
