@@ -173,8 +173,11 @@ func classify(file string, err error, v any) error {
 	case errors.As(err, &syntax):
 		e.Msg = "not valid YAML: " + e.Msg
 		e.Fix = "check indentation and quoting at this place"
-		if strings.Contains(e.Msg, "already defined") {
+		switch {
+		case strings.Contains(e.Msg, "already defined"):
 			e.Fix = "keep one of the two entries: a key may appear once per mapping"
+		case strings.Contains(e.Msg, "found character '\t'"), strings.Contains(e.Msg, "found a tab character"):
+			e.Fix = "indent with spaces: YAML does not allow tabs there"
 		}
 	case strings.Contains(e.Msg, "where sequence is expected"), strings.Contains(e.Msg, "where mapping is expected"):
 		// "string was used where sequence is expected": a key that takes

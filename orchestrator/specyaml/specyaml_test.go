@@ -20,6 +20,8 @@ func TestDecodeErrors(t *testing.T) {
 		{"name: a\nsizing:\n  nic_speed_gbps: fast\n", `f.yaml:3:19: "fast" is not a whole number`},
 		{"name: [\n", "f.yaml:1"},
 		{"  \n", "file is empty"},
+		// A tab where YAML wants spaces: the fix says so.
+		{"name: a\nsizing:\n\tnic_speed_gbps: 1\n", "(fix: indent with spaces: YAML does not allow tabs there)"},
 	}
 	for _, c := range cases {
 		var v outer
