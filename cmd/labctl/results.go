@@ -321,7 +321,8 @@ func writeRunText(w io.Writer, run *results.Run, dir string) error {
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "VARIANT\tGb/s TOTAL\tMIN FLOW\tJAIN\tDROPS\tPFC PAUSES\tECN MARKS\tCNPS\tRETX\tP99 us\tASSERTIONS\tSOURCE\t")
+	// The columns carry the names labctl run's table gives the same figures.
+	fmt.Fprintln(tw, "VARIANT\tGb/s\tMIN FLOW\tJAIN\tDROPS\tPAUSES\tECN MARKS\tCNPS\tRETRANSMITS\tP99 us\tASSERTIONS\tSOURCE\t")
 	for _, v := range run.Variants {
 		sm := v.Summary
 		pass := 0
