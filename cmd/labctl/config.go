@@ -372,12 +372,12 @@ variants with each other; variants are named as the run names them.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if cmd.Flags().Changed("run") {
 				if len(args) < 1 || len(args) > 2 {
-					return exitcode.Usagef("config diff --run takes one variant (against the lab's configs) or two, got %d arguments", len(args))
+					return exitcode.Usagef("config diff --run takes one variant (against the lab's configs) or two, got %s (fix: name the variants as the run names them, e.g. labctl config diff --run latest ecn=on,pfc=on,qos.ecn.kmin_kb=400)", plural.N(len(args), "argument"))
 				}
 				return nil
 			}
 			if len(args) != 2 {
-				return exitcode.Usagef("config diff takes two config sets (files or folders), or --run <run> and variants; got %d arguments", len(args))
+				return exitcode.Usagef("config diff takes two config sets (files or folders), or --run <run> and variants; got %s (fix: labctl config diff topologies/64gpu/configs backup/configs)", plural.N(len(args), "argument"))
 			}
 			return nil
 		},
