@@ -1051,7 +1051,7 @@ func (l *linter) defaults(d *DeviceConfig) {
 			continue
 		}
 		f := Finding{Rule: RuleDefaultRelied, Severity: SevWarning, Device: d.Device,
-			Message: fmt.Sprintf("%s is not set: %s applies (%s)", df.Field, df.Value, df.Source),
+			Message: fmt.Sprintf("%s is not set, so the switch uses its default: %s (%s)", df.Field, df.Value, df.Source),
 			Fix:     "set it explicitly, so that lint and the simulator check what the switch runs"}
 		var all []string
 		for _, p := range d.Ports {
