@@ -30,8 +30,8 @@ func (s *Spec) WithRepetitions(n int) (*Spec, error) {
 	if n < 1 || n > MaxRepetitions {
 		return nil, exitcode.Usagef("--repetitions %d is out of range: use 1 to %d (repetition r runs at seed + r)", n, MaxRepetitions)
 	}
-	if points := len(s.matrix()); points*n > MaxVariants {
-		return nil, exitcode.Usagef("--repetitions %d: scenario %s has %d variants, so %d runs of each make %d, more than the %d labctl runs at once: use --repetitions %d or fewer", n, s.Name, points, n, points*n, MaxVariants, max(MaxVariants/points, 1))
+	if points := s.matrixSize(); points*n > MaxVariants {
+		return nil, exitcode.Usagef("--repetitions %d: scenario %s's matrix makes %d variants (its exclude list aside), so %d runs of each make %d, more than the %d labctl runs at once: use --repetitions %d or fewer", n, s.Name, points, n, points*n, MaxVariants, max(MaxVariants/points, 1))
 	}
 	if !topName.MatchString(string(s.src)) {
 		// A flow mapping ({name: x, ...}) takes no added line.

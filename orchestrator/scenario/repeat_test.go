@@ -30,7 +30,12 @@ func TestWithRepetitions(t *testing.T) {
 		{"zero", base, 0, 4, "--repetitions 0 is out of range: use 1 to 100"},
 		{"too many", base, MaxRepetitions + 1, 4, "--repetitions 101 is out of range"},
 		{"over the variant cap", base + "matrix:\n  ecn: [on, off]\n  pfc: [on, off]\n  qos.ecn.kmin_kb: [100, 200, 400, 800, 1600]\n", 21, 20,
-			"--repetitions 21: scenario reps has 20 variants, so 21 runs of each make 420, more than the 400 labctl runs at once: use --repetitions 20 or fewer"},
+			"--repetitions 21: scenario reps's matrix makes 20 variants (its exclude list aside), so 21 runs of each make 420, more than the 400 labctl runs at once: use --repetitions 20 or fewer"},
+		// The cap counts the matrix before its exclude list, as a file's
+		// repetitions key is counted: 4 x 5 = 20 variants, 19 run.
+		{"over the cap with an exclude list", base + "matrix:\n  ecn: [on, off]\n  pfc: [on, off]\n  qos.ecn.kmin_kb: [100, 200, 400, 800, 1600]\n  exclude: [{ecn: off, pfc: off, qos.ecn.kmin_kb: 100}]\n", 21, 19,
+			"--repetitions 21: scenario reps's matrix makes 20 variants"},
+		{"at the cap with an exclude list", base + "matrix:\n  ecn: [on, off]\n  pfc: [on, off]\n  qos.ecn.kmin_kb: [100, 200, 400, 800, 1600]\n  exclude: [{ecn: off, pfc: off, qos.ecn.kmin_kb: 100}]\n", 20, 19, ""},
 		{"a flow mapping", "{name: reps, duration: 1ms, traffic: [{pattern: incast, senders: 4}]}\n", 2, 4, "--repetitions 2: scenario reps is not written as a block mapping"},
 	} {
 		s, err := Parse("reps.yaml", []byte(tc.text))

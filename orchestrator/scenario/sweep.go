@@ -705,6 +705,17 @@ func zeroDefault(sw Sweep) (string, bool) {
 	return "", false
 }
 
+// matrixSize is the product of the matrix's dimensions' lengths, which
+// times the repetitions MaxVariants bounds (its exclude list does not
+// count).
+func (s *Spec) matrixSize() int {
+	n := len(s.Matrix.ECN) * len(s.Matrix.PFC)
+	for _, sw := range s.Matrix.Sweeps {
+		n *= len(sw.Values)
+	}
+	return n
+}
+
 // checkSweeps checks every swept value with the validation of its key,
 // alone and at every point of the matrix, and the matrix's size. at
 // positions an error by a YAML path of the file.
@@ -725,7 +736,7 @@ func (s *Spec) checkSweeps(file string, at func(path, msg, fix string) error) er
 	if s.Repetitions > 1 {
 		dims = append(dims, fmt.Sprintf("repetitions %d", s.Repetitions))
 	}
-	if n*s.Repetitions > MaxVariants {
+	if n = s.matrixSize(); n*s.Repetitions > MaxVariants {
 		msg := fmt.Sprintf("the matrix makes %d variants (%s), more than the %d labctl runs at once", n*s.Repetitions, strings.Join(dims, " x "), MaxVariants)
 		fix := "sweep fewer values, or split the sweep into several scenarios"
 		if over < 0 {
