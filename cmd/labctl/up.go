@@ -45,14 +45,14 @@ func runtimeByName(name string, kube clabernetes.Target) (runtime.Runtime, error
 // clabEnvCheck runs doctor's pre-deploy checks for a lab (its images, the
 // kernel's soft-RoCE, limits) so that up stops before containerlab starts
 // anything the lab could not use.
-func clabEnvCheck(ctx context.Context, l *runtime.Lab) (problems, warnings []string) {
+func clabEnvCheck(ctx context.Context, l *runtime.Lab, engineUp bool) (problems, warnings []string) {
 	sw := doctor.Image{Role: "sonic", Ref: l.Graph.Images.SONiC, Required: true}
 	if l.NOS == fabric.NOSEOS {
 		sw = doctor.Image{Role: "eos", Ref: l.Graph.Images.EOS, Required: true}
 	}
 	env := &doctor.SystemEnv{HostImage: l.Graph.Images.Host}
 	defer env.Close()
-	return doctor.PreDeploy(ctx, env, doctor.Options{Images: []doctor.Image{sw, {Role: "host", Ref: l.Graph.Images.Host, Required: true}}})
+	return doctor.PreDeploy(ctx, env, doctor.Options{Images: []doctor.Image{sw, {Role: "host", Ref: l.Graph.Images.Host, Required: true}}}, engineUp)
 }
 
 // isTerminal reports whether w is a terminal, where progress is shown.

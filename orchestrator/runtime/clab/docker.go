@@ -75,6 +75,10 @@ type Docker struct {
 	c *dockerapi.Client
 }
 
+// DoctorHint ends the engine's error where a command other than doctor
+// meets it; doctor, which reports the engine itself, leaves it out.
+const DoctorHint = "; run 'labctl doctor --runtime clab'"
+
 // NewDocker connects to the engine named by DOCKER_HOST (default: the local
 // socket), negotiates the API version (Debian 12's docker.io speaks 1.41)
 // and checks the engine answers. An unreachable engine is an environment
@@ -88,7 +92,7 @@ func NewDocker(ctx context.Context) (*Docker, error) {
 	defer cancel()
 	if err := c.Negotiate(pctx); err != nil {
 		_ = c.Close()
-		return nil, exitcode.Envf("docker engine at %s is not reachable: %w (start dockerd, or set DOCKER_HOST; run 'labctl doctor --runtime clab')", c.Host(), err)
+		return nil, exitcode.Envf("docker engine at %s is not reachable: %w (start dockerd, or set DOCKER_HOST%s)", c.Host(), err, DoctorHint)
 	}
 	return &Docker{c: c}, nil
 }

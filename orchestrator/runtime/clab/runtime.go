@@ -88,10 +88,11 @@ type Runtime struct {
 	LatencyIterations int
 	// EnvCheck, when set, checks before the deploy what the machine needs
 	// beyond containerlab, the engine and the images (which Preflight
-	// checks itself): soft-RoCE in the kernel, for one. It returns the
-	// problems that stop the lab, each with its fix, and warnings. labctl
-	// wires it to doctor.PreDeploy.
-	EnvCheck func(ctx context.Context, l *runtime.Lab) (problems, warnings []string)
+	// checks itself): soft-RoCE in the kernel, for one. engineUp says
+	// whether the Docker engine answered (the checks that need it are
+	// skipped when not). It returns the problems that stop the lab, each
+	// with its fix, and warnings. labctl wires it to doctor.PreDeploy.
+	EnvCheck func(ctx context.Context, l *runtime.Lab, engineUp bool) (problems, warnings []string)
 	// NetnsDir is where containerlab names the nodes' network namespaces;
 	// "" means /var/run/netns.
 	NetnsDir string
@@ -215,8 +216,10 @@ func (r *Runtime) preflight(ctx context.Context, l *runtime.Lab) (Engine, error)
 			}
 		}
 	}
-	if eng != nil && r.EnvCheck != nil {
-		problems, warnings := r.EnvCheck(ctx, l)
+	if r.EnvCheck != nil {
+		// Without an engine too: a refused up then names the kernel's
+		// problems (no soft-RoCE) beside the engine's, as doctor does.
+		problems, warnings := r.EnvCheck(ctx, l, eng != nil)
 		missing = append(missing, problems...)
 		say := progress(l)
 		for _, w := range warnings {

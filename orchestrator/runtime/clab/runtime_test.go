@@ -293,7 +293,7 @@ func TestUpChecksEnvironmentBeforeDeploy(t *testing.T) {
 	var pushes []pushCall
 	r, runner := testRuntime(l, readyEngine(l), &pushes, nil)
 	var asked *runtime.Lab
-	r.EnvCheck = func(_ context.Context, lab *runtime.Lab) ([]string, []string) {
+	r.EnvCheck = func(_ context.Context, lab *runtime.Lab, _ bool) ([]string, []string) {
 		asked = lab
 		return []string{"rdma_rxe: no RDMA (rxe) support in this kernel (fix: modprobe rdma_rxe)"}, []string{"memlock: memlock limit is 8192 KiB"}
 	}
@@ -311,9 +311,34 @@ func TestUpChecksEnvironmentBeforeDeploy(t *testing.T) {
 		t.Errorf("warning not shown:\n%s", out.String())
 	}
 	// The same check passing lets the up go on.
-	r.EnvCheck = func(context.Context, *runtime.Lab) ([]string, []string) { return nil, nil }
+	r.EnvCheck = func(context.Context, *runtime.Lab, bool) ([]string, []string) { return nil, nil }
 	if err := r.Up(context.Background(), l); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Without a Docker engine the up still names the kernel's problems:
+// EnvCheck runs, told there is no engine, and its problems join the
+// engine's in one error (exit 3), as doctor lists them.
+func TestUpWithoutEngineNamesKernelProblems(t *testing.T) {
+	l := testLab(t)
+	var pushes []pushCall
+	r, runner := testRuntime(l, readyEngine(l), &pushes, nil)
+	r.Connect = func(context.Context) (Engine, error) { return nil, errors.New("docker engine is not reachable") }
+	engineSeen := true
+	r.EnvCheck = func(_ context.Context, _ *runtime.Lab, engineUp bool) ([]string, []string) {
+		engineSeen = engineUp
+		return []string{"rdma_rxe: no RDMA (rxe) support in this kernel (fix: modprobe rdma_rxe)"}, nil
+	}
+	err := r.Up(context.Background(), l)
+	if exitcode.Code(err) != exitcode.Environment || !strings.Contains(err.Error(), "docker engine is not reachable") || !strings.Contains(err.Error(), "rdma_rxe: no RDMA (rxe) support") {
+		t.Fatalf("error = %v", err)
+	}
+	if engineSeen {
+		t.Error("EnvCheck was told an engine answered")
+	}
+	if len(runner.calls) != 0 {
+		t.Errorf("containerlab ran: %q", runner.calls)
 	}
 }
 
@@ -471,7 +496,7 @@ func TestPreflightThenUpChecksOnce(t *testing.T) {
 	r, runner := testRuntime(l, readyEngine(l), &pushes, nil)
 	var _ runtime.Preflighter = r
 	checks := 0
-	r.EnvCheck = func(context.Context, *runtime.Lab) ([]string, []string) {
+	r.EnvCheck = func(context.Context, *runtime.Lab, bool) ([]string, []string) {
 		checks++
 		return nil, []string{"memlock: memlock limit is 8192 KiB"}
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/labctl/labctl/orchestrator/fabric"
+	"github.com/labctl/labctl/orchestrator/runtime/clab"
 )
 
 // Status of one check.
@@ -186,11 +187,21 @@ func hostChecks(ctx context.Context, env Env, dockerOK bool) []Check {
 // images; `up` checks memory against the lab's estimate): the SONiC image's
 // SKU, soft-RoCE in the kernel and in a container, memlock and inotify. It
 // returns each blocking failure as one line with its fix, and the
-// warnings. The engine is assumed reachable: without one the runtime stops
-// before this matters.
-func PreDeploy(ctx context.Context, env Env, opt Options) (problems, warnings []string) {
-	checks := checkSonicSKU(ctx, env, opt.Images)
-	checks = append(checks, hostChecks(ctx, env, true)...)
+// warnings. Without a reachable engine (engineUp false) it makes the
+// kernel's and the limits' checks only, so that a refused up names every
+// problem the machine has, not only the engine (the runtime reports the
+// engine itself).
+func PreDeploy(ctx context.Context, env Env, opt Options, engineUp bool) (problems, warnings []string) {
+	var checks []Check
+	if engineUp {
+		checks = checkSonicSKU(ctx, env, opt.Images)
+	}
+	for _, c := range hostChecks(ctx, env, engineUp) {
+		if !engineUp && c.Name == "soft-roce-netns" {
+			continue // it needs the engine, whose failure is reported already
+		}
+		checks = append(checks, c)
+	}
 	for _, c := range checks {
 		line := c.Name + ": " + c.Detail
 		switch {
@@ -206,8 +217,10 @@ func PreDeploy(ctx context.Context, env Env, opt Options) (problems, warnings []
 func checkDocker(ctx context.Context, env Env) Check {
 	engine, api, err := env.Docker(ctx)
 	if err != nil {
+		// The engine's error says to run doctor; this is doctor.
+		detail := strings.Replace(err.Error(), clab.DoctorHint, "", 1)
 		return Check{Name: "docker", Status: Fail, Blocks: true,
-			Detail: "Docker engine not reachable: " + err.Error(),
+			Detail: "Docker engine not reachable: " + detail,
 			Fix:    "install and start Docker (Debian: apt-get install -y docker.io && dockerd &), or set DOCKER_HOST"}
 	}
 	return Check{Name: "docker", Status: Pass, Detail: fmt.Sprintf("Docker engine %s reachable, API %s", engine, api)}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/labctl/labctl/orchestrator/runtime/clab"
 	"os"
 	"strings"
 	"testing"
@@ -109,6 +110,11 @@ func TestChecks(t *testing.T) {
 		{"docker down", func(e *fakeEnv, _ *Options) {
 			e.dockerErr = errors.New("dial unix /var/run/docker.sock: connect: no such file")
 		}, "docker", Fail, true, "no such file"},
+		// The engine's error as other commands see it sends the user to
+		// doctor; doctor leaves that out.
+		{"engine refused, as the runtime words it", func(e *fakeEnv, _ *Options) {
+			e.dockerErr = errors.New("docker engine at unix:///var/run/docker.sock is not reachable: connection refused (start dockerd, or set DOCKER_HOST" + clab.DoctorHint + ")")
+		}, "docker", Fail, true, "connection refused (start dockerd, or set DOCKER_HOST)"},
 		{"no containerlab", func(e *fakeEnv, _ *Options) { e.clabPath = "" }, "containerlab", Fail, true, "not found on PATH"},
 		{"broken containerlab", func(e *fakeEnv, _ *Options) { e.clabErr = errors.New("exit status 2") }, "containerlab", Fail, true, "does not run"},
 		{"required image missing", func(e *fakeEnv, _ *Options) { delete(e.images, "labctl/rdma-host:latest") }, "image host", Fail, true, "labctl/rdma-host:latest is not in the local image store"},
@@ -260,7 +266,7 @@ func TestFindRXE(t *testing.T) {
 // line per blocking problem, with its fix.
 func TestPreDeploy(t *testing.T) {
 	env := goodEnv()
-	if p, w := PreDeploy(context.Background(), env, Options{Images: labImages()}); len(p) != 0 || len(w) != 0 {
+	if p, w := PreDeploy(context.Background(), env, Options{Images: labImages()}, true); len(p) != 0 || len(w) != 0 {
 		t.Errorf("good machine: problems %q, warnings %q", p, w)
 	}
 	env.rxe = ""
@@ -268,12 +274,19 @@ func TestPreDeploy(t *testing.T) {
 	env.memlock = 8192
 	env.clabPath = ""  // the runtime's own check, not PreDeploy's
 	env.memAvail = 100 // likewise up's
-	p, w := PreDeploy(context.Background(), env, Options{Images: labImages(), NeedMemMiB: 9000})
+	p, w := PreDeploy(context.Background(), env, Options{Images: labImages(), NeedMemMiB: 9000}, true)
 	if len(p) != 2 || !strings.HasPrefix(p[0], "sonic sku: ") || !strings.HasPrefix(p[1], "rdma_rxe: "+NoRXE) || !strings.Contains(p[1], "(fix: run on a kernel with CONFIG_RDMA_RXE") {
 		t.Errorf("problems %q", p)
 	}
 	if len(w) != 1 || !strings.HasPrefix(w[0], "memlock: ") {
 		t.Errorf("warnings %q", w)
+	}
+	// Without an engine: the kernel's and the limits' checks still run
+	// (a refused up names them with the engine's failure), the image's
+	// and the container's do not.
+	p, w = PreDeploy(context.Background(), env, Options{Images: labImages()}, false)
+	if len(p) != 1 || !strings.HasPrefix(p[0], "rdma_rxe: "+NoRXE) || len(w) != 1 || !strings.HasPrefix(w[0], "memlock: ") {
+		t.Errorf("no engine: problems %q, warnings %q", p, w)
 	}
 }
 
