@@ -246,6 +246,10 @@ const (
 type FaultSpec struct {
 	Kind string `json:"kind"`
 	Link string `json:"link,omitempty"`
+	// OnPath, "traffic[i]", named the link by what crosses it: the first
+	// link between switches the data of entry i's first QP takes at the
+	// variant's seed. Expansion resolves it into Link.
+	OnPath string `json:"on_path,omitempty"`
 	// All, with a link named node-node, fails every link (and member)
 	// between the two nodes.
 	All bool `json:"all,omitempty"`
@@ -271,6 +275,14 @@ type FaultSpec struct {
 type LBSpec struct {
 	Mode         string  `json:"mode,omitempty"` // ecmp | flowlet | spray | adaptive
 	FlowletGapUs float64 `json:"flowlet_gap_us,omitempty"`
+}
+
+// QPSourcePort is the UDP source port the simulator gives QP qp of the
+// variant's flow flow (its index in VariantSpec.Flows): RoCE v2 NICs vary
+// it per QP, and the switches' ECMP hash reads it, so a flow's path at a
+// seed is the one 'labctl trace --sport' shows for this port.
+func QPSourcePort(flow, qp int) int {
+	return 49152 + (flow*64+qp)%16384
 }
 
 // FlowSpec is one flow: a perftest ib_write_bw QP group between two NICs.

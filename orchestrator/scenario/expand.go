@@ -140,11 +140,14 @@ func (s *Spec) Expand(nics []NIC, pt Point, seed int64) (runtime.VariantSpec, er
 		})
 	}
 	leaves := leafOrder(nics)
+	// first is the index in vs.Flows of each traffic entry's first flow.
+	first := map[int]int{}
 	for i := range s.Traffic {
 		t := &s.Traffic[i]
 		if !inCase(t.Case, pointCase(pt)) {
 			continue
 		}
+		first[i] = len(vs.Flows)
 		cross := len(leaves) > 1
 		if t.CrossLeaf != nil {
 			cross = *t.CrossLeaf && len(leaves) > 1
@@ -257,6 +260,12 @@ func (s *Spec) Expand(nics []NIC, pt Point, seed int64) (runtime.VariantSpec, er
 			}
 			vs.Collective = c
 		}
+		if first[i] == len(vs.Flows) {
+			delete(first, i) // a collective: no flow of its own
+		}
+	}
+	if err := s.resolveOnPath(&vs, pointCase(pt), first); err != nil {
+		return vs, err
 	}
 	return vs, nil
 }

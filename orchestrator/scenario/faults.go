@@ -22,6 +22,10 @@ type Fault struct {
 	// All, with a link named node-node, fails every link between the two
 	// nodes (all members of merged lab links too).
 	All bool `yaml:"all"`
+	// OnPath names the link by what crosses it instead: "traffic[i]", the
+	// first link between switches that the data of traffic entry i's
+	// first QP takes at the variant's seed (onpath.go).
+	OnPath string `yaml:"on_path"`
 	// NIC is the storming NIC, "host:nic" (host1:0).
 	NIC string `yaml:"nic"`
 	// Priority is the priority a storm pauses (default: the lab's first
@@ -99,6 +103,7 @@ func (s *Spec) parseFaults(at func(path, msg, fix string) error) error {
 		for _, err := range []error{
 			only("link", f.Link != "", link...),
 			only("all", f.All, link...),
+			only("on_path", f.OnPath != "", link...),
 			only("detect", f.Detect != "", link...),
 			only("converge", f.Converge != "", link...),
 			only("nic", f.NIC != "", runtime.FaultPFCStorm),
@@ -115,7 +120,15 @@ func (s *Spec) parseFaults(at func(path, msg, fix string) error) error {
 		if f.All && (f.Link == "" || strings.Contains(f.Link, ":")) {
 			return at(p+".all", "all needs a link named by its two nodes", "name the link node-node (leaf1-spine1), or leave all out")
 		}
-		fs := runtime.FaultSpec{Kind: f.Kind, Link: f.Link, All: f.All}
+		if f.OnPath != "" {
+			if f.Link != "" {
+				return at(p+".on_path", "link and on_path both name the failed link", "keep one: link names the link, on_path finds it on a traffic entry's path")
+			}
+			if err := s.checkOnPath(f.OnPath, func(msg, fix string) error { return at(p+".on_path", msg, fix) }); err != nil {
+				return err
+			}
+		}
+		fs := runtime.FaultSpec{Kind: f.Kind, Link: f.Link, All: f.All, OnPath: f.OnPath}
 		var err error
 		if f.At == "" {
 			return at(p, "the fault has no start", "add at: a time within the duration, such as 5ms")
@@ -144,8 +157,8 @@ func (s *Spec) parseFaults(at func(path, msg, fix string) error) error {
 		}
 		switch f.Kind {
 		case runtime.FaultLinkDown, runtime.FaultLinkFlap:
-			if f.Link == "" {
-				return at(p, "the fault names no link", "add link: node:port (leaf1:Ethernet128) or node-node (leaf1-spine1)")
+			if f.Link == "" && f.OnPath == "" {
+				return at(p, "the fault names no link", "add link: node:port (leaf1:Ethernet128) or node-node (leaf1-spine1), or on_path: traffic[0] for the link the first flow's data takes")
 			}
 			if f.Kind == runtime.FaultLinkFlap {
 				if fs.DownUs, err = dur(p+".down", f.Down, false); err != nil {
@@ -214,6 +227,7 @@ func (s *Spec) parseFaults(at func(path, msg, fix string) error) error {
 // CheckLab checks what a scenario names in a lab: the links of its
 // faults, and the NICs that storm.
 func (s *Spec) CheckLab(g *fabric.Graph) error {
+	s.graph = g
 	if err := s.checkNCCLLab(g); err != nil {
 		return err
 	}

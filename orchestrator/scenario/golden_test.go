@@ -21,10 +21,15 @@ var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 // reviewed like code.
 func TestCatalogExpansionGolden(t *testing.T) {
 	nics := catalogNICs(t)
+	g := catalogGraph(t, "64gpu")
 	for _, name := range CatalogNames() {
 		t.Run(name, func(t *testing.T) {
 			s, err := Resolve(name)
 			if err != nil {
+				t.Fatal(err)
+			}
+			// As a run does: the lab's fabric resolves links named by path.
+			if err := s.CheckLab(g); err != nil {
 				t.Fatal(err)
 			}
 			checkExpansionGolden(t, s, nics, name)

@@ -193,6 +193,9 @@ func TestCatalogPathsFollowTrace(t *testing.T) {
 				// there.
 				continue
 			}
+			if err := s.CheckLab(l.Graph); err != nil {
+				t.Fatal(err)
+			}
 			seeds := []int64{1, 7}
 			checked, moved := 0, 0
 			for _, seed := range seeds {

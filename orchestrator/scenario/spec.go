@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/lazyregexp"
 	"github.com/labctl/labctl/orchestrator/naming"
@@ -82,6 +83,9 @@ type Spec struct {
 	file       string
 	src        []byte
 	rawTraffic []Traffic
+	// graph is the lab's fabric, set by CheckLab: expansion finds the
+	// links faults name by their path (on_path) on it.
+	graph *fabric.Graph
 }
 
 // Matrix holds the on/off values of ECN and PFC to run, and the swept

@@ -497,7 +497,7 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 		if f.IsLatency() {
 			cfg.PingPongs = append(cfg.PingPongs, engine.PingPong{
 				ID: f.ID, Client: src, Server: dst, MessageBytes: int64(f.MessageBytes), Iterations: f.Iterations,
-				DSCP: f.TrafficClass >> 2, ExplicitDSCP: true, SrcPort: 49152 + (i*64)%16384,
+				DSCP: f.TrafficClass >> 2, ExplicitDSCP: true, SrcPort: runtime.QPSourcePort(i, 0),
 				StartNs: int64(f.StartUs * 1000), Role: f.Role,
 			})
 			continue
@@ -522,7 +522,7 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 				if bytes > 0 {
 					bytes = (f.Bytes + int64(qps) - 1) / int64(qps)
 				}
-				sport := 49152 + (i*64+q)%16384
+				sport := runtime.QPSourcePort(i, q)
 				ef := engine.Flow{
 					ID: id, Src: ends[0], Dst: ends[1], DSCP: f.TrafficClass >> 2, ExplicitDSCP: true, SrcPort: sport,
 					Bytes: bytes, MessageBytes: int64(f.MessageBytes), StartNs: int64(f.StartUs * 1000), Role: f.Role,

@@ -1,0 +1,79 @@
+package scenario
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/labctl/labctl/orchestrator/fabric"
+	"github.com/labctl/labctl/orchestrator/runtime"
+)
+
+const onPathTraffic = "name: x\nmatrix: {ecn: [on], pfc: [on]}\nduration: 10ms\ntraffic:\n  - pattern: pairs\n    pairs: 2\n  - pattern: ring-allreduce\nfaults:\n  - kind: link-down\n    at: 1ms\n"
+
+func TestFaultOnPathRefused(t *testing.T) {
+	for _, c := range []struct{ fault, want string }{
+		{"    on_path: traffic[0]\n    link: leaf1-spine1\n", "t.yaml:11:14: link and on_path both name the failed link"},
+		{"    on_path: flow0\n", `t.yaml:11:14: on_path "flow0" names no traffic entry`},
+		{"    on_path: traffic[2]\n", "t.yaml:11:14: on_path traffic[2]: the scenario has 2 traffic entries"},
+		{"    on_path: traffic[1]\n", "t.yaml:11:14: on_path traffic[1]: a ring-allreduce entry runs as one collective"},
+		{"", "the fault names no link"},
+	} {
+		_, err := Parse("t.yaml", []byte(onPathTraffic+c.fault))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want %q", c.fault, err, c.want)
+		}
+	}
+	storm := strings.Replace(onPathTraffic, "kind: link-down", "kind: pfc-storm\n    nic: host1:0", 1) + "    on_path: traffic[0]\n"
+	if _, err := Parse("t.yaml", []byte(storm)); err == nil || !strings.Contains(err.Error(), "on_path does not apply to a pfc-storm fault") {
+		t.Errorf("pfc-storm: %v", err)
+	}
+}
+
+// TestFaultOnPathFollowsTheFlow: on_path fails, at every seed, the leaf
+// uplink the first flow's first QP is hashed onto, with the source port
+// the simulator gives it, as labctl trace --hash-seed shows; a named link
+// (leaf1-spine1, the first) misses it at most seeds.
+func TestFaultOnPathFollowsTheFlow(t *testing.T) {
+	g := catalogGraph(t, "64gpu")
+	s := mustParse(t, onPathTraffic+"    on_path: traffic[0]\n")
+	if err := s.CheckLab(g); err != nil {
+		t.Fatal(err)
+	}
+	nics := NICsFromGraph(g)
+	links := map[string]bool{}
+	for seed := int64(1); seed <= 20; seed++ {
+		vs, err := s.Expand(nics, s.Points()[0], seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := vs.Flows[0]
+		src, dst := fabric.Endpoint{Host: f.Src.Host, NIC: f.Src.NIC}, fabric.Endpoint{Host: f.Dst.Host, NIC: f.Dst.NIC}
+		key, err := g.FlowKeyFor(src, dst, uint16(runtime.QPSourcePort(0, 0)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := g.TraceWithSeed(src, dst, key, uint64(seed))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := p.Hops[0].Node + ":" + p.Hops[0].Out
+		if got := vs.Faults[0].Link; got != want || vs.Faults[0].OnPath != "traffic[0]" {
+			t.Errorf("seed %d: fault %+v, want link %s (the flow's first hop)", seed, vs.Faults[0], want)
+		}
+		if !strings.HasPrefix(want, "leaf1:") {
+			t.Errorf("seed %d: %s is not leaf1's uplink", seed, want)
+		}
+		links[want] = true
+	}
+	if len(links) < 5 {
+		t.Errorf("20 seeds hashed the flow onto %d links, want the hash to spread them: %v", len(links), links)
+	}
+	if s.faults[0].Link != "" {
+		t.Errorf("the spec's own fault was resolved: %+v", s.faults[0])
+	}
+	// Without the lab's fabric there is no path to follow.
+	bare := mustParse(t, onPathTraffic+"    on_path: traffic[0]\n")
+	if _, err := bare.Expand(nics, bare.Points()[0], 1); err == nil || !strings.Contains(err.Error(), "t.yaml:11:14") {
+		t.Errorf("no fabric: %v", err)
+	}
+}
