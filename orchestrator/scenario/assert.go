@@ -13,7 +13,7 @@ import (
 
 var identFix = "use ecn, pfc, repetition, simulated_us, flows, model (" + strconv.Quote(results.ModelPacket) + ", " + strconv.Quote(results.ModelFlow) + " or " + strconv.Quote(results.ModelLive) + "), summary.<field> (" +
 	"throughput_gbps_total, throughput_gbps_min_flow, jain_fairness, drops, pfc_pause_frames, pfc_pause_us, ecn_marked, cnp, retransmits, latency_us_p99, failed_flows, " +
-	"completion_us, goodput_gbps_aggregate), summary.uet.<field> (UET variants: " + strings.Join(uetSummaryFields(), ", ") + "), infiniband.<counter> (InfiniBand variants, summed over ports: " + strings.Join(ibCounterNames(), ", ") + "), simulated.summary.<field> (live runs), roles.<role>.<throughput_gbps|min_throughput_gbps|jain_fairness|count|retransmits|failed|latency_us_p50|latency_us_avg|latency_us_p99|latency_us_p99_9|latency_us_max>, nccl.<field> (nccl traffic: " + strings.Join(ncclFieldNames(), ", ") + "), params.<swept path>, extra.<key>..., each optionally prefixed by a variant such as [ecn=off,pfc=on] or [qos.ecn.kmin_kb=prev]."
+	"completion_us, goodput_gbps_aggregate), summary.uet.<field> (UET variants: " + strings.Join(uetSummaryFields(), ", ") + "), infiniband.<counter> (InfiniBand variants, summed over ports: " + strings.Join(ibCounterNames(), ", ") + "), simulated.summary.<field> (live runs), roles.<role>.<throughput_gbps|min_throughput_gbps|jain_fairness|count|retransmits|failed|max_flows_per_link|latency_us_p50|latency_us_avg|latency_us_p99|latency_us_p99_9|latency_us_max>, nccl.<field> (nccl traffic: " + strings.Join(ncclFieldNames(), ", ") + "), params.<swept path>, extra.<key>..., each optionally prefixed by a variant such as [ecn=off,pfc=on] or [qos.ecn.kmin_kb=prev]."
 
 // optionalFields are summary fields absent unless the run produced them.
 var optionalFields = map[string]func(s *results.Summary) *float64{
@@ -51,7 +51,7 @@ var summaryFields = map[string]func(s *results.Summary) float64{
 	"failed_flows":             func(s *results.Summary) float64 { return float64(s.FailedFlows) },
 }
 
-var roleFields = []string{"throughput_gbps", "min_throughput_gbps", "jain_fairness", "count", "retransmits", "failed",
+var roleFields = []string{"throughput_gbps", "min_throughput_gbps", "jain_fairness", "count", "retransmits", "failed", "max_flows_per_link",
 	"latency_us_p50", "latency_us_avg", "latency_us_p99", "latency_us_p99_9", "latency_us_max"}
 
 // roleLatency reads a role field's latency figure of one flow, in µs
@@ -450,6 +450,14 @@ func lookupVariant(run *results.Run, v *results.Variant, path []string) (Value, 
 				return Num(worst), nil
 			}
 			switch path[2] {
+			case "max_flows_per_link":
+				val, err := maxFlowsPerLink(v.Flows, path[1])
+				if err != nil && v.Simulated != nil && v.Simulated.Error == "" {
+					// A live lab's perftest knows no route: the
+					// simulated twin's, as for the congestion fields.
+					return maxFlowsPerLink(v.Simulated.Flows, path[1])
+				}
+				return val, err
 			case "throughput_gbps":
 				return Num(sum), nil
 			case "min_throughput_gbps":
@@ -489,6 +497,39 @@ func lookupVariant(run *results.Run, v *results.Variant, path []string) (Value, 
 		return lookupExtra(run.Extra, path)
 	}
 	return Value{}, fmt.Errorf("unknown name %s", strings.Join(path, "."))
+}
+
+// maxFlowsPerLink is roles.<role>.max_flows_per_link: the most flows of
+// the role that one link between switches carries (one direction, the
+// port a switch sends them by), 1 when no two of them share one. The
+// last port of a route, towards the destination NIC, is not counted: it
+// is where an incast converges by design, not a hash's choice. It is the
+// ECMP collision figure that per-port fairness turns into throughput: a
+// congested port's PFC serves its input ports in turn, so k flows hashed
+// onto one link share one input's turn. A flow of several QPs counts by
+// its first QP's route, the one its record holds; a flow without a route
+// (a live lab's perftest) makes the figure absent, and a live run reads
+// its simulated twin's.
+func maxFlowsPerLink(flows []results.Flow, role string) (Value, error) {
+	per := map[string]int{}
+	most, n := 1, 0
+	for _, f := range flows {
+		if f.Role != role {
+			continue
+		}
+		n++
+		if len(f.Route) == 0 {
+			return Value{}, fmt.Errorf("roles.%s.max_flows_per_link is absent: flow %s has no route (the simulator records each flow's switch ports; a live lab's flows have none, and its simulated twin's are read when it has one)", role, f.ID)
+		}
+		for _, p := range f.Route[:len(f.Route)-1] {
+			per[p]++
+			most = max(most, per[p])
+		}
+	}
+	if n == 0 {
+		return Value{}, fmt.Errorf("no flow has role %q", role)
+	}
+	return Num(float64(most)), nil
 }
 
 // summaryNum reads a summary field for an assertion. A field the record

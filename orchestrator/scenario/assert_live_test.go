@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -121,5 +122,59 @@ func TestModelName(t *testing.T) {
 	packet := &results.Variant{Name: "ecn=on,pfc=on", Summary: results.Summary{Source: results.Simulated, Model: results.ModelPacket, Drops: 3}}
 	if got := s.Check(&results.Run{Variants: []results.Variant{*packet}}, packet); len(got) != 1 || got[0].Passed {
 		t.Errorf("packet-level variant with drops: %+v, want the assertion failed", got)
+	}
+}
+
+// roles.<role>.max_flows_per_link counts the flows of the role on each
+// link between switches as their routes go, the port towards the
+// destination NIC left out (an incast's receiver port), and is absent when
+// a flow has no route.
+func TestRoleMaxFlowsPerLink(t *testing.T) {
+	incast := func(routes ...[]string) *results.Variant {
+		v := &results.Variant{Name: "v"}
+		for i, r := range routes {
+			v.Flows = append(v.Flows, results.Flow{ID: fmt.Sprintf("f%d", i), Role: "incast", Route: r})
+		}
+		v.Flows = append(v.Flows, results.Flow{ID: "victim", Role: "victim", Route: []string{"leaf2:Ethernet128", "spine1:Ethernet44", "leaf1:Ethernet8"}})
+		return v
+	}
+	for _, tc := range []struct {
+		name string
+		v    *results.Variant
+		want float64
+	}{
+		{"one leaf: only the receiver's port", incast([]string{"leaf1:Ethernet0"}, []string{"leaf1:Ethernet0"}, []string{"leaf1:Ethernet0"}), 1},
+		{"spread over the spine", incast(
+			[]string{"leaf2:Ethernet128", "spine1:Ethernet44", "leaf1:Ethernet0"},
+			[]string{"leaf2:Ethernet132", "spine1:Ethernet48", "leaf1:Ethernet0"}), 1},
+		{"three hashed onto one spine link, the victim's not counted", incast(
+			[]string{"leaf2:Ethernet140", "spine1:Ethernet44", "leaf1:Ethernet0"},
+			[]string{"leaf2:Ethernet180", "spine1:Ethernet44", "leaf1:Ethernet0"},
+			[]string{"leaf2:Ethernet148", "spine1:Ethernet44", "leaf1:Ethernet0"},
+			[]string{"leaf2:Ethernet136", "spine1:Ethernet52", "leaf1:Ethernet0"}), 3},
+		{"two on one leaf uplink", incast(
+			[]string{"leaf2:Ethernet140", "spine1:Ethernet44", "leaf1:Ethernet0"},
+			[]string{"leaf2:Ethernet140", "spine1:Ethernet52", "leaf1:Ethernet0"}), 2},
+	} {
+		run := &results.Run{Variants: []results.Variant{*tc.v}}
+		val, err := lookupVariant(run, tc.v, []string{"roles", "incast", "max_flows_per_link"})
+		if err != nil || val.Num != tc.want {
+			t.Errorf("%s: %v (%v), want %v", tc.name, val.Num, err, tc.want)
+		}
+	}
+	v := incast([]string{"leaf1:Ethernet0"}, nil)
+	run := &results.Run{Variants: []results.Variant{*v}}
+	if _, err := lookupVariant(run, v, []string{"roles", "incast", "max_flows_per_link"}); err == nil || !strings.Contains(err.Error(), "no route") {
+		t.Errorf("a flow without a route: %v, want absent with the reason", err)
+	}
+	// A live run's measured flows have no route: its simulated twin's
+	// count.
+	live := &results.Variant{Name: "v", Flows: []results.Flow{{ID: "a", Role: "incast"}, {ID: "b", Role: "incast"}},
+		Simulated: &results.SimulatedPart{Flows: incast(
+			[]string{"leaf2:Ethernet140", "spine1:Ethernet44", "leaf1:Ethernet0"},
+			[]string{"leaf2:Ethernet180", "spine1:Ethernet44", "leaf1:Ethernet0"}).Flows}}
+	run = &results.Run{Variants: []results.Variant{*live}}
+	if val, err := lookupVariant(run, live, []string{"roles", "incast", "max_flows_per_link"}); err != nil || val.Num != 2 {
+		t.Errorf("live run: %v (%v), want the twin's 2", val.Num, err)
 	}
 }
