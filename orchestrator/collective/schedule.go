@@ -116,12 +116,17 @@ func plan(servers []Server, s Spec) (*schedule, error) {
 		if streams := 2 * nn * (nn - 1) * ch; streams > MaxStreams {
 			return nil, &TooLargeError{What: fmt.Sprintf("an all-to-all of %d ranks%s", n, onChannels(ch)), Streams: streams, AtMost: true}
 		}
-		for _, a := range j.ranks {
-			for _, b := range j.ranks {
-				if a != b {
-					for range ch {
-						sc.add(xfer{legs: j.route(a, b), msgs: msgs, msgBytes: msgBytes, share: 1 / float64(nn*ch)})
-					}
+		// In NCCL's p2p order: rank i's k-th peer is rank i+k (mod n),
+		// so that at every step the ranks send to n different peers.
+		// A GPU sends its NVLink messages in the order they are posted,
+		// and with every rank's peers in rank order every PXN relay
+		// would first forward to the first server's GPUs: an incast on
+		// their NICs that NCCL's schedule exists to avoid.
+		for i, a := range j.ranks {
+			for k := 1; k < n; k++ {
+				b := j.ranks[(i+k)%n]
+				for range ch {
+					sc.add(xfer{legs: j.route(a, b), msgs: msgs, msgBytes: msgBytes, share: 1 / float64(nn*ch)})
 				}
 			}
 		}

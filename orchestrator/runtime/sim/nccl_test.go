@@ -338,6 +338,36 @@ func TestNCCLAllToAll16(t *testing.T) {
 	}
 }
 
+// tor32 is four 8-GPU servers under one leaf: no ECMP anywhere.
+const tor32 = `name: tor32
+sizing:
+  gpus: 32
+  gpus_per_server: 8
+  nic_speed_gbps: 200
+  leaf_ports: 32
+  leaf_speed_gbps: 400
+  spine_ports: 32
+  spine_speed_gbps: 400
+qos:
+  profile: roce-dcqcn
+`
+
+// An all-to-all's ranks take their peers in NCCL's p2p order (rank i's
+// k-th peer is i+k), so no NIC is every rank's first destination. With
+// PXN, every receiving NIC gets from its rail's three other NICs at 1/3
+// of a NIC each: on one leaf nothing queues up to Kmin, nothing pauses,
+// and 64 MiB nears the bound. Laid out with every rank's peers in rank
+// order, every relay forwarded first to server 1's GPUs: 812 pauses, 6824
+// marks and 0.961 of the bound.
+func TestNCCLAllToAllPeerOrder32(t *testing.T) {
+	l := upSpec(t, tor32, "sonic")
+	v := runNCCL(t, l, runtime.NCCLSpec{Collective: results.CollAllToAll, Algorithm: "ring", RankOrder: "nccl", DataType: "float", Sizes: []int64{64 << 20}})
+	r := v.NCCL.Rows[0]
+	if v.Summary.PFCPauseFrames != 0 || v.Summary.ECNMarked != 0 || r.OutOfPlace.BusBWGBps < 0.98**v.NCCL.BoundBusBWGBps {
+		t.Fatalf("%d pauses, %d marks, busbw %.3f of bound %.3f: want none, none and 98%%", v.Summary.PFCPauseFrames, v.Summary.ECNMarked, r.OutOfPlace.BusBWGBps, *v.NCCL.BoundBusBWGBps)
+	}
+}
+
 // The collectives against their closed forms, as docs/fidelity.md shows
 // them (block "nccl-closed-forms"): every row simulated packet by packet on
 // a catalog lab (or the 64-GPU lab in the rail layout), beside the
