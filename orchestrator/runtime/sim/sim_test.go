@@ -378,6 +378,11 @@ func TestVariantLeavesConfigsAlone(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// As a run does: faults named by what crosses them
+			// (on_path) follow the flows on the lab's fabric.
+			if err := sc.CheckLab(l.Graph); err != nil {
+				t.Fatal(err)
+			}
 			faulted := false
 			for _, pt := range sc.Points() {
 				vs, err := sc.Expand(scenario.NICsFromGraph(l.Graph), pt, 1)
