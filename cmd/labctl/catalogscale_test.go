@@ -114,3 +114,52 @@ func TestPFCStormAssertionsCatchWhatTheyClaim(t *testing.T) {
 		}
 	}
 }
+
+// TestCatalogPassesAtOtherSeeds: a catalog scenario on a catalog lab with
+// its own configs passes at any seed, so that a user who runs it at
+// another seed, or with repetitions for regress, sees FAILED only for a
+// change. Each case is a seed at which the scenario failed before it was
+// made to hold at every one (a sweep over seeds 2-21 on 16gpu and 64gpu,
+// labctl run SCENARIO --lab LAB --seed 2 --repetitions 20): its flows'
+// ECMP placement or timing there broke the scenario's premise, not its
+// physics. The pfc-storm victim crossed ports whose watchdogs dropped it
+// (seed 3 on 64gpu) or was measured before the watchdog acted (seed 3 on
+// 16gpu); no QP took link-failure's named link (seed 2); three incast
+// senders shared one spine link's turn at the receiver leaf (seed 9);
+// nine of the ring's 32 QPs hashed onto one uplink (seed 8); an
+// all-to-all in rank order staged every GPU's data for the same server
+// first (seed 4); kmin-sweep's throughput moved 3.2% between neighbours
+// by the seed's noise alone (seed 84, its first repetition is enough).
+func TestCatalogPassesAtOtherSeeds(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		scenario, lab, seed string
+	}{
+		{"pfc-storm", "64gpu", "3"},
+		{"pfc-storm", "16gpu", "3"},
+		{"link-failure", "64gpu", "2"},
+		{"incast", "64gpu", "9"},
+		{"nccl-allreduce", "64gpu", "8"},
+		{"nccl-alltoall", "64gpu", "4"},
+		{"kmin-sweep", "16gpu", "84"},
+	} {
+		t.Run(c.scenario+"/"+c.lab+"/seed"+c.seed, func(t *testing.T) {
+			t.Parallel()
+			dir := upLab(t, c.lab)
+			code, r, stderr := runJSON(t, dir, c.scenario, c.lab, "--seed", c.seed)
+			if r == nil {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			for _, v := range r.Variants {
+				for _, a := range v.Assertions {
+					if !a.Passed {
+						t.Errorf("%s: FAIL %s: %s", v.Name, a.Name, a.Detail)
+					}
+				}
+			}
+			if code != 0 && !t.Failed() {
+				t.Errorf("exit %d: %s", code, stderr)
+			}
+		})
+	}
+}
