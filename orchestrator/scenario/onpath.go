@@ -77,7 +77,11 @@ func (s *Spec) resolveOnPath(vs *runtime.VariantSpec, c string, first map[int]in
 		}
 		link, err := onPathLink(s.graph, vs.Flows[n], n, vs.Seed)
 		if err != nil {
-			return bad(fmt.Sprintf("on_path %s: %v", f.OnPath, err), "name an entry whose flows cross the spines (cross_leaf: true), or name the link with link:")
+			fix := "name an entry whose flows cross the spines (cross_leaf: true), or name the link with link:"
+			if len(s.graph.NodesByRole(fabric.RoleLeaf)) < 2 {
+				fix = "run it on a lab of two leaves or more (64gpu): this lab's one leaf keeps every flow under one switch"
+			}
+			return bad(fmt.Sprintf("on_path %s: %v", f.OnPath, err), fix)
 		}
 		f.Link = link
 	}

@@ -77,3 +77,20 @@ func TestFaultOnPathFollowsTheFlow(t *testing.T) {
 		t.Errorf("no fabric: %v", err)
 	}
 }
+
+// TestFaultOnPathOneLeaf: on a lab of one leaf no flow crosses a link
+// between switches, and the refusal says to run on a lab of two leaves
+// or more, not to make the flows cross the spines, which none of them
+// can there.
+func TestFaultOnPathOneLeaf(t *testing.T) {
+	g := catalogGraph(t, "16gpu")
+	s := mustParse(t, onPathTraffic+"    on_path: traffic[0]\n")
+	if err := s.CheckLab(g); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.Expand(NICsFromGraph(g), s.Points()[0], 1)
+	if err == nil || !strings.Contains(err.Error(), "t.yaml:11:14: on_path traffic[0]: the data of flow") ||
+		!strings.Contains(err.Error(), "run it on a lab of two leaves or more (64gpu)") {
+		t.Errorf("one leaf: %v", err)
+	}
+}
