@@ -2,6 +2,7 @@ package results
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
@@ -21,10 +22,11 @@ const (
 	// BasisImported: either record holds a tool's output (labctl parse
 	// nccl-tests --record), compared table by table with the other.
 	BasisImported = "imported"
-	// BasisSeedsDiffer: the seeds differ and a point has one repetition
-	// on a side, so its figures are compared one to one with another
-	// simulation's. CheckSameExperiment refuses it; Compare, called
-	// directly, compares and says so.
+	// BasisSeedsDiffer: the seeds (or a point's split into partitions,
+	// which decides the simulation as the seed does) differ and a point
+	// has one repetition on a side, so its figures are compared one to
+	// one with another simulation's. CheckSameExperiment refuses it;
+	// Compare, called directly, compares and says so.
 	BasisSeedsDiffer = "seeds-differ"
 )
 
@@ -86,6 +88,21 @@ type comparison struct {
 type seedPoint struct {
 	name          string
 	run, baseline int
+	// runSplit and baseSplit are the point's partitions on each side
+	// (splitOf), which decide the simulation as the seed does.
+	runSplit, baseSplit string
+}
+
+// splitOf is the number of partitions a variant's simulator split the
+// fabric into ("1" when it kept one): with the seed, it decides the
+// simulation (events of the same time in different partitions are
+// ordered by the windows they cross in), so two runs of other splits are
+// other simulations, as two runs of other seeds are.
+func splitOf(v *Variant) string {
+	if p := v.Params[ParamPartitions]; p != "" {
+		return p
+	}
+	return "1"
 }
 
 // planComparison decides how the points of run and baseline are compared.
@@ -108,7 +125,7 @@ type seedPoint struct {
 // are never pooled.
 func planComparison(run, baseline *Run, inputsChanged bool) comparison {
 	var c comparison
-	if run.Imported != nil || baseline.Imported != nil || (run.Seed == baseline.Seed && !inputsChanged) {
+	if run.Imported != nil || baseline.Imported != nil {
 		return c
 	}
 	byName := func(r *Run) (map[string][]*Variant, []string) {
@@ -125,19 +142,87 @@ func planComparison(run, baseline *Run, inputsChanged bool) comparison {
 	}
 	bs, order := byName(baseline)
 	rs, _ := byName(run)
+	// A point whose split differs is another simulation, as at another
+	// seed.
+	splitDiffers := func(name string) (string, string, bool) {
+		b, r := bs[name], rs[name]
+		if len(b) == 0 || len(r) == 0 {
+			return "", "", false
+		}
+		bsplit := splitOf(b[0])
+		for _, v := range r {
+			if rsplit := splitOf(v); rsplit != bsplit {
+				return rsplit, bsplit, true
+			}
+		}
+		return splitOf(r[0]), bsplit, false
+	}
+	sameSimulations := run.Seed == baseline.Seed && !inputsChanged
+	for _, name := range order {
+		if _, _, d := splitDiffers(name); d {
+			sameSimulations = false
+		}
+	}
+	if sameSimulations {
+		return c
+	}
 	c.pooled = map[string]*pooledPoint{}
 	for _, name := range order {
 		b, r := bs[name], rs[name]
+		rsplit, bsplit, split := splitDiffers(name)
 		switch {
 		case len(r) == 0:
 			// Only the baseline has it: missing, whatever the seeds.
 		case len(b) >= 2 && len(r) >= 2:
 			c.pooled[name] = &pooledPoint{name: name, base: b, run: r}
-		case run.Seed != baseline.Seed:
-			c.acrossSeeds = append(c.acrossSeeds, seedPoint{name: name, run: len(r), baseline: len(b)})
+		case run.Seed != baseline.Seed || split:
+			c.acrossSeeds = append(c.acrossSeeds, seedPoint{name: name, run: len(r), baseline: len(b), runSplit: rsplit, baseSplit: bsplit})
 		}
 	}
 	return c
+}
+
+// splitText says which points' splits differ, "" when none does:
+// "point ecn=on,pfc=on ran in 4 partitions here and 8 in the baseline",
+// "each of 4 points ran in 4 partitions here and 8 in the baseline".
+func splitText(ps []seedPoint) string {
+	var differ []seedPoint
+	for _, p := range ps {
+		if p.runSplit != p.baseSplit {
+			differ = append(differ, p)
+		}
+	}
+	say := func(p seedPoint) string {
+		unit := "partitions"
+		if p.runSplit == "1" {
+			unit = "partition"
+		}
+		return fmt.Sprintf("ran in %s %s here and %s in the baseline", p.runSplit, unit, p.baseSplit)
+	}
+	switch {
+	case len(differ) == 0:
+		return ""
+	case len(differ) == 1:
+		return "point " + differ[0].name + " " + say(differ[0])
+	case !slices.ContainsFunc(differ, func(p seedPoint) bool { return say(p) != say(differ[0]) }):
+		return fmt.Sprintf("each of %d points %s", len(differ), say(differ[0]))
+	}
+	var out []string
+	for _, p := range differ {
+		out = append(out, "point "+p.name+" "+say(p))
+	}
+	return strings.Join(out, "; ")
+}
+
+// baselineSplit is the split the baseline ran its points in, for the fix
+// of a refusal: the first point whose split differs.
+func baselineSplit(ps []seedPoint) string {
+	for _, p := range ps {
+		if p.runSplit != p.baseSplit {
+			return p.baseSplit
+		}
+	}
+	return ""
 }
 
 // basis says what c compares and how far its verdict goes. changed names
@@ -157,7 +242,7 @@ func (c comparison) basis(run, baseline *Run, changed []string) Basis {
 			side, tool = "baseline", baseline.Imported.Tool
 		}
 		b.Text = fmt.Sprintf("the %s is a record of %s output: its tables are compared size by size with the other record's, variant by variant; measured figures vary from run to run, so a change within tolerance is not flagged and one beyond it may still be the cluster's noise", side, tool)
-	case run.Seed == baseline.Seed && len(c.pooled) == 0:
+	case run.Seed == baseline.Seed && len(c.pooled) == 0 && len(c.acrossSeeds) == 0:
 		b.How = BasisSameSeed
 		reps := ""
 		if b.RunRepetitions > 1 || b.BaselineRepetitions > 1 {
@@ -179,6 +264,9 @@ func (c comparison) basis(run, baseline *Run, changed []string) Basis {
 			b.Confidence = ConfidenceModerate
 			b.Text = fmt.Sprintf("the same seed on both sides (seed %d%s), each variant one to one with the baseline's: the simulator is deterministic for a seed, so every figure that moved was moved by what differs (%s), but each side is one sample of it: a change on a congested path also shifts the flows' timing, which alone can move latency and queue figures about as much as another seed does, so a finding well beyond tolerance is the change's, one just beyond it may be that shift; runs with repetitions compare samples and tell them apart", run.Seed, reps, strings.Join(changed, " and "))
 		}
+	case len(c.acrossSeeds) > 0 && run.Seed == baseline.Seed:
+		b.How, b.Confidence = BasisSeedsDiffer, ConfidenceLow
+		b.Text = fmt.Sprintf("different simulations: the fabric's split differs (%s) and %s, so its figures are compared one to one with another simulation's; the split alone moves figures as a seed does (it orders events of the same time in different partitions), so a regression here may be the split's and a real one may hide in its noise: rerun with --partitions %s, or run both with repetitions", splitText(c.acrossSeeds), acrossSeedsText(c.acrossSeeds), baselineSplit(c.acrossSeeds))
 	case len(c.acrossSeeds) > 0:
 		b.How, b.Confidence = BasisSeedsDiffer, ConfidenceLow
 		b.Text = fmt.Sprintf("different simulations: the seeds differ (run %d, baseline %d) and %s, so its figures are compared one to one with another seed's; the seed alone moves figures (it places flows on ECMP paths and sets their timing), so a regression here may be the seed's and a real one may hide in its noise: rerun at seed %d, or run both with repetitions", run.Seed, baseline.Seed, acrossSeedsText(c.acrossSeeds), baseline.Seed)
@@ -189,7 +277,19 @@ func (c comparison) basis(run, baseline *Run, changed []string) Basis {
 		b.How, b.Confidence = BasisSamples, ConfidenceModerate
 		why := "the seeds differ"
 		if run.Seed == baseline.Seed {
-			why = fmt.Sprintf("%s differ, and a change on a congested path shifts the flows' timing as another seed would", strings.Join(changed, " and "))
+			// Inputs that changed, or a split that differs (a point run in
+			// other partitions is another simulation, as at another seed).
+			differ := changed
+			for _, p := range c.pooled {
+				if splitOf(p.run[0]) != splitOf(p.base[0]) {
+					differ = append(slices.Clone(differ), "the fabric's splits")
+					break
+				}
+			}
+			why = fmt.Sprintf("%s differ, and a change on a congested path shifts the flows' timing as another seed would", strings.Join(differ, " and "))
+			if len(changed) == 0 {
+				why = "the fabric's splits differ, which shifts the flows' timing as another seed would"
+			}
 		}
 		b.Text = fmt.Sprintf("samples: %s, so each point's %s (seeds %s) are compared as their mean against the mean of the baseline's %d (seeds %s), allowed the larger of the tolerance and the spread of the baseline's repetitions. The verdict is as good as the samples: a change smaller than the seeds' spread goes unseen, %d samples a side may understate that spread (a figure with two modes, such as a lossy incast's goodput, can land in one mode on every seed of a side), and a port's figures follow where each seed placed the flows, so port findings are the least certain; more repetitions narrow all three",
 			why, plural.N(b.RunRepetitions, "repetition"), seedRange(run.Seed, b.RunRepetitions), b.BaselineRepetitions, seedRange(baseline.Seed, b.BaselineRepetitions), min(b.RunRepetitions, b.BaselineRepetitions))
@@ -207,6 +307,14 @@ func CheckSeeds(run, baseline *Run) error {
 	c := planComparison(run, baseline, false)
 	if len(c.acrossSeeds) == 0 {
 		return nil
+	}
+	if run.Seed == baseline.Seed {
+		// The seeds agree and a split does not: labctl run --partitions
+		// (or a labctl that splits the fabric otherwise) made another
+		// simulation of the same point.
+		split := baselineSplit(c.acrossSeeds)
+		return exitcode.Usagef("run %s and baseline %s ran at seed %d, but %s, and %s: compared one to one, each figure would be set against another simulation's, and the split alone moves them (it orders events of the same time in different partitions), so its noise would read as regressions. Fix: rerun with the baseline's split (labctl run %s --lab %s --partitions %s); or compare samples: run both with repetitions (labctl run %s --lab %s --repetitions 5)",
+			run.RunID, baseline.RunID, run.Seed, splitText(c.acrossSeeds), acrossSeedsText(c.acrossSeeds), run.Scenario, run.Lab, split, run.Scenario, run.Lab)
 	}
 	return exitcode.Usagef("run %s ran at seed %d and baseline %s at seed %d, and %s: compared one to one, each figure would be set against another simulation's, and the seed alone moves them (it places flows on ECMP paths and sets their timing), so its noise would read as regressions. Fix: rerun at the baseline's seed to compare the same simulation (labctl run %s --lab %s --seed %d); or compare samples: run both with repetitions (labctl run %s --lab %s --repetitions 5, at each side's seed), and regress compares each point's mean with the baseline's, allowed the spread of its repetitions",
 		run.RunID, run.Seed, baseline.RunID, baseline.Seed, acrossSeedsText(c.acrossSeeds), run.Scenario, run.Lab, baseline.Seed, run.Scenario, run.Lab)

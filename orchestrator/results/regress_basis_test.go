@@ -208,3 +208,60 @@ func TestCompareRepetitionsAfterAConfigChange(t *testing.T) {
 		t.Errorf("mean p99 from 12 to 19 us, spread 4: regressions %s", got)
 	}
 }
+
+// TestCheckSplits: the fabric's split (labctl run --partitions, kept as
+// params.partitions) decides the simulation as the seed does, so two runs
+// at one seed in other splits are other simulations: one repetition a side
+// is refused (exit 2) with the baseline's --partitions as the fix, and
+// Compare says its verdict is of low confidence; with repetitions on both
+// sides they are compared as samples; the same split is the same
+// simulation. A variant without the parameter kept one partition.
+func TestCheckSplits(t *testing.T) {
+	split := func(r *Run, p string) *Run {
+		for i := range r.Variants {
+			if r.Variants[i].Params == nil {
+				r.Variants[i].Params = map[string]string{}
+			}
+			if p == "" {
+				delete(r.Variants[i].Params, ParamPartitions)
+			} else {
+				r.Variants[i].Params[ParamPartitions] = p
+			}
+		}
+		return r
+	}
+	base := split(syntheticRun("20261129T110000Z-ecn-pfc-64gpu", t0), "8")
+	run := split(cloneRun(t, base), "4")
+	run.RunID = "20261129T120000Z-ecn-pfc-64gpu"
+	for _, check := range []func(*Run, *Run) error{CheckSeeds, CheckSameExperiment} {
+		err := check(run, base)
+		if exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), "ran at seed 1, but each of 4 points ran in 4 partitions here and 8 in the baseline") ||
+			!strings.Contains(err.Error(), "Fix: rerun with the baseline's split (labctl run ecn-pfc --lab 64gpu --partitions 8)") {
+			t.Errorf("4 partitions against 8: %v", err)
+		}
+	}
+	if b := Compare(run, base, nil).Basis; b.How != BasisSeedsDiffer || b.Confidence != ConfidenceLow || !strings.Contains(b.Text, "the fabric's split differs (each of 4 points ran in 4 partitions here and 8 in the baseline) and each of 4 points has one repetition on both sides") || !strings.Contains(b.Text, "rerun with --partitions 8") {
+		t.Errorf("one to one across splits: basis %+v", b)
+	}
+	// One partition (no parameter) against 8 differs too.
+	if err := CheckSeeds(split(cloneRun(t, base), ""), base); err == nil || !strings.Contains(err.Error(), "each of 4 points ran in 1 partition here and 8 in the baseline") {
+		t.Errorf("1 partition against 8: %v", err)
+	}
+	// The same split: the same simulation.
+	same := cloneRun(t, base)
+	if err := CheckSameExperiment(same, base); err != nil {
+		t.Errorf("same split refused: %v", err)
+	}
+	if b := Compare(same, base, nil).Basis; b.How != BasisSameSeed || b.Confidence != ConfidenceHigh {
+		t.Errorf("same split: basis %+v", b)
+	}
+	// Repetitions on both sides: samples.
+	reps8 := split(repeatedRun(t, "20261129T110000Z-ecn-pfc-64gpu", 1, 10, 14, 12), "8")
+	reps4 := split(repeatedRun(t, "20261129T120000Z-ecn-pfc-64gpu", 1, 11, 13, 12), "4")
+	if err := CheckSameExperiment(reps4, reps8); err != nil {
+		t.Errorf("repetitions in other splits refused: %v", err)
+	}
+	if b := Compare(reps4, reps8, nil).Basis; b.How != BasisSamples || !strings.Contains(b.Text, "samples: the fabric's splits differ") {
+		t.Errorf("repetitions in other splits: basis %+v", b)
+	}
+}
