@@ -157,7 +157,9 @@ func planComparison(run, baseline *Run, inputsChanged bool) comparison {
 		}
 		return splitOf(r[0]), bsplit, false
 	}
-	sameSimulations := run.Seed == baseline.Seed && !inputsChanged
+	// Measured figures vary from run to run whatever the seed: a live
+	// lab's repetitions are samples too.
+	sameSimulations := run.Seed == baseline.Seed && !inputsChanged && !measured(run) && !measured(baseline)
 	for _, name := range order {
 		if _, _, d := splitDiffers(name); d {
 			sameSimulations = false
@@ -287,7 +289,10 @@ func (c comparison) basis(run, baseline *Run, changed []string) Basis {
 				}
 			}
 			why = fmt.Sprintf("%s differ, and a change on a congested path shifts the flows' timing as another seed would", strings.Join(differ, " and "))
-			if len(changed) == 0 {
+			switch {
+			case len(differ) == 0:
+				why = "the figures are measured on a live lab, where they vary from run to run"
+			case len(changed) == 0:
 				why = "the fabric's splits differ, which shifts the flows' timing as another seed would"
 			}
 		}

@@ -265,3 +265,27 @@ func TestCheckSplits(t *testing.T) {
 		t.Errorf("repetitions in other splits: basis %+v", b)
 	}
 }
+
+// TestCompareLiveRepetitionsAsSamples: a live lab's figures vary from run
+// to run at any seed, so its repetitions on both sides are compared as
+// samples (the mean against the baseline's, allowed its spread), not
+// repetition by repetition as one simulation's would be.
+func TestCompareLiveRepetitionsAsSamples(t *testing.T) {
+	live := func(r *Run) *Run {
+		for i := range r.Variants {
+			r.Variants[i].Summary.Source = Measured
+		}
+		return r
+	}
+	base := live(repeatedRun(t, "20261129T110000Z-ecn-pfc-64gpu", 1, 10, 14, 12))
+	run := live(repeatedRun(t, "20261129T120000Z-ecn-pfc-64gpu", 1, 11, 13, 12))
+	b := Compare(run, base, nil).Basis
+	if b.How != BasisSamples || b.Confidence != ConfidenceModerate || !b.Measured || !strings.Contains(b.Text, "samples: the figures are measured on a live lab, where they vary from run to run") {
+		t.Errorf("live repetitions: basis %+v", b)
+	}
+	// One repetition a side: one to one, said to be measured.
+	one, other := live(repeatedRun(t, "20261129T110000Z-ecn-pfc-64gpu", 1, 10)), live(repeatedRun(t, "20261129T120000Z-ecn-pfc-64gpu", 1, 11))
+	if b := Compare(other, one, nil).Basis; b.How != BasisSameSeed || !strings.Contains(b.Text, "measured on a live lab") {
+		t.Errorf("live, one repetition: basis %+v", b)
+	}
+}
