@@ -342,7 +342,7 @@ func writeRunText(w io.Writer, run *results.Run, dir string) error {
 			cell("throughput_gbps_total", fmt.Sprintf("%.1f", sm.ThroughputGbpsTotal)), cell("throughput_gbps_min_flow", fmt.Sprintf("%.1f", sm.ThroughputGbpsMinFlow)),
 			cell("jain_fairness", fmt.Sprintf("%.3f", sm.JainFairness)), cell("drops", fmt.Sprint(sm.Drops)), cell("pfc_pause_frames", fmt.Sprint(sm.PFCPauseFrames)),
 			cell("ecn_marked", fmt.Sprint(sm.ECNMarked)), cell("cnp", fmt.Sprint(sm.CNP)), cell("retransmits", fmt.Sprint(sm.Retransmits)),
-			cell("latency_us_p99", fmt.Sprintf("%.1f", sm.LatencyUsP99)), res, sm.Source)
+			cell("latency_us_p99", fmt.Sprintf("%.1f", sm.LatencyUsP99)), res, results.SourceLabel(sm.Source, v.Model()))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -362,6 +362,11 @@ func writeRunText(w io.Writer, run *results.Run, dir string) error {
 		for _, a := range v.Assertions {
 			if !a.Passed {
 				fmt.Fprintf(w, "\nFAIL %s: %s: %s", v.Name, a.Name, a.Detail)
+			}
+		}
+		for _, a := range v.NotChecked {
+			if a.FigureAbsent {
+				fmt.Fprintf(w, "\nNOT CHECKED %s: %s: %s", v.Name, a.Name, a.Reason)
 			}
 		}
 	}

@@ -143,6 +143,13 @@ func fmtIntOpt(v *int64) string {
 // sourceLabel is how reports name where a figure came from: measured,
 // simulated (packet by packet), or simulated by the flow-level model.
 func sourceLabel(s Source, model string) string {
+	return SourceLabel(s, model)
+}
+
+// SourceLabel is how every output names where a variant's figures came
+// from, by their source and the variant's model (Variant.Model): measured,
+// simulated (packet by packet), or "simulated, flow-level".
+func SourceLabel(s Source, model string) string {
 	if s == Simulated && model == ModelFlow {
 		return "simulated, flow-level"
 	}
