@@ -211,6 +211,26 @@ type Report struct {
 	Basis Basis `json:"basis"`
 	// Compared counts the comparisons by scope and outcome.
 	Compared Tally `json:"compared"`
+	// Model is the model behind the run's simulated figures ("packet" or
+	// "flow"; "live" when measured), as Variant.Model says of its first
+	// variant: text output names it beside the figures' source.
+	Model string `json:"model,omitempty"`
+	// NotComputed lists the metrics neither side holds (each summary's
+	// not_computed), with why: skipped, never compared as zeros.
+	NotComputed []NotComputedMetric `json:"not_computed,omitempty"`
+
+	// notComputedWhy are the reasons the variant being compared gives for
+	// the figures its summary lists as not computed (Summary.NotComputed).
+	notComputedWhy map[string]bool
+}
+
+// NotComputedMetric is a metric of a variant (or of one of its roles)
+// that neither the run nor the baseline holds, and why.
+type NotComputedMetric struct {
+	Variant string `json:"variant"`
+	Metric  string `json:"metric"`
+	Role    string `json:"role,omitempty"`
+	Reason  string `json:"reason"`
 }
 
 // Compare checks run against baseline for every baseline variant (matched
@@ -218,7 +238,8 @@ type Report struct {
 // (RoleMetrics), and the metrics of every port and priority congested in
 // either record (PortMetrics). A metric one side lacks is absent, not
 // zero: absent in the run it is a regression, absent in the baseline it is
-// listed as not compared, absent on both it is skipped. A variant missing
+// listed as not compared, absent on both it is skipped (listed under
+// NotComputed with why when the record lists it as not computed). A variant missing
 // from run, a variant of run the baseline lacks (it would go unchecked), a
 // role missing from either side, a run without variants, a variant that
 // failed to complete, and an assertion that passed in the baseline and
@@ -226,6 +247,9 @@ type Report struct {
 func Compare(run, baseline *Run, tol Tolerances) Report {
 	r := Report{SchemaVersion: SchemaVersion, RunID: run.RunID, BaselineRunID: baseline.RunID, Scenario: run.Scenario, Lab: run.Lab,
 		Findings: []Finding{}, Warnings: []string{}, VariantsAdded: []string{}}
+	if len(run.Variants) > 0 {
+		r.Model = run.Variants[0].Model()
+	}
 	if run.Scenario != baseline.Scenario {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("scenario differs: run %q, baseline %q", run.Scenario, baseline.Scenario))
 	}
@@ -457,6 +481,10 @@ func modelGap(a, b string) string {
 // then the mean over a side's repetitions (poolValues).
 func (r *Report) compareVariant(name string, bvs, vs []*Variant, tol Tolerances) {
 	bv, v := bvs[0], vs[0]
+	r.notComputedWhy = map[string]bool{}
+	for _, f := range v.Summary.NotComputed {
+		r.notComputedWhy[v.Summary.NotComputedReason(f)] = true
+	}
 	if NCCLOnly(bv) || NCCLOnly(v) {
 		r.compareNCCL(name, bvs, vs, tol)
 		// A record of nccl-tests output has its table and nothing else:
@@ -629,7 +657,17 @@ type sideValue struct {
 // do or its tolerance is off.
 func (r *Report) addMetric(at Finding, m Metric, tol Tolerances, base, cur sideValue) {
 	t := tol.of(m)
-	if t.Disabled || (base.absent != "" && cur.absent != "") {
+	if t.Disabled {
+		return
+	}
+	if base.absent != "" && cur.absent != "" {
+		// Only the figures the record lists as not computed are listed: a
+		// transport's figures on another transport's variant, a NIC port's
+		// queue depth, the completion time of flows without a size are
+		// absent by what the traffic is, on every record.
+		if r.notComputedWhy[cur.absent] {
+			r.NotComputed = append(r.NotComputed, NotComputedMetric{Variant: at.Variant, Metric: m.Name, Role: at.Role, Reason: cur.absent})
+		}
 		return
 	}
 	at.Metric, at.Direction, at.Tolerance, at.Unit = m.Name, m.Direction, t.String(), m.Unit

@@ -38,6 +38,7 @@ func (r Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "\nnot compared, absent in the baseline: %d\n", r.Compared.AbsentInBaseline)
 		writeAbsentInBaseline(&b, r.Findings)
 	}
+	writeNotComputed(&b, r.NotComputed)
 	b.WriteString("\n" + r.comparedLine() + "\n")
 	if src := r.sources(); src != "" {
 		b.WriteString("figures of the run: " + src + "\n")
@@ -247,16 +248,38 @@ func (r Report) verdict() string {
 }
 
 // sources lists how the run's compared figures were obtained
-// ("simulated", "measured, simulated").
+// ("simulated", "simulated, flow-level", "measured, simulated").
 func (r Report) sources() string {
 	seen := map[Source]bool{}
 	var out []string
 	for _, f := range r.Findings {
 		if f.Source != "" && !seen[f.Source] && (f.Kind == FindingMetric || f.Kind == FindingAbsent) {
 			seen[f.Source] = true
-			out = append(out, string(f.Source))
+			out = append(out, SourceLabel(f.Source, r.Model))
 		}
 	}
 	slices.Sort(out)
 	return strings.Join(out, ", ")
+}
+
+// writeNotComputed lists the metrics neither side holds, by reason, each
+// metric named once: they were skipped, not compared as zeros.
+func writeNotComputed(b *strings.Builder, nc []NotComputedMetric) {
+	if len(nc) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\nnot compared, held by neither side: %d\n", len(nc))
+	var reasons []string
+	names := map[string][]string{}
+	for _, m := range nc {
+		if _, ok := names[m.Reason]; !ok {
+			reasons = append(reasons, m.Reason)
+		}
+		if !slices.Contains(names[m.Reason], m.Metric) {
+			names[m.Reason] = append(names[m.Reason], m.Metric)
+		}
+	}
+	for _, why := range reasons {
+		fmt.Fprintf(b, "  %s: %s\n", strings.Join(names[why], ", "), why)
+	}
 }

@@ -1,0 +1,44 @@
+package results
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// A metric neither side holds (a flow-level estimate's drops, pauses,
+// marks) is skipped with why, in JSON and text, never compared as zeros;
+// the text names the model beside the figures' source.
+func TestRegressListsMetricsNeitherSideHolds(t *testing.T) {
+	flowRun := func(id string) *Run {
+		s := Summary{ThroughputGbpsTotal: 196, ThroughputGbpsMinFlow: 24.5, JainFairness: 1, Source: Simulated, Model: ModelFlow}
+		s.MarkNotComputed("drops", "pfc_pause_frames", "pfc_pause_us", "ecn_marked", "cnp", "retransmits", "latency_us_p99", "failed_flows")
+		return &Run{RunID: id, Scenario: "incast", Lab: "64gpu", Runtime: "sim", Seed: 1, Model: ModelFlow, Status: StatusPassed,
+			Variants: []Variant{{Name: "ecn=on,pfc=on", ECN: true, PFC: true, Summary: s,
+				Flows: []Flow{{ID: "a", Role: "incast", ThroughputGbps: 24.5, Source: Simulated}}}}}
+	}
+	r := Compare(flowRun("b"), flowRun("a"), nil)
+	held := map[string]string{}
+	for _, m := range r.NotComputed {
+		held[m.Metric] = m.Reason
+	}
+	for _, m := range []string{"drops", "pfc_pause_frames", "ecn_marked", "cnp", "latency_us_p99", "role.retransmits"} {
+		if !strings.Contains(held[m], "not computed by the flow-level model") {
+			t.Errorf("%s: not listed as held by neither side with why (%q)", m, held[m])
+		}
+	}
+	for _, f := range r.Findings {
+		if _, ok := held[f.Metric]; ok {
+			t.Errorf("%s compared: %+v", f.Metric, f)
+		}
+	}
+	var b bytes.Buffer
+	if err := r.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"not compared, held by neither side: ", "drops, pfc_pause_frames, pfc_pause_us, ecn_marked, cnp, retransmits, latency_us_p99, failed_flows", "figures of the run: simulated, flow-level\n"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, b.String())
+		}
+	}
+}
