@@ -364,11 +364,6 @@ func writeRunText(w io.Writer, run *results.Run, dir string) error {
 				fmt.Fprintf(w, "\nFAIL %s: %s: %s", v.Name, a.Name, a.Detail)
 			}
 		}
-		for _, a := range v.NotChecked {
-			if a.FigureAbsent {
-				fmt.Fprintf(w, "\nNOT CHECKED %s: %s: %s", v.Name, a.Name, a.Reason)
-			}
-		}
 	}
 	fmt.Fprintln(w)
 	return nil

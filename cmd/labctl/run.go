@@ -379,11 +379,6 @@ func writeRunSummary(w io.Writer, run *results.Run, dir string) {
 			}
 			fmt.Fprintf(w, "  %s %s: %s\n", mark, a.Name, a.Detail)
 		}
-		for _, a := range v.NotChecked {
-			if a.FigureAbsent {
-				fmt.Fprintf(w, "  NOT CHECKED %s: %s\n", a.Name, a.Reason)
-			}
-		}
 		for _, l := range results.TransportLines(v) {
 			fmt.Fprintf(w, "  %s\n", l)
 		}

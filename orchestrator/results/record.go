@@ -551,10 +551,6 @@ type NotChecked struct {
 	Name   string `json:"name"`
 	Expr   string `json:"expr,omitempty"`
 	Reason string `json:"reason"`
-	// FigureAbsent is set when the assertion reads a figure the record
-	// does not hold (Summary.NotComputed): it would have applied, and
-	// nothing checked it.
-	FigureAbsent bool `json:"figure_absent,omitempty"`
 }
 
 // TimeSeries is one sampled quantity over simulated time, for plots.

@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -312,10 +311,7 @@ type variantEnv struct {
 	// skip is set when a reference names no variant by construction (the
 	// previous value of the first): the assertion does not apply.
 	skip bool
-	// notComputed is why a figure the assertion read is absent (the
-	// summary lists it as not computed): the assertion is not checked.
-	notComputed string
-	seen        map[string]string // identifier -> value, for the detail text
+	seen map[string]string // identifier -> value, for the detail text
 }
 
 func (e *variantEnv) Lookup(variant string, path []string) (Value, error) {
@@ -344,13 +340,6 @@ func (e *variantEnv) Lookup(variant string, path []string) (Value, error) {
 		}
 	}
 	val, err := lookupVariant(e.run, v, path)
-	var nc *notComputedError
-	if errors.As(err, &nc) && e.notComputed == "" {
-		e.notComputed = nc.Error()
-		if variant != "" {
-			e.notComputed = "[" + variant + "]." + e.notComputed
-		}
-	}
 	if err == nil && e.seen != nil {
 		key := strings.Join(path, ".")
 		if variant != "" {
@@ -560,8 +549,7 @@ func summaryNum(s *results.Summary, field string) (Value, error) {
 
 // notComputed says why a summary has no value for field: the model does
 // not compute it, or the live lab cannot measure it. An assertion that
-// reads it is not checked, with this reason; it never passes on a
-// placeholder 0.
+// reads it fails with this reason; it never passes on a placeholder 0.
 func notComputed(s *results.Summary, field string) error {
 	return notComputedAs("summary."+field, s, field)
 }
@@ -570,17 +558,10 @@ func notComputed(s *results.Summary, field string) error {
 // summary's field, such as roles.<role>.retransmits from retransmits.
 func notComputedAs(name string, s *results.Summary, field string) error {
 	if s.Source == results.Measured && s.Model != runtime.ModelFlow {
-		return &notComputedError{fmt.Sprintf("%s is %s: assert on simulated.summary.%s, the simulated twin", name, s.NotComputedReason(field), field)}
+		return fmt.Errorf("%s is %s: assert on simulated.summary.%s, the simulated twin", name, s.NotComputedReason(field), field)
 	}
-	return &notComputedError{fmt.Sprintf("%s is %s", name, s.NotComputedReason(field))}
+	return fmt.Errorf("%s is %s", name, s.NotComputedReason(field))
 }
-
-// notComputedError is a figure the record lists as not computed
-// (results.Summary.NotComputed), with why: an assertion that reads one is
-// listed as not checked, neither passed nor failed on a placeholder.
-type notComputedError struct{ msg string }
-
-func (e *notComputedError) Error() string { return e.msg }
 
 // congestionFields are the summary fields only the simulator models: the
 // software data planes of SONiC-VS and cEOS-lab neither pause nor ECN-mark
@@ -624,25 +605,23 @@ func lookupExtra(extra map[string]any, path []string) (Value, error) {
 }
 
 // Check evaluates the spec's assertions on variant v of a finished run.
-// Assertions whose 'when' guard is false, or that read a figure the record
-// lists as not computed, are left out (check lists them as not checked);
-// one that cannot be evaluated otherwise fails with the reason in its
-// detail.
+// Assertions whose 'when' guard is false are left out; one that cannot be
+// evaluated fails with the reason in its detail.
 func (s *Spec) Check(run *results.Run, v *results.Variant) []results.Assertion {
 	out, _ := s.check(run, v, true)
 	return out
 }
 
 // check evaluates the assertions on v, and lists those that do not apply
-// to it (a false when guard, a reference to a variant that cannot exist, a
-// figure the model or the live lab does not produce) with why. Before the run's last variant (final false) an assertion that
+// to it (a false when guard, a reference to a variant that cannot exist)
+// with why. Before the run's last variant (final false) an assertion that
 // names a variant still to run is in neither list.
 func (s *Spec) check(run *results.Run, v *results.Variant, final bool) ([]results.Assertion, []results.NotChecked) {
 	out := []results.Assertion{}
 	var notChecked []results.NotChecked
 	skip := func(a AssertSpec, env *variantEnv, why string) {
 		if !env.pending {
-			notChecked = append(notChecked, results.NotChecked{Name: a.Name, Expr: a.Expr, Reason: why, FigureAbsent: env.notComputed != ""})
+			notChecked = append(notChecked, results.NotChecked{Name: a.Name, Expr: a.Expr, Reason: why})
 		}
 	}
 	const noVariant = "it compares with a variant this one has none of (the previous point of a sweep's first)"
@@ -652,10 +631,6 @@ func (s *Spec) check(run *results.Run, v *results.Variant, final bool) ([]result
 		ok, err := e.Applies(env)
 		if env.pending || env.skip {
 			skip(a, env, noVariant)
-			continue
-		}
-		if err != nil && env.notComputed != "" {
-			skip(a, env, "its when condition reads a figure the record does not hold: "+env.notComputed)
 			continue
 		}
 		if err != nil {
@@ -670,14 +645,10 @@ func (s *Spec) check(run *results.Run, v *results.Variant, final bool) ([]result
 			skip(a, env, why)
 			continue
 		}
-		env.seen, env.notComputed = map[string]string{}, ""
+		env.seen = map[string]string{}
 		passed, err := e.Eval(env)
 		if env.pending || env.skip {
 			skip(a, env, noVariant)
-			continue
-		}
-		if err != nil && env.notComputed != "" {
-			skip(a, env, "it reads a figure the record does not hold: "+env.notComputed)
 			continue
 		}
 		detail := formatSeen(env.seen)

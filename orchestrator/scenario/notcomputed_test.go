@@ -7,11 +7,10 @@ import (
 	"github.com/labctl/labctl/orchestrator/results"
 )
 
-// An assertion that reads a metric the summary lists as not computed is
-// not checked, with the reason, whatever the comparison: a placeholder 0
-// never passes `>= 0` or `== 0`, and the assertion is listed as not
-// checked, in its body or its when condition.
-func TestNotComputedMetricsAreNotChecked(t *testing.T) {
+// Every metric a summary lists as not computed fails an assertion that
+// reads it, with the reason, whatever the comparison: a placeholder 0
+// never passes `>= 0` or `== 0`.
+func TestNotComputedMetricsFailAssertions(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		summary results.Summary
@@ -25,29 +24,28 @@ func TestNotComputedMetricsAreNotChecked(t *testing.T) {
 			"not measured on a live lab"},
 	} {
 		for _, field := range tc.summary.NotComputed {
-			for _, expr := range []string{"summary." + field + " >= 0", "summary." + field + " == 0", "summary." + field + " < 1e12",
-				"flows >= 0 && summary." + field + " == 0", "flows >= 0 when summary." + field + " == 0"} {
+			for _, op := range []string{">= 0", "== 0", "< 1e12"} {
+				expr := "summary." + field + " " + op
 				sc, err := Parse("t.yaml", []byte("name: t\nmatrix: {ecn: [on], pfc: [on]}\ntraffic:\n  - pattern: incast\nassertions:\n  - name: a\n    expr: "+expr+"\n"))
 				if err != nil {
 					t.Fatal(err)
 				}
 				v := results.Variant{Name: "ecn=on,pfc=on", ECN: true, PFC: true, Summary: tc.summary}
 				run := &results.Run{Variants: []results.Variant{v}}
-				as, nc := sc.check(run, &run.Variants[0], true)
-				if len(as) != 0 || len(nc) != 1 || !nc[0].FigureAbsent || !strings.Contains(nc[0].Reason, tc.reason) || !strings.Contains(nc[0].Reason, "summary."+field) {
-					t.Errorf("%s: %q gave %+v, not checked %+v, want it not checked saying %q", tc.name, expr, as, nc, tc.reason)
+				as := sc.Check(run, &run.Variants[0])
+				if len(as) != 1 || as[0].Passed || !strings.Contains(as[0].Detail, tc.reason) {
+					t.Errorf("%s: %q gave %+v, want a failure saying %q", tc.name, expr, as, tc.reason)
 				}
 			}
 		}
 	}
 }
 
-// The per-flow figures a model does not compute leave an assertion on a
-// role not checked the same way: the flow-level model's flows have no
-// retransmit count and cannot fail. A live lab's flows have no retransmit
-// count of their own, and the assertion fails saying so. Where the flows
-// carry them, the role sums them.
-func TestRoleMetricsAbsentAreNotChecked(t *testing.T) {
+// The per-flow figures a model does not compute fail an assertion on a
+// role the same way: the flow-level model's flows have no retransmit
+// count and cannot fail, a live lab's flows no retransmit count of their
+// own. Where the flows carry them, the role sums them.
+func TestRoleMetricsAbsentFailAssertions(t *testing.T) {
 	flowLevel := results.Summary{Source: results.Simulated, Model: results.ModelFlow, NotComputed: []string{"retransmits", "failed_flows"}}
 	packet := results.Summary{Source: results.Simulated, Model: results.ModelPacket}
 	measured := results.Summary{Source: results.Measured}
@@ -63,9 +61,9 @@ func TestRoleMetricsAbsentAreNotChecked(t *testing.T) {
 		pass    bool
 		detail  string
 	}{
-		{"flow-level retransmits", flowLevel, []results.Flow{fluid, fluid}, "roles.incast.retransmits == 0", false, "not checked: it reads a figure the record does not hold: roles.incast.retransmits is not computed by the flow-level model"},
-		{"flow-level retransmits, any comparison", flowLevel, []results.Flow{fluid}, "roles.incast.retransmits >= 0", false, "not checked: it reads a figure the record does not hold: roles.incast.retransmits is not computed by the flow-level model"},
-		{"flow-level failures", flowLevel, []results.Flow{fluid}, "roles.incast.failed == 0", false, "not checked: it reads a figure the record does not hold: roles.incast.failed is not computed by the flow-level model"},
+		{"flow-level retransmits", flowLevel, []results.Flow{fluid, fluid}, "roles.incast.retransmits == 0", false, "roles.incast.retransmits is not computed by the flow-level model"},
+		{"flow-level retransmits, any comparison", flowLevel, []results.Flow{fluid}, "roles.incast.retransmits >= 0", false, "not computed by the flow-level model"},
+		{"flow-level failures", flowLevel, []results.Flow{fluid}, "roles.incast.failed == 0", false, "roles.incast.failed is not computed by the flow-level model"},
 		{"live lab retransmits", measured, []results.Flow{fluid, fluid}, "roles.incast.retransmits == 0", false, "2 of the role's 2 flows have no retransmit count"},
 		{"packet retransmits", packet, []results.Flow{ran, failed}, "roles.incast.retransmits == 6", true, "roles.incast.retransmits=6"},
 		{"packet failures", packet, []results.Flow{ran, failed}, "roles.incast.failed == 1", true, "roles.incast.failed=1"},
@@ -77,13 +75,7 @@ func TestRoleMetricsAbsentAreNotChecked(t *testing.T) {
 		}
 		v := results.Variant{Name: "ecn=on,pfc=on", ECN: true, PFC: true, Summary: tc.summary, Flows: tc.flows}
 		run := &results.Run{Variants: []results.Variant{v}}
-		as, nc := sc.check(run, &run.Variants[0], true)
-		if want, ok := strings.CutPrefix(tc.detail, "not checked: "); ok {
-			if len(as) != 0 || len(nc) != 1 || !strings.HasPrefix(nc[0].Reason, want) {
-				t.Errorf("%s: %q gave %+v, not checked %+v, want it not checked saying %q", tc.name, tc.expr, as, nc, want)
-			}
-			continue
-		}
+		as := sc.Check(run, &run.Variants[0])
 		if len(as) != 1 || as[0].Passed != tc.pass || !strings.Contains(as[0].Detail, tc.detail) {
 			t.Errorf("%s: %q gave %+v, want passed %v saying %q", tc.name, tc.expr, as, tc.pass, tc.detail)
 		}
