@@ -156,6 +156,9 @@ assertions:
 			t.Errorf("the output does not say %q:\n%s", want, out)
 		}
 	}
+	if !strings.Contains(out, "\nFigures: estimated by the flow-level model.\n") {
+		t.Errorf("the run's text does not say how its figures were obtained:\n%s", out)
+	}
 	// results show names the model in SOURCE, as the reports do.
 	if code, out, errs := resultsCLI(t, dir, "results", "show", "latest"); code != 0 || !strings.Contains(out, "  simulated, flow-level\n") {
 		t.Errorf("results show: exit %d\n%s%s", code, out, errs)

@@ -362,6 +362,9 @@ func writeRunSummary(w io.Writer, run *results.Run, dir string) {
 		fmt.Fprintln(w, "completion and all bytes x 8 over it.")
 	}
 	fmt.Fprintln(w, "DROPS, PAUSES, PAUSED us, ECN MARKS, CNPS, RETRANSMITS: the whole run, summed over ports and priorities.")
+	if f := results.FiguresText(run); f != "" {
+		fmt.Fprintf(w, "Figures: %s.\n", f)
+	}
 	for _, v := range run.Variants {
 		fmt.Fprintf(w, "\n%s", v.Name)
 		if roles := roleThroughput(v); roles != "" {

@@ -34,3 +34,30 @@ func TestConsoleHeadersKeepUnitCase(t *testing.T) {
 		t.Errorf("labctl run lacks the sized flows' columns:\n%s", run1.String())
 	}
 }
+
+// labctl run's summary says under its table how the figures were
+// obtained, each way once: simulated packet by packet, measured on the
+// live lab, estimated by the flow-level model; a record without a source
+// (an error in every variant) says nothing.
+func TestRunSummarySaysHowFiguresWereObtained(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		variants []results.Variant
+		want     string
+	}{
+		{[]results.Variant{{Name: "a", Summary: results.Summary{Source: results.Simulated}}, {Name: "b", Summary: results.Summary{Source: results.Simulated}}},
+			"\nFigures: simulated packet by packet.\n"},
+		{[]results.Variant{{Name: "a", Summary: results.Summary{Source: results.Measured}}},
+			"\nFigures: measured on the live lab.\n"},
+		{[]results.Variant{{Name: "a", Summary: results.Summary{Source: results.Simulated, Model: results.ModelFlow}}},
+			"\nFigures: estimated by the flow-level model.\n"},
+		{[]results.Variant{{Name: "a", Error: "boom"}}, ""},
+	} {
+		run := &results.Run{RunID: "r", Scenario: "s", Lab: "16gpu", Runtime: "sim", Status: results.StatusPassed, Variants: c.variants}
+		var b bytes.Buffer
+		writeRunSummary(&b, run, "results/r")
+		if got := strings.Contains(b.String(), "\nFigures: "); c.want == "" && got || c.want != "" && !strings.Contains(b.String(), c.want) {
+			t.Errorf("want %q in:\n%s", c.want, b.String())
+		}
+	}
+}

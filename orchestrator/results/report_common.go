@@ -138,8 +138,6 @@ func fmtIntOpt(v *int64) string {
 	return fmtInt(*v)
 }
 
-// sourcesOf lists the distinct sources of a variant's numbers, so a report
-// can say "measured", "simulated" or "measured + simulated".
 // sourceLabel is how reports name where a figure came from: measured,
 // simulated (packet by packet), or simulated by the flow-level model.
 func sourceLabel(s Source, model string) string {
@@ -156,6 +154,37 @@ func SourceLabel(s Source, model string) string {
 	return string(s)
 }
 
+// sourceWords says in words what SourceLabel names, for a reader who
+// meets the label for the first time.
+var sourceWords = map[string]string{
+	string(Measured):        "measured on the live lab",
+	string(Simulated):       "simulated packet by packet",
+	"simulated, flow-level": "estimated by the flow-level model",
+}
+
+// FiguresText says how the figures of a run's variants were obtained, in
+// words, each way once in the variants' order: "simulated packet by
+// packet", "measured on the live lab, estimated by ...". labctl run's
+// summary prints it under the table.
+func FiguresText(run *Run) string {
+	var out []string
+	for _, v := range run.Variants {
+		if v.Error != "" || v.Summary.Source == "" {
+			continue
+		}
+		l := SourceLabel(v.Summary.Source, v.Model())
+		if w, ok := sourceWords[l]; ok {
+			l = w
+		}
+		if !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// sourcesOf lists the distinct sources of a variant's numbers, so a report
+// can say "measured", "simulated" or "measured + simulated".
 func sourcesOf(v Variant) string {
 	seen := map[string]bool{}
 	add := func(s Source) {
