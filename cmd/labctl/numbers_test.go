@@ -151,6 +151,7 @@ assertions:
 	for _, want := range []string{
 		"FAIL no retransmissions: cannot evaluate: ", "roles.pairs.retransmits is not computed by the flow-level model",
 		"FAIL no failures: cannot evaluate: ", "summary.failed_flows is not computed by the flow-level model",
+		`(to check it on packet-level runs only, end its expr with: when model != "flow")`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the output does not say %q:\n%s", want, out)

@@ -560,6 +560,11 @@ func notComputedAs(name string, s *results.Summary, field string) error {
 	if s.Source == results.Measured && s.Model != runtime.ModelFlow {
 		return fmt.Errorf("%s is %s: assert on simulated.summary.%s, the simulated twin", name, s.NotComputedReason(field), field)
 	}
+	if s.Model == runtime.ModelFlow {
+		// The run fails rather than pass with the check left out; the
+		// scenario says where the assertion applies.
+		return fmt.Errorf("%s is %s (to check it on packet-level runs only, end its expr with: when model != \"flow\")", name, s.NotComputedReason(field))
+	}
 	return fmt.Errorf("%s is %s", name, s.NotComputedReason(field))
 }
 
