@@ -569,6 +569,42 @@ func (r *Report) compareVariant(name string, bvs, vs []*Variant, tol Tolerances)
 		}
 	}
 	r.compareNCCL(name, bvs, vs, tol)
+	// A live variant's simulated twin (the variant simulated with the
+	// configs read back from the switches) holds what a virtual data
+	// plane never produces: pauses, marks, CNPs and the queues the
+	// configs shape. Compared as a variant of its own, so that a config
+	// change that hurts RoCE regresses on a live lab as it does in the
+	// simulator, where the measured counters read 0 on both sides.
+	switch bt, ct := twins(bvs), twins(vs); {
+	case bt != nil && ct != nil:
+		r.compareVariant(name+TwinSuffix, bt, ct, tol)
+	case bt != nil:
+		r.Warnings = append(r.Warnings, fmt.Sprintf("variant %s: the baseline has a simulated twin and the run none that finished, so the twin's figures (pauses, marks, CNPs, queues) were not compared", name))
+	}
+}
+
+// TwinSuffix names the findings of a live variant's simulated twin:
+// "ecn=on,pfc=on (simulated twin)".
+const TwinSuffix = " (simulated twin)"
+
+// twins are the simulated twins of a point's live variants as variants of
+// their own, or nil when one has none (a simulated run, a twin that
+// failed).
+func twins(vs []*Variant) []*Variant {
+	out := make([]*Variant, 0, len(vs))
+	for _, v := range vs {
+		sp := v.Simulated
+		if sp == nil || sp.Error != "" {
+			return nil
+		}
+		t := &Variant{Name: v.Name, Repetition: v.Repetition, ECN: v.ECN, PFC: v.PFC, Params: v.Params,
+			Summary: sp.Summary, Flows: sp.Flows, Counters: sp.Counters, Extra: sp.Extra}
+		if t.Summary.Source == "" {
+			t.Summary.Source = Simulated
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 // rolesOf groups the flows of each of a point's variants by role: for

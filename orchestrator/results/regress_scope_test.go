@@ -516,3 +516,67 @@ func TestCompareFailedFlows(t *testing.T) {
 		t.Errorf("with failed_flows not computed on both sides: regressions %v", got)
 	}
 }
+
+// TestCompareLiveTwins: on a live lab the virtual data planes count no
+// pauses or marks, so a config change that hurts RoCE moves only the
+// variant's simulated twin (the variant simulated with the configs read
+// back from the switches). Regress compares the twin as a variant of its
+// own, "<variant> (simulated twin)", so the change regresses there while
+// the measured part, zeros on both sides, stays unchanged; a twin the
+// run lacks (its simulation failed) is not compared.
+func TestCompareLiveTwins(t *testing.T) {
+	live := func(id string, twinPauses int64, twinP99 float64) *Run {
+		sim := scopedRun(t, id)
+		run := cloneRun(t, sim)
+		v := &run.Variants[0]
+		twin := &SimulatedPart{ConfigSource: "read back from the switches", Summary: sim.Variants[0].Summary, Flows: sim.Variants[0].Flows, Counters: sim.Variants[0].Counters}
+		twin.Summary.PFCPauseFrames, twin.Summary.LatencyUsP99 = twinPauses, twinP99
+		v.Simulated = twin
+		v.Summary.Source = Measured
+		v.Summary.PFCPauseFrames, v.Summary.ECNMarked, v.Summary.Drops = 0, 0, 0
+		v.Counters = nil
+		for i := range v.Flows {
+			v.Flows[i].Source = Measured
+		}
+		return run
+	}
+	base := live("20261129T110000Z-ecn-pfc-64gpu", 0, 12)
+	run := live("20261129T120000Z-ecn-pfc-64gpu", 210000, 3200)
+	r := Compare(run, base, nil)
+	var twinRegressed, measuredRegressed bool
+	for _, f := range r.Findings {
+		if !f.Regression {
+			continue
+		}
+		switch f.Variant {
+		case "ecn=on,pfc=on" + TwinSuffix:
+			twinRegressed = twinRegressed || f.Metric == "pfc_pause_frames" || f.Metric == "latency_us_p99"
+			if f.Source != Simulated {
+				t.Errorf("twin finding %s: source %q, want simulated", f.Metric, f.Source)
+			}
+		case "ecn=on,pfc=on":
+			measuredRegressed = true
+		}
+	}
+	if !twinRegressed || measuredRegressed || !r.Regressed {
+		t.Errorf("twin regressed %v (want true), measured part regressed %v (want false):\n%s", twinRegressed, measuredRegressed, textOf(t, r))
+	}
+	// The same twin on both sides: nothing regresses.
+	if r := Compare(live("20261129T120000Z-ecn-pfc-64gpu", 0, 12), base, nil); r.Regressed {
+		t.Errorf("unchanged twin regressed:\n%s", textOf(t, r))
+	}
+	// A run whose twin failed: the twin is not compared.
+	failed := live("20261129T120000Z-ecn-pfc-64gpu", 210000, 3200)
+	failed.Variants[0].Simulated.Error = "simulation failed"
+	fr := Compare(failed, base, nil)
+	for _, f := range fr.Findings {
+		if strings.HasSuffix(f.Variant, TwinSuffix) {
+			t.Errorf("a failed twin was compared: %+v", f)
+		}
+	}
+	if !slices.ContainsFunc(fr.Warnings, func(w string) bool {
+		return strings.Contains(w, "the baseline has a simulated twin and the run none that finished")
+	}) {
+		t.Errorf("no warning of the twin left out: %q", fr.Warnings)
+	}
+}
