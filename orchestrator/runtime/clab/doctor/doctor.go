@@ -81,6 +81,9 @@ type Env interface {
 	// RXEModule says where rdma_rxe was found ("" when it was not):
 	// loaded, built in, or a module file.
 	RXEModule() (where string, err error)
+	// REDQdisc says where the RED queueing discipline (sch_red, the
+	// kernel's ECN marking on a queue) was found ("" when it was not).
+	REDQdisc() (where string, err error)
 	// RXEInNetns creates a soft-RoCE device inside a throwaway container's
 	// network namespace and reports what `rdma link` showed there;
 	// ErrCannotTest when there is no image to use.
@@ -179,7 +182,26 @@ func hostChecks(ctx context.Context, env Env, dockerOK bool) []Check {
 			out = append(out, Check{Name: "soft-roce-netns", Status: Warn, Detail: "cannot test soft-RoCE in a container without a reachable Docker engine", Fix: "fix the docker check first"})
 		}
 	}
-	return append(out, checkMemlock(env), checkInotify(env))
+	return append(out, checkRED(env), checkMemlock(env), checkInotify(env))
+}
+
+// checkRED says whether the kernel has the RED queueing discipline, the
+// only thing in a Linux data plane that ECN-marks a queue. labctl's live
+// labs do not depend on it (SONiC-VS and cEOS-lab neither mark nor pause,
+// and a live run's ECN marks, CNPs and pauses come from its simulated
+// twin), so its absence is a warning: it says what this kernel cannot do
+// beside soft-RoCE.
+func checkRED(env Env) Check {
+	where, err := env.REDQdisc()
+	if err != nil || where == "" {
+		d := "no RED qdisc (sch_red) in this kernel (kernel " + env.KernelRelease() + "): no queue on this machine can ECN-mark, so a live run's ECN marks, CNPs and pauses come from its simulated twin only"
+		if err != nil {
+			d += ": " + err.Error()
+		}
+		return Check{Name: "red qdisc", Status: Warn, Detail: d,
+			Fix: "run on a kernel with CONFIG_NET_SCH_RED (Debian's stock kernel has it: modprobe sch_red), or use --runtime sim, which models ECN marking packet by packet"}
+	}
+	return Check{Name: "red qdisc", Status: Pass, Detail: "sch_red " + where + " (kernel " + env.KernelRelease() + "); SONiC-VS and cEOS-lab still neither mark nor pause: a live run's congestion figures come from its simulated twin"}
 }
 
 // PreDeploy runs, before a containerlab deploy, the checks the clab

@@ -25,6 +25,7 @@ type fakeEnv struct {
 	imageErr    error
 	privErr     error
 	rxe         string
+	red         string
 	rxeErr      error
 	netnsDetail string
 	netnsErr    error
@@ -51,6 +52,7 @@ func (f *fakeEnv) ImageHasFile(_ context.Context, ref, path string) (bool, error
 }
 func (f *fakeEnv) KernelRelease() string                      { return "6.18.44-test" }
 func (f *fakeEnv) RXEModule() (string, error)                 { return f.rxe, f.rxeErr }
+func (f *fakeEnv) REDQdisc() (string, error)                  { return f.red, nil }
 func (f *fakeEnv) RXEInNetns(context.Context) (string, error) { return f.netnsDetail, f.netnsErr }
 func (f *fakeEnv) MemlockKiB() (int64, error)                 { return f.memlock, nil }
 func (f *fakeEnv) Sysctl(name string) (int64, error)          { return f.sysctl[name], nil }
@@ -63,6 +65,7 @@ func goodEnv() *fakeEnv {
 		clabPath:    "/usr/bin/containerlab",
 		images:      map[string]bool{"docker-sonic-vs:latest": true, "labctl/rdma-host:latest": true},
 		rxe:         "module /lib/modules/6.1.0/kernel/drivers/infiniband/sw/rxe/rdma_rxe.ko.xz",
+		red:         "module /lib/modules/6.1.0/kernel/net/sched/sch_red.ko.xz",
 		netnsDetail: "rxedoctor0 on eth0, state ACTIVE",
 		memlock:     -1,
 		sysctl:      map[string]int64{"fs/inotify/max_user_instances": 1024, "fs/inotify/max_user_watches": 1048576},
@@ -124,6 +127,7 @@ func TestChecks(t *testing.T) {
 		{"privileged untestable", func(e *fakeEnv, _ *Options) { e.privErr = fmt.Errorf("%w: no local image", ErrCannotTest) }, "privileged", Warn, false, "cannot test"},
 		{"no rxe", func(e *fakeEnv, _ *Options) { e.rxe = "" }, "rdma_rxe", Fail, true, NoRXE},
 		{"rxe builtin", func(e *fakeEnv, _ *Options) { e.rxe = "built in" }, "rdma_rxe", Pass, false, "built in"},
+		{"no red qdisc", func(e *fakeEnv, _ *Options) { e.red = "" }, "red qdisc", Warn, false, "no RED qdisc (sch_red) in this kernel"},
 		{"rxe not in netns", func(e *fakeEnv, _ *Options) { e.netnsErr = errors.New("rdma link add: Operation not supported") }, "soft-roce-netns", Fail, true, "Operation not supported"},
 		{"rxe netns untestable", func(e *fakeEnv, _ *Options) { e.netnsErr = fmt.Errorf("%w: host image missing", ErrCannotTest) }, "soft-roce-netns", Warn, false, "cannot test"},
 		{"memlock small", func(e *fakeEnv, _ *Options) { e.memlock = 8192 }, "memlock", Warn, false, "8192 KiB"},
@@ -194,12 +198,13 @@ func TestSimNeedsNothing(t *testing.T) {
 }
 
 // TestGoldenThisKindOfMachine renders the report of a machine like the one
-// labctl is developed on: Docker but no containerlab, no rxe, a small
-// memlock limit and low inotify limits.
+// labctl is developed on: Docker but no containerlab, no rxe, no RED
+// qdisc, a small memlock limit and low inotify limits.
 func TestGoldenThisKindOfMachine(t *testing.T) {
 	env := goodEnv()
 	env.clabPath = ""
 	env.rxe = ""
+	env.red = ""
 	env.privErr = errors.New("Error response from daemon: privileged mode is incompatible with user namespaces")
 	env.memlock = 8192
 	env.sysctl = map[string]int64{"fs/inotify/max_user_instances": 128, "fs/inotify/max_user_watches": 192536}
@@ -216,8 +221,8 @@ func TestGoldenThisKindOfMachine(t *testing.T) {
 	if err := json.Unmarshal(js.Bytes(), &back); err != nil || back["blocked"] != true || back["schema_version"] != float64(1) {
 		t.Errorf("JSON = %s (%v)", js.Bytes(), err)
 	}
-	if !strings.Contains(text.String(), NoRXE) {
-		t.Errorf("text lacks %q", NoRXE)
+	if !strings.Contains(text.String(), NoRXE) || !strings.Contains(text.String(), "no RED qdisc (sch_red) in this kernel") {
+		t.Errorf("text lacks %q or the RED qdisc's absence", NoRXE)
 	}
 	golden(t, "testdata/no-rxe.txt", text.Bytes())
 	golden(t, "testdata/no-rxe.json", js.Bytes())
@@ -258,6 +263,14 @@ func TestFindRXE(t *testing.T) {
 		if err != nil || got != tt.want {
 			t.Errorf("%s: FindRXE = %q, %v; want %q", tt.name, got, err, tt.want)
 		}
+	}
+	// The RED qdisc is found the same way, by its own name only.
+	red := fstest.MapFS{"lib/modules/" + rel + "/kernel/net/sched/sch_red.ko.xz": {}, "sys/module/rdma_rxe/refcnt": {Data: []byte("0")}}
+	if got, err := FindModule(red, rel, "sch_red"); err != nil || got != "module /lib/modules/"+rel+"/kernel/net/sched/sch_red.ko.xz" {
+		t.Errorf("FindModule(sch_red) = %q, %v", got, err)
+	}
+	if got, _ := FindModule(fstest.MapFS{"sys/module/rdma_rxe/refcnt": {}}, rel, "sch_red"); got != "" {
+		t.Errorf("FindModule(sch_red) found %q where only rdma_rxe is", got)
 	}
 }
 

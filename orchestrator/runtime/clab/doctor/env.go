@@ -190,6 +190,11 @@ func (e *SystemEnv) RXEModule() (string, error) {
 	return FindRXE(os.DirFS("/"), e.KernelRelease())
 }
 
+// REDQdisc implements Env.
+func (e *SystemEnv) REDQdisc() (string, error) {
+	return FindModule(os.DirFS("/"), e.KernelRelease(), "sch_red")
+}
+
 // RXEInNetns implements Env: in an unprivileged container with NET_ADMIN
 // (as labctl runs hosts), add an rxe device on eth0 and read `rdma link`.
 func (e *SystemEnv) RXEInNetns(ctx context.Context) (string, error) {

@@ -13,14 +13,20 @@ import (
 // file under /lib/modules/<release>/. It returns where it was found, or ""
 // when it was not.
 func FindRXE(root fs.FS, release string) (string, error) {
-	if _, err := fs.Stat(root, "sys/module/rdma_rxe"); err == nil {
+	return FindModule(root, release, "rdma_rxe")
+}
+
+// FindModule looks for kernel module name (rdma_rxe, sch_red) as FindRXE
+// looks for rdma_rxe.
+func FindModule(root fs.FS, release, name string) (string, error) {
+	if _, err := fs.Stat(root, path.Join("sys/module", name)); err == nil {
 		return "loaded", nil
 	}
 	mods := path.Join("lib/modules", release)
 	if f, err := root.Open(path.Join(mods, "modules.builtin")); err == nil {
 		sc := bufio.NewScanner(f)
 		for sc.Scan() {
-			if path.Base(sc.Text()) == "rdma_rxe.ko" {
+			if path.Base(sc.Text()) == name+".ko" {
 				f.Close()
 				return "built in", nil
 			}
@@ -35,7 +41,7 @@ func FindRXE(root fs.FS, release string) (string, error) {
 			}
 			return nil
 		}
-		if !d.IsDir() && strings.HasPrefix(d.Name(), "rdma_rxe.ko") {
+		if !d.IsDir() && strings.HasPrefix(d.Name(), name+".ko") {
 			found = "module /" + p
 			return fs.SkipAll
 		}
