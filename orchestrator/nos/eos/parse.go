@@ -53,6 +53,9 @@ type cfgQueue struct {
 	drop     *qos.ECNConfig
 	noDrop   bool
 	touched  bool
+	// ecnNoProb says the random-detect ecn line gives no
+	// max-mark-probability, so labctl's assumed 100% applies.
+	ecnNoProb bool
 }
 
 func newCfgBlock(where cfgPos) *cfgBlock {
@@ -450,8 +453,9 @@ func (p *cfgParser) queueLine(q *cfgQueue, f []string, where cfgPos) error {
 			return fmt.Errorf("%s: %q: %w", where, line, err)
 		}
 		q.ecn, q.noECN = e, false
+		q.ecnNoProb = !slices.Contains(f, "max-mark-probability")
 	case line == "no random-detect ecn":
-		q.ecn, q.noECN = nil, true
+		q.ecn, q.noECN, q.ecnNoProb = nil, true, false
 	case len(f) >= 2 && f[0] == "random-detect" && f[1] == "drop" && slices.Contains(f, "minimum-threshold"):
 		e, err := cfgWRED(f, "drop-probability")
 		if err != nil {
@@ -469,7 +473,11 @@ func (p *cfgParser) queueLine(q *cfgQueue, f []string, where cfgPos) error {
 // cfgWRED reads "random-detect ecn|drop minimum-threshold X U
 // maximum-threshold Y U [<probKey> P] [weight W]".
 func cfgWRED(f []string, probKey string) (*qos.ECNConfig, error) {
-	e := &qos.ECNConfig{Pmax: 1} // EOS marks or drops with probability 1 at the maximum when none is given (unverified)
+	// Without a probability, labctl takes EOS to mark or drop every
+	// packet at the maximum threshold: Arista's documentation that labctl
+	// could read does not give the default (srcEOSECNProb), so lint names
+	// the assumption at each queue it decides (QOS000).
+	e := &qos.ECNConfig{Pmax: 1}
 	var minU, maxU string
 	for i := 2; i < len(f); i++ {
 		if i+1 >= len(f) {
@@ -537,20 +545,39 @@ func cfgMs(s string) (int, error) {
 }
 
 // EOS's defaults where a config is silent, with where labctl takes them
-// from.
+// from. Each was looked for in Arista's own documentation (the EOS
+// manual's QoS chapter and Arista's TOIs): what it confirms cites it;
+// what it does not say stays labctl's assumption, and lint names the
+// assumption where a config relies on it (QOS017 for the risky ones,
+// QOS000 for the rest).
 const (
-	srcEOS = "EOS default"
 	// srcEOSScheduling is where labctl has EOS's tx-queue scheduling
 	// rules from: "show qos interfaces" on an EOS switch lists untouched
 	// queues as strict priority and, below a queue set no priority,
 	// queues configured strict as operationally round robin
 	// (https://aristaeos.blogspot.com/2020/09/understanding-output-of-show-qos.html,
-	// a reading of one switch's output, not Arista's manual). labctl has
-	// not checked it on every platform or on cEOS-lab.
-	srcEOSScheduling = "EOS tx-queue scheduling as 'show qos interfaces' reports it (unverified on cEOS-lab and per platform)"
-	// srcEOSUnverified marks the defaults labctl could not check on a
-	// cEOS-lab image.
-	srcEOSUnverified = "EOS default (Arista EOS manual; unverified on cEOS-lab)"
+	// a reading of one switch's output, not Arista's manual). Arista's
+	// documentation that labctl could read does not state the rule, so it
+	// is unverified on every platform family (Trident/Tomahawk, Jericho)
+	// and on cEOS-lab; lint says so where a port relies on it (QOS000).
+	srcEOSScheduling = "EOS tx-queue scheduling as 'show qos interfaces' reports it (https://aristaeos.blogspot.com/2020/09/understanding-output-of-show-qos.html; not in Arista's manual, unverified per platform)"
+	// srcEOSUnverified marks the defaults labctl assumes that Arista's
+	// documentation, as far as labctl could read it, does not state.
+	srcEOSUnverified = "labctl's assumption of EOS's default; not found in Arista's documentation, unverified"
+	// srcEOSSandQueue7 is Arista's statement that on Sand (Jericho,
+	// Arad) switches tx-queue 7 always carries traffic class 7, reserved
+	// for control-plane traffic, and is not user-configurable; from EOS
+	// 4.33.0F a limited set of its settings is. labctl cannot tell the
+	// platform from a config, so it models tx-queue 7 as configured and
+	// lint says where a config relies on configuring it (QOS000).
+	srcEOSSandQueue7 = "Arista TOI 'tx-queue 7 configurable on Sand platforms', https://www.arista.com/en/support/toi/tag/voq"
+	// srcEOSTCQueue is where labctl's default traffic class -> tx-queue
+	// map (n to n) stands: Arista's TOI above confirms TC 7 -> queue 7 on
+	// Sand platforms; the rest is labctl's assumption.
+	srcEOSTCQueue = "EOS default (TC 7 -> tx-queue 7 on Sand platforms: " + srcEOSSandQueue7 + "; the rest unverified)"
+	// srcEOSECNProb marks labctl's assumed marking probability of
+	// random-detect ecn without max-mark-probability.
+	srcEOSECNProb = "not found in Arista's documentation"
 )
 
 // cfgDefaultCoSTC is EOS's default CoS -> traffic class map: CoS 0 to TC1
@@ -614,12 +641,21 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 		}
 	}
 	if len(p.tcQueue) < qos.NumTC {
-		def("qos map traffic-class to tx-queue", "traffic class n to queue n", srcEOS, "", false)
+		def("qos map traffic-class to tx-queue", "traffic class n to queue n", srcEOSTCQueue, "", false)
 	}
 	// The watchdog's defaults labctl could not check in Arista's
 	// documentation: lint names each assumption (QOS000), with the
 	// ports it decides.
 	var wdByDefault, wdActionDefault, wdNoTimer []string
+	// The ports that rely on an assumption of labctl's or on a
+	// platform-specific setting: lint names each (QOS000).
+	var schedAssumed, sandQ7, ecnNoProb []string
+	var sandMap []string
+	for tc := range qos.NumTC {
+		if q, ok := p.tcQueue[tc]; ok && q != tc && (q == 7 || tc == 7) {
+			sandMap = append(sandMap, fmt.Sprintf("traffic class %d to tx-queue %d", tc, q))
+		}
+	}
 	for _, name := range p.order {
 		ib := p.intfs[name]
 		eff := newCfgBlock(ib.where)
@@ -718,15 +754,25 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 				rrTop = qn
 			}
 		}
+		if q7 := eff.queues[7]; q7 != nil && ((q7.strict != nil && !*q7.strict) || q7.weight > 0 || q7.ecn != nil || q7.drop != nil) ||
+			slices.Contains(pc.PFCPriorities, 7) {
+			sandQ7 = append(sandQ7, name)
+		}
+		assumed := false
 		for qn := range qos.NumTC {
 			qc := qos.QueueConfig{Queue: qn, Strict: qn > rrTop, Origin: "interface " + name}
 			q := eff.queues[qn]
 			switch {
 			case q != nil && q.strict != nil:
 			case qn > rrTop:
+				assumed = true
 				def("tx-queue (scheduling)", "strict priority (EOS's default: a tx-queue is strict priority unless it or a higher-numbered queue is set no priority)", srcEOSScheduling, name, false)
 			default:
+				assumed = true
 				def("tx-queue (scheduling)", fmt.Sprintf("round robin (tx-queue %d, numbered above it, is set no priority)", rrTop), srcEOSScheduling, name, false)
+			}
+			if q != nil && q.ecn != nil && q.ecnNoProb && !slices.Contains(ecnNoProb, name) {
+				ecnNoProb = append(ecnNoProb, name)
 			}
 			if !qc.Strict {
 				qc.Weight = 1
@@ -749,6 +795,9 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 			}
 			pc.Queues = append(pc.Queues, qc)
 		}
+		if assumed {
+			schedAssumed = append(schedAssumed, name)
+		}
 		dc.Ports = append(dc.Ports, pc)
 	}
 	// A port the config does not name: every default, trusting DSCP as a
@@ -767,6 +816,18 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 	assume(wdByDefault, "that 'priority-flow-control pause watchdog default timeout' turns the PFC watchdog on at ports with PFC that do not say 'priority-flow-control pause watchdog'")
 	assume(wdActionDefault, "that a PFC watchdog without 'priority-flow-control pause watchdog action' errdisables the port on a storm")
 	assume(wdNoTimer, "a detection or recovery time of 0 for a PFC watchdog whose timeout or recovery-time is set nowhere")
+	sourced := func(ports []string, source, format string, a ...any) {
+		if len(ports) > 0 {
+			p.notes = append(p.notes, fmt.Sprintf(format+" (%s); ports: %s", append(a, source, qos.PortRanges(ports, p.order))...))
+		}
+	}
+	sourced(schedAssumed, srcEOSScheduling, "labctl assumes EOS's scheduling of the tx-queues a port does not set 'priority strict' or 'no priority' for: strict priority, or round robin below a queue set no priority; set every queue's priority to rely on no assumption")
+	sourced(ecnNoProb, srcEOSECNProb, "labctl assumes a 'random-detect ecn' line without max-mark-probability marks every packet at its maximum-threshold (probability 100%%); give max-mark-probability to rely on no assumption")
+	sourced(sandQ7, srcEOSSandQueue7, "tx-queue 7 is configured (priority, bandwidth, ECN or WRED, or PFC on priority 7): on Sand platforms (Jericho, Arad: 7280R, 7500R, 7800R) tx-queue 7 carries traffic class 7, reserved for control-plane traffic, and before EOS 4.33.0F is not user-configurable; labctl cannot tell the platform from the config and models the queue as configured")
+	if len(sandMap) > 0 {
+		p.notes = append(p.notes, fmt.Sprintf("qos map traffic-class to tx-queue maps %s: on Sand platforms (Jericho, Arad) tx-queue 7 always carries traffic class 7, reserved for control-plane traffic (%s); labctl cannot tell the platform from the config and models the map as written",
+			strings.Join(sandMap, ", "), srcEOSSandQueue7))
+	}
 	if len(p.notes) > 0 {
 		dc.Notes = p.notes
 	}
@@ -849,7 +910,7 @@ func cfgOverlay(dst, src *cfgBlock) {
 			d.weight = q.weight
 		}
 		if q.ecn != nil || q.noECN {
-			d.ecn = q.ecn
+			d.ecn, d.ecnNoProb = q.ecn, q.ecnNoProb
 		}
 		if q.drop != nil || q.noDrop {
 			d.drop = q.drop
