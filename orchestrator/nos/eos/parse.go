@@ -570,7 +570,7 @@ const (
 	// 4.33.0F a limited set of its settings is. labctl cannot tell the
 	// platform from a config, so it models tx-queue 7 as configured and
 	// lint says where a config relies on configuring it (QOS000).
-	srcEOSSandQueue7 = "Arista TOI 'tx-queue 7 configurable on Sand platforms', https://www.arista.com/en/support/toi/tag/voq"
+	srcEOSSandQueue7 = "Arista TOI 'tx-queue 7 configurable on Sand platforms', https://www.arista.com/jp/support/toi/tag/voq"
 	// srcEOSTCQueue is where labctl's default traffic class -> tx-queue
 	// map (n to n) stands: Arista's TOI above confirms TC 7 -> queue 7 on
 	// Sand platforms; the rest is labctl's assumption.
