@@ -272,7 +272,8 @@ func Parse(file string, data []byte) (*Spec, error) {
 	s.file, s.src = file, data
 	switch {
 	case s.Name == "":
-		return nil, at("$", "the scenario has no name", "add name: <scenario-name>")
+		// At name: "" where the file has the key, else at the top.
+		return nil, specyaml.AtFirst(file, data, "the scenario has no name", "add name: <scenario-name>", "$.name", "$")
 	case !ValidName(s.Name):
 		return nil, at("$.name", fmt.Sprintf("scenario name %q is not allowed", s.Name), "use "+naming.Rule(naming.MaxLen))
 	}
@@ -342,7 +343,7 @@ func Parse(file string, data []byte) (*Spec, error) {
 		return nil, at("$.repetitions", fmt.Sprintf("repetitions %d is out of range", s.Repetitions), fmt.Sprintf("use 1 to %d", MaxRepetitions))
 	}
 	if len(s.Traffic) == 0 {
-		return nil, at("$", "the scenario has no traffic", "add a traffic list, e.g. traffic: [{pattern: incast, senders: 8}]")
+		return nil, specyaml.AtFirst(file, data, "the scenario has no traffic", "add a traffic list, e.g. traffic: [{pattern: incast, senders: 8}]", "$.traffic", "$")
 	}
 	s.rawTraffic = slices.Clone(s.Traffic)
 	for i := range s.Traffic {
@@ -368,7 +369,7 @@ func Parse(file string, data []byte) (*Spec, error) {
 	for i, a := range s.Assertions {
 		p := fmt.Sprintf("$.assertions[%d].expr", i)
 		if strings.TrimSpace(a.Expr) == "" {
-			return nil, at(fmt.Sprintf("$.assertions[%d]", i), "assertion has no expr", "add expr: e.g. summary.drops == 0 when pfc")
+			return nil, specyaml.AtFirst(file, data, "assertion has no expr", "add expr: e.g. summary.drops == 0 when pfc", p, fmt.Sprintf("$.assertions[%d]", i))
 		}
 		e, err := ParseExpr(a.Expr)
 		if err != nil {
