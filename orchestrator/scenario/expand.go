@@ -149,11 +149,18 @@ func (s *Spec) Expand(nics []NIC, pt Point, seed int64) (runtime.VariantSpec, er
 		}
 		first[i] = len(vs.Flows)
 		cross := len(leaves) > 1
-		if t.CrossLeaf != nil {
-			cross = *t.CrossLeaf && len(leaves) > 1
-		}
 		// at places a problem found against the lab at the entry's key.
 		at := func(key, msg, fix string) error { return s.trafficAt(i, key, msg, fix) }
+		if t.CrossLeaf != nil {
+			if *t.CrossLeaf && len(leaves) < 2 {
+				// Asked to cross the spines, the traffic would stay
+				// under one leaf, and its figures would say nothing of
+				// the spines.
+				return vs, at("cross_leaf", fmt.Sprintf("cross_leaf is true, but the lab has %d leaf: no traffic can cross the spines", len(leaves)),
+					"run the scenario on a lab of more than one leaf, or set cross_leaf: false")
+			}
+			cross = *t.CrossLeaf && len(leaves) > 1
+		}
 		switch t.Pattern {
 		case "pairs", runtime.PatternLatency:
 			// A latency pair is placed as a bandwidth pair is: the client
