@@ -50,7 +50,7 @@ var KeyDocs = specdoc.Table{
 		Default: "all NICs (at most 64 for all-to-all)"},
 	"traffic[].rank_per": {Doc: "ring-allreduce: what one rank is, nic (every NIC, in fabric order) or server (one rank per server on its first NIC: a ring over nodes).",
 		Default: "nic"},
-	"traffic[].cross_leaf": {Doc: "Place endpoints on different leaves, so traffic crosses the spines.",
+	"traffic[].cross_leaf": {Doc: "Place endpoints on different leaves, so traffic crosses the spines; true on a lab of one leaf is refused (its flows could only stay under that leaf).",
 		Default: "true when the lab has more than one leaf"},
 	"traffic[].bytes": {Doc: "Bytes per flow, a size such as 1MiB or 64MB (B, KB, MB, GB, KiB, MiB, GiB); ring-allreduce: the buffer each rank reduces; not latency (it runs iterations).",
 		Default: "the whole duration (ring-allreduce: 64MiB)"},
