@@ -71,8 +71,6 @@ func bad(value, want string) badValue { return badValue{value, want} }
 // mutation suites catch with regress.
 const figuresOnly = "every value in range is a setting the simulator runs: its harm shows in figures, which TestLabSectionMutations and TestTransportSectionMutations catch with regress"
 
-var plainScenario = scenarioMutation{base: "incast", why: "a label: no value of it harms a run"}
-
 // manyVariants is a matrix of 404 variants, over the 400 a run takes.
 var manyVariants = func() string {
 	var vals []string
@@ -422,10 +420,7 @@ var errPos = regexp.MustCompile(`:(\d+):(\d+): `)
 func TestScenarioMutations(t *testing.T) {
 	t.Parallel()
 	defaults := sectionDefaults(t)
-	var keys []specdoc.Key
-	for _, k := range specdoc.Keys(reflect.TypeOf(scenario.Spec{}), scenario.KeyDocs) {
-		keys = append(keys, k)
-	}
+	keys := specdoc.Keys(reflect.TypeOf(scenario.Spec{}), scenario.KeyDocs)
 	table := map[string]scenarioMutation{}
 	for _, k := range keys {
 		if m, ok := scenarioMutations[k.Path]; ok {
