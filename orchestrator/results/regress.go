@@ -126,6 +126,13 @@ type Finding struct {
 	// Better marks a metric that moved beyond tolerance in its better
 	// direction: not a regression, but a change to check is intended.
 	Better bool `json:"better,omitempty"`
+	// Elsewhere marks a port's figure that moved beyond tolerance between
+	// runs whose flows sit on other ports (repetitions at other seeds):
+	// the ECMP hash placed them anew, so a port's load moves with the
+	// placement; listed, not a regression.
+	// The summary's and the roles' figures, which do not depend on where
+	// the flows sit, carry the verdict there.
+	Elsewhere bool `json:"elsewhere,omitempty"`
 	// Absent, on a FindingAbsent, is the side that lacks the metric:
 	// AbsentInRun or AbsentInBaseline (whose Baseline or Current is then
 	// 0 and means nothing).
@@ -147,7 +154,8 @@ type Finding struct {
 
 // Tally counts what a compare did: metric comparisons by scope and by
 // outcome. Every comparison is exactly one of Worse (a regression),
-// Better, Moved (within tolerance) or Unchanged.
+// Better, Elsewhere (a port's figure beyond tolerance where the flows sit
+// on other ports), Moved (within tolerance) or Unchanged.
 type Tally struct {
 	// Variants is how many baseline variants had a match in the run.
 	Variants int `json:"variants"`
@@ -167,6 +175,7 @@ type Tally struct {
 	Ports     int `json:"ports"`
 	Worse     int `json:"worse"`
 	Better    int `json:"better"`
+	Elsewhere int `json:"elsewhere"`
 	Moved     int `json:"moved"`
 	Unchanged int `json:"unchanged"`
 	// AbsentInRun and AbsentInBaseline count the metrics one side lacks
@@ -219,6 +228,9 @@ type Report struct {
 	// not_computed), with why: skipped, never compared as zeros.
 	NotComputed []NotComputedMetric `json:"not_computed,omitempty"`
 
+	// elsewhere is set while a pooled point whose flows sit on other
+	// ports on each side is compared (Finding.Elsewhere).
+	elsewhere bool
 	// notComputedWhy are the reasons the variant being compared gives for
 	// the figures its summary lists as not computed (Summary.NotComputed).
 	notComputedWhy map[string]bool
@@ -397,6 +409,8 @@ func passedIn(vs []*Variant, name string) bool {
 // run, and an assertion that passed in every repetition of the baseline
 // and fails in one of the run's.
 func (r *Report) comparePooled(p *pooledPoint, tol Tolerances) {
+	r.elsewhere = p.elsewhere
+	defer func() { r.elsewhere = false }()
 	label := fmt.Sprintf("%s (mean of %d repetitions)", p.name, len(p.run))
 	if len(p.base) != len(p.run) {
 		label = fmt.Sprintf("%s (mean of %d repetitions, baseline %d)", p.name, len(p.run), len(p.base))
@@ -721,6 +735,9 @@ func (r *Report) addMetric(at Finding, m Metric, tol Tolerances, base, cur sideV
 		if base.spread > math.Max(t.Rel*math.Abs(base.v), t.Abs) {
 			at.Tolerance += ", widened to the spread of the baseline's repetitions"
 		}
+		if r.elsewhere && at.Scope == ScopePort && (at.Regression || at.Better) {
+			at.Regression, at.Better, at.Elsewhere = false, false, true
+		}
 	}
 	r.Findings = append(r.Findings, at)
 }
@@ -763,6 +780,8 @@ func (r *Report) tally() {
 		switch {
 		case f.Regression:
 			r.Compared.Worse++
+		case f.Elsewhere:
+			r.Compared.Elsewhere++
 		case f.Better:
 			r.Compared.Better++
 		case f.Delta != 0:

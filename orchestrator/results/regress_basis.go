@@ -72,6 +72,9 @@ type Basis struct {
 type pooledPoint struct {
 	name      string
 	base, run []*Variant
+	// elsewhere: the two sides ran at other seeds, so the hash placed
+	// their flows on other ports (Finding.Elsewhere).
+	elsewhere bool
 }
 
 // comparison is how Compare matches the records' points, decided in one
@@ -176,7 +179,7 @@ func planComparison(run, baseline *Run, inputsChanged bool) comparison {
 		case len(r) == 0:
 			// Only the baseline has it: missing, whatever the seeds.
 		case len(b) >= 2 && len(r) >= 2:
-			c.pooled[name] = &pooledPoint{name: name, base: b, run: r}
+			c.pooled[name] = &pooledPoint{name: name, base: b, run: r, elsewhere: run.Seed != baseline.Seed}
 		case run.Seed != baseline.Seed || split:
 			c.acrossSeeds = append(c.acrossSeeds, seedPoint{name: name, run: len(r), baseline: len(b), runSplit: rsplit, baseSplit: bsplit})
 		}
@@ -296,7 +299,7 @@ func (c comparison) basis(run, baseline *Run, changed []string) Basis {
 				why = "the fabric's splits differ, which shifts the flows' timing as another seed would"
 			}
 		}
-		b.Text = fmt.Sprintf("samples: %s, so each point's %s (seeds %s) are compared as their mean against the mean of the baseline's %d (seeds %s), allowed the larger of the tolerance and the spread of the baseline's repetitions. The verdict is as good as the samples: a change smaller than the seeds' spread goes unseen, %d samples a side may understate that spread (a figure with two modes, such as a lossy incast's goodput, can land in one mode on every seed of a side), and a port's figures follow where each seed placed the flows, so port findings are the least certain; more repetitions narrow all three",
+		b.Text = fmt.Sprintf("samples: %s, so each point's %s (seeds %s) are compared as their mean against the mean of the baseline's %d (seeds %s), allowed the larger of the tolerance and the spread of the baseline's repetitions. The verdict is as good as the samples: a change smaller than the seeds' spread goes unseen, %d samples a side may understate that spread (a figure with two modes, such as a lossy incast's goodput, can land in one mode on every seed of a side), and a port's figures follow where each seed placed the flows, so at other seeds a port's figure beyond tolerance is listed, not a regression; more repetitions narrow all of it",
 			why, plural.N(b.RunRepetitions, "repetition"), seedRange(run.Seed, b.RunRepetitions), b.BaselineRepetitions, seedRange(baseline.Seed, b.BaselineRepetitions), min(b.RunRepetitions, b.BaselineRepetitions))
 	}
 	return b

@@ -289,3 +289,38 @@ func TestCompareLiveRepetitionsAsSamples(t *testing.T) {
 		t.Errorf("live, one repetition: basis %+v", b)
 	}
 }
+
+// TestComparePortsElsewhere: repetitions at other seeds place the flows on
+// other ports, so a port's figure that moved beyond tolerance there is
+// listed (Elsewhere), not a regression, while the same move at one seed
+// (the configs changed, the flows on the same ports) is one; summary
+// figures regress across seeds as before.
+func TestComparePortsElsewhere(t *testing.T) {
+	withQueue := func(r *Run, depth int64) *Run {
+		for i := range r.Variants {
+			r.Variants[i].Counters = []Counter{{Node: "leaf1", Port: "Ethernet0", Priority: 3, TxBytes: 4e8, PFCTx: 10,
+				QueueP50Bytes: i64(depth), QueueP99Bytes: i64(depth), QueueMaxBytes: i64(depth), Source: Simulated}}
+		}
+		return r
+	}
+	base := withQueue(repeatedRun(t, "20261129T110000Z-ecn-pfc-64gpu", 1, 10, 14, 12), 100<<10)
+	other := withQueue(repeatedRun(t, "20261129T120000Z-ecn-pfc-64gpu", 5, 11, 13, 12), 4<<20)
+	r := Compare(other, base, nil)
+	if r.Regressed || r.Compared.Elsewhere == 0 {
+		t.Errorf("other seeds, a port's queue 40x deeper: regressed %v, elsewhere %d, want no regression and the move listed:\n%s", r.Regressed, r.Compared.Elsewhere, text(t, r))
+	}
+	if out := text(t, r); !strings.Contains(out, "beyond tolerance at ports whose flows the hash placed elsewhere (other seeds: not regressions): ") {
+		t.Errorf("text does not list them:\n%s", out)
+	}
+	// The same at one seed, with the configs changed: a regression.
+	edited := withQueue(repeatedRun(t, "20261129T120000Z-ecn-pfc-64gpu", 1, 11, 13, 12), 4<<20)
+	edited.ConfigDigest, base.ConfigDigest = "sha256:edited", "sha256:orig"
+	if r := Compare(edited, base, nil); !r.Regressed || r.Compared.Elsewhere != 0 {
+		t.Errorf("one seed, configs changed, a port's queue 40x deeper: regressed %v, elsewhere %d; want a regression", r.Regressed, r.Compared.Elsewhere)
+	}
+	// A summary figure still regresses across seeds.
+	slow := withQueue(repeatedRun(t, "20261129T120000Z-ecn-pfc-64gpu", 5, 110, 130, 120), 100<<10)
+	if r := Compare(slow, base, nil); !r.Regressed {
+		t.Errorf("other seeds, p99 latency 10x: no regression:\n%s", text(t, r))
+	}
+}

@@ -30,6 +30,10 @@ func (r Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "\nREGRESSED: %s\n", plural.N(r.Regressions, "regression"))
 		writeGrouped(&b, r.Findings, func(f Finding) bool { return f.Regression }, 0)
 	}
+	if r.Compared.Elsewhere > 0 {
+		fmt.Fprintf(&b, "\nbeyond tolerance at ports whose flows the hash placed elsewhere (other seeds: not regressions): %d\n", r.Compared.Elsewhere)
+		writeGrouped(&b, r.Findings, func(f Finding) bool { return f.Kind == FindingMetric && f.Elsewhere }, betterPorts)
+	}
 	if r.Compared.Better > 0 {
 		fmt.Fprintf(&b, "\nbetter beyond tolerance (not regressions; check they are intended): %d\n", r.Compared.Better)
 		writeGrouped(&b, r.Findings, func(f Finding) bool { return f.Kind == FindingMetric && f.Better }, betterPorts)
@@ -181,10 +185,14 @@ func writeAbsentInBaseline(b *strings.Builder, findings []Finding) {
 // came out.
 func (r Report) comparedLine() string {
 	c := r.Compared
-	s := fmt.Sprintf("compared %s with the baseline: %s, %s (%s), %s (%s and %s): %s, %d worse beyond tolerance, %d better beyond tolerance, %d moved within tolerance, %d unchanged",
+	elsewhere := ""
+	if c.Elsewhere > 0 {
+		elsewhere = fmt.Sprintf(", %d beyond tolerance at ports the hash placed elsewhere", c.Elsewhere)
+	}
+	s := fmt.Sprintf("compared %s with the baseline: %s, %s (%s), %s (%s and %s): %s, %d worse beyond tolerance, %d better beyond tolerance%s, %d moved within tolerance, %d unchanged",
 		plural.N(c.Variants, "variant"), plural.N(c.Summary, "summary metric"), plural.N(c.Role, "role metric"), plural.N(c.Roles, "role"),
 		plural.N(c.Port, "port metric"), plural.N(c.Ports, "congested port"), plural.Noun(c.Ports, "priority"), plural.N(c.Metrics, "comparison"),
-		c.Worse, c.Better, c.Moved, c.Unchanged)
+		c.Worse, c.Better, elsewhere, c.Moved, c.Unchanged)
 	if c.NCCL > 0 {
 		s += fmt.Sprintf("; of them %s of nccl-tests tables (%s)", plural.N(c.NCCL, "comparison"), plural.N(c.NCCLSizes, "message size"))
 	}
@@ -202,7 +210,10 @@ func (r Report) comparedLine() string {
 func (r Report) verdict() string {
 	if !r.Regressed {
 		c := r.Compared
-		within := c.Metrics - c.Better
+		within := c.Metrics - c.Better - c.Elsewhere
+		if c.Elsewhere > 0 {
+			return fmt.Sprintf("OK: no regression (%d within tolerance, %d better beyond tolerance, %d beyond tolerance at ports the hash placed elsewhere)", within, c.Better, c.Elsewhere)
+		}
 		switch {
 		case c.Metrics == 0:
 			return "OK: no regression, but no metric was compared (see what was not compared above)"
