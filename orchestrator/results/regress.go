@@ -1046,6 +1046,16 @@ func (r Report) WriteJUnit(w io.Writer) error {
 		}
 		suite.add(c)
 	}
+	// What neither side holds (the model computes no such figure) is a
+	// skipped case with why, so a JUnit reader sees it was not checked.
+	for _, m := range r.NotComputed {
+		name := "regress:" + m.Metric
+		if m.Role != "" {
+			name += " " + m.Role
+		}
+		suite.add(JUnitCase{ClassName: xmlSafe(r.Scenario + "." + m.Variant), Name: xmlSafe(name), Time: "0",
+			Skipped: &JUnitSkipped{Message: xmlSafe("not compared, held by neither side: " + m.Reason)}})
+	}
 	return writeJUnit(w, suite)
 }
 
