@@ -425,6 +425,9 @@ func (r *Runner) labInfo() map[string]any {
 			m["ideal_goodput_gbps"] = IdealGoodputFor(nic, r.mtu(), r.Lab.Spec.Transport)
 		}
 		m["oversubscription"] = r.Lab.Plan.Oversubscription.Actual
+		// The parallel links between a leaf and each of its spines: with
+		// one, a spine that loses it has no route left to that leaf.
+		m["links_per_spine"] = float64(r.Lab.Plan.Leaf.LinksPerSpine)
 	}
 	return m
 }
