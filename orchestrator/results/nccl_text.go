@@ -133,7 +133,7 @@ func NCCLSourceText(t *NCCLTable) string {
 		}
 		return "measured (nccl-tests output)"
 	case Simulated:
-		return "simulated packet by packet"
+		return sourceWords[string(Simulated)]
 	}
 	return "source unknown"
 }

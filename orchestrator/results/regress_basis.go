@@ -146,27 +146,30 @@ func planComparison(run, baseline *Run, inputsChanged bool) comparison {
 	bs, order := byName(baseline)
 	rs, _ := byName(run)
 	// A point whose split differs is another simulation, as at another
-	// seed.
-	splitDiffers := func(name string) (string, string, bool) {
-		b, r := bs[name], rs[name]
-		if len(b) == 0 || len(r) == 0 {
-			return "", "", false
-		}
-		bsplit := splitOf(b[0])
-		for _, v := range r {
-			if rsplit := splitOf(v); rsplit != bsplit {
-				return rsplit, bsplit, true
-			}
-		}
-		return splitOf(r[0]), bsplit, false
+	// seed: each point's splits, the run's first that differs from the
+	// baseline's.
+	type splits struct {
+		run, base string
+		differ    bool
 	}
+	pointSplits := map[string]splits{}
 	// Measured figures vary from run to run whatever the seed: a live
 	// lab's repetitions are samples too.
 	sameSimulations := run.Seed == baseline.Seed && !inputsChanged && !measured(run) && !measured(baseline)
 	for _, name := range order {
-		if _, _, d := splitDiffers(name); d {
-			sameSimulations = false
+		b, r := bs[name], rs[name]
+		if len(b) == 0 || len(r) == 0 {
+			continue
 		}
+		sp := splits{run: splitOf(r[0]), base: splitOf(b[0])}
+		for _, v := range r {
+			if s := splitOf(v); s != sp.base {
+				sp.run, sp.differ = s, true
+				break
+			}
+		}
+		pointSplits[name] = sp
+		sameSimulations = sameSimulations && !sp.differ
 	}
 	if sameSimulations {
 		return c
@@ -174,7 +177,8 @@ func planComparison(run, baseline *Run, inputsChanged bool) comparison {
 	c.pooled = map[string]*pooledPoint{}
 	for _, name := range order {
 		b, r := bs[name], rs[name]
-		rsplit, bsplit, split := splitDiffers(name)
+		sp := pointSplits[name]
+		rsplit, bsplit, split := sp.run, sp.base, sp.differ
 		switch {
 		case len(r) == 0:
 			// Only the baseline has it: missing, whatever the seeds.

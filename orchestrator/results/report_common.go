@@ -138,28 +138,25 @@ func fmtIntOpt(v *int64) string {
 	return fmtInt(*v)
 }
 
-// sourceLabel is how reports name where a figure came from: measured,
-// simulated (packet by packet), or simulated by the flow-level model.
-func sourceLabel(s Source, model string) string {
-	return SourceLabel(s, model)
-}
-
 // SourceLabel is how every output names where a variant's figures came
 // from, by their source and the variant's model (Variant.Model): measured,
 // simulated (packet by packet), or "simulated, flow-level".
 func SourceLabel(s Source, model string) string {
 	if s == Simulated && model == ModelFlow {
-		return "simulated, flow-level"
+		return flowLevelLabel
 	}
 	return string(s)
 }
 
+// flowLevelLabel is SourceLabel's name for the flow-level model's figures.
+const flowLevelLabel = "simulated, flow-level"
+
 // sourceWords says in words what SourceLabel names, for a reader who
 // meets the label for the first time.
 var sourceWords = map[string]string{
-	string(Measured):        "measured on the live lab",
-	string(Simulated):       "simulated packet by packet",
-	"simulated, flow-level": "estimated by the flow-level model",
+	string(Measured):  "measured on the live lab",
+	string(Simulated): "simulated packet by packet",
+	flowLevelLabel:    "estimated by the flow-level model",
 }
 
 // FiguresText says how the figures of a run's variants were obtained, in
@@ -189,7 +186,7 @@ func sourcesOf(v Variant) string {
 	seen := map[string]bool{}
 	add := func(s Source) {
 		if s != "" {
-			seen[sourceLabel(s, v.Model())] = true
+			seen[SourceLabel(s, v.Model())] = true
 		}
 	}
 	add(v.Summary.Source)

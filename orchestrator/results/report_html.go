@@ -102,7 +102,7 @@ type htmlData struct {
 
 // Label names the source of one flow's or counter's figures.
 func (d htmlData) Label(s Source, v htmlVariant) string {
-	return sourceLabel(s, v.Variant.Model())
+	return SourceLabel(s, v.Variant.Model())
 }
 
 // RenderHTML writes report.html: one self-contained file (inline CSS and
@@ -202,7 +202,7 @@ func summaryCharts(run *Run) []htmlChart {
 		seen := map[string]bool{}
 		for _, v := range vs {
 			if s := get(v); s != "" {
-				seen[sourceLabel(s, v.Model())] = true
+				seen[SourceLabel(s, v.Model())] = true
 			}
 		}
 		return joinSources(seen)
@@ -439,7 +439,7 @@ func (g *htmlSeriesGroup) variantCharts(run *Run, v *Variant, kind, title, unit 
 		}
 		lines = append(lines, line{Name: s.Name, X: s.TimeUs, Y: s.Values, HeldTo: v.seriesHeldTo()})
 		if s.Source != "" {
-			seen[sourceLabel(s.Source, v.Model())] = true
+			seen[SourceLabel(s.Source, v.Model())] = true
 		}
 		if unit == "" {
 			unit = s.Unit

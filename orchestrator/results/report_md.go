@@ -266,7 +266,7 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 					tp = fmtFloat(f.ThroughputGbps)
 				}
 				p("| %s | %s | %s | %s | %s | %s | %s | %s | %s |", mdCell(f.ID), mdCell(f.Pattern), mdCell(f.Role),
-					tp, p50, p99, fct, fmtIntOpt(f.Retransmits), mdCell(sourceLabel(f.Source, v.Model())))
+					tp, p50, p99, fct, fmtIntOpt(f.Retransmits), mdCell(SourceLabel(f.Source, v.Model())))
 				if failed > 0 {
 					p(" %s |", mdCell(flowState(f)))
 				}
@@ -293,7 +293,7 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 			p("|---|---|--:|--:|--:|--:|--:|--:|---|\n")
 			for _, c := range nz {
 				p("| %s | %s | %d | %s | %s | %s | %s | %s | %s |\n", mdCell(c.Node), mdCell(c.Port), c.Priority,
-					fmtInt(c.TxBytes), fmtInt(c.PFCTx), fmtInt(c.PFCRx), fmtInt(c.ECNMarked), dropsCell(c), mdCell(sourceLabel(c.Source, v.Model())))
+					fmtInt(c.TxBytes), fmtInt(c.PFCTx), fmtInt(c.PFCRx), fmtInt(c.ECNMarked), dropsCell(c), mdCell(SourceLabel(c.Source, v.Model())))
 			}
 			if len(nz) < len(v.Counters) {
 				p("\n%d more counter rows are zero; see run.json.\n", len(v.Counters)-len(nz))

@@ -93,7 +93,7 @@ func queueCharts(v *Variant, label string, marks []chartMark) (charts []template
 			more = len(pts) - i
 			break
 		}
-		charts = append(charts, queueChart(q, label, sourceLabel(Simulated, v.Model()), v.seriesHeldTo(), marks))
+		charts = append(charts, queueChart(q, label, SourceLabel(Simulated, v.Model()), v.seriesHeldTo(), marks))
 	}
 	return charts, more
 }
@@ -329,5 +329,5 @@ func pauseTimeline(v *Variant, variant string) (template.HTML, bool) {
 	if len(lines) == 0 {
 		return "", false
 	}
-	return timelineChart("series-paused", "PFC pauses received and sent — "+variant, "µs", sourceLabel(Simulated, v.Model()), lines), true
+	return timelineChart("series-paused", "PFC pauses received and sent — "+variant, "µs", SourceLabel(Simulated, v.Model()), lines), true
 }

@@ -197,7 +197,7 @@ func sweepCharts(run *Run, sv sweepView) (charts []htmlChart, flat []string) {
 	for _, l := range sv.Lines {
 		for _, v := range l.Points {
 			if v != nil && v.Summary.Source != "" {
-				seen[sourceLabel(v.Summary.Source, v.Model())] = true
+				seen[SourceLabel(v.Summary.Source, v.Model())] = true
 			}
 		}
 	}
