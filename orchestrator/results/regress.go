@@ -296,9 +296,21 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 	// swept value, and repetition.
 	r.Warnings = append(r.Warnings, sweepWarnings(run, baseline)...)
 	cur := map[string]*Variant{}
+	runPoints := map[string]bool{}
 	for i := range run.Variants {
 		cur[pointKey(&run.Variants[i])] = &run.Variants[i]
+		runPoints[run.Variants[i].Name] = true
 	}
+	// A point both sides ran, one side more times (at one seed, without
+	// repetitions on both sides, so matched one to one): the repetitions
+	// they share are compared; the others are not a variant either side
+	// lacks, only fewer samples, and are listed apart (extraRepetitions).
+	basePoints := map[string][]*Variant{}
+	for i := range baseline.Variants {
+		bv := &baseline.Variants[i]
+		basePoints[bv.Name] = append(basePoints[bv.Name], bv)
+	}
+	var runOnlyReps, baseOnlyReps []*Variant
 	inBase := map[string]bool{}
 	var importedMissing, importedAdded []string
 	for i := range baseline.Variants {
@@ -311,6 +323,10 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 			continue
 		}
 		v, ok := cur[pointKey(bv)]
+		if !ok && runPoints[bv.Name] && run.Imported == nil {
+			baseOnlyReps = append(baseOnlyReps, bv)
+			continue
+		}
 		if !ok {
 			detail := "variant is in the baseline but not in the run (run " + run.Status + ")"
 			if why := pointNotIn(bv, baseline, run, "the run"); why != "" {
@@ -339,6 +355,19 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 	}
 	for i := range run.Variants {
 		v := &run.Variants[i]
+		if !inBase[pointKey(v)] && pooled[v.Name] == nil && basePoints[v.Name] != nil && baseline.Imported == nil {
+			// Checked as a pooled repetition would be: it ran, and the
+			// assertions that held in every one of the baseline's
+			// repetitions of the point hold in it.
+			runOnlyReps = append(runOnlyReps, v)
+			if v.Error != "" && !slices.ContainsFunc(basePoints[v.Name], func(b *Variant) bool { return b.Error != "" }) {
+				r.Findings = append(r.Findings, Finding{Kind: FindingVariantError, Scope: ScopeVariant, Variant: pointLabel(v), Regression: true, Detail: v.Error})
+			}
+			if !NCCLOnly(v) {
+				r.compareAssertions(basePoints[v.Name], v)
+			}
+			continue
+		}
 		if !inBase[pointKey(v)] && pooled[v.Name] == nil {
 			r.VariantsAdded = append(r.VariantsAdded, pointLabel(v))
 			detail := fmt.Sprintf("variant is in the run but not in the baseline (baseline %s, %s), so nothing checked it: save a baseline that has every variant", baseline.Status, plural.N(len(baseline.Variants), "variant"))
@@ -352,6 +381,8 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 			r.Findings = append(r.Findings, Finding{Kind: FindingNotInBaseline, Scope: ScopeVariant, Variant: pointLabel(v), Regression: baseline.Imported == nil, Detail: detail})
 		}
 	}
+	r.Warnings = append(r.Warnings, extraRepetitions(runOnlyReps, "run", "baseline")...)
+	r.Warnings = append(r.Warnings, extraRepetitions(baseOnlyReps, "baseline", "run")...)
 	if len(importedMissing) > 0 {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("not compared: %s of the baseline, which the run (a record of %s output) lacks: %s", plural.N(len(importedMissing), "variant"), run.Imported.Tool, strings.Join(importedMissing, "; ")))
 	}
@@ -805,6 +836,30 @@ func pointLabel(v *Variant) string {
 		return fmt.Sprintf("%s #%d", v.Name, v.Repetition+1)
 	}
 	return v.Name
+}
+
+// extraRepetitions is the warning for the repetitions of points that
+// side ran more times than other: "not compared figure by figure: 8
+// repetitions the run has of points the baseline ran fewer times (ecn=on,
+// pfc=on #2, ...); the repetitions both have were compared one to one
+// ...: to compare them all, run both with as many repetitions".
+func extraRepetitions(reps []*Variant, side, other string) []string {
+	if len(reps) == 0 {
+		return nil
+	}
+	labels := make([]string, 0, min(len(reps), 4))
+	for _, v := range reps[:min(len(reps), 4)] {
+		labels = append(labels, pointLabel(v))
+	}
+	if len(reps) > 4 {
+		labels = append(labels, "...")
+	}
+	checked := ", and these were checked for errors and for assertions that held in the baseline"
+	if side == "baseline" {
+		checked = ""
+	}
+	return []string{fmt.Sprintf("not compared figure by figure: %s the %s has of points the %s ran fewer times (%s); the repetitions both have were compared one to one%s: to compare them all, run both with as many repetitions (labctl run --repetitions N)",
+		plural.N(len(reps), "repetition"), side, other, strings.Join(labels, ", "), checked)}
 }
 
 // pointNotIn says why a swept point v of record own has no match in

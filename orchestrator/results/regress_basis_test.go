@@ -324,3 +324,44 @@ func TestComparePortsElsewhere(t *testing.T) {
 		t.Errorf("other seeds, p99 latency 10x: no regression:\n%s", text(t, r))
 	}
 }
+
+// A point both sides ran at one seed, one side more times: the
+// repetitions both have are compared one to one; the others are fewer
+// samples, not variants one side lacks, so they are listed, not counted as
+// regressions, while the run's own extra repetitions still fail on an
+// error or on an assertion that held in the baseline. They had read as 8
+// "variants not in the baseline" on 16gpu's incast run with
+// --repetitions 3 against a saved run of one.
+func TestCompareExtraRepetitionsAtOneSeed(t *testing.T) {
+	one := repeatedRun(t, "20261129T110000Z-ecn-pfc-64gpu", 1, 10)
+	three := repeatedRun(t, "20261129T120000Z-ecn-pfc-64gpu", 1, 10, 14, 12)
+	r := Compare(three, one, nil)
+	if r.Regressed || len(r.VariantsAdded) != 0 {
+		t.Errorf("extra repetitions regressed: %v (added %v)", regressions(r), r.VariantsAdded)
+	}
+	if w := strings.Join(r.Warnings, "\n"); !strings.Contains(w, "2 repetitions the run has of points the baseline ran fewer times (ecn=on,pfc=on #2, ecn=on,pfc=on #3)") || !strings.Contains(w, "checked for errors") {
+		t.Errorf("warnings: %s", w)
+	}
+	r = Compare(one, three, nil)
+	if r.Regressed {
+		t.Errorf("fewer repetitions regressed: %v", regressions(r))
+	}
+	if w := strings.Join(r.Warnings, "\n"); !strings.Contains(w, "2 repetitions the baseline has of points the run ran fewer times") || strings.Contains(w, "checked for errors") {
+		t.Errorf("warnings: %s", w)
+	}
+
+	// The shared repetition is still compared; the extra ones checked.
+	worse := cloneRun(t, three)
+	worse.Variants[0].Summary.LatencyUsP99 = 40
+	if got := strings.Join(regressions(Compare(worse, one, nil)), " "); got != "metric:ecn=on,pfc=on:latency_us_p99" {
+		t.Errorf("shared repetition worse: regressions %s", got)
+	}
+	failing := cloneRun(t, three)
+	failing.Variants[2].Assertions[0].Passed = false
+	failing.Variants[1].Error = "engine stalled"
+	got := regressions(Compare(failing, one, nil))
+	want := []string{"variant_error:ecn=on,pfc=on #2:", "assertion:ecn=on,pfc=on #3:" + one.Variants[0].Assertions[0].Name}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("extra repetitions failing: regressions %v, want %v", got, want)
+	}
+}
