@@ -21,7 +21,7 @@ func newLabsCmd(app *App) *cobra.Command {
 			}
 			specs := lab.Catalog()
 			if format == "json" {
-				return writeJSON(app.Out, specs)
+				return writeJSON(app.Out, map[string]any{"schema_version": 1, "labs": specs})
 			}
 			tw := tabwriter.NewWriter(app.Out, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "NAME\tGPUS\tNOS\tRUNTIME\tDESCRIPTION")

@@ -84,11 +84,13 @@ func TestMissingPrerequisiteLeavesGitClean(t *testing.T) {
 		if r.code != 0 || r.stderr != "" {
 			t.Fatalf("status: exit %d, stderr %q", r.code, r.stderr)
 		}
-		var sts []struct{ Lab, State, NOS string }
-		if err := json.Unmarshal([]byte(r.stdout), &sts); err != nil {
+		var list struct {
+			Labs []struct{ Lab, State, NOS string }
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &list); err != nil {
 			t.Fatalf("status -o json: %v\n%s", err, r.stdout)
 		}
-		for _, s := range sts {
+		for _, s := range list.Labs {
 			if s.Lab == lab {
 				return s.State, s.NOS
 			}

@@ -57,7 +57,11 @@ state: after a failed or interrupted up it shows the containers still running
 					notes = append(notes, note)
 				}
 			}
-			if err := writeStatus(app, format, sts); err != nil {
+			write := writeStatus
+			if len(args) == 0 {
+				write = writeStatusList
+			}
+			if err := write(app, format, sts); err != nil {
 				return err
 			}
 			if format == "table" {

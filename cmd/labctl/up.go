@@ -372,14 +372,25 @@ func clabFits(l *runtime.Lab, force bool) ([]string, error) {
 // writeStatus prints lab states as a table or JSON.
 func writeStatus(app *App, format string, sts []*runtime.Status) error {
 	if format == "json" {
-		if len(sts) == 1 {
-			return writeJSON(app.Out, sts[0])
-		}
+		return writeJSON(app.Out, sts[0])
+	}
+	return writeStatusTable(app, sts)
+}
+
+// writeStatusList is status without a lab: in JSON always an object
+// holding every lab's status, so that a script reads one shape whether
+// none, one or many labs are up ({"schema_version": 1, "labs": [...]}).
+func writeStatusList(app *App, format string, sts []*runtime.Status) error {
+	if format == "json" {
 		if sts == nil {
 			sts = []*runtime.Status{}
 		}
-		return writeJSON(app.Out, sts)
+		return writeJSON(app.Out, map[string]any{"schema_version": runtime.StateSchemaVersion, "labs": sts})
 	}
+	return writeStatusTable(app, sts)
+}
+
+func writeStatusTable(app *App, sts []*runtime.Status) error {
 	if len(sts) == 0 {
 		fmt.Fprintln(app.Out, "no labs: bring one up with 'labctl up <lab>'")
 		return nil

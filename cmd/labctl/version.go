@@ -28,15 +28,17 @@ var (
 // in a git checkout (vcs.revision, vcs.time, vcs.modified). go run and go
 // test leave the VCS stamp out, and so does -buildvcs=false.
 type buildVersion struct {
-	Version  string `json:"version"`
-	Commit   string `json:"commit"`
-	Time     string `json:"commit_time,omitempty"`
-	Modified bool   `json:"modified,omitempty"`
-	Go       string `json:"go"`
+	// SchemaVersion is the shape's version, as every -o json output has.
+	SchemaVersion int    `json:"schema_version"`
+	Version       string `json:"version"`
+	Commit        string `json:"commit"`
+	Time          string `json:"commit_time,omitempty"`
+	Modified      bool   `json:"modified,omitempty"`
+	Go            string `json:"go"`
 }
 
 func readBuildVersion(bi *debug.BuildInfo, ok bool) buildVersion {
-	v := buildVersion{Version: version, Go: runtime.Version()}
+	v := buildVersion{SchemaVersion: 1, Version: version, Go: runtime.Version()}
 	stamp := map[string]string{}
 	if ok && bi != nil {
 		for _, s := range bi.Settings {
