@@ -688,7 +688,9 @@ func TestParseWatchdogAssumptionsNamed(t *testing.T) {
 		"   priority-flow-control priority 3 no-drop\n" +
 		"   priority-flow-control pause watchdog\n" +
 		"   priority-flow-control pause watchdog port action drop\n" +
-		"   priority-flow-control pause watchdog port timer timeout 0.2 polling-interval auto recovery-time 0.2\n"
+		"   priority-flow-control pause watchdog port timer timeout 0.2 polling-interval auto recovery-time 0.2\n" +
+		"   tx-queue 3\n" +
+		"      bandwidth guaranteed percent 1\n"
 	dc, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte(cfg)})
 	if err != nil {
 		t.Fatal(err)
@@ -705,7 +707,7 @@ func TestParseWatchdogAssumptionsNamed(t *testing.T) {
 		}
 	}
 	all := strings.Join(notes, "\n")
-	for _, want := range []string{"default timeout' turns the PFC watchdog on", "errdisables the port", "detection or recovery time of 0"} {
+	for _, want := range []string{"default timeout' turns the PFC watchdog on", "errdisables the port", "detection or recovery time of 0", "watches every PFC priority of a port it is on, so also tx-queue 3"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("lint does not name the assumption %q; QOS000 notes:\n%s", want, all)
 		}

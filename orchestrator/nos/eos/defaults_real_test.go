@@ -3,6 +3,7 @@ package eos
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -125,5 +126,65 @@ func TestSchedulingAssumptionNamed(t *testing.T) {
 	}
 	if _, notes := parseNotes(t, string(own)); strings.Contains(notes, "labctl assumes EOS's scheduling") || strings.Contains(notes, "max-mark-probability") {
 		t.Errorf("labctl's own config sets every queue's priority and ECN probability, yet lint names an assumption:\n%s", notes)
+	}
+}
+
+// Which tx-queues EOS's PFC watchdog watches is not settled by Arista's
+// documentation labctl could read: a third-party guide says only queues
+// with guaranteed bandwidth. labctl keeps its watchdog on every PFC
+// priority, and lint names the assumption where a watched priority's
+// tx-queue sets no bandwidth guaranteed (where the two readings differ),
+// and not once the queue sets it.
+func TestRealConfigWatchdogQueueCoverageAssumed(t *testing.T) {
+	// Ethernet1 takes the profile test_with_pfc instead of test, and PFC
+	// is no longer off on every port: PFC on priority 0, the watchdog on,
+	// tx-queue 0 with bandwidth percent only.
+	cfg := mutate(t, realEOS(t, "qos.cfg"), "   service-profile test\n   qos trust dscp\n", "   service-profile test_with_pfc\n   qos trust dscp\n")
+	cfg = mutate(t, cfg, "priority-flow-control all off\n", "")
+	const field = "priority-flow-control pause watchdog (the tx-queues it watches)"
+	defaulted := func(dc qos.DeviceConfig) bool {
+		return slices.ContainsFunc(dc.Defaults, func(d qos.Default) bool {
+			return d.Field == field && slices.Contains(d.Ports, "Ethernet1") && d.Source == srcEOSWatchdogQueues
+		})
+	}
+	dc, notes := parseNotes(t, cfg)
+	e1 := dc.Port("Ethernet1")
+	if e1 == nil || qos.FormatInts(e1.PFCPriorities) != "0" || e1.Watchdog == nil || !e1.Watchdog.Watches(0) {
+		t.Fatalf("Ethernet1: PFC %v, watchdog %+v; want PFC on priority 0 with the watchdog watching it", e1.PFCPriorities, e1.Watchdog)
+	}
+	var note string
+	for _, n := range strings.Split(notes, "\n") {
+		if strings.Contains(n, "PFC watchdog watches every PFC priority") {
+			note = n
+		}
+	}
+	for _, want := range []string{"labctl assumes", "tx-queue 0", "'bandwidth guaranteed'", "unverified", "https://www.arista.com/en/support/toi/tag/pfc", "Ethernet1"} {
+		if !strings.Contains(note, want) {
+			t.Fatalf("lint does not name the watchdog's assumed coverage of tx-queue 0 at Ethernet1 (%q missing); QOS000 notes:\n%s", want, notes)
+		}
+	}
+	if !defaulted(dc) {
+		t.Errorf("the model does not list the assumed coverage among Ethernet1's defaults: %+v", dc.Defaults)
+	}
+
+	// With bandwidth guaranteed on tx-queue 0, both readings watch it:
+	// no assumption, and the watchdog is the same.
+	const q0 = "qos profile test_with_pfc\n   service-policy type qos input pmap_test1\n   !\n   tx-queue 0\n      bandwidth percent 1\n"
+	dc, notes = parseNotes(t, mutate(t, cfg, q0, q0+"      bandwidth guaranteed percent 10\n"))
+	if e1 := dc.Port("Ethernet1"); e1.Watchdog == nil || !e1.Watchdog.Watches(0) {
+		t.Errorf("with bandwidth guaranteed, Ethernet1 watchdog = %+v, want it watching priority 0", e1.Watchdog)
+	}
+	if strings.Contains(notes, "PFC watchdog watches every PFC priority") || defaulted(dc) {
+		t.Errorf("tx-queue 0 sets bandwidth guaranteed, yet the assumption is still named:\n%s", notes)
+	}
+
+	// labctl's own configs leave RoCE's queue without bandwidth
+	// guaranteed, so they rely on the assumption too, and lint says so.
+	own, err := os.ReadFile(filepath.Join("testdata", "golden", "ecn-on_pfc-on", "leaf1.cfg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, notes := parseNotes(t, string(own)); !strings.Contains(notes, "so also tx-queue 3, which sets no 'bandwidth guaranteed'") {
+		t.Errorf("labctl's own config watches tx-queue 3 without bandwidth guaranteed, yet lint does not name the assumption:\n%s", notes)
 	}
 }

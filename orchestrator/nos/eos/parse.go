@@ -56,6 +56,11 @@ type cfgQueue struct {
 	// ecnNoProb says the random-detect ecn line gives no
 	// max-mark-probability, so labctl's assumed 100% applies.
 	ecnNoProb bool
+	// guaranteed says the queue sets bandwidth guaranteed (false: no
+	// bandwidth guaranteed). Not simulated; it decides only whether the
+	// PFC watchdog's coverage of the queue rests on labctl's assumption
+	// (srcEOSWatchdogQueues).
+	guaranteed *bool
 }
 
 func newCfgBlock(where cfgPos) *cfgBlock {
@@ -464,6 +469,12 @@ func (p *cfgParser) queueLine(q *cfgQueue, f []string, where cfgPos) error {
 		q.drop, q.noDrop = e, false
 	case line == "no random-detect drop":
 		q.drop, q.noDrop = nil, true
+	case len(f) >= 3 && f[0] == "bandwidth" && f[1] == "guaranteed":
+		q.guaranteed = &t
+		return p.note("tx-queue", f, where)
+	case len(f) >= 3 && f[0] == "no" && f[1] == "bandwidth" && f[2] == "guaranteed":
+		q.guaranteed = &fa
+		return p.note("tx-queue", f, where)
 	default:
 		return p.note("tx-queue", f, where)
 	}
@@ -578,6 +589,18 @@ const (
 	// srcEOSECNProb marks labctl's assumed marking probability of
 	// random-detect ecn without max-mark-probability.
 	srcEOSECNProb = "not found in Arista's documentation"
+	// srcEOSWatchdogQueues is why labctl's coverage of EOS's PFC
+	// watchdog is an assumption: labctl has the watchdog watch every PFC
+	// priority of a port it is on, as SONiC's does. A third-party guide
+	// says EOS's watchdog monitors only tx-queues with guaranteed
+	// bandwidth, giving Arista's reason; Arista's TOI list for PFC names
+	// a TOI (7050X and 7060X series) whose summary begins "In previous
+	// releases, PFC Watchdog supported only queues", cut off there. What
+	// Arista's manual says, on which platforms and releases, labctl could
+	// not read, so the model is left as it was and lint names the
+	// assumption where a watched PFC priority's tx-queue sets no
+	// bandwidth guaranteed (QOS000): there the two readings differ.
+	srcEOSWatchdogQueues = "unverified: a third-party guide ('RoCEv2 lossless configuration on Arista EOS') says EOS's PFC watchdog monitors only tx-queues with 'bandwidth guaranteed' configured, quoting Arista that guaranteed bandwidth 'is needed to ensure starvation due to higher priority traffic is not wrongly flagged as a stuck-queue due to congestion'; an Arista TOI for the 7050X and 7060X series begins 'In previous releases, PFC Watchdog supported only queues' (https://www.arista.com/en/support/toi/tag/pfc); which queues it watches, on which platforms and releases, is not confirmed in Arista's manual"
 )
 
 // cfgDefaultCoSTC is EOS's default CoS -> traffic class map: CoS 0 to TC1
@@ -647,6 +670,10 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 	// documentation: lint names each assumption (QOS000), with the
 	// ports it decides.
 	var wdByDefault, wdActionDefault, wdNoTimer []string
+	// wdNoGuarantee: the ports whose watchdog labctl has watching a PFC
+	// priority whose tx-queue sets no bandwidth guaranteed, by those
+	// queues.
+	wdNoGuarantee := map[string][]string{}
 	// The ports that rely on an assumption of labctl's or on a
 	// platform-specific setting: lint names each (QOS000).
 	var schedAssumed, sandQ7, ecnNoProb []string
@@ -739,6 +766,23 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 				wdNoTimer = append(wdNoTimer, name)
 			}
 			pc.Watchdog = w
+			// labctl's watchdog watches every PFC priority of the port
+			// (Priorities nil). If EOS's watches only tx-queues with
+			// guaranteed bandwidth, it does not watch these.
+			var unsure []int
+			for _, pr := range pc.PFCPriorities {
+				qn := pc.PFCToQueue[pr]
+				if q := eff.queues[qn]; (q == nil || q.guaranteed == nil || !*q.guaranteed) && !slices.Contains(unsure, qn) {
+					unsure = append(unsure, qn)
+				}
+			}
+			if len(unsure) > 0 {
+				slices.Sort(unsure)
+				k := qos.FormatInts(unsure)
+				wdNoGuarantee[k] = append(wdNoGuarantee[k], name)
+				def("priority-flow-control pause watchdog (the tx-queues it watches)",
+					"every PFC priority's tx-queue, with or without 'bandwidth guaranteed' (labctl's assumption)", srcEOSWatchdogQueues, name, false)
+			}
 		}
 		// EOS serves strict-priority tx-queues before round-robin ones
 		// and keeps them above: every tx-queue is strict priority until
@@ -816,6 +860,14 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 	assume(wdByDefault, "that 'priority-flow-control pause watchdog default timeout' turns the PFC watchdog on at ports with PFC that do not say 'priority-flow-control pause watchdog'")
 	assume(wdActionDefault, "that a PFC watchdog without 'priority-flow-control pause watchdog action' errdisables the port on a storm")
 	assume(wdNoTimer, "a detection or recovery time of 0 for a PFC watchdog whose timeout or recovery-time is set nowhere")
+	for _, k := range slices.Sorted(maps.Keys(wdNoGuarantee)) {
+		queues := "tx-queue " + k + ", which sets"
+		if strings.ContainsAny(k, ",-") {
+			queues = "tx-queues " + k + ", which set"
+		}
+		p.notes = append(p.notes, fmt.Sprintf("labctl assumes EOS's PFC watchdog watches every PFC priority of a port it is on, so also %s no 'bandwidth guaranteed' (%s); if the switch watches only queues with guaranteed bandwidth, a pause storm there goes undetected and pauses the fabric; set 'bandwidth guaranteed' on the tx-queue where the platform accepts it to rely on no assumption; ports: %s",
+			queues, srcEOSWatchdogQueues, qos.PortRanges(wdNoGuarantee[k], p.order)))
+	}
 	sourced := func(ports []string, source, format string, a ...any) {
 		if len(ports) > 0 {
 			p.notes = append(p.notes, fmt.Sprintf(format+" (%s); ports: %s", append(a, source, qos.PortRanges(ports, p.order))...))
@@ -914,6 +966,9 @@ func cfgOverlay(dst, src *cfgBlock) {
 		}
 		if q.drop != nil || q.noDrop {
 			d.drop = q.drop
+		}
+		if q.guaranteed != nil {
+			d.guaranteed = q.guaranteed
 		}
 	}
 }

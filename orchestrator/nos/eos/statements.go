@@ -48,7 +48,7 @@ var statements = []statement{
 	{"interface", "no priority-flow-control", qos.UseSimulated, "PFC off on the port", ""},
 	{"interface", "priority-flow-control priority <p> no-drop", qos.UseSimulated, "priority p is lossless: the platform's PG for it pauses", ""},
 	{"interface", "priority-flow-control priority <p> drop", qos.UseSimulated, "priority p drops (overrides a profile's no-drop)", ""},
-	{"interface", "priority-flow-control pause watchdog", qos.UseSimulated, "the PFC watchdog on the port", ""},
+	{"interface", "priority-flow-control pause watchdog", qos.UseSimulated, "the PFC watchdog on the port, watching every PFC priority (labctl's assumption where the priority's tx-queue sets no bandwidth guaranteed: unverified, lint notes it, QOS000)", ""},
 	{"interface", "no priority-flow-control pause watchdog", qos.UseSimulated, "no PFC watchdog on the port", ""},
 	{"interface", "priority-flow-control pause watchdog port action <action>", qos.UseSimulated, "the port's own storm action", ""},
 	{"interface", "priority-flow-control pause watchdog port timer timeout <s> ... recovery-time <s>", qos.UseSimulated, "the port's own detection and restoration times", ""},
@@ -64,7 +64,7 @@ var statements = []statement{
 	{"tx-queue", "random-detect drop minimum-threshold <n> <unit> maximum-threshold <n> <unit> drop-probability <p>", qos.UseSimulated, "WRED early drop on the queue", ""},
 	{"tx-queue", "no random-detect drop", qos.UseSimulated, "no WRED early drop on the queue", ""},
 	{"tx-queue", "random-detect ecn count", qos.UseIgnored, "counts marked packets: labctl reads counters with show commands", ""},
-	{"tx-queue", "bandwidth guaranteed <rate>", qos.UseIgnored, "a guaranteed minimum is not simulated: weights share the port", ""},
+	{"tx-queue", "bandwidth guaranteed <rate>", qos.UseIgnored, "a guaranteed minimum is not simulated: weights share the port. Where the PFC watchdog watches a PFC priority whose queue sets none, lint names labctl's assumption that EOS's watchdog watches it all the same (a third-party guide says EOS watches only queues with guaranteed bandwidth; Arista's manual does not confirm it, so labctl does not model it, QOS000)", ""},
 	{"tx-queue", "shape rate <rate>", qos.UseIgnored, "queue shaping is not simulated", "a shaped queue sends below line rate and backs up, pausing or marking sooner than the figures show"},
 }
 
