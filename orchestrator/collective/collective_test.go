@@ -531,6 +531,15 @@ func TestSpecRefused(t *testing.T) {
 	if !errors.As(err, &tl) || !strings.Contains(err.Error(), "up to 2095104 streams") {
 		t.Fatalf("all-to-all of 1024 ranks: %v", err)
 	}
+	// On one channel already (the nccl-alltoall scenario on 1024gpu), the
+	// fix is a smaller lab alone; on four, fewer channels too.
+	if strings.Contains(err.Error(), "fewer channels") {
+		t.Errorf("all-to-all of 1024 ranks on one channel: %v, want no fewer channels offered", err)
+	}
+	_, _, err = Build(servers(64, 8, 8), Spec{Collective: results.CollAllToAll, Bytes: 1 << 30, Channels: 4}, "p")
+	if !errors.As(err, &tl) || !strings.Contains(err.Error(), "on 4 channels makes up to 2093056 streams") || !strings.Contains(err.Error(), "or on fewer channels)") {
+		t.Errorf("all-to-all of 512 ranks on 4 channels: %v", err)
+	}
 	// Benign: one server of 8 GPUs rings over the scale-up domain alone.
 	p, _, err := Build(servers(1, 8, 8), ok, "p")
 	if err != nil {

@@ -2,6 +2,7 @@ package collective
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/sim"
@@ -114,7 +115,7 @@ func plan(servers []Server, s Spec) (*schedule, error) {
 		// Refused before the transfers are made: an all-to-all grows
 		// with the square of the ranks, up to two streams a pair (PXN).
 		if streams := 2 * nn * (nn - 1) * ch; streams > MaxStreams {
-			return nil, &TooLargeError{What: fmt.Sprintf("an all-to-all of %d ranks%s", n, onChannels(ch)), Streams: streams, AtMost: true}
+			return nil, &TooLargeError{What: fmt.Sprintf("an all-to-all of %d ranks%s", n, onChannels(ch)), Streams: streams, AtMost: true, Channels: ch}
 		}
 		// In NCCL's p2p order: rank i's k-th peer is rank i+k (mod n),
 		// so that at every step the ranks send to n different peers.
@@ -151,7 +152,7 @@ func plan(servers []Server, s Spec) (*schedule, error) {
 		}
 	}
 	if streams > MaxStreams {
-		return nil, &TooLargeError{What: fmt.Sprintf("%s over %d ranks%s", s.Collective, n, onChannels(ch)), Streams: streams}
+		return nil, &TooLargeError{What: fmt.Sprintf("%s over %d ranks%s", s.Collective, n, onChannels(ch)), Streams: streams, Channels: ch, QPsPerConnection: s.QPsPerConnection}
 	}
 	return sc, nil
 }
@@ -170,6 +171,12 @@ type TooLargeError struct {
 	Streams int64
 	// AtMost says Streams is an upper bound, counted before laying out.
 	AtMost bool
+	// Channels and QPsPerConnection are what the count multiplied by
+	// (QPsPerConnection 0 where the count left them out): the fix names
+	// only what can go lower, so an all-to-all of 1024 ranks, on one
+	// channel already, is not told to take fewer.
+	Channels         int64
+	QPsPerConnection int
 }
 
 func (e *TooLargeError) Error() string {
@@ -177,7 +184,18 @@ func (e *TooLargeError) Error() string {
 	if e.AtMost {
 		up = "up to "
 	}
-	return fmt.Sprintf("%s makes %s%d streams, more than the %d one collective may have (fix: run it on a lab with fewer GPUs, since it runs over every GPU of the lab, or on fewer channels)", e.What, up, e.Streams, MaxStreams)
+	fix := "run it on a lab with fewer GPUs, since it runs over every GPU of the lab"
+	var fewer []string
+	if e.Channels > 1 {
+		fewer = append(fewer, "channels")
+	}
+	if e.QPsPerConnection > 1 {
+		fewer = append(fewer, "QPs per connection")
+	}
+	if len(fewer) > 0 {
+		fix += ", or on fewer " + strings.Join(fewer, " or fewer ")
+	}
+	return fmt.Sprintf("%s makes %s%d streams, more than the %d one collective may have (fix: %s)", e.What, up, e.Streams, MaxStreams, fix)
 }
 
 // EmptyError says that a requested size moves nothing: nccl-tests rounds
