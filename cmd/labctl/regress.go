@@ -55,8 +55,9 @@ absent in the run it is a regression, absent in the baseline it is listed as
 not compared. Variants are matched by name and repetition; when the two
 runs had other seeds, the repetitions of a point (each at seed +
 repetition) are compared as samples: the mean of the run's against the
-mean of the baseline's, allowed at least the spread of the baseline's
-(nccl-tests tables too, size by size). Other seeds with a point run once
+mean of the baseline's, allowed at least the spread of either side's
+repetitions, the baseline's alone where it holds one value at every
+seed (nccl-tests tables too, size by size). Other seeds with a point run once
 on either side are refused (exit 2): the seed alone moves figures (it
 places flows on ECMP paths), so rerun at the baseline's --seed, or run
 both with repetitions. The output says first what was compared and how

@@ -303,7 +303,7 @@ func (c comparison) basis(run, baseline *Run, changed []string) Basis {
 				why = "the fabric's splits differ, which shifts the flows' timing as another seed would"
 			}
 		}
-		b.Text = fmt.Sprintf("samples: %s, so each point's %s (seeds %s) are compared as their mean against the mean of the baseline's %d (seeds %s), allowed the larger of the tolerance and the spread of the baseline's repetitions. The verdict is as good as the samples: a change smaller than the seeds' spread goes unseen, %d samples a side may understate that spread (a figure with two modes, such as a lossy incast's goodput, can land in one mode on every seed of a side), and a port's figures follow where each seed placed the flows, so at other seeds a port's figure beyond tolerance is listed, not a regression; more repetitions narrow all of it",
+		b.Text = fmt.Sprintf("samples: %s, so each point's %s (seeds %s) are compared as their mean against the mean of the baseline's %d (seeds %s), allowed the larger of the tolerance and the spread of either side's repetitions (the baseline's alone where it holds one value at every seed). The verdict is as good as the samples: a change smaller than the seeds' spread goes unseen, %d samples a side may understate that spread (a figure with two modes, such as a lossy incast's goodput, can land in one mode on every seed of a side), and a port's figures follow where each seed placed the flows, so at other seeds a port's figure beyond tolerance is listed, not a regression; more repetitions narrow all of it",
 			why, plural.N(b.RunRepetitions, "repetition"), seedRange(run.Seed, b.RunRepetitions), b.BaselineRepetitions, seedRange(baseline.Seed, b.BaselineRepetitions), min(b.RunRepetitions, b.BaselineRepetitions))
 	}
 	return b

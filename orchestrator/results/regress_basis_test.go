@@ -365,3 +365,35 @@ func TestCompareExtraRepetitionsAtOneSeed(t *testing.T) {
 		t.Errorf("extra repetitions failing: regressions %v, want %v", got, want)
 	}
 }
+
+// Across seeds the run's repetitions show the noise as the baseline's do:
+// a figure with two modes that the baseline's few seeds all landed in
+// one of is not a regression when the run's repetitions span both (on
+// 128gpu the lossy incast's fairness is 0.90-0.93 at seeds 1-3, 0.30-0.79
+// at seeds 4-20). A baseline that holds one value at every seed (no
+// failed flow: TestCompareRepetitionsOfAnotherSeed) is what the configs
+// do, and a run departing from it in one repetition still regresses; a
+// consistent shift beyond both spreads does too.
+func TestCompareRunSpreadAcrossSeeds(t *testing.T) {
+	base := repeatedRun(t, "20261129T110000Z-ecn-pfc-64gpu", 1, 10, 12, 11)
+	twoModes := repeatedRun(t, "20261129T120000Z-ecn-pfc-64gpu", 11, 10, 30, 11)
+	r := Compare(twoModes, base, nil)
+	if r.Regressed {
+		t.Errorf("a run whose repetitions span two modes regressed: %v", regressions(r))
+	}
+	found := false
+	for _, f := range r.Findings {
+		found = found || f.Metric == "latency_us_p99" && f.Scope == ScopeSummary && strings.HasSuffix(f.Tolerance, "widened to the spread of the run's repetitions")
+	}
+	if !found {
+		t.Errorf("the widening is not said:\n%s", text(t, r))
+	}
+	shifted := repeatedRun(t, "20261129T120000Z-ecn-pfc-64gpu", 11, 30, 31, 29)
+	if got := strings.Join(regressions(Compare(shifted, base, nil)), " "); !strings.Contains(got, "metric:ecn=on,pfc=on (mean of 3 repetitions):latency_us_p99") {
+		t.Errorf("p99 from 11 to 30 us at every seed: regressions %s", got)
+	}
+	flat := repeatedRun(t, "20261129T110000Z-ecn-pfc-64gpu", 1, 10, 10, 10)
+	if got := strings.Join(regressions(Compare(twoModes, flat, nil)), " "); !strings.Contains(got, "metric:ecn=on,pfc=on (mean of 3 repetitions):latency_us_p99") {
+		t.Errorf("a baseline of one value at every seed, a run that leaves it in one repetition: regressions %s", got)
+	}
+}
