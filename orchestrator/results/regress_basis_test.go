@@ -397,3 +397,45 @@ func TestCompareRunSpreadAcrossSeeds(t *testing.T) {
 		t.Errorf("a baseline of one value at every seed, a run that leaves it in one repetition: regressions %s", got)
 	}
 }
+
+// An edit compared at one seed with one run a side cannot tell its effect
+// from the timing shift it causes (16gpu's incast p50 spans 14-37 us over
+// seeds with nothing changed): a REGRESSED verdict then says what to run
+// to tell them apart. Not when nothing changed (the same simulation), nor
+// when repetitions already compare samples.
+func TestCompareNextStepAfterAnEdit(t *testing.T) {
+	base := repeatedRun(t, "20261129T110000Z-ecn-pfc-64gpu", 1, 10)
+	edited := repeatedRun(t, "20261129T120000Z-ecn-pfc-64gpu", 1, 14)
+	base.ConfigDigest, edited.ConfigDigest = "sha256:orig", "sha256:edited"
+	r := Compare(edited, base, nil)
+	if !r.Regressed || !strings.Contains(r.Basis.Next, "labctl run ecn-pfc --lab 64gpu --seed 1 --repetitions 5") {
+		t.Fatalf("one run a side after an edit: regressed %v, next %q", r.Regressed, r.Basis.Next)
+	}
+	if out := text(t, r); !strings.Contains(out, "\nnext: a regression here may be the timing shift alone") {
+		t.Errorf("the next step is not printed:\n%s", out)
+	}
+	same := cloneRun(t, edited)
+	same.ConfigDigest = base.ConfigDigest
+	if n := Compare(same, base, nil).Basis.Next; n != "" {
+		t.Errorf("nothing changed: next %q", n)
+	}
+	reps := repeatedRun(t, "20261129T120000Z-ecn-pfc-64gpu", 1, 14, 15, 13)
+	reps.ConfigDigest = "sha256:edited"
+	baseReps := repeatedRun(t, "20261129T110000Z-ecn-pfc-64gpu", 1, 10, 11, 12)
+	baseReps.ConfigDigest = "sha256:orig"
+	if n := Compare(reps, baseReps, nil).Basis.Next; n != "" {
+		t.Errorf("repetitions on both sides: next %q", n)
+	}
+}
+
+// An assertion that fails after an edit is a verdict on its own: no
+// "may be the timing shift" under it.
+func TestCompareNoNextStepUnderAFailedAssertion(t *testing.T) {
+	base := repeatedRun(t, "20261129T110000Z-ecn-pfc-64gpu", 1, 10)
+	edited := repeatedRun(t, "20261129T120000Z-ecn-pfc-64gpu", 1, 14)
+	base.ConfigDigest, edited.ConfigDigest = "sha256:orig", "sha256:edited"
+	edited.Variants[0].Assertions[0].Passed = false
+	if out := text(t, Compare(edited, base, nil)); strings.Contains(out, "\nnext: ") || !strings.Contains(out, "REGRESSED") {
+		t.Errorf("a failed assertion after an edit:\n%s", out)
+	}
+}

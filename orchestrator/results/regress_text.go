@@ -48,6 +48,9 @@ func (r Report) WriteText(w io.Writer) error {
 		b.WriteString("figures of the run: " + src + "\n")
 	}
 	b.WriteString(r.verdict() + "\n")
+	if r.Regressed && r.Basis.Next != "" && r.onlyMetricsRegressed() {
+		b.WriteString("next: " + r.Basis.Next + "\n")
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -200,6 +203,13 @@ func (r Report) comparedLine() string {
 		s += fmt.Sprintf("; not compared: %d absent in the run, %d absent in the baseline", c.AbsentInRun, c.AbsentInBaseline)
 	}
 	return s
+}
+
+// onlyMetricsRegressed says that every regression is a figure beyond
+// tolerance, which an edit's timing shift can make; an assertion that
+// fails now, or a variant that failed, is a verdict on its own.
+func (r Report) onlyMetricsRegressed() bool {
+	return !slices.ContainsFunc(r.Findings, func(f Finding) bool { return f.Regression && f.Kind != FindingMetric })
 }
 
 // verdict is the last line: REGRESSED with what kinds of regression, or
