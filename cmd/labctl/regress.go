@@ -102,6 +102,11 @@ baseline's value but at least 2: the larger, not the sum, as the findings'
 					return runRefError(err)
 				}
 				fmt.Fprintf(app.Out, "saved baseline %s (%s)\n", args[0], path)
+				if saved, err := results.ReadRunFile(path); err == nil {
+					if note := results.BaselineNote(saved); note != "" {
+						fmt.Fprintf(app.Out, "note: %s\n", note)
+					}
+				}
 				return nil
 			}
 			format, err := app.OutputFormat("text", "text", "json", "junit")

@@ -1141,6 +1141,17 @@ func SaveBaseline(s *Store, ref, name string) (string, error) {
 	return SaveBaselineFiltered(s, ref, name, Filter{}, false)
 }
 
+// BaselineNote is what to know of a baseline just saved, "" when
+// nothing: a simulated baseline that runs each point once compares a run
+// after a config edit one sample a side, where the edit's timing shift
+// alone can read as a regression (Basis.Next).
+func BaselineNote(run *Run) string {
+	if run.Imported != nil || measured(run) || maxRepetitions(run) > 1 {
+		return ""
+	}
+	return fmt.Sprintf("the baseline runs each point once, so a run after a config edit is compared with it one sample a side, where the timing shift an edit causes can read as a regression; to compare edits as samples, save a run made with repetitions (labctl run %s --lab %s --seed %d --repetitions 5) and run the edits the same way", run.Scenario, run.Lab, run.Seed)
+}
+
 // SaveBaselineFiltered is SaveBaseline with "latest" narrowed by f, and an
 // existing baseline of that name replaced only when force is set (baselines
 // are committed files: replacing one silently would lose a reference).

@@ -439,3 +439,21 @@ func TestCompareNoNextStepUnderAFailedAssertion(t *testing.T) {
 		t.Errorf("a failed assertion after an edit:\n%s", out)
 	}
 }
+
+// Saving a simulated baseline of one run a point says what that means for
+// edits compared with it; a baseline with repetitions, or measured, needs
+// no such note.
+func TestBaselineNote(t *testing.T) {
+	one := repeatedRun(t, "20261129T110000Z-ecn-pfc-64gpu", 1, 10)
+	if n := BaselineNote(one); !strings.Contains(n, "labctl run ecn-pfc --lab 64gpu --seed 1 --repetitions 5") {
+		t.Errorf("one repetition: note %q", n)
+	}
+	if n := BaselineNote(repeatedRun(t, "20261129T110000Z-ecn-pfc-64gpu", 1, 10, 11, 12)); n != "" {
+		t.Errorf("three repetitions: note %q", n)
+	}
+	live := cloneRun(t, one)
+	live.Variants[0].Summary.Source = Measured
+	if n := BaselineNote(live); n != "" {
+		t.Errorf("measured: note %q", n)
+	}
+}
