@@ -1074,6 +1074,9 @@ func (r Report) WriteJUnit(w io.Writer) error {
 		Properties: []JUnitProperty{{Name: "run_id", Value: xmlSafe(r.RunID)}, {Name: "baseline_run_id", Value: xmlSafe(r.BaselineRunID)},
 			{Name: "config_changed", Value: strconv.FormatBool(r.ConfigChanged)},
 			{Name: "basis", Value: xmlSafe(r.Basis.How)}, {Name: "confidence", Value: xmlSafe(r.Basis.Confidence)}, {Name: "compared", Value: xmlSafe(r.Basis.Text)}}}
+	if r.Regressed && r.Basis.Next != "" && r.onlyMetricsRegressed() {
+		suite.Properties = append(suite.Properties, JUnitProperty{Name: "next", Value: xmlSafe(r.Basis.Next)})
+	}
 	for _, f := range r.Findings {
 		name := "regress:" + f.Metric
 		switch f.Kind {

@@ -414,6 +414,10 @@ func TestCompareNextStepAfterAnEdit(t *testing.T) {
 	if out := text(t, r); !strings.Contains(out, "\nnext: a regression here may be the timing shift alone") {
 		t.Errorf("the next step is not printed:\n%s", out)
 	}
+	var junit strings.Builder
+	if err := r.WriteJUnit(&junit); err != nil || !strings.Contains(junit.String(), `<property name="next" value="a regression here may be the timing shift alone`) {
+		t.Errorf("the next step is not a JUnit property (%v):\n%.1500s", err, junit.String())
+	}
 	same := cloneRun(t, edited)
 	same.ConfigDigest = base.ConfigDigest
 	if n := Compare(same, base, nil).Basis.Next; n != "" {
