@@ -1,0 +1,40 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/labctl/labctl/orchestrator/results"
+)
+
+// A run whose points ran more than once shows each point's mean and
+// range over its repetitions under the per-repetition table; a figure
+// the model does not compute is n/a there too; a run of one repetition a
+// point shows no such table.
+func TestRunSummaryOverRepetitions(t *testing.T) {
+	v := func(name string, rep int, gbps float64, drops int64) results.Variant {
+		return results.Variant{Name: name, Repetition: rep, Summary: results.Summary{ThroughputGbpsTotal: gbps, ThroughputGbpsMinFlow: gbps / 8,
+			JainFairness: 0.99, Drops: drops, LatencyUsP99: 10}}
+	}
+	run := &results.Run{Seed: 3, Variants: []results.Variant{v("pfc=on", 0, 100, 1), v("pfc=off", 0, 50, 0), v("pfc=on", 1, 200, 3), v("pfc=off", 1, 50, 0)}}
+	run.Variants[1].Summary.NotComputed = []string{"latency_us_p99"}
+	run.Variants[3].Summary.NotComputed = []string{"latency_us_p99"}
+	var b strings.Builder
+	writeRepetitionSummary(&b, run)
+	out := b.String()
+	for _, want := range []string{
+		"over the repetitions (repetition r at seed 3 + r): the mean, and min-max",
+		"pfc=on     2  150.0 (100.0-200.0)  18.8 (12.5-25.0)  0.990      2",
+		"pfc=off     2                 50.0",
+		"n/a",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	b.Reset()
+	writeRepetitionSummary(&b, &results.Run{Variants: []results.Variant{v("pfc=on", 0, 100, 1), v("pfc=off", 0, 50, 0)}})
+	if b.Len() != 0 {
+		t.Errorf("one repetition a point: %s", b.String())
+	}
+}
