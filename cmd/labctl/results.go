@@ -338,7 +338,7 @@ func writeRunText(w io.Writer, run *results.Run, dir string) error {
 		// A figure the variant's model does not compute, or a record of
 		// nccl-tests output does not hold, is n/a, not a 0.
 		cell := func(field, value string) string { return naCell(&sm, field, value) }
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", v.Name,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", v.Label(),
 			cell("throughput_gbps_total", fmt.Sprintf("%.1f", sm.ThroughputGbpsTotal)), cell("throughput_gbps_min_flow", fmt.Sprintf("%.1f", sm.ThroughputGbpsMinFlow)),
 			cell("jain_fairness", fmt.Sprintf("%.3f", sm.JainFairness)), cell("drops", fmt.Sprint(sm.Drops)), cell("pfc_pause_frames", fmt.Sprint(sm.PFCPauseFrames)),
 			cell("ecn_marked", fmt.Sprint(sm.ECNMarked)), cell("cnp", fmt.Sprint(sm.CNP)), cell("retransmits", fmt.Sprint(sm.Retransmits)),

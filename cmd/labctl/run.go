@@ -324,10 +324,7 @@ func writeRunSummary(w io.Writer, run *results.Run, dir string) {
 	}
 	fmt.Fprintln(tw, head)
 	for _, v := range run.Variants {
-		name := v.Name
-		if v.Repetition > 0 {
-			name += fmt.Sprintf(" #%d", v.Repetition+1)
-		}
+		name := v.Label()
 		if v.Error != "" {
 			fmt.Fprintf(tw, "%s\terror\t\t\t\t\t\t\t\t\t\t\n", name) // sized columns stay empty
 			continue

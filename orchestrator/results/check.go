@@ -37,21 +37,21 @@ func CheckComparable(path string, run *Run) error {
 			return exitcode.Usagef("%s: variants[%d] has no name, so regress cannot match it with a variant of the other run (fix: %s)", path, i, fix)
 		}
 		if j, dup := seen[pointKey(v)]; dup {
-			return exitcode.Usagef("%s: variant %s is in the record twice (variants[%d] and variants[%d]), and regress, which matches variants by name and repetition, cannot tell which to compare (fix: %s)", path, pointLabel(v), j, i, fix)
+			return exitcode.Usagef("%s: variant %s is in the record twice (variants[%d] and variants[%d]), and regress, which matches variants by name and repetition, cannot tell which to compare (fix: %s)", path, v.Label(), j, i, fix)
 		}
 		seen[pointKey(v)] = i
 		// Every summary labctl writes says where its figures came from; one
 		// without (a "summary": null, or none) would read as all zeros.
 		if src := v.Summary.Source; src != Measured && src != Simulated {
-			return exitcode.Usagef("%s: variant %s: summary.source is %q, not measured or simulated, so its figures are not labctl's and regress would compare them as zeros (fix: %s)", path, pointLabel(v), src, fix)
+			return exitcode.Usagef("%s: variant %s: summary.source is %q, not measured or simulated, so its figures are not labctl's and regress would compare them as zeros (fix: %s)", path, v.Label(), src, fix)
 		}
 		for _, m := range v.Summary.absent {
 			if !slices.Contains(v.Summary.NotComputed, m) {
-				return exitcode.Usagef("%s: variant %s: summary.%s is missing or null, and regress would compare it as 0 (fix: %s)", path, pointLabel(v), m, fix)
+				return exitcode.Usagef("%s: variant %s: summary.%s is missing or null, and regress would compare it as 0 (fix: %s)", path, v.Label(), m, fix)
 			}
 		}
 		if j := v.Summary.JainFairness; j > 1 {
-			return exitcode.Usagef("%s: variant %s: summary.jain_fairness is %s, and Jain's index is at most 1 (fix: %s)", path, pointLabel(v), strconv.FormatFloat(j, 'g', -1, 64), fix)
+			return exitcode.Usagef("%s: variant %s: summary.jain_fairness is %s, and Jain's index is at most 1 (fix: %s)", path, v.Label(), strconv.FormatFloat(j, 'g', -1, 64), fix)
 		}
 		where, val := negativeFigure(v.Summary, v.Flows, v.Counters)
 		if where == "" && v.Simulated != nil {
@@ -59,10 +59,10 @@ func CheckComparable(path string, run *Run) error {
 			where = "simulated." + where
 		}
 		if where != "" {
-			return exitcode.Usagef("%s: variant %s: %s is %s, and no metric regress compares can be negative (fix: %s)", path, pointLabel(v), where, strconv.FormatFloat(val, 'g', -1, 64), fix)
+			return exitcode.Usagef("%s: variant %s: %s is %s, and no metric regress compares can be negative (fix: %s)", path, v.Label(), where, strconv.FormatFloat(val, 'g', -1, 64), fix)
 		}
 		if why := ncclProblem(v.NCCL); why != "" {
-			return exitcode.Usagef("%s: variant %s: %s (fix: %s)", path, pointLabel(v), why, fix)
+			return exitcode.Usagef("%s: variant %s: %s (fix: %s)", path, v.Label(), why, fix)
 		}
 	}
 	return nil

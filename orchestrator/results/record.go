@@ -5,6 +5,7 @@ package results
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"slices"
 	"strconv"
@@ -312,6 +313,16 @@ func (v *Variant) Model() string {
 		return ModelPacket
 	}
 	return v.Summary.Model
+}
+
+// Label names the variant where a run's variants are listed: its name,
+// and after the first repetition of a point the repetition ("ecn=on,pfc=on
+// #2"), so that the rows of a run with repetitions can be told apart.
+func (v *Variant) Label() string {
+	if v.Repetition > 0 {
+		return fmt.Sprintf("%s #%d", v.Name, v.Repetition+1)
+	}
+	return v.Name
 }
 
 // MarkNotComputed adds the fields to NotComputed, each once.

@@ -335,19 +335,19 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 			if run.Imported != nil {
 				// A record of a tool's output holds the points measured.
 				detail = "variant is in the baseline but not in the run, a record of " + run.Imported.Tool + " output, so not compared"
-				importedMissing = append(importedMissing, pointLabel(bv))
+				importedMissing = append(importedMissing, bv.Label())
 			}
-			r.Findings = append(r.Findings, Finding{Kind: FindingMissingVariant, Scope: ScopeVariant, Variant: pointLabel(bv), Regression: run.Imported == nil, Detail: detail})
+			r.Findings = append(r.Findings, Finding{Kind: FindingMissingVariant, Scope: ScopeVariant, Variant: bv.Label(), Regression: run.Imported == nil, Detail: detail})
 			continue
 		}
 		r.Compared.Variants++
 		if v.Error != "" && bv.Error == "" {
-			r.Findings = append(r.Findings, Finding{Kind: FindingVariantError, Scope: ScopeVariant, Variant: pointLabel(bv), Regression: true, Detail: v.Error})
+			r.Findings = append(r.Findings, Finding{Kind: FindingVariantError, Scope: ScopeVariant, Variant: bv.Label(), Regression: true, Detail: v.Error})
 		}
 		if v.Summary.Source != bv.Summary.Source && v.Summary.Source != "" && bv.Summary.Source != "" {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("variant %s: run is %s, baseline is %s", pointLabel(bv), v.Summary.Source, bv.Summary.Source))
+			r.Warnings = append(r.Warnings, fmt.Sprintf("variant %s: run is %s, baseline is %s", bv.Label(), v.Summary.Source, bv.Summary.Source))
 		}
-		r.compareVariant(pointLabel(bv), []*Variant{bv}, []*Variant{v}, tol)
+		r.compareVariant(bv.Label(), []*Variant{bv}, []*Variant{v}, tol)
 		if NCCLOnly(bv) || NCCLOnly(v) {
 			continue // an nccl-tests record has no assertions
 		}
@@ -361,7 +361,7 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 			// repetitions of the point hold in it.
 			runOnlyReps = append(runOnlyReps, v)
 			if v.Error != "" && !slices.ContainsFunc(basePoints[v.Name], func(b *Variant) bool { return b.Error != "" }) {
-				r.Findings = append(r.Findings, Finding{Kind: FindingVariantError, Scope: ScopeVariant, Variant: pointLabel(v), Regression: true, Detail: v.Error})
+				r.Findings = append(r.Findings, Finding{Kind: FindingVariantError, Scope: ScopeVariant, Variant: v.Label(), Regression: true, Detail: v.Error})
 			}
 			if !NCCLOnly(v) {
 				r.compareAssertions(basePoints[v.Name], v)
@@ -369,16 +369,16 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 			continue
 		}
 		if !inBase[pointKey(v)] && pooled[v.Name] == nil {
-			r.VariantsAdded = append(r.VariantsAdded, pointLabel(v))
+			r.VariantsAdded = append(r.VariantsAdded, v.Label())
 			detail := fmt.Sprintf("variant is in the run but not in the baseline (baseline %s, %s), so nothing checked it: save a baseline that has every variant", baseline.Status, plural.N(len(baseline.Variants), "variant"))
 			if why := pointNotIn(v, run, baseline, "the baseline"); why != "" {
 				detail = "point is in the run but not in the baseline, so nothing checked it: " + why + "; save a baseline of the same sweep"
 			}
 			if baseline.Imported != nil {
 				detail = "variant is in the run but not in the baseline, a record of " + baseline.Imported.Tool + " output (the points measured), so not compared"
-				importedAdded = append(importedAdded, pointLabel(v))
+				importedAdded = append(importedAdded, v.Label())
 			}
-			r.Findings = append(r.Findings, Finding{Kind: FindingNotInBaseline, Scope: ScopeVariant, Variant: pointLabel(v), Regression: baseline.Imported == nil, Detail: detail})
+			r.Findings = append(r.Findings, Finding{Kind: FindingNotInBaseline, Scope: ScopeVariant, Variant: v.Label(), Regression: baseline.Imported == nil, Detail: detail})
 		}
 	}
 	r.Warnings = append(r.Warnings, extraRepetitions(runOnlyReps, "run", "baseline")...)
@@ -418,7 +418,7 @@ func (r *Report) compareAssertions(bvs []*Variant, v *Variant) {
 		if !ok || a.Passed || !passedIn(bvs, ba.Name) {
 			continue
 		}
-		r.Findings = append(r.Findings, Finding{Kind: FindingAssertion, Scope: ScopeVariant, Variant: pointLabel(v), Metric: ba.Name, Regression: true,
+		r.Findings = append(r.Findings, Finding{Kind: FindingAssertion, Scope: ScopeVariant, Variant: v.Label(), Metric: ba.Name, Regression: true,
 			Detail: fmt.Sprintf("passed in baseline (%s), fails now (%s)", ba.Detail, a.Detail)})
 	}
 }
@@ -449,7 +449,7 @@ func (r *Report) comparePooled(p *pooledPoint, tol Tolerances) {
 	r.Compared.Variants += len(p.base)
 	for _, v := range p.run {
 		if v.Error != "" && !slices.ContainsFunc(p.base, func(b *Variant) bool { return b.Error != "" }) {
-			r.Findings = append(r.Findings, Finding{Kind: FindingVariantError, Scope: ScopeVariant, Variant: pointLabel(v), Regression: true, Detail: v.Error})
+			r.Findings = append(r.Findings, Finding{Kind: FindingVariantError, Scope: ScopeVariant, Variant: v.Label(), Regression: true, Detail: v.Error})
 		}
 	}
 	if b, v := p.base[0], p.run[0]; v.Summary.Source != b.Summary.Source && v.Summary.Source != "" && b.Summary.Source != "" {
@@ -489,7 +489,7 @@ func CheckSameExperiment(run, baseline *Run) error {
 			continue
 		}
 		return exitcode.Usagef("run %s (runtime %s) has %s figures and baseline %s (runtime %s) %s figures (variant %s), which are not comparable: %s; compare runs of the same runtime and model (rerun with the baseline's --model, or save a baseline from a run of this one)",
-			run.RunID, run.Runtime, modelWords(v.Model()), baseline.RunID, baseline.Runtime, modelWords(bv.Model()), pointLabel(v), modelGap(v.Model(), bv.Model()))
+			run.RunID, run.Runtime, modelWords(v.Model()), baseline.RunID, baseline.Runtime, modelWords(bv.Model()), v.Label(), modelGap(v.Model(), bv.Model()))
 	}
 	return CheckSeeds(run, baseline)
 }
@@ -846,15 +846,6 @@ func (r *Report) tally() {
 // every swept value) and repetition.
 func pointKey(v *Variant) string { return fmt.Sprintf("%s\x00%d", v.Name, v.Repetition) }
 
-// pointLabel names a variant in findings: its name, and the repetition
-// after the first.
-func pointLabel(v *Variant) string {
-	if v.Repetition > 0 {
-		return fmt.Sprintf("%s #%d", v.Name, v.Repetition+1)
-	}
-	return v.Name
-}
-
 // extraRepetitions is the warning for the repetitions of points that
 // side ran more times than other: "not compared figure by figure: 8
 // repetitions the run has of points the baseline ran fewer times (ecn=on,
@@ -866,7 +857,7 @@ func extraRepetitions(reps []*Variant, side, other string) []string {
 	}
 	labels := make([]string, 0, min(len(reps), 4))
 	for _, v := range reps[:min(len(reps), 4)] {
-		labels = append(labels, pointLabel(v))
+		labels = append(labels, v.Label())
 	}
 	if len(reps) > 4 {
 		labels = append(labels, "...")

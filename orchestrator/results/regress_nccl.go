@@ -251,7 +251,7 @@ func variantNames(run *Run) string {
 			names = append(names, fmt.Sprintf("and %d more", len(run.Variants)-4))
 			break
 		}
-		names = append(names, pointLabel(&run.Variants[i]))
+		names = append(names, run.Variants[i].Label())
 	}
 	return strings.Join(names, "; ")
 }

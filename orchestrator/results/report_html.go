@@ -36,6 +36,9 @@ type htmlSeriesGroup struct {
 
 type htmlVariant struct {
 	Variant
+	// Label is Variant.Label: the name, and the repetition after the
+	// first.
+	Label string
 	// Cells and SimCells are the formatted summary of the variant and of
 	// its simulated twin ("—" when it could not run, "n/a" where the model
 	// computes nothing).
@@ -118,7 +121,7 @@ func RenderHTML(run *Run, w io.Writer, opts HTMLOptions) error {
 		d.Finished = fmtTime(*run.Finished)
 	}
 	for _, v := range run.Variants {
-		hv := htmlVariant{Variant: v, Sources: sourcesOf(v), Cells: summaryCells(v.Summary, v.Error != "")}
+		hv := htmlVariant{Variant: v, Label: v.Label(), Sources: sourcesOf(v), Cells: summaryCells(v.Summary, v.Error != "")}
 		hv.SourceClass, hv.FlowLevel = sourceClass(hv.Sources), v.Model() == ModelFlow
 		if v.Simulated != nil {
 			hv.SimCells = summaryCells(v.Simulated.Summary, v.Simulated.Error != "")
@@ -163,7 +166,7 @@ func RenderHTML(run *Run, w io.Writer, opts HTMLOptions) error {
 		if v.Configs == nil || v.Repetition > 0 {
 			continue
 		}
-		hc := htmlConfigs{Name: v.Name, Dir: v.Configs.Dir}
+		hc := htmlConfigs{Name: v.Label(), Dir: v.Configs.Dir}
 		for _, c := range v.Configs.Changes {
 			hc.Changes = append(hc.Changes, configChangeText(c))
 		}
@@ -396,7 +399,7 @@ func seriesCharts(run *Run) []htmlSeriesGroup {
 // seriesEndNote says where a variant's series stop before its run's end
 // (Variant.SeriesEndUs), and why.
 func seriesEndNote(v *Variant) string {
-	return fmt.Sprintf("%s: the series end at %s µs of the run's %s µs: nothing in the fabric changed after (the sized work done or failed), every later sample the same as the last; a pause on at the end holds to the run's end.", v.Name, fmtFloat(v.SeriesEndUs), fmtFloat(v.SimulatedUs))
+	return fmt.Sprintf("%s: the series end at %s µs of the run's %s µs: nothing in the fabric changed after (the sized work done or failed), every later sample the same as the last; a pause on at the end holds to the run's end.", v.Label(), fmtFloat(v.SeriesEndUs), fmtFloat(v.SimulatedUs))
 }
 
 // seriesHeldTo is where the values at the end of v's series hold to, past
@@ -421,7 +424,7 @@ func (g *htmlSeriesGroup) variantCharts(run *Run, v *Variant, kind, title, unit 
 		charts, more := queueCharts(v, chartName(run, v), marks)
 		g.Charts = append(g.Charts, charts...)
 		if more > 0 {
-			g.Notes = append(g.Notes, fmt.Sprintf("%s: the busiest %d drawn; %s more in run.json.", v.Name, maxQueueCharts, plural.N(more, "(port, priority) pair")))
+			g.Notes = append(g.Notes, fmt.Sprintf("%s: the busiest %d drawn; %s more in run.json.", v.Label(), maxQueueCharts, plural.N(more, "(port, priority) pair")))
 		}
 		return
 	}
@@ -448,9 +451,9 @@ func (g *htmlSeriesGroup) variantCharts(run *Run, v *Variant, kind, title, unit 
 	switch {
 	case len(lines) == 0:
 	case kind == "paused":
-		g.Charts = append(g.Charts, timelineChart("series-"+kind, title+" — "+v.Name, "µs", joinSources(seen), lines))
+		g.Charts = append(g.Charts, timelineChart("series-"+kind, title+" — "+v.Label(), "µs", joinSources(seen), lines))
 	default:
-		g.Charts = append(g.Charts, lineChart("series-"+kind, title+" — "+v.Name, "time (µs)", unit, joinSources(seen), lines, false, marks...))
+		g.Charts = append(g.Charts, lineChart("series-"+kind, title+" — "+v.Label(), "time (µs)", unit, joinSources(seen), lines, false, marks...))
 	}
 }
 
@@ -530,7 +533,7 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 <h2 id="summary">Summary</h2>
 <table>
 <tr><th>Variant</th><th>Throughput total (Gb/s)</th><th>Min flow (Gb/s)</th><th>Jain</th><th>Drops</th><th>PFC pauses</th><th>PFC pause (µs)</th><th>ECN marks</th><th>CNPs</th><th>Retransmits</th><th>p99 latency (µs)</th><th>Assertions</th><th>Source</th></tr>
-{{range .Variants}}<tr><td>{{.Name}}</td>{{range .Cells}}<td class="n">{{.}}</td>{{end}}<td>{{if .Error}}<span class="fail">error</span>{{else if eq (failed .) 0}}<span class="pass">{{.AssertionsPass}}/{{len .Assertions}} pass</span>{{else}}<span class="fail">{{failed .}} of {{len .Assertions}} failed</span>{{end}}</td><td><span class="badge badge-{{.SourceClass}}">{{.Sources}}</span></td></tr>
+{{range .Variants}}<tr><td>{{.Label}}</td>{{range .Cells}}<td class="n">{{.}}</td>{{end}}<td>{{if .Error}}<span class="fail">error</span>{{else if eq (failed .) 0}}<span class="pass">{{.AssertionsPass}}/{{len .Assertions}} pass</span>{{else}}<span class="fail">{{failed .}} of {{len .Assertions}} failed</span>{{end}}</td><td><span class="badge badge-{{.SourceClass}}">{{.Sources}}</span></td></tr>
 {{$sim := .SimCells}}{{with .Simulated}}<tr class="simulated"><td>↳ simulated ({{.ConfigSource}})</td>{{range $sim}}<td class="n">{{.}}</td>{{end}}<td>{{if .Error}}<span class="fail">error: {{.Error}}</span>{{else}}—{{end}}</td><td><span class="badge badge-simulated">simulated</span></td></tr>{{end}}
 {{end}}</table>
 
@@ -590,7 +593,7 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 <h2 id="assertions">Assertions</h2>
 <table>
 <tr><th>Variant</th><th>Assertion</th><th>Result</th><th>Detail</th></tr>
-{{range .Variants}}{{$v := .Name}}{{range .Assertions}}<tr><td>{{$v}}</td><td>{{.Name}}{{with .Expr}} <code>{{.}}</code>{{end}}</td><td>{{if .Passed}}<span class="pass">pass</span>{{else}}<span class="fail">FAIL</span>{{end}}</td><td>{{.Detail}}</td></tr>
+{{range .Variants}}{{$v := .Label}}{{range .Assertions}}<tr><td>{{$v}}</td><td>{{.Name}}{{with .Expr}} <code>{{.}}</code>{{end}}</td><td>{{if .Passed}}<span class="pass">pass</span>{{else}}<span class="fail">FAIL</span>{{end}}</td><td>{{.Detail}}</td></tr>
 {{end}}{{range .NotChecked}}<tr><td>{{$v}}</td><td>{{.Name}}{{with .Expr}} <code>{{.}}</code>{{end}}</td><td>not checked</td><td>{{.Reason}}</td></tr>
 {{end}}{{end}}</table>
 {{end}}
@@ -617,7 +620,7 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 <details><summary>The scenario's YAML, as the run read it</summary><pre>{{.}}</pre></details>
 {{end}}
 {{range .Variants}}
-<h2>Variant {{.Name}}</h2>
+<h2>Variant {{.Label}}</h2>
 <p>ECN {{onoff .ECN}}, PFC {{onoff .PFC}}{{$v := .}}{{range $.Run.Sweep}}, {{.Path}} {{param $v .Path}}{{end}}{{if .SimulatedUs}}, {{num .SimulatedUs}} µs {{if .FlowLevel}}estimated by the flow-level model (no queues, PFC, ECN or DCQCN){{else}}simulated{{end}}{{end}}{{if .Repetition}}, repetition {{.Repetition}}{{end}}. Source: {{.Sources}}.</p>
 {{range .Transport}}<p class="transport">{{.}}.</p>{{end}}
 {{range .Cost}}<p class="cost">{{.}}.</p>

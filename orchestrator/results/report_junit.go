@@ -123,7 +123,7 @@ func RenderJUnit(run *Run, w io.Writer) error {
 		}
 	}
 	for _, v := range run.Variants {
-		class := xmlSafe(run.Scenario + "." + v.Name)
+		class := xmlSafe(run.Scenario + "." + v.Label())
 		done := JUnitCase{ClassName: class, Name: "completed", Time: "0"}
 		// A swept point says its values, so CI can chart them.
 		var params []string

@@ -84,7 +84,7 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 		}
 		c := summaryCells(s, v.Error != "")
 		p("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-			mdCell(v.Name), c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], res, mdCell(sourcesOf(v)))
+			mdCell(v.Label()), c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], res, mdCell(sourcesOf(v)))
 		if sp := v.Simulated; sp != nil {
 			// The simulated twin sits under its measured row, so the two
 			// read side by side.
@@ -94,7 +94,7 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 			}
 			c := summaryCells(sp.Summary, sp.Error != "")
 			p("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-				mdCell(v.Name+" (simulated, "+sp.ConfigSource+")"), c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], mdCell(res), string(Simulated))
+				mdCell(v.Label()+" (simulated, "+sp.ConfigSource+")"), c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], mdCell(res), string(Simulated))
 		}
 	}
 	p("\n")
@@ -137,7 +137,7 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 			if len(ch) == 0 {
 				ch = []string{"none: the lab's configs"}
 			}
-			p("| %s | %s | %s |\n", mdCell(v.Name), mdCell(v.Configs.Dir), mdCell(strings.Join(ch, "; ")))
+			p("| %s | %s | %s |\n", mdCell(v.Label()), mdCell(v.Configs.Dir), mdCell(strings.Join(ch, "; ")))
 		}
 		p("\n")
 	}
@@ -177,14 +177,14 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 				if a.Expr != "" {
 					name += " (`" + mdCode(a.Expr) + "`)"
 				}
-				p("| %s | %s | %s | %s |\n", mdCell(v.Name), name, res, mdCell(a.Detail))
+				p("| %s | %s | %s | %s |\n", mdCell(v.Label()), name, res, mdCell(a.Detail))
 			}
 			for _, a := range v.NotChecked {
 				name := mdCell(a.Name)
 				if a.Expr != "" {
 					name += " (`" + mdCode(a.Expr) + "`)"
 				}
-				p("| %s | %s | not checked | %s |\n", mdCell(v.Name), name, mdCell(a.Reason))
+				p("| %s | %s | not checked | %s |\n", mdCell(v.Label()), name, mdCell(a.Reason))
 			}
 		}
 		p("\n")
@@ -213,7 +213,7 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 	}
 
 	for _, v := range run.Variants {
-		p("## Variant %s\n\n", mdText(v.Name))
+		p("## Variant %s\n\n", mdText(v.Label()))
 		p("ECN %s, PFC %s", onOffWord(v.ECN), onOffWord(v.PFC))
 		for _, d := range run.Sweep {
 			p(", %s %s", mdText(d.Path), mdText(v.Params[d.Path]))

@@ -133,10 +133,7 @@ func otherDims(run *Run, v *Variant, path string, varies map[string]bool, short 
 // name.
 func chartName(run *Run, v *Variant) string {
 	if len(run.Sweep) == 0 {
-		if v.Repetition > 0 {
-			return fmt.Sprintf("%s #%d", v.Name, v.Repetition+1)
-		}
-		return v.Name
+		return v.Label()
 	}
 	return otherDims(run, v, "", variedDims(run), sweepShortNames(run))
 }

@@ -1,0 +1,39 @@
+package results
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// A run with repetitions lists each repetition of a point under its own
+// label in every report, as labctl run and regress do: the Markdown, HTML
+// and JUnit reports had three rows named ecn=on,pfc=on with three sets of
+// figures.
+func TestReportsLabelRepetitions(t *testing.T) {
+	run := repeatedRun(t, "20261129T110000Z-ecn-pfc-64gpu", 1, 10, 14, 12)
+	var md, html, junit bytes.Buffer
+	if err := RenderMarkdown(run, &md); err != nil {
+		t.Fatal(err)
+	}
+	if err := RenderHTML(run, &html, HTMLOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := RenderJUnit(run, &junit); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ what, out, want string }{
+		{"markdown summary", md.String(), "| ecn=on,pfc=on #3 |"},
+		{"markdown section", md.String(), "## Variant ecn=on,pfc=on #2"},
+		{"html summary", html.String(), "<td>ecn=on,pfc=on #3</td>"},
+		{"html section", html.String(), "<h2>Variant ecn=on,pfc=on #2</h2>"},
+		{"junit", junit.String(), `classname="ecn-pfc.ecn=on,pfc=on #2"`},
+	} {
+		if !strings.Contains(c.out, c.want) {
+			t.Errorf("%s: no %q", c.what, c.want)
+		}
+	}
+	if n := strings.Count(md.String(), "## Variant ecn=on,pfc=on\n"); n != 1 {
+		t.Errorf("markdown: %d sections named ecn=on,pfc=on, want the first repetition's alone", n)
+	}
+}
