@@ -548,76 +548,19 @@ const runHugePagesNICs = 16
 func runWantsHugePages(nics int) bool { return nics >= runHugePagesNICs }
 
 // writeRepetitionSummary prints, for a run whose points ran more than
-// once, each point's figures over its repetitions: the mean, and for the
-// rates, fairness and latency their range, which is what a run with
-// repetitions is for (how far a figure moves from seed to seed). Nothing
-// for a run of one repetition a point.
+// once, each point's figures over its repetitions (results.RepetitionStats):
+// the mean, and for rates, fairness and latency their range. Nothing for a
+// run of one repetition a point.
 func writeRepetitionSummary(w io.Writer, run *results.Run) {
-	var order []string
-	points := map[string][]*results.Summary{}
-	most := 0
-	for i := range run.Variants {
-		v := &run.Variants[i]
-		if v.Error != "" {
-			continue
-		}
-		if points[v.Name] == nil {
-			order = append(order, v.Name)
-		}
-		points[v.Name] = append(points[v.Name], &v.Summary)
-		most = max(most, len(points[v.Name]))
-	}
-	if most < 2 {
+	stats := results.RepetitionStats(run)
+	if stats == nil {
 		return
 	}
 	fmt.Fprintf(w, "\nover the repetitions (repetition r at seed %d + r): the mean, and min-max\n", run.Seed)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "POINT\tRUNS\tGb/s\tMIN FLOW\tJAIN\tDROPS\tPAUSES\tECN MARKS\tP99 us\t")
-	for _, name := range order {
-		ss := points[name]
-		// stat is a field's mean, least and most over the point's
-		// repetitions; na where the model does not compute it.
-		stat := func(field string, get func(*results.Summary) float64) (mean, lo, hi float64, na bool) {
-			for i, s := range ss {
-				if slices.Contains(s.NotComputed, field) {
-					return 0, 0, 0, true
-				}
-				x := get(s)
-				mean += x / float64(len(ss))
-				if i == 0 || x < lo {
-					lo = x
-				}
-				if i == 0 || x > hi {
-					hi = x
-				}
-			}
-			return mean, lo, hi, false
-		}
-		spread := func(field, format string, get func(*results.Summary) float64) string {
-			mean, lo, hi, na := stat(field, get)
-			switch {
-			case na:
-				return "n/a"
-			case fmt.Sprintf(format, lo) == fmt.Sprintf(format, hi):
-				return fmt.Sprintf(format, mean)
-			}
-			return fmt.Sprintf(format+" ("+format+"-"+format+")", mean, lo, hi)
-		}
-		count := func(field string, get func(*results.Summary) float64) string {
-			mean, _, _, na := stat(field, get)
-			if na {
-				return "n/a"
-			}
-			return fmt.Sprintf("%.0f", mean)
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", name, len(ss),
-			spread("throughput_gbps_total", "%.1f", func(s *results.Summary) float64 { return s.ThroughputGbpsTotal }),
-			spread("throughput_gbps_min_flow", "%.1f", func(s *results.Summary) float64 { return s.ThroughputGbpsMinFlow }),
-			spread("jain_fairness", "%.3f", func(s *results.Summary) float64 { return s.JainFairness }),
-			count("drops", func(s *results.Summary) float64 { return float64(s.Drops) }),
-			count("pfc_pause_frames", func(s *results.Summary) float64 { return float64(s.PFCPauseFrames) }),
-			count("ecn_marked", func(s *results.Summary) float64 { return float64(s.ECNMarked) }),
-			spread("latency_us_p99", "%.1f", func(s *results.Summary) float64 { return s.LatencyUsP99 }))
+	fmt.Fprintf(tw, "POINT\tRUNS\t%s\t\n", strings.Join(results.RepetitionColumns, "\t"))
+	for _, ps := range stats {
+		fmt.Fprintf(tw, "%s\t%d\t%s\t\n", ps.Name, ps.Runs, strings.Join(ps.Cells, "\t"))
 	}
 	tw.Flush()
 }

@@ -98,6 +98,14 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 		}
 	}
 	p("\n")
+	if stats := RepetitionStats(run); stats != nil {
+		p("Over each point's repetitions (repetition r at seed %d + r): the mean, and for rates, fairness and latency min-max.\n\n", run.Seed)
+		p("| Point | Runs | %s |\n|---|--:|%s\n", strings.Join(RepetitionColumns, " | "), strings.Repeat("--:|", len(RepetitionColumns)))
+		for _, ps := range stats {
+			p("| %s | %d | %s |\n", mdCell(ps.Name), ps.Runs, strings.Join(ps.Cells, " | "))
+		}
+		p("\n")
+	}
 
 	for _, sv := range sweepViews(run) {
 		p("## Sweep: %s\n\n", mdText(sv.Path))

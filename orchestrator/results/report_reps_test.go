@@ -28,6 +28,8 @@ func TestReportsLabelRepetitions(t *testing.T) {
 		{"html summary", html.String(), "<td>ecn=on,pfc=on #3</td>"},
 		{"html section", html.String(), "<h2>Variant ecn=on,pfc=on #2</h2>"},
 		{"junit", junit.String(), `classname="ecn-pfc.ecn=on,pfc=on #2"`},
+		{"markdown over the repetitions", md.String(), "| ecn=on,pfc=on | 3 |"},
+		{"markdown p99 over the repetitions", md.String(), "| 12.0 (10.0-14.0) |"},
 	} {
 		if !strings.Contains(c.out, c.want) {
 			t.Errorf("%s: no %q", c.what, c.want)
