@@ -78,29 +78,34 @@ type htmlConfigs struct {
 }
 
 type htmlData struct {
-	Run             *Run
-	Sweep           string
-	Sweeps          []htmlSweep
-	Configs         []htmlConfigs
-	Title           string
-	Status          string
-	AssertTotal     int
-	AssertFailed    int
-	Duration        string
-	Started         string
-	Finished        string
-	Sources         string
-	Variants        []htmlVariant
-	Charts          []htmlChart
-	ChartNote       string
-	SeriesGroups    []htmlSeriesGroup
-	Topology        template.HTML
-	TopologyMermaid string
-	TopologyNote    string
-	Extra           string
-	NIC             []nicSettings
-	QoS             *qosView
-	NCCL            *htmlNCCL
+	Run          *Run
+	Sweep        string
+	Sweeps       []htmlSweep
+	Configs      []htmlConfigs
+	Title        string
+	Status       string
+	AssertTotal  int
+	AssertFailed int
+	Duration     string
+	Started      string
+	Finished     string
+	Sources      string
+	Variants     []htmlVariant
+	// Repetitions are the points' figures over their repetitions
+	// (RepetitionStats), under RepetitionColumns; nil for a run of one
+	// repetition a point.
+	Repetitions       []PointStats
+	RepetitionColumns []string
+	Charts            []htmlChart
+	ChartNote         string
+	SeriesGroups      []htmlSeriesGroup
+	Topology          template.HTML
+	TopologyMermaid   string
+	TopologyNote      string
+	Extra             string
+	NIC               []nicSettings
+	QoS               *qosView
+	NCCL              *htmlNCCL
 }
 
 // Label names the source of one flow's or counter's figures.
@@ -113,7 +118,7 @@ func (d htmlData) Label(s Source, v htmlVariant) string {
 // metric kind, the simulator's time series, the topology and the tables.
 // Every chart is labelled measured or simulated from its data's source.
 func RenderHTML(run *Run, w io.Writer, opts HTMLOptions) error {
-	d := htmlData{Run: run, Title: "labctl run " + run.RunID, Status: run.Status, Started: fmtTime(run.Started),
+	d := htmlData{Run: run, Repetitions: RepetitionStats(run), RepetitionColumns: RepetitionColumns, Title: "labctl run " + run.RunID, Status: run.Status, Started: fmtTime(run.Started),
 		Duration: duration(run), Sources: runSources(run), TopologyMermaid: opts.TopologyMermaid, NIC: runNICSettings(run), QoS: runQoSView(run),
 		NCCL: runHTMLNCCL(run)}
 	d.AssertTotal, d.AssertFailed = assertionCounts(run)
@@ -536,6 +541,11 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 {{range .Variants}}<tr><td>{{.Label}}</td>{{range .Cells}}<td class="n">{{.}}</td>{{end}}<td>{{if .Error}}<span class="fail">error</span>{{else if eq (failed .) 0}}<span class="pass">{{.AssertionsPass}}/{{len .Assertions}} pass</span>{{else}}<span class="fail">{{failed .}} of {{len .Assertions}} failed</span>{{end}}</td><td><span class="badge badge-{{.SourceClass}}">{{.Sources}}</span></td></tr>
 {{$sim := .SimCells}}{{with .Simulated}}<tr class="simulated"><td>↳ simulated ({{.ConfigSource}})</td>{{range $sim}}<td class="n">{{.}}</td>{{end}}<td>{{if .Error}}<span class="fail">error: {{.Error}}</span>{{else}}—{{end}}</td><td><span class="badge badge-simulated">simulated</span></td></tr>{{end}}
 {{end}}</table>
+{{with .Repetitions}}<p>Over each point's repetitions (repetition r at seed {{$.Run.Seed}} + r): the mean, and for rates, fairness and latency min-max.</p>
+<table>
+<tr><th>Point</th><th>Runs</th>{{range $.RepetitionColumns}}<th>{{.}}</th>{{end}}</tr>
+{{range .}}<tr><td>{{.Name}}</td><td class="n">{{.Runs}}</td>{{range .Cells}}<td class="n">{{.}}</td>{{end}}</tr>
+{{end}}</table>{{end}}
 
 {{if .Charts}}<h2 id="charts">Charts</h2>
 {{with .ChartNote}}<p>{{.}}</p>

@@ -30,6 +30,7 @@ func TestReportsLabelRepetitions(t *testing.T) {
 		{"junit", junit.String(), `classname="ecn-pfc.ecn=on,pfc=on #2"`},
 		{"markdown over the repetitions", md.String(), "| ecn=on,pfc=on | 3 |"},
 		{"markdown p99 over the repetitions", md.String(), "| 12.0 (10.0-14.0) |"},
+		{"html over the repetitions", html.String(), `<td class="n">12.0 (10.0-14.0)</td>`},
 	} {
 		if !strings.Contains(c.out, c.want) {
 			t.Errorf("%s: no %q", c.what, c.want)
