@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/maphash"
@@ -365,6 +366,26 @@ func (vs VariantSpec) ChangesConfigs() bool {
 	o := vs.QoS
 	o.MTU = nil
 	return !vs.ECN || !vs.PFC || !reflect.ValueOf(o).IsZero()
+}
+
+// ConfigsKey is what decides the variant's configs, as applyVariantSpec
+// reads it (the swept QoS values but the NICs' MTU, ECN and PFC): variants
+// of one key run the same configs, so a caller that derives something from
+// them (their changes from the lab's, their rendered files) does it once
+// per key. TestConfigsKey keeps the two in step.
+func (vs VariantSpec) ConfigsKey() string {
+	o := vs.QoS
+	o.MTU = nil
+	b, err := json.Marshal(struct {
+		QoS      lab.QoSSpec
+		ECN, PFC bool
+	}{o, vs.ECN, vs.PFC})
+	if err != nil {
+		// A QoSSpec is plain data; should it ever fail to marshal, the
+		// variant's name keeps the key unique (no sharing, no error).
+		return "name:" + vs.Name
+	}
+	return string(b)
 }
 
 // VariantConfigs loads the lab's configs (LoadConfigs) and returns them
