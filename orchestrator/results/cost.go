@@ -87,6 +87,12 @@ func (c *Cost) String() string {
 	return strings.Join(parts, ", ")
 }
 
+// ParamLBMode is the variant parameter that keeps how the switches chose
+// paths when not by the flow hash alone (flowlet, spray, adaptive); with
+// flowlets an edit that shifts the flows' timing moves them between
+// ports too (regress lists those ports' figures apart, pathsByTiming).
+const ParamLBMode = "lb.mode"
+
 // ParamPartitions is the variant parameter that keeps the split the
 // simulator's parallel engine ran (set when it split the fabric): like the
 // seed, the result depends on it.

@@ -127,9 +127,10 @@ type Finding struct {
 	// direction: not a regression, but a change to check is intended.
 	Better bool `json:"better,omitempty"`
 	// Elsewhere marks a port's figure that moved beyond tolerance between
-	// runs whose flows sit on other ports (repetitions at other seeds):
-	// the ECMP hash placed them anew, so a port's load moves with the
-	// placement; listed, not a regression.
+	// runs whose flows sit on other ports (repetitions at other seeds,
+	// where the ECMP hash placed them anew; or, after an edit, variants
+	// whose flows take flowlets: pathsByTiming), so a port's
+	// load moves with the placement; listed, not a regression.
 	// The summary's and the roles' figures, which do not depend on where
 	// the flows sit, carry the verdict there.
 	Elsewhere bool `json:"elsewhere,omitempty"`
@@ -341,6 +342,10 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 			continue
 		}
 		r.Compared.Variants++
+		// After an edit, flows whose paths are chosen as the run goes sit
+		// on other ports (pathsByTiming): their ports' figures are listed
+		// apart, as between seeds.
+		r.elsewhere = len(changed) > 0 && (pathsByTiming(v) || pathsByTiming(bv))
 		if v.Error != "" && bv.Error == "" {
 			r.Findings = append(r.Findings, Finding{Kind: FindingVariantError, Scope: ScopeVariant, Variant: bv.Label(), Regression: true, Detail: v.Error})
 		}
@@ -348,6 +353,7 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 			r.Warnings = append(r.Warnings, fmt.Sprintf("variant %s: run is %s, baseline is %s", bv.Label(), v.Summary.Source, bv.Summary.Source))
 		}
 		r.compareVariant(bv.Label(), []*Variant{bv}, []*Variant{v}, tol)
+		r.elsewhere = false
 		if NCCLOnly(bv) || NCCLOnly(v) {
 			continue // an nccl-tests record has no assertions
 		}
@@ -845,6 +851,21 @@ func (r *Report) tally() {
 // pointKey identifies a variant for matching: its full name (ECN, PFC and
 // every swept value) and repetition.
 func pointKey(v *Variant) string { return fmt.Sprintf("%s\x00%d", v.Name, v.Repetition) }
+
+// pathsByTiming says that the variant's flows take paths chosen as the run
+// goes, a whole flow at a time: flowlets (lb.mode flowlet), each moving a
+// flow to a random link after an idle gap. An edit that shifts the flows'
+// timing moves them between links as another seed would, so a port's
+// figure follows where they went (Finding.Elsewhere): on 64gpu's
+// lb-compare a WRED probability of 22% for 20%, five repetitions a side,
+// moved 16 port figures of the flowlet variants beyond tolerance and none
+// of the others'. Spraying and adaptive routing spread every flow over
+// every link, so a port's load does not hang on where one flow went, and
+// their ports' figures stay compared (none moved; a harmful Kmin showed
+// in the flowlet variants' ports and ECMP's).
+func pathsByTiming(v *Variant) bool {
+	return v.Params[ParamLBMode] == "flowlet"
+}
 
 // extraRepetitions is the warning for the repetitions of points that
 // side ran more times than other: "not compared figure by figure: 8

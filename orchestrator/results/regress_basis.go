@@ -78,7 +78,8 @@ type pooledPoint struct {
 	name      string
 	base, run []*Variant
 	// elsewhere: the two sides ran at other seeds, so the hash placed
-	// their flows on other ports (Finding.Elsewhere).
+	// their flows on other ports, or after an edit the point's paths are
+	// chosen as the run goes (pathsByTiming) (Finding.Elsewhere).
 	elsewhere bool
 }
 
@@ -188,7 +189,8 @@ func planComparison(run, baseline *Run, inputsChanged bool) comparison {
 		case len(r) == 0:
 			// Only the baseline has it: missing, whatever the seeds.
 		case len(b) >= 2 && len(r) >= 2:
-			c.pooled[name] = &pooledPoint{name: name, base: b, run: r, elsewhere: run.Seed != baseline.Seed}
+			c.pooled[name] = &pooledPoint{name: name, base: b, run: r,
+				elsewhere: run.Seed != baseline.Seed || inputsChanged && (pathsByTiming(r[0]) || pathsByTiming(b[0]))}
 		case run.Seed != baseline.Seed || split:
 			c.acrossSeeds = append(c.acrossSeeds, seedPoint{name: name, run: len(r), baseline: len(b), runSplit: rsplit, baseSplit: bsplit})
 		}

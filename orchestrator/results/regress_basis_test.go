@@ -309,7 +309,7 @@ func TestComparePortsElsewhere(t *testing.T) {
 	if r.Regressed || r.Compared.Elsewhere == 0 {
 		t.Errorf("other seeds, a port's queue 40x deeper: regressed %v, elsewhere %d, want no regression and the move listed:\n%s", r.Regressed, r.Compared.Elsewhere, text(t, r))
 	}
-	if out := text(t, r); !strings.Contains(out, "beyond tolerance at ports whose flows the hash placed elsewhere (other seeds: not regressions): ") {
+	if out := text(t, r); !strings.Contains(out, "beyond tolerance at ports whose flows went elsewhere (other seeds, or flowlets after an edit: not regressions): ") {
 		t.Errorf("text does not list them:\n%s", out)
 	}
 	// The same at one seed, with the configs changed: a regression.
@@ -317,6 +317,35 @@ func TestComparePortsElsewhere(t *testing.T) {
 	edited.ConfigDigest, base.ConfigDigest = "sha256:edited", "sha256:orig"
 	if r := Compare(edited, base, nil); !r.Regressed || r.Compared.Elsewhere != 0 {
 		t.Errorf("one seed, configs changed, a port's queue 40x deeper: regressed %v, elsewhere %d; want a regression", r.Regressed, r.Compared.Elsewhere)
+	}
+	// The same where flows take paths chosen as the run goes (flowlets):
+	// the edit's timing shift moved flows to other links, as a seed
+	// would; listed. Not when nothing changed (the same simulation), nor
+	// with spraying, which spreads every flow over every link.
+	withMode := func(mode string) func(*Run) *Run {
+		return func(r *Run) *Run {
+			for i := range r.Variants {
+				r.Variants[i].Params = map[string]string{ParamLBMode: mode}
+			}
+			return r
+		}
+	}
+	sprayed := withMode("flowlet")
+	if r := Compare(withMode("spray")(cloneRun(t, edited)), withMode("spray")(cloneRun(t, base)), nil); !r.Regressed || r.Compared.Elsewhere != 0 {
+		t.Errorf("one seed, configs changed, spraying, a port's queue 40x deeper: regressed %v, elsewhere %d; want a regression", r.Regressed, r.Compared.Elsewhere)
+	}
+	if r := Compare(sprayed(cloneRun(t, edited)), sprayed(cloneRun(t, base)), nil); r.Regressed || r.Compared.Elsewhere == 0 {
+		t.Errorf("one seed, configs changed, flowlets, a port's queue 40x deeper: regressed %v (%v), elsewhere %d; want it listed", r.Regressed, regressions(r), r.Compared.Elsewhere)
+	}
+	one, oneBase := sprayed(cloneRun(t, edited)), sprayed(cloneRun(t, base))
+	one.Variants, oneBase.Variants = one.Variants[:1], oneBase.Variants[:1]
+	if r := Compare(one, oneBase, nil); r.Regressed || r.Compared.Elsewhere == 0 {
+		t.Errorf("one seed, one run a side, configs changed, flowlets: regressed %v (%v), elsewhere %d; want it listed", r.Regressed, regressions(r), r.Compared.Elsewhere)
+	}
+	unchanged := sprayed(cloneRun(t, edited))
+	unchanged.ConfigDigest = base.ConfigDigest
+	if r := Compare(unchanged, sprayed(cloneRun(t, base)), nil); !r.Regressed || r.Compared.Elsewhere != 0 {
+		t.Errorf("one seed, nothing changed, flowlets: regressed %v, elsewhere %d; want a regression", r.Regressed, r.Compared.Elsewhere)
 	}
 	// A summary figure still regresses across seeds.
 	slow := withQueue(repeatedRun(t, "20261129T120000Z-ecn-pfc-64gpu", 5, 110, 130, 120), 100<<10)

@@ -31,7 +31,7 @@ func (r Report) WriteText(w io.Writer) error {
 		writeGrouped(&b, r.Findings, func(f Finding) bool { return f.Regression }, 0)
 	}
 	if r.Compared.Elsewhere > 0 {
-		fmt.Fprintf(&b, "\nbeyond tolerance at ports whose flows the hash placed elsewhere (other seeds: not regressions): %d\n", r.Compared.Elsewhere)
+		fmt.Fprintf(&b, "\nbeyond tolerance at ports whose flows went elsewhere (other seeds, or flowlets after an edit: not regressions): %d\n", r.Compared.Elsewhere)
 		writeGrouped(&b, r.Findings, func(f Finding) bool { return f.Kind == FindingMetric && f.Elsewhere }, betterPorts)
 	}
 	if r.Compared.Better > 0 {
@@ -190,7 +190,7 @@ func (r Report) comparedLine() string {
 	c := r.Compared
 	elsewhere := ""
 	if c.Elsewhere > 0 {
-		elsewhere = fmt.Sprintf(", %d beyond tolerance at ports the hash placed elsewhere", c.Elsewhere)
+		elsewhere = fmt.Sprintf(", %d beyond tolerance at ports whose flows went elsewhere", c.Elsewhere)
 	}
 	s := fmt.Sprintf("compared %s with the baseline: %s, %s (%s), %s (%s and %s): %s, %d worse beyond tolerance, %d better beyond tolerance%s, %d moved within tolerance, %d unchanged",
 		plural.N(c.Variants, "variant"), plural.N(c.Summary, "summary metric"), plural.N(c.Role, "role metric"), plural.N(c.Roles, "role"),
@@ -222,7 +222,7 @@ func (r Report) verdict() string {
 		c := r.Compared
 		within := c.Metrics - c.Better - c.Elsewhere
 		if c.Elsewhere > 0 {
-			return fmt.Sprintf("OK: no regression (%d within tolerance, %d better beyond tolerance, %d beyond tolerance at ports the hash placed elsewhere)", within, c.Better, c.Elsewhere)
+			return fmt.Sprintf("OK: no regression (%d within tolerance, %d better beyond tolerance, %d beyond tolerance at ports whose flows went elsewhere)", within, c.Better, c.Elsewhere)
 		}
 		switch {
 		case c.Metrics == 0:

@@ -666,6 +666,9 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 		// not on the threads).
 		v.Params[results.ParamPartitions] = strconv.Itoa(res.Partitions)
 	}
+	if vs.LB.Mode != "" && vs.LB.Mode != "ecmp" {
+		v.Params[results.ParamLBMode] = vs.LB.Mode
+	}
 	b.recordTransport(v)
 	for k, val := range vs.Params {
 		v.Params[k] = val
