@@ -256,7 +256,8 @@ type NotComputedMetric struct {
 // from run, a variant of run the baseline lacks (it would go unchecked), a
 // role missing from either side, a run without variants, a variant that
 // failed to complete, and an assertion that passed in the baseline and
-// fails now are regressions too.
+// fails now are regressions too; a repetition of a point that one side ran
+// more times than the other is not (fewer samples, extraRepetitions).
 func Compare(run, baseline *Run, tol Tolerances) Report {
 	r := Report{SchemaVersion: SchemaVersion, RunID: run.RunID, BaselineRunID: baseline.RunID, Scenario: run.Scenario, Lab: run.Lab,
 		Findings: []Finding{}, Warnings: []string{}, VariantsAdded: []string{}}
@@ -342,9 +343,9 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 			continue
 		}
 		r.Compared.Variants++
-		// After an edit, flows whose paths are chosen as the run goes sit
-		// on other ports (pathsByTiming): their ports' figures are listed
-		// apart, as between seeds.
+		// After an edit, flows on flowlets sit on other links
+		// (pathsByTiming): their ports' figures are listed apart, as
+		// between seeds.
 		r.elsewhere = len(changed) > 0 && (pathsByTiming(v) || pathsByTiming(bv))
 		if v.Error != "" && bv.Error == "" {
 			r.Findings = append(r.Findings, Finding{Kind: FindingVariantError, Scope: ScopeVariant, Variant: bv.Label(), Regression: true, Detail: v.Error})
