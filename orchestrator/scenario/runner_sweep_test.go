@@ -280,3 +280,39 @@ func TestRunnerSweepMTU(t *testing.T) {
 		t.Errorf("an MTU point changed the switch configs: %+v", a.Configs.Changes)
 	}
 }
+
+// Points that run the same configs (here each Kmin at two sender counts)
+// share one set of files in the run folder, linked, not written again;
+// points of other configs get their own.
+func TestRunnerSweepLinksSharedConfigs(t *testing.T) {
+	l, _ := simLab(t)
+	s := mustParse(t, "name: ks\nmatrix:\n  ecn: [on]\n  pfc: [on]\n  qos.ecn.kmin_kb: [100, 300]\n  traffic[0].senders: [2, 4]\nduration: 100us\nsample_every: 0\n"+
+		"traffic:\n  - pattern: incast\n    senders: 4\n")
+	out := filepath.Join(t.TempDir(), "configs")
+	run := runSweep(t, l, s, 1, out)
+	codec, _ := runtime.Codec(l.NOS)
+	file := func(v *results.Variant) os.FileInfo {
+		t.Helper()
+		fi, err := os.Stat(filepath.Join(filepath.Dir(out), filepath.FromSlash(v.Configs.Dir), "leaf1"+codec.ConfigExt()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi
+	}
+	byKmin := map[string][]os.FileInfo{}
+	for i := range run.Variants {
+		v := &run.Variants[i]
+		byKmin[v.Params["qos.ecn.kmin_kb"]] = append(byKmin[v.Params["qos.ecn.kmin_kb"]], file(v))
+	}
+	if len(byKmin) != 2 || len(byKmin["100"]) != 2 || len(byKmin["300"]) != 2 {
+		t.Fatalf("points by Kmin: %v", byKmin)
+	}
+	for kmin, fs := range byKmin {
+		if !os.SameFile(fs[0], fs[1]) {
+			t.Errorf("Kmin %s: the two sender counts' configs are separate files, want one linked", kmin)
+		}
+	}
+	if os.SameFile(byKmin["100"][0], byKmin["300"][0]) {
+		t.Error("Kmin 100 and 300 share a file")
+	}
+}
