@@ -60,9 +60,14 @@ repetitions, the baseline's alone where it holds one value at every
 seed (nccl-tests tables too, size by size). Other seeds with a point run once
 on either side are refused (exit 2): the seed alone moves figures (it
 places flows on ECMP paths), so rerun at the baseline's --seed, or run
-both with repetitions. The output says first what was compared and how
-confident the verdict is (high: the same simulation on both sides;
-moderate: samples of seeds, or figures measured on a live lab). Two records of another scenario or lab, or whose
+both with repetitions. After a config edit at the baseline's seed, one run
+a side is one sample: the edit's timing shift alone can move latency and
+queue figures beyond tolerance, so a verdict of figures alone ends with
+the run to make (both sides with --repetitions 5), and a flowlet
+variant's port figures are listed apart, as between seeds. The output
+says first what was compared and how confident the verdict is (high: the
+same simulation on both sides; moderate: samples of seeds, an edit, or
+figures measured on a live lab). Two records of another scenario or lab, or whose
 figures come from different models (packet-level, flow-level, a live
 lab), are refused (exit 2): rerun with the baseline's model, or save a
 baseline of this one.
