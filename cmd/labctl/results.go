@@ -118,7 +118,7 @@ func newResultsCmd(app *App) *cobra.Command {
 results/results.db) and shows one. A run is named by its id, a unique prefix
 of it, or "latest".`,
 	}
-	cmd.AddCommand(newResultsListCmd(app), newResultsShowCmd(app), newResultsReindexCmd(app))
+	cmd.AddCommand(newResultsListCmd(app), newResultsShowCmd(app), newResultsReindexCmd(app), newResultsRmCmd(app))
 	return cmd
 }
 
@@ -279,6 +279,94 @@ run folder whose run ended before any variant finished is removed.`,
 			return exitcode.Usagef("some run folders were skipped (fix: correct or move them out of %s, then reindex again): %w", s.Dir(), err)
 		},
 	}
+}
+
+func newResultsRmCmd(app *App) *cobra.Command {
+	var keep int
+	var f results.Filter
+	var dryRun bool
+	cmd := &cobra.Command{
+		Use:   "rm [<run>...]",
+		Short: "Remove runs: their folders and index rows",
+		Long: `rm removes the named runs (ids, unique prefixes or latest) from results/,
+folder and index row. With --keep N instead of names it removes every run
+but the newest N, of the lab, scenario and status --lab, --scenario and
+--status select. A run that a labctl run is still writing is never removed.
+Saved baselines (results/baselines/) are copies and stay. --dry-run lists
+what would go.`,
+		Example: `  labctl results rm 20261206T141917Z-incast-16gpu
+  labctl results rm --keep 10 --lab 1024gpu
+  labctl results rm --keep 0 --status failed --dry-run`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			keepSet := cmd.Flags().Changed("keep")
+			switch {
+			case len(args) == 0 && !keepSet:
+				return exitcode.Usagef("name the runs to remove, or give --keep N to remove all but the newest N (see labctl results list)")
+			case len(args) > 0 && (keepSet || f.Lab != "" || f.Scenario != "" || f.Status != ""):
+				return exitcode.Usagef("give run names or --keep with its filters, not both")
+			case keepSet && keep < 0:
+				return exitcode.Usagef("--keep %d: keep 0 or more runs", keep)
+			}
+			if f.Status != "" && !slices.Contains(runStatuses, f.Status) {
+				return exitcode.Usagef("--status %q is not a run status (fix: use one of %s)", f.Status, strings.Join(runStatuses, ", "))
+			}
+			if err := app.requireDir(); err != nil {
+				return err
+			}
+			s, err := openResults(app)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			var ids []string
+			if keepSet {
+				runs, err := s.List(f)
+				if err != nil {
+					return err
+				}
+				for i, r := range runs { // newest first
+					if i >= keep {
+						ids = append(ids, r.RunID)
+					}
+				}
+			} else {
+				for _, ref := range args {
+					id, err := s.Resolve(ref, results.Filter{})
+					if err != nil {
+						return runRefError(err)
+					}
+					if !slices.Contains(ids, id) {
+						ids = append(ids, id)
+					}
+				}
+			}
+			if dryRun {
+				for _, id := range ids {
+					fmt.Fprintf(app.Out, "would remove %s\n", id)
+				}
+				fmt.Fprintf(app.Out, "would remove %s\n", plural.N(len(ids), "run"))
+				return nil
+			}
+			var errs []error
+			removed := 0
+			for _, id := range ids {
+				if err := s.RemoveRun(id); err != nil {
+					errs = append(errs, err)
+					continue
+				}
+				removed++
+				fmt.Fprintf(app.Out, "removed %s\n", id)
+			}
+			fmt.Fprintf(app.Out, "removed %s\n", plural.N(removed, "run"))
+			return errors.Join(errs...)
+		},
+	}
+	cmd.Flags().IntVar(&keep, "keep", 0, "remove every run but the newest N (of --lab, --scenario, --status)")
+	cmd.Flags().StringVar(&f.Lab, "lab", "", "with --keep: runs of this lab only")
+	cmd.Flags().StringVar(&f.Scenario, "scenario", "", "with --keep: runs of this scenario only")
+	cmd.Flags().StringVar(&f.Status, "status", "", "with --keep: runs of this status only")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "list what would be removed, remove nothing")
+	return cmd
 }
 
 func writeRunText(w io.Writer, run *results.Run, dir string) error {

@@ -892,6 +892,21 @@ func (s *Store) DeleteRun(id string) error {
 	return nil
 }
 
+// RemoveRun removes run id's folder and index row as DeleteRun does, for a
+// user clearing runs (labctl results rm): never a run a process is still
+// writing, whose lock it holds while it removes (withDeadWriter), so a
+// writer cannot start on the folder meanwhile.
+func (s *Store) RemoveRun(id string) error {
+	if !ValidRunID(id) {
+		return fmt.Errorf("remove run: %q is not a run id", id)
+	}
+	var err error
+	if !withDeadWriter(s.RunDir(id), func() { err = s.DeleteRun(id) }) {
+		return exitcode.Usagef("run %s is being written by a labctl run that is still going (fix: let it finish or stop it with Ctrl-C, then remove it)", id)
+	}
+	return err
+}
+
 // ReadRunFile reads a run record from a JSON file.
 func ReadRunFile(path string) (*Run, error) {
 	return readRunFile(path, func(data []byte, run *Run) error { return json.Unmarshal(data, run) })

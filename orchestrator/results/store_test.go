@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/jsonindent"
 )
 
@@ -587,4 +588,38 @@ func FuzzValidRunID(f *testing.F) {
 			t.Errorf("ValidRunID(%q) = %v, the pattern says %v", id, got, want)
 		}
 	})
+}
+
+// RemoveRun removes a finished run's folder and index row, and refuses a
+// run whose writer still holds its lock (labctl results rm while the run
+// goes on), leaving it whole.
+func TestRemoveRunSparesRunsBeingWritten(t *testing.T) {
+	dir := t.TempDir()
+	s := openTestStore(t, dir)
+	id, lock, _, err := s.StartRun(t0, "ecn-pfc", "64gpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := syntheticRun(id, t0)
+	if err := s.SaveRun(run); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RemoveRun(id); exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), "still going") {
+		t.Errorf("remove while written: %v", err)
+	}
+	if _, err := os.Stat(s.RunFile(id)); err != nil {
+		t.Errorf("the run being written lost its record: %v", err)
+	}
+	if err := lock.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RemoveRun(id); err != nil {
+		t.Fatalf("remove after the writer ended: %v", err)
+	}
+	if _, err := os.Stat(s.RunDir(id)); !os.IsNotExist(err) {
+		t.Errorf("the folder is still there: %v", err)
+	}
+	if runs, err := s.List(Filter{}); err != nil || len(runs) != 0 {
+		t.Errorf("index after remove: %v, %v", runs, err)
+	}
 }
