@@ -77,7 +77,8 @@ func (r *Runner) variantConfigs(s *Spec, points []Point, specs []runtime.Variant
 		if pt.Repetition > 0 {
 			continue // repetitions run the same configs
 		}
-		d := byKey[specs[i].ConfigsKey()]
+		key := specs[i].ConfigsKey()
+		d := byKey[key]
 		if d == nil {
 			_, cfgs, err := runtime.VariantConfigs(l, specs[i])
 			if err != nil {
@@ -98,17 +99,16 @@ func (r *Runner) variantConfigs(s *Spec, points []Point, specs []runtime.Variant
 					return nil, err
 				}
 			}
-			byKey[specs[i].ConfigsKey()] = d
+			byKey[key] = d
 		}
 		vc := &results.VariantConfigs{Changes: slices.Clone(d.changes)}
 		if r.ConfigsDir != "" {
-			files := d.files
 			name := runtime.VariantDir(pt.Name)
 			dir := filepath.Join(r.ConfigsDir, name)
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return nil, exitcode.WriteFailed(dir, err)
 			}
-			for f, data := range files {
+			for f, data := range d.files {
 				// A link is made whole or not at all, as the atomic write
 				// is; where links cannot be made (another file system),
 				// the file is written.
