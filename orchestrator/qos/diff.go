@@ -39,15 +39,19 @@ func (d Difference) String() string {
 // false"). A device present on one side only is one difference with field
 // "device".
 func Diff(a, b []DeviceConfig) []Difference {
-	am := map[string]Settings{}
-	bm := map[string]Settings{}
-	for i := range a {
-		am[a[i].Device] = Summarize(&a[i])
+	return DiffSettings(SummarizeAll(a), SummarizeAll(b))
+}
+
+// SummarizeAll is Summarize of every device, one per name (the last of a
+// name), for DiffSettings: a caller comparing one config set with many
+// summarizes it once (the scenario runner's lab configs against each
+// point's).
+func SummarizeAll(cfgs []DeviceConfig) []Settings {
+	m := map[string]Settings{}
+	for i := range cfgs {
+		m[cfgs[i].Device] = Summarize(&cfgs[i])
 	}
-	for i := range b {
-		bm[b[i].Device] = Summarize(&b[i])
-	}
-	return DiffSettings(slices.Collect(maps.Values(am)), slices.Collect(maps.Values(bm)))
+	return slices.Collect(maps.Values(m))
 }
 
 // DiffSettings is Diff on summaries (what run records keep).

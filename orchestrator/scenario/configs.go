@@ -73,6 +73,7 @@ func (r *Runner) variantConfigs(s *Spec, points []Point, specs []runtime.Variant
 		dir string
 	}
 	byKey := map[string]*derived{}
+	var labSettings []qos.Settings // summarized once, for every key's diff
 	for i, pt := range points {
 		if pt.Repetition > 0 {
 			continue // repetitions run the same configs
@@ -91,7 +92,10 @@ func (r *Runner) variantConfigs(s *Spec, points []Point, specs []runtime.Variant
 				return nil, s.SweepError(last, s.paramValue(pt, last), fmt.Sprintf("point %s: %v", pt.Name, err), "sweep values the lab's configs can take together")
 			}
 			d = &derived{changes: []results.ConfigChange{}}
-			for _, g := range qos.GroupDiff(qos.Diff(labCfgs, cfgs)) {
+			if labSettings == nil {
+				labSettings = qos.SummarizeAll(labCfgs)
+			}
+			for _, g := range qos.GroupDiff(qos.DiffSettings(labSettings, qos.SummarizeAll(cfgs))) {
 				d.changes = append(d.changes, results.ConfigChange{Field: g.Field, From: g.A, To: g.B, Count: g.Count, Devices: g.Devices})
 			}
 			if r.ConfigsDir != "" {
