@@ -363,9 +363,15 @@ func VariantIntent(in qos.Intent, vs VariantSpec) qos.Intent {
 // ChangesConfigs says whether the variant's switch configs differ from
 // the lab's: ECN or PFC removed, or swept QoS values on top of them.
 func (vs VariantSpec) ChangesConfigs() bool {
+	return !vs.ECN || !vs.PFC || !reflect.ValueOf(vs.switchQoS()).IsZero()
+}
+
+// switchQoS is the part of the variant's swept QoS values that reaches
+// the switches' configs: all of it but the MTU, which is the NICs'.
+func (vs VariantSpec) switchQoS() lab.QoSSpec {
 	o := vs.QoS
 	o.MTU = nil
-	return !vs.ECN || !vs.PFC || !reflect.ValueOf(o).IsZero()
+	return o
 }
 
 // ConfigsKey is what decides the variant's configs, as applyVariantSpec
@@ -374,12 +380,10 @@ func (vs VariantSpec) ChangesConfigs() bool {
 // them (their changes from the lab's, their rendered files) does it once
 // per key. TestConfigsKey keeps the two in step.
 func (vs VariantSpec) ConfigsKey() string {
-	o := vs.QoS
-	o.MTU = nil
 	b, err := json.Marshal(struct {
 		QoS      lab.QoSSpec
 		ECN, PFC bool
-	}{o, vs.ECN, vs.PFC})
+	}{vs.switchQoS(), vs.ECN, vs.PFC})
 	if err != nil {
 		// A QoSSpec is plain data; should it ever fail to marshal, the
 		// variant's name keeps the key unique (no sharing, no error).
