@@ -30,6 +30,24 @@ func openResults(app *App) (*results.Store, error) {
 	return s, nil
 }
 
+// openResultsIn opens the results store of a work directory that exists,
+// for writing (reindex, rm): a mistyped --dir is an error instead of a new
+// empty store.
+func openResultsIn(app *App) (*results.Store, error) {
+	if err := app.requireDir(); err != nil {
+		return nil, err
+	}
+	return openResults(app)
+}
+
+// checkStatusFilter refuses a --status that is no run status.
+func checkStatusFilter(status string) error {
+	if status != "" && !slices.Contains(results.Statuses, status) {
+		return exitcode.Usagef("--status %q is not a run status (fix: use one of %s)", status, strings.Join(results.Statuses, ", "))
+	}
+	return nil
+}
+
 // openResultsRead opens the results store for a command that only reads:
 // nothing is created or written, so it works on a read-only results/ and
 // a mistyped --dir is an error instead of a new empty store.
@@ -136,8 +154,8 @@ func newResultsListCmd(app *App) *cobra.Command {
 			if f.Limit < 0 {
 				return exitcode.Usagef("--limit %d: give 0 (all) or a positive number", f.Limit)
 			}
-			if f.Status != "" && !slices.Contains(runStatuses, f.Status) {
-				return exitcode.Usagef("--status %q is not a run status (fix: use one of %s)", f.Status, strings.Join(runStatuses, ", "))
+			if err := checkStatusFilter(f.Status); err != nil {
+				return err
 			}
 			s, err := openResultsRead(app)
 			if err != nil {
@@ -177,10 +195,6 @@ func newResultsListCmd(app *App) *cobra.Command {
 	cmd.Flags().IntVar(&f.Limit, "limit", 50, "at most this many runs (0: all)")
 	return cmd
 }
-
-// runStatuses are the statuses a run record can have, in the order a run
-// reaches them.
-var runStatuses = []string{results.StatusRunning, results.StatusPassed, results.StatusFailed, results.StatusInterrupted, results.StatusAbandoned}
 
 // noRunsLine is what results list prints when no run matches f: with a
 // filter, the values the stored runs have for each filter given, so that
@@ -253,10 +267,7 @@ still says running although its process is gone is marked abandoned, and a
 run folder whose run ended before any variant finished is removed.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := app.requireDir(); err != nil {
-				return err
-			}
-			s, err := openResults(app)
+			s, err := openResultsIn(app)
 			if err != nil {
 				return err
 			}
@@ -307,13 +318,10 @@ what would go.`,
 			case keepSet && keep < 0:
 				return exitcode.Usagef("--keep %d: keep 0 or more runs", keep)
 			}
-			if f.Status != "" && !slices.Contains(runStatuses, f.Status) {
-				return exitcode.Usagef("--status %q is not a run status (fix: use one of %s)", f.Status, strings.Join(runStatuses, ", "))
-			}
-			if err := app.requireDir(); err != nil {
+			if err := checkStatusFilter(f.Status); err != nil {
 				return err
 			}
-			s, err := openResults(app)
+			s, err := openResultsIn(app)
 			if err != nil {
 				return err
 			}

@@ -56,6 +56,11 @@ const (
 	StatusAbandoned = "abandoned"
 )
 
+// Statuses are the statuses a run record can have, in the order a run
+// reaches them: what a record may say (a reader refuses any other) and
+// what a --status filter may ask for.
+var Statuses = []string{StatusRunning, StatusPassed, StatusFailed, StatusInterrupted, StatusAbandoned}
+
 // Run is the record of one scenario run: results/<run-id>/run.json.
 type Run struct {
 	SchemaVersion int        `json:"schema_version"`

@@ -346,7 +346,7 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 		// After an edit, flows on flowlets sit on other links
 		// (pathsByTiming): their ports' figures are listed apart, as
 		// between seeds.
-		r.elsewhere = len(changed) > 0 && (pathsByTiming(v) || pathsByTiming(bv))
+		r.elsewhere = flowsMovedByEdit(len(changed) > 0, bv, v)
 		if v.Error != "" && bv.Error == "" {
 			r.Findings = append(r.Findings, Finding{Kind: FindingVariantError, Scope: ScopeVariant, Variant: bv.Label(), Regression: true, Detail: v.Error})
 		}
@@ -704,21 +704,16 @@ func poolValues[T any](xs []T, get func(T) sideValue) sideValue {
 	if len(xs) == 1 {
 		return get(xs[0])
 	}
-	var sum, lo, hi float64
-	for i, x := range xs {
+	var absent sideValue
+	mean, lo, hi, ok := meanRange(xs, func(x T) (float64, bool) {
 		sv := get(x)
-		if sv.absent != "" {
-			return sv
-		}
-		sum += sv.v
-		if i == 0 || sv.v < lo {
-			lo = sv.v
-		}
-		if i == 0 || sv.v > hi {
-			hi = sv.v
-		}
+		absent = sv
+		return sv.v, sv.absent == ""
+	})
+	if !ok {
+		return absent
 	}
-	return sideValue{v: sum / float64(len(xs)), spread: hi - lo}
+	return sideValue{v: mean, spread: hi - lo}
 }
 
 // transportOf is a variant's transport's name (roce for a record with
@@ -866,6 +861,14 @@ func pointKey(v *Variant) string { return fmt.Sprintf("%s\x00%d", v.Name, v.Repe
 // in the flowlet variants' ports and ECMP's).
 func pathsByTiming(v *Variant) bool {
 	return v.Params[ParamLBMode] == "flowlet"
+}
+
+// flowsMovedByEdit says that a point's port figures follow where its
+// flows went, as between seeds, because the inputs changed and a side's
+// paths are chosen as the run goes (pathsByTiming): for points compared
+// one to one (Compare) and pooled (planComparison) alike.
+func flowsMovedByEdit(inputsChanged bool, base, run *Variant) bool {
+	return inputsChanged && (pathsByTiming(base) || pathsByTiming(run))
 }
 
 // extraRepetitions is the warning for the repetitions of points that
@@ -1087,8 +1090,8 @@ func (r Report) WriteJUnit(w io.Writer) error {
 		Properties: []JUnitProperty{{Name: "run_id", Value: xmlSafe(r.RunID)}, {Name: "baseline_run_id", Value: xmlSafe(r.BaselineRunID)},
 			{Name: "config_changed", Value: strconv.FormatBool(r.ConfigChanged)},
 			{Name: "basis", Value: xmlSafe(r.Basis.How)}, {Name: "confidence", Value: xmlSafe(r.Basis.Confidence)}, {Name: "compared", Value: xmlSafe(r.Basis.Text)}}}
-	if r.Regressed && r.Basis.Next != "" && r.onlyMetricsRegressed() {
-		suite.Properties = append(suite.Properties, JUnitProperty{Name: "next", Value: xmlSafe(r.Basis.Next)})
+	if next := r.nextStep(); next != "" {
+		suite.Properties = append(suite.Properties, JUnitProperty{Name: "next", Value: xmlSafe(next)})
 	}
 	for _, f := range r.Findings {
 		name := "regress:" + f.Metric

@@ -190,7 +190,7 @@ func planComparison(run, baseline *Run, inputsChanged bool) comparison {
 			// Only the baseline has it: missing, whatever the seeds.
 		case len(b) >= 2 && len(r) >= 2:
 			c.pooled[name] = &pooledPoint{name: name, base: b, run: r,
-				elsewhere: run.Seed != baseline.Seed || inputsChanged && (pathsByTiming(r[0]) || pathsByTiming(b[0]))}
+				elsewhere: run.Seed != baseline.Seed || flowsMovedByEdit(inputsChanged, b[0], r[0])}
 		case run.Seed != baseline.Seed || split:
 			c.acrossSeeds = append(c.acrossSeeds, seedPoint{name: name, run: len(r), baseline: len(b), runSplit: rsplit, baseSplit: bsplit})
 		}

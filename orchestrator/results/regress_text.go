@@ -48,8 +48,8 @@ func (r Report) WriteText(w io.Writer) error {
 		b.WriteString("figures of the run: " + src + "\n")
 	}
 	b.WriteString(r.verdict() + "\n")
-	if r.Regressed && r.Basis.Next != "" && r.onlyMetricsRegressed() {
-		b.WriteString("next: " + r.Basis.Next + "\n")
+	if next := r.nextStep(); next != "" {
+		b.WriteString("next: " + next + "\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -205,11 +205,16 @@ func (r Report) comparedLine() string {
 	return s
 }
 
-// onlyMetricsRegressed says that every regression is a figure beyond
-// tolerance, which an edit's timing shift can make; an assertion that
-// fails now, or a variant that failed, is a verdict on its own.
-func (r Report) onlyMetricsRegressed() bool {
-	return !slices.ContainsFunc(r.Findings, func(f Finding) bool { return f.Regression && f.Kind != FindingMetric })
+// nextStep is the run to make before trusting the verdict (Basis.Next),
+// for the text and JUnit outputs alike: only under a regression whose
+// findings are all figures beyond tolerance, which an edit's timing shift
+// can make; an assertion that fails now, or a variant that failed, is a
+// verdict on its own. "" otherwise.
+func (r Report) nextStep() string {
+	if !r.Regressed || slices.ContainsFunc(r.Findings, func(f Finding) bool { return f.Regression && f.Kind != FindingMetric }) {
+		return ""
+	}
+	return r.Basis.Next
 }
 
 // verdict is the last line: REGRESSED with what kinds of regression, or

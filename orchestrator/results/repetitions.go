@@ -74,22 +74,35 @@ func RepetitionStats(run *Run) []PointStats {
 // model does not compute it, the mean, and with spread its range where
 // the least and most differ as printed.
 func figureCell(ss []*Summary, field, format string, spread bool, get func(*Summary) float64) string {
-	var mean, lo, hi float64
-	for i, s := range ss {
-		if slices.Contains(s.NotComputed, field) {
-			return "n/a"
-		}
-		x := get(s)
-		mean += x / float64(len(ss))
-		if i == 0 || x < lo {
-			lo = x
-		}
-		if i == 0 || x > hi {
-			hi = x
-		}
+	mean, lo, hi, ok := meanRange(ss, func(s *Summary) (float64, bool) {
+		return get(s), !slices.Contains(s.NotComputed, field)
+	})
+	if !ok {
+		return "n/a"
 	}
 	if !spread || fmt.Sprintf(format, lo) == fmt.Sprintf(format, hi) {
 		return fmt.Sprintf(format, mean)
 	}
 	return fmt.Sprintf(format+" ("+format+"-"+format+")", mean, lo, hi)
+}
+
+// meanRange is the mean, least and most of value over xs (repetitions of
+// a point), as regress pools them (poolValues) and reports show them
+// (RepetitionStats); ok is false at the first x value has none for.
+func meanRange[T any](xs []T, value func(T) (float64, bool)) (mean, lo, hi float64, ok bool) {
+	var sum float64
+	for i, x := range xs {
+		v, has := value(x)
+		if !has {
+			return 0, 0, 0, false
+		}
+		sum += v
+		if i == 0 || v < lo {
+			lo = v
+		}
+		if i == 0 || v > hi {
+			hi = v
+		}
+	}
+	return sum / float64(len(xs)), lo, hi, len(xs) > 0
 }

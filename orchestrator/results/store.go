@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -948,11 +949,7 @@ func readRunFile(path string, decode func([]byte, *Run) error) (*Run, error) {
 
 // knownStatus says whether status is one labctl writes into a record.
 func knownStatus(status string) bool {
-	switch status {
-	case StatusRunning, StatusPassed, StatusFailed, StatusInterrupted, StatusAbandoned:
-		return true
-	}
-	return false
+	return slices.Contains(Statuses, status)
 }
 
 // damagedRecordFix is the fix for a record at path that does not decode:
