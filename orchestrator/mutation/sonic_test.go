@@ -259,6 +259,11 @@ func sonicMutations() []mutation {
 				d.add("SCHEDULER", "scheduler.dwrr1", map[string]string{"type": "DWRR", "weight": "1"})
 				d.set("QUEUE", suffix("|6"), "scheduler", "scheduler.dwrr1")
 			})},
+		{field: "QUEUE scheduler", name: "RoCE queue strict above the CNPs' weighted queue", harmful: true, rule: "QOS007", why: cnpAlone,
+			edit: edit(func(d doc) {
+				d.set("QUEUE", suffix("|3"), "scheduler", "scheduler.strict")
+				d.set("QUEUE", suffix("|6"), "scheduler", "scheduler.dwrr5")
+			}, "leaf1", "leaf2")},
 		{field: "QUEUE scheduler", name: "RoCE queue on an identical scheduler",
 			edit: edit(func(d doc) {
 				d.copyEntry("SCHEDULER", "scheduler.dwrr50", "scheduler.copy", nil)
@@ -449,6 +454,15 @@ func sonicMutations2() []mutation {
 			})},
 		mutation{field: "BUFFER_PROFILE dynamic_th", name: "lossless alpha 1/64", harmful: true, rule: "QOS004", dataPlane: true,
 			edit: edit(func(d doc) { d.set("BUFFER_PROFILE", lossless(d), "dynamic_th", "-6") })},
+		// The egress limit of the lossless queue below the ingress PGs'
+		// XOFF point: the queue drops before any PFC frame is sent.
+		mutation{field: "BUFFER_PROFILE dynamic_th", name: "egress lossless alpha 1/128 on one leaf", harmful: true, rule: "QOS015", dataPlane: true,
+			edit: edit(func(d doc) { d["BUFFER_PROFILE"]["egress_lossless_profile"]["dynamic_th"] = "-7" }, "leaf1")},
+		mutation{field: "BUFFER_PROFILE static_th", name: "the lossless queue capped at 100 kB on one leaf", harmful: true, rule: "QOS015", dataPlane: true,
+			edit: edit(func(d doc) {
+				d.del("BUFFER_PROFILE", prefix("egress_lossless_profile"), "dynamic_th")
+				d["BUFFER_PROFILE"]["egress_lossless_profile"]["static_th"] = "100000"
+			}, "leaf1")},
 		mutation{field: "BUFFER_PROFILE dynamic_th", name: "0 written 00",
 			edit: edit(func(d doc) { d.set("BUFFER_PROFILE", lossless(d), "dynamic_th", "00") })},
 		mutation{field: "BUFFER_PROFILE xon", name: "xon beyond what size holds beside xoff", harmful: true, rule: "QOS006",
@@ -563,8 +577,15 @@ func sonicMutations2() []mutation {
 			edit: edit(func(d doc) { d.del("PFC_WD", nil, "action") })},
 		mutation{field: "PFC_WD detection_time", name: "5 s detection", harmful: true, rule: "QOS018", why: noStorm,
 			edit: edit(func(d doc) { d.set("PFC_WD", func(k string) bool { return k != "GLOBAL" }, "detection_time", "5000") })},
-		mutation{field: "PFC_WD detection_time", name: "0 ms", harmful: true, rule: "QOS010", dataPlane: true,
+		// pfcwdorch reads detection_time as 100-5000 ms and
+		// restoration_time as 100-60000 ms, and refuses an entry with
+		// either outside: the port runs no watchdog at all.
+		mutation{field: "PFC_WD detection_time", name: "0 ms, which pfcwdorch refuses", harmful: true, rule: "QOS021", why: noStorm,
 			edit: edit(func(d doc) { d.set("PFC_WD", func(k string) bool { return k != "GLOBAL" }, "detection_time", "0") })},
+		mutation{field: "PFC_WD detection_time", name: "10 ms on one leaf, which pfcwdorch refuses", harmful: true, rule: "QOS021", why: noStorm,
+			edit: edit(func(d doc) { d.set("PFC_WD", func(k string) bool { return k != "GLOBAL" }, "detection_time", "10") }, "leaf1")},
+		mutation{field: "PFC_WD restoration_time", name: "50 ms, which pfcwdorch refuses", harmful: true, rule: "QOS021", why: noStorm,
+			edit: edit(func(d doc) { d.set("PFC_WD", func(k string) bool { return k != "GLOBAL" }, "restoration_time", "50") })},
 		mutation{field: "PFC_WD action", name: "misspelt", harmful: true, rule: "QOS010", dataPlane: true,
 			edit: edit(func(d doc) { d.set("PFC_WD", func(k string) bool { return k != "GLOBAL" }, "action", "dorp") })},
 		mutation{field: "PFC_WD detection_time", name: "written with a leading 0",

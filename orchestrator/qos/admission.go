@@ -72,3 +72,26 @@ func unlimitedBytes(pl *PoolConfig) int64 {
 	}
 	return pl.SizeBytes
 }
+
+// SoleUseBytes is the most a PG or queue admits while it alone draws on
+// its pool: its reserve plus the static cap, or, with a dynamic
+// threshold, alpha/(1+alpha) of the pool (where the shared use meets
+// alpha times the space left free). ok is false where that depends on
+// what the config does not give (a dynamic threshold on a pool of unknown
+// size).
+func (d *DeviceConfig) SoleUseBytes(b *BufferProfile) (n int64, ok bool) {
+	a := d.Admit(b)
+	switch {
+	case a.NoShared:
+		return a.ReservedBytes, true
+	case a.StaticBytes > 0:
+		return a.ReservedBytes + a.StaticBytes, true
+	case b.DynamicTh != nil:
+		pl := d.Pool(b.Pool)
+		if pl == nil || pl.SizeBytes <= 0 {
+			return 0, false
+		}
+		return a.ReservedBytes + XoffTriggerBytes(pl.SizeBytes, *b.DynamicTh), true
+	}
+	return 0, false
+}

@@ -88,13 +88,13 @@ func Rules() []Rule {
 		{RulePortDiffers, "port-differs", SevWarning, "a port whose QoS differs from most of its siblings, or a switch from the other switches of its role"},
 		{RuleUnresolved, "unresolved-reference", SevError, "a config entry names a map, profile or scheduler the config does not define"},
 		{RuleLosslessPG, "lossless-pg-missing", SevError, "a priority has PFC but its priority group has no lossless buffer profile (no xoff): it drops instead of pausing"},
-		{RuleWREDDropLossless, "lossless-queue-drops", SevError, "the queue of a lossless class drops: WRED early drop without ECN marking, or an egress limit from a lossy pool"},
+		{RuleWREDDropLossless, "lossless-queue-drops", SevError, "the queue of a lossless class drops: WRED early drop without ECN marking, or an egress limit from a lossy pool or below the XOFF point of the PGs that feed it"},
 		{RulePFCQueueMap, "pfc-queue-map", SevError, "a PFC frame for a lossless priority pauses a queue other than the one its class leaves by"},
 		{RuleDefaultRelied, "default-or-unsimulated", SevWarning, "a setting RoCE depends on is left to the NOS's default, or set in a way the simulator does not run"},
 		{RuleIntentDrift, "intent-drift", SevWarning, "a setting of a RoCE class (lossless or CNP) differs from the lab's QoS intent"},
 		{RuleRouting, "routing-design", SevWarning, "the underlay's routing design lets traffic take paths that can form PFC deadlocks"},
 		{RulePortMTU, "port-mtu", SevError, "a data port's MTU is below what RoCE's packets need (the lab's RoCE MTU plus headers)"},
-		{RuleOverruled, "overruled-entry", SevError, "a config entry the switch refuses (error: a key orchagent cannot read), or applies otherwise than it reads (warning: an index read short, a BUFFER_PG entry SONiC's buffer manager writes over, an EOS priority strict below a round-robin tx-queue)"},
+		{RuleOverruled, "overruled-entry", SevError, "a config entry the switch refuses (error: a key orchagent cannot read, a PFC_WD entry whose times pfcwdorch refuses), or applies otherwise than it reads (warning: an index read short, a BUFFER_PG entry SONiC's buffer manager writes over, an EOS priority strict below a round-robin tx-queue)"},
 	}
 }
 
@@ -677,6 +677,16 @@ func (l *linter) ecn(d *DeviceConfig, p *PortConfig, lossless []int) {
 			l.addAt(RuleWREDDropLossless, SevError, d.Device, p.Name, qc.Origin,
 				"give the queue the egress lossless profile (SONiC: BUFFER_QUEUE|<port>|<queue> -> egress_lossless_profile)",
 				"queue %d carries lossless TC%s but its egress buffer comes from %s (profile %s): a congested queue drops there, behind PFC", q, FormatInts(queues[q]), qc.Buffer.Pool, qc.Buffer.Profile)
+		} else if qc != nil && qc.Buffer != nil && len(p.PFCPriorities) > 0 && trigger > 0 {
+			// The egress limit of a lossless queue must stay above what
+			// the ingress PGs feeding it hold before they pause: below
+			// one PG's XOFF point the queue drops before any PFC frame
+			// is sent.
+			if limit, ok := d.SoleUseBytes(qc.Buffer); ok && limit < trigger {
+				l.addAt(RuleWREDDropLossless, SevError, d.Device, p.Name, qc.Origin,
+					"give the lossless queue an egress limit no PG's XOFF point can reach (SONiC: egress_lossless_profile with dynamic_th 7, or static_th the pool's size)",
+					"queue %d carries lossless TC%s but admits at most %d bytes (profile %s: %s), less than the %d bytes a lossless PG fills before it sends XOFF: the queue drops before PFC pauses", q, FormatInts(queues[q]), limit, qc.Buffer.Profile, thresholdText(d.Admit(qc.Buffer)), trigger)
+			}
 		}
 		if qc != nil && qc.Drop != nil {
 			l.addAt(RuleWREDDropLossless, SevError, d.Device, p.Name, wredWhere(qc),
@@ -834,7 +844,27 @@ func (l *linter) cnp(d *DeviceConfig, p *PortConfig, lossless []int) {
 			"give CNPs a DSCP of their own (48 is usual)",
 			"CNP DSCP 0 is the DSCP of every unmarked packet: all such traffic takes the CNPs' strict-priority queue %d and can starve RoCE", c.Queue)
 	}
-	if cq == nil || cq.Strict {
+	if cq == nil {
+		return
+	}
+	// A strict-priority RoCE queue is served before a weighted CNP queue,
+	// and before a strict one of a lower number (strict queues go highest
+	// number first): the CNPs then wait for the data they throttle.
+	for _, pr := range lossless {
+		dc := p.Class(pr)
+		if x := dc.QueueConfig; x != nil && x.Strict && dc.Queue != c.Queue && (!cq.Strict || dc.Queue > c.Queue) {
+			how := fmt.Sprintf("weighted %d", cq.Weight)
+			if cq.Strict {
+				how = "strict priority below it"
+			}
+			l.add(RuleCNPPriority, SevWarning, d.Device, p.Name,
+				fmt.Sprintf("make RoCE's queue %d round robin, with the CNPs' queue %d strict priority above it", dc.Queue, c.Queue),
+				"CNP DSCP %d goes to queue %d, %s, while RoCE's queue %d (TC%d) is strict priority: CNPs wait behind the data they throttle",
+				cnpDSCP, c.Queue, how, dc.Queue, dc.TC)
+			return
+		}
+	}
+	if cq.Strict {
 		return
 	}
 	dataW := 0

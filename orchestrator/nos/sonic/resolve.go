@@ -28,6 +28,28 @@ const (
 	cfgDefaultWDPollMs      = 100
 )
 
+// The times pfcwdorch accepts (PFC_WD_DETECTION_TIME_MIN/MAX and
+// PFC_WD_RESTORATION_TIME_MIN/MAX), in ms.
+const (
+	cfgWDDetectionMin   = 100
+	cfgWDDetectionMax   = 5000
+	cfgWDRestorationMin = 100
+	cfgWDRestorationMax = 60000
+)
+
+// watchdogTimesOutOfRange says which of a PFC_WD entry's times pfcwdorch
+// refuses, or "".
+func watchdogTimesOutOfRange(detection, restoration int) string {
+	var bad []string
+	if detection < cfgWDDetectionMin || detection > cfgWDDetectionMax {
+		bad = append(bad, fmt.Sprintf("detection_time %d ms is outside %d-%d", detection, cfgWDDetectionMin, cfgWDDetectionMax))
+	}
+	if restoration < cfgWDRestorationMin || restoration > cfgWDRestorationMax {
+		bad = append(bad, fmt.Sprintf("restoration_time %d ms is outside %d-%d", restoration, cfgWDRestorationMin, cfgWDRestorationMax))
+	}
+	return strings.Join(bad, "; ")
+}
+
 // FromDoc resolves a merged CONFIG_DB document into the QoS model, as
 // SONiC's orchagent turns CONFIG_DB into SAI objects: per port, the maps
 // its PORT_QOS_MAP entry (or the global one) names, its PFC, its queues'
@@ -475,6 +497,17 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 			r.def("PFC_WD action", cfgDefaultWDAction, srcPFCWD, name, false)
 		}
 		pc.Watchdog = &qos.PortWatchdog{DetectionMs: *w.DetectionTime, RestorationMs: *w.RestorationTime, Action: action}
+		// pfcwdorch's createEntry reads both times with to_uint(value,
+		// min, max), which throws outside SONiC's ranges; it then refuses
+		// the entry (task_invalid_entry) and starts no watchdog on the
+		// port.
+		if why := watchdogTimesOutOfRange(*w.DetectionTime, *w.RestorationTime); why != "" {
+			r.overrule("PFC_WD", name, true,
+				"pfcwdorch refuses the entry ("+why+"), so the port runs no PFC watchdog: a pause storm there is never declared",
+				fmt.Sprintf("give detection_time %d-%d ms and restoration_time %d-%d ms (SONiC's defaults are %d and %d)", cfgWDDetectionMin, cfgWDDetectionMax, cfgWDRestorationMin, cfgWDRestorationMax, cfgDefaultWDDetection, cfgDefaultWDRestoration),
+				[]string{name})
+			pc.Watchdog = nil
+		}
 	} else if pc.Watchdog != nil {
 		// pfcwdorch starts a port's watchdog only from its PFC_WD entry,
 		// which `pfcwd start_default` writes at boot where DEVICE_METADATA's

@@ -154,8 +154,8 @@ type ProfileListEntry struct {
 // PFCWDEntry is PFC_WD|<port> or PFC_WD|GLOBAL.
 type PFCWDEntry struct {
 	Action          string `cfg:"action" use:"simulated" why:"drop, forward or alert once a storm is declared"`
-	DetectionTime   *int   `cfg:"detection_time" use:"simulated" why:"ms a queue stays paused before a storm is declared"`
-	RestorationTime *int   `cfg:"restoration_time" use:"simulated" why:"ms without pause frames before the port is restored"`
+	DetectionTime   *int   `cfg:"detection_time" use:"simulated" why:"ms a queue stays paused before a storm is declared (100-5000: pfcwdorch refuses an entry outside, and the port runs no watchdog)"`
+	RestorationTime *int   `cfg:"restoration_time" use:"simulated" why:"ms without pause frames before the port is restored (100-60000: pfcwdorch refuses an entry outside, and the port runs no watchdog)"`
 	PollInterval    *int   `cfg:"POLL_INTERVAL" use:"simulated" why:"GLOBAL: ms between the watchdog's polls"`
 	BigRedSwitch    string `cfg:"BIG_RED_SWITCH" use:"ignored" why:"GLOBAL: the manual storm override is not simulated"`
 

@@ -123,8 +123,8 @@ func ValidateDoc(doc Doc) []error {
 			intIn("PFC_WD", key, "POLL_INTERVAL", 100, 1000, false)
 			continue
 		}
-		intIn("PFC_WD", key, "detection_time", 100, 5000, true)
-		intIn("PFC_WD", key, "restoration_time", 100, 60000, true)
+		intIn("PFC_WD", key, "detection_time", cfgWDDetectionMin, cfgWDDetectionMax, true)
+		intIn("PFC_WD", key, "restoration_time", cfgWDRestorationMin, cfgWDRestorationMax, true)
 		if a := doc["PFC_WD"][key]["action"]; !slices.Contains([]string{"drop", "forward", "alert"}, a) {
 			bad("PFC_WD", key, "action", "%q is not drop, forward or alert", a)
 		}
