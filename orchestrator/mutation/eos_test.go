@@ -158,6 +158,8 @@ func eosMutations() []mutation {
 			edit: text(append_("qos map cos 5 to traffic-class 5"))},
 		{field: "global qos map traffic-class <tc...> to tx-queue <q>", name: "TC3 into queue 1 (no ECN)", harmful: true, rule: "QOS005", dataPlane: true,
 			edit: text(append_("qos map traffic-class 3 to tx-queue 1"))},
+		{field: "global qos map traffic-class <tc...> to tx-queue <q>", name: "best-effort TC0 into RoCE's tx-queue 3", harmful: true, rule: "QOS002", why: "the suite's traffic is RoCE and its CNPs: no packet takes TC0",
+			edit: text(append_("qos map traffic-class 0 to tx-queue 3"), "leaf1")},
 		{field: "global qos map traffic-class <tc...> to tx-queue <q>", name: "TC2 to its own queue",
 			edit: text(append_("qos map traffic-class 2 to tx-queue 2"))},
 		{field: "global priority-flow-control all off", name: "PFC off on the switch", harmful: true, rule: "QOS001", dataPlane: true,

@@ -131,6 +131,8 @@ func sonicMutations() []mutation {
 			edit: edit(func(d doc) { d.add("DOT1P_TO_TC_MAP", "AZURE", map[string]string{"0": "3", "3": "3"}) })},
 		{field: "TC_TO_QUEUE_MAP (entries)", name: "TC3 into lossy queue 1", harmful: true, rule: "QOS016", dataPlane: true,
 			edit: edit(func(d doc) { d["TC_TO_QUEUE_MAP"]["AZURE"]["3"] = "1" })},
+		{field: "TC_TO_QUEUE_MAP (entries)", name: "best-effort TC0 into RoCE's queue 3 on one leaf", harmful: true, rule: "QOS002", why: "the suite's traffic is RoCE and its CNPs: no packet takes TC0",
+			edit: edit(func(d doc) { d["TC_TO_QUEUE_MAP"]["AZURE"]["0"] = "3" }, "leaf1")},
 		{field: "TC_TO_QUEUE_MAP (entries)", name: "unused TC2 into queue 4",
 			edit: edit(func(d doc) { d["TC_TO_QUEUE_MAP"]["AZURE"]["2"] = "4" })},
 		{field: "TC_TO_PRIORITY_GROUP_MAP (entries)", name: "TC3 into lossy PG 0", harmful: true, rule: "QOS014", dataPlane: true,

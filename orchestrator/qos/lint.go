@@ -75,7 +75,7 @@ func Rules() []Rule {
 	return []Rule{
 		{RuleParseNote, "parse-note", SevInfo, "something the parser could not resolve"},
 		{RulePFCOffLossless, "pfc-off-lossless", SevError, "PFC is off for a lossless priority on a data port"},
-		{RuleDSCPMapMismatch, "dscp-map-mismatch", SevError, "DSCPs reach lossless classes on some ports and not others (error; for bare files not between ports of two roles each consistent on its own, as SONiC's dual-ToR ports are), or other traffic shares RoCE's lossless class, as every unmarked packet does on RoCE DSCP 0 (warning)"},
+		{RuleDSCPMapMismatch, "dscp-map-mismatch", SevError, "DSCPs reach lossless classes on some ports and not others (error; for bare files not between ports of two roles each consistent on its own, as SONiC's dual-ToR ports are), or other traffic shares RoCE's lossless class, as every unmarked packet does on RoCE DSCP 0, or its egress queue (warning)"},
 		{RuleRoCEDSCPLossy, "roce-dscp-lossy", SevError, "the RoCE DSCP does not reach a lossless traffic class (its map or the port's trust mode)"},
 		{RuleECNThresholds, "ecn-thresholds", SevError, "ECN Kmin above Kmax or a marking probability outside (0, 100%] (error), or Kmin equal to Kmax (a step), Kmax above the PFC XOFF point or below one packet (warning)"},
 		{RuleECNLosslessQueue, "ecn-lossless-queue", SevWarning, "the queue of a lossless class does not mark ECN while ECN is in use"},
@@ -334,6 +334,7 @@ func (l *linter) run() {
 			l.pfcOff(d, p, lossless)
 			l.losslessPG(d, p)
 			l.pfcQueueMap(d, p)
+			l.sharedLosslessQueue(d, p, lossless)
 			l.ecn(d, p, lossless)
 			l.headroom(d, p)
 			l.cnp(d, p, lossless)
@@ -403,6 +404,43 @@ func (l *linter) pfcQueueMap(d *DeviceConfig, p *PortConfig) {
 		l.addAt(RulePFCQueueMap, SevError, d.Device, p.Name, p.Origins["pfc_to_queue"],
 			fmt.Sprintf("map PFC priority %d to queue %d (SONiC: MAP_PFC_PRIORITY_TO_QUEUE)", pr, c.Queue),
 			"a PFC frame for priority %d received here pauses queue %d, but TC%d leaves by queue %d: the port keeps sending into a receiver that asked it to stop", pr, c.PausedQueue, pr, c.Queue)
+	}
+}
+
+// QOS002: a lossy traffic class that some DSCP reaches and that leaves by
+// the egress queue of a lossless class shares RoCE's queue: its packets
+// wait out the pauses of that queue, take its ECN marks (or WRED drops,
+// when they are not ECN-capable) and its share of the port. The CNPs'
+// class is QOS007's.
+func (l *linter) sharedLosslessQueue(d *DeviceConfig, p *PortConfig, lossless []int) {
+	if !p.Fabric || len(p.TCToQueue) == 0 {
+		return
+	}
+	losslessQueue := map[int]int{}
+	for _, pr := range lossless {
+		if c := p.Class(pr); c.Lossless {
+			losslessQueue[c.Queue] = c.TC
+		}
+	}
+	if len(losslessQueue) == 0 {
+		return
+	}
+	reached := map[int][]int{}
+	for dscp := range 64 {
+		tc := p.TCOf(dscp)
+		reached[tc] = append(reached[tc], dscp)
+	}
+	cnpTC := p.TCOf(l.cnpDSCP())
+	for _, tc := range slices.Sorted(maps.Keys(reached)) {
+		c := p.Class(tc)
+		ltc, shared := losslessQueue[c.Queue]
+		if c.Lossless || !shared || tc == cnpTC {
+			continue
+		}
+		l.addAt(RuleDSCPMapMismatch, SevWarning, d.Device, p.Name, p.Origins["tc_to_queue"],
+			fmt.Sprintf("give TC%d a queue of its own (SONiC: TC_TO_QUEUE_MAP; EOS: qos map traffic-class to tx-queue)", tc),
+			"TC%d (DSCP %s, lossy) leaves by queue %d, the queue of lossless TC%d: its packets wait out RoCE's pauses there and take its ECN marking and share of the port",
+			tc, intRanges(reached[tc]), c.Queue, ltc)
 	}
 }
 
