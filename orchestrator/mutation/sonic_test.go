@@ -608,6 +608,12 @@ func sonicMutations2() []mutation {
 		// 3 entry (the config defines it for the 400G ports).
 		mutation{field: "PORT speed", name: "a 200G port given as 400G", harmful: true, rule: "QOS021", why: "the simulated link runs at the lab's speed, and PG 3 takes the 400G profile, whose headroom is more than enough",
 			edit: edit(func(d doc) { d.add("PORT", "Ethernet0", map[string]string{"speed": "400000"}) }, "leaf1")},
+		mutation{field: "PORT speed", name: "one leaf's 400G uplinks given as 100G", harmful: true, rule: "QOS009", why: "the simulated link runs at the lab's speed",
+			edit: edit(func(d doc) {
+				for p := 128; p < 192; p += 4 {
+					d.add("PORT", fmt.Sprintf("Ethernet%d", p), map[string]string{"speed": "100000"})
+				}
+			}, "leaf1")},
 		mutation{field: "PORT speed", name: "its own speed",
 			edit: edit(func(d doc) { d.add("PORT", "Ethernet0", map[string]string{"speed": "200000"}) }, "leaf1")},
 		mutation{field: "PORT mtu", name: "MTU 1500", harmful: true, rule: "QOS020", why: "the simulator sends packets of the lab's qos.mtu",

@@ -200,6 +200,10 @@ const (
 type PortConfig struct {
 	Name      string `json:"name"`
 	SpeedGbps int    `json:"speed_gbps,omitempty"` // 0: not known
+	// LinkSpeedGbps is the speed of the lab's link there (0 outside a
+	// lab), which the simulator runs: a port the config sets to another
+	// speed does not come up with its peer, or runs at the slower one.
+	LinkSpeedGbps int `json:"link_speed_gbps,omitempty"`
 	// CableM is the cable length the switch sizes headroom for (SONiC's
 	// CABLE_LENGTH, else the lab's); LinkCableM the cable the lab's
 	// fabric really has there (0 outside a lab), which the headroom

@@ -82,7 +82,7 @@ func Rules() []Rule {
 		{RuleHeadroomShort, "headroom-short", SevError, "PFC headroom is less than link speed, MTU and cable length need"},
 		{RuleCNPPriority, "cnp-priority", SevWarning, "CNPs are in a PFC class, neither on a strict queue nor weighted above RoCE data, or on DSCP 0, which puts unmarked traffic on their strict queue; or the NICs mark them with another DSCP than the configs are made for (nic.dcqcn.cnp_dscp against qos.cnp_dscp)"},
 		{RuleWatchdogOff, "pfc-watchdog-off", SevWarning, "a port with PFC has no PFC watchdog that acts on a storm (none, one that only reports, or one not watching every PFC priority)"},
-		{RuleLinkLosslessMatch, "link-lossless-mismatch", SevError, "the two ends of a link differ in PFC priorities or in the class RoCE arrives in"},
+		{RuleLinkLosslessMatch, "link-lossless-mismatch", SevError, "the two ends of a link differ in PFC priorities or in the class RoCE arrives in, or a port is set to another speed than its link's"},
 		{RuleInvalidValue, "invalid-value", SevError, "a threshold, probability or buffer profile no switch or simulator can take"},
 		{RuleSimIgnores, "not-simulated", SevInfo, "settings in the config that the simulator does not run (lint only, or ignored)"},
 		{RulePortDiffers, "port-differs", SevWarning, "a port whose QoS differs from most of its siblings, or a switch from the other switches of its role"},
@@ -340,6 +340,7 @@ func (l *linter) run() {
 			l.cnp(d, p, lossless)
 			l.watchdog(d, p)
 			l.portMTU(d, p)
+			l.portSpeed(d, p)
 		}
 	}
 }
@@ -927,6 +928,19 @@ const roceHeaderBytes = 60
 // QOS020: a port's MTU (the L3 MTU the switch enforces) must carry the
 // lab's RoCE payload MTU with its headers; smaller, the switch drops
 // every full-sized packet.
+// QOS009: a data port whose configured speed is not its link's (SONiC's
+// PORT speed): the link does not come up with its peer, or runs at the
+// slower speed, while the simulator runs the lab's.
+func (l *linter) portSpeed(d *DeviceConfig, p *PortConfig) {
+	if !p.Fabric || p.LinkSpeedGbps <= 0 || p.SpeedGbps <= 0 || p.SpeedGbps == p.LinkSpeedGbps {
+		return
+	}
+	l.addAt(RuleLinkLosslessMatch, SevError, d.Device, p.Name, "PORT|"+p.Name+" speed",
+		fmt.Sprintf("set the port's speed to its link's, %d Gb/s (SONiC: PORT speed %d)", p.LinkSpeedGbps, p.LinkSpeedGbps*1000),
+		"the port is set to %d Gb/s but its link runs at %d Gb/s: the link does not come up with its peer (or runs at the slower speed), and the switch sizes the port's lossless headroom for %d Gb/s; the simulator runs the link at %d Gb/s",
+		p.SpeedGbps, p.LinkSpeedGbps, p.SpeedGbps, p.LinkSpeedGbps)
+}
+
 func (l *linter) portMTU(d *DeviceConfig, p *PortConfig) {
 	if l.opt.Intent == nil || p.MTU == 0 || !p.Fabric {
 		return

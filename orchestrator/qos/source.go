@@ -81,6 +81,7 @@ func fillPort(pc *PortConfig, p Port, in Intent) {
 	if pc.SpeedGbps == 0 {
 		pc.SpeedGbps = p.SpeedGbps
 	}
+	pc.LinkSpeedGbps = p.SpeedGbps
 	pc.LinkCableM = in.cableM(p)
 	if pc.CableM == 0 {
 		pc.CableM = pc.LinkCableM

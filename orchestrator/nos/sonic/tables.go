@@ -165,7 +165,7 @@ type PFCWDEntry struct {
 // PortEntry is PORT|<port>; its other fields (lanes, alias, admin_status,
 // fec, …) are not QoS and not listed.
 type PortEntry struct {
-	Speed *int `cfg:"speed" use:"lint" why:"Mb/s: sizes the headroom and thresholds lint requires; the simulated link runs at the lab's speed"`
+	Speed *int `cfg:"speed" use:"lint" why:"Mb/s: sizes the headroom and thresholds lint requires, and lint checks it against the lab's link (QOS009); the simulated link runs at the lab's speed"`
 	MTU   *int `cfg:"mtu" use:"lint" why:"sizes the headroom lint requires; the simulator sends packets of the lab's qos.mtu"`
 
 	Extra map[string]string `cfg:"-"`
