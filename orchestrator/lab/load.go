@@ -315,6 +315,14 @@ func ValidateQoS(q *QoSSpec, at func(path, msg, fix string) error) error {
 		if e.KmaxKB != nil && *e.KmaxKB <= 0 {
 			return at("$.qos.ecn.kmax_kb", "kmax_kb must be positive", "use for example 1500")
 		}
+		// The two come as a pair: the defaults scale both with the port
+		// speed, so one alone has nothing to be compared with.
+		if e.KminKB != nil && e.KmaxKB == nil {
+			return at("$.qos.ecn.kmin_kb", "kmin_kb is set without kmax_kb", fmt.Sprintf("set kmax_kb too (above %d, for example %d), or leave both out for thresholds that scale with the port speed", *e.KminKB, 4**e.KminKB))
+		}
+		if e.KmaxKB != nil && e.KminKB == nil {
+			return at("$.qos.ecn.kmax_kb", "kmax_kb is set without kmin_kb", fmt.Sprintf("set kmin_kb too (below %d, for example %d), or leave both out for thresholds that scale with the port speed", *e.KmaxKB, max(*e.KmaxKB/4, 1)))
+		}
 		if e.KminKB != nil && e.KmaxKB != nil && *e.KminKB >= *e.KmaxKB {
 			return at("$.qos.ecn.kmin_kb", fmt.Sprintf("kmin_kb %d is not below kmax_kb %d", *e.KminKB, *e.KmaxKB), "make kmin_kb smaller than kmax_kb")
 		}
