@@ -57,7 +57,13 @@ results/ cannot be written (the finished variants are printed anyway).`,
   labctl run baseline-bw --lab 16gpu --seed 7 -o json
   labctl run incast --lab 16gpu --repetitions 5
   labctl run ./my-scenario.yaml --lab 16gpu`,
-		Args: exactArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error {
+			// "labctl run ecn-pfc 64gpu": the lab as a second word.
+			if len(args) == 2 && !cmd.Flags().Changed("lab") {
+				return exitcode.Usagef("run takes 1 argument, got 2: %q %q (usage: %s; fix: name the lab with --lab: labctl run %s --lab %s)", args[0], args[1], cmd.UseLine(), args[0], args[1])
+			}
+			return exactArgs(1)(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			format, err := app.OutputFormat("text", "text", "json")
 			if err != nil {
