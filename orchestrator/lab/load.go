@@ -175,6 +175,15 @@ func Parse(file string, data []byte) (*Spec, error) {
 	if err := ValidateQoS(&s.QoS, at); err != nil {
 		return nil, err
 	}
+	// A spec's ECN thresholds come as a pair: the defaults scale both with
+	// the port speed, so one alone has nothing to be compared with. (A
+	// sweep sets one over the configs' other, so ValidateQoS allows it.)
+	if e := s.QoS.ECN; e != nil && (e.KminKB == nil) != (e.KmaxKB == nil) {
+		if e.KminKB != nil {
+			return nil, at("$.qos.ecn.kmin_kb", "kmin_kb is set without kmax_kb", fmt.Sprintf("set kmax_kb too (above %d, for example %d), or leave both out for thresholds that scale with the port speed", *e.KminKB, 4**e.KminKB))
+		}
+		return nil, at("$.qos.ecn.kmax_kb", "kmax_kb is set without kmin_kb", fmt.Sprintf("set kmin_kb too (below %d, for example %d), or leave both out for thresholds that scale with the port speed", *e.KmaxKB, max(*e.KmaxKB/4, 1)))
+	}
 	if CheckQoS != nil {
 		if field, msg := CheckQoS(s.QoS); field != "" {
 			// A key left out (its default is in the conflict): the section.
@@ -314,14 +323,6 @@ func ValidateQoS(q *QoSSpec, at func(path, msg, fix string) error) error {
 		}
 		if e.KmaxKB != nil && *e.KmaxKB <= 0 {
 			return at("$.qos.ecn.kmax_kb", "kmax_kb must be positive", "use for example 1500")
-		}
-		// The two come as a pair: the defaults scale both with the port
-		// speed, so one alone has nothing to be compared with.
-		if e.KminKB != nil && e.KmaxKB == nil {
-			return at("$.qos.ecn.kmin_kb", "kmin_kb is set without kmax_kb", fmt.Sprintf("set kmax_kb too (above %d, for example %d), or leave both out for thresholds that scale with the port speed", *e.KminKB, 4**e.KminKB))
-		}
-		if e.KmaxKB != nil && e.KminKB == nil {
-			return at("$.qos.ecn.kmax_kb", "kmax_kb is set without kmin_kb", fmt.Sprintf("set kmin_kb too (below %d, for example %d), or leave both out for thresholds that scale with the port speed", *e.KmaxKB, max(*e.KmaxKB/4, 1)))
 		}
 		if e.KminKB != nil && e.KmaxKB != nil && *e.KminKB >= *e.KmaxKB {
 			return at("$.qos.ecn.kmin_kb", fmt.Sprintf("kmin_kb %d is not below kmax_kb %d", *e.KminKB, *e.KmaxKB), "make kmin_kb smaller than kmax_kb")
