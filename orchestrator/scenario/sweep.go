@@ -386,7 +386,7 @@ func (m *Matrix) excluded(pt Point) bool {
 }
 
 // sweepFix says where the sweepable paths are listed.
-const sweepFix = "sweep one of the paths listed under 'Sweep paths' in docs/scenario-spec.md (labctl explain scenario.matrix): qos.<key>, nic.<key>, traffic[<i>].<field>, faults[<i>].<field>, duration, warmup, sample_every or lb.<key>"
+const sweepFix = "sweep one of the paths listed under 'Sweep paths' in docs/scenario-spec.md (labctl explain scenario.matrix): qos.<key>, nic.<key>, traffic[<i>].<field>, faults[<i>].<field>, duration, warmup, sample_every, lb.<key>, transport, infiniband.<key>, uet.<key> or case"
 
 // decodeSweepValue reads one value of a swept key of type typ: its text
 // for variant names and its Go value (typ's element type).
