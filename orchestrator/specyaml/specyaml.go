@@ -178,6 +178,10 @@ func classify(file string, err error, v any) error {
 			e.Fix = "keep one of the two entries: a key may appear once per mapping"
 		case strings.Contains(e.Msg, "found character '\t'"), strings.Contains(e.Msg, "found a tab character"):
 			e.Fix = "indent with spaces: YAML does not allow tabs there"
+		case strings.Contains(e.Msg, "tab character cannot use as a map key"):
+			// go-yaml's words for a tab ahead of a key, placed after it.
+			e.Msg = "not valid YAML: a tab character ahead of a key on this line"
+			e.Fix = "indent with spaces: YAML does not allow tabs there"
 		}
 	case strings.Contains(e.Msg, "where sequence is expected"), strings.Contains(e.Msg, "where mapping is expected"):
 		// "string was used where sequence is expected": a key that takes
