@@ -16,6 +16,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/nccltests"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/scenario"
+	"github.com/labctl/labctl/orchestrator/suggest"
 )
 
 // ncclTestsKind is the parse kind of nccl-tests' output.
@@ -53,6 +54,24 @@ func recordNCCLTests(cmd *cobra.Command, app *App, files []string, opt parseOpti
 	scName, sweep, points, err := recordScenario(rec.scenario)
 	if err != nil {
 		return err
+	}
+	// A name taken as given that is one typo from the catalog's: regress
+	// matches records by these names, so say so now rather than there.
+	labNames := make([]string, 0, len(lab.Catalog()))
+	for _, s := range lab.Catalog() {
+		labNames = append(labNames, s.Name)
+	}
+	for _, n := range []struct{ flag, what, arg string }{{"lab", "lab", rec.lab}, {"scenario", "scenario", rec.scenario}} {
+		names := labNames
+		if n.flag == "scenario" {
+			names = scenario.CatalogNames()
+		}
+		if slices.Contains(names, n.arg) || looksLikeFile(n.arg) {
+			continue
+		}
+		if near := suggest.Nearest(n.arg, names); near != "" {
+			fmt.Fprintf(app.Err, "labctl: note: --%s %s is no catalog %s and no file, so the record names it as given and labctl regress compares it only with runs of that name (did you mean %s?)\n", n.flag, n.arg, n.what, near)
+		}
 	}
 	run := &results.Run{
 		SchemaVersion: results.SchemaVersion, Lab: labName, Scenario: scName, Runtime: "live", Status: results.StatusPassed,

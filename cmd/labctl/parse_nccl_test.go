@@ -159,6 +159,30 @@ func TestParseNCCLTestsRecord(t *testing.T) {
 	}
 }
 
+// A --lab or --scenario one typo away from a catalog name is still taken
+// as given (a cluster's own names are), but a note says what it was near:
+// regress matches records by these names, so a typo would only show there.
+func TestParseNCCLTestsRecordNearCatalogName(t *testing.T) {
+	t.Parallel()
+	h100 := ncclFixture("all_reduce_2.13_h100x16.txt")
+	code, out, errs := resultsCLI(t, t.TempDir(), "parse", "nccl-tests", h100, "--record", "--lab", "64gpu", "--scenario", "nccl-allreduc",
+		"--variant", "ecn=on,pfc=on,traffic[0].algorithm=ring")
+	if code != 0 || !strings.Contains(out, `"scenario": "nccl-allreduc"`) {
+		t.Fatalf("exit %d: %s%s", code, out, errs)
+	}
+	if !strings.Contains(errs, `note: --scenario nccl-allreduc is no catalog scenario and no file`) || !strings.Contains(errs, "did you mean nccl-allreduce?") {
+		t.Errorf("no note of the near catalog scenario: %s", errs)
+	}
+	code, _, errs = resultsCLI(t, t.TempDir(), "parse", "nccl-tests", h100, "--record", "--lab", "64gpx", "--scenario", "cluster-allreduce")
+	if code != 0 || !strings.Contains(errs, `note: --lab 64gpx is no catalog lab and no file`) || !strings.Contains(errs, "did you mean 64gpu?") {
+		t.Errorf("exit %d, no note of the near catalog lab: %s", code, errs)
+	}
+	code, _, errs = resultsCLI(t, t.TempDir(), "parse", "nccl-tests", h100, "--record", "--lab", "cluster-a", "--scenario", "cluster-allreduce")
+	if code != 0 || strings.Contains(errs, "note: --") {
+		t.Errorf("exit %d, a note for names far from the catalog's: %s", code, errs)
+	}
+}
+
 // TestNCCLTestsRegressEndToEnd: a record of a cluster's nccl-tests output
 // is the baseline of another such record, through the CLI: a 10% lower
 // busbw at one size fails naming the size and both figures, a 1% lower
