@@ -151,6 +151,15 @@ lacks something.`,
 	_ = root.PersistentFlags().MarkHidden("memprofile")
 	// Flag parse errors are usage errors (exit 2).
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		// "labctl up --lab 64gpu", "labctl run --scenario ecn-pfc ...":
+		// run's --lab (or parse's --scenario) where the command takes
+		// that as an argument.
+		for _, what := range []string{"lab", "scenario"} {
+			use := " " + c.Use + " "
+			if err.Error() == "unknown flag: --"+what && (strings.Contains(use, " <"+what+"> ") || strings.Contains(use, " [<"+what+">] ")) {
+				return exitcode.Usagef("%v (fix: %s takes the %s as an argument, without --%s: %s)", err, c.CommandPath(), what, what, c.UseLine())
+			}
+		}
 		return exitcode.Usagef("%v (fix: see '%s --help')", err, c.CommandPath())
 	})
 	for _, mk := range commandConstructors {
