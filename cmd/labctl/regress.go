@@ -80,16 +80,20 @@ of a cluster's nccl-tests output: such a record holds only its tables,
 and a variant it lacks (or has and the other record lacks) is listed, not
 a regression.
 
-Tolerances (defaults in results/baselines/README.md) are overridden with
---tolerance metric=value: 3% (relative), 5 (absolute), 10%+2 (10% of the
-baseline's value but at least 2: the larger, not the sum, as the findings'
-"allowed" figures show), or off.
+Tolerances (defaults in results/baselines/README.md) are overridden by the
+run's scenario (regress: {tolerances: {metric: value}}, kept with the
+scenario so that every run of it is judged alike) and by --tolerance
+metric=value, which replaces the scenario's value of that metric: 3%
+(relative), 5 (absolute), 10%+2 (10% of the baseline's value but at least
+2: the larger, not the sum, as the findings' "allowed" figures show), or
+off. The report's first lines list the overrides and where each came from.
 ` + specdoc.Wrap("Metrics are the summary's ("+metricNames(results.Metrics)+"), a transport's ("+metricNames(results.TransportMetrics)+"), a role's ("+metricNames(results.RoleMetrics)+
-			"), a port's ("+metricNames(results.PortMetrics)+") and an nccl-tests table's ("+metricNames(results.NCCLMetrics)+"); a role's, a port's or a table's tolerance applies to every role, port or message size.", 76, "") + `
+			"), a port's ("+metricNames(results.PortMetrics)+") and an nccl-tests table's ("+metricNames(results.NCCLMetrics)+"); a role's, a port's or a table's tolerance applies to every role, port or message size, and role[<role>].<metric> (role[victim].latency_us_p50) to one role, before role.<metric>.", 76, "") + `
 
   labctl regress --save-baseline latest ecn-pfc-64gpu
   labctl regress latest --baseline ecn-pfc-64gpu --tolerance throughput_gbps_total=3%
   labctl regress latest --baseline ecn-pfc-64gpu --tolerance role.latency_us_p50=20% --tolerance port.queue_p99_bytes=25%+65536
+  labctl regress latest --baseline ecn-pfc-64gpu --tolerance role[victim].latency_us_p50=5%
   labctl regress latest --baseline measured.json --tolerance nccl.busbw_gbyte_s=10%
   labctl regress cluster-today.json --baseline cluster-last-week.json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -164,7 +168,16 @@ baseline's value but at least 2: the larger, not the sum, as the findings'
 			if err := results.CheckSameExperiment(run, base); err != nil {
 				return err
 			}
-			rep := results.Compare(run, base, tol)
+			// The run's scenario may set tolerances (regress.tolerances);
+			// a --tolerance of the same metric replaces its value.
+			scenarioTol, err := results.ScenarioTolerances(run)
+			if err != nil {
+				return exitcode.Usagef("%v (fix: give the tolerances with --tolerance, or rerun with the scenario's regress section fixed)", err)
+			}
+			for name, t := range tol {
+				scenarioTol[name] = t
+			}
+			rep := results.Compare(run, base, scenarioTol)
 			switch format {
 			case "json":
 				err = rep.WriteJSON(app.Out)
@@ -189,7 +202,7 @@ baseline's value but at least 2: the larger, not the sum, as the findings'
 	cmd.Flags().StringVar(&baseline, "baseline", "", "run id, latest, saved baseline name or run.json file to compare with")
 	cmd.Flags().StringVar(&saveRun, "save-baseline", "", "save this run (id or latest) as a named baseline under results/baselines/")
 	cmd.Flags().BoolVar(&force, "force", false, "with --save-baseline: replace an existing baseline of that name")
-	cmd.Flags().StringArrayVar(&tolerance, "tolerance", nil, "metric=value tolerance override, repeatable (3%, 5, 10%+2: 10% but at least 2, off); metric as throughput_gbps_total, role.latency_us_p50, port.queue_p99_bytes")
+	cmd.Flags().StringArrayVar(&tolerance, "tolerance", nil, "metric=value tolerance override, repeatable, replacing the scenario's regress.tolerances value of that metric (3%, 5, 10%+2: 10% but at least 2, off); metric as throughput_gbps_total, role.latency_us_p50, role[victim].latency_us_p50, port.queue_p99_bytes")
 	runFilterFlags(cmd, &f)
 	return cmd
 }

@@ -202,6 +202,43 @@ func TestRegressSaysTheScenarioChanged(t *testing.T) {
 	}
 }
 
+// TestRegressReadsTheScenarioTolerances: a scenario's regress.tolerances
+// reach regress through the run's record and are listed with their
+// source; a --tolerance of the same metric replaces the scenario's; and an
+// edit of the tolerances alone is no change of the scenario's values (the
+// two runs are still the same simulation, compared with high confidence).
+func TestRegressReadsTheScenarioTolerances(t *testing.T) {
+	t.Parallel()
+	dir := upLab(t, "16gpu")
+	file := filepath.Join(dir, "incast-tol.yaml")
+	const v1 = "name: incast-tol\nmatrix: {ecn: [on], pfc: [on]}\nduration: 1ms\nsample_every: 0\ntraffic:\n  - pattern: incast\n    senders: 4\nregress:\n  tolerances:\n    drops: 2\n"
+	if err := os.WriteFile(file, []byte(v1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runOK(t, dir, file, "16gpu")
+	if code, out, errs := resultsCLI(t, dir, "regress", "--save-baseline", "latest", "good"); code != 0 {
+		t.Fatalf("save baseline: exit %d: %s%s", code, out, errs)
+	}
+	v2 := strings.Replace(v1, "    drops: 2\n", "    drops: 3\n    role[incast].latency_us_p50: 5%\n", 1)
+	if err := os.WriteFile(file, []byte(v2), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runOK(t, dir, file, "16gpu")
+	code, out, errs := resultsCLI(t, dir, "regress", "latest", "--baseline", "good")
+	want := "tolerances: drops 3 (the scenario's regress.tolerances), role[incast].latency_us_p50 5% (the scenario's regress.tolerances); every other metric its default\n"
+	if code != 0 || !strings.Contains(out, want) || !strings.Contains(out, "(confidence: high)") || strings.Contains(out, "scenario changed") {
+		t.Errorf("exit %d; want %q, high confidence and no scenario change:\n%s%s", code, want, out, errs)
+	}
+	_, out, _ = resultsCLI(t, dir, "regress", "latest", "--baseline", "good", "--tolerance", "drops=4")
+	if want := "tolerances: drops 4 (--tolerance), role[incast].latency_us_p50 5% (the scenario's regress.tolerances);"; !strings.Contains(out, want) {
+		t.Errorf("--tolerance does not replace the scenario's: want %q:\n%s", want, out)
+	}
+	_, rep, _ := regressJSON(t, dir)
+	if len(rep.Tolerances) != 2 || rep.Tolerances[0].Metric != "drops" || rep.Tolerances[0].From != results.FromScenario || rep.ScenarioChanged && len(rep.ScenarioChanges) > 0 {
+		t.Errorf("JSON tolerances %+v, scenario changes %+v", rep.Tolerances, rep.ScenarioChanges)
+	}
+}
+
 // TestRegressRefusesAnotherModel: a flow-level run checked against a
 // packet-level baseline of the same scenario, and the other way round,
 // is bad input (exit 2) naming both models and the fix. It used to be

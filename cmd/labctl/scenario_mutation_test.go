@@ -39,7 +39,7 @@ import (
 //     the run with the message the table names;
 //   - 'labctl regress' of a record of the mutated scenario against one of
 //     the original must say the scenario changed at the key's path (and
-//     must not count repetitions as a change).
+//     must not count repetitions or the regress section as a change).
 //
 // A handful of the benign mutations run for real on the 16gpu lab. A key
 // without an entry fails the test, so a key added to the spec comes with
@@ -199,8 +199,15 @@ var scenarioMutations = map[string]scenarioMutation{
 		benign: []string{"2ms", "0"}, why: "any detection time is one a switch may take"},
 	"faults[].converge": {base: "link-failure", invalid: []badValue{bad("-1ms", ""), bad("fast", "")},
 		benign: []string{"5ms", "0"}, why: "any convergence time is one a fabric may take"},
-	"faults[].case":  {base: "link-failure", invalid: []badValue{bad("Bad Case", "")}, benign: []string{"failure"}, why: "a case only groups entries"},
-	"lb":             {base: "incast", invalid: []badValue{bad("spray", "")}, benign: []string{"{mode: spray}"}, why: figuresOnly},
+	"faults[].case": {base: "link-failure", invalid: []badValue{bad("Bad Case", "")}, benign: []string{"failure"}, why: "a case only groups entries"},
+	"lb":            {base: "incast", invalid: []badValue{bad("spray", "")}, benign: []string{"{mode: spray}"}, why: figuresOnly},
+	"regress": {base: "incast", invalid: []badValue{bad("[1]", "")}, benign: []string{"{tolerances: {drops: 2}}"},
+		why: "how labctl regress compares runs of the scenario, not what runs: no value of it changes a run, and regress lists every override it used"},
+	"regress.tolerances": {base: "incast",
+		invalid: []badValue{bad("{throughput: 3%}", "unknown metric"), bad("{drops: lots}", "not a non-negative number"),
+			bad("{throughput_gbps_total: 150%}", "could never flag it"), bad("{'role[victim].drops': 1}", "not a role's metric"), bad("[1]", "")},
+		benign: []string{"{drops: off, port.queue_p99_bytes: 25%+65536}", "{'role[incast].latency_us_p50': 5%}"},
+		why:    "a tolerance, however wide, is the user's choice of what regress lets pass, listed in its output with where it came from; it changes no run"},
 	"lb.mode":        {base: "incast", invalid: []badValue{bad("random", "")}, benign: []string{"flowlet", "adaptive"}, why: figuresOnly},
 	"lb.flowlet_gap": {base: "incast", edits: []string{"lb.mode=flowlet"}, invalid: []badValue{bad("0", ""), bad("-1us", ""), bad("short", "")}, benign: []string{"50us"}, why: figuresOnly},
 	"assertions":     {base: "incast", invalid: []badValue{bad("{expr: summary.drops == 0}", "")}, harmful: []badValue{bad(repeatFlow("{expr: summary.drops >= 0}", 257), "256")}, benign: []string{"[{expr: summary.drops >= 0}]"}},
@@ -669,9 +676,11 @@ func TestScenarioMutations(t *testing.T) {
 				}
 			}
 			switch {
-			case k.Path == "repetitions":
+			case k.Path == "repetitions" || k.Path == "regress" || strings.HasPrefix(k.Path, "regress."):
+				// The same runs: repetitions at seed + r, and tolerances
+				// that say how regress compares them.
 				if len(rep.ScenarioChanges) != 0 {
-					t.Errorf("repetitions %s counts as a scenario change: %v", v, got)
+					t.Errorf("%s %s counts as a scenario change: %v", k.Path, v, got)
 				}
 			case !rep.ScenarioChanged || !named:
 				t.Errorf("%s: %s: regress does not name the change (changed %v: %v) %s", k.Path, v, rep.ScenarioChanged, got, errs)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -41,6 +42,22 @@ type Tolerance struct {
 	Rel      float64 `json:"rel"` // fraction: 0.05 is 5%
 	Abs      float64 `json:"abs"`
 	Disabled bool    `json:"disabled,omitempty"`
+	// From says where an override came from (FromScenario, FromFlag);
+	// "" for a default.
+	From string `json:"-"`
+}
+
+// Where a tolerance override came from.
+const (
+	FromScenario = "the scenario's regress.tolerances"
+	FromFlag     = "--tolerance"
+)
+
+// AppliedTolerance is one override a comparison used.
+type AppliedTolerance struct {
+	Metric    string `json:"metric"`
+	Tolerance string `json:"tolerance"`
+	From      string `json:"from"`
 }
 
 func (t Tolerance) String() string {
@@ -228,6 +245,9 @@ type Report struct {
 	// NotComputed lists the metrics neither side holds (each summary's
 	// not_computed), with why: skipped, never compared as zeros.
 	NotComputed []NotComputedMetric `json:"not_computed,omitempty"`
+	// Tolerances are the overrides of the default tolerances the
+	// comparison used, by metric, with where each came from.
+	Tolerances []AppliedTolerance `json:"tolerances,omitempty"`
 
 	// elsewhere is set while a pooled point whose flows sit on other
 	// ports on each side is compared (Finding.Elsewhere).
@@ -294,6 +314,8 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 		r.Warnings = append(r.Warnings, "the baseline records no scenario (saved before labctl kept one), so a change of the scenario since goes unchecked: save the baseline again from a run of the scenario as it is")
 	}
 	r.LintErrors, r.BaselineLintErrors = lintErrors(run), lintErrors(baseline)
+	r.Tolerances = appliedTolerances(tol)
+	r.Warnings = append(r.Warnings, unmatchedRoleTolerances(tol, run, baseline)...)
 	// Variants are matched point by point: by full name, which holds every
 	// swept value, and repetition.
 	r.Warnings = append(r.Warnings, sweepWarnings(run, baseline)...)
@@ -739,7 +761,7 @@ type sideValue struct {
 // sides have the value, FindingAbsent when one lacks it, nothing when both
 // do or its tolerance is off.
 func (r *Report) addMetric(at Finding, m Metric, tol Tolerances, base, cur sideValue) {
-	t := tol.of(m)
+	t := tol.of(m, at.Role)
 	if t.Disabled {
 		return
 	}
@@ -1326,5 +1348,37 @@ func baselineNames(s *Store) []string {
 		out = append(out, strings.TrimSuffix(filepath.Base(p), ".json"))
 	}
 	sort.Strings(out)
+	return out
+}
+
+// appliedTolerances lists the overrides in tol by metric name.
+func appliedTolerances(tol Tolerances) []AppliedTolerance {
+	var out []AppliedTolerance
+	for _, name := range slices.Sorted(maps.Keys(tol)) {
+		out = append(out, AppliedTolerance{Metric: name, Tolerance: tol[name].String(), From: tol[name].From})
+	}
+	return out
+}
+
+// unmatchedRoleTolerances warns of a role's own tolerance (role[x].<metric>)
+// naming a role neither record's flows have: a misspelt role would
+// otherwise leave the figure at its general tolerance, unseen.
+func unmatchedRoleTolerances(tol Tolerances, run, baseline *Run) []string {
+	roles := map[string]bool{}
+	for _, rec := range []*Run{run, baseline} {
+		for _, v := range rec.Variants {
+			for _, f := range v.Flows {
+				roles[f.Role] = true
+			}
+		}
+	}
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(tol)) {
+		role, _, ok := strings.Cut(strings.TrimPrefix(name, "role["), "].")
+		if !strings.HasPrefix(name, "role[") || !ok || roles[role] {
+			continue
+		}
+		out = append(out, fmt.Sprintf("tolerance %s (%s) names role %q, which no flow of either run has (their roles: %s): check its spelling", name, tol[name].From, role, strings.Join(slices.Sorted(maps.Keys(roles)), ", ")))
+	}
 	return out
 }

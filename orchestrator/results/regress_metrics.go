@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/labctl/labctl/orchestrator/suggest"
 )
 
 // Scopes of a finding: what its figure describes.
@@ -251,19 +253,64 @@ func metricNames() string {
 	return strings.Join(n, ", ")
 }
 
-// ParseTolerance parses one "metric=value" override. value is a relative
-// tolerance ("3%"), an absolute one ("5"), both ("10%+2"), or "off".
-// Metric names are the summary's (throughput_gbps_total), a role's
-// (role.latency_us_p50) or a port's (port.queue_p99_bytes).
+// ParseTolerance parses one "metric=value" override, as --tolerance
+// takes it (ParseToleranceOf says what a metric and a value may be).
 func ParseTolerance(s string) (string, Tolerance, error) {
 	name, val, ok := strings.Cut(s, "=")
 	name, val = strings.TrimSpace(name), strings.TrimSpace(val)
 	if !ok || name == "" || val == "" {
-		return "", Tolerance{}, fmt.Errorf("tolerance %q: want metric=value, for example throughput_gbps_total=3%%, role.latency_us_p50=20%% or port.queue_p99_bytes=25%%+65536", s)
+		return "", Tolerance{}, fmt.Errorf("tolerance %q: want metric=value, for example throughput_gbps_total=3%%, role.latency_us_p50=20%%, role[victim].latency_us_p50=5%% or port.queue_p99_bytes=25%%+65536", s)
 	}
-	m, ok := metricByName(name)
+	return ParseToleranceOf(name, val)
+}
+
+// ParseToleranceOf parses the tolerance val of metric name: a relative
+// tolerance ("3%"), an absolute one ("5"), both ("10%+2": the larger), or
+// "off". Metric names are the summary's (throughput_gbps_total), a role's
+// (role.latency_us_p50, every role) or one role's (role[victim].
+// latency_us_p50, which that role takes instead of role.latency_us_p50),
+// a port's (port.queue_p99_bytes) or an nccl-tests table's. The name it
+// returns is the key Tolerances holds it under.
+func ParseToleranceOf(name, val string) (string, Tolerance, error) {
+	s := name + "=" + val
+	metric := name
+	if role, field, scoped := strings.Cut(strings.TrimPrefix(name, "role["), "]."); strings.HasPrefix(name, "role[") {
+		if !scoped || role == "" || strings.ContainsAny(role, "[]") {
+			return "", Tolerance{}, fmt.Errorf("tolerance %q: a role's own tolerance is role[<role>].<metric>, such as role[victim].latency_us_p50", s)
+		}
+		metric = "role." + field
+	}
+	m, ok := metricByName(metric)
+	if !ok && metric != name {
+		var names []string
+		for _, r := range RoleMetrics {
+			names = append(names, r.Name)
+		}
+		if near := suggest.Nearest(metric, names); near != "" {
+			return "", Tolerance{}, fmt.Errorf("tolerance %q: %s is not a role's metric: did you mean %s?", s, metric, near)
+		}
+		return "", Tolerance{}, fmt.Errorf("tolerance %q: %s is not a role's metric, so it cannot be set for one role; a role's are %s", s, metric, strings.Join(names, ", "))
+	}
 	if !ok {
-		return "", Tolerance{}, fmt.Errorf("tolerance %q: unknown metric %q; metrics are %s", s, name, metricNames())
+		var names []string
+		for _, m := range AllMetrics() {
+			names = append(names, m.Name)
+		}
+		// A role's or a port's metric named without its scope
+		// (latency_us_p50 for role.latency_us_p50), else a typo.
+		near := ""
+		for _, scope := range []string{"role.", "port.", "nccl."} {
+			if _, ok := metricByName(scope + metric); ok && near == "" {
+				near = scope + metric
+			}
+		}
+		if near == "" {
+			near = suggest.Nearest(metric, names)
+		}
+		if near != "" {
+			return "", Tolerance{}, fmt.Errorf("tolerance %q: unknown metric %q: did you mean %s?", s, metric, near)
+		}
+		return "", Tolerance{}, fmt.Errorf("tolerance %q: unknown metric %q; metrics are %s", s, metric, metricNames())
 	}
 	if val == "off" {
 		return name, Tolerance{Disabled: true}, nil
@@ -290,6 +337,12 @@ func ParseTolerance(s string) (string, Tolerance, error) {
 	return name, t, nil
 }
 
+// roleScopedName is the key of role's own tolerance for role metric m
+// (role[victim].latency_us_p50 for role.latency_us_p50).
+func roleScopedName(m Metric, role string) string {
+	return "role[" + role + "]." + strings.TrimPrefix(m.Name, "role.")
+}
+
 // ParseTolerances parses repeated --tolerance values.
 func ParseTolerances(specs []string) (Tolerances, error) {
 	out := Tolerances{}
@@ -298,12 +351,20 @@ func ParseTolerances(specs []string) (Tolerances, error) {
 		if err != nil {
 			return nil, err
 		}
+		t.From = FromFlag
 		out[name] = t
 	}
 	return out, nil
 }
 
-func (tol Tolerances) of(m Metric) Tolerance {
+// of is metric m's tolerance at a place of role (none: ""): the role's
+// own where one is given, else the metric's override, else its default.
+func (tol Tolerances) of(m Metric, role string) Tolerance {
+	if role != "" {
+		if o, ok := tol[roleScopedName(m, role)]; ok {
+			return o
+		}
+	}
 	if o, ok := tol[m.Name]; ok {
 		return o
 	}

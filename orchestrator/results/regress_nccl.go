@@ -69,7 +69,7 @@ func (r *Report) compareNCCL(name string, bvs, vs []*Variant, tol Tolerances) {
 	if bt == nil && ct == nil {
 		return
 	}
-	t := tol.of(ncclBusBW)
+	t := tol.of(ncclBusBW, "")
 	at := Finding{Variant: name, Scope: ScopeNCCL, Metric: ncclBusBW.Name, Direction: ncclBusBW.Direction, Tolerance: t.String(), Unit: ncclBusBW.Unit}
 	switch {
 	case t.Disabled:

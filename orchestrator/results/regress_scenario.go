@@ -59,10 +59,11 @@ func scenarioChanges(run, baseline *Run) (changed bool, changes []ScenarioChange
 	for _, path := range paths {
 		c, inC := cur[path]
 		b, inB := base[path]
-		if inC && inB && c == b || path == "repetitions" {
+		if inC && inB && c == b || path == "repetitions" || strings.HasPrefix(path, "regress.") {
 			// How many repetitions ran changes no simulation (repetition
 			// r runs at seed + r on either side); the comparison's basis
-			// counts each side's.
+			// counts each side's. The regress section is how the two are
+			// compared, said in the report's tolerances line.
 			continue
 		}
 		ch := ScenarioChange{Path: path}
@@ -124,9 +125,39 @@ func (r Report) writeScenarioChanges(b *strings.Builder) {
 		b.WriteString("the scenario changed between the baseline and this run: figures may have moved because of it\n")
 		return
 	case len(r.ScenarioChanges) == 0:
-		b.WriteString("the scenario's text changed between the baseline and this run, but none of its values (comments, layout or the number of repetitions only)\n")
+		b.WriteString("the scenario's text changed between the baseline and this run, but none of the values it runs with (comments, layout, the number of repetitions or its regress tolerances only)\n")
 		return
 	}
 	fmt.Fprintf(b, "the scenario changed between the baseline and this run (baseline -> run); figures may have moved because of it, not the configs:\n")
 	writeCapped(b, r.ScenarioChanges, maxScenarioChanges)
+}
+
+// ScenarioTolerances are the tolerances the scenario a run recorded gives
+// in its regress section (regress: {tolerances: {metric: value}}), each
+// parsed as --tolerance parses one (ParseToleranceOf), From FromScenario;
+// none when the record kept no scenario. labctl run refused a scenario
+// whose tolerances do not parse, so an error here means a record made
+// otherwise or by another version.
+func ScenarioTolerances(r *Run) (Tolerances, error) {
+	out := Tolerances{}
+	if r.ScenarioYAML == "" {
+		return out, nil
+	}
+	var doc struct {
+		Regress struct {
+			Tolerances yaml.MapSlice `yaml:"tolerances"`
+		} `yaml:"regress"`
+	}
+	if err := yaml.Unmarshal([]byte(r.ScenarioYAML), &doc); err != nil {
+		return nil, fmt.Errorf("run %s: its scenario's regress section: %w", r.RunID, err)
+	}
+	for _, kv := range doc.Regress.Tolerances {
+		name, t, err := ParseToleranceOf(fmt.Sprint(kv.Key), fmt.Sprint(kv.Value))
+		if err != nil {
+			return nil, fmt.Errorf("run %s: its scenario's regress.tolerances: %w", r.RunID, err)
+		}
+		t.From = FromScenario
+		out[name] = t
+	}
+	return out, nil
 }

@@ -43,6 +43,8 @@ func TestCompareNamesScenarioChanges(t *testing.T) {
 		// labctl run --repetitions 5: each repetition is the same
 		// simulation at its seed, so no value of the scenario changed.
 		{"repetitions", scenarioV1, scenarioV1 + "repetitions: 5 # labctl run --repetitions 5\n", true, []string{}},
+		// The regress section says how runs are compared, not what runs.
+		{"regress tolerances", scenarioV1, scenarioV1 + "regress:\n  tolerances:\n    drops: 3\n", true, []string{}},
 		{"repetitions and a value", scenarioV1, strings.Replace(scenarioV1, "senders: 8", "senders: 4", 1) + "repetitions: 3\n", true, []string{"traffic[0].senders: 8 -> 4"}},
 		{"values", scenarioV1, strings.NewReplacer("duration: 5ms", "duration: 5ms\nwarmup: 1ms", "senders: 8", "senders: 4", "  - name: lossless\n    expr: summary.drops == 0\n", "").Replace(scenarioV1), true, []string{
 			"assertions: (not set) -> null", // the key left with nothing under it
@@ -74,7 +76,7 @@ func TestCompareNamesScenarioChanges(t *testing.T) {
 			t.Errorf("%s: the text speaks of the scenario:\n%s", tc.name, text)
 		case len(tc.want) > 0 && !strings.Contains(text, "the scenario changed between the baseline and this run (baseline -> run); figures may have moved because of it, not the configs:\n  "+tc.want[0]):
 			t.Errorf("%s: text:\n%s", tc.name, text)
-		case tc.changed && len(tc.want) == 0 && !strings.Contains(text, "but none of its values (comments, layout or the number of repetitions only)"):
+		case tc.changed && len(tc.want) == 0 && !strings.Contains(text, "but none of the values it runs with (comments, layout, the number of repetitions or its regress tolerances only)"):
 			t.Errorf("%s: text:\n%s", tc.name, text)
 		}
 		if r.Regressed {

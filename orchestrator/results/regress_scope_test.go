@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
-	"github.com/labctl/labctl/orchestrator/qos"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/labctl/labctl/orchestrator/qos"
 )
 
 func i64(v int64) *int64 { return &v }
@@ -412,7 +414,7 @@ func TestParseScopedTolerance(t *testing.T) {
 		"role.latency=20%":     `unknown metric "role.latency"; metrics are throughput_gbps_total, `,
 		"port.queue_p98=1":     "port.queue_p99_bytes",
 		"latency_us_p50=3%":    "role.latency_us_p50",
-		"port.queue_p99_bytes": "want metric=value, for example throughput_gbps_total=3%, role.latency_us_p50=20% or port.queue_p99_bytes=25%+65536",
+		"port.queue_p99_bytes": "want metric=value, for example throughput_gbps_total=3%, role.latency_us_p50=20%, role[victim].latency_us_p50=5% or port.queue_p99_bytes=25%+65536",
 	} {
 		if _, _, err := ParseTolerance(in); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseTolerance(%q) = %v, want an error with %q", in, err, want)
@@ -578,5 +580,112 @@ func TestCompareLiveTwins(t *testing.T) {
 		return strings.Contains(w, "the baseline has a simulated twin and the run none that finished")
 	}) {
 		t.Errorf("no warning of the twin left out: %q", fr.Warnings)
+	}
+}
+
+// TestRoleTolerance: role[victim].latency_us_p50 applies to the victim
+// alone, before role.latency_us_p50 and the default; a role no flow has is
+// warned of, not silently ignored; the overrides are listed with where
+// each came from.
+func TestRoleTolerance(t *testing.T) {
+	base := syntheticRun("20261129T110000Z-ecn-pfc-64gpu", t0)
+	base.Variants = base.Variants[:1]
+	v := &base.Variants[0]
+	v.Flows[3].Role = "victim"
+	for i := range v.Flows {
+		v.Flows[i].LatencyUs.P50 = 100
+	}
+	run := cloneRun(t, base)
+	for i := range run.Variants[0].Flows {
+		run.Variants[0].Flows[i].LatencyUs.P50 = 108 // +8%: within the default 10%
+	}
+	regressed := func(tol Tolerances) []string {
+		t.Helper()
+		var got []string
+		for _, f := range Compare(run, base, tol).Findings {
+			if f.Regression {
+				got = append(got, f.Role+":"+f.Metric)
+			}
+		}
+		return got
+	}
+	parse := func(specs ...string) Tolerances {
+		t.Helper()
+		tol, err := ParseTolerances(specs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tol
+	}
+	for _, tc := range []struct {
+		tol  []string
+		want string
+	}{
+		{nil, ""},
+		{[]string{"role[victim].latency_us_p50=5%"}, "victim:role.latency_us_p50"},
+		{[]string{"role.latency_us_p50=5%"}, "incast:role.latency_us_p50,victim:role.latency_us_p50"},
+		// The role's own tolerance comes first, whichever is tighter.
+		{[]string{"role.latency_us_p50=5%", "role[victim].latency_us_p50=20%"}, "incast:role.latency_us_p50"},
+		{[]string{"role[victim].latency_us_p50=off", "role.latency_us_p50=5%"}, "incast:role.latency_us_p50"},
+	} {
+		if got := strings.Join(regressed(parse(tc.tol...)), ","); got != tc.want {
+			t.Errorf("tolerances %v: regressions %q, want %q", tc.tol, got, tc.want)
+		}
+	}
+	rep := Compare(run, base, parse("role[victm].latency_us_p50=5%", "drops=2"))
+	if w := strings.Join(rep.Warnings, "\n"); !strings.Contains(w, `tolerance role[victm].latency_us_p50 (--tolerance) names role "victm", which no flow of either run has (their roles: incast, victim)`) {
+		t.Errorf("a misspelt role is not warned of: %q", w)
+	}
+	var b strings.Builder
+	if err := rep.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if want := "tolerances: drops 2 (--tolerance), role[victm].latency_us_p50 5% (--tolerance); every other metric its default\n"; !strings.Contains(b.String(), want) {
+		t.Errorf("text lacks %q:\n%s", want, b.String())
+	}
+	if len(rep.Tolerances) != 2 || rep.Tolerances[0] != (AppliedTolerance{Metric: "drops", Tolerance: "2", From: FromFlag}) {
+		t.Errorf("report tolerances %+v", rep.Tolerances)
+	}
+	for in, want := range map[string]string{
+		"role[victim].latency_us_p50=5%":  "",
+		"role[victim].drops=1":            "role.drops is not a role's metric, so it cannot be set for one role; a role's are role.throughput_gbps_total,",
+		"role[].latency_us_p50=1":         "role[<role>].<metric>",
+		"role[victim]latency_us_p50=1":    "role[<role>].<metric>",
+		"role[victim].latency_us_p5=1":    "did you mean role.latency_us_p50?",
+		"latency_us_p50=3%":               `unknown metric "latency_us_p50": did you mean role.latency_us_p50?`,
+		"throughput_gbps_totl=3%":         "did you mean throughput_gbps_total?",
+		"role[victim].jain_fairness=0.01": "jain_fairness",
+	} {
+		_, _, err := ParseTolerance(in)
+		if want == "" && err != nil || want != "" && (err == nil || !strings.Contains(err.Error(), want)) {
+			t.Errorf("ParseTolerance(%q) = %v, want %q", in, err, want)
+		}
+	}
+}
+
+// TestScenarioTolerances: a run's scenario may carry its tolerances
+// (regress.tolerances), read back from the record as --tolerance reads
+// them; a record without a scenario has none.
+func TestScenarioTolerances(t *testing.T) {
+	run := syntheticRun("20261129T110000Z-ecn-pfc-64gpu", t0)
+	if tol, err := ScenarioTolerances(run); err != nil || len(tol) != 0 {
+		t.Errorf("no scenario: %v %v", tol, err)
+	}
+	run.ScenarioYAML = "name: ecn-pfc\nregress:\n  tolerances:\n    throughput_gbps_total: 3%\n    role[victim].latency_us_p50: 5\n    drops: off\n"
+	tol, err := ScenarioTolerances(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Tolerances{
+		"throughput_gbps_total":       {Rel: 0.03, From: FromScenario},
+		"role[victim].latency_us_p50": {Abs: 5, From: FromScenario},
+		"drops":                       {Disabled: true, From: FromScenario},
+	}
+	if !maps.Equal(tol, want) {
+		t.Errorf("tolerances %+v, want %+v", tol, want)
+	}
+	run.ScenarioYAML = "name: ecn-pfc\nregress:\n  tolerances:\n    throughput: 3%\n"
+	if _, err := ScenarioTolerances(run); err == nil || !strings.Contains(err.Error(), "regress.tolerances") {
+		t.Errorf("a bad tolerance in the record: %v", err)
 	}
 }

@@ -21,6 +21,13 @@ func (r Report) WriteText(w io.Writer) error {
 	if r.Basis.Text != "" {
 		fmt.Fprintf(&b, "compared: %s (confidence: %s)\n", r.Basis.Text, r.Basis.Confidence)
 	}
+	if len(r.Tolerances) > 0 {
+		parts := make([]string, len(r.Tolerances))
+		for i, t := range r.Tolerances {
+			parts[i] = fmt.Sprintf("%s %s (%s)", t.Metric, t.Tolerance, t.From)
+		}
+		fmt.Fprintf(&b, "tolerances: %s; every other metric its default\n", strings.Join(parts, ", "))
+	}
 	r.writeScenarioChanges(&b)
 	r.writeConfigChanges(&b)
 	for _, wn := range r.Warnings {

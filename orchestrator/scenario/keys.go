@@ -119,4 +119,7 @@ var KeyDocs = specdoc.Table{
 	"assertions":        {Doc: "Checks on each variant's results, at most 256; a failed one makes the run fail (exit 1). Syntax in scenarios/README.md."},
 	"assertions[].name": {Doc: "What the assertion checks, as reports show it.", Default: "the expression"},
 	"assertions[].expr": {Doc: "An expression over the variant's record, such as summary.drops == 0 when pfc. Required."},
+	"regress":           {Doc: "How 'labctl regress' judges a run of this scenario against a baseline: it reads this section from the run's record."},
+	"regress.tolerances": {Doc: "Tolerances by metric, each as 'labctl regress --tolerance' takes it (a --tolerance of the same metric replaces it): throughput_gbps_total: 3%, role.latency_us_p50: 20%, role[victim].latency_us_p50: 5% (one role, before role.<metric>), port.queue_p99_bytes: 25%+65536, drops: off. Kept with the scenario, every run of it is judged alike without flags; regress lists the overrides it used and where each came from. The metrics are listed in 'labctl regress --help'; a name or value regress cannot read is refused here.",
+		Default: "regress's defaults (results/baselines/README.md)"},
 }.With("nic", lab.NICKeyDocs).With("infiniband", transport.IBKeyDocs).With("uet", transport.UETKeyDocs)

@@ -7,6 +7,7 @@ package scenario
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -20,6 +21,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/naming"
 	"github.com/labctl/labctl/orchestrator/nic"
 	"github.com/labctl/labctl/orchestrator/perftest"
+	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/specyaml"
 	"github.com/labctl/labctl/orchestrator/transport"
@@ -68,6 +70,8 @@ type Spec struct {
 	Faults     []Fault      `yaml:"faults"`
 	LB         *LB          `yaml:"lb"`
 	Assertions []AssertSpec `yaml:"assertions"`
+	// Regress is how labctl regress judges runs of this scenario.
+	Regress RegressSpec `yaml:"regress"`
 
 	// Set by Parse.
 	Source        string  `yaml:"-"` // "catalog:<name>" or the file path
@@ -303,6 +307,9 @@ func Parse(file string, data []byte) (*Spec, error) {
 		return nil, err
 	}
 	if err := checkTiming(&s, at); err != nil {
+		return nil, err
+	}
+	if err := s.Regress.check(file, data); err != nil {
 		return nil, err
 	}
 	if s.DCQCN != "" {
@@ -799,4 +806,34 @@ func (s *Spec) CheckModel(model string) error {
 		}
 	}
 	return nil
+}
+
+// RegressSpec is the scenario's regress section: what labctl regress
+// reads from the record of a run of it (results.ScenarioTolerances).
+type RegressSpec struct {
+	// Tolerances override regress's default tolerances by metric, as
+	// --tolerance does (which replaces a value given here).
+	Tolerances map[string]string `yaml:"tolerances"`
+}
+
+// check parses every tolerance as labctl regress will, so that a run
+// does not record a scenario regress cannot read.
+func (r RegressSpec) check(file string, data []byte) error {
+	for _, name := range slices.Sorted(maps.Keys(r.Tolerances)) {
+		if _, _, err := results.ParseToleranceOf(name, strings.TrimSpace(r.Tolerances[name])); err != nil {
+			return specyaml.AtFirst(file, data, err.Error(),
+				"give a metric labctl regress --help lists (role[<role>].<metric> for one role) and a tolerance such as 3%, 5, 10%+2 or off",
+				"$.regress.tolerances."+quoteKey(name), "$.regress.tolerances")
+		}
+	}
+	return nil
+}
+
+// quoteKey writes a mapping key for a YAML path: quoted where it holds
+// what a path reads otherwise (role.latency_us_p50, role[victim]...).
+func quoteKey(k string) string {
+	if strings.ContainsAny(k, ".[]'\" ") {
+		return "'" + strings.ReplaceAll(k, "'", "''") + "'"
+	}
+	return k
 }
