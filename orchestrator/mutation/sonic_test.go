@@ -474,6 +474,20 @@ func sonicMutations2() []mutation {
 			edit: edit(func(d doc) { d.set("BUFFER_PROFILE", lossless(d), "xon", "08192") })},
 		mutation{field: "BUFFER_PROFILE xoff", name: "xoff 0: no headroom", harmful: true, rule: "QOS014", dataPlane: true,
 			edit: edit(func(d doc) { d.set("BUFFER_PROFILE", lossless(d), "xoff", "0") })},
+		// Headroom between what the simulator lets arrive after XOFF and
+		// what lint sizes for (docs/fidelity.md, section 9), the reserve
+		// (size - xoff) kept: lint alone can tell.
+		mutation{field: "BUFFER_PROFILE xoff", name: "xoff 20000 on one leaf, below the IEEE reaction bound", harmful: true, rule: "QOS006",
+			why: "the simulator stops a priority the moment its PAUSE arrives, so what reaches a PG after XOFF is two frames, the PFC frame and the cable both ways (some 11 KB on a 5 m link at 400G), which 20000 bytes hold; a real port may take up to the IEEE 802.3 reaction bound to stop, which lint sizes for (68696 bytes at 400G)",
+			edit: edit(func(d doc) {
+				d.set("BUFFER_PROFILE", lossless(d), "xoff", "20000")
+				d.set("BUFFER_PROFILE", lossless(d), "size", "28192")
+			}, "leaf1")},
+		mutation{field: "BUFFER_PROFILE xoff", name: "xoff 2000 on one leaf, below the frames in flight", harmful: true, rule: "QOS006", dataPlane: true,
+			edit: edit(func(d doc) {
+				d.set("BUFFER_PROFILE", lossless(d), "xoff", "2000")
+				d.set("BUFFER_PROFILE", lossless(d), "size", "10192")
+			}, "leaf1")},
 		mutation{field: "BUFFER_PROFILE xoff", name: "written with a leading 0",
 			edit: edit(func(d doc) {
 				for _, e := range d["BUFFER_PROFILE"] {
