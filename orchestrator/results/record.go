@@ -288,8 +288,11 @@ type Flow struct {
 	Retransmits *int64   `json:"retransmits"`
 	Path        []string `json:"path,omitempty"`
 	// Route is the egress port of each switch on Path ("node:port"),
-	// as the flow hash picks them (`labctl trace` shows the same).
-	Route []string `json:"route,omitempty"`
+	// as the flow hash picks them (`labctl trace` shows the same). A flow
+	// of several QPs: its first QP's; QPRoutes holds the others', each
+	// QP its own UDP source port and so its own hash.
+	Route    []string   `json:"route,omitempty"`
+	QPRoutes [][]string `json:"qp_routes,omitempty"`
 	// PathAfterFaults and RouteAfterFaults are where the flow's data
 	// packets go at the end of the run when link faults changed its
 	// routes (absent when they did not); UnreachableAfterFaults when the

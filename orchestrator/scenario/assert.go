@@ -506,10 +506,10 @@ func lookupVariant(run *results.Run, v *results.Variant, path []string) (Value, 
 // is where an incast converges by design, not a hash's choice. It is the
 // ECMP collision figure that per-port fairness turns into throughput: a
 // congested port's PFC serves its input ports in turn, so k flows hashed
-// onto one link share one input's turn. A flow of several QPs counts by
-// its first QP's route, the one its record holds; a flow without a route
-// (a live lab's perftest) makes the figure absent, and a live run reads
-// its simulated twin's.
+// onto one link share one input's turn. A flow of several QPs is on every
+// link one of its QPs' routes takes (Flow.Route, QPRoutes), counted once
+// on a link its QPs share; a flow without a route (a live lab's perftest)
+// makes the figure absent, and a live run reads its simulated twin's.
 func maxFlowsPerLink(flows []results.Flow, role string) (Value, error) {
 	per := map[string]int{}
 	most, n := 1, 0
@@ -521,7 +521,13 @@ func maxFlowsPerLink(flows []results.Flow, role string) (Value, error) {
 		if len(f.Route) == 0 {
 			return Value{}, fmt.Errorf("roles.%s.max_flows_per_link is absent: flow %s has no route (the simulator records each flow's switch ports; a live lab's flows have none, and its simulated twin's are read when it has one)", role, f.ID)
 		}
-		for _, p := range f.Route[:len(f.Route)-1] {
+		links := map[string]bool{}
+		for _, r := range append([][]string{f.Route}, f.QPRoutes...) {
+			for _, p := range r[:max(len(r)-1, 0)] {
+				links[p] = true
+			}
+		}
+		for p := range links {
 			per[p]++
 			most = max(most, per[p])
 		}

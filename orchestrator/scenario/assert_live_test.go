@@ -162,6 +162,24 @@ func TestRoleMaxFlowsPerLink(t *testing.T) {
 			t.Errorf("%s: %v (%v), want %v", tc.name, val.Num, err, tc.want)
 		}
 	}
+	// Flows of several QPs: a flow is on every link one of its QPs takes,
+	// once where its QPs share one. Here the first flow's second QP meets
+	// the second flow on spine1's Ethernet52, which their first QPs miss,
+	// and its third QP shares its first QP's uplink.
+	multi := incast(
+		[]string{"leaf2:Ethernet140", "spine1:Ethernet44", "leaf1:Ethernet0"},
+		[]string{"leaf2:Ethernet136", "spine1:Ethernet52", "leaf1:Ethernet0"})
+	multi.Flows[0].QPRoutes = [][]string{
+		{"leaf2:Ethernet132", "spine1:Ethernet52", "leaf1:Ethernet0"},
+		{"leaf2:Ethernet140", "spine1:Ethernet48", "leaf1:Ethernet0"},
+	}
+	if val, err := lookupVariant(&results.Run{Variants: []results.Variant{*multi}}, multi, []string{"roles", "incast", "max_flows_per_link"}); err != nil || val.Num != 2 {
+		t.Errorf("QPs of two flows on one link: %v (%v), want 2", val.Num, err)
+	}
+	multi.Flows[0].QPRoutes = [][]string{{"leaf2:Ethernet140", "spine1:Ethernet44", "leaf1:Ethernet0"}}
+	if val, err := lookupVariant(&results.Run{Variants: []results.Variant{*multi}}, multi, []string{"roles", "incast", "max_flows_per_link"}); err != nil || val.Num != 1 {
+		t.Errorf("two QPs of one flow on one path: %v (%v), want 1", val.Num, err)
+	}
 	v := incast([]string{"leaf1:Ethernet0"}, nil)
 	run := &results.Run{Variants: []results.Variant{*v}}
 	if _, err := lookupVariant(run, v, []string{"roles", "incast", "max_flows_per_link"}); err == nil || !strings.Contains(err.Error(), "no route") {

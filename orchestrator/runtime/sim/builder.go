@@ -698,6 +698,9 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 			Source: results.Simulated,
 		}
 		routed(&rf, qps[0])
+		for _, q := range qps[1:] {
+			rf.QPRoutes = append(rf.QPRoutes, q.Route)
+		}
 		lat := &results.Latency{}
 		allDone := fs.Bytes > 0
 		var fct, retx, delivered int64
@@ -832,7 +835,7 @@ func markFailed(rf *results.Flow, failed, qps int, atNs int64, retryCnt int) {
 
 // routed copies a QP's paths into its flow's record: the path and route
 // its hash takes, and where faults moved them. A flow of several QPs
-// shows its first QP's.
+// shows its first QP's (and its other QPs' routes in QPRoutes).
 func routed(rf *results.Flow, q *engine.FlowStats) {
 	rf.Path, rf.Route = q.Path, q.Route
 	rf.PathAfterFaults, rf.RouteAfterFaults, rf.UnreachableAfterFaults = q.PathAfterFaults, q.RouteAfterFaults, q.UnreachableAfterFaults

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/labctl/labctl/orchestrator/results"
@@ -95,4 +96,27 @@ func runScenarioText(t *testing.T, l *runtime.Lab, text string) *results.Variant
 		t.Fatal(err)
 	}
 	return runVariant(t, l, vs)
+}
+
+// A flow of several QPs records every QP's route: each QP has its own UDP
+// source port and so its own ECMP hash, and max_flows_per_link counts a
+// flow on every link one of them takes.
+func TestRecordKeepsEveryQPsRoute(t *testing.T) {
+	l := upLab(t, "64gpu", "sonic")
+	v := runScenarioText(t, l, "name: t\nmatrix: {ecn: [on], pfc: [on]}\nduration: 100us\nsample_every: 0\ntraffic:\n  - pattern: pairs\n    pairs: 8\n    qps: 4\n    cross_leaf: true\n")
+	differ := false
+	for _, f := range v.Flows {
+		if len(f.Route) == 0 || len(f.QPRoutes) != 3 {
+			t.Fatalf("flow %s: route %v, %d other QPs' routes, want 3", f.ID, f.Route, len(f.QPRoutes))
+		}
+		for _, r := range f.QPRoutes {
+			if len(r) != len(f.Route) || r[len(r)-1] != f.Route[len(f.Route)-1] {
+				t.Errorf("flow %s: QP route %v against the first's %v: another length or another last hop", f.ID, r, f.Route)
+			}
+			differ = differ || !slices.Equal(r, f.Route)
+		}
+	}
+	if !differ {
+		t.Error("every QP of every flow took its first QP's route: the QPs' hashes are not their own")
+	}
 }
