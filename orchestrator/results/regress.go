@@ -1115,6 +1115,9 @@ func (r Report) WriteJUnit(w io.Writer) error {
 	if next := r.nextStep(); next != "" {
 		suite.Properties = append(suite.Properties, JUnitProperty{Name: "next", Value: xmlSafe(next)})
 	}
+	for _, t := range r.Tolerances {
+		suite.Properties = append(suite.Properties, JUnitProperty{Name: xmlSafe("tolerance " + t.Metric), Value: xmlSafe(t.Tolerance + " (" + t.From + ")")})
+	}
 	for _, f := range r.Findings {
 		name := "regress:" + f.Metric
 		switch f.Kind {

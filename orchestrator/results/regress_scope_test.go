@@ -646,6 +646,13 @@ func TestRoleTolerance(t *testing.T) {
 	if len(rep.Tolerances) != 2 || rep.Tolerances[0] != (AppliedTolerance{Metric: "drops", Tolerance: "2", From: FromFlag}) {
 		t.Errorf("report tolerances %+v", rep.Tolerances)
 	}
+	b.Reset()
+	if err := rep.WriteJUnit(&b); err != nil {
+		t.Fatal(err)
+	}
+	if want := `<property name="tolerance role[victm].latency_us_p50" value="5% (--tolerance)">`; !strings.Contains(b.String(), want) {
+		t.Errorf("JUnit lacks %s:\n%s", want, b.String())
+	}
 	for in, want := range map[string]string{
 		"role[victim].latency_us_p50=5%":  "",
 		"role[victim].drops=1":            "role.drops is not a role's metric, so it cannot be set for one role; a role's are role.throughput_gbps_total,",
