@@ -269,7 +269,7 @@ Exit 1 when any finding is an error.`,
 				if wantsHugePages(len(devs)) {
 					startheap.HugePages()
 				}
-				cfgs, err = configset.LoadLab(dir, g.NOS, devs, in)
+				cfgs, err = configset.LoadLab(g.Name, dir, g.NOS, devs, in)
 				if err != nil {
 					return err
 				}
@@ -521,7 +521,7 @@ This is the model lint, the simulator and regress read.`,
 				return err
 			}
 			dir := filepath.Join(app.TopologiesDir(), g.Name, "configs")
-			cfgs, err := configset.LoadLab(dir, g.NOS, devs, in)
+			cfgs, err := configset.LoadLab(g.Name, dir, g.NOS, devs, in)
 			if err != nil {
 				return err
 			}

@@ -119,7 +119,7 @@ func TestConfigLintFilesAndUsage(t *testing.T) {
 	}{
 		{[]string{"config", "render", "16gpu", "--ecn", "maybe", "--dir", dir}, "--ecn \"maybe\""},
 		{[]string{"config", "render", "nolab", "--dir", dir}, "nolab"},
-		{[]string{"config", "lint", "16gpu", "--dir", dir}, "labctl config render <lab>"},
+		{[]string{"config", "lint", "16gpu", "--dir", dir}, "fix: run 'labctl config render 16gpu'"},
 		{[]string{"config", "lint", "--nos", "junos", bad}, "unknown NOS"},
 		{[]string{"config", "diff", bad}, "config diff takes two config sets (files or folders), or --run <run> and variants; got 1 argument (fix: "},
 		{[]string{"config", "lint", "-o", "yaml", bad}, "output format"},

@@ -524,13 +524,15 @@ func parallel(n int, f func(i int)) {
 	wg.Wait()
 }
 
-// LoadLab reads a lab's configs directory (only the lab NOS's files) and
+// LoadLab reads lab's configs directory (only the lab NOS's files) and
 // adds the fabric's peers, speeds and the intent's MTU (qos.AttachTopology):
 // the device configs lint, the simulator and scenario variants work from.
-// A missing or empty directory is a usage error that says to render first.
-func LoadLab(dir, nosName string, devs []qos.Device, in qos.Intent) ([]qos.DeviceConfig, error) {
-	if _, err := os.Stat(dir); err != nil {
-		return nil, exitcode.Usagef("no lab configs in %s (%v): run 'labctl config render <lab>' first", dir, err)
+// A missing or empty directory is a usage error that gives the command
+// that renders the lab's configs.
+func LoadLab(lab, dir, nosName string, devs []qos.Device, in qos.Intent) ([]qos.DeviceConfig, error) {
+	render := "labctl config render " + lab
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return nil, exitcode.Usagef("no configs: %s does not exist (fix: run '%s' to write the lab's configs)", dir, render)
 	}
 	cfgs, err := Load([]string{dir}, nosName)
 	if err != nil {
@@ -543,10 +545,10 @@ func LoadLab(dir, nosName string, devs []qos.Device, in qos.Intent) ([]qos.Devic
 				continue
 			}
 			if oc, err := Load([]string{dir}, other); err == nil && len(oc) > 0 {
-				return nil, exitcode.Usagef("no %s config files in %s, but %d %s ones: add --nos %s, or run 'labctl config render <lab> --nos %s'", nosName, dir, len(oc), other, other, nosName)
+				return nil, exitcode.Usagef("no %s config files in %s, but %d %s ones (fix: add --nos %s, or run '%s --nos %s')", nosName, dir, len(oc), other, other, render, nosName)
 			}
 		}
-		return nil, exitcode.Usagef("no %s config files in %s: run 'labctl config render <lab>' first", nosName, dir)
+		return nil, exitcode.Usagef("no %s config files in %s (fix: run '%s' to write the lab's configs)", nosName, dir, render)
 	}
 	qos.AttachTopology(cfgs, devs, in)
 	return cfgs, nil

@@ -147,13 +147,26 @@ func TestLoadLab(t *testing.T) {
 		files[dc.Device+".json"] = data
 	}
 	dir := filepath.Join(t.TempDir(), "configs")
-	if _, err := LoadLab(dir, "sonic", devs, in); err == nil || exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), "config render") {
+	// A missing folder: the command that renders this lab's configs, not a
+	// placeholder, and no raw stat error.
+	_, err = LoadLab("lab1", dir, "sonic", devs, in)
+	if err == nil || exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), "fix: run 'labctl config render lab1'") ||
+		strings.Contains(err.Error(), "<lab>") || strings.Contains(err.Error(), "stat ") {
 		t.Errorf("missing dir: %v", err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadLab("lab1", dir, "sonic", devs, in); err == nil || !strings.Contains(err.Error(), "fix: run 'labctl config render lab1'") {
+		t.Errorf("empty dir: %v", err)
 	}
 	if _, err := Write(dir, files, false); err != nil {
 		t.Fatal(err)
 	}
-	got, err := LoadLab(dir, "sonic", devs, in)
+	if _, err := LoadLab("lab1", dir, "eos", devs, in); err == nil || !strings.Contains(err.Error(), "run 'labctl config render lab1 --nos eos'") {
+		t.Errorf("other NOS's files: %v", err)
+	}
+	got, err := LoadLab("lab1", dir, "sonic", devs, in)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -267,7 +267,7 @@ func loadConfigs(l *Lab) ([]qos.DeviceConfig, error) {
 	// The lab's configs are what lint reads too: a device's file and any
 	// companion (leaf1.buffers.json), merged and resolved, with the
 	// fabric's peers, speeds and the intent's defaults attached.
-	cfgs, err := configset.LoadLab(l.ConfigsDir(), codec.Name(), devs, in)
+	cfgs, err := configset.LoadLab(l.Name, l.ConfigsDir(), codec.Name(), devs, in)
 	if err != nil {
 		if exitcode.Code(err) == exitcode.BadInput {
 			// The file's error may say how to correct it already.
