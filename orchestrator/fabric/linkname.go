@@ -81,7 +81,49 @@ func (g *Graph) LinkByName(name string) (*Link, int, error) {
 			return lk, 0, nil
 		}
 	}
+	if n := g.Node(name); n != nil {
+		return nil, 0, g.nodeNotLink(n)
+	}
 	return nil, 0, fmt.Errorf("link %q: no link between those nodes (name it node:port, e.g. leaf1:Ethernet128, or node-node, e.g. leaf1-spine1)", name)
+}
+
+// nodeNotLink is the error for a node's name given where a link is
+// expected ("--down leaf1"): a link is <node>-<node>, and the node's own
+// links are listed by their other end, switches first (a leaf's spines
+// before its servers), the first few when many.
+func (g *Graph) nodeNotLink(n *Node) error {
+	var sw, hosts []string
+	seen := map[string]bool{}
+	for _, lk := range g.Links {
+		other := ""
+		switch n.Name {
+		case lk.A.Node:
+			other = lk.B.Node
+		case lk.B.Node:
+			other = lk.A.Node
+		default:
+			continue
+		}
+		if seen[other] {
+			continue
+		}
+		seen[other] = true
+		if o := g.Node(other); o != nil && o.Role == RoleHost {
+			hosts = append(hosts, n.Name+"-"+other)
+		} else {
+			sw = append(sw, n.Name+"-"+other)
+		}
+	}
+	links := append(sw, hosts...)
+	if len(links) == 0 {
+		return fmt.Errorf("%s is a node, where a link is wanted as <node>-<node> (or <node>:<port>), and has no links", n.Name)
+	}
+	const show = 4
+	list := strings.Join(links[:min(len(links), show)], ", ")
+	if len(links) > show {
+		list += fmt.Sprintf(" and %d more", len(links)-show)
+	}
+	return fmt.Errorf("%s is a node, where a link is wanted as <node>-<node> (or <node>:<port>) (fix: name one of %s's links: %s)", n.Name, n.Name, list)
 }
 
 // LinkMembers is the plan links a link fault takes down: the one a name

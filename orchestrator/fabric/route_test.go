@@ -169,6 +169,12 @@ func TestTraceAfterFailures(t *testing.T) {
 	if _, err := g.DownByName([]string{"leaf1-spine9"}); err == nil || !strings.Contains(err.Error(), "node-node") {
 		t.Errorf("unknown link: %v", err)
 	}
+	// A node's name where a link is wanted: the form, and the node's links,
+	// switches first.
+	if _, err := g.DownByName([]string{"leaf1"}); err == nil || !strings.Contains(err.Error(), "leaf1 is a node, where a link is wanted as <node>-<node>") ||
+		!strings.Contains(err.Error(), "fix: name one of leaf1's links: leaf1-spine1, leaf1-spine2") {
+		t.Errorf("node for a link: %v", err)
+	}
 }
 
 func candidatePeers(h Hop) string {
