@@ -13,6 +13,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/scenario"
 	"github.com/labctl/labctl/orchestrator/specdoc"
+	"github.com/labctl/labctl/orchestrator/suggest"
 	"github.com/labctl/labctl/scenarios"
 )
 
@@ -125,15 +126,23 @@ list them. Keys of list items are named without an index.`,
 				_, err := fmt.Fprint(app.Out, text)
 				return err
 			}
-			return exitcode.Usagef("%q is not a kind of spec (fix: start with %s, e.g. labctl explain lab.qos)", kindName, strings.Join(names, " or "))
+			fix := fmt.Sprintf("start with %s, e.g. labctl explain lab.qos", strings.Join(names, " or "))
+			if near := suggest.Nearest(kindName, names); near != "" {
+				fix = fmt.Sprintf("did you mean %s? %s", strings.Replace(args[0], kindName, near, 1), fix)
+			}
+			return exitcode.Usagef("%q is not a kind of spec (fix: %s)", kindName, fix)
 		},
 	}
 }
 
-// nearKeys suggests keys for a path that names none: the keys under its
-// longest known parent.
+// nearKeys suggests keys for a path that names none: the key it is a
+// typo of, if one is near, then the keys under its longest known parent.
 func nearKeys(k specKind, path string) string {
 	paths := specdoc.Paths(k.typ)
+	mean := ""
+	if near := suggest.Nearest(path, paths); near != "" {
+		mean = "did you mean " + k.name + "." + near + "? "
+	}
 	parent := path
 	for {
 		i := strings.LastIndex(parent, ".")
@@ -158,5 +167,5 @@ func nearKeys(k specKind, path string) string {
 			near = append(near, k.name+"."+p)
 		}
 	}
-	return "use one of " + strings.Join(near, ", ")
+	return mean + "use one of " + strings.Join(near, ", ")
 }

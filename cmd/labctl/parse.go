@@ -20,6 +20,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/perftest"
 	"github.com/labctl/labctl/orchestrator/readlimit"
 	"github.com/labctl/labctl/orchestrator/results"
+	"github.com/labctl/labctl/orchestrator/suggest"
 )
 
 // parseKind is one kind of output `labctl parse` reads.
@@ -153,7 +154,12 @@ Kinds:
 			kind, files := args[0], args[1:]
 			k, ok := parseKinds()[kind]
 			if !ok {
-				return exitcode.Usagef("unknown kind %q: use one of %s", kind, strings.Join(parseKindNames(), ", "))
+				names := parseKindNames()
+				fix := "use one of " + strings.Join(names, ", ")
+				if near := suggest.Nearest(kind, names); near != "" {
+					fix = "did you mean " + near + "? " + fix
+				}
+				return exitcode.Usagef("unknown kind %q (fix: %s)", kind, fix)
 			}
 			if kind != ncclTestsKind {
 				for _, f := range []string{"collective", "record", "save", "lab", "scenario", "variant"} {
