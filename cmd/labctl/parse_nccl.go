@@ -157,10 +157,22 @@ func recordLab(arg string) (string, int, error) {
 // its name, its sweep and the names of its variants (which the record's
 // must be among); any other name is taken as it is.
 func recordScenario(arg string) (string, []results.SweepDim, []string, error) {
-	if slices.Contains(scenario.CatalogNames(), arg) || looksLikeFile(arg) {
+	if catalog := slices.Contains(scenario.CatalogNames(), arg); catalog || looksLikeFile(arg) {
 		sc, err := scenario.Resolve(arg)
 		if err != nil {
 			return "", nil, nil, err
+		}
+		// A catalog scenario without nccl traffic has no nccl-tests table
+		// in its runs, so regress would have nothing to compare the record
+		// with. (A scenario file is the user's, taken as written.)
+		if catalog && !hasNCCL(sc) {
+			var with []string
+			for _, name := range scenario.CatalogNames() {
+				if c, err := scenario.Resolve(name); err == nil && hasNCCL(c) {
+					with = append(with, name)
+				}
+			}
+			return "", nil, nil, exitcode.Usagef("--scenario %s runs no nccl traffic, so a record of nccl-tests output has nothing to compare with in its runs (fix: name a catalog scenario with nccl traffic (%s), or your own scenario's name)", arg, strings.Join(with, ", "))
 		}
 		var sweep []results.SweepDim
 		for _, sw := range sc.Matrix.Sweeps {
@@ -172,6 +184,12 @@ func recordScenario(arg string) (string, []results.SweepDim, []string, error) {
 		return "", nil, nil, exitcode.Usagef("--scenario %q is not a scenario name (fix: name a catalog scenario (%s), a scenario file, or the scenario's name in lowercase letters, digits and dashes)", arg, strings.Join(scenario.CatalogNames(), ", "))
 	}
 	return arg, nil, nil, nil
+}
+
+// hasNCCL says whether a scenario has traffic of pattern nccl, whose runs
+// carry the nccl-tests table a record of nccl-tests output is compared with.
+func hasNCCL(sc *scenario.Spec) bool {
+	return slices.ContainsFunc(sc.Traffic, func(t scenario.Traffic) bool { return t.Pattern == scenario.PatternNCCL })
 }
 
 func looksLikeFile(s string) bool {

@@ -101,7 +101,8 @@ func TestParseNCCLTestsBadInput(t *testing.T) {
 		{"bad variant", []string{"parse", "nccl-tests", h100, "--record", "--lab", "c", "--scenario", "x", "--variant", "pfc=on,ecn=on"}, `--variant "pfc=on,ecn=on": it must start with ecn=on or ecn=off`},
 		{"bad param", []string{"parse", "nccl-tests", h100, "--record", "--lab", "c", "--scenario", "x", "--variant", "ecn=on,pfc=on,ring"}, `"ring" is not path=value`},
 		{"variant twice", []string{"parse", "nccl-tests", h100, h100, "--record", "--lab", "c", "--scenario", "x", "--variant", "ecn=on,pfc=on", "--variant", "ecn=on,pfc=on"}, "is given for"},
-		{"not the scenario's", []string{"parse", "nccl-tests", h100, "--record", "--lab", "64gpu", "--scenario", "allreduce", "--variant", "ecn=on,pfc=on,traffic[0].algorithm=ring"}, `is not a variant of the scenario: its variants are ecn=on,pfc=on`},
+		{"not the scenario's", []string{"parse", "nccl-tests", h100, "--record", "--lab", "64gpu", "--scenario", "nccl-alltoall", "--variant", "ecn=on,pfc=on,traffic[0].algorithm=ring"}, `is not a variant of the scenario: its variants are ecn=on,pfc=on,traffic[0].rank_order=nccl; ecn=on,pfc=on,traffic[0].rank_order=naive`},
+		{"catalog scenario without nccl", []string{"parse", "nccl-tests", h100, "--record", "--lab", "64gpu", "--scenario", "allreduce"}, `--scenario allreduce runs no nccl traffic, so a record of nccl-tests output has nothing to compare with in its runs (fix: name a catalog scenario with nccl traffic (nccl-allreduce, nccl-alltoall)`},
 		{"bad lab name", []string{"parse", "nccl-tests", h100, "--record", "--lab", "My Cluster", "--scenario", "x"}, `--lab "My Cluster" is not a lab name (fix: name a catalog lab`},
 		{"missing scenario file", []string{"parse", "nccl-tests", h100, "--record", "--lab", "c", "--scenario", "nope.yaml"}, "nope.yaml: file not found"},
 		{"bad file in a record", []string{"parse", "nccl-tests", h100, refused, "--record", "--lab", "c", "--scenario", "x", "--variant", "ecn=on,pfc=on", "--variant", "ecn=off,pfc=on"}, refused + ":29:"},
@@ -123,7 +124,7 @@ func TestParseNCCLTestsRecord(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	code, out, errs := resultsCLI(t, dir, "parse", "nccl-tests", ncclFixture("all_reduce_2.13_h100x16.txt"), ncclFixture("all_reduce_2.10_t4x3_na.txt"),
-		"--record", "--lab", "64gpu", "--scenario", "ecn-pfc", "--variant", "ecn=on,pfc=on", "--variant", "ecn=off,pfc=on")
+		"--record", "--lab", "64gpu", "--scenario", "nccl-allreduce", "--variant", "ecn=on,pfc=on,traffic[0].algorithm=ring", "--variant", "ecn=on,pfc=on,traffic[0].algorithm=tree")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -134,11 +135,12 @@ func TestParseNCCLTestsRecord(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &run); err != nil {
 		t.Fatal(err)
 	}
-	if run.Runtime != "live" || run.Status != results.StatusPassed || run.Lab != "64gpu" || run.Scenario != "ecn-pfc" || !results.ValidRunID(run.RunID) ||
-		!strings.HasSuffix(run.RunID, "-ecn-pfc-64gpu-measured") || run.Imported == nil || run.Imported.Tool != "nccl-tests" || len(run.Imported.Files) != 2 {
+	if run.Runtime != "live" || run.Status != results.StatusPassed || run.Lab != "64gpu" || run.Scenario != "nccl-allreduce" || !results.ValidRunID(run.RunID) ||
+		!strings.HasSuffix(run.RunID, "-nccl-allreduce-64gpu-measured") || run.Imported == nil || run.Imported.Tool != "nccl-tests" || len(run.Imported.Files) != 2 {
 		t.Errorf("record: %+v", run)
 	}
-	if len(run.Variants) != 2 || run.Variants[1].Name != "ecn=off,pfc=on" || run.Variants[1].ECN || !run.Variants[1].PFC {
+	if len(run.Variants) != 2 || run.Variants[1].Name != "ecn=on,pfc=on,traffic[0].algorithm=tree" || !run.Variants[1].ECN || !run.Variants[1].PFC ||
+		run.Variants[1].Params["traffic[0].algorithm"] != "tree" {
 		t.Fatalf("variants %+v", run.Variants)
 	}
 	for _, v := range run.Variants {
