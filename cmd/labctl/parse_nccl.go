@@ -64,7 +64,7 @@ func recordNCCLTests(cmd *cobra.Command, app *App, files []string, opt parseOpti
 	for _, n := range []struct{ flag, what, arg string }{{"lab", "lab", rec.lab}, {"scenario", "scenario", rec.scenario}} {
 		names := labNames
 		if n.flag == "scenario" {
-			names = scenario.CatalogNames()
+			names = ncclCatalogScenarios()
 		}
 		if slices.Contains(names, n.arg) || looksLikeFile(n.arg) {
 			continue
@@ -157,22 +157,15 @@ func recordLab(arg string) (string, int, error) {
 // its name, its sweep and the names of its variants (which the record's
 // must be among); any other name is taken as it is.
 func recordScenario(arg string) (string, []results.SweepDim, []string, error) {
-	if catalog := slices.Contains(scenario.CatalogNames(), arg); catalog || looksLikeFile(arg) {
+	if slices.Contains(scenario.CatalogNames(), arg) || looksLikeFile(arg) {
 		sc, err := scenario.Resolve(arg)
 		if err != nil {
 			return "", nil, nil, err
 		}
-		// A catalog scenario without nccl traffic has no nccl-tests table
-		// in its runs, so regress would have nothing to compare the record
-		// with. (A scenario file is the user's, taken as written.)
-		if catalog && !hasNCCL(sc) {
-			var with []string
-			for _, name := range scenario.CatalogNames() {
-				if c, err := scenario.Resolve(name); err == nil && hasNCCL(c) {
-					with = append(with, name)
-				}
-			}
-			return "", nil, nil, exitcode.Usagef("--scenario %s runs no nccl traffic, so a record of nccl-tests output has nothing to compare with in its runs (fix: name a catalog scenario with nccl traffic (%s), or your own scenario's name)", arg, strings.Join(with, ", "))
+		// A scenario without nccl traffic has no nccl-tests table in its
+		// runs, so regress would have nothing to compare the record with.
+		if !hasNCCL(sc) {
+			return "", nil, nil, exitcode.Usagef("--scenario %s runs no nccl traffic, so a record of nccl-tests output has nothing to compare with in its runs (fix: name a scenario with nccl traffic: a catalog one (%s), a file of your own with a traffic entry of pattern nccl, or your own scenario's name)", arg, strings.Join(ncclCatalogScenarios(), ", "))
 		}
 		var sweep []results.SweepDim
 		for _, sw := range sc.Matrix.Sweeps {
@@ -184,6 +177,18 @@ func recordScenario(arg string) (string, []results.SweepDim, []string, error) {
 		return "", nil, nil, exitcode.Usagef("--scenario %q is not a scenario name (fix: name a catalog scenario (%s), a scenario file, or the scenario's name in lowercase letters, digits and dashes)", arg, strings.Join(scenario.CatalogNames(), ", "))
 	}
 	return arg, nil, nil, nil
+}
+
+// ncclCatalogScenarios are the catalog scenarios with nccl traffic: the
+// ones a record of nccl-tests output can name.
+func ncclCatalogScenarios() []string {
+	var with []string
+	for _, name := range scenario.CatalogNames() {
+		if c, err := scenario.Resolve(name); err == nil && hasNCCL(c) {
+			with = append(with, name)
+		}
+	}
+	return with
 }
 
 // hasNCCL says whether a scenario has traffic of pattern nccl, whose runs
