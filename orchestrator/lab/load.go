@@ -8,9 +8,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/distribution/reference"
-
 	"github.com/labctl/labctl/labs"
+	"github.com/labctl/labctl/orchestrator/imageref"
 	"github.com/labctl/labctl/orchestrator/naming"
 	"github.com/labctl/labctl/orchestrator/nic"
 	"github.com/labctl/labctl/orchestrator/server"
@@ -149,7 +148,7 @@ func Parse(file string, data []byte) (*Spec, error) {
 	for _, im := range []struct{ key, ref, eg string }{
 		{"sonic", s.Images.SONiC, DefaultSONiCImage}, {"eos", s.Images.EOS, DefaultEOSImage}, {"host", s.Images.Host, DefaultHostImage},
 	} {
-		if _, err := reference.ParseNormalizedNamed(im.ref); err != nil {
+		if err := imageref.Check(im.ref); err != nil {
 			return nil, at("$.images."+im.key, fmt.Sprintf("image %q is not a container image reference (%v)", im.ref, err), "write it as Docker does, name[:tag], e.g. "+im.eg)
 		}
 	}
