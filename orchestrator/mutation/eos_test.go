@@ -135,6 +135,45 @@ func roundRobin(n, w int) func([]string) []string {
 	}
 }
 
+// interfaceRanges rewrites the interface blocks that set only a
+// service-profile as ranges, one per run of consecutive Ethernet ports
+// with the same profile (interface Ethernet1-32): the form a hand-written
+// config takes.
+func interfaceRanges(lines []string) []string {
+	re := regexp.MustCompile(`^interface Ethernet(\d+)$`)
+	var out []string
+	type run struct {
+		lo, hi  int
+		profile string
+	}
+	var cur *run
+	flush := func() {
+		if cur != nil {
+			out = append(out, fmt.Sprintf("interface Ethernet%d-%d", cur.lo, cur.hi), "   service-profile "+cur.profile, "!")
+			cur = nil
+		}
+	}
+	for i := 0; i < len(lines); i++ {
+		m := re.FindStringSubmatch(lines[i])
+		if m != nil && i+2 < len(lines) && strings.HasPrefix(lines[i+1], "   service-profile ") && lines[i+2] == "!" {
+			n, prof := 0, strings.TrimPrefix(lines[i+1], "   service-profile ")
+			fmt.Sscan(m[1], &n)
+			if cur != nil && cur.profile == prof && cur.hi == n-1 {
+				cur.hi = n
+			} else {
+				flush()
+				cur = &run{n, n, prof}
+			}
+			i += 2
+			continue
+		}
+		flush()
+		out = append(out, lines[i])
+	}
+	flush()
+	return out
+}
+
 const (
 	profile = `^qos profile `
 	q3      = `^   tx-queue 3$`
@@ -188,6 +227,20 @@ func eosMutations() []mutation {
 			edit: text(append_("qos map traffic-class 3 to dscp 0"))},
 		{field: "global qos map traffic-class <tc...> to cos <c>", name: "802.1p marking of untagged links",
 			edit: text(append_("qos map traffic-class 3 to cos 3"))},
+		{field: "global no qos map <dscp|cos|traffic-class> <n...> [to ...]", name: "DSCP 24, 25, 27 back to EOS's default (TC3, lossless)", harmful: true, rule: "QOS002", why: "the suite's traffic is RoCE and its CNPs: no packet carries DSCP 24, 25 or 27",
+			edit: text(append_("no qos map dscp 24 25 27 to traffic-class 0"))},
+		{field: "global no qos map <dscp|cos|traffic-class> <n...> [to ...]", name: "RoCE's DSCP 26 unmapped (EOS's default class for it is TC3 as well)",
+			edit: text(append_("no qos map dscp 26 to traffic-class 3"))},
+		{field: "global interface <interfaces>", name: "interfaces written as ranges (Ethernet1-32)",
+			edit: text(interfaceRanges)},
+		{field: "global interface <interfaces>", name: "PFC off on Ethernet1-2 by a range block", harmful: true, rule: "QOS001", dataPlane: true,
+			edit: text(append_("interface Ethernet1-2", "   no priority-flow-control", "!"), "leaf1")},
+		{field: "global interface <interfaces>", name: "PFC off on Ethernet1 by a list block", harmful: true, rule: "QOS001", dataPlane: true,
+			edit: text(append_("interface Ethernet1,Ethernet47", "   no priority-flow-control", "!"), "leaf1")},
+		{field: "global default interface <interfaces>", name: "Ethernet1 returned to EOS's defaults", harmful: true, rule: "QOS001", dataPlane: true,
+			edit: text(append_("default interface Ethernet1"), "leaf1")},
+		{field: "global default interface <interfaces>", name: "said before the interface's block",
+			edit: text(replace(`^interface Ethernet1$`, "default interface Ethernet1\ninterface Ethernet1"))},
 
 		{field: "interface qos trust <dscp|cos>", name: "trust cos", harmful: true, rule: "QOS003", dataPlane: true,
 			edit: text(replace(`^   qos trust dscp$`, "   qos trust cos"))},
@@ -209,6 +262,10 @@ func eosMutations() []mutation {
 			edit: text(dropBlock(`^interface Ethernet1$`), "leaf1", "leaf2", "spine1")},
 		{field: "interface service-profile <name>", name: "profiles renamed with their references",
 			edit: text(replace(`labctl-(\d+g)`, "roce-$1"))},
+		{field: "interface no service-profile [<name>]", name: "removed from Ethernet1 after it", harmful: true, rule: "QOS001", dataPlane: true,
+			edit: text(append_("interface Ethernet1", "   no service-profile labctl-200g", "!"), "leaf1")},
+		{field: "interface no service-profile [<name>]", name: "said before the profile is applied",
+			edit: text(after(`^interface Ethernet1$`, "   no service-profile"))},
 		{field: "interface priority-flow-control on", name: "PFC never turned on", harmful: true, rule: "QOS001", dataPlane: true,
 			edit: text(drop(`^   priority-flow-control on$`))},
 		{field: "interface priority-flow-control on", name: "said twice",
@@ -225,6 +282,10 @@ func eosMutations() []mutation {
 			edit: text(after(`priority-flow-control priority 3 no-drop$`, "   priority-flow-control priority 3 drop"))},
 		{field: "interface priority-flow-control priority <p> drop", name: "priority 2 (lossy) set to drop",
 			edit: text(after(`priority-flow-control priority 3 no-drop$`, "   priority-flow-control priority 2 drop"))},
+		{field: "interface no priority-flow-control priority <p> [no-drop|drop]", name: "priority 3's no-drop removed in the profile", harmful: true, rule: "QOS001", dataPlane: true,
+			edit: text(after(`priority-flow-control priority 3 no-drop$`, "   no priority-flow-control priority 3 no-drop"))},
+		{field: "interface no priority-flow-control priority <p> [no-drop|drop]", name: "on lossy priority 2",
+			edit: text(after(`priority-flow-control priority 3 no-drop$`, "   no priority-flow-control priority 2"))},
 		{field: "interface priority-flow-control pause watchdog", name: "watchdog only where a default would turn it on", harmful: true, rule: "QOS008", why: noStorm,
 			edit: text(chain(drop(`^   priority-flow-control pause watchdog`), drop(`^priority-flow-control pause watchdog default timeout`)))},
 		{field: "interface priority-flow-control pause watchdog", name: "said twice",

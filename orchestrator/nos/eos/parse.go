@@ -185,9 +185,12 @@ func (p *cfgParser) file(src qos.Source) error {
 	}
 	sc := bufio.NewScanner(bytes.NewReader(src.Data))
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	var cur *cfgBlock // interface or qos profile being read
+	// cur are the blocks being read: a qos profile, or the interfaces an
+	// interface line names (a range names several, each given every
+	// statement that follows); q their tx-queue being read.
+	var cur []*cfgBlock
 	curMode := ""
-	var q *cfgQueue // tx-queue being read
+	var q []*cfgQueue
 	qIndent := -1
 	inComment := false
 	lineNo := 0
@@ -211,17 +214,25 @@ func (p *cfgParser) file(src qos.Source) error {
 		if indent == 0 {
 			cur, q, qIndent, curMode = nil, nil, -1, ""
 			switch {
-			case f[0] == "interface" && len(f) == 2:
-				cur = p.intfs[f[1]]
-				if cur == nil {
-					cur = newCfgBlock(where)
-					p.intfs[f[1]] = cur
-					p.order = append(p.order, f[1])
+			case f[0] == "interface" && len(f) >= 2:
+				names, err := cfgInterfaceNames(f[1:])
+				if err != nil {
+					return fmt.Errorf("%s: %w", where, err)
+				}
+				for _, name := range names {
+					b := p.intfs[name]
+					if b == nil {
+						b = newCfgBlock(where)
+						p.intfs[name] = b
+						p.order = append(p.order, name)
+					}
+					cur = append(cur, b)
 				}
 				curMode = "interface"
 			case len(f) == 3 && f[0] == "qos" && f[1] == "profile":
-				cur = newCfgBlock(where)
-				p.profiles[f[2]] = cur
+				b := newCfgBlock(where)
+				p.profiles[f[2]] = b
+				cur = []*cfgBlock{b}
 				curMode = "qos profile"
 			default:
 				if err := p.global(f, where); err != nil {
@@ -230,7 +241,7 @@ func (p *cfgParser) file(src qos.Source) error {
 			}
 			continue
 		}
-		if cur == nil {
+		if len(cur) == 0 {
 			continue
 		}
 		if text == "comment" {
@@ -239,8 +250,10 @@ func (p *cfgParser) file(src qos.Source) error {
 		}
 		opensQueue := (f[0] == "tx-queue" || f[0] == "uc-tx-queue") && len(f) == 2
 		if q != nil && !opensQueue && p.inQueue(curMode, f, indent > qIndent) {
-			if err := p.queueLine(q, f, where); err != nil {
-				return err
+			for _, qi := range q {
+				if err := p.queueLine(qi, f, where); err != nil {
+					return err
+				}
 			}
 			continue
 		}
@@ -250,17 +263,22 @@ func (p *cfgParser) file(src qos.Source) error {
 			if err != nil || n < 0 || n > 7 {
 				return fmt.Errorf("%s: %s %q: want a queue 0-7", where, f[0], f[1])
 			}
-			q = cur.queues[n]
-			if q == nil {
-				q = &cfgQueue{}
-				cur.queues[n] = q
+			for _, b := range cur {
+				qi := b.queues[n]
+				if qi == nil {
+					qi = &cfgQueue{}
+					b.queues[n] = qi
+				}
+				q = append(q, qi)
+				b.qosLine = true
 			}
 			qIndent = indent
-			cur.qosLine = true
 			continue
 		}
-		if err := p.blockLine(cur, curMode, f, where); err != nil {
-			return err
+		for _, b := range cur {
+			if err := p.blockLine(b, curMode, f, where); err != nil {
+				return err
+			}
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -319,6 +337,39 @@ func (p *cfgParser) global(f []string, where cfgPos) error {
 		return mapTo("traffic-class", 7, "tx-queue", p.tcQueue)
 	case line == "priority-flow-control all off":
 		p.pfcAllOff = true
+	case f[0] == "default" && len(f) >= 3 && f[1] == "interface":
+		// default interface X returns the interfaces to EOS's defaults:
+		// what the files said of them before is gone.
+		names, err := cfgInterfaceNames(f[2:])
+		if err != nil {
+			return fmt.Errorf("%s: %w", where, err)
+		}
+		for _, name := range names {
+			if _, ok := p.intfs[name]; ok {
+				p.intfs[name] = newCfgBlock(where)
+			}
+		}
+	case len(f) >= 5 && f[0] == "no" && f[1] == "qos" && f[2] == "map":
+		// no qos map <from> <n...> [to <kind> <v>]: the listed keys go
+		// back to EOS's default mapping.
+		dst := map[string]map[int]int{"dscp": p.dscp, "cos": p.cos, "traffic-class": p.tcQueue}[f[3]]
+		to := slices.Index(f, "to")
+		if dst == nil || (f[3] == "traffic-class" && !slices.Contains(f, "tx-queue")) || (f[3] != "traffic-class" && to > 0 && !slices.Contains(f, "traffic-class")) {
+			return p.note("global", f, where)
+		}
+		keys := f[4:]
+		if to > 0 {
+			keys = f[4:to]
+		}
+		for _, k := range keys {
+			n, err := strconv.Atoi(k)
+			if err != nil {
+				return fmt.Errorf("%s: %q: %q is not a number", where, line, k)
+			}
+			delete(dst, n)
+		}
+	case (f[0] == "no" || f[0] == "default") && len(f) >= 2 && (f[1] == "qos" || f[1] == "priority-flow-control"):
+		return p.note("global", f, where)
 	case strings.HasPrefix(line, "priority-flow-control pause watchdog default ") && len(f) == 6:
 		ms, err := cfgMs(f[5])
 		if err != nil {
@@ -388,6 +439,20 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 		}
 	case f[0] == "service-profile" && len(f) == 2:
 		b.profile = f[1]
+	case f[0] == "no" && len(f) >= 2 && f[1] == "service-profile":
+		// EOS removes the profile from the interface.
+		b.profile = ""
+		b.qosLine = true
+	case f[0] == "no" && len(f) >= 4 && f[1] == "priority-flow-control" && f[2] == "priority":
+		// EOS removes the interface's (or profile's) own setting of the
+		// priority: an interface then takes its profile's, a profile
+		// EOS's default (drop).
+		n, err := cfgInt(f[3], 0, 7)
+		if err != nil {
+			return fmt.Errorf("%s: %q: priority: %w", where, line, err)
+		}
+		delete(b.noDrop, n)
+		b.qosLine = true
 	case len(f) == 3 && f[0] == "qos" && f[1] == "trust":
 		switch f[2] {
 		case "dscp":
@@ -418,6 +483,10 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 	case f[0] == "qos", f[0] == "priority-flow-control", f[0] == "shape", f[0] == "random-detect",
 		len(f) >= 3 && f[0] == "service-policy" && f[1] == "type" && f[2] == "qos":
 		b.qosLine = b.qosLine || f[0] == "qos"
+		return p.note(mode, f, where)
+	case (f[0] == "no" || f[0] == "default") && len(f) >= 2 && slices.Contains([]string{"qos", "priority-flow-control", "shape", "random-detect", "service-policy"}, f[1]):
+		// A no or default form labctl does not read: named, not passed
+		// over in silence.
 		return p.note(mode, f, where)
 	}
 	return nil

@@ -1,0 +1,149 @@
+package eos
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/labctl/labctl/orchestrator/qos"
+)
+
+func TestCfgInterfaceNames(t *testing.T) {
+	for in, want := range map[string]string{
+		"Ethernet1":                   "Ethernet1",
+		"Ethernet1-4":                 "Ethernet1 Ethernet2 Ethernet3 Ethernet4",
+		"Ethernet 1-3":                "Ethernet1 Ethernet2 Ethernet3",
+		"ethernet1-2":                 "Ethernet1 Ethernet2",
+		"Et1,3-4":                     "Ethernet1 Ethernet3 Ethernet4",
+		"Ethernet1-2,Ethernet10":      "Ethernet1 Ethernet2 Ethernet10",
+		"Ethernet3/1-4":               "Ethernet3/1 Ethernet3/2 Ethernet3/3 Ethernet3/4",
+		"Ethernet3/1-3/2":             "Ethernet3/1 Ethernet3/2",
+		"Ethernet1/1/1-3":             "Ethernet1/1/1 Ethernet1/1/2 Ethernet1/1/3",
+		"Port-Channel10-11":           "Port-Channel10 Port-Channel11",
+		"Ethernet1.100":               "Ethernet1.100",
+		"Management1":                 "Management1",
+		"Ethernet5-6 , Ethernet8":     "Ethernet5 Ethernet6 Ethernet8",
+		"Ethernet1/1,Ethernet2/1,4/1": "Ethernet1/1 Ethernet2/1 Ethernet4/1",
+	} {
+		got, err := cfgInterfaceNames(strings.Fields(in))
+		if err != nil || strings.Join(got, " ") != want {
+			t.Errorf("interface %s = %v, %v; want %s", in, got, err, want)
+		}
+	}
+	// A range across modules covers the interfaces the platform has
+	// between its ends, which the files do not say: refused with the fix.
+	for _, bad := range []string{"Ethernet1/1-4/1", "Ethernet4-1", "Ethernet1,,2", "1-4", "Ethernet1-x"} {
+		if got, err := cfgInterfaceNames(strings.Fields(bad)); err == nil {
+			t.Errorf("interface %s = %v, want an error", bad, got)
+		}
+	}
+}
+
+// modelJSON is the parsed model of a config as JSON, for comparing two
+// forms of one config.
+func modelJSON(t *testing.T, cfg string) string {
+	t.Helper()
+	dc, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte(cfg)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dc.Notes, dc.Fields = nil, nil
+	out, err := json.Marshal(dc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
+const formsHead = `qos map dscp 26 to traffic-class 3
+qos profile ROCE
+   qos trust dscp
+   priority-flow-control on
+   priority-flow-control priority 3 no-drop
+   tx-queue 3
+      random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes max-mark-probability 20
+!
+`
+
+// An interface range (or list) configures each interface it names as a
+// line of its own would; where labctl read the range as one interface
+// called "Ethernet1-4", the ports it named had no QoS.
+func TestParseInterfaceRangesAsPlain(t *testing.T) {
+	var plain strings.Builder
+	plain.WriteString(formsHead)
+	for _, n := range []string{"1", "2", "3", "4", "6"} {
+		plain.WriteString("interface Ethernet" + n + "\n   service-profile ROCE\n!\n")
+	}
+	want := modelJSON(t, plain.String())
+	for _, form := range []string{
+		"interface Ethernet1-4,6\n   service-profile ROCE\n!\n",
+		"interface Ethernet1-2\n   service-profile ROCE\n!\ninterface Ethernet 3-4 , 6\n   service-profile ROCE\n!\n",
+		"interface ethernet1,Et2-4,Ethernet6\n   service-profile ROCE\n!\n",
+	} {
+		if got := modelJSON(t, formsHead+form); got != want {
+			t.Errorf("%q parses otherwise than one interface a line:\n got %s\nwant %s", form, got, want)
+		}
+	}
+	// A range after the interfaces' own lines adds to them.
+	dc, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte(plain.String() + "interface Ethernet1-2\n   no priority-flow-control\n!\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for port, want := range map[string]string{"Ethernet1": "", "Ethernet2": "", "Ethernet3": "3"} {
+		if p := dc.Port(port); p == nil || qos.FormatInts(p.PFCPriorities) != want {
+			t.Errorf("%s PFC = %v, want [%s]", port, p, want)
+		}
+	}
+}
+
+// The no and default forms labctl reads undo what the lines before them
+// said, as EOS applies them; before, they were passed over in silence, so
+// a config that took PFC off a priority or an interface off its profile
+// read as if it had not.
+func TestParseNoAndDefaultForms(t *testing.T) {
+	base := formsHead + "interface Ethernet1\n   service-profile ROCE\n!\ninterface Ethernet2\n   service-profile ROCE\n!\n"
+	pfc := func(cfg, port string) string {
+		t.Helper()
+		dc, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte(cfg)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := dc.Port(port)
+		if p == nil {
+			t.Fatalf("no port %s", port)
+		}
+		return qos.FormatInts(p.PFCPriorities)
+	}
+	for _, c := range []struct {
+		name, cfg, port, want string
+	}{
+		{"default interface", base + "default interface Ethernet1\n", "Ethernet1", ""},
+		{"default interface leaves the others", base + "default interface Ethernet1\n", "Ethernet2", "3"},
+		{"default interface range", base + "default interface Ethernet1-2\n", "Ethernet2", ""},
+		{"default interface before its block", "default interface Ethernet1\n" + base, "Ethernet1", "3"},
+		{"no service-profile", base + "interface Ethernet1\n   no service-profile ROCE\n!\n", "Ethernet1", ""},
+		{"no priority-flow-control priority in the profile", strings.Replace(base, "   priority-flow-control priority 3 no-drop\n", "   priority-flow-control priority 3 no-drop\n   no priority-flow-control priority 3 no-drop\n", 1), "Ethernet1", ""},
+		{"no priority-flow-control priority on the interface takes the profile's", base + "interface Ethernet1\n   priority-flow-control priority 3 drop\n   no priority-flow-control priority 3\n!\n", "Ethernet1", "3"},
+	} {
+		if got := pfc(c.cfg, c.port); got != c.want {
+			t.Errorf("%s: %s PFC priorities [%s], want [%s]", c.name, c.port, got, c.want)
+		}
+	}
+	// no qos map: the DSCPs listed go back to EOS's default class.
+	dc, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte("qos map dscp 10 26 to traffic-class 3\nno qos map dscp 10 to traffic-class 3\n" + base)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := dc.Port("Ethernet1"); p.DSCPToTC[10] != cfgDefaultTC(10) || p.DSCPToTC[26] != 3 {
+		t.Errorf("after no qos map dscp 10: DSCP 10 -> TC%d (want the default TC%d), 26 -> TC%d", p.DSCPToTC[10], cfgDefaultTC(10), p.DSCPToTC[26])
+	}
+	// A no form labctl does not read is named, not passed over.
+	dc, err = Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte(base + "interface Ethernet1\n   no qos cos\n!\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(dc.Fields, func(f qos.FieldNote) bool { return strings.Contains(f.Field, "no qos cos") }) {
+		t.Errorf("no qos cos not named among the statements labctl does not run: %+v", dc.Fields)
+	}
+}
