@@ -136,8 +136,62 @@ func newResultsCmd(app *App) *cobra.Command {
 results/results.db) and shows one. A run is named by its id, a unique prefix
 of it, or "latest".`,
 	}
-	cmd.AddCommand(newResultsListCmd(app), newResultsShowCmd(app), newResultsReindexCmd(app), newResultsRmCmd(app))
+	cmd.AddCommand(newResultsListCmd(app), newResultsShowCmd(app), newResultsReindexCmd(app), newResultsRmCmd(app), newResultsBaselinesCmd(app))
 	return cmd
+}
+
+// newResultsBaselinesCmd lists the baselines labctl regress --save-baseline
+// saved (results/baselines/<name>.json): a CI job names one, and a person
+// choosing which needs to see what each is a run of.
+func newResultsBaselinesCmd(app *App) *cobra.Command {
+	return &cobra.Command{
+		Use:   "baselines",
+		Short: "List the saved baselines (results/baselines/) and what each is a run of",
+		Long: `baselines lists the baselines 'labctl regress --save-baseline' saved under
+results/baselines/, by name: the scenario, lab, seed and repetitions of the
+run each was saved from, its variants, its model and when it was saved. A
+file there that is not a readable run record is listed with why.`,
+		Example: `  labctl results baselines
+  labctl results baselines -o json`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			format, err := app.OutputFormat("table", "table", "json")
+			if err != nil {
+				return err
+			}
+			s, err := openResultsRead(app)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			list := results.ListBaselines(s)
+			if format == "json" {
+				return writeJSON(app.Out, map[string]any{"schema_version": results.SchemaVersion, "baselines": list})
+			}
+			if len(list) == 0 {
+				fmt.Fprintln(app.Out, "no saved baselines; save a run as one with 'labctl regress --save-baseline latest <name>'")
+				return nil
+			}
+			tw := tabwriter.NewWriter(app.Out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "NAME\tSCENARIO\tLAB\tSEED\tREPETITIONS\tVARIANTS\tMODEL\tRUN ID\tSAVED")
+			var unreadable []string
+			for _, b := range list {
+				if b.Error != "" {
+					fmt.Fprintf(tw, "%s\t(unreadable)\t-\t-\t-\t-\t-\t-\t%s\n", b.Name, b.Saved.Format(time.RFC3339))
+					unreadable = append(unreadable, b.Name+": "+b.Error)
+					continue
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\n", b.Name, b.Scenario, b.Lab, b.Seed, b.Repetitions, b.Variants, b.Model, b.RunID, b.Saved.Format(time.RFC3339))
+			}
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			for _, u := range unreadable {
+				fmt.Fprintf(app.Out, "unreadable %s\n", u)
+			}
+			return nil
+		},
+	}
 }
 
 func newResultsListCmd(app *App) *cobra.Command {

@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/jsonindent"
@@ -1382,6 +1383,50 @@ func unmatchedRoleTolerances(tol Tolerances, run, baseline *Run) []string {
 			continue
 		}
 		out = append(out, fmt.Sprintf("tolerance %s (%s) names role %q, which no flow of either run has (their roles: %s): check its spelling", name, tol[name].From, role, strings.Join(slices.Sorted(maps.Keys(roles)), ", ")))
+	}
+	return out
+}
+
+// BaselineSummary is one saved baseline, as labctl results baselines
+// lists it: its name, what it is a run of, and where it came from. Error
+// says why a file there could not be read as a record.
+type BaselineSummary struct {
+	Name        string    `json:"name"`
+	Path        string    `json:"path"`
+	RunID       string    `json:"run_id,omitempty"`
+	Scenario    string    `json:"scenario,omitempty"`
+	Lab         string    `json:"lab,omitempty"`
+	Seed        int64     `json:"seed"`
+	Repetitions int       `json:"repetitions,omitempty"`
+	Variants    int       `json:"variants"`
+	Model       string    `json:"model,omitempty"`
+	Saved       time.Time `json:"saved"`
+	Error       string    `json:"error,omitempty"`
+}
+
+// ListBaselines lists the baselines saved under results/baselines, by
+// name. A file that is not a readable record is listed with its error,
+// not skipped: it still shadows a run id of its name.
+func ListBaselines(s *Store) []BaselineSummary {
+	out := []BaselineSummary{}
+	for _, name := range baselineNames(s) {
+		path := filepath.Join(s.BaselinesDir(), name+".json")
+		b := BaselineSummary{Name: name, Path: path}
+		if fi, err := os.Stat(path); err == nil {
+			b.Saved = fi.ModTime().UTC().Truncate(time.Second)
+		}
+		run, err := ReadRunFileWithoutSeries(path)
+		if err != nil {
+			b.Error = err.Error()
+			out = append(out, b)
+			continue
+		}
+		b.RunID, b.Scenario, b.Lab, b.Seed, b.Variants = run.RunID, run.Scenario, run.Lab, run.Seed, len(run.Variants)
+		b.Repetitions = maxRepetitions(run)
+		if len(run.Variants) > 0 {
+			b.Model = run.Variants[0].Model()
+		}
+		out = append(out, b)
 	}
 	return out
 }
