@@ -738,11 +738,58 @@ func sonicKeyMutations() []mutation {
 	}
 }
 
+// sonicBufferModelMutations change the buffer model SONiC's buffer
+// manager runs (DEVICE_METADATA buffer_model) and the tables only its
+// dynamic model reads. In the traditional model buffermgrd writes the
+// lossless PGs of each port's pfc_enable itself; in the dynamic one it
+// writes none, and a PG is lossless only through its own BUFFER_PG entry.
+func sonicBufferModelMutations() []mutation {
+	dynamic := func(d doc) {
+		d.add("DEVICE_METADATA", "localhost", map[string]string{"buffer_model": "dynamic", "hostname": "switch", "hwsku": "sku"})
+	}
+	dropPG3 := func(d doc) {
+		for key := range d["BUFFER_PG"] {
+			if strings.HasSuffix(key, "|3") {
+				delete(d["BUFFER_PG"], key)
+			}
+		}
+	}
+	notRead := "the traditional buffer manager does not read it"
+	return []mutation{
+		{field: "DEVICE_METADATA buffer_model", name: "dynamic, without BUFFER_PG entries for PG 3 (which only the traditional manager writes)", harmful: true, rule: "QOS014", dataPlane: true,
+			edit: edit(func(d doc) { dynamic(d); dropPG3(d) }, "leaf1")},
+		{field: "DEVICE_METADATA buffer_model", name: "traditional, said",
+			edit: edit(func(d doc) { d.add("DEVICE_METADATA", "localhost", map[string]string{"buffer_model": "traditional"}) })},
+		{field: "DEVICE_METADATA buffer_model", name: "dynamic, every lossless PG with its named profile",
+			edit: edit(dynamic)},
+		{field: "DEVICE_METADATA buffer_model", name: "dynamic, RoCE's PGs with profile NULL (sized by the manager)",
+			edit: edit(func(d doc) {
+				dynamic(d)
+				d.set("BUFFER_PG", suffix("|3"), "profile", "NULL")
+			})},
+		{field: "LOSSLESS_TRAFFIC_PATTERN mtu", name: "set in the traditional model", safe: notRead,
+			edit: edit(func(d doc) { d.add("LOSSLESS_TRAFFIC_PATTERN", "AZURE", map[string]string{"mtu": "1024"}) })},
+		{field: "LOSSLESS_TRAFFIC_PATTERN small_packet_percentage", name: "set in the traditional model", safe: notRead,
+			edit: edit(func(d doc) {
+				d.add("LOSSLESS_TRAFFIC_PATTERN", "AZURE", map[string]string{"small_packet_percentage": "100"})
+			})},
+		{field: "DEFAULT_LOSSLESS_BUFFER_PARAMETER default_dynamic_th", name: "set in the traditional model", safe: notRead,
+			edit: edit(func(d doc) {
+				d.add("DEFAULT_LOSSLESS_BUFFER_PARAMETER", "AZURE", map[string]string{"default_dynamic_th": "-8"})
+			})},
+		{field: "DEFAULT_LOSSLESS_BUFFER_PARAMETER over_subscribe_ratio", name: "set in the traditional model", safe: notRead,
+			edit: edit(func(d doc) {
+				d.add("DEFAULT_LOSSLESS_BUFFER_PARAMETER", "AZURE", map[string]string{"over_subscribe_ratio": "2"})
+			})},
+	}
+}
+
 // TestSONiCMutations changes every field of SONiC's tables in the 64gpu
 // lab's configs and checks what lint, the simulator and regress say.
 func TestSONiCMutations(t *testing.T) {
 	ms := append(sonicMutations(), sonicMutations2()...)
 	ms = append(ms, sonicKeyMutations()...)
+	ms = append(ms, sonicBufferModelMutations()...)
 	coverage(t, sonic.Fields(), ms)
 	if testing.Short() {
 		t.Skip("the mutation suite simulates every mutation: not in -short")

@@ -8,7 +8,8 @@ import (
 )
 
 // SONiC's buffer manager in the traditional (static) buffer model, which
-// labctl assumes: buffermgrd's doSpeedUpdateTask (cfgmgr/buffermgr.cpp)
+// labctl assumes unless DEVICE_METADATA|localhost says buffer_model
+// dynamic: buffermgrd's doSpeedUpdateTask (cfgmgr/buffermgr.cpp)
 // runs for a port once it knows its speed (PORT), its cable length
 // (CABLE_LENGTH) and its pfc_enable (PORT_QOS_MAP), and for each run of
 // consecutive PFC priorities ("3-4" of pfc_enable "3,4", by
@@ -52,7 +53,14 @@ type managedPG struct {
 }
 
 // managerPG is what buffermgrd writes for PG g of a port.
+//
+// In the dynamic buffer model (DEVICE_METADATA buffer_model dynamic) the
+// buffer manager (buffermgrd -a, buffermgrdyn.cpp) writes no such entry:
+// lossless PGs are the config's own BUFFER_PG entries.
 func (r *resolver) managerPG(pc *qos.PortConfig, g int) managedPG {
+	if r.dynamic {
+		return managedPG{}
+	}
 	if !pc.GeneratedLossless(g) || r.zeroCable(pc.Name) || r.cableOffLookup(pc) {
 		return managedPG{}
 	}

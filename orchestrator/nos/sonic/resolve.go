@@ -71,6 +71,10 @@ func FromDoc(device string, doc Doc) (qos.DeviceConfig, error) {
 	}
 	r := &resolver{db: db, dc: &qos.DeviceConfig{Device: device, NOS: Name}, defaults: map[[3]string]*qos.Default{}, unres: map[[4]string]*qos.Unresolved{}}
 	r.buffers = len(db.BufferPG) > 0 || len(db.BufferQueue) > 0 || len(db.BufferProfile) > 0 || len(db.BufferPool) > 0
+	if md := db.DeviceMetadata["localhost"]; md != nil && md.BufferModel == "dynamic" {
+		r.dynamic = true
+		r.dc.Notes = append(r.dc.Notes, "DEVICE_METADATA|localhost buffer_model is dynamic: SONiC's dynamic buffer manager writes no lossless PG of its own from pfc_enable, so labctl takes a PG as lossless only where BUFFER_PG gives it a lossless profile, or profile NULL or none, which the dynamic manager sizes from the port's speed and cable, LOSSLESS_TRAFFIC_PATTERN and DEFAULT_LOSSLESS_BUFFER_PARAMETER; labctl sizes those PGs as it renders a lossless PG for the port (dynamic_th 0) and does not read those two tables, so their headroom and threshold are labctl's, not the switch's (how the dynamic model writes lossless PGs differs between SONiC releases: unverified against a switch)")
+	}
 	if err := r.pools(); err != nil {
 		return qos.DeviceConfig{}, fmt.Errorf("parse sonic config of %s: %w", device, err)
 	}
@@ -91,7 +95,7 @@ func FromDoc(device string, doc Doc) (qos.DeviceConfig, error) {
 	// What the switch gives a port the config does not name: the same
 	// resolution with no entries of its own, its defaults not reported
 	// (AttachTopology names the port as defaulted).
-	quiet := &resolver{db: db, dc: &qos.DeviceConfig{Pools: r.dc.Pools}, defaults: map[[3]string]*qos.Default{}, unres: map[[4]string]*qos.Unresolved{}, buffers: r.buffers,
+	quiet := &resolver{db: db, dc: &qos.DeviceConfig{Pools: r.dc.Pools}, defaults: map[[3]string]*qos.Default{}, unres: map[[4]string]*qos.Unresolved{}, buffers: r.buffers, dynamic: r.dynamic,
 		queueKeys: r.queueKeys, bufferQueueKeys: r.bufferQueueKeys, pgKeys: r.pgKeys, pqmKeys: r.pqmKeys, pqmPriorities: r.pqmPriorities, keyPorts: r.keyPorts, stalled: r.stalled}
 	if dp, err := quiet.port("\x00unnamed"); err == nil {
 		dp.Name = ""
@@ -111,9 +115,12 @@ func FromDoc(device string, doc Doc) (qos.DeviceConfig, error) {
 }
 
 type resolver struct {
-	db       *ConfigDB
-	dc       *qos.DeviceConfig
-	buffers  bool // the files hold buffer tables
+	db      *ConfigDB
+	dc      *qos.DeviceConfig
+	buffers bool // the files hold buffer tables
+	// dynamic: DEVICE_METADATA gives buffer_model dynamic, so SONiC's
+	// buffer manager writes no lossless PGs of its own (buffermgr.go).
+	dynamic  bool
 	defaults map[[3]string]*qos.Default
 	unres    map[[4]string]*qos.Unresolved
 	// The ports each default or unresolved reference already lists, so
@@ -833,6 +840,12 @@ func (r *resolver) pg(pc *qos.PortConfig, g int) (qos.PGConfig, error) {
 			r.def(fmt.Sprintf("BUFFER_PG|<port>|%d", g), m.profile+", the config's profile of the name buffermgrd gives the port's lossless PGs, which it reuses", "SONiC buffermgrd", pc.Name, false)
 		}
 		return pgc, err
+	case r.dynamic && e != nil && (prof == "" || prof == "NULL"):
+		// The dynamic buffer model's lossless PG: an entry with profile
+		// NULL (SONiC 202012) or none (later releases' 'config interface
+		// buffer priority-group lossless add'), sized by the manager.
+		r.def("BUFFER_PG profile NULL or none", "a lossless PG the dynamic buffer manager sizes; labctl assumes the profile it renders for the port's speed and cable", "SONiC dynamic buffer model", pc.Name, false)
+		return r.computedPG(pc, g, "BUFFER_PG|"+key+" (computed by the dynamic buffer manager)"), nil
 	case prof == "":
 		r.def("BUFFER_PG", "no buffer profile: lossy, nothing reserved, shared at dynamic_th 0", srcSAI+": a PG without a buffer profile", pc.Name, false)
 		return noProfile("default: no BUFFER_PG entry"), nil
@@ -962,7 +975,8 @@ func (r *resolver) computedPG(pc *qos.PortConfig, g int, origin string) qos.PGCo
 		}
 	}
 	bp := qos.BufferProfile{Profile: "computed", Pool: pool, SizeBytes: qos.Ptr(int64(0)), DynamicTh: qos.Ptr(0)}
-	lossless := pc.GeneratedLossless(g)
+	// In the dynamic buffer model only a lossless PG's entry is computed.
+	lossless := pc.GeneratedLossless(g) || r.dynamic
 	switch {
 	case lossless && pc.SpeedGbps > 0 && pc.CableM > 0:
 		hr := qos.HeadroomBytes(pc.SpeedGbps, mtu, pc.CableM, 0)

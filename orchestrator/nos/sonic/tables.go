@@ -43,6 +43,36 @@ type ConfigDB struct {
 	CableLength map[string]StringMap   `table:"CABLE_LENGTH" use:"simulated" why:"each port's cable as the switch takes it: SONiC's buffer manager sizes the lossless PGs' headroom for it, and lint checks that headroom against the lab's link, whose length (5 ns/m of propagation) the simulator takes from the lab"`
 	PFCWD       map[string]*PFCWDEntry `table:"PFC_WD"`
 	Port        map[string]*PortEntry  `table:"PORT" quiet:"true"`
+
+	DeviceMetadata  map[string]*DeviceMetadataEntry  `table:"DEVICE_METADATA" quiet:"true"`
+	TrafficPattern  map[string]*TrafficPatternEntry  `table:"LOSSLESS_TRAFFIC_PATTERN"`
+	LosslessDefault map[string]*LosslessDefaultEntry `table:"DEFAULT_LOSSLESS_BUFFER_PARAMETER"`
+}
+
+// DeviceMetadataEntry is DEVICE_METADATA|localhost; its other fields
+// (hostname, hwsku, bgp_asn, …) are not QoS and not listed.
+type DeviceMetadataEntry struct {
+	BufferModel string `cfg:"buffer_model" use:"simulated" why:"traditional (labctl's default): SONiC's buffer manager writes the lossless PGs of each port's pfc_enable itself. dynamic: it writes none, so a PG is lossless only through its own BUFFER_PG entry (a named profile, or profile NULL or none: sized by the dynamic buffer manager, whose headroom labctl computes as it renders it, and lint notes that, QOS000)"`
+
+	Extra map[string]string `cfg:"-"`
+}
+
+// TrafficPatternEntry is LOSSLESS_TRAFFIC_PATTERN|AZURE, read by the
+// dynamic buffer manager only.
+type TrafficPatternEntry struct {
+	MTU           string `cfg:"mtu" use:"ignored" why:"the dynamic buffer model's packet size for lossless headroom: labctl sizes a dynamically computed PG's headroom for the port's MTU as it renders it (with buffer_model dynamic lint notes it, QOS000); the traditional buffer manager does not read it"`
+	SmallPacketPc string `cfg:"small_packet_percentage" use:"ignored" why:"the dynamic buffer model's share of small packets in lossless headroom: not modelled (with buffer_model dynamic lint notes it, QOS000); the traditional buffer manager does not read it"`
+
+	Extra map[string]string `cfg:"-"`
+}
+
+// LosslessDefaultEntry is DEFAULT_LOSSLESS_BUFFER_PARAMETER|AZURE, read
+// by the dynamic buffer manager only.
+type LosslessDefaultEntry struct {
+	DefaultDynamicTh   string `cfg:"default_dynamic_th" use:"ignored" why:"the dynamic_th the dynamic buffer model gives the lossless profiles it computes: labctl gives a computed PG dynamic_th 0 (with buffer_model dynamic lint notes it, QOS000); the traditional buffer manager does not read it"`
+	OverSubscribeRatio string `cfg:"over_subscribe_ratio" use:"ignored" why:"the dynamic buffer model's shared headroom pool sizing: not modelled (with buffer_model dynamic lint notes it, QOS000); the traditional buffer manager does not read it"`
+
+	Extra map[string]string `cfg:"-"`
 }
 
 // IntMap is an entry of a map table: number -> number.
