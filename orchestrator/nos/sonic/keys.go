@@ -323,7 +323,16 @@ func (r *resolver) readPriorityLists() error {
 	r.pqmPriorities = make(map[string]priorityLists, len(r.db.PortQoSMap))
 	for _, key := range cfgSortedKeys(r.db.PortQoSMap) {
 		e := r.db.PortQoSMap[key]
-		for f, v := range map[string]string{"pfc_enable": e.PFCEnable, "pfcwd_sw_enable": e.PFCWDEnable} {
+		for _, f := range []string{"pfc_enable", "pfcwd_sw_enable"} {
+			v := map[string]string{"pfc_enable": e.PFCEnable, "pfcwd_sw_enable": e.PFCWDEnable}[f]
+			if v != "" && !cfgPFCEnableRE().MatchString(v) && cfgPFCEnableBlankRE().MatchString(v) {
+				// "3, 4": a blank after a comma. qosorch's std::stoi and
+				// buffermgrd's to_uint (std::stoul) both skip blanks
+				// before a number, so the switch reads 3,4; only SONiC's
+				// YANG model refuses it.
+				r.dc.Notes = append(r.dc.Notes, fmt.Sprintf("PORT_QOS_MAP|%s %s %q: labctl reads it as %q, as orchagent and SONiC's buffer manager do (std::stoi and std::stoul skip the blank before a number), but SONiC's YANG model (sonic-port-qos-map.yang) refuses it, so 'config apply-patch' and any YANG-validated load refuse the change (fix: write %q)", key, f, v, strings.ReplaceAll(v, " ", ""), strings.ReplaceAll(v, " ", "")))
+				continue
+			}
 			if v != "" && !cfgPFCEnableRE().MatchString(v) {
 				return entryError("PORT_QOS_MAP", key, f, "PORT_QOS_MAP|%s %s %q is not a list of priorities 0-7 like \"3,4\" (fix: write the priorities separated by commas; SONiC's YANG model refuses it, and orchagent and the buffer manager read it differently)", key, f, v)
 			}

@@ -1,6 +1,7 @@
 package sonic
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -268,5 +269,35 @@ func TestResolveKeysBufferStall(t *testing.T) {
 	}
 	if len(dc.Overruled) != 1 || !strings.Contains(dc.Overruled[0].What, "none of the table's 3 BUFFER_QUEUE entries applies") || dc.Overruled[0].Line != 4 {
 		t.Errorf("overruled %+v", dc.Overruled)
+	}
+}
+
+// pfc_enable "3, 4" (a blank after the comma) is what orchagent and the
+// buffer manager read as 3,4: std::stoi and std::stoul skip blanks before
+// a number. labctl refused it (exit 2); it reads it as the switch does and
+// notes that SONiC's YANG model refuses it (QOS000). A blank before a
+// comma ("3 ,4") stays refused: buffermgrd's to_uint rejects "3 ", so the
+// two daemons read it differently.
+func TestPFCEnableBlankAfterComma(t *testing.T) {
+	parse := func(list string) (qos.DeviceConfig, error) {
+		return Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(`{"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "` + list + `", "pfcwd_sw_enable": "` + list + `"}}}`)})
+	}
+	plain, err := parse("3,4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blank, err := parse("3, 4")
+	if err != nil {
+		t.Fatalf("pfc_enable \"3, 4\" refused: %v", err)
+	}
+	p, b := plain.Port("Ethernet0"), blank.Port("Ethernet0")
+	if !slices.Equal(p.PFCPriorities, b.PFCPriorities) || !slices.Equal(b.PFCPriorities, []int{3, 4}) || !reflect.DeepEqual(p.Watchdog, b.Watchdog) {
+		t.Errorf("\"3, 4\" read as PFC %v watchdog %+v; \"3,4\" as %v %+v", b.PFCPriorities, b.Watchdog, p.PFCPriorities, p.Watchdog)
+	}
+	if len(plain.Notes) != 0 || !slices.ContainsFunc(blank.Notes, func(n string) bool { return strings.Contains(n, "YANG") && strings.Contains(n, `"3,4"`) }) {
+		t.Errorf("notes: plain %q, blank %q; want one naming the YANG model's refusal and the fix", plain.Notes, blank.Notes)
+	}
+	if _, err := parse("3 ,4"); err == nil {
+		t.Error("pfc_enable \"3 ,4\" accepted: buffermgrd and orchagent read it differently")
 	}
 }

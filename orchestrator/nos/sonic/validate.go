@@ -14,6 +14,11 @@ import (
 // sonic-port-qos-map.yang.
 var cfgPFCEnableRE = lazyregexp.New(`^([0-7](,[0-7])*)?$`)
 
+// cfgPFCEnableBlankRE is a priority list with blanks after its commas
+// ("3, 4"), which the switch's daemons read as the list without them and
+// the YANG model refuses.
+var cfgPFCEnableBlankRE = lazyregexp.New(`^[0-7](, *[0-7])*$`)
+
 // ValidateDoc checks a CONFIG_DB document against the constraints of
 // SONiC's YANG models that labctl relies on, and that references between
 // tables resolve. Each error names table, key and field.
