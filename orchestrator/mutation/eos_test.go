@@ -174,6 +174,15 @@ func interfaceRanges(lines []string) []string {
 	return out
 }
 
+// unindent writes every line without its indentation, as a hand-written
+// or template-stripped config has it.
+func unindent(lines []string) []string {
+	for i, l := range lines {
+		lines[i] = strings.TrimLeft(l, " \t")
+	}
+	return lines
+}
+
 const (
 	profile = `^qos profile `
 	q3      = `^   tx-queue 3$`
@@ -262,6 +271,10 @@ func eosMutations() []mutation {
 			edit: text(dropBlock(`^interface Ethernet1$`), "leaf1", "leaf2", "spine1")},
 		{field: "interface service-profile <name>", name: "profiles renamed with their references",
 			edit: text(replace(`labctl-(\d+g)`, "roce-$1"))},
+		{field: "interface service-profile <name>", name: "the whole file without indentation",
+			edit: text(unindent)},
+		{field: "interface no priority-flow-control", name: "PFC off on Ethernet1 in a file without indentation", harmful: true, rule: "QOS001", dataPlane: true,
+			edit: text(chain(unindent, append_("interface Ethernet1", "description to gpu1", "no priority-flow-control")), "leaf1")},
 		{field: "interface no service-profile [<name>]", name: "removed from Ethernet1 after it", harmful: true, rule: "QOS001", dataPlane: true,
 			edit: text(append_("interface Ethernet1", "   no service-profile labctl-200g", "!"), "leaf1")},
 		{field: "interface no service-profile [<name>]", name: "said before the profile is applied",

@@ -147,3 +147,46 @@ func TestParseNoAndDefaultForms(t *testing.T) {
 		t.Errorf("no qos cos not named among the statements labctl does not run: %+v", dc.Fields)
 	}
 }
+
+// A config without indentation (hand-written, or from a template that
+// strips it) parses as the indented one: EOS applies a command in the
+// mode the commands before it entered. Before, every flat interface or
+// profile line was read as global and dropped, leaving the ports without
+// PFC. labctl takes this from EOS's mode rules, not from a switch.
+func TestParseFlatAsIndented(t *testing.T) {
+	indented := `qos map dscp 26 to traffic-class 3
+priority-flow-control pause watchdog action drop
+qos profile ROCE
+   qos trust dscp
+   priority-flow-control on
+   priority-flow-control priority 3 no-drop
+   priority-flow-control pause watchdog
+   priority-flow-control pause watchdog port action notify-only
+   tx-queue 3
+      no priority
+      bandwidth percent 50
+      random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes max-mark-probability 20
+   tx-queue 6
+      priority strict
+!
+interface Ethernet1
+   description to gpu1
+   no shutdown
+   service-profile ROCE
+!
+interface Ethernet2
+   ip address 10.0.0.1/31
+   service-profile ROCE
+   priority-flow-control priority 3 drop
+!
+hostname leaf1
+qos map dscp 48 to traffic-class 6
+`
+	var flat []string
+	for _, l := range strings.Split(indented, "\n") {
+		flat = append(flat, strings.TrimLeft(l, " "))
+	}
+	if got, want := modelJSON(t, strings.Join(flat, "\n")), modelJSON(t, indented); got != want {
+		t.Errorf("the config without indentation parses otherwise:\n got %s\nwant %s", got, want)
+	}
+}

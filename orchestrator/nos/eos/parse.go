@@ -183,6 +183,7 @@ func (p *cfgParser) file(src qos.Source) error {
 	if err := cfgCheckText(src); err != nil {
 		return err
 	}
+	flat := cfgFlat(src.Data)
 	sc := bufio.NewScanner(bytes.NewReader(src.Data))
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	// cur are the blocks being read: a qos profile, or the interfaces an
@@ -211,6 +212,11 @@ func (p *cfgParser) file(src qos.Source) error {
 			continue
 		}
 		f := strings.Fields(text)
+		if indent == 0 && flat && len(cur) > 0 && !cfgLeavesBlock(curMode, f, q != nil) {
+			// A file without indentation: the line stays in the open
+			// block, as EOS applies it (cfgLeavesBlock).
+			indent = 1
+		}
 		if indent == 0 {
 			cur, q, qIndent, curMode = nil, nil, -1, ""
 			switch {
@@ -285,6 +291,64 @@ func (p *cfgParser) file(src qos.Source) error {
 		return fmt.Errorf("%s:%d: %w", src.Name, lineNo+1, err)
 	}
 	return nil
+}
+
+// cfgFlat says whether a config has no indented line at all: written by
+// hand or by a template that strips indentation, its modes show only in
+// its commands.
+func cfgFlat(data []byte) bool {
+	for line := range bytes.SplitSeq(data, []byte("\n")) {
+		if t := bytes.TrimSpace(line); len(t) > 0 && t[0] != '!' && (line[0] == ' ' || line[0] == '\t') {
+			return false
+		}
+	}
+	return true
+}
+
+// cfgGlobalWords open global statements or modes of their own, which no
+// interface or qos profile has: in a file without indentation they close
+// the block before them.
+var cfgGlobalWords = map[string]bool{
+	"end": true, "hostname": true, "router": true, "vlan": true, "management": true, "username": true,
+	"aaa": true, "logging": true, "ntp": true, "snmp-server": true, "daemon": true, "platform": true,
+	"hardware": true, "mlag": true, "monitor": true, "event-handler": true, "banner": true,
+	"route-map": true, "prefix-list": true, "policy-map": true, "class-map": true, "vrf": true,
+	"dns": true, "clock": true, "tacacs-server": true, "radius-server": true, "system": true,
+	"errdisable": true, "transceiver": true, "spanning-tree": true, "peer-filter": true, "tap": true,
+	"queue-monitor": true, "sflow": true, "lldp": true, "dot1x": true, "tcam": true, "enable": true,
+}
+
+// cfgLeavesBlock says whether a line of a file without indentation leaves
+// the interface or qos profile open before it (q: a tx-queue of it is
+// open). EOS applies a command in the mode the commands before it entered
+// and tries the enclosing modes only when that one has no such command,
+// whatever the indentation: a statement of the block or its tx-queue stays
+// (priority-flow-control pause watchdog port action is the interface's,
+// though the global action statement's words are in it), an interface or
+// qos profile line opens the next block, a global statement labctl reads
+// or a word that opens a global mode leaves. A line labctl does not know
+// (description, no shutdown, ip address) stays: an interface has many such
+// commands, and what follows an unknown global one is a global statement
+// or a new block, which leave it. EOS's handling of files without
+// indentation is taken from its mode rules, not checked on a switch.
+func cfgLeavesBlock(mode string, f []string, inQueue bool) bool {
+	if _, ok := statementOf(mode, f); ok {
+		return false
+	}
+	if _, ok := statementOf("tx-queue", f); ok && inQueue {
+		return false
+	}
+	if (f[0] == "tx-queue" || f[0] == "uc-tx-queue") && len(f) == 2 {
+		return false
+	}
+	if f[0] == "interface" || len(f) >= 2 && f[0] == "qos" && f[1] == "profile" || cfgGlobalWords[f[0]] {
+		return true
+	}
+	if len(f) >= 2 && (f[0] == "no" || f[0] == "default") && (f[1] == "interface" || cfgGlobalWords[f[1]]) {
+		return true
+	}
+	_, global := statementOf("global", f)
+	return global || len(f) >= 2 && f[0] == "qos" && f[1] == "map"
 }
 
 // inQueue says whether an indented line read while a tx-queue is open
