@@ -190,3 +190,26 @@ qos map dscp 48 to traffic-class 6
 		t.Errorf("the config without indentation parses otherwise:\n got %s\nwant %s", got, want)
 	}
 }
+
+// A member of a port-channel that sets QoS is read by its own lines, and
+// the note says so: whether EOS gives members the port-channel's QoS is
+// not checked in Arista's documentation.
+func TestParsePortChannelMemberNoted(t *testing.T) {
+	cfg := formsHead + "interface Ethernet1\n   channel-group 1 mode active\n!\ninterface Ethernet2\n   channel-group 2 mode active\n   service-profile ROCE\n!\ninterface Port-Channel1\n   service-profile ROCE\n!\n"
+	dc, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte(cfg)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := dc.Port("Ethernet1"); p == nil || len(p.PFCPriorities) != 0 {
+		t.Errorf("Ethernet1 = %+v: a member takes no QoS of its port-channel in labctl's reading", p)
+	}
+	var notes []string
+	for _, n := range dc.Notes {
+		if strings.Contains(n, "channel-group") {
+			notes = append(notes, n)
+		}
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "interface Ethernet1 is a member of Port-Channel1") {
+		t.Errorf("port-channel notes %q, want one for Ethernet1 (Port-Channel2 sets no QoS)", notes)
+	}
+}

@@ -59,6 +59,7 @@ var statements = []statement{
 	{"interface", "priority-flow-control pause watchdog port timer timeout <s> ... recovery-time <s>", qos.UseSimulated, "the port's own detection and restoration times", ""},
 	{"interface", "service-policy type qos input <policy>", qos.UseIgnored, "policy-map classification is not simulated: ports classify by their trust mode and the maps", "a policy-map can classify RoCE into another class than the maps say"},
 	{"interface", "shape rate <rate>", qos.UseIgnored, "port shaping is not simulated", "a shaped port or queue sends below line rate and backs up, pausing or marking sooner than the figures show"},
+	{"interface", "channel-group <n> mode <mode>", qos.UseLint, "makes the interface a member of Port-Channel<n>; labctl reads a member's QoS from its own lines and applies none of its port-channel's (whether EOS applies a port-channel's QoS to its members is not checked in Arista's documentation), and lint notes a member whose port-channel sets QoS (QOS000)", ""},
 	{"interface", "mtu <bytes>", qos.UseLint, "sizes the headroom lint requires; the simulator sends packets of the lab's qos.mtu", ""},
 	{"tx-queue", "tx-queue <q>", qos.UseSimulated, "opens one egress queue's settings (tx-queue 7 set: lint notes that Sand platforms reserve it for control-plane traffic before EOS 4.33.0F, QOS000)", ""},
 	{"tx-queue", "priority strict", qos.UseSimulated, "the queue is served before the round-robin ones, as an untouched queue is; below a queue set no priority EOS serves it round robin (lint warns)", ""},
