@@ -732,6 +732,23 @@ func sonicKeyMutations() []mutation {
 					}
 				}
 			})},
+		{field: "PORT_QOS_MAP pfc_enable", name: "Ethernet0 in a port channel, its entries on itself",
+			edit: edit(func(d doc) {
+				d.add("PORTCHANNEL", "PortChannel0001", map[string]string{"admin_status": "up", "min_links": "1", "mtu": "9100"})
+				d.add("PORTCHANNEL_MEMBER", "PortChannel0001|Ethernet0", map[string]string{})
+			}, "leaf1")},
+		// SONiC programs QoS on physical ports; whether orchagent applies
+		// a port channel's PORT_QOS_MAP entry to its members is not
+		// checked: labctl gives the members none of it (PFC off, an
+		// error) and notes the assumption (QOS000).
+		{field: "PORT_QOS_MAP pfc_enable", name: "Ethernet0's entry moved to its port channel", harmful: true, rule: "QOS001",
+			why: "leaf1's Ethernet0 faces the incast's receiver, whose NIC sends it only ACKs and CNPs and pauses nothing: the PFC and maps it loses act on none of the suite's congested traffic",
+			edit: edit(func(d doc) {
+				d.add("PORTCHANNEL", "PortChannel0001", map[string]string{"admin_status": "up", "min_links": "1", "mtu": "9100"})
+				d.add("PORTCHANNEL_MEMBER", "PortChannel0001|Ethernet0", map[string]string{})
+				d["PORT_QOS_MAP"]["PortChannel0001"] = d["PORT_QOS_MAP"]["Ethernet0"]
+				delete(d["PORT_QOS_MAP"], "Ethernet0")
+			}, "leaf1")},
 		// pfcwdorch takes the whole key for one port's name.
 		{field: "PFC_WD action", name: "the ports' watchdogs as port-list keys, which pfcwdorch refuses", harmful: true, rule: "QOS021", why: noStorm,
 			edit: edit(func(d doc) { d.portLists("PFC_WD", "", "GLOBAL") })},

@@ -296,7 +296,27 @@ func (r *resolver) indexKeys() error {
 	}
 	r.indexPortQoSMap()
 	r.checkWatchdogKeys()
+	r.portChannelNotes()
 	return nil
+}
+
+// portChannelNotes names the keys that name a port channel
+// (PortChannel<n>, as SONiC's YANG model names them) where the QoS tables
+// name ports: labctl resolves such an entry for a port of that name and
+// gives the channel's members none of it. SONiC programs QoS maps, PFC
+// and buffers on physical ports; whether orchagent applies a channel's
+// entry to its members, or refuses it, labctl has not checked, so lint
+// notes the assumption (QOS000) instead of guessing.
+func (r *resolver) portChannelNotes() {
+	var channels []string
+	for _, p := range cfgSortedKeys(r.keyPorts) {
+		if strings.HasPrefix(p, "PortChannel") {
+			channels = append(channels, p)
+		}
+	}
+	if len(channels) > 0 {
+		r.dc.Notes = append(r.dc.Notes, fmt.Sprintf("%s named where the QoS tables (PORT_QOS_MAP, QUEUE, BUFFER_PG, BUFFER_QUEUE, PFC_WD) name ports: labctl reads the entries for a port of that name and gives the port channel's members (PORTCHANNEL_MEMBER) none of them; SONiC programs QoS on physical ports, and whether orchagent applies a port channel's entry to its members is not checked (fix: give each member port its own entries)", strings.Join(channels, ", ")))
+	}
 }
 
 // priorityLists are a PORT_QOS_MAP entry's pfc_enable and pfcwd_sw_enable

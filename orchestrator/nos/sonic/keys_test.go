@@ -301,3 +301,21 @@ func TestPFCEnableBlankAfterComma(t *testing.T) {
 		t.Error("pfc_enable \"3 ,4\" accepted: buffermgrd and orchagent read it differently")
 	}
 }
+
+// A key naming a port channel is read for a port of that name, and the
+// note says that its members get none of it.
+func TestPortChannelKeyNoted(t *testing.T) {
+	dc, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(`{"PORT_QOS_MAP": {"PortChannel0001": {"pfc_enable": "3"}, "Ethernet4": {"pfc_enable": "3"}}, "PORTCHANNEL_MEMBER": {"PortChannel0001|Ethernet0": {}}}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(dc.Notes, func(n string) bool {
+		return strings.HasPrefix(n, "PortChannel0001 named") && strings.Contains(n, "members")
+	}) {
+		t.Errorf("notes %q: want one naming PortChannel0001", dc.Notes)
+	}
+	plain, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(`{"PORT_QOS_MAP": {"Ethernet4": {"pfc_enable": "3"}}}`)})
+	if err != nil || len(plain.Notes) != 0 {
+		t.Errorf("a config without port channels: notes %q, %v", plain.Notes, err)
+	}
+}
