@@ -213,3 +213,38 @@ func TestParsePortChannelMemberNoted(t *testing.T) {
 		t.Errorf("port-channel notes %q, want one for Ethernet1 (Port-Channel2 sets no QoS)", notes)
 	}
 }
+
+// end leaves configuration mode: statements after it are read (a file
+// applied in pieces has them) and noted, and an end at the file's end
+// alone is not.
+func TestParseEndNoted(t *testing.T) {
+	base := formsHead + "interface Ethernet1\n   service-profile ROCE\n!\n"
+	for cfg, want := range map[string]int{
+		base + "end\n":    0,
+		base + "end\n!\n": 0,
+		"qos map dscp 46 to traffic-class 5\nend\n" + base + "end\n": 1,
+	} {
+		dc, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte(cfg)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, s := range dc.Notes {
+			if strings.Contains(s, "end leaves configuration mode") {
+				n++
+			}
+		}
+		if n != want {
+			t.Errorf("%d notes of end, want %d: %q", n, want, dc.Notes)
+		}
+		if p := dc.Port("Ethernet1"); p == nil || qos.FormatInts(p.PFCPriorities) != "3" {
+			t.Errorf("Ethernet1 = %+v: the statements after end are read", p)
+		}
+	}
+	// A range in qos map is refused with the fix, not as a number out of
+	// range.
+	_, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte("qos map dscp 24-27 to traffic-class 3\n" + base)})
+	if err == nil || !strings.Contains(err.Error(), "24 25 26 27") {
+		t.Errorf("qos map dscp 24-27: %v", err)
+	}
+}

@@ -198,6 +198,7 @@ func (p *cfgParser) file(src qos.Source) error {
 	qIndent := -1
 	inComment := false
 	lineNo := 0
+	endAt := 0 // the line of an end statement not yet followed by another
 	for sc.Scan() {
 		lineNo++
 		// EOS indents sub-modes with spaces; a tab counts as one level.
@@ -213,6 +214,18 @@ func (p *cfgParser) file(src qos.Source) error {
 		}
 		if text == "" || strings.HasPrefix(text, "!") {
 			continue
+		}
+		if text == "end" {
+			endAt = lineNo
+			cur, q, qIndent, curMode = nil, nil, -1, ""
+			continue
+		}
+		if endAt > 0 {
+			// EOS leaves configuration mode at end: what follows is read
+			// as configuration again only where the file is applied in
+			// pieces (labctl does not know how it is loaded).
+			p.notes = append(p.notes, fmt.Sprintf("%s:%d: end leaves configuration mode, and the file goes on at line %d: labctl reads the statements after it as configuration, as a file applied in pieces has them; a switch loading the file in one configuration session may not apply them (fix: end the file with end, once)", src.Name, endAt, lineNo))
+			endAt = 0
 		}
 		f := strings.Fields(text)
 		if indent == 0 && flat && len(cur) > 0 && !cfgLeavesBlock(curMode, f, q != nil) {
@@ -386,6 +399,9 @@ func (p *cfgParser) global(f []string, where cfgPos) error {
 		}
 		for _, s := range f[3:to] {
 			k, err := cfgInt(s, 0, maxKey)
+			if err != nil && strings.ContainsAny(s, "-,") {
+				return fmt.Errorf("%s: %s %q: labctl reads the values of a qos map one by one, as EOS's running-config writes them; whether EOS accepts a range or list here is not checked (fix: list the values separated by blanks, like 24 25 26 27)", where, from, s)
+			}
 			if err != nil {
 				return fmt.Errorf("%s: %s: %w", where, from, err)
 			}
