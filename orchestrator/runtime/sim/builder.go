@@ -518,9 +518,20 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 				case qps > 1:
 					id += "/qp" + strconv.Itoa(q)
 				}
+				// A sized flow's bytes split over its QPs, the remainder
+				// a byte each to the first ones, so that the flow
+				// delivers its bytes and no more; a QP left without a
+				// byte (fewer bytes than QPs) is not started, as 0
+				// bytes would make it long-lived.
 				bytes := f.Bytes
 				if bytes > 0 {
-					bytes = (f.Bytes + int64(qps) - 1) / int64(qps)
+					bytes = f.Bytes / int64(qps)
+					if int64(q) < f.Bytes%int64(qps) {
+						bytes++
+					}
+					if bytes == 0 {
+						continue
+					}
 				}
 				sport := runtime.QPSourcePort(i, q)
 				ef := engine.Flow{
