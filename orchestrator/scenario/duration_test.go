@@ -70,3 +70,26 @@ func TestInterruptedAfterOneVariant(t *testing.T) {
 		t.Errorf("err = %v, want it to say after 1 variant", err)
 	}
 }
+
+// A scenario without sample_every runs at the default interval, and a
+// point of its matrix is checked against that default as the file is,
+// not as if the file gave it: a duration shorter than 10us, valid alone,
+// stays valid with a sweep (until 2026-12-06 any sweep refused duration
+// 1us, blaming "sample_every 10us" at the sweep's line), and a swept
+// sample_every longer than a point's duration is still refused.
+func TestDefaultSampleEveryAtEveryPoint(t *testing.T) {
+	for _, src := range []string{
+		"name: b\nduration: 1us\ntraffic:\n  - pattern: pairs\n",
+		"name: b\nduration: 1us\nmatrix:\n  lb.mode: [ecmp, spray]\ntraffic:\n  - pattern: pairs\n",
+		"name: b\nduration: 2ms\nmatrix:\n  duration: [1us, 2ms]\ntraffic:\n  - pattern: pairs\n",
+		"name: b\nduration: 5ms\nmatrix:\n  traffic[0].pairs: [1, 2]\ntraffic:\n  - pattern: pairs\n",
+	} {
+		if _, err := Parse("b.yaml", []byte(src)); err != nil {
+			t.Errorf("%q: %v", src, err)
+		}
+	}
+	_, err := Parse("b.yaml", []byte("name: b\nduration: 5us\nmatrix:\n  sample_every: [1us, 10us]\ntraffic:\n  - pattern: pairs\n"))
+	if err == nil || !strings.Contains(err.Error(), "sample_every 10us is longer than the duration 5us") {
+		t.Errorf("a swept sample_every of 10us over 5us: got %v, want it refused", err)
+	}
+}

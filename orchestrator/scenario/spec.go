@@ -78,9 +78,13 @@ type Spec struct {
 	DurationUs    float64 `yaml:"-"`
 	WarmupUs      float64 `yaml:"-"`
 	SampleEveryUs float64 `yaml:"-"`
-	exprs         []*Expr
-	faults        []runtime.FaultSpec
-	lb            runtime.LBSpec
+	// sampleEveryDefault: the file gives no sample_every, and SampleEvery
+	// holds the default, which a point of the matrix checked again
+	// (pointSpec) must not take for the file's.
+	sampleEveryDefault bool
+	exprs              []*Expr
+	faults             []runtime.FaultSpec
+	lb                 runtime.LBSpec
 	// file is the file Parse read and src its text (errors found once
 	// the runtime is known point into it); rawTraffic the traffic as
 	// written, before defaults, which a swept point's traffic starts from.
@@ -424,9 +428,10 @@ func checkTiming(s *Spec, at func(path, msg, fix string) error) error {
 			return at("$.warmup", fmt.Sprintf("warmup %q is not a time shorter than the duration %s", s.Warmup, s.Duration), "write a duration such as 1ms, shorter than duration")
 		}
 	}
-	sampleEveryGiven := s.SampleEvery != ""
-	if !sampleEveryGiven {
+	sampleEveryGiven := s.SampleEvery != "" && !s.sampleEveryDefault
+	if s.SampleEvery == "" {
 		s.SampleEvery = DefaultSampleEvery
+		s.sampleEveryDefault = true
 	}
 	if s.SampleEveryUs, err = parseDurationUs(s.SampleEvery); err != nil || s.SampleEveryUs < 0 {
 		return at("$.sample_every", fmt.Sprintf("sample_every %q is not a time", s.SampleEvery), "write a duration such as 10us, or 0 for no time series")

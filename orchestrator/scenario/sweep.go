@@ -900,6 +900,9 @@ func (s *Spec) pointSpec(idx []int, at func(path, msg, fix string) error) (*Spec
 		switch sw.family {
 		case famScenario:
 			setPath(rv, sw.field, sw.typed[i])
+			if sw.Path == "sample_every" {
+				c.sampleEveryDefault = false
+			}
 		case famTraffic:
 			setPath(reflect.ValueOf(&c.Traffic[sw.index]), sw.field, sw.typed[i])
 		case famFaults:
