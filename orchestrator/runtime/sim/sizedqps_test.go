@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math"
 	"testing"
 )
 
@@ -36,6 +37,32 @@ func TestSizedFlowOverQPsDeliversItsBytes(t *testing.T) {
 		}
 		if *f.Bytes != want {
 			t.Errorf("bytes %s over %d QPs (bidirectional %v): delivered %d, want %d", c.bytes, c.qps, c.bidir, *f.Bytes, want)
+		}
+	}
+}
+
+// TestSizedFlowOverQPsRate: a completed sized flow of several QPs reads
+// its bytes over its completion time, as perftest -q reports it, and so
+// never more than its NIC's line rate carries (until 2026-12-06 it read
+// the sum of its QPs' rates, each over its own completion time: 64 QPs
+// of 16 KiB on 200G NICs read up to 203 Gb/s); both ways, twice that.
+func TestSizedFlowOverQPsRate(t *testing.T) {
+	l := upLab(t, "16gpu", "sonic")
+	for _, bidir := range []bool{false, true} {
+		y := fmt.Sprintf("name: t\nmatrix: {ecn: [off], pfc: [on]}\nduration: 2ms\nsample_every: 0\ntraffic:\n  - pattern: pairs\n    pairs: 8\n    bytes: 1MiB\n    message_size: 1MiB\n    qps: 64\n    bidirectional: %v\n", bidir)
+		v := runVariant(t, l, variantOf(t, l, y))
+		line := 200.0 * 4096 / (4096 + 82)
+		if bidir {
+			line *= 2
+		}
+		for _, f := range v.Flows {
+			if f.FCTUs == nil || f.Bytes == nil {
+				t.Fatalf("flow %s did not complete", f.ID)
+			}
+			want := float64(*f.Bytes) * 8 / (*f.FCTUs * 1000)
+			if f.ThroughputGbps > line*1.001 || math.Abs(f.ThroughputGbps-want) > 0.002 {
+				t.Errorf("bidirectional %v: flow %s reads %.3f Gb/s: want its %d bytes over its %.3f us, %.3f, at most the line's %.3f", bidir, f.ID, f.ThroughputGbps, *f.Bytes, *f.FCTUs, want, line)
+			}
 		}
 	}
 }
