@@ -87,6 +87,6 @@ func applyPlatformBuffer(dc *qos.DeviceConfig) {
 			}
 		}
 	}
-	dc.Defaults = append(dc.Defaults, qos.Default{Field: "buffer (pools, PG and queue profiles)", Value: "the platform defaults of an " + platformName + ": pools, PG headroom 160000 B, dynamic_th 0, lossy egress dynamic_th 3",
+	dc.Defaults = append(dc.Defaults, qos.Default{Field: "buffer (pools, PG and queue profiles)", Value: "the platform defaults of an " + platformName + ": pools, PG headroom 160000 B, dynamic_th 0; a port's egress queue lossless (not limited) for the priorities its own PFC makes no-drop, every other queue lossy (1792 B, dynamic_th 3)",
 		Source: "assumed: EOS configs carry no buffer settings, and Arista publishes none"})
 }
