@@ -364,7 +364,9 @@ func (b *builder) faultLinkEnds(f runtime.FaultSpec) ([][2]engine.PortRef, error
 
 // faults maps a variant's faults to the simulator's, in its port names.
 func (b *builder) faults(vs runtime.VariantSpec, cfg *engine.Config) error {
-	us := func(v float64) int64 { return int64(v * 1000) }
+	// Times to whole nanoseconds, rounded: a scenario's times are in µs
+	// as floats, and 700.003 µs truncated read 700002 ns.
+	us := func(v float64) int64 { return int64(math.Round(v * 1000)) }
 	for i, f := range vs.Faults {
 		switch f.Kind {
 		case runtime.FaultLinkDown, runtime.FaultLinkFlap:
@@ -382,14 +384,16 @@ func (b *builder) faults(vs runtime.VariantSpec, cfg *engine.Config) error {
 					cfg.Faults = append(cfg.Faults, lf)
 					continue
 				}
-				t := f.AtUs
+				// In whole nanoseconds: summing the flaps in float µs
+				// drifted, and a flap of 1 ns could end where it began.
+				t, down, up, end := us(f.AtUs), us(f.DownUs), us(f.UpUs), us(vs.DurationUs)
 				for range f.Count {
-					if t >= vs.DurationUs {
+					if t >= end {
 						break
 					}
-					lf.DownNs, lf.UpNs = us(t), us(t+f.DownUs)
+					lf.DownNs, lf.UpNs = t, t+down
 					cfg.Faults = append(cfg.Faults, lf)
-					t += f.DownUs + f.UpUs
+					t += down + up
 				}
 			}
 		case runtime.FaultPFCStorm:
