@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/lazyregexp"
 	"github.com/labctl/labctl/orchestrator/runtime"
@@ -243,6 +244,23 @@ func (s *Spec) CheckLab(g *fabric.Graph) error {
 				return specyaml.At(s.file, s.src, fmt.Sprintf("$.faults[%d].nic", i), fmt.Sprintf("the lab has no NIC %s:%d", f.NIC.Host, f.NIC.NIC), "name a NIC as host<k>:<i>, i from 0 to the NICs per server - 1")
 			}
 		}
+	}
+	return nil
+}
+
+// pfcStormOnInfiniBand refuses, before anything runs, a variant that
+// would run a pfc-storm fault on InfiniBand, which has no PFC to storm
+// with, at the fault's kind: the simulator refused it only when the
+// variant's turn came, after the variants before it had run.
+func (s *Spec) pfcStormOnInfiniBand(pt Point) error {
+	c := pointCase(pt)
+	for i, f := range s.Faults {
+		if f.Kind != runtime.FaultPFCStorm || !inCase(f.Case, c) {
+			continue
+		}
+		msg := fmt.Sprintf("variant %s runs InfiniBand, which has no PFC, so faults[%d] (pfc-storm) cannot happen on it", pt.Name, i)
+		fix := "run it with transport roce or uet, or leave InfiniBand out of the matrix with exclude: [{transport: infiniband}]"
+		return exitcode.Usage(specyaml.AtFirst(s.file, s.src, msg, fix, fmt.Sprintf("$.faults[%d].kind", i), fmt.Sprintf("$.faults[%d]", i)))
 	}
 	return nil
 }

@@ -136,6 +136,11 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 		if vs.Transport.Name == transport.InfiniBand && !pt.PFC {
 			return s.pfcOffOnInfiniBand(pt)
 		}
+		if vs.Transport.Name == transport.InfiniBand {
+			if err := s.pfcStormOnInfiniBand(pt); err != nil {
+				return err
+			}
+		}
 		mtu := r.mtu()
 		if q := s.PointQoS(pt); q.MTU != nil {
 			mtu = *q.MTU

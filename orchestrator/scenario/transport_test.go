@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -134,5 +135,34 @@ func TestTransportIdents(t *testing.T) {
 	}
 	if _, err := lookupVariant(nil, uet, []string{"summary", "uet", "pulls"}); err == nil {
 		t.Error("pulls without RCCC read as a number")
+	}
+}
+
+// A pfc-storm fault on an InfiniBand variant is refused before anything
+// runs, at the fault's kind, with the fix (until 2026-12-06 the simulator
+// refused it when that variant's turn came, after the RoCE variants
+// before it had run and been saved); with the InfiniBand variants
+// excluded, or only those of the fault's case, the rest runs.
+func TestPFCStormOnInfiniBandRefusedBeforeRunning(t *testing.T) {
+	const base = "name: x\nmatrix:\n  ecn: [on]\n  pfc: [on]\n  transport: [roce, infiniband]\n%s" +
+		"traffic: [{pattern: incast}]\nfaults:\n  - kind: pfc-storm\n    nic: host1:0\n    at: 1ms\n%s"
+	s := mustParse(t, fmt.Sprintf(base, "", ""))
+	rt := &fakeRuntime{}
+	var saves []string
+	_, err := runOnce(t, s, rt, context.Background(), 1, &saves)
+	if err == nil || exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), "t.yaml:8:11") ||
+		!strings.Contains(err.Error(), "faults[0] (pfc-storm)") || !strings.Contains(err.Error(), "fix: run it with transport roce or uet") {
+		t.Errorf("got %v", err)
+	}
+	if rt.calls != 0 || len(saves) != 0 {
+		t.Errorf("%d variants ran and %v were saved before the refusal: want none", rt.calls, saves)
+	}
+	for _, ok := range []string{
+		fmt.Sprintf(base, "  exclude: [{transport: infiniband}]\n", ""),
+		fmt.Sprintf(base, "  case: [a, b]\n  exclude: [{transport: infiniband, case: a}]\n", "    case: a\n  - kind: link-down\n    link: leaf1-spine1\n    at: 1ms\n    case: b\n"),
+	} {
+		if _, err := runOnce(t, mustParse(t, ok), &fakeRuntime{}, context.Background(), 1, nil); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
 	}
 }
