@@ -760,7 +760,9 @@ func (g *propGen) matrix(transport string, sweepTransport bool, durUs float64) {
 	}
 	first := sc.entries[0]
 	sweeps := []sweep{
-		{"traffic[0].qps", "[1, 64]", func() bool { return first.pattern != "latency" && first.pattern != "ring-allreduce" && first.pattern != "nccl" }},
+		{"traffic[0].qps", "[1, 64]", func() bool {
+			return first.pattern != "latency" && first.pattern != "ring-allreduce" && first.pattern != "nccl"
+		}},
 		{"traffic[0].message_size", "[1, 64KiB]", func() bool {
 			return first.pattern != "ring-allreduce" && first.pattern != "nccl" && !sc.flowModel
 		}},
@@ -772,7 +774,9 @@ func (g *propGen) matrix(transport string, sweepTransport bool, durUs float64) {
 			// 10us over a shorter duration is refused.
 			return !sc.flowModel && durUs >= 10 && !strings.Contains(g.b.String(), "sample_every")
 		}},
-		{"faults[0].detect", "[0, 1ms]", func() bool { return sc.faults && strings.Contains(g.b.String(), "kind: link-") && strings.Index(g.b.String(), "kind: link-") < strings.Index(g.b.String()+"kind: pfc-storm", "kind: pfc-storm") }},
+		{"faults[0].detect", "[0, 1ms]", func() bool {
+			return sc.faults && strings.Contains(g.b.String(), "kind: link-") && strings.Index(g.b.String(), "kind: link-") < strings.Index(g.b.String()+"kind: pfc-storm", "kind: pfc-storm")
+		}},
 		{"uet.trimming", "[true, false]", func() bool { return transport == "uet" && !sweepTransport }},
 		{"qos.buffer_pool_bytes", "[65536, 20627456]", func() bool { return !sc.flowModel && transport != "infiniband" && !sweepTransport }},
 	}
