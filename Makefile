@@ -18,7 +18,7 @@ SLOWTESTS  ?= 20s
 KUBE_VERSION   = v1.37.2
 KUBE_APISERVER = $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/labctl/kube-apiserver/$(KUBE_VERSION)/kube-apiserver
 
-.PHONY: build test lint bench bench-cli bench-compare bench-instr pgo fuzz clean kube-apiserver
+.PHONY: build test lint bench bench-cli bench-compare bench-instr pgo fuzz property clean kube-apiserver
 
 # The commit goes in by -ldflags as well (labctl version): Go stamps it
 # only where .git is a directory (not in a git worktree) and never with
@@ -153,6 +153,15 @@ fuzz:
 			$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
 		done; \
 	done
+
+# Runs labctl run's property test (cmd/labctl TestRunProperties) over
+# PROPERTY_N generated scenarios from PROPERTY_SEED, each run four ways
+# (CI runs 40, two ways each, as part of `make test`): about 20 minutes
+# for 1500 on 2 cores.
+PROPERTY_N    ?= 1500
+PROPERTY_SEED ?= 1
+property:
+	LABCTL_PROPERTY_N=$(PROPERTY_N) LABCTL_PROPERTY_SEED=$(PROPERTY_SEED) $(GO) test -count=1 -timeout 6h -run '^TestRunProperties$$' ./cmd/labctl
 
 # Builds kube-apiserver $(KUBE_VERSION) into $(KUBE_APISERVER) unless it is
 # there: about 7 minutes on 2 cores the first time, a no-op afterwards.
