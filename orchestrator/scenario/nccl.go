@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/labctl/labctl/orchestrator/collective"
+	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
@@ -330,4 +331,51 @@ func lookupNCCL(v *results.Variant, field string) (Value, error) {
 		return Num(spine / fab), nil
 	}
 	return Value{}, fmt.Errorf("unknown nccl field %q", field)
+}
+
+// ncclMovesNothing refuses, before anything runs, a point whose nccl
+// sizes all move nothing over the lab's GPUs (nccl-tests gives each rank
+// whole elements, and all_gather, reduce_scatter and alltoall a count a
+// rank rounded down to 16 B): the simulator refused it only when the
+// point's turn came, after the points before it had run and been saved.
+// The error is at the matrix key that swept the sizes, else at the
+// entry's max_bytes.
+func (s *Spec) ncclMovesNothing(g *fabric.Graph, pt Point, c *runtime.CollectiveSpec) error {
+	if g == nil || c == nil || c.NCCL == nil {
+		return nil
+	}
+	gpus, seen := 0, map[string]bool{}
+	for _, ep := range c.Ranks {
+		if h := g.Node(ep.Host); h != nil && !seen[ep.Host] {
+			seen[ep.Host] = true
+			gpus += h.GPUs
+		}
+	}
+	ns := c.NCCL
+	elt := collective.DataTypes[ns.DataType]
+	if gpus < 2 || elt == 0 || len(ns.Sizes) == 0 {
+		return nil // the simulator says what is wrong
+	}
+	for _, size := range ns.Sizes {
+		if n, _ := collective.TestSize(ns.Collective, size, elt, gpus); n > 0 {
+			return nil
+		}
+	}
+	least := int64(elt)
+	if n, _ := collective.TestSize(ns.Collective, least, elt, gpus); n == 0 {
+		least = int64(max(16, elt) * gpus)
+	}
+	i := slices.IndexFunc(s.Traffic, func(t Traffic) bool { return t.Pattern == PatternNCCL })
+	msg := fmt.Sprintf("variant %s: no size of %s from %d B to %d B moves data over the lab's %d GPUs (nccl-tests gives each rank whole %s elements%s)",
+		pt.Name, ns.Collective, ns.Sizes[0], ns.Sizes[len(ns.Sizes)-1], gpus, ns.DataType,
+		map[bool]string{true: ", and a count a rank rounded down to 16 B", false: ""}[least > int64(elt)])
+	fix := fmt.Sprintf("raise max_bytes to %d B or more", least)
+	for _, e := range s.Matrix.entries {
+		for _, key := range []string{"max_bytes", "min_bytes", "step_factor", "step_bytes", "datatype", "collective"} {
+			if e.key == fmt.Sprintf("traffic[%d].%s", i, key) {
+				return exitcode.Usage(&specyaml.Error{File: s.file, Line: e.keyAt.line, Column: e.keyAt.col, Msg: msg, Fix: fix})
+			}
+		}
+	}
+	return exitcode.Usage(specyaml.AtFirst(s.file, s.src, msg, fix, fmt.Sprintf("$.traffic[%d].max_bytes", i), fmt.Sprintf("$.traffic[%d]", i)))
 }

@@ -1,10 +1,12 @@
 package scenario
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/results"
@@ -231,5 +233,35 @@ func TestNCCLAssertionNames(t *testing.T) {
 	}
 	if _, err := lookupNCCL(&results.Variant{Name: "w", NCCL: &results.NCCLTable{}}, "busbw_max"); err == nil || !strings.Contains(err.Error(), "no rows") {
 		t.Errorf("no rows: %v", err)
+	}
+}
+
+// A point of an nccl sweep whose sizes all move nothing over the lab's
+// GPUs is refused before anything runs, at the matrix key that swept
+// them, with the least max_bytes that moves data (until 2026-12-06 the
+// simulator refused it when its turn came, after the points before it
+// had run and been saved); without a sweep, at the entry's max_bytes.
+func TestNCCLSizesMovingNothingRefusedBeforeRunning(t *testing.T) {
+	g := catalogGraph(t, "16gpu")
+	for _, c := range []struct{ yaml, at string }{
+		{"name: n\nmatrix:\n  ecn: [on]\n  pfc: [on]\n  traffic[0].max_bytes: [64KiB, 1]\ntraffic:\n  - pattern: nccl\n    collective: all_gather\n    min_bytes: 1\n", "n.yaml:5:3"},
+		{ncclYAML("    collective: alltoall\n    min_bytes: 1\n    max_bytes: 128\n"), "n.yaml:9:16"},
+	} {
+		s, err := Parse("n.yaml", []byte(c.yaml))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rt := &fakeRuntime{}
+		var saves []string
+		r := &Runner{Runtime: rt, Lab: &runtime.Lab{Name: "16gpu", Graph: g, Plan: testLab().Plan}, NICs: NICsFromGraph(g), Now: tickingClock(time.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC)),
+			Save: func(run *results.Run) error { saves = append(saves, run.Status); return nil }}
+		err = r.Run(context.Background(), s, &results.Run{RunID: "x", Lab: "16gpu", Scenario: s.Name, Runtime: rt.Name(), Seed: 1})
+		if err == nil || exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), c.at) ||
+			!strings.Contains(err.Error(), "moves data over the lab's 16 GPUs") || !strings.Contains(err.Error(), "fix: raise max_bytes to 256 B or more") {
+			t.Errorf("%q: got %v", c.yaml, err)
+		}
+		if rt.calls != 0 || len(saves) != 0 {
+			t.Errorf("%q: %d variants ran and %v were saved before the refusal: want none", c.yaml, rt.calls, saves)
+		}
 	}
 }

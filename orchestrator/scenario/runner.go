@@ -141,6 +141,11 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 				return err
 			}
 		}
+		if r.Lab != nil {
+			if err := s.ncclMovesNothing(r.Lab.Graph, pt, vs.Collective); err != nil {
+				return err
+			}
+		}
 		mtu := r.mtu()
 		if q := s.PointQoS(pt); q.MTU != nil {
 			mtu = *q.MTU
