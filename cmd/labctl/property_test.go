@@ -254,6 +254,7 @@ type propScenario struct {
 	durUs    float64
 	warmupUs float64
 	samples  float64
+	flaps    float64
 	// sweepsBuffer: the matrix sweeps the buffer pool (a tiny pool can
 	// overrun the headroom).
 	sweepsBuffer bool
@@ -306,6 +307,8 @@ func (sc propScenario) cost() float64 {
 		c += perUs * sc.durUs
 	}
 	c += sc.samples * 200
+	// Every flap reroutes the fabric: about as much as 10000 packets.
+	c += sc.flaps * 1e4
 	return c * float64(sc.variants)
 }
 
@@ -703,9 +706,12 @@ func (g *propGen) faults(durUs float64) {
 					g.line("    for: %s", g.pick("1ns", "10us", "1ms", "1s"))
 				}
 			} else {
-				g.line("    down: %s", g.pick("1ns", "5us", "100us"))
-				g.line("    up: %s", g.pick("1ns", "5us", "100us"))
-				g.line("    count: %d", g.between(1, 1000))
+				periods := map[string]float64{"1ns": 0.001, "5us": 5, "100us": 100}
+				down, up, count := g.pick("1ns", "5us", "100us"), g.pick("1ns", "5us", "100us"), g.between(1, 1000)
+				g.line("    down: %s", down)
+				g.line("    up: %s", up)
+				g.line("    count: %d", count)
+				sc.flaps = math.Min(float64(count), durUs/(periods[down]+periods[up]))
 			}
 			if g.chance(0.5) {
 				g.line("    detect: %s", g.pick("0", "1us", "100us", "1ms"))
