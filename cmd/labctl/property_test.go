@@ -249,6 +249,15 @@ type propScenario struct {
 	// uniform: every flow is long-lived and starts at 0, so their rates
 	// share one window (the warmup to the end) and add up.
 	uniform bool
+	// reorders: packets may arrive out of order and the receivers place
+	// them (spraying or adaptive routing with out-of-order NICs, UET, IB
+	// adaptive routing). A long-lived flow's rate is the bytes delivered
+	// in order in its window, so the packets that arrived before the
+	// window behind a hole count in it when the hole fills: over the
+	// 50 us a warmup 90% into 500 us leaves, 32 sprayed pairs read up to
+	// 209.7 Gb/s on 200G NICs (seed 2 index 119). Their window rates are
+	// not held to the line rate; the bytes over the whole run still are.
+	reorders bool
 	// variants, durUs and samples (per variant) for the cost estimate.
 	variants int
 	durUs    float64
@@ -478,6 +487,9 @@ func (g *propGen) build() propScenario {
 	g.matrix(transport, sweepTransport, durUs)
 	sc.yaml = g.b.String()
 	sc.durUs = durUs
+	spray := regexp.MustCompile(`mode: (spray|adaptive)|lb\.mode: \[.*(spray|adaptive)`).MatchString(sc.yaml)
+	ooo := strings.Contains(sc.yaml, "out_of_order: true") || strings.Contains(sc.yaml, "nic.out_of_order: [false, true]")
+	sc.reorders = spray && ooo || slices.Contains(sc.transports, "uet") || strings.Contains(sc.yaml, "adaptive_routing: true")
 	_ = lab
 	return *sc
 }
@@ -1022,7 +1034,7 @@ func checkRecord(sc propScenario, r *results.Run, raw []byte, args []string) []s
 			}
 			qpsAt[f.Src] += 1 + len(f.QPRoutes)
 			qpsAt[f.Dst] += 1 + len(f.QPRoutes)
-			if f.ThroughputGbps > slack(limit) {
+			if f.ThroughputGbps > slack(limit) && !(sc.reorders && f.FCTUs == nil) {
 				fail("%s: flow %s throughput %.3f Gb/s above its NIC's %v", v.Label(), f.ID, f.ThroughputGbps, limit)
 			}
 			tx[f.Src] += f.ThroughputGbps
@@ -1097,7 +1109,7 @@ func checkRecord(sc propScenario, r *results.Run, raw []byte, args []string) []s
 		} else if float64(totalB) > lineBytes(len(ends)) {
 			fail("%s: %d bytes in all over %d NICs in %v us", v.Label(), totalB, len(ends), v.SimulatedUs)
 		}
-		if sc.uniform && !failed && v.Model() == results.ModelPacket {
+		if sc.uniform && !sc.reorders && !failed && v.Model() == results.ModelPacket {
 			if !bidir {
 				for n, x := range tx {
 					if x > slack(nicGbps+perQP*float64(qpsAt[n])) {
