@@ -40,7 +40,7 @@ import (
 // LABCTL_PROPERTY_N sets how many scenarios (default 40: under 20 s on 2
 // cores), LABCTL_PROPERTY_SEED the generator's seed (default 1) and
 // LABCTL_PROPERTY_ONLY one index to run alone (a failure names seed and
-// index; TestRunPropertiesPrint prints the scenarios). Above the default
+// index; TestRunPropertiesGenerator with LABCTL_PROPERTY_PRINT=1 prints the scenarios). Above the default
 // every scenario runs all four ways (the default alternates the pairs);
 // `make property` runs 1500.
 func TestRunProperties(t *testing.T) {
@@ -1151,16 +1151,26 @@ func checkRecord(sc propScenario, r *results.Run, raw []byte, args []string) []s
 	return bad
 }
 
-// TestRunPropertiesPrint prints the scenarios TestRunProperties would run
-// (LABCTL_PROPERTY_PRINT=1), to read or rerun one with labctl run.
-func TestRunPropertiesPrint(t *testing.T) {
-	if os.Getenv("LABCTL_PROPERTY_PRINT") == "" {
-		t.Skip("set LABCTL_PROPERTY_PRINT=1")
-	}
+// TestRunPropertiesGenerator: the generator gives the same scenario for
+// a seed and index every time (what lets a failure be rerun by its index)
+// and different ones across indices; with LABCTL_PROPERTY_PRINT=1 it
+// prints the scenarios TestRunProperties would run, to read or rerun one
+// with labctl run.
+func TestRunPropertiesGenerator(t *testing.T) {
 	n := envInt(t, "LABCTL_PROPERTY_N", 40)
 	seed := uint64(envInt(t, "LABCTL_PROPERTY_SEED", 1))
+	seen := map[string]bool{}
 	for i := range n {
 		sc := genScenario(seed, i)
-		fmt.Printf("# index %d on %s/%s\n%s---\n", i, sc.lab.name, sc.lab.nos, sc.yaml)
+		if again := genScenario(seed, i); again.yaml != sc.yaml || again.lab != sc.lab {
+			t.Errorf("index %d: the generator gave two scenarios:\n%s---\n%s", i, sc.yaml, again.yaml)
+		}
+		seen[sc.yaml] = true
+		if os.Getenv("LABCTL_PROPERTY_PRINT") != "" {
+			fmt.Printf("# index %d on %s/%s\n%s---\n", i, sc.lab.name, sc.lab.nos, sc.yaml)
+		}
+	}
+	if len(seen) < n*9/10 {
+		t.Errorf("%d distinct scenarios of %d: the generator repeats itself", len(seen), n)
 	}
 }
