@@ -209,11 +209,7 @@ off. The report's first lines list the overrides and where each came from.
 
 // metricNames lists compared metrics by the names --tolerance takes.
 func metricNames(ms []results.Metric) string {
-	names := make([]string, len(ms))
-	for i, m := range ms {
-		names[i] = m.Name
-	}
-	return strings.Join(names, ", ")
+	return strings.Join(results.MetricNames(ms), ", ")
 }
 
 // findRun finds the run regress checks: a run.json file when one exists

@@ -245,12 +245,15 @@ func metricByName(name string) (Metric, bool) {
 	return Metric{}, false
 }
 
-func metricNames() string {
-	var n []string
-	for _, m := range AllMetrics() {
-		n = append(n, m.Name)
+func metricNames() string { return strings.Join(MetricNames(AllMetrics()), ", ") }
+
+// MetricNames lists the metrics' names, as --tolerance takes them.
+func MetricNames(ms []Metric) []string {
+	n := make([]string, len(ms))
+	for i, m := range ms {
+		n[i] = m.Name
 	}
-	return strings.Join(n, ", ")
+	return n
 }
 
 // ParseTolerance parses one "metric=value" override, as --tolerance
@@ -282,20 +285,13 @@ func ParseToleranceOf(name, val string) (string, Tolerance, error) {
 	}
 	m, ok := metricByName(metric)
 	if !ok && metric != name {
-		var names []string
-		for _, r := range RoleMetrics {
-			names = append(names, r.Name)
-		}
+		names := MetricNames(RoleMetrics)
 		if near := suggest.Nearest(metric, names); near != "" {
 			return "", Tolerance{}, fmt.Errorf("tolerance %q: %s is not a role's metric: did you mean %s?", s, metric, near)
 		}
 		return "", Tolerance{}, fmt.Errorf("tolerance %q: %s is not a role's metric, so it cannot be set for one role; a role's are %s", s, metric, strings.Join(names, ", "))
 	}
 	if !ok {
-		var names []string
-		for _, m := range AllMetrics() {
-			names = append(names, m.Name)
-		}
 		// A role's or a port's metric named without its scope
 		// (latency_us_p50 for role.latency_us_p50), else a typo.
 		near := ""
@@ -305,7 +301,7 @@ func ParseToleranceOf(name, val string) (string, Tolerance, error) {
 			}
 		}
 		if near == "" {
-			near = suggest.Nearest(metric, names)
+			near = suggest.Nearest(metric, MetricNames(AllMetrics()))
 		}
 		if near != "" {
 			return "", Tolerance{}, fmt.Errorf("tolerance %q: unknown metric %q: did you mean %s?", s, metric, near)
