@@ -1378,8 +1378,8 @@ func unmatchedRoleTolerances(tol Tolerances, run, baseline *Run) []string {
 	}
 	var out []string
 	for _, name := range slices.Sorted(maps.Keys(tol)) {
-		role, _, ok := strings.Cut(strings.TrimPrefix(name, "role["), "].")
-		if !strings.HasPrefix(name, "role[") || !ok || roles[role] {
+		role, _, ok := splitRoleScoped(name)
+		if !ok || roles[role] {
 			continue
 		}
 		out = append(out, fmt.Sprintf("tolerance %s (%s) names role %q, which no flow of either run has (their roles: %s): check its spelling", name, tol[name].From, role, strings.Join(slices.Sorted(maps.Keys(roles)), ", ")))

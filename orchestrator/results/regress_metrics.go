@@ -277,11 +277,12 @@ func ParseTolerance(s string) (string, Tolerance, error) {
 func ParseToleranceOf(name, val string) (string, Tolerance, error) {
 	s := name + "=" + val
 	metric := name
-	if role, field, scoped := strings.Cut(strings.TrimPrefix(name, "role["), "]."); strings.HasPrefix(name, "role[") {
-		if !scoped || role == "" || strings.ContainsAny(role, "[]") {
+	if strings.HasPrefix(name, "role[") {
+		_, m, ok := splitRoleScoped(name)
+		if !ok {
 			return "", Tolerance{}, fmt.Errorf("tolerance %q: a role's own tolerance is role[<role>].<metric>, such as role[victim].latency_us_p50", s)
 		}
-		metric = "role." + field
+		metric = m
 	}
 	m, ok := metricByName(metric)
 	if !ok && metric != name {
@@ -337,6 +338,18 @@ func ParseToleranceOf(name, val string) (string, Tolerance, error) {
 // (role[victim].latency_us_p50 for role.latency_us_p50).
 func roleScopedName(m Metric, role string) string {
 	return "role[" + role + "]." + strings.TrimPrefix(m.Name, "role.")
+}
+
+// splitRoleScoped reads a role's own tolerance name (roleScopedName's
+// form): role[victim].latency_us_p50 is role victim and metric
+// role.latency_us_p50. ok is false for any other name.
+func splitRoleScoped(name string) (role, metric string, ok bool) {
+	rest, scoped := strings.CutPrefix(name, "role[")
+	role, field, found := strings.Cut(rest, "].")
+	if !scoped || !found || role == "" || strings.ContainsAny(role, "[]") {
+		return "", "", false
+	}
+	return role, "role." + field, true
 }
 
 // ParseTolerances parses repeated --tolerance values.
