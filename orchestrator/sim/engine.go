@@ -1117,6 +1117,9 @@ func (s *sim) retire(pi, fi int32) {
 // payload is the payload of packet psn: a full MTU, or less for the last
 // packet of a message or of the flow.
 func (s *sim) payload(f *flowState, psn int64) int64 {
+	if f.ring != nil {
+		return s.ringPayload(f, psn)
+	}
 	if f.msg == 0 {
 		if f.total == math.MaxInt64 {
 			return s.mtu
@@ -1129,6 +1132,22 @@ func (s *sim) payload(f *flowState, psn int64) int64 {
 		msgBytes = min(msgBytes, f.f.Bytes-m*f.msg)
 	}
 	return min(s.mtu, msgBytes-j*s.mtu)
+}
+
+// ringPayload is the payload of packet psn of a ring QP: message m is
+// the rank's step m, its chunk of the step (RingStepBytes) cut into
+// perMsg packets, those of the ring's largest chunk. Full MTUs, then the
+// rest; a chunk one byte short of the largest that fills one packet
+// fewer (a multiple of the MTU) moves its last byte into the last
+// packet, so that no packet is empty.
+func (s *sim) ringPayload(f *flowState, psn int64) int64 {
+	rs := f.ring
+	m, j := psn/f.perMsg, psn%f.perMsg
+	b := RingStepBytes(rs.cfg.Bytes, len(rs.cfg.Ranks), int(f.rank), int(m))
+	if j < f.perMsg-1 {
+		return min(s.mtu, b-1-j*s.mtu)
+	}
+	return b - min((f.perMsg-1)*s.mtu, b-1)
 }
 
 func (s *sim) sendData(pi, fi int32) {
@@ -1344,15 +1363,16 @@ func (s *sim) receiveData(pi, fi int32, f *flowState, pk *packet) {
 	}
 	switch {
 	case pk.psn == f.rcvNxt:
-		s.deliver(pi, fi, f, int64(pk.payload), pk.sent)
-		// Packets placed out of order earlier complete behind it.
+		s.deliver(pi, fi, f, int64(pk.payload), pk.sent, s.now)
+		// Packets placed out of order earlier complete behind it, counted
+		// at their arrival (see oooPkt).
 		for f.ooo != nil && !f.rcvDone {
 			o, ok := f.ooo[f.rcvNxt]
 			if !ok {
 				break
 			}
 			delete(f.ooo, f.rcvNxt)
-			s.deliver(pi, fi, f, int64(o.payload), o.sent)
+			s.deliver(pi, fi, f, int64(o.payload), o.sent, o.at)
 		}
 	case pk.psn > f.rcvNxt:
 		if s.cfg.OutOfOrder {
@@ -1365,7 +1385,7 @@ func (s *sim) receiveData(pi, fi int32, f *flowState, pk *packet) {
 				f.ooo = map[int64]oooPkt{}
 			}
 			if _, dup := f.ooo[pk.psn]; !dup {
-				f.ooo[pk.psn] = oooPkt{payload: pk.payload, sent: pk.sent}
+				f.ooo[pk.psn] = oooPkt{payload: pk.payload, sent: pk.sent, at: s.now}
 			}
 			if f.gapPSN != f.rcvNxt {
 				f.gapPSN, f.gapSince = f.rcvNxt, s.now
@@ -1406,10 +1426,11 @@ func (s *sim) cnpDue(pi int32, f *flowState, ce bool, now int64) (*int64, bool) 
 // (ps) after the first packet beyond it arrived is taken for a loss.
 const oooLossDelay = 100_000_000
 
-// deliver takes packet rcvNxt (payload bytes, sent at sent): counts it,
-// acknowledges as the receiver does, and completes messages and the flow.
-func (s *sim) deliver(pi, fi int32, f *flowState, payload, sent int64) {
-	s.countDelivered(f, payload, sent, s.now)
+// deliver takes packet rcvNxt (payload bytes, sent at sent, arrived at
+// at): counts it by its arrival, acknowledges as the receiver does, and
+// completes messages and the flow.
+func (s *sim) deliver(pi, fi int32, f *flowState, payload, sent, at int64) {
+	s.countDelivered(f, payload, sent, at)
 	last, msgEnd, ack := s.deliverActs(f, f.rcvNxt, f.pendingAck, s.now)
 	if ack {
 		f.pendingAck = 0
@@ -1442,7 +1463,8 @@ func (s *sim) deliver(pi, fi int32, f *flowState, payload, sent int64) {
 }
 
 // countDelivered counts packet rcvNxt of flow f (payload bytes, sent at
-// sent) delivered at time now, as yet unacknowledged.
+// sent) delivered, as yet unacknowledged; now is when it arrived, which
+// the goodput window and the latency sample go by.
 func (s *sim) countDelivered(f *flowState, payload, sent, now int64) {
 	f.rcvNxt++
 	f.delivered += payload
@@ -1579,8 +1601,16 @@ func (s *sim) sample() {
 	own := ser.Rates
 	for _, fi := range s.rated {
 		f := &s.flows[fi]
-		gp := round3(float64(f.delivered-f.sampledBytes) * 8 * 1000 / float64(s.sampleT))
-		f.sampledBytes = f.delivered
+		// Bytes placed out of order count in the sample they arrived in,
+		// as the goodput window counts them (oooPkt). (Summed here rather
+		// than kept in a field, which would take flowState past its cache
+		// lines: a sample is rare beside the packets.)
+		placed := f.delivered
+		for _, o := range f.ooo {
+			placed += int64(o.payload)
+		}
+		gp := round3(float64(placed-f.sampledBytes) * 8 * 1000 / float64(s.sampleT))
+		f.sampledBytes = placed
 		total += gp
 		if !f.f.NoRateSeries {
 			r := &own[0]

@@ -384,9 +384,20 @@ type flowState struct {
 	urx *uetRx
 }
 
+// oooPkt is a packet placed out of order: its payload, when it was sent
+// and when it arrived (ps). It is counted when the gap before it fills,
+// but by its arrival: a NIC that places out of order has written its
+// bytes to memory then, so they belong to the goodput window and the
+// time series sample they arrived in, not the ones the gap filled in
+// (which read above the line rate when bytes that arrived before the
+// warmup, or a sample, filled in after it). Its latency sample is
+// arrival less send too, the one-way NIC-to-NIC delay Latency documents
+// and UET's receiver (uetPlace) measures; what the gap added is the
+// wait for a completion, which a one-way packet delay does not include.
 type oooPkt struct {
 	payload int32
 	sent    int64
+	at      int64
 }
 
 type sim struct {
@@ -1176,7 +1187,14 @@ func (s *sim) buildRings(ids map[string]int32, paths pathCache) error {
 		if rc.ID == "" || n < 2 || rc.Bytes <= 0 {
 			return errorf("ring %d (%q): needs an ID, at least 2 ranks and a positive size (got %d ranks, %d bytes)", ri, rc.ID, n, rc.Bytes)
 		}
-		chunk := (rc.Bytes + int64(n) - 1) / int64(n)
+		if rc.Bytes < int64(n) {
+			return errorf("ring %d (%q): %d bytes over %d ranks leave a chunk empty: give it at least %d bytes, one a rank", ri, rc.ID, rc.Bytes, n, n)
+		}
+		// Each step carries its own chunk (RingStepBytes), sizes that
+		// differ by a byte at most; a message is cut into the packets of
+		// the largest (payload), so that every step ends at the same
+		// packet count.
+		chunk := ringMaxChunk(rc.Bytes, n)
 		steps := int64(2 * (n - 1))
 		rs := &ringState{cfg: rc, steps: steps, stepStart: make([]int64, steps), stepEnd: make([]int64, steps), received: make([]int64, steps), first: math.MaxInt64}
 		for k := range rs.stepStart {
@@ -1186,7 +1204,7 @@ func (s *sim) buildRings(ids map[string]int32, paths pathCache) error {
 			f := Flow{
 				ID: fmt.Sprintf("%s-r%d", rc.ID, i), Src: rc.Ranks[i], Dst: rc.Ranks[(i+1)%n],
 				SrcPort: 49152 + i%16384, DSCP: rc.DSCP, ExplicitDSCP: rc.ExplicitDSCP,
-				Bytes: chunk * steps, MessageBytes: chunk, StartNs: rc.StartNs, Role: rc.Role,
+				Bytes: RingRankBytes(rc.Bytes, n, i), MessageBytes: chunk, StartNs: rc.StartNs, Role: rc.Role,
 				NoRateSeries: rc.NoRateSeries,
 			}
 			fi := int32(len(s.flows))

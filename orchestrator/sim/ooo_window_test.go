@@ -1,0 +1,60 @@
+package sim
+
+import (
+	"fmt"
+	"testing"
+)
+
+// sprayedPairs is n long-lived flows from leaf0 to leaf1 over 4 spines,
+// sprayed (or routed adaptively) packet by packet to NICs that place out
+// of order, with a measurement window of the last windowNs.
+func sprayedPairs(n int, mode string, windowNs int64) Config {
+	cfg := Config{
+		Topology:      leafSpine(2, 4, n, 100, 100),
+		DefaultQoS:    losslessQoS(true, true, 100_000, 400_000),
+		DurationNs:    300_000,
+		WarmupNs:      300_000 - windowNs,
+		SampleEveryNs: 5_000,
+		Seed:          1,
+		DCQCN:         ConnectXDCQCN(),
+		DCQCNEnabled:  true,
+		OutOfOrder:    true,
+	}
+	cfg.LB.Mode = mode
+	for i := range n {
+		cfg.Flows = append(cfg.Flows, Flow{ID: fmt.Sprint(i), Src: fmt.Sprintf("h0-%d", i), Dst: fmt.Sprintf("h1-%d", i)})
+	}
+	return cfg
+}
+
+// A NIC that places packets out of order has placed a packet when it
+// arrives, so a long-lived flow's window counts it by its arrival, not
+// when the hole before it fills: packets that arrived before the window
+// behind a hole filled in it read above the line rate over a short
+// window. The time series' samples count the same way.
+func TestOutOfOrderWindowAtLineRate(t *testing.T) {
+	const windowNs = 20_000
+	line := lineGoodput(100, DefaultMTU)
+	// A packet whose last bit arrives just inside a window started before
+	// it: at most one MTU over the line rate.
+	over := func(ns int64) float64 { return line + float64(DefaultMTU)*8/float64(ns) }
+	for _, mode := range []string{"spray", "adaptive"} {
+		r := mustRun(t, sprayedPairs(4, mode, windowNs))
+		top := 0.0
+		for _, f := range r.Flows {
+			top = max(top, f.GoodputGbps)
+			if f.GoodputGbps > over(windowNs) {
+				t.Errorf("%s: flow %s reads %.3f Gb/s over a %d ns window, above the line rate %.3f", mode, f.ID, f.GoodputGbps, windowNs, line)
+			}
+		}
+		for _, fs := range r.Series.Rates {
+			for i, g := range fs.GoodputGbps {
+				if g > over(r.Series.EveryNs) {
+					t.Errorf("%s: flow %s sample %d reads %.3f Gb/s, above the line rate %.3f", mode, fs.ID, i, g, line)
+					break
+				}
+			}
+		}
+		t.Logf("%s: highest window goodput %.3f Gb/s of %.3f", mode, top, line)
+	}
+}
