@@ -28,13 +28,14 @@ const nicDelayUs = engine.DefaultNICDelayNs / 1000.0
 // step: over 2(N-1) steps it crosses every hop about twice, and the time
 // is 2(N-1) times the mean time of a hop,
 //
-//	T = 2(N-1) * max(mean over hops of (S/N / (η * b_h) + latency_h),
-//	                 max over hops of S/N / (η * b_h))
+//	T = 2(N-1) * max(mean over hops of (⌈S/N⌉ / (η * b_h) + latency_h),
+//	                 max over hops of ⌈S/N⌉ / (η * b_h))
 //
-// with η = MTU/(MTU+82), b_h the bandwidth of hop h (a NIC's line rate,
-// or, for a hop that crosses the spines, its leaf's uplink bandwidth
-// shared by the ring transfers leaving that leaf in the same round) and
-// latency_h its path's latency; the second term is the slowest hop's QP,
+// with ⌈S/N⌉ the largest of the N chunks the buffer S is cut into (they
+// differ by a byte when S does not divide by N), η = MTU/(MTU+82), b_h
+// the bandwidth of hop h (a NIC's line rate, or, for a hop that crosses
+// the spines, its leaf's uplink bandwidth shared by the ring transfers
+// leaving that leaf in the same round) and latency_h its path's latency; the second term is the slowest hop's QP,
 // which cannot send its steps faster than its bandwidth allows.
 func allReduceModel(nics []NIC, l *runtime.Lab, t *Traffic, mtu int) (map[string]any, error) {
 	ring, err := ringRanks(nics, t)
@@ -80,7 +81,10 @@ func allReduceModel(nics []NIC, l *runtime.Lab, t *Traffic, mtu int) (map[string
 	}
 	nic := float64(l.Plan.NICSpeedGbps)
 	eta := engine.WireEfficiency(mtu)
-	chunkBits := float64(t.BytesN) / float64(n) * 8
+	// A step is charged the largest chunk: when the buffer does not
+	// divide by the ranks the chunks differ by a byte, and a ring step
+	// ends with its largest transfer (engine.RingAllReduceTheoryNs).
+	chunkBits := float64((t.BytesN+int64(n)-1)/int64(n)) * 8
 	cableM := 5
 	if in, err := l.Intent(); err == nil && in.CableLengthM > 0 {
 		cableM = in.CableLengthM

@@ -259,6 +259,17 @@ func (s *Spec) Expand(nics []NIC, pt Point, seed int64) (runtime.VariantSpec, er
 			if err != nil {
 				return vs, at("ranks", err.Error(), ranksFix)
 			}
+			// A ring cuts the buffer into one chunk a rank, sizes that add
+			// up to it (engine.RingStepBytes): below a byte a rank some
+			// chunks are empty, and an empty step has no packet to carry
+			// it (a flow of 0 bytes runs for the whole duration).
+			if t.BytesN < int64(len(ring)) {
+				fix := fmt.Sprintf("raise bytes to %d B or more (one byte a rank)", len(ring))
+				if t.BytesN >= 2 {
+					fix += fmt.Sprintf(", or lower ranks to %d or fewer", t.BytesN)
+				}
+				return vs, s.bytesAt(i, fmt.Sprintf("a ring-allreduce of %d B over %d ranks leaves %d of its %d chunks empty (a ring cuts the buffer into one chunk a rank)", t.BytesN, len(ring), int64(len(ring))-t.BytesN, len(ring)), fix)
+			}
 			// The ring follows fabric order (NICs of a host, then the next
 			// host), as NCCL builds rings: most hops stay under one leaf.
 			c := &runtime.CollectiveSpec{Kind: runtime.CollectiveRingAllReduce, Bytes: t.BytesN, TrafficClass: *t.TrafficClass, StartUs: t.StartUs}
@@ -288,6 +299,17 @@ const (
 // file, or at the entry where the value came from a default or a sweep.
 func (s *Spec) trafficAt(i int, key, msg, fix string) error {
 	return specyaml.AtFirst(s.file, s.src, msg, fix, fmt.Sprintf("$.traffic[%d].%s", i, key), fmt.Sprintf("$.traffic[%d]", i))
+}
+
+// bytesAt places a problem of traffic entry i's bytes at the matrix key
+// that swept them, else as trafficAt does.
+func (s *Spec) bytesAt(i int, msg, fix string) error {
+	for _, e := range s.Matrix.entries {
+		if e.key == fmt.Sprintf("traffic[%d].bytes", i) {
+			return exitcode.Usage(&specyaml.Error{File: s.file, Line: e.keyAt.line, Column: e.keyAt.col, Msg: msg, Fix: fix})
+		}
+	}
+	return s.trafficAt(i, "bytes", msg, fix)
 }
 
 // errRanks is ringRanks' refusal, which callers place at the entry's

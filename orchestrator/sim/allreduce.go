@@ -9,24 +9,60 @@ import (
 
 // RingAllReduceFlows returns the QPs of one ring AllReduce of bytes over
 // ranks (NIC names in ring order): 2(N-1) steps (reduce-scatter, then
-// all-gather); in step k rank i sends bytes/N to rank i+1 as soon as it has
-// received its step k-1 chunk from rank i-1. Flow IDs are
-// "<prefix>-s<step>-r<rank>"; each rank pair keeps one UDP source port, so
-// every step takes the same path, as one QP would.
+// all-gather); in step k rank i sends its chunk of the step
+// (RingStepBytes) to rank i+1 as soon as it has received its step k-1
+// chunk from rank i-1. Flow IDs are "<prefix>-s<step>-r<rank>"; each rank
+// pair keeps one UDP source port, so every step takes the same path, as
+// one QP would. A buffer smaller than the ranks returns nil (see
+// RingStepBytes).
 func RingAllReduceFlows(prefix string, ranks []string, bytes int64, dscp int) []Flow {
 	n := len(ranks)
-	if n < 2 || bytes <= 0 {
+	if n < 2 || bytes < int64(n) {
 		return nil
 	}
-	chunk := (bytes + int64(n) - 1) / int64(n)
 	flows := make([]Flow, 0, 2*(n-1)*n)
 	for k := 0; k < 2*(n-1); k++ {
 		for i := 0; i < n; i++ {
-			flows = append(flows, ringFlow(prefix, ranks, chunk, dscp, k, i))
+			flows = append(flows, ringFlow(prefix, ranks, RingStepBytes(bytes, n, i, k), dscp, k, i))
 		}
 	}
 	return flows
 }
+
+// RingStepBytes is what rank i of a ring AllReduce of bytes over n ranks
+// sends in step k (0 to 2n-3). As NCCL's ring, the buffer is cut into n
+// chunks whose sizes add up to it, the first bytes%n of them one byte
+// larger than the others; in reduce-scatter step k rank i sends chunk
+// (i-k) mod n, in all-gather step j = k-(n-1) chunk (i-j+1) mod n, which
+// is (i-k) mod n again: a rank passes on in step k+1 the chunk it
+// received in step k. The collective moves 2(n-1) x bytes in all.
+//
+// With bytes < n some chunks are empty. Callers refuse that (a scenario
+// at its traffic[].bytes): an empty step would have no packet to carry
+// it, so it could not pace the chain, and a flow of 0 bytes means a
+// long-lived flow to the simulator.
+func RingStepBytes(bytes int64, n, i, k int) int64 {
+	c := ((i-k)%n + n) % n
+	b := bytes / int64(n)
+	if int64(c) < bytes%int64(n) {
+		b++
+	}
+	return b
+}
+
+// RingRankBytes is what rank i of a ring AllReduce of bytes over n ranks
+// sends over all its steps: every chunk twice but the two it does not
+// send, (i+1) mod n in reduce-scatter and (i+2) mod n in all-gather.
+func RingRankBytes(bytes int64, n, i int) int64 {
+	sum := int64(0)
+	for k := range 2 * (n - 1) {
+		sum += RingStepBytes(bytes, n, i, k)
+	}
+	return sum
+}
+
+// ringMaxChunk is the largest chunk of a ring of bytes over n ranks.
+func ringMaxChunk(bytes int64, n int) int64 { return (bytes + int64(n) - 1) / int64(n) }
 
 func ringFlow(prefix string, ranks []string, chunk int64, dscp, k, i int) Flow {
 	n := len(ranks)
@@ -76,14 +112,17 @@ func CollectiveTimeNs(r *Result, prefix string) (ns int64, ok bool) {
 }
 
 // RingAllReduceTheoryNs is the ideal ring AllReduce time on a non-blocking
-// fabric: 2(N-1)/N * S / (eta*B) plus 2(N-1) step latencies, with B in
-// Gb/s, S in bytes and eta the wire efficiency MTU/(MTU+82).
+// fabric: 2(N-1) steps of ceil(S/N) / (eta*B) plus 2(N-1) step latencies,
+// with B in Gb/s, S in bytes and eta the wire efficiency MTU/(MTU+82).
+// When S does not divide by N the chunks differ by a byte and the largest
+// bounds a step (a step of the ring ends when its slowest transfer does),
+// so S/N is rounded up; for S a multiple of N it is 2(N-1)/N * S / (eta*B).
 func RingAllReduceTheoryNs(n int, bytes int64, eta, bGbps, stepLatencyNs float64) float64 {
 	if n < 2 {
 		return 0
 	}
 	steps := float64(2 * (n - 1))
-	return steps/float64(n)*float64(bytes)*8/(eta*bGbps) + steps*stepLatencyNs
+	return steps*float64(ringMaxChunk(bytes, n))*8/(eta*bGbps) + steps*stepLatencyNs
 }
 
 // AllReduceEstimate is the flow-level model's answer.
@@ -106,7 +145,9 @@ type AllReduceEstimate struct {
 	// RankDoneNs when the next rank had received the last step from it.
 	RankRatesGbps []float64 `json:"rank_rates_gbps"`
 	RankDoneNs    []float64 `json:"rank_done_ns"`
-	// ChunkBytes is what each rank sends per step.
+	// ChunkBytes is the largest chunk a rank sends in a step: chunks
+	// differ by a byte at most when the buffer does not divide by the
+	// ranks (RingStepBytes).
 	ChunkBytes int64 `json:"chunk_bytes"`
 }
 
@@ -128,30 +169,36 @@ type AllReduceEstimate struct {
 // that graph, computed in O(N x steps). A slow hop then costs what it
 // costs on its own QP and on the chains through it, not, as a per-step
 // barrier would charge, on every step of every rank. cfg supplies the
-// topology, MTU, seed and jitter; its Flows are ignored.
+// topology, MTU, seed and jitter; its traffic (Flows, Rings, ...) is
+// ignored. T(i) is per step: when the buffer does not divide by the
+// ranks, each step's chunk has its own size (RingStepBytes).
 func RingAllReduceFlowLevel(cfg Config, ranks []string, bytes int64) (*AllReduceEstimate, error) {
 	n := len(ranks)
 	if n < 2 {
 		return nil, errorf("ring AllReduce needs at least 2 ranks, got %d", n)
 	}
-	if bytes <= 0 {
-		return nil, errorf("ring AllReduce size must be positive, got %d bytes", bytes)
+	if bytes < int64(n) {
+		return nil, errorf("ring AllReduce of %d bytes over %d ranks leaves a chunk empty: give it at least %d bytes, one a rank", bytes, n, n)
 	}
-	chunk0 := (bytes + int64(n) - 1) / int64(n)
 	step0 := make([]Flow, n)
 	for i := range step0 {
-		step0[i] = ringFlow("ar", ranks, chunk0, 0, 0, i)
+		step0[i] = ringFlow("ar", ranks, RingStepBytes(bytes, n, i, 0), 0, 0, i)
 	}
-	cfg.Flows = step0
+	// The ranks' QPs are the only flows routed: other traffic of cfg
+	// would add paths that the ranks' rates and latencies are read from
+	// by index.
+	cfg.Flows, cfg.Rings, cfg.AllToAll, cfg.PingPongs, cfg.Programs = step0, nil, nil, nil, nil
 	s, paths, rates, err := flowLevel(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("flow-level AllReduce: %w", err)
 	}
-	chunk := float64(step0[0].Bytes)
 	frame := float64(s.fullWire())
 	steps := 2 * (n - 1)
-	est := &AllReduceEstimate{Ranks: n, Steps: steps, MinRateGbps: math.Inf(1), RankRatesGbps: rates, ChunkBytes: step0[0].Bytes}
-	xfer, lat := make([]float64, n), make([]float64, n)
+	est := &AllReduceEstimate{Ranks: n, Steps: steps, MinRateGbps: math.Inf(1), RankRatesGbps: rates, ChunkBytes: ringMaxChunk(bytes, n)}
+	lat := make([]float64, n)
+	// xfer(k, i) is rank i's step k transfer time: its chunk of the step
+	// at its rate.
+	xfer := func(k, i int) float64 { return float64(RingStepBytes(bytes, n, i, k)) * 8 / rates[i] }
 	for i, path := range paths {
 		l := 0.0
 		minSer := math.Inf(1)
@@ -168,23 +215,23 @@ func RingAllReduceFlowLevel(cfg Config, ranks []string, bytes int64) (*AllReduce
 		// The receiving NIC's processing delay, charged per packet by the
 		// packet engine, delays the step's last byte once.
 		l += float64(s.nicDelay) / 1000
-		lat[i], xfer[i] = l, chunk*8/rates[i]
+		lat[i] = l
 		est.LatencyNs += l / float64(n)
 		est.MaxLatencyNs = max(est.MaxLatencyNs, l)
 		est.MinRateGbps = min(est.MinRateGbps, rates[i])
 	}
 	// start[i] is when rank i posts the current step; all post step 0 at 0.
 	start, next := make([]float64, n), make([]float64, n)
-	for range steps - 1 {
+	for k := range steps - 1 {
 		for i := range n {
 			prev := (i + n - 1) % n
-			next[i] = max(start[prev]+xfer[prev]+lat[prev], start[i]+xfer[i])
+			next[i] = max(start[prev]+xfer(k, prev)+lat[prev], start[i]+xfer(k, i))
 		}
 		start, next = next, start
 	}
 	est.RankDoneNs = make([]float64, n)
 	for i := range n {
-		est.RankDoneNs[i] = start[i] + xfer[i] + lat[i]
+		est.RankDoneNs[i] = start[i] + xfer(steps-1, i) + lat[i]
 		est.TimeNs = max(est.TimeNs, est.RankDoneNs[i])
 	}
 	est.StepNs = est.TimeNs / float64(steps)

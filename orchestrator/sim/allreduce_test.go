@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"testing"
@@ -259,5 +260,108 @@ func TestRingAllReduceChain(t *testing.T) {
 	}
 	if last != est.TimeNs {
 		t.Errorf("last rank done at %.0f ns, the collective at %.0f", last, est.TimeNs)
+	}
+}
+
+// A ring AllReduce of a buffer that does not divide by the ranks moves
+// what the collective needs, 2(N-1) x bytes in all, as NCCL's ring does:
+// the buffer is cut into N chunks whose sizes add up to it (the first
+// bytes%N one byte larger), and each step carries its chunk's own size
+// (until 2026-12-07 every step carried ceil(bytes/N), so 1 B over 16
+// ranks moved 480 B, and 64 MiB + 1 B 450 B too many). A buffer smaller
+// than the ranks would leave chunks empty, which no step can carry: it
+// is refused.
+func TestRingAllReduceUnevenChunks(t *testing.T) {
+	for _, c := range []struct {
+		n     int
+		bytes int64
+	}{{16, 64<<20 + 1}, {16, 17}, {16, 31}, {5, 4*4096 + 3}, {16, 64 << 20}} {
+		ranks := make([]string, c.n)
+		for i := range ranks {
+			ranks[i] = fmt.Sprintf("h%d", i)
+		}
+		flows := RingAllReduceFlows("ar", ranks, c.bytes, 26)
+		if len(flows) != 2*(c.n-1)*c.n {
+			t.Fatalf("%d B over %d ranks: %d flows, want %d", c.bytes, c.n, len(flows), 2*(c.n-1)*c.n)
+		}
+		total, lo := int64(0), c.bytes/int64(c.n)
+		byID := map[string]int64{}
+		for _, f := range flows {
+			byID[f.ID] = f.Bytes
+			total += f.Bytes
+			if f.Bytes != lo && f.Bytes != lo+1 {
+				t.Errorf("%d B over %d ranks: %s carries %d B, want %d or %d", c.bytes, c.n, f.ID, f.Bytes, lo, lo+1)
+			}
+		}
+		if want := 2 * int64(c.n-1) * c.bytes; total != want {
+			t.Errorf("%d B over %d ranks moves %d B, want 2(N-1) x bytes = %d B", c.bytes, c.n, total, want)
+		}
+		// A rank passes on in step k+1 the chunk it received in step k.
+		for k := 0; k+1 < 2*(c.n-1); k++ {
+			for i := range c.n {
+				if a, b := byID[ringFlowID("ar", k, i)], byID[ringFlowID("ar", k+1, (i+1)%c.n)]; a != b {
+					t.Errorf("%d B over %d ranks: step %d of rank %d carries %d B, its successor's step %d %d B", c.bytes, c.n, k, i, a, k+1, b)
+				}
+			}
+		}
+		for i := range c.n {
+			sum := int64(0)
+			for k := range 2 * (c.n - 1) {
+				sum += byID[ringFlowID("ar", k, i)]
+			}
+			if got := RingRankBytes(c.bytes, c.n, i); got != sum {
+				t.Errorf("%d B over %d ranks: RingRankBytes(rank %d) = %d, its steps carry %d", c.bytes, c.n, i, got, sum)
+			}
+		}
+	}
+	ranks := ringRanks(2, 8)
+	if f := RingAllReduceFlows("ar", ranks, 15, 26); f != nil {
+		t.Errorf("15 B over 16 ranks: %d flows, want none (a chunk would be empty, and a flow of 0 B runs for the whole duration)", len(f))
+	}
+	cfg := Config{Topology: leafSpine(2, 1, 8, 100, 100), DefaultQoS: losslessQoS(true, false, 0, 0), Seed: 1, DurationNs: 2_000_000}
+	if _, err := RingAllReduceFlowLevel(cfg, ranks, 15); err == nil {
+		t.Error("flow level: 15 B over 16 ranks ran, want refused")
+	}
+	bad := cfg
+	bad.Rings = []Ring{{ID: "ring", Ranks: ranks, Bytes: 15, DSCP: 26}}
+	if _, err := Run(context.Background(), bad); err == nil {
+		t.Error("packet level: 15 B over 16 ranks ran, want refused")
+	}
+
+	// The packet engine's ring QPs: chunks of 4097 and 4096 B (one and
+	// two packets of MTU 4096) over 4 ranks.
+	const size = 4*4096 + 1
+	ranks = []string{"h0-0", "h0-1", "h1-0", "h1-1"}
+	cfg = Config{Topology: leafSpine(2, 1, 2, 100, 100), DefaultQoS: losslessQoS(true, false, 0, 0), Seed: 1, DurationNs: 2_000_000}
+	cfg.Rings = []Ring{{ID: "ring", Ranks: ranks, Bytes: size, DSCP: 26}}
+	r := mustRun(t, cfg)
+	if len(r.Rings) != 1 || r.Rings[0].TimeNs == nil {
+		t.Fatalf("packet-level ring did not complete: %+v", r.Rings)
+	}
+	total := int64(0)
+	for _, f := range r.Flows {
+		total += f.BytesDelivered
+		var rank int
+		if _, err := fmt.Sscanf(f.ID, "ring-r%d", &rank); err != nil {
+			continue
+		}
+		if want := RingRankBytes(size, 4, rank); f.BytesDelivered != want || f.Bytes != want {
+			t.Errorf("packet level: %s delivered %d B of %d, want %d", f.ID, f.BytesDelivered, f.Bytes, want)
+		}
+	}
+	if total != 6*size {
+		t.Errorf("packet level: the ring delivered %d B, want 2(N-1) x bytes = %d B", total, 6*size)
+	}
+	est, err := RingAllReduceFlowLevel(cfg, ranks, size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if est.ChunkBytes != 4097 {
+		t.Errorf("flow level: chunk %d B, want the largest, 4097 B", est.ChunkBytes)
+	}
+	// The largest chunk bounds a step: the closed form charges it.
+	eta := WireEfficiency(DefaultMTU)
+	if got, want := RingAllReduceTheoryNs(4, size, eta, 100, 0), 6*4097*8/(eta*100); !within(got, want, 1e-6) {
+		t.Errorf("theory %.3f ns, want 6 steps of the largest chunk, %.3f ns", got, want)
 	}
 }

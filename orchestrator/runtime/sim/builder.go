@@ -1104,9 +1104,11 @@ func (b *builder) flowLevelAllReduce(vs runtime.VariantSpec) (*results.Variant, 
 	us := round3(est.TimeNs / 1000)
 	v := b.flowLevelVariant(vs, len(topo.Nodes))
 	v.SimulatedUs = us
-	bytes := est.ChunkBytes * int64(est.Steps)
 	var tps []float64
 	for i := range c.Ranks {
+		// What rank i sends over its steps: chunks that differ by a
+		// byte when the buffer does not divide by the ranks.
+		bytes := engine.RingRankBytes(c.Bytes, len(c.Ranks), i)
 		src, dst := c.Ranks[i], c.Ranks[(i+1)%len(c.Ranks)]
 		fct := round3(est.RankDoneNs[i] / 1000)
 		tp := round3(float64(bytes) * 8 / est.RankDoneNs[i])
