@@ -57,6 +57,7 @@ func (s *sim) result() *Result {
 			StartNs:        -1,
 			Bytes:          f.f.Bytes,
 			BytesDelivered: f.delivered,
+			WindowBytes:    f.winBytes,
 			Completed:      f.rcvDone,
 			Retransmits:    f.retx,
 			Timeouts:       f.timeouts,

@@ -118,8 +118,13 @@ type FlowStats struct {
 	// GoodputGbps: for a completed finite flow Bytes/FCT; otherwise bytes
 	// delivered in order from max(start, WarmupNs) to the end.
 	GoodputGbps float64 `json:"goodput_gbps"`
-	Completed   bool    `json:"completed"`
-	FCTNs       *int64  `json:"fct_ns"`
+	// WindowBytes are the bytes delivered from max(start, WarmupNs) to
+	// the end, what a long-lived flow's GoodputGbps is over that window;
+	// counted for a finite flow too, so that the QPs of one flow, some
+	// completed and some not, add up over one window.
+	WindowBytes int64  `json:"window_bytes,omitempty"`
+	Completed   bool   `json:"completed"`
+	FCTNs       *int64 `json:"fct_ns"`
 	// Retransmits counts data packets sent again (go-back-N).
 	Retransmits int64 `json:"retransmits"`
 	Timeouts    int64 `json:"timeouts"`

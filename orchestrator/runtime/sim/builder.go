@@ -364,9 +364,7 @@ func (b *builder) faultLinkEnds(f runtime.FaultSpec) ([][2]engine.PortRef, error
 
 // faults maps a variant's faults to the simulator's, in its port names.
 func (b *builder) faults(vs runtime.VariantSpec, cfg *engine.Config) error {
-	// Times to whole nanoseconds, rounded: a scenario's times are in µs
-	// as floats, and 700.003 µs truncated read 700002 ns.
-	us := func(v float64) int64 { return int64(math.Round(v * 1000)) }
+	us := runtime.FaultNs
 	for i, f := range vs.Faults {
 		switch f.Kind {
 		case runtime.FaultLinkDown, runtime.FaultLinkFlap:
@@ -374,26 +372,12 @@ func (b *builder) faults(vs runtime.VariantSpec, cfg *engine.Config) error {
 			if err != nil {
 				return exitcode.Usagef("faults[%d]: %v", i, err)
 			}
+			// A link-down is one interval, a flap one a flap that starts
+			// within the duration.
+			downs := f.DownNs(vs.DurationUs)
 			for _, ends := range links {
-				lf := engine.LinkFault{Link: ends[0], DetectNs: us(f.DetectUs), ConvergeNs: us(f.ConvergeUs)}
-				if f.Kind == runtime.FaultLinkDown {
-					lf.DownNs = us(f.AtUs)
-					if f.ForUs > 0 {
-						lf.UpNs = us(f.AtUs + f.ForUs)
-					}
-					cfg.Faults = append(cfg.Faults, lf)
-					continue
-				}
-				// In whole nanoseconds: summing the flaps in float µs
-				// drifted, and a flap of 1 ns could end where it began.
-				t, down, up, end := us(f.AtUs), us(f.DownUs), us(f.UpUs), us(vs.DurationUs)
-				for range f.Count {
-					if t >= end {
-						break
-					}
-					lf.DownNs, lf.UpNs = t, t+down
-					cfg.Faults = append(cfg.Faults, lf)
-					t += down + up
+				for _, iv := range downs {
+					cfg.Faults = append(cfg.Faults, engine.LinkFault{Link: ends[0], DetectNs: us(f.DetectUs), ConvergeNs: us(f.ConvergeUs), DownNs: iv[0], UpNs: iv[1]})
 				}
 			}
 		case runtime.FaultPFCStorm:
@@ -718,10 +702,15 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 		}
 		lat := &results.Latency{}
 		allDone := fs.Bytes > 0
-		var fct, retx, delivered int64
+		var fct, retx, delivered, window int64
 		failed, failedAt := 0, int64(0)
+		start, done := int64(-1), 0
 		for _, q := range qps {
 			delivered += q.BytesDelivered
+			window += q.WindowBytes
+			if q.StartNs >= 0 && (start < 0 || q.StartNs < start) {
+				start = q.StartNs
+			}
 			rf.ThroughputGbps += q.GoodputGbps
 			retx += q.Retransmits
 			if q.Failed {
@@ -737,6 +726,7 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 				allDone = false
 			} else {
 				fct = max(fct, *q.FCTNs)
+				done++
 			}
 		}
 		if allDone && len(qps) > 1 && fct > 0 {
@@ -746,6 +736,17 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 			// completion time, could exceed the NICs' line rate (64 QPs
 			// of 16 KiB on a 200G NIC read 203 Gb/s).
 			rf.ThroughputGbps = float64(delivered) * 8 / float64(fct)
+		} else if fs.Bytes > 0 && done > 0 && !allDone {
+			// Only some of its QPs completed: it reads what a long-lived
+			// flow reads, the bytes all its QPs delivered in the window,
+			// max(warmup, its start) to the end, over the window. The sum
+			// of the completed QPs' bytes over their own completion times
+			// and the others' window rates mixes two measures and can
+			// exceed the line rate.
+			rf.ThroughputGbps = 0
+			if ws := max(cfg.WarmupNs, start); cfg.DurationNs > ws {
+				rf.ThroughputGbps = float64(window) * 8 / float64(cfg.DurationNs-ws)
+			}
 		}
 		rf.ThroughputGbps = round3(rf.ThroughputGbps)
 		rf.Bytes, rf.Retransmits = &delivered, &retx

@@ -66,3 +66,32 @@ func TestSizedFlowOverQPsRate(t *testing.T) {
 		}
 	}
 }
+
+// TestSizedFlowOverQPsPartlyDone: a sized flow of several QPs of which
+// only some completed reads what a long-lived flow reads, the bytes its
+// QPs delivered in the window over the window (here, without a warmup,
+// the whole run), not the sum of its completed QPs' bytes over their own
+// completion times and the others' window rates (until 2026-12-06: the
+// perftest -b flow below, whose forward QP completes at line rate while
+// the reverse one shares its receiver with a 2:1 incast, read 254 Gb/s
+// for 1.69 MB in 80 us, 169 Gb/s). A single QP that did not complete
+// (4 MiB one way) reads the same, as it did.
+func TestSizedFlowOverQPsPartlyDone(t *testing.T) {
+	l := upLab(t, "16gpu", "sonic")
+	for _, c := range []struct {
+		bidir bool
+		bytes string
+	}{{true, "1MiB"}, {false, "4MiB"}} {
+		bidir := c.bidir
+		y := fmt.Sprintf("name: t\nmatrix: {ecn: [on], pfc: [on]}\nduration: 80us\nsample_every: 0\ntraffic:\n  - pattern: pairs\n    bytes: %s\n    bidirectional: %v\n  - pattern: incast\n    senders: 2\n", c.bytes, bidir)
+		v := runVariant(t, l, variantOf(t, l, y))
+		f := v.Flows[0]
+		if f.Bytes == nil || f.FCTUs != nil || *f.Bytes == 0 {
+			t.Fatalf("bidirectional %v: flow %s delivered %v, fct %v: want some bytes and not every QP done", bidir, f.ID, f.Bytes, f.FCTUs)
+		}
+		want := float64(*f.Bytes) * 8 / 80_000
+		if math.Abs(f.ThroughputGbps-want) > 0.002 {
+			t.Errorf("bidirectional %v: flow %s reads %.3f Gb/s, want its %d bytes over the 80 us window, %.3f", bidir, f.ID, f.ThroughputGbps, *f.Bytes, want)
+		}
+	}
+}
