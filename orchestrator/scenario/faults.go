@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/fabric"
@@ -263,4 +264,88 @@ func (s *Spec) pfcStormOnInfiniBand(pt Point) error {
 		return exitcode.Usage(specyaml.AtFirst(s.file, s.src, msg, fix, fmt.Sprintf("$.faults[%d].kind", i), fmt.Sprintf("$.faults[%d]", i)))
 	}
 	return nil
+}
+
+// overlappingFaults refuses, before anything runs, two link faults of a
+// point that have one link down at the same time: the same link named
+// twice, or by its two ends, or node-node and node:port, or a link-down
+// over one of a flap's downs. A link has one state, which their downs and
+// ups would leave ambiguous, and the simulator refused them only when
+// the point's turn came, after the points before it had run and been
+// saved. vs is the point's expanded variant (links found on a path are
+// resolved); a flap's downs are the runtime's (FaultSpec.DownNs). The
+// error is at the second fault's at.
+func (s *Spec) overlappingFaults(g *fabric.Graph, pt Point, vs runtime.VariantSpec) error {
+	if g == nil {
+		return nil
+	}
+	c := pointCase(pt)
+	end := runtime.FaultNs(vs.DurationUs)
+	type down struct {
+		fault    int // index in s.Faults
+		from, to int64
+	}
+	downs := map[fabric.LinkMember][]down{}
+	k := 0
+	for fi := range s.faults {
+		if c != "" && !inCase(s.Faults[fi].Case, c) {
+			continue
+		}
+		f := vs.Faults[k]
+		k++
+		if f.Kind != runtime.FaultLinkDown && f.Kind != runtime.FaultLinkFlap {
+			continue
+		}
+		lms, err := g.LinkMembers(f.Link, f.All)
+		if err != nil {
+			continue // CheckLab placed it; the runtime says what else is wrong
+		}
+		for _, iv := range f.DownNs(vs.DurationUs) {
+			d := down{fault: fi, from: iv[0], to: iv[1]}
+			if d.to == 0 {
+				d.to = end
+			}
+			for _, lm := range lms {
+				for _, o := range downs[lm] {
+					if o.fault == fi || o.from >= d.to || d.from >= o.to {
+						continue
+					}
+					return s.faultsOverlap(g, pt, lm, o.fault, fi, o.from, o.to, d.from, d.to, end)
+				}
+				downs[lm] = append(downs[lm], d)
+			}
+		}
+	}
+	return nil
+}
+
+// faultsOverlap is overlappingFaults' refusal: faults i and j have link
+// lm down from a to b and from c to d (end: the variant's end), in ns.
+func (s *Spec) faultsOverlap(g *fabric.Graph, pt Point, lm fabric.LinkMember, i, j int, a, b, c, d, end int64) error {
+	at := func(ns int64) string { return fmtDuration(time.Duration(ns)) }
+	span := func(from, to int64) string {
+		if to >= end {
+			return "from " + at(from) + " to the end"
+		}
+		return "from " + at(from) + " to " + at(to)
+	}
+	named := ""
+	if li, lj := s.faultLinkName(i), s.faultLinkName(j); li != lj {
+		named = fmt.Sprintf("; faults[%d] names it %s, faults[%d] %s", i, li, j, lj)
+	}
+	msg := fmt.Sprintf("variant %s: faults[%d] and faults[%d] take the link %s down at the same time (faults[%d] %s, faults[%d] %s%s): a link is down or up, one fault at a time",
+		pt.Name, i, j, g.MemberName(lm), i, span(a, b), j, span(c, d), named)
+	fix := fmt.Sprintf("start faults[%d] at %s or later, when faults[%d] has brought the link up, or name another link", j, at(b), i)
+	if b >= end {
+		fix = fmt.Sprintf("give faults[%d] a for: that ends it by %s, when faults[%d] starts, or name another link", i, at(c), j)
+	}
+	return exitcode.Usage(specyaml.AtFirst(s.file, s.src, msg, fix, fmt.Sprintf("$.faults[%d].at", j), fmt.Sprintf("$.faults[%d]", j)))
+}
+
+// faultLinkName is how fault i names its link.
+func (s *Spec) faultLinkName(i int) string {
+	if f := s.Faults[i]; f.Link != "" {
+		return f.Link
+	}
+	return "on_path " + s.Faults[i].OnPath
 }

@@ -145,6 +145,9 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 			if err := s.ncclMovesNothing(r.Lab.Graph, pt, vs.Collective); err != nil {
 				return err
 			}
+			if err := s.overlappingFaults(r.Lab.Graph, pt, vs); err != nil {
+				return err
+			}
 		}
 		mtu := r.mtu()
 		if q := s.PointQoS(pt); q.MTU != nil {
