@@ -249,15 +249,6 @@ type propScenario struct {
 	// uniform: every flow is long-lived and starts at 0, so their rates
 	// share one window (the warmup to the end) and add up.
 	uniform bool
-	// reorders: packets may arrive out of order and the receivers place
-	// them (spraying or adaptive routing with out-of-order NICs, UET, IB
-	// adaptive routing). A long-lived flow's rate is the bytes delivered
-	// in order in its window, so the packets that arrived before the
-	// window behind a hole count in it when the hole fills: over the
-	// 50 us a warmup 90% into 500 us leaves, 32 sprayed pairs read up to
-	// 209.7 Gb/s on 200G NICs (seed 2 index 119). Their window rates are
-	// not held to the line rate; the bytes over the whole run still are.
-	reorders bool
 	// variants, durUs and samples (per variant) for the cost estimate.
 	variants int
 	durUs    float64
@@ -487,9 +478,6 @@ func (g *propGen) build() propScenario {
 	g.matrix(transport, sweepTransport, durUs)
 	sc.yaml = g.b.String()
 	sc.durUs = durUs
-	spray := regexp.MustCompile(`mode: (spray|adaptive)|lb\.mode: \[.*(spray|adaptive)`).MatchString(sc.yaml)
-	ooo := strings.Contains(sc.yaml, "out_of_order: true") || strings.Contains(sc.yaml, "nic.out_of_order: [false, true]")
-	sc.reorders = spray && ooo || slices.Contains(sc.transports, "uet") || strings.Contains(sc.yaml, "adaptive_routing: true")
 	_ = lab
 	return *sc
 }
@@ -1034,7 +1022,7 @@ func checkRecord(sc propScenario, r *results.Run, raw []byte, args []string) []s
 			}
 			qpsAt[f.Src] += 1 + len(f.QPRoutes)
 			qpsAt[f.Dst] += 1 + len(f.QPRoutes)
-			if f.ThroughputGbps > slack(limit) && !(sc.reorders && f.FCTUs == nil) {
+			if f.ThroughputGbps > slack(limit) {
 				fail("%s: flow %s throughput %.3f Gb/s above its NIC's %v", v.Label(), f.ID, f.ThroughputGbps, limit)
 			}
 			tx[f.Src] += f.ThroughputGbps
@@ -1109,7 +1097,33 @@ func checkRecord(sc propScenario, r *results.Run, raw []byte, args []string) []s
 		} else if float64(totalB) > lineBytes(len(ends)) {
 			fail("%s: %d bytes in all over %d NICs in %v us", v.Label(), totalB, len(ends), v.SimulatedUs)
 		}
-		if sc.uniform && !sc.reorders && !failed && v.Model() == results.ModelPacket {
+		if sc.uniform && !failed && v.Model() == results.ModelPacket {
+			// Every sample of the goodput of all flows together is what
+			// their receivers took in over the sample's interval: at most
+			// their line rates and a packet per QP begun before it.
+			qps, receivers := 0, map[string]bool{}
+			for _, f := range v.Flows {
+				qps += 1 + len(f.QPRoutes)
+				receivers[f.Dst] = true
+				if bidir || !f.HasThroughput() {
+					// Both ways, or a ping-pong (a QP each way).
+					qps += 1 + len(f.QPRoutes)
+					receivers[f.Src] = true
+				}
+			}
+			rxNICs := len(receivers)
+			for _, ts := range v.Series {
+				if ts.Kind != "goodput_gbps" || ts.Flow != "" {
+					continue
+				}
+				for i := 1; i < len(ts.Values) && i < len(ts.TimeUs); i++ {
+					dt := ts.TimeUs[i] - ts.TimeUs[i-1]
+					if top := slack(float64(rxNICs)*nicGbps) + float64(qps)*4096*8/(dt*1000); dt > 0 && ts.Values[i] > top {
+						fail("%s: all flows' goodput sample at %v us reads %.3f Gb/s, above %d receivers' line rate and a packet per QP (%.3f)", v.Label(), ts.TimeUs[i], ts.Values[i], rxNICs, top)
+						break
+					}
+				}
+			}
 			if !bidir {
 				for n, x := range tx {
 					if x > slack(nicGbps+perQP*float64(qpsAt[n])) {
