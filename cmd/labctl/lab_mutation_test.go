@@ -68,6 +68,10 @@ var qosMutations = map[string]labKeyMutation{
 		quiet: "256 is a RoCE path MTU: small packets only cost header overhead, which lint does not weigh"},
 	"cable_length_m": {benign: "5", harmful: "2000",
 		quiet: "the configs size headroom for the length they state, and the simulator takes that length as the cable's (the lab has no other record of its cables): a long cable slows DCQCN's loop, but headroom and cable agree"},
+	// 453 quanta: the IEEE bound at 200G written out. 65535 (168 us at
+	// 200G) is ports that take that long to stop.
+	"pause_response_quanta": {benign: "453", harmful: "65535",
+		quiet: "the configs size headroom for the response the lab states, and the simulator's ports take it: slow ports pause later and hold more, which the run shows, but headroom and ports agree"},
 	// The switch's fastest ports are 200G: the pool of SONiC's SN3700.
 	"buffer_pool_bytes": {benign: "11622400", harmful: "65536", lint: qos.RuleECNThresholds},
 	"ecn.enabled": {benign: "true", harmful: "false",

@@ -61,6 +61,8 @@ var KeyDocs = specdoc.Table{
 		Default: "4096"},
 	"qos.cable_length_m": {Doc: "Cable length in metres, 1 to 40000, for ports whose length the fabric does not give; sizes PFC headroom.",
 		Default: "5"},
+	"qos.pause_response_quanta": {Doc: "How long the lab's ports (NICs and switches) take to obey a PFC frame that has reached them, in pause quanta of 512 bit times, 0 to 65535: the lossless profiles' headroom is sized for it, lint checks configs against it and the simulator's ports take it (a switch then decides XOFF at the byte that crosses its threshold, as an ASIC's cell accounting does). 0: at once, as HPCC's ns-3 and htsim model ports (for comparisons with them).",
+		Default: "each speed's IEEE 802.3 Annex 31B bound (394 quanta at 100G, 453 at 200G, 905 at 400G and above)"},
 	"qos.buffer_pool_bytes": {Doc: "Every switch's shared buffer pool in bytes (SONiC's ingress_lossless_pool and the lossy pools; headroom and reserves come on top), 65536 to 1073741824. It bounds how deep a lossless queue grows before PFC pauses, which sets how long DCQCN keeps a sender throttled.",
 		Default: "the pool SONiC gives the NVIDIA Spectrum switch of the switch's fastest port speed: 3302912 (SN2700, 100G), 11622400 (SN3700, 200G), 20627456 (SN4700, 400G), 52161690 (SN5600, 800G)"},
 	"qos.ecn":         {Doc: "ECN marking (WRED in ECN mode) on the lossless queues: what DCQCN reacts to."},

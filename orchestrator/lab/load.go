@@ -313,6 +313,9 @@ func ValidateQoS(q *QoSSpec, at func(path, msg, fix string) error) error {
 	if q.CableLengthM != nil && (*q.CableLengthM < 1 || *q.CableLengthM > 40000) {
 		return at("$.qos.cable_length_m", fmt.Sprintf("cable length %d m is out of range", *q.CableLengthM), "use a length from 1 to 40000 m (typically 5, 40 or 300)")
 	}
+	if r := q.PauseResponseQuanta; r != nil && (*r < 0 || *r > 65535) {
+		return at("$.qos.pause_response_quanta", fmt.Sprintf("a PAUSE response of %d quanta is out of range", *r), "use 0 to 65535 quanta of 512 bit times, or leave the key out for each speed's IEEE 802.3 bound (905 at 400G)")
+	}
 	if b := q.BufferPoolBytes; b != nil && (*b < MinBufferPoolBytes || *b > MaxBufferPoolBytes) {
 		return at("$.qos.buffer_pool_bytes", fmt.Sprintf("a shared buffer of %d bytes is out of range", *b), fmt.Sprintf("use %d to %d bytes (a 100G Spectrum switch's pool is 3302912), or leave it out for the switch SONiC supports at the lab's port speed", MinBufferPoolBytes, MaxBufferPoolBytes))
 	}

@@ -63,17 +63,21 @@ type Images struct {
 // QoSSpec names a QoS profile and overrides some of its fields. Nil pointers
 // and empty slices keep the profile's value.
 type QoSSpec struct {
-	Profile            string        `yaml:"profile" json:"profile,omitempty"`
-	LosslessPriorities []int         `yaml:"lossless_priorities,omitempty" json:"lossless_priorities,omitempty"`
-	RoCEDSCP           *int          `yaml:"roce_dscp,omitempty" json:"roce_dscp,omitempty"`
-	CNPDSCP            *int          `yaml:"cnp_dscp,omitempty" json:"cnp_dscp,omitempty"`
-	MTU                *int          `yaml:"mtu,omitempty" json:"mtu,omitempty"`
-	CableLengthM       *int          `yaml:"cable_length_m,omitempty" json:"cable_length_m,omitempty"`
-	BufferPoolBytes    *int64        `yaml:"buffer_pool_bytes,omitempty" json:"buffer_pool_bytes,omitempty"`
-	ECN                *ECNSpec      `yaml:"ecn,omitempty" json:"ecn,omitempty"`
-	PFC                *PFCSpec      `yaml:"pfc,omitempty" json:"pfc,omitempty"`
-	PFCWatchdog        *WatchdogSpec `yaml:"pfc_watchdog,omitempty" json:"pfc_watchdog,omitempty"`
-	ETSWeights         map[int]int   `yaml:"ets_weights,omitempty" json:"ets_weights,omitempty"`
+	Profile            string `yaml:"profile" json:"profile,omitempty"`
+	LosslessPriorities []int  `yaml:"lossless_priorities,omitempty" json:"lossless_priorities,omitempty"`
+	RoCEDSCP           *int   `yaml:"roce_dscp,omitempty" json:"roce_dscp,omitempty"`
+	CNPDSCP            *int   `yaml:"cnp_dscp,omitempty" json:"cnp_dscp,omitempty"`
+	MTU                *int   `yaml:"mtu,omitempty" json:"mtu,omitempty"`
+	CableLengthM       *int   `yaml:"cable_length_m,omitempty" json:"cable_length_m,omitempty"`
+	// PauseResponseQuanta is how long the lab's ports take to obey a
+	// PAUSE, in quanta of 512 bit times: nil for each speed's IEEE 802.3
+	// bound, 0 for at once.
+	PauseResponseQuanta *int          `yaml:"pause_response_quanta,omitempty" json:"pause_response_quanta,omitempty"`
+	BufferPoolBytes     *int64        `yaml:"buffer_pool_bytes,omitempty" json:"buffer_pool_bytes,omitempty"`
+	ECN                 *ECNSpec      `yaml:"ecn,omitempty" json:"ecn,omitempty"`
+	PFC                 *PFCSpec      `yaml:"pfc,omitempty" json:"pfc,omitempty"`
+	PFCWatchdog         *WatchdogSpec `yaml:"pfc_watchdog,omitempty" json:"pfc_watchdog,omitempty"`
+	ETSWeights          map[int]int   `yaml:"ets_weights,omitempty" json:"ets_weights,omitempty"`
 }
 
 // ECNSpec overrides ECN/WRED marking on lossless queues.

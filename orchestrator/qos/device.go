@@ -707,7 +707,7 @@ func (in Intent) portConfig(p Port) PortConfig {
 // trip needs (HeadroomBytes), two MTUs of XON above it, the intent's XON
 // offset and alpha, from the ingress lossless pool.
 func (in Intent) losslessPGProfile(speedGbps, cableM int) BufferProfile {
-	hr := HeadroomBytes(speedGbps, in.MTU, cableM, in.Buffer.ResponseBits)
+	hr := HeadroomBytes(speedGbps, in.MTU, cableM, PauseResponseBits(&in, speedGbps))
 	xon := int64(2 * in.MTU)
 	return BufferProfile{
 		Profile: LosslessPGProfileName(speedGbps, cableM), Pool: IngressLosslessPool,

@@ -25,6 +25,45 @@ func ResponseBits(speedGbps int) int {
 	return q * 512
 }
 
+// PauseResponseBits is how long a port of the lab at speedGbps takes to
+// obey a PAUSE/PFC frame that has reached it, in bit times: the intent's
+// Buffer.ResponseBits where it gives one (the lab's
+// qos.pause_response_quanta), none where it says the ports obey at once
+// (ResponseInstant), else the speed's IEEE bound (ResponseBits). Lint
+// sizes headroom for it, the rendered profiles hold it and the simulator
+// makes ports take it: one figure for all three, so that a config the
+// linter passes does not drop in a run for want of it, and one that
+// would drop on such ports drops in a run too.
+func PauseResponseBits(in *Intent, speedGbps int) int {
+	switch {
+	case in != nil && in.Buffer.ResponseBits == ResponseInstant:
+		return 0
+	case in != nil && in.Buffer.ResponseBits > 0:
+		return in.Buffer.ResponseBits
+	}
+	return ResponseBits(speedGbps)
+}
+
+// ResponseInstant as Buffer.ResponseBits says the ports obey a PAUSE the
+// moment it arrives (pause_response_quanta 0), as HPCC's ns-3 and htsim
+// model them: for comparisons with those simulators.
+const ResponseInstant = -1
+
+// SwitchPipelineNs is the longest a switch's ingress pipeline holds a
+// packet before its buffer accounting sees it: what is inside the pipeline
+// when the switch decides XOFF is admitted after the decision, so the
+// headroom holds this much of the link's rate too. labctl's simulator
+// draws each packet's pipeline latency below it (sim.DefaultSwitchJitterNs,
+// held equal by a test).
+const SwitchPipelineNs = 100
+
+// RoCEWireOverheadBytes is what a RoCEv2 data frame adds to its payload on
+// the wire: Ethernet header 14 + FCS 4 + preamble 8 + IFG 12 + IPv4 20 +
+// UDP 8 + BTH 12 + ICRC 4. The simulator charges a switch's buffer by
+// these wire bytes (sim.WireOverheadBytes, held equal by a test), so the
+// headroom formula's frames are the payload MTU plus this.
+const RoCEWireOverheadBytes = 82
+
 // CableNsPerMeter is the propagation delay of copper and fibre, ~5 ns/m.
 const CableNsPerMeter = 5
 
@@ -35,23 +74,22 @@ const PFCFrameOverheadBytes = 84
 // HeadroomBytes is the per-port, per-priority PFC headroom: the bytes that
 // can still arrive after the switch decides to send XOFF.
 //
-//	headroom = 2*MTU + 84 B + C*(2*t_cable + t_response)/8
+//	headroom = 2*frame + 84 B + C*(2*t_cable + t_pipeline + t_response)/8
 //
-// with C the link rate in bit/s, t_cable = 5 ns/m * cable length (the
-// XOFF travelling up and the last data travelling down: 2*t_cable), and
-// t_response = responseBits / C (0 means ResponseBits(speed), the IEEE
-// bound). The 2*MTU covers a frame the sender has just started when XOFF
-// arrives and a frame the switch itself is transmitting when it decides.
-// The result is rounded up to whole bytes.
+// with frame the largest frame of the lossless class on the wire (the
+// payload mtu plus RoCEWireOverheadBytes), C the link rate in bit/s,
+// t_cable = 5 ns/m * cable length (the XOFF travelling up and the last
+// data travelling down: 2*t_cable), t_pipeline = SwitchPipelineNs (what
+// the switch's ingress pipeline holds when it decides) and t_response =
+// responseBits / C (PauseResponseBits; 0: the ports obey at once). The
+// 2*frame covers a frame the sender has just started when XOFF arrives
+// and a frame the switch itself is transmitting when it decides. The
+// result is rounded up to whole bytes.
 func HeadroomBytes(speedGbps, mtu, cableM, responseBits int) int64 {
-	if responseBits <= 0 {
-		responseBits = ResponseBits(speedGbps)
-	}
-	// C * 2*t_cable in bits = Gb/s * 1e9 * 2 * cableM * 5e-9
-	//                       = speedGbps * cableM * 10 bits.
+	// C * t in bits = Gb/s * ns: 2*t_cable = 2 * cableM * 5 ns.
 	cableBits := int64(speedGbps) * int64(cableM) * 2 * CableNsPerMeter
-	bits := cableBits + int64(responseBits)
-	return 2*int64(mtu) + PFCFrameOverheadBytes + (bits+7)/8
+	bits := cableBits + int64(speedGbps)*SwitchPipelineNs + int64(max(responseBits, 0))
+	return 2*int64(mtu+RoCEWireOverheadBytes) + PFCFrameOverheadBytes + (bits+7)/8
 }
 
 // XoffTriggerBytes is the ingress occupancy of one congested priority group

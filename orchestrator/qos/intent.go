@@ -95,9 +95,11 @@ type BufferIntent struct {
 	DynamicTh int `json:"dynamic_th"`
 	// XonOffsetBytes: XON is sent this far below the XOFF point.
 	XonOffsetBytes int `json:"xon_offset_bytes"`
-	// ResponseBits is t_response of the headroom formula in bit times;
-	// 0 means each port speed's IEEE 802.3 PAUSE reaction bound
-	// (ResponseBits).
+	// ResponseBits is how long a port takes to obey a PAUSE, in bit
+	// times (t_response of the headroom formula; the lab's
+	// qos.pause_response_quanta times 512): 0 means each port speed's
+	// IEEE 802.3 PAUSE reaction bound (ResponseBits), ResponseInstant
+	// none. Read it through PauseResponseBits.
 	ResponseBits int `json:"response_bits"`
 	// WatchdogPollMs is the PFC watchdog poll interval.
 	WatchdogPollMs int `json:"watchdog_poll_ms"`
@@ -270,6 +272,12 @@ func FromSpec(s lab.QoSSpec) (Intent, error) {
 	}
 	if s.CableLengthM != nil {
 		in.CableLengthM = *s.CableLengthM
+	}
+	if q := s.PauseResponseQuanta; q != nil {
+		in.Buffer.ResponseBits = *q * 512
+		if *q == 0 {
+			in.Buffer.ResponseBits = ResponseInstant
+		}
 	}
 	if s.BufferPoolBytes != nil {
 		in.Buffer.SharedPoolBytes = *s.BufferPoolBytes

@@ -15,21 +15,27 @@ func TestHeadroomBytes(t *testing.T) {
 		speed, mtu, cable, respBits int
 		want                        int64
 	}{
-		// 2*4096 + 84 = 8276; cable 5 m -> 2*25 ns * 100 Gb/s = 5000 bit
-		// = 625 B; response 3840 bit = 480 B; 8276+625+480 = 9381.
-		{"100G 5m MTU4096", 100, 4096, 5, 3840, 9381},
-		// 400G 100 m: 2*500 ns * 400 Gb/s = 400000 bit = 50000 B;
-		// 8276 + 50000 + 480 = 58756.
-		{"400G 100m MTU4096", 400, 4096, 100, 3840, 58756},
-		// 25G 3 m MTU 1500: 3084 + 25e9*30e-9 = 750 bit -> with 3840:
-		// 4590 bit = 573.75 -> 574 B; 3084 + 574 = 3658.
-		{"25G 3m MTU1500 rounds up", 25, 1500, 3, 3840, 3658},
-		{"no cable, no response", 100, 1024, 0, 1, 2133},
-		// respBits 0: the IEEE 802.3 PAUSE reaction bound of the speed,
-		// 394 quanta at 100G = 25216 B: 8276 + 625 + 25216 = 34117.
-		{"100G 5m IEEE response", 100, 4096, 5, 0, 34117},
-		// 905 quanta at 400G = 57920 B: 8276 + 50000 + 57920 = 116196.
-		{"400G 100m IEEE response", 400, 4096, 100, 0, 116196},
+		// Frames are the payload MTU plus 82 B on the wire: 2*4178 + 84 =
+		// 8440; cable 5 m -> 2*25 ns * 100 Gb/s = 5000 bit; the switch's
+		// pipeline 100 ns * 100 Gb/s = 10000 bit; response 3840 bit:
+		// 18840 bit = 2355 B; 8440 + 2355 = 10795.
+		{"100G 5m MTU4096", 100, 4096, 5, 3840, 10795},
+		// 400G 100m: 2*500 ns * 400 Gb/s = 400000 bit, pipeline 40000:
+		// 443840 bit = 55480 B; 8440 + 55480 = 63920.
+		{"400G 100m MTU4096", 400, 4096, 100, 3840, 63920},
+		// 25G 3m MTU 1500: 2*1582 + 84 = 3248; 750 + 2500 + 3840 = 7090
+		// bit = 886.25 -> 887 B; 3248 + 887 = 4135.
+		{"25G 3m MTU1500 rounds up", 25, 1500, 3, 3840, 4135},
+		// 2*1106 + 84 = 2296; 10000 + 1 bit -> 1251 B.
+		{"no cable, 1 bit of response", 100, 1024, 0, 1, 3547},
+		// respBits 0: ports that obey at once (pause_response_quanta 0):
+		// 15000 bit = 1875 B.
+		{"100G 5m no response", 100, 4096, 5, 0, 10315},
+		// The IEEE 802.3 PAUSE reaction bound of the speed, 394 quanta at
+		// 100G = 201728 bit: 216728 bit = 27091 B; 8440 + 27091 = 35531.
+		{"100G 5m IEEE response", 100, 4096, 5, ResponseBits(100), 35531},
+		// 905 quanta at 400G = 463360 bit: 903360 bit = 112920 B.
+		{"400G 100m IEEE response", 400, 4096, 100, ResponseBits(400), 121360},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -234,7 +240,7 @@ func TestApply(t *testing.T) {
 		t.Error("CNP queue 6 is not strict")
 	}
 	pg := p.PG(3)
-	if pg == nil || Val(pg.XoffBytes) != 34117 || Val(pg.SizeBytes) != 34117+8192 {
+	if pg == nil || Val(pg.XoffBytes) != 35531 || Val(pg.SizeBytes) != 35531+8192 {
 		t.Errorf("PG 3 = %+v", pg)
 	}
 	if dc.Port("Ethernet8") != nil {
@@ -242,7 +248,7 @@ func TestApply(t *testing.T) {
 	}
 	// Uplink: 400G, 30 m cable from the device list.
 	up := dc.Port("Ethernet4")
-	if Val(up.PG(3).XoffBytes) != HeadroomBytes(400, 4096, 30, 0) {
+	if Val(up.PG(3).XoffBytes) != HeadroomBytes(400, 4096, 30, ResponseBits(400)) {
 		t.Errorf("uplink headroom = %d", Val(up.PG(3).XoffBytes))
 	}
 	_, err = Apply(in, Device{Name: "x", Ports: []Port{{Name: "Ethernet0", Fabric: true}}})
@@ -290,5 +296,38 @@ func TestEgressLosslessPoolIsTheWholeBuffer(t *testing.T) {
 				t.Errorf("pfc %v %s: egress lossless pool %d B < %d B ingress can admit", pfc, dc.Device, got, admitted)
 			}
 		}
+	}
+}
+
+// The PAUSE response the lab's ports take is one figure for lint, the
+// rendered headroom and the simulator: the intent's, where it gives one
+// (0 quanta: at once), else the speed's IEEE bound.
+func TestPauseResponseBits(t *testing.T) {
+	q := func(n int) *int { return &n }
+	for _, tt := range []struct {
+		name  string
+		quant *int
+		speed int
+		want  int
+	}{
+		{"IEEE bound at 400G", nil, 400, 905 * 512},
+		{"IEEE bound at 100G", nil, 100, 394 * 512},
+		{"at once", q(0), 400, 0},
+		{"the lab's, at any speed", q(100), 400, 100 * 512},
+	} {
+		in, err := FromSpec(lab.QoSSpec{Profile: "roce-dcqcn", PauseResponseQuanta: tt.quant})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := PauseResponseBits(&in, tt.speed); got != tt.want {
+			t.Errorf("%s: %d bit times, want %d", tt.name, got, tt.want)
+		}
+		// The rendered profile holds the headroom for that response.
+		if got, want := Val(in.losslessPGProfile(tt.speed, 5).XoffBytes), HeadroomBytes(tt.speed, in.MTU, 5, tt.want); got != want {
+			t.Errorf("%s: the rendered xoff is %d, want %d", tt.name, got, want)
+		}
+	}
+	if got := PauseResponseBits(nil, 200); got != 453*512 {
+		t.Errorf("no intent: %d, want the IEEE bound at 200G", got)
 	}
 }

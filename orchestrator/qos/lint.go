@@ -817,11 +817,7 @@ func (l *linter) headroom(d *DeviceConfig, p *PortConfig) {
 		}
 		assumed = fmt.Sprintf(" (MTU %d assumed)", mtu)
 	}
-	resp := 0 // the speed's IEEE bound
-	if l.opt.Intent != nil && l.opt.Intent.Buffer.ResponseBits > 0 {
-		resp = l.opt.Intent.Buffer.ResponseBits
-	}
-	need := HeadroomBytes(p.SpeedGbps, mtu, cable, resp)
+	need := HeadroomBytes(p.SpeedGbps, mtu, cable, PauseResponseBits(l.opt.Intent, p.SpeedGbps))
 	if cable != p.CableM {
 		assumed += fmt.Sprintf(" (the config sizes it for %d m: CABLE_LENGTH)", p.CableM)
 	}

@@ -144,7 +144,7 @@ func TestLintRules(t *testing.T) {
 			p.Queue(0).ECN = p.Queue(3).ECN
 			p.Queue(3).ECN = nil
 		}},
-		{RuleHeadroomShort, SevError, "Ethernet4", "below the 116196 bytes needed at 400 Gb/s over 100 m", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+		{RuleHeadroomShort, SevError, "Ethernet4", "below the 121360 bytes needed at 400 Gb/s over 100 m", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Port("Ethernet4").CableM = 100
 		}},
 		// The link is longer than the cable the config sizes for.
@@ -219,7 +219,7 @@ func TestLintRules(t *testing.T) {
 		{RuleLosslessPG, SevError, "Ethernet0", "its PG 0 has the profile ingress_lossy_profile", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Port("Ethernet0").TCToPG[3] = 0
 		}},
-		{RuleHeadroomShort, SevError, "Ethernet0", "size 8192 bytes is below its xoff 34117", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+		{RuleHeadroomShort, SevError, "Ethernet0", "size 8192 bytes is below its xoff 35531", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Port("Ethernet0").PG(3).SizeBytes = Ptr(int64(8192))
 		}},
 		{RuleWREDDropLossless, SevError, "Ethernet0", "queue 3 carries lossless TC3 but drops packets early", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {

@@ -377,6 +377,9 @@ func (s *sim) transmit(pi, k int32) {
 	pk := &s.pkts[k]
 	ser := s.ser(p, int64(pk.wire))
 	p.busyUntil = s.now + ser
+	if !p.host {
+		p.capFree = s.now // txFrom: switch ports have no cap
+	}
 	c := &p.c[pk.prio]
 	c.txBytes += int64(pk.wire)
 	c.txPkts++
@@ -635,10 +638,15 @@ func (s *sim) switchReceive(in, k int32) {
 	case s.fits(n, &st.adm, st.shared, w):
 		st.shared += w
 		pl.used += w
-	case st.lossless && st.hdr+w <= st.headroom && (pl.hdrSize == 0 || pl.hdrU+w <= pl.hdrSize):
-		st.hdr += w
+	case st.lossless && st.hdr+w-s.cellFit(n, ip, st, w) <= st.headroom && (pl.hdrSize == 0 || pl.hdrU+w-s.cellFit(n, ip, st, w) <= pl.hdrSize):
+		// With cell accounting the bytes within the threshold are
+		// shared buffer and only the rest headroom.
+		fit := s.cellFit(n, ip, st, w)
+		st.shared += fit
+		pl.used += fit
+		st.hdr += w - fit
 		if pl.hdrSize > 0 {
-			pl.hdrU += w
+			pl.hdrU += w - fit
 		}
 	default:
 		if s.uet && s.uetTrim(in, out, k) {
@@ -654,10 +662,21 @@ func (s *sim) switchReceive(in, k int32) {
 	}
 	// Using headroom always means pausing: with the pool full the
 	// threshold test alone could leave this ingress unpaused.
-	if st.lossless && !st.xoff && (st.hdr > 0 || st.shared >= s.limit(n, &st.adm)) {
+	if lim := s.limit(n, &st.adm); st.lossless && !st.xoff && (st.hdr > 0 || st.shared >= lim) {
 		st.xoff = true
 		st.xoffGen++
-		s.pausePG(in, g, true)
+		decided := s.now
+		if ip.respPs > 0 {
+			// The byte that crossed the threshold arrived this many
+			// bytes before the packet's last: the decision's time, as
+			// an ASIC takes it on the cell (Link.PauseResponseBits).
+			over := st.hdr
+			if over == 0 {
+				over = st.shared - lim
+			}
+			decided -= min(ip.serPs(min(over, w)), ip.respPs)
+		}
+		s.pausePG(in, g, true, decided)
 	}
 	switch acct {
 	case 1:
@@ -689,6 +708,19 @@ func (s *sim) limit(n *node, a *admission) int64 {
 		return int64(float64(pl.size-pl.used) * a.alpha)
 	}
 	return pl.size
+}
+
+// cellFit is how many of the w bytes of a lossless packet that does not fit
+// the shared buffer whole still fit it (the bytes before the threshold),
+// where the switch accounts its buffer in cells (a port with a PAUSE
+// response, Link.PauseResponseBits); 0 where a packet is admitted whole
+// or not at all.
+func (s *sim) cellFit(n *node, ip *port, st *pgState, w int64) int64 {
+	if ip.respPs == 0 {
+		return 0
+	}
+	pl := &n.pools[st.adm.pool]
+	return max(0, min(w, s.limit(n, &st.adm)-st.shared, pl.size-pl.used))
 }
 
 // fits says whether w more bytes of shared buffer are admitted: under the
@@ -742,7 +774,7 @@ func (s *sim) releaseBuffer(out int32, pk *packet) {
 	if st.xoff && s.xonReady(ip, st) {
 		st.xoff = false
 		st.xoffGen++
-		s.pausePG(pk.inPort, g, false)
+		s.pausePG(pk.inPort, g, false, s.now)
 	}
 	if pk.egAcct != 0 {
 		op := &s.ports[out]
@@ -759,10 +791,10 @@ func (s *sim) releaseBuffer(out int32, pk *packet) {
 
 // pausePG sends XOFF or XON for every PFC priority of PG g of port pi
 // (but those a PFC watchdog took PFC away from).
-func (s *sim) pausePG(pi int32, g uint8, xoff bool) {
+func (s *sim) pausePG(pi int32, g uint8, xoff bool, decided int64) {
 	for _, pr := range s.ports[pi].pg[g].prios {
 		if s.ports[pi].wdIgnore&(1<<pr) == 0 {
-			s.sendPause(pi, pr, xoff)
+			s.sendPause(pi, pr, xoff, decided)
 		}
 	}
 	if xoff {
@@ -776,21 +808,29 @@ func (s *sim) pauseDurationPs(p *port) int64 {
 }
 
 // sendPause sends a PFC frame from port pi to its upstream peer: XOFF
-// (full quanta) or XON (quanta 0). The frame leaves after the frame being
-// serialized on pi, ahead of queued data.
-func (s *sim) sendPause(pi int32, pr uint8, xoff bool) {
+// (full quanta) or XON (quanta 0), decided at time decided (now, or
+// earlier where the switch decides on the byte: admit). The frame leaves
+// after the frame being serialized on pi, ahead of queued data, and the
+// peer obeys it its response time after it arrives (port.respPs).
+func (s *sim) sendPause(pi int32, pr uint8, xoff bool, decided int64) {
 	p := &s.ports[pi]
 	p.c[pr].pauseTx++
 	ser := p.serPs(PauseWireBytes)
 	// Frames leave one MAC in order: an XOFF sent while an earlier XON
 	// still waits behind a data frame must not overtake it.
-	t := max(max(s.now, p.busyUntil)+ser+p.propPs, p.lastPause+ser)
+	from := max(decided, p.busyUntil)
+	if decided < s.now && !p.host && p.txFrom() > decided {
+		// The frame being sent started after the decision, which the
+		// PFC frame would have gone out before.
+		from = p.txFrom()
+	}
+	t := max(from+ser+p.propPs, p.lastPause+ser)
 	p.lastPause = t
 	var g uint32
 	if xoff {
 		g = 1
 	}
-	s.push(t, evPauseRx, p.peer, int32(pr), g)
+	s.push(t+p.respPs, evPauseRx, p.peer, int32(pr), g)
 }
 
 // pauseRefresh re-sends XOFF for PG g of port pi at half the pause time
@@ -804,10 +844,10 @@ func (s *sim) pauseRefresh(pi int32, g int, gen uint32) {
 	if s.xonReady(p, st) {
 		st.xoff = false
 		st.xoffGen++
-		s.pausePG(pi, uint8(g), false)
+		s.pausePG(pi, uint8(g), false, s.now)
 		return
 	}
-	s.pausePG(pi, uint8(g), true)
+	s.pausePG(pi, uint8(g), true, s.now)
 }
 
 // pauseRx applies a PFC frame for priority pr at the upstream port pi:

@@ -344,7 +344,7 @@ func (s *sim) storm(pi, si int32, refresh bool) {
 		p.storming |= 1 << pr
 		s.mark(MarkStormStart, p.ref.String(), fmt.Sprintf("priority %d", pr))
 	}
-	s.sendPause(pi, pr, true)
+	s.sendPause(pi, pr, true, s.now)
 	s.push(min(s.now+s.pauseDurationPs(p)/2, end), evStorm, pi, si, 1)
 }
 

@@ -154,7 +154,8 @@ type port struct {
 	// changes after buildTopology.
 	serFull int64
 	// A capped NIC's (Config.NICCapGbps) next data packet leaves no
-	// earlier than capFree.
+	// earlier than capFree. A switch port, which no cap applies to, keeps
+	// in the same word when the frame it is sending started (txFrom).
 	capFree int64
 	flows   []int32
 
@@ -187,6 +188,11 @@ type port struct {
 	ref       PortRef
 	lineMbps  float64 // nominal rate
 	lastPause int64   // arrival of the last PFC frame sent, keeps them in order
+	// respPs is how long the port takes to obey a PFC frame that reached
+	// it (Link.PauseResponseBits at its rate; 0: at once). With it, the
+	// switch whose ingress this port is decides XOFF at the byte that
+	// crosses the threshold (admit).
+	respPs int64
 
 	pausedSince   [8]int64
 	lastPauseRxAt [8]int64
@@ -202,7 +208,7 @@ type port struct {
 	// pauseOff: priorities whose received pause frames the port does not
 	// obey (PortQoS.IgnoresPause).
 	pauseOff uint8
-	_        [15]byte // to a whole number of lines (TestPortLayout)
+	_        [7]byte // to a whole number of lines (TestPortLayout)
 }
 
 // pfcTimers are a port's PFC timers, one queued event each (lazyTimer):
@@ -557,6 +563,12 @@ func hashString(parts ...string) uint64 {
 }
 
 // serPs is the serialization time of wire bytes on the port, in ps.
+// txFrom is when the frame a switch port is sending started (sendPause
+// needs it where a switch decides XOFF before now). It shares capFree's
+// word, in the hot lines transmit writes anyway: a word of its own would
+// be one more cache line a hop writes. Switch ports only.
+func (p *port) txFrom() int64 { return p.capFree }
+
 func (p *port) serPs(wire int64) int64 {
 	return (wire*8_000_000_000 + p.rateKbps/2) / p.rateKbps
 }
@@ -754,6 +766,9 @@ func (s *sim) buildTopology() error {
 		if l.PropDelayNs < 0 || l.PropDelayNs > 1e9 {
 			return errorf("link %d (%s - %s): propagation delay %d ns must be in [0, 1e9]", li, l.A, l.B, l.PropDelayNs)
 		}
+		if l.PauseResponseBits < 0 || l.PauseResponseBits > 65535*512 {
+			return errorf("link %d (%s - %s): PAUSE response %d bit times must be in [0, 65535 quanta of 512]", li, l.A, l.B, l.PauseResponseBits)
+		}
 		if l.A.Node == l.B.Node {
 			return errorf("link %d connects node %q to itself", li, l.A.Node)
 		}
@@ -785,6 +800,7 @@ func (s *sim) buildTopology() error {
 				p.rateKbps = 1
 			}
 			p.serFull = p.serPs(s.fullWire())
+			p.respPs = (int64(l.PauseResponseBits)*1_000_000_000 + p.rateKbps/2) / p.rateKbps
 			s.ports = append(s.ports, p)
 			s.portByRef[r] = int32(len(s.ports) - 1)
 			s.nodes[ni].ports = append(s.nodes[ni].ports, int32(len(s.ports)-1))
@@ -897,7 +913,7 @@ func (s *sim) portIndex(r PortRef) (int32, bool) {
 // frame, and a propagation delay of data is on the wire.
 func (s *sim) defaultHeadroom(p *port) int64 {
 	frame := s.fullWire()
-	return int64(2*float64(p.propPs+s.jitter)*p.lineMbps/8e6) + 3*frame + PauseWireBytes
+	return int64(float64(2*(p.propPs+s.jitter)+p.respPs)*p.lineMbps/8e6) + 3*frame + PauseWireBytes
 }
 
 func (s *sim) buildQoS() error {

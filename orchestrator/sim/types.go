@@ -93,6 +93,20 @@ type Link struct {
 	A, B        PortRef
 	RateGbps    float64
 	PropDelayNs int64
+	// PauseResponseBits is how long each end takes to obey a PFC frame
+	// that has reached it, in bit times at RateGbps (IEEE 802.3 Annex 31B
+	// bounds it per speed: 905 quanta of 512 bits at 400G). 0: at once,
+	// as HPCC's ns-3 and htsim model ports, and a switch decides XOFF
+	// once the whole packet that crossed its threshold has arrived, as
+	// they do. Above 0 a switch decides XOFF at the byte that crossed it,
+	// as an ASIC accounting its buffer in cells does: the part of the
+	// packet within the threshold is charged to the shared buffer, the
+	// rest to headroom, and the PFC frame leaves as if sent from then
+	// (but not earlier than the response before now, which keeps every
+	// event after the one that caused it). Both together are what the
+	// headroom formula of the switch vendors and IEEE 802.1Qbb sizes
+	// for: a profile sized by it loses nothing, one sized for less may.
+	PauseResponseBits int
 }
 
 // Topology is the simulated graph. Hosts do not forward; switches do.

@@ -160,8 +160,8 @@ func TestRenderContent(t *testing.T) {
 	if got := on["BUFFER_PG"]["Ethernet0|3"]["profile"]; got != "pg_lossless_100000_5m_profile" {
 		t.Errorf("BUFFER_PG Ethernet0|3 = %q", got)
 	}
-	if got := on["BUFFER_PROFILE"]["pg_lossless_100000_5m_profile"]["xoff"]; got != "34117" {
-		t.Errorf("xoff = %q, want the formula's 34117 (IEEE response at 100G)", got)
+	if got := on["BUFFER_PROFILE"]["pg_lossless_100000_5m_profile"]["xoff"]; got != "35531" {
+		t.Errorf("xoff = %q, want the formula's 35531 (IEEE response at 100G)", got)
 	}
 	if got := on["PFC_WD"]["GLOBAL"]["POLL_INTERVAL"]; got != "100" {
 		t.Errorf("POLL_INTERVAL = %q", got)

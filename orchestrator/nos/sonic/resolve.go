@@ -979,7 +979,7 @@ func (r *resolver) computedPG(pc *qos.PortConfig, g int, origin string) qos.PGCo
 	lossless := pc.GeneratedLossless(g) || r.dynamic
 	switch {
 	case lossless && pc.SpeedGbps > 0 && pc.CableM > 0:
-		hr := qos.HeadroomBytes(pc.SpeedGbps, mtu, pc.CableM, 0)
+		hr := qos.HeadroomBytes(pc.SpeedGbps, mtu, pc.CableM, qos.ResponseBits(pc.SpeedGbps))
 		xon := int64(2 * mtu)
 		bp.Profile = qos.LosslessPGProfileName(pc.SpeedGbps, pc.CableM)
 		bp.XoffBytes, bp.XonBytes, bp.SizeBytes = qos.Ptr(hr), qos.Ptr(xon), qos.Ptr(hr+xon)

@@ -161,7 +161,7 @@ func TestSONiCBufferFieldsChangeTheSimulation(t *testing.T) {
 		q, v := maxQueueOf(t, l, pfcOnly(l))
 		// Each of 8 ingress PGs holds at most its reserve (xon), 50000 B
 		// shared and its headroom before the queue stops growing.
-		if bound := int64(8 * (8192 + 50000 + 9381)); q > bound || q >= qDyn {
+		if bound := 8 * (8192 + 50000 + qos.HeadroomBytes(100, 4096, 5, qos.ResponseBits(100))); q > bound || q >= qDyn {
 			t.Errorf("max queue with static_th 50000: %d B, want at most %d and below the dynamic_th 0 run's %d", q, bound, qDyn)
 		}
 		if v.Summary.Drops != 0 {

@@ -194,7 +194,8 @@ func (b *builder) topology(nodes, nics map[string]bool, seed int64) (engine.Topo
 			}
 			topo.Links = append(topo.Links, engine.Link{
 				A: a, B: bb, RateGbps: float64(speed),
-				PropDelayNs: int64(b.cableM(lk) * qos.CableNsPerMeter),
+				PropDelayNs:       int64(b.cableM(lk) * qos.CableNsPerMeter),
+				PauseResponseBits: qos.PauseResponseBits(&b.in, speed),
 			})
 		}
 	}

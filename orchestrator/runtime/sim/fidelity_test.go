@@ -74,7 +74,8 @@ func loadExternal(t *testing.T) external {
 // switch's default buffer (a 100G Spectrum switch's), ns3Pool is the
 // 32 MiB the external runs use unless they say otherwise.
 func benchLab(t *testing.T, cable int, pool int64) *runtime.Lab {
-	spec := nineHosts
+	// The other simulators' ports obey a PAUSE the moment it arrives.
+	spec := nineHosts + "  pause_response_quanta: 0\n"
 	if cable > 0 {
 		spec += fmt.Sprintf("  cable_length_m: %d\n", cable)
 	}
