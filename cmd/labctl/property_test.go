@@ -599,13 +599,19 @@ func (g *propGen) entry(durUs float64, long bool) string {
 		w("ranks: %d", count(g.between(2, min(lab.nics, 16))))
 		g.common(&e, &pe, durUs, long, false)
 	case "ring-allreduce":
+		var ranks int
 		if g.chance(0.5) {
 			w("rank_per: server")
-			w("ranks: %d", count(g.between(2, lab.nics/8)))
+			ranks = count(g.between(2, lab.nics/8))
 		} else {
-			w("ranks: %d", count(g.between(2, lab.nics)))
+			ranks = count(g.between(2, lab.nics))
 		}
-		text, b := g.pick("1", "100", "64KiB", "1MiB"), int64(0)
+		w("ranks: %d", ranks)
+		// The least buffer a ring takes is a byte per rank (a chunk each).
+		text, b := g.pick(fmt.Sprint(ranks), "100", "64KiB", "1MiB"), int64(0)
+		if text == "100" && ranks > 100 {
+			text = fmt.Sprint(ranks)
+		}
 		w("bytes: %s", text)
 		pe.bytes = b // ring-allreduce's bytes are the buffer, not a flow's
 		sc.uniform = false
