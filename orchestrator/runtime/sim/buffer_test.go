@@ -95,8 +95,9 @@ func incast8With(t testing.TB, l *runtime.Lab, timing, keys string, ecn, pfc boo
 	return vs
 }
 
-// maxQueue is the deepest the receiver's egress queue got on priority 3.
-func maxQueueOf(t testing.TB, l *runtime.Lab, vs runtime.VariantSpec) (int64, *results.Variant) {
+// engineConfig is the simulator's input for a variant of the lab's
+// configs as they are on disk, and the builder that made it.
+func engineConfig(t testing.TB, l *runtime.Lab, vs runtime.VariantSpec) (*builder, *engine.Config) {
 	t.Helper()
 	cfgs, err := runtime.LoadConfigs(l)
 	if err != nil {
@@ -112,6 +113,13 @@ func maxQueueOf(t testing.TB, l *runtime.Lab, vs runtime.VariantSpec) (int64, *r
 	if err != nil {
 		t.Fatal(err)
 	}
+	return b, cfg
+}
+
+// maxQueue is the deepest the receiver's egress queue got on priority 3.
+func maxQueueOf(t testing.TB, l *runtime.Lab, vs runtime.VariantSpec) (int64, *results.Variant) {
+	t.Helper()
+	b, cfg := engineConfig(t, l, vs)
 	res, err := engine.Run(context.Background(), *cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/labctl/labctl/orchestrator/qos"
-	"github.com/labctl/labctl/orchestrator/runtime"
 	engine "github.com/labctl/labctl/orchestrator/sim"
 )
 
@@ -49,19 +48,7 @@ func TestPauseResponseReachesTheRun(t *testing.T) {
 			}
 			vs := incast8(t, l, "duration: 1ms", false, true)
 			// The links the simulator gets carry the response.
-			cfgs, err := runtime.LoadConfigs(l)
-			if err != nil {
-				t.Fatal(err)
-			}
-			runtime.ApplyVariant(cfgs, vs.ECN, vs.PFC)
-			b, err := newBuilder(l, cfgs, in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cfg, err := b.config(vs)
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, cfg := engineConfig(t, l, vs)
 			for _, lk := range cfg.Topology.Links {
 				if lk.PauseResponseBits != tt.wantBits {
 					t.Fatalf("link %s-%s: PAUSE response %d bit times, want %d", lk.A, lk.B, lk.PauseResponseBits, tt.wantBits)
