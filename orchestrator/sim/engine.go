@@ -638,16 +638,7 @@ func (s *sim) switchReceive(in, k int32) {
 	case s.fits(n, &st.adm, st.shared, w):
 		st.shared += w
 		pl.used += w
-	case st.lossless && st.hdr+w-s.cellFit(n, ip, st, w) <= st.headroom && (pl.hdrSize == 0 || pl.hdrU+w-s.cellFit(n, ip, st, w) <= pl.hdrSize):
-		// With cell accounting the bytes within the threshold are
-		// shared buffer and only the rest headroom.
-		fit := s.cellFit(n, ip, st, w)
-		st.shared += fit
-		pl.used += fit
-		st.hdr += w - fit
-		if pl.hdrSize > 0 {
-			pl.hdrU += w - fit
-		}
+	case st.lossless && s.takeHeadroom(n, ip, st, pl, w):
 	default:
 		if s.uet && s.uetTrim(in, out, k) {
 			return
@@ -710,17 +701,28 @@ func (s *sim) limit(n *node, a *admission) int64 {
 	return pl.size
 }
 
-// cellFit is how many of the w bytes of a lossless packet that does not fit
-// the shared buffer whole still fit it (the bytes before the threshold),
-// where the switch accounts its buffer in cells (a port with a PAUSE
-// response, Link.PauseResponseBits); 0 where a packet is admitted whole
-// or not at all.
-func (s *sim) cellFit(n *node, ip *port, st *pgState, w int64) int64 {
-	if ip.respPs == 0 {
-		return 0
+// takeHeadroom admits w bytes of a lossless packet that does not fit the
+// shared buffer whole into PG st's headroom (pl its pool), if they fit
+// there. Where the switch accounts its buffer in cells (an ingress port
+// with a PAUSE response, Link.PauseResponseBits) the bytes before the
+// threshold still go to the shared buffer and only the rest to headroom;
+// otherwise the whole packet does.
+func (s *sim) takeHeadroom(n *node, ip *port, st *pgState, pl *poolState, w int64) bool {
+	fit := int64(0)
+	if ip.respPs > 0 {
+		fit = max(0, min(w, s.limit(n, &st.adm)-st.shared, pl.size-pl.used))
 	}
-	pl := &n.pools[st.adm.pool]
-	return max(0, min(w, s.limit(n, &st.adm)-st.shared, pl.size-pl.used))
+	h := w - fit
+	if st.hdr+h > st.headroom || (pl.hdrSize > 0 && pl.hdrU+h > pl.hdrSize) {
+		return false
+	}
+	st.shared += fit
+	pl.used += fit
+	st.hdr += h
+	if pl.hdrSize > 0 {
+		pl.hdrU += h
+	}
+	return true
 }
 
 // fits says whether w more bytes of shared buffer are admitted: under the

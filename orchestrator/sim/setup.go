@@ -562,13 +562,13 @@ func hashString(parts ...string) uint64 {
 	return h.Sum64()
 }
 
-// serPs is the serialization time of wire bytes on the port, in ps.
 // txFrom is when the frame a switch port is sending started (sendPause
 // needs it where a switch decides XOFF before now). It shares capFree's
 // word, in the hot lines transmit writes anyway: a word of its own would
 // be one more cache line a hop writes. Switch ports only.
 func (p *port) txFrom() int64 { return p.capFree }
 
+// serPs is the serialization time of wire bytes on the port, in ps.
 func (p *port) serPs(wire int64) int64 {
 	return (wire*8_000_000_000 + p.rateKbps/2) / p.rateKbps
 }
