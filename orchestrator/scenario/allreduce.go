@@ -84,7 +84,7 @@ func allReduceModel(nics []NIC, l *runtime.Lab, t *Traffic, mtu int) (map[string
 	// A step is charged the largest chunk: when the buffer does not
 	// divide by the ranks the chunks differ by a byte, and a ring step
 	// ends with its largest transfer (engine.RingAllReduceTheoryNs).
-	chunkBits := float64((t.BytesN+int64(n)-1)/int64(n)) * 8
+	chunkBits := float64(engine.RingMaxChunk(t.BytesN, n)) * 8
 	cableM := 5
 	if in, err := l.Intent(); err == nil && in.CableLengthM > 0 {
 		cableM = in.CableLengthM

@@ -61,8 +61,9 @@ func RingRankBytes(bytes int64, n, i int) int64 {
 	return sum
 }
 
-// ringMaxChunk is the largest chunk of a ring of bytes over n ranks.
-func ringMaxChunk(bytes int64, n int) int64 { return (bytes + int64(n) - 1) / int64(n) }
+// RingMaxChunk is the largest chunk of a ring of bytes over n ranks, what
+// a step of the ring is charged (RingAllReduceTheoryNs).
+func RingMaxChunk(bytes int64, n int) int64 { return (bytes + int64(n) - 1) / int64(n) }
 
 func ringFlow(prefix string, ranks []string, chunk int64, dscp, k, i int) Flow {
 	n := len(ranks)
@@ -122,7 +123,7 @@ func RingAllReduceTheoryNs(n int, bytes int64, eta, bGbps, stepLatencyNs float64
 		return 0
 	}
 	steps := float64(2 * (n - 1))
-	return steps*float64(ringMaxChunk(bytes, n))*8/(eta*bGbps) + steps*stepLatencyNs
+	return steps*float64(RingMaxChunk(bytes, n))*8/(eta*bGbps) + steps*stepLatencyNs
 }
 
 // AllReduceEstimate is the flow-level model's answer.
@@ -194,7 +195,7 @@ func RingAllReduceFlowLevel(cfg Config, ranks []string, bytes int64) (*AllReduce
 	}
 	frame := float64(s.fullWire())
 	steps := 2 * (n - 1)
-	est := &AllReduceEstimate{Ranks: n, Steps: steps, MinRateGbps: math.Inf(1), RankRatesGbps: rates, ChunkBytes: ringMaxChunk(bytes, n)}
+	est := &AllReduceEstimate{Ranks: n, Steps: steps, MinRateGbps: math.Inf(1), RankRatesGbps: rates, ChunkBytes: RingMaxChunk(bytes, n)}
 	lat := make([]float64, n)
 	// xfer(k, i) is rank i's step k transfer time: its chunk of the step
 	// at its rate.

@@ -1210,7 +1210,7 @@ func (s *sim) buildRings(ids map[string]int32, paths pathCache) error {
 		// differ by a byte at most; a message is cut into the packets of
 		// the largest (payload), so that every step ends at the same
 		// packet count.
-		chunk := ringMaxChunk(rc.Bytes, n)
+		chunk := RingMaxChunk(rc.Bytes, n)
 		steps := int64(2 * (n - 1))
 		rs := &ringState{cfg: rc, steps: steps, stepStart: make([]int64, steps), stepEnd: make([]int64, steps), received: make([]int64, steps), first: math.MaxInt64}
 		for k := range rs.stepStart {
