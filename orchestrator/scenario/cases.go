@@ -131,15 +131,27 @@ func pointCase(pt Point) string {
 // inCase reports whether an entry tagged tag runs in case c.
 func inCase(tag, c string) bool { return tag == "" || tag == c }
 
-// caseFaults are the faults of case c (faults[i] is s.Faults[i] parsed).
+// caseFaults are the faults of case c (faults[i] is s.Faults[i] parsed):
+// a variant's Faults, in the order of caseFaultIndices.
 func (s *Spec) caseFaults(c string) []runtime.FaultSpec {
 	if c == "" {
 		return s.faults
 	}
 	var out []runtime.FaultSpec
-	for i, f := range s.faults {
-		if inCase(s.Faults[i].Case, c) {
-			out = append(out, f)
+	for _, i := range s.caseFaultIndices(c) {
+		out = append(out, s.faults[i])
+	}
+	return out
+}
+
+// caseFaultIndices are the indices in s.Faults of case c's faults (all of
+// them for a scenario without cases, c ""): entry k is where a variant's
+// Faults[k] came from.
+func (s *Spec) caseFaultIndices(c string) []int {
+	var out []int
+	for i := range s.faults {
+		if c == "" || inCase(s.Faults[i].Case, c) {
+			out = append(out, i)
 		}
 	}
 	return out

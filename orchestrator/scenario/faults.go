@@ -286,13 +286,8 @@ func (s *Spec) overlappingFaults(g *fabric.Graph, pt Point, vs runtime.VariantSp
 		from, to int64
 	}
 	downs := map[fabric.LinkMember][]down{}
-	k := 0
-	for fi := range s.faults {
-		if c != "" && !inCase(s.Faults[fi].Case, c) {
-			continue
-		}
+	for k, fi := range s.caseFaultIndices(c) {
 		f := vs.Faults[k]
-		k++
 		if f.Kind != runtime.FaultLinkDown && f.Kind != runtime.FaultLinkFlap {
 			continue
 		}

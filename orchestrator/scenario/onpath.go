@@ -55,13 +55,8 @@ func (s *Spec) resolveOnPath(vs *runtime.VariantSpec, c string, first map[int]in
 		return nil
 	}
 	vs.Faults = slices.Clone(vs.Faults) // the spec's own stay unresolved
-	k := 0
-	for fi := range s.faults {
-		if c != "" && !inCase(s.Faults[fi].Case, c) {
-			continue
-		}
+	for k, fi := range s.caseFaultIndices(c) {
 		f := &vs.Faults[k]
-		k++
 		if f.OnPath == "" {
 			continue
 		}
