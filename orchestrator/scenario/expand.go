@@ -304,12 +304,23 @@ func (s *Spec) trafficAt(i int, key, msg, fix string) error {
 // bytesAt places a problem of traffic entry i's bytes at the matrix key
 // that swept them, else as trafficAt does.
 func (s *Spec) bytesAt(i int, msg, fix string) error {
-	for _, e := range s.Matrix.entries {
-		if e.key == fmt.Sprintf("traffic[%d].bytes", i) {
-			return exitcode.Usage(&specyaml.Error{File: s.file, Line: e.keyAt.line, Column: e.keyAt.col, Msg: msg, Fix: fix})
-		}
+	if err := s.atMatrixKey(msg, fix, fmt.Sprintf("traffic[%d].bytes", i)); err != nil {
+		return err
 	}
 	return s.trafficAt(i, "bytes", msg, fix)
+}
+
+// atMatrixKey places a problem (bad input) at the first of keys the
+// matrix sweeps, in the order given; nil when it sweeps none of them.
+func (s *Spec) atMatrixKey(msg, fix string, keys ...string) error {
+	for _, key := range keys {
+		for _, e := range s.Matrix.entries {
+			if e.key == key {
+				return exitcode.Usage(&specyaml.Error{File: s.file, Line: e.keyAt.line, Column: e.keyAt.col, Msg: msg, Fix: fix})
+			}
+		}
+	}
+	return nil
 }
 
 // errRanks is ringRanks' refusal, which callers place at the entry's

@@ -331,10 +331,8 @@ func (s *Spec) readExclude(file string) error {
 func (s *Spec) pfcOffOnInfiniBand(pt Point) error {
 	msg := fmt.Sprintf("variant %s runs InfiniBand with pfc=off, but InfiniBand links always run credit-based flow control (there is no PFC to remove)", pt.Name)
 	fix := "give pfc: [on], or leave the pair out with matrix exclude: [{transport: infiniband, pfc: off}]"
-	for _, e := range s.Matrix.entries {
-		if e.key == "pfc" {
-			return exitcode.Usage(&specyaml.Error{File: s.file, Line: e.keyAt.line, Column: e.keyAt.col, Msg: msg, Fix: fix})
-		}
+	if err := s.atMatrixKey(msg, fix, "pfc"); err != nil {
+		return err
 	}
 	return exitcode.Usage(&specyaml.Error{File: s.file, Msg: msg + " (a matrix without pfc runs pfc=on and pfc=off)", Fix: fix})
 }
@@ -345,12 +343,8 @@ func (s *Spec) pfcOffOnInfiniBand(pt Point) error {
 func (s *Spec) mtuForTransport(pt Point, err error) error {
 	msg := fmt.Sprintf("variant %s: %v", pt.Name, err)
 	fix := "sweep qos.mtu over 1024, 2048 and 4096, or leave the pair out with matrix exclude"
-	for _, key := range []string{"qos.mtu", "transport"} {
-		for _, e := range s.Matrix.entries {
-			if e.key == key {
-				return exitcode.Usage(&specyaml.Error{File: s.file, Line: e.keyAt.line, Column: e.keyAt.col, Msg: msg, Fix: fix})
-			}
-		}
+	if err := s.atMatrixKey(msg, fix, "qos.mtu", "transport"); err != nil {
+		return err
 	}
 	return exitcode.Usage(&specyaml.Error{File: s.file, Msg: msg, Fix: "give the lab's qos.mtu a path MTU (4096, 2048 or 1024)"})
 }
