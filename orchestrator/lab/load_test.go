@@ -46,6 +46,8 @@ func TestSpecErrorsNamePlace(t *testing.T) {
 		{"list", "- a\n- b\n", "x.yaml:1:1"},
 		{"ecn order", "name: a\nsizing:\n  gpus: 8\nqos:\n  ecn:\n    kmin_kb: 500\n    kmax_kb: 100\n", "x.yaml:6:14: kmin_kb 500 is not below kmax_kb 100"},
 		{"buffer pool range", "name: a\nsizing:\n  gpus: 8\nqos:\n  buffer_pool_bytes: 4096\n", "x.yaml:5:22: a shared buffer of 4096 bytes is out of range"},
+		{"PAUSE response below 0", "name: a\nsizing:\n  gpus: 8\nqos:\n  pause_response_quanta: -1\n", "x.yaml:5:26: a PAUSE response of -1 quanta is out of range"},
+		{"PAUSE response above a pause frame's field", "name: a\nsizing:\n  gpus: 8\nqos:\n  pause_response_quanta: 65536\n", "a PAUSE response of 65536 quanta is out of range (fix: use 0 to 65535 quanta"},
 		{"watchdog range", "name: a\nsizing:\n  gpus: 8\nqos:\n  pfc_watchdog:\n    detection_ms: 10\n", "x.yaml:6:19"},
 		{"spine ASN plan", "name: a\nsizing:\n  gpus: 8\nbgp:\n  spine_asn: unique\n", "x.yaml:5:14: unknown spine ASN plan \"unique\""},
 		{"ets weights, lowest class first", "name: a\nsizing:\n  gpus: 8\nqos:\n  ets_weights:\n    5: 0\n    1: 200\n    3: 101\n", "weight 200 for traffic class 1 is out of range"},
