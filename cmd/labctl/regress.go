@@ -191,8 +191,13 @@ off. The report's first lines list the overrides and where each came from.
 			}
 			if rep.Regressed {
 				also := ""
-				if len(rep.ScenarioChanges) > 0 {
+				switch {
+				case len(rep.ScenarioChanges) > 0 && rep.SimulatorChanged:
+					also = " (the scenario and the simulator changed between them too, which may explain them: see above)"
+				case len(rep.ScenarioChanges) > 0:
 					also = " (the scenario changed between them too, which may explain them: see its values above)"
+				case rep.SimulatorChanged:
+					also = " (the simulator changed between them too, which may explain them: see its revisions above)"
 				}
 				return exitcode.Failedf("run %s regressed against baseline %s: %s%s", run.RunID, base.RunID, plural.N(rep.Regressions, "regression"), also)
 			}

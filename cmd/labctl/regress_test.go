@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/labctl/labctl/orchestrator/results"
+	"github.com/labctl/labctl/orchestrator/sim"
 )
 
 // setWREDMin sets green_min_threshold of the WRED profile of node's
@@ -199,6 +200,74 @@ func TestRegressSaysTheScenarioChanged(t *testing.T) {
 	code, rep, _ := regressJSON(t, dir)
 	if !rep.ScenarioChanged || len(rep.ScenarioChanges) != 2 || rep.ConfigChanged {
 		t.Errorf("edited file, JSON: exit %d, scenario changed %v %+v, config changed %v", code, rep.ScenarioChanged, rep.ScenarioChanges, rep.ConfigChanged)
+	}
+}
+
+// TestRegressSaysTheSimulatorChanged: a baseline saved by a labctl whose
+// simulator was another revision (here one from before records carried
+// one: its sim_revision taken out) is not the same simulation as a run
+// of today's, whatever the seed: regress names the simulator as a
+// changed input with what changed since, at moderate confidence, and a
+// regression's error points at it; a baseline of today's revision says
+// nothing of the simulator.
+func TestRegressSaysTheSimulatorChanged(t *testing.T) {
+	t.Parallel()
+	dir := upLab(t, "16gpu")
+	file := filepath.Join(dir, "incast-short.yaml")
+	if err := os.WriteFile(file, []byte("name: incast-short\nmatrix: {ecn: [on], pfc: [on]}\nduration: 1ms\nsample_every: 0\ntraffic:\n  - pattern: incast\n    senders: 4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runOK(t, dir, file, "16gpu")
+	if code, out, errs := resultsCLI(t, dir, "regress", "--save-baseline", "latest", "good"); code != 0 {
+		t.Fatalf("save baseline: exit %d: %s%s", code, out, errs)
+	}
+	runOK(t, dir, file, "16gpu")
+	if code, out, _ := resultsCLI(t, dir, "regress", "latest", "--baseline", "good"); code != 0 || strings.Contains(out, "simulator changed") || strings.Contains(out, "revision") || !strings.Contains(out, "(confidence: high)") {
+		t.Errorf("same revision: exit %d:\n%s", code, out)
+	}
+	// The baseline as an older labctl saved it: no revision, and a
+	// throughput the simulator of then gave 20% higher.
+	path := filepath.Join(dir, "results", "baselines", "good.json")
+	var rec map[string]any
+	b, err := os.ReadFile(path)
+	if err == nil {
+		err = json.Unmarshal(b, &rec)
+	}
+	if err != nil || rec["sim_revision"] != float64(sim.Revision) {
+		t.Fatalf("baseline %s: sim_revision %v, %v", path, rec["sim_revision"], err)
+	}
+	delete(rec, "sim_revision")
+	write := func() {
+		t.Helper()
+		b, err := json.Marshal(rec)
+		if err == nil {
+			err = os.WriteFile(path, b, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	write()
+	code, out, _ := resultsCLI(t, dir, "regress", "latest", "--baseline", "good")
+	for _, want := range []string{
+		"the same seed on both sides (seed 1), each variant one to one with the baseline's: the simulator is deterministic for a seed, so every figure that moved was moved by what differs (the simulator (revision 1 in the run; the baseline records none",
+		"(confidence: moderate)",
+		"the simulator changed between the baseline and this run: figures may have moved because of it, not the configs",
+		"  revision 1 (2026-12-06): the first revision records carry",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("baseline without a revision: exit %d, regress lacks %q:\n%s", code, want, out)
+		}
+	}
+	if code != 0 {
+		t.Errorf("nothing moved: exit %d\n%s", code, out)
+	}
+	v := rec["variants"].([]any)[0].(map[string]any)["summary"].(map[string]any)
+	v["throughput_gbps_total"] = v["throughput_gbps_total"].(float64) * 1.2
+	write()
+	code, rep, errs := regressJSON(t, dir)
+	if code != 1 || !rep.SimulatorChanged || len(rep.SimulatorChanges) != sim.Revision || !strings.Contains(errs, "the simulator changed between them too") {
+		t.Errorf("a figure moved: exit %d, simulator changed %v %q, error %q", code, rep.SimulatorChanged, rep.SimulatorChanges, errs)
 	}
 }
 

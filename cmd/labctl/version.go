@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/labctl/labctl/orchestrator/sim"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -35,10 +37,13 @@ type buildVersion struct {
 	Time          string `json:"commit_time,omitempty"`
 	Modified      bool   `json:"modified,omitempty"`
 	Go            string `json:"go"`
+	// SimRevision is the simulator's revision (sim.Revision), which the
+	// run records carry and regress compares.
+	SimRevision int `json:"sim_revision"`
 }
 
 func readBuildVersion(bi *debug.BuildInfo, ok bool) buildVersion {
-	v := buildVersion{SchemaVersion: 1, Version: version, Go: runtime.Version()}
+	v := buildVersion{SchemaVersion: 1, Version: version, Go: runtime.Version(), SimRevision: sim.Revision}
 	stamp := map[string]string{}
 	if ok && bi != nil {
 		for _, s := range bi.Settings {
@@ -61,7 +66,7 @@ func readBuildVersion(bi *debug.BuildInfo, ok bool) buildVersion {
 // String is the one line labctl version prints.
 func (v buildVersion) String() string {
 	if v.Commit == "" {
-		return fmt.Sprintf("labctl %s, commit unknown (built without VCS info), %s", v.Version, v.Go)
+		return fmt.Sprintf("labctl %s, commit unknown (built without VCS info), %s, simulator revision %d", v.Version, v.Go, v.SimRevision)
 	}
 	commit := v.Commit
 	if len(commit) > 12 {
@@ -77,7 +82,7 @@ func (v buildVersion) String() string {
 	if len(about) > 0 {
 		commit += " (" + strings.Join(about, ", ") + ")"
 	}
-	return fmt.Sprintf("labctl %s, commit %s, %s", v.Version, commit, v.Go)
+	return fmt.Sprintf("labctl %s, commit %s, %s, simulator revision %d", v.Version, commit, v.Go, v.SimRevision)
 }
 
 func newVersionCmd(app *App) *cobra.Command {
@@ -86,8 +91,11 @@ func newVersionCmd(app *App) *cobra.Command {
 		Short: "Print labctl's version",
 		Long: `version prints labctl's version and the git commit it was built from (with
 its time, and whether the checkout had uncommitted changes), as go build
-stamps them into the binary in a git checkout. go run and binaries built
-with -buildvcs=false have no commit.`,
+stamps them into the binary in a git checkout, and the revision of its
+simulator, which every run record carries (sim_revision): the same lab,
+configs, scenario and seed give the same figures under one revision, and
+regress names a revision that differs between a baseline and a run. go
+run and binaries built with -buildvcs=false have no commit.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			format, err := app.OutputFormat("text", "text", "json")

@@ -1,15 +1,18 @@
 package main
 
 import (
+	"fmt"
 	"runtime"
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/labctl/labctl/orchestrator/sim"
 )
 
 // Not parallel: it sets the package's version variables.
 func TestBuildVersion(t *testing.T) {
-	goVer := runtime.Version()
+	goVer := runtime.Version() + fmt.Sprintf(", simulator revision %d", sim.Revision)
 	stamped := &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{
 		{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: "e1070ccb1355ddcb0488987feefc850533d9e7e6"},
 		{Key: "vcs.time", Value: "2026-12-01T22:05:14Z"}, {Key: "vcs.modified", Value: "true"}}}

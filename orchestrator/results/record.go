@@ -90,6 +90,12 @@ type Run struct {
 	// ModelNote says what the model leaves out (FlowModelCaveat for a
 	// flow-level run), so the record speaks for itself.
 	ModelNote string `json:"model_note,omitempty"`
+	// SimRevision is the revision of the simulator (sim.Revision) that
+	// made the run's simulated figures: the same inputs at the same seed
+	// give the same figures under one revision, so regress names a
+	// revision that differs as a changed input. 0 for a record of a
+	// tool's output (Imported) or one made before records carried it.
+	SimRevision int `json:"sim_revision,omitempty"`
 	// VariantsPlanned is how many variants the scenario expands to, so a
 	// reader can tell a run that stopped early from a smaller scenario.
 	VariantsPlanned int `json:"variants_planned,omitempty"`

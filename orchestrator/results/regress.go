@@ -21,6 +21,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/naming"
 	"github.com/labctl/labctl/orchestrator/plural"
 	"github.com/labctl/labctl/orchestrator/qos"
+	engine "github.com/labctl/labctl/orchestrator/sim"
 	"github.com/labctl/labctl/orchestrator/transport"
 )
 
@@ -224,6 +225,15 @@ type Report struct {
 	// when nothing changed or a text could not be read.
 	ScenarioChanged bool             `json:"scenario_changed"`
 	ScenarioChanges []ScenarioChange `json:"scenario_changes"`
+	// SimulatorChanged says the two records' simulated figures come from
+	// different revisions of the simulator (Run.SimRevision; a record
+	// without one predates them all): at one seed they are then not the
+	// same simulation, and figures the newer labctl moved are not the
+	// configs' doing. SimulatorChanges says what each revision between
+	// them changed (sim.Revisions). Never set when either side is a
+	// record of a tool's output, which holds no simulated figure.
+	SimulatorChanged bool     `json:"simulator_changed"`
+	SimulatorChanges []string `json:"simulator_changes,omitempty"`
 	// LintErrors and BaselineLintErrors are the lint errors of the two
 	// records' configs.
 	LintErrors         *int      `json:"lint_errors,omitempty"`
@@ -304,6 +314,11 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 	}
 	if len(r.ScenarioChanges) > 0 || (r.ScenarioChanged && r.ScenarioChanges == nil) {
 		changed = append(changed, "the scenario's values")
+	}
+	if sim, ok := simulatorChange(run, baseline); ok {
+		r.SimulatorChanged = true
+		r.SimulatorChanges = engine.RevisionChanges(run.SimRevision, baseline.SimRevision)
+		changed = append(changed, sim)
 	}
 	plan := planComparison(run, baseline, len(changed) > 0)
 	pooled := plan.pooled

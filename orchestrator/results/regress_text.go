@@ -29,6 +29,7 @@ func (r Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "tolerances: %s; every other metric its default\n", strings.Join(parts, ", "))
 	}
 	r.writeScenarioChanges(&b)
+	r.writeSimulatorChanges(&b)
 	r.writeConfigChanges(&b)
 	for _, wn := range r.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", wn)

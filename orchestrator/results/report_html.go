@@ -530,6 +530,7 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 <tr><td>Started</td><td>{{.Started}}</td></tr>
 <tr><td>Finished</td><td>{{if .Finished}}{{.Finished}} ({{.Duration}}){{else}}not finished{{end}}</td></tr>
 {{with .Run.ConfigDigest}}<tr><td>Config digest</td><td><code>{{.}}</code></td></tr>{{end}}
+{{with .Run.SimRevision}}<tr><td>Simulator revision</td><td>{{.}}</td></tr>{{end}}
 {{with .Sweep}}<tr><td>Sweep</td><td>{{.}}</td></tr>{{end}}
 </table>
 </header>

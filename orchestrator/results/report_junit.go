@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -117,7 +118,7 @@ func RenderJUnit(run *Run, w io.Writer) error {
 		suite.Time = fmt.Sprintf("%.3f", run.Finished.Sub(run.Started).Seconds())
 	}
 	for _, p := range [][2]string{{"run_id", run.RunID}, {"lab", run.Lab}, {"scenario", run.Scenario}, {"runtime", run.Runtime},
-		{"nos", run.NOS}, {"seed", fmt.Sprint(run.Seed)}, {"status", run.Status}, {"config_digest", run.ConfigDigest}, {"model", junitModel(run)}, {"sweep", sweepLabel(run)}} {
+		{"nos", run.NOS}, {"seed", fmt.Sprint(run.Seed)}, {"status", run.Status}, {"config_digest", run.ConfigDigest}, {"model", junitModel(run)}, {"sim_revision", simRevisionText(run)}, {"sweep", sweepLabel(run)}} {
 		if p[1] != "" {
 			suite.Properties = append(suite.Properties, JUnitProperty{Name: p[0], Value: xmlSafe(p[1])})
 		}
@@ -169,4 +170,13 @@ func junitModel(run *Run) string {
 		return "packet: every packet simulated"
 	}
 	return ""
+}
+
+// simRevisionText is a run's simulator revision as a property value, ""
+// for a record that carries none.
+func simRevisionText(run *Run) string {
+	if run.SimRevision == 0 {
+		return ""
+	}
+	return strconv.Itoa(run.SimRevision)
 }

@@ -55,6 +55,9 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 	if run.ConfigDigest != "" {
 		p("| Config digest | `%s` |\n", mdCode(run.ConfigDigest))
 	}
+	if run.SimRevision > 0 {
+		p("| Simulator revision | %d |\n", run.SimRevision)
+	}
 	p("| Numbers | %s |\n", runSources(run))
 	if len(run.Sweep) > 0 {
 		p("| Sweep | %s |\n", mdCell(sweepLabel(run)))

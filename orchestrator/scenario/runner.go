@@ -112,6 +112,7 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 		}
 	}
 	run.Model = model
+	run.SimRevision = engine.Revision
 	if model == runtime.ModelFlow {
 		run.ModelNote = runtime.FlowModelCaveat
 	}

@@ -1,0 +1,46 @@
+package sim
+
+import "fmt"
+
+// Revision numbers what a simulation yields for given inputs: the same
+// lab, vendor configs, scenario and seed give the same figures under one
+// revision, and may give others under the next. It covers this engine
+// (packet-level and flow-level), the runtime that turns a lab's configs
+// into its Config (orchestrator/runtime/sim) and the defaults a lab or
+// scenario leaves to labctl. Every run record carries it (results.Run's
+// sim_revision), so regress can tell figures a new labctl moved from
+// figures a config change moved: with one seed and the same inputs, two
+// records of different revisions are not the same simulation.
+//
+// Raise it, with a line in Revisions, in the commit that changes the
+// figures of unchanged inputs. cmd/labctl's TestSimulatorRevision runs
+// fixed inputs and fails when their figures move under an unchanged
+// revision.
+const Revision = 1
+
+// RevisionNote says what a revision changed.
+type RevisionNote struct {
+	Revision int
+	Date     string
+	Change   string
+}
+
+// Revisions are the simulator's revisions, oldest first; the last is
+// Revision.
+var Revisions = []RevisionNote{
+	{Revision: 1, Date: "2026-12-06", Change: "the first revision records carry. Since the simulator before it: ports obey a PFC frame after their PAUSE response (the IEEE 802.3 bound for the speed, or the lab's qos.pause_response_quanta) instead of at once, and switches decide XOFF at the byte that crosses the threshold (ecn-pfc's PFC-only variant on 64gpu: 210,591 pause frames before, 36,205 after); a ring all-reduce's steps carry their chunks' exact sizes; receivers that place packets out of order count goodput at arrival; a multi-QP flow's rate is its QPs' window bytes over its window"},
+}
+
+// RevisionChanges says what changed between two revisions, one line per
+// revision after the older up to the newer; 0 stands for a record made
+// before records carried a revision, which may predate any of them.
+func RevisionChanges(a, b int) []string {
+	lo, hi := min(a, b), max(a, b)
+	var out []string
+	for _, r := range Revisions {
+		if r.Revision > lo && r.Revision <= hi {
+			out = append(out, fmt.Sprintf("revision %d (%s): %s", r.Revision, r.Date, r.Change))
+		}
+	}
+	return out
+}
