@@ -1,0 +1,133 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	goruntime "runtime"
+	"strings"
+	"testing"
+
+	"github.com/labctl/labctl/orchestrator/results"
+	"github.com/labctl/labctl/orchestrator/sim"
+)
+
+// simRevisionDir holds the fixed inputs whose figures stand for the
+// simulator's revision (its README says why they are copies).
+const simRevisionDir = "testdata/simrevision"
+
+// TestSimulatorRevision runs fixed inputs (a lab, its configs, scenarios:
+// testdata/simrevision) and holds their figures against figures.golden,
+// made under the revision it names. Regress takes two records of the
+// same inputs, seed and revision for the same simulation, so figures
+// that move under an unchanged sim.Revision would be read as the
+// configs' doing: the test fails then, and says to raise the revision.
+func TestSimulatorRevision(t *testing.T) {
+	if goruntime.GOARCH != "amd64" {
+		// Go fuses multiply-adds on other architectures, which moves
+		// the last digits of the figures the golden was made with.
+		t.Skipf("the golden figures are of amd64; this is %s", goruntime.GOARCH)
+	}
+	t.Parallel()
+	dir := t.TempDir()
+	var out, errb strings.Builder
+	if code := run(t.Context(), []string{"up", filepath.Join(simRevisionDir, "lab.yaml"), "--dir", dir}, &out, &errb); code != 0 {
+		t.Fatalf("labctl up: exit %d: %s", code, errb.String())
+	}
+	// The configs as they were rendered when the golden was made, not
+	// as today's renderer makes them.
+	configs, err := filepath.Glob(filepath.Join(simRevisionDir, "configs", "*.json"))
+	if err != nil || len(configs) == 0 {
+		t.Fatalf("configs: %v %v", configs, err)
+	}
+	for _, c := range configs {
+		b, err := os.ReadFile(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "topologies", "simrev", "configs", filepath.Base(c)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	scenarios, err := filepath.Glob(filepath.Join(simRevisionDir, "scenarios", "*.yaml"))
+	if err != nil || len(scenarios) == 0 {
+		t.Fatalf("scenarios: %v %v", scenarios, err)
+	}
+	var lines []string
+	figures := func(name string, extra ...string) {
+		code, r, stderr := runJSON(t, dir, name, "simrev", extra...)
+		if r == nil || (code != 0 && code != 1) {
+			t.Fatalf("labctl run %s %v: exit %d: %s", name, extra, code, stderr)
+		}
+		if r.SimRevision != sim.Revision {
+			t.Errorf("%s: the record's sim_revision %d, the simulator's %d", name, r.SimRevision, sim.Revision)
+		}
+		label := strings.Join(append([]string{strings.TrimSuffix(filepath.Base(name), ".yaml")}, extra...), " ")
+		for _, v := range r.Variants {
+			lines = append(lines, simFigures(t, label, &v))
+		}
+	}
+	for _, s := range scenarios {
+		figures(s)
+	}
+	figures(filepath.Join(simRevisionDir, "scenarios", "allreduce.yaml"), "--model", "flow")
+	figures(filepath.Join(simRevisionDir, "scenarios", "baseline-bw.yaml"), "--model", "flow")
+
+	got := fmt.Sprintf("revision %d\n%s\n", sim.Revision, strings.Join(lines, "\n"))
+	golden := filepath.Join(simRevisionDir, "figures.golden")
+	if updating() {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	b, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (make it with -update)", err)
+	}
+	want := string(b)
+	if got == want {
+		return
+	}
+	wantRev, _, _ := strings.Cut(want, "\n")
+	if wantRev == fmt.Sprintf("revision %d", sim.Revision) {
+		t.Fatalf("the figures of the fixed inputs in %s moved while sim.Revision stayed %d: records of today's labctl and of the last revision would compare as the same simulation. If the change is meant, raise sim.Revision with a line in sim.Revisions saying what moved, then rewrite the golden: go test ./cmd/labctl -run TestSimulatorRevision -update\n%s",
+			simRevisionDir, sim.Revision, firstDifference(want, got))
+	}
+	t.Fatalf("sim.Revision is %d and %s was made under %s: rewrite it with go test ./cmd/labctl -run TestSimulatorRevision -update\n%s", sim.Revision, golden, wantRev, firstDifference(want, got))
+}
+
+// simFigures is one line of the golden: a variant's summary as the
+// record has it and the engine's events and packet-hops, which move with
+// nearly anything the simulation does.
+func simFigures(t *testing.T, scenario string, v *results.Variant) string {
+	t.Helper()
+	s, err := json.Marshal(v.Summary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cost := "events - hops -"
+	if c := v.Cost; c != nil && c.Events != nil && c.PacketHops != nil {
+		cost = fmt.Sprintf("events %d hops %d", *c.Events, *c.PacketHops)
+	}
+	return fmt.Sprintf("%s %s: %s %s", scenario, v.Label(), cost, s)
+}
+
+// firstDifference shows the first line where two texts differ.
+func firstDifference(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := range max(len(w), len(g)) {
+		var a, b string
+		if i < len(w) {
+			a = w[i]
+		}
+		if i < len(g) {
+			b = g[i]
+		}
+		if a != b {
+			return fmt.Sprintf("line %d:\n golden: %s\n now:    %s", i+1, a, b)
+		}
+	}
+	return ""
+}
