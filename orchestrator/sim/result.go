@@ -115,13 +115,16 @@ type FlowStats struct {
 	StartNs        int64 `json:"start_ns"` // -1 if it never started
 	Bytes          int64 `json:"bytes"`    // requested size, 0 for long-lived
 	BytesDelivered int64 `json:"bytes_delivered"`
-	// GoodputGbps: for a completed finite flow Bytes/FCT; otherwise bytes
-	// delivered in order from max(start, WarmupNs) to the end.
+	// GoodputGbps: for a completed finite flow Bytes/FCT; otherwise
+	// WindowBytes over the window from max(start, WarmupNs) to the end.
 	GoodputGbps float64 `json:"goodput_gbps"`
 	// WindowBytes are the bytes delivered from max(start, WarmupNs) to
 	// the end, what a long-lived flow's GoodputGbps is over that window;
 	// counted for a finite flow too, so that the QPs of one flow, some
-	// completed and some not, add up over one window.
+	// completed and some not, add up over one window. Packets placed out
+	// of order (Config.OutOfOrder) count by their arrival, those still
+	// behind an open gap at the end too (BytesDelivered leaves these
+	// out), as the time series counts them.
 	WindowBytes int64  `json:"window_bytes,omitempty"`
 	Completed   bool   `json:"completed"`
 	FCTNs       *int64 `json:"fct_ns"`

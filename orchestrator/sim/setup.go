@@ -396,7 +396,9 @@ type flowState struct {
 // bytes to memory then, so they belong to the goodput window and the
 // time series sample they arrived in, not the ones the gap filled in
 // (which read above the line rate when bytes that arrived before the
-// warmup, or a sample, filled in after it). Its latency sample is
+// warmup, or a sample, filled in after it); one the end of the run finds
+// still behind a gap counts in the window all the same (placedInWindow),
+// as in the samples, which count placed bytes. Its latency sample is
 // arrival less send too, the one-way NIC-to-NIC delay Latency documents
 // and UET's receiver (uetPlace) measures; what the gap added is the
 // wait for a completion, which a one-way packet delay does not include.
