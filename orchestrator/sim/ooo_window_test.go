@@ -92,3 +92,43 @@ func TestOutOfOrderWindowCountsOpenGap(t *testing.T) {
 		}
 	}
 }
+
+// Sixteen sprayed flows with DCQCN on read almost nothing over 250-300 µs,
+// and that is DCQCN's, not the reordering's: no NAK, no retransmission.
+// All start at line rate into the leaf's 4 uplinks (4:1); their queues
+// reach about 790 KB, 64 µs at 100G, and every packet leaving them above
+// Kmin may be marked, so each QP gets a CNP every 4 µs while they drain
+// and ConnectX's defaults cut it each time by up to half (min_dec_fac
+// 50): a dozen cuts take it to tens of Mb/s. At that rate its 32 KiB
+// byte counter takes milliseconds, so its rate-increase timer
+// (rpg_time_reset, 300 µs, restarted by every cut) is what raises it,
+// about 300 µs after its last cut, past the window. With a 55 µs timer
+// the same window is full.
+func TestSprayedDCQCNWaitsForItsRateTimer(t *testing.T) {
+	const windowNs = 50_000
+	uplinks := 4 * lineGoodput(100, DefaultMTU)
+	for _, timerUs := range []int64{300, 55} {
+		cfg := sprayedPairs(16, "spray", windowNs)
+		cfg.DCQCN.RPGTimeResetUs = timerUs
+		r := mustRun(t, cfg)
+		var naks, retx, slow int64
+		for _, f := range r.Flows {
+			naks += f.NAKs
+			retx += f.Retransmits
+			if f.RateGbps < 1 {
+				slow++
+			}
+		}
+		if naks != 0 || retx != 0 {
+			t.Errorf("timer %d µs: %d NAKs and %d retransmissions; out-of-order placement should take spraying without any", timerUs, naks, retx)
+		}
+		got := r.Totals.GoodputGbps
+		t.Logf("timer %d µs: window goodput %.1f Gb/s of %.1f, %d of 16 flows below 1 Gb/s", timerUs, got, uplinks, slow)
+		switch {
+		case timerUs == 300 && (got > 0.05*uplinks || slow < 14):
+			t.Errorf("timer 300 µs: window goodput %.1f Gb/s and %d flows below 1 Gb/s: the flows no longer wait for their rate timer (see the test's comment)", got, slow)
+		case timerUs == 55 && got < 0.9*uplinks:
+			t.Errorf("timer 55 µs: window goodput %.1f Gb/s, want most of the uplinks' %.1f", got, uplinks)
+		}
+	}
+}
