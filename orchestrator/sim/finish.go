@@ -217,8 +217,6 @@ func (s *sim) result() *Result {
 
 func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
 
-// addFlow counts a flow's bytes, CNPs, retransmissions, timeouts and
-// failure in the totals.
 // placedInWindow is the payload flow f placed out of order (oooPkt) that
 // arrived in its goodput window, from max(start, WarmupNs) on, and that
 // the end of the run found still behind an open gap. Counted by their
@@ -237,6 +235,8 @@ func (s *sim) placedInWindow(f *flowState) int64 {
 	return b
 }
 
+// addFlow counts a flow's bytes, CNPs, retransmissions, timeouts and
+// failure in the totals.
 func (t *Totals) addFlow(f *flowState) {
 	t.BytesDelivered += f.delivered
 	t.CNPs += f.cnpsSent
