@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -250,7 +251,7 @@ func TestRegressSaysTheSimulatorChanged(t *testing.T) {
 	write()
 	code, out, _ := resultsCLI(t, dir, "regress", "latest", "--baseline", "good")
 	for _, want := range []string{
-		"the same seed on both sides (seed 1), each variant one to one with the baseline's: the simulator is deterministic for a seed, so every figure that moved was moved by what differs (the simulator (revision 1 in the run; the baseline records none",
+		fmt.Sprintf("the same seed on both sides (seed 1), each variant one to one with the baseline's: the simulator is deterministic for a seed, so every figure that moved was moved by what differs (the simulator (revision %d in the run; the baseline records none", sim.Revision),
 		"(confidence: moderate)",
 		"the simulator changed between the baseline and this run: figures may have moved because of it, not the configs",
 		"  revision 1 (2026-12-06): the first revision records carry",

@@ -2,6 +2,7 @@ package results
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -32,9 +33,9 @@ func TestRegressNamesTheSimulatorsRevision(t *testing.T) {
 		base, run     int
 		basis, change string
 	}{
-		{"baseline before revisions", 0, engine.Revision, "the simulator (revision 1 in the run; the baseline records none", "revision 1 (2026-12-06): the first revision records carry"},
-		{"run of an older labctl", engine.Revision, 0, "the simulator (revision 1 in the baseline; the run records none", "revision 1 (2026-12-06)"},
-		{"a revision this labctl does not know", engine.Revision + 1, engine.Revision, "the simulator (revision 2 in the baseline, 1 in the run)", "this labctl does not know what the other revision changed"},
+		{"baseline before revisions", 0, engine.Revision, fmt.Sprintf("the simulator (revision %d in the run; the baseline records none", engine.Revision), "revision 1 (2026-12-06): the first revision records carry"},
+		{"run of an older labctl", engine.Revision, 0, fmt.Sprintf("the simulator (revision %d in the baseline; the run records none", engine.Revision), "revision 1 (2026-12-06)"},
+		{"a revision this labctl does not know", engine.Revision + 1, engine.Revision, fmt.Sprintf("the simulator (revision %d in the baseline, %d in the run)", engine.Revision+1, engine.Revision), "this labctl does not know what the other revision changed"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			b, rr := cloneRun(t, base), cloneRun(t, run)
