@@ -42,12 +42,21 @@ func RingAllReduceFlows(prefix string, ranks []string, bytes int64, dscp int) []
 // it, so it could not pace the chain, and a flow of 0 bytes means a
 // long-lived flow to the simulator.
 func RingStepBytes(bytes int64, n, i, k int) int64 {
-	c := ((i-k)%n + n) % n
-	b := bytes / int64(n)
-	if int64(c) < bytes%int64(n) {
-		b++
+	return Piece(bytes, int64(n), int64(((i-k)%n+n)%n))
+}
+
+// Piece is piece i (0 to n-1) of total cut into n pieces as evenly as
+// whole units allow: total/n each, the first total%n of them one unit
+// more, so that they differ by one unit at most and add up to total. It
+// is how labctl splits a buffer everywhere: the ring pattern's chunks
+// (RingStepBytes) and an NCCL collective's channels, loops and chunks,
+// in elements (orchestrator/collective).
+func Piece(total, n, i int64) int64 {
+	p := total / n
+	if i < total%n {
+		p++
 	}
-	return b
+	return p
 }
 
 // RingRankBytes is what rank i of a ring AllReduce of bytes over n ranks

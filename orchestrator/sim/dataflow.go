@@ -29,8 +29,13 @@ type progState struct {
 type streamState struct {
 	prog         int32
 	self         int32 // its own index in s.streams
-	msgs, bytes  int64 // messages of bytes each
+	msgs, bytes  int64 // messages of bytes each (bytes the largest with size)
 	recvd, ready int64
+	// size is Stream.Size (nil: every message carries bytes); sent counts
+	// a scale-up stream's messages that left its GPU, rcvdBytes the bytes
+	// of those received.
+	size            func(int64) int64
+	sent, rcvdBytes int64
 	// stride and phase place its messages in their sequence (Stream).
 	stride, phase int64
 	inputs        []Input // the program's, indices local to it
@@ -42,10 +47,12 @@ type streamState struct {
 	// deps are the streams (global indices) that read this one.
 	deps []int32
 	// A fabric stream's QP (flow index), or -1 for a scale-up stream,
-	// which sends through GPU egress gpu, serPs per message.
+	// which sends through GPU egress gpu, serPs per message of bytes, at
+	// gbps.
 	flow  int32
 	gpu   int32
 	serPs int64
+	gbps  float64
 	// hops is the number of switches on a fabric stream's data path at
 	// the start (1 within a leaf, 3 via a spine, 5 via a super-spine).
 	hops int
@@ -74,6 +81,10 @@ type suBatch struct {
 	count  int64
 	at     int64
 }
+
+// maxSizedMessages bounds the messages of a stream with Stream.Size,
+// which setup reads one by one.
+const maxSizedMessages = 1 << 30
 
 // maxStreamBytes bounds one stream's payload (1 PiB), so packet and byte
 // counts cannot overflow.
@@ -167,7 +178,21 @@ func (s *sim) buildPrograms(paths pathCache) error {
 					return fail("input %d waits for its own message m+%d before sending message m, which never happens: a stream can only wait for its own earlier messages (offset < 0)", k, in.Offset)
 				}
 			}
-			ss := streamState{prog: int32(pi), self: int32(len(s.streams)), msgs: st.Messages, bytes: st.MessageBytes, inputs: st.Inputs, flow: -1, gpu: -1,
+			total := st.Messages * st.MessageBytes
+			if st.Size != nil && st.Messages > maxSizedMessages {
+				return fail("%d messages of their own sizes: at most %d", st.Messages, maxSizedMessages)
+			}
+			if st.Size != nil {
+				total = 0
+				for m := range st.Messages {
+					b := st.Size(m)
+					if b < 0 || b > st.MessageBytes {
+						return fail("message %d carries %d bytes: a message's size must be in 0..%d (MessageBytes, the largest)", m, b, st.MessageBytes)
+					}
+					total += b
+				}
+			}
+			ss := streamState{prog: int32(pi), self: int32(len(s.streams)), msgs: st.Messages, bytes: st.MessageBytes, size: st.Size, inputs: st.Inputs, flow: -1, gpu: -1,
 				stride: max(st.Stride, 1), phase: st.Phase}
 			if st.ScaleUp {
 				g, err := s.scaleUpEgress(st, gpuOf)
@@ -176,7 +201,8 @@ func (s *sim) buildPrograms(paths pathCache) error {
 				}
 				ss.gpu = g
 				d := s.cfg.ScaleUp[st.Host]
-				ss.serPs = int64(math.Round(float64(st.MessageBytes) * 8000 / d.GbpsPerGPU))
+				ss.gbps = d.GbpsPerGPU
+				ss.serPs = ss.serOf(st.MessageBytes)
 				s.streams = append(s.streams, ss)
 				continue
 			}
@@ -209,7 +235,7 @@ func (s *sim) buildPrograms(paths pathCache) error {
 			ss.hops = hops
 			flowCfgs = append(flowCfgs, Flow{
 				ID: p.ID, Src: st.Src, Dst: st.Dst, SrcPort: sp, DSCP: p.DSCP, ExplicitDSCP: p.ExplicitDSCP,
-				Bytes: st.Messages * st.MessageBytes, MessageBytes: st.MessageBytes, Role: p.Role, Quiet: true,
+				Bytes: total, MessageBytes: st.MessageBytes, Role: p.Role, Quiet: true,
 			})
 			fi := int32(len(s.flows))
 			s.flows = append(s.flows, flowState{})
@@ -552,12 +578,31 @@ func (s *sim) gpuPost(g, i int32, count int64) {
 	e.q = append(e.q, suBatch{stream: i, count: count, at: s.now})
 }
 
+// serOf is a scale-up message of b bytes' serialization (ps).
+func (st *streamState) serOf(b int64) int64 {
+	return int64(math.Round(float64(b) * 8000 / st.gbps))
+}
+
+// msgBytes is what message m of the stream carries.
+func (st *streamState) msgBytes(m int64) int64 {
+	if st.size == nil {
+		return st.bytes
+	}
+	return st.size(m)
+}
+
 // gpuSend sends the next message of stream i from GPU g, posted at at:
 // it leaves once the GPU's previous message did and arrives latency
-// after its last byte.
+// after its last byte. A stream's messages leave its GPU in order.
 func (s *sim) gpuSend(g, i int32, at int64) {
 	e := &s.gpus[g]
-	e.lastDone = max(at, e.lastDone) + s.streams[i].serPs
+	st := &s.streams[i]
+	ser := st.serPs
+	if st.size != nil {
+		ser = st.serOf(st.size(st.sent))
+	}
+	st.sent++
+	e.lastDone = max(at, e.lastDone) + ser
 	e.cur = i
 	s.push(e.lastDone+e.latency, evScaleUp, g, 0, 0)
 }
@@ -577,7 +622,11 @@ func (s *sim) gpuArrive(g int32) {
 	} else {
 		e.busy = false
 	}
-	s.work.delivered += s.streams[i].bytes
+	// Arrivals are in departure order: this is the stream's next message.
+	st := &s.streams[i]
+	b := st.msgBytes(st.recvd)
+	st.rcvdBytes += b
+	s.work.delivered += b
 	s.received(i)
 }
 
@@ -654,7 +703,7 @@ func (s *sim) programStats() []ProgramStats {
 			ss := &s.streams[i]
 			if ss.flow < 0 {
 				// Its messages arrived whole, one by one.
-				st.ScaleUpBytes += ss.recvd * ss.bytes
+				st.ScaleUpBytes += ss.rcvdBytes
 				continue
 			}
 			f := &s.flows[ss.flow]

@@ -1162,6 +1162,10 @@ func (s *sim) payload(f *flowState, psn int64) int64 {
 	if f.ring != nil {
 		return s.ringPayload(f, psn)
 	}
+	if f.stream != nil && f.stream.size != nil {
+		m := psn / f.perMsg
+		return s.cutPayload(f.stream.size(m), f.perMsg, psn%f.perMsg)
+	}
 	if f.msg == 0 {
 		if f.total == math.MaxInt64 {
 			return s.mtu
@@ -1178,18 +1182,28 @@ func (s *sim) payload(f *flowState, psn int64) int64 {
 
 // ringPayload is the payload of packet psn of a ring QP: message m is
 // the rank's step m, its chunk of the step (RingStepBytes) cut into
-// perMsg packets, those of the ring's largest chunk. Full MTUs, then the
-// rest; a chunk one byte short of the largest that fills one packet
-// fewer (a multiple of the MTU) moves its last byte into the last
-// packet, so that no packet is empty.
+// perMsg packets, those of the ring's largest chunk (cutPayload).
 func (s *sim) ringPayload(f *flowState, psn int64) int64 {
 	rs := f.ring
 	m, j := psn/f.perMsg, psn%f.perMsg
-	b := RingStepBytes(rs.cfg.Bytes, len(rs.cfg.Ranks), int(f.rank), int(m))
-	if j < f.perMsg-1 {
-		return min(s.mtu, b-1-j*s.mtu)
+	return s.cutPayload(RingStepBytes(rs.cfg.Bytes, len(rs.cfg.Ranks), int(f.rank), int(m)), f.perMsg, j)
+}
+
+// cutPayload is the payload of packet j of a message of b bytes cut into
+// packets (at most packets x MTU bytes): full MTUs, then what is left
+// spread so that no packet is empty (a message one byte short of the
+// largest that fills one packet fewer, a multiple of the MTU, moves its
+// last byte into the last packet). A message of fewer bytes than
+// packets has a byte in each of its first packets and none in the
+// others: a message of 0 bytes is packets of headers alone.
+func (s *sim) cutPayload(b, packets, j int64) int64 {
+	if b < packets {
+		if j < b {
+			return 1
+		}
+		return 0
 	}
-	return b - min((f.perMsg-1)*s.mtu, b-1)
+	return max(1, min(s.mtu, b-j*s.mtu-(packets-1-j)))
 }
 
 func (s *sim) sendData(pi, fi int32) {

@@ -46,7 +46,18 @@ type Stream struct {
 	// the fabric and ends in a packet of its own.
 	Messages     int64
 	MessageBytes int64
-	Inputs       []Input
+	// Size, when set, gives each message its own size: message i of the
+	// stream (its own numbering, not the sequence's) carries Size(i)
+	// bytes, 0 to MessageBytes, which is then the largest. A fabric
+	// message is cut into as many packets as MessageBytes takes (full
+	// MTUs, then what is left spread so that no packet is empty unless
+	// the message has fewer bytes than packets), and a message of 0 bytes
+	// is one packet of headers alone; on the scale-up domain it takes its
+	// latency only. Size is called once per message when the program is
+	// set up and again as the message is sent; it must be pure. Nil: every
+	// message carries MessageBytes.
+	Size   func(i int64) int64
+	Inputs []Input
 	// SrcPort is the UDP source port of a fabric stream (the ECMP hash
 	// reads it); 0 derives one from the stream's index.
 	SrcPort int

@@ -892,3 +892,85 @@ func TestInputOnAnotherServerWaitsForTheCredit(t *testing.T) {
 		t.Errorf("InfiniBand credit %d ps, want %d", got, want)
 	}
 }
+
+// TestProgramMessageSizes: a stream with Stream.Size carries each
+// message's own size, 0 bytes included: its bytes are exactly the sum of
+// its messages', on the fabric and on the scale-up domain, and a message
+// of 0 bytes still paces what waits for it.
+func TestProgramMessageSizes(t *testing.T) {
+	fabric := []int64{0, 1, 4096, 4097, 8192, 8191, 5000}
+	su := []int64{0, 1000, 500}
+	sizeOf := func(s []int64) func(int64) int64 { return func(m int64) int64 { return s[m] } }
+	sum := func(s []int64) (n int64) {
+		for _, b := range s {
+			n += b
+		}
+		return n
+	}
+	cfg := oneServer(8, 100, 300)
+	cfg.Topology = leafSpine(1, 1, 2, 100, 100)
+	cfg.ScaleUp = map[string]ScaleUpDomain{"h0-0": {GbpsPerGPU: 100, LatencyNs: 300, GPUs: 8}}
+	cfg.Programs = []Program{
+		{ID: "fabric", Streams: []Stream{
+			{Src: "h0-0", Dst: "h0-1", Messages: int64(len(fabric)), MessageBytes: 8192, Size: sizeOf(fabric)},
+			// Message m waits for message m of stream 0, 0-byte one included.
+			{Src: "h0-1", Dst: "h0-0", Messages: int64(len(fabric)), MessageBytes: 8192, Size: sizeOf(fabric), Inputs: []Input{{Stream: 0, Offset: 0}}},
+		}},
+		{ID: "scale-up", Streams: []Stream{{ScaleUp: true, Host: "h0-0", SrcGPU: 0, DstGPU: 1, Messages: int64(len(su)), MessageBytes: 1000, Size: sizeOf(su)}}},
+	}
+	r := mustRun(t, cfg)
+	progTime(t, r, 0)
+	if p := r.Programs[0]; p.FabricBytes != 2*sum(fabric) || p.ScaleUpBytes != 0 {
+		t.Errorf("fabric program: %d fabric and %d scale-up bytes, want %d and 0", p.FabricBytes, p.ScaleUpBytes, 2*sum(fabric))
+	}
+	// By hand: 0 B leaves at once and arrives 300 ns later, 1000 B take
+	// 80 ns and 500 B 40 ns more: the last arrives at 120 + 300 ns.
+	if got := progTime(t, r, 1); got != 420 {
+		t.Errorf("scale-up stream ends at %d ns, want 420", got)
+	}
+	if p := r.Programs[1]; p.ScaleUpBytes != sum(su) || p.FabricBytes != 0 {
+		t.Errorf("scale-up program: %d scale-up and %d fabric bytes, want %d and 0", p.ScaleUpBytes, p.FabricBytes, sum(su))
+	}
+	if want := 2 * sum(fabric); r.Totals.BytesDelivered != want {
+		t.Errorf("totals count %d fabric bytes, want %d", r.Totals.BytesDelivered, want)
+	}
+
+	// A Size that gives every message MessageBytes is no Size at all.
+	for _, bytes := range []int64{5000, 8192, 100} {
+		times := make([]int64, 2)
+		for k := range times {
+			c := oneServer(8, 100, 300)
+			c.Topology, c.ScaleUp = leafSpine(1, 1, 2, 100, 100), nil
+			st := Stream{Src: "h0-0", Dst: "h0-1", Messages: 5, MessageBytes: bytes}
+			if k == 1 {
+				st.Size = func(int64) int64 { return bytes }
+			}
+			c.Programs = []Program{{ID: "p", Streams: []Stream{st}}}
+			times[k] = progTime(t, mustRun(t, c), 0)
+		}
+		if times[0] != times[1] {
+			t.Errorf("%d B messages: %d ns without Size, %d ns with one giving every message %d B", bytes, times[0], times[1], bytes)
+		}
+	}
+
+	// Every transport carries the 0-byte messages and counts the bytes.
+	for _, tr := range []string{TransportInfiniBand, TransportUET} {
+		c := cfg
+		c.Transport = tr
+		c.Programs = cfg.Programs[:1]
+		r := mustRun(t, c)
+		progTime(t, r, 0)
+		if p := r.Programs[0]; p.FabricBytes != 2*sum(fabric) {
+			t.Errorf("%s: %d fabric bytes, want %d", tr, p.FabricBytes, 2*sum(fabric))
+		}
+	}
+
+	// Sizes out of 0..MessageBytes are refused.
+	for _, b := range []int64{-1, 8193} {
+		c := cfg
+		c.Programs = []Program{{ID: "p", Streams: []Stream{{Src: "h0-0", Dst: "h0-1", Messages: 2, MessageBytes: 8192, Size: func(int64) int64 { return b }}}}}
+		if _, err := Run(context.Background(), c); err == nil || !strings.Contains(err.Error(), "a message's size must be in 0..8192") {
+			t.Errorf("size %d: %v", b, err)
+		}
+	}
+}
