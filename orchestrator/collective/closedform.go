@@ -41,11 +41,18 @@ import (
 //     path's latency alone (the busiest link passes every chunk, the
 //     first one arrives and the last one leaves through the path).
 //
+// Every transfer is charged the bytes its messages carry, each message
+// its own size (schedule.go's cutting, what the program's streams carry):
+// nothing is rounded up.
+//
 // The bound is the bus bandwidth the collective reaches when every
 // latency is negligible: results.BusBWFactor x size / (the busiest link's
-// share of the size at its rate), the size-independent limit that
-// channels x the NIC's rate gives, bounded by the scale-up domain and by
-// PCIe (Links.NICGbps is the PCIe-capped rate).
+// bytes at its rate). It is the limit that channels x the NIC's rate
+// gives, bounded by the scale-up domain and by PCIe (Links.NICGbps is the
+// PCIe-capped rate), wherever the size divides evenly between ranks,
+// channels and chunks; where it does not, the busiest link carries its
+// few bytes more and the bound is that size's, a little lower (at a few
+// bytes, where some chunks are empty, much lower).
 
 // Links are the rates and latencies the closed forms charge.
 type Links struct {
@@ -140,18 +147,22 @@ func (sc *schedule) estimate(l Links) (Estimate, error) {
 		v.share += share
 		res[r] = v
 	}
+	size := float64(sc.layout.SizeBytes)
 	for _, x := range sc.xfers {
-		bytes := float64(x.msgs * x.msgBytes)
+		// Its bytes as the program carries them (schedule.go's cutting),
+		// and what they are of the size.
+		bytes := float64(x.bytes)
+		share := bytes / size
 		for _, g := range x.legs {
 			if g.scaleUp {
 				if !(l.ScaleUpGbps > 0) {
 					return Estimate{}, fmt.Errorf("scale-up rate %g Gb/s is not a rate", l.ScaleUpGbps)
 				}
-				addLoad(resource{fmt.Sprintf("scale-up %s GPU %d", g.host, g.srcGPU), l.ScaleUpGbps}, bytes, x.share)
+				addLoad(resource{fmt.Sprintf("scale-up %s GPU %d", g.host, g.srcGPU), l.ScaleUpGbps}, bytes, share)
 				continue
 			}
-			addLoad(resource{"NIC " + g.src + " send", fabric}, bytes, x.share)
-			addLoad(resource{"NIC " + g.dst + " receive", fabric}, bytes, x.share)
+			addLoad(resource{"NIC " + g.src + " send", fabric}, bytes, share)
+			addLoad(resource{"NIC " + g.dst + " receive", fabric}, bytes, share)
 		}
 	}
 	// Resources in name order, so that ties name the same bottleneck
@@ -171,44 +182,49 @@ func (sc *schedule) estimate(l Links) (Estimate, error) {
 			bound, e.Bottleneck = b, r.name
 		}
 	}
-	hop := func(x xfer) float64 {
+	// hop is one message of bytes over x's legs, hops all of x's
+	// messages, each its own size: a leg's time is its latency and the
+	// message's bytes at its rate.
+	hop := func(x xfer, bytes int64) float64 {
 		t := 0.0
 		for _, g := range x.legs {
-			t += legNs(g, x.msgBytes)
+			t += legNs(g, bytes)
 		}
 		return t
 	}
+	hops := func(x xfer) float64 { return hop(x, x.bytes) + float64(x.msgs-1)*hop(x, 0) }
 	switch sc.kind {
 	case kindChain:
+		// A ring's last message runs backwards around it, one hop a
+		// message: every message of every hop, over the hops.
 		for _, ring := range sc.rings {
 			sum := 0.0
 			for _, i := range ring {
-				sum += hop(sc.xfers[i])
+				sum += hops(sc.xfers[i])
 			}
-			msgs := float64(sc.xfers[ring[0]].msgs)
-			e.LatencyNs = max(e.LatencyNs, msgs*sum/float64(len(ring)))
+			e.LatencyNs = max(e.LatencyNs, sum/float64(len(ring)))
 		}
 		e.TimeNs = max(e.LatencyNs, e.BandwidthNs)
 	default:
-		// Longest path of one chunk, with and without its transfer
-		// times: transfers come after their inputs in the schedule, so
-		// one pass in order finds them. The slowest leg paces the rest.
+		// Longest path of one chunk (the largest, the first), with and
+		// without its transfer times: transfers come after their inputs
+		// in the schedule, so one pass in order finds them. The slowest
+		// leg paces the rest: the other messages at its rate.
 		done := make([]float64, len(sc.xfers))
 		alpha := make([]float64, len(sc.xfers))
-		path, lat, slowest := 0.0, 0.0, 0.0
+		path, lat, rest := 0.0, 0.0, 0.0
 		for i, x := range sc.xfers {
 			start, startA := 0.0, 0.0
 			for _, d := range x.after {
 				start, startA = max(start, done[d.x]), max(startA, alpha[d.x])
 			}
-			done[i], alpha[i] = start+hop(x), startA+hop(xfer{legs: x.legs})
+			done[i], alpha[i] = start+hop(x, x.largest), startA+hop(x, 0)
 			path, lat = max(path, done[i]), max(lat, alpha[i])
 			for _, g := range x.legs {
-				slowest = max(slowest, legNs(g, x.msgBytes)-legNs(g, 0))
+				rest = max(rest, legNs(g, x.bytes-x.largest)-legNs(g, 0))
 			}
 		}
-		msgs := float64(sc.xfers[0].msgs)
-		e.LatencyNs = path + (msgs-1)*slowest
+		e.LatencyNs = path + rest
 		e.TimeNs = max(e.LatencyNs, e.BandwidthNs+lat)
 	}
 	f, _ := results.BusBWFactor(sc.layout.Collective, sc.layout.Ranks)

@@ -425,32 +425,172 @@ func TestAllToAllRoutes(t *testing.T) {
 	}
 }
 
-// Every transfer carries at least its share of the size (channel data is
-// rounded up), and no more than a message per message count beyond it.
-func TestEveryByteCounted(t *testing.T) {
+// streamBytes is what a program's stream carries: its messages' own
+// sizes, or MessageBytes each.
+func streamBytes(st sim.Stream) (sum, least, most int64) {
+	least = math.MaxInt64
+	for m := range st.Messages {
+		b := st.MessageBytes
+		if st.Size != nil {
+			b = st.Size(m)
+		}
+		sum += b
+		least, most = min(least, b), max(most, b)
+	}
+	return sum, least, most
+}
+
+// movedBytes is what a collective of size bytes over n ranks moves from
+// GPU to GPU as NCCL runs it: a ring all-reduce 2(n-1) chunks of size/n
+// a rank, a tree all-reduce the size up and down each of the tree's
+// n-1 edges, all-gather, reduce-scatter and broadcast n-1 times the size
+// (every rank gets every other rank's block, every rank but the root the
+// buffer), all-to-all (n-1)/n of the size a rank, send/recv the size a
+// rank.
+func movedBytes(coll, algo string, size, n int64) int64 {
+	switch {
+	case coll == results.CollAllReduce:
+		return 2 * (n - 1) * size
+	case coll == results.CollSendRecv:
+		return n * size
+	}
+	return (n - 1) * size
+}
+
+// Every collective carries exactly the bytes NCCL moves, for sizes that
+// divide by nothing and sizes below ranks x channels: on servers of one
+// GPU every transfer is one fabric stream, on one server one scale-up
+// stream, so the program's streams add up to the collective's bytes.
+// Every message is a whole number of elements, within an element of
+// every other message, at most NCCL's chunk, and empty only when the
+// collective has fewer elements than a channel's chunks (NCCL's would
+// be empty too).
+func TestExactBytes(t *testing.T) {
+	type lab struct {
+		name string
+		svs  []Server
+	}
+	labs := []lab{{"5 servers of 1 GPU", servers(5, 1, 1)}, {"1 server of 8 GPUs", servers(1, 8, 2)}, {"3 servers of 1 GPU", servers(3, 1, 1)}}
+	colls := []struct{ coll, algo string }{
+		{results.CollAllReduce, AlgoRing}, {results.CollAllReduce, AlgoTree}, {results.CollAllGather, AlgoRing},
+		{results.CollReduceScatter, AlgoRing}, {results.CollBroadcast, AlgoRing}, {results.CollAllToAll, AlgoRing}, {results.CollSendRecv, AlgoRing},
+	}
+	sizes := []int64{1, 3, 8, 13, 100, 1000, 4097, 65537, 1000003, 9<<20 + 7, 100 << 20}
+	for _, l := range labs {
+		for _, c := range colls {
+			for _, dt := range []string{"int8", "float", "double"} {
+				for _, ch := range []int{0, 1, 3, 8} {
+					for _, bytes := range sizes {
+						spec := Spec{Collective: c.coll, Algorithm: c.algo, Bytes: bytes, DataType: dt, Channels: ch}
+						p, lay, err := Build(l.svs, spec, "p")
+						var empty *EmptyError
+						if errors.As(err, &empty) {
+							continue
+						}
+						if err != nil {
+							t.Fatalf("%s %+v: %v", l.name, spec, err)
+						}
+						checkProgram(t, p)
+						n, elt := int64(lay.Ranks), int64(DataTypes[lay.DataType])
+						total, least, most := int64(0), int64(math.MaxInt64), int64(0)
+						for _, st := range p.Streams {
+							sum, lo, hi := streamBytes(st)
+							total, least, most = total+sum, min(least, lo), max(most, hi)
+							if st.Size != nil {
+								for m := range st.Messages {
+									if b := st.Size(m); b%elt != 0 {
+										t.Fatalf("%s %+v: a message of %d B, not whole %d B elements", l.name, spec, b, elt)
+									}
+								}
+							}
+						}
+						if want := movedBytes(c.coll, c.algo, lay.SizeBytes, n); total != want {
+							t.Fatalf("%s %+v: %d B in the streams for %d B moved (size %d B, %d ranks, %d channels)", l.name, spec, total, want, lay.SizeBytes, n, lay.Channels)
+						}
+						if most-least > elt {
+							t.Fatalf("%s %+v: messages of %d to %d B, more than an element (%d B) apart", l.name, spec, least, most, elt)
+						}
+						if most > max(RingChunkBytes, PipelineChunkBytes, P2PChunkBytes) || lay.ChunkBytes != most {
+							t.Fatalf("%s %+v: largest message %d B, layout's chunk %d B", l.name, spec, most, lay.ChunkBytes)
+						}
+						if least == 0 && lay.Count >= int64(lay.Channels)*n {
+							t.Fatalf("%s %+v: an empty message with %d elements over %d ranks x %d channels", l.name, spec, lay.Count, n, lay.Channels)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// Every channel takes its share of the buffer, shares within an element
+// of each other adding up to the buffer, and a transfer's messages add up
+// to its channel's share: a tree's every transfer carries its channel's
+// share, a ring's hops its share 2(n-1)/n times in all (all-reduce).
+func TestChannelShares(t *testing.T) {
 	svs := servers(3, 8, 8)
 	for _, c := range []Spec{
 		{Collective: results.CollAllReduce, Bytes: 1000003},
-		{Collective: results.CollAllReduce, Bytes: 3 << 30},
+		{Collective: results.CollAllReduce, Bytes: 3<<30 + 4},
 		{Collective: results.CollAllReduce, Algorithm: AlgoTree, Bytes: 1000003},
-		{Collective: results.CollAllGather, Bytes: 7 << 20, Channels: 3},
-		{Collective: results.CollReduceScatter, Bytes: 1000, DataType: "int8"},
-		{Collective: results.CollBroadcast, Bytes: 5 << 20, Root: 7},
-		{Collective: results.CollAllToAll, Bytes: 9 << 20, Channels: 2},
-		{Collective: results.CollSendRecv, Bytes: 1 << 20},
+		{Collective: results.CollAllReduce, Algorithm: AlgoTree, Bytes: 77 << 20, Channels: 5},
+		{Collective: results.CollAllGather, Bytes: 7<<20 + 999, Channels: 3},
+		{Collective: results.CollReduceScatter, Bytes: 100000, DataType: "int8"},
+		{Collective: results.CollBroadcast, Bytes: 5<<20 + 3, Root: 7},
+		{Collective: results.CollAllToAll, Bytes: 9<<20 + 1000, Channels: 2},
+		{Collective: results.CollSendRecv, Bytes: 1<<20 + 12, Channels: 3},
 	} {
 		sc, err := plan(svs, c)
 		if err != nil {
 			t.Fatalf("%+v: %v", c, err)
 		}
-		size := float64(sc.layout.SizeBytes)
+		lay := sc.layout
+		n, ch, elt := int64(lay.Ranks), int64(lay.Channels), int64(DataTypes[lay.DataType])
+		if c.DataType == "" {
+			elt = 4
+		}
+		// What a channel moves: the buffer, or a rank's block
+		// (all-gather, reduce-scatter) or a pair's (all-to-all).
+		buffer := lay.Count * elt
+		// perChannel[c] sums channel c's transfers, which the schedule
+		// lays out channel after channel (all-to-all and send/recv: per
+		// pair, channel after channel).
+		perChannel := make([]int64, ch)
+		xPer := int64(len(sc.xfers)) / ch
 		for i, x := range sc.xfers {
-			carried := float64(x.msgs * x.msgBytes)
-			if carried < x.share*size-1e-6 || carried > x.share*size+float64(x.msgs)+1 {
-				t.Fatalf("%+v transfer %d: %d messages of %d B for a share of %.0f B", c, i, x.msgs, x.msgBytes, x.share*size)
+			k := int64(i) / xPer
+			if c.Collective == results.CollAllToAll || c.Collective == results.CollSendRecv {
+				k = int64(i) % ch
 			}
-			if x.msgBytes > max(RingChunkBytes, PipelineChunkBytes, P2PChunkBytes) {
-				t.Fatalf("%+v transfer %d: message of %d B is beyond NCCL's chunks", c, i, x.msgBytes)
+			perChannel[k] += x.bytes
+			if x.bytes%elt != 0 {
+				t.Fatalf("%+v transfer %d: %d B, not whole elements", c, i, x.bytes)
+			}
+		}
+		// How many times a channel's transfers carry its share.
+		times := map[string]int64{
+			results.CollAllReduce: 2 * (n - 1), results.CollAllGather: n * (n - 1), results.CollReduceScatter: n * (n - 1),
+			results.CollBroadcast: n - 1, results.CollAllToAll: n * (n - 1), results.CollSendRecv: n,
+		}[c.Collective]
+		sum := int64(0)
+		for k, b := range perChannel {
+			if b%times != 0 {
+				t.Fatalf("%+v channel %d: %d B is no whole number of its share's %d passes", c, k, b, times)
+			}
+			share := b / times
+			if lo, hi := buffer/ch/elt*elt, (buffer/elt+ch-1)/ch*elt; share < lo || share > hi {
+				t.Fatalf("%+v channel %d: share %d B, want %d to %d B", c, k, share, lo, hi)
+			}
+			sum += share
+		}
+		if sum != buffer {
+			t.Fatalf("%+v: channel shares add up to %d B, the buffer is %d B", c, sum, buffer)
+		}
+		if c.Algorithm == AlgoTree {
+			for i, x := range sc.xfers {
+				if want := perChannel[int64(i)/xPer] / times; x.bytes != want {
+					t.Fatalf("%+v transfer %d: %d B, its channel's share is %d B", c, i, x.bytes, want)
+				}
 			}
 		}
 		checkProgram(t, sc.program("p"))
@@ -577,11 +717,18 @@ func TestClosedFormsByHand(t *testing.T) {
 		// 256 MiB/128 = 2 MiB, 30 of them on the NIC:
 		// 30 x 2 MiB x 8 / (200 x eta) ns, bandwidth-bound.
 		{"ring 16", servers(2, 8, 8), Spec{Collective: results.CollAllReduce, Bytes: 256 << 20}, links, 8 * nic, "NIC ", 30 * (2 << 20) * 8 / (200 * eta)},
-		// 8 B: one channel (NCCL drops channels below 32 KiB each), so
-		// the bound is one NIC's; 30 steps of 1 B over 14 scale-up hops
-		// (500 ns) and 2 hops out (PXN 500 ns + 2000 ns), all chained.
-		{"ring 16 8B", servers(2, 8, 8), Spec{Collective: results.CollAllReduce, Bytes: 8}, links, nic, "NIC ",
-			30 * (14*(500+8.0/2400) + 2*(500+8.0/2400+2000+8/(200*eta))) / 16},
+		// 8 B: one channel (NCCL drops channels below 32 KiB each) and
+		// two floats: chunks 0 and 1 carry 4 B, the other 14 nothing,
+		// as NCCL's. Over its 30 steps position i sends every chunk
+		// twice but chunks i and i+1 once: position 0 sends 8 B,
+		// positions 1 and 15 12 B, the others 16 B, 240 B in all. The
+		// hop out of server 1 (position 7) puts 16 B of the 8 on its
+		// NIC: the bound is a NIC's x 1.875 / 2. Time: 30 steps over 14
+		// scale-up hops (500 ns) and 2 hops out (PXN 500 ns + 2000 ns),
+		// all chained, and every hop's bytes at its rate: 212 B on
+		// scale-up hops, 16 + 12 B on the hops out (both legs).
+		{"ring 16 8B", servers(2, 8, 8), Spec{Collective: results.CollAllReduce, Bytes: 8}, links, nic * 1.875 / 2, "NIC host1:eth0 send",
+			(30*(14*500+2*(500+2000)) + 212*8/2400.0 + 28*8/2400.0 + 28*8/(200*eta)) / 16},
 		// Naive: every GPU's NIC carries all 8 channels.
 		{"naive 16", servers(2, 8, 8), Spec{Collective: results.CollAllReduce, Bytes: 256 << 20, RankOrder: OrderNaive}, links, nic, "NIC ", 0},
 		// PCIe scale-up at 230.4 Gb/s: each GPU sends one stream per

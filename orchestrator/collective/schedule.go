@@ -8,18 +8,20 @@ import (
 	"github.com/labctl/labctl/orchestrator/sim"
 )
 
-// xfer is one transfer between two GPUs, cut into msgs messages of
-// msgBytes: its legs become one stream each, the later legs of a
-// transfer waiting for the earlier ones message by message (a staged
-// PXN message leaves the relay's NIC once it is on the relay). Its first
-// leg waits for the transfers in after.
+// xfer is one transfer between two GPUs, cut into msgs messages, message
+// m carrying size(m) bytes (a cutting's): its legs become one stream
+// each, the later legs of a transfer waiting for the earlier ones message
+// by message (a staged PXN message leaves the relay's NIC once it is on
+// the relay). Its first leg waits for the transfers in after.
 type xfer struct {
-	legs           []leg
-	msgs, msgBytes int64
-	after          []dep
-	// share is the part of the collective's size the transfer carries,
-	// unrounded: the bound's load per byte of size.
-	share float64
+	legs []leg
+	cutting
+	after []dep
+	// bytes is what its messages carry in all, largest its largest
+	// message; uniform says every message carries largest (add sets
+	// them).
+	bytes, largest int64
+	uniform        bool
 }
 
 // dep is one input of a transfer's first leg: message m waits for
@@ -78,13 +80,13 @@ func plan(servers []Server, s Spec) (*schedule, error) {
 	}
 	ch := int64(s.Channels)
 	nn := int64(n)
+	elt := int64(j.elt)
 	sc.window = Steps
 	switch {
 	case s.Collective == results.CollAllReduce && s.Algorithm == AlgoTree:
 		sc.kind = kindPipeline
-		msgs, msgBytes := cut(ceilDiv(size, ch), PipelineChunkBytes)
 		for c := range s.Channels {
-			sc.tree(c, msgs, msgBytes, 1/float64(ch))
+			sc.tree(c, channelCut(count, ch, int64(c), elt, PipelineChunkBytes))
 		}
 	case s.Collective == results.CollAllReduce || s.Collective == results.CollAllGather || s.Collective == results.CollReduceScatter:
 		sc.kind = kindChain
@@ -94,24 +96,17 @@ func plan(servers []Server, s Spec) (*schedule, error) {
 		// credit, which labctl's "passed on" (the onward message
 		// received) would charge with the onward hop's latency.
 		sc.window = 0
-		steps := nn - 1
-		if s.Collective == results.CollAllReduce {
-			steps = 2 * (nn - 1)
-		}
-		loops, msgBytes := cut(ceilDiv(size, nn*ch), RingChunkBytes)
 		for c := range s.Channels {
-			sc.ring(c, steps*loops, msgBytes, float64(steps)/float64(nn*ch))
+			sc.ring(c, ringCut(s.Collective, sim.Piece(count, ch, int64(c)), sim.Piece(count, ch, 0), elt, nn))
 		}
 	case s.Collective == results.CollBroadcast:
 		sc.kind = kindPipeline
 		sc.layout.Root = s.Root
-		msgs, msgBytes := cut(ceilDiv(size, ch), PipelineChunkBytes)
 		for c := range s.Channels {
-			sc.broadcast(c, msgs, msgBytes, 1/float64(ch))
+			sc.broadcast(c, channelCut(count, ch, int64(c), elt, PipelineChunkBytes))
 		}
 	case s.Collective == results.CollAllToAll:
 		sc.kind = kindPipeline
-		msgs, msgBytes := cut(ceilDiv(size/nn, ch), P2PChunkBytes)
 		// Refused before the transfers are made: an all-to-all grows
 		// with the square of the ranks, up to two streams a pair (PXN).
 		if streams := 2 * nn * (nn - 1) * ch; streams > MaxStreams {
@@ -126,23 +121,22 @@ func plan(servers []Server, s Spec) (*schedule, error) {
 		for i, a := range j.ranks {
 			for k := 1; k < n; k++ {
 				b := j.ranks[(i+k)%n]
-				for range ch {
-					sc.add(xfer{legs: j.route(a, b), msgs: msgs, msgBytes: msgBytes, share: 1 / float64(nn*ch)})
+				for c := range ch {
+					sc.add(xfer{legs: j.route(a, b), cutting: channelCut(count, ch, c, elt, P2PChunkBytes)})
 				}
 			}
 		}
 	case s.Collective == results.CollSendRecv:
 		sc.kind = kindPipeline
-		msgs, msgBytes := cut(ceilDiv(size, ch), P2PChunkBytes)
 		for r := range n {
-			for range ch {
-				sc.add(xfer{legs: j.route(j.ranks[r], j.ranks[(r+1)%n]), msgs: msgs, msgBytes: msgBytes, share: 1 / float64(ch)})
+			for c := range ch {
+				sc.add(xfer{legs: j.route(j.ranks[r], j.ranks[(r+1)%n]), cutting: channelCut(count, ch, c, elt, P2PChunkBytes)})
 			}
 		}
 	}
 	streams := int64(0)
 	for _, x := range sc.xfers {
-		sc.layout.ChunkBytes = max(sc.layout.ChunkBytes, x.msgBytes)
+		sc.layout.ChunkBytes = max(sc.layout.ChunkBytes, x.largest)
 		for _, l := range x.legs {
 			if l.scaleUp {
 				streams++
@@ -213,38 +207,111 @@ func (e *EmptyError) Error() string {
 		e.Collective, e.Requested, e.Ranks, max(16, e.EltBytes), e.Ranks)
 }
 
-// cut splits bytes into the fewest messages of at most chunk bytes, all
-// of one size (rounded up: every byte is carried).
-func cut(bytes, chunk int64) (msgs, msgBytes int64) {
-	bytes = max(bytes, 1)
-	msgs = ceilDiv(bytes, chunk)
-	return msgs, ceilDiv(bytes, msgs)
+// How labctl cuts a collective's bytes into messages, the one place it is
+// decided: the program's streams carry these messages and the closed form
+// charges them. As NCCL, it splits by elements, never a byte of an
+// element apart: a channel takes its share of the buffer (an all-gather's
+// and a reduce-scatter's channel its share of every rank's block, an
+// all-to-all's its share of every pair's), a ring's share loops over
+// chunks of at most RingChunkBytes a rank, a pipeline's goes in chunks of
+// at most its chunk size. Every split is sim.Piece's, the one the ring
+// pattern's chunks follow: pieces differ by one element at most and add
+// up to what they split, so channels add up to the buffer and a
+// transfer's messages to its channel's share, with no byte rounded up.
+// Where a channel has fewer elements than a ring has chunks, some chunks
+// are empty, as NCCL's are: their messages carry 0 bytes and still pace
+// the ring. (NCCL itself fills a loop's chunks whole and leaves the rest
+// to the last ones, and rounds a loop's chunk to 16 B; labctl spreads the
+// rest evenly instead, which moves the same bytes.)
+
+// cutting is a transfer's messages: msgs of them, message m carrying
+// size(m) bytes.
+type cutting struct {
+	msgs int64
+	size func(m int64) int64
+}
+
+// pipelineCut cuts a channel's share, elems elements of elt bytes, into
+// as many messages as the largest channel's share (most elements) needs
+// of at most chunk bytes (at least one, of 0 bytes when there is
+// nothing), as evenly as whole elements allow: a pipeline's chunks (a
+// tree, a broadcast, send/recv, all-to-all), the same on every transfer
+// of a channel. Every channel has as many messages, and every message of
+// the collective is within an element of every other.
+func pipelineCut(elems, most, elt, chunk int64) cutting {
+	msgs := max(ceilDiv(most*elt, chunk), 1)
+	return cutting{msgs, func(m int64) int64 { return sim.Piece(elems, msgs, m) * elt }}
+}
+
+// channelCut is pipelineCut for channel c of ch over elems elements.
+func channelCut(elems, ch, c, elt, chunk int64) cutting {
+	return pipelineCut(sim.Piece(elems, ch, c), sim.Piece(elems, ch, 0), elt, chunk)
+}
+
+// ringCut is the cutting of the hop from ring position i of a channel of
+// collective over n ranks whose share is elems elements of elt bytes, as
+// NCCL's ring runs it: loops of n chunks of at most RingChunkBytes, a
+// step a chunk, as many loops as the largest channel's share (most
+// elements) needs, so that every channel has as many messages. An all-reduce cuts its share into loops x n chunks and
+// runs 2(n-1) steps a loop, position i sending chunk i-1-k (mod n) of
+// the loop in step k (NCCL's ringIx+nranks-1 in step 0), so that a rank
+// passes on in step k+1 the chunk it got in step k; an all-gather and a
+// reduce-scatter move every rank's block, elems elements a rank, whose
+// loops take a chunk of each block: n-1 steps a loop, every chunk of a
+// loop of one size.
+func ringCut(collective string, elems, most, elt, n int64) func(i int) cutting {
+	if collective != results.CollAllReduce {
+		loops := max(ceilDiv(most*elt, RingChunkBytes), 1)
+		steps := n - 1
+		return func(int) cutting {
+			return cutting{steps * loops, func(m int64) int64 { return sim.Piece(elems, loops, m/steps) * elt }}
+		}
+	}
+	loops := max(ceilDiv(most*elt, n*RingChunkBytes), 1)
+	steps := 2 * (n - 1)
+	return func(i int) cutting {
+		return cutting{steps * loops, func(m int64) int64 {
+			chunk := ((int64(i)-1-m%steps)%n + n) % n
+			return sim.Piece(elems, loops*n, m/steps*n+chunk) * elt
+		}}
+	}
 }
 
 func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
 
+// add appends transfer x, counting its bytes and its largest message.
 func (sc *schedule) add(x xfer) int {
+	x.bytes, x.largest, x.uniform = 0, 0, true
+	for m := range x.msgs {
+		b := x.size(m)
+		x.bytes += b
+		if m > 0 && b != x.largest {
+			x.uniform = false
+		}
+		x.largest = max(x.largest, b)
+	}
 	sc.xfers = append(sc.xfers, x)
 	return len(sc.xfers) - 1
 }
 
-// ring adds channel c's ring: hop i (position i to i+1) sends message m
-// once hop i-1 delivered message m-1, the ring's real chain.
-func (sc *schedule) ring(c int, msgs, msgBytes int64, share float64) {
+// ring adds channel c's ring, hop i cut as cut(i): hop i (position i to
+// i+1) sends message m once hop i-1 delivered message m-1, the ring's
+// real chain.
+func (sc *schedule) ring(c int, cut func(i int) cutting) {
 	order := sc.job.ringOrder(c)
 	n := len(order)
 	first := len(sc.xfers)
 	var hops []int
 	for i := range n {
 		prev := first + (i-1+n)%n
-		hops = append(hops, sc.add(xfer{legs: sc.job.route(order[i], order[(i+1)%n]), msgs: msgs, msgBytes: msgBytes, after: []dep{{prev, -1}}, share: share}))
+		hops = append(hops, sc.add(xfer{legs: sc.job.route(order[i], order[(i+1)%n]), cutting: cut(i), after: []dep{{prev, -1}}}))
 	}
 	sc.rings = append(sc.rings, hops)
 }
 
 // broadcast adds channel c's broadcast: the ring from the root, N-1 hops
 // in a pipeline (a hop forwards chunk m once it received chunk m).
-func (sc *schedule) broadcast(c int, msgs, msgBytes int64, share float64) {
+func (sc *schedule) broadcast(c int, cut cutting) {
 	order := sc.job.ringOrder(c)
 	n := len(order)
 	root := sc.job.ranks[sc.job.spec.Root]
@@ -256,7 +323,7 @@ func (sc *schedule) broadcast(c int, msgs, msgBytes int64, share float64) {
 	}
 	prev := -1
 	for i := range n - 1 {
-		x := xfer{legs: sc.job.route(order[(p+i)%n], order[(p+i+1)%n]), msgs: msgs, msgBytes: msgBytes, share: share}
+		x := xfer{legs: sc.job.route(order[(p+i)%n], order[(p+i+1)%n]), cutting: cut}
 		if prev >= 0 {
 			x.after = []dep{{prev, 0}}
 		}
@@ -268,7 +335,7 @@ func (sc *schedule) broadcast(c int, msgs, msgBytes int64, share float64) {
 // once it has chunk m from each child; the root's children get chunk m
 // down once the root has it from all of its children, every other node's
 // children once the node got it from its parent.
-func (sc *schedule) tree(c int, msgs, msgBytes int64, share float64) {
+func (sc *schedule) tree(c int, cut cutting) {
 	nodes, parent := sc.job.treeOrder(c)
 	up := make([]int, len(nodes))
 	down := make([]int, len(nodes))
@@ -290,7 +357,7 @@ func (sc *schedule) tree(c int, msgs, msgBytes int64, share float64) {
 		if i == root {
 			return
 		}
-		x := xfer{legs: sc.job.route(nodes[i], nodes[parent[i]]), msgs: msgs, msgBytes: msgBytes, share: share}
+		x := xfer{legs: sc.job.route(nodes[i], nodes[parent[i]]), cutting: cut}
 		for _, ch := range children[i] {
 			x.after = append(x.after, dep{up[ch], 0})
 		}
@@ -300,7 +367,7 @@ func (sc *schedule) tree(c int, msgs, msgBytes int64, share float64) {
 	var descend func(i int)
 	descend = func(i int) {
 		for _, ch := range children[i] {
-			x := xfer{legs: sc.job.route(nodes[i], nodes[ch]), msgs: msgs, msgBytes: msgBytes, share: share}
+			x := xfer{legs: sc.job.route(nodes[i], nodes[ch]), cutting: cut}
 			if i == root {
 				for _, rc := range children[root] {
 					x.after = append(x.after, dep{up[rc], 0})
@@ -380,13 +447,13 @@ func (sc *schedule) program(id string) sim.Program {
 				}
 			}
 			if l.scaleUp {
-				p.Streams = append(p.Streams, sim.Stream{Messages: x.msgs, MessageBytes: x.msgBytes, Inputs: in,
+				p.Streams = append(p.Streams, sim.Stream{Messages: x.msgs, MessageBytes: max(x.largest, 1), Size: x.sizeOf(1, 0), Inputs: in,
 					ScaleUp: true, Host: l.host, SrcGPU: l.srcGPU, DstGPU: l.dstGPU})
 				continue
 			}
 			q := int64(legN[i][k])
 			for j := range q {
-				st := sim.Stream{Messages: (x.msgs - j + q - 1) / q, MessageBytes: x.msgBytes, Inputs: in, Src: l.src, Dst: l.dst}
+				st := sim.Stream{Messages: (x.msgs - j + q - 1) / q, MessageBytes: max(x.largest, 1), Size: x.sizeOf(q, j), Inputs: in, Src: l.src, Dst: l.dst}
 				if q > 1 {
 					st.Stride, st.Phase = q, j
 				}
@@ -395,6 +462,21 @@ func (sc *schedule) program(id string) sim.Program {
 		}
 	}
 	return p
+}
+
+// sizeOf is the sizes of the messages of x that one of q interleaved
+// streams carries, the one of phase j (its message i is x's message
+// i*q+j): nil when every message of x carries largest, the stream's
+// MessageBytes.
+func (x xfer) sizeOf(q, j int64) func(int64) int64 {
+	if x.uniform && x.largest > 0 {
+		return nil
+	}
+	size := x.size
+	if q == 1 {
+		return size
+	}
+	return func(i int64) int64 { return size(i*q + j) }
 }
 
 // Laid is one collective of one size laid out on servers: the program

@@ -255,8 +255,9 @@ func (b *builder) ncclTable(res *engine.Result, durationNs int64) (*results.NCCL
 		Collective: l0.Collective, Algorithm: l0.Algorithm, Ranks: l0.Ranks, Channels: l0.MaxChannels, RankOrder: l0.RankOrder,
 		DataType: l0.DataType, RedOp: l0.RedOp, Root: l0.Root, Rows: []results.NCCLRow{}, Source: results.Simulated,
 	}
-	// The bound does not depend on the size: the largest size's, where
-	// rounding weighs least.
+	// The bound is the largest size's: it depends on the size only
+	// where the size does not divide evenly between ranks, channels and
+	// chunks, which weighs least there.
 	last := run.sizes[len(run.sizes)-1]
 	bound := round3(last.est.BoundBusBWGBps)
 	t.BoundBusBWGBps = &bound

@@ -521,3 +521,38 @@ func variantConfig(t *testing.T, l *runtime.Lab, vs runtime.VariantSpec) (*build
 	}
 	return b, cfg
 }
+
+// one4 is four servers of one GPU under one leaf: every transfer of a
+// collective is one fabric stream.
+const one4 = `name: one4
+sizing:
+  gpus: 4
+  gpus_per_server: 1
+  nic_speed_gbps: 200
+  leaf_ports: 32
+  leaf_speed_gbps: 400
+  spine_ports: 32
+  spine_speed_gbps: 400
+qos:
+  profile: roce-dcqcn
+`
+
+// A simulated all-reduce delivers exactly the bytes NCCL moves, for
+// sizes that do not divide by the ranks: 2(N-1) x the size, every chunk
+// its own size (a ring of 5 B over 4 ranks sends chunks of 2, 1, 1 and 1
+// B, not 4 x 2 B), up and down the tree's N-1 edges likewise.
+func TestNCCLAllReduceExactBytes(t *testing.T) {
+	l := upSpec(t, one4, "sonic")
+	for _, algo := range []string{"ring", "tree"} {
+		sizes := []int64{5, 1000003}
+		v := runNCCL(t, l, runtime.NCCLSpec{Collective: results.CollAllReduce, Algorithm: algo, RankOrder: "nccl", DataType: "int8", Sizes: sizes})
+		if len(v.NCCL.Rows) != len(sizes) {
+			t.Fatalf("%s: %d rows of %d sizes", algo, len(v.NCCL.Rows), len(sizes))
+		}
+		for i, r := range v.NCCL.Rows {
+			if want := 2 * 3 * sizes[i]; r.SizeBytes != sizes[i] || *r.FabricBytes != want {
+				t.Errorf("%s of %d B: %d fabric bytes, want 2(N-1) x %d = %d", algo, r.SizeBytes, *r.FabricBytes, sizes[i], want)
+			}
+		}
+	}
+}
