@@ -479,9 +479,11 @@ func TestExactBytes(t *testing.T) {
 	for _, l := range labs {
 		for _, c := range colls {
 			for _, dt := range []string{"int8", "float", "double"} {
-				for _, ch := range []int{0, 1, 3, 8} {
+				for k, ch := range []int{0, 1, 3, 8} {
 					for _, bytes := range sizes {
-						spec := Spec{Collective: c.coll, Algorithm: c.algo, Bytes: bytes, DataType: dt, Channels: ch}
+						// Some with 3 QPs per connection: a fabric leg's
+						// messages interleaved over 3 streams.
+						spec := Spec{Collective: c.coll, Algorithm: c.algo, Bytes: bytes, DataType: dt, Channels: ch, QPsPerConnection: 1 + 2*(k%2)}
 						p, lay, err := Build(l.svs, spec, "p")
 						var empty *EmptyError
 						if errors.As(err, &empty) {
