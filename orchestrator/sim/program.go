@@ -53,9 +53,9 @@ type Stream struct {
 	// MTUs, then what is left spread so that no packet is empty unless
 	// the message has fewer bytes than packets), and a message of 0 bytes
 	// is one packet of headers alone; on the scale-up domain it takes its
-	// latency only. Size is called once per message when the program is
-	// set up and again as the message is sent; it must be pure. Nil: every
-	// message carries MessageBytes.
+	// latency only. Size is called for every message when the program
+	// is set up and again for every packet sent: it must be pure and
+	// cheap. Nil: every message carries MessageBytes.
 	Size   func(i int64) int64
 	Inputs []Input
 	// SrcPort is the UDP source port of a fabric stream (the ECMP hash
