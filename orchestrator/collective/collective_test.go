@@ -859,3 +859,26 @@ func TestLinksWireOverhead(t *testing.T) {
 		t.Errorf("InfiniBand: %v, want %v", got, want)
 	}
 }
+
+// A cutting that says it divides evenly does: every message carries what
+// it says, so add may skip reading them.
+func TestEvenCuttings(t *testing.T) {
+	check := func(name string, c cutting) {
+		t.Helper()
+		for m := range c.msgs {
+			if b := c.size(m); c.even > 0 && b != c.even {
+				t.Fatalf("%s: message %d carries %d B, the cutting says %d", name, m, b, c.even)
+			}
+		}
+	}
+	for _, elems := range []int64{0, 1, 7, 64, 1000, 4096, 1 << 20, 3 << 20} {
+		for _, elt := range []int64{1, 4} {
+			check(fmt.Sprintf("pipeline %d x %d B", elems, elt), pipelineCut(elems, elems, elt, P2PChunkBytes))
+			for _, coll := range []string{results.CollAllReduce, results.CollAllGather} {
+				for i := range 4 {
+					check(fmt.Sprintf("%s %d x %d B position %d", coll, elems, elt, i), ringCut(coll, elems, elems, elt, 4)(i))
+				}
+			}
+		}
+	}
+}

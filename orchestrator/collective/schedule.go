@@ -225,10 +225,21 @@ func (e *EmptyError) Error() string {
 // rest evenly instead, which moves the same bytes.)
 
 // cutting is a transfer's messages: msgs of them, message m carrying
-// size(m) bytes.
+// size(m) bytes; even > 0 says that every one carries even bytes (what
+// divides evenly, which then needs no message read one by one).
 type cutting struct {
 	msgs int64
 	size func(m int64) int64
+	even int64
+}
+
+// evenly is what every piece of elems elements of elt bytes cut into n
+// carries when they divide evenly and are not empty, else 0.
+func evenly(elems, n, elt int64) int64 {
+	if elems == 0 || elems%n != 0 {
+		return 0
+	}
+	return elems / n * elt
 }
 
 // pipelineCut cuts a channel's share, elems elements of elt bytes, into
@@ -240,7 +251,7 @@ type cutting struct {
 // the collective is within an element of every other.
 func pipelineCut(elems, most, elt, chunk int64) cutting {
 	msgs := max(ceilDiv(most*elt, chunk), 1)
-	return cutting{msgs, func(m int64) int64 { return sim.Piece(elems, msgs, m) * elt }}
+	return cutting{msgs, func(m int64) int64 { return sim.Piece(elems, msgs, m) * elt }, evenly(elems, msgs, elt)}
 }
 
 // channelCut is pipelineCut for channel c of ch over elems elements.
@@ -264,7 +275,7 @@ func ringCut(collective string, elems, most, elt, n int64) func(i int) cutting {
 		loops := max(ceilDiv(most*elt, RingChunkBytes), 1)
 		steps := n - 1
 		return func(int) cutting {
-			return cutting{steps * loops, func(m int64) int64 { return sim.Piece(elems, loops, m/steps) * elt }}
+			return cutting{steps * loops, func(m int64) int64 { return sim.Piece(elems, loops, m/steps) * elt }, evenly(elems, loops, elt)}
 		}
 	}
 	loops := max(ceilDiv(most*elt, n*RingChunkBytes), 1)
@@ -273,7 +284,7 @@ func ringCut(collective string, elems, most, elt, n int64) func(i int) cutting {
 		return cutting{steps * loops, func(m int64) int64 {
 			chunk := ((int64(i)-1-m%steps)%n + n) % n
 			return sim.Piece(elems, loops*n, m/steps*n+chunk) * elt
-		}}
+		}, evenly(elems, loops*n, elt)}
 	}
 }
 
@@ -282,6 +293,11 @@ func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
 // add appends transfer x, counting its bytes and its largest message.
 func (sc *schedule) add(x xfer) int {
 	x.bytes, x.largest, x.uniform = 0, 0, true
+	if x.even > 0 {
+		x.bytes, x.largest = x.msgs*x.even, x.even
+		sc.xfers = append(sc.xfers, x)
+		return len(sc.xfers) - 1
+	}
 	for m := range x.msgs {
 		b := x.size(m)
 		x.bytes += b
