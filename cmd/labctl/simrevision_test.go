@@ -30,32 +30,14 @@ func TestSimulatorRevision(t *testing.T) {
 		t.Skipf("the golden figures are of amd64; this is %s", goruntime.GOARCH)
 	}
 	t.Parallel()
-	dir := t.TempDir()
-	var out, errb strings.Builder
-	if code := run(t.Context(), []string{"up", filepath.Join(simRevisionDir, "lab.yaml"), "--dir", dir}, &out, &errb); code != 0 {
-		t.Fatalf("labctl up: exit %d: %s", code, errb.String())
-	}
-	// The configs as they were rendered when the golden was made, not
-	// as today's renderer makes them.
-	configs, err := filepath.Glob(filepath.Join(simRevisionDir, "configs", "*.json"))
-	if err != nil || len(configs) == 0 {
-		t.Fatalf("configs: %v %v", configs, err)
-	}
-	for _, c := range configs {
-		b, err := os.ReadFile(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "topologies", "simrev", "configs", filepath.Base(c)), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	sonic := simRevisionLab(t, "sonic", "configs/*.json")
+	eos := simRevisionLab(t, "eos", "configs-eos/*.cfg")
 	scenarios, err := filepath.Glob(filepath.Join(simRevisionDir, "scenarios", "*.yaml"))
 	if err != nil || len(scenarios) == 0 {
 		t.Fatalf("scenarios: %v %v", scenarios, err)
 	}
 	var lines []string
-	figures := func(name string, extra ...string) {
+	figures := func(dir, name string, extra ...string) {
 		code, r, stderr := runJSON(t, dir, name, "simrev", extra...)
 		if r == nil || (code != 0 && code != 1) {
 			t.Fatalf("labctl run %s %v: exit %d: %s", name, extra, code, stderr)
@@ -64,15 +46,23 @@ func TestSimulatorRevision(t *testing.T) {
 			t.Errorf("%s: the record's sim_revision %d, the simulator's %d", name, r.SimRevision, sim.Revision)
 		}
 		label := strings.Join(append([]string{strings.TrimSuffix(filepath.Base(name), ".yaml")}, extra...), " ")
+		if dir == eos {
+			label += " (eos)"
+		}
 		for _, v := range r.Variants {
 			lines = append(lines, simFigures(t, label, &v))
 		}
 	}
 	for _, s := range scenarios {
-		figures(s)
+		figures(sonic, s)
 	}
-	figures(filepath.Join(simRevisionDir, "scenarios", "allreduce.yaml"), "--model", "flow")
-	figures(filepath.Join(simRevisionDir, "scenarios", "baseline-bw.yaml"), "--model", "flow")
+	// EOS runs on the buffer labctl assumes of its platform (EOS configs
+	// carry none): a default of labctl's, so part of the revision.
+	figures(eos, filepath.Join(simRevisionDir, "scenarios", "ecn-pfc.yaml"))
+	figures(eos, filepath.Join(simRevisionDir, "scenarios", "transports.yaml"))
+	figures(eos, filepath.Join(simRevisionDir, "scenarios-eos", "backlog.yaml"))
+	figures(sonic, filepath.Join(simRevisionDir, "scenarios", "allreduce.yaml"), "--model", "flow")
+	figures(sonic, filepath.Join(simRevisionDir, "scenarios", "baseline-bw.yaml"), "--model", "flow")
 
 	got := fmt.Sprintf("revision %d\n%s\n", sim.Revision, strings.Join(lines, "\n"))
 	golden := filepath.Join(simRevisionDir, "figures.golden")
@@ -96,6 +86,33 @@ func TestSimulatorRevision(t *testing.T) {
 			simRevisionDir, sim.Revision, firstDifference(want, got))
 	}
 	t.Fatalf("sim.Revision is %d and %s was made under %s: rewrite it with go test ./cmd/labctl -run TestSimulatorRevision -update\n%s", sim.Revision, golden, wantRev, firstDifference(want, got))
+}
+
+// simRevisionLab brings the fixed lab up with NOS nos in a fresh
+// directory and puts the configs as they were rendered when the golden
+// was made (configs, a glob under simRevisionDir) in place of today's
+// renderer's.
+func simRevisionLab(t *testing.T, nos, configs string) string {
+	t.Helper()
+	dir := t.TempDir()
+	var out, errb strings.Builder
+	if code := run(t.Context(), []string{"up", filepath.Join(simRevisionDir, "lab.yaml"), "--nos", nos, "--dir", dir}, &out, &errb); code != 0 {
+		t.Fatalf("labctl up --nos %s: exit %d: %s", nos, code, errb.String())
+	}
+	files, err := filepath.Glob(filepath.Join(simRevisionDir, configs))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("configs %s: %v %v", configs, files, err)
+	}
+	for _, c := range files {
+		b, err := os.ReadFile(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "topologies", "simrev", "configs", filepath.Base(c)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
 
 // simFigures is one line of the golden: a variant's summary as the
