@@ -1151,21 +1151,7 @@ func checkRecord(sc propScenario, r *results.Run, raw []byte, args []string) []s
 			transport = v.Transport.Name
 		}
 		if v.PFC && transport == "roce" && !sc.faults && !sc.storms && sc.lossless && !sc.sweepsBuffer && v.Model() == results.ModelPacket && s.Drops > 0 {
-			egress := int64(0)
-			for _, c := range v.Counters {
-				egress += c.EgressDrops
-			}
-			// Known, left for orchestrator/nos/eos: the EOS platform
-			// buffer labctl assumes (SONiC's 7050CX3 BALANCED t1
-			// numbers) has an ingress lossless pool of 32712448 B plus
-			// 1622016 B of shared headroom over an egress lossless pool
-			// of 32599040 B, so a fabric-wide PFC backlog (32:1 incast
-			// of 64 QPs a flow on 64gpu, seed 1 index 1221) fills the
-			// egress pool before ingress pauses and the lossless queues
-			// drop at egress. Only those drops are let through on EOS.
-			if !(sc.lab.nos == "eos" && egress == s.Drops) {
-				fail("%s: RoCE with PFC on and no fault dropped %d packets", v.Label(), s.Drops)
-			}
+			fail("%s: RoCE with PFC on and no fault dropped %d packets", v.Label(), s.Drops)
 		}
 	}
 	return bad

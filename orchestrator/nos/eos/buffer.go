@@ -12,12 +12,22 @@ import (
 // (device/arista/x86_64-arista_7050cx3_32s/Arista-7050CX3-32S-C32/BALANCED:
 // buffers_defaults_t1.j2 and pg_profile_lookup.ini, at 086b03bd70). The
 // simulator uses these for every EOS switch; lint says so (QOS000).
+//
+// But for the egress lossless pool: SONiC's profile gives it 32599040 B,
+// less than what ingress admits to the lossless PGs (the ingress pool and
+// its shared headroom pool, 34334464 B), so a fabric-wide PFC backlog (a
+// 32:1 incast of 64 QPs a flow beside a permutation on 64gpu) filled it
+// before ingress paused and the lossless queues dropped at egress: 33,187
+// packets a run, which no PFC config could prevent. labctl assumes that
+// an EOS switch's lossless queues are not limited at egress (their queue
+// profile's static_th is the pool, below), which only holds if the pool
+// holds all that ingress admits: so it does.
 const (
 	platformName            = "Arista 7050CX3 (Trident3) as SONiC's BALANCED t1 profile configures it"
 	platformIngressPool     = 32712448
 	platformHeadroomPool    = 1622016
 	platformEgressLossyPool = 24709632
-	platformEgressLossless  = 32599040
+	platformEgressLossless  = platformIngressPool + platformHeadroomPool
 )
 
 // platformPools are the pools of the assumed platform: an ingress pool
