@@ -66,8 +66,8 @@ queue figures beyond tolerance, so a verdict of figures alone ends with
 the run to make (both sides with --repetitions 5), and a flowlet
 variant's port figures are listed apart, as between seeds. The output
 says first what was compared and how confident the verdict is (high: the
-same simulation on both sides; moderate: samples of seeds, an edit, or
-figures measured on a live lab). Two records of another scenario or lab, or whose
+same simulation on both sides; moderate: samples of seeds, an edit,
+another revision of the simulator, or figures measured on a live lab). Two records of another scenario or lab, or whose
 figures come from different models (packet-level, flow-level, a live
 lab), are refused (exit 2): rerun with the baseline's model, or save a
 baseline of this one.

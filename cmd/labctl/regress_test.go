@@ -251,7 +251,7 @@ func TestRegressSaysTheSimulatorChanged(t *testing.T) {
 	write()
 	code, out, _ := resultsCLI(t, dir, "regress", "latest", "--baseline", "good")
 	for _, want := range []string{
-		fmt.Sprintf("the same seed on both sides (seed 1), each variant one to one with the baseline's: the simulator is deterministic for a seed, so every figure that moved was moved by what differs (the simulator (revision %d in the run; the baseline records none", sim.Revision),
+		fmt.Sprintf("the same seed and inputs on both sides (seed 1), each variant one to one with the baseline's, but not the same simulation: the simulator's revision (%d in the run; the baseline records none", sim.Revision),
 		"(confidence: moderate)",
 		"the simulator changed between the baseline and this run: figures may have moved because of it, not the configs",
 		"  revision 1 (2026-12-06): the first revision records carry",
@@ -269,6 +269,11 @@ func TestRegressSaysTheSimulatorChanged(t *testing.T) {
 	code, rep, errs := regressJSON(t, dir)
 	if code != 1 || !rep.SimulatorChanged || len(rep.SimulatorChanges) != sim.Revision || !strings.Contains(errs, "the simulator changed between them too") {
 		t.Errorf("a figure moved: exit %d, simulator changed %v %q, error %q", code, rep.SimulatorChanged, rep.SimulatorChanges, errs)
+	}
+	// The next step is to save this run as the baseline, not repetitions.
+	_, out, _ = resultsCLI(t, dir, "regress", "latest", "--baseline", "good")
+	if !strings.Contains(out, "next: the figures that moved are the new simulator's, not a regression of the configs: once they are checked, save this run as the baseline (labctl regress --save-baseline") {
+		t.Errorf("a figure moved, next step:\n%s", out)
 	}
 }
 

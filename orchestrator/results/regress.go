@@ -234,6 +234,8 @@ type Report struct {
 	// record of a tool's output, which holds no simulated figure.
 	SimulatorChanged bool     `json:"simulator_changed"`
 	SimulatorChanges []string `json:"simulator_changes,omitempty"`
+	// SimRevisions are the two records' revisions of the simulator.
+	SimRevisions SimRevisions `json:"sim_revisions"`
 	// LintErrors and BaselineLintErrors are the lint errors of the two
 	// records' configs.
 	LintErrors         *int      `json:"lint_errors,omitempty"`
@@ -315,6 +317,7 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 	if len(r.ScenarioChanges) > 0 || (r.ScenarioChanged && r.ScenarioChanges == nil) {
 		changed = append(changed, "the scenario's values")
 	}
+	r.SimRevisions = SimRevisions{Run: run.SimRevision, Baseline: baseline.SimRevision}
 	if sim, ok := simulatorChange(run, baseline); ok {
 		r.SimulatorChanged = true
 		r.SimulatorChanges = engine.RevisionChanges(run.SimRevision, baseline.SimRevision)

@@ -271,6 +271,12 @@ func (c comparison) basis(run, baseline *Run, changed []string) Basis {
 		case len(changed) == 0:
 			b.Confidence = ConfidenceHigh
 			b.Text = fmt.Sprintf("the same simulation on both sides (seed %d%s), each variant one to one with the baseline's: the simulator is deterministic for a seed, so a figure that moved was moved by what differs between the two runs, not by chance", run.Seed, reps)
+		case len(edits(changed, run, baseline)) == 0:
+			// Only the simulator differs: every figure that moved is its
+			// doing, and repetitions would only say so again.
+			b.Confidence = ConfidenceModerate
+			b.Text = fmt.Sprintf("the same seed and inputs on both sides (seed %d%s), each variant one to one with the baseline's, but not the same simulation: %s differs, so every figure that moved was moved by the simulator's changes (listed below), not by the configs or the scenario", run.Seed, reps, changed[0])
+			b.Next = simulatorNext(run, baseline, nil)
 		default:
 			// A change on a congested path shifts the flows' timing, and
 			// that alone moves latency and queue figures about as much as
@@ -284,6 +290,9 @@ func (c comparison) basis(run, baseline *Run, changed []string) Basis {
 			// an edit that only shifts timing can fail it. Repetitions on
 			// both sides compare the edit's mean with the spread.
 			b.Next = fmt.Sprintf("a regression here may be the timing shift alone: run the scenario with repetitions on these configs and on the baseline's (labctl run %s --lab %s --seed %d --repetitions 5, with each set of configs in place) and compare those two runs; regress then compares each point's means against the spread of its repetitions (results/baselines/README.md)", run.Scenario, run.Lab, baseline.Seed)
+			if _, ok := simulatorChange(run, baseline); ok {
+				b.Next = simulatorNext(run, baseline, edits(changed, run, baseline))
+			}
 		}
 	case len(c.acrossSeeds) > 0 && run.Seed == baseline.Seed:
 		b.How, b.Confidence = BasisSeedsDiffer, ConfidenceLow
