@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -52,6 +54,9 @@ func TestSimulatorRevision(t *testing.T) {
 		for _, v := range r.Variants {
 			lines = append(lines, simFigures(t, label, &v))
 		}
+		// What the run's record holds beside its variants (the NCCL
+		// closed forms, the AllReduce model, the lab's figures).
+		lines = append(lines, fmt.Sprintf("%s extra: %s", label, digest(t, r.Extra)))
 	}
 	for _, s := range scenarios {
 		figures(sonic, s)
@@ -116,8 +121,11 @@ func simRevisionLab(t *testing.T, nos, configs string) string {
 }
 
 // simFigures is one line of the golden: a variant's summary as the
-// record has it and the engine's events and packet-hops, which move with
-// nearly anything the simulation does.
+// record has it and the engine's events and packet-hops, to read what
+// moved, then a digest of all the rest of the variant that regress and
+// the reports read (flows, roles, ports, an NCCL table, the assertions'
+// values), but what it cost to run and its time series, which regress
+// never reads.
 func simFigures(t *testing.T, scenario string, v *results.Variant) string {
 	t.Helper()
 	s, err := json.Marshal(v.Summary)
@@ -128,7 +136,20 @@ func simFigures(t *testing.T, scenario string, v *results.Variant) string {
 	if c := v.Cost; c != nil && c.Events != nil && c.PacketHops != nil {
 		cost = fmt.Sprintf("events %d hops %d", *c.Events, *c.PacketHops)
 	}
-	return fmt.Sprintf("%s %s: %s %s", scenario, v.Label(), cost, s)
+	rest := *v
+	rest.Cost, rest.Series = nil, nil
+	return fmt.Sprintf("%s %s: %s %s variant %s", scenario, v.Label(), cost, s, digest(t, rest))
+}
+
+// digest is a short sha256 of v's JSON.
+func digest(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
 }
 
 // firstDifference shows the first line where two texts differ.
