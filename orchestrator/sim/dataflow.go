@@ -31,11 +31,16 @@ type streamState struct {
 	self         int32 // its own index in s.streams
 	msgs, bytes  int64 // messages of bytes each (bytes the largest with size)
 	recvd, ready int64
-	// size is Stream.Size (nil: every message carries bytes); sent counts
-	// a scale-up stream's messages that left its GPU, rcvdBytes the bytes
-	// of those received.
-	size            func(int64) int64
-	sent, rcvdBytes int64
+	// size is Stream.Size (nil: every message carries bytes), total what
+	// the messages carry in all; sent counts a scale-up stream's messages
+	// that left its GPU, rcvdBytes the bytes of those received. curMsg
+	// and curBytes are the last message whose size a fabric stream's
+	// packets asked for (payload), so size runs once a message, not once
+	// a packet.
+	size             func(int64) int64
+	total            int64
+	sent, rcvdBytes  int64
+	curMsg, curBytes int64
 	// stride and phase place its messages in their sequence (Stream).
 	stride, phase int64
 	inputs        []Input // the program's, indices local to it
@@ -192,7 +197,7 @@ func (s *sim) buildPrograms(paths pathCache) error {
 					total += b
 				}
 			}
-			ss := streamState{prog: int32(pi), self: int32(len(s.streams)), msgs: st.Messages, bytes: st.MessageBytes, size: st.Size, inputs: st.Inputs, flow: -1, gpu: -1,
+			ss := streamState{prog: int32(pi), self: int32(len(s.streams)), msgs: st.Messages, bytes: st.MessageBytes, size: st.Size, total: total, curMsg: -1, inputs: st.Inputs, flow: -1, gpu: -1,
 				stride: max(st.Stride, 1), phase: st.Phase}
 			if st.ScaleUp {
 				g, err := s.scaleUpEgress(st, gpuOf)

@@ -1162,9 +1162,11 @@ func (s *sim) payload(f *flowState, psn int64) int64 {
 	if f.ring != nil {
 		return s.ringPayload(f, psn)
 	}
-	if f.stream != nil && f.stream.size != nil {
-		m := psn / f.perMsg
-		return s.cutPayload(f.stream.size(m), f.perMsg, psn%f.perMsg)
+	if st := f.stream; st != nil && st.size != nil {
+		if m := psn / f.perMsg; m != st.curMsg {
+			st.curMsg, st.curBytes = m, st.size(m)
+		}
+		return s.cutPayload(st.curBytes, f.perMsg, psn%f.perMsg)
 	}
 	if f.msg == 0 {
 		if f.total == math.MaxInt64 {

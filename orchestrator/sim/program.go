@@ -51,11 +51,12 @@ type Stream struct {
 	// bytes, 0 to MessageBytes, which is then the largest. A fabric
 	// message is cut into as many packets as MessageBytes takes (full
 	// MTUs, then what is left spread so that no packet is empty unless
-	// the message has fewer bytes than packets), and a message of 0 bytes
-	// is one packet of headers alone; on the scale-up domain it takes its
-	// latency only. Size is called for every message when the program
-	// is set up and again for every packet sent: it must be pure and
-	// cheap. Nil: every message carries MessageBytes.
+	// the message has fewer bytes than packets: a message of 0 bytes is
+	// as many packets as MessageBytes takes, of headers alone); on the
+	// scale-up domain a message of 0 bytes takes its latency only. Size
+	// is called for every message when the program is set up and again
+	// as the stream sends (once a message, and again for a message
+	// resent): it must be pure. Nil: every message carries MessageBytes.
 	Size   func(i int64) int64
 	Inputs []Input
 	// SrcPort is the UDP source port of a fabric stream (the ECMP hash

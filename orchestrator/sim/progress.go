@@ -58,7 +58,7 @@ func (w *workMeter) count(s *sim) {
 	}
 	for i := range s.streams {
 		if st := &s.streams[i]; st.flow < 0 {
-			w.total += st.msgs * st.bytes
+			w.total += st.total
 		}
 	}
 }

@@ -58,6 +58,20 @@ func TestWorkMeterCountsEveryKind(t *testing.T) {
 			return c
 		}(),
 		"program with scale-up streams": rail,
+		// Messages of their own sizes (Stream.Size), 0 bytes included:
+		// counted by what they carry, not by the largest.
+		"program with sized messages": func() Config {
+			sizes := []int64{1000, 0, 0, 4097}
+			size := func(m int64) int64 { return sizes[m] }
+			c := oneServer(8, 100, 300)
+			c.Topology = leafSpine(1, 1, 2, 100, 100)
+			c.ScaleUp = map[string]ScaleUpDomain{"h0-0": {GbpsPerGPU: 100, LatencyNs: 300, GPUs: 8}}
+			c.Programs = []Program{{ID: "p", Streams: []Stream{
+				{Src: "h0-0", Dst: "h0-1", Messages: 4, MessageBytes: 8192, Size: size},
+				{ScaleUp: true, Host: "h0-0", SrcGPU: 0, DstGPU: 1, Messages: 4, MessageBytes: 8192, Size: size},
+			}}}
+			return c
+		}(),
 	}
 	for name, cfg := range cases {
 		s, err := newSim(&cfg)
