@@ -743,6 +743,35 @@ func sizeEgressLossless(in Intent, dev Device, dc *DeviceConfig) {
 	pl.SizeBytes = total
 }
 
+// ingressAdmitsBytes is the most a switch's ingress can hold for its
+// PGs: the pool they draw on, its shared headroom pool, and every PG's
+// reserve (a profile's size), which sits outside the pools.
+func (d *DeviceConfig) ingressAdmitsBytes() int64 {
+	total := d.IngressPoolBytes()
+	if pl := d.Pool(IngressLosslessPool); pl != nil && pl.HeadroomPoolBytes != nil {
+		total += *pl.HeadroomPoolBytes
+	}
+	for _, p := range d.Ports {
+		for _, g := range p.PGs {
+			total += Val(g.SizeBytes)
+		}
+	}
+	return total
+}
+
+// holdIngressAtEgress makes a platform's assumed egress lossless pool
+// (PlatformBuffer: EOS) hold all that its ingress admits
+// (ingressAdmitsBytes), as sizeEgressLossless sizes the pool of what
+// labctl renders: lossless queues are not limited at egress, and a pool
+// smaller than what ingress admits drops what PFC holds lossless there.
+// A fabric-wide backlog on 64gpu's EOS switches dropped 33,187 packets a
+// run at egress when the pool was SONiC's 7050CX3 figure, 1.7 MB below.
+func (d *DeviceConfig) holdIngressAtEgress() {
+	if pl := d.Pool(EgressLosslessPool); pl != nil {
+		pl.SizeBytes = max(pl.SizeBytes, d.ingressAdmitsBytes())
+	}
+}
+
 // ApplyAll applies the intent to every switch (hosts are skipped).
 func ApplyAll(in Intent, devs []Device) ([]DeviceConfig, error) {
 	var out []DeviceConfig

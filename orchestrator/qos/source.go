@@ -73,6 +73,9 @@ func AttachTopology(cfgs []DeviceConfig, devs []Device, in Intent) {
 		if d.PlatformBuffer && in.Buffer.SharedPoolBytes > 0 {
 			d.ResizePools(in.Buffer.SharedPoolBytes)
 		}
+		if d.PlatformBuffer {
+			d.holdIngressAtEgress()
+		}
 		d.Sort()
 	}
 }

@@ -14,16 +14,18 @@ import (
 // simulator uses these for every EOS switch; lint says so (QOS000).
 //
 // But for the egress lossless pool: SONiC's profile gives it 32599040 B,
-// less than what ingress admits to the lossless PGs (the ingress pool and
-// its shared headroom pool, 34334464 B), so a fabric-wide PFC backlog (a
-// 32:1 incast of 64 QPs a flow beside a permutation on 64gpu) filled it
-// before ingress paused and the lossless queues dropped at egress: 33,187
-// packets a run, which no PFC config could prevent. labctl assumes that
-// an EOS switch's lossless queues are not limited at egress (their queue
-// profile's static_th is the pool, below), which only holds if the pool
-// holds all that ingress admits: so it does.
+// less than what ingress admits to the lossless PGs (the ingress pool, its
+// shared headroom pool and the PGs' reserves), so a fabric-wide PFC
+// backlog (a 32:1 incast of 64 QPs a flow beside a permutation on 64gpu)
+// filled it before ingress paused and the lossless queues dropped at
+// egress: 33,187 packets a run, which no PFC config could prevent. labctl
+// assumes that an EOS switch's lossless queues are not limited at egress
+// (their queue profile's static_th is the pool, below), which only holds
+// if the pool holds all that ingress admits: here the two pools, and
+// qos.AttachTopology adds the reserves of the switch's ports once they
+// are all known.
 const (
-	platformName            = "Arista 7050CX3 (Trident3) as SONiC's BALANCED t1 profile configures it"
+	platformName            = "Arista 7050CX3 (Trident3) as SONiC's BALANCED t1 profile configures it, its egress lossless pool holding what ingress admits"
 	platformIngressPool     = 32712448
 	platformHeadroomPool    = 1622016
 	platformEgressLossyPool = 24709632
