@@ -1527,7 +1527,7 @@ func (s *sim) countDelivered(f *flowState, payload, sent, now int64) {
 	f.rcvNxt++
 	f.delivered += payload
 	s.work.delivered += payload
-	if now >= max(s.warmup, f.startAt) {
+	if s.inWindow(f, now) {
 		f.winBytes += payload
 	}
 	if now >= s.warmup {

@@ -95,7 +95,7 @@ func (s *sim) result() *Result {
 				if f.completeAt > f.startAt {
 					st.GoodputGbps = float64(f.f.Bytes) * 8 * 1000 / float64(f.completeAt-f.startAt)
 				}
-			} else if ws := max(s.warmup, f.startAt); s.end > ws {
+			} else if ws := s.windowStart(f); s.end > ws {
 				st.GoodputGbps = float64(st.WindowBytes) * 8 * 1000 / float64(s.end-ws)
 			}
 		}
@@ -225,15 +225,22 @@ func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
 // after the oldest gap, which with spraying over queues tens of
 // microseconds apart is most of a short window.
 func (s *sim) placedInWindow(f *flowState) int64 {
-	ws := max(s.warmup, f.startAt)
 	var b int64
 	for _, o := range f.ooo {
-		if o.at >= ws {
+		if s.inWindow(f, o.at) {
 			b += int64(o.payload)
 		}
 	}
 	return b
 }
+
+// windowStart is when flow f's goodput window opens: at the warmup's
+// end, or at the flow's start if it started later.
+func (s *sim) windowStart(f *flowState) int64 { return max(s.warmup, f.startAt) }
+
+// inWindow says whether bytes of flow f that arrived at time at count in
+// its goodput window (WindowBytes), as every receiver counts them.
+func (s *sim) inWindow(f *flowState, at int64) bool { return at >= s.windowStart(f) }
 
 // addFlow counts a flow's bytes, CNPs, retransmissions, timeouts and
 // failure in the totals.

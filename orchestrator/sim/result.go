@@ -124,7 +124,8 @@ type FlowStats struct {
 	// completed and some not, add up over one window. Packets placed out
 	// of order (Config.OutOfOrder) count by their arrival, those still
 	// behind an open gap at the end too (BytesDelivered leaves these
-	// out), as the time series counts them.
+	// out), as the time series counts them: a QP that failed included,
+	// whose NIC wrote them to memory although the gap never filled.
 	WindowBytes int64  `json:"window_bytes,omitempty"`
 	Completed   bool   `json:"completed"`
 	FCTNs       *int64 `json:"fct_ns"`

@@ -926,7 +926,7 @@ func (s *sim) uetAckTimer(fi int32) {
 func (s *sim) uetPlace(f *flowState, payload, sent int64) {
 	f.delivered += payload
 	s.work.delivered += payload
-	if s.now >= max(s.warmup, f.startAt) {
+	if s.inWindow(f, s.now) {
 		f.winBytes += payload
 	}
 	if s.now >= s.warmup {
