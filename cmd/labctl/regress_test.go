@@ -223,6 +223,9 @@ func TestRegressSaysTheSimulatorChanged(t *testing.T) {
 		t.Fatalf("save baseline: exit %d: %s%s", code, out, errs)
 	}
 	runOK(t, dir, file, "16gpu")
+	if code, out, _ := resultsCLI(t, dir, "results", "show", "latest"); code != 0 || !strings.Contains(out, fmt.Sprintf("\nsimulator revision %d\n", sim.Revision)) {
+		t.Errorf("results show does not say the simulator's revision: exit %d\n%s", code, out)
+	}
 	if code, out, _ := resultsCLI(t, dir, "regress", "latest", "--baseline", "good"); code != 0 || strings.Contains(out, "simulator changed") || strings.Contains(out, "revision") || !strings.Contains(out, "(confidence: high)") {
 		t.Errorf("same revision: exit %d:\n%s", code, out)
 	}

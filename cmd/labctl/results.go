@@ -457,6 +457,9 @@ func writeRunText(w io.Writer, run *results.Run, dir string) error {
 	if run.ConfigDigest != "" {
 		fmt.Fprintf(w, "configs   %s\n", run.ConfigDigest)
 	}
+	if run.SimRevision > 0 {
+		fmt.Fprintf(w, "simulator revision %d\n", run.SimRevision)
+	}
 	var reports []string
 	for _, name := range []string{results.ReportMarkdown, results.ReportHTML, results.ReportJUnit} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
