@@ -349,8 +349,14 @@ func CheckSeeds(run, baseline *Run) error {
 		return exitcode.Usagef("run %s and baseline %s ran at seed %d, but %s, and %s: compared one to one, each figure would be set against another simulation's, and the split alone moves them (it orders events of the same time in different partitions), so its noise would read as regressions. Fix: rerun with the baseline's split (labctl run %s --lab %s --partitions %s); or compare samples: run both with repetitions (labctl run %s --lab %s --repetitions 5)",
 			run.RunID, baseline.RunID, run.Seed, splitText(c.acrossSeeds), acrossSeedsText(c.acrossSeeds), run.Scenario, run.Lab, split, run.Scenario, run.Lab)
 	}
-	return exitcode.Usagef("run %s ran at seed %d and baseline %s at seed %d, and %s: compared one to one, each figure would be set against another simulation's, and the seed alone moves them (it places flows on ECMP paths and sets their timing), so its noise would read as regressions. Fix: rerun at the baseline's seed to compare the same simulation (labctl run %s --lab %s --seed %d); or compare samples: run both with repetitions (labctl run %s --lab %s --repetitions 5, at each side's seed), and regress compares each point's mean with the baseline's, allowed the spread of its repetitions",
-		run.RunID, run.Seed, baseline.RunID, baseline.Seed, acrossSeedsText(c.acrossSeeds), run.Scenario, run.Lab, baseline.Seed, run.Scenario, run.Lab)
+	same := "to compare the same simulation"
+	if sim, ok := simulatorChange(run, baseline); ok {
+		// Even at the baseline's seed the two would differ by the
+		// simulator: one sample of its changes, which regress then names.
+		same = "to compare one to one (" + sim + " differs as well, which regress will name)"
+	}
+	return exitcode.Usagef("run %s ran at seed %d and baseline %s at seed %d, and %s: compared one to one, each figure would be set against another simulation's, and the seed alone moves them (it places flows on ECMP paths and sets their timing), so its noise would read as regressions. Fix: rerun at the baseline's seed %s (labctl run %s --lab %s --seed %d); or compare samples: run both with repetitions (labctl run %s --lab %s --repetitions 5, at each side's seed), and regress compares each point's mean with the baseline's, allowed the spread of its repetitions",
+		run.RunID, run.Seed, baseline.RunID, baseline.Seed, acrossSeedsText(c.acrossSeeds), same, run.Scenario, run.Lab, baseline.Seed, run.Scenario, run.Lab)
 }
 
 // acrossSeedsText says which points have a single repetition on a side:

@@ -85,6 +85,16 @@ func TestRegressNamesTheSimulatorsRevision(t *testing.T) {
 		t.Errorf("configs and simulator changed: basis %+v, want next %q", r.Basis, want)
 	}
 
+	// At another seed the refusal does not promise the same simulation
+	// at the baseline's: the simulator differs too.
+	other := cloneRun(t, run)
+	other.Seed, other.SimRevision = 2, engine.Revision
+	older := cloneRun(t, base)
+	older.SimRevision = 0
+	if err := CheckSeeds(other, older); err == nil || strings.Contains(err.Error(), "to compare the same simulation") || !strings.Contains(err.Error(), "rerun at the baseline's seed to compare one to one (the simulator's revision") {
+		t.Errorf("seeds and revisions differ: %v", err)
+	}
+
 	// A record of a tool's output holds no simulated figure: the
 	// simulator's revision is no input of its.
 	imported := cloneRun(t, base)
