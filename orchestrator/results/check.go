@@ -25,6 +25,11 @@ func CheckComparable(path string, run *Run) error {
 	if run.SchemaVersion < 1 {
 		return exitcode.Usagef("%s: schema_version is missing or %d; labctl writes 1 or more in every record (fix: %s)", path, run.SchemaVersion, fix)
 	}
+	// Regress names the revisions that differ: one below 1 is none a
+	// labctl wrote.
+	if run.SimRevision < 0 {
+		return exitcode.Usagef("%s: sim_revision is %d; labctl writes the simulator's revision, 1 or more, or leaves it out (fix: %s)", path, run.SimRevision, fix)
+	}
 	// A record is saved after its first variant: a finished one without
 	// any was cut.
 	if len(run.Variants) == 0 && (run.Status == StatusPassed || run.Status == StatusFailed) {

@@ -34,6 +34,7 @@ func TestCheckComparable(t *testing.T) {
 			r.Variants[3].Name, r.Variants[3].Repetition = r.Variants[1].Name, 1
 		}, "b.json: variant ecn=on,pfc=off #2 is in the record twice (variants[2] and variants[3])"},
 		{"no name", func(r *Run) { r.Variants[3].Name = "" }, "b.json: variants[3] has no name"},
+		{"simulator revision", func(r *Run) { r.SimRevision = -1 }, "b.json: sim_revision is -1; labctl writes the simulator's revision, 1 or more, or leaves it out"},
 		{"summary", func(r *Run) { r.Variants[2].Summary.Drops = -5 }, "b.json: variant ecn=off,pfc=on: summary.drops is -5"},
 		{"summary float", func(r *Run) { r.Variants[0].Summary.ThroughputGbpsTotal = -0.5 }, "summary.throughput_gbps_total is -0.5"},
 		{"flow", func(r *Run) { r.Variants[0].Flows[2].LatencyUs.P99 = -1.5 }, "variant ecn=on,pfc=on: flows[2] (h3:0->h9:0).latency_us.p99 is -1.5"},
