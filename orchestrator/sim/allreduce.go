@@ -70,9 +70,9 @@ func RingRankBytes(bytes int64, n, i int) int64 {
 	return sum
 }
 
-// RingMaxChunk is the largest chunk of a ring of bytes over n ranks, what
-// a step of the ring is charged (RingAllReduceTheoryNs).
-func RingMaxChunk(bytes int64, n int) int64 { return (bytes + int64(n) - 1) / int64(n) }
+// RingMaxChunk is the largest chunk of a ring of bytes over n ranks (the
+// first Piece), what a step of the ring is charged (RingAllReduceTheoryNs).
+func RingMaxChunk(bytes int64, n int) int64 { return Piece(bytes, int64(n), 0) }
 
 func ringFlow(prefix string, ranks []string, chunk int64, dscp, k, i int) Flow {
 	n := len(ranks)
