@@ -1667,10 +1667,7 @@ func (s *sim) sample() {
 		// as the goodput window counts them (oooPkt). (Summed here rather
 		// than kept in a field, which would take flowState past its cache
 		// lines: a sample is rare beside the packets.)
-		placed := f.delivered
-		for _, o := range f.ooo {
-			placed += int64(o.payload)
-		}
+		placed := f.delivered + placedSince(f, math.MinInt64)
 		gp := round3(float64(placed-f.sampledBytes) * 8 * 1000 / float64(s.sampleT))
 		f.sampledBytes = placed
 		total += gp

@@ -224,19 +224,28 @@ func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
 // filled: without them a window ends short of every packet that arrived
 // after the oldest gap, which with spraying over queues tens of
 // microseconds apart is most of a short window.
-func (s *sim) placedInWindow(f *flowState) int64 {
+func (s *sim) placedInWindow(f *flowState) int64 { return placedSince(f, s.windowStart(f)) }
+
+// placedSince is the payload of the packets flow f holds placed out of
+// order (behind a gap) that arrived at or after time from.
+func placedSince(f *flowState, from int64) int64 {
 	var b int64
 	for _, o := range f.ooo {
-		if s.inWindow(f, o.at) {
+		if o.at >= from {
 			b += int64(o.payload)
 		}
 	}
 	return b
 }
 
-// windowStart is when flow f's goodput window opens: at the warmup's
-// end, or at the flow's start if it started later.
-func (s *sim) windowStart(f *flowState) int64 { return max(s.warmup, f.startAt) }
+// windowStart is when flow f's goodput window opens (WindowStart).
+func (s *sim) windowStart(f *flowState) int64 { return WindowStart(s.warmup, f.startAt) }
+
+// WindowStart is when the goodput window of a flow that started at start
+// opens, in a run whose warmup ends at warmup (the two in one unit): at
+// the warmup's end, or at the flow's start if it started later. A flow's
+// WindowBytes and long-lived goodput are over [WindowStart, end).
+func WindowStart(warmup, start int64) int64 { return max(warmup, start) }
 
 // inWindow says whether bytes of flow f that arrived at time at count in
 // its goodput window (WindowBytes), as every receiver counts them.

@@ -745,7 +745,7 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 			// and the others' window rates mixes two measures and can
 			// exceed the line rate.
 			rf.ThroughputGbps = 0
-			if ws := max(cfg.WarmupNs, start); cfg.DurationNs > ws {
+			if ws := engine.WindowStart(cfg.WarmupNs, start); cfg.DurationNs > ws {
 				rf.ThroughputGbps = float64(window) * 8 / float64(cfg.DurationNs-ws)
 			}
 		}
