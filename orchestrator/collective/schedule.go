@@ -18,10 +18,8 @@ type xfer struct {
 	cutting
 	after []dep
 	// bytes is what its messages carry in all, largest its largest
-	// message; uniform says every message carries largest (add sets
-	// them).
+	// message (add sets them).
 	bytes, largest int64
-	uniform        bool
 }
 
 // dep is one input of a transfer's first leg: message m waits for
@@ -292,19 +290,15 @@ func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
 
 // add appends transfer x, counting its bytes and its largest message.
 func (sc *schedule) add(x xfer) int {
-	x.bytes, x.largest, x.uniform = 0, 0, true
 	if x.even > 0 {
 		x.bytes, x.largest = x.msgs*x.even, x.even
-		sc.xfers = append(sc.xfers, x)
-		return len(sc.xfers) - 1
-	}
-	for m := range x.msgs {
-		b := x.size(m)
-		x.bytes += b
-		if m > 0 && b != x.largest {
-			x.uniform = false
+	} else {
+		x.bytes, x.largest = 0, 0
+		for m := range x.msgs {
+			b := x.size(m)
+			x.bytes += b
+			x.largest = max(x.largest, b)
 		}
-		x.largest = max(x.largest, b)
 	}
 	sc.xfers = append(sc.xfers, x)
 	return len(sc.xfers) - 1
@@ -485,7 +479,9 @@ func (sc *schedule) program(id string) sim.Program {
 // i*q+j): nil when every message of x carries largest, the stream's
 // MessageBytes.
 func (x xfer) sizeOf(q, j int64) func(int64) int64 {
-	if x.uniform && x.largest > 0 {
+	// No message is above largest, so they all carry it when they add
+	// up to msgs of it.
+	if x.largest > 0 && x.bytes == x.msgs*x.largest {
 		return nil
 	}
 	size := x.size
