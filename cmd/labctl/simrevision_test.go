@@ -34,15 +34,20 @@ func TestSimulatorRevision(t *testing.T) {
 		t.Skipf("the golden figures are of amd64; this is %s", goruntime.GOARCH)
 	}
 	t.Parallel()
-	sonic := simRevisionLab(t, "sonic", "configs/*.json")
-	eos := simRevisionLab(t, "eos", "configs-eos/*.cfg")
+	sonic := simRevisionLab(t, "lab.yaml", "simrev", "sonic", "configs/*.json")
+	eos := simRevisionLab(t, "lab.yaml", "simrev", "eos", "configs-eos/*.cfg")
+	threeTier := simRevisionLab(t, "lab-3tier.yaml", "simrev3", "sonic", "configs-3tier/*.json")
 	scenarios, err := filepath.Glob(filepath.Join(simRevisionDir, "scenarios", "*.yaml"))
 	if err != nil || len(scenarios) == 0 {
 		t.Fatalf("scenarios: %v %v", scenarios, err)
 	}
 	var lines []string
 	figures := func(dir, name string, extra ...string) {
-		code, r, stderr := runJSON(t, dir, name, "simrev", extra...)
+		labName := "simrev"
+		if dir == threeTier {
+			labName = "simrev3"
+		}
+		code, r, stderr := runJSON(t, dir, name, labName, extra...)
 		if r == nil || (code != 0 && code != 1) {
 			t.Fatalf("labctl run %s %v: exit %d: %s", name, extra, code, stderr)
 		}
@@ -50,8 +55,11 @@ func TestSimulatorRevision(t *testing.T) {
 			t.Errorf("%s: the record's sim_revision %d, the simulator's %d", name, r.SimRevision, sim.Revision)
 		}
 		label := strings.Join(append([]string{strings.TrimSuffix(filepath.Base(name), ".yaml")}, extra...), " ")
-		if dir == eos {
+		switch dir {
+		case eos:
 			label += " (eos)"
+		case threeTier:
+			label += " (3 tiers, rails)"
 		}
 		for _, v := range r.Variants {
 			lines = append(lines, simFigures(t, label, &v))
@@ -70,6 +78,11 @@ func TestSimulatorRevision(t *testing.T) {
 	figures(eos, filepath.Join(simRevisionDir, "scenarios-eos", "backlog.yaml"))
 	figures(sonic, filepath.Join(simRevisionDir, "scenarios", "allreduce.yaml"), "--model", "flow")
 	figures(sonic, filepath.Join(simRevisionDir, "scenarios", "baseline-bw.yaml"), "--model", "flow")
+	// Three tiers and rails (lab-3tier.yaml): super-spines, routes across
+	// pods and their convergence after a failure, rings over rail leaves.
+	for _, name := range []string{"ecn-pfc", "link-failure", "nccl-allreduce", "allreduce"} {
+		figures(threeTier, filepath.Join(simRevisionDir, "scenarios", name+".yaml"))
+	}
 
 	got := fmt.Sprintf("revision %d\n%s\n", sim.Revision, strings.Join(lines, "\n"))
 	golden := filepath.Join(simRevisionDir, "figures.golden")
@@ -102,15 +115,15 @@ func TestSimulatorRevision(t *testing.T) {
 	t.Fatalf("sim.Revision is %d and %s was made under %s: rewrite it with go test ./cmd/labctl -run TestSimulatorRevision -update\n%s", sim.Revision, golden, wantRev, firstDifference(want, got))
 }
 
-// simRevisionLab brings the fixed lab up with NOS nos in a fresh
-// directory and puts the configs as they were rendered when the golden
-// was made (configs, a glob under simRevisionDir) in place of today's
-// renderer's.
-func simRevisionLab(t *testing.T, nos, configs string) string {
+// simRevisionLab brings the fixed lab spec (a file under simRevisionDir
+// naming lab name) up with NOS nos in a fresh directory and puts the
+// configs as they were rendered when the golden was made (configs, a glob
+// under simRevisionDir) in place of today's renderer's.
+func simRevisionLab(t *testing.T, spec, name, nos, configs string) string {
 	t.Helper()
 	dir := t.TempDir()
 	var out, errb strings.Builder
-	if code := run(t.Context(), []string{"up", filepath.Join(simRevisionDir, "lab.yaml"), "--nos", nos, "--dir", dir}, &out, &errb); code != 0 {
+	if code := run(t.Context(), []string{"up", filepath.Join(simRevisionDir, spec), "--nos", nos, "--dir", dir}, &out, &errb); code != 0 {
 		t.Fatalf("labctl up --nos %s: exit %d: %s", nos, code, errb.String())
 	}
 	files, err := filepath.Glob(filepath.Join(simRevisionDir, configs))
@@ -122,7 +135,7 @@ func simRevisionLab(t *testing.T, nos, configs string) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, "topologies", "simrev", "configs", filepath.Base(c)), b, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, "topologies", name, "configs", filepath.Base(c)), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
