@@ -296,8 +296,34 @@ type QueueConfig struct {
 	// Buffer is the queue's egress admission (SONiC's BUFFER_QUEUE
 	// profile, or the NOS's default).
 	Buffer *BufferProfile `json:"buffer,omitempty"`
+	// Shaper caps the rate the queue sends at (SONiC's SCHEDULER pir,
+	// EOS's tx-queue shape rate); nil when it is not shaped.
+	Shaper *Shaper `json:"shaper,omitempty"`
 	// Origin says where the queue's scheduler, WRED and buffer came from.
 	Origin string `json:"origin,omitempty"`
+}
+
+// Shaper is a queue's shaper: the queue sends no faster than its peak
+// rate, a token bucket of BurstBytes refilled at that rate. The rate is
+// RateKbps, or, when that is 0, Percent of the port's speed (EOS's "shape
+// rate 40 percent"), resolved against the speed of the port's link where
+// the simulator runs it. The switch's shaper counts the bytes of each
+// frame on the wire; a frame leaves once the bucket holds it, so a
+// BurstBytes of 0 (none configured: labctl assumes the ASIC's least)
+// paces frames back to back at the rate.
+type Shaper struct {
+	RateKbps   int64 `json:"rate_kbps,omitempty"`
+	Percent    int   `json:"percent,omitempty"`
+	BurstBytes int64 `json:"burst_bytes,omitempty"`
+}
+
+// RateKbpsAt is the shaper's rate on a port of speedGbps: RateKbps, or
+// Percent of the speed.
+func (s *Shaper) RateKbpsAt(speedGbps int) int64 {
+	if s.RateKbps > 0 {
+		return s.RateKbps
+	}
+	return int64(speedGbps) * 1_000_000 * int64(s.Percent) / 100
 }
 
 // WREDProfile is the rest of a queue's WRED profile: its name and the

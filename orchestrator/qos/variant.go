@@ -50,6 +50,7 @@ func (d DeviceConfig) Clone() DeviceConfig {
 		q.Queues = make([]QueueConfig, len(p.Queues))
 		for j, qc := range p.Queues {
 			qc.ECN = clonePtr(qc.ECN)
+			qc.Shaper = clonePtr(qc.Shaper)
 			qc.Drop = clonePtr(qc.Drop)
 			if qc.WRED != nil {
 				w := *qc.WRED
