@@ -532,6 +532,21 @@ func (p *PortConfig) Queue(q int) *QueueConfig {
 	return nil
 }
 
+// ShapeKbps is the rate queue q of the port is shaped to, 0 when it is
+// not: its Shaper's rate, a percent of it taken of the speed the port
+// runs at (its lab link's, else its own).
+func (p *PortConfig) ShapeKbps(q int) int64 {
+	qc := p.Queue(q)
+	if qc == nil || qc.Shaper == nil {
+		return 0
+	}
+	speed := p.LinkSpeedGbps
+	if speed <= 0 {
+		speed = p.SpeedGbps
+	}
+	return qc.Shaper.RateKbpsAt(speed)
+}
+
 // PG returns the PG config, or nil.
 func (p *PortConfig) PG(pg int) *PGConfig {
 	for i := range p.PGs {

@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -320,6 +321,23 @@ func FlowLevelRates(cfg Config) ([]float64, error) {
 	return rates, nil
 }
 
+// shapedOnPath names the shaped queues flow f leaves by on its egress
+// ports (path), as maxMinFair's links numbered after the ports: each
+// switch classifies the flow's DSCP at the port it came in by, and its
+// egress port queues that priority in its queue.
+func (s *sim) shapedOnPath(f *flowState, path []int32) []int32 {
+	var out []int32
+	for k := 1; k < len(path); k++ {
+		pi := path[k]
+		prio := s.ports[s.ports[path[k-1]].peer].tcOf[f.dscp]
+		q := s.ports[pi].queueOf[prio]
+		if s.shaped[pi]&(1<<q) != 0 {
+			out = append(out, int32(len(s.ports))+8*pi+int32(q))
+		}
+	}
+	return out
+}
+
 // flowLevel sets cfg up as the packet engine would (so flows take its ECMP
 // paths) and returns the engine, each flow's egress ports (the last one
 // is the link into the receiver's NIC) and its max-min fair goodput in
@@ -339,7 +357,20 @@ func flowLevel(cfg Config) (*sim, [][]int32, []float64, error) {
 		f := &s.flows[i]
 		paths[i] = s.egressPath(f.src, f.dst, f.hashFwd)
 	}
-	rates := maxMinFair(paths, func(pi int32) float64 {
+	// A shaped queue (PortQoS.ShapeKbps) is one more link of its own rate
+	// on the path of every flow that leaves its port by it.
+	res := paths
+	if s.shapers != nil {
+		res = make([][]int32, len(paths))
+		for i, path := range paths {
+			res[i] = append(slices.Clip(path), s.shapedOnPath(&s.flows[i], path)...)
+		}
+	}
+	nPorts := int32(len(s.ports))
+	rates := maxMinFair(res, func(pi int32) float64 {
+		if pi >= nPorts {
+			return float64(s.shapers[pi-nPorts].kbps) / 1e6 * eta
+		}
 		// A NIC capped below its port (Config.NICCapGbps) sends at the cap.
 		p := &s.ports[pi]
 		r := p.lineMbps

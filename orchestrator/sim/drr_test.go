@@ -69,7 +69,7 @@ func TestPickQueueSkipsAsVisiting(t *testing.T) {
 				}
 			}
 			b = a
-			got, want := s.pickQueue(&a), s.pickQueueOneByOne(&b)
+			got, want := s.pickQueue(0, &a), s.pickQueueOneByOne(&b)
 			if got != want || a.rr != b.rr || a.visited != b.visited {
 				t.Fatalf("trial %d step %d: pick %d rr %d visited %v, one by one: pick %d rr %d visited %v", trial, step, got, a.rr, a.visited, want, b.rr, b.visited)
 			}

@@ -434,8 +434,12 @@ func (p *port) cacheQoS(qos *[8]PortQoS, mtu int64) {
 
 // pickQueue returns the priority to serve next on a switch port, or -1:
 // strict queues first (highest priority first), then deficit round robin.
-func (s *sim) pickQueue(p *port) int {
-	for m := p.strict & p.held; m != 0; {
+func (s *sim) pickQueue(pi int32, p *port) int {
+	held := p.held
+	if s.shapers != nil && s.shaped[pi]&held != 0 {
+		held &^= s.shapedOut(pi, p)
+	}
+	for m := p.strict & held; m != 0; {
 		pr := 7 - bits.LeadingZeros8(m)
 		if !p.paused(uint8(pr), s.now) {
 			return pr
@@ -449,7 +453,7 @@ func (s *sim) pickQueue(p *port) int {
 	// loses its deficit as the pointer passes it. The pointer passes a run
 	// of queues that are not ready in one step (what visiting them one by
 	// one would do), so a port with one busy queue picks it at once.
-	ready := p.held &^ p.strict
+	ready := held &^ p.strict
 	for m := ready; m != 0; m &= m - 1 {
 		if i := bits.TrailingZeros8(m); p.paused(uint8(i), s.now) {
 			ready &^= 1 << i
@@ -493,6 +497,56 @@ func (s *sim) pickQueue(p *port) int {
 	return -1
 }
 
+// queueShaper is a shaped queue's state (PortQoS.ShapeKbps): the generic
+// cell rate algorithm, kept as times. paid is when the queue will have paid
+// at its rate for every frame it has sent; a frame may start at paid -
+// ahead (the burst it may send ahead of its rate).
+type queueShaper struct {
+	kbps  int64
+	ahead int64 // ps
+	paid  int64 // ps
+}
+
+// shapePs is how long bytes take at kbps, in ps.
+func shapePs(bytes, kbps int64) int64 { return bytes * 8_000_000_000 / kbps }
+
+// pay charges the queue for a frame of wire bytes that starts now.
+func (q *queueShaper) pay(now, wire int64) {
+	q.paid = max(q.paid, now) + shapePs(wire, q.kbps)
+}
+
+// shapedOut is the queues of port pi holding packets whose shaper does not
+// let them send now. A queue counts as empty to the pick while it waits:
+// deficit round robin keeps its deficit (it holds packets) and serves the
+// others.
+func (s *sim) shapedOut(pi int32, p *port) uint8 {
+	var out uint8
+	for m := s.shaped[pi] & p.held; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros8(m)
+		if q := &s.shapers[8*int(pi)+i]; q.paid-q.ahead > s.now {
+			out |= 1 << i
+		}
+	}
+	return out
+}
+
+// wakeShaped has port pi, which found nothing to send while shaped queues
+// held packets, look again when the first of them may send (evNicWake, as
+// a NIC waits for its pacing).
+func (s *sim) wakeShaped(pi int32, p *port) {
+	wake := int64(math.MaxInt64)
+	for m := s.shaped[pi] & p.held; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros8(m)
+		if q := &s.shapers[8*int(pi)+i]; !p.paused(uint8(i), s.now) {
+			wake = min(wake, q.paid-q.ahead)
+		}
+	}
+	if wake != math.MaxInt64 && wake > s.now && (p.wakeAt <= s.now || wake < p.wakeAt) {
+		p.wakeAt = wake
+		s.push(wake, evNicWake, pi, 0, 0)
+	}
+}
+
 // drrVisits is how many queues deficit round robin visits at most per
 // pick: two turns of the eight and two more.
 const drrVisits = 18
@@ -514,12 +568,18 @@ func (s *sim) switchSend(pi int32) {
 		return
 	}
 	p := &s.ports[pi]
-	pr := s.pickQueue(p)
+	pr := s.pickQueue(pi, p)
 	if pr < 0 {
+		if s.shapers != nil && s.shaped[pi]&p.held != 0 {
+			s.wakeShaped(pi, p)
+		}
 		return
 	}
 	k := s.dequeue(p, uint8(pr))
 	pk := &s.pkts[k]
+	if s.shapers != nil && s.shaped[pi]&(1<<pr) != 0 {
+		s.shapers[8*int(pi)+pr].pay(s.now, int64(pk.wire))
+	}
 	s.releaseBuffer(pi, pk)
 	if p.ecn&(1<<pr) != 0 && pk.kind == pktData && !pk.ce {
 		depth := p.lane[pr].q.bytes + int64(pk.wire)

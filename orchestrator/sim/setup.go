@@ -502,6 +502,13 @@ type sim struct {
 	// the next event's port and packet ahead (readAhead).
 	prefetchNext bool
 	work         workMeter // progress.go
+	// shapers are the switch queues' shapers, queue q of port pi at
+	// 8*pi+q, and shaped[pi] the port's shaped queues as a mask; both nil
+	// when no queue is shaped (the port's hot lines have no byte to
+	// spare for the mask). Each port's belong to the partition that owns
+	// the port.
+	shapers []queueShaper
+	shaped  []uint8
 
 	allHist  runHist
 	histPool []*histCounts
@@ -1029,6 +1036,22 @@ func (s *sim) buildQoS() error {
 				return errorf("port %s priority %d egress: %v", p.ref, pr, err)
 			}
 			p.lane[pr].eg.adm = eg
+			if q.ShapeKbps < 0 || q.ShapeBurstBytes < 0 {
+				return errorf("port %s queue %d: negative shaper rate (%d kb/s) or burst (%d B)", p.ref, pr, q.ShapeKbps, q.ShapeBurstBytes)
+			}
+			if q.ShapeKbps > 0 {
+				if s.shapers == nil {
+					s.shapers = make([]queueShaper, 8*len(s.ports))
+					s.shaped = make([]uint8, len(s.ports))
+				}
+				// The bucket holds a full frame at least, as an ASIC's
+				// least burst does: a frame that waited for the port
+				// (another queue's frame going out) does not lose the
+				// rate it had paid for.
+				burst := max(q.ShapeBurstBytes, s.fullWire())
+				s.shapers[8*pi+pr] = queueShaper{kbps: q.ShapeKbps, ahead: shapePs(burst, q.ShapeKbps)}
+				s.shaped[pi] |= 1 << pr
+			}
 			pq[pr] = q
 		}
 		p.cacheQoS(pq, s.mtu)

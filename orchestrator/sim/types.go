@@ -172,6 +172,15 @@ type PortQoS struct {
 	DropMinBytes int64
 	DropMaxBytes int64
 	DropPmax     float64
+	// ShapeKbps > 0 shapes the queue: it sends no faster than that rate.
+	// A frame may start once the queue has paid, at the rate, for the
+	// frames before it, less ShapeBurstBytes it may send ahead (the
+	// generic cell rate algorithm, frames counted by their bytes on the
+	// wire). A burst below a full-size frame (0 included) counts as one,
+	// as an ASIC's least burst does. The port still sends each frame at
+	// its line rate.
+	ShapeKbps       int64
+	ShapeBurstBytes int64
 }
 
 // PortMaps are one switch port's classification and queue maps. A nil map

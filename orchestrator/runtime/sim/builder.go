@@ -299,6 +299,9 @@ func portQoS(dc *qos.DeviceConfig, pc *qos.PortConfig) (map[int]engine.PortQoS, 
 				pq.DropMinBytes, pq.DropMaxBytes, pq.DropPmax = e.MinBytes, e.MaxBytes, e.Pmax
 			}
 			pq.Egress = admission(dc, q.Buffer)
+			if r := pc.ShapeKbps(i); r > 0 {
+				pq.ShapeKbps, pq.ShapeBurstBytes = r, q.Shaper.BurstBytes
+			}
 		}
 		c := pc.Class(i)
 		pq.IgnoresPause = !c.PFC

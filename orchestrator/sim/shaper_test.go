@@ -1,0 +1,97 @@
+package sim
+
+import (
+	"testing"
+)
+
+// shapedStar is two long-lived flows into h1 through one 100G switch: h0's
+// on priority 3 (DSCP 26), h2's on priority 0 (DSCP 0), both lossless, the
+// switch's port to h1 shaping queue 3 to shapeKbps with the given burst.
+func shapedStar(shapeKbps, burst int64) Config {
+	lossless := map[int]PortQoS{0: {PFC: true}, 3: {PFC: true}, 6: {Strict: true}}
+	shaped := map[int]PortQoS{0: {PFC: true}, 3: {PFC: true, ShapeKbps: shapeKbps, ShapeBurstBytes: burst}, 6: {Strict: true}}
+	return Config{
+		Topology:   star(3, 100),
+		DefaultQoS: lossless,
+		QoS:        map[PortRef]map[int]PortQoS{{"sw", "Ethernet1"}: shaped},
+		DurationNs: 300_000,
+		WarmupNs:   100_000,
+		Seed:       1,
+		Flows: []Flow{
+			{ID: "shaped", Src: "h0", Dst: "h1", DSCP: 26},
+			{ID: "other", Src: "h2", Dst: "h1", DSCP: 0, ExplicitDSCP: true},
+		},
+	}
+}
+
+// TestQueueShaper: a queue shaped to 40 Gb/s of a 100G port sends 40 Gb/s
+// of frames (its goodput that less the headers), and deficit round robin
+// gives the port's other queue the rest instead of idling while the shaped
+// one waits; PFC holds the shaped flow's backlog, so nothing drops.
+func TestQueueShaper(t *testing.T) {
+	r := mustRun(t, shapedStar(40_000_000, 0))
+	payload := float64(DefaultMTU) / float64(DefaultMTU+WireOverheadBytes)
+	if got, want := r.Flows[0].GoodputGbps, 40*payload; !within(got, want, 0.01*want) {
+		t.Errorf("shaped queue's flow: %.2f Gb/s, want %.2f (40 Gb/s of frames)", got, want)
+	}
+	if got, want := r.Flows[1].GoodputGbps, 60*payload; !within(got, want, 0.02*want) {
+		t.Errorf("the other queue's flow: %.2f Gb/s, want %.2f (the rest of the port)", got, want)
+	}
+	if r.Totals.Drops != 0 {
+		t.Errorf("%d drops: the shaped flow is lossless", r.Totals.Drops)
+	}
+	// Unshaped, the two share the port by their equal weights.
+	r = mustRun(t, shapedStar(0, 0))
+	if got, want := r.Flows[0].GoodputGbps, 50*payload; !within(got, want, 0.02*want) {
+		t.Errorf("unshaped: %.2f Gb/s, want %.2f", got, want)
+	}
+}
+
+// TestQueueShaperBurst: the burst lets a shaped queue send that many bytes
+// ahead of its rate, at the port's line rate, and no more: a sized flow of
+// 1 MiB behind a 1 MiB burst finishes near line rate, one behind none at
+// the shaped rate.
+func TestQueueShaperBurst(t *testing.T) {
+	fct := func(burst int64) float64 {
+		cfg := shapedStar(10_000_000, burst)
+		cfg.Flows = cfg.Flows[:1]
+		cfg.Flows[0].Bytes = 1 << 20
+		cfg.DurationNs = 2_000_000
+		r := mustRun(t, cfg)
+		if r.Flows[0].FCTNs == nil {
+			t.Fatalf("burst %d: the flow did not complete", burst)
+		}
+		return float64(*r.Flows[0].FCTNs)
+	}
+	paced, burst := fct(0), fct(2<<20)
+	// 1 MiB of frames at 10 Gb/s is some 860 us; at 100 Gb/s 86 us.
+	if paced < 800_000 || paced > 950_000 {
+		t.Errorf("no burst: FCT %.0f ns, want some 860,000 (10 Gb/s)", paced)
+	}
+	if burst > 120_000 {
+		t.Errorf("2 MiB burst: FCT %.0f ns, want near line rate (under 120,000)", burst)
+	}
+}
+
+// TestQueueShaperRefused: a negative rate or burst is refused at set-up.
+func TestQueueShaperRefused(t *testing.T) {
+	for _, cfg := range []Config{shapedStar(-1, 0), shapedStar(1000, -1)} {
+		if _, err := Run(t.Context(), cfg); err == nil {
+			t.Errorf("a negative shaper was taken: %+v", cfg.QoS)
+		}
+	}
+}
+
+// TestQueueShaperFlowLevel: the flow-level model caps a flow that leaves a
+// port by a shaped queue at the queue's rate, and gives the rest of the
+// link to the others.
+func TestQueueShaperFlowLevel(t *testing.T) {
+	rates, err := FlowLevelRates(shapedStar(40_000_000, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	eta := WireEfficiency(DefaultMTU)
+	if !within(rates[0], 40*eta, 0.001) || !within(rates[1], 60*eta, 0.001) {
+		t.Errorf("flow-level rates %.3f and %.3f Gb/s, want %.3f (shaped to 40) and %.3f", rates[0], rates[1], 40*eta, 60*eta)
+	}
+}
