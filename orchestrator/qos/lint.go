@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -68,6 +69,7 @@ const (
 	RuleRouting           = "QOS019"
 	RulePortMTU           = "QOS020"
 	RuleOverruled         = "QOS021"
+	RuleShapedLossless    = "QOS022"
 )
 
 // Rules lists the lint rules.
@@ -94,6 +96,7 @@ func Rules() []Rule {
 		{RuleIntentDrift, "intent-drift", SevWarning, "a setting of a RoCE class (lossless or CNP) differs from the lab's QoS intent"},
 		{RuleRouting, "routing-design", SevWarning, "the underlay's routing design lets traffic take paths that can form PFC deadlocks"},
 		{RulePortMTU, "port-mtu", SevError, "a data port's MTU is below what RoCE's packets need (the lab's RoCE MTU plus headers)"},
+		{RuleShapedLossless, "shaped-lossless-queue", SevWarning, "the queue of a lossless class is shaped below its port's line rate: RoCE leaves the port no faster than the shaper, and its backlog pauses (PFC) or is marked (ECN) sooner; the simulator runs the shaper"},
 		{RuleOverruled, "overruled-entry", SevError, "a config entry the switch refuses (error: a key orchagent cannot read, a PFC_WD entry whose times pfcwdorch refuses), or applies otherwise than it reads (warning: an index read short, a BUFFER_PG entry SONiC's buffer manager writes over, an EOS priority strict below a round-robin tx-queue)"},
 	}
 }
@@ -341,6 +344,7 @@ func (l *linter) run() {
 			l.watchdog(d, p)
 			l.portMTU(d, p)
 			l.portSpeed(d, p)
+			l.shapedLossless(d, p, lossless)
 		}
 	}
 }
@@ -935,6 +939,42 @@ func (l *linter) portSpeed(d *DeviceConfig, p *PortConfig) {
 		fmt.Sprintf("set the port's speed to its link's, %d Gb/s (SONiC: PORT speed %d)", p.LinkSpeedGbps, p.LinkSpeedGbps*1000),
 		"the port is set to %d Gb/s but its link runs at %d Gb/s: the link does not come up with its peer (or runs at the slower speed), and the switch sizes the port's lossless headroom for %d Gb/s; the simulator runs the link at %d Gb/s",
 		p.SpeedGbps, p.LinkSpeedGbps, p.SpeedGbps, p.LinkSpeedGbps)
+}
+
+// QOS022: a shaper on the queue of a lossless class caps RoCE on the port.
+func (l *linter) shapedLossless(d *DeviceConfig, p *PortConfig, lossless []int) {
+	if !p.Fabric {
+		return
+	}
+	prios := p.PFCPriorities
+	if len(prios) == 0 {
+		prios = lossless
+	}
+	queues := map[int][]int{}
+	for _, pr := range prios {
+		q := p.Class(pr).Queue
+		if p.ShapeKbps(q) > 0 {
+			queues[q] = append(queues[q], pr)
+		}
+	}
+	speed := p.LinkSpeedGbps
+	if speed <= 0 {
+		speed = p.SpeedGbps
+	}
+	for _, q := range slices.Sorted(maps.Keys(queues)) {
+		rate := p.ShapeKbps(q)
+		if speed > 0 && rate >= int64(speed)*1_000_000 {
+			continue // at or above line rate: the shaper never holds a frame
+		}
+		of := ""
+		if speed > 0 {
+			of = fmt.Sprintf(", %.0f%% of the port's %d Gb/s", float64(rate)/float64(speed)/1e4, speed)
+		}
+		l.addAt(RuleShapedLossless, SevWarning, d.Device, p.Name, p.Queue(q).Origin,
+			fmt.Sprintf("remove the shaper from queue %d or raise it to the port's line rate (SONiC: the queue's SCHEDULER without pir; EOS: tx-queue %d, no shape rate)", q, q),
+			"queue %d carries lossless TC%s and is shaped to %s Gb/s%s: RoCE leaves the port no faster, and its backlog pauses the senders (PFC) or is marked (ECN) sooner",
+			q, FormatInts(queues[q]), strconv.FormatFloat(float64(rate)/1e6, 'f', -1, 64), of)
+	}
 }
 
 func (l *linter) portMTU(d *DeviceConfig, p *PortConfig) {

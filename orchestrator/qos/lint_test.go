@@ -232,6 +232,12 @@ func TestLintRules(t *testing.T) {
 		{RuleRouting, SevWarning, "", "the spines have 2 different ASNs", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			o.Routing = []string{"the spines have 2 different ASNs"}
 		}},
+		{RuleShapedLossless, SevWarning, "Ethernet0", "queue 3 carries lossless TC3 and is shaped to 40 Gb/s, 40% of the port's 100 Gb/s", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			c[0].Port("Ethernet0").Queue(3).Shaper = &Shaper{RateKbps: 40_000_000}
+		}},
+		{RuleShapedLossless, SevWarning, "Ethernet0", "queue 3 carries lossless TC3 and is shaped to 25 Gb/s, 25% of the port's 100 Gb/s", true, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			c[0].Port("Ethernet0").Queue(3).Shaper = &Shaper{Percent: 25}
+		}},
 		{RulePortMTU, SevError, "Ethernet0", "the port's MTU 1500 is below the 4156 bytes", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Port("Ethernet0").MTU = 1500
 		}},
@@ -267,6 +273,21 @@ func TestLintRules(t *testing.T) {
 			}
 			t.Errorf("no %s %s finding on port %q containing %q; got %+v", tt.sev, tt.rule, tt.port, tt.contains, got)
 		})
+	}
+}
+
+// TestLintShapersThatHoldNothing: a shaper at the port's line rate, or on
+// a queue no lossless class leaves by, is no QOS022 finding.
+func TestLintShapersThatHoldNothing(t *testing.T) {
+	for name, mutate := range map[string]func(p *PortConfig){
+		"line rate":     func(p *PortConfig) { p.Queue(3).Shaper = &Shaper{Percent: 100} },
+		"a lossy queue": func(p *PortConfig) { p.Queue(1).Shaper = &Shaper{RateKbps: 1_000_000} },
+	} {
+		in, cfgs := lintBase(t)
+		mutate(cfgs[0].Port("Ethernet0"))
+		if got := findings(Lint(cfgs, LintOptions{Intent: &in}), RuleShapedLossless); len(got) > 0 {
+			t.Errorf("%s: %+v", name, got)
+		}
 	}
 }
 
