@@ -183,13 +183,12 @@ func BuildDoc(dc qos.DeviceConfig) (Doc, error) {
 		}
 		for _, q := range p.Queues {
 			key := fmt.Sprintf("%s|%d", p.Name, q.Queue)
-			sched := "scheduler.strict"
-			if q.Strict {
-				doc.set("SCHEDULER", sched, "type", "STRICT")
-			} else {
-				sched = fmt.Sprintf("scheduler.dwrr%d", q.Weight)
-				doc.set("SCHEDULER", sched, "type", "DWRR")
-				doc.set("SCHEDULER", sched, "weight", strconv.Itoa(q.Weight))
+			sched, fields, err := cfgScheduler(&p, &q)
+			if err != nil {
+				return nil, fmt.Errorf("render sonic config for %s %s queue %d: %w", dc.Device, p.Name, q.Queue, err)
+			}
+			for f, v := range fields {
+				doc.set("SCHEDULER", sched, f, v)
 			}
 			doc.set("QUEUE", key, "scheduler", sched)
 			prof, fields, err := cfgWRED(&q)
@@ -215,6 +214,40 @@ func BuildDoc(dc qos.DeviceConfig) (Doc, error) {
 		}
 	}
 	return doc, nil
+}
+
+// cfgScheduler is a queue's SCHEDULER entry and its name:
+// scheduler.strict or scheduler.dwrr<weight>, and a shaped queue's
+// .pir<bytes per second>, and .pbs<bytes> when it has a burst, after
+// it. SONiC's pir is a rate in bytes per second (meter_type bytes): a
+// shaper given as a percent of the port's speed is written at its rate
+// on the port's speed, which must be known.
+func cfgScheduler(p *qos.PortConfig, q *qos.QueueConfig) (string, map[string]string, error) {
+	name, fields := "scheduler.strict", map[string]string{"type": "STRICT"}
+	if !q.Strict {
+		name = fmt.Sprintf("scheduler.dwrr%d", q.Weight)
+		fields = map[string]string{"type": "DWRR", "weight": strconv.Itoa(q.Weight)}
+	}
+	s := q.Shaper
+	if s == nil || s.RateKbps <= 0 && s.Percent <= 0 {
+		return name, fields, nil
+	}
+	kbps := s.RateKbps
+	if kbps <= 0 {
+		if p.SpeedGbps <= 0 {
+			return "", nil, fmt.Errorf("a shaper of %d%% of the port's speed cannot be written to SONiC, whose pir is a rate in bytes per second, without the port's speed (fix: give the port its speed, or the shaper a rate)", s.Percent)
+		}
+		kbps = s.RateKbpsAt(p.SpeedGbps)
+	}
+	pir := kbps * 1000 / 8
+	name += fmt.Sprintf(".pir%d", pir)
+	fields["meter_type"] = "bytes"
+	fields["pir"] = strconv.FormatInt(pir, 10)
+	if s.BurstBytes > 0 {
+		name += fmt.Sprintf(".pbs%d", s.BurstBytes)
+		fields["pbs"] = strconv.FormatInt(s.BurstBytes, 10)
+	}
+	return name, fields, nil
 }
 
 // cfgWRED is a queue's WRED profile as WRED_PROFILE fields and its name:

@@ -221,6 +221,14 @@ func TestValidateDoc(t *testing.T) {
 			d["SCHEDULER"][s]["weight"] = "0"
 		}, "weight: 0 is outside 1-100"},
 		{"map value", func(d Doc) { d["DSCP_TO_TC_MAP"]["AZURE"]["26"] = "9" }, "9 is outside 0-7"},
+		{"scheduler meter_type", func(d Doc) {
+			s := d["QUEUE"]["Ethernet0|3"]["scheduler"]
+			d["SCHEDULER"][s]["meter_type"] = "bits"
+		}, `meter_type: "bits" is not bytes or packets`},
+		{"scheduler pir", func(d Doc) {
+			s := d["QUEUE"]["Ethernet0|3"]["scheduler"]
+			d["SCHEDULER"][s]["pir"] = "50G"
+		}, `pir: "50G" is not an integer`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

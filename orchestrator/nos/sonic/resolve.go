@@ -102,6 +102,7 @@ func FromDoc(device string, doc Doc) (qos.DeviceConfig, error) {
 		r.dc.DefaultPort = &dp
 	}
 	r.pfcToPGNotes()
+	r.packetShaperNotes()
 	for _, k := range slices.SortedFunc(maps.Keys(r.defaults), cmpKey3) {
 		r.dc.Defaults = append(r.dc.Defaults, *r.defaults[k])
 	}
@@ -148,6 +149,9 @@ type resolver struct {
 	// table entry they come from ("" the default): the ports that name
 	// the same entry share one (qos.PortConfig's maps are read-only).
 	maps map[[2]string]map[int]int
+	// packetShapers are the QUEUE keys ("Ethernet0|3") of the queues
+	// each packet-metered SCHEDULER shapes (packetShaperNotes).
+	packetShapers map[string]map[string]bool
 	// pqmApplied says, by key, whether orchagent applies a PORT_QOS_MAP
 	// entry (portQoSMaps), decided once.
 	pqmApplied map[string]bool
@@ -669,6 +673,11 @@ func (r *resolver) queue(port string, q int) (qos.QueueConfig, error) {
 		default:
 			return qc, entryError("SCHEDULER", sched, "type", "SCHEDULER|%s type %q is not STRICT, DWRR or WRR (fix: use one of them)", sched, se.Type)
 		}
+		sh, err := r.shaper(sched, se, key, port)
+		if err != nil {
+			return qc, err
+		}
+		qc.Shaper = sh
 	}
 	wred := ""
 	if e != nil {
@@ -709,6 +718,80 @@ func (r *resolver) queue(port string, q int) (qos.QueueConfig, error) {
 	}
 	qc.Origin = strings.Join(origin, ", ")
 	return qc, nil
+}
+
+// shaper reads a SCHEDULER entry's peak rate, as qosorch programs it:
+// pir is SAI_SCHEDULER_ATTR_MAX_BANDWIDTH_RATE, pbs
+// SAI_SCHEDULER_ATTR_MAX_BANDWIDTH_BURST_RATE, in the unit meter_type
+// names (SAI_SCHEDULER_ATTR_METER_TYPE: bytes, the YANG default, or
+// packets). nil: the queue is not shaped (no pir, or pir 0), or its
+// shaper is packet-metered, which the simulator does not run (the rate
+// is packets per second, and turning it into bytes takes the size of
+// the packets): the queue is noted (packetShaperNotes) and taken as
+// unshaped. queueKey is the QUEUE key naming the scheduler.
+func (r *resolver) shaper(sched string, se *SchedulerEntry, queueKey, port string) (*qos.Shaper, error) {
+	meter := strings.TrimSpace(se.MeterType)
+	switch meter {
+	case "", "bytes", "packets":
+	default:
+		// qosorch looks the value up in its map of the two and stops on
+		// any other.
+		return nil, entryError("SCHEDULER", sched, "meter_type", "SCHEDULER|%s meter_type %q is not bytes or packets (fix: write bytes, the default, or packets)", sched, se.MeterType)
+	}
+	count := func(field, v, unit string) (int64, error) {
+		v = strings.TrimSpace(v)
+		if v == "" {
+			return 0, nil
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			return 0, entryError("SCHEDULER", sched, field, "SCHEDULER|%s %s %q is not a non-negative integer (fix: write the %s as a whole number, as a CONFIG_DB string, or remove %s)", sched, field, v, unit, field)
+		}
+		return n, nil
+	}
+	pir, err := count("pir", se.PIR, "peak rate in bytes per second")
+	if err != nil {
+		return nil, err
+	}
+	pbs, err := count("pbs", se.PBS, "burst in bytes")
+	if err != nil {
+		return nil, err
+	}
+	if pir == 0 {
+		return nil, nil
+	}
+	switch meter {
+	case "packets":
+		if r.packetShapers == nil {
+			r.packetShapers = map[string]map[string]bool{}
+		}
+		if r.packetShapers[sched] == nil {
+			r.packetShapers[sched] = map[string]bool{}
+		}
+		r.packetShapers[sched][queueKey] = true
+		return nil, nil
+	case "":
+		r.def("SCHEDULER meter_type", "bytes (pir and pbs in bytes)", srcYANG, port, false)
+	}
+	// pir*8/1000 kb/s: pir/125 does not overflow. A rate below 1 kb/s is
+	// held as 1, the least the model holds.
+	kbps := max(pir/125, 1)
+	return &qos.Shaper{RateKbps: kbps, BurstBytes: pbs}, nil
+}
+
+// packetShaperNotes names the packet-metered shapers of the queues: the
+// simulator does not run them (QOS017).
+func (r *resolver) packetShaperNotes() {
+	for _, sched := range cfgSortedKeys(r.packetShapers) {
+		keys := cfgSortedKeys(r.packetShapers[sched])
+		queues := "QUEUE|" + keys[0]
+		if len(keys) > 1 {
+			queues = fmt.Sprintf("QUEUE|%s and %d more", keys[0], len(keys)-1)
+		}
+		se := r.db.Scheduler[sched]
+		r.dc.Unsimulated = append(r.dc.Unsimulated, qos.NotRun{Where: "SCHEDULER|" + sched + " meter_type",
+			What: fmt.Sprintf("a packet-metered shaper (pir %s packets per second) shapes %s; the simulator does not run it, as its rate in bytes depends on the size of the packets, and takes the queue as unshaped", strings.TrimSpace(se.PIR), queues)})
+	}
 }
 
 // wred reads a WRED profile into a queue: green to ECN (marked) or Drop,

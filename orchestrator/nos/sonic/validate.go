@@ -3,6 +3,7 @@ package sonic
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -103,6 +104,12 @@ func ValidateDoc(doc Doc) []error {
 			intIn("SCHEDULER", name, "weight", 1, 100, true)
 		default:
 			bad("SCHEDULER", name, "type", "%q is not DWRR, WRR or STRICT", typ)
+		}
+		if v, ok := doc["SCHEDULER"][name]["meter_type"]; ok && v != "bytes" && v != "packets" {
+			bad("SCHEDULER", name, "meter_type", "%q is not bytes or packets", v)
+		}
+		for _, f := range []string{"pir", "pbs"} {
+			intIn("SCHEDULER", name, f, 0, math.MaxInt64, false)
 		}
 	}
 	for _, key := range cfgSortedKeys(doc["QUEUE"]) {
