@@ -306,14 +306,37 @@ func sonicMutations2() []mutation {
 	colour := "no simulated packet is yellow or red"
 	overwritten := "buffermgrd overwrites BUFFER_PG|<port>|3 with its lossless profile, so the switch keeps PG 3 as it was"
 	var out []mutation
-	for _, f := range []string{"meter_type", "cir", "cbs", "pir", "pbs"} {
-		val := "25000000000"
-		if f == "meter_type" {
-			val = "bytes"
-		}
+	for _, f := range []string{"cir", "cbs"} {
 		out = append(out,
-			mutation{field: "SCHEDULER " + f, name: "a shaper on the RoCE queue", harmful: true, rule: "QOS017", why: notSim,
-				edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.dwrr50"][f] = val })},
+			mutation{field: "SCHEDULER " + f, name: "a guaranteed minimum on the RoCE queue", harmful: true, rule: "QOS017", why: notSim,
+				edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.dwrr50"][f] = "25000000000" })})
+	}
+	// A packet-metered shaper (pir in packets per second) is not
+	// simulated: lint warns, and the queue runs unshaped.
+	packetShaper := func(fields map[string]string) func(t *testing.T, dir string) {
+		return edit(func(d doc) {
+			e := d["SCHEDULER"]["scheduler.dwrr50"]
+			e["meter_type"], e["pir"] = "packets", "1000000"
+			for k, v := range fields {
+				e[k] = v
+			}
+		})
+	}
+	out = append(out,
+		mutation{field: "SCHEDULER meter_type", name: "packets, with a peak rate, on the RoCE queue", harmful: true, rule: "QOS017", why: notSim,
+			edit: packetShaper(nil)},
+		mutation{field: "SCHEDULER meter_type", name: "bytes without a peak rate: no shaper",
+			edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.dwrr50"]["meter_type"] = "bytes" })},
+		mutation{field: "SCHEDULER pir", name: "a packet-metered peak rate on the RoCE queue", harmful: true, rule: "QOS017", why: notSim,
+			edit: packetShaper(nil)},
+		mutation{field: "SCHEDULER pir", name: "0: no shaper",
+			edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.dwrr50"]["pir"] = "0" })},
+		mutation{field: "SCHEDULER pbs", name: "the burst of a packet-metered peak rate on the RoCE queue", harmful: true, rule: "QOS017", why: notSim,
+			edit: packetShaper(map[string]string{"pbs": "64"})},
+		mutation{field: "SCHEDULER pbs", name: "a burst without a peak rate: no shaper",
+			edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.dwrr50"]["pbs"] = "65536" })})
+	for _, f := range []string{"meter_type", "cir", "cbs", "pir", "pbs"} {
+		out = append(out,
 			mutation{field: "SCHEDULER " + f, name: "empty",
 				edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.dwrr50"][f] = "" })})
 	}
