@@ -47,9 +47,11 @@ func LinuxInterface(name string) (string, error) {
 // the PFC watchdog defaults, one `qos profile` per distinct port QoS
 // (ECN thresholds scale with speed, so typically one per port speed), and
 // `service-profile` on each interface. Buffers and PG headroom are not
-// configurable in EOS CLI and are not written. A weighted queue numbered
-// above a strict one is written strict priority (EOS serves no
-// round-robin queue above a strict one), with a comment saying so.
+// configurable in EOS CLI and are not written. A queue's shaper is
+// written as its tx-queue's shape rate, in kbps or percent (its burst is
+// not written). A weighted queue numbered above a strict one is written
+// strict priority (EOS serves no round-robin queue above a strict one),
+// with a comment saying so.
 func Render(dc qos.DeviceConfig) ([]byte, error) {
 	var b strings.Builder
 	fail := func(format string, a ...any) ([]byte, error) {
@@ -210,6 +212,19 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 				lo, hi, unit := cfgThreshold(e)
 				fmt.Fprintf(&b, "      random-detect drop minimum-threshold %d %s maximum-threshold %d %s drop-probability %d\n",
 					lo, unit, hi, unit, int(math.Round(e.Pmax*100)))
+			}
+			if sh := q.Shaper; sh != nil {
+				switch {
+				case sh.RateKbps > 0:
+					fmt.Fprintf(&b, "      shape rate %d kbps\n", sh.RateKbps)
+				case sh.Percent >= 1 && sh.Percent <= 100:
+					fmt.Fprintf(&b, "      shape rate %d percent\n", sh.Percent)
+				default:
+					return fail("port %s tx-queue %d: a shaper of %d percent and no kb/s rate; EOS shapes a queue at a rate in kbps or at 1-100 percent", p.Name, q.Queue, sh.Percent)
+				}
+				if sh.BurstBytes > 0 {
+					fmt.Fprintf(&b, "      ! shaper burst of %d bytes not written: labctl writes no burst-size, so the switch keeps its own\n", sh.BurstBytes)
+				}
 			}
 		}
 		b.WriteString("!\n")

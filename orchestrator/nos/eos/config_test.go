@@ -518,6 +518,24 @@ func TestParseRealConfigs(t *testing.T) {
 		if e7 := dc.Port("Ethernet7"); e7 == nil || e7.Queue(1).Weight != 80 {
 			t.Errorf("Ethernet7 = %+v", e7)
 		}
+		// The profile experiment shapes its tx-queue 7 to 40 percent of
+		// the port's speed (line 19), on the ports that take it. The
+		// profile test's shape rate 80 percent (line 44) stands above its
+		// tx-queues: the port's shaper, not simulated, and no queue's.
+		for _, p := range dc.Ports {
+			for _, q := range p.Queues {
+				shaped := q.Queue == 7 && (p.Name == "Ethernet6" || p.Name == "Port-Channel3")
+				switch {
+				case shaped && (q.Shaper == nil || *q.Shaper != qos.Shaper{Percent: 40}):
+					t.Errorf("%s tx-queue 7 shaper = %+v, want 40 percent (profile experiment's shape rate 40 percent)", p.Name, q.Shaper)
+				case !shaped && q.Shaper != nil:
+					t.Errorf("%s tx-queue %d shaper = %+v, want none", p.Name, q.Queue, q.Shaper)
+				}
+			}
+		}
+		if !slices.ContainsFunc(dc.Unsimulated, func(u qos.NotRun) bool { return u.Where == `interface "shape rate 80 percent"` }) {
+			t.Errorf("the profile test's port shaper is not among the unsimulated statements: %+v", dc.Unsimulated)
+		}
 		// Kmin 320 kbytes = Kmax 320 kbytes in profile "test": a step,
 		// which lint names (a warning: switches take it).
 		fs := qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{})
@@ -547,6 +565,15 @@ func TestParseRealConfigs(t *testing.T) {
 		}
 		if hasQoS(dc.Port("Ethernet69")) {
 			t.Error("Ethernet69's ip nat service-profile taken as QoS")
+		}
+		// Ethernet21 and Ethernet22 shape the port (shape rate 200000 kbps,
+		// 10 percent), not a tx-queue: no queue is shaped.
+		for _, p := range dc.Ports {
+			for _, q := range p.Queues {
+				if q.Shaper != nil {
+					t.Errorf("%s tx-queue %d shaper = %+v: the file shapes ports only", p.Name, q.Queue, q.Shaper)
+				}
+			}
 		}
 		if len(dc.Notes) == 0 {
 			t.Error("no note about the service-profile QoS defined elsewhere")

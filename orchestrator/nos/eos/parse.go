@@ -64,6 +64,11 @@ type cfgQueue struct {
 	// PFC watchdog's coverage of the queue rests on labctl's assumption
 	// (srcEOSWatchdogQueues).
 	guaranteed *bool
+	// shaper is the queue's shape rate; noShaper says the block removes
+	// it (no shape rate, or a rate in pps, which labctl does not
+	// simulate), overriding a qos profile's.
+	shaper   *qos.Shaper
+	noShaper bool
 }
 
 func newCfgBlock(where cfgPos) *cfgBlock {
@@ -625,6 +630,19 @@ func (p *cfgParser) queueLine(q *cfgQueue, f []string, where cfgPos) error {
 		q.drop, q.noDrop = e, false
 	case line == "no random-detect drop":
 		q.drop, q.noDrop = nil, true
+	case len(f) >= 2 && f[0] == "shape" && f[1] == "rate":
+		sh, err := cfgShapeRate(f)
+		if err != nil {
+			return fmt.Errorf("%s: %q: %w", where, line, err)
+		}
+		q.shaper, q.noShaper = sh, sh == nil
+		if sh == nil {
+			// A rate in packets per second: the queue is modelled
+			// unshaped, and lint warns that the switch shapes it.
+			return p.note("tx-queue", f, where)
+		}
+	case len(f) >= 3 && (f[0] == "no" || f[0] == "default") && f[1] == "shape" && f[2] == "rate":
+		q.shaper, q.noShaper = nil, true
 	case len(f) >= 3 && f[0] == "bandwidth" && f[1] == "guaranteed":
 		q.guaranteed = &t
 		return p.note("tx-queue", f, where)
@@ -635,6 +653,38 @@ func (p *cfgParser) queueLine(q *cfgQueue, f []string, where cfgPos) error {
 		return p.note("tx-queue", f, where)
 	}
 	return nil
+}
+
+// cfgShapeRate reads "shape rate <rate> [kbps|percent|pps] [burst-size
+// ...]" under a tx-queue: the shaper, or nil for a rate in pps, which
+// labctl does not simulate. A rate without a unit is in kbps, as EOS takes
+// it. What follows the unit (a burst-size) is not read: the shaper's
+// BurstBytes stays 0, the switch's least burst.
+func cfgShapeRate(f []string) (*qos.Shaper, error) {
+	if len(f) < 3 {
+		return nil, fmt.Errorf("shape rate has no rate (fix: write shape rate <kb/s> kbps, or shape rate <1-100> percent of the port's speed)")
+	}
+	unit := "kbps"
+	if len(f) >= 4 && f[3] != "burst-size" {
+		unit = f[3]
+	}
+	v, err := strconv.ParseInt(f[2], 10, 64)
+	switch unit {
+	case "kbps", "pps":
+		if err != nil || v <= 0 {
+			return nil, fmt.Errorf("rate %q is not a whole number of %s above 0 (fix: give the rate the queue may send at, like shape rate 10000000 kbps for 10 Gb/s, or write no shape rate to leave the queue unshaped)", f[2], unit)
+		}
+		if unit == "pps" {
+			return nil, nil
+		}
+		return &qos.Shaper{RateKbps: v}, nil
+	case "percent":
+		if err != nil || v < 1 || v > 100 {
+			return nil, fmt.Errorf("rate %q is not a percent 1-100 (fix: give the share of the port's speed the queue may send at, like shape rate 40 percent, or write no shape rate to leave the queue unshaped)", f[2])
+		}
+		return &qos.Shaper{Percent: int(v)}, nil
+	}
+	return nil, fmt.Errorf("unit %q: EOS shapes a tx-queue in kbps, percent or pps (fix: write shape rate %s kbps, or shape rate <1-100> percent)", unit, f[2])
 }
 
 // cfgWRED reads "random-detect ecn|drop minimum-threshold X U
@@ -960,7 +1010,7 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 				rrTop = qn
 			}
 		}
-		if q7 := eff.queues[7]; q7 != nil && ((q7.strict != nil && !*q7.strict) || q7.weight > 0 || q7.ecn != nil || q7.drop != nil) ||
+		if q7 := eff.queues[7]; q7 != nil && ((q7.strict != nil && !*q7.strict) || q7.weight > 0 || q7.ecn != nil || q7.drop != nil || q7.shaper != nil) ||
 			slices.Contains(pc.PFCPriorities, 7) {
 			sandQ7 = append(sandQ7, name)
 		}
@@ -997,6 +1047,9 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 				}
 				if q.drop != nil {
 					qc.Drop = qos.Ptr(*q.drop)
+				}
+				if q.shaper != nil {
+					qc.Shaper = qos.Ptr(*q.shaper)
 				}
 			}
 			pc.Queues = append(pc.Queues, qc)
@@ -1037,7 +1090,7 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 	}
 	sourced(schedAssumed, srcEOSScheduling, "labctl assumes EOS's scheduling of the tx-queues a port does not set 'priority strict' or 'no priority' for: strict priority, or round robin below a queue set no priority; set every queue's priority to rely on no assumption")
 	sourced(ecnNoProb, srcEOSECNProb, "labctl assumes a 'random-detect ecn' line without max-mark-probability marks every packet at its maximum-threshold (probability 100%%); give max-mark-probability to rely on no assumption")
-	sourced(sandQ7, srcEOSSandQueue7, "tx-queue 7 is configured (priority, bandwidth, ECN or WRED, or PFC on priority 7): on Sand platforms (Jericho, Arad: 7280R, 7500R, 7800R) tx-queue 7 carries traffic class 7, reserved for control-plane traffic, and before EOS 4.33.0F is not user-configurable; labctl cannot tell the platform from the config and models the queue as configured")
+	sourced(sandQ7, srcEOSSandQueue7, "tx-queue 7 is configured (priority, bandwidth, shape rate, ECN or WRED, or PFC on priority 7): on Sand platforms (Jericho, Arad: 7280R, 7500R, 7800R) tx-queue 7 carries traffic class 7, reserved for control-plane traffic, and before EOS 4.33.0F is not user-configurable; labctl cannot tell the platform from the config and models the queue as configured")
 	if len(sandMap) > 0 {
 		p.notes = append(p.notes, fmt.Sprintf("qos map traffic-class to tx-queue maps %s: on Sand platforms (Jericho, Arad) tx-queue 7 always carries traffic class 7, reserved for control-plane traffic (%s); labctl cannot tell the platform from the config and models the map as written",
 			strings.Join(sandMap, ", "), srcEOSSandQueue7))
@@ -1131,6 +1184,9 @@ func cfgOverlay(dst, src *cfgBlock) {
 		}
 		if q.guaranteed != nil {
 			d.guaranteed = q.guaranteed
+		}
+		if q.shaper != nil || q.noShaper {
+			d.shaper = q.shaper
 		}
 	}
 }

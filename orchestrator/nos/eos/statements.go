@@ -71,7 +71,10 @@ var statements = []statement{
 	{"tx-queue", "no random-detect drop", qos.UseSimulated, "no WRED early drop on the queue", ""},
 	{"tx-queue", "random-detect ecn count", qos.UseIgnored, "counts marked packets: labctl reads counters with show commands", ""},
 	{"tx-queue", "bandwidth guaranteed <rate>", qos.UseIgnored, "a guaranteed minimum is not simulated: weights share the port. Where the PFC watchdog watches a PFC priority whose queue sets none, lint names labctl's assumption that EOS's watchdog watches it all the same (a third-party guide says EOS watches only queues with guaranteed bandwidth; Arista's manual does not confirm it, so labctl does not model it, QOS000)", ""},
-	{"tx-queue", "shape rate <rate>", qos.UseIgnored, "queue shaping is not simulated", "a shaped queue sends below line rate and backs up, pausing or marking sooner than the figures show"},
+	{"tx-queue", "shape rate <rate> [kbps|percent]", qos.UseSimulated, "the queue's shaper: the queue sends no faster than the rate, in kb/s (kbps, EOS's unit when none is given) or a percent (1-100) of the port's speed. A burst-size after the rate is not read: labctl takes the switch's least burst (frames paced back to back at the rate)", ""},
+	{"tx-queue", "shape rate <rate> pps", qos.UseIgnored, "a shaper in packets per second is not simulated: the queue is modelled unshaped (and takes no shaper its qos profile gives)", "a shaped queue sends below line rate and backs up, pausing or marking sooner than the figures show"},
+	{"tx-queue", "no shape rate [...]", qos.UseSimulated, "the queue is not shaped: it removes the queue's own shaper, and on an interface overrides its qos profile's", ""},
+	{"tx-queue", "default shape rate [...]", qos.UseSimulated, "as no shape rate: the queue is not shaped (EOS's default)", ""},
 }
 
 // Fields lists the statement beside every EOS statement labctl reads.
@@ -85,10 +88,10 @@ func Fields() []qos.FieldUse {
 
 // statementOf finds the statement of a mode a line is: the one whose
 // fixed words all appear in the line in order, the first being the line's
-// first, with the most fixed words ("shape rate 40 percent" is "shape rate
-// <rate>"; "qos map traffic-class 3 to dscp 0" is "... to dscp <d>", not
-// "... to tx-queue <q>"). A statement without arguments must be the whole
-// line.
+// first, with the most fixed words ("shape rate 100 pps" is "shape rate
+// <rate> pps", not "shape rate <rate> [kbps|percent]"; "qos map
+// traffic-class 3 to dscp 0" is "... to dscp <d>", not "... to tx-queue
+// <q>"). A statement without arguments must be the whole line.
 // misspelt finds a word of statement f that is no keyword of its mode but
 // one edit from one (suggest.EditDistance), and that keyword; "" when
 // every word is a keyword, a value or too far from any keyword to be a

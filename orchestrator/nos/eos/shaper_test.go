@@ -1,0 +1,202 @@
+package eos
+
+import (
+	"encoding/json"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/labctl/labctl/orchestrator/qos"
+)
+
+// shaperHead is a qos profile whose tx-queue 3 is shaped to 40 percent of
+// the port's speed, taken by Ethernet1; the cases add lines after it.
+const shaperHead = `qos profile ROCE
+   qos trust dscp
+   tx-queue 3
+      no priority
+      bandwidth percent 50
+      shape rate 40 percent
+!
+interface Ethernet1
+   service-profile ROCE
+`
+
+// shaperOf parses cfg and returns the shaper of port's tx-queue q, with
+// the model.
+func shaperOf(t *testing.T, cfg, port string, q int) (*qos.Shaper, qos.DeviceConfig) {
+	t.Helper()
+	dc, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte(cfg)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := dc.Port(port)
+	if p == nil {
+		t.Fatalf("no port %s in %+v", port, dc.Ports)
+	}
+	return p.Queue(q).Shaper, dc
+}
+
+// unsimulatedShaper says whether the model lists a tx-queue shape rate
+// among the statements the simulator does not run, and lint warns of it
+// (QOS017).
+func unsimulatedShaper(dc qos.DeviceConfig) (listed, warned bool) {
+	listed = slices.ContainsFunc(dc.Unsimulated, func(u qos.NotRun) bool {
+		return strings.HasPrefix(u.Where, "tx-queue ") && strings.Contains(u.Where, "shape rate")
+	})
+	for _, f := range qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{}) {
+		if f.Rule == qos.RuleDefaultRelied && f.Severity == qos.SevWarning && strings.Contains(f.Message, "tx-queue") && strings.Contains(f.Message, "shape rate") {
+			warned = true
+		}
+	}
+	return listed, warned
+}
+
+// A tx-queue's shape rate is the queue's Shaper: kb/s (kbps, or no unit,
+// as EOS takes it) or a percent of the port's speed; no shape rate and
+// default shape rate remove it; an interface's own line overrides its qos
+// profile's; a rate in pps is not simulated, so the queue is modelled
+// unshaped and lint warns of it.
+func TestParseShapeRate(t *testing.T) {
+	queue := func(lines ...string) string {
+		return "interface Ethernet2\n   tx-queue 5\n" + "      " + strings.Join(lines, "\n      ") + "\n"
+	}
+	for _, c := range []struct {
+		name, cfg, port string
+		q               int
+		want            *qos.Shaper
+		unsimulated     bool
+	}{
+		{"percent from the profile", shaperHead, "Ethernet1", 3, &qos.Shaper{Percent: 40}, false},
+		{"kbps", queue("shape rate 2500000 kbps"), "Ethernet2", 5, &qos.Shaper{RateKbps: 2500000}, false},
+		{"no unit is kbps", queue("shape rate 1000000"), "Ethernet2", 5, &qos.Shaper{RateKbps: 1000000}, false},
+		{"percent", queue("shape rate 25 percent"), "Ethernet2", 5, &qos.Shaper{Percent: 25}, false},
+		{"burst-size not read", queue("shape rate 1000000 kbps burst-size 64 kbytes"), "Ethernet2", 5, &qos.Shaper{RateKbps: 1000000}, false},
+		{"burst-size without a unit", queue("shape rate 1000000 burst-size 64 kbytes"), "Ethernet2", 5, &qos.Shaper{RateKbps: 1000000}, false},
+		{"the last line wins", queue("shape rate 10 percent", "shape rate 30 percent"), "Ethernet2", 5, &qos.Shaper{Percent: 30}, false},
+		{"pps is not simulated", queue("shape rate 100000 pps"), "Ethernet2", 5, nil, true},
+		{"no shape rate", queue("shape rate 25 percent", "no shape rate"), "Ethernet2", 5, nil, false},
+		{"default shape rate", queue("shape rate 25 percent", "default shape rate"), "Ethernet2", 5, nil, false},
+		{"shape rate after no shape rate", queue("no shape rate", "shape rate 20 percent"), "Ethernet2", 5, &qos.Shaper{Percent: 20}, false},
+		{"interface overrides the profile's", shaperHead + "   tx-queue 3\n      shape rate 5000000 kbps\n", "Ethernet1", 3, &qos.Shaper{RateKbps: 5000000}, false},
+		{"interface no shape rate overrides the profile's", shaperHead + "   tx-queue 3\n      no shape rate\n", "Ethernet1", 3, nil, false},
+		{"interface pps overrides the profile's", shaperHead + "   tx-queue 3\n      shape rate 1000 pps\n", "Ethernet1", 3, nil, true},
+		{"interface no shape rate on another queue keeps the profile's", shaperHead + "   tx-queue 4\n      no shape rate\n", "Ethernet1", 3, &qos.Shaper{Percent: 40}, false},
+		{"profile no shape rate after its own", strings.Replace(shaperHead, "      shape rate 40 percent\n", "      shape rate 40 percent\n      no shape rate\n", 1), "Ethernet1", 3, nil, false},
+		{"interface-level shape rate shapes the port, not a queue", "interface Ethernet2\n   shape rate 80 percent\n   tx-queue 5\n      no priority\n", "Ethernet2", 5, nil, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, dc := shaperOf(t, c.cfg, c.port, c.q)
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("%s tx-queue %d shaper = %+v, want %+v", c.port, c.q, got, c.want)
+			}
+			for _, p := range dc.Ports {
+				for _, q := range p.Queues {
+					if q.Shaper != nil && (p.Name != c.port || q.Queue != c.q) {
+						t.Errorf("%s tx-queue %d is shaped (%+v); only %s tx-queue %d may be", p.Name, q.Queue, q.Shaper, c.port, c.q)
+					}
+				}
+			}
+			listed, warned := unsimulatedShaper(dc)
+			if listed != c.unsimulated || warned != c.unsimulated {
+				t.Errorf("tx-queue shape rate among the unsimulated statements: %v, lint warning (QOS017): %v; want %v (unsimulated %+v)", listed, warned, c.unsimulated, dc.Unsimulated)
+			}
+			for _, n := range dc.Fields {
+				if strings.Contains(n.Field, "shape rate") && n.Use == qos.UseIgnored && !c.unsimulated && strings.HasPrefix(n.Field, "tx-queue") {
+					t.Errorf("field note %+v: a simulated shape rate line is listed as ignored", n)
+				}
+			}
+		})
+	}
+	// The interface-level shape rate (the port's shaper) stays ignored
+	// with its warning.
+	_, dc := shaperOf(t, "interface Ethernet2\n   shape rate 80 percent\n   qos trust dscp\n", "Ethernet2", 0)
+	if !slices.ContainsFunc(dc.Unsimulated, func(u qos.NotRun) bool {
+		return strings.HasPrefix(u.Where, "interface ") && strings.Contains(u.Where, "shape rate")
+	}) {
+		t.Errorf("the port's shape rate is not listed among the unsimulated statements: %+v", dc.Unsimulated)
+	}
+	// A shaped tx-queue 7 is named among the settings Sand platforms do
+	// not take before EOS 4.33.0F.
+	if _, notes := parseNotes(t, "interface Ethernet2\n   tx-queue 7\n      shape rate 10 percent\n"); !strings.Contains(notes, "tx-queue 7 is configured") {
+		t.Errorf("a shaped tx-queue 7 is not noted; QOS000 notes:\n%s", notes)
+	}
+}
+
+// A shape rate that is no rate is an error at its line, with the fix, as
+// EOS rejects it; a queue must not silently lose or keep a shaper.
+func TestParseShapeRateErrors(t *testing.T) {
+	for _, c := range []struct{ name, line, want string }{
+		{"zero kbps", "shape rate 0 kbps", `"0" is not a whole number of kbps above 0`},
+		{"zero without a unit", "shape rate 0", `"0" is not a whole number of kbps above 0`},
+		{"not a number", "shape rate fast", `"fast" is not a whole number of kbps`},
+		{"decimal", "shape rate 1.5 kbps", `"1.5" is not a whole number of kbps`},
+		{"negative", "shape rate -5 kbps", `"-5" is not a whole number of kbps`},
+		{"zero percent", "shape rate 0 percent", `"0" is not a percent 1-100`},
+		{"percent above 100", "shape rate 101 percent", `"101" is not a percent 1-100`},
+		{"zero pps", "shape rate 0 pps", `"0" is not a whole number of pps above 0`},
+		{"unknown unit", "shape rate 10 gbps", `unit "gbps": EOS shapes a tx-queue in kbps, percent or pps`},
+		{"no rate", "shape rate", "shape rate has no rate"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := "interface Ethernet1\n   tx-queue 3\n      " + c.line + "\n"
+			_, err := Parse("x", qos.Source{Name: "x.cfg", Data: []byte(cfg)})
+			if err == nil || !strings.Contains(err.Error(), "x.cfg:3: ") || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "(fix: ") {
+				t.Errorf("err = %v, want one at x.cfg:3 containing %q and a fix", err, c.want)
+			}
+		})
+	}
+}
+
+// A shaped queue renders as its tx-queue's shape rate, and the rendered
+// config parses back to the same model, in kbps and in percent.
+func TestRenderParseRoundTripShaper(t *testing.T) {
+	dc := cfgVariants(t)["ecn-on_pfc-on"][0]
+	if len(dc.Ports) < 2 {
+		t.Fatalf("want two ports, have %d", len(dc.Ports))
+	}
+	shapers := []*qos.Shaper{{RateKbps: 25_000_000}, {Percent: 40}}
+	for i, sh := range shapers {
+		p := &dc.Ports[i]
+		p.Queues = slices.Clone(p.Queues)
+		p.Queues[3].Shaper = sh
+		p.Queues[0].Shaper = &qos.Shaper{Percent: 100}
+	}
+	out, err := Render(dc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"      shape rate 25000000 kbps\n", "      shape rate 40 percent\n", "      shape rate 100 percent\n"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("rendered config lacks %q:\n%s", want, out)
+		}
+	}
+	got, err := Parse(dc.Device, qos.Source{Name: dc.Device + ".cfg", Data: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := cfgEOSScheduled(cfgComparable(dc))
+	got = cfgComparable(got)
+	if !reflect.DeepEqual(got, want) {
+		gj, _ := json.MarshalIndent(got, "", " ")
+		t.Errorf("round trip differs: %v\ngot %s\nconfig:\n%s", qos.Diff([]qos.DeviceConfig{want}, []qos.DeviceConfig{got}), gj, out)
+	}
+	for i, sh := range shapers {
+		if q := got.Port(dc.Ports[i].Name).Queue(3); q.Shaper == nil || *q.Shaper != *sh {
+			t.Errorf("%s tx-queue 3 shaper read back = %+v, want %+v", dc.Ports[i].Name, q.Shaper, sh)
+		}
+	}
+
+	// A burst is not written: a comment says so, and the rate stays.
+	dc.Ports[0].Queues[3].Shaper = &qos.Shaper{RateKbps: 1000, BurstBytes: 4096}
+	out, err = Render(dc)
+	if err != nil || !strings.Contains(string(out), "      shape rate 1000 kbps\n      ! shaper burst of 4096 bytes not written") {
+		t.Errorf("shaper with a burst: err %v\n%s", err, out)
+	}
+	// A shaper without a rate has no EOS form.
+	dc.Ports[0].Queues[3].Shaper = &qos.Shaper{}
+	if _, err := Render(dc); err == nil || !strings.Contains(err.Error(), "tx-queue 3") {
+		t.Errorf("shaper without a rate: err = %v, want one naming tx-queue 3", err)
+	}
+}
