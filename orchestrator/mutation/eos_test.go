@@ -372,8 +372,18 @@ func eosMutations() []mutation {
 			edit: text(after(`random-detect ecn minimum-threshold`, "      random-detect ecn count"))},
 		{field: "tx-queue bandwidth guaranteed <rate>", name: "a guaranteed share",
 			edit: text(after(`^      bandwidth percent 50$`, "      bandwidth guaranteed percent 10"))},
-		{field: "tx-queue shape rate <rate>", name: "RoCE's queue shaped", harmful: true, rule: "QOS017", why: notSim,
+		// The simulator shapes a queue at its shape rate: RoCE's queue
+		// shaped to 40 percent of the port sends below line rate.
+		{field: "tx-queue shape rate <rate> [kbps|percent]", name: "RoCE's queue shaped", harmful: true, dataPlane: true,
 			edit: text(after(`^      bandwidth percent 50$`, "      shape rate 40 percent"))},
+		{field: "tx-queue shape rate <rate> [kbps|percent]", name: "an unused queue shaped",
+			edit: text(after(`^   tx-queue 1$`, "      shape rate 10 percent"))},
+		{field: "tx-queue shape rate <rate> pps", name: "RoCE's queue shaped in packets per second", harmful: true, rule: "QOS017", why: notSim,
+			edit: text(after(`^      bandwidth percent 50$`, "      shape rate 100000 pps"))},
+		{field: "tx-queue no shape rate [...]", name: "on a queue that is not shaped", safe: "it only removes a shaper",
+			edit: text(after(`^      bandwidth percent 50$`, "      no shape rate"))},
+		{field: "tx-queue default shape rate [...]", name: "on a queue that is not shaped", safe: "it only removes a shaper",
+			edit: text(after(`^      bandwidth percent 50$`, "      default shape rate"))},
 	}
 }
 
