@@ -329,6 +329,13 @@ func sonicMutations2() []mutation {
 			edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.dwrr50"]["meter_type"] = "bytes" })},
 		mutation{field: "SCHEDULER pir", name: "a packet-metered peak rate on the RoCE queue", harmful: true, rule: "QOS017", why: notSim,
 			edit: packetShaper(nil)},
+		mutation{field: "SCHEDULER pir", name: "the RoCE queue shaped to 100 Gb/s (bytes per second)", harmful: true, rule: "QOS022", dataPlane: true,
+			edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.dwrr50"]["pir"] = "12500000000" })},
+		mutation{field: "SCHEDULER pbs", name: "a 1 MiB burst on the RoCE queue shaped to 100 Gb/s", harmful: true, rule: "QOS022", dataPlane: true,
+			edit: edit(func(d doc) {
+				e := d["SCHEDULER"]["scheduler.dwrr50"]
+				e["pir"], e["pbs"] = "12500000000", "1048576"
+			})},
 		mutation{field: "SCHEDULER pir", name: "0: no shaper",
 			edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.dwrr50"]["pir"] = "0" })},
 		mutation{field: "SCHEDULER pbs", name: "the burst of a packet-metered peak rate on the RoCE queue", harmful: true, rule: "QOS017", why: notSim,

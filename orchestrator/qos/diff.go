@@ -395,6 +395,7 @@ var indexedNames = func() map[string][]string {
 type unitNames struct {
 	lossless                                      string // priority.<n>.lossless
 	scheduler, ecn, wredDrop, wredYellow, wredRed string // queue.<n>.*
+	shaper                                        string // queue.<n>.shaper
 	queueBuffer, pg                               profileNames
 }
 
@@ -419,7 +420,7 @@ func newUnitNames(n int) unitNames {
 	return unitNames{
 		lossless:  "priority." + i + ".lossless",
 		scheduler: qp + "scheduler", ecn: qp + "ecn", wredDrop: qp + "wred_drop",
-		wredYellow: qp + "wred_yellow", wredRed: qp + "wred_red",
+		wredYellow: qp + "wred_yellow", wredRed: qp + "wred_red", shaper: qp + "shaper",
 		queueBuffer: newProfileNames(qp + "buffer."), pg: newProfileNames("pg." + i + "."),
 	}
 }
@@ -492,9 +493,25 @@ func queueFields(q *QueueConfig, buffer bool, put func(k, v string)) {
 			put(n.wredRed, colourText(w.Red))
 		}
 	}
+	if sh := q.Shaper; sh != nil {
+		put(n.shaper, shaperText(sh))
+	}
 	if buffer && q.Buffer != nil {
 		profileFields(&n.queueBuffer, *q.Buffer, put)
 	}
+}
+
+// shaperText is a queue's shaper as config diff and regress show it:
+// "40 Gb/s" or "40% of the port", and its burst when one is set.
+func shaperText(sh *Shaper) string {
+	s := strconv.FormatFloat(float64(sh.RateKbps)/1e6, 'f', -1, 64) + " Gb/s"
+	if sh.RateKbps <= 0 {
+		s = strconv.Itoa(sh.Percent) + "% of the port"
+	}
+	if sh.BurstBytes > 0 {
+		s += " burst " + strconv.FormatInt(sh.BurstBytes, 10) + " B"
+	}
+	return s
 }
 
 func wredText(e *ECNConfig, none string) string {
