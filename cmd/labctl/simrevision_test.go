@@ -37,6 +37,7 @@ func TestSimulatorRevision(t *testing.T) {
 	sonic := simRevisionLab(t, "lab.yaml", "simrev", "sonic", "configs/*.json")
 	eos := simRevisionLab(t, "lab.yaml", "simrev", "eos", "configs-eos/*.cfg")
 	threeTier := simRevisionLab(t, "lab-3tier.yaml", "simrev3", "sonic", "configs-3tier/*.json")
+	shaped := simRevisionLab(t, "lab.yaml", "simrev", "eos", "configs-eos-shaped/*.cfg")
 	scenarios, err := filepath.Glob(filepath.Join(simRevisionDir, "scenarios", "*.yaml"))
 	if err != nil || len(scenarios) == 0 {
 		t.Fatalf("scenarios: %v %v", scenarios, err)
@@ -60,6 +61,8 @@ func TestSimulatorRevision(t *testing.T) {
 			label += " (eos)"
 		case threeTier:
 			label += " (3 tiers, rails)"
+		case shaped:
+			label += " (eos, RoCE's queue shaped)"
 		}
 		for _, v := range r.Variants {
 			lines = append(lines, simFigures(t, label, &v))
@@ -76,6 +79,8 @@ func TestSimulatorRevision(t *testing.T) {
 	figures(eos, filepath.Join(simRevisionDir, "scenarios", "ecn-pfc.yaml"))
 	figures(eos, filepath.Join(simRevisionDir, "scenarios", "transports.yaml"))
 	figures(eos, filepath.Join(simRevisionDir, "scenarios-eos", "backlog.yaml"))
+	// RoCE's queue shaped to 40 percent of every port (configs-eos-shaped).
+	figures(shaped, filepath.Join(simRevisionDir, "scenarios", "ecn-pfc.yaml"))
 	figures(sonic, filepath.Join(simRevisionDir, "scenarios", "allreduce.yaml"), "--model", "flow")
 	figures(sonic, filepath.Join(simRevisionDir, "scenarios", "baseline-bw.yaml"), "--model", "flow")
 	// Three tiers and rails (lab-3tier.yaml): super-spines, routes across

@@ -16,7 +16,7 @@ import "fmt"
 // figures of unchanged inputs. cmd/labctl's TestSimulatorRevision runs
 // fixed inputs and fails when their figures move under an unchanged
 // revision.
-const Revision = 5
+const Revision = 6
 
 // RevisionNote says what a revision changed.
 type RevisionNote struct {
@@ -33,6 +33,7 @@ var Revisions = []RevisionNote{
 	{Revision: 3, Date: "2026-12-06", Change: "an nccl collective's messages carry exactly the bytes NCCL moves, split by whole elements over channels and chunks, where each was rounded up to ceil(size / (ranks x channels)); only sizes that do not divide evenly move (64gpu nccl-allreduce at seed 8: the ring's 8-128 B rows, 8 B 94.295 to 94.227 us, fabric bytes at 8 B 1008 to 124)"},
 	{Revision: 4, Date: "2026-12-06", Change: "EOS switches, whose buffer labctl assumes, have an egress lossless pool that holds all the lossless PGs can take at ingress (their pool and shared headroom, 34334464 B) where it had SONiC's 7050CX3 figure (32599040 B), so a fabric-wide PFC backlog no longer drops lossless packets at egress (a 32:1 incast of 64 QPs a flow beside a permutation on 64gpu: 33,187 drops and 4070 Gb/s before, none and 6223 Gb/s after)"},
 	{Revision: 5, Date: "2026-12-06", Change: "EOS's egress lossless pool also holds the lossless PGs' reserves (4608 B each, outside the ingress pools) of every port the switch has, so that no port count lets ingress admit more than egress holds (32 ports with 2 lossless priorities: 294,912 B more)"},
+	{Revision: 6, Date: "2026-12-06", Change: "switch queues that their configs shape (SONiC's SCHEDULER pir and pbs, metered in bytes; EOS's tx-queue shape rate in kb/s or a percent of the port) send no faster than the shaper, where they ran at line rate; the flow-level model caps flows by them too (64gpu ecn-pfc with RoCE's queue shaped to 100 Gb/s on every switch: 350.6 Gb/s before, 123.9 after, in the ECN and PFC variant); configs without a shaper give the same figures"},
 }
 
 // RevisionChanges says what changed between two revisions, one line per
