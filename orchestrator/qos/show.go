@@ -36,7 +36,8 @@ type ClassRow struct {
 	XOFF     string `json:"xoff,omitempty"`
 	Reserved int64  `json:"reserved_bytes,omitempty"`
 	// Queue is the egress queue, PausedQueue the one a PFC frame for the
-	// priority stops, Scheduler "strict" or "dwrr N", ECN the marking
+	// priority stops, Scheduler "strict" or "dwrr N" (", shaped 40 Gb/s"
+	// with a shaper), ECN the marking
 	// thresholds ("-" none), Drop WRED's early drop.
 	Queue       int    `json:"queue"`
 	PausedQueue int    `json:"paused_queue"`
@@ -118,6 +119,9 @@ func classRow(d *DeviceConfig, p *PortConfig, tc int) ClassRow {
 		r.Scheduler = "dwrr " + strconv.Itoa(q.Weight)
 		if q.Strict {
 			r.Scheduler = "strict"
+		}
+		if q.Shaper != nil {
+			r.Scheduler += ", shaped " + shaperText(q.Shaper)
 		}
 		if q.ECN != nil {
 			r.ECN = wredShort(q.ECN)

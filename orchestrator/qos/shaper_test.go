@@ -1,0 +1,31 @@
+package qos
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestShaperShownAndDiffed: a queue's shaper is in config show's scheduler
+// column, in the flattened settings regress and config diff compare, and
+// a percent is taken of the speed the port runs at.
+func TestShaperShownAndDiffed(t *testing.T) {
+	_, cfgs := lintBase(t)
+	before := Summarize(&cfgs[0])
+	p := cfgs[0].Port("Ethernet0")
+	p.Queue(3).Shaper = &Shaper{Percent: 40, BurstBytes: 65536}
+	rows := ClassTable(&cfgs[0], "Ethernet0", []int{3})
+	if len(rows) != 1 || !strings.HasSuffix(rows[0].Scheduler, ", shaped 40% of the port burst 65536 B") {
+		t.Errorf("config show's scheduler: %+v", rows)
+	}
+	d := DiffSettings([]Settings{before}, []Settings{Summarize(&cfgs[0])})
+	if len(d) != 1 || d[0].Field != "queue.3.shaper" || d[0].A != "" || d[0].B != "40% of the port burst 65536 B" {
+		t.Errorf("the settings' difference: %+v", d)
+	}
+	p.LinkSpeedGbps = 400
+	if got := p.ShapeKbps(3); got != 160_000_000 {
+		t.Errorf("40%% of a 400G link: %d kb/s", got)
+	}
+	if got := p.ShapeKbps(1); got != 0 {
+		t.Errorf("an unshaped queue: %d kb/s", got)
+	}
+}
