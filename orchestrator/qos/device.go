@@ -250,6 +250,10 @@ type PortConfig struct {
 	// Origins say where each map came from, by map name ("dscp_to_tc":
 	// "DSCP_TO_TC_MAP|AZURE via PORT_QOS_MAP|global").
 	Origins map[string]string `json:"origins,omitempty"`
+	// Shaper caps the rate the port sends at, all its queues together
+	// (SONiC's PORT_QOS_MAP scheduler's pir, EOS's interface shape
+	// rate); nil when the port is not shaped.
+	Shaper *Shaper `json:"shaper,omitempty"`
 	// BufferUnknown says the files read hold no buffer tables at all
 	// (SONiC's QoS and buffer tables often come in separate files), so
 	// PGs and queue buffers are not known; lint does not judge them, and a
@@ -303,8 +307,8 @@ type QueueConfig struct {
 	Origin string `json:"origin,omitempty"`
 }
 
-// Shaper is a queue's shaper: the queue sends no faster than its peak
-// rate, a token bucket of BurstBytes refilled at that rate. The rate is
+// Shaper is a queue's or a port's shaper: the queue (the port) sends no
+// faster than its peak rate, a token bucket of BurstBytes refilled at that rate. The rate is
 // RateKbps, or, when that is 0, Percent of the port's speed (EOS's "shape
 // rate 40 percent"), resolved against the speed of the port's link where
 // the simulator runs it. The switch's shaper counts the bytes of each
@@ -534,17 +538,31 @@ func (p *PortConfig) Queue(q int) *QueueConfig {
 
 // ShapeKbps is the rate queue q of the port is shaped to, 0 when it is
 // not: its Shaper's rate, a percent of it taken of the speed the port
-// runs at (its lab link's, else its own).
+// runs at (RunSpeedGbps).
 func (p *PortConfig) ShapeKbps(q int) int64 {
 	qc := p.Queue(q)
 	if qc == nil || qc.Shaper == nil {
 		return 0
 	}
-	speed := p.LinkSpeedGbps
-	if speed <= 0 {
-		speed = p.SpeedGbps
+	return qc.Shaper.RateKbpsAt(p.RunSpeedGbps())
+}
+
+// PortShapeKbps is the rate the port is shaped to (its own Shaper), 0
+// when it is not.
+func (p *PortConfig) PortShapeKbps() int64 {
+	if p.Shaper == nil {
+		return 0
 	}
-	return qc.Shaper.RateKbpsAt(speed)
+	return p.Shaper.RateKbpsAt(p.RunSpeedGbps())
+}
+
+// RunSpeedGbps is the speed the port runs at: its lab link's, else the
+// config's own (0: not known).
+func (p *PortConfig) RunSpeedGbps() int {
+	if p.LinkSpeedGbps > 0 {
+		return p.LinkSpeedGbps
+	}
+	return p.SpeedGbps
 }
 
 // PG returns the PG config, or nil.

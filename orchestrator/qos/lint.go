@@ -957,10 +957,7 @@ func (l *linter) shapedLossless(d *DeviceConfig, p *PortConfig, lossless []int) 
 			queues[q] = append(queues[q], pr)
 		}
 	}
-	speed := p.LinkSpeedGbps
-	if speed <= 0 {
-		speed = p.SpeedGbps
-	}
+	speed := p.RunSpeedGbps()
 	for _, q := range slices.Sorted(maps.Keys(queues)) {
 		rate := p.ShapeKbps(q)
 		if speed > 0 && rate >= int64(speed)*1_000_000 {

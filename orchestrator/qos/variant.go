@@ -47,6 +47,7 @@ func (d DeviceConfig) Clone() DeviceConfig {
 		q.PFCPriorities = slices.Clone(p.PFCPriorities)
 		q.ManagerLossless = slices.Clone(p.ManagerLossless)
 		q.Watchdog = clonePtr(p.Watchdog)
+		q.Shaper = clonePtr(p.Shaper)
 		q.Queues = make([]QueueConfig, len(p.Queues))
 		for j, qc := range p.Queues {
 			qc.ECN = clonePtr(qc.ECN)
