@@ -362,6 +362,9 @@ func flattenPortInto(p *PortConfig, f map[string]string) {
 		f[namesOf(tc).lossless] = strconv.FormatBool(p.Class(tc).Lossless)
 	}
 	put("pfc_watchdog", watchdogText(p))
+	if p.Shaper != nil {
+		put("shaper", shaperText(p.Shaper))
+	}
 	for i := range p.Queues {
 		queueFields(&p.Queues[i], true, put)
 	}
@@ -501,7 +504,8 @@ func queueFields(q *QueueConfig, buffer bool, put func(k, v string)) {
 	}
 }
 
-// shaperText is a queue's shaper as config diff and regress show it:
+// shaperText is a queue's or port's shaper as config diff and regress
+// show it:
 // "40 Gb/s" or "40% of the port", and its burst when one is set.
 func shaperText(sh *Shaper) string {
 	s := strconv.FormatFloat(float64(sh.RateKbps)/1e6, 'f', -1, 64) + " Gb/s"

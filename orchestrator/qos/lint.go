@@ -96,7 +96,7 @@ func Rules() []Rule {
 		{RuleIntentDrift, "intent-drift", SevWarning, "a setting of a RoCE class (lossless or CNP) differs from the lab's QoS intent"},
 		{RuleRouting, "routing-design", SevWarning, "the underlay's routing design lets traffic take paths that can form PFC deadlocks"},
 		{RulePortMTU, "port-mtu", SevError, "a data port's MTU is below what RoCE's packets need (the lab's RoCE MTU plus headers)"},
-		{RuleShapedLossless, "shaped-lossless-queue", SevWarning, "the queue of a lossless class is shaped below its port's line rate: RoCE leaves the port no faster than the shaper, and its backlog pauses (PFC) or is marked (ECN) sooner; the simulator runs the shaper"},
+		{RuleShapedLossless, "shaped-lossless-queue", SevWarning, "the queue of a lossless class, or a port that carries one, is shaped below the port's line rate: RoCE leaves the port no faster than the shaper, and its backlog pauses (PFC) or is marked (ECN) sooner; the simulator runs the shaper"},
 		{RuleOverruled, "overruled-entry", SevError, "a config entry the switch refuses (error: a key orchagent cannot read, a PFC_WD entry whose times pfcwdorch refuses), or applies otherwise than it reads (warning: an index read short, a BUFFER_PG entry SONiC's buffer manager writes over, an EOS priority strict below a round-robin tx-queue)"},
 	}
 }
@@ -941,7 +941,8 @@ func (l *linter) portSpeed(d *DeviceConfig, p *PortConfig) {
 		p.SpeedGbps, p.LinkSpeedGbps, p.SpeedGbps, p.LinkSpeedGbps)
 }
 
-// QOS022: a shaper on the queue of a lossless class caps RoCE on the port.
+// QOS022: a shaper on the queue of a lossless class, or on a port that
+// carries one, caps RoCE on the port.
 func (l *linter) shapedLossless(d *DeviceConfig, p *PortConfig, lossless []int) {
 	if !p.Fabric {
 		return
@@ -958,19 +959,28 @@ func (l *linter) shapedLossless(d *DeviceConfig, p *PortConfig, lossless []int) 
 		}
 	}
 	speed := p.RunSpeedGbps()
+	// of says what share of the port a rate is, when the speed is known.
+	of := func(rate int64) string {
+		if speed <= 0 {
+			return ""
+		}
+		return fmt.Sprintf(", %.0f%% of the port's %d Gb/s", float64(rate)/float64(speed)/1e4, speed)
+	}
+	if rate := p.PortShapeKbps(); rate > 0 && len(prios) > 0 && (speed <= 0 || rate < int64(speed)*1_000_000) {
+		l.add(RuleShapedLossless, SevWarning, d.Device, p.Name,
+			"remove the port's shaper or raise it to its line rate (SONiC: PORT_QOS_MAP's scheduler without pir; EOS: the interface's no shape rate)",
+			"the port carries lossless TC%s and is shaped to %s Gb/s%s: RoCE leaves the port no faster, and its backlog pauses the senders (PFC) or is marked (ECN) sooner",
+			FormatInts(prios), strconv.FormatFloat(float64(rate)/1e6, 'f', -1, 64), of(rate))
+	}
 	for _, q := range slices.Sorted(maps.Keys(queues)) {
 		rate := p.ShapeKbps(q)
 		if speed > 0 && rate >= int64(speed)*1_000_000 {
 			continue // at or above line rate: the shaper never holds a frame
 		}
-		of := ""
-		if speed > 0 {
-			of = fmt.Sprintf(", %.0f%% of the port's %d Gb/s", float64(rate)/float64(speed)/1e4, speed)
-		}
 		l.addAt(RuleShapedLossless, SevWarning, d.Device, p.Name, p.Queue(q).Origin,
 			fmt.Sprintf("remove the shaper from queue %d or raise it to the port's line rate (SONiC: the queue's SCHEDULER without pir; EOS: tx-queue %d, no shape rate)", q, q),
 			"queue %d carries lossless TC%s and is shaped to %s Gb/s%s: RoCE leaves the port no faster, and its backlog pauses the senders (PFC) or is marked (ECN) sooner",
-			q, FormatInts(queues[q]), strconv.FormatFloat(float64(rate)/1e6, 'f', -1, 64), of)
+			q, FormatInts(queues[q]), strconv.FormatFloat(float64(rate)/1e6, 'f', -1, 64), of(rate))
 	}
 }
 

@@ -238,6 +238,9 @@ func TestLintRules(t *testing.T) {
 		{RuleShapedLossless, SevWarning, "Ethernet0", "queue 3 carries lossless TC3 and is shaped to 25 Gb/s, 25% of the port's 100 Gb/s", true, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Port("Ethernet0").Queue(3).Shaper = &Shaper{Percent: 25}
 		}},
+		{RuleShapedLossless, SevWarning, "Ethernet0", "the port carries lossless TC3 and is shaped to 50 Gb/s, 50% of the port's 100 Gb/s", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			c[0].Port("Ethernet0").Shaper = &Shaper{RateKbps: 50_000_000}
+		}},
 		{RulePortMTU, SevError, "Ethernet0", "the port's MTU 1500 is below the 4156 bytes", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Port("Ethernet0").MTU = 1500
 		}},
@@ -276,12 +279,14 @@ func TestLintRules(t *testing.T) {
 	}
 }
 
-// TestLintShapersThatHoldNothing: a shaper at the port's line rate, or on
-// a queue no lossless class leaves by, is no QOS022 finding.
+// TestLintShapersThatHoldNothing: a queue's or port's shaper at the port's
+// line rate, or on a queue no lossless class leaves by, is no QOS022
+// finding.
 func TestLintShapersThatHoldNothing(t *testing.T) {
 	for name, mutate := range map[string]func(p *PortConfig){
-		"line rate":     func(p *PortConfig) { p.Queue(3).Shaper = &Shaper{Percent: 100} },
-		"a lossy queue": func(p *PortConfig) { p.Queue(1).Shaper = &Shaper{RateKbps: 1_000_000} },
+		"line rate":           func(p *PortConfig) { p.Queue(3).Shaper = &Shaper{Percent: 100} },
+		"a lossy queue":       func(p *PortConfig) { p.Queue(1).Shaper = &Shaper{RateKbps: 1_000_000} },
+		"a port at line rate": func(p *PortConfig) { p.Shaper = &Shaper{RateKbps: 100_000_000} },
 	} {
 		in, cfgs := lintBase(t)
 		mutate(cfgs[0].Port("Ethernet0"))

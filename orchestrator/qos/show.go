@@ -37,7 +37,8 @@ type ClassRow struct {
 	Reserved int64  `json:"reserved_bytes,omitempty"`
 	// Queue is the egress queue, PausedQueue the one a PFC frame for the
 	// priority stops, Scheduler "strict" or "dwrr N" (", shaped 40 Gb/s"
-	// with a shaper), ECN the marking
+	// with a shaper, ", port shaped 100 Gb/s" on a shaped port), ECN the
+	// marking
 	// thresholds ("-" none), Drop WRED's early drop.
 	Queue       int    `json:"queue"`
 	PausedQueue int    `json:"paused_queue"`
@@ -122,6 +123,9 @@ func classRow(d *DeviceConfig, p *PortConfig, tc int) ClassRow {
 		}
 		if q.Shaper != nil {
 			r.Scheduler += ", shaped " + shaperText(q.Shaper)
+		}
+		if p.Shaper != nil {
+			r.Scheduler += ", port shaped " + shaperText(p.Shaper)
 		}
 		if q.ECN != nil {
 			r.ECN = wredShort(q.ECN)

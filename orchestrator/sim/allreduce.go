@@ -357,7 +357,7 @@ func flowLevel(cfg Config) (*sim, [][]int32, []float64, error) {
 		f := &s.flows[i]
 		paths[i] = s.egressPath(f.src, f.dst, f.hashFwd)
 	}
-	// A shaped queue (PortQoS.ShapeKbps) is one more link of its own rate
+	// A shaped queue (PortQoS.Shape) is one more link of its own rate
 	// on the path of every flow that leaves its port by it.
 	res := paths
 	if s.shapers != nil {
@@ -371,11 +371,15 @@ func flowLevel(cfg Config) (*sim, [][]int32, []float64, error) {
 		if pi >= nPorts {
 			return float64(s.shapers[pi-nPorts].kbps) / 1e6 * eta
 		}
-		// A NIC capped below its port (Config.NICCapGbps) sends at the cap.
+		// A NIC capped below its port (Config.NICCapGbps) sends at the cap,
+		// a shaped switch port (Config.PortShapers) at its shaper's rate.
 		p := &s.ports[pi]
 		r := p.lineMbps
 		if p.capMbps > 0 {
 			r = min(r, p.capMbps)
+		}
+		if s.portShapers != nil && s.portShapers[pi].kbps > 0 {
+			r = min(r, float64(s.portShapers[pi].kbps)/1000)
 		}
 		return r / 1000 * eta
 	})

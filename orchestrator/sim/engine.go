@@ -507,6 +507,22 @@ type queueShaper struct {
 	paid  int64 // ps
 }
 
+// shaper is the state of a shaper as given: an error for a negative rate
+// or burst, none (kbps 0) for a rate of 0.
+func (s *sim) shaper(sh Shaper) (queueShaper, error) {
+	if sh.Kbps < 0 || sh.BurstBytes < 0 {
+		return queueShaper{}, fmt.Errorf("negative shaper rate (%d kb/s) or burst (%d B)", sh.Kbps, sh.BurstBytes)
+	}
+	if sh.Kbps == 0 {
+		return queueShaper{}, nil
+	}
+	// The bucket holds a full frame at least, as an ASIC's least burst
+	// does: a frame that waited for the port (another queue's frame
+	// going out) does not lose the rate it had paid for.
+	burst := max(sh.BurstBytes, s.fullWire())
+	return queueShaper{kbps: sh.Kbps, ahead: shapePs(burst, sh.Kbps)}, nil
+}
+
 // shapePs is how long bytes take at kbps, in ps.
 func shapePs(bytes, kbps int64) int64 { return bytes * 8_000_000_000 / kbps }
 
@@ -541,9 +557,18 @@ func (s *sim) wakeShaped(pi int32, p *port) {
 			wake = min(wake, q.paid-q.ahead)
 		}
 	}
-	if wake != math.MaxInt64 && wake > s.now && (p.wakeAt <= s.now || wake < p.wakeAt) {
-		p.wakeAt = wake
-		s.push(wake, evNicWake, pi, 0, 0)
+	if wake != math.MaxInt64 {
+		s.wakeAt(pi, p, wake)
+	}
+}
+
+// wakeAt has switch port pi, waiting for a shaper, look again at t
+// (evNicWake, as a NIC waits for its pacing), unless it already will by
+// then.
+func (s *sim) wakeAt(pi int32, p *port, t int64) {
+	if t > s.now && (p.wakeAt <= s.now || t < p.wakeAt) {
+		p.wakeAt = t
+		s.push(t, evNicWake, pi, 0, 0)
 	}
 }
 
@@ -568,6 +593,14 @@ func (s *sim) switchSend(pi int32) {
 		return
 	}
 	p := &s.ports[pi]
+	if s.portShapers != nil && s.portShapers[pi].kbps > 0 {
+		if q := &s.portShapers[pi]; q.paid-q.ahead > s.now {
+			if p.held != 0 {
+				s.wakeAt(pi, p, q.paid-q.ahead)
+			}
+			return
+		}
+	}
 	pr := s.pickQueue(pi, p)
 	if pr < 0 {
 		if s.shapers != nil && s.shaped[pi]&p.held != 0 {
@@ -579,6 +612,9 @@ func (s *sim) switchSend(pi int32) {
 	pk := &s.pkts[k]
 	if s.shapers != nil && s.shaped[pi]&(1<<pr) != 0 {
 		s.shapers[8*int(pi)+pr].pay(s.now, int64(pk.wire))
+	}
+	if s.portShapers != nil && s.portShapers[pi].kbps > 0 {
+		s.portShapers[pi].pay(s.now, int64(pk.wire))
 	}
 	s.releaseBuffer(pi, pk)
 	if p.ecn&(1<<pr) != 0 && pk.kind == pktData && !pk.ce {

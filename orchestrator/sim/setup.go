@@ -509,6 +509,9 @@ type sim struct {
 	// the port.
 	shapers []queueShaper
 	shaped  []uint8
+	// portShapers are the switch ports' own shapers (Config.PortShapers),
+	// by port, a kbps of 0 where a port has none; nil when none has.
+	portShapers []queueShaper
 
 	allHist  runHist
 	histPool []*histCounts
@@ -970,6 +973,23 @@ func (s *sim) buildQoS() error {
 			}
 		}
 	}
+	for ref, sh := range s.cfg.PortShapers {
+		pi, ok := s.portIndex(ref)
+		if !ok || s.ports[pi].host {
+			return errorf("port shaper given for %s, which is not a switch port of any link", ref)
+		}
+		q, err := s.shaper(sh)
+		if err != nil {
+			return errorf("port %s: %v", ref, err)
+		}
+		if q.kbps == 0 {
+			continue
+		}
+		if s.portShapers == nil {
+			s.portShapers = make([]queueShaper, len(s.ports))
+		}
+		s.portShapers[pi] = q
+	}
 	s.portQoS = make([][8]PortQoS, len(s.ports))
 	for pi := range s.ports {
 		p := &s.ports[pi]
@@ -1036,20 +1056,16 @@ func (s *sim) buildQoS() error {
 				return errorf("port %s priority %d egress: %v", p.ref, pr, err)
 			}
 			p.lane[pr].eg.adm = eg
-			if q.ShapeKbps < 0 || q.ShapeBurstBytes < 0 {
-				return errorf("port %s queue %d: negative shaper rate (%d kb/s) or burst (%d B)", p.ref, pr, q.ShapeKbps, q.ShapeBurstBytes)
-			}
-			if q.ShapeKbps > 0 {
+			if q.Shape.Kbps != 0 {
+				sh, err := s.shaper(q.Shape)
+				if err != nil {
+					return errorf("port %s queue %d: %v", p.ref, pr, err)
+				}
 				if s.shapers == nil {
 					s.shapers = make([]queueShaper, 8*len(s.ports))
 					s.shaped = make([]uint8, len(s.ports))
 				}
-				// The bucket holds a full frame at least, as an ASIC's
-				// least burst does: a frame that waited for the port
-				// (another queue's frame going out) does not lose the
-				// rate it had paid for.
-				burst := max(q.ShapeBurstBytes, s.fullWire())
-				s.shapers[8*pi+pr] = queueShaper{kbps: q.ShapeKbps, ahead: shapePs(burst, q.ShapeKbps)}
+				s.shapers[8*pi+pr] = sh
 				s.shaped[pi] |= 1 << pr
 			}
 			pq[pr] = q

@@ -9,7 +9,7 @@ import (
 // switch's port to h1 shaping queue 3 to shapeKbps with the given burst.
 func shapedStar(shapeKbps, burst int64) Config {
 	lossless := map[int]PortQoS{0: {PFC: true}, 3: {PFC: true}, 6: {Strict: true}}
-	shaped := map[int]PortQoS{0: {PFC: true}, 3: {PFC: true, ShapeKbps: shapeKbps, ShapeBurstBytes: burst}, 6: {Strict: true}}
+	shaped := map[int]PortQoS{0: {PFC: true}, 3: {PFC: true, Shape: Shaper{Kbps: shapeKbps, BurstBytes: burst}}, 6: {Strict: true}}
 	return Config{
 		Topology:   star(3, 100),
 		DefaultQoS: lossless,
@@ -73,12 +73,59 @@ func TestQueueShaperBurst(t *testing.T) {
 	}
 }
 
-// TestQueueShaperRefused: a negative rate or burst is refused at set-up.
-func TestQueueShaperRefused(t *testing.T) {
-	for _, cfg := range []Config{shapedStar(-1, 0), shapedStar(1000, -1)} {
+// TestShaperRefused: a negative rate or burst, of a queue's or a port's
+// shaper, and a port shaper on a host or a port no link has, are refused
+// at set-up.
+func TestShaperRefused(t *testing.T) {
+	port := func(ref PortRef, sh Shaper) Config {
+		cfg := shapedStar(0, 0)
+		cfg.PortShapers = map[PortRef]Shaper{ref: sh}
+		return cfg
+	}
+	for _, cfg := range []Config{
+		shapedStar(-1, 0), shapedStar(1000, -1),
+		port(PortRef{"sw", "Ethernet1"}, Shaper{Kbps: -1}),
+		port(PortRef{"sw", "Ethernet1"}, Shaper{Kbps: 1000, BurstBytes: -1}),
+		port(PortRef{"h1", "eth0"}, Shaper{Kbps: 1000}),
+		port(PortRef{"sw", "Ethernet9"}, Shaper{Kbps: 1000}),
+	} {
 		if _, err := Run(t.Context(), cfg); err == nil {
-			t.Errorf("a negative shaper was taken: %+v", cfg.QoS)
+			t.Errorf("taken: queue shapers %+v, port shapers %+v", cfg.QoS, cfg.PortShapers)
 		}
+	}
+}
+
+// TestPortShaper: a port shaped to 40 Gb/s sends 40 Gb/s of frames, all
+// its queues together, shared between them by their weights; with a queue
+// of it shaped to 10 Gb/s as well, that queue gets 10 and the other the
+// rest of the port's 40.
+func TestPortShaper(t *testing.T) {
+	payload := float64(DefaultMTU) / float64(DefaultMTU+WireOverheadBytes)
+	cfg := shapedStar(0, 0)
+	cfg.PortShapers = map[PortRef]Shaper{{"sw", "Ethernet1"}: {Kbps: 40_000_000}}
+	r := mustRun(t, cfg)
+	for i, want := range []float64{20, 20} {
+		if got := r.Flows[i].GoodputGbps; !within(got, want*payload, 0.02*want*payload) {
+			t.Errorf("port shaped to 40: flow %s %.2f Gb/s, want %.2f", r.Flows[i].ID, got, want*payload)
+		}
+	}
+	cfg = shapedStar(10_000_000, 0)
+	cfg.PortShapers = map[PortRef]Shaper{{"sw", "Ethernet1"}: {Kbps: 40_000_000}}
+	r = mustRun(t, cfg)
+	for i, want := range []float64{10, 30} {
+		if got := r.Flows[i].GoodputGbps; !within(got, want*payload, 0.02*want*payload) {
+			t.Errorf("port shaped to 40, queue 3 to 10: flow %s %.2f Gb/s, want %.2f", r.Flows[i].ID, got, want*payload)
+		}
+	}
+	if r.Totals.Drops != 0 {
+		t.Errorf("%d drops", r.Totals.Drops)
+	}
+	rates, err := FlowLevelRates(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eta := WireEfficiency(DefaultMTU); !within(rates[0], 10*eta, 0.001) || !within(rates[1], 30*eta, 0.001) {
+		t.Errorf("flow-level rates %.3f and %.3f Gb/s, want %.3f and %.3f", rates[0], rates[1], 10*eta, 30*eta)
 	}
 }
 

@@ -172,15 +172,20 @@ type PortQoS struct {
 	DropMinBytes int64
 	DropMaxBytes int64
 	DropPmax     float64
-	// ShapeKbps > 0 shapes the queue: it sends no faster than that rate.
-	// A frame may start once the queue has paid, at the rate, for the
-	// frames before it, less ShapeBurstBytes it may send ahead (the
-	// generic cell rate algorithm, frames counted by their bytes on the
-	// wire). A burst below a full-size frame (0 included) counts as one,
-	// as an ASIC's least burst does. The port still sends each frame at
-	// its line rate.
-	ShapeKbps       int64
-	ShapeBurstBytes int64
+	// Shape, with a Kbps above 0, shapes the queue.
+	Shape Shaper
+}
+
+// Shaper shapes a switch queue (PortQoS.Shape) or a whole switch port
+// (Config.PortShapers): it sends no faster than Kbps. A frame may start
+// once the queue (the port) has paid, at the rate, for the frames before
+// it, less BurstBytes it may send ahead (the generic cell rate algorithm,
+// frames counted by their bytes on the wire). A burst below a full-size
+// frame (0 included) counts as one, as an ASIC's least burst does. The
+// port still sends each frame at its line rate.
+type Shaper struct {
+	Kbps       int64
+	BurstBytes int64
 }
 
 // PortMaps are one switch port's classification and queue maps. A nil map
@@ -313,6 +318,9 @@ type Config struct {
 	// a priority missing there too is lossy, unmarked, weight 1.
 	QoS        map[PortRef]map[int]PortQoS
 	DefaultQoS map[int]PortQoS
+	// PortShapers shape switch ports, all their queues together, beside
+	// any queue's own shaper.
+	PortShapers map[PortRef]Shaper
 	// DSCPToPriority maps DSCP to priority per node name; the "" entry
 	// applies to nodes without their own. Nil means {26: 3, 48: 6}.
 	// Unmapped DSCPs go to priority 0.

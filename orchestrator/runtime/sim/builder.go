@@ -138,10 +138,11 @@ func endpoints(vs runtime.VariantSpec) []runtime.Endpoint {
 // by), their ASNs, and the ECMP seeds `labctl trace --hash-seed seed`
 // gives them, so that the simulator routes every packet as the trace
 // shows.
-func (b *builder) topology(nodes, nics map[string]bool, seed int64) (engine.Topology, map[engine.PortRef]map[int]engine.PortQoS, map[engine.PortRef]engine.PortMaps, map[string]map[int]int, error) {
+func (b *builder) topology(nodes, nics map[string]bool, seed int64) (engine.Topology, fabricQoS, error) {
 	var topo engine.Topology
 	qosMap := map[engine.PortRef]map[int]engine.PortQoS{}
 	portMaps := map[engine.PortRef]engine.PortMaps{}
+	shapers := map[engine.PortRef]engine.Shaper{}
 	for _, n := range b.g.Nodes {
 		if !nodes[n.Name] {
 			continue
@@ -152,12 +153,15 @@ func (b *builder) topology(nodes, nics map[string]bool, seed int64) (engine.Topo
 		} else if dc := b.cfgs[n.Name]; dc != nil {
 			var err error
 			if node.Pools, err = pools(dc); err != nil {
-				return topo, nil, nil, nil, err
+				return topo, fabricQoS{}, err
 			}
 			for i := range dc.Ports {
 				pc := &dc.Ports[i]
 				ref := engine.PortRef{Node: n.Name, Port: pc.Name}
 				qosMap[ref], portMaps[ref] = portQoS(dc, pc)
+				if r := pc.PortShapeKbps(); r > 0 {
+					shapers[ref] = engine.Shaper{Kbps: r, BurstBytes: pc.Shaper.BurstBytes}
+				}
 			}
 		}
 		topo.Nodes = append(topo.Nodes, node)
@@ -190,6 +194,9 @@ func (b *builder) topology(nodes, nics map[string]bool, seed int64) (engine.Topo
 					if q, ok := qosMap[pair[1]]; ok {
 						qosMap[pair[0]], portMaps[pair[0]] = q, portMaps[pair[1]]
 					}
+					if sh, ok := shapers[pair[1]]; ok {
+						shapers[pair[0]] = sh
+					}
 				}
 			}
 			topo.Links = append(topo.Links, engine.Link{
@@ -205,9 +212,20 @@ func (b *builder) topology(nodes, nics map[string]bool, seed int64) (engine.Topo
 		if !used[r] {
 			delete(qosMap, r)
 			delete(portMaps, r)
+			delete(shapers, r)
 		}
 	}
-	return topo, qosMap, portMaps, dscp, nil
+	return topo, fabricQoS{qos: qosMap, maps: portMaps, shapers: shapers, dscp: dscp}, nil
+}
+
+// fabricQoS is what topology gives the simulator of the switches' and
+// hosts' QoS: each switch port's per-class settings, maps and shaper, and
+// the hosts' DSCP classification.
+type fabricQoS struct {
+	qos     map[engine.PortRef]map[int]engine.PortQoS
+	maps    map[engine.PortRef]engine.PortMaps
+	shapers map[engine.PortRef]engine.Shaper
+	dscp    map[string]map[int]int
 }
 
 // keyHash is the simulator's ECMP key hash: fabric.KeyHash of a QP's
@@ -300,7 +318,7 @@ func portQoS(dc *qos.DeviceConfig, pc *qos.PortConfig) (map[int]engine.PortQoS, 
 			}
 			pq.Egress = admission(dc, q.Buffer)
 			if r := pc.ShapeKbps(i); r > 0 {
-				pq.ShapeKbps, pq.ShapeBurstBytes = r, q.Shaper.BurstBytes
+				pq.Shape = engine.Shaper{Kbps: r, BurstBytes: q.Shaper.BurstBytes}
 			}
 		}
 		c := pc.Class(i)
@@ -436,7 +454,7 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 			}
 		}
 	}
-	topo, qosMap, portMaps, dscp, err := b.topology(nodes, nics, vs.Seed)
+	topo, fq, err := b.topology(nodes, nics, vs.Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -446,11 +464,12 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 	}
 	cfg := &engine.Config{
 		Topology:       topo,
-		QoS:            qosMap,
-		Maps:           portMaps,
+		QoS:            fq.qos,
+		Maps:           fq.maps,
+		PortShapers:    fq.shapers,
 		ExplicitQoS:    true,
 		DefaultQoS:     map[int]engine.PortQoS{},
-		DSCPToPriority: dscp,
+		DSCPToPriority: fq.dscp,
 		DurationNs:     int64(vs.DurationUs * 1000),
 		WarmupNs:       int64(vs.WarmupUs * 1000),
 		MTU:            b.in.MTU,
@@ -1093,7 +1112,7 @@ func (b *builder) flowLevelAllReduce(vs runtime.VariantSpec) (*results.Variant, 
 	if err != nil {
 		return nil, err
 	}
-	topo, qosMap, portMaps, dscp, err := b.topology(nodes, nics, vs.Seed)
+	topo, fq, err := b.topology(nodes, nics, vs.Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -1101,7 +1120,7 @@ func (b *builder) flowLevelAllReduce(vs runtime.VariantSpec) (*results.Variant, 
 	if err != nil {
 		return nil, err
 	}
-	cfg := engine.Config{Topology: topo, QoS: qosMap, Maps: portMaps, ExplicitQoS: true, DSCPToPriority: dscp, MTU: b.in.MTU, Seed: vs.Seed, KeyHash: b.keyHash()}
+	cfg := engine.Config{Topology: topo, QoS: fq.qos, Maps: fq.maps, PortShapers: fq.shapers, ExplicitQoS: true, DSCPToPriority: fq.dscp, MTU: b.in.MTU, Seed: vs.Seed, KeyHash: b.keyHash()}
 	est, err := engine.RingAllReduceFlowLevel(cfg, ranks, c.Bytes)
 	if err != nil {
 		return nil, fmt.Errorf("simulate %s: %w", vs.Name, err)
