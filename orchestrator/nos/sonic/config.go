@@ -170,6 +170,18 @@ func BuildDoc(dc qos.DeviceConfig) (Doc, error) {
 				}
 			}
 		}
+		if p.Shaper != nil {
+			sched, fields, err := cfgPortScheduler(&p)
+			if err != nil {
+				return nil, fmt.Errorf("render sonic config for %s %s: %w", dc.Device, p.Name, err)
+			}
+			if fields != nil {
+				for f, v := range fields {
+					doc.set("SCHEDULER", sched, f, v)
+				}
+				pq["scheduler"] = sched
+			}
+		}
 		for k, v := range pq {
 			doc.set("PORT_QOS_MAP", p.Name, k, v)
 		}
@@ -228,26 +240,53 @@ func cfgScheduler(p *qos.PortConfig, q *qos.QueueConfig) (string, map[string]str
 		name = fmt.Sprintf("scheduler.dwrr%d", q.Weight)
 		fields = map[string]string{"type": "DWRR", "weight": strconv.Itoa(q.Weight)}
 	}
-	s := q.Shaper
+	suffix, err := cfgShaperFields(p, q.Shaper, fields)
+	if err != nil {
+		return "", nil, err
+	}
+	return name + suffix, fields, nil
+}
+
+// cfgPortScheduler is the SCHEDULER entry of a port's own shaper, which
+// its PORT_QOS_MAP scheduler names, and its name: port.pir<bytes per
+// second>, and .pbs<bytes> when it has a burst. SAI reads only the peak
+// rate and burst of a port's scheduler, so the entry has no type. nil
+// fields: the port is not shaped.
+func cfgPortScheduler(p *qos.PortConfig) (string, map[string]string, error) {
+	fields := map[string]string{}
+	suffix, err := cfgShaperFields(p, p.Shaper, fields)
+	if err != nil || suffix == "" {
+		return "", nil, err
+	}
+	return "port" + suffix, fields, nil
+}
+
+// cfgShaperFields adds a shaper's fields to a SCHEDULER entry's
+// (meter_type bytes, pir, pbs) and returns what its name takes after it:
+// .pir<bytes per second>, and .pbs<bytes> when it has a burst; "" when
+// there is no shaper. SONiC's pir is a rate in bytes per second: a
+// shaper given as a percent of the port's speed is written at its rate
+// on the port's speed, which must be known.
+func cfgShaperFields(p *qos.PortConfig, s *qos.Shaper, fields map[string]string) (string, error) {
 	if s == nil || s.RateKbps <= 0 && s.Percent <= 0 {
-		return name, fields, nil
+		return "", nil
 	}
 	kbps := s.RateKbps
 	if kbps <= 0 {
 		if p.SpeedGbps <= 0 {
-			return "", nil, fmt.Errorf("a shaper of %d%% of the port's speed cannot be written to SONiC, whose pir is a rate in bytes per second, without the port's speed (fix: give the port its speed, or the shaper a rate)", s.Percent)
+			return "", fmt.Errorf("a shaper of %d%% of the port's speed cannot be written to SONiC, whose pir is a rate in bytes per second, without the port's speed (fix: give the port its speed, or the shaper a rate)", s.Percent)
 		}
 		kbps = s.RateKbpsAt(p.SpeedGbps)
 	}
 	pir := kbps * 1000 / 8
-	name += fmt.Sprintf(".pir%d", pir)
+	name := fmt.Sprintf(".pir%d", pir)
 	fields["meter_type"] = "bytes"
 	fields["pir"] = strconv.FormatInt(pir, 10)
 	if s.BurstBytes > 0 {
 		name += fmt.Sprintf(".pbs%d", s.BurstBytes)
 		fields["pbs"] = strconv.FormatInt(s.BurstBytes, 10)
 	}
-	return name, fields, nil
+	return name, nil
 }
 
 // cfgWRED is a queue's WRED profile as WRED_PROFILE fields and its name:

@@ -385,6 +385,15 @@ func (r *resolver) pqmEntryApplied(key string, e *PortQoSMapEntry, port string) 
 			applied = false
 		}
 	}
+	// qosorch creates no SCHEDULER of an entry it refuses, so a name of
+	// one stays undefined to it.
+	if n := cfgRefName(e.Scheduler); n != "" {
+		if se := r.db.Scheduler[n]; se != nil && len(se.Extra) > 0 {
+			r.refused("PORT_QOS_MAP|"+key, "scheduler", n, "SCHEDULER",
+				"orchagent applies none of the entry (it waits for the scheduler to be created): the port keeps the default maps (every DSCP to TC0), no PFC, no watchdog priorities and no shaper", unknownFields(se.Extra), port)
+			applied = false
+		}
+	}
 	r.pqmApplied[key] = applied
 	return applied
 }
@@ -535,6 +544,9 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 	if err := r.portLink(&pc); err != nil {
 		return pc, err
 	}
+	if err := r.portShaper(&pc); err != nil {
+		return pc, err
+	}
 	for q := range qos.NumTC {
 		qc, err := r.queue(name, q)
 		if err != nil {
@@ -571,6 +583,42 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 		pc.PGs = append(pc.PGs, pg)
 	}
 	return pc, nil
+}
+
+// portShaper reads the port's own shaper: the SCHEDULER its PORT_QOS_MAP
+// scheduler names, which qosorch sets as the port's scheduler
+// (SAI_PORT_ATTR_QOS_SCHEDULER_PROFILE_ID; SAI reads only its peak rate
+// and burst there), read as a queue's shaper is (shaper). Of several
+// entries orchagent applies to the port, the last that names a scheduler
+// sets it, as with the maps; PORT_QOS_MAP|global shapes no port
+// (qosorch's global entry sets the switch's DSCP map only). An entry
+// naming a scheduler the config does not define, or one orchagent
+// refuses, applies none of its fields (pqmEntryApplied).
+func (r *resolver) portShaper(pc *qos.PortConfig) error {
+	entries := r.portQoSMaps(pc.Name)
+	for i := len(entries) - 1; i >= 0; i-- {
+		sched := cfgRefName(entries[i].Scheduler)
+		if sched == "" {
+			continue
+		}
+		se := r.db.Scheduler[sched]
+		if se == nil {
+			return nil
+		}
+		if err := schedulerTypeError(sched, se); err != nil {
+			return err
+		}
+		sh, err := r.shaper(sched, se, "PORT_QOS_MAP|"+entries[i].key, pc.Name)
+		if err != nil {
+			return err
+		}
+		if sh != nil {
+			pc.Shaper = sh
+			pc.Origins["shaper"] = "SCHEDULER|" + sched + " via PORT_QOS_MAP|" + entries[i].key
+		}
+		return nil
+	}
+	return nil
 }
 
 var cfgPGProfileRE = lazyregexp.New(`^pg_lossless_(\d+)_(\d+)m_profile$`)
@@ -671,9 +719,9 @@ func (r *resolver) queue(port string, q int) (qos.QueueConfig, error) {
 				r.def("SCHEDULER weight", "1", srcYANG, port, false)
 			}
 		default:
-			return qc, entryError("SCHEDULER", sched, "type", "SCHEDULER|%s type %q is not STRICT, DWRR or WRR (fix: use one of them)", sched, se.Type)
+			return qc, schedulerTypeError(sched, se)
 		}
-		sh, err := r.shaper(sched, se, key, port)
+		sh, err := r.shaper(sched, se, "QUEUE|"+key, port)
 		if err != nil {
 			return qc, err
 		}
@@ -720,16 +768,29 @@ func (r *resolver) queue(port string, q int) (qos.QueueConfig, error) {
 	return qc, nil
 }
 
-// shaper reads a SCHEDULER entry's peak rate, as qosorch programs it:
-// pir is SAI_SCHEDULER_ATTR_MAX_BANDWIDTH_RATE, pbs
+// schedulerTypeError is the error of a SCHEDULER entry whose type
+// qosorch does not know (it refuses the entry), nil for STRICT, DWRR,
+// WRR or none.
+func schedulerTypeError(sched string, se *SchedulerEntry) error {
+	switch strings.ToUpper(se.Type) {
+	case "STRICT", "DWRR", "WRR", "":
+		return nil
+	}
+	return entryError("SCHEDULER", sched, "type", "SCHEDULER|%s type %q is not STRICT, DWRR or WRR (fix: use one of them)", sched, se.Type)
+}
+
+// shaper reads a SCHEDULER entry's peak rate, as qosorch programs it,
+// for a queue and for a port alike: pir is
+// SAI_SCHEDULER_ATTR_MAX_BANDWIDTH_RATE, pbs
 // SAI_SCHEDULER_ATTR_MAX_BANDWIDTH_BURST_RATE, in the unit meter_type
 // names (SAI_SCHEDULER_ATTR_METER_TYPE: bytes, the YANG default, or
-// packets). nil: the queue is not shaped (no pir, or pir 0), or its
-// shaper is packet-metered, which the simulator does not run (the rate
-// is packets per second, and turning it into bytes takes the size of
-// the packets): the queue is noted (packetShaperNotes) and taken as
-// unshaped. queueKey is the QUEUE key naming the scheduler.
-func (r *resolver) shaper(sched string, se *SchedulerEntry, queueKey, port string) (*qos.Shaper, error) {
+// packets). nil: the queue (the port) is not shaped (no pir, or pir 0),
+// or its shaper is packet-metered, which the simulator does not run (the
+// rate is packets per second, and turning it into bytes takes the size
+// of the packets): it is noted (packetShaperNotes) and taken as
+// unshaped. referrer is the entry naming the scheduler
+// ("QUEUE|Ethernet0|3", "PORT_QOS_MAP|Ethernet0").
+func (r *resolver) shaper(sched string, se *SchedulerEntry, referrer, port string) (*qos.Shaper, error) {
 	meter := strings.TrimSpace(se.MeterType)
 	switch meter {
 	case "", "bytes", "packets":
@@ -768,7 +829,7 @@ func (r *resolver) shaper(sched string, se *SchedulerEntry, queueKey, port strin
 		if r.packetShapers[sched] == nil {
 			r.packetShapers[sched] = map[string]bool{}
 		}
-		r.packetShapers[sched][queueKey] = true
+		r.packetShapers[sched][referrer] = true
 		return nil, nil
 	case "":
 		r.def("SCHEDULER meter_type", "bytes (pir and pbs in bytes)", srcYANG, port, false)
@@ -779,18 +840,30 @@ func (r *resolver) shaper(sched string, se *SchedulerEntry, queueKey, port strin
 	return &qos.Shaper{RateKbps: kbps, BurstBytes: pbs}, nil
 }
 
-// packetShaperNotes names the packet-metered shapers of the queues: the
-// simulator does not run them (QOS017).
+// packetShaperNotes names the packet-metered shapers of the queues and
+// ports: the simulator does not run them (QOS017).
 func (r *resolver) packetShaperNotes() {
 	for _, sched := range cfgSortedKeys(r.packetShapers) {
 		keys := cfgSortedKeys(r.packetShapers[sched])
-		queues := "QUEUE|" + keys[0]
+		shaped := keys[0]
 		if len(keys) > 1 {
-			queues = fmt.Sprintf("QUEUE|%s and %d more", keys[0], len(keys)-1)
+			shaped = fmt.Sprintf("%s and %d more", keys[0], len(keys)-1)
+		}
+		var queue, port bool
+		for _, k := range keys {
+			queue = queue || strings.HasPrefix(k, "QUEUE|")
+			port = port || strings.HasPrefix(k, "PORT_QOS_MAP|")
+		}
+		what := "the queue"
+		switch {
+		case queue && port:
+			what = "the queues and ports"
+		case port:
+			what = "the port"
 		}
 		se := r.db.Scheduler[sched]
 		r.dc.Unsimulated = append(r.dc.Unsimulated, qos.NotRun{Where: "SCHEDULER|" + sched + " meter_type",
-			What: fmt.Sprintf("a packet-metered shaper (pir %s packets per second) shapes %s; the simulator does not run it, as its rate in bytes depends on the size of the packets, and takes the queue as unshaped", strings.TrimSpace(se.PIR), queues)})
+			What: fmt.Sprintf("a packet-metered shaper (pir %s packets per second) shapes %s; the simulator does not run it, as its rate in bytes depends on the size of the packets, and takes %s as unshaped", strings.TrimSpace(se.PIR), shaped, what)})
 	}
 }
 

@@ -210,3 +210,286 @@ func TestRenderPercentShaper(t *testing.T) {
 		t.Errorf("err = %v, want %q", err, want)
 	}
 }
+
+// A port's PORT_QOS_MAP scheduler names the SCHEDULER whose pir and pbs
+// shape the whole port, read as a queue's are; a queue's shaper on the
+// same port stays the queue's. An entry keyed by several ports shapes
+// each; the last entry naming a scheduler sets it; the global entry
+// shapes no port.
+func TestParsePortShaper(t *testing.T) {
+	db := `{"PORT_QOS_MAP": {"global": {"dscp_to_tc_map": "AZURE", "scheduler": "port_shaper"},
+			"Ethernet0": {"pfc_enable": "3", "scheduler": "port_shaper"},
+			"Ethernet4,Ethernet8": {"pfc_enable": "3", "scheduler": "[SCHEDULER|port_slow]"},
+			"Ethernet12": {"scheduler": "port_slow"}, "Ethernet12,Ethernet16": {"pfc_enable": "3"},
+			"Ethernet20": {"scheduler": "port_zero"}, "Ethernet24": {"pfc_enable": "3"}},
+		"DSCP_TO_TC_MAP": {"AZURE": {"26": "3"}},
+		"QUEUE": {"Ethernet0|3": {"scheduler": "queue_shaped"}},
+		"SCHEDULER": {
+			"port_shaper": {"meter_type": "bytes", "pir": "6250000000", "pbs": "65536"},
+			"port_slow": {"type": "DWRR", "weight": "1", "pir": "1250000000"},
+			"port_zero": {"meter_type": "bytes", "pir": "0", "pbs": "65536"},
+			"queue_shaped": {"type": "DWRR", "weight": "50", "meter_type": "bytes", "pir": "3125000000", "pbs": "4096"}}}`
+	dc, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(db)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for port, want := range map[string]*qos.Shaper{
+		"Ethernet0":  {RateKbps: 50_000_000, BurstBytes: 65536},
+		"Ethernet4":  {RateKbps: 10_000_000},
+		"Ethernet8":  {RateKbps: 10_000_000},
+		"Ethernet12": {RateKbps: 10_000_000},
+		"Ethernet16": nil,
+		"Ethernet20": nil,
+		"Ethernet24": nil,
+	} {
+		p := dc.Port(port)
+		if p == nil {
+			t.Fatalf("no port %s", port)
+		}
+		if !reflect.DeepEqual(p.Shaper, want) {
+			t.Errorf("%s port shaper = %+v, want %+v", port, p.Shaper, want)
+		}
+	}
+	p := dc.Port("Ethernet0")
+	if got := p.Origins["shaper"]; got != "SCHEDULER|port_shaper via PORT_QOS_MAP|Ethernet0" {
+		t.Errorf("Ethernet0's shaper origin = %q", got)
+	}
+	if got := dc.Port("Ethernet4").Origins["shaper"]; got != "SCHEDULER|port_slow via PORT_QOS_MAP|Ethernet4,Ethernet8" {
+		t.Errorf("Ethernet4's shaper origin = %q", got)
+	}
+	// The queue's shaper and the port's are each their own.
+	if s := p.Queue(3).Shaper; s == nil || *s != (qos.Shaper{RateKbps: 25_000_000, BurstBytes: 4096}) || p.Queue(3).Weight != 50 {
+		t.Errorf("Ethernet0 queue 3 = weight %d, shaper %+v; want weight 50 shaped to 25 Gb/s, 4096-byte burst", p.Queue(3).Weight, s)
+	}
+	for q := range qos.NumTC {
+		if q != 3 && p.Queue(q).Shaper != nil {
+			t.Errorf("Ethernet0 queue %d took the port's shaper: %+v", q, p.Queue(q).Shaper)
+		}
+	}
+	if !slices.Equal(p.PFCPriorities, []int{3}) {
+		t.Errorf("the port's scheduler changed its PFC: %v", p.PFCPriorities)
+	}
+	if dc.DefaultPort != nil && dc.DefaultPort.Shaper != nil {
+		t.Errorf("a port the config does not name is shaped: %+v", dc.DefaultPort.Shaper)
+	}
+	// Simulated: not a field the simulator ignores, nor a setting it
+	// does not run, nor a reference that resolves to nothing.
+	for _, f := range dc.Fields {
+		if strings.HasPrefix(f.Field, "PORT_QOS_MAP scheduler") || strings.HasPrefix(f.Field, "SCHEDULER") {
+			t.Errorf("a port shaper's field is listed as not simulated: %+v", f)
+		}
+	}
+	for _, u := range dc.Unsimulated {
+		if strings.Contains(u.Where, "SCHEDULER") || strings.Contains(u.Where, "scheduler") {
+			t.Errorf("a byte-metered port shaper is noted as not simulated: %+v", u)
+		}
+	}
+	if len(dc.Unresolved) > 0 {
+		t.Errorf("unresolved: %+v", dc.Unresolved)
+	}
+	// The port's shaper leaves the rate queue 3 is shaped to alone, and
+	// is the port's rate.
+	if got := p.ShapeKbps(3); got != 25_000_000 {
+		t.Errorf("queue 3 shaped to %d kb/s, want 25000000", got)
+	}
+	if got := p.PortShapeKbps(); got != 50_000_000 {
+		t.Errorf("port shaped to %d kb/s, want 50000000", got)
+	}
+}
+
+// A packet-metered port shaper is not simulated: the port is taken as
+// unshaped and the shaper noted, so lint warns (QOS017).
+func TestParsePortPacketMeteredShaper(t *testing.T) {
+	db := `{"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3", "scheduler": "pps"}},
+		"SCHEDULER": {"pps": {"meter_type": "packets", "pir": "1000000", "pbs": "64"}}}`
+	dc, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(db)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := dc.Port("Ethernet0").Shaper; s != nil {
+		t.Errorf("a packet-metered port shaper is simulated: %+v", s)
+	}
+	var notes []qos.NotRun
+	for _, u := range dc.Unsimulated {
+		if strings.HasPrefix(u.Where, "SCHEDULER") {
+			notes = append(notes, u)
+		}
+	}
+	if len(notes) != 1 || notes[0].Where != "SCHEDULER|pps meter_type" || !strings.Contains(notes[0].What, "shapes PORT_QOS_MAP|Ethernet0;") ||
+		!strings.Contains(notes[0].What, "takes the port as unshaped") {
+		t.Fatalf("notes of the packet-metered port shaper = %+v, want one naming SCHEDULER|pps and PORT_QOS_MAP|Ethernet0", notes)
+	}
+	fs := qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{})
+	if !slices.ContainsFunc(fs, func(f qos.Finding) bool {
+		return f.Rule == qos.RuleDefaultRelied && f.Severity == qos.SevWarning && strings.Contains(f.Message, "SCHEDULER|pps meter_type")
+	}) {
+		t.Errorf("lint gives no QOS017 warning of the packet-metered port shaper: %+v", fs)
+	}
+}
+
+// A port's scheduler the config does not define, or one orchagent
+// refuses, leaves the whole PORT_QOS_MAP entry unapplied: no shaper, no
+// maps, no PFC, and an unresolved reference (QOS013).
+func TestParsePortShaperUnresolved(t *testing.T) {
+	db := `{"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3", "scheduler": "no_such"},
+			"Ethernet4": {"pfc_enable": "3", "scheduler": "odd"}},
+		"SCHEDULER": {"odd": {"meter_type": "bytes", "pir": "6250000000", "colour": "blue"}}}`
+	dc, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(db)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, port := range []string{"Ethernet0", "Ethernet4"} {
+		p := dc.Port(port)
+		if p.Shaper != nil || len(p.PFCPriorities) > 0 {
+			t.Errorf("%s: shaper %+v, PFC %v; want neither (the entry does not apply)", port, p.Shaper, p.PFCPriorities)
+		}
+	}
+	find := func(where, ref string) *qos.Unresolved {
+		for i, u := range dc.Unresolved {
+			if u.Where == where && u.Field == "scheduler" && u.Ref == ref && u.Table == "SCHEDULER" {
+				return &dc.Unresolved[i]
+			}
+		}
+		return nil
+	}
+	if u := find("PORT_QOS_MAP|Ethernet0", "no_such"); u == nil || u.Rejected != "" || !slices.Equal(u.Ports, []string{"Ethernet0"}) {
+		t.Errorf("the undefined port scheduler is not unresolved: %+v", dc.Unresolved)
+	}
+	if u := find("PORT_QOS_MAP|Ethernet4", "odd"); u == nil || !strings.Contains(u.Rejected, "colour") || !strings.Contains(u.Effect, "no shaper") {
+		t.Errorf("the refused port scheduler is not noted with why: %+v", dc.Unresolved)
+	}
+	fs := qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{})
+	if !slices.ContainsFunc(fs, func(f qos.Finding) bool {
+		return f.Rule == "QOS013" && strings.Contains(f.Message, "no_such")
+	}) {
+		t.Errorf("lint gives no QOS013 of the undefined port scheduler: %+v", fs)
+	}
+}
+
+// A port scheduler's value orchagent cannot program is refused at its
+// line, with the fix, as a queue's is.
+func TestParsePortShaperErrors(t *testing.T) {
+	for _, c := range []struct{ name, field, value, want string }{
+		{"pir not a number", "pir", "50G", `leaf1.json:5: parse sonic config of leaf1: SCHEDULER|s pir "50G" is not a non-negative integer (fix: write the peak rate in bytes per second as a whole number`},
+		{"pir negative", "pir", "-1", `leaf1.json:5: parse sonic config of leaf1: SCHEDULER|s pir "-1" is not a non-negative integer (fix:`},
+		{"pbs not a number", "pbs", "64k", `leaf1.json:5: parse sonic config of leaf1: SCHEDULER|s pbs "64k" is not a non-negative integer (fix: write the burst in bytes as a whole number`},
+		{"meter_type", "meter_type", "BYTES", `leaf1.json:5: parse sonic config of leaf1: SCHEDULER|s meter_type "BYTES" is not bytes or packets (fix:`},
+		{"type", "type", "FAIR", `leaf1.json:5: parse sonic config of leaf1: SCHEDULER|s type "FAIR" is not STRICT, DWRR or WRR (fix:`},
+	} {
+		db := "{\n  \"SCHEDULER\": {\n    \"s\": {\n      \"pbs\": \"4096\",\n      \"" + c.field + "\": \"" + c.value + "\"\n    }\n  },\n  \"PORT_QOS_MAP\": {\"Ethernet0\": {\"scheduler\": \"s\"}}\n}\n"
+		if c.field != "pir" {
+			db = strings.Replace(db, `"pbs": "4096",`, `"pir": "6250000000",`, 1)
+		}
+		_, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(db)})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want %q", c.name, err, c.want)
+		}
+	}
+}
+
+// A port's shaper renders to a SCHEDULER entry of its own, without a
+// type, that its PORT_QOS_MAP scheduler names and that parses back to
+// the same shaper, beside the queues' shapers.
+func TestRenderParseRoundTripPortShaper(t *testing.T) {
+	dc := cfgShapedConfig(t)
+	dc.Ports[0].Shaper = &qos.Shaper{RateKbps: 200_000_000, BurstBytes: 65536}
+	dc.Ports[1].Shaper = &qos.Shaper{RateKbps: 10_000_000}
+	out, err := Render(dc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc Doc
+	if err := json.Unmarshal(out, &doc); err != nil {
+		t.Fatal(err)
+	}
+	p0, p1 := dc.Ports[0].Name, dc.Ports[1].Name
+	for port, want := range map[string]struct {
+		name   string
+		fields map[string]string
+	}{
+		p0: {"port.pir25000000000.pbs65536", map[string]string{"meter_type": "bytes", "pir": "25000000000", "pbs": "65536"}},
+		p1: {"port.pir1250000000", map[string]string{"meter_type": "bytes", "pir": "1250000000"}},
+	} {
+		name := doc["PORT_QOS_MAP"][port]["scheduler"]
+		if name != want.name {
+			t.Errorf("PORT_QOS_MAP|%s scheduler = %q, want %q", port, name, want.name)
+		}
+		if got := doc["SCHEDULER"][name]; !reflect.DeepEqual(got, want.fields) {
+			t.Errorf("SCHEDULER|%s = %v, want %v", name, got, want.fields)
+		}
+	}
+	if s := doc["PORT_QOS_MAP"]["global"]["scheduler"]; s != "" {
+		t.Errorf("the global entry names a scheduler: %q", s)
+	}
+	for _, p := range dc.Ports[2:] {
+		if s, ok := doc["PORT_QOS_MAP"][p.Name]["scheduler"]; ok {
+			t.Errorf("unshaped port %s names scheduler %q", p.Name, s)
+		}
+	}
+	got, err := Parse(dc.Device, qos.Source{Name: dc.Device + ".json", Data: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Unsimulated) > 0 {
+		t.Errorf("the rendered shapers are noted as not simulated: %+v", got.Unsimulated)
+	}
+	if len(got.Unresolved) > 0 {
+		t.Errorf("the rendered shapers do not resolve: %+v", got.Unresolved)
+	}
+	want := cfgComparable(dc)
+	got = cfgComparable(got)
+	if !reflect.DeepEqual(got, want) {
+		gj, _ := json.MarshalIndent(got, "", " ")
+		wj, _ := json.MarshalIndent(want, "", " ")
+		t.Errorf("round trip differs:\n%s", lineDiff(string(wj), string(gj)))
+	}
+}
+
+// A port shaper in percent is written at its rate on the port's speed,
+// and refused, naming device and port, when the speed is not known.
+func TestRenderPercentPortShaper(t *testing.T) {
+	dc := cfgVariants(t)["ecn-on_pfc-on"][0].Clone()
+	p := &dc.Ports[0]
+	p.Shaper = &qos.Shaper{Percent: 50}
+	p.SpeedGbps = 400
+	doc, err := BuildDoc(dc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 50% of 400 Gb/s: 200 Gb/s, 25 GB/s.
+	name := doc["PORT_QOS_MAP"][p.Name]["scheduler"]
+	if e := doc["SCHEDULER"][name]; name != "port.pir25000000000" || !reflect.DeepEqual(e, map[string]string{"meter_type": "bytes", "pir": "25000000000"}) {
+		t.Errorf("PORT_QOS_MAP|%s scheduler %q = %v, want port.pir25000000000: pir 25000000000, meter_type bytes", p.Name, name, e)
+	}
+	p.SpeedGbps = 0
+	_, err = BuildDoc(dc)
+	if want := "render sonic config for " + dc.Device + " " + p.Name + ": a shaper of 50% of the port's speed"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %v, want %q", err, want)
+	}
+	// A shaper of no rate is no shaper.
+	p.Shaper = &qos.Shaper{}
+	doc, err = BuildDoc(dc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, ok := doc["PORT_QOS_MAP"][p.Name]["scheduler"]; ok {
+		t.Errorf("a shaper of no rate names scheduler %q", s)
+	}
+}
+
+// A port's scheduler that names nothing fails validation, as the other
+// references of PORT_QOS_MAP do; one without a type passes.
+func TestValidatePortScheduler(t *testing.T) {
+	doc := Doc{"PORT_QOS_MAP": {"Ethernet0": {"scheduler": "port.pir1"}}}
+	if errs := ValidateDoc(doc); len(errs) == 0 || !strings.Contains(joinErrs(errs).Error(), "PORT_QOS_MAP|Ethernet0 scheduler: refers to SCHEDULER|port.pir1, which is not defined") {
+		t.Errorf("errors = %v, want the undefined scheduler", errs)
+	}
+	doc["SCHEDULER"] = map[string]map[string]string{"port.pir1": {"meter_type": "bytes", "pir": "1"}}
+	if errs := ValidateDoc(doc); len(errs) > 0 {
+		t.Errorf("a port scheduler without a type does not validate: %v", errs)
+	}
+	doc["SCHEDULER"]["port.pir1"]["weight"] = "0"
+	if errs := ValidateDoc(doc); len(errs) == 0 {
+		t.Errorf("weight 0 validates")
+	}
+}

@@ -95,7 +95,7 @@ type PortQoSMapEntry struct {
 	TCToDSCPMap   string `cfg:"tc_to_dscp_map" use:"ignored" why:"egress DSCP remarking is not simulated: packets keep their DSCP, so a map that rewrote RoCE's DSCP would change its class downstream unseen" risk:"a map that rewrites RoCE's DSCP changes its class at the next switch"`
 	TCToDot1pMap  string `cfg:"tc_to_dot1p_map" use:"ignored" why:"802.1p remarking of tagged frames; the lab's links are untagged"`
 	PFCAsym       string `cfg:"pfc_asym" use:"ignored" why:"asymmetric PFC (receive-only pause) is not simulated" risk:"asymmetric PFC: the port obeys pauses but does not send them, so its PGs drop instead of pausing"`
-	Scheduler     string `cfg:"scheduler" use:"ignored" why:"a port-level shaper: the simulator does not shape ports" risk:"a port shaper caps the port below its line rate"`
+	Scheduler     string `cfg:"scheduler" use:"simulated" why:"names the port's own SCHEDULER entry (SAI_PORT_ATTR_QOS_SCHEDULER_PROFILE_ID): its pir (bytes per second, meter_type bytes) and pbs shape the whole port, all its queues together; 0 or none leaves it unshaped, and the other fields of the entry do nothing there (global: no port)"`
 
 	Extra map[string]string `cfg:"-"`
 }

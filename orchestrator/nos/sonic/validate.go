@@ -67,6 +67,7 @@ func ValidateDoc(doc Doc) []error {
 		ref("PORT_QOS_MAP", key, "tc_to_queue_map", "TC_TO_QUEUE_MAP")
 		ref("PORT_QOS_MAP", key, "tc_to_pg_map", "TC_TO_PRIORITY_GROUP_MAP")
 		ref("PORT_QOS_MAP", key, "pfc_to_queue_map", "MAP_PFC_PRIORITY_TO_QUEUE")
+		ref("PORT_QOS_MAP", key, "scheduler", "SCHEDULER")
 	}
 	for _, table := range []string{"DSCP_TO_TC_MAP", "TC_TO_QUEUE_MAP", "TC_TO_PRIORITY_GROUP_MAP", "MAP_PFC_PRIORITY_TO_QUEUE"} {
 		maxKey := int64(7)
@@ -97,11 +98,14 @@ func ValidateDoc(doc Doc) []error {
 		}
 	}
 	for _, name := range cfgSortedKeys(doc["SCHEDULER"]) {
-		typ := doc["SCHEDULER"][name]["type"]
-		switch typ {
-		case "STRICT":
-		case "DWRR", "WRR":
+		switch typ, given := doc["SCHEDULER"][name]["type"]; {
+		case typ == "STRICT":
+		case typ == "DWRR" || typ == "WRR":
 			intIn("SCHEDULER", name, "weight", 1, 100, true)
+		case !given:
+			// A port's scheduler (PORT_QOS_MAP scheduler) has no type:
+			// SAI reads only its peak rate and burst.
+			intIn("SCHEDULER", name, "weight", 1, 100, false)
 		default:
 			bad("SCHEDULER", name, "type", "%q is not DWRR, WRR or STRICT", typ)
 		}
