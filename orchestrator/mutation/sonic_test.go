@@ -242,9 +242,21 @@ func sonicMutations() []mutation {
 			edit: edit(func(d doc) { d.pointPorts("pfc_asym", "on") })},
 		{field: "PORT_QOS_MAP pfc_asym", name: "empty",
 			edit: edit(func(d doc) { d.pointPorts("pfc_asym", "") })},
-		{field: "PORT_QOS_MAP scheduler", name: "a port shaper", harmful: true, rule: "QOS017", why: notSim,
+		// The port's scheduler shapes the whole port: 160 Gb/s is below
+		// the line rate of ports whose PFC priorities carry RoCE.
+		{field: "PORT_QOS_MAP scheduler", name: "a port shaper below line rate", harmful: true, rule: "QOS022", dataPlane: true,
 			edit: edit(func(d doc) {
 				d.add("SCHEDULER", "port_shaper", map[string]string{"type": "DWRR", "weight": "1", "meter_type": "bytes", "pir": "20000000000"})
+				d.pointPorts("scheduler", "port_shaper")
+			})},
+		{field: "PORT_QOS_MAP scheduler", name: "a port shaper at 800 Gb/s, at or above the ports' speed",
+			edit: edit(func(d doc) {
+				d.add("SCHEDULER", "port_shaper", map[string]string{"meter_type": "bytes", "pir": "100000000000", "pbs": "65536"})
+				d.pointPorts("scheduler", "port_shaper")
+			})},
+		{field: "PORT_QOS_MAP scheduler", name: "a packet-metered port shaper", harmful: true, rule: "QOS017", why: notSim,
+			edit: edit(func(d doc) {
+				d.add("SCHEDULER", "port_shaper", map[string]string{"meter_type": "packets", "pir": "1000000"})
 				d.pointPorts("scheduler", "port_shaper")
 			})},
 		// qosorch resolves every name of a PORT_QOS_MAP entry before it
