@@ -48,10 +48,11 @@ func LinuxInterface(name string) (string, error) {
 // (ECN thresholds scale with speed, so typically one per port speed), and
 // `service-profile` on each interface. Buffers and PG headroom are not
 // configurable in EOS CLI and are not written. A queue's shaper is
-// written as its tx-queue's shape rate, in kbps or percent (its burst is
-// not written). A weighted queue numbered above a strict one is written
-// strict priority (EOS serves no round-robin queue above a strict one),
-// with a comment saying so.
+// written as its tx-queue's shape rate, a port's own shaper as its
+// profile's shape rate (above the tx-queues), each in kbps or percent
+// (its burst is not written). A weighted queue numbered above a strict
+// one is written strict priority (EOS serves no round-robin queue above a
+// strict one), with a comment saying so.
 func Render(dc qos.DeviceConfig) ([]byte, error) {
 	var b strings.Builder
 	fail := func(format string, a ...any) ([]byte, error) {
@@ -162,6 +163,13 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 		if p.DefaultCoS != 0 {
 			fmt.Fprintf(&b, "   qos cos %d\n", p.DefaultCoS)
 		}
+		if sh := p.Shaper; sh != nil {
+			lines, err := cfgShapeLines(sh, "   ")
+			if err != nil {
+				return fail("port %s: %v", p.Name, err)
+			}
+			b.WriteString(lines)
+		}
 		if len(p.PFCPriorities) > 0 {
 			b.WriteString("   priority-flow-control on\n")
 			for _, pr := range p.PFCPriorities {
@@ -214,17 +222,11 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 					lo, unit, hi, unit, int(math.Round(e.Pmax*100)))
 			}
 			if sh := q.Shaper; sh != nil {
-				switch {
-				case sh.RateKbps > 0:
-					fmt.Fprintf(&b, "      shape rate %d kbps\n", sh.RateKbps)
-				case sh.Percent >= 1 && sh.Percent <= 100:
-					fmt.Fprintf(&b, "      shape rate %d percent\n", sh.Percent)
-				default:
-					return fail("port %s tx-queue %d: a shaper of %d percent and no kb/s rate; EOS shapes a queue at a rate in kbps or at 1-100 percent", p.Name, q.Queue, sh.Percent)
+				lines, err := cfgShapeLines(sh, "      ")
+				if err != nil {
+					return fail("port %s tx-queue %d: %v", p.Name, q.Queue, err)
 				}
-				if sh.BurstBytes > 0 {
-					fmt.Fprintf(&b, "      ! shaper burst of %d bytes not written: labctl writes no burst-size, so the switch keeps its own\n", sh.BurstBytes)
-				}
+				b.WriteString(lines)
 			}
 		}
 		b.WriteString("!\n")
@@ -235,6 +237,25 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 		}
 	}
 	return []byte(b.String()), nil
+}
+
+// cfgShapeLines writes a shaper as EOS's shape rate statement (kbps, else
+// percent) at indent, with a comment line when it has a burst, which is
+// not written. A tx-queue's and a port's shaper are written alike.
+func cfgShapeLines(sh *qos.Shaper, indent string) (string, error) {
+	var out string
+	switch {
+	case sh.RateKbps > 0:
+		out = fmt.Sprintf("%sshape rate %d kbps\n", indent, sh.RateKbps)
+	case sh.Percent >= 1 && sh.Percent <= 100:
+		out = fmt.Sprintf("%sshape rate %d percent\n", indent, sh.Percent)
+	default:
+		return "", fmt.Errorf("a shaper of %d percent and no kb/s rate; EOS shapes at a rate in kbps or at 1-100 percent", sh.Percent)
+	}
+	if sh.BurstBytes > 0 {
+		out += fmt.Sprintf("%s! shaper burst of %d bytes not written: labctl writes no burst-size, so the switch keeps its own\n", indent, sh.BurstBytes)
+	}
+	return out, nil
 }
 
 // cfgSignature is a port's QoS without its name and topology.

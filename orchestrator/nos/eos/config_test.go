@@ -521,7 +521,8 @@ func TestParseRealConfigs(t *testing.T) {
 		// The profile experiment shapes its tx-queue 7 to 40 percent of
 		// the port's speed (line 19), on the ports that take it. The
 		// profile test's shape rate 80 percent (line 44) stands above its
-		// tx-queues: the port's shaper, not simulated, and no queue's.
+		// tx-queues: the port's shaper, on Ethernet1 (service-profile
+		// test), and no queue's.
 		for _, p := range dc.Ports {
 			for _, q := range p.Queues {
 				shaped := q.Queue == 7 && (p.Name == "Ethernet6" || p.Name == "Port-Channel3")
@@ -533,8 +534,17 @@ func TestParseRealConfigs(t *testing.T) {
 				}
 			}
 		}
-		if !slices.ContainsFunc(dc.Unsimulated, func(u qos.NotRun) bool { return u.Where == `interface "shape rate 80 percent"` }) {
-			t.Errorf("the profile test's port shaper is not among the unsimulated statements: %+v", dc.Unsimulated)
+		for _, p := range dc.Ports {
+			want := (*qos.Shaper)(nil)
+			if p.Name == "Ethernet1" {
+				want = &qos.Shaper{Percent: 80}
+			}
+			if !reflect.DeepEqual(p.Shaper, want) {
+				t.Errorf("%s port shaper = %+v, want %+v (profile test's shape rate 80 percent on the ports that apply it)", p.Name, p.Shaper, want)
+			}
+		}
+		if slices.ContainsFunc(dc.Unsimulated, func(u qos.NotRun) bool { return strings.Contains(u.Where, "shape rate") }) {
+			t.Errorf("a simulated port shape rate is among the unsimulated statements: %+v", dc.Unsimulated)
 		}
 		// Kmin 320 kbytes = Kmax 320 kbytes in profile "test": a step,
 		// which lint names (a warning: switches take it).
@@ -568,7 +578,16 @@ func TestParseRealConfigs(t *testing.T) {
 		}
 		// Ethernet21 and Ethernet22 shape the port (shape rate 200000 kbps,
 		// 10 percent), not a tx-queue: no queue is shaped.
+		portShapers := map[string]*qos.Shaper{"Ethernet21": {RateKbps: 200000}, "Ethernet22": {Percent: 10}}
+		for name := range portShapers {
+			if dc.Port(name) == nil {
+				t.Errorf("no port %s", name)
+			}
+		}
 		for _, p := range dc.Ports {
+			if want := portShapers[p.Name]; !reflect.DeepEqual(p.Shaper, want) {
+				t.Errorf("%s port shaper = %+v, want %+v", p.Name, p.Shaper, want)
+			}
 			for _, q := range p.Queues {
 				if q.Shaper != nil {
 					t.Errorf("%s tx-queue %d shaper = %+v: the file shapes ports only", p.Name, q.Queue, q.Shaper)

@@ -34,7 +34,12 @@ type cfgBlock struct {
 	// channel is the port-channel the interface is a member of
 	// (channel-group N): "Port-Channel<N>".
 	channel string
-	where   cfgPos
+	// shaper is the port's own shape rate (all its queues together);
+	// noShaper says the block removes it (no shape rate, or a rate in
+	// pps, which labctl does not simulate), overriding a qos profile's.
+	shaper   *qos.Shaper
+	noShaper bool
+	where    cfgPos
 }
 
 // cfgPos is a file and line, formatted only when an error needs it; src
@@ -276,7 +281,7 @@ func (p *cfgParser) file(src qos.Source) error {
 			continue
 		}
 		opensQueue := (f[0] == "tx-queue" || f[0] == "uc-tx-queue") && len(f) == 2
-		if q != nil && !opensQueue && p.inQueue(curMode, f, indent > qIndent) {
+		if q != nil && !opensQueue && p.inQueue(curMode, f, indent > qIndent, flat) {
 			for _, qi := range q {
 				if err := p.queueLine(qi, f, where); err != nil {
 					return err
@@ -378,13 +383,21 @@ func cfgLeavesBlock(mode string, f []string, inQueue bool) bool {
 // command, whatever the line's indentation: a tx-queue statement stays in
 // the queue (a tab where the file indents with spaces must not move it
 // out), and a statement of the interface or qos profile leaves it. Only
-// for a statement labctl does not recognise does the indentation decide
-// (deeper: the queue's), so that it is noted in the mode it stands in.
-func (p *cfgParser) inQueue(blockMode string, f []string, deeper bool) bool {
-	if _, ok := statementOf("tx-queue", f); ok {
+// for a statement labctl does not recognise, or one both modes have
+// (shape rate: the queue's shaper or the port's), does the indentation
+// decide (deeper: the queue's), so that it is read in the mode it stands
+// in (labctl's reading of an indented file, not checked on a switch); in
+// a file without indentation (flat) such a statement stays in the queue,
+// the mode the commands before it entered.
+func (p *cfgParser) inQueue(blockMode string, f []string, deeper, flat bool) bool {
+	_, inQ := statementOf("tx-queue", f)
+	_, inBlock := statementOf(blockMode, f)
+	switch {
+	case inQ && inBlock:
+		return deeper || flat
+	case inQ:
 		return true
-	}
-	if _, ok := statementOf(blockMode, f); ok {
+	case inBlock:
 		return false
 	}
 	return deeper
@@ -567,6 +580,19 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 		b.routed = &on
 	case line == "switchport" && mode == "interface":
 		b.routed = &off
+	case len(f) >= 2 && f[0] == "shape" && f[1] == "rate":
+		sh, err := cfgShapeRate(f, "port")
+		if err != nil {
+			return fmt.Errorf("%s: %q: %w", where, line, err)
+		}
+		b.shaper, b.noShaper, b.qosLine = sh, sh == nil, true
+		if sh == nil {
+			// A rate in packets per second: the port is modelled
+			// unshaped, and lint warns that the switch shapes it.
+			return p.note(mode, f, where)
+		}
+	case len(f) >= 3 && (f[0] == "no" || f[0] == "default") && f[1] == "shape" && f[2] == "rate":
+		b.shaper, b.noShaper, b.qosLine = nil, true, true
 	case len(f) == 2 && f[0] == "mtu" && mode == "interface":
 		if n, err := strconv.Atoi(f[1]); err == nil {
 			b.mtu = n
@@ -631,7 +657,7 @@ func (p *cfgParser) queueLine(q *cfgQueue, f []string, where cfgPos) error {
 	case line == "no random-detect drop":
 		q.drop, q.noDrop = nil, true
 	case len(f) >= 2 && f[0] == "shape" && f[1] == "rate":
-		sh, err := cfgShapeRate(f)
+		sh, err := cfgShapeRate(f, "queue")
 		if err != nil {
 			return fmt.Errorf("%s: %q: %w", where, line, err)
 		}
@@ -656,11 +682,12 @@ func (p *cfgParser) queueLine(q *cfgQueue, f []string, where cfgPos) error {
 }
 
 // cfgShapeRate reads "shape rate <rate> [kbps|percent|pps] [burst-size
-// ...]" under a tx-queue: the shaper, or nil for a rate in pps, which
-// labctl does not simulate. A rate without a unit is in kbps, as EOS takes
-// it. What follows the unit (a burst-size) is not read: the shaper's
-// BurstBytes stays 0, the switch's least burst.
-func cfgShapeRate(f []string) (*qos.Shaper, error) {
+// ...]" under a tx-queue (what: "queue") or an interface or qos profile
+// (what: "port", the port's own shaper): the shaper, or nil for a rate in
+// pps, which labctl does not simulate. A rate without a unit is in kbps,
+// as EOS takes it. What follows the unit (a burst-size) is not read: the
+// shaper's BurstBytes stays 0, the switch's least burst.
+func cfgShapeRate(f []string, what string) (*qos.Shaper, error) {
 	if len(f) < 3 {
 		return nil, fmt.Errorf("shape rate has no rate (fix: write shape rate <kb/s> kbps, or shape rate <1-100> percent of the port's speed)")
 	}
@@ -668,11 +695,15 @@ func cfgShapeRate(f []string) (*qos.Shaper, error) {
 	if len(f) >= 4 && f[3] != "burst-size" {
 		unit = f[3]
 	}
+	mode := "a tx-queue"
+	if what == "port" {
+		mode = "an interface"
+	}
 	v, err := strconv.ParseInt(f[2], 10, 64)
 	switch unit {
 	case "kbps", "pps":
 		if err != nil || v <= 0 {
-			return nil, fmt.Errorf("rate %q is not a whole number of %s above 0 (fix: give the rate the queue may send at, like shape rate 10000000 kbps for 10 Gb/s, or write no shape rate to leave the queue unshaped)", f[2], unit)
+			return nil, fmt.Errorf("rate %q is not a whole number of %s above 0 (fix: give the rate the %s may send at, like shape rate 10000000 kbps for 10 Gb/s, or write no shape rate to leave the %s unshaped)", f[2], unit, what, what)
 		}
 		if unit == "pps" {
 			return nil, nil
@@ -680,11 +711,11 @@ func cfgShapeRate(f []string) (*qos.Shaper, error) {
 		return &qos.Shaper{RateKbps: v}, nil
 	case "percent":
 		if err != nil || v < 1 || v > 100 {
-			return nil, fmt.Errorf("rate %q is not a percent 1-100 (fix: give the share of the port's speed the queue may send at, like shape rate 40 percent, or write no shape rate to leave the queue unshaped)", f[2])
+			return nil, fmt.Errorf("rate %q is not a percent 1-100 (fix: give the share of the port's speed the %s may send at, like shape rate 40 percent, or write no shape rate to leave the %s unshaped)", f[2], what, what)
 		}
 		return &qos.Shaper{Percent: int(v)}, nil
 	}
-	return nil, fmt.Errorf("unit %q: EOS shapes a tx-queue in kbps, percent or pps (fix: write shape rate %s kbps, or shape rate <1-100> percent)", unit, f[2])
+	return nil, fmt.Errorf("unit %q: EOS shapes %s in kbps, percent or pps (fix: write shape rate %s kbps, or shape rate <1-100> percent)", unit, mode, f[2])
 }
 
 // cfgWRED reads "random-detect ecn|drop minimum-threshold X U
@@ -941,6 +972,9 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 		if eff.cos != nil {
 			pc.DefaultCoS = *eff.cos
 		}
+		if eff.shaper != nil {
+			pc.Shaper = qos.Ptr(*eff.shaper)
+		}
 		if eff.pfcOn != nil && *eff.pfcOn && !p.pfcAllOff {
 			for pr, nd := range eff.noDrop {
 				if nd {
@@ -1162,6 +1196,9 @@ func cfgOverlay(dst, src *cfgBlock) {
 	}
 	if src.wdRecovery > 0 {
 		dst.wdRecovery = src.wdRecovery
+	}
+	if src.shaper != nil || src.noShaper {
+		dst.shaper = src.shaper
 	}
 	for n, q := range src.queues {
 		d := dst.queues[n]
