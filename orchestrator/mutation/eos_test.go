@@ -315,8 +315,19 @@ func eosMutations() []mutation {
 			edit: text(replace(`port timer timeout 0.2 `, "port timer timeout 0.20 "))},
 		{field: "interface service-policy type qos input <policy>", name: "a policy-map on the ports", harmful: true, rule: "QOS017", why: notSim,
 			edit: text(after(`^   qos trust dscp$`, "   service-policy type qos input pmap-roce"))},
-		{field: "interface shape rate <rate>", name: "ports shaped", harmful: true, rule: "QOS017", why: notSim,
+		// The simulator shapes a port at its shape rate, all its queues
+		// together: RoCE's ports shaped to half their speed send below
+		// line rate and pause sooner.
+		{field: "interface shape rate <rate> [kbps|percent]", name: "RoCE's ports shaped", harmful: true, rule: "QOS022", dataPlane: true,
 			edit: text(after(`^   qos trust dscp$`, "   shape rate 50 percent"))},
+		{field: "interface shape rate <rate> [kbps|percent]", name: "shaped at line rate (100 percent)",
+			edit: text(after(`^   qos trust dscp$`, "   shape rate 100 percent"))},
+		{field: "interface shape rate <rate> pps", name: "RoCE's ports shaped in packets per second", harmful: true, rule: "QOS017", why: notSim,
+			edit: text(after(`^   qos trust dscp$`, "   shape rate 1000000 pps"))},
+		{field: "interface no shape rate [...]", name: "on ports that are not shaped", safe: "it only removes a shaper",
+			edit: text(after(`^   service-profile `, "   no shape rate"))},
+		{field: "interface default shape rate [...]", name: "on ports that are not shaped", safe: "it only removes a shaper",
+			edit: text(after(`^   qos trust dscp$`, "   default shape rate"))},
 		{field: "interface channel-group <n> mode <mode>", name: "Ethernet1 in a port-channel, its QoS on itself", safe: "membership alone changes no QoS of the member",
 			edit: text(after(`^interface Ethernet1$`, "   channel-group 1 mode active"), "leaf1")},
 		// Whether EOS gives a member its port-channel's QoS is not checked
