@@ -113,11 +113,11 @@ type SchedulerEntry struct {
 	Type      string `cfg:"type" use:"simulated" why:"STRICT queues are served first; DWRR and WRR share by weight"`
 	Weight    *int   `cfg:"weight" use:"simulated" why:"the queue's DWRR share"`
 	Priority  *int   `cfg:"priority" use:"ignored" why:"the order among strict queues: the simulator serves strict queues highest queue number first"`
-	MeterType string `cfg:"meter_type" use:"simulated" why:"the unit of the queue's shaper: bytes (the default) or packets; a packet-metered shaper is not simulated, so lint warns of it (QOS017)"`
+	MeterType string `cfg:"meter_type" use:"simulated" why:"the unit of the shaper of the queue (or, named by PORT_QOS_MAP, the port) the scheduler serves: bytes (the default) or packets; a packet-metered shaper is not simulated, so lint warns of it (QOS017)"`
 	CIR       string `cfg:"cir" use:"ignored" why:"the queue's guaranteed minimum rate: the simulator does not simulate the guaranteed minimum" risk:"a queue with a guaranteed minimum is served ahead of the weights up to that rate, so the other queues get less of the link than the figures show"`
 	CBS       string `cfg:"cbs" use:"ignored" why:"the burst of the queue's guaranteed minimum rate: the simulator does not simulate the guaranteed minimum" risk:"a queue with a guaranteed minimum is served ahead of the weights up to that rate, so the other queues get less of the link than the figures show"`
-	PIR       string `cfg:"pir" use:"simulated" why:"the queue's peak rate in bytes per second (meter_type bytes): the queue sends no faster; 0 or none leaves it unshaped"`
-	PBS       string `cfg:"pbs" use:"simulated" why:"the burst of the queue's peak rate, in bytes: how much the queue may send at line rate before the peak rate paces it"`
+	PIR       string `cfg:"pir" use:"simulated" why:"the peak rate, in bytes per second (meter_type bytes), of the queue (or, named by PORT_QOS_MAP, the port) the scheduler serves: it sends no faster; 0 or none leaves it unshaped"`
+	PBS       string `cfg:"pbs" use:"simulated" why:"the burst of the peak rate, in bytes: how much the queue (the port) may send at line rate before the peak rate paces it"`
 
 	Extra map[string]string `cfg:"-"`
 }
