@@ -62,7 +62,7 @@ func TestSimulatorRevision(t *testing.T) {
 		case threeTier:
 			label += " (3 tiers, rails)"
 		case shaped:
-			label += " (eos, RoCE's queue shaped)"
+			label += " (eos, shaped)"
 		}
 		for _, v := range r.Variants {
 			lines = append(lines, simFigures(t, label, &v))
@@ -79,7 +79,8 @@ func TestSimulatorRevision(t *testing.T) {
 	figures(eos, filepath.Join(simRevisionDir, "scenarios", "ecn-pfc.yaml"))
 	figures(eos, filepath.Join(simRevisionDir, "scenarios", "transports.yaml"))
 	figures(eos, filepath.Join(simRevisionDir, "scenarios-eos", "backlog.yaml"))
-	// RoCE's queue shaped to 40 percent of every port (configs-eos-shaped).
+	// RoCE's queue shaped to 40 percent of every port, and the 400G ports
+	// to 30 percent, below their queue's 160 Gb/s (configs-eos-shaped).
 	figures(shaped, filepath.Join(simRevisionDir, "scenarios", "ecn-pfc.yaml"))
 	figures(sonic, filepath.Join(simRevisionDir, "scenarios", "allreduce.yaml"), "--model", "flow")
 	figures(sonic, filepath.Join(simRevisionDir, "scenarios", "baseline-bw.yaml"), "--model", "flow")
