@@ -61,6 +61,7 @@ func TestValidationTargets(t *testing.T) {
 		{"link failure", targetLinkDownReroutes},
 		{"PFC watchdog", targetPFCWatchdog},
 		{"routing-loop deadlock", targetRoutingLoopDeadlock},
+		{"shapers", targetShapers},
 	} {
 		t.Run(target.name, func(t *testing.T) { target.run(t, page) })
 	}

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"testing"
 )
 
@@ -141,4 +142,30 @@ func TestQueueShaperFlowLevel(t *testing.T) {
 	if !within(rates[0], 40*eta, 0.001) || !within(rates[1], 60*eta, 0.001) {
 		t.Errorf("flow-level rates %.3f and %.3f Gb/s, want %.3f (shaped to 40) and %.3f", rates[0], rates[1], 40*eta, 60*eta)
 	}
+}
+
+// targetShapers: a queue shaped to 40 Gb/s of a 100G port, and the port
+// shaped to 40 Gb/s as a whole, beside an unshaped queue, on the page of
+// validation targets: the rates follow from the shaper and the frame's
+// payload share, not from another simulator.
+func targetShapers(t *testing.T, page *targetPage) {
+	payload := float64(DefaultMTU) / float64(DefaultMTU+WireOverheadBytes)
+	r := mustRun(t, shapedStar(40_000_000, 0))
+	q, other := r.Flows[0].GoodputGbps, r.Flows[1].GoodputGbps
+	if !within(q, 40*payload, 0.01*40*payload) || !within(other, 60*payload, 0.02*60*payload) || r.Totals.Drops != 0 {
+		t.Errorf("queue shaped to 40 of 100 Gb/s: %.2f and %.2f Gb/s, %d drops", q, other, r.Totals.Drops)
+	}
+	page.row("queue shaper: two lossless flows into one 100G port, one's queue shaped to 40 Gb/s",
+		fmt.Sprintf("the shaped queue 40 Gb/s of frames (%.2f Gb/s goodput) ±1%%, the other queue the rest (%.2f) ±2%%, no drop", 40*payload, 60*payload),
+		fmt.Sprintf("%.2f and %.2f Gb/s, %d drops", q, other, r.Totals.Drops))
+	cfg := shapedStar(0, 0)
+	cfg.PortShapers = map[PortRef]Shaper{{"sw", "Ethernet1"}: {Kbps: 40_000_000}}
+	r = mustRun(t, cfg)
+	a, b := r.Flows[0].GoodputGbps, r.Flows[1].GoodputGbps
+	if !within(a+b, 40*payload, 0.01*40*payload) || !within(a, b, 0.02*a) {
+		t.Errorf("port shaped to 40 Gb/s: %.2f and %.2f Gb/s", a, b)
+	}
+	page.row("port shaper: the same port shaped to 40 Gb/s as a whole, both queues of weight 1",
+		fmt.Sprintf("%.2f Gb/s of goodput together ±1%%, shared equally ±2%%", 40*payload),
+		fmt.Sprintf("%.2f Gb/s (%.2f and %.2f)", a+b, a, b))
 }
