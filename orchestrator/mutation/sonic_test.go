@@ -238,8 +238,22 @@ func sonicMutations() []mutation {
 			edit: edit(func(d doc) { d.pointPorts("tc_to_dscp_map", "") })},
 		{field: "PORT_QOS_MAP tc_to_dot1p_map", name: "802.1p remarking of untagged links",
 			edit: edit(func(d doc) { d.pointPorts("tc_to_dot1p_map", "AZURE") })},
-		{field: "PORT_QOS_MAP pfc_asym", name: "asymmetric PFC", harmful: true, rule: "QOS017", why: notSim,
+		{field: "PORT_QOS_MAP pfc_asym", name: "asymmetric PFC in the wrong table", safe: "orchagent reads pfc_asym from the PORT table; PORT_QOS_MAP's handler passes over it",
 			edit: edit(func(d doc) { d.pointPorts("pfc_asym", "on") })},
+		{field: "PORT pfc_asym", name: "asymmetric PFC on every port", safe: "the port also obeys PFC frames for its lossy priorities, and nothing in the suite's traffic sends any",
+			edit: edit(func(d doc) {
+				for key := range d["PORT_QOS_MAP"] {
+					if key == "global" {
+						continue
+					}
+					for _, p := range strings.Split(key, ",") {
+						if d["PORT"][p] == nil {
+							d.add("PORT", p, map[string]string{})
+						}
+						d["PORT"][p]["pfc_asym"] = "on"
+					}
+				}
+			})},
 		{field: "PORT_QOS_MAP pfc_asym", name: "empty",
 			edit: edit(func(d doc) { d.pointPorts("pfc_asym", "") })},
 		// The port's scheduler shapes the whole port: 160 Gb/s is below

@@ -365,6 +365,9 @@ func flattenPortInto(p *PortConfig, f map[string]string) {
 	if p.Shaper != nil {
 		put("shaper", shaperText(p.Shaper))
 	}
+	if p.PFCAsym {
+		put("pfc_asym", "on")
+	}
 	for i := range p.Queues {
 		queueFields(&p.Queues[i], true, put)
 	}

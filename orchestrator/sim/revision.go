@@ -16,7 +16,7 @@ import "fmt"
 // figures of unchanged inputs. cmd/labctl's TestSimulatorRevision runs
 // fixed inputs and fails when their figures move under an unchanged
 // revision.
-const Revision = 7
+const Revision = 8
 
 // RevisionNote says what a revision changed.
 type RevisionNote struct {
@@ -35,6 +35,7 @@ var Revisions = []RevisionNote{
 	{Revision: 5, Date: "2026-12-06", Change: "EOS's egress lossless pool also holds the lossless PGs' reserves (4608 B each, outside the ingress pools) of every port the switch has, so that no port count lets ingress admit more than egress holds (32 ports with 2 lossless priorities: 294,912 B more)"},
 	{Revision: 6, Date: "2026-12-06", Change: "switch queues that their configs shape (SONiC's SCHEDULER pir and pbs, metered in bytes; EOS's tx-queue shape rate in kb/s or a percent of the port) send no faster than the shaper, where they ran at line rate; the flow-level model caps flows by them too (64gpu ecn-pfc with RoCE's queue shaped to 100 Gb/s on every switch: 350.6 Gb/s before, 123.9 after, in the ECN and PFC variant); configs without a shaper give the same figures"},
 	{Revision: 7, Date: "2026-12-06", Change: "switch ports that their configs shape as a whole (SONiC's PORT_QOS_MAP scheduler, its pir and pbs; EOS's interface or qos profile shape rate in kb/s or a percent) send no faster than the shaper, all their queues together, where they ran at line rate; the flow-level model caps such a port at its shaper (64gpu ecn-pfc on EOS with RoCE's queue shaped to 40 percent and the 400G ports to 30 percent: 92.4 Gb/s before, 97.3 after, in the ECN and PFC variant); configs without a port shaper give the same figures"},
+	{Revision: 8, Date: "2026-12-06", Change: "a SONiC port whose PORT entry sets pfc_asym on obeys PFC frames for every priority, as portsorch's asymmetric PFC has it (SAI's separate mode), where it obeyed them for its pfc_enable priorities only; pfc_asym in PORT_QOS_MAP, which orchagent does not read, changes nothing, as before. Figures move only where a port receives PFC frames for a priority without PFC"},
 }
 
 // RevisionChanges says what changed between two revisions, one line per

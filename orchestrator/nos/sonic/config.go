@@ -185,6 +185,9 @@ func BuildDoc(dc qos.DeviceConfig) (Doc, error) {
 		for k, v := range pq {
 			doc.set("PORT_QOS_MAP", p.Name, k, v)
 		}
+		if p.PFCAsym {
+			doc.set("PORT", p.Name, "pfc_asym", "on")
+		}
 		if w := p.Watchdog; w != nil {
 			doc.set("PFC_WD", p.Name, "action", w.Action)
 			doc.set("PFC_WD", p.Name, "detection_time", strconv.Itoa(w.DetectionMs))

@@ -632,6 +632,13 @@ func (r *resolver) portLink(pc *qos.PortConfig) error {
 		if e.MTU != nil {
 			pc.MTU = *e.MTU
 		}
+		switch e.PFCAsym {
+		case "", "off":
+		case "on":
+			pc.PFCAsym = true
+		default:
+			return entryError("PORT", pc.Name, "pfc_asym", "PORT|%s pfc_asym %q is not on or off, the modes portsorch takes (fix: write on or off, or leave it out for off)", pc.Name, e.PFCAsym)
+		}
 	}
 	m, given, err := r.cable(pc.Name)
 	if err != nil {

@@ -94,7 +94,7 @@ type PortQoSMapEntry struct {
 	PFCWDEnable   string `cfg:"pfcwd_sw_enable" use:"simulated" why:"the priorities the PFC watchdog watches"`
 	TCToDSCPMap   string `cfg:"tc_to_dscp_map" use:"ignored" why:"egress DSCP remarking is not simulated: packets keep their DSCP, so a map that rewrote RoCE's DSCP would change its class downstream unseen" risk:"a map that rewrites RoCE's DSCP changes its class at the next switch"`
 	TCToDot1pMap  string `cfg:"tc_to_dot1p_map" use:"ignored" why:"802.1p remarking of tagged frames; the lab's links are untagged"`
-	PFCAsym       string `cfg:"pfc_asym" use:"ignored" why:"asymmetric PFC (receive-only pause) is not simulated" risk:"asymmetric PFC: the port obeys pauses but does not send them, so its PGs drop instead of pausing"`
+	PFCAsym       string `cfg:"pfc_asym" use:"ignored" why:"orchagent reads pfc_asym from the PORT table (portsorch), not from PORT_QOS_MAP, whose handler passes over fields it does not know: here it changes nothing"`
 	Scheduler     string `cfg:"scheduler" use:"simulated" why:"names the port's own SCHEDULER entry (SAI_PORT_ATTR_QOS_SCHEDULER_PROFILE_ID): its pir (bytes per second, meter_type bytes) and pbs shape the whole port, all its queues together; 0 or none leaves it unshaped, and the other fields of the entry do nothing there (global: no port)"`
 
 	Extra map[string]string `cfg:"-"`
@@ -197,6 +197,8 @@ type PFCWDEntry struct {
 type PortEntry struct {
 	Speed *int `cfg:"speed" use:"lint" why:"Mb/s: sizes the headroom and thresholds lint requires, and lint checks it against the lab's link (QOS009); the simulated link runs at the lab's speed"`
 	MTU   *int `cfg:"mtu" use:"lint" why:"sizes the headroom lint requires; the simulator sends packets of the lab's qos.mtu"`
+	// PFCAsym is portsorch's asymmetric PFC (setPortPfcAsym).
+	PFCAsym string `cfg:"pfc_asym" use:"simulated" why:"on: asymmetric PFC (SAI's separate mode): the port obeys PFC frames for every priority (its receive bitmap 0xff) and sends them for its pfc_enable priorities only, as it does without; off (the default): it obeys them for its pfc_enable priorities only"`
 
 	Extra map[string]string `cfg:"-"`
 }

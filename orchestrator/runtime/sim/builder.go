@@ -322,7 +322,7 @@ func portQoS(dc *qos.DeviceConfig, pc *qos.PortConfig) (map[int]engine.PortQoS, 
 			}
 		}
 		c := pc.Class(i)
-		pq.IgnoresPause = !c.PFC
+		pq.IgnoresPause = !c.PFC && !pc.PFCAsym
 		if g := c.PGConfig; g != nil {
 			pq.Ingress = admission(dc, &g.BufferProfile)
 			if c.Lossless {
