@@ -219,24 +219,30 @@ func TestParseTxQueueSchedulingOrder(t *testing.T) {
 func TestRenderParseRoundTrip(t *testing.T) {
 	for name, cfgs := range cfgVariants(t) {
 		for _, dc := range cfgs {
-			t.Run(name+"/"+dc.Device, func(t *testing.T) {
-				out, err := Render(dc)
-				if err != nil {
-					t.Fatal(err)
-				}
-				got, err := Parse(dc.Device, qos.Source{Name: dc.Device + ".cfg", Data: out})
-				if err != nil {
-					t.Fatal(err)
-				}
-				want := cfgEOSScheduled(cfgComparable(dc))
-				got = cfgComparable(got)
-				if !reflect.DeepEqual(got, want) {
-					gj, _ := json.MarshalIndent(got, "", " ")
-					t.Errorf("round trip differs: %v\ngot %s\nconfig:\n%s", qos.Diff([]qos.DeviceConfig{want}, []qos.DeviceConfig{got}), gj, out)
-				}
-			})
+			t.Run(name+"/"+dc.Device, func(t *testing.T) { renderParseBack(t, dc) })
 		}
 	}
+}
+
+// renderParseBack renders dc, parses the config back and fails the test
+// where the model read back differs from dc (as EOS schedules it); it
+// returns the config and the model read back.
+func renderParseBack(t *testing.T, dc qos.DeviceConfig) ([]byte, qos.DeviceConfig) {
+	t.Helper()
+	out, err := Render(dc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Parse(dc.Device, qos.Source{Name: dc.Device + ".cfg", Data: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := cfgEOSScheduled(cfgComparable(dc))
+	if cg := cfgComparable(got); !reflect.DeepEqual(cg, want) {
+		gj, _ := json.MarshalIndent(cg, "", " ")
+		t.Errorf("round trip differs: %v\ngot %s\nconfig:\n%s", qos.Diff([]qos.DeviceConfig{want}, []qos.DeviceConfig{cg}), gj, out)
+	}
+	return out, got
 }
 
 func TestRenderGolden(t *testing.T) {

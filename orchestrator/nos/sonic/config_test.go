@@ -84,19 +84,8 @@ func TestRenderParseRoundTrip(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, err := Parse(dc.Device, qos.Source{Name: dc.Device + ".json", Data: out})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got.NOS != Name {
+				if got := parseBack(t, dc, out); got.NOS != Name {
 					t.Errorf("NOS = %q", got.NOS)
-				}
-				want := cfgComparable(dc)
-				got = cfgComparable(got)
-				if !reflect.DeepEqual(got, want) {
-					gj, _ := json.MarshalIndent(got, "", " ")
-					wj, _ := json.MarshalIndent(want, "", " ")
-					t.Errorf("round trip differs:\n%s\ndiff: %v", lineDiff(string(wj), string(gj)), qos.Diff([]qos.DeviceConfig{want}, []qos.DeviceConfig{got}))
 				}
 				// Rendering is deterministic.
 				again, _ := Render(dc)
@@ -106,6 +95,23 @@ func TestRenderParseRoundTrip(t *testing.T) {
 			})
 		}
 	}
+}
+
+// parseBack parses out, a render of dc, and fails the test where the
+// model read back differs from dc; it returns the model read back.
+func parseBack(t *testing.T, dc qos.DeviceConfig, out []byte) qos.DeviceConfig {
+	t.Helper()
+	got, err := Parse(dc.Device, qos.Source{Name: dc.Device + ".json", Data: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, cg := cfgComparable(dc), cfgComparable(got)
+	if !reflect.DeepEqual(cg, want) {
+		gj, _ := json.MarshalIndent(cg, "", " ")
+		wj, _ := json.MarshalIndent(want, "", " ")
+		t.Errorf("round trip differs:\n%s\ndiff: %v", lineDiff(string(wj), string(gj)), qos.Diff([]qos.DeviceConfig{want}, []qos.DeviceConfig{cg}))
+	}
+	return got
 }
 
 func TestRenderGolden(t *testing.T) {

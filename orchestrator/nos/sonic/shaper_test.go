@@ -89,12 +89,7 @@ func TestParsePacketMeteredShaper(t *testing.T) {
 		!strings.Contains(notes[0].What, "packet-metered") || !strings.Contains(notes[0].What, "QUEUE|Ethernet0|3 and 1 more") {
 		t.Fatalf("notes of the packet-metered shaper = %+v, want one naming SCHEDULER|pps and its two queues", notes)
 	}
-	fs := qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{})
-	if !slices.ContainsFunc(fs, func(f qos.Finding) bool {
-		return f.Rule == qos.RuleDefaultRelied && f.Severity == qos.SevWarning && strings.Contains(f.Message, "SCHEDULER|pps meter_type")
-	}) {
-		t.Errorf("lint gives no QOS017 warning of the packet-metered shaper: %+v", fs)
-	}
+	wantPacketMeterWarning(t, dc)
 }
 
 // A SCHEDULER value orchagent cannot program is refused at its line,
@@ -168,19 +163,8 @@ func TestRenderParseRoundTripShaped(t *testing.T) {
 	if name := doc["QUEUE"][p1+"|6"]["scheduler"]; name != "scheduler.strict" {
 		t.Errorf("an unshaped strict queue names %q, want scheduler.strict", name)
 	}
-	got, err := Parse(dc.Device, qos.Source{Name: dc.Device + ".json", Data: out})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got.Unsimulated) > 0 {
+	if got := parseBack(t, dc, out); len(got.Unsimulated) > 0 {
 		t.Errorf("the rendered shapers are noted as not simulated: %+v", got.Unsimulated)
-	}
-	want := cfgComparable(dc)
-	got = cfgComparable(got)
-	if !reflect.DeepEqual(got, want) {
-		gj, _ := json.MarshalIndent(got, "", " ")
-		wj, _ := json.MarshalIndent(want, "", " ")
-		t.Errorf("round trip differs:\n%s\ndiff: %v", lineDiff(string(wj), string(gj)), qos.Diff([]qos.DeviceConfig{want}, []qos.DeviceConfig{got}))
 	}
 }
 
@@ -319,12 +303,7 @@ func TestParsePortPacketMeteredShaper(t *testing.T) {
 		!strings.Contains(notes[0].What, "takes the port as unshaped") {
 		t.Fatalf("notes of the packet-metered port shaper = %+v, want one naming SCHEDULER|pps and PORT_QOS_MAP|Ethernet0", notes)
 	}
-	fs := qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{})
-	if !slices.ContainsFunc(fs, func(f qos.Finding) bool {
-		return f.Rule == qos.RuleDefaultRelied && f.Severity == qos.SevWarning && strings.Contains(f.Message, "SCHEDULER|pps meter_type")
-	}) {
-		t.Errorf("lint gives no QOS017 warning of the packet-metered port shaper: %+v", fs)
-	}
+	wantPacketMeterWarning(t, dc)
 }
 
 // A port's scheduler the config does not define, or one orchagent
@@ -426,22 +405,12 @@ func TestRenderParseRoundTripPortShaper(t *testing.T) {
 			t.Errorf("unshaped port %s names scheduler %q", p.Name, s)
 		}
 	}
-	got, err := Parse(dc.Device, qos.Source{Name: dc.Device + ".json", Data: out})
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := parseBack(t, dc, out)
 	if len(got.Unsimulated) > 0 {
 		t.Errorf("the rendered shapers are noted as not simulated: %+v", got.Unsimulated)
 	}
 	if len(got.Unresolved) > 0 {
 		t.Errorf("the rendered shapers do not resolve: %+v", got.Unresolved)
-	}
-	want := cfgComparable(dc)
-	got = cfgComparable(got)
-	if !reflect.DeepEqual(got, want) {
-		gj, _ := json.MarshalIndent(got, "", " ")
-		wj, _ := json.MarshalIndent(want, "", " ")
-		t.Errorf("round trip differs:\n%s", lineDiff(string(wj), string(gj)))
 	}
 }
 
@@ -491,5 +460,17 @@ func TestValidatePortScheduler(t *testing.T) {
 	doc["SCHEDULER"]["port.pir1"]["weight"] = "0"
 	if errs := ValidateDoc(doc); len(errs) == 0 {
 		t.Errorf("weight 0 validates")
+	}
+}
+
+// wantPacketMeterWarning fails the test unless lint warns (QOS017) of dc's
+// packet-metered shaper, SCHEDULER|pps.
+func wantPacketMeterWarning(t *testing.T, dc qos.DeviceConfig) {
+	t.Helper()
+	fs := qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{})
+	if !slices.ContainsFunc(fs, func(f qos.Finding) bool {
+		return f.Rule == qos.RuleDefaultRelied && f.Severity == qos.SevWarning && strings.Contains(f.Message, "SCHEDULER|pps meter_type")
+	}) {
+		t.Errorf("lint gives no QOS017 warning of the packet-metered shaper: %+v", fs)
 	}
 }
