@@ -241,12 +241,12 @@ type PortConfig struct {
 	// pfc_enable from the PORT_QOS_MAP entry keyed by the port's name
 	// alone, so a port whose PFC comes from an entry listing ports gets
 	// none (an empty, not nil, list).
-	ManagerLossless []int         `json:"manager_lossless,omitempty"`
+	ManagerLossless []int `json:"manager_lossless,omitempty"`
 	// PFCAsym makes the port obey PFC frames for every priority, not only
 	// its PFCPriorities (SONiC's PORT pfc_asym on: SAI's separate mode,
 	// receiving on all, sending for the PFC priorities only).
-	PFCAsym bool `json:"pfc_asym,omitempty"`
-	Watchdog        *PortWatchdog `json:"pfc_watchdog,omitempty"`
+	PFCAsym  bool          `json:"pfc_asym,omitempty"`
+	Watchdog *PortWatchdog `json:"pfc_watchdog,omitempty"`
 	// Queues are the 8 egress queues; PGs the priority groups the port's
 	// traffic classes use, each with the buffer profile that applies.
 	Queues []QueueConfig `json:"queues"`
