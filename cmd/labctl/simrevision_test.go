@@ -141,7 +141,14 @@ func simRevisionLab(t *testing.T, spec, name, nos, configs string) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, "topologies", name, "configs", filepath.Base(c)), b, 0o644); err != nil {
+		// The frozen config takes the place of the one labctl rendered
+		// for the same switch; one with no such place would sit beside
+		// them unread, and today's renderer's would run instead.
+		dst := filepath.Join(dir, "topologies", name, "configs", filepath.Base(c))
+		if _, err := os.Stat(dst); err != nil {
+			t.Fatalf("%s replaces no config labctl rendered for lab %s: %v", c, name, err)
+		}
+		if err := os.WriteFile(dst, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -31,6 +31,9 @@ func roceFields(p *PortConfig, roce, cnp int, platform bool) map[string]string {
 	keep("trust", p.Trust)
 	keep("pfc_priorities", pfcPrioritiesText(p))
 	keep("pfc_watchdog", watchdogText(p))
+	if p.Shaper != nil {
+		keep("shaper", shaperText(p.Shaper))
+	}
 	classes := map[int]bool{p.TCOf(roce): true, p.TCOf(cnp): true}
 	for _, pr := range p.PFCPriorities {
 		classes[pr] = true

@@ -317,8 +317,9 @@ type QueueConfig struct {
 // rate 40 percent"), resolved against the speed of the port's link where
 // the simulator runs it. The switch's shaper counts the bytes of each
 // frame on the wire; a frame leaves once the bucket holds it, so a
-// BurstBytes of 0 (none configured: labctl assumes the ASIC's least)
-// paces frames back to back at the rate.
+// BurstBytes below a full-size frame (0: none configured) counts as one,
+// as an ASIC's least bucket holds a frame, and a queue may send its burst
+// and the frame in hand at line rate before the rate paces it.
 type Shaper struct {
 	RateKbps   int64 `json:"rate_kbps,omitempty"`
 	Percent    int   `json:"percent,omitempty"`

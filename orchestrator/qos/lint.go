@@ -954,33 +954,46 @@ func (l *linter) shapedLossless(d *DeviceConfig, p *PortConfig, lossless []int) 
 	queues := map[int][]int{}
 	for _, pr := range prios {
 		q := p.Class(pr).Queue
-		if p.ShapeKbps(q) > 0 {
+		if qc := p.Queue(q); qc != nil && qc.Shaper != nil {
 			queues[q] = append(queues[q], pr)
 		}
 	}
 	speed := p.RunSpeedGbps()
-	// of says what share of the port a rate is, when the speed is known.
-	of := func(rate int64) string {
-		if speed <= 0 {
+	// holds says how a shaper holds the port's traffic, "" when it does
+	// not (at or above line rate): its rate and share of the port, or,
+	// with the speed unknown (bare EOS files), its percent.
+	holds := func(sh *Shaper) string {
+		rate := sh.RateKbpsAt(speed)
+		switch {
+		case speed <= 0 && sh.RateKbps <= 0:
+			if sh.Percent >= 100 {
+				return ""
+			}
+			return fmt.Sprintf("%d%% of the port's speed", sh.Percent)
+		case speed <= 0:
+			return strconv.FormatFloat(float64(rate)/1e6, 'f', -1, 64) + " Gb/s"
+		case rate >= int64(speed)*1_000_000:
 			return ""
 		}
-		return fmt.Sprintf(", %.0f%% of the port's %d Gb/s", float64(rate)/float64(speed)/1e4, speed)
+		return fmt.Sprintf("%s Gb/s, %.0f%% of the port's %d Gb/s", strconv.FormatFloat(float64(rate)/1e6, 'f', -1, 64), float64(rate)/float64(speed)/1e4, speed)
 	}
-	if rate := p.PortShapeKbps(); rate > 0 && len(prios) > 0 && (speed <= 0 || rate < int64(speed)*1_000_000) {
-		l.add(RuleShapedLossless, SevWarning, d.Device, p.Name,
-			"remove the port's shaper or raise it to its line rate (SONiC: PORT_QOS_MAP's scheduler without pir; EOS: the interface's no shape rate)",
-			"the port carries lossless TC%s and is shaped to %s Gb/s%s: RoCE leaves the port no faster, and its backlog pauses the senders (PFC) or is marked (ECN) sooner",
-			FormatInts(prios), strconv.FormatFloat(float64(rate)/1e6, 'f', -1, 64), of(rate))
+	if sh := p.Shaper; sh != nil && len(prios) > 0 {
+		if h := holds(sh); h != "" {
+			l.addAt(RuleShapedLossless, SevWarning, d.Device, p.Name, p.Origins["shaper"],
+				"remove the port's shaper or raise it to its line rate (SONiC: PORT_QOS_MAP's scheduler without pir; EOS: the interface's no shape rate)",
+				"the port carries lossless TC%s and is shaped to %s: RoCE leaves the port no faster, and its backlog pauses the senders (PFC) or is marked (ECN) sooner",
+				FormatInts(prios), h)
+		}
 	}
 	for _, q := range slices.Sorted(maps.Keys(queues)) {
-		rate := p.ShapeKbps(q)
-		if speed > 0 && rate >= int64(speed)*1_000_000 {
+		h := holds(p.Queue(q).Shaper)
+		if h == "" {
 			continue // at or above line rate: the shaper never holds a frame
 		}
 		l.addAt(RuleShapedLossless, SevWarning, d.Device, p.Name, p.Queue(q).Origin,
 			fmt.Sprintf("remove the shaper from queue %d or raise it to the port's line rate (SONiC: the queue's SCHEDULER without pir; EOS: tx-queue %d, no shape rate)", q, q),
-			"queue %d carries lossless TC%s and is shaped to %s Gb/s%s: RoCE leaves the port no faster, and its backlog pauses the senders (PFC) or is marked (ECN) sooner",
-			q, FormatInts(queues[q]), strconv.FormatFloat(float64(rate)/1e6, 'f', -1, 64), of(rate))
+			"queue %d carries lossless TC%s and is shaped to %s: RoCE leaves the port no faster, and its backlog pauses the senders (PFC) or is marked (ECN) sooner",
+			q, FormatInts(queues[q]), h)
 	}
 }
 

@@ -241,6 +241,22 @@ func TestLintRules(t *testing.T) {
 		{RuleShapedLossless, SevWarning, "Ethernet0", "the port carries lossless TC3 and is shaped to 50 Gb/s, 50% of the port's 100 Gb/s", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Port("Ethernet0").Shaper = &Shaper{RateKbps: 50_000_000}
 		}},
+		// Bare EOS files say no speed: a percent shaper is named by its
+		// percent.
+		{RuleShapedLossless, SevWarning, "Ethernet0", "queue 3 carries lossless TC3 and is shaped to 10% of the port's speed", true, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			p := c[0].Port("Ethernet0")
+			p.SpeedGbps, p.LinkSpeedGbps = 0, 0
+			p.Queue(3).Shaper = &Shaper{Percent: 10}
+		}},
+		{RuleShapedLossless, SevWarning, "Ethernet0", "the port carries lossless TC3 and is shaped to 50% of the port's speed", true, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			p := c[0].Port("Ethernet0")
+			p.SpeedGbps, p.LinkSpeedGbps = 0, 0
+			p.Shaper = &Shaper{Percent: 50}
+		}},
+		// A port shaper is a RoCE setting the intent does not give.
+		{RuleIntentDrift, SevWarning, "Ethernet0", "shaper is 50 Gb/s; the lab's QoS intent gives -", false, LintOptions{Devices: TestDevices()}, func(c []DeviceConfig, o *LintOptions) {
+			c[0].Port("Ethernet0").Shaper = &Shaper{RateKbps: 50_000_000}
+		}},
 		{RulePortMTU, SevError, "Ethernet0", "the port's MTU 1500 is below the 4156 bytes", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Port("Ethernet0").MTU = 1500
 		}},
@@ -287,6 +303,10 @@ func TestLintShapersThatHoldNothing(t *testing.T) {
 		"line rate":           func(p *PortConfig) { p.Queue(3).Shaper = &Shaper{Percent: 100} },
 		"a lossy queue":       func(p *PortConfig) { p.Queue(1).Shaper = &Shaper{RateKbps: 1_000_000} },
 		"a port at line rate": func(p *PortConfig) { p.Shaper = &Shaper{RateKbps: 100_000_000} },
+		"100 percent, the speed unknown": func(p *PortConfig) {
+			p.SpeedGbps, p.LinkSpeedGbps = 0, 0
+			p.Queue(3).Shaper = &Shaper{Percent: 100}
+		},
 	} {
 		in, cfgs := lintBase(t)
 		mutate(cfgs[0].Port("Ethernet0"))

@@ -497,7 +497,7 @@ func (s *sim) pickQueue(pi int32, p *port) int {
 	return -1
 }
 
-// queueShaper is a shaped queue's state (PortQoS.ShapeKbps): the generic
+// queueShaper is a shaped queue's or port's state (Shaper): the generic
 // cell rate algorithm, kept as times. paid is when the queue will have paid
 // at its rate for every frame it has sent; a frame may start at paid -
 // ahead (the burst it may send ahead of its rate).
@@ -524,7 +524,19 @@ func (s *sim) shaper(sh Shaper) (queueShaper, error) {
 }
 
 // shapePs is how long bytes take at kbps, in ps.
-func shapePs(bytes, kbps int64) int64 { return bytes * 8_000_000_000 / kbps }
+// It is exact in 128 bits and held below maxShapePs, so that a burst of
+// gigabytes (SONiC takes any pbs) is a long credit, not an overflow.
+func shapePs(bytes, kbps int64) int64 {
+	hi, lo := bits.Mul64(uint64(bytes), 8_000_000_000)
+	if hi >= uint64(kbps) {
+		return maxShapePs
+	}
+	q, _ := bits.Div64(hi, lo, uint64(kbps))
+	return int64(min(q, maxShapePs))
+}
+
+// maxShapePs bounds a shaper's times: about 53 days, beyond any run.
+const maxShapePs = 1 << 62
 
 // pay charges the queue for a frame of wire bytes that starts now.
 func (q *queueShaper) pay(now, wire int64) {

@@ -16,7 +16,7 @@ import "fmt"
 // figures of unchanged inputs. cmd/labctl's TestSimulatorRevision runs
 // fixed inputs and fails when their figures move under an unchanged
 // revision.
-const Revision = 8
+const Revision = 9
 
 // RevisionNote says what a revision changed.
 type RevisionNote struct {
@@ -36,6 +36,7 @@ var Revisions = []RevisionNote{
 	{Revision: 6, Date: "2026-12-06", Change: "switch queues that their configs shape (SONiC's SCHEDULER pir and pbs, metered in bytes; EOS's tx-queue shape rate in kb/s or a percent of the port) send no faster than the shaper, where they ran at line rate; the flow-level model caps flows by them too (64gpu ecn-pfc with RoCE's queue shaped to 100 Gb/s on every switch: 350.6 Gb/s before, 123.9 after, in the ECN and PFC variant); configs without a shaper give the same figures"},
 	{Revision: 7, Date: "2026-12-06", Change: "switch ports that their configs shape as a whole (SONiC's PORT_QOS_MAP scheduler, its pir and pbs; EOS's interface or qos profile shape rate in kb/s or a percent) send no faster than the shaper, all their queues together, where they ran at line rate; the flow-level model caps such a port at its shaper (64gpu ecn-pfc on EOS with RoCE's queue shaped to 40 percent and the 400G ports to 30 percent: 92.4 Gb/s before, 97.3 after, in the ECN and PFC variant); configs without a port shaper give the same figures"},
 	{Revision: 8, Date: "2026-12-06", Change: "a SONiC port whose PORT entry sets pfc_asym on obeys PFC frames for every priority, as portsorch's asymmetric PFC has it (SAI's separate mode), where it obeyed them for its pfc_enable priorities only; pfc_asym in PORT_QOS_MAP, which orchagent does not read, changes nothing, as before. Figures move only where a port receives PFC frames for a priority without PFC"},
+	{Revision: 9, Date: "2026-12-06", Change: "a shaper's burst of more than about 1.15 GB (SONiC takes any pbs) overflowed the time it lets the queue run ahead, which held the queue almost for good (a 40 Gb/s queue with a 2 GB burst: 0 Gb/s); it is now a credit as long as it says, bounded at some 53 days"},
 }
 
 // RevisionChanges says what changed between two revisions, one line per

@@ -169,3 +169,20 @@ func targetShapers(t *testing.T, page *targetPage) {
 		fmt.Sprintf("%.2f Gb/s of goodput together ±1%%, shared equally ±2%%", 40*payload),
 		fmt.Sprintf("%.2f Gb/s (%.2f and %.2f)", a+b, a, b))
 }
+
+// TestShaperHugeBurst: a burst of gigabytes (SONiC takes any pbs) is a
+// credit longer than the run, not an overflow that holds the queue: the
+// shaped queue of TestQueueShaper then shares the port as if unshaped.
+func TestShaperHugeBurst(t *testing.T) {
+	if got := shapePs(4_294_967_295, 40_000_000); got <= 0 || got > maxShapePs {
+		t.Errorf("shapePs of 4 GB at 40 Gb/s = %d ps", got)
+	}
+	if got, want := shapePs(1<<60, 1), int64(maxShapePs); got != want {
+		t.Errorf("shapePs of 2^60 B at 1 kb/s = %d, want the bound %d", got, want)
+	}
+	r := mustRun(t, shapedStar(40_000_000, 4_294_967_295))
+	payload := float64(DefaultMTU) / float64(DefaultMTU+WireOverheadBytes)
+	if got, want := r.Flows[0].GoodputGbps, 50*payload; !within(got, want, 0.02*want) {
+		t.Errorf("a 4 GB burst: the shaped queue's flow %.2f Gb/s, want %.2f (half the port, as unshaped)", got, want)
+	}
+}

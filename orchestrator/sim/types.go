@@ -179,10 +179,13 @@ type PortQoS struct {
 // Shaper shapes a switch queue (PortQoS.Shape) or a whole switch port
 // (Config.PortShapers): it sends no faster than Kbps. A frame may start
 // once the queue (the port) has paid, at the rate, for the frames before
-// it, less BurstBytes it may send ahead (the generic cell rate algorithm,
-// frames counted by their bytes on the wire). A burst below a full-size
-// frame (0 included) counts as one, as an ASIC's least burst does. The
-// port still sends each frame at its line rate.
+// it, less what it may send ahead (the generic cell rate algorithm, frames
+// counted by their bytes on the wire): BurstBytes, or a full-size frame
+// when that is more (0 included), as an ASIC's least bucket holds a frame.
+// So from idle a queue sends that much and the frame in hand at its line
+// rate before the rate paces it; a frame that waited for the port (another
+// queue's going out) keeps the rate it had paid for. The port still sends
+// each frame at its line rate.
 type Shaper struct {
 	Kbps       int64
 	BurstBytes int64

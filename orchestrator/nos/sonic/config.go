@@ -236,7 +236,8 @@ func BuildDoc(dc qos.DeviceConfig) (Doc, error) {
 // .pir<bytes per second>, and .pbs<bytes> when it has a burst, after
 // it. SONiC's pir is a rate in bytes per second (meter_type bytes): a
 // shaper given as a percent of the port's speed is written at its rate
-// on the port's speed, which must be known.
+// on the speed the port runs at (RunSpeedGbps, as the simulator and lint
+// take it), which must be known.
 func cfgScheduler(p *qos.PortConfig, q *qos.QueueConfig) (string, map[string]string, error) {
 	name, fields := "scheduler.strict", map[string]string{"type": "STRICT"}
 	if !q.Strict {
@@ -276,10 +277,10 @@ func cfgShaperFields(p *qos.PortConfig, s *qos.Shaper, fields map[string]string)
 	}
 	kbps := s.RateKbps
 	if kbps <= 0 {
-		if p.SpeedGbps <= 0 {
+		if p.RunSpeedGbps() <= 0 {
 			return "", fmt.Errorf("a shaper of %d%% of the port's speed cannot be written to SONiC, whose pir is a rate in bytes per second, without the port's speed (fix: give the port its speed, or the shaper a rate)", s.Percent)
 		}
-		kbps = s.RateKbpsAt(p.SpeedGbps)
+		kbps = s.RateKbpsAt(p.RunSpeedGbps())
 	}
 	pir := kbps * 1000 / 8
 	name := fmt.Sprintf(".pir%d", pir)

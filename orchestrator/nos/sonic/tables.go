@@ -117,7 +117,7 @@ type SchedulerEntry struct {
 	CIR       string `cfg:"cir" use:"ignored" why:"the queue's guaranteed minimum rate: the simulator does not simulate the guaranteed minimum" risk:"a queue with a guaranteed minimum is served ahead of the weights up to that rate, so the other queues get less of the link than the figures show"`
 	CBS       string `cfg:"cbs" use:"ignored" why:"the burst of the queue's guaranteed minimum rate: the simulator does not simulate the guaranteed minimum" risk:"a queue with a guaranteed minimum is served ahead of the weights up to that rate, so the other queues get less of the link than the figures show"`
 	PIR       string `cfg:"pir" use:"simulated" why:"the peak rate, in bytes per second (meter_type bytes), of the queue (or, named by PORT_QOS_MAP, the port) the scheduler serves: it sends no faster; 0 or none leaves it unshaped"`
-	PBS       string `cfg:"pbs" use:"simulated" why:"the burst of the peak rate, in bytes: how much the queue (the port) may send at line rate before the peak rate paces it"`
+	PBS       string `cfg:"pbs" use:"simulated" why:"the burst of the peak rate, in bytes: how much the queue (the port) may send at line rate, beside the frame it is sending, before the peak rate paces it (less than a full frame counts as one, as an ASIC's least bucket holds a frame)"`
 
 	Extra map[string]string `cfg:"-"`
 }

@@ -109,7 +109,7 @@ func ValidateDoc(doc Doc) []error {
 		default:
 			bad("SCHEDULER", name, "type", "%q is not DWRR, WRR or STRICT", typ)
 		}
-		if v, ok := doc["SCHEDULER"][name]["meter_type"]; ok && v != "bytes" && v != "packets" {
+		if v, ok := doc["SCHEDULER"][name]["meter_type"]; ok && strings.TrimSpace(v) != "bytes" && strings.TrimSpace(v) != "packets" {
 			bad("SCHEDULER", name, "meter_type", "%q is not bytes or packets", v)
 		}
 		for _, f := range []string{"pir", "pbs"} {
