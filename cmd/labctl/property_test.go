@@ -58,7 +58,7 @@ func TestRunProperties(t *testing.T) {
 		}
 		sc := genScenario(seed, i)
 		ran++
-		name := fmt.Sprintf("seed %d index %d (%s on %s/%s)", seed, i, sc.name, sc.lab.name, sc.lab.nos)
+		name := fmt.Sprintf("seed %d index %d (%s on %s/%s%s)", seed, i, sc.name, sc.lab.name, sc.lab.nos, map[bool]string{true: ", shaped"}[sc.lab.shaped])
 		dir := labs.dir(t, sc.lab)
 		file := filepath.Join(t.TempDir(), sc.name+".yaml")
 		if err := os.WriteFile(file, []byte(sc.yaml), 0o644); err != nil {
@@ -140,6 +140,9 @@ func envInt(t *testing.T, name string, def int) int {
 type propLab struct {
 	name, nos    string
 	nics, leaves int
+	// shaped: RoCE's queue is shaped below the NICs' rate on every
+	// switch port, and the ports as a whole below the spines' (shapeLab).
+	shaped bool
 }
 
 type propLabs struct {
@@ -157,8 +160,77 @@ func (p *propLabs) dir(t *testing.T, l propLab) string {
 		return d
 	}
 	d := upLab(t, l.name, "--nos", l.nos)
+	if l.shaped {
+		shapeLab(t, d, l)
+	}
 	p.dirs[l] = d
 	return d
+}
+
+// shapeLab shapes RoCE's queue (its class's, lossless TC 3) to 120 Gb/s
+// on every switch port of the lab brought up in dir, below its 200G NICs,
+// and every port as a whole to 80% of its speed: SONiC's SCHEDULER pir
+// and pbs (a 1 MiB burst) and a port scheduler, EOS's shape rate in each
+// qos profile and its tx-queue 3.
+func shapeLab(t *testing.T, dir string, l propLab) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "topologies", l.name, "configs", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	shaped := 0
+	for _, f := range files {
+		if strings.HasPrefix(filepath.Base(f), ".") {
+			continue // the manifest of what up rendered
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch filepath.Ext(f) {
+		case ".json":
+			var doc map[string]map[string]map[string]string
+			if err := json.Unmarshal(b, &doc); err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			for key, q := range doc["QUEUE"] {
+				if strings.HasSuffix(key, "|3") {
+					s := doc["SCHEDULER"][q["scheduler"]]
+					s["meter_type"], s["pir"], s["pbs"] = "bytes", "15000000000", "1048576"
+					shaped++
+				}
+			}
+			doc["SCHEDULER"]["port.shaped"] = map[string]string{"meter_type": "bytes", "pir": "40000000000"}
+			for key, e := range doc["PORT_QOS_MAP"] {
+				if key != "global" {
+					e["scheduler"] = "port.shaped"
+				}
+			}
+			if b, err = json.MarshalIndent(doc, "", "    "); err != nil {
+				t.Fatal(err)
+			}
+		case ".cfg":
+			s := string(b)
+			s = strings.ReplaceAll(s, "   tx-queue 3\n", "   tx-queue 3\n      shape rate 60 percent\n")
+			s = regexp.MustCompile(`(?m)^(qos profile .*)$`).ReplaceAllString(s, "$1\n   shape rate 80 percent")
+			shaped += strings.Count(s, "shape rate 60 percent")
+			b = []byte(s)
+		default:
+			continue
+		}
+		if err := os.WriteFile(f, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if shaped == 0 {
+		t.Fatalf("shapeLab: no RoCE queue found to shape in %s's configs", l.name)
+	}
+	// The shapers read as meant: lint names them (QOS022).
+	var out, errb bytes.Buffer
+	run(context.Background(), []string{"config", "lint", l.name, "--dir", dir, "-o", "json"}, &out, &errb)
+	if !strings.Contains(out.String(), `"QOS022"`) {
+		t.Fatalf("shapeLab: lint of the shaped %s/%s names no shaper (QOS022): %s %s", l.name, l.nos, out.String(), errb.String())
+	}
 }
 
 // propRun runs the scenario file with -o json and reads the run.json it
@@ -280,6 +352,10 @@ func genScenario(seed uint64, i int) propScenario {
 	for attempt := uint64(0); ; attempt++ {
 		sc := genScenarioOnce(rand.New(rand.NewPCG(seed, uint64(i)<<16|attempt)), seed, i)
 		if sc.cost() <= propBudget || attempt == 1000 {
+			// One scenario in five runs on the lab with shaped queues and
+			// ports, chosen by the index so that the draws, and with them
+			// every scenario, stay what they were.
+			sc.lab.shaped = i%5 == 4
 			return sc
 		}
 	}
@@ -313,7 +389,7 @@ func (sc propScenario) cost() float64 {
 }
 
 func genScenarioOnce(r *rand.Rand, seed uint64, i int) propScenario {
-	labs := []propLab{{"16gpu", "sonic", 16, 1}, {"64gpu", "sonic", 64, 2}, {"16gpu", "eos", 16, 1}, {"64gpu", "eos", 64, 2}}
+	labs := []propLab{{name: "16gpu", nos: "sonic", nics: 16, leaves: 1}, {name: "64gpu", nos: "sonic", nics: 64, leaves: 2}, {name: "16gpu", nos: "eos", nics: 16, leaves: 1}, {name: "64gpu", nos: "eos", nics: 64, leaves: 2}}
 	lab := labs[r.IntN(2)]
 	if r.IntN(5) == 0 {
 		lab = labs[2+r.IntN(2)]
