@@ -31,7 +31,8 @@ func roceFields(p *PortConfig, roce, cnp int, platform bool) map[string]string {
 	keep("trust", p.Trust)
 	keep("pfc_priorities", pfcPrioritiesText(p))
 	keep("pfc_watchdog", watchdogText(p))
-	if p.Shaper != nil {
+	// A shaper at or above line rate changes nothing RoCE sees.
+	if p.Holds(p.Shaper) {
 		keep("shaper", shaperText(p.Shaper))
 	}
 	classes := map[int]bool{p.TCOf(roce): true, p.TCOf(cnp): true}
@@ -56,8 +57,11 @@ func roceFields(p *PortConfig, roce, cnp int, platform bool) map[string]string {
 		// flattenPort writes them (a later entry of the same number
 		// overrides an earlier one).
 		for i := range p.Queues {
-			if p.Queues[i].Queue == c.Queue {
-				queueFields(&p.Queues[i], !platform, keep)
+			if q := &p.Queues[i]; q.Queue == c.Queue {
+				queueFields(q, !platform, keep)
+				if !p.Holds(q.Shaper) {
+					delete(out, namesOf(q.Queue).shaper)
+				}
 			}
 		}
 		if !platform {

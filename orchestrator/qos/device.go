@@ -561,6 +561,22 @@ func (p *PortConfig) PortShapeKbps() int64 {
 	return p.Shaper.RateKbpsAt(p.RunSpeedGbps())
 }
 
+// Holds says whether shaper sh of the port (its own or a queue's) can hold
+// traffic back: its rate is below the speed the port runs at, or, with
+// the speed unknown, it is a rate or a percent below 100. A shaper at or
+// above line rate never holds a frame.
+func (p *PortConfig) Holds(sh *Shaper) bool {
+	if sh == nil {
+		return false
+	}
+	speed := p.RunSpeedGbps()
+	if speed <= 0 {
+		return sh.RateKbps > 0 || sh.Percent > 0 && sh.Percent < 100
+	}
+	rate := sh.RateKbpsAt(speed)
+	return rate > 0 && rate < int64(speed)*1_000_000
+}
+
 // RunSpeedGbps is the speed the port runs at: its lab link's, else the
 // config's own (0: not known).
 func (p *PortConfig) RunSpeedGbps() int {

@@ -965,15 +965,12 @@ func (l *linter) shapedLossless(d *DeviceConfig, p *PortConfig, lossless []int) 
 	holds := func(sh *Shaper) string {
 		rate := sh.RateKbpsAt(speed)
 		switch {
+		case !p.Holds(sh):
+			return ""
 		case speed <= 0 && sh.RateKbps <= 0:
-			if sh.Percent >= 100 {
-				return ""
-			}
 			return fmt.Sprintf("%d%% of the port's speed", sh.Percent)
 		case speed <= 0:
 			return strconv.FormatFloat(float64(rate)/1e6, 'f', -1, 64) + " Gb/s"
-		case rate >= int64(speed)*1_000_000:
-			return ""
 		}
 		return fmt.Sprintf("%s Gb/s, %.0f%% of the port's %d Gb/s", strconv.FormatFloat(float64(rate)/1e6, 'f', -1, 64), float64(rate)/float64(speed)/1e4, speed)
 	}

@@ -297,7 +297,8 @@ func TestLintRules(t *testing.T) {
 
 // TestLintShapersThatHoldNothing: a queue's or port's shaper at the port's
 // line rate, or on a queue no lossless class leaves by, is no QOS022
-// finding.
+// finding, and no drift from the intent (QOS018) either: it changes
+// nothing RoCE sees.
 func TestLintShapersThatHoldNothing(t *testing.T) {
 	for name, mutate := range map[string]func(p *PortConfig){
 		"line rate":           func(p *PortConfig) { p.Queue(3).Shaper = &Shaper{Percent: 100} },
@@ -310,7 +311,8 @@ func TestLintShapersThatHoldNothing(t *testing.T) {
 	} {
 		in, cfgs := lintBase(t)
 		mutate(cfgs[0].Port("Ethernet0"))
-		if got := findings(Lint(cfgs, LintOptions{Intent: &in}), RuleShapedLossless); len(got) > 0 {
+		fs := Lint(cfgs, LintOptions{Intent: &in, Devices: TestDevices()})
+		if got := append(findings(fs, RuleShapedLossless), findings(fs, RuleIntentDrift)...); len(got) > 0 {
 			t.Errorf("%s: %+v", name, got)
 		}
 	}
