@@ -300,16 +300,39 @@ func runDocCommand(ctx context.Context, bin, dir string, c docCommand) (string, 
 	return text, nil
 }
 
-// sedDelete does `sed -i '/RE/d' FILE` in the work directory dir.
+// sedDelete does `sed -i '/RE/d' FILE`, or `sed -i 's/RE/TEXT/' FILE`
+// (the first match on each line, TEXT taken literally), in the work
+// directory dir.
 func sedDelete(dir string, args []string) error {
+	if len(args) == 3 && args[0] == "-i" && strings.HasPrefix(args[1], "s/") {
+		parts := strings.Split(args[1], "/")
+		if len(parts) != 4 || parts[3] != "" || parts[1] == "" {
+			return fmt.Errorf("only sed -i 's/RE/TEXT/' FILE is supported (no / inside RE or TEXT, no flags), found sed %s", strings.Join(args, " "))
+		}
+		re, err := regexp.Compile(parts[1])
+		if err != nil {
+			return fmt.Errorf("sed pattern: %w", err)
+		}
+		return editLines(dir, args[2], func(l string) (string, bool) {
+			if loc := re.FindStringIndex(l); loc != nil {
+				l = l[:loc[0]] + parts[2] + l[loc[1]:]
+			}
+			return l, true
+		})
+	}
 	if len(args) != 3 || args[0] != "-i" || !strings.HasPrefix(args[1], "/") || !strings.HasSuffix(args[1], "/d") || len(args[1]) < 4 {
-		return fmt.Errorf("only sed -i '/RE/d' FILE is supported, found sed %s", strings.Join(args, " "))
+		return fmt.Errorf("only sed -i '/RE/d' FILE and sed -i 's/RE/TEXT/' FILE are supported, found sed %s", strings.Join(args, " "))
 	}
 	re, err := regexp.Compile(args[1][1 : len(args[1])-2])
 	if err != nil {
 		return fmt.Errorf("sed pattern: %w", err)
 	}
-	path := args[2]
+	return editLines(dir, args[2], func(l string) (string, bool) { return l, !re.MatchString(l) })
+}
+
+// editLines rewrites the file at path (relative to dir) line by line:
+// edit returns a line's new text and whether to keep it.
+func editLines(dir, path string, edit func(line string) (string, bool)) error {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(dir, path)
 	}
@@ -319,8 +342,12 @@ func sedDelete(dir string, args []string) error {
 	}
 	var kept []string
 	for _, l := range strings.SplitAfter(string(data), "\n") {
-		if !re.MatchString(strings.TrimSuffix(l, "\n")) {
-			kept = append(kept, l)
+		text, nl := strings.CutSuffix(l, "\n")
+		if text, keep := edit(text); keep {
+			if nl {
+				text += "\n"
+			}
+			kept = append(kept, text)
 		}
 	}
 	return os.WriteFile(path, []byte(strings.Join(kept, "")), 0o644)
@@ -642,8 +669,17 @@ func TestDocHelpers(t *testing.T) {
 		if string(got) != "{\n \"a\": 1,\n \"b\": 2\n}\n" {
 			t.Errorf("got %q", got)
 		}
-		if err := sedDelete("", []string{"-i", "s/a/b/", f}); err == nil {
-			t.Error("a substitution is accepted")
+		if err := sedDelete(filepath.Dir(f), []string{"-i", `s/"a": 1/"a": 1, "x": "$1"/`, "c.json"}); err != nil {
+			t.Fatal(err)
+		}
+		got, _ = os.ReadFile(f)
+		if string(got) != "{\n \"a\": 1, \"x\": \"$1\",\n \"b\": 2\n}\n" {
+			t.Errorf("substituted (the text literally): got %q", got)
+		}
+		for _, bad := range []string{"s/a/b/g", "s/a/b", "s//b/", "s/a/b/c/"} {
+			if err := sedDelete("", []string{"-i", bad, f}); err == nil {
+				t.Errorf("sed -i %q is accepted", bad)
+			}
 		}
 	})
 	t.Run("normalize", func(t *testing.T) {
