@@ -147,7 +147,7 @@ func sonicMutations() []mutation {
 			edit: edit(func(d doc) { d["MAP_PFC_PRIORITY_TO_QUEUE"]["AZURE"]["3"] = "0" })},
 		{field: "MAP_PFC_PRIORITY_TO_QUEUE (entries)", name: "priority 2 (no PFC) pauses queue 5",
 			edit: edit(func(d doc) { d["MAP_PFC_PRIORITY_TO_QUEUE"]["AZURE"]["2"] = "5" })},
-		{field: "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP (entries)", name: "priority 3's pause from PG 0", harmful: true, rule: "QOS017", why: notSim,
+		{field: "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP (entries)", name: "priority 3's pause from PG 0", harmful: true, rule: "QOS023", dataPlane: true,
 			edit: edit(func(d doc) {
 				d.add("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", "AZURE", map[string]string{"0": "0", "3": "0", "4": "4"})
 				d.pointPorts("pfc_to_pg_map", "AZURE")
@@ -201,7 +201,7 @@ func sonicMutations() []mutation {
 				d.copyEntry("MAP_PFC_PRIORITY_TO_QUEUE", "AZURE", "COPY", nil)
 				d.pointPorts("pfc_to_queue_map", "COPY")
 			})},
-		{field: "PORT_QOS_MAP pfc_to_pg_map", name: "ports on a map taking priority 3's pause from PG 0", harmful: true, rule: "QOS017", why: notSim,
+		{field: "PORT_QOS_MAP pfc_to_pg_map", name: "ports on a map taking priority 3's pause from PG 0", harmful: true, rule: "QOS023", dataPlane: true,
 			edit: edit(func(d doc) {
 				d.add("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", "SKEW", map[string]string{"3": "0"})
 				d.pointPorts("pfc_to_pg_map", "SKEW")

@@ -232,6 +232,12 @@ type PortConfig struct {
 	// PFCToQueue is the queue a PFC frame for priority p, received on this
 	// port, pauses (SONiC's MAP_PFC_PRIORITY_TO_QUEUE).
 	PFCToQueue map[int]int `json:"pfc_to_queue"`
+	// PFCToPG, when not nil, is the PG whose XOFF sends the PFC frames of
+	// each priority (SONiC's PFC_PRIORITY_TO_PRIORITY_GROUP_MAP): a PFC
+	// priority whose traffic fills another PG is then paused by that PG
+	// and not by its own. Nil: each PFC priority is paused by the PG its
+	// traffic class fills (TCToPG).
+	PFCToPG map[int]int `json:"pfc_to_pg,omitempty"`
 	// PFCPriorities are the priorities with PFC enabled, sorted. A PFC
 	// priority is its traffic class.
 	PFCPriorities []int `json:"pfc_priorities"`

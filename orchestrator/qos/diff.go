@@ -357,6 +357,7 @@ func flattenPortInto(p *PortConfig, f map[string]string) {
 	putMap("tc_to_queue", p.TCToQueue)
 	putMap("tc_to_pg", p.TCToPG)
 	putMap("pfc_to_queue", p.PFCToQueue)
+	putMap("pfc_to_pg", p.PFCToPG)
 	f["pfc_priorities"] = pfcPrioritiesText(p)
 	for tc := range NumTC {
 		f[namesOf(tc).lossless] = strconv.FormatBool(p.Class(tc).Lossless)
@@ -387,7 +388,7 @@ func indexed(name string, i int) string { return name + "." + strconv.Itoa(i) }
 // priorities), made once rather than for every port.
 var indexedNames = func() map[string][]string {
 	out := map[string][]string{}
-	for name, n := range map[string]int{"dscp_to_tc": 64, "cos_to_tc": 8, "tc_to_queue": NumTC, "tc_to_pg": NumTC, "pfc_to_queue": 8} {
+	for name, n := range map[string]int{"dscp_to_tc": 64, "cos_to_tc": 8, "tc_to_queue": NumTC, "tc_to_pg": NumTC, "pfc_to_queue": 8, "pfc_to_pg": 8} {
 		for i := range n {
 			out[name] = append(out[name], indexed(name, i))
 		}

@@ -70,6 +70,7 @@ const (
 	RulePortMTU           = "QOS020"
 	RuleOverruled         = "QOS021"
 	RuleShapedLossless    = "QOS022"
+	RulePFCPGMap          = "QOS023"
 )
 
 // Rules lists the lint rules.
@@ -97,6 +98,7 @@ func Rules() []Rule {
 		{RuleRouting, "routing-design", SevWarning, "the underlay's routing design lets traffic take paths that can form PFC deadlocks"},
 		{RulePortMTU, "port-mtu", SevError, "a data port's MTU is below what RoCE's packets need (the lab's RoCE MTU plus headers)"},
 		{RuleShapedLossless, "shaped-lossless-queue", SevWarning, "the queue of a lossless class, or a port that carries one, is shaped below the port's line rate: RoCE leaves the port no faster than the shaper, and its backlog pauses (PFC) or is marked (ECN) sooner; the simulator runs the shaper"},
+		{RulePFCPGMap, "pfc-pg-map", SevError, "a PFC priority's pause frames come from another PG than the one its traffic fills: that PG fills without pausing the sender and drops once its headroom is gone"},
 		{RuleOverruled, "overruled-entry", SevError, "a config entry the switch refuses (error: a key orchagent cannot read, a PFC_WD entry whose times pfcwdorch refuses), or applies otherwise than it reads (warning: an index read short, a BUFFER_PG entry SONiC's buffer manager writes over, an EOS priority strict below a round-robin tx-queue)"},
 	}
 }
@@ -345,6 +347,7 @@ func (l *linter) run() {
 			l.portMTU(d, p)
 			l.portSpeed(d, p)
 			l.shapedLossless(d, p, lossless)
+			l.pfcPGMap(d, p)
 		}
 	}
 }
@@ -939,6 +942,23 @@ func (l *linter) portSpeed(d *DeviceConfig, p *PortConfig) {
 		fmt.Sprintf("set the port's speed to its link's, %d Gb/s (SONiC: PORT speed %d)", p.LinkSpeedGbps, p.LinkSpeedGbps*1000),
 		"the port is set to %d Gb/s but its link runs at %d Gb/s: the link does not come up with its peer (or runs at the slower speed), and the switch sizes the port's lossless headroom for %d Gb/s; the simulator runs the link at %d Gb/s",
 		p.SpeedGbps, p.LinkSpeedGbps, p.SpeedGbps, p.LinkSpeedGbps)
+}
+
+// QOS023: a PFC priority paused by another PG than its traffic's.
+func (l *linter) pfcPGMap(d *DeviceConfig, p *PortConfig) {
+	if p.PFCToPG == nil {
+		return
+	}
+	for _, pr := range p.PFCPriorities {
+		own := p.Class(pr).PG
+		from, ok := p.PFCToPG[pr]
+		if !ok || from == own {
+			continue
+		}
+		l.addAt(RulePFCPGMap, SevError, d.Device, p.Name, p.Origins["pfc_to_pg"],
+			fmt.Sprintf("map priority %d to PG %d in the PFC priority to PG map (SONiC: PFC_PRIORITY_TO_PRIORITY_GROUP_MAP, %d: %d), the PG its traffic class fills", pr, own, pr, own),
+			"PFC priority %d's traffic fills PG %d but its pause frames come from PG %d: PG %d fills without pausing the sender and drops once its headroom is gone", pr, own, from, own)
+	}
 }
 
 // QOS022: a shaper on the queue of a lossless class, or on a port that

@@ -241,6 +241,9 @@ func TestLintRules(t *testing.T) {
 		{RuleShapedLossless, SevWarning, "Ethernet0", "the port carries lossless TC3 and is shaped to 50 Gb/s, 50% of the port's 100 Gb/s", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Port("Ethernet0").Shaper = &Shaper{RateKbps: 50_000_000}
 		}},
+		{RulePFCPGMap, SevError, "Ethernet0", "PFC priority 3's traffic fills PG 3 but its pause frames come from PG 0", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			c[0].Port("Ethernet0").PFCToPG = map[int]int{3: 0, 4: 4}
+		}},
 		// Bare EOS files say no speed: a percent shaper is named by its
 		// percent.
 		{RuleShapedLossless, SevWarning, "Ethernet0", "queue 3 carries lossless TC3 and is shaped to 10% of the port's speed", true, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
@@ -671,5 +674,16 @@ func TestDiffGreenOnlyNamesGreen(t *testing.T) {
 	}
 	if !slices.Equal(fields, []string{"queue.3.ecn"}) {
 		t.Errorf("changed fields %v, want only queue.3.ecn", fields)
+	}
+}
+
+// TestLintPFCPGMapThatAgrees: a PFC-priority-to-PG map that pauses each
+// PFC priority from the PG its traffic fills (the identity here) is no
+// QOS023 finding.
+func TestLintPFCPGMapThatAgrees(t *testing.T) {
+	in, cfgs := lintBase(t)
+	cfgs[0].Port("Ethernet0").PFCToPG = map[int]int{0: 0, 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7}
+	if got := findings(Lint(cfgs, LintOptions{Intent: &in}), RulePFCPGMap); len(got) > 0 {
+		t.Errorf("%+v", got)
 	}
 }

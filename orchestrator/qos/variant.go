@@ -43,6 +43,7 @@ func (d DeviceConfig) Clone() DeviceConfig {
 		q.TCToQueue = maps.Clone(p.TCToQueue)
 		q.TCToPG = maps.Clone(p.TCToPG)
 		q.PFCToQueue = maps.Clone(p.PFCToQueue)
+		q.PFCToPG = maps.Clone(p.PFCToPG)
 		q.Origins = maps.Clone(p.Origins)
 		q.PFCPriorities = slices.Clone(p.PFCPriorities)
 		q.ManagerLossless = slices.Clone(p.ManagerLossless)

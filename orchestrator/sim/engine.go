@@ -1887,7 +1887,13 @@ func (s *sim) samplePriorities(i int, pi int32, k int) {
 		q.PausedRx = append(q.PausedRx, p.lane[p.pauseQ[pr]].pauseUntil > s.now)
 		q.PGBytes = append(q.PGBytes, st.min+st.shared+st.hdr)
 		q.XOFFBytes = append(q.XOFFBytes, xoffAt)
-		q.PauseTx = append(q.PauseTx, st.xoff && slices.Contains(st.prios, pr) && p.wdIgnore&(1<<pr) == 0)
+		paused := false
+		for g := range p.pg {
+			if p.pg[g].xoff && slices.Contains(p.pg[g].prios, pr) {
+				paused = true
+			}
+		}
+		q.PauseTx = append(q.PauseTx, paused && p.wdIgnore&(1<<pr) == 0)
 	}
 }
 

@@ -965,7 +965,7 @@ func (s *sim) buildQoS() error {
 				return errorf("port %s: DSCP map entry %d->%d out of range (DSCP 0..63, priority 0..7)", ref, d, pr)
 			}
 		}
-		for name, mm := range map[string]map[int]int{"priority-to-PG": m.PriorityToPG, "priority-to-queue": m.PriorityToQueue, "pause-to-queue": m.PauseToQueue} {
+		for name, mm := range map[string]map[int]int{"priority-to-PG": m.PriorityToPG, "priority-to-queue": m.PriorityToQueue, "pause-to-queue": m.PauseToQueue, "pause-from-PG": m.PauseFromPG} {
 			for k, v := range mm {
 				if k < 0 || k > 7 || v < 0 || v > 7 {
 					return errorf("port %s: %s map entry %d->%d out of range 0..7", ref, name, k, v)
@@ -1080,7 +1080,13 @@ func (s *sim) buildQoS() error {
 			q := &pq[pr]
 			if q.PFC {
 				st.lossless = true
-				st.prios = append(st.prios, uint8(pr))
+				// Its PFC frames come from the PG the port's map names,
+				// else from the PG its traffic fills.
+				from := g
+				if f, ok := maps.PauseFromPG[pr]; ok {
+					from = uint8(f)
+				}
+				p.pg[from].prios = append(p.pg[from].prios, uint8(pr))
 			}
 			if set[g] {
 				continue
@@ -1110,7 +1116,9 @@ func (s *sim) buildQoS() error {
 			if st.xonOffset == 0 && st.xonMin == 0 {
 				st.xonOffset = 3 << 10
 			}
-			lowest := st.prios[0]
+			// (A lossless PG holds a PFC priority's traffic, so the loop
+			// finds one; its own prios may be empty under a PFC-to-PG map.)
+			lowest := uint8(0)
 			for pr := range 8 {
 				if int(p.pgOf[pr]) == g {
 					lowest = uint8(pr)

@@ -205,6 +205,10 @@ type PortMaps struct {
 	// PauseToQueue is the queue a PFC frame for priority p, received by
 	// the port, pauses.
 	PauseToQueue map[int]int
+	// PauseFromPG is the PG whose XOFF sends the port's PFC frames for
+	// priority p; nil: the PG p's traffic fills (PriorityToPG). A PG
+	// none of whose priorities it sends pauses nobody when it fills.
+	PauseFromPG map[int]int
 }
 
 // Flow is one QP: a sender NIC streaming Bytes to a receiver NIC.

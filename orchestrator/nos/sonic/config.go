@@ -102,6 +102,7 @@ func BuildDoc(dc qos.DeviceConfig) (Doc, error) {
 		{"tc_to_queue_map", "TC_TO_QUEUE_MAP", func(p *qos.PortConfig) map[int]int { return p.TCToQueue }},
 		{"tc_to_pg_map", "TC_TO_PRIORITY_GROUP_MAP", func(p *qos.PortConfig) map[int]int { return p.TCToPG }},
 		{"pfc_to_queue_map", "MAP_PFC_PRIORITY_TO_QUEUE", func(p *qos.PortConfig) map[int]int { return p.PFCToQueue }},
+		{"pfc_to_pg_map", "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", func(p *qos.PortConfig) map[int]int { return p.PFCToPG }},
 	}
 	common := map[string]string{}
 	for _, k := range kinds {

@@ -101,7 +101,6 @@ func FromDoc(device string, doc Doc) (qos.DeviceConfig, error) {
 		dp.Name = ""
 		r.dc.DefaultPort = &dp
 	}
-	r.pfcToPGNotes()
 	r.packetShaperNotes()
 	for _, k := range slices.SortedFunc(maps.Keys(r.defaults), cmpKey3) {
 		r.dc.Defaults = append(r.dc.Defaults, *r.defaults[k])
@@ -497,6 +496,23 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 	// watchdog watches the PFC priorities (db_migrator writes pfc_enable
 	// into it for configs from before the field).
 	var wdPriorities []int
+	// The PFC priority to PG map, where an entry applied to the port
+	// names one (the last such, as for the other maps): which PG's XOFF
+	// sends each priority's PFC frames. Without one each PFC priority is
+	// paused by the PG its traffic class fills, as the simulator has it.
+	for _, e := range r.portQoSMaps(name) {
+		if n := cfgRefName(e.PFCToPGMap); n != "" {
+			if m, ok := r.db.PFCToPGMap[n]; ok {
+				pc.PFCToPG = map[int]int{}
+				for k, v := range m {
+					if k >= 0 && k < qos.NumTC && v >= 0 && v < qos.NumTC {
+						pc.PFCToPG[k] = v
+					}
+				}
+				pc.Origins["pfc_to_pg"] = "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP|" + n + " via PORT_QOS_MAP|" + e.key
+			}
+		}
+	}
 	if e := pfcOf(r.portQoSMaps(name)); e != nil {
 		lists := r.pqmPriorities[e.key]
 		pc.PFCPriorities = slices.Clone(lists.pfc)
@@ -1198,18 +1214,4 @@ func (r *resolver) watchdogPoll() error {
 		}
 	}
 	return nil
-}
-
-// pfcToPGNotes names PFC priority to PG maps that are not the identity:
-// the simulator sends a PG's PFC frames for the priorities of its own
-// classes, so such a map is a setting it does not run (QOS017).
-func (r *resolver) pfcToPGNotes() {
-	for _, name := range cfgSortedKeys(r.db.PFCToPGMap) {
-		for _, k := range slices.Sorted(maps.Keys(r.db.PFCToPGMap[name])) {
-			if v := r.db.PFCToPGMap[name][k]; v != k {
-				r.dc.Unsimulated = append(r.dc.Unsimulated, qos.NotRun{Where: fmt.Sprintf("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP|%s %d", name, k),
-					What: fmt.Sprintf("priority %d's pauses come from PG %d; the simulator sends a PG's PFC frames for the priorities of its own traffic classes, so PG %d pauses priority %d only if TC%d maps to it", k, v, v, k, k)})
-			}
-		}
-	}
 }

@@ -26,7 +26,7 @@ type ConfigDB struct {
 	TCToQueueMap  map[string]IntMap `table:"TC_TO_QUEUE_MAP" keys:"7" use:"simulated" why:"the egress queue each traffic class leaves by"`
 	TCToPGMap     map[string]IntMap `table:"TC_TO_PRIORITY_GROUP_MAP" keys:"7" use:"simulated" why:"the ingress priority group each traffic class fills (its buffer profile, its PFC)"`
 	PFCToQueueMap map[string]IntMap `table:"MAP_PFC_PRIORITY_TO_QUEUE" keys:"7" use:"simulated" why:"the queue a received PFC frame for each priority pauses"`
-	PFCToPGMap    map[string]IntMap `table:"PFC_PRIORITY_TO_PRIORITY_GROUP_MAP" keys:"7" use:"lint" why:"the PG whose XOFF sends each PFC priority; the simulator sends a PG's PFC for the priorities of its own traffic classes (this map as identity), and lint flags another map"`
+	PFCToPGMap    map[string]IntMap `table:"PFC_PRIORITY_TO_PRIORITY_GROUP_MAP" keys:"7" use:"simulated" why:"the PG whose XOFF sends each PFC priority's pause frames, on the ports whose PORT_QOS_MAP names the map: a priority whose traffic fills another PG is paused by the map's PG, not its own, and lint flags that (QOS023)"`
 
 	PortQoSMap map[string]*PortQoSMapEntry `table:"PORT_QOS_MAP"`
 	Queue      map[string]*QueueEntry      `table:"QUEUE"`
@@ -89,7 +89,7 @@ type PortQoSMapEntry struct {
 	TCToQueueMap  string `cfg:"tc_to_queue_map" use:"simulated" why:"names the port's traffic class to queue map"`
 	TCToPGMap     string `cfg:"tc_to_pg_map" use:"simulated" why:"names the port's traffic class to PG map"`
 	PFCToQueueMap string `cfg:"pfc_to_queue_map" use:"simulated" why:"names the port's PFC priority to queue map"`
-	PFCToPGMap    string `cfg:"pfc_to_pg_map" use:"lint" why:"names the port's PFC priority to PG map (see PFC_PRIORITY_TO_PRIORITY_GROUP_MAP)"`
+	PFCToPGMap    string `cfg:"pfc_to_pg_map" use:"simulated" why:"names the port's PFC priority to PG map (see PFC_PRIORITY_TO_PRIORITY_GROUP_MAP); without one each PFC priority is paused by the PG its traffic class fills"`
 	PFCEnable     string `cfg:"pfc_enable" use:"simulated" why:"the priorities with PFC: their PGs pause (with a lossless profile) instead of dropping"`
 	PFCWDEnable   string `cfg:"pfcwd_sw_enable" use:"simulated" why:"the priorities the PFC watchdog watches"`
 	TCToDSCPMap   string `cfg:"tc_to_dscp_map" use:"ignored" why:"egress DSCP remarking is not simulated: packets keep their DSCP, so a map that rewrote RoCE's DSCP would change its class downstream unseen" risk:"a map that rewrites RoCE's DSCP changes its class at the next switch"`

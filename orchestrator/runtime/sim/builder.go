@@ -335,7 +335,7 @@ func portQoS(dc *qos.DeviceConfig, pc *qos.PortConfig) (map[int]engine.PortQoS, 
 		}
 		out[i] = pq
 	}
-	m := engine.PortMaps{DSCPToPriority: make(map[int]int, 64), PriorityToPG: pc.TCToPG, PriorityToQueue: pc.TCToQueue, PauseToQueue: pc.PFCToQueue}
+	m := engine.PortMaps{DSCPToPriority: make(map[int]int, 64), PriorityToPG: pc.TCToPG, PriorityToQueue: pc.TCToQueue, PauseToQueue: pc.PFCToQueue, PauseFromPG: pc.PFCToPG}
 	for d := range 64 {
 		m.DSCPToPriority[d] = pc.TCOf(d)
 	}
