@@ -50,6 +50,12 @@ func roceFields(p *PortConfig, roce, cnp int, platform bool) map[string]string {
 		c := p.Class(tc)
 		keepMap("tc_to_queue", p.TCToQueue, tc)
 		keepMap("pfc_to_queue", p.PFCToQueue, tc)
+		// The PG that sends the class's pauses, where a map makes it
+		// another than the one its traffic fills (a map that agrees
+		// changes nothing RoCE sees).
+		if g, ok := p.PFCToPG[tc]; ok && g != c.PG {
+			out[indexed("pfc_to_pg", tc)] = strconv.Itoa(g)
+		}
 		if tc >= 0 && tc < NumTC {
 			out[namesOf(tc).lossless] = strconv.FormatBool(c.Lossless)
 		}

@@ -684,6 +684,16 @@ func TestLintPFCPGMapThatAgrees(t *testing.T) {
 	in, cfgs := lintBase(t)
 	cfgs[0].Port("Ethernet0").PFCToPG = map[int]int{0: 0, 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7}
 	if got := findings(Lint(cfgs, LintOptions{Intent: &in}), RulePFCPGMap); len(got) > 0 {
-		t.Errorf("%+v", got)
+		t.Errorf("identity: %+v", got)
+	}
+	// TC3 fills PG 4 and the map pauses priority 3 from PG 4: they agree,
+	// though neither map is the identity.
+	in, cfgs = lintBase(t)
+	p := cfgs[0].Port("Ethernet0")
+	p.TCToPG = maps.Clone(p.TCToPG)
+	p.TCToPG[3] = 4
+	p.PFCToPG = map[int]int{3: 4}
+	if got := findings(Lint(cfgs, LintOptions{Intent: &in}), RulePFCPGMap); len(got) > 0 {
+		t.Errorf("TC3 in PG 4, paused from PG 4: %+v", got)
 	}
 }

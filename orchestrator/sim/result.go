@@ -348,8 +348,9 @@ type PrioritySeries struct {
 	// XOFFBytes the use at which a lossless PG sends XOFF at that moment
 	// (its reserve plus its static threshold, or plus alpha times the
 	// pool's free space, which moves as the pool fills; 0 for a lossy
-	// PG); PauseTx whether the PG was in XOFF for the priority: a pause
-	// the port sent its peer.
+	// PG); PauseTx whether a PG that sends the priority's pauses was in
+	// XOFF (the PG it fills, or the one the port's PFC-priority-to-PG
+	// map names: PortMaps.PauseFromPG): a pause the port sent its peer.
 	PG        int     `json:"pg"`
 	PGBytes   []int64 `json:"pg_bytes"`
 	XOFFBytes []int64 `json:"xoff_bytes"`

@@ -152,8 +152,8 @@ func BuildDoc(dc qos.DeviceConfig) (Doc, error) {
 		pq := map[string]string{}
 		for _, k := range kinds {
 			m := k.pick(&p)
-			if m == nil {
-				continue
+			if len(m) == 0 {
+				continue // no map (an empty one would name a table CONFIG_DB cannot hold)
 			}
 			name := cfgMapName
 			if qos.FormatMap(m) != common[k.field] {

@@ -498,17 +498,15 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 	var wdPriorities []int
 	// The PFC priority to PG map, where an entry applied to the port
 	// names one (the last such, as for the other maps): which PG's XOFF
-	// sends each priority's PFC frames. Without one each PFC priority is
-	// paused by the PG its traffic class fills, as the simulator has it.
+	// sends each priority's PFC frames. Without one (or with one of no
+	// entries, which CONFIG_DB cannot hold: a Redis hash has fields) each
+	// PFC priority is paused by the PG its traffic class fills, as the
+	// simulator has it; the table's parse refused keys and PGs outside
+	// 0-7.
 	for _, e := range r.portQoSMaps(name) {
 		if n := cfgRefName(e.PFCToPGMap); n != "" {
-			if m, ok := r.db.PFCToPGMap[n]; ok {
-				pc.PFCToPG = map[int]int{}
-				for k, v := range m {
-					if k >= 0 && k < qos.NumTC && v >= 0 && v < qos.NumTC {
-						pc.PFCToPG[k] = v
-					}
-				}
+			if m := r.db.PFCToPGMap[n]; len(m) > 0 {
+				pc.PFCToPG = maps.Clone(map[int]int(m))
 				pc.Origins["pfc_to_pg"] = "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP|" + n + " via PORT_QOS_MAP|" + e.key
 			}
 		}

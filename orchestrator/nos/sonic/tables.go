@@ -26,7 +26,7 @@ type ConfigDB struct {
 	TCToQueueMap  map[string]IntMap `table:"TC_TO_QUEUE_MAP" keys:"7" use:"simulated" why:"the egress queue each traffic class leaves by"`
 	TCToPGMap     map[string]IntMap `table:"TC_TO_PRIORITY_GROUP_MAP" keys:"7" use:"simulated" why:"the ingress priority group each traffic class fills (its buffer profile, its PFC)"`
 	PFCToQueueMap map[string]IntMap `table:"MAP_PFC_PRIORITY_TO_QUEUE" keys:"7" use:"simulated" why:"the queue a received PFC frame for each priority pauses"`
-	PFCToPGMap    map[string]IntMap `table:"PFC_PRIORITY_TO_PRIORITY_GROUP_MAP" keys:"7" use:"simulated" why:"the PG whose XOFF sends each PFC priority's pause frames, on the ports whose PORT_QOS_MAP names the map: a priority whose traffic fills another PG is paused by the map's PG, not its own, and lint flags that (QOS023)"`
+	PFCToPGMap    map[string]IntMap `table:"PFC_PRIORITY_TO_PRIORITY_GROUP_MAP" keys:"7" use:"simulated" why:"the PG whose XOFF sends each PFC priority's pause frames, on the ports whose PORT_QOS_MAP names the map, as Broadcom's PFC-tx priority to PG profile has it (the SAI header leaves the meaning to the vendor; Barefoot's SAI takes it as the buffer group the traffic fills): a priority whose traffic fills another PG is paused by the map's PG, not its own, and lint flags that (QOS023); a priority the map leaves out is paused by its own PG (labctl's assumption)"`
 
 	PortQoSMap map[string]*PortQoSMapEntry `table:"PORT_QOS_MAP"`
 	Queue      map[string]*QueueEntry      `table:"QUEUE"`
