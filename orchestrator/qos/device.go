@@ -330,6 +330,13 @@ type Shaper struct {
 	RateKbps   int64 `json:"rate_kbps,omitempty"`
 	Percent    int   `json:"percent,omitempty"`
 	BurstBytes int64 `json:"burst_bytes,omitempty"`
+	// PacketsPerSec, when above 0, meters frames instead of bytes (SONiC's
+	// meter_type packets, EOS's shape rate in pps): the queue (the port)
+	// sends at most that many frames a second, whatever their size, in
+	// bursts of BurstPackets (below one, one). RateKbps, Percent and
+	// BurstBytes are then 0.
+	PacketsPerSec int64 `json:"packets_per_sec,omitempty"`
+	BurstPackets  int64 `json:"burst_packets,omitempty"`
 }
 
 // RateKbpsAt is the shaper's rate on a port of speedGbps: RateKbps, or
@@ -570,10 +577,14 @@ func (p *PortConfig) PortShapeKbps() int64 {
 // Holds says whether shaper sh of the port (its own or a queue's) can hold
 // traffic back: its rate is below the speed the port runs at, or, with
 // the speed unknown, it is a rate or a percent below 100. A shaper at or
-// above line rate never holds a frame.
+// above line rate never holds a frame. A packet meter is taken to hold:
+// whether it does depends on the frames' sizes.
 func (p *PortConfig) Holds(sh *Shaper) bool {
 	if sh == nil {
 		return false
+	}
+	if sh.PacketsPerSec > 0 {
+		return true
 	}
 	speed := p.RunSpeedGbps()
 	if speed <= 0 {

@@ -512,6 +512,13 @@ func queueFields(q *QueueConfig, buffer bool, put func(k, v string)) {
 // show it:
 // "40 Gb/s" or "40% of the port", and its burst when one is set.
 func shaperText(sh *Shaper) string {
+	if sh.PacketsPerSec > 0 {
+		s := strconv.FormatInt(sh.PacketsPerSec, 10) + " packets/s"
+		if sh.BurstPackets > 0 {
+			s += " burst " + strconv.FormatInt(sh.BurstPackets, 10) + " packets"
+		}
+		return s
+	}
 	s := strconv.FormatFloat(float64(sh.RateKbps)/1e6, 'f', -1, 64) + " Gb/s"
 	if sh.RateKbps <= 0 {
 		s = strconv.Itoa(sh.Percent) + "% of the port"
