@@ -555,8 +555,8 @@ func (p *PortConfig) Queue(q int) *QueueConfig {
 }
 
 // ShapeKbps is the rate queue q of the port is shaped to, 0 when it is
-// not: its Shaper's rate, a percent of it taken of the speed the port
-// runs at (RunSpeedGbps).
+// not or meters frames: its Shaper's rate, a percent of it taken of the
+// speed the port runs at (RunSpeedGbps).
 func (p *PortConfig) ShapeKbps(q int) int64 {
 	qc := p.Queue(q)
 	if qc == nil || qc.Shaper == nil {
@@ -566,7 +566,7 @@ func (p *PortConfig) ShapeKbps(q int) int64 {
 }
 
 // PortShapeKbps is the rate the port is shaped to (its own Shaper), 0
-// when it is not.
+// when it is not or meters frames.
 func (p *PortConfig) PortShapeKbps() int64 {
 	if p.Shaper == nil {
 		return 0

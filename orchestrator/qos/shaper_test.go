@@ -30,14 +30,11 @@ func TestShaperShownAndDiffed(t *testing.T) {
 	if len(d) != 2 || d[0].Field != "queue.3.shaper" || d[1].Field != "shaper" || d[1].B != "50 Gb/s" {
 		t.Errorf("the settings' differences with the port shaped: %+v", d)
 	}
-	if got := p.PortShapeKbps(); got != 50_000_000 {
+	if got := p.Shaper.RateKbpsAt(p.RunSpeedGbps()); got != 50_000_000 {
 		t.Errorf("the port's shaper: %d kb/s", got)
 	}
 	p.LinkSpeedGbps = 400
-	if got := p.ShapeKbps(3); got != 160_000_000 {
+	if got := p.Queue(3).Shaper.RateKbpsAt(p.RunSpeedGbps()); got != 160_000_000 {
 		t.Errorf("40%% of a 400G link: %d kb/s", got)
-	}
-	if got := p.ShapeKbps(1); got != 0 {
-		t.Errorf("an unshaped queue: %d kb/s", got)
 	}
 }

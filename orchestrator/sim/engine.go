@@ -502,7 +502,11 @@ func (s *sim) pickQueue(pi int32, p *port) int {
 // at its rate for every frame it has sent; a frame may start at paid -
 // ahead (the burst it may send ahead of its rate).
 type queueShaper struct {
+	// kbps is the rate, a packet meter's for full-size frames (the
+	// flow-level model's capacity); frame is a packet meter's cost of a
+	// frame, whatever its size (0: the meter counts bytes).
 	kbps  int64
+	frame int64 // ps
 	ahead int64 // ps
 	paid  int64 // ps
 }
@@ -510,8 +514,21 @@ type queueShaper struct {
 // shaper is the state of a shaper as given: an error for a negative rate
 // or burst, none (kbps 0) for a rate of 0.
 func (s *sim) shaper(sh Shaper) (queueShaper, error) {
-	if sh.Kbps < 0 || sh.BurstBytes < 0 {
-		return queueShaper{}, fmt.Errorf("negative shaper rate (%d kb/s) or burst (%d B)", sh.Kbps, sh.BurstBytes)
+	if sh.Kbps < 0 || sh.BurstBytes < 0 || sh.PacketsPerSec < 0 || sh.BurstPackets < 0 {
+		return queueShaper{}, fmt.Errorf("negative shaper rate (%d kb/s, %d packets/s) or burst (%d B, %d packets)", sh.Kbps, sh.PacketsPerSec, sh.BurstBytes, sh.BurstPackets)
+	}
+	if sh.Kbps > 0 && sh.PacketsPerSec > 0 {
+		return queueShaper{}, fmt.Errorf("a shaper of both %d kb/s and %d packets/s: it meters bytes or frames, not both", sh.Kbps, sh.PacketsPerSec)
+	}
+	if sh.PacketsPerSec > 0 {
+		// A frame each 1/PacketsPerSec, ahead by its burst of frames (at
+		// least the frame in hand, as for bytes).
+		frame := max(int64(1e12)/sh.PacketsPerSec, 1)
+		ahead := int64(maxShapePs)
+		if b := max(sh.BurstPackets, 1); b < maxShapePs/frame {
+			ahead = b * frame
+		}
+		return queueShaper{kbps: max(sh.PacketsPerSec*s.fullWire()*8/1000, 1), frame: frame, ahead: ahead}, nil
 	}
 	if sh.Kbps == 0 {
 		return queueShaper{}, nil
@@ -540,6 +557,10 @@ const maxShapePs = 1 << 62
 
 // pay charges the queue for a frame of wire bytes that starts now.
 func (q *queueShaper) pay(now, wire int64) {
+	if q.frame > 0 {
+		q.paid = max(q.paid, now) + q.frame
+		return
+	}
 	q.paid = max(q.paid, now) + shapePs(wire, q.kbps)
 }
 

@@ -1056,11 +1056,11 @@ func (s *sim) buildQoS() error {
 				return errorf("port %s priority %d egress: %v", p.ref, pr, err)
 			}
 			p.lane[pr].eg.adm = eg
-			if q.Shape.Kbps != 0 {
-				sh, err := s.shaper(q.Shape)
-				if err != nil {
-					return errorf("port %s queue %d: %v", p.ref, pr, err)
-				}
+			sh, err := s.shaper(q.Shape)
+			if err != nil {
+				return errorf("port %s queue %d: %v", p.ref, pr, err)
+			}
+			if sh.kbps > 0 {
 				if s.shapers == nil {
 					s.shapers = make([]queueShaper, 8*len(s.ports))
 					s.shaped = make([]uint8, len(s.ports))

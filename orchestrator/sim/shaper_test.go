@@ -186,3 +186,36 @@ func TestShaperHugeBurst(t *testing.T) {
 		t.Errorf("a 4 GB burst: the shaped queue's flow %.2f Gb/s, want %.2f (half the port, as unshaped)", got, want)
 	}
 }
+
+// TestPacketMeter: a queue metered at 1,000,000 frames a second sends
+// that many full-size frames, 33.4 Gb/s on the wire whatever a byte
+// meter would say, and its burst is counted in frames; a shaper of both
+// bytes and frames is refused.
+func TestPacketMeter(t *testing.T) {
+	cfg := shapedStar(0, 0)
+	cfg.QoS[PortRef{"sw", "Ethernet1"}][3] = PortQoS{PFC: true, Shape: Shaper{PacketsPerSec: 1_000_000}}
+	r := mustRun(t, cfg)
+	frames := float64(DefaultMTU+WireOverheadBytes) * 8 * 1e6 / 1e9 // Gb/s of frames
+	want := frames * float64(DefaultMTU) / float64(DefaultMTU+WireOverheadBytes)
+	if got := r.Flows[0].GoodputGbps; !within(got, want, 0.01*want) {
+		t.Errorf("1 M frames/s: %.2f Gb/s, want %.2f", got, want)
+	}
+	if got, other := r.Flows[1].GoodputGbps, (100-frames)*float64(DefaultMTU)/float64(DefaultMTU+WireOverheadBytes); !within(got, other, 0.02*other) {
+		t.Errorf("the other queue: %.2f Gb/s, want %.2f", got, other)
+	}
+	rates, err := FlowLevelRates(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eta := WireEfficiency(DefaultMTU); !within(rates[0], frames*eta, 0.001) {
+		t.Errorf("flow-level: %.3f Gb/s, want %.3f", rates[0], frames*eta)
+	}
+	cfg.QoS[PortRef{"sw", "Ethernet1"}][3] = PortQoS{PFC: true, Shape: Shaper{Kbps: 1000, PacketsPerSec: 1000}}
+	if _, err := Run(t.Context(), cfg); err == nil {
+		t.Error("a shaper of bytes and frames is taken")
+	}
+	cfg.QoS[PortRef{"sw", "Ethernet1"}][3] = PortQoS{PFC: true, Shape: Shaper{PacketsPerSec: -1}}
+	if _, err := Run(t.Context(), cfg); err == nil {
+		t.Error("a negative packet meter is taken")
+	}
+}

@@ -189,6 +189,11 @@ type PortQoS struct {
 type Shaper struct {
 	Kbps       int64
 	BurstBytes int64
+	// PacketsPerSec, instead of Kbps, meters frames whatever their size:
+	// a frame may start once the frames before it are paid for at one
+	// each 1/PacketsPerSec, less BurstPackets (below one, one) ahead.
+	PacketsPerSec int64
+	BurstPackets  int64
 }
 
 // PortMaps are one switch port's classification and queue maps. A nil map

@@ -159,8 +159,8 @@ func (b *builder) topology(nodes, nics map[string]bool, seed int64) (engine.Topo
 				pc := &dc.Ports[i]
 				ref := engine.PortRef{Node: n.Name, Port: pc.Name}
 				qosMap[ref], portMaps[ref] = portQoS(dc, pc)
-				if r := pc.PortShapeKbps(); r > 0 {
-					shapers[ref] = engine.Shaper{Kbps: r, BurstBytes: pc.Shaper.BurstBytes}
+				if sh, ok := engineShaper(pc, pc.Shaper); ok {
+					shapers[ref] = sh
 				}
 			}
 		}
@@ -216,6 +216,20 @@ func (b *builder) topology(nodes, nics map[string]bool, seed int64) (engine.Topo
 		}
 	}
 	return topo, fabricQoS{qos: qosMap, maps: portMaps, shapers: shapers, dscp: dscp}, nil
+}
+
+// engineShaper is shaper sh (port pc's own or one of its queues') as the
+// simulator runs it: a packet meter, or a rate (a percent taken of the
+// speed the port runs at); ok false when it shapes nothing.
+func engineShaper(pc *qos.PortConfig, sh *qos.Shaper) (engine.Shaper, bool) {
+	switch {
+	case sh == nil:
+		return engine.Shaper{}, false
+	case sh.PacketsPerSec > 0:
+		return engine.Shaper{PacketsPerSec: sh.PacketsPerSec, BurstPackets: sh.BurstPackets}, true
+	}
+	r := sh.RateKbpsAt(pc.RunSpeedGbps())
+	return engine.Shaper{Kbps: r, BurstBytes: sh.BurstBytes}, r > 0
 }
 
 // fabricQoS is what topology gives the simulator of the switches' and
@@ -317,8 +331,8 @@ func portQoS(dc *qos.DeviceConfig, pc *qos.PortConfig) (map[int]engine.PortQoS, 
 				pq.DropMinBytes, pq.DropMaxBytes, pq.DropPmax = e.MinBytes, e.MaxBytes, e.Pmax
 			}
 			pq.Egress = admission(dc, q.Buffer)
-			if r := pc.ShapeKbps(i); r > 0 {
-				pq.Shape = engine.Shaper{Kbps: r, BurstBytes: q.Shaper.BurstBytes}
+			if sh, ok := engineShaper(pc, q.Shaper); ok {
+				pq.Shape = sh
 			}
 		}
 		c := pc.Class(i)
