@@ -235,7 +235,8 @@ func BuildDoc(dc qos.DeviceConfig) (Doc, error) {
 // cfgScheduler is a queue's SCHEDULER entry and its name:
 // scheduler.strict or scheduler.dwrr<weight>, and a shaped queue's
 // .pir<bytes per second>, and .pbs<bytes> when it has a burst, after
-// it. SONiC's pir is a rate in bytes per second (meter_type bytes): a
+// it (a packet meter's .pps<packets per second>, and .pbs<packets>,
+// cfgShaperFields). SONiC's pir is a rate in bytes per second (meter_type bytes): a
 // shaper given as a percent of the port's speed is written at its rate
 // on the speed the port runs at (RunSpeedGbps, as the simulator and lint
 // take it), which must be known.
@@ -254,7 +255,8 @@ func cfgScheduler(p *qos.PortConfig, q *qos.QueueConfig) (string, map[string]str
 
 // cfgPortScheduler is the SCHEDULER entry of a port's own shaper, which
 // its PORT_QOS_MAP scheduler names, and its name: port.pir<bytes per
-// second>, and .pbs<bytes> when it has a burst. SAI reads only the peak
+// second>, and .pbs<bytes> when it has a burst (a packet meter's
+// port.pps<packets per second>, cfgShaperFields). SAI reads only the peak
 // rate and burst of a port's scheduler, so the entry has no type. nil
 // fields: the port is not shaped.
 func cfgPortScheduler(p *qos.PortConfig) (string, map[string]string, error) {
@@ -271,8 +273,21 @@ func cfgPortScheduler(p *qos.PortConfig) (string, map[string]string, error) {
 // .pir<bytes per second>, and .pbs<bytes> when it has a burst; "" when
 // there is no shaper. SONiC's pir is a rate in bytes per second: a
 // shaper given as a percent of the port's speed is written at its rate
-// on the port's speed, which must be known.
+// on the port's speed, which must be known. A packet meter is written
+// as meter_type packets, pir its packets per second and pbs its burst in
+// packets, and named .pps<packets per second>, and .pbs<packets> when
+// it has a burst.
 func cfgShaperFields(p *qos.PortConfig, s *qos.Shaper, fields map[string]string) (string, error) {
+	if s != nil && s.PacketsPerSec > 0 {
+		name := fmt.Sprintf(".pps%d", s.PacketsPerSec)
+		fields["meter_type"] = "packets"
+		fields["pir"] = strconv.FormatInt(s.PacketsPerSec, 10)
+		if s.BurstPackets > 0 {
+			name += fmt.Sprintf(".pbs%d", s.BurstPackets)
+			fields["pbs"] = strconv.FormatInt(s.BurstPackets, 10)
+		}
+		return name, nil
+	}
 	if s == nil || s.RateKbps <= 0 && s.Percent <= 0 {
 		return "", nil
 	}

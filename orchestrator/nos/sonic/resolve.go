@@ -101,7 +101,6 @@ func FromDoc(device string, doc Doc) (qos.DeviceConfig, error) {
 		dp.Name = ""
 		r.dc.DefaultPort = &dp
 	}
-	r.packetShaperNotes()
 	for _, k := range slices.SortedFunc(maps.Keys(r.defaults), cmpKey3) {
 		r.dc.Defaults = append(r.dc.Defaults, *r.defaults[k])
 	}
@@ -148,9 +147,6 @@ type resolver struct {
 	// table entry they come from ("" the default): the ports that name
 	// the same entry share one (qos.PortConfig's maps are read-only).
 	maps map[[2]string]map[int]int
-	// packetShapers are the QUEUE keys ("Ethernet0|3") of the queues
-	// each packet-metered SCHEDULER shapes (packetShaperNotes).
-	packetShapers map[string]map[string]bool
 	// pqmApplied says, by key, whether orchagent applies a PORT_QOS_MAP
 	// entry (portQoSMaps), decided once.
 	pqmApplied map[string]bool
@@ -622,7 +618,7 @@ func (r *resolver) portShaper(pc *qos.PortConfig) error {
 		if err := schedulerTypeError(sched, se); err != nil {
 			return err
 		}
-		sh, err := r.shaper(sched, se, "PORT_QOS_MAP|"+entries[i].key, pc.Name)
+		sh, err := r.shaper(sched, se, pc.Name)
 		if err != nil {
 			return err
 		}
@@ -742,7 +738,7 @@ func (r *resolver) queue(port string, q int) (qos.QueueConfig, error) {
 		default:
 			return qc, schedulerTypeError(sched, se)
 		}
-		sh, err := r.shaper(sched, se, "QUEUE|"+key, port)
+		sh, err := r.shaper(sched, se, port)
 		if err != nil {
 			return qc, err
 		}
@@ -805,13 +801,11 @@ func schedulerTypeError(sched string, se *SchedulerEntry) error {
 // SAI_SCHEDULER_ATTR_MAX_BANDWIDTH_RATE, pbs
 // SAI_SCHEDULER_ATTR_MAX_BANDWIDTH_BURST_RATE, in the unit meter_type
 // names (SAI_SCHEDULER_ATTR_METER_TYPE: bytes, the YANG default, or
-// packets). nil: the queue (the port) is not shaped (no pir, or pir 0),
-// or its shaper is packet-metered, which the simulator does not run (the
-// rate is packets per second, and turning it into bytes takes the size
-// of the packets): it is noted (packetShaperNotes) and taken as
-// unshaped. referrer is the entry naming the scheduler
-// ("QUEUE|Ethernet0|3", "PORT_QOS_MAP|Ethernet0").
-func (r *resolver) shaper(sched string, se *SchedulerEntry, referrer, port string) (*qos.Shaper, error) {
+// packets). A byte meter is a rate in kb/s and a burst in bytes; a packet
+// meter a rate in packets per second and a burst in packets
+// (Shaper.PacketsPerSec, BurstPackets). nil: the queue (the port) is not
+// shaped (no pir, or pir 0).
+func (r *resolver) shaper(sched string, se *SchedulerEntry, port string) (*qos.Shaper, error) {
 	meter := strings.TrimSpace(se.MeterType)
 	switch meter {
 	case "", "bytes", "packets":
@@ -831,11 +825,15 @@ func (r *resolver) shaper(sched string, se *SchedulerEntry, referrer, port strin
 		}
 		return n, nil
 	}
-	pir, err := count("pir", se.PIR, "peak rate in bytes per second")
+	rateUnit, burstUnit := "peak rate in bytes per second", "burst in bytes"
+	if meter == "packets" {
+		rateUnit, burstUnit = "peak rate in packets per second", "burst in packets"
+	}
+	pir, err := count("pir", se.PIR, rateUnit)
 	if err != nil {
 		return nil, err
 	}
-	pbs, err := count("pbs", se.PBS, "burst in bytes")
+	pbs, err := count("pbs", se.PBS, burstUnit)
 	if err != nil {
 		return nil, err
 	}
@@ -844,14 +842,7 @@ func (r *resolver) shaper(sched string, se *SchedulerEntry, referrer, port strin
 	}
 	switch meter {
 	case "packets":
-		if r.packetShapers == nil {
-			r.packetShapers = map[string]map[string]bool{}
-		}
-		if r.packetShapers[sched] == nil {
-			r.packetShapers[sched] = map[string]bool{}
-		}
-		r.packetShapers[sched][referrer] = true
-		return nil, nil
+		return &qos.Shaper{PacketsPerSec: pir, BurstPackets: pbs}, nil
 	case "":
 		r.def("SCHEDULER meter_type", "bytes (pir and pbs in bytes)", srcYANG, port, false)
 	}
@@ -859,33 +850,6 @@ func (r *resolver) shaper(sched string, se *SchedulerEntry, referrer, port strin
 	// held as 1, the least the model holds.
 	kbps := max(pir/125, 1)
 	return &qos.Shaper{RateKbps: kbps, BurstBytes: pbs}, nil
-}
-
-// packetShaperNotes names the packet-metered shapers of the queues and
-// ports: the simulator does not run them (QOS017).
-func (r *resolver) packetShaperNotes() {
-	for _, sched := range cfgSortedKeys(r.packetShapers) {
-		keys := cfgSortedKeys(r.packetShapers[sched])
-		shaped := keys[0]
-		if len(keys) > 1 {
-			shaped = fmt.Sprintf("%s and %d more", keys[0], len(keys)-1)
-		}
-		var queue, port bool
-		for _, k := range keys {
-			queue = queue || strings.HasPrefix(k, "QUEUE|")
-			port = port || strings.HasPrefix(k, "PORT_QOS_MAP|")
-		}
-		what := "the queue"
-		switch {
-		case queue && port:
-			what = "the queues and ports"
-		case port:
-			what = "the port"
-		}
-		se := r.db.Scheduler[sched]
-		r.dc.Unsimulated = append(r.dc.Unsimulated, qos.NotRun{Where: "SCHEDULER|" + sched + " meter_type",
-			What: fmt.Sprintf("a packet-metered shaper (pir %s packets per second) shapes %s; the simulator does not run it, as its rate in bytes depends on the size of the packets, and takes %s as unshaped", strings.TrimSpace(se.PIR), shaped, what)})
-	}
 }
 
 // wred reads a WRED profile into a queue: green to ECN (marked) or Drop,

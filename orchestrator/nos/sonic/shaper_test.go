@@ -62,34 +62,48 @@ func TestParseQueueShaper(t *testing.T) {
 	}
 }
 
-// A packet-metered shaper's rate is in packets per second, which takes
-// the packets' size to turn into bytes: the queue is left unshaped and
-// the shaper noted as not simulated, so lint warns (QOS017).
+// A packet-metered shaper's pir is in packets per second and its pbs in
+// packets: the queue's shaper is a packet meter (PacketsPerSec,
+// BurstPackets), simulated, so neither noted as not simulated nor
+// warned of (QOS017); pir 0 leaves the queue unshaped.
 func TestParsePacketMeteredShaper(t *testing.T) {
-	db := `{"QUEUE": {"Ethernet0|3": {"scheduler": "pps"}, "Ethernet4|3": {"scheduler": "pps"}, "Ethernet4|4": {"scheduler": "pps_off"}},
+	db := `{"QUEUE": {"Ethernet0|3": {"scheduler": "pps"}, "Ethernet4|3": {"scheduler": "pps"}, "Ethernet4|4": {"scheduler": "pps_off"}, "Ethernet4|5": {"scheduler": "pps_noburst"}},
 		"SCHEDULER": {"pps": {"type": "DWRR", "weight": "50", "meter_type": "packets", "pir": "1000000", "pbs": "64"},
-			"pps_off": {"type": "DWRR", "weight": "5", "meter_type": "packets", "pir": "0"}},
+			"pps_off": {"type": "DWRR", "weight": "5", "meter_type": "packets", "pir": "0"},
+			"pps_noburst": {"type": "DWRR", "weight": "5", "meter_type": " packets ", "pir": "2000"}},
 		"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3"}, "Ethernet4": {"pfc_enable": "3"}}}`
 	dc, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(db)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, port := range []string{"Ethernet0", "Ethernet4"} {
-		if s := dc.Port(port).Queue(3).Shaper; s != nil {
-			t.Errorf("%s queue 3 has a packet-metered shaper simulated: %+v", port, s)
+		if s := dc.Port(port).Queue(3).Shaper; s == nil || *s != (qos.Shaper{PacketsPerSec: 1000000, BurstPackets: 64}) {
+			t.Errorf("%s queue 3 shaper = %+v, want 1000000 packets/s, burst 64 packets", port, s)
 		}
 	}
-	var notes []qos.NotRun
+	if s := dc.Port("Ethernet4").Queue(4).Shaper; s != nil {
+		t.Errorf("a packet-metered pir 0 shapes the queue: %+v", s)
+	}
+	if s := dc.Port("Ethernet4").Queue(5).Shaper; s == nil || *s != (qos.Shaper{PacketsPerSec: 2000}) {
+		t.Errorf("Ethernet4 queue 5 shaper = %+v, want 2000 packets/s, no burst", s)
+	}
+	wantNoPacketMeterNote(t, dc)
+}
+
+// wantNoPacketMeterNote fails the test if dc notes a SCHEDULER as not
+// simulated, or lint warns (QOS017) of one: a packet meter is simulated.
+func wantNoPacketMeterNote(t *testing.T, dc qos.DeviceConfig) {
+	t.Helper()
 	for _, u := range dc.Unsimulated {
 		if strings.HasPrefix(u.Where, "SCHEDULER") {
-			notes = append(notes, u)
+			t.Errorf("a packet-metered shaper is noted as not simulated: %+v", u)
 		}
 	}
-	if len(notes) != 1 || notes[0].Where != "SCHEDULER|pps meter_type" ||
-		!strings.Contains(notes[0].What, "packet-metered") || !strings.Contains(notes[0].What, "QUEUE|Ethernet0|3 and 1 more") {
-		t.Fatalf("notes of the packet-metered shaper = %+v, want one naming SCHEDULER|pps and its two queues", notes)
+	for _, f := range qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{}) {
+		if f.Rule == qos.RuleDefaultRelied && strings.Contains(f.Message, "meter_type") {
+			t.Errorf("lint warns of a packet-metered shaper: %+v", f)
+		}
 	}
-	wantPacketMeterWarning(t, dc)
 }
 
 // A SCHEDULER value orchagent cannot program is refused at its line,
@@ -100,10 +114,15 @@ func TestParseShaperErrors(t *testing.T) {
 		{"pir negative", "pir", "-1", `leaf1.json:6: parse sonic config of leaf1: SCHEDULER|s pir "-1" is not a non-negative integer (fix:`},
 		{"pbs not a number", "pbs", "64k", `leaf1.json:6: parse sonic config of leaf1: SCHEDULER|s pbs "64k" is not a non-negative integer (fix: write the burst in bytes as a whole number`},
 		{"meter_type", "meter_type", "BYTES", `leaf1.json:6: parse sonic config of leaf1: SCHEDULER|s meter_type "BYTES" is not bytes or packets (fix:`},
+		{"packets pir not a number", "pir", "1M", `leaf1.json:6: parse sonic config of leaf1: SCHEDULER|s pir "1M" is not a non-negative integer (fix: write the peak rate in packets per second as a whole number`},
+		{"packets pbs not a number", "pbs", "1.5", `leaf1.json:6: parse sonic config of leaf1: SCHEDULER|s pbs "1.5" is not a non-negative integer (fix: write the burst in packets as a whole number`},
 	} {
 		db := "{\n  \"SCHEDULER\": {\n    \"s\": {\n      \"type\": \"DWRR\",\n      \"weight\": \"50\",\n      \"" + c.field + "\": \"" + c.value + "\"\n    }\n  },\n  \"QUEUE\": {\"Ethernet0|3\": {\"scheduler\": \"s\"}}\n}\n"
 		if c.field != "pir" {
 			db = strings.Replace(db, `"weight": "50",`, `"weight": "50", "pir": "6250000000",`, 1)
+		}
+		if strings.HasPrefix(c.name, "packets") {
+			db = strings.Replace(db, `"type": "DWRR",`, `"type": "DWRR", "meter_type": "packets",`, 1)
 		}
 		_, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(db)})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -281,29 +300,22 @@ func TestParsePortShaper(t *testing.T) {
 	}
 }
 
-// A packet-metered port shaper is not simulated: the port is taken as
-// unshaped and the shaper noted, so lint warns (QOS017).
+// A packet-metered port shaper is the port's packet meter
+// (PacketsPerSec, BurstPackets), simulated: neither noted nor warned of.
 func TestParsePortPacketMeteredShaper(t *testing.T) {
-	db := `{"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3", "scheduler": "pps"}},
-		"SCHEDULER": {"pps": {"meter_type": "packets", "pir": "1000000", "pbs": "64"}}}`
+	db := `{"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3", "scheduler": "pps"}, "Ethernet4": {"pfc_enable": "3", "scheduler": "pps_off"}},
+		"SCHEDULER": {"pps": {"meter_type": "packets", "pir": "1000000", "pbs": "64"}, "pps_off": {"meter_type": "packets", "pir": "0", "pbs": "64"}}}`
 	dc, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(db)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := dc.Port("Ethernet0").Shaper; s != nil {
-		t.Errorf("a packet-metered port shaper is simulated: %+v", s)
+	if s := dc.Port("Ethernet0").Shaper; s == nil || *s != (qos.Shaper{PacketsPerSec: 1000000, BurstPackets: 64}) {
+		t.Errorf("Ethernet0's shaper = %+v, want 1000000 packets/s, burst 64 packets", s)
 	}
-	var notes []qos.NotRun
-	for _, u := range dc.Unsimulated {
-		if strings.HasPrefix(u.Where, "SCHEDULER") {
-			notes = append(notes, u)
-		}
+	if s := dc.Port("Ethernet4").Shaper; s != nil {
+		t.Errorf("a packet-metered pir 0 shapes the port: %+v", s)
 	}
-	if len(notes) != 1 || notes[0].Where != "SCHEDULER|pps meter_type" || !strings.Contains(notes[0].What, "shapes PORT_QOS_MAP|Ethernet0;") ||
-		!strings.Contains(notes[0].What, "takes the port as unshaped") {
-		t.Fatalf("notes of the packet-metered port shaper = %+v, want one naming SCHEDULER|pps and PORT_QOS_MAP|Ethernet0", notes)
-	}
-	wantPacketMeterWarning(t, dc)
+	wantNoPacketMeterNote(t, dc)
 }
 
 // A port's scheduler the config does not define, or one orchagent
@@ -463,14 +475,74 @@ func TestValidatePortScheduler(t *testing.T) {
 	}
 }
 
-// wantPacketMeterWarning fails the test unless lint warns (QOS017) of dc's
-// packet-metered shaper, SCHEDULER|pps.
-func wantPacketMeterWarning(t *testing.T, dc qos.DeviceConfig) {
-	t.Helper()
-	fs := qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{})
-	if !slices.ContainsFunc(fs, func(f qos.Finding) bool {
-		return f.Rule == qos.RuleDefaultRelied && f.Severity == qos.SevWarning && strings.Contains(f.Message, "SCHEDULER|pps meter_type")
-	}) {
-		t.Errorf("lint gives no QOS017 warning of the packet-metered shaper: %+v", fs)
+// A packet meter, on a queue and on a port, renders to a SCHEDULER entry
+// of meter_type packets (pir its packets per second, pbs its burst in
+// packets, none when it has none) whose name tells it from a byte meter
+// of the same figure, and parses back to the same shaper.
+func TestRenderParseRoundTripPacketShaper(t *testing.T) {
+	dc := cfgShapedConfig(t)
+	p0, p1 := &dc.Ports[0], &dc.Ports[1]
+	for i := range p1.Queues {
+		switch p1.Queues[i].Queue {
+		case 3:
+			p1.Queues[i].Shaper = &qos.Shaper{PacketsPerSec: 1_000_000, BurstPackets: 64}
+		case 6:
+			p1.Queues[i].Shaper = &qos.Shaper{PacketsPerSec: 125_000_000}
+		}
+	}
+	p0.Shaper = &qos.Shaper{PacketsPerSec: 20_000_000, BurstPackets: 128}
+	p1.Shaper = &qos.Shaper{PacketsPerSec: 5000}
+	out, err := Render(dc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc Doc
+	if err := json.Unmarshal(out, &doc); err != nil {
+		t.Fatal(err)
+	}
+	type entry struct {
+		name   string
+		fields map[string]string
+	}
+	for key, want := range map[string]entry{
+		p0.Name + "|6": {"scheduler.strict.pir125000000", map[string]string{"type": "STRICT", "meter_type": "bytes", "pir": "125000000"}},
+		p1.Name + "|3": {"scheduler.dwrr50.pps1000000.pbs64", map[string]string{"type": "DWRR", "weight": "50", "meter_type": "packets", "pir": "1000000", "pbs": "64"}},
+		p1.Name + "|6": {"scheduler.strict.pps125000000", map[string]string{"type": "STRICT", "meter_type": "packets", "pir": "125000000"}},
+	} {
+		name := doc["QUEUE"][key]["scheduler"]
+		if name != want.name {
+			t.Errorf("QUEUE|%s scheduler = %q, want %q", key, name, want.name)
+		}
+		if got := doc["SCHEDULER"][name]; !reflect.DeepEqual(got, want.fields) {
+			t.Errorf("SCHEDULER|%s = %v, want %v", name, got, want.fields)
+		}
+	}
+	for port, want := range map[string]entry{
+		p0.Name: {"port.pps20000000.pbs128", map[string]string{"meter_type": "packets", "pir": "20000000", "pbs": "128"}},
+		p1.Name: {"port.pps5000", map[string]string{"meter_type": "packets", "pir": "5000"}},
+	} {
+		name := doc["PORT_QOS_MAP"][port]["scheduler"]
+		if name != want.name {
+			t.Errorf("PORT_QOS_MAP|%s scheduler = %q, want %q", port, name, want.name)
+		}
+		if got := doc["SCHEDULER"][name]; !reflect.DeepEqual(got, want.fields) {
+			t.Errorf("SCHEDULER|%s = %v, want %v", name, got, want.fields)
+		}
+	}
+	if errs := ValidateDoc(doc); len(errs) > 0 {
+		t.Errorf("the rendered packet meters do not validate: %v", errs)
+	}
+	got := parseBack(t, dc, out)
+	if s := got.Port(p1.Name).Queue(3).Shaper; s == nil || *s != (qos.Shaper{PacketsPerSec: 1_000_000, BurstPackets: 64}) {
+		t.Errorf("%s queue 3 parses back to shaper %+v", p1.Name, s)
+	}
+	if s := got.Port(p0.Name).Shaper; s == nil || *s != (qos.Shaper{PacketsPerSec: 20_000_000, BurstPackets: 128}) {
+		t.Errorf("%s parses back to port shaper %+v", p0.Name, s)
+	}
+	if len(got.Unsimulated) > 0 {
+		t.Errorf("the rendered packet meters are noted as not simulated: %+v", got.Unsimulated)
+	}
+	if len(got.Unresolved) > 0 {
+		t.Errorf("the rendered packet meters do not resolve: %+v", got.Unresolved)
 	}
 }

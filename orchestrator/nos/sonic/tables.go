@@ -95,7 +95,7 @@ type PortQoSMapEntry struct {
 	TCToDSCPMap   string `cfg:"tc_to_dscp_map" use:"ignored" why:"egress DSCP remarking is not simulated: packets keep their DSCP, so a map that rewrote RoCE's DSCP would change its class downstream unseen" risk:"a map that rewrites RoCE's DSCP changes its class at the next switch"`
 	TCToDot1pMap  string `cfg:"tc_to_dot1p_map" use:"ignored" why:"802.1p remarking of tagged frames; the lab's links are untagged"`
 	PFCAsym       string `cfg:"pfc_asym" use:"ignored" why:"orchagent reads pfc_asym from the PORT table (portsorch), not from PORT_QOS_MAP, whose handler passes over fields it does not know: here it changes nothing"`
-	Scheduler     string `cfg:"scheduler" use:"simulated" why:"names the port's own SCHEDULER entry (SAI_PORT_ATTR_QOS_SCHEDULER_PROFILE_ID): its pir (bytes per second, meter_type bytes) and pbs shape the whole port, all its queues together; 0 or none leaves it unshaped, and the other fields of the entry do nothing there (global: no port)"`
+	Scheduler     string `cfg:"scheduler" use:"simulated" why:"names the port's own SCHEDULER entry (SAI_PORT_ATTR_QOS_SCHEDULER_PROFILE_ID): its pir (bytes per second, meter_type bytes, or packets per second, meter_type packets) and pbs shape the whole port, all its queues together; 0 or none leaves it unshaped, and the other fields of the entry do nothing there (global: no port)"`
 
 	Extra map[string]string `cfg:"-"`
 }
@@ -113,11 +113,11 @@ type SchedulerEntry struct {
 	Type      string `cfg:"type" use:"simulated" why:"STRICT queues are served first; DWRR and WRR share by weight"`
 	Weight    *int   `cfg:"weight" use:"simulated" why:"the queue's DWRR share"`
 	Priority  *int   `cfg:"priority" use:"ignored" why:"the order among strict queues: the simulator serves strict queues highest queue number first"`
-	MeterType string `cfg:"meter_type" use:"simulated" why:"the unit of the shaper of the queue (or, named by PORT_QOS_MAP, the port) the scheduler serves: bytes (the default) or packets; a packet-metered shaper is not simulated, so lint warns of it (QOS017)"`
+	MeterType string `cfg:"meter_type" use:"simulated" why:"the unit of the shaper of the queue (or, named by PORT_QOS_MAP, the port) the scheduler serves: bytes (the default: pir in bytes per second, pbs in bytes) or packets (pir in packets per second, pbs in packets: the queue, or the port, sends at most pir frames a second whatever their size)"`
 	CIR       string `cfg:"cir" use:"ignored" why:"the queue's guaranteed minimum rate: the simulator does not simulate the guaranteed minimum" risk:"a queue with a guaranteed minimum is served ahead of the weights up to that rate, so the other queues get less of the link than the figures show"`
 	CBS       string `cfg:"cbs" use:"ignored" why:"the burst of the queue's guaranteed minimum rate: the simulator does not simulate the guaranteed minimum" risk:"a queue with a guaranteed minimum is served ahead of the weights up to that rate, so the other queues get less of the link than the figures show"`
-	PIR       string `cfg:"pir" use:"simulated" why:"the peak rate, in bytes per second (meter_type bytes), of the queue (or, named by PORT_QOS_MAP, the port) the scheduler serves: it sends no faster; 0 or none leaves it unshaped"`
-	PBS       string `cfg:"pbs" use:"simulated" why:"the burst of the peak rate, in bytes: how much the queue (the port) may send at line rate, beside the frame it is sending, before the peak rate paces it (less than a full frame counts as one, as an ASIC's least bucket holds a frame)"`
+	PIR       string `cfg:"pir" use:"simulated" why:"the peak rate, in bytes per second (meter_type bytes) or packets per second (meter_type packets), of the queue (or, named by PORT_QOS_MAP, the port) the scheduler serves: it sends no faster; 0 or none leaves it unshaped"`
+	PBS       string `cfg:"pbs" use:"simulated" why:"the burst of the peak rate, in bytes (meter_type bytes) or packets (meter_type packets): how much the queue (the port) may send at line rate, beside the frame it is sending, before the peak rate paces it (less than a full frame counts as one, as an ASIC's least bucket holds a frame)"`
 
 	Extra map[string]string `cfg:"-"`
 }
