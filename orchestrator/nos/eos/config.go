@@ -49,8 +49,8 @@ func LinuxInterface(name string) (string, error) {
 // `service-profile` on each interface. Buffers and PG headroom are not
 // configurable in EOS CLI and are not written. A queue's shaper is
 // written as its tx-queue's shape rate, a port's own shaper as its
-// profile's shape rate (above the tx-queues), each in kbps or percent
-// (its burst is not written). A weighted queue numbered above a strict
+// profile's shape rate (above the tx-queues), each in kbps, percent or
+// pps (its burst is not written). A weighted queue numbered above a strict
 // one is written strict priority (EOS serves no round-robin queue above a
 // strict one), with a comment saying so.
 func Render(dc qos.DeviceConfig) ([]byte, error) {
@@ -239,18 +239,25 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 	return []byte(b.String()), nil
 }
 
-// cfgShapeLines writes a shaper as EOS's shape rate statement (kbps, else
-// percent) at indent, with a comment line when it has a burst, which is
-// not written. A tx-queue's and a port's shaper are written alike.
+// cfgShapeLines writes a shaper as EOS's shape rate statement (pps for a
+// packet meter, else kbps, else percent) at indent, with a comment line
+// when it has a burst, which is not written. A tx-queue's and a port's
+// shaper are written alike.
 func cfgShapeLines(sh *qos.Shaper, indent string) (string, error) {
 	var out string
 	switch {
+	case sh.PacketsPerSec > 0:
+		out = fmt.Sprintf("%sshape rate %d pps\n", indent, sh.PacketsPerSec)
+		if sh.BurstPackets > 0 {
+			out += fmt.Sprintf("%s! shaper burst of %d packets not written: labctl writes no burst-size, so the switch keeps its own\n", indent, sh.BurstPackets)
+		}
+		return out, nil
 	case sh.RateKbps > 0:
 		out = fmt.Sprintf("%sshape rate %d kbps\n", indent, sh.RateKbps)
 	case sh.Percent >= 1 && sh.Percent <= 100:
 		out = fmt.Sprintf("%sshape rate %d percent\n", indent, sh.Percent)
 	default:
-		return "", fmt.Errorf("a shaper of %d percent and no kb/s rate; EOS shapes at a rate in kbps or at 1-100 percent", sh.Percent)
+		return "", fmt.Errorf("a shaper of %d percent and no kb/s rate; EOS shapes at a rate in kbps or pps or at 1-100 percent", sh.Percent)
 	}
 	if sh.BurstBytes > 0 {
 		out += fmt.Sprintf("%s! shaper burst of %d bytes not written: labctl writes no burst-size, so the switch keeps its own\n", indent, sh.BurstBytes)

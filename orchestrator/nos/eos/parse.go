@@ -35,8 +35,8 @@ type cfgBlock struct {
 	// (channel-group N): "Port-Channel<N>".
 	channel string
 	// shaper is the port's own shape rate (all its queues together);
-	// noShaper says the block removes it (no shape rate, or a rate in
-	// pps, which labctl does not simulate), overriding a qos profile's.
+	// noShaper says the block removes it (no shape rate), overriding a
+	// qos profile's.
 	shaper   *qos.Shaper
 	noShaper bool
 	where    cfgPos
@@ -70,8 +70,7 @@ type cfgQueue struct {
 	// (srcEOSWatchdogQueues).
 	guaranteed *bool
 	// shaper is the queue's shape rate; noShaper says the block removes
-	// it (no shape rate, or a rate in pps, which labctl does not
-	// simulate), overriding a qos profile's.
+	// it (no shape rate), overriding a qos profile's.
 	shaper   *qos.Shaper
 	noShaper bool
 }
@@ -585,12 +584,7 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 		if err != nil {
 			return fmt.Errorf("%s: %q: %w", where, line, err)
 		}
-		b.shaper, b.noShaper, b.qosLine = sh, sh == nil, true
-		if sh == nil {
-			// A rate in packets per second: the port is modelled
-			// unshaped, and lint warns that the switch shapes it.
-			return p.note(mode, f, where)
-		}
+		b.shaper, b.noShaper, b.qosLine = sh, false, true
 	case len(f) >= 3 && (f[0] == "no" || f[0] == "default") && f[1] == "shape" && f[2] == "rate":
 		b.shaper, b.noShaper, b.qosLine = nil, true, true
 	case len(f) == 2 && f[0] == "mtu" && mode == "interface":
@@ -661,12 +655,7 @@ func (p *cfgParser) queueLine(q *cfgQueue, f []string, where cfgPos) error {
 		if err != nil {
 			return fmt.Errorf("%s: %q: %w", where, line, err)
 		}
-		q.shaper, q.noShaper = sh, sh == nil
-		if sh == nil {
-			// A rate in packets per second: the queue is modelled
-			// unshaped, and lint warns that the switch shapes it.
-			return p.note("tx-queue", f, where)
-		}
+		q.shaper, q.noShaper = sh, false
 	case len(f) >= 3 && (f[0] == "no" || f[0] == "default") && f[1] == "shape" && f[2] == "rate":
 		q.shaper, q.noShaper = nil, true
 	case len(f) >= 3 && f[0] == "bandwidth" && f[1] == "guaranteed":
@@ -683,10 +672,12 @@ func (p *cfgParser) queueLine(q *cfgQueue, f []string, where cfgPos) error {
 
 // cfgShapeRate reads "shape rate <rate> [kbps|percent|pps] [burst-size
 // ...]" under a tx-queue (what: "queue") or an interface or qos profile
-// (what: "port", the port's own shaper): the shaper, or nil for a rate in
-// pps, which labctl does not simulate. A rate without a unit is in kbps,
-// as EOS takes it. What follows the unit (a burst-size) is not read: the
-// shaper's BurstBytes stays 0, the switch's least burst.
+// (what: "port", the port's own shaper): the shaper, RateKbps, Percent,
+// or PacketsPerSec for a rate in pps (a packet meter: at most that many
+// frames a second, whatever their size). A rate without a unit is in
+// kbps, as EOS takes it. What follows the unit (a burst-size) is not
+// read: the shaper's BurstBytes (BurstPackets) stays 0, the switch's
+// least burst.
 func cfgShapeRate(f []string, what string) (*qos.Shaper, error) {
 	if len(f) < 3 {
 		return nil, fmt.Errorf("shape rate has no rate (fix: write shape rate <kb/s> kbps, or shape rate <1-100> percent of the port's speed)")
@@ -706,7 +697,7 @@ func cfgShapeRate(f []string, what string) (*qos.Shaper, error) {
 			return nil, fmt.Errorf("rate %q is not a whole number of %s above 0 (fix: give the rate the %s may send at, like shape rate 10000000 kbps for 10 Gb/s, or write no shape rate to leave the %s unshaped)", f[2], unit, what, what)
 		}
 		if unit == "pps" {
-			return nil, nil
+			return &qos.Shaper{PacketsPerSec: v}, nil
 		}
 		return &qos.Shaper{RateKbps: v}, nil
 	case "percent":

@@ -55,8 +55,8 @@ func unsimulatedShaper(dc qos.DeviceConfig) (listed, warned bool) {
 // A tx-queue's shape rate is the queue's Shaper: kb/s (kbps, or no unit,
 // as EOS takes it) or a percent of the port's speed; no shape rate and
 // default shape rate remove it; an interface's own line overrides its qos
-// profile's; a rate in pps is not simulated, so the queue is modelled
-// unshaped and lint warns of it.
+// profile's; a rate in pps is a packet meter (PacketsPerSec), simulated
+// like the others, and replaces or is replaced by a rate in another unit.
 func TestParseShapeRate(t *testing.T) {
 	queue := func(lines ...string) string {
 		return "interface Ethernet2\n   tx-queue 5\n" + "      " + strings.Join(lines, "\n      ") + "\n"
@@ -74,13 +74,18 @@ func TestParseShapeRate(t *testing.T) {
 		{"burst-size not read", queue("shape rate 1000000 kbps burst-size 64 kbytes"), "Ethernet2", 5, &qos.Shaper{RateKbps: 1000000}, false},
 		{"burst-size without a unit", queue("shape rate 1000000 burst-size 64 kbytes"), "Ethernet2", 5, &qos.Shaper{RateKbps: 1000000}, false},
 		{"the last line wins", queue("shape rate 10 percent", "shape rate 30 percent"), "Ethernet2", 5, &qos.Shaper{Percent: 30}, false},
-		{"pps is not simulated", queue("shape rate 100000 pps"), "Ethernet2", 5, nil, true},
+		{"pps", queue("shape rate 100000 pps"), "Ethernet2", 5, &qos.Shaper{PacketsPerSec: 100000}, false},
+		{"pps burst-size not read", queue("shape rate 100000 pps burst-size 64 packets"), "Ethernet2", 5, &qos.Shaper{PacketsPerSec: 100000}, false},
+		{"pps after kbps", queue("shape rate 1000000 kbps", "shape rate 5000 pps"), "Ethernet2", 5, &qos.Shaper{PacketsPerSec: 5000}, false},
+		{"percent after pps", queue("shape rate 5000 pps", "shape rate 30 percent"), "Ethernet2", 5, &qos.Shaper{Percent: 30}, false},
+		{"no shape rate after pps", queue("shape rate 5000 pps", "no shape rate"), "Ethernet2", 5, nil, false},
 		{"no shape rate", queue("shape rate 25 percent", "no shape rate"), "Ethernet2", 5, nil, false},
 		{"default shape rate", queue("shape rate 25 percent", "default shape rate"), "Ethernet2", 5, nil, false},
 		{"shape rate after no shape rate", queue("no shape rate", "shape rate 20 percent"), "Ethernet2", 5, &qos.Shaper{Percent: 20}, false},
 		{"interface overrides the profile's", shaperHead + "   tx-queue 3\n      shape rate 5000000 kbps\n", "Ethernet1", 3, &qos.Shaper{RateKbps: 5000000}, false},
 		{"interface no shape rate overrides the profile's", shaperHead + "   tx-queue 3\n      no shape rate\n", "Ethernet1", 3, nil, false},
-		{"interface pps overrides the profile's", shaperHead + "   tx-queue 3\n      shape rate 1000 pps\n", "Ethernet1", 3, nil, true},
+		{"interface pps overrides the profile's", shaperHead + "   tx-queue 3\n      shape rate 1000 pps\n", "Ethernet1", 3, &qos.Shaper{PacketsPerSec: 1000}, false},
+		{"profile pps", strings.Replace(shaperHead, "shape rate 40 percent", "shape rate 2000 pps", 1), "Ethernet1", 3, &qos.Shaper{PacketsPerSec: 2000}, false},
 		{"interface no shape rate on another queue keeps the profile's", shaperHead + "   tx-queue 4\n      no shape rate\n", "Ethernet1", 3, &qos.Shaper{Percent: 40}, false},
 		{"profile no shape rate after its own", strings.Replace(shaperHead, "      shape rate 40 percent\n", "      shape rate 40 percent\n      no shape rate\n", 1), "Ethernet1", 3, nil, false},
 		{"interface-level shape rate shapes the port, not a queue", "interface Ethernet2\n   shape rate 80 percent\n   tx-queue 5\n      no priority\n", "Ethernet2", 5, nil, false},
@@ -147,7 +152,7 @@ func TestParseShapeRateErrors(t *testing.T) {
 }
 
 // A shaped queue renders as its tx-queue's shape rate, and the rendered
-// config parses back to the same model, in kbps and in percent.
+// config parses back to the same model, in kbps, in percent and in pps.
 func TestRenderParseRoundTripShaper(t *testing.T) {
 	dc := cfgVariants(t)["ecn-on_pfc-on"][0]
 	if len(dc.Ports) < 2 {
@@ -160,8 +165,11 @@ func TestRenderParseRoundTripShaper(t *testing.T) {
 		p.Queues[3].Shaper = sh
 		p.Queues[0].Shaper = &qos.Shaper{Percent: 100}
 	}
+	// A packet meter on another queue.
+	pps := qos.Shaper{PacketsPerSec: 150_000}
+	dc.Ports[0].Queues[4].Shaper = &pps
 	out, got := renderParseBack(t, dc)
-	for _, want := range []string{"      shape rate 25000000 kbps\n", "      shape rate 40 percent\n", "      shape rate 100 percent\n"} {
+	for _, want := range []string{"      shape rate 25000000 kbps\n", "      shape rate 40 percent\n", "      shape rate 100 percent\n", "      shape rate 150000 pps\n"} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("rendered config lacks %q:\n%s", want, out)
 		}
@@ -171,12 +179,21 @@ func TestRenderParseRoundTripShaper(t *testing.T) {
 			t.Errorf("%s tx-queue 3 shaper read back = %+v, want %+v", dc.Ports[i].Name, q.Shaper, sh)
 		}
 	}
+	if q := got.Port(dc.Ports[0].Name).Queue(4); q.Shaper == nil || *q.Shaper != pps {
+		t.Errorf("%s tx-queue 4 shaper read back = %+v, want %+v", dc.Ports[0].Name, q.Shaper, pps)
+	}
+	dc.Ports[0].Queues[4].Shaper = nil
 
 	// A burst is not written: a comment says so, and the rate stays.
 	dc.Ports[0].Queues[3].Shaper = &qos.Shaper{RateKbps: 1000, BurstBytes: 4096}
 	out, err := Render(dc)
 	if err != nil || !strings.Contains(string(out), "      shape rate 1000 kbps\n      ! shaper burst of 4096 bytes not written") {
 		t.Errorf("shaper with a burst: err %v\n%s", err, out)
+	}
+	dc.Ports[0].Queues[3].Shaper = &qos.Shaper{PacketsPerSec: 1000, BurstPackets: 32}
+	out, err = Render(dc)
+	if err != nil || !strings.Contains(string(out), "      shape rate 1000 pps\n      ! shaper burst of 32 packets not written") {
+		t.Errorf("packet shaper with a burst: err %v\n%s", err, out)
 	}
 	// A shaper without a rate has no EOS form.
 	dc.Ports[0].Queues[3].Shaper = &qos.Shaper{}
@@ -219,9 +236,9 @@ func unsimulatedPortShaper(dc qos.DeviceConfig) (listed, warned bool) {
 // port's Shaper, all its queues together: kb/s (kbps, or no unit, as EOS
 // takes it) or a percent of the port's speed; a profile's applies to the
 // interfaces that take it and an interface's own line overrides it; no
-// shape rate and default shape rate remove it; a rate in pps is not
-// simulated, so the port is modelled unshaped and lint warns of it. A
-// queue's shaper beside it stays the queue's.
+// shape rate and default shape rate remove it; a rate in pps is a packet
+// meter (PacketsPerSec), simulated like the others. A queue's shaper
+// beside it stays the queue's.
 func TestParsePortShapeRate(t *testing.T) {
 	intf := func(lines ...string) string {
 		return "interface Ethernet2\n   qos trust dscp\n   " + strings.Join(lines, "\n   ") + "\n"
@@ -238,7 +255,11 @@ func TestParsePortShapeRate(t *testing.T) {
 		{"percent", intf("shape rate 10 percent"), "Ethernet2", &qos.Shaper{Percent: 10}, false, nil},
 		{"burst-size not read", intf("shape rate 1000000 kbps burst-size 64 kbytes"), "Ethernet2", &qos.Shaper{RateKbps: 1000000}, false, nil},
 		{"the last line wins", intf("shape rate 10 percent", "shape rate 30 percent"), "Ethernet2", &qos.Shaper{Percent: 30}, false, nil},
-		{"pps is not simulated", intf("shape rate 100000 pps"), "Ethernet2", nil, true, nil},
+		{"pps", intf("shape rate 100000 pps"), "Ethernet2", &qos.Shaper{PacketsPerSec: 100000}, false, nil},
+		{"pps burst-size not read", intf("shape rate 100000 pps burst-size 64 packets"), "Ethernet2", &qos.Shaper{PacketsPerSec: 100000}, false, nil},
+		{"pps after percent", intf("shape rate 10 percent", "shape rate 5000 pps"), "Ethernet2", &qos.Shaper{PacketsPerSec: 5000}, false, nil},
+		{"kbps after pps", intf("shape rate 5000 pps", "shape rate 200000 kbps"), "Ethernet2", &qos.Shaper{RateKbps: 200000}, false, nil},
+		{"no shape rate after pps", intf("shape rate 5000 pps", "no shape rate"), "Ethernet2", nil, false, nil},
 		{"no shape rate", intf("shape rate 25 percent", "no shape rate"), "Ethernet2", nil, false, nil},
 		{"default shape rate", intf("shape rate 25 percent", "default shape rate"), "Ethernet2", nil, false, nil},
 		{"shape rate after no shape rate", intf("no shape rate", "shape rate 20 percent"), "Ethernet2", &qos.Shaper{Percent: 20}, false, nil},
@@ -247,7 +268,9 @@ func TestParsePortShapeRate(t *testing.T) {
 		{"interface overrides the profile's", portShaperHead + "   shape rate 5000000 kbps\n", "Ethernet1", &qos.Shaper{RateKbps: 5000000}, false, &qos.Shaper{Percent: 40}},
 		{"interface no shape rate overrides the profile's", portShaperHead + "   no shape rate\n", "Ethernet1", nil, false, &qos.Shaper{Percent: 40}},
 		{"interface default shape rate overrides the profile's", portShaperHead + "   default shape rate\n", "Ethernet1", nil, false, &qos.Shaper{Percent: 40}},
-		{"interface pps overrides the profile's", portShaperHead + "   shape rate 1000 pps\n", "Ethernet1", nil, true, &qos.Shaper{Percent: 40}},
+		{"interface pps overrides the profile's", portShaperHead + "   shape rate 1000 pps\n", "Ethernet1", &qos.Shaper{PacketsPerSec: 1000}, false, &qos.Shaper{Percent: 40}},
+		{"profile pps", strings.Replace(portShaperHead, "shape rate 80 percent", "shape rate 3000 pps", 1), "Ethernet1", &qos.Shaper{PacketsPerSec: 3000}, false, &qos.Shaper{Percent: 40}},
+		{"interface no shape rate overrides the profile's pps", strings.Replace(portShaperHead, "shape rate 80 percent", "shape rate 3000 pps", 1) + "   no shape rate\n", "Ethernet1", nil, false, &qos.Shaper{Percent: 40}},
 		{"profile no shape rate after its own", strings.Replace(portShaperHead, "   shape rate 80 percent\n", "   shape rate 80 percent\n   no shape rate\n", 1), "Ethernet1", nil, false, &qos.Shaper{Percent: 40}},
 		{"a queue's no shape rate leaves the port's", portShaperHead + "   tx-queue 3\n      no shape rate\n", "Ethernet1", &qos.Shaper{Percent: 80}, false, nil},
 		{"the port's no shape rate leaves the queue's", "interface Ethernet2\n   shape rate 50 percent\n   tx-queue 3\n      shape rate 40 percent\n   !\n   no shape rate\n", "Ethernet2", nil, false, &qos.Shaper{Percent: 40}},
@@ -335,8 +358,9 @@ func TestParsePortShapeRateErrors(t *testing.T) {
 }
 
 // A port's shaper renders as its profile's shape rate, beside a queue's
-// shaper, and the rendered config parses back to the same model, in kbps
-// and in percent; ports shaped differently take different profiles.
+// shaper, and the rendered config parses back to the same model, in
+// kbps, in percent and in pps; ports shaped differently take different
+// profiles.
 func TestRenderParseRoundTripPortShaper(t *testing.T) {
 	dc := cfgVariants(t)["ecn-on_pfc-on"][0]
 	if len(dc.Ports) < 2 {
@@ -370,6 +394,18 @@ func TestRenderParseRoundTripPortShaper(t *testing.T) {
 	if q := got.Port(dc.Ports[1].Name).Queue(3); q.Shaper == nil || *q.Shaper != (qos.Shaper{Percent: 40}) {
 		t.Errorf("%s tx-queue 3 shaper read back = %+v, want 40 percent", dc.Ports[1].Name, q.Shaper)
 	}
+	// A packet meter, beside the other port's rate in kbps.
+	dc.Ports[1].Shaper = &qos.Shaper{PacketsPerSec: 2_000_000}
+	out, got = renderParseBack(t, dc)
+	if !strings.Contains(string(out), "\n   shape rate 2000000 pps\n") {
+		t.Errorf("rendered config lacks shape rate 2000000 pps:\n%s", out)
+	}
+	if p := got.Port(dc.Ports[1].Name); p.Shaper == nil || *p.Shaper != (qos.Shaper{PacketsPerSec: 2_000_000}) {
+		t.Errorf("%s port shaper read back = %+v, want 2000000 packets/s", dc.Ports[1].Name, p.Shaper)
+	}
+	if p := got.Port(dc.Ports[0].Name); p.Shaper == nil || *p.Shaper != *shapers[0] {
+		t.Errorf("%s port shaper read back = %+v, want %+v", dc.Ports[0].Name, p.Shaper, shapers[0])
+	}
 	// Ports alike but for their shapers take a profile each.
 	two := cfgVariants(t)["ecn-on_pfc-on"][0]
 	two.Ports = []qos.PortConfig{two.Ports[0], two.Ports[0]}
@@ -389,6 +425,11 @@ func TestRenderParseRoundTripPortShaper(t *testing.T) {
 	out, err = Render(dc)
 	if err != nil || !strings.Contains(string(out), "\n   shape rate 1000 kbps\n   ! shaper burst of 4096 bytes not written") {
 		t.Errorf("port shaper with a burst: err %v\n%s", err, out)
+	}
+	dc.Ports[0].Shaper = &qos.Shaper{PacketsPerSec: 1000, BurstPackets: 32}
+	out, err = Render(dc)
+	if err != nil || !strings.Contains(string(out), "\n   shape rate 1000 pps\n   ! shaper burst of 32 packets not written") {
+		t.Errorf("port packet shaper with a burst: err %v\n%s", err, out)
 	}
 	// A shaper without a rate has no EOS form.
 	dc.Ports[0].Shaper = &qos.Shaper{}
