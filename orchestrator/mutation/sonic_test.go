@@ -268,7 +268,7 @@ func sonicMutations() []mutation {
 				d.add("SCHEDULER", "port_shaper", map[string]string{"meter_type": "bytes", "pir": "100000000000", "pbs": "65536"})
 				d.pointPorts("scheduler", "port_shaper")
 			})},
-		{field: "PORT_QOS_MAP scheduler", name: "a packet-metered port shaper", harmful: true, rule: "QOS017", why: notSim,
+		{field: "PORT_QOS_MAP scheduler", name: "a packet-metered port shaper", harmful: true, rule: "QOS022", dataPlane: true,
 			edit: edit(func(d doc) {
 				d.add("SCHEDULER", "port_shaper", map[string]string{"meter_type": "packets", "pir": "1000000"})
 				d.pointPorts("scheduler", "port_shaper")
@@ -349,11 +349,11 @@ func sonicMutations2() []mutation {
 		})
 	}
 	out = append(out,
-		mutation{field: "SCHEDULER meter_type", name: "packets, with a peak rate, on the RoCE queue", harmful: true, rule: "QOS017", why: notSim,
+		mutation{field: "SCHEDULER meter_type", name: "packets, with a peak rate, on the RoCE queue", harmful: true, rule: "QOS022", dataPlane: true,
 			edit: packetShaper(nil)},
 		mutation{field: "SCHEDULER meter_type", name: "bytes without a peak rate: no shaper",
 			edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.dwrr50"]["meter_type"] = "bytes" })},
-		mutation{field: "SCHEDULER pir", name: "a packet-metered peak rate on the RoCE queue", harmful: true, rule: "QOS017", why: notSim,
+		mutation{field: "SCHEDULER pir", name: "a packet-metered peak rate on the RoCE queue", harmful: true, rule: "QOS022", dataPlane: true,
 			edit: packetShaper(nil)},
 		mutation{field: "SCHEDULER pir", name: "the RoCE queue shaped to 100 Gb/s (bytes per second)", harmful: true, rule: "QOS022", dataPlane: true,
 			edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.dwrr50"]["pir"] = "12500000000" })},
@@ -364,7 +364,7 @@ func sonicMutations2() []mutation {
 			})},
 		mutation{field: "SCHEDULER pir", name: "0: no shaper",
 			edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.dwrr50"]["pir"] = "0" })},
-		mutation{field: "SCHEDULER pbs", name: "the burst of a packet-metered peak rate on the RoCE queue", harmful: true, rule: "QOS017", why: notSim,
+		mutation{field: "SCHEDULER pbs", name: "the burst of a packet-metered peak rate on the RoCE queue", harmful: true, rule: "QOS022", dataPlane: true,
 			edit: packetShaper(map[string]string{"pbs": "64"})},
 		mutation{field: "SCHEDULER pbs", name: "a burst without a peak rate: no shaper",
 			edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.dwrr50"]["pbs"] = "65536" })})

@@ -16,7 +16,7 @@ import "fmt"
 // figures of unchanged inputs. cmd/labctl's TestSimulatorRevision runs
 // fixed inputs and fails when their figures move under an unchanged
 // revision.
-const Revision = 10
+const Revision = 11
 
 // RevisionNote says what a revision changed.
 type RevisionNote struct {
@@ -38,6 +38,7 @@ var Revisions = []RevisionNote{
 	{Revision: 8, Date: "2026-12-06", Change: "a SONiC port whose PORT entry sets pfc_asym on obeys PFC frames for every priority, as portsorch's asymmetric PFC has it (SAI's separate mode), where it obeyed them for its pfc_enable priorities only; pfc_asym in PORT_QOS_MAP, which orchagent does not read, changes nothing, as before. Figures move only where a port receives PFC frames for a priority without PFC"},
 	{Revision: 9, Date: "2026-12-06", Change: "a shaper's burst of more than about 1.15 GB (SONiC takes any pbs) overflowed the time it lets the queue run ahead, which held the queue almost for good (a 40 Gb/s queue with a 2 GB burst: 0 Gb/s); it is now a credit as long as it says, bounded at some 53 days"},
 	{Revision: 10, Date: "2026-12-06", Change: "a SONiC port whose PORT_QOS_MAP names a PFC priority to PG map (PFC_PRIORITY_TO_PRIORITY_GROUP_MAP) sends each priority's pause frames from the PG the map gives it, where every PFC priority was paused by the PG its traffic fills: a map that sends priority 3's pauses from PG 0 leaves PG 3 filling its headroom unpaused, and it drops (an 8:1 incast at 100G: no drop before, 2,143 after); ports without such a map, and identity maps on identity TC-to-PG maps, give the same figures"},
+	{Revision: 11, Date: "2026-12-06", Change: "packet-metered shapers run (SONiC's SCHEDULER meter_type packets, pir in packets per second and pbs in packets; EOS's shape rate in pps, in a tx-queue, an interface or a qos profile): the queue or port sends at most that many frames a second whatever their size, where it ran unshaped (a lossless queue metered at 1,000,000 frames a second on a 100G port: 32.8 Gb/s of goodput)"},
 }
 
 // RevisionChanges says what changed between two revisions, one line per
