@@ -37,15 +37,15 @@ func shaperOf(t *testing.T, cfg, port string, q int) (*qos.Shaper, qos.DeviceCon
 	return p.Queue(q).Shaper, dc
 }
 
-// unsimulatedShaper says whether the model lists a tx-queue shape rate
-// among the statements the simulator does not run, and lint warns of it
-// (QOS017).
-func unsimulatedShaper(dc qos.DeviceConfig) (listed, warned bool) {
+// unsimulatedShaper says whether the model lists a shape rate of level
+// ("tx-queue" or "interface") among the statements the simulator does not
+// run, and whether lint warns of it (QOS017).
+func unsimulatedShaper(dc qos.DeviceConfig, level string) (listed, warned bool) {
 	listed = slices.ContainsFunc(dc.Unsimulated, func(u qos.NotRun) bool {
-		return strings.HasPrefix(u.Where, "tx-queue ") && strings.Contains(u.Where, "shape rate")
+		return strings.HasPrefix(u.Where, level+" ") && strings.Contains(u.Where, "shape rate")
 	})
 	for _, f := range qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{}) {
-		if f.Rule == qos.RuleDefaultRelied && f.Severity == qos.SevWarning && strings.Contains(f.Message, "tx-queue") && strings.Contains(f.Message, "shape rate") {
+		if f.Rule == qos.RuleDefaultRelied && f.Severity == qos.SevWarning && strings.Contains(f.Message, level) && strings.Contains(f.Message, "shape rate") {
 			warned = true
 		}
 	}
@@ -102,7 +102,7 @@ func TestParseShapeRate(t *testing.T) {
 					}
 				}
 			}
-			listed, warned := unsimulatedShaper(dc)
+			listed, warned := unsimulatedShaper(dc, "tx-queue")
 			if listed != c.unsimulated || warned != c.unsimulated {
 				t.Errorf("tx-queue shape rate among the unsimulated statements: %v, lint warning (QOS017): %v; want %v (unsimulated %+v)", listed, warned, c.unsimulated, dc.Unsimulated)
 			}
@@ -217,21 +217,6 @@ interface Ethernet1
    service-profile ROCE
 `
 
-// unsimulatedPortShaper says whether the model lists an interface-level
-// shape rate among the statements the simulator does not run, and lint
-// warns of it (QOS017).
-func unsimulatedPortShaper(dc qos.DeviceConfig) (listed, warned bool) {
-	listed = slices.ContainsFunc(dc.Unsimulated, func(u qos.NotRun) bool {
-		return strings.HasPrefix(u.Where, "interface ") && strings.Contains(u.Where, "shape rate")
-	})
-	for _, f := range qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{}) {
-		if f.Rule == qos.RuleDefaultRelied && f.Severity == qos.SevWarning && strings.Contains(f.Message, "interface") && strings.Contains(f.Message, "shape rate") {
-			warned = true
-		}
-	}
-	return listed, warned
-}
-
 // An interface's or qos profile's shape rate (above its tx-queues) is the
 // port's Shaper, all its queues together: kb/s (kbps, or no unit, as EOS
 // takes it) or a percent of the port's speed; a profile's applies to the
@@ -311,7 +296,7 @@ func TestParsePortShapeRate(t *testing.T) {
 			if dc.DefaultPort != nil && dc.DefaultPort.Shaper != nil {
 				t.Errorf("the default port is shaped: %+v", dc.DefaultPort.Shaper)
 			}
-			listed, warned := unsimulatedPortShaper(dc)
+			listed, warned := unsimulatedShaper(dc, "interface")
 			if listed != c.unsimulated || warned != c.unsimulated {
 				t.Errorf("interface shape rate among the unsimulated statements: %v, lint warning (QOS017): %v; want %v (unsimulated %+v)", listed, warned, c.unsimulated, dc.Unsimulated)
 			}
