@@ -554,26 +554,6 @@ func (p *PortConfig) Queue(q int) *QueueConfig {
 	return nil
 }
 
-// ShapeKbps is the rate queue q of the port is shaped to, 0 when it is
-// not or meters frames: its Shaper's rate, a percent of it taken of the
-// speed the port runs at (RunSpeedGbps).
-func (p *PortConfig) ShapeKbps(q int) int64 {
-	qc := p.Queue(q)
-	if qc == nil || qc.Shaper == nil {
-		return 0
-	}
-	return qc.Shaper.RateKbpsAt(p.RunSpeedGbps())
-}
-
-// PortShapeKbps is the rate the port is shaped to (its own Shaper), 0
-// when it is not or meters frames.
-func (p *PortConfig) PortShapeKbps() int64 {
-	if p.Shaper == nil {
-		return 0
-	}
-	return p.Shaper.RateKbpsAt(p.RunSpeedGbps())
-}
-
 // Holds says whether shaper sh of the port (its own or a queue's) can hold
 // traffic back: its rate is below the speed the port runs at, or, with
 // the speed unknown, it is a rate or a percent below 100. A shaper at or

@@ -126,10 +126,11 @@ func TestParseShapeRate(t *testing.T) {
 	}
 }
 
-// A shape rate that is no rate is an error at its line, with the fix, as
-// EOS rejects it; a queue must not silently lose or keep a shaper.
-func TestParseShapeRateErrors(t *testing.T) {
-	for _, c := range []struct{ name, line, want string }{
+// shapeRateErrors are shape rates that are no rate, each with what the
+// error at its line says; level is what the line shapes ("a tx-queue",
+// "an interface"), as the unknown unit's error names it.
+func shapeRateErrors(level string) []struct{ name, line, want string } {
+	return []struct{ name, line, want string }{
 		{"zero kbps", "shape rate 0 kbps", `"0" is not a whole number of kbps above 0`},
 		{"zero without a unit", "shape rate 0", `"0" is not a whole number of kbps above 0`},
 		{"not a number", "shape rate fast", `"fast" is not a whole number of kbps`},
@@ -138,9 +139,15 @@ func TestParseShapeRateErrors(t *testing.T) {
 		{"zero percent", "shape rate 0 percent", `"0" is not a percent 1-100`},
 		{"percent above 100", "shape rate 101 percent", `"101" is not a percent 1-100`},
 		{"zero pps", "shape rate 0 pps", `"0" is not a whole number of pps above 0`},
-		{"unknown unit", "shape rate 10 gbps", `unit "gbps": EOS shapes a tx-queue in kbps, percent or pps`},
+		{"unknown unit", "shape rate 10 gbps", `unit "gbps": EOS shapes ` + level + ` in kbps, percent or pps`},
 		{"no rate", "shape rate", "shape rate has no rate"},
-	} {
+	}
+}
+
+// A shape rate that is no rate is an error at its line, with the fix, as
+// EOS rejects it; a queue must not silently lose or keep a shaper.
+func TestParseShapeRateErrors(t *testing.T) {
+	for _, c := range shapeRateErrors("a tx-queue") {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := "interface Ethernet1\n   tx-queue 3\n      " + c.line + "\n"
 			_, err := Parse("x", qos.Source{Name: "x.cfg", Data: []byte(cfg)})
@@ -305,8 +312,8 @@ func TestParsePortShapeRate(t *testing.T) {
 					t.Errorf("field note %+v: a simulated shape rate line is listed as ignored", n)
 				}
 			}
-			if p.PortShapeKbps() != 0 && c.want == nil {
-				t.Errorf("PortShapeKbps = %d for an unshaped port", p.PortShapeKbps())
+			if p.Shaper != nil && c.want == nil {
+				t.Errorf("an unshaped port has shaper %+v", p.Shaper)
 			}
 		})
 	}
@@ -315,18 +322,7 @@ func TestParsePortShapeRate(t *testing.T) {
 // A port's shape rate that is no rate is an error at its line, with the
 // fix, as EOS rejects it, in an interface and in a qos profile.
 func TestParsePortShapeRateErrors(t *testing.T) {
-	for _, c := range []struct{ name, line, want string }{
-		{"zero kbps", "shape rate 0 kbps", `"0" is not a whole number of kbps above 0`},
-		{"zero without a unit", "shape rate 0", `"0" is not a whole number of kbps above 0`},
-		{"not a number", "shape rate fast", `"fast" is not a whole number of kbps`},
-		{"decimal", "shape rate 1.5 kbps", `"1.5" is not a whole number of kbps`},
-		{"negative", "shape rate -5 kbps", `"-5" is not a whole number of kbps`},
-		{"zero percent", "shape rate 0 percent", `"0" is not a percent 1-100`},
-		{"percent above 100", "shape rate 101 percent", `"101" is not a percent 1-100`},
-		{"zero pps", "shape rate 0 pps", `"0" is not a whole number of pps above 0`},
-		{"unknown unit", "shape rate 10 gbps", `unit "gbps": EOS shapes an interface in kbps, percent or pps`},
-		{"no rate", "shape rate", "shape rate has no rate"},
-	} {
+	for _, c := range shapeRateErrors("an interface") {
 		for _, head := range []string{"interface Ethernet1\n", "qos profile ROCE\n"} {
 			t.Run(c.name+"/"+strings.Fields(head)[0], func(t *testing.T) {
 				cfg := "!\n" + head + "   " + c.line + "\n   qos trust dscp\n"

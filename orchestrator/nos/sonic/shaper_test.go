@@ -292,10 +292,10 @@ func TestParsePortShaper(t *testing.T) {
 	}
 	// The port's shaper leaves the rate queue 3 is shaped to alone, and
 	// is the port's rate.
-	if got := p.ShapeKbps(3); got != 25_000_000 {
+	if got := p.Queue(3).Shaper.RateKbpsAt(p.RunSpeedGbps()); got != 25_000_000 {
 		t.Errorf("queue 3 shaped to %d kb/s, want 25000000", got)
 	}
-	if got := p.PortShapeKbps(); got != 50_000_000 {
+	if got := p.Shaper.RateKbpsAt(p.RunSpeedGbps()); got != 50_000_000 {
 		t.Errorf("port shaped to %d kb/s, want 50000000", got)
 	}
 }
