@@ -987,6 +987,8 @@ func (l *linter) shapedLossless(d *DeviceConfig, p *PortConfig, lossless []int) 
 		switch {
 		case !p.Holds(sh):
 			return ""
+		case sh.PacketsPerSec > 0:
+			return shaperText(sh) // a packet meter: its frames a second
 		case speed <= 0 && sh.RateKbps <= 0:
 			return fmt.Sprintf("%d%% of the port's speed", sh.Percent)
 		case speed <= 0:

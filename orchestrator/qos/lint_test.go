@@ -256,6 +256,10 @@ func TestLintRules(t *testing.T) {
 			p.SpeedGbps, p.LinkSpeedGbps = 0, 0
 			p.Shaper = &Shaper{Percent: 50}
 		}},
+		// A packet meter is named by its frames a second.
+		{RuleShapedLossless, SevWarning, "Ethernet0", "queue 3 carries lossless TC3 and is shaped to 1000000 packets/s:", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			c[0].Port("Ethernet0").Queue(3).Shaper = &Shaper{PacketsPerSec: 1_000_000}
+		}},
 		// A port shaper is a RoCE setting the intent does not give.
 		{RuleIntentDrift, SevWarning, "Ethernet0", "shaper is 50 Gb/s; the lab's QoS intent gives -", false, LintOptions{Devices: TestDevices()}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Port("Ethernet0").Shaper = &Shaper{RateKbps: 50_000_000}
