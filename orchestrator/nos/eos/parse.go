@@ -34,12 +34,9 @@ type cfgBlock struct {
 	// channel is the port-channel the interface is a member of
 	// (channel-group N): "Port-Channel<N>".
 	channel string
-	// shaper is the port's own shape rate (all its queues together);
-	// noShaper says the block removes it (no shape rate), overriding a
-	// qos profile's.
-	shaper   *qos.Shaper
-	noShaper bool
-	where    cfgPos
+	// shape is the port's own shape rate (all its queues together).
+	shape cfgShape
+	where cfgPos
 }
 
 // cfgPos is a file and line, formatted only when an error needs it; src
@@ -69,10 +66,8 @@ type cfgQueue struct {
 	// PFC watchdog's coverage of the queue rests on labctl's assumption
 	// (srcEOSWatchdogQueues).
 	guaranteed *bool
-	// shaper is the queue's shape rate; noShaper says the block removes
-	// it (no shape rate), overriding a qos profile's.
-	shaper   *qos.Shaper
-	noShaper bool
+	// shape is the queue's shape rate.
+	shape cfgShape
 }
 
 func newCfgBlock(where cfgPos) *cfgBlock {
@@ -579,14 +574,11 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 		b.routed = &on
 	case line == "switchport" && mode == "interface":
 		b.routed = &off
-	case len(f) >= 2 && f[0] == "shape" && f[1] == "rate":
-		sh, err := cfgShapeRate(f, "port")
-		if err != nil {
+	case cfgIsShapeRate(f):
+		if err := b.shape.read(f, "port"); err != nil {
 			return fmt.Errorf("%s: %q: %w", where, line, err)
 		}
-		b.shaper, b.noShaper, b.qosLine = sh, false, true
-	case len(f) >= 3 && (f[0] == "no" || f[0] == "default") && f[1] == "shape" && f[2] == "rate":
-		b.shaper, b.noShaper, b.qosLine = nil, true, true
+		b.qosLine = true
 	case len(f) == 2 && f[0] == "mtu" && mode == "interface":
 		if n, err := strconv.Atoi(f[1]); err == nil {
 			b.mtu = n
@@ -650,14 +642,10 @@ func (p *cfgParser) queueLine(q *cfgQueue, f []string, where cfgPos) error {
 		q.drop, q.noDrop = e, false
 	case line == "no random-detect drop":
 		q.drop, q.noDrop = nil, true
-	case len(f) >= 2 && f[0] == "shape" && f[1] == "rate":
-		sh, err := cfgShapeRate(f, "queue")
-		if err != nil {
+	case cfgIsShapeRate(f):
+		if err := q.shape.read(f, "queue"); err != nil {
 			return fmt.Errorf("%s: %q: %w", where, line, err)
 		}
-		q.shaper, q.noShaper = sh, false
-	case len(f) >= 3 && (f[0] == "no" || f[0] == "default") && f[1] == "shape" && f[2] == "rate":
-		q.shaper, q.noShaper = nil, true
 	case len(f) >= 3 && f[0] == "bandwidth" && f[1] == "guaranteed":
 		q.guaranteed = &t
 		return p.note("tx-queue", f, where)
@@ -668,6 +656,47 @@ func (p *cfgParser) queueLine(q *cfgQueue, f []string, where cfgPos) error {
 		return p.note("tx-queue", f, where)
 	}
 	return nil
+}
+
+// cfgShape is a block's or tx-queue's shape rate: shaper, or, with
+// removed, none (no shape rate or default shape rate), which overrides a
+// qos profile's.
+type cfgShape struct {
+	shaper  *qos.Shaper
+	removed bool
+}
+
+// cfgIsShapeRate says whether f is a shape rate line, or its no or
+// default form.
+func cfgIsShapeRate(f []string) bool {
+	if len(f) >= 1 && (f[0] == "no" || f[0] == "default") {
+		f = f[1:]
+	}
+	return len(f) >= 2 && f[0] == "shape" && f[1] == "rate"
+}
+
+// read takes a shape rate line (cfgIsShapeRate) of a queue or a port
+// (what, as cfgShapeRate).
+func (c *cfgShape) read(f []string, what string) error {
+	if f[0] == "no" || f[0] == "default" {
+		*c = cfgShape{removed: true}
+		return nil
+	}
+	sh, err := cfgShapeRate(f, what)
+	if err != nil {
+		return err
+	}
+	*c = cfgShape{shaper: sh}
+	return nil
+}
+
+// over is c laid over the shape rate below it (a qos profile's): c's own
+// line, a removal included, wins.
+func (c cfgShape) over(below cfgShape) cfgShape {
+	if c.shaper != nil || c.removed {
+		return c
+	}
+	return below
 }
 
 // cfgShapeRate reads "shape rate <rate> [kbps|percent|pps] [burst-size
@@ -963,8 +992,8 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 		if eff.cos != nil {
 			pc.DefaultCoS = *eff.cos
 		}
-		if eff.shaper != nil {
-			pc.Shaper = qos.Ptr(*eff.shaper)
+		if eff.shape.shaper != nil {
+			pc.Shaper = qos.Ptr(*eff.shape.shaper)
 		}
 		if eff.pfcOn != nil && *eff.pfcOn && !p.pfcAllOff {
 			for pr, nd := range eff.noDrop {
@@ -1035,7 +1064,7 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 				rrTop = qn
 			}
 		}
-		if q7 := eff.queues[7]; q7 != nil && ((q7.strict != nil && !*q7.strict) || q7.weight > 0 || q7.ecn != nil || q7.drop != nil || q7.shaper != nil) ||
+		if q7 := eff.queues[7]; q7 != nil && ((q7.strict != nil && !*q7.strict) || q7.weight > 0 || q7.ecn != nil || q7.drop != nil || q7.shape.shaper != nil) ||
 			slices.Contains(pc.PFCPriorities, 7) {
 			sandQ7 = append(sandQ7, name)
 		}
@@ -1073,8 +1102,8 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 				if q.drop != nil {
 					qc.Drop = qos.Ptr(*q.drop)
 				}
-				if q.shaper != nil {
-					qc.Shaper = qos.Ptr(*q.shaper)
+				if q.shape.shaper != nil {
+					qc.Shaper = qos.Ptr(*q.shape.shaper)
 				}
 			}
 			pc.Queues = append(pc.Queues, qc)
@@ -1188,9 +1217,7 @@ func cfgOverlay(dst, src *cfgBlock) {
 	if src.wdRecovery > 0 {
 		dst.wdRecovery = src.wdRecovery
 	}
-	if src.shaper != nil || src.noShaper {
-		dst.shaper = src.shaper
-	}
+	dst.shape = src.shape.over(dst.shape)
 	for n, q := range src.queues {
 		d := dst.queues[n]
 		if d == nil {
@@ -1213,8 +1240,6 @@ func cfgOverlay(dst, src *cfgBlock) {
 		if q.guaranteed != nil {
 			d.guaranteed = q.guaranteed
 		}
-		if q.shaper != nil || q.noShaper {
-			d.shaper = q.shaper
-		}
+		d.shape = q.shape.over(d.shape)
 	}
 }
