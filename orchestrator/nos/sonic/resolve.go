@@ -406,15 +406,24 @@ func pfcOf(entries []pqmEntry) *pqmEntry {
 
 // resolveMap is one map of a port: the one its PORT_QOS_MAP entry names
 // (the DSCP map also the global entry's), complete, with its origin.
-func (r *resolver) resolveMap(port string, k mapKind) (map[int]int, string) {
-	name, where := "", ""
-	// The last entry applied that names this map is the one in force.
+// lastNaming is the last PORT_QOS_MAP entry orchagent applies to port
+// (portQoSMaps) whose field names a table entry, by its key, with the
+// name: the one in force, as a later entry's field replaces an earlier
+// one's. "" when none names one.
+func (r *resolver) lastNaming(port string, field func(*PortQoSMapEntry) string) (name, key string) {
 	entries := r.portQoSMaps(port)
 	for i := len(entries) - 1; i >= 0; i-- {
-		if n := cfgRefName(k.field(entries[i].PortQoSMapEntry)); n != "" {
-			name, where = n, "PORT_QOS_MAP|"+entries[i].key
-			break
+		if n := cfgRefName(field(entries[i].PortQoSMapEntry)); n != "" {
+			return n, entries[i].key
 		}
+	}
+	return "", ""
+}
+
+func (r *resolver) resolveMap(port string, k mapKind) (map[int]int, string) {
+	name, where := "", ""
+	if n, key := r.lastNaming(port, k.field); n != "" {
+		name, where = n, "PORT_QOS_MAP|"+key
 	}
 	if name == "" && k.key == "dscp_to_tc" {
 		if g := r.db.PortQoSMap["global"]; g != nil && g.DSCPToTCMap != "" {
@@ -499,12 +508,10 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 	// PFC priority is paused by the PG its traffic class fills, as the
 	// simulator has it; the table's parse refused keys and PGs outside
 	// 0-7.
-	for _, e := range r.portQoSMaps(name) {
-		if n := cfgRefName(e.PFCToPGMap); n != "" {
-			if m := r.db.PFCToPGMap[n]; len(m) > 0 {
-				pc.PFCToPG = maps.Clone(map[int]int(m))
-				pc.Origins["pfc_to_pg"] = "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP|" + n + " via PORT_QOS_MAP|" + e.key
-			}
+	if n, key := r.lastNaming(name, func(e *PortQoSMapEntry) string { return e.PFCToPGMap }); n != "" {
+		if m := r.db.PFCToPGMap[n]; len(m) > 0 {
+			pc.PFCToPG = maps.Clone(map[int]int(m))
+			pc.Origins["pfc_to_pg"] = "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP|" + n + " via PORT_QOS_MAP|" + key
 		}
 	}
 	if e := pfcOf(r.portQoSMaps(name)); e != nil {
@@ -605,29 +612,20 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 // naming a scheduler the config does not define, or one orchagent
 // refuses, applies none of its fields (pqmEntryApplied).
 func (r *resolver) portShaper(pc *qos.PortConfig) error {
-	entries := r.portQoSMaps(pc.Name)
-	for i := len(entries) - 1; i >= 0; i-- {
-		sched := cfgRefName(entries[i].Scheduler)
-		if sched == "" {
-			continue
-		}
-		se := r.db.Scheduler[sched]
-		if se == nil {
-			return nil
-		}
-		if err := schedulerTypeError(sched, se); err != nil {
-			return err
-		}
-		sh, err := r.shaper(sched, se, pc.Name)
-		if err != nil {
-			return err
-		}
-		if sh != nil {
-			pc.Shaper = sh
-			pc.Origins["shaper"] = "SCHEDULER|" + sched + " via PORT_QOS_MAP|" + entries[i].key
-		}
+	sched, key := r.lastNaming(pc.Name, func(e *PortQoSMapEntry) string { return e.Scheduler })
+	se := r.db.Scheduler[sched]
+	if sched == "" || se == nil {
 		return nil
 	}
+	if err := schedulerTypeError(sched, se); err != nil {
+		return err
+	}
+	sh, err := r.shaper(sched, se, pc.Name)
+	if err != nil || sh == nil {
+		return err
+	}
+	pc.Shaper = sh
+	pc.Origins["shaper"] = "SCHEDULER|" + sched + " via PORT_QOS_MAP|" + key
 	return nil
 }
 
