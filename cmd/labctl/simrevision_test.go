@@ -38,6 +38,7 @@ func TestSimulatorRevision(t *testing.T) {
 	eos := simRevisionLab(t, "lab.yaml", "simrev", "eos", "configs-eos/*.cfg")
 	threeTier := simRevisionLab(t, "lab-3tier.yaml", "simrev3", "sonic", "configs-3tier/*.json")
 	shaped := simRevisionLab(t, "lab.yaml", "simrev", "eos", "configs-eos-shaped/*.cfg")
+	remarked := simRevisionLab(t, "lab.yaml", "simrev", "sonic", "configs-remark/*.json")
 	scenarios, err := filepath.Glob(filepath.Join(simRevisionDir, "scenarios", "*.yaml"))
 	if err != nil || len(scenarios) == 0 {
 		t.Fatalf("scenarios: %v %v", scenarios, err)
@@ -63,6 +64,8 @@ func TestSimulatorRevision(t *testing.T) {
 			label += " (3 tiers, rails)"
 		case shaped:
 			label += " (eos, shaped)"
+		case remarked:
+			label += " (spine remarks RoCE)"
 		}
 		for _, v := range r.Variants {
 			lines = append(lines, simFigures(t, label, &v))
@@ -82,6 +85,9 @@ func TestSimulatorRevision(t *testing.T) {
 	// RoCE's queue shaped to 40 percent of every port, and the 400G ports
 	// to 30 percent, below their queue's 160 Gb/s (configs-eos-shaped).
 	figures(shaped, filepath.Join(simRevisionDir, "scenarios", "ecn-pfc.yaml"))
+	// The spine rewrites RoCE's class to DSCP 10 as it sends it, which
+	// the leaves queue as best effort (configs-remark).
+	figures(remarked, filepath.Join(simRevisionDir, "scenarios", "ecn-pfc.yaml"))
 	figures(sonic, filepath.Join(simRevisionDir, "scenarios", "allreduce.yaml"), "--model", "flow")
 	figures(sonic, filepath.Join(simRevisionDir, "scenarios", "baseline-bw.yaml"), "--model", "flow")
 	// Three tiers and rails (lab-3tier.yaml): super-spines, routes across

@@ -117,7 +117,6 @@ func (d doc) cables(length func(string) string) {
 // in the 64gpu lab's rendered config_db files.
 func sonicMutations() []mutation {
 	noStorm := "the suite's traffic has no pause storm, so the watchdog never acts"
-	notSim := "the simulator does not run it; lint warns"
 	// CNPs leave each port only beside ACKs (the incast's data runs the
 	// other way), so their queue's share never holds them back.
 	cnpAlone := "the suite's CNPs share their egress ports with ACKs only, so a weight does not delay them"
@@ -156,6 +155,18 @@ func sonicMutations() []mutation {
 			edit: edit(func(d doc) {
 				d.add("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", "AZURE", map[string]string{"0": "0", "3": "3", "4": "4"})
 				d.pointPorts("pfc_to_pg_map", "AZURE")
+			})},
+		// Every port rewrites what it sends by the map: RoCE (TC3) leaves
+		// with DSCP 0, which the next switch queues as best effort.
+		{field: "TC_TO_DSCP_MAP (entries)", name: "RoCE's class remarked to DSCP 0", harmful: true, rule: "QOS024", dataPlane: true,
+			edit: edit(func(d doc) {
+				d.add("TC_TO_DSCP_MAP", "AZURE", map[string]string{"3": "0"})
+				d.pointPorts("tc_to_dscp_map", "AZURE")
+			})},
+		{field: "TC_TO_DSCP_MAP (entries)", name: "RoCE and CNPs remarked to their own DSCPs",
+			edit: edit(func(d doc) {
+				d.add("TC_TO_DSCP_MAP", "AZURE", map[string]string{"3": "26", "6": "48"})
+				d.pointPorts("tc_to_dscp_map", "AZURE")
 			})},
 
 		// PORT_QOS_MAP.
@@ -232,7 +243,18 @@ func sonicMutations() []mutation {
 			edit: edit(func(d doc) { d.set("PORT_QOS_MAP", portsOnly(), "pfcwd_sw_enable", "4") })},
 		{field: "PORT_QOS_MAP pfcwd_sw_enable", name: "priorities 3 and 4 watched (4 has no PFC)",
 			edit: edit(func(d doc) { d.set("PORT_QOS_MAP", portsOnly(), "pfcwd_sw_enable", "3,4") })},
-		{field: "PORT_QOS_MAP tc_to_dscp_map", name: "egress DSCP remarking", harmful: true, rule: "QOS017", why: notSim,
+		{field: "PORT_QOS_MAP tc_to_dscp_map", name: "ports on a map remarking RoCE's class to DSCP 10", harmful: true, rule: "QOS024", dataPlane: true,
+			edit: edit(func(d doc) {
+				d.add("TC_TO_DSCP_MAP", "REMARK", map[string]string{"3": "10"})
+				d.pointPorts("tc_to_dscp_map", "REMARK")
+			})},
+		{field: "PORT_QOS_MAP tc_to_dscp_map", name: "ports on a map rewriting only a lossy class",
+			edit: edit(func(d doc) {
+				d.add("TC_TO_DSCP_MAP", "REMARK", map[string]string{"1": "8"})
+				d.pointPorts("tc_to_dscp_map", "REMARK")
+			})},
+		// orchagent applies none of an entry that names an undefined map.
+		{field: "PORT_QOS_MAP tc_to_dscp_map", name: "a map the config does not define", harmful: true, rule: "QOS013", dataPlane: true,
 			edit: edit(func(d doc) { d.pointPorts("tc_to_dscp_map", "AZURE") })},
 		{field: "PORT_QOS_MAP tc_to_dscp_map", name: "empty",
 			edit: edit(func(d doc) { d.pointPorts("tc_to_dscp_map", "") })},

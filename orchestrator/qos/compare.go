@@ -41,6 +41,13 @@ func roceFields(p *PortConfig, roce, cnp int, platform bool) map[string]string {
 	}
 	out[indexed("dscp_to_tc", roce)] = strconv.Itoa(p.TCOf(roce))
 	out[indexed("dscp_to_tc", cnp)] = strconv.Itoa(p.TCOf(cnp))
+	// The DSCP RoCE and its CNPs leave with, where the port remarks their
+	// class to another (a remark to their own changes nothing downstream).
+	for _, x := range []int{roce, cnp} {
+		if d, ok := p.TCToDSCP[p.TCOf(x)]; ok && d != x {
+			out[indexed("tc_to_dscp", p.TCOf(x))] = strconv.Itoa(d)
+		}
+	}
 	keepMap := func(name string, m map[int]int, tc int) {
 		if v, ok := m[tc]; ok {
 			out[indexed(name, tc)] = strconv.Itoa(v)

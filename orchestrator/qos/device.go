@@ -238,6 +238,12 @@ type PortConfig struct {
 	// and not by its own. Nil: each PFC priority is paused by the PG its
 	// traffic class fills (TCToPG).
 	PFCToPG map[int]int `json:"pfc_to_pg,omitempty"`
+	// TCToDSCP, when not nil, is the DSCP the port writes into the IP
+	// packets of each traffic class it sends (egress remarking: SONiC's
+	// TC_TO_DSCP_MAP, SAI's TC_AND_COLOR_TO_DSCP map on the port); the
+	// next switch classifies them by it. A class the map leaves out keeps
+	// its packets' DSCP.
+	TCToDSCP map[int]int `json:"tc_to_dscp,omitempty"`
 	// PFCPriorities are the priorities with PFC enabled, sorted. A PFC
 	// priority is its traffic class.
 	PFCPriorities []int `json:"pfc_priorities"`

@@ -358,6 +358,7 @@ func flattenPortInto(p *PortConfig, f map[string]string) {
 	putMap("tc_to_pg", p.TCToPG)
 	putMap("pfc_to_queue", p.PFCToQueue)
 	putMap("pfc_to_pg", p.PFCToPG)
+	putMap("tc_to_dscp", p.TCToDSCP)
 	f["pfc_priorities"] = pfcPrioritiesText(p)
 	for tc := range NumTC {
 		f[namesOf(tc).lossless] = strconv.FormatBool(p.Class(tc).Lossless)

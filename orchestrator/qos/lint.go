@@ -71,6 +71,7 @@ const (
 	RuleOverruled         = "QOS021"
 	RuleShapedLossless    = "QOS022"
 	RulePFCPGMap          = "QOS023"
+	RuleEgressRemark      = "QOS024"
 )
 
 // Rules lists the lint rules.
@@ -99,6 +100,7 @@ func Rules() []Rule {
 		{RulePortMTU, "port-mtu", SevError, "a data port's MTU is below what RoCE's packets need (the lab's RoCE MTU plus headers)"},
 		{RuleShapedLossless, "shaped-lossless-queue", SevWarning, "the queue of a lossless class, or a port that carries one, is shaped below the port's line rate: RoCE leaves the port no faster than the shaper, and its backlog pauses (PFC) or is marked (ECN) sooner; the simulator runs the shaper"},
 		{RulePFCPGMap, "pfc-pg-map", SevError, "a PFC priority's pause frames come from another PG than the one its traffic fills: that PG fills without pausing the sender and drops once its headroom is gone"},
+		{RuleEgressRemark, "egress-dscp-remark", SevError, "a port rewrites the DSCP of RoCE's or its CNPs' class as it sends them (egress remarking) to one the next switch classifies into another class: there they lose their lossless class or their priority"},
 		{RuleOverruled, "overruled-entry", SevError, "a config entry the switch refuses (error: a key orchagent cannot read, a PFC_WD entry whose times pfcwdorch refuses), or applies otherwise than it reads (warning: an index read short, a BUFFER_PG entry SONiC's buffer manager writes over, an EOS priority strict below a round-robin tx-queue)"},
 	}
 }
@@ -348,6 +350,7 @@ func (l *linter) run() {
 			l.portSpeed(d, p)
 			l.shapedLossless(d, p, lossless)
 			l.pfcPGMap(d, p)
+			l.egressRemark(d, p)
 		}
 	}
 }
@@ -959,6 +962,65 @@ func (l *linter) pfcPGMap(d *DeviceConfig, p *PortConfig) {
 			fmt.Sprintf("map priority %d to PG %d in the PFC priority to PG map (SONiC: PFC_PRIORITY_TO_PRIORITY_GROUP_MAP, %d: %d), the PG its traffic class fills", pr, own, pr, own),
 			"PFC priority %d's traffic fills PG %d but its pause frames come from PG %d: PG %d fills without pausing the sender and drops once its headroom is gone", pr, own, from, own)
 	}
+}
+
+// QOS024: a port remarks RoCE's or its CNPs' class, as it sends them, to
+// a DSCP the next switch classifies into another class than theirs. The
+// next switch is the port's peer where the lab says which it is (a NIC
+// there classifies nothing: no finding), else one with this port's maps.
+func (l *linter) egressRemark(d *DeviceConfig, p *PortConfig) {
+	if len(p.TCToDSCP) == 0 || !p.Fabric {
+		return
+	}
+	next := p
+	if dev, port, ok := strings.Cut(p.Peer, ":"); ok && d.PeersKnown {
+		pd := l.device(dev)
+		if pd == nil {
+			return // a NIC
+		}
+		if pp := pd.Port(port); pp != nil {
+			next = pp
+		}
+	}
+	type traffic struct {
+		what string
+		dscp int
+	}
+	var kinds []traffic
+	if roce := l.roceDSCP(); roce != nil {
+		kinds = append(kinds, traffic{"RoCE", *roce})
+	}
+	kinds = append(kinds, traffic{"CNPs", l.designCNPDSCP()})
+	for _, k := range kinds {
+		tc := p.TCOf(k.dscp)
+		to, ok := p.TCToDSCP[tc]
+		if !ok || to == k.dscp || next.TCOf(to) == next.TCOf(k.dscp) {
+			continue
+		}
+		l.addAt(RuleEgressRemark, SevError, d.Device, p.Name, p.Origins["tc_to_dscp"],
+			fmt.Sprintf("map traffic class %d to DSCP %d in the port's egress remarking map (SONiC: TC_TO_DSCP_MAP, %d: %d), or bind none (PORT_QOS_MAP tc_to_dscp_map)", tc, k.dscp, tc, k.dscp),
+			"%s (DSCP %d, traffic class %d) leaves the port rewritten to DSCP %d, which the next switch classifies into traffic class %d (%s) instead of %d (%s)",
+			k.what, k.dscp, tc, to, next.TCOf(to), lossText(next, next.TCOf(to)), next.TCOf(k.dscp), lossText(next, next.TCOf(k.dscp)))
+	}
+}
+
+// device is the config of the lab's switch named name, nil when none is
+// (a NIC, or a switch not linted).
+func (l *linter) device(name string) *DeviceConfig {
+	for i := range l.cfgs {
+		if l.cfgs[i].Device == name {
+			return &l.cfgs[i]
+		}
+	}
+	return nil
+}
+
+// lossText says whether class tc is lossless on port p.
+func lossText(p *PortConfig, tc int) string {
+	if p.Class(tc).Lossless {
+		return "lossless"
+	}
+	return "lossy"
 }
 
 // QOS022: a shaper on the queue of a lossless class, or on a port that

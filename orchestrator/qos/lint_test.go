@@ -701,3 +701,41 @@ func TestLintPFCPGMapThatAgrees(t *testing.T) {
 		t.Errorf("TC3 in PG 4, paused from PG 4: %+v", got)
 	}
 }
+
+// TestLintEgressRemark: QOS024 reads the class RoCE's rewritten DSCP
+// takes at the next switch, the port's peer: leaf1's uplink remarking TC3
+// to DSCP 0 puts RoCE in the spine's lossy TC0; to a DSCP the spine also
+// classifies into TC3 it does not; leaf1's port to a NIC remarks for no
+// switch. With the peer unknown (bare files) the port's own maps stand
+// for the next switch's.
+func TestLintEgressRemark(t *testing.T) {
+	in, cfgs := lintBase(t)
+	cfgs[0].Port("Ethernet4").TCToDSCP = map[int]int{3: 0}
+	cfgs[0].Port("Ethernet0").TCToDSCP = map[int]int{3: 0}
+	got := findings(Lint(cfgs, LintOptions{Intent: &in}), RuleEgressRemark)
+	if len(got) != 1 || got[0].Device != "leaf1" || got[0].Port != "Ethernet4" || got[0].Severity != SevError ||
+		!strings.Contains(got[0].Message, "RoCE (DSCP 26, traffic class 3) leaves the port rewritten to DSCP 0, which the next switch classifies into traffic class 0 (lossy) instead of 3 (lossless)") ||
+		!strings.Contains(got[0].Fix, "TC_TO_DSCP_MAP, 3: 26") {
+		t.Errorf("TC3 to DSCP 0 on both ports: %+v; want one error on the uplink", got)
+	}
+	// The spine classifies DSCP 27 into TC3 as well: no finding.
+	in, cfgs = lintBase(t)
+	sp := cfgs[1].Port("Ethernet0")
+	sp.DSCPToTC = maps.Clone(sp.DSCPToTC)
+	sp.DSCPToTC[27] = 3
+	cfgs[0].Port("Ethernet4").TCToDSCP = map[int]int{3: 27}
+	if got := findings(Lint(cfgs, LintOptions{Intent: &in}), RuleEgressRemark); len(got) > 0 {
+		t.Errorf("TC3 to DSCP 27, which the spine puts in TC3: %+v", got)
+	}
+	// Bare files: the port's own map (27 is TC0 there) stands for the
+	// next switch's.
+	_, cfgs = lintBase(t)
+	for i := range cfgs {
+		cfgs[i].PeersKnown = false
+	}
+	cfgs[0].Port("Ethernet4").TCToDSCP = map[int]int{3: 27}
+	roce := 26
+	if got := findings(Lint(cfgs, LintOptions{RoCEDSCP: &roce}), RuleEgressRemark); len(got) != 1 {
+		t.Errorf("bare files, TC3 to DSCP 27: %+v; want one finding", got)
+	}
+}

@@ -44,6 +44,7 @@ func (d DeviceConfig) Clone() DeviceConfig {
 		q.TCToPG = maps.Clone(p.TCToPG)
 		q.PFCToQueue = maps.Clone(p.PFCToQueue)
 		q.PFCToPG = maps.Clone(p.PFCToPG)
+		q.TCToDSCP = maps.Clone(p.TCToDSCP)
 		q.Origins = maps.Clone(p.Origins)
 		q.PFCPriorities = slices.Clone(p.PFCPriorities)
 		q.ManagerLossless = slices.Clone(p.ManagerLossless)

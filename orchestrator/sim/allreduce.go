@@ -327,12 +327,18 @@ func FlowLevelRates(cfg Config) ([]float64, error) {
 // egress port queues that priority in its queue.
 func (s *sim) shapedOnPath(f *flowState, path []int32) []int32 {
 	var out []int32
+	dscp := f.dscp
 	for k := 1; k < len(path); k++ {
 		pi := path[k]
-		prio := s.ports[s.ports[path[k-1]].peer].tcOf[f.dscp]
+		prio := s.ports[s.ports[path[k-1]].peer].tcOf[dscp]
 		q := s.ports[pi].queueOf[prio]
 		if s.shaped[pi]&(1<<q) != 0 {
 			out = append(out, int32(len(s.ports))+8*pi+int32(q))
+		}
+		// The port's egress remarking: the next switch classifies the
+		// DSCP it wrote.
+		if s.remark != nil && s.remark[pi][prio] >= 0 {
+			dscp = uint8(s.remark[pi][prio])
 		}
 	}
 	return out

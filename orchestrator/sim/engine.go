@@ -658,6 +658,11 @@ func (s *sim) switchSend(pi int32) {
 			p.c[pk.prio].marked++
 		}
 	}
+	if s.remark != nil {
+		if d := s.remark[pi][pk.prio&7]; d >= 0 {
+			pk.dscp = uint8(d)
+		}
+	}
 	s.transmit(pi, k)
 }
 

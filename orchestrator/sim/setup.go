@@ -512,6 +512,10 @@ type sim struct {
 	// portShapers are the switch ports' own shapers (Config.PortShapers),
 	// by port, a kbps of 0 where a port has none; nil when none has.
 	portShapers []queueShaper
+	// remark is the DSCP each switch port writes into the packets of
+	// each priority it sends (PortMaps.RemarkDSCP), by port, -1 where it
+	// keeps the packet's; nil when no port remarks.
+	remark [][8]int8
 
 	allHist  runHist
 	histPool []*histCounts
@@ -970,6 +974,22 @@ func (s *sim) buildQoS() error {
 				if k < 0 || k > 7 || v < 0 || v > 7 {
 					return errorf("port %s: %s map entry %d->%d out of range 0..7", ref, name, k, v)
 				}
+			}
+		}
+		for pr, d := range m.RemarkDSCP {
+			if pr < 0 || pr > 7 || d < 0 || d > 63 {
+				return errorf("port %s: DSCP remarking entry %d->%d out of range (priority 0..7, DSCP 0..63)", ref, pr, d)
+			}
+		}
+		if len(m.RemarkDSCP) > 0 {
+			if s.remark == nil {
+				s.remark = make([][8]int8, len(s.ports))
+				for i := range s.remark {
+					s.remark[i] = [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}
+				}
+			}
+			for pr, d := range m.RemarkDSCP {
+				s.remark[pi][pr] = int8(d)
 			}
 		}
 	}

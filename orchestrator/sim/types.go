@@ -214,6 +214,11 @@ type PortMaps struct {
 	// priority p; nil: the PG p's traffic fills (PriorityToPG). A PG
 	// none of whose priorities it sends pauses nobody when it fills.
 	PauseFromPG map[int]int
+	// RemarkDSCP is the DSCP the port writes into the packets of
+	// priority p it sends (egress remarking: SONiC's TC_TO_DSCP_MAP);
+	// the next switch classifies them by it. A priority it leaves out,
+	// or a nil map, keeps the packet's DSCP.
+	RemarkDSCP map[int]int
 }
 
 // Flow is one QP: a sender NIC streaming Bytes to a receiver NIC.

@@ -103,6 +103,7 @@ func BuildDoc(dc qos.DeviceConfig) (Doc, error) {
 		{"tc_to_pg_map", "TC_TO_PRIORITY_GROUP_MAP", func(p *qos.PortConfig) map[int]int { return p.TCToPG }},
 		{"pfc_to_queue_map", "MAP_PFC_PRIORITY_TO_QUEUE", func(p *qos.PortConfig) map[int]int { return p.PFCToQueue }},
 		{"pfc_to_pg_map", "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", func(p *qos.PortConfig) map[int]int { return p.PFCToPG }},
+		{"tc_to_dscp_map", "TC_TO_DSCP_MAP", func(p *qos.PortConfig) map[int]int { return p.TCToDSCP }},
 	}
 	common := map[string]string{}
 	for _, k := range kinds {

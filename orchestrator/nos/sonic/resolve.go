@@ -367,6 +367,7 @@ func (r *resolver) pqmEntryApplied(key string, e *PortQoSMapEntry, port string) 
 		{"tc_to_pg_map", e.TCToPGMap, "TC_TO_PRIORITY_GROUP_MAP", func(n string) bool { _, ok := r.db.TCToPGMap[n]; return ok }},
 		{"pfc_to_queue_map", e.PFCToQueueMap, "MAP_PFC_PRIORITY_TO_QUEUE", func(n string) bool { _, ok := r.db.PFCToQueueMap[n]; return ok }},
 		{"pfc_to_pg_map", e.PFCToPGMap, "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", func(n string) bool { _, ok := r.db.PFCToPGMap[n]; return ok }},
+		{"tc_to_dscp_map", e.TCToDSCPMap, "TC_TO_DSCP_MAP", func(n string) bool { _, ok := r.db.TCToDSCPMap[n]; return ok }},
 		{"scheduler", e.Scheduler, "SCHEDULER", func(n string) bool { _, ok := r.db.Scheduler[n]; return ok }},
 	}
 	if r.pqmApplied == nil {
@@ -512,6 +513,15 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 		if m := r.db.PFCToPGMap[n]; len(m) > 0 {
 			pc.PFCToPG = maps.Clone(map[int]int(m))
 			pc.Origins["pfc_to_pg"] = "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP|" + n + " via PORT_QOS_MAP|" + key
+		}
+	}
+	// The egress remarking map, where an entry applied to the port names
+	// one (the last such): the DSCP the port writes into each traffic
+	// class's packets as it sends them.
+	if n, key := r.lastNaming(name, func(e *PortQoSMapEntry) string { return e.TCToDSCPMap }); n != "" {
+		if m := r.db.TCToDSCPMap[n]; len(m) > 0 {
+			pc.TCToDSCP = maps.Clone(map[int]int(m))
+			pc.Origins["tc_to_dscp"] = "TC_TO_DSCP_MAP|" + n + " via PORT_QOS_MAP|" + key
 		}
 	}
 	if e := pfcOf(r.portQoSMaps(name)); e != nil {

@@ -27,6 +27,7 @@ type ConfigDB struct {
 	TCToPGMap     map[string]IntMap `table:"TC_TO_PRIORITY_GROUP_MAP" keys:"7" use:"simulated" why:"the ingress priority group each traffic class fills (its buffer profile, its PFC)"`
 	PFCToQueueMap map[string]IntMap `table:"MAP_PFC_PRIORITY_TO_QUEUE" keys:"7" use:"simulated" why:"the queue a received PFC frame for each priority pauses"`
 	PFCToPGMap    map[string]IntMap `table:"PFC_PRIORITY_TO_PRIORITY_GROUP_MAP" keys:"7" use:"simulated" why:"the PG whose XOFF sends each PFC priority's pause frames, on the ports whose PORT_QOS_MAP names the map, as Broadcom's PFC-tx priority to PG profile has it (the SAI header leaves the meaning to the vendor; Barefoot's SAI takes it as the buffer group the traffic fills): a priority whose traffic fills another PG is paused by the map's PG, not its own, and lint flags that (QOS023); a priority the map leaves out is paused by its own PG (labctl's assumption)"`
+	TCToDSCPMap   map[string]IntMap `table:"TC_TO_DSCP_MAP" keys:"7" values:"63" use:"simulated" why:"the DSCP a port whose PORT_QOS_MAP names the map writes into the IP packets of each traffic class it sends (egress remarking: orchagent binds it as SAI's TC_AND_COLOR_TO_DSCP map of the port, and green is the colour of every unpoliced packet); the next switch classifies them by it, and lint flags a rewrite that moves RoCE or its CNPs into another class there (QOS024); a class the map leaves out keeps its DSCP"`
 
 	PortQoSMap map[string]*PortQoSMapEntry `table:"PORT_QOS_MAP"`
 	Queue      map[string]*QueueEntry      `table:"QUEUE"`
@@ -92,7 +93,7 @@ type PortQoSMapEntry struct {
 	PFCToPGMap    string `cfg:"pfc_to_pg_map" use:"simulated" why:"names the port's PFC priority to PG map (see PFC_PRIORITY_TO_PRIORITY_GROUP_MAP); without one each PFC priority is paused by the PG its traffic class fills"`
 	PFCEnable     string `cfg:"pfc_enable" use:"simulated" why:"the priorities with PFC: their PGs pause (with a lossless profile) instead of dropping"`
 	PFCWDEnable   string `cfg:"pfcwd_sw_enable" use:"simulated" why:"the priorities the PFC watchdog watches"`
-	TCToDSCPMap   string `cfg:"tc_to_dscp_map" use:"ignored" why:"egress DSCP remarking is not simulated: packets keep their DSCP, so a map that rewrote RoCE's DSCP would change its class downstream unseen" risk:"a map that rewrites RoCE's DSCP changes its class at the next switch"`
+	TCToDSCPMap   string `cfg:"tc_to_dscp_map" use:"simulated" why:"names the port's egress remarking map (see TC_TO_DSCP_MAP); without one the port sends packets with the DSCP they came with"`
 	TCToDot1pMap  string `cfg:"tc_to_dot1p_map" use:"ignored" why:"802.1p remarking of tagged frames; the lab's links are untagged"`
 	PFCAsym       string `cfg:"pfc_asym" use:"ignored" why:"orchagent reads pfc_asym from the PORT table (portsorch), not from PORT_QOS_MAP, whose handler passes over fields it does not know: here it changes nothing"`
 	Scheduler     string `cfg:"scheduler" use:"simulated" why:"names the port's own SCHEDULER entry (SAI_PORT_ATTR_QOS_SCHEDULER_PROFILE_ID): its pir (bytes per second, meter_type bytes, or packets per second, meter_type packets) and pbs shape the whole port, all its queues together; 0 or none leaves it unshaped, and the other fields of the entry do nothing there (global: no port)"`
@@ -286,13 +287,18 @@ func decodeDB(doc Doc) (*ConfigDB, error) {
 			switch elem {
 			case reflect.TypeFor[IntMap]():
 				maxKey, _ := strconv.Atoi(sf.Tag.Get("keys"))
+				maxVal, what := 7, "traffic classes, queues or PGs 0-7"
+				if v := sf.Tag.Get("values"); v != "" {
+					maxVal, _ = strconv.Atoi(v)
+					what = fmt.Sprintf("DSCPs 0-%d", maxVal)
+				}
 				im := IntMap{}
 				for _, k := range cfgSortedKeys(fields) {
 					val := fields[k]
 					kn, err1 := strconv.Atoi(k)
 					vn, err2 := strconv.Atoi(val)
-					if err1 != nil || err2 != nil || kn < 0 || kn > maxKey || vn < 0 || vn > 7 {
-						return nil, fmt.Errorf("%s|%s: entry %q: %q is not <0-%d>: <0-7> (fix: map numbers %d-%d to traffic classes, queues or PGs 0-7)", table, key, k, val, maxKey, 0, maxKey)
+					if err1 != nil || err2 != nil || kn < 0 || kn > maxKey || vn < 0 || vn > maxVal {
+						return nil, fmt.Errorf("%s|%s: entry %q: %q is not <0-%d>: <0-%d> (fix: map numbers %d-%d to %s)", table, key, k, val, maxKey, maxVal, 0, maxKey, what)
 					}
 					im[kn] = vn
 				}

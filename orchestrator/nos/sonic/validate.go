@@ -67,12 +67,16 @@ func ValidateDoc(doc Doc) []error {
 		ref("PORT_QOS_MAP", key, "tc_to_queue_map", "TC_TO_QUEUE_MAP")
 		ref("PORT_QOS_MAP", key, "tc_to_pg_map", "TC_TO_PRIORITY_GROUP_MAP")
 		ref("PORT_QOS_MAP", key, "pfc_to_queue_map", "MAP_PFC_PRIORITY_TO_QUEUE")
+		ref("PORT_QOS_MAP", key, "tc_to_dscp_map", "TC_TO_DSCP_MAP")
 		ref("PORT_QOS_MAP", key, "scheduler", "SCHEDULER")
 	}
-	for _, table := range []string{"DSCP_TO_TC_MAP", "TC_TO_QUEUE_MAP", "TC_TO_PRIORITY_GROUP_MAP", "MAP_PFC_PRIORITY_TO_QUEUE"} {
-		maxKey := int64(7)
-		if table == "DSCP_TO_TC_MAP" {
+	for _, table := range []string{"DSCP_TO_TC_MAP", "TC_TO_QUEUE_MAP", "TC_TO_PRIORITY_GROUP_MAP", "MAP_PFC_PRIORITY_TO_QUEUE", "TC_TO_DSCP_MAP"} {
+		maxKey, maxVal := int64(7), int64(7)
+		switch table {
+		case "DSCP_TO_TC_MAP":
 			maxKey = 63
+		case "TC_TO_DSCP_MAP":
+			maxVal = 63
 		}
 		for _, name := range cfgSortedKeys(doc[table]) {
 			for _, k := range cfgSortedKeys(doc[table][name]) {
@@ -80,7 +84,7 @@ func ValidateDoc(doc Doc) []error {
 				if err != nil || n < 0 || n > maxKey {
 					bad(table, name, k, "key is not 0-%d", maxKey)
 				}
-				intIn(table, name, k, 0, 7, true)
+				intIn(table, name, k, 0, maxVal, true)
 			}
 		}
 	}

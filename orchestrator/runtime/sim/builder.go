@@ -349,7 +349,7 @@ func portQoS(dc *qos.DeviceConfig, pc *qos.PortConfig) (map[int]engine.PortQoS, 
 		}
 		out[i] = pq
 	}
-	m := engine.PortMaps{DSCPToPriority: make(map[int]int, 64), PriorityToPG: pc.TCToPG, PriorityToQueue: pc.TCToQueue, PauseToQueue: pc.PFCToQueue, PauseFromPG: pc.PFCToPG}
+	m := engine.PortMaps{DSCPToPriority: make(map[int]int, 64), PriorityToPG: pc.TCToPG, PriorityToQueue: pc.TCToQueue, PauseToQueue: pc.PFCToQueue, PauseFromPG: pc.PFCToPG, RemarkDSCP: pc.TCToDSCP}
 	for d := range 64 {
 		m.DSCPToPriority[d] = pc.TCOf(d)
 	}
