@@ -739,3 +739,19 @@ func TestLintEgressRemark(t *testing.T) {
 		t.Errorf("bare files, TC3 to DSCP 27: %+v; want one finding", got)
 	}
 }
+
+// TestRemarkShownAndDiffed: config show's DSCP column says what a class
+// leaves the port with, and the settings' difference names the map.
+func TestRemarkShownAndDiffed(t *testing.T) {
+	_, cfgs := lintBase(t)
+	before := Summarize(&cfgs[0])
+	cfgs[0].Port("Ethernet0").TCToDSCP = map[int]int{3: 10}
+	rows := ClassTable(&cfgs[0], "Ethernet0", []int{3, 6})
+	if len(rows) != 2 || rows[0].DSCPs != "26, sent as 10" || strings.Contains(rows[1].DSCPs, "sent as") {
+		t.Errorf("config show's DSCPs: %+v", rows)
+	}
+	d := DiffSettings([]Settings{before}, []Settings{Summarize(&cfgs[0])})
+	if len(d) != 1 || d[0].Field != "tc_to_dscp.3" || d[0].A != "" || d[0].B != "10" {
+		t.Errorf("the settings' difference: %+v", d)
+	}
+}

@@ -109,6 +109,10 @@ func classRow(d *DeviceConfig, p *PortConfig, tc int) ClassRow {
 	} else if p.TCOf(0) == tc {
 		r.DSCPs = "all (cos " + strconv.Itoa(p.DefaultCoS) + ")"
 	}
+	// What the class's packets leave the port with (egress remarking).
+	if to, ok := p.TCToDSCP[tc]; ok {
+		r.DSCPs += ", sent as " + strconv.Itoa(to)
+	}
 	if g := c.PGConfig; g != nil {
 		a := d.Admit(&g.BufferProfile)
 		r.Profile, r.Reserved, r.Headroom = g.Profile, a.ReservedBytes, a.HeadroomBytes
