@@ -58,7 +58,7 @@ func TestRunProperties(t *testing.T) {
 		}
 		sc := genScenario(seed, i)
 		ran++
-		name := fmt.Sprintf("seed %d index %d (%s on %s/%s%s)", seed, i, sc.name, sc.lab.name, sc.lab.nos, map[bool]string{true: ", shaped"}[sc.lab.shaped])
+		name := fmt.Sprintf("seed %d index %d (%s on %s/%s%s)", seed, i, sc.name, sc.lab.name, sc.lab.nos, map[bool]string{true: ", shaped"}[sc.lab.shaped]+map[bool]string{true: ", remarked"}[sc.lab.remarked])
 		dir := labs.dir(t, sc.lab)
 		file := filepath.Join(t.TempDir(), sc.name+".yaml")
 		if err := os.WriteFile(file, []byte(sc.yaml), 0o644); err != nil {
@@ -143,6 +143,9 @@ type propLab struct {
 	// shaped: RoCE's queue is shaped below the NICs' rate on every
 	// switch port, and the ports as a whole below the spines' (shapeLab).
 	shaped bool
+	// remarked: every SONiC switch port sends RoCE's class as DSCP 27,
+	// which every switch classifies into RoCE's class (remarkLab).
+	remarked bool
 }
 
 type propLabs struct {
@@ -162,6 +165,9 @@ func (p *propLabs) dir(t *testing.T, l propLab) string {
 	d := upLab(t, l.name, "--nos", l.nos)
 	if l.shaped {
 		shapeLab(t, d, l)
+	}
+	if l.remarked {
+		remarkLab(t, d, l)
 	}
 	p.dirs[l] = d
 	return d
@@ -230,6 +236,57 @@ func shapeLab(t *testing.T, dir string, l propLab) {
 	run(context.Background(), []string{"config", "lint", l.name, "--dir", dir, "-o", "json"}, &out, &errb)
 	if !strings.Contains(out.String(), `"QOS022"`) {
 		t.Fatalf("shapeLab: lint of the shaped %s/%s names no shaper (QOS022): %s %s", l.name, l.nos, out.String(), errb.String())
+	}
+}
+
+// remarkLab has every port of the lab's SONiC switches rewrite RoCE's
+// class (TC 3) to DSCP 27 as it sends it (TC_TO_DSCP_MAP), and every
+// switch classify DSCP 27 as it does 26: RoCE keeps its class at every
+// hop, while each packet's DSCP changes at its first switch, so that the
+// rewrite runs on every path, across partitions too. config show must say
+// so (the DSCP column's "sent as 27").
+func remarkLab(t *testing.T, dir string, l propLab) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "topologies", l.name, "configs", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("remarkLab: no SONiC configs of %s: %v", l.name, err)
+	}
+	var first string
+	for _, f := range files {
+		if strings.HasPrefix(filepath.Base(f), ".") {
+			continue // the manifest of what up rendered
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc map[string]map[string]map[string]string
+		if err := json.Unmarshal(b, &doc); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		for _, m := range doc["DSCP_TO_TC_MAP"] {
+			m["27"] = m["26"]
+		}
+		doc["TC_TO_DSCP_MAP"] = map[string]map[string]string{"REMARK": {"3": "27"}}
+		for key, e := range doc["PORT_QOS_MAP"] {
+			if key != "global" {
+				e["tc_to_dscp_map"] = "REMARK"
+			}
+		}
+		if b, err = json.MarshalIndent(doc, "", "    "); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if first == "" {
+			first = strings.TrimSuffix(filepath.Base(f), ".json")
+		}
+	}
+	var out, errb bytes.Buffer
+	run(context.Background(), []string{"config", "show", l.name, first, "--dir", dir}, &out, &errb)
+	if !strings.Contains(out.String(), "sent as 27") {
+		t.Fatalf("remarkLab: config show of the remarked %s %s says no remark: %s %s", l.name, first, out.String(), errb.String())
 	}
 }
 
@@ -356,6 +413,9 @@ func genScenario(seed uint64, i int) propScenario {
 			// ports, chosen by the index so that the draws, and with them
 			// every scenario, stay what they were.
 			sc.lab.shaped = i%5 == 4
+			// And one in five on SONiC labs rewrites RoCE's DSCP at
+			// every switch port.
+			sc.lab.remarked = i%5 == 2 && sc.lab.nos == "sonic"
 			return sc
 		}
 	}
