@@ -389,7 +389,7 @@ func indexed(name string, i int) string { return name + "." + strconv.Itoa(i) }
 // priorities), made once rather than for every port.
 var indexedNames = func() map[string][]string {
 	out := map[string][]string{}
-	for name, n := range map[string]int{"dscp_to_tc": 64, "cos_to_tc": 8, "tc_to_queue": NumTC, "tc_to_pg": NumTC, "pfc_to_queue": 8, "pfc_to_pg": 8} {
+	for name, n := range map[string]int{"dscp_to_tc": 64, "cos_to_tc": 8, "tc_to_queue": NumTC, "tc_to_pg": NumTC, "pfc_to_queue": 8, "pfc_to_pg": 8, "tc_to_dscp": NumTC} {
 		for i := range n {
 			out[name] = append(out[name], indexed(name, i))
 		}

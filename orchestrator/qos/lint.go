@@ -966,42 +966,79 @@ func (l *linter) pfcPGMap(d *DeviceConfig, p *PortConfig) {
 
 // QOS024: a port remarks RoCE's or its CNPs' class, as it sends them, to
 // a DSCP the next switch classifies into another class than theirs. The
+// class they are remarked by is the one they got where they entered the
+// switch: its other data ports' (the port's own where it has none). The
 // next switch is the port's peer where the lab says which it is (a NIC
 // there classifies nothing: no finding), else one with this port's maps.
 func (l *linter) egressRemark(d *DeviceConfig, p *PortConfig) {
 	if len(p.TCToDSCP) == 0 || !p.Fabric {
 		return
 	}
-	next := p
-	if dev, port, ok := strings.Cut(p.Peer, ":"); ok && d.PeersKnown {
-		pd := l.device(dev)
-		if pd == nil {
-			return // a NIC
-		}
-		if pp := pd.Port(port); pp != nil {
-			next = pp
-		}
+	next := l.nextSwitch(d, p)
+	if next == nil {
+		return
 	}
 	type traffic struct {
-		what string
-		dscp int
+		what, leaves string
+		dscp         int
 	}
 	var kinds []traffic
 	if roce := l.roceDSCP(); roce != nil {
-		kinds = append(kinds, traffic{"RoCE", *roce})
+		kinds = append(kinds, traffic{"RoCE", "leaves", *roce})
 	}
-	kinds = append(kinds, traffic{"CNPs", l.designCNPDSCP()})
+	kinds = append(kinds, traffic{"CNPs", "leave", l.cnpDSCP()})
 	for _, k := range kinds {
-		tc := p.TCOf(k.dscp)
-		to, ok := p.TCToDSCP[tc]
-		if !ok || to == k.dscp || next.TCOf(to) == next.TCOf(k.dscp) {
-			continue
+		for _, tc := range ingressClasses(d, p, k.dscp) {
+			to, ok := p.TCToDSCP[tc]
+			if !ok || to == k.dscp || next.TCOf(to) == next.TCOf(k.dscp) {
+				continue
+			}
+			l.addAt(RuleEgressRemark, SevError, d.Device, p.Name, p.Origins["tc_to_dscp"],
+				fmt.Sprintf("map traffic class %d to DSCP %d in the port's egress remarking map (SONiC: TC_TO_DSCP_MAP, %d: %d), or bind none (PORT_QOS_MAP tc_to_dscp_map)", tc, k.dscp, tc, k.dscp),
+				"%s (DSCP %d, traffic class %d) %s the port rewritten to DSCP %d, which the next switch classifies into traffic class %d (%s) instead of %d (%s)",
+				k.what, k.dscp, tc, k.leaves, to, next.TCOf(to), lossText(next, next.TCOf(to)), next.TCOf(k.dscp), lossText(next, next.TCOf(k.dscp)))
 		}
-		l.addAt(RuleEgressRemark, SevError, d.Device, p.Name, p.Origins["tc_to_dscp"],
-			fmt.Sprintf("map traffic class %d to DSCP %d in the port's egress remarking map (SONiC: TC_TO_DSCP_MAP, %d: %d), or bind none (PORT_QOS_MAP tc_to_dscp_map)", tc, k.dscp, tc, k.dscp),
-			"%s (DSCP %d, traffic class %d) leaves the port rewritten to DSCP %d, which the next switch classifies into traffic class %d (%s) instead of %d (%s)",
-			k.what, k.dscp, tc, to, next.TCOf(to), lossText(next, next.TCOf(to)), next.TCOf(k.dscp), lossText(next, next.TCOf(k.dscp)))
 	}
+}
+
+// ingressClasses are the classes packets of DSCP dscp get where they enter
+// switch d on their way out of port p: the classes its other data ports
+// give them, sorted (p's own where it has no other).
+func ingressClasses(d *DeviceConfig, p *PortConfig, dscp int) []int {
+	set := map[int]bool{}
+	for i := range d.Ports {
+		if q := &d.Ports[i]; q != p && q.Fabric {
+			set[q.TCOf(dscp)] = true
+		}
+	}
+	if len(set) == 0 {
+		return []int{p.TCOf(dscp)}
+	}
+	return slices.Sorted(maps.Keys(set))
+}
+
+// nextSwitch is the port of the switch that classifies what port p of d
+// sends: its peer's, where the lab names the peer and lints its switch;
+// p itself, standing for a switch with the same maps, where the peers are
+// not known (bare files) or the peer is a switch of the lab not linted;
+// nil where the peer is a NIC, or a device the lab does not call a switch.
+func (l *linter) nextSwitch(d *DeviceConfig, p *PortConfig) *PortConfig {
+	if !d.PeersKnown {
+		return p
+	}
+	dev, port, _ := strings.Cut(p.Peer, ":")
+	if pd := l.device(dev); pd != nil {
+		if pp := pd.Port(port); pp != nil {
+			return pp
+		}
+		return p
+	}
+	for _, dv := range l.opt.Devices {
+		if dv.Name == dev && dv.Role != "host" {
+			return p
+		}
+	}
+	return nil
 }
 
 // device is the config of the lab's switch named name, nil when none is

@@ -707,12 +707,14 @@ func TestLintPFCPGMapThatAgrees(t *testing.T) {
 // to DSCP 0 puts RoCE in the spine's lossy TC0; to a DSCP the spine also
 // classifies into TC3 it does not; leaf1's port to a NIC remarks for no
 // switch. With the peer unknown (bare files) the port's own maps stand
-// for the next switch's.
+// for the next switch's. The class remarked is the one RoCE gets where it
+// enters the switch, and the CNPs' DSCP the NICs'.
 func TestLintEgressRemark(t *testing.T) {
 	in, cfgs := lintBase(t)
 	cfgs[0].Port("Ethernet4").TCToDSCP = map[int]int{3: 0}
 	cfgs[0].Port("Ethernet0").TCToDSCP = map[int]int{3: 0}
-	got := findings(Lint(cfgs, LintOptions{Intent: &in}), RuleEgressRemark)
+	lab := LintOptions{Intent: &in, Devices: TestDevices()}
+	got := findings(Lint(cfgs, lab), RuleEgressRemark)
 	if len(got) != 1 || got[0].Device != "leaf1" || got[0].Port != "Ethernet4" || got[0].Severity != SevError ||
 		!strings.Contains(got[0].Message, "RoCE (DSCP 26, traffic class 3) leaves the port rewritten to DSCP 0, which the next switch classifies into traffic class 0 (lossy) instead of 3 (lossless)") ||
 		!strings.Contains(got[0].Fix, "TC_TO_DSCP_MAP, 3: 26") {
@@ -724,8 +726,26 @@ func TestLintEgressRemark(t *testing.T) {
 	sp.DSCPToTC = maps.Clone(sp.DSCPToTC)
 	sp.DSCPToTC[27] = 3
 	cfgs[0].Port("Ethernet4").TCToDSCP = map[int]int{3: 27}
-	if got := findings(Lint(cfgs, LintOptions{Intent: &in}), RuleEgressRemark); len(got) > 0 {
+	if got := findings(Lint(cfgs, LintOptions{Intent: &in, Devices: TestDevices()}), RuleEgressRemark); len(got) > 0 {
 		t.Errorf("TC3 to DSCP 27, which the spine puts in TC3: %+v", got)
+	}
+	// The uplink's own map puts DSCP 26 in TC0, but RoCE enters leaf1 by
+	// Ethernet0, which puts it in TC3: TC3's remark is RoCE's.
+	in, cfgs = lintBase(t)
+	up := cfgs[0].Port("Ethernet4")
+	up.DSCPToTC = maps.Clone(up.DSCPToTC)
+	up.DSCPToTC[26] = 0
+	up.TCToDSCP = map[int]int{3: 0}
+	if got := findings(Lint(cfgs, LintOptions{Intent: &in, Devices: TestDevices()}), RuleEgressRemark); len(got) != 1 || !strings.Contains(got[0].Message, "traffic class 3) leaves the port rewritten to DSCP 0") {
+		t.Errorf("RoCE in TC3 where it enters, remarked on an uplink that maps 26 elsewhere: %+v", got)
+	}
+	// The NICs mark CNPs with DSCP 10 (not the configs' 48): a remark of
+	// TC0, DSCP 10's class, to RoCE's DSCP moves them into TC3.
+	in, cfgs = lintBase(t)
+	cfgs[0].Port("Ethernet4").TCToDSCP = map[int]int{0: 26}
+	cnp := 10
+	if got := findings(Lint(cfgs, LintOptions{Intent: &in, Devices: TestDevices(), NICCNPDSCP: &cnp}), RuleEgressRemark); len(got) != 1 || !strings.Contains(got[0].Message, "CNPs (DSCP 10, traffic class 0) leave the port rewritten to DSCP 26") {
+		t.Errorf("the NICs' CNPs (DSCP 10) remarked to 26: %+v", got)
 	}
 	// Bare files: the port's own map (27 is TC0 there) stands for the
 	// next switch's.

@@ -1,6 +1,9 @@
 package sim
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestRemarkDSCP: a switch port that remarks the packets it sends
 // (PortMaps.RemarkDSCP) hands the next switch a DSCP it classifies anew.
@@ -69,8 +72,12 @@ func TestRemarkDSCP(t *testing.T) {
 	if got := be(r); got == 0 {
 		t.Error("priority 3 remarked to DSCP 0: leaf1 sent the receiver no priority 0; want what crossed the spine")
 	}
-	cfg := Config{Topology: star(2, 100), Maps: map[PortRef]PortMaps{{"sw", "Ethernet0"}: {RemarkDSCP: map[int]int{3: 64}}}}
-	if _, err := Run(t.Context(), cfg); err == nil {
-		t.Error("a remark to DSCP 64 is taken")
+	cfg := Config{Topology: star(2, 100), DurationNs: 1000, Maps: map[PortRef]PortMaps{{"sw", "Ethernet0"}: {RemarkDSCP: map[int]int{3: 64}}}}
+	if _, err := Run(t.Context(), cfg); err == nil || !strings.Contains(err.Error(), "DSCP remarking entry 3->64 out of range") {
+		t.Errorf("a remark to DSCP 64: %v", err)
+	}
+	cfg.Maps = map[PortRef]PortMaps{{"sw", "Ethernet0"}: {RemarkDSCP: map[int]int{3: 63}}}
+	if _, err := Run(t.Context(), cfg); err != nil {
+		t.Errorf("a remark to DSCP 63: %v", err)
 	}
 }
