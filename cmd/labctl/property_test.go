@@ -180,54 +180,27 @@ func (p *propLabs) dir(t *testing.T, l propLab) string {
 // qos profile and its tx-queue 3.
 func shapeLab(t *testing.T, dir string, l propLab) {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(dir, "topologies", l.name, "configs", "*"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	shaped := 0
-	for _, f := range files {
-		if strings.HasPrefix(filepath.Base(f), ".") {
-			continue // the manifest of what up rendered
-		}
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		switch filepath.Ext(f) {
-		case ".json":
-			var doc map[string]map[string]map[string]string
-			if err := json.Unmarshal(b, &doc); err != nil {
-				t.Fatalf("%s: %v", f, err)
+	editLabConfigs(t, dir, l, func(_ string, doc map[string]map[string]map[string]string) {
+		for key, q := range doc["QUEUE"] {
+			if strings.HasSuffix(key, "|3") {
+				s := doc["SCHEDULER"][q["scheduler"]]
+				s["meter_type"], s["pir"], s["pbs"] = "bytes", "15000000000", "1048576"
+				shaped++
 			}
-			for key, q := range doc["QUEUE"] {
-				if strings.HasSuffix(key, "|3") {
-					s := doc["SCHEDULER"][q["scheduler"]]
-					s["meter_type"], s["pir"], s["pbs"] = "bytes", "15000000000", "1048576"
-					shaped++
-				}
-			}
-			doc["SCHEDULER"]["port.shaped"] = map[string]string{"meter_type": "bytes", "pir": "40000000000"}
-			for key, e := range doc["PORT_QOS_MAP"] {
-				if key != "global" {
-					e["scheduler"] = "port.shaped"
-				}
-			}
-			if b, err = json.MarshalIndent(doc, "", "    "); err != nil {
-				t.Fatal(err)
-			}
-		case ".cfg":
-			s := string(b)
-			s = strings.ReplaceAll(s, "   tx-queue 3\n", "   tx-queue 3\n      shape rate 60 percent\n")
-			s = regexp.MustCompile(`(?m)^(qos profile .*)$`).ReplaceAllString(s, "$1\n   shape rate 80 percent")
-			shaped += strings.Count(s, "shape rate 60 percent")
-			b = []byte(s)
-		default:
-			continue
 		}
-		if err := os.WriteFile(f, b, 0o644); err != nil {
-			t.Fatal(err)
+		doc["SCHEDULER"]["port.shaped"] = map[string]string{"meter_type": "bytes", "pir": "40000000000"}
+		for key, e := range doc["PORT_QOS_MAP"] {
+			if key != "global" {
+				e["scheduler"] = "port.shaped"
+			}
 		}
-	}
+	}, func(s string) string {
+		s = strings.ReplaceAll(s, "   tx-queue 3\n", "   tx-queue 3\n      shape rate 60 percent\n")
+		s = regexp.MustCompile(`(?m)^(qos profile .*)$`).ReplaceAllString(s, "$1\n   shape rate 80 percent")
+		shaped += strings.Count(s, "shape rate 60 percent")
+		return s
+	})
 	if shaped == 0 {
 		t.Fatalf("shapeLab: no RoCE queue found to shape in %s's configs", l.name)
 	}
@@ -247,23 +220,8 @@ func shapeLab(t *testing.T, dir string, l propLab) {
 // so (the DSCP column's "sent as 27").
 func remarkLab(t *testing.T, dir string, l propLab) {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(dir, "topologies", l.name, "configs", "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("remarkLab: no SONiC configs of %s: %v", l.name, err)
-	}
 	var first string
-	for _, f := range files {
-		if strings.HasPrefix(filepath.Base(f), ".") {
-			continue // the manifest of what up rendered
-		}
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var doc map[string]map[string]map[string]string
-		if err := json.Unmarshal(b, &doc); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
+	editLabConfigs(t, dir, l, func(sw string, doc map[string]map[string]map[string]string) {
 		for _, m := range doc["DSCP_TO_TC_MAP"] {
 			m["27"] = m["26"]
 		}
@@ -273,20 +231,59 @@ func remarkLab(t *testing.T, dir string, l propLab) {
 				e["tc_to_dscp_map"] = "REMARK"
 			}
 		}
-		if b, err = json.MarshalIndent(doc, "", "    "); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(f, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
 		if first == "" {
-			first = strings.TrimSuffix(filepath.Base(f), ".json")
+			first = sw
 		}
+	}, nil)
+	if first == "" {
+		t.Fatalf("remarkLab: no SONiC configs of %s", l.name)
 	}
 	var out, errb bytes.Buffer
 	run(context.Background(), []string{"config", "show", l.name, first, "--dir", dir}, &out, &errb)
 	if !strings.Contains(out.String(), "sent as 27") {
 		t.Fatalf("remarkLab: config show of the remarked %s %s says no remark: %s %s", l.name, first, out.String(), errb.String())
+	}
+}
+
+// editLabConfigs rewrites the lab's switch configs in place: each SONiC
+// config_db file by sonic (the switch's name and its tables), each EOS
+// file by eos (its text; nil: left as it is). The manifest up writes
+// beside them is not a config.
+func editLabConfigs(t *testing.T, dir string, l propLab, sonic func(sw string, doc map[string]map[string]map[string]string), eos func(string) string) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "topologies", l.name, "configs", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if strings.HasPrefix(filepath.Base(f), ".") {
+			continue // the manifest of what up rendered
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch filepath.Ext(f) {
+		case ".json":
+			var doc map[string]map[string]map[string]string
+			if err := json.Unmarshal(b, &doc); err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			sonic(strings.TrimSuffix(filepath.Base(f), ".json"), doc)
+			if b, err = json.MarshalIndent(doc, "", "    "); err != nil {
+				t.Fatal(err)
+			}
+		case ".cfg":
+			if eos == nil {
+				continue
+			}
+			b = []byte(eos(string(b)))
+		default:
+			continue
+		}
+		if err := os.WriteFile(f, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
