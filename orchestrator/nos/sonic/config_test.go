@@ -97,6 +97,21 @@ func TestRenderParseRoundTrip(t *testing.T) {
 	}
 }
 
+// renderDoc renders dc and decodes the result, failing the test where
+// either fails.
+func renderDoc(t *testing.T, dc qos.DeviceConfig) ([]byte, Doc) {
+	t.Helper()
+	out, err := Render(dc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc Doc
+	if err := json.Unmarshal(out, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return out, doc
+}
+
 // parseBack parses out, a render of dc, and fails the test where the
 // model read back differs from dc; it returns the model read back.
 func parseBack(t *testing.T, dc qos.DeviceConfig, out []byte) qos.DeviceConfig {

@@ -1,7 +1,6 @@
 package sonic
 
 import (
-	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -76,14 +75,7 @@ func TestParseTCToDSCPErrors(t *testing.T) {
 func TestRenderParseRoundTripRemark(t *testing.T) {
 	dc := cfgVariants(t)["ecn-on_pfc-on"][0].Clone()
 	dc.Ports[0].TCToDSCP = map[int]int{3: 0, 6: 46}
-	out, err := Render(dc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc Doc
-	if err := json.Unmarshal(out, &doc); err != nil {
-		t.Fatal(err)
-	}
+	out, doc := renderDoc(t, dc)
 	name := doc["PORT_QOS_MAP"][dc.Ports[0].Name]["tc_to_dscp_map"]
 	if got := doc["TC_TO_DSCP_MAP"][name]; !reflect.DeepEqual(got, map[string]string{"3": "0", "6": "46"}) {
 		t.Errorf("PORT_QOS_MAP names TC_TO_DSCP_MAP|%q = %v", name, got)

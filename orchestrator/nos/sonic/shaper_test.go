@@ -1,7 +1,6 @@
 package sonic
 
 import (
-	"encoding/json"
 	"reflect"
 	"slices"
 	"strings"
@@ -160,14 +159,7 @@ func cfgShapedConfig(t *testing.T) qos.DeviceConfig {
 // back to the same shaper.
 func TestRenderParseRoundTripShaped(t *testing.T) {
 	dc := cfgShapedConfig(t)
-	out, err := Render(dc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc Doc
-	if err := json.Unmarshal(out, &doc); err != nil {
-		t.Fatal(err)
-	}
+	out, doc := renderDoc(t, dc)
 	p0, p1 := dc.Ports[0].Name, dc.Ports[1].Name
 	for key, want := range map[string]map[string]string{
 		p0 + "|3": {"type": "DWRR", "weight": "50", "meter_type": "bytes", "pir": "6250000000", "pbs": "65536"},
@@ -385,14 +377,7 @@ func TestRenderParseRoundTripPortShaper(t *testing.T) {
 	dc := cfgShapedConfig(t)
 	dc.Ports[0].Shaper = &qos.Shaper{RateKbps: 200_000_000, BurstBytes: 65536}
 	dc.Ports[1].Shaper = &qos.Shaper{RateKbps: 10_000_000}
-	out, err := Render(dc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc Doc
-	if err := json.Unmarshal(out, &doc); err != nil {
-		t.Fatal(err)
-	}
+	out, doc := renderDoc(t, dc)
 	p0, p1 := dc.Ports[0].Name, dc.Ports[1].Name
 	for port, want := range map[string]struct {
 		name   string
@@ -492,14 +477,7 @@ func TestRenderParseRoundTripPacketShaper(t *testing.T) {
 	}
 	p0.Shaper = &qos.Shaper{PacketsPerSec: 20_000_000, BurstPackets: 128}
 	p1.Shaper = &qos.Shaper{PacketsPerSec: 5000}
-	out, err := Render(dc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc Doc
-	if err := json.Unmarshal(out, &doc); err != nil {
-		t.Fatal(err)
-	}
+	out, doc := renderDoc(t, dc)
 	type entry struct {
 		name   string
 		fields map[string]string
