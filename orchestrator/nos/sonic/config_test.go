@@ -503,6 +503,8 @@ func FuzzParse(f *testing.F) {
 	// Overlapping buffer keys, buffermgrd's own among them, and queues
 	// beyond 7 (multicast queues on some platforms).
 	f.Add([]byte(`{"PORT": {"Ethernet0": {"speed": "100000"}}, "CABLE_LENGTH": {"AZURE": {"Ethernet0": "5m"}}, "PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3,4"}}, "BUFFER_POOL": {"p": {"size": "1000000", "mode": "dynamic"}}, "BUFFER_PROFILE": {"lossy": {"pool": "p", "size": "0", "dynamic_th": "3"}}, "BUFFER_PG": {"Ethernet0|3": {"profile": "lossy"}, "Ethernet0|0-3": {"profile": "lossy"}}, "BUFFER_QUEUE": {"Ethernet0|0-15": {"profile": "lossy"}, "Ethernet0|3": {"profile": "lossy"}}, "QUEUE": {"Ethernet0|3-9": {"scheduler": "s"}}, "SCHEDULER": {"s": {"type": "DWRR", "weight": "1"}}}`))
+	// An egress remarking map, bound by one port and dangling on another.
+	f.Add([]byte(`{"TC_TO_DSCP_MAP": {"R": {"3": "0", "6": "63"}}, "DSCP_TO_TC_MAP": {"AZURE": {"26": "3"}}, "PORT_QOS_MAP": {"global": {"dscp_to_tc_map": "AZURE"}, "Ethernet0": {"pfc_enable": "3", "tc_to_dscp_map": "R"}, "Ethernet4": {"tc_to_dscp_map": "[TC_TO_DSCP_MAP|S]"}}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		dc, err := Parse("fuzz", qos.Source{Name: "fuzz.json", Data: data})
 		if err != nil {
