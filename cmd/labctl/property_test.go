@@ -243,6 +243,14 @@ func remarkLab(t *testing.T, dir string, l propLab) {
 	if !strings.Contains(out.String(), "sent as 27") {
 		t.Fatalf("remarkLab: config show of the remarked %s %s says no remark: %s %s", l.name, first, out.String(), errb.String())
 	}
+	// A remark to a DSCP every switch puts in RoCE's class: lint sees no
+	// harm in it.
+	out.Reset()
+	errb.Reset()
+	run(context.Background(), []string{"config", "lint", l.name, "--dir", dir, "-o", "json"}, &out, &errb)
+	if strings.Contains(out.String(), `"QOS024"`) {
+		t.Fatalf("remarkLab: lint of the remarked %s flags the remark (QOS024): %s", l.name, out.String())
+	}
 }
 
 // editLabConfigs rewrites the lab's switch configs in place: each SONiC

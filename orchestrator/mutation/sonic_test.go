@@ -163,6 +163,14 @@ func sonicMutations() []mutation {
 				d.add("TC_TO_DSCP_MAP", "AZURE", map[string]string{"3": "0"})
 				d.pointPorts("tc_to_dscp_map", "AZURE")
 			})},
+		// CNPs (TC6) leave every port as DSCP 0, best effort at the next
+		// switch: lint's error; the suite's CNPs meet no best-effort
+		// backlog on their way.
+		{field: "TC_TO_DSCP_MAP (entries)", name: "the CNPs' class remarked to DSCP 0", harmful: true, rule: "QOS024", why: cnpAlone,
+			edit: edit(func(d doc) {
+				d.add("TC_TO_DSCP_MAP", "AZURE", map[string]string{"6": "0"})
+				d.pointPorts("tc_to_dscp_map", "AZURE")
+			})},
 		{field: "TC_TO_DSCP_MAP (entries)", name: "RoCE and CNPs remarked to their own DSCPs",
 			edit: edit(func(d doc) {
 				d.add("TC_TO_DSCP_MAP", "AZURE", map[string]string{"3": "26", "6": "48"})

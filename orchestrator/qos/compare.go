@@ -41,13 +41,6 @@ func roceFields(p *PortConfig, roce, cnp int, platform bool) map[string]string {
 	}
 	out[indexed("dscp_to_tc", roce)] = strconv.Itoa(p.TCOf(roce))
 	out[indexed("dscp_to_tc", cnp)] = strconv.Itoa(p.TCOf(cnp))
-	// The DSCP RoCE and its CNPs leave with, where the port remarks their
-	// class to another (a remark to their own changes nothing downstream).
-	for _, x := range []int{roce, cnp} {
-		if d, ok := p.TCToDSCP[p.TCOf(x)]; ok && d != x {
-			out[indexed("tc_to_dscp", p.TCOf(x))] = strconv.Itoa(d)
-		}
-	}
 	keepMap := func(name string, m map[int]int, tc int) {
 		if v, ok := m[tc]; ok {
 			out[indexed(name, tc)] = strconv.Itoa(v)
@@ -55,6 +48,12 @@ func roceFields(p *PortConfig, roce, cnp int, platform bool) map[string]string {
 	}
 	for _, tc := range slices.Sorted(maps.Keys(classes)) {
 		c := p.Class(tc)
+		// The DSCP the class's packets leave with, where the port remarks
+		// them to one a switch with its maps puts in another class (one
+		// it puts in the same class changes nothing RoCE sees).
+		if d, ok := p.TCToDSCP[tc]; ok && p.TCOf(d) != tc {
+			out[indexed("tc_to_dscp", tc)] = strconv.Itoa(d)
+		}
 		keepMap("tc_to_queue", p.TCToQueue, tc)
 		keepMap("pfc_to_queue", p.PFCToQueue, tc)
 		// The PG that sends the class's pauses, where a map makes it

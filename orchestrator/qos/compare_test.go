@@ -29,14 +29,14 @@ func roceFieldsByFilter(p *PortConfig, roce, cnp int, platform bool) map[string]
 	}
 	out["dscp_to_tc."+strconv.Itoa(roce)] = strconv.Itoa(p.TCOf(roce))
 	out["dscp_to_tc."+strconv.Itoa(cnp)] = strconv.Itoa(p.TCOf(cnp))
-	for _, x := range []int{roce, cnp} {
-		if k := "tc_to_dscp." + strconv.Itoa(p.TCOf(x)); all[k] != "" && all[k] != strconv.Itoa(x) {
-			out[k] = all[k]
-		}
-	}
 	for tc := range classes {
 		c := p.Class(tc)
 		n := strconv.Itoa(tc)
+		if v, ok := all["tc_to_dscp."+n]; ok {
+			if d, _ := strconv.Atoi(v); p.TCOf(d) != tc {
+				out["tc_to_dscp."+n] = v
+			}
+		}
 		keep("tc_to_queue." + n)
 		keep("pfc_to_queue." + n)
 		keep("priority." + n + ".lossless")
@@ -84,7 +84,8 @@ func TestRoCEFieldsMatchFlatten(t *testing.T) {
 		}
 		p.Watchdog = nil
 		p.Trust = ""
-		// RoCE's class remarked, the CNPs' kept: only RoCE's is a field.
+		// RoCE's class remarked into another, the CNPs' kept in theirs:
+		// only RoCE's is a field.
 		p.TCToDSCP = map[int]int{3: 10, 6: 48}
 	}
 	ports = append(ports, edited...)

@@ -170,6 +170,8 @@ type linter struct {
 	// roceFields of each config's ports (roceFieldsOf), by config and
 	// port index.
 	roceFields [][]map[string]string
+	// byName indexes cfgs by device name (peerPort), made on first use.
+	byName map[string]*DeviceConfig
 }
 
 func (l *linter) add(rule string, sev Severity, dev, port, fix, format string, a ...any) {
@@ -1026,13 +1028,13 @@ func (l *linter) nextSwitch(d *DeviceConfig, p *PortConfig) *PortConfig {
 	if !d.PeersKnown {
 		return p
 	}
-	dev, port, _ := strings.Cut(p.Peer, ":")
-	if pd := l.device(dev); pd != nil {
-		if pp := pd.Port(port); pp != nil {
+	if pd, pp := l.peerPort(p); pd != nil {
+		if pp != nil {
 			return pp
 		}
 		return p
 	}
+	dev, _, _ := strings.Cut(p.Peer, ":")
 	for _, dv := range l.opt.Devices {
 		if dv.Name == dev && dv.Role != "host" {
 			return p
@@ -1041,15 +1043,25 @@ func (l *linter) nextSwitch(d *DeviceConfig, p *PortConfig) *PortConfig {
 	return nil
 }
 
-// device is the config of the lab's switch named name, nil when none is
-// (a NIC, or a switch not linted).
-func (l *linter) device(name string) *DeviceConfig {
-	for i := range l.cfgs {
-		if l.cfgs[i].Device == name {
-			return &l.cfgs[i]
+// peerPort is the linted switch at the other end of p's link and its port
+// there: nil, nil where the peer ("device:port") is no switch linted, the
+// port nil where that switch has no such port.
+func (l *linter) peerPort(p *PortConfig) (*DeviceConfig, *PortConfig) {
+	dev, port, ok := strings.Cut(p.Peer, ":")
+	if !ok {
+		return nil, nil
+	}
+	if l.byName == nil {
+		l.byName = make(map[string]*DeviceConfig, len(l.cfgs))
+		for i := range l.cfgs {
+			l.byName[l.cfgs[i].Device] = &l.cfgs[i]
 		}
 	}
-	return nil
+	pd := l.byName[dev]
+	if pd == nil {
+		return nil, nil
+	}
+	return pd, pd.Port(port)
 }
 
 // lossText says whether class tc is lossless on port p.
@@ -1325,10 +1337,8 @@ func (l *linter) defaults(d *DeviceConfig) {
 
 // QOS009
 func (l *linter) links() {
-	byName := map[string]*DeviceConfig{}
 	unknown := false
 	for i := range l.cfgs {
-		byName[l.cfgs[i].Device] = &l.cfgs[i]
 		if !l.cfgs[i].PeersKnown {
 			unknown = true
 		}
@@ -1345,18 +1355,11 @@ func (l *linter) links() {
 		}
 		for j := range d.Ports {
 			p := &d.Ports[j]
-			dev, port, ok := strings.Cut(p.Peer, ":")
-			if !ok {
+			pd, pp := l.peerPort(p)
+			if pp == nil || !pd.PeersKnown {
 				continue
 			}
-			pd := byName[dev]
-			if pd == nil || !pd.PeersKnown {
-				continue
-			}
-			pp := pd.Port(port)
-			if pp == nil {
-				continue
-			}
+			dev := pd.Device
 			// Report each link once, from the lexically smaller end.
 			if d.Device+":"+p.Name > p.Peer {
 				continue

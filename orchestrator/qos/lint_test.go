@@ -770,6 +770,12 @@ func TestRemarkShownAndDiffed(t *testing.T) {
 	if len(rows) != 2 || rows[0].DSCPs != "26, sent as 10" || strings.Contains(rows[1].DSCPs, "sent as") {
 		t.Errorf("config show's DSCPs: %+v", rows)
 	}
+	// A class no DSCP lands in, remarked.
+	cfgs[0].Port("Ethernet0").TCToDSCP = map[int]int{3: 10, 4: 46}
+	if rows := ClassTable(&cfgs[0], "Ethernet0", []int{4}); len(rows) != 1 || rows[0].DSCPs != "sent as 46" {
+		t.Errorf("config show's DSCPs of a remarked class no DSCP maps to: %+v", rows)
+	}
+	cfgs[0].Port("Ethernet0").TCToDSCP = map[int]int{3: 10}
 	d := DiffSettings([]Settings{before}, []Settings{Summarize(&cfgs[0])})
 	if len(d) != 1 || d[0].Field != "tc_to_dscp.3" || d[0].A != "" || d[0].B != "10" {
 		t.Errorf("the settings' difference: %+v", d)

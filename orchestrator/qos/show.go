@@ -111,7 +111,10 @@ func classRow(d *DeviceConfig, p *PortConfig, tc int) ClassRow {
 	}
 	// What the class's packets leave the port with (egress remarking).
 	if to, ok := p.TCToDSCP[tc]; ok {
-		r.DSCPs += ", sent as " + strconv.Itoa(to)
+		if r.DSCPs != "" {
+			r.DSCPs += ", "
+		}
+		r.DSCPs += "sent as " + strconv.Itoa(to)
 	}
 	if g := c.PGConfig; g != nil {
 		a := d.Admit(&g.BufferProfile)

@@ -93,21 +93,9 @@ func BuildDoc(dc qos.DeviceConfig) (Doc, error) {
 			doc.set(table, name, strconv.Itoa(k), strconv.Itoa(v))
 		}
 	}
-	type kind struct {
-		field, table string
-		pick         func(*qos.PortConfig) map[int]int
-	}
-	kinds := []kind{
-		{"dscp_to_tc_map", "DSCP_TO_TC_MAP", func(p *qos.PortConfig) map[int]int { return p.DSCPToTC }},
-		{"tc_to_queue_map", "TC_TO_QUEUE_MAP", func(p *qos.PortConfig) map[int]int { return p.TCToQueue }},
-		{"tc_to_pg_map", "TC_TO_PRIORITY_GROUP_MAP", func(p *qos.PortConfig) map[int]int { return p.TCToPG }},
-		{"pfc_to_queue_map", "MAP_PFC_PRIORITY_TO_QUEUE", func(p *qos.PortConfig) map[int]int { return p.PFCToQueue }},
-		{"pfc_to_pg_map", "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", func(p *qos.PortConfig) map[int]int { return p.PFCToPG }},
-		{"tc_to_dscp_map", "TC_TO_DSCP_MAP", func(p *qos.PortConfig) map[int]int { return p.TCToDSCP }},
-	}
 	common := map[string]string{}
-	for _, k := range kinds {
-		if m := dc.CommonMap(k.pick); m != nil {
+	for _, k := range portMaps {
+		if m := dc.CommonMap(func(p *qos.PortConfig) map[int]int { return *k.model(p) }); m != nil {
 			putMap(k.table, cfgMapName, m)
 			common[k.field] = qos.FormatMap(m)
 		}
@@ -151,8 +139,8 @@ func BuildDoc(dc qos.DeviceConfig) (Doc, error) {
 			return nil, fmt.Errorf("render sonic config for %s: port name %q is not a SONiC interface name (EthernetN)", dc.Device, p.Name)
 		}
 		pq := map[string]string{}
-		for _, k := range kinds {
-			m := k.pick(&p)
+		for _, k := range portMaps {
+			m := *k.model(&p)
 			if len(m) == 0 {
 				continue // no map (an empty one would name a table CONFIG_DB cannot hold)
 			}

@@ -242,6 +242,15 @@ func TestValidateDoc(t *testing.T) {
 			d["SCHEDULER"][s]["weight"] = "0"
 		}, "weight: 0 is outside 1-100"},
 		{"map value", func(d Doc) { d["DSCP_TO_TC_MAP"]["AZURE"]["26"] = "9" }, "9 is outside 0-7"},
+		// Every PORT_QOS_MAP map field's reference and its table's range
+		// (portMaps), the partial maps' too.
+		{"pfc_to_pg_map reference", func(d Doc) { d["PORT_QOS_MAP"]["Ethernet0"]["pfc_to_pg_map"] = "NOPE" }, "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP|NOPE, which is not defined"},
+		{"tc_to_dscp_map reference", func(d Doc) { d["PORT_QOS_MAP"]["Ethernet0"]["tc_to_dscp_map"] = "NOPE" }, "TC_TO_DSCP_MAP|NOPE, which is not defined"},
+		{"PFC priority to PG value", func(d Doc) {
+			d["PFC_PRIORITY_TO_PRIORITY_GROUP_MAP"] = map[string]map[string]string{"X": {"3": "8"}}
+		}, "8 is outside 0-7"},
+		{"remarking value", func(d Doc) { d["TC_TO_DSCP_MAP"] = map[string]map[string]string{"X": {"3": "64"}} }, "64 is outside 0-63"},
+		{"remarking key", func(d Doc) { d["TC_TO_DSCP_MAP"] = map[string]map[string]string{"X": {"8": "26"}} }, "key is not 0-7"},
 		{"scheduler meter_type", func(d Doc) {
 			s := d["QUEUE"]["Ethernet0|3"]["scheduler"]
 			d["SCHEDULER"][s]["meter_type"] = "bits"

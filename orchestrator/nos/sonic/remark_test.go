@@ -65,7 +65,11 @@ func TestParseTCToDSCPErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := dc.Port("Ethernet0"); p != nil && (len(p.PFCPriorities) > 0 || p.TCToDSCP != nil) {
+	p := dc.Port("Ethernet0")
+	if p == nil {
+		t.Fatal("Ethernet0 is not a port of the config read")
+	}
+	if len(p.PFCPriorities) > 0 || p.TCToDSCP != nil {
 		t.Errorf("an entry naming an undefined map is applied: PFC %v, remark %v", p.PFCPriorities, p.TCToDSCP)
 	}
 }

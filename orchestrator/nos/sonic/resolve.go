@@ -299,12 +299,11 @@ func (r *resolver) portNames() []string {
 	return out
 }
 
-// mapKind is one of PORT_QOS_MAP's map references.
+// mapKind is one of PORT_QOS_MAP's complete maps (portMap): its size, and
+// what SAI gives where no map is bound or an entry is missing.
 type mapKind struct {
-	key, table string
-	field      func(*PortQoSMapEntry) string
-	tables     func(*ConfigDB) map[string]IntMap
-	size       int
+	*portMap
+	size int
 	// def gives the value of an entry when no map applies (SAI's
 	// default), risky whether RoCE depends on it being set.
 	def   func(k int) int
@@ -313,14 +312,10 @@ type mapKind struct {
 }
 
 var mapKinds = []mapKind{
-	{"dscp_to_tc", "DSCP_TO_TC_MAP", func(e *PortQoSMapEntry) string { return e.DSCPToTCMap }, func(d *ConfigDB) map[string]IntMap { return d.DSCPToTCMap }, 64,
-		func(int) int { return 0 }, "every DSCP to TC0", true},
-	{"tc_to_queue", "TC_TO_QUEUE_MAP", func(e *PortQoSMapEntry) string { return e.TCToQueueMap }, func(d *ConfigDB) map[string]IntMap { return d.TCToQueueMap }, 8,
-		func(k int) int { return k }, "traffic class n to queue n", false},
-	{"tc_to_pg", "TC_TO_PRIORITY_GROUP_MAP", func(e *PortQoSMapEntry) string { return e.TCToPGMap }, func(d *ConfigDB) map[string]IntMap { return d.TCToPGMap }, 8,
-		func(int) int { return 0 }, "every traffic class to PG 0", true},
-	{"pfc_to_queue", "MAP_PFC_PRIORITY_TO_QUEUE", func(e *PortQoSMapEntry) string { return e.PFCToQueueMap }, func(d *ConfigDB) map[string]IntMap { return d.PFCToQueueMap }, 8,
-		func(k int) int { return k }, "PFC priority n pauses queue n", false},
+	{portMapOf("dscp_to_tc"), 64, func(int) int { return 0 }, "every DSCP to TC0", true},
+	{portMapOf("tc_to_queue"), 8, func(k int) int { return k }, "traffic class n to queue n", false},
+	{portMapOf("tc_to_pg"), 8, func(int) int { return 0 }, "every traffic class to PG 0", true},
+	{portMapOf("pfc_to_queue"), 8, func(k int) int { return k }, "PFC priority n pauses queue n", false},
 }
 
 // pqmEntry is a PORT_QOS_MAP entry with its key.
@@ -358,18 +353,15 @@ func (r *resolver) pqmEntryApplied(key string, e *PortQoSMapEntry, port string) 
 	if decided && applied {
 		return true
 	}
-	refs := []struct {
+	type ref struct {
 		field, name, table string
 		defined            func(string) bool
-	}{
-		{"dscp_to_tc_map", e.DSCPToTCMap, "DSCP_TO_TC_MAP", func(n string) bool { _, ok := r.db.DSCPToTCMap[n]; return ok }},
-		{"tc_to_queue_map", e.TCToQueueMap, "TC_TO_QUEUE_MAP", func(n string) bool { _, ok := r.db.TCToQueueMap[n]; return ok }},
-		{"tc_to_pg_map", e.TCToPGMap, "TC_TO_PRIORITY_GROUP_MAP", func(n string) bool { _, ok := r.db.TCToPGMap[n]; return ok }},
-		{"pfc_to_queue_map", e.PFCToQueueMap, "MAP_PFC_PRIORITY_TO_QUEUE", func(n string) bool { _, ok := r.db.PFCToQueueMap[n]; return ok }},
-		{"pfc_to_pg_map", e.PFCToPGMap, "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", func(n string) bool { _, ok := r.db.PFCToPGMap[n]; return ok }},
-		{"tc_to_dscp_map", e.TCToDSCPMap, "TC_TO_DSCP_MAP", func(n string) bool { _, ok := r.db.TCToDSCPMap[n]; return ok }},
-		{"scheduler", e.Scheduler, "SCHEDULER", func(n string) bool { _, ok := r.db.Scheduler[n]; return ok }},
 	}
+	var refs []ref
+	for _, pm := range portMaps {
+		refs = append(refs, ref{pm.field, pm.name(e), pm.table, func(n string) bool { _, ok := pm.maps(r.db)[n]; return ok }})
+	}
+	refs = append(refs, ref{"scheduler", e.Scheduler, "SCHEDULER", func(n string) bool { _, ok := r.db.Scheduler[n]; return ok }})
 	if r.pqmApplied == nil {
 		r.pqmApplied = map[string]bool{}
 	}
@@ -423,7 +415,7 @@ func (r *resolver) lastNaming(port string, field func(*PortQoSMapEntry) string) 
 
 func (r *resolver) resolveMap(port string, k mapKind) (map[int]int, string) {
 	name, where := "", ""
-	if n, key := r.lastNaming(port, k.field); n != "" {
+	if n, key := r.lastNaming(port, k.name); n != "" {
 		name, where = n, "PORT_QOS_MAP|"+key
 	}
 	if name == "" && k.key == "dscp_to_tc" {
@@ -457,7 +449,7 @@ func (r *resolver) resolveMap(port string, k mapKind) (map[int]int, string) {
 		r.def("PORT_QOS_MAP "+k.key+"_map", k.desc, srcSAI+": no map bound to the port", port, k.risky)
 		return out, "default: " + k.desc
 	}
-	m, ok := k.tables(r.db)[name]
+	m, ok := k.maps(r.db)[name]
 	if !ok {
 		r.unresolved(where, k.key+"_map", name, k.table, "the port uses the default, "+k.desc, port)
 		return fill(nil, ""), "default (unresolved " + k.table + "|" + name + "): " + k.desc
@@ -482,16 +474,7 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 	for _, k := range mapKinds {
 		m, origin := r.resolveMap(name, k)
 		pc.Origins[k.key] = origin
-		switch k.key {
-		case "dscp_to_tc":
-			pc.DSCPToTC = m
-		case "tc_to_queue":
-			pc.TCToQueue = m
-		case "tc_to_pg":
-			pc.TCToPG = m
-		case "pfc_to_queue":
-			pc.PFCToQueue = m
-		}
+		*k.model(&pc) = m
 	}
 	// SONiC classifies IP packets by DSCP whenever a DSCP map is bound;
 	// there is no trust knob.
@@ -502,26 +485,24 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 	// watchdog watches the PFC priorities (db_migrator writes pfc_enable
 	// into it for configs from before the field).
 	var wdPriorities []int
-	// The PFC priority to PG map, where an entry applied to the port
-	// names one (the last such, as for the other maps): which PG's XOFF
-	// sends each priority's PFC frames. Without one (or with one of no
-	// entries, which CONFIG_DB cannot hold: a Redis hash has fields) each
-	// PFC priority is paused by the PG its traffic class fills, as the
-	// simulator has it; the table's parse refused keys and PGs outside
-	// 0-7.
-	if n, key := r.lastNaming(name, func(e *PortQoSMapEntry) string { return e.PFCToPGMap }); n != "" {
-		if m := r.db.PFCToPGMap[n]; len(m) > 0 {
-			pc.PFCToPG = maps.Clone(map[int]int(m))
-			pc.Origins["pfc_to_pg"] = "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP|" + n + " via PORT_QOS_MAP|" + key
+	// The partial maps (the PFC priority to PG map: which PG's XOFF sends
+	// each priority's PFC frames; egress remarking: the DSCP the port
+	// writes into each class's packets), where an entry applied to the
+	// port names one (the last such, as for the other maps). Without one
+	// (or with one of no entries, which CONFIG_DB cannot hold: a Redis
+	// hash has fields) the port does what it does without the map: each
+	// PFC priority is paused by the PG its traffic class fills, packets
+	// keep their DSCP. The tables' parse refused keys and values out of
+	// range.
+	for _, pm := range portMaps {
+		if !pm.partial {
+			continue
 		}
-	}
-	// The egress remarking map, where an entry applied to the port names
-	// one (the last such): the DSCP the port writes into each traffic
-	// class's packets as it sends them.
-	if n, key := r.lastNaming(name, func(e *PortQoSMapEntry) string { return e.TCToDSCPMap }); n != "" {
-		if m := r.db.TCToDSCPMap[n]; len(m) > 0 {
-			pc.TCToDSCP = maps.Clone(map[int]int(m))
-			pc.Origins["tc_to_dscp"] = "TC_TO_DSCP_MAP|" + n + " via PORT_QOS_MAP|" + key
+		if n, key := r.lastNaming(name, pm.name); n != "" {
+			if m := pm.maps(r.db)[n]; len(m) > 0 {
+				*pm.model(&pc) = maps.Clone(map[int]int(m))
+				pc.Origins[pm.key] = pm.table + "|" + n + " via PORT_QOS_MAP|" + key
+			}
 		}
 	}
 	if e := pfcOf(r.portQoSMaps(name)); e != nil {

@@ -93,13 +93,71 @@ type PortQoSMapEntry struct {
 	PFCToPGMap    string `cfg:"pfc_to_pg_map" use:"simulated" why:"names the port's PFC priority to PG map (see PFC_PRIORITY_TO_PRIORITY_GROUP_MAP); without one each PFC priority is paused by the PG its traffic class fills"`
 	PFCEnable     string `cfg:"pfc_enable" use:"simulated" why:"the priorities with PFC: their PGs pause (with a lossless profile) instead of dropping"`
 	PFCWDEnable   string `cfg:"pfcwd_sw_enable" use:"simulated" why:"the priorities the PFC watchdog watches"`
-	TCToDSCPMap   string `cfg:"tc_to_dscp_map" use:"simulated" why:"names the port's egress remarking map (see TC_TO_DSCP_MAP); without one the port sends packets with the DSCP they came with"`
+	TCToDSCPMap   string `cfg:"tc_to_dscp_map" use:"simulated" why:"names the port's egress remarking map (see TC_TO_DSCP_MAP); without one the port sends packets with the DSCP they came with (global: no port)"`
 	TCToDot1pMap  string `cfg:"tc_to_dot1p_map" use:"ignored" why:"802.1p remarking of tagged frames; the lab's links are untagged"`
 	PFCAsym       string `cfg:"pfc_asym" use:"ignored" why:"orchagent reads pfc_asym from the PORT table (portsorch), not from PORT_QOS_MAP, whose handler passes over fields it does not know: here it changes nothing"`
 	Scheduler     string `cfg:"scheduler" use:"simulated" why:"names the port's own SCHEDULER entry (SAI_PORT_ATTR_QOS_SCHEDULER_PROFILE_ID): its pir (bytes per second, meter_type bytes, or packets per second, meter_type packets) and pbs shape the whole port, all its queues together; 0 or none leaves it unshaped, and the other fields of the entry do nothing there (global: no port)"`
 
 	Extra map[string]string `cfg:"-"`
 }
+
+// portMap is one of PORT_QOS_MAP's map fields: the field, the table the
+// name it holds refers to, that name in an entry, the config's maps of
+// the table, and the port's map in the model the one in force becomes
+// (key: its name there, as flattened and diffed).
+type portMap struct {
+	field, table, key string
+	name              func(*PortQoSMapEntry) string
+	maps              func(*ConfigDB) map[string]IntMap
+	model             func(*qos.PortConfig) *map[int]int
+	// partial: a map the port may lack, whose entries alone say what
+	// differs from the port's behaviour without it (the PFC priority to
+	// PG map, egress remarking); the others are complete maps, SAI's
+	// default where no map is bound or an entry is missing (mapKinds).
+	partial bool
+}
+
+// portMaps are PORT_QOS_MAP's map fields. Resolution, rendering and
+// validation walk this one list.
+var portMaps = []portMap{
+	{"dscp_to_tc_map", "DSCP_TO_TC_MAP", "dscp_to_tc", func(e *PortQoSMapEntry) string { return e.DSCPToTCMap }, func(d *ConfigDB) map[string]IntMap { return d.DSCPToTCMap }, func(p *qos.PortConfig) *map[int]int { return &p.DSCPToTC }, false},
+	{"tc_to_queue_map", "TC_TO_QUEUE_MAP", "tc_to_queue", func(e *PortQoSMapEntry) string { return e.TCToQueueMap }, func(d *ConfigDB) map[string]IntMap { return d.TCToQueueMap }, func(p *qos.PortConfig) *map[int]int { return &p.TCToQueue }, false},
+	{"tc_to_pg_map", "TC_TO_PRIORITY_GROUP_MAP", "tc_to_pg", func(e *PortQoSMapEntry) string { return e.TCToPGMap }, func(d *ConfigDB) map[string]IntMap { return d.TCToPGMap }, func(p *qos.PortConfig) *map[int]int { return &p.TCToPG }, false},
+	{"pfc_to_queue_map", "MAP_PFC_PRIORITY_TO_QUEUE", "pfc_to_queue", func(e *PortQoSMapEntry) string { return e.PFCToQueueMap }, func(d *ConfigDB) map[string]IntMap { return d.PFCToQueueMap }, func(p *qos.PortConfig) *map[int]int { return &p.PFCToQueue }, false},
+	{"pfc_to_pg_map", "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", "pfc_to_pg", func(e *PortQoSMapEntry) string { return e.PFCToPGMap }, func(d *ConfigDB) map[string]IntMap { return d.PFCToPGMap }, func(p *qos.PortConfig) *map[int]int { return &p.PFCToPG }, true},
+	{"tc_to_dscp_map", "TC_TO_DSCP_MAP", "tc_to_dscp", func(e *PortQoSMapEntry) string { return e.TCToDSCPMap }, func(d *ConfigDB) map[string]IntMap { return d.TCToDSCPMap }, func(p *qos.PortConfig) *map[int]int { return &p.TCToDSCP }, true},
+}
+
+// portMapOf is the PORT_QOS_MAP map field whose model key is key.
+func portMapOf(key string) *portMap {
+	for i := range portMaps {
+		if portMaps[i].key == key {
+			return &portMaps[i]
+		}
+	}
+	panic("sonic: no PORT_QOS_MAP map field " + key)
+}
+
+// intMapBounds are the largest key and value of each map table's entries
+// (its keys and values tags: 7 unless they say otherwise).
+var intMapBounds = func() map[string][2]int {
+	out := map[string][2]int{}
+	t := reflect.TypeFor[ConfigDB]()
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		if sf.Type.Elem() != reflect.TypeFor[IntMap]() {
+			continue
+		}
+		b := [2]int{7, 7}
+		for j, tag := range []string{"keys", "values"} {
+			if v := sf.Tag.Get(tag); v != "" {
+				b[j], _ = strconv.Atoi(v)
+			}
+		}
+		out[sf.Tag.Get("table")] = b
+	}
+	return out
+}()
 
 // QueueEntry is QUEUE|<port>|<queue or range>.
 type QueueEntry struct {
@@ -286,10 +344,9 @@ func decodeDB(doc Doc) (*ConfigDB, error) {
 			var ev reflect.Value
 			switch elem {
 			case reflect.TypeFor[IntMap]():
-				maxKey, _ := strconv.Atoi(sf.Tag.Get("keys"))
-				maxVal, what := 7, "traffic classes, queues or PGs 0-7"
-				if v := sf.Tag.Get("values"); v != "" {
-					maxVal, _ = strconv.Atoi(v)
+				b := intMapBounds[table]
+				maxKey, maxVal, what := b[0], b[1], "traffic classes, queues or PGs 0-7"
+				if maxVal != 7 {
 					what = fmt.Sprintf("DSCPs 0-%d", maxVal)
 				}
 				im := IntMap{}

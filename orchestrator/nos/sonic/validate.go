@@ -63,21 +63,14 @@ func ValidateDoc(doc Doc) []error {
 				bad("PORT_QOS_MAP", key, f, "%q does not match ([0-7](,[0-7])*)?", v)
 			}
 		}
-		ref("PORT_QOS_MAP", key, "dscp_to_tc_map", "DSCP_TO_TC_MAP")
-		ref("PORT_QOS_MAP", key, "tc_to_queue_map", "TC_TO_QUEUE_MAP")
-		ref("PORT_QOS_MAP", key, "tc_to_pg_map", "TC_TO_PRIORITY_GROUP_MAP")
-		ref("PORT_QOS_MAP", key, "pfc_to_queue_map", "MAP_PFC_PRIORITY_TO_QUEUE")
-		ref("PORT_QOS_MAP", key, "tc_to_dscp_map", "TC_TO_DSCP_MAP")
+		for _, pm := range portMaps {
+			ref("PORT_QOS_MAP", key, pm.field, pm.table)
+		}
 		ref("PORT_QOS_MAP", key, "scheduler", "SCHEDULER")
 	}
-	for _, table := range []string{"DSCP_TO_TC_MAP", "TC_TO_QUEUE_MAP", "TC_TO_PRIORITY_GROUP_MAP", "MAP_PFC_PRIORITY_TO_QUEUE", "TC_TO_DSCP_MAP"} {
-		maxKey, maxVal := int64(7), int64(7)
-		switch table {
-		case "DSCP_TO_TC_MAP":
-			maxKey = 63
-		case "TC_TO_DSCP_MAP":
-			maxVal = 63
-		}
+	for _, pm := range portMaps {
+		table := pm.table
+		maxKey, maxVal := int64(intMapBounds[table][0]), int64(intMapBounds[table][1])
 		for _, name := range cfgSortedKeys(doc[table]) {
 			for _, k := range cfgSortedKeys(doc[table][name]) {
 				n, err := strconv.ParseInt(k, 10, 64)
