@@ -170,8 +170,14 @@ type linter struct {
 	// roceFields of each config's ports (roceFieldsOf), by config and
 	// port index.
 	roceFields [][]map[string]string
-	// byName indexes cfgs by device name (peerPort), made on first use.
-	byName map[string]*DeviceConfig
+	// byName indexes cfgs by device name (peerPort), portDevice by their
+	// ports (deviceOf), made on first use; misclass are the states
+	// QOS024's walk decided (misclassified).
+	byName        map[string]*DeviceConfig
+	portDevice    map[*PortConfig]*DeviceConfig
+	misclass      map[misclassKey]*misclassState
+	misclassStack []misclassKey
+	misclassIndex int
 }
 
 func (l *linter) add(rule string, sev Severity, dev, port, fix, format string, a ...any) {
@@ -967,18 +973,21 @@ func (l *linter) pfcPGMap(d *DeviceConfig, p *PortConfig) {
 }
 
 // QOS024: a port remarks RoCE's or its CNPs' class, as it sends them, to
-// a DSCP the next switch classifies into another class than theirs. The
-// class they are remarked by is the one they got where they entered the
-// switch: its other data ports' (the port's own where it has none). The
-// next switch is the port's peer where the lab says which it is (a NIC
-// there classifies nothing: no finding), else one with this port's maps.
+// a DSCP a switch on their way classifies into another class than their
+// own DSCP would get there. The class they are remarked by is the one they
+// got where they entered the switch: its other data ports' (the port's own
+// where it has none). Where the lab names the port's peers, the rewritten
+// DSCP is followed from switch to switch (misclassified), through further
+// remarks, until it is back to its own or reaches NICs; else (bare files,
+// or a peer switch not linted) the next switch is taken to have this
+// port's maps.
 func (l *linter) egressRemark(d *DeviceConfig, p *PortConfig) {
 	if len(p.TCToDSCP) == 0 || !p.Fabric {
 		return
 	}
 	next := l.nextSwitch(d, p)
 	if next == nil {
-		return
+		return // a NIC
 	}
 	type traffic struct {
 		what, leaves string
@@ -992,15 +1001,154 @@ func (l *linter) egressRemark(d *DeviceConfig, p *PortConfig) {
 	for _, k := range kinds {
 		for _, tc := range ingressClasses(d, p, k.dscp) {
 			to, ok := p.TCToDSCP[tc]
-			if !ok || to == k.dscp || next.TCOf(to) == next.TCOf(k.dscp) {
+			if !ok || to == k.dscp {
 				continue
+			}
+			m := misclass{at: "the next switch", in: next, dscp: to}
+			if next != p {
+				m = l.misclassified(next, to, k.dscp)
+			}
+			if m.in == nil {
+				continue
+			}
+			got, want := m.in.TCOf(m.dscp), m.in.TCOf(k.dscp)
+			if got == want {
+				continue
+			}
+			where := fmt.Sprintf("which %s classifies into", m.at)
+			if m.dscp != to {
+				where = fmt.Sprintf("which reaches %s as DSCP %d, classified there into", m.at, m.dscp)
 			}
 			l.addAt(RuleEgressRemark, SevError, d.Device, p.Name, p.Origins["tc_to_dscp"],
 				fmt.Sprintf("map traffic class %d to DSCP %d in the port's egress remarking map (SONiC: TC_TO_DSCP_MAP, %d: %d), or bind none (PORT_QOS_MAP tc_to_dscp_map)", tc, k.dscp, tc, k.dscp),
-				"%s (DSCP %d, traffic class %d) %s the port rewritten to DSCP %d, which the next switch classifies into traffic class %d (%s) instead of %d (%s)",
-				k.what, k.dscp, tc, k.leaves, to, next.TCOf(to), lossText(next, next.TCOf(to)), next.TCOf(k.dscp), lossText(next, next.TCOf(k.dscp)))
+				"%s (DSCP %d, traffic class %d) %s the port rewritten to DSCP %d, %s traffic class %d (%s) instead of %d (%s)",
+				k.what, k.dscp, tc, k.leaves, to, where, got, lossText(m.in, got), want, lossText(m.in, want))
 		}
 	}
+}
+
+// misclass is where packets remarked on their way get another class than
+// their own DSCP would: the switch, the port they arrive by and the DSCP
+// they carry there (in nil: nowhere).
+type misclass struct {
+	at   string
+	in   *PortConfig
+	dscp int
+}
+
+// misclassKey is a state of misclassified's walk: packets of DSCP orig
+// arriving by port in with DSCP dscp.
+type misclassKey struct {
+	in         *PortConfig
+	dscp, orig int
+}
+
+// misclassState is a state's standing in the walk (Tarjan's strongly
+// connected components: the fabric's links make loops, leaf to spine to
+// leaf, and a state's answer is its whole component's).
+type misclassState struct {
+	index, low int
+	onStack    bool
+	done       bool
+	res        misclass
+}
+
+// misclassified follows packets of DSCP orig that arrive by port in (a
+// linted switch's) carrying DSCP dscp: the switch classifies them there;
+// where that is not the class DSCP orig gets at that port, that is the
+// answer, else each of the switch's other data ports sends them on to its
+// peer, as it remarks that class or as they came, until they carry DSCP
+// orig again (each remark on the way answers for itself from there) or
+// reach NICs. It gives a misclassification they reach, or none. Each state
+// is decided once per lint run (l.misclass), so that a fabric whose every
+// port remarks costs its ports times their switches' ports.
+func (l *linter) misclassified(in *PortConfig, dscp, orig int) misclass {
+	key := misclassKey{in, dscp, orig}
+	if st, ok := l.misclass[key]; ok && st.done {
+		return st.res
+	}
+	if l.misclass == nil {
+		l.misclass = map[misclassKey]*misclassState{}
+	}
+	l.strongConnect(key)
+	return l.misclass[key].res
+}
+
+// strongConnect is Tarjan's visit of state v (misclassified).
+func (l *linter) strongConnect(v misclassKey) {
+	st := &misclassState{index: l.misclassIndex, low: l.misclassIndex, onStack: true}
+	l.misclassIndex++
+	l.misclass[v] = st
+	l.misclassStack = append(l.misclassStack, v)
+	dev := l.deviceOf(v.in)
+	cls := v.in.TCOf(v.dscp)
+	if cls != v.in.TCOf(v.orig) {
+		st.res = misclass{at: dev.Device, in: v.in, dscp: v.dscp}
+	}
+	for i := range dev.Ports {
+		q := &dev.Ports[i]
+		if st.res.in != nil {
+			break // found here: the component's answer
+		}
+		if q == v.in || !q.Fabric {
+			continue
+		}
+		x := v.dscp
+		if r, ok := q.TCToDSCP[cls]; ok {
+			x = r
+		}
+		_, pp := l.peerPort(q)
+		if x == v.orig || pp == nil {
+			continue
+		}
+		w := misclassKey{pp, x, v.orig}
+		ws, seen := l.misclass[w]
+		switch {
+		case !seen:
+			l.strongConnect(w)
+			ws = l.misclass[w]
+			st.low = min(st.low, ws.low)
+		case ws.onStack:
+			st.low = min(st.low, ws.index)
+		}
+		if ws.res.in != nil {
+			st.res = ws.res
+		}
+	}
+	if st.low != st.index {
+		return
+	}
+	// v is its component's root: the component's answer is any of its
+	// states' (each took its finished successors' in).
+	var res misclass
+	i := len(l.misclassStack)
+	for {
+		i--
+		if r := l.misclass[l.misclassStack[i]].res; r.in != nil && res.in == nil {
+			res = r
+		}
+		if l.misclassStack[i] == v {
+			break
+		}
+	}
+	for _, k := range l.misclassStack[i:] {
+		s := l.misclass[k]
+		s.res, s.done, s.onStack = res, true, false
+	}
+	l.misclassStack = l.misclassStack[:i]
+}
+
+// deviceOf is the linted switch port p belongs to.
+func (l *linter) deviceOf(p *PortConfig) *DeviceConfig {
+	if l.portDevice == nil {
+		l.portDevice = map[*PortConfig]*DeviceConfig{}
+		for i := range l.cfgs {
+			for j := range l.cfgs[i].Ports {
+				l.portDevice[&l.cfgs[i].Ports[j]] = &l.cfgs[i]
+			}
+		}
+	}
+	return l.portDevice[p]
 }
 
 // ingressClasses are the classes packets of DSCP dscp get where they enter

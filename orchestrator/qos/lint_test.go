@@ -716,7 +716,7 @@ func TestLintEgressRemark(t *testing.T) {
 	lab := LintOptions{Intent: &in, Devices: TestDevices()}
 	got := findings(Lint(cfgs, lab), RuleEgressRemark)
 	if len(got) != 1 || got[0].Device != "leaf1" || got[0].Port != "Ethernet4" || got[0].Severity != SevError ||
-		!strings.Contains(got[0].Message, "RoCE (DSCP 26, traffic class 3) leaves the port rewritten to DSCP 0, which the next switch classifies into traffic class 0 (lossy) instead of 3 (lossless)") ||
+		!strings.Contains(got[0].Message, "RoCE (DSCP 26, traffic class 3) leaves the port rewritten to DSCP 0, which spine1 classifies into traffic class 0 (lossy) instead of 3 (lossless)") ||
 		!strings.Contains(got[0].Fix, "TC_TO_DSCP_MAP, 3: 26") {
 		t.Errorf("TC3 to DSCP 0 on both ports: %+v; want one error on the uplink", got)
 	}
@@ -746,6 +746,30 @@ func TestLintEgressRemark(t *testing.T) {
 	cnp := 10
 	if got := findings(Lint(cfgs, LintOptions{Intent: &in, Devices: TestDevices(), NICCNPDSCP: &cnp}), RuleEgressRemark); len(got) != 1 || !strings.Contains(got[0].Message, "CNPs (DSCP 10, traffic class 0) leave the port rewritten to DSCP 26") {
 		t.Errorf("the NICs' CNPs (DSCP 10) remarked to 26: %+v", got)
+	}
+	// Two hops on: the spine keeps DSCP 27 in TC3 and sends it on by
+	// another port to a leaf port that puts 27 in TC0.
+	in, cfgs = lintBase(t)
+	sp = cfgs[1].Port("Ethernet0")
+	sp.DSCPToTC = maps.Clone(sp.DSCPToTC)
+	sp.DSCPToTC[27] = 3
+	down := clonePort(*sp)
+	down.Name, down.Peer = "Ethernet4", "leaf1:Ethernet12"
+	cfgs[1].Ports = append(cfgs[1].Ports, down)
+	back := clonePort(*cfgs[0].Port("Ethernet4"))
+	back.Name, back.Peer = "Ethernet12", "spine1:Ethernet4"
+	cfgs[0].Ports = append(cfgs[0].Ports, back)
+	cfgs[0].Port("Ethernet4").TCToDSCP = map[int]int{3: 27}
+	if got := findings(Lint(cfgs, LintOptions{Intent: &in, Devices: TestDevices()}), RuleEgressRemark); len(got) != 1 || got[0].Port != "Ethernet4" ||
+		!strings.Contains(got[0].Message, "rewritten to DSCP 27, which leaf1 classifies into traffic class 0 (lossy) instead of 3 (lossless)") {
+		t.Errorf("TC3 to DSCP 27, kept by the spine, lossy at the leaf after it: %+v", got)
+	}
+	// ... and rewritten again by the spine's port to 10 on the way.
+	cfgs[1].Ports[len(cfgs[1].Ports)-1].TCToDSCP = map[int]int{3: 10}
+	if got := findings(Lint(cfgs, LintOptions{Intent: &in, Devices: TestDevices()}), RuleEgressRemark); !slices.ContainsFunc(got, func(f Finding) bool {
+		return f.Device == "leaf1" && strings.Contains(f.Message, "rewritten to DSCP 27, which reaches leaf1 as DSCP 10, classified there into traffic class 0")
+	}) {
+		t.Errorf("TC3 to DSCP 27, then to 10 at the spine: %+v", got)
 	}
 	// Bare files: the port's own map (27 is TC0 there) stands for the
 	// next switch's.
