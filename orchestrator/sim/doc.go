@@ -14,7 +14,9 @@
 //     (ECN Kmin/Kmax/Pmax, WRED drop, ingress and egress Admission into the
 //     pools, PFC with headroom and XON, a PFC Watchdog, strict or DWRR
 //     weight); Config.Maps the per-port DSCP, PG, queue and pause maps over
-//     Config.DSCPToPriority (default 26->3, 48->6) and PriorityToPG. With
+//     Config.DSCPToPriority (default 26->3, 48->6) and PriorityToPG, and
+//     the DSCP a port writes into each priority's packets as it sends them
+//     (PortMaps.RemarkDSCP: the next switch classifies them by it). With
 //     ExplicitQoS every value comes from the caller, as labctl passes
 //     vendor configs resolved with their NOS's defaults.
 //   - Traffic: Flows, QPs with a size (0 = long-lived), a message size, a
