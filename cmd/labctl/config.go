@@ -428,7 +428,7 @@ variants with each other; variants are named as the run names them.`,
 				fmt.Fprintf(app.Out, "%s (%d port and device fields)\n", plural.N(len(ds), "difference"), changes)
 			}
 			if len(ds) > 0 {
-				return exitcode.Failedf("%s and %s differ in %d QoS fields", labelA, labelB, len(ds))
+				return exitcode.Failedf("%s and %s differ in %s", labelA, labelB, plural.N(len(ds), "QoS field"))
 			}
 			return nil
 		},

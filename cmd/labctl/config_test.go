@@ -79,6 +79,17 @@ func TestConfigRenderLintDiff(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "0 differences") {
 		t.Errorf("diff of a file with itself: exit %d:\n%s", code, out)
 	}
+	// One field apart (a port remarking RoCE's class): counted as one.
+	remarked := filepath.Join(dir, "remarked.json")
+	one := strings.Replace(string(data), `"pfc_enable": "3"`, `"tc_to_dscp_map": "R", "pfc_enable": "3"`, 1)
+	one = strings.Replace(one, "{", `{"TC_TO_DSCP_MAP": {"R": {"3": "10"}},`, 1)
+	if err := os.WriteFile(remarked, []byte(one), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr = runCLI(t, "config", "diff", filepath.Join(before, "leaf1.json"), remarked)
+	if code != 1 || !strings.Contains(out, "tc_to_dscp.3") || !strings.Contains(stderr, "differ in 1 QoS field\n") {
+		t.Errorf("diff of one remarking port: exit %d:\n%s%s", code, out, stderr)
+	}
 	// --force with the PFC-off variant.
 	code, out, stderr = runCLI(t, "config", "render", "16gpu", "--dir", dir, "--force", "--pfc", "off")
 	if code != 0 || !strings.Contains(out, "pfc off") || !strings.Contains(out, "overwrote edited files (--force): leaf1.json") {
