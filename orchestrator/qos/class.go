@@ -30,10 +30,14 @@ type Class struct {
 }
 
 // TCOf is the traffic class an untagged IP packet with this DSCP gets
-// when it arrives on the port: by DSCP with trust dscp, else the class of
-// the port's default CoS (RoCE between routed ports carries no VLAN tag,
-// so CoS trust sees no priority field).
+// when it arrives on the port: the class an ingress QoS policy gives it
+// (PolicyTC), else by DSCP with trust dscp, else the class of the port's
+// default CoS (RoCE between routed ports carries no VLAN tag, so CoS
+// trust sees no priority field).
 func (p *PortConfig) TCOf(dscp int) int {
+	if tc, ok := p.PolicyTC[dscp]; ok {
+		return tc
+	}
 	if p.Trust == TrustDSCP || p.Trust == "" {
 		return p.DSCPToTC[dscp]
 	}

@@ -98,17 +98,34 @@ func ClassTable(d *DeviceConfig, port string, classes []int) []ClassRow {
 func classRow(d *DeviceConfig, p *PortConfig, tc int) ClassRow {
 	c := p.Class(tc)
 	r := ClassRow{Device: d.Device, TC: tc, Trust: p.Trust, PFC: c.PFC, Lossless: c.Lossless, PG: c.PG, Queue: c.Queue, PausedQueue: c.PausedQueue, ECN: "-"}
-	if p.Trust == TrustDSCP {
-		var ds []int
-		for dscp := range 64 {
-			if p.DSCPToTC[dscp] == tc {
-				ds = append(ds, dscp)
+	// The DSCPs the class gets: by the trust mode (the DSCP map, or every
+	// DSCP by the default CoS), and those an ingress policy gives it.
+	byDSCP := p.Trust == TrustDSCP || p.Trust == ""
+	var mapped, policed []int
+	for dscp := range 64 {
+		if _, ok := p.PolicyTC[dscp]; ok {
+			if p.PolicyTC[dscp] == tc {
+				policed = append(policed, dscp)
 			}
+		} else if byDSCP && p.DSCPToTC[dscp] == tc {
+			mapped = append(mapped, dscp)
 		}
-		r.DSCPs = intRanges(ds)
-	} else if p.TCOf(0) == tc {
-		r.DSCPs = "all (cos " + strconv.Itoa(p.DefaultCoS) + ")"
 	}
+	var parts []string
+	switch {
+	case len(mapped) > 0:
+		parts = append(parts, intRanges(mapped))
+	case !byDSCP && p.CoSToTC[p.DefaultCoS] == tc:
+		all := "all"
+		if len(p.PolicyTC) > 0 {
+			all = "all others"
+		}
+		parts = append(parts, all+" (cos "+strconv.Itoa(p.DefaultCoS)+")")
+	}
+	if len(policed) > 0 {
+		parts = append(parts, intRanges(policed)+" by policy-map")
+	}
+	r.DSCPs = strings.Join(parts, ", ")
 	// What the class's packets leave the port with (egress remarking).
 	if to, ok := p.TCToDSCP[tc]; ok {
 		if r.DSCPs != "" {

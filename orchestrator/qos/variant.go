@@ -39,6 +39,7 @@ func (d DeviceConfig) Clone() DeviceConfig {
 	for i, p := range d.Ports {
 		q := p
 		q.DSCPToTC = maps.Clone(p.DSCPToTC)
+		q.PolicyTC = maps.Clone(p.PolicyTC)
 		q.CoSToTC = maps.Clone(p.CoSToTC)
 		q.TCToQueue = maps.Clone(p.TCToQueue)
 		q.TCToPG = maps.Clone(p.TCToPG)

@@ -70,6 +70,9 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 		if qos.FormatMap(p.TCToQueue) != qos.FormatMap(tcQueue) {
 			return fail("port %s has its own traffic class to queue map; EOS has one per switch", p.Name)
 		}
+		if len(p.PolicyTC) > 0 {
+			return fail("port %s classifies by an ingress QoS policy, which labctl does not write back yet (fix: apply the policy-map on the switch by hand)", p.Name)
+		}
 		if qos.FormatMap(p.PFCToQueue) != qos.FormatMap(p.TCToQueue) {
 			return fail("port %s pauses other queues than its classes use (PFC to queue %s); EOS pauses a priority's own class", p.Name, qos.FormatMap(p.PFCToQueue))
 		}

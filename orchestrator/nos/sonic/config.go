@@ -107,6 +107,9 @@ func BuildDoc(dc qos.DeviceConfig) (Doc, error) {
 		if p.Trust != "" && p.Trust != qos.TrustDSCP {
 			return nil, fmt.Errorf("render sonic config for %s: port %s trusts %s; SONiC classifies IP packets by DSCP and has no trust setting", dc.Device, p.Name, p.Trust)
 		}
+		if len(p.PolicyTC) > 0 {
+			return nil, fmt.Errorf("render sonic config for %s: port %s classifies by an ingress QoS policy; labctl writes SONiC's classification as DSCP maps only (fix: fold the policy's classes into the port's DSCP map)", dc.Device, p.Name)
+		}
 	}
 
 	hasPFC := false
