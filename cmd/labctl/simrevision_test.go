@@ -39,6 +39,7 @@ func TestSimulatorRevision(t *testing.T) {
 	threeTier := simRevisionLab(t, "lab-3tier.yaml", "simrev3", "sonic", "configs-3tier/*.json")
 	shaped := simRevisionLab(t, "lab.yaml", "simrev", "eos", "configs-eos-shaped/*.cfg")
 	remarked := simRevisionLab(t, "lab.yaml", "simrev", "sonic", "configs-remark/*.json")
+	policed := simRevisionLab(t, "lab.yaml", "simrev", "eos", "configs-eos-policy/*.cfg")
 	scenarios, err := filepath.Glob(filepath.Join(simRevisionDir, "scenarios", "*.yaml"))
 	if err != nil || len(scenarios) == 0 {
 		t.Fatalf("scenarios: %v %v", scenarios, err)
@@ -66,6 +67,8 @@ func TestSimulatorRevision(t *testing.T) {
 			label += " (eos, shaped)"
 		case remarked:
 			label += " (spine remarks RoCE)"
+		case policed:
+			label += " (eos, policy-map)"
 		}
 		for _, v := range r.Variants {
 			lines = append(lines, simFigures(t, label, &v))
@@ -88,6 +91,9 @@ func TestSimulatorRevision(t *testing.T) {
 	// The spine rewrites RoCE's class to DSCP 10 as it sends it, which
 	// the leaves queue as best effort (configs-remark).
 	figures(remarked, filepath.Join(simRevisionDir, "scenarios", "ecn-pfc.yaml"))
+	// Every EOS port's policy-map classifies RoCE (UDP 4791, DSCP 26)
+	// into lossy TC1 (configs-eos-policy).
+	figures(policed, filepath.Join(simRevisionDir, "scenarios", "ecn-pfc.yaml"))
 	figures(sonic, filepath.Join(simRevisionDir, "scenarios", "allreduce.yaml"), "--model", "flow")
 	figures(sonic, filepath.Join(simRevisionDir, "scenarios", "baseline-bw.yaml"), "--model", "flow")
 	// Three tiers and rails (lab-3tier.yaml): super-spines, routes across

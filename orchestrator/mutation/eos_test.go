@@ -81,6 +81,21 @@ func append_(add ...string) func([]string) []string {
 	return func(lines []string) []string { return append(lines, add...) }
 }
 
+// policyOnPorts has every port with qos trust dscp take policy-map
+// pm-roce: access-list acl-roce (its entries), class-map cm-roce by it, and
+// the policy's class cm-roce with action, then the policy-map's further
+// lines (another class).
+func policyOnPorts(entries []string, action string, more ...string) func([]string) []string {
+	stack := []string{"!", "ip access-list acl-roce"}
+	for _, e := range entries {
+		stack = append(stack, "   "+e)
+	}
+	stack = append(stack, "!", "class-map type qos match-any cm-roce", "   match ip access-group acl-roce", "!",
+		"policy-map type quality-of-service pm-roce", "   class cm-roce", "      "+action)
+	stack = append(stack, more...)
+	return chain(after(`^   qos trust dscp$`, "   service-policy type qos input pm-roce"), append_(stack...))
+}
+
 // chain applies edits in order.
 func chain(fs ...func([]string) []string) func([]string) []string {
 	return func(lines []string) []string {
@@ -313,8 +328,62 @@ func eosMutations() []mutation {
 			edit: text(replace(`port timer timeout 0.2 `, "port timer timeout 5 "))},
 		{field: "interface priority-flow-control pause watchdog port timer timeout <s> ... recovery-time <s>", name: "0.2 written 0.20",
 			edit: text(replace(`port timer timeout 0.2 `, "port timer timeout 0.20 "))},
-		{field: "interface service-policy type qos input <policy>", name: "a policy-map on the ports", harmful: true, rule: "QOS017", why: notSim,
+		{field: "interface service-policy type qos input <policy>", name: "a policy-map the files do not have", harmful: true, rule: "QOS017", why: "labctl cannot tell what the policy does: the ports run by their maps, and lint warns",
 			edit: text(after(`^   qos trust dscp$`, "   service-policy type qos input pmap-roce"))},
+		// Policy-maps (policyOnPorts: an access-list, a class-map by it and
+		// a policy-map whose class cm-roce acts, on every port).
+		{field: "interface service-policy type qos input <policy>", name: "RoCE's DSCP policed into lossy TC1", harmful: true, rule: "QOS003", dataPlane: true,
+			edit: text(policyOnPorts([]string{"10 permit udp any any eq 4791 dscp 26"}, "set traffic-class 1"))},
+		{field: "interface service-policy type qos input <policy>", name: "RoCE's DSCP policed into its own class",
+			edit: text(policyOnPorts([]string{"10 permit udp any any eq 4791 dscp 26"}, "set traffic-class 3"))},
+		{field: "interface no service-policy type qos input [<policy>]", name: "on ports that take none", safe: "it only takes a policy-map off a port, which then classifies by the maps the lab's configs give it",
+			edit: text(after(`^   qos trust dscp$`, "   no service-policy type qos input"))},
+		{field: "global ip access-list [standard] <name>", name: "the class's access-list missing", harmful: true, rule: "QOS017", why: "labctl cannot tell what the class matches: the ports run by their maps, and lint warns",
+			edit: text(chain(policyOnPorts([]string{"10 permit udp any any dscp 26"}, "set traffic-class 1"), replace(`^ip access-list acl-roce$`, "ip access-list acl-other")))},
+		{field: "global ip access-list [standard] <name>", name: "a standard list that permits nothing",
+			edit: text(chain(policyOnPorts([]string{"10 deny any"}, "set traffic-class 1"), replace(`^ip access-list acl-roce$`, "ip access-list standard acl-roce")))},
+		{field: "ip access-list [<seq>] permit <protocol> <source> [<ports>] <destination> [<ports>] [dscp <d>] [...]", name: "every IP packet of DSCP 26 into TC1", harmful: true, rule: "QOS003", dataPlane: true,
+			edit: text(policyOnPorts([]string{"10 permit ip any any dscp af31"}, "set traffic-class 1"))},
+		{field: "ip access-list [<seq>] permit <protocol> <source> [<ports>] <destination> [<ports>] [dscp <d>] [...]", name: "VXLAN's UDP port, not RoCE's",
+			edit: text(policyOnPorts([]string{"10 permit udp any any eq 4789 dscp 26"}, "set traffic-class 1"))},
+		{field: "ip access-list [<seq>] deny <protocol> <source> [<ports>] <destination> [<ports>] [dscp <d>] [...]", name: "RoCE denied the class that keeps it lossless, into class-default's TC1", harmful: true, rule: "QOS003", dataPlane: true,
+			edit: text(policyOnPorts([]string{"10 deny udp any any dscp 26", "20 permit udp any any dscp 26"}, "set traffic-class 3", "   class class-default", "      set traffic-class 1"))},
+		{field: "ip access-list [<seq>] deny <protocol> <source> [<ports>] <destination> [<ports>] [dscp <d>] [...]", name: "a DSCP no traffic uses denied first",
+			edit: text(policyOnPorts([]string{"10 deny ip any any dscp 10", "20 permit udp any any dscp 26"}, "set traffic-class 3"))},
+		{field: "ip access-list remark <text>", name: "a remark",
+			edit: text(policyOnPorts([]string{"remark RoCE", "10 permit udp any any dscp 26"}, "set traffic-class 3"))},
+		{field: "ip access-list statistics per-entry", name: "counting",
+			edit: text(policyOnPorts([]string{"statistics per-entry", "10 permit udp any any dscp 26"}, "set traffic-class 3"))},
+		{field: "global class-map type qos [match-any] <name>", name: "the policy's class-map missing", harmful: true, rule: "QOS017", why: "labctl cannot tell what the class matches: the ports run by their maps, and lint warns",
+			edit: text(chain(policyOnPorts([]string{"10 permit udp any any dscp 26"}, "set traffic-class 1"), replace(`^class-map type qos match-any cm-roce$`, "class-map type qos match-any cm-other")))},
+		{field: "global class-map type qos [match-any] <name>", name: "match-any said without a match type",
+			edit: text(chain(policyOnPorts([]string{"10 permit udp any any dscp 26"}, "set traffic-class 3"), replace(`^class-map type qos match-any cm-roce$`, "class-map type qos cm-roce")))},
+		{field: "class-map match ip access-group <acl>", name: "a class by an access-list permitting RoCE, into TC1", harmful: true, rule: "QOS003", dataPlane: true,
+			edit: text(policyOnPorts([]string{"10 permit ip any any dscp 26"}, "set traffic-class 1"))},
+		{field: "class-map match ip access-group <acl>", name: "a class by an access-list of TCP only",
+			edit: text(policyOnPorts([]string{"10 permit tcp any any dscp 26"}, "set traffic-class 1"))},
+		{field: "class-map match ipv6 access-group <acl>", name: "IPv6 packets into TC1", safe: "an IPv6 match moves no IPv4 packet, and labctl's RoCE is IPv4",
+			edit: text(chain(policyOnPorts([]string{"10 permit udp any any dscp 26"}, "set traffic-class 1"), replace(`^   match ip access-group acl-roce$`, "   match ipv6 access-group acl-roce")))},
+		{field: "global policy-map type quality-of-service <name>", name: "a policy moving RoCE into TC1", harmful: true, rule: "QOS003", dataPlane: true,
+			edit: text(policyOnPorts([]string{"10 permit udp any any dscp 26"}, "set traffic-class 1"))},
+		{field: "global policy-map type quality-of-service <name>", name: "type qos, the same, RoCE in its class",
+			edit: text(chain(policyOnPorts([]string{"10 permit udp any any dscp 26"}, "set traffic-class 3"), replace(`^policy-map type quality-of-service pm-roce$`, "policy-map type qos pm-roce")))},
+		{field: "policy-map class <class-map>", name: "class-default into TC1", harmful: true, rule: "QOS003", dataPlane: true,
+			edit: text(policyOnPorts([]string{"10 permit udp any any dscp 10"}, "set traffic-class 0", "   class class-default", "      set traffic-class 1"))},
+		{field: "policy-map class <class-map>", name: "class-default without actions",
+			edit: text(policyOnPorts([]string{"10 permit udp any any dscp 26"}, "set traffic-class 3", "   class class-default"))},
+		{field: "policy-map class set traffic-class <tc>", name: "RoCE into TC1", harmful: true, rule: "QOS003", dataPlane: true,
+			edit: text(policyOnPorts([]string{"10 permit udp any any dscp 26"}, "set traffic-class 1"))},
+		{field: "policy-map class set traffic-class <tc>", name: "RoCE into TC3, its class",
+			edit: text(policyOnPorts([]string{"10 permit udp any any dscp 26"}, "set traffic-class 3"))},
+		{field: "policy-map class set dscp <d>", name: "RoCE rewritten to DSCP 0", harmful: true, rule: "QOS017", why: notSim,
+			edit: text(policyOnPorts([]string{"10 permit udp any any dscp 26"}, "set dscp 0"))},
+		{field: "policy-map class set cos <c>", name: "802.1p 3 on RoCE",
+			edit: text(policyOnPorts([]string{"10 permit udp any any dscp 26"}, "set cos 3"))},
+		{field: "policy-map class set drop-precedence <n>", name: "RoCE yellow", harmful: true, rule: "QOS017", why: notSim,
+			edit: text(policyOnPorts([]string{"10 permit udp any any dscp 26"}, "set drop-precedence 1"))},
+		{field: "policy-map class police <...>", name: "RoCE policed to 1 Gb/s", harmful: true, rule: "QOS017", why: notSim,
+			edit: text(policyOnPorts([]string{"10 permit udp any any dscp 26"}, "police rate 1 gbps burst-size 1 mbytes"))},
 		// The simulator shapes a port at its shape rate, all its queues
 		// together: RoCE's ports shaped to half their speed send below
 		// line rate and pause sooner.

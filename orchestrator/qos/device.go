@@ -223,13 +223,13 @@ type PortConfig struct {
 	// a parser may give ports that name the same map one shared map
 	// (SONiC's does); DeviceConfig.Clone gives every port its own.
 	DSCPToTC   map[int]int `json:"dscp_to_tc"`
+	CoSToTC    map[int]int `json:"cos_to_tc,omitempty"`
+	DefaultCoS int         `json:"default_cos,omitempty"`
 	// PolicyTC, when not nil, is the traffic class an ingress QoS policy
 	// (EOS: service-policy type qos input) gives RoCEv2 packets (IPv4, UDP
 	// to port 4791) of each DSCP it decides, ahead of the trust mode and
 	// its maps; a DSCP it leaves out is classified by them (TCOf).
 	PolicyTC map[int]int `json:"policy_tc,omitempty"`
-	CoSToTC    map[int]int `json:"cos_to_tc,omitempty"`
-	DefaultCoS int         `json:"default_cos,omitempty"`
 	// TCToQueue is the egress queue of each traffic class when the port
 	// sends; TCToPG its ingress priority group when the port receives.
 	TCToQueue map[int]int `json:"tc_to_queue"`

@@ -16,7 +16,7 @@ import "fmt"
 // figures of unchanged inputs. cmd/labctl's TestSimulatorRevision runs
 // fixed inputs and fails when their figures move under an unchanged
 // revision.
-const Revision = 12
+const Revision = 13
 
 // RevisionNote says what a revision changed.
 type RevisionNote struct {
@@ -40,6 +40,7 @@ var Revisions = []RevisionNote{
 	{Revision: 10, Date: "2026-12-06", Change: "a SONiC port whose PORT_QOS_MAP names a PFC priority to PG map (PFC_PRIORITY_TO_PRIORITY_GROUP_MAP) sends each priority's pause frames from the PG the map gives it, where every PFC priority was paused by the PG its traffic fills: a map that sends priority 3's pauses from PG 0 leaves PG 3 filling its headroom unpaused, and it drops (an 8:1 incast at 100G: no drop before, 2,143 after); ports without such a map, and identity maps on identity TC-to-PG maps, give the same figures"},
 	{Revision: 11, Date: "2026-12-06", Change: "packet-metered shapers run (SONiC's SCHEDULER meter_type packets, pir in packets per second and pbs in packets; EOS's shape rate in pps, in a tx-queue, an interface or a qos profile): the queue or port sends at most that many frames a second whatever their size, where it ran unshaped (a lossless queue metered at 1,000,000 frames a second on a 100G port: 32.8 Gb/s of goodput)"},
 	{Revision: 12, Date: "2026-12-07", Change: "switch ports whose SONiC config binds a TC_TO_DSCP_MAP (PORT_QOS_MAP tc_to_dscp_map) write the map's DSCP into the packets of each traffic class they send, and the next switch classifies them by it, where every packet kept its DSCP; the flow-level model follows the rewritten DSCP to the shaped queues it meets (64gpu ecn-pfc with the spine remarking RoCE's class to DSCP 10: the ECN and PFC variant 350.6 Gb/s and no drop before, 243.8 Gb/s and 145,929 drops after, RoCE queued as best effort at the leaves); configs without such a map give the same figures"},
+	{Revision: 13, Date: "2026-12-07", Change: "EOS ports that take a QoS policy-map (service-policy type qos input) classify RoCEv2 packets by its classes where its access-lists decide them (protocol, any address, destination port, DSCP), ahead of the trust mode and maps, where every port classified by its maps (64gpu ecn-pfc on EOS with every port's policy putting RoCE's DSCP 26 in lossy TC1: the ECN and PFC variant 354.0 Gb/s and no drop before, 243.0 Gb/s and 173,022 drops after); configs without one give the same figures"},
 }
 
 // RevisionChanges says what changed between two revisions, one line per

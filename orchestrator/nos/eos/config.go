@@ -70,9 +70,6 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 		if qos.FormatMap(p.TCToQueue) != qos.FormatMap(tcQueue) {
 			return fail("port %s has its own traffic class to queue map; EOS has one per switch", p.Name)
 		}
-		if len(p.PolicyTC) > 0 {
-			return fail("port %s classifies by an ingress QoS policy, which labctl does not write back yet (fix: apply the policy-map on the switch by hand)", p.Name)
-		}
 		if qos.FormatMap(p.PFCToQueue) != qos.FormatMap(p.TCToQueue) {
 			return fail("port %s pauses other queues than its classes use (PFC to queue %s); EOS pauses a priority's own class", p.Name, qos.FormatMap(p.PFCToQueue))
 		}
@@ -152,9 +149,29 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 		}
 		g.ports = append(g.ports, p.Name)
 	}
+	// The ports' ingress policies, each written once (cfgPolicyLines).
+	policyOf := map[string]string{}
+	for _, g := range groups {
+		if len(g.port.PolicyTC) == 0 {
+			continue
+		}
+		key := qos.FormatMap(g.port.PolicyTC)
+		if _, ok := policyOf[key]; ok {
+			continue
+		}
+		name := "labctl-policy"
+		if n := len(policyOf); n > 0 {
+			name = fmt.Sprintf("%s-%d", name, n+1)
+		}
+		policyOf[key] = name
+		b.WriteString(cfgPolicyLines(name, g.port.PolicyTC))
+	}
 	for _, g := range groups {
 		p := g.port
 		fmt.Fprintf(&b, "qos profile %s\n", g.name)
+		if len(p.PolicyTC) > 0 {
+			fmt.Fprintf(&b, "   service-policy type qos input %s\n", policyOf[qos.FormatMap(p.PolicyTC)])
+		}
 		switch p.Trust {
 		case qos.TrustCoS:
 			b.WriteString("   qos trust cos\n")
@@ -240,6 +257,34 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 		}
 	}
 	return []byte(b.String()), nil
+}
+
+// cfgPolicyLines writes a port's ingress policy classes (DSCP -> traffic
+// class for RoCEv2 packets) as policy-map name: per traffic class an
+// access-list of RoCEv2 packets (UDP to port 4791) of its DSCPs, a
+// class-map by it, and the policy's class setting the traffic class.
+func cfgPolicyLines(name string, tcs map[int]int) string {
+	var b strings.Builder
+	byTC := map[int][]int{}
+	for d, tc := range tcs {
+		byTC[tc] = append(byTC[tc], d)
+	}
+	classes := cfgSortedInts(byTC)
+	for _, tc := range classes {
+		ds := byTC[tc]
+		slices.Sort(ds)
+		fmt.Fprintf(&b, "ip access-list %s-tc%d\n", name, tc)
+		for i, d := range ds {
+			fmt.Fprintf(&b, "   %d permit udp any any eq 4791 dscp %d\n", 10*(i+1), d)
+		}
+		fmt.Fprintf(&b, "!\nclass-map type qos match-any %s-tc%d\n   match ip access-group %s-tc%d\n!\n", name, tc, name, tc)
+	}
+	fmt.Fprintf(&b, "policy-map type quality-of-service %s\n", name)
+	for _, tc := range classes {
+		fmt.Fprintf(&b, "   class %s-tc%d\n      set traffic-class %d\n", name, tc, tc)
+	}
+	b.WriteString("!\n")
+	return b.String()
 }
 
 // cfgShapeLines writes a shaper as EOS's shape rate statement (pps for a

@@ -36,7 +36,10 @@ type cfgBlock struct {
 	channel string
 	// shape is the port's own shape rate (all its queues together).
 	shape cfgShape
-	where cfgPos
+	// policy is the service-policy type qos input's policy-map ("" for
+	// no service-policy, which overrides a qos profile's; nil: not said).
+	policy *string
+	where  cfgPos
 }
 
 // cfgPos is a file and line, formatted only when an error needs it; src
@@ -96,6 +99,11 @@ type cfgParser struct {
 	// read, one per statement (a qos profile's line serves many ports).
 	overruled []qos.Overruled
 	overAt    map[cfgPos]int
+	// The access-lists, class-maps and policy-maps (type qos) by name
+	// (policy.go).
+	acls      map[string]*cfgACL
+	classMaps map[string]*cfgClassMap
+	policies  map[string]*cfgPolicy
 }
 
 // Parse reads one device's EOS configuration (a running-config, or parts
@@ -111,7 +119,8 @@ type cfgParser struct {
 // lines the interface's own lines override. Interfaces without any QoS line
 // are not ports of the result.
 func Parse(device string, srcs ...qos.Source) (qos.DeviceConfig, error) {
-	p := &cfgParser{dscp: map[int]int{}, cos: map[int]int{}, tcQueue: map[int]int{}, profiles: map[string]*cfgBlock{}, intfs: map[string]*cfgBlock{}, fields: map[string]qos.FieldNote{}, risks: map[string]qos.NotRun{}}
+	p := &cfgParser{dscp: map[int]int{}, cos: map[int]int{}, tcQueue: map[int]int{}, profiles: map[string]*cfgBlock{}, intfs: map[string]*cfgBlock{}, fields: map[string]qos.FieldNote{}, risks: map[string]qos.NotRun{},
+		acls: map[string]*cfgACL{}, classMaps: map[string]*cfgClassMap{}, policies: map[string]*cfgPolicy{}}
 	for i, s := range srcs {
 		p.srcIdx = i
 		if err := p.file(s); err != nil {
@@ -198,6 +207,8 @@ func (p *cfgParser) file(src qos.Source) error {
 	// statement that follows); q their tx-queue being read.
 	var cur []*cfgBlock
 	curMode := ""
+	// pol is the access-list, class-map or policy-map being read.
+	var pol *cfgPolicyBlock
 	var q []*cfgQueue
 	qIndent := -1
 	inComment := false
@@ -221,7 +232,7 @@ func (p *cfgParser) file(src qos.Source) error {
 		}
 		if text == "end" {
 			endAt = lineNo
-			cur, q, qIndent, curMode = nil, nil, -1, ""
+			cur, q, qIndent, curMode, pol = nil, nil, -1, "", nil
 			continue
 		}
 		if endAt > 0 {
@@ -232,13 +243,21 @@ func (p *cfgParser) file(src qos.Source) error {
 			endAt = 0
 		}
 		f := strings.Fields(text)
-		if indent == 0 && flat && len(cur) > 0 && !cfgLeavesBlock(curMode, f, q != nil) {
+		if indent == 0 && flat && (len(cur) > 0 && !cfgLeavesBlock(curMode, f, q != nil) || pol != nil && pol.holds(f)) {
 			// A file without indentation: the line stays in the open
-			// block, as EOS applies it (cfgLeavesBlock).
+			// block, as EOS applies it (cfgLeavesBlock, holds).
 			indent = 1
 		}
 		if indent == 0 {
-			cur, q, qIndent, curMode = nil, nil, -1, ""
+			cur, q, qIndent, curMode, pol = nil, nil, -1, "", nil
+			b, err := p.cfgOpenPolicyBlock(f, where)
+			if err != nil {
+				return err
+			}
+			if b != nil {
+				pol = b
+				continue
+			}
 			switch {
 			case f[0] == "interface" && len(f) >= 2:
 				names, err := cfgInterfaceNames(f[1:])
@@ -264,6 +283,12 @@ func (p *cfgParser) file(src qos.Source) error {
 				if err := p.global(f, where); err != nil {
 					return err
 				}
+			}
+			continue
+		}
+		if pol != nil {
+			if err := p.policyLine(pol, f, indent, flat, where); err != nil {
+				return err
 			}
 			continue
 		}
@@ -584,6 +609,10 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 			b.mtu = n
 		}
 		return p.note(mode, f, where)
+	case len(f) == 5 && f[0] == "service-policy" && f[1] == "type" && f[2] == "qos" && f[3] == "input":
+		b.policy, b.qosLine = &f[4], true
+	case len(f) >= 5 && f[0] == "no" && f[1] == "service-policy" && f[2] == "type" && f[3] == "qos" && f[4] == "input":
+		b.policy, b.qosLine = qos.Ptr(""), true
 	case f[0] == "qos", f[0] == "priority-flow-control", f[0] == "shape", f[0] == "random-detect",
 		len(f) >= 3 && f[0] == "service-policy" && f[1] == "type" && f[2] == "qos":
 		b.qosLine = b.qosLine || f[0] == "qos"
@@ -992,6 +1021,7 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 		if eff.cos != nil {
 			pc.DefaultCoS = *eff.cos
 		}
+		p.applyPolicy(&pc, eff.policy)
 		if eff.shape.shaper != nil {
 			pc.Shaper = qos.Ptr(*eff.shape.shaper)
 		}
@@ -1218,6 +1248,9 @@ func cfgOverlay(dst, src *cfgBlock) {
 		dst.wdRecovery = src.wdRecovery
 	}
 	dst.shape = src.shape.over(dst.shape)
+	if src.policy != nil {
+		dst.policy = src.policy
+	}
 	for n, q := range src.queues {
 		d := dst.queues[n]
 		if d == nil {

@@ -1,0 +1,244 @@
+package eos
+
+import (
+	"maps"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/labctl/labctl/orchestrator/qos"
+)
+
+// policyConfig is a switch whose Ethernet1 takes policy-map pm (class cm,
+// by access-list acl with entries, sets traffic-class 1) and Ethernet2
+// none; extra lines go after the policy.
+func policyConfig(entries string, extra ...string) string {
+	return `qos map dscp 26 to traffic-class 3
+qos map dscp 48 to traffic-class 6
+!
+interface Ethernet1
+   no switchport
+   qos trust dscp
+   service-policy type qos input pm
+!
+interface Ethernet2
+   no switchport
+   qos trust dscp
+!
+ip access-list acl
+` + entries + `
+!
+class-map type qos match-any cm
+   match ip access-group acl
+!
+policy-map type quality-of-service pm
+   class cm
+      set traffic-class 1
+!
+` + strings.Join(extra, "\n") + "\n"
+}
+
+func mustParseEOS(t *testing.T, cfg string) qos.DeviceConfig {
+	t.Helper()
+	dc, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte(cfg)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dc
+}
+
+// TestParsePolicyMap: a policy-map a port takes gives RoCEv2 packets of
+// the DSCPs its classes match their set traffic-class (PolicyTC, which
+// TCOf reads first); entries on what labctl does not model leave the
+// policy not simulated, named as such.
+func TestParsePolicyMap(t *testing.T) {
+	for _, c := range []struct {
+		name, entries string
+		want          map[int]int // nil: not simulated
+		unsimulated   string
+	}{
+		{"RoCE's DSCP", "   10 permit udp any any eq 4791 dscp 26", map[int]int{26: 1}, ""},
+		{"a DSCP name", "   10 permit ip any any dscp af31", map[int]int{26: 1}, ""},
+		{"another UDP port", "   10 permit udp any any eq 4789 dscp 26", nil, ""},
+		{"TCP", "   10 permit tcp any any dscp 26", nil, ""},
+		{"a port range with 4791", "   10 permit udp any any range 4000 5000 dscp 26", map[int]int{26: 1}, ""},
+		{"deny first", "   10 deny udp any any dscp 26\n   20 permit ip any any dscp 26", nil, ""},
+		{"sequence order, not line order", "   20 permit ip any any dscp 26\n   10 deny ip any any dscp 26", nil, ""},
+		{"unnumbered entries", "   permit ip any any dscp 26\n   deny ip any any", map[int]int{26: 1}, ""},
+		{"every IP packet", "   10 permit ip any any", all(1), ""},
+		{"a destination subnet", "   10 permit ip any 10.0.0.0/8 dscp 26", nil, "destination address 10.0.0.0/8"},
+		{"a source port", "   10 permit udp any eq 49152 any dscp 26", nil, "source port eq 49152"},
+		{"undecided after the DSCP's own entry", "   10 permit ip any any dscp 26\n   20 permit ip host 10.0.0.1 any", nil, "source address host 10.0.0.1"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dc := mustParseEOS(t, policyConfig(c.entries))
+			p, other := dc.Port("Ethernet1"), dc.Port("Ethernet2")
+			if p == nil || other == nil {
+				t.Fatal("ports missing")
+			}
+			want := c.want // nil where the policy is not simulated or sets nothing
+			got := p.PolicyTC
+			if len(got) == 0 {
+				got = nil
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("PolicyTC = %v, want %v", got, want)
+			}
+			if other.PolicyTC != nil {
+				t.Errorf("Ethernet2 takes no policy but has %v", other.PolicyTC)
+			}
+			var notes []string
+			for _, u := range dc.Unsimulated {
+				notes = append(notes, u.Where+": "+u.What)
+			}
+			joined := strings.Join(notes, "\n")
+			switch {
+			case c.unsimulated == "" && joined != "":
+				t.Errorf("noted as not simulated: %s", joined)
+			case c.unsimulated != "" && !strings.Contains(joined, c.unsimulated):
+				t.Errorf("not simulated: %q, want it to name %q", joined, c.unsimulated)
+			}
+			if c.want != nil && c.unsimulated == "" {
+				if got := p.TCOf(26); got != c.want[26] {
+					t.Errorf("TCOf(26) = %d", got)
+				}
+			}
+		})
+	}
+}
+
+func all(tc int) map[int]int {
+	m := map[int]int{}
+	for d := range 64 {
+		m[d] = tc
+	}
+	return m
+}
+
+// TestParsePolicyMapClasses: class-default is the last class wherever it
+// stands; a class without set traffic-class leaves its DSCPs to the maps;
+// other actions are named as not simulated; a qos profile's policy applies
+// to its interfaces, and an interface's no service-policy overrides it;
+// files without indentation read alike.
+func TestParsePolicyMapClasses(t *testing.T) {
+	cfg := `qos map dscp 26 to traffic-class 3
+qos profile prof
+   service-policy type qos input pm
+!
+interface Ethernet1
+   no switchport
+   qos trust dscp
+   service-profile prof
+!
+interface Ethernet2
+   no switchport
+   qos trust dscp
+   service-profile prof
+   no service-policy type qos input
+!
+ip access-list roce
+   10 permit udp any any dscp 26
+ip access-list ef
+   10 permit ip any any dscp ef
+!
+class-map type qos match-any cm-roce
+   match ip access-group roce
+class-map type qos match-any cm-ef
+   match ip access-group ef
+!
+policy-map type quality-of-service pm
+   class class-default
+      set traffic-class 0
+   class cm-roce
+      set traffic-class 3
+   class cm-ef
+      police rate 1 gbps burst-size 1 mbytes
+`
+	for name, text := range map[string]string{"indented": cfg, "flat": flatten(cfg)} {
+		t.Run(name, func(t *testing.T) {
+			dc := mustParseEOS(t, text)
+			p := dc.Port("Ethernet1")
+			want := all(0)
+			want[26] = 3
+			delete(want, 46) // cm-ef matches it and sets no class
+			if !maps.Equal(p.PolicyTC, want) {
+				t.Errorf("PolicyTC = %v, want %v", p.PolicyTC, want)
+			}
+			if got := p.TCOf(46); got != p.DSCPToTC[46] {
+				t.Errorf("TCOf(46) = %d, the map's %d", got, p.DSCPToTC[46])
+			}
+			if q := dc.Port("Ethernet2"); q.PolicyTC != nil {
+				t.Errorf("Ethernet2 says no service-policy but has %v", q.PolicyTC)
+			}
+			var found bool
+			for _, u := range dc.Unsimulated {
+				found = found || strings.Contains(u.What, "police rate 1 gbps")
+			}
+			if !found {
+				t.Errorf("the policer is not named as not simulated: %+v", dc.Unsimulated)
+			}
+		})
+	}
+}
+
+// flatten drops every line's indentation.
+func flatten(cfg string) string {
+	lines := strings.Split(cfg, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimLeft(l, " ")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// TestParsePolicyMapErrors: a policy-map, class-map or access-list the
+// files do not have leaves the policy not simulated, said so; bad values
+// are refused at their line with the fix.
+func TestParsePolicyMapErrors(t *testing.T) {
+	dc := mustParseEOS(t, "interface Ethernet1\n   no switchport\n   service-policy type qos input nope\n")
+	if len(dc.Unsimulated) != 1 || !strings.Contains(dc.Unsimulated[0].What, "policy-map nope is not in the files read") {
+		t.Errorf("a missing policy-map: %+v", dc.Unsimulated)
+	}
+	for _, c := range []struct{ cfg, want string }{
+		{policyConfig("   10 permit ip any any dscp 64"), `dscp "64" is not 0-63`},
+		{policyConfig("   10 permit"), "no protocol"},
+		{policyConfig("   10 permit udp any any eq dscp 26"), "eq needs port numbers"},
+		{policyConfig("   10 permit ip nowhere any"), `"nowhere" is no source address`},
+		{strings.Replace(policyConfig("   10 permit ip any any"), "set traffic-class 1", "set traffic-class 9", 1), "traffic-class"},
+	} {
+		_, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte(c.cfg)})
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "sw.cfg:") {
+			t.Errorf("%q: %v, want an error at its line containing %q", c.want, err, c.want)
+		}
+	}
+}
+
+// A port's policy classes render to an access-list, class-map and
+// policy-map per class that parse back to the same classes; ports with
+// the same classes share one policy-map.
+func TestRenderParseRoundTripPolicy(t *testing.T) {
+	dc := cfgVariants(t)["ecn-on_pfc-on"][0]
+	// A third port, like the first, of another policy.
+	third := dc.Ports[0]
+	third.Name = "Ethernet99"
+	dc.Ports = append(slices.Clone(dc.Ports), third)
+	dc.Ports[0].PolicyTC = map[int]int{26: 1, 27: 1, 10: 3}
+	dc.Ports[1].PolicyTC = map[int]int{26: 1, 27: 1, 10: 3}
+	dc.Ports[2].PolicyTC = map[int]int{46: 5}
+	out, got := renderParseBack(t, dc)
+	for _, want := range []string{
+		"ip access-list labctl-policy-tc1\n   10 permit udp any any eq 4791 dscp 26\n   20 permit udp any any eq 4791 dscp 27\n",
+		"policy-map type quality-of-service labctl-policy\n   class labctl-policy-tc1\n      set traffic-class 1\n   class labctl-policy-tc3\n      set traffic-class 3\n",
+		"   service-policy type qos input labctl-policy-2\n",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("rendered config lacks %q:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(string(out), "policy-map type quality-of-service"); n != 2 {
+		t.Errorf("%d policy-maps written, want 2 (two distinct policies)", n)
+	}
+	if len(got.Unsimulated) > 0 {
+		t.Errorf("the rendered policies read back as not simulated: %+v", got.Unsimulated)
+	}
+}
