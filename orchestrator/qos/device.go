@@ -108,6 +108,9 @@ type NotRun struct {
 	// tc_to_dscp_map", "tx-queue shape rate"), What what it does.
 	Where string `json:"where"`
 	What  string `json:"what"`
+	// Fix says what to change where the setting's own removal is not the
+	// fix ("" for that).
+	Fix string `json:"fix,omitempty"`
 }
 
 // Default is one value a NOS applies where the config says nothing.

@@ -1458,8 +1458,11 @@ func (l *linter) overruled(d *DeviceConfig) {
 // found that the simulator does not run, are warnings.
 func (l *linter) defaults(d *DeviceConfig) {
 	for _, u := range d.Unsimulated {
-		l.addAt(RuleDefaultRelied, SevWarning, d.Device, "", u.Where,
-			"remove the setting, or check its effect on a real switch: labctl's figures do not show it",
+		fix := u.Fix
+		if fix == "" {
+			fix = "remove the setting, or check its effect on a real switch: labctl's figures do not show it"
+		}
+		l.addAt(RuleDefaultRelied, SevWarning, d.Device, "", u.Where, fix,
 			"%s is set, which the simulator does not run: %s", u.Where, u.What)
 	}
 	for _, df := range d.Defaults {

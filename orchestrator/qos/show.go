@@ -115,7 +115,7 @@ func classRow(d *DeviceConfig, p *PortConfig, tc int) ClassRow {
 	switch {
 	case len(mapped) > 0:
 		parts = append(parts, intRanges(mapped))
-	case !byDSCP && p.CoSToTC[p.DefaultCoS] == tc:
+	case !byDSCP && p.CoSToTC[p.DefaultCoS] == tc && len(p.PolicyTC) < 64:
 		all := "all"
 		if len(p.PolicyTC) > 0 {
 			all = "all others"

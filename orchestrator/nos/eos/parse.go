@@ -101,9 +101,10 @@ type cfgParser struct {
 	overAt    map[cfgPos]int
 	// The access-lists, class-maps and policy-maps (type qos) by name
 	// (policy.go).
-	acls      map[string]*cfgACL
-	classMaps map[string]*cfgClassMap
-	policies  map[string]*cfgPolicy
+	acls        map[string]*cfgACL
+	classMaps   map[string]*cfgClassMap
+	policies    map[string]*cfgPolicy
+	policyNotes map[string]*cfgPolicyNote
 }
 
 // Parse reads one device's EOS configuration (a running-config, or parts
@@ -120,7 +121,7 @@ type cfgParser struct {
 // are not ports of the result.
 func Parse(device string, srcs ...qos.Source) (qos.DeviceConfig, error) {
 	p := &cfgParser{dscp: map[int]int{}, cos: map[int]int{}, tcQueue: map[int]int{}, profiles: map[string]*cfgBlock{}, intfs: map[string]*cfgBlock{}, fields: map[string]qos.FieldNote{}, risks: map[string]qos.NotRun{},
-		acls: map[string]*cfgACL{}, classMaps: map[string]*cfgClassMap{}, policies: map[string]*cfgPolicy{}}
+		acls: map[string]*cfgACL{}, classMaps: map[string]*cfgClassMap{}, policies: map[string]*cfgPolicy{}, policyNotes: map[string]*cfgPolicyNote{}}
 	for i, s := range srcs {
 		p.srcIdx = i
 		if err := p.file(s); err != nil {
@@ -178,12 +179,18 @@ func cfgCheckText(src qos.Source) error {
 // know: an error at its line, for a misspelt ECN or PFC line otherwise
 // leaves the switch without ECN or PFC unseen.
 func (p *cfgParser) note(mode string, f []string, where cfgPos) error {
+	if s, ok := statementOf(mode, f); ok && s.risk != "" {
+		p.risks[s.mode+" "+s.syntax] = qos.NotRun{Where: fmt.Sprintf("%s %q", s.mode, strings.Join(f, " ")), What: s.risk}
+	}
+	return p.noteField(mode, f, where)
+}
+
+// noteField is note without the statement's risk: for a statement whose
+// effect on RoCE depends on where it applies, which its reader says.
+func (p *cfgParser) noteField(mode string, f []string, where cfgPos) error {
 	if s, ok := statementOf(mode, f); ok {
 		if s.use != qos.UseSimulated {
 			p.fields[s.mode+" "+s.syntax] = qos.FieldNote{Field: s.mode + " " + s.syntax, Use: s.use, Why: s.why}
-		}
-		if s.risk != "" {
-			p.risks[s.mode+" "+s.syntax] = qos.NotRun{Where: fmt.Sprintf("%s %q", s.mode, strings.Join(f, " ")), What: s.risk}
 		}
 		return nil
 	}
@@ -971,11 +978,11 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 	}
 	for _, name := range p.order {
 		ib := p.intfs[name]
-		if pcb := p.intfs[ib.channel]; ib.channel != "" && pcb != nil && (pcb.qosLine || pcb.profile != "" || pcb.wd != nil) {
+		if pcb := p.intfs[ib.channel]; ib.channel != "" && pcb != nil && (pcb.qosLine || pcb.profile != "" || pcb.wd != nil || pcb.policy != nil) {
 			// labctl reads each interface's own QoS: whether EOS gives a
 			// member what its port-channel sets, and which wins where both
 			// do, labctl has not checked in Arista's documentation.
-			p.notes = append(p.notes, fmt.Sprintf("%s: interface %s is a member of %s (channel-group), which sets QoS (service-profile, PFC or trust): labctl applies a port-channel's QoS to none of its members, and reads %s by its own lines alone; whether EOS applies the port-channel's QoS to its members is not checked in Arista's documentation (fix: set the QoS on each member interface, as the simulator and lint read it)", ib.where, name, ib.channel, name))
+			p.notes = append(p.notes, fmt.Sprintf("%s: interface %s is a member of %s (channel-group), which sets QoS (service-profile, service-policy, PFC or trust): labctl applies a port-channel's QoS to none of its members, and reads %s by its own lines alone; whether EOS applies the port-channel's QoS to its members is not checked in Arista's documentation (fix: set the QoS on each member interface, as the simulator and lint read it)", ib.where, name, ib.channel, name))
 		}
 		eff := newCfgBlock(ib.where)
 		if ib.profile != "" {
@@ -1190,6 +1197,7 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 	for _, k := range slices.Sorted(maps.Keys(p.fields)) {
 		dc.Fields = append(dc.Fields, p.fields[k])
 	}
+	p.policyRisks()
 	for _, k := range slices.Sorted(maps.Keys(p.risks)) {
 		dc.Unsimulated = append(dc.Unsimulated, p.risks[k])
 	}

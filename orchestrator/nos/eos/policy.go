@@ -49,6 +49,7 @@ type cfgACE struct {
 	// model for its packets ("" when decided).
 	undecided string
 	line      string
+	where     cfgPos
 }
 
 // cfgClassMap is a "class-map type qos [match-any|match-all] NAME".
@@ -73,8 +74,14 @@ type cfgPolicyClass struct {
 	tc   *int // set traffic-class
 	// others are the class's actions the simulator does not run (set
 	// dscp, set drop-precedence, set cos, police).
-	others []string
+	others []cfgAction
 	where  cfgPos
+}
+
+// cfgAction is a policy-map class's action line and where it stands.
+type cfgAction struct {
+	line  string
+	where cfgPos
 }
 
 // cfgPolicyBlock is the policy-related block being read: an access-list,
@@ -100,26 +107,56 @@ func (p *cfgParser) cfgOpenPolicyBlock(f []string, where cfgPos) (*cfgPolicyBloc
 		if f[2] == "standard" && len(f) >= 4 {
 			name, standard = f[3], true
 		}
-		a := &cfgACL{standard: standard, where: where}
-		p.acls[name] = a
+		// A list named again is edited, not replaced: the entries of an
+		// earlier file (or an earlier block) stay.
+		a := p.acls[name]
+		if a == nil {
+			a = &cfgACL{standard: standard, where: where}
+			p.acls[name] = a
+		}
 		return &cfgPolicyBlock{mode: "ip access-list", acl: a, classIndent: -1}, nil
-	case len(f) >= 4 && f[0] == "class-map" && f[1] == "type" && f[2] == "qos":
-		rest := f[3:]
-		c := &cfgClassMap{where: where}
-		switch rest[0] {
-		case "match-any":
-			rest = rest[1:]
-		case "match-all":
-			c.matchAll, rest = true, rest[1:]
+	case len(f) >= 2 && f[0] == "class-map":
+		// class-map [type qos] [match-any|match-all] NAME; a class-map
+		// written without a type is EOS's qos class-map (labctl's
+		// reading), other types (pbr, control-plane) are not read.
+		rest := f[1:]
+		if rest[0] == "type" {
+			if len(rest) < 2 || rest[1] != "qos" {
+				return nil, nil
+			}
+			rest = rest[2:]
+		}
+		matchAll := false
+		if len(rest) > 0 && (rest[0] == "match-any" || rest[0] == "match-all") {
+			matchAll, rest = rest[0] == "match-all", rest[1:]
 		}
 		if len(rest) != 1 {
-			return nil, fmt.Errorf("%s: %q: want class-map type qos [match-any] NAME", where, strings.Join(f, " "))
+			return nil, fmt.Errorf("%s: %q: a class-map needs one name (fix: write class-map type qos match-any NAME)", where, strings.Join(f, " "))
 		}
-		p.classMaps[rest[0]] = c
+		c := p.classMaps[rest[0]]
+		if c == nil {
+			c = &cfgClassMap{where: where, matchAll: matchAll}
+			p.classMaps[rest[0]] = c
+		}
 		return &cfgPolicyBlock{mode: "class-map", cmap: c, classIndent: -1}, nil
-	case len(f) == 4 && f[0] == "policy-map" && f[1] == "type" && (f[2] == "quality-of-service" || f[2] == "qos"):
-		pm := &cfgPolicy{where: where}
-		p.policies[f[3]] = pm
+	case len(f) >= 2 && f[0] == "policy-map":
+		// policy-map [type quality-of-service|qos] NAME; untyped is EOS's
+		// QoS policy-map (labctl's reading), other types are not read.
+		rest := f[1:]
+		if rest[0] == "type" {
+			if len(rest) < 2 || (rest[1] != "quality-of-service" && rest[1] != "qos") {
+				return nil, nil
+			}
+			rest = rest[2:]
+		}
+		if len(rest) != 1 {
+			return nil, fmt.Errorf("%s: %q: a policy-map needs one name (fix: write policy-map type quality-of-service NAME)", where, strings.Join(f, " "))
+		}
+		pm := p.policies[rest[0]]
+		if pm == nil {
+			pm = &cfgPolicy{where: where}
+			p.policies[rest[0]] = pm
+		}
 		return &cfgPolicyBlock{mode: "policy-map", policy: pm, classIndent: -1}, nil
 	}
 	return nil, nil
@@ -129,6 +166,9 @@ func (p *cfgParser) cfgOpenPolicyBlock(f []string, where cfgPos) (*cfgPolicyBloc
 // open policy block (EOS applies a command in the mode the commands before
 // it entered, as cfgLeavesBlock has it for interfaces).
 func (b *cfgPolicyBlock) holds(f []string) bool {
+	if f[0] == "no" && len(f) > 1 {
+		f = f[1:]
+	}
 	switch b.mode {
 	case "ip access-list":
 		w := f[0]
@@ -166,9 +206,13 @@ func (p *cfgParser) policyLine(b *cfgPolicyBlock, f []string, indent int, flat b
 	// policy-map: a class line opens a class; what is deeper than it (or,
 	// in a file without indentation, what follows it) is the class's.
 	if f[0] == "class" && len(f) == 2 {
-		c := &cfgPolicyClass{name: f[1], where: where}
-		b.policy.classes = append(b.policy.classes, c)
-		b.class, b.classIndent = c, indent
+		// A class named again is edited, in its place.
+		i := slices.IndexFunc(b.policy.classes, func(c *cfgPolicyClass) bool { return c.name == f[1] })
+		if i < 0 {
+			b.policy.classes = append(b.policy.classes, &cfgPolicyClass{name: f[1], where: where})
+			i = len(b.policy.classes) - 1
+		}
+		b.class, b.classIndent = b.policy.classes[i], indent
 		return nil
 	}
 	if b.class == nil || (!flat && indent <= b.classIndent) {
@@ -187,20 +231,32 @@ func (p *cfgParser) policyLine(b *cfgPolicyBlock, f []string, indent int, flat b
 		c.tc = nil
 		return nil
 	default:
-		c.others = append(c.others, line)
+		c.others = append(c.others, cfgAction{line: line, where: where})
 	}
-	return p.note("policy-map class", f, where)
+	// Its risk is the policy's to say, where a port takes it and a class
+	// with the action matches RoCEv2 packets (applyPolicy).
+	return p.noteField("policy-map class", f, where)
 }
 
 // aclLine reads an access-list entry: "[SEQ] permit|deny PROTOCOL SOURCE
 // [PORTS] DESTINATION [PORTS] [OPTIONS...]" (a standard list's: "[SEQ]
-// permit|deny SOURCE"). An entry without a sequence number takes the
-// last one's plus 10, as EOS numbers it.
+// permit|deny SOURCE"), or "no SEQ", which removes entry SEQ. An entry
+// without a sequence number takes the highest one's plus 10, as EOS
+// numbers it. A list may serve what labctl does not read (management,
+// control-plane): what an entry says that labctl cannot decide for
+// RoCEv2 packets (a port name it does not know, a VLAN, a TTL) makes the
+// entry undecided, never an error; only a policy that reaches it says so.
 func (p *cfgParser) aclLine(a *cfgACL, f []string, where cfgPos) error {
 	line := strings.Join(f, " ")
-	e := cfgACE{seq: 10, dscp: -1, line: line}
-	if n := len(a.entries); n > 0 {
-		e.seq = a.entries[n-1].seq + 10
+	if f[0] == "no" && len(f) == 2 {
+		if n, err := strconv.Atoi(f[1]); err == nil {
+			a.entries = slices.DeleteFunc(a.entries, func(e cfgACE) bool { return e.seq == n })
+			return nil
+		}
+	}
+	e := cfgACE{seq: 10, dscp: -1, line: line, where: where}
+	for _, x := range a.entries {
+		e.seq = max(e.seq, x.seq+10)
 	}
 	if n, err := strconv.Atoi(f[0]); err == nil {
 		e.seq, f = n, f[1:]
@@ -221,36 +277,43 @@ func (p *cfgParser) aclLine(a *cfgACL, f []string, where cfgPos) error {
 			e.undecided = what
 		}
 	}
-	// addr reads an address (any, host A, A/len, A WILDCARD) from rest.
-	addr := func(what string) error {
-		switch {
-		case len(rest) == 0:
-			return fmt.Errorf("%s: %q: no %s address (fix: write any, host A.B.C.D or A.B.C.D/len)", where, line, what)
-		case rest[0] == "any":
-			rest = rest[1:]
-		case rest[0] == "host" && len(rest) >= 2:
-			undecided(what + " address host " + rest[1])
-			rest = rest[2:]
-		case strings.Contains(rest[0], "/"):
-			undecided(what + " address " + rest[0])
-			rest = rest[1:]
-		case len(rest) >= 2 && strings.Count(rest[0], ".") == 3 && strings.Count(rest[1], ".") == 3:
-			undecided(what + " address " + rest[0] + " " + rest[1])
-			rest = rest[2:]
-		default:
-			return fmt.Errorf("%s: %q: %q is no %s address (fix: write any, host A.B.C.D or A.B.C.D/len)", where, line, rest[0], what)
-		}
-		return nil
-	}
-	if a.standard {
-		if err := addr("source"); err != nil {
-			return err
-		}
+	// An entry replaces the one of its sequence number.
+	add := func() error {
+		a.entries = slices.DeleteFunc(a.entries, func(x cfgACE) bool { return x.seq == e.seq })
 		a.entries = append(a.entries, e)
 		return nil
 	}
+	// addr reads an address (any, host A, A/len, A WILDCARD) from rest;
+	// 0.0.0.0/0 and 0.0.0.0 255.255.255.255 are any.
+	addr := func(what string) {
+		switch {
+		case len(rest) == 0:
+			undecided("no " + what + " address")
+		case rest[0] == "any" || rest[0] == "0.0.0.0/0":
+			rest = rest[1:]
+		case rest[0] == "host" && len(rest) >= 2:
+			undecided("its " + what + " address host " + rest[1])
+			rest = rest[2:]
+		case strings.Contains(rest[0], "/"):
+			undecided("its " + what + " address " + rest[0])
+			rest = rest[1:]
+		case len(rest) >= 2 && strings.Count(rest[0], ".") == 3 && strings.Count(rest[1], ".") == 3:
+			if rest[0] != "0.0.0.0" || rest[1] != "255.255.255.255" {
+				undecided("its " + what + " address " + rest[0] + " " + rest[1])
+			}
+			rest = rest[2:]
+		default:
+			undecided("its " + what + " " + rest[0])
+			rest = rest[1:]
+		}
+	}
+	if a.standard {
+		addr("source")
+		return add()
+	}
 	if len(rest) == 0 {
-		return fmt.Errorf("%s: %q: no protocol (fix: write permit|deny ip|udp|tcp SOURCE DESTINATION)", where, line)
+		undecided("no protocol")
+		return add()
 	}
 	proto := rest[0]
 	rest = rest[1:]
@@ -261,48 +324,42 @@ func (p *cfgParser) aclLine(a *cfgACL, f []string, where cfgPos) error {
 		e.never = true // TCP, ICMP, OSPF, ...: no RoCEv2 packet
 	}
 	// ports reads a port match after an address of a TCP or UDP entry:
-	// whether 4791 (dst) passes it; a source port match is undecided.
-	ports := func(dst bool) error {
+	// whether 4791 (dst) passes it; a source port match is undecided, as
+	// is a port labctl cannot number.
+	ports := func(dst bool) {
 		if !l4 || len(rest) == 0 {
-			return nil
+			return
 		}
 		op := rest[0]
-		var vals []int
-		n := 0
-		switch op {
-		case "eq", "neq":
-			for _, w := range rest[1:] {
-				v, err := strconv.Atoi(w)
-				if err != nil {
-					break
-				}
-				vals = append(vals, v)
-				n++
-			}
-		case "gt", "lt":
-			if len(rest) >= 2 {
-				if v, err := strconv.Atoi(rest[1]); err == nil {
-					vals, n = []int{v}, 1
-				}
-			}
-		case "range":
-			if len(rest) >= 3 {
-				lo, err1 := strconv.Atoi(rest[1])
-				hi, err2 := strconv.Atoi(rest[2])
-				if err1 == nil && err2 == nil {
-					vals, n = []int{lo, hi}, 2
-				}
-			}
-		default:
-			return nil // no port match
-		}
+		n := map[string]int{"eq": -1, "neq": -1, "gt": 1, "lt": 1, "range": 2}[op]
 		if n == 0 {
-			return fmt.Errorf("%s: %q: %s needs port numbers (fix: write %s 4791; labctl reads ports by number)", where, line, op, op)
+			return // no port match
 		}
-		rest = rest[1+n:]
-		if !dst {
-			undecided("source port " + op + " " + strings.Trim(fmt.Sprint(vals), "[]"))
-			return nil
+		taken := []string{op}
+		rest = rest[1:]
+		var vals []int
+		named := ""
+		// The list ends at an option or, after a source port, at the
+		// destination address.
+		for len(rest) > 0 && !cfgACLOptions[rest[0]] && !cfgIsAddress(rest[0]) && (n < 0 || len(taken) <= n) {
+			if v, ok := cfgPortNumber(rest[0]); ok {
+				vals = append(vals, v)
+			} else if named == "" {
+				named = rest[0]
+			}
+			taken = append(taken, rest[0])
+			rest = rest[1:]
+		}
+		switch {
+		case !dst:
+			undecided("its source port (" + strings.Join(taken, " ") + ")")
+			return
+		case named != "":
+			undecided("its destination port name " + named)
+			return
+		case len(vals) == 0 || (n > 0 && len(vals) != n):
+			undecided("a destination port " + op + " without ports")
+			return
 		}
 		const roce = 4791
 		pass := false
@@ -321,25 +378,18 @@ func (p *cfgParser) aclLine(a *cfgACL, f []string, where cfgPos) error {
 		if !pass {
 			e.never = true
 		}
-		return nil
 	}
-	if err := addr("source"); err != nil {
-		return err
-	}
-	if err := ports(false); err != nil {
-		return err
-	}
-	if err := addr("destination"); err != nil {
-		return err
-	}
-	if err := ports(true); err != nil {
-		return err
-	}
+	addr("source")
+	ports(false)
+	addr("destination")
+	ports(true)
 	for len(rest) > 0 {
 		switch rest[0] {
 		case "dscp":
 			if len(rest) < 2 {
-				return fmt.Errorf("%s: %q: dscp needs a value (fix: write dscp 26 or dscp af31)", where, line)
+				undecided("a dscp without a value")
+				rest = rest[1:]
+				continue
 			}
 			d, err := cfgDSCP(rest[1])
 			if err != nil {
@@ -351,12 +401,45 @@ func (p *cfgParser) aclLine(a *cfgACL, f []string, where cfgPos) error {
 		case "log", "count":
 			rest = rest[1:]
 		default:
-			undecided("option " + strings.Join(rest, " "))
-			rest = nil
+			// An option labctl does not read (ttl, tracked, ...), and its
+			// arguments: the entry is undecided unless what follows rules
+			// it out (a DSCP, fragments).
+			undecided("the option " + rest[0])
+			rest = rest[1:]
 		}
 	}
-	a.entries = append(a.entries, e)
-	return nil
+	return add()
+}
+
+// cfgACLOptions are the words that follow an access-list entry's
+// addresses and ports: where a port list ends.
+var cfgACLOptions = map[string]bool{
+	"dscp": true, "fragments": true, "log": true, "count": true, "ttl": true, "tracked": true,
+	"established": true, "ack": true, "fin": true, "psh": true, "rst": true, "syn": true, "urg": true,
+	"nexthop-group": true, "ecn": true,
+}
+
+// cfgPortNames are the port names EOS takes beside numbers that labctl
+// numbers (those an AI fabric's lists use; another name leaves its entry
+// undecided).
+var cfgPortNames = map[string]int{
+	"ssh": 22, "telnet": 23, "smtp": 25, "domain": 53, "bootps": 67, "bootpc": 68, "tftp": 69,
+	"www": 80, "http": 80, "ntp": 123, "snmp": 161, "snmptrap": 162, "bgp": 179, "https": 443,
+	"syslog": 514, "ldp": 646,
+}
+
+// cfgIsAddress says whether an access-list word starts an address.
+func cfgIsAddress(w string) bool {
+	return w == "any" || w == "host" || strings.Contains(w, ".")
+}
+
+// cfgPortNumber is a port given by number or by a name cfgPortNames has.
+func cfgPortNumber(s string) (int, bool) {
+	if n, ok := cfgPortNames[s]; ok {
+		return n, true
+	}
+	n, err := strconv.Atoi(s)
+	return n, err == nil && n >= 0 && n <= 65535
 }
 
 // cfgDSCPNames are the DSCP names EOS takes beside numbers.
@@ -380,44 +463,52 @@ func cfgDSCP(s string) (int, error) {
 }
 
 // aclMatch says whether access-list a matches a RoCEv2 packet of DSCP
-// dscp: the first entry that matches decides (permit matches, deny does
-// not; none: no match, EOS's implicit deny); "" or what undecides it.
-func (a *cfgACL) match(dscp int) (bool, string) {
+// dscp: the first entry in sequence order that matches decides (permit
+// matches, deny does not; none: no match, EOS's implicit deny); the entry
+// that leaves it undecided, or nil.
+func (a *cfgACL) match(dscp int) (bool, *cfgACE) {
 	entries := slices.Clone(a.entries)
 	slices.SortStableFunc(entries, func(x, y cfgACE) int { return x.seq - y.seq })
-	for _, e := range entries {
+	for i := range entries {
+		e := &entries[i]
 		if e.never || (e.dscp >= 0 && e.dscp != dscp) {
 			continue
 		}
 		if e.undecided != "" {
-			return false, fmt.Sprintf("entry %q matches on the %s, which labctl does not model for its packets", e.line, e.undecided)
+			return false, e
 		}
-		return e.permit, ""
+		return e.permit, nil
 	}
-	return false, ""
+	return false, nil
 }
+
+// cfgUndecided is why a policy is not decided for RoCEv2 packets, and
+// what to change.
+type cfgUndecided struct{ why, fix string }
 
 // policyClasses resolves policy name for every DSCP of a RoCEv2 packet:
 // the traffic class its first matching class sets (absent: the class sets
-// none, or no class matches), and, where that cannot be decided, why
-// (undecided not ""). others are the actions of the classes that match
-// some DSCP that the simulator does not run.
-func (p *cfgParser) policyClasses(name string) (tcs map[int]int, others []string, undecided string) {
+// none, or no class matches), and the actions the simulator does not run
+// of the classes that match some DSCP; or why that cannot be decided.
+func (p *cfgParser) policyClasses(name string) (map[int]int, []cfgAction, *cfgUndecided) {
 	pm := p.policies[name]
 	if pm == nil {
-		return nil, nil, fmt.Sprintf("policy-map %s is not in the files read", name)
+		return nil, nil, &cfgUndecided{fmt.Sprintf("policy-map %s is not in the files read", name),
+			fmt.Sprintf("give labctl the file that defines policy-map %s, or name a policy-map the files define", name)}
 	}
 	// class-default is EOS's last class, wherever the config lists it.
 	classes := slices.Clone(pm.classes)
 	slices.SortStableFunc(classes, func(x, y *cfgPolicyClass) int {
 		return boolInt(x.name == "class-default") - boolInt(y.name == "class-default")
 	})
-	tcs = map[int]int{}
+	tcs := map[int]int{}
+	var others []cfgAction
 	for dscp := range 64 {
 		for _, c := range classes {
-			hit, why := p.classMatch(c.name, dscp)
-			if why != "" {
-				return nil, nil, fmt.Sprintf("policy-map %s class %s: %s", name, c.name, why)
+			hit, u := p.classMatch(c.name, dscp)
+			if u != nil {
+				u.why = fmt.Sprintf("policy-map %s class %s: %s", name, c.name, u.why)
+				return nil, nil, u
 			}
 			if !hit {
 				continue
@@ -433,54 +524,76 @@ func (p *cfgParser) policyClasses(name string) (tcs map[int]int, others []string
 			break
 		}
 	}
-	return tcs, others, ""
+	return tcs, others, nil
 }
 
 // classMatch says whether class-map name (class-default: every packet)
 // matches a RoCEv2 packet of DSCP dscp, or why that is not decided.
-func (p *cfgParser) classMatch(name string, dscp int) (bool, string) {
+func (p *cfgParser) classMatch(name string, dscp int) (bool, *cfgUndecided) {
 	if name == "class-default" {
-		return true, ""
+		return true, nil
 	}
 	c := p.classMaps[name]
-	if c == nil {
-		return false, fmt.Sprintf("class-map %s is not in the files read", name)
-	}
-	if len(c.undecided) > 0 {
-		return false, fmt.Sprintf("class-map %s matches by %q, which labctl does not decide", name, c.undecided[0])
-	}
-	if c.matchAll && len(c.acls)+c.never > 1 {
-		return false, fmt.Sprintf("class-map %s is match-all over several matches, which labctl does not decide", name)
+	switch {
+	case c == nil:
+		return false, &cfgUndecided{fmt.Sprintf("class-map %s is not in the files read", name),
+			fmt.Sprintf("give labctl the file that defines class-map %s, or name a class-map the files define", name)}
+	case len(c.undecided) > 0:
+		return false, &cfgUndecided{fmt.Sprintf("%s: class-map %s matches by %q, which labctl does not decide", c.where, name, c.undecided[0]),
+			"match RoCE by an IPv4 access-list (match ip access-group), or check the policy on a real switch: labctl runs the ports by their maps"}
+	case c.matchAll && c.never > 0:
+		return false, nil // no packet is IPv4 and IPv6 at once
+	case c.matchAll && len(c.acls) > 1:
+		return false, &cfgUndecided{fmt.Sprintf("%s: class-map %s is match-all over several access-lists, which labctl does not decide", c.where, name),
+			"write the class as match-any over one access-list whose entries say what RoCE must match"}
 	}
 	for _, n := range c.acls {
 		a := p.acls[n]
 		if a == nil {
-			return false, fmt.Sprintf("class-map %s matches ip access-group %s, which is not in the files read", name, n)
+			return false, &cfgUndecided{fmt.Sprintf("class-map %s matches ip access-group %s, which is not in the files read", name, n),
+				fmt.Sprintf("give labctl the file that defines ip access-list %s, or name a list the files define", n)}
 		}
-		hit, why := a.match(dscp)
-		if why != "" {
-			return false, fmt.Sprintf("ip access-list %s %s", n, why)
+		hit, e := a.match(dscp)
+		if e != nil {
+			return false, &cfgUndecided{fmt.Sprintf("%s: entry %q of ip access-list %s depends on %s, which labctl does not decide for RoCEv2 packets", e.where, e.line, n, e.undecided),
+				fmt.Sprintf("match RoCE in ip access-list %s by what labctl decides (ip or udp, any addresses, destination port 4791, the DSCP), or check the policy on a real switch: labctl runs the ports by their maps", n)}
 		}
 		if hit {
-			return true, ""
+			return true, nil
 		}
 	}
-	return false, ""
+	return false, nil
+}
+
+// cfgPolicyNote is what the simulator does not run of a service-policy,
+// with the ports that take it (applyPolicy; made NotRuns by result).
+type cfgPolicyNote struct {
+	what, fix string
+	ports     []string
 }
 
 // applyPolicy gives port pc its service-policy's classes (PolicyTC) where
 // the policy decides RoCEv2's, and notes what the simulator does not run:
 // a policy it cannot decide (the port then runs by its trust mode and
-// maps, lint warns, QOS017), or actions beside set traffic-class.
+// maps, lint warns, QOS017), or actions beside set traffic-class of the
+// classes that match RoCEv2 packets.
 func (p *cfgParser) applyPolicy(pc *qos.PortConfig, policy *string) {
 	if policy == nil || *policy == "" {
 		return
 	}
 	name := *policy
 	where := "service-policy type qos input " + name
-	tcs, others, why := p.policyClasses(name)
-	if why != "" {
-		p.risks[where] = qos.NotRun{Where: where, What: why + ": labctl runs the ports that take the policy by their trust mode and maps, while the switch classifies RoCE by the policy, perhaps into another class"}
+	note := func(key, what, fix string) {
+		n := p.policyNotes[key]
+		if n == nil {
+			n = &cfgPolicyNote{what: what, fix: fix}
+			p.policyNotes[key] = n
+		}
+		n.ports = append(n.ports, pc.Name)
+	}
+	tcs, others, u := p.policyClasses(name)
+	if u != nil {
+		note(where, u.why+": labctl runs the ports that take the policy by their trust mode and maps, while the switch classifies RoCE by the policy, perhaps into another class", u.fix)
 		return
 	}
 	if len(tcs) > 0 {
@@ -491,15 +604,24 @@ func (p *cfgParser) applyPolicy(pc *qos.PortConfig, policy *string) {
 	// change what the switch does to RoCE (set cos does not).
 	var risky, risks []string
 	for _, o := range others {
-		if st, ok := statementOf("policy-map class", strings.Fields(o)); ok && st.risk != "" {
-			risky = append(risky, o)
+		if st, ok := statementOf("policy-map class", strings.Fields(o.line)); ok && st.risk != "" {
+			risky = append(risky, fmt.Sprintf("%s (%s)", o.line, o.where))
 			if !slices.Contains(risks, st.risk) {
 				risks = append(risks, st.risk)
 			}
 		}
 	}
 	if len(risky) > 0 {
-		p.risks[where+" (actions)"] = qos.NotRun{Where: where, What: "a class of it that matches RoCEv2 packets also does " + strings.Join(risky, "; ") + ", which labctl does not run (it runs the classes' set traffic-class): " + strings.Join(risks, "; ")}
+		note(where+" (actions)", "a class of it that matches RoCEv2 packets also does "+strings.Join(risky, "; ")+", which labctl does not run (it runs the classes' set traffic-class): "+strings.Join(risks, "; "),
+			"remove the action from the class, or check its effect on a real switch: labctl's figures do not show it")
+	}
+}
+
+// policyRisks are the service-policy notes as what lint warns of, each
+// naming the ports that take the policy.
+func (p *cfgParser) policyRisks() {
+	for key, n := range p.policyNotes {
+		p.risks[key] = qos.NotRun{Where: key + " on " + qos.PortRanges(n.ports, p.order), What: n.what, Fix: n.fix}
 	}
 }
 

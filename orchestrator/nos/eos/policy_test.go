@@ -1,6 +1,7 @@
 package eos
 
 import (
+	"fmt"
 	"maps"
 	"reflect"
 	"slices"
@@ -67,8 +68,8 @@ func TestParsePolicyMap(t *testing.T) {
 		{"sequence order, not line order", "   20 permit ip any any dscp 26\n   10 deny ip any any dscp 26", nil, ""},
 		{"unnumbered entries", "   permit ip any any dscp 26\n   deny ip any any", map[int]int{26: 1}, ""},
 		{"every IP packet", "   10 permit ip any any", all(1), ""},
-		{"a destination subnet", "   10 permit ip any 10.0.0.0/8 dscp 26", nil, "destination address 10.0.0.0/8"},
-		{"a source port", "   10 permit udp any eq 49152 any dscp 26", nil, "source port eq 49152"},
+		{"a destination subnet", "   10 permit ip any 10.0.0.0/8 dscp 26", nil, "its destination address 10.0.0.0/8"},
+		{"a source port", "   10 permit udp any eq 49152 any dscp 26", nil, "its source port (eq 49152)"},
 		{"undecided after the DSCP's own entry", "   10 permit ip any any dscp 26\n   20 permit ip host 10.0.0.1 any", nil, "source address host 10.0.0.1"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -199,11 +200,23 @@ func TestParsePolicyMapErrors(t *testing.T) {
 	if len(dc.Unsimulated) != 1 || !strings.Contains(dc.Unsimulated[0].What, "policy-map nope is not in the files read") {
 		t.Errorf("a missing policy-map: %+v", dc.Unsimulated)
 	}
+	// What labctl cannot decide is no error: the policy that reaches it is
+	// not simulated, named with the entry's line and the fix.
+	for _, c := range []struct{ entries, want string }{
+		{"   10 permit", "depends on no protocol"},
+		{"   10 permit udp any any eq dscp 26", "depends on a destination port eq without ports"},
+		{"   10 permit ip nowhere any", "depends on its source nowhere"},
+		{"   10 permit udp any any eq xyz", "depends on its destination port name xyz"},
+		{"   10 permit udp any any ttl eq 64", "depends on the option ttl"},
+	} {
+		dc := mustParseEOS(t, policyConfig(c.entries))
+		if len(dc.Unsimulated) != 1 || !strings.Contains(dc.Unsimulated[0].What, c.want) || !strings.Contains(dc.Unsimulated[0].What, "sw.cfg:14") ||
+			!strings.Contains(dc.Unsimulated[0].Where, "on Ethernet1") || !strings.Contains(dc.Unsimulated[0].Fix, "ip access-list acl") {
+			t.Errorf("%q: %+v, want it named not simulated (%q), with its line, port and fix", c.entries, dc.Unsimulated, c.want)
+		}
+	}
 	for _, c := range []struct{ cfg, want string }{
 		{policyConfig("   10 permit ip any any dscp 64"), `dscp "64" is not 0-63`},
-		{policyConfig("   10 permit"), "no protocol"},
-		{policyConfig("   10 permit udp any any eq dscp 26"), "eq needs port numbers"},
-		{policyConfig("   10 permit ip nowhere any"), `"nowhere" is no source address`},
 		{strings.Replace(policyConfig("   10 permit ip any any"), "set traffic-class 1", "set traffic-class 9", 1), "traffic-class"},
 	} {
 		_, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte(c.cfg)})
@@ -241,4 +254,106 @@ func TestRenderParseRoundTripPolicy(t *testing.T) {
 	if len(got.Unsimulated) > 0 {
 		t.Errorf("the rendered policies read back as not simulated: %+v", got.Unsimulated)
 	}
+}
+
+// TestParsePolicyMapEdits: lists, class-maps and policy-maps named again
+// (in another file too) are edited, not replaced; entries are numbered
+// and removed as EOS does; what labctl does not read in a list no policy
+// uses is no error and no warning; actions warn only where a port takes
+// the policy and their class matches RoCEv2 packets.
+func TestParsePolicyMapEdits(t *testing.T) {
+	parse := func(t *testing.T, files ...string) qos.DeviceConfig {
+		t.Helper()
+		var srcs []qos.Source
+		for i, f := range files {
+			srcs = append(srcs, qos.Source{Name: fmt.Sprintf("f%d.cfg", i), Data: []byte(f)})
+		}
+		dc, err := Parse("sw", srcs...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return dc
+	}
+	base := policyConfig("   10 permit udp any any dscp 26")
+	t.Run("an access-list edited in another file", func(t *testing.T) {
+		dc := parse(t, base, "ip access-list acl\n   20 permit udp any any dscp 10\n")
+		if got := dc.Port("Ethernet1").PolicyTC; !maps.Equal(got, map[int]int{26: 1, 10: 1}) {
+			t.Errorf("PolicyTC = %v, want 26 and 10 in TC1", got)
+		}
+	})
+	t.Run("a class edited in another file", func(t *testing.T) {
+		dc := parse(t, base, "policy-map type quality-of-service pm\n   class cm\n      set cos 3\n")
+		if got := dc.Port("Ethernet1").PolicyTC; !maps.Equal(got, map[int]int{26: 1}) {
+			t.Errorf("PolicyTC = %v, want the class's set traffic-class kept", got)
+		}
+	})
+	t.Run("unnumbered after the highest", func(t *testing.T) {
+		dc := parse(t, policyConfig("   30 deny udp any any dscp 26\n   10 permit udp any any dscp 10\n   permit udp any any dscp 26"))
+		if got := dc.Port("Ethernet1").PolicyTC; !maps.Equal(got, map[int]int{10: 1}) {
+			t.Errorf("PolicyTC = %v, want 26 denied by entry 30 ahead of the unnumbered 40", got)
+		}
+	})
+	t.Run("no SEQ", func(t *testing.T) {
+		dc := parse(t, policyConfig("   10 deny udp any any dscp 26\n   20 permit udp any any dscp 26\n   no 10"))
+		if got := dc.Port("Ethernet1").PolicyTC; !maps.Equal(got, map[int]int{26: 1}) {
+			t.Errorf("PolicyTC = %v, want entry 10 removed", got)
+		}
+	})
+	t.Run("flat no set traffic-class", func(t *testing.T) {
+		dc := parse(t, flatten(policyConfig("   10 permit udp any any dscp 26", "policy-map type quality-of-service pm", "   class cm", "      no set traffic-class")))
+		if got := dc.Port("Ethernet1").PolicyTC; len(got) != 0 {
+			t.Errorf("PolicyTC = %v, want none once the class's set traffic-class is removed", got)
+		}
+	})
+	t.Run("untyped class-map and policy-map", func(t *testing.T) {
+		cfg := strings.Replace(strings.Replace(base, "class-map type qos match-any cm", "class-map match-any cm", 1), "policy-map type quality-of-service pm", "policy-map pm", 1)
+		dc := parse(t, cfg)
+		if got := dc.Port("Ethernet1").PolicyTC; !maps.Equal(got, map[int]int{26: 1}) {
+			t.Errorf("PolicyTC = %v", got)
+		}
+	})
+	t.Run("0.0.0.0/0 is any", func(t *testing.T) {
+		dc := parse(t, policyConfig("   10 permit udp 0.0.0.0/0 0.0.0.0 255.255.255.255 dscp 26"))
+		if got := dc.Port("Ethernet1").PolicyTC; !maps.Equal(got, map[int]int{26: 1}) || len(dc.Unsimulated) > 0 {
+			t.Errorf("PolicyTC = %v, not simulated %+v", got, dc.Unsimulated)
+		}
+	})
+	t.Run("match-all with an IPv6 match", func(t *testing.T) {
+		cfg := strings.Replace(strings.Replace(base, "class-map type qos match-any cm", "class-map type qos match-all cm", 1), "   match ip access-group acl\n", "   match ip access-group acl\n   match ipv6 access-group acl6\n", 1)
+		dc := parse(t, cfg)
+		if got := dc.Port("Ethernet1").PolicyTC; len(got) != 0 || len(dc.Unsimulated) > 0 {
+			t.Errorf("PolicyTC = %v, not simulated %+v; want no match and no warning", got, dc.Unsimulated)
+		}
+	})
+	t.Run("a management list with named ports, unused", func(t *testing.T) {
+		dc := parse(t, base, "ip access-list mgmt\n   10 permit tcp any any eq ssh bgp\n   20 permit vlan 10 0xfff any any\n   30 permit udp any range bootps bootpc any\n")
+		if len(dc.Unsimulated) > 0 {
+			t.Errorf("an unused list warns: %+v", dc.Unsimulated)
+		}
+	})
+	t.Run("actions of unused policies and non-RoCE classes", func(t *testing.T) {
+		dc := parse(t, base, `ip access-list tcp
+   10 permit tcp any any
+class-map type qos match-any cm-tcp
+   match ip access-group tcp
+policy-map type quality-of-service pm
+   class cm-tcp
+      police rate 1 gbps burst-size 1 mbytes
+policy-map type quality-of-service unused
+   class class-default
+      set dscp 0
+`)
+		if len(dc.Unsimulated) > 0 {
+			t.Errorf("actions that reach no RoCE warn: %+v", dc.Unsimulated)
+		}
+		if got := dc.Port("Ethernet1").PolicyTC; !maps.Equal(got, map[int]int{26: 1}) {
+			t.Errorf("PolicyTC = %v", got)
+		}
+	})
+	t.Run("an action on RoCE's class warns once, with its line and ports", func(t *testing.T) {
+		dc := parse(t, base, "policy-map type quality-of-service pm\n   class cm\n      police rate 1 gbps burst-size 1 mbytes\n")
+		if len(dc.Unsimulated) != 1 || !strings.Contains(dc.Unsimulated[0].What, "police rate 1 gbps burst-size 1 mbytes (f1.cfg:3)") || !strings.HasSuffix(dc.Unsimulated[0].Where, "on Ethernet1") {
+			t.Errorf("not simulated: %+v", dc.Unsimulated)
+		}
+	})
 }
