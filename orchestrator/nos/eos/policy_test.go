@@ -312,6 +312,12 @@ func TestParsePolicyMapEdits(t *testing.T) {
 			t.Errorf("PolicyTC = %v", got)
 		}
 	})
+	t.Run("service-policy without a type", func(t *testing.T) {
+		dc := parse(t, strings.Replace(base, "service-policy type qos input pm", "service-policy input pm", 1))
+		if got := dc.Port("Ethernet1").PolicyTC; !maps.Equal(got, map[int]int{26: 1}) {
+			t.Errorf("PolicyTC = %v", got)
+		}
+	})
 	t.Run("0.0.0.0/0 is any", func(t *testing.T) {
 		dc := parse(t, policyConfig("   10 permit udp 0.0.0.0/0 0.0.0.0 255.255.255.255 dscp 26"))
 		if got := dc.Port("Ethernet1").PolicyTC; !maps.Equal(got, map[int]int{26: 1}) || len(dc.Unsimulated) > 0 {
