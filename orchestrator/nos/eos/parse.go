@@ -621,7 +621,8 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 	case len(f) == 3 && f[0] == "service-policy" && f[1] == "input":
 		// Without a type, a QoS policy (labctl's reading).
 		b.policy, b.qosLine = &f[2], true
-	case len(f) >= 5 && f[0] == "no" && f[1] == "service-policy" && f[2] == "type" && f[3] == "qos" && f[4] == "input":
+	case len(f) >= 5 && f[0] == "no" && f[1] == "service-policy" && f[2] == "type" && f[3] == "qos" && f[4] == "input",
+		len(f) >= 3 && f[0] == "no" && f[1] == "service-policy" && f[2] == "input":
 		b.policy, b.qosLine = qos.Ptr(""), true
 	case f[0] == "qos", f[0] == "priority-flow-control", f[0] == "shape", f[0] == "random-detect",
 		len(f) >= 3 && f[0] == "service-policy" && f[1] == "type" && f[2] == "qos":

@@ -317,6 +317,10 @@ func TestParsePolicyMapEdits(t *testing.T) {
 		if got := dc.Port("Ethernet1").PolicyTC; !maps.Equal(got, map[int]int{26: 1}) {
 			t.Errorf("PolicyTC = %v", got)
 		}
+		dc = parse(t, base, "interface Ethernet1\n   no service-policy input\n")
+		if got := dc.Port("Ethernet1").PolicyTC; got != nil {
+			t.Errorf("no service-policy input leaves PolicyTC %v", got)
+		}
 	})
 	t.Run("0.0.0.0/0 is any", func(t *testing.T) {
 		dc := parse(t, policyConfig("   10 permit udp 0.0.0.0/0 0.0.0.0 255.255.255.255 dscp 26"))
