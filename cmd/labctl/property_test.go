@@ -58,7 +58,7 @@ func TestRunProperties(t *testing.T) {
 		}
 		sc := genScenario(seed, i)
 		ran++
-		name := fmt.Sprintf("seed %d index %d (%s on %s/%s%s)", seed, i, sc.name, sc.lab.name, sc.lab.nos, map[bool]string{true: ", shaped"}[sc.lab.shaped]+map[bool]string{true: ", remarked"}[sc.lab.remarked])
+		name := fmt.Sprintf("seed %d index %d (%s on %s/%s%s)", seed, i, sc.name, sc.lab.name, sc.lab.nos, map[bool]string{true: ", shaped"}[sc.lab.shaped]+map[bool]string{true: ", remarked"}[sc.lab.remarked]+map[bool]string{true: ", policy-map"}[sc.lab.policed])
 		dir := labs.dir(t, sc.lab)
 		file := filepath.Join(t.TempDir(), sc.name+".yaml")
 		if err := os.WriteFile(file, []byte(sc.yaml), 0o644); err != nil {
@@ -146,6 +146,9 @@ type propLab struct {
 	// remarked: every SONiC switch port sends RoCE's class as DSCP 27,
 	// which every switch classifies into RoCE's class (remarkLab).
 	remarked bool
+	// policed: every EOS port classifies RoCE by a policy-map, into the
+	// class its maps give it (policyLab).
+	policed bool
 }
 
 type propLabs struct {
@@ -168,6 +171,9 @@ func (p *propLabs) dir(t *testing.T, l propLab) string {
 	}
 	if l.remarked {
 		remarkLab(t, d, l)
+	}
+	if l.policed {
+		policyLab(t, d, l)
 	}
 	p.dirs[l] = d
 	return d
@@ -195,7 +201,7 @@ func shapeLab(t *testing.T, dir string, l propLab) {
 				e["scheduler"] = "port.shaped"
 			}
 		}
-	}, func(s string) string {
+	}, func(_, s string) string {
 		s = strings.ReplaceAll(s, "   tx-queue 3\n", "   tx-queue 3\n      shape rate 60 percent\n")
 		s = regexp.MustCompile(`(?m)^(qos profile .*)$`).ReplaceAllString(s, "$1\n   shape rate 80 percent")
 		shaped += strings.Count(s, "shape rate 60 percent")
@@ -253,11 +259,42 @@ func remarkLab(t *testing.T, dir string, l propLab) {
 	}
 }
 
+// policyLab has every port of the lab's EOS switches classify RoCE
+// (UDP 4791, DSCP 26) by a policy-map into traffic class 3, the class the
+// maps give it: the policy path runs on every port while the figures stay
+// the maps'. config show must say so ("26 by policy-map"), and lint must
+// find nothing it does not run.
+func policyLab(t *testing.T, dir string, l propLab) {
+	t.Helper()
+	var first string
+	editLabConfigs(t, dir, l, nil, func(sw, s string) string {
+		if first == "" {
+			first = sw
+		}
+		s = strings.ReplaceAll(s, "   qos trust dscp\n", "   qos trust dscp\n   service-policy type qos input pm-roce\n")
+		return s + "ip access-list acl-roce\n   10 permit udp any any eq 4791 dscp 26\n!\nclass-map type qos match-any cm-roce\n   match ip access-group acl-roce\n!\npolicy-map type quality-of-service pm-roce\n   class cm-roce\n      set traffic-class 3\n!\n"
+	})
+	if first == "" {
+		t.Fatalf("policyLab: no EOS configs of %s", l.name)
+	}
+	var out, errb bytes.Buffer
+	run(context.Background(), []string{"config", "show", l.name, first, "--dir", dir}, &out, &errb)
+	if !strings.Contains(out.String(), "26 by policy-map") {
+		t.Fatalf("policyLab: config show of %s %s names no policy-map: %s %s", l.name, first, out.String(), errb.String())
+	}
+	out.Reset()
+	errb.Reset()
+	run(context.Background(), []string{"config", "lint", l.name, "--dir", dir, "-o", "json"}, &out, &errb)
+	if strings.Contains(out.String(), "service-policy") {
+		t.Fatalf("policyLab: lint of %s names the policy: %s", l.name, out.String())
+	}
+}
+
 // editLabConfigs rewrites the lab's switch configs in place: each SONiC
 // config_db file by sonic (the switch's name and its tables), each EOS
-// file by eos (its text; nil: left as it is). The manifest up writes
-// beside them is not a config.
-func editLabConfigs(t *testing.T, dir string, l propLab, sonic func(sw string, doc map[string]map[string]map[string]string), eos func(string) string) {
+// file by eos (the switch's name and its text); a nil function leaves its
+// files as they are. The manifest up writes beside them is not a config.
+func editLabConfigs(t *testing.T, dir string, l propLab, sonic func(sw string, doc map[string]map[string]map[string]string), eos func(sw, text string) string) {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(dir, "topologies", l.name, "configs", "*"))
 	if err != nil {
@@ -273,6 +310,9 @@ func editLabConfigs(t *testing.T, dir string, l propLab, sonic func(sw string, d
 		}
 		switch filepath.Ext(f) {
 		case ".json":
+			if sonic == nil {
+				continue
+			}
 			var doc map[string]map[string]map[string]string
 			if err := json.Unmarshal(b, &doc); err != nil {
 				t.Fatalf("%s: %v", f, err)
@@ -285,7 +325,7 @@ func editLabConfigs(t *testing.T, dir string, l propLab, sonic func(sw string, d
 			if eos == nil {
 				continue
 			}
-			b = []byte(eos(string(b)))
+			b = []byte(eos(strings.TrimSuffix(filepath.Base(f), ".cfg"), string(b)))
 		default:
 			continue
 		}
@@ -421,6 +461,8 @@ func genScenario(seed uint64, i int) propScenario {
 			// And one in five on SONiC labs rewrites RoCE's DSCP at
 			// every switch port.
 			sc.lab.remarked = i%5 == 2 && sc.lab.nos == "sonic"
+			// And on EOS labs classifies it by a policy-map.
+			sc.lab.policed = i%5 == 2 && sc.lab.nos == "eos"
 			return sc
 		}
 	}
