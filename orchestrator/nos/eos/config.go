@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/qos"
 )
 
@@ -275,7 +276,7 @@ func cfgPolicyLines(name string, tcs map[int]int) string {
 		slices.Sort(ds)
 		fmt.Fprintf(&b, "ip access-list %s-tc%d\n", name, tc)
 		for i, d := range ds {
-			fmt.Fprintf(&b, "   %d permit udp any any eq 4791 dscp %d\n", 10*(i+1), d)
+			fmt.Fprintf(&b, "   %d permit udp any any eq %d dscp %d\n", 10*(i+1), fabric.RoCEv2Port, d)
 		}
 		fmt.Fprintf(&b, "!\nclass-map type qos match-any %s-tc%d\n   match ip access-group %s-tc%d\n!\n", name, tc, name, tc)
 	}

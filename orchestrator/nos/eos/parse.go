@@ -105,6 +105,9 @@ type cfgParser struct {
 	classMaps   map[string]*cfgClassMap
 	policies    map[string]*cfgPolicy
 	policyNotes map[string]*cfgPolicyNote
+	// policyResolved are the policy-maps resolved so far (policyClasses),
+	// after every file is read.
+	policyResolved map[string]cfgPolicyResolution
 }
 
 // Parse reads one device's EOS configuration (a running-config, or parts
@@ -121,7 +124,7 @@ type cfgParser struct {
 // are not ports of the result.
 func Parse(device string, srcs ...qos.Source) (qos.DeviceConfig, error) {
 	p := &cfgParser{dscp: map[int]int{}, cos: map[int]int{}, tcQueue: map[int]int{}, profiles: map[string]*cfgBlock{}, intfs: map[string]*cfgBlock{}, fields: map[string]qos.FieldNote{}, risks: map[string]qos.NotRun{},
-		acls: map[string]*cfgACL{}, classMaps: map[string]*cfgClassMap{}, policies: map[string]*cfgPolicy{}, policyNotes: map[string]*cfgPolicyNote{}}
+		acls: map[string]*cfgACL{}, classMaps: map[string]*cfgClassMap{}, policies: map[string]*cfgPolicy{}, policyNotes: map[string]*cfgPolicyNote{}, policyResolved: map[string]cfgPolicyResolution{}}
 	for i, s := range srcs {
 		p.srcIdx = i
 		if err := p.file(s); err != nil {

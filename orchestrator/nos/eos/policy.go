@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/qos"
 )
 
@@ -29,11 +30,10 @@ import (
 // simulated on the port (lint warns, QOS017, and names the entry).
 
 // cfgACL is an "ip access-list [standard] NAME": its entries in the order
-// EOS evaluates them (sequence numbers, then the order given).
+// EOS evaluates them, by sequence number (aclLine keeps them so).
 type cfgACL struct {
 	standard bool
 	entries  []cfgACE
-	where    cfgPos
 }
 
 // cfgACE is an access-list entry, as it decides a RoCEv2 packet.
@@ -65,7 +65,6 @@ type cfgClassMap struct {
 // cfgPolicy is a "policy-map type quality-of-service NAME".
 type cfgPolicy struct {
 	classes []*cfgPolicyClass
-	where   cfgPos
 }
 
 // cfgPolicyClass is one "class NAME" of a policy-map and its actions.
@@ -75,7 +74,6 @@ type cfgPolicyClass struct {
 	// others are the class's actions the simulator does not run (set
 	// dscp, set drop-precedence, set cos, police).
 	others []cfgAction
-	where  cfgPos
 }
 
 // cfgAction is a policy-map class's action line and where it stands.
@@ -111,7 +109,7 @@ func (p *cfgParser) cfgOpenPolicyBlock(f []string, where cfgPos) (*cfgPolicyBloc
 		// earlier file (or an earlier block) stay.
 		a := p.acls[name]
 		if a == nil {
-			a = &cfgACL{standard: standard, where: where}
+			a = &cfgACL{standard: standard}
 			p.acls[name] = a
 		}
 		return &cfgPolicyBlock{mode: "ip access-list", acl: a, classIndent: -1}, nil
@@ -154,7 +152,7 @@ func (p *cfgParser) cfgOpenPolicyBlock(f []string, where cfgPos) (*cfgPolicyBloc
 		}
 		pm := p.policies[rest[0]]
 		if pm == nil {
-			pm = &cfgPolicy{where: where}
+			pm = &cfgPolicy{}
 			p.policies[rest[0]] = pm
 		}
 		return &cfgPolicyBlock{mode: "policy-map", policy: pm, classIndent: -1}, nil
@@ -209,7 +207,7 @@ func (p *cfgParser) policyLine(b *cfgPolicyBlock, f []string, indent int, flat b
 		// A class named again is edited, in its place.
 		i := slices.IndexFunc(b.policy.classes, func(c *cfgPolicyClass) bool { return c.name == f[1] })
 		if i < 0 {
-			b.policy.classes = append(b.policy.classes, &cfgPolicyClass{name: f[1], where: where})
+			b.policy.classes = append(b.policy.classes, &cfgPolicyClass{name: f[1]})
 			i = len(b.policy.classes) - 1
 		}
 		b.class, b.classIndent = b.policy.classes[i], indent
@@ -227,7 +225,7 @@ func (p *cfgParser) policyLine(b *cfgPolicyBlock, f []string, indent int, flat b
 		}
 		c.tc = &tc
 		return nil
-	case len(f) >= 2 && f[0] == "no" && f[1] == "set" && len(f) >= 3 && f[2] == "traffic-class":
+	case len(f) >= 3 && f[0] == "no" && f[1] == "set" && f[2] == "traffic-class":
 		c.tc = nil
 		return nil
 	default:
@@ -255,8 +253,8 @@ func (p *cfgParser) aclLine(a *cfgACL, f []string, where cfgPos) error {
 		}
 	}
 	e := cfgACE{seq: 10, dscp: -1, line: line, where: where}
-	for _, x := range a.entries {
-		e.seq = max(e.seq, x.seq+10)
+	if n := len(a.entries); n > 0 {
+		e.seq = a.entries[n-1].seq + 10 // the highest's plus 10
 	}
 	if n, err := strconv.Atoi(f[0]); err == nil {
 		e.seq, f = n, f[1:]
@@ -277,10 +275,14 @@ func (p *cfgParser) aclLine(a *cfgACL, f []string, where cfgPos) error {
 			e.undecided = what
 		}
 	}
-	// An entry replaces the one of its sequence number.
+	// An entry replaces the one of its sequence number, in its place.
 	add := func() error {
-		a.entries = slices.DeleteFunc(a.entries, func(x cfgACE) bool { return x.seq == e.seq })
-		a.entries = append(a.entries, e)
+		i, found := slices.BinarySearchFunc(a.entries, e.seq, func(x cfgACE, seq int) int { return x.seq - seq })
+		if found {
+			a.entries[i] = e
+		} else {
+			a.entries = slices.Insert(a.entries, i, e)
+		}
 		return nil
 	}
 	// addr reads an address (any, host A, A/len, A WILDCARD) from rest;
@@ -361,7 +363,7 @@ func (p *cfgParser) aclLine(a *cfgACL, f []string, where cfgPos) error {
 			undecided("a destination port " + op + " without ports")
 			return
 		}
-		const roce = 4791
+		const roce = fabric.RoCEv2Port
 		pass := false
 		switch op {
 		case "eq":
@@ -467,10 +469,8 @@ func cfgDSCP(s string) (int, error) {
 // matches, deny does not; none: no match, EOS's implicit deny); the entry
 // that leaves it undecided, or nil.
 func (a *cfgACL) match(dscp int) (bool, *cfgACE) {
-	entries := slices.Clone(a.entries)
-	slices.SortStableFunc(entries, func(x, y cfgACE) int { return x.seq - y.seq })
-	for i := range entries {
-		e := &entries[i]
+	for i := range a.entries {
+		e := &a.entries[i]
 		if e.never || (e.dscp >= 0 && e.dscp != dscp) {
 			continue
 		}
@@ -491,6 +491,25 @@ type cfgUndecided struct{ why, fix string }
 // none, or no class matches), and the actions the simulator does not run
 // of the classes that match some DSCP; or why that cannot be decided.
 func (p *cfgParser) policyClasses(name string) (map[int]int, []cfgAction, *cfgUndecided) {
+	if r, ok := p.policyResolved[name]; ok {
+		return r.tcs, r.others, r.undecided
+	}
+	tcs, others, u := p.resolvePolicy(name)
+	p.policyResolved[name] = cfgPolicyResolution{tcs, others, u}
+	return tcs, others, u
+}
+
+// cfgPolicyResolution is a policy-map's classes for RoCEv2 packets, as
+// policyClasses gives them: resolved once for all the ports that take it
+// (their PolicyTC is one read-only map).
+type cfgPolicyResolution struct {
+	tcs       map[int]int
+	others    []cfgAction
+	undecided *cfgUndecided
+}
+
+// resolvePolicy is policyClasses without its memory.
+func (p *cfgParser) resolvePolicy(name string) (map[int]int, []cfgAction, *cfgUndecided) {
 	pm := p.policies[name]
 	if pm == nil {
 		return nil, nil, &cfgUndecided{fmt.Sprintf("policy-map %s is not in the files read", name),
