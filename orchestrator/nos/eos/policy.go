@@ -170,7 +170,10 @@ func (b *cfgPolicyBlock) holds(f []string) bool {
 	switch b.mode {
 	case "ip access-list":
 		w := f[0]
-		if _, err := strconv.Atoi(w); err == nil && len(f) > 1 {
+		if _, err := strconv.Atoi(w); err == nil {
+			if len(f) == 1 {
+				return true // no SEQ
+			}
 			w = f[1]
 		}
 		return slices.Contains([]string{"permit", "deny", "remark", "statistics", "counters"}, w)
@@ -228,6 +231,16 @@ func (p *cfgParser) policyLine(b *cfgPolicyBlock, f []string, indent int, flat b
 	case len(f) >= 3 && f[0] == "no" && f[1] == "set" && f[2] == "traffic-class":
 		c.tc = nil
 		return nil
+	case len(f) >= 2 && f[0] == "no":
+		// no <action> removes the class's action of that statement.
+		if st, ok := statementOf("policy-map class", f[1:]); ok {
+			c.others = slices.DeleteFunc(c.others, func(o cfgAction) bool {
+				ost, _ := statementOf("policy-map class", strings.Fields(o.line))
+				return ost.syntax == st.syntax
+			})
+			return nil
+		}
+		return p.noteField("policy-map class", f, where)
 	default:
 		c.others = append(c.others, cfgAction{line: line, where: where})
 	}

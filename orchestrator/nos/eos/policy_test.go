@@ -299,6 +299,18 @@ func TestParsePolicyMapEdits(t *testing.T) {
 			t.Errorf("PolicyTC = %v, want entry 10 removed", got)
 		}
 	})
+	t.Run("flat no SEQ", func(t *testing.T) {
+		dc := parse(t, flatten(policyConfig("   10 deny udp any any dscp 26\n   20 permit udp any any dscp 26\n   no 10")))
+		if got := dc.Port("Ethernet1").PolicyTC; !maps.Equal(got, map[int]int{26: 1}) {
+			t.Errorf("PolicyTC = %v, want entry 10 removed in a file without indentation", got)
+		}
+	})
+	t.Run("no police removes the policer", func(t *testing.T) {
+		dc := parse(t, base, "policy-map type quality-of-service pm\n   class cm\n      police rate 1 gbps burst-size 1 mbytes\n      no police\n")
+		if len(dc.Unsimulated) > 0 {
+			t.Errorf("a removed policer still warns: %+v", dc.Unsimulated)
+		}
+	})
 	t.Run("flat no set traffic-class", func(t *testing.T) {
 		dc := parse(t, flatten(policyConfig("   10 permit udp any any dscp 26", "policy-map type quality-of-service pm", "   class cm", "      no set traffic-class")))
 		if got := dc.Port("Ethernet1").PolicyTC; len(got) != 0 {
