@@ -211,10 +211,8 @@ func shapeLab(t *testing.T, dir string, l propLab) {
 		t.Fatalf("shapeLab: no RoCE queue found to shape in %s's configs", l.name)
 	}
 	// The shapers read as meant: lint names them (QOS022).
-	var out, errb bytes.Buffer
-	run(context.Background(), []string{"config", "lint", l.name, "--dir", dir, "-o", "json"}, &out, &errb)
-	if !strings.Contains(out.String(), `"QOS022"`) {
-		t.Fatalf("shapeLab: lint of the shaped %s/%s names no shaper (QOS022): %s %s", l.name, l.nos, out.String(), errb.String())
+	if out := labCLI(dir, "config", "lint", l.name, "-o", "json"); !strings.Contains(out, `"QOS022"`) {
+		t.Fatalf("shapeLab: lint of the shaped %s/%s names no shaper (QOS022): %s", l.name, l.nos, out)
 	}
 }
 
@@ -244,18 +242,13 @@ func remarkLab(t *testing.T, dir string, l propLab) {
 	if first == "" {
 		t.Fatalf("remarkLab: no SONiC configs of %s", l.name)
 	}
-	var out, errb bytes.Buffer
-	run(context.Background(), []string{"config", "show", l.name, first, "--dir", dir}, &out, &errb)
-	if !strings.Contains(out.String(), "sent as 27") {
-		t.Fatalf("remarkLab: config show of the remarked %s %s says no remark: %s %s", l.name, first, out.String(), errb.String())
+	if out := labCLI(dir, "config", "show", l.name, first); !strings.Contains(out, "sent as 27") {
+		t.Fatalf("remarkLab: config show of the remarked %s %s says no remark: %s", l.name, first, out)
 	}
 	// A remark to a DSCP every switch puts in RoCE's class: lint sees no
 	// harm in it.
-	out.Reset()
-	errb.Reset()
-	run(context.Background(), []string{"config", "lint", l.name, "--dir", dir, "-o", "json"}, &out, &errb)
-	if strings.Contains(out.String(), `"QOS024"`) {
-		t.Fatalf("remarkLab: lint of the remarked %s flags the remark (QOS024): %s", l.name, out.String())
+	if out := labCLI(dir, "config", "lint", l.name, "-o", "json"); strings.Contains(out, `"QOS024"`) {
+		t.Fatalf("remarkLab: lint of the remarked %s flags the remark (QOS024): %s", l.name, out)
 	}
 }
 
@@ -277,17 +270,20 @@ func policyLab(t *testing.T, dir string, l propLab) {
 	if first == "" {
 		t.Fatalf("policyLab: no EOS configs of %s", l.name)
 	}
+	if out := labCLI(dir, "config", "show", l.name, first); !strings.Contains(out, "26 by policy-map") {
+		t.Fatalf("policyLab: config show of %s %s names no policy-map: %s", l.name, first, out)
+	}
+	if out := labCLI(dir, "config", "lint", l.name, "-o", "json"); strings.Contains(out, "service-policy") {
+		t.Fatalf("policyLab: lint of %s names the policy: %s", l.name, out)
+	}
+}
+
+// labCLI runs labctl with args on the labs under dir and returns what it
+// printed, standard output then standard error.
+func labCLI(dir string, args ...string) string {
 	var out, errb bytes.Buffer
-	run(context.Background(), []string{"config", "show", l.name, first, "--dir", dir}, &out, &errb)
-	if !strings.Contains(out.String(), "26 by policy-map") {
-		t.Fatalf("policyLab: config show of %s %s names no policy-map: %s %s", l.name, first, out.String(), errb.String())
-	}
-	out.Reset()
-	errb.Reset()
-	run(context.Background(), []string{"config", "lint", l.name, "--dir", dir, "-o", "json"}, &out, &errb)
-	if strings.Contains(out.String(), "service-policy") {
-		t.Fatalf("policyLab: lint of %s names the policy: %s", l.name, out.String())
-	}
+	run(context.Background(), append(args, "--dir", dir), &out, &errb)
+	return out.String() + errb.String()
 }
 
 // editLabConfigs rewrites the lab's switch configs in place: each SONiC
