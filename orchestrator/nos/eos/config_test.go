@@ -174,10 +174,7 @@ func TestParseTxQueueSchedulingOrder(t *testing.T) {
 		"!\n" +
 		"interface Ethernet3\n" +
 		"   qos trust dscp\n"
-	dc, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte(cfg)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dc := mustParseEOS(t, cfg)
 	sched := func(p *qos.PortConfig) string {
 		var s []string
 		for q := range qos.NumTC {
@@ -222,6 +219,17 @@ func TestRenderParseRoundTrip(t *testing.T) {
 			t.Run(name+"/"+dc.Device, func(t *testing.T) { renderParseBack(t, dc) })
 		}
 	}
+}
+
+// mustParseEOS parses cfg as switch sw's one file, failing the test where
+// that fails.
+func mustParseEOS(t *testing.T, cfg string) qos.DeviceConfig {
+	t.Helper()
+	dc, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte(cfg)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dc
 }
 
 // renderParseBack renders dc, parses the config back and fails the test
@@ -358,10 +366,7 @@ interface Ethernet4
    no priority-flow-control pause watchdog
 !
 `
-	dc, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte(cfg)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dc := mustParseEOS(t, cfg)
 	e1 := dc.Port("Ethernet1")
 	if e1 == nil || e1.DSCPToTC[26] != 3 || e1.DSCPToTC[0] != 1 || e1.DSCPToTC[10] != 0 || e1.DSCPToTC[48] != 6 {
 		t.Fatalf("Ethernet1 = %+v", e1)
@@ -408,10 +413,7 @@ func TestParseModeNotIndentation(t *testing.T) {
 		"   service-profile ROCE\n"
 	parse := func(t *testing.T, cfg string) qos.DeviceConfig {
 		t.Helper()
-		dc, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte(cfg)})
-		if err != nil {
-			t.Fatal(err)
-		}
+		dc := mustParseEOS(t, cfg)
 		return dc
 	}
 	want := parse(t, spaces)
@@ -743,10 +745,7 @@ func TestParseWatchdogAssumptionsNamed(t *testing.T) {
 		"   priority-flow-control pause watchdog port timer timeout 0.2 polling-interval auto recovery-time 0.2\n" +
 		"   tx-queue 3\n" +
 		"      bandwidth guaranteed percent 1\n"
-	dc, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte(cfg)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dc := mustParseEOS(t, cfg)
 	if w := dc.Port("Ethernet1").Watchdog; w == nil || w.Action != "errdisable" || w.DetectionMs != 200 {
 		t.Fatalf("Ethernet1 watchdog = %+v", w)
 	}

@@ -44,10 +44,7 @@ func TestCfgInterfaceNames(t *testing.T) {
 // forms of one config.
 func modelJSON(t *testing.T, cfg string) string {
 	t.Helper()
-	dc, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte(cfg)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dc := mustParseEOS(t, cfg)
 	dc.Notes, dc.Fields = nil, nil
 	out, err := json.Marshal(dc)
 	if err != nil {
@@ -86,10 +83,7 @@ func TestParseInterfaceRangesAsPlain(t *testing.T) {
 		}
 	}
 	// A range after the interfaces' own lines adds to them.
-	dc, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte(plain.String() + "interface Ethernet1-2\n   no priority-flow-control\n!\n")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dc := mustParseEOS(t, plain.String()+"interface Ethernet1-2\n   no priority-flow-control\n!\n")
 	for port, want := range map[string]string{"Ethernet1": "", "Ethernet2": "", "Ethernet3": "3"} {
 		if p := dc.Port(port); p == nil || qos.FormatInts(p.PFCPriorities) != want {
 			t.Errorf("%s PFC = %v, want [%s]", port, p, want)
@@ -105,10 +99,7 @@ func TestParseNoAndDefaultForms(t *testing.T) {
 	base := formsHead + "interface Ethernet1\n   service-profile ROCE\n!\ninterface Ethernet2\n   service-profile ROCE\n!\n"
 	pfc := func(cfg, port string) string {
 		t.Helper()
-		dc, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte(cfg)})
-		if err != nil {
-			t.Fatal(err)
-		}
+		dc := mustParseEOS(t, cfg)
 		p := dc.Port(port)
 		if p == nil {
 			t.Fatalf("no port %s", port)
@@ -131,18 +122,12 @@ func TestParseNoAndDefaultForms(t *testing.T) {
 		}
 	}
 	// no qos map: the DSCPs listed go back to EOS's default class.
-	dc, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte("qos map dscp 10 26 to traffic-class 3\nno qos map dscp 10 to traffic-class 3\n" + base)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dc := mustParseEOS(t, "qos map dscp 10 26 to traffic-class 3\nno qos map dscp 10 to traffic-class 3\n"+base)
 	if p := dc.Port("Ethernet1"); p.DSCPToTC[10] != cfgDefaultTC(10) || p.DSCPToTC[26] != 3 {
 		t.Errorf("after no qos map dscp 10: DSCP 10 -> TC%d (want the default TC%d), 26 -> TC%d", p.DSCPToTC[10], cfgDefaultTC(10), p.DSCPToTC[26])
 	}
 	// A no form labctl does not read is named, not passed over.
-	dc, err = Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte(base + "interface Ethernet1\n   no qos cos\n!\n")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dc = mustParseEOS(t, base+"interface Ethernet1\n   no qos cos\n!\n")
 	if !slices.ContainsFunc(dc.Fields, func(f qos.FieldNote) bool { return strings.Contains(f.Field, "no qos cos") }) {
 		t.Errorf("no qos cos not named among the statements labctl does not run: %+v", dc.Fields)
 	}
@@ -196,10 +181,7 @@ qos map dscp 48 to traffic-class 6
 // not checked in Arista's documentation.
 func TestParsePortChannelMemberNoted(t *testing.T) {
 	cfg := formsHead + "interface Ethernet1\n   channel-group 1 mode active\n!\ninterface Ethernet2\n   channel-group 2 mode active\n   service-profile ROCE\n!\ninterface Port-Channel1\n   service-profile ROCE\n!\n"
-	dc, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte(cfg)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dc := mustParseEOS(t, cfg)
 	if p := dc.Port("Ethernet1"); p == nil || len(p.PFCPriorities) != 0 {
 		t.Errorf("Ethernet1 = %+v: a member takes no QoS of its port-channel in labctl's reading", p)
 	}
@@ -224,10 +206,7 @@ func TestParseEndNoted(t *testing.T) {
 		base + "end\n!\n": 0,
 		"qos map dscp 46 to traffic-class 5\nend\n" + base + "end\n": 1,
 	} {
-		dc, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte(cfg)})
-		if err != nil {
-			t.Fatal(err)
-		}
+		dc := mustParseEOS(t, cfg)
 		n := 0
 		for _, s := range dc.Notes {
 			if strings.Contains(s, "end leaves configuration mode") {

@@ -40,15 +40,6 @@ policy-map type quality-of-service pm
 ` + strings.Join(extra, "\n") + "\n"
 }
 
-func mustParseEOS(t *testing.T, cfg string) qos.DeviceConfig {
-	t.Helper()
-	dc, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte(cfg)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dc
-}
-
 // TestParsePolicyMap: a policy-map a port takes gives RoCEv2 packets of
 // the DSCPs its classes match their set traffic-class (PolicyTC, which
 // TCOf reads first); entries on what labctl does not model leave the

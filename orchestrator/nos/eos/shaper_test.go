@@ -26,10 +26,7 @@ interface Ethernet1
 // the model.
 func shaperOf(t *testing.T, cfg, port string, q int) (*qos.Shaper, qos.DeviceConfig) {
 	t.Helper()
-	dc, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte(cfg)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dc := mustParseEOS(t, cfg)
 	p := dc.Port(port)
 	if p == nil {
 		t.Fatalf("no port %s in %+v", port, dc.Ports)
@@ -276,10 +273,7 @@ func TestParsePortShapeRate(t *testing.T) {
 		{"flat file, after a tx-queue", "interface Ethernet2\ntx-queue 3\nno priority\nshape rate 70 percent\n", "Ethernet2", nil, false, &qos.Shaper{Percent: 70}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			dc, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte(c.cfg)})
-			if err != nil {
-				t.Fatal(err)
-			}
+			dc := mustParseEOS(t, c.cfg)
 			p := dc.Port(c.port)
 			if p == nil {
 				t.Fatalf("no port %s in %+v", c.port, dc.Ports)
