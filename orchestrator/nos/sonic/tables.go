@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/labctl/labctl/orchestrator/qos"
 )
@@ -139,8 +140,9 @@ func portMapOf(key string) *portMap {
 }
 
 // intMapBounds are the largest key and value of each map table's entries
-// (its keys and values tags: 7 unless they say otherwise).
-var intMapBounds = func() map[string][2]int {
+// (its keys and values tags: 7 unless they say otherwise), read from the
+// tags on first use, not as labctl starts.
+var intMapBounds = sync.OnceValue(func() map[string][2]int {
 	out := map[string][2]int{}
 	t := reflect.TypeFor[ConfigDB]()
 	for i := range t.NumField() {
@@ -157,7 +159,7 @@ var intMapBounds = func() map[string][2]int {
 		out[sf.Tag.Get("table")] = b
 	}
 	return out
-}()
+})
 
 // QueueEntry is QUEUE|<port>|<queue or range>.
 type QueueEntry struct {
@@ -344,7 +346,7 @@ func decodeDB(doc Doc) (*ConfigDB, error) {
 			var ev reflect.Value
 			switch elem {
 			case reflect.TypeFor[IntMap]():
-				b := intMapBounds[table]
+				b := intMapBounds()[table]
 				maxKey, maxVal, what := b[0], b[1], "traffic classes, queues or PGs 0-7"
 				if maxVal != 7 {
 					what = fmt.Sprintf("DSCPs 0-%d", maxVal)

@@ -70,7 +70,8 @@ func ValidateDoc(doc Doc) []error {
 	}
 	for _, pm := range portMaps {
 		table := pm.table
-		maxKey, maxVal := int64(intMapBounds[table][0]), int64(intMapBounds[table][1])
+		b := intMapBounds()[table]
+		maxKey, maxVal := int64(b[0]), int64(b[1])
 		for _, name := range cfgSortedKeys(doc[table]) {
 			for _, k := range cfgSortedKeys(doc[table][name]) {
 				n, err := strconv.ParseInt(k, 10, 64)
