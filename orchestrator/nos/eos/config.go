@@ -44,10 +44,11 @@ func LinuxInterface(name string) (string, error) {
 	return fmt.Sprintf("eth%d", n), nil
 }
 
-// Render writes a device's QoS as EOS CLI: global DSCP and TC->queue maps,
-// the PFC watchdog defaults, one `qos profile` per distinct port QoS
-// (ECN thresholds scale with speed, so typically one per port speed), and
-// `service-profile` on each interface. Buffers and PG headroom are not
+// Render writes a device's QoS as EOS CLI: global DSCP, CoS and TC->queue
+// maps (CoS and queues only where they differ from EOS's defaults), the PFC
+// watchdog defaults, one `qos profile` per distinct port QoS (ECN
+// thresholds scale with speed, so typically one per port speed), and
+// `service-profile` (and the MTU the config sets) on each interface. Buffers and PG headroom are not
 // configurable in EOS CLI and are not written. A queue's shaper is
 // written as its tx-queue's shape rate, a port's own shaper as its
 // profile's shape rate (above the tx-queues), each in kbps, percent or
@@ -64,9 +65,13 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 	// must agree.
 	dscpMap := dc.CommonMap(func(p *qos.PortConfig) map[int]int { return p.DSCPToTC })
 	tcQueue := dc.CommonMap(func(p *qos.PortConfig) map[int]int { return p.TCToQueue })
+	cosMap := dc.CommonMap(func(p *qos.PortConfig) map[int]int { return p.CoSToTC })
 	for _, p := range dc.Ports {
 		if qos.FormatMap(p.DSCPToTC) != qos.FormatMap(dscpMap) {
 			return fail("port %s has its own DSCP map; EOS has one DSCP map per switch", p.Name)
+		}
+		if qos.FormatMap(p.CoSToTC) != qos.FormatMap(cosMap) {
+			return fail("port %s has its own CoS map; EOS has one CoS map per switch", p.Name)
 		}
 		if qos.FormatMap(p.TCToQueue) != qos.FormatMap(tcQueue) {
 			return fail("port %s has its own traffic class to queue map; EOS has one per switch", p.Name)
@@ -90,6 +95,20 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 		slices.Sort(ds)
 		fmt.Fprintf(&b, "qos map dscp %s to traffic-class %d\n", cfgJoin(ds, " "), tc)
 	}
+	// CoS map: only the CoSs mapped otherwise than EOS's default
+	// (cfgDefaultCoSTC), one line per traffic class, as the parser reads
+	// them; a port trusting CoS (or a DSCP-less packet) is classified by it.
+	cosByTC := map[int][]int{}
+	for c, tc := range cosMap {
+		if tc != cfgDefaultCoSTC(c) {
+			cosByTC[tc] = append(cosByTC[tc], c)
+		}
+	}
+	for _, tc := range cfgSortedInts(cosByTC) {
+		cs := cosByTC[tc]
+		slices.Sort(cs)
+		fmt.Fprintf(&b, "qos map cos %s to traffic-class %d\n", cfgJoin(cs, " "), tc)
+	}
 	// TC n -> queue n is EOS's default; only other mappings are written,
 	// so a platform without the command accepts the usual config.
 	for _, tc := range cfgSortedInts(tcQueue) {
@@ -106,17 +125,24 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 			break
 		}
 	}
+	// The poll interval is the device's whether or not a port runs the
+	// watchdog (a sweep may turn it on later), so it is written either way.
+	action := ""
 	if wd != nil {
-		action, err := cfgWatchdogAction(wd.Action)
-		if err != nil {
+		var err error
+		if action, err = cfgWatchdogAction(wd.Action); err != nil {
 			return fail("%v", err)
 		}
 		fmt.Fprintf(&b, "priority-flow-control pause watchdog default timeout %s\n", cfgSeconds(wd.DetectionMs))
 		fmt.Fprintf(&b, "priority-flow-control pause watchdog default recovery-time %s\n", cfgSeconds(wd.RestorationMs))
-		if dc.WatchdogPollMs > 0 {
-			fmt.Fprintf(&b, "priority-flow-control pause watchdog default polling-interval %s\n", cfgSeconds(dc.WatchdogPollMs))
-		}
+	}
+	if dc.WatchdogPollMs > 0 {
+		fmt.Fprintf(&b, "priority-flow-control pause watchdog default polling-interval %s\n", cfgSeconds(dc.WatchdogPollMs))
+	}
+	if wd != nil {
 		fmt.Fprintf(&b, "priority-flow-control pause watchdog action %s\n", action)
+	}
+	if wd != nil || dc.WatchdogPollMs > 0 {
 		b.WriteString("!\n")
 	}
 
@@ -252,9 +278,18 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 		}
 		b.WriteString("!\n")
 	}
+	mtu := map[string]int{}
+	for _, p := range dc.Ports {
+		mtu[p.Name] = p.MTU
+	}
 	for _, g := range groups {
 		for _, name := range g.ports {
-			fmt.Fprintf(&b, "interface %s\n   service-profile %s\n!\n", name, g.name)
+			fmt.Fprintf(&b, "interface %s\n", name)
+			// The MTU the config sets (lint sizes headroom by it).
+			if m := mtu[name]; m > 0 {
+				fmt.Fprintf(&b, "   mtu %d\n", m)
+			}
+			fmt.Fprintf(&b, "   service-profile %s\n!\n", g.name)
 		}
 	}
 	return []byte(b.String()), nil

@@ -85,7 +85,10 @@ func cfgComparable(d qos.DeviceConfig) qos.DeviceConfig {
 	d.Defaults, d.Fields, d.Unresolved, d.DefaultPort = nil, nil, nil, nil
 	for i := range d.Ports {
 		p := &d.Ports[i]
-		p.Peer, p.MTU, p.SpeedGbps, p.CableM, p.PGs, p.Fabric = "", 0, 0, 0, nil, true
+		p.Peer, p.SpeedGbps, p.CableM, p.PGs, p.Fabric = "", 0, 0, nil, true
+		// The intent leaves CoSToTC nil where the parser fills in EOS's
+		// defaults: the round trip's Diff (TestRoundTripKeepsMeaning)
+		// compares the classes by meaning.
 		p.TCToPG, p.CoSToTC, p.Origins = nil, nil, nil
 		for j := range p.Queues {
 			q := &p.Queues[j]

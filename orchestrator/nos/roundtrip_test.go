@@ -1,0 +1,174 @@
+package nos
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/labctl/labctl/orchestrator/qos"
+)
+
+// A config labctl renders from a parsed one must mean what the parsed one
+// did: a run renders the lab's configs again for every variant (the
+// configs it keeps in its record, and those it pushes to a live lab, where
+// the variant's lines replace the lab's), so a statement the renderer
+// dropped or changed would change what the switch does beyond what the
+// variant asks, and `labctl config diff` would show it. "Means the same" is
+// qos.Diff's, the model's fields that lint, the simulator and regress read.
+
+// roundTrip parses srcs as n does, renders the model and parses that back.
+// renderErr is the renderer's refusal (a model the NOS cannot write, such
+// as SONiC PFC without buffer pools); err a failure of the parse or of the
+// parse back.
+func roundTrip(n NOS, srcs ...qos.Source) (diff []qos.Difference, rendered []byte, renderErr, err error) {
+	dc, err := n.ParseQoS("sw", srcs...)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	rendered, renderErr = n.RenderQoS(dc)
+	if renderErr != nil {
+		return nil, nil, renderErr, nil
+	}
+	back, err := n.ParseQoS("sw", qos.Source{Name: "sw" + n.ConfigExt(), Data: rendered})
+	if err != nil {
+		if len(dc.Ports) == 0 {
+			// Nothing to render (a file of global statements labctl does
+			// not model): no config to read back.
+			return nil, rendered, nil, nil
+		}
+		return nil, rendered, nil, err
+	}
+	return qos.Diff([]qos.DeviceConfig{dc}, []qos.DeviceConfig{back}), rendered, nil, nil
+}
+
+// realConfigSets are the real configs of a NOS (reference/real-configs),
+// each alone and, for EOS, the two files of one switch together; nil where
+// they are not there (they must be in CI).
+func realConfigSets(t *testing.T, n NOS) [][]qos.Source {
+	t.Helper()
+	dir := filepath.Join("..", "..", "..", "shared", "reference", "real-configs", n.Name())
+	files, _ := filepath.Glob(filepath.Join(dir, "*"+n.ConfigExt()))
+	if len(files) == 0 {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("no real %s configs at %s (../shared/reference/real-configs from the repository root)", n.Name(), dir)
+		}
+		t.Logf("no real %s configs at %s: rendered ones only", n.Name(), dir)
+		return nil
+	}
+	var sets [][]qos.Source
+	var all []qos.Source
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := qos.Source{Name: filepath.Base(f), Data: data}
+		sets = append(sets, []qos.Source{src})
+		all = append(all, src)
+	}
+	if n.Name() == "eos" {
+		sets = append(sets, all)
+	}
+	return sets
+}
+
+func TestRoundTripKeepsMeaning(t *testing.T) {
+	src := func(name, text string) []qos.Source { return []qos.Source{{Name: name, Data: []byte(text)}} }
+	// Statements a renderer once dropped, as a config with nothing else.
+	own := map[string][][]qos.Source{
+		"eos": {
+			// The watchdog's poll interval with no port running it yet.
+			src("poll.cfg", "priority-flow-control pause watchdog default polling-interval 1\ninterface Ethernet1\n   service-profile p\n!\nqos profile p\n   qos trust dscp\n"),
+			// A CoS map of its own on a port trusting CoS, and MTUs.
+			src("cos.cfg", "qos map cos 1 4 to traffic-class 2\nqos profile p\n   qos trust cos\n!\ninterface Ethernet1\n   mtu 9100\n   service-profile p\n!\ninterface Ethernet2\n   mtu 1500\n   service-profile p\n"),
+		},
+	}
+	for _, name := range Names() {
+		n := mustLookup(t, name)
+		sets := append([][]qos.Source{{{Name: "rendered" + n.ConfigExt(), Data: bigSwitch(t, n, 8)}}}, own[name]...)
+		real := realConfigSets(t, n)
+		sets = append(sets, real...)
+		tripped, realTripped := 0, 0
+		for i, set := range sets {
+			var names []string
+			for _, s := range set {
+				names = append(names, s.Name)
+			}
+			what := name + " " + strings.Join(names, " + ")
+			diff, rendered, renderErr, err := roundTrip(n, set...)
+			switch {
+			case err != nil:
+				t.Errorf("%s: %v\nrendered:\n%s", what, err, rendered)
+				continue
+			case renderErr != nil:
+				t.Logf("%s: not rendered: %v", what, renderErr)
+				continue
+			case len(diff) > 0:
+				t.Errorf("%s: parsed, rendered and parsed again, the config changes %v\nrendered:\n%s", what, diff, rendered)
+			}
+			tripped++
+			if i >= len(sets)-len(real) {
+				realTripped++
+			}
+		}
+		// Every config here renders but SONiC's QoS-only files (PFC with
+		// no buffer pools, which the renderer refuses): a test that
+		// rendered nothing would check nothing.
+		if want := len(sets) - 2*btoi(name == "sonic" && len(real) > 0); tripped < want {
+			t.Errorf("%s: %d of %d configs went round, want %d", name, tripped, len(sets), want)
+		}
+		if len(real) > 0 && realTripped == 0 {
+			t.Errorf("%s: none of the real configs went round", name)
+		}
+	}
+	// The real EOS configs keep the test's teeth: they map CoS otherwise
+	// than EOS's default and set MTUs, which a renderer must write.
+	n := mustLookup(t, "eos")
+	for _, set := range realConfigSets(t, n) {
+		if len(set) != 1 || set[0].Name != "qos.cfg" {
+			continue
+		}
+		text := string(set[0].Data)
+		if !strings.Contains(text, "qos map cos ") || !strings.Contains(text, "\n   mtu ") {
+			t.Errorf("the real qos.cfg no longer maps CoS and sets an MTU: give the round trip a config that does")
+		}
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// FuzzRoundTrip: whatever config a NOS parses and renders reads back with
+// the same meaning (which picks the NOS, data is its config).
+func FuzzRoundTrip(f *testing.F) {
+	for i, name := range Names() {
+		n, err := Lookup(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(uint8(i), bigSwitch(f, n, 4))
+		dir := filepath.Join("..", "..", "..", "shared", "reference", "real-configs", name)
+		files, _ := filepath.Glob(filepath.Join(dir, "*"+n.ConfigExt()))
+		for _, file := range files {
+			if data, err := os.ReadFile(file); err == nil {
+				f.Add(uint8(i), data)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
+		names := Names()
+		n := mustLookup(t, names[int(which)%len(names)])
+		diff, rendered, _, err := roundTrip(n, qos.Source{Name: "fuzz" + n.ConfigExt(), Data: data})
+		if err != nil && rendered != nil {
+			t.Fatalf("%s: the rendered config does not parse: %v\ninput:\n%s\nrendered:\n%s", n.Name(), err, data, rendered)
+		}
+		if len(diff) > 0 {
+			t.Fatalf("%s: parsed, rendered and parsed again, the config changes %v\ninput:\n%s\nrendered:\n%s", n.Name(), diff, data, rendered)
+		}
+	})
+}
