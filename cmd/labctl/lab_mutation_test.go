@@ -13,6 +13,7 @@ import (
 
 	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/nic"
+	"github.com/labctl/labctl/orchestrator/nos"
 	"github.com/labctl/labctl/orchestrator/qos"
 	"github.com/labctl/labctl/orchestrator/results"
 )
@@ -416,6 +417,39 @@ func TestLabSectionMutations(t *testing.T) {
 				}
 				t.Errorf("%s passed regress in %s", m.harmful, strings.Join(passed, ", "))
 			})
+		}
+	}
+}
+
+// Every value of the qos section that the mutations above give (each
+// key's benign and harmful one) is a lab a user can bring up on every
+// NOS, not only on SONiC, where TestLabSectionMutations runs them: the
+// NOS's renderer writes it (an EOS lab asking for the watchdog action
+// alert once failed 'labctl up' with "no EOS equivalent") and lint reads
+// it back.
+func TestLabQoSValuesRenderOnEveryNOS(t *testing.T) {
+	t.Parallel()
+	for _, name := range nos.Names() {
+		for _, k := range sectionKeys(reflect.TypeOf(lab.QoSSpec{})) {
+			m := qosMutations[k]
+			for _, value := range []string{m.benign, m.harmful} {
+				if value == "" {
+					continue
+				}
+				spec := strings.Replace(mutationLabSpec(sectionYAML(m.with, k, value), "{}"), "sizing:", "nos: "+name+"\nsizing:", 1)
+				dir := t.TempDir()
+				file := filepath.Join(dir, "lab.yaml")
+				if err := os.WriteFile(file, []byte(spec), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if code, _, errs := resultsCLI(t, dir, "up", file); code != 0 {
+					t.Errorf("%s: qos.%s %s: up: exit %d: %s", name, k, value, code, errs)
+					continue
+				}
+				if code, out, errs := resultsCLI(t, dir, "config", "lint", file); code > 1 {
+					t.Errorf("%s: qos.%s %s: config lint: exit %d: %s%s", name, k, value, code, out, errs)
+				}
+			}
 		}
 	}
 }

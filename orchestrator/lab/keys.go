@@ -82,7 +82,7 @@ var KeyDocs = specdoc.Table{
 		Default: "200"},
 	"qos.pfc_watchdog.restoration_ms": {Doc: "How long the watchdog's action lasts before the queue is restored, 100 to 60000 ms.",
 		Default: "200"},
-	"qos.pfc_watchdog.action": {Doc: "What the watchdog does to a stormed queue: drop, forward or alert.",
+	"qos.pfc_watchdog.action": {Doc: "What the watchdog does to a stormed queue: drop, forward or alert (EOS configs write them drop, no-drop and notify-only).",
 		Default: "drop"},
 	"qos.ets_weights": {Doc: "DWRR weights of the non-strict queues, traffic class (0 to 7) to weight (1 to 100), summing to at most 100 (EOS takes them as bandwidth percent); replaces the profile's map.",
 		Default: "{0: 20, 1: 5, 2: 5, 3: 50, 4: 5, 5: 5, 7: 10}, RoCE's 50 on its queue: with lossless_priorities whose first is not 3, that queue's weight and queue 3's swap"},

@@ -1,11 +1,13 @@
 package nos
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/qos"
 )
 
@@ -171,4 +173,112 @@ func FuzzRoundTrip(f *testing.F) {
 			t.Fatalf("%s: parsed, rendered and parsed again, the config changes %v\ninput:\n%s\nrendered:\n%s", n.Name(), diff, data, rendered)
 		}
 	})
+}
+
+// FuzzVariantRendersAsSimulated: a variant's switch configs, the lab's
+// with a sweep's QoS values on top and ECN or PFC removed (what the
+// simulator runs), render to configs that read back the same: the configs
+// the run keeps for the variant, and those a live lab is pushed, mean what
+// was simulated. Values stay within what a lab spec or sweep may give
+// (lab's key docs: kmin_kb above 0 and below kmax_kb, pmax 0.01-1,
+// detection 100-5000 ms, restoration 100-60000 ms, a 64 KiB-1 GiB pool).
+func FuzzVariantRendersAsSimulated(f *testing.F) {
+	f.Add(uint8(0), uint8(0xff), uint16(150), uint16(1500), uint8(20), uint32(12<<20), uint16(200), uint16(200), uint8(0), true, true)
+	f.Add(uint8(1), uint8(0xff), uint16(150), uint16(1500), uint8(20), uint32(12<<20), uint16(200), uint16(200), uint8(0), true, true)
+	f.Add(uint8(1), uint8(0x07), uint16(1), uint16(2), uint8(1), uint32(64<<10), uint16(100), uint16(100), uint8(1), false, true)
+	f.Add(uint8(0), uint8(0x3c), uint16(3001), uint16(3002), uint8(99), uint32(1<<30), uint16(4900), uint16(59999), uint8(2), true, false)
+	bases := map[string]qos.DeviceConfig{}
+	f.Fuzz(func(t *testing.T, which, set uint8, kmin, kmax uint16, pmax uint8, pool uint32, det, rest uint16, action uint8, ecn, pfc bool) {
+		names := Names()
+		n := mustLookup(t, names[int(which)%len(names)])
+		base, ok := bases[n.Name()]
+		if !ok {
+			var err error
+			if base, err = n.ParseQoS("leaf1", qos.Source{Name: "leaf1" + n.ConfigExt(), Data: bigSwitch(t, n, 4)}); err != nil {
+				t.Fatal(err)
+			}
+			bases[n.Name()] = base
+		}
+		// The swept values, each key set or not by a bit of set.
+		var o lab.QoSSpec
+		on := func(bit uint) bool { return set&(1<<bit) != 0 }
+		if on(0) {
+			lo := 1 + int(kmin)%8192
+			hi := lo + 1 + int(kmax)%8192
+			o.ECN = &lab.ECNSpec{KminKB: &lo, KmaxKB: &hi}
+		}
+		if on(1) {
+			if o.ECN == nil {
+				o.ECN = &lab.ECNSpec{}
+			}
+			p := float64(1+int(pmax)%100) / 100
+			o.ECN.Pmax = &p
+		}
+		if on(2) {
+			b := int64(64<<10) + int64(pool)%(1<<30-64<<10+1)
+			o.BufferPoolBytes = &b
+		}
+		wd := &lab.WatchdogSpec{}
+		if on(3) {
+			d := 100 + int(det)%4901
+			wd.DetectionMs = &d
+		}
+		if on(4) {
+			r := 100 + int(rest)%59901
+			wd.RestorationMs = &r
+		}
+		if on(5) {
+			a := []string{"drop", "forward", "alert"}[int(action)%3]
+			wd.Action = &a
+		}
+		if on(6) {
+			off := false
+			wd.Enabled = &off
+		}
+		if *wd != (lab.WatchdogSpec{}) {
+			o.PFCWatchdog = wd
+		}
+		dc := base.Clone()
+		if _, err := dc.ApplyOverrides(o); err != nil {
+			t.Fatalf("%s: values a sweep may give refused: %v", n.Name(), err)
+		}
+		if !ecn {
+			dc.RemoveECN()
+		}
+		if !pfc {
+			dc.RemovePFC()
+		}
+		out, err := n.RenderQoS(dc)
+		if err != nil {
+			t.Fatalf("%s: the variant's configs (%+v, ecn %v, pfc %v) do not render: %v", n.Name(), o, ecn, pfc, err)
+		}
+		back, err := n.ParseQoS("leaf1", qos.Source{Name: "leaf1" + n.ConfigExt(), Data: out})
+		if err != nil {
+			t.Fatalf("%s: the variant's rendered configs do not parse: %v\n%s", n.Name(), err, out)
+		}
+		var diff []qos.Difference
+		for _, d := range qos.Diff([]qos.DeviceConfig{dc}, []qos.DeviceConfig{back}) {
+			switch {
+			case n.Name() == "eos" && o.BufferPoolBytes != nil && strings.HasPrefix(d.Field, "pool."):
+				// EOS configures no buffer pools (the model's are the
+				// platform's, PlatformBuffer): a swept pool is the
+				// simulator's alone, and the run's changes list it.
+			case n.Name() == "sonic" && !pfc && d.Field == "speed_gbps":
+				// SONiC configs carry a port's speed in its lossless PG
+				// profile's name; labctl writes no PORT speed (the
+				// switch's own), so without PFC the file has none.
+			default:
+				diff = append(diff, d)
+			}
+		}
+		if len(diff) > 0 {
+			t.Fatalf("%s: the variant (%s, ecn %v, pfc %v) rendered reads back otherwise: %v\n%s", n.Name(), spec(o), ecn, pfc, diff, out)
+		}
+	})
+}
+
+// spec prints a sweep's values for a failure message.
+func spec(o lab.QoSSpec) string {
+	b, _ := json.Marshal(o)
+	return string(b)
 }

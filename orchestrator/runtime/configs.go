@@ -135,7 +135,7 @@ func RenderLab(l *Lab) (written, kept []string, err error) {
 		dc.NOS = codec.Name()
 		data, err := codec.RenderQoS(dc)
 		if err != nil {
-			return nil, nil, fmt.Errorf("render %s config of %s: %w", codec.Name(), dev.Name, err)
+			return nil, nil, err // the renderer's error names the NOS and device
 		}
 		configs[filepath.Base(l.ConfigPath(codec, dev.Name))] = data
 	}
@@ -460,7 +460,7 @@ func RenderConfigs(l *Lab, cfgs []qos.DeviceConfig) (map[string][]byte, error) {
 	for _, dc := range cfgs {
 		data, err := codec.RenderQoS(dc)
 		if err != nil {
-			return nil, fmt.Errorf("render %s config of %s: %w", codec.Name(), dc.Device, err)
+			return nil, err // the renderer's error names the NOS and device
 		}
 		out[dc.Device+codec.ConfigExt()] = data
 	}

@@ -1077,7 +1077,7 @@ var qosSweepDocs = map[string]string{
 	"pfc_watchdog.enabled":        "false takes the PFC watchdog off every port; true keeps it where the lab's configs have it (a lab whose configs have none cannot sweep it).",
 	"pfc_watchdog.detection_ms":   "Every port whose PFC watchdog is on in the lab's configs detects a pause storm after this many ms, 100 to 5000.",
 	"pfc_watchdog.restoration_ms": "Every port whose PFC watchdog is on in the lab's configs restores a stormed queue after this many ms, 100 to 60000.",
-	"pfc_watchdog.action":         "Every port whose PFC watchdog is on in the lab's configs takes this action on a storm: drop, forward or alert.",
+	"pfc_watchdog.action":         "Every port whose PFC watchdog is on in the lab's configs takes this action on a storm: drop, forward or alert (EOS configs write them drop, no-drop and notify-only).",
 }
 
 // SweepPaths lists every key a matrix can sweep, in the order the

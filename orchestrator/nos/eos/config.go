@@ -382,8 +382,10 @@ func cfgWatchdogAction(a string) (string, error) {
 		return "no-drop", nil
 	case "errdisable":
 		return "errdisable", nil
+	case "alert", "notify-only":
+		return "notify-only", nil
 	}
-	return "", fmt.Errorf("PFC watchdog action %q has no EOS equivalent: use drop or forward", a)
+	return "", fmt.Errorf("PFC watchdog action %q has no EOS equivalent: use drop, forward, alert or errdisable", a)
 }
 
 // cfgSeconds renders milliseconds as EOS seconds: 200 -> "0.2".

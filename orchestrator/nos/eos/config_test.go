@@ -323,9 +323,20 @@ func TestRenderContent(t *testing.T) {
 	if back, err := Parse("leaf1", qos.Source{Name: "x.cfg", Data: moved}); err != nil || back.Ports[0].TCToQueue[6] != 7 || back.Ports[0].TCToQueue[5] != 5 {
 		t.Errorf("TC->queue read back = %v, %v", back.Ports[0].TCToQueue, err)
 	}
-	dc.Ports[0].Watchdog.Action = "alert"
+	// SONiC's alert is EOS's notify-only (it detects and only tells), and
+	// reads back as alert; an action EOS has no counterpart for is refused.
+	for i := range dc.Ports {
+		dc.Ports[i].Watchdog.Action = "alert"
+	}
+	out, err = Render(dc)
+	if err != nil || !strings.Contains(string(out), "priority-flow-control pause watchdog action notify-only\n") {
+		t.Errorf("alert action: %v\n%s", err, out)
+	} else if back := mustParseEOS(t, string(out)); back.Ports[0].Watchdog == nil || back.Ports[0].Watchdog.Action != "alert" {
+		t.Errorf("notify-only read back as %+v, want alert", back.Ports[0].Watchdog)
+	}
+	dc.Ports[0].Watchdog.Action = "shutdown"
 	if _, err := Render(dc); err == nil || !strings.Contains(err.Error(), "no EOS equivalent") {
-		t.Errorf("alert action: err = %v", err)
+		t.Errorf("shutdown action: err = %v", err)
 	}
 }
 

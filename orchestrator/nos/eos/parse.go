@@ -1064,9 +1064,13 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 			if eff.wdAction != "" {
 				w.Action = eff.wdAction
 			}
+			// The model names actions as SONiC does where EOS has the
+			// same one: no-drop forwards, notify-only only alerts.
 			switch w.Action {
 			case "no-drop":
 				w.Action = "forward"
+			case "notify-only":
+				w.Action = "alert"
 			case "":
 				w.Action = "errdisable"
 				def("priority-flow-control pause watchdog action", "errdisable", srcEOSUnverified, name, false)

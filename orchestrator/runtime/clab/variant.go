@@ -42,11 +42,12 @@ func VariantConfigs(l *runtime.Lab, v runtime.VariantSpec) ([]SwitchVariant, err
 	out := make([]SwitchVariant, 0, len(full))
 	for i := range full {
 		sv := SwitchVariant{Device: full[i].Device}
+		// The renderer's errors name the NOS and the device.
 		if sv.Full, err = codec.RenderQoS(full[i]); err != nil {
-			return nil, fmt.Errorf("render %s config of %s: %w", codec.Name(), sv.Device, err)
+			return nil, err
 		}
 		if sv.Variant, err = codec.RenderQoS(variant[i]); err != nil {
-			return nil, fmt.Errorf("render %s config of %s for variant %s: %w", codec.Name(), sv.Device, v.Name, err)
+			return nil, fmt.Errorf("variant %s: %w", v.Name, err)
 		}
 		out = append(out, sv)
 	}
