@@ -242,6 +242,22 @@ func TestRunVariantSweptQoSOnLiveLab(t *testing.T) {
 			checkLiveVariant(t, f, v, out)
 		})
 	}
+	// A swept buffer pool: SONiC's configs carry it, EOS's do not (EOS
+	// configures no buffer pools), so a live EOS switch would run the
+	// variant without it: refused before anything is pushed, naming it.
+	for _, nosName := range []string{"sonic", "eos"} {
+		f := newLiveFixture(t, nosName)
+		v := testVariant()
+		pool := int64(4 << 20)
+		v.Name, v.QoS = "ecn=on,pfc=on,qos.buffer_pool_bytes=4194304", lab.QoSSpec{BufferPoolBytes: &pool}
+		_, err := f.r.RunVariant(context.Background(), f.l, v)
+		switch {
+		case nosName == "sonic" && err != nil:
+			t.Errorf("sonic: a swept buffer pool: %v", err)
+		case nosName == "eos" && (exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), "pool.ingress_lossless_pool.size_bytes -> 4194304") || !strings.Contains(err.Error(), "--runtime sim") || len(f.pushes) != 0):
+			t.Errorf("eos: a swept buffer pool: err %v, %d pushes", err, len(f.pushes))
+		}
+	}
 	// qos.mtu is the NICs' on a live lab: refused before anything is pushed.
 	f := newLiveFixture(t, "sonic")
 	v := testVariant()

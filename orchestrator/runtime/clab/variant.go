@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/nos/eos"
 	"github.com/labctl/labctl/orchestrator/nos/sonic"
 	"github.com/labctl/labctl/orchestrator/qos"
@@ -49,9 +50,74 @@ func VariantConfigs(l *runtime.Lab, v runtime.VariantSpec) ([]SwitchVariant, err
 		if sv.Variant, err = codec.RenderQoS(variant[i]); err != nil {
 			return nil, fmt.Errorf("variant %s: %w", v.Name, err)
 		}
+		missing, err := uncarried(codec, full[i], variant[i], sv.Full, sv.Variant)
+		if err != nil {
+			return nil, fmt.Errorf("variant %s: %w", v.Name, err)
+		}
+		if len(missing) > 0 {
+			return nil, exitcode.Usagef("variant %s on lab %s: the %s config labctl writes for %s cannot carry these changes of the variant: %s; the live switch would run without them while the record says it ran them (fix: run this sweep on a lab brought up with --runtime sim, whose simulator takes them)",
+				v.Name, l.Name, codec.Name(), sv.Device, strings.Join(missing, ", "))
+		}
 		out = append(out, sv)
 	}
 	return out, nil
+}
+
+// uncarried lists the changes a variant makes to a switch's config, in
+// the model (qos.Diff of the lab's config and the variant's), that the
+// rendered configs do not make (the same Diff of the two rendered files
+// read back): what pushing the variant would not change on the switch,
+// such as an EOS buffer pool (EOS configures none). Each is "<port>
+// <field> -> <value>". Differences the renderer makes to both alike (a
+// SONiC port's speed, which only a lossless PG's profile carries) are no
+// change of the variant's and do not count.
+func uncarried(codec runtime.NOSCodec, full, variant qos.DeviceConfig, fullOut, variantOut []byte) ([]string, error) {
+	read := func(data []byte) (qos.DeviceConfig, error) {
+		return codec.ParseQoS(full.Device, qos.Source{Name: full.Device + codec.ConfigExt(), Data: data})
+	}
+	rf, err := read(fullOut)
+	if err != nil {
+		return nil, fmt.Errorf("read the rendered config of %s back: %w", full.Device, err)
+	}
+	rv, err := read(variantOut)
+	if err != nil {
+		return nil, fmt.Errorf("read the rendered variant config of %s back: %w", full.Device, err)
+	}
+	made := map[string]bool{}
+	for _, k := range changeKeys(qos.Diff([]qos.DeviceConfig{rf}, []qos.DeviceConfig{rv})) {
+		made[k] = true
+	}
+	var missing []string
+	for _, k := range changeKeys(qos.Diff([]qos.DeviceConfig{full}, []qos.DeviceConfig{variant})) {
+		if !made[k] {
+			missing = append(missing, k)
+		}
+	}
+	return missing, nil
+}
+
+// changeKeys names each port's change of a Difference ("Ethernet0
+// queue.3.ecn -> off"; a device field without a port), by where it lands
+// and not where it came from.
+func changeKeys(ds []qos.Difference) []string {
+	var out []string
+	for _, d := range ds {
+		ports := d.Ports
+		if len(ports) == 0 {
+			ports = []string{d.Port}
+		}
+		for _, p := range ports {
+			out = append(out, strings.TrimSpace(p+" "+d.Field)+" -> "+orDash(d.B))
+		}
+	}
+	return out
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }
 
 // PushVariantOverSSH moves a switch from the lab's config (full) to a
