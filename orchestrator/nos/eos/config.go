@@ -48,13 +48,13 @@ func LinuxInterface(name string) (string, error) {
 // maps (CoS and queues only where they differ from EOS's defaults), the PFC
 // watchdog defaults, one `qos profile` per distinct port QoS (ECN
 // thresholds scale with speed, so typically one per port speed), and
-// `service-profile` (and the MTU the config sets) on each interface. Buffers and PG headroom are not
-// configurable in EOS CLI and are not written. A queue's shaper is
-// written as its tx-queue's shape rate, a port's own shaper as its
-// profile's shape rate (above the tx-queues), each in kbps, percent or
-// pps (its burst is not written). A weighted queue numbered above a strict
-// one is written strict priority (EOS serves no round-robin queue above a
-// strict one), with a comment saying so.
+// `service-profile` (and the MTU the config sets) on each interface.
+// Buffers and PG headroom are not configurable in EOS CLI and are not
+// written. A queue's shaper is written as its tx-queue's shape rate, a
+// port's own shaper as its profile's shape rate (above the tx-queues),
+// each in kbps, percent or pps (its burst is not written). A weighted
+// queue numbered above a strict one is written strict priority (EOS serves
+// no round-robin queue above a strict one), with a comment saying so.
 func Render(dc qos.DeviceConfig) ([]byte, error) {
 	var b strings.Builder
 	fail := func(format string, a ...any) ([]byte, error) {

@@ -2,6 +2,7 @@ package clab
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -107,17 +108,10 @@ func changeKeys(ds []qos.Difference) []string {
 			ports = []string{d.Port}
 		}
 		for _, p := range ports {
-			out = append(out, strings.TrimSpace(p+" "+d.Field)+" -> "+orDash(d.B))
+			out = append(out, strings.TrimSpace(p+" "+d.Field)+" -> "+cmp.Or(d.B, "-"))
 		}
 	}
 	return out
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }
 
 // PushVariantOverSSH moves a switch from the lab's config (full) to a
