@@ -425,30 +425,60 @@ func TestLabSectionMutations(t *testing.T) {
 // key's benign and harmful one) is a lab a user can bring up on every
 // NOS, not only on SONiC, where TestLabSectionMutations runs them: the
 // NOS's renderer writes it (an EOS lab asking for the watchdog action
-// alert once failed 'labctl up' with "no EOS equivalent") and lint reads
-// it back.
+// alert once failed 'labctl up' with "no EOS equivalent"), lint reads it
+// back, and a harmful value gives the rule the table names on every NOS
+// (its benign value no finding the unchanged lab lacks).
 func TestLabQoSValuesRenderOnEveryNOS(t *testing.T) {
 	t.Parallel()
 	for _, name := range nos.Names() {
+		up := func(qosYAML string) (*labOutcome, bool) {
+			spec := strings.Replace(mutationLabSpec(qosYAML, "{}"), "sizing:", "nos: "+name+"\nsizing:", 1)
+			o := &labOutcome{dir: t.TempDir(), lint: map[string]qos.Finding{}}
+			o.spec = filepath.Join(o.dir, "lab.yaml")
+			if err := os.WriteFile(o.spec, []byte(spec), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if code, _, errs := resultsCLI(t, o.dir, "up", o.spec); code != 0 {
+				t.Errorf("%s: qos %s: up: exit %d: %s", name, qosYAML, code, errs)
+				return nil, false
+			}
+			code, out, errs := resultsCLI(t, o.dir, "config", "lint", o.spec, "-o", "json")
+			var rep struct{ Findings []qos.Finding }
+			if err := json.Unmarshal([]byte(out), &rep); code > 1 || err != nil {
+				t.Errorf("%s: qos %s: config lint: exit %d: %v\n%s%s", name, qosYAML, code, err, out, errs)
+				return nil, false
+			}
+			for _, f := range rep.Findings {
+				if f.Severity != qos.SevInfo {
+					o.lint[lintKey(f)] = f
+				}
+			}
+			return o, true
+		}
+		base, ok := up("{}")
+		if !ok {
+			continue
+		}
 		for _, k := range sectionKeys(reflect.TypeOf(lab.QoSSpec{})) {
 			m := qosMutations[k]
-			for _, value := range []string{m.benign, m.harmful} {
-				if value == "" {
-					continue
+			if o, ok := up(sectionYAML(m.with, k, m.benign)); ok {
+				for _, f := range addedLint(base, o) {
+					t.Errorf("%s: qos.%s %s (unchanged): lint adds %s %s %s: %s", name, k, m.benign, f.Rule, f.Severity, f.Device, f.Message)
 				}
-				spec := strings.Replace(mutationLabSpec(sectionYAML(m.with, k, value), "{}"), "sizing:", "nos: "+name+"\nsizing:", 1)
-				dir := t.TempDir()
-				file := filepath.Join(dir, "lab.yaml")
-				if err := os.WriteFile(file, []byte(spec), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				if code, _, errs := resultsCLI(t, dir, "up", file); code != 0 {
-					t.Errorf("%s: qos.%s %s: up: exit %d: %s", name, k, value, code, errs)
-					continue
-				}
-				if code, out, errs := resultsCLI(t, dir, "config", "lint", file); code > 1 {
-					t.Errorf("%s: qos.%s %s: config lint: exit %d: %s%s", name, k, value, code, out, errs)
-				}
+			}
+			if m.harmful == "" {
+				continue
+			}
+			o, ok := up(sectionYAML(m.with, k, m.harmful))
+			if !ok || m.lint == "" {
+				continue
+			}
+			var rules []string
+			for _, f := range addedLint(base, o) {
+				rules = append(rules, f.Rule)
+			}
+			if !slices.Contains(rules, m.lint) {
+				t.Errorf("%s: qos.%s %s: lint adds [%s], not %s", name, k, m.harmful, strings.Join(rules, ", "), m.lint)
 			}
 		}
 	}
