@@ -86,12 +86,16 @@ func TestRoundTripKeepsMeaning(t *testing.T) {
 			src("cos.cfg", "qos map cos 1 4 to traffic-class 2\nqos profile p\n   qos trust cos\n!\ninterface Ethernet1\n   mtu 9100\n   service-profile p\n!\ninterface Ethernet2\n   mtu 1500\n   service-profile p\n"),
 		},
 	}
+	// SONiC's real QoS files without their buffer files: PFC with no
+	// buffer pools known, which the renderer refuses (it cannot size the
+	// lossless PGs). Any other refusal fails.
+	refused := map[string]bool{"qos-arista7050.json": true, "qos-mellanox4600c-c64.json": true}
 	for _, name := range Names() {
 		n := mustLookup(t, name)
 		sets := append([][]qos.Source{{{Name: "rendered" + n.ConfigExt(), Data: bigSwitch(t, n, 8)}}}, own[name]...)
 		real := realConfigSets(t, n)
 		sets = append(sets, real...)
-		tripped, realTripped := 0, 0
+		realTripped := 0
 		for i, set := range sets {
 			var names []string
 			for _, s := range set {
@@ -103,23 +107,20 @@ func TestRoundTripKeepsMeaning(t *testing.T) {
 			case err != nil:
 				t.Errorf("%s: %v\nrendered:\n%s", what, err, rendered)
 				continue
+			case renderErr != nil && len(set) == 1 && refused[set[0].Name]:
+				t.Logf("%s: not rendered, as expected: %v", what, renderErr)
+				continue
 			case renderErr != nil:
-				t.Logf("%s: not rendered: %v", what, renderErr)
+				t.Errorf("%s: not rendered: %v", what, renderErr)
 				continue
 			case len(diff) > 0:
 				t.Errorf("%s: parsed, rendered and parsed again, the config changes %v\nrendered:\n%s", what, diff, rendered)
 			}
-			tripped++
 			if i >= len(sets)-len(real) {
 				realTripped++
 			}
 		}
-		// Every config here renders but SONiC's QoS-only files (PFC with
-		// no buffer pools, which the renderer refuses): a test that
-		// rendered nothing would check nothing.
-		if want := len(sets) - 2*btoi(name == "sonic" && len(real) > 0); tripped < want {
-			t.Errorf("%s: %d of %d configs went round, want %d", name, tripped, len(sets), want)
-		}
+		// A test that rendered none of the real configs would check little.
 		if len(real) > 0 && realTripped == 0 {
 			t.Errorf("%s: none of the real configs went round", name)
 		}
@@ -136,13 +137,6 @@ func TestRoundTripKeepsMeaning(t *testing.T) {
 			t.Errorf("the real qos.cfg no longer maps CoS and sets an MTU: give the round trip a config that does")
 		}
 	}
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // FuzzRoundTrip: whatever config a NOS parses and renders reads back with
