@@ -9,6 +9,7 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -104,6 +105,17 @@ func TestPushVariantOverSSHSONiC(t *testing.T) {
 		t.Fatal(err)
 	}
 	own := mustDB(t, []byte(`{"DEVICE_METADATA": {"localhost": {"hostname": "leaf1", "hwsku": "Force10-S6000"}}, "FEATURE": {"lldp": {"state": "enabled"}}}`))
+	// The switch's own PORT table, as a SONiC switch has one: every port's
+	// MTU and the speed it runs (the lab's), which labctl does not write.
+	lab, err := codec.ParseQoS(sw, qos.Source{Name: "lab", Data: file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ports := map[string]map[string]any{}
+	for _, p := range lab.Ports {
+		ports[p.Name] = map[string]any{"admin_status": "up", "mtu": "9100", "speed": strconv.Itoa(p.SpeedGbps * 1000)}
+	}
+	own["PORT"] = ports
 	upState := merge(own, mustDB(t, file))
 	for _, tc := range variantCases() {
 		t.Run(tc.Name, func(t *testing.T) {
@@ -353,5 +365,42 @@ func TestPushVariantOverSSHEOS(t *testing.T) {
 				t.Errorf("restore did not bring back the state up left:\n%q\nwant\n%q", keys(dev.running), keys(upState))
 			}
 		})
+	}
+}
+
+// A read-back holds the switch's own MTU and speed, which labctl's configs
+// leave to it: no difference of the push, but a speed the pushed config
+// states (in its lossless PGs' profiles) and the switch does not run is.
+func TestCompareReadbackLeavesTheSwitchsOwn(t *testing.T) {
+	l := testLab(t)
+	sw := l.Graph.Switches()[0].Name
+	codec, _ := runtime.Codec(l.NOS)
+	file, err := os.ReadFile(l.ConfigPath(codec, sw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pushed, err := codec.ParseQoS(sw, qos.Source{Name: "lab", Data: file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	readback := func(speedMbps func(gbps int) int) string {
+		db := mustDB(t, file)
+		ports := map[string]map[string]any{}
+		for _, p := range pushed.Ports {
+			ports[p.Name] = map[string]any{"mtu": "9100", "speed": strconv.Itoa(speedMbps(p.SpeedGbps))}
+		}
+		db["PORT"] = ports
+		out, err := json.Marshal(db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(out)
+	}
+	if diff, err := CompareReadbackData(codec, sw, "pushed", file, readback(func(g int) int { return g * 1000 })); err != nil || diff != "" {
+		t.Errorf("the switch's own MTU and the lab's speed read back: %v\n%s", err, diff)
+	}
+	diff, err := CompareReadbackData(codec, sw, "pushed", file, readback(func(int) int { return 40000 }))
+	if err != nil || !strings.Contains(diff, "speed_gbps: 400 -> 40") || strings.Contains(diff, "mtu") {
+		t.Errorf("a port running 40G where the config says 400G: %v\n%s", err, diff)
 	}
 }
