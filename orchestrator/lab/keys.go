@@ -71,7 +71,7 @@ var KeyDocs = specdoc.Table{
 		Default: "4 KiB per Gb/s of port speed"},
 	"qos.ecn.kmax_kb": {Doc: "Queue depth in KiB where the marking probability reaches pmax, above kmin_kb.",
 		Default: "16 KiB per Gb/s of port speed"},
-	"qos.ecn.pmax": {Doc: "Marking probability at kmax_kb, at least 0.01 and at most 1 (switches set it in whole percents).",
+	"qos.ecn.pmax": {Doc: "Marking probability at kmax_kb, a whole percent from 0.01 to 1 (switches set it in whole percents, so 0.125 is refused).",
 		Default: "0.2"},
 	"qos.pfc":          {Doc: "Priority flow control on the lossless priorities."},
 	"qos.pfc.enabled":  {Doc: "Send and honour PFC pause frames on the lossless priorities.", Default: "true (false in roce-ecn-only)"},

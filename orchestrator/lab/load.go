@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -278,6 +279,29 @@ func TransportError(err error, at func(path, msg, fix string) error) error {
 // that links no qos package resolves no QoS and leaves it nil.
 var CheckQoS func(QoSSpec) (field, msg string)
 
+// PmaxProblem says what is wrong with an ECN marking probability at Kmax
+// ("" when nothing) and the fix: it is above 0 and at most 1, and a whole
+// percent, as SONiC's green_drop_probability and EOS's
+// max-mark-probability are. Between two percents it is a probability no
+// switch config holds: the configs labctl writes would round it, while a
+// sweep's value went to the simulator as given (0.125 ran at 12.5% beside
+// configs saying 13%, and a live lab refused it). The lab spec's qos.ecn,
+// a scenario's sweep of qos.ecn.pmax and every QoS intent are checked by
+// it.
+func PmaxProblem(p float64) (msg, fix string) {
+	pct := p * 100
+	switch {
+	case p <= 0 || p > 1 || math.IsNaN(p):
+		return fmt.Sprintf("pmax %g is out of range", p), "use a marking probability from 0.01 to 1, for example 0.2"
+	case math.Round(pct) < 1:
+		return fmt.Sprintf("pmax %g is %g%%, which a switch sets in whole percents as 0%% (no marking below Kmax)", p, pct), "use at least 0.01"
+	case math.Abs(pct-math.Round(pct)) > 1e-9:
+		return fmt.Sprintf("pmax %g is %g%%, which no switch sets: SONiC and EOS take the marking probability in whole percents", p, pct),
+			fmt.Sprintf("use %g or %g", math.Floor(pct)/100, math.Ceil(pct)/100)
+	}
+	return "", ""
+}
+
 // ValidateQoS checks the ranges of QoS overrides that need no knowledge of
 // profiles; the qos package checks the rest. at positions an error by the
 // key's YAML path ("$.qos.ecn.kmin_kb"); a scenario sweeping a qos key
@@ -329,8 +353,10 @@ func ValidateQoS(q *QoSSpec, at func(path, msg, fix string) error) error {
 		if e.KminKB != nil && e.KmaxKB != nil && *e.KminKB >= *e.KmaxKB {
 			return at("$.qos.ecn.kmin_kb", fmt.Sprintf("kmin_kb %d is not below kmax_kb %d", *e.KminKB, *e.KmaxKB), "make kmin_kb smaller than kmax_kb")
 		}
-		if e.Pmax != nil && (*e.Pmax <= 0 || *e.Pmax > 1) {
-			return at("$.qos.ecn.pmax", fmt.Sprintf("pmax %g is out of range", *e.Pmax), "use a marking probability from 0.01 to 1, for example 0.2")
+		if e.Pmax != nil {
+			if msg, fix := PmaxProblem(*e.Pmax); msg != "" {
+				return at("$.qos.ecn.pmax", msg, fix)
+			}
 		}
 	}
 	if w := q.PFCWatchdog; w != nil {

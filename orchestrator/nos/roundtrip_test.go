@@ -174,7 +174,7 @@ func FuzzRoundTrip(f *testing.F) {
 // simulator runs), render to configs that read back the same: the configs
 // the run keeps for the variant, and those a live lab is pushed, mean what
 // was simulated. Values stay within what a lab spec or sweep may give
-// (lab's key docs: kmin_kb above 0 and below kmax_kb, pmax 0.01-1,
+// (lab's key docs: kmin_kb above 0 and below kmax_kb, pmax a whole percent,
 // detection 100-5000 ms, restoration 100-60000 ms, a 64 KiB-1 GiB pool).
 func FuzzVariantRendersAsSimulated(f *testing.F) {
 	f.Add(uint8(0), uint8(0xff), uint16(150), uint16(1500), uint8(20), uint32(12<<20), uint16(200), uint16(200), uint8(0), true, true)

@@ -13,7 +13,6 @@ package qos
 import (
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -369,13 +368,8 @@ func (in Intent) Validate() error {
 	if b := in.Buffer.SharedPoolBytes; b != 0 && (b < lab.MinBufferPoolBytes || b > lab.MaxBufferPoolBytes) {
 		bad("buffer_pool_bytes", "buffer_pool_bytes: %d is outside %d-%d", b, lab.MinBufferPoolBytes, lab.MaxBufferPoolBytes)
 	}
-	switch {
-	case in.ECN.Pmax <= 0 || in.ECN.Pmax > 1:
-		bad("ecn.pmax", "ecn.pmax: %g is outside (0, 1]", in.ECN.Pmax)
-	case math.Round(in.ECN.Pmax*100) < 1:
-		// SONiC's green_drop_probability and EOS's max-mark-probability
-		// are whole percents: the configs would mark nothing below Kmax.
-		bad("ecn.pmax", "ecn.pmax: %g is %g%%, which a switch sets in whole percents as 0%% (no marking below Kmax): use at least 0.01", in.ECN.Pmax, in.ECN.Pmax*100)
+	if msg, fix := lab.PmaxProblem(in.ECN.Pmax); msg != "" {
+		bad("ecn.pmax", "ecn.%s: %s", msg, fix)
 	}
 	if in.ECN.KminKB < 0 || in.ECN.KmaxKB < 0 {
 		bad("ecn", "ecn.kmin_kb/kmax_kb must not be negative")

@@ -1071,7 +1071,7 @@ type SweepPath struct {
 var qosSweepDocs = map[string]string{
 	"ecn.kmin_kb":                 "Every queue that marks ECN in the lab's configs marks from this depth, in KiB, above 0; its Kmax and pmax stay as the configs have them, and a Kmin at or above a port's Kmax is refused.",
 	"ecn.kmax_kb":                 "Every queue that marks ECN in the lab's configs reaches pmax at this depth, in KiB, above 0; its Kmin stays as the configs have it, and must stay below.",
-	"ecn.pmax":                    "Every queue that marks ECN in the lab's configs marks with this probability at Kmax, above 0 and at most 1.",
+	"ecn.pmax":                    "Every queue that marks ECN in the lab's configs marks with this probability at Kmax, a whole percent from 0.01 to 1 (switches set it in whole percents).",
 	"mtu":                         "The payload MTU the NICs send (the simulator's packet size): 256, 512, 1024, 2048 or 4096 bytes for RoCE and InfiniBand (an IBA path MTU), 256 to 9216 for UET. The switch configs labctl writes carry no MTU and keep the PFC headroom the lab's configs size; simulator only (a live lab's MTU is soft-RoCE's).",
 	"buffer_pool_bytes":           "Every switch's shared buffer pool (ingress and lossy egress pools; the egress lossless pool, the whole buffer, changes by as much), 65536 to 1073741824 bytes. The lab's other buffer settings stay as its configs have them. A lab on a live runtime with EOS switches refuses it: EOS configures no buffer pools, so only the simulator can run it.",
 	"pfc_watchdog.enabled":        "false takes the PFC watchdog off every port; true keeps it where the lab's configs have it (a lab whose configs have none cannot sweep it).",
