@@ -47,7 +47,7 @@ func roundTrip(n NOS, srcs ...qos.Source) (diff []qos.Difference, rendered []byt
 // realConfigSets are the real configs of a NOS (reference/real-configs),
 // each alone and, for EOS, the two files of one switch together; nil where
 // they are not there (they must be in CI).
-func realConfigSets(t *testing.T, n NOS) [][]qos.Source {
+func realConfigSets(t testing.TB, n NOS) [][]qos.Source {
 	t.Helper()
 	dir := filepath.Join("..", "..", "..", "shared", "reference", "real-configs", n.Name())
 	files, _ := filepath.Glob(filepath.Join(dir, "*"+n.ConfigExt()))
@@ -82,6 +82,9 @@ func TestRoundTripKeepsMeaning(t *testing.T) {
 		"eos": {
 			// The watchdog's poll interval with no port running it yet.
 			src("poll.cfg", "priority-flow-control pause watchdog default polling-interval 1\ninterface Ethernet1\n   service-profile p\n!\nqos profile p\n   qos trust dscp\n"),
+			// Two PFC ports of one profile, the watchdog on by default and
+			// turned off on one of them.
+			src("wdoff.cfg", "priority-flow-control pause watchdog default timeout 0.2\npriority-flow-control pause watchdog default recovery-time 0.2\nqos map dscp 26 to traffic-class 3\nqos profile p\n   qos trust dscp\n   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n!\ninterface Ethernet1\n   service-profile p\n!\ninterface Ethernet2\n   service-profile p\n   no priority-flow-control pause watchdog\n"),
 			// A CoS map of its own on a port trusting CoS, and MTUs.
 			src("cos.cfg", "qos map cos 1 4 to traffic-class 2\nqos profile p\n   qos trust cos\n!\ninterface Ethernet1\n   mtu 9100\n   service-profile p\n!\ninterface Ethernet2\n   mtu 1500\n   service-profile p\n"),
 		},
@@ -159,6 +162,10 @@ func FuzzRoundTrip(f *testing.F) {
 	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
 		names := Names()
 		n := mustLookup(t, names[int(which)%len(names)])
+		// A refusal to render is no failure here: arbitrary input makes
+		// models no NOS can write (per-port DSCP maps on EOS, CoS trust on
+		// SONiC). A refusal of a model labctl makes itself fails
+		// TestRoundTripKeepsMeaning and FuzzVariantRendersAsSimulated.
 		diff, rendered, _, err := roundTrip(n, qos.Source{Name: "fuzz" + n.ConfigExt(), Data: data})
 		if err != nil && rendered != nil {
 			t.Fatalf("%s: the rendered config does not parse: %v\ninput:\n%s\nrendered:\n%s", n.Name(), err, data, rendered)
@@ -181,18 +188,35 @@ func FuzzVariantRendersAsSimulated(f *testing.F) {
 	f.Add(uint8(1), uint8(0xff), uint16(150), uint16(1500), uint8(20), uint32(12<<20), uint16(200), uint16(200), uint8(0), true, true)
 	f.Add(uint8(1), uint8(0x07), uint16(1), uint16(2), uint8(1), uint32(64<<10), uint16(100), uint16(100), uint8(1), false, true)
 	f.Add(uint8(0), uint8(0x3c), uint16(3001), uint16(3002), uint8(99), uint32(1<<30), uint16(4900), uint16(59999), uint8(2), true, false)
-	bases := map[string]qos.DeviceConfig{}
-	f.Fuzz(func(t *testing.T, which, set uint8, kmin, kmax uint16, pmax uint8, pool uint32, det, rest uint16, action uint8, ecn, pfc bool) {
-		names := Names()
-		n := mustLookup(t, names[int(which)%len(names)])
-		base, ok := bases[n.Name()]
-		if !ok {
-			var err error
-			if base, err = n.ParseQoS("leaf1", qos.Source{Name: "leaf1" + n.ConfigExt(), Data: bigSwitch(t, n, 4)}); err != nil {
-				t.Fatal(err)
-			}
-			bases[n.Name()] = base
+	// The switches a variant starts from: each NOS's rendered one, and the
+	// real configs that render (their CoS maps, MTUs, per-port watchdogs).
+	type base struct {
+		n    NOS
+		dc   qos.DeviceConfig
+		real bool
+	}
+	var bases []base
+	for _, name := range Names() {
+		n, err := Lookup(name)
+		if err != nil {
+			f.Fatal(err)
 		}
+		dc, err := n.ParseQoS("leaf1", qos.Source{Name: "leaf1" + n.ConfigExt(), Data: bigSwitch(f, n, 4)})
+		if err != nil {
+			f.Fatal(err)
+		}
+		bases = append(bases, base{n, dc, false})
+		for _, set := range realConfigSets(f, n) {
+			if dc, err := n.ParseQoS("sw", set...); err == nil {
+				if _, err := n.RenderQoS(dc); err == nil {
+					bases = append(bases, base{n, dc, true})
+				}
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, which, set uint8, kmin, kmax uint16, pmax uint8, pool uint32, det, rest uint16, action uint8, ecn, pfc bool) {
+		b := bases[int(which)%len(bases)]
+		n := b.n
 		// The swept values, each key set or not by a bit of set.
 		var o lab.QoSSpec
 		on := func(bit uint) bool { return set&(1<<bit) != 0 }
@@ -232,8 +256,11 @@ func FuzzVariantRendersAsSimulated(f *testing.F) {
 		if *wd != (lab.WatchdogSpec{}) {
 			o.PFCWatchdog = wd
 		}
-		dc := base.Clone()
+		dc := b.dc.Clone()
 		if _, err := dc.ApplyOverrides(o); err != nil {
+			if b.real {
+				return // a refusal with its reason (thresholds in another unit than bytes)
+			}
 			t.Fatalf("%s: values a sweep may give refused: %v", n.Name(), err)
 		}
 		if !ecn {
@@ -246,7 +273,7 @@ func FuzzVariantRendersAsSimulated(f *testing.F) {
 		if err != nil {
 			t.Fatalf("%s: the variant's configs (%+v, ecn %v, pfc %v) do not render: %v", n.Name(), o, ecn, pfc, err)
 		}
-		back, err := n.ParseQoS("leaf1", qos.Source{Name: "leaf1" + n.ConfigExt(), Data: out})
+		back, err := n.ParseQoS(dc.Device, qos.Source{Name: dc.Device + n.ConfigExt(), Data: out})
 		if err != nil {
 			t.Fatalf("%s: the variant's rendered configs do not parse: %v\n%s", n.Name(), err, out)
 		}

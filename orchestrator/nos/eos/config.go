@@ -125,8 +125,8 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 			break
 		}
 	}
-	// The poll interval is the device's whether or not a port runs the
-	// watchdog (a sweep may turn it on later), so it is written either way.
+	// The poll interval is the device's, written whether or not a port
+	// runs the watchdog, so that the config reads back as it was.
 	action := ""
 	if wd != nil {
 		var err error
@@ -222,6 +222,12 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 			for _, pr := range p.PFCPriorities {
 				fmt.Fprintf(&b, "   priority-flow-control priority %d no-drop\n", pr)
 			}
+		}
+		// The default timeout written above turns the watchdog on at
+		// every PFC port that does not say otherwise (as labctl reads
+		// EOS), so a PFC port without one says so.
+		if p.Watchdog == nil && wd != nil && len(p.PFCPriorities) > 0 {
+			b.WriteString("   no priority-flow-control pause watchdog\n")
 		}
 		if w := p.Watchdog; w != nil {
 			action, err := cfgWatchdogAction(w.Action)
@@ -385,7 +391,7 @@ func cfgWatchdogAction(a string) (string, error) {
 	case "alert", "notify-only":
 		return "notify-only", nil
 	}
-	return "", fmt.Errorf("PFC watchdog action %q has no EOS equivalent: use drop, forward, alert or errdisable", a)
+	return "", fmt.Errorf("PFC watchdog action %q has no EOS equivalent: use drop, forward (EOS no-drop), alert (EOS notify-only) or errdisable", a)
 }
 
 // cfgSeconds renders milliseconds as EOS seconds: 200 -> "0.2".
