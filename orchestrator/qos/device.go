@@ -303,8 +303,9 @@ func (w *PortWatchdog) Watches(tc int) bool {
 }
 
 // WatchdogActions are the actions a port's watchdog may take: SONiC's
-// drop, forward and alert, EOS's errdisable and notify-only (EOS's
-// no-drop reads as forward).
+// drop, forward and alert, and EOS's errdisable (EOS's no-drop reads as
+// forward and its notify-only as alert; notify-only stays valid for
+// models built before that).
 var WatchdogActions = []string{"drop", "forward", "alert", "errdisable", "notify-only"}
 
 // QueueConfig is one egress queue's scheduling, WRED/ECN and admission.

@@ -93,6 +93,8 @@ func diffDevice(dev string, a, b *Settings) []Difference {
 	fa, fb := a.expand(), b.expand()
 	colourAsGreen(fa, fb)
 	colourAsGreen(fb, fa)
+	watchdogActionAsAlert(fa)
+	watchdogActionAsAlert(fb)
 	order := a.Ports
 	for _, p := range b.Ports {
 		if !slices.Contains(order, p) {
@@ -158,6 +160,16 @@ func colourAsGreen(f, other map[string]map[string]string) {
 				f[key][p] = v
 			}
 		}
+	}
+}
+
+// watchdogActionAsAlert reads a watchdog action recorded as EOS's
+// notify-only as alert, the name the EOS reader gives it since 2026-12-07
+// (as no-drop reads as forward): a record from before compared with one
+// from after is the same action, no change.
+func watchdogActionAsAlert(f map[string]map[string]string) {
+	for p, v := range f["pfc_watchdog"] {
+		f["pfc_watchdog"][p] = strings.Replace(v, "action=notify-only", "action=alert", 1)
 	}
 }
 

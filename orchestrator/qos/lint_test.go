@@ -681,6 +681,27 @@ func TestDiffGreenOnlyNamesGreen(t *testing.T) {
 	}
 }
 
+// A record from before EOS's notify-only read as alert compares with one
+// from after as the same action; another action still differs.
+func TestDiffWatchdogNotifyOnlyIsAlert(t *testing.T) {
+	_, cfgs := lintBase(t)
+	p := cfgs[0].Port("Ethernet0")
+	if len(p.PFCPriorities) == 0 {
+		t.Skip("the base config's Ethernet0 has no PFC")
+	}
+	with := func(action string) []Settings {
+		dc := cfgs[0].Clone()
+		dc.Port("Ethernet0").Watchdog = &PortWatchdog{DetectionMs: 200, RestorationMs: 200, Action: action}
+		return SummarizeAll([]DeviceConfig{dc})
+	}
+	if d := DiffSettings(with("notify-only"), with("alert")); len(d) > 0 {
+		t.Errorf("notify-only against alert: %v", d)
+	}
+	if d := DiffSettings(with("notify-only"), with("drop")); len(d) != 1 || d[0].Field != "pfc_watchdog" {
+		t.Errorf("notify-only against drop: %v", d)
+	}
+}
+
 // TestLintPFCPGMapThatAgrees: a PFC-priority-to-PG map that pauses each
 // PFC priority from the PG its traffic fills (the identity here) is no
 // QOS023 finding.
