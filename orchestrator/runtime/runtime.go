@@ -192,6 +192,16 @@ type Preflighter interface {
 	Preflight(ctx context.Context, l *Lab) error
 }
 
+// VariantChecker is an optional capability of a Runtime: CheckVariant
+// refuses a variant the runtime cannot run (a live lab: a collective, a
+// swept MTU, a pause storm, a change its NOS's config cannot carry) with
+// the error RunVariant would give, without touching the lab. The scenario
+// runner checks every variant first, so a matrix whose later points a
+// runtime refuses stops before its first point runs.
+type VariantChecker interface {
+	CheckVariant(l *Lab, v VariantSpec) error
+}
+
 // ParallelRunner is an optional capability of a Runtime: it can run
 // several variants of a scenario at once (the simulator can; a live lab
 // has one set of switches and cannot).

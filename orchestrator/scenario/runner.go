@@ -166,6 +166,15 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 	if err := s.checkTransportsRun(specs); err != nil {
 		return err
 	}
+	// Every variant the runtime would refuse is refused now, before the
+	// first one runs.
+	if vc, ok := r.Runtime.(runtime.VariantChecker); ok {
+		for _, vs := range specs {
+			if err := vc.CheckVariant(r.Lab, vs); err != nil {
+				return err
+			}
+		}
+	}
 	for _, sw := range s.Matrix.Sweeps {
 		run.Sweep = append(run.Sweep, results.SweepDim{Path: sw.Path, Values: sw.Values})
 	}

@@ -179,6 +179,36 @@ func TestRunnerVariantError(t *testing.T) {
 	}
 }
 
+// checkingRuntime is fakeRuntime that refuses one variant before a run,
+// as a live lab refuses a variant it cannot run.
+type checkingRuntime struct {
+	fakeRuntime
+	refuse string
+}
+
+func (c *checkingRuntime) CheckVariant(_ *runtime.Lab, v runtime.VariantSpec) error {
+	if v.Name == c.refuse {
+		return errors.New("cannot run " + v.Name)
+	}
+	return nil
+}
+
+// A variant the runtime refuses stops the run before its first variant
+// runs and before anything is saved, even when it is the matrix's last.
+func TestRunnerChecksEveryVariantFirst(t *testing.T) {
+	s, _ := Resolve("incast")
+	rt := &checkingRuntime{refuse: "ecn=off,pfc=off"}
+	var saves []string
+	_, err := runOnce(t, s, rt, context.Background(), 1, &saves)
+	if err == nil || !strings.Contains(err.Error(), "cannot run ecn=off,pfc=off") || rt.calls != 0 || len(saves) != 0 {
+		t.Errorf("err %v, %d variants run, saves %v", err, rt.calls, saves)
+	}
+	rt = &checkingRuntime{refuse: "none"}
+	if _, err := runOnce(t, s, rt, context.Background(), 1, nil); err != nil || rt.calls != 4 {
+		t.Errorf("nothing refused: err %v, %d variants run", err, rt.calls)
+	}
+}
+
 func TestRunnerInterrupted(t *testing.T) {
 	s, _ := Resolve("ecn-pfc")
 	ctx, cancel := context.WithCancel(context.Background())

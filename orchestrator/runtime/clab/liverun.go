@@ -31,6 +31,59 @@ type Simulator interface {
 // which runs even when the run was interrupted.
 const restoreTimeout = 5 * time.Minute
 
+// livePlan is what a live lab needs of a variant before it touches the
+// lab: the flows' commands, the link faults' actions and each switch's
+// configs.
+type livePlan struct {
+	cmds    []FlowCommand
+	actions []linkAction
+	plan    []SwitchVariant
+}
+
+// prepareVariant checks that a live lab can run the variant and plans it,
+// from the lab's files alone: every refusal of a variant a live lab cannot
+// run (a collective, a swept MTU, a pause storm, a change its NOS's config
+// cannot carry) comes from here, before anything is pushed.
+func prepareVariant(l *runtime.Lab, v runtime.VariantSpec) (livePlan, error) {
+	if v.Collective != nil {
+		return livePlan{}, exitcode.Usagef("variant %s on lab %s: collectives (%s) run only in the simulator: use --runtime sim", v.Name, l.Name, v.Collective.Kind)
+	}
+	if len(v.Flows) == 0 {
+		return livePlan{}, exitcode.Usagef("variant %s on lab %s has no flows", v.Name, l.Name)
+	}
+	if v.QoS.MTU != nil {
+		return livePlan{}, exitcode.Usagef("variant %s on lab %s sweeps qos.mtu, which runs on the simulator only: a live lab's RoCE MTU is soft-RoCE's, taken from the hosts' interfaces (use --runtime sim)", v.Name, l.Name)
+	}
+	cmds, err := FlowCommands(l, v)
+	if err != nil {
+		return livePlan{}, exitcode.Usage(err)
+	}
+	actions, err := liveFaults(l, v)
+	if err != nil {
+		return livePlan{}, err
+	}
+	plan, err := VariantConfigs(l, v)
+	if err != nil {
+		return livePlan{}, err
+	}
+	return livePlan{cmds: cmds, actions: actions, plan: plan}, nil
+}
+
+// CheckVariant refuses, before a run starts, a variant a live lab cannot
+// run, with the error RunVariant would give it (prepareVariant); the
+// clabernetes runtime checks its variants with it too.
+func CheckVariant(l *runtime.Lab, v runtime.VariantSpec) error {
+	_, err := prepareVariant(l, v)
+	return err
+}
+
+var _ runtime.VariantChecker = (*Runtime)(nil)
+
+// CheckVariant implements runtime.VariantChecker.
+func (r *Runtime) CheckVariant(l *runtime.Lab, v runtime.VariantSpec) error {
+	return CheckVariant(l, v)
+}
+
 // RunVariant implements runtime.Runtime on a live lab:
 //
 //  1. every switch is moved to the variant's config (PushVariant), read
@@ -51,27 +104,11 @@ func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, v runtime.Vari
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if v.Collective != nil {
-		return nil, exitcode.Usagef("variant %s on lab %s: collectives (%s) run only in the simulator: use --runtime sim", v.Name, l.Name, v.Collective.Kind)
-	}
-	if len(v.Flows) == 0 {
-		return nil, exitcode.Usagef("variant %s on lab %s has no flows", v.Name, l.Name)
-	}
-	if v.QoS.MTU != nil {
-		return nil, exitcode.Usagef("variant %s on lab %s sweeps qos.mtu, which runs on the simulator only: a live lab's RoCE MTU is soft-RoCE's, taken from the hosts' interfaces (use --runtime sim)", v.Name, l.Name)
-	}
-	cmds, err := FlowCommands(l, v)
-	if err != nil {
-		return nil, exitcode.Usage(err)
-	}
-	actions, err := liveFaults(l, v)
+	lp, err := prepareVariant(l, v)
 	if err != nil {
 		return nil, err
 	}
-	plan, err := VariantConfigs(l, v)
-	if err != nil {
-		return nil, err
-	}
+	cmds, actions, plan := lp.cmds, lp.actions, lp.plan
 	say := progress(l)
 	tr, err := r.reach(ctx, l)
 	if err != nil {

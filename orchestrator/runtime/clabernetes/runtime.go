@@ -737,6 +737,14 @@ func (r *Runtime) waitGone(ctx context.Context, c *Cluster, topo string, say fun
 	}
 }
 
+var _ runtime.VariantChecker = (*Runtime)(nil)
+
+// CheckVariant implements runtime.VariantChecker with the containerlab
+// runtime's checks: the variants a live lab cannot run are the same.
+func (r *Runtime) CheckVariant(l *runtime.Lab, v runtime.VariantSpec) error {
+	return clab.CheckVariant(l, v)
+}
+
 // RunVariant implements runtime.Runtime with the containerlab runtime's
 // code (variant pushes, perftest, counters, the simulated twin), reaching
 // the nodes through the Kubernetes API.
