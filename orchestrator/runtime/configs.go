@@ -351,8 +351,8 @@ func ApplyQoS(cfgs []qos.DeviceConfig, o lab.QoSSpec) (int, error) {
 }
 
 // VariantIntent is the lab's intent as a variant's traffic sees it: a
-// swept qos.mtu is the MTU the NICs send (the switch configs labctl
-// renders carry no MTU).
+// swept qos.mtu is the MTU the NICs send (the switch configs keep the MTU
+// the lab's give them).
 func VariantIntent(in qos.Intent, vs VariantSpec) qos.Intent {
 	if vs.QoS.MTU != nil {
 		in.MTU = *vs.QoS.MTU
