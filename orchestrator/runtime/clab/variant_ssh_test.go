@@ -96,23 +96,30 @@ func (d *variantFakeSONiC) exec(cmd string) (string, int) {
 // starts as `labctl up` left it (its own tables plus the lab's config
 // merged), each variant leaves exactly the variant's QoS, and the restore
 // brings back the state `up` left.
-func TestPushVariantOverSSHSONiC(t *testing.T) {
-	l := testLab(t)
-	sw := l.Graph.Switches()[0].Name
-	codec, _ := runtime.Codec(l.NOS)
+// firstSwitchConfig is the test lab's first switch: its name, the lab's
+// codec, its config file and the config parsed.
+func firstSwitchConfig(t *testing.T) (l *runtime.Lab, sw string, codec runtime.NOSCodec, file []byte, dc qos.DeviceConfig) {
+	t.Helper()
+	l = testLab(t)
+	sw = l.Graph.Switches()[0].Name
+	codec, _ = runtime.Codec(l.NOS)
 	file, err := os.ReadFile(l.ConfigPath(codec, sw))
 	if err != nil {
 		t.Fatal(err)
 	}
+	if dc, err = codec.ParseQoS(sw, qos.Source{Name: "lab", Data: file}); err != nil {
+		t.Fatal(err)
+	}
+	return l, sw, codec, file, dc
+}
+
+func TestPushVariantOverSSHSONiC(t *testing.T) {
+	l, sw, codec, file, cfg := firstSwitchConfig(t)
 	own := mustDB(t, []byte(`{"DEVICE_METADATA": {"localhost": {"hostname": "leaf1", "hwsku": "Force10-S6000"}}, "FEATURE": {"lldp": {"state": "enabled"}}}`))
 	// The switch's own PORT table, as a SONiC switch has one: every port's
 	// MTU and the speed it runs (the lab's), which labctl does not write.
-	lab, err := codec.ParseQoS(sw, qos.Source{Name: "lab", Data: file})
-	if err != nil {
-		t.Fatal(err)
-	}
 	ports := map[string]map[string]any{}
-	for _, p := range lab.Ports {
+	for _, p := range cfg.Ports {
 		ports[p.Name] = map[string]any{"admin_status": "up", "mtu": "9100", "speed": strconv.Itoa(p.SpeedGbps * 1000)}
 	}
 	own["PORT"] = ports
@@ -372,17 +379,7 @@ func TestPushVariantOverSSHEOS(t *testing.T) {
 // leave to it: no difference of the push, but a speed the pushed config
 // states (in its lossless PGs' profiles) and the switch does not run is.
 func TestCompareReadbackLeavesTheSwitchsOwn(t *testing.T) {
-	l := testLab(t)
-	sw := l.Graph.Switches()[0].Name
-	codec, _ := runtime.Codec(l.NOS)
-	file, err := os.ReadFile(l.ConfigPath(codec, sw))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pushed, err := codec.ParseQoS(sw, qos.Source{Name: "lab", Data: file})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, sw, codec, file, pushed := firstSwitchConfig(t)
 	readback := func(speedMbps func(gbps int) int) string {
 		db := mustDB(t, file)
 		ports := map[string]map[string]any{}
