@@ -483,3 +483,33 @@ func TestLabQoSValuesRenderOnEveryNOS(t *testing.T) {
 		}
 	}
 }
+
+// A sweep of the watchdog's action over every value a scenario may give
+// runs on an EOS lab (alert once failed the run before any variant, "no
+// EOS equivalent"), and each variant's kept config says its action as EOS
+// does.
+func TestEOSWatchdogActionSweepRuns(t *testing.T) {
+	t.Parallel()
+	dir := upLab(t, "16gpu", "--nos", "eos")
+	sc := filepath.Join(dir, "wd.yaml")
+	if err := os.WriteFile(sc, []byte("name: wd\nmatrix:\n  ecn: [on]\n  pfc: [on]\n  qos.pfc_watchdog.action: [drop, forward, alert]\nduration: 100us\nsample_every: 0\ntraffic:\n  - pattern: incast\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, r, errs := runJSON(t, dir, sc, "16gpu")
+	if code != 0 || r == nil || len(r.Variants) != 3 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, v := range r.Variants {
+		if v.Configs == nil || v.Configs.Dir == "" {
+			t.Fatalf("%s: no kept configs", v.Name)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, "results", r.RunID, v.Configs.Dir, "leaf1.cfg"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{"drop": "drop", "forward": "no-drop", "alert": "notify-only"}[v.Params["qos.pfc_watchdog.action"]]
+		if want == "" || !strings.Contains(string(data), "priority-flow-control pause watchdog action "+want+"\n") {
+			t.Errorf("%s: leaf1.cfg does not say the action %q:\n%s", v.Name, want, data)
+		}
+	}
+}
