@@ -75,27 +75,36 @@ func realConfigSets(t testing.TB, n NOS) [][]qos.Source {
 	return sets
 }
 
+// roundTripCases are, per NOS, small configs of statements the rendered
+// switches lack (EOS's among them the four its renderer once dropped or
+// turned around): the round-trip test's own cases and the fuzzer's seeds.
+var roundTripCases = map[string][][]qos.Source{
+	"sonic": {
+		// An egress remark of RoCE's class on one port of two.
+		oneSource("remark.json", `{"DSCP_TO_TC_MAP": {"AZURE": {"26": "3", "48": "6"}}, "TC_TO_DSCP_MAP": {"R": {"3": "10"}}, "PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "AZURE", "tc_to_dscp_map": "R"}, "Ethernet4": {"dscp_to_tc_map": "AZURE"}}}`),
+	},
+	"eos": {
+		// The watchdog's poll interval with no port running it yet.
+		oneSource("poll.cfg", "priority-flow-control pause watchdog default polling-interval 1\ninterface Ethernet1\n   service-profile p\n!\nqos profile p\n   qos trust dscp\n"),
+		// Two PFC ports of one profile, the watchdog on by default and
+		// turned off on one of them.
+		oneSource("wdoff.cfg", "priority-flow-control pause watchdog default timeout 0.2\npriority-flow-control pause watchdog default recovery-time 0.2\nqos map dscp 26 to traffic-class 3\nqos profile p\n   qos trust dscp\n   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n!\ninterface Ethernet1\n   service-profile p\n!\ninterface Ethernet2\n   service-profile p\n   no priority-flow-control pause watchdog\n"),
+		// A CoS map of its own on a port trusting CoS, and MTUs.
+		oneSource("cos.cfg", "qos map cos 1 4 to traffic-class 2\nqos profile p\n   qos trust cos\n!\ninterface Ethernet1\n   mtu 9100\n   service-profile p\n!\ninterface Ethernet2\n   mtu 1500\n   service-profile p\n"),
+	},
+}
+
+// oneSource is a config of one file.
+func oneSource(name, text string) []qos.Source { return []qos.Source{{Name: name, Data: []byte(text)}} }
+
 func TestRoundTripKeepsMeaning(t *testing.T) {
-	src := func(name, text string) []qos.Source { return []qos.Source{{Name: name, Data: []byte(text)}} }
-	// Statements a renderer once dropped, as a config with nothing else.
-	own := map[string][][]qos.Source{
-		"eos": {
-			// The watchdog's poll interval with no port running it yet.
-			src("poll.cfg", "priority-flow-control pause watchdog default polling-interval 1\ninterface Ethernet1\n   service-profile p\n!\nqos profile p\n   qos trust dscp\n"),
-			// Two PFC ports of one profile, the watchdog on by default and
-			// turned off on one of them.
-			src("wdoff.cfg", "priority-flow-control pause watchdog default timeout 0.2\npriority-flow-control pause watchdog default recovery-time 0.2\nqos map dscp 26 to traffic-class 3\nqos profile p\n   qos trust dscp\n   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n!\ninterface Ethernet1\n   service-profile p\n!\ninterface Ethernet2\n   service-profile p\n   no priority-flow-control pause watchdog\n"),
-			// A CoS map of its own on a port trusting CoS, and MTUs.
-			src("cos.cfg", "qos map cos 1 4 to traffic-class 2\nqos profile p\n   qos trust cos\n!\ninterface Ethernet1\n   mtu 9100\n   service-profile p\n!\ninterface Ethernet2\n   mtu 1500\n   service-profile p\n"),
-		},
-	}
 	// SONiC's real QoS files without their buffer files: PFC with no
 	// buffer pools known, which the renderer refuses (it cannot size the
 	// lossless PGs). Any other refusal fails.
 	refused := map[string]bool{"qos-arista7050.json": true, "qos-mellanox4600c-c64.json": true}
 	for _, name := range Names() {
 		n := mustLookup(t, name)
-		sets := append([][]qos.Source{{{Name: "rendered" + n.ConfigExt(), Data: bigSwitch(t, n, 8)}}}, own[name]...)
+		sets := append([][]qos.Source{{{Name: "rendered" + n.ConfigExt(), Data: bigSwitch(t, n, 8)}}}, roundTripCases[name]...)
 		real := realConfigSets(t, n)
 		sets = append(sets, real...)
 		realTripped := 0
@@ -151,6 +160,9 @@ func FuzzRoundTrip(f *testing.F) {
 			f.Fatal(err)
 		}
 		f.Add(uint8(i), bigSwitch(f, n, 4))
+		for _, set := range roundTripCases[name] {
+			f.Add(uint8(i), set[0].Data)
+		}
 		dir := filepath.Join("..", "..", "..", "shared", "reference", "real-configs", name)
 		files, _ := filepath.Glob(filepath.Join(dir, "*"+n.ConfigExt()))
 		for _, file := range files {
