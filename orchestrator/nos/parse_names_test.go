@@ -89,7 +89,7 @@ func TestParseReadsOnlyTheData(t *testing.T) {
 	}
 }
 
-func mustLookup(t *testing.T, name string) NOS {
+func mustLookup(t testing.TB, name string) NOS {
 	t.Helper()
 	n, err := Lookup(name)
 	if err != nil {

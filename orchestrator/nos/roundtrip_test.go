@@ -207,17 +207,20 @@ func FuzzVariantRendersAsSimulated(f *testing.F) {
 		dc   qos.DeviceConfig
 		real bool
 	}
+	// The rendered switches come first, one a NOS in Names' order, so that
+	// which 0 and 1 (the seeds, and the corpus entry that found EOS's
+	// alert) stay SONiC's and EOS's whatever real configs there are.
 	var bases []base
 	for _, name := range Names() {
-		n, err := Lookup(name)
-		if err != nil {
-			f.Fatal(err)
-		}
+		n := mustLookup(f, name)
 		dc, err := n.ParseQoS("leaf1", qos.Source{Name: "leaf1" + n.ConfigExt(), Data: bigSwitch(f, n, 4)})
 		if err != nil {
 			f.Fatal(err)
 		}
 		bases = append(bases, base{n, dc, false})
+	}
+	for _, name := range Names() {
+		n := mustLookup(f, name)
 		for _, set := range realConfigSets(f, n) {
 			if dc, err := n.ParseQoS("sw", set...); err == nil {
 				if _, err := n.RenderQoS(dc); err == nil {
