@@ -513,3 +513,34 @@ func TestEOSWatchdogActionSweepRuns(t *testing.T) {
 		}
 	}
 }
+
+// A swept buffer pool runs on an EOS lab in the simulator, but EOS
+// configures no pools: the record names what the variant's kept files
+// cannot carry, and the summary says so; on SONiC, whose configs carry
+// it, nothing is named.
+func TestSweptPoolNotInEOSFiles(t *testing.T) {
+	t.Parallel()
+	for _, name := range nos.Names() {
+		dir := upLab(t, "16gpu", "--nos", name)
+		sc := filepath.Join(dir, "pool.yaml")
+		if err := os.WriteFile(sc, []byte("name: pool\nmatrix:\n  ecn: [on]\n  pfc: [on]\n  qos.buffer_pool_bytes: [8388608]\nduration: 100us\nsample_every: 0\ntraffic:\n  - pattern: incast\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, r, errs := runJSON(t, dir, sc, "16gpu")
+		if code != 0 || r == nil || len(r.Variants) != 1 || r.Variants[0].Configs == nil {
+			t.Fatalf("%s: exit %d: %s", name, code, errs)
+		}
+		got := r.Variants[0].Configs.NotInFiles
+		switch {
+		case name == "eos" && !slices.Contains(got, "leaf1 pool.ingress_lossless_pool.size_bytes -> 8388608"):
+			t.Errorf("eos: not_in_files %q, want leaf1's ingress pool", got)
+		case name != "eos" && len(got) > 0:
+			t.Errorf("%s: not_in_files %q, want none", name, got)
+		}
+		// The text summary says it too, for EOS only.
+		code, out, errs := runCLI(t, "run", sc, "--lab", "16gpu", "--dir", dir)
+		if said := strings.Contains(out, "its files cannot carry"); code != 0 || said != (name == "eos") {
+			t.Errorf("%s: text summary (exit %d) says the files cannot carry: %v\n%s%s", name, code, said, out, errs)
+		}
+	}
+}

@@ -418,8 +418,24 @@ func writeRunSummary(w io.Writer, run *results.Run, dir string) {
 	fmt.Fprintf(w, "\nrecord and reports: %s\n", filepath.Join(dir, results.RunFile))
 	if slices.ContainsFunc(run.Variants, func(v results.Variant) bool { return v.Configs != nil && v.Configs.Dir != "" }) {
 		fmt.Fprintf(w, "switch configs per variant: %s/ (labctl config diff <lab's configs> <variant's folder>)\n", filepath.Join(dir, "configs"))
+		for _, v := range run.Variants {
+			if v.Configs == nil || len(v.Configs.NotInFiles) == 0 {
+				continue
+			}
+			list := v.Configs.NotInFiles
+			more := ""
+			if len(list) > maxNotInFilesLines {
+				list, more = list[:maxNotInFilesLines], fmt.Sprintf("; and %d more (run.json: configs.not_in_files)", len(v.Configs.NotInFiles)-maxNotInFilesLines)
+			}
+			fmt.Fprintf(w, "  %s: its files cannot carry %s, which the simulator ran (the NOS's config has no statement for them): %s%s\n",
+				v.Label(), plural.N(len(v.Configs.NotInFiles), "change"), strings.Join(list, "; "), more)
+		}
 	}
 }
+
+// maxNotInFilesLines caps the changes a variant's kept files cannot carry
+// that the summary lists; run.json lists them all.
+const maxNotInFilesLines = 3
 
 // maxFailedFlowLines caps the failed flows listed per variant; run.json
 // and the reports list them all.

@@ -229,6 +229,11 @@ type VariantConfigs struct {
 	// Changes are the QoS differences from the lab's configs, each change
 	// made on several ports counted once.
 	Changes []ConfigChange `json:"changes"`
+	// NotInFiles are the changes the simulator ran that the files in Dir
+	// cannot carry, "<switch> <ports> <field> -> <value>": the NOS's
+	// config has no statement for them (EOS configures no buffer pools).
+	// Absent when the files carry every change.
+	NotInFiles []string `json:"not_in_files,omitempty"`
 }
 
 // ConfigChange is one QoS field changed from the lab's configs.

@@ -67,6 +67,8 @@ func (r *Runner) variantConfigs(s *Spec, points []Point, specs []runtime.Variant
 	type derived struct {
 		changes []results.ConfigChange
 		files   map[string][]byte
+		// notInFiles: changes the rendered files cannot carry.
+		notInFiles []string
 		// dir is where the first point of the key wrote its files: the
 		// others link to them (the transports scenario on 1024gpu wrote
 		// 30 copies of 48 switches' configs, 102 MB a run).
@@ -74,6 +76,7 @@ func (r *Runner) variantConfigs(s *Spec, points []Point, specs []runtime.Variant
 	}
 	byKey := map[string]*derived{}
 	var labSettings []qos.Settings // summarized once, for every key's diff
+	var labFiles map[string][]byte // the lab's configs rendered, once
 	for i, pt := range points {
 		if pt.Repetition > 0 {
 			continue // repetitions run the same configs
@@ -102,10 +105,18 @@ func (r *Runner) variantConfigs(s *Spec, points []Point, specs []runtime.Variant
 				if d.files, err = runtime.RenderConfigs(l, cfgs); err != nil {
 					return nil, err
 				}
+				if labFiles == nil {
+					if labFiles, err = runtime.RenderConfigs(l, labCfgs); err != nil {
+						return nil, err
+					}
+				}
+				if d.notInFiles, err = notInFiles(l, labCfgs, cfgs, labFiles, d.files); err != nil {
+					return nil, err
+				}
 			}
 			byKey[key] = d
 		}
-		vc := &results.VariantConfigs{Changes: slices.Clone(d.changes)}
+		vc := &results.VariantConfigs{Changes: slices.Clone(d.changes), NotInFiles: slices.Clone(d.notInFiles)}
 		if r.ConfigsDir != "" {
 			name := runtime.VariantDir(pt.Name)
 			dir := filepath.Join(r.ConfigsDir, name)
@@ -129,6 +140,32 @@ func (r *Runner) variantConfigs(s *Spec, points []Point, specs []runtime.Variant
 			vc.Dir = filepath.ToSlash(filepath.Join(filepath.Base(r.ConfigsDir), name))
 		}
 		out[pt.Name] = vc
+	}
+	return out, nil
+}
+
+// notInFiles lists, switch by switch, the changes of a point's configs
+// (cfgs, against the lab's labCfgs) that its rendered files cannot carry
+// (runtime.Uncarried: the lab's and the point's files read back must make
+// every change the simulator runs), such as a swept buffer pool on EOS.
+func notInFiles(l *runtime.Lab, labCfgs, cfgs []qos.DeviceConfig, labFiles, files map[string][]byte) ([]string, error) {
+	codec, err := runtime.Codec(l.NOS)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for i := range cfgs {
+		if i >= len(labCfgs) || labCfgs[i].Device != cfgs[i].Device {
+			return nil, fmt.Errorf("internal error: the lab's configs and point's are not of the same switches in the same order")
+		}
+		name := cfgs[i].Device + codec.ConfigExt()
+		missing, err := runtime.Uncarried(codec, labCfgs[i], cfgs[i], labFiles[name], files[name])
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range missing {
+			out = append(out, cfgs[i].Device+" "+m)
+		}
 	}
 	return out, nil
 }

@@ -2,7 +2,6 @@ package clab
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -55,7 +54,7 @@ func VariantConfigs(l *runtime.Lab, v runtime.VariantSpec) ([]SwitchVariant, err
 			out = append(out, sv)
 			continue
 		}
-		missing, err := uncarried(codec, full[i], variant[i], sv.Full, sv.Variant)
+		missing, err := runtime.Uncarried(codec, full[i], variant[i], sv.Full, sv.Variant)
 		if err != nil {
 			return nil, fmt.Errorf("variant %s: %w", v.Name, err)
 		}
@@ -66,67 +65,6 @@ func VariantConfigs(l *runtime.Lab, v runtime.VariantSpec) ([]SwitchVariant, err
 		out = append(out, sv)
 	}
 	return out, nil
-}
-
-// uncarried lists the changes a variant makes to a switch's config, in
-// the model (qos.Diff of the lab's config and the variant's), that the
-// rendered configs do not make (the same Diff of the two rendered files
-// read back): what pushing the variant would not change on the switch,
-// such as an EOS buffer pool (EOS configures none). Each is "<ports>
-// <field> -> <value>". Only the model's changes are looked up: what the
-// rendered configs change besides them (a SONiC port's speed, which only a
-// lossless PG's profile states, gone from a variant without PFC) is the
-// switch's own and does not count.
-func uncarried(codec runtime.NOSCodec, full, variant qos.DeviceConfig, fullOut, variantOut []byte) ([]string, error) {
-	read := func(data []byte) (qos.DeviceConfig, error) {
-		return codec.ParseQoS(full.Device, qos.Source{Name: full.Device + codec.ConfigExt(), Data: data})
-	}
-	rf, err := read(fullOut)
-	if err != nil {
-		return nil, fmt.Errorf("read the rendered config of %s back: %w", full.Device, err)
-	}
-	rv, err := read(variantOut)
-	if err != nil {
-		return nil, fmt.Errorf("read the rendered variant config of %s back: %w", full.Device, err)
-	}
-	made := map[string]bool{}
-	for _, d := range qos.Diff([]qos.DeviceConfig{rf}, []qos.DeviceConfig{rv}) {
-		for _, p := range diffPorts(d) {
-			made[changeKey(p, d)] = true
-		}
-	}
-	var missing []string
-	for _, d := range qos.Diff([]qos.DeviceConfig{full}, []qos.DeviceConfig{variant}) {
-		var lost []string
-		for _, p := range diffPorts(d) {
-			if !made[changeKey(p, d)] {
-				lost = append(lost, p)
-			}
-		}
-		switch {
-		case len(lost) == 0:
-		case len(lost) == len(diffPorts(d)):
-			// All of them: the difference's own port ranges.
-			missing = append(missing, strings.TrimSpace(d.Port+" "+d.Field)+" -> "+cmp.Or(d.B, "-"))
-		default:
-			missing = append(missing, strings.Join(lost, ", ")+" "+d.Field+" -> "+cmp.Or(d.B, "-"))
-		}
-	}
-	return missing, nil
-}
-
-// diffPorts are the ports a Difference is on ("" for a device field).
-func diffPorts(d qos.Difference) []string {
-	if len(d.Ports) > 0 {
-		return d.Ports
-	}
-	return []string{d.Port}
-}
-
-// changeKey names one port's change of a Difference by where it lands,
-// not where it came from: the port, the field and the new value.
-func changeKey(port string, d qos.Difference) string {
-	return port + "\x00" + d.Field + "\x00" + d.B
 }
 
 // PushVariantOverSSH moves a switch from the lab's config (full) to a
