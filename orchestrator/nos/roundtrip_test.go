@@ -295,10 +295,11 @@ func FuzzVariantRendersAsSimulated(f *testing.F) {
 		var diff []qos.Difference
 		for _, d := range qos.Diff([]qos.DeviceConfig{dc}, []qos.DeviceConfig{back}) {
 			switch {
-			case n.Name() == "eos" && o.BufferPoolBytes != nil && strings.HasPrefix(d.Field, "pool."):
+			case dc.PlatformBuffer && o.BufferPoolBytes != nil && qos.BufferField(d.Field):
 				// EOS configures no buffer pools (the model's are the
 				// platform's, PlatformBuffer): a swept pool is the
-				// simulator's alone, and the run's changes list it.
+				// simulator's alone, and the run's record says so
+				// (configs.not_in_files).
 			case n.Name() == "sonic" && !pfc && d.Field == "speed_gbps":
 				// SONiC configs carry a port's speed in its lossless PG
 				// profile's name; labctl writes no PORT speed (the

@@ -163,6 +163,15 @@ func colourAsGreen(f, other map[string]map[string]string) {
 	}
 }
 
+// BufferField says whether a Difference's field is of the switch's
+// buffer: a pool ("pool.*"), a PG's profile ("pg.<n>.*") or a queue's
+// ("queue.<n>.buffer.*"), what a config whose buffer is the platform's
+// (DeviceConfig.PlatformBuffer: EOS) does not state, so that a change of
+// it (a swept buffer pool) is the simulator's alone and no file shows it.
+func BufferField(field string) bool {
+	return strings.HasPrefix(field, "pool.") || strings.HasPrefix(field, "pg.") || strings.Contains(field, ".buffer.")
+}
+
 // watchdogActionAsAlert reads a watchdog action recorded as EOS's
 // notify-only as alert, the name the EOS reader gives it since 2026-12-07
 // (as no-drop reads as forward): a record from before compared with one

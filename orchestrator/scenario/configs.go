@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -76,7 +77,6 @@ func (r *Runner) variantConfigs(s *Spec, points []Point, specs []runtime.Variant
 	}
 	byKey := map[string]*derived{}
 	var labSettings []qos.Settings // summarized once, for every key's diff
-	var labFiles map[string][]byte // the lab's configs rendered, once
 	for i, pt := range points {
 		if pt.Repetition > 0 {
 			continue // repetitions run the same configs
@@ -98,19 +98,13 @@ func (r *Runner) variantConfigs(s *Spec, points []Point, specs []runtime.Variant
 			if labSettings == nil {
 				labSettings = qos.SummarizeAll(labCfgs)
 			}
-			for _, g := range qos.GroupDiff(qos.DiffSettings(labSettings, qos.SummarizeAll(cfgs))) {
+			diffs := qos.DiffSettings(labSettings, qos.SummarizeAll(cfgs))
+			for _, g := range qos.GroupDiff(diffs) {
 				d.changes = append(d.changes, results.ConfigChange{Field: g.Field, From: g.A, To: g.B, Count: g.Count, Devices: g.Devices})
 			}
+			d.notInFiles = notInFiles(cfgs, diffs)
 			if r.ConfigsDir != "" {
 				if d.files, err = runtime.RenderConfigs(l, cfgs); err != nil {
-					return nil, err
-				}
-				if labFiles == nil {
-					if labFiles, err = runtime.RenderConfigs(l, labCfgs); err != nil {
-						return nil, err
-					}
-				}
-				if d.notInFiles, err = notInFiles(l, labCfgs, cfgs, labFiles, d.files); err != nil {
 					return nil, err
 				}
 			}
@@ -144,30 +138,24 @@ func (r *Runner) variantConfigs(s *Spec, points []Point, specs []runtime.Variant
 	return out, nil
 }
 
-// notInFiles lists, switch by switch, the changes of a point's configs
-// (cfgs, against the lab's labCfgs) that its rendered files cannot carry
-// (runtime.Uncarried: the lab's and the point's files read back must make
-// every change the simulator runs), such as a swept buffer pool on EOS.
-func notInFiles(l *runtime.Lab, labCfgs, cfgs []qos.DeviceConfig, labFiles, files map[string][]byte) ([]string, error) {
-	codec, err := runtime.Codec(l.NOS)
-	if err != nil {
-		return nil, err
+// notInFiles lists the changes of a point's configs (diffs, against the
+// lab's) that no config file shows: those of the buffer of a switch whose
+// buffer is the platform's (qos.BufferField, DeviceConfig.PlatformBuffer:
+// a swept pool on EOS, which configures none), "<switch> <ports> <field>
+// -> <value>". The round-trip tests hold the renderers to write every
+// other change (orchestrator/nos, FuzzVariantRendersAsSimulated).
+func notInFiles(cfgs []qos.DeviceConfig, diffs []qos.Difference) []string {
+	platform := map[string]bool{}
+	for i := range cfgs {
+		platform[cfgs[i].Device] = cfgs[i].PlatformBuffer
 	}
 	var out []string
-	for i := range cfgs {
-		if i >= len(labCfgs) || labCfgs[i].Device != cfgs[i].Device {
-			return nil, fmt.Errorf("internal error: the lab's configs and point's are not of the same switches in the same order")
-		}
-		name := cfgs[i].Device + codec.ConfigExt()
-		missing, err := runtime.Uncarried(codec, labCfgs[i], cfgs[i], labFiles[name], files[name])
-		if err != nil {
-			return nil, err
-		}
-		for _, m := range missing {
-			out = append(out, cfgs[i].Device+" "+m)
+	for _, d := range diffs {
+		if platform[d.Device] && qos.BufferField(d.Field) {
+			out = append(out, strings.Join(strings.Fields(d.Device+" "+d.Port+" "+d.Field), " ")+" -> "+cmp.Or(d.B, "-"))
 		}
 	}
-	return out, nil
+	return out
 }
 
 // sweepTarget says what a swept qos key changes, for a sweep that finds
