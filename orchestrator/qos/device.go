@@ -308,6 +308,20 @@ func (w *PortWatchdog) Watches(tc int) bool {
 // models built before that).
 var WatchdogActions = []string{"drop", "forward", "alert", "errdisable", "notify-only"}
 
+// WatchdogAction is a watchdog action by the name the model gives it:
+// SONiC's where EOS has the same one under another name (EOS's no-drop
+// forwards, its notify-only only alerts), else as given. The EOS reader,
+// the simulator, lint and the settings regress compares all read it.
+func WatchdogAction(a string) string {
+	switch a {
+	case "no-drop":
+		return "forward"
+	case "notify-only":
+		return "alert"
+	}
+	return a
+}
+
 // QueueConfig is one egress queue's scheduling, WRED/ECN and admission.
 type QueueConfig struct {
 	Queue  int  `json:"queue"`

@@ -172,13 +172,17 @@ func BufferField(field string) bool {
 	return strings.HasPrefix(field, "pool.") || strings.HasPrefix(field, "pg.") || strings.Contains(field, ".buffer.")
 }
 
-// watchdogActionAsAlert reads a watchdog action recorded as EOS's
-// notify-only as alert, the name the EOS reader gives it since 2026-12-07
-// (as no-drop reads as forward): a record from before compared with one
-// from after is the same action, no change.
+// watchdogActionAsAlert reads a recorded watchdog action by the model's
+// name for it (WatchdogAction): records from before 2026-12-07 hold EOS's
+// notify-only where later ones hold alert, the same action, no change.
 func watchdogActionAsAlert(f map[string]map[string]string) {
 	for p, v := range f["pfc_watchdog"] {
-		f["pfc_watchdog"][p] = strings.Replace(v, "action=notify-only", "action=alert", 1)
+		if _, rest, ok := strings.Cut(v, " action="); ok {
+			a, _, _ := strings.Cut(rest, " ")
+			if c := WatchdogAction(a); c != a {
+				f["pfc_watchdog"][p] = strings.Replace(v, " action="+a, " action="+c, 1)
+			}
+		}
 	}
 }
 

@@ -1310,7 +1310,7 @@ func (l *linter) watchdog(d *DeviceConfig, p *PortConfig) {
 	}
 	// A watchdog that only reports a storm leaves the queue paused, as
 	// none would (SONiC's alert, EOS's notify-only).
-	if w := p.Watchdog; w != nil && len(p.PFCPriorities) > 0 && (w.Action == "alert" || w.Action == "notify-only") {
+	if w := p.Watchdog; w != nil && len(p.PFCPriorities) > 0 && WatchdogAction(w.Action) == "alert" {
 		l.add(RuleWatchdogOff, SevWarning, d.Device, p.Name,
 			"set the watchdog's action to drop (SONiC: PFC_WD action; EOS: priority-flow-control pause watchdog port action)",
 			"the PFC watchdog only reports storms (action %s): a stuck receiver can still pause the fabric indefinitely", w.Action)

@@ -1065,12 +1065,9 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 				w.Action = eff.wdAction
 			}
 			// The model names actions as SONiC does where EOS has the
-			// same one: no-drop forwards, notify-only only alerts.
+			// same one (qos.WatchdogAction).
+			w.Action = qos.WatchdogAction(w.Action)
 			switch w.Action {
-			case "no-drop":
-				w.Action = "forward"
-			case "notify-only":
-				w.Action = "alert"
 			case "":
 				w.Action = "errdisable"
 				def("priority-flow-control pause watchdog action", "errdisable", srcEOSUnverified, name, false)

@@ -358,19 +358,14 @@ func portQoS(dc *qos.DeviceConfig, pc *qos.PortConfig) (map[int]engine.PortQoS, 
 
 // watchdog is a class's PFC watchdog as the simulator runs it, nil when
 // none watches it. EOS's errdisable takes the port down; the others map
-// to SONiC's actions (EOS no-drop is forward, notify-only is alert). A
+// to SONiC's actions (qos.WatchdogAction: EOS no-drop is forward,
+// notify-only is alert). A
 // detection time of 0 or less is no "off": qos.Problems refuses it.
 func watchdog(dc *qos.DeviceConfig, w *qos.PortWatchdog) *engine.Watchdog {
 	if w == nil {
 		return nil
 	}
-	action := w.Action
-	switch action {
-	case "no-drop":
-		action = "forward"
-	case "notify-only":
-		action = "alert"
-	}
+	action := qos.WatchdogAction(w.Action)
 	return &engine.Watchdog{
 		DetectionNs:   int64(w.DetectionMs) * 1e6,
 		RestorationNs: int64(w.RestorationMs) * 1e6,
