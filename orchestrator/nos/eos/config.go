@@ -86,28 +86,16 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 		}
 	}
 	// DSCP map: one line per traffic class, DSCPs ascending.
-	byTC := map[int][]int{}
-	for d, tc := range dscpMap {
-		byTC[tc] = append(byTC[tc], d)
-	}
+	byTC := cfgByClass(dscpMap, func(int, int) bool { return true })
 	for _, tc := range cfgSortedInts(byTC) {
-		ds := byTC[tc]
-		slices.Sort(ds)
-		fmt.Fprintf(&b, "qos map dscp %s to traffic-class %d\n", cfgJoin(ds, " "), tc)
+		fmt.Fprintf(&b, "qos map dscp %s to traffic-class %d\n", cfgJoin(byTC[tc], " "), tc)
 	}
 	// CoS map: only the CoSs mapped otherwise than EOS's default
 	// (cfgDefaultCoSTC), one line per traffic class, as the parser reads
 	// them; a port trusting CoS (or a DSCP-less packet) is classified by it.
-	cosByTC := map[int][]int{}
-	for c, tc := range cosMap {
-		if tc != cfgDefaultCoSTC(c) {
-			cosByTC[tc] = append(cosByTC[tc], c)
-		}
-	}
+	cosByTC := cfgByClass(cosMap, func(c, tc int) bool { return tc != cfgDefaultCoSTC(c) })
 	for _, tc := range cfgSortedInts(cosByTC) {
-		cs := cosByTC[tc]
-		slices.Sort(cs)
-		fmt.Fprintf(&b, "qos map cos %s to traffic-class %d\n", cfgJoin(cs, " "), tc)
+		fmt.Fprintf(&b, "qos map cos %s to traffic-class %d\n", cfgJoin(cosByTC[tc], " "), tc)
 	}
 	// TC n -> queue n is EOS's default; only other mappings are written,
 	// so a platform without the command accepts the usual config.
@@ -307,16 +295,11 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 // class-map by it, and the policy's class setting the traffic class.
 func cfgPolicyLines(name string, tcs map[int]int) string {
 	var b strings.Builder
-	byTC := map[int][]int{}
-	for d, tc := range tcs {
-		byTC[tc] = append(byTC[tc], d)
-	}
+	byTC := cfgByClass(tcs, func(int, int) bool { return true })
 	classes := cfgSortedInts(byTC)
 	for _, tc := range classes {
-		ds := byTC[tc]
-		slices.Sort(ds)
 		fmt.Fprintf(&b, "ip access-list %s-tc%d\n", name, tc)
-		for i, d := range ds {
+		for i, d := range byTC[tc] {
 			fmt.Fprintf(&b, "   %d permit udp any any eq %d dscp %d\n", 10*(i+1), fabric.RoCEv2Port, d)
 		}
 		fmt.Fprintf(&b, "!\nclass-map type qos match-any %s-tc%d\n   match ip access-group %s-tc%d\n!\n", name, tc, name, tc)
@@ -327,6 +310,22 @@ func cfgPolicyLines(name string, tcs map[int]int) string {
 	}
 	b.WriteString("!\n")
 	return b.String()
+}
+
+// cfgByClass groups the keys of a map to traffic classes (DSCPs, CoSs)
+// by class, each class's keys ascending, keeping those keep takes: the
+// lines of EOS's maps and a policy's access-lists, one per class.
+func cfgByClass(m map[int]int, keep func(k, tc int) bool) map[int][]int {
+	out := map[int][]int{}
+	for k, tc := range m {
+		if keep(k, tc) {
+			out[tc] = append(out[tc], k)
+		}
+	}
+	for _, ks := range out {
+		slices.Sort(ks)
+	}
+	return out
 }
 
 // cfgShapeLines writes a shaper as EOS's shape rate statement (pps for a
