@@ -31,6 +31,13 @@ func (d Difference) String() string {
 	return fmt.Sprintf("%s %s: %s -> %s", where, d.Field, orDash(d.A), orDash(d.B))
 }
 
+// Landing is where a difference lands and what it sets there, "<ports>
+// <field> -> <value>" (ports left out for a device field), without where
+// it came from: a change a config file does or cannot carry.
+func (d Difference) Landing() string {
+	return strings.TrimSpace(d.Port+" "+d.Field) + " -> " + orDash(d.B)
+}
+
 // Diff compares two config sets device by device (matched by name) and
 // field by field in the model's terms (a port's trust mode, a traffic
 // class's PG, whether a priority is lossless, a queue's ECN thresholds),

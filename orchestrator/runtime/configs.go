@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -588,9 +587,10 @@ func Uncarried(codec NOSCodec, full, variant qos.DeviceConfig, fullOut, variantO
 		case len(lost) == 0:
 		case len(lost) == len(diffPorts(d)):
 			// All of them: the difference's own port ranges.
-			missing = append(missing, strings.TrimSpace(d.Port+" "+d.Field)+" -> "+cmp.Or(d.B, "-"))
+			missing = append(missing, d.Landing())
 		default:
-			missing = append(missing, strings.Join(lost, ", ")+" "+d.Field+" -> "+cmp.Or(d.B, "-"))
+			d.Port = strings.Join(lost, ", ")
+			missing = append(missing, d.Landing())
 		}
 	}
 	return missing, nil

@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -152,7 +151,7 @@ func notInFiles(cfgs []qos.DeviceConfig, diffs []qos.Difference) []string {
 	var out []string
 	for _, d := range diffs {
 		if platform[d.Device] && qos.BufferField(d.Field) {
-			out = append(out, strings.Join(strings.Fields(d.Device+" "+d.Port+" "+d.Field), " ")+" -> "+cmp.Or(d.B, "-"))
+			out = append(out, d.Device+" "+d.Landing())
 		}
 	}
 	return out
