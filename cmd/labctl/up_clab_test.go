@@ -2,11 +2,13 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	goruntime "runtime"
 	"strings"
 	"testing"
 
 	"github.com/labctl/labctl/orchestrator/fabric"
+	"github.com/labctl/labctl/orchestrator/runtime"
 )
 
 // up --runtime clab must refuse a lab this machine cannot hold, naming the
@@ -82,6 +84,32 @@ func TestLabNameResolvesToTheSpecItWasBroughtUpFrom(t *testing.T) {
 	}
 	if code, _, stderr := runCLI(t, "config", "lint", "nosuch", "--dir", dir); code != 2 || !strings.Contains(stderr, "unknown lab") {
 		t.Errorf("unknown lab: exit %d: %s", code, stderr)
+	}
+}
+
+// A spec brought up by a relative path resolves from any directory: the
+// state records its absolute path (it recorded the path as typed, and a
+// run after a cd failed "which no longer resolves"). Not parallel: it
+// changes the test's working directory.
+func TestLabBroughtUpByRelativePathRunsFromElsewhere(t *testing.T) {
+	specDir, workDir, elsewhere := t.TempDir(), t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(specDir, "rel.yaml"), []byte("name: rel\nsizing:\n  gpus: 16\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(specDir)
+	if code, _, stderr := runCLI(t, "up", "rel.yaml", "--dir", workDir); code != 0 {
+		t.Fatalf("up: exit %d: %s", code, stderr)
+	}
+	st, err := runtime.ReadState(filepath.Join(workDir, "topologies", "rel"))
+	if err != nil || st == nil || st.Spec != filepath.Join(specDir, "rel.yaml") {
+		t.Fatalf("state's spec = %+v, %v; want %s", st, err, filepath.Join(specDir, "rel.yaml"))
+	}
+	t.Chdir(elsewhere)
+	if code, _, stderr := runCLI(t, "run", "baseline-bw", "--lab", "rel", "--dir", workDir, "-o", "json"); code != 0 {
+		t.Errorf("run from another directory: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, "config", "lint", "rel", "--dir", workDir); code != 0 {
+		t.Errorf("lint from another directory: exit %d: %s", code, stderr)
 	}
 }
 

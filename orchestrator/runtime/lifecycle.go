@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
@@ -67,7 +68,7 @@ func Up(ctx context.Context, rt Runtime, l *Lab, prepare func(context.Context, *
 	now := time.Now().UTC()
 	st := &Status{Lab: l.Name, Runtime: rt.Name(), NOS: l.NOS, Created: now}
 	if l.Spec != nil {
-		st.Spec = l.Spec.Source
+		st.Spec = specSource(l.Spec.Source)
 	}
 	// Whether the runtime may hold something of the lab from before: a
 	// lab down, or failed before anything was deployed, holds nothing.
@@ -251,4 +252,19 @@ func ListStates(topologiesDir string) ([]*Status, error) {
 		return 0
 	})
 	return out, errors.Join(errs...)
+}
+
+// specSource is how state.json records where a lab's spec came from: a
+// catalog name as it is, a file by its absolute path, so that the lab
+// resolves from any directory (the work directory is --dir's, not the
+// shell's: a relative path recorded by 'labctl up lab.yaml' no longer
+// resolved after a cd).
+func specSource(src string) string {
+	if strings.HasPrefix(src, "catalog:") || src == "" || filepath.IsAbs(src) {
+		return src
+	}
+	if abs, err := filepath.Abs(src); err == nil {
+		return abs
+	}
+	return src
 }
