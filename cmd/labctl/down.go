@@ -2,9 +2,11 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/runtime/clabernetes"
 )
@@ -47,7 +49,13 @@ was never up, succeeds and changes nothing.`,
 			}
 			l, err := recordedLab(app, st)
 			if err != nil {
-				return err
+				if st.Spec == "" || strings.HasPrefix(st.Spec, "catalog:") {
+					return err
+				}
+				// The spec file moved or is gone: taking the lab down
+				// needs only its name and nodes, which state.json keeps.
+				fmt.Fprintf(app.Err, "labctl: note: %v; taking lab %s down from what its state.json recorded\n", err, name)
+				l = labFromState(st)
 			}
 			l.Dir = labDir(app, name)
 			l.DryRun = dryRun
@@ -65,4 +73,15 @@ was never up, succeeds and changes nothing.`,
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "say what would be done without doing it")
 	addKubeFlags(cmd, &kube)
 	return cmd
+}
+
+// labFromState is the lab as its state.json recorded it (name, NOS, the
+// nodes and their roles), for taking down a lab whose spec file no longer
+// resolves: a runtime's Down needs no more.
+func labFromState(st *runtime.Status) *runtime.Lab {
+	g := &fabric.Graph{Name: st.Lab, NOS: st.NOS}
+	for _, n := range st.Nodes {
+		g.Nodes = append(g.Nodes, &fabric.Node{Name: n.Name, Role: fabric.Role(n.Role)})
+	}
+	return &runtime.Lab{Name: st.Lab, NOS: st.NOS, Graph: g}
 }

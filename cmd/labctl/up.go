@@ -257,7 +257,7 @@ CPUs only warn (the containers share them and run slower).`,
 			}
 			// One lab name, one spec: a file spec that reuses the name of a
 			// lab that is up from another spec would silently replace it.
-			if st, err := runtime.ReadState(l.Dir); err == nil && st.IsUp() && st.Spec != "" && st.Spec != l.Spec.Source {
+			if st, err := runtime.ReadState(l.Dir); err == nil && st.IsUp() && st.Spec != "" && !runtime.SameSpec(st.Spec, l.Spec.Source) {
 				return exitcode.Usagef("lab %s is up from %s, not from %s: run 'labctl down %s' first, or give your spec another name", l.Name, st.Spec, l.Spec.Source, l.Name)
 			}
 			rt, err := runtimeByName(rtName, kube)

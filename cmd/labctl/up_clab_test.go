@@ -100,6 +100,13 @@ func TestLabBroughtUpByRelativePathRunsFromElsewhere(t *testing.T) {
 	if code, _, stderr := runCLI(t, "up", "rel.yaml", "--dir", workDir); code != 0 {
 		t.Fatalf("up: exit %d: %s", code, stderr)
 	}
+	// The same spec again, as typed or otherwise, is the same lab: up
+	// is idempotent (it was refused "is up from <abs>, not from rel.yaml").
+	for _, again := range []string{"rel.yaml", "./rel.yaml", filepath.Join(specDir, "rel.yaml")} {
+		if code, _, stderr := runCLI(t, "up", again, "--dir", workDir); code != 0 {
+			t.Errorf("up %s again: exit %d: %s", again, code, stderr)
+		}
+	}
 	st, err := runtime.ReadState(filepath.Join(workDir, "topologies", "rel"))
 	if err != nil || st == nil || st.Spec != filepath.Join(specDir, "rel.yaml") {
 		t.Fatalf("state's spec = %+v, %v; want %s", st, err, filepath.Join(specDir, "rel.yaml"))
@@ -110,6 +117,30 @@ func TestLabBroughtUpByRelativePathRunsFromElsewhere(t *testing.T) {
 	}
 	if code, _, stderr := runCLI(t, "config", "lint", "rel", "--dir", workDir); code != 0 {
 		t.Errorf("lint from another directory: exit %d: %s", code, stderr)
+	}
+}
+
+// down takes a lab down from its state.json when its spec file moved or
+// is gone (it failed "which no longer resolves", and the lab stayed up).
+func TestDownAfterTheSpecMoved(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "gone.yaml")
+	if err := os.WriteFile(spec, []byte("name: gone\nsizing:\n  gpus: 16\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI(t, "up", spec, "--dir", dir); code != 0 {
+		t.Fatalf("up: exit %d: %s", code, stderr)
+	}
+	if err := os.Remove(spec); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI(t, "down", "gone", "--dir", dir)
+	if code != 0 || !strings.Contains(stderr, "from what its state.json recorded") {
+		t.Fatalf("down after the spec went: exit %d: %s", code, stderr)
+	}
+	if st, err := runtime.ReadState(filepath.Join(dir, "topologies", "gone")); err != nil || st == nil || st.State != runtime.StateDown {
+		t.Errorf("state after down: %+v, %v", st, err)
 	}
 }
 

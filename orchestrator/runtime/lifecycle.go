@@ -68,7 +68,7 @@ func Up(ctx context.Context, rt Runtime, l *Lab, prepare func(context.Context, *
 	now := time.Now().UTC()
 	st := &Status{Lab: l.Name, Runtime: rt.Name(), NOS: l.NOS, Created: now}
 	if l.Spec != nil {
-		st.Spec = specSource(l.Spec.Source)
+		st.Spec = SpecSource(l.Spec.Source)
 	}
 	// Whether the runtime may hold something of the lab from before: a
 	// lab down, or failed before anything was deployed, holds nothing.
@@ -254,12 +254,12 @@ func ListStates(topologiesDir string) ([]*Status, error) {
 	return out, errors.Join(errs...)
 }
 
-// specSource is how state.json records where a lab's spec came from: a
+// SpecSource is how state.json records where a lab's spec came from: a
 // catalog name as it is, a file by its absolute path, so that the lab
 // resolves from any directory (the work directory is --dir's, not the
 // shell's: a relative path recorded by 'labctl up lab.yaml' no longer
 // resolved after a cd).
-func specSource(src string) string {
+func SpecSource(src string) string {
 	if strings.HasPrefix(src, "catalog:") || src == "" || filepath.IsAbs(src) {
 		return src
 	}
@@ -267,4 +267,10 @@ func specSource(src string) string {
 		return abs
 	}
 	return src
+}
+
+// SameSpec says whether a lab's recorded spec (state.json's, absolute
+// since SpecSource, as typed before) is the spec at source.
+func SameSpec(recorded, source string) bool {
+	return recorded == source || recorded == SpecSource(source)
 }
