@@ -383,7 +383,16 @@ func Load(paths []string, nosName string) ([]qos.DeviceConfig, error) {
 			return nil, exitcode.Usagef("read config directory %s: %v", p, err)
 		}
 		for _, e := range entries {
-			if e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			if strings.HasPrefix(e.Name(), ".") {
+				continue
+			}
+			if e.IsDir() {
+				// A folder named as a config (leaf1.json/) stands where
+				// the device's file goes: skipping it would run or lint
+				// the fabric without that switch's QoS.
+				if n, ok := nos.ForExt(filepath.Ext(e.Name())); ok && (forced == nil || n.Name() == forced.Name()) {
+					return nil, exitcode.Usagef("%s is a directory where %s's %s config file goes (fix: remove the directory and put the device's config file there)", filepath.Join(p, e.Name()), DeviceName(e.Name()), n.Name())
+				}
 				continue
 			}
 			if err := add(filepath.Join(p, e.Name()), false); err != nil {
@@ -549,6 +558,23 @@ func LoadLab(lab, dir, nosName string, devs []qos.Device, in qos.Intent) ([]qos.
 			}
 		}
 		return nil, exitcode.Usagef("no %s config files in %s (fix: run '%s' to write the lab's configs)", nosName, dir, render)
+	}
+	// Every switch of the fabric has its file: lint without one would pass
+	// a fabric that a run refuses (and a live lab runs with the switch's
+	// own QoS).
+	have := map[string]bool{}
+	for _, c := range cfgs {
+		have[c.Device] = true
+	}
+	for _, d := range devs {
+		if d.Role != "host" && !have[d.Name] {
+			n, _ := nos.Lookup(nosName)
+			file := d.Name
+			if n != nil {
+				file += n.ConfigExt()
+			}
+			return nil, exitcode.Usagef("%s has no config file: %s is missing (fix: run '%s' to render it, or put %s's %s config there)", d.Name, filepath.Join(dir, file), render, d.Name, nosName)
+		}
 	}
 	qos.AttachTopology(cfgs, devs, in)
 	return cfgs, nil

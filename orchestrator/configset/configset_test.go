@@ -173,6 +173,28 @@ func TestLoadLab(t *testing.T) {
 	if len(got) != 2 || !got[0].PeersKnown || got[0].Port("Ethernet4").Peer != "spine1:Ethernet0" {
 		t.Fatalf("loaded %+v", got)
 	}
+	// A switch without its file, or a folder where its file goes, is
+	// refused at the path: lint and the simulator would run the fabric
+	// without that switch's QoS.
+	spine := filepath.Join(dir, "spine1.json")
+	if err := os.Rename(spine, spine+".kept"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadLab("lab1", dir, "sonic", devs, in); exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), "spine1.json is missing") {
+		t.Errorf("a switch without its file: %v", err)
+	}
+	if err := os.Mkdir(spine, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadLab("lab1", dir, "sonic", devs, in); exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), "spine1.json is a directory where spine1's sonic config file goes") {
+		t.Errorf("a folder where the file goes: %v", err)
+	}
+	if err := os.Remove(spine); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(spine+".kept", spine); err != nil {
+		t.Fatal(err)
+	}
 	// QOS011 (what the simulator does not model) is information, not a
 	// problem of the config.
 	fs := slices.DeleteFunc(qos.Lint(got, qos.LintOptions{Intent: &in}), func(f qos.Finding) bool { return f.Rule == qos.RuleSimIgnores })
