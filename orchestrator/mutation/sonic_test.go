@@ -243,6 +243,10 @@ func sonicMutations() []mutation {
 					}
 				}
 			})},
+		// "" is a bitmap of no priority: pfcwdorch starts no watchdog on
+		// the port, whatever PFC_WD says.
+		{field: "PORT_QOS_MAP pfcwd_sw_enable", name: "empty", harmful: true, rule: "QOS008", why: noStorm,
+			edit: edit(func(d doc) { d.set("PORT_QOS_MAP", portsOnly(), "pfcwd_sw_enable", "") })},
 		{field: "PORT_QOS_MAP pfcwd_sw_enable", name: "priority 3 listed twice",
 			edit: edit(func(d doc) { d.set("PORT_QOS_MAP", portsOnly(), "pfcwd_sw_enable", "3,3") })},
 		// orchagent starts the watchdog on pfcwd_sw_enable's priorities:

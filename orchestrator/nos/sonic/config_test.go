@@ -596,6 +596,33 @@ func TestWatchdogWatchesPfcwdSwEnable(t *testing.T) {
 	}
 }
 
+// pfcwd_sw_enable "" watches no priority: orchagent sets the port's
+// watchdog bitmap to 0 and pfcwdorch starts no watchdog there, whatever
+// PFC_WD says (absent, the field watches the PFC priorities).
+func TestEmptyPfcwdSwEnableRunsNoWatchdog(t *testing.T) {
+	for _, tc := range []struct {
+		field   string
+		watched bool
+	}{
+		{`, "pfcwd_sw_enable": ""`, false},
+		{``, true},
+	} {
+		db := `{"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3"` + tc.field + `}},
+			"PFC_WD": {"Ethernet0": {"action": "drop", "detection_time": "200", "restoration_time": "200"}}}`
+		dc, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(db)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := dc.Port("Ethernet0").Watchdog != nil; got != tc.watched {
+			t.Errorf("pfcwd_sw_enable%s: watchdog %v, want %v", tc.field, got, tc.watched)
+		}
+		overruled := len(dc.Overruled) == 1 && strings.Contains(dc.Overruled[0].What, "pfcwd_sw_enable is empty")
+		if overruled == tc.watched {
+			t.Errorf("pfcwd_sw_enable%s: overruled %+v", tc.field, dc.Overruled)
+		}
+	}
+}
+
 // A field one letter from its table's (PFC_WD "actoin") is refused at its
 // line with the field meant: orchagent would run the default unseen. One
 // further from every field stays a note (QOS011).

@@ -323,7 +323,8 @@ func (r *resolver) portChannelNotes() {
 // as read, each sorted ("" is none).
 type priorityLists struct {
 	pfc, watchdog []int
-	// watchdogSet says pfcwd_sw_enable is given (not "").
+	// watchdogSet says pfcwd_sw_enable is given ("" included: it watches
+	// no priority).
 	watchdogSet bool
 }
 
@@ -344,7 +345,7 @@ func (r *resolver) readPriorityLists() error {
 	for _, key := range cfgSortedKeys(r.db.PortQoSMap) {
 		e := r.db.PortQoSMap[key]
 		for _, f := range []string{"pfc_enable", "pfcwd_sw_enable"} {
-			v := map[string]string{"pfc_enable": e.PFCEnable, "pfcwd_sw_enable": e.PFCWDEnable}[f]
+			v := map[string]string{"pfc_enable": e.PFCEnable, "pfcwd_sw_enable": deref(e.PFCWDEnable)}[f]
 			if v != "" && !cfgPFCEnableRE().MatchString(v) && cfgPFCEnableBlankRE().MatchString(v) {
 				// "3, 4": a blank after a comma. qosorch's std::stoi and
 				// buffermgrd's to_uint (std::stoul) both skip blanks
@@ -357,7 +358,7 @@ func (r *resolver) readPriorityLists() error {
 				return entryError("PORT_QOS_MAP", key, f, "PORT_QOS_MAP|%s %s %q is not a list of priorities 0-7 like \"3,4\" (fix: write the priorities separated by commas; SONiC's YANG model refuses it, and orchagent and the buffer manager read it differently)", key, f, v)
 			}
 		}
-		r.pqmPriorities[key] = priorityLists{pfc: cfgInts(e.PFCEnable), watchdog: cfgInts(e.PFCWDEnable), watchdogSet: e.PFCWDEnable != ""}
+		r.pqmPriorities[key] = priorityLists{pfc: cfgInts(e.PFCEnable), watchdog: cfgInts(deref(e.PFCWDEnable)), watchdogSet: e.PFCWDEnable != nil}
 	}
 	return nil
 }
@@ -458,4 +459,12 @@ func (r *resolver) checkWatchdogKeys() {
 			r.overrule("PFC_WD", key, true, "pfcwdorch takes the whole key for one port's name and finds no such port (createEntry: Invalid port interface), so it refuses the entry: no port gets this watchdog", "give each port its own PFC_WD entry, keyed by its name alone", nil)
 		}
 	}
+}
+
+// deref is *s, "" for nil.
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }

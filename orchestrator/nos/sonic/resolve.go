@@ -481,10 +481,13 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 	pc.Origins["trust"] = "SONiC classifies IP by DSCP"
 	// pfcwd_sw_enable is the bitmap orchagent starts the watchdog on
 	// (qosorch's setPortPfcWatchdogStatus, pfcwdorch's startWdOnPort): a
-	// PFC priority left out of it is not watched. Without the field the
+	// PFC priority left out of it is not watched, and with none listed
+	// ("") pfcwdorch finds no lossless TC on the port and starts no
+	// watchdog there, whatever PFC_WD says. Without the field the
 	// watchdog watches the PFC priorities (db_migrator writes pfc_enable
 	// into it for configs from before the field).
 	var wdPriorities []int
+	wdKey := "" // the PORT_QOS_MAP entry that gave the port its lists
 	// The partial maps (the PFC priority to PG map: which PG's XOFF sends
 	// each priority's PFC frames; egress remarking: the DSCP the port
 	// writes into each class's packets), where an entry applied to the
@@ -510,6 +513,7 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 		pc.PFCPriorities = slices.Clone(lists.pfc)
 		if lists.watchdogSet {
 			wdPriorities = slices.Clone(lists.watchdog)
+			wdKey = e.key
 		}
 		if len(wdPriorities) > 0 {
 			pc.Watchdog = &qos.PortWatchdog{DetectionMs: cfgDefaultWDDetection, RestorationMs: cfgDefaultWDRestoration, Action: cfgDefaultWDAction}
@@ -541,6 +545,13 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 		// which `pfcwd start_default` writes at boot where DEVICE_METADATA's
 		// default_pfcwd_status is enable: labctl assumes it was, and says so.
 		r.def("PFC_WD (pfcwd_sw_enable without an entry)", fmt.Sprintf("detection %d ms, restoration %d ms, action %s, as pfcwd start_default writes at boot (default_pfcwd_status enable); without that entry the switch runs no watchdog on the port", cfgDefaultWDDetection, cfgDefaultWDRestoration, cfgDefaultWDAction), srcPFCWD, name, true)
+	}
+	if pc.Watchdog != nil && wdPriorities != nil && len(wdPriorities) == 0 && len(pc.PFCPriorities) > 0 {
+		r.overrule("PORT_QOS_MAP", wdKey, false,
+			"pfcwd_sw_enable is empty, so orchagent gives the port's PFC watchdog no priority to watch and pfcwdorch starts none (no lossless TC found), whatever PFC_WD says: a pause storm there is never declared",
+			fmt.Sprintf("write pfcwd_sw_enable %q, the port's PFC priorities, to watch them", qos.FormatInts(pc.PFCPriorities)),
+			[]string{name})
+		pc.Watchdog = nil
 	}
 	// Watching every PFC priority is the model's nil (a priority without
 	// PFC is never paused, so watching it changes nothing).

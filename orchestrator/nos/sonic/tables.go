@@ -93,7 +93,7 @@ type PortQoSMapEntry struct {
 	PFCToQueueMap string `cfg:"pfc_to_queue_map" use:"simulated" why:"names the port's PFC priority to queue map"`
 	PFCToPGMap    string `cfg:"pfc_to_pg_map" use:"simulated" why:"names the port's PFC priority to PG map (see PFC_PRIORITY_TO_PRIORITY_GROUP_MAP); without one each PFC priority is paused by the PG its traffic class fills"`
 	PFCEnable     string `cfg:"pfc_enable" use:"simulated" why:"the priorities with PFC: their PGs pause (with a lossless profile) instead of dropping"`
-	PFCWDEnable   string `cfg:"pfcwd_sw_enable" use:"simulated" why:"the priorities the PFC watchdog watches"`
+	PFCWDEnable   *string `cfg:"pfcwd_sw_enable" use:"simulated" why:"the priorities the PFC watchdog watches"`
 	TCToDSCPMap   string `cfg:"tc_to_dscp_map" use:"simulated" why:"names the port's egress remarking map (see TC_TO_DSCP_MAP); without one the port sends packets with the DSCP they came with (global: no port)"`
 	TCToDot1pMap  string `cfg:"tc_to_dot1p_map" use:"ignored" why:"802.1p remarking of tagged frames; the lab's links are untagged"`
 	PFCAsym       string `cfg:"pfc_asym" use:"ignored" why:"orchagent reads pfc_asym from the PORT table (portsorch), not from PORT_QOS_MAP, whose handler passes over fields it does not know: here it changes nothing"`
@@ -401,6 +401,7 @@ func entryIndex(et reflect.Type) entryFields {
 // The field types decodeEntry fills.
 var (
 	typString  = reflect.TypeFor[string]()
+	typStrPtr  = reflect.TypeFor[*string]()
 	typIntPtr  = reflect.TypeFor[*int]()
 	typI64Ptr  = reflect.TypeFor[*int64]()
 	typF64Ptr  = reflect.TypeFor[*float64]()
@@ -447,6 +448,11 @@ func decodeEntry(table, key string, fields map[string]string, ev reflect.Value, 
 		switch fv.Type() {
 		case typString:
 			fv.SetString(val)
+		case typStrPtr:
+			// Where "" and absent differ (pfcwd_sw_enable "" watches no
+			// priority; absent, the PFC ones).
+			v := val
+			fv.Set(reflect.ValueOf(&v))
 		case typIntPtr:
 			n, err := strconv.Atoi(strings.TrimSpace(val))
 			if err != nil {
