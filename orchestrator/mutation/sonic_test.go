@@ -348,8 +348,11 @@ func sonicMutations() []mutation {
 			})},
 		{field: "SCHEDULER type", name: "the CNP queue's strict scheduler made DWRR (weight 1)", harmful: true, rule: "QOS007", why: cnpAlone,
 			edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.strict"]["type"] = "DWRR" })},
-		{field: "SCHEDULER type", name: "strict spelled in lower case",
-			edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.strict"]["type"] = "strict" })},
+		// (A type in lower case, "strict", is refused at its line:
+		// qosorch compares the exact names. orchestrator/nos/sonic's
+		// TestResolverRefusalHasItsLine.)
+		{field: "SCHEDULER type", name: "the RoCE queue's DWRR made WRR at the same weight",
+			edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.dwrr50"]["type"] = "WRR" })},
 		{field: "SCHEDULER weight", name: "RoCE queue weight 1", harmful: true, rule: "QOS018", why: "no other traffic class competes with RoCE in the suite's traffic, so its share is the link's at any weight",
 			edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.dwrr50"]["weight"] = "1" })},
 		{field: "SCHEDULER weight", name: "weight 10 written 010",

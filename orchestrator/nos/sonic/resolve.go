@@ -722,7 +722,7 @@ func (r *resolver) queue(port string, q int) (qos.QueueConfig, error) {
 		qc.Weight = 1
 		r.refused("QUEUE|"+key, "scheduler", sched, "SCHEDULER", "the queue keeps the default scheduling (DWRR weight 1)", unknownFields(se.Extra), port)
 	default:
-		switch strings.ToUpper(se.Type) {
+		switch se.Type {
 		case "STRICT":
 			qc.Strict = true
 		case "DWRR", "WRR", "":
@@ -788,10 +788,17 @@ func (r *resolver) queue(port string, q int) (qos.QueueConfig, error) {
 // schedulerTypeError is the error of a SCHEDULER entry whose type
 // qosorch does not know (it refuses the entry), nil for STRICT, DWRR,
 // WRR or none.
+//
+// qosorch compares the exact names: "dwrr" is an unknown type to it as
+// "fifo" is (it logs "Unknown scheduler type value" and refuses the entry,
+// and the queues naming it keep SAI's default scheduling).
 func schedulerTypeError(sched string, se *SchedulerEntry) error {
-	switch strings.ToUpper(se.Type) {
+	switch se.Type {
 	case "STRICT", "DWRR", "WRR", "":
 		return nil
+	}
+	if up := strings.ToUpper(se.Type); up == "STRICT" || up == "DWRR" || up == "WRR" {
+		return entryError("SCHEDULER", sched, "type", "SCHEDULER|%s type %q: orchagent knows the upper-case names only and refuses the entry, so its queues would keep the switch's default scheduling (fix: write %q)", sched, se.Type, up)
 	}
 	return entryError("SCHEDULER", sched, "type", "SCHEDULER|%s type %q is not STRICT, DWRR or WRR (fix: use one of them)", sched, se.Type)
 }
