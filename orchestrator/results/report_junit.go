@@ -158,7 +158,37 @@ func RenderJUnit(run *Run, w io.Writer) error {
 			suite.add(JUnitCase{ClassName: class, Name: xmlSafe(a.Name), Time: "0", Skipped: &JUnitSkipped{Message: xmlSafe("not checked: " + a.Reason)}})
 		}
 	}
+	// A run that did not finish is an error of its own: the variants it
+	// never reached have no cases, and a CI job reading only the counts
+	// would see a partial run pass.
+	if c, ok := unfinishedCase(run); ok {
+		suite.add(c)
+	}
 	return writeJUnit(w, suite)
+}
+
+// unfinishedCase is the error case of a run that did not finish
+// (interrupted, abandoned, or still running when read), saying how many of
+// its variants finished.
+func unfinishedCase(run *Run) (JUnitCase, bool) {
+	var what string
+	switch run.Status {
+	case StatusInterrupted:
+		what = "the run was interrupted"
+	case StatusAbandoned:
+		what = "the run was abandoned (its process ended without finishing it)"
+	case StatusRunning:
+		what = "the run had not finished when this report was written"
+	default:
+		return JUnitCase{}, false
+	}
+	done := fmt.Sprintf("%d variants finished", len(run.Variants))
+	if run.VariantsPlanned > 0 {
+		done = fmt.Sprintf("%d of %d variants finished", len(run.Variants), run.VariantsPlanned)
+	}
+	msg := what + ": " + done + "; the others' assertions were not checked"
+	return JUnitCase{ClassName: xmlSafe(run.Scenario), Name: "run finished", Time: "0",
+		Error: &JUnitProblem{Message: xmlSafe(msg), Type: "run-" + run.Status, Text: xmlSafe(msg)}}, true
 }
 
 // junitModel names the model behind a run's simulated figures.

@@ -262,6 +262,29 @@ func TestRenderJUnit(t *testing.T) {
 	}
 }
 
+// A run that did not finish carries an error case saying how far it got,
+// so a CI job does not see a partial run pass; a finished one none.
+func TestRenderJUnitUnfinishedRunIsAnError(t *testing.T) {
+	for _, status := range Statuses {
+		run := syntheticRun("20261129T120000Z-ecn-pfc-64gpu", t0)
+		run.Variants = run.Variants[:2]
+		run.VariantsPlanned = 4
+		run.Status = status
+		var b bytes.Buffer
+		if err := RenderJUnit(run, &b); err != nil {
+			t.Fatal(err)
+		}
+		var doc JUnitSuites
+		if err := xml.Unmarshal(b.Bytes(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		unfinished := status == StatusInterrupted || status == StatusAbandoned || status == StatusRunning
+		if unfinished != (doc.Errors == 1) || unfinished != strings.Contains(b.String(), "2 of 4 variants finished") {
+			t.Errorf("status %s: errors=%d\n%s", status, doc.Errors, b.String())
+		}
+	}
+}
+
 func TestWriteReports(t *testing.T) {
 	dir := t.TempDir()
 	run := syntheticRun("20261129T120000Z-ecn-pfc-64gpu", t0)
