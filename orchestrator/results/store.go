@@ -276,8 +276,22 @@ func openDB(path string) (*sql.DB, int, error) {
 		db.Close()
 		return nil, 0, fmt.Errorf("open results index %s: %w", path, err)
 	}
+	// An index of the right version without its tables (dropped by hand,
+	// or by a tool) fails every save and every reindex alike: Open treats
+	// it as corrupt and rebuilds it from the run folders.
+	var tables int
+	if err := db.QueryRow(`SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('runs', 'variants')`).Scan(&tables); err != nil || tables != 2 {
+		db.Close()
+		if err == nil {
+			err = errSchemaDamaged
+		}
+		return nil, 0, fmt.Errorf("open results index %s: %w", path, err)
+	}
 	return db, from, nil
 }
+
+// errSchemaDamaged is an index whose tables are missing.
+var errSchemaDamaged = errors.New("its schema is damaged: a table is missing")
 
 // useWAL switches the index to write-ahead logging, which lets readers
 // proceed while a run is being saved. The mode is stored in the file, so
@@ -314,6 +328,9 @@ func isBusy(err error) bool {
 }
 
 func isCorruptErr(err error) bool {
+	if errors.Is(err, errSchemaDamaged) {
+		return true
+	}
 	msg := err.Error()
 	return strings.Contains(msg, "not a database") || strings.Contains(msg, "malformed") || strings.Contains(msg, "SQLITE_CORRUPT") || strings.Contains(msg, "SQLITE_NOTADB")
 }

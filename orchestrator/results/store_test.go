@@ -381,7 +381,7 @@ func TestResolveErrors(t *testing.T) {
 }
 
 func TestReindexAfterLostOrCorruptDB(t *testing.T) {
-	for _, damage := range []string{"missing", "corrupt"} {
+	for _, damage := range []string{"missing", "corrupt", "table dropped"} {
 		t.Run(damage, func(t *testing.T) {
 			dir := t.TempDir()
 			s, err := Open(dir)
@@ -394,8 +394,23 @@ func TestReindexAfterLostOrCorruptDB(t *testing.T) {
 			os.Mkdir(filepath.Join(dir, "20261129T140000Z-broken"), 0o755)
 			os.WriteFile(filepath.Join(dir, "20261129T140000Z-broken", RunFile), []byte("{not json"), 0o644)
 			s.Close()
+			if damage == "table dropped" {
+				// The index keeps its version but loses a table (a user's
+				// DROP TABLE): every save and reindex failed on it, and
+				// reindex's fix named itself.
+				db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, DBFile))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := db.Exec(`DROP TABLE variants`); err != nil {
+					t.Fatal(err)
+				}
+				db.Close()
+			}
 			for _, sfx := range []string{"", "-wal", "-shm"} {
-				os.Remove(filepath.Join(dir, DBFile+sfx))
+				if damage != "table dropped" {
+					os.Remove(filepath.Join(dir, DBFile+sfx))
+				}
 			}
 			if damage == "corrupt" {
 				os.WriteFile(filepath.Join(dir, DBFile), []byte(strings.Repeat("garbage!", 1024)), 0o644)
@@ -411,7 +426,7 @@ func TestReindexAfterLostOrCorruptDB(t *testing.T) {
 			if r, err := s2.Get("latest"); err != nil || r.RunID != "20261129T120000Z-ecn-pfc-16gpu" {
 				t.Errorf("latest after rebuild: %v %v", r, err)
 			}
-			if damage == "corrupt" {
+			if damage != "missing" {
 				m, _ := filepath.Glob(filepath.Join(dir, DBFile+".corrupt-*"))
 				if len(m) != 1 {
 					t.Errorf("corrupt index not kept aside: %v", m)
