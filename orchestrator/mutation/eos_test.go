@@ -426,7 +426,7 @@ func eosMutations() []mutation {
 		// alarm that the note explains.
 		{field: "interface channel-group <n> mode <mode>", name: "Ethernet1's service-profile moved to its port-channel", harmful: true, rule: "QOS001", dataPlane: true,
 			edit: text(chain(dropBlock(`^interface Ethernet1$`), append_("interface Ethernet1", "   channel-group 1 mode active", "!", "interface Port-Channel1", "   service-profile labctl-200g", "!")), "leaf1")},
-		{field: "interface mtu <bytes>", name: "MTU 1500 on the ports", harmful: true, rule: "QOS020", why: "the simulator sends packets of the lab's qos.mtu",
+		{field: "interface mtu <bytes>", name: "MTU 1500 on the ports", harmful: true, rule: "QOS020", dataPlane: true,
 			edit: text(after(`^interface `, "   mtu 1500"))},
 		{field: "interface mtu <bytes>", name: "MTU 9214",
 			edit: text(after(`^interface `, "   mtu 9214"))},

@@ -727,7 +727,7 @@ func sonicMutations2() []mutation {
 			}, "leaf1")},
 		mutation{field: "PORT speed", name: "its own speed",
 			edit: edit(func(d doc) { d.add("PORT", "Ethernet0", map[string]string{"speed": "200000"}) }, "leaf1")},
-		mutation{field: "PORT mtu", name: "MTU 1500", harmful: true, rule: "QOS020", why: "the simulator sends packets of the lab's qos.mtu",
+		mutation{field: "PORT mtu", name: "MTU 1500", harmful: true, rule: "QOS020", dataPlane: true,
 			edit: edit(func(d doc) { d.add("PORT", "Ethernet0", map[string]string{"mtu": "1500"}) }, "leaf1")},
 		mutation{field: "PORT mtu", name: "MTU 9100",
 			edit: edit(func(d doc) { d.add("PORT", "Ethernet0", map[string]string{"mtu": "9100"}) }, "leaf1")},

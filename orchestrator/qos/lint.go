@@ -670,8 +670,11 @@ func (l *linter) ecn(d *DeviceConfig, p *PortConfig, lossless []int) {
 			}{{"yellow", w.Yellow}, {"red", w.Red}} {
 				// Equal thresholds are a step, as for green below; RoCE's
 				// packets are green, so only a colour no switch can
-				// program is reported.
-				if e := c.col; e != nil && (e.MinBytes > e.MaxBytes || e.Pmax <= 0 || e.Pmax > 1) {
+				// program is reported, and not one that marks as green
+				// does (EOS's random-detect ecn, one statement for every
+				// colour; SONiC's uniform ECN_ profiles), which green's
+				// check reports once.
+				if e := c.col; e != nil && !(c.col.Mark && q.ECN != nil && e.ECNConfig == *q.ECN) && (e.MinBytes > e.MaxBytes || e.Pmax <= 0 || e.Pmax > 1) {
 					l.addAt(RuleECNThresholds, SevError, d.Device, p.Name, wredWhere(&q),
 						"give each colour a minimum below its maximum and a probability above 0, at most 100 percent",
 						"queue %d: WRED %s min %d, max %d%s, probability %g%% cannot ramp", q.Queue, c.name, e.MinBytes, e.MaxBytes, unitSuffix(e.Unit), e.Pmax*100)
@@ -934,10 +937,11 @@ func (l *linter) cnp(d *DeviceConfig, p *PortConfig, lossless []int) {
 	}
 }
 
-// roceHeaderBytes is what a RoCE v2 packet carries beyond its payload in
+// RoCEHeaderBytes is what a RoCE v2 packet carries beyond its payload in
 // the IP MTU: IPv4 20 + UDP 8 + BTH 12 + ICRC 4 (a RETH or AETH adds up
-// to 16 more).
-const roceHeaderBytes = 60
+// to 16 more). Lint's QOS020 and the simulator's drop of packets over a
+// port's MTU both size a packet by it.
+const RoCEHeaderBytes = 60
 
 // QOS020: a port's MTU (the L3 MTU the switch enforces) must carry the
 // lab's RoCE payload MTU with its headers; smaller, the switch drops
@@ -1279,9 +1283,9 @@ func (l *linter) portMTU(d *DeviceConfig, p *PortConfig) {
 	if l.opt.Intent == nil || p.MTU == 0 || !p.Fabric {
 		return
 	}
-	if need := l.opt.Intent.MTU + roceHeaderBytes; p.MTU < need {
+	if need := l.opt.Intent.MTU + RoCEHeaderBytes; p.MTU < need {
 		l.add(RulePortMTU, SevError, d.Device, p.Name,
-			fmt.Sprintf("raise the port's MTU to at least %d (RoCE MTU %d plus %d bytes of headers); 9100 is usual", need, l.opt.Intent.MTU, roceHeaderBytes),
+			fmt.Sprintf("raise the port's MTU to at least %d (RoCE MTU %d plus %d bytes of headers); 9100 is usual", need, l.opt.Intent.MTU, RoCEHeaderBytes),
 			"the port's MTU %d is below the %d bytes RoCE's %d-byte packets need: the switch drops them", p.MTU, need, l.opt.Intent.MTU)
 	}
 }
@@ -1293,7 +1297,7 @@ func (l *linter) rocePacketBytes() int64 {
 	if l.opt.Intent != nil && l.opt.Intent.MTU > 0 {
 		mtu = l.opt.Intent.MTU
 	}
-	return int64(mtu + roceHeaderBytes)
+	return int64(mtu + RoCEHeaderBytes)
 }
 
 // QOS008

@@ -534,10 +534,12 @@ type Counter struct {
 	// routing converges); LoopDrops died of TTL expiry in a routing loop;
 	// WatchdogDrops dropped by the port's PFC watchdog, whose storm
 	// declarations and restorations WatchdogStorms and WatchdogRestores
-	// count.
+	// count; MTUDrops were over the MTU of the port they arrived on or
+	// would have left by.
 	LinkDrops        int64 `json:"link_drops,omitempty"`
 	RouteDrops       int64 `json:"route_drops,omitempty"`
 	LoopDrops        int64 `json:"loop_drops,omitempty"`
+	MTUDrops         int64 `json:"mtu_drops,omitempty"`
 	WatchdogDrops    int64 `json:"watchdog_drops,omitempty"`
 	WatchdogStorms   int64 `json:"watchdog_storms,omitempty"`
 	WatchdogRestores int64 `json:"watchdog_restores,omitempty"`

@@ -389,6 +389,9 @@ func dropsCell(c Counter) string {
 	if c.LoopDrops > 0 {
 		parts = append(parts, "routing loop "+fmtInt(c.LoopDrops))
 	}
+	if c.MTUDrops > 0 {
+		parts = append(parts, "over the port's MTU "+fmtInt(c.MTUDrops))
+	}
 	if c.WatchdogDrops > 0 {
 		parts = append(parts, "watchdog "+fmtInt(c.WatchdogDrops))
 	}

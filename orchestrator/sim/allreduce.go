@@ -387,6 +387,16 @@ func flowLevel(cfg Config) (*sim, [][]int32, []float64, error) {
 		if s.portShapers != nil && s.portShapers[pi].kbps > 0 {
 			r = min(r, float64(s.portShapers[pi].kbps)/1000)
 		}
+		// A link whose sending or receiving switch port drops full-sized
+		// packets (Config.PortMaxPayload) carries none of a flow's.
+		if s.maxPayload != nil {
+			if n := s.maxPayload[pi]; n > 0 && s.mtu > int64(n) {
+				return 0
+			}
+			if n := s.maxPayload[p.peer]; p.peer >= 0 && n > 0 && s.mtu > int64(n) {
+				return 0
+			}
+		}
 		return r / 1000 * eta
 	})
 	return s, paths, rates, nil

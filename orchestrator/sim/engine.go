@@ -668,6 +668,13 @@ func (s *sim) switchSend(pi int32) {
 
 // --- switch ingress, admission and PFC ---
 
+// overMTU says whether packet pk carries more payload than switch port pi
+// passes (Config.PortMaxPayload); s.maxPayload must not be nil.
+func (s *sim) overMTU(pi int32, pk *packet) bool {
+	n := s.maxPayload[pi]
+	return n > 0 && pk.payload > n
+}
+
 func (s *sim) switchReceive(in, k int32) {
 	if s.ib != nil {
 		s.ibSwitchReceive(in, k)
@@ -689,6 +696,12 @@ func (s *sim) switchReceive(in, k int32) {
 		// stormed port for that priority.
 		ip.c[pr].drops++
 		ip.c[pr].wdDrops++
+		s.release(k)
+		return
+	}
+	if s.maxPayload != nil && s.overMTU(in, pk) {
+		ip.c[pr].drops++
+		ip.c[pr].mtuDrops++
 		s.release(k)
 		return
 	}
@@ -718,13 +731,17 @@ func (s *sim) switchReceive(in, k int32) {
 	w := int64(pk.wire)
 	pk.inPort = in
 	op := &s.ports[out]
-	if op.down || op.wdDrop&(1<<pr) != 0 {
+	if op.down || op.wdDrop&(1<<pr) != 0 || s.maxPayload != nil && s.overMTU(out, pk) {
 		// Sent to a dead link the switch has not routed around yet (a
-		// black hole), or to a queue a PFC watchdog drops.
-		if op.down {
+		// black hole), to a queue a PFC watchdog drops, or over the
+		// port's MTU.
+		switch {
+		case op.down:
 			op.c[pr].linkDrops++
-		} else {
+		case op.wdDrop&(1<<pr) != 0:
 			op.c[pr].wdDrops++
+		default:
+			op.c[pr].mtuDrops++
 		}
 		op.c[pr].drops++
 		s.release(k)

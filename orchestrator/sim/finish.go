@@ -174,7 +174,7 @@ func (s *sim) result() *Result {
 				Node: p.ref.Node, Port: p.ref.Port, Priority: pr,
 				TxBytes: c.txBytes, TxPackets: c.txPkts, ECNMarked: c.marked, Drops: c.drops,
 				IngressDrops: c.ingressDrops, EgressDrops: c.egressDrops, ControlDrops: c.ctrlDrops,
-				LinkDrops: c.linkDrops, WatchdogDrops: c.wdDrops, LoopDrops: c.loopDrops, RouteDrops: c.routeDrops, WREDDrops: c.wredDrops, WatchdogStorms: wd[0], WatchdogRestores: wd[1],
+				LinkDrops: c.linkDrops, WatchdogDrops: c.wdDrops, LoopDrops: c.loopDrops, RouteDrops: c.routeDrops, MTUDrops: c.mtuDrops, WREDDrops: c.wredDrops, WatchdogStorms: wd[0], WatchdogRestores: wd[1],
 				PauseTx: c.pauseTx, PauseRx: c.pauseRx, PausedNs: c.pausedNs / 1000,
 				MaxQueueBytes: c.maxQueue, Trimmed: c.trimmed,
 			})
@@ -190,6 +190,7 @@ func (s *sim) result() *Result {
 			r.Totals.Drops += c.drops
 			r.Totals.LinkDrops += c.linkDrops
 			r.Totals.RouteDrops += c.routeDrops
+			r.Totals.MTUDrops += c.mtuDrops
 			r.Totals.WatchdogDrops += c.wdDrops
 			r.Totals.PauseFrames += c.pauseTx
 			r.Totals.PausedNs += c.pausedNs / 1000

@@ -172,6 +172,7 @@ type PortStats struct {
 	WatchdogDrops    int64 `json:"watchdog_drops,omitempty"`
 	LoopDrops        int64 `json:"loop_drops,omitempty"`  // TTL expired in a routing loop
 	RouteDrops       int64 `json:"route_drops,omitempty"` // no route at this switch (after failures)
+	MTUDrops         int64 `json:"mtu_drops,omitempty"`   // over the port's MTU (Config.PortMaxPayload)
 	WREDDrops        int64 `json:"wred_drops,omitempty"`  // dropped early by WRED (also egress drops)
 	WatchdogStorms   int64 `json:"watchdog_storms,omitempty"`
 	WatchdogRestores int64 `json:"watchdog_restores,omitempty"`
@@ -209,6 +210,7 @@ type Totals struct {
 	WatchdogDrops int64 `json:"watchdog_drops,omitempty"`
 	LoopDrops     int64 `json:"loop_drops,omitempty"`  // TTL expired in a routing loop
 	RouteDrops    int64 `json:"route_drops,omitempty"` // no route at a switch (after failures)
+	MTUDrops      int64 `json:"mtu_drops,omitempty"`   // over a switch port's MTU
 	PauseFrames   int64 `json:"pause_frames"`          // PFC frames sent (XOFF, refresh, XON)
 	PausedNs      int64 `json:"paused_ns"`
 	ECNMarked     int64 `json:"ecn_marked"`

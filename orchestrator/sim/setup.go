@@ -76,7 +76,10 @@ type prioCounters struct {
 	// switches' routing converges); wredDrops were dropped early by WRED
 	// (also in egressDrops).
 	loopDrops, routeDrops, wredDrops int64
-	pauseTx, pauseRx, pausedNs       int64
+	// mtuDrops were over the MTU of the port they arrived on or would
+	// have left by (Config.PortMaxPayload).
+	mtuDrops                   int64
+	pauseTx, pauseRx, pausedNs int64
 	// trimmed counts the UET data packets trimmed on their way to this
 	// egress queue instead of dropped (uet.go).
 	trimmed int64
@@ -512,6 +515,10 @@ type sim struct {
 	// portShapers are the switch ports' own shapers (Config.PortShapers),
 	// by port, a kbps of 0 where a port has none; nil when none has.
 	portShapers []queueShaper
+	// maxPayload is the largest payload each port passes
+	// (Config.PortMaxPayload), by port, 0 where it has no limit; nil when
+	// none has.
+	maxPayload []int32
 	// remark is the DSCP each switch port writes into the packets of
 	// each priority it sends (PortMaps.RemarkDSCP), by port, -1 where it
 	// keeps the packet's; nil when no port remarks.
@@ -992,6 +999,19 @@ func (s *sim) buildQoS() error {
 				s.remark[pi][pr] = int8(d)
 			}
 		}
+	}
+	for ref, n := range s.cfg.PortMaxPayload {
+		pi, ok := s.portIndex(ref)
+		if !ok || s.ports[pi].host {
+			return errorf("MTU given for %s, which is not a switch port of any link", ref)
+		}
+		if n <= 0 {
+			return errorf("port %s: a largest payload of %d bytes passes no packet", ref, n)
+		}
+		if s.maxPayload == nil {
+			s.maxPayload = make([]int32, len(s.ports))
+		}
+		s.maxPayload[pi] = int32(min(n, math.MaxInt32))
 	}
 	for ref, sh := range s.cfg.PortShapers {
 		pi, ok := s.portIndex(ref)

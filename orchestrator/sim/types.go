@@ -338,6 +338,12 @@ type Config struct {
 	// PortShapers shape switch ports, all their queues together, beside
 	// any queue's own shaper.
 	PortShapers map[PortRef]Shaper
+	// PortMaxPayload is the largest payload a switch port passes, its IP
+	// MTU less a RoCE packet's headers (SONiC's PORT mtu, EOS's interface
+	// mtu): a packet with more is dropped where it arrives on such a port
+	// and where it would leave by one, as a switch drops a frame over a
+	// port's MTU (RoCE sets don't-fragment). No entry: no limit.
+	PortMaxPayload map[PortRef]int
 	// DSCPToPriority maps DSCP to priority per node name; the "" entry
 	// applies to nodes without their own. Nil means {26: 3, 48: 6}.
 	// Unmapped DSCPs go to priority 0.

@@ -86,18 +86,18 @@ type StringMap map[string]string
 
 // PortQoSMapEntry is PORT_QOS_MAP|<port> (or |global).
 type PortQoSMapEntry struct {
-	DSCPToTCMap   string `cfg:"dscp_to_tc_map" use:"simulated" why:"names the port's DSCP map (global: the switch's, for ports without one)"`
-	DOT1PToTCMap  string `cfg:"dot1p_to_tc_map" use:"ignored" why:"names the port's 802.1p map (see DOT1P_TO_TC_MAP)"`
-	TCToQueueMap  string `cfg:"tc_to_queue_map" use:"simulated" why:"names the port's traffic class to queue map"`
-	TCToPGMap     string `cfg:"tc_to_pg_map" use:"simulated" why:"names the port's traffic class to PG map"`
-	PFCToQueueMap string `cfg:"pfc_to_queue_map" use:"simulated" why:"names the port's PFC priority to queue map"`
-	PFCToPGMap    string `cfg:"pfc_to_pg_map" use:"simulated" why:"names the port's PFC priority to PG map (see PFC_PRIORITY_TO_PRIORITY_GROUP_MAP); without one each PFC priority is paused by the PG its traffic class fills"`
-	PFCEnable     string `cfg:"pfc_enable" use:"simulated" why:"the priorities with PFC: their PGs pause (with a lossless profile) instead of dropping"`
+	DSCPToTCMap   string  `cfg:"dscp_to_tc_map" use:"simulated" why:"names the port's DSCP map (global: the switch's, for ports without one)"`
+	DOT1PToTCMap  string  `cfg:"dot1p_to_tc_map" use:"ignored" why:"names the port's 802.1p map (see DOT1P_TO_TC_MAP)"`
+	TCToQueueMap  string  `cfg:"tc_to_queue_map" use:"simulated" why:"names the port's traffic class to queue map"`
+	TCToPGMap     string  `cfg:"tc_to_pg_map" use:"simulated" why:"names the port's traffic class to PG map"`
+	PFCToQueueMap string  `cfg:"pfc_to_queue_map" use:"simulated" why:"names the port's PFC priority to queue map"`
+	PFCToPGMap    string  `cfg:"pfc_to_pg_map" use:"simulated" why:"names the port's PFC priority to PG map (see PFC_PRIORITY_TO_PRIORITY_GROUP_MAP); without one each PFC priority is paused by the PG its traffic class fills"`
+	PFCEnable     string  `cfg:"pfc_enable" use:"simulated" why:"the priorities with PFC: their PGs pause (with a lossless profile) instead of dropping"`
 	PFCWDEnable   *string `cfg:"pfcwd_sw_enable" use:"simulated" why:"the priorities the PFC watchdog watches"`
-	TCToDSCPMap   string `cfg:"tc_to_dscp_map" use:"simulated" why:"names the port's egress remarking map (see TC_TO_DSCP_MAP); without one the port sends packets with the DSCP they came with (global: no port)"`
-	TCToDot1pMap  string `cfg:"tc_to_dot1p_map" use:"ignored" why:"802.1p remarking of tagged frames; the lab's links are untagged"`
-	PFCAsym       string `cfg:"pfc_asym" use:"ignored" why:"orchagent reads pfc_asym from the PORT table (portsorch), not from PORT_QOS_MAP, whose handler passes over fields it does not know: here it changes nothing"`
-	Scheduler     string `cfg:"scheduler" use:"simulated" why:"names the port's own SCHEDULER entry (SAI_PORT_ATTR_QOS_SCHEDULER_PROFILE_ID): its pir (bytes per second, meter_type bytes, or packets per second, meter_type packets) and pbs shape the whole port, all its queues together; 0 or none leaves it unshaped, and the other fields of the entry do nothing there (global: no port)"`
+	TCToDSCPMap   string  `cfg:"tc_to_dscp_map" use:"simulated" why:"names the port's egress remarking map (see TC_TO_DSCP_MAP); without one the port sends packets with the DSCP they came with (global: no port)"`
+	TCToDot1pMap  string  `cfg:"tc_to_dot1p_map" use:"ignored" why:"802.1p remarking of tagged frames; the lab's links are untagged"`
+	PFCAsym       string  `cfg:"pfc_asym" use:"ignored" why:"orchagent reads pfc_asym from the PORT table (portsorch), not from PORT_QOS_MAP, whose handler passes over fields it does not know: here it changes nothing"`
+	Scheduler     string  `cfg:"scheduler" use:"simulated" why:"names the port's own SCHEDULER entry (SAI_PORT_ATTR_QOS_SCHEDULER_PROFILE_ID): its pir (bytes per second, meter_type bytes, or packets per second, meter_type packets) and pbs shape the whole port, all its queues together; 0 or none leaves it unshaped, and the other fields of the entry do nothing there (global: no port)"`
 
 	Extra map[string]string `cfg:"-"`
 }
@@ -257,7 +257,7 @@ type PFCWDEntry struct {
 // fec, …) are not QoS and not listed.
 type PortEntry struct {
 	Speed *int `cfg:"speed" use:"lint" why:"Mb/s: sizes the headroom and thresholds lint requires, and lint checks it against the lab's link (QOS009); the simulated link runs at the lab's speed"`
-	MTU   *int `cfg:"mtu" use:"lint" why:"sizes the headroom lint requires; the simulator sends packets of the lab's qos.mtu"`
+	MTU   *int `cfg:"mtu" use:"simulated" why:"the port's L3 MTU: the simulator drops RoCE packets it cannot carry (the lab's qos.mtu plus 60 bytes of headers), and lint sizes the headroom by it"`
 	// PFCAsym is portsorch's asymmetric PFC (setPortPfcAsym).
 	PFCAsym string `cfg:"pfc_asym" use:"simulated" why:"on: asymmetric PFC (SAI's separate mode): the port obeys PFC frames for every priority (its receive bitmap 0xff) and sends them for its pfc_enable priorities only, as it does without; off (the default): it obeys them for its pfc_enable priorities only"`
 

@@ -143,6 +143,7 @@ func (b *builder) topology(nodes, nics map[string]bool, seed int64) (engine.Topo
 	qosMap := map[engine.PortRef]map[int]engine.PortQoS{}
 	portMaps := map[engine.PortRef]engine.PortMaps{}
 	shapers := map[engine.PortRef]engine.Shaper{}
+	maxPayload := map[engine.PortRef]int{}
 	for _, n := range b.g.Nodes {
 		if !nodes[n.Name] {
 			continue
@@ -161,6 +162,11 @@ func (b *builder) topology(nodes, nics map[string]bool, seed int64) (engine.Topo
 				qosMap[ref], portMaps[ref] = portQoS(dc, pc)
 				if sh, ok := engineShaper(pc, pc.Shaper); ok {
 					shapers[ref] = sh
+				}
+				// A port's MTU (the L3 MTU it enforces) drops packets whose
+				// payload and headers do not fit, as lint's QOS020 says.
+				if pc.MTU > 0 {
+					maxPayload[ref] = max(pc.MTU-qos.RoCEHeaderBytes, 1)
 				}
 			}
 		}
@@ -197,6 +203,9 @@ func (b *builder) topology(nodes, nics map[string]bool, seed int64) (engine.Topo
 					if sh, ok := shapers[pair[1]]; ok {
 						shapers[pair[0]] = sh
 					}
+					if n, ok := maxPayload[pair[1]]; ok {
+						maxPayload[pair[0]] = n
+					}
 				}
 			}
 			topo.Links = append(topo.Links, engine.Link{
@@ -215,7 +224,12 @@ func (b *builder) topology(nodes, nics map[string]bool, seed int64) (engine.Topo
 			delete(shapers, r)
 		}
 	}
-	return topo, fabricQoS{qos: qosMap, maps: portMaps, shapers: shapers, dscp: dscp}, nil
+	for r := range maxPayload {
+		if !used[r] {
+			delete(maxPayload, r)
+		}
+	}
+	return topo, fabricQoS{qos: qosMap, maps: portMaps, shapers: shapers, maxPayload: maxPayload, dscp: dscp}, nil
 }
 
 // engineShaper is shaper sh (port pc's own or one of its queues') as the
@@ -239,7 +253,9 @@ type fabricQoS struct {
 	qos     map[engine.PortRef]map[int]engine.PortQoS
 	maps    map[engine.PortRef]engine.PortMaps
 	shapers map[engine.PortRef]engine.Shaper
-	dscp    map[string]map[int]int
+	// maxPayload is each switch port's largest payload, from its MTU.
+	maxPayload map[engine.PortRef]int
+	dscp       map[string]map[int]int
 }
 
 // keyHash is the simulator's ECMP key hash: fabric.KeyHash of a QP's
@@ -476,6 +492,7 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 		QoS:            fq.qos,
 		Maps:           fq.maps,
 		PortShapers:    fq.shapers,
+		PortMaxPayload: fq.maxPayload,
 		ExplicitQoS:    true,
 		DefaultQoS:     map[int]engine.PortQoS{},
 		DSCPToPriority: fq.dscp,
@@ -845,7 +862,7 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 			Node: p.Node, Port: p.Port, Priority: p.Priority, TxBytes: p.TxBytes,
 			PFCTx: p.PauseTx, PFCRx: p.PauseRx, ECNMarked: p.ECNMarked, Drops: p.Drops,
 			IngressDrops: p.IngressDrops, EgressDrops: p.EgressDrops,
-			LinkDrops: p.LinkDrops, RouteDrops: p.RouteDrops, LoopDrops: p.LoopDrops, WatchdogDrops: p.WatchdogDrops, WatchdogStorms: p.WatchdogStorms, WatchdogRestores: p.WatchdogRestores,
+			LinkDrops: p.LinkDrops, RouteDrops: p.RouteDrops, LoopDrops: p.LoopDrops, MTUDrops: p.MTUDrops, WatchdogDrops: p.WatchdogDrops, WatchdogStorms: p.WatchdogStorms, WatchdogRestores: p.WatchdogRestores,
 			Source: results.Simulated,
 		}
 		if p.Switch {
@@ -1129,7 +1146,7 @@ func (b *builder) flowLevelAllReduce(vs runtime.VariantSpec) (*results.Variant, 
 	if err != nil {
 		return nil, err
 	}
-	cfg := engine.Config{Topology: topo, QoS: fq.qos, Maps: fq.maps, PortShapers: fq.shapers, ExplicitQoS: true, DSCPToPriority: fq.dscp, MTU: b.in.MTU, Seed: vs.Seed, KeyHash: b.keyHash()}
+	cfg := engine.Config{Topology: topo, QoS: fq.qos, Maps: fq.maps, PortShapers: fq.shapers, PortMaxPayload: fq.maxPayload, ExplicitQoS: true, DSCPToPriority: fq.dscp, MTU: b.in.MTU, Seed: vs.Seed, KeyHash: b.keyHash()}
 	est, err := engine.RingAllReduceFlowLevel(cfg, ranks, c.Bytes)
 	if err != nil {
 		return nil, fmt.Errorf("simulate %s: %w", vs.Name, err)
