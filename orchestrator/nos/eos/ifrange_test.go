@@ -176,6 +176,45 @@ qos map dscp 48 to traffic-class 6
 	}
 }
 
+// In an indented file, one of the open block's statements slipped to
+// column 0 stays in its block as EOS applies it (by mode, whatever the
+// indentation), with a note at its line; it was read as global and
+// dropped, so the port lost its profile (PFC off) or the queue its ECN.
+// A line at column 0 that is no statement of the block still leaves it.
+func TestParseColumnZeroSlipStaysInItsBlock(t *testing.T) {
+	indented := `qos map dscp 26 to traffic-class 3
+qos profile ROCE
+   qos trust dscp
+   priority-flow-control on
+   priority-flow-control priority 3 no-drop
+   tx-queue 3
+      bandwidth percent 50
+      random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes max-mark-probability 20
+!
+interface Ethernet1
+   description to gpu1
+   service-profile ROCE
+!
+hostname leaf1
+`
+	for _, slip := range []string{"   service-profile ROCE", "      random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes max-mark-probability 20"} {
+		cfg := strings.Replace(indented, slip, strings.TrimLeft(slip, " "), 1)
+		if got, want := modelJSON(t, cfg), modelJSON(t, indented); got != want {
+			t.Errorf("%q at column 0 parses otherwise:\n got %s\nwant %s", strings.TrimSpace(slip), got, want)
+		}
+		dc := mustParseEOS(t, cfg)
+		if !slices.ContainsFunc(dc.Notes, func(n string) bool { return strings.Contains(n, "is at column 0 inside the") }) {
+			t.Errorf("%q at column 0: no note: %q", strings.TrimSpace(slip), dc.Notes)
+		}
+	}
+	// A global statement at column 0 after the interface is global, and
+	// no note.
+	dc := mustParseEOS(t, indented)
+	if slices.ContainsFunc(dc.Notes, func(n string) bool { return strings.Contains(n, "column 0") }) {
+		t.Errorf("the indented file has a column-0 note: %q", dc.Notes)
+	}
+}
+
 // A member of a port-channel that sets QoS is read by its own lines, and
 // the note says so: whether EOS gives members the port-channel's QoS is
 // not checked in Arista's documentation.

@@ -257,6 +257,23 @@ func (p *cfgParser) file(src qos.Source) error {
 			// A file without indentation: the line stays in the open
 			// block, as EOS applies it (cfgLeavesBlock, holds).
 			indent = 1
+		} else if indent == 0 && len(cur) > 0 {
+			// An indented file with one of the open block's (or its
+			// tx-queue's) statements at column 0, an editing slip: EOS
+			// applies a command in the mode the commands before it
+			// entered, whatever the indentation (cfgLeavesBlock), so it
+			// stays there, and a note says so. Lines labctl does not know
+			// at column 0 leave the block, as global ones usually do.
+			_, ofBlock := statementOf(curMode, f)
+			_, ofQueue := statementOf("tx-queue", f)
+			if ofQueue = ofQueue && q != nil; ofBlock || ofQueue {
+				indent = 1
+				what := curMode
+				if ofQueue {
+					indent, what = qIndent+1, "tx-queue"
+				}
+				p.notes = append(p.notes, fmt.Sprintf("%s: %q is at column 0 inside the %s above it: labctl reads it as that %s's, as EOS applies a command in the mode the lines before it entered whatever its indentation (fix: indent it under its %s, or move it out if it was meant elsewhere)", where, text, what, what, what))
+			}
 		}
 		if indent == 0 {
 			cur, q, qIndent, curMode, pol = nil, nil, -1, "", nil
