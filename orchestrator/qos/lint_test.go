@@ -826,3 +826,35 @@ func TestRemarkShownAndDiffed(t *testing.T) {
 		t.Errorf("the settings' difference: %+v", d)
 	}
 }
+
+// A queue that marks every colour as green (EOS's random-detect ecn, one
+// statement; labctl's ECN_ profiles) with Kmin above Kmax is one finding,
+// green's, not three (green, yellow and red); a yellow of its own that
+// cannot ramp is still reported.
+func TestLintUniformMarkingReportedOnce(t *testing.T) {
+	in, cfgs := lintBase(t)
+	q := cfgs[0].Port("Ethernet0").Queue(3)
+	e := *q.ECN
+	e.MinBytes = e.MaxBytes + 1
+	q.SetMarking(e)
+	count := func() (n int, colours int) {
+		for _, f := range findings(Lint(cfgs, LintOptions{Intent: &in}), RuleECNThresholds) {
+			if f.Port == "Ethernet0" || slices.Contains(f.Ports, "Ethernet0") {
+				n++
+				if strings.Contains(f.Message, "cannot ramp") {
+					colours++
+				}
+			}
+		}
+		return n, colours
+	}
+	if n, colours := count(); n != 1 || colours != 0 {
+		t.Errorf("uniform marking with Kmin above Kmax: %d findings, %d of them a colour's; want green's alone", n, colours)
+	}
+	y := *q.WRED.Yellow
+	y.MinBytes = y.MaxBytes + 2
+	q.WRED.Yellow = &y
+	if _, colours := count(); colours != 1 {
+		t.Errorf("a yellow of its own that cannot ramp: %d colour findings, want 1", colours)
+	}
+}
