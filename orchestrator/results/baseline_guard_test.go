@@ -36,6 +36,13 @@ func TestSaveBaselineFilteredAndGuarded(t *testing.T) {
 	if got, _ := LoadBaseline(s, "b"); got.RunID != "20261129T120000Z-ecn-pfc-16gpu" {
 		t.Errorf("forced save kept %s", got.RunID)
 	}
+	// "latest" would shadow --baseline latest; a name longer than a file
+	// name can be failed as unwritable (exit 3) after saying it exists.
+	for name, want := range map[string]string{"latest": `"latest" is taken`, strings.Repeat("x", 300): "use at most 200"} {
+		if _, err := SaveBaselineFiltered(s, "latest", name, Filter{}, true); exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), want) {
+			t.Errorf("baseline name of %d characters: %v", len(name), err)
+		}
+	}
 }
 
 // completedRuns are threeRuns with the interrupted one finished (with a

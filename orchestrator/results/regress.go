@@ -211,6 +211,11 @@ type Report struct {
 	BaselineRunID string `json:"baseline_run_id"`
 	Scenario      string `json:"scenario"`
 	Lab           string `json:"lab"`
+	// NOS and BaselineNOS are the two records' network OS: where they
+	// differ (a lab brought up again with --nos), the QoS changes below
+	// are the other NOS's reading of its own configs as much as an edit.
+	NOS           string `json:"nos,omitempty"`
+	BaselineNOS   string `json:"baseline_nos,omitempty"`
 	ConfigChanged bool   `json:"config_changed"`
 	// ConfigChanges are the switch QoS fields that differ between the
 	// baseline and the run, in the resolved model's terms and grouped over
@@ -293,6 +298,7 @@ type NotComputedMetric struct {
 // more times than the other is not (fewer samples, extraRepetitions).
 func Compare(run, baseline *Run, tol Tolerances) Report {
 	r := Report{SchemaVersion: SchemaVersion, RunID: run.RunID, BaselineRunID: baseline.RunID, Scenario: run.Scenario, Lab: run.Lab,
+		NOS: run.NOS, BaselineNOS: baseline.NOS,
 		Findings: []Finding{}, Warnings: []string{}, VariantsAdded: []string{}}
 	if len(run.Variants) > 0 {
 		r.Model = run.Variants[0].Model()
@@ -1215,12 +1221,24 @@ func BaselineNote(run *Run) string {
 	return fmt.Sprintf("the baseline runs each point once, so a run after a config edit is compared with it one sample a side, where the timing shift an edit causes can read as a regression; to compare edits as samples, save a run made with repetitions (labctl run %s --lab %s --seed %d --repetitions 5) and run the edits the same way", run.Scenario, run.Lab, run.Seed)
 }
 
+// maxBaselineName is the longest baseline name: file systems take names
+// of 255 bytes, and a name is a file's with ".json" added.
+const maxBaselineName = 200
+
 // SaveBaselineFiltered is SaveBaseline with "latest" narrowed by f, and an
 // existing baseline of that name replaced only when force is set (baselines
 // are committed files: replacing one silently would lose a reference).
 func SaveBaselineFiltered(s *Store, ref, name string, f Filter, force bool) (string, error) {
 	if !naming.Valid(name, 0) {
 		return "", exitcode.Usagef("baseline name %q: use lowercase letters, digits and dashes, starting with a letter or digit (for example ecn-pfc-64gpu)", name)
+	}
+	if len(name) > maxBaselineName {
+		return "", exitcode.Usagef("baseline name of %d characters: use at most %d (the name is a file's, results/baselines/<name>.json)", len(name), maxBaselineName)
+	}
+	if name == "latest" {
+		// --baseline latest means the latest run; a baseline of that name
+		// would be found first and stand for it silently.
+		return "", exitcode.Usagef("baseline name \"latest\" is taken: --baseline latest names the latest run (fix: choose another name, such as latest-good)")
 	}
 	run, err := s.Find(ref, f)
 	if err != nil {

@@ -31,6 +31,9 @@ const maxConfigChanges = 20
 // fields of the switches' resolved QoS, and how lint's verdict moved,
 // ahead of the metrics.
 func (r Report) writeConfigChanges(b *strings.Builder) {
+	if r.NOS != "" && r.BaselineNOS != "" && r.NOS != r.BaselineNOS {
+		fmt.Fprintf(b, "the switches' NOS changed between the baseline and this run: %s -> %s (the QoS changes below are %s's configs read against %s's, port names and defaults included, as much as edits)\n", r.BaselineNOS, r.NOS, r.NOS, r.BaselineNOS)
+	}
 	switch {
 	case r.ConfigChanged && r.ConfigChanges == nil:
 		b.WriteString("vendor configs changed between the baseline and this run\n")

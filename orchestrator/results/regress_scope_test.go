@@ -469,6 +469,24 @@ func TestCompareTextConfigChangesFirst(t *testing.T) {
 	}
 }
 
+// A run on the other NOS than its baseline's says so before the QoS
+// changes, which are then largely the other NOS's reading; the same NOS
+// says nothing.
+func TestCompareTextNamesANOSChange(t *testing.T) {
+	base := scopedRun(t, "20261129T110000Z-ecn-pfc-64gpu")
+	for _, nos := range []string{"sonic", "eos"} {
+		base.NOS = "sonic"
+		run := cloneRun(t, base)
+		run.NOS = nos
+		r := Compare(run, base, nil)
+		text := textOf(t, r)
+		said := strings.Contains(text, "the switches' NOS changed between the baseline and this run: sonic -> eos")
+		if said != (nos == "eos") || r.NOS != nos || r.BaselineNOS != "sonic" {
+			t.Errorf("run on %s: said %v, report %q/%q:\n%s", nos, said, r.BaselineNOS, r.NOS, text)
+		}
+	}
+}
+
 // Every compared figure says how the run obtained it.
 func TestCompareFindingsSayTheSource(t *testing.T) {
 	base := scopedRun(t, "20261129T110000Z-ecn-pfc-64gpu")
