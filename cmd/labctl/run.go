@@ -124,6 +124,12 @@ results/ cannot be written (the finished variants are printed anyway).`,
 			if err != nil {
 				return err
 			}
+			// The lab runs as it was brought up: a spec edited since (more
+			// GPUs, other switches) would run a fabric its topology and
+			// configs were not made for.
+			if why := st.NodesDiffer(l.Graph); why != "" {
+				return exitcode.Usagef("lab %s: its spec %s now gives another fabric than the lab was brought up with: %s (fix: run 'labctl up %s' to bring the lab up as the spec is now, or restore the spec)", name, st.Spec, why, labArg)
+			}
 			l.Dir = labDir(app, name)
 			// Check the lab's QoS intent before a run folder exists: an
 			// invalid one must not leave an empty run behind.

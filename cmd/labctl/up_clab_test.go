@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	goruntime "runtime"
@@ -141,6 +142,36 @@ func TestDownAfterTheSpecMoved(t *testing.T) {
 	}
 	if st, err := runtime.ReadState(filepath.Join(dir, "topologies", "gone")); err != nil || st == nil || st.State != runtime.StateDown {
 		t.Errorf("state after down: %+v, %v", st, err)
+	}
+}
+
+// A spec edited after up to give another fabric is refused by run until
+// the lab is brought up again: its topology and configs are the old
+// fabric's (run simulated the new fabric with them, with only lint's
+// speed mismatches to show for it).
+func TestRunRefusesASpecEditedSinceUp(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "grown.yaml")
+	write := func(gpus int) {
+		if err := os.WriteFile(spec, []byte(fmt.Sprintf("name: grown\nsizing:\n  gpus: %d\n", gpus)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(16)
+	if code, _, stderr := runCLI(t, "up", spec, "--dir", dir); code != 0 {
+		t.Fatalf("up: exit %d: %s", code, stderr)
+	}
+	write(32)
+	code, _, stderr := runCLI(t, "run", "baseline-bw", "--lab", "grown", "--dir", dir)
+	if code != 2 || !strings.Contains(stderr, "now gives another fabric than the lab was brought up with") || !strings.Contains(stderr, "labctl up grown") {
+		t.Fatalf("run after the spec grew: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, "up", spec, "--dir", dir); code != 0 {
+		t.Fatalf("up again: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, "run", "baseline-bw", "--lab", "grown", "--dir", dir); code != 0 {
+		t.Errorf("run after up again: exit %d: %s", code, stderr)
 	}
 }
 

@@ -7,9 +7,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/readlimit"
 )
 
@@ -160,4 +162,48 @@ func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
 	}
 	ok = true
 	return nil
+}
+
+// NodesDiffer says how the nodes of fabric g differ from those the lab
+// recorded when it was brought up ("" when they are the same, or when the
+// state recorded none): a spec edited since, so that the lab's topology
+// and configs are not the fabric's.
+func (st *Status) NodesDiffer(g *fabric.Graph) string {
+	if st == nil || len(st.Nodes) == 0 || g == nil {
+		return ""
+	}
+	was := map[string]bool{}
+	for _, n := range st.Nodes {
+		was[n.Name] = true
+	}
+	var added, gone []string
+	now := map[string]bool{}
+	for _, n := range g.Nodes {
+		now[n.Name] = true
+		if !was[n.Name] {
+			added = append(added, n.Name)
+		}
+	}
+	for _, n := range st.Nodes {
+		if !now[n.Name] {
+			gone = append(gone, n.Name)
+		}
+	}
+	if len(added) == 0 && len(gone) == 0 {
+		return ""
+	}
+	list := func(names []string) string {
+		if len(names) > 4 {
+			return strings.Join(names[:4], ", ") + fmt.Sprintf(" and %d more", len(names)-4)
+		}
+		return strings.Join(names, ", ")
+	}
+	var parts []string
+	if len(added) > 0 {
+		parts = append(parts, "nodes it did not have: "+list(added))
+	}
+	if len(gone) > 0 {
+		parts = append(parts, "no longer its nodes: "+list(gone))
+	}
+	return fmt.Sprintf("%d nodes where it was brought up with %d (%s)", len(g.Nodes), len(st.Nodes), strings.Join(parts, "; "))
 }
