@@ -403,10 +403,17 @@ what would go.`,
 				}
 			}
 			if dryRun {
+				n := 0
 				for _, id := range ids {
+					if s.Writing(id) {
+						// As RemoveRun refuses it.
+						fmt.Fprintf(app.Out, "would keep %s: a labctl run is still writing it\n", id)
+						continue
+					}
+					n++
 					fmt.Fprintf(app.Out, "would remove %s\n", id)
 				}
-				fmt.Fprintf(app.Out, "would remove %s\n", plural.N(len(ids), "run"))
+				fmt.Fprintf(app.Out, "would remove %s\n", plural.N(n, "run"))
 				return nil
 			}
 			var errs []error

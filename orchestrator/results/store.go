@@ -925,6 +925,13 @@ func (s *Store) RemoveRun(id string) error {
 	return err
 }
 
+// Writing says whether a labctl process is still writing run id (it holds
+// the run's lock): RemoveRun refuses such a run, so a dry run of a removal
+// must not list it.
+func (s *Store) Writing(id string) bool {
+	return ValidRunID(id) && !withDeadWriter(s.RunDir(id), func() {})
+}
+
 // ReadRunFile reads a run record from a JSON file.
 func ReadRunFile(path string) (*Run, error) {
 	return readRunFile(path, func(data []byte, run *Run) error { return json.Unmarshal(data, run) })

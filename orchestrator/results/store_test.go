@@ -622,11 +622,18 @@ func TestRemoveRunSparesRunsBeingWritten(t *testing.T) {
 	if err := s.RemoveRun(id); exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), "still going") {
 		t.Errorf("remove while written: %v", err)
 	}
+	// What results rm --dry-run reads to list what a removal would take.
+	if !s.Writing(id) {
+		t.Error("Writing: false while the writer holds the run")
+	}
 	if _, err := os.Stat(s.RunFile(id)); err != nil {
 		t.Errorf("the run being written lost its record: %v", err)
 	}
 	if err := lock.Release(); err != nil {
 		t.Fatal(err)
+	}
+	if s.Writing(id) {
+		t.Error("Writing: true after the writer ended")
 	}
 	if err := s.RemoveRun(id); err != nil {
 		t.Fatalf("remove after the writer ended: %v", err)
