@@ -10,8 +10,10 @@ import (
 
 	"github.com/labctl/labctl/cmd/labctl/internal/startheap"
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/plural"
 	"github.com/labctl/labctl/orchestrator/results"
+	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/specdoc"
 )
 
@@ -162,6 +164,11 @@ off. The report's first lines list the overrides and where each came from.
 			if base.RunID == run.RunID && !twoFiles {
 				fmt.Fprintf(app.Err, "labctl: note: run and baseline are the same run (%s)\n", run.RunID)
 			}
+			if args[0] == "latest" {
+				if note := staleLatestNote(app, run); note != "" {
+					fmt.Fprintf(app.Err, "labctl: note: %s\n", note)
+				}
+			}
 			// Metrics of different scenarios, labs or models, or single
 			// samples of different seeds, are not comparable: every
 			// difference would read as a regression.
@@ -259,4 +266,29 @@ func hugePagesForRecord(path string) {
 func isFile(path string) bool {
 	st, err := os.Stat(path)
 	return err == nil && st.Mode().IsRegular()
+}
+
+// staleLatestNote says when the latest run is not of its lab's configs as
+// they are now (their digest is not the run's): after an edit whose run
+// was refused (bad input) or never made, "latest" is the run before it,
+// and its comparison says nothing of the edit. "" when they are the same,
+// or when the lab is not up in this work directory.
+func staleLatestNote(app *App, run *results.Run) string {
+	if run.ConfigDigest == "" || !lab.ValidName(run.Lab) {
+		return ""
+	}
+	st, err := runtime.ReadState(labDir(app, run.Lab))
+	if err != nil || !st.IsUp() {
+		return ""
+	}
+	l, err := recordedLab(app, st)
+	if err != nil {
+		return ""
+	}
+	l.Dir = labDir(app, run.Lab)
+	now, err := runtime.ConfigDigest(l)
+	if err != nil || now == run.ConfigDigest {
+		return ""
+	}
+	return fmt.Sprintf("the configs of lab %s changed since run %s, the latest (their digest is not the run's): this compares that run, not the configs as they are now (run 'labctl run %s --lab %s' to compare them)", run.Lab, run.RunID, run.Scenario, run.Lab)
 }
