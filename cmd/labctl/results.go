@@ -256,6 +256,11 @@ func newResultsListCmd(app *App) *cobra.Command {
 func noRunsLine(s *results.Store, f results.Filter) string {
 	const start = "no runs; start one with 'labctl run <scenario> --lab <lab>'"
 	all, err := s.List(results.Filter{})
+	if err == nil && len(all) == 0 {
+		if n := s.Unindexed(); n > 0 {
+			return fmt.Sprintf("no runs in the index, but %s in the results folder %s not in it (fix: run 'labctl results reindex')", plural.N(n, "run folder"), plural.Noun(n, "is"))
+		}
+	}
 	if err != nil || len(all) == 0 || (f.Lab == "" && f.Scenario == "" && f.Status == "") {
 		return start
 	}

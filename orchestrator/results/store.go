@@ -106,6 +106,9 @@ type NotFoundError struct {
 	Ref       string
 	Ambiguous []string
 	Recent    []string
+	// Unindexed counts the run folders holding a record that the index
+	// lacks (copied in, or an index edited): "no runs" would be untrue.
+	Unindexed int
 	msg       string // replaces the default message when set
 }
 
@@ -123,9 +126,12 @@ func (e *NotFoundError) Error() string {
 	} else {
 		fmt.Fprintf(&b, "no run %q", e.Ref)
 	}
-	if len(e.Recent) == 0 {
+	switch {
+	case len(e.Recent) == 0 && e.Unindexed > 0:
+		fmt.Fprintf(&b, ": the index holds no runs, but %s in the results folder %s not in it (fix: run 'labctl results reindex')", plural.N(e.Unindexed, "run folder"), plural.Noun(e.Unindexed, "is"))
+	case len(e.Recent) == 0:
 		b.WriteString(": there are no runs yet; start one with 'labctl run <scenario> --lab <lab>'")
-	} else {
+	default:
 		fmt.Fprintf(&b, "; latest runs: %s (see 'labctl results list')", strings.Join(e.Recent, ", "))
 	}
 	return b.String()
@@ -856,7 +862,34 @@ func (s *Store) notFound(ref string) error {
 			e.Recent = append(e.Recent, r.RunID)
 		}
 	}
+	if len(e.Recent) == 0 {
+		e.Unindexed = s.Unindexed()
+	}
 	return e
+}
+
+// Unindexed counts the run folders holding a record (run.json) that the
+// index lacks: folders copied in from elsewhere, or rows deleted from the
+// index, which 'labctl results reindex' takes back.
+func (s *Store) Unindexed() int {
+	entries, err := os.ReadDir(s.dir)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, e := range entries {
+		if !e.IsDir() || !ValidRunID(e.Name()) {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(s.dir, e.Name(), RunFile)); err != nil {
+			continue
+		}
+		var one int
+		if err := s.db.QueryRow(`SELECT COUNT(*) FROM runs WHERE id = ?`, e.Name()).Scan(&one); err == nil && one == 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // Get loads a run by reference (see Resolve) from its run.json.

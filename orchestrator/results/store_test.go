@@ -645,3 +645,31 @@ func TestRemoveRunSparesRunsBeingWritten(t *testing.T) {
 		t.Errorf("index after remove: %v, %v", runs, err)
 	}
 }
+
+// Run folders the index lacks (rows deleted, folders copied in) are not
+// "no runs": the not-found error counts them and names the reindex that
+// takes them back.
+func TestNotFoundCountsRunFoldersTheIndexLacks(t *testing.T) {
+	dir := t.TempDir()
+	s := openTestStore(t, dir)
+	saveRuns(t, s, completedRuns()...)
+	if n := s.Unindexed(); n != 0 {
+		t.Fatalf("Unindexed of a whole index = %d", n)
+	}
+	if _, err := s.db.Exec(`DELETE FROM variants; DELETE FROM runs`); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.Unindexed(); n != 3 {
+		t.Errorf("Unindexed = %d, want 3", n)
+	}
+	_, err := s.Get("latest")
+	if err == nil || !strings.Contains(err.Error(), "3 run folders in the results folder are not in it (fix: run 'labctl results reindex')") {
+		t.Errorf("latest with the index emptied: %v", err)
+	}
+	if _, err := s.Reindex(); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := s.Get("latest"); err != nil || r == nil {
+		t.Errorf("latest after reindex: %v", err)
+	}
+}
