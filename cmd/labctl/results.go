@@ -106,6 +106,7 @@ func openRun(app *App, ref string, f results.Filter, series bool) (*results.Stor
 // (s.FindWithoutSeries, for a caller that reads none); errors are
 // runRefError's.
 func findStoredRun(s *results.Store, ref string, f results.Filter, series bool) (*results.Run, error) {
+	f.Lab = labFilterName(f.Lab)
 	id, err := s.Resolve(ref, f)
 	if err != nil {
 		return nil, runRefError(err)
@@ -120,6 +121,18 @@ func findStoredRun(s *results.Store, ref string, f results.Filter, series bool) 
 		return nil, runRefError(err)
 	}
 	return run, nil
+}
+
+// labFilterName is a --lab filter as the runs record their lab: a spec
+// file's path (which run, up and lint take for a lab) becomes the name of
+// the lab it gives; anything else stays as given.
+func labFilterName(lab string) string {
+	if strings.ContainsRune(lab, '/') || strings.HasSuffix(lab, ".yaml") || strings.HasSuffix(lab, ".yml") {
+		if name, err := labName(lab); err == nil {
+			return name
+		}
+	}
+	return lab
 }
 
 // runFilterFlags adds --lab and --scenario, which narrow "latest".
@@ -211,6 +224,7 @@ func newResultsListCmd(app *App) *cobra.Command {
 			if err := checkStatusFilter(f.Status); err != nil {
 				return err
 			}
+			f.Lab = labFilterName(f.Lab)
 			s, err := openResultsRead(app)
 			if err != nil {
 				return err
@@ -380,6 +394,7 @@ what would go.`,
 			if err := checkStatusFilter(f.Status); err != nil {
 				return err
 			}
+			f.Lab = labFilterName(f.Lab)
 			s, err := openResultsIn(app)
 			if err != nil {
 				return err

@@ -119,6 +119,13 @@ func TestLabBroughtUpByRelativePathRunsFromElsewhere(t *testing.T) {
 	if code, _, stderr := runCLI(t, "config", "lint", "rel", "--dir", workDir); code != 0 {
 		t.Errorf("lint from another directory: exit %d: %s", code, stderr)
 	}
+	// The spec's path narrows the runs as its lab's name does.
+	t.Chdir(specDir)
+	for _, args := range [][]string{{"results", "list", "--lab", "rel.yaml"}, {"report", "latest", "--lab", "./rel.yaml"}, {"regress", "latest", "--baseline", "latest", "--lab", "rel.yaml"}} {
+		if code, out, stderr := runCLI(t, append(args, "--dir", workDir)...); code != 0 || strings.Contains(out+stderr, "no run") {
+			t.Errorf("%v: exit %d: %s%s", args, code, out, stderr)
+		}
+	}
 }
 
 // down takes a lab down from its state.json when its spec file moved or
