@@ -266,7 +266,11 @@ func (p *cfgParser) file(src qos.Source) error {
 			// at column 0 leave the block, as global ones usually do.
 			_, ofBlock := statementOf(curMode, f)
 			_, ofQueue := statementOf("tx-queue", f)
-			if ofQueue = ofQueue && q != nil; ofBlock || ofQueue {
+			// A statement the global mode has too (qos rewrite dscp) is
+			// read as global at column 0, as the switch's own
+			// running-config places it after the interfaces.
+			_, global := statementOf("global", f)
+			if ofQueue = ofQueue && q != nil; (ofBlock || ofQueue) && !global {
 				indent = 1
 				what := curMode
 				if ofQueue {
