@@ -208,10 +208,12 @@ hostname leaf1
 		}
 	}
 	// A global statement at column 0 after the interface is global, and
-	// no note.
-	dc := mustParseEOS(t, indented)
-	if slices.ContainsFunc(dc.Notes, func(n string) bool { return strings.Contains(n, "column 0") }) {
-		t.Errorf("the indented file has a column-0 note: %q", dc.Notes)
+	// no note, also one the interface mode has too (qos rewrite dscp).
+	for _, cfg := range []string{indented, strings.Replace(indented, "hostname leaf1\n", "qos rewrite dscp\nhostname leaf1\n", 1)} {
+		dc := mustParseEOS(t, cfg)
+		if slices.ContainsFunc(dc.Notes, func(n string) bool { return strings.Contains(n, "column 0") }) {
+			t.Errorf("a global line read as the interface's: %q", dc.Notes)
+		}
 	}
 }
 
