@@ -659,6 +659,8 @@ func TestResolverRefusalHasItsLine(t *testing.T) {
 		// qosorch compares the names exactly: "dwrr" is unknown to it.
 		{"scheduler type in lower case", "{\n  \"SCHEDULER\": {\n    \"s\": {\n      \"type\": \"dwrr\"\n    }\n  },\n  \"QUEUE\": {\"Ethernet0|3\": {\"scheduler\": \"s\"}}\n}\n",
 			`leaf1.json:4: parse sonic config of leaf1: SCHEDULER|s type "dwrr": orchagent knows the upper-case names only and refuses the entry, so its queues would keep the switch's default scheduling (fix: write "DWRR")`},
+		{"watchdog poll interval 0", "{\n  \"PFC_WD\": {\n    \"GLOBAL\": {\n      \"POLL_INTERVAL\": \"0\"\n    }\n  }\n}\n",
+			`leaf1.json:4: parse sonic config of leaf1: PFC_WD|GLOBAL POLL_INTERVAL 0 is not an interval`},
 		{"pool without a size", "{\n  \"BUFFER_POOL\": {\n    \"ingress_lossless_pool\": {\"type\": \"ingress\", \"mode\": \"dynamic\"}\n  }\n}\n",
 			`leaf1.json:3: parse sonic config of leaf1: BUFFER_POOL|ingress_lossless_pool has no size`},
 		{"pfc_enable", "{\n  \"PORT_QOS_MAP\": {\n    \"Ethernet0\": {\n      \"pfc_enable\": \"3;4\"\n    }\n  }\n}\n",

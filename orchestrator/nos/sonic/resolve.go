@@ -1172,6 +1172,12 @@ func (r *resolver) profile(name string, e *BufferProfileEntry, port string, egre
 // default when a port has a watchdog.
 func (r *resolver) watchdogPoll() error {
 	if g := r.db.PFCWD["GLOBAL"]; g != nil && g.PollInterval != nil {
+		// orchagent hands the value to the flex counter group as its
+		// polling interval; 0 or less is no interval (and no model value:
+		// the model's 0 is "not set").
+		if *g.PollInterval <= 0 {
+			return entryError("PFC_WD", "GLOBAL", "POLL_INTERVAL", "PFC_WD|GLOBAL POLL_INTERVAL %d is not an interval (fix: write the milliseconds between the watchdog's polls, %d as SONiC's default, or leave it out)", *g.PollInterval, cfgDefaultWDPollMs)
+		}
 		r.dc.WatchdogPollMs = *g.PollInterval
 		return nil
 	}
