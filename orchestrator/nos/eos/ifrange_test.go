@@ -268,3 +268,34 @@ func TestParseEndNoted(t *testing.T) {
 		t.Errorf("qos map dscp 24-27: %v", err)
 	}
 }
+
+// A queue's origin is the tx-queue blocks that configured it (the
+// profile's, the interface's own over it), with their lines: lint points
+// at them, where it said "interface *" for a profile's queue.
+func TestQueueOriginIsItsTxQueueBlock(t *testing.T) {
+	cfg := `qos map dscp 26 to traffic-class 3
+qos profile ROCE
+   priority-flow-control on
+   priority-flow-control priority 3 no-drop
+   tx-queue 3
+      random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes max-mark-probability 20
+!
+interface Ethernet1
+   service-profile ROCE
+!
+interface Ethernet2
+   service-profile ROCE
+   tx-queue 3
+      bandwidth percent 40
+!
+`
+	dc := mustParseEOS(t, cfg)
+	for port, want := range map[string]string{"Ethernet1": "qos profile ROCE tx-queue 3 (sw.cfg:5)", "Ethernet2": "interface Ethernet2 tx-queue 3 (sw.cfg:13) over qos profile ROCE tx-queue 3 (sw.cfg:5)"} {
+		if got := dc.Port(port).Queue(3).Origin; got != want {
+			t.Errorf("%s queue 3 origin %q, want %q", port, got, want)
+		}
+	}
+	if got := dc.Port("Ethernet1").Queue(1).Origin; got != "interface Ethernet1" {
+		t.Errorf("a queue no block configures: origin %q", got)
+	}
+}

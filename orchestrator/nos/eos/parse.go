@@ -18,6 +18,8 @@ import (
 // maps distinguish "not said" from "said off", so an interface can
 // override its service-profile line by line.
 type cfgBlock struct {
+	// name is the block's head: "interface Ethernet1", "qos profile ROCE".
+	name       string
 	pfcOn      *bool
 	noDrop     map[int]bool // priority -> true (no-drop) / false (drop)
 	qosLine    bool         // any QoS statement: a QoS port
@@ -53,6 +55,9 @@ type cfgPos struct {
 func (p cfgPos) String() string { return fmt.Sprintf("%s:%d", p.file, p.line) }
 
 type cfgQueue struct {
+	// origin is where the queue was last configured: "qos profile ROCE
+	// tx-queue 3 (leaf1.cfg:35)", for lint to point at.
+	origin   string
 	strict   *bool
 	strictAt cfgPos // where priority strict or no priority was said
 	weight   int
@@ -302,11 +307,13 @@ func (p *cfgParser) file(src qos.Source) error {
 						p.intfs[name] = b
 						p.order = append(p.order, name)
 					}
+					b.name = "interface " + name
 					cur = append(cur, b)
 				}
 				curMode = "interface"
 			case len(f) == 3 && f[0] == "qos" && f[1] == "profile":
 				b := newCfgBlock(where)
+				b.name = "qos profile " + f[2]
 				p.profiles[f[2]] = b
 				cur = []*cfgBlock{b}
 				curMode = "qos profile"
@@ -351,6 +358,7 @@ func (p *cfgParser) file(src qos.Source) error {
 					qi = &cfgQueue{}
 					b.queues[n] = qi
 				}
+				qi.origin = fmt.Sprintf("%s tx-queue %d (%s)", b.name, n, where)
 				q = append(q, qi)
 				b.qosLine = true
 			}
@@ -1138,6 +1146,9 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 		for qn := range qos.NumTC {
 			qc := qos.QueueConfig{Queue: qn, Strict: qn > rrTop, Origin: "interface " + name}
 			q := eff.queues[qn]
+			if q != nil && q.origin != "" {
+				qc.Origin = q.origin
+			}
 			switch {
 			case q != nil && q.strict != nil:
 			case qn > rrTop:
@@ -1295,6 +1306,15 @@ func cfgOverlay(dst, src *cfgBlock) {
 			dst.queues[n] = d
 		}
 		d.touched = d.touched || q.touched
+		// An interface's own tx-queue over its profile's: both are where
+		// the queue's settings come from.
+		switch {
+		case !q.touched || q.origin == "":
+		case d.origin != "" && d.origin != q.origin:
+			d.origin = q.origin + " over " + d.origin
+		default:
+			d.origin = q.origin
+		}
 		if q.strict != nil {
 			d.strict, d.strictAt = q.strict, q.strictAt
 		}
