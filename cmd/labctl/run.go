@@ -406,18 +406,32 @@ func writeRunSummary(w io.Writer, run *results.Run, dir string) {
 		}
 	}
 	if ar, ok := run.Extra["allreduce"].(map[string]any); ok {
-		fmt.Fprintf(w, "\nring AllReduce: %v ranks, %v transfers per round cross the spines, theory %v us on this fabric\n",
-			ar["ranks"], firstOf(ar["crossing_spine_per_round"]), ar["theoretical_us"])
+		// A sweep of the ring's ranks, bytes or placement gives each
+		// point its own theory (the variant's theoretical_us).
+		perPoint := slices.ContainsFunc(run.Variants, func(v results.Variant) bool {
+			x, ok := v.Extra["allreduce"].(map[string]any)
+			return ok && x["theoretical_us"] != ar["theoretical_us"]
+		})
+		scope := "on this fabric"
+		if perPoint {
+			scope = "for the file's values (each swept point's below)"
+		}
+		fmt.Fprintf(w, "\nring AllReduce: %v ranks, %v transfers per round cross the spines, theory %v us %s\n",
+			ar["ranks"], firstOf(ar["crossing_spine_per_round"]), ar["theoretical_us"], scope)
 		for _, v := range run.Variants {
 			x, ok := v.Extra["allreduce"].(map[string]any)
+			theory := "x theory"
+			if perPoint {
+				theory = fmt.Sprintf("x its theory of %v us", x["theoretical_us"])
+			}
 			switch {
 			case !ok:
 			case x["model"] == runtime.ModelFlow:
-				fmt.Fprintf(w, "  %s: estimated %v us (%v x theory) by the %s\n",
-					v.Name, x["simulated_us"], x["simulated_over_theoretical"], runtime.FlowModelCaveat)
+				fmt.Fprintf(w, "  %s: estimated %v us (%v %s) by the %s\n",
+					v.Name, x["simulated_us"], x["simulated_over_theoretical"], theory, runtime.FlowModelCaveat)
 			default:
-				fmt.Fprintf(w, "  %s: simulated %v us (%v x theory), AllGather congests more: %v (%v)\n",
-					v.Name, x["simulated_us"], x["simulated_over_theoretical"], x["allgather_congests_more"], x["congestion_comparison"])
+				fmt.Fprintf(w, "  %s: simulated %v us (%v %s), AllGather congests more: %v (%v)\n",
+					v.Name, x["simulated_us"], x["simulated_over_theoretical"], theory, x["allgather_congests_more"], x["congestion_comparison"])
 			}
 		}
 	}

@@ -120,6 +120,9 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 	// not fit the lab is bad input, not a failed run.
 	points := s.Points()
 	specs := make([]runtime.VariantSpec, len(points))
+	// A ring AllReduce's theory where a point sweeps what it depends on
+	// (its ranks, bytes, placement, the MTU): the run's own is the file's.
+	arModels := make([]any, len(points))
 	for i, pt := range points {
 		vs, err := s.Expand(r.NICs, pt, run.Seed+int64(pt.Repetition))
 		if err != nil {
@@ -156,6 +159,11 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 		}
 		if err := transport.CheckMTU(vs.Transport.Name, mtu); err != nil {
 			return s.mtuForTransport(pt, err)
+		}
+		if m, err := s.pointAllReduceModel(r, pt, mtu); err != nil {
+			return err
+		} else if m != nil {
+			arModels[i] = m
 		}
 		if model == runtime.ModelFlow && vs.Transport.Name != transport.RoCE {
 			return exitcode.Usagef("variant %s runs transport %s, which the flow-level model does not simulate (it has no %s); fix: run it with --model packet", pt.Name, vs.Transport.Name, flowModelTransports)
@@ -198,7 +206,7 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 	if err := save(); err != nil {
 		return err
 	}
-	if err := r.runVariants(ctx, s, run, points, specs, configs, now, save); err != nil {
+	if err := r.runVariants(ctx, s, run, points, specs, arModels, configs, now, save); err != nil {
 		return err
 	}
 	r.checkAll(s, run, true)
@@ -230,8 +238,9 @@ type result struct {
 // runtime cannot run several: a live lab has one set of switches). Each
 // variant is independent and deterministic, so the record is the same
 // whatever the parallelism: variants are kept in matrix order and saved
-// as each one finishes.
-func (r *Runner) runVariants(ctx context.Context, s *Spec, run *results.Run, points []Point, specs []runtime.VariantSpec, configs map[string]*results.VariantConfigs, now func() time.Time, save func() error) error {
+// as each one finishes. arModels are the points' own ring AllReduce
+// models, nil where a point's is the run's.
+func (r *Runner) runVariants(ctx context.Context, s *Spec, run *results.Run, points []Point, specs []runtime.VariantSpec, arModels []any, configs map[string]*results.VariantConfigs, now func() time.Time, save func() error) error {
 	par := r.Parallel
 	if par < 1 {
 		par = 1
@@ -325,7 +334,11 @@ func (r *Runner) runVariants(ctx context.Context, s *Spec, run *results.Run, poi
 			v.Counters = []results.Counter{}
 		}
 		if c, ok := v.Extra["allreduce"].(map[string]any); ok {
-			completeAllReduce(c, run.Extra["allreduce"])
+			model := run.Extra["allreduce"]
+			if m := arModels[res.i]; m != nil {
+				model = m
+			}
+			completeAllReduce(c, model)
 		}
 		r.transportLabInfo(v, specs[res.i].Transport.Name)
 		// Keep matrix order: insert where a sequential run would have it.
@@ -497,4 +510,36 @@ func collectiveFlows(c *runtime.CollectiveSpec) int {
 		return 0
 	}
 	return len(c.Ranks)
+}
+
+// pointAllReduceModel is the ring AllReduce model of point pt where the
+// point sweeps something the model depends on (traffic, the MTU), nil
+// where the run's model (of the file's values) is the point's too.
+func (s *Spec) pointAllReduceModel(r *Runner, pt Point, mtu int) (map[string]any, error) {
+	if len(s.Matrix.Sweeps) == 0 || !slices.ContainsFunc(s.Traffic, func(t Traffic) bool { return t.Pattern == "ring-allreduce" }) {
+		return nil, nil
+	}
+	idx, err := s.pointIndex(pt)
+	if err != nil {
+		return nil, exitcode.Usagef("scenario %s: %v", s.Name, err)
+	}
+	ps, err := s.pointSpec(idx, func(path, msg, fix string) error {
+		return exitcode.Usagef("scenario %s point %s: %s (fix: %s)", s.Name, pt.Name, msg, fix)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if ps == s && mtu == r.mtu() {
+		return nil, nil
+	}
+	for i := range ps.Traffic {
+		if ps.Traffic[i].Pattern == "ring-allreduce" {
+			m, err := allReduceModel(r.NICs, r.Lab, &ps.Traffic[i], mtu)
+			if err != nil {
+				return nil, exitcode.Usagef("scenario %s point %s: %v", s.Name, pt.Name, err)
+			}
+			return m, nil
+		}
+	}
+	return nil, nil
 }

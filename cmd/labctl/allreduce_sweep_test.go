@@ -1,0 +1,36 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// A ring AllReduce whose bytes (or ranks, placement, MTU) a point sweeps
+// is held to its own theory: the run's theory is the file's values, and a
+// swept 1 MiB point read 0.18 x the 8 MiB theory ("faster than the bound").
+func TestSweptAllReduceHasItsOwnTheory(t *testing.T) {
+	t.Parallel()
+	dir := upLab(t, "16gpu")
+	sc := filepath.Join(dir, "ring.yaml")
+	if err := os.WriteFile(sc, []byte("name: ring-sweep\nmatrix: {ecn: [on], pfc: [on], \"traffic[0].bytes\": [1MiB, 8MiB]}\nduration: 5ms\ntraffic:\n  - pattern: ring-allreduce\n    bytes: 8MiB\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, r, stderr := runJSON(t, dir, sc, "16gpu")
+	if r == nil || code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	theories := map[float64]bool{}
+	for _, v := range r.Variants {
+		x, _ := v.Extra["allreduce"].(map[string]any)
+		ratio, _ := x["simulated_over_theoretical"].(float64)
+		th, _ := x["theoretical_us"].(float64)
+		if ratio < 0.99 || ratio > 1.2 || th <= 0 {
+			t.Errorf("%s: %v x its theory of %v us", v.Name, ratio, th)
+		}
+		theories[th] = true
+	}
+	if len(theories) != 2 {
+		t.Errorf("the two sizes share a theory: %v", theories)
+	}
+}
