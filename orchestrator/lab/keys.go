@@ -84,7 +84,7 @@ var KeyDocs = specdoc.Table{
 		Default: "200"},
 	"qos.pfc_watchdog.action": {Doc: "What the watchdog does to a stormed queue: drop, forward or alert (EOS configs write them drop, no-drop and notify-only).",
 		Default: "drop"},
-	"qos.ets_weights": {Doc: "DWRR weights of the non-strict queues, traffic class (0 to 7) to weight (1 to 100), summing to at most 100 (EOS takes them as bandwidth percent); replaces the profile's map.",
+	"qos.ets_weights": {Doc: "DWRR weights of the non-strict queues, traffic class (0 to 7) to weight (1 to 100), summing to at most 100 (EOS takes them as bandwidth percent); replaces the profile's map, so it must give RoCE's class (the first lossless priority) its weight, and none to the CNP class 6, whose queue is strict.",
 		Default: "{0: 20, 1: 5, 2: 5, 3: 50, 4: 5, 5: 5, 7: 10}, RoCE's 50 on its queue: with lossless_priorities whose first is not 3, that queue's weight and queue 3's swap"},
 	"server": {Doc: "The GPU servers as the fabric sees them: the scale-up domain joining a server's GPUs (transfers between GPUs of one server take it and never touch the fabric) and the PCIe link each NIC sits behind, which bounds what the NIC can send. 'labctl plan' shows both, with a warning when a NIC is PCIe-bound; its --scale-up, --scale-up-gbyte-s, --pcie-gen and --pcie-lanes flags override these keys. The defaults follow sizing.nic_speed_gbps."},
 	"server.scale_up": {Doc: fmt.Sprintf("The GPU interconnect: nvlink3 (A100, %g GB/s per GPU), nvlink4 (H100/H200, %g GB/s), nvlink5 (B200/B300, %g GB/s), nvlink6 (Rubin, %g GB/s), each through NVSwitch (%.1f µs a transfer step, as NCCL's cost model takes it), or pcie (no NVLink: GPUs copy over PCIe links like their NICs', %.1f µs a step).",

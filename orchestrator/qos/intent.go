@@ -404,6 +404,23 @@ func (in Intent) Validate() error {
 	if sum > 100 {
 		bad("ets_weights", "ets_weights sum to %d: keep them at most 100 (EOS uses them as bandwidth percent)", sum)
 	}
+	if len(in.ETSWeights) > 0 {
+		// The weights are the non-strict queues': the CNP class's queue is
+		// strict, and a weight for it is thrown away unseen.
+		if _, ok := in.ETSWeights[CNPTC]; ok && in.CNPStrict {
+			bad("ets_weights", "ets_weights: traffic class %d is the CNPs', whose queue is strict priority, so its weight would be ignored: leave it out", CNPTC)
+		}
+		// A map that replaces the profile's and leaves out RoCE's class
+		// (the first lossless priority) gives RoCE's queue DWRR weight 1,
+		// a seventh of the link or less against the other classes.
+		if len(in.LosslessPriorities) > 0 {
+			if p := in.LosslessPriorities[0]; p >= 0 && p < NumTC && p != CNPTC {
+				if _, ok := in.ETSWeights[p]; !ok {
+					bad("ets_weights", "ets_weights gives RoCE's traffic class %d no weight, so its queue would take DWRR weight 1: give it its share (the profile gives it 50)", p)
+				}
+			}
+		}
+	}
 	if len(errs) > 0 {
 		sort.Slice(errs, func(i, j int) bool { return errs[i].Msg < errs[j].Msg })
 		return &IntentError{Problems: errs}

@@ -132,6 +132,11 @@ func TestFromSpecOverrides(t *testing.T) {
 		{"priority range", lab.QoSSpec{LosslessPriorities: []int{9}}, "9 is not a priority"},
 		{"same dscp", lab.QoSSpec{RoCEDSCP: i(48)}, "both 48"},
 		{"weights", lab.QoSSpec{ETSWeights: map[int]int{3: 90, 0: 20}}, "sum to 110"},
+		// The CNP class is strict: a weight for it is thrown away.
+		{"weight of the strict CNP class", lab.QoSSpec{ETSWeights: map[int]int{3: 50, 6: 10}}, "traffic class 6 is the CNPs', whose queue is strict priority"},
+		// Replacing the profile's map without RoCE's class leaves RoCE
+		// weight 1 against the others.
+		{"RoCE's class left out", lab.QoSSpec{ETSWeights: map[int]int{0: 50, 1: 10}}, "gives RoCE's traffic class 3 no weight"},
 	}
 	for _, tt := range bad {
 		t.Run(tt.name, func(t *testing.T) {
@@ -158,7 +163,7 @@ func TestFromSpecETSWeightsFollowRoCE(t *testing.T) {
 		{[]int{3, 4}, nil, map[int]int{0: 20, 1: 5, 2: 5, 3: 50, 4: 5, 5: 5, 7: 10}},
 		{[]int{5, 2}, nil, map[int]int{0: 20, 1: 5, 2: 50, 3: 5, 4: 5, 5: 5, 7: 10}},
 		{[]int{0}, nil, map[int]int{0: 50, 1: 5, 2: 5, 3: 20, 4: 5, 5: 5, 7: 10}},
-		{[]int{4}, map[int]int{3: 60, 0: 40}, map[int]int{3: 60, 0: 40}},
+		{[]int{4}, map[int]int{4: 60, 0: 40}, map[int]int{4: 60, 0: 40}},
 	} {
 		in, err := FromSpec(lab.QoSSpec{LosslessPriorities: tt.lossless, ETSWeights: tt.ets})
 		if err != nil {
