@@ -119,7 +119,7 @@ var NICKeyDocs = specdoc.Table{
 	"dcqcn.rpg_time_reset":  {Doc: "Rate-increase timer in µs, 1 to 10000000.", Default: "300 (paper: 55)"},
 	"dcqcn.rpg_byte_reset":  {Doc: "A rate-increase event per this many bytes sent; 0 turns the byte counter off.", Default: "32767 (paper: 10485760)"},
 	"dcqcn.rpg_threshold":   {Doc: "Increase events spent in fast recovery before additive, then hyper increase, 0 to 31.", Default: "1 (paper: 5)"},
-	"dcqcn.rpg_max_rate":    {Doc: "Rate cap in Mb/s; 0 means line rate.", Default: "0"},
+	"dcqcn.rpg_max_rate":    {Doc: "The rate in Mb/s a flow's rate limiter recovers to after CNPs cut it (0: line rate); reaching it releases the limiter, as ConnectX's rpg_max_rate does, so it bounds a flow only while DCQCN is limiting it, never one that gets no CNP.", Default: "0"},
 	"dcqcn.rpg_ai_rate":     {Doc: "Additive increase step of the target rate in Mb/s.", Default: "5 (paper: 40 per 40 Gb/s of line rate)"},
 	"dcqcn.rpg_hai_rate":    {Doc: "Hyper increase step of the target rate in Mb/s.", Default: "50 (paper: 200 per 40 Gb/s of line rate)"},
 	"dcqcn.rpg_gd":          {Doc: "Cut depth: rate x (1 - alpha/2^(rpg_gd-10)), 1 to 15; 11 halves the rate at alpha 1.", Default: "11"},

@@ -31,8 +31,9 @@ type DCQCN struct {
 	// RPGThreshold is the number of increase events spent in fast
 	// recovery before additive, then hyper increase (rpg_threshold, F).
 	RPGThreshold int
-	// RPGMaxRateMbps caps the rate; reaching it releases the rate limiter
-	// (rpg_max_rate; 0 means line rate).
+	// RPGMaxRateMbps is the rate the limiter recovers to; reaching it
+	// releases the limiter, so a flow no CNP cut is never held below line
+	// rate by it (rpg_max_rate; 0 means line rate).
 	RPGMaxRateMbps float64
 	// RPGAIRateMbps and RPGHAIRateMbps are the additive and hyper
 	// increase steps of the target rate (rpg_ai_rate, rpg_hai_rate).
