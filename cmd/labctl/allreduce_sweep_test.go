@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -32,5 +33,31 @@ func TestSweptAllReduceHasItsOwnTheory(t *testing.T) {
 	}
 	if len(theories) != 2 {
 		t.Errorf("the two sizes share a theory: %v", theories)
+	}
+}
+
+// A run of a scenario file keeps the file's absolute path, and the
+// commands regress suggests name it ("labctl run my-pairs" failed: no
+// catalog scenario of that name).
+func TestRegressSuggestsTheScenarioFile(t *testing.T) {
+	t.Parallel()
+	dir := upLab(t, "16gpu")
+	sc := filepath.Join(dir, "mine.yaml")
+	if err := os.WriteFile(sc, []byte("name: my-pairs\nmatrix: {ecn: [on], pfc: [on]}\nduration: 200us\ntraffic:\n  - {pattern: pairs, pairs: 2}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var first string
+	for _, seed := range []string{"1", "3"} {
+		code, r, stderr := runJSON(t, dir, sc, "16gpu", "--seed", seed)
+		if code != 0 || r == nil || r.ScenarioFile != sc {
+			t.Fatalf("seed %s: exit %d: %s", seed, code, stderr)
+		}
+		if first == "" {
+			first = r.RunID
+		}
+	}
+	code, _, stderr := resultsCLI(t, dir, "regress", "latest", "--baseline", first)
+	if code != 2 || !strings.Contains(stderr, "labctl run "+sc+" --lab 16gpu --seed 1") {
+		t.Errorf("regress across seeds: exit %d: %s", code, stderr)
 	}
 }

@@ -290,5 +290,5 @@ func staleLatestNote(app *App, run *results.Run) string {
 	if err != nil || now == run.ConfigDigest {
 		return ""
 	}
-	return fmt.Sprintf("the configs of lab %s changed since run %s, the latest (their digest is not the run's): this compares that run, not the configs as they are now (run 'labctl run %s --lab %s' to compare them)", run.Lab, run.RunID, run.Scenario, run.Lab)
+	return fmt.Sprintf("the configs of lab %s changed since run %s, the latest (their digest is not the run's): this compares that run, not the configs as they are now (run 'labctl run %s --lab %s' to compare them)", run.Lab, run.RunID, run.ScenarioArg(), run.Lab)
 }

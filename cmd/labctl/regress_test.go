@@ -390,8 +390,8 @@ func TestRegressAcrossSeeds(t *testing.T) {
 	run(once, "2")
 	code, out, errs := regress("once")
 	for _, want := range []string{"ran at seed 2 and baseline", "at seed 1, and point ecn=on,pfc=on has one repetition on both sides",
-		"Fix: rerun at the baseline's seed to compare the same simulation (labctl run incast-seeds --lab 16gpu --seed 1)",
-		"run both with repetitions (labctl run incast-seeds --lab 16gpu --repetitions 5, at each side's seed)"} {
+		"Fix: rerun at the baseline's seed to compare the same simulation (labctl run " + once + " --lab 16gpu --seed 1)",
+		"run both with repetitions (labctl run " + once + " --lab 16gpu --repetitions 5, at each side's seed)"} {
 		if code != 2 || !strings.Contains(errs, want) {
 			t.Errorf("seeds 1 and 2, one repetition each: exit %d, want 2 and %q:\n%s%s", code, want, out, errs)
 		}

@@ -184,7 +184,7 @@ results/ cannot be written (the finished variants are printed anyway).`,
 			}
 			run := &results.Run{
 				RunID: id, Lab: name, Scenario: sc.Name, Runtime: rt.Name(), NOS: l.NOS,
-				Seed: seed, Started: started, ConfigDigest: digest, ScenarioYAML: sc.Text(), Writer: writer,
+				Seed: seed, Started: started, ConfigDigest: digest, ScenarioYAML: sc.Text(), ScenarioFile: scenarioFile(sc.Source), Writer: writer,
 				QoS: qosRecord.settings, Classes: qosRecord.classes, Lint: qosRecord.lint,
 			}
 			// saveErr is the last save's: when it failed, the record on
@@ -605,4 +605,17 @@ func writeRepetitionSummary(w io.Writer, run *results.Run) {
 		fmt.Fprintf(tw, "%s\t%d\t%s\t\n", ps.Name, ps.Runs, strings.Join(ps.Cells, "\t"))
 	}
 	tw.Flush()
+}
+
+// scenarioFile is the absolute path of a scenario read from a file, ""
+// for a catalog one: the record keeps it, so that a message can say how to
+// run the scenario again from any directory.
+func scenarioFile(source string) string {
+	if source == "" || strings.HasPrefix(source, "catalog:") {
+		return ""
+	}
+	if abs, err := filepath.Abs(source); err == nil {
+		return abs
+	}
+	return source
 }

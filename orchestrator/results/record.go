@@ -81,6 +81,10 @@ type Run struct {
 	// the user's file), so a regression can say which of its values
 	// changed between two runs: numbers that moved because the scenario
 	// did are not the configs' doing.
+	// ScenarioFile is the scenario file's absolute path when the run read
+	// one (a catalog scenario has none): the command a message suggests
+	// to run it again names it (ScenarioArg).
+	ScenarioFile string `json:"scenario_file,omitempty"`
 	ScenarioYAML string `json:"scenario_yaml,omitempty"`
 	// Model is the simulator's model behind the simulated figures:
 	// "packet" (every packet simulated) or "flow" (a flow-level estimate:
@@ -630,3 +634,12 @@ const (
 	SeriesPaused     = "paused"
 	SeriesPauseSent  = "pause_sent"
 )
+
+// ScenarioArg is how 'labctl run' names the run's scenario: its file's
+// path, or the catalog name.
+func (r *Run) ScenarioArg() string {
+	if r.ScenarioFile != "" {
+		return r.ScenarioFile
+	}
+	return r.Scenario
+}

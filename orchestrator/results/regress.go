@@ -1218,7 +1218,7 @@ func BaselineNote(run *Run) string {
 	if run.Imported != nil || measured(run) || maxRepetitions(run) > 1 {
 		return ""
 	}
-	return fmt.Sprintf("the baseline runs each point once, so a run after a config edit is compared with it one sample a side, where the timing shift an edit causes can read as a regression; to compare edits as samples, save a run made with repetitions (labctl run %s --lab %s --seed %d --repetitions 5) and run the edits the same way", run.Scenario, run.Lab, run.Seed)
+	return fmt.Sprintf("the baseline runs each point once, so a run after a config edit is compared with it one sample a side, where the timing shift an edit causes can read as a regression; to compare edits as samples, save a run made with repetitions (labctl run %s --lab %s --seed %d --repetitions 5) and run the edits the same way", run.ScenarioArg(), run.Lab, run.Seed)
 }
 
 // maxBaselineName is the longest baseline name: file systems take names

@@ -289,7 +289,7 @@ func (c comparison) basis(run, baseline *Run, changed []string) Basis {
 			// seeds 1-20 with nothing changed, against a tolerance of 10%:
 			// an edit that only shifts timing can fail it. Repetitions on
 			// both sides compare the edit's mean with the spread.
-			b.Next = fmt.Sprintf("a regression here may be the timing shift alone: run the scenario with repetitions on these configs and on the baseline's (labctl run %s --lab %s --seed %d --repetitions 5, with each set of configs in place) and compare those two runs; regress then compares each point's means against the spread of its repetitions (results/baselines/README.md)", run.Scenario, run.Lab, baseline.Seed)
+			b.Next = fmt.Sprintf("a regression here may be the timing shift alone: run the scenario with repetitions on these configs and on the baseline's (labctl run %s --lab %s --seed %d --repetitions 5, with each set of configs in place) and compare those two runs; regress then compares each point's means against the spread of its repetitions (results/baselines/README.md)", run.ScenarioArg(), run.Lab, baseline.Seed)
 			if _, ok := simulatorChange(run, baseline); ok {
 				b.Next = simulatorNext(run, baseline, edits(changed, run, baseline))
 			}
@@ -347,7 +347,7 @@ func CheckSeeds(run, baseline *Run) error {
 		// simulation of the same point.
 		split := baselineSplit(c.acrossSeeds)
 		return exitcode.Usagef("run %s and baseline %s ran at seed %d, but %s, and %s: compared one to one, each figure would be set against another simulation's, and the split alone moves them (it orders events of the same time in different partitions), so its noise would read as regressions. Fix: rerun with the baseline's split (labctl run %s --lab %s --partitions %s); or compare samples: run both with repetitions (labctl run %s --lab %s --repetitions 5)",
-			run.RunID, baseline.RunID, run.Seed, splitText(c.acrossSeeds), acrossSeedsText(c.acrossSeeds), run.Scenario, run.Lab, split, run.Scenario, run.Lab)
+			run.RunID, baseline.RunID, run.Seed, splitText(c.acrossSeeds), acrossSeedsText(c.acrossSeeds), run.ScenarioArg(), run.Lab, split, run.ScenarioArg(), run.Lab)
 	}
 	same := "to compare the same simulation"
 	if sim, ok := simulatorChange(run, baseline); ok {
@@ -356,7 +356,7 @@ func CheckSeeds(run, baseline *Run) error {
 		same = "to compare one to one (" + sim + " differs as well, which regress will name)"
 	}
 	return exitcode.Usagef("run %s ran at seed %d and baseline %s at seed %d, and %s: compared one to one, each figure would be set against another simulation's, and the seed alone moves them (it places flows on ECMP paths and sets their timing), so its noise would read as regressions. Fix: rerun at the baseline's seed %s (labctl run %s --lab %s --seed %d); or compare samples: run both with repetitions (labctl run %s --lab %s --repetitions 5, at each side's seed), and regress compares each point's mean with the baseline's, allowed the spread of its repetitions",
-		run.RunID, run.Seed, baseline.RunID, baseline.Seed, acrossSeedsText(c.acrossSeeds), same, run.Scenario, run.Lab, baseline.Seed, run.Scenario, run.Lab)
+		run.RunID, run.Seed, baseline.RunID, baseline.Seed, acrossSeedsText(c.acrossSeeds), same, run.ScenarioArg(), run.Lab, baseline.Seed, run.ScenarioArg(), run.Lab)
 }
 
 // acrossSeedsText says which points have a single repetition on a side:

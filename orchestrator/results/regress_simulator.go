@@ -57,11 +57,11 @@ func runIsOlder(run, baseline *Run) bool { return run.SimRevision < baseline.Sim
 func simulatorNext(run, baseline *Run, edits []string) string {
 	switch {
 	case runIsOlder(run, baseline):
-		return fmt.Sprintf("the run comes from an older simulator than the baseline: rerun it with the labctl that saved the baseline, or a newer one (labctl run %s --lab %s --seed %d), and compare that run", run.Scenario, run.Lab, baseline.Seed)
+		return fmt.Sprintf("the run comes from an older simulator than the baseline: rerun it with the labctl that saved the baseline, or a newer one (labctl run %s --lab %s --seed %d), and compare that run", run.ScenarioArg(), run.Lab, baseline.Seed)
 	case len(edits) == 0:
 		return fmt.Sprintf("the figures that moved are the new simulator's, not a regression of the configs: once they are checked, save this run as the baseline (labctl regress --save-baseline %s <name> --force)", run.RunID)
 	}
-	return fmt.Sprintf("the baseline is another simulator's, so the simulator's changes and %s are mixed here: run the baseline's configs and scenario with this labctl (labctl run %s --lab %s --seed %d, with the baseline's configs in place), save that run as the baseline, and compare this run with it: then only %s differ", strings.Join(edits, " and "), run.Scenario, run.Lab, baseline.Seed, strings.Join(edits, " and "))
+	return fmt.Sprintf("the baseline is another simulator's, so the simulator's changes and %s are mixed here: run the baseline's configs and scenario with this labctl (labctl run %s --lab %s --seed %d, with the baseline's configs in place), save that run as the baseline, and compare this run with it: then only %s differ", strings.Join(edits, " and "), run.ScenarioArg(), run.Lab, baseline.Seed, strings.Join(edits, " and "))
 }
 
 // writeSimulatorChanges says, ahead of the config changes, that another
