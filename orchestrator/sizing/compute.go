@@ -596,7 +596,20 @@ func errTooFewUplinks(spines, links int) error {
 // warnSingleSpine warns of a spine tier of one spine (per pod in 3 tiers)
 // that nobody asked for: every uplink of a leaf ends on it, so losing it
 // cuts the leaves apart. The fix is the plan min_spines 2 gives, computed.
+//
+// A 2-tier fabric of one leaf holds every NIC on that leaf: no traffic
+// crosses its spines, which the warning says instead (more spines would
+// not help).
 func warnSingleSpine(p *Plan, in Input) {
+	if p.Tiers == 2 && p.Leaf.Count == 1 {
+		they := "it is"
+		if p.Spine.Count != 1 {
+			they = "they are"
+		}
+		p.Warnings = append(p.Warnings, fmt.Sprintf("1 leaf holds every NIC, so no traffic crosses the %s: %s idle until the fabric grows past one leaf (tiers: 1, or --tiers 1, plans the one switch without %s)",
+			plural.Noun(p.Spine.Count, "spine"), they, map[bool]string{true: "it", false: "them"}[p.Spine.Count == 1]))
+		return
+	}
 	if p.Tiers < 2 || p.Spine.PerPod != 1 || in.MinSpines == 1 {
 		return
 	}
