@@ -312,8 +312,11 @@ func PmaxProblem(p float64) (msg, fix string) {
 	case math.Round(pct) < 1:
 		return fmt.Sprintf("pmax %g is %g%%, which a switch sets in whole percents as 0%% (no marking below Kmax)", p, pct), "use at least 0.01"
 	case math.Abs(pct-math.Round(pct)) > 1e-9:
-		return fmt.Sprintf("pmax %g is %g%%, which no switch sets: SONiC and EOS take the marking probability in whole percents", p, pct),
-			fmt.Sprintf("use %g or %g", math.Floor(pct)/100, math.Ceil(pct)/100)
+		fix := fmt.Sprintf("use %g or %g", math.Floor(pct)/100, math.Ceil(pct)/100)
+		if math.Floor(pct) < 1 {
+			fix = "use 0.01 (0, the percent below, marks nothing)"
+		}
+		return fmt.Sprintf("pmax %g is %g%%, which no switch sets: SONiC and EOS take the marking probability in whole percents", p, pct), fix
 	}
 	return "", ""
 }
