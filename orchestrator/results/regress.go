@@ -177,8 +177,11 @@ type Finding struct {
 // Better, Elsewhere (a port's figure beyond tolerance where the flows sit
 // on other ports), Moved (within tolerance) or Unchanged.
 type Tally struct {
-	// Variants is how many baseline variants had a match in the run.
+	// Variants is how many baseline variants had a match in the run;
+	// Points how many points they are (a point run with repetitions is
+	// several variants, compared as one sample).
 	Variants int `json:"variants"`
+	Points   int `json:"points"`
 	// Metrics is the number of metric comparisons (both sides had the
 	// value): Summary + Role + Port + NCCL.
 	Metrics int `json:"metrics"`
@@ -390,6 +393,7 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 			continue
 		}
 		r.Compared.Variants++
+		r.Compared.Points++
 		// After an edit, flows on flowlets sit on other links
 		// (pathsByTiming): their ports' figures are listed apart, as
 		// between seeds.
@@ -501,6 +505,7 @@ func (r *Report) comparePooled(p *pooledPoint, tol Tolerances) {
 		label = fmt.Sprintf("%s (mean of %d repetitions, baseline %d)", p.name, len(p.run), len(p.base))
 	}
 	r.Compared.Variants += len(p.base)
+	r.Compared.Points++
 	for _, v := range p.run {
 		if v.Error != "" && !slices.ContainsFunc(p.base, func(b *Variant) bool { return b.Error != "" }) {
 			r.Findings = append(r.Findings, Finding{Kind: FindingVariantError, Scope: ScopeVariant, Variant: v.Label(), Regression: true, Detail: v.Error})

@@ -202,6 +202,11 @@ func TestCompareRepetitionsAfterAConfigChange(t *testing.T) {
 	if err := CheckSeeds(run, base); err != nil {
 		t.Errorf("one seed refused: %v", err)
 	}
+	// The point's three repetitions are one comparison, and the text
+	// says so (it said "compared 3 variants").
+	if r.Compared.Points != 1 || r.Compared.Variants != 3 || !strings.Contains(r.comparedLine(), "compared 1 point (3 variants of the baseline as repetitions) with the baseline") {
+		t.Errorf("tally %+v: %s", r.Compared, r.comparedLine())
+	}
 	worse := repeatedRun(t, "20261129T120000Z-ecn-pfc-64gpu", 1, 19, 18, 20)
 	worse.ConfigDigest = "sha256:edited"
 	if got := strings.Join(regressions(Compare(worse, base, nil)), " "); !strings.Contains(got, "metric:ecn=on,pfc=on (mean of 3 repetitions):latency_us_p99") {

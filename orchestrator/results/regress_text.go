@@ -200,8 +200,13 @@ func (r Report) comparedLine() string {
 	if c.Elsewhere > 0 {
 		elsewhere = fmt.Sprintf(", %d beyond tolerance at ports whose flows went elsewhere", c.Elsewhere)
 	}
+	what := plural.N(c.Variants, "variant")
+	if c.Points > 0 && c.Points < c.Variants {
+		// Repetitions pooled: the figures are per point.
+		what = fmt.Sprintf("%s (%s of the baseline as repetitions)", plural.N(c.Points, "point"), plural.N(c.Variants, "variant"))
+	}
 	s := fmt.Sprintf("compared %s with the baseline: %s, %s (%s), %s (%s and %s): %s, %d worse beyond tolerance, %d better beyond tolerance%s, %d moved within tolerance, %d unchanged",
-		plural.N(c.Variants, "variant"), plural.N(c.Summary, "summary metric"), plural.N(c.Role, "role metric"), plural.N(c.Roles, "role"),
+		what, plural.N(c.Summary, "summary metric"), plural.N(c.Role, "role metric"), plural.N(c.Roles, "role"),
 		plural.N(c.Port, "port metric"), plural.N(c.Ports, "congested port"), plural.Noun(c.Ports, "priority"), plural.N(c.Metrics, "comparison"),
 		c.Worse, c.Better, elsewhere, c.Moved, c.Unchanged)
 	if c.NCCL > 0 {
