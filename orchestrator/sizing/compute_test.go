@@ -587,3 +587,20 @@ func TestFewestSwitches(t *testing.T) {
 		}
 	}
 }
+
+// The text table names a spine breakout as the JSON and Markdown do (it
+// gave the ports used and the logical ports, leaving the split unsaid).
+func TestTableNamesTheSpineBreakout(t *testing.T) {
+	in := Input{GPUs: 64, GPUsPerServer: 8, NICSpeedGbps: 200, LeafSpeedGbps: 400, LeafPorts: 32, SpinePorts: 32, SpineSpeedGbps: 800, Oversubscription: 1, MinSpines: 2}
+	p, err := Compute(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := WriteTable(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	if p.Spine.Breakout == "none" || !strings.Contains(b.String(), "breakout "+p.Spine.Breakout) {
+		t.Errorf("spine breakout %q, table:\n%s", p.Spine.Breakout, b.String())
+	}
+}

@@ -66,7 +66,11 @@ func WriteTable(w io.Writer, p *Plan) error {
 		row("spines", "none: one switch")
 	} else {
 		row("spines", p.Spine.Count)
-		row("  ports used per spine", fmt.Sprintf("%d of %d (%.0f%%), %d logical %dG ports", p.Spine.DownlinkPortsPerSpine+p.Spine.UplinkPortsPerSpine, p.Spine.Ports, 100*p.Spine.PortUtilization, p.Spine.PortsUsedPerSpine, p.NICSpeedGbps))
+		used := fmt.Sprintf("%d of %d (%.0f%%), %d logical %dG ports", p.Spine.DownlinkPortsPerSpine+p.Spine.UplinkPortsPerSpine, p.Spine.Ports, 100*p.Spine.PortUtilization, p.Spine.PortsUsedPerSpine, p.NICSpeedGbps)
+		if p.Spine.Breakout != "" && p.Spine.Breakout != "none" {
+			used += ", breakout " + p.Spine.Breakout
+		}
+		row("  ports used per spine", used)
 	}
 	if ss := p.SuperSpine; ss != nil {
 		row("super-spines", fmt.Sprintf("%d (%d planes of %d)", ss.Count, ss.Planes, ss.PerPlane))
