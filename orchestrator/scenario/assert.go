@@ -208,10 +208,41 @@ func (s *Spec) parseRef(ref string) (map[string]string, error) {
 	return out, nil
 }
 
-// checkRef says whether a variant reference can resolve.
+// inMatrix says whether the matrix runs the variant of that name (its
+// exclude leaves none out otherwise).
+func (s *Spec) inMatrix(name string) bool {
+	if len(s.Matrix.Exclude) == 0 {
+		return true
+	}
+	return slices.ContainsFunc(s.matrix(), func(pt Point) bool { return pt.Name == name })
+}
+
+// checkRef says whether a variant reference can resolve: its dimensions
+// and values are the matrix's, and, where the matrix excludes
+// combinations, some variant of the run reads one it runs (a reference to
+// an excluded combination failed in every variant after the whole run).
 func (s *Spec) checkRef(ref string) error {
-	_, err := s.parseRef(ref)
-	return err
+	if _, err := s.parseRef(ref); err != nil {
+		return err
+	}
+	if len(s.Matrix.Exclude) == 0 {
+		return nil
+	}
+	points := s.matrix()
+	runs := map[string]bool{}
+	for _, pt := range points {
+		runs[pt.Name] = true
+	}
+	for _, pt := range points {
+		v := results.Variant{ECN: pt.ECN, PFC: pt.PFC, Params: map[string]string{}}
+		for _, p := range pt.Params {
+			v.Params[p.Path] = p.Value
+		}
+		if name, skip, err := s.resolveRef(ref, &v); err == nil && !skip && runs[name] {
+			return nil
+		}
+	}
+	return fmt.Errorf("variant [%s] is one the matrix's exclude leaves out, so no variant of the run can read it", ref)
 }
 
 // resolveRef names the variant a reference reads from variant v: the
@@ -321,7 +352,9 @@ func (e *variantEnv) Lookup(variant string, path []string) (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		if skip {
+		if skip || !e.s.inMatrix(name) {
+			// prev of the first value, or a combination the matrix's
+			// exclude leaves out: the assertion does not apply to v.
 			e.skip = true
 			return Value{}, fmt.Errorf("[%s] names no variant of %s", variant, e.v.Name)
 		}
@@ -635,7 +668,7 @@ func (s *Spec) check(run *results.Run, v *results.Variant, final bool) ([]result
 			notChecked = append(notChecked, results.NotChecked{Name: a.Name, Expr: a.Expr, Reason: why})
 		}
 	}
-	const noVariant = "it compares with a variant this one has none of (the previous point of a sweep's first)"
+	const noVariant = "it compares with a variant this one has none of (the previous point of a sweep's first, or a combination the matrix's exclude leaves out)"
 	for i, a := range s.Assertions {
 		e := s.exprs[i]
 		env := &variantEnv{s: s, run: run, v: v, final: final, seen: map[string]string{}}

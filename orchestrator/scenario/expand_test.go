@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/results"
 )
 
 func mustParse(t *testing.T, y string) *Spec {
@@ -195,5 +196,34 @@ func TestAllReduceModel(t *testing.T) {
 	completeAllReduce(v, m)
 	if v["allgather_congests_more"] != true || math.Abs(v["simulated_over_theoretical"].(float64)-1.1) > 0.001 {
 		t.Errorf("completed %v", v)
+	}
+}
+
+// An assertion's variant reference to a combination the matrix's exclude
+// leaves out is refused at parse when no variant can read it, and does
+// not apply to the variants it would name an excluded one for (both ran
+// the whole matrix, then failed "has no result in this run").
+func TestAssertionRefsToExcludedVariants(t *testing.T) {
+	const head = "name: x\nmatrix: {ecn: [on, off], pfc: [on, off], exclude: [{ecn: off, pfc: off}]}\nduration: 200us\ntraffic: [{pattern: pairs}]\nassertions:\n"
+	if _, err := Parse("t.yaml", []byte(head+"  - expr: summary.drops <= [ecn=off,pfc=off].summary.drops\n")); err == nil || !strings.Contains(err.Error(), "is one the matrix's exclude leaves out") {
+		t.Errorf("a reference to the excluded variant: %v", err)
+	}
+	s := mustParse(t, head+"  - expr: summary.drops <= [pfc=off].summary.drops\n")
+	run := &results.Run{}
+	for _, pt := range s.Points() {
+		run.Variants = append(run.Variants, results.Variant{Name: pt.Name, ECN: pt.ECN, PFC: pt.PFC})
+	}
+	for i := range run.Variants {
+		v := &run.Variants[i]
+		out, notChecked := s.check(run, v, true)
+		excludedTarget := !v.ECN // [pfc=off] of ecn=off,pfc=on is the excluded one
+		if excludedTarget != (len(notChecked) == 1 && len(out) == 0) {
+			t.Errorf("%s: checked %+v, not checked %+v", v.Name, out, notChecked)
+		}
+		for _, a := range out {
+			if !a.Passed {
+				t.Errorf("%s: %+v", v.Name, a)
+			}
+		}
 	}
 }
