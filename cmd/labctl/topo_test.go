@@ -158,6 +158,21 @@ func TestTraceSportChangesChoice(t *testing.T) {
 	}
 }
 
+// A trace between two NICs of one server says the GPUs' traffic takes
+// the scale-up domain, not that path; between servers it says nothing.
+func TestTraceNotesOneServer(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		dst  string
+		note bool
+	}{{"1", true}, {"8", false}} {
+		code, out, stderr := runCLI(t, "trace", "64gpu", "0", tc.dst)
+		if code != 0 || strings.Contains(out, "both NICs are on server host1") != tc.note {
+			t.Errorf("trace 0 %s: exit %d: %s%s", tc.dst, code, out, stderr)
+		}
+	}
+}
+
 func TestTraceBadInput(t *testing.T) {
 	t.Parallel()
 	cases := []struct {

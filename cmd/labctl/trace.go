@@ -127,6 +127,11 @@ func writeTrace(w io.Writer, g *fabric.Graph, p fabric.Path) error {
 		pf("down: %s\n", summarizeDown(p.Down))
 	}
 	pf("path: %s\n", strings.Join(p.Nodes(), " -> "))
+	if p.Src.Host == p.Dst.Host {
+		// The trace answers for the NICs; a collective library carries
+		// this pair over the server's scale-up domain instead.
+		pf("note: both NICs are on server %s: this is the fabric's path between them, which NCCL and the like do not take for its GPUs (they use the server's scale-up domain, NVLink)\n", p.Src.Host)
+	}
 	if len(p.Hops) > 0 && len(p.Hops[0].ASPath) > 0 {
 		pf("as path: %s (%s's BGP route)\n", asPath(p.Hops[0].ASPath), p.Hops[0].Node)
 	}
