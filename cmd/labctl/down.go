@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -65,6 +66,9 @@ was never up, succeeds and changes nothing.`,
 				return err
 			}
 			if dryRun {
+				// The runtime said what it would do (nothing, for the
+				// simulator); the state is labctl's own.
+				fmt.Fprintf(app.Out, "would mark lab %s down in %s\n", name, filepath.Join(labDir(app, name), runtime.StateFile))
 				return nil
 			}
 			return writeStatus(app, format, []*runtime.Status{out})

@@ -140,6 +140,11 @@ func TestDownAfterTheSpecMoved(t *testing.T) {
 	if code, _, stderr := runCLI(t, "up", spec, "--dir", dir); code != 0 {
 		t.Fatalf("up: exit %d: %s", code, stderr)
 	}
+	// A dry run says what it would do, on the simulator too (it printed
+	// nothing), and changes nothing.
+	if code, out, stderr := runCLI(t, "down", "gone", "--dry-run", "--dir", dir); code != 0 || !strings.Contains(out, "would mark lab gone down in") {
+		t.Errorf("down --dry-run: exit %d: %s%s", code, out, stderr)
+	}
 	if err := os.Remove(spec); err != nil {
 		t.Fatal(err)
 	}
