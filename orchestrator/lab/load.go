@@ -172,12 +172,12 @@ func Parse(file string, data []byte) (*Spec, error) {
 	if s.Sizing.GPUs == 0 {
 		msg := "sizing.gpus is required: the number of GPUs the fabric connects"
 		if has("$.sizing.gpus") {
-			msg = "sizing.gpus is 0 or has no value: give the number of GPUs the fabric connects"
+			msg = "sizing.gpus is 0: give the number of GPUs the fabric connects"
 		}
 		return nil, specyaml.AtFirst(file, data, msg, "write it under sizing, for example gpus: 64", "$.sizing.gpus", "$.sizing", "$.name")
 	}
 	if s.Sizing.MinSpines == 0 && has("$.sizing.min_spines") {
-		return nil, at("$.sizing.min_spines", "sizing.min_spines: 0 (or no value) is out of range", fmt.Sprintf("use 1 to %d (2 or more for no single spine), or leave the key out for the fewest spines that fit", sizing.MaxMinSpines))
+		return nil, at("$.sizing.min_spines", "sizing.min_spines: 0 is out of range", fmt.Sprintf("use 1 to %d (2 or more for no single spine), or leave the key out for the fewest spines that fit", sizing.MaxMinSpines))
 	}
 	s.Sizing = s.Sizing.Normalize()
 	if err := s.Sizing.Validate(); err != nil {

@@ -155,6 +155,14 @@ func (w *walker) walk(n ast.Node, t reflect.Type, path string) error {
 			if !known {
 				return w.unknown(p.Key, key, path, t)
 			}
+			// A key written without a value (or with null) decodes as the
+			// type's zero: the library would read "pairs:" as 0 and
+			// "duration:" as not given, neither of which was written.
+			if _, null := UnwrapNode(p.Value).(*ast.NullNode); null {
+				e := &Error{File: w.file, Msg: fmt.Sprintf("%s has no value", join(path, key)), Fix: "give it a value, or leave the key out for its default"}
+				setPos(e, p.Key)
+				return exitcode.Usage(e)
+			}
 			if err := w.walk(p.Value, ft, join(path, key)); err != nil {
 				return err
 			}
