@@ -123,10 +123,16 @@ func checkIdent(id Ident, s *Spec) error {
 		}
 	case "summary":
 		if len(p) == 2 {
-			if _, _, known := summaryValue(&results.Summary{}, p[1]); known {
-				return nil
+			if _, _, known := summaryValue(&results.Summary{}, p[1]); !known {
+				return fmt.Errorf("unknown summary field %q", p[1])
 			}
-			return fmt.Errorf("unknown summary field %q", p[1])
+			if (p[1] == "completion_us" || p[1] == "goodput_gbps_aggregate") && !s.sizesFlows() {
+				// Absent unless every flow has a size: with none sized,
+				// no variant has it, and the run would fail it after
+				// simulating everything.
+				return fmt.Errorf("summary.%s is a sized transfer's figure, and no traffic entry of this scenario has bytes (give the entries bytes, such as bytes: 64MiB, or assert on throughput)", p[1])
+			}
+			return nil
 		}
 		if len(p) == 3 && p[1] == "uet" {
 			return checkTransportIdent(p)
@@ -215,6 +221,15 @@ func (s *Spec) inMatrix(name string) bool {
 		return true
 	}
 	return slices.ContainsFunc(s.matrix(), func(pt Point) bool { return pt.Name == name })
+}
+
+// sizesFlows says whether any traffic entry of the scenario has a size
+// (bytes), in the file or by a sweep.
+func (s *Spec) sizesFlows() bool {
+	if slices.ContainsFunc(s.Traffic, func(t Traffic) bool { return t.Bytes != "" }) {
+		return true
+	}
+	return slices.ContainsFunc(s.Matrix.Sweeps, func(sw Sweep) bool { return strings.HasSuffix(sw.Path, ".bytes") })
 }
 
 // checkRef says whether a variant reference can resolve: its dimensions

@@ -227,3 +227,16 @@ func TestAssertionRefsToExcludedVariants(t *testing.T) {
 		}
 	}
 }
+
+// An assertion on a sized transfer's figure in a scenario that sizes no
+// flow is refused at its line before anything runs (it failed "cannot
+// evaluate" in every variant after the whole run); with bytes, in the file
+// or swept, it stands.
+func TestCompletionAssertionNeedsSizedFlows(t *testing.T) {
+	const tail = "assertions:\n  - expr: summary.completion_us < 100000\n"
+	if _, err := Parse("t.yaml", []byte("name: x\nduration: 200us\ntraffic: [{pattern: incast, senders: 4}]\n"+tail)); err == nil || !strings.Contains(err.Error(), "no traffic entry of this scenario has bytes") {
+		t.Errorf("no bytes: %v", err)
+	}
+	mustParse(t, "name: x\nduration: 200us\ntraffic: [{pattern: incast, senders: 4, bytes: 1MiB}]\n"+tail)
+	mustParse(t, "name: x\nduration: 200us\nmatrix: {\"traffic[0].bytes\": [1MiB, 2MiB]}\ntraffic: [{pattern: incast, senders: 4}]\n"+tail)
+}
