@@ -212,6 +212,14 @@ func TestReadStateCorrupt(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "remove the file") || exitcode.Code(err) != exitcode.BadInput {
 		t.Errorf("corrupt state error = %v (exit %d), want exit 2 with the fix", err, exitcode.Code(err))
 	}
+	// A state that is none of labctl's (edited by hand): status showed it
+	// and exited 0.
+	if err := os.WriteFile(filepath.Join(dir, StateFile), []byte(`{"lab": "x", "runtime": "sim", "state": "banana"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadState(dir); err == nil || !strings.Contains(err.Error(), `says state "banana", which is none of labctl's`) || exitcode.Code(err) != exitcode.BadInput {
+		t.Errorf("unknown state: %v (exit %d)", err, exitcode.Code(err))
+	}
 }
 
 // One unreadable state file must not hide the other labs.

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -111,8 +112,15 @@ func ReadState(dir string) (*Status, error) {
 	if s.SchemaVersion > StateSchemaVersion {
 		return nil, exitcode.Usagef("lab state %s has schema_version %d, newer than this labctl understands (%d) (fix: use the labctl that brought the lab up, or upgrade)", p, s.SchemaVersion, StateSchemaVersion)
 	}
+	if !slices.Contains(states, s.State) {
+		// Edited by hand or by another tool: what the lab is, is unknown.
+		return nil, exitcode.Usagef("lab state %s says state %q, which is none of labctl's (%s) (fix: restore the file, or remove it and run 'labctl up %s')", p, s.State, strings.Join(states, ", "), filepath.Base(dir))
+	}
 	return &s, nil
 }
+
+// states are the states a lab's state.json may hold.
+var states = []string{StateDeploying, StateUp, StateDegraded, StateStopping, StateDown, StateFailed}
 
 // WriteState writes s to dir/state.json atomically: a reader sees the old
 // file or the new one, never a partial write.
