@@ -160,6 +160,11 @@ func checkIdent(id Ident, s *Spec) error {
 			return nil
 		}
 	case "extra":
+		if len(p) >= 2 && p[1] == "allreduce" && !slices.ContainsFunc(s.Traffic, func(t Traffic) bool { return t.Pattern == "ring-allreduce" }) {
+			// Only a ring AllReduce fills it: every variant would fail it
+			// after the whole run.
+			return fmt.Errorf("extra.allreduce is the ring AllReduce's, and this scenario runs none (add a ring-allreduce traffic entry, or assert on its traffic's figures)")
+		}
 		if len(p) >= 2 {
 			return nil // extra is scenario-specific; resolved at run time
 		}

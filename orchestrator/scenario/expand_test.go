@@ -240,3 +240,13 @@ func TestCompletionAssertionNeedsSizedFlows(t *testing.T) {
 	mustParse(t, "name: x\nduration: 200us\ntraffic: [{pattern: incast, senders: 4, bytes: 1MiB}]\n"+tail)
 	mustParse(t, "name: x\nduration: 200us\nmatrix: {\"traffic[0].bytes\": [1MiB, 2MiB]}\ntraffic: [{pattern: incast, senders: 4}]\n"+tail)
 }
+
+// extra.allreduce in a scenario without a ring AllReduce is refused at
+// parse; with one it stands.
+func TestAllReduceAssertionNeedsARing(t *testing.T) {
+	const tail = "assertions:\n  - expr: extra.allreduce.simulated_over_theoretical < 1.1\n"
+	if _, err := Parse("t.yaml", []byte("name: x\nduration: 200us\ntraffic: [{pattern: pairs}]\n"+tail)); err == nil || !strings.Contains(err.Error(), "this scenario runs none") {
+		t.Errorf("no ring: %v", err)
+	}
+	mustParse(t, "name: x\nduration: 2ms\ntraffic: [{pattern: ring-allreduce, bytes: 1MiB}]\n"+tail)
+}
