@@ -24,6 +24,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/runtime/clabernetes"
 	"github.com/labctl/labctl/orchestrator/scenario"
+	"github.com/labctl/labctl/orchestrator/specyaml"
 )
 
 func newRunCmd(app *App) *cobra.Command {
@@ -611,11 +612,8 @@ func writeRepetitionSummary(w io.Writer, run *results.Run) {
 // for a catalog one: the record keeps it, so that a message can say how to
 // run the scenario again from any directory.
 func scenarioFile(source string) string {
-	if source == "" || strings.HasPrefix(source, "catalog:") {
+	if !specyaml.IsFileSource(source) {
 		return ""
 	}
-	if abs, err := filepath.Abs(source); err == nil {
-		return abs
-	}
-	return source
+	return specyaml.AbsSource(source)
 }

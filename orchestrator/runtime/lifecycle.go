@@ -8,10 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/specyaml"
 )
 
 // Up brings l up with rt under the lab's lock and records the outcome in
@@ -254,20 +254,11 @@ func ListStates(topologiesDir string) ([]*Status, error) {
 	return out, errors.Join(errs...)
 }
 
-// SpecSource is how state.json records where a lab's spec came from: a
-// catalog name as it is, a file by its absolute path, so that the lab
-// resolves from any directory (the work directory is --dir's, not the
-// shell's: a relative path recorded by 'labctl up lab.yaml' no longer
-// resolved after a cd).
-func SpecSource(src string) string {
-	if strings.HasPrefix(src, "catalog:") || src == "" || filepath.IsAbs(src) {
-		return src
-	}
-	if abs, err := filepath.Abs(src); err == nil {
-		return abs
-	}
-	return src
-}
+// SpecSource is how state.json records where a lab's spec came from
+// (specyaml.AbsSource: a file by its absolute path, so that the lab
+// resolves from any directory; the work directory is --dir's, not the
+// shell's).
+func SpecSource(src string) string { return specyaml.AbsSource(src) }
 
 // SameSpec says whether a lab's recorded spec (state.json's, absolute
 // since SpecSource, as typed before) is the spec at source.

@@ -86,3 +86,20 @@ func looksLikePath(s string) bool {
 	st, err := os.Stat(s)
 	return err == nil && st.Mode().IsRegular()
 }
+
+// AbsSource is a Doc's Source as a record keeps it: a catalog entry's as
+// it is, a file's by its absolute path, so that it resolves from any
+// directory (a relative path recorded by 'labctl up lab.yaml' or 'labctl
+// run s.yaml' no longer resolved after a cd).
+func AbsSource(src string) string {
+	if strings.HasPrefix(src, "catalog:") || src == "" || filepath.IsAbs(src) {
+		return src
+	}
+	if abs, err := filepath.Abs(src); err == nil {
+		return abs
+	}
+	return src
+}
+
+// IsFileSource says whether a Doc's Source names a file (not the catalog).
+func IsFileSource(src string) bool { return src != "" && !strings.HasPrefix(src, "catalog:") }
