@@ -127,10 +127,8 @@ func findStoredRun(s *results.Store, ref string, f results.Filter, series bool) 
 // file's path (which run, up and lint take for a lab) becomes the name of
 // the lab it gives; anything else stays as given.
 func labFilterName(lab string) string {
-	if strings.ContainsRune(lab, '/') || strings.HasSuffix(lab, ".yaml") || strings.HasSuffix(lab, ".yml") {
-		if name, err := labName(lab); err == nil {
-			return name
-		}
+	if name, err := labName(lab); err == nil {
+		return name
 	}
 	return lab
 }
