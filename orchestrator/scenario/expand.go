@@ -80,6 +80,19 @@ func PointName(ecn, pfc bool, params []Param) string {
 	return b.String()
 }
 
+// ofPoint is point pt's own scenario (pointSpec at its swept values) and
+// those values' indexes.
+func (s *Spec) ofPoint(pt Point) (*Spec, []int, error) {
+	idx, err := s.pointIndex(pt)
+	if err != nil {
+		return nil, nil, exitcode.Usagef("scenario %s: %v", s.Name, err)
+	}
+	ps, err := s.pointSpec(idx, func(path, msg, fix string) error {
+		return exitcode.Usagef("scenario %s point %s: %s (fix: %s)", s.Name, pt.Name, msg, fix)
+	})
+	return ps, idx, err
+}
+
 // Expand turns the spec's traffic into the concrete flows of one variant
 // on a lab with the given NICs (in fabric order). seed drives the random
 // choices (permutation); the same seed gives the same flows.
@@ -88,13 +101,7 @@ func (s *Spec) Expand(nics []NIC, pt Point, seed int64) (runtime.VariantSpec, er
 	var swept lab.QoSSpec
 	if len(s.Matrix.Sweeps) > 0 {
 		// The point's own scenario: its swept traffic and timing.
-		idx, err := s.pointIndex(pt)
-		if err != nil {
-			return runtime.VariantSpec{}, exitcode.Usagef("scenario %s: %v", s.Name, err)
-		}
-		ps, err := s.pointSpec(idx, func(path, msg, fix string) error {
-			return exitcode.Usagef("scenario %s point %s: %s (fix: %s)", s.Name, pt.Name, msg, fix)
-		})
+		ps, idx, err := s.ofPoint(pt)
 		if err != nil {
 			return runtime.VariantSpec{}, err
 		}

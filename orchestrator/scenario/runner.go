@@ -519,13 +519,7 @@ func (s *Spec) pointAllReduceModel(r *Runner, pt Point, mtu int) (map[string]any
 	if len(s.Matrix.Sweeps) == 0 || !slices.ContainsFunc(s.Traffic, func(t Traffic) bool { return t.Pattern == "ring-allreduce" }) {
 		return nil, nil
 	}
-	idx, err := s.pointIndex(pt)
-	if err != nil {
-		return nil, exitcode.Usagef("scenario %s: %v", s.Name, err)
-	}
-	ps, err := s.pointSpec(idx, func(path, msg, fix string) error {
-		return exitcode.Usagef("scenario %s point %s: %s (fix: %s)", s.Name, pt.Name, msg, fix)
-	})
+	ps, _, err := s.ofPoint(pt)
 	if err != nil {
 		return nil, err
 	}
