@@ -163,20 +163,15 @@ func Parse(file string, data []byte) (*Spec, error) {
 		return nil, at("$.bgp.spine_asn", fmt.Sprintf("unknown spine ASN plan %q", s.BGP.SpineASN),
 			"use shared (the spines of a pod share one ASN, as RFC 7938 designs it) or per-spine (every spine its own ASN)")
 	}
-	// A key left out, or given no value (null), decodes as 0: name that,
-	// not a "0" nobody wrote.
-	has := func(path string) bool {
-		var e *specyaml.Error
-		return errors.As(at(path, "", ""), &e) && e.Line > 0
-	}
+	// A key left out decodes as 0: name that, not a "0" nobody wrote.
 	if s.Sizing.GPUs == 0 {
 		msg := "sizing.gpus is required: the number of GPUs the fabric connects"
-		if has("$.sizing.gpus") {
+		if specyaml.Has(data, "$.sizing.gpus") {
 			msg = "sizing.gpus is 0: give the number of GPUs the fabric connects"
 		}
 		return nil, specyaml.AtFirst(file, data, msg, "write it under sizing, for example gpus: 64", "$.sizing.gpus", "$.sizing", "$.name")
 	}
-	if s.Sizing.MinSpines == 0 && has("$.sizing.min_spines") {
+	if s.Sizing.MinSpines == 0 && specyaml.Has(data, "$.sizing.min_spines") {
 		return nil, at("$.sizing.min_spines", "sizing.min_spines: 0 is out of range", fmt.Sprintf("use 1 to %d (2 or more for no single spine), or leave the key out for the fewest spines that fit", sizing.MaxMinSpines))
 	}
 	s.Sizing = s.Sizing.Normalize()

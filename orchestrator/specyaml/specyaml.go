@@ -217,21 +217,36 @@ func At(file string, data []byte, path, msg, fix string) error {
 // mapping it would be in where a default or a sweep gave its value.
 func AtFirst(file string, data []byte, msg, fix string, paths ...string) error {
 	e := &Error{File: file, Msg: msg, Fix: fix}
-	if f, err := parser.ParseBytes(withoutBOM(data), 0); err == nil {
-		for _, path := range paths {
-			p, err := yaml.PathString(path)
-			if err != nil {
-				continue
-			}
-			if n, err := p.FilterFile(f); err == nil && n != nil {
-				if tok := n.GetToken(); tok != nil && tok.Position != nil {
-					e.Line, e.Column = tok.Position.Line, tok.Position.Column
-					break
-				}
+	e.Line, e.Column = firstPosition(data, paths)
+	return exitcode.Usage(e)
+}
+
+// Has says whether data holds a value at path (a key written out, its
+// value null included).
+func Has(data []byte, path string) bool {
+	line, _ := firstPosition(data, []string{path})
+	return line > 0
+}
+
+// firstPosition is the line and column of the first of paths that data
+// holds, 0 and 0 for none.
+func firstPosition(data []byte, paths []string) (line, col int) {
+	f, err := parser.ParseBytes(withoutBOM(data), 0)
+	if err != nil {
+		return 0, 0
+	}
+	for _, path := range paths {
+		p, err := yaml.PathString(path)
+		if err != nil {
+			continue
+		}
+		if n, err := p.FilterFile(f); err == nil && n != nil {
+			if tok := n.GetToken(); tok != nil && tok.Position != nil {
+				return tok.Position.Line, tok.Position.Column
 			}
 		}
 	}
-	return exitcode.Usage(e)
+	return 0, 0
 }
 
 // keyOf returns the mapping key a value token belongs to ("gpus" for the
