@@ -602,12 +602,12 @@ func errTooFewUplinks(spines, links int) error {
 // not help).
 func warnSingleSpine(p *Plan, in Input) {
 	if p.Tiers == 2 && p.Leaf.Count == 1 {
-		they := "it is"
+		they, them := "it is", "it"
 		if p.Spine.Count != 1 {
-			they = "they are"
+			they, them = "they are", "them"
 		}
 		p.Warnings = append(p.Warnings, fmt.Sprintf("1 leaf holds every NIC, so no traffic crosses the %s: %s idle until the fabric grows past one leaf (tiers: 1, or --tiers 1, plans the one switch without %s)",
-			plural.Noun(p.Spine.Count, "spine"), they, map[bool]string{true: "it", false: "them"}[p.Spine.Count == 1]))
+			plural.Noun(p.Spine.Count, "spine"), they, them))
 		return
 	}
 	if p.Tiers < 2 || p.Spine.PerPod != 1 || in.MinSpines == 1 {
