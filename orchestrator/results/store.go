@@ -876,16 +876,26 @@ func (s *Store) Unindexed() int {
 	if err != nil {
 		return 0
 	}
+	indexed := map[string]bool{}
+	rows, err := s.db.Query(`SELECT id FROM runs`)
+	if err != nil {
+		return 0
+	}
+	for rows.Next() {
+		var id string
+		if rows.Scan(&id) == nil {
+			indexed[id] = true
+		}
+	}
+	if rows.Close() != nil || rows.Err() != nil {
+		return 0
+	}
 	n := 0
 	for _, e := range entries {
-		if !e.IsDir() || !ValidRunID(e.Name()) {
+		if !e.IsDir() || !ValidRunID(e.Name()) || indexed[e.Name()] {
 			continue
 		}
-		if _, err := os.Stat(filepath.Join(s.dir, e.Name(), RunFile)); err != nil {
-			continue
-		}
-		var one int
-		if err := s.db.QueryRow(`SELECT COUNT(*) FROM runs WHERE id = ?`, e.Name()).Scan(&one); err == nil && one == 0 {
+		if _, err := os.Stat(filepath.Join(s.dir, e.Name(), RunFile)); err == nil {
 			n++
 		}
 	}
