@@ -44,6 +44,45 @@ func PortName(kind string, n int) string {
 	}
 }
 
+// FrontPanelNumber reads name as a front-panel port of a switch of a
+// containerlab kind, PortName's inverse: its n (from 1) and true, or false
+// when name is no such port's name. SONiC's Ethernet6 (not a multiple of
+// 4), Ethernet08 (not as SONiC writes 8) and EOS's Ethernet1/1 (a
+// breakout name, which cEOS never creates) are names of no port here.
+func FrontPanelNumber(kind, name string) (int, bool) {
+	digits, ok := strings.CutPrefix(name, "Ethernet")
+	if !ok {
+		return 0, false
+	}
+	i, err := strconv.Atoi(digits)
+	if err != nil || i < 0 {
+		return 0, false
+	}
+	n := i
+	if kind == KindSonicVS {
+		n = i/4 + 1
+	}
+	if n < 1 || PortName(kind, n) != name {
+		return 0, false
+	}
+	return n, true
+}
+
+// FrontPanelPorts is how many front-panel ports switch n has as its NOS
+// image boots it in a lab: the port budget's (a sonic-vs with labctl's
+// SKU has its 64, a cEOS the 128 labctl allows), or more where the lab
+// wires a larger switch's ports (a simulated lab is not held to the
+// budget).
+func (g *Graph) FrontPanelPorts(n *Node) int {
+	most := g.PortBudget.MaxDataPorts
+	for _, p := range n.Ports {
+		if k, ok := FrontPanelNumber(n.Kind, p.Name); ok {
+			most = max(most, k)
+		}
+	}
+	return most
+}
+
 // Budget is how many data interfaces one switch container of a NOS can use
 // in a containerlab lab, and where that number comes from.
 type Budget struct {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/routing"
 )
 
@@ -18,6 +19,32 @@ type Device struct {
 	Name  string `json:"name"`
 	Role  string `json:"role"` // leaf | spine | super-spine (hosts get no config)
 	Ports []Port `json:"ports"`
+	// Kind is the switch's containerlab kind and FrontPanel how many
+	// front-panel ports its NOS creates (fabric.Graph.FrontPanelPorts;
+	// 0: not known), so that a config entry naming a port the switch
+	// does not have is found (NoSuchPort).
+	Kind       string `json:"-"`
+	FrontPanel int    `json:"-"`
+}
+
+// NoSuchPort says whether name, read from the device's config, is a
+// front-panel port's name (Ethernet...) that the switch does not have: not
+// a port of the lab and not one of the ports its NOS creates unused. The
+// switch's software applies nothing keyed by such a name (SONiC's
+// orchagent: "Port is not found"; EOS refuses the interface). Other names
+// (port channels, management) and devices whose ports are not known are
+// left to the NOS parser.
+func (d *Device) NoSuchPort(name string) bool {
+	if d.FrontPanel == 0 || !strings.HasPrefix(name, "Ethernet") {
+		return false
+	}
+	for _, p := range d.Ports {
+		if p.Name == name {
+			return false
+		}
+	}
+	n, ok := fabric.FrontPanelNumber(d.Kind, name)
+	return !ok || n > d.FrontPanel
 }
 
 // Port is one switch port.

@@ -14,7 +14,7 @@ import "github.com/labctl/labctl/orchestrator/fabric"
 func DevicesFromGraph(g *fabric.Graph) []Device {
 	var out []Device
 	for _, n := range g.Switches() {
-		d := Device{Name: n.Name, Role: string(n.Role)}
+		d := Device{Name: n.Name, Role: string(n.Role), Kind: n.Kind, FrontPanel: g.FrontPanelPorts(n)}
 		for _, p := range n.Ports {
 			peer := p.Peer
 			if p.PeerPort != "" {

@@ -42,6 +42,11 @@ func testDevicesFromGraph(t *testing.T, name string) {
 	}
 	checked := 0
 	for _, d := range devs {
+		// The switch's own port names are known, so that lint finds
+		// entries keyed by a port it does not have; a wired port is one.
+		if d.FrontPanel < 64 || d.Kind != fabric.KindSonicVS || d.NoSuchPort(d.Ports[0].Name) || !d.NoSuchPort("Ethernet999") {
+			t.Errorf("%s: kind %q, %d front-panel ports", d.Name, d.Kind, d.FrontPanel)
+		}
 		for _, p := range d.Ports {
 			// Merged lab links keep per-member speeds (64gpu on SONiC
 			// merges 16 x 400G leaf uplinks into one lab port).

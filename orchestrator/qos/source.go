@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/labctl/labctl/orchestrator/fabric"
 )
 
 // Source is one config file handed to a NOS parser: its name (for error
@@ -38,6 +40,7 @@ func AttachTopology(cfgs []DeviceConfig, devs []Device, in Intent) {
 		for _, p := range dev.Ports {
 			ports[p.Name] = p
 		}
+		d.dropNoSuchPorts(dev)
 		for j := range d.Ports {
 			pc := &d.Ports[j]
 			p, ok := ports[pc.Name]
@@ -216,4 +219,66 @@ func losslessOf(p *PortConfig) *BufferProfile {
 func clonePort(p PortConfig) PortConfig {
 	d := DeviceConfig{Ports: []PortConfig{p}}
 	return d.Clone().Ports[0]
+}
+
+// dropNoSuchPorts takes the ports the switch does not have
+// (Device.NoSuchPort) out of d, as their entries configure nothing: the
+// model holds no such port, the defaults and references it had name it no
+// more, and one Overruled entry per port says where its entries went
+// (lint: QOS021).
+func (d *DeviceConfig) dropNoSuchPorts(dev *Device) {
+	var gone []string
+	d.Ports = slices.DeleteFunc(d.Ports, func(pc PortConfig) bool {
+		if dev.NoSuchPort(pc.Name) {
+			gone = append(gone, pc.Name)
+			return true
+		}
+		return false
+	})
+	if len(gone) == 0 {
+		return
+	}
+	isGone := func(name string) bool { return slices.Contains(gone, name) }
+	d.Defaults = slices.DeleteFunc(d.Defaults, func(df Default) bool { return dropsAll(&df.Ports, isGone) })
+	for i := range d.Defaults {
+		dropsAll(&d.Defaults[i].Ports, isGone)
+	}
+	d.Unresolved = slices.DeleteFunc(d.Unresolved, func(u Unresolved) bool { return dropsAll(&u.Ports, isGone) })
+	for i := range d.Unresolved {
+		dropsAll(&d.Unresolved[i].Ports, isGone)
+	}
+	d.Overruled = slices.DeleteFunc(d.Overruled, func(o Overruled) bool { return dropsAll(&o.Ports, isGone) })
+	for i := range d.Overruled {
+		dropsAll(&d.Overruled[i].Ports, isGone)
+	}
+	for _, name := range gone {
+		d.Overruled = append(d.Overruled, Overruled{
+			Where: "the entries naming " + name,
+			What:  noSuchPortWhat(dev),
+			Fix:   "key the entries by a port of the switch (a typo of one?), or delete them",
+			Ports: []string{name},
+		})
+	}
+}
+
+// dropsAll takes the names gone says out of *ports and says whether it
+// named ports and now names none (an entry about those ports alone).
+func dropsAll(ports *[]string, gone func(string) bool) bool {
+	had := len(*ports) > 0
+	*ports = slices.DeleteFunc(*ports, gone)
+	return had && len(*ports) == 0
+}
+
+// noSuchPortWhat says what a switch does with config entries naming a port
+// it does not have (Device.NoSuchPort), and which ports it has.
+func noSuchPortWhat(dev *Device) string {
+	does := "the switch applies none of these entries"
+	switch dev.Kind {
+	case fabric.KindSonicVS:
+		does = "orchagent applies none of these entries (it logs \"Port is not found\" and retries them)"
+	case fabric.KindCEOS:
+		does = "EOS has no such interface, so nothing of its configuration applies"
+	}
+	return fmt.Sprintf("no port of %s has that name (its %d front-panel ports are %s..%s, %d of them wired in the lab): %s, and lint checks no other rule there",
+		dev.Name, dev.FrontPanel, fabric.PortName(dev.Kind, 1), fabric.PortName(dev.Kind, dev.FrontPanel), len(dev.Ports), does)
 }
