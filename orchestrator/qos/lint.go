@@ -716,7 +716,15 @@ func (l *linter) ecn(d *DeviceConfig, p *PortConfig, lossless []int) {
 				fmt.Sprintf("give Kmin and Kmax in bytes above one packet (%d bytes), typically tens to hundreds of KB", pkt),
 				"queue %d: ECN Kmax %d bytes is less than one RoCE packet (%d bytes): every packet that waits is marked", q.Queue, e.MaxBytes, pkt)
 		}
-		if e.Unit == "" && trigger > 0 && e.MaxBytes > trigger {
+		switch {
+		case e.Unit != "" || trigger <= 0:
+		case e.MinBytes >= trigger && e.MinBytes <= e.MaxBytes:
+			// Not one packet is marked: DCQCN never slows a sender, and
+			// every congestion is left to PFC's pauses.
+			l.addAt(RuleECNThresholds, SevWarning, d.Device, p.Name, wredWhere(&q),
+				fmt.Sprintf("lower Kmin and Kmax below %d bytes (Kmin a fraction of it) or enlarge the shared buffer", trigger),
+				"queue %d: ECN Kmin %d bytes is at or above the PFC XOFF point (%d bytes): PFC pauses the senders before the queue marks a packet, so ECN and DCQCN never act", q.Queue, e.MinBytes, trigger)
+		case e.MaxBytes > trigger:
 			l.addAt(RuleECNThresholds, SevWarning, d.Device, p.Name, wredWhere(&q),
 				fmt.Sprintf("lower Kmax below %d bytes or enlarge the shared buffer", trigger),
 				"queue %d: ECN Kmax %d bytes is above the PFC XOFF point (%d bytes): PFC pauses before ECN marks fully", q.Queue, e.MaxBytes, trigger)
