@@ -533,6 +533,61 @@ func parallel(n int, f func(i int)) {
 	wg.Wait()
 }
 
+// NotSwitchFileError is LoadLab's refusal of a file in a lab's configs
+// directory that is no switch's config. Its message is whole: the fix is
+// to move the file, not to render the lab again.
+type NotSwitchFileError struct{ msg string }
+
+func (e *NotSwitchFileError) Error() string { return e.msg }
+
+// onlySwitchFiles refuses a file of the lab's NOS in its configs
+// directory that is not one switch's config (<switch>.json): a lab pushes
+// each switch its one file, so anything else there (a backup leaf1.old.json,
+// a companion leaf1.buffers.json, a stray leaf9.json) would be merged into
+// what lint and the simulator read (Load groups by DeviceName, later files
+// overriding) but never reach a switch: an edit of leaf1.json masked by its
+// backup's old values passed lint, run and regress.
+func onlySwitchFiles(lab, dir, nosName string, devs []qos.Device) error {
+	n, err := nos.Lookup(nosName)
+	if err != nil {
+		return err
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil // Load reports the directory
+	}
+	switches := map[string]bool{}
+	var names []string
+	for _, d := range devs {
+		if d.Role != "host" {
+			switches[d.Name+n.ConfigExt()] = true
+			names = append(names, d.Name+n.ConfigExt())
+		}
+	}
+	slices.Sort(names)
+	for _, e := range entries {
+		name := e.Name()
+		if strings.HasPrefix(name, ".") || e.IsDir() || filepath.Ext(name) != n.ConfigExt() || switches[name] {
+			continue
+		}
+		fix := "move it out of " + dir + " (a backup belongs elsewhere), or delete it"
+		if dev := DeviceName(name); switches[dev+n.ConfigExt()] {
+			fix = fmt.Sprintf("move it out of %s (a backup belongs elsewhere), or merge the entries you want into %s", dir, dev+n.ConfigExt())
+		}
+		return exitcode.Usage(&NotSwitchFileError{fmt.Sprintf("%s is not a switch's config of lab %s: a lab's switches each get one file (%s), so this one's settings would be read by lint and the simulator but never reach a switch (fix: %s)",
+			filepath.Join(dir, name), lab, summarizeNames(names), fix)})
+	}
+	return nil
+}
+
+// summarizeNames lists names, or the first few and how many more.
+func summarizeNames(names []string) string {
+	if len(names) <= 4 {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s, ... %d in all", strings.Join(names[:3], ", "), len(names))
+}
+
 // LoadLab reads lab's configs directory (only the lab NOS's files) and
 // adds the fabric's peers, speeds and the intent's MTU (qos.AttachTopology):
 // the device configs lint, the simulator and scenario variants work from.
@@ -542,6 +597,9 @@ func LoadLab(lab, dir, nosName string, devs []qos.Device, in qos.Intent) ([]qos.
 	render := "labctl config render " + lab
 	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		return nil, exitcode.Usagef("no configs: %s does not exist (fix: run '%s' to write the lab's configs)", dir, render)
+	}
+	if err := onlySwitchFiles(lab, dir, nosName, devs); err != nil {
+		return nil, err
 	}
 	cfgs, err := Load([]string{dir}, nosName)
 	if err != nil {

@@ -195,6 +195,31 @@ func TestLoadLab(t *testing.T) {
 	if err := os.Rename(spine+".kept", spine); err != nil {
 		t.Fatal(err)
 	}
+	// A lab's switches each get their one file: another file of the NOS
+	// there (a backup, a companion, a stray device) is refused at its
+	// path, for lint and the simulator would merge or read what no switch
+	// gets. A backup with another extension is not the NOS's: left alone.
+	for _, c := range []struct{ name, want string }{
+		{"leaf1.old.json", "or merge the entries you want into leaf1.json"},
+		{"leaf1.buffers.json", "or merge the entries you want into leaf1.json"},
+		{"leaf1-old.json", "or delete it"},
+	} {
+		extra := filepath.Join(dir, c.name)
+		if err := os.WriteFile(extra, files["leaf1.json"], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := LoadLab("lab1", dir, "sonic", devs, in)
+		if exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), extra+" is not a switch's config of lab lab1") ||
+			!strings.Contains(err.Error(), "(leaf1.json, spine1.json)") || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s beside the switches' files: %v", c.name, err)
+		}
+		if err := os.Rename(extra, extra+".bak"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := LoadLab("lab1", dir, "sonic", devs, in); err != nil {
+		t.Errorf("backups with another extension: %v", err)
+	}
 	// QOS011 (what the simulator does not model) is information, not a
 	// problem of the config.
 	fs := slices.DeleteFunc(qos.Lint(got, qos.LintOptions{Intent: &in}), func(f qos.Finding) bool { return f.Rule == qos.RuleSimIgnores })

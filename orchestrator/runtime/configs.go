@@ -264,12 +264,14 @@ func loadConfigs(l *Lab) ([]qos.DeviceConfig, error) {
 	if key.files != "" && lastLoad.key == key && reflect.DeepEqual(lastLoad.devs, devs) && reflect.DeepEqual(lastLoad.intent, in) {
 		return lastLoad.cfgs, nil
 	}
-	// The lab's configs are what lint reads too: a device's file and any
-	// companion (leaf1.buffers.json), merged and resolved, with the
-	// fabric's peers, speeds and the intent's defaults attached.
+	// The lab's configs are what lint reads too: each switch's one file
+	// (what a live lab pushes to it; LoadLab refuses any other file of the
+	// NOS there), resolved, with the fabric's peers, speeds and the
+	// intent's defaults attached.
 	cfgs, err := configset.LoadLab(l.Name, l.ConfigsDir(), codec.Name(), devs, in)
 	if err != nil {
-		if exitcode.Code(err) == exitcode.BadInput {
+		var stray *configset.NotSwitchFileError
+		if exitcode.Code(err) == exitcode.BadInput && !errors.As(err, &stray) {
 			// The file's error may say how to correct it already.
 			fix := "fix: correct the file, or delete"
 			if strings.Contains(err.Error(), "(fix: ") {
