@@ -39,6 +39,32 @@ func TestInfiniBandLabHasNoVendorConfigs(t *testing.T) {
 			t.Errorf("%v: exit %d: %s", args, code, stderr)
 		}
 	}
+	// A scenario that runs RoCE or UET there is refused at its transport
+	// key before anything runs: the variants would run on switches without
+	// PFC, ECN or buffers and be named as if they had them.
+	for _, c := range []struct{ name, text, at string }{
+		{"roce.yaml", "name: r\ntransport: roce\nduration: 1ms\ntraffic:\n  - pattern: incast\n    senders: 2\n", "roce.yaml:2:12: "},
+		{"sweep.yaml", "name: s\nduration: 1ms\nmatrix:\n  pfc: [on]\n  transport: [infiniband, uet]\ntraffic:\n  - pattern: incast\n    senders: 2\n", "sweep.yaml:5:3: "},
+	} {
+		sc := filepath.Join(dir, c.name)
+		if err := os.WriteFile(sc, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, stderr := runCLI(t, "run", sc, "--lab", "ibl", "--dir", dir)
+		if code != 2 || !strings.Contains(stderr, c.at) || !strings.Contains(stderr, "on lab ibl, whose fabric is InfiniBand") || !strings.Contains(stderr, "fix: run the scenario on a RoCE or UET lab") {
+			t.Errorf("%s on the InfiniBand lab: exit %d: %s", c.name, code, stderr)
+		}
+	}
+	// An InfiniBand run records the digest of what configures the fabric
+	// (the subnet manager's settings), with no warning.
+	sc := filepath.Join(dir, "ib.yaml")
+	if err := os.WriteFile(sc, []byte("name: i\nduration: 200us\nmatrix:\n  pfc: [on]\ntraffic:\n  - pattern: incast\n    senders: 2\n    bytes: 64KiB\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI(t, "run", sc, "--lab", "ibl", "--dir", dir, "-o", "json")
+	if code != 0 || strings.Contains(stderr, "no config digest") {
+		t.Errorf("an InfiniBand run: exit %d: %s", code, stderr)
+	}
 	// A RoCE lab is unchanged: configs, no SM file.
 	if code, _, stderr := runCLI(t, "up", "16gpu", "--dir", dir); code != 0 {
 		t.Fatalf("up 16gpu: exit %d: %s", code, stderr)

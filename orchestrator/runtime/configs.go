@@ -504,7 +504,17 @@ var configsKeySeed = maphash.MakeSeed()
 // the lab's configs folder (not the hidden ones) in name order. The files
 // are streamed through one buffer rather than read whole: on a large lab
 // whole reads were tens of MiB of fresh memory.
+//
+// An InfiniBand lab's switches take no configs: what configures its
+// fabric is the subnet manager's settings, written at up, so its digest is
+// that file's.
 func hashConfigs(l *Lab, h io.Writer) error {
+	if l.InfiniBand() {
+		if err := digestFile(h, l.SubnetManagerPath(), SubnetManagerFile, make([]byte, 64<<10)); err != nil {
+			return fmt.Errorf("digest the subnet manager settings of lab %s: %w", l.Name, err)
+		}
+		return nil
+	}
 	entries, err := os.ReadDir(l.ConfigsDir())
 	if err != nil {
 		return fmt.Errorf("digest configs of lab %s: %w", l.Name, err)

@@ -69,7 +69,7 @@ func (l *Lab) NoVendorConfigs(what string) error {
 	if !l.InfiniBand() {
 		return nil
 	}
-	return exitcode.Usagef("lab %s runs InfiniBand: its switches take no vendor QoS configs to %s (the subnet manager configures an IB fabric; its settings are the lab spec's infiniband section, written to %s at 'labctl up'); fix: use a RoCE or UET lab for vendor configs, or set transport in a scenario to compare transports on one", l.Name, what, l.SubnetManagerPath())
+	return exitcode.Usagef("lab %s runs InfiniBand: its switches take no vendor QoS configs to %s (the subnet manager configures an IB fabric; its settings are the lab spec's infiniband section, written to %s at 'labctl up'); fix: use a RoCE or UET lab for vendor configs; to compare transports, run a scenario that sets transport on a RoCE or UET lab", l.Name, what, l.SubnetManagerPath())
 }
 
 // renderInfiniBand is RenderLab for an InfiniBand lab: the topology when

@@ -14,6 +14,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	engine "github.com/labctl/labctl/orchestrator/sim"
+	"github.com/labctl/labctl/orchestrator/specyaml"
 	"github.com/labctl/labctl/orchestrator/transport"
 )
 
@@ -136,6 +137,9 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 		}
 		if err := runtime.CheckTransport(r.Runtime, vs.Transport.Name); err != nil {
 			return fmt.Errorf("variant %s: %w", pt.Name, err)
+		}
+		if r.Lab != nil && r.Lab.InfiniBand() && vs.Transport.Name != transport.InfiniBand {
+			return s.ethernetOnInfiniBandLab(r.Lab.Name, pt, vs.Transport.Name)
 		}
 		if vs.Transport.Name == transport.InfiniBand && !pt.PFC {
 			return s.pfcOffOnInfiniBand(pt)
@@ -423,6 +427,20 @@ func (r *Runner) transportSettings(s *Spec, pt Point) (transport.Settings, error
 		return st, exitcode.Usagef("transport of scenario %s at %s: %v", s.Name, pt.Name, err)
 	}
 	return st, nil
+}
+
+// ethernetOnInfiniBandLab refuses a variant that would run an Ethernet
+// transport (RoCE, UET) on a lab whose fabric is InfiniBand, at the
+// scenario's transport key: the lab's switches take no vendor QoS configs,
+// so the variant would run on switches without PFC, ECN or their buffer
+// model, and read as if it had them (named ecn=on,pfc=on).
+func (s *Spec) ethernetOnInfiniBandLab(lab string, pt Point, name string) error {
+	msg := fmt.Sprintf("variant %s runs transport %s on lab %s, whose fabric is InfiniBand (the lab spec's transport): its switches take no vendor QoS configs, so the variant would run without the PFC, ECN and switch buffers %s depends on", pt.Name, name, lab, name)
+	fix := fmt.Sprintf("run the scenario on a RoCE or UET lab (lab %s's spec without transport: infiniband), where transport infiniband variants run beside %s ones, or leave %s out with matrix exclude: [{transport: %s}]", lab, name, name, name)
+	if err := s.atMatrixKey(msg, fix, "transport"); err != nil {
+		return err
+	}
+	return exitcode.Usage(specyaml.AtFirst(s.file, s.src, msg, fix, "$.transport"))
 }
 
 // nicSettings resolves a point's NIC settings: the lab's nic section, the
