@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -218,8 +219,8 @@ func cfgIsLabArg(arg string) bool {
 }
 
 func newConfigLintCmd(app *App) *cobra.Command {
-	var nosName, ecn, pfc string
-	var roceDSCP, cnpDSCP int
+	var nosName, ecn, pfc, roceFlag string
+	var cnpDSCP int
 	cmd := &cobra.Command{
 		Use:   "lint <lab> [--ecn on|off] [--pfc on|off] | [--nos sonic|eos] <file|dir>...",
 		Short: "Check vendor QoS configs against lossless-RoCE rules",
@@ -247,12 +248,21 @@ Exit 1 when any finding is an error.`,
 			if err != nil {
 				return err
 			}
+			// --roce-dscp has no default: without it, the lossless DSCPs
+			// are inferred from the files (a config whose RoCE is on DSCP
+			// 3 and 4, as SONiC's Azure ones, is not wrong for lacking 26).
+			roceDSCP := -1
+			if cmd.Flags().Changed("roce-dscp") {
+				if roceDSCP, err = strconv.Atoi(roceFlag); err != nil {
+					roceDSCP = -1
+				}
+			}
 			for _, d := range []struct {
-				flag string
-				v    int
-			}{{"roce-dscp", roceDSCP}, {"cnp-dscp", cnpDSCP}} {
+				flag, text string
+				v          int
+			}{{"roce-dscp", roceFlag, roceDSCP}, {"cnp-dscp", strconv.Itoa(cnpDSCP), cnpDSCP}} {
 				if cmd.Flags().Changed(d.flag) && (d.v < 0 || d.v > 63) {
-					return exitcode.Usagef("--%s %d is not a DSCP (fix: use 0 to 63, e.g. 26 for RoCE and 48 for CNPs)", d.flag, d.v)
+					return exitcode.Usagef("--%s %s is not a DSCP (fix: use 0 to 63, e.g. 26 for RoCE and 48 for CNPs)", d.flag, d.text)
 				}
 			}
 			var cfgs []qos.DeviceConfig
@@ -312,7 +322,7 @@ Exit 1 when any finding is an error.`,
 	cmd.Flags().StringVar(&nosName, "nos", "", "NOS of the files: sonic or eos (default: by extension, .json sonic, .cfg eos)")
 	cmd.Flags().StringVar(&ecn, "ecn", "", "on|off: lint a lab against its ECN-on/off variant")
 	cmd.Flags().StringVar(&pfc, "pfc", "", "on|off: lint a lab against its PFC-on/off variant")
-	cmd.Flags().IntVar(&roceDSCP, "roce-dscp", 26, "DSCP of the RoCE traffic, checked to be lossless (files only; a lab uses its intent)")
+	cmd.Flags().StringVar(&roceFlag, "roce-dscp", "", "`DSCP` of the RoCE traffic (26 is usual), checked to be lossless on every data port (files only; without it the lossless DSCPs are inferred; a lab uses its intent)")
 	cmd.Flags().IntVar(&cnpDSCP, "cnp-dscp", 48, "DSCP of CNPs (files only)")
 	return cmd
 }

@@ -625,10 +625,15 @@ func (l *linter) roce() {
 		}
 		return
 	}
+	// Bare files checked at a given RoCE DSCP (--roce-dscp): its class
+	// must have PFC on every data port whatever most ports do, for with
+	// PFC off on most of them (or all) the lossless priorities inferred
+	// from the majority are none, and nothing else would say so.
+	bare := l.opt.Intent == nil
 	for i := range l.cfgs {
 		d := &l.cfgs[i]
 		lossless := l.lossless(d)
-		if len(lossless) == 0 {
+		if len(lossless) == 0 && !bare {
 			continue
 		}
 		for j := range d.Ports {
@@ -638,15 +643,19 @@ func (l *linter) roce() {
 			}
 			tc := p.TCOf(*roce)
 			switch {
-			case p.Trust != TrustDSCP:
+			case len(lossless) > 0 && p.Trust != TrustDSCP:
 				l.addAt(RuleRoCEDSCPLossy, SevError, d.Device, p.Name, p.Origins["trust"],
 					"trust DSCP on the port (EOS: qos trust dscp)",
 					"the port trusts %s, not DSCP: RoCE (untagged, DSCP %d) takes default CoS %d and TC%d, which is not lossless (lossless: %s)",
 					p.Trust, *roce, p.DefaultCoS, tc, FormatInts(lossless))
-			case !slices.Contains(lossless, tc):
+			case len(lossless) > 0 && !slices.Contains(lossless, tc):
 				l.addAt(RuleRoCEDSCPLossy, SevError, d.Device, p.Name, p.Origins["dscp_to_tc"],
 					fmt.Sprintf("map DSCP %d to traffic class %d", *roce, lossless[0]),
 					"RoCE DSCP %d maps to TC%d, which is not lossless (lossless: %s)", *roce, tc, FormatInts(lossless))
+			case bare && !slices.Contains(lossless, tc) && !slices.Contains(p.PFCPriorities, tc):
+				l.add(RuleRoCEDSCPLossy, SevError, d.Device, p.Name,
+					fmt.Sprintf("enable PFC on priority %d (SONiC: PORT_QOS_MAP pfc_enable; EOS: priority-flow-control priority %d no-drop)", tc, tc),
+					"RoCE DSCP %d takes TC%d on this port, which has no PFC here: RoCE is dropped, not paused, where the port congests", *roce, tc)
 			}
 		}
 	}

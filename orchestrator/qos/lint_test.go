@@ -858,3 +858,34 @@ func TestLintUniformMarkingReportedOnce(t *testing.T) {
 		t.Errorf("a yellow of its own that cannot ramp: %d colour findings, want 1", colours)
 	}
 }
+
+// Bare files checked at a given RoCE DSCP: its class must have PFC on every
+// data port. With PFC off on most ports (or all) the lossless priorities
+// inferred from the majority are none, and lint passed such files; without
+// a RoCE DSCP given, nothing is said of a device without PFC.
+func TestLintBareRoCEDSCPNeedsPFCEverywhere(t *testing.T) {
+	in, _ := Profile("")
+	dev := Device{Name: "sw", Ports: []Port{
+		{Name: "Ethernet0", SpeedGbps: 100, Fabric: true},
+		{Name: "Ethernet4", SpeedGbps: 100, Fabric: true},
+		{Name: "Ethernet8", SpeedGbps: 100, Fabric: true},
+	}}
+	roce := in.RoCEDSCP
+	for _, off := range [][]string{{"Ethernet0", "Ethernet4"}, {"Ethernet0", "Ethernet4", "Ethernet8"}} {
+		dc, err := Apply(in, dev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dc.PeersKnown = false
+		for _, name := range off {
+			dc.Port(name).PFCPriorities = []int{}
+		}
+		fs := findings(Lint([]DeviceConfig{dc}, LintOptions{RoCEDSCP: &roce}), RuleRoCEDSCPLossy)
+		if len(fs) != 1 || fs[0].Severity != SevError || !strings.Contains(fs[0].Message, "which has no PFC here") || !slices.Equal(fs[0].Ports, off) {
+			t.Errorf("PFC off on %v: QOS003 %+v, want one error naming those ports", off, fs)
+		}
+		if got := findings(Lint([]DeviceConfig{dc}, LintOptions{}), RuleRoCEDSCPLossy); slices.ContainsFunc(got, func(f Finding) bool { return f.Severity == SevError }) {
+			t.Errorf("PFC off on %v, no RoCE DSCP given: %+v", off, got)
+		}
+	}
+}
