@@ -367,8 +367,10 @@ func newConfigDiffCmd(app *App) *cobra.Command {
 		Long: `diff parses two config sets (each a directory or a file; SONiC .json, EOS
 .cfg, or --nos) and lists the QoS differences device by device: DSCP
 mappings, PFC priorities, ECN thresholds, schedulers, buffers, watchdog.
-A SONiC and an EOS set can be compared. Exit 1 when they differ, 0 when they
-are equal.
+A SONiC and an EOS set can be compared: ports are matched by front-panel
+position (EOS Ethernet n is SONiC Ethernet 4(n-1), as labctl's labs wire
+them) and shown by the first set's names. Exit 1 when they differ, 0 when
+they are equal.
 
 A run of a scenario that sweeps QoS values keeps each variant's switch
 configs in results/<run-id>/configs/<variant>/: the lab's configs with the
@@ -418,15 +420,23 @@ variants with each other; variants are named as the run names them.`,
 			if len(a) == 1 && len(b) == 1 {
 				b[0].Device = a[0].Device
 			}
+			matched := qos.AlignPorts(a, b)
 			ds := qos.Diff(a, b)
 			if format == "json" {
 				if ds == nil {
 					ds = []qos.Difference{}
 				}
-				if err := writeJSON(app.Out, map[string]any{"schema_version": 1, "a": labelA, "b": labelB, "differences": ds}); err != nil {
+				out := map[string]any{"schema_version": 1, "a": labelA, "b": labelB, "differences": ds}
+				if matched != "" {
+					out["ports_matched"] = matched
+				}
+				if err := writeJSON(app.Out, out); err != nil {
 					return err
 				}
 			} else {
+				if matched != "" {
+					fmt.Fprintf(app.Out, "%s\n", matched)
+				}
 				tw := tabwriter.NewWriter(app.Out, 0, 4, 2, ' ', 0)
 				fmt.Fprintf(tw, "DEVICE\tPORTS\tFIELD\t%s\t%s\n", labelA, labelB)
 				changes := 0

@@ -20,7 +20,9 @@ const (
 	KindLinux   = "linux"
 )
 
-func clabKind(nos string) string {
+// ClabKind is the containerlab kind of a NOS's switches, which names their
+// ports (PortName).
+func ClabKind(nos string) string {
 	if nos == NOSEOS {
 		return KindCEOS
 	}

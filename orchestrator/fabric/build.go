@@ -253,7 +253,7 @@ func Build(spec *lab.Spec, plan *sizing.Plan) (*Graph, error) {
 // package comment); perSpine gives every spine its own ASN instead of one
 // per pod (lab spec bgp.spine_asn).
 func (g *Graph) addNodes(s *shape, nos string, perSpine bool) error {
-	kind := clabKind(nos)
+	kind := ClabKind(nos)
 	large := s.leaves > 399 || s.pods > 99 || perSpine && s.spines > 99
 	superASN, spineASN := uint32(65000), uint32(65000)
 	leafBase := uint32(65100)

@@ -105,7 +105,7 @@ func (g *Graph) WriteClab(w io.Writer) error {
 		p("      labctl.scale-down: %s\n", yamlString(strings.Join(g.ScaleDown, "; ")))
 	}
 	p("  kinds:\n")
-	kind := clabKind(g.NOS)
+	kind := ClabKind(g.NOS)
 	p("    %s:\n", kind)
 	if g.NOS == NOSEOS {
 		p("      image: %s\n", yamlString(g.Images.EOS))

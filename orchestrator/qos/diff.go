@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/labctl/labctl/orchestrator/fabric"
 )
 
 // Difference is one difference between two config sets in the model's
@@ -655,4 +657,42 @@ func FormatDiff(ds []Difference) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// AlignPorts gives b's ports, on each device whose NOS differs from a's
+// (a SONiC set against an EOS one), the names a's NOS gives the same
+// front-panel port (EOS Ethernet n is SONiC Ethernet 4(n-1) on labctl's
+// switches: fabric.PortName), so that Diff compares a port with itself,
+// not with whichever port of the other NOS has its name. It says how the
+// ports were matched ("" when no device needed it). Ports that are no
+// front-panel port of their NOS keep their names.
+func AlignPorts(a, b []DeviceConfig) string {
+	nosOf := map[string]string{}
+	for i := range a {
+		nosOf[a[i].Device] = a[i].NOS
+	}
+	var pairs []string
+	for i := range b {
+		d := &b[i]
+		to, ok := nosOf[d.Device]
+		if !ok || to == d.NOS || to == "" || d.NOS == "" {
+			continue
+		}
+		from, into := fabric.ClabKind(d.NOS), fabric.ClabKind(to)
+		for j := range d.Ports {
+			if n, ok := fabric.FrontPanelNumber(from, d.Ports[j].Name); ok {
+				d.Ports[j].Name = fabric.PortName(into, n)
+			}
+		}
+		d.Sort()
+		pair := fmt.Sprintf("%s's %s ports as %s names them (%s is %s)", d.NOS, d.Device, to, fabric.PortName(from, 2), fabric.PortName(into, 2))
+		pairs = append(pairs, pair)
+	}
+	if len(pairs) == 0 {
+		return ""
+	}
+	if len(pairs) > 2 {
+		pairs = append(pairs[:2], fmt.Sprintf("and %d more devices the same way", len(pairs)-2))
+	}
+	return "ports matched by front-panel position, " + strings.Join(pairs, "; ")
 }
