@@ -428,6 +428,10 @@ type propScenario struct {
 	// sweepsBuffer: the matrix sweeps the buffer pool (a tiny pool can
 	// overrun the headroom).
 	sweepsBuffer bool
+	// ibCC: the infiniband section turns its congestion control on, so
+	// the ecn dimension changes what InfiniBand variants do (without it
+	// ecn=on and ecn=off are twins, refused).
+	ibCC bool
 }
 
 type propEntry struct {
@@ -644,7 +648,8 @@ func (g *propGen) build() propScenario {
 		g.line("  routing: %s", g.pick("ftree", "updn", "minhop"))
 		g.line("  adaptive_routing: %v", g.chance(0.3))
 		g.line("  vls: %s", g.pick("1", "2", "4", "8"))
-		g.line("  cc: {enabled: %v}", g.chance(0.5))
+		sc.ibCC = g.chance(0.5)
+		g.line("  cc: {enabled: %v}", sc.ibCC)
 	}
 	g.line("traffic:")
 	for _, e := range entries {
@@ -934,8 +939,17 @@ func (g *propGen) matrix(transport string, sweepTransport bool, durUs float64) {
 	if sc.flowModel {
 		ecn, pfc = "[on]", "[on]"
 	}
+	// InfiniBand variants run pfc=on only, and without their congestion
+	// control one ecn value: other values would be twins (refused).
+	bothECN := strings.Contains(ecn, ",")
 	if transport == "infiniband" && !sweepTransport {
 		pfc = "[on]"
+		if bothECN && !sc.ibCC {
+			ecn = ecn[:strings.Index(ecn, ",")] + "]"
+		}
+	}
+	if sweepTransport && pfc == "[off]" {
+		pfc = "[off, on]" // InfiniBand's variants run, and read its section
 	}
 	sc.variants *= strings.Count(ecn, ",") + strings.Count(pfc, ",") + 1 + strings.Count(ecn, ",")*strings.Count(pfc, ",")
 	if sweepTransport {
@@ -948,11 +962,10 @@ func (g *propGen) matrix(transport string, sweepTransport bool, durUs float64) {
 	if sweepTransport {
 		g.line("  transport: [roce, infiniband, uet]")
 		if strings.Contains(pfc, "off") {
-			if pfc == "[off]" {
-				g.line("  exclude: [{transport: infiniband}]")
-				return
-			}
 			excludes = append(excludes, "{transport: infiniband, pfc: off}")
+		}
+		if strings.Contains(ecn, ",") && !sc.ibCC {
+			excludes = append(excludes, "{transport: infiniband, ecn: off}")
 		}
 	}
 	type sweep struct {

@@ -112,8 +112,10 @@ var scenarioMutations = map[string]scenarioMutation{
 	"nic":        {base: "incast", invalid: []badValue{bad("[1]", "")}, benign: []string{"{qp_timeout: 12}"}, why: figuresOnly},
 	"nic.dcqcn":  {base: "incast", invalid: []badValue{bad("paper", "")}, benign: []string{"{preset: paper}"}, why: figuresOnly},
 	"transport":  {base: "incast", invalid: []badValue{bad("tcp", "")}, harmful: []badValue{bad("infiniband", "pfc")}, benign: []string{"uet", "roce"}},
-	"infiniband": {base: "incast", invalid: []badValue{bad("[1]", "")}, benign: []string{"{vls: 2}"}, why: figuresOnly},
-	"uet":        {base: "incast", invalid: []badValue{bad("[1]", "")}, benign: []string{"{evs: 16}"}, why: figuresOnly},
+	// A transport's section is read by that transport's variants only (a
+	// section no variant reads is refused): the base runs it.
+	"infiniband": {base: "incast", edits: []string{"transport=infiniband", oneVariant}, invalid: []badValue{bad("[1]", "")}, benign: []string{"{vls: 2}"}, why: figuresOnly},
+	"uet":        {base: "incast", edits: []string{"transport=uet", oneVariant}, invalid: []badValue{bad("[1]", "")}, benign: []string{"{evs: 16}"}, why: figuresOnly},
 	"model": {base: "nccl-allreduce", invalid: []badValue{bad("fluid", "unknown model")},
 		harmful: []badValue{bad("flow", "packet")}, benign: []string{"packet"}},
 	"repetitions": {base: "incast", invalid: []badValue{bad("0", "not allowed"), bad("-1", "out of range"), bad("101", "out of range"), bad("two", "")},
@@ -231,6 +233,10 @@ func sectionScenarioMutation(t *testing.T, path, typ string, defaults map[string
 		return scenarioMutation{}, false
 	}
 	m := scenarioMutation{base: "incast", benign: []string{def}, why: figuresOnly}
+	if section != "nic" {
+		// Read by that transport's variants only: the base runs it.
+		m.edits = []string{"transport=" + section, oneVariant}
+	}
 	_ = key
 	switch typ {
 	case "integer", "number":
@@ -442,7 +448,11 @@ func TestScenarioMutations(t *testing.T) {
 					child = rest + ": " + v
 				}
 			}
-			table[k.Path] = scenarioMutation{base: "incast", invalid: []badValue{bad("[1]", "")}, benign: []string{"{" + child + "}"}, why: figuresOnly}
+			m := scenarioMutation{base: "incast", invalid: []badValue{bad("[1]", "")}, benign: []string{"{" + child + "}"}, why: figuresOnly}
+			if section, _, _ := strings.Cut(k.Path, "."); section != "nic" {
+				m.edits = []string{"transport=" + section, oneVariant} // read by its transport only
+			}
+			table[k.Path] = m
 		}
 	}
 	var paths []string

@@ -58,7 +58,7 @@ func TestInfiniBandLabHasNoVendorConfigs(t *testing.T) {
 	// An InfiniBand run records the digest of what configures the fabric
 	// (the subnet manager's settings), with no warning.
 	sc := filepath.Join(dir, "ib.yaml")
-	if err := os.WriteFile(sc, []byte("name: i\nduration: 200us\nmatrix:\n  pfc: [on]\ntraffic:\n  - pattern: incast\n    senders: 2\n    bytes: 64KiB\n"), 0o644); err != nil {
+	if err := os.WriteFile(sc, []byte("name: i\nduration: 200us\nmatrix:\n  pfc: [on]\n  ecn: [on]\ntraffic:\n  - pattern: incast\n    senders: 2\n    bytes: 64KiB\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	code, _, stderr := runCLI(t, "run", sc, "--lab", "ibl", "--dir", dir, "-o", "json")
@@ -139,5 +139,44 @@ assertions:
 	}
 	if code != 1 || trims == nil || trims.Baseline != 0 || trims.Current == 0 {
 		t.Errorf("the shallow pool: exit %d, uet.trimmed finding %+v; findings %+v", code, trims, rep.Findings)
+	}
+}
+
+// Variants that differ only in what their transport does not read would
+// run the same simulation under two names, and a section no variant's
+// transport reads would change nothing: both are refused at their key
+// before anything runs. What a transport reads is still swept freely.
+func TestTransportIgnoredKnobsRefused(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if code, _, stderr := runCLI(t, "up", "16gpu", "--dir", dir); code != 0 {
+		t.Fatalf("up: exit %d: %s", code, stderr)
+	}
+	const traffic = "duration: 100us\nsample_every: 0\ntraffic:\n  - pattern: incast\n    senders: 2\n    bytes: 64KiB\n"
+	for _, c := range []struct {
+		name, text, want string
+		exit             int
+	}{
+		{"ib-kmin", "name: a\ntransport: infiniband\nmatrix:\n  pfc: [on]\n  ecn: [on]\n  qos.ecn.kmin_kb: [100, 400]\n", "a.yaml:6:3: variants ecn=on,pfc=on,qos.ecn.kmin_kb=100 and ecn=on,pfc=on,qos.ecn.kmin_kb=400 would run the same simulation under two names: transport infiniband reads no qos.ecn.kmin_kb", 2},
+		{"uet-dcqcn-sweep", "name: a\ntransport: uet\nmatrix:\n  pfc: [on]\n  ecn: [on]\n  nic.dcqcn.rpg_ai_rate: [5, 40]\n", "transport uet reads no nic.dcqcn.rpg_ai_rate", 2},
+		{"ib-swept-kmin", "name: a\nmatrix:\n  pfc: [on]\n  ecn: [on]\n  transport: [roce, infiniband]\n  qos.ecn.kmin_kb: [100, 400]\n", "exclude: [{transport: infiniband, qos.ecn.kmin_kb: 400}]", 2},
+		{"roce-ib-section", "name: a\ntransport: roce\ninfiniband:\n  vls: 8\nmatrix:\n  pfc: [on]\n  ecn: [on]\n", "a.yaml:4:", 2},
+		{"uet-dcqcn", "name: a\ntransport: uet\ndcqcn: paper\nmatrix:\n  pfc: [on]\n  ecn: [on]\n", "a.yaml:3:8: dcqcn sets DCQCN, RoCE's congestion control, but no variant of this run uses roce", 2},
+		// Benign: each transport's own knobs, and a sweep whose
+		// InfiniBand twins the matrix leaves out.
+		{"roce-kmin", "name: a\nmatrix:\n  pfc: [on]\n  ecn: [on]\n  qos.ecn.kmin_kb: [100, 400]\n", "", 0},
+		{"mixed-excluded", "name: a\ndcqcn: paper\nmatrix:\n  pfc: [on]\n  ecn: [on]\n  transport: [roce, infiniband]\n  qos.ecn.kmin_kb: [100, 400]\n  exclude:\n    - {transport: infiniband, qos.ecn.kmin_kb: 400}\n", "", 0},
+	} {
+		sc := filepath.Join(dir, c.name, "a.yaml")
+		if err := os.MkdirAll(filepath.Dir(sc), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(sc, []byte(c.text+traffic), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, stderr := runCLI(t, "run", sc, "--lab", "16gpu", "--dir", dir)
+		if code != c.exit || !strings.Contains(stderr, c.want) || c.exit == 2 && !strings.Contains(stderr, "fix:") {
+			t.Errorf("%s: exit %d, want %d and %q: %s", c.name, code, c.exit, c.want, stderr)
+		}
 	}
 }

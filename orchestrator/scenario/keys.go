@@ -28,7 +28,8 @@ var KeyDocs = specdoc.Table{
 		Default: "0 (the whole run)"},
 	"sample_every": {Doc: "Time-series sampling interval (queue depth, rates, pauses), a duration; 0 disables series; at most 100000 samples over the duration. The series stop early where nothing in the fabric could change to the end of the run (the sized flows done or failed): every later sample would repeat the last, and the record says where (series_end_us).",
 		Default: DefaultSampleEvery},
-	"transport": {Doc: "Overrides the lab's transport for this scenario (a matrix can sweep it: transport: [roce, infiniband, uet]). " + transport.NameDoc,
+	"transport": {Doc: "Overrides the lab's transport for this scenario (a matrix can sweep it: transport: [roce, infiniband, uet]). " + transport.NameDoc +
+		" Each transport reads only its own settings: InfiniBand no switch QoS (qos.ecn, qos.pfc, buffers, DSCPs) and no DCQCN, UET no DCQCN, and none the other transports' sections; two variants that differ only in what their transport does not read, and a section (dcqcn, nic.dcqcn, infiniband, uet) no variant's transport reads, are refused before the run. An InfiniBand lab runs InfiniBand only (its switches take no vendor configs).",
 		Default: "the lab's (roce when unset)"},
 	"dcqcn": {Doc: "The NICs' DCQCN preset for this scenario: connectx (the NIC's defaults) or paper; shorthand for nic.dcqcn.preset, with which it must agree.",
 		Default: "the lab's (nic.dcqcn.preset, connectx when unset)"},

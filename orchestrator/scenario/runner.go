@@ -178,6 +178,12 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 	if err := s.checkTransportsRun(specs); err != nil {
 		return err
 	}
+	if err := s.twinVariants(points, specs); err != nil {
+		return err
+	}
+	if err := s.unreadSections(specs); err != nil {
+		return err
+	}
 	// Every variant the runtime would refuse is refused now, before the
 	// first one runs.
 	if vc, ok := r.Runtime.(runtime.VariantChecker); ok {
