@@ -21,6 +21,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/readlimit"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/suggest"
+	"github.com/labctl/labctl/orchestrator/textparse"
 )
 
 // parseKind is one kind of output `labctl parse` reads.
@@ -90,7 +91,8 @@ from <file>, or stdin when <file> is -, and prints it as JSON:
 
 Counters the device printed as N/A (or "-" on EOS) are null or absent,
 never 0. Input that is truncated, garbled or of another kind is an error
-naming the file and line (exit 2).
+naming the file and line (exit 2), and so is a file holding two runs
+(outputs appended with >>): split it, one run per file.
 
 nccl-tests: the result is the table as labctl records it (the "nccl" of a
 run record's variant), marked measured. Which collective it is comes from
@@ -304,15 +306,22 @@ func parseInputError(name, kind string, err error) error {
 		tl.Name = name
 		return exitcode.Usage(tl)
 	}
-	fix := fmt.Sprintf("(parsing as %s; fix: give the complete output of %s, or the kind that matches it: 'labctl parse --help' lists them)", kind, parseKinds()[kind].what)
+	fix := fmt.Sprintf(" (parsing as %s; fix: give the complete output of %s, or the kind that matches it: 'labctl parse --help' lists them)", kind, parseKinds()[kind].what)
+	var te *textparse.Error
+	if errors.As(err, &te) && te.Fix != "" {
+		// The error says its own fix (split a file of two runs, parse
+		// as the kind the output names); the general one would send the
+		// user looking for other output.
+		fix = ""
+	}
 	var p positioned
 	if errors.As(err, &p) {
 		msg := err.Error()
 		if line := p.Position(); line > 0 {
 			msg = strings.TrimPrefix(msg, fmt.Sprintf("line %d: ", line))
-			return exitcode.Usagef("%s:%d: %s %s", name, line, msg, fix)
+			return exitcode.Usagef("%s:%d: %s%s", name, line, msg, fix)
 		}
-		return exitcode.Usagef("%s: %s %s", name, msg, fix)
+		return exitcode.Usagef("%s: %s%s", name, msg, fix)
 	}
-	return exitcode.Usagef("%s: %v %s", name, err, fix)
+	return exitcode.Usagef("%s: %v%s", name, err, fix)
 }

@@ -250,7 +250,7 @@ func (p *parser) ownLine(ln int, c string) (bool, error) {
 	}
 	if m := nthreadRe().FindStringSubmatch(c); m != nil {
 		if p.headerLine != 0 {
-			return false, textparse.Errorf(ln, "a second nccl-tests header (the first is at line %d): the file holds two runs, or the output of several processes of an nccl-tests built without MPI, each printing its own table (build it with MPI=1 to run one test across processes); give one run per file", p.headerLine)
+			return false, textparse.SecondRun(ln, p.headerLine, "nccl-tests header", ", or the output of several processes of an nccl-tests built without MPI, each printing its own table (then build it with MPI=1 to run one test across processes)")
 		}
 		p.headerLine = ln
 		// nThread, nGpus, minBytes, maxBytes, step, warmup, iters.
@@ -312,7 +312,7 @@ func (p *parser) ownLine(ln int, c string) (bool, error) {
 	f := strings.Fields(c)
 	if len(f) > 0 && f[0] == "size" && slices.Contains(f, "count") {
 		if p.colLine != 0 {
-			return false, textparse.Errorf(ln, "a second column header (the first is at line %d): the file holds two runs; give one run per file", p.colLine)
+			return false, textparse.SecondRun(ln, p.colLine, "column header", "")
 		}
 		cols, err := parseColumns(ln, f)
 		if err != nil {
@@ -326,7 +326,7 @@ func (p *parser) ownLine(ln int, c string) (bool, error) {
 	}
 	if m := oobRe().FindStringSubmatch(c); m != nil {
 		if p.oobLine != 0 {
-			return false, textparse.Errorf(ln, "a second trailer (the first is at line %d): the file holds two runs; give one run per file", p.oobLine)
+			return false, textparse.SecondRun(ln, p.oobLine, "trailer", "")
 		}
 		v, err := strconv.ParseInt(m[1], 10, 64)
 		if err != nil {

@@ -19,13 +19,22 @@ import (
 type Error struct {
 	Line int
 	Msg  string
+	// Fix, when set, is what to do about this error in particular. Most
+	// parse errors have one fix, giving the whole output of the right
+	// command, which the CLI says itself; an error whose fix is another
+	// (a file that holds two runs must be split) carries it here.
+	Fix string
 }
 
 func (e *Error) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+	msg := e.Msg
+	if e.Fix != "" {
+		msg += " (fix: " + e.Fix + ")"
 	}
-	return e.Msg
+	if e.Line > 0 {
+		return fmt.Sprintf("line %d: %s", e.Line, msg)
+	}
+	return msg
 }
 
 // Position returns the 1-based line the error refers to (0 = whole input).
@@ -35,6 +44,18 @@ func (e *Error) Position() int { return e.Line }
 // Errorf returns an *Error at line with a formatted message.
 func Errorf(line int, format string, a ...any) error {
 	return &Error{Line: line, Msg: fmt.Sprintf(format, a...)}
+}
+
+// SecondRun is the error at line, where a second run's what (its header,
+// its trailer) shows a file that holds two runs: outputs appended with >>
+// or pasted together. first is the line of the first run's. A parser
+// that read on would give the first run's figures, or mix the two, and
+// say nothing of the second, so every parser of a tool's output refuses
+// it alike. why, when not empty, adds another way the file comes about
+// (", or ...").
+func SecondRun(line, first int, what, why string) error {
+	return &Error{Line: line, Msg: fmt.Sprintf("a second %s (the first is at line %d): the file holds two runs%s", what, first, why),
+		Fix: "split the file, one run each, and parse each file on its own"}
 }
 
 // MaxLine bounds one line of input. Command output lines are at most a few

@@ -15,6 +15,8 @@ func TestError(t *testing.T) {
 	}{
 		{Errorf(3, "bad %s", "value"), "line 3: bad value", 3},
 		{Errorf(0, "empty input"), "empty input", 0},
+		{&Error{Line: 2, Msg: "bad", Fix: "do this"}, "line 2: bad (fix: do this)", 2},
+		{SecondRun(9, 1, "header", ", or else"), "line 9: a second header (the first is at line 1): the file holds two runs, or else (fix: split the file, one run each, and parse each file on its own)", 9},
 	}
 	for _, tc := range tests {
 		if got := tc.err.Error(); got != tc.want {
