@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -192,5 +193,37 @@ func TestParseStdinInterrupted(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := run(ctx, []string{"parse", "ethtool-stats", "-"}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "interrupted") {
 		t.Fatalf("exit %d, stderr %q; want 1 and interrupted", code, errb.String())
+	}
+}
+
+// A file of two runs (outputs appended with >>) is refused, exit 2, at
+// the second run's header with the fix the parser gives (split the
+// file), not the general one (give the whole output or another kind),
+// which would send the user looking for other output.
+func TestParseTwoRunsRefused(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join("..", "..", "orchestrator")
+	dir := t.TempDir()
+	nccl, err := os.ReadFile(ncclFixture("all_reduce_2.13_h100x16.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ncclTwice := filepath.Join(dir, "nccl-twice.txt")
+	if err := os.WriteFile(ncclTwice, append(nccl, nccl...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ncclSecond := strings.Count(string(nccl), "\n") + 1
+	for _, tc := range []struct{ kind, file, want string }{
+		{"ib_write_bw", filepath.Join(root, "perftest", "testdata", "refused_bw_two_runs.txt"), ":46: a second perftest result header (the first is at line 22)"},
+		{"ib_write_lat", filepath.Join(root, "perftest", "testdata", "refused_lat_two_runs.txt"), ":44: a second perftest result header (the first is at line 21)"},
+		{"nccl-tests", ncclTwice, fmt.Sprintf(":%d: a second nccl-tests header (the first is at line 1)", ncclSecond)},
+	} {
+		code, out, errs := runCLI(t, "parse", tc.kind, tc.file)
+		if code != 2 || out != "" {
+			t.Errorf("%s: exit %d, stdout %q: want exit 2 and nothing printed", tc.kind, code, out)
+		}
+		if !strings.Contains(errs, tc.file+tc.want) || !strings.Contains(errs, "(fix: split the file, one run each") || strings.Contains(errs, "give the complete output") {
+			t.Errorf("%s: stderr %q: want %q and only the fix to split the file", tc.kind, errs, tc.file+tc.want)
+		}
 	}
 }

@@ -84,6 +84,7 @@ func readLooseJSON(data []byte) (*jsonReport, error) {
 	depth := 0
 	section := ""
 	closed := false
+	opened := 0 // the line of the report's '{'
 	for i, l := range lines {
 		n := i + 1
 		t := strings.TrimSpace(l)
@@ -91,6 +92,10 @@ func readLooseJSON(data []byte) (*jsonReport, error) {
 			continue
 		}
 		if closed {
+			if t == "{" {
+				// Two reports appended to one file.
+				return nil, textparse.SecondRun(n, opened, "--out_json report", "")
+			}
 			return nil, textparse.Errorf(n, "text %q after the closing brace", clip(t))
 		}
 		switch {
@@ -98,7 +103,7 @@ func readLooseJSON(data []byte) (*jsonReport, error) {
 			if depth != 0 {
 				return nil, textparse.Errorf(n, "unexpected '{': expected \"key: value\" or \"key: {\"")
 			}
-			depth = 1
+			depth, opened = 1, n
 			if quoted(data) {
 				rep.format = FormatJSON
 			}

@@ -32,7 +32,7 @@ func TestGolden(t *testing.T) {
 	n := 0
 	for _, f := range files {
 		base := filepath.Base(f)
-		if st, err := os.Stat(f); err != nil || st.IsDir() || strings.HasSuffix(base, ".golden.json") || base == "README.md" {
+		if st, err := os.Stat(f); err != nil || st.IsDir() || strings.HasSuffix(base, ".golden.json") || base == "README.md" || strings.HasPrefix(base, "refused_") {
 			continue
 		}
 		n++
@@ -353,5 +353,43 @@ func TestParseBWTabsExpanded(t *testing.T) {
 	jb, _ := json.Marshal(b)
 	if string(ja) != string(jb) {
 		t.Errorf("tabs expanded changes the report:\n%s\n%s", ja, jb)
+	}
+}
+
+// Two runs in one file (outputs appended with >>) are refused at the
+// second run's result header, naming the first's, the second's banner and
+// the fix, in text and in either --out_json form; a second run cut after
+// its banner is refused at the banner.
+func TestTwoRunsRefused(t *testing.T) {
+	bw, lat := fixture(t, "bw_gbits.txt"), fixture(t, "lat.txt")
+	j45, j24 := fixture(t, "bw_4.5.json"), fixture(t, "lat_24.json")
+	banner := func(in string) string { // the first run's lines up to its test name
+		lines := strings.SplitAfter(in, "\n")
+		return strings.Join(lines[:slices.IndexFunc(lines, func(l string) bool { return strings.HasSuffix(strings.TrimSpace(l), "Test") })+1], "")
+	}
+	nl := func(s string) int { return strings.Count(s, "\n") }
+	cases := []struct {
+		name, kind, in string
+		line           int
+		want           string
+	}{
+		{"bw twice", "bw", fixture(t, "refused_bw_two_runs.txt"), 46, "a second perftest result header (the first is at line 22): the file holds two runs, the second's banner (RDMA_Write BW Test) at line 26 (fix: split the file, one run each"},
+		{"lat twice", "lat", fixture(t, "refused_lat_two_runs.txt"), 44, "a second perftest result header (the first is at line 21): the file holds two runs, the second's banner (RDMA_Write Latency Test) at line 25"},
+		{"lat then bw, read as bw", "bw", lat + bw, nl(lat) + 22, "(the first is at line 21)"},
+		{"second run cut after its banner", "bw", bw + banner(bw), nl(bw) + 2, "a second perftest banner (RDMA_Write BW Test) (the first is at line 2)"},
+		{"4.5 json twice", "bw", j45 + j45, nl(j45) + 1, "a second --out_json report (the first is at line 1)"},
+		{"24 json twice", "lat", j24 + j24, nl(j24) + 1, "a second --out_json report"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var v any
+			var err error
+			if tc.kind == "lat" {
+				v, err = ParseLat(strings.NewReader(tc.in))
+			} else {
+				v, err = ParseBW(strings.NewReader(tc.in))
+			}
+			textparsetest.WantError(t, v, err, tc.line, tc.want)
+		})
 	}
 }

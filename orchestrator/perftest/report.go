@@ -232,7 +232,43 @@ func findHeader(lines []string, want string) int {
 	return -1
 }
 
+// testNameRe matches the test name of perftest's banner
+// (ctx_print_test_info in perftest_parameters.c): the verb, the atomic
+// operation, "Bidirectional", "Post List", "BW" or "Latency", ... "Test".
+var testNameRe = lazyregexp.New(`^(Send|Send_imm|RDMA_Write|RDMA_Write_imm|RDMA_Read|Atomic) (.* )?Test$`)
+
+// checkOneRun refuses output holding more than one run. perftest prints
+// its banner's test name and its result header once a run, so a second
+// of either is a second run (outputs appended with >>): reading on would
+// give the first run's figures and drop the second's without a word.
+func checkOneRun(lines []string) error {
+	var headers, banners []int
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(t, "#bytes"):
+			headers = append(headers, i+1)
+		case testNameRe().MatchString(t):
+			banners = append(banners, i+1)
+		}
+	}
+	if len(headers) > 1 {
+		second := ""
+		if len(banners) > 1 && banners[1] < headers[1] {
+			second = fmt.Sprintf(", the second's banner (%s) at line %d", clean(strings.TrimSpace(lines[banners[1]-1])), banners[1])
+		}
+		return textparse.SecondRun(headers[1], headers[0], "perftest result header", second)
+	}
+	if len(banners) > 1 {
+		return textparse.SecondRun(banners[1], banners[0], fmt.Sprintf("perftest banner (%s)", clean(strings.TrimSpace(lines[banners[1]-1]))), "")
+	}
+	return nil
+}
+
 func parseBWText(lines []string) (*BWReport, error) {
+	if err := checkOneRun(lines); err != nil {
+		return nil, err
+	}
 	h := findHeader(lines, "BW average[")
 	if h < 0 {
 		if findHeader(lines, "t_avg[usec]") >= 0 {
@@ -393,6 +429,9 @@ func setPeak(row *BWRow, peak float64, noPeak bool, factor float64, known bool) 
 }
 
 func parseLatText(lines []string) (*LatReport, error) {
+	if err := checkOneRun(lines); err != nil {
+		return nil, err
+	}
 	h := findHeader(lines, "t_avg[usec]")
 	if h < 0 {
 		if i := findHeader(lines, "BW average["); i >= 0 {
