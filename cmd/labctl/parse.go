@@ -100,8 +100,9 @@ the program name nccl-tests 2.16.7 and later print, else from a command
 line in the output, else from the figures (the columns, the reduction,
 the root, how size, count, algbw and busbw relate); --collective names it
 when the output cannot tell (all_gather and alltoall print alike). Every
-row is checked against nccl-tests' own arithmetic, so an edited or
-garbled table is refused rather than read.
+row is checked against nccl-tests' own arithmetic, and the trailer's
+"Out of bounds values" against the rows' #wrong, so an edited or garbled
+table is refused rather than read.
 
 With --record it prints a run record instead (the run.json shape: runtime
 live, one variant per file holding its table, every other figure absent),

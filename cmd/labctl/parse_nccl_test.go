@@ -75,6 +75,7 @@ func TestParseNCCLTestsBadInput(t *testing.T) {
 	dir := t.TempDir()
 	h100 := ncclFixture("all_reduce_2.13_h100x16.txt")
 	refused := ncclFixture("refused_all_gather_2019_old_algbw.txt")
+	wrongOK := ncclFixture("refused_all_reduce_2.13_h100x16_wrong_ok.txt")
 	a2a, err := os.ReadFile(ncclFixture("alltoall_2.18_rtx6000dx16_na.txt"))
 	if err != nil {
 		t.Fatal(err)
@@ -90,6 +91,7 @@ func TestParseNCCLTestsBadInput(t *testing.T) {
 		want string
 	}{
 		{"old release", []string{"parse", "nccl-tests", refused}, refused + ":29: algbw 0.03 is not size 2016 B"},
+		{"a wrong row, trailer OK", []string{"parse", "nccl-tests", wrongOK}, wrongOK + ":55: the trailer says 0 out of bounds values (OK), but the table has 1 result with a #wrong above 0 (the first at line 41: in-place #wrong 3)"},
 		{"ambiguous", []string{"parse", "nccl-tests", unnamed}, "give --collective all_gather"},
 		{"bad --collective", []string{"parse", "nccl-tests", h100, "--collective", "allreduce"}, `--collective: collective "allreduce" is not one labctl reads (fix: use one of all_reduce`},
 		{"--collective elsewhere", []string{"parse", "ib_write_bw", h100, "--collective", "all_reduce"}, "--collective applies to nccl-tests output only"},

@@ -13,8 +13,9 @@
 // column their collective has; 2.16.7 and later name the program; 2.19
 // adds -I's per-iteration columns. Every row is checked against what
 // nccl-tests computes (algbw = size / time, busbw = algbw x the
-// collective's factor, the count for the size), so that a garbled or
-// edited table is refused rather than read.
+// collective's factor, the count for the size), and the trailer's out of
+// bounds count against the rows' #wrong, so that a garbled or edited
+// table is refused rather than read.
 package nccltests
 
 import (

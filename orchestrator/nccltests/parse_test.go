@@ -258,6 +258,59 @@ func TestRefusedFixture(t *testing.T) {
 	textparsetest.WantError(t, tb, err, lineOf(t, in, "        2016            42"), "before June 2020")
 }
 
+// TestOutOfBounds checks the trailer's count against the rows' #wrong
+// (or, before 2.13, their error): a result with wrong values that the
+// trailer does not count, or a count the rows cannot give with one data
+// check per result, is refused at the trailer naming the row; counts
+// nccl-tests can print are read.
+func TestOutOfBounds(t *testing.T) {
+	h100 := fixture(t, "all_reduce_2.13_h100x16.txt")
+	failed := fixture(t, "all_reduce_2.13_h100x16_failed.txt")
+	wrongOK := fixture(t, "refused_all_reduce_2.13_h100x16_wrong_ok.txt")
+	bcast := fixture(t, "broadcast_2019_v100x12.txt")
+	row1M := lineOf(t, failed, "     1048576        262144")
+	withTrailer := func(in, tr string) string { return replaceLine(t, in, lineOf(t, in, "Out of bounds values"), tr) }
+	// One wrong value in the out-of-place half of the 1 MiB row too.
+	twoResults := replaceLine(t, failed, row1M, "     1048576        262144     float     sum      -1    203.2    5.16    9.68      1    207.2    5.06    9.49      3")
+	for _, tc := range []struct {
+		name, in, want string
+	}{
+		{"a wrong row, trailer OK", wrongOK, "the trailer says 0 out of bounds values (OK), but the table has 1 result with a #wrong above 0 (the first at line 41: in-place #wrong 3), and nccl-tests counts each there at least once: the table and the trailer disagree"},
+		{"two wrong results, trailer 1", withTrailer(twoResults, "# Out of bounds values : 1 FAILED"), "but the table has 2 results with a #wrong above 0 (the first at line 41: out-of-place #wrong 1)"},
+		{"FAILED, every #wrong 0", withTrailer(h100, "# Out of bounds values : 2 FAILED"), "every #wrong in the table is 0 or N/A"},
+		{"more than the rows allow", withTrailer(failed, "# Out of bounds values : 4 FAILED"), "more than the table's #wrong allow (3: with one data check per result"},
+		{"more than the threads", withTrailer(strings.Replace(failed, "9.49      3", "9.49     40", 1), "# Out of bounds values : 17 FAILED"), "at most once per wrong value and per checking thread (16 here)"},
+		{"no check, FAILED", withTrailer(strings.Replace(h100, "validation: 1", "validation: 0", 1), "# Out of bounds values : 1 FAILED"), "the run checked no data (the header's validation: 0, at line 1)"},
+		{"before 2.13, every error 0", withTrailer(bcast, "# Out of bounds values : 1 FAILED"), "every result's error is 0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tb, err := Parse(strings.NewReader(tc.in), Options{})
+			textparsetest.WantError(t, tb, err, lineOf(t, tc.in, "Out of bounds values"), tc.want)
+			if err != nil && !strings.Contains(err.Error(), "(fix: give nccl-tests' output as it printed it)") {
+				t.Errorf("%v: no fix", err)
+			}
+		})
+	}
+	for _, tc := range []struct {
+		name, in string
+		oob      int64
+	}{
+		// Three threads found one wrong value each, or one three.
+		{"3 wrong values, 3 FAILED", failed, 3},
+		{"3 wrong values, 1 FAILED", withTrailer(failed, "# Out of bounds values : 1 FAILED"), 1},
+		{"two wrong results, 4 FAILED", withTrailer(twoResults, "# Out of bounds values : 4 FAILED"), 4},
+		// -c 2 checks twice: the first check's wrong values count though
+		// the row shows the second's.
+		{"two checks", withTrailer(strings.Replace(h100, "validation: 1", "validation: 2", 1), "# Out of bounds values : 2 FAILED"), 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tb := parse(t, tc.in, Options{}); *tb.OutOfBounds != tc.oob {
+				t.Errorf("out_of_bounds %d, want %d", *tb.OutOfBounds, tc.oob)
+			}
+		})
+	}
+}
+
 // TestBenign changes real output in ways that must not change the table:
 // Windows line ends, tabs, NCCL's log lines and blank lines in the
 // table, the right --collective.

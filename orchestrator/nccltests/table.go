@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/labctl/labctl/orchestrator/plural"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/textparse"
 )
@@ -56,6 +57,9 @@ func (p *parser) table() (*results.NCCLTable, error) {
 		return nil, err
 	}
 	if err := p.checkAverage(); err != nil {
+		return nil, err
+	}
+	if err := p.checkOutOfBounds(); err != nil {
 		return nil, err
 	}
 	rows, err := p.dedupe()
@@ -399,6 +403,89 @@ func (p *parser) checkAverage() error {
 	tol := halfs/float64(k) + *p.avg*5e-6 + 1e-9
 	if math.Abs(mean-*p.avg) > tol {
 		return textparse.Errorf(p.avgLine, "Avg bus bandwidth %s is not the mean busbw of the table's %d results (%.4g): rows were removed or edited, or the output is garbled; give nccl-tests' output whole (or remove this line with the rows you removed on purpose)", p.avgText, k, mean)
+	}
+	return nil
+}
+
+// checkOutOfBounds checks the trailer's "Out of bounds values" against
+// the rows' #wrong. nccl-tests (src/common.cu, CheckData) adds one there
+// for each thread of each process that found wrong values in a result,
+// and prints in the row the wrong values every rank found in it. So each
+// result with wrong values counts at least once; and when each result's
+// data is checked once (the header's "validation: 1"; -c N checks N
+// times, and a check whose wrong values a later one no longer shows still
+// counts), at most once per wrong value and per checking thread (ranks /
+// nGpus), and a count without any wrong value is not nccl-tests'. With
+// no check (validation: 0, #wrong N/A) it counts nothing. Releases
+// before 2.13 print the largest deviation ("error") and count a result
+// whose deviation passed a threshold: with one check, a count needs a
+// deviation above 0. Rows and trailer that disagree are an edited or
+// garbled table, or two runs' pieces, and a FAILED run's wrong rows must
+// not pass as a clean run's.
+func (p *parser) checkOutOfBounds() error {
+	// Checking threads: known from the rank lines, not from figures that
+	// only approximate the rank count.
+	var checkers int64
+	if g := p.info.GPUsPerThread; g != nil && *g > 0 && len(p.ranks) > 0 && len(p.ranks)%*g == 0 {
+		checkers = int64(len(p.ranks) / *g)
+	}
+	var first *row
+	firstHalf, results, upper := 0, 0, int64(0)
+	deviation, deviations := false, false
+	for i := range p.rows {
+		for j, h := range p.rows[i].halves {
+			if h.maxErr != nil {
+				deviations = true
+				deviation = deviation || *h.maxErr > 0
+			}
+			if h.wrong == nil || *h.wrong == 0 {
+				continue
+			}
+			if first == nil {
+				first, firstHalf = &p.rows[i], j
+			}
+			results++
+			// #wrong is printed with %g: exact below a million, far above
+			// any count of checking threads.
+			n := *h.wrong
+			if checkers > 0 {
+				n = min(n, checkers)
+			}
+			upper += n
+		}
+	}
+	verdict := "OK"
+	if p.oob > 0 {
+		verdict = "FAILED"
+	}
+	// What the user can do is the same whatever disagrees, and it is not
+	// the general fix of parse errors (the whole output, another kind).
+	disagree := func(format string, a ...any) error {
+		return &textparse.Error{Line: p.oobLine, Msg: fmt.Sprintf(format, a...) + ": the table and the trailer disagree, so the table was edited or garbled, or holds pieces of two runs",
+			Fix: "give nccl-tests' output as it printed it"}
+	}
+	if p.oob < int64(results) {
+		halfName := [...]string{"out-of-place", "in-place"}[firstHalf]
+		return disagree("the trailer says %d out of bounds values (%s), but the table has %s with a #wrong above 0 (the first at line %d: %s #wrong %d), and nccl-tests counts each there at least once", p.oob, verdict, plural.N(results, "result"), first.line, halfName, *first.halves[firstHalf].wrong)
+	}
+	v := p.info.Validation
+	if v == nil || p.oob == 0 {
+		return nil
+	}
+	switch {
+	case *v == 0:
+		return disagree("the trailer says %d out of bounds values (%s), but the run checked no data (the header's validation: 0, at line %d), and nccl-tests counts only what it checked", p.oob, verdict, p.headerLine)
+	case *v != 1:
+	case deviations && !deviation:
+		return disagree("the trailer says %d out of bounds values (%s), but every result's error is 0, and with one data check per result (the header's validation: 1, at line %d) nccl-tests counts only results whose error passed its bound", p.oob, verdict, p.headerLine)
+	case !deviations && results == 0:
+		return disagree("the trailer says %d out of bounds values (%s), but every #wrong in the table is 0 or N/A, and with one data check per result (the header's validation: 1, at line %d) nccl-tests counts only results with wrong values", p.oob, verdict, p.headerLine)
+	case !deviations && p.oob > upper:
+		per := "per wrong value"
+		if checkers > 0 {
+			per = fmt.Sprintf("per wrong value and per checking thread (%d here)", checkers)
+		}
+		return disagree("the trailer says %d out of bounds values (%s), more than the table's #wrong allow (%d: with one data check per result, the header's validation: 1 at line %d, nccl-tests counts a result with wrong values at most once %s)", p.oob, verdict, upper, p.headerLine, per)
 	}
 	return nil
 }

@@ -36,8 +36,9 @@ type NCCLTable struct {
 	// sizes approach. Nil for a measured table.
 	BoundBusBWGBps *float64 `json:"bound_busbw_gbyte_s,omitempty"`
 	Source         Source   `json:"source"`
-	// OutOfBounds is the trailer's "Out of bounds values": how many
-	// results nccl-tests found wrong (0 OK). Nil for a simulated table,
+	// OutOfBounds is the trailer's "Out of bounds values": the results
+	// nccl-tests found wrong values in, each counted once per thread of
+	// each process that found some (0 OK). Nil for a simulated table,
 	// which moves no data to check.
 	OutOfBounds *int64 `json:"out_of_bounds,omitempty"`
 	// NCCLTests is what a measured table's output said of its run
