@@ -113,7 +113,10 @@ what it is compared with (a catalog name or file is checked: the variants
 must be the scenario's; any other name is taken as it is), --variant names
 each file's variant in the scenario's terms (default ecn=on,pfc=on: a
 cluster runs with ECN and PFC as configured). A variant of the simulated
-run that the record lacks is listed, not a regression.
+run that the record lacks is listed, not a regression. An output whose
+trailer says nccl-tests found wrong values ("Out of bounds values : N
+FAILED") makes a failed record: its variant's error says so, as a
+warning does, and it cannot be saved as a baseline.
 
 Kinds:
 ` + b.String(),

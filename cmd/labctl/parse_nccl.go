@@ -102,6 +102,14 @@ func recordNCCLTests(cmd *cobra.Command, app *App, files []string, opt parseOpti
 			fmt.Fprintf(app.Err, "labctl: note: %s has %d ranks and lab %s %d GPUs: busbw compares across rank counts, but the fabric's load differs\n", name, table.Ranks, labName, gpus)
 		}
 		v.NCCL = table
+		// A run whose data nccl-tests found wrong is a failed run, as a
+		// variant labctl ran with an error is: its figures must not pass
+		// for a clean run's, as a baseline that later runs are held to.
+		if why := ncclTestsFailure(table); why != "" {
+			v.Error = why
+			run.Status = results.StatusFailed
+			fmt.Fprintf(app.Err, "labctl: warning: %s: %s; the record's variant %s keeps this as its error and the record's status is failed\n", name, why, v.Name)
+		}
 		run.Variants = append(run.Variants, v)
 		run.Imported.Files = append(run.Imported.Files, name)
 	}
@@ -133,6 +141,36 @@ func recordNCCLTests(cmd *cobra.Command, app *App, files []string, opt parseOpti
 	}
 	fmt.Fprintf(app.Out, "saved run %s (%s): labctl report %s; labctl regress <run> --baseline %s\n", id, store.RunFile(id), id, id)
 	return nil
+}
+
+// ncclTestsFailure says why the run of a table failed, in the words of a
+// variant's error: nccl-tests found wrong values in its data (the trailer's
+// "Out of bounds values : N FAILED"), in the results listed. "" when it
+// did not.
+func ncclTestsFailure(t *results.NCCLTable) string {
+	if t.OutOfBounds == nil || *t.OutOfBounds == 0 {
+		return ""
+	}
+	var at []string
+	for _, r := range t.Rows {
+		for _, h := range []struct {
+			name string
+			res  *results.NCCLResult
+		}{{"out-of-place", &r.OutOfPlace}, {"in-place", r.InPlace}} {
+			if h.res != nil && h.res.Wrong != nil && *h.res.Wrong > 0 {
+				at = append(at, fmt.Sprintf("%d B %s #wrong %d", r.SizeBytes, h.name, *h.res.Wrong))
+			}
+		}
+	}
+	why := fmt.Sprintf("nccl-tests found wrong values in the data (\"Out of bounds values : %d FAILED\")", *t.OutOfBounds)
+	const shown = 3
+	switch {
+	case len(at) > shown:
+		why += fmt.Sprintf(": %s and %d more", strings.Join(at[:shown], ", "), len(at)-shown)
+	case len(at) > 0:
+		why += ": " + strings.Join(at, ", ")
+	}
+	return why
 }
 
 // recordLab resolves --lab: a catalog lab or a spec file gives its name

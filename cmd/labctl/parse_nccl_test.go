@@ -163,6 +163,44 @@ func TestParseNCCLTestsRecord(t *testing.T) {
 	}
 }
 
+// A run whose data nccl-tests found wrong ("Out of bounds values : 3
+// FAILED") is recorded as failed, the reason as its variant's error, and
+// a warning says so; the other file's variant stays clean. Saved, it
+// cannot become a baseline.
+func TestParseNCCLTestsRecordFailed(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	failed := ncclFixture("all_reduce_2.13_h100x16_failed.txt")
+	args := []string{"parse", "nccl-tests", failed, ncclFixture("all_reduce_2.13_h100x16.txt"), "--lab", "64gpu", "--scenario", "nccl-allreduce",
+		"--variant", "ecn=on,pfc=on,traffic[0].algorithm=ring", "--variant", "ecn=on,pfc=on,traffic[0].algorithm=tree"}
+	code, out, errs := resultsCLI(t, dir, append(args, "--record")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	why := `nccl-tests found wrong values in the data ("Out of bounds values : 3 FAILED"): 1048576 B in-place #wrong 3`
+	if want := "labctl: warning: " + failed + ": " + why + "; the record's variant ecn=on,pfc=on,traffic[0].algorithm=ring keeps this as its error and the record's status is failed"; !strings.Contains(errs, want) {
+		t.Errorf("stderr %q lacks %q", errs, want)
+	}
+	var run results.Run
+	if err := json.Unmarshal([]byte(out), &run); err != nil {
+		t.Fatal(err)
+	}
+	if run.Status != results.StatusFailed || len(run.Variants) != 2 || run.Variants[0].Error != why || run.Variants[1].Error != "" {
+		t.Fatalf("status %s, variants %+v", run.Status, run.Variants)
+	}
+	if err := results.CheckComparable("record", &run); err != nil {
+		t.Error(err)
+	}
+	code, out, errs = resultsCLI(t, dir, append(args, "--save")...)
+	if code != 0 || !strings.HasPrefix(out, "saved run ") {
+		t.Fatalf("--save: exit %d\n%s%s", code, out, errs)
+	}
+	id := strings.Fields(out)[2]
+	if code, _, errs := resultsCLI(t, dir, "regress", "--save-baseline", id, "cluster"); code != 2 || !strings.Contains(errs, why) {
+		t.Errorf("a failed record saved as a baseline: exit %d %s", code, errs)
+	}
+}
+
 // A --lab or --scenario one typo away from a catalog name is still taken
 // as given (a cluster's own names are), but a note says what it was near:
 // regress matches records by these names, so a typo would only show there.
