@@ -41,11 +41,27 @@ func plain[T any](parse func(io.Reader) (T, error)) func(io.Reader, parseOptions
 	return func(r io.Reader, _ parseOptions) (any, error) { return parse(r) }
 }
 
+// perftestBW and perftestLat adapt perftest's parsers to the kind of a
+// test: output of another (its banner names it) is refused.
+func perftestBW(t perftest.Test) func(io.Reader, parseOptions) (any, error) {
+	return func(r io.Reader, _ parseOptions) (any, error) { return perftest.ParseBWOf(r, t) }
+}
+
+func perftestLat(t perftest.Test) func(io.Reader, parseOptions) (any, error) {
+	return func(r io.Reader, _ parseOptions) (any, error) { return perftest.ParseLatOf(r, t) }
+}
+
 // parseKinds lists the kinds by their stable CLI names.
 func parseKinds() map[string]parseKind {
 	return map[string]parseKind{
-		"ib_write_bw":             {"ib_write_bw output (text, or --out_json of perftest 4.5 or 24.x)", plain(perftest.ParseBW)},
-		"ib_write_lat":            {"ib_write_lat output (text, or --out_json of perftest 4.5 or 24.x)", plain(perftest.ParseLat)},
+		"ib_write_bw":             {"ib_write_bw output (text, or --out_json of perftest 4.5 or 24.x)", perftestBW(perftest.WriteBW)},
+		"ib_write_lat":            {"ib_write_lat output (text, or --out_json of perftest 4.5 or 24.x)", perftestLat(perftest.WriteLat)},
+		"ib_read_bw":              {"ib_read_bw output (as ib_write_bw's)", perftestBW(perftest.ReadBW)},
+		"ib_read_lat":             {"ib_read_lat output (as ib_write_lat's)", perftestLat(perftest.ReadLat)},
+		"ib_send_bw":              {"ib_send_bw output (as ib_write_bw's)", perftestBW(perftest.SendBW)},
+		"ib_send_lat":             {"ib_send_lat output (as ib_write_lat's)", perftestLat(perftest.SendLat)},
+		"ib_atomic_bw":            {"ib_atomic_bw output (as ib_write_bw's)", perftestBW(perftest.AtomicBW)},
+		"ib_atomic_lat":           {"ib_atomic_lat output (as ib_write_lat's)", perftestLat(perftest.AtomicLat)},
 		"sonic-pfc-counters":      {"SONiC `show pfc counters`", plain(sonic.ParsePFCCounters)},
 		"sonic-queue-counters":    {"SONiC `show queue counters`", plain(sonic.ParseQueueCounters)},
 		"sonic-wred-counters":     {"SONiC `show queue wredcounters`", plain(sonic.ParseWREDCounters)},
@@ -94,6 +110,13 @@ never 0. Input that is truncated, garbled or of another kind is an error
 naming the file and line (exit 2), and so is a file holding two runs
 (outputs appended with >>): split it, one run per file.
 
+perftest: the tests of every verb (ib_write_bw, ib_read_bw, ib_send_bw,
+ib_atomic_bw, and their _lat siblings) print the same report, so the kind
+must be the test the output's banner (or its --out_json test_info) names:
+output of another test is refused naming the kind to give, so that one
+verb's figures never pass for another's. Output without a banner is read
+as the kind given.
+
 nccl-tests: the result is the table as labctl records it (the "nccl" of a
 run record's variant), marked measured. Which collective it is comes from
 the program name nccl-tests 2.16.7 and later print, else from a command
@@ -116,7 +139,7 @@ cluster runs with ECN and PFC as configured). A variant of the simulated
 run that the record lacks is listed, not a regression. An output whose
 trailer says nccl-tests found wrong values ("Out of bounds values : N
 FAILED") makes a failed record: its variant's error says so, as a
-warning does, and it cannot be saved as a baseline.
+warning does, and 'labctl regress --save-baseline' refuses it.
 
 Kinds:
 ` + b.String(),

@@ -101,13 +101,37 @@ func TestParseCommandEveryKind(t *testing.T) {
 		"rdma-statistic":          "hoststat/testdata/rdma_statistic.txt",
 		"ethtool-stats":           "hoststat/testdata/ethtool_veth.txt",
 		"nccl-tests":              "nccltests/testdata/all_reduce_2.13_h100x16.txt",
+		"ib_read_bw":              "perftest/testdata/bw_read.txt",
+	}
+	// The other verbs' output: a fixture's with its banner's test name
+	// changed, as perftest prints it.
+	dir := t.TempDir()
+	for kind, edit := range map[string][3]string{
+		"ib_send_bw":    {"bw_gbits.txt", "RDMA_Write BW Test", "Send BW Test"},
+		"ib_atomic_bw":  {"bw_gbits.txt", "RDMA_Write BW Test", "Atomic FETCH_AND_ADD BW Test"},
+		"ib_read_lat":   {"lat.txt", "RDMA_Write Latency Test", "RDMA_Read Latency Test"},
+		"ib_send_lat":   {"lat.txt", "RDMA_Write Latency Test", "Send Latency Test"},
+		"ib_atomic_lat": {"lat.txt", "RDMA_Write Latency Test", "Atomic CMP_AND_SWAP Latency Test"},
+	} {
+		src, err := os.ReadFile(filepath.Join(root, "perftest", "testdata", edit[0]))
+		if err != nil || !bytes.Contains(src, []byte(edit[1])) {
+			t.Fatalf("%s: %v, or its banner changed", edit[0], err)
+		}
+		path := filepath.Join(dir, kind+".txt")
+		if err := os.WriteFile(path, bytes.Replace(src, []byte(edit[1]), []byte(edit[2]), 1), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files[kind] = path
 	}
 	if len(files) != len(parseKinds()) {
 		t.Fatalf("%d fixtures for %d kinds", len(files), len(parseKinds()))
 	}
 	for kind, f := range files {
+		if !strings.HasPrefix(f, dir) {
+			f = filepath.Join(root, f)
+		}
 		var out, errb bytes.Buffer
-		if code := run(context.Background(), []string{"parse", kind, filepath.Join(root, f)}, &out, &errb); code != 0 {
+		if code := run(context.Background(), []string{"parse", kind, f}, &out, &errb); code != 0 {
 			t.Errorf("%s %s: exit %d: %s", kind, f, code, errb.String())
 		}
 	}
@@ -225,5 +249,25 @@ func TestParseTwoRunsRefused(t *testing.T) {
 		if !strings.Contains(errs, tc.file+tc.want) || !strings.Contains(errs, "(fix: split the file, one run each") || strings.Contains(errs, "give the complete output") {
 			t.Errorf("%s: stderr %q: want %q and only the fix to split the file", tc.kind, errs, tc.file+tc.want)
 		}
+	}
+}
+
+// perftest output of one verb given as another's kind is refused, exit 2,
+// naming the kind to give; given as its own, it is read.
+func TestParsePerftestOtherVerb(t *testing.T) {
+	t.Parallel()
+	read := filepath.Join("..", "..", "orchestrator", "perftest", "testdata", "bw_read.txt")
+	code, out, errs := runCLI(t, "parse", "ib_write_bw", read)
+	want := read + `:2: this is ib_read_bw output (its test is "RDMA_Read BW Test"), not ib_write_bw: perftest prints the same report for every verb, so its figures would pass for ib_write_bw's (fix: parse it as ib_read_bw: labctl parse ib_read_bw <file>)`
+	if code != 2 || out != "" || !strings.Contains(errs, want) {
+		t.Errorf("exit %d, stdout %q, stderr %q: want exit 2 and %q", code, out, errs, want)
+	}
+	code, out, errs = runCLI(t, "parse", "ib_read_bw", read)
+	if code != 0 || !strings.Contains(out, `"kind": "ib_read_bw"`) || !strings.Contains(out, `"test": "RDMA_Read BW Test"`) {
+		t.Errorf("as ib_read_bw: exit %d %s%s", code, out, errs)
+	}
+	code, _, errs = runCLI(t, "parse", "ib_read_lat", read)
+	if want := read + ":22: this is a bandwidth report (ib_read_bw), expected ib_read_lat output (fix: parse it as ib_read_bw"; code != 2 || !strings.Contains(errs, want) {
+		t.Errorf("as ib_read_lat: exit %d, stderr %q lacks %q", code, errs, want)
 	}
 }

@@ -1,16 +1,19 @@
 // Package perftest builds command lines for the perftest RDMA benchmarks
-// (ib_write_bw, ib_write_lat) and parses what they print: the text report,
-// perftest 4.5's --out_json file (keys without quotes, not JSON) and the real
-// JSON of perftest 24.x and later.
+// (ib_write_bw, ib_write_lat) and parses what they print, and what their
+// siblings of other verbs print (ib_read_bw, ib_send_lat, ...): the text
+// report, perftest 4.5's --out_json file (keys without quotes, not JSON)
+// and the real JSON of perftest 24.x and later.
 package perftest
 
 import (
 	"fmt"
 	"net/netip"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labctl/labctl/orchestrator/lazyregexp"
+	"github.com/labctl/labctl/orchestrator/textparse"
 )
 
 // Test names a perftest binary.
@@ -21,6 +24,78 @@ const (
 	WriteBW  Test = "ib_write_bw"
 	WriteLat Test = "ib_write_lat"
 )
+
+// The benchmarks of other verbs, whose output the parsers read too (labctl
+// does not run them): every verb prints the same report, so only its
+// banner's test name tells which ran.
+const (
+	ReadBW    Test = "ib_read_bw"
+	SendBW    Test = "ib_send_bw"
+	AtomicBW  Test = "ib_atomic_bw"
+	ReadLat   Test = "ib_read_lat"
+	SendLat   Test = "ib_send_lat"
+	AtomicLat Test = "ib_atomic_lat"
+)
+
+// BWTests and LatTests are the bandwidth and latency tests whose output
+// ParseBWOf and ParseLatOf read.
+var (
+	BWTests  = []Test{WriteBW, ReadBW, SendBW, AtomicBW}
+	LatTests = []Test{WriteLat, ReadLat, SendLat, AtomicLat}
+)
+
+// sibling is the latency test of a bandwidth test's verb, and the other
+// way round: the kind to name for output of the other report.
+func sibling(t Test) Test {
+	if s, ok := strings.CutSuffix(string(t), "_bw"); ok {
+		return Test(s + "_lat")
+	}
+	return Test(strings.TrimSuffix(string(t), "_lat") + "_bw")
+}
+
+// testOf returns the test a test name names: the banner's ("RDMA_Read BW
+// Test", "Send_imm Bidirectional BW Test", "Atomic FETCH_AND_ADD Latency
+// Test") or --out_json's ("RDMA_Read_BW_Test"), as perftest's
+// ctx_print_test_info writes them (RDMA_Write_imm and Send_imm are
+// ib_write_bw and ib_send_bw run with immediate data). "" for a name it
+// does not know.
+func testOf(name string) Test {
+	n := strings.ReplaceAll(strings.TrimSpace(name), " ", "_") + "_"
+	var verb string
+	switch {
+	case strings.HasPrefix(n, "RDMA_Write_"):
+		verb = "write"
+	case strings.HasPrefix(n, "RDMA_Read_"):
+		verb = "read"
+	case strings.HasPrefix(n, "Send_"):
+		verb = "send"
+	case strings.HasPrefix(n, "Atomic_"):
+		verb = "atomic"
+	default:
+		return ""
+	}
+	switch {
+	case strings.Contains(n, "_BW_"):
+		return Test("ib_" + verb + "_bw")
+	case strings.Contains(n, "_Latency_"):
+		return Test("ib_" + verb + "_lat")
+	}
+	return ""
+}
+
+// parseAs is the fix for output of test got given as another's.
+func parseAs(got Test) string { return fmt.Sprintf("parse it as %s: labctl parse %s <file>", got, got) }
+
+// checkTest refuses output whose test name (at line, 0 when unknown) says
+// another test ran than want: its figures would pass for want's.
+func checkTest(want Test, name string, line int) error {
+	got := testOf(name)
+	if got == "" || got == want {
+		return nil
+	}
+	return &textparse.Error{Line: line, Msg: fmt.Sprintf("this is %s output (its test is %q), not %s: perftest prints the same report for every verb, so its figures would pass for %s's", got, clean(name), want, want),
+		Fix: parseAs(got)}
+}
 
 // Options describe one perftest run. The same Options give the server and
 // the client argv; both sides must agree on everything but the address.

@@ -227,26 +227,42 @@ func (j *jsonReport) settings() (string, map[string]string) {
 	return test, out
 }
 
-func parseBWJSON(data []byte) (*BWReport, error) {
+// otherReport is the error for the other report (latency results given
+// as a bandwidth test's, or the other way round), naming the test its
+// test_info names, else want's sibling.
+func (j *jsonReport) otherReport(what string, want Test) error {
+	name, _ := j.settings()
+	got := testOf(name)
+	if got == "" || got == want {
+		got = sibling(want)
+	}
+	return &textparse.Error{Line: j.endLine, Msg: fmt.Sprintf("this is a %s report (%s), expected %s output", what, got, want),
+		Fix: parseAs(got)}
+}
+
+func parseBWJSON(data []byte, want Test) (*BWReport, error) {
 	j, err := readJSONReport(data)
 	if err != nil {
 		return nil, err
 	}
-	res, err := j.results("ib_write_bw")
+	res, err := j.results(string(want))
 	if err != nil {
 		return nil, err
 	}
 	if _, ok := res["BW_average"]; !ok {
 		switch {
 		case res["t_avg"] != "" || res["avg_lat"] != "":
-			return nil, textparse.Errorf(j.endLine, "this is a latency report (ib_write_lat), expected ib_write_bw output")
+			return nil, j.otherReport("latency", want)
 		case res["bw_avg"] != "" || res["msgRate_avg"] != "":
 			return nil, textparse.Errorf(j.endLine, "report made with --output=bandwidth or --output=message_rate holds one figure: run without --output for the full report")
 		}
-		return nil, textparse.Errorf(j.endLine, "results lack \"BW_average\": expected an ib_write_bw --out_json report")
+		return nil, textparse.Errorf(j.endLine, "results lack \"BW_average\": expected an %s --out_json report", want)
 	}
 	rep := &BWReport{Format: j.format, Rows: []BWRow{}}
 	rep.Test, rep.Settings = j.settings()
+	if err := checkTest(want, rep.Test, j.lines["test_info.test"]); err != nil {
+		return nil, err
+	}
 	var row BWRow
 	if row.Bytes, err = j.integer(res, "MsgSize"); err != nil {
 		return nil, err
@@ -312,26 +328,29 @@ func (r *BWReport) WithUnits(units string) (*BWReport, error) {
 	return &out, nil
 }
 
-func parseLatJSON(data []byte) (*LatReport, error) {
+func parseLatJSON(data []byte, want Test) (*LatReport, error) {
 	j, err := readJSONReport(data)
 	if err != nil {
 		return nil, err
 	}
-	res, err := j.results("ib_write_lat")
+	res, err := j.results(string(want))
 	if err != nil {
 		return nil, err
 	}
 	if _, ok := res["t_avg"]; !ok {
 		switch {
 		case res["BW_average"] != "" || res["bw_avg"] != "":
-			return nil, textparse.Errorf(j.endLine, "this is a bandwidth report (ib_write_bw), expected ib_write_lat output")
+			return nil, j.otherReport("bandwidth", want)
 		case res["avg_lat"] != "":
 			return nil, textparse.Errorf(j.endLine, "report made with --output=latency holds one figure: run without --output for the full report")
 		}
-		return nil, textparse.Errorf(j.endLine, "results lack \"t_avg\": expected an ib_write_lat --out_json report")
+		return nil, textparse.Errorf(j.endLine, "results lack \"t_avg\": expected an %s --out_json report", want)
 	}
 	rep := &LatReport{Format: j.format, Rows: []LatRow{}}
 	rep.Test, rep.Settings = j.settings()
+	if err := checkTest(want, rep.Test, j.lines["test_info.test"]); err != nil {
+		return nil, err
+	}
 	var row LatRow
 	if row.Bytes, err = j.integer(res, "MsgSize"); err != nil {
 		return nil, err

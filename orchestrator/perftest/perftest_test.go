@@ -20,11 +20,19 @@ func fixture(t testing.TB, name string) string {
 	return textparsetest.Read(t, filepath.Join("testdata", name))
 }
 
+// parseAny parses a fixture as the test its name says: lat_* latency,
+// else bandwidth; *_read* ib_read_*, and so on; else the write tests.
 func parseAny(name, in string) (any, error) {
-	if strings.HasPrefix(name, "lat") {
-		return ParseLat(strings.NewReader(in))
+	verb := "write"
+	for _, v := range []string{"read", "send", "atomic"} {
+		if strings.Contains(name, "_"+v) {
+			verb = v
+		}
 	}
-	return ParseBW(strings.NewReader(in))
+	if strings.HasPrefix(name, "lat") {
+		return ParseLatOf(strings.NewReader(in), Test("ib_"+verb+"_lat"))
+	}
+	return ParseBWOf(strings.NewReader(in), Test("ib_"+verb+"_bw"))
 }
 
 func TestGolden(t *testing.T) {
@@ -392,4 +400,69 @@ func TestTwoRunsRefused(t *testing.T) {
 			textparsetest.WantError(t, v, err, tc.line, tc.want)
 		})
 	}
+}
+
+// perftest prints one report for every verb: output is read as the test
+// its banner (or --out_json's test_info) names, and refused as another,
+// naming the test to give; output without a test name is taken as the
+// test asked for.
+func TestOtherVerbs(t *testing.T) {
+	read := fixture(t, "bw_read.txt")
+	lat := fixture(t, "lat.txt")
+	j45, j24 := fixture(t, "bw_4.5.json"), fixture(t, "lat_24.json")
+	bw, err := ParseBWOf(strings.NewReader(read), ReadBW)
+	if err != nil || bw.Test != "RDMA_Read BW Test" || bw.Rows[0].BWAverage != 9.18 {
+		t.Fatalf("ib_read_bw: %+v, %v", bw, err)
+	}
+	for _, tc := range []struct {
+		name string
+		in   string
+		as   Test
+		line int
+		want string
+	}{
+		{"read given as write", read, WriteBW, 2, `this is ib_read_bw output (its test is "RDMA_Read BW Test"), not ib_write_bw`},
+		{"write given as read", fixture(t, "bw_gbits.txt"), ReadBW, 2, "this is ib_write_bw output"},
+		{"send bidirectional", strings.Replace(read, "RDMA_Read BW Test", "Send_imm Bidirectional BW Test", 1), WriteBW, 2, "this is ib_send_bw output"},
+		{"atomic latency", strings.Replace(lat, "RDMA_Write Latency Test", "Atomic FETCH_AND_ADD Latency Test", 1), WriteLat, 2, "this is ib_atomic_lat output"},
+		{"4.5 json", strings.Replace(j45, "RDMA_Write_BW_Test", "RDMA_Read_BW_Test", 1), WriteBW, lineOf(t, j45, "RDMA_Write_BW_Test"), `this is ib_read_bw output (its test is "RDMA_Read_BW_Test")`},
+		{"24 json", strings.Replace(j24, "RDMA_Write_Lat", "Send_Lat", 1), WriteLat, 0, "this is ib_send_lat output"},
+		{"read latency given as read bw", strings.Replace(lat, "RDMA_Write Latency Test", "RDMA_Read Latency Test", 1), ReadBW, lineOf(t, lat, "#bytes"), "this is a latency report (ib_read_lat), expected ib_read_bw output"},
+		{"latency without banner given as send bw", lat[strings.Index(lat, " #bytes"):], SendBW, 1, "this is a latency report (ib_send_lat), expected ib_send_bw output"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var v any
+			var err error
+			if slices.Contains(LatTests, tc.as) {
+				v, err = ParseLatOf(strings.NewReader(tc.in), tc.as)
+			} else {
+				v, err = ParseBWOf(strings.NewReader(tc.in), tc.as)
+			}
+			textparsetest.WantError(t, v, err, tc.line, tc.want)
+			if err != nil && !strings.Contains(err.Error(), "(fix: parse it as ib_") {
+				t.Errorf("%v: no fix naming the test", err)
+			}
+		})
+	}
+	// No banner: the test asked for.
+	noBanner := read[strings.Index(read, " #bytes"):]
+	for _, test := range BWTests {
+		if _, err := ParseBWOf(strings.NewReader(noBanner), test); err != nil {
+			t.Errorf("%s without a banner: %v", test, err)
+		}
+	}
+	if _, err := ParseBWOf(strings.NewReader(read), WriteLat); err == nil || strings.Contains(err.Error(), "line") {
+		t.Errorf("a latency test asked of the bandwidth parser: %v", err)
+	}
+}
+
+func lineOf(t *testing.T, in, sub string) int {
+	t.Helper()
+	for i, l := range strings.Split(in, "\n") {
+		if strings.Contains(l, sub) {
+			return i + 1
+		}
+	}
+	t.Fatalf("no line holds %q", sub)
+	return 0
 }

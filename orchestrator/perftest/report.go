@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -113,35 +114,50 @@ type LatRow struct {
 
 // ParseBW parses ib_write_bw output: the text report, or either JSON form
 // (detected by a leading '{').
-func ParseBW(r io.Reader) (*BWReport, error) {
+func ParseBW(r io.Reader) (*BWReport, error) { return ParseBWOf(r, WriteBW) }
+
+// ParseBWOf parses the output of test, one of BWTests. Output whose test
+// name says another test ran is refused, naming it; output without one
+// (no banner) is taken as test's.
+func ParseBWOf(r io.Reader, test Test) (*BWReport, error) {
+	if !slices.Contains(BWTests, test) {
+		return nil, fmt.Errorf("perftest test %q is not a bandwidth test: use one of %v", test, BWTests)
+	}
 	data, err := readlimit.ReadAll(r, "", readlimit.Output)
 	if err != nil {
-		return nil, fmt.Errorf("read ib_write_bw output: %w", err)
+		return nil, fmt.Errorf("read %s output: %w", test, err)
 	}
 	if looksJSON(data) {
-		return parseBWJSON(data)
+		return parseBWJSON(data, test)
 	}
 	lines, err := textparse.Lines(data, "perftest output")
 	if err != nil {
 		return nil, err
 	}
-	return parseBWText(lines)
+	return parseBWText(lines, test)
 }
 
 // ParseLat parses ib_write_lat output: text or either JSON form.
-func ParseLat(r io.Reader) (*LatReport, error) {
+func ParseLat(r io.Reader) (*LatReport, error) { return ParseLatOf(r, WriteLat) }
+
+// ParseLatOf parses the output of test, one of LatTests, as ParseBWOf
+// does.
+func ParseLatOf(r io.Reader, test Test) (*LatReport, error) {
+	if !slices.Contains(LatTests, test) {
+		return nil, fmt.Errorf("perftest test %q is not a latency test: use one of %v", test, LatTests)
+	}
 	data, err := readlimit.ReadAll(r, "", readlimit.Output)
 	if err != nil {
-		return nil, fmt.Errorf("read ib_write_lat output: %w", err)
+		return nil, fmt.Errorf("read %s output: %w", test, err)
 	}
 	if looksJSON(data) {
-		return parseLatJSON(data)
+		return parseLatJSON(data, test)
 	}
 	lines, err := textparse.Lines(data, "perftest output")
 	if err != nil {
 		return nil, err
 	}
-	return parseLatText(lines)
+	return parseLatText(lines, test)
 }
 
 func looksJSON(data []byte) bool {
@@ -173,7 +189,7 @@ func isRule(line string) bool {
 // name, then "Key : Value" settings, two to a line separated by tabs.
 var settingRe = lazyregexp.New(`([A-Za-z][A-Za-z0-9_.*\- ]*?)\s*:\s*(\S+)`)
 
-func readBanner(lines []string, headerIdx int) (test string, settings map[string]string) {
+func readBanner(lines []string, headerIdx int) (test string, testLine int, settings map[string]string) {
 	start := -1
 	for i := 0; i < headerIdx; i++ {
 		if isRule(lines[i]) {
@@ -182,7 +198,7 @@ func readBanner(lines []string, headerIdx int) (test string, settings map[string
 		}
 	}
 	if start < 0 {
-		return "", nil
+		return "", 0, nil
 	}
 	for i := start + 1; i < headerIdx; i++ {
 		line := lines[i]
@@ -194,7 +210,7 @@ func readBanner(lines []string, headerIdx int) (test string, settings map[string
 			continue
 		}
 		if test == "" && !strings.Contains(t, ":") && strings.HasSuffix(t, "Test") {
-			test = clean(t)
+			test, testLine = clean(t), i+1
 			continue
 		}
 		for _, m := range settingRe().FindAllStringSubmatch(strings.ReplaceAll(line, "\t", " "), -1) {
@@ -204,7 +220,20 @@ func readBanner(lines []string, headerIdx int) (test string, settings map[string
 			settings[clean(strings.TrimSpace(m[1]))] = clean(m[2])
 		}
 	}
-	return test, settings
+	return test, testLine, settings
+}
+
+// otherReport is the error for the other report's result header at line
+// (a latency report given as a bandwidth test's, or the other way round):
+// it names the test the report's banner names, else want's sibling.
+func otherReport(lines []string, line int, what string, want Test) error {
+	name, _, _ := readBanner(lines, line-1)
+	got := testOf(name)
+	if got == "" || got == want {
+		got = sibling(want)
+	}
+	return &textparse.Error{Line: line, Msg: fmt.Sprintf("this is a %s report (%s), expected %s output", what, got, want),
+		Fix: parseAs(got)}
 }
 
 // isNoise reports lines that may interleave with the result table: stderr
@@ -265,23 +294,27 @@ func checkOneRun(lines []string) error {
 	return nil
 }
 
-func parseBWText(lines []string) (*BWReport, error) {
+func parseBWText(lines []string, want Test) (*BWReport, error) {
 	if err := checkOneRun(lines); err != nil {
 		return nil, err
 	}
 	h := findHeader(lines, "BW average[")
 	if h < 0 {
-		if findHeader(lines, "t_avg[usec]") >= 0 {
-			return nil, textparse.Errorf(findHeader(lines, "t_avg[usec]")+1, "this is a latency report (ib_write_lat), expected ib_write_bw output")
+		if i := findHeader(lines, "t_avg[usec]"); i >= 0 {
+			return nil, otherReport(lines, i+1, "latency", want)
 		}
-		return nil, textparse.Errorf(len(lines), "no result header \" #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]\": is this ib_write_bw output, and did the run finish?")
+		return nil, textparse.Errorf(len(lines), "no result header \" #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]\": is this %s output, and did the run finish?", want)
+	}
+	rep := &BWReport{Format: FormatText, Rows: []BWRow{}}
+	var testLine int
+	rep.Test, testLine, rep.Settings = readBanner(lines, h)
+	if err := checkTest(want, rep.Test, testLine); err != nil {
+		return nil, err
 	}
 	titles, err := splitTitles(h+1, lines[h], bwTitleRe())
 	if err != nil {
 		return nil, err
 	}
-	rep := &BWReport{Format: FormatText, Rows: []BWRow{}}
-	rep.Test, rep.Settings = readBanner(lines, h)
 	col := map[string]int{}
 	unitsSet := false
 	for i, t := range titles {
@@ -428,16 +461,22 @@ func setPeak(row *BWRow, peak float64, noPeak bool, factor float64, known bool) 
 	}
 }
 
-func parseLatText(lines []string) (*LatReport, error) {
+func parseLatText(lines []string, want Test) (*LatReport, error) {
 	if err := checkOneRun(lines); err != nil {
 		return nil, err
 	}
 	h := findHeader(lines, "t_avg[usec]")
 	if h < 0 {
 		if i := findHeader(lines, "BW average["); i >= 0 {
-			return nil, textparse.Errorf(i+1, "this is a bandwidth report (ib_write_bw), expected ib_write_lat output")
+			return nil, otherReport(lines, i+1, "bandwidth", want)
 		}
-		return nil, textparse.Errorf(len(lines), "no result header \" #bytes #iterations    t_min[usec] ...\": is this ib_write_lat output, and did the run finish?")
+		return nil, textparse.Errorf(len(lines), "no result header \" #bytes #iterations    t_min[usec] ...\": is this %s output, and did the run finish?", want)
+	}
+	rep := &LatReport{Format: FormatText, Rows: []LatRow{}}
+	var testLine int
+	rep.Test, testLine, rep.Settings = readBanner(lines, h)
+	if err := checkTest(want, rep.Test, testLine); err != nil {
+		return nil, err
 	}
 	titles, err := splitTitles(h+1, lines[h], latTitleRe())
 	if err != nil {
@@ -463,8 +502,6 @@ func parseLatText(lines []string) (*LatReport, error) {
 			}
 		}
 	}
-	rep := &LatReport{Format: FormatText, Rows: []LatRow{}}
-	rep.Test, rep.Settings = readBanner(lines, h)
 	for i, l := range lines {
 		if t := strings.TrimSpace(l); i != h && isWarning(t) {
 			rep.Warnings = append(rep.Warnings, clean(t))
