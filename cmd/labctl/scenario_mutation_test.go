@@ -109,9 +109,9 @@ var scenarioMutations = map[string]scenarioMutation{
 		harmful: []badValue{bad("10ns", "100000 samples"), bad("1s", "longer than the duration")}, benign: []string{"20us", "0"}},
 	"dcqcn": {base: "incast", edits: []string{"nic={dcqcn: {preset: connectx}}"}, invalid: []badValue{bad("dctcp", "unknown dcqcn preset")},
 		harmful: []badValue{bad("paper", "disagree")}, benign: []string{"connectx"}},
-	"nic":        {base: "incast", invalid: []badValue{bad("[1]", "")}, benign: []string{"{qp_timeout: 12}"}, why: figuresOnly},
-	"nic.dcqcn":  {base: "incast", invalid: []badValue{bad("paper", "")}, benign: []string{"{preset: paper}"}, why: figuresOnly},
-	"transport":  {base: "incast", invalid: []badValue{bad("tcp", "")}, harmful: []badValue{bad("infiniband", "pfc")}, benign: []string{"uet", "roce"}},
+	"nic":       {base: "incast", invalid: []badValue{bad("[1]", "")}, benign: []string{"{qp_timeout: 12}"}, why: figuresOnly},
+	"nic.dcqcn": {base: "incast", invalid: []badValue{bad("paper", "")}, benign: []string{"{preset: paper}"}, why: figuresOnly},
+	"transport": {base: "incast", invalid: []badValue{bad("tcp", "")}, harmful: []badValue{bad("infiniband", "pfc")}, benign: []string{"uet", "roce"}},
 	// A transport's section is read by that transport's variants only (a
 	// section no variant reads is refused): the base runs it.
 	"infiniband": {base: "incast", edits: []string{"transport=infiniband", oneVariant}, invalid: []badValue{bad("[1]", "")}, benign: []string{"{vls: 2}"}, why: figuresOnly},
