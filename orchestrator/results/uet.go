@@ -10,8 +10,10 @@ type UETSummary struct {
 	// of dropping; NACKs the NACKs the senders received for them.
 	Trimmed int64 `json:"trimmed"`
 	NACKs   int64 `json:"nacks"`
-	// Retransmissions by cause: NACKed packets, SACK gaps past the reorder
-	// tolerance, timeouts.
+	// Retransmissions sent, by what queued them: NACKed packets, SACK
+	// gaps past the reorder tolerance, timeouts. They add up to the
+	// summary's retransmits (records of labctl before simulator revision
+	// 15 counted a packet when it was queued, some never resent).
 	NACKRetransmits int64 `json:"nack_retransmits"`
 	SACKRetransmits int64 `json:"sack_retransmits"`
 	RTORetransmits  int64 `json:"rto_retransmits"`

@@ -131,7 +131,19 @@ type uetPkt struct {
 	state   uint8
 	rtx     uint8 // retransmissions so far (saturating)
 	sackRtx bool  // retransmitted once for a SACK gap since its last send
+	// why is what queued the PSN for retransmission (psRtx): the
+	// retransmission is counted by it when it is sent, not when queued,
+	// since an ACK can retire a queued PSN before it leaves (acked).
+	why uint8
 }
+
+// Causes of a retransmission (uetPkt.why), each counted in uetTx when the
+// copy is sent.
+const (
+	rtxNACK uint8 = iota
+	rtxSACK
+	rtxRTO
+)
 
 const (
 	psNone uint8 = iota
@@ -186,6 +198,8 @@ type uetTx struct {
 	// evh caches the ECMP hash of each entropy (evHash).
 	evh []uint64
 
+	// The retransmissions sent, by what queued them: their sum is the
+	// flow's f.retx, what the run's Totals.Retransmits adds up.
 	nackRtx, sackRtx, rtoRtx int64
 
 	// RCCC (uec.cpp): the credit left, the receiver's cumulative grant
@@ -513,6 +527,14 @@ func (s *sim) uetSend(pi, fi int32) {
 	if rtx {
 		n = min(r.rtx, 254) + 1
 		pk.uflags |= uetRtx
+		switch r.why {
+		case rtxNACK:
+			t.nackRtx++
+		case rtxSACK:
+			t.sackRtx++
+		case rtxRTO:
+			t.rtoRtx++
+		}
 	}
 	*r = uetPkt{sentAt: s.now, size: pk.wire, ev: ev, state: psOut, rtx: n}
 	t.inFlight += wire
@@ -676,11 +698,10 @@ func (s *sim) sackGaps(f *flowState, t *uetTx) {
 	for p := f.sndUna; p < min(t.highSack, f.sndUna+64); p++ {
 		r := t.rec(p)
 		if r.state == psOut && !r.sackRtx && r.sentAt < t.highSackAt {
-			r.state = psRtx
+			r.state, r.why = psRtx, rtxSACK
 			r.sackRtx = true
 			t.inFlight -= float64(r.size)
 			t.queueRtx(p)
-			t.sackRtx++
 		}
 	}
 }
@@ -709,11 +730,10 @@ func (s *sim) uetNack(fi int32, f *flowState, pk *packet) {
 		// not the window's (updateCwndOnNack_NSCC).
 		s.nsccOnNack(t, float64(r.size), !s.u.rccc || pk.uflags&uetLastHop == 0)
 	}
-	r.state = psRtx
+	r.state, r.why = psRtx, rtxNACK
 	r.sackRtx = false
 	t.inFlight -= float64(r.size)
 	t.queueRtx(psn)
-	t.nackRtx++
 	ev := r.ev
 	if pk.uflags&uetLastHop != 0 {
 		fb := pathGood
@@ -745,14 +765,13 @@ func (s *sim) uetRTO(fi int32) {
 				continue
 			}
 			if r.sentAt+s.u.rto <= s.now {
-				r.state = psRtx
+				r.state, r.why = psRtx, rtxRTO
 				r.sackRtx = false
 				t.inFlight -= float64(r.size)
 				if s.u.cc {
 					t.cwnd = max(t.cwnd-float64(r.size), t.minCwnd)
 				}
 				t.queueRtx(p)
-				t.rtoRtx++
 				fired = true
 			} else {
 				next = min(next, r.sentAt+s.u.rto)

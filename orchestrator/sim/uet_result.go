@@ -13,8 +13,10 @@ type UETStats struct {
 	// senders received.
 	Trimmed int64 `json:"trimmed"`
 	NACKs   int64 `json:"nacks"`
-	// Retransmissions by cause: NACKed (trimmed) packets, SACK gaps past
-	// the reorder tolerance, timeouts.
+	// Retransmissions sent, by what queued them: NACKed (trimmed)
+	// packets, SACK gaps past the reorder tolerance, timeouts. They add up
+	// to Totals.Retransmits; a packet queued for retransmission that an
+	// ACK retired before it was resent is in none.
 	NACKRetransmits int64 `json:"nack_retransmits"`
 	SACKRetransmits int64 `json:"sack_retransmits"`
 	RTORetransmits  int64 `json:"rto_retransmits"`
@@ -27,7 +29,8 @@ type UETStats struct {
 	Pulls *int64 `json:"pulls,omitempty"`
 }
 
-// FlowUET is one flow's UET counters (FlowStats.UET).
+// FlowUET is one flow's UET counters (FlowStats.UET); its retransmissions
+// by cause add up to FlowStats.Retransmits.
 type FlowUET struct {
 	NACKRetransmits int64 `json:"nack_retransmits"`
 	SACKRetransmits int64 `json:"sack_retransmits"`

@@ -310,3 +310,51 @@ func TestUETCollectivesAndPingPong(t *testing.T) {
 		t.Errorf("ping-pong round trip %.0f ns, want 8-12 µs", rtt)
 	}
 }
+
+// TestUETRetransmitCauses: the retransmissions by cause (NACK, SACK gap,
+// timeout) add up to the retransmissions the run counts
+// (Totals.Retransmits, a flow's Retransmits), which count the copies sent:
+// a PSN queued for retransmission that an ACK retires before it leaves
+// is no retransmission. Each case drives its cause: trimming (NACKs),
+// drops without trimming (SACK gaps and timeouts) and a link going down
+// under the flows: it loses ACKs too, so packets that arrived time out
+// and are queued, and a later ACK retires most of them unsent (counted at
+// the queueing, this case had 84 timeout retransmissions of 71 sent).
+func TestUETRetransmitCauses(t *testing.T) {
+	trimmed := uetIncast(8, 2<<20, UETParams{}, false)
+	trimmed.Topology.Nodes[0].BufferBytes = 100_000
+	dropped := uetIncast(8, 2<<20, UETParams{NoTrimming: true}, false)
+	dropped.Topology.Nodes[0].BufferBytes = 100_000
+	linkDown := uetFatTree(UETParams{})
+	for i := range 4 {
+		linkDown.Flows = append(linkDown.Flows, Flow{ID: fmt.Sprint(i), Src: fmt.Sprintf("h%d", i), Dst: fmt.Sprintf("h%d", 8+i), Bytes: 4 << 20})
+	}
+	linkDown.Faults = []LinkFault{{Link: PortRef{"leaf0", "Ethernet100"}, DownNs: 50_000, DetectNs: 50_000, ConvergeNs: 100_000}}
+	for _, c := range []struct {
+		name  string
+		cfg   Config
+		cause func(*UETStats) int64
+	}{
+		{"trimming", trimmed, func(u *UETStats) int64 { return u.NACKRetransmits }},
+		{"drops", dropped, func(u *UETStats) int64 { return u.SACKRetransmits }},
+		{"link down", linkDown, func(u *UETStats) int64 { return u.RTORetransmits }},
+	} {
+		r := mustRun(t, c.cfg)
+		u := r.UET
+		t.Logf("%s: NACK %d, SACK %d, RTO %d, retransmits %d, drops %d, timeouts %d", c.name, u.NACKRetransmits, u.SACKRetransmits, u.RTORetransmits, r.Totals.Retransmits, r.Totals.Drops, r.Totals.Timeouts)
+		if c.cause(u) == 0 {
+			t.Errorf("%s: no retransmission of the cause it drives: NACK %d, SACK %d, RTO %d", c.name, u.NACKRetransmits, u.SACKRetransmits, u.RTORetransmits)
+		}
+		if sum := u.NACKRetransmits + u.SACKRetransmits + u.RTORetransmits; sum != r.Totals.Retransmits {
+			t.Errorf("%s: NACK %d + SACK %d + RTO %d = %d retransmissions by cause, %d retransmitted", c.name, u.NACKRetransmits, u.SACKRetransmits, u.RTORetransmits, sum, r.Totals.Retransmits)
+		}
+		for _, f := range r.Flows {
+			if f.UET == nil {
+				continue
+			}
+			if sum := f.UET.NACKRetransmits + f.UET.SACKRetransmits + f.UET.RTORetransmits; sum != f.Retransmits {
+				t.Errorf("%s: flow %s: %d retransmissions by cause, %d retransmitted", c.name, f.ID, sum, f.Retransmits)
+			}
+		}
+	}
+}
