@@ -147,6 +147,8 @@ type Spec struct {
 	// Collective is nccl-tests' name (results.CollAllReduce, ...).
 	Collective string
 	// Algorithm is ring or tree (tree for all_reduce only); empty is ring.
+	// alltoall and sendrecv run point to point (results.NCCLPointToPoint)
+	// on any: their Layout names none.
 	Algorithm string
 	// Channels is how many channels the collective runs on; 0 takes
 	// DefaultChannels.
@@ -214,6 +216,7 @@ func RedOp(collective string) string {
 // Layout is what Build made of a spec: the figures nccl-tests reports and
 // how the collective was laid out.
 type Layout struct {
+	// Algorithm is the spec's, empty for a point-to-point collective.
 	Collective, Algorithm, RankOrder, DataType, RedOp string
 	// Channels is what this size ran on; MaxChannels what the spec (or
 	// its default) gives the collective, which small sizes run below.
@@ -262,6 +265,8 @@ func newJob(servers []Server, s Spec) (*job, error) {
 		return nil, fmt.Errorf("unknown collective %q (use one of %s)", s.Collective, strings.Join(results.NCCLCollectives, ", "))
 	case !slices.Contains(Algorithms, s.Algorithm):
 		return nil, fmt.Errorf("unknown algorithm %q (use ring or tree)", s.Algorithm)
+	case s.Algorithm == AlgoTree && results.NCCLPointToPoint(s.Collective):
+		return nil, fmt.Errorf("NCCL runs %s point to point, on no tree (tree is for all_reduce)", s.Collective)
 	case s.Algorithm == AlgoTree && s.Collective != results.CollAllReduce:
 		return nil, fmt.Errorf("NCCL runs %s on rings, not trees (tree is for all_reduce)", s.Collective)
 	case !slices.Contains(RankOrders, s.RankOrder):

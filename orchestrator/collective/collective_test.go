@@ -636,6 +636,32 @@ func TestSmallSizesFewerChannels(t *testing.T) {
 	}
 }
 
+// The layout names the algorithm that runs: the spec's ring or tree for
+// the collectives NCCL runs on them, none for alltoall and sendrecv,
+// which NCCL runs point to point whatever the spec (ring by default)
+// says.
+func TestLayoutAlgorithm(t *testing.T) {
+	for _, c := range []struct {
+		coll, algo, want string
+	}{
+		{results.CollAllReduce, "", AlgoRing},
+		{results.CollAllReduce, AlgoTree, AlgoTree},
+		{results.CollAllGather, AlgoRing, AlgoRing},
+		{results.CollBroadcast, "", AlgoRing},
+		{results.CollAllToAll, "", ""},
+		{results.CollAllToAll, AlgoRing, ""},
+		{results.CollSendRecv, "", ""},
+	} {
+		_, l, err := Build(servers(2, 8, 8), Spec{Collective: c.coll, Algorithm: c.algo, Bytes: 1 << 20}, "p")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.Algorithm != c.want {
+			t.Errorf("%s asked for algorithm %q: layout says %q, want %q", c.coll, c.algo, l.Algorithm, c.want)
+		}
+	}
+}
+
 func TestSpecRefused(t *testing.T) {
 	ok := Spec{Collective: results.CollAllReduce, Bytes: 1 << 20}
 	cases := []struct {
@@ -645,6 +671,7 @@ func TestSpecRefused(t *testing.T) {
 		want string
 	}{
 		{"tree on all_gather", servers(2, 8, 8), func(s *Spec) { s.Collective, s.Algorithm = results.CollAllGather, AlgoTree }, "tree is for all_reduce"},
+		{"tree on alltoall", servers(2, 8, 8), func(s *Spec) { s.Collective, s.Algorithm = results.CollAllToAll, AlgoTree }, "alltoall point to point"},
 		{"unknown collective", servers(2, 8, 8), func(s *Spec) { s.Collective = "allreduce" }, "unknown collective"},
 		{"unknown algorithm", servers(2, 8, 8), func(s *Spec) { s.Algorithm = "nvls" }, "unknown algorithm"},
 		{"unknown order", servers(2, 8, 8), func(s *Spec) { s.RankOrder = "random" }, "unknown rank order"},

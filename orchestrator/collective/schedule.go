@@ -69,6 +69,11 @@ func plan(servers []Server, s Spec) (*schedule, error) {
 	if size == 0 {
 		return nil, &EmptyError{Collective: s.Collective, Requested: s.Bytes, Ranks: n, EltBytes: j.elt}
 	}
+	if results.NCCLPointToPoint(s.Collective) {
+		// NCCL runs these as ncclSend/ncclRecv on its p2p channels: the
+		// spec's algorithm (ring by default) is not what runs.
+		sc.layout.Algorithm = ""
+	}
 	sc.layout.MaxChannels = s.Channels
 	if s.Collective != results.CollAllToAll && s.Collective != results.CollSendRecv {
 		for s.Channels >= 2 && size < int64(s.Channels)*ChannelMinBytes {

@@ -367,6 +367,15 @@ func TestNCCLLog(t *testing.T) {
 	if tb := parse(t, in, Options{}); tb.Algorithm != "" {
 		t.Errorf("algorithm %q from NCCL_ALGO=Ring,Tree", tb.Algorithm)
 	}
+	// NCCL_ALGO does not apply to alltoall, which NCCL runs point to
+	// point: the table names no algorithm, as a simulated one does not.
+	a2a := fixture(t, "alltoall_2.18_rtx6000dx16_na.txt")
+	at = lineOf(t, a2a, "#       size")
+	lines = strings.Split(a2a, "\n")
+	in = strings.Join(append(append(append([]string{}, lines[:at-1]...), log), lines[at-1:]...), "\n")
+	if tb := parse(t, in, Options{}); tb.Collective != "alltoall" || tb.Algorithm != "" || tb.Channels != 16 {
+		t.Errorf("alltoall with NCCL_ALGO=Ring: %s, algorithm %q, channels %d; want alltoall, no algorithm, 16 channels", tb.Collective, tb.Algorithm, tb.Channels)
+	}
 }
 
 func TestCollectiveName(t *testing.T) {

@@ -78,7 +78,9 @@ func (p *parser) table() (*results.NCCLTable, error) {
 	}
 	oob := p.oob
 	t.OutOfBounds = &oob
-	if len(p.algos) == 1 {
+	// NCCL_ALGO chooses among the collectives' algorithms; alltoall and
+	// sendrecv run point to point whatever it says.
+	if len(p.algos) == 1 && !results.NCCLPointToPoint(coll) {
 		for a := range p.algos {
 			if !strings.ContainsAny(a, ",^") {
 				t.Algorithm = a

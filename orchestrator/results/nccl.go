@@ -10,7 +10,10 @@ type NCCLTable struct {
 	// all_gather, reduce_scatter, alltoall, broadcast or sendrecv.
 	Collective string `json:"collective"`
 	// Algorithm is NCCL's algorithm (ring, tree) when known; empty for a
-	// measured table whose output does not say.
+	// measured table whose output does not say, and for a point-to-point
+	// collective (NCCLPointToPoint), which runs on no algorithm. Records
+	// of labctl before 2026-12-07 say ring for a simulated alltoall or
+	// sendrecv: NCCLTableTitle does not show it.
 	Algorithm string `json:"algorithm,omitempty"`
 	// Ranks is nccl-tests' nranks; Channels the channels the collective
 	// ran on (simulated: what labctl built; measured: absent unless the
@@ -89,6 +92,15 @@ const (
 
 // NCCLCollectives lists them.
 var NCCLCollectives = []string{CollAllReduce, CollAllGather, CollReduceScatter, CollAllToAll, CollBroadcast, CollSendRecv}
+
+// NCCLPointToPoint says whether NCCL runs a collective as point-to-point
+// transfers: nccl-tests' alltoall_perf and sendrecv_perf post grouped
+// ncclSend/ncclRecv calls, which NCCL runs on its p2p channels with none
+// of its collective algorithms (ring, tree, ...; NCCL_ALGO does not apply
+// to them).
+func NCCLPointToPoint(collective string) bool {
+	return collective == CollAllToAll || collective == CollSendRecv
+}
 
 // BusBWFactor is nccl-tests' busbw/algbw for a collective over n ranks
 // (nccl-tests doc/PERFORMANCE.md): 2(n-1)/n for all-reduce, (n-1)/n for

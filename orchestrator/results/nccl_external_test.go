@@ -43,7 +43,7 @@ func TestWriteNCCLTableAsNCCLTests(t *testing.T) {
 		}
 	}
 	got := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
-	if !strings.HasPrefix(got[0], "# alltoall over 16 ranks: measured (nccl-tests 2.18.3, alltoall_perf, NCCL 2.30.3+cuda13.0)") || got[1] != "#" {
+	if !strings.HasPrefix(got[0], "# alltoall over 16 ranks, point-to-point: measured (nccl-tests 2.18.3, alltoall_perf, NCCL 2.30.3+cuda13.0)") || got[1] != "#" {
 		t.Fatalf("first lines:\n%s\n%s", got[0], got[1])
 	}
 	got = got[2:]

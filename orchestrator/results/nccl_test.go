@@ -53,6 +53,29 @@ func TestWriteNCCLTableGolden(t *testing.T) {
 	}
 }
 
+// A point-to-point collective's title says so and names no algorithm,
+// not the ring that records of labctl before 2026-12-07 carry for a
+// simulated alltoall (nor one a measured run's NCCL_ALGO named); the
+// collectives NCCL runs on an algorithm name it.
+func TestNCCLTableTitleAlgorithm(t *testing.T) {
+	for _, c := range []struct {
+		coll, algo string
+		src        Source
+		want       string
+	}{
+		{CollAllToAll, "ring", Simulated, "alltoall over 16 ranks, point-to-point, 1 channels: simulated packet by packet"},
+		{CollAllToAll, "", Simulated, "alltoall over 16 ranks, point-to-point, 1 channels: simulated packet by packet"},
+		{CollSendRecv, "ring", Measured, "sendrecv over 16 ranks, point-to-point, 1 channels: measured (nccl-tests output)"},
+		{CollAllReduce, "tree", Simulated, "all_reduce over 16 ranks, tree, 1 channels: simulated packet by packet"},
+		{CollAllReduce, "", Measured, "all_reduce over 16 ranks, 1 channels: measured (nccl-tests output)"},
+	} {
+		tb := &NCCLTable{Collective: c.coll, Algorithm: c.algo, Ranks: 16, Channels: 1, Source: c.src}
+		if got := NCCLTableTitle(tb); got != c.want {
+			t.Errorf("%s, algorithm %q: title %q, want %q", c.coll, c.algo, got, c.want)
+		}
+	}
+}
+
 func TestNCCLFloat(t *testing.T) {
 	for _, c := range []struct {
 		v     float64

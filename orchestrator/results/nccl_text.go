@@ -94,11 +94,16 @@ func ncclFloat(v float64, width int) string {
 
 // NCCLTableTitle says what a table is and how its figures were obtained:
 // "all_reduce over 16 ranks, ring, 8 channels, rank order nccl: simulated
-// packet by packet" or "alltoall over 16 ranks: measured (nccl-tests
-// 2.18.3, alltoall_perf)".
+// packet by packet" or "alltoall over 16 ranks, point-to-point: measured
+// (nccl-tests 2.18.3, alltoall_perf)".
 func NCCLTableTitle(t *NCCLTable) string {
 	parts := []string{fmt.Sprintf("%s over %d ranks", t.Collective, t.Ranks)}
-	if t.Algorithm != "" {
+	switch {
+	case NCCLPointToPoint(t.Collective):
+		// What runs whatever the table says: older records, and measured
+		// runs with NCCL_ALGO set, name an algorithm p2p does not use.
+		parts = append(parts, "point-to-point")
+	case t.Algorithm != "":
 		parts = append(parts, t.Algorithm)
 	}
 	if t.Channels > 0 {

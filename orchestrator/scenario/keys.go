@@ -72,7 +72,7 @@ var KeyDocs = specdoc.Table{
 		Default: "0"},
 	"traffic[].collective": {Doc: "nccl: the collective, by nccl-tests' name without _perf: all_reduce, all_gather, reduce_scatter, alltoall, broadcast or sendrecv (rank r to rank r+1). Sizes follow nccl-tests: all_gather's is the gathered output, reduce_scatter's the input, alltoall's the whole buffer (size/ranks to each rank), each rounded down to 16 B per rank.",
 		Default: "all_reduce"},
-	"traffic[].algorithm": {Doc: "nccl: NCCL's algorithm, ring (one ring per channel, rail aligned between servers) or tree (NCCL's double binary tree between servers with a chain inside each, all_reduce only); sweepable, e.g. traffic[0].algorithm: [ring, tree].",
+	"traffic[].algorithm": {Doc: "nccl: NCCL's algorithm, ring (one ring per channel, rail aligned between servers) or tree (NCCL's double binary tree between servers with a chain inside each, all_reduce only); alltoall and sendrecv run point to point (ncclSend/ncclRecv) on neither, and their tables name no algorithm; sweepable, e.g. traffic[0].algorithm: [ring, tree].",
 		Default: "ring"},
 	"traffic[].channels": {Doc: "nccl: channels the collective runs on, 1 to 64, the data split evenly between them; channel c of a ring uses NIC c mod NICs, of a tree NIC (c/2) mod NICs with tree c mod 2; 0 is refused.",
 		Default: "one per NIC (ring), two per NIC (tree), one (alltoall, sendrecv)"},

@@ -69,6 +69,8 @@ func validateNCCL(t *Traffic, at func(field, msg, fix string) error) error {
 	switch {
 	case !slices.Contains(collective.Algorithms, t.Algorithm):
 		return at("algorithm", fmt.Sprintf("unknown algorithm %q", t.Algorithm), "use ring or tree")
+	case t.Algorithm == collective.AlgoTree && results.NCCLPointToPoint(t.Collective):
+		return at("algorithm", fmt.Sprintf("NCCL runs %s point to point (ncclSend/ncclRecv), on no tree", t.Collective), "leave algorithm out (it does not apply to alltoall and sendrecv), or use collective: all_reduce for a tree")
 	case t.Algorithm == collective.AlgoTree && t.Collective != results.CollAllReduce:
 		return at("algorithm", fmt.Sprintf("NCCL runs %s on rings, not trees", t.Collective), "use algorithm: ring, or collective: all_reduce for a tree")
 	case t.Channels < 0 || t.Channels > collective.MaxChannels:

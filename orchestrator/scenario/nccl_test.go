@@ -79,6 +79,7 @@ func TestNCCLKeysHarmful(t *testing.T) {
 	}{
 		{"    collective: allreduce\n", "n.yaml:7:17: unknown collective \"allreduce\"", "all_reduce"},
 		{"    collective: all_gather\n    algorithm: tree\n", "n.yaml:8:16: NCCL runs all_gather on rings, not trees", "algorithm: ring"},
+		{"    collective: alltoall\n    algorithm: tree\n", "n.yaml:8:16: NCCL runs alltoall point to point (ncclSend/ncclRecv), on no tree", "leave algorithm out"},
 		{"    algorithm: nvls\n", "n.yaml:7:16: unknown algorithm \"nvls\"", "ring or tree"},
 		{"    channels: 65\n", "n.yaml:7:15: channels 65 is out of range", "1 to 64"},
 		{"    channels: -1\n", "n.yaml:7:15: channels -1 is out of range", "1 to 64"},
