@@ -361,11 +361,31 @@ func (s *Summary) MarkNotComputed(fields ...string) {
 // are all latency flows: ib_write_lat measures no bandwidth.
 var LatencyOnlyNotComputed = []string{"throughput_gbps_total", "throughput_gbps_min_flow", "jain_fairness"}
 
+// NotComputedReason says why field, one of the NotComputed fields of the
+// variant's summary, is absent: as Summary.NotComputedReason says, but
+// knowing the variant's traffic. A variant whose traffic is an nccl
+// collective alone has no flows whose throughput the summary could sum,
+// which its summary lists as a latency-only variant's does; and a record
+// of nccl-tests output holds its table alone. Regress and assertions give
+// it as the reason a figure of the variant's summary is missing.
+func (v *Variant) NotComputedReason(field string) string {
+	s := &v.Summary
+	switch {
+	case NCCLOnly(v):
+		return "not measured: the record holds nccl-tests output, its table alone (nccl-tests measures no flows, summary or ports)"
+	case v.NCCL != nil && s.Model != ModelFlow && slices.Contains(s.NotComputed, "throughput_gbps_total") && slices.Contains(LatencyOnlyNotComputed, field):
+		return "not computed: the variant's traffic is an nccl collective alone, whose figures are its nccl-tests table (busbw per size; nccl.* in assertions), not flows' throughput"
+	}
+	return s.NotComputedReason(field)
+}
+
 // NotComputedReason says why field, one of the summary's NotComputed
 // fields, is absent: the model does not compute it, the variant's flows are
 // latency ping-pongs (which measure no bandwidth), a live lab does not
-// produce it, or nothing was delivered to measure. Regress and assertions
-// give it as the reason a figure is missing.
+// produce it, or nothing was delivered to measure. It knows the summary
+// alone: of a variant's own summary, Variant.NotComputedReason says why
+// knowing its traffic (an nccl collective's summary lists its throughput
+// as a latency-only variant's does).
 func (s *Summary) NotComputedReason(field string) string {
 	// Only a variant of latency flows has no total throughput.
 	latencyOnly := slices.Contains(s.NotComputed, "throughput_gbps_total")

@@ -587,7 +587,7 @@ func (r *Report) compareVariant(name string, bvs, vs []*Variant, tol Tolerances)
 	bv, v := bvs[0], vs[0]
 	r.notComputedWhy = map[string]bool{}
 	for _, f := range v.Summary.NotComputed {
-		r.notComputedWhy[v.Summary.NotComputedReason(f)] = true
+		r.notComputedWhy[v.NotComputedReason(f)] = true
 	}
 	if NCCLOnly(bv) || NCCLOnly(v) {
 		r.compareNCCL(name, bvs, vs, tol)
@@ -603,7 +603,7 @@ func (r *Report) compareVariant(name string, bvs, vs []*Variant, tol Tolerances)
 	}
 	for _, m := range Metrics {
 		get := func(x *Variant) sideValue {
-			if why := notComputedWhy(&x.Summary, m.Name); why != "" {
+			if why := notComputedWhy(x, m.Name); why != "" {
 				return sideValue{absent: why}
 			}
 			return sideValue{v: m.get(x.Summary)}

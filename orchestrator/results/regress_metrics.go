@@ -150,7 +150,7 @@ var RoleMetrics = []Metric{
 		}},
 	{Name: "role.retransmits", Direction: HigherIsWorse, Default: Tolerance{Rel: 0.20}, Means: "the role's flows' retransmitted packets summed",
 		role: func(r *roleStats) (float64, string) {
-			if why := notComputedWhy(r.summary, "retransmits"); why != "" {
+			if why := notComputedWhy(r.variant, "retransmits"); why != "" {
 				return 0, why
 			}
 			if r.noRetx > 0 {
@@ -160,7 +160,7 @@ var RoleMetrics = []Metric{
 		}},
 	{Name: "role.failed_flows", Direction: HigherIsWorse, Default: Tolerance{}, Means: "the role's flows that failed",
 		role: func(r *roleStats) (float64, string) {
-			if why := notComputedWhy(r.summary, "failed_flows"); why != "" {
+			if why := notComputedWhy(r.variant, "failed_flows"); why != "" {
 				return 0, why
 			}
 			return float64(r.failed), ""
@@ -380,20 +380,22 @@ func (tol Tolerances) of(m Metric, role string) Tolerance {
 	return m.Default
 }
 
-// notComputedWhy says why s has no value for field (by JSON name), or ""
-// when it has one.
-func notComputedWhy(s *Summary, field string) string {
-	if s == nil || !slices.Contains(s.NotComputed, field) {
+// notComputedWhy says why v's summary has no value for field (by JSON
+// name), or "" when it has one: the one reason (Variant.NotComputedReason)
+// for every figure of the variant, which compareVariant lists the
+// variant's reasons by.
+func notComputedWhy(v *Variant, field string) string {
+	if v == nil || !slices.Contains(v.Summary.NotComputed, field) {
 		return ""
 	}
-	return s.NotComputedReason(field)
+	return v.NotComputedReason(field)
 }
 
 // roleStats aggregates the flows of one role of a variant.
 type roleStats struct {
 	name    string
-	summary *Summary
-	source  Source // the first flow's: measured or simulated
+	variant *Variant // whose summary says which figures are not computed
+	source  Source   // the first flow's: measured or simulated
 	flows   int
 	tputSum float64
 	tputMin float64
@@ -427,7 +429,7 @@ func roles(v *Variant) (map[string]*roleStats, []string) {
 		name := roleOf(f)
 		r := out[name]
 		if r == nil {
-			r = &roleStats{name: name, summary: &v.Summary, source: f.Source, tputMin: math.Inf(1)}
+			r = &roleStats{name: name, variant: v, source: f.Source, tputMin: math.Inf(1)}
 			out[name] = r
 			order = append(order, name)
 		}
@@ -460,7 +462,7 @@ func roles(v *Variant) (map[string]*roleStats, []string) {
 // latency reduces the role's flows' latency by pick (a percentile) and
 // agg (median or max), or says why it has none.
 func (r *roleStats) latency(pick func(*Latency) float64, agg func([]float64) float64) (float64, string) {
-	if why := notComputedWhy(r.summary, "latency_us_p99"); why != "" {
+	if why := notComputedWhy(r.variant, "latency_us_p99"); why != "" {
 		return 0, why
 	}
 	if len(r.lat) == 0 {
@@ -495,7 +497,7 @@ func (k portKey) String() string { return fmt.Sprintf("%s %s priority %d", k.Nod
 // portSide is one record's counters of a variant, for the port compare.
 type portSide struct {
 	rows    map[portKey]*Counter
-	summary *Summary
+	variant *Variant // whose summary says which figures are not computed
 	// queueNodes are the nodes whose rows carry queue depth: the model
 	// kept it at every port of theirs, so a port without a row had an
 	// empty queue.
@@ -503,7 +505,7 @@ type portSide struct {
 }
 
 func newPortSide(v *Variant) *portSide {
-	s := &portSide{rows: map[portKey]*Counter{}, summary: &v.Summary, queueNodes: map[string]bool{}}
+	s := &portSide{rows: map[portKey]*Counter{}, variant: v, queueNodes: map[string]bool{}}
 	for i := range v.Counters {
 		c := &v.Counters[i]
 		s.rows[portKey{c.Node, c.Port, c.Priority}] = c
@@ -543,7 +545,7 @@ func queueGetter(get func(*Counter) *int64) func(*portSide, portKey) (float64, s
 // the model does not compute (the summary's field not computed) is absent.
 func counterGetter(field string, get func(*Counter) int64) func(*portSide, portKey) (float64, string) {
 	return func(s *portSide, k portKey) (float64, string) {
-		if why := notComputedWhy(s.summary, field); why != "" {
+		if why := notComputedWhy(s.variant, field); why != "" {
 			return 0, why
 		}
 		if len(s.rows) == 0 {

@@ -432,7 +432,7 @@ func lookupVariant(run *results.Run, v *results.Variant, path []string) (Value, 
 		}
 	case "summary":
 		if len(path) == 2 {
-			return summaryNum(summaryFor(v, path[1]), path[1])
+			return summaryNum(v, summaryFor(v, path[1]), path[1])
 		}
 		if len(path) == 3 && path[1] == "uet" {
 			return lookupTransport(v, path)
@@ -447,7 +447,7 @@ func lookupVariant(run *results.Run, v *results.Variant, path []string) (Value, 
 			if v.Simulated == nil || v.Simulated.Error != "" {
 				return Value{}, fmt.Errorf("variant %s has no simulated part (only live runs have one)", v.Name)
 			}
-			return summaryNum(&v.Simulated.Summary, path[2])
+			return summaryNum(v, &v.Simulated.Summary, path[2])
 		}
 	case "roles":
 		if len(path) == 3 {
@@ -491,7 +491,7 @@ func lookupVariant(run *results.Run, v *results.Variant, path []string) (Value, 
 			// fails the assertion with the reason, as a summary field
 			// in NotComputed does (summaryNum): never a 0 to pass on.
 			if field := map[string]string{"retransmits": "retransmits", "failed": "failed_flows"}[path[2]]; field != "" && slices.Contains(v.Summary.NotComputed, field) {
-				return Value{}, notComputedAs("roles."+path[1]+"."+path[2], &v.Summary, field)
+				return Value{}, notComputedAs("roles."+path[1]+"."+path[2], v, &v.Summary, field)
 			}
 			if path[2] == "retransmits" && noRtx > 0 {
 				return Value{}, fmt.Errorf("roles.%s.retransmits is absent: %d of the role's %d flows have no retransmit count (a live lab counts retransmissions per NIC port, not per flow: assert on summary.retransmits)", path[1], noRtx, int(n))
@@ -591,13 +591,14 @@ func maxFlowsPerLink(flows []results.Flow, role string) (Value, error) {
 	return Num(float64(most)), nil
 }
 
-// summaryNum reads a summary field for an assertion. A field the record
-// does not hold fails the assertion with the reason; it never reads as 0.
-func summaryNum(s *results.Summary, field string) (Value, error) {
+// summaryNum reads a field of s, variant v's summary or its simulated
+// twin's, for an assertion. A field the record does not hold fails the
+// assertion with the reason; it never reads as 0.
+func summaryNum(v *results.Variant, s *results.Summary, field string) (Value, error) {
 	x, ok, known := summaryValue(s, field)
 	switch {
 	case known && slices.Contains(s.NotComputed, field):
-		return Value{}, notComputed(s, field)
+		return Value{}, notComputed(v, s, field)
 	case !known:
 		return Value{}, fmt.Errorf("unknown summary field %q", field)
 	case !ok:
@@ -609,22 +610,29 @@ func summaryNum(s *results.Summary, field string) (Value, error) {
 // notComputed says why a summary has no value for field: the model does
 // not compute it, or the live lab cannot measure it. An assertion that
 // reads it fails with this reason; it never passes on a placeholder 0.
-func notComputed(s *results.Summary, field string) error {
-	return notComputedAs("summary."+field, s, field)
+func notComputed(v *results.Variant, s *results.Summary, field string) error {
+	return notComputedAs("summary."+field, v, s, field)
 }
 
 // notComputedAs is notComputed for an identifier (name) made from the
 // summary's field, such as roles.<role>.retransmits from retransmits.
-func notComputedAs(name string, s *results.Summary, field string) error {
+func notComputedAs(name string, v *results.Variant, s *results.Summary, field string) error {
+	why := s.NotComputedReason(field)
+	if s == &v.Summary {
+		// The variant's own summary: its reason knows the traffic (an
+		// nccl collective's throughput), which the twin's never is (a
+		// live lab runs no nccl collective).
+		why = v.NotComputedReason(field)
+	}
 	if s.Source == results.Measured && s.Model != runtime.ModelFlow {
-		return fmt.Errorf("%s is %s: assert on simulated.summary.%s, the simulated twin", name, s.NotComputedReason(field), field)
+		return fmt.Errorf("%s is %s: assert on simulated.summary.%s, the simulated twin", name, why, field)
 	}
 	if s.Model == runtime.ModelFlow {
 		// The run fails rather than pass with the check left out; the
 		// scenario says where the assertion applies.
-		return fmt.Errorf("%s is %s (to check it on packet-level runs only, end its expr with: when model != \"flow\")", name, s.NotComputedReason(field))
+		return fmt.Errorf("%s is %s (to check it on packet-level runs only, end its expr with: when model != \"flow\")", name, why)
 	}
-	return fmt.Errorf("%s is %s", name, s.NotComputedReason(field))
+	return fmt.Errorf("%s is %s", name, why)
 }
 
 // congestionFields are the summary fields only the simulator models: the

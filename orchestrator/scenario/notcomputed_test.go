@@ -11,16 +11,26 @@ import (
 // reads it, with the reason, whatever the comparison: a placeholder 0
 // never passes `>= 0` or `== 0`.
 func TestNotComputedMetricsFailAssertions(t *testing.T) {
+	ncclTable := &results.NCCLTable{Collective: results.CollAllReduce, Algorithm: "ring", Ranks: 16, Source: results.Simulated}
 	for _, tc := range []struct {
 		name    string
 		summary results.Summary
+		nccl    *results.NCCLTable
 		reason  string
 	}{
+		// An nccl collective alone: its figures are its table, and its
+		// summary lists the throughput as a latency-only variant's does.
+		{"nccl collective", results.Summary{Source: results.Simulated, Model: results.ModelPacket,
+			NotComputed: []string{"throughput_gbps_total", "throughput_gbps_min_flow", "jain_fairness"}}, ncclTable,
+			"the variant's traffic is an nccl collective alone"},
+		{"latency ping-pongs", results.Summary{Source: results.Simulated, Model: results.ModelPacket,
+			NotComputed: []string{"throughput_gbps_total", "throughput_gbps_min_flow", "jain_fairness"}}, nil,
+			"the variant's flows are latency ping-pongs"},
 		{"flow-level model", results.Summary{Source: results.Simulated, Model: results.ModelFlow,
-			NotComputed: []string{"drops", "pfc_pause_frames", "pfc_pause_us", "ecn_marked", "cnp", "retransmits", "latency_us_p99", "failed_flows"}},
+			NotComputed: []string{"drops", "pfc_pause_frames", "pfc_pause_us", "ecn_marked", "cnp", "retransmits", "latency_us_p99", "failed_flows"}}, nil,
 			"not computed by the flow-level model"},
 		{"live lab", results.Summary{Source: results.Measured,
-			NotComputed: []string{"pfc_pause_us", "cnp", "drops", "pfc_pause_frames", "ecn_marked", "retransmits", "latency_us_p99"}},
+			NotComputed: []string{"pfc_pause_us", "cnp", "drops", "pfc_pause_frames", "ecn_marked", "retransmits", "latency_us_p99"}}, nil,
 			"not measured on a live lab"},
 	} {
 		for _, field := range tc.summary.NotComputed {
@@ -30,7 +40,7 @@ func TestNotComputedMetricsFailAssertions(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				v := results.Variant{Name: "ecn=on,pfc=on", ECN: true, PFC: true, Summary: tc.summary}
+				v := results.Variant{Name: "ecn=on,pfc=on", ECN: true, PFC: true, Summary: tc.summary, NCCL: tc.nccl}
 				run := &results.Run{Variants: []results.Variant{v}}
 				as := sc.Check(run, &run.Variants[0])
 				if len(as) != 1 || as[0].Passed || !strings.Contains(as[0].Detail, tc.reason) {
