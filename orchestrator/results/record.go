@@ -170,8 +170,20 @@ type Variant struct {
 	PFC        bool              `json:"pfc"`
 	Params     map[string]string `json:"params,omitempty"`
 	Repetition int               `json:"repetition,omitempty"`
-	// SimulatedUs is the simulated time span of the variant in microseconds.
-	SimulatedUs float64     `json:"simulated_us,omitempty"`
+	// SimulatedUs is the simulated time span of the variant in
+	// microseconds: packet by packet, the run's duration (the scenario's),
+	// to which the engine processed every event due, and which the
+	// figures over the run (goodput windows, time series, pause time)
+	// span; the flow-level model's, the time its estimate gives.
+	SimulatedUs float64 `json:"simulated_us,omitempty"`
+	// LastEventUs is when the packet-level simulation's last event that
+	// could change the fabric happened (any but a PFC watchdog's poll or
+	// a retransmission timer that found nothing to do): the fabric stayed
+	// as it was from then to the end of the run, SimulatedUs. A sized
+	// workload (an nccl sweep) ends long before a generous duration.
+	// Absent for the flow-level model and in records made before labctl
+	// recorded it.
+	LastEventUs *float64    `json:"last_event_us,omitempty"`
 	Flows       []Flow      `json:"flows"`
 	Summary     Summary     `json:"summary"`
 	Counters    []Counter   `json:"counters"`

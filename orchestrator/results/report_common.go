@@ -96,6 +96,21 @@ func RenderJSON(run *Run, w io.Writer) error {
 
 // fmtFloat prints a metric compactly: integers without decimals, others
 // with up to three significant decimals.
+// idleTail says when the fabric of a packet-level variant stopped
+// changing, where that is well before the end of its run: "nothing
+// changed the fabric after 5866.7 µs" (Variant.LastEventUs), beside a
+// record's "N µs simulated", which is the run's duration however soon
+// its work ended; "" when the record has no last event (flow-level,
+// older records) or it came in the run's last hundredth (a long-lived
+// flow's last ACK lands just before the end: saying so tells a reader
+// nothing).
+func idleTail(v *Variant) string {
+	if v.LastEventUs == nil || v.Model() == ModelFlow || *v.LastEventUs >= 0.99*v.SimulatedUs {
+		return ""
+	}
+	return fmt.Sprintf("nothing changed the fabric after %s µs", fmtFloat(*v.LastEventUs))
+}
+
 func fmtFloat(v float64) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return "n/a"

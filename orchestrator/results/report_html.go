@@ -60,6 +60,9 @@ type htmlVariant struct {
 	Transport []string
 	// Cost are the variant's "run cost" lines (CostLines).
 	Cost []string
+	// Idle says when the fabric stopped changing, well before the run's
+	// end (idleTail); empty otherwise.
+	Idle string
 }
 
 // htmlSweep is one swept parameter's charts and table.
@@ -127,7 +130,7 @@ func RenderHTML(run *Run, w io.Writer, opts HTMLOptions) error {
 	}
 	for _, v := range run.Variants {
 		hv := htmlVariant{Variant: v, Label: v.Label(), Sources: sourcesOf(v), Cells: summaryCells(v.Summary, v.Error != "")}
-		hv.SourceClass, hv.FlowLevel = sourceClass(hv.Sources), v.Model() == ModelFlow
+		hv.SourceClass, hv.FlowLevel, hv.Idle = sourceClass(hv.Sources), v.Model() == ModelFlow, idleTail(&v)
 		if v.Simulated != nil {
 			hv.SimCells = summaryCells(v.Simulated.Summary, v.Simulated.Error != "")
 		}
@@ -632,7 +635,7 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 {{end}}
 {{range .Variants}}
 <h2>Variant {{.Label}}</h2>
-<p>ECN {{onoff .ECN}}, PFC {{onoff .PFC}}{{$v := .}}{{range $.Run.Sweep}}, {{.Path}} {{param $v .Path}}{{end}}{{if .SimulatedUs}}, {{num .SimulatedUs}} µs {{if .FlowLevel}}estimated by the flow-level model (no queues, PFC, ECN or DCQCN){{else}}simulated{{end}}{{end}}{{if .Repetition}}, repetition {{.Repetition}}{{end}}. Source: {{.Sources}}.</p>
+<p>ECN {{onoff .ECN}}, PFC {{onoff .PFC}}{{$v := .}}{{range $.Run.Sweep}}, {{.Path}} {{param $v .Path}}{{end}}{{if .SimulatedUs}}, {{num .SimulatedUs}} µs {{if .FlowLevel}}estimated by the flow-level model (no queues, PFC, ECN or DCQCN){{else}}simulated{{with .Idle}} ({{.}}){{end}}{{end}}{{end}}{{if .Repetition}}, repetition {{.Repetition}}{{end}}. Source: {{.Sources}}.</p>
 {{range .Transport}}<p class="transport">{{.}}.</p>{{end}}
 {{range .Cost}}<p class="cost">{{.}}.</p>
 {{end}}{{with .Error}}<p class="error">Error: {{.}}</p>{{end}}

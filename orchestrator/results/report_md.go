@@ -234,6 +234,9 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 				p(", %s µs estimated by the %s", fmtFloat(v.SimulatedUs), FlowModelCaveat)
 			} else {
 				p(", %s µs simulated", fmtFloat(v.SimulatedUs))
+				if idle := idleTail(&v); idle != "" {
+					p(" (%s)", idle)
+				}
 			}
 		}
 		if v.Repetition > 0 {

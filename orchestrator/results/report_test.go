@@ -677,3 +677,38 @@ func TestRenderHTMLPauseHeldToRunEnd(t *testing.T) {
 		t.Error("per priority, series to the end: pauses should end at the last sample (30 µs)")
 	}
 }
+
+// A variant whose fabric stopped changing well before its run's end
+// (LastEventUs) says when, beside the run's duration it simulated, in the
+// Markdown and HTML reports; one whose last event came in the run's last
+// hundredth, or whose record has none (flow-level, older records), says
+// nothing of it.
+func TestReportsSayWhenTheFabricWentIdle(t *testing.T) {
+	render := func(run *Run) (md, h string) {
+		var m, b bytes.Buffer
+		if err := RenderMarkdown(run, &m); err != nil {
+			t.Fatal(err)
+		}
+		if err := RenderHTML(run, &b, HTMLOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		return m.String(), b.String()
+	}
+	run := syntheticRun("20261129T120000Z-nccl-allreduce-16gpu", t0)
+	v := &run.Variants[1]
+	v.SimulatedUs, v.LastEventUs = 1_000_000, f64(5866.667)
+	md, h := render(run)
+	const want = "1000000 µs simulated (nothing changed the fabric after 5866.7 µs)"
+	if !strings.Contains(md, want) || !strings.Contains(h, want) {
+		t.Errorf("reports lack %q", want)
+	}
+	if n := strings.Count(md, "nothing changed the fabric"); n != 1 {
+		t.Errorf("%d variants say when their fabric went idle, want 1 (only %s)", n, v.Name)
+	}
+	for _, last := range []*float64{f64(995_000), nil} {
+		v.LastEventUs = last
+		if md, h := render(run); strings.Contains(md+h, "nothing changed the fabric") {
+			t.Errorf("last event %v of 1000000 µs: the reports say when the fabric went idle", last)
+		}
+	}
+}

@@ -415,6 +415,7 @@ func (s *sim) watchdogPoll(i int32) {
 		if s.now >= s.stormDetectedAt(wd) {
 			wd.stormed = true
 			wd.storms++
+			s.lastEvent = max(s.lastEvent, s.now) // a poll that acts (noteEvent)
 			s.mark(MarkWatchdogStorm, where, fmt.Sprintf("action %s, paused since %.3f ms", wd.cfg.Action, float64(p.pausedSince[q])/1e9))
 			s.watchdogAct(wd, true)
 		}
@@ -425,6 +426,7 @@ func (s *sim) watchdogPoll(i int32) {
 		wd.cfg.Action != "alert" && s.now >= s.stormEndsAt(wd):
 		wd.stormed = false
 		wd.restores++
+		s.lastEvent = max(s.lastEvent, s.now)
 		s.mark(MarkWatchdogRestored, where, "")
 		s.watchdogAct(wd, false)
 	}

@@ -10,6 +10,7 @@ import (
 func (s *sim) result() *Result {
 	r := &Result{
 		SimulatedNs: s.end / 1000,
+		LastEventNs: s.lastEvent / 1000,
 		Events:      s.eventCount(),
 		PacketHops:  s.hops,
 		Partitions:  1,

@@ -342,6 +342,7 @@ func (s *sim) window(end int64) {
 		s.now = e.t
 		s.events++
 		s.dispatch(&e)
+		s.noteEvent(&e)
 	}
 }
 
@@ -436,6 +437,7 @@ func (s *sim) runParallel(ctx context.Context, pr *parRun) error {
 			s.events++
 			pr.globalEvents++
 			s.globalEvent(e)
+			s.noteEvent(&e)
 			continue
 		}
 		if nextSample <= start && nextSample < limit {
@@ -499,6 +501,7 @@ func (s *sim) join(pr *parRun) {
 		s.allHist.merge(&p.allHist)
 		s.timeline = append(s.timeline, p.timeline...)
 		s.scansSkipped += p.scansSkipped
+		s.lastEvent = max(s.lastEvent, p.lastEvent)
 	}
 	// Marks in time order; at one time, in partition order.
 	sort.SliceStable(s.timeline, func(i, j int) bool { return s.timeline[i].TimeNs < s.timeline[j].TimeNs })

@@ -81,6 +81,7 @@ func (s *sim) arriveQuietly(pi, k int32, at int64) bool {
 		s.push(at, evAckDue, fi, int32(uint32(f.rcvNxt)), uint32(uint64(f.rcvNxt)>>32))
 	}
 	s.quietArrived++
+	s.lastEvent = max(s.lastEvent, at) // the event it was (noteEvent)
 	return true
 }
 

@@ -5,7 +5,18 @@ import "slices"
 // Result is what a run produced. It holds no wall-clock values, so the same
 // Config gives a byte-identical JSON encoding.
 type Result struct {
+	// SimulatedNs is the run's duration (Config.DurationNs): the engine
+	// processes every event due up to it, and the figures over the run
+	// (goodput windows, time series, pause time) span it.
 	SimulatedNs int64 `json:"simulated_ns"`
+	// LastEventNs is when the last event that could change the fabric
+	// happened: any but a time series sample, a PFC watchdog's poll that
+	// found no storm to declare or end, and a retransmission timer that
+	// found nothing to resend. Nothing changed after it to the end of the
+	// run: a sized workload done (or failed) long before SimulatedNs
+	// leaves the engine only such timers, or nothing, to process. 0 for a
+	// run with no event.
+	LastEventNs int64 `json:"last_event_ns"`
 	// Events is the number of events processed (time series samples,
 	// which read the fabric, are not counted); PacketHops the number of
 	// packets put on a link (data, ACK, NAK, CNP).

@@ -501,6 +501,9 @@ type sim struct {
 	nicDelay                    int64 // ps
 
 	events, hops uint64
+	// lastEvent is when the last event that could change the fabric
+	// happened (noteEvent, Result.LastEventNs).
+	lastEvent int64
 	// prefetchNext: the ports outgrow a core's cache, so each hop asks for
 	// the next event's port and packet ahead (readAhead).
 	prefetchNext bool

@@ -778,6 +778,7 @@ func (s *sim) uetRTO(fi int32) {
 			}
 		}
 		if fired {
+			s.lastEvent = max(s.lastEvent, s.now) // it acts (noteEvent)
 			if s.u.rccc && t.credit <= 0 {
 				// The sender's RTS: the receiver lets a timed-out packet
 				// out (UecSrc::sendRTS, answered by a pull).

@@ -698,6 +698,7 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 	v := &results.Variant{
 		Name: vs.Name, ECN: vs.ECN, PFC: vs.PFC, Repetition: vs.Repetition,
 		SimulatedUs: float64(res.SimulatedNs) / 1000,
+		LastEventUs: ptr(float64(res.LastEventNs) / 1000),
 		Params: map[string]string{
 			"mtu":   strconv.Itoa(b.mtu()),
 			"model": runtime.ModelPacket,

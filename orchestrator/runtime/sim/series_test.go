@@ -259,6 +259,11 @@ func TestRecordEndsSeriesWhereQuiet(t *testing.T) {
 			if v.SeriesEndUs != end || v.SeriesEndUs >= v.SimulatedUs || len(v.Series[0].TimeUs) != kept {
 				t.Errorf("record: series end %v µs of %v, %d samples; want %v, %d", v.SeriesEndUs, v.SimulatedUs, len(v.Series[0].TimeUs), end, kept)
 			}
+			// And when the fabric last changed: by the quiet sample the
+			// series end with, before the run's end.
+			if v.LastEventUs == nil || *v.LastEventUs <= 0 || *v.LastEventUs > v.SeriesEndUs {
+				t.Errorf("record: last event %v µs, series end %v µs of %v: want a last event by the series' end", v.LastEventUs, v.SeriesEndUs, v.SimulatedUs)
+			}
 		})
 	}
 }
