@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -178,5 +179,48 @@ func TestTransportIgnoredKnobsRefused(t *testing.T) {
 		if code != c.exit || !strings.Contains(stderr, c.want) || c.exit == 2 && !strings.Contains(stderr, "fix:") {
 			t.Errorf("%s: exit %d, want %d and %q: %s", c.name, code, c.exit, c.want, stderr)
 		}
+	}
+}
+
+// A transport without a figure has it absent, never a zero: InfiniBand's
+// variants list PFC's pause figures as not computed (it has no PFC), UET's
+// the CNPs (NSCC sends none); reports print n/a, an assertion on them says
+// why instead of passing on 0, and RoCE's figures are all there.
+func TestTransportLacksFigures(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if code, _, stderr := runCLI(t, "up", "16gpu", "--dir", dir); code != 0 {
+		t.Fatalf("up: exit %d: %s", code, stderr)
+	}
+	sc := filepath.Join(dir, "tx.yaml")
+	text := "name: tx\nduration: 100us\nsample_every: 0\nmatrix:\n  ecn: [on]\n  pfc: [on]\n  transport: [roce, infiniband, uet]\ntraffic:\n  - pattern: incast\n    senders: 2\n    bytes: 64KiB\n"
+	if err := os.WriteFile(sc, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := runCLI(t, "run", sc, "--lab", "16gpu", "--dir", dir, "-o", "json")
+	if code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	var run results.Run
+	if err := json.Unmarshal([]byte(out), &run); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	want := map[string][]string{"roce": nil, "infiniband": {"pfc_pause_frames", "pfc_pause_us"}, "uet": {"cnp"}}
+	for _, v := range run.Variants {
+		tr := v.Params["transport"]
+		if tr == "" {
+			tr = "roce"
+		}
+		if got := v.Summary.NotComputed; !slices.Equal(got, want[tr]) {
+			t.Errorf("%s: not computed %v, want %v", v.Name, got, want[tr])
+		}
+	}
+	// An assertion reading PFC's pauses on InfiniBand cannot pass on 0.
+	if err := os.WriteFile(sc, []byte(strings.Replace(text, "transport: [roce, infiniband, uet]", "transport: [infiniband]", 1)+"assertions:\n  - expr: summary.pfc_pause_frames == 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr = runCLI(t, "run", sc, "--lab", "16gpu", "--dir", dir)
+	if code != 1 || !strings.Contains(out, "cannot evaluate") || !strings.Contains(out, "is not computed: InfiniBand has no PFC") {
+		t.Errorf("an assertion on InfiniBand's PFC pauses: exit %d: %s%s", code, out, stderr)
 	}
 }

@@ -385,6 +385,8 @@ func (v *Variant) NotComputedReason(field string) string {
 	switch {
 	case NCCLOnly(v):
 		return "not measured: the record holds nccl-tests output, its table alone (nccl-tests measures no flows, summary or ports)"
+	case v.Transport != nil && TransportLacks(v.Transport.Name)[field] != "":
+		return TransportLacks(v.Transport.Name)[field]
 	case v.NCCL != nil && s.Model != ModelFlow && slices.Contains(s.NotComputed, "throughput_gbps_total") && slices.Contains(LatencyOnlyNotComputed, field):
 		return "not computed: the variant's traffic is an nccl collective alone, whose figures are its nccl-tests table (busbw per size; nccl.* in assertions), not flows' throughput"
 	}

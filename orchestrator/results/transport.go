@@ -2,7 +2,11 @@ package results
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
+
+	"github.com/labctl/labctl/orchestrator/transport"
 )
 
 // TransportLines are a variant's transport lines as reports and the run
@@ -63,4 +67,28 @@ func TransportLines(v Variant) []string {
 		return []string{line + ": " + strings.Join(parts, ", ") + " (" + src + ")"}
 	}
 	return []string{"transport " + st.Name}
+}
+
+// TransportLacks are the summary fields a transport has no such thing
+// for, with why: InfiniBand has no PFC (its links' credits hold packets
+// back, counted as infiniband.PortXmitWait), UET's NSCC sends no CNPs (the
+// receiver returns ECN marks in its ACKs). A variant of that transport
+// lists them as not computed (Summary.NotComputed): a zero there would
+// read as a figure, as "no pause" or "no CNP", which an assertion could
+// pass on and regress compare with RoCE's.
+func TransportLacks(name string) map[string]string {
+	switch name {
+	case transport.InfiniBand:
+		why := "not computed: InfiniBand has no PFC (its links' credit-based flow control holds packets back instead, counted as infiniband.PortXmitWait)"
+		return map[string]string{"pfc_pause_frames": why, "pfc_pause_us": why}
+	case transport.UET:
+		return map[string]string{"cnp": "not computed: UET sends no CNPs (its NSCC reads the ECN marks its receivers return in their ACKs)"}
+	}
+	return nil
+}
+
+// MarkTransportLacks lists the fields the variant's transport has no such
+// thing for (TransportLacks) as not computed, in a fixed order.
+func (v *Variant) MarkTransportLacks(name string) {
+	v.Summary.MarkNotComputed(slices.Sorted(maps.Keys(TransportLacks(name)))...)
 }

@@ -875,6 +875,7 @@ func (b *builder) variant(vs runtime.VariantSpec, cfg *engine.Config, res *engin
 	}
 	ibCounters(res, v)
 	uetRecord(v, res)
+	v.MarkTransportLacks(b.tr.Name)
 	for _, m := range res.Timeline {
 		v.Timeline = append(v.Timeline, results.Mark{TimeUs: float64(m.TimeNs) / 1000, Kind: m.Kind, Where: m.Where, Detail: m.Detail, Source: results.Simulated})
 	}
