@@ -601,7 +601,12 @@ func (r *Report) compareVariant(name string, bvs, vs []*Variant, tol Tolerances)
 		r.Warnings = append(r.Warnings, fmt.Sprintf("variant %s: the %s holds only an nccl-tests table, so only the tables are compared (nccl-tests measures no flows, summary or ports)", name, side))
 		return
 	}
+	bt, ct := transportOf(bv), transportOf(v)
 	for _, m := range Metrics {
+		if why := acrossTransports(bt, ct, m.Name); why != "" {
+			r.NotComputed = append(r.NotComputed, NotComputedMetric{Variant: name, Metric: m.Name, Reason: why})
+			continue
+		}
 		get := func(x *Variant) sideValue {
 			if why := notComputedWhy(x, m.Name); why != "" {
 				return sideValue{absent: why}
@@ -610,15 +615,19 @@ func (r *Report) compareVariant(name string, bvs, vs []*Variant, tol Tolerances)
 		}
 		r.addMetric(Finding{Variant: name, Scope: ScopeSummary, Source: v.Summary.Source}, m, tol, poolValues(bvs, get), poolValues(vs, get))
 	}
-	if bt, ct := transportOf(bv), transportOf(v); bt != ct {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("variant %s ran transport %s in the baseline and %s in the run: its figures compare different transports", name, bt, ct))
+	if bt != ct {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("variant %s ran transport %s in the baseline and %s in the run: its figures compare different transports, and those one of them does not have or counts otherwise are not compared", name, bt, ct))
 	}
 	for _, m := range TransportMetrics {
 		get := func(x *Variant) sideValue {
 			val, why := m.variant(x)
 			return sideValue{v: val, absent: why}
 		}
-		r.addMetric(Finding{Variant: name, Scope: ScopeSummary, Source: v.Summary.Source}, m, tol, poolValues(bvs, get), poolValues(vs, get))
+		b, c := poolValues(bvs, get), poolValues(vs, get)
+		if r.absentAcrossTransports(name, "", m.Name, bt, ct, b, c) {
+			continue
+		}
+		r.addMetric(Finding{Variant: name, Scope: ScopeSummary, Source: v.Summary.Source}, m, tol, b, c)
 	}
 
 	baseRoles, baseOrder := rolesOf(bvs)
@@ -669,7 +678,11 @@ func (r *Report) compareVariant(name string, bvs, vs []*Variant, tol Tolerances)
 				x, why := m.port(s, k)
 				return sideValue{v: x, absent: why}
 			}
-			r.addMetric(Finding{Variant: name, Scope: ScopePort, Node: k.Node, Port: k.Port, Priority: &prio, Source: src}, m, tol, poolValues(bps, get), poolValues(cps, get))
+			b, c := poolValues(bps, get), poolValues(cps, get)
+			if r.absentAcrossTransports(name, k.Node+" "+k.Port, m.Name, bt, ct, b, c) {
+				continue
+			}
+			r.addMetric(Finding{Variant: name, Scope: ScopePort, Node: k.Node, Port: k.Port, Priority: &prio, Source: src}, m, tol, b, c)
 		}
 	}
 	r.compareNCCL(name, bvs, vs, tol)
@@ -770,6 +783,43 @@ func poolValues[T any](xs []T, get func(T) sideValue) sideValue {
 
 // transportOf is a variant's transport's name (roce for a record with
 // none).
+// absentAcrossTransports takes a metric one side of a variant lacks where
+// the two sides ran different transports (a transport's own figure, PFC's
+// counters on InfiniBand): not a figure that went missing, so it is listed
+// as not compared, once per variant and metric, rather than flagged.
+func (r *Report) absentAcrossTransports(variant, where, metric, bt, ct string, b, c sideValue) bool {
+	if bt == ct || b.absent == "" && c.absent == "" {
+		return false
+	}
+	if b.absent == "" || c.absent == "" {
+		nc := NotComputedMetric{Variant: variant, Metric: metric, Reason: fmt.Sprintf("not compared: the baseline ran %s and the run %s, and only one of them has it", bt, ct)}
+		if !slices.Contains(r.NotComputed, nc) {
+			r.NotComputed = append(r.NotComputed, nc)
+		}
+	}
+	return true
+}
+
+// acrossTransports says why a summary metric is not compared between a
+// baseline variant that ran transport bt and a run's that ran ct ("" when
+// it is): one of them has no such figure (TransportLacks: InfiniBand's
+// pauses, UET's CNPs), or counts something else under its name
+// (InfiniBand's ECN marks and CNPs are its FECN marks and BECNs).
+func acrossTransports(bt, ct, metric string) string {
+	if bt == ct {
+		return ""
+	}
+	for _, t := range []string{bt, ct} {
+		if why := TransportLacks(t)[metric]; why != "" {
+			return fmt.Sprintf("not compared: the baseline ran %s and the run %s, and %s", bt, ct, strings.TrimPrefix(why, "not computed: "))
+		}
+	}
+	if (bt == transport.InfiniBand) != (ct == transport.InfiniBand) && (metric == "ecn_marked" || metric == "cnp") {
+		return fmt.Sprintf("not compared: the baseline ran %s and the run %s, and InfiniBand counts its FECN marks and BECNs there", bt, ct)
+	}
+	return ""
+}
+
 func transportOf(v *Variant) string {
 	if v.Transport == nil {
 		return transport.RoCE
@@ -1200,7 +1250,7 @@ func (r Report) WriteJUnit(w io.Writer) error {
 			name += " " + m.Role
 		}
 		suite.add(JUnitCase{ClassName: xmlSafe(r.Scenario + "." + m.Variant), Name: xmlSafe(name), Time: "0",
-			Skipped: &JUnitSkipped{Message: xmlSafe("not compared, held by neither side: " + m.Reason)}})
+			Skipped: &JUnitSkipped{Message: xmlSafe(notComparedHeading([]NotComputedMetric{m}) + ": " + m.Reason)}})
 	}
 	return writeJUnit(w, suite)
 }

@@ -301,13 +301,25 @@ func (r Report) sources() string {
 	return strings.Join(out, ", ")
 }
 
+// notComparedHeading heads the list of metrics not compared: held by
+// neither side, unless some are a transport's that one side did not run
+// (absentAcrossTransports), whose reasons say so themselves.
+func notComparedHeading(nc []NotComputedMetric) string {
+	for _, m := range nc {
+		if strings.HasPrefix(m.Reason, "not compared: the baseline ran ") {
+			return "not compared"
+		}
+	}
+	return "not compared, held by neither side"
+}
+
 // writeNotComputed lists the metrics neither side holds, by reason, each
 // metric named once: they were skipped, not compared as zeros.
 func writeNotComputed(b *strings.Builder, nc []NotComputedMetric) {
 	if len(nc) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "\nnot compared, held by neither side: %d\n", len(nc))
+	fmt.Fprintf(b, "\n%s: %d\n", notComparedHeading(nc), len(nc))
 	var reasons []string
 	names := map[string][]string{}
 	for _, m := range nc {
