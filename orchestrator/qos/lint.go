@@ -931,8 +931,8 @@ func (l *linter) cnp(d *DeviceConfig, p *PortConfig, lossless []int) {
 				how = "strict priority below it"
 			}
 			l.add(RuleCNPPriority, SevWarning, d.Device, p.Name,
-				fmt.Sprintf("make RoCE's queue %d round robin, with the CNPs' queue %d strict priority above it", dc.Queue, c.Queue),
-				"CNP DSCP %d goes to queue %d, %s, while RoCE's queue %d (TC%d) is strict priority: CNPs wait behind the data they throttle",
+				fmt.Sprintf("make queue %d (lossless TC%d) round robin, with the CNPs' queue %d strict priority above it", dc.Queue, dc.TC, c.Queue),
+				"CNP DSCP %d goes to queue %d, %s, while queue %d of lossless TC%d is strict priority: CNPs wait behind the lossless data they throttle",
 				cnpDSCP, c.Queue, how, dc.Queue, dc.TC)
 			return
 		}
