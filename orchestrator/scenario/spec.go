@@ -391,6 +391,9 @@ func Parse(file string, data []byte) (*Spec, error) {
 				return nil, at(p, fmt.Sprintf("assertion %q: column %d: %v", a.Expr, id.Col, err), identFix)
 			}
 		}
+		if err := s.checkKinds(e); err != nil {
+			return nil, at(p, fmt.Sprintf("assertion %q: %v", a.Expr, err), "compare figures with numbers, ecn and pfc with true or false (or use them alone), and a swept text with a quoted text; see the assertion syntax in scenarios/README.md")
+		}
 		if a.Name == "" {
 			s.Assertions[i].Name = a.Expr
 		}
