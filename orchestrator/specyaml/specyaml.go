@@ -202,6 +202,11 @@ func classify(file string, err error, v any) error {
 		if !strings.Contains(e.Msg, "YAML") {
 			e.Msg = "cannot read YAML: " + e.Msg
 		}
+		if strings.Contains(e.Msg, "duplicate key") {
+			// go-yaml also refuses a key that overrides one a merge key
+			// (<<: *anchor) brings in, which YAML 1.1 allows.
+			e.Fix = "give the key once per mapping; a key that overrides one merged in with <<: *anchor is refused too, so write that entry's keys out instead of merging"
+		}
 	}
 	return exitcode.Usage(e)
 }
