@@ -174,25 +174,14 @@ func replaceLine(t *testing.T, in string, n int, with string) string {
 	return strings.Join(lines, "\n")
 }
 
-func lineOf(t *testing.T, in, sub string) int {
-	t.Helper()
-	for i, l := range strings.Split(in, "\n") {
-		if strings.Contains(l, sub) {
-			return i + 1
-		}
-	}
-	t.Fatalf("no line holds %q", sub)
-	return 0
-}
-
 // TestHarmful mutates real output in ways that must be refused, each with
 // the line it is about and what was expected.
 func TestHarmful(t *testing.T) {
 	h100 := fixture(t, "all_reduce_2.13_h100x16.txt")
 	a2a := fixture(t, "alltoall_2.18_rtx6000dx16_na.txt")
-	row1G := lineOf(t, h100, "  1073741824     268435456")
-	trailer := lineOf(t, h100, "Out of bounds values")
-	avg := lineOf(t, h100, "Avg bus bandwidth")
+	row1G := textparsetest.LineOf(t, h100, "  1073741824     268435456")
+	trailer := textparsetest.LineOf(t, h100, "Out of bounds values")
+	avg := textparsetest.LineOf(t, h100, "Avg bus bandwidth")
 	lines := strings.Split(h100, "\n")
 	cases := []struct {
 		name string
@@ -205,7 +194,7 @@ func TestHarmful(t *testing.T) {
 		{"perftest output", fixtureOf(t, "../perftest/testdata/bw_gbits.txt"), Options{}, 0, "no nccl-tests output"},
 		{"json", "{\"config\": {}}", Options{}, 1, "JSON"},
 		{"cut before the table", strings.Join(lines[:19], "\n"), Options{}, 19, "ends before its result table"},
-		{"no rows", strings.Join(lines[:23], "\n"), Options{}, lineOf(t, h100, "#       size"), "no result rows"},
+		{"no rows", strings.Join(lines[:23], "\n"), Options{}, textparsetest.LineOf(t, h100, "#       size"), "no result rows"},
 		{"cut after a row", strings.Join(lines[:30], "\n") + "\n", Options{}, 30, "without nccl-tests' trailer"},
 		{"garbled number", replaceLine(t, h100, row1G, "  1073741824     268435456     float     sum      -1   6759.0  158.8#  297.86      0    6737.4  159.37  298.82      0"), Options{}, row1G, `algbw "158.8#"`},
 		{"field lost", replaceLine(t, h100, row1G, "  1073741824     268435456     float     sum      -1   6759.0  158.86  297.86      0    6737.4  159.37  298.82"), Options{}, row1G, "has 12 fields"},
@@ -218,18 +207,18 @@ func TestHarmful(t *testing.T) {
 		{"a log line in a row", replaceLine(t, h100, row1G, "  1073741824 node1:6899:6899 [0] NCCL INFO Channel 00/02 :    0   1"), Options{}, trailer, "announces 31 sizes"},
 		{"avg edited", replaceLine(t, h100, avg, "# Avg bus bandwidth    : 75.742 "), Options{}, avg, "not the mean busbw"},
 		{"two runs", h100 + h100, Options{}, avg + 1, "second nccl-tests header"},
-		{"rank twice", replaceLine(t, h100, lineOf(t, h100, "Rank  1 Group"), "#  Rank  0 Group  0 Pid   6899 on ztan-mig-235z device  0 [0000:04:00] NVIDIA H100 80GB HBM3"), Options{}, lineOf(t, h100, "Rank  1 Group"), "rank 0 is listed again"},
-		{"rank missing", replaceLine(t, h100, lineOf(t, h100, "Rank  3 Group"), "#"), Options{}, lineOf(t, h100, "Rank 15 Group"), "rank lines are missing"},
+		{"rank twice", replaceLine(t, h100, textparsetest.LineOf(t, h100, "Rank  1 Group"), "#  Rank  0 Group  0 Pid   6899 on ztan-mig-235z device  0 [0000:04:00] NVIDIA H100 80GB HBM3"), Options{}, textparsetest.LineOf(t, h100, "Rank  1 Group"), "rank 0 is listed again"},
+		{"rank missing", replaceLine(t, h100, textparsetest.LineOf(t, h100, "Rank  3 Group"), "#"), Options{}, textparsetest.LineOf(t, h100, "Rank 15 Group"), "rank lines are missing"},
 		{"several types", replaceLine(t, h100, row1G, "  1073741824     536870912      half     sum      -1   6759.0  158.86  297.86      0    6737.4  159.37  298.82      0"), Options{}, row1G, "several data types"},
 		{"unknown type", replaceLine(t, h100, row1G, "  1073741824    268435456     quad     sum      -1   6759.0  158.86  297.86      0    6737.4  159.37  298.82      0"), Options{}, row1G, `type "quad"`},
 		{"nccl failed", replaceLine(t, h100, row1G, "ztan-mig-235z: Test NCCL failure common.cu:1279 'unhandled cuda error'"), Options{}, row1G, "nccl-tests failed here"},
 		{"negative busbw", replaceLine(t, h100, row1G, "  1073741824     268435456     float     sum      -1   6759.0  158.86  -297.8      0    6737.4  159.37  298.82      0"), Options{}, row1G, `busbw "-297.8"`},
-		{"unknown column", replaceLine(t, h100, lineOf(t, h100, "#       size"), "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong  extra"), Options{}, lineOf(t, h100, "#       size"), `"extra" where nccl-tests prints`},
+		{"unknown column", replaceLine(t, h100, textparsetest.LineOf(t, h100, "#       size"), "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong  extra"), Options{}, textparsetest.LineOf(t, h100, "#       size"), `"extra" where nccl-tests prints`},
 		{"row after the trailer", h100 + "     1048576        262144     float     sum      -1    203.2    5.16    9.68      0    207.2    5.06    9.49      0\n", Options{}, avg + 1, "after the trailer"},
 		{"wrong --collective", h100, Options{Collective: "alltoall"}, 0, "check --collective"},
-		{"--collective against the program name", a2a, Options{Collective: "all_gather"}, lineOf(t, a2a, "Collective test starting"), "the output names alltoall_perf, --collective says all_gather"},
-		{"another program", strings.ReplaceAll(a2a, "alltoall_perf", "gather_perf"), Options{}, lineOf(t, a2a, "Collective test starting"), "this is gather_perf output"},
-		{"ambiguous collective", strings.NewReplacer("# Collective test starting: alltoall_perf", "#", "# Collective test concluded: alltoall_perf", "#", "/alltoall_perf", "/run").Replace(a2a), Options{}, lineOf(t, a2a, "#       size"), "fit all_gather and alltoall alike: give --collective"},
+		{"--collective against the program name", a2a, Options{Collective: "all_gather"}, textparsetest.LineOf(t, a2a, "Collective test starting"), "the output names alltoall_perf, --collective says all_gather"},
+		{"another program", strings.ReplaceAll(a2a, "alltoall_perf", "gather_perf"), Options{}, textparsetest.LineOf(t, a2a, "Collective test starting"), "this is gather_perf output"},
+		{"ambiguous collective", strings.NewReplacer("# Collective test starting: alltoall_perf", "#", "# Collective test concluded: alltoall_perf", "#", "/alltoall_perf", "/run").Replace(a2a), Options{}, textparsetest.LineOf(t, a2a, "#       size"), "fit all_gather and alltoall alike: give --collective"},
 		{"no ranks, broadcast", strings.Join(slicesWithout(strings.Split(fixture(t, "broadcast_2019_v100x12.txt"), "\n"), "Rank"), "\n"), Options{}, 0, "no ranks"},
 	}
 	for _, tc := range cases {
@@ -255,7 +244,7 @@ func slicesWithout(lines []string, sub string) []string {
 func TestRefusedFixture(t *testing.T) {
 	in := fixture(t, "refused_all_gather_2019_old_algbw.txt")
 	tb, err := Parse(strings.NewReader(in), Options{})
-	textparsetest.WantError(t, tb, err, lineOf(t, in, "        2016            42"), "before June 2020")
+	textparsetest.WantError(t, tb, err, textparsetest.LineOf(t, in, "        2016            42"), "before June 2020")
 }
 
 // TestOutOfBounds checks the trailer's count against the rows' #wrong
@@ -268,8 +257,10 @@ func TestOutOfBounds(t *testing.T) {
 	failed := fixture(t, "all_reduce_2.13_h100x16_failed.txt")
 	wrongOK := fixture(t, "refused_all_reduce_2.13_h100x16_wrong_ok.txt")
 	bcast := fixture(t, "broadcast_2019_v100x12.txt")
-	row1M := lineOf(t, failed, "     1048576        262144")
-	withTrailer := func(in, tr string) string { return replaceLine(t, in, lineOf(t, in, "Out of bounds values"), tr) }
+	row1M := textparsetest.LineOf(t, failed, "     1048576        262144")
+	withTrailer := func(in, tr string) string {
+		return replaceLine(t, in, textparsetest.LineOf(t, in, "Out of bounds values"), tr)
+	}
 	// One wrong value in the out-of-place half of the 1 MiB row too.
 	twoResults := replaceLine(t, failed, row1M, "     1048576        262144     float     sum      -1    203.2    5.16    9.68      1    207.2    5.06    9.49      3")
 	for _, tc := range []struct {
@@ -285,7 +276,7 @@ func TestOutOfBounds(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tb, err := Parse(strings.NewReader(tc.in), Options{})
-			textparsetest.WantError(t, tb, err, lineOf(t, tc.in, "Out of bounds values"), tc.want)
+			textparsetest.WantError(t, tb, err, textparsetest.LineOf(t, tc.in, "Out of bounds values"), tc.want)
 			if err != nil && !strings.Contains(err.Error(), "(fix: give nccl-tests' output as it printed it)") {
 				t.Errorf("%v: no fix", err)
 			}
@@ -317,7 +308,7 @@ func TestOutOfBounds(t *testing.T) {
 func TestBenign(t *testing.T) {
 	h100 := fixture(t, "all_reduce_2.13_h100x16.txt")
 	want := parse(t, h100, Options{})
-	row1G := lineOf(t, h100, "  1073741824     268435456")
+	row1G := textparsetest.LineOf(t, h100, "  1073741824     268435456")
 	with := func(s string) string { return strings.Join([]string{s, strings.Split(h100, "\n")[row1G-1]}, "\n") }
 	cases := []struct {
 		name string
@@ -352,7 +343,7 @@ func TestBenign(t *testing.T) {
 // NCCL_ALGO forced and the channels.
 func TestNCCLLog(t *testing.T) {
 	h100 := fixture(t, "all_reduce_2.13_h100x16.txt")
-	at := lineOf(t, h100, "#       size")
+	at := textparsetest.LineOf(t, h100, "#       size")
 	log := "ztan-mig-235z:6899:6950 [0] NCCL INFO NCCL_ALGO set by environment to Ring\n" +
 		"ztan-mig-235z:6899:6950 [0] NCCL INFO 16 coll channels, 16 collnet channels, 0 nvls channels, 16 p2p channels, 2 p2p channels per peer\n" +
 		"ztan-mig-235z:6899:6950 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
@@ -370,7 +361,7 @@ func TestNCCLLog(t *testing.T) {
 	// NCCL_ALGO does not apply to alltoall, which NCCL runs point to
 	// point: the table names no algorithm, as a simulated one does not.
 	a2a := fixture(t, "alltoall_2.18_rtx6000dx16_na.txt")
-	at = lineOf(t, a2a, "#       size")
+	at = textparsetest.LineOf(t, a2a, "#       size")
 	lines = strings.Split(a2a, "\n")
 	in = strings.Join(append(append(append([]string{}, lines[:at-1]...), log), lines[at-1:]...), "\n")
 	if tb := parse(t, in, Options{}); tb.Collective != "alltoall" || tb.Algorithm != "" || tb.Channels != 16 {

@@ -425,9 +425,9 @@ func TestOtherVerbs(t *testing.T) {
 		{"write given as read", fixture(t, "bw_gbits.txt"), ReadBW, 2, "this is ib_write_bw output"},
 		{"send bidirectional", strings.Replace(read, "RDMA_Read BW Test", "Send_imm Bidirectional BW Test", 1), WriteBW, 2, "this is ib_send_bw output"},
 		{"atomic latency", strings.Replace(lat, "RDMA_Write Latency Test", "Atomic FETCH_AND_ADD Latency Test", 1), WriteLat, 2, "this is ib_atomic_lat output"},
-		{"4.5 json", strings.Replace(j45, "RDMA_Write_BW_Test", "RDMA_Read_BW_Test", 1), WriteBW, lineOf(t, j45, "RDMA_Write_BW_Test"), `this is ib_read_bw output (its test is "RDMA_Read_BW_Test")`},
+		{"4.5 json", strings.Replace(j45, "RDMA_Write_BW_Test", "RDMA_Read_BW_Test", 1), WriteBW, textparsetest.LineOf(t, j45, "RDMA_Write_BW_Test"), `this is ib_read_bw output (its test is "RDMA_Read_BW_Test")`},
 		{"24 json", strings.Replace(j24, "RDMA_Write_Lat", "Send_Lat", 1), WriteLat, 0, "this is ib_send_lat output"},
-		{"read latency given as read bw", strings.Replace(lat, "RDMA_Write Latency Test", "RDMA_Read Latency Test", 1), ReadBW, lineOf(t, lat, "#bytes"), "this is a latency report (ib_read_lat), expected ib_read_bw output"},
+		{"read latency given as read bw", strings.Replace(lat, "RDMA_Write Latency Test", "RDMA_Read Latency Test", 1), ReadBW, textparsetest.LineOf(t, lat, "#bytes"), "this is a latency report (ib_read_lat), expected ib_read_bw output"},
 		{"latency without banner given as send bw", lat[strings.Index(lat, " #bytes"):], SendBW, 1, "this is a latency report (ib_send_lat), expected ib_send_bw output"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -454,15 +454,4 @@ func TestOtherVerbs(t *testing.T) {
 	if _, err := ParseBWOf(strings.NewReader(read), WriteLat); err == nil || strings.Contains(err.Error(), "line") {
 		t.Errorf("a latency test asked of the bandwidth parser: %v", err)
 	}
-}
-
-func lineOf(t *testing.T, in, sub string) int {
-	t.Helper()
-	for i, l := range strings.Split(in, "\n") {
-		if strings.Contains(l, sub) {
-			return i + 1
-		}
-	}
-	t.Fatalf("no line holds %q", sub)
-	return 0
 }

@@ -121,3 +121,16 @@ func RoundTrip[T any](t testing.TB, v *T) {
 		t.Fatalf("round trip changed:\n%s\n%s", b, b2)
 	}
 }
+
+// LineOf is the 1-based number of the first line of in that holds sub,
+// where a test expects an error to point.
+func LineOf(t testing.TB, in, sub string) int {
+	t.Helper()
+	for i, l := range strings.Split(in, "\n") {
+		if strings.Contains(l, sub) {
+			return i + 1
+		}
+	}
+	t.Fatalf("no line holds %q", sub)
+	return 0
+}
