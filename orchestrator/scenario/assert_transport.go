@@ -117,15 +117,21 @@ func identTransport(p []string) string {
 	return ""
 }
 
+// transportsRun is the set of transports the run's variants run.
+func transportsRun(specs []runtime.VariantSpec) map[string]bool {
+	runs := map[string]bool{}
+	for _, vs := range specs {
+		runs[vs.Transport.Name] = true
+	}
+	return runs
+}
+
 // checkTransportsRun refuses, before anything runs, an assertion on a
 // transport's figures that no variant of the run can have: no variant runs
 // that transport on this lab, and no when guard leaves the assertion out
 // anywhere, so it would fail every variant once the run had been paid for.
 func (s *Spec) checkTransportsRun(specs []runtime.VariantSpec) error {
-	runs := map[string]bool{}
-	for _, vs := range specs {
-		runs[vs.Transport.Name] = true
-	}
+	runs := transportsRun(specs)
 	for i, e := range s.exprs {
 		if e.guard != nil {
 			continue // the guard may leave it out where the figures are absent

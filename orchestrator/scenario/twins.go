@@ -119,10 +119,7 @@ func pointValue(pt Point, dim string) string {
 // without an InfiniBand one, uet without a UET one. The run would go ahead
 // without it and read as if it had applied.
 func (s *Spec) unreadSections(specs []runtime.VariantSpec) error {
-	runs := map[string]bool{}
-	for _, vs := range specs {
-		runs[vs.Transport.Name] = true
-	}
+	runs := transportsRun(specs)
 	for _, c := range []struct {
 		paths []string
 		tr    string
