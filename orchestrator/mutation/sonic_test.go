@@ -357,8 +357,16 @@ func sonicMutations() []mutation {
 			edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.dwrr50"]["weight"] = "1" })},
 		{field: "SCHEDULER weight", name: "weight 10 written 010",
 			edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.dwrr10"]["weight"] = "010" })},
-		{field: "SCHEDULER priority", name: "a strict priority order",
-			edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.strict"]["priority"] = "1" })},
+		// qosorch's handleSchedulerTable knows type, weight, meter_type,
+		// cir, cbs, pir and pbs: with any other field (priority) it
+		// creates no scheduler, and handleQueueTable applies neither the
+		// scheduler nor the WRED of the QUEUE entries naming it.
+		{field: "SCHEDULER type", name: "a priority field beside the RoCE queue's type: the scheduler is refused, the queue loses its ECN", harmful: true, rule: "QOS013", dataPlane: true,
+			edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.dwrr50"]["priority"] = "1" })},
+		{field: "SCHEDULER weight", name: "weight 256: SAI gets 0 (a uint8), the scheduler is refused, the queue loses its ECN", harmful: true, rule: "QOS013", dataPlane: true,
+			edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.dwrr50"]["weight"] = "256" })},
+		{field: "QUEUE scheduler", name: "RoCE queue on an undefined scheduler: the whole entry waits, the queue loses its ECN", harmful: true, rule: "QOS013", dataPlane: true,
+			edit: edit(func(d doc) { d.set("QUEUE", suffix("|3"), "scheduler", "scheduler.dwrr500") })},
 	}
 }
 
@@ -424,8 +432,12 @@ func sonicMutations2() []mutation {
 			edit: edit(func(d doc) { d.set("WRED_PROFILE", prefix("ECN_"), "ecn_mode_hint", "on") })},
 		mutation{field: "WRED_PROFILE wred_green_enable", name: "green WRED off: no marking", harmful: true, rule: "QOS005", dataPlane: true,
 			edit: edit(func(d doc) { d.set("WRED_PROFILE", ecnProfiles, "wred_green_enable", "false") })},
-		mutation{field: "WRED_PROFILE wred_green_enable", name: "True",
-			edit: edit(func(d doc) { d.set("WRED_PROFILE", ecnProfiles, "wred_green_enable", "True") })},
+		// ("True" is refused at its line: orchagent's convertBool takes
+		// only "true" and "false". orchestrator/nos/sonic's tests.)
+		mutation{field: "WRED_PROFILE wred_green_enable", name: "an unused profile's green WRED on",
+			edit: edit(func(d doc) {
+				d.add("WRED_PROFILE", "UNUSED", map[string]string{"ecn": "ecn_all", "wred_green_enable": "true", "green_min_threshold": "1000", "green_max_threshold": "2000"})
+			})},
 		mutation{field: "WRED_PROFILE green_min_threshold", name: "Kmin 819200 -> 3000000 on one leaf", harmful: true, rule: "QOS018", dataPlane: true,
 			edit: edit(func(d doc) { d.set("WRED_PROFILE", prefix("ECN_819200_"), "green_min_threshold", "3000000") }, "leaf1")},
 		mutation{field: "WRED_PROFILE green_min_threshold", name: "written with a leading 0",
@@ -456,8 +468,10 @@ func sonicMutations2() []mutation {
 		out = append(out,
 			mutation{field: "WRED_PROFILE wred_" + c + "_enable", name: c + " WRED off", harmful: true, rule: "QOS018", why: colour,
 				edit: edit(func(d doc) { d.set("WRED_PROFILE", ecnProfiles, "wred_"+c+"_enable", "false") })},
-			mutation{field: "WRED_PROFILE wred_" + c + "_enable", name: "True",
-				edit: edit(func(d doc) { d.set("WRED_PROFILE", ecnProfiles, "wred_"+c+"_enable", "True") })},
+			mutation{field: "WRED_PROFILE wred_" + c + "_enable", name: "an unused profile's " + c + " WRED on",
+				edit: edit(func(d doc) {
+					d.add("WRED_PROFILE", "UNUSED_"+c, map[string]string{"ecn": "ecn_all", "wred_" + c + "_enable": "true", c + "_min_threshold": "1000", c + "_max_threshold": "2000"})
+				})},
 			mutation{field: "WRED_PROFILE " + c + "_min_threshold", name: c + " minimum above its maximum", harmful: true, rule: "QOS004", why: colour,
 				edit: edit(func(d doc) { d.set("WRED_PROFILE", ecnProfiles, c+"_min_threshold", "99999999") })},
 			mutation{field: "WRED_PROFILE " + c + "_min_threshold", name: "written with a leading 0",

@@ -1375,7 +1375,7 @@ func (l *linter) unresolved(d *DeviceConfig) {
 			i = len(found)
 			fix := fmt.Sprintf("define %s|%s, or point %s at one that exists", u.Table, u.Ref, u.Field)
 			if u.Rejected != "" {
-				fix = fmt.Sprintf("give %s|%s only fields the switch knows", u.Table, u.Ref)
+				fix = fmt.Sprintf("correct %s|%s as said, so that the switch creates it", u.Table, u.Ref)
 			}
 			found = append(found, Finding{Rule: RuleUnresolved, Severity: SevError, Device: d.Device, Where: u.Where, Fix: fix})
 		} else {

@@ -751,3 +751,64 @@ func TestPortQoSMapWithUndefinedNameAppliesNothing(t *testing.T) {
 		t.Errorf("no unresolved pfc_to_pg_map noted: %+v", dc.Unresolved)
 	}
 }
+
+// qosorch's handleQueueTable applies a QUEUE entry's scheduler and WRED
+// only once both references resolve: one naming nothing, or an entry
+// orchagent refused (a field it does not know, priority included; a
+// weight SAI refuses once written as a uint8), leaves the queue with the
+// default scheduling and no WRED, so no ECN. A weight over 255 that lands
+// in 1-100 as a uint8 is taken as that.
+func TestQueueEntryAppliesWhollyOrNotAtAll(t *testing.T) {
+	const wred = `"WRED_PROFILE": {"w": {"ecn": "ecn_all", "wred_green_enable": "true", "green_min_threshold": "1000000", "green_max_threshold": "2000000", "green_drop_probability": "5"}},
+		"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3"}}`
+	for _, c := range []struct {
+		name, sched, queue string
+		weight             int
+		ecn                bool
+	}{
+		{"as written", `"s": {"type": "DWRR", "weight": "50"}`, `"scheduler": "s", "wred_profile": "w"`, 50, true},
+		{"scheduler undefined", `"s": {"type": "DWRR", "weight": "50"}`, `"scheduler": "s2", "wred_profile": "w"`, 1, false},
+		{"WRED profile undefined", `"s": {"type": "DWRR", "weight": "50"}`, `"scheduler": "s", "wred_profile": "w2"`, 1, false},
+		{"a priority field", `"s": {"type": "DWRR", "weight": "50", "priority": "1"}`, `"scheduler": "s", "wred_profile": "w"`, 1, false},
+		{"weight 256 (0 as a uint8)", `"s": {"type": "DWRR", "weight": "256"}`, `"scheduler": "s", "wred_profile": "w"`, 1, false},
+		{"weight 0", `"s": {"type": "DWRR", "weight": "0"}`, `"scheduler": "s", "wred_profile": "w"`, 1, false},
+		{"weight 101", `"s": {"type": "DWRR", "weight": "101"}`, `"scheduler": "s", "wred_profile": "w"`, 1, false},
+		{"weight 300 (44 as a uint8)", `"s": {"type": "DWRR", "weight": "300"}`, `"scheduler": "s", "wred_profile": "w"`, 44, true},
+		{"a strict scheduler's weight is not SAI's", `"s": {"type": "STRICT", "weight": "0"}`, `"scheduler": "s", "wred_profile": "w"`, 0, true},
+	} {
+		db := `{"QUEUE": {"Ethernet0|3": {` + c.queue + `}}, "SCHEDULER": {` + c.sched + `}, ` + wred + `}`
+		dc, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(db)})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		q := dc.Port("Ethernet0").Queue(3)
+		if q.Weight != c.weight || (q.ECN != nil) != c.ecn {
+			t.Errorf("%s: queue 3 weight %d, ECN %+v; want weight %d, ECN %v", c.name, q.Weight, q.ECN, c.weight, c.ecn)
+		}
+		if !c.ecn && (len(dc.Unresolved) == 0 || !strings.Contains(dc.Unresolved[0].Effect, "applies none of the QUEUE entry")) {
+			t.Errorf("%s: unresolved %+v, want the whole entry said not applied", c.name, dc.Unresolved)
+		}
+	}
+}
+
+// WredMapHandler's convertBool takes only "true" and "false": "True" is
+// refused at its line with the fix, and a probability is a whole percent
+// (stoi: 20.0 is 20, 0.5 is 0).
+func TestWREDExactWords(t *testing.T) {
+	db := `{"WRED_PROFILE": {"w": {"ecn": "ecn_all", "wred_green_enable": "True", "green_min_threshold": "1000000", "green_max_threshold": "2000000"}}}`
+	_, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(db)})
+	if err == nil || !strings.Contains(err.Error(), `wred_green_enable: "True" is not "true"`) || !strings.Contains(err.Error(), `fix: write "true"`) {
+		t.Errorf("True: %v", err)
+	}
+	for prob, want := range map[string]float64{"20.0": 0.20, "0.5": 0, "5": 0.05} {
+		db := `{"QUEUE": {"Ethernet0|3": {"wred_profile": "w"}}, "PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3"}},
+			"WRED_PROFILE": {"w": {"ecn": "ecn_all", "wred_green_enable": "true", "green_min_threshold": "1000000", "green_max_threshold": "2000000", "green_drop_probability": "` + prob + `"}}}`
+		dc, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(db)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e := dc.Port("Ethernet0").Queue(3).ECN; e == nil || e.Pmax != want {
+			t.Errorf("green_drop_probability %s: ECN %+v, want Pmax %g", prob, e, want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package sonic
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -376,9 +377,9 @@ func (r *resolver) pqmEntryApplied(key string, e *PortQoSMapEntry, port string) 
 	// qosorch creates no SCHEDULER of an entry it refuses, so a name of
 	// one stays undefined to it.
 	if n := cfgRefName(e.Scheduler); n != "" {
-		if se := r.db.Scheduler[n]; se != nil && len(se.Extra) > 0 {
+		if se := r.db.Scheduler[n]; se != nil && schedulerRefused(se) != "" {
 			r.refused("PORT_QOS_MAP|"+key, "scheduler", n, "SCHEDULER",
-				"orchagent applies none of the entry (it waits for the scheduler to be created): the port keeps the default maps (every DSCP to TC0), no PFC, no watchdog priorities and no shaper", unknownFields(se.Extra), port)
+				"orchagent applies none of the entry (it waits for the scheduler to be created): the port keeps the default maps (every DSCP to TC0), no PFC, no watchdog priorities and no shaper", schedulerRefused(se), port)
 			applied = false
 		}
 	}
@@ -707,20 +708,45 @@ func (r *resolver) queue(port string, q int) (qos.QueueConfig, error) {
 	if e != nil {
 		origin = append(origin, "QUEUE|"+key)
 	}
-	sched := ""
+	sched, wred := "", ""
 	if e != nil {
-		sched = cfgRefName(e.Scheduler)
+		sched, wred = cfgRefName(e.Scheduler), cfgRefName(e.WREDProfile)
 	}
-	switch se, ok := r.db.Scheduler[sched]; {
+	// qosorch's handleQueueTable resolves the entry's scheduler and then
+	// its wred_profile, and applies either only once both resolve: a
+	// reference to an entry that is not there, or that orchagent refused
+	// (it never created the object), makes it retry the whole QUEUE entry
+	// (task_need_retry), so the queue keeps SAI's defaults for both: DWRR
+	// weight 1 and no WRED.
+	const whole = "orchagent applies none of the QUEUE entry until both its scheduler and its wred_profile resolve, so the queue keeps the default scheduling (DWRR weight 1) and has no WRED: it neither marks ECN nor drops early"
+	se, schedOK := r.db.Scheduler[sched]
+	we, wredOK := r.db.WRED[wred]
+	var notApplied bool
+	switch {
+	case sched == "":
+	case !schedOK:
+		r.unresolved("QUEUE|"+key, "scheduler", sched, "SCHEDULER", whole, port)
+		notApplied = true
+	case schedulerRefused(se) != "":
+		r.refused("QUEUE|"+key, "scheduler", sched, "SCHEDULER", whole, schedulerRefused(se), port)
+		notApplied = true
+	}
+	switch {
+	case wred == "":
+	case !wredOK:
+		r.unresolved("QUEUE|"+key, "wred_profile", wred, "WRED_PROFILE", whole, port)
+		notApplied = true
+	case len(we.Extra) > 0:
+		r.refused("QUEUE|"+key, "wred_profile", wred, "WRED_PROFILE", whole, unknownFields(we.Extra), port)
+		notApplied = true
+	}
+	switch {
+	case notApplied:
+		qc.Weight = 1
+		return r.queueBuffer(qc, port, q, origin)
 	case sched == "":
 		qc.Weight = 1
 		r.def("QUEUE scheduler", "DWRR weight 1", srcSAI+": a queue without a scheduler profile", port, false)
-	case !ok:
-		qc.Weight = 1
-		r.unresolved("QUEUE|"+key, "scheduler", sched, "SCHEDULER", "the queue keeps the default scheduling (DWRR weight 1)", port)
-	case len(se.Extra) > 0:
-		qc.Weight = 1
-		r.refused("QUEUE|"+key, "scheduler", sched, "SCHEDULER", "the queue keeps the default scheduling (DWRR weight 1)", unknownFields(se.Extra), port)
 	default:
 		switch se.Type {
 		case "STRICT":
@@ -731,7 +757,7 @@ func (r *resolver) queue(port string, q int) (qos.QueueConfig, error) {
 			}
 			qc.Weight = 1
 			if se.Weight != nil {
-				qc.Weight = *se.Weight
+				qc.Weight = schedulerWeight(*se.Weight)
 			} else {
 				r.def("SCHEDULER weight", "1", srcYANG, port, false)
 			}
@@ -744,20 +770,45 @@ func (r *resolver) queue(port string, q int) (qos.QueueConfig, error) {
 		}
 		qc.Shaper = sh
 	}
-	wred := ""
-	if e != nil {
-		wred = cfgRefName(e.WREDProfile)
-	}
 	if wred != "" {
-		we, ok := r.db.WRED[wred]
-		if !ok {
-			r.unresolved("QUEUE|"+key, "wred_profile", wred, "WRED_PROFILE", "the queue has no WRED: it neither marks ECN nor drops early", port)
-		} else if len(we.Extra) > 0 {
-			r.refused("QUEUE|"+key, "wred_profile", wred, "WRED_PROFILE", "the queue has no WRED: it neither marks ECN nor drops early", unknownFields(we.Extra), port)
-		} else if err := r.wred(&qc, wred, we, port); err != nil {
+		if err := r.wred(&qc, wred, we, port); err != nil {
 			return qc, err
 		}
 	}
+	return r.queueBuffer(qc, port, q, origin)
+}
+
+// schedulerWeight is the weight a SCHEDULER entry's weight gives the
+// queue: qosorch writes it to SAI as a uint8 ((uint8_t)stoi(value)), so 300
+// is 44 (schedulerRefused refuses what that leaves outside SAI's 1-100).
+func schedulerWeight(w int) int { return int(uint8(w)) }
+
+// schedulerRefused says why orchagent creates no scheduler object for a
+// SCHEDULER entry ("" when it does): a field its handleSchedulerTable does
+// not know (type, weight, meter_type, cir, cbs, pir and pbs are the ones it
+// does: "Unknown field", task_invalid_entry), or a DWRR or WRR weight that
+// SAI refuses once qosorch has truncated it to a uint8 (SAI's scheduling
+// weight is 1-100, saischeduler.h): every QUEUE entry naming it then
+// retries for ever.
+func schedulerRefused(se *SchedulerEntry) string {
+	if len(se.Extra) > 0 {
+		return unknownFields(se.Extra)
+	}
+	if se.Weight != nil && se.Type != "STRICT" {
+		if w := schedulerWeight(*se.Weight); w < 1 || w > 100 {
+			if w != *se.Weight {
+				return fmt.Sprintf("its weight %d reaches SAI as %d (qosorch writes it as a uint8), outside SAI's scheduling weights 1-100, so the scheduler is not created", *se.Weight, w)
+			}
+			return fmt.Sprintf("its weight %d is outside SAI's scheduling weights 1-100, so the scheduler is not created", *se.Weight)
+		}
+	}
+	return ""
+}
+
+// queueBuffer completes queue q of port with its egress buffer profile
+// (BUFFER_QUEUE, which bufferorch applies on its own, whatever QUEUE's
+// entry does) and the entries it came from.
+func (r *resolver) queueBuffer(qc qos.QueueConfig, port string, q int, origin []string) (qos.QueueConfig, error) {
 	if r.buffers {
 		bkey, be := entryFor(r.bufferQueueKeys, port, q)
 		if cands := bufferCandidates(r.bufferQueueKeys[port], q); len(cands) > 1 && !r.stalled["BUFFER_QUEUE"] {
@@ -887,7 +938,9 @@ func (r *resolver) wred(qc *qos.QueueConfig, name string, we *WREDEntry, port st
 		}
 		p := 100.0
 		if prob != nil {
-			p = *prob
+			// qosorch reads the percentage with stoi: 20.0 is 20, 0.5
+			// is 0 (which marks nothing below Kmax).
+			p = math.Trunc(*prob)
 		} else {
 			r.def("WRED_PROFILE "+c+"_drop_probability", "100", "SAI default", port, false)
 		}

@@ -172,8 +172,7 @@ type QueueEntry struct {
 // SchedulerEntry is SCHEDULER|<name>.
 type SchedulerEntry struct {
 	Type      string `cfg:"type" use:"simulated" why:"STRICT queues are served first; DWRR and WRR share by weight"`
-	Weight    *int   `cfg:"weight" use:"simulated" why:"the queue's DWRR share"`
-	Priority  *int   `cfg:"priority" use:"ignored" why:"the order among strict queues: the simulator serves strict queues highest queue number first"`
+	Weight    *int   `cfg:"weight" use:"simulated" why:"the queue's DWRR share, 1-100 as SAI takes it once qosorch has written it as a uint8 (300 is 44): outside that no scheduler is created, and the queues naming it keep neither it nor their WRED"`
 	MeterType string `cfg:"meter_type" use:"simulated" why:"the unit of the shaper of the queue (or, named by PORT_QOS_MAP, the port) the scheduler serves: bytes (the default: pir in bytes per second, pbs in bytes) or packets (pir in packets per second, pbs in packets: the queue, or the port, sends at most pir frames a second whatever their size)"`
 	CIR       string `cfg:"cir" use:"ignored" why:"the queue's guaranteed minimum rate: the simulator does not simulate the guaranteed minimum" risk:"a queue with a guaranteed minimum is served ahead of the weights up to that rate, so the other queues get less of the link than the figures show"`
 	CBS       string `cfg:"cbs" use:"ignored" why:"the burst of the queue's guaranteed minimum rate: the simulator does not simulate the guaranteed minimum" risk:"a queue with a guaranteed minimum is served ahead of the weights up to that rate, so the other queues get less of the link than the figures show"`
@@ -189,7 +188,7 @@ type WREDEntry struct {
 	GreenEnable      *bool    `cfg:"wred_green_enable" use:"simulated" why:"WRED on green packets, the colour of every unpoliced packet: false neither marks nor drops them"`
 	GreenMin         *int64   `cfg:"green_min_threshold" use:"simulated" why:"queue depth (bytes) where green marking or early drop starts: ECN Kmin"`
 	GreenMax         *int64   `cfg:"green_max_threshold" use:"simulated" why:"queue depth (bytes) where the green probability reaches its maximum: ECN Kmax"`
-	GreenProbability *float64 `cfg:"green_drop_probability" use:"simulated" why:"green marking (or drop) probability at the maximum threshold, percent: ECN Pmax"`
+	GreenProbability *float64 `cfg:"green_drop_probability" use:"simulated" why:"green marking (or drop) probability at the maximum threshold, a whole percent (qosorch reads it with stoi: 0.5 is 0): ECN Pmax"`
 	YellowEnable     *bool    `cfg:"wred_yellow_enable" use:"lint" why:"no simulated packet is policed to yellow or red"`
 	YellowMin        *int64   `cfg:"yellow_min_threshold" use:"lint" why:"no simulated packet is policed to yellow or red"`
 	YellowMax        *int64   `cfg:"yellow_max_threshold" use:"lint" why:"no simulated packet is policed to yellow or red"`
@@ -472,7 +471,9 @@ func decodeEntry(table, key string, fields map[string]string, ev reflect.Value, 
 			}
 			fv.Set(reflect.ValueOf(&n))
 		case typBoolPtr:
-			switch strings.ToLower(strings.TrimSpace(val)) {
+			// orchagent compares the exact words (WredMapHandler's
+			// convertBool): "True" or "true " refuses the whole entry.
+			switch val {
 			case "true":
 				b := true
 				fv.Set(reflect.ValueOf(&b))
@@ -480,6 +481,10 @@ func decodeEntry(table, key string, fields map[string]string, ev reflect.Value, 
 				b := false
 				fv.Set(reflect.ValueOf(&b))
 			default:
+				if w := strings.ToLower(strings.TrimSpace(val)); w == "true" || w == "false" {
+					return &FieldValueError{Table: table, Key: key, Field: f,
+						msg: fmt.Sprintf("%s|%s field %s: %q is not %q: orchagent reads only the exact lower-case words and refuses the whole entry (fix: write %q)", table, key, f, val, w, w)}
+				}
 				return bad(`"true" or "false"`)
 			}
 		default:
