@@ -37,9 +37,18 @@ was never up, succeeds and changes nothing.`,
 			// A lab never brought up here is fine for down (it is
 			// idempotent) when labctl knows the lab; labState refuses a
 			// name it does not know, a likely typo.
-			if st == nil || st.State == runtime.StateDown {
+			if st == nil {
+				// Nothing was recorded, so nothing is: the lab stays
+				// never up (no state.json is written for it).
 				if format == "json" {
-					return writeStatus(app, format, []*runtime.Status{{Lab: name, State: runtime.StateDown}})
+					return writeStatus(app, format, []*runtime.Status{runtime.NeverUp(name)})
+				}
+				fmt.Fprintf(app.Out, "lab %s is not up (never brought up); nothing to do\n", name)
+				return nil
+			}
+			if st.State == runtime.StateDown {
+				if format == "json" {
+					return writeStatus(app, format, []*runtime.Status{st})
 				}
 				fmt.Fprintf(app.Out, "lab %s is not up; nothing to do\n", name)
 				return nil

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -19,7 +20,9 @@ func newStatusCmd(app *App) *cobra.Command {
 		Short: "Show the state of one lab, or of every lab in the work directory",
 		Long: `status reads topologies/<lab>/state.json: the runtime a lab runs on, its NOS,
 its state (deploying, up, degraded, stopping, down, failed) and its nodes.
-Without a lab it lists every lab under topologies/. For a lab on containerlab
+Without a lab it lists every lab under topologies/. A lab whose topology is
+there (labctl topo, config render) but that was never brought up is
+never-up, with no runtime, nodes or times. For a lab on containerlab
 or clabernetes it asks the runtime which nodes run, whatever the recorded
 state: after a failed or interrupted up it shows the containers still running
 (and that 'labctl down' removes them).`,
@@ -47,12 +50,23 @@ state: after a failed or interrupted up it shows the containers still running
 					return err
 				}
 				if st == nil {
-					return exitcode.Usagef("lab %s was never brought up in %s (fix: run 'labctl up %s')", name, app.TopologiesDir(), name)
+					// A lab whose topology is here (labctl topo, config
+					// render) exists: never up is its state, not bad
+					// input. A name with nothing here is a likely wrong
+					// --dir or a lab not made yet.
+					if _, err := os.Stat(labDir(app, name)); err != nil {
+						return exitcode.Usagef("lab %s was never brought up in %s (fix: run 'labctl up %s')", name, app.TopologiesDir(), name)
+					}
+					st = runtime.NeverUp(name)
 				}
 				sts = []*runtime.Status{st}
 			}
 			var notes []string
 			for _, st := range sts {
+				if st.State == runtime.StateNeverUp {
+					notes = append(notes, fmt.Sprintf("lab %s: its topology is in %s but it was never brought up; 'labctl up %s' brings it up", st.Lab, labDir(app, st.Lab), st.Lab))
+					continue
+				}
 				if note := liveStatus(cmd.Context(), app, st, kube); note != "" {
 					notes = append(notes, note)
 				}

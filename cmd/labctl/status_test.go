@@ -77,3 +77,58 @@ func TestStatusShowsWhatRunsAfterAFailedUp(t *testing.T) {
 		}
 	}
 }
+
+// A lab whose topology was rendered (labctl topo) but never brought up is
+// listed as never-up, in JSON without Go zero values that read as facts
+// (runtime "", year-1 times, schema_version 0) and in the table without
+// "0/0 running"; status of it exits 0 (it exists; never up is its state),
+// and down stays a no-op that writes no state.json.
+func TestStatusOfALabNeverUp(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if code, _, stderr := runCLI(t, "topo", "16gpu", "--dir", dir); code != 0 {
+		t.Fatalf("topo: exit %d: %s", code, stderr)
+	}
+	check := func(what string, entry map[string]any) {
+		t.Helper()
+		if entry["state"] != runtime.StateNeverUp || entry["schema_version"] != float64(runtime.StateSchemaVersion) {
+			t.Errorf("%s: state %v schema_version %v, want %s and %d", what, entry["state"], entry["schema_version"], runtime.StateNeverUp, runtime.StateSchemaVersion)
+		}
+		for _, k := range []string{"runtime", "created", "updated"} {
+			if v, ok := entry[k]; ok {
+				t.Errorf("%s: %s is %v, want it absent", what, k, v)
+			}
+		}
+		if entry["nodes"] != nil {
+			t.Errorf("%s: nodes %v, want none", what, entry["nodes"])
+		}
+	}
+	code, out, stderr := runCLI(t, "status", "--dir", dir, "-o", "json")
+	var list struct {
+		Labs []map[string]any `json:"labs"`
+	}
+	if err := json.Unmarshal([]byte(out), &list); err != nil || code != 0 || len(list.Labs) != 1 {
+		t.Fatalf("status -o json: exit %d, %v: %s%s", code, err, out, stderr)
+	}
+	check("status -o json", list.Labs[0])
+	for _, args := range [][]string{{"status", "16gpu", "-o", "json"}, {"down", "16gpu", "-o", "json"}} {
+		code, out, stderr := runCLI(t, append(args, "--dir", dir)...)
+		var entry map[string]any
+		if err := json.Unmarshal([]byte(out), &entry); err != nil || code != 0 {
+			t.Fatalf("%v: exit %d, %v: %s%s", args, code, err, out, stderr)
+		}
+		check(strings.Join(args, " "), entry)
+	}
+	for _, args := range [][]string{{"status"}, {"status", "16gpu"}} {
+		code, out, stderr := runCLI(t, append(args, "--dir", dir)...)
+		if code != 0 || !strings.Contains(out, "never-up") || strings.Contains(out, "0/0 running") || !strings.Contains(out, "never brought up; 'labctl up 16gpu' brings it up") {
+			t.Errorf("%v: exit %d:\n%s%s", args, code, out, stderr)
+		}
+	}
+	if code, out, stderr := runCLI(t, "down", "16gpu", "--dir", dir); code != 0 || !strings.Contains(out, "never brought up") {
+		t.Errorf("down: exit %d: %s%s", code, out, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "topologies", "16gpu", runtime.StateFile)); err == nil {
+		t.Error("down of a lab never up wrote a state.json")
+	}
+}

@@ -405,7 +405,12 @@ func writeStatusTable(app *App, sts []*runtime.Status) error {
 				running++
 			}
 		}
-		nodes := fmt.Sprintf("%d/%d running", running, len(s.Nodes))
+		// No nodes recorded (never up, unreadable, an up that failed
+		// before deploying): "0/0 running" would read as a count.
+		nodes := "-"
+		if len(s.Nodes) > 0 {
+			nodes = fmt.Sprintf("%d/%d running", running, len(s.Nodes))
+		}
 		updated := "-"
 		if !s.Updated.IsZero() {
 			updated = s.Updated.UTC().Format("2006-01-02 15:04:05Z")

@@ -214,7 +214,8 @@ func markDown(l *Lab, st *Status) (*Status, error) {
 
 // ListStates returns the recorded status of every lab under topologiesDir
 // (each topologies/<lab>/state.json), sorted by lab name. Labs whose
-// topology exists but that were never brought up are listed as down. A
+// topology exists but that were never brought up are listed as
+// StateNeverUp: down would say they once ran. A
 // state file that cannot be read does not hide the other labs: its lab is
 // listed as StateUnreadable and the problems are returned joined, after
 // the full list.
@@ -235,10 +236,10 @@ func ListStates(topologiesDir string) ([]*Status, error) {
 		st, err := ReadState(filepath.Join(topologiesDir, e.Name()))
 		if err != nil {
 			errs = append(errs, err)
-			st = &Status{Lab: e.Name(), State: StateUnreadable, Error: err.Error()}
+			st = &Status{SchemaVersion: StateSchemaVersion, Lab: e.Name(), State: StateUnreadable, Error: err.Error()}
 		}
 		if st == nil {
-			st = &Status{Lab: e.Name(), State: StateDown}
+			st = NeverUp(e.Name())
 		}
 		out = append(out, st)
 	}

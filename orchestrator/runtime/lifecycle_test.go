@@ -195,7 +195,7 @@ func TestListStates(t *testing.T) {
 	for _, s := range sts {
 		got = append(got, s.Lab+"="+s.State)
 	}
-	if strings.Join(got, " ") != "a=up b=up c=down" {
+	if strings.Join(got, " ") != "a=up b=up c=never-up" {
 		t.Errorf("ListStates = %v", got)
 	}
 	if sts, err := ListStates(filepath.Join(top, "missing")); err != nil || len(sts) != 0 {

@@ -36,6 +36,11 @@ const (
 	// StateUnreadable is listed for a lab whose state.json cannot be
 	// read; it is never written.
 	StateUnreadable = "unreadable"
+	// StateNeverUp is listed for a lab whose topology was rendered in the
+	// work directory (labctl topo, config render, a dry-run up) but that
+	// was never brought up: it has no state.json, so no runtime, nodes or
+	// times to report. It is never written.
+	StateNeverUp = "never-up"
 )
 
 // Node states.
@@ -51,16 +56,20 @@ const (
 type Status struct {
 	SchemaVersion int    `json:"schema_version"`
 	Lab           string `json:"lab"`
-	Runtime       string `json:"runtime"`
-	NOS           string `json:"nos,omitempty"`
+	// Runtime, Created and Updated are absent on a lab listed but never
+	// recorded (StateNeverUp, StateUnreadable): it has none, and "" or
+	// year 1 would read as values. state.json always holds them.
+	Runtime string `json:"runtime,omitempty"`
+	NOS     string `json:"nos,omitempty"`
 	// State is one of StateDeploying, StateUp, StateDegraded, StateStopping,
-	// StateDown, StateFailed.
+	// StateDown, StateFailed; a listed lab may also be StateUnreadable or
+	// StateNeverUp.
 	State string       `json:"state"`
 	Nodes []NodeStatus `json:"nodes"`
 	// Created is when the lab was first brought up, Updated when state.json
 	// was last written.
-	Created time.Time `json:"created"`
-	Updated time.Time `json:"updated"`
+	Created time.Time `json:"created,omitzero"`
+	Updated time.Time `json:"updated,omitzero"`
 	// Spec is where the lab spec came from ("catalog:64gpu" or a path).
 	Spec string `json:"spec,omitempty"`
 	// Error is the last lifecycle error, if State is StateFailed.
@@ -82,6 +91,13 @@ type NodeStatus struct {
 	Mgmt  string `json:"mgmt,omitempty"`  // management address on a live lab
 	Kind  string `json:"kind,omitempty"`  // containerlab kind or "sim"
 	Image string `json:"image,omitempty"` // container image on a live lab
+}
+
+// NeverUp is the status listed for lab when the work directory holds its
+// topology but no state.json: never brought up (StateNeverUp), nothing
+// else known.
+func NeverUp(lab string) *Status {
+	return &Status{SchemaVersion: StateSchemaVersion, Lab: lab, State: StateNeverUp}
 }
 
 // IsUp reports whether scenarios can run on the lab.
