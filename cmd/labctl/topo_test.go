@@ -212,17 +212,57 @@ func TestTraceDown(t *testing.T) {
 		t.Fatalf("exit %d, stderr %s; want 1 and unreachable", code, stderr)
 	}
 	var p struct {
-		Down        []string `json:"down"`
-		Unreachable string   `json:"unreachable"`
-		Hops        []struct {
-			Node string `json:"node"`
-		} `json:"hops"`
+		SchemaVersion int              `json:"schema_version"`
+		Down          []string         `json:"down"`
+		Unreachable   string           `json:"unreachable"`
+		Hops          []map[string]any `json:"hops"`
 	}
 	if err := json.Unmarshal([]byte(out), &p); err != nil {
 		t.Fatal(err)
 	}
-	if len(p.Down) != 16 || len(p.Hops) != 1 || p.Hops[0].Node != "leaf1" || !strings.Contains(p.Unreachable, "crosses AS 65000 twice") {
+	if p.SchemaVersion != 1 || len(p.Down) != 16 || len(p.Hops) != 1 || p.Hops[0]["node"] != "leaf1" || !strings.Contains(p.Unreachable, "crosses AS 65000 twice") {
 		t.Errorf("unreachable trace: %+v", p)
+	}
+	// What an unreachable destination has not got is null or absent, so
+	// that a script cannot read the partial path as a path: the hop
+	// counts, and the ECMP choice and hash of the switch with no route.
+	var raw map[string]any
+	if err := json.Unmarshal([]byte(out), &raw); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"switch_hops", "end_to_end_hops"} {
+		if v, ok := raw[k]; !ok || v != nil {
+			t.Errorf("unreachable trace: %s = %v (present %v), want null", k, v, ok)
+		}
+	}
+	for _, k := range []string{"chosen", "hash", "out"} {
+		if v, ok := p.Hops[0][k]; ok {
+			t.Errorf("unreachable trace: leaf1's %s = %v, want it absent", k, v)
+		}
+	}
+	if c, ok := p.Hops[0]["candidates"].([]any); !ok || len(c) != 0 {
+		t.Errorf("unreachable trace: leaf1's candidates %v, want []", p.Hops[0]["candidates"])
+	}
+	// A path that arrives has its counts, and a hash only where a switch
+	// chose among several next hops.
+	code, out, stderr = runCLI(t, "trace", "64gpu", "0", "32", "-o", "json")
+	var ok struct {
+		SchemaVersion int              `json:"schema_version"`
+		SwitchHops    *int             `json:"switch_hops"`
+		EndToEndHops  *int             `json:"end_to_end_hops"`
+		Hops          []map[string]any `json:"hops"`
+	}
+	if err := json.Unmarshal([]byte(out), &ok); err != nil || code != 0 {
+		t.Fatalf("exit %d, %v: %s", code, err, stderr)
+	}
+	if ok.SchemaVersion != 1 || ok.SwitchHops == nil || *ok.SwitchHops != 3 || ok.EndToEndHops == nil || *ok.EndToEndHops != 4 || len(ok.Hops) != 3 {
+		t.Fatalf("trace 64gpu 0 32: %s", out)
+	}
+	if _, has := ok.Hops[0]["hash"]; !has {
+		t.Errorf("leaf1 chose among 16 uplinks without a hash: %v", ok.Hops[0])
+	}
+	if _, has := ok.Hops[2]["hash"]; has || ok.Hops[2]["chosen"] != float64(0) {
+		t.Errorf("leaf2 has one way to host5, yet hash %v chosen %v", ok.Hops[2]["hash"], ok.Hops[2]["chosen"])
 	}
 	// One link by its port: the leaf hashes over the 15 left.
 	code, out, _ = runCLI(t, "trace", "64gpu", "0", "32", "--down", "leaf1:Ethernet128")

@@ -38,6 +38,10 @@ with --seed N routes its flows and collectives exactly as a trace with
 collisions. Hop counts are given both ways: switches crossed (Leaf ->
 Spine -> Leaf = 3) and end to end (NIC -> Leaf -> Spine -> Leaf -> NIC = 4).
 
+-o json carries schema_version 1. Its hop counts are null for an
+unreachable destination, and a hop's hash is there only where the switch
+chose among several next hops, its chosen index only where it has a route.
+
 --down takes links out first, as a scenario's link faults name them:
 node:port is one link (node:port.m member m of a merged one), node-node
 every link between the two nodes. The trace then shows the path once
@@ -92,7 +96,7 @@ twice.`,
 				path = partial
 			}
 			if format == "json" {
-				err = writeJSON(app.Out, path)
+				err = writeJSON(app.Out, traceJSONOf(path))
 			} else {
 				err = writeTrace(app.Out, g, path)
 			}
@@ -108,6 +112,68 @@ twice.`,
 	cmd.Flags().Uint16Var(&sport, "sport", fabric.DefaultSourcePort, "UDP source port of the flow (RoCE v2 varies it per QP; it changes the ECMP choice)")
 	cmd.Flags().StringArrayVar(&down, "down", nil, "a link to take down first (repeatable): node:port for one link, node-node for every link between two nodes")
 	return cmd
+}
+
+// traceSchemaVersion is the version of trace -o json's shape.
+const traceSchemaVersion = 1
+
+// traceJSON is trace -o json: fabric.Path with schema_version, and without
+// the figures a path that does not arrive has not got. The hop counts of
+// an unreachable destination are null (the partial path's lengths would
+// read as a path's), and a hop's ECMP hash and choice are absent where
+// the switch made no choice: hash 0 or chosen 0 would read as computed.
+type traceJSON struct {
+	SchemaVersion int             `json:"schema_version"`
+	Src           fabric.Endpoint `json:"src"`
+	Dst           fabric.Endpoint `json:"dst"`
+	Flow          fabric.FlowKey  `json:"flow"`
+	Hops          []traceHopJSON  `json:"hops"`
+	Links         []int           `json:"links"`
+	SwitchHops    *int            `json:"switch_hops"`
+	EndToEndHops  *int            `json:"end_to_end_hops"`
+	Down          []string        `json:"down,omitempty"`
+	Unreachable   string          `json:"unreachable,omitempty"`
+}
+
+type traceHopJSON struct {
+	Node string      `json:"node"`
+	Role fabric.Role `json:"role"`
+	In   string      `json:"in"`
+	// Out is absent on a switch with no route.
+	Out string `json:"out,omitempty"`
+	// Candidates is empty on a switch with no route: it has no next hop.
+	Candidates []fabric.Candidate `json:"candidates"`
+	// Chosen is absent without a route, Hash with fewer than two
+	// candidates (the switch hashes only to choose).
+	Chosen *int     `json:"chosen,omitempty"`
+	Hash   *uint64  `json:"hash,omitempty"`
+	ASPath []uint32 `json:"as_path,omitempty"`
+}
+
+func traceJSONOf(p fabric.Path) traceJSON {
+	// Lists are [] when empty (a source NIC whose link is down crosses
+	// nothing): null is for what was not computed.
+	out := traceJSON{SchemaVersion: traceSchemaVersion, Src: p.Src, Dst: p.Dst, Flow: p.Flow, Hops: []traceHopJSON{}, Links: p.Links, Down: p.Down, Unreachable: p.Unreachable}
+	if out.Links == nil {
+		out.Links = []int{}
+	}
+	if p.Unreachable == "" {
+		out.SwitchHops, out.EndToEndHops = &p.SwitchHops, &p.EndToEndHops
+	}
+	for _, h := range p.Hops {
+		j := traceHopJSON{Node: h.Node, Role: h.Role, In: h.In, Out: h.Out, Candidates: h.Candidates, ASPath: h.ASPath}
+		if j.Candidates == nil {
+			j.Candidates = []fabric.Candidate{}
+		}
+		if len(h.Candidates) > 0 {
+			j.Chosen = &h.Chosen
+		}
+		if len(h.Candidates) > 1 {
+			j.Hash = &h.Hash
+		}
+		out.Hops = append(out.Hops, j)
+	}
+	return out
 }
 
 func describeEndpoint(g *fabric.Graph, ep fabric.Endpoint) string {
