@@ -170,6 +170,11 @@ func TestTraceNotesOneServer(t *testing.T) {
 		if code != 0 || strings.Contains(out, "both NICs are on server host1") != tc.note {
 			t.Errorf("trace 0 %s: exit %d: %s%s", tc.dst, code, out, stderr)
 		}
+		// Both destinations are on leaf1: its route to them is
+		// connected, with no AS path (not leaf1's own ASN).
+		if !strings.Contains(out, "as path: none (leaf1's route is connected") || strings.Contains(out, "65101") {
+			t.Errorf("trace 0 %s: AS path of a same-leaf destination:\n%s", tc.dst, out)
+		}
 	}
 }
 
@@ -202,7 +207,7 @@ func TestTraceDown(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, w := range []string{"down: leaf1:Ethernet128, leaf1:Ethernet132, ... leaf1:Ethernet156 (8 links)", "path: host1 -> leaf1 -> spine2 -> leaf2 -> host5", "of 8 (hash", "as path: 65101 65000 65102"} {
+	for _, w := range []string{"down: leaf1:Ethernet128, leaf1:Ethernet132, ... leaf1:Ethernet156 (8 links)", "path: host1 -> leaf1 -> spine2 -> leaf2 -> host5", "of 8 (hash", "as path: 65000 65102 (leaf1's BGP route"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("output lacks %q:\n%s", w, out)
 		}

@@ -30,7 +30,10 @@ fabric. src and dst are GPU numbers (0-based: GPU g is NIC g%gpus_per_server
 of server g/gpus_per_server+1), hosts (host3 = its NIC 0) or host NICs
 (host3:2). Routes are those the lab's eBGP underlay converges to (RFC 7938:
 shortest AS path, ECMP over every equal one, no path holding a switch's own
-ASN), the routes the simulator forwards on. At every switch with several
+ASN), the routes the simulator forwards on. The AS path shown is the first
+switch's route as its RIB holds it: the next AS first, the destination
+leaf's last, not the switch's own ASN (a router adds it only when it
+advertises the route), and none when the destination is on that switch. At every switch with several
 equal-cost next hops it shows the candidates and the one the flow hash
 picks. The hash is seeded fabric-wide with --hash-seed: a simulated run
 with --seed N routes its flows and collectives exactly as a trace with
@@ -147,7 +150,9 @@ type traceHopJSON struct {
 	// candidates (the switch hashes only to choose).
 	Chosen *int     `json:"chosen,omitempty"`
 	Hash   *uint64  `json:"hash,omitempty"`
-	ASPath []uint32 `json:"as_path,omitempty"`
+	// ASPath is [] on the destination's own leaf (a connected route has
+	// none), null on a switch with no route.
+	ASPath []uint32 `json:"as_path"`
 }
 
 func traceJSONOf(p fabric.Path) traceJSON {
@@ -198,8 +203,15 @@ func writeTrace(w io.Writer, g *fabric.Graph, p fabric.Path) error {
 		// this pair over the server's scale-up domain instead.
 		pf("note: both NICs are on server %s: this is the fabric's path between them, which NCCL and the like do not take for its GPUs (they use the server's scale-up domain, NVLink)\n", p.Src.Host)
 	}
-	if len(p.Hops) > 0 && len(p.Hops[0].ASPath) > 0 {
-		pf("as path: %s (%s's BGP route)\n", asPath(p.Hops[0].ASPath), p.Hops[0].Node)
+	// The first switch's route as its RIB holds it: without its own ASN
+	// (a router adds that only when it advertises), and no AS path at all
+	// when the destination hangs off the switch itself.
+	if len(p.Hops) > 0 && p.Hops[0].ASPath != nil {
+		if h := p.Hops[0]; len(h.ASPath) == 0 {
+			pf("as path: none (%s's route is connected: the destination is on %s)\n", h.Node, h.Node)
+		} else {
+			pf("as path: %s (%s's BGP route, as its RIB holds it)\n", asPath(h.ASPath), h.Node)
+		}
 	}
 	for _, h := range p.Hops {
 		if len(h.Candidates) == 0 {

@@ -156,7 +156,7 @@ func (r *Router) Trace(src, dst Endpoint, flow FlowKey, seed uint64, down []Link
 			}
 			hop.Candidates = []Candidate{{Port: dstLink.B.Port, Peer: dst.Host, Member: 1, Merged: 1, Link: dstLink.ID}}
 			hop.Out = dstLink.B.Port
-			hop.ASPath = r.rg.ASPath(table, cur)
+			hop.ASPath = r.ribPath(table, cur)
 			path.Hops = append(path.Hops, hop)
 			path.Links = append(path.Links, dstLink.ID)
 			path.SwitchHops = len(path.Hops)
@@ -184,7 +184,7 @@ func (r *Router) Trace(src, dst Endpoint, flow FlowKey, seed uint64, down []Link
 		}
 		c := hop.Candidates[hop.Chosen]
 		hop.Out = c.Port
-		hop.ASPath = r.rg.ASPath(table, cur)
+		hop.ASPath = r.ribPath(table, cur)
 		path.Hops = append(path.Hops, hop)
 		path.Links = append(path.Links, c.Link)
 		peer := routing.Peer(next[hop.Chosen])
@@ -196,6 +196,19 @@ func (r *Router) Trace(src, dst Endpoint, flow FlowKey, seed uint64, down []Link
 		}
 	}
 	return Path{}, fmt.Errorf("trace %s -> %s: the route loops (graph is inconsistent)", src, dst)
+}
+
+// ribPath is the AS path of the route switch n holds towards the table's
+// origin, as its RIB shows it: the path its best neighbour advertised,
+// without n's own ASN (a router prepends that only when it advertises the
+// route onwards). Empty, not nil, at the origin, whose prefix is
+// connected; nil without a route.
+func (r *Router) ribPath(t *routing.Table, n int32) []uint32 {
+	p := r.rg.ASPath(t, n)
+	if p == nil {
+		return nil
+	}
+	return p[1:]
 }
 
 // explain says why switch stuck has no route towards origin's prefixes:

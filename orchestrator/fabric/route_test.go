@@ -93,8 +93,14 @@ func TestTraceAfterFailures(t *testing.T) {
 	if len(p.Hops[0].Candidates) != 16 || len(p.Down) != 0 {
 		t.Fatalf("no failure: %d candidates at leaf1, down %v", len(p.Hops[0].Candidates), p.Down)
 	}
-	if got := fmt.Sprint(p.Hops[0].ASPath); got != "[65101 65000 65102]" {
+	// What leaf1's RIB holds: spine's AS, then leaf2's; not leaf1's own
+	// 65101, which it adds only when advertising. leaf2's route to its
+	// own host is connected: no AS path.
+	if got := fmt.Sprint(p.Hops[0].ASPath); got != "[65000 65102]" {
 		t.Errorf("leaf1's AS path %s", got)
+	}
+	if got := p.Hops[2].ASPath; got == nil || len(got) != 0 {
+		t.Errorf("leaf2's AS path to its own host %v, want empty", got)
 	}
 
 	p, err = traceDown(t, g, "host1:0", "host5:0", "leaf1-spine1")
@@ -149,7 +155,7 @@ func TestTraceAfterFailures(t *testing.T) {
 	if p.SwitchHops != 5 || p.EndToEndHops != 6 || p.Hops[1].Node != "spine2" || p.Hops[3].Node != "spine1" || p.Hops[2].Role != RoleLeaf {
 		t.Errorf("per-spine ASNs: path %s (%d/%d hops), want a valley leaf1 spine2 leaf spine1 leaf2", nodesOf(p), p.SwitchHops, p.EndToEndHops)
 	}
-	if got := p.Hops[0].ASPath; len(got) != 5 || got[1] != 65002 || got[3] != 65001 {
+	if got := p.Hops[0].ASPath; len(got) != 4 || got[0] != 65002 || got[2] != 65001 {
 		t.Errorf("valley AS path %v", got)
 	}
 	// spine2 spreads the detour over both other leaves.
@@ -199,7 +205,7 @@ func TestTraceThreeTierFailures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.SwitchHops != 5 || len(p.Hops[0].Candidates) != 4 || len(p.Hops[0].ASPath) != 5 {
+	if p.SwitchHops != 5 || len(p.Hops[0].Candidates) != 4 || len(p.Hops[0].ASPath) != 4 {
 		t.Fatalf("cross pod: %s, %d candidates at the leaf, AS path %v", nodesOf(p), len(p.Hops[0].Candidates), p.Hops[0].ASPath)
 	}
 	p, err = traceDown(t, g, "host1", "host4", "spine1-superspine1", "spine1-superspine2")

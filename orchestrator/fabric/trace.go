@@ -95,8 +95,10 @@ type Hop struct {
 	Candidates []Candidate `json:"candidates"`
 	Chosen     int         `json:"chosen"`
 	Hash       uint64      `json:"hash"`
-	// ASPath is the AS path of the BGP route the switch forwards on: its
-	// own ASN first, the destination leaf's last.
+	// ASPath is the AS path of the BGP route the switch forwards on, as
+	// its RIB holds it: the next AS first, the destination leaf's last,
+	// not the switch's own (added only when it advertises). Empty at the
+	// destination leaf, whose route is connected.
 	ASPath []uint32 `json:"as_path,omitempty"`
 }
 
