@@ -93,7 +93,8 @@ func newExplainCmd(app *App) *cobra.Command {
 		Short: "Describe the keys of lab specs and scenarios",
 		Long: `explain prints what a key of a lab spec or a scenario means, its type, its
 default and the keys under it, as docs/lab-spec.md and docs/scenario-spec.md
-list them. Keys of list items are named without an index.`,
+list them. Keys of list items are named without an index. It prints text
+only (-o text, the default).`,
 		Example: `  labctl explain lab
   labctl explain lab.qos.ecn
   labctl explain scenario.traffic.senders`,
@@ -109,6 +110,12 @@ list them. Keys of list items are named without an index.`,
 			return out, cobra.ShellCompDirectiveNoFileComp
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// Text only: the reference is prose for people, and
+			// docs/*-spec.md hold the same generated as markdown. A
+			// format asked for but not given must not pass as it.
+			if _, err := app.OutputFormat("text", "text"); err != nil {
+				return err
+			}
 			kindName, path, _ := strings.Cut(args[0], ".")
 			var names []string
 			for _, k := range specKinds() {

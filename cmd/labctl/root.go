@@ -59,6 +59,10 @@ func (a *App) OutputFormat(def string, allowed ...string) (string, error) {
 		f = def
 	}
 	if !slices.Contains(allowed, f) {
+		if len(allowed) == 1 {
+			// "use one of text" would read as a list cut short.
+			return "", exitcode.Usagef("output format %q is not supported here: use %s, the only one (or leave -o out)", f, allowed[0])
+		}
 		return "", exitcode.Usagef("output format %q is not supported here: use one of %s", f, strings.Join(allowed, ", "))
 	}
 	return f, nil
