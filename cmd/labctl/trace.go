@@ -148,8 +148,8 @@ type traceHopJSON struct {
 	Candidates []fabric.Candidate `json:"candidates"`
 	// Chosen is absent without a route, Hash with fewer than two
 	// candidates (the switch hashes only to choose).
-	Chosen *int     `json:"chosen,omitempty"`
-	Hash   *uint64  `json:"hash,omitempty"`
+	Chosen *int    `json:"chosen,omitempty"`
+	Hash   *uint64 `json:"hash,omitempty"`
 	// ASPath is [] on the destination's own leaf (a connected route has
 	// none), null on a switch with no route.
 	ASPath []uint32 `json:"as_path"`
