@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/runtime/clab/doctor"
 )
 
@@ -42,6 +43,51 @@ func TestDoctorSim(t *testing.T) {
 	}
 }
 
+// Without --runtime, doctor checks the lab's own runtime: a catalog lab's
+// spec says sim, which needs nothing (exit 0, and the note says how to
+// check containerlab for it), where the containerlab checks failed it with
+// exit 3 over what the lab never uses.
+func TestDoctorLabRuntime(t *testing.T) {
+	t.Parallel()
+	code, out, stderr := runCLI(t, "doctor", "--lab", "16gpu", "-o", "json")
+	var rep struct {
+		Runtime string `json:"runtime"`
+		Note    string `json:"note"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 0 {
+		t.Fatalf("doctor --lab 16gpu: exit %d, %v\n%s%s", code, err, out, stderr)
+	}
+	if rep.Runtime != "sim" || !strings.Contains(rep.Note, "lab 16gpu's spec says runtime sim") || !strings.Contains(rep.Note, "labctl doctor --runtime clab --lab 16gpu") {
+		t.Errorf("doctor --lab 16gpu checked %s, note %q", rep.Runtime, rep.Note)
+	}
+
+	// The runtime a lab is recorded with wins while it holds anything:
+	// brought up with --runtime clab, it runs on containerlab.
+	dir := t.TempDir()
+	app := &App{Dir: dir}
+	spec, err := app.resolveSpec("16gpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		state, want string
+	}{{"", "sim"}, {runtime.StateUp, "clab"}, {runtime.StateFailed, "clab"}, {runtime.StateDown, "sim"}} {
+		if tc.state != "" {
+			if err := runtime.WriteState(labDir(app, "16gpu"), &runtime.Status{Lab: "16gpu", Runtime: "clab", State: tc.state}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got, note := labRuntime(app, spec); got != tc.want || note == "" {
+			t.Errorf("lab %q: checks %s (%q), want %s", tc.state, got, note, tc.want)
+		}
+	}
+	clab := *spec
+	clab.Runtime = "clab"
+	if got, _ := labRuntime(&App{Dir: t.TempDir()}, &clab); got != "clab" {
+		t.Errorf("a spec with runtime clab: checks %s", got)
+	}
+}
+
 // TestDoctorOnThisMachine runs the real checks. What they find depends on
 // the machine, so the test checks that the report and the exit code agree,
 // and that a kernel without rdma_rxe is reported as such.
@@ -50,7 +96,7 @@ func TestDoctorOnThisMachine(t *testing.T) {
 	if testing.Short() {
 		t.Skip("probes Docker and the kernel")
 	}
-	code, out, stderr := runCLI(t, "doctor", "--lab", "16gpu", "-o", "json")
+	code, out, stderr := runCLI(t, "doctor", "--runtime", "clab", "--lab", "16gpu", "-o", "json")
 	var rep struct {
 		Blocked bool `json:"blocked"`
 		Checks  []struct {

@@ -42,6 +42,9 @@ type Report struct {
 	Blocked bool `json:"blocked"`
 	// Summary is one line for the end of the text output.
 	Summary string `json:"summary"`
+	// Note, when set, says why this runtime was checked (the lab's own,
+	// when no --runtime was given); it follows the summary.
+	Note string `json:"note,omitempty"`
 }
 
 // Image is a container image a lab needs.

@@ -7,8 +7,8 @@ import (
 	"strings"
 )
 
-// WriteText prints one line per check, its fix indented below it, and the
-// summary.
+// WriteText prints one line per check, its fix indented below it, the
+// summary and the note.
 func (r *Report) WriteText(w io.Writer) error {
 	width := 0
 	for _, c := range r.Checks {
@@ -22,6 +22,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 	}
 	fmt.Fprintf(&b, "\n%s\n", r.Summary)
+	if r.Note != "" {
+		fmt.Fprintf(&b, "%s\n", r.Note)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
