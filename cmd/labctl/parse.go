@@ -26,7 +26,9 @@ import (
 
 // parseKind is one kind of output `labctl parse` reads.
 type parseKind struct {
-	what  string // the command whose output it is
+	// what is the command whose output it is, or that output, read after
+	// "the complete output of" in errors: no "output" word of its own.
+	what  string
 	parse func(io.Reader, parseOptions) (any, error)
 }
 
@@ -54,14 +56,14 @@ func perftestLat(t perftest.Test) func(io.Reader, parseOptions) (any, error) {
 // parseKinds lists the kinds by their stable CLI names.
 func parseKinds() map[string]parseKind {
 	return map[string]parseKind{
-		"ib_write_bw":             {"ib_write_bw output (text, or --out_json of perftest 4.5 or 24.x)", perftestBW(perftest.WriteBW)},
-		"ib_write_lat":            {"ib_write_lat output (text, or --out_json of perftest 4.5 or 24.x)", perftestLat(perftest.WriteLat)},
-		"ib_read_bw":              {"ib_read_bw output (as ib_write_bw's)", perftestBW(perftest.ReadBW)},
-		"ib_read_lat":             {"ib_read_lat output (as ib_write_lat's)", perftestLat(perftest.ReadLat)},
-		"ib_send_bw":              {"ib_send_bw output (as ib_write_bw's)", perftestBW(perftest.SendBW)},
-		"ib_send_lat":             {"ib_send_lat output (as ib_write_lat's)", perftestLat(perftest.SendLat)},
-		"ib_atomic_bw":            {"ib_atomic_bw output (as ib_write_bw's)", perftestBW(perftest.AtomicBW)},
-		"ib_atomic_lat":           {"ib_atomic_lat output (as ib_write_lat's)", perftestLat(perftest.AtomicLat)},
+		"ib_write_bw":             {"ib_write_bw (text, or --out_json of perftest 4.5 or 24.x)", perftestBW(perftest.WriteBW)},
+		"ib_write_lat":            {"ib_write_lat (text, or --out_json of perftest 4.5 or 24.x)", perftestLat(perftest.WriteLat)},
+		"ib_read_bw":              {"ib_read_bw (as ib_write_bw's)", perftestBW(perftest.ReadBW)},
+		"ib_read_lat":             {"ib_read_lat (as ib_write_lat's)", perftestLat(perftest.ReadLat)},
+		"ib_send_bw":              {"ib_send_bw (as ib_write_bw's)", perftestBW(perftest.SendBW)},
+		"ib_send_lat":             {"ib_send_lat (as ib_write_lat's)", perftestLat(perftest.SendLat)},
+		"ib_atomic_bw":            {"ib_atomic_bw (as ib_write_bw's)", perftestBW(perftest.AtomicBW)},
+		"ib_atomic_lat":           {"ib_atomic_lat (as ib_write_lat's)", perftestLat(perftest.AtomicLat)},
 		"sonic-pfc-counters":      {"SONiC `show pfc counters`", plain(sonic.ParsePFCCounters)},
 		"sonic-queue-counters":    {"SONiC `show queue counters`", plain(sonic.ParseQueueCounters)},
 		"sonic-wred-counters":     {"SONiC `show queue wredcounters`", plain(sonic.ParseWREDCounters)},

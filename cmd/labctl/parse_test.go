@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -133,6 +134,27 @@ func TestParseCommandEveryKind(t *testing.T) {
 		var out, errb bytes.Buffer
 		if code := run(context.Background(), []string{"parse", kind, f}, &out, &errb); code != 0 {
 			t.Errorf("%s %s: exit %d: %s", kind, f, code, errb.String())
+		}
+	}
+}
+
+// A parse error's fix names the output once: "give the complete output of
+// ib_write_lat (text, ...)", where the kinds' descriptions ended in
+// "output" of their own and it read "output of ib_write_lat output".
+func TestParseErrorFixSaysOutputOnce(t *testing.T) {
+	t.Parallel()
+	garbage := filepath.Join(t.TempDir(), "garbage.txt")
+	if err := os.WriteFile(garbage, []byte("hello world\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	doubled := regexp.MustCompile(`complete output of [^,(]*\boutput\b`)
+	for _, kind := range parseKindNames() {
+		code, _, stderr := runCLI(t, "parse", kind, garbage)
+		if code != 2 {
+			t.Errorf("%s of garbage: exit %d: %s", kind, code, stderr)
+		}
+		if m := doubled.FindString(stderr); m != "" {
+			t.Errorf("%s: the fix says %q:\n%s", kind, m, stderr)
 		}
 	}
 }
