@@ -604,3 +604,22 @@ func TestTableNamesTheSpineBreakout(t *testing.T) {
 		t.Errorf("spine breakout %q, table:\n%s", p.Spine.Breakout, b.String())
 	}
 }
+
+// The table counts as a person reads: "1 leaf per rail", not "1 leaves".
+func TestTableRailsCountLeaves(t *testing.T) {
+	in := Input{GPUs: 64, GPUsPerServer: 8, NICSpeedGbps: 200, LeafSpeedGbps: 400, LeafPorts: 32, SpinePorts: 32, SpineSpeedGbps: 400, Oversubscription: 1, Layout: LayoutRail}
+	p, err := Compute(in.Normalize())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Leaf.LeavesPerRail != 1 {
+		t.Fatalf("64 GPUs in rails: %d leaves per rail, want 1 (the case this test is for)", p.Leaf.LeavesPerRail)
+	}
+	var b strings.Builder
+	if err := WriteTable(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "8 rails, 1 leaf per rail") {
+		t.Errorf("rails row, table:\n%s", b.String())
+	}
+}

@@ -53,10 +53,10 @@ func WriteTable(w io.Writer, p *Plan) error {
 		row("  uplinks per leaf", fmt.Sprintf("%d x %dG logical = %d x %dG links, %d to each spine", p.Leaf.UplinksPerLeaf, p.NICSpeedGbps, p.Leaf.UplinkLinksPerLeaf, p.Leaf.UplinkSpeedGbps, p.Leaf.LinksPerSpine))
 	}
 	if p.Leaf.Rails > 0 {
-		row("  rails", fmt.Sprintf("%d rails, %d leaves per rail", p.Leaf.Rails, p.Leaf.LeavesPerRail))
+		row("  rails", fmt.Sprintf("%s, %s per rail", plural.N(p.Leaf.Rails, "rail"), plural.N(p.Leaf.LeavesPerRail, "leaf")))
 	}
 	if p.Tiers == 3 {
-		pods := fmt.Sprintf("%d (%d leaves and %d spines each)", p.Pods, p.Leaf.PerPod, p.Spine.PerPod)
+		pods := fmt.Sprintf("%d (%s and %s each)", p.Pods, plural.N(p.Leaf.PerPod, "leaf"), plural.N(p.Spine.PerPod, "spine"))
 		if p.Leaf.RailGroupPods > 1 {
 			pods += fmt.Sprintf("; a server group's %d rail leaves span %d pods", p.Leaf.Rails, p.Leaf.RailGroupPods)
 		}
