@@ -76,6 +76,7 @@ const (
 
 // Rules lists the lint rules.
 func Rules() []Rule {
+	// In id order: lint --help lists them as given.
 	return []Rule{
 		{RuleParseNote, "parse-note", SevInfo, "something the parser could not resolve"},
 		{RulePFCOffLossless, "pfc-off-lossless", SevError, "PFC is off for a lossless priority on a data port"},
@@ -98,10 +99,10 @@ func Rules() []Rule {
 		{RuleIntentDrift, "intent-drift", SevWarning, "a setting of a RoCE class (lossless or CNP) differs from the lab's QoS intent"},
 		{RuleRouting, "routing-design", SevWarning, "the underlay's routing design lets traffic take paths that can form PFC deadlocks"},
 		{RulePortMTU, "port-mtu", SevError, "a data port's MTU is below what RoCE's packets need (the lab's RoCE MTU plus headers)"},
+		{RuleOverruled, "overruled-entry", SevError, "a config entry the switch refuses (error: a key orchagent cannot read, a PFC_WD entry whose times pfcwdorch refuses), or applies otherwise than it reads (warning: an index read short, a BUFFER_PG entry SONiC's buffer manager writes over, an EOS priority strict below a round-robin tx-queue, entries keyed by a port the switch does not have)"},
 		{RuleShapedLossless, "shaped-lossless-queue", SevWarning, "the queue of a lossless class, or a port that carries one, is shaped below the port's line rate: RoCE leaves the port no faster than the shaper, and its backlog pauses (PFC) or is marked (ECN) sooner; the simulator runs the shaper"},
 		{RulePFCPGMap, "pfc-pg-map", SevError, "a PFC priority's pause frames come from another PG than the one its traffic fills: that PG fills without pausing the sender and drops once its headroom is gone"},
 		{RuleEgressRemark, "egress-dscp-remark", SevError, "a port rewrites the DSCP of RoCE's or its CNPs' class as it sends them (egress remarking) to one the next switch classifies into another class: there they lose their lossless class or their priority"},
-		{RuleOverruled, "overruled-entry", SevError, "a config entry the switch refuses (error: a key orchagent cannot read, a PFC_WD entry whose times pfcwdorch refuses), or applies otherwise than it reads (warning: an index read short, a BUFFER_PG entry SONiC's buffer manager writes over, an EOS priority strict below a round-robin tx-queue, entries keyed by a port the switch does not have)"},
 	}
 }
 

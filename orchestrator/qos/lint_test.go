@@ -327,11 +327,18 @@ func TestLintShapersThatHoldNothing(t *testing.T) {
 
 func TestLintRulesHaveStableIDs(t *testing.T) {
 	seen := map[string]bool{}
+	prev := ""
 	for _, r := range Rules() {
 		if seen[r.ID] || !strings.HasPrefix(r.ID, "QOS") || r.Name == "" || r.Summary == "" {
 			t.Errorf("rule %+v", r)
 		}
+		// In id order, as lint --help lists them (QOS021 came after
+		// QOS024 there).
+		if r.ID < prev {
+			t.Errorf("rule %s listed after %s", r.ID, prev)
+		}
 		seen[r.ID] = true
+		prev = r.ID
 	}
 }
 
