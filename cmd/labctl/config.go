@@ -359,6 +359,37 @@ func cfgWriteFindings(app *App, fs []qos.Finding, devices int) {
 	fmt.Fprintf(app.Out, "%s: %s, %s, %d info\n", plural.N(devices, "device"), plural.N(counts[qos.SevError], "error"), plural.N(counts[qos.SevWarning], "warning"), counts[qos.SevInfo])
 }
 
+// cfgDiffSchemaVersion is config diff -o json's: 2 writes a side that
+// lacks the field (or the device) as null, where 1 wrote "".
+const cfgDiffSchemaVersion = 2
+
+// cfgDiffEntry is one difference in config diff -o json: qos.Difference
+// with a missing side null, as the text shows it "-". "" would read as a
+// value the field has; records and regress keep qos.Difference's "" under
+// their own schema version.
+type cfgDiffEntry struct {
+	Device string   `json:"device"`
+	Port   string   `json:"port,omitempty"`
+	Ports  []string `json:"ports,omitempty"`
+	Field  string   `json:"field"`
+	A      *string  `json:"a"`
+	B      *string  `json:"b"`
+}
+
+func cfgDiffJSON(ds []qos.Difference) []cfgDiffEntry {
+	side := func(v string) *string {
+		if v == "" {
+			return nil
+		}
+		return &v
+	}
+	out := []cfgDiffEntry{}
+	for _, d := range ds {
+		out = append(out, cfgDiffEntry{Device: d.Device, Port: d.Port, Ports: d.Ports, Field: d.Field, A: side(d.A), B: side(d.B)})
+	}
+	return out
+}
+
 func newConfigDiffCmd(app *App) *cobra.Command {
 	var nosName, runRef string
 	cmd := &cobra.Command{
@@ -376,7 +407,11 @@ A run of a scenario that sweeps QoS values keeps each variant's switch
 configs in results/<run-id>/configs/<variant>/: the lab's configs with the
 point's values on top. --run names the run, and then one variant compares
 with the lab's configs (topologies/<lab>/configs as they are now) and two
-variants with each other; variants are named as the run names them.`,
+variants with each other; variants are named as the run names them.
+
+-o json has schema_version 2: a side that lacks a field, or the whole
+device, is null there (the text shows -). schema_version 1 wrote "" for
+it; nothing else changed.`,
 		Example: `  labctl config diff topologies/64gpu/configs backup/configs
   labctl config diff leaf1.json leaf1-running.json
   labctl config diff --run latest ecn=on,pfc=on,qos.ecn.kmin_kb=400
@@ -423,10 +458,7 @@ variants with each other; variants are named as the run names them.`,
 			matched := qos.AlignPorts(a, b)
 			ds := qos.Diff(a, b)
 			if format == "json" {
-				if ds == nil {
-					ds = []qos.Difference{}
-				}
-				out := map[string]any{"schema_version": 1, "a": labelA, "b": labelB, "differences": ds}
+				out := map[string]any{"schema_version": cfgDiffSchemaVersion, "a": labelA, "b": labelB, "differences": cfgDiffJSON(ds)}
 				if matched != "" {
 					out["ports_matched"] = matched
 				}

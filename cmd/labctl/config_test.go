@@ -90,6 +90,21 @@ func TestConfigRenderLintDiff(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "tc_to_dscp.3") || !strings.Contains(stderr, "differ in 1 QoS field\n") {
 		t.Errorf("diff of one remarking port: exit %d:\n%s%s", code, out, stderr)
 	}
+	// In JSON the side without the field is null, as the text's "-":
+	// "" would read as a value (schema_version 2; 1 wrote "").
+	code, out, _ = runCLI(t, "config", "diff", filepath.Join(before, "leaf1.json"), remarked, "-o", "json")
+	var diff struct {
+		SchemaVersion int              `json:"schema_version"`
+		Differences   []map[string]any `json:"differences"`
+	}
+	if err := json.Unmarshal([]byte(out), &diff); err != nil || code != 1 || diff.SchemaVersion != 2 || len(diff.Differences) != 1 {
+		t.Fatalf("diff -o json: exit %d, %v:\n%s", code, err, out)
+	}
+	if d := diff.Differences[0]; d["field"] != "tc_to_dscp.3" || d["b"] != "10" {
+		t.Errorf("diff -o json: %v", d)
+	} else if a, ok := d["a"]; !ok || a != nil {
+		t.Errorf("diff -o json: the side without tc_to_dscp.3 is %q (present %v), want null", a, ok)
+	}
 	// --force with the PFC-off variant.
 	code, out, stderr = runCLI(t, "config", "render", "16gpu", "--dir", dir, "--force", "--pfc", "off")
 	if code != 0 || !strings.Contains(out, "pfc off") || !strings.Contains(out, "overwrote edited files (--force): leaf1.json") {
