@@ -159,6 +159,48 @@ func TestParseErrorFixSaysOutputOnce(t *testing.T) {
 	}
 }
 
+// SAI's counters are unsigned 64-bit: a queue counter past 2^63-1 is
+// parsed and written as printed (it exited 2, "does not fit a 64-bit
+// counter"); past 2^64-1 it still is refused.
+func TestParseCountersPast63Bits(t *testing.T) {
+	t.Parallel()
+	table := `     Port  TxQ           Counter/pkts              Counter/bytes  Drop/pkts  Drop/bytes
+---------  ---  ---------------------  -------------------------  ---------  ----------
+Ethernet0  UC3  9,007,199,254,740,993  9,223,372,036,854,775,808          7      28,672
+`
+	dir := t.TempDir()
+	big := filepath.Join(dir, "q_big.txt")
+	if err := os.WriteFile(big, []byte(table), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := runCLI(t, "parse", "sonic-queue-counters", big)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var res struct {
+		Result struct {
+			Queues []struct {
+				Packets, Bytes json.Number
+			} `json:"queues"`
+		} `json:"result"`
+	}
+	dec := json.NewDecoder(strings.NewReader(out))
+	dec.UseNumber()
+	if err := dec.Decode(&res); err != nil || len(res.Result.Queues) != 1 {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if q := res.Result.Queues[0]; q.Bytes != "9223372036854775808" || q.Packets != "9007199254740993" {
+		t.Errorf("bytes %s packets %s", q.Bytes, q.Packets)
+	}
+	over := filepath.Join(dir, "q_over.txt")
+	if err := os.WriteFile(over, []byte(strings.Replace(table, "9,223,372,036,854,775,808", "   18446744073709551616", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI(t, "parse", "sonic-queue-counters", over); code != 2 || !strings.Contains(stderr, "does not fit a 64-bit counter") {
+		t.Errorf("2^64: exit %d: %s", code, stderr)
+	}
+}
+
 func TestParseCompletion(t *testing.T) {
 	t.Parallel()
 	var out, errb bytes.Buffer

@@ -2,7 +2,8 @@ package eos
 
 // Parsers for EOS counter commands run with `| json`. Interfaces keep the
 // order EOS printed them in. A value EOS prints as "-" (not configured) is
-// left out, never read as 0.
+// left out, never read as 0. Counters are uint64 (a switch counts in
+// unsigned 64 bits); totals sum them modulo 2^64, as the counters wrap.
 
 import (
 	"io"
@@ -19,12 +20,12 @@ type PFCCounters struct {
 // PFCInterfaceCounters is one interface's PFC frames.
 type PFCInterfaceCounters struct {
 	Interface string `json:"interface"`
-	RxFrames  int64  `json:"rx_frames"`
-	TxFrames  int64  `json:"tx_frames"`
+	RxFrames  uint64 `json:"rx_frames"`
+	TxFrames  uint64 `json:"tx_frames"`
 }
 
 // Total sums PFC frames received and sent on intf ("" = all interfaces).
-func (c *PFCCounters) Total(intf string) (rx, tx int64) {
+func (c *PFCCounters) Total(intf string) (rx, tx uint64) {
 	for _, i := range c.Interfaces {
 		if intf == "" || i.Interface == intf {
 			rx += i.RxFrames
@@ -55,7 +56,7 @@ func ParsePFCCounters(r io.Reader) (*PFCCounters, error) {
 		ic := PFCInterfaceCounters{Interface: name}
 		for _, f := range []struct {
 			key string
-			dst *int64
+			dst *uint64
 		}{{"rxFrames", &ic.RxFrames}, {"txFrames", &ic.TxFrames}} {
 			n := v.get(f.key)
 			if n == nil {
@@ -85,13 +86,13 @@ type ECNInterfaceCounters struct {
 
 // ECNQueue is one queue's count of ECN-marked packets.
 type ECNQueue struct {
-	Queue  int   `json:"queue"`
-	Marked int64 `json:"marked"`
+	Queue  int    `json:"queue"`
+	Marked uint64 `json:"marked"`
 }
 
 // Marked returns the ECN-marked packets of intf's queue; ok is false when
 // the interface or queue is absent (not configured).
-func (c *ECNCounters) Marked(intf string, queue int) (marked int64, ok bool) {
+func (c *ECNCounters) Marked(intf string, queue int) (marked uint64, ok bool) {
 	for _, i := range c.Interfaces {
 		if i.Interface != intf {
 			continue
@@ -107,8 +108,8 @@ func (c *ECNCounters) Marked(intf string, queue int) (marked int64, ok bool) {
 
 // Total sums ECN-marked packets of queue (-1 = all queues) on intf ("" =
 // all interfaces). Unconfigured queues add nothing.
-func (c *ECNCounters) Total(intf string, queue int) int64 {
-	var sum int64
+func (c *ECNCounters) Total(intf string, queue int) uint64 {
+	var sum uint64
 	for _, i := range c.Interfaces {
 		if intf != "" && i.Interface != intf {
 			continue
@@ -173,19 +174,19 @@ type QueueCounters struct {
 // QueueCounter is one (interface, unicast/multicast, TC, DP) entry. A
 // counter EOS did not report is nil.
 type QueueCounter struct {
-	Interface       string `json:"interface"`
-	Type            string `json:"type"` // unicast or multicast
-	TrafficClass    int    `json:"traffic_class"`
-	DropPrecedence  int    `json:"drop_precedence"`
-	EnqueuedPackets *int64 `json:"enqueued_packets"`
-	EnqueuedBytes   *int64 `json:"enqueued_bytes"`
-	DroppedPackets  *int64 `json:"dropped_packets"`
-	DroppedBytes    *int64 `json:"dropped_bytes"`
+	Interface       string  `json:"interface"`
+	Type            string  `json:"type"` // unicast or multicast
+	TrafficClass    int     `json:"traffic_class"`
+	DropPrecedence  int     `json:"drop_precedence"`
+	EnqueuedPackets *uint64 `json:"enqueued_packets"`
+	EnqueuedBytes   *uint64 `json:"enqueued_bytes"`
+	DroppedPackets  *uint64 `json:"dropped_packets"`
+	DroppedBytes    *uint64 `json:"dropped_bytes"`
 }
 
 // Total sums enqueued and dropped packets of unicast traffic class tc (-1 =
 // all) on intf ("" = all interfaces), over every drop precedence.
-func (c *QueueCounters) Total(intf string, tc int) (enqueued, dropped int64) {
+func (c *QueueCounters) Total(intf string, tc int) (enqueued, dropped uint64) {
 	for _, q := range c.Queues {
 		if (intf != "" && q.Interface != intf) || q.Type != "unicast" || (tc >= 0 && q.TrafficClass != tc) {
 			continue
@@ -202,7 +203,7 @@ func (c *QueueCounters) Total(intf string, tc int) (enqueued, dropped int64) {
 
 // TotalBytes sums enqueued and dropped bytes of unicast traffic class tc
 // (-1 = all) on intf ("" = all interfaces), over every drop precedence.
-func (c *QueueCounters) TotalBytes(intf string, tc int) (enqueued, dropped int64) {
+func (c *QueueCounters) TotalBytes(intf string, tc int) (enqueued, dropped uint64) {
 	for _, q := range c.Queues {
 		if (intf != "" && q.Interface != intf) || q.Type != "unicast" || (tc >= 0 && q.TrafficClass != tc) {
 			continue
@@ -270,7 +271,7 @@ func ParseQueueCounters(r io.Reader) (*QueueCounters, error) {
 					have := false
 					for _, f := range []struct {
 						key string
-						dst **int64
+						dst **uint64
 					}{{"enqueuedPackets", &qc.EnqueuedPackets}, {"enqueuedBytes", &qc.EnqueuedBytes}, {"droppedPackets", &qc.DroppedPackets}, {"droppedBytes", &qc.DroppedBytes}} {
 						n := dv.get(f.key)
 						if n == nil {

@@ -205,7 +205,7 @@ func ctrPath(n *ctrNode, what string, keys ...string) (*ctrNode, error) {
 
 // ctrCount reads a counter: a non-negative integer number, or a string of
 // digits (EOS prints some counters as strings).
-func ctrCount(n *ctrNode, path string) (int64, error) {
+func ctrCount(n *ctrNode, path string) (uint64, error) {
 	s := n.text
 	if n.kind != 'n' && n.kind != 's' {
 		return 0, textparse.Errorf(n.line, "%s is %s, expected a counter", path, n.kindName())
@@ -222,9 +222,11 @@ func ctrCount(n *ctrNode, path string) (int64, error) {
 			return 0, textparse.Errorf(n.line, "%s = %q, expected a non-negative integer counter", path, n.text)
 		}
 	}
-	v, err := strconv.ParseInt(s, 10, 64)
+	// Counters are unsigned 64-bit (SAI's, which EOS's platforms count
+	// in too): up to 18446744073709551615.
+	v, err := strconv.ParseUint(s, 10, 64)
 	if err != nil {
-		return 0, textparse.Errorf(n.line, "%s = %q does not fit a 64-bit counter", path, n.text)
+		return 0, textparse.Errorf(n.line, "%s = %q does not fit a 64-bit counter (at most 18446744073709551615)", path, n.text)
 	}
 	return v, nil
 }

@@ -60,6 +60,23 @@ func TestParsePFCCountersValues(t *testing.T) {
 	}
 }
 
+// Counters are unsigned 64-bit: a value past 2^63-1 is read as printed,
+// one past 2^64-1 refused.
+func TestParseCountersPast63Bits(t *testing.T) {
+	pfc := ctrFixture(t, "pfc_counters.json")
+	c, err := ParsePFCCounters(strings.NewReader(strings.Replace(pfc, "1532", "18446744073709551615", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, tx := c.Total("Ethernet1"); tx != 18446744073709551615 {
+		t.Errorf("Ethernet1 tx = %d", tx)
+	}
+	_, err = ParsePFCCounters(strings.NewReader(strings.Replace(pfc, "1532", "18446744073709551616", 1)))
+	if err == nil || !strings.Contains(err.Error(), "does not fit a 64-bit counter") {
+		t.Errorf("2^64: %v", err)
+	}
+}
+
 func TestParseECNCountersValues(t *testing.T) {
 	c, err := ParseECNCounters(strings.NewReader(ctrFixture(t, "ecn_counters.json")))
 	if err != nil {

@@ -3,7 +3,10 @@ package sonic
 // Parsers for the counter tables SONiC's show commands print (pfcstat,
 // queuestat, portstat from sonic-utilities). Each returns typed values with
 // JSON tags; a counter SONiC prints as N/A is a nil pointer, never 0, so a
-// missing counter cannot pass for a measured zero.
+// missing counter cannot pass for a measured zero. Counters are uint64, as
+// SAI counts them; the Total methods sum them modulo 2^64, as the counters
+// themselves wrap, so that the difference of two totals is the sum of the
+// counters' differences.
 
 import (
 	"io"
@@ -21,9 +24,9 @@ type PFCCounters struct {
 
 // PFCPortCounters holds one port's PFC frame counts; index = priority.
 type PFCPortCounters struct {
-	Port string    `json:"port"`
-	Rx   [8]*int64 `json:"rx"`
-	Tx   [8]*int64 `json:"tx"`
+	Port string     `json:"port"`
+	Rx   [8]*uint64 `json:"rx"`
+	Tx   [8]*uint64 `json:"tx"`
 }
 
 // Port returns the counters of port, or nil.
@@ -39,7 +42,7 @@ func (c *PFCCounters) Port(port string) *PFCPortCounters {
 // Total sums PFC frames received and sent. port "" means every port; prio
 // -1 means every priority. Counters SONiC printed as N/A add nothing; use
 // Port to tell them from zeros.
-func (c *PFCCounters) Total(port string, prio int) (rx, tx int64) {
+func (c *PFCCounters) Total(port string, prio int) (rx, tx uint64) {
 	for _, p := range c.Ports {
 		if port != "" && p.Port != port {
 			continue
@@ -99,7 +102,7 @@ func ParsePFCCounters(r io.Reader) (*PFCCounters, error) {
 				return nil, textparse.Errorf(row.Line, "port %s appears twice in the %q table", port, t.Columns[0].Name)
 			}
 			seen[port] = true
-			var vals [8]*int64
+			var vals [8]*uint64
 			for p := 0; p < 8; p++ {
 				v, err := ctrParseCount(row.Line, ctrPFCColumns[p], row.Cells[p+1])
 				if err != nil {
@@ -161,19 +164,19 @@ type QueueCounters struct {
 // QueueCounter is one port's queue. Extra holds further numeric columns
 // some releases add (Trim/pkts, Credit-WD-Del/pkts, ...).
 type QueueCounter struct {
-	Namespace   string            `json:"namespace,omitempty"`
-	Port        string            `json:"port"`
-	Queue       Queue             `json:"queue"`
-	Packets     *int64            `json:"packets"`
-	Bytes       *int64            `json:"bytes"`
-	DropPackets *int64            `json:"drop_packets"`
-	DropBytes   *int64            `json:"drop_bytes"`
-	Extra       map[string]*int64 `json:"extra,omitempty"`
+	Namespace   string             `json:"namespace,omitempty"`
+	Port        string             `json:"port"`
+	Queue       Queue              `json:"queue"`
+	Packets     *uint64            `json:"packets"`
+	Bytes       *uint64            `json:"bytes"`
+	DropPackets *uint64            `json:"drop_packets"`
+	DropBytes   *uint64            `json:"drop_bytes"`
+	Extra       map[string]*uint64 `json:"extra,omitempty"`
 }
 
 // Total sums packets and dropped packets of unicast queue `queue` (-1 = all
 // unicast queues) on port ("" = all ports). N/A adds nothing.
-func (c *QueueCounters) Total(port string, queue int) (packets, drops int64) {
+func (c *QueueCounters) Total(port string, queue int) (packets, drops uint64) {
 	for _, q := range c.Queues {
 		if !ctrSelectUnicast(q.Port, q.Queue, port, queue) {
 			continue
@@ -186,7 +189,7 @@ func (c *QueueCounters) Total(port string, queue int) (packets, drops int64) {
 
 // TotalBytes sums transmitted and dropped bytes of unicast queue `queue`
 // (-1 = all unicast queues) on port ("" = all ports). N/A adds nothing.
-func (c *QueueCounters) TotalBytes(port string, queue int) (bytes, dropBytes int64) {
+func (c *QueueCounters) TotalBytes(port string, queue int) (bytes, dropBytes uint64) {
 	for _, q := range c.Queues {
 		if !ctrSelectUnicast(q.Port, q.Queue, port, queue) {
 			continue
@@ -205,19 +208,19 @@ type WREDCounters struct {
 // WREDCounter is one port's queue: packets and bytes WRED dropped and ECN
 // marked.
 type WREDCounter struct {
-	Namespace        string            `json:"namespace,omitempty"`
-	Port             string            `json:"port"`
-	Queue            Queue             `json:"queue"`
-	WREDDropPackets  *int64            `json:"wred_drop_packets"`
-	WREDDropBytes    *int64            `json:"wred_drop_bytes"`
-	ECNMarkedPackets *int64            `json:"ecn_marked_packets"`
-	ECNMarkedBytes   *int64            `json:"ecn_marked_bytes"`
-	Extra            map[string]*int64 `json:"extra,omitempty"`
+	Namespace        string             `json:"namespace,omitempty"`
+	Port             string             `json:"port"`
+	Queue            Queue              `json:"queue"`
+	WREDDropPackets  *uint64            `json:"wred_drop_packets"`
+	WREDDropBytes    *uint64            `json:"wred_drop_bytes"`
+	ECNMarkedPackets *uint64            `json:"ecn_marked_packets"`
+	ECNMarkedBytes   *uint64            `json:"ecn_marked_bytes"`
+	Extra            map[string]*uint64 `json:"extra,omitempty"`
 }
 
 // Total sums WRED-dropped and ECN-marked packets of unicast queue `queue`
 // (-1 = all unicast queues) on port ("" = all ports). N/A adds nothing.
-func (c *WREDCounters) Total(port string, queue int) (wredDrops, ecnMarked int64) {
+func (c *WREDCounters) Total(port string, queue int) (wredDrops, ecnMarked uint64) {
 	for _, q := range c.Queues {
 		if !ctrSelectUnicast(q.Port, q.Queue, port, queue) {
 			continue
@@ -235,7 +238,7 @@ func ctrSelectUnicast(p string, q Queue, port string, queue int) bool {
 	return (port == "" || p == port) && q.Type == "UC" && (queue < 0 || q.Index == queue)
 }
 
-func ctrVal(p *int64) int64 {
+func ctrVal(p *uint64) uint64 {
 	if p == nil {
 		return 0
 	}
@@ -246,8 +249,8 @@ func ctrVal(p *int64) int64 {
 type ctrQueueRow struct {
 	namespace, port string
 	queue           Queue
-	vals            []*int64 // in the order of the wanted columns
-	extra           map[string]*int64
+	vals            []*uint64 // in the order of the wanted columns
+	extra           map[string]*uint64
 }
 
 // ctrParseQueueTables reads queuestat tables: Port, TxQ (or Voq), then the
@@ -289,7 +292,7 @@ func ctrParseQueueTables(r io.Reader, want []string, what string) ([]ctrQueueRow
 				return nil, textparse.Errorf(row.Line, "port %s queue %s already appeared at line %d", k.port, k.queue, prev)
 			}
 			seen[k] = row.Line
-			qr := ctrQueueRow{namespace: t.Namespace, port: row.Cells[0], queue: q, vals: make([]*int64, len(want))}
+			qr := ctrQueueRow{namespace: t.Namespace, port: row.Cells[0], queue: q, vals: make([]*uint64, len(want))}
 			for i, ci := range idx {
 				if qr.vals[i], err = ctrParseCount(row.Line, want[i], row.Cells[ci]); err != nil {
 					return nil, err
@@ -305,7 +308,7 @@ func ctrParseQueueTables(r io.Reader, want []string, what string) ([]ctrQueueRow
 					return nil, err
 				}
 				if qr.extra == nil {
-					qr.extra = map[string]*int64{}
+					qr.extra = map[string]*uint64{}
 				}
 				qr.extra[name] = v
 			}
@@ -370,21 +373,21 @@ type PortCounter struct {
 	Port  string `json:"port"`
 	State string `json:"state,omitempty"` // U up, D down, X disabled; empty when N/A
 
-	RxOK      *int64            `json:"rx_ok"`
-	RxBps     *float64          `json:"rx_bytes_per_s"`
-	RxPps     *float64          `json:"rx_packets_per_s,omitempty"`
-	RxUtilPct *float64          `json:"rx_util_pct"`
-	RxErr     *int64            `json:"rx_err"`
-	RxDrp     *int64            `json:"rx_drp"`
-	RxOvr     *int64            `json:"rx_ovr"`
-	TxOK      *int64            `json:"tx_ok"`
-	TxBps     *float64          `json:"tx_bytes_per_s"`
-	TxPps     *float64          `json:"tx_packets_per_s,omitempty"`
-	TxUtilPct *float64          `json:"tx_util_pct"`
-	TxErr     *int64            `json:"tx_err"`
-	TxDrp     *int64            `json:"tx_drp"`
-	TxOvr     *int64            `json:"tx_ovr"`
-	Extra     map[string]*int64 `json:"extra,omitempty"`
+	RxOK      *uint64            `json:"rx_ok"`
+	RxBps     *float64           `json:"rx_bytes_per_s"`
+	RxPps     *float64           `json:"rx_packets_per_s,omitempty"`
+	RxUtilPct *float64           `json:"rx_util_pct"`
+	RxErr     *uint64            `json:"rx_err"`
+	RxDrp     *uint64            `json:"rx_drp"`
+	RxOvr     *uint64            `json:"rx_ovr"`
+	TxOK      *uint64            `json:"tx_ok"`
+	TxBps     *float64           `json:"tx_bytes_per_s"`
+	TxPps     *float64           `json:"tx_packets_per_s,omitempty"`
+	TxUtilPct *float64           `json:"tx_util_pct"`
+	TxErr     *uint64            `json:"tx_err"`
+	TxDrp     *uint64            `json:"tx_drp"`
+	TxOvr     *uint64            `json:"tx_ovr"`
+	Extra     map[string]*uint64 `json:"extra,omitempty"`
 }
 
 // Port returns the counters of port, or nil.
@@ -399,7 +402,7 @@ func (c *PortCounters) Port(port string) *PortCounter {
 
 // Total sums packets received and sent and packets dropped (RX_DRP+TX_DRP)
 // on port ("" = all ports). N/A adds nothing.
-func (c *PortCounters) Total(port string) (rx, tx, drops int64) {
+func (c *PortCounters) Total(port string) (rx, tx, drops uint64) {
 	for _, p := range c.Ports {
 		if port != "" && p.Port != port {
 			continue
@@ -483,11 +486,11 @@ func ParsePortCounters(r io.Reader) (*PortCounters, error) {
 			case "TX_OVR":
 				pc.TxOvr, err = ctrParseCount(row.Line, name, cell)
 			default:
-				var v *int64
+				var v *uint64
 				v, err = ctrParseCount(row.Line, name, cell)
 				if err == nil {
 					if pc.Extra == nil {
-						pc.Extra = map[string]*int64{}
+						pc.Extra = map[string]*uint64{}
 					}
 					pc.Extra[name] = v
 				}

@@ -29,7 +29,7 @@ func FuzzParsePFCCounters(f *testing.F) {
 		}
 		textparsetest.RoundTrip(t, c)
 		// Totals equal the sum of the parts.
-		var rx, tx int64
+		var rx, tx uint64
 		for _, p := range c.Ports {
 			r, x := c.Total(p.Port, -1)
 			rx += r

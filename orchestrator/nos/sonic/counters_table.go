@@ -228,9 +228,14 @@ func ctrRequireColumns(t *ctrTable, want []string, what string) error {
 }
 
 // ctrParseCount parses a counter cell: digits with optional thousands
-// commas (validated as groups of three), optionally negative (diff output);
-// "N/A" is a missing value and returns nil, never zero.
-func ctrParseCount(lineNo int, col, s string) (*int64, error) {
+// commas (validated as groups of three); "N/A" is a missing value and
+// returns nil, never zero. SAI's counters are unsigned 64-bit, so a cell
+// runs to 18,446,744,073,709,551,615 (some platforms print that maximum
+// for a counter they do not support: it is carried as printed). A
+// negative cell is refused: older sonic-utilities print the change since
+// a sonic-clear unclamped (newer ones clamp it at 0), and it goes negative
+// when the counter was reset after the clear, so the count is unknown.
+func ctrParseCount(lineNo int, col, s string) (*uint64, error) {
 	if s == "N/A" {
 		return nil, nil
 	}
@@ -259,12 +264,14 @@ func ctrParseCount(lineNo int, col, s string) (*int64, error) {
 			return nil, textparse.Errorf(lineNo, "column %q: %q is not a counter (expected digits with optional thousands commas, or N/A)", col, s)
 		}
 	}
-	v, err := strconv.ParseInt(digits, 10, 64)
+	v, err := strconv.ParseUint(digits, 10, 64)
 	if err != nil {
-		return nil, textparse.Errorf(lineNo, "column %q: %q does not fit a 64-bit counter", col, s)
+		return nil, textparse.Errorf(lineNo, "column %q: %q does not fit a 64-bit counter (SAI's counters are unsigned 64-bit: at most 18,446,744,073,709,551,615)", col, s)
 	}
-	if neg {
-		v = -v
+	if neg && v != 0 {
+		return nil, &textparse.Error{Line: lineNo,
+			Msg: fmt.Sprintf("column %q: %q is negative: this SONiC prints the change since 'sonic-clear' unclamped, and a counter reset after the clear makes it negative, so the count is unknown", col, s),
+			Fix: "clear the counters again (sonic-clear pfccounters, queuecounters or counters) and take the output anew"}
 	}
 	return &v, nil
 }

@@ -231,14 +231,20 @@ func TestCounterErrors(t *testing.T) {
 func TestCtrParseCount(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
-		want int64
+		want uint64
 		nil_ bool
 		err  bool
 	}{
 		{"0", 0, false, false},
 		{"1,000", 1000, false, false},
 		{"12,345,678", 12345678, false, false},
-		{"-1,000", -1000, false, false},
+		// SAI counters are unsigned 64-bit: past int64 up to 2^64-1.
+		{"9,223,372,036,854,775,808", 1 << 63, false, false},
+		{"18446744073709551615", 18446744073709551615, false, false},
+		{"18,446,744,073,709,551,616", 0, false, true},
+		// A change since a clear that went negative (the counter was
+		// reset): the count is unknown.
+		{"-1,000", 0, false, true},
 		{"N/A", 0, true, false},
 		{"1,00", 0, false, true},
 		{",100", 0, false, true},

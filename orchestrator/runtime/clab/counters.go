@@ -3,6 +3,7 @@ package clab
 import (
 	"context"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -46,9 +47,11 @@ type PortPriority struct {
 	Priority int
 }
 
-// CounterValues are the counters kept per port and priority.
+// CounterValues are the counters kept per port and priority, as the
+// switch counts them: unsigned 64-bit (SAI's counters), so a counter past
+// 2^63-1 is carried as it is. Only the deltas of a run go into records.
 type CounterValues struct {
-	TxBytes, PFCTx, PFCRx, ECNMarked, Drops int64
+	TxBytes, PFCTx, PFCRx, ECNMarked, Drops uint64
 }
 
 // SwitchCounters is one switch's counters at one moment.
@@ -126,8 +129,9 @@ func ParseSwitchCounters(nos string, outs []string, ports []string, lossless int
 }
 
 // delta is after-before per counter; a counter that went down was cleared
-// in between, and then after is what accumulated since.
-func delta(before, after int64) int64 {
+// in between, and then after is what accumulated since. Switch counters
+// are uint64 (SAI's), host ones int64 (hoststat's).
+func delta[T int64 | uint64](before, after T) T {
 	if after < before {
 		return after
 	}
@@ -137,8 +141,11 @@ func delta(before, after int64) int64 {
 // CounterDeltas turns two snapshots of a switch into measured counters:
 // every port and priority whose counters moved, plus the lossless
 // priority of every port (so a measured zero shows as one). Rows are
-// sorted by port and priority.
-func CounterDeltas(node string, before, after SwitchCounters, lossless int) []results.Counter {
+// sorted by port and priority. Records count in int64: a row with a delta
+// above 2^63-1, which no run carries (it is a value that counts nothing,
+// such as the 2^64-1 some platforms show for a counter they lack), is left
+// out and named in the returned notes rather than written wrapped.
+func CounterDeltas(node string, before, after SwitchCounters, lossless int) ([]results.Counter, []string) {
 	var keys []PortPriority
 	for k := range after {
 		keys = append(keys, k)
@@ -150,17 +157,31 @@ func CounterDeltas(node string, before, after SwitchCounters, lossless int) []re
 		return keys[i].Priority < keys[j].Priority
 	})
 	var out []results.Counter
+	var notes []string
 	for _, k := range keys {
 		a, b := after[k], before[k]
+		var tooBig []string
+		d := func(name string, before, after uint64) int64 {
+			v := delta(before, after)
+			if v > math.MaxInt64 {
+				tooBig = append(tooBig, fmt.Sprintf("%s %d -> %d", name, before, after))
+				return 0
+			}
+			return int64(v)
+		}
 		c := results.Counter{Node: node, Port: k.Port, Priority: k.Priority, Source: results.Measured,
-			TxBytes: delta(b.TxBytes, a.TxBytes), PFCTx: delta(b.PFCTx, a.PFCTx), PFCRx: delta(b.PFCRx, a.PFCRx),
-			ECNMarked: delta(b.ECNMarked, a.ECNMarked), Drops: delta(b.Drops, a.Drops)}
+			TxBytes: d("tx_bytes", b.TxBytes, a.TxBytes), PFCTx: d("pfc_tx", b.PFCTx, a.PFCTx), PFCRx: d("pfc_rx", b.PFCRx, a.PFCRx),
+			ECNMarked: d("ecn_marked", b.ECNMarked, a.ECNMarked), Drops: d("drops", b.Drops, a.Drops)}
+		if len(tooBig) > 0 {
+			notes = append(notes, fmt.Sprintf("%s %s priority %d: left out, a counter moved by more than 2^63-1, which no run carries: %s", node, k.Port, k.Priority, strings.Join(tooBig, ", ")))
+			continue
+		}
 		moved := c.TxBytes != 0 || c.PFCTx != 0 || c.PFCRx != 0 || c.ECNMarked != 0 || c.Drops != 0
 		if moved || k.Priority == lossless {
 			out = append(out, c)
 		}
 	}
-	return out
+	return out, notes
 }
 
 // portLess orders Ethernet4 before Ethernet12.

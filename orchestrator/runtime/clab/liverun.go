@@ -164,7 +164,7 @@ func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, v runtime.Vari
 	if out == nil {
 		return nil, runErr
 	}
-	r.attachCounters(out, before, after, nics, lossless)
+	notes = append(notes, r.attachCounters(out, before, after, nics, lossless)...)
 	out.Timeline = marks
 	// What the measured summary cannot say: soft-RoCE has no congestion
 	// control (no CNPs) and the switches count pause frames, not time.
@@ -412,8 +412,10 @@ func (r *Runtime) snapshot(ctx context.Context, l *runtime.Lab, e Execer, ssh ma
 // attachCounters puts the deltas between two snapshots into the variant:
 // switch rows in Counters and the summary, host NIC deltas in
 // Extra["host_counters"]. A switch or NIC missing from either snapshot is
-// left out rather than reported as zero.
-func (r *Runtime) attachCounters(out *results.Variant, before, after snapshot, nics []HostNIC, lossless int) {
+// left out rather than reported as zero; the returned notes name the rows
+// left out for a delta records cannot carry.
+func (r *Runtime) attachCounters(out *results.Variant, before, after snapshot, nics []HostNIC, lossless int) []string {
+	var notes []string
 	out.Counters = []results.Counter{}
 	for _, name := range slices.Sorted(maps.Keys(after.switches)) {
 		b, ok := before.switches[name]
@@ -422,7 +424,9 @@ func (r *Runtime) attachCounters(out *results.Variant, before, after snapshot, n
 		}
 		// The lossless priority's rows are kept even when they did not
 		// move: a measured zero is the result on a virtual data plane.
-		out.Counters = append(out.Counters, CounterDeltas(name, b, after.switches[name], lossless)...)
+		cs, skipped := CounterDeltas(name, b, after.switches[name], lossless)
+		out.Counters = append(out.Counters, cs...)
+		notes = append(notes, skipped...)
 	}
 	SummarizeCounters(&out.Summary, out.Counters)
 	hosts := map[string]map[string]int64{}
@@ -443,6 +447,7 @@ func (r *Runtime) attachCounters(out *results.Variant, before, after snapshot, n
 		}
 		out.Extra["host_counters"] = hosts
 	}
+	return notes
 }
 
 // LatencyCommand is the ib_write_lat pair of the latency probe: between
