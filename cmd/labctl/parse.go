@@ -249,7 +249,10 @@ func parseFile(cmd *cobra.Command, k parseKind, kind, file string, opt parseOpti
 		return nil, "", err
 	}
 	defer closeIn()
-	v, err := k.parse(in, opt)
+	// Every kind reads its input without a leading byte-order mark: one
+	// place for all of them, where each parser found its header or its
+	// JSON behind it, or not.
+	v, err := k.parse(textparse.SkipBOM(in), opt)
 	if err != nil && cmd.Context() != nil && cmd.Context().Err() != nil {
 		return nil, "", exitcode.Failedf("parse %s: interrupted before the input ended", name)
 	}

@@ -135,6 +135,22 @@ func TestParseCommandEveryKind(t *testing.T) {
 		if code := run(context.Background(), []string{"parse", kind, f}, &out, &errb); code != 0 {
 			t.Errorf("%s %s: exit %d: %s", kind, f, code, errb.String())
 		}
+		// The same file saved with a UTF-8 byte-order mark (as Windows
+		// tools save text) parses the same: every kind reads past it.
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bom := filepath.Join(dir, "bom-"+kind+filepath.Ext(f))
+		if err := os.WriteFile(bom, append([]byte("\xef\xbb\xbf"), src...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var bout, berr bytes.Buffer
+		if code := run(context.Background(), []string{"parse", kind, bom}, &bout, &berr); code != 0 {
+			t.Errorf("%s with a byte-order mark: exit %d: %s", kind, code, berr.String())
+		} else if got, want := strings.Replace(bout.String(), bom, f, 1), out.String(); got != want {
+			t.Errorf("%s with a byte-order mark parses otherwise than without", kind)
+		}
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 )
 
@@ -56,6 +57,33 @@ func Errorf(line int, format string, a ...any) error {
 func SecondRun(line, first int, what, why string) error {
 	return &Error{Line: line, Msg: fmt.Sprintf("a second %s (the first is at line %d): the file holds two runs%s", what, first, why),
 		Fix: "split the file, one run each, and parse each file on its own"}
+}
+
+// utf8BOM is the UTF-8 byte-order mark.
+var utf8BOM = []byte("\xef\xbb\xbf")
+
+// SkipBOM returns r without a leading UTF-8 byte-order mark, which
+// Windows tools put in front of text they save (Notepad, PowerShell's
+// Out-File) and no command prints: left in, it is glued to the first
+// line, which then is not the header or the JSON the parser looks for.
+// Nothing is read until the first Read, so wrapping a terminal or a pipe
+// does not block; a read error while looking for the mark is returned by
+// that Read.
+func SkipBOM(r io.Reader) io.Reader { return &bomReader{br: bufio.NewReader(r)} }
+
+type bomReader struct {
+	br      *bufio.Reader
+	checked bool
+}
+
+func (b *bomReader) Read(p []byte) (int, error) {
+	if !b.checked {
+		b.checked = true
+		if head, _ := b.br.Peek(len(utf8BOM)); bytes.Equal(head, utf8BOM) {
+			_, _ = b.br.Discard(len(utf8BOM))
+		}
+	}
+	return b.br.Read(p)
 }
 
 // MaxLine bounds one line of input. Command output lines are at most a few

@@ -2,9 +2,11 @@ package textparse
 
 import (
 	"errors"
+	"io"
 	"reflect"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 func TestError(t *testing.T) {
@@ -74,5 +76,29 @@ func TestLinesTooLong(t *testing.T) {
 		if err.Error() != tc.want {
 			t.Errorf("what=%q: error %q, want %q", tc.what, err, tc.want)
 		}
+	}
+}
+
+// SkipBOM drops a leading UTF-8 byte-order mark and nothing else: not one
+// further in, not a prefix of one, not from input shorter than one.
+func TestSkipBOM(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"\xef\xbb\xbfPort Rx", "Port Rx"},
+		{"\xef\xbb\xbf", ""},
+		{"", ""},
+		{"ab", "ab"},
+		{"\xef\xbb", "\xef\xbb"},
+		{"x\xef\xbb\xbf", "x\xef\xbb\xbf"},
+		{"\xef\xbb\xbf\xef\xbb\xbfx", "\xef\xbb\xbfx"},
+	} {
+		got, err := io.ReadAll(SkipBOM(strings.NewReader(tc.in)))
+		if err != nil || string(got) != tc.want {
+			t.Errorf("SkipBOM(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+	// A read error while looking for the mark is the first Read's.
+	boom := errors.New("boom")
+	if _, err := io.ReadAll(SkipBOM(iotest.ErrReader(boom))); !errors.Is(err, boom) {
+		t.Errorf("error %v, want boom", err)
 	}
 }
