@@ -22,8 +22,9 @@ import (
 // is missing and change nothing: 'git status --porcelain' stays empty
 // (no rewritten topology, no removed startup file, not even state.json or
 // the lock, for which this repository has no .gitignore). Then the lab is
-// down: 'labctl down' succeeds, 'labctl status' lists it down without a
-// log line, and a plain 'labctl up' keeps the NOS the lab had.
+// as it was, never up: 'labctl down' succeeds, 'labctl status' lists it
+// never-up without a log line, and a plain 'labctl up' keeps the NOS the
+// lab had.
 func TestMissingPrerequisiteLeavesGitClean(t *testing.T) {
 	t.Parallel()
 	gitBin, err := exec.LookPath("git")
@@ -123,8 +124,10 @@ func TestMissingPrerequisiteLeavesGitClean(t *testing.T) {
 			}
 		}
 		clean(what)
-		if state, _ := labState(tc.lab); state != "down" {
-			t.Errorf("after %s, lab %s is %s, want down", what, tc.lab, state)
+		// Nothing was written, so the committed topology is all there
+		// is of the lab: never brought up, not down.
+		if state, _ := labState(tc.lab); state != "never-up" {
+			t.Errorf("after %s, lab %s is %s, want never-up", what, tc.lab, state)
 		}
 		if r := labctl("down", tc.lab); r.code != 0 || !strings.Contains(r.stdout, "not up") {
 			t.Errorf("down %s after %s: exit %d\n%s%s", tc.lab, what, r.code, r.stdout, r.stderr)
