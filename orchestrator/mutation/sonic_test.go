@@ -326,6 +326,8 @@ func sonicMutations() []mutation {
 				d.set("QUEUE", suffix("|3"), "scheduler", "scheduler.strict")
 				d.set("QUEUE", suffix("|6"), "scheduler", "scheduler.dwrr5")
 			}, "leaf1", "leaf2")},
+		{field: "QUEUE scheduler", name: "best-effort queue 0 strict above RoCE's round-robin queue", harmful: true, rule: "QOS025", why: "the suite's traffic is RoCE and its CNPs: no packet takes queue 0, so nothing starves RoCE in its runs",
+			edit: edit(func(d doc) { d.set("QUEUE", suffix("|0"), "scheduler", "scheduler.strict") })},
 		{field: "QUEUE scheduler", name: "RoCE queue on an identical scheduler",
 			edit: edit(func(d doc) {
 				d.copyEntry("SCHEDULER", "scheduler.dwrr50", "scheduler.copy", nil)

@@ -72,6 +72,7 @@ const (
 	RuleShapedLossless    = "QOS022"
 	RulePFCPGMap          = "QOS023"
 	RuleEgressRemark      = "QOS024"
+	RuleStrictOtherQueue  = "QOS025"
 )
 
 // Rules lists the lint rules.
@@ -103,6 +104,7 @@ func Rules() []Rule {
 		{RuleShapedLossless, "shaped-lossless-queue", SevWarning, "the queue of a lossless class, or a port that carries one, is shaped below the port's line rate: RoCE leaves the port no faster than the shaper, and its backlog pauses (PFC) or is marked (ECN) sooner; the simulator runs the shaper"},
 		{RulePFCPGMap, "pfc-pg-map", SevError, "a PFC priority's pause frames come from another PG than the one its traffic fills: that PG fills without pausing the sender and drops once its headroom is gone"},
 		{RuleEgressRemark, "egress-dscp-remark", SevError, "a port rewrites the DSCP of RoCE's or its CNPs' class as it sends them (egress remarking) to one the next switch classifies into another class: there they lose their lossless class or their priority"},
+		{RuleStrictOtherQueue, "strict-other-queue", SevWarning, "a queue that carries neither a lossless class nor the CNPs is strict priority above a lossless class's round-robin queue: whatever it carries (unmarked traffic on DSCP 0, by the default map) is sent first and can starve RoCE"},
 	}
 }
 
@@ -354,6 +356,7 @@ func (l *linter) run() {
 			l.ecn(d, p, lossless)
 			l.headroom(d, p)
 			l.cnp(d, p, lossless)
+			l.strictOtherQueue(d, p, lossless)
 			l.watchdog(d, p)
 			l.portMTU(d, p)
 			l.portSpeed(d, p)
@@ -967,6 +970,43 @@ const RoCEHeaderBytes = 60
 // QOS009: a data port whose configured speed is not its link's (SONiC's
 // PORT speed): the link does not come up with its peer, or runs at the
 // slower speed, while the simulator runs the lab's.
+// QOS025: a strict queue that neither a lossless class nor the CNPs use,
+// above a lossless class's round-robin queue. Strict queues are served
+// before any round-robin one, so what that queue carries (DSCP 0, every
+// unmarked packet, by a default map) takes the link first and starves
+// RoCE however its weights are set. Only queues some DSCP reaches count.
+func (l *linter) strictOtherQueue(d *DeviceConfig, p *PortConfig, lossless []int) {
+	if !p.Fabric || len(p.Queues) == 0 || len(lossless) == 0 {
+		return
+	}
+	var rr []int // the lossless classes' round-robin queues
+	own := map[int]bool{p.Class(p.TCOf(l.cnpDSCP())).Queue: true}
+	for _, pr := range lossless {
+		c := p.Class(pr)
+		own[c.Queue] = true
+		if c.QueueConfig != nil && !c.QueueConfig.Strict && !slices.Contains(rr, c.Queue) {
+			rr = append(rr, c.Queue)
+		}
+	}
+	if len(rr) == 0 {
+		return
+	}
+	reached := map[int][]int{} // queue -> the DSCPs that reach it
+	for dscp := range 64 {
+		q := p.Class(p.TCOf(dscp)).Queue
+		reached[q] = append(reached[q], dscp)
+	}
+	for _, q := range p.Queues {
+		if !q.Strict || own[q.Queue] || len(reached[q.Queue]) == 0 {
+			continue
+		}
+		l.addAt(RuleStrictOtherQueue, SevWarning, d.Device, p.Name, q.Origin,
+			fmt.Sprintf("make queue %d round robin (SONiC: its SCHEDULER type DWRR; EOS: tx-queue %d no priority), or give strict priority only to the CNPs' queue", q.Queue, q.Queue),
+			"queue %d is strict priority and carries DSCP %s, neither lossless nor the CNPs': it is sent before the lossless queue %s, and traffic on it can starve RoCE",
+			q.Queue, intRanges(reached[q.Queue]), FormatInts(rr))
+	}
+}
+
 func (l *linter) portSpeed(d *DeviceConfig, p *PortConfig) {
 	if !p.Fabric || p.LinkSpeedGbps <= 0 || p.SpeedGbps <= 0 || p.SpeedGbps == p.LinkSpeedGbps {
 		return

@@ -896,3 +896,25 @@ func TestLintBareRoCEDSCPNeedsPFCEverywhere(t *testing.T) {
 		}
 	}
 }
+
+// QOS025: a strict queue some DSCP reaches that is neither a lossless
+// class's nor the CNPs', above a lossless round-robin queue, can starve
+// RoCE; the CNPs' strict queue is what RoCE profiles want.
+func TestLintStrictOtherQueue(t *testing.T) {
+	in, cfgs := lintBase(t)
+	if fs := findings(Lint(cfgs, LintOptions{Intent: &in}), RuleStrictOtherQueue); len(fs) != 0 {
+		t.Fatalf("as rendered (the CNPs' queue strict): %+v", fs)
+	}
+	for i := range cfgs[0].Ports {
+		p := &cfgs[0].Ports[i]
+		for j := range p.Queues {
+			if p.Queues[j].Queue == 0 {
+				p.Queues[j].Strict = true
+			}
+		}
+	}
+	fs := findings(Lint(cfgs, LintOptions{Intent: &in}), RuleStrictOtherQueue)
+	if len(fs) != 1 || fs[0].Severity != SevWarning || fs[0].Device != "leaf1" || !strings.Contains(fs[0].Message, "queue 0 is strict priority and carries DSCP 0-") {
+		t.Errorf("queue 0 strict: %+v", fs)
+	}
+}
