@@ -781,3 +781,22 @@ func TestParseWatchdogAssumptionsNamed(t *testing.T) {
 		t.Errorf("Ethernet2 sets its watchdog fully, yet a note names it:\n%s", all)
 	}
 }
+
+// WRED thresholds in segments or time are EOS syntax the simulator does
+// not run (it would need the platform's cell size or the queue's drain
+// rate): the queue simulates without marking, and lint must say so (an
+// unsimulated setting, QOS017), not leave the missing marks unexplained.
+func TestWREDThresholdUnitsNotSimulatedSaid(t *testing.T) {
+	for _, unit := range []string{"segments", "microseconds"} {
+		dc := mustParseEOS(t, "qos profile p\n   tx-queue 3\n      random-detect ecn minimum-threshold 80 "+unit+" maximum-threshold 320 "+unit+"\n!\ninterface Ethernet1\n   service-profile p\n")
+		if !slices.ContainsFunc(dc.Unsimulated, func(u qos.NotRun) bool {
+			return strings.Contains(u.Where, "random-detect ecn thresholds in "+unit) && strings.Contains(u.What, "marks no packet ECN") && u.Fix != ""
+		}) {
+			t.Errorf("%s: unsimulated %+v", unit, dc.Unsimulated)
+		}
+	}
+	dc := mustParseEOS(t, "qos profile p\n   tx-queue 3\n      random-detect ecn minimum-threshold 800 kbytes maximum-threshold 3200 kbytes\n!\ninterface Ethernet1\n   service-profile p\n")
+	if len(dc.Unsimulated) != 0 {
+		t.Errorf("kbytes: unsimulated %+v", dc.Unsimulated)
+	}
+}

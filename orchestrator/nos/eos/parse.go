@@ -704,6 +704,7 @@ func (p *cfgParser) queueLine(q *cfgQueue, f []string, where cfgPos) error {
 		}
 		q.ecn, q.noECN = e, false
 		q.ecnNoProb = !slices.Contains(f, "max-mark-probability")
+		p.unitNotRun("random-detect ecn", e.Unit, "marks no packet ECN")
 	case line == "no random-detect ecn":
 		q.ecn, q.noECN, q.ecnNoProb = nil, true, false
 	case len(f) >= 2 && f[0] == "random-detect" && f[1] == "drop" && slices.Contains(f, "minimum-threshold"):
@@ -712,6 +713,7 @@ func (p *cfgParser) queueLine(q *cfgQueue, f []string, where cfgPos) error {
 			return fmt.Errorf("%s: %q: %w", where, line, err)
 		}
 		q.drop, q.noDrop = e, false
+		p.unitNotRun("random-detect drop", e.Unit, "drops no packet early")
 	case line == "no random-detect drop":
 		q.drop, q.noDrop = nil, true
 	case cfgIsShapeRate(f):
@@ -812,6 +814,21 @@ func cfgShapeRate(f []string, what string) (*qos.Shaper, error) {
 
 // cfgWRED reads "random-detect ecn|drop minimum-threshold X U
 // maximum-threshold Y U [<probKey> P] [weight W]".
+// unitNotRun notes a tx-queue's WRED thresholds given in segments or time,
+// which the simulator does not run (the platform's segment size, and the
+// rate a time is read at, are not in the config): lint warns of it
+// (QOS017), as the queue's simulated figures show none of what it does.
+func (p *cfgParser) unitNotRun(stmt, unit, what string) {
+	if unit == "" {
+		return
+	}
+	p.risks["tx-queue "+stmt+" "+unit] = qos.NotRun{
+		Where: fmt.Sprintf("tx-queue %s thresholds in %s", stmt, unit),
+		What:  fmt.Sprintf("the simulator runs the queue as if it had none and %s (a threshold in %s depends on the platform's cell size or the queue's drain rate, which the config does not give), so its figures miss what the switch does", what, unit),
+		Fix:   "give the thresholds in bytes, kbytes or mbytes, so that the simulator runs them",
+	}
+}
+
 func cfgWRED(f []string, probKey string) (*qos.ECNConfig, error) {
 	// Without a probability, labctl takes EOS to mark or drop every
 	// packet at the maximum threshold: Arista's documentation that labctl
