@@ -134,7 +134,11 @@ func ValidateDoc(doc Doc) []error {
 	}
 	for _, key := range cfgSortedKeys(doc["PFC_WD"]) {
 		if key == "GLOBAL" {
-			intIn("PFC_WD", key, "POLL_INTERVAL", 100, 1000, false)
+			// Any positive interval: orchagent's pfcwd applies the value
+			// as it is (stoi, no range), and lint judges what a slow poll
+			// does to storm detection (QOS008), so a config the switch
+			// takes is not refused when a variant renders it again.
+			intIn("PFC_WD", key, "POLL_INTERVAL", 1, math.MaxInt32, false)
 			continue
 		}
 		intIn("PFC_WD", key, "detection_time", cfgWDDetectionMin, cfgWDDetectionMax, true)
