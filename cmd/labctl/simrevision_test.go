@@ -40,6 +40,7 @@ func TestSimulatorRevision(t *testing.T) {
 	shaped := simRevisionLab(t, "lab.yaml", "simrev", "eos", "configs-eos-shaped/*.cfg")
 	remarked := simRevisionLab(t, "lab.yaml", "simrev", "sonic", "configs-remark/*.json")
 	policed := simRevisionLab(t, "lab.yaml", "simrev", "eos", "configs-eos-policy/*.cfg")
+	pcieBound := simRevisionLab(t, "lab-pcie3.yaml", "simrev", "sonic", "configs/*.json")
 	scenarios, err := filepath.Glob(filepath.Join(simRevisionDir, "scenarios", "*.yaml"))
 	if err != nil || len(scenarios) == 0 {
 		t.Fatalf("scenarios: %v %v", scenarios, err)
@@ -69,6 +70,8 @@ func TestSimulatorRevision(t *testing.T) {
 			label += " (spine remarks RoCE)"
 		case policed:
 			label += " (eos, policy-map)"
+		case pcieBound:
+			label += " (PCIe-bound NICs)"
 		}
 		for _, v := range r.Variants {
 			lines = append(lines, simFigures(t, label, &v))
@@ -96,6 +99,13 @@ func TestSimulatorRevision(t *testing.T) {
 	figures(policed, filepath.Join(simRevisionDir, "scenarios", "ecn-pfc.yaml"))
 	figures(sonic, filepath.Join(simRevisionDir, "scenarios", "allreduce.yaml"), "--model", "flow")
 	figures(sonic, filepath.Join(simRevisionDir, "scenarios", "baseline-bw.yaml"), "--model", "flow")
+	// NICs that PCIe 3.0 x16 feeds 115.2 Gb/s of payload, below their
+	// 200G ports (lab-pcie3.yaml): the NIC cap on a lone flow, packet by
+	// packet and in the flow-level model, and on a ring AllReduce.
+	for _, name := range []string{"baseline-bw", "allreduce"} {
+		figures(pcieBound, filepath.Join(simRevisionDir, "scenarios", name+".yaml"))
+	}
+	figures(pcieBound, filepath.Join(simRevisionDir, "scenarios", "baseline-bw.yaml"), "--model", "flow")
 	// Three tiers and rails (lab-3tier.yaml): super-spines, routes across
 	// pods and their convergence after a failure, rings over rail leaves.
 	for _, name := range []string{"ecn-pfc", "link-failure", "nccl-allreduce", "allreduce"} {
