@@ -13,8 +13,10 @@ import (
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/server"
+	"github.com/labctl/labctl/orchestrator/sim"
 	"github.com/labctl/labctl/orchestrator/sizing"
 	"github.com/labctl/labctl/orchestrator/specyaml"
+	"github.com/labctl/labctl/orchestrator/transport"
 )
 
 // sizingFlags are the plan flags; a flag set on the command line overrides
@@ -134,29 +136,41 @@ func (f *sizingFlags) apply(cmd *cobra.Command, base sizing.Input) sizing.Input 
 	return in
 }
 
-// planInput resolves the sizing input and the server section from an
-// optional lab and the flags.
-func (f *sizingFlags) planInput(app *App, cmd *cobra.Command, args []string) (sizing.Input, server.Spec, error) {
+// planFraming is the packets a plan's NIC usable rate is of: the lab's
+// payload MTU (qos.mtu) and its transport's bytes a packet on the wire
+// (sim.WireOverheadFor), or RoCE at sim.DefaultMTU without a lab.
+type planFraming struct{ mtu, overhead int }
+
+// planInput resolves the sizing input, the server section and the
+// framing from an optional lab and the flags.
+func (f *sizingFlags) planInput(app *App, cmd *cobra.Command, args []string) (sizing.Input, server.Spec, planFraming, error) {
 	var base sizing.Input
 	var srv server.Spec
+	fr := planFraming{sim.DefaultMTU, sim.WireOverheadFor(transport.RoCE)}
 	switch {
 	case len(args) == 1:
 		spec, err := app.resolveSpec(args[0])
 		if err != nil {
-			return base, srv, err
+			return base, srv, fr, err
 		}
 		base, srv = spec.Sizing, spec.Server
+		if spec.QoS.MTU != nil {
+			fr.mtu = *spec.QoS.MTU
+		}
+		if spec.Transport != "" {
+			fr.overhead = sim.WireOverheadFor(spec.Transport)
+		}
 	case !cmd.Flags().Changed("gpus"):
-		return base, srv, exitcode.Usagef("name a lab or give --gpus (for example: labctl plan 64gpu, or labctl plan --gpus 64)")
+		return base, srv, fr, exitcode.Usagef("name a lab or give --gpus (for example: labctl plan 64gpu, or labctl plan --gpus 64)")
 	}
 	// A zero given on the command line is a mistake, not "use the
 	// default" (which is what zero means in a spec that leaves a key out).
 	for _, name := range []string{"gpus-per-server", "nic-speed", "leaf-ports", "leaf-speed", "spine-ports", "spine-speed", "oversubscription"} {
 		if fl := cmd.Flags().Lookup(name); fl.Changed && (fl.Value.String() == "0" || fl.Value.String() == "-0") {
-			return base, srv, exitcode.Usagef("--%s 0 is not a valid value (fix: leave the flag out for the default, %s)", name, fl.DefValue)
+			return base, srv, fr, exitcode.Usagef("--%s 0 is not a valid value (fix: leave the flag out for the default, %s)", name, fl.DefValue)
 		}
 	}
-	return f.apply(cmd, base).Normalize(), srv, nil
+	return f.apply(cmd, base).Normalize(), srv, fr, nil
 }
 
 func newPlanCmd(app *App) *cobra.Command {
@@ -183,7 +197,7 @@ server keys); defaults are the seed's (8 GPUs per server, 200G NICs,
 			if err != nil {
 				return err
 			}
-			in, srv, err := f.planInput(app, cmd, args)
+			in, srv, fr, err := f.planInput(app, cmd, args)
 			if err != nil {
 				return err
 			}
@@ -205,7 +219,7 @@ server keys); defaults are the seed's (8 GPUs per server, 200G NICs,
 			if err != nil {
 				return err
 			}
-			p.SetServer(m)
+			p.SetServer(m.WithFraming(fr.mtu, fr.overhead))
 			return writePlan(app, format, p)
 		},
 	}

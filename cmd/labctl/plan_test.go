@@ -135,20 +135,26 @@ func TestPlanServers(t *testing.T) {
 	dir := t.TempDir()
 	h100 := filepath.Join(dir, "h100.yaml")
 	os.WriteFile(h100, []byte("name: h100\nsizing:\n  gpus: 64\n  nic_speed_gbps: 400\nserver:\n  scale_up: nvlink4\n  pcie_gen: 4\n"), 0o644)
+	// The usable rate is of the lab's packets: InfiniBand's 26 bytes a
+	// packet at qos.mtu 2048 leave 200 x 2048/2074 of a 200G port.
+	ib := filepath.Join(dir, "ib.yaml")
+	os.WriteFile(ib, []byte("name: ib\nsizing:\n  gpus: 16\ntransport: infiniband\nqos:\n  mtu: 2048\n"), 0o644)
 	const bound = "warning: the 400G NICs are PCIe-bound: PCIe 4.0 x16 carries 230.5 Gb/s of payload per direction"
 	cases := []struct {
 		args []string
 		want []string
 		not  []string
 	}{
-		{[]string{"plan", "64gpu"}, []string{"scale-up (default)", "NVLink 3 through NVSwitch: 600 GB/s per GPU", "PCIe 4.0 x16: 230.5 Gb/s", "200 Gb/s, its port speed"}, []string{"PCIe-bound"}},
+		{[]string{"plan", "64gpu"}, []string{"scale-up (default)", "NVLink 3 through NVSwitch: 600 GB/s per GPU", "PCIe 4.0 x16: 230.5 Gb/s", "196.1 Gb/s of payload, what its 200G port carries (MTU 4096, 82 bytes a packet on the wire; PCIe carries 230.5 Gb/s)"}, []string{"PCIe-bound"}},
 		{[]string{"plan", "--gpus", "64", "--scale-up", "nvlink4", "--pcie-gen", "5", "--pcie-lanes", "16"}, []string{"NVLink 4 through NVSwitch: 900 GB/s", "NIC PCIe link  ", "PCIe 5.0 x16: 460.9 Gb/s"}, []string{"PCIe-bound", "(default"}},
-		{[]string{"plan", h100}, []string{"NVLink 4", "230.5 Gb/s of its 400G port: PCIe-bound", bound, "fix: --pcie-gen 5"}, nil},
-		{[]string{"plan", h100, "--pcie-gen", "5"}, []string{"PCIe 5.0 x16: 460.9 Gb/s", "400 Gb/s, its port speed"}, []string{"PCIe-bound"}},
-		{[]string{"plan", "--gpus", "64", "--nic-speed", "800", "--leaf-speed", "800", "--spine-speed", "800", "--pcie-gen", "5"}, []string{"NVLink 5", "460.9 Gb/s of its 800G port: PCIe-bound", "fix: --pcie-gen 6"}, nil},
-		{[]string{"plan", "--gpus", "64", "--nic-speed", "800", "--leaf-speed", "800", "--spine-speed", "800"}, []string{"PCIe 6.0 x16: 888.5 Gb/s", "800 Gb/s, its port speed"}, []string{"PCIe-bound"}},
+		{[]string{"plan", h100}, []string{"NVLink 4", "230.5 Gb/s of payload: PCIe-bound (its 400G port carries 392.1 Gb/s at MTU 4096, 82 bytes a packet on the wire)", bound, "fix: --pcie-gen 5"}, nil},
+		{[]string{"plan", h100, "--pcie-gen", "5"}, []string{"PCIe 5.0 x16: 460.9 Gb/s", "392.1 Gb/s of payload, what its 400G port carries"}, []string{"PCIe-bound"}},
+		{[]string{"plan", "--gpus", "64", "--nic-speed", "800", "--leaf-speed", "800", "--spine-speed", "800", "--pcie-gen", "5"}, []string{"NVLink 5", "460.9 Gb/s of payload: PCIe-bound (its 800G port carries 784.3 Gb/s", "fix: --pcie-gen 6"}, nil},
+		{[]string{"plan", "--gpus", "64", "--nic-speed", "800", "--leaf-speed", "800", "--spine-speed", "800"}, []string{"PCIe 6.0 x16: 888.5 Gb/s", "784.3 Gb/s of payload, what its 800G port carries"}, []string{"PCIe-bound"}},
 		{[]string{"plan", "--gpus", "16", "--scale-up", "pcie", "--scale-up-gbyte-s", "64", "-o", "md"}, []string{"| scale-up domain | PCIe only (no NVLink): 64 GB/s per GPU (both directions; 256 Gb/s each way), 1.0 µs"}, nil},
-		{[]string{"plan", h100, "-o", "md"}, []string{"| NIC usable rate | 230.5 Gb/s of its 400G port: PCIe-bound |", "## Warnings", "- the 400G NICs are PCIe-bound"}, nil},
+		{[]string{"plan", h100, "-o", "md"}, []string{"| NIC usable rate | 230.5 Gb/s of payload: PCIe-bound (its 400G port carries 392.1 Gb/s at MTU 4096, 82 bytes a packet on the wire) |", "## Warnings", "- the 400G NICs are PCIe-bound"}, nil},
+		{[]string{"plan", ib}, []string{"197.5 Gb/s of payload, what its 200G port carries (MTU 2048, 26 bytes a packet on the wire; PCIe carries 230.5 Gb/s)"}, []string{"PCIe-bound"}},
+		{[]string{"plan", ib, "--pcie-gen", "3"}, []string{"115.2 Gb/s of payload: PCIe-bound (its 200G port carries 197.5 Gb/s at MTU 2048, 26 bytes a packet on the wire)"}, nil},
 		{[]string{"plan", h100, "-o", "yaml"}, []string{"server:\n  scale_up: nvlink4\n", "pcie_bound: true", "defaulted:\n    pcie_lanes: \"servers with 400G NICs"}, nil},
 	}
 	for _, c := range cases {

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/labctl/labctl/orchestrator/results"
+	"github.com/labctl/labctl/orchestrator/server"
 	"github.com/labctl/labctl/orchestrator/sim"
 )
 
@@ -17,8 +18,10 @@ import (
 // packet-level simulation to them.
 //
 // A message of m bytes on a leg takes alpha + 8m/b: on the fabric, b is
-// the NIC's usable rate times the wire efficiency MTU/(MTU+82) and alpha
-// the path's one-way latency (Links.FabricLatencyNs); on the scale-up
+// what a NIC sends of payload (Links.PayloadGbps, server.NICPayloadGbps:
+// its port's rate times MTU/(MTU+the transport's bytes a packet), or its
+// PCIe link's payload rate when that is lower) and alpha the path's
+// one-way latency (Links.FabricLatencyNs); on the scale-up
 // domain, b is a GPU's rate in one direction and alpha its latency. A
 // transfer's hop is the sum of its legs (a PXN message leaves the relay's
 // NIC once it is on the relay).
@@ -48,17 +51,18 @@ import (
 // The bound is the bus bandwidth the collective reaches when every
 // latency is negligible: results.BusBWFactor x size / (the busiest link's
 // bytes at its rate). It is the limit that channels x the NIC's rate
-// gives, bounded by the scale-up domain and by PCIe (Links.NICGbps is the
-// PCIe-capped rate), wherever the size divides evenly between ranks,
+// gives, bounded by the scale-up domain and by PCIe (Links.PayloadGbps
+// takes the PCIe link's payload rate where it is the lower), wherever the size divides evenly between ranks,
 // channels and chunks; where it does not, the busiest link carries its
 // few bytes more and the bound is that size's, a little lower (at a few
 // bytes, where some chunks are empty, much lower).
 
 // Links are the rates and latencies the closed forms charge.
 type Links struct {
-	// NICGbps is a NIC's usable rate: its port speed, or its PCIe link's
-	// when that is slower (server.Model.NICUsableGbps).
-	NICGbps float64
+	// NICGbps is a NIC's port speed and PCIeGbps its PCIe link's payload
+	// rate (server.Model's; 0: no PCIe bound).
+	NICGbps  float64
+	PCIeGbps float64
 	// MTU is the payload MTU (0: sim.DefaultMTU) and WireOverheadBytes
 	// what the transport adds to every packet on the wire (0: RoCE's
 	// sim.WireOverheadBytes; sim.WireOverheadFor gives a transport's).
@@ -76,16 +80,18 @@ type Links struct {
 	ScaleUpLatencyNs float64
 }
 
-// wireEfficiency is the payload share of a full packet on the wire.
-func (l Links) wireEfficiency() float64 {
-	if l.WireOverheadBytes <= 0 {
-		return sim.WireEfficiency(l.MTU)
-	}
-	mtu := l.MTU
+// PayloadGbps is what a NIC sends of payload on the fabric, the rate the
+// closed forms charge a fabric leg: server.NICPayloadGbps of its port,
+// its PCIe link and the framing.
+func (l Links) PayloadGbps() float64 {
+	mtu, overhead := l.MTU, l.WireOverheadBytes
 	if mtu <= 0 {
 		mtu = sim.DefaultMTU
 	}
-	return float64(mtu) / float64(mtu+l.WireOverheadBytes)
+	if overhead <= 0 {
+		overhead = sim.WireOverheadBytes
+	}
+	return server.NICPayloadGbps(l.NICGbps, l.PCIeGbps, mtu, overhead)
 }
 
 // Estimate is a collective's closed form at one size.
@@ -127,7 +133,7 @@ func (sc *schedule) estimate(l Links) (Estimate, error) {
 	if !(l.NICGbps > 0) || math.IsInf(l.NICGbps, 0) {
 		return Estimate{}, fmt.Errorf("NIC rate %g Gb/s is not a rate", l.NICGbps)
 	}
-	fabric := l.NICGbps * l.wireEfficiency()
+	fabric := l.PayloadGbps()
 	legNs := func(g leg, bytes int64) float64 {
 		if g.scaleUp {
 			return l.ScaleUpLatencyNs + float64(bytes)*8/l.ScaleUpGbps

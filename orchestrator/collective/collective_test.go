@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/labctl/labctl/orchestrator/results"
+	"github.com/labctl/labctl/orchestrator/server"
 	"github.com/labctl/labctl/orchestrator/sim"
 )
 
@@ -875,15 +876,31 @@ func TestQPsPerConnection(t *testing.T) {
 }
 
 // The closed forms charge the transport's framing: InfiniBand's 26 bytes
-// per packet leave more of the line for payload than RoCE's 82.
+// per packet leave more of the line for payload than RoCE's 82. A PCIe
+// link slower than that carries the payload at its own rate, headers
+// aside: PCIe 3.0 x16's 115.2 Gb/s is what a 200G NIC sends on either
+// transport, not 115.2 x 4096/4178.
 func TestLinksWireOverhead(t *testing.T) {
 	roce := Links{NICGbps: 200, MTU: 4096}
 	ib := Links{NICGbps: 200, MTU: 4096, WireOverheadBytes: 26}
-	if got, want := roce.wireEfficiency(), 4096.0/4178; got != want {
+	if got, want := roce.PayloadGbps(), 200*4096.0/4178; got != want {
 		t.Errorf("RoCE: %v, want %v", got, want)
 	}
-	if got, want := ib.wireEfficiency(), 4096.0/4122; got != want {
+	if got, want := ib.PayloadGbps(), 200*4096.0/4122; got != want {
 		t.Errorf("InfiniBand: %v, want %v", got, want)
+	}
+	pcie := server.PCIeGbps(3, 16)
+	for _, l := range []Links{roce, ib} {
+		l.PCIeGbps = pcie
+		if got := l.PayloadGbps(); got != pcie {
+			t.Errorf("%d bytes a packet behind PCIe 3.0 x16: %v Gb/s, want PCIe's %v", l.WireOverheadBytes, got, pcie)
+		}
+	}
+	// 199 Gb/s of PCIe feeds all the 196.07 Gb/s of payload a RoCE port
+	// carries: the port sets the rate.
+	roce.PCIeGbps = 199
+	if got, want := roce.PayloadGbps(), 200*4096.0/4178; got != want {
+		t.Errorf("RoCE behind a 199 Gb/s PCIe link: %v Gb/s, want the port's %v (PCIe carries no headers)", got, want)
 	}
 }
 

@@ -28,6 +28,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/nic"
 	"github.com/labctl/labctl/orchestrator/perftest"
 	"github.com/labctl/labctl/orchestrator/results"
+	"github.com/labctl/labctl/orchestrator/server"
 	engine "github.com/labctl/labctl/orchestrator/sim"
 	"github.com/labctl/labctl/orchestrator/sizing"
 	"github.com/labctl/labctl/orchestrator/transport"
@@ -86,6 +87,39 @@ func (l *Lab) StatePath() string { return filepath.Join(l.Dir, StateFile) }
 
 // LockPath is the lab's lock file.
 func (l *Lab) LockPath() string { return filepath.Join(l.Dir, LockFile) }
+
+// ServerModel is the lab's GPU server (lab.Spec.ServerModel); a lab
+// without a spec has the defaults of its NIC speed (its plan's, or its
+// graph's).
+func (l *Lab) ServerModel() (server.Model, error) {
+	if l.Spec != nil {
+		return l.Spec.ServerModel()
+	}
+	nic := 0
+	switch {
+	case l.Plan != nil:
+		nic = l.Plan.NICSpeedGbps
+	case l.Graph != nil:
+		nic = l.Graph.NICSpeedGbps
+	}
+	return server.Resolve(server.Spec{}, nic)
+}
+
+// NICPayloadGbps is what a NIC of the lab sends of payload in packets of
+// mtu bytes (0: sim.DefaultMTU) on transport tr: server.NICPayloadGbps
+// of its port, its PCIe link and tr's bytes a packet on the wire
+// (sim.WireOverheadFor). A lab's ideal goodput and the ring AllReduce
+// theory take it.
+func (l *Lab) NICPayloadGbps(mtu int, tr string) (float64, error) {
+	m, err := l.ServerModel()
+	if err != nil {
+		return 0, fmt.Errorf("lab %s: %w", l.Name, err)
+	}
+	if mtu <= 0 {
+		mtu = engine.DefaultMTU
+	}
+	return m.PayloadGbps(mtu, engine.WireOverheadFor(tr)), nil
+}
 
 // Logger returns l.Log or a logger that discards everything.
 func (l *Lab) Logger() *slog.Logger {

@@ -478,11 +478,14 @@ func (r *Runner) mtu() int {
 func (r *Runner) labInfo() map[string]any {
 	m := map[string]any{"mtu": float64(r.mtu())}
 	if r.Lab != nil && r.Lab.Plan != nil {
-		nic := float64(r.Lab.Plan.NICSpeedGbps)
-		m["nic_speed_gbps"] = nic
-		m["ideal_goodput_gbps"] = IdealGoodput(nic, r.mtu())
-		if r.Lab.Spec != nil && r.Lab.Spec.Transport != "" {
-			m["ideal_goodput_gbps"] = IdealGoodputFor(nic, r.mtu(), r.Lab.Spec.Transport)
+		m["nic_speed_gbps"] = float64(r.Lab.Plan.NICSpeedGbps)
+		// One flow's goodput on an idle fabric: what a NIC sends of
+		// payload (runtime.Lab.NICPayloadGbps), its line rate times
+		// MTU/(MTU + its transport's bytes a packet: 82 on RoCE and UET,
+		// 26 on InfiniBand), or its PCIe link's payload rate when that is
+		// lower. A lab whose server section does not resolve did not load.
+		if g, err := r.Lab.NICPayloadGbps(r.mtu(), r.labTransport()); err == nil {
+			m["ideal_goodput_gbps"] = g
 		}
 		m["oversubscription"] = r.Lab.Plan.Oversubscription.Actual
 		// The parallel links between a leaf and each of its spines: with
@@ -492,20 +495,13 @@ func (r *Runner) labInfo() map[string]any {
 	return m
 }
 
-// IdealGoodput is one flow's goodput on an idle link: line rate times
-// MTU/(MTU+82), 82 bytes being RoCEv2's per-packet wire overhead (UET's
-// too, over the same Ethernet, IP and UDP headers).
-func IdealGoodput(lineGbps float64, mtu int) float64 {
-	return lineGbps * engine.WireEfficiency(mtu)
-}
-
-// IdealGoodputFor is IdealGoodput with a transport's framing: InfiniBand
-// carries 26 bytes of headers per packet instead of 82.
-func IdealGoodputFor(lineGbps float64, mtu int, tr string) float64 {
-	if mtu <= 0 {
-		mtu = engine.DefaultMTU
+// labTransport is the transport the lab runs (RoCE unless its spec
+// names another).
+func (r *Runner) labTransport() string {
+	if r.Lab != nil && r.Lab.Spec != nil && r.Lab.Spec.Transport != "" {
+		return r.Lab.Spec.Transport
 	}
-	return lineGbps * float64(mtu) / float64(mtu+engine.WireOverheadFor(tr))
+	return transport.RoCE
 }
 
 // transportLabInfo gives a variant whose transport frames packets
@@ -516,17 +512,17 @@ func (r *Runner) transportLabInfo(v *results.Variant, tr string) {
 	if r.Lab == nil || r.Lab.Plan == nil || tr == "" {
 		return
 	}
-	labTr := transport.RoCE
-	if r.Lab.Spec != nil && r.Lab.Spec.Transport != "" {
-		labTr = r.Lab.Spec.Transport
+	if engine.WireOverheadFor(tr) == engine.WireOverheadFor(r.labTransport()) {
+		return
 	}
-	if engine.WireOverheadFor(tr) == engine.WireOverheadFor(labTr) {
+	g, err := r.Lab.NICPayloadGbps(r.mtu(), tr)
+	if err != nil {
 		return
 	}
 	if v.Extra == nil {
 		v.Extra = map[string]any{}
 	}
-	v.Extra["lab"] = map[string]any{"ideal_goodput_gbps": IdealGoodputFor(float64(r.Lab.Plan.NICSpeedGbps), r.mtu(), tr)}
+	v.Extra["lab"] = map[string]any{"ideal_goodput_gbps": g}
 }
 
 func collectiveFlows(c *runtime.CollectiveSpec) int {

@@ -7,9 +7,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/results"
+	"github.com/labctl/labctl/orchestrator/server"
+	"github.com/labctl/labctl/orchestrator/sizing"
 	"github.com/labctl/labctl/orchestrator/transport"
 )
 
@@ -60,6 +64,35 @@ traffic: [{pattern: incast}]
 	}
 	if !slices.Equal(got, []string{"roce", "infiniband", "uet", "roce", "uet"}) {
 		t.Errorf("transports %v", got)
+	}
+}
+
+// A lab whose NICs PCIe feeds less than their port carries of payload has
+// that for its ideal goodput, on every transport: PCIe carries payload,
+// not the packets' headers, so it is PCIe 3.0 x16's 115.2 Gb/s on RoCE
+// and InfiniBand alike, not 115.2 x 4096/4178, nor the port's 196.07.
+func TestIdealGoodputPCIeBound(t *testing.T) {
+	s := mustParse(t, "name: x\nmatrix:\n  ecn: [on]\n  pfc: [on]\n  transport: [roce, infiniband]\ntraffic: [{pattern: incast}]\n")
+	for _, gen := range []int{3, 4} {
+		l := testLab()
+		l.Spec = &lab.Spec{Name: "t", Sizing: sizing.Input{GPUs: 32, NICSpeedGbps: 200}, Server: server.Spec{PCIeGen: gen}}
+		r := &Runner{Runtime: &fakeRuntime{}, Lab: l, NICs: labNICs(2, 2, 8), Now: tickingClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)),
+			Save: func(*results.Run) error { return nil }}
+		run := &results.Run{RunID: "20261129T120000Z-x-t", Lab: "t", Scenario: s.Name, Runtime: "fake", Seed: 1}
+		if err := r.Run(context.Background(), s, run); err != nil {
+			t.Fatal(err)
+		}
+		pcie := server.PCIeGbps(gen, 16)
+		want := map[string]float64{"roce": min(pcie, 200*4096.0/4178), "infiniband": min(pcie, 200*4096.0/4122)}
+		if got := run.Extra["lab"].(map[string]any)["ideal_goodput_gbps"]; got != want["roce"] {
+			t.Errorf("PCIe %d.0: the run's ideal goodput %v, want %v", gen, got, want["roce"])
+		}
+		for _, v := range run.Variants {
+			lab, ok := v.Extra["lab"].(map[string]any)
+			if ib := strings.Contains(v.Name, "infiniband"); ib != ok || ib && lab["ideal_goodput_gbps"] != want["infiniband"] {
+				t.Errorf("PCIe %d.0, %s: extra.lab %v, want InfiniBand's ideal goodput %v", gen, v.Name, lab, want["infiniband"])
+			}
+		}
 	}
 }
 

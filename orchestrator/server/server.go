@@ -148,14 +148,20 @@ type Model struct {
 	PCIeGTps         float64 `json:"pcie_gtransfers_per_lane"`
 	PCIePayloadShare float64 `json:"pcie_payload_share"`
 	// PCIeGbps is what the NIC's PCIe link carries per direction for
-	// payload; NICGbps the NIC's port speed; NICUsableGbps the smaller.
-	// The port speed counts the NIC's own headers, which PCIe does not
-	// carry, so a NIC within a few percent of its link is counted bound.
-	PCIeGbps      float64 `json:"pcie_gbps"`
-	NICGbps       float64 `json:"nic_gbps"`
+	// payload; NICGbps the NIC's port speed.
+	PCIeGbps float64 `json:"pcie_gbps"`
+	NICGbps  float64 `json:"nic_gbps"`
+	// MTU and WireOverheadBytes are the packets NICUsableGbps is of
+	// (WithFraming): MTU bytes of payload a full one, and what the
+	// transport adds to each on the wire. 0 until WithFraming.
+	MTU               int `json:"mtu"`
+	WireOverheadBytes int `json:"wire_overhead_bytes"`
+	// NICUsableGbps is what a NIC sends of payload (PayloadGbps of the
+	// framing): its port's rate less the packets' headers, or PCIe's
+	// payload rate when that is lower. PCIeBound says PCIe sets it: the
+	// NIC cannot run its port at line rate from PCIe.
 	NICUsableGbps float64 `json:"nic_usable_gbps"`
-	// PCIeBound says the NIC cannot run at its port speed from PCIe.
-	PCIeBound bool `json:"pcie_bound"`
+	PCIeBound     bool    `json:"pcie_bound"`
 	// Defaulted names the fields the spec left out, with the default's
 	// reason.
 	Defaulted map[string]string `json:"defaulted,omitempty"`
@@ -222,8 +228,6 @@ func Resolve(s Spec, nicGbps int) (Model, error) {
 	m.PCIeGTps = PCIeGTps(m.PCIeGen)
 	m.PCIePayloadShare = PCIePayloadShare(m.PCIeGen)
 	m.PCIeGbps = PCIeGbps(m.PCIeGen, m.PCIeLanes)
-	m.NICUsableGbps = min(m.NICGbps, m.PCIeGbps)
-	m.PCIeBound = m.PCIeGbps < m.NICGbps
 	switch {
 	case s.ScaleUpGBps != nil:
 		// Written so that NaN fails too.
@@ -251,6 +255,55 @@ func Resolve(s Spec, nicGbps int) (Model, error) {
 	return m, nil
 }
 
+// NICPayloadGbps is what a NIC sends of payload per direction, in Gb/s:
+// its port's rate times the payload share of a full packet on the wire,
+// mtu/(mtu+overheadBytes) (overheadBytes being what the transport adds
+// to every packet: its headers, and on Ethernet the preamble and gap), or
+// its PCIe link's payload rate when that is lower. PCIe carries the
+// payload alone: pcieGbps (PCIeGbps) has its own TLP and encoding
+// overheads taken off already, and the port's headers never cross it,
+// so the two compare as payload. pcieGbps 0 bounds nothing.
+//
+// It is the one place a NIC's usable rate is worked out: the plan's (a
+// Model's NICUsableGbps), a lab's ideal goodput, the collectives' closed
+// forms (NCCL's bound) and the ring AllReduce theory take it, and the
+// simulator charges a capped NIC's payload, not its wire bytes, against
+// the PCIe rate to match.
+func NICPayloadGbps(portGbps, pcieGbps float64, mtu, overheadBytes int) float64 {
+	r := portGbps * float64(mtu) / float64(mtu+overheadBytes)
+	if pcieGbps > 0 {
+		r = min(r, pcieGbps)
+	}
+	return r
+}
+
+// PayloadGbps is NICPayloadGbps of the model's NIC and PCIe link.
+func (m Model) PayloadGbps(mtu, overheadBytes int) float64 {
+	return NICPayloadGbps(m.NICGbps, m.PCIeGbps, mtu, overheadBytes)
+}
+
+// WithFraming is m with its usable rate (NICUsableGbps, PCIeBound) for
+// packets of mtu bytes of payload and overheadBytes more on the wire:
+// the lab's MTU and transport where the plan shows it.
+func (m Model) WithFraming(mtu, overheadBytes int) Model {
+	m.MTU, m.WireOverheadBytes = mtu, overheadBytes
+	m.NICUsableGbps = m.PayloadGbps(mtu, overheadBytes)
+	m.PCIeBound = m.NICUsableGbps < m.portPayloadGbps()
+	return m
+}
+
+// portPayloadGbps is what the NIC's port carries of payload at the
+// model's framing, PCIe aside.
+func (m Model) portPayloadGbps() float64 {
+	return NICPayloadGbps(m.NICGbps, 0, m.MTU, m.WireOverheadBytes)
+}
+
+// framingText says what the port's payload rate is of: "MTU 4096, 82
+// bytes a packet on the wire".
+func (m Model) framingText() string {
+	return fmt.Sprintf("MTU %d, %d bytes a packet on the wire", m.MTU, m.WireOverheadBytes)
+}
+
 // LinkName is the NIC's PCIe link as written: "PCIe 5.0 x16", or "two
 // PCIe 6.0 x16 links" for 32 lanes.
 func (m Model) LinkName() string { return linkName(m.PCIeGen, m.PCIeLanes) }
@@ -271,17 +324,18 @@ func (m Model) PCIeBoundWarning() string {
 	if !m.PCIeBound {
 		return ""
 	}
-	msg := fmt.Sprintf("the %gG NICs are PCIe-bound: %s carries %.1f Gb/s of payload per direction (%.1f%% of %g GT/s x %d), so a NIC sends and receives at most %.1f Gb/s, %.0f%% of its port speed",
-		m.NICGbps, m.LinkName(), m.PCIeGbps, 100*m.PCIePayloadShare, m.PCIeGTps, m.PCIeLanes, m.NICUsableGbps, 100*m.NICUsableGbps/m.NICGbps)
+	port := m.portPayloadGbps()
+	msg := fmt.Sprintf("the %gG NICs are PCIe-bound: %s carries %.1f Gb/s of payload per direction (%.1f%% of %g GT/s x %d), so a NIC sends and receives at most %.1f Gb/s of payload, %.0f%% of the %.1f Gb/s its port carries (%s)",
+		m.NICGbps, m.LinkName(), m.PCIeGbps, 100*m.PCIePayloadShare, m.PCIeGTps, m.PCIeLanes, m.NICUsableGbps, 100*m.NICUsableGbps/port, port, m.framingText())
 	var fixes []string
 	for _, g := range PCIeGens {
-		if g > m.PCIeGen && PCIeGbps(g, m.PCIeLanes) >= m.NICGbps {
+		if g > m.PCIeGen && PCIeGbps(g, m.PCIeLanes) >= port {
 			fixes = append(fixes, fmt.Sprintf("--pcie-gen %d, or pcie_gen: %d in the lab spec's server (%s carries %.1f Gb/s)", g, g, linkName(g, m.PCIeLanes), PCIeGbps(g, m.PCIeLanes)))
 			break
 		}
 	}
 	for _, l := range PCIeLanes {
-		if l > m.PCIeLanes && PCIeGbps(m.PCIeGen, l) >= m.NICGbps {
+		if l > m.PCIeLanes && PCIeGbps(m.PCIeGen, l) >= port {
 			fixes = append(fixes, fmt.Sprintf("--pcie-lanes %d, or pcie_lanes: %d (%s carry %.1f Gb/s)", l, l, linkName(m.PCIeGen, l), PCIeGbps(m.PCIeGen, l)))
 			break
 		}
@@ -289,7 +343,7 @@ func (m Model) PCIeBoundWarning() string {
 	if len(fixes) == 0 {
 		// Neither change alone is enough: the fastest link labctl knows.
 		g, l := PCIeGens[len(PCIeGens)-1], PCIeLanes[len(PCIeLanes)-1]
-		if PCIeGbps(g, l) >= m.NICGbps {
+		if PCIeGbps(g, l) >= port {
 			fixes = append(fixes, fmt.Sprintf("--pcie-gen %d --pcie-lanes %d, or pcie_gen: %d and pcie_lanes: %d in the lab spec's server (%s carry %.1f Gb/s)", g, l, g, l, linkName(g, l), PCIeGbps(g, l)))
 		} else {
 			fixes = append(fixes, "a slower NIC: no PCIe link labctl knows feeds this one")
@@ -322,13 +376,16 @@ func (m Model) PCIeSummary() string {
 	return fmt.Sprintf("%s: %.1f Gb/s of payload per direction (%g GT/s x %d lanes, %.1f%% payload)", m.LinkName(), m.PCIeGbps, m.PCIeGTps, m.PCIeLanes, 100*m.PCIePayloadShare)
 }
 
-// NICSummary says what a NIC can send: "200 Gb/s, its port speed", or
-// "230.5 Gb/s of its 400G port: PCIe-bound".
+// NICSummary says what a NIC can send of payload: "196.1 Gb/s of
+// payload, what its 200G port carries (MTU 4096, 82 bytes a packet on the
+// wire; PCIe carries 230.5 Gb/s)", or "230.5 Gb/s of payload: PCIe-bound
+// (its 400G port carries 392.1 Gb/s at MTU 4096, 82 bytes a packet on
+// the wire)".
 func (m Model) NICSummary() string {
 	if m.PCIeBound {
-		return fmt.Sprintf("%.1f Gb/s of its %gG port: PCIe-bound", m.NICUsableGbps, m.NICGbps)
+		return fmt.Sprintf("%.1f Gb/s of payload: PCIe-bound (its %gG port carries %.1f Gb/s at %s)", m.NICUsableGbps, m.NICGbps, m.portPayloadGbps(), m.framingText())
 	}
-	return fmt.Sprintf("%g Gb/s, its port speed (PCIe carries %.1f Gb/s)", m.NICUsableGbps, m.PCIeGbps)
+	return fmt.Sprintf("%.1f Gb/s of payload, what its %gG port carries (%s; PCIe carries %.1f Gb/s)", m.NICUsableGbps, m.NICGbps, m.framingText(), m.PCIeGbps)
 }
 
 func round1(v float64) float64 { return math.Round(v*10) / 10 }

@@ -8,8 +8,13 @@ import (
 	"testing"
 
 	"github.com/labctl/labctl/orchestrator/server"
+	"github.com/labctl/labctl/orchestrator/sim"
 	"github.com/labctl/labctl/orchestrator/sizing"
 )
+
+// roce frames m's usable rate as RoCE v2 at the default MTU: 4096 bytes
+// of payload a packet, 82 more on the wire.
+func roce(m server.Model) server.Model { return m.WithFraming(sim.DefaultMTU, sim.WireOverheadBytes) }
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
 
@@ -129,10 +134,13 @@ func TestPCIeBound(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		m = roce(m)
 		if m.PCIeBound != c.bound {
 			t.Errorf("%dG NIC on PCIe %d.0 x%d: bound %v, want %v (%.1f Gb/s)", c.nic, c.gen, c.lanes, m.PCIeBound, c.bound, m.PCIeGbps)
 		}
-		wantUsable := float64(c.nic)
+		// Payload either way: the port's less RoCE's 82 bytes a packet,
+		// or all PCIe carries (which carries no packet headers).
+		wantUsable := float64(c.nic) * 4096 / 4178
 		if c.bound {
 			wantUsable = m.PCIeGbps
 		}
@@ -146,10 +154,32 @@ func TestPCIeBound(t *testing.T) {
 	}
 }
 
+// NICPayloadGbps compares payload with payload: the port's rate less its
+// packets' headers against PCIe's payload rate, so a link between the
+// two (199 Gb/s under a 200G RoCE port, which carries 196.07 Gb/s of
+// payload at MTU 4096) binds nothing, and one below carries its own
+// rate, not that rate less the port's headers.
+func TestNICPayloadGbps(t *testing.T) {
+	port := 200 * 4096.0 / 4178
+	for _, c := range []struct{ pcie, want float64 }{{0, port}, {199, port}, {300, port}, {115.2, 115.2}, {port, port}} {
+		if got := server.NICPayloadGbps(200, c.pcie, 4096, 82); got != c.want {
+			t.Errorf("200G port, PCIe %v Gb/s: %v Gb/s of payload, want %v", c.pcie, got, c.want)
+		}
+	}
+	// InfiniBand's 26 bytes a packet: more of the port is payload.
+	if got, want := server.NICPayloadGbps(200, 0, 4096, 26), 200*4096.0/4122; got != want {
+		t.Errorf("InfiniBand: %v, want %v", got, want)
+	}
+	m, _ := server.Resolve(server.Spec{PCIeGen: 4}, 200)
+	if m = m.WithFraming(256, 82); m.NICUsableGbps != 200*256.0/338 || m.PCIeBound || m.MTU != 256 || m.WireOverheadBytes != 82 {
+		t.Errorf("200G on PCIe 4.0 x16 at MTU 256: %+v", m)
+	}
+}
+
 func TestPCIeBoundWarningNamesTheFix(t *testing.T) {
 	m, _ := server.Resolve(server.Spec{PCIeGen: 4}, 400)
-	w := m.PCIeBoundWarning()
-	for _, s := range []string{"400G NICs are PCIe-bound", "PCIe 4.0 x16 carries 230.5 Gb/s", "at most 230.5 Gb/s, 58% of its port speed",
+	w := roce(m).PCIeBoundWarning()
+	for _, s := range []string{"400G NICs are PCIe-bound", "PCIe 4.0 x16 carries 230.5 Gb/s", "at most 230.5 Gb/s of payload, 59% of the 392.1 Gb/s its port carries (MTU 4096, 82 bytes a packet on the wire)",
 		"fix: --pcie-gen 5, or pcie_gen: 5 in the lab spec's server (PCIe 5.0 x16 carries 460.9 Gb/s)", "--pcie-lanes 32, or pcie_lanes: 32 (two PCIe 4.0 x16 links carry 460.9 Gb/s)"} {
 		if !strings.Contains(w, s) {
 			t.Errorf("warning %q lacks %q", w, s)
@@ -157,12 +187,12 @@ func TestPCIeBoundWarningNamesTheFix(t *testing.T) {
 	}
 	// 800G on PCIe 5.0 x16: generation 6 or two links.
 	m, _ = server.Resolve(server.Spec{PCIeGen: 5, PCIeLanes: 16}, 800)
-	if w := m.PCIeBoundWarning(); !strings.Contains(w, "--pcie-gen 6") || !strings.Contains(w, "--pcie-lanes 32") {
+	if w := roce(m).PCIeBoundWarning(); !strings.Contains(w, "--pcie-gen 6") || !strings.Contains(w, "--pcie-lanes 32") {
 		t.Errorf("800G on PCIe 5.0 x16: %q", w)
 	}
 	// A x1 link under a 1.6T NIC: no single change is enough.
 	m, _ = server.Resolve(server.Spec{PCIeGen: 3, PCIeLanes: 1}, 1600)
-	if w := m.PCIeBoundWarning(); !strings.Contains(w, "--pcie-gen 6 --pcie-lanes 32") || strings.Contains(w, "--pcie-gen 4") {
+	if w := roce(m).PCIeBoundWarning(); !strings.Contains(w, "--pcie-gen 6 --pcie-lanes 32") || strings.Contains(w, "--pcie-gen 4") {
 		t.Errorf("1.6T on PCIe 3.0 x1: %q", w)
 	}
 }
@@ -174,7 +204,7 @@ func TestDefaultsFollowNICSpeed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.ScaleUp != server.NVLink3 || m.PCIeGen != 4 || m.PCIeLanes != 16 || m.PCIeBound || m.NICUsableGbps != 200 {
+	if m = roce(m); m.ScaleUp != server.NVLink3 || m.PCIeGen != 4 || m.PCIeLanes != 16 || m.PCIeBound || m.NICUsableGbps != 200*4096.0/4178 {
 		t.Errorf("200G default: %+v", m)
 	}
 	for _, k := range []string{"scale_up", "scale_up_gbyte_s", "pcie_gen", "pcie_lanes"} {
@@ -191,7 +221,7 @@ func TestDefaultsFollowNICSpeed(t *testing.T) {
 	}
 	for _, nic := range sizing.Speeds {
 		m, err := server.Resolve(server.Spec{}, nic)
-		if err != nil || m.PCIeBound {
+		if err != nil || roce(m).PCIeBound || m.PCIeGbps < m.NICGbps {
 			t.Errorf("%dG NIC: its default server is PCIe-bound or refused: %+v, %v", nic, m, err)
 		}
 	}
@@ -272,20 +302,22 @@ func TestDefaultsSummaryNamesEveryKey(t *testing.T) {
 
 func TestSummaries(t *testing.T) {
 	m, _ := server.Resolve(server.Spec{ScaleUp: server.NVLink4, PCIeGen: 4}, 400)
+	m = roce(m)
 	for got, want := range map[string]string{
 		m.ScaleUpSummary(): "NVLink 4 through NVSwitch: 900 GB/s per GPU (both directions; 3600 Gb/s each way), 0.6 µs per transfer step",
 		m.PCIeSummary():    "PCIe 4.0 x16: 230.5 Gb/s of payload per direction (16 GT/s x 16 lanes, 90.0% payload)",
-		m.NICSummary():     "230.5 Gb/s of its 400G port: PCIe-bound",
+		m.NICSummary():     "230.5 Gb/s of payload: PCIe-bound (its 400G port carries 392.1 Gb/s at MTU 4096, 82 bytes a packet on the wire)",
 	} {
 		if got != want {
 			t.Errorf("got %q, want %q", got, want)
 		}
 	}
 	m, _ = server.Resolve(server.Spec{ScaleUp: server.PCIe, PCIeLanes: 32, PCIeGen: 6}, 800)
+	m = roce(m)
 	for got, want := range map[string]string{
 		m.ScaleUpSummary(): "PCIe only (no NVLink): 444.2 GB/s per GPU (both directions; 1776.9 Gb/s each way), 1.0 µs per transfer step",
 		m.PCIeSummary():    "two PCIe 6.0 x16 links: 1776.9 Gb/s of payload per direction (64 GT/s x 32 lanes, 86.8% payload)",
-		m.NICSummary():     "800 Gb/s, its port speed (PCIe carries 1776.9 Gb/s)",
+		m.NICSummary():     "784.3 Gb/s of payload, what its 800G port carries (MTU 4096, 82 bytes a packet on the wire; PCIe carries 1776.9 Gb/s)",
 	} {
 		if got != want {
 			t.Errorf("got %q, want %q", got, want)

@@ -83,16 +83,9 @@ func (b *builder) servers(c *runtime.CollectiveSpec) ([]collective.Server, error
 	return out, nil
 }
 
-// serverModel is the lab's GPU server (lab.Spec.ServerModel); a lab
-// without a spec has the defaults of its NIC speed.
+// serverModel is the lab's GPU server (runtime.Lab.ServerModel).
 func (b *builder) serverModel() (server.Model, error) {
-	var m server.Model
-	var err error
-	if b.l.Spec != nil {
-		m, err = b.l.Spec.ServerModel()
-	} else {
-		m, err = server.Resolve(server.Spec{}, b.g.NICSpeedGbps)
-	}
+	m, err := b.l.ServerModel()
 	if err != nil {
 		return m, exitcode.Usagef("lab %s: %v", b.l.Name, err)
 	}
@@ -100,7 +93,11 @@ func (b *builder) serverModel() (server.Model, error) {
 }
 
 // serverLimits gives every simulated host its scale-up domain and, when
-// its NICs are PCIe-bound, their cap: the PCIe link's payload rate.
+// its NICs' PCIe link is slower than their port, their cap: the link's
+// payload rate, which the engine charges their packets' payload against.
+// Whether it binds depends on the framing (at MTU 4096 a 200G port
+// carries 196.1 Gb/s of RoCE payload, at MTU 256 151.5): a cap that does
+// not bind changes nothing.
 func (b *builder) serverLimits(cfg *engine.Config) error {
 	m, err := b.serverModel()
 	if err != nil {
@@ -115,7 +112,7 @@ func (b *builder) serverLimits(cfg *engine.Config) error {
 			cfg.ScaleUp = map[string]engine.ScaleUpDomain{}
 		}
 		cfg.ScaleUp[h.Name] = engine.ScaleUpDomain{GbpsPerGPU: m.ScaleUpGbpsPerDir, LatencyNs: m.ScaleUpLatencyNs, GPUs: h.GPUs}
-		if m.PCIeBound {
+		if m.PCIeGbps < m.NICGbps {
 			if cfg.NICCapGbps == nil {
 				cfg.NICCapGbps = map[string]float64{}
 			}
@@ -205,7 +202,7 @@ func (b *builder) ncclPrograms(vs runtime.VariantSpec, c *runtime.CollectiveSpec
 		return err
 	}
 	run := &ncclRun{spec: ns, links: collective.Links{
-		NICGbps: m.NICUsableGbps, MTU: b.mtu(), WireOverheadBytes: engine.WireOverheadFor(cfg.Transport),
+		NICGbps: m.NICGbps, PCIeGbps: m.PCIeGbps, MTU: b.mtu(), WireOverheadBytes: engine.WireOverheadFor(cfg.Transport),
 		FabricLatencyNs: b.fabricLatencyNs(engine.WireOverheadFor(cfg.Transport)),
 		ScaleUpGbps:     m.ScaleUpGbpsPerDir, ScaleUpLatencyNs: float64(m.ScaleUpLatencyNs),
 	}}
@@ -312,7 +309,7 @@ func (b *builder) ncclTable(res *engine.Result, durationNs int64) (*results.NCCL
 		"sizes_planned":       float64(len(run.spec.Sizes)),
 		"bound_busbw_gbyte_s": bound,
 		"bottleneck":          last.est.Bottleneck,
-		"nic_usable_gbps":     run.links.NICGbps,
+		"nic_payload_gbps":    run.links.PayloadGbps(),
 		"scale_up_gbps":       run.links.ScaleUpGbps,
 		"chunk_bytes":         float64(last.layout.ChunkBytes),
 		"closed_form":         closed,
