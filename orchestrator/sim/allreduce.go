@@ -377,13 +377,12 @@ func flowLevel(cfg Config) (*sim, [][]int32, []float64, error) {
 		if pi >= nPorts {
 			return float64(s.shapers[pi-nPorts].kbps) / 1e6 * eta
 		}
-		// A NIC capped below its port (Config.NICCapGbps) sends at the cap,
-		// a shaped switch port (Config.PortShapers) at its shaper's rate.
+		// A shaped switch port (Config.PortShapers) sends at its
+		// shaper's rate, and a NIC capped below its port
+		// (Config.NICCapGbps) at most the cap of payload: PCIe carries
+		// the payload alone, the packets' headers are the port's.
 		p := &s.ports[pi]
 		r := p.lineMbps
-		if p.capMbps > 0 {
-			r = min(r, p.capMbps)
-		}
 		if s.portShapers != nil && s.portShapers[pi].kbps > 0 {
 			r = min(r, float64(s.portShapers[pi].kbps)/1000)
 		}
@@ -396,6 +395,9 @@ func flowLevel(cfg Config) (*sim, [][]int32, []float64, error) {
 			if n := s.maxPayload[p.peer]; p.peer >= 0 && n > 0 && s.mtu > int64(n) {
 				return 0
 			}
+		}
+		if p.capMbps > 0 {
+			return min(r*eta, p.capMbps) / 1000
 		}
 		return r / 1000 * eta
 	})

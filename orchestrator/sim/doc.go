@@ -31,8 +31,8 @@
 //     fabric or a transfer over its server's scale-up domain
 //     (Config.ScaleUp), a program starting at its StartNs or that long
 //     after the program named in its After completed.
-//   - Hosts: NICCapGbps caps what every NIC of a host sends (a NIC behind
-//     a slower PCIe link).
+//   - Hosts: NICCapGbps caps the payload every NIC of a host sends (a
+//     NIC behind a slower PCIe link, which carries payload, not headers).
 //   - The NICs: DCQCN parameters in ConnectX's names (ConnectXDCQCN, the
 //     NIC's defaults; PaperDCQCN, the paper's on the same machinery; see
 //     package nic) with DCQCNEnabled, CNPDSCP and CNPPerPort; loss recovery
@@ -102,8 +102,8 @@
 // a NIC completes its work request with IBV_WC_RETRY_EXC_ERR: the flow
 // stops and is reported failed (FlowStats.Failed, FailedAtNs). A NIC with
 // a cap (NICCapGbps) sends its next data packet no sooner than the last
-// one's serialization at the cap, whichever QP it belongs to; DCQCN can
-// only slow a QP further.
+// one's payload takes at the cap (PCIe carries no headers), whichever QP
+// it belongs to; DCQCN can only slow a QP further.
 //
 // A Program's fabric stream is an RC QP as above whose sender posts
 // message m once, for every input, message m+Offset of the input stream

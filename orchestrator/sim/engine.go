@@ -1391,7 +1391,7 @@ func (s *sim) sendData(pi, fi int32) {
 		f.rp.onBytes(wire)
 	}
 	f.nextAvail = s.now + s.gap(f, wire)
-	s.ports[pi].feedCap(s.now, wire)
+	s.ports[pi].feedCap(s.now, int64(pk.payload))
 	s.transmit(pi, k)
 }
 
@@ -1430,12 +1430,15 @@ func (f *flowState) advance() {
 	f.sndMax = max(f.sndMax, f.sndNxt)
 }
 
-// feedCap notes that the host fed the NIC wire bytes now: behind a PCIe
-// link slower than the port (Config.NICCapGbps) the next data packet
-// waits until capFree.
-func (p *port) feedCap(now, wire int64) {
+// feedCap notes that the host fed the NIC a data packet of payload bytes
+// now: behind a PCIe link slower than the port (Config.NICCapGbps) the
+// next data packet waits until capFree. PCIe carries the payload alone
+// (the cap is its payload rate, its own TLP and encoding overheads
+// taken off); the headers, preamble and gap the packet takes on the
+// wire are the NIC's, and cost the port's time, not the link's.
+func (p *port) feedCap(now, payload int64) {
 	if p.capped {
-		p.capFree = now + (wire*8_000_000_000+p.capKbps/2)/p.capKbps
+		p.capFree = now + (payload*8_000_000_000+p.capKbps/2)/p.capKbps
 	}
 }
 
@@ -1975,7 +1978,9 @@ func (s *sim) flowRateGbps(fi int32) float64 {
 		r = s.ibRateMbps(fi, r)
 	}
 	if p.capMbps > 0 {
-		r = min(r, p.capMbps)
+		// The cap is on payload (feedCap): full packets leave at the cap
+		// times their wire bytes over their payload.
+		r = min(r, p.capMbps*float64(s.mtu+s.dataOverhead())/float64(s.mtu))
 	}
 	return r / 1000
 }

@@ -743,7 +743,7 @@ func (s *sim) ibSendData(pi, fi int32) {
 	f.lastSend, f.lastWire = s.now, wire
 	p := &s.ports[pi]
 	f.nextAvail = s.now + p.serPs(wire) + s.ibDelay(fi, pi)
-	p.feedCap(s.now, wire)
+	p.feedCap(s.now, int64(pk.payload))
 	s.ib.ports[pi].credits[pk.prio] -= ibCredits(pk.wire)
 	s.ibXmit(pi, k)
 }

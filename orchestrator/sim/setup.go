@@ -599,6 +599,15 @@ func (p *port) serPs(wire int64) int64 {
 	return (wire*8_000_000_000 + p.rateKbps/2) / p.rateKbps
 }
 
+// dataOverhead is the bytes the run's transport adds to a data packet's
+// payload on the wire (WireOverheadFor).
+func (s *sim) dataOverhead() int64 {
+	if s.ib != nil {
+		return IBWireOverheadBytes
+	}
+	return WireOverheadBytes
+}
+
 // fullWire is the wire size of a full-size data packet: the MTU's payload
 // and the transport's headers (WireOverheadBytes).
 func (s *sim) fullWire() int64 { return s.mtu + WireOverheadBytes }

@@ -375,11 +375,14 @@ type Config struct {
 	// name, which their scale-up streams take.
 	Programs []Program
 	ScaleUp  map[string]ScaleUpDomain
-	// NICCapGbps caps the sending rate of every NIC of a host, by host
+	// NICCapGbps caps the payload rate of every NIC of a host, by host
 	// name: a NIC behind a PCIe link slower than its port cannot feed it.
-	// The NIC sends its next data packet (of any QP) no sooner than the
-	// last one's serialization at the cap; DCQCN can only slow a QP
-	// further. 0 (or no entry) means no cap.
+	// The cap is the link's payload rate (server.PCIeGbps: its TLP and
+	// encoding overheads are taken off), and PCIe carries the payload
+	// alone: the NIC sends its next data packet (of any QP) no sooner
+	// than the last one's payload takes at the cap, its headers, preamble
+	// and gap on the wire costing the port's time only. DCQCN can only
+	// slow a QP further. 0 (or no entry) means no cap.
 	NICCapGbps map[string]float64
 	DurationNs int64
 	// WarmupNs starts the goodput window of long-lived flows, so their

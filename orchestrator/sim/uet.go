@@ -551,7 +551,7 @@ func (s *sim) uetSend(pi, fi int32) {
 	}
 	f.lastSend, f.lastWire = s.now, int64(pk.wire)
 	f.nextAvail = s.now + s.ports[pi].serPs(int64(pk.wire))
-	s.ports[pi].feedCap(s.now, int64(pk.wire))
+	s.ports[pi].feedCap(s.now, int64(pk.payload))
 	s.transmit(pi, k)
 }
 
