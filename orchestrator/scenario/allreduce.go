@@ -7,6 +7,7 @@ import (
 
 	"github.com/labctl/labctl/orchestrator/qos"
 	"github.com/labctl/labctl/orchestrator/runtime"
+	"github.com/labctl/labctl/orchestrator/server"
 	engine "github.com/labctl/labctl/orchestrator/sim"
 )
 
@@ -32,12 +33,19 @@ const nicDelayUs = engine.DefaultNICDelayNs / 1000.0
 //	                 max over hops of ⌈S/N⌉ / (η * b_h))
 //
 // with ⌈S/N⌉ the largest of the N chunks the buffer S is cut into (they
-// differ by a byte when S does not divide by N), η = MTU/(MTU+82), b_h
-// the bandwidth of hop h (a NIC's line rate, or, for a hop that crosses
-// the spines, its leaf's uplink bandwidth shared by the ring transfers
-// leaving that leaf in the same round) and latency_h its path's latency; the second term is the slowest hop's QP,
-// which cannot send its steps faster than its bandwidth allows.
-func allReduceModel(nics []NIC, l *runtime.Lab, t *Traffic, mtu int) (map[string]any, error) {
+// differ by a byte when S does not divide by N), b_h the bandwidth of hop
+// h (a NIC's line rate, or, for a hop that crosses the spines, its leaf's
+// uplink bandwidth shared by the ring transfers leaving that leaf in the
+// same round), η * b_h what it carries of payload, η = MTU/(MTU+o) with
+// o the bytes transport tr adds to a packet on the wire (82 on RoCE and
+// UET, 26 on InfiniBand: sim.WireOverheadFor, which NCCL's bound takes
+// too), or the sender's PCIe payload rate where that is lower, for every
+// packet of a step but the last, which leaves at the port's pace
+// (server.NICPayloadGbps, the one function every closed form of a NIC's
+// rate reads), and latency_h its path's latency; the second term is the
+// slowest hop's QP, which cannot send its steps faster than its
+// bandwidth allows.
+func allReduceModel(nics []NIC, l *runtime.Lab, t *Traffic, mtu int, tr string) (map[string]any, error) {
 	ring, err := ringRanks(nics, t)
 	if err != nil {
 		return nil, err
@@ -79,12 +87,36 @@ func allReduceModel(nics []NIC, l *runtime.Lab, t *Traffic, mtu int) (map[string
 	for i := range perRound {
 		perRound[i] = crossing
 	}
+	srv, err := l.ServerModel()
+	if err != nil {
+		return nil, fmt.Errorf("ring-allreduce model: lab %s: %w", l.Name, err)
+	}
 	nic := float64(l.Plan.NICSpeedGbps)
-	eta := engine.WireEfficiency(mtu)
+	overhead := engine.WireOverheadFor(tr)
+	// payloadOf is what a hop of gbps on the wire (a NIC's port, or its
+	// share of its leaf's uplinks) carries of payload in tr's packets,
+	// bounded by the sending NIC's PCIe link.
+	payloadOf := func(gbps float64) float64 { return server.NICPayloadGbps(gbps, srv.PCIeGbps, mtu, overhead) }
+	eta := server.NICPayloadGbps(nic, 0, mtu, overhead) / nic
 	// A step is charged the largest chunk: when the buffer does not
 	// divide by the ranks the chunks differ by a byte, and a ring step
 	// ends with its largest transfer (engine.RingAllReduceTheoryNs).
-	chunkBits := float64(engine.RingMaxChunk(t.BytesN, n)) * 8
+	chunk := engine.RingMaxChunk(t.BytesN, n)
+	chunkBits := float64(chunk) * 8
+	// serOf is a step's transfer on a hop of gbps on the wire: the chunk
+	// at the hop's payload rate. Behind a PCIe link slower than that, the
+	// link spaces the packets (the NIC sends one once the link has fed
+	// the one before) and the last packet takes the port's time, not the
+	// link's: every packet but the last at PCIe's rate, the last at the
+	// hop's wire pace.
+	lastBits := float64(chunk-(chunk-1)/int64(mtu)*int64(mtu)) * 8
+	serOf := func(gbps float64) float64 {
+		wire := server.NICPayloadGbps(gbps, 0, mtu, overhead)
+		if p := payloadOf(gbps); p < wire {
+			return (chunkBits-lastBits)/(p*1e3) + lastBits/(wire*1e3)
+		}
+		return chunkBits / (wire * 1e3)
+	}
 	cableM := 5
 	if in, err := l.Intent(); err == nil && in.CableLengthM > 0 {
 		cableM = in.CableLengthM
@@ -94,7 +126,7 @@ func allReduceModel(nics []NIC, l *runtime.Lab, t *Traffic, mtu int) (map[string
 	// packet at every switch (the last packet's serialization at the
 	// sender is part of the transfer) and the receiving NIC's processing.
 	latOf := func(links float64) float64 {
-		return links*float64(cableM*qos.CableNsPerMeter)/1000 + (links-1)*float64(mtu+engine.WireOverheadBytes)*8/(nic*1e3) + nicDelayUs
+		return links*float64(cableM*qos.CableNsPerMeter)/1000 + (links-1)*float64(mtu+overhead)*8/(nic*1e3) + nicDelayUs
 	}
 	latUs := latOf(2)
 	if crossing > 0 {
@@ -119,13 +151,13 @@ func allReduceModel(nics []NIC, l *runtime.Lab, t *Traffic, mtu int) (map[string
 		for leaf, c := range leaving {
 			share := math.Min(nic, uplinkGbpsPerNIC*float64(nicsOnLeaf[leaf])/float64(c))
 			bw = math.Min(bw, share)
-			ser := chunkBits / (eta * share * 1e3)
+			ser := serOf(share)
 			sum += float64(c) * (ser + latOf(4))
 			slowest = math.Max(slowest, ser)
 			hops += c
 		}
 		if rest := n - hops; rest > 0 {
-			ser := chunkBits / (eta * nic * 1e3)
+			ser := serOf(nic)
 			sum += float64(rest) * (ser + latOf(2))
 			slowest = math.Max(slowest, ser)
 		}
@@ -167,6 +199,8 @@ func allReduceModel(nics []NIC, l *runtime.Lab, t *Traffic, mtu int) (map[string
 		"step_latency_us":                 round3(latUs),
 		"step_latency_mean_us":            round3((float64(crossing)*latOf(4) + float64(interPod)*(latOf(6)-latOf(4)) + float64(n-crossing)*latOf(2)) / float64(n)),
 		"goodput_efficiency":              round3(eta),
+		"transport":                       tr,
+		"nic_payload_gbps":                round3(payloadOf(nic)),
 		"theoretical_us":                  round3(labUs),
 		"theoretical_transfer_gbps":       round3(labBW),
 		"theoretical_by_oversubscription": byRatio,

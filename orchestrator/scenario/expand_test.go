@@ -7,7 +7,11 @@ import (
 	"testing"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/results"
+	"github.com/labctl/labctl/orchestrator/server"
+	"github.com/labctl/labctl/orchestrator/sizing"
+	"github.com/labctl/labctl/orchestrator/transport"
 )
 
 func mustParse(t *testing.T, y string) *Spec {
@@ -151,7 +155,7 @@ func TestExpandAllToAllAndRing(t *testing.T) {
 func TestAllReduceModel(t *testing.T) {
 	nics := labNICs(2, 1, 8) // 16 ranks, 8 per leaf: the ring crosses twice
 	s := mustParse(t, "name: x\ntraffic:\n  - pattern: ring-allreduce\n    bytes: 16MiB\n")
-	m, err := allReduceModel(nics, testLab(), &s.Traffic[0], 4096)
+	m, err := allReduceModel(nics, testLab(), &s.Traffic[0], 4096, transport.RoCE)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,6 +191,63 @@ func TestAllReduceModel(t *testing.T) {
 	}
 	if last["interleaved_ring_us"].(float64) < 7*first["interleaved_ring_us"].(float64) {
 		t.Errorf("interleaved ring at 8:1 (%v us) is not ~8x the 1:1 time (%v us)", last["interleaved_ring_us"], first["interleaved_ring_us"])
+	}
+
+	// The transport's framing, from where NCCL's bound takes it: on
+	// InfiniBand a packet carries 26 bytes of headers, not 82, so the
+	// transfers take 4122/4178 of RoCE's time and the store and forward
+	// of the crossing hops its smaller packets; UET frames as RoCE does.
+	for _, c := range []struct {
+		tr       string
+		overhead float64
+	}{{transport.InfiniBand, 26}, {transport.UET, 82}} {
+		m, err := allReduceModel(nics, testLab(), &s.Traffic[0], 4096, c.tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		eta := 4096 / (4096 + c.overhead)
+		lat2, lat4 := 2*0.025+(4096+c.overhead)*8/200e3+1, 4*0.025+3*(4096+c.overhead)*8/200e3+1
+		want := 30*(16.0*(1<<20)/16*8/(eta*200e3)) + 30*(2*lat4+14*lat2)/16
+		if got := m["theoretical_us"].(float64); math.Abs(got-want) > 0.1 || m["goodput_efficiency"] != round3(eta) {
+			t.Errorf("%s: theoretical %v us, efficiency %v; want %v, %v", c.tr, got, m["goodput_efficiency"], want, round3(eta))
+		}
+	}
+	// Behind PCIe 3.0 x16 a NIC sends 115.2 Gb/s of payload on either
+	// transport (PCIe carries no headers): the transfers take that rate,
+	// but for each step's last packet, which leaves at the port's pace.
+	for _, tr := range []string{transport.RoCE, transport.InfiniBand} {
+		l := testLab()
+		l.Spec = &lab.Spec{Name: "t", Sizing: sizing.Input{GPUs: 32, NICSpeedGbps: 200}, Server: server.Spec{PCIeGen: 3}}
+		m, err := allReduceModel(nics, l, &s.Traffic[0], 4096, tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		overhead := map[string]float64{transport.RoCE: 82, transport.InfiniBand: 26}[tr]
+		lat2, lat4 := 2*0.025+(4096+overhead)*8/200e3+1, 4*0.025+3*(4096+overhead)*8/200e3+1
+		pcie := server.PCIeGbps(3, 16)
+		last := 4096.0 * 8
+		want := 30*((16.0*(1<<20)/16*8-last)/(pcie*1e3)+last/(200e3*4096/(4096+overhead))) + 30*(2*lat4+14*lat2)/16
+		if got := m["theoretical_us"].(float64); math.Abs(got-want) > 0.1 || m["nic_payload_gbps"] != round3(pcie) {
+			t.Errorf("%s behind PCIe 3.0 x16: theoretical %v us, NIC %v Gb/s; want %v, %v", tr, got, m["nic_payload_gbps"], want, round3(pcie))
+		}
+	}
+
+	// A matrix that sweeps the transport gives each point the theory of
+	// its own: InfiniBand's is faster, RoCE's and UET's the run's.
+	sw := mustParse(t, "name: x\nmatrix:\n  ecn: [on]\n  pfc: [on]\n  transport: [roce, infiniband, uet]\ntraffic:\n  - pattern: ring-allreduce\n    bytes: 16MiB\n")
+	r := &Runner{Lab: testLab(), NICs: nics}
+	for _, pt := range sw.Points() {
+		tr, _, _ := sw.PointTransport(pt)
+		pm, err := sw.pointAllReduceModel(r, pt, 4096, tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pm == nil {
+			pm = m // the run's, of the file's values
+		}
+		if got, run := pm["theoretical_us"].(float64), m["theoretical_us"].(float64); (got < run) != (tr == transport.InfiniBand) || tr != transport.InfiniBand && got != run {
+			t.Errorf("%s: theory %v us, the run's (RoCE's) %v", pt.Name, got, run)
+		}
 	}
 
 	v := map[string]any{"simulated_us": want * 1.1, "phases": map[string]any{

@@ -81,7 +81,7 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 	run.Extra["lab"] = r.labInfo()
 	for i := range s.Traffic {
 		if s.Traffic[i].Pattern == "ring-allreduce" {
-			m, err := allReduceModel(r.NICs, r.Lab, &s.Traffic[i], r.mtu())
+			m, err := allReduceModel(r.NICs, r.Lab, &s.Traffic[i], r.mtu(), r.fileTransport(s))
 			if errors.Is(err, errRanks) {
 				return s.trafficAt(i, "ranks", err.Error(), ranksFix)
 			}
@@ -164,7 +164,7 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 		if err := transport.CheckMTU(vs.Transport.Name, mtu); err != nil {
 			return s.mtuForTransport(pt, err)
 		}
-		if m, err := s.pointAllReduceModel(r, pt, mtu); err != nil {
+		if m, err := s.pointAllReduceModel(r, pt, mtu, vs.Transport.Name); err != nil {
 			return err
 		} else if m != nil {
 			arModels[i] = m
@@ -504,6 +504,15 @@ func (r *Runner) labTransport() string {
 	return transport.RoCE
 }
 
+// fileTransport is the transport a scenario's variants run unless a
+// matrix point sweeps it: the file's transport key, or the lab's.
+func (r *Runner) fileTransport(s *Spec) string {
+	if s.Transport != "" {
+		return s.Transport
+	}
+	return r.labTransport()
+}
+
 // transportLabInfo gives a variant whose transport frames packets
 // otherwise than the run's extra.lab says its own ideal goodput
 // (extra.lab.ideal_goodput_gbps in its extra, which assertions read before
@@ -532,10 +541,11 @@ func collectiveFlows(c *runtime.CollectiveSpec) int {
 	return len(c.Ranks)
 }
 
-// pointAllReduceModel is the ring AllReduce model of point pt where the
-// point sweeps something the model depends on (traffic, the MTU), nil
-// where the run's model (of the file's values) is the point's too.
-func (s *Spec) pointAllReduceModel(r *Runner, pt Point, mtu int) (map[string]any, error) {
+// pointAllReduceModel is the ring AllReduce model of point pt, whose
+// transport is tr, where the point sweeps something the model depends on
+// (traffic, the MTU, the transport's bytes a packet), nil where the run's
+// model (of the file's values) is the point's too.
+func (s *Spec) pointAllReduceModel(r *Runner, pt Point, mtu int, tr string) (map[string]any, error) {
 	if len(s.Matrix.Sweeps) == 0 || !slices.ContainsFunc(s.Traffic, func(t Traffic) bool { return t.Pattern == "ring-allreduce" }) {
 		return nil, nil
 	}
@@ -543,12 +553,12 @@ func (s *Spec) pointAllReduceModel(r *Runner, pt Point, mtu int) (map[string]any
 	if err != nil {
 		return nil, err
 	}
-	if ps == s && mtu == r.mtu() {
+	if ps == s && mtu == r.mtu() && engine.WireOverheadFor(tr) == engine.WireOverheadFor(r.fileTransport(s)) {
 		return nil, nil
 	}
 	for i := range ps.Traffic {
 		if ps.Traffic[i].Pattern == "ring-allreduce" {
-			m, err := allReduceModel(r.NICs, r.Lab, &ps.Traffic[i], mtu)
+			m, err := allReduceModel(r.NICs, r.Lab, &ps.Traffic[i], mtu, tr)
 			if err != nil {
 				return nil, exitcode.Usagef("scenario %s point %s: %v", s.Name, pt.Name, err)
 			}
