@@ -104,7 +104,7 @@ func Rules() []Rule {
 		{RuleShapedLossless, "shaped-lossless-queue", SevWarning, "the queue of a lossless class, or a port that carries one, is shaped below the port's line rate: RoCE leaves the port no faster than the shaper, and its backlog pauses (PFC) or is marked (ECN) sooner; the simulator runs the shaper"},
 		{RulePFCPGMap, "pfc-pg-map", SevError, "a PFC priority's pause frames come from another PG than the one its traffic fills: that PG fills without pausing the sender and drops once its headroom is gone"},
 		{RuleEgressRemark, "egress-dscp-remark", SevError, "a port rewrites the DSCP of RoCE's or its CNPs' class as it sends them (egress remarking) to one the next switch classifies into another class: there they lose their lossless class or their priority"},
-		{RuleStrictOtherQueue, "strict-other-queue", SevWarning, "a queue that carries neither a lossless class nor the CNPs is strict priority above a lossless class's round-robin queue: whatever it carries (unmarked traffic on DSCP 0, by the default map) is sent first and can starve RoCE"},
+		{RuleStrictOtherQueue, "strict-other-queue", SevWarning, "a queue that carries neither a lossless class nor the CNPs but unmarked packets (DSCP 0) or more than 8 DSCPs is strict priority above a lossless class's round-robin queue: its bulk traffic is sent first and can starve RoCE (a strict queue for network control, a DSCP or two such as CS7, is not flagged)"},
 	}
 }
 
@@ -967,14 +967,15 @@ const RoCEHeaderBytes = 60
 // QOS020: a port's MTU (the L3 MTU the switch enforces) must carry the
 // lab's RoCE payload MTU with its headers; smaller, the switch drops
 // every full-sized packet.
-// QOS009: a data port whose configured speed is not its link's (SONiC's
-// PORT speed): the link does not come up with its peer, or runs at the
-// slower speed, while the simulator runs the lab's.
+// strictBulkDSCPs: a strict queue reached by more DSCPs than this (or by
+// DSCP 0) carries bulk traffic rather than network control (QOS025).
+const strictBulkDSCPs = 8
+
 // QOS025: a strict queue that neither a lossless class nor the CNPs use,
-// above a lossless class's round-robin queue. Strict queues are served
-// before any round-robin one, so what that queue carries (DSCP 0, every
-// unmarked packet, by a default map) takes the link first and starves
-// RoCE however its weights are set. Only queues some DSCP reaches count.
+// and that takes unmarked packets or many DSCPs, above a lossless class's
+// round-robin queue. Strict queues are served before any round-robin one,
+// so what that queue carries (DSCP 0, every unmarked packet, by a default
+// map) takes the link first and starves RoCE however its weights are set.
 func (l *linter) strictOtherQueue(d *DeviceConfig, p *PortConfig, lossless []int) {
 	if !p.Fabric || len(p.Queues) == 0 || len(lossless) == 0 {
 		return
@@ -997,16 +998,23 @@ func (l *linter) strictOtherQueue(d *DeviceConfig, p *PortConfig, lossless []int
 		reached[q] = append(reached[q], dscp)
 	}
 	for _, q := range p.Queues {
-		if !q.Strict || own[q.Queue] || len(reached[q.Queue]) == 0 {
+		// A strict queue for network control (CS6, CS7: a DSCP or two of
+		// little traffic) is common practice; one that takes unmarked
+		// packets (DSCP 0) or a catch-all of DSCPs carries bulk traffic.
+		dscps := reached[q.Queue]
+		if !q.Strict || own[q.Queue] || len(dscps) == 0 || dscps[0] != 0 && len(dscps) <= strictBulkDSCPs {
 			continue
 		}
 		l.addAt(RuleStrictOtherQueue, SevWarning, d.Device, p.Name, q.Origin,
 			fmt.Sprintf("make queue %d round robin (SONiC: its SCHEDULER type DWRR; EOS: tx-queue %d no priority), or give strict priority only to the CNPs' queue", q.Queue, q.Queue),
-			"queue %d is strict priority and carries DSCP %s, neither lossless nor the CNPs': it is sent before the lossless queue %s, and traffic on it can starve RoCE",
+			"queue %d is strict priority and carries DSCP %s, neither lossless nor the CNPs': it is sent before the lossless queue %s, and bulk traffic on it can starve RoCE",
 			q.Queue, intRanges(reached[q.Queue]), FormatInts(rr))
 	}
 }
 
+// QOS009: a data port whose configured speed is not its link's (SONiC's
+// PORT speed): the link does not come up with its peer, or runs at the
+// slower speed, while the simulator runs the lab's.
 func (l *linter) portSpeed(d *DeviceConfig, p *PortConfig) {
 	if !p.Fabric || p.LinkSpeedGbps <= 0 || p.SpeedGbps <= 0 || p.SpeedGbps == p.LinkSpeedGbps {
 		return
