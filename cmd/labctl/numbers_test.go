@@ -161,7 +161,7 @@ assertions:
 		t.Errorf("the run's text does not say how its figures were obtained:\n%s", out)
 	}
 	// results show names the model in SOURCE, as the reports do.
-	if code, out, errs := resultsCLI(t, dir, "results", "show", "latest"); code != 0 || !strings.Contains(out, "  simulated, flow-level\n") {
+	if code, out, errs := resultsCLI(t, dir, "results", "show", "latest"); code != 0 || !strings.Contains(out, "  estimated, flow-level\n") {
 		t.Errorf("results show: exit %d\n%s%s", code, out, errs)
 	}
 	var raw struct {
@@ -179,7 +179,7 @@ assertions:
 	}
 	md := readFile(t, runDir, results.ReportMarkdown)
 	for _, line := range strings.Split(md, "\n") {
-		if strings.HasPrefix(line, "| host") && !strings.Contains(line, " | – | – | – | – | simulated, flow-level |") {
+		if strings.HasPrefix(line, "| host") && !strings.Contains(line, " | – | – | – | – | estimated, flow-level |") {
 			t.Errorf("report.md flow row does not show latency, FCT and retransmits as absent: %s", line)
 		}
 	}

@@ -342,8 +342,8 @@ func TestRegressRefusesAnotherModel(t *testing.T) {
 	}
 	// latest is the flow-level run.
 	for _, c := range []struct{ run, baseline, want string }{
-		{"latest", "packet", "has flow-level simulated figures and baseline"},
-		{"packet", "flow", "has packet-level simulated figures and baseline"},
+		{"latest", "packet", "has flow-level estimated figures and baseline"},
+		{"packet", "flow", "has packet-by-packet simulated figures and baseline"},
 	} {
 		runRef := c.run
 		if runRef == "packet" {

@@ -557,9 +557,9 @@ func CheckSameExperiment(run, baseline *Run) error {
 func modelWords(model string) string {
 	switch model {
 	case ModelFlow:
-		return "flow-level simulated"
+		return "flow-level estimated"
 	case ModelPacket:
-		return "packet-level simulated"
+		return "packet-by-packet simulated"
 	case ModelLive:
 		return "live measured"
 	}

@@ -36,7 +36,7 @@ func TestRegressListsMetricsNeitherSideHolds(t *testing.T) {
 	if err := r.WriteText(&b); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"not compared, held by neither side: ", "drops, pfc_pause_frames, pfc_pause_us, ecn_marked, cnp, retransmits, latency_us_p99, failed_flows", "figures of the run: simulated, flow-level\n"} {
+	for _, want := range []string{"not compared, held by neither side: ", "drops, pfc_pause_frames, pfc_pause_us, ecn_marked, cnp, retransmits, latency_us_p99, failed_flows", "figures of the run: estimated, flow-level\n"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, b.String())
 		}

@@ -287,7 +287,7 @@ func (r Report) verdict() string {
 }
 
 // sources lists how the run's compared figures were obtained
-// ("simulated", "simulated, flow-level", "measured, simulated").
+// ("simulated", "estimated, flow-level", "measured, simulated").
 func (r Report) sources() string {
 	seen := map[Source]bool{}
 	var out []string

@@ -155,7 +155,8 @@ func fmtIntOpt(v *int64) string {
 
 // SourceLabel is how every output names where a variant's figures came
 // from, by their source and the variant's model (Variant.Model): measured,
-// simulated (packet by packet), or "simulated, flow-level".
+// simulated (packet by packet), or "estimated, flow-level" (the
+// flow-level model estimates steady rates; it simulates no packet).
 func SourceLabel(s Source, model string) string {
 	if s == Simulated && model == ModelFlow {
 		return flowLevelLabel
@@ -164,7 +165,7 @@ func SourceLabel(s Source, model string) string {
 }
 
 // flowLevelLabel is SourceLabel's name for the flow-level model's figures.
-const flowLevelLabel = "simulated, flow-level"
+const flowLevelLabel = "estimated, flow-level"
 
 // sourceWords says in words what SourceLabel names, for a reader who
 // meets the label for the first time.

@@ -195,9 +195,9 @@ func unfinishedCase(run *Run) (JUnitCase, bool) {
 func junitModel(run *Run) string {
 	switch run.Model {
 	case ModelFlow:
-		return "flow: " + FlowModelCaveat
+		return "flow: estimated by the " + FlowModelCaveat
 	case ModelPacket:
-		return "packet: every packet simulated"
+		return "packet: simulated packet by packet"
 	}
 	return ""
 }
