@@ -162,6 +162,9 @@ func barChart(kind, title, yUnit, source string, series []string, groups []barGr
 	if len(series) > 1 {
 		c.bottom += 10 + 14*math.Ceil(float64(len(series))/4)
 	}
+	ticks, key := barTicks(groups)
+	keyTop := c.bottom // the key's first line, below the legend
+	c.bottom += 14 * float64(len(key))
 	c.h += c.bottom - 30
 	maxV := 0.0
 	for _, g := range groups {
@@ -192,9 +195,9 @@ func barChart(kind, title, yUnit, source string, series []string, groups []barGr
 		lx := c.left + slot*float64(gi) + slot/2
 		ly := c.top + c.plotH() + 14
 		if len(groups) > 6 {
-			fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="tick" text-anchor="end" transform="rotate(-30 %.1f %.1f)">%s</text>`, lx, ly, lx, ly, esc(truncate(g.Label, 22)))
+			fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="tick" text-anchor="end" transform="rotate(-30 %.1f %.1f)">%s</text>`, lx, ly, lx, ly, esc(ticks[gi]))
 		} else {
-			fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="tick" text-anchor="middle">%s</text>`, lx, ly, esc(truncate(g.Label, 24)))
+			fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="tick" text-anchor="middle">%s</text>`, lx, ly, esc(ticks[gi]))
 		}
 	}
 	// No value at all (NaN: not computed by the variants' model) is no
@@ -212,7 +215,37 @@ func barChart(kind, title, yUnit, source string, series []string, groups []barGr
 	if len(series) > 1 {
 		c.legend(series, "")
 	}
+	for i, k := range key {
+		fmt.Fprintf(&c.b, `<text x="%.1f" y="%.1f" class="leg">%s</text>`, c.left, c.top+c.plotH()+keyTop+14*float64(i)-2, esc(k))
+	}
 	return c.close()
+}
+
+// barTicks are the bars' axis labels: each group's label cut to what fits
+// (24 characters, 22 rotated), or, where two cut labels would read alike
+// (variants that differ past the cut, as a sweep of several keys's do),
+// #1, #2, ... with a key of the whole labels to print below the chart.
+func barTicks(groups []barGroup) (ticks, key []string) {
+	limit := 24
+	if len(groups) > 6 {
+		limit = 22
+	}
+	seen := map[string]bool{}
+	clash := false
+	for _, g := range groups {
+		t := truncate(g.Label, limit)
+		clash = clash || seen[t]
+		seen[t] = true
+		ticks = append(ticks, t)
+	}
+	if !clash {
+		return ticks, nil
+	}
+	for i, g := range groups {
+		ticks[i] = fmt.Sprintf("#%d", i+1)
+		key = append(key, fmt.Sprintf("#%d %s", i+1, g.Label))
+	}
+	return ticks, key
 }
 
 type line struct {

@@ -1,0 +1,27 @@
+package results
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Bars whose labels would read alike once cut to fit (a sweep of several
+// keys: they differ past the cut) are numbered, with a key of the whole
+// labels under the chart; labels that stay apart are only cut.
+func TestBarTicksTellVariantsApart(t *testing.T) {
+	apart := []barGroup{{Label: "kmin_kb=100"}, {Label: "kmin_kb=400"}}
+	if ticks, key := barTicks(apart); !slices.Equal(ticks, []string{"kmin_kb=100", "kmin_kb=400"}) || key != nil {
+		t.Errorf("labels apart: %v, key %v", ticks, key)
+	}
+	alike := []barGroup{{Label: "ecn=on,pfc=on,transport=roce,case=incast"}, {Label: "ecn=on,pfc=on,transport=uet,case=incast"}}
+	ticks, key := barTicks(alike)
+	if !slices.Equal(ticks, []string{"#1", "#2"}) || len(key) != 2 || key[1] != "#2 ecn=on,pfc=on,transport=uet,case=incast" {
+		t.Errorf("labels alike once cut: %v, key %v", ticks, key)
+	}
+	svg := string(barChart("throughput", "Throughput", "Gb/s", "simulated", []string{"Gb/s"}, []barGroup{
+		{Label: alike[0].Label, Values: []float64{1}}, {Label: alike[1].Label, Values: []float64{2}}}))
+	if !strings.Contains(svg, ">#2 ecn=on,pfc=on,transport=uet,case=incast<") || !strings.Contains(svg, ">#1<") {
+		t.Errorf("chart without the key: %s", svg)
+	}
+}
