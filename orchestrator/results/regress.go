@@ -1231,7 +1231,7 @@ func (r Report) WriteJUnit(w io.Writer) error {
 		case FindingNoMatch:
 			name = "regress:variants match"
 		}
-		c := JUnitCase{ClassName: xmlSafe(r.Scenario + "." + f.Variant), Name: xmlSafe(name), Time: "0"}
+		c := JUnitCase{ClassName: junitClass(r.Scenario, f.Variant), Name: xmlSafe(name), Time: "0"}
 		switch {
 		case f.Regression:
 			c.Failure = &JUnitProblem{Message: xmlSafe(f.describe()), Type: "regression", Text: xmlSafe(f.describe())}
@@ -1249,7 +1249,7 @@ func (r Report) WriteJUnit(w io.Writer) error {
 		if m.Role != "" {
 			name += " " + m.Role
 		}
-		suite.add(JUnitCase{ClassName: xmlSafe(r.Scenario + "." + m.Variant), Name: xmlSafe(name), Time: "0",
+		suite.add(JUnitCase{ClassName: junitClass(r.Scenario, m.Variant), Name: xmlSafe(name), Time: "0",
 			Skipped: &JUnitSkipped{Message: xmlSafe(notComparedHeading([]NotComputedMetric{m}) + ": " + m.Reason)}})
 	}
 	return writeJUnit(w, suite)

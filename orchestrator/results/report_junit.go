@@ -124,7 +124,7 @@ func RenderJUnit(run *Run, w io.Writer) error {
 		}
 	}
 	for _, v := range run.Variants {
-		class := xmlSafe(run.Scenario + "." + v.Label())
+		class := junitClass(run.Scenario, v.Label())
 		done := JUnitCase{ClassName: class, Name: "completed", Time: "0"}
 		// A swept point says its values, so CI can chart them.
 		var params []string
@@ -189,6 +189,15 @@ func unfinishedCase(run *Run) (JUnitCase, bool) {
 	msg := what + ": " + done + "; the others' assertions were not checked"
 	return JUnitCase{ClassName: xmlSafe(run.Scenario), Name: "run finished", Time: "0",
 		Error: &JUnitProblem{Message: xmlSafe(msg), Type: "run-" + run.Status, Text: xmlSafe(msg)}}, true
+}
+
+// junitClass is a test case's classname: the scenario, a dot, and the
+// variant with its own dots as underscores and its blanks as hyphens
+// (ecn=on,pfc=off,qos_ecn_kmin_kb=100; "incast.ecn=off,pfc=on-#2"): JUnit
+// viewers read a classname's dots as packages, so a swept key's path split
+// one variant into made-up packages.
+func junitClass(scenario, variant string) string {
+	return xmlSafe(scenario + "." + strings.NewReplacer(".", "_", " ", "-").Replace(variant))
 }
 
 // junitModel names the model behind a run's simulated figures.

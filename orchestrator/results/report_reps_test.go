@@ -27,7 +27,7 @@ func TestReportsLabelRepetitions(t *testing.T) {
 		{"markdown section", md.String(), "## Variant ecn=on,pfc=on #2"},
 		{"html summary", html.String(), "<td>ecn=on,pfc=on #3</td>"},
 		{"html section", html.String(), "<h2>Variant ecn=on,pfc=on #2</h2>"},
-		{"junit", junit.String(), `classname="ecn-pfc.ecn=on,pfc=on #2"`},
+		{"junit", junit.String(), `classname="ecn-pfc.ecn=on,pfc=on-#2"`},
 		{"markdown over the repetitions", md.String(), "| ecn=on,pfc=on | 3 |"},
 		{"markdown p99 over the repetitions", md.String(), "| 12.0 (10.0-14.0) |"},
 		{"html over the repetitions", html.String(), `<td class="n">12.0 (10.0-14.0)</td>`},
