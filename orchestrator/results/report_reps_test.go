@@ -40,3 +40,12 @@ func TestReportsLabelRepetitions(t *testing.T) {
 		t.Errorf("markdown: %d sections named ecn=on,pfc=on, want the first repetition's alone", n)
 	}
 }
+
+// A JUnit classname keeps one dot, between the scenario and the variant:
+// viewers read dots as packages, and a swept key's path has its own.
+func TestJUnitClassKeepsTheVariantWhole(t *testing.T) {
+	got := junitClass("long-sweep", "ecn=on,pfc=off,qos.ecn.kmin_kb=100,traffic[0].senders=2 #2")
+	if got != "long-sweep.ecn=on,pfc=off,qos_ecn_kmin_kb=100,traffic[0]_senders=2-#2" || strings.Count(got, ".") != 1 {
+		t.Errorf("classname %q", got)
+	}
+}
