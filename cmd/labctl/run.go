@@ -368,9 +368,7 @@ func writeRunSummary(w io.Writer, run *results.Run, dir string) {
 	// from the first burst is not read as the converged state.
 	fmt.Fprintln(w, "\nGb/s, MIN FLOW, JAIN (all flows) and P99: the measurement window after the scenario's warmup.")
 	if sized {
-		fmt.Fprintln(w, "Gb/s sums each flow's goodput; a sized flow's is its bytes over its own completion time, so flows finishing at")
-		fmt.Fprintln(w, "different times can sum to more than a port. DONE us, AGG Gb/s: once every sized flow completed, the last")
-		fmt.Fprintln(w, "completion and all bytes x 8 over it.")
+		fmt.Fprintln(w, "Gb/s is the throughput total, DONE us and AGG Gb/s the done and aggregate columns. "+results.SizedFlowsNote)
 	}
 	fmt.Fprintln(w, "DROPS, PAUSES, PAUSED us, ECN MARKS, CNPS, RETRANSMITS: the whole run, summed over ports and priorities.")
 	if f := results.FiguresText(run); f != "" {

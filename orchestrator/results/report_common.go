@@ -513,3 +513,32 @@ func routeText(path, route []string, unreachable bool) string {
 	}
 	return strings.Join(parts, " > ")
 }
+
+// SizedFlowsNote says how the summary's throughput total reads where flows
+// have sizes, and what the completion columns are: every output with
+// those columns prints it (labctl run's summary, Markdown, HTML).
+const SizedFlowsNote = "Throughput total sums each flow's goodput; a sized flow's is its bytes over its own completion time, so flows finishing at different times can sum to more than a port. Done and aggregate: once every sized flow completed, the last completion and all bytes x 8 over it."
+
+// anySized says whether a variant of the run (or its simulated twin) has
+// a completion time: every flow had a size and completed.
+func anySized(run *Run) bool {
+	for _, v := range run.Variants {
+		if v.Summary.CompletionUs != nil || v.Simulated != nil && v.Simulated.Summary.CompletionUs != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// withCompletion adds a summary row's completion time and aggregate
+// goodput to its cells (summaryCells), "–" where the variant has none.
+func withCompletion(cells []string, s Summary, failed bool) []string {
+	done, agg := "–", "–"
+	switch {
+	case failed:
+		done, agg = "—", "—"
+	case s.CompletionUs != nil && s.GoodputGbpsAggregate != nil:
+		done, agg = fmtFloat(*s.CompletionUs), fmtFloat(*s.GoodputGbpsAggregate)
+	}
+	return append(cells, done, agg)
+}

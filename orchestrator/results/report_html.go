@@ -94,6 +94,9 @@ type htmlData struct {
 	Finished     string
 	Sources      string
 	Variants     []htmlVariant
+	// SizedNote is SizedFlowsNote where the summary has the completion
+	// columns (a variant's flows all had sizes and completed), "" else.
+	SizedNote string
 	// Repetitions are the points' figures over their repetitions
 	// (RepetitionStats), under RepetitionColumns; nil for a run of one
 	// repetition a point.
@@ -128,11 +131,21 @@ func RenderHTML(run *Run, w io.Writer, opts HTMLOptions) error {
 	if run.Finished != nil {
 		d.Finished = fmtTime(*run.Finished)
 	}
+	sized := anySized(run)
+	if sized {
+		d.SizedNote = SizedFlowsNote
+	}
 	for _, v := range run.Variants {
 		hv := htmlVariant{Variant: v, Label: v.Label(), Sources: sourcesOf(v), Cells: summaryCells(v.Summary, v.Error != "")}
+		if sized {
+			hv.Cells = withCompletion(hv.Cells, v.Summary, v.Error != "")
+		}
 		hv.SourceClass, hv.FlowLevel, hv.Idle = sourceClass(hv.Sources), v.Model() == ModelFlow, idleTail(&v)
 		if v.Simulated != nil {
 			hv.SimCells = summaryCells(v.Simulated.Summary, v.Simulated.Error != "")
+			if sized {
+				hv.SimCells = withCompletion(hv.SimCells, v.Simulated.Summary, v.Simulated.Error != "")
+			}
 		}
 		for _, c := range v.Counters {
 			if c.PFCTx != 0 || c.PFCRx != 0 || c.ECNMarked != 0 || c.Drops != 0 || c.WatchdogStorms != 0 {
@@ -541,10 +554,11 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 {{if .Variants}}
 <h2 id="summary">Summary</h2>
 <table>
-<tr><th>Variant</th><th>Throughput total (Gb/s)</th><th>Min flow (Gb/s)</th><th>Jain</th><th>Drops</th><th>PFC pauses</th><th>PFC pause (µs)</th><th>ECN marks</th><th>CNPs</th><th>Retransmits</th><th>p99 latency (µs)</th><th>Assertions</th><th>Source</th></tr>
+<tr><th>Variant</th><th>Throughput total (Gb/s)</th><th>Min flow (Gb/s)</th><th>Jain</th><th>Drops</th><th>PFC pauses</th><th>PFC pause (µs)</th><th>ECN marks</th><th>CNPs</th><th>Retransmits</th><th>p99 latency (µs)</th>{{if $.SizedNote}}<th>Done (µs)</th><th>Aggregate (Gb/s)</th>{{end}}<th>Assertions</th><th>Source</th></tr>
 {{range .Variants}}<tr><td>{{.Label}}</td>{{range .Cells}}<td class="n">{{.}}</td>{{end}}<td>{{if .Error}}<span class="fail">error</span>{{else if eq (failed .) 0}}<span class="pass">{{.AssertionsPass}}/{{len .Assertions}} pass</span>{{else}}<span class="fail">{{failed .}} of {{len .Assertions}} failed</span>{{end}}</td><td><span class="badge badge-{{.SourceClass}}">{{.Sources}}</span></td></tr>
 {{$sim := .SimCells}}{{with .Simulated}}<tr class="simulated"><td>↳ simulated ({{.ConfigSource}})</td>{{range $sim}}<td class="n">{{.}}</td>{{end}}<td>{{if .Error}}<span class="fail">error: {{.Error}}</span>{{else}}—{{end}}</td><td><span class="badge badge-simulated">simulated</span></td></tr>{{end}}
 {{end}}</table>
+{{with .SizedNote}}<p>{{.}}</p>{{end}}
 {{with .Repetitions}}<p>Over each point's repetitions (repetition r at seed {{$.Run.Seed}} + r): the mean, and for rates, fairness and latency min-max.</p>
 <table>
 <tr><th>Point</th><th>Runs</th>{{range $.RepetitionColumns}}<th>{{.}}</th>{{end}}</tr>

@@ -70,8 +70,20 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 	}
 
 	p("## Summary\n\n")
-	p("| Variant | Throughput total (Gb/s) | Min flow (Gb/s) | Jain | Drops | PFC pauses | PFC pause (µs) | ECN marks | CNPs | Retransmits | p99 latency (µs) | Assertions | Source |\n")
-	p("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|---|\n")
+	sized := anySized(run)
+	head, align := "", ""
+	if sized {
+		head, align = " Done (µs) | Aggregate (Gb/s) |", "--:|--:|"
+	}
+	p("| Variant | Throughput total (Gb/s) | Min flow (Gb/s) | Jain | Drops | PFC pauses | PFC pause (µs) | ECN marks | CNPs | Retransmits | p99 latency (µs) |%s Assertions | Source |\n", head)
+	p("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|%s---|---|\n", align)
+	cells := func(s Summary, failed bool) string {
+		c := summaryCells(s, failed)
+		if sized {
+			c = withCompletion(c, s, failed)
+		}
+		return strings.Join(c, " | ")
+	}
 	for _, v := range run.Variants {
 		s := v.Summary
 		vt, vf := 0, 0
@@ -85,9 +97,7 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 		if v.Error != "" {
 			res = "error"
 		}
-		c := summaryCells(s, v.Error != "")
-		p("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-			mdCell(v.Label()), c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], res, mdCell(sourcesOf(v)))
+		p("| %s | %s | %s | %s |\n", mdCell(v.Label()), cells(s, v.Error != ""), res, mdCell(sourcesOf(v)))
 		if sp := v.Simulated; sp != nil {
 			// The simulated twin sits under its measured row, so the two
 			// read side by side.
@@ -95,12 +105,13 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 			if sp.Error != "" {
 				res = "error: " + sp.Error
 			}
-			c := summaryCells(sp.Summary, sp.Error != "")
-			p("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-				mdCell(v.Label()+" (simulated, "+sp.ConfigSource+")"), c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], mdCell(res), string(Simulated))
+			p("| %s | %s | %s | %s |\n", mdCell(v.Label()+" (simulated, "+sp.ConfigSource+")"), cells(sp.Summary, sp.Error != ""), mdCell(res), string(Simulated))
 		}
 	}
 	p("\n")
+	if sized {
+		p("%s\n\n", SizedFlowsNote)
+	}
 	if stats := RepetitionStats(run); stats != nil {
 		p("Over each point's repetitions (repetition r at seed %d + r): the mean, and for rates, fairness and latency min-max.\n\n", run.Seed)
 		p("| Point | Runs | %s |\n|---|--:|%s\n", strings.Join(RepetitionColumns, " | "), strings.Repeat("--:|", len(RepetitionColumns)))

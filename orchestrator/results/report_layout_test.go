@@ -25,3 +25,33 @@ func TestBarTicksTellVariantsApart(t *testing.T) {
 		t.Errorf("chart without the key: %s", svg)
 	}
 }
+
+// Where a variant's flows all had sizes and completed, the Markdown and
+// HTML summaries carry its completion time and aggregate goodput, as the
+// run's own summary does, with the note that the throughput total can sum
+// to more than a port; without sized flows, neither.
+func TestSummariesCarryCompletion(t *testing.T) {
+	run := syntheticRun("20261129T110000Z-incast-64gpu", t0)
+	render := func() (md, html string) {
+		var m, h strings.Builder
+		if err := RenderMarkdown(run, &m); err != nil {
+			t.Fatal(err)
+		}
+		if err := RenderHTML(run, &h, HTMLOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		return m.String(), h.String()
+	}
+	md, html := render()
+	if strings.Contains(md, "Done (µs)") || strings.Contains(html, "Done (µs)") || strings.Contains(md, SizedFlowsNote) {
+		t.Error("completion columns without sized flows")
+	}
+	done, agg := 1887.5, 160.0
+	run.Variants[0].Summary.CompletionUs, run.Variants[0].Summary.GoodputGbpsAggregate = &done, &agg
+	md, html = render()
+	for name, out := range map[string]string{"markdown": md, "html": html} {
+		if !strings.Contains(out, "Done (µs)") || !strings.Contains(out, "1887.5") || !strings.Contains(out, "can sum to more than a port") {
+			t.Errorf("%s: no completion columns or note", name)
+		}
+	}
+}
