@@ -36,14 +36,7 @@ func FuzzParseECNCounters(f *testing.F) {
 			textparsetest.CheckError(t, in, err)
 			return
 		}
-		textparsetest.RoundTrip(t, c)
-		for _, i := range c.Interfaces {
-			for _, q := range i.Queues {
-				if q.Marked < 0 {
-					t.Fatalf("negative count %+v", q)
-				}
-			}
-		}
+		textparsetest.RoundTrip(t, c) // counts are uint64: none can be negative
 	})
 }
 
