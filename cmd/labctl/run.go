@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	goruntime "runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -346,16 +348,16 @@ func writeRunSummary(w io.Writer, run *results.Run, dir string) {
 		// A field the variant's model does not compute prints as n/a.
 		cell := func(field, value string) string { return naCell(&s, field, value) }
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t", name,
-			cell("throughput_gbps_total", fmt.Sprintf("%.1f", s.ThroughputGbpsTotal)), cell("throughput_gbps_min_flow", fmt.Sprintf("%.1f", s.ThroughputGbpsMinFlow)),
+			cell("throughput_gbps_total", oneDecimal(s.ThroughputGbpsTotal)), cell("throughput_gbps_min_flow", oneDecimal(s.ThroughputGbpsMinFlow)),
 			cell("jain_fairness", fmt.Sprintf("%.3f", s.JainFairness)),
 			cell("drops", fmt.Sprint(s.Drops)), cell("pfc_pause_frames", fmt.Sprint(s.PFCPauseFrames)),
-			cell("pfc_pause_us", fmt.Sprintf("%.1f", s.PFCPauseUs)), cell("ecn_marked", fmt.Sprint(s.ECNMarked)),
+			cell("pfc_pause_us", oneDecimal(s.PFCPauseUs)), cell("ecn_marked", fmt.Sprint(s.ECNMarked)),
 			cell("cnp", fmt.Sprint(s.CNP)), cell("retransmits", fmt.Sprint(s.Retransmits)),
-			cell("latency_us_p99", fmt.Sprintf("%.1f", s.LatencyUsP99)))
+			cell("latency_us_p99", oneDecimal(s.LatencyUsP99)))
 		if sized {
 			done, agg := "-", "-"
 			if s.CompletionUs != nil && s.GoodputGbpsAggregate != nil {
-				done, agg = fmt.Sprintf("%.1f", *s.CompletionUs), fmt.Sprintf("%.1f", *s.GoodputGbpsAggregate)
+				done, agg = oneDecimal(*s.CompletionUs), oneDecimal(*s.GoodputGbpsAggregate)
 			}
 			fmt.Fprintf(tw, "%s\t%s\t\n", done, agg)
 		} else {
@@ -570,6 +572,17 @@ func labQoSRecord(l *runtime.Lab, in qos.Intent) (labQoS, error) {
 		}
 	}
 	return out, nil
+}
+
+// oneDecimal prints a summary figure to one decimal, as the run's table
+// does, but a figure that is not 0 and would print as 0.0 (a flow that
+// moved 0.033 Gb/s) to two significant digits: 0.0 would read as nothing
+// delivered.
+func oneDecimal(v float64) string {
+	if v != 0 && math.Abs(v) < 0.05 {
+		return strconv.FormatFloat(v, 'g', 2, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64)
 }
 
 // runHugePagesNICs is the lab size (NICs) from which `labctl run` readies

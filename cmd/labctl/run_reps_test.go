@@ -38,3 +38,12 @@ func TestRunSummaryOverRepetitions(t *testing.T) {
 		t.Errorf("one repetition a point: %s", b.String())
 	}
 }
+
+// A summary figure that is not 0 prints as one: 0.033 Gb/s is not 0.0.
+func TestOneDecimalKeepsSmallFiguresApartFromZero(t *testing.T) {
+	for v, want := range map[float64]string{0: "0.0", 0.033: "0.033", 0.049: "0.049", 0.05: "0.1", 12.34: "12.3", -0.02: "-0.02"} {
+		if got := oneDecimal(v); got != want {
+			t.Errorf("oneDecimal(%g) = %q, want %q", v, got, want)
+		}
+	}
+}
