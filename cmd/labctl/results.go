@@ -499,10 +499,11 @@ func writeRunText(w io.Writer, run *results.Run, dir string) error {
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	// The columns carry the names labctl run's table gives the same figures.
-	fmt.Fprintln(tw, "VARIANT\tGb/s\tMIN FLOW\tJAIN\tDROPS\tPAUSES\tECN MARKS\tCNPS\tRETRANSMITS\tP99 us\tASSERTIONS\tSOURCE\t")
-	for _, v := range run.Variants {
-		sm := v.Summary
+	// The figures' columns and cells are labctl run's table's.
+	sized := results.AnySized(run)
+	fmt.Fprintln(tw, "VARIANT\t"+summaryColumns(sized)+"ASSERTIONS\tSOURCE\t")
+	for i := range run.Variants {
+		v := &run.Variants[i]
 		pass := 0
 		for _, a := range v.Assertions {
 			if a.Passed {
@@ -513,14 +514,7 @@ func writeRunText(w io.Writer, run *results.Run, dir string) error {
 		if v.Error != "" {
 			res = "error"
 		}
-		// A figure the variant's model does not compute, or a record of
-		// nccl-tests output does not hold, is n/a, not a 0.
-		cell := func(field, value string) string { return naCell(&sm, field, value) }
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", v.Label(),
-			cell("throughput_gbps_total", fmt.Sprintf("%.1f", sm.ThroughputGbpsTotal)), cell("throughput_gbps_min_flow", fmt.Sprintf("%.1f", sm.ThroughputGbpsMinFlow)),
-			cell("jain_fairness", fmt.Sprintf("%.3f", sm.JainFairness)), cell("drops", fmt.Sprint(sm.Drops)), cell("pfc_pause_frames", fmt.Sprint(sm.PFCPauseFrames)),
-			cell("ecn_marked", fmt.Sprint(sm.ECNMarked)), cell("cnp", fmt.Sprint(sm.CNP)), cell("retransmits", fmt.Sprint(sm.Retransmits)),
-			cell("latency_us_p99", fmt.Sprintf("%.1f", sm.LatencyUsP99)), res, results.SourceLabel(sm.Source, v.Model()))
+		fmt.Fprintf(tw, "%s\t%s%s\t%s\t\n", v.Label(), summaryRow(v, sized), res, results.SourceLabel(v.Summary.Source, v.Model()))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -96,8 +96,10 @@ func TestResultsListAndShow(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "20261129T130000Z-ecn-pfc-64gpu") || !strings.Contains(out, "FAIL ecn=on,pfc=on: no drops with PFC on: drops=150") {
 		t.Errorf("show latest: %d\n%s", code, out)
 	}
-	// The same figures under the names labctl run's table gives them.
-	if head := strings.Fields(strings.SplitN(out[strings.Index(out, "VARIANT"):], "\n", 2)[0]); strings.Join(head, " ") != "VARIANT Gb/s MIN FLOW JAIN DROPS PAUSES ECN MARKS CNPS RETRANSMITS P99 us ASSERTIONS SOURCE" {
+	// The same figures under the names labctl run's table gives them
+	// (one writer: summaryColumns and summaryRow), PAUSED us included.
+	if head := strings.Fields(strings.SplitN(out[strings.Index(out, "VARIANT"):], "\n", 2)[0]); strings.Join(head, " ") != "VARIANT "+strings.Join(strings.Fields(summaryColumns(false)), " ")+" ASSERTIONS SOURCE" ||
+		!strings.Contains(summaryColumns(false), "PAUSED us") {
 		t.Errorf("show's columns are %q", head)
 	}
 	code, out, _ = resultsCLI(t, dir, "results", "show", "20261129T12", "-o", "json")

@@ -326,43 +326,11 @@ func writeRunSummary(w io.Writer, run *results.Run, dir string) {
 	// aggregate goodput: all their bytes over the last completion, the
 	// figure that cannot exceed a receiver's port (the sum of per-flow
 	// goodputs can, when flows finish at different times).
-	sized := false
-	for _, v := range run.Variants {
-		sized = sized || v.Summary.CompletionUs != nil
-	}
+	sized := results.AnySized(run)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	// Units keep their case in the upper-case header: Gb/s is gigabits
-	// (GB/S would read as gigabytes), us microseconds.
-	head := "VARIANT\tGb/s\tMIN FLOW\tJAIN\tDROPS\tPAUSES\tPAUSED us\tECN MARKS\tCNPS\tRETRANSMITS\tP99 us\t"
-	if sized {
-		head += "DONE us\tAGG Gb/s\t"
-	}
-	fmt.Fprintln(tw, head)
-	for _, v := range run.Variants {
-		name := v.Label()
-		if v.Error != "" {
-			fmt.Fprintf(tw, "%s\terror\t\t\t\t\t\t\t\t\t\t\n", name) // sized columns stay empty
-			continue
-		}
-		s := v.Summary
-		// A field the variant's model does not compute prints as n/a.
-		cell := func(field, value string) string { return naCell(&s, field, value) }
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t", name,
-			cell("throughput_gbps_total", oneDecimal(s.ThroughputGbpsTotal)), cell("throughput_gbps_min_flow", oneDecimal(s.ThroughputGbpsMinFlow)),
-			cell("jain_fairness", fmt.Sprintf("%.3f", s.JainFairness)),
-			cell("drops", fmt.Sprint(s.Drops)), cell("pfc_pause_frames", fmt.Sprint(s.PFCPauseFrames)),
-			cell("pfc_pause_us", oneDecimal(s.PFCPauseUs)), cell("ecn_marked", fmt.Sprint(s.ECNMarked)),
-			cell("cnp", fmt.Sprint(s.CNP)), cell("retransmits", fmt.Sprint(s.Retransmits)),
-			cell("latency_us_p99", oneDecimal(s.LatencyUsP99)))
-		if sized {
-			done, agg := "-", "-"
-			if s.CompletionUs != nil && s.GoodputGbpsAggregate != nil {
-				done, agg = oneDecimal(*s.CompletionUs), oneDecimal(*s.GoodputGbpsAggregate)
-			}
-			fmt.Fprintf(tw, "%s\t%s\t\n", done, agg)
-		} else {
-			fmt.Fprintln(tw)
-		}
+	fmt.Fprintln(tw, "VARIANT\t"+summaryColumns(sized))
+	for i := range run.Variants {
+		fmt.Fprintln(tw, run.Variants[i].Label()+"\t"+summaryRow(&run.Variants[i], sized))
 	}
 	tw.Flush()
 	writeRepetitionSummary(w, run)
@@ -572,6 +540,50 @@ func labQoSRecord(l *runtime.Lab, in qos.Intent) (labQoS, error) {
 		}
 	}
 	return out, nil
+}
+
+// summaryColumns are the figure columns of a run's table, which labctl
+// run and results show print alike. Units keep their case in the
+// upper-case header: Gb/s is gigabits (GB/S would read as gigabytes), us
+// microseconds. With sized flows (results.AnySized) the completion and the
+// aggregate goodput follow.
+func summaryColumns(sized bool) string {
+	head := "Gb/s\tMIN FLOW\tJAIN\tDROPS\tPAUSES\tPAUSED us\tECN MARKS\tCNPS\tRETRANSMITS\tP99 us\t"
+	if sized {
+		head += "DONE us\tAGG Gb/s\t"
+	}
+	return head
+}
+
+// summaryRow is a variant's figures under summaryColumns, each cell ended
+// by a tab: n/a where its model does not compute one, "error" and empty
+// cells for a variant that could not run.
+func summaryRow(v *results.Variant, sized bool) string {
+	n := 10
+	if sized {
+		n += 2
+	}
+	if v.Error != "" {
+		return "error" + strings.Repeat("\t", n)
+	}
+	s := v.Summary
+	cell := func(field, value string) string { return naCell(&s, field, value) }
+	cells := []string{
+		cell("throughput_gbps_total", oneDecimal(s.ThroughputGbpsTotal)), cell("throughput_gbps_min_flow", oneDecimal(s.ThroughputGbpsMinFlow)),
+		cell("jain_fairness", fmt.Sprintf("%.3f", s.JainFairness)),
+		cell("drops", fmt.Sprint(s.Drops)), cell("pfc_pause_frames", fmt.Sprint(s.PFCPauseFrames)),
+		cell("pfc_pause_us", oneDecimal(s.PFCPauseUs)), cell("ecn_marked", fmt.Sprint(s.ECNMarked)),
+		cell("cnp", fmt.Sprint(s.CNP)), cell("retransmits", fmt.Sprint(s.Retransmits)),
+		cell("latency_us_p99", oneDecimal(s.LatencyUsP99)),
+	}
+	if sized {
+		done, agg := "-", "-"
+		if s.CompletionUs != nil && s.GoodputGbpsAggregate != nil {
+			done, agg = oneDecimal(*s.CompletionUs), oneDecimal(*s.GoodputGbpsAggregate)
+		}
+		cells = append(cells, done, agg)
+	}
+	return strings.Join(cells, "\t") + "\t"
 }
 
 // oneDecimal prints a summary figure to one decimal, as the run's table

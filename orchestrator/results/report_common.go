@@ -519,9 +519,10 @@ func routeText(path, route []string, unreachable bool) string {
 // those columns prints it (labctl run's summary, Markdown, HTML).
 const SizedFlowsNote = "Throughput total sums each flow's goodput; a sized flow's is its bytes over its own completion time, so flows finishing at different times can sum to more than a port. Done and aggregate: once every sized flow completed, the last completion and all bytes x 8 over it."
 
-// anySized says whether a variant of the run (or its simulated twin) has
-// a completion time: every flow had a size and completed.
-func anySized(run *Run) bool {
+// AnySized says whether a variant of the run (or its simulated twin) has
+// a completion time: every flow had a size and completed. The summaries
+// then carry the completion columns.
+func AnySized(run *Run) bool {
 	for _, v := range run.Variants {
 		if v.Summary.CompletionUs != nil || v.Simulated != nil && v.Simulated.Summary.CompletionUs != nil {
 			return true

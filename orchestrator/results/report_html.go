@@ -131,7 +131,7 @@ func RenderHTML(run *Run, w io.Writer, opts HTMLOptions) error {
 	if run.Finished != nil {
 		d.Finished = fmtTime(*run.Finished)
 	}
-	sized := anySized(run)
+	sized := AnySized(run)
 	if sized {
 		d.SizedNote = SizedFlowsNote
 	}

@@ -70,7 +70,7 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 	}
 
 	p("## Summary\n\n")
-	sized := anySized(run)
+	sized := AnySized(run)
 	head, align := "", ""
 	if sized {
 		head, align = " Done (µs) | Aggregate (Gb/s) |", "--:|--:|"
