@@ -671,7 +671,7 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 <tr><th>Flow</th><th>At the start</th><th>At the end</th></tr>
 {{range .Moved}}<tr><td>{{.ID}}</td><td>{{.Before}}</td><td>{{.After}}</td></tr>
 {{end}}</table>{{end}}
-{{$v := .}}{{if .Counters}}<h3>Switch counters (non-zero PFC, ECN or drops)</h3>
+{{$v := .}}{{if .Counters}}<h3>Port counters of switches and NICs (non-zero PFC, ECN or drops)</h3>
 <table>
 <tr><th>Node</th><th>Port</th><th>Priority</th><th>TX bytes</th><th>PFC tx</th><th>PFC rx</th><th>ECN marked</th><th>Drops</th><th>Source</th></tr>
 {{range .Counters}}<tr><td>{{.Node}}</td><td>{{.Port}}</td><td class="n">{{.Priority}}</td><td class="n">{{int .TxBytes}}</td><td class="n">{{int .PFCTx}}</td><td class="n">{{int .PFCRx}}</td><td class="n">{{int .ECNMarked}}</td><td class="n">{{drops .}}</td><td>{{$.Label .Source $v}}</td></tr>

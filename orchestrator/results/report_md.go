@@ -313,7 +313,7 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 			}
 		}
 		if len(nz) > 0 {
-			p("### Switch counters (non-zero PFC, ECN or drops)\n\n")
+			p("### Port counters of switches and NICs (non-zero PFC, ECN or drops)\n\n")
 			p("| Node | Port | Priority | TX bytes | PFC tx | PFC rx | ECN marked | Drops | Source |\n")
 			p("|---|---|--:|--:|--:|--:|--:|--:|---|\n")
 			for _, c := range nz {
