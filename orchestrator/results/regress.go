@@ -1151,12 +1151,30 @@ func fmtAllowed(f Finding) string {
 	return sign + fmtValue(f.Allowed, f.Unit)
 }
 
+// toleranceWords writes a tolerance as the text output reads it: the
+// syntax's "25%+32768" (Tolerance.String, as --tolerance takes it) is the
+// larger of the two, not their sum, so it says "the larger of 25% and
+// 32768"; what follows the tolerance (a widening to the repetitions'
+// spread) is kept.
+func toleranceWords(tol string) string {
+	head, rest, _ := strings.Cut(tol, ",")
+	rel, abs, ok := strings.Cut(head, "%+")
+	if !ok {
+		return tol
+	}
+	out := "the larger of " + rel + "% and " + abs
+	if rest != "" {
+		out += "," + rest
+	}
+	return out
+}
+
 // line is a finding without its variant and place, as the grouped text
 // output prints it under them.
 func (f Finding) line() string {
 	switch f.Kind {
 	case FindingMetric:
-		return fmt.Sprintf("%s: %s, allowed %s (%s, %s)", f.Metric, fmtDelta(f), fmtAllowed(f), f.Tolerance, f.Direction)
+		return fmt.Sprintf("%s: %s, allowed %s (%s, %s)", f.Metric, fmtDelta(f), fmtAllowed(f), toleranceWords(f.Tolerance), f.Direction)
 	case FindingAbsent:
 		return fmt.Sprintf("%s: %s", f.Metric, f.Detail)
 	case FindingAssertion:

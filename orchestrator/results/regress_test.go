@@ -343,3 +343,17 @@ func FuzzParseTolerance(f *testing.F) {
 		}
 	})
 }
+
+// The text output reads a two-part tolerance as what it is, the larger of
+// the two, not their sum; its widening to the repetitions' spread stays.
+func TestToleranceWords(t *testing.T) {
+	for in, want := range map[string]string{
+		"25%+32768": "the larger of 25% and 32768",
+		"10%+1, widened to the spread of the run's repetitions": "the larger of 10% and 1, widened to the spread of the run's repetitions",
+		"20%": "20%", "5": "5", "off": "off",
+	} {
+		if got := toleranceWords(in); got != want {
+			t.Errorf("toleranceWords(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
