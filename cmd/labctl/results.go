@@ -460,7 +460,11 @@ func writeRunText(w io.Writer, run *results.Run, dir string) error {
 	fmt.Fprintf(w, "run       %s\n", run.RunID)
 	fmt.Fprintf(w, "status    %s", run.Status)
 	if run.VariantsPlanned > len(run.Variants) {
-		fmt.Fprintf(w, " (%d of %d variants)", len(run.Variants), run.VariantsPlanned)
+		fmt.Fprintf(w, " (%d of %d variants", len(run.Variants), run.VariantsPlanned)
+		if nr := run.NotRun(); nr != "" {
+			fmt.Fprintf(w, "; not run: %s", nr)
+		}
+		fmt.Fprint(w, ")")
 	}
 	fmt.Fprintln(w)
 	if run.Error != "" {

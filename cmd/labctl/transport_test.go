@@ -205,6 +205,15 @@ func TestTransportLacksFigures(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &run); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
+	// The record lists the variants it planned, as its variants' labels,
+	// so a run that stops early can name those it lacks.
+	var labels []string
+	for i := range run.Variants {
+		labels = append(labels, run.Variants[i].Label())
+	}
+	if !slices.Equal(run.PlannedVariants, labels) || run.NotRun() != "" {
+		t.Errorf("planned %v, variants %v", run.PlannedVariants, labels)
+	}
 	want := map[string][]string{"roce": nil, "infiniband": {"pfc_pause_frames", "pfc_pause_us"}, "uet": {"cnp"}}
 	for _, v := range run.Variants {
 		tr := v.Params["transport"]

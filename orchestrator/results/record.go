@@ -103,6 +103,10 @@ type Run struct {
 	// VariantsPlanned is how many variants the scenario expands to, so a
 	// reader can tell a run that stopped early from a smaller scenario.
 	VariantsPlanned int `json:"variants_planned,omitempty"`
+	// PlannedVariants are the labels (VariantLabel) of the variants the
+	// scenario expands to, in run order, so that a record of a run that
+	// stopped early names those it lacks (NotRun).
+	PlannedVariants []string `json:"planned_variants,omitempty"`
 	// Error says why a run stopped before finishing its variants.
 	Error string `json:"error,omitempty"`
 	// Sweep lists the parameters the scenario's matrix sweeps besides ECN
@@ -353,11 +357,39 @@ func (v *Variant) Model() string {
 // Label names the variant where a run's variants are listed: its name,
 // and after the first repetition of a point the repetition ("ecn=on,pfc=on
 // #2"), so that the rows of a run with repetitions can be told apart.
-func (v *Variant) Label() string {
-	if v.Repetition > 0 {
-		return fmt.Sprintf("%s #%d", v.Name, v.Repetition+1)
+func (v *Variant) Label() string { return VariantLabel(v.Name, v.Repetition) }
+
+// VariantLabel is the label of repetition rep (from 0) of the variant
+// named name: the name, and after the first repetition "#<rep+1>".
+func VariantLabel(name string, rep int) string {
+	if rep > 0 {
+		return fmt.Sprintf("%s #%d", name, rep+1)
 	}
-	return v.Name
+	return name
+}
+
+// NotRun are the planned variants the record lacks (a run interrupted,
+// abandoned or still running), in run order, said in words: "" when it
+// has them all or does not know them (a record made before it kept
+// PlannedVariants).
+func (r *Run) NotRun() string {
+	have := map[string]bool{}
+	for i := range r.Variants {
+		have[r.Variants[i].Label()] = true
+	}
+	var missing []string
+	for _, l := range r.PlannedVariants {
+		if !have[l] {
+			missing = append(missing, l)
+		}
+	}
+	const shown = 8
+	switch {
+	case len(missing) > shown:
+		return fmt.Sprintf("%s and %d more", strings.Join(missing[:shown], ", "), len(missing)-shown)
+	default:
+		return strings.Join(missing, ", ")
+	}
 }
 
 // MarkNotComputed adds the fields to NotComputed, each once.

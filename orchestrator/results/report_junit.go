@@ -186,6 +186,9 @@ func unfinishedCase(run *Run) (JUnitCase, bool) {
 	if run.VariantsPlanned > 0 {
 		done = fmt.Sprintf("%d of %d variants finished", len(run.Variants), run.VariantsPlanned)
 	}
+	if nr := run.NotRun(); nr != "" {
+		done += " (not run: " + nr + ")"
+	}
 	msg := what + ": " + done + "; the others' assertions were not checked"
 	return JUnitCase{ClassName: xmlSafe(run.Scenario), Name: "run finished", Time: "0",
 		Error: &JUnitProblem{Message: xmlSafe(msg), Type: "run-" + run.Status, Text: xmlSafe(msg)}}, true

@@ -29,7 +29,11 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 		p("The run stopped early: %s\n\n", mdText(run.Error))
 	}
 	if run.VariantsPlanned > len(run.Variants) {
-		p("This record holds %d of the scenario's %d variants.\n\n", len(run.Variants), run.VariantsPlanned)
+		p("This record holds %d of the scenario's %d variants", len(run.Variants), run.VariantsPlanned)
+		if nr := run.NotRun(); nr != "" {
+			p("; not run: %s", mdText(nr))
+		}
+		p(".\n\n")
 	}
 
 	p("| | |\n|---|---|\n")

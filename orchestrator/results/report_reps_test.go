@@ -49,3 +49,30 @@ func TestJUnitClassKeepsTheVariantWhole(t *testing.T) {
 		t.Errorf("classname %q", got)
 	}
 }
+
+// A record of a run that stopped early names the planned variants it
+// lacks, in the Markdown report, JUnit's run-finished case and NotRun.
+func TestStoppedRunNamesWhatDidNotRun(t *testing.T) {
+	run := syntheticRun("20261129T110000Z-ecn-pfc-64gpu", t0)
+	run.Status, run.Finished = StatusInterrupted, nil
+	run.VariantsPlanned = len(run.Variants) + 2
+	for i := range run.Variants {
+		run.PlannedVariants = append(run.PlannedVariants, run.Variants[i].Label())
+	}
+	run.PlannedVariants = append(run.PlannedVariants, "ecn=off,pfc=on,kmin_kb=9", VariantLabel("ecn=off,pfc=on,kmin_kb=9", 1))
+	if got := run.NotRun(); got != "ecn=off,pfc=on,kmin_kb=9, ecn=off,pfc=on,kmin_kb=9 #2" {
+		t.Errorf("NotRun = %q", got)
+	}
+	var md, junit strings.Builder
+	if err := RenderMarkdown(run, &md); err != nil {
+		t.Fatal(err)
+	}
+	if err := RenderJUnit(run, &junit); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"markdown": md.String(), "junit": junit.String()} {
+		if !strings.Contains(out, "not run: ecn=off,pfc=on,kmin_kb=9, ecn=off,pfc=on,kmin_kb=9 #2") {
+			t.Errorf("%s does not name the variants not run: %s", name, out)
+		}
+	}
+}

@@ -207,6 +207,10 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 	}
 	run.Status = results.StatusRunning
 	run.VariantsPlanned = len(points)
+	run.PlannedVariants = make([]string, len(points))
+	for i, pt := range points {
+		run.PlannedVariants[i] = results.VariantLabel(pt.Name, pt.Repetition)
+	}
 	save := func() error {
 		if r.Save == nil {
 			return nil
