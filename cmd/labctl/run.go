@@ -622,7 +622,7 @@ func writeRepetitionSummary(w io.Writer, run *results.Run) {
 	if stats == nil {
 		return
 	}
-	fmt.Fprintf(w, "\nover the repetitions (repetition r at seed %d + r): the mean, and for rates, fairness and latency min-max\n", run.Seed)
+	fmt.Fprintf(w, "\nover the repetitions (%s): the mean, and for rates, fairness and latency min-max\n", results.RepetitionSeeds(run.Seed))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "POINT\tRUNS\t%s\t\n", strings.Join(results.RepetitionColumns, "\t"))
 	for _, ps := range stats {

@@ -23,7 +23,7 @@ func TestRunSummaryOverRepetitions(t *testing.T) {
 	writeRepetitionSummary(&b, run)
 	out := b.String()
 	for _, want := range []string{
-		"over the repetitions (repetition r at seed 3 + r): the mean, and for rates, fairness and latency min-max\n",
+		"over the repetitions (repetition r, labelled #r+1 from the second, at seed 3 + r): the mean, and for rates, fairness and latency min-max\n",
 		"pfc=on     2  150.0 (100.0-200.0)  18.8 (12.5-25.0)  0.990      2",
 		"pfc=off     2                 50.0",
 		"n/a",

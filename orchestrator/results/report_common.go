@@ -543,3 +543,11 @@ func withCompletion(cells []string, s Summary, failed bool) []string {
 	}
 	return append(cells, done, agg)
 }
+
+// RepetitionSeeds says, for the outputs that show repetitions, how a
+// repetition's number, label and seed go together: the record's
+// repetition r (from 0) is labelled #r+1 from the second on and ran at
+// the run's seed + r.
+func RepetitionSeeds(seed int64) string {
+	return fmt.Sprintf("repetition r, labelled #r+1 from the second, at seed %d + r", seed)
+}

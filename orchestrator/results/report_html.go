@@ -94,6 +94,8 @@ type htmlData struct {
 	Finished     string
 	Sources      string
 	Variants     []htmlVariant
+	// RepetitionSeeds is results.RepetitionSeeds of the run's seed.
+	RepetitionSeeds string
 	// SizedNote is SizedFlowsNote where the summary has the completion
 	// columns (a variant's flows all had sizes and completed), "" else.
 	SizedNote string
@@ -135,6 +137,7 @@ func RenderHTML(run *Run, w io.Writer, opts HTMLOptions) error {
 	if sized {
 		d.SizedNote = SizedFlowsNote
 	}
+	d.RepetitionSeeds = RepetitionSeeds(run.Seed)
 	for _, v := range run.Variants {
 		hv := htmlVariant{Variant: v, Label: v.Label(), Sources: sourcesOf(v), Cells: summaryCells(v.Summary, v.Error != "")}
 		if sized {
@@ -559,7 +562,7 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 {{$sim := .SimCells}}{{with .Simulated}}<tr class="simulated"><td>↳ simulated ({{.ConfigSource}})</td>{{range $sim}}<td class="n">{{.}}</td>{{end}}<td>{{if .Error}}<span class="fail">error: {{.Error}}</span>{{else}}—{{end}}</td><td><span class="badge badge-simulated">simulated</span></td></tr>{{end}}
 {{end}}</table>
 {{with .SizedNote}}<p>{{.}}</p>{{end}}
-{{with .Repetitions}}<p>Over each point's repetitions (repetition r at seed {{$.Run.Seed}} + r): the mean, and for rates, fairness and latency min-max.</p>
+{{with .Repetitions}}<p>Over each point's repetitions ({{$.RepetitionSeeds}}): the mean, and for rates, fairness and latency min-max.</p>
 <table>
 <tr><th>Point</th><th>Runs</th>{{range $.RepetitionColumns}}<th>{{.}}</th>{{end}}</tr>
 {{range .}}<tr><td>{{.Name}}</td><td class="n">{{.Runs}}</td>{{range .Cells}}<td class="n">{{.}}</td>{{end}}</tr>

@@ -117,7 +117,7 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 		p("%s\n\n", SizedFlowsNote)
 	}
 	if stats := RepetitionStats(run); stats != nil {
-		p("Over each point's repetitions (repetition r at seed %d + r): the mean, and for rates, fairness and latency min-max.\n\n", run.Seed)
+		p("Over each point's repetitions (%s): the mean, and for rates, fairness and latency min-max.\n\n", RepetitionSeeds(run.Seed))
 		p("| Point | Runs | %s |\n|---|--:|%s\n", strings.Join(RepetitionColumns, " | "), strings.Repeat("--:|", len(RepetitionColumns)))
 		for _, ps := range stats {
 			p("| %s | %d | %s |\n", mdCell(ps.Name), ps.Runs, strings.Join(ps.Cells, " | "))
