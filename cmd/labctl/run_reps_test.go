@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -44,6 +45,26 @@ func TestOneDecimalKeepsSmallFiguresApartFromZero(t *testing.T) {
 	for v, want := range map[float64]string{0: "0.0", 0.033: "0.033", 0.049: "0.049", 0.05: "0.1", 12.34: "12.3", -0.02: "-0.02"} {
 		if got := oneDecimal(v); got != want {
 			t.Errorf("oneDecimal(%g) = %q, want %q", v, got, want)
+		}
+	}
+}
+
+// Each variant of a run keeps the seed it ran at, the run's plus its
+// repetition: the one to give labctl run --seed to run it again alone.
+func TestVariantsKeepTheirSeed(t *testing.T) {
+	t.Parallel()
+	dir := upLab(t, "16gpu")
+	code, out, errs := resultsCLI(t, dir, "run", "incast", "--lab", "16gpu", "--seed", "7", "--repetitions", "2", "-o", "json")
+	if code != 0 {
+		t.Fatalf("run: exit %d: %s", code, errs)
+	}
+	var run results.Run
+	if err := json.Unmarshal([]byte(out), &run); err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range run.Variants {
+		if v.Seed == nil || *v.Seed != 7+int64(v.Repetition) {
+			t.Errorf("%s: seed %v, want %d", v.Label(), v.Seed, 7+v.Repetition)
 		}
 	}
 }

@@ -174,6 +174,10 @@ type Variant struct {
 	PFC        bool              `json:"pfc"`
 	Params     map[string]string `json:"params,omitempty"`
 	Repetition int               `json:"repetition,omitempty"`
+	// Seed is the seed the variant ran at: the run's seed + Repetition
+	// (the one to give labctl run --seed to run it again alone). Nil in a
+	// record of a tool's output or made before records kept it.
+	Seed *int64 `json:"seed,omitempty"`
 	// SimulatedUs is the simulated time span of the variant in
 	// microseconds: packet by packet, the run's duration (the scenario's),
 	// to which the engine processed every event due, and which the

@@ -125,7 +125,7 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 	// (its ranks, bytes, placement, the MTU): the run's own is the file's.
 	arModels := make([]any, len(points))
 	for i, pt := range points {
-		vs, err := s.Expand(r.NICs, pt, run.Seed+int64(pt.Repetition))
+		vs, err := s.Expand(r.NICs, pt, pointSeed(run, pt))
 		if err != nil {
 			return err
 		}
@@ -334,6 +334,8 @@ func (r *Runner) runVariants(ctx context.Context, s *Spec, run *results.Run, poi
 			v = &results.Variant{Error: err.Error()}
 		}
 		v.Name, v.ECN, v.PFC, v.Repetition = pt.Name, pt.ECN, pt.PFC, pt.Repetition
+		seed := pointSeed(run, pt)
+		v.Seed = &seed
 		if len(pt.Params) > 0 && v.Params == nil {
 			v.Params = map[string]string{}
 		}
@@ -438,6 +440,9 @@ func (r *Runner) transportSettings(s *Spec, pt Point) (transport.Settings, error
 	}
 	return st, nil
 }
+
+// pointSeed is the seed a point runs at: the run's, plus its repetition.
+func pointSeed(run *results.Run, pt Point) int64 { return run.Seed + int64(pt.Repetition) }
 
 // ethernetOnInfiniBandLab refuses a variant that would run an Ethernet
 // transport (RoCE, UET) on a lab whose fabric is InfiniBand, at the
