@@ -42,8 +42,11 @@ func TestAttachTopologyDropsNoSuchPort(t *testing.T) {
 		t.Errorf("Ethernet200, a port of the switch the lab does not wire: %+v, want it kept, not a data port", p)
 	}
 	for _, d := range leaf.Defaults {
-		if slices.Contains(d.Ports, "Ethernet999") || slices.Contains(d.Ports, "Ethernet08") || d.Field == "PFC_WD" && d.Source == "test" {
+		if slices.Contains(d.Ports, "Ethernet999") || slices.Contains(d.Ports, "Ethernet08") || slices.Contains(d.Ports, "") || d.Field == "PFC_WD" && d.Source == "test" {
 			t.Errorf("default %+v still names a port the switch does not have", d)
+		}
+		if d.Field == "QUEUE scheduler" && d.Source == "test" && !slices.Equal(d.Ports, []string{"Ethernet0"}) {
+			t.Errorf("default %+v: want its other port, Ethernet0, alone", d)
 		}
 	}
 	fs := Lint(cfgs, LintOptions{Intent: &in, Devices: devs})

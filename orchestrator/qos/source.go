@@ -239,18 +239,9 @@ func (d *DeviceConfig) dropNoSuchPorts(dev *Device) {
 		return
 	}
 	isGone := func(name string) bool { return slices.Contains(gone, name) }
-	d.Defaults = slices.DeleteFunc(d.Defaults, func(df Default) bool { return dropsAll(&df.Ports, isGone) })
-	for i := range d.Defaults {
-		dropsAll(&d.Defaults[i].Ports, isGone)
-	}
-	d.Unresolved = slices.DeleteFunc(d.Unresolved, func(u Unresolved) bool { return dropsAll(&u.Ports, isGone) })
-	for i := range d.Unresolved {
-		dropsAll(&d.Unresolved[i].Ports, isGone)
-	}
-	d.Overruled = slices.DeleteFunc(d.Overruled, func(o Overruled) bool { return dropsAll(&o.Ports, isGone) })
-	for i := range d.Overruled {
-		dropsAll(&d.Overruled[i].Ports, isGone)
-	}
+	d.Defaults = withoutPorts(d.Defaults, func(x *Default) *[]string { return &x.Ports }, isGone)
+	d.Unresolved = withoutPorts(d.Unresolved, func(x *Unresolved) *[]string { return &x.Ports }, isGone)
+	d.Overruled = withoutPorts(d.Overruled, func(x *Overruled) *[]string { return &x.Ports }, isGone)
 	for _, name := range gone {
 		d.Overruled = append(d.Overruled, Overruled{
 			Where: "the entries naming " + name,
@@ -261,12 +252,23 @@ func (d *DeviceConfig) dropNoSuchPorts(dev *Device) {
 	}
 }
 
-// dropsAll takes the names gone says out of *ports and says whether it
-// named ports and now names none (an entry about those ports alone).
-func dropsAll(ports *[]string, gone func(string) bool) bool {
-	had := len(*ports) > 0
-	*ports = slices.DeleteFunc(*ports, gone)
-	return had && len(*ports) == 0
+// withoutPorts takes the ports gone says out of each entry's list (ports
+// gives it), in one pass, and leaves out an entry that named ports and now
+// names none (it was about those ports alone); a device-wide entry (no
+// ports) stays.
+func withoutPorts[T any](entries []T, ports func(*T) *[]string, gone func(string) bool) []T {
+	kept := entries[:0]
+	for i := range entries {
+		e := entries[i]
+		p := ports(&e)
+		had := len(*p) > 0
+		*p = slices.DeleteFunc(slices.Clone(*p), gone)
+		if had && len(*p) == 0 {
+			continue
+		}
+		kept = append(kept, e)
+	}
+	return kept
 }
 
 // noSuchPortWhat says what a switch does with config entries naming a port
