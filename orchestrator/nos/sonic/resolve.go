@@ -377,10 +377,12 @@ func (r *resolver) pqmEntryApplied(key string, e *PortQoSMapEntry, port string) 
 	// qosorch creates no SCHEDULER of an entry it refuses, so a name of
 	// one stays undefined to it.
 	if n := cfgRefName(e.Scheduler); n != "" {
-		if se := r.db.Scheduler[n]; se != nil && schedulerRefused(se) != "" {
-			r.refused("PORT_QOS_MAP|"+key, "scheduler", n, "SCHEDULER",
-				"orchagent applies none of the entry (it waits for the scheduler to be created): the port keeps the default maps (every DSCP to TC0), no PFC, no watchdog priorities and no shaper", schedulerRefused(se), port)
-			applied = false
+		if se := r.db.Scheduler[n]; se != nil {
+			if why := schedulerRefused(se); why != "" {
+				r.refused("PORT_QOS_MAP|"+key, "scheduler", n, "SCHEDULER",
+					"orchagent applies none of the entry (it waits for the scheduler to be created): the port keeps the default maps (every DSCP to TC0), no PFC, no watchdog priorities and no shaper", why, port)
+				applied = false
+			}
 		}
 	}
 	r.pqmApplied[key] = applied
