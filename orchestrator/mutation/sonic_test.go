@@ -463,6 +463,8 @@ func sonicMutations2() []mutation {
 			})},
 		mutation{field: "WRED_PROFILE green_drop_probability", name: "Pmax 20% -> 1%", harmful: true, rule: "QOS018", dataPlane: true,
 			edit: edit(func(d doc) { d.set("WRED_PROFILE", ecnProfiles, "green_drop_probability", "1") })},
+		mutation{field: "WRED_PROFILE green_drop_probability", name: "Pmax written 0.5: orchagent's stoi reads 0, no marking below Kmax", harmful: true, rule: "QOS004", dataPlane: true,
+			edit: edit(func(d doc) { d.set("WRED_PROFILE", ecnProfiles, "green_drop_probability", "0.5") })},
 		mutation{field: "WRED_PROFILE green_drop_probability", name: "20.0",
 			edit: edit(func(d doc) { d.set("WRED_PROFILE", ecnProfiles, "green_drop_probability", "20.0") })},
 	)
