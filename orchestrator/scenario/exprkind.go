@@ -1,9 +1,6 @@
 package scenario
 
-import (
-	"fmt"
-	"strings"
-)
+import "strings"
 
 // kind is what an expression gives, as far as it is known before the run:
 // a number, true or false, or a text (a swept parameter's value).
@@ -72,24 +69,24 @@ func (s *Spec) identKind(id Ident) kind {
 // checkKinds finds, before anything runs, what the evaluation would refuse
 // for every variant: an assertion or guard that is not true or false
 // (expr: 1), operands of the wrong kind (summary.drops < "x", ecn == 1,
-// !summary.drops), as Eval would say at run time after the whole run.
-// What depends on run-time values (extra.*, a sweep of mixed values) is
-// left to the run.
+// !summary.drops), as Eval would say at run time after the whole run; the
+// rules are operands.go's, the evaluation's own. What depends on run-time
+// values (extra.*, a sweep of mixed values) is left to the run.
 func (s *Spec) checkKinds(e *Expr) error {
 	k, err := s.nodeKind(e.body)
 	if err != nil {
 		return err
 	}
-	if k != kindBool && k != kindUnknown {
-		return &ExprError{Col: e.body.pos(), Msg: fmt.Sprintf("the assertion is %s, not true or false; compare it (e.g. '== 0')", k)}
+	if err := condition(false, kindOperand(k)); err != nil {
+		return &ExprError{Col: e.body.pos(), Msg: err.Error()}
 	}
 	if e.guard != nil {
 		k, err := s.nodeKind(e.guard)
 		if err != nil {
 			return err
 		}
-		if k != kindBool && k != kindUnknown {
-			return &ExprError{Col: e.guard.pos(), Msg: fmt.Sprintf("the 'when' condition is %s, not true or false; compare it (e.g. '> 0')", k)}
+		if err := condition(true, kindOperand(k)); err != nil {
+			return &ExprError{Col: e.guard.pos(), Msg: err.Error()}
 		}
 	}
 	return nil
@@ -106,16 +103,11 @@ func (s *Spec) nodeKind(n node) (kind, error) {
 		if err != nil {
 			return kindUnknown, err
 		}
-		if n.op == "!" {
-			if x != kindBool && x != kindUnknown {
-				return kindUnknown, &ExprError{Col: n.col, Msg: fmt.Sprintf("'!' needs true or false, got %s", x)}
-			}
-			return kindBool, nil
+		k, err := unaryOperand(n.op, kindOperand(x))
+		if err != nil {
+			return kindUnknown, &ExprError{Col: n.col, Msg: err.Error()}
 		}
-		if x != kindNum && x != kindUnknown {
-			return kindUnknown, &ExprError{Col: n.col, Msg: fmt.Sprintf("'-' needs a number, got %s", x)}
-		}
-		return kindNum, nil
+		return k, nil
 	case *binaryNode:
 		l, err := s.nodeKind(n.l)
 		if err != nil {
@@ -125,32 +117,11 @@ func (s *Spec) nodeKind(n node) (kind, error) {
 		if err != nil {
 			return kindUnknown, err
 		}
-		known := l != kindUnknown && r != kindUnknown
-		switch n.op {
-		case "&&", "||":
-			if l != kindBool && l != kindUnknown {
-				return kindUnknown, &ExprError{Col: n.col, Msg: fmt.Sprintf("left of %s is %s, not true or false", n.op, l)}
-			}
-			if r != kindBool && r != kindUnknown {
-				return kindUnknown, &ExprError{Col: n.col, Msg: fmt.Sprintf("right of %s is %s, not true or false", n.op, r)}
-			}
-			return kindBool, nil
-		case "==", "!=":
-			if known && l != r {
-				return kindUnknown, &ExprError{Col: n.col, Msg: fmt.Sprintf("%s compares values of different kinds (%s and %s)", n.op, l, r)}
-			}
-			return kindBool, nil
+		k, err := binaryOperands(n.op, kindOperand(l), kindOperand(r))
+		if err != nil {
+			return kindUnknown, &ExprError{Col: n.col, Msg: err.Error()}
 		}
-		for _, k := range []kind{l, r} {
-			if k != kindNum && k != kindUnknown {
-				return kindUnknown, &ExprError{Col: n.col, Msg: fmt.Sprintf("%s needs numbers on both sides, got %s", n.op, k)}
-			}
-		}
-		switch n.op {
-		case "<", "<=", ">", ">=":
-			return kindBool, nil
-		}
-		return kindNum, nil
+		return k, nil
 	}
 	return kindUnknown, nil
 }
