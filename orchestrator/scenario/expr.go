@@ -139,8 +139,8 @@ func (e *Expr) Applies(env Env) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if !v.IsBool {
-		return false, &ExprError{Col: e.guard.pos(), Msg: fmt.Sprintf("the 'when' condition is %s, not true or false; compare it (e.g. '> 0')", v)}
+	if err := condition(true, valueOperand(v)); err != nil {
+		return false, &ExprError{Col: e.guard.pos(), Msg: err.Error()}
 	}
 	return v.Bool, nil
 }
@@ -151,8 +151,8 @@ func (e *Expr) Eval(env Env) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if !v.IsBool {
-		return false, &ExprError{Col: e.body.pos(), Msg: fmt.Sprintf("the assertion is %s, not true or false; compare it (e.g. '== 0')", v)}
+	if err := condition(false, valueOperand(v)); err != nil {
+		return false, &ExprError{Col: e.body.pos(), Msg: err.Error()}
 	}
 	return v.Bool, nil
 }
@@ -540,18 +540,13 @@ func (n *unaryNode) eval(env Env) (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
-	switch n.op {
-	case "!":
-		if !v.IsBool {
-			return Value{}, &ExprError{Col: n.col, Msg: fmt.Sprintf("'!' needs true or false, got %s", v)}
-		}
-		return Bool(!v.Bool), nil
-	default: // "-"
-		if v.IsBool || v.IsStr {
-			return Value{}, &ExprError{Col: n.col, Msg: fmt.Sprintf("'-' needs a number, got %s", v)}
-		}
-		return Num(-v.Num), nil
+	if _, err := unaryOperand(n.op, valueOperand(v)); err != nil {
+		return Value{}, &ExprError{Col: n.col, Msg: err.Error()}
 	}
+	if n.op == "!" {
+		return Bool(!v.Bool), nil
+	}
+	return Num(-v.Num), nil
 }
 
 type binaryNode struct {
@@ -567,39 +562,31 @@ func (n *binaryNode) eval(env Env) (Value, error) {
 		return Value{}, err
 	}
 	// && and || short-circuit, so a guard like 'flows > 0 && x / flows > 1'
-	// never evaluates the right side needlessly.
+	// never evaluates the right side needlessly: the left is checked alone,
+	// the right still unknown.
 	if n.op == "&&" || n.op == "||" {
-		if !l.IsBool {
-			return Value{}, &ExprError{Col: n.col, Msg: fmt.Sprintf("left of %s is %s, not true or false", n.op, l)}
+		if _, err := binaryOperands(n.op, valueOperand(l), operand{}); err != nil {
+			return Value{}, &ExprError{Col: n.col, Msg: err.Error()}
 		}
 		if (n.op == "&&" && !l.Bool) || (n.op == "||" && l.Bool) {
 			return l, nil
 		}
-		r, err := n.r.eval(env)
-		if err != nil {
-			return Value{}, err
-		}
-		if !r.IsBool {
-			return Value{}, &ExprError{Col: n.col, Msg: fmt.Sprintf("right of %s is %s, not true or false", n.op, r)}
-		}
-		return r, nil
 	}
 	r, err := n.r.eval(env)
 	if err != nil {
 		return Value{}, err
 	}
-	switch n.op {
-	case "==", "!=":
-		if l.IsBool != r.IsBool || l.IsStr != r.IsStr {
-			return Value{}, &ExprError{Col: n.col, Msg: fmt.Sprintf("%s compares values of different kinds (%s %s %s)", n.op, l, n.op, r)}
-		}
-		eq := l == r
-		return Bool(eq == (n.op == "==")), nil
+	if _, err := binaryOperands(n.op, valueOperand(l), valueOperand(r)); err != nil {
+		return Value{}, &ExprError{Col: n.col, Msg: err.Error()}
 	}
-	if l.IsBool || r.IsBool || l.IsStr || r.IsStr {
-		return Value{}, &ExprError{Col: n.col, Msg: fmt.Sprintf("%s needs numbers on both sides (%s %s %s)", n.op, l, n.op, r)}
-	}
+	// binaryOperands has accepted the kinds: what is left is the result.
 	switch n.op {
+	case "&&", "||":
+		return r, nil
+	case "==":
+		return Bool(l == r), nil
+	case "!=":
+		return Bool(l != r), nil
 	case "<":
 		return Bool(l.Num < r.Num), nil
 	case "<=":
@@ -620,5 +607,5 @@ func (n *binaryNode) eval(env Env) (Value, error) {
 		}
 		return Num(l.Num / r.Num), nil
 	}
-	return Value{}, &ExprError{Col: n.col, Msg: "unknown operator " + n.op}
+	return Value{}, &ExprError{Col: n.col, Msg: "unknown operator " + n.op} // binaryOperands refuses it first
 }
