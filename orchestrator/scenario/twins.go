@@ -12,32 +12,6 @@ import (
 	"github.com/labctl/labctl/orchestrator/transport"
 )
 
-// transportIgnores says whether a variant running transport name reads
-// nothing of the swept path: an InfiniBand fabric takes no switch QoS
-// configs and its HCAs no DCQCN (the simulator drops both: its builder's
-// infiniband), UET's NICs run NSCC, not DCQCN, and each transport reads
-// none of the other transports' sections. Paths a transport may read
-// (qos.mtu, qos.cable_length_m: the links' delays) are not listed.
-func transportIgnores(name, path string) bool {
-	other := func(sections ...string) bool {
-		for _, s := range sections {
-			if strings.HasPrefix(path, s+".") {
-				return true
-			}
-		}
-		return false
-	}
-	switch name {
-	case transport.InfiniBand:
-		return other("nic.dcqcn", "uet", "qos.ecn", "qos.pfc", "qos.pfc_watchdog") ||
-			slices.Contains([]string{"qos.buffer_pool_bytes", "qos.ets_weights", "qos.lossless_priorities", "qos.roce_dscp", "qos.cnp_dscp", "qos.pause_response_quanta", "qos.profile"}, path)
-	case transport.UET:
-		return other("nic.dcqcn", "infiniband")
-	default:
-		return other("infiniband", "uet")
-	}
-}
-
 // twinVariants refuses two variants that would run the same simulation
 // under two names: they differ only in what their transport does not read
 // (an InfiniBand variant swept over ECN thresholds, a UET one over DCQCN's
@@ -56,7 +30,7 @@ func (s *Spec) twinVariants(points []Point, specs []runtime.VariantSpec) error {
 			fmt.Fprintf(&key, "|ecn=%v", pt.ECN)
 		}
 		for _, p := range pt.Params {
-			if !transportIgnores(tr.Name, p.Path) {
+			if transport.Reads(tr.Name, p.Path) {
 				fmt.Fprintf(&key, "|%s=%s", p.Path, p.Value)
 			}
 		}
