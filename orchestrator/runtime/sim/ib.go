@@ -25,7 +25,10 @@ func (b *builder) infiniband(st transport.IBSettings, cfg *engine.Config) error 
 	ccAllowed := cfg.DCQCNEnabled
 	cfg.QoS, cfg.DefaultQoS, cfg.Maps, cfg.PriorityToPG = nil, nil, nil, nil
 	cfg.ExplicitQoS = false
+	// No DCQCN and no CNPs: their settings stay out of the simulation's
+	// input, so variants that differ only in them build the same one.
 	cfg.DCQCNEnabled = false
+	cfg.DCQCN, cfg.CNPPerPort, cfg.CNPDSCP = engine.DCQCNParams{}, false, nil
 	for i := range cfg.Topology.Nodes {
 		cfg.Topology.Nodes[i].Pools, cfg.Topology.Nodes[i].BufferBytes = nil, 0
 	}

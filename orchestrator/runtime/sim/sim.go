@@ -141,15 +141,7 @@ func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, vs runtime.Var
 // keeps for the whole run (TestVariantLeavesConfigsAlone).
 func (r *Runtime) RunVariantWithConfigs(ctx context.Context, l *runtime.Lab, vs runtime.VariantSpec, cfgs []qos.DeviceConfig) (*results.Variant, error) {
 	began := time.Now() // for the variant's cost, never for a simulated figure
-	in, err := l.Intent()
-	if err != nil {
-		return nil, err
-	}
-	in = runtime.VariantIntent(in, vs)
-	if err := checkConfigs(l, cfgs); err != nil {
-		return nil, err
-	}
-	b, err := newBuilder(l, cfgs, in)
+	b, err := newVariantBuilder(l, vs, cfgs)
 	if err != nil {
 		return nil, err
 	}
@@ -191,6 +183,20 @@ func (r *Runtime) RunVariantWithConfigs(ctx context.Context, l *runtime.Lab, vs 
 	v.Cost = results.PacketCost(time.Since(began), res.Events, res.PacketHops, res.Threads)
 	v.Cost.PartitionsNote = res.PartitionsNote
 	return v, nil
+}
+
+// newVariantBuilder is the builder of variant vs on configs cfgs: the lab's
+// intent with the variant's MTU, the configs checked first.
+func newVariantBuilder(l *runtime.Lab, vs runtime.VariantSpec, cfgs []qos.DeviceConfig) (*builder, error) {
+	in, err := l.Intent()
+	if err != nil {
+		return nil, err
+	}
+	in = runtime.VariantIntent(in, vs)
+	if err := checkConfigs(l, cfgs); err != nil {
+		return nil, err
+	}
+	return newBuilder(l, cfgs, in)
 }
 
 // checkConfigs refuses configs with values no switch can take, with the

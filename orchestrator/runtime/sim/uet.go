@@ -11,9 +11,11 @@ import (
 // say (the data class's buffer and ECN, PFC as the variant's pfc
 // dimension leaves it); the NICs run UET in place of RoCE, so DCQCN and
 // its CNPs do not run. Trimmed headers, ACKs and NACKs take the CNP's
-// class, which the configs serve strictly.
+// class, which the configs serve strictly: of the nic.dcqcn settings the
+// CNP's DSCP alone stays in the simulation's input.
 func (b *builder) uet(st transport.UETSettings, cfg *engine.Config) error {
 	cfg.DCQCNEnabled = false
+	cfg.DCQCN, cfg.CNPPerPort = engine.DCQCNParams{}, false
 	cfg.UET = engine.UETParams{
 		LB:              st.LB,
 		EVs:             st.EVs,
