@@ -16,7 +16,9 @@ type unreadSettings struct {
 // setting at two values under each transport; scenarios refuse variants
 // that differ only in what their transport ignores.
 var unread = map[string]unreadSettings{
-	RoCE: {sections: []string{"infiniband", "uet"}},
+	// The CNPs' 802.1p priority is recorded, not simulated: labctl's
+	// switches classify by DSCP. No transport reads it.
+	RoCE: {sections: []string{"infiniband", "uet"}, keys: []string{"nic.dcqcn.cnp_802p_prio"}},
 	// An InfiniBand fabric's switches take no vendor QoS config (credits
 	// are the flow control) and its HCAs run IB congestion control, not
 	// DCQCN. The lab's DSCP map is still read: a flow's SL is its
