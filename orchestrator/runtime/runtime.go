@@ -404,6 +404,9 @@ type CollectiveSpec struct {
 	// StartUs delays the collective's start from the variant's start
 	// (nccl: its first size's).
 	StartUs float64 `json:"start_us,omitempty"`
+	// Role names an all-to-all's ranks in the record (the scenario
+	// entry's role); empty is all-to-all.
+	Role string `json:"role,omitempty"`
 	// NCCL is the nccl kind's sweep. Its ranks are every GPU of the
 	// servers Ranks names (every NIC of theirs is listed there).
 	NCCL *NCCLSpec `json:"nccl,omitempty"`

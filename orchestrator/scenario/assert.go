@@ -86,7 +86,7 @@ func (s *Spec) roles() []string {
 		if t.Pattern == PatternNCCL {
 			continue // its figures are the nccl-tests table (nccl.<field>), not flows
 		}
-		r := roleOf(t.Pattern)
+		r := t.roleName()
 		if !slices.Contains(out, r) {
 			out = append(out, r)
 		}
@@ -102,6 +102,15 @@ func roleOf(pattern string) string {
 		return "allreduce"
 	}
 	return pattern
+}
+
+// roleName is the role of the entry's flows (its victim flow's is
+// victim): the entry's role, or its pattern's.
+func (t *Traffic) roleName() string {
+	if t.Role != "" {
+		return t.Role
+	}
+	return roleOf(t.Pattern)
 }
 
 // checkIdent says whether an identifier can resolve for spec s.

@@ -177,7 +177,7 @@ func (s *Spec) Expand(nics []NIC, pt Point, seed int64) (runtime.VariantSpec, er
 				return vs, at("pairs", fmt.Sprintf("%d pairs do not fit the lab (%d at most here)", t.Pairs, len(srcs)), fmt.Sprintf("lower pairs to %d or fewer", len(srcs)))
 			}
 			for k := range t.Pairs {
-				add(t, t.Pattern, srcs[k], dsts[k])
+				add(t, t.roleName(), srcs[k], dsts[k])
 			}
 		case "permutation":
 			sel, err := pickRanks(nics, t.Ranks, at)
@@ -186,7 +186,7 @@ func (s *Spec) Expand(nics []NIC, pt Point, seed int64) (runtime.VariantSpec, er
 			}
 			rng := rand.New(rand.NewPCG(uint64(seed), uint64(i)+0x9e3779b97f4a7c15))
 			for k, d := range permutation(sel, rng) {
-				add(t, "permutation", sel[k], d)
+				add(t, t.roleName(), sel[k], d)
 			}
 		case "incast":
 			recv := nics[0]
@@ -212,7 +212,7 @@ func (s *Spec) Expand(nics []NIC, pt Point, seed int64) (runtime.VariantSpec, er
 			}
 			senders := cands[:need]
 			for _, snd := range senders {
-				add(t, "incast", snd, recv)
+				add(t, t.roleName(), snd, recv)
 			}
 			if t.Victim {
 				victimDst, ok := pickVictimDst(nics, recv, senders)
@@ -243,13 +243,13 @@ func (s *Spec) Expand(nics []NIC, pt Point, seed int64) (runtime.VariantSpec, er
 				for _, n := range sel {
 					eps = append(eps, n.Endpoint)
 				}
-				vs.Collective = &runtime.CollectiveSpec{Kind: runtime.CollectiveAllToAll, Ranks: eps, Bytes: t.BytesN, TrafficClass: *t.TrafficClass, StartUs: t.StartUs}
+				vs.Collective = &runtime.CollectiveSpec{Kind: runtime.CollectiveAllToAll, Ranks: eps, Bytes: t.BytesN, TrafficClass: *t.TrafficClass, StartUs: t.StartUs, Role: t.Role}
 				break
 			}
 			for _, a := range sel {
 				for _, b := range sel {
 					if a != b {
-						add(t, "all-to-all", a, b)
+						add(t, t.roleName(), a, b)
 					}
 				}
 			}

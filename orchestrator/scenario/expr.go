@@ -196,6 +196,15 @@ func isIdentStart(c byte) bool {
 
 func isIdentChar(c byte) bool { return isIdentStart(c) || (c >= '0' && c <= '9') }
 
+// roleNameNext says whether the next name is a role's: the tokens so far
+// end in "roles ." with roles the first part of its path.
+func roleNameNext(toks []token) bool {
+	n := len(toks)
+	// (A variant reference, [ecn=off].roles.x, comes before a dot.)
+	return n >= 2 && toks[n-1].kind == tDot && toks[n-2].kind == tIdent && toks[n-2].text == "roles" &&
+		(n == 2 || toks[n-3].kind != tDot || n >= 4 && toks[n-4].kind == tVariant)
+}
+
 func lex(src string) ([]token, error) {
 	var toks []token
 	i := 0
@@ -218,8 +227,12 @@ func lex(src string) ([]token, error) {
 			toks = append(toks, token{kind: tNum, text: src[i:j], num: f, col: col})
 			i = j
 		case isIdentStart(c):
+			// A role's name may hold dashes (all-to-all, best-effort):
+			// in roles.<role> the dash between two name characters is the
+			// name's, not a minus. Everywhere else a dash is the operator.
+			inRole := roleNameNext(toks)
 			j := i
-			for j < len(src) && isIdentChar(src[j]) {
+			for j < len(src) && (isIdentChar(src[j]) || inRole && src[j] == '-' && j+1 < len(src) && isIdentChar(src[j+1])) {
 				j++
 			}
 			// An index right after a name belongs to it: the swept

@@ -166,6 +166,12 @@ type Traffic struct {
 	// of case c runs the entries of c and those without a case (see
 	// cases.go).
 	Case string `yaml:"case"`
+	// Role names the entry's flows in the record, the reports, assertions
+	// (roles.<role>) and regress (role[<role>]); empty is the pattern's
+	// name (roleOf). Entries of one role are figured together, so two
+	// entries that differ in what matters, such as RoCE beside best-effort
+	// traffic, need roles of their own to be told apart.
+	Role string `yaml:"role"`
 
 	// The nccl pattern's keys (nccl.go), as nccl-tests names them:
 	// Collective is the test (all_reduce, all_gather, reduce_scatter,
@@ -521,6 +527,9 @@ func validateTraffic(t *Traffic, durationUs float64, at func(field, msg, fix str
 		// all-to-all runs both ways between every pair already.
 		only("bidirectional", t.Bidirectional, "pairs", "permutation", "incast"),
 		only("iterations", t.Iterations != 0, runtime.PatternLatency),
+		// A collective's ranks are reported as the collective (allreduce)
+		// and nccl's figures are its table: neither has flows to name.
+		only("role", t.Role != "", append(slices.Clone(bandwidthPatterns), runtime.PatternLatency)...),
 	} {
 		if err != nil {
 			return err
@@ -533,6 +542,10 @@ func validateTraffic(t *Traffic, durationUs float64, at func(field, msg, fix str
 		}
 	}
 	switch {
+	// A role starts with a letter: assertions name it in roles.<role>,
+	// where a leading digit would read as a number.
+	case t.Role != "" && (!naming.Valid(t.Role, naming.MaxLen) || t.Role[0] < 'a' || t.Role[0] > 'z'):
+		return at("role", fmt.Sprintf("role %q is not a role name", t.Role), "use "+naming.Rule(naming.MaxLen)+", starting with a letter, e.g. roce or best-effort")
 	case t.Pairs < 0:
 		return at("pairs", fmt.Sprintf("pairs %d is negative", t.Pairs), "use a positive count")
 	case t.Senders < 0 || t.Senders == 1:

@@ -498,6 +498,7 @@ var notSweepable = map[string]string{
 	"model":                   "a run has one model: run the scenario twice, with --model packet and --model flow",
 	"repetitions":             "repetitions repeat every point of the matrix: set repetitions instead",
 	"traffic[].pattern":       "a pattern decides the flows and their roles, which the assertions read: write one traffic entry, or one scenario, per pattern",
+	"traffic[].role":          "a role names flows, which the assertions and regress read by that name: write one traffic entry per role",
 	"faults[].kind":           "a fault's kind decides which of its keys apply: write one fault entry, or one scenario, per kind",
 	"faults":                  "sweep one field of one entry: faults[<i>].<field>, e.g. faults[0].at",
 	"lb":                      "sweep one key: lb.mode or lb.flowlet_gap",
@@ -1090,7 +1091,7 @@ func SweepPaths() []SweepPath {
 		out = append(out, SweepPath{k, specdoc.TypeName(t), KeyDocs[k].Doc})
 	}
 	for _, k := range leafPaths(reflect.TypeOf(Traffic{})) {
-		if k == "pattern" || k == "case" {
+		if k == "pattern" || k == "case" || k == "role" {
 			continue
 		}
 		t, _ := leafType(reflect.TypeOf(Traffic{}), []string{k})

@@ -595,7 +595,7 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 				return nil, err
 			}
 		case runtime.CollectiveAllToAll:
-			cfg.AllToAll = []engine.AllToAll{{ID: a2aPrefix, Ranks: ranks, Bytes: c.Bytes, DSCP: c.TrafficClass >> 2, ExplicitDSCP: true, StartNs: int64(c.StartUs * 1000), Role: "all-to-all"}}
+			cfg.AllToAll = []engine.AllToAll{{ID: a2aPrefix, Ranks: ranks, Bytes: c.Bytes, DSCP: c.TrafficClass >> 2, ExplicitDSCP: true, StartNs: int64(c.StartUs * 1000), Role: allToAllRole(c)}}
 		default:
 			// One QP per rank to the next, every step a message on it, as
 			// NCCL runs a ring; traffic class 0-3 is best effort, not RoCE.
@@ -993,6 +993,15 @@ func (b *builder) allReduceFlows(c *runtime.CollectiveSpec, res *engine.Result, 
 // allToAllFlows reports an all-to-all per sending rank: everything its
 // QPs delivered to the other ranks, from the start to its last QP's
 // completion.
+// allToAllRole is the role of an all-to-all collective's ranks: the
+// scenario entry's, or the pattern's name.
+func allToAllRole(c *runtime.CollectiveSpec) string {
+	if c.Role != "" {
+		return c.Role
+	}
+	return "all-to-all"
+}
+
 func (b *builder) allToAllFlows(c *runtime.CollectiveSpec, res *engine.Result, retryCnt int) []results.Flow {
 	if len(res.AllToAll) == 0 {
 		return nil
@@ -1001,7 +1010,7 @@ func (b *builder) allToAllFlows(c *runtime.CollectiveSpec, res *engine.Result, r
 	for i, rk := range res.AllToAll[0].Ranks {
 		src := epString(c.Ranks[i])
 		rf := results.Flow{
-			ID: fmt.Sprintf("all-to-all r%d %s->*", i, src), Src: src, Dst: "*", Pattern: "all-to-all", Role: "all-to-all",
+			ID: fmt.Sprintf("all-to-all r%d %s->*", i, src), Src: src, Dst: "*", Pattern: "all-to-all", Role: allToAllRole(c),
 			Bytes: ptr(rk.BytesDelivered), Retransmits: ptr(rk.Retransmits), Source: results.Simulated,
 		}
 		markFailed(&rf, rk.FailedQPs, len(c.Ranks)-1, rk.FailedAtNs, retryCnt)
