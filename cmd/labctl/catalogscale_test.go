@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// TestFaultScenariosPassOnEveryCatalogLab: the catalog's PFC storm and
-// transport scenarios, whose assertions were first written on 64gpu with
+// TestFaultScenariosPassOnEveryCatalogLab: the catalog's PFC storm,
+// transport and mixed-classes scenarios, whose assertions were first written on 64gpu with
 // SONiC, pass on every catalog lab they fit and with EOS, as a user
 // running them on another lab expects; an assertion that holds on one
 // topology only (a victim that happens to share the incast's paused spine
@@ -35,6 +35,8 @@ func TestFaultScenariosPassOnEveryCatalogLab(t *testing.T) {
 		{"pfc-storm", "sonic", []string{"16gpu", "64gpu", "128gpu", "1024gpu"}, ""},
 		{"transports", "sonic", []string{"64gpu", "128gpu", "1024gpu"}, ""},
 		{"link-failure", "sonic", []string{"64gpu", "128gpu"}, ""},
+		{"mixed-classes", "sonic", []string{"16gpu", "64gpu", "128gpu", "1024gpu"}, ""},
+		{"mixed-classes", "eos", []string{"64gpu"}, ""},
 		{"pfc-storm", "eos", []string{"64gpu"}, ""},
 		{"transports", "eos", []string{"64gpu"}, ""},
 		{"link-failure", "eos", []string{"64gpu"}, ""},

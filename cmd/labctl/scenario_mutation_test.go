@@ -153,6 +153,8 @@ var scenarioMutations = map[string]scenarioMutation{
 		harmful: []badValue{bad("30ms", "")}, benign: []string{"1ms"}},
 	"traffic[].case": {base: "incast", invalid: []badValue{bad("Bad Case", ""), bad("[a]", "")}, benign: []string{"one"},
 		why: "a case only groups entries"},
+	"traffic[].role": {base: "incast", invalid: []badValue{bad("Best Effort", "not a role name"), bad("8gpu", "starting with a letter"), bad("[a]", "")},
+		harmful: []badValue{bad("rdma", `no traffic of this scenario has role "incast"`)}, benign: []string{"incast"}},
 	"traffic[].collective": {base: "nccl-allreduce", edits: []string{oneVariant, noAssertions}, invalid: []badValue{bad("allreduce", ""), bad("all_reduce_perf", "")},
 		benign: []string{"all_gather"}, why: "every collective runs over the lab's GPUs"},
 	"traffic[].algorithm": {base: "nccl-allreduce", edits: []string{oneVariant, noAssertions}, invalid: []badValue{bad("mesh", "")},
