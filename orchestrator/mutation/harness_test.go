@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -19,10 +20,16 @@ import (
 	"github.com/labctl/labctl/orchestrator/scenario"
 )
 
-// suiteScenario is the traffic every mutation runs: the ecn-pfc exercise
-// (an 8:1 incast across the spine plus a victim, ECN and PFC each on and
-// off) shortened to 5 ms, enough for PFC to pause, ECN to mark and the
-// lossy variant to drop.
+// suiteScenario is the traffic every mutation runs: the catalog's
+// mixed-classes (the ecn-pfc exercise, an 8:1 RoCE incast across the
+// spine plus a victim, ECN and PFC each on and off, beside a 2:1
+// best-effort incast on DSCP 0 onto the same receiver) shortened to 5 ms,
+// enough for PFC to pause, ECN to mark and the lossy variant to drop. The
+// best-effort flows compete with RoCE for the receiver's port, so a
+// change to the scheduling or the queue maps that hands RoCE's share to
+// other traffic (RoCE's weight cut to 1, a strict best-effort queue)
+// moves the figures; with RoCE alone it moved nothing and only lint could
+// catch it.
 const suiteScenario = `name: mutation-suite
 matrix:
   ecn: [on, off]
@@ -37,7 +44,35 @@ traffic:
     message_size: 64KiB
     qps: 1
     traffic_class: 106
+    role: roce
+  - pattern: incast
+    senders: 2
+    message_size: 64KiB
+    qps: 1
+    traffic_class: 0
+    role: best-effort
 `
+
+// TestSuiteTrafficIsMixedClasses: the suite runs the catalog's
+// mixed-classes traffic and matrix, so what the suite proves a change
+// moves is what a user regressing with that scenario sees.
+func TestSuiteTrafficIsMixedClasses(t *testing.T) {
+	suite, err := scenario.Parse("mutation-suite.yaml", []byte(suiteScenario))
+	if err != nil {
+		t.Fatal(err)
+	}
+	catalog, err := scenario.Resolve("mixed-classes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(suite.Traffic, catalog.Traffic) {
+		t.Errorf("the suite's traffic differs from mixed-classes':\n%+v\n%+v", suite.Traffic, catalog.Traffic)
+	}
+	sm, cm := suite.Matrix, catalog.Matrix
+	if !reflect.DeepEqual(sm.ECN, cm.ECN) || !reflect.DeepEqual(sm.PFC, cm.PFC) || len(sm.Sweeps)+len(sm.Exclude)+len(cm.Sweeps)+len(cm.Exclude) > 0 {
+		t.Errorf("the suite's matrix differs from mixed-classes': ecn %v pfc %v, ecn %v pfc %v (and neither sweeps nor excludes)", sm.ECN, sm.PFC, cm.ECN, cm.PFC)
+	}
+}
 
 // mutation is one change of one field of a NOS's config tables.
 type mutation struct {

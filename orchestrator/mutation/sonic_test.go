@@ -130,7 +130,7 @@ func sonicMutations() []mutation {
 			edit: edit(func(d doc) { d.add("DOT1P_TO_TC_MAP", "AZURE", map[string]string{"0": "3", "3": "3"}) })},
 		{field: "TC_TO_QUEUE_MAP (entries)", name: "TC3 into lossy queue 1", harmful: true, rule: "QOS016", dataPlane: true,
 			edit: edit(func(d doc) { d["TC_TO_QUEUE_MAP"]["AZURE"]["3"] = "1" })},
-		{field: "TC_TO_QUEUE_MAP (entries)", name: "best-effort TC0 into RoCE's queue 3 on one leaf", harmful: true, rule: "QOS002", why: "the suite's traffic is RoCE and its CNPs: no packet takes TC0",
+		{field: "TC_TO_QUEUE_MAP (entries)", name: "best-effort TC0 into RoCE's queue 3 on one leaf", harmful: true, rule: "QOS002", dataPlane: true,
 			edit: edit(func(d doc) { d["TC_TO_QUEUE_MAP"]["AZURE"]["0"] = "3" }, "leaf1")},
 		{field: "TC_TO_QUEUE_MAP (entries)", name: "unused TC2 into queue 4",
 			edit: edit(func(d doc) { d["TC_TO_QUEUE_MAP"]["AZURE"]["2"] = "4" })},
@@ -321,12 +321,12 @@ func sonicMutations() []mutation {
 				d.add("SCHEDULER", "scheduler.dwrr1", map[string]string{"type": "DWRR", "weight": "1"})
 				d.set("QUEUE", suffix("|6"), "scheduler", "scheduler.dwrr1")
 			})},
-		{field: "QUEUE scheduler", name: "RoCE queue strict above the CNPs' weighted queue", harmful: true, rule: "QOS007", why: cnpAlone,
+		{field: "QUEUE scheduler", name: "RoCE queue strict above the CNPs' weighted queue", harmful: true, rule: "QOS007", dataPlane: true,
 			edit: edit(func(d doc) {
 				d.set("QUEUE", suffix("|3"), "scheduler", "scheduler.strict")
 				d.set("QUEUE", suffix("|6"), "scheduler", "scheduler.dwrr5")
 			}, "leaf1", "leaf2")},
-		{field: "QUEUE scheduler", name: "best-effort queue 0 strict above RoCE's round-robin queue", harmful: true, rule: "QOS025", why: "the suite's traffic is RoCE and its CNPs: no packet takes queue 0, so nothing starves RoCE in its runs",
+		{field: "QUEUE scheduler", name: "best-effort queue 0 strict above RoCE's round-robin queue", harmful: true, rule: "QOS025", dataPlane: true,
 			edit: edit(func(d doc) { d.set("QUEUE", suffix("|0"), "scheduler", "scheduler.strict") })},
 		{field: "QUEUE scheduler", name: "RoCE queue on an identical scheduler",
 			edit: edit(func(d doc) {
@@ -355,7 +355,7 @@ func sonicMutations() []mutation {
 		// TestResolverRefusalHasItsLine.)
 		{field: "SCHEDULER type", name: "the RoCE queue's DWRR made WRR at the same weight",
 			edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.dwrr50"]["type"] = "WRR" })},
-		{field: "SCHEDULER weight", name: "RoCE queue weight 1", harmful: true, rule: "QOS018", why: "no other traffic class competes with RoCE in the suite's traffic, so its share is the link's at any weight",
+		{field: "SCHEDULER weight", name: "RoCE queue weight 1", harmful: true, rule: "QOS018", dataPlane: true,
 			edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.dwrr50"]["weight"] = "1" })},
 		{field: "SCHEDULER weight", name: "weight 10 written 010",
 			edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.dwrr10"]["weight"] = "010" })},
