@@ -615,7 +615,7 @@ This is the model lint, the simulator and regress read.`,
 			fmt.Fprintln(app.Out)
 			for _, pl := range dc.Pools {
 				hr := ""
-				if pl.HeadroomPoolBytes != nil {
+				if pl.HeadroomShared() {
 					hr = fmt.Sprintf(", shared headroom %d B", *pl.HeadroomPoolBytes)
 				}
 				fmt.Fprintf(app.Out, "pool %s: %s %s, %d B%s\n", pl.Name, pl.Type, pl.Mode, pl.SizeBytes, hr)

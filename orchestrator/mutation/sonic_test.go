@@ -525,6 +525,10 @@ func sonicMutations2() []mutation {
 			})},
 		mutation{field: "BUFFER_POOL xoff", name: "a 1000-byte shared headroom pool", harmful: true, rule: "QOS006", dataPlane: true,
 			edit: edit(func(d doc) { d["BUFFER_POOL"]["ingress_lossless_pool"]["xoff"] = "1000" })},
+		// SAI's XOFF_SIZE 0 is no shared headroom pool: the lossless PGs
+		// keep their headroom in their own size, as without the field.
+		mutation{field: "BUFFER_POOL xoff", name: "0: no shared headroom pool, as without it",
+			edit: edit(func(d doc) { d["BUFFER_POOL"]["ingress_lossless_pool"]["xoff"] = "0" })},
 		// A config without buffer tables: the switch's SKU template and
 		// buffer manager create them, and labctl assumes what it renders
 		// for the lab (qos.AttachTopology), port by port.

@@ -29,8 +29,9 @@ type Admission struct {
 //     private headroom (no shared headroom pool, as on NVIDIA Spectrum,
 //     where SONiC sets size = xon + xoff) holds its xoff inside it: the
 //     headroom is xoff and the reserve the rest; a size below xoff leaves
-//     only size for the headroom. With a shared headroom pool (an xoff on
-//     the ingress pool) size is the reserve and xoff comes from the pool.
+//     only size for the headroom. With a shared headroom pool (an xoff
+//     above 0 on the ingress pool: PoolConfig.HeadroomShared) size is the
+//     reserve and xoff comes from the pool.
 //   - static_th caps the shared use (0: the pool's size, no limit);
 //     dynamic_th n gives alpha = 2^n of the pool's free space (-8: alpha
 //     0, no shared buffer, as NVIDIA defines it). A profile with neither
@@ -55,7 +56,7 @@ func (d *DeviceConfig) Admit(b *BufferProfile) Admission {
 	if LosslessProfile(b) {
 		xoff := Val(b.XoffBytes) // 0 where the switch sizes it (SizedBySwitch)
 		a.XonBytes, a.XonOffsetBytes = Val(b.XonBytes), Val(b.XonOffsetBytes)
-		if pl != nil && pl.HeadroomPoolBytes != nil {
+		if pl.HeadroomShared() {
 			a.HeadroomBytes, a.SharedHeadroom = xoff, true
 		} else {
 			a.HeadroomBytes = min(xoff, a.ReservedBytes)

@@ -550,8 +550,18 @@ type PoolConfig struct {
 	SizeBytes int64  `json:"size_bytes"`
 	// HeadroomPoolBytes is the shared headroom pool (SONiC's xoff on an
 	// ingress pool): lossless PGs draw their headroom from it instead of
-	// reserving it per port. Nil: no shared headroom pool.
+	// reserving it per port. Nil or 0: no shared headroom pool
+	// (HeadroomShared).
 	HeadroomPoolBytes *int64 `json:"headroom_pool_bytes,omitempty"`
+}
+
+// HeadroomShared says whether the pool has a shared headroom pool for
+// its lossless PGs. A size of 0 is none: SAI's
+// SAI_BUFFER_POOL_ATTR_XOFF_SIZE defaults to 0, which disables the shared
+// headroom pool, so each PG keeps its headroom inside its own reserve (a
+// SONiC BUFFER_POOL written with xoff "0" is a pool without one).
+func (pl *PoolConfig) HeadroomShared() bool {
+	return pl != nil && pl.HeadroomPoolBytes != nil && *pl.HeadroomPoolBytes > 0
 }
 
 // Val returns *p, or 0 when p is nil.

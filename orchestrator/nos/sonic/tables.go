@@ -206,7 +206,7 @@ type BufferPoolEntry struct {
 	Type string `cfg:"type" use:"simulated" why:"ingress pools hold PGs, egress pools queues"`
 	Mode string `cfg:"mode" use:"simulated" why:"static or dynamic: the threshold mode of profiles that give neither static_th nor dynamic_th"`
 	Size *int64 `cfg:"size" use:"simulated" why:"the shared buffer in bytes: with dynamic thresholds it sets how deep a PG or queue grows before XOFF or drop"`
-	Xoff *int64 `cfg:"xoff" use:"simulated" why:"a shared headroom pool: lossless PGs take their headroom from it"`
+	Xoff *int64 `cfg:"xoff" use:"simulated" why:"a shared headroom pool: lossless PGs take their headroom from it; 0 (SAI's default XOFF_SIZE) is none, and each lossless PG keeps its headroom inside its own size"`
 
 	Extra map[string]string `cfg:"-"`
 }
