@@ -189,7 +189,32 @@ func sonicMutations() []mutation {
 				d.pointPorts("dscp_to_tc_map", "COPY")
 			})},
 		{field: "PORT_QOS_MAP dot1p_to_tc_map", name: "ports on an 802.1p map",
+			edit: edit(func(d doc) {
+				d.add("DOT1P_TO_TC_MAP", "AZURE", map[string]string{"0": "0", "3": "3"})
+				d.pointPorts("dot1p_to_tc_map", "AZURE")
+			})},
+		// qosorch's handlePortQosMapTable resolves every map an entry
+		// names, those labctl does not model too, before it applies any
+		// field: ports naming an undefined one lose their maps and PFC.
+		{field: "PORT_QOS_MAP dot1p_to_tc_map", name: "a map the config does not define", harmful: true, rule: "QOS013", dataPlane: true,
 			edit: edit(func(d doc) { d.pointPorts("dot1p_to_tc_map", "AZURE") })},
+		{field: "PORT_QOS_MAP mpls_tc_to_tc_map", name: "a map the config does not define", harmful: true, rule: "QOS013", dataPlane: true,
+			edit: edit(func(d doc) { d.pointPorts("mpls_tc_to_tc_map", "AZURE") })},
+		{field: "PORT_QOS_MAP mpls_tc_to_tc_map", name: "ports on an MPLS map",
+			edit: edit(func(d doc) {
+				d.add("MPLS_TC_TO_TC_MAP", "AZURE", map[string]string{"0": "0", "3": "3"})
+				d.pointPorts("mpls_tc_to_tc_map", "AZURE")
+			})},
+		{field: "PORT_QOS_MAP dscp_to_fc_map", name: "a map the config does not define", harmful: true, rule: "QOS013", dataPlane: true,
+			edit: edit(func(d doc) { d.pointPorts("dscp_to_fc_map", "AZURE") })},
+		{field: "PORT_QOS_MAP exp_to_fc_map", name: "a map the config does not define", harmful: true, rule: "QOS013", dataPlane: true,
+			edit: edit(func(d doc) { d.pointPorts("exp_to_fc_map", "AZURE") })},
+		{field: "MPLS_TC_TO_TC_MAP (entries)", name: "a map no port names",
+			edit: edit(func(d doc) { d.add("MPLS_TC_TO_TC_MAP", "AZURE", map[string]string{"0": "0", "3": "3"}) })},
+		{field: "DSCP_TO_FC_MAP (entries)", name: "a map no port names",
+			edit: edit(func(d doc) { d.add("DSCP_TO_FC_MAP", "AZURE", map[string]string{"26": "3"}) })},
+		{field: "EXP_TO_FC_MAP (entries)", name: "a map no port names",
+			edit: edit(func(d doc) { d.add("EXP_TO_FC_MAP", "AZURE", map[string]string{"3": "3"}) })},
 		{field: "PORT_QOS_MAP tc_to_queue_map", name: "ports on a map with TC3 in queue 1", harmful: true, rule: "QOS016", dataPlane: true,
 			edit: edit(func(d doc) {
 				d.copyEntry("TC_TO_QUEUE_MAP", "AZURE", "MOVED", map[string]string{"3": "1"})
@@ -271,7 +296,14 @@ func sonicMutations() []mutation {
 		{field: "PORT_QOS_MAP tc_to_dscp_map", name: "empty",
 			edit: edit(func(d doc) { d.pointPorts("tc_to_dscp_map", "") })},
 		{field: "PORT_QOS_MAP tc_to_dot1p_map", name: "802.1p remarking of untagged links",
+			edit: edit(func(d doc) {
+				d.add("TC_TO_DOT1P_MAP", "AZURE", map[string]string{"3": "3", "6": "6"})
+				d.pointPorts("tc_to_dot1p_map", "AZURE")
+			})},
+		{field: "PORT_QOS_MAP tc_to_dot1p_map", name: "a map the config does not define", harmful: true, rule: "QOS013", dataPlane: true,
 			edit: edit(func(d doc) { d.pointPorts("tc_to_dot1p_map", "AZURE") })},
+		{field: "TC_TO_DOT1P_MAP (entries)", name: "a map no port names",
+			edit: edit(func(d doc) { d.add("TC_TO_DOT1P_MAP", "AZURE", map[string]string{"3": "3"}) })},
 		{field: "PORT_QOS_MAP pfc_asym", name: "asymmetric PFC in the wrong table", safe: "orchagent reads pfc_asym from the PORT table; PORT_QOS_MAP's handler passes over it",
 			edit: edit(func(d doc) { d.pointPorts("pfc_asym", "on") })},
 		{field: "PORT pfc_asym", name: "asymmetric PFC on every port", safe: "the port also obeys PFC frames for its lossy priorities, and nothing in the suite's traffic sends any",

@@ -354,21 +354,12 @@ func (r *resolver) pqmEntryApplied(key string, e *PortQoSMapEntry, port string) 
 	if decided && applied {
 		return true
 	}
-	type ref struct {
-		field, name, table string
-		defined            func(string) bool
-	}
-	var refs []ref
-	for _, pm := range portMaps {
-		refs = append(refs, ref{pm.field, pm.name(e), pm.table, func(n string) bool { _, ok := pm.maps(r.db)[n]; return ok }})
-	}
-	refs = append(refs, ref{"scheduler", e.Scheduler, "SCHEDULER", func(n string) bool { _, ok := r.db.Scheduler[n]; return ok }})
 	if r.pqmApplied == nil {
 		r.pqmApplied = map[string]bool{}
 	}
 	applied = true
-	for _, ref := range refs {
-		if n := cfgRefName(ref.name); n != "" && !ref.defined(n) {
+	for _, ref := range portRefs {
+		if n := cfgRefName(ref.name(e)); n != "" && !ref.defined(r.db, n) {
 			r.unresolved("PORT_QOS_MAP|"+key, ref.field, n, ref.table,
 				"orchagent applies none of the entry (it waits for the name to be defined): the port keeps the default maps (every DSCP to TC0), no PFC and no watchdog priorities", port)
 			applied = false

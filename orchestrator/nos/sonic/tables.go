@@ -29,6 +29,13 @@ type ConfigDB struct {
 	PFCToQueueMap map[string]IntMap `table:"MAP_PFC_PRIORITY_TO_QUEUE" keys:"7" use:"simulated" why:"the queue a received PFC frame for each priority pauses"`
 	PFCToPGMap    map[string]IntMap `table:"PFC_PRIORITY_TO_PRIORITY_GROUP_MAP" keys:"7" use:"simulated" why:"the PG whose XOFF sends each PFC priority's pause frames, on the ports whose PORT_QOS_MAP names the map, as Broadcom's PFC-tx priority to PG profile has it (the SAI header leaves the meaning to the vendor; Barefoot's SAI takes it as the buffer group the traffic fills): a priority whose traffic fills another PG is paused by the map's PG, not its own, and lint flags that (QOS023); a priority the map leaves out is paused by its own PG (labctl's assumption)"`
 	TCToDSCPMap   map[string]IntMap `table:"TC_TO_DSCP_MAP" keys:"7" values:"63" use:"simulated" why:"the DSCP a port whose PORT_QOS_MAP names the map writes into the IP packets of each traffic class it sends (egress remarking: orchagent binds it as SAI's TC_AND_COLOR_TO_DSCP map of the port, and green is the colour of every unpoliced packet); the next switch classifies them by it, and lint flags a rewrite that moves RoCE or its CNPs into another class there (QOS024); a class the map leaves out keeps its DSCP"`
+	// Maps of PORT_QOS_MAP fields whose effect labctl does not model: each
+	// is a table here only so that a port's name of one resolves
+	// (portRefs), their fields free text, as qosorch checks them.
+	TCToDot1pMap  map[string]StringMap `table:"TC_TO_DOT1P_MAP" use:"ignored" why:"802.1p remarking of tagged frames, for ports whose tc_to_dot1p_map names the map: the lab's links are untagged"`
+	MPLSTCToTCMap map[string]StringMap `table:"MPLS_TC_TO_TC_MAP" use:"ignored" why:"classifies MPLS packets by their traffic class bits, for ports whose mpls_tc_to_tc_map names the map: the lab carries no MPLS"`
+	DSCPToFCMap   map[string]StringMap `table:"DSCP_TO_FC_MAP" use:"ignored" why:"a DSCP to forwarding class map, for ports whose dscp_to_fc_map names it: forwarding classes select no queue or PG, and labctl does not model them"`
+	EXPToFCMap    map[string]StringMap `table:"EXP_TO_FC_MAP" use:"ignored" why:"an MPLS EXP to forwarding class map, for ports whose exp_to_fc_map names it: the lab carries no MPLS"`
 
 	PortQoSMap map[string]*PortQoSMapEntry `table:"PORT_QOS_MAP"`
 	Queue      map[string]*QueueEntry      `table:"QUEUE"`
@@ -87,7 +94,7 @@ type StringMap map[string]string
 // PortQoSMapEntry is PORT_QOS_MAP|<port> (or |global).
 type PortQoSMapEntry struct {
 	DSCPToTCMap   string  `cfg:"dscp_to_tc_map" use:"simulated" why:"names the port's DSCP map (global: the switch's, for ports without one)"`
-	DOT1PToTCMap  string  `cfg:"dot1p_to_tc_map" use:"ignored" why:"names the port's 802.1p map (see DOT1P_TO_TC_MAP)"`
+	DOT1PToTCMap  string  `cfg:"dot1p_to_tc_map" use:"ignored" why:"names the port's 802.1p map (see DOT1P_TO_TC_MAP); its entries are not modelled, but the name must resolve: orchagent applies none of the port's entry while the name is one the config does not define (QOS013)"`
 	TCToQueueMap  string  `cfg:"tc_to_queue_map" use:"simulated" why:"names the port's traffic class to queue map"`
 	TCToPGMap     string  `cfg:"tc_to_pg_map" use:"simulated" why:"names the port's traffic class to PG map"`
 	PFCToQueueMap string  `cfg:"pfc_to_queue_map" use:"simulated" why:"names the port's PFC priority to queue map"`
@@ -95,7 +102,10 @@ type PortQoSMapEntry struct {
 	PFCEnable     string  `cfg:"pfc_enable" use:"simulated" why:"the priorities with PFC: their PGs pause (with a lossless profile) instead of dropping"`
 	PFCWDEnable   *string `cfg:"pfcwd_sw_enable" use:"simulated" why:"the priorities the PFC watchdog watches"`
 	TCToDSCPMap   string  `cfg:"tc_to_dscp_map" use:"simulated" why:"names the port's egress remarking map (see TC_TO_DSCP_MAP); without one the port sends packets with the DSCP they came with (global: no port)"`
-	TCToDot1pMap  string  `cfg:"tc_to_dot1p_map" use:"ignored" why:"802.1p remarking of tagged frames; the lab's links are untagged"`
+	TCToDot1pMap  string  `cfg:"tc_to_dot1p_map" use:"ignored" why:"names the port's 802.1p remarking map (see TC_TO_DOT1P_MAP); the lab's links are untagged, but the name must resolve: orchagent applies none of the port's entry while the name is one the config does not define (QOS013)"`
+	MPLSTCToTCMap string  `cfg:"mpls_tc_to_tc_map" use:"ignored" why:"names the port's MPLS classification map (see MPLS_TC_TO_TC_MAP); the lab carries no MPLS, but the name must resolve: orchagent applies none of the port's entry while the name is one the config does not define (QOS013)"`
+	DSCPToFCMap   string  `cfg:"dscp_to_fc_map" use:"ignored" why:"names the port's DSCP to forwarding class map (see DSCP_TO_FC_MAP); not modelled, but the name must resolve: orchagent applies none of the port's entry while the name is one the config does not define (QOS013)"`
+	EXPToFCMap    string  `cfg:"exp_to_fc_map" use:"ignored" why:"names the port's MPLS EXP to forwarding class map (see EXP_TO_FC_MAP); the lab carries no MPLS, but the name must resolve: orchagent applies none of the port's entry while the name is one the config does not define (QOS013)"`
 	PFCAsym       string  `cfg:"pfc_asym" use:"ignored" why:"orchagent reads pfc_asym from the PORT table (portsorch), not from PORT_QOS_MAP, whose handler passes over fields it does not know: here it changes nothing"`
 	Scheduler     string  `cfg:"scheduler" use:"simulated" why:"names the port's own SCHEDULER entry (SAI_PORT_ATTR_QOS_SCHEDULER_PROFILE_ID): its pir (bytes per second, meter_type bytes, or packets per second, meter_type packets) and pbs shape the whole port, all its queues together; 0 or none leaves it unshaped, and the other fields of the entry do nothing there (global: no port)"`
 
@@ -128,6 +138,40 @@ var portMaps = []portMap{
 	{"pfc_to_pg_map", "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", "pfc_to_pg", func(e *PortQoSMapEntry) string { return e.PFCToPGMap }, func(d *ConfigDB) map[string]IntMap { return d.PFCToPGMap }, func(p *qos.PortConfig) *map[int]int { return &p.PFCToPG }, true},
 	{"tc_to_dscp_map", "TC_TO_DSCP_MAP", "tc_to_dscp", func(e *PortQoSMapEntry) string { return e.TCToDSCPMap }, func(d *ConfigDB) map[string]IntMap { return d.TCToDSCPMap }, func(p *qos.PortConfig) *map[int]int { return &p.TCToDSCP }, true},
 }
+
+// portRef is a PORT_QOS_MAP field that names an entry of another table:
+// its name in an entry, and whether the config defines an entry of that
+// name.
+type portRef struct {
+	field, table string
+	name         func(*PortQoSMapEntry) string
+	defined      func(db *ConfigDB, name string) bool
+}
+
+// portRefs are every PORT_QOS_MAP field naming an entry of another table,
+// as qosorch's qos_to_attr_map lists them: the maps labctl models
+// (portMaps), the port's scheduler, and the maps it does not (802.1p,
+// MPLS, forwarding classes). handlePortQosMapTable resolves each one an
+// entry gives before it applies any field of it, so a name of any of
+// them that resolves to nothing keeps the whole entry from applying
+// (pqmEntryApplied). Validation walks the same list.
+var portRefs = func() []portRef {
+	var out []portRef
+	for _, pm := range portMaps {
+		out = append(out, portRef{pm.field, pm.table, pm.name, func(db *ConfigDB, n string) bool { _, ok := pm.maps(db)[n]; return ok }})
+	}
+	has := func(t func(*ConfigDB) map[string]StringMap) func(*ConfigDB, string) bool {
+		return func(db *ConfigDB, n string) bool { _, ok := t(db)[n]; return ok }
+	}
+	return append(out,
+		portRef{"scheduler", "SCHEDULER", func(e *PortQoSMapEntry) string { return e.Scheduler }, func(db *ConfigDB, n string) bool { _, ok := db.Scheduler[n]; return ok }},
+		portRef{"dot1p_to_tc_map", "DOT1P_TO_TC_MAP", func(e *PortQoSMapEntry) string { return e.DOT1PToTCMap }, func(db *ConfigDB, n string) bool { _, ok := db.DOT1PToTCMap[n]; return ok }},
+		portRef{"tc_to_dot1p_map", "TC_TO_DOT1P_MAP", func(e *PortQoSMapEntry) string { return e.TCToDot1pMap }, has(func(db *ConfigDB) map[string]StringMap { return db.TCToDot1pMap })},
+		portRef{"mpls_tc_to_tc_map", "MPLS_TC_TO_TC_MAP", func(e *PortQoSMapEntry) string { return e.MPLSTCToTCMap }, has(func(db *ConfigDB) map[string]StringMap { return db.MPLSTCToTCMap })},
+		portRef{"dscp_to_fc_map", "DSCP_TO_FC_MAP", func(e *PortQoSMapEntry) string { return e.DSCPToFCMap }, has(func(db *ConfigDB) map[string]StringMap { return db.DSCPToFCMap })},
+		portRef{"exp_to_fc_map", "EXP_TO_FC_MAP", func(e *PortQoSMapEntry) string { return e.EXPToFCMap }, has(func(db *ConfigDB) map[string]StringMap { return db.EXPToFCMap })},
+	)
+}()
 
 // portMapOf is the PORT_QOS_MAP map field whose model key is key.
 func portMapOf(key string) *portMap {

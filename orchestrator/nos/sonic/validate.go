@@ -63,10 +63,9 @@ func ValidateDoc(doc Doc) []error {
 				bad("PORT_QOS_MAP", key, f, "%q does not match ([0-7](,[0-7])*)?", v)
 			}
 		}
-		for _, pm := range portMaps {
-			ref("PORT_QOS_MAP", key, pm.field, pm.table)
+		for _, pr := range portRefs {
+			ref("PORT_QOS_MAP", key, pr.field, pr.table)
 		}
-		ref("PORT_QOS_MAP", key, "scheduler", "SCHEDULER")
 	}
 	for _, pm := range portMaps {
 		table := pm.table
