@@ -753,6 +753,19 @@ func sonicMutations2() []mutation {
 			edit: edit(func(d doc) { d.set("PFC_WD", func(k string) bool { return k != "GLOBAL" }, "detection_time", "10") }, "leaf1")},
 		mutation{field: "PFC_WD restoration_time", name: "50 ms, which pfcwdorch refuses", harmful: true, rule: "QOS021", why: noStorm,
 			edit: edit(func(d doc) { d.set("PFC_WD", func(k string) bool { return k != "GLOBAL" }, "restoration_time", "50") })},
+		// pfcwdorch's createEntry refuses an entry with a field it does
+		// not know, or a pfc_stat_history other than enable or disable:
+		// the port runs no watchdog at all.
+		mutation{field: "PFC_WD detection_time", name: "written as detection_time_ms beside it, a field pfcwdorch refuses", harmful: true, rule: "QOS021", why: noStorm,
+			edit: edit(func(d doc) { d.set("PFC_WD", func(k string) bool { return k != "GLOBAL" }, "detection_time_ms", "200") })},
+		mutation{field: "PFC_WD pfc_stat_history", name: "on, which pfcwdorch refuses", harmful: true, rule: "QOS021", why: noStorm,
+			edit: edit(func(d doc) { d.set("PFC_WD", func(k string) bool { return k != "GLOBAL" }, "pfc_stat_history", "on") })},
+		mutation{field: "PFC_WD pfc_stat_history", name: "enable",
+			edit: edit(func(d doc) {
+				d.set("PFC_WD", func(k string) bool { return k != "GLOBAL" }, "pfc_stat_history", "enable")
+			})},
+		mutation{field: "PFC_WD POLL_INTERVAL", name: "on each port's entry, where pfcwdorch refuses it", harmful: true, rule: "QOS021", why: noStorm,
+			edit: edit(func(d doc) { d.set("PFC_WD", func(k string) bool { return k != "GLOBAL" }, "POLL_INTERVAL", "100") })},
 		mutation{field: "PFC_WD action", name: "misspelt", harmful: true, rule: "QOS010", dataPlane: true,
 			edit: edit(func(d doc) { d.set("PFC_WD", func(k string) bool { return k != "GLOBAL" }, "action", "dorp") })},
 		mutation{field: "PFC_WD detection_time", name: "written with a leading 0",

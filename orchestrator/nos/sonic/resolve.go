@@ -38,6 +38,33 @@ const (
 	cfgWDRestorationMax = 60000
 )
 
+// watchdogRefused says why pfcwdorch refuses a port's PFC_WD entry, or
+// "": its createEntry returns task_invalid_entry, and starts no watchdog
+// on the port, for a field it does not know (it knows detection_time,
+// restoration_time, action and pfc_stat_history; POLL_INTERVAL and
+// BIG_RED_SWITCH are GLOBAL's), a pfc_stat_history other than enable or
+// disable, or a time outside its range (to_uint throws).
+func watchdogRefused(w *PFCWDEntry) string {
+	var bad []string
+	unknown := cfgSortedKeys(w.Extra)
+	if w.PollInterval != nil {
+		unknown = append(unknown, "POLL_INTERVAL")
+	}
+	if w.BigRedSwitch != "" {
+		unknown = append(unknown, "BIG_RED_SWITCH")
+	}
+	if len(unknown) > 0 {
+		bad = append(bad, "it knows no field "+strings.Join(unknown, ", "))
+	}
+	if h := w.PFCStatHistory; h != "" && h != "enable" && h != "disable" {
+		bad = append(bad, fmt.Sprintf("pfc_stat_history %q is neither enable nor disable", h))
+	}
+	if t := watchdogTimesOutOfRange(*w.DetectionTime, *w.RestorationTime); t != "" {
+		bad = append(bad, t)
+	}
+	return strings.Join(bad, "; ")
+}
+
 // watchdogTimesOutOfRange says which of a PFC_WD entry's times pfcwdorch
 // refuses, or "".
 func watchdogTimesOutOfRange(detection, restoration int) string {
@@ -523,14 +550,12 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 			r.def("PFC_WD action", cfgDefaultWDAction, srcPFCWD, name, false)
 		}
 		pc.Watchdog = &qos.PortWatchdog{DetectionMs: *w.DetectionTime, RestorationMs: *w.RestorationTime, Action: action}
-		// pfcwdorch's createEntry reads both times with to_uint(value,
-		// min, max), which throws outside SONiC's ranges; it then refuses
-		// the entry (task_invalid_entry) and starts no watchdog on the
-		// port.
-		if why := watchdogTimesOutOfRange(*w.DetectionTime, *w.RestorationTime); why != "" {
+		// pfcwdorch's createEntry refuses the entry (task_invalid_entry)
+		// and starts no watchdog on the port (watchdogRefused).
+		if why := watchdogRefused(w); why != "" {
 			r.overrule("PFC_WD", name, true,
 				"pfcwdorch refuses the entry ("+why+"), so the port runs no PFC watchdog: a pause storm there is never declared",
-				fmt.Sprintf("give detection_time %d-%d ms and restoration_time %d-%d ms (SONiC's defaults are %d and %d)", cfgWDDetectionMin, cfgWDDetectionMax, cfgWDRestorationMin, cfgWDRestorationMax, cfgDefaultWDDetection, cfgDefaultWDRestoration),
+				fmt.Sprintf("give only detection_time (%d-%d ms), restoration_time (%d-%d ms), action and pfc_stat_history (enable or disable) (SONiC's default times are %d and %d)", cfgWDDetectionMin, cfgWDDetectionMax, cfgWDRestorationMin, cfgWDRestorationMax, cfgDefaultWDDetection, cfgDefaultWDRestoration),
 				[]string{name})
 			pc.Watchdog = nil
 		}

@@ -290,8 +290,9 @@ type PFCWDEntry struct {
 	Action          string `cfg:"action" use:"simulated" why:"drop, forward or alert once a storm is declared"`
 	DetectionTime   *int   `cfg:"detection_time" use:"simulated" why:"ms a queue stays paused before a storm is declared (100-5000: pfcwdorch refuses an entry outside, and the port runs no watchdog)"`
 	RestorationTime *int   `cfg:"restoration_time" use:"simulated" why:"ms without pause frames before the port is restored (100-60000: pfcwdorch refuses an entry outside, and the port runs no watchdog)"`
-	PollInterval    *int   `cfg:"POLL_INTERVAL" use:"simulated" why:"GLOBAL: ms between the watchdog's polls"`
-	BigRedSwitch    string `cfg:"BIG_RED_SWITCH" use:"ignored" why:"GLOBAL: the manual storm override is not simulated"`
+	PFCStatHistory  string `cfg:"pfc_stat_history" use:"ignored" why:"enable or disable (the default): whether the watchdog keeps a history of the port's PFC counters, which changes nothing on the wire; any other value pfcwdorch refuses, and the port runs no watchdog (QOS021)"`
+	PollInterval    *int   `cfg:"POLL_INTERVAL" use:"simulated" why:"GLOBAL: ms between the watchdog's polls (on a port's entry a field pfcwdorch refuses, as any other it does not know: the port runs no watchdog)"`
+	BigRedSwitch    string `cfg:"BIG_RED_SWITCH" use:"ignored" why:"GLOBAL: the manual storm override is not simulated (on a port's entry a field pfcwdorch refuses: the port runs no watchdog)"`
 
 	Extra map[string]string `cfg:"-"`
 }
