@@ -597,6 +597,10 @@ func sonicMutations2() []mutation {
 				d.del("BUFFER_PROFILE", lossless(d), "dynamic_th")
 				d.set("BUFFER_PROFILE", lossless(d), "static_th", "20000")
 			})},
+		// SAI creates no profile given two threshold modes: RoCE's PGs
+		// have none (lossy).
+		mutation{field: "BUFFER_PROFILE static_th", name: "beside dynamic_th on the lossless profiles: not created", harmful: true, rule: "QOS013", dataPlane: true,
+			edit: edit(func(d doc) { d.set("BUFFER_PROFILE", lossless(d), "static_th", "20000000") })},
 		mutation{field: "BUFFER_PROFILE static_th", name: "on an unused profile",
 			edit: edit(func(d doc) {
 				d.add("BUFFER_PROFILE", "spare_profile", map[string]string{"pool": "ingress_lossless_pool", "size": "0", "static_th": "20000"})
@@ -652,6 +656,14 @@ func sonicMutations2() []mutation {
 			edit: edit(func(d doc) { d.set("BUFFER_PROFILE", lossless(d), "headroom_type", "dynamic") })},
 		mutation{field: "BUFFER_PROFILE packet_discard_action", name: "drop",
 			edit: edit(func(d doc) { d.set("BUFFER_PROFILE", nil, "packet_discard_action", "drop") })},
+		// bufferorch's processBufferProfile fails a profile with any other
+		// value than drop or trim, and processPriorityGroup refuses a PG
+		// whose profile trims: RoCE's PGs are left without a profile
+		// (lossy).
+		mutation{field: "BUFFER_PROFILE packet_discard_action", name: "Drop on the lossless profiles: not created", harmful: true, rule: "QOS013", dataPlane: true,
+			edit: edit(func(d doc) { d.set("BUFFER_PROFILE", lossless(d), "packet_discard_action", "Drop") })},
+		mutation{field: "BUFFER_PROFILE packet_discard_action", name: "trim on the lossless PG profiles: the PGs refused", harmful: true, rule: "QOS021", dataPlane: true,
+			edit: edit(func(d doc) { d.set("BUFFER_PROFILE", lossless(d), "packet_discard_action", "trim") })},
 		// BUFFER_PG|<port>|3 is the key buffermgrd writes for pfc_enable
 		// 3: it overwrites any other profile there with its lossless one,
 		// so the switch keeps PG 3 lossless, and the config says what the

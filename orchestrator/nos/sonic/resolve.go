@@ -841,7 +841,9 @@ func (r *resolver) queueBuffer(qc qos.QueueConfig, port string, q int, origin []
 		case prof == "" || prof == "NULL":
 			r.def("BUFFER_QUEUE", "no buffer profile: no egress limit", srcSAI+": a queue without a buffer profile", port, false)
 		case !ok:
-			r.unresolved("BUFFER_QUEUE|"+bkey, "profile", prof, "BUFFER_PROFILE", "the queue has no buffer profile: no egress limit", port)
+			r.unresolved("BUFFER_QUEUE|"+bkey, "profile", prof, "BUFFER_PROFILE", queueWithoutProfile, port)
+		case profileRefused(pe) != "":
+			r.refused("BUFFER_QUEUE|"+bkey, "profile", prof, "BUFFER_PROFILE", queueWithoutProfile, profileRefused(pe), port)
 		default:
 			bp, err := r.profile(prof, pe, port, true)
 			if err != nil {
@@ -1027,18 +1029,7 @@ func (r *resolver) pg(pc *qos.PortConfig, g int) (qos.PGConfig, error) {
 	if e != nil {
 		prof = cfgRefName(e.Profile)
 	}
-	noProfile := func(origin string) qos.PGConfig {
-		// A PG without a profile: nothing reserved, no headroom, shared
-		// buffer from the first ingress pool at SAI's default alpha.
-		pool := ""
-		for _, pl := range r.dc.Pools {
-			if pl.Type == "ingress" {
-				pool = pl.Name
-				break
-			}
-		}
-		return qos.PGConfig{PG: g, Origin: origin, BufferProfile: qos.BufferProfile{Pool: pool, SizeBytes: qos.Ptr(int64(0)), DynamicTh: qos.Ptr(0)}}
-	}
+	noProfile := func(origin string) qos.PGConfig { return r.noProfilePG(g, origin) }
 	switch pe, ok := r.db.BufferProfile[prof]; {
 	case r.stalled["BUFFER_PG"]:
 		// buffermgrd's own entries reach bufferorch the same way, through
@@ -1078,8 +1069,14 @@ func (r *resolver) pg(pc *qos.PortConfig, g int) (qos.PGConfig, error) {
 		r.overwritten(pc, key, prof, m)
 		return r.managedPGConfig(pc, g, m, "BUFFER_PG|"+key+" as buffermgrd writes it over the config's "+prof)
 	case !ok:
-		r.unresolved("BUFFER_PG|"+key, "profile", prof, "BUFFER_PROFILE", "the PG has no buffer profile: lossy, nothing reserved, no headroom (it cannot pause)", pc.Name)
+		r.unresolved("BUFFER_PG|"+key, "profile", prof, "BUFFER_PROFILE", pgWithoutProfile, pc.Name)
 		return noProfile("BUFFER_PG|" + key + ", profile undefined"), nil
+	case profileRefused(pe) != "":
+		r.refused("BUFFER_PG|"+key, "profile", prof, "BUFFER_PROFILE", pgWithoutProfile, profileRefused(pe), pc.Name)
+		return noProfile("BUFFER_PG|" + key + ", profile not created"), nil
+	case pe.PacketDiscard == "trim":
+		r.trimmingPG(key, prof, pc.Name)
+		return noProfile("BUFFER_PG|" + key + ", refused: its profile trims"), nil
 	default:
 		bp, err := r.profile(prof, pe, pc.Name, false)
 		if err != nil {
@@ -1087,6 +1084,58 @@ func (r *resolver) pg(pc *qos.PortConfig, g int) (qos.PGConfig, error) {
 		}
 		return qos.PGConfig{PG: g, BufferProfile: bp, Origin: "BUFFER_PG|" + key}, nil
 	}
+}
+
+// What a PG or queue whose profile the switch does not have (undefined,
+// or not created) is left with.
+const (
+	pgWithoutProfile    = "the PG has no buffer profile: lossy, nothing reserved, no headroom (it cannot pause)"
+	queueWithoutProfile = "the queue has no buffer profile: no egress limit"
+)
+
+// noProfilePG is PG g without a buffer profile: nothing reserved, no
+// headroom, shared buffer from the first ingress pool at SAI's default
+// alpha.
+func (r *resolver) noProfilePG(g int, origin string) qos.PGConfig {
+	pool := ""
+	for _, pl := range r.dc.Pools {
+		if pl.Type == "ingress" {
+			pool = pl.Name
+			break
+		}
+	}
+	return qos.PGConfig{PG: g, Origin: origin, BufferProfile: qos.BufferProfile{Pool: pool, SizeBytes: qos.Ptr(int64(0)), DynamicTh: qos.Ptr(0)}}
+}
+
+// profileRefused says why bufferorch creates no buffer profile of a
+// BUFFER_PROFILE entry ("" when it does), so that the PGs and queues
+// naming it wait for it and have none:
+//   - a packet_discard_action other than drop or trim: processBufferProfile
+//     fails the entry (task_failed). (SONiC releases before packet trimming,
+//     2025, log the field as unknown and create the profile all the same:
+//     labctl models the current one.)
+//   - both static_th and dynamic_th: processBufferProfile hands SAI's
+//     create_buffer_profile SAI_BUFFER_PROFILE_ATTR_THRESHOLD_MODE twice
+//     (static and dynamic, each with its threshold), which SAI refuses, so
+//     the profile is not created.
+func profileRefused(pe *BufferProfileEntry) string {
+	var why []string
+	if a := pe.PacketDiscard; a != "" && a != "drop" && a != "trim" {
+		why = append(why, fmt.Sprintf("packet_discard_action %q is neither drop nor trim, and bufferorch fails the profile", a))
+	}
+	if pe.StaticTh != nil && pe.DynamicTh != nil {
+		why = append(why, "it gives both static_th and dynamic_th: bufferorch hands SAI two threshold modes, and SAI creates no profile")
+	}
+	return strings.Join(why, "; ")
+}
+
+// trimmingPG notes a BUFFER_PG entry whose profile trims (packet_discard_
+// action trim): bufferorch's processPriorityGroup refuses a PG whose
+// profile is trimming eligible (task_failed), so the PG has no profile.
+func (r *resolver) trimmingPG(key, prof, port string) {
+	r.overrule("BUFFER_PG", key, true,
+		"its profile "+prof+" has packet_discard_action trim, and bufferorch refuses a priority group whose profile trims (trimming is an egress queue's), so "+pgWithoutProfile,
+		"give the PG a profile without packet_discard_action trim (trim belongs on egress queues' profiles)", []string{port})
 }
 
 // bufferCandidate is an entry of BUFFER_PG or BUFFER_QUEUE that gives

@@ -259,13 +259,13 @@ type BufferPoolEntry struct {
 type BufferProfileEntry struct {
 	Pool          string `cfg:"pool" use:"simulated" why:"the pool the profile's shared part comes from"`
 	Size          *int64 `cfg:"size" use:"simulated" why:"reserved bytes; a lossless PG without a shared headroom pool holds its xoff inside it"`
-	StaticTh      *int64 `cfg:"static_th" use:"simulated" why:"a fixed cap on the shared use"`
+	StaticTh      *int64 `cfg:"static_th" use:"simulated" why:"a fixed cap on the shared use; beside dynamic_th, SAI creates no profile (two threshold modes), and the PGs and queues naming it have none (QOS013)"`
 	DynamicTh     *int   `cfg:"dynamic_th" use:"simulated" why:"alpha = 2^dynamic_th of the pool's free space caps the shared use: the XOFF point of a lossless PG"`
 	Xon           *int64 `cfg:"xon" use:"simulated" why:"a paused PG resumes once its use falls to xon"`
 	Xoff          *int64 `cfg:"xoff" use:"simulated" why:"the headroom absorbed after XOFF; a profile without one (or 0) is lossy: its PG drops instead of pausing"`
 	XonOffset     *int64 `cfg:"xon_offset" use:"simulated" why:"a paused PG resumes this far below its XOFF point"`
 	HeadroomType  string `cfg:"headroom_type" use:"ignored" why:"dynamic buffer calculation mode; labctl reads the profile's numbers"`
-	PacketDiscard string `cfg:"packet_discard_action" use:"ignored" why:"what the ASIC does with packets over the limit; the simulator drops them"`
+	PacketDiscard string `cfg:"packet_discard_action" use:"ignored" why:"drop (the default) or trim: what the ASIC does with a queue's packets over the limit; the simulator drops them. Any other value bufferorch refuses, and creates no profile (the PGs and queues naming it have none, QOS013); a PG naming a trim profile bufferorch refuses, and the PG has none (QOS021). SONiC releases before packet trimming (2025) ignore the field"`
 
 	Extra map[string]string `cfg:"-"`
 }

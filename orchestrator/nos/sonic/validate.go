@@ -125,6 +125,13 @@ func ValidateDoc(doc Doc) []error {
 			intIn("BUFFER_PROFILE", name, f, 0, 1<<40, false)
 		}
 		intIn("BUFFER_PROFILE", name, "dynamic_th", -8, 8, false)
+		_, static := doc["BUFFER_PROFILE"][name]["static_th"]
+		if _, dynamic := doc["BUFFER_PROFILE"][name]["dynamic_th"]; static && dynamic {
+			bad("BUFFER_PROFILE", name, "static_th", "given beside dynamic_th: a profile has one threshold mode (SAI creates none with both)")
+		}
+		if v, ok := doc["BUFFER_PROFILE"][name]["packet_discard_action"]; ok && v != "drop" && v != "trim" {
+			bad("BUFFER_PROFILE", name, "packet_discard_action", "%q is not drop or trim", v)
+		}
 	}
 	for _, table := range []string{"BUFFER_PG", "BUFFER_QUEUE"} {
 		for _, key := range cfgSortedKeys(doc[table]) {
