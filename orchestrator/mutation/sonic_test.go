@@ -401,6 +401,16 @@ func sonicMutations() []mutation {
 			edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.dwrr50"]["weight"] = "256" })},
 		{field: "QUEUE scheduler", name: "RoCE queue on an undefined scheduler: the whole entry waits, the queue loses its ECN", harmful: true, rule: "QOS013", dataPlane: true,
 			edit: edit(func(d doc) { d.set("QUEUE", suffix("|3"), "scheduler", "scheduler.dwrr500") })},
+		// orchagent's parseReference refuses a reference written in
+		// brackets since SONiC 202111: the name resolves to nothing.
+		{field: "QUEUE scheduler", name: "RoCE queue's scheduler written [SCHEDULER|name]: refused, the queue loses its ECN", harmful: true, rule: "QOS013", dataPlane: true,
+			edit: edit(func(d doc) {
+				for key, e := range d["QUEUE"] {
+					if strings.HasSuffix(key, "|3") {
+						e["scheduler"] = "[SCHEDULER|" + e["scheduler"] + "]"
+					}
+				}
+			})},
 	}
 }
 
@@ -580,6 +590,14 @@ func sonicMutations2() []mutation {
 		// Profiles.
 		mutation{field: "BUFFER_PROFILE pool", name: "lossless PGs from the egress pool", harmful: true, rule: "QOS010", dataPlane: true,
 			edit: edit(func(d doc) { d.set("BUFFER_PROFILE", lossless(d), "pool", "egress_lossless_pool") })},
+		mutation{field: "BUFFER_PROFILE pool", name: "lossless profiles' pool written [BUFFER_POOL|name]: refused, the profiles not created", harmful: true, rule: "QOS013", dataPlane: true,
+			edit: edit(func(d doc) {
+				for name, e := range d["BUFFER_PROFILE"] {
+					if strings.HasPrefix(name, "pg_lossless_") {
+						e["pool"] = "[BUFFER_POOL|" + e["pool"] + "]"
+					}
+				}
+			})},
 		mutation{field: "BUFFER_PROFILE pool", name: "an unused profile",
 			edit: edit(func(d doc) {
 				d.add("BUFFER_PROFILE", "spare_profile", map[string]string{"pool": "egress_lossy_pool", "size": "0", "dynamic_th": "1"})

@@ -202,6 +202,10 @@ type Unresolved struct {
 	// Rejected, when the config does define Ref, says why the switch
 	// refuses that entry, as if it were not there.
 	Rejected string `json:"rejected,omitempty"`
+	// Fix, when set, is how to write the reference so that it resolves,
+	// where defining Ref is not it (a name written in a form the switch
+	// refuses).
+	Fix string `json:"fix,omitempty"`
 	// Ports are the ports whose QoS it changes.
 	Ports []string `json:"ports,omitempty"`
 }

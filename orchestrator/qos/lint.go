@@ -1409,7 +1409,7 @@ func (l *linter) unresolved(d *DeviceConfig) {
 	for _, p := range d.Ports {
 		all = append(all, p.Name)
 	}
-	type cause struct{ where, field, ref, table, effect, rejected string }
+	type cause struct{ where, field, ref, table, effect, rejected, fix string }
 	at := map[cause]int{}
 	var found []Finding
 	for _, u := range d.Unresolved {
@@ -1417,13 +1417,16 @@ func (l *linter) unresolved(d *DeviceConfig) {
 		if len(u.Ports) == 1 {
 			where = portless(where, u.Ports[0])
 		}
-		c := cause{where, u.Field, u.Ref, u.Table, u.Effect, u.Rejected}
+		c := cause{where, u.Field, u.Ref, u.Table, u.Effect, u.Rejected, u.Fix}
 		i, ok := at[c]
 		if !ok {
 			at[c] = len(found)
 			i = len(found)
 			fix := fmt.Sprintf("define %s|%s, or point %s at one that exists", u.Table, u.Ref, u.Field)
-			if u.Rejected != "" {
+			switch {
+			case u.Fix != "":
+				fix = u.Fix
+			case u.Rejected != "":
 				fix = fmt.Sprintf("correct %s|%s as said, so that the switch creates it", u.Table, u.Ref)
 			}
 			found = append(found, Finding{Rule: RuleUnresolved, Severity: SevError, Device: d.Device, Where: u.Where, Fix: fix})

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -244,7 +245,10 @@ func TestValidateDoc(t *testing.T) {
 		{"restoration", func(d Doc) { d["PFC_WD"]["Ethernet0"]["restoration_time"] = "70000" }, "restoration_time: 70000 is outside 100-60000"},
 		{"poll", func(d Doc) { d["PFC_WD"]["GLOBAL"]["POLL_INTERVAL"] = "0" }, "POLL_INTERVAL: 0"},
 		{"action", func(d Doc) { d["PFC_WD"]["Ethernet0"]["action"] = "ignore" }, `"ignore" is not drop`},
-		{"dangling reference", func(d Doc) { d["QUEUE"]["Ethernet0|3"]["scheduler"] = "[SCHEDULER|nope]" }, "SCHEDULER|nope, which is not defined"},
+		{"dangling reference", func(d Doc) { d["QUEUE"]["Ethernet0|3"]["scheduler"] = "nope" }, "SCHEDULER|nope, which is not defined"},
+		{"bracket reference", func(d Doc) {
+			d["QUEUE"]["Ethernet0|3"]["scheduler"] = "[SCHEDULER|" + d["QUEUE"]["Ethernet0|3"]["scheduler"] + "]"
+		}, "refuses since SONiC 202111"},
 		{"scheduler weight", func(d Doc) {
 			s := d["QUEUE"]["Ethernet0|3"]["scheduler"]
 			d["SCHEDULER"][s]["weight"] = "0"
@@ -323,6 +327,11 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+// References written "[TABLE|name]" (SONiC before 202111) resolve to
+// nothing: orchagent's parseReference refuses a value surrounded by
+// [ ], whatever the table holds. Each is an unresolved reference whose
+// fix is the bare name, lint's error (QOS013); one naming the wrong
+// table says so.
 func TestParseOldStyleReferences(t *testing.T) {
 	in := `{
  "DSCP_TO_TC_MAP": {"AZURE": {"26": "3", "48": "6"}},
@@ -330,15 +339,36 @@ func TestParseOldStyleReferences(t *testing.T) {
  "SCHEDULER": {"scheduler.1": {"type": "DWRR", "weight": "15"}},
  "WRED_PROFILE": {"AZURE_LOSSLESS": {"ecn": "ecn_all", "wred_green_enable": "true", "green_min_threshold": "1048576", "green_max_threshold": "2097152", "green_drop_probability": "5"}},
  "PORT_QOS_MAP": {"Ethernet4": {"dscp_to_tc_map": "[DSCP_TO_TC_MAP|AZURE]", "tc_to_queue_map": "[TC_TO_QUEUE_MAP|AZURE]", "pfc_enable": "3"}},
- "QUEUE": {"Ethernet4|3": {"scheduler": "[SCHEDULER|scheduler.1]", "wred_profile": "[WRED_PROFILE|AZURE_LOSSLESS]"}}
+ "QUEUE": {"Ethernet4|3": {"scheduler": "[SCHEDULER|scheduler.1]", "wred_profile": "[SCHEDULER|AZURE_LOSSLESS]"}}
 }`
 	dc, err := Parse("old", qos.Source{Name: "old.json", Data: []byte(in)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := dc.Port("Ethernet4")
-	if p == nil || p.DSCPToTC[26] != 3 || p.Queue(3).Weight != 15 || p.Queue(3).ECN.MaxBytes != 2097152 || p.Queue(3).ECN.Pmax != 0.05 {
-		t.Errorf("parsed = %+v", dc)
+	if p == nil || p.DSCPToTC[26] != 0 || len(p.PFCPriorities) != 0 || p.Queue(3).Weight != 1 || p.Queue(3).ECN != nil {
+		t.Fatalf("bracket references resolved: %+v", p)
+	}
+	fixes := map[string]string{}
+	for _, u := range dc.Unresolved {
+		if !strings.Contains(u.Rejected, "202111") {
+			t.Errorf("%s %s: rejected %q, want why orchagent refuses the form", u.Where, u.Field, u.Rejected)
+		}
+		fixes[u.Field] = u.Fix
+	}
+	want := map[string]string{"dscp_to_tc_map": `write the bare name "AZURE"`, "tc_to_queue_map": `write the bare name "AZURE"`,
+		"scheduler": `write the bare name "scheduler.1"`, "wred_profile": "write the bare name of a WRED_PROFILE entry"}
+	if !maps.Equal(fixes, want) {
+		t.Errorf("fixes = %v, want %v", fixes, want)
+	}
+	n := 0
+	for _, f := range qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{}) {
+		if f.Rule == qos.RuleUnresolved && f.Severity == qos.SevError && strings.HasPrefix(f.Fix, "write the bare name") {
+			n++
+		}
+	}
+	if n != 4 {
+		t.Errorf("%d QOS013 errors saying to write the bare name, want 4", n)
 	}
 }
 
@@ -372,7 +402,7 @@ func TestParseWREDDefaults(t *testing.T) {
 // A reference that names nothing is not a parse error: the switch keeps
 // the entry pending, so the model says what it does instead.
 func TestParseUnresolvedMaps(t *testing.T) {
-	in := `{"PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "[DSCP_TO_TC_MAP|X]", "tc_to_pg_map": "Y", "pfc_enable": "3"}}, "QUEUE": {"Ethernet0|3": {"scheduler": "S"}}}`
+	in := `{"PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "X", "tc_to_pg_map": "Y", "pfc_enable": "3"}}, "QUEUE": {"Ethernet0|3": {"scheduler": "S"}}}`
 	dc, err := Parse("x", qos.Source{Name: "x.json", Data: []byte(in)})
 	if err != nil {
 		t.Fatal(err)

@@ -251,19 +251,26 @@ func (r *resolver) def(field, value, source, port string, risky bool) {
 	r.list(d, &d.Ports, port)
 }
 
-// unresolved records a reference that names nothing.
+// unresolved records a reference that names nothing: no entry has the
+// name, or it is written in brackets, a form orchagent refuses
+// (bracketRefused).
 func (r *resolver) unresolved(where, field, ref, table, effect, port string) {
-	r.refused(where, field, ref, table, effect, "", port)
+	why, fix := bracketRefused(ref, table)
+	r.note(where, field, ref, table, effect, why, fix, port)
 }
 
 // refused is unresolved for an entry the config defines but orchagent
 // refuses (rejected says why), so the referring entry gets what it would
 // without it.
 func (r *resolver) refused(where, field, ref, table, effect, rejected, port string) {
+	r.note(where, field, ref, table, effect, rejected, "", port)
+}
+
+func (r *resolver) note(where, field, ref, table, effect, rejected, fix, port string) {
 	k := [4]string{where, field, ref, table}
 	u := r.unres[k]
 	if u == nil {
-		u = &qos.Unresolved{Where: where, Field: field, Ref: ref, Table: table, Effect: effect, Rejected: rejected}
+		u = &qos.Unresolved{Where: where, Field: field, Ref: ref, Table: table, Effect: effect, Rejected: rejected, Fix: fix}
 		r.unres[k] = u
 	}
 	r.list(u, &u.Ports, port)
@@ -386,7 +393,7 @@ func (r *resolver) pqmEntryApplied(key string, e *PortQoSMapEntry, port string) 
 	}
 	applied = true
 	for _, ref := range portRefs {
-		if n := cfgRefName(ref.name(e)); n != "" && !ref.defined(r.db, n) {
+		if n := ref.name(e); n != "" && !ref.defined(r.db, n) {
 			r.unresolved("PORT_QOS_MAP|"+key, ref.field, n, ref.table,
 				"orchagent applies none of the entry (it waits for the name to be defined): the port keeps the default maps (every DSCP to TC0), no PFC and no watchdog priorities", port)
 			applied = false
@@ -394,7 +401,7 @@ func (r *resolver) pqmEntryApplied(key string, e *PortQoSMapEntry, port string) 
 	}
 	// qosorch creates no SCHEDULER of an entry it refuses, so a name of
 	// one stays undefined to it.
-	if n := cfgRefName(e.Scheduler); n != "" {
+	if n := e.Scheduler; n != "" {
 		if se := r.db.Scheduler[n]; se != nil {
 			if why := schedulerRefused(se); why != "" {
 				r.refused("PORT_QOS_MAP|"+key, "scheduler", n, "SCHEDULER",
@@ -427,7 +434,7 @@ func pfcOf(entries []pqmEntry) *pqmEntry {
 func (r *resolver) lastNaming(port string, field func(*PortQoSMapEntry) string) (name, key string) {
 	entries := r.portQoSMaps(port)
 	for i := len(entries) - 1; i >= 0; i-- {
-		if n := cfgRefName(field(entries[i].PortQoSMapEntry)); n != "" {
+		if n := field(entries[i].PortQoSMapEntry); n != "" {
 			return n, entries[i].key
 		}
 	}
@@ -441,7 +448,7 @@ func (r *resolver) resolveMap(port string, k mapKind) (map[int]int, string) {
 	}
 	if name == "" && k.key == "dscp_to_tc" {
 		if g := r.db.PortQoSMap["global"]; g != nil && g.DSCPToTCMap != "" {
-			name, where = cfgRefName(g.DSCPToTCMap), "PORT_QOS_MAP|global"
+			name, where = g.DSCPToTCMap, "PORT_QOS_MAP|global"
 		}
 	}
 	// fill is the map complete: m's entries and the default for the
@@ -680,7 +687,7 @@ func (r *resolver) portLink(pc *qos.PortConfig) error {
 	// does (a buffer file without PORT and CABLE_LENGTH).
 	for _, k := range r.pgKeys[pc.Name] {
 		e := k.entry
-		if m := cfgPGProfileRE().FindStringSubmatch(cfgRefName(e.Profile)); m != nil {
+		if m := cfgPGProfileRE().FindStringSubmatch(e.Profile); m != nil {
 			mbps, _ := strconv.Atoi(m[1])
 			cable, _ := strconv.Atoi(m[2])
 			if pc.SpeedGbps == 0 {
@@ -728,7 +735,7 @@ func (r *resolver) queue(port string, q int) (qos.QueueConfig, error) {
 	}
 	sched, wred := "", ""
 	if e != nil {
-		sched, wred = cfgRefName(e.Scheduler), cfgRefName(e.WREDProfile)
+		sched, wred = e.Scheduler, e.WREDProfile
 	}
 	// qosorch's handleQueueTable resolves the entry's scheduler and then
 	// its wred_profile, and applies either only once both resolve: a
@@ -834,7 +841,7 @@ func (r *resolver) queueBuffer(qc qos.QueueConfig, port string, q int, origin []
 		}
 		prof := ""
 		if be != nil {
-			prof = cfgRefName(be.Profile)
+			prof = be.Profile
 			origin = append(origin, "BUFFER_QUEUE|"+bkey)
 		}
 		switch pe, ok := r.db.BufferProfile[prof]; {
@@ -1027,7 +1034,7 @@ func (r *resolver) pg(pc *qos.PortConfig, g int) (qos.PGConfig, error) {
 	}
 	prof := ""
 	if e != nil {
-		prof = cfgRefName(e.Profile)
+		prof = e.Profile
 	}
 	noProfile := func(origin string) qos.PGConfig { return r.noProfilePG(g, origin) }
 	switch pe, ok := r.db.BufferProfile[prof]; {
@@ -1118,8 +1125,15 @@ func (r *resolver) noProfilePG(g int, origin string) qos.PGConfig {
 //     create_buffer_profile SAI_BUFFER_PROFILE_ATTR_THRESHOLD_MODE twice
 //     (static and dynamic, each with its threshold), which SAI refuses, so
 //     the profile is not created.
+//   - a pool written "[BUFFER_POOL|name]" (bracketRefused): the profile
+//     waits for a pool that never resolves.
 func profileRefused(pe *BufferProfileEntry) string {
 	var why []string
+	// processBufferProfile retries a profile whose pool reference does
+	// not resolve, for ever.
+	if w, fix := bracketRefused(pe.Pool, "BUFFER_POOL"); w != "" {
+		why = append(why, fmt.Sprintf("its pool %q is %s (fix: %s)", pe.Pool, w, fix))
+	}
 	if a := pe.PacketDiscard; a != "" && a != "drop" && a != "trim" {
 		why = append(why, fmt.Sprintf("packet_discard_action %q is neither drop nor trim, and bufferorch fails the profile", a))
 	}
@@ -1153,7 +1167,7 @@ func bufferCandidates(keys []rangedKey[BufferRefEntry], i int) []bufferCandidate
 	var out []bufferCandidate
 	for _, k := range keys {
 		if slices.Contains(k.idx, i) {
-			out = append(out, bufferCandidate{key: k.key, profile: cfgRefName(k.entry.Profile), idx: k.idx})
+			out = append(out, bufferCandidate{key: k.key, profile: k.entry.Profile, idx: k.idx})
 		}
 	}
 	return out
@@ -1265,7 +1279,7 @@ func (r *resolver) computedPG(pc *qos.PortConfig, g int, origin string) qos.PGCo
 // lint see what the switch would; a profile with neither threshold gets
 // the one SAI gives its pool's mode.
 func (r *resolver) profile(name string, e *BufferProfileEntry, port string, egress bool) (qos.BufferProfile, error) {
-	bp := qos.BufferProfile{Profile: name, Pool: cfgRefName(e.Pool), SizeBytes: e.Size, StaticThBytes: e.StaticTh,
+	bp := qos.BufferProfile{Profile: name, Pool: e.Pool, SizeBytes: e.Size, StaticThBytes: e.StaticTh,
 		XoffBytes: e.Xoff, XonBytes: e.Xon, XonOffsetBytes: e.XonOffset, DynamicTh: e.DynamicTh}
 	bp = bp.Clone()
 	if bp.SizeBytes == nil {

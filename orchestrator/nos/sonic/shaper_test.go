@@ -214,7 +214,7 @@ func TestRenderPercentShaper(t *testing.T) {
 func TestParsePortShaper(t *testing.T) {
 	db := `{"PORT_QOS_MAP": {"global": {"dscp_to_tc_map": "AZURE", "scheduler": "port_shaper"},
 			"Ethernet0": {"pfc_enable": "3", "scheduler": "port_shaper"},
-			"Ethernet4,Ethernet8": {"pfc_enable": "3", "scheduler": "[SCHEDULER|port_slow]"},
+			"Ethernet4,Ethernet8": {"pfc_enable": "3", "scheduler": "port_slow"},
 			"Ethernet12": {"scheduler": "port_slow"}, "Ethernet12,Ethernet16": {"pfc_enable": "3"},
 			"Ethernet20": {"scheduler": "port_zero"}, "Ethernet24": {"pfc_enable": "3"}},
 		"DSCP_TO_TC_MAP": {"AZURE": {"26": "3"}},

@@ -52,9 +52,12 @@ func ValidateDoc(doc Doc) []error {
 		if !ok {
 			return
 		}
-		name := cfgRefName(v)
-		if _, ok := doc[target][name]; !ok {
-			bad(table, key, field, "refers to %s|%s, which is not defined", target, name)
+		if why, fix := bracketRefused(v, target); why != "" {
+			bad(table, key, field, "%q is %s (fix: %s)", v, why, fix)
+			return
+		}
+		if _, ok := doc[target][v]; !ok {
+			bad(table, key, field, "refers to %s|%s, which is not defined", target, v)
 		}
 	}
 	for _, key := range cfgSortedKeys(doc["PORT_QOS_MAP"]) {
@@ -156,15 +159,40 @@ func ValidateDoc(doc Doc) []error {
 	return errs
 }
 
-// cfgRefName strips the old-style "[TABLE|name]" reference to "name".
-func cfgRefName(v string) string {
-	if strings.HasPrefix(v, "[") && strings.HasSuffix(v, "]") {
-		v = v[1 : len(v)-1]
-		if _, name, ok := strings.Cut(v, "|"); ok {
-			return name
-		}
+// bracketRef reads a reference written in SONiC's old form, "[TABLE|name]"
+// (ok false for any other value). orchagent reads references as the bare
+// name since SONiC 202111 (sonic-swss a3fdaf41c): its parseReference
+// refuses a value that starts with '[' or ends with ']' ("Must not be
+// surrounded by [ ]"), so such a reference resolves to nothing, whatever
+// table it names. labctl models the current orchagent: the value is the
+// name looked up, and no entry has it (bracketRefused says why).
+func bracketRef(v string) (table, name string, ok bool) {
+	if !strings.HasPrefix(v, "[") && !strings.HasSuffix(v, "]") {
+		return "", "", false
 	}
-	return v
+	inner := strings.TrimSuffix(strings.TrimPrefix(v, "["), "]")
+	table, name, found := strings.Cut(inner, "|")
+	if !found {
+		return "", inner, true
+	}
+	return table, name, true
+}
+
+// bracketRefused says why orchagent refuses reference v of a field that
+// names an entry of table, and how to write it ("" when v is not written
+// in brackets).
+func bracketRefused(v, table string) (why, fix string) {
+	t, name, ok := bracketRef(v)
+	if !ok {
+		return "", ""
+	}
+	why = "a name written in brackets, which orchagent refuses since SONiC 202111 (parseReference: 'Must not be surrounded by [ ]')"
+	fix = fmt.Sprintf("write the bare name %q", name)
+	if t != "" && t != table {
+		why += ", and which names table " + t + ", not " + table
+		fix = fmt.Sprintf("write the bare name of a %s entry", table)
+	}
+	return why, fix
 }
 
 func cfgSortedKeys[V any](m map[string]V) []string {
