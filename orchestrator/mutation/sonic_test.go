@@ -824,6 +824,19 @@ func sonicMutations2() []mutation {
 			}, "leaf1")},
 		mutation{field: "PORT speed", name: "its own speed",
 			edit: edit(func(d doc) { d.add("PORT", "Ethernet0", map[string]string{"speed": "200000"}) }, "leaf1")},
+		// portmgr sets a port up only for admin_status "up", and a port's
+		// whole entry (lanes given) without one is down, its default:
+		// leaf1's Ethernet0 faces the incast's receiver.
+		mutation{field: "PORT admin_status", name: "down on the port facing the incast's receiver", harmful: true, rule: "QOS026", dataPlane: true,
+			edit: edit(func(d doc) { d.add("PORT", "Ethernet0", map[string]string{"admin_status": "down"}) }, "leaf1")},
+		mutation{field: "PORT admin_status", name: "left out of a port's whole entry (lanes given): portmgr's default, down", harmful: true, rule: "QOS026", dataPlane: true,
+			edit: edit(func(d doc) {
+				d.add("PORT", "Ethernet0", map[string]string{"lanes": "1,2,3,4", "speed": "200000", "mtu": "9100"})
+			}, "leaf1")},
+		mutation{field: "PORT admin_status", name: "up, in a port's whole entry",
+			edit: edit(func(d doc) {
+				d.add("PORT", "Ethernet0", map[string]string{"lanes": "1,2,3,4", "speed": "200000", "mtu": "9100", "admin_status": "up"})
+			}, "leaf1")},
 		mutation{field: "PORT mtu", name: "MTU 1500", harmful: true, rule: "QOS020", dataPlane: true,
 			edit: edit(func(d doc) { d.add("PORT", "Ethernet0", map[string]string{"mtu": "1500"}) }, "leaf1")},
 		mutation{field: "PORT mtu", name: "MTU 9100",

@@ -298,6 +298,12 @@ type PortConfig struct {
 	// receiving on all, sending for the PFC priorities only).
 	PFCAsym  bool          `json:"pfc_asym,omitempty"`
 	Watchdog *PortWatchdog `json:"pfc_watchdog,omitempty"`
+	// AdminDown, when set, says why the switch keeps the port
+	// administratively down (SONiC: PORT admin_status other than up, or a
+	// port's full PORT entry without one, portmgr's default): its link
+	// carries nothing. Lint flags a data port so (QOS026), and the
+	// simulator runs its link down from the start.
+	AdminDown string `json:"admin_down,omitempty"`
 	// Queues are the 8 egress queues; PGs the priority groups the port's
 	// traffic classes use, each with the buffer profile that applies.
 	Queues []QueueConfig `json:"queues"`

@@ -405,6 +405,9 @@ func flattenPortInto(p *PortConfig, f map[string]string) {
 	if p.PFCAsym {
 		put("pfc_asym", "on")
 	}
+	if p.AdminDown != "" {
+		put("admin_status", "down")
+	}
 	for i := range p.Queues {
 		queueFields(&p.Queues[i], true, put)
 	}

@@ -73,6 +73,7 @@ const (
 	RulePFCPGMap          = "QOS023"
 	RuleEgressRemark      = "QOS024"
 	RuleStrictOtherQueue  = "QOS025"
+	RulePortDown          = "QOS026"
 )
 
 // Rules lists the lint rules.
@@ -105,6 +106,7 @@ func Rules() []Rule {
 		{RulePFCPGMap, "pfc-pg-map", SevError, "a PFC priority's pause frames come from another PG than the one its traffic fills: that PG fills without pausing the sender and drops once its headroom is gone"},
 		{RuleEgressRemark, "egress-dscp-remark", SevError, "a port rewrites the DSCP of RoCE's or its CNPs' class as it sends them (egress remarking) to one the next switch classifies into another class: there they lose their lossless class or their priority"},
 		{RuleStrictOtherQueue, "strict-other-queue", SevWarning, "a queue that carries neither a lossless class nor the CNPs but unmarked packets (DSCP 0) or more than 8 DSCPs is strict priority above a lossless class's round-robin queue: its bulk traffic is sent first and can starve RoCE (a strict queue for network control, a DSCP or two such as CS7, is not flagged)"},
+		{RulePortDown, "port-down", SevError, "a data port wired to a host or switch is administratively down (SONiC: PORT admin_status down, or a full PORT entry without admin_status, whose default is down): its link carries nothing, and the simulator runs it down from the start"},
 	}
 }
 
@@ -359,6 +361,7 @@ func (l *linter) run() {
 			l.strictOtherQueue(d, p, lossless)
 			l.watchdog(d, p)
 			l.portMTU(d, p)
+			l.portDown(d, p)
 			l.portSpeed(d, p)
 			l.shapedLossless(d, p, lossless)
 			l.pfcPGMap(d, p)
@@ -1354,6 +1357,18 @@ func (l *linter) portMTU(d *DeviceConfig, p *PortConfig) {
 			fmt.Sprintf("raise the port's MTU to at least %d (RoCE MTU %d plus %d bytes of headers); 9100 is usual", need, l.opt.Intent.MTU, RoCEHeaderBytes),
 			"the port's MTU %d is below the %d bytes RoCE's %d-byte packets need: the switch drops them", p.MTU, need, l.opt.Intent.MTU)
 	}
+}
+
+// QOS026: a port the lab wires to a host or switch that the switch keeps
+// administratively down. A bare file's ports (no peer known) are not
+// flagged: a full config's unused ports are down on purpose.
+func (l *linter) portDown(d *DeviceConfig, p *PortConfig) {
+	if p.AdminDown == "" || !p.Fabric || p.Peer == "" {
+		return
+	}
+	l.add(RulePortDown, SevError, d.Device, p.Name,
+		"set the port administratively up (SONiC: admin_status \"up\" in its PORT entry)",
+		"the port, wired to %s, is administratively down (%s): its link carries nothing, and traffic that needs it is lost or takes other paths", p.Peer, p.AdminDown)
 }
 
 // rocePacketBytes is a full RoCE packet on the wire as the lab's intent

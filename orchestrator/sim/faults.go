@@ -18,9 +18,9 @@ type faultLink struct {
 	a, b int32 // its two ports
 }
 
-// maxFaultLinks bounds the links with faults: a switch's view of them is
+// MaxFaultLinks bounds the links with faults: a switch's view of them is
 // one bit each.
-const maxFaultLinks = 64
+const MaxFaultLinks = 64
 
 // Timeline kinds, in Mark.Kind.
 const (
@@ -81,8 +81,8 @@ func (s *sim) buildFaults() error {
 		lo := min(pi, s.ports[pi].peer)
 		k := s.portFault[lo]
 		if k < 0 {
-			if len(s.faultLinks) == maxFaultLinks {
-				return faultErrorf("fault %d on %s: faults on more than %d links", i, f.Link, maxFaultLinks)
+			if len(s.faultLinks) == MaxFaultLinks {
+				return faultErrorf("fault %d on %s: faults on more than %d links", i, f.Link, MaxFaultLinks)
 			}
 			k = int8(len(s.faultLinks))
 			s.faultLinks = append(s.faultLinks, faultLink{a: lo, b: s.ports[lo].peer})

@@ -657,11 +657,33 @@ func (r *resolver) portShaper(pc *qos.PortConfig) error {
 	return nil
 }
 
+// adminDown says why portmgr keeps a port administratively down ("" up).
+// portmgr's doTask sets a port up only for admin_status "up"; a port it
+// sets for the first time without the field gets DEFAULT_ADMIN_STATUS_STR,
+// down. Whether the entry is all the switch has of the port is read from
+// lanes, which sonic-port.yang requires of a port's entry: an entry
+// without them is a few fields `config load` merges onto the switch's own
+// PORT entry (labctl's rendered pfc_asym), whose admin_status stays, so
+// labctl takes the port as up there, as its boot config
+// (fabric.WriteSonicStartup) sets every wired port.
+func adminDown(port string, e *PortEntry) string {
+	switch {
+	case e.AdminStatus == "up":
+		return ""
+	case e.AdminStatus != "":
+		return fmt.Sprintf("PORT|%s admin_status %q", port, e.AdminStatus)
+	case e.Extra["lanes"] != "":
+		return fmt.Sprintf("PORT|%s gives the port's lanes but no admin_status, and portmgr's default is down", port)
+	}
+	return ""
+}
+
 var cfgPGProfileRE = lazyregexp.New(`^pg_lossless_(\d+)_(\d+)m_profile$`)
 
 // portLink reads a port's speed, MTU and cable length.
 func (r *resolver) portLink(pc *qos.PortConfig) error {
 	if e := r.db.Port[pc.Name]; e != nil {
+		pc.AdminDown = adminDown(pc.Name, e)
 		if e.Speed != nil {
 			pc.SpeedGbps = *e.Speed / 1000
 		}

@@ -409,6 +409,51 @@ func (b *builder) faultLinkEnds(f runtime.FaultSpec) ([][2]engine.PortRef, error
 	return out, nil
 }
 
+// adminDownLinks are the lab's links an end of which its switch keeps
+// administratively down (qos.PortConfig.AdminDown: lint's QOS026) that
+// the variant simulates: a switch's, and a host's whose NIC it uses.
+func (b *builder) adminDownLinks(nodes, nics map[string]bool) []*fabric.Link {
+	down := func(node, port string) bool {
+		if dc := b.cfgs[node]; dc != nil {
+			if pc := dc.Port(port); pc != nil {
+				return pc.AdminDown != ""
+			}
+		}
+		return false
+	}
+	var out []*fabric.Link
+	for _, lk := range b.g.Links {
+		if lk.Kind == fabric.KindHostLeaf && !nics[lk.A.Node+":"+lk.A.Port] {
+			continue
+		}
+		if down(lk.A.Node, lk.A.Port) || down(lk.B.Node, lk.B.Port) {
+			out = append(out, lk)
+		}
+	}
+	return out
+}
+
+// adminDownFaults runs the links an end keeps administratively down as
+// link faults down from the start of the run, every member, which every
+// switch knows at once (no detection or convergence delay): such a link
+// never came up, so no route ever used it. The simulator's own link
+// faults are the least change that runs it: a link it does not build
+// would take a host's NIC out of the fabric with it, where the switch
+// keeps the NIC wired and its traffic is lost.
+func adminDownFaults(down []*fabric.Link, cfg *engine.Config) error {
+	n := 0
+	for _, lk := range down {
+		for m := range lk.Members() {
+			cfg.Faults = append(cfg.Faults, engine.LinkFault{Link: engine.PortRef{Node: lk.A.Node, Port: fabric.MemberPort(lk.A.Port, m)}, DetectNs: -1, ConvergeNs: -1})
+			n++
+		}
+	}
+	if n > engine.MaxFaultLinks {
+		return exitcode.Usagef("%d links are administratively down at an end (lint's QOS026), more than the %d down links the simulator runs: bring their ports up", n, engine.MaxFaultLinks)
+	}
+	return nil
+}
+
 // faults maps a variant's faults to the simulator's, in its port names.
 func (b *builder) faults(vs runtime.VariantSpec, cfg *engine.Config) error {
 	us := runtime.FaultNs
@@ -472,6 +517,10 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 			nodes[lk.A.Node], nics[lk.A.Node+":"+lk.A.Port] = true, true
 		}
 	}
+	down := b.adminDownLinks(nodes, nics)
+	if len(down) > 0 {
+		linkFaults = true
+	}
 	if linkFaults {
 		for _, n := range b.g.Nodes {
 			if n.Role != fabric.RoleHost {
@@ -514,6 +563,9 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 		KeyHash:      b.keyHash(),
 	}
 	if err := b.faults(vs, cfg); err != nil {
+		return nil, err
+	}
+	if err := adminDownFaults(down, cfg); err != nil {
 		return nil, err
 	}
 	if err := b.transport(vs, cfg); err != nil {
