@@ -207,7 +207,6 @@ const (
 // eosMutations change every statement EOS's parser reads (eos.Fields) in
 // the 64gpu lab's rendered EOS configs.
 func eosMutations() []mutation {
-	noStorm := "the suite's traffic has no pause storm, so the watchdog never acts"
 	notSim := "the simulator does not run it; lint warns"
 	cnpAlone := "the suite's CNPs share their egress ports with ACKs only, so their scheduling does not delay them"
 	return []mutation{
@@ -232,7 +231,7 @@ func eosMutations() []mutation {
 				replace(`port timer timeout 0.2 `, "port timer timeout 5 ")))},
 		{field: "global priority-flow-control pause watchdog default timeout <s>", name: "0.2 written 0.20",
 			edit: text(replace(`^priority-flow-control pause watchdog default timeout 0.2$`, "priority-flow-control pause watchdog default timeout 0.20"))},
-		{field: "global priority-flow-control pause watchdog default recovery-time <s>", name: "60 s restoration", harmful: true, rule: "QOS018", why: noStorm,
+		{field: "global priority-flow-control pause watchdog default recovery-time <s>", name: "60 s restoration", harmful: true, rule: "QOS018", why: noStorm, stormWhy: endlessStorm,
 			edit: text(chain(replace(`^priority-flow-control pause watchdog default recovery-time .*`, "priority-flow-control pause watchdog default recovery-time 60"),
 				replace(`recovery-time 0.2$`, "recovery-time 60")))},
 		{field: "global priority-flow-control pause watchdog default recovery-time <s>", name: "0.2 written 0.20",

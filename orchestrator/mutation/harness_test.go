@@ -53,6 +53,41 @@ traffic:
     role: best-effort
 `
 
+// noStorm is why a harmful change to the PFC watchdog moves nothing in
+// suiteScenario; such a change runs stormScenario too, where it must.
+const noStorm = "the suite's traffic has no pause storm, so the watchdog never acts"
+
+// endlessStorm is why a restoration time the storm cannot show: the stuck
+// NIC pauses to the end, so no port is ever restored, at any time.
+const endlessStorm = "the storm's NIC pauses to the end of the run, so its port is never restored at any restoration time"
+
+// stormScenario is the catalog's pfc-storm with the watchdog as the
+// configs have it (a stuck NIC, host1:0, pauses its switch port from
+// 5 ms without end; the incast's victim shares the paused links),
+// shortened to 300 ms: the configs' 200 ms detection and 100 ms polls
+// declare the storm by about 223 ms, and the victim runs again in the
+// 50 ms after the warmup. A watchdog that acts later, not at all, or
+// forwards into the storm leaves the victim paused there.
+const stormScenario = `name: mutation-suite-storm
+matrix:
+  ecn: [on]
+  pfc: [on]
+duration: 300ms
+warmup: 250ms
+sample_every: 0
+traffic:
+  - pattern: incast
+    senders: 8
+    victim: true
+    message_size: 64KiB
+    traffic_class: 106
+    cross_leaf: false
+faults:
+  - kind: pfc-storm
+    nic: host1:0
+    at: 5ms
+`
+
 // TestSuiteTrafficIsMixedClasses: the suite runs the catalog's
 // mixed-classes traffic and matrix, so what the suite proves a change
 // moves is what a user regressing with that scenario sees.
@@ -95,6 +130,10 @@ type mutation struct {
 	// only turns something off that RoCE does not need), says why: its
 	// benign mutations then cover it.
 	safe string
+	// stormWhy, for a harmful change to the PFC watchdog (why noStorm),
+	// says why the storm does not show it either; its run of
+	// stormScenario must then not move. Empty: that run must regress.
+	stormWhy string
 	// edit changes the lab's config files.
 	edit func(t *testing.T, dir string)
 }
@@ -114,6 +153,10 @@ type suite struct {
 	base string // the unchanged lab's topologies folder
 	ref  outcome
 	sc   *scenario.Spec
+	// storm and stormRef: stormScenario and the unchanged lab's outcome
+	// of it, for the harmful changes to the PFC watchdog (noStorm).
+	storm    *scenario.Spec
+	stormRef outcome
 }
 
 func newSuite(t *testing.T, labName, nos string) *suite {
@@ -126,7 +169,11 @@ func newSuite(t *testing.T, labName, nos string) *suite {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &suite{spec: spec, nos: nos, base: t.TempDir(), sc: sc}
+	storm, err := scenario.Parse("mutation-suite-storm.yaml", []byte(stormScenario))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &suite{spec: spec, nos: nos, base: t.TempDir(), sc: sc, storm: storm}
 	l, err := runtime.NewLab(spec, s.base, nos)
 	if err != nil {
 		t.Fatal(err)
@@ -134,9 +181,13 @@ func newSuite(t *testing.T, labName, nos string) *suite {
 	if _, err := runtime.Up(context.Background(), simrt.New(), l, runtime.RenderStep); err != nil {
 		t.Fatal(err)
 	}
-	s.ref = s.evaluate(t, s.base)
+	s.ref = s.evaluate(t, s.base, s.sc)
 	if s.ref.runErr != nil {
 		t.Fatalf("the unchanged lab does not run: %v", s.ref.runErr)
+	}
+	s.stormRef = s.evaluate(t, s.base, s.storm)
+	if s.stormRef.runErr != nil {
+		t.Fatalf("the unchanged lab does not run the storm: %v", s.stormRef.runErr)
 	}
 	if qos.HasErrors(s.ref.lint) {
 		t.Fatalf("the unchanged lab has lint errors: %+v", s.ref.lint)
@@ -175,7 +226,7 @@ func (s *suite) configsDir(topo string) string {
 
 // evaluate lints the lab's configs in topo and runs the suite's scenario
 // on them.
-func (s *suite) evaluate(t *testing.T, topo string) outcome {
+func (s *suite) evaluate(t *testing.T, topo string, sc *scenario.Spec) outcome {
 	t.Helper()
 	l, err := runtime.NewLab(s.spec, topo, s.nos)
 	if err != nil {
@@ -191,13 +242,13 @@ func (s *suite) evaluate(t *testing.T, topo string) outcome {
 		return outcome{runErr: err}
 	}
 	out.lint = qos.Lint(cfgs, runtime.LintOptions(l.Graph, in, l.Spec))
-	run := &results.Run{RunID: "mutation", Lab: s.spec.Name, Scenario: s.sc.Name, Runtime: simrt.Name, NOS: s.nos, Seed: 1}
+	run := &results.Run{RunID: "mutation", Lab: s.spec.Name, Scenario: sc.Name, Runtime: simrt.Name, NOS: s.nos, Seed: 1}
 	for i := range cfgs {
 		run.QoS = append(run.QoS, qos.Summarize(&cfgs[i]))
 	}
 	runner := &scenario.Runner{Runtime: simrt.New(), Lab: l, NICs: scenario.NICsFromGraph(l.Graph), MTU: in.MTU, Parallel: 2,
 		Save: func(*results.Run) error { return nil }}
-	out.runErr = runner.Run(context.Background(), s.sc, run)
+	out.runErr = runner.Run(context.Background(), sc, run)
 	out.run = run
 	return out
 }
@@ -224,7 +275,7 @@ func (s *suite) check(t *testing.T, m mutation) {
 	t.Helper()
 	topo := s.copyLab(t)
 	m.edit(t, s.configsDir(topo))
-	got := s.evaluate(t, topo)
+	got := s.evaluate(t, topo, s.sc)
 	before, after := problems(s.ref.lint), problems(got.lint)
 	var added []qos.Finding
 	for k, f := range after {
@@ -272,6 +323,34 @@ func (s *suite) check(t *testing.T, m mutation) {
 		t.Errorf("the change was taken not to reach the suite's traffic (%s), but the run moved: refused %v, %s", m.why, refused, strings.Join(movedMetrics(report), "; "))
 	case m.dataPlane && !refused && len(report.ConfigChanges) == 0:
 		t.Errorf("regress failed but named no QoS field that changed")
+	}
+	if m.why == noStorm && !refused {
+		s.checkStorm(t, topo, m.stormWhy)
+	}
+}
+
+// checkStorm: a harmful change to the PFC watchdog, which the suite's
+// traffic never makes act, must fail regress of stormScenario against
+// the unchanged lab's run of it, or, where why says why the storm does
+// not show it, move nothing there.
+func (s *suite) checkStorm(t *testing.T, topo, why string) {
+	t.Helper()
+	got := s.evaluate(t, topo, s.storm)
+	if got.runErr != nil {
+		if exitcode.Code(got.runErr) != exitcode.BadInput {
+			t.Fatalf("the storm run failed other than by refusing the configs: %v", got.runErr)
+		}
+		return // refused: caught before the run
+	}
+	report := results.Compare(got.run, s.stormRef.run, nil)
+	if why != "" {
+		if moved := movedMetrics(report); len(moved) > 0 {
+			t.Errorf("the change was taken not to show in a pause storm (%s), but the storm run moved: %s", why, strings.Join(moved, "; "))
+		}
+		return
+	}
+	if !report.Regressed {
+		t.Errorf("harmful change to the PFC watchdog: regress of a pause storm passes against the unchanged run (moved: %s)", strings.Join(movedMetrics(report), "; "))
 	}
 }
 

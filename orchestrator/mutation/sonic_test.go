@@ -116,7 +116,6 @@ func (d doc) cables(length func(string) string) {
 // sonicMutations change every field of SONiC's typed tables (sonic.Fields)
 // in the 64gpu lab's rendered config_db files.
 func sonicMutations() []mutation {
-	noStorm := "the suite's traffic has no pause storm, so the watchdog never acts"
 	// CNPs leave each port only beside ACKs (the incast's data runs the
 	// other way), so their queue's share never holds them back.
 	cnpAlone := "the suite's CNPs share their egress ports with ACKs only, so a weight does not delay them"
@@ -416,7 +415,6 @@ func sonicMutations() []mutation {
 
 // sonicMutations2 are the WRED, buffer, cable, watchdog and port fields.
 func sonicMutations2() []mutation {
-	noStorm := "the suite's traffic has no pause storm, so the watchdog never acts"
 	notSim := "the simulator does not run it; lint warns"
 	colour := "no simulated packet is yellow or red"
 	overwritten := "buffermgrd overwrites BUFFER_PG|<port>|3 with its lossless profile, so the switch keeps PG 3 as it was"
@@ -800,7 +798,7 @@ func sonicMutations2() []mutation {
 			edit: edit(func(d doc) { d.set("PFC_WD", func(k string) bool { return k != "GLOBAL" }, "action", "dorp") })},
 		mutation{field: "PFC_WD detection_time", name: "written with a leading 0",
 			edit: edit(func(d doc) { d.set("PFC_WD", func(k string) bool { return k != "GLOBAL" }, "detection_time", "0200") })},
-		mutation{field: "PFC_WD restoration_time", name: "60 s restoration", harmful: true, rule: "QOS018", why: noStorm,
+		mutation{field: "PFC_WD restoration_time", name: "60 s restoration", harmful: true, rule: "QOS018", why: noStorm, stormWhy: endlessStorm,
 			edit: edit(func(d doc) {
 				d.set("PFC_WD", func(k string) bool { return k != "GLOBAL" }, "restoration_time", "60000")
 			})},
@@ -889,7 +887,6 @@ func (d doc) portLists(table, suffix string, skip ...string) {
 // with std::stoul and refuses a range whose left value is not below its
 // right, and throws on an index without a number.
 func sonicKeyMutations() []mutation {
-	noStorm := "the suite's traffic has no pause storm, so the watchdog never acts"
 	return []mutation{
 		{field: "QUEUE wred_profile", name: "RoCE's queue keyed |3-3, which orchagent refuses", harmful: true, rule: "QOS021", dataPlane: true,
 			edit: edit(func(d doc) { d.rekey("QUEUE", "|3", "|3-3") })},
@@ -958,7 +955,8 @@ func sonicKeyMutations() []mutation {
 			}, "leaf1")},
 		// pfcwdorch takes the whole key for one port's name.
 		{field: "PFC_WD action", name: "the ports' watchdogs as port-list keys, which pfcwdorch refuses", harmful: true, rule: "QOS021", why: noStorm,
-			edit: edit(func(d doc) { d.portLists("PFC_WD", "", "GLOBAL") })},
+			stormWhy: "the ports keep PORT_QOS_MAP's pfcwd_sw_enable, so labctl gives them the watchdog pfcwd start_default writes at boot (default_pfcwd_status enable), which has the refused entries' values (200 ms, drop); lint warns that without it they run none",
+			edit:     edit(func(d doc) { d.portLists("PFC_WD", "", "GLOBAL") })},
 	}
 }
 
