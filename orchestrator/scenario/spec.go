@@ -213,6 +213,15 @@ var Patterns = []string{"pairs", "permutation", "incast", "all-to-all", "ring-al
 
 // bandwidthPatterns are the patterns that run as perftest ib_write_bw
 // flows (the others are collectives and a ping-pong).
+// roleRule says what a traffic entry's role may be (validRole). Unlike a
+// scenario's or a case's name it starts with a letter: assertions name
+// it in roles.<role>, where a leading digit would read as a number.
+var roleRule = fmt.Sprintf("lower-case letters, digits and dashes, starting with a letter, at most %d characters", naming.MaxLen)
+
+func validRole(r string) bool {
+	return naming.Valid(r, naming.MaxLen) && r[0] >= 'a' && r[0] <= 'z'
+}
+
 var bandwidthPatterns = []string{"pairs", "permutation", "incast", "all-to-all"}
 
 // ValidName reports whether s may name a scenario or a scenario's case
@@ -542,10 +551,8 @@ func validateTraffic(t *Traffic, durationUs float64, at func(field, msg, fix str
 		}
 	}
 	switch {
-	// A role starts with a letter: assertions name it in roles.<role>,
-	// where a leading digit would read as a number.
-	case t.Role != "" && (!naming.Valid(t.Role, naming.MaxLen) || t.Role[0] < 'a' || t.Role[0] > 'z'):
-		return at("role", fmt.Sprintf("role %q is not a role name", t.Role), "use "+naming.Rule(naming.MaxLen)+", starting with a letter, e.g. roce or best-effort")
+	case t.Role != "" && !validRole(t.Role):
+		return at("role", fmt.Sprintf("role %q is not a role name", t.Role), "use "+roleRule+", e.g. roce or best-effort")
 	case t.Pairs < 0:
 		return at("pairs", fmt.Sprintf("pairs %d is negative", t.Pairs), "use a positive count")
 	case t.Senders < 0 || t.Senders == 1:
