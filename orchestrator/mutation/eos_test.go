@@ -189,6 +189,24 @@ func interfaceRanges(lines []string) []string {
 	return out
 }
 
+// reopenProfiles names every qos profile of the file again at its end,
+// with lines, as a second block of the same profile.
+func reopenProfiles(lines ...string) func([]string) []string {
+	re := regexp.MustCompile(`^qos profile \S+$`)
+	return func(in []string) []string {
+		var heads []string
+		for _, l := range in {
+			if re.MatchString(l) {
+				heads = append(heads, l)
+			}
+		}
+		for _, h := range heads {
+			in = append(append(append(in, h), lines...), "!")
+		}
+		return in
+	}
+}
+
 // unindent writes every line without its indentation, as a hand-written
 // or template-stripped config has it.
 func unindent(lines []string) []string {
@@ -226,6 +244,18 @@ func eosMutations() []mutation {
 			edit: text(append_("qos map traffic-class 2 to tx-queue 2"))},
 		{field: "global priority-flow-control all off", name: "PFC off on the switch", harmful: true, rule: "QOS001", dataPlane: true,
 			edit: text(append_("priority-flow-control all off"), "leaf1")},
+		{field: "global no priority-flow-control all off", name: "PFC back on after all off", safe: "it only turns PFC back on where the ports set it",
+			edit: text(append_("priority-flow-control all off", "no priority-flow-control all off"), "leaf1")},
+		{field: "global default priority-flow-control all off", name: "PFC back on after all off", safe: "it only turns PFC back on where the ports set it",
+			edit: text(append_("priority-flow-control all off", "default priority-flow-control all off"), "leaf1")},
+		{field: "global no qos profile <name>", name: "the ports' profile deleted", harmful: true, rule: "QOS013", dataPlane: true,
+			edit: text(append_("no qos profile labctl-400g"), "leaf1")},
+		{field: "global no qos profile <name>", name: "said before the profile's block",
+			edit: text(replace(`^(qos profile \S+)$`, "no $1\n$1"))},
+		{field: "global default qos profile <name>", name: "the ports' profile deleted", harmful: true, rule: "QOS013", dataPlane: true,
+			edit: text(append_("default qos profile labctl-400g"), "leaf1")},
+		{field: "global default qos profile <name>", name: "said before the profile's block",
+			edit: text(replace(`^(qos profile \S+)$`, "default $1\n$1"))},
 		{field: "global priority-flow-control pause watchdog default timeout <s>", name: "5 s detection", harmful: true, rule: "QOS018", why: noStorm,
 			edit: text(chain(replace(`^priority-flow-control pause watchdog default timeout .*`, "priority-flow-control pause watchdog default timeout 5"),
 				replace(`port timer timeout 0.2 `, "port timer timeout 5 ")))},
@@ -254,6 +284,10 @@ func eosMutations() []mutation {
 			edit: text(append_("no qos map dscp 24 25 27 to traffic-class 0"))},
 		{field: "global no qos map <dscp|cos|traffic-class> <n...> [to ...]", name: "RoCE's DSCP 26 unmapped (EOS's default class for it is TC3 as well)",
 			edit: text(append_("no qos map dscp 26 to traffic-class 3"))},
+		{field: "global default qos map <dscp|cos|traffic-class> <n...> [to ...]", name: "DSCP 24, 25, 27 back to EOS's default (TC3, lossless)", harmful: true, rule: "QOS002", why: "the suite's traffic is RoCE and its CNPs: no packet carries DSCP 24, 25 or 27",
+			edit: text(append_("default qos map dscp 24 25 27 to traffic-class 0"))},
+		{field: "global default qos map <dscp|cos|traffic-class> <n...> [to ...]", name: "RoCE's DSCP 26 (EOS's default class for it is TC3 as well)",
+			edit: text(append_("default qos map dscp 26"))},
 		{field: "global interface <interfaces>", name: "interfaces written as ranges (Ethernet1-32)",
 			edit: text(interfaceRanges)},
 		{field: "global interface <interfaces>", name: "PFC off on Ethernet1-2 by a range block", harmful: true, rule: "QOS001", dataPlane: true,
@@ -271,6 +305,10 @@ func eosMutations() []mutation {
 			edit: text(after(`^   qos trust dscp$`, "   qos trust dscp"))},
 		{field: "interface no qos trust", name: "trust nothing", harmful: true, rule: "QOS003", dataPlane: true,
 			edit: text(replace(`^   qos trust dscp$`, "   no qos trust"))},
+		{field: "interface default qos trust", name: "switchports with their qos trust defaulted (CoS)", harmful: true, rule: "QOS003", dataPlane: true,
+			edit: text(chain(after(`^   qos trust dscp$`, "   default qos trust"), after(`^interface `, "   switchport")))},
+		{field: "interface default qos trust", name: "said before qos trust dscp",
+			edit: text(replace(`^   qos trust dscp$`, "   default qos trust\n   qos trust dscp"))},
 		{field: "interface qos cos <c>", name: "untrusted ports with default CoS 1 (TC0)", harmful: true, rule: "QOS003", dataPlane: true,
 			edit: text(chain(replace(`^   qos trust dscp$`, "   no qos trust"), after(`^   no qos trust$`, "   qos cos 1")))},
 		{field: "interface qos cos <c>", name: "the default CoS 0",
@@ -293,6 +331,10 @@ func eosMutations() []mutation {
 			edit: text(append_("interface Ethernet1", "   no service-profile labctl-200g", "!"), "leaf1")},
 		{field: "interface no service-profile [<name>]", name: "said before the profile is applied",
 			edit: text(after(`^interface Ethernet1$`, "   no service-profile"))},
+		{field: "interface default service-profile [<name>]", name: "removed from Ethernet1 after it", harmful: true, rule: "QOS001", dataPlane: true,
+			edit: text(append_("interface Ethernet1", "   default service-profile", "!"), "leaf1")},
+		{field: "interface default service-profile [<name>]", name: "said before the profile is applied",
+			edit: text(after(`^interface Ethernet1$`, "   default service-profile"))},
 		{field: "interface priority-flow-control on", name: "PFC never turned on", harmful: true, rule: "QOS001", dataPlane: true,
 			edit: text(drop(`^   priority-flow-control on$`))},
 		{field: "interface priority-flow-control on", name: "said twice",
@@ -301,6 +343,16 @@ func eosMutations() []mutation {
 			edit: text(after(`^   priority-flow-control on$`, "   priority-flow-control off"))},
 		{field: "interface no priority-flow-control", name: "PFC removed after on", harmful: true, rule: "QOS001", dataPlane: true,
 			edit: text(after(`^   priority-flow-control on$`, "   no priority-flow-control"))},
+		{field: "interface default priority-flow-control", name: "PFC defaulted after on", harmful: true, rule: "QOS001", dataPlane: true,
+			edit: text(after(`^   priority-flow-control on$`, "   default priority-flow-control"))},
+		{field: "interface default priority-flow-control", name: "said before on",
+			edit: text(replace(`^   priority-flow-control on$`, "   default priority-flow-control\n   priority-flow-control on"))},
+		{field: "interface priority-flow-control mode on", name: "written for priority-flow-control on", safe: "it only turns PFC on, as priority-flow-control on does",
+			edit: text(replace(`^   priority-flow-control on$`, "   priority-flow-control mode on"))},
+		{field: "interface priority-flow-control mode off", name: "PFC turned off after on", harmful: true, rule: "QOS001", dataPlane: true,
+			edit: text(after(`^   priority-flow-control on$`, "   priority-flow-control mode off"))},
+		{field: "interface priority-flow-control mode off", name: "said before on",
+			edit: text(replace(`^   priority-flow-control on$`, "   priority-flow-control mode off\n   priority-flow-control on"))},
 		{field: "interface priority-flow-control priority <p> no-drop", name: "priority 3 not no-drop", harmful: true, rule: "QOS001", dataPlane: true,
 			edit: text(drop(`priority-flow-control priority 3 no-drop$`))},
 		{field: "interface priority-flow-control priority <p> no-drop", name: "said twice",
@@ -313,12 +365,20 @@ func eosMutations() []mutation {
 			edit: text(after(`priority-flow-control priority 3 no-drop$`, "   no priority-flow-control priority 3 no-drop"))},
 		{field: "interface no priority-flow-control priority <p> [no-drop|drop]", name: "on lossy priority 2",
 			edit: text(after(`priority-flow-control priority 3 no-drop$`, "   no priority-flow-control priority 2"))},
+		{field: "interface default priority-flow-control priority <p> [no-drop|drop]", name: "priority 3's no-drop defaulted in the profile", harmful: true, rule: "QOS001", dataPlane: true,
+			edit: text(after(`priority-flow-control priority 3 no-drop$`, "   default priority-flow-control priority 3"))},
+		{field: "interface default priority-flow-control priority <p> [no-drop|drop]", name: "on lossy priority 2",
+			edit: text(after(`priority-flow-control priority 3 no-drop$`, "   default priority-flow-control priority 2"))},
 		{field: "interface priority-flow-control pause watchdog", name: "watchdog only where a default would turn it on", harmful: true, rule: "QOS008", why: noStorm,
 			edit: text(chain(drop(`^   priority-flow-control pause watchdog`), drop(`^priority-flow-control pause watchdog default timeout`)))},
 		{field: "interface priority-flow-control pause watchdog", name: "said twice",
 			edit: text(after(`^   priority-flow-control pause watchdog$`, "   priority-flow-control pause watchdog"))},
 		{field: "interface no priority-flow-control pause watchdog", name: "watchdog off", harmful: true, rule: "QOS008", why: noStorm,
 			edit: text(after(`^   priority-flow-control pause watchdog$`, "   no priority-flow-control pause watchdog"))},
+		{field: "interface default priority-flow-control pause watchdog", name: "defaulted without a global default timeout", harmful: true, rule: "QOS008", why: noStorm,
+			edit: text(chain(after(`^   priority-flow-control pause watchdog$`, "   default priority-flow-control pause watchdog"), drop(`^priority-flow-control pause watchdog default timeout`)))},
+		{field: "interface default priority-flow-control pause watchdog", name: "said before the watchdog line",
+			edit: text(replace(`^   priority-flow-control pause watchdog$`, "   default priority-flow-control pause watchdog\n   priority-flow-control pause watchdog"))},
 		{field: "interface priority-flow-control pause watchdog port action <action>", name: "notify only", harmful: true, rule: "QOS018", why: noStorm,
 			edit: text(replace(`port action drop$`, "port action notify-only"))},
 		{field: "interface priority-flow-control pause watchdog port action <action>", name: "said twice",
@@ -343,6 +403,8 @@ func eosMutations() []mutation {
 		{field: "interface no service-policy type qos input [<policy>]", name: "a qos profile's policy into lossy TC1 taken off its ports", safe: "it only takes a policy-map off a port, which then classifies by the maps the lab's configs give it",
 			edit: text(chain(policyOnPorts([]string{"10 permit udp any any eq 4791 dscp 26"}, "set traffic-class 1"),
 				after(`^   service-profile `, "   no service-policy type qos input")))},
+		{field: "interface default service-policy type qos input [<policy>]", name: "on ports that take none", safe: "it only takes a policy-map off a port, which then classifies by the maps the lab's configs give it",
+			edit: text(after(`^   service-profile `, "   default service-policy type qos input"))},
 		{field: "interface no service-policy type qos input [<policy>]", name: "on ports that take none", safe: "it only takes a policy-map off a port, which then classifies by the maps the lab's configs give it",
 			edit: text(after(`^   qos trust dscp$`, "   no service-policy type qos input"))},
 		{field: "global ip access-list [standard] <name>", name: "the class's access-list missing", harmful: true, rule: "QOS017", why: "labctl cannot tell what the class matches: the ports run by their maps, and lint warns",
@@ -432,6 +494,18 @@ func eosMutations() []mutation {
 
 		{field: "tx-queue tx-queue <q>", name: "RoCE's queue settings removed", harmful: true, rule: "QOS005", dataPlane: true,
 			edit: text(dropBlock(q3))},
+		{field: "tx-queue tx-queue <q>", name: "ECN off on RoCE's queue in the profiles named again", harmful: true, rule: "QOS005", dataPlane: true,
+			edit: text(reopenProfiles("   tx-queue 3", "      no random-detect ecn"))},
+		{field: "tx-queue tx-queue <q>", name: "queue 1's weight said again in the profiles named again",
+			edit: text(reopenProfiles("   tx-queue 1", "      bandwidth percent 5"))},
+		{field: "interface no tx-queue <q>", name: "RoCE's queue reset after its block", harmful: true, rule: "QOS005", dataPlane: true,
+			edit: text(replace(`^   tx-queue 4$`, "   no tx-queue 3\n   tx-queue 4"))},
+		{field: "interface no tx-queue <q>", name: "said before the queue's block",
+			edit: text(after(`^   priority-flow-control on$`, "   no tx-queue 3"))},
+		{field: "interface default tx-queue <q>", name: "RoCE's queue reset after its block", harmful: true, rule: "QOS005", dataPlane: true,
+			edit: text(replace(`^   tx-queue 4$`, "   default tx-queue 3\n   tx-queue 4"))},
+		{field: "interface default tx-queue <q>", name: "said before the queue's block",
+			edit: text(after(`^   priority-flow-control on$`, "   default tx-queue 3"))},
 		{field: "tx-queue tx-queue <q>", name: "an empty block for queue 1",
 			edit: text(after(profile, "   tx-queue 1"))},
 		{field: "tx-queue priority strict", name: "kept on the CNPs' queue below a round-robin tx-queue 7", harmful: true, rule: "QOS021", why: cnpAlone,
@@ -440,6 +514,10 @@ func eosMutations() []mutation {
 			edit: text(drop(`^      priority strict$`))},
 		{field: "tx-queue priority strict", name: "said twice",
 			edit: text(after(`^      priority strict$`, "      priority strict"))},
+		{field: "tx-queue default priority", name: "every round-robin queue back to strict priority", harmful: true, rule: "QOS018", why: "no other traffic class competes with RoCE in the suite's traffic",
+			edit: text(after(`^      no priority$`, "      default priority"))},
+		{field: "tx-queue default priority", name: "on the CNPs' strict queue",
+			edit: text(after(`^      priority strict$`, "      default priority"))},
 		{field: "tx-queue no priority", name: "CNP queue made weighted", harmful: true, rule: "QOS007", why: cnpAlone,
 			edit: text(replace(`^      priority strict$`, "      no priority"))},
 		{field: "tx-queue no priority", name: "tx-queue 7 round robin above the CNPs' strict queue", harmful: true, rule: "QOS007", why: cnpAlone,
@@ -461,6 +539,12 @@ func eosMutations() []mutation {
 			edit: text(after(`random-detect ecn minimum-threshold`, "      no random-detect ecn"))},
 		{field: "tx-queue no random-detect ecn", name: "on a queue that does not mark",
 			edit: text(after(`^      bandwidth percent 20$`, "      no random-detect ecn"))},
+		{field: "tx-queue default random-detect ecn", name: "ECN off on RoCE's queue", harmful: true, rule: "QOS005", dataPlane: true,
+			edit: text(after(`random-detect ecn minimum-threshold`, "      default random-detect ecn"))},
+		{field: "tx-queue default random-detect ecn", name: "on a queue that does not mark",
+			edit: text(after(`^      bandwidth percent 20$`, "      default random-detect ecn"))},
+		{field: "tx-queue default random-detect drop", name: "on a queue that does not drop", safe: "it only turns early drop off",
+			edit: text(after(`random-detect ecn minimum-threshold`, "      default random-detect drop"))},
 		{field: "tx-queue random-detect drop minimum-threshold <n> <unit> maximum-threshold <n> <unit> drop-probability <p>", name: "WRED drop on RoCE's queue", harmful: true, rule: "QOS015", dataPlane: true,
 			edit: text(after(`random-detect ecn minimum-threshold`, "      random-detect drop minimum-threshold 100 kbytes maximum-threshold 400 kbytes drop-probability 50"))},
 		{field: "tx-queue random-detect drop minimum-threshold <n> <unit> maximum-threshold <n> <unit> drop-probability <p>", name: "WRED drop on an unused queue",

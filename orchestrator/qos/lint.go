@@ -1437,12 +1437,12 @@ func (l *linter) unresolved(d *DeviceConfig) {
 		if !ok {
 			at[c] = len(found)
 			i = len(found)
-			fix := fmt.Sprintf("define %s|%s, or point %s at one that exists", u.Table, u.Ref, u.Field)
+			fix := fmt.Sprintf("define %s, or point %s at one that exists", unresolvedRef(u.Table, u.Ref), u.Field)
 			switch {
 			case u.Fix != "":
 				fix = u.Fix
 			case u.Rejected != "":
-				fix = fmt.Sprintf("correct %s|%s as said, so that the switch creates it", u.Table, u.Ref)
+				fix = fmt.Sprintf("correct %s as said, so that the switch creates it", unresolvedRef(u.Table, u.Ref))
 			}
 			found = append(found, Finding{Rule: RuleUnresolved, Severity: SevError, Device: d.Device, Where: u.Where, Fix: fix})
 		} else {
@@ -1458,12 +1458,27 @@ func (l *linter) unresolved(d *DeviceConfig) {
 	for c, i := range at {
 		f := &found[i]
 		f.Message = fmt.Sprintf("%s %s names %s, which %s does not define: %s", f.Where, c.field, c.ref, c.table, c.effect)
+		if strings.Contains(c.table, " ") {
+			// An EOS mode (qos profile), not a table: the definition is
+			// a block of the config.
+			f.Message = fmt.Sprintf("%s %s names %s, which the config does not define: %s", f.Where, c.field, unresolvedRef(c.table, c.ref), c.effect)
+		}
 		if c.rejected != "" {
-			f.Message = fmt.Sprintf("%s %s names %s|%s, which the switch refuses (%s): %s", f.Where, c.field, c.table, c.ref, c.rejected, c.effect)
+			f.Message = fmt.Sprintf("%s %s names %s, which the switch refuses (%s): %s", f.Where, c.field, unresolvedRef(c.table, c.ref), c.rejected, c.effect)
 		}
 		nameFindingPorts(f, all)
 	}
 	l.out = append(l.out, found...)
+}
+
+// unresolvedRef writes a reference as its NOS's config would: a SONiC
+// table's key (BUFFER_PROFILE|pg_lossless), an EOS block's head (qos
+// profile ROCE).
+func unresolvedRef(table, ref string) string {
+	if strings.Contains(table, " ") {
+		return table + " " + ref
+	}
+	return table + "|" + ref
 }
 
 // nameFindingPorts names a finding's ports as ranges in Port, keeping the

@@ -312,9 +312,15 @@ func (p *cfgParser) file(src qos.Source) error {
 				}
 				curMode = "interface"
 			case len(f) == 3 && f[0] == "qos" && f[1] == "profile":
-				b := newCfgBlock(where)
-				b.name = "qos profile " + f[2]
-				p.profiles[f[2]] = b
+				// A profile named again is entered, not replaced: EOS adds
+				// the new block's statements to the profile's, as it does
+				// for an interface.
+				b := p.profiles[f[2]]
+				if b == nil {
+					b = newCfgBlock(where)
+					b.name = "qos profile " + f[2]
+					p.profiles[f[2]] = b
+				}
 				cur = []*cfgBlock{b}
 				curMode = "qos profile"
 			default:
@@ -496,6 +502,14 @@ func (p *cfgParser) global(f []string, where cfgPos) error {
 		return mapTo("traffic-class", 7, "tx-queue", p.tcQueue)
 	case line == "priority-flow-control all off":
 		p.pfcAllOff = true
+	case line == "no priority-flow-control all off" || line == "default priority-flow-control all off":
+		// PFC goes back on where the ports set it.
+		p.pfcAllOff = false
+	case len(f) == 4 && (f[0] == "no" || f[0] == "default") && f[1] == "qos" && f[2] == "profile":
+		// EOS deletes the profile: interfaces that name it take none of
+		// its settings (result reports them unresolved) until a qos
+		// profile block of that name creates it again.
+		delete(p.profiles, f[3])
 	case f[0] == "default" && len(f) >= 3 && f[1] == "interface":
 		// default interface X returns the interfaces to EOS's defaults:
 		// what the files said of them before is gone.
@@ -508,9 +522,9 @@ func (p *cfgParser) global(f []string, where cfgPos) error {
 				p.intfs[name] = newCfgBlock(where)
 			}
 		}
-	case len(f) >= 5 && f[0] == "no" && f[1] == "qos" && f[2] == "map":
-		// no qos map <from> <n...> [to <kind> <v>]: the listed keys go
-		// back to EOS's default mapping.
+	case len(f) >= 5 && (f[0] == "no" || f[0] == "default") && f[1] == "qos" && f[2] == "map":
+		// no (default) qos map <from> <n...> [to <kind> <v>]: the listed
+		// keys go back to EOS's default mapping.
 		dst := map[string]map[int]int{"dscp": p.dscp, "cos": p.cos, "traffic-class": p.tcQueue}[f[3]]
 		to := slices.Index(f, "to")
 		if dst == nil || (f[3] == "traffic-class" && !slices.Contains(f, "tx-queue")) || (f[3] != "traffic-class" && to > 0 && !slices.Contains(f, "traffic-class")) {
@@ -557,9 +571,15 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 	line := strings.Join(f, " ")
 	on, off := true, false
 	switch {
-	case line == "priority-flow-control on":
+	// priority-flow-control mode on|off is the older EOS syntax of
+	// priority-flow-control on|off: the tester who reported it read it in
+	// older EOS manuals, which labctl could not open to confirm; read
+	// as the current form, as a switch that accepts it applies it (the
+	// alternative, an unknown line, would leave PFC off and fail the run).
+	case line == "priority-flow-control on" || line == "priority-flow-control mode on":
 		b.pfcOn, b.qosLine = &on, true
-	case line == "priority-flow-control off" || line == "no priority-flow-control":
+	case line == "priority-flow-control off" || line == "priority-flow-control mode off" || line == "no priority-flow-control" || line == "default priority-flow-control":
+		// PFC off is EOS's default, so the default form is the no form.
 		b.pfcOn, b.qosLine = &off, true
 	case len(f) == 4 && f[0] == "priority-flow-control" && f[1] == "priority":
 		n, err := cfgInt(f[2], 0, 7)
@@ -579,6 +599,11 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 		b.wd = &on
 	case line == "no priority-flow-control pause watchdog":
 		b.wd = &off
+	case line == "default priority-flow-control pause watchdog":
+		// Not the no form: whether a port watches without the line
+		// depends on the global default timeout (wdByDefault), so the
+		// block merely stops saying it.
+		b.wd = nil
 	case strings.HasPrefix(line, "priority-flow-control pause watchdog port action ") && len(f) == 6:
 		b.wdAction = f[5]
 	case strings.HasPrefix(line, "priority-flow-control pause watchdog port timer "):
@@ -598,14 +623,14 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 		}
 	case f[0] == "service-profile" && len(f) == 2:
 		b.profile = f[1]
-	case f[0] == "no" && len(f) >= 2 && f[1] == "service-profile":
+	case (f[0] == "no" || f[0] == "default") && len(f) >= 2 && f[1] == "service-profile":
 		// EOS removes the profile from the interface.
 		b.profile = ""
 		b.qosLine = true
-	case f[0] == "no" && len(f) >= 4 && f[1] == "priority-flow-control" && f[2] == "priority":
+	case (f[0] == "no" || f[0] == "default") && len(f) >= 4 && f[1] == "priority-flow-control" && f[2] == "priority":
 		// EOS removes the interface's (or profile's) own setting of the
 		// priority: an interface then takes its profile's, a profile
-		// EOS's default (drop).
+		// EOS's default (drop), which the default form returns to too.
 		n, err := cfgInt(f[3], 0, 7)
 		if err != nil {
 			return fmt.Errorf("%s: %q: priority: %w", where, line, err)
@@ -624,6 +649,23 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 		b.qosLine = true
 	case line == "no qos trust":
 		b.trust, b.qosLine = qos.Ptr(qos.TrustNone), true
+	case line == "default qos trust":
+		// Not the no form (trust nothing): the default trust depends on
+		// the port (routed: dscp, switchport: cos), so the block merely
+		// stops saying it.
+		b.trust, b.qosLine = nil, true
+	case (f[0] == "no" || f[0] == "default") && len(f) == 3 && (f[1] == "tx-queue" || f[1] == "uc-tx-queue"):
+		// EOS removes the block's settings of the queue (priority,
+		// bandwidth, ECN, WRED, shape rate): a qos profile's queue goes
+		// back to EOS's defaults; an interface's own settings go, and it
+		// takes its profile's, as no priority-flow-control priority does
+		// (labctl's reading of an interface over its profile).
+		n, err := cfgInt(f[2], 0, 7)
+		if err != nil {
+			return fmt.Errorf("%s: %q: want a queue 0-7", where, line)
+		}
+		delete(b.queues, n)
+		b.qosLine = true
 	case len(f) == 3 && f[0] == "qos" && f[1] == "cos":
 		n, err := cfgInt(f[2], 0, 7)
 		if err != nil {
@@ -653,8 +695,8 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 	case len(f) == 3 && f[0] == "service-policy" && f[1] == "input":
 		// Without a type, a QoS policy (labctl's reading).
 		b.policy, b.qosLine = &f[2], true
-	case len(f) >= 5 && f[0] == "no" && f[1] == "service-policy" && f[2] == "type" && f[3] == "qos" && f[4] == "input",
-		len(f) >= 3 && f[0] == "no" && f[1] == "service-policy" && f[2] == "input":
+	case len(f) >= 5 && (f[0] == "no" || f[0] == "default") && f[1] == "service-policy" && f[2] == "type" && f[3] == "qos" && f[4] == "input",
+		len(f) >= 3 && (f[0] == "no" || f[0] == "default") && f[1] == "service-policy" && f[2] == "input":
 		b.policy, b.qosLine = qos.Ptr(""), true
 	case f[0] == "qos", f[0] == "priority-flow-control", f[0] == "shape", f[0] == "random-detect",
 		len(f) >= 3 && f[0] == "service-policy" && f[1] == "type" && f[2] == "qos":
@@ -691,6 +733,11 @@ func (p *cfgParser) queueLine(q *cfgQueue, f []string, where cfgPos) error {
 		q.strict, q.strictAt = &t, where
 	case line == "no priority":
 		q.strict, q.strictAt = &fa, where
+	case line == "default priority":
+		// Not the no form (round robin): the default is strict priority
+		// unless a higher-numbered queue is round robin, so the queue
+		// merely stops saying it.
+		q.strict, q.strictAt = nil, cfgPos{}
 	case len(f) == 3 && f[0] == "bandwidth" && f[1] == "percent":
 		w, err := cfgInt(f[2], 0, 100)
 		if err != nil {
@@ -705,7 +752,7 @@ func (p *cfgParser) queueLine(q *cfgQueue, f []string, where cfgPos) error {
 		q.ecn, q.noECN = e, false
 		q.ecnNoProb = !slices.Contains(f, "max-mark-probability")
 		p.unitNotRun("random-detect ecn", e.Unit, "marks no packet ECN")
-	case line == "no random-detect ecn":
+	case line == "no random-detect ecn" || line == "default random-detect ecn":
 		q.ecn, q.noECN, q.ecnNoProb = nil, true, false
 	case len(f) >= 2 && f[0] == "random-detect" && f[1] == "drop" && slices.Contains(f, "minimum-threshold"):
 		e, err := cfgWRED(f, "drop-probability")
@@ -714,7 +761,7 @@ func (p *cfgParser) queueLine(q *cfgQueue, f []string, where cfgPos) error {
 		}
 		q.drop, q.noDrop = e, false
 		p.unitNotRun("random-detect drop", e.Unit, "drops no packet early")
-	case line == "no random-detect drop":
+	case line == "no random-detect drop" || line == "default random-detect drop":
 		q.drop, q.noDrop = nil, true
 	case cfgIsShapeRate(f):
 		if err := q.shape.read(f, "queue"); err != nil {
@@ -1041,7 +1088,11 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 		if ib.profile != "" {
 			pb, ok := p.profiles[ib.profile]
 			if !ok {
-				p.notes = append(p.notes, fmt.Sprintf("%s: interface %s uses service-profile %s, which is not in the files read; its QoS is not known", ib.where, name, ib.profile))
+				// EOS applies no profile's settings to the interface (none
+				// was given, or no qos profile deleted it): lint reports
+				// the reference (QOS013).
+				dc.Unresolved = append(dc.Unresolved, qos.Unresolved{Where: "interface " + name, Field: "service-profile", Ref: ib.profile, Table: "qos profile",
+					Effect: "the interface takes no qos profile's settings, only its own lines and EOS's defaults (PFC off, no ECN)", Ports: []string{name}})
 			} else {
 				cfgOverlay(eff, pb)
 			}
