@@ -752,6 +752,10 @@ func (p *cfgParser) queueLine(q *cfgQueue, f []string, where cfgPos) error {
 		q.ecn, q.noECN = e, false
 		q.ecnNoProb = !slices.Contains(f, "max-mark-probability")
 		p.unitNotRun("random-detect ecn", e.Unit, "marks no packet ECN")
+		if slices.Contains(f, "weight") {
+			// The thresholds are read; the weight is named (lint warns).
+			return p.note("tx-queue", f, where)
+		}
 	case line == "no random-detect ecn" || line == "default random-detect ecn":
 		q.ecn, q.noECN, q.ecnNoProb = nil, true, false
 	case len(f) >= 2 && f[0] == "random-detect" && f[1] == "drop" && slices.Contains(f, "minimum-threshold"):
@@ -761,6 +765,9 @@ func (p *cfgParser) queueLine(q *cfgQueue, f []string, where cfgPos) error {
 		}
 		q.drop, q.noDrop = e, false
 		p.unitNotRun("random-detect drop", e.Unit, "drops no packet early")
+		if slices.Contains(f, "weight") {
+			return p.note("tx-queue", f, where)
+		}
 	case line == "no random-detect drop" || line == "default random-detect drop":
 		q.drop, q.noDrop = nil, true
 	case cfgIsShapeRate(f):
@@ -909,8 +916,11 @@ func cfgWRED(f []string, probKey string) (*qos.ECNConfig, error) {
 			}
 			e.Pmax = float64(v) / 100
 			i++
+		case "weight":
+			// Not simulated: its reader names it (queueLine).
+			i++
 		default:
-			i++ // weight W and the like
+			i++
 		}
 	}
 	if minU == "" || maxU == "" {

@@ -151,3 +151,22 @@ func TestNoQosProfile(t *testing.T) {
 	}
 }
 
+// A random-detect line's weight is not simulated: lint warns (QOS017),
+// and its thresholds still apply.
+func TestWREDWeightNotSimulated(t *testing.T) {
+	dc, p := resetPort(t, func(s string) string {
+		return strings.Replace(s, "max-mark-probability 20\n", "max-mark-probability 20 weight 15\n", 1)
+	}, "")
+	if e := p.Queue(3).ECN; e == nil || e.MinBytes != 800*1024 {
+		t.Fatalf("queue 3 ECN with a weight = %+v", e)
+	}
+	found := false
+	for _, f := range qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{}) {
+		if f.Rule == qos.RuleDefaultRelied && f.Severity == qos.SevWarning && strings.Contains(f.Message, "weight") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no warning that the weight is not simulated: %+v", dc.Unsimulated)
+	}
+}

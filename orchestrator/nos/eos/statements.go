@@ -100,10 +100,12 @@ var statements = []statement{
 	{"tx-queue", "default priority", qos.UseSimulated, "removes the queue's own priority line: it is strict priority unless a higher-numbered queue is round robin (EOS's default, as labctl assumes it, QOS000); not the no form, which makes it round robin", ""},
 	{"tx-queue", "no priority", qos.UseSimulated, "the queue and every lower-numbered one are served round robin (EOS keeps strict-priority queues above round-robin ones, as 'show qos interfaces' output shows; Arista's manual does not state the rule, so where a port leaves a queue's priority unset lint names the assumption, QOS000)", ""},
 	{"tx-queue", "bandwidth percent <n>", qos.UseSimulated, "the queue's round-robin weight (a strict-priority queue has none)", ""},
-	{"tx-queue", "random-detect ecn minimum-threshold <n> <unit> maximum-threshold <n> <unit> [max-mark-probability <p>] [weight <w>]", qos.UseSimulated, "ECN marking: Kmin, Kmax and Pmax (weight, the averaging, is not simulated: marking uses the instantaneous queue); without max-mark-probability labctl assumes 100%, a default not found in Arista's documentation, and lint notes it (QOS000)", ""},
+	{"tx-queue", "random-detect ecn minimum-threshold <n> <unit> maximum-threshold <n> <unit> [max-mark-probability <p>]", qos.UseSimulated, "ECN marking: Kmin, Kmax and Pmax; without max-mark-probability labctl assumes 100%, a default not found in Arista's documentation, and lint notes it (QOS000)", ""},
+	{"tx-queue", "random-detect ecn minimum-threshold <n> <unit> maximum-threshold <n> <unit> [max-mark-probability <p>] weight <w>", qos.UseIgnored, wredWeightWhy, wredWeightRisk},
 	{"tx-queue", "no random-detect ecn", qos.UseSimulated, "no ECN marking on the queue", ""},
 	{"tx-queue", "default random-detect ecn", qos.UseSimulated, "no ECN marking on the queue (EOS's default)", ""},
 	{"tx-queue", "random-detect drop minimum-threshold <n> <unit> maximum-threshold <n> <unit> drop-probability <p>", qos.UseSimulated, "WRED early drop on the queue", ""},
+	{"tx-queue", "random-detect drop minimum-threshold <n> <unit> maximum-threshold <n> <unit> drop-probability <p> weight <w>", qos.UseIgnored, wredWeightWhy, wredWeightRisk},
 	{"tx-queue", "no random-detect drop", qos.UseSimulated, "no WRED early drop on the queue", ""},
 	{"tx-queue", "default random-detect drop", qos.UseSimulated, "no WRED early drop on the queue (EOS's default)", ""},
 	{"tx-queue", "random-detect ecn count", qos.UseIgnored, "counts marked packets: labctl reads counters with show commands", ""},
@@ -113,6 +115,13 @@ var statements = []statement{
 	{"tx-queue", "no shape rate [...]", qos.UseSimulated, "the queue is not shaped: it removes the queue's own shaper, and on an interface overrides its qos profile's", ""},
 	{"tx-queue", "default shape rate [...]", qos.UseSimulated, "as no shape rate: the queue is not shaped (EOS's default)", ""},
 }
+
+// A random-detect line's weight: the line's thresholds are simulated (the
+// statement without weight), its weight is not.
+const (
+	wredWeightWhy  = "the weight (the averaging of the queue depth WRED compares with the thresholds) is not simulated: the simulator marks and drops by the instantaneous depth; the line's thresholds and probability are (the statement without weight)"
+	wredWeightRisk = "an averaged depth lags the queue: a larger weight marks (or drops) later in a burst and keeps on after it drains, so ECN acts after PFC has paused"
+)
 
 // Fields lists the statement beside every EOS statement labctl reads.
 func Fields() []qos.FieldUse {
