@@ -41,6 +41,11 @@ func roceFields(p *PortConfig, roce, cnp int, platform bool) map[string]string {
 	}
 	out[indexed("dscp_to_tc", roce)] = strconv.Itoa(p.TCOf(roce))
 	out[indexed("dscp_to_tc", cnp)] = strconv.Itoa(p.TCOf(cnp))
+	for _, d := range []int{roce, cnp} {
+		if dp, ok := p.DSCPToDropPrecedence[d]; ok {
+			out[indexed("dscp_to_drop_precedence", d)] = strconv.Itoa(dp)
+		}
+	}
 	keepMap := func(name string, m map[int]int, tc int) {
 		if v, ok := m[tc]; ok {
 			out[indexed(name, tc)] = strconv.Itoa(v)

@@ -264,6 +264,12 @@ type PortConfig struct {
 	// to port 4791) of each DSCP it decides, ahead of the trust mode and
 	// its maps; a DSCP it leaves out is classified by them (TCOf).
 	PolicyTC map[int]int `json:"policy_tc,omitempty"`
+	// DSCPToDropPrecedence colours the packets of each DSCP the port
+	// classifies by DSCP: 1 yellow, 2 red (EOS's qos map dscp ...
+	// drop-precedence); a DSCP it leaves out (every one, where it is nil)
+	// is green. A coloured packet meets its colour's WRED at the egress
+	// queue (QueueConfig.WRED), not green's.
+	DSCPToDropPrecedence map[int]int `json:"dscp_to_drop_precedence,omitempty"`
 	// TCToQueue is the egress queue of each traffic class when the port
 	// sends; TCToPG its ingress priority group when the port receives.
 	TCToQueue map[int]int `json:"tc_to_queue"`

@@ -385,6 +385,7 @@ func flattenPortInto(p *PortConfig, f map[string]string) {
 	put("trust", p.Trust)
 	putMap("dscp_to_tc", p.DSCPToTC)
 	putMap("policy_tc", p.PolicyTC)
+	putMap("dscp_to_drop_precedence", p.DSCPToDropPrecedence)
 	if p.Trust != TrustDSCP && p.Trust != "" {
 		putMap("cos_to_tc", p.CoSToTC)
 		f["default_cos"] = strconv.Itoa(p.DefaultCoS)
@@ -427,7 +428,7 @@ func indexed(name string, i int) string { return name + "." + strconv.Itoa(i) }
 // priorities), made once rather than for every port.
 var indexedNames = func() map[string][]string {
 	out := map[string][]string{}
-	for name, n := range map[string]int{"dscp_to_tc": 64, "cos_to_tc": 8, "tc_to_queue": NumTC, "tc_to_pg": NumTC, "pfc_to_queue": 8, "pfc_to_pg": 8, "tc_to_dscp": NumTC, "policy_tc": 64} {
+	for name, n := range map[string]int{"dscp_to_tc": 64, "cos_to_tc": 8, "tc_to_queue": NumTC, "tc_to_pg": NumTC, "pfc_to_queue": 8, "pfc_to_pg": 8, "tc_to_dscp": NumTC, "policy_tc": 64, "dscp_to_drop_precedence": 64} {
 		for i := range n {
 			out[name] = append(out[name], indexed(name, i))
 		}

@@ -772,6 +772,9 @@ func (l *linter) ecn(d *DeviceConfig, p *PortConfig, lossless []int) {
 					"queue %d carries lossless TC%s but admits at most %d bytes (profile %s: %s), less than the %d bytes a lossless PG fills before it sends XOFF: the queue drops before PFC pauses", q, FormatInts(queues[q]), limit, qc.Buffer.Profile, thresholdText(d.Admit(qc.Buffer)), trigger)
 			}
 		}
+		if qc != nil && qc.WRED != nil {
+			l.colourDrop(d, p, qc, queues[q])
+		}
 		if qc != nil && qc.Drop != nil {
 			l.addAt(RuleWREDDropLossless, SevError, d.Device, p.Name, wredWhere(qc),
 				"make the queue's WRED mark ECN instead of dropping (SONiC: WRED_PROFILE ecn ecn_all; EOS: random-detect ecn, no random-detect drop)",
@@ -1469,6 +1472,33 @@ func (l *linter) unresolved(d *DeviceConfig) {
 		nameFindingPorts(f, all)
 	}
 	l.out = append(l.out, found...)
+}
+
+// colourDrop (QOS015): a lossless class's DSCP the port colours yellow or
+// red (EOS: qos map dscp ... drop-precedence) meets that colour's WRED at
+// the class's queue; where the colour drops early, lossless traffic is
+// lost. A colour no lossless DSCP has is no concern of RoCE's.
+func (l *linter) colourDrop(d *DeviceConfig, p *PortConfig, qc *QueueConfig, tcs []int) {
+	for i, c := range []*WREDColour{qc.WRED.Yellow, qc.WRED.Red} {
+		dp := i + 1
+		if c == nil || c.Mark {
+			continue
+		}
+		var dscps []int
+		for dscp, got := range p.DSCPToDropPrecedence {
+			if got == dp && slices.Contains(tcs, p.TCOf(dscp)) {
+				dscps = append(dscps, dscp)
+			}
+		}
+		if len(dscps) == 0 {
+			continue
+		}
+		slices.Sort(dscps)
+		colour := map[int]string{1: "yellow", 2: "red"}[dp]
+		l.addAt(RuleWREDDropLossless, SevError, d.Device, p.Name, wredWhere(qc),
+			fmt.Sprintf("keep lossless DSCPs green (EOS: qos map dscp %s to traffic-class <tc> without drop-precedence), or remove the queue's %s early drop (EOS: the tx-queue's random-detect drop drop-precedence %d)", FormatInts(dscps), colour, dp),
+			"queue %d carries lossless TC%s, and DSCP %s, which the port colours %s (drop precedence %d), meets the queue's %s WRED, which drops early from %d bytes without marking: lossless traffic is lost", qc.Queue, FormatInts(tcs), FormatInts(dscps), colour, dp, colour, c.MinBytes)
+	}
 }
 
 // unresolvedRef writes a reference as its NOS's config would: a SONiC

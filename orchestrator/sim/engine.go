@@ -766,10 +766,19 @@ func (s *sim) switchReceive(in, k int32) {
 		return
 	}
 	qi := op.queueOf[pr]
-	// WRED without marking drops data early as it joins the queue.
-	if op.wred&(1<<qi) != 0 && pk.kind == pktData {
+	// WRED without marking drops data early as it joins the queue: green's
+	// curve, or the curve of the colour the ingress port gave the packet.
+	wred, c := op.wred&(1<<qi) != 0, &op.drop[qi]
+	if s.colourOf != nil && pk.kind == pktData {
+		if col := s.colourOf[in][pk.dscp&63]; col > 0 {
+			wred = s.colourWRED != nil && s.colourWRED[out]&(1<<(2*qi+col-1)) != 0
+			if wred {
+				c = &s.colourDrop[out][qi][col-1]
+			}
+		}
+	}
+	if wred && pk.kind == pktData {
 		depth := op.lane[qi].q.bytes + w
-		c := &op.drop[qi]
 		if prob := markProbability(depth, c.min, c.max, c.pmax); prob > 0 && (prob >= 1 || s.rng.Float64() < prob) {
 			if s.uet && s.uetTrim(in, out, k) {
 				return

@@ -526,6 +526,14 @@ type sim struct {
 	// each priority it sends (PortMaps.RemarkDSCP), by port, -1 where it
 	// keeps the packet's; nil when no port remarks.
 	remark [][8]int8
+	// colourOf is the colour (PortMaps.DSCPToColour) each switch port
+	// gives the packets it receives, by DSCP, 0 green; colourDrop the
+	// yellow and red early drops of each port's queues, on where
+	// colourWRED's bit (queue*2 + colour-1) is set. nil when no port
+	// colours.
+	colourOf   [][64]uint8
+	colourDrop [][8][2]redCurve
+	colourWRED []uint16
 
 	allHist  runHist
 	histPool []*histCounts
@@ -1000,6 +1008,19 @@ func (s *sim) buildQoS() error {
 				return errorf("port %s: DSCP remarking entry %d->%d out of range (priority 0..7, DSCP 0..63)", ref, pr, d)
 			}
 		}
+		for d, c := range m.DSCPToColour {
+			if d < 0 || d > 63 || c < 0 || c > 2 {
+				return errorf("port %s: DSCP colour entry %d->%d out of range (DSCP 0..63, colour 0 green, 1 yellow, 2 red)", ref, d, c)
+			}
+		}
+		if len(m.DSCPToColour) > 0 {
+			if s.colourOf == nil {
+				s.colourOf = make([][64]uint8, len(s.ports))
+			}
+			for d, c := range m.DSCPToColour {
+				s.colourOf[pi][d] = uint8(c)
+			}
+		}
 		if len(m.RemarkDSCP) > 0 {
 			if s.remark == nil {
 				s.remark = make([][8]int8, len(s.ports))
@@ -1093,6 +1114,20 @@ func (s *sim) buildQoS() error {
 			}
 			if q.WREDDrop && (q.DropMinBytes < 0 || q.DropMaxBytes < q.DropMinBytes || q.DropPmax < 0 || q.DropPmax > 1 || math.IsNaN(q.DropPmax)) {
 				return errorf("port %s queue %d: WRED drop needs 0 <= min (%d) <= max (%d) and a probability in [0, 1] (%v)", p.ref, pr, q.DropMinBytes, q.DropMaxBytes, q.DropPmax)
+			}
+			for c, e := range q.ColourDrop {
+				if e == nil {
+					continue
+				}
+				if e.MinBytes < 0 || e.MaxBytes < e.MinBytes || e.Pmax < 0 || e.Pmax > 1 || math.IsNaN(e.Pmax) {
+					return errorf("port %s queue %d: WRED drop of colour %d needs 0 <= min (%d) <= max (%d) and a probability in [0, 1] (%v)", p.ref, pr, c+1, e.MinBytes, e.MaxBytes, e.Pmax)
+				}
+				if s.colourDrop == nil {
+					s.colourDrop = make([][8][2]redCurve, len(s.ports))
+					s.colourWRED = make([]uint16, len(s.ports))
+				}
+				s.colourDrop[pi][pr][c] = redCurve{e.MinBytes, e.MaxBytes, e.Pmax}
+				s.colourWRED[pi] |= 1 << (2*pr + c)
 			}
 			if q.XonBytes < 0 || q.XonOffsetBytes < 0 || q.HeadroomBytes < 0 {
 				return errorf("port %s priority %d: negative PFC threshold", p.ref, pr)

@@ -172,6 +172,11 @@ type PortQoS struct {
 	DropMinBytes int64
 	DropMaxBytes int64
 	DropPmax     float64
+	// ColourDrop are the early drops of packets the ingress port coloured
+	// yellow (0) and red (1) (PortMaps.DSCPToColour), in place of
+	// WREDDrop's, which is green's; nil: that colour drops no packet
+	// early.
+	ColourDrop [2]*WREDCurve
 	// Shape, with a Kbps above 0, shapes the queue.
 	Shape Shaper
 }
@@ -194,6 +199,13 @@ type Shaper struct {
 	// each 1/PacketsPerSec, less BurstPackets (below one, one) ahead.
 	PacketsPerSec int64
 	BurstPackets  int64
+}
+
+// WREDCurve is an early drop: probability 0 at or below MinBytes of queue
+// depth, Pmax*(q-min)/(max-min) in between and 1 above MaxBytes.
+type WREDCurve struct {
+	MinBytes, MaxBytes int64
+	Pmax               float64
 }
 
 // PortMaps are one switch port's classification and queue maps. A nil map
@@ -219,6 +231,11 @@ type PortMaps struct {
 	// the next switch classifies them by it. A priority it leaves out,
 	// or a nil map, keeps the packet's DSCP.
 	RemarkDSCP map[int]int
+	// DSCPToColour colours the packets the port receives, by DSCP: 1
+	// yellow, 2 red (EOS's drop precedence); a DSCP it leaves out is
+	// green. A coloured packet meets its colour's early drop at the
+	// egress queue (PortQoS.ColourDrop), not green's.
+	DSCPToColour map[int]int
 }
 
 // Flow is one QP: a sender NIC streaming Bytes to a receiver NIC.

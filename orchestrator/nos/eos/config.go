@@ -66,6 +66,19 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 	dscpMap := dc.CommonMap(func(p *qos.PortConfig) map[int]int { return p.DSCPToTC })
 	tcQueue := dc.CommonMap(func(p *qos.PortConfig) map[int]int { return p.TCToQueue })
 	cosMap := dc.CommonMap(func(p *qos.PortConfig) map[int]int { return p.CoSToTC })
+	// The drop precedences the DSCP map gives, on the ports it classifies.
+	var dscpDP map[int]int
+	for _, p := range dc.Ports {
+		if len(p.DSCPToDropPrecedence) > 0 {
+			dscpDP = p.DSCPToDropPrecedence
+			break
+		}
+	}
+	for _, p := range dc.Ports {
+		if p.Trust == qos.TrustDSCP && qos.FormatMap(p.DSCPToDropPrecedence) != qos.FormatMap(dscpDP) {
+			return fail("port %s colours DSCPs otherwise than another port (drop precedence %s); EOS has one DSCP map per switch", p.Name, qos.FormatMap(p.DSCPToDropPrecedence))
+		}
+	}
 	for _, p := range dc.Ports {
 		if qos.FormatMap(p.DSCPToTC) != qos.FormatMap(dscpMap) {
 			return fail("port %s has its own DSCP map; EOS has one DSCP map per switch", p.Name)
@@ -85,10 +98,21 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 			}
 		}
 	}
-	// DSCP map: one line per traffic class, DSCPs ascending.
+	// DSCP map: one line per traffic class and drop precedence, DSCPs
+	// ascending.
 	byTC := cfgByClass(dscpMap, func(int, int) bool { return true })
 	for _, tc := range cfgSortedInts(byTC) {
-		fmt.Fprintf(&b, "qos map dscp %s to traffic-class %d\n", cfgJoin(byTC[tc], " "), tc)
+		byDP := map[int][]int{}
+		for _, d := range byTC[tc] {
+			byDP[dscpDP[d]] = append(byDP[dscpDP[d]], d)
+		}
+		for _, dp := range cfgSortedInts(byDP) {
+			fmt.Fprintf(&b, "qos map dscp %s to traffic-class %d", cfgJoin(byDP[dp], " "), tc)
+			if dp != 0 {
+				fmt.Fprintf(&b, " drop-precedence %d", dp)
+			}
+			b.WriteString("\n")
+		}
 	}
 	// CoS map: only the CoSs mapped otherwise than EOS's default
 	// (cfgDefaultCoSTC), one line per traffic class, as the parser reads
@@ -262,6 +286,13 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 				fmt.Fprintf(&b, "      random-detect drop minimum-threshold %d %s maximum-threshold %d %s drop-probability %d\n",
 					lo, unit, hi, unit, int(math.Round(e.Pmax*100)))
 			}
+			for dp, c := range cfgColourDrops(q.WRED) {
+				if c != nil {
+					lo, hi, unit := cfgThreshold(&c.ECNConfig)
+					fmt.Fprintf(&b, "      random-detect drop drop-precedence %d minimum-threshold %d %s maximum-threshold %d %s drop-probability %d\n",
+						dp, lo, unit, hi, unit, int(math.Round(c.Pmax*100)))
+				}
+			}
 			if sh := q.Shaper; sh != nil {
 				lines, err := cfgShapeLines(sh, "      ")
 				if err != nil {
@@ -354,13 +385,36 @@ func cfgShapeLines(sh *qos.Shaper, indent string) (string, error) {
 	return out, nil
 }
 
+// cfgColourDrops are a queue's early drops of yellow and red packets (EOS's
+// random-detect drop drop-precedence 1 and 2), by drop precedence; a
+// colour that marks, or none, is nil.
+func cfgColourDrops(w *qos.WREDProfile) [cfgDropPrecedences]*qos.WREDColour {
+	var out [cfgDropPrecedences]*qos.WREDColour
+	if w == nil {
+		return out
+	}
+	for dp, c := range map[int]*qos.WREDColour{1: w.Yellow, 2: w.Red} {
+		if c != nil && !c.Mark {
+			out[dp] = c
+		}
+	}
+	return out
+}
+
 // cfgSignature is a port's QoS without its name and topology.
 func cfgSignature(p qos.PortConfig) string {
 	p.Name, p.Peer, p.MTU, p.CableM, p.Fabric, p.PGs = "", "", 0, 0, false, nil
 	p.DSCPToTC, p.CoSToTC, p.TCToQueue, p.TCToPG, p.PFCToQueue, p.Origins = nil, nil, nil, nil, nil, nil
 	p.Queues = slices.Clone(p.Queues) // the caller's queues stay as they are
 	for i := range p.Queues {
+		// Of the WRED profile, only what a tx-queue line says of its own
+		// (a colour's early drop) tells ports apart; the rest follows
+		// from the ECN line.
+		drops := cfgColourDrops(p.Queues[i].WRED)
 		p.Queues[i].Buffer, p.Queues[i].Origin, p.Queues[i].WRED = nil, "", nil
+		if drops[1] != nil || drops[2] != nil {
+			p.Queues[i].WRED = &qos.WREDProfile{Yellow: drops[1], Red: drops[2]}
+		}
 	}
 	s, _ := json.Marshal(p)
 	return string(s)

@@ -63,9 +63,12 @@ type cfgQueue struct {
 	weight   int
 	ecn      *qos.ECNConfig
 	noECN    bool // no random-detect ecn (overrides a profile's)
-	drop     *qos.ECNConfig
-	noDrop   bool
-	touched  bool
+	// drop is the queue's random-detect drop of each drop precedence
+	// (0 green, 1 yellow, 2 red: random-detect drop drop-precedence N),
+	// noDrop a no random-detect drop (which overrides a profile's).
+	drop    [cfgDropPrecedences]*qos.ECNConfig
+	noDrop  [cfgDropPrecedences]bool
+	touched bool
 	// ecnNoProb says the random-detect ecn line gives no
 	// max-mark-probability, so labctl's assumed 100% applies.
 	ecnNoProb bool
@@ -78,13 +81,25 @@ type cfgQueue struct {
 	shape cfgShape
 }
 
+// cfgDropPrecedences are EOS's drop precedences, the colours green (0),
+// yellow (1) and red (2): the TOI "Drop Threshold per Color per TxQueue"
+// (EOS 4.22.0F, https://eos.arista.com/author/7448-sahil/) sets WRED
+// thresholds "per color (drop precedence) per tx queue" and maps a DSCP to
+// a tx-queue and a colour; that precedence n is the n-th of green, yellow,
+// red is labctl's reading of it. Packets no policer or map colours are
+// green.
+const cfgDropPrecedences = 3
+
 func newCfgBlock(where cfgPos) *cfgBlock {
 	return &cfgBlock{noDrop: map[int]bool{}, queues: map[int]*cfgQueue{}, where: where}
 }
 
 // cfgParser accumulates what the files say.
 type cfgParser struct {
-	dscp                          map[int]int
+	dscp map[int]int
+	// dscpDP is the drop precedence (colour) qos map dscp gives a DSCP,
+	// where it gives one other than 0.
+	dscpDP                        map[int]int
 	cos                           map[int]int
 	tcQueue                       map[int]int
 	profiles                      map[string]*cfgBlock
@@ -128,7 +143,7 @@ type cfgParser struct {
 // lines the interface's own lines override. Interfaces without any QoS line
 // are not ports of the result.
 func Parse(device string, srcs ...qos.Source) (qos.DeviceConfig, error) {
-	p := &cfgParser{dscp: map[int]int{}, cos: map[int]int{}, tcQueue: map[int]int{}, profiles: map[string]*cfgBlock{}, intfs: map[string]*cfgBlock{}, fields: map[string]qos.FieldNote{}, risks: map[string]qos.NotRun{},
+	p := &cfgParser{dscp: map[int]int{}, dscpDP: map[int]int{}, cos: map[int]int{}, tcQueue: map[int]int{}, profiles: map[string]*cfgBlock{}, intfs: map[string]*cfgBlock{}, fields: map[string]qos.FieldNote{}, risks: map[string]qos.NotRun{},
 		acls: map[string]*cfgACL{}, classMaps: map[string]*cfgClassMap{}, policies: map[string]*cfgPolicy{}, policyNotes: map[string]*cfgPolicyNote{}, policyResolved: map[string]cfgPolicyResolution{}}
 	for i, s := range srcs {
 		p.srcIdx = i
@@ -479,6 +494,14 @@ func (p *cfgParser) global(f []string, where cfgPos) error {
 		if err != nil {
 			return fmt.Errorf("%s: %s: %w", where, strings.ReplaceAll(target, "-", " "), err)
 		}
+		// qos map dscp ... to traffic-class T drop-precedence N colours
+		// the DSCPs too (cfgDropPrecedences); without it they are green.
+		dp := 0
+		if from == "dscp" && to+4 < len(f) && f[to+3] == "drop-precedence" {
+			if dp, err = cfgInt(f[to+4], 0, cfgDropPrecedences-1); err != nil {
+				return fmt.Errorf("%s: %q: drop-precedence: %w", where, line, err)
+			}
+		}
 		for _, s := range f[3:to] {
 			k, err := cfgInt(s, 0, maxKey)
 			if err != nil && strings.ContainsAny(s, "-,") {
@@ -488,6 +511,12 @@ func (p *cfgParser) global(f []string, where cfgPos) error {
 				return fmt.Errorf("%s: %s: %w", where, from, err)
 			}
 			dst[k] = v
+			if from == "dscp" {
+				p.dscpDP[k] = dp
+				if dp == 0 {
+					delete(p.dscpDP, k)
+				}
+			}
 		}
 		return nil
 	}
@@ -540,6 +569,9 @@ func (p *cfgParser) global(f []string, where cfgPos) error {
 				return fmt.Errorf("%s: %q: %q is not a number", where, line, k)
 			}
 			delete(dst, n)
+			if f[3] == "dscp" {
+				delete(p.dscpDP, n)
+			}
 		}
 	case (f[0] == "no" || f[0] == "default") && len(f) >= 2 && (f[1] == "qos" || f[1] == "priority-flow-control"):
 		return p.note("global", f, where)
@@ -759,17 +791,34 @@ func (p *cfgParser) queueLine(q *cfgQueue, f []string, where cfgPos) error {
 	case line == "no random-detect ecn" || line == "default random-detect ecn":
 		q.ecn, q.noECN, q.ecnNoProb = nil, true, false
 	case len(f) >= 2 && f[0] == "random-detect" && f[1] == "drop" && slices.Contains(f, "minimum-threshold"):
-		e, err := cfgWRED(f, "drop-probability")
+		// random-detect drop [drop-precedence N] ...: the thresholds of
+		// packets of precedence N (0 without it) only.
+		dp, wf := 0, f
+		if i := slices.Index(f, "drop-precedence"); i >= 0 {
+			var err error
+			if i+1 >= len(f) {
+				return fmt.Errorf("%s: %q: drop-precedence has no value (fix: give 0, 1 or 2)", where, line)
+			}
+			if dp, err = cfgInt(f[i+1], 0, cfgDropPrecedences-1); err != nil {
+				return fmt.Errorf("%s: %q: drop-precedence: %w", where, line, err)
+			}
+			wf = slices.Delete(slices.Clone(f), i, i+2)
+		}
+		e, err := cfgWRED(wf, "drop-probability")
 		if err != nil {
 			return fmt.Errorf("%s: %q: %w", where, line, err)
 		}
-		q.drop, q.noDrop = e, false
+		q.drop[dp], q.noDrop[dp] = e, false
 		p.unitNotRun("random-detect drop", e.Unit, "drops no packet early")
 		if slices.Contains(f, "weight") {
 			return p.note("tx-queue", f, where)
 		}
 	case line == "no random-detect drop" || line == "default random-detect drop":
-		q.drop, q.noDrop = nil, true
+		// Every precedence's thresholds go (labctl's reading: the line
+		// names none).
+		for dp := range cfgDropPrecedences {
+			q.drop[dp], q.noDrop[dp] = nil, true
+		}
 	case cfgIsShapeRate(f):
 		if err := q.shape.read(f, "queue"); err != nil {
 			return fmt.Errorf("%s: %q: %w", where, line, err)
@@ -1142,6 +1191,10 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 		if eff.cos != nil {
 			pc.DefaultCoS = *eff.cos
 		}
+		if pc.Trust == qos.TrustDSCP && len(p.dscpDP) > 0 {
+			// The map that classifies the port's packets colours them.
+			pc.DSCPToDropPrecedence = maps.Clone(p.dscpDP)
+		}
 		p.applyPolicy(&pc, eff.policy)
 		if eff.shape.shaper != nil {
 			pc.Shaper = qos.Ptr(*eff.shape.shaper)
@@ -1216,7 +1269,7 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 				rrTop = qn
 			}
 		}
-		if q7 := eff.queues[7]; q7 != nil && ((q7.strict != nil && !*q7.strict) || q7.weight > 0 || q7.ecn != nil || q7.drop != nil || q7.shape.shaper != nil) ||
+		if q7 := eff.queues[7]; q7 != nil && ((q7.strict != nil && !*q7.strict) || q7.weight > 0 || q7.ecn != nil || q7.drop != [cfgDropPrecedences]*qos.ECNConfig{} || q7.shape.shaper != nil) ||
 			slices.Contains(pc.PFCPriorities, 7) {
 			sandQ7 = append(sandQ7, name)
 		}
@@ -1254,8 +1307,26 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 					qc.SetMarking(*q.ecn)
 					qc.WRED.Name = ""
 				}
-				if q.drop != nil {
-					qc.Drop = qos.Ptr(*q.drop)
+				if e := q.drop[0]; e != nil {
+					qc.Drop = qos.Ptr(*e)
+				}
+				// Yellow's and red's thresholds drop only packets of
+				// their colour (pc.DSCPToDropPrecedence); they replace
+				// the colour's ECN marking in the model, which keeps one
+				// action per colour.
+				for dp, e := range q.drop[1:] {
+					if e == nil {
+						continue
+					}
+					if qc.WRED == nil {
+						qc.WRED = &qos.WREDProfile{}
+					}
+					c := &qos.WREDColour{ECNConfig: *e}
+					if dp == 0 {
+						qc.WRED.Yellow = c
+					} else {
+						qc.WRED.Red = c
+					}
 				}
 				if q.shape.shaper != nil {
 					qc.Shaper = qos.Ptr(*q.shape.shaper)
@@ -1402,8 +1473,10 @@ func cfgOverlay(dst, src *cfgBlock) {
 		if q.ecn != nil || q.noECN {
 			d.ecn, d.ecnNoProb = q.ecn, q.ecnNoProb
 		}
-		if q.drop != nil || q.noDrop {
-			d.drop = q.drop
+		for dp := range cfgDropPrecedences {
+			if q.drop[dp] != nil || q.noDrop[dp] {
+				d.drop[dp] = q.drop[dp]
+			}
 		}
 		if q.guaranteed != nil {
 			d.guaranteed = q.guaranteed

@@ -170,3 +170,50 @@ func TestWREDWeightNotSimulated(t *testing.T) {
 		t.Errorf("no warning that the weight is not simulated: %+v", dc.Unsimulated)
 	}
 }
+
+// A tx-queue's random-detect drop drop-precedence N drops only packets of
+// that precedence: none of RoCE's unless qos map dscp colours its DSCP.
+func TestDropPrecedenceThresholds(t *testing.T) {
+	red := inProfile("      random-detect ecn minimum-threshold 800 kbytes maximum-threshold 3200 kbytes max-mark-probability 20",
+		"      random-detect drop drop-precedence 2 minimum-threshold 1 kbytes maximum-threshold 10 kbytes drop-probability 100\n")
+	lint := func(dc qos.DeviceConfig) []qos.Finding {
+		var out []qos.Finding
+		for _, f := range qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{}) {
+			if f.Rule == qos.RuleWREDDropLossless {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	dc, p := resetPort(t, red, "")
+	q := p.Queue(3)
+	if q.Drop != nil || q.WRED == nil || q.WRED.Red == nil || q.WRED.Red.Mark || q.WRED.Red.MaxBytes != 10*1024 {
+		t.Fatalf("queue 3 with red thresholds: drop %+v, WRED %+v", q.Drop, q.WRED)
+	}
+	if len(p.DSCPToDropPrecedence) != 0 {
+		t.Errorf("no DSCP is coloured, yet %v", p.DSCPToDropPrecedence)
+	}
+	if fs := lint(dc); len(fs) != 0 {
+		t.Errorf("red thresholds no lossless DSCP meets: %+v", fs)
+	}
+	dc, p = resetPort(t, red, "qos map dscp 26 to traffic-class 3 drop-precedence 2\n")
+	if p.DSCPToDropPrecedence[26] != 2 || p.DSCPToTC[26] != 3 {
+		t.Errorf("qos map dscp 26 ... drop-precedence 2: TC%d, drop precedence %v", p.DSCPToTC[26], p.DSCPToDropPrecedence)
+	}
+	if fs := lint(dc); len(fs) != 1 || !strings.Contains(fs[0].Message, "DSCP 26") {
+		t.Errorf("RoCE's DSCP red in a queue dropping red early: QOS015 findings %+v", fs)
+	}
+	// Mapped again without a precedence, it is green again.
+	if _, p := resetPort(t, red, "qos map dscp 26 to traffic-class 3 drop-precedence 2\nqos map dscp 26 to traffic-class 3\n"); len(p.DSCPToDropPrecedence) != 0 {
+		t.Errorf("DSCP 26 mapped again without drop-precedence: %v", p.DSCPToDropPrecedence)
+	}
+	// Rendered and read back, the colours and thresholds stay.
+	out, err := Render(dc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back := mustParseEOS(t, string(out)+"interface Ethernet1\n   service-profile labctl-qos\n")
+	if bp := back.Port("Ethernet1"); bp == nil || bp.DSCPToDropPrecedence[26] != 2 || bp.Queue(3).WRED == nil || bp.Queue(3).WRED.Red == nil {
+		t.Errorf("rendered and read back: %s", out)
+	}
+}

@@ -26,6 +26,7 @@ type statement struct {
 // profile's lines to an interface, whose own lines override them).
 var statements = []statement{
 	{"global", "qos map dscp <d...> to traffic-class <tc>", qos.UseSimulated, "classifies DSCPs into traffic classes on ports that trust DSCP", ""},
+	{"global", "qos map dscp <d...> to traffic-class <tc> drop-precedence <dp>", qos.UseSimulated, "classifies the DSCPs into the traffic class, and colours them: drop precedence 1 yellow, 2 red (0 green, as without it). A coloured packet meets its tx-queue's random-detect drop drop-precedence thresholds of its colour, not green's; lint errs where a lossless DSCP meets early drop (QOS015)", ""},
 	{"global", "qos map cos <c...> to traffic-class <tc>", qos.UseSimulated, "classifies 802.1p priorities (and a port's default CoS for untagged packets) on ports that trust CoS or nothing", ""},
 	{"global", "qos map traffic-class <tc...> to tx-queue <q>", qos.UseSimulated, "the egress queue of each traffic class; a class the map leaves out keeps its own number (Arista confirms traffic class 7 to tx-queue 7 on Sand platforms, Jericho and Arad, where tx-queue 7 is reserved for control-plane traffic and not configurable before EOS 4.33.0F; labctl cannot tell the platform, so lint notes a map to or from tx-queue 7, QOS000)", ""},
 	{"global", "priority-flow-control all off", qos.UseSimulated, "turns PFC off on every port", ""},
@@ -106,6 +107,7 @@ var statements = []statement{
 	{"tx-queue", "default random-detect ecn", qos.UseSimulated, "no ECN marking on the queue (EOS's default)", ""},
 	{"tx-queue", "random-detect drop minimum-threshold <n> <unit> maximum-threshold <n> <unit> drop-probability <p>", qos.UseSimulated, "WRED early drop on the queue", ""},
 	{"tx-queue", "random-detect drop minimum-threshold <n> <unit> maximum-threshold <n> <unit> drop-probability <p> weight <w>", qos.UseIgnored, wredWeightWhy, wredWeightRisk},
+	{"tx-queue", "random-detect drop drop-precedence <dp> minimum-threshold <n> <unit> maximum-threshold <n> <unit> drop-probability <p>", qos.UseSimulated, "WRED early drop of the packets of one drop precedence (colour) only: 0 green, every packet nothing colours; 1 yellow and 2 red, the DSCPs qos map dscp ... drop-precedence colours (drop precedence n as the n-th of green, yellow, red is labctl's reading of Arista's TOI 'Drop Threshold per Color per TxQueue')", ""},
 	{"tx-queue", "no random-detect drop", qos.UseSimulated, "no WRED early drop on the queue", ""},
 	{"tx-queue", "default random-detect drop", qos.UseSimulated, "no WRED early drop on the queue (EOS's default)", ""},
 	{"tx-queue", "random-detect ecn count", qos.UseIgnored, "counts marked packets: labctl reads counters with show commands", ""},

@@ -330,6 +330,9 @@ func admission(dc *qos.DeviceConfig, b *qos.BufferProfile) engine.Admission {
 func portQoS(dc *qos.DeviceConfig, pc *qos.PortConfig) (map[int]engine.PortQoS, engine.PortMaps) {
 	// Sized up front: every port of the fabric gets these maps.
 	out := make(map[int]engine.PortQoS, qos.NumTC)
+	// Only a switch whose ports colour packets runs yellow and red WRED:
+	// elsewhere every packet is green.
+	coloured := slices.ContainsFunc(dc.Ports, func(p qos.PortConfig) bool { return len(p.DSCPToDropPrecedence) > 0 })
 	for i := range qos.NumTC {
 		var pq engine.PortQoS
 		if q := pc.Queue(i); q != nil {
@@ -345,6 +348,17 @@ func portQoS(dc *qos.DeviceConfig, pc *qos.PortConfig) (map[int]engine.PortQoS, 
 			if e := q.Drop; e != nil && e.Unit == "" && e.MaxBytes > 0 {
 				pq.WREDDrop = true
 				pq.DropMinBytes, pq.DropMaxBytes, pq.DropPmax = e.MinBytes, e.MaxBytes, e.Pmax
+			}
+			// Yellow's and red's early drops, which only packets the
+			// ingress port colours meet (PortConfig.DSCPToDropPrecedence);
+			// a colour that marks does so by the queue's ECN, which the
+			// simulator applies to every colour.
+			if w := q.WRED; w != nil && coloured {
+				for i, c := range []*qos.WREDColour{w.Yellow, w.Red} {
+					if c != nil && !c.Mark && c.Unit == "" && c.MaxBytes > 0 {
+						pq.ColourDrop[i] = &engine.WREDCurve{MinBytes: c.MinBytes, MaxBytes: c.MaxBytes, Pmax: c.Pmax}
+					}
+				}
 			}
 			pq.Egress = admission(dc, q.Buffer)
 			if sh, ok := engineShaper(pc, q.Shaper); ok {
@@ -365,7 +379,7 @@ func portQoS(dc *qos.DeviceConfig, pc *qos.PortConfig) (map[int]engine.PortQoS, 
 		}
 		out[i] = pq
 	}
-	m := engine.PortMaps{DSCPToPriority: make(map[int]int, 64), PriorityToPG: pc.TCToPG, PriorityToQueue: pc.TCToQueue, PauseToQueue: pc.PFCToQueue, PauseFromPG: pc.PFCToPG, RemarkDSCP: pc.TCToDSCP}
+	m := engine.PortMaps{DSCPToPriority: make(map[int]int, 64), PriorityToPG: pc.TCToPG, PriorityToQueue: pc.TCToQueue, PauseToQueue: pc.PFCToQueue, PauseFromPG: pc.PFCToPG, RemarkDSCP: pc.TCToDSCP, DSCPToColour: pc.DSCPToDropPrecedence}
 	for d := range 64 {
 		m.DSCPToPriority[d] = pc.TCOf(d)
 	}
