@@ -128,6 +128,9 @@ type cfgParser struct {
 	// policyResolved are the policy-maps resolved so far (policyClasses),
 	// after every file is read.
 	policyResolved map[string]cfgPolicyResolution
+	// expanded are the lines read with keyword prefixes expanded
+	// (expand), noted once each.
+	expanded map[cfgPos]bool
 }
 
 // Parse reads one device's EOS configuration (a running-config, or parts
@@ -484,6 +487,7 @@ func (p *cfgParser) inQueue(blockMode string, f []string, deeper, flat bool) boo
 
 // global reads top-level QoS lines.
 func (p *cfgParser) global(f []string, where cfgPos) error {
+	f = p.expand("global", f, where)
 	line := strings.Join(f, " ")
 	mapTo := func(from string, maxKey int, target string, dst map[int]int) error {
 		to := slices.Index(f, "to")
@@ -600,6 +604,7 @@ func (p *cfgParser) global(f []string, where cfgPos) error {
 
 // blockLine reads a line of an interface or qos profile block.
 func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos) error {
+	f = p.expand(mode, f, where)
 	line := strings.Join(f, " ")
 	on, off := true, false
 	switch {
@@ -757,6 +762,7 @@ func cfgStatement(f []string) string {
 
 // queueLine reads a line under tx-queue N.
 func (p *cfgParser) queueLine(q *cfgQueue, f []string, where cfgPos) error {
+	f = p.expand("tx-queue", f, where)
 	line := strings.Join(f, " ")
 	t, fa := true, false
 	q.touched = true

@@ -1,6 +1,7 @@
 package eos
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -168,6 +169,36 @@ func TestWREDWeightNotSimulated(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no warning that the weight is not simulated: %+v", dc.Unsimulated)
+	}
+}
+
+// A keyword written as an unambiguous prefix is read as the keyword, with
+// a note; an ambiguous one is left unread.
+func TestAbbreviatedKeywords(t *testing.T) {
+	dc, p := resetPort(t, inProfile("   priority-flow-control priority 3 no-drop", "   priority-flow-control prio 3 drop\n"), "")
+	if len(p.PFCPriorities) != 0 {
+		t.Errorf("priority-flow-control prio 3 drop: PFC %v, want none", p.PFCPriorities)
+	}
+	if !slices.ContainsFunc(dc.Notes, func(n string) bool {
+		return strings.Contains(n, `read as "priority-flow-control priority 3 drop"`)
+	}) {
+		t.Errorf("no note saying how the line was read: %q", dc.Notes)
+	}
+	_, p = resetPort(t, inProfile("      random-detect ecn minimum-threshold 800 kbytes maximum-threshold 3200 kbytes max-mark-probability 20", "      random-det ecn min 80 kbytes max 320 kbytes max-mark-probability 50\n"), "")
+	if e := p.Queue(3).ECN; e == nil || e.MinBytes != 80*1024 || e.Pmax != 0.5 {
+		t.Errorf("abbreviated random-detect ecn line: queue 3 ECN %+v", e)
+	}
+	// p starts priority and pause: ambiguous, not read.
+	if got := cfgExpand("interface", strings.Fields("priority-flow-control p 3 drop")); got != nil {
+		t.Errorf("priority-flow-control p 3 drop expanded to %q, want left unread", got)
+	}
+	// priority is a whole keyword (of tx-queue): no priority, from a
+	// sub-mode labctl does not read, is not no priority-flow-control.
+	if got := cfgExpand("interface", strings.Fields("no priority")); got != nil {
+		t.Errorf("no priority expanded to %q", got)
+	}
+	if got := cfgExpand("global", strings.Fields("no priority-flow-control all of")); strings.Join(got, " ") != "no priority-flow-control all off" {
+		t.Errorf("global expansion = %q", got)
 	}
 }
 
