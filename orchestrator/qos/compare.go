@@ -20,7 +20,7 @@ import (
 // It builds only those fields, with the values flattenPort gives them (the
 // same helpers), rather than flattening the whole port and filtering: lint
 // computes it for every port of a lab twice over.
-func roceFields(p *PortConfig, roce, cnp int, platform bool) map[string]string {
+func roceFields(p *PortConfig, roce, cnp int, platform, coloursByDSCP bool) map[string]string {
 	out := make(map[string]string, 32)
 	keep := func(k, v string) {
 		// A profile's name says nothing of what it does.
@@ -76,6 +76,16 @@ func roceFields(p *PortConfig, roce, cnp int, platform bool) map[string]string {
 		for i := range p.Queues {
 			if q := &p.Queues[i]; q.Queue == c.Queue {
 				queueFields(q, !platform, keep)
+				if coloursByDSCP {
+					// A colour neither RoCE's nor the CNPs' DSCP has
+					// is no concern of theirs.
+					n := namesOf(q.Queue)
+					for i, k := range []string{n.wredYellow, n.wredRed} {
+						if dp := i + 1; p.DSCPToDropPrecedence[roce] != dp && p.DSCPToDropPrecedence[cnp] != dp {
+							delete(out, k)
+						}
+					}
+				}
 				if !p.Holds(q.Shaper) {
 					delete(out, namesOf(q.Queue).shaper)
 				}
@@ -133,7 +143,7 @@ func (l *linter) intentDrift() {
 			exp, ok := intended[key]
 			if !ok {
 				pc := in.portConfig(*dp)
-				exp = roceFields(&pc, in.RoCEDSCP, in.CNPDSCP, d.PlatformBuffer)
+				exp = roceFields(&pc, in.RoCEDSCP, in.CNPDSCP, d.PlatformBuffer, d.ColoursByDSCP)
 				intended[key] = exp
 			}
 			got := l.roceFieldsOf(i, j)
@@ -208,7 +218,7 @@ func (l *linter) roceFieldsOf(i, j int) map[string]string {
 	if l.roceFields[i][j] == nil {
 		d := &l.cfgs[i]
 		roce, cnp := l.roceDSCPs()
-		l.roceFields[i][j] = roceFields(&d.Ports[j], roce, cnp, d.PlatformBuffer)
+		l.roceFields[i][j] = roceFields(&d.Ports[j], roce, cnp, d.PlatformBuffer, d.ColoursByDSCP)
 	}
 	return l.roceFields[i][j]
 }

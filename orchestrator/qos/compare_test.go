@@ -96,7 +96,7 @@ func TestRoCEFieldsMatchFlatten(t *testing.T) {
 		p := &ports[i]
 		for _, platform := range []bool{false, true} {
 			for _, dscp := range [][2]int{{in.RoCEDSCP, in.CNPDSCP}, {0, 63}, {26, 26}} {
-				got := roceFields(p, dscp[0], dscp[1], platform)
+				got := roceFields(p, dscp[0], dscp[1], platform, false)
 				want := roceFieldsByFilter(p, dscp[0], dscp[1], platform)
 				if !maps.Equal(got, want) {
 					t.Errorf("port %s platform=%v dscp=%v:\n got  %v\n want %v", p.Name, platform, dscp, got, want)

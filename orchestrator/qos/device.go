@@ -82,6 +82,11 @@ type DeviceConfig struct {
 	// config's but the assumed platform's (EOS), so a lab's
 	// qos.buffer_pool_bytes resizes it.
 	PlatformBuffer bool `json:"platform_buffer,omitempty"`
+	// ColoursByDSCP says the switch colours packets by its DSCP map alone
+	// (PortConfig.DSCPToDropPrecedence; EOS, policers aside, which lint
+	// names): a queue's yellow and red WRED concern RoCE only where its
+	// DSCPs are coloured so.
+	ColoursByDSCP bool `json:"colours_by_dscp,omitempty"`
 	// WatchdogPollMs is the PFC watchdog poll interval (0: no watchdog on
 	// any port).
 	WatchdogPollMs int `json:"watchdog_poll_ms,omitempty"`

@@ -81,7 +81,7 @@ func onOff(b bool) string {
 // cfgComparable clears what EOS CLI does not carry: buffers (PGs, pool,
 // TC->PG), speeds, cables, MTU and peers.
 func cfgComparable(d qos.DeviceConfig) qos.DeviceConfig {
-	d.NOS, d.PeersKnown, d.Pools, d.PlatformBuffer, d.Notes = "", false, nil, false, nil
+	d.NOS, d.PeersKnown, d.Pools, d.PlatformBuffer, d.ColoursByDSCP, d.Notes = "", false, nil, false, false, nil
 	d.Defaults, d.Fields, d.Unresolved, d.DefaultPort = nil, nil, nil, nil
 	for i := range d.Ports {
 		p := &d.Ports[i]

@@ -1079,7 +1079,9 @@ func cfgDefaultCoSTC(cos int) int {
 func cfgDefaultTC(dscp int) int { return cfgDefaultCoSTC(dscp >> 3) }
 
 func (p *cfgParser) result(device string) qos.DeviceConfig {
-	dc := qos.DeviceConfig{Device: device, NOS: Name, WatchdogPollMs: p.wdPoll}
+	// EOS colours packets by qos map dscp ... drop-precedence (and by
+	// policers, which lint warns of where they meet RoCE).
+	dc := qos.DeviceConfig{Device: device, NOS: Name, WatchdogPollMs: p.wdPoll, ColoursByDSCP: true}
 	defaults := map[[2]string]*qos.Default{}
 	def := func(field, value, source, port string, risky bool) {
 		k := [2]string{field, value}
