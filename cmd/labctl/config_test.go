@@ -172,14 +172,16 @@ func TestConfigRealFiles(t *testing.T) {
 	// which is consistent (a warning that the ports differ, QOS012), and
 	// relies on the watchdog pfcwd start_default writes (QOS017); EOS's
 	// AVD sample marks ECN in a step, Kmin = Kmax, which switches take (a
-	// warning); never 2, bad input.
+	// warning), and its interface Ethernet7 takes service-profile QoS,
+	// which neither file defines: EOS gives the port no profile's
+	// settings, an error (QOS013, exit 1); never 2, bad input.
 	for _, c := range []struct {
 		sub  string
 		exit int
 		want []string
 	}{
 		{"sonic", 0, []string{"QOS012", "PFC_WD (pfcwd_sw_enable without an entry) is not set, so the switch uses its default: detection 200 ms, restoration 200 ms, action drop"}},
-		{"eos", 0, []string{"ECN Kmin and Kmax are both 327680 bytes: the queue marks every packet above it"}},
+		{"eos", 1, []string{"ECN Kmin and Kmax are both 327680 bytes: the queue marks every packet above it", "interface Ethernet7 service-profile names qos profile QoS, which the config does not define"}},
 	} {
 		code, out, stderr := runCLI(t, "config", "lint", filepath.Join(dir, c.sub))
 		if code != c.exit || !strings.Contains(out, "devices:") || !strings.Contains(out, c.want[0]) || !strings.Contains(out, c.want[len(c.want)-1]) {

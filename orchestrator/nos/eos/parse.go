@@ -1159,7 +1159,7 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 				// was given, or no qos profile deleted it): lint reports
 				// the reference (QOS013).
 				dc.Unresolved = append(dc.Unresolved, qos.Unresolved{Where: "interface " + name, Field: "service-profile", Ref: ib.profile, Table: "qos profile",
-					Effect: "the interface takes no qos profile's settings, only its own lines and EOS's defaults (PFC off, no ECN)", Ports: []string{name}})
+					Effect: "the interface takes no qos profile's settings, only its own lines and EOS's defaults (PFC off, no ECN); if another file of the switch's config defines the profile, lint it with this one", Ports: []string{name}})
 			} else {
 				cfgOverlay(eff, pb)
 			}
