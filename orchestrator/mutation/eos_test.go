@@ -523,7 +523,7 @@ func eosMutations() []mutation {
 			edit: text(drop(`^      priority strict$`))},
 		{field: "tx-queue priority strict", name: "said twice",
 			edit: text(after(`^      priority strict$`, "      priority strict"))},
-		{field: "tx-queue default priority", name: "every round-robin queue back to strict priority", harmful: true, rule: "QOS018", why: "no other traffic class competes with RoCE in the suite's traffic",
+		{field: "tx-queue default priority", name: "every round-robin queue back to strict priority", harmful: true, rule: "QOS018", dataPlane: true,
 			edit: text(after(`^      no priority$`, "      default priority"))},
 		{field: "tx-queue default priority", name: "on the CNPs' strict queue",
 			edit: text(after(`^      priority strict$`, "      default priority"))},
