@@ -1025,8 +1025,12 @@ func (l *linter) portSpeed(d *DeviceConfig, p *PortConfig) {
 	if !p.Fabric || p.LinkSpeedGbps <= 0 || p.SpeedGbps <= 0 || p.SpeedGbps == p.LinkSpeedGbps {
 		return
 	}
-	l.addAt(RuleLinkLosslessMatch, SevError, d.Device, p.Name, "PORT|"+p.Name+" speed",
-		fmt.Sprintf("set the port's speed to its link's, %d Gb/s (SONiC: PORT speed %d)", p.LinkSpeedGbps, p.LinkSpeedGbps*1000),
+	where := "PORT|" + p.Name + " speed"
+	if o := p.Origins["speed"]; o != "" {
+		where = o
+	}
+	l.addAt(RuleLinkLosslessMatch, SevError, d.Device, p.Name, where,
+		fmt.Sprintf("set the port's speed to its link's, %d Gb/s (SONiC: PORT speed %d; EOS: speed forced %dgfull, or no speed)", p.LinkSpeedGbps, p.LinkSpeedGbps*1000, p.LinkSpeedGbps),
 		"the port is set to %d Gb/s but its link runs at %d Gb/s: the link does not come up with its peer (or runs at the slower speed), and the switch sizes the port's lossless headroom for %d Gb/s; the simulator runs the link at %d Gb/s",
 		p.SpeedGbps, p.LinkSpeedGbps, p.SpeedGbps, p.LinkSpeedGbps)
 }
@@ -1370,7 +1374,7 @@ func (l *linter) portDown(d *DeviceConfig, p *PortConfig) {
 		return
 	}
 	l.add(RulePortDown, SevError, d.Device, p.Name,
-		"set the port administratively up (SONiC: admin_status \"up\" in its PORT entry)",
+		"set the port administratively up (SONiC: admin_status \"up\" in its PORT entry; EOS: no shutdown)",
 		"the port, wired to %s, is administratively down (%s): its link carries nothing, and traffic that needs it is lost or takes other paths", p.Peer, p.AdminDown)
 }
 

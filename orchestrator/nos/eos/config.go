@@ -303,16 +303,27 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 		}
 		b.WriteString("!\n")
 	}
-	mtu := map[string]int{}
-	for _, p := range dc.Ports {
-		mtu[p.Name] = p.MTU
+	byName := map[string]*qos.PortConfig{}
+	for i := range dc.Ports {
+		byName[dc.Ports[i].Name] = &dc.Ports[i]
 	}
 	for _, g := range groups {
 		for _, name := range g.ports {
 			fmt.Fprintf(&b, "interface %s\n", name)
-			// The MTU the config sets (lint sizes headroom by it).
-			if m := mtu[name]; m > 0 {
-				fmt.Fprintf(&b, "   mtu %d\n", m)
+			p := byName[name]
+			// What the config sets of the port itself: its MTU (lint
+			// sizes headroom by it), a speed read from a config (lint
+			// holds it to its link's; a lab's own ports keep the
+			// platform's speed, which cEOS's virtual ports have no say
+			// in) and whether it is shut down.
+			if p.MTU > 0 {
+				fmt.Fprintf(&b, "   mtu %d\n", p.MTU)
+			}
+			if p.SpeedGbps > 0 && p.Origins["speed"] != "" {
+				fmt.Fprintf(&b, "   speed forced %dgfull\n", p.SpeedGbps)
+			}
+			if p.AdminDown != "" {
+				b.WriteString("   shutdown\n")
 			}
 			fmt.Fprintf(&b, "   service-profile %s\n!\n", g.name)
 		}
@@ -404,6 +415,9 @@ func cfgColourDrops(w *qos.WREDProfile) [cfgDropPrecedences]*qos.WREDColour {
 // cfgSignature is a port's QoS without its name and topology.
 func cfgSignature(p qos.PortConfig) string {
 	p.Name, p.Peer, p.MTU, p.CableM, p.Fabric, p.PGs = "", "", 0, 0, false, nil
+	// Whether it is shut down is the interface's own line; its speed
+	// stays, as the profiles are named by it (labctl-100g).
+	p.AdminDown = ""
 	p.DSCPToTC, p.CoSToTC, p.TCToQueue, p.TCToPG, p.PFCToQueue, p.Origins = nil, nil, nil, nil, nil, nil
 	p.Queues = slices.Clone(p.Queues) // the caller's queues stay as they are
 	for i := range p.Queues {

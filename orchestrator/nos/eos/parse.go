@@ -33,6 +33,13 @@ type cfgBlock struct {
 	wdTimeout  int // ms, 0 unset
 	wdRecovery int // ms, 0 unset
 	mtu        int
+	// shutdown is the interface's shutdown (true) or no shutdown
+	// (false); nil: not said, EOS's default for an Ethernet port, up.
+	shutdown *bool
+	// speed is the interface's speed statement, its Gb/s (0: not said,
+	// or auto-negotiated) and the line, for lint to point at.
+	speedGbps int
+	speedLine string
 	// channel is the port-channel the interface is a member of
 	// (channel-group N): "Port-Channel<N>".
 	channel string
@@ -722,6 +729,18 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 			return fmt.Errorf("%s: %q: %w", where, line, err)
 		}
 		b.qosLine = true
+	case mode == "interface" && line == "shutdown":
+		b.shutdown = &on
+	case mode == "interface" && (line == "no shutdown" || line == "default shutdown"):
+		// An Ethernet interface's default is up.
+		b.shutdown = &off
+	case mode == "interface" && len(f) >= 2 && f[0] == "speed",
+		mode == "interface" && (line == "no speed" || line == "default speed"):
+		gbps, ok := cfgSpeedGbps(f)
+		if !ok {
+			return p.note(mode, f, where)
+		}
+		b.speedGbps, b.speedLine = gbps, line
 	case len(f) == 2 && f[0] == "mtu" && mode == "interface":
 		if n, err := strconv.Atoi(f[1]); err == nil {
 			b.mtu = n
@@ -743,6 +762,13 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 		// A no or default form labctl does not read: named, not passed
 		// over in silence.
 		return p.note(mode, f, where)
+	}
+	// Other commands of an interface (description, ip address) pass
+	// unread, but a first word one edit from a keyword labctl reads
+	// (priority-flow-contrl, shutdwn) is that keyword misspelt, a line
+	// EOS rejects with % Invalid input: named, not passed over.
+	if word, meant := misspelt(mode, f[:1]); meant != "" {
+		return fmt.Errorf("%s: %q: %q is no EOS keyword here (fix: did you mean %q? EOS rejects the line with %% Invalid input)", where, line, word, meant)
 	}
 	return nil
 }
@@ -1170,13 +1196,19 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 		if !eff.qosLine && eff.wd == nil && !strings.HasPrefix(name, "Ethernet") {
 			continue
 		}
-		pc := qos.PortConfig{Name: name, Fabric: true, PFCPriorities: []int{}, MTU: ib.mtu,
+		pc := qos.PortConfig{Name: name, Fabric: true, PFCPriorities: []int{}, MTU: ib.mtu, SpeedGbps: ib.speedGbps,
 			DSCPToTC: maps.Clone(dscp), CoSToTC: maps.Clone(cos), TCToQueue: maps.Clone(tcQueue),
 			// EOS pauses and buffers a PFC priority as its own traffic
 			// class: the platform's PG and paused queue of priority n are
 			// those of TC n.
 			TCToPG: qos.IdentityMap(), PFCToQueue: maps.Clone(tcQueue),
 			Origins: map[string]string{"dscp_to_tc": "qos map dscp", "tc_to_queue": "qos map traffic-class to tx-queue", "tc_to_pg": "platform: PG n is priority n", "pfc_to_queue": "platform: priority n pauses TC n's queue"}}
+		if ib.shutdown != nil && *ib.shutdown {
+			pc.AdminDown = "interface " + name + ": shutdown"
+		}
+		if ib.speedGbps > 0 {
+			pc.Origins["speed"] = "interface " + name + " " + ib.speedLine
+		}
 		switch {
 		case eff.trust != nil:
 			pc.Trust = *eff.trust
@@ -1491,4 +1523,43 @@ func cfgOverlay(dst, src *cfgBlock) {
 		}
 		d.shape = q.shape.over(d.shape)
 	}
+}
+
+// cfgSpeedGbps reads an interface's speed statement: speed [forced]
+// <N>g[full|half|-<lanes>] in Gb/s, <N>full or <N>half in Mb/s (10000full),
+// and auto, no speed or default speed as negotiated, 0. ok is false for a
+// form labctl does not know.
+func cfgSpeedGbps(f []string) (gbps int, ok bool) {
+	if f[0] == "no" || f[0] == "default" {
+		return 0, true
+	}
+	v := f[1:]
+	if len(v) > 0 && v[0] == "forced" {
+		v = v[1:]
+	}
+	if len(v) == 0 {
+		return 0, false
+	}
+	if v[0] == "auto" {
+		return 0, true
+	}
+	if len(v) != 1 {
+		return 0, false
+	}
+	digits := strings.TrimLeft(v[0], "0123456789")
+	n, err := strconv.Atoi(strings.TrimSuffix(v[0], digits))
+	if err != nil || n <= 0 {
+		return 0, false
+	}
+	switch {
+	case digits == "g" || digits == "gfull" || digits == "ghalf":
+		return n, true
+	case strings.HasPrefix(digits, "g-"):
+		if _, err := strconv.Atoi(digits[2:]); err == nil {
+			return n, true
+		}
+	case (digits == "full" || digits == "half") && n%1000 == 0:
+		return n / 1000, true
+	}
+	return 0, false
 }
