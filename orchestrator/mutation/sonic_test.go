@@ -292,7 +292,10 @@ func sonicMutations() []mutation {
 		// orchagent applies none of an entry that names an undefined map.
 		{field: "PORT_QOS_MAP tc_to_dscp_map", name: "a map the config does not define", harmful: true, rule: "QOS013", dataPlane: true,
 			edit: edit(func(d doc) { d.pointPorts("tc_to_dscp_map", "AZURE") })},
-		{field: "PORT_QOS_MAP tc_to_dscp_map", name: "empty",
+		// An empty reference is no reference left out: orchagent's
+		// resolveFieldRefValue reads it as empty, and
+		// handlePortQosMapTable waits for it, applying none of the entry.
+		{field: "PORT_QOS_MAP tc_to_dscp_map", name: "empty, which orchagent never resolves", harmful: true, rule: "QOS013", dataPlane: true,
 			edit: edit(func(d doc) { d.pointPorts("tc_to_dscp_map", "") })},
 		{field: "PORT_QOS_MAP tc_to_dot1p_map", name: "802.1p remarking of untagged links",
 			edit: edit(func(d doc) {
@@ -343,7 +346,10 @@ func sonicMutations() []mutation {
 		// maps, PFC and watchdog priorities.
 		{field: "PORT_QOS_MAP scheduler", name: "a scheduler the config does not define", harmful: true, rule: "QOS013", dataPlane: true,
 			edit: edit(func(d doc) { d.pointPorts("scheduler", "no_such_shaper") })},
-		{field: "PORT_QOS_MAP scheduler", name: "empty",
+		// An empty reference is no reference left out: orchagent's
+		// resolveFieldRefValue reads it as empty, and
+		// handlePortQosMapTable waits for it, applying none of the entry.
+		{field: "PORT_QOS_MAP scheduler", name: "empty, which orchagent never resolves", harmful: true, rule: "QOS013", dataPlane: true,
 			edit: edit(func(d doc) { d.pointPorts("scheduler", "") })},
 
 		// Queues and schedulers.

@@ -65,8 +65,8 @@ func fieldNames(dc qos.DeviceConfig) string {
 func TestMisspeltFirstWord(t *testing.T) {
 	for line, meant := range map[string]string{
 		"   priority-flow-contrl priority 3 drop": "priority-flow-control",
-		"   shutdwn":                             "shutdown",
-		"   servce-profile P":                    "service-profile",
+		"   shutdwn":          "shutdown",
+		"   servce-profile P": "service-profile",
 	} {
 		_, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte("interface Ethernet1\n" + line + "\n!\n")})
 		if err == nil || !strings.Contains(err.Error(), `did you mean "`+meant+`"`) {

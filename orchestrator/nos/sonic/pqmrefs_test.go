@@ -55,3 +55,32 @@ func mustDoc(t *testing.T, in string) Doc {
 	}
 	return d
 }
+
+// A reference given as "" is not one left out: orch.cpp's
+// resolveFieldRefValue reads it as empty, which handlePortQosMapTable
+// waits on like an undefined name, so none of the entry applies; left
+// out, the rest of the entry applies.
+func TestPortQoSMapEmptyReference(t *testing.T) {
+	for _, field := range []string{"tc_to_dscp_map", "scheduler", "tc_to_queue_map", "dot1p_to_tc_map"} {
+		for _, blank := range []bool{true, false} {
+			extra := ""
+			if blank {
+				extra = fmt.Sprintf(`, %q: ""`, field)
+			}
+			in := fmt.Sprintf(`{"DSCP_TO_TC_MAP": {"AZURE": {"26": "3"}},
+				"PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "AZURE", "pfc_enable": "3"%s}}}`, extra)
+			dc, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(in)})
+			if err != nil {
+				t.Fatalf("%s (blank %v): %v", field, blank, err)
+			}
+			p := dc.Port("Ethernet0")
+			applied := len(p.PFCPriorities) == 1 && p.DSCPToTC[26] == 3
+			if applied == blank {
+				t.Errorf("%s (blank %v): entry applied %v", field, blank, applied)
+			}
+			if got := len(dc.Unresolved) == 1 && dc.Unresolved[0].Field == field && dc.Unresolved[0].Fix != ""; got != blank {
+				t.Errorf("%s (blank %v): unresolved %+v", field, blank, dc.Unresolved)
+			}
+		}
+	}
+}

@@ -398,6 +398,17 @@ func (r *resolver) pqmEntryApplied(key string, e *PortQoSMapEntry, port string) 
 				"orchagent applies none of the entry (it waits for the name to be defined): the port keeps the default maps (every DSCP to TC0), no PFC and no watchdog priorities", port)
 			applied = false
 		}
+		// A reference given as "" is not one left out: orch.cpp's
+		// resolveFieldRefValue reads it as empty, and
+		// handlePortQosMapTable waits (task_need_retry) for anything
+		// but success, so the whole entry is never applied.
+		if e.Blank[ref.field] {
+			r.note("PORT_QOS_MAP|"+key, ref.field, `""`, ref.table,
+				"orchagent applies none of the entry (it waits for the empty name to resolve): the port keeps the default maps (every DSCP to TC0), no PFC and no watchdog priorities",
+				"the field is empty, which orchagent's resolveFieldRefValue reads as no reference and handlePortQosMapTable as one not yet resolved",
+				fmt.Sprintf("remove %s from the entry (leaving it out is no %s), or name a %s entry", ref.field, ref.table, ref.table), port)
+			applied = false
+		}
 	}
 	// qosorch creates no SCHEDULER of an entry it refuses, so a name of
 	// one stays undefined to it.

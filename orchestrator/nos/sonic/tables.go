@@ -109,6 +109,9 @@ type PortQoSMapEntry struct {
 	PFCAsym       string  `cfg:"pfc_asym" use:"ignored" why:"orchagent reads pfc_asym from the PORT table (portsorch), not from PORT_QOS_MAP, whose handler passes over fields it does not know: here it changes nothing"`
 	Scheduler     string  `cfg:"scheduler" use:"simulated" why:"names the port's own SCHEDULER entry (SAI_PORT_ATTR_QOS_SCHEDULER_PROFILE_ID): its pir (bytes per second, meter_type bytes, or packets per second, meter_type packets) and pbs shape the whole port, all its queues together; 0 or none leaves it unshaped, and the other fields of the entry do nothing there (global: no port)"`
 
+	// Blank are the fields the entry gives as "" (decodeEntry): for a
+	// reference, not the same as leaving it out (pqmEntryApplied).
+	Blank map[string]bool   `cfg:"-blank"`
 	Extra map[string]string `cfg:"-"`
 }
 
@@ -327,8 +330,8 @@ func Fields() []qos.FieldUse {
 		for j := range elem.NumField() {
 			f := elem.Field(j)
 			name := f.Tag.Get("cfg")
-			if name == "-" {
-				continue
+			if strings.HasPrefix(name, "-") {
+				continue // Extra, Blank: not fields of the table
 			}
 			out = append(out, qos.FieldUse{NOS: Name, Table: table, Field: name, Use: qos.Use(f.Tag.Get("use")), Why: f.Tag.Get("why"), Risk: f.Tag.Get("risk")})
 		}
@@ -428,14 +431,21 @@ func decodeDB(doc Doc) (*ConfigDB, error) {
 type entryFields struct {
 	byName map[string]int
 	extra  int
+	// blank is the index of the entry's Blank field (cfg:"-blank"),
+	// which notes the string fields given as "", or -1.
+	blank int
 }
 
 func entryIndex(et reflect.Type) entryFields {
-	ef := entryFields{byName: make(map[string]int, et.NumField()), extra: -1}
+	ef := entryFields{byName: make(map[string]int, et.NumField()), extra: -1, blank: -1}
 	for j := range et.NumField() {
 		name := et.Field(j).Tag.Get("cfg")
 		if name == "-" {
 			ef.extra = j
+			continue
+		}
+		if name == "-blank" {
+			ef.blank = j
 			continue
 		}
 		ef.byName[name] = j
@@ -493,6 +503,12 @@ func decodeEntry(table, key string, fields map[string]string, ev reflect.Value, 
 		switch fv.Type() {
 		case typString:
 			fv.SetString(val)
+			if val == "" && ef.blank >= 0 {
+				if ev.Field(ef.blank).IsNil() {
+					ev.Field(ef.blank).Set(reflect.ValueOf(map[string]bool{}))
+				}
+				ev.Field(ef.blank).SetMapIndex(reflect.ValueOf(f), reflect.ValueOf(true))
+			}
 		case typStrPtr:
 			// Where "" and absent differ (pfcwd_sw_enable "" watches no
 			// priority; absent, the PFC ones).

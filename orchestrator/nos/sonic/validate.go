@@ -52,6 +52,10 @@ func ValidateDoc(doc Doc) []error {
 		if !ok {
 			return
 		}
+		if v == "" && table == "PORT_QOS_MAP" {
+			bad(table, key, field, "is empty, which orchagent waits on as a name not yet defined, applying none of the entry (fix: remove the field, or name a %s entry)", target)
+			return
+		}
 		if why, fix := bracketRefused(v, target); why != "" {
 			bad(table, key, field, "%q is %s (fix: %s)", v, why, fix)
 			return
