@@ -226,7 +226,6 @@ const (
 // the 64gpu lab's rendered EOS configs.
 func eosMutations() []mutation {
 	notSim := "the simulator does not run it; lint warns"
-	cnpAlone := "the suite's CNPs share their egress ports with ACKs only, so their scheduling does not delay them"
 	return []mutation{
 		{field: "global qos map dscp <d...> to traffic-class <tc>", name: "RoCE DSCP 26 to lossy TC1", harmful: true, rule: "QOS003", dataPlane: true,
 			edit: text(replace(`^qos map dscp 26 to traffic-class 3$`, "qos map dscp 26 to traffic-class 1"))},
@@ -534,7 +533,7 @@ func eosMutations() []mutation {
 			edit: text(after(`^   priority-flow-control on$`, "   default tx-queue 3"))},
 		{field: "tx-queue tx-queue <q>", name: "an empty block for queue 1",
 			edit: text(after(profile, "   tx-queue 1"))},
-		{field: "tx-queue priority strict", name: "kept on the CNPs' queue below a round-robin tx-queue 7", harmful: true, rule: "QOS021", why: cnpAlone,
+		{field: "tx-queue priority strict", name: "kept on the CNPs' queue below a round-robin tx-queue 7", harmful: true, rule: "QOS021", dataPlane: true,
 			edit: text(roundRobin(7, 10))},
 		{field: "tx-queue priority strict", name: "removed (EOS's default is strict priority)",
 			edit: text(drop(`^      priority strict$`))},
@@ -544,9 +543,9 @@ func eosMutations() []mutation {
 			edit: text(after(`^      no priority$`, "      default priority"))},
 		{field: "tx-queue default priority", name: "on the CNPs' strict queue",
 			edit: text(after(`^      priority strict$`, "      default priority"))},
-		{field: "tx-queue no priority", name: "CNP queue made weighted", harmful: true, rule: "QOS007", why: cnpAlone,
+		{field: "tx-queue no priority", name: "CNP queue made weighted", harmful: true, rule: "QOS007", dataPlane: true,
 			edit: text(replace(`^      priority strict$`, "      no priority"))},
-		{field: "tx-queue no priority", name: "tx-queue 7 round robin above the CNPs' strict queue", harmful: true, rule: "QOS007", why: cnpAlone,
+		{field: "tx-queue no priority", name: "tx-queue 7 round robin above the CNPs' strict queue", harmful: true, rule: "QOS007", dataPlane: true,
 			edit: text(roundRobin(7, 10))},
 		{field: "tx-queue no priority", name: "said twice",
 			edit: text(after(`^      no priority$`, "      no priority"))},

@@ -23,13 +23,15 @@ import (
 // suiteScenario is the traffic every mutation runs: the catalog's
 // mixed-classes (the ecn-pfc exercise, an 8:1 RoCE incast across the
 // spine plus a victim, ECN and PFC each on and off, beside a 2:1
-// best-effort incast on DSCP 0 onto the same receiver) shortened to 5 ms,
-// enough for PFC to pause, ECN to mark and the lossy variant to drop. The
-// best-effort flows compete with RoCE for the receiver's port, so a
-// change to the scheduling or the queue maps that hands RoCE's share to
-// other traffic (RoCE's weight cut to 1, a strict best-effort queue)
-// moves the figures; with RoCE alone it moved nothing and only lint could
-// catch it.
+// best-effort incast on DSCP 0 onto the same receiver and best-effort
+// pairs from the receiver's server back across the spine) shortened to
+// 5 ms, enough for PFC to pause, ECN to mark and the lossy variant to
+// drop. The best-effort incast competes with RoCE for the receiver's
+// port, so a change to the scheduling or the queue maps that hands
+// RoCE's share to other traffic (RoCE's weight cut to 1, a strict
+// best-effort queue) moves the figures; the pairs share the CNPs' way
+// back, so a CNP class or queue that loses its strict priority does too.
+// With RoCE alone neither moved anything, and only lint caught them.
 const suiteScenario = `name: mutation-suite
 matrix:
   ecn: [on, off]
@@ -51,6 +53,12 @@ traffic:
     qps: 1
     traffic_class: 0
     role: best-effort
+  - pattern: pairs
+    pairs: 2
+    message_size: 64KiB
+    qps: 1
+    traffic_class: 0
+    role: best-effort-back
 `
 
 // noStorm is why a harmful change to the PFC watchdog moves nothing in

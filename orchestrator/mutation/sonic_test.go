@@ -118,7 +118,7 @@ func (d doc) cables(length func(string) string) {
 func sonicMutations() []mutation {
 	// CNPs leave each port only beside ACKs (the incast's data runs the
 	// other way), so their queue's share never holds them back.
-	cnpAlone := "the suite's CNPs share their egress ports with ACKs only, so a weight does not delay them"
+
 	return []mutation{
 		// Map tables.
 		{field: "DSCP_TO_TC_MAP (entries)", name: "RoCE DSCP 26 to lossy TC1", harmful: true, rule: "QOS003", dataPlane: true,
@@ -165,7 +165,7 @@ func sonicMutations() []mutation {
 		// CNPs (TC6) leave every port as DSCP 0, best effort at the next
 		// switch: lint's error; the suite's CNPs meet no best-effort
 		// backlog on their way.
-		{field: "TC_TO_DSCP_MAP (entries)", name: "the CNPs' class remarked to DSCP 0", harmful: true, rule: "QOS024", why: cnpAlone,
+		{field: "TC_TO_DSCP_MAP (entries)", name: "the CNPs' class remarked to DSCP 0", harmful: true, rule: "QOS024", dataPlane: true,
 			edit: edit(func(d doc) {
 				d.add("TC_TO_DSCP_MAP", "AZURE", map[string]string{"6": "0"})
 				d.pointPorts("tc_to_dscp_map", "AZURE")
@@ -353,7 +353,7 @@ func sonicMutations() []mutation {
 			edit: edit(func(d doc) { d.pointPorts("scheduler", "") })},
 
 		// Queues and schedulers.
-		{field: "QUEUE scheduler", name: "CNP queue weighted 1 below RoCE's 50", harmful: true, rule: "QOS007", why: cnpAlone,
+		{field: "QUEUE scheduler", name: "CNP queue weighted 1 below RoCE's 50", harmful: true, rule: "QOS007", dataPlane: true,
 			edit: edit(func(d doc) {
 				d.add("SCHEDULER", "scheduler.dwrr1", map[string]string{"type": "DWRR", "weight": "1"})
 				d.set("QUEUE", suffix("|6"), "scheduler", "scheduler.dwrr1")
@@ -385,7 +385,7 @@ func sonicMutations() []mutation {
 					}
 				}
 			})},
-		{field: "SCHEDULER type", name: "the CNP queue's strict scheduler made DWRR (weight 1)", harmful: true, rule: "QOS007", why: cnpAlone,
+		{field: "SCHEDULER type", name: "the CNP queue's strict scheduler made DWRR (weight 1)", harmful: true, rule: "QOS007", dataPlane: true,
 			edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.strict"]["type"] = "DWRR" })},
 		// (A type in lower case, "strict", is refused at its line:
 		// qosorch compares the exact names. orchestrator/nos/sonic's
@@ -951,8 +951,7 @@ func sonicKeyMutations() []mutation {
 		// a port channel's PORT_QOS_MAP entry to its members is not
 		// checked: labctl gives the members none of it (PFC off, an
 		// error) and notes the assumption (QOS000).
-		{field: "PORT_QOS_MAP pfc_enable", name: "Ethernet0's entry moved to its port channel", harmful: true, rule: "QOS001",
-			why: "leaf1's Ethernet0 faces the incast's receiver, whose NIC sends it only ACKs and CNPs and pauses nothing: the PFC and maps it loses act on none of the suite's congested traffic",
+		{field: "PORT_QOS_MAP pfc_enable", name: "Ethernet0's entry moved to its port channel", harmful: true, rule: "QOS001", dataPlane: true,
 			edit: edit(func(d doc) {
 				d.add("PORTCHANNEL", "PortChannel0001", map[string]string{"admin_status": "up", "min_links": "1", "mtu": "9100"})
 				d.add("PORTCHANNEL_MEMBER", "PortChannel0001|Ethernet0", map[string]string{})
