@@ -951,7 +951,8 @@ func sonicKeyMutations() []mutation {
 		// a port channel's PORT_QOS_MAP entry to its members is not
 		// checked: labctl gives the members none of it (PFC off, an
 		// error) and notes the assumption (QOS000).
-		{field: "PORT_QOS_MAP pfc_enable", name: "Ethernet0's entry moved to its port channel", harmful: true, rule: "QOS001", dataPlane: true,
+		{field: "PORT_QOS_MAP pfc_enable", name: "Ethernet0's entry moved to its port channel", harmful: true, rule: "QOS001",
+			why: "leaf1's Ethernet0 faces the incast's receiver, whose NIC sends it ACKs, CNPs and best-effort data that never fill its ingress: the PFC it loses acts on none of the suite's congested traffic",
 			edit: edit(func(d doc) {
 				d.add("PORTCHANNEL", "PortChannel0001", map[string]string{"admin_status": "up", "min_links": "1", "mtu": "9100"})
 				d.add("PORTCHANNEL_MEMBER", "PortChannel0001|Ethernet0", map[string]string{})
