@@ -16,7 +16,9 @@ import (
 	"runtime/pprof"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -236,25 +238,55 @@ func main() {
 
 // interruptContext is cancelled by the first Ctrl-C or SIGTERM, which asks
 // the command to stop and keep what it finished (a run writes its record
-// as interrupted). It then gives the signals back their default action,
-// so that a second one ends labctl at once, even in a command that is
-// not checking for cancellation.
+// as interrupted). A repeat of it within repeatedSignalWindow is taken
+// for the same interrupt and ignored: GNU timeout signals labctl and then
+// its process group, so 'timeout -s INT' delivers two SIGINTs microseconds
+// apart, and a terminal's Ctrl-C reaches every process of the group too;
+// the second one used to kill labctl mid-save (no output, the record left
+// running with a temporary file beside it). After the window it gives the
+// signals back their default action, so that a deliberate second Ctrl-C
+// ends labctl at once, even in a command that is not checking for
+// cancellation.
 func interruptContext(w io.Writer) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(context.Background())
 	sig := make(chan os.Signal, 1)
+	done := make(chan struct{})
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		select {
 		case <-sig:
-			// With no channel left, the signals take their default action.
-			signal.Stop(sig)
 			fmt.Fprintln(w, "labctl: stopping, keeping what finished (press Ctrl-C again to quit at once)")
 			cancel()
-		case <-ctx.Done():
+		case <-done:
+			return
+		}
+		window := time.NewTimer(repeatedSignalWindow)
+		defer window.Stop()
+		for {
+			select {
+			case <-sig:
+				// The same interrupt, delivered again.
+			case <-window.C:
+				// With no channel left, the signals take their default action.
+				signal.Stop(sig)
+				return
+			case <-done:
+				return
+			}
 		}
 	}()
+	var once sync.Once
 	return ctx, func() {
-		signal.Stop(sig)
-		cancel()
+		once.Do(func() {
+			signal.Stop(sig)
+			close(done)
+			cancel()
+		})
 	}
 }
+
+// repeatedSignalWindow is how long after the first interrupt another is
+// taken for a copy of it (interruptContext): long enough for a signal
+// sent to the process and then to its group, short enough that a second
+// Ctrl-C a person presses still quits.
+const repeatedSignalWindow = time.Second

@@ -54,6 +54,9 @@ func TestSecondInterruptQuits(t *testing.T) {
 		t.Fatal(err)
 	}
 	expect("cancelled")
+	// A second Ctrl-C pressed later, past the window in which a repeat
+	// is taken for the same interrupt.
+	time.Sleep(repeatedSignalWindow + 200*time.Millisecond)
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
@@ -67,5 +70,56 @@ func TestSecondInterruptQuits(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "press Ctrl-C again to quit at once") {
 		t.Errorf("stderr = %q, want the note on the first Ctrl-C", stderr.String())
+	}
+}
+
+// TestRepeatedInterruptIsOne: 'timeout -s INT' signals labctl and then its
+// process group, two SIGINTs microseconds apart; when the second came just
+// after the first was handled it killed labctl mid-save (exit 130, no
+// output, the record left running). A SIGINT right after the first one is
+// handled is the same interrupt: the command finishes what it keeps.
+func TestRepeatedInterruptIsOne(t *testing.T) {
+	t.Parallel()
+	if os.Getenv("LABCTL_SIGNAL_CHILD") == "2" {
+		ctx, stop := interruptContext(os.Stderr)
+		defer stop()
+		fmt.Println("ready")
+		<-ctx.Done()
+		fmt.Println("cancelled")
+		time.Sleep(repeatedSignalWindow / 2) // saving what finished
+		fmt.Println("saved")
+		os.Exit(0)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestRepeatedInterruptIsOne$")
+	cmd.Env = append(os.Environ(), "LABCTL_SIGNAL_CHILD=2")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(out)
+	expect := func(want string) {
+		t.Helper()
+		if !lines.Scan() || lines.Text() != want {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+			t.Fatalf("child printed %q, want %q (stderr %q)", lines.Text(), want, stderr.String())
+		}
+	}
+	expect("ready")
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	expect("cancelled")
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	expect("saved")
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("a second SIGINT right after the first: child ended with %v (stderr %q), want it to finish", err, stderr.String())
 	}
 }
