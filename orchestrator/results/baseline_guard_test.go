@@ -63,12 +63,17 @@ func TestSaveBaselineRefusesIncompleteRuns(t *testing.T) {
 	running.Status, running.Finished = StatusRunning, nil
 	short := syntheticRun("20261129T120000Z-ecn-pfc-64gpu", t0.Add(-time.Hour))
 	short.VariantsPlanned = len(short.Variants) + 1
+	lastDone := syntheticRun("20261129T093000Z-ecn-pfc-64gpu", t0.Add(-4*time.Hour))
+	lastDone.Status, lastDone.VariantsPlanned = StatusInterrupted, len(lastDone.Variants)
 	errored := syntheticRun("20261129T130000Z-ecn-pfc-64gpu", t0)
 	errored.Status = StatusFailed
 	errored.Variants[0].Error = "simulation aborted"
-	saveRuns(t, s, interrupted, running, short, errored)
+	saveRuns(t, s, interrupted, running, short, errored, lastDone)
 	for _, tt := range []struct{ run, want string }{
 		{interrupted.RunID, "was interrupted after 4 variants"},
+		// Interrupted after its last variant by a labctl that recorded
+		// such a run so: its final assertions were never checked.
+		{lastDone.RunID, "after its last variant finished but before its final assertions were checked"},
 		{running.RunID, "is still running"},
 		{short.RunID, "has 4 of its 5 variants"},
 		{errored.RunID, "could not run (simulation aborted)"},

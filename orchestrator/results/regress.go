@@ -452,8 +452,11 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 			Detail: fmt.Sprintf("no variant of the run (%s) is one of the baseline's (%s), so nothing was compared: name the variants alike (labctl parse nccl-tests --variant)", variantNames(run), variantNames(baseline))})
 	}
 	if run.Status == StatusAbandoned || run.Status == StatusInterrupted {
-		r.Findings = append(r.Findings, Finding{Kind: FindingUnfinished, Scope: ScopeVariant, Variant: "-", Regression: true,
-			Detail: fmt.Sprintf("run %s was %s before it finished, so it is not a complete result: run the scenario again", run.RunID, run.Status)})
+		detail := fmt.Sprintf("run %s was %s before it finished, so it is not a complete result: run the scenario again", run.RunID, run.Status)
+		if allPlannedRan(run) {
+			detail = fmt.Sprintf("run %s was %s after its last variant finished but before its final assertions were checked (labctl up to 2026-12-07 recorded such a run interrupted), so it is not a complete result: run the scenario again", run.RunID, run.Status)
+		}
+		r.Findings = append(r.Findings, Finding{Kind: FindingUnfinished, Scope: ScopeVariant, Variant: "-", Regression: true, Detail: detail})
 	}
 	if len(run.Variants) == 0 {
 		r.Findings = append(r.Findings, Finding{Kind: FindingNoVariants, Scope: ScopeVariant, Variant: "-", Regression: true,
@@ -1390,6 +1393,9 @@ func baselineWorthy(run *Run) error {
 	case StatusRunning:
 		return fmt.Errorf("run %s is still running (fix: wait for it to finish, then save it)", run.RunID)
 	case StatusAbandoned, StatusInterrupted:
+		if allPlannedRan(run) {
+			return fmt.Errorf("run %s was %s after its last variant finished but before its final assertions were checked and its status recorded (labctl up to 2026-12-07 recorded such a run interrupted; it now finishes it), so later runs could not be checked against all of them (fix: run the scenario again and save that run)", run.RunID, run.Status)
+		}
 		return fmt.Errorf("run %s was %s after %s, so later runs could not be checked against it (fix: save a run that finished every variant)", run.RunID, run.Status, plural.N(len(run.Variants), "variant"))
 	}
 	if len(run.Variants) == 0 {
@@ -1404,6 +1410,13 @@ func baselineWorthy(run *Run) error {
 		}
 	}
 	return nil
+}
+
+// allPlannedRan says every variant the run planned is in its record (a
+// run interrupted after its last variant, as labctl recorded it before
+// finishing such a run).
+func allPlannedRan(run *Run) bool {
+	return run.VariantsPlanned > 0 && len(run.Variants) >= run.VariantsPlanned
 }
 
 // LoadBaseline finds a baseline given as a file path, a baseline name

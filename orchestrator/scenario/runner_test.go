@@ -271,3 +271,42 @@ func TestRunnerRepetitions(t *testing.T) {
 		}
 	}
 }
+
+// cancelAfter is fakeRuntime that cancels the run's context once its nth
+// variant has finished: a Ctrl-C after the last variant, before the run
+// is saved.
+type cancelAfter struct {
+	fakeRuntime
+	n      int
+	cancel func()
+}
+
+func (c *cancelAfter) RunVariant(ctx context.Context, l *runtime.Lab, v runtime.VariantSpec) (*results.Variant, error) {
+	out, err := c.fakeRuntime.RunVariant(ctx, l, v)
+	if c.calls == c.n {
+		c.cancel()
+	}
+	return out, err
+}
+
+// Interrupted after every planned variant finished, a run is complete: it
+// is recorded passed (or failed) with its final assertions, not
+// interrupted, which made regress and --save-baseline refuse it.
+func TestRunnerInterruptedAfterLastVariant(t *testing.T) {
+	s, _ := Resolve("ecn-pfc")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	rt := &cancelAfter{n: 4, cancel: cancel}
+	var saves []string
+	run, err := runOnce(t, s, rt, ctx, 1, &saves)
+	if err != nil {
+		t.Fatalf("err = %v, want the run to finish", err)
+	}
+	if run.Status == results.StatusInterrupted || len(run.Variants) != 4 || run.Finished == nil {
+		t.Errorf("status %s, %d variants, want a finished run of 4", run.Status, len(run.Variants))
+	}
+	// The final assertions (one naming another variant) were checked.
+	if n := len(run.Variants[0].Assertions); n != 4 {
+		t.Errorf("ecn=on,pfc=on has %d assertions, want 4 with the one naming ecn=off,pfc=on", n)
+	}
+}
