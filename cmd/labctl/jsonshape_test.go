@@ -53,10 +53,18 @@ func TestJSONOutputsCarrySchemaVersion(t *testing.T) {
 	for _, args := range [][]string{
 		{"version"}, {"plan", "16gpu"}, {"topo", "16gpu"}, {"config", "lint", "16gpu"},
 		{"doctor"}, {"results", "list"}, {"run", "incast", "--lab", "16gpu"},
-		{"report", "latest"}, {"regress", "latest", "--baseline", "latest"},
+		{"report", "latest"}, {"run", "incast", "--lab", "16gpu"},
 	} {
 		check(args...)
 	}
+	// regress compares the latest run with the one before (with itself
+	// it refuses: exit 2).
+	runs, _ := check("results", "list")["runs"].([]any)
+	if len(runs) < 2 {
+		t.Fatalf("results list has %d runs, want 2", len(runs))
+	}
+	before, _ := runs[1].(map[string]any)["run_id"].(string)
+	check("regress", "latest", "--baseline", before)
 	if code, _, stderr := runCLI(t, "up", "64gpu", "--dir", dir); code != 0 {
 		t.Fatalf("up 64gpu: %s", stderr)
 	}

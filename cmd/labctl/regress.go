@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -114,6 +115,9 @@ off. The report's first lines list the overrides and where each came from.
 				}
 				fmt.Fprintf(app.Out, "saved baseline %s (%s)\n", args[0], path)
 				if saved, err := results.ReadRunFile(path); err == nil {
+					if saved.Status == results.StatusFailed {
+						fmt.Fprintf(app.Out, "note: run %s failed (%s) and is saved so with --force: a run that fails the same assertions is not a regression against it, but regress still exits 1 on it\n", saved.RunID, failureSummary(saved))
+					}
 					if note := results.BaselineNote(saved); note != "" {
 						fmt.Fprintf(app.Out, "note: %s\n", note)
 					}
@@ -149,7 +153,8 @@ off. The report's first lines list the overrides and where each came from.
 			if err := results.CheckComparable(runFile, run); err != nil {
 				return err
 			}
-			base, err := results.LoadBaseline(s, baseline)
+			f.Lab = labFilterName(f.Lab)
+			base, err := results.OpenBaseline(s, baseline, f)
 			if err != nil {
 				// A baseline that is not found or not a run record is
 				// bad input, whatever went wrong reading it.
@@ -161,8 +166,16 @@ off. The report's first lines list the overrides and where each came from.
 			// Two records of nccl-tests output made in the same second
 			// share an id; two files are two records.
 			twoFiles := runFile != s.RunFile(run.RunID) && isFile(baseline) && filepath.Clean(baseline) != filepath.Clean(runFile)
-			if base.RunID == run.RunID && !twoFiles {
-				fmt.Fprintf(app.Err, "labctl: note: run and baseline are the same run (%s)\n", run.RunID)
+			// So may a stored record and a file: records of other outputs
+			// are other records.
+			otherOutputs := run.Imported != nil && base.Imported != nil && !slices.Equal(run.Imported.Files, base.Imported.Files)
+			if base.RunID == run.RunID && !twoFiles && !otherOutputs {
+				// Comparing a run with itself finds nothing, and an OK
+				// would say the run was checked.
+				if args[0] == results.Latest {
+					return exitcode.Usagef("the latest run, %s, is the baseline itself (%s), so there is nothing to compare (fix: run the scenario first, 'labctl run %s --lab %s', then regress latest; or name the run to check)", run.RunID, baseline, run.ScenarioArg(), run.Lab)
+				}
+				return exitcode.Usagef("run %s is the baseline itself (%s), so there is nothing to compare (fix: name another run, or another baseline)", run.RunID, baseline)
 			}
 			if args[0] == "latest" {
 				if note := staleLatestNote(app, run); note != "" {
@@ -208,12 +221,15 @@ off. The report's first lines list the overrides and where each came from.
 				}
 				return exitcode.Failedf("run %s regressed against baseline %s: %s%s", run.RunID, base.RunID, plural.N(rep.Regressions, "regression"), also)
 			}
+			if rep.Verdict == results.VerdictFailed {
+				return exitcode.Failedf("run %s fails %s that did not pass in baseline %s (%s) either: no regression, but the run does not pass", run.RunID, plural.N(rep.FailedAssertions, "assertion"), base.RunID, base.Status)
+			}
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&baseline, "baseline", "", "run id, latest, saved baseline name or run.json file to compare with")
 	cmd.Flags().StringVar(&saveRun, "save-baseline", "", "save this run (id or latest) as a named baseline under results/baselines/")
-	cmd.Flags().BoolVar(&force, "force", false, "with --save-baseline: replace an existing baseline of that name")
+	cmd.Flags().BoolVar(&force, "force", false, "with --save-baseline: replace an existing baseline of that name, or save a run that failed its assertions")
 	cmd.Flags().StringArrayVar(&tolerance, "tolerance", nil, "metric=value tolerance override, repeatable, replacing the scenario's regress.tolerances value of that metric (3%, 5, 10%+2: 10% but at least 2, off); metric as throughput_gbps_total, role.latency_us_p50, role[victim].latency_us_p50, port.queue_p99_bytes")
 	runFilterFlags(cmd, &f)
 	return cmd

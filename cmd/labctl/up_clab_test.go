@@ -116,12 +116,20 @@ func TestLabBroughtUpByRelativePathRunsFromElsewhere(t *testing.T) {
 	if code, _, stderr := runCLI(t, "run", "baseline-bw", "--lab", "rel", "--dir", workDir, "-o", "json"); code != 0 {
 		t.Errorf("run from another directory: exit %d: %s", code, stderr)
 	}
+	// A baseline, and a run to compare with it (regress refuses a run
+	// compared with itself).
+	if code, _, stderr := runCLI(t, "regress", "--save-baseline", "latest", "rel-bw", "--dir", workDir); code != 0 {
+		t.Errorf("save baseline: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, "run", "baseline-bw", "--lab", "rel", "--dir", workDir, "-o", "json"); code != 0 {
+		t.Errorf("second run: exit %d: %s", code, stderr)
+	}
 	if code, _, stderr := runCLI(t, "config", "lint", "rel", "--dir", workDir); code != 0 {
 		t.Errorf("lint from another directory: exit %d: %s", code, stderr)
 	}
 	// The spec's path narrows the runs as its lab's name does.
 	t.Chdir(specDir)
-	for _, args := range [][]string{{"results", "list", "--lab", "rel.yaml"}, {"report", "latest", "--lab", "./rel.yaml"}, {"regress", "latest", "--baseline", "latest", "--lab", "rel.yaml"}} {
+	for _, args := range [][]string{{"results", "list", "--lab", "rel.yaml"}, {"report", "latest", "--lab", "./rel.yaml"}, {"regress", "latest", "--baseline", "rel-bw", "--lab", "rel.yaml"}} {
 		if code, out, stderr := runCLI(t, append(args, "--dir", workDir)...); code != 0 || strings.Contains(out+stderr, "no run") {
 			t.Errorf("%v: exit %d: %s%s", args, code, out, stderr)
 		}

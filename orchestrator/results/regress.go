@@ -104,6 +104,25 @@ const (
 	FindingUnfinished   = "unfinished"
 	FindingAssertion    = "assertion"
 	FindingVariantError = "variant_error"
+	// FindingAssertionFailed is an assertion the run fails that did not
+	// pass in the baseline: it failed there too (a baseline saved from a
+	// failed run, with --force), or the baseline has no such assertion.
+	// Not a regression (nothing that held stopped holding), but the run
+	// does not pass: the report's verdict is VerdictFailed and regress
+	// exits 1, so that a run failing its checks never reads as OK.
+	FindingAssertionFailed = "assertion_failed"
+	// FindingLint is a lint error of the run's configs that the
+	// baseline's configs did not have: a regression.
+	FindingLint = "lint_error"
+)
+
+// Verdicts of a comparison (Report.Verdict).
+const (
+	VerdictOK        = "ok"
+	VerdictRegressed = "regressed"
+	// VerdictFailed: no regression, but the run fails assertions
+	// (FindingAssertionFailed).
+	VerdictFailed = "failed"
 )
 
 // Absent sides of a FindingAbsent.
@@ -246,13 +265,24 @@ type Report struct {
 	SimRevisions SimRevisions `json:"sim_revisions"`
 	// LintErrors and BaselineLintErrors are the lint errors of the two
 	// records' configs.
-	LintErrors         *int      `json:"lint_errors,omitempty"`
-	BaselineLintErrors *int      `json:"baseline_lint_errors,omitempty"`
-	Regressed          bool      `json:"regressed"`
-	Regressions        int       `json:"regressions"`
-	Findings           []Finding `json:"findings"`
-	Warnings           []string  `json:"warnings"`
-	VariantsAdded      []string  `json:"variants_added"`
+	LintErrors         *int `json:"lint_errors,omitempty"`
+	BaselineLintErrors *int `json:"baseline_lint_errors,omitempty"`
+	Regressed          bool `json:"regressed"`
+	Regressions        int  `json:"regressions"`
+	// RunStatus and BaselineStatus are the two records' statuses
+	// (passed, failed, ...): a baseline saved from a failed run says so.
+	RunStatus      string `json:"run_status"`
+	BaselineStatus string `json:"baseline_status"`
+	// FailedAssertions counts the assertions the run fails that are not
+	// regressions (FindingAssertionFailed: the baseline failed them too,
+	// or has none such); Verdict is VerdictRegressed on a regression,
+	// else VerdictFailed when FailedAssertions > 0, else VerdictOK. Both
+	// of the first two exit 1.
+	FailedAssertions int       `json:"failed_assertions"`
+	Verdict          string    `json:"verdict"`
+	Findings         []Finding `json:"findings"`
+	Warnings         []string  `json:"warnings"`
+	VariantsAdded    []string  `json:"variants_added"`
 	// Basis says what was compared against what (one seed one to one,
 	// samples over repetitions, a record of a tool's output) and how far
 	// the verdict can be trusted.
@@ -301,7 +331,7 @@ type NotComputedMetric struct {
 // more times than the other is not (fewer samples, extraRepetitions).
 func Compare(run, baseline *Run, tol Tolerances) Report {
 	r := Report{SchemaVersion: SchemaVersion, RunID: run.RunID, BaselineRunID: baseline.RunID, Scenario: run.Scenario, Lab: run.Lab,
-		NOS: run.NOS, BaselineNOS: baseline.NOS,
+		NOS: run.NOS, BaselineNOS: baseline.NOS, RunStatus: run.Status, BaselineStatus: baseline.Status,
 		Findings: []Finding{}, Warnings: []string{}, VariantsAdded: []string{}}
 	if len(run.Variants) > 0 {
 		r.Model = run.Variants[0].Model()
@@ -466,22 +496,40 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 	return r
 }
 
-// compareAssertions flags each assertion of v that fails where it
-// passed in every one of bvs (the baseline's variant, or each repetition
-// of the point).
+// compareAssertions flags each assertion of v that fails: a regression
+// where it passed in every one of bvs (the baseline's variant, or each
+// repetition of the point); else FindingAssertionFailed, which says how
+// it went in the baseline (failed there too, or not there).
 func (r *Report) compareAssertions(bvs []*Variant, v *Variant) {
-	now := map[string]Assertion{}
 	for _, a := range v.Assertions {
-		now[a.Name] = a
-	}
-	for _, ba := range bvs[0].Assertions {
-		a, ok := now[ba.Name]
-		if !ok || a.Passed || !passedIn(bvs, ba.Name) {
+		if a.Passed {
 			continue
 		}
-		r.Findings = append(r.Findings, Finding{Kind: FindingAssertion, Scope: ScopeVariant, Variant: v.Label(), Metric: ba.Name, Regression: true,
-			Detail: fmt.Sprintf("passed in baseline (%s), fails now (%s)", ba.Detail, a.Detail)})
+		i := slices.IndexFunc(bvs[0].Assertions, func(b Assertion) bool { return b.Name == a.Name })
+		if i >= 0 && passedIn(bvs, a.Name) {
+			r.Findings = append(r.Findings, Finding{Kind: FindingAssertion, Scope: ScopeVariant, Variant: v.Label(), Metric: a.Name, Regression: true,
+				Detail: fmt.Sprintf("passed in baseline (%s), fails now (%s)", bvs[0].Assertions[i].Detail, a.Detail)})
+			continue
+		}
+		detail := fmt.Sprintf("fails now (%s); the baseline has no such assertion, so it is not a regression, but the run does not pass", a.Detail)
+		if failed := failedIn(bvs, a.Name); failed != nil {
+			detail = fmt.Sprintf("fails now (%s) and failed in the baseline too (%s): not a regression, but both fail it", a.Detail, failed.Detail)
+		}
+		r.Findings = append(r.Findings, Finding{Kind: FindingAssertionFailed, Scope: ScopeVariant, Variant: v.Label(), Metric: a.Name, Detail: detail})
 	}
+}
+
+// failedIn is the first failure of assertion name in vs, nil when none of
+// them fails it.
+func failedIn(vs []*Variant, name string) *Assertion {
+	for _, v := range vs {
+		for i, a := range v.Assertions {
+			if a.Name == name && !a.Passed {
+				return &v.Assertions[i]
+			}
+		}
+	}
+	return nil
 }
 
 // passedIn says whether the assertion name passed in every one of vs.
@@ -904,6 +952,9 @@ func (r *Report) tally() {
 		if f.Regression {
 			r.Regressions++
 		}
+		if f.Kind == FindingAssertionFailed {
+			r.FailedAssertions++
+		}
 		switch f.Kind {
 		case FindingAbsent:
 			if f.Absent == AbsentInRun {
@@ -947,6 +998,14 @@ func (r *Report) tally() {
 	}
 	r.Compared.Roles, r.Compared.Ports, r.Compared.NCCLSizes = len(roles), len(ports), len(sizes)
 	r.Regressed = r.Regressions > 0
+	switch {
+	case r.Regressed:
+		r.Verdict = VerdictRegressed
+	case r.FailedAssertions > 0:
+		r.Verdict = VerdictFailed
+	default:
+		r.Verdict = VerdictOK
+	}
 }
 
 // pointKey identifies a variant for matching: its full name (ECN, PFC and
@@ -1180,7 +1239,7 @@ func (f Finding) line() string {
 		return fmt.Sprintf("%s: %s, allowed %s (%s, %s)", f.Metric, fmtDelta(f), fmtAllowed(f), toleranceWords(f.Tolerance), f.Direction)
 	case FindingAbsent:
 		return fmt.Sprintf("%s: %s", f.Metric, f.Detail)
-	case FindingAssertion:
+	case FindingAssertion, FindingAssertionFailed:
 		return fmt.Sprintf("assertion %q: %s", f.Metric, f.Detail)
 	}
 	return f.Detail
@@ -1211,6 +1270,7 @@ func (r Report) WriteJSON(w io.Writer) error {
 func (r Report) WriteJUnit(w io.Writer) error {
 	suite := JUnitSuite{Name: xmlSafe("regress " + r.RunID + " vs " + r.BaselineRunID), Time: "0",
 		Properties: []JUnitProperty{{Name: "run_id", Value: xmlSafe(r.RunID)}, {Name: "baseline_run_id", Value: xmlSafe(r.BaselineRunID)},
+			{Name: "run_status", Value: xmlSafe(r.RunStatus)}, {Name: "baseline_status", Value: xmlSafe(r.BaselineStatus)}, {Name: "verdict", Value: xmlSafe(r.Verdict)},
 			{Name: "config_changed", Value: strconv.FormatBool(r.ConfigChanged)},
 			{Name: "basis", Value: xmlSafe(r.Basis.How)}, {Name: "confidence", Value: xmlSafe(r.Basis.Confidence)}, {Name: "compared", Value: xmlSafe(r.Basis.Text)}}}
 	if next := r.nextStep(); next != "" {
@@ -1245,7 +1305,7 @@ func (r Report) WriteJUnit(w io.Writer) error {
 			name = "regress:run finished"
 		case FindingVariantError:
 			name = "regress:variant completed"
-		case FindingAssertion:
+		case FindingAssertion, FindingAssertionFailed:
 			name = "regress:assertion " + f.Metric
 		case FindingNCCLMismatch:
 			name = "regress:nccl-tests collective"
@@ -1256,6 +1316,8 @@ func (r Report) WriteJUnit(w io.Writer) error {
 		switch {
 		case f.Regression:
 			c.Failure = &JUnitProblem{Message: xmlSafe(f.describe()), Type: "regression", Text: xmlSafe(f.describe())}
+		case f.Kind == FindingAssertionFailed:
+			c.Failure = &JUnitProblem{Message: xmlSafe(f.describe()), Type: "assertion failed", Text: xmlSafe(f.describe())}
 		case f.Kind == FindingAbsent:
 			c.Skipped = &JUnitSkipped{Message: xmlSafe(f.describe())}
 		default:
@@ -1320,8 +1382,13 @@ func SaveBaselineFiltered(s *Store, ref, name string, f Filter, force bool) (str
 	if err != nil {
 		return "", err
 	}
-	if err := baselineWorthy(run); err != nil {
+	if err := baselineWorthy(run, "save it"); err != nil {
 		return "", exitcode.Usagef("save baseline %s: %v", name, err)
+	}
+	if !force {
+		if err := baselineFailed(run, fmt.Sprintf("fix the configs or the scenario and save a run that passes, or add --force to save this one as it is, its failures included: labctl regress --save-baseline %s %s --force", run.RunID, name)); err != nil {
+			return "", exitcode.Usagef("save baseline %s: %v", name, err)
+		}
 	}
 	if err := CheckComparable(s.RunFile(run.RunID), run); err != nil {
 		return "", err
@@ -1387,29 +1454,59 @@ func ForBaseline(run *Run) *Run {
 // baselineWorthy refuses a run that cannot serve as a baseline: one still
 // running, one that stopped before its last variant (a baseline must hold
 // every variant later runs have), or one whose variants hold errors
-// instead of metrics.
-func baselineWorthy(run *Run) error {
+// instead of metrics. use says what the caller does with it ("save it",
+// "compare with it"), for the fix.
+func baselineWorthy(run *Run, use string) error {
 	switch run.Status {
 	case StatusRunning:
-		return fmt.Errorf("run %s is still running (fix: wait for it to finish, then save it)", run.RunID)
+		return fmt.Errorf("run %s is still running (fix: wait for it to finish, then %s)", run.RunID, use)
 	case StatusAbandoned, StatusInterrupted:
 		if allPlannedRan(run) {
-			return fmt.Errorf("run %s was %s after its last variant finished but before its final assertions were checked and its status recorded (labctl up to 2026-12-07 recorded such a run interrupted; it now finishes it), so later runs could not be checked against all of them (fix: run the scenario again and save that run)", run.RunID, run.Status)
+			return fmt.Errorf("run %s was %s after its last variant finished but before its final assertions were checked and its status recorded (labctl up to 2026-12-07 recorded such a run interrupted; it now finishes it), so later runs could not be checked against all of them (fix: run the scenario again and use that run)", run.RunID, run.Status)
 		}
-		return fmt.Errorf("run %s was %s after %s, so later runs could not be checked against it (fix: save a run that finished every variant)", run.RunID, run.Status, plural.N(len(run.Variants), "variant"))
+		return fmt.Errorf("run %s was %s after %s, so later runs could not be checked against it (fix: use a run that finished every variant)", run.RunID, run.Status, plural.N(len(run.Variants), "variant"))
 	}
 	if len(run.Variants) == 0 {
-		return fmt.Errorf("run %s has no variants to compare with (fix: save a run that finished every variant)", run.RunID)
+		return fmt.Errorf("run %s has no variants to compare with (fix: use a run that finished every variant)", run.RunID)
 	}
 	if run.VariantsPlanned > len(run.Variants) {
-		return fmt.Errorf("run %s has %d of its %d variants (fix: save a run that finished every variant)", run.RunID, len(run.Variants), run.VariantsPlanned)
+		return fmt.Errorf("run %s has %d of its %d variants (fix: use a run that finished every variant)", run.RunID, len(run.Variants), run.VariantsPlanned)
 	}
 	for _, v := range run.Variants {
 		if v.Error != "" {
-			return fmt.Errorf("variant %s of run %s could not run (%s), so it has no metrics to compare with (fix: save a run whose variants all ran)", v.Name, run.RunID, v.Error)
+			return fmt.Errorf("variant %s of run %s could not run (%s), so it has no metrics to compare with (fix: use a run whose variants all ran)", v.Name, run.RunID, v.Error)
 		}
 	}
 	return nil
+}
+
+// baselineFailed refuses a run that failed its assertions as a baseline,
+// unless it is meant (force): regress flags an assertion that passed in
+// the baseline and fails now, so one the baseline already fails would
+// never regress, and the baseline's failed checks would read as the
+// reference. nil when the run did not fail.
+func baselineFailed(run *Run, fix string) error {
+	if run.Status != StatusFailed {
+		return nil
+	}
+	var failed []string
+	for _, v := range run.Variants {
+		for _, a := range v.Assertions {
+			if !a.Passed {
+				failed = append(failed, fmt.Sprintf("%q [%s]", a.Name, v.Label()))
+			}
+		}
+	}
+	what := "failed"
+	switch {
+	case len(failed) > 3:
+		what = fmt.Sprintf("failed %s (%s, ...)", plural.N(len(failed), "assertion"), strings.Join(failed[:3], ", "))
+	case len(failed) > 0:
+		what = fmt.Sprintf("failed %s (%s)", plural.N(len(failed), "assertion"), strings.Join(failed, ", "))
+	case run.Error != "":
+		what = "failed (" + run.Error + ")"
+	}
+	return fmt.Errorf("run %s %s: a baseline is what later runs are held to, and one that fails its assertions would let a run failing them too pass as no regression (fix: %s)", run.RunID, what, fix)
 }
 
 // allPlannedRan says every variant the run planned is in its record (a
@@ -1423,8 +1520,39 @@ func allPlannedRan(run *Run) bool {
 // (results/baselines/<name>.json), a run id or prefix, or "latest". A path
 // wins when a file exists there; then a name; then a run.
 func LoadBaseline(s *Store, ref string) (*Run, error) {
+	run, _, err := loadBaseline(s, ref, Filter{})
+	return run, err
+}
+
+// OpenBaseline is LoadBaseline for a comparison, with "latest" narrowed
+// by f as the run's is: it refuses, as --save-baseline does, a record
+// that cannot serve as a baseline (still running, interrupted or
+// abandoned, short of variants, variants that failed to run), and a run
+// that failed its assertions unless it was saved as a baseline (which
+// takes --force for a failed run, so it is meant). Its errors are bad
+// input (exit 2) and name the fix.
+func OpenBaseline(s *Store, ref string, f Filter) (*Run, error) {
+	run, saved, err := loadBaseline(s, ref, f)
+	if err != nil {
+		return nil, err
+	}
+	if err := baselineWorthy(run, "compare with it"); err != nil {
+		return nil, exitcode.Usagef("baseline %s: %v", ref, err)
+	}
+	if !saved && run.Imported == nil {
+		if err := baselineFailed(run, fmt.Sprintf("compare with a run that passes, or, if this one is meant to be the reference, save it as a baseline knowingly: labctl regress --save-baseline %s <name> --force", run.RunID)); err != nil {
+			return nil, exitcode.Usagef("baseline %s: %v", ref, err)
+		}
+	}
+	return run, nil
+}
+
+// loadBaseline is LoadBaseline with "latest" narrowed by f, and whether
+// the record is a saved baseline (a name, or a file under
+// results/baselines).
+func loadBaseline(s *Store, ref string, f Filter) (*Run, bool, error) {
 	if ref == "" {
-		return nil, errors.New("no baseline given: name a run id, latest, a baseline name or a run.json file")
+		return nil, false, errors.New("no baseline given: name a run id, latest, a baseline name or a run.json file")
 	}
 	read := func(path string) (*Run, error) {
 		run, err := ReadRunFileWithoutSeries(path)
@@ -1437,15 +1565,17 @@ func LoadBaseline(s *Store, ref string) (*Run, error) {
 		return run, nil
 	}
 	if fi, err := os.Stat(ref); err == nil && !fi.IsDir() {
-		return read(ref)
+		run, err := read(ref)
+		return run, err == nil && inDir(s.BaselinesDir(), ref), err
 	}
 	if naming.Valid(ref, 0) {
 		p := filepath.Join(s.BaselinesDir(), ref+".json")
 		if _, err := os.Stat(p); err == nil {
-			return read(p)
+			run, err := read(p)
+			return run, err == nil, err
 		}
 	}
-	run, err := s.FindWithoutSeries(ref, Filter{})
+	run, err := s.FindWithoutSeries(ref, f)
 	if err != nil {
 		var nf *NotFoundError
 		if errors.As(err, &nf) && len(nf.Ambiguous) == 0 {
@@ -1457,14 +1587,21 @@ func LoadBaseline(s *Store, ref string) (*Run, error) {
 			if len(nf.Recent) > 0 {
 				msg += "; latest runs: " + strings.Join(nf.Recent, ", ")
 			}
-			return nil, &NotFoundError{Ref: ref, Recent: nf.Recent, msg: msg}
+			return nil, false, &NotFoundError{Ref: ref, Recent: nf.Recent, msg: msg}
 		}
-		return nil, err
+		return nil, false, err
 	}
 	if err := CheckComparable(s.RunFile(run.RunID), run); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return run, nil
+	return run, false, nil
+}
+
+// inDir says whether path is a file directly in dir.
+func inDir(dir, path string) bool {
+	a, err1 := filepath.Abs(filepath.Dir(path))
+	b, err2 := filepath.Abs(dir)
+	return err1 == nil && err2 == nil && a == b
 }
 
 func baselineNames(s *Store) []string {

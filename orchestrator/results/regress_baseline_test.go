@@ -16,7 +16,7 @@ import (
 func TestBaselineWithoutSeries(t *testing.T) {
 	dir := t.TempDir()
 	s := openTestStore(t, dir)
-	base := syntheticRun("20261129T110000Z-ecn-pfc-64gpu", t0.Add(-time.Hour))
+	base := passingRun("20261129T110000Z-ecn-pfc-64gpu", t0.Add(-time.Hour))
 	saveRuns(t, s, base)
 	path, err := SaveBaseline(s, base.RunID, "good")
 	if err != nil {

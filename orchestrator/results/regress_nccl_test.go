@@ -10,7 +10,7 @@ import (
 // ncclPair is a simulated run whose first variant carries simulatedNCCL,
 // and its copy as the baseline.
 func ncclPair(t *testing.T) (run, base *Run) {
-	base = syntheticRun("20261129T110000Z-nccl-allreduce-64gpu", t0)
+	base = passingRun("20261129T110000Z-nccl-allreduce-64gpu", t0)
 	base.Scenario = "nccl-allreduce"
 	base.Variants[0].NCCL = simulatedNCCL()
 	run = cloneRun(t, base)

@@ -36,7 +36,7 @@ func regressions(r Report) []string {
 }
 
 func TestCompareIdentical(t *testing.T) {
-	base := syntheticRun("20261129T110000Z-ecn-pfc-64gpu", t0.Add(-time.Hour))
+	base := passingRun("20261129T110000Z-ecn-pfc-64gpu", t0.Add(-time.Hour))
 	run := cloneRun(t, base)
 	run.RunID = "20261129T120000Z-ecn-pfc-64gpu"
 	r := Compare(run, base, nil)
@@ -89,7 +89,7 @@ func pfcRemoved(t *testing.T, base *Run) *Run {
 }
 
 func TestComparePFCRemoved(t *testing.T) {
-	base := syntheticRun("20261129T110000Z-ecn-pfc-64gpu", t0.Add(-time.Hour))
+	base := passingRun("20261129T110000Z-ecn-pfc-64gpu", t0.Add(-time.Hour))
 	r := Compare(pfcRemoved(t, base), base, nil)
 	if !r.Regressed || !r.ConfigChanged {
 		t.Fatalf("regressed=%v config_changed=%v", r.Regressed, r.ConfigChanged)
@@ -125,7 +125,7 @@ func TestComparePFCRemoved(t *testing.T) {
 }
 
 func TestCompareJUnitAndJSON(t *testing.T) {
-	base := syntheticRun("20261129T110000Z-ecn-pfc-64gpu", t0.Add(-time.Hour))
+	base := passingRun("20261129T110000Z-ecn-pfc-64gpu", t0.Add(-time.Hour))
 	r := Compare(pfcRemoved(t, base), base, nil)
 	var b bytes.Buffer
 	if err := r.WriteJUnit(&b); err != nil {
@@ -287,7 +287,9 @@ func TestParseTolerance(t *testing.T) {
 func TestBaselines(t *testing.T) {
 	dir := t.TempDir()
 	s := openTestStore(t, dir)
-	saveRuns(t, s, threeRuns()...)
+	runs := threeRuns()
+	runs[0] = passingRun(runs[0].RunID, runs[0].Started)
+	saveRuns(t, s, runs...)
 	path, err := SaveBaseline(s, "20261129T10", "ecn-pfc-64gpu")
 	if err != nil {
 		t.Fatal(err)

@@ -28,6 +28,9 @@ func (r Report) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintf(&b, "tolerances: %s; every other metric its default\n", strings.Join(parts, ", "))
 	}
+	if line := r.statusLine(); line != "" {
+		b.WriteString(line + "\n")
+	}
 	r.writeScenarioChanges(&b)
 	r.writeSimulatorChanges(&b)
 	r.writeConfigChanges(&b)
@@ -37,6 +40,10 @@ func (r Report) WriteText(w io.Writer) error {
 	if r.Regressed {
 		fmt.Fprintf(&b, "\nREGRESSED: %s\n", plural.N(r.Regressions, "regression"))
 		writeGrouped(&b, r.Findings, func(f Finding) bool { return f.Regression }, 0)
+	}
+	if r.FailedAssertions > 0 {
+		fmt.Fprintf(&b, "\nFAILED in the run, not regressions (they did not pass in the baseline either): %s\n", plural.N(r.FailedAssertions, "assertion"))
+		writeGrouped(&b, r.Findings, func(f Finding) bool { return f.Kind == FindingAssertionFailed }, 0)
 	}
 	if r.Compared.Elsewhere > 0 {
 		fmt.Fprintf(&b, "\nbeyond tolerance at ports whose flows went elsewhere (other seeds, or flowlets after an edit: not regressions): %d\n", r.Compared.Elsewhere)
@@ -236,6 +243,21 @@ func (r Report) nextStep() string {
 // a regression); the better ones are counted apart, so that "within
 // tolerance" never covers a change a person should look at.
 func (r Report) verdict() string {
+	failing := ""
+	if r.FailedAssertions > 0 {
+		failing = fmt.Sprintf("the run fails %s that did not pass in the baseline either", plural.N(r.FailedAssertions, "assertion"))
+	}
+	if r.Regressed && failing != "" {
+		return r.regressedVerdict() + "; and " + failing
+	}
+	if failing != "" {
+		return "FAILED: no regression, but " + failing + " (listed above): fix the configs or the assertions"
+	}
+	return r.regressedVerdict()
+}
+
+// regressedVerdict is verdict without the run's failed assertions.
+func (r Report) regressedVerdict() string {
 	if !r.Regressed {
 		c := r.Compared
 		within := c.Metrics - c.Better - c.Elsewhere
@@ -284,6 +306,30 @@ func (r Report) verdict() string {
 		}
 	}
 	return fmt.Sprintf("REGRESSED: %s: %s", plural.N(r.Regressions, "regression"), strings.Join(parts, ", "))
+}
+
+// statusLine says how the two runs ended when either did not pass ("" when
+// both passed): a baseline saved from a failed run fails what the run
+// fails, and that is no regression but no pass either.
+func (r Report) statusLine() string {
+	if r.RunStatus == StatusPassed && r.BaselineStatus == StatusPassed || r.RunStatus == "" || r.BaselineStatus == "" {
+		return ""
+	}
+	if r.RunStatus == r.BaselineStatus {
+		return fmt.Sprintf("status: the run %s, and so did the baseline", statusWords(r.RunStatus))
+	}
+	return fmt.Sprintf("status: the run %s, the baseline %s", statusWords(r.RunStatus), statusWords(r.BaselineStatus))
+}
+
+// statusWords is a run's status as a sentence says it.
+func statusWords(status string) string {
+	switch status {
+	case StatusInterrupted, StatusAbandoned:
+		return "was " + status
+	case StatusRunning:
+		return "is still running"
+	}
+	return status
 }
 
 // sources lists how the run's compared figures were obtained
