@@ -372,6 +372,7 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 		r.Warnings = append(r.Warnings, "the baseline records no scenario (saved before labctl kept one), so a change of the scenario since goes unchecked: save the baseline again from a run of the scenario as it is")
 	}
 	r.LintErrors, r.BaselineLintErrors = lintErrors(run), lintErrors(baseline)
+	r.Findings = append(r.Findings, newLintErrors(run, baseline)...)
 	r.Tolerances = appliedTolerances(tol)
 	r.Warnings = append(r.Warnings, unmatchedRoleTolerances(tol, run, baseline)...)
 	// Variants are matched point by point: by full name, which holds every
@@ -1311,6 +1312,14 @@ func (r Report) WriteJUnit(w io.Writer) error {
 			name = "regress:nccl-tests collective"
 		case FindingNoMatch:
 			name = "regress:variants match"
+		case FindingLint:
+			name = "regress:lint " + f.Metric
+			if f.Node != "" {
+				name += " " + f.Node
+			}
+			if f.Port != "" {
+				name += " " + f.Port
+			}
 		}
 		c := JUnitCase{ClassName: junitClass(r.Scenario, f.Variant), Name: xmlSafe(name), Time: "0"}
 		switch {

@@ -45,7 +45,7 @@ func (r Report) writeConfigChanges(b *strings.Builder) {
 		writeCapped(b, r.ConfigChanges, maxConfigChanges)
 	}
 	if r.LintErrors != nil && r.BaselineLintErrors != nil && *r.LintErrors > *r.BaselineLintErrors {
-		fmt.Fprintf(b, "lint: the run's configs have %s, the baseline's %d ('labctl config lint %s' lists them)\n", plural.N(*r.LintErrors, "error"), *r.BaselineLintErrors, r.Lab)
+		fmt.Fprintf(b, "lint: the run's configs have %s, the baseline's %d ('labctl config lint %s' lists them; the new ones are regressions, below)\n", plural.N(*r.LintErrors, "error"), *r.BaselineLintErrors, r.Lab)
 	}
 }
 
@@ -68,4 +68,50 @@ func lintErrors(run *Run) *int {
 	}
 	n := run.Lint.Errors
 	return &n
+}
+
+// newLintErrors are the lint errors of the run's configs that the
+// baseline's configs did not have, each a regression (FindingLint): lint
+// errors are failures (an exit 1 of 'labctl config lint'), and an edit
+// that brings one in regresses whatever the figures say. An error is the
+// baseline's when it has one of the same rule on the same device and
+// port; a record without the findings (only counts) is compared by count.
+// None when either record kept no lint.
+func newLintErrors(run, baseline *Run) []Finding {
+	if run.Lint == nil || baseline.Lint == nil {
+		return nil
+	}
+	key := func(f qos.Finding) string { return f.Rule + "\x00" + f.Device + "\x00" + f.Port }
+	had := map[string]bool{}
+	for _, f := range baseline.Lint.Findings {
+		if f.Severity == qos.SevError {
+			had[key(f)] = true
+		}
+	}
+	var out []Finding
+	listed := 0
+	for _, f := range run.Lint.Findings {
+		if f.Severity != qos.SevError {
+			continue
+		}
+		listed++
+		if had[key(f)] {
+			continue
+		}
+		detail := "lint error " + f.Rule
+		if where := strings.TrimSpace(f.Device + " " + f.Port); where != "" {
+			detail += " at " + where
+		}
+		detail += ", new in the run's configs: " + f.Message
+		if f.Fix != "" {
+			detail += " (fix: " + f.Fix + ")"
+		}
+		out = append(out, Finding{Kind: FindingLint, Scope: ScopeVariant, Variant: "-", Metric: f.Rule, Node: f.Device, Port: f.Port, Regression: true, Detail: detail})
+	}
+	if len(out) == 0 && listed < run.Lint.Errors && run.Lint.Errors > baseline.Lint.Errors {
+		// Counts only: the record kept no findings to tell which are new.
+		out = append(out, Finding{Kind: FindingLint, Scope: ScopeVariant, Variant: "-", Metric: "lint", Regression: true,
+			Detail: fmt.Sprintf("the run's configs have %s, the baseline's %d: 'labctl config lint' lists them", plural.N(run.Lint.Errors, "lint error"), baseline.Lint.Errors)})
+	}
+	return out
 }

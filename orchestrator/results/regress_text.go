@@ -288,6 +288,7 @@ func (r Report) regressedVerdict() string {
 		{FindingNoVariants, "run", " without variants"},
 		{FindingNCCLMismatch, "nccl-tests table", " of another collective"},
 		{FindingNoMatch, "run", " whose variants match none of the baseline's"},
+		{FindingLint, "lint error", " new in the run's configs"},
 	}
 	var parts []string
 	for _, k := range kinds {

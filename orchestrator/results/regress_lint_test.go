@@ -1,0 +1,67 @@
+package results
+
+import (
+	"bytes"
+	"encoding/xml"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labctl/labctl/orchestrator/qos"
+)
+
+// A lint error of the run's configs the baseline's configs did not have is
+// a regression, in text, JSON and JUnit (it printed a line and exited 0);
+// one the baseline had too is not; a record with counts only is compared
+// by count.
+func TestCompareNewLintErrors(t *testing.T) {
+	pfcOff := qos.Finding{Rule: "QOS001", Severity: qos.SevError, Device: "leaf1", Port: "Ethernet32", Message: "PFC is off for lossless priority 3", Fix: "enable PFC on priority 3"}
+	warn := qos.Finding{Rule: "QOS005", Severity: qos.SevWarning, Device: "leaf1", Port: "Ethernet0", Message: "no queue marks ECN"}
+	base := passingRun("20261129T110000Z-ecn-pfc-64gpu", t0.Add(-time.Hour))
+	base.Lint = &LintSummary{Findings: []qos.Finding{}}
+	run := cloneRun(t, base)
+	run.RunID = "20261129T120000Z-ecn-pfc-64gpu"
+	run.Lint = &LintSummary{Errors: 1, Warnings: 1, Findings: []qos.Finding{warn, pfcOff}}
+
+	r := Compare(run, base, nil)
+	if got := regressions(r); !r.Regressed || len(got) != 1 || got[0] != "lint_error:-:QOS001" {
+		t.Fatalf("regressions %v, want the new lint error", got)
+	}
+	out := text(t, r)
+	for _, want := range []string{
+		"  -: lint error QOS001 at leaf1 Ethernet32, new in the run's configs: PFC is off for lossless priority 3 (fix: enable PFC on priority 3)\n",
+		"REGRESSED: 1 regression: 1 lint error new in the run's configs\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text lacks %q:\n%s", want, out)
+		}
+	}
+	var b bytes.Buffer
+	if err := r.WriteJUnit(&b); err != nil {
+		t.Fatal(err)
+	}
+	var suites JUnitSuites
+	if err := xml.Unmarshal(b.Bytes(), &suites); err != nil {
+		t.Fatal(err)
+	}
+	if suites.Failures != 1 || !strings.Contains(b.String(), `name="regress:lint QOS001 leaf1 Ethernet32"`) {
+		t.Errorf("JUnit: %d failures\n%s", suites.Failures, b.String())
+	}
+
+	// The baseline had it too: not new.
+	base.Lint = &LintSummary{Errors: 1, Findings: []qos.Finding{pfcOff}}
+	if r := Compare(run, base, nil); r.Regressed {
+		t.Errorf("an error both have: %v", regressions(r))
+	}
+	// Counts only (no findings kept): by count.
+	base.Lint = &LintSummary{}
+	run.Lint = &LintSummary{Errors: 3}
+	if got := regressions(Compare(run, base, nil)); len(got) != 1 || got[0] != "lint_error:-:lint" {
+		t.Errorf("counts only: %v", got)
+	}
+	// No lint kept on a side: nothing to compare.
+	base.Lint = nil
+	if r := Compare(run, base, nil); r.Regressed {
+		t.Errorf("baseline without lint: %v", regressions(r))
+	}
+}
