@@ -53,7 +53,7 @@ func TestJSONOutputsCarrySchemaVersion(t *testing.T) {
 	for _, args := range [][]string{
 		{"version"}, {"plan", "16gpu"}, {"topo", "16gpu"}, {"config", "lint", "16gpu"},
 		{"doctor"}, {"results", "list"}, {"run", "incast", "--lab", "16gpu"},
-		{"report", "latest"}, {"run", "incast", "--lab", "16gpu"},
+		{"report", "latest"}, {"regress", "--save-baseline", "latest", "shape"}, {"run", "incast", "--lab", "16gpu"},
 	} {
 		check(args...)
 	}

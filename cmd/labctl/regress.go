@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -104,23 +105,36 @@ off. The report's first lines list the overrides and where each came from.
 				if len(args) != 1 || baseline != "" {
 					return exitcode.Usagef("--save-baseline takes a run and one baseline name: labctl regress --save-baseline <run-id|latest> <name>")
 				}
+				format, err := app.OutputFormat("text", "text", "json")
+				if err != nil {
+					return err
+				}
 				s, err := openResultsRead(app)
 				if err != nil {
 					return err
 				}
 				defer s.Close()
+				f.Lab = labFilterName(f.Lab)
 				path, err := results.SaveBaselineFiltered(s, saveRun, args[0], f, force)
 				if err != nil {
 					return runRefError(err)
 				}
-				fmt.Fprintf(app.Out, "saved baseline %s (%s)\n", args[0], path)
+				out := savedBaseline{SchemaVersion: results.SchemaVersion, Baseline: args[0], Path: path, Notes: []string{}}
 				if saved, err := results.ReadRunFile(path); err == nil {
+					out.RunID, out.Status = saved.RunID, saved.Status
 					if saved.Status == results.StatusFailed {
-						fmt.Fprintf(app.Out, "note: run %s failed (%s) and is saved so with --force: a run that fails the same assertions is not a regression against it, but regress still exits 1 on it\n", saved.RunID, failureSummary(saved))
+						out.Notes = append(out.Notes, fmt.Sprintf("run %s failed (%s) and is saved so with --force: a run that fails the same assertions is not a regression against it, but regress still exits 1 on it", saved.RunID, failureSummary(saved)))
 					}
 					if note := results.BaselineNote(saved); note != "" {
-						fmt.Fprintf(app.Out, "note: %s\n", note)
+						out.Notes = append(out.Notes, note)
 					}
+				}
+				if format == "json" {
+					return writeJSON(app.Out, out)
+				}
+				fmt.Fprintf(app.Out, "saved baseline %s (%s)\n", args[0], path)
+				for _, n := range out.Notes {
+					fmt.Fprintf(app.Out, "note: %s\n", n)
 				}
 				return nil
 			}
@@ -158,6 +172,9 @@ off. The report's first lines list the overrides and where each came from.
 			if err != nil {
 				// A baseline that is not found or not a run record is
 				// bad input, whatever went wrong reading it.
+				if nf := (*results.NotFoundError)(nil); errors.As(err, &nf) && nf.Filter != "" {
+					return exitcode.Usagef("baseline %s: %v", baseline, err) // its fix names the filter
+				}
 				if exitcode.Code(err) == exitcode.CheckFailed {
 					return exitcode.Usagef("baseline %s: %v (fix: name a run id, latest, a saved baseline or a run.json file)", baseline, err)
 				}
@@ -233,6 +250,16 @@ off. The report's first lines list the overrides and where each came from.
 	cmd.Flags().StringArrayVar(&tolerance, "tolerance", nil, "metric=value tolerance override, repeatable, replacing the scenario's regress.tolerances value of that metric (3%, 5, 10%+2: 10% but at least 2, off); metric as throughput_gbps_total, role.latency_us_p50, role[victim].latency_us_p50, port.queue_p99_bytes")
 	runFilterFlags(cmd, &f)
 	return cmd
+}
+
+// savedBaseline is what 'regress --save-baseline -o json' prints.
+type savedBaseline struct {
+	SchemaVersion int      `json:"schema_version"`
+	Baseline      string   `json:"baseline"`
+	Path          string   `json:"path"`
+	RunID         string   `json:"run_id"`
+	Status        string   `json:"status"`
+	Notes         []string `json:"notes"`
 }
 
 // metricNames lists compared metrics by the names --tolerance takes.

@@ -1123,6 +1123,11 @@ func compareMetric(f Finding, t Tolerance, base, cur, floor float64) Finding {
 	// A small epsilon keeps float noise (193.20000001) from tripping a
 	// zero tolerance.
 	eps := 1e-9 * math.Max(1, math.Abs(base))
+	if wholeCount(f) {
+		// Counts move by whole frames, packets or flows: 20% of 28627
+		// pause frames allows 5725 more, not 5725.4.
+		f.Allowed = math.Floor(f.Allowed + eps)
+	}
 	if math.Abs(f.Delta) <= eps {
 		f.Delta = 0
 	}
@@ -1137,6 +1142,12 @@ func compareMetric(f Finding, t Tolerance, base, cur, floor float64) Finding {
 		f.Regression = math.Abs(cur-base) > f.Allowed+eps
 	}
 	return f
+}
+
+// wholeCount says the finding's metric counts things (frames, packets,
+// flows): every figure without a unit but the flows' fairness.
+func wholeCount(f Finding) bool {
+	return f.Unit == "" && f.Metric != "jain_fairness"
 }
 
 // place names where a finding is within its variant: "summary", "role
@@ -1214,16 +1225,20 @@ func fmtAllowed(f Finding) string {
 	return sign + fmtValue(f.Allowed, f.Unit)
 }
 
-// toleranceWords writes a tolerance as the text output reads it: the
-// syntax's "25%+32768" (Tolerance.String, as --tolerance takes it) is the
-// larger of the two, not their sum, so it says "the larger of 25% and
-// 32768"; what follows the tolerance (a widening to the repetitions'
-// spread) is kept.
-func toleranceWords(tol string) string {
+// toleranceWords writes a tolerance of a metric in unit as the text
+// output reads it: the syntax's "25%+32768" (Tolerance.String, as
+// --tolerance takes it) is the larger of the two, not their sum, so it
+// says "the larger of 25% and 32 KiB", the floor in the unit the figures
+// beside it are in; what follows the tolerance (a widening to the
+// repetitions' spread) is kept.
+func toleranceWords(tol, unit string) string {
 	head, rest, _ := strings.Cut(tol, ",")
 	rel, abs, ok := strings.Cut(head, "%+")
 	if !ok {
 		return tol
+	}
+	if v, err := strconv.ParseFloat(abs, 64); err == nil {
+		abs = fmtValue(v, unit)
 	}
 	out := "the larger of " + rel + "% and " + abs
 	if rest != "" {
@@ -1237,7 +1252,7 @@ func toleranceWords(tol string) string {
 func (f Finding) line() string {
 	switch f.Kind {
 	case FindingMetric:
-		return fmt.Sprintf("%s: %s, allowed %s (%s, %s)", f.Metric, fmtDelta(f), fmtAllowed(f), toleranceWords(f.Tolerance), f.Direction)
+		return fmt.Sprintf("%s: %s, allowed %s (%s, %s)", f.Metric, fmtDelta(f), fmtAllowed(f), toleranceWords(f.Tolerance, f.Unit), f.Direction)
 	case FindingAbsent:
 		return fmt.Sprintf("%s: %s", f.Metric, f.Detail)
 	case FindingAssertion, FindingAssertionFailed:
@@ -1587,7 +1602,7 @@ func loadBaseline(s *Store, ref string, f Filter) (*Run, bool, error) {
 	run, err := s.FindWithoutSeries(ref, f)
 	if err != nil {
 		var nf *NotFoundError
-		if errors.As(err, &nf) && len(nf.Ambiguous) == 0 {
+		if errors.As(err, &nf) && len(nf.Ambiguous) == 0 && nf.Filter == "" {
 			names := baselineNames(s)
 			msg := fmt.Sprintf("baseline %q is not a file, a saved baseline or a run", ref)
 			if len(names) > 0 {

@@ -313,9 +313,24 @@ func ParseToleranceOf(name, val string) (string, Tolerance, error) {
 		return name, Tolerance{Disabled: true}, nil
 	}
 	var t Tolerance
-	for _, part := range strings.Split(val, "+") {
+	parts := strings.Split(val, "+")
+	if len(parts) > 2 {
+		return "", Tolerance{}, fmt.Errorf("tolerance %q: %q has %d parts: a tolerance is a percentage, an absolute value, or a percentage and its floor joined by one + (10%%+2)", s, val, len(parts))
+	}
+	seenPct, seenAbs := false, false
+	for i, part := range parts {
 		part = strings.TrimSpace(part)
+		switch {
+		case part == "" && i == 0 && strings.TrimSpace(val[1:]) != "":
+			return "", Tolerance{}, fmt.Errorf("tolerance %q: a tolerance takes no sign: it is how far %s may move in its worse direction (%s); write %s", s, name, m.Direction, strings.TrimSpace(strings.TrimPrefix(val, "+")))
+		case part == "":
+			return "", Tolerance{}, fmt.Errorf("tolerance %q: nothing after the +: a + joins a percentage and its floor, such as 10%%+2", s)
+		}
 		pct := strings.HasSuffix(part, "%")
+		if pct && seenPct || !pct && seenAbs {
+			return "", Tolerance{}, fmt.Errorf("tolerance %q: two %s: give a percentage and an absolute floor, such as 10%%+2", s, map[bool]string{true: "percentages", false: "absolute values"}[pct])
+		}
+		seenPct, seenAbs = seenPct || pct, seenAbs || !pct
 		num, err := strconv.ParseFloat(strings.TrimSuffix(part, "%"), 64)
 		if err != nil || math.IsNaN(num) || math.IsInf(num, 0) || num < 0 {
 			return "", Tolerance{}, fmt.Errorf("tolerance %q: %q is not a non-negative number or percentage; write 3%%, 5, 10%%+2 or off", s, part)
@@ -359,6 +374,10 @@ func ParseTolerances(specs []string) (Tolerances, error) {
 		name, t, err := ParseTolerance(s)
 		if err != nil {
 			return nil, err
+		}
+		if prev, dup := out[name]; dup {
+			// The last one silently won: which was meant?
+			return nil, fmt.Errorf("tolerance %s given twice (%s, then %s): give each metric one --tolerance", name, prev, t)
 		}
 		t.From = FromFlag
 		out[name] = t

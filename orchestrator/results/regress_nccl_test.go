@@ -76,7 +76,7 @@ func TestCompareNCCLBusBW(t *testing.T) {
 	out := text(t, r)
 	for _, want := range []string{
 		"REGRESSED: 1 regression",
-		"    nccl-tests size 1 MiB (1048576 B)\n      nccl.busbw_gbyte_s: 27.99 GB/s -> 25.19 GB/s (-10.0%), allowed -1.4 GB/s (the larger of 5% and 0.01, lower-is-worse)",
+		"    nccl-tests size 1 MiB (1048576 B)\n      nccl.busbw_gbyte_s: 27.99 GB/s -> 25.19 GB/s (-10.0%), allowed -1.4 GB/s (the larger of 5% and 0.01 GB/s, lower-is-worse)",
 		"of them 4 comparisons of nccl-tests tables (4 message sizes)",
 		"REGRESSED: 1 regression: 1 metric worse beyond tolerance",
 	} {

@@ -88,7 +88,7 @@ func TestCompareRoleRegressionTheSummaryHides(t *testing.T) {
 	}
 	text := textOf(t, r)
 	for _, want := range []string{
-		"REGRESSED: 1 regression\n  ecn=on,pfc=on\n    role incast (4 flows)\n      role.latency_us_p50: 3 us -> 21 us (+600.0%), allowed +1 us (the larger of 10% and 1, higher-is-worse)\n",
+		"REGRESSED: 1 regression\n  ecn=on,pfc=on\n    role incast (4 flows)\n      role.latency_us_p50: 3 us -> 21 us (+600.0%), allowed +1 us (the larger of 10% and 1 us, higher-is-worse)\n",
 		"REGRESSED: 1 regression: 1 metric worse beyond tolerance\n",
 	} {
 		if !strings.Contains(text, want) {
@@ -257,7 +257,7 @@ func TestComparePorts(t *testing.T) {
 	}
 	text := textOf(t, r)
 	for _, want := range []string{
-		"    port leaf1 Ethernet32 priority 3\n      port.queue_p99_bytes: 48 KiB -> 1.1 MiB (+2239.7%), allowed +32 KiB (the larger of 25% and 32768, higher-is-worse)\n",
+		"    port leaf1 Ethernet32 priority 3\n      port.queue_p99_bytes: 48 KiB -> 1.1 MiB (+2239.7%), allowed +32 KiB (the larger of 25% and 32 KiB, higher-is-worse)\n",
 		"    port leaf1 Ethernet0 priority 3\n      port.queue_p50_bytes: 360 KiB -> 0 B (-100.0%)",
 	} {
 		if !strings.Contains(text, want) {

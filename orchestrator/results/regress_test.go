@@ -349,13 +349,16 @@ func FuzzParseTolerance(f *testing.F) {
 // The text output reads a two-part tolerance as what it is, the larger of
 // the two, not their sum; its widening to the repetitions' spread stays.
 func TestToleranceWords(t *testing.T) {
-	for in, want := range map[string]string{
-		"25%+32768": "the larger of 25% and 32768",
-		"10%+1, widened to the spread of the run's repetitions": "the larger of 10% and 1, widened to the spread of the run's repetitions",
-		"20%": "20%", "5": "5", "off": "off",
+	for _, c := range []struct{ in, unit, want string }{
+		// The floor in the unit of the figures beside it (it was 32768
+		// beside KiB values).
+		{"25%+32768", "bytes", "the larger of 25% and 32 KiB"},
+		{"20%+50", "", "the larger of 20% and 50"},
+		{"10%+1, widened to the spread of the run's repetitions", "us", "the larger of 10% and 1 us, widened to the spread of the run's repetitions"},
+		{"20%", "", "20%"}, {"5", "", "5"}, {"off", "", "off"},
 	} {
-		if got := toleranceWords(in); got != want {
-			t.Errorf("toleranceWords(%q) = %q, want %q", in, got, want)
+		if got := toleranceWords(c.in, c.unit); got != c.want {
+			t.Errorf("toleranceWords(%q, %q) = %q, want %q", c.in, c.unit, got, c.want)
 		}
 	}
 }

@@ -109,7 +109,10 @@ type NotFoundError struct {
 	// Unindexed counts the run folders holding a record that the index
 	// lacks (copied in, or an index edited): "no runs" would be untrue.
 	Unindexed int
-	msg       string // replaces the default message when set
+	// Filter says what narrowed "latest" ("lab 99gpu, scenario
+	// incast"), "" when nothing did.
+	Filter string
+	msg    string // replaces the default message when set
 }
 
 func (e *NotFoundError) Error() string {
@@ -121,7 +124,9 @@ func (e *NotFoundError) Error() string {
 		fmt.Fprintf(&b, "run %q is ambiguous: it is a prefix of %s; give more of the run id", e.Ref, strings.Join(e.Ambiguous, ", "))
 		return b.String()
 	}
-	if e.Ref == Latest {
+	if e.Ref == Latest && e.Filter != "" {
+		fmt.Fprintf(&b, "no run of %s matches \"latest\" (fix: check --lab/--scenario against the runs below, or leave them out)", e.Filter)
+	} else if e.Ref == Latest {
 		b.WriteString("no run matches \"latest\"")
 	} else {
 		fmt.Fprintf(&b, "no run %q", e.Ref)
@@ -809,7 +814,9 @@ func (s *Store) Resolve(ref string, f Filter) (string, error) {
 			return "", err
 		}
 		if len(runs) == 0 {
-			return "", s.notFound(ref)
+			e := s.notFound(ref)
+			e.Filter = filterWords(f)
+			return "", e
 		}
 		return runs[0].RunID, nil
 	}
@@ -855,7 +862,7 @@ func (s *Store) Resolve(ref string, f Filter) (string, error) {
 	}
 }
 
-func (s *Store) notFound(ref string) error {
+func (s *Store) notFound(ref string) *NotFoundError {
 	e := &NotFoundError{Ref: ref}
 	if runs, err := s.List(Filter{Limit: 5}); err == nil {
 		for _, r := range runs {
@@ -866,6 +873,22 @@ func (s *Store) notFound(ref string) error {
 		e.Unindexed = s.Unindexed()
 	}
 	return e
+}
+
+// filterWords says what f narrows runs to ("lab 99gpu, scenario incast"),
+// "" when nothing.
+func filterWords(f Filter) string {
+	var parts []string
+	if f.Lab != "" {
+		parts = append(parts, "lab "+f.Lab)
+	}
+	if f.Scenario != "" {
+		parts = append(parts, "scenario "+f.Scenario)
+	}
+	if f.Status != "" {
+		parts = append(parts, "status "+f.Status)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Unindexed counts the run folders holding a record (run.json) that the
