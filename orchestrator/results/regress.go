@@ -236,8 +236,12 @@ type Report struct {
 	// NOS and BaselineNOS are the two records' network OS: where they
 	// differ (a lab brought up again with --nos), the QoS changes below
 	// are the other NOS's reading of its own configs as much as an edit.
-	NOS           string `json:"nos,omitempty"`
-	BaselineNOS   string `json:"baseline_nos,omitempty"`
+	NOS         string `json:"nos,omitempty"`
+	BaselineNOS string `json:"baseline_nos,omitempty"`
+	// PortsMatched, when the NOS differs, says how the run's switch ports
+	// were matched with the baseline's: by front-panel position, named as
+	// the baseline's NOS names them (alignRunPorts).
+	PortsMatched  string `json:"ports_matched,omitempty"`
 	ConfigChanged bool   `json:"config_changed"`
 	// ConfigChanges are the switch QoS fields that differ between the
 	// baseline and the run, in the resolved model's terms and grouped over
@@ -336,6 +340,9 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 	if len(run.Variants) > 0 {
 		r.Model = run.Variants[0].Model()
 	}
+	// Another NOS names the same ports otherwise: match them by
+	// front-panel position, for the port findings and the QoS changes.
+	run, r.PortsMatched = alignRunPorts(run, baseline)
 	if run.Scenario != baseline.Scenario {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("scenario differs: run %q, baseline %q", run.Scenario, baseline.Scenario))
 	}

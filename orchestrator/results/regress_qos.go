@@ -32,7 +32,10 @@ const maxConfigChanges = 20
 // ahead of the metrics.
 func (r Report) writeConfigChanges(b *strings.Builder) {
 	if r.NOS != "" && r.BaselineNOS != "" && r.NOS != r.BaselineNOS {
-		fmt.Fprintf(b, "the switches' NOS changed between the baseline and this run: %s -> %s (the QoS changes below are %s's configs read against %s's, port names and defaults included, as much as edits)\n", r.BaselineNOS, r.NOS, r.NOS, r.BaselineNOS)
+		fmt.Fprintf(b, "the switches' NOS changed between the baseline and this run: %s -> %s (the QoS changes below are %s's configs read against %s's, defaults included, as much as edits)\n", r.BaselineNOS, r.NOS, r.NOS, r.BaselineNOS)
+	}
+	if r.PortsMatched != "" {
+		b.WriteString(r.PortsMatched + "\n")
 	}
 	switch {
 	case r.ConfigChanged && r.ConfigChanges == nil:
@@ -82,6 +85,10 @@ func newLintErrors(run, baseline *Run) []Finding {
 		return nil
 	}
 	key := func(f qos.Finding) string { return f.Rule + "\x00" + f.Device + "\x00" + f.Port }
+	if run.NOS != baseline.NOS {
+		// Another NOS names the ports (and their ranges) otherwise.
+		key = func(f qos.Finding) string { return f.Rule + "\x00" + f.Device }
+	}
 	had := map[string]bool{}
 	for _, f := range baseline.Lint.Findings {
 		if f.Severity == qos.SevError {
