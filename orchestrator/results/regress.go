@@ -307,6 +307,11 @@ type Report struct {
 	// elsewhere is set while a pooled point whose flows sit on other
 	// ports on each side is compared (Finding.Elsewhere).
 	elsewhere bool
+	// samePlacement, while elsewhere is set, holds the switch ports
+	// ("node\x00port") that forward the same flows in every repetition
+	// of both sides, by the flows' routes (samePlacement): their egress
+	// figures stay compared. nil when the routes do not say.
+	samePlacement map[string]bool
 	// notComputedWhy are the reasons the variant being compared gives for
 	// the figures its summary lists as not computed (Summary.NotComputed).
 	notComputedWhy map[string]bool
@@ -558,7 +563,10 @@ func passedIn(vs []*Variant, name string) bool {
 // and fails in one of the run's.
 func (r *Report) comparePooled(p *pooledPoint, tol Tolerances) {
 	r.elsewhere = p.elsewhere
-	defer func() { r.elsewhere = false }()
+	if p.elsewhere {
+		r.samePlacement = samePlacement(p.base, p.run)
+	}
+	defer func() { r.elsewhere, r.samePlacement = false, nil }()
 	label := fmt.Sprintf("%s (mean of %d repetitions)", p.name, len(p.run))
 	if len(p.base) != len(p.run) {
 		label = fmt.Sprintf("%s (mean of %d repetitions, baseline %d)", p.name, len(p.run), len(p.base))
@@ -946,7 +954,7 @@ func (r *Report) addMetric(at Finding, m Metric, tol Tolerances, base, cur sideV
 			}
 			at.Tolerance += ", widened to the spread of the " + side + " repetitions"
 		}
-		if r.elsewhere && at.Scope == ScopePort && (at.Regression || at.Better) {
+		if r.elsewhere && at.Scope == ScopePort && (at.Regression || at.Better) && !(egressFigure(m.Name) && r.samePlacement[at.Node+"\x00"+at.Port]) {
 			at.Regression, at.Better, at.Elsewhere = false, false, true
 		}
 	}

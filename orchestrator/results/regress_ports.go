@@ -95,3 +95,71 @@ func renameRoutes(fs []Flow, rename func(string) string) []Flow {
 	}
 	return out
 }
+
+// samePlacement is, for a point compared as samples between seeds, the
+// switch ports ("node\x00port") that forward the same set of flows in
+// every repetition of both sides, by the flows' routes (Flow.Route, its
+// QPs' and its routes after faults: the egress port of each switch the
+// hash picked): where the seeds did not move the flows, a port's egress
+// figures are not set aside as "flows went elsewhere" (the incast
+// receiver's port, which every incast flow takes at every seed). nil,
+// keeping every port's figures set aside, when a flow of either side has
+// no route (an older record, a live lab), or the point's paths are not
+// the hash's alone (lb.mode flowlet, spray or adaptive: the route is
+// where a flow started, not where its packets went).
+func samePlacement(base, run []*Variant) map[string]bool {
+	vs := slices.Concat(base, run)
+	sets := make([]map[string][]string, len(vs))
+	ports := map[string]bool{}
+	for i, v := range vs {
+		if mode := v.Params[ParamLBMode]; mode != "" && mode != "ecmp" {
+			return nil
+		}
+		sets[i] = map[string][]string{}
+		for _, f := range v.Flows {
+			if len(f.Route) == 0 {
+				return nil
+			}
+			at := map[string]bool{}
+			for _, route := range slices.Concat([][]string{f.Route, f.RouteAfterFaults}, f.QPRoutes) {
+				for _, hop := range route {
+					if node, port, ok := strings.Cut(hop, ":"); ok {
+						at[node+"\x00"+port] = true
+					}
+				}
+			}
+			for k := range at {
+				sets[i][k] = append(sets[i][k], f.ID)
+				ports[k] = true
+			}
+		}
+	}
+	out := map[string]bool{}
+	for k := range ports {
+		first := slices.Sorted(slices.Values(sets[0][k]))
+		same := true
+		for _, s := range sets[1:] {
+			if !slices.Equal(first, slices.Sorted(slices.Values(s[k]))) {
+				same = false
+				break
+			}
+		}
+		if same {
+			out[k] = true
+		}
+	}
+	return out
+}
+
+// egressFigure says a port's figure is of its egress queue (its depth,
+// the packets it marked), which only the flows the port forwards fill,
+// as far as the port's own traffic goes. Pauses sent are of its ingress,
+// pauses received of its peer's, and drops are counted at either: those
+// stay set aside between seeds whatever the routes say.
+func egressFigure(metric string) bool {
+	switch metric {
+	case "port.queue_p50_bytes", "port.queue_p99_bytes", "port.queue_max_bytes", "port.ecn_marked":
+		return true
+	}
+	return false
+}

@@ -51,3 +51,50 @@ func TestCompareAcrossNOSMatchesPortsByPosition(t *testing.T) {
 		}
 	}
 }
+
+// Between seeds, a port's figures are set aside as "flows went elsewhere";
+// where the flows' routes show the same flows at a port on every
+// repetition of both sides (the incast receiver's port), its queue and
+// marks stay compared, and a queue 40 times deeper there regresses. A
+// port whose flows differ, a port's pauses, and a record without routes
+// keep the rule.
+func TestComparePortsWhereTheFlowsStayed(t *testing.T) {
+	shape := func(r *Run, depth int64, spine func(rep int) string) *Run {
+		for i := range r.Variants {
+			v := &r.Variants[i]
+			v.Counters = []Counter{
+				{Node: "leaf2", Port: "Ethernet0", Priority: 3, TxBytes: 4e8, QueueP50Bytes: i64(depth), QueueP99Bytes: i64(depth), QueueMaxBytes: i64(depth), Source: Simulated},
+				{Node: "spine1", Port: spine(i), Priority: 3, TxBytes: 4e8, PFCTx: 10 * depth >> 10, QueueP50Bytes: i64(depth), QueueP99Bytes: i64(depth), QueueMaxBytes: i64(depth), Source: Simulated},
+			}
+			for j := range v.Flows {
+				v.Flows[j].Route = []string{"leaf1:Ethernet64", "spine1:" + spine(i), "leaf2:Ethernet0"}
+			}
+		}
+		return r
+	}
+	byRep := func(rep int) string { return []string{"Ethernet4", "Ethernet8", "Ethernet12"}[rep] }
+	base := shape(repeatedRun(t, "20261129T110000Z-ecn-pfc-64gpu", 1, 10, 14, 12), 100<<10, byRep)
+	run := shape(repeatedRun(t, "20261129T120000Z-ecn-pfc-64gpu", 5, 11, 13, 12), 4<<20, func(rep int) string { return byRep(2 - rep) })
+	r := Compare(run, base, nil)
+	var worse []string
+	for _, f := range r.Findings {
+		if f.Regression {
+			worse = append(worse, f.Node+" "+f.Port+" "+f.Metric)
+		}
+	}
+	want := []string{"leaf2 Ethernet0 port.queue_p50_bytes", "leaf2 Ethernet0 port.queue_p99_bytes", "leaf2 Ethernet0 port.queue_max_bytes"}
+	if strings.Join(worse, "; ") != strings.Join(want, "; ") {
+		t.Errorf("regressions %v; want the receiver's queue only, not the spine's ports, whose flows moved", worse)
+	}
+	// Without routes, every port is set aside as before.
+	for _, rec := range []*Run{run, base} {
+		for i := range rec.Variants {
+			for j := range rec.Variants[i].Flows {
+				rec.Variants[i].Flows[j].Route = nil
+			}
+		}
+	}
+	if r := Compare(run, base, nil); r.Regressed {
+		t.Errorf("without routes: %v", regressions(r))
+	}
+}
