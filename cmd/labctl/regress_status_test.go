@@ -47,3 +47,28 @@ func TestRegressFailedAndUnfinishedBaselines(t *testing.T) {
 		t.Errorf("a run failing what the baseline failed: exit %d: %s%s", code, out, errs)
 	}
 }
+
+// Two runs of ecn-pfc on 16gpu with 5 repetitions at other seeds and
+// nothing changed are no regression: the run's spread counts with the
+// baseline's (the baseline's alone failed seeds 21-25 against 1-5 on the
+// lossy victim's throughput, which has two modes across seeds).
+func TestRegressRepetitionsAtOtherSeedsUnchanged(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two runs of 20 variants")
+	}
+	t.Parallel()
+	dir := upLab(t, "16gpu")
+	for i, seed := range []string{"1", "21"} {
+		if code, _, errs := resultsCLI(t, dir, "run", "ecn-pfc", "--lab", "16gpu", "--repetitions", "5", "--seed", seed); code != 0 {
+			t.Fatalf("run at seed %s: exit %d: %s", seed, code, errs)
+		}
+		if i == 0 {
+			if code, out, errs := resultsCLI(t, dir, "regress", "--save-baseline", "latest", "rep5"); code != 0 {
+				t.Fatalf("save baseline: exit %d: %s%s", code, out, errs)
+			}
+		}
+	}
+	if code, out, errs := resultsCLI(t, dir, "regress", "latest", "--baseline", "rep5"); code != 0 || !strings.Contains(out, "OK: no regression") {
+		t.Errorf("seeds 21-25 against 1-5, nothing changed: exit %d\n%s%s", code, out, errs)
+	}
+}

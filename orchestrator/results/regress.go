@@ -172,6 +172,13 @@ type Finding struct {
 	// The summary's and the roles' figures, which do not depend on where
 	// the flows sit, carry the verdict there.
 	Elsewhere bool `json:"elsewhere,omitempty"`
+	// WidenedByRun marks a figure within tolerance only because the
+	// run's repetitions spread wider than the baseline's: compared with
+	// the baseline's spread alone it would regress. Not a regression (a
+	// figure with two modes shows so at other seeds with nothing
+	// changed), but a fault that hits some seeds shows so too; the
+	// report's warnings list them.
+	WidenedByRun bool `json:"widened_by_run,omitempty"`
 	// Absent, on a FindingAbsent, is the side that lacks the metric:
 	// AbsentInRun or AbsentInBaseline (whose Baseline or Current is then
 	// 0 and means nothing).
@@ -482,6 +489,7 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 			r.Findings = append(r.Findings, Finding{Kind: FindingNotInBaseline, Scope: ScopeVariant, Variant: v.Label(), Regression: baseline.Imported == nil, Detail: detail})
 		}
 	}
+	r.Warnings = append(r.Warnings, widenedByRun(r.Findings)...)
 	r.Warnings = append(r.Warnings, extraRepetitions(runOnlyReps, "run", "baseline")...)
 	r.Warnings = append(r.Warnings, extraRepetitions(baseOnlyReps, "baseline", "run")...)
 	if len(importedMissing) > 0 {
@@ -947,6 +955,12 @@ func (r *Report) addMetric(at Finding, m Metric, tol Tolerances, base, cur sideV
 			wide = max(base.spread, cur.spread)
 		}
 		at = compareMetric(at, t, base.v, cur.v, wide)
+		// A port's figure where the flows went elsewhere follows the
+		// placement, not a fault: not flagged.
+		movedPort := r.elsewhere && at.Scope == ScopePort && !(egressFigure(m.Name) && r.samePlacement[at.Node+"\x00"+at.Port])
+		if cur.spread > base.spread && !at.Regression && !movedPort && compareMetric(at, t, base.v, cur.v, base.spread).Regression {
+			at.WidenedByRun = true
+		}
 		if wide > math.Max(t.Rel*math.Abs(base.v), t.Abs) {
 			side := "baseline's"
 			if cur.spread > base.spread {
@@ -954,7 +968,7 @@ func (r *Report) addMetric(at Finding, m Metric, tol Tolerances, base, cur sideV
 			}
 			at.Tolerance += ", widened to the spread of the " + side + " repetitions"
 		}
-		if r.elsewhere && at.Scope == ScopePort && (at.Regression || at.Better) && !(egressFigure(m.Name) && r.samePlacement[at.Node+"\x00"+at.Port]) {
+		if movedPort && (at.Regression || at.Better) {
 			at.Regression, at.Better, at.Elsewhere = false, false, true
 		}
 	}
@@ -1049,6 +1063,39 @@ func pathsByTiming(v *Variant) bool {
 // one to one (Compare) and pooled (planComparison) alike.
 func flowsMovedByEdit(inputsChanged bool, base, run *Variant) bool {
 	return inputsChanged && (pathsByTiming(base) || pathsByTiming(run))
+}
+
+// widenedByRun is the warning for the figures within tolerance only by the
+// run's own spread (Finding.WidenedByRun), which a fault that hits some
+// seeds of the run and not others produces, and a figure with two modes
+// too: not regressions, but named, so that one bad repetition of five is
+// not hidden without a word.
+func widenedByRun(fs []Finding) []string {
+	var places []string
+	n := 0
+	for _, f := range fs {
+		if !f.WidenedByRun {
+			continue
+		}
+		n++
+		if len(places) < 4 {
+			p := f.place()
+			if f.Scope == ScopeSummary || p == "" {
+				p = ""
+			} else {
+				p += " "
+			}
+			places = append(places, fmt.Sprintf("%s %s%s %s", f.Variant, p, f.Metric, fmtDelta(f)))
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	if n > len(places) {
+		places = append(places, "...")
+	}
+	return []string{fmt.Sprintf("%s within tolerance only because the run's repetitions spread wider than the baseline's (compared with the baseline's spread they would regress): a figure with two modes across seeds does this with nothing changed, and so does a fault that hits some seeds only; look at the run's repetitions one by one, or compare more of them (labctl run --repetitions 10): %s",
+		plural.N(n, "figure")+map[bool]string{true: " is", false: " are"}[n == 1], strings.Join(places, "; "))}
 }
 
 // extraRepetitions is the warning for the repetitions of points that

@@ -495,3 +495,31 @@ func TestBaselineNote(t *testing.T) {
 		t.Errorf("measured: note %q", n)
 	}
 }
+
+// One bad repetition of the run within tolerance only because the run's
+// spread widened it (the rule TestCompareRunSpreadAcrossSeeds pins, kept
+// so that a figure with two modes is no false alarm) is not hidden
+// without a word: the finding is marked and a warning names it.
+func TestCompareSaysWhatTheRunsSpreadHid(t *testing.T) {
+	base := repeatedRun(t, "20261129T110000Z-ecn-pfc-64gpu", 1, 10, 12, 11)
+	oneBad := repeatedRun(t, "20261129T120000Z-ecn-pfc-64gpu", 11, 10, 30, 11)
+	r := Compare(oneBad, base, nil)
+	if r.Regressed {
+		t.Fatalf("regressed: %v", regressions(r))
+	}
+	marked := 0
+	for _, f := range r.Findings {
+		if f.WidenedByRun {
+			marked++
+		}
+	}
+	if marked == 0 || !strings.Contains(text(t, r), "within tolerance only because the run's repetitions spread wider than the baseline's") ||
+		!strings.Contains(text(t, r), "ecn=on,pfc=on (mean of 3 repetitions) latency_us_p99 11 us -> 17 us") {
+		t.Errorf("%d findings marked, text:\n%s", marked, text(t, r))
+	}
+	// Within the baseline's own spread: nothing to say.
+	same := repeatedRun(t, "20261129T120000Z-ecn-pfc-64gpu", 11, 11, 12, 10)
+	if r := Compare(same, base, nil); strings.Contains(text(t, r), "spread wider than the baseline's") {
+		t.Errorf("a run within the baseline's spread warned:\n%s", text(t, r))
+	}
+}
