@@ -6,8 +6,9 @@ package main
 //
 // What is checked and what is not:
 //   - ```console blocks: each "$ " line is a command, the lines up to the
-//     next "$ " line are its expected output (stdout, then stderr, as a
-//     terminal shows them when labctl writes its error last). Compared
+//     next "$ " line are its expected output: stdout and stderr in the
+//     order labctl writes them, as a terminal (or 2>&1 into a pipe) shows
+//     them, since labctl gets one file for both, as from a shell. Compared
 //     after normalising run ids, timestamps and wall-clock durations, which
 //     differ from run to run; everything else (the simulator's figures
 //     included: it is deterministic for a seed) must match exactly.
@@ -21,8 +22,9 @@ package main
 //	labctl ARGS...                  the labctl binary, in the work directory
 //	... | head -n N | tail -n N     done in Go on the output
 //	... | grep [-E] [-v] PATTERN    -E: Go regexp; plain: a fixed string
-//	labctl ARGS... 2>&1 | ...       stderr through the pipe (required when
-//	                                labctl writes to stderr in a pipeline)
+//	labctl ARGS... 2>&1 | ...       stderr through the pipe, in the order
+//	                                written (required when labctl writes
+//	                                to stderr in a pipeline)
 //	...; echo "exit $?"             prints "exit N", N the pipeline's status
 //	...; echo "exit ${PIPESTATUS[0]}"  the same with labctl's own status (bash)
 //	sed -i '/RE/d' FILE             deletes the lines matching RE
@@ -184,7 +186,7 @@ type docCommand struct {
 	stages      [][]string
 	echoStatus  bool // ; echo "exit $?"
 	firstStatus bool // ... with ${PIPESTATUS[0]}: labctl's status, not the last filter's
-	mergeStderr bool // 2>&1: stderr goes through the pipe after stdout
+	mergeStderr bool // 2>&1: stderr goes through the pipe, interleaved with stdout as written
 }
 
 func parseDocCommand(line string) (docCommand, error) {
@@ -259,6 +261,13 @@ func runDocCommand(ctx context.Context, bin, dir string, c docCommand) (string, 
 		child := exec.CommandContext(ctx, bin, cmd[1:]...)
 		child.Dir = dir
 		child.Stdout, child.Stderr = &out, &errb
+		if c.mergeStderr || len(c.stages) == 1 {
+			// 2>&1, or a terminal: both streams reach one reader in
+			// the order labctl writes them (a lint warning before the
+			// table it precedes). One writer for both makes exec give
+			// the child one pipe on fds 1 and 2, as the shell does.
+			child.Stderr = &out
+		}
 		var exit *exec.ExitError
 		switch err := child.Run(); {
 		case errors.As(err, &exit):
@@ -273,10 +282,6 @@ func runDocCommand(ctx context.Context, bin, dir string, c docCommand) (string, 
 	}
 	text := out.String()
 	stderr := errb.String()
-	if c.mergeStderr {
-		text += stderr
-		stderr = ""
-	}
 	if len(c.stages) > 1 && stderr != "" {
 		// Where a terminal shows stderr among a filter's output depends on
 		// timing; the guide must route it through the pipe.
@@ -423,7 +428,10 @@ var docNormalizers = []struct {
 	re   *regexp.Regexp
 	with string
 }{
-	// Run ids: 20261129T133837Z-ecn-pfc-64gpu.
+	// Run ids: 20261129T133837Z-ecn-pfc-64gpu, and the suffix a run
+	// started in the same second as the one before gets (-2, -3: the
+	// store's NewRunID), which depends on how fast the guide runs.
+	{regexp.MustCompile(`\b(\d{8}T\d{6}Z-[a-z0-9.-]*[a-z][a-z0-9]*)-\d{1,3}\b`), "$1"},
 	{regexp.MustCompile(`\b\d{8}T\d{6}Z`), "<RUN-STAMP>"},
 	// Timestamps: 2026-11-29T13:38:37Z, 2026-11-29 13:38:32Z.
 	{regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?Z`), "<TIME>"},
@@ -634,6 +642,35 @@ func TestDocHelpers(t *testing.T) {
 			t.Errorf("got %+v, %v", c, err)
 		}
 	})
+	t.Run("stderr in the order written", func(t *testing.T) {
+		// A stand-in for labctl that warns on stderr before its table,
+		// then fails, as 'labctl run' on a lab with lint errors does.
+		dir := t.TempDir()
+		bin := filepath.Join(dir, "fake-labctl")
+		script := "#!/bin/sh\necho warning >&2\necho table\necho row\necho 'labctl: failed' >&2\nexit 1\n"
+		if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for line, want := range map[string]string{
+			`labctl run; echo "exit $?"`:                                "warning\ntable\nrow\nlabctl: failed\nexit 1\n",
+			`labctl run 2>&1 | head -n 2; echo "exit $?"`:               "warning\ntable\nexit 0\n",
+			`labctl run 2>&1 | tail -n 1; echo "exit ${PIPESTATUS[0]}"`: "labctl: failed\nexit 1\n",
+			`labctl run 2>&1 | tail -n 3`:                               "table\nrow\nlabctl: failed\n",
+		} {
+			c, err := parseDocCommand(line)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := runDocCommand(context.Background(), bin, dir, c)
+			if err != nil || got != want {
+				t.Errorf("%s: got %q (%v), want %q", line, got, err, want)
+			}
+		}
+		c, _ := parseDocCommand("labctl run | head -n 1")
+		if _, err := runDocCommand(context.Background(), bin, dir, c); err == nil {
+			t.Error("stderr in a pipeline without 2>&1 is accepted")
+		}
+	})
 	t.Run("filters", func(t *testing.T) {
 		text := "a1\nb2\na3\nc4\n"
 		cases := []struct {
@@ -687,6 +724,12 @@ func TestDocHelpers(t *testing.T) {
 		b := normalizeDocOutput("run 20270101T000000Z-ecn-pfc-64gpu\n| Finished | 2027-01-01T00:00:09Z (850ms) |\n64gpu  up  2027-01-01 00:00:00Z")
 		if a != b {
 			t.Errorf("not normalised alike:\n%s\n%s", a, b)
+		}
+		if normalizeDocOutput("run 20261129T133837Z-ecn-pfc-64gpu: x\nresults/20261129T133837Z-ecn-pfc-64gpu/run.json") != normalizeDocOutput("run 20261129T133839Z-ecn-pfc-64gpu-2: x\nresults/20261129T133839Z-ecn-pfc-64gpu-12/run.json") {
+			t.Error("a run id's same-second suffix is not normalised away")
+		}
+		if normalizeDocOutput("20261129T133837Z-allreduce-64gpu-os2") == normalizeDocOutput("20261129T133837Z-allreduce-64gpu") {
+			t.Error("a lab's name is normalised away")
 		}
 		if normalizeDocOutput("367.9 Gb/s") == normalizeDocOutput("367.8 Gb/s") {
 			t.Error("a simulated figure is normalised away")
