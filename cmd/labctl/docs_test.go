@@ -25,6 +25,12 @@ package main
 //	labctl ARGS... 2>&1 | ...       stderr through the pipe, in the order
 //	                                written (required when labctl writes
 //	                                to stderr in a pipeline)
+//	labctl ARGS... > FILE 2>&1      both streams into FILE, in the work
+//	                                directory; then show it with
+//	head -n N FILE | tail -n N      (a head that closes labctl's pipe
+//	                                early kills it with SIGPIPE: exit 141
+//	                                in a shell, so a command whose exit
+//	                                status is shown is not cut by head)
 //	...; echo "exit $?"             prints "exit N", N the pipeline's status
 //	...; echo "exit ${PIPESTATUS[0]}"  the same with labctl's own status (bash)
 //	sed -i '/RE/d' FILE             deletes the lines matching RE
@@ -184,9 +190,10 @@ func shellWords(s string) ([]string, error) {
 // echo "exit $?".
 type docCommand struct {
 	stages      [][]string
-	echoStatus  bool // ; echo "exit $?"
-	firstStatus bool // ... with ${PIPESTATUS[0]}: labctl's status, not the last filter's
-	mergeStderr bool // 2>&1: stderr goes through the pipe, interleaved with stdout as written
+	echoStatus  bool   // ; echo "exit $?"
+	firstStatus bool   // ... with ${PIPESTATUS[0]}: labctl's status, not the last filter's
+	mergeStderr bool   // 2>&1: stderr goes through the pipe, interleaved with stdout as written
+	outFile     string // > FILE 2>&1: both streams go to FILE
 }
 
 func parseDocCommand(line string) (docCommand, error) {
@@ -207,12 +214,24 @@ func parseDocCommand(line string) (docCommand, error) {
 		}
 		words = words[:i]
 	}
+	if i := indexOf(words, ">"); i >= 0 {
+		if i+3 != len(words) || words[i+2] != "2>&1" || indexOf(words[:i], "|") >= 0 || words[0] != "labctl" {
+			return c, fmt.Errorf("only labctl ARGS... > FILE 2>&1 may redirect, with nothing after it but ; echo")
+		}
+		c.outFile = words[i+1]
+		words = words[:i]
+	}
 	if i := indexOf(words, "2>&1"); i >= 0 {
 		if indexOf(words[:i], "|") >= 0 || (i+1 < len(words) && words[i+1] != "|") {
 			return c, fmt.Errorf("2>&1 must end the labctl command, before any |")
 		}
 		c.mergeStderr = true
 		words = append(words[:i:i], words[i+1:]...)
+	}
+	if c.firstStatus && indexOf(words, "head") >= 0 {
+		// head exits after its lines and the next write of labctl to the
+		// closed pipe kills it: a shell shows exit 141, not labctl's own.
+		return c, fmt.Errorf(`| head with echo "exit ${PIPESTATUS[0]}" shows 141 in a shell when head closes the pipe first: write labctl's output to a file (labctl ARGS > FILE 2>&1; echo "exit $?"), then head -n N FILE`)
 	}
 	var stage []string
 	for _, w := range words {
@@ -230,6 +249,8 @@ func parseDocCommand(line string) (docCommand, error) {
 		}
 		switch {
 		case i == 0 && (st[0] == "labctl" || st[0] == "sed"):
+		case i == 0 && st[0] == "head" && len(st) == 4:
+			// head -n N FILE: a file an earlier command wrote.
 		case i > 0 && (st[0] == "head" || st[0] == "tail" || st[0] == "grep"):
 		default:
 			return c, fmt.Errorf("%q is not a command the guide's test can run (labctl, sed -i '/RE/d' FILE, then | head, | tail, | grep)", st[0])
@@ -261,7 +282,7 @@ func runDocCommand(ctx context.Context, bin, dir string, c docCommand) (string, 
 		child := exec.CommandContext(ctx, bin, cmd[1:]...)
 		child.Dir = dir
 		child.Stdout, child.Stderr = &out, &errb
-		if c.mergeStderr || len(c.stages) == 1 {
+		if c.mergeStderr || c.outFile != "" || len(c.stages) == 1 {
 			// 2>&1, or a terminal: both streams reach one reader in
 			// the order labctl writes them (a lint warning before the
 			// table it precedes). One writer for both makes exec give
@@ -279,6 +300,22 @@ func runDocCommand(ctx context.Context, bin, dir string, c docCommand) (string, 
 		if err := sedDelete(dir, cmd[1:]); err != nil {
 			return "", err
 		}
+	case "head":
+		data, err := os.ReadFile(filepath.Join(dir, cmd[3]))
+		if err != nil {
+			return "", err
+		}
+		text, _, err := filterStage(cmd[:3], string(data))
+		if err != nil {
+			return "", err
+		}
+		out.WriteString(text)
+	}
+	if c.outFile != "" {
+		if err := os.WriteFile(filepath.Join(dir, c.outFile), out.Bytes(), 0o644); err != nil {
+			return "", err
+		}
+		out.Reset()
 	}
 	text := out.String()
 	stderr := errb.String()
@@ -630,7 +667,7 @@ func TestDocHelpers(t *testing.T) {
 		}
 	})
 	t.Run("parseDocCommand rejects other commands", func(t *testing.T) {
-		for _, line := range []string{"rm -rf /", "labctl plan 64gpu | sort", "labctl plan 64gpu; ls", "labctl plan 64gpu |", "labctl plan 2>&1 64gpu", "labctl plan | head -n 1 2>&1"} {
+		for _, line := range []string{"rm -rf /", "labctl plan 64gpu | sort", "labctl plan 64gpu > f", "labctl plan 64gpu 2>&1 > f", "labctl plan > f 2>&1 | head -n 1", "head -n 1", "head -n 1 f g", `labctl regress 2>&1 | head -n 3; echo "exit ${PIPESTATUS[0]}"`, "labctl plan 64gpu; ls", "labctl plan 64gpu |", "labctl plan 2>&1 64gpu", "labctl plan | head -n 1 2>&1"} {
 			if _, err := parseDocCommand(line); err == nil {
 				t.Errorf("%q accepted", line)
 			}
@@ -666,7 +703,20 @@ func TestDocHelpers(t *testing.T) {
 				t.Errorf("%s: got %q (%v), want %q", line, got, err, want)
 			}
 		}
-		c, _ := parseDocCommand("labctl run | head -n 1")
+		c, err := parseDocCommand(`labctl run > run.txt 2>&1; echo "exit $?"`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := runDocCommand(context.Background(), bin, dir, c); err != nil || got != "exit 1\n" {
+			t.Errorf("> run.txt 2>&1: got %q (%v), want the exit status alone", got, err)
+		}
+		if c, err = parseDocCommand("head -n 3 run.txt | tail -n 2"); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := runDocCommand(context.Background(), bin, dir, c); err != nil || got != "table\nrow\n" {
+			t.Errorf("head -n 3 run.txt | tail -n 2: got %q (%v)", got, err)
+		}
+		c, _ = parseDocCommand("labctl run | head -n 1")
 		if _, err := runDocCommand(context.Background(), bin, dir, c); err == nil {
 			t.Error("stderr in a pipeline without 2>&1 is accepted")
 		}
