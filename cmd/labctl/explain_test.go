@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -121,5 +122,68 @@ func TestReadmePlanLines(t *testing.T) {
 	}
 	if n == 0 || !servers {
 		t.Errorf("the README's tour has %d labctl plan lines, servers' among them: %v", n, servers)
+	}
+}
+
+// The README's quick start and tour run in order in one work directory,
+// as a reader types them: every line that sets up or reads a lab's files
+// (up, down, topo, trace, config render, lint and show, labs, plan)
+// exits 0 after the lines before it. A lab the quick start brought up
+// with SONiC refuses another --nos until labctl down, so a tour line
+// asking for EOS must name a lab that is not up. Runs, reports and the
+// other runtimes are left out: they take long or need another machine.
+func TestReadmeTourRunsInOrder(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(readme)
+	var lines []string
+	for _, section := range []string{"## Quick start", "## A tour"} {
+		i := strings.Index(text, section)
+		if i < 0 {
+			t.Fatalf("README has no %q section", section)
+		}
+		start := strings.Index(text[i:], "```sh\n")
+		end := strings.Index(text[i+start+6:], "```")
+		if start < 0 || end < 0 {
+			t.Fatalf("README's %q has no sh block", section)
+		}
+		for _, l := range strings.Split(text[i+start+6:i+start+6+end], "\n") {
+			l, _, _ = strings.Cut(l, "#")
+			for _, c := range strings.Split(l, "&&") {
+				c = strings.TrimSpace(strings.Replace(c, "go run ./cmd/labctl", "labctl", 1))
+				if strings.HasPrefix(c, "labctl ") {
+					lines = append(lines, c)
+				}
+			}
+		}
+	}
+	dir := t.TempDir()
+	ran := map[string]bool{}
+	for _, l := range lines {
+		f := strings.Fields(l)[1:]
+		if strings.ContainsAny(l, "<>|") || slices.Contains(f, "--runtime") {
+			continue
+		}
+		switch f[0] {
+		case "up", "down", "topo", "trace", "labs", "plan":
+		case "config":
+			if f[1] != "render" && f[1] != "lint" && f[1] != "show" {
+				continue
+			}
+		default:
+			continue
+		}
+		ran[f[0]] = true
+		if code, _, stderr := resultsCLI(t, dir, f...); code != 0 {
+			t.Errorf("README: %s: exit %d after the lines before it: %s", l, code, stderr)
+		}
+	}
+	for _, want := range []string{"up", "topo", "config", "down"} {
+		if !ran[want] {
+			t.Errorf("the README's quick start and tour ran no labctl %s line: %v", want, lines)
+		}
 	}
 }
