@@ -167,6 +167,14 @@ results/ cannot be written (the finished variants are printed anyway).`,
 					fmt.Fprintf(app.Err, "  %s %s: %s\n", f.Rule, where, f.Message)
 				}
 			}
+			// A traffic_class that reads as a DSCP written for the TOS
+			// byte (26 for DSCP 26) runs as best effort, and every PFC
+			// and ECN assertion fails with nothing saying why: say it.
+			if !l.InfiniBand() {
+				for _, w := range sc.TrafficClassWarnings(func(dscp int) bool { return qosRecord.losslessDSCP[dscp] }) {
+					fmt.Fprintf(app.Err, "warning: %s\n", w)
+				}
+			}
 			store, err := results.Open(app.ResultsDir())
 			if err != nil {
 				return exitcode.Env(err)
@@ -513,6 +521,9 @@ type labQoS struct {
 	settings []qos.Settings
 	classes  []qos.ClassRow
 	lint     *results.LintSummary
+	// losslessDSCP says which DSCPs some fabric port of a switch
+	// classifies into a lossless class.
+	losslessDSCP [64]bool
 }
 
 // labQoSRecord resolves the lab's configs and lints them. Configs that do
@@ -531,6 +542,13 @@ func labQoSRecord(l *runtime.Lab, in qos.Intent) (labQoS, error) {
 	for i := range cfgs {
 		out.settings = append(out.settings, qos.Summarize(&cfgs[i]))
 		out.classes = append(out.classes, qos.ClassTable(&cfgs[i], "", qos.RoCEClasses(&cfgs[i], in.RoCEDSCP, in.CNPDSCP))...)
+		for j := range cfgs[i].Ports {
+			if p := &cfgs[i].Ports[j]; p.Fabric {
+				for _, d := range p.LosslessDSCPs() {
+					out.losslessDSCP[d] = true
+				}
+			}
+		}
 	}
 	fs := qos.Lint(cfgs, runtime.LintOptions(l.Graph, in, l.Spec))
 	out.lint = &results.LintSummary{Errors: qos.Count(fs, qos.SevError), Warnings: qos.Count(fs, qos.SevWarning), Findings: []qos.Finding{}}

@@ -597,3 +597,30 @@ func TestEOSStaysLosslessUnderAFabricWideBacklog(t *testing.T) {
 		t.Errorf("EOS with PFC under a fabric-wide backlog: %d drops, %d pause frames; want none dropped, and pauses", s.Drops, s.PFCPauseFrames)
 	}
 }
+
+// A scenario entry whose traffic_class reads as a DSCP written for the TOS
+// byte (26 for DSCP 26) gets a warning on stderr before the run, naming
+// its line and the fix; best-effort traffic written as such
+// (mixed-classes' traffic_class 0) does not, nor do the catalog's
+// scenarios at their default 106.
+func TestRunWarnsTrafficClassAsDSCP(t *testing.T) {
+	t.Parallel()
+	dir := upLab(t, "16gpu")
+	file := filepath.Join(dir, "tc26.yaml")
+	spec := "name: tc26\nmatrix: {ecn: [on], pfc: [on]}\nduration: 200us\ntraffic:\n  - pattern: incast\n    senders: 4\n    traffic_class: 26\n"
+	if err := os.WriteFile(file, []byte(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, stderr := resultsCLI(t, dir, "run", file, "--lab", "16gpu")
+	for _, want := range []string{"warning: " + file + ":7:20: traffic_class 26 is the TOS byte of DSCP 6", "best effort", "write traffic_class: 106 (DSCP 26 with ECT(0))"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("run with traffic_class 26: stderr does not say %q:\n%s", want, stderr)
+		}
+	}
+	for _, sc := range []string{"mixed-classes", "incast"} {
+		code, _, stderr := resultsCLI(t, dir, "run", sc, "--lab", "16gpu")
+		if code > 1 || strings.Contains(stderr, "traffic_class") {
+			t.Errorf("run %s: exit %d, stderr:\n%s", sc, code, stderr)
+		}
+	}
+}

@@ -68,7 +68,7 @@ var KeyDocs = specdoc.Table{
 		Default: "false"},
 	"traffic[].iterations": {Doc: fmt.Sprintf("latency: ib_write_lat -n, the writes each side of a ping-pong posts, %d to %d; the distribution leaves out the two largest round trips, as perftest does. In the simulator a ping-pong that has not finished when the duration ends reports the iterations it completed; a live lab runs all of them whatever the duration. 0 is refused.", perftest.MinIterations, perftest.MaxIterations),
 		Default: fmt.Sprintf("%d (perftest's)", perftest.DefaultIterations)},
-	"traffic[].traffic_class": {Doc: "perftest --tclass: the IP TOS byte, 0 to 255 (DSCP times 4 plus the ECN bits); a DSCP the lab does not map to a lossless class is simulated as best effort.",
+	"traffic[].traffic_class": {Doc: "perftest --tclass: the IP TOS byte, 0 to 255 (DSCP times 4 plus the ECN bits); a DSCP the lab does not map to a lossless class is simulated as best effort. labctl run warns before it starts where the value looks like a DSCP written for the TOS byte: one below 64 whose DSCP is lossy while the value itself is a lossless DSCP (traffic_class: 26 is DSCP 6; DSCP 26 with ECT(0) is 106).",
 		Default: "106 (DSCP 26 with ECT(0))"},
 	"traffic[].start": {Doc: "Delay before the pattern's flows (or its collective; nccl: its first size) start, a duration shorter than duration.",
 		Default: "0"},
