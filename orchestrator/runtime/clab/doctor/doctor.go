@@ -351,7 +351,7 @@ func checkPrivileged(ctx context.Context, env Env) Check {
 func checkRXE(env Env) Check {
 	where, err := env.RXEModule()
 	if err != nil || where == "" {
-		d := NoRXE + " (kernel " + env.KernelRelease() + ": no rdma_rxe module, loaded, built in or under /lib/modules)"
+		d := NoRXE + " (kernel " + env.KernelRelease() + ": rdma_rxe not loaded, not built in, not under /lib/modules)"
 		if err != nil {
 			d += ": " + err.Error()
 		}

@@ -126,6 +126,9 @@ func TestChecks(t *testing.T) {
 		{"privileged refused", func(e *fakeEnv, _ *Options) { e.privErr = errors.New("operation not permitted") }, "privileged", Warn, false, "cannot start"},
 		{"privileged untestable", func(e *fakeEnv, _ *Options) { e.privErr = fmt.Errorf("%w: no local image", ErrCannotTest) }, "privileged", Warn, false, "cannot test"},
 		{"no rxe", func(e *fakeEnv, _ *Options) { e.rxe = "" }, "rdma_rxe", Fail, true, NoRXE},
+		// Where doctor looked, said as what is absent: not a list that
+		// reads as what is present.
+		{"no rxe, where looked", func(e *fakeEnv, _ *Options) { e.rxe = "" }, "rdma_rxe", Fail, true, "rdma_rxe not loaded, not built in, not under /lib/modules)"},
 		{"rxe builtin", func(e *fakeEnv, _ *Options) { e.rxe = "built in" }, "rdma_rxe", Pass, false, "built in"},
 		{"no red qdisc", func(e *fakeEnv, _ *Options) { e.red = "" }, "red qdisc", Warn, false, "no RED qdisc (sch_red) in this kernel"},
 		{"rxe not in netns", func(e *fakeEnv, _ *Options) { e.netnsErr = errors.New("rdma link add: Operation not supported") }, "soft-roce-netns", Fail, true, "Operation not supported"},
