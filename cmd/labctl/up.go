@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	goruntime "runtime"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -24,6 +25,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/runtime/clab/doctor"
 	"github.com/labctl/labctl/orchestrator/runtime/clabernetes"
 	simrt "github.com/labctl/labctl/orchestrator/runtime/sim"
+	"github.com/labctl/labctl/orchestrator/suggest"
 )
 
 // runtimeByName returns the runtime a lab runs on; kube says which
@@ -169,17 +171,28 @@ func labState(app *App, arg string) (string, *runtime.Status, error) {
 // unknownLabError says that arg names no lab brought up in the work
 // directory, no catalog lab and no spec file, with the labs there are.
 func unknownLabError(app *App, arg string) error {
-	var catalog []string
-	for _, s := range lab.Catalog() {
-		catalog = append(catalog, s.Name)
-	}
+	catalog := lab.CatalogNames()
 	fix := fmt.Sprintf("use a catalog lab (%s) or the path of a spec file", strings.Join(catalog, ", "))
+	known := catalog
 	if sts, err := runtime.ListStates(app.TopologiesDir()); err == nil && len(sts) > 0 {
+		// The labs brought up here in the catalog's order (by size),
+		// then the others by name.
 		var names []string
-		for _, st := range sts {
-			names = append(names, st.Lab)
+		for _, c := range catalog {
+			if slices.ContainsFunc(sts, func(st *runtime.Status) bool { return st.Lab == c }) {
+				names = append(names, c)
+			}
 		}
+		for _, st := range sts {
+			if !slices.Contains(catalog, st.Lab) {
+				names = append(names, st.Lab)
+			}
+		}
+		known = append(slices.Clone(catalog), names...)
 		fix = fmt.Sprintf("use a catalog lab (%s), the path of a spec file, or a lab brought up here: %s", strings.Join(catalog, ", "), strings.Join(names, ", "))
+	}
+	if near := suggest.Nearest(arg, known); near != "" {
+		fix = fmt.Sprintf("did you mean %s? %s", near, fix)
 	}
 	return exitcode.Usagef("no lab %q in %s and no catalog lab or spec of that name (fix: %s)", arg, app.TopologiesDir(), fix)
 }

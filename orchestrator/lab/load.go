@@ -6,7 +6,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/labctl/labctl/labs"
@@ -49,7 +48,7 @@ const (
 // here so that a wrong name is reported at its line in the spec.
 var QoSProfiles = []string{"roce-dcqcn", "roce-ecn-only", "roce-pfc-only"}
 
-// Catalog returns the names of the embedded catalog labs, sorted by size.
+// Catalog returns the embedded catalog labs, sorted by size (bySize).
 func Catalog() []*Spec {
 	var out []*Spec
 	for _, name := range specCatalog().Names() {
@@ -59,13 +58,33 @@ func Catalog() []*Spec {
 		}
 		out = append(out, s)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Sizing.GPUs < out[j].Sizing.GPUs })
 	return out
 }
 
+// CatalogNames lists the catalog labs' names by size, as every message
+// that lists them does.
+func CatalogNames() []string { return specCatalog().Names() }
+
 // specCatalog is the embedded lab catalog; a user's spec file is named by path.
 func specCatalog() specyaml.Catalog {
-	return specyaml.Catalog{FS: labs.FS, Dir: "labs", Kind: "lab", Label: "lab spec", FileNoun: "spec file"}
+	return specyaml.Catalog{FS: labs.FS, Dir: "labs", Kind: "lab", Label: "lab spec", FileNoun: "spec file", Sort: bySize}
+}
+
+// bySize orders catalog lab names by their GPUs, then by name: 16gpu,
+// 64gpu, 128gpu, 1024gpu, where file-name order gives 1024gpu first.
+func bySize(names []string) {
+	gpus := map[string]int{}
+	for _, n := range names {
+		if s, err := loadCatalog(n); err == nil {
+			gpus[n] = s.Sizing.GPUs
+		}
+	}
+	slices.SortStableFunc(names, func(a, b string) int {
+		if c := gpus[a] - gpus[b]; c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
 }
 
 // Resolve finds a lab by catalog name or by the path of a spec file. A

@@ -92,8 +92,19 @@ func TestResolveFileAndMissing(t *testing.T) {
 		}
 	}
 	var ee *exitcode.Error
-	if _, err := Resolve("no-such-lab"); !errors.As(err, &ee) || !strings.Contains(err.Error(), "64gpu") {
-		t.Errorf("unknown lab error should list the catalog: %v", err)
+	if _, err := Resolve("no-such-lab"); !errors.As(err, &ee) || !strings.Contains(err.Error(), "use a catalog lab: 16gpu, 64gpu, 128gpu, 1024gpu, or") {
+		t.Errorf("unknown lab error should list the catalog by size: %v", err)
+	}
+	if _, err := Resolve("64gpus"); err == nil || !strings.Contains(err.Error(), "did you mean 64gpu?") {
+		t.Errorf("a near miss of a catalog lab should say which: %v", err)
+	}
+	// Every list of the catalog is by size: the names and the specs.
+	var names []string
+	for _, s := range Catalog() {
+		names = append(names, s.Name)
+	}
+	if got := strings.Join(CatalogNames(), ","); got != "16gpu,64gpu,128gpu,1024gpu" || got != strings.Join(names, ",") {
+		t.Errorf("CatalogNames() = %s, Catalog() = %v: want both by size", got, names)
 	}
 }
 

@@ -2,6 +2,7 @@ package specyaml
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/readlimit"
+	"github.com/labctl/labctl/orchestrator/suggest"
 )
 
 // Catalog is where specs of one kind come from: the embedded catalog of
@@ -20,6 +22,9 @@ type Catalog struct {
 	Kind     string // what a spec is: "lab", "scenario"
 	Label    string // what errors about a user's file start with: "lab spec"
 	FileNoun string // what a user's file is called: "spec file"
+	// Sort, when set, puts the names in the order the catalog is listed
+	// in (the labs by size); else they are in file-name order.
+	Sort func(names []string)
 }
 
 // Doc is the text of a spec and where it came from.
@@ -29,7 +34,9 @@ type Doc struct {
 	Data   []byte
 }
 
-// Names lists the catalog's entries in file-name order.
+// Names lists the catalog's entries in the catalog's order (Sort), else
+// in file-name order. Every list of the catalog in labctl's messages is in
+// this order.
 func (c Catalog) Names() []string {
 	entries, _ := fs.ReadDir(c.FS, ".")
 	var names []string
@@ -37,6 +44,9 @@ func (c Catalog) Names() []string {
 		if n, ok := strings.CutSuffix(e.Name(), ".yaml"); ok {
 			names = append(names, n)
 		}
+	}
+	if c.Sort != nil {
+		c.Sort(names)
 	}
 	return names
 }
@@ -71,7 +81,11 @@ func (c Catalog) Resolve(nameOrPath string) (Doc, error) {
 func (c Catalog) Entry(name string) (Doc, error) {
 	data, err := fs.ReadFile(c.FS, name+".yaml")
 	if err != nil {
-		return Doc{}, exitcode.Usagef("unknown %s %q (fix: use a catalog %s: %s, or the path of a %s)", c.Kind, name, c.Kind, c.list(), c.FileNoun)
+		mean := ""
+		if near := suggest.Nearest(name, c.Names()); near != "" {
+			mean = fmt.Sprintf("did you mean %s? ", near)
+		}
+		return Doc{}, exitcode.Usagef("unknown %s %q (fix: %suse a catalog %s: %s, or the path of a %s)", c.Kind, name, mean, c.Kind, c.list(), c.FileNoun)
 	}
 	return Doc{File: c.Dir + "/" + name + ".yaml", Source: "catalog:" + name, Data: data}, nil
 }

@@ -48,6 +48,7 @@ func TestCatalogResolve(t *testing.T) {
 		{in: user, file: user, src: user, data: "name: mine\n"},
 		{in: "", errContain: "no lab given: name a catalog lab (big, small) or a spec file"},
 		{in: "nosuch", errContain: `unknown lab "nosuch" (fix: use a catalog lab: big, small, or the path of a spec file)`},
+		{in: "smal", errContain: `unknown lab "smal" (fix: did you mean small? use a catalog lab: big, small, or the path of a spec file)`},
 		{in: filepath.Join(dir, "missing.yaml"), errContain: "missing.yaml: file not found (fix: check the path, or name a catalog lab: big, small)"},
 		{in: loop, errContain: "lab spec " + loop + ": cannot read it: open " + loop + ": too many levels of symbolic links (fix: give the path of a readable spec file, or name a catalog lab: big, small)"},
 		{in: dir + "/", errContain: dir + "/: not a regular file: it is a directory, and labctl reads lab specs only from files (fix: name a file inside the directory)"},
@@ -87,5 +88,17 @@ func TestCatalogEntryIgnoresFiles(t *testing.T) {
 	}
 	if doc, err := testCatalog().Resolve("small"); err != nil || doc.Source != "small" {
 		t.Errorf("Resolve(small) = %+v, %v; want the existing file", doc, err)
+	}
+}
+
+// A catalog with Sort lists its names, in every message, in that order.
+func TestCatalogSort(t *testing.T) {
+	c := testCatalog()
+	c.Sort = func(names []string) { slices.Reverse(names) }
+	if got := strings.Join(c.Names(), ","); got != "small,big" {
+		t.Errorf("Names() = %s, want small,big", got)
+	}
+	if _, err := c.Resolve("nosuch"); err == nil || !strings.Contains(err.Error(), "use a catalog lab: small, big,") {
+		t.Errorf("the unknown lab's list is not in the catalog's order: %v", err)
 	}
 }
