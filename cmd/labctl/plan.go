@@ -185,7 +185,16 @@ It shows the GPU servers too: the scale-up domain joining a server's GPUs,
 each NIC's PCIe link and what the NIC can send through it, with a warning
 when a NIC is PCIe-bound. Flags override the named lab's values (sizing and
 server keys); defaults are the seed's (8 GPUs per server, 200G NICs,
-32x400G switches, non-blocking), and the servers' follow the NIC speed.`,
+32x400G switches, non-blocking), and the servers' follow the NIC speed.
+
+-o json and -o yaml count switch ports two ways. Physical ports: ports,
+downlink_ports_per_leaf, uplink_ports_per_leaf, downlink_ports_per_spine,
+uplink_ports_per_spine and ports_used_per_super_spine; port_utilization is
+the physical ports used over ports. NIC-speed (logical) ports, as the
+seed's tables count them: logical_ports, downlinks_per_leaf,
+uplinks_per_leaf and ports_used_per_spine, which is a share of the spine's
+logical_ports, not of its ports (64gpu's 32x400G spine with 200G NICs: 64
+of 64 logical ports, all 32 physical ports used).`,
 		Example: `  labctl plan 64gpu
   labctl plan --gpus 1024 -o json
   labctl plan --gpus 4096 --leaf-ports 64 --spine-ports 64 --layout rail -o md

@@ -248,3 +248,46 @@ func TestPlanServerBadInput(t *testing.T) {
 		}
 	}
 }
+
+// plan's help says how -o json counts each tier's ports (physical or
+// NIC-speed), since the two sit side by side (a 32-port spine's
+// ports_used_per_spine is 64): every port figure of the tiers is named
+// there, and ports_used_per_spine is a share of logical_ports, never more.
+func TestPlanJSONPortFieldsDocumented(t *testing.T) {
+	t.Parallel()
+	code, help, _ := runCLI(t, "plan", "--help")
+	if code != 0 {
+		t.Fatalf("plan --help: exit %d", code)
+	}
+	help = strings.Join(strings.Fields(help), " ")
+	for _, args := range [][]string{
+		{"plan", "64gpu"}, {"plan", "--gpus", "4096"}, {"plan", "--gpus", "512", "--layout", "rail"},
+		{"plan", "--gpus", "256", "--oversubscription", "2"}, {"plan", "--gpus", "128", "--spine-ports", "64", "--spine-speed", "800"},
+	} {
+		code, out, stderr := runCLI(t, append(args, "-o", "json")...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		var p map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(out), &p); err != nil {
+			t.Fatal(err)
+		}
+		for _, tier := range []string{"leaf", "spine", "super_spine"} {
+			var fields map[string]any
+			if err := json.Unmarshal(p[tier], &fields); err != nil || fields == nil {
+				continue // null: no such tier in this plan
+			}
+			for k := range fields {
+				if strings.Contains(k, "port") && !strings.Contains(k, "speed") && !strings.Contains(help, k) {
+					t.Errorf("%v: %s.%s is not named in plan --help, which says how -o json counts ports", args, tier, k)
+				}
+			}
+			if tier == "spine" {
+				used, logical := fields["ports_used_per_spine"].(float64), fields["logical_ports"].(float64)
+				if used > logical {
+					t.Errorf("%v: ports_used_per_spine %v is more than the spine's logical_ports %v", args, used, logical)
+				}
+			}
+		}
+	}
+}

@@ -84,7 +84,9 @@ type LeafTier struct {
 	PerPod        int `json:"per_pod"`
 	Ports         int `json:"ports"`
 	PortSpeedGbps int `json:"port_speed_gbps"`
-	LogicalPorts  int `json:"logical_ports"`
+	// LogicalPorts is the leaf's capacity in NIC-speed ports (Ports x
+	// PortSpeedGbps / the NIC speed).
+	LogicalPorts int `json:"logical_ports"`
 	// DownlinksPerLeaf and UplinksPerLeaf are logical (NIC-speed) ports, as
 	// in the seed's table.
 	DownlinksPerLeaf int `json:"downlinks_per_leaf"`
@@ -117,18 +119,28 @@ type LeafTier struct {
 // SpineTier describes the spine switches (per pod in 3 tiers: Count is the
 // total, PerPod the count in one pod).
 type SpineTier struct {
-	Count         int `json:"count"`
-	PerPod        int `json:"per_pod"`
+	Count  int `json:"count"`
+	PerPod int `json:"per_pod"`
+	// Ports is the spine model's physical ports, PortSpeedGbps their
+	// speed; LogicalPorts the same capacity in NIC-speed ports (Ports x
+	// PortSpeedGbps / the NIC speed: 32 x 400G with 200G NICs is 64).
 	Ports         int `json:"ports"`
 	PortSpeedGbps int `json:"port_speed_gbps"`
 	LogicalPorts  int `json:"logical_ports"`
-	// PortsUsedPerSpine is in logical (NIC-speed) ports, as the seed counts.
+	// PortsUsedPerSpine is the bandwidth one spine uses, to its pod's
+	// leaves and (3 tiers) to the super-spines, in NIC-speed ports, as the
+	// seed's table counts: a share of LogicalPorts, not of Ports (64gpu's
+	// spine: 64 of 64 logical ports, its 32 physical ports all used). The
+	// physical ports used are DownlinkPortsPerSpine + UplinkPortsPerSpine,
+	// and PortUtilization is their share of Ports. The super-spine tier's
+	// ports_used_per_super_spine, by contrast, counts physical ports.
 	PortsUsedPerSpine int `json:"ports_used_per_spine"`
 	// Physical ports used per spine: down to leaves and up to super-spines.
-	DownlinkPortsPerSpine int     `json:"downlink_ports_per_spine"`
-	UplinkPortsPerSpine   int     `json:"uplink_ports_per_spine"`
-	PortUtilization       float64 `json:"port_utilization"`
-	Breakout              string  `json:"breakout"`
+	DownlinkPortsPerSpine int `json:"downlink_ports_per_spine"`
+	UplinkPortsPerSpine   int `json:"uplink_ports_per_spine"`
+	// PortUtilization is the physical ports used over Ports (1 is all).
+	PortUtilization float64 `json:"port_utilization"`
+	Breakout        string  `json:"breakout"`
 	// LinksPerSuperSpine is the number of parallel links from a spine to each
 	// super-spine of its plane (3 tiers only).
 	LinksPerSuperSpine int `json:"links_per_super_spine,omitempty"`
@@ -148,11 +160,13 @@ func (s SpineTier) MarshalJSON() ([]byte, error) {
 // SuperSpineTier is set only for 3-tier plans. Super-spines form planes:
 // spine j of every pod connects to every super-spine of plane j.
 type SuperSpineTier struct {
-	Count              int     `json:"count"`
-	Planes             int     `json:"planes"`
-	PerPlane           int     `json:"per_plane"`
-	Ports              int     `json:"ports"`
-	PortSpeedGbps      int     `json:"port_speed_gbps"`
+	Count         int `json:"count"`
+	Planes        int `json:"planes"`
+	PerPlane      int `json:"per_plane"`
+	Ports         int `json:"ports"`
+	PortSpeedGbps int `json:"port_speed_gbps"`
+	// PortsUsedPerSwitch is the physical ports one super-spine uses (to
+	// the spines of its plane), a share of Ports.
 	PortsUsedPerSwitch int     `json:"ports_used_per_super_spine"`
 	PortUtilization    float64 `json:"port_utilization"`
 }
