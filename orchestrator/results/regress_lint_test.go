@@ -29,7 +29,7 @@ func TestCompareNewLintErrors(t *testing.T) {
 	}
 	out := text(t, r)
 	for _, want := range []string{
-		"  -: lint error QOS001 at leaf1 Ethernet32, new in the run's configs: PFC is off for lossless priority 3 (fix: enable PFC on priority 3)\n",
+		"  run: lint error QOS001 at leaf1 Ethernet32, new in the run's configs: PFC is off for lossless priority 3 (fix: enable PFC on priority 3)\n",
 		"REGRESSED: 1 regression: 1 lint error new in the run's configs\n",
 	} {
 		if !strings.Contains(out, want) {

@@ -96,9 +96,14 @@ func writeGrouped(b *strings.Builder, findings []Finding, keep func(Finding) boo
 		fs := byVariant[v]
 		// The variant's own findings first, one line each, then each
 		// place in order under the variant's name.
+		// "-" marks what concerns the run as a whole (JSON keeps it).
+		name := v
+		if v == "-" {
+			name = "run"
+		}
 		for _, f := range fs {
 			if f.place() == "" {
-				fmt.Fprintf(b, "  %s: %s\n", v, f.line())
+				fmt.Fprintf(b, "  %s: %s\n", name, f.line())
 			}
 		}
 		var places []string
