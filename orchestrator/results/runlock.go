@@ -133,3 +133,10 @@ func writerGone(dir string, w *Writer) bool {
 	}
 	return errors.Is(syscall.Kill(w.PID, 0), syscall.ESRCH)
 }
+
+// dirWritable says why this process cannot write in dir (EROFS on a
+// read-only file system, EACCES without permission), or nil.
+func dirWritable(dir string) error {
+	const wOK = 2 // W_OK
+	return syscall.Access(dir, wOK)
+}

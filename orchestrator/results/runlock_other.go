@@ -49,3 +49,6 @@ func withDeadWriter(dir string, fn func()) bool {
 	fn()
 	return true
 }
+
+// dirWritable is not checked where access(2) is not at hand.
+func dirWritable(string) error { return nil }

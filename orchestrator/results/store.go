@@ -156,6 +156,12 @@ func Open(dir string) (*Store, error) {
 		// A corrupt or foreign file: keep it for inspection, start over and
 		// rebuild from the run folders, which hold the truth.
 		if !isCorruptErr(err) {
+			// SQLite says only that it cannot open the file (a WAL index
+			// on a read-only file system needs its -shm file): name the
+			// folder's own trouble, with its fix, where there is one.
+			if werr := dirWritable(dir); werr != nil {
+				return nil, exitcode.WriteFailed(dbPath, werr)
+			}
 			return nil, err
 		}
 		aside := fmt.Sprintf("%s.corrupt-%s", dbPath, time.Now().UTC().Format("20060102T150405Z"))
