@@ -368,7 +368,7 @@ func (p *cfgParser) file(src qos.Source) error {
 			inComment = true
 			continue
 		}
-		opensQueue := (f[0] == "tx-queue" || f[0] == "uc-tx-queue") && len(f) == 2
+		opensQueue := cfgOpensQueue(f)
 		if q != nil && !opensQueue && p.inQueue(curMode, f, indent > qIndent, flat) {
 			for _, qi := range q {
 				if err := p.queueLine(qi, f, where); err != nil {
@@ -382,6 +382,19 @@ func (p *cfgParser) file(src qos.Source) error {
 			n, err := strconv.Atoi(f[1])
 			if err != nil || n < 0 || n > 7 {
 				return fmt.Errorf("%s: %s %q: want a queue 0-7", where, f[0], f[1])
+			}
+			if f[0] == "mc-tx-queue" {
+				// A multicast queue (platforms with separate unicast and
+				// multicast queues, Trident): RoCE is unicast, so labctl
+				// reads none of its lines, which stay in its block (an
+				// empty, open queue) rather than fall to the profile or
+				// interface (its shape rate is no port shaper); noted as
+				// not simulated.
+				if err := p.noteField(curMode, f, where); err != nil {
+					return err
+				}
+				q, qIndent = []*cfgQueue{}, indent
+				continue
 			}
 			for _, b := range cur {
 				qi := b.queues[n]
@@ -406,6 +419,13 @@ func (p *cfgParser) file(src qos.Source) error {
 		return fmt.Errorf("%s:%d: %w", src.Name, lineNo+1, err)
 	}
 	return nil
+}
+
+// cfgOpensQueue says whether f opens a tx-queue block of an interface or
+// qos profile: tx-queue N, uc-tx-queue N (read as tx-queue N) or
+// mc-tx-queue N (a multicast queue, opened and not read).
+func cfgOpensQueue(f []string) bool {
+	return len(f) == 2 && (f[0] == "tx-queue" || f[0] == "uc-tx-queue" || f[0] == "mc-tx-queue")
 }
 
 // cfgFlat says whether a config has no indented line at all: written by
@@ -453,7 +473,7 @@ func cfgLeavesBlock(mode string, f []string, inQueue bool) bool {
 	if _, ok := statementOf("tx-queue", f); ok && inQueue {
 		return false
 	}
-	if (f[0] == "tx-queue" || f[0] == "uc-tx-queue") && len(f) == 2 {
+	if cfgOpensQueue(f) {
 		return false
 	}
 	if f[0] == "interface" || len(f) >= 2 && f[0] == "qos" && f[1] == "profile" || cfgGlobalWords[f[0]] {
@@ -498,6 +518,16 @@ func (p *cfgParser) global(f []string, where cfgPos) error {
 	line := strings.Join(f, " ")
 	mapTo := func(from string, maxKey int, target string, dst map[int]int) error {
 		to := slices.Index(f, "to")
+		if target == "tx-queue" && to >= 0 && to+1 < len(f) && f[to+1] == "uc-tx-queue" {
+			// qos map traffic-class ... to uc-tx-queue Q: the unicast
+			// queue of platforms with separate unicast and multicast
+			// queues (Trident), read as the tx-queue map, as labctl reads
+			// uc-tx-queue N blocks as tx-queue N. That EOS has this form
+			// is labctl's reading of the uc-tx-queue blocks, not checked
+			// in Arista's manual (moderate confidence).
+			f = slices.Clone(f)
+			f[to+1] = "tx-queue"
+		}
 		if to < 4 || to+2 >= len(f) || f[to+1] != target {
 			return fmt.Errorf("%s: %q: want qos map %s N... to %s T", where, line, from, target)
 		}
@@ -538,7 +568,7 @@ func (p *cfgParser) global(f []string, where cfgPos) error {
 		return fmt.Errorf("%s: %q: want qos map dscp D... to traffic-class T", where, line)
 	case len(f) >= 6 && f[0] == "qos" && f[1] == "map" && f[2] == "cos" && slices.Contains(f, "traffic-class"):
 		return mapTo("cos", 7, "traffic-class", p.cos)
-	case len(f) >= 7 && f[0] == "qos" && f[1] == "map" && f[2] == "traffic-class" && slices.Contains(f, "tx-queue"):
+	case len(f) >= 7 && f[0] == "qos" && f[1] == "map" && f[2] == "traffic-class" && (slices.Contains(f, "tx-queue") || slices.Contains(f, "uc-tx-queue")):
 		return mapTo("traffic-class", 7, "tx-queue", p.tcQueue)
 	case line == "priority-flow-control all off":
 		p.pfcAllOff = true
@@ -567,7 +597,7 @@ func (p *cfgParser) global(f []string, where cfgPos) error {
 		// keys go back to EOS's default mapping.
 		dst := map[string]map[int]int{"dscp": p.dscp, "cos": p.cos, "traffic-class": p.tcQueue}[f[3]]
 		to := slices.Index(f, "to")
-		if dst == nil || (f[3] == "traffic-class" && !slices.Contains(f, "tx-queue")) || (f[3] != "traffic-class" && to > 0 && !slices.Contains(f, "traffic-class")) {
+		if dst == nil || (f[3] == "traffic-class" && !slices.Contains(f, "tx-queue") && !slices.Contains(f, "uc-tx-queue")) || (f[3] != "traffic-class" && to > 0 && !slices.Contains(f, "traffic-class")) {
 			return p.note("global", f, where)
 		}
 		keys := f[4:]
