@@ -116,6 +116,9 @@ func cfgExpand(mode string, f []string) []string {
 // expand is cfgExpand with the note a line read expanded gets, once per
 // line (a line of an interface range is read once per interface).
 func (p *cfgParser) expand(mode string, f []string, where cfgPos) []string {
+	if g := cfgNoForm(mode, f); g != nil {
+		return g
+	}
 	out := cfgExpand(mode, f)
 	if out == nil {
 		return f
@@ -128,4 +131,109 @@ func (p *cfgParser) expand(mode string, f []string, where cfgPos) []string {
 		p.notes = append(p.notes, fmt.Sprintf("%s: %q read as %q: EOS takes an unambiguous prefix of a keyword for the keyword, and labctl expands the prefixes of the keywords it reads; if the switch has another keyword with that prefix here, it rejects the line as ambiguous (fix: write the keywords in full, as the switch's running-config shows them)", where, strings.Join(f, " "), strings.Join(out, " ")))
 	}
 	return out
+}
+
+// A no or default line may repeat its command's arguments (no
+// random-detect ecn minimum-threshold 800 kbytes maximum-threshold 3200
+// kbytes max-mark-probability 20, no qos trust dscp, no priority strict):
+// EOS accepts it and removes the setting, as the short form does, and
+// writes the short form in its running-config. cfgNoForm reads such a
+// line as the short form the statement table has: the line without its
+// no (or default) must be a statement of the mode, S, and the short form
+// is the no (default) statement whose keywords are the longest prefix of
+// both S's keywords and the line's. The table holds a no form of its own
+// for every command that shares a prefix with a broader one (no
+// priority-flow-control pause watchdog port action, not no
+// priority-flow-control pause watchdog; no random-detect ecn count, not
+// no random-detect ecn), and TestNoFormOfEveryStatement pins the form
+// each statement's no and default lines are read as, so that a statement
+// added without its own no form is decided, not read as a broader one.
+// A no line is read as a no form only, a default line as a default form,
+// or as a no form that does the same (cfgDefaultIsNo); where the two
+// differ (default priority, default qos trust) the table has both. EOS's acceptance of the long forms is
+// Arista's usual no-form grammar (confident for the forms listed; each
+// platform's parser is not checked).
+func cfgNoForm(mode string, f []string) []string {
+	if len(f) < 2 || (f[0] != "no" && f[0] != "default") {
+		return nil
+	}
+	if _, ok := statementOf(mode, f); ok {
+		return nil
+	}
+	if mode == "qos profile" {
+		mode = "interface"
+	}
+	pos := f[1:]
+	if e := cfgExpand(mode, pos); e != nil {
+		pos = e
+	}
+	s, ok := statementOf(mode, pos)
+	if !ok {
+		return nil
+	}
+	slits, _ := cfgLiterals(s.syntax)
+	if slits[0] == "no" || slits[0] == "default" {
+		return nil
+	}
+	var best []string
+	bestArgs := false
+	for _, n := range statements {
+		if n.mode != mode {
+			continue
+		}
+		lits, args := cfgLiterals(n.syntax)
+		if len(lits) < 2 || (lits[0] != "no" && lits[0] != "default") {
+			continue
+		}
+		if lits[0] != f[0] && !(f[0] == "default" && cfgDefaultIsNo[n.syntax]) {
+			continue
+		}
+		words := lits[1:]
+		if len(words) > len(slits) || len(words) > len(pos) || !slices.Equal(words, slits[:len(words)]) || !slices.Equal(words, pos[:len(words)]) {
+			continue
+		}
+		// The longest; of two as long, the one the line says (default
+		// priority, not no priority).
+		if len(lits) > len(best) || len(lits) == len(best) && lits[0] == f[0] {
+			best, bestArgs = lits, args
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	if bestArgs {
+		// A no form that takes arguments (no random-detect drop
+		// drop-precedence <dp> [...]) keeps the line's.
+		return append([]string{best[0]}, pos...)
+	}
+	return slices.Clone(best)
+}
+
+// cfgDefaultIsNo are the no forms whose default form does the same (the
+// setting removed has EOS's default for a value, which the no form
+// gives): a default line of their command, for which the table has no
+// default form, is read as them. Where default differs from no (default
+// switchport is a switchport, default priority strict priority), the
+// default line is left as it is, or has a row of its own.
+var cfgDefaultIsNo = map[string]bool{
+	"no priority-flow-control pause watchdog default <timeout|recovery-time|polling-interval> [<s>]": true,
+	"no priority-flow-control pause watchdog action [<action>]":                                      true,
+	"no priority-flow-control pause watchdog port action [<action>]":                                 true,
+	"no priority-flow-control pause watchdog port timer [...]":                                       true,
+	"no bandwidth percent [<n>]":                                                                     true,
+	"no random-detect drop drop-precedence <dp> [...]":                                               true,
+	"no random-detect ecn count":                                                                     true,
+	"no bandwidth guaranteed [...]":                                                                  true,
+}
+
+// statementOfLine is statementOf, reading a no or default line that
+// repeats its arguments as its short form (cfgNoForm).
+func statementOfLine(mode string, f []string) (statement, bool) {
+	if s, ok := statementOf(mode, f); ok {
+		return s, ok
+	}
+	if g := cfgNoForm(mode, f); g != nil {
+		return statementOf(mode, g)
+	}
+	return statement{}, false
 }

@@ -294,8 +294,8 @@ func (p *cfgParser) file(src qos.Source) error {
 			// entered, whatever the indentation (cfgLeavesBlock), so it
 			// stays there, and a note says so. Lines labctl does not know
 			// at column 0 leave the block, as global ones usually do.
-			_, ofBlock := statementOf(curMode, f)
-			_, ofQueue := statementOf("tx-queue", f)
+			_, ofBlock := statementOfLine(curMode, f)
+			_, ofQueue := statementOfLine("tx-queue", f)
 			// A statement the global mode has too (qos rewrite dscp) is
 			// read as global at column 0, as the switch's own
 			// running-config places it after the interfaces.
@@ -467,10 +467,10 @@ var cfgGlobalWords = map[string]bool{
 // or a new block, which leave it. EOS's handling of files without
 // indentation is taken from its mode rules, not checked on a switch.
 func cfgLeavesBlock(mode string, f []string, inQueue bool) bool {
-	if _, ok := statementOf(mode, f); ok {
+	if _, ok := statementOfLine(mode, f); ok {
 		return false
 	}
-	if _, ok := statementOf("tx-queue", f); ok && inQueue {
+	if _, ok := statementOfLine("tx-queue", f); ok && inQueue {
 		return false
 	}
 	if cfgOpensQueue(f) {
@@ -499,8 +499,8 @@ func cfgLeavesBlock(mode string, f []string, inQueue bool) bool {
 // a file without indentation (flat) such a statement stays in the queue,
 // the mode the commands before it entered.
 func (p *cfgParser) inQueue(blockMode string, f []string, deeper, flat bool) bool {
-	_, inQ := statementOf("tx-queue", f)
-	_, inBlock := statementOf(blockMode, f)
+	_, inQ := statementOfLine("tx-queue", f)
+	_, inBlock := statementOfLine(blockMode, f)
 	switch {
 	case inQ && inBlock:
 		return deeper || flat
@@ -614,6 +614,22 @@ func (p *cfgParser) global(f []string, where cfgPos) error {
 				delete(p.dscpDP, n)
 			}
 		}
+	case len(f) >= 6 && f[0] == "no" && strings.HasPrefix(line, "no priority-flow-control pause watchdog default "):
+		// The default goes: a timeout of 0 turns the watchdog on at no
+		// port by default (wdByDefault), a recovery-time or
+		// polling-interval of 0 is unset.
+		switch f[5] {
+		case "timeout":
+			p.wdTimeout = 0
+		case "recovery-time":
+			p.wdRecovery = 0
+		case "polling-interval":
+			p.wdPoll = 0
+		default:
+			return p.note("global", f, where)
+		}
+	case len(f) >= 5 && slices.Equal(f[:5], strings.Fields("no priority-flow-control pause watchdog action")):
+		p.wdAction = ""
 	case (f[0] == "no" || f[0] == "default") && len(f) >= 2 && (f[1] == "qos" || f[1] == "priority-flow-control"):
 		return p.note("global", f, where)
 	case strings.HasPrefix(line, "priority-flow-control pause watchdog default ") && len(f) == 6:
@@ -680,6 +696,12 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 		b.wd = nil
 	case strings.HasPrefix(line, "priority-flow-control pause watchdog port action ") && len(f) == 6:
 		b.wdAction = f[5]
+	case len(f) >= 6 && slices.Equal(f[:6], strings.Fields("no priority-flow-control pause watchdog port action")):
+		// The block's own action goes: an interface takes its profile's,
+		// else the global action.
+		b.wdAction = ""
+	case len(f) >= 6 && slices.Equal(f[:6], strings.Fields("no priority-flow-control pause watchdog port timer")):
+		b.wdTimeout, b.wdRecovery = 0, 0
 	case strings.HasPrefix(line, "priority-flow-control pause watchdog port timer "):
 		for i := 5; i+1 < len(f); i++ {
 			switch f[i] {
@@ -832,6 +854,11 @@ func (p *cfgParser) queueLine(q *cfgQueue, f []string, where cfgPos) error {
 		// unless a higher-numbered queue is round robin, so the queue
 		// merely stops saying it.
 		q.strict, q.strictAt = nil, cfgPos{}
+	case len(f) >= 3 && f[0] == "no" && f[1] == "bandwidth" && f[2] == "percent":
+		// The queue's own weight goes: a qos profile's queue takes EOS's
+		// default, an interface's its profile's (as cfgOverlay lays an
+		// unset weight).
+		q.weight = 0
 	case len(f) == 3 && f[0] == "bandwidth" && f[1] == "percent":
 		w, err := cfgInt(f[2], 0, 100)
 		if err != nil {
@@ -875,6 +902,14 @@ func (p *cfgParser) queueLine(q *cfgQueue, f []string, where cfgPos) error {
 		if slices.Contains(f, "weight") {
 			return p.note("tx-queue", f, where)
 		}
+	case len(f) >= 5 && f[0] == "no" && f[1] == "random-detect" && f[2] == "drop" && f[3] == "drop-precedence":
+		// The thresholds of that precedence only (labctl's reading: the
+		// line names it).
+		dp, err := cfgInt(f[4], 0, cfgDropPrecedences-1)
+		if err != nil {
+			return fmt.Errorf("%s: %q: drop-precedence: %w", where, line, err)
+		}
+		q.drop[dp], q.noDrop[dp] = nil, true
 	case line == "no random-detect drop" || line == "default random-detect drop":
 		// Every precedence's thresholds go (labctl's reading: the line
 		// names none).
