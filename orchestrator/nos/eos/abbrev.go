@@ -41,11 +41,19 @@ func cfgLiterals(syntax string) (lits []string, args bool) {
 // statement it is once prefixes of keywords are written in full (see
 // above): the expanded line, or nil.
 func cfgExpand(mode string, f []string) []string {
-	if _, ok := statementOf(mode, f); ok || len(f) == 0 {
+	if len(f) == 0 {
 		return nil
 	}
 	if mode == "qos profile" {
 		mode = "interface"
+	}
+	if s, ok := statementOf(mode, f); ok {
+		// The statement's keywords are whole; an optional keyword or a
+		// unit may still be a prefix (max-mark-prob 20, 800 kb).
+		if out := cfgExpandOptional(mode, s, f); !slices.Equal(out, f) {
+			return out
+		}
+		return nil
 	}
 	var all [][]string
 	for _, s := range statements {
@@ -99,7 +107,10 @@ func cfgExpand(mode string, f []string) []string {
 				i++
 			}
 		}
-		if i < len(lits) || slices.Equal(out, f) {
+		if i < len(lits) {
+			continue
+		}
+		if out = cfgExpandOptional(mode, s, out); slices.Equal(out, f) {
 			continue
 		}
 		if st, ok := statementOf(mode, out); !ok || st.syntax != s.syntax {
@@ -236,4 +247,91 @@ func statementOfLine(mode string, f []string) (statement, bool) {
 		return statementOf(mode, g)
 	}
 	return statement{}, false
+}
+
+// cfgOptional are a statement's optional keywords that take a value
+// ([max-mark-probability <p>]), and whether it has threshold units
+// (<unit>, cfgWREDUnits).
+func cfgOptional(syntax string) (kws []string, units bool) {
+	w := strings.Fields(syntax)
+	for i, x := range w {
+		if x == "<unit>" {
+			units = true
+		}
+		if strings.HasPrefix(x, "[") && !strings.HasPrefix(x, "[<") && !strings.Contains(x, "|") && !strings.HasSuffix(x, "]") && i+1 < len(w) && strings.HasPrefix(w[i+1], "<") {
+			kws = append(kws, strings.TrimPrefix(x, "["))
+		}
+	}
+	return kws, units
+}
+
+// cfgExpandOptional writes in full, in a line of statement s, the
+// prefixes cfgExpand's literal keywords do not cover: an optional keyword
+// that takes a value (max-mark-prob 20: max-mark-probability), where
+// the word starts exactly one keyword of the statements of the mode that
+// begin as s does (max could be maximum-threshold, and is left), and a
+// threshold's unit (800 kb: kbytes), where it starts exactly one of the
+// units EOS takes (m could be mbytes, microseconds or milliseconds). A
+// word left as it is meets its reader, which refuses what EOS rejects
+// (cfgWRED).
+func cfgExpandOptional(mode string, s statement, f []string) []string {
+	opts, units := cfgOptional(s.syntax)
+	if len(opts) == 0 && !units {
+		return f
+	}
+	lits, _ := cfgLiterals(s.syntax)
+	var kws []string
+	whole := map[string]bool{}
+	for _, o := range statements {
+		l, _ := cfgLiterals(o.syntax)
+		op, _ := cfgOptional(o.syntax)
+		for _, w := range append(slices.Clone(l), op...) {
+			whole[w] = true
+		}
+		if o.mode == mode && len(l) > 0 && l[0] == lits[0] {
+			kws = append(kws, l...)
+			kws = append(kws, op...)
+		}
+	}
+	unique := func(w string, among []string) string {
+		found := ""
+		for _, k := range among {
+			if strings.HasPrefix(k, w) && k != found {
+				if found != "" {
+					return ""
+				}
+				found = k
+			}
+		}
+		return found
+	}
+	number := func(w string) bool { _, err := strconv.ParseFloat(w, 64); return err == nil }
+	out := slices.Clone(f)
+	for j, w := range out {
+		if j == 0 || whole[w] || number(w) {
+			continue
+		}
+		if units && j >= 2 && number(out[j-1]) && (out[j-2] == "minimum-threshold" || out[j-2] == "maximum-threshold") {
+			if u := unique(w, cfgWREDUnits); u != "" {
+				out[j] = u
+			}
+			continue
+		}
+		if j+1 < len(out) && number(out[j+1]) {
+			// A keyword the line has already is no candidate: each comes
+			// once, so after maximum-threshold, max is
+			// max-mark-probability (labctl's reading of EOS's
+			// positional grammar, not checked on a switch).
+			var left []string
+			for _, k := range kws {
+				if !slices.Contains(out[:j], k) {
+					left = append(left, k)
+				}
+			}
+			if k := unique(w, left); k != "" && slices.Contains(opts, k) {
+				out[j] = k
+			}
+		}
+	}
+	return out
 }

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/labctl/labctl/orchestrator/qos"
+	"github.com/labctl/labctl/orchestrator/suggest"
 )
 
 // cfgBlock is the QoS a qos profile or an interface sets. Pointers and
@@ -1029,6 +1030,11 @@ func (p *cfgParser) unitNotRun(stmt, unit, what string) {
 	}
 }
 
+// cfgWREDUnits are the threshold units EOS takes in a random-detect line
+// (microseconds and milliseconds on the platforms that mark by a queue's
+// delay).
+var cfgWREDUnits = []string{"bytes", "kbytes", "mbytes", "segments", "microseconds", "milliseconds"}
+
 func cfgWRED(f []string, probKey string) (*qos.ECNConfig, error) {
 	// Without a probability, labctl takes EOS to mark or drop every
 	// packet at the maximum threshold: Arista's documentation that labctl
@@ -1036,7 +1042,11 @@ func cfgWRED(f []string, probKey string) (*qos.ECNConfig, error) {
 	// the assumption at each queue it decides (QOS000).
 	e := &qos.ECNConfig{Pmax: 1}
 	var minU, maxU string
+	known := []string{"minimum-threshold", "maximum-threshold", probKey, "weight"}
 	for i := 2; i < len(f); i++ {
+		if !slices.Contains(known, f[i]) {
+			return nil, cfgWREDKeyword(f, i, probKey)
+		}
 		if i+1 >= len(f) {
 			return nil, fmt.Errorf("%s has no value", f[i])
 		}
@@ -1066,7 +1076,7 @@ func cfgWRED(f []string, probKey string) (*qos.ECNConfig, error) {
 			// Not simulated: its reader names it (queueLine).
 			i++
 		default:
-			i++
+			return nil, cfgWREDKeyword(f, i, probKey)
 		}
 	}
 	if minU == "" || maxU == "" {
@@ -1085,6 +1095,49 @@ func cfgWRED(f []string, probKey string) (*qos.ECNConfig, error) {
 		return nil, fmt.Errorf("threshold units %q and %q: want bytes, kbytes, mbytes, or the same one of segments, microseconds, milliseconds", minU, maxU)
 	}
 	return e, nil
+}
+
+// cfgWREDKeyword is the error of a random-detect line whose word f[i] is
+// none of its keywords (mark-probability, ecn-count): EOS rejects the
+// whole line (% Invalid input, or % Ambiguous command for a prefix of
+// two keywords), so the queue does not take it, neither its thresholds
+// nor its probability. labctl refuses it with the fix, as it refuses a
+// misspelt keyword elsewhere (noteField), rather than read what the
+// switch does not apply.
+func cfgWREDKeyword(f []string, i int, probKey string) error {
+	known := []string{"minimum-threshold", "maximum-threshold", probKey, "weight"}
+	if f[1] == "drop" {
+		known = append(known, "drop-precedence")
+	}
+	w := f[i]
+	var prefixOf []string
+	for _, k := range known {
+		if strings.HasPrefix(k, w) {
+			prefixOf = append(prefixOf, k)
+		}
+	}
+	meant := suggest.Nearest(w, known)
+	if meant == "" {
+		meant = cfgWREDMeant(w, known)
+	}
+	switch {
+	case len(prefixOf) > 1:
+		return fmt.Errorf("%q is a prefix of %s, so EOS rejects the line as ambiguous (%% Ambiguous command) and the queue does not take it (fix: write the keyword in full)", w, strings.Join(prefixOf, " and "))
+	case meant != "":
+		return fmt.Errorf("%q is no EOS keyword here (fix: did you mean %q? EOS rejects the line with %% Invalid input, and the queue does not take it)", w, meant)
+	}
+	return fmt.Errorf("%q is no EOS keyword here (fix: random-detect %s takes %s; EOS rejects the line with %% Invalid input, and the queue does not take it)", w, f[1], strings.Join(known, ", "))
+}
+
+// cfgWREDMeant is the keyword of known that contains w or that w
+// contains (mark-probability: max-mark-probability).
+func cfgWREDMeant(w string, known []string) string {
+	for _, k := range known {
+		if strings.Contains(k, w) || strings.Contains(w, k) {
+			return k
+		}
+	}
+	return ""
 }
 
 func cfgInt(s string, lo, hi int) (int, error) {
