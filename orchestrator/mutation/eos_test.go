@@ -645,6 +645,8 @@ func eosMutations() []mutation {
 				"      no random-detect drop drop-precedence 2 minimum-threshold 1 kbytes maximum-threshold 10 kbytes drop-probability 100"))},
 		{field: "tx-queue no bandwidth guaranteed [...]", name: "on a queue without a guarantee",
 			edit: text(after(`^      bandwidth percent 50$`, "      no bandwidth guaranteed"))},
+		{field: "tx-queue bandwidth guaranteed <rate>", name: "150 Gb/s guaranteed to best effort's tx-queue 0", harmful: true, rule: "QOS017", why: notSim,
+			edit: text(after(`^      bandwidth percent 20$`, "      bandwidth guaranteed 150000000"))},
 		{field: "tx-queue bandwidth guaranteed <rate>", name: "a guaranteed share",
 			edit: text(after(`^      bandwidth percent 50$`, "      bandwidth guaranteed percent 10"))},
 		// The simulator shapes a queue at its shape rate: RoCE's queue

@@ -85,6 +85,9 @@ type cfgQueue struct {
 	// PFC watchdog's coverage of the queue rests on labctl's assumption
 	// (srcEOSWatchdogQueues).
 	guaranteed *bool
+	// guaranteedRate is the bandwidth guaranteed line's rate, as written
+	// after guaranteed ("percent 10", "150000000", "10 mbps").
+	guaranteedRate string
 	// shape is the queue's shape rate.
 	shape cfgShape
 }
@@ -922,10 +925,10 @@ func (p *cfgParser) queueLine(q *cfgQueue, f []string, where cfgPos) error {
 			return fmt.Errorf("%s: %q: %w", where, line, err)
 		}
 	case len(f) >= 3 && f[0] == "bandwidth" && f[1] == "guaranteed":
-		q.guaranteed = &t
+		q.guaranteed, q.guaranteedRate = &t, strings.Join(f[2:], " ")
 		return p.note("tx-queue", f, where)
 	case len(f) >= 3 && f[0] == "no" && f[1] == "bandwidth" && f[2] == "guaranteed":
-		q.guaranteed = &fa
+		q.guaranteed, q.guaranteedRate = &fa, ""
 		return p.note("tx-queue", f, where)
 	default:
 		return p.note("tx-queue", f, where)
@@ -1281,6 +1284,10 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 	// The ports that rely on an assumption of labctl's or on a
 	// platform-specific setting: lint names each (QOS000).
 	var schedAssumed, sandQ7, ecnNoProb []string
+	// guarantees are the ports whose tx-queue (by number and rate)
+	// guarantees bandwidth while carrying no lossless class, and
+	// guaranteeLossless those ports' lossless priorities.
+	guarantees, guaranteeLossless := map[[2]string][]string{}, map[[2]string][]string{}
 	var sandMap []string
 	for tc := range qos.NumTC {
 		if q, ok := p.tcQueue[tc]; ok && q != tc && (q == 7 || tc == 7) {
@@ -1411,6 +1418,28 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 				wdNoGuarantee[k] = append(wdNoGuarantee[k], name)
 				def("priority-flow-control pause watchdog (the tx-queues it watches)",
 					"every PFC priority's tx-queue, with or without 'bandwidth guaranteed' (labctl's assumption)", srcEOSWatchdogQueues, name, false)
+			}
+		}
+		// A guarantee on a queue that carries no lossless class, on a port
+		// that carries one: not simulated, and it takes from RoCE's share
+		// (cfgGuaranteeRisk).
+		if len(pc.PFCPriorities) > 0 {
+			for qn := range qos.NumTC {
+				q := eff.queues[qn]
+				if q == nil || q.guaranteed == nil || !*q.guaranteed {
+					continue
+				}
+				lossless := false
+				for _, pr := range pc.PFCPriorities {
+					lossless = lossless || pc.PFCToQueue[pr] == qn
+				}
+				if !lossless {
+					k := [2]string{strconv.Itoa(qn), q.guaranteedRate}
+					guarantees[k] = append(guarantees[k], name)
+					if !slices.Contains(guaranteeLossless[k], qos.FormatInts(pc.PFCPriorities)) {
+						guaranteeLossless[k] = append(guaranteeLossless[k], qos.FormatInts(pc.PFCPriorities))
+					}
+				}
 			}
 		}
 		// EOS serves strict-priority tx-queues before round-robin ones
@@ -1544,12 +1573,51 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 	for _, k := range slices.Sorted(maps.Keys(p.fields)) {
 		dc.Fields = append(dc.Fields, p.fields[k])
 	}
+	for _, k := range slices.SortedFunc(maps.Keys(guarantees), func(a, b [2]string) int { return strings.Compare(a[0]+a[1], b[0]+b[1]) }) {
+		p.risks["tx-queue bandwidth guaranteed "+k[0]+" "+k[1]] = cfgGuaranteeRisk(k[0], k[1], strings.Join(guaranteeLossless[k], ", "), qos.PortRanges(guarantees[k], p.order))
+	}
 	p.policyRisks()
 	for _, k := range slices.Sorted(maps.Keys(p.risks)) {
 		dc.Unsimulated = append(dc.Unsimulated, p.risks[k])
 	}
 	dc.Sort()
 	return dc
+}
+
+// cfgGuaranteeRisk is what a tx-queue's bandwidth guaranteed does to RoCE
+// where the queue carries no lossless class (lossless: the ports' PFC
+// priorities) and the simulator does not run it (lint warns, QOS017):
+// EOS serves each queue's guaranteed rate before it shares what is left
+// by strict priority and the round-robin weights, so a busy best-effort
+// queue with a large guarantee takes bandwidth the weights give the
+// lossless class. That guarantees are served ahead of the weights is
+// labctl's reading of a minimum-bandwidth guarantee (Arista's manual
+// calls it the queue's guaranteed minimum; the order on each platform,
+// Trident or Jericho, is not checked). The simulator has no guaranteed
+// rate, so its figures give RoCE its weight's share.
+func cfgGuaranteeRisk(queue, rate, lossless, ports string) qos.NotRun {
+	amount := rate
+	f := strings.Fields(rate)
+	switch {
+	case len(f) == 2 && f[0] == "percent":
+		amount = f[1] + "% of the port's speed"
+	case len(f) >= 1:
+		v, err := strconv.ParseFloat(f[0], 64)
+		unit := "kbps"
+		if len(f) > 1 {
+			unit = f[1]
+		}
+		scale := map[string]float64{"kbps": 1e-6, "mbps": 1e-3, "gbps": 1}[unit]
+		if err == nil && scale > 0 {
+			amount = strconv.FormatFloat(v*scale, 'f', -1, 64) + " Gb/s"
+		}
+	}
+	return qos.NotRun{
+		Where: fmt.Sprintf("tx-queue %s bandwidth guaranteed %s on %s", queue, rate, ports),
+		What: fmt.Sprintf("the queue carries no lossless class (the ports' PFC priorities: %s), and EOS serves its guaranteed %s before it shares the rest by priority and the round-robin weights: while tx-queue %s is busy, the lossless class gets less than its weight gives it, and pauses (PFC) or is marked sooner; the simulator has no guaranteed rate and shares the port by the weights alone, so its figures give RoCE more than the switch does",
+			lossless, amount, queue),
+		Fix: fmt.Sprintf("lower tx-queue %s's bandwidth guaranteed to what its traffic needs (below its round-robin share), or remove it (no bandwidth guaranteed); set guarantees on the lossless class's queue", queue),
+	}
 }
 
 // overruleStrict records a tx-queue's "priority strict" that EOS serves
@@ -1637,7 +1705,7 @@ func cfgOverlay(dst, src *cfgBlock) {
 			}
 		}
 		if q.guaranteed != nil {
-			d.guaranteed = q.guaranteed
+			d.guaranteed, d.guaranteedRate = q.guaranteed, q.guaranteedRate
 		}
 		d.shape = q.shape.over(d.shape)
 	}

@@ -67,3 +67,46 @@ func TestParseTCToUcTxQueue(t *testing.T) {
 		t.Errorf("after no qos map ... uc-tx-queue: tc 3 -> queue %d, want 3", q)
 	}
 }
+
+// bandwidth guaranteed on a queue that carries no lossless class, on a
+// port that carries one, is not simulated and takes RoCE's share: lint
+// warns (QOS017). On the lossless class's own queue it does not.
+func TestGuaranteeOnLossyQueueWarns(t *testing.T) {
+	cfg := `qos map dscp 26 to traffic-class 3
+qos profile ROCE
+   qos trust dscp
+   priority-flow-control on
+   priority-flow-control priority 3 no-drop
+   tx-queue 0
+      no priority
+      bandwidth percent 20
+      bandwidth guaranteed 150000000
+   tx-queue 3
+      no priority
+      bandwidth percent 50
+      bandwidth guaranteed percent 10
+interface Ethernet1
+   service-profile ROCE
+interface Ethernet2
+   qos trust dscp
+   tx-queue 1
+      bandwidth guaranteed percent 60
+`
+	dc := mustParseEOS(t, cfg)
+	var where []string
+	for _, u := range dc.Unsimulated {
+		if strings.Contains(u.Where, "bandwidth guaranteed") {
+			where = append(where, u.Where+": "+u.What)
+		}
+	}
+	if len(where) != 1 || !strings.Contains(where[0], "tx-queue 0 bandwidth guaranteed 150000000 on Ethernet1") || !strings.Contains(where[0], "150 Gb/s") {
+		t.Fatalf("unsimulated guarantees = %q, want tx-queue 0's on Ethernet1 only (Ethernet2 has no lossless class; tx-queue 3 carries it)", where)
+	}
+	found := false
+	for _, f := range qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{}) {
+		found = found || f.Rule == qos.RuleDefaultRelied && f.Severity == qos.SevWarning && strings.Contains(f.Message, "tx-queue 0 bandwidth guaranteed")
+	}
+	if !found {
+		t.Error("lint gave no QOS017 warning for tx-queue 0's guarantee")
+	}
+}
