@@ -428,6 +428,12 @@ func eosMutations() []mutation {
 			edit: text(after(`^   priority-flow-control on$`, "   default priority-flow-control on"))},
 		{field: "interface no qos trust", name: "written no qos trust dscp", harmful: true, rule: "QOS003", dataPlane: true,
 			edit: text(after(`^   qos trust dscp$`, "   no qos trust dscp"))},
+		{field: "class-map match dscp <d...>", name: "RoCE's DSCP 26 classified into lossy TC1 by match dscp", harmful: true, rule: "QOS003", dataPlane: true,
+			edit: text(chain(after(`^   qos trust dscp$`, "   service-policy type qos input pm-roce"),
+				append_("!", "class-map type qos match-any cm-roce", "   match dscp 26", "!", "policy-map type quality-of-service pm-roce", "   class cm-roce", "      set traffic-class 1")))},
+		{field: "class-map match dscp <d...>", name: "DSCPs 10-14 into their own class, no RoCE",
+			edit: text(chain(after(`^   qos trust dscp$`, "   service-policy type qos input pm-roce"),
+				append_("!", "class-map type qos match-any cm-af1", "   match dscp 10-14", "!", "policy-map type quality-of-service pm-roce", "   class cm-af1", "      set traffic-class 0")))},
 		{field: "interface service-policy type qos input <policy>", name: "a policy-map the files do not have", harmful: true, rule: "QOS017", why: "labctl cannot tell what the policy does: the ports run by their maps, and lint warns",
 			edit: text(after(`^   qos trust dscp$`, "   service-policy type qos input pmap-roce"))},
 		// Policy-maps (policyOnPorts: an access-list, a class-map by it and

@@ -56,6 +56,8 @@ type cfgACE struct {
 type cfgClassMap struct {
 	acls  []string // match ip access-group
 	never int      // match ipv6 access-group: no IPv4 packet matches
+	// dscps are the match dscp statements, each the DSCPs it lists.
+	dscps []map[int]bool
 	// undecided are match statements labctl does not decide.
 	undecided []string
 	matchAll  bool
@@ -199,6 +201,14 @@ func (p *cfgParser) policyLine(b *cfgPolicyBlock, f []string, indent int, flat b
 			b.cmap.acls = append(b.cmap.acls, f[3])
 		case len(f) == 4 && f[0] == "match" && f[1] == "ipv6" && f[2] == "access-group":
 			b.cmap.never++
+		case len(f) >= 3 && f[0] == "match" && f[1] == "dscp":
+			if set, ok := cfgDSCPList(f[2:]); ok {
+				b.cmap.dscps = append(b.cmap.dscps, set)
+			} else {
+				// A form labctl does not read (match dscp 26 ecn ce):
+				// not decided, as before.
+				b.cmap.undecided = append(b.cmap.undecided, line)
+			}
 		default:
 			b.cmap.undecided = append(b.cmap.undecided, line)
 		}
@@ -465,6 +475,39 @@ var cfgDSCPNames = map[string]int{
 	"cs0": 0, "cs1": 8, "cs2": 16, "cs3": 24, "cs4": 32, "cs5": 40, "cs6": 48, "cs7": 56,
 }
 
+// cfgDSCPList reads match dscp's values: numbers 0-63 or names (af31),
+// blank- or comma-separated, and ranges a-b. That EOS's class-maps take
+// lists and ranges in this form is labctl's reading (EOS writes DSCP
+// lists so elsewhere), not checked in Arista's manual; a value labctl
+// cannot read leaves the statement undecided (ok false).
+func cfgDSCPList(vals []string) (map[int]bool, bool) {
+	set := map[int]bool{}
+	for _, v := range vals {
+		for part := range strings.SplitSeq(v, ",") {
+			if part == "" {
+				continue
+			}
+			if lo, hi, ok := strings.Cut(part, "-"); ok {
+				a, err1 := cfgDSCP(lo)
+				b, err2 := cfgDSCP(hi)
+				if err1 != nil || err2 != nil || a > b {
+					return nil, false
+				}
+				for d := a; d <= b; d++ {
+					set[d] = true
+				}
+				continue
+			}
+			d, err := cfgDSCP(part)
+			if err != nil {
+				return nil, false
+			}
+			set[d] = true
+		}
+	}
+	return set, len(set) > 0
+}
+
 // cfgDSCP reads a DSCP as a number 0-63 or a name (af31, ef, cs6).
 func cfgDSCP(s string) (int, error) {
 	if d, ok := cfgDSCPNames[s]; ok {
@@ -578,6 +621,20 @@ func (p *cfgParser) classMatch(name string, dscp int) (bool, *cfgUndecided) {
 	case c.matchAll && len(c.acls) > 1:
 		return false, &cfgUndecided{fmt.Sprintf("%s: class-map %s is match-all over several access-lists, which labctl does not decide", c.where, name),
 			"write the class as match-any over one access-list whose entries say what RoCE must match"}
+	}
+	// match dscp, decided by the packet's DSCP: match-any matches where
+	// one of them lists it, match-all only where every one does (and
+	// its access-list, if any, matches).
+	for _, set := range c.dscps {
+		switch {
+		case !c.matchAll && set[dscp]:
+			return true, nil
+		case c.matchAll && !set[dscp]:
+			return false, nil
+		}
+	}
+	if c.matchAll && len(c.dscps) > 0 && len(c.acls) == 0 {
+		return true, nil
 	}
 	for _, n := range c.acls {
 		a := p.acls[n]

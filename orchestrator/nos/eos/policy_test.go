@@ -370,3 +370,70 @@ policy-map type quality-of-service unused
 		}
 	})
 }
+
+// A class-map's match dscp is decided by each simulated packet's DSCP:
+// match-any where one statement lists it, match-all where every one does
+// (and its access-list matches); a form labctl does not read stays
+// undecided.
+func TestParsePolicyMatchDSCP(t *testing.T) {
+	cfg := `qos map dscp 26 to traffic-class 3
+ip access-list udp
+   10 permit udp any any
+class-map type qos match-any ROCE
+   match dscp 26
+class-map type qos match-any LIST
+   match dscp af11,12-14 cs2
+class-map type qos match-all BOTH
+   match dscp 30 34
+   match ip access-group udp
+class-map type qos match-any ECN
+   match dscp 20 ecn ce
+policy-map type quality-of-service P
+   class ROCE
+      set traffic-class 1
+   class LIST
+      set traffic-class 2
+   class BOTH
+      set traffic-class 4
+policy-map type quality-of-service Q
+   class ECN
+      set traffic-class 5
+interface Ethernet1
+   qos trust dscp
+   service-policy type qos input P
+interface Ethernet2
+   qos trust dscp
+   service-policy type qos input Q
+`
+	for name, text := range map[string]string{"indented": cfg, "flat": flatten(cfg)} {
+		t.Run(name, func(t *testing.T) {
+			dc := mustParseEOS(t, text)
+			p := dc.Port("Ethernet1")
+			want := map[int]int{26: 1, 10: 2, 12: 2, 13: 2, 14: 2, 16: 2, 30: 4, 34: 4}
+			if !maps.Equal(p.PolicyTC, want) {
+				t.Errorf("PolicyTC = %v, want %v", p.PolicyTC, want)
+			}
+			if p.TCOf(26) != 1 {
+				t.Errorf("TCOf(26) = %d, want the policy's 1", p.TCOf(26))
+			}
+			if dc.Port("Ethernet2").PolicyTC != nil {
+				t.Errorf("match dscp 20 ecn ce decided: %v", dc.Port("Ethernet2").PolicyTC)
+			}
+			for _, f := range dc.Fields {
+				if strings.Contains(f.Field, "match dscp") && !strings.Contains(f.Why, "not a statement") {
+					t.Errorf("match dscp noted as %+v", f)
+				}
+			}
+			undecided := false
+			for _, u := range dc.Unsimulated {
+				undecided = undecided || strings.Contains(u.What, "match dscp 20 ecn ce")
+				if strings.Contains(u.What, "match dscp 26") {
+					t.Errorf("P is simulated, but unsimulated lists %+v", u)
+				}
+			}
+			if !undecided {
+				t.Errorf("Q's undecided match not named: %+v", dc.Unsimulated)
+			}
+		})
+	}
+}
