@@ -655,8 +655,30 @@ func (p *cfgParser) global(f []string, where cfgPos) error {
 		p.wdAction = f[4]
 	case f[0] == "qos", f[0] == "priority-flow-control":
 		return p.note("global", f, where)
+	case (f[0] == "platform" || f[0] == "hardware") && cfgBufferOrQoS(f[1:]):
+		// Buffer and QoS settings of the platform (an MMU queue profile,
+		// a TCAM profile) are not read: named, with a warning where they
+		// change the buffers (the statement's risk), not passed over.
+		return p.note("global", f, where)
 	}
 	return nil
+}
+
+// cfgBufferOrQoS says whether a platform or hardware line's words name
+// buffers or QoS (mmu, buffer, qos, pfc, ecn, queue, tcam): the ones
+// labctl lists as not read. That these are the QoS-related platform
+// commands is labctl's reading of their keywords (platform trident mmu
+// queue profile, hardware tcam profile qos), not a list from Arista's
+// manual; others (platform tfa personality, hardware counter feature)
+// pass unread.
+func cfgBufferOrQoS(f []string) bool {
+	for _, w := range f {
+		switch w {
+		case "mmu", "buffer", "buffers", "qos", "pfc", "priority-flow-control", "ecn", "queue", "queues", "tcam", "headroom", "shared-buffer":
+			return true
+		}
+	}
+	return false
 }
 
 // blockLine reads a line of an interface or qos profile block.
