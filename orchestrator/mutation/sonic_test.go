@@ -816,6 +816,13 @@ func sonicMutations2() []mutation {
 			edit: edit(func(d doc) { d["PFC_WD"]["GLOBAL"]["POLL_INTERVAL"] = "0100" })},
 		mutation{field: "PFC_WD BIG_RED_SWITCH", name: "disable",
 			edit: edit(func(d doc) { d["PFC_WD"]["GLOBAL"]["BIG_RED_SWITCH"] = "disable" })},
+		// enableBigRedSwitchMode holds every port's pfcwd_sw_enable
+		// priorities (3) in the watchdog's drop action, storm or not:
+		// RoCE's queue ignores PFC and drops on every port.
+		mutation{field: "PFC_WD BIG_RED_SWITCH", name: "enable: RoCE's priority dropped on every port", harmful: true, rule: "QOS027", dataPlane: true,
+			edit: edit(func(d doc) { d["PFC_WD"]["GLOBAL"]["BIG_RED_SWITCH"] = "enable" })},
+		mutation{field: "PFC_WD BIG_RED_SWITCH", name: "enable on one leaf", harmful: true, rule: "QOS027", dataPlane: true,
+			edit: edit(func(d doc) { d["PFC_WD"]["GLOBAL"]["BIG_RED_SWITCH"] = "enable" }, "leaf1")},
 		// buffermgrd writes the 400G lossless profile over the port's PG
 		// 3 entry (the config defines it for the 400G ports).
 		mutation{field: "PORT speed", name: "a 200G port given as 400G", harmful: true, rule: "QOS021", why: "the simulated link runs at the lab's speed, and PG 3 takes the 400G profile, whose headroom is more than enough",

@@ -309,6 +309,13 @@ type PortConfig struct {
 	// receiving on all, sending for the PFC priorities only).
 	PFCAsym  bool          `json:"pfc_asym,omitempty"`
 	Watchdog *PortWatchdog `json:"pfc_watchdog,omitempty"`
+	// WatchdogDrop, when set, holds priorities of the port in the PFC
+	// watchdog's drop action from the start, with no storm (SONiC's
+	// PFC_WD|GLOBAL BIG_RED_SWITCH enable): the port neither obeys nor
+	// sends PFC for them and drops every packet of them it receives or
+	// would send. Lint flags it (QOS027), and the simulator runs those
+	// priorities so from the start of the run.
+	WatchdogDrop *WatchdogDrop `json:"watchdog_drop,omitempty"`
 	// AdminDown, when set, says why the switch keeps the port
 	// administratively down (SONiC: PORT admin_status other than up, or a
 	// port's full PORT entry without one, portmgr's default): its link
@@ -342,6 +349,24 @@ type PortWatchdog struct {
 	// the bitmap its orchagent starts the watchdog on); nil for every PFC
 	// priority of the port (EOS, whose watchdog is the interface's).
 	Priorities []int `json:"priorities,omitempty"`
+}
+
+// WatchdogDrop is a PFC watchdog's drop action forced on priorities of
+// a port (PortConfig.WatchdogDrop).
+type WatchdogDrop struct {
+	// Priorities are those dropped, sorted (a priority's queue is its
+	// own, as the watchdog's action takes it).
+	Priorities []int `json:"priorities"`
+	// Where is the setting that forces it ("PFC_WD|GLOBAL
+	// BIG_RED_SWITCH"), Fix how to lift it.
+	Where string `json:"where"`
+	Fix   string `json:"fix,omitempty"`
+}
+
+// Drops says whether the forced drop action holds priority tc (w may be
+// nil: none).
+func (w *WatchdogDrop) Drops(tc int) bool {
+	return w != nil && slices.Contains(w.Priorities, tc)
 }
 
 // Watches says whether the watchdog watches priority tc (when PFC runs

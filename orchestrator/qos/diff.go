@@ -409,6 +409,9 @@ func flattenPortInto(p *PortConfig, f map[string]string) {
 	if p.AdminDown != "" {
 		put("admin_status", "down")
 	}
+	if w := p.WatchdogDrop; w != nil && len(w.Priorities) > 0 {
+		put("pfc_watchdog_forced_drop", FormatInts(w.Priorities))
+	}
 	for i := range p.Queues {
 		queueFields(&p.Queues[i], true, put)
 	}

@@ -74,6 +74,7 @@ const (
 	RuleEgressRemark      = "QOS024"
 	RuleStrictOtherQueue  = "QOS025"
 	RulePortDown          = "QOS026"
+	RuleWatchdogForced    = "QOS027"
 )
 
 // Rules lists the lint rules.
@@ -107,6 +108,7 @@ func Rules() []Rule {
 		{RuleEgressRemark, "egress-dscp-remark", SevError, "a port rewrites the DSCP of RoCE's or its CNPs' class as it sends them (egress remarking) to one the next switch classifies into another class: there they lose their lossless class or their priority"},
 		{RuleStrictOtherQueue, "strict-other-queue", SevWarning, "a queue that carries neither a lossless class nor the CNPs but unmarked packets (DSCP 0) or more than 8 DSCPs is strict priority above a lossless class's round-robin queue: its bulk traffic is sent first and can starve RoCE (a strict queue for network control, a DSCP or two such as CS7, is not flagged)"},
 		{RulePortDown, "port-down", SevError, "a data port wired to a host or switch is administratively down (SONiC: PORT admin_status down, or a full PORT entry without admin_status, whose default is down): its link carries nothing, and the simulator runs it down from the start"},
+		{RuleWatchdogForced, "watchdog-forced-drop", SevError, "the PFC watchdog's drop action is forced on a port's priorities with no storm (SONiC: PFC_WD|GLOBAL BIG_RED_SWITCH enable, on every port's pfcwd_sw_enable priorities): the port ignores their pause frames, sends none, and drops every packet of them, RoCE's lossless class included; the simulator runs them so from the start"},
 	}
 }
 
@@ -362,6 +364,7 @@ func (l *linter) run() {
 			l.watchdog(d, p)
 			l.portMTU(d, p)
 			l.portDown(d, p)
+			l.watchdogForced(d, p)
 			l.portSpeed(d, p)
 			l.shapedLossless(d, p, lossless)
 			l.pfcPGMap(d, p)
@@ -1376,6 +1379,29 @@ func (l *linter) portDown(d *DeviceConfig, p *PortConfig) {
 	l.add(RulePortDown, SevError, d.Device, p.Name,
 		"set the port administratively up (SONiC: admin_status \"up\" in its PORT entry; EOS: no shutdown)",
 		"the port, wired to %s, is administratively down (%s): its link carries nothing, and traffic that needs it is lost or takes other paths", p.Peer, p.AdminDown)
+}
+
+// QOS027: priorities a port holds in the PFC watchdog's drop action with
+// no storm (PortConfig.WatchdogDrop). Every data port is flagged, a bare
+// file's too: the setting is switch-wide and drops whatever the
+// priorities carry.
+func (l *linter) watchdogForced(d *DeviceConfig, p *PortConfig) {
+	w := p.WatchdogDrop
+	if w == nil || len(w.Priorities) == 0 || !p.Fabric {
+		return
+	}
+	var lossless []int
+	for _, tc := range w.Priorities {
+		if p.Class(tc).PFC {
+			lossless = append(lossless, tc)
+		}
+	}
+	what := ""
+	if len(lossless) > 0 {
+		what = fmt.Sprintf("; PFC runs on %s, so a lossless class (RoCE's) loses every packet", FormatInts(lossless))
+	}
+	l.addAt(RuleWatchdogForced, SevError, d.Device, p.Name, w.Where, w.Fix,
+		"%s holds priorities %s in the PFC watchdog's drop action with no storm: the port ignores their pause frames, sends none, and drops every packet of them it receives or would send%s", w.Where, FormatInts(w.Priorities), what)
 }
 
 // rocePacketBytes is a full RoCE packet on the wire as the lab's intent

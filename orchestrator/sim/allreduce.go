@@ -344,6 +344,26 @@ func (s *sim) shapedOnPath(f *flowState, path []int32) []int32 {
 	return out
 }
 
+// watchdogDropsOnPath says whether a switch port on flow f's egress
+// ports (path) drops its priority by a PFC watchdog's drop action, where
+// the flow comes in (the peer of the port before) or where it leaves.
+// Only a drop forced from the start (PortQoS.WatchdogDrop) is set before
+// the run; the flow-level model has no storms.
+func (s *sim) watchdogDropsOnPath(f *flowState, path []int32) bool {
+	dscp := f.dscp
+	for k := 1; k < len(path); k++ {
+		in := s.ports[path[k-1]].peer
+		prio := s.ports[in].tcOf[dscp]
+		if (s.ports[in].wdDrop|s.ports[path[k]].wdDrop)&(1<<prio) != 0 {
+			return true
+		}
+		if s.remark != nil && s.remark[path[k]][prio] >= 0 {
+			dscp = uint8(s.remark[path[k]][prio])
+		}
+	}
+	return false
+}
+
 // flowLevel sets cfg up as the packet engine would (so flows take its ECMP
 // paths) and returns the engine, each flow's egress ports (the last one
 // is the link into the receiver's NIC) and its max-min fair goodput in
@@ -373,7 +393,24 @@ func flowLevel(cfg Config) (*sim, [][]int32, []float64, error) {
 		}
 	}
 	nPorts := int32(len(s.ports))
+	// A flow whose priority a switch port on its path holds in a PFC
+	// watchdog's drop action from the start (PortQoS.WatchdogDrop) gets
+	// no rate: it crosses one more link, of no capacity, numbered after
+	// the shaped queues.
+	dropped := nPorts + 8*nPorts
+	own := s.shapers != nil // res is not paths itself
+	for i, path := range paths {
+		if s.watchdogDropsOnPath(&s.flows[i], path) {
+			if !own {
+				res, own = slices.Clone(res), true
+			}
+			res[i] = append(slices.Clip(res[i]), dropped)
+		}
+	}
 	rates := maxMinFair(res, func(pi int32) float64 {
+		if pi == dropped {
+			return 0
+		}
 		if pi >= nPorts {
 			return float64(s.shapers[pi-nPorts].kbps) / 1e6 * eta
 		}

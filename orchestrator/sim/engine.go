@@ -444,6 +444,15 @@ func (p *port) cacheQoS(qos *[8]PortQoS, mtu int64) {
 		if q.IgnoresPause {
 			p.pauseOff |= bit
 		}
+		// A drop action forced from the start (WatchdogDrop) is the state
+		// a drop watchdog's storm puts the priority in (watchdogAct), set
+		// before any packet: the engine's one drop state serves both, and
+		// with nothing queued yet there is nothing to flush. No watchdog
+		// polls it (buildWatchdogs), so nothing lifts it.
+		if q.WatchdogDrop {
+			p.wdIgnore |= bit
+			p.wdDrop |= bit
+		}
 		p.lane[i].quantum = int64(q.Weight) * (mtu + WireOverheadBytes)
 		p.lane[i].mark = redCurve{q.KminBytes, q.KmaxBytes, q.Pmax}
 		p.drop[i] = redCurve{q.DropMinBytes, q.DropMaxBytes, q.DropPmax}

@@ -372,7 +372,11 @@ func (s *sim) buildWatchdogs() error {
 		}
 		for pr := range 8 {
 			w := s.portQoS[pi][pr].Watchdog
-			if w == nil || !s.portQoS[pi][pr].PFC {
+			// A priority held in the drop action from the start
+			// (WatchdogDrop) has no watchdog that declares or ends a
+			// storm: SONiC's BIG_RED_SWITCH ignores storm notifications
+			// while it is on (startWdActionOnQueue).
+			if w == nil || !s.portQoS[pi][pr].PFC || s.portQoS[pi][pr].WatchdogDrop {
 				continue
 			}
 			if w.DetectionNs <= 0 || w.RestorationNs < 0 || w.PollNs < 0 || w.DetectionNs > maxTimeNs || w.RestorationNs > maxTimeNs || w.PollNs > maxTimeNs {

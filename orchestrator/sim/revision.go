@@ -16,7 +16,7 @@ import "fmt"
 // figures of unchanged inputs. cmd/labctl's TestSimulatorRevision runs
 // fixed inputs and fails when their figures move under an unchanged
 // revision.
-const Revision = 16
+const Revision = 17
 
 // RevisionNote says what a revision changed.
 type RevisionNote struct {
@@ -44,6 +44,7 @@ var Revisions = []RevisionNote{
 	{Revision: 14, Date: "2026-12-07", Change: "switch ports whose config sets an MTU (SONiC's PORT mtu, EOS's interface mtu) below what the lab's RoCE packets need (the payload MTU plus 60 bytes of headers, lint's QOS020) drop every such packet that arrives on them or would leave by them, counted as mtu_drops, where they passed them; the flow-level model gives flows over such a link no rate (64gpu ecn-pfc with PORT mtu 1500 on the leaf port of the incast's receiver: the ECN and PFC variant 350.6 Gb/s and no drop before, 182.6 Gb/s, 16,384 drops and the incast at 0 after); configs without a port MTU, or with one that fits, give the same figures"},
 	{Revision: 15, Date: "2026-12-07", Change: "UET's retransmissions by cause (uet.nack_retransmits, sack_retransmits, rto_retransmits) count the copies sent, where they counted the packets queued for resending, some of which an ACK retired before they left; they now add up to the summary's retransmits. The simulation is the same, only these counters move (transports' UET link-failure case on the fixed 64-GPU inputs: rto_retransmits 24 before, 2 after, beside 443 on SACK gaps and 445 retransmits in all)"},
 	{Revision: 16, Date: "2026-12-07", Change: "a NIC behind a PCIe link slower than its port (Config.NICCapGbps, a lab's server section) is charged its packets' payload against the link's payload rate, where it was charged their wire bytes, headers, preamble and gap that PCIe never carries: it sends the link's rate of payload, in the packet engine (RoCE, InfiniBand and UET) and in the flow-level model, and a flow's reported rate is the cap's wire rate (baseline-bw on a 16-GPU lab of 200G NICs on PCIe 3.0 x16: 112.97 Gb/s before, 115.22 after, of 115.23 the link carries; the flow-level model 112.967 before, 115.228 after); NICs that PCIe feeds at their port speed give the same figures"},
+	{Revision: 17, Date: "2026-12-07", Change: "a SONiC switch whose PFC_WD|GLOBAL sets BIG_RED_SWITCH enable holds every port's pfcwd_sw_enable priorities in the PFC watchdog's drop action from the start of the run, as orchagent's enableBigRedSwitchMode does storm or not (PortQoS.WatchdogDrop): those ports ignore the priorities' pause frames, send none and drop every packet of them (watchdog_drops), and declare no storm; the flow-level model gives flows through such a port no rate. The field was ignored, and RoCE ran lossless through it; configs without it, or with disable, give the same figures"},
 }
 
 // RevisionChanges says what changed between two revisions, one line per

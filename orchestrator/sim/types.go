@@ -154,7 +154,14 @@ type PortQoS struct {
 	// it sends); the frames are still counted.
 	IgnoresPause bool
 	// Watchdog, when set on a PFC priority, is the port's PFC watchdog.
-	Watchdog       *Watchdog
+	Watchdog *Watchdog
+	// WatchdogDrop holds the priority in a PFC watchdog's drop action
+	// from the start of the run, with no storm (SONiC's BIG_RED_SWITCH):
+	// the port ignores pause frames for it, sends none, and drops every
+	// packet of it that arrives on it or would leave by it, as a
+	// watchdog's drop action does once it declares a storm; its watchdog
+	// (if any) declares none.
+	WatchdogDrop   bool
 	HeadroomBytes  int64
 	HeadroomGiven  bool
 	XonOffsetBytes int64

@@ -547,9 +547,16 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 			}
 		}
 	}
+	// The port's pfcwd_sw_enable bitmap as orchagent holds it
+	// (PortsOrch's m_pfcwd_sw_bitmask), for BIG_RED_SWITCH.
+	var wdMask []int
 	if e := pfcOf(r.portQoSMaps(name)); e != nil {
 		lists := r.pqmPriorities[e.key]
 		pc.PFCPriorities = slices.Clone(lists.pfc)
+		wdMask = lists.pfc
+		if lists.watchdogSet {
+			wdMask = lists.watchdog
+		}
 		if lists.watchdogSet {
 			wdPriorities = slices.Clone(lists.watchdog)
 			wdKey = e.key
@@ -596,6 +603,7 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 	if pc.Watchdog != nil && wdPriorities != nil && slices.ContainsFunc(pc.PFCPriorities, unwatched) {
 		pc.Watchdog.Priorities = wdPriorities
 	}
+	pc.WatchdogDrop = r.bigRedSwitch(wdMask)
 	pc.ManagerLossless = r.managerLossless(&pc)
 	if err := r.portLink(&pc); err != nil {
 		return pc, err
@@ -1335,9 +1343,42 @@ func (r *resolver) profile(name string, e *BufferProfileEntry, port string, egre
 	return bp, nil
 }
 
+// bigRedSwitch is the drop action PFC_WD|GLOBAL BIG_RED_SWITCH forces
+// on a port whose pfcwd_sw_enable bitmap is mask (nil: none). pfcwdorch
+// hands the GLOBAL entry to PfcWdSwOrch::createEntry, whose
+// setBigRedSwitchMode compares the exact words: "enable" runs
+// enableBigRedSwitchMode, "disable" lifts it, any other it ignores
+// ("Unsupported BIG_RED_SWITCH mode"). enableBigRedSwitchMode takes
+// every physical port's pfcwd_sw_enable bitmap (getPortPfcWatchdogStatus,
+// which qosorch's handlePortQosMapTable sets) and, for each queue i of
+// it, creates the drop action's handler (PFC_WD_ACTION_DROP) as a
+// declared storm would, storm or not, whatever the port's PFC_WD entry
+// says: the handler (PfcWdZeroBufferHandler, or PfcWdAclHandler, on a
+// PfcWdLossyHandler) takes priority i out of the port's PFC bitmap
+// (setPortPfc), so the port neither obeys pause frames it receives for
+// it nor sends any, and gives queue i a zero buffer (or drop ACLs), so
+// it drops all it would carry. It also removes the handlers of storms
+// already declared, and startWdActionOnQueue ignores every storm
+// notification while it is on: the watchdog itself does nothing more.
+// The mask is the one labctl reads for the watchdog: pfcwd_sw_enable,
+// or without the field the PFC priorities (db_migrator writes
+// pfc_enable into it for configs from before the field).
+func (r *resolver) bigRedSwitch(mask []int) *qos.WatchdogDrop {
+	g := r.db.PFCWD["GLOBAL"]
+	if g == nil || g.BigRedSwitch != "enable" || len(mask) == 0 {
+		return nil
+	}
+	return &qos.WatchdogDrop{Priorities: slices.Clone(mask), Where: "PFC_WD|GLOBAL BIG_RED_SWITCH",
+		Fix: "set PFC_WD|GLOBAL BIG_RED_SWITCH to disable, or remove the field, once the storm it was set for is over (`pfcwd big_red_switch disable`)"}
+}
+
 // watchdogPoll sets the poll interval: PFC_WD|GLOBAL's, or pfcwd's
 // default when a port has a watchdog.
 func (r *resolver) watchdogPoll() error {
+	if g := r.db.PFCWD["GLOBAL"]; g != nil && g.BigRedSwitch != "" && g.BigRedSwitch != "enable" && g.BigRedSwitch != "disable" {
+		// setBigRedSwitchMode compares the exact words (bigRedSwitch).
+		r.dc.Notes = append(r.dc.Notes, fmt.Sprintf("PFC_WD|GLOBAL BIG_RED_SWITCH %q is neither enable nor disable: orchagent ignores it (setBigRedSwitchMode: Unsupported BIG_RED_SWITCH mode), and labctl too (fix: write disable, or remove the field)", g.BigRedSwitch))
+	}
 	if g := r.db.PFCWD["GLOBAL"]; g != nil && g.PollInterval != nil {
 		// orchagent hands the value to the flex counter group as its
 		// polling interval; 0 or less is no interval (and no model value:

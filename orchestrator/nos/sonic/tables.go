@@ -295,7 +295,7 @@ type PFCWDEntry struct {
 	RestorationTime *int   `cfg:"restoration_time" use:"simulated" why:"ms without pause frames before the port is restored (100-60000: pfcwdorch refuses an entry outside, and the port runs no watchdog)"`
 	PFCStatHistory  string `cfg:"pfc_stat_history" use:"ignored" why:"enable or disable (the default): whether the watchdog keeps a history of the port's PFC counters, which changes nothing on the wire; any other value pfcwdorch refuses, and the port runs no watchdog (QOS021)"`
 	PollInterval    *int   `cfg:"POLL_INTERVAL" use:"simulated" why:"GLOBAL: ms between the watchdog's polls (on a port's entry a field pfcwdorch refuses, as any other it does not know: the port runs no watchdog)"`
-	BigRedSwitch    string `cfg:"BIG_RED_SWITCH" use:"ignored" why:"GLOBAL: the manual storm override is not simulated (on a port's entry a field pfcwdorch refuses: the port runs no watchdog)"`
+	BigRedSwitch    string `cfg:"BIG_RED_SWITCH" use:"simulated" why:"GLOBAL: enable forces the watchdog's drop action, storm or not, on every port's pfcwd_sw_enable priorities (pfcwdsworch's enableBigRedSwitchMode): the port takes them out of PFC, so it neither obeys nor sends pause frames for them, drops every packet of them, and declares no storm while it is on; lint's error (QOS027), and the simulator runs those priorities so from the start. disable, or any other word (which orchagent ignores), changes nothing. On a port's entry a field pfcwdorch refuses: the port runs no watchdog"`
 
 	Extra map[string]string `cfg:"-"`
 }

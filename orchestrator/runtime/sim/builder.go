@@ -367,6 +367,12 @@ func portQoS(dc *qos.DeviceConfig, pc *qos.PortConfig) (map[int]engine.PortQoS, 
 		}
 		c := pc.Class(i)
 		pq.IgnoresPause = !c.PFC && !pc.PFCAsym
+		// Priorities the switch holds in its watchdog's drop action
+		// from the start (SONiC's BIG_RED_SWITCH, lint's QOS027): the
+		// engine's drop state of a declared storm, set before the run
+		// (engine.PortQoS.WatchdogDrop) rather than a storm made up to
+		// trigger it, which would need a pause to detect and would end.
+		pq.WatchdogDrop = pc.WatchdogDrop.Drops(i)
 		if g := c.PGConfig; g != nil {
 			pq.Ingress = admission(dc, &g.BufferProfile)
 			if c.Lossless {
