@@ -461,11 +461,41 @@ func sonicMutations2() []mutation {
 			edit: packetShaper(map[string]string{"pbs": "64"})},
 		mutation{field: "SCHEDULER pbs", name: "a burst without a peak rate: no shaper",
 			edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.dwrr50"]["pbs"] = "65536" })})
+	// handleSchedulerTable reads meter_type with scheduler_meter_map.at
+	// and cir, cbs, pir and pbs with std::stoull, which throw on "": the
+	// entry stays first in the table's queue, so neither it nor the
+	// schedulers after it in key order (scheduler.strict, the CNPs') are
+	// created, and the queues naming them keep neither their scheduler
+	// nor their WRED.
 	for _, f := range []string{"meter_type", "cir", "cbs", "pir", "pbs"} {
 		out = append(out,
-			mutation{field: "SCHEDULER " + f, name: "empty",
+			mutation{field: "SCHEDULER " + f, name: "empty, which orchagent throws on: the RoCE and CNP queues' schedulers are never created", harmful: true, rule: "QOS021", dataPlane: true,
 				edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.dwrr50"][f] = "" })})
 	}
+	// An entry no queue names, first in key order, whose field throws
+	// stops every scheduler after it.
+	out = append(out,
+		mutation{field: "SCHEDULER meter_type", name: "an unused scheduler's meter_type written BYTES: none after it in key order is created", harmful: true, rule: "QOS021", dataPlane: true,
+			edit: edit(func(d doc) {
+				d.add("SCHEDULER", "a_unused", map[string]string{"type": "DWRR", "weight": "5", "meter_type": "BYTES"})
+			})},
+		mutation{field: "SCHEDULER cir", name: "an unused scheduler's cir written G10: none after it in key order is created", harmful: true, rule: "QOS021", dataPlane: true,
+			edit: edit(func(d doc) {
+				d.add("SCHEDULER", "a_unused", map[string]string{"type": "DWRR", "weight": "5", "cir": "G10"})
+			})},
+		mutation{field: "SCHEDULER meter_type", name: "an unused scheduler after the others in key order with an unknown meter_type", harmful: true, rule: "QOS021",
+			why: "no queue names it and no scheduler comes after it in key order: it stops nothing the traffic uses",
+			edit: edit(func(d doc) {
+				d.add("SCHEDULER", "z_unused", map[string]string{"type": "DWRR", "weight": "5", "meter_type": "BYTES"})
+			})},
+		mutation{field: "WRED_PROFILE ecn", name: "an unused profile first in key order with an unknown ecn word: the real profiles are never created", harmful: true, rule: "QOS021", dataPlane: true,
+			edit: edit(func(d doc) { d.add("WRED_PROFILE", "AAA_UNUSED", map[string]string{"ecn": "ecn_on"}) })},
+		mutation{field: "WRED_PROFILE green_max_threshold", name: "an unused profile first in key order with a threshold beyond int32: the real profiles are never created", harmful: true, rule: "QOS021", dataPlane: true,
+			edit: edit(func(d doc) {
+				d.add("WRED_PROFILE", "AAA_UNUSED", map[string]string{"ecn": "ecn_all", "wred_green_enable": "true", "green_min_threshold": "1000", "green_max_threshold": "4294967296"})
+			})},
+		mutation{field: "WRED_PROFILE green_max_threshold", name: "Kmax beyond int32 on the real profiles", harmful: true, rule: "QOS021", dataPlane: true,
+			edit: edit(func(d doc) { d.set("WRED_PROFILE", prefix("ECN_"), "green_max_threshold", "3000000000") })})
 	ecnProfiles := prefix("ECN_")
 	out = append(out,
 		mutation{field: "WRED_PROFILE ecn", name: "ecn_none: WRED drops the lossless queue", harmful: true, rule: "QOS015", dataPlane: true,

@@ -109,6 +109,7 @@ func FromDoc(device string, doc Doc) (qos.DeviceConfig, error) {
 	if err := r.indexKeys(); err != nil {
 		return qos.DeviceConfig{}, fmt.Errorf("parse sonic config of %s: %w", device, err)
 	}
+	r.stallObjects(doc)
 	ports := r.portNames()
 	for _, name := range ports {
 		pc, err := r.port(name)
@@ -124,7 +125,7 @@ func FromDoc(device string, doc Doc) (qos.DeviceConfig, error) {
 	// resolution with no entries of its own, its defaults not reported
 	// (AttachTopology names the port as defaulted).
 	quiet := &resolver{db: db, dc: &qos.DeviceConfig{Pools: r.dc.Pools}, defaults: map[[3]string]*qos.Default{}, unres: map[[4]string]*qos.Unresolved{}, buffers: r.buffers, dynamic: r.dynamic,
-		queueKeys: r.queueKeys, bufferQueueKeys: r.bufferQueueKeys, pgKeys: r.pgKeys, pqmKeys: r.pqmKeys, pqmPriorities: r.pqmPriorities, keyPorts: r.keyPorts, stalled: r.stalled}
+		queueKeys: r.queueKeys, bufferQueueKeys: r.bufferQueueKeys, pgKeys: r.pgKeys, pqmKeys: r.pqmKeys, pqmPriorities: r.pqmPriorities, keyPorts: r.keyPorts, stalled: r.stalled, uncreated: r.uncreated}
 	if dp, err := quiet.port("\x00unnamed"); err == nil {
 		dp.Name = ""
 		r.dc.DefaultPort = &dp
@@ -169,6 +170,9 @@ type resolver struct {
 	// (keyStall); overruled the entries noted as overruled (overrule).
 	stalled   map[string]bool
 	overruled map[string]bool
+	// uncreated are the SCHEDULER and WRED_PROFILE entries orchagent
+	// never creates, by table and name, with why (stallObjects).
+	uncreated map[[2]string]string
 	// cableLengths are CABLE_LENGTH's keys, sorted (cableKeys).
 	cableLengths []string
 	// maps are the complete maps resolveMap made, by map kind and the
@@ -414,7 +418,11 @@ func (r *resolver) pqmEntryApplied(key string, e *PortQoSMapEntry, port string) 
 	// one stays undefined to it.
 	if n := e.Scheduler; n != "" {
 		if se := r.db.Scheduler[n]; se != nil {
-			if why := schedulerRefused(se); why != "" {
+			why := r.notCreated("SCHEDULER", n)
+			if why == "" {
+				why = schedulerRefused(se)
+			}
+			if why != "" {
 				r.refused("PORT_QOS_MAP|"+key, "scheduler", n, "SCHEDULER",
 					"orchagent applies none of the entry (it waits for the scheduler to be created): the port keeps the default maps (every DSCP to TC0), no PFC, no watchdog priorities and no shaper", why, port)
 				applied = false
@@ -793,6 +801,9 @@ func (r *resolver) queue(port string, q int) (qos.QueueConfig, error) {
 	case !schedOK:
 		r.unresolved("QUEUE|"+key, "scheduler", sched, "SCHEDULER", whole, port)
 		notApplied = true
+	case r.notCreated("SCHEDULER", sched) != "":
+		r.refused("QUEUE|"+key, "scheduler", sched, "SCHEDULER", whole, r.notCreated("SCHEDULER", sched), port)
+		notApplied = true
 	case schedulerRefused(se) != "":
 		r.refused("QUEUE|"+key, "scheduler", sched, "SCHEDULER", whole, schedulerRefused(se), port)
 		notApplied = true
@@ -801,6 +812,9 @@ func (r *resolver) queue(port string, q int) (qos.QueueConfig, error) {
 	case wred == "":
 	case !wredOK:
 		r.unresolved("QUEUE|"+key, "wred_profile", wred, "WRED_PROFILE", whole, port)
+		notApplied = true
+	case r.notCreated("WRED_PROFILE", wred) != "":
+		r.refused("QUEUE|"+key, "wred_profile", wred, "WRED_PROFILE", whole, r.notCreated("WRED_PROFILE", wred), port)
 		notApplied = true
 	case len(we.Extra) > 0:
 		r.refused("QUEUE|"+key, "wred_profile", wred, "WRED_PROFILE", whole, unknownFields(we.Extra), port)

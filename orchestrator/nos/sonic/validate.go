@@ -90,8 +90,10 @@ func ValidateDoc(doc Doc) []error {
 	}
 	for _, name := range cfgSortedKeys(doc["WRED_PROFILE"]) {
 		for _, c := range []string{"green", "yellow", "red"} {
-			lo, okLo := intIn("WRED_PROFILE", name, c+"_min_threshold", 0, 1<<40, false)
-			hi, okHi := intIn("WRED_PROFILE", name, c+"_max_threshold", 0, 1<<40, false)
+			// qosorch reads the thresholds with std::stoi, which throws
+			// beyond an int (stallObjects).
+			lo, okLo := intIn("WRED_PROFILE", name, c+"_min_threshold", 0, math.MaxInt32, false)
+			hi, okHi := intIn("WRED_PROFILE", name, c+"_max_threshold", 0, math.MaxInt32, false)
 			if okLo && okHi && lo >= hi {
 				bad("WRED_PROFILE", name, c+"_min_threshold", "%d must be below %s_max_threshold %d", lo, c, hi)
 			}

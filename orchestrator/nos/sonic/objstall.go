@@ -1,0 +1,165 @@
+package sonic
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/labctl/labctl/orchestrator/plural"
+)
+
+// cBlanks are the characters strtol and its kin skip before a number.
+const cBlanks = " \t\n\v\f\r"
+
+// stoi reads s as std::stoi (strtol, base 10, then a check that the value
+// fits an int) does: blanks, an optional sign, as many digits as follow.
+// rest is what it leaves unread; ok false is where std::stoi throws
+// (invalid_argument without a digit, out_of_range beyond 32 bits).
+func stoi(s string) (v int64, rest string, ok bool) {
+	i := 0
+	for i < len(s) && strings.IndexByte(cBlanks, s[i]) >= 0 {
+		i++
+	}
+	neg := false
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	start := i
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		v = v*10 + int64(s[i]-'0')
+		if v > math.MaxInt32+1 {
+			return 0, "", false
+		}
+	}
+	if i == start {
+		return 0, "", false
+	}
+	if neg {
+		v = -v
+	}
+	if v > math.MaxInt32 || v < math.MinInt32 {
+		return 0, "", false
+	}
+	return v, s[i:], true
+}
+
+// stoullThrows says whether std::stoull (strtoull, base 10) throws on s:
+// no digit after the blanks and an optional sign (a '-' it takes, and
+// negates the value modulo 2^64), or a value beyond 64 bits.
+func stoullThrows(s string) bool {
+	t := strings.TrimLeft(s, cBlanks)
+	if t != "" && t[0] == '-' {
+		t = "+" + t[1:]
+	}
+	_, _, ok := stoul(t)
+	return !ok
+}
+
+// The fields of WRED_PROFILE and SCHEDULER whose reading throws in
+// orchagent: WredMapHandler::convertFieldValuesToAttributes reads the
+// thresholds and drop probabilities with std::stoi and ecn with
+// ecn_map.at; QosOrch::handleSchedulerTable reads weight with std::stoi,
+// meter_type with scheduler_meter_map.at and cir, cbs, pir and pbs with
+// std::stoull.
+var (
+	wredStoiFields  = []string{"green_min_threshold", "green_max_threshold", "green_drop_probability", "yellow_min_threshold", "yellow_max_threshold", "yellow_drop_probability", "red_min_threshold", "red_max_threshold", "red_drop_probability"}
+	ecnModes        = []string{"ecn_none", "ecn_green", "ecn_yellow", "ecn_red", "ecn_green_yellow", "ecn_green_red", "ecn_yellow_red", "ecn_all"}
+	schedStoullFlds = []string{"cir", "cbs", "pir", "pbs"}
+)
+
+// objectThrows says why orchagent throws reading a WRED_PROFILE or
+// SCHEDULER entry's fields ("" when it does not), and how to write the
+// field. The handler reads the fields one by one in the entry's order and
+// returns at one it refuses (an unknown field, a wred_*_enable that is
+// not true or false, an unknown scheduler type), so a refused field
+// before a throwing one would refuse the entry instead; the field order
+// of a CONFIG_DB hash is the order it was written in, which the file
+// does not fix, and labctl takes the throw, which does more harm.
+func objectThrows(table string, fields map[string]string) (why, fix string) {
+	for _, f := range cfgSortedKeys(fields) {
+		v := fields[f]
+		switch {
+		case table == "WRED_PROFILE" && f == "ecn" && !slices.Contains(ecnModes, v):
+			return fmt.Sprintf("its ecn %q is no mode orchagent knows: WredMapHandler looks it up with ecn_map.at, which throws std::out_of_range", v),
+				"write ecn as one of " + strings.Join(ecnModes, ", ") + " exactly (ecn_all marks every colour, as RoCE needs)"
+		case table == "WRED_PROFILE" && slices.Contains(wredStoiFields, f):
+			if _, _, ok := stoi(v); !ok {
+				return fmt.Sprintf("its %s %q is no number std::stoi can read into an int (no digit, or beyond 2147483647): WredMapHandler throws", f, v),
+					fmt.Sprintf("write %s as a whole number of bytes (a percent for a probability) no larger than 2147483647", f)
+			}
+		case table == "SCHEDULER" && f == "meter_type" && v != "bytes" && v != "packets":
+			return fmt.Sprintf("its meter_type %q is not bytes or packets exactly: handleSchedulerTable looks it up with scheduler_meter_map.at, which throws std::out_of_range", v),
+				"write meter_type bytes or packets, without blanks"
+		case table == "SCHEDULER" && f == "weight":
+			if _, _, ok := stoi(v); !ok {
+				return fmt.Sprintf("its weight %q is no number std::stoi can read into an int: handleSchedulerTable throws", v), "write the weight as a number 1-100"
+			}
+		case table == "SCHEDULER" && slices.Contains(schedStoullFlds, f) && stoullThrows(v):
+			return fmt.Sprintf("its %s %q is no number std::stoull can read (no digit, or beyond 64 bits): handleSchedulerTable throws", f, v),
+				fmt.Sprintf("write %s as a whole number, or remove it", f)
+		}
+	}
+	return "", ""
+}
+
+// stallObjects finds, in WRED_PROFILE and SCHEDULER, the entries qosorch
+// never creates because one of them throws. Its doTask walks the
+// table's queue (Consumer::m_toSync, a multimap ordered by key) from the
+// first entry and calls the handler on each; the exception is caught by
+// Consumer::drain only, outside that loop, so the entry that threw is
+// neither erased nor passed: it stays first, and every later pass (each
+// new batch, each retry) stops at it again. Entries before it in key
+// order are created on the first pass; it and every entry after it never
+// are, whether a QUEUE names them or not (on a switch, entries created
+// in an earlier batch would stay). The QUEUE and PORT_QOS_MAP entries
+// naming one then wait for it and apply nothing (queue, pqmEntryApplied:
+// their retry is all-or-nothing). Each stall is noted where it starts
+// (QOS021), naming what it stops.
+func (r *resolver) stallObjects(doc Doc) {
+	r.uncreated = map[[2]string]string{}
+	for _, table := range []string{"SCHEDULER", "WRED_PROFILE"} {
+		keys := cfgSortedKeys(doc[table])
+		for i, key := range keys {
+			why, fix := objectThrows(table, doc[table][key])
+			if why == "" {
+				continue
+			}
+			after := keys[i+1:]
+			what := fmt.Sprintf("%s; no handler catches the exception before Consumer::drain, and the entry stays first in the table's queue (ordered by key), so every pass of qosorch stops at it: it is never created", why)
+			if len(after) > 0 {
+				shown := after
+				if len(shown) > 5 {
+					shown = shown[:5]
+				}
+				names := make([]string, len(shown))
+				for j, k := range shown {
+					names[j] = table + "|" + k
+				}
+				more := ""
+				if len(after) > len(shown) {
+					more = fmt.Sprintf(" and %d more", len(after)-len(shown))
+				}
+				what += fmt.Sprintf(", nor the %s after it in key order (%s%s), used or not", plural.N(len(after), table+" entry"), strings.Join(names, ", "), more)
+			}
+			if len(after) > 0 {
+				what += "; the QUEUE and PORT_QOS_MAP entries naming them apply nothing"
+			} else {
+				what += "; the QUEUE and PORT_QOS_MAP entries naming it apply nothing"
+			}
+			r.overrule(table, key, true, what, fix, nil)
+			r.uncreated[[2]string{table, key}] = "orchagent never creates it: " + why
+			for _, k := range after {
+				r.uncreated[[2]string{table, k}] = fmt.Sprintf("orchagent never creates it: %s|%s before it in key order throws (%s) and stops qosorch's %s table there on every pass", table, key, why, table)
+			}
+			break
+		}
+	}
+}
+
+// notCreated says why orchagent never creates the entry name of table
+// (stallObjects), or "".
+func (r *resolver) notCreated(table, name string) string {
+	return r.uncreated[[2]string{table, name}]
+}
