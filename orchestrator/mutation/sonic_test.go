@@ -123,6 +123,14 @@ func sonicMutations() []mutation {
 		// Map tables.
 		{field: "DSCP_TO_TC_MAP (entries)", name: "RoCE DSCP 26 to lossy TC1", harmful: true, rule: "QOS003", dataPlane: true,
 			edit: edit(func(d doc) { d["DSCP_TO_TC_MAP"]["AZURE"]["26"] = "1" })},
+		// qosorch's map handlers read keys and values with std::stoi,
+		// which skips blanks and stops at the first non-digit: " 3" is 3
+		// (a QOS000 note). ("0x3", which std::stoi reads as 0, is refused
+		// at its line: orchestrator/nos/sonic's TestMapNumbersReadAsStoi.)
+		{field: "DSCP_TO_TC_MAP (entries)", name: "RoCE DSCP 26's TC written \" 3\"",
+			edit: edit(func(d doc) { d["DSCP_TO_TC_MAP"]["AZURE"]["26"] = " 3" })},
+		{field: "TC_TO_QUEUE_MAP (entries)", name: "TC3's queue written \"3 \"",
+			edit: edit(func(d doc) { d["TC_TO_QUEUE_MAP"]["AZURE"]["3"] = "3 " })},
 		{field: "DSCP_TO_TC_MAP (entries)", name: "unused DSCP 10 between lossy classes",
 			edit: edit(func(d doc) { d["DSCP_TO_TC_MAP"]["AZURE"]["10"] = "1" })},
 		{field: "DOT1P_TO_TC_MAP (entries)", name: "an 802.1p map nothing tagged uses",

@@ -93,11 +93,11 @@ func watchdogTimesOutOfRange(detection, restoration int) string {
 // PFC_WD or PORT; all are taken as data ports, and peers are not known
 // (qos.AttachTopology adds them for a lab).
 func FromDoc(device string, doc Doc) (qos.DeviceConfig, error) {
-	db, err := decodeDB(doc)
+	db, notes, err := decodeDB(doc)
 	if err != nil {
 		return qos.DeviceConfig{}, fmt.Errorf("parse sonic config of %s: %w", device, err)
 	}
-	r := &resolver{db: db, dc: &qos.DeviceConfig{Device: device, NOS: Name}, defaults: map[[3]string]*qos.Default{}, unres: map[[4]string]*qos.Unresolved{}}
+	r := &resolver{db: db, dc: &qos.DeviceConfig{Device: device, NOS: Name, Notes: notes}, defaults: map[[3]string]*qos.Default{}, unres: map[[4]string]*qos.Unresolved{}}
 	r.buffers = len(db.BufferPG) > 0 || len(db.BufferQueue) > 0 || len(db.BufferProfile) > 0 || len(db.BufferPool) > 0
 	if md := db.DeviceMetadata["localhost"]; md != nil && md.BufferModel == "dynamic" {
 		r.dynamic = true

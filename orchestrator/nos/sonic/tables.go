@@ -22,7 +22,7 @@ import (
 // statement is the table's own (on the ConfigDB field). Other tables of a
 // full config_db.json (BGP, VLAN, …) are not read.
 type ConfigDB struct {
-	DSCPToTCMap   map[string]IntMap `table:"DSCP_TO_TC_MAP" keys:"63" use:"simulated" why:"classifies each DSCP into a traffic class at the ingress port (the map named by the port's dscp_to_tc_map, or the global one)"`
+	DSCPToTCMap   map[string]IntMap `table:"DSCP_TO_TC_MAP" keys:"63" use:"simulated" why:"classifies each DSCP into a traffic class at the ingress port (the map named by the port's dscp_to_tc_map, or the global one). Its keys and values, as those of every map table, are read as qosorch's map handlers read them, with std::stoi: \" 3\" or \"+3\" is 3 (noted, QOS000); a text std::stoi reads as another number (\"0x3\" is 0, \"3.5\" is 3) is refused at its line"`
 	DOT1PToTCMap  map[string]IntMap `table:"DOT1P_TO_TC_MAP" keys:"7" use:"ignored" why:"classifies 802.1p priorities of tagged non-IP frames: SONiC classifies IP packets by DSCP, and the lab's links carry no tagged frames"`
 	TCToQueueMap  map[string]IntMap `table:"TC_TO_QUEUE_MAP" keys:"7" use:"simulated" why:"the egress queue each traffic class leaves by"`
 	TCToPGMap     map[string]IntMap `table:"TC_TO_PRIORITY_GROUP_MAP" keys:"7" use:"simulated" why:"the ingress priority group each traffic class fills (its buffer profile, its PFC)"`
@@ -372,8 +372,9 @@ var fieldUses = func() map[string]map[string]qos.FieldUse {
 // value of the wrong kind (a size that is not a number) is an error naming
 // table|key and field; a field the tables do not have is kept in its
 // entry's Extra (reported, never used).
-func decodeDB(doc Doc) (*ConfigDB, error) {
+func decodeDB(doc Doc) (*ConfigDB, []string, error) {
 	db := &ConfigDB{}
+	var notes []string
 	v := reflect.ValueOf(db).Elem()
 	t := v.Type()
 	for i := range t.NumField() {
@@ -402,12 +403,20 @@ func decodeDB(doc Doc) (*ConfigDB, error) {
 				im := IntMap{}
 				for _, k := range cfgSortedKeys(fields) {
 					val := fields[k]
-					kn, err1 := strconv.Atoi(k)
-					vn, err2 := strconv.Atoi(val)
-					if err1 != nil || err2 != nil || kn < 0 || kn > maxKey || vn < 0 || vn > maxVal {
-						return nil, fmt.Errorf("%s|%s: entry %q: %q is not <0-%d>: <0-%d> (fix: map numbers %d-%d to %s)", table, key, k, val, maxKey, maxVal, 0, maxKey, what)
+					kn, kNote, err1 := mapNumber(k)
+					vn, vNote, err2 := mapNumber(val)
+					for _, e := range []string{err1, err2} {
+						if e != "" {
+							return nil, nil, entryError(table, key, k, "%s|%s: entry %q: %q: %s (fix: write %s in decimal digits only)", table, key, k, val, e, what)
+						}
 					}
-					im[kn] = vn
+					if kn < 0 || kn > int64(maxKey) || vn < 0 || vn > int64(maxVal) {
+						return nil, nil, fmt.Errorf("%s|%s: entry %q: %q is not <0-%d>: <0-%d> (fix: map numbers %d-%d to %s)", table, key, k, val, maxKey, maxVal, 0, maxKey, what)
+					}
+					if kNote || vNote {
+						notes = append(notes, fmt.Sprintf("%s|%s entry %q: %q is read as %d: %d, as orchagent's std::stoi reads it (blanks, a sign or leading zeros around the number), though it is not the plain number SONiC's YANG model asks for (fix: write \"%d\": \"%d\")", table, key, k, val, kn, vn, kn, vn))
+					}
+					im[int(kn)] = int(vn)
 				}
 				ev = reflect.ValueOf(im)
 			case reflect.TypeFor[StringMap]():
@@ -415,14 +424,40 @@ func decodeDB(doc Doc) (*ConfigDB, error) {
 			default:
 				ev = reflect.New(elem.Elem())
 				if err := decodeEntry(table, key, fields, ev.Elem(), ef); err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 			}
 			m.SetMapIndex(reflect.ValueOf(key), ev)
 		}
 		v.Field(i).Set(m)
 	}
-	return db, nil
+	return db, notes, nil
+}
+
+// mapNumber reads a key or value of a map table (DSCP_TO_TC_MAP, …) as
+// qosorch's map handlers do: DscpToTcMapHandler, TcToQueueMapHandler,
+// TcToPgHandler, PfcPrioToPgHandler, PfcToQueueHandler and
+// TcToDscpMapHandler all read both with std::stoi (none with to_uint),
+// which skips blanks, takes a sign and stops at the first character that
+// is no digit. padded says the text is not the plain number (" 3", "3 ",
+// "+3", "03"), which the switch reads as the number: labctl does too,
+// and notes it. refused says why labctl refuses a text std::stoi reads
+// otherwise than it says ("0x3" is 0, "3.5" is 3, "3a" is 3), or cannot
+// read at all (it throws). labctl refuses those rather than model the
+// switch's reading with a lint finding: the text names a class the
+// switch does not apply, and a map entry that silently moves a DSCP or
+// a traffic class (RoCE's DSCP 26 to TC0 for "0x3") is the harm the map
+// exists to prevent; the refusal, at the entry's line, says what the
+// switch reads and how to write it.
+func mapNumber(s string) (n int64, padded bool, refused string) {
+	v, rest, ok := stoi(s)
+	switch {
+	case !ok:
+		return 0, false, "no number std::stoi can read into an int, and orchagent throws on it"
+	case strings.TrimLeft(rest, cBlanks) != "":
+		return 0, false, fmt.Sprintf("orchagent's std::stoi reads %q as %d, stopping at %q, not the number it seems to say", s, v, rest)
+	}
+	return v, s != strconv.FormatInt(v, 10), ""
 }
 
 // entryFields index an entry struct's fields by their CONFIG_DB names;
