@@ -1185,9 +1185,12 @@ func compareMetric(f Finding, t Tolerance, base, cur, floor float64) Finding {
 	// A small epsilon keeps float noise (193.20000001) from tripping a
 	// zero tolerance.
 	eps := 1e-9 * math.Max(1, math.Abs(base))
-	if wholeCount(f) {
+	if wholeCount(f) && base == math.Trunc(base) && cur == math.Trunc(cur) {
 		// Counts move by whole frames, packets or flows: 20% of 28627
-		// pause frames allows 5725 more, not 5725.4.
+		// pause frames allows 5725 more, not 5725.4 (the same verdict for
+		// a whole change, said as a count). Means over repetitions move
+		// by fractions, and rounding their allowance down would flag a
+		// change within tolerance: they keep it whole.
 		f.Allowed = math.Floor(f.Allowed + eps)
 	}
 	if math.Abs(f.Delta) <= eps {

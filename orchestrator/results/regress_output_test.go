@@ -22,6 +22,12 @@ func TestWholeCountAllowance(t *testing.T) {
 	if j := compareMetric(Finding{Metric: "jain_fairness", Direction: LowerIsWorse}, Tolerance{Abs: 0.02}, 0.9, 0.9, 0); j.Allowed != 0.02 {
 		t.Errorf("fairness allowed %v, want 0.02", j.Allowed)
 	}
+	// Means over repetitions move by fractions: 20% of a mean of 24.6
+	// drops allows 4.92 more, so a mean of 29.2 (+4.6) is within it (a
+	// floor of 4 flagged it).
+	if m := compareMetric(Finding{Metric: "drops", Direction: HigherIsWorse}, Tolerance{Rel: 0.2}, 24.6, 29.2, 1); m.Regression || m.Allowed < 4.9 {
+		t.Errorf("mean drops 24.6 -> 29.2: allowed %v, regression %v; want 4.92 and none", m.Allowed, m.Regression)
+	}
 }
 
 // --tolerance names what is wrong: a sign (drops=+2 said `"" is not a
