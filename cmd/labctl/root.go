@@ -255,7 +255,7 @@ func interruptContext(w io.Writer) (context.Context, context.CancelFunc) {
 	go func() {
 		select {
 		case <-sig:
-			fmt.Fprintln(w, "labctl: stopping, keeping what finished (press Ctrl-C again to quit at once)")
+			fmt.Fprintln(w, "labctl: stopping, keeping what finished (press Ctrl-C again, after a second, to quit at once)")
 			cancel()
 		case <-done:
 			return

@@ -68,7 +68,7 @@ func TestSecondInterruptQuits(t *testing.T) {
 	if ws, ok := exit.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGINT {
 		t.Errorf("child ended with %v, want killed by the second SIGINT", err)
 	}
-	if !strings.Contains(stderr.String(), "press Ctrl-C again to quit at once") {
+	if !strings.Contains(stderr.String(), "press Ctrl-C again, after a second, to quit at once") {
 		t.Errorf("stderr = %q, want the note on the first Ctrl-C", stderr.String())
 	}
 }

@@ -211,8 +211,6 @@ type AssertSpec struct {
 // Patterns a scenario may use.
 var Patterns = []string{"pairs", "permutation", "incast", "all-to-all", "ring-allreduce", runtime.PatternLatency, PatternNCCL}
 
-// bandwidthPatterns are the patterns that run as perftest ib_write_bw
-// flows (the others are collectives and a ping-pong).
 // roleRule says what a traffic entry's role may be (validRole). Unlike a
 // scenario's or a case's name it starts with a letter: assertions name
 // it in roles.<role>, where a leading digit would read as a number.
@@ -222,6 +220,8 @@ func validRole(r string) bool {
 	return naming.Valid(r, naming.MaxLen) && r[0] >= 'a' && r[0] <= 'z'
 }
 
+// bandwidthPatterns are the patterns that run as perftest ib_write_bw
+// flows (the others are collectives and a ping-pong).
 var bandwidthPatterns = []string{"pairs", "permutation", "incast", "all-to-all"}
 
 // ValidName reports whether s may name a scenario or a scenario's case

@@ -1100,8 +1100,6 @@ func cfgWRED(f []string, probKey string) (*qos.ECNConfig, error) {
 		case "weight":
 			// Not simulated: its reader names it (queueLine).
 			i++
-		default:
-			return nil, cfgWREDKeyword(f, i, probKey)
 		}
 	}
 	if minU == "" || maxU == "" {

@@ -143,11 +143,17 @@ func (r *resolver) stallObjects(doc Doc) {
 				}
 				what += fmt.Sprintf(", nor the %s after it in key order (%s%s), used or not", plural.N(len(after), table+" entry"), strings.Join(names, ", "), more)
 			}
-			if len(after) > 0 {
-				what += "; the QUEUE and PORT_QOS_MAP entries naming them apply nothing"
-			} else {
-				what += "; the QUEUE and PORT_QOS_MAP entries naming it apply nothing"
+			// Only QUEUE names a WRED profile; QUEUE and PORT_QOS_MAP name
+			// schedulers.
+			namers := "QUEUE and PORT_QOS_MAP entries"
+			if table == "WRED_PROFILE" {
+				namers = "QUEUE entries"
 			}
+			them := "it"
+			if len(after) > 0 {
+				them = "them"
+			}
+			what += fmt.Sprintf("; the %s naming %s apply nothing", namers, them)
 			r.overrule(table, key, true, what, fix, nil)
 			r.uncreated[[2]string{table, key}] = "orchagent never creates it: " + why
 			for _, k := range after {

@@ -468,8 +468,9 @@ func adminDownFaults(down []*fabric.Link, cfg *engine.Config) error {
 			n++
 		}
 	}
-	if n > engine.MaxFaultLinks {
-		return exitcode.Usagef("%d links are administratively down at an end (lint's QOS026), more than the %d down links the simulator runs: bring their ports up", n, engine.MaxFaultLinks)
+	// The engine's bound counts the scenario's faults, added before, too.
+	if len(cfg.Faults) > engine.MaxFaultLinks {
+		return exitcode.Usagef("%d links are administratively down at an end (lint's QOS026) beside %d the scenario's faults take down, more than the %d down links the simulator runs: bring their ports up, or fault fewer links", n, len(cfg.Faults)-n, engine.MaxFaultLinks)
 	}
 	return nil
 }
@@ -1062,9 +1063,6 @@ func (b *builder) allReduceFlows(c *runtime.CollectiveSpec, res *engine.Result, 
 	return out
 }
 
-// allToAllFlows reports an all-to-all per sending rank: everything its
-// QPs delivered to the other ranks, from the start to its last QP's
-// completion.
 // allToAllRole is the role of an all-to-all collective's ranks: the
 // scenario entry's, or the pattern's name.
 func allToAllRole(c *runtime.CollectiveSpec) string {
@@ -1074,6 +1072,9 @@ func allToAllRole(c *runtime.CollectiveSpec) string {
 	return "all-to-all"
 }
 
+// allToAllFlows reports an all-to-all per sending rank: everything its
+// QPs delivered to the other ranks, from the start to its last QP's
+// completion.
 func (b *builder) allToAllFlows(c *runtime.CollectiveSpec, res *engine.Result, retryCnt int) []results.Flow {
 	if len(res.AllToAll) == 0 {
 		return nil
