@@ -275,6 +275,11 @@ func sonicMutations() []mutation {
 					}
 				}
 			})},
+		// Without the field qosorch sets the port's watchdog bitmap to 0
+		// (handlePortQosMapTable, unconditionally): no lossless TC for
+		// pfcwdorch, no watchdog, though PFC_WD keeps its entries.
+		{field: "PORT_QOS_MAP pfcwd_sw_enable", name: "removed, PFC_WD kept", harmful: true, rule: "QOS008", why: noStorm,
+			edit: edit(func(d doc) { d.del("PORT_QOS_MAP", nil, "pfcwd_sw_enable") })},
 		// "" is a bitmap of no priority: pfcwdorch starts no watchdog on
 		// the port, whatever PFC_WD says.
 		{field: "PORT_QOS_MAP pfcwd_sw_enable", name: "empty", harmful: true, rule: "QOS008", why: noStorm,

@@ -16,7 +16,7 @@ import "fmt"
 // figures of unchanged inputs. cmd/labctl's TestSimulatorRevision runs
 // fixed inputs and fails when their figures move under an unchanged
 // revision.
-const Revision = 18
+const Revision = 19
 
 // RevisionNote says what a revision changed.
 type RevisionNote struct {
@@ -46,6 +46,7 @@ var Revisions = []RevisionNote{
 	{Revision: 16, Date: "2026-12-07", Change: "a NIC behind a PCIe link slower than its port (Config.NICCapGbps, a lab's server section) is charged its packets' payload against the link's payload rate, where it was charged their wire bytes, headers, preamble and gap that PCIe never carries: it sends the link's rate of payload, in the packet engine (RoCE, InfiniBand and UET) and in the flow-level model, and a flow's reported rate is the cap's wire rate (baseline-bw on a 16-GPU lab of 200G NICs on PCIe 3.0 x16: 112.97 Gb/s before, 115.22 after, of 115.23 the link carries; the flow-level model 112.967 before, 115.228 after); NICs that PCIe feeds at their port speed give the same figures"},
 	{Revision: 17, Date: "2026-12-07", Change: "a SONiC switch whose PFC_WD|GLOBAL sets BIG_RED_SWITCH enable holds every port's pfcwd_sw_enable priorities in the PFC watchdog's drop action from the start of the run, as orchagent's enableBigRedSwitchMode does storm or not (PortQoS.WatchdogDrop): those ports ignore the priorities' pause frames, send none and drop every packet of them (watchdog_drops), and declare no storm; the flow-level model gives flows through such a port no rate. The field was ignored, and RoCE ran lossless through it; configs without it, or with disable, give the same figures"},
 	{Revision: 18, Date: "2026-12-07", Change: "a SONiC WRED_PROFILE or SCHEDULER entry whose field throws in orchagent (a threshold or probability beyond std::stoi's int, an ecn or meter_type word it does not know, a cir, cbs, pir or pbs std::stoull cannot read, \"\" included) is never created, nor any entry of its table after it in key order, used or not (qosorch's queue stops at it on every pass), and the queues naming them keep the default scheduling and no WRED, where labctl created them all (an unknown ecn or meter_type on a named entry refused the config); configs without such a field give the same figures"},
+	{Revision: 19, Date: "2026-12-07", Change: "a SONiC port whose PORT_QOS_MAP entry gives no pfcwd_sw_enable runs no PFC watchdog (and BIG_RED_SWITCH forces no drop on it), as orchagent holds its watchdog bitmap at 0 (handlePortQosMapTable sets it from the field alone) and pfcwdorch finds no lossless TC, where labctl watched its PFC priorities (a pause storm there is now never declared; lint's QOS008); configs that give the field give the same figures"},
 }
 
 // RevisionChanges says what changed between two revisions, one line per

@@ -33,12 +33,13 @@ func TestBigRedSwitch(t *testing.T) {
 		return dc
 	}
 	dc := parse("enable")
-	want := map[string][]int{"Ethernet0": {3}, "Ethernet4": {3}, "Ethernet8": nil}
+	// Ethernet4 gives no pfcwd_sw_enable: its bitmap is 0, as Ethernet8's.
+	want := map[string][]int{"Ethernet0": {3}, "Ethernet4": nil, "Ethernet8": nil}
 	for port, prios := range want {
 		w := dc.Port(port).WatchdogDrop
 		switch {
 		case prios == nil && w != nil:
-			t.Errorf("%s: forced drop %v, want none (pfcwd_sw_enable empty)", port, w.Priorities)
+			t.Errorf("%s: forced drop %v, want none (pfcwd_sw_enable empty or missing)", port, w.Priorities)
 		case prios != nil && (w == nil || !slices.Equal(w.Priorities, prios)):
 			t.Errorf("%s: forced drop %+v, want priorities %v", port, w, prios)
 		}
@@ -50,8 +51,8 @@ func TestBigRedSwitch(t *testing.T) {
 		}
 	}
 	if len(found) != 1 || found[0].Severity != qos.SevError || found[0].Where != "PFC_WD|GLOBAL BIG_RED_SWITCH" || !strings.Contains(found[0].Fix, "disable") ||
-		!slices.Equal(found[0].Ports, []string{"Ethernet0", "Ethernet4"}) {
-		t.Errorf("QOS027 findings %+v, want one error on Ethernet0 and Ethernet4 naming the setting and its fix", found)
+		found[0].Port != "Ethernet0" {
+		t.Errorf("QOS027 findings %+v, want one error on Ethernet0 naming the setting and its fix", found)
 	}
 	for _, brs := range []string{"disable", "Enable"} {
 		dc := parse(brs)

@@ -637,12 +637,15 @@ func TestWatchdogWatchesPfcwdSwEnable(t *testing.T) {
 // watchdog bitmap to 0 and pfcwdorch starts no watchdog there, whatever
 // PFC_WD says (absent, the field watches the PFC priorities).
 func TestEmptyPfcwdSwEnableRunsNoWatchdog(t *testing.T) {
+	// Without the field it is the same: qosorch sets the port's watchdog
+	// bitmap from it alone, 0 when it is missing.
 	for _, tc := range []struct {
-		field   string
-		watched bool
+		field, why string
+		watched    bool
 	}{
-		{`, "pfcwd_sw_enable": ""`, false},
-		{``, true},
+		{`, "pfcwd_sw_enable": ""`, "pfcwd_sw_enable is empty", false},
+		{``, "gives no pfcwd_sw_enable", false},
+		{`, "pfcwd_sw_enable": "3"`, "", true},
 	} {
 		db := `{"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3"` + tc.field + `}},
 			"PFC_WD": {"Ethernet0": {"action": "drop", "detection_time": "200", "restoration_time": "200"}}}`
@@ -653,8 +656,8 @@ func TestEmptyPfcwdSwEnableRunsNoWatchdog(t *testing.T) {
 		if got := dc.Port("Ethernet0").Watchdog != nil; got != tc.watched {
 			t.Errorf("pfcwd_sw_enable%s: watchdog %v, want %v", tc.field, got, tc.watched)
 		}
-		overruled := len(dc.Overruled) == 1 && strings.Contains(dc.Overruled[0].What, "pfcwd_sw_enable is empty")
-		if overruled == tc.watched {
+		overruled := len(dc.Overruled) == 1 && strings.Contains(dc.Overruled[0].What, tc.why)
+		if overruled == tc.watched || !tc.watched && dc.Overruled[0].Fix != `add pfcwd_sw_enable "3", the port's PFC priorities, to watch them` && tc.field == `` {
 			t.Errorf("pfcwd_sw_enable%s: overruled %+v", tc.field, dc.Overruled)
 		}
 	}

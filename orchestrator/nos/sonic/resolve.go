@@ -530,9 +530,11 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 	// (qosorch's setPortPfcWatchdogStatus, pfcwdorch's startWdOnPort): a
 	// PFC priority left out of it is not watched, and with none listed
 	// ("") pfcwdorch finds no lossless TC on the port and starts no
-	// watchdog there, whatever PFC_WD says. Without the field the
-	// watchdog watches the PFC priorities (db_migrator writes pfc_enable
-	// into it for configs from before the field).
+	// watchdog there, whatever PFC_WD says. Without the field it is the
+	// same: handlePortQosMapTable sets the bitmap unconditionally, from a
+	// mask that starts at 0, and pfcwdorch's getLosslessTcsForPort finds
+	// no lossless TC (sonic-utilities' db_migrator fills the field from
+	// pfc_enable only when it migrates a config from before the field).
 	var wdPriorities []int
 	wdKey := "" // the PORT_QOS_MAP entry that gave the port its lists
 	// The partial maps (the PFC priority to PG map: which PG's XOFF sends
@@ -558,16 +560,16 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 	// The port's pfcwd_sw_enable bitmap as orchagent holds it
 	// (PortsOrch's m_pfcwd_sw_bitmask), for BIG_RED_SWITCH.
 	var wdMask []int
+	wdUnset := "" // the applied entry's key, where it gives no pfcwd_sw_enable
 	if e := pfcOf(r.portQoSMaps(name)); e != nil {
 		lists := r.pqmPriorities[e.key]
 		pc.PFCPriorities = slices.Clone(lists.pfc)
-		wdMask = lists.pfc
 		if lists.watchdogSet {
 			wdMask = lists.watchdog
-		}
-		if lists.watchdogSet {
 			wdPriorities = slices.Clone(lists.watchdog)
 			wdKey = e.key
+		} else {
+			wdUnset = e.key
 		}
 		if len(wdPriorities) > 0 {
 			pc.Watchdog = &qos.PortWatchdog{DetectionMs: cfgDefaultWDDetection, RestorationMs: cfgDefaultWDRestoration, Action: cfgDefaultWDAction}
@@ -597,6 +599,13 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 		// which `pfcwd start_default` writes at boot where DEVICE_METADATA's
 		// default_pfcwd_status is enable: labctl assumes it was, and says so.
 		r.def("PFC_WD (pfcwd_sw_enable without an entry)", fmt.Sprintf("detection %d ms, restoration %d ms, action %s, as pfcwd start_default writes at boot (default_pfcwd_status enable); without that entry the switch runs no watchdog on the port", cfgDefaultWDDetection, cfgDefaultWDRestoration, cfgDefaultWDAction), srcPFCWD, name, true)
+	}
+	if pc.Watchdog != nil && wdUnset != "" && len(pc.PFCPriorities) > 0 {
+		r.overrule("PORT_QOS_MAP", wdUnset, false,
+			"the entry gives no pfcwd_sw_enable, so orchagent holds the port's watchdog bitmap at 0 (handlePortQosMapTable sets it from the field, unconditionally) and pfcwdorch finds no lossless TC to start the watchdog on (getLosslessTcsForPort), whatever PFC_WD says: a pause storm there is never declared",
+			fmt.Sprintf("add pfcwd_sw_enable %q, the port's PFC priorities, to watch them", qos.FormatInts(pc.PFCPriorities)),
+			[]string{name})
+		pc.Watchdog = nil
 	}
 	if pc.Watchdog != nil && wdPriorities != nil && len(wdPriorities) == 0 && len(pc.PFCPriorities) > 0 {
 		r.overrule("PORT_QOS_MAP", wdKey, false,
@@ -1375,8 +1384,7 @@ func (r *resolver) profile(name string, e *BufferProfileEntry, port string, egre
 // already declared, and startWdActionOnQueue ignores every storm
 // notification while it is on: the watchdog itself does nothing more.
 // The mask is the one labctl reads for the watchdog: pfcwd_sw_enable,
-// or without the field the PFC priorities (db_migrator writes
-// pfc_enable into it for configs from before the field).
+// none without the field (qosorch sets the bitmap from it alone).
 func (r *resolver) bigRedSwitch(mask []int) *qos.WatchdogDrop {
 	g := r.db.PFCWD["GLOBAL"]
 	if g == nil || g.BigRedSwitch != "enable" || len(mask) == 0 {

@@ -100,7 +100,7 @@ type PortQoSMapEntry struct {
 	PFCToQueueMap string  `cfg:"pfc_to_queue_map" use:"simulated" why:"names the port's PFC priority to queue map"`
 	PFCToPGMap    string  `cfg:"pfc_to_pg_map" use:"simulated" why:"names the port's PFC priority to PG map (see PFC_PRIORITY_TO_PRIORITY_GROUP_MAP); without one each PFC priority is paused by the PG its traffic class fills"`
 	PFCEnable     string  `cfg:"pfc_enable" use:"simulated" why:"the priorities with PFC: their PGs pause (with a lossless profile) instead of dropping"`
-	PFCWDEnable   *string `cfg:"pfcwd_sw_enable" use:"simulated" why:"the priorities the PFC watchdog watches"`
+	PFCWDEnable   *string `cfg:"pfcwd_sw_enable" use:"simulated" why:"the priorities the PFC watchdog watches; empty or missing, none: orchagent sets the port's watchdog bitmap from this field alone, and pfcwdorch starts no watchdog on a port without a lossless TC in it, whatever PFC_WD says"`
 	TCToDSCPMap   string  `cfg:"tc_to_dscp_map" use:"simulated" why:"names the port's egress remarking map (see TC_TO_DSCP_MAP); without one the port sends packets with the DSCP they came with (global: no port)"`
 	TCToDot1pMap  string  `cfg:"tc_to_dot1p_map" use:"ignored" why:"names the port's 802.1p remarking map (see TC_TO_DOT1P_MAP); the lab's links are untagged, but the name must resolve: orchagent applies none of the port's entry while the name is one the config does not define (QOS013)"`
 	MPLSTCToTCMap string  `cfg:"mpls_tc_to_tc_map" use:"ignored" why:"names the port's MPLS classification map (see MPLS_TC_TO_TC_MAP); the lab carries no MPLS, but the name must resolve: orchagent applies none of the port's entry while the name is one the config does not define (QOS013)"`
@@ -545,8 +545,9 @@ func decodeEntry(table, key string, fields map[string]string, ev reflect.Value, 
 				ev.Field(ef.blank).SetMapIndex(reflect.ValueOf(f), reflect.ValueOf(true))
 			}
 		case typStrPtr:
-			// Where "" and absent differ (pfcwd_sw_enable "" watches no
-			// priority; absent, the PFC ones).
+			// Where "" and absent must be told apart (pfcwd_sw_enable:
+			// orchagent watches no priority either way, and lint says
+			// which the entry did).
 			v := val
 			fv.Set(reflect.ValueOf(&v))
 		case typIntPtr:
