@@ -30,25 +30,7 @@ func TestSecondInterruptQuits(t *testing.T) {
 		time.Sleep(time.Minute) // busy with something that never checks ctx
 		os.Exit(0)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestSecondInterruptQuits$")
-	cmd.Env = append(os.Environ(), "LABCTL_SIGNAL_CHILD=1")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	lines := bufio.NewScanner(out)
-	expect := func(want string) {
-		t.Helper()
-		if !lines.Scan() || lines.Text() != want {
-			_ = cmd.Process.Kill()
-			t.Fatalf("child printed %q, want %q (stderr %q)", lines.Text(), want, stderr.String())
-		}
-	}
+	cmd, stderr, expect := signalChild(t, "TestSecondInterruptQuits", "1")
 	expect("ready")
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
@@ -60,7 +42,7 @@ func TestSecondInterruptQuits(t *testing.T) {
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	err = cmd.Wait()
+	err := cmd.Wait()
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) {
 		t.Fatalf("child ended with %v, want killed by the second SIGINT", err)
@@ -90,26 +72,7 @@ func TestRepeatedInterruptIsOne(t *testing.T) {
 		fmt.Println("saved")
 		os.Exit(0)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestRepeatedInterruptIsOne$")
-	cmd.Env = append(os.Environ(), "LABCTL_SIGNAL_CHILD=2")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	lines := bufio.NewScanner(out)
-	expect := func(want string) {
-		t.Helper()
-		if !lines.Scan() || lines.Text() != want {
-			_ = cmd.Process.Kill()
-			_ = cmd.Wait()
-			t.Fatalf("child printed %q, want %q (stderr %q)", lines.Text(), want, stderr.String())
-		}
-	}
+	cmd, stderr, expect := signalChild(t, "TestRepeatedInterruptIsOne", "2")
 	expect("ready")
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
@@ -121,5 +84,33 @@ func TestRepeatedInterruptIsOne(t *testing.T) {
 	expect("saved")
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("a second SIGINT right after the first: child ended with %v (stderr %q), want it to finish", err, stderr.String())
+	}
+}
+
+// signalChild starts a copy of this test binary running test as the
+// child its LABCTL_SIGNAL_CHILD=role branch plays, and returns it, its
+// stderr so far, and expect, which fails the test (killing the child)
+// unless the child's next line of output is want.
+func signalChild(t *testing.T, test, role string) (*exec.Cmd, *bytes.Buffer, func(want string)) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$")
+	cmd.Env = append(os.Environ(), "LABCTL_SIGNAL_CHILD="+role)
+	stderr := &bytes.Buffer{}
+	cmd.Stderr = stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(out)
+	return cmd, stderr, func(want string) {
+		t.Helper()
+		if !lines.Scan() || lines.Text() != want {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+			t.Fatalf("child printed %q, want %q (stderr %q)", lines.Text(), want, stderr.String())
+		}
 	}
 }

@@ -117,6 +117,27 @@ func TestSuiteTrafficIsMixedClasses(t *testing.T) {
 	}
 }
 
+// TestStormIsPFCStorms: the storm the watchdog's changes run is the
+// catalog's pfc-storm (its traffic and its stuck NIC), shortened, so what
+// the suite proves of a watchdog change is what a user regressing with
+// pfc-storm sees.
+func TestStormIsPFCStorms(t *testing.T) {
+	storm, err := scenario.Parse("mutation-suite-storm.yaml", []byte(stormScenario))
+	if err != nil {
+		t.Fatal(err)
+	}
+	catalog, err := scenario.Resolve("pfc-storm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(storm.Traffic, catalog.Traffic) {
+		t.Errorf("the storm's traffic differs from pfc-storm's:\n%+v\n%+v", storm.Traffic, catalog.Traffic)
+	}
+	if len(storm.Faults) != 1 || len(catalog.Faults) != 1 || !reflect.DeepEqual(storm.Faults[0], catalog.Faults[0]) {
+		t.Errorf("the storm's faults differ from pfc-storm's:\n%+v\n%+v", storm.Faults, catalog.Faults)
+	}
+}
+
 // mutation is one change of one field of a NOS's config tables.
 type mutation struct {
 	// field names the field as the NOS states it (qos.FieldUse.Name):
