@@ -1198,7 +1198,7 @@ func profileRefused(pe *BufferProfileEntry) string {
 	if w, fix := bracketRefused(pe.Pool, "BUFFER_POOL"); w != "" {
 		why = append(why, fmt.Sprintf("its pool %q is %s (fix: %s)", pe.Pool, w, fix))
 	}
-	if a := pe.PacketDiscard; a != "" && a != "drop" && a != "trim" {
+	if a := pe.PacketDiscard; (a != "" || pe.Blank["packet_discard_action"]) && a != "drop" && a != "trim" {
 		why = append(why, fmt.Sprintf("packet_discard_action %q is neither drop nor trim, and bufferorch fails the profile", a))
 	}
 	if pe.StaticTh != nil && pe.DynamicTh != nil {

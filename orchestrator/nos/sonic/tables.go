@@ -270,6 +270,9 @@ type BufferProfileEntry struct {
 	HeadroomType  string `cfg:"headroom_type" use:"ignored" why:"dynamic buffer calculation mode; labctl reads the profile's numbers"`
 	PacketDiscard string `cfg:"packet_discard_action" use:"ignored" why:"drop (the default) or trim: what the ASIC does with a queue's packets over the limit; the simulator drops them. Any other value bufferorch refuses, and creates no profile (the PGs and queues naming it have none, QOS013); a PG naming a trim profile bufferorch refuses, and the PG has none (QOS021). SONiC releases before packet trimming (2025) ignore the field"`
 
+	// Blank are the fields given as "" (packet_discard_action "" is a
+	// value bufferorch refuses, not the field left out).
+	Blank map[string]bool   `cfg:"-blank"`
 	Extra map[string]string `cfg:"-"`
 }
 
