@@ -3,6 +3,7 @@ package eos
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -232,7 +233,7 @@ func (p *cfgParser) noteField(mode string, f []string, where cfgPos) error {
 		return nil
 	}
 	if word, meant := misspelt(mode, f); meant != "" {
-		return fmt.Errorf("%s: %q: %q is no EOS keyword here (fix: did you mean %q? EOS rejects the line with %% Invalid input)", where, strings.Join(f, " "), word, meant)
+		return fmt.Errorf("%s: %q: %s", where, strings.Join(f, " "), cfgMisspelt(word, meant, ""))
 	}
 	name := mode + " " + cfgStatement(f)
 	p.fields[name] = qos.FieldNote{Field: name, Use: qos.UseIgnored, Why: "not a statement labctl recognises"}
@@ -846,7 +847,7 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 	// (priority-flow-contrl, shutdwn) is that keyword misspelt, a line
 	// EOS rejects with % Invalid input: named, not passed over.
 	if word, meant := misspelt(mode, f[:1]); meant != "" {
-		return fmt.Errorf("%s: %q: %q is no EOS keyword here (fix: did you mean %q? EOS rejects the line with %% Invalid input)", where, line, word, meant)
+		return fmt.Errorf("%s: %q: %s", where, line, cfgMisspelt(word, meant, ""))
 	}
 	return nil
 }
@@ -1070,7 +1071,7 @@ func cfgWRED(f []string, probKey string) (*qos.ECNConfig, error) {
 	known := []string{"minimum-threshold", "maximum-threshold", probKey, "weight"}
 	for i := 2; i < len(f); i++ {
 		if !slices.Contains(known, f[i]) {
-			return nil, cfgWREDKeyword(f, i, probKey)
+			return nil, cfgWREDKeyword(f, i, known)
 		}
 		if i+1 >= len(f) {
 			return nil, fmt.Errorf("%s has no value", f[i])
@@ -1126,9 +1127,10 @@ func cfgWRED(f []string, probKey string) (*qos.ECNConfig, error) {
 // two keywords), so the queue does not take it, neither its thresholds
 // nor its probability. labctl refuses it with the fix, as it refuses a
 // misspelt keyword elsewhere (noteField), rather than read what the
-// switch does not apply.
-func cfgWREDKeyword(f []string, i int, probKey string) error {
-	known := []string{"minimum-threshold", "maximum-threshold", probKey, "weight"}
+// switch does not apply. known are the keywords cfgWRED reads; a drop
+// line's drop-precedence, which its caller took out, is one too.
+func cfgWREDKeyword(f []string, i int, known []string) error {
+	known = slices.Clone(known)
 	if f[1] == "drop" {
 		known = append(known, "drop-precedence")
 	}
@@ -1147,7 +1149,7 @@ func cfgWREDKeyword(f []string, i int, probKey string) error {
 	case len(prefixOf) > 1:
 		return fmt.Errorf("%q is a prefix of %s, so EOS rejects the line as ambiguous (%% Ambiguous command) and the queue does not take it (fix: write the keyword in full)", w, strings.Join(prefixOf, " and "))
 	case meant != "":
-		return fmt.Errorf("%q is no EOS keyword here (fix: did you mean %q? EOS rejects the line with %% Invalid input, and the queue does not take it)", w, meant)
+		return errors.New(cfgMisspelt(w, meant, ", and the queue does not take it"))
 	}
 	return fmt.Errorf("%q is no EOS keyword here (fix: random-detect %s takes %s; EOS rejects the line with %% Invalid input, and the queue does not take it)", w, f[1], strings.Join(known, ", "))
 }
@@ -1768,4 +1770,10 @@ func cfgSpeedGbps(f []string) (gbps int, ok bool) {
 		return n / 1000, true
 	}
 	return 0, false
+}
+
+// cfgMisspelt says that word is no keyword where it stands and names the
+// one meant, as EOS refuses the line (more: what else follows from it).
+func cfgMisspelt(word, meant, more string) string {
+	return fmt.Sprintf("%q is no EOS keyword here (fix: did you mean %q? EOS rejects the line with %% Invalid input%s)", word, meant, more)
 }
