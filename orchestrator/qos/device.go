@@ -461,6 +461,24 @@ type WREDProfile struct {
 	Red    *WREDColour `json:"red,omitempty"`
 }
 
+// DropPrecedences are the packet colours by drop precedence (EOS's qos
+// map dscp ... drop-precedence N and random-detect drop drop-precedence
+// N; a port's DSCPToDropPrecedence): 0 green, 1 yellow, 2 red.
+var DropPrecedences = [...]string{"green", "yellow", "red"}
+
+// Colour is the WRED of drop precedence dp's colour (1 yellow, 2 red), a
+// pointer to the field that holds it; nil for green (the queue's own
+// ECN or Drop) and any other precedence.
+func (w *WREDProfile) Colour(dp int) **WREDColour {
+	switch dp {
+	case 1:
+		return &w.Yellow
+	case 2:
+		return &w.Red
+	}
+	return nil
+}
+
 // WREDColour is one colour's WRED: its thresholds, and whether it marks
 // ECN-capable packets (else it drops them early).
 type WREDColour struct {

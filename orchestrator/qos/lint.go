@@ -1509,8 +1509,8 @@ func (l *linter) unresolved(d *DeviceConfig) {
 // the class's queue; where the colour drops early, lossless traffic is
 // lost. A colour no lossless DSCP has is no concern of RoCE's.
 func (l *linter) colourDrop(d *DeviceConfig, p *PortConfig, qc *QueueConfig, tcs []int) {
-	for i, c := range []*WREDColour{qc.WRED.Yellow, qc.WRED.Red} {
-		dp := i + 1
+	for dp := 1; dp < len(DropPrecedences); dp++ {
+		c := *qc.WRED.Colour(dp)
 		if c == nil || c.Mark {
 			continue
 		}
@@ -1524,7 +1524,7 @@ func (l *linter) colourDrop(d *DeviceConfig, p *PortConfig, qc *QueueConfig, tcs
 			continue
 		}
 		slices.Sort(dscps)
-		colour := map[int]string{1: "yellow", 2: "red"}[dp]
+		colour := DropPrecedences[dp]
 		l.addAt(RuleWREDDropLossless, SevError, d.Device, p.Name, wredWhere(qc),
 			fmt.Sprintf("keep lossless DSCPs green (EOS: qos map dscp %s to traffic-class <tc> without drop-precedence), or remove the queue's %s early drop (EOS: the tx-queue's random-detect drop drop-precedence %d)", FormatInts(dscps), colour, dp),
 			"queue %d carries lossless TC%s, and DSCP %s, which the port colours %s (drop precedence %d), meets the queue's %s WRED, which drops early from %d bytes without marking: lossless traffic is lost", qc.Queue, FormatInts(tcs), FormatInts(dscps), colour, dp, colour, c.MinBytes)

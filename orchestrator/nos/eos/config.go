@@ -404,8 +404,8 @@ func cfgColourDrops(w *qos.WREDProfile) [cfgDropPrecedences]*qos.WREDColour {
 	if w == nil {
 		return out
 	}
-	for dp, c := range map[int]*qos.WREDColour{1: w.Yellow, 2: w.Red} {
-		if c != nil && !c.Mark {
+	for dp := 1; dp < cfgDropPrecedences; dp++ {
+		if c := *w.Colour(dp); c != nil && !c.Mark {
 			out[dp] = c
 		}
 	}

@@ -100,7 +100,7 @@ type cfgQueue struct {
 // a tx-queue and a colour; that precedence n is the n-th of green, yellow,
 // red is labctl's reading of it. Packets no policer or map colours are
 // green.
-const cfgDropPrecedences = 3
+const cfgDropPrecedences = len(qos.DropPrecedences)
 
 func newCfgBlock(where cfgPos) *cfgBlock {
 	return &cfgBlock{noDrop: map[int]bool{}, queues: map[int]*cfgQueue{}, where: where}
@@ -1523,19 +1523,14 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 				// their colour (pc.DSCPToDropPrecedence); they replace
 				// the colour's ECN marking in the model, which keeps one
 				// action per colour.
-				for dp, e := range q.drop[1:] {
-					if e == nil {
-						continue
+				for dp, e := range q.drop {
+					if dp == 0 || e == nil {
+						continue // green's is the queue's own drop
 					}
 					if qc.WRED == nil {
 						qc.WRED = &qos.WREDProfile{}
 					}
-					c := &qos.WREDColour{ECNConfig: *e}
-					if dp == 0 {
-						qc.WRED.Yellow = c
-					} else {
-						qc.WRED.Red = c
-					}
+					*qc.WRED.Colour(dp) = &qos.WREDColour{ECNConfig: *e}
 				}
 				if q.shape.shaper != nil {
 					qc.Shaper = qos.Ptr(*q.shape.shaper)

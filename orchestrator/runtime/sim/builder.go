@@ -354,8 +354,9 @@ func portQoS(dc *qos.DeviceConfig, pc *qos.PortConfig) (map[int]engine.PortQoS, 
 			// a colour that marks does so by the queue's ECN, which the
 			// simulator applies to every colour.
 			if w := q.WRED; w != nil && coloured {
-				for i, c := range []*qos.WREDColour{w.Yellow, w.Red} {
-					if c != nil && !c.Mark && c.Unit == "" && c.MaxBytes > 0 {
+				// The engine's ColourDrop[i] is drop precedence i+1's.
+				for i := range pq.ColourDrop {
+					if c := *w.Colour(i + 1); c != nil && !c.Mark && c.Unit == "" && c.MaxBytes > 0 {
 						pq.ColourDrop[i] = &engine.WREDCurve{MinBytes: c.MinBytes, MaxBytes: c.MaxBytes, Pmax: c.Pmax}
 					}
 				}
