@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // EOS's CLI takes an unambiguous prefix of a keyword for the keyword
@@ -24,9 +25,66 @@ import (
 // rejects the line as ambiguous, which the note tells the reader to rule
 // out by writing the keyword in full.
 
+// cfgSyntax is a statement's syntax taken apart (cfgLiterals,
+// cfgOptional). The results are shared: callers read them only.
+type cfgSyntax struct {
+	lits, opts  []string
+	args, units bool
+}
+
+// cfgSyntaxes are the statements' syntaxes taken apart once: the
+// expansion of a line labctl does not recognise (an interface's
+// description, ip address) looked at every statement's, and taking them
+// apart for each such line was most of an EOS parse's allocations.
+var cfgSyntaxes = sync.OnceValue(func() map[string]cfgSyntax {
+	out := make(map[string]cfgSyntax, len(statements))
+	for _, s := range statements {
+		var c cfgSyntax
+		c.lits, c.args = cfgParseLiterals(s.syntax)
+		c.opts, c.units = cfgParseOptional(s.syntax)
+		out[s.syntax] = c
+	}
+	return out
+})
+
+// cfgWholeWords are the fixed words of every statement (cfgExpand's whole
+// keywords); with optional, their optional keywords too
+// (cfgExpandOptional's).
+var cfgWholeWords = sync.OnceValue(func() [2]map[string]bool {
+	lits, withOpt := map[string]bool{}, map[string]bool{}
+	for _, s := range statements {
+		c := cfgSyntaxes()[s.syntax]
+		for _, w := range c.lits {
+			lits[w], withOpt[w] = true, true
+		}
+		for _, w := range c.opts {
+			withOpt[w] = true
+		}
+	}
+	return [2]map[string]bool{lits, withOpt}
+})
+
+// cfgModeLiterals are the fixed words of each mode's statements, in the
+// table's order.
+var cfgModeLiterals = sync.OnceValue(func() map[string][][]string {
+	out := map[string][][]string{}
+	for _, s := range statements {
+		lits, _ := cfgLiterals(s.syntax)
+		out[s.mode] = append(out[s.mode], lits)
+	}
+	return out
+})
+
 // cfgLiterals are a statement's fixed words, and whether it takes
 // arguments (statementOf's reading of its syntax).
 func cfgLiterals(syntax string) (lits []string, args bool) {
+	if c, ok := cfgSyntaxes()[syntax]; ok {
+		return c.lits, c.args
+	}
+	return cfgParseLiterals(syntax)
+}
+
+func cfgParseLiterals(syntax string) (lits []string, args bool) {
 	for _, w := range strings.Fields(syntax) {
 		if strings.HasPrefix(w, "<") || strings.HasPrefix(w, "[") || strings.HasSuffix(w, "]") || w == "..." {
 			args = true
@@ -55,13 +113,7 @@ func cfgExpand(mode string, f []string) []string {
 		}
 		return nil
 	}
-	var all [][]string
-	for _, s := range statements {
-		if s.mode == mode {
-			lits, _ := cfgLiterals(s.syntax)
-			all = append(all, lits)
-		}
-	}
+	all := cfgModeLiterals()[mode]
 	// unique says whether w starts exactly one keyword that a statement
 	// of the mode has after the keywords before (its k-th).
 	unique := func(w string, before []string) bool {
@@ -77,13 +129,7 @@ func cfgExpand(mode string, f []string) []string {
 	// A whole keyword of any mode is no prefix: a line of a sub-mode
 	// labctl does not read (no priority under mc-tx-queue) reaches the
 	// interface's reader, and must not become no priority-flow-control.
-	whole := map[string]bool{}
-	for _, s := range statements {
-		lits, _ := cfgLiterals(s.syntax)
-		for _, w := range lits {
-			whole[w] = true
-		}
-	}
+	whole := cfgWholeWords()[0]
 	var found []string
 	for _, s := range statements {
 		if s.mode != mode {
@@ -93,13 +139,19 @@ func cfgExpand(mode string, f []string) []string {
 		if !args && len(lits) != len(f) {
 			continue
 		}
+		// The expanded line is s only where its first word is s's
+		// (statementOf, below): a line whose first word does not start
+		// s's first keyword cannot become it.
+		if len(lits) == 0 || !strings.HasPrefix(lits[0], f[0]) {
+			continue
+		}
 		out := slices.Clone(f)
 		i := 0
 		for j, w := range f {
 			if i >= len(lits) {
 				break
 			}
-			if _, err := strconv.ParseFloat(w, 64); err == nil {
+			if cfgNumber(w) {
 				continue
 			}
 			if w == lits[i] || !whole[w] && strings.HasPrefix(lits[i], w) && unique(w, lits[:i]) {
@@ -253,6 +305,13 @@ func statementOfLine(mode string, f []string) (statement, bool) {
 // ([max-mark-probability <p>]), and whether it has threshold units
 // (<unit>, cfgWREDUnits).
 func cfgOptional(syntax string) (kws []string, units bool) {
+	if c, ok := cfgSyntaxes()[syntax]; ok {
+		return c.opts, c.units
+	}
+	return cfgParseOptional(syntax)
+}
+
+func cfgParseOptional(syntax string) (kws []string, units bool) {
 	w := strings.Fields(syntax)
 	for i, x := range w {
 		if x == "<unit>" {
@@ -281,13 +340,10 @@ func cfgExpandOptional(mode string, s statement, f []string) []string {
 	}
 	lits, _ := cfgLiterals(s.syntax)
 	var kws []string
-	whole := map[string]bool{}
+	whole := cfgWholeWords()[1]
 	for _, o := range statements {
 		l, _ := cfgLiterals(o.syntax)
 		op, _ := cfgOptional(o.syntax)
-		for _, w := range append(slices.Clone(l), op...) {
-			whole[w] = true
-		}
 		if o.mode == mode && len(l) > 0 && l[0] == lits[0] {
 			kws = append(kws, l...)
 			kws = append(kws, op...)
@@ -305,7 +361,7 @@ func cfgExpandOptional(mode string, s statement, f []string) []string {
 		}
 		return found
 	}
-	number := func(w string) bool { _, err := strconv.ParseFloat(w, 64); return err == nil }
+	number := cfgNumber
 	out := slices.Clone(f)
 	for j, w := range out {
 		if j == 0 || whole[w] || number(w) {
@@ -334,4 +390,21 @@ func cfgExpandOptional(mode string, s statement, f []string) []string {
 		}
 	}
 	return out
+}
+
+// cfgNumber says whether w reads as a number (strconv.ParseFloat's),
+// without the error value ParseFloat builds for each word that is not one,
+// which was a fifth of an EOS parse's allocations.
+func cfgNumber(w string) bool {
+	if w == "" {
+		return false
+	}
+	// A config's numbers start with a digit, a sign or a point (not
+	// ParseFloat's Inf or NaN, words no statement takes as a number).
+	switch c := w[0]; {
+	case c >= '0' && c <= '9', c == '.', c == '+', c == '-':
+		_, err := strconv.ParseFloat(w, 64)
+		return err == nil
+	}
+	return false
 }

@@ -857,7 +857,7 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 func cfgStatement(f []string) string {
 	var kw []string
 	for _, w := range f {
-		if _, err := strconv.ParseFloat(w, 64); err == nil || len(kw) == 4 {
+		if cfgNumber(w) || len(kw) == 4 {
 			break
 		}
 		kw = append(kw, w)

@@ -3,6 +3,7 @@ package eos
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/labctl/labctl/orchestrator/qos"
 	"github.com/labctl/labctl/orchestrator/suggest"
@@ -165,22 +166,27 @@ func Fields() []qos.FieldUse {
 // one edit from one (suggest.EditDistance), and that keyword; "" when
 // every word is a keyword, a value or too far from any keyword to be a
 // typo (a statement labctl does not know).
+// modeKeywords are the keywords of each mode's statements (misspelt's),
+// listed once: misspelt looks at every line of an interface labctl does
+// not read.
+var modeKeywords = sync.OnceValue(func() map[string][]string {
+	out := map[string][]string{}
+	for _, s := range statements {
+		for _, w := range strings.Fields(s.syntax) {
+			w = strings.Trim(w, "[]")
+			if w != "" && !strings.HasPrefix(w, "<") && !strings.HasSuffix(w, ">") && w != "..." && !slices.Contains(out[s.mode], w) {
+				out[s.mode] = append(out[s.mode], w)
+			}
+		}
+	}
+	return out
+})
+
 func misspelt(mode string, f []string) (word, meant string) {
 	if mode == "qos profile" {
 		mode = "interface"
 	}
-	var kws []string
-	for _, s := range statements {
-		if s.mode != mode {
-			continue
-		}
-		for _, w := range strings.Fields(s.syntax) {
-			w = strings.Trim(w, "[]")
-			if w != "" && !strings.HasPrefix(w, "<") && !strings.HasSuffix(w, ">") && w != "..." {
-				kws = append(kws, w)
-			}
-		}
-	}
+	kws := modeKeywords()[mode]
 	// One edit in a word of six letters or more: EOS has keywords labctl
 	// does not list, and two edits took "allow" (qos random-detect ecn
 	// allow non-ect, a real config's) for "all".
@@ -189,6 +195,10 @@ func misspelt(mode string, f []string) (word, meant string) {
 			continue
 		}
 		for _, k := range kws {
+			// One edit changes the length by one at most.
+			if d := len(w) - len(k); d > 1 || d < -1 {
+				continue
+			}
 			if suggest.EditDistance(w, k) == 1 {
 				return w, k
 			}
@@ -206,15 +216,7 @@ func statementOf(mode string, f []string) (statement, bool) {
 		if s.mode != mode {
 			continue
 		}
-		var lits []string
-		args := false
-		for _, w := range strings.Fields(s.syntax) {
-			if strings.HasPrefix(w, "<") || strings.HasPrefix(w, "[") || strings.HasSuffix(w, "]") || w == "..." {
-				args = true
-				continue
-			}
-			lits = append(lits, w)
-		}
+		lits, args := cfgLiterals(s.syntax)
 		if len(lits) == 0 || len(f) == 0 || lits[0] != f[0] {
 			continue
 		}
