@@ -100,14 +100,7 @@ faults:
 // mixed-classes traffic and matrix, so what the suite proves a change
 // moves is what a user regressing with that scenario sees.
 func TestSuiteTrafficIsMixedClasses(t *testing.T) {
-	suite, err := scenario.Parse("mutation-suite.yaml", []byte(suiteScenario))
-	if err != nil {
-		t.Fatal(err)
-	}
-	catalog, err := scenario.Resolve("mixed-classes")
-	if err != nil {
-		t.Fatal(err)
-	}
+	suite, catalog := withCatalog(t, "mutation-suite.yaml", suiteScenario, "mixed-classes")
 	if !reflect.DeepEqual(suite.Traffic, catalog.Traffic) {
 		t.Errorf("the suite's traffic differs from mixed-classes':\n%+v\n%+v", suite.Traffic, catalog.Traffic)
 	}
@@ -122,20 +115,27 @@ func TestSuiteTrafficIsMixedClasses(t *testing.T) {
 // the suite proves of a watchdog change is what a user regressing with
 // pfc-storm sees.
 func TestStormIsPFCStorms(t *testing.T) {
-	storm, err := scenario.Parse("mutation-suite-storm.yaml", []byte(stormScenario))
-	if err != nil {
-		t.Fatal(err)
-	}
-	catalog, err := scenario.Resolve("pfc-storm")
-	if err != nil {
-		t.Fatal(err)
-	}
+	storm, catalog := withCatalog(t, "mutation-suite-storm.yaml", stormScenario, "pfc-storm")
 	if !reflect.DeepEqual(storm.Traffic, catalog.Traffic) {
 		t.Errorf("the storm's traffic differs from pfc-storm's:\n%+v\n%+v", storm.Traffic, catalog.Traffic)
 	}
 	if len(storm.Faults) != 1 || len(catalog.Faults) != 1 || !reflect.DeepEqual(storm.Faults[0], catalog.Faults[0]) {
 		t.Errorf("the storm's faults differ from pfc-storm's:\n%+v\n%+v", storm.Faults, catalog.Faults)
 	}
+}
+
+// withCatalog parses one of the suite's scenarios (file, text) and
+// resolves the catalog scenario it is held to.
+func withCatalog(t *testing.T, file, text, catalogName string) (own, catalog *scenario.Spec) {
+	t.Helper()
+	own, err := scenario.Parse(file, []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if catalog, err = scenario.Resolve(catalogName); err != nil {
+		t.Fatal(err)
+	}
+	return own, catalog
 }
 
 // mutation is one change of one field of a NOS's config tables.
