@@ -102,9 +102,7 @@ func cfgExpand(mode string, f []string) []string {
 	if len(f) == 0 {
 		return nil
 	}
-	if mode == "qos profile" {
-		mode = "interface"
-	}
+	mode = cfgMode(mode)
 	if s, ok := statementOf(mode, f); ok {
 		// The statement's keywords are whole; an optional keyword or a
 		// unit may still be a prefix (max-mark-prob 20, 800 kb).
@@ -223,9 +221,7 @@ func cfgNoForm(mode string, f []string) []string {
 	if _, ok := statementOf(mode, f); ok {
 		return nil
 	}
-	if mode == "qos profile" {
-		mode = "interface"
-	}
+	mode = cfgMode(mode)
 	pos := f[1:]
 	if e := cfgExpand(mode, pos); e != nil {
 		pos = e

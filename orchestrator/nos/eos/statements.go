@@ -183,9 +183,7 @@ var modeKeywords = sync.OnceValue(func() map[string][]string {
 })
 
 func misspelt(mode string, f []string) (word, meant string) {
-	if mode == "qos profile" {
-		mode = "interface"
-	}
+	mode = cfgMode(mode)
 	kws := modeKeywords()[mode]
 	// One edit in a word of six letters or more: EOS has keywords labctl
 	// does not list, and two edits took "allow" (qos random-detect ecn
@@ -207,10 +205,17 @@ func misspelt(mode string, f []string) (word, meant string) {
 	return "", ""
 }
 
-func statementOf(mode string, f []string) (statement, bool) {
+// cfgMode is the mode whose statements a block of mode takes: a qos
+// profile's are an interface's (a service-profile applies them to one).
+func cfgMode(mode string) string {
 	if mode == "qos profile" {
-		mode = "interface"
+		return "interface"
 	}
+	return mode
+}
+
+func statementOf(mode string, f []string) (statement, bool) {
+	mode = cfgMode(mode)
 	best, found, bestN := statement{}, false, 0
 	for _, s := range statements {
 		if s.mode != mode {
