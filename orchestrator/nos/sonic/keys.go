@@ -39,25 +39,18 @@ func swssTokenize(s string, sep byte) []string {
 // unread; ok false is where std::stoul throws (no digit, or a value
 // beyond 64 bits). A '-' never reaches it: the range split takes them.
 func stoul(s string) (v uint64, rest string, ok bool) {
-	i := 0
-	for i < len(s) && strings.IndexByte(" \t\n\v\f\r", s[i]) >= 0 {
-		i++
+	neg, digits, rest := cNumber(s)
+	if neg || digits == "" {
+		return 0, "", false
 	}
-	if i < len(s) && s[i] == '+' {
-		i++
-	}
-	start := i
-	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-		d := uint64(s[i] - '0')
+	for _, c := range []byte(digits) {
+		d := uint64(c - '0')
 		if v > (1<<64-1-d)/10 {
 			return 0, "", false
 		}
 		v = v*10 + d
 	}
-	if i == start {
-		return 0, "", false
-	}
-	return v, s[i:], true
+	return v, rest, true
 }
 
 // indexRange is an index or range of a key as orchagent's

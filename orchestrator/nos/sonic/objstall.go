@@ -12,29 +12,35 @@ import (
 // cBlanks are the characters strtol and its kin skip before a number.
 const cBlanks = " \t\n\v\f\r"
 
+// cNumber takes s apart as strtol and its kin read a number: the blanks
+// they skip, an optional sign, then the digits that follow, and the rest
+// they leave unread.
+func cNumber(s string) (neg bool, digits, rest string) {
+	s = strings.TrimLeft(s, cBlanks)
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg, s = s[0] == '-', s[1:]
+	}
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return neg, s[:i], s[i:]
+}
+
 // stoi reads s as std::stoi (strtol, base 10, then a check that the value
 // fits an int) does: blanks, an optional sign, as many digits as follow.
 // rest is what it leaves unread; ok false is where std::stoi throws
 // (invalid_argument without a digit, out_of_range beyond 32 bits).
 func stoi(s string) (v int64, rest string, ok bool) {
-	i := 0
-	for i < len(s) && strings.IndexByte(cBlanks, s[i]) >= 0 {
-		i++
+	neg, digits, rest := cNumber(s)
+	if digits == "" {
+		return 0, "", false
 	}
-	neg := false
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		neg = s[i] == '-'
-		i++
-	}
-	start := i
-	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-		v = v*10 + int64(s[i]-'0')
+	for _, c := range []byte(digits) {
+		v = v*10 + int64(c-'0')
 		if v > math.MaxInt32+1 {
 			return 0, "", false
 		}
-	}
-	if i == start {
-		return 0, "", false
 	}
 	if neg {
 		v = -v
@@ -42,7 +48,7 @@ func stoi(s string) (v int64, rest string, ok bool) {
 	if v > math.MaxInt32 || v < math.MinInt32 {
 		return 0, "", false
 	}
-	return v, s[i:], true
+	return v, rest, true
 }
 
 // stoullThrows says whether std::stoull (strtoull, base 10) throws on s:
