@@ -112,22 +112,9 @@ func (r *resolver) cableOffLookup(pc *qos.PortConfig) bool {
 // not know the name), the one it computes (computedPG).
 func (r *resolver) managedPGConfig(pc *qos.PortConfig, g int, m managedPG, origin string) (qos.PGConfig, error) {
 	if pe, ok := r.db.BufferProfile[m.profile]; ok && m.profile != "" {
-		// buffermgrd reuses the config's profile of the name; bufferorch
-		// may not create it, or refuse it on a PG (profileRefused,
-		// trimmingPG).
-		if why := profileRefused(pe); why != "" {
-			r.refused("BUFFER_PG|"+m.key, "profile", m.profile, "BUFFER_PROFILE", pgWithoutProfile, why, pc.Name)
-			return r.noProfilePG(g, origin+", profile not created"), nil
-		}
-		if pe.PacketDiscard == "trim" {
-			r.trimmingPG(m.key, m.profile, pc.Name)
-			return r.noProfilePG(g, origin+", refused: its profile trims"), nil
-		}
-		bp, err := r.profile(m.profile, pe, pc.Name, false)
-		if err != nil {
-			return qos.PGConfig{}, err
-		}
-		return qos.PGConfig{PG: g, BufferProfile: bp, Origin: origin}, nil
+		// buffermgrd reuses the config's profile of the name, which
+		// bufferorch may not create, or refuse on a PG.
+		return r.definedPG(pc, g, m.key, m.profile, pe, origin)
 	}
 	return r.computedPG(pc, g, origin), nil
 }

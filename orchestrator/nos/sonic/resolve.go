@@ -1,6 +1,7 @@
 package sonic
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"math"
@@ -810,24 +811,29 @@ func (r *resolver) queue(port string, q int) (qos.QueueConfig, error) {
 	case !schedOK:
 		r.unresolved("QUEUE|"+key, "scheduler", sched, "SCHEDULER", whole, port)
 		notApplied = true
-	case r.notCreated("SCHEDULER", sched) != "":
-		r.refused("QUEUE|"+key, "scheduler", sched, "SCHEDULER", whole, r.notCreated("SCHEDULER", sched), port)
-		notApplied = true
-	case schedulerRefused(se) != "":
-		r.refused("QUEUE|"+key, "scheduler", sched, "SCHEDULER", whole, schedulerRefused(se), port)
-		notApplied = true
+	default:
+		// Never created (a table stall), or refused as it stands.
+		if why := cmp.Or(r.notCreated("SCHEDULER", sched), schedulerRefused(se)); why != "" {
+			r.refused("QUEUE|"+key, "scheduler", sched, "SCHEDULER", whole, why, port)
+			notApplied = true
+		}
 	}
 	switch {
 	case wred == "":
 	case !wredOK:
 		r.unresolved("QUEUE|"+key, "wred_profile", wred, "WRED_PROFILE", whole, port)
 		notApplied = true
-	case r.notCreated("WRED_PROFILE", wred) != "":
-		r.refused("QUEUE|"+key, "wred_profile", wred, "WRED_PROFILE", whole, r.notCreated("WRED_PROFILE", wred), port)
-		notApplied = true
-	case len(we.Extra) > 0:
-		r.refused("QUEUE|"+key, "wred_profile", wred, "WRED_PROFILE", whole, unknownFields(we.Extra), port)
-		notApplied = true
+	default:
+		// Never created (a table stall), or refused for fields it does
+		// not know.
+		why := r.notCreated("WRED_PROFILE", wred)
+		if why == "" && len(we.Extra) > 0 {
+			why = unknownFields(we.Extra)
+		}
+		if why != "" {
+			r.refused("QUEUE|"+key, "wred_profile", wred, "WRED_PROFILE", whole, why, port)
+			notApplied = true
+		}
 	}
 	switch {
 	case notApplied:
@@ -913,9 +919,11 @@ func (r *resolver) queueBuffer(qc qos.QueueConfig, port string, q int, origin []
 			r.def("BUFFER_QUEUE", "no buffer profile: no egress limit", srcSAI+": a queue without a buffer profile", port, false)
 		case !ok:
 			r.unresolved("BUFFER_QUEUE|"+bkey, "profile", prof, "BUFFER_PROFILE", queueWithoutProfile, port)
-		case profileRefused(pe) != "":
-			r.refused("BUFFER_QUEUE|"+bkey, "profile", prof, "BUFFER_PROFILE", queueWithoutProfile, profileRefused(pe), port)
 		default:
+			if why := profileRefused(pe); why != "" {
+				r.refused("BUFFER_QUEUE|"+bkey, "profile", prof, "BUFFER_PROFILE", queueWithoutProfile, why, port)
+				break
+			}
 			bp, err := r.profile(prof, pe, port, true)
 			if err != nil {
 				return qc, err
@@ -1142,19 +1150,29 @@ func (r *resolver) pg(pc *qos.PortConfig, g int) (qos.PGConfig, error) {
 	case !ok:
 		r.unresolved("BUFFER_PG|"+key, "profile", prof, "BUFFER_PROFILE", pgWithoutProfile, pc.Name)
 		return noProfile("BUFFER_PG|" + key + ", profile undefined"), nil
-	case profileRefused(pe) != "":
-		r.refused("BUFFER_PG|"+key, "profile", prof, "BUFFER_PROFILE", pgWithoutProfile, profileRefused(pe), pc.Name)
-		return noProfile("BUFFER_PG|" + key + ", profile not created"), nil
-	case pe.PacketDiscard == "trim":
-		r.trimmingPG(key, prof, pc.Name)
-		return noProfile("BUFFER_PG|" + key + ", refused: its profile trims"), nil
 	default:
-		bp, err := r.profile(prof, pe, pc.Name, false)
-		if err != nil {
-			return qos.PGConfig{}, err
-		}
-		return qos.PGConfig{PG: g, BufferProfile: bp, Origin: "BUFFER_PG|" + key}, nil
+		return r.definedPG(pc, g, key, prof, pe, "BUFFER_PG|"+key)
 	}
+}
+
+// definedPG is PG g on the config's profile prof (pe), named by the
+// BUFFER_PG entry key, as bufferorch takes it: without a profile where
+// it creates none of that name (profileRefused) or refuses a trimming one
+// on a PG (trimmingPG). origin says where the PG comes from.
+func (r *resolver) definedPG(pc *qos.PortConfig, g int, key, prof string, pe *BufferProfileEntry, origin string) (qos.PGConfig, error) {
+	if why := profileRefused(pe); why != "" {
+		r.refused("BUFFER_PG|"+key, "profile", prof, "BUFFER_PROFILE", pgWithoutProfile, why, pc.Name)
+		return r.noProfilePG(g, origin+", profile not created"), nil
+	}
+	if pe.PacketDiscard == "trim" {
+		r.trimmingPG(key, prof, pc.Name)
+		return r.noProfilePG(g, origin+", refused: its profile trims"), nil
+	}
+	bp, err := r.profile(prof, pe, pc.Name, false)
+	if err != nil {
+		return qos.PGConfig{}, err
+	}
+	return qos.PGConfig{PG: g, BufferProfile: bp, Origin: origin}, nil
 }
 
 // What a PG or queue whose profile the switch does not have (undefined,
