@@ -777,16 +777,15 @@ func (s *sim) switchReceive(in, k int32) {
 	qi := op.queueOf[pr]
 	// WRED without marking drops data early as it joins the queue: green's
 	// curve, or the curve of the colour the ingress port gave the packet.
-	wred, c := op.wred&(1<<qi) != 0, &op.drop[qi]
+	wred := op.wred&(1<<qi) != 0
+	var c *redCurve // nil: the queue's own (green) curve
 	if s.colourOf != nil && pk.kind == pktData {
-		if col := s.colourOf[in][pk.dscp&63]; col > 0 {
-			wred = s.colourWRED != nil && s.colourWRED[out]&(1<<(2*qi+col-1)) != 0
-			if wred {
-				c = &s.colourDrop[out][qi][col-1]
-			}
-		}
+		wred, c = s.colourCurve(in, out, qi, pk.dscp, wred)
 	}
 	if wred && pk.kind == pktData {
+		if c == nil {
+			c = &op.drop[qi]
+		}
 		depth := op.lane[qi].q.bytes + w
 		if prob := markProbability(depth, c.min, c.max, c.pmax); prob > 0 && (prob >= 1 || s.rng.Float64() < prob) {
 			if s.uet && s.uetTrim(in, out, k) {
@@ -877,6 +876,23 @@ func (s *sim) switchReceive(in, k int32) {
 }
 
 // limit is the most shared buffer an admission may hold now: its static
+// colourCurve is the early drop a data packet of DSCP dscp from port in
+// meets at queue qi of port out, where the ingress port colours it (EOS's
+// drop precedence): its colour's curve, if the queue drops that colour
+// early, else none (a nil curve: green's, the queue's own, with wred as
+// the queue has it). Out of the switchReceive path that runs without
+// colours.
+func (s *sim) colourCurve(in, out int32, qi uint8, dscp uint8, wred bool) (bool, *redCurve) {
+	col := s.colourOf[in][dscp&63]
+	if col == 0 {
+		return wred, nil
+	}
+	if s.colourWRED == nil || s.colourWRED[out]&(1<<(2*qi+col-1)) == 0 {
+		return false, nil
+	}
+	return true, &s.colourDrop[out][qi][col-1]
+}
+
 // threshold, or alpha times the pool's free space.
 func (s *sim) limit(n *node, a *admission) int64 {
 	if a.noShared {
