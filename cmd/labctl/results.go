@@ -523,6 +523,9 @@ func writeRunText(w io.Writer, run *results.Run, dir string) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	// A run with repetitions: each point's figures over them, the table
+	// labctl run printed and the reports show.
+	writeRepetitionSummary(w, run)
 	for _, v := range run.Variants {
 		if v.NCCL != nil {
 			fmt.Fprintf(w, "\n%s\n", v.Name)

@@ -68,3 +68,31 @@ func TestVariantsKeepTheirSeed(t *testing.T) {
 		}
 	}
 }
+
+// labctl results show of a run with repetitions shows each point's
+// figures over its repetitions, the table labctl run printed when the run
+// ended (both read results.RepetitionStats), under its per-repetition rows.
+func TestResultsShowOverRepetitions(t *testing.T) {
+	t.Parallel()
+	dir := upLab(t, "16gpu")
+	code, out, errs := resultsCLI(t, dir, "run", "incast", "--lab", "16gpu", "--repetitions", "2")
+	if code != 0 {
+		t.Fatalf("run: exit %d: %s", code, errs)
+	}
+	start := strings.Index(out, "\nover the repetitions (")
+	if start < 0 {
+		t.Fatalf("run printed no table over the repetitions:\n%s", out)
+	}
+	block := out[start:]
+	block = block[:strings.Index(block, "\n\n")+1]
+	code, show, errs := resultsCLI(t, dir, "results", "show", "latest")
+	if code != 0 {
+		t.Fatalf("results show: exit %d: %s", code, errs)
+	}
+	if !strings.Contains(show, block) {
+		t.Errorf("results show has not the table over the repetitions run printed:\n%s\nwant:%s", show, block)
+	}
+	if strings.Index(show, block) < strings.Index(show, "ecn=off,pfc=off #2") {
+		t.Errorf("the table over the repetitions comes before the per-repetition rows:\n%s", show)
+	}
+}
