@@ -1369,6 +1369,11 @@ func (l *linter) portMTU(d *DeviceConfig, p *PortConfig) {
 	}
 }
 
+// PortUpFix is how a port kept administratively down (PortConfig.AdminDown)
+// is brought up: lint's fix of QOS026, and the simulator's when a fault
+// names its link.
+const PortUpFix = "set the port administratively up (SONiC: admin_status \"up\" in its PORT entry; EOS: no shutdown)"
+
 // QOS026: a port the lab wires to a host or switch that the switch keeps
 // administratively down. A bare file's ports (no peer known) are not
 // flagged: a full config's unused ports are down on purpose.
@@ -1377,7 +1382,7 @@ func (l *linter) portDown(d *DeviceConfig, p *PortConfig) {
 		return
 	}
 	l.add(RulePortDown, SevError, d.Device, p.Name,
-		"set the port administratively up (SONiC: admin_status \"up\" in its PORT entry; EOS: no shutdown)",
+		PortUpFix,
 		"the port, wired to %s, is administratively down (%s): its link carries nothing, and traffic that needs it is lost or takes other paths", p.Peer, p.AdminDown)
 }
 

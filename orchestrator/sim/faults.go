@@ -157,7 +157,11 @@ func (s *sim) linkChange(k, fi int32, up bool) {
 			lost += eb.loseInFlight(fl.a, fl.b)
 		}
 		lost += ea.flushPort(fl.a) + eb.flushPort(fl.b)
-		s.mark(MarkLinkDown, where, fmt.Sprintf("packets lost on the wire and in its queues: %d", lost))
+		detail := fmt.Sprintf("packets lost on the wire and in its queues: %d", lost)
+		if why := s.cfg.Faults[fi].Why; why != "" {
+			detail = why + "; " + detail
+		}
+		s.mark(MarkLinkDown, where, detail)
 	}
 	s.learnLater(k, fi, up)
 }

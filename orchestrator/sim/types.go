@@ -544,6 +544,10 @@ type LinkFault struct {
 	Link                 PortRef
 	DownNs, UpNs         int64
 	DetectNs, ConvergeNs int64
+	// Why, when set, says what takes the link down other than a fault of
+	// the scenario (a port its config keeps administratively down): the
+	// timeline's link-down mark says it.
+	Why string
 }
 
 // PauseStorm makes a host NIC send PFC XOFF frames for Priority from

@@ -2,8 +2,16 @@ package sim
 
 import (
 	"context"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
 	"testing"
 
+	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/qos"
+	"github.com/labctl/labctl/orchestrator/scenario"
 	engine "github.com/labctl/labctl/orchestrator/sim"
 )
 
@@ -38,6 +46,93 @@ func TestAdminDownPortIsALinkDownFromTheStart(t *testing.T) {
 			t.Errorf("flow %s from the down port's host delivered %d bytes", f.ID, f.BytesDelivered)
 		case f.Src != name && f.BytesDelivered == 0:
 			t.Errorf("flow %s delivered nothing", f.ID)
+		}
+	}
+}
+
+// A link fault on a link whose port a switch keeps administratively down
+// (SONiC PORT admin_status down, EOS shutdown) would change nothing: the
+// link is down from the start. The variant is refused as bad input (exit
+// 2) with the link, the config entry that takes it down, its file and the
+// fix, where the simulator used to say only that two faults overlap.
+func TestFaultOnAdminDownLinkIsRefused(t *testing.T) {
+	for _, nos := range []string{"sonic", "eos"} {
+		t.Run(nos, func(t *testing.T) {
+			l := upLab(t, "16gpu", nos)
+			lk, _, err := l.Graph.LinkByName("leaf1-spine1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			file, entry := "leaf1.json", fmt.Sprintf("PORT|%s admin_status \"down\"", lk.A.Port)
+			if nos == "sonic" {
+				editSONiC(t, l, "leaf1", func(doc map[string]map[string]map[string]string) {
+					doc["PORT"] = map[string]map[string]string{lk.A.Port: {"admin_status": "down"}}
+				})
+			} else {
+				file, entry = "leaf1.cfg", "interface "+lk.A.Port+": shutdown"
+				editFile(t, filepath.Join(l.ConfigsDir(), file), regexp.MustCompile(`(?m)^interface `+lk.A.Port+`\n`), "interface "+lk.A.Port+"\n   shutdown\n")
+			}
+			for _, link := range []string{"link: leaf1:" + lk.A.Port, "link: spine1:" + lk.B.Port, "link: leaf1-spine1"} {
+				sc, err := scenario.Parse("t.yaml", []byte("name: t\nduration: 200us\nsample_every: 0\ntraffic:\n  - pattern: pairs\nfaults:\n  - kind: link-down\n    "+link+"\n    at: 50us\n    for: 50us\n"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				vs, err := sc.Expand(scenario.NICsFromGraph(l.Graph), scenario.Point{Name: "on", ECN: true, PFC: true}, 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, err = New().RunVariant(context.Background(), l, vs)
+				if err == nil {
+					t.Fatalf("%s: ran", link)
+				}
+				if exitcode.Code(err) != exitcode.BadInput {
+					t.Errorf("%s: exit %d, want %d", link, exitcode.Code(err), exitcode.BadInput)
+				}
+				for _, want := range []string{"link leaf1:" + lk.A.Port + " - spine1:" + lk.B.Port + " ", "administratively down", "leaf1: " + entry, filepath.Join(l.ConfigsDir(), file), qos.PortUpFix, "fault a link that is up"} {
+					if !strings.Contains(err.Error(), want) {
+						t.Errorf("%s: no %q in %v", link, want, err)
+					}
+				}
+			}
+		})
+	}
+}
+
+// A fault on every link between two nodes (all: true) of which a switch
+// keeps one administratively down takes the others down and leaves that
+// one as the configs keep it, down from the start: the timeline says why.
+func TestFaultOnAllLinksSparesAnAdminDownOne(t *testing.T) {
+	l := upLab(t, "16gpu", "sonic")
+	lk, _, err := l.Graph.LinkByName("leaf1-spine1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	editSONiC(t, l, "leaf1", func(doc map[string]map[string]map[string]string) {
+		doc["PORT"] = map[string]map[string]string{lk.A.Port: {"admin_status": "down"}}
+	})
+	v := runScenarioText(t, l, "name: t\nmatrix: {ecn: [on], pfc: [on]}\nduration: 200us\nsample_every: 0\ntraffic:\n  - pattern: pairs\n"+
+		"faults:\n  - kind: link-down\n    link: leaf1-spine1\n    all: true\n    at: 50us\n    for: 50us\n")
+	downAt := map[string][]float64{}
+	for _, m := range v.Timeline {
+		if m.Kind != engine.MarkLinkDown {
+			continue
+		}
+		downAt[m.Where] = append(downAt[m.Where], m.TimeUs)
+		if m.TimeUs == 0 && !strings.Contains(m.Detail, `administratively down in the configs from the start (leaf1: PORT|`+lk.A.Port+` admin_status "down")`) {
+			t.Errorf("the link down from the start: %q says not why", m.Detail)
+		}
+	}
+	n := len(l.Graph.LinksBetween("leaf1", "spine1"))
+	if n < 2 || len(downAt) != n {
+		t.Fatalf("links down: %v, want the %d between leaf1 and spine1", downAt, n)
+	}
+	for where, at := range downAt {
+		want := []float64{50}
+		if strings.HasPrefix(where, "leaf1:"+lk.A.Port+" ") {
+			want = []float64{0}
+		}
+		if !slices.Equal(at, want) {
+			t.Errorf("%s down at %v us, want %v", where, at, want)
 		}
 	}
 }

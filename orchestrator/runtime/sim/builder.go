@@ -413,41 +413,78 @@ func watchdog(dc *qos.DeviceConfig, w *qos.PortWatchdog) *engine.Watchdog {
 
 // faultLinkEnds is both ends (lower tier first) of every simulated link a
 // link fault takes down: the link it names, or with All every link and
-// member between its two nodes.
+// member between its two nodes but those an end keeps administratively
+// down (they are down from the start, adminDownFaults, and stay so). A
+// fault whose links are all down so is refused (linkDownError): it would
+// change nothing, and a scenario that fails a link expects it to carry
+// something until then.
 func (b *builder) faultLinkEnds(f runtime.FaultSpec) ([][2]engine.PortRef, error) {
 	lms, err := b.g.LinkMembers(f.Link, f.All)
 	if err != nil {
 		return nil, err
 	}
 	out := make([][2]engine.PortRef, 0, len(lms))
+	var down *fabric.Link
 	for _, lm := range lms {
 		lk := b.g.Links[lm.Link]
+		if _, why, _ := b.linkAdminDown(lk); why != "" {
+			down = lk
+			continue
+		}
 		out = append(out, [2]engine.PortRef{
 			{Node: lk.A.Node, Port: fabric.MemberPort(lk.A.Port, lm.Member)},
 			{Node: lk.B.Node, Port: fabric.MemberPort(lk.B.Port, lm.Member)},
 		})
 	}
+	if len(out) == 0 && down != nil {
+		return nil, b.linkDownError(f, down)
+	}
 	return out, nil
 }
 
-// adminDownLinks are the lab's links an end of which its switch keeps
-// administratively down (qos.PortConfig.AdminDown: lint's QOS026) that
-// the variant simulates: a switch's, and a host's whose NIC it uses.
-func (b *builder) adminDownLinks(nodes, nics map[string]bool) []*fabric.Link {
-	down := func(node, port string) bool {
-		if dc := b.cfgs[node]; dc != nil {
-			if pc := dc.Port(port); pc != nil {
-				return pc.AdminDown != ""
+// linkDownError refuses fault f, whose link lk (every link it names) an
+// end keeps administratively down: it names the link, the config entry
+// that takes it down and where, and the fix.
+func (b *builder) linkDownError(f runtime.FaultSpec, lk *fabric.Link) error {
+	node, why, files := b.linkAdminDown(lk)
+	named := ""
+	switch {
+	case f.OnPath != "":
+		named = fmt.Sprintf(" (on_path %s: the link its flow's ECMP hash picks with every link up)", f.OnPath)
+	case f.Link != lk.A.Node+":"+lk.A.Port:
+		named = fmt.Sprintf(" (%s)", f.Link)
+	}
+	if f.All {
+		named += ", and every other link between its nodes,"
+	}
+	return exitcode.Usagef("link %s - %s%s is administratively down in the lab's configs (%s: %s, in %s): it is down from the start of the run and the fault would change nothing (fix: %s in %s's config, or fault a link that is up)",
+		lk.A.Node+":"+lk.A.Port, lk.B.Node+":"+lk.B.Port, named, node, why, files, qos.PortUpFix, node)
+}
+
+// linkAdminDown is the switch of lk that keeps its end of lk
+// administratively down (qos.PortConfig.AdminDown: lint's QOS026), with
+// why and the files of its config; why is "" when both ends are up.
+func (b *builder) linkAdminDown(lk *fabric.Link) (node, why, files string) {
+	for _, e := range []fabric.LinkEnd{lk.A, lk.B} {
+		if dc := b.cfgs[e.Node]; dc != nil {
+			if pc := dc.Port(e.Port); pc != nil && pc.AdminDown != "" {
+				return e.Node, pc.AdminDown, strings.Join(dc.Sources, ", ")
 			}
 		}
-		return false
 	}
+	return "", "", ""
+}
+
+// adminDownLinks are the lab's links an end of which its switch keeps
+// administratively down (linkAdminDown) that the variant simulates: a
+// switch's, and a host's whose NIC it uses.
+func (b *builder) adminDownLinks(nodes, nics map[string]bool) []*fabric.Link {
 	var out []*fabric.Link
 	for _, lk := range b.g.Links {
 		if lk.Kind == fabric.KindHostLeaf && !nics[lk.A.Node+":"+lk.A.Port] {
 			continue
 		}
-		if down(lk.A.Node, lk.A.Port) || down(lk.B.Node, lk.B.Port) {
+		if _, why, _ := b.linkAdminDown(lk); why != "" {
 			out = append(out, lk)
 		}
 	}
@@ -461,11 +498,13 @@ func (b *builder) adminDownLinks(nodes, nics map[string]bool) []*fabric.Link {
 // faults are the least change that runs it: a link it does not build
 // would take a host's NIC out of the fabric with it, where the switch
 // keeps the NIC wired and its traffic is lost.
-func adminDownFaults(down []*fabric.Link, cfg *engine.Config) error {
+func (b *builder) adminDownFaults(down []*fabric.Link, cfg *engine.Config) error {
 	n := 0
 	for _, lk := range down {
+		node, why, _ := b.linkAdminDown(lk)
+		why = fmt.Sprintf("administratively down in the configs from the start (%s: %s)", node, why)
 		for m := range lk.Members() {
-			cfg.Faults = append(cfg.Faults, engine.LinkFault{Link: engine.PortRef{Node: lk.A.Node, Port: fabric.MemberPort(lk.A.Port, m)}, DetectNs: -1, ConvergeNs: -1})
+			cfg.Faults = append(cfg.Faults, engine.LinkFault{Link: engine.PortRef{Node: lk.A.Node, Port: fabric.MemberPort(lk.A.Port, m)}, DetectNs: -1, ConvergeNs: -1, Why: why})
 			n++
 		}
 	}
@@ -587,7 +626,7 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 	if err := b.faults(vs, cfg); err != nil {
 		return nil, err
 	}
-	if err := adminDownFaults(down, cfg); err != nil {
+	if err := b.adminDownFaults(down, cfg); err != nil {
 		return nil, err
 	}
 	if err := b.transport(vs, cfg); err != nil {
