@@ -143,7 +143,7 @@ func (w *walker) walk(n ast.Node, t reflect.Type, path string) error {
 	case reflect.Struct:
 		pairs, ok := mappingPairs(n)
 		if !ok {
-			return nil
+			return w.notList(n, path)
 		}
 		fields := structKeys(t)
 		for _, p := range pairs {
@@ -170,7 +170,7 @@ func (w *walker) walk(n ast.Node, t reflect.Type, path string) error {
 	case reflect.Map:
 		pairs, ok := mappingPairs(n)
 		if !ok {
-			return nil
+			return w.notList(n, path)
 		}
 		seen := map[string]ast.Node{}
 		for _, p := range pairs {
@@ -197,6 +197,18 @@ func (w *walker) walk(n ast.Node, t reflect.Type, path string) error {
 	case reflect.Slice, reflect.Array:
 		seq, ok := n.(*ast.SequenceNode)
 		if !ok {
+			if pairs, isMap := mappingPairs(n); isMap && len(pairs) > 0 && t.Kind() == reflect.Slice {
+				// The library would decode the mapping's values as the
+				// list's items and refuse the first one's key as the
+				// wrong kind, pointing inside it.
+				e := &Error{File: w.file, Msg: fmt.Sprintf("%s takes a list, not a mapping", levelName(path)),
+					Fix: fmt.Sprintf("make each entry of %s a list item: \"- \" before its first key, its other keys aligned under that one", levelName(path))}
+				if k := derefKind(t.Elem()); k != reflect.Struct && k != reflect.Map {
+					e.Fix = fmt.Sprintf("write %s as [a, b], or one \"- \" item per line", levelName(path))
+				}
+				setPos(e, pairs[0].Key)
+				return exitcode.Usage(e)
+			}
 			return nil
 		}
 		for i, v := range seq.Values {
@@ -208,6 +220,38 @@ func (w *walker) walk(n ast.Node, t reflect.Type, path string) error {
 		return w.whole(n, t, path, false)
 	}
 	return nil
+}
+
+// derefKind is t's kind through pointers.
+func derefKind(t reflect.Type) reflect.Kind {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t.Kind()
+}
+
+// notList refuses a list where the mapping at path belongs (the whole
+// file, a section, a list's item); anything else there is the library's
+// to report.
+func (w *walker) notList(n ast.Node, path string) error {
+	if _, scalar := n.(ast.ScalarNode); scalar && path == "" {
+		if _, null := n.(*ast.NullNode); !null {
+			e := &Error{File: w.file, Msg: "the file is a single value; a spec is a mapping of keys (name: ..., and the others documented)",
+				Fix: "write the spec's keys as \"key: value\" lines"}
+			setPos(e, n)
+			return exitcode.Usage(e)
+		}
+	}
+	if _, ok := n.(*ast.SequenceNode); !ok {
+		return nil
+	}
+	e := &Error{File: w.file, Msg: fmt.Sprintf("%s takes a mapping of keys, not a list", levelName(path)),
+		Fix: "write its keys as \"key: value\" lines, without the \"- \" in front"}
+	if path == "" {
+		e.Msg = "the file is a list; a spec is a mapping of keys (name: ..., and the others documented)"
+	}
+	setPos(e, n)
+	return exitcode.Usage(e)
 }
 
 // whole refuses a number with a fraction where t is a whole number (the
