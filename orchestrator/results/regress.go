@@ -68,12 +68,23 @@ func (t Tolerance) String() string {
 	}
 	var parts []string
 	if t.Rel != 0 {
-		parts = append(parts, strconv.FormatFloat(t.Rel*100, 'f', -1, 64)+"%")
+		parts = append(parts, toleranceNumber(t.Rel*100)+"%")
 	}
 	if t.Abs != 0 || len(parts) == 0 {
-		parts = append(parts, strconv.FormatFloat(t.Abs, 'f', -1, 64))
+		parts = append(parts, toleranceNumber(t.Abs))
 	}
 	return strings.Join(parts, "+")
+}
+
+// toleranceNumber writes a part of a tolerance as --tolerance takes it:
+// plainly (0.5, 65536), but a number that would take more than 21 digits
+// so in exponent form (1e-300, 1e+300), which ParseToleranceOf reads
+// back (a 1e-300% tolerance printed 300 zeros).
+func toleranceNumber(v float64) string {
+	if a := math.Abs(v); a != 0 && (a < 1e-6 || a >= 1e21) {
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
 // Finding kinds.

@@ -313,7 +313,7 @@ func ParseToleranceOf(name, val string) (string, Tolerance, error) {
 		return name, Tolerance{Disabled: true}, nil
 	}
 	var t Tolerance
-	parts := strings.Split(val, "+")
+	parts := toleranceParts(val)
 	if len(parts) > 2 {
 		return "", Tolerance{}, fmt.Errorf("tolerance %q: %q has %d parts: a tolerance is a percentage, an absolute value, or a percentage and its floor joined by one + (10%%+2)", s, val, len(parts))
 	}
@@ -365,6 +365,21 @@ func splitRoleScoped(name string) (role, metric string, ok bool) {
 		return "", "", false
 	}
 	return role, "role." + field, true
+}
+
+// toleranceParts splits a tolerance at the + that joins its percentage
+// and its floor, not at the + of a number's exponent (25%+1e+06 is 25%
+// and 1e+06).
+func toleranceParts(val string) []string {
+	var parts []string
+	start := 0
+	for i := 0; i < len(val); i++ {
+		if val[i] == '+' && (i == 0 || (val[i-1] != 'e' && val[i-1] != 'E')) {
+			parts = append(parts, val[start:i])
+			start = i + 1
+		}
+	}
+	return append(parts, val[start:])
 }
 
 // ParseTolerances parses repeated --tolerance values.

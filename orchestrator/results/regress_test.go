@@ -362,3 +362,35 @@ func TestToleranceWords(t *testing.T) {
 		}
 	}
 }
+
+// A tolerance with a number in exponent form parses (the + of 1e+06 is
+// not the one joining the percentage and its floor), and a tolerance of
+// extreme magnitude prints short and reads back as itself: 1e-300% was
+// printed with 300 zeros, and 25%+1e+06 was refused as three parts.
+func TestToleranceExponents(t *testing.T) {
+	for _, c := range []struct {
+		in       string
+		rel, abs float64
+		str      string
+	}{
+		{"port.queue_p99_bytes=25%+1e+06", 0.25, 1e6, "25%+1000000"},
+		{"throughput_gbps_total=1e-300%+1e-300", 1e-302, 1e-300, "1e-300%+1e-300"},
+		{"throughput_gbps_total=50%+1E+300", 0.5, 1e300, "50%+1e+300"},
+		{"throughput_gbps_total=3%+2", 0.03, 2, "3%+2"},
+	} {
+		name, tol, err := ParseTolerance(c.in)
+		if err != nil {
+			t.Errorf("%s: %v", c.in, err)
+			continue
+		}
+		if tol.Rel != c.rel || tol.Abs != c.abs || tol.String() != c.str {
+			t.Errorf("%s: %+v, printed %q; want rel %g abs %g, %q", c.in, tol, tol.String(), c.rel, c.abs, c.str)
+		}
+		if _, back, err := ParseToleranceOf(name, tol.String()); err != nil || back.Rel != tol.Rel || back.Abs != tol.Abs {
+			t.Errorf("%s: %q reads back as %+v, %v", c.in, tol.String(), back, err)
+		}
+	}
+	if _, _, err := ParseTolerance("throughput_gbps_total=3%+2+1"); err == nil {
+		t.Error("3%+2+1 accepted")
+	}
+}
