@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -31,6 +32,14 @@ func parseCounter(line int, name, s string) (int64, error) {
 	}
 	v, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
+		if _, uerr := strconv.ParseUint(s, 10, 64); uerr == nil {
+			// A counter of the kernel's 64 bits that labctl's int64
+			// records cannot hold: said as such, where it read "expected
+			// a non-negative integer" of a non-negative integer.
+			return 0, &textparse.Error{Line: line,
+				Msg: fmt.Sprintf("%s = %s is above %d (2^63-1), the largest counter labctl's records hold; %d (2^64-1) is what a driver shows for a counter it does not keep", name, s, int64(math.MaxInt64), uint64(math.MaxUint64)),
+				Fix: "leave that counter's line out of the output, or clear the NIC's counters (a driver reload) if it really counts that high"}
+		}
 		return 0, textparse.Errorf(line, "%s = %q: expected a non-negative integer counter", name, s)
 	}
 	return v, nil
