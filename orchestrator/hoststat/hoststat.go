@@ -24,25 +24,30 @@ type ParseError = textparse.Error
 
 var counterNameRe = lazyregexp.New(`^[A-Za-z_][A-Za-z0-9_.\-]*$`)
 
-// parseCounter reads an unsigned 64-bit counter; values above the int64
-// range are rejected rather than wrapped.
-func parseCounter(line int, name, s string) (int64, error) {
+// parseCounter reads an unsigned 64-bit counter, as the kernel keeps
+// them: 2^64-1 is a counter too (what a driver shows for one it does not
+// keep), where an int64 refused it; what records carry is the delta of
+// two readings (clab.HostDeltas, as switches' CounterDeltas).
+func parseCounter(line int, name, s string) (uint64, error) {
 	if s == "" || s[0] == '+' || s[0] == '-' {
 		return 0, textparse.Errorf(line, "%s = %q: expected a non-negative integer", name, s)
 	}
-	v, err := strconv.ParseInt(s, 10, 64)
+	v, err := strconv.ParseUint(s, 10, 64)
+	if errors.Is(err, strconv.ErrRange) {
+		return 0, textparse.Errorf(line, "%s = %s does not fit a 64-bit counter (at most %d)", name, s, uint64(math.MaxUint64))
+	}
 	if err != nil {
-		if _, uerr := strconv.ParseUint(s, 10, 64); uerr == nil {
-			// A counter of the kernel's 64 bits that labctl's int64
-			// records cannot hold: said as such, where it read "expected
-			// a non-negative integer" of a non-negative integer.
-			return 0, &textparse.Error{Line: line,
-				Msg: fmt.Sprintf("%s = %s is above %d (2^63-1), the largest counter labctl's records hold; %d (2^64-1) is what a driver shows for a counter it does not keep", name, s, int64(math.MaxInt64), uint64(math.MaxUint64)),
-				Fix: "leave that counter's line out of the output, or clear the NIC's counters (a driver reload) if it really counts that high"}
-		}
 		return 0, textparse.Errorf(line, "%s = %q: expected a non-negative integer counter", name, s)
 	}
 	return v, nil
+}
+
+// addCounters is a + b, or 2^64-1 where the sum would wrap past it.
+func addCounters(a, b uint64) uint64 {
+	if a > math.MaxUint64-b {
+		return math.MaxUint64
+	}
+	return a + b
 }
 
 // RDMAStats is `rdma statistic show link ...`: counters per RDMA link.
@@ -56,7 +61,7 @@ type RDMAStats struct {
 type RDMALinkStats struct {
 	Device   string           `json:"device"`
 	Port     int              `json:"port"`
-	Counters map[string]int64 `json:"counters"`
+	Counters map[string]uint64 `json:"counters"`
 }
 
 // Link returns the counters of dev/port, or nil.
@@ -70,16 +75,17 @@ func (s *RDMAStats) Link(dev string, port int) *RDMALinkStats {
 }
 
 // Get returns a counter; ok is false when the link does not report it.
-func (l *RDMALinkStats) Get(name string) (v int64, ok bool) {
+func (l *RDMALinkStats) Get(name string) (v uint64, ok bool) {
 	v, ok = l.Counters[name]
 	return v, ok
 }
 
-// Total sums counter name over every link that reports it.
-func (s *RDMAStats) Total(name string) int64 {
-	var sum int64
+// Total sums counter name over every link that reports it (2^64-1 where
+// the sum would wrap).
+func (s *RDMAStats) Total(name string) uint64 {
+	var sum uint64
 	for _, l := range s.Links {
-		sum += l.Counters[name]
+		sum = addCounters(sum, l.Counters[name])
 	}
 	return sum
 }
@@ -133,7 +139,7 @@ func ParseRDMAStatistic(r io.Reader) (*RDMAStats, error) {
 				if out.Link(m[1], port) != nil {
 					return nil, textparse.Errorf(n, "link %s appears twice", f[j+1])
 				}
-				out.Links = append(out.Links, RDMALinkStats{Device: m[1], Port: port, Counters: map[string]int64{}})
+				out.Links = append(out.Links, RDMALinkStats{Device: m[1], Port: port, Counters: map[string]uint64{}})
 				cur = &out.Links[len(out.Links)-1]
 				j++
 			case cur == nil:
@@ -177,7 +183,7 @@ func parseRDMAJSON(data []byte) (*RDMAStats, error) {
 		if out.Link(l.Device, l.Port) != nil {
 			return nil, textparse.Errorf(0, "link %s/%d appears twice", l.Device, l.Port)
 		}
-		l.Counters = map[string]int64{}
+		l.Counters = map[string]uint64{}
 		for k, v := range obj {
 			if k == "ifname" || k == "port" || k == "ifindex" {
 				continue
@@ -229,24 +235,25 @@ func clip(s string) string {
 
 // EthtoolStats is `ethtool -S <iface>`: the driver's named counters.
 type EthtoolStats struct {
-	Counters map[string]int64 `json:"counters"`
+	Counters map[string]uint64 `json:"counters"`
 	// Order lists the counter names as the driver printed them.
 	Order []string `json:"order"`
 }
 
 // Get returns a counter; ok is false when the driver does not report it.
-func (s *EthtoolStats) Get(name string) (v int64, ok bool) {
+func (s *EthtoolStats) Get(name string) (v uint64, ok bool) {
 	v, ok = s.Counters[name]
 	return v, ok
 }
 
 // Sum adds the counters whose names start with prefix and end with suffix,
-// e.g. Sum("rx_queue_", "_packets") over all receive queues.
-func (s *EthtoolStats) Sum(prefix, suffix string) int64 {
-	var sum int64
+// e.g. Sum("rx_queue_", "_packets") over all receive queues (2^64-1
+// where the sum would wrap).
+func (s *EthtoolStats) Sum(prefix, suffix string) uint64 {
+	var sum uint64
 	for k, v := range s.Counters {
 		if strings.HasPrefix(k, prefix) && strings.HasSuffix(k, suffix) && len(k) >= len(prefix)+len(suffix) {
-			sum += v
+			sum = addCounters(sum, v)
 		}
 	}
 	return sum
@@ -263,7 +270,7 @@ func ParseEthtoolStats(r io.Reader) (*EthtoolStats, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &EthtoolStats{Counters: map[string]int64{}, Order: []string{}}
+	out := &EthtoolStats{Counters: map[string]uint64{}, Order: []string{}}
 	header := false
 	for i, l := range lines {
 		n := i + 1

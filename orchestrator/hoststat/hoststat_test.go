@@ -3,6 +3,7 @@ package hoststat
 import (
 	"encoding/json"
 	"flag"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -123,7 +124,7 @@ func TestErrors(t *testing.T) {
 		{"eth no colon", "ethtool", strings.Replace(eth, "tx_packets: 2251407", "tx_packets 2251407", 1), 4, "name: value"},
 		{"eth truncated line", "ethtool", strings.Replace(eth, "tx_bytes: 9341196214", "tx_bytes:", 1), 5, "tx_bytes"},
 		{"eth duplicate", "ethtool", strings.Replace(eth, "tx_packets:", "rx_packets:", 1), 4, "appears twice"},
-		{"eth overflow", "ethtool", strings.Replace(eth, "rx_bytes: 9204418930", "rx_bytes: 18446744073709551615", 1), 3, "counter"},
+		{"eth overflow", "ethtool", strings.Replace(eth, "rx_bytes: 9204418930", "rx_bytes: 18446744073709551616", 1), 3, "does not fit a 64-bit counter (at most 18446744073709551615)"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -177,4 +178,32 @@ func FuzzParseEthtoolStats(f *testing.F) {
 			t.Fatalf("order %d != counters %d", len(s.Order), len(s.Counters))
 		}
 	})
+}
+
+// A counter is the kernel's unsigned 64 bits: 2^64-1 (what a driver
+// shows for a counter it does not keep) and values past 2^63-1 read as
+// themselves, where they were refused and took the NIC's other counters
+// with them; sums stop at 2^64-1 instead of wrapping.
+func TestCountersAreUnsigned64(t *testing.T) {
+	in := "NIC statistics:\n     rx_queue_0_packets: 18446744073709551615\n     rx_queue_1_packets: 9223372036854775808\n     tx_packets: 5\n"
+	s, err := ParseEthtoolStats(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := s.Get("rx_queue_0_packets"); v != math.MaxUint64 {
+		t.Errorf("rx_queue_0_packets = %d", v)
+	}
+	if v, _ := s.Get("rx_queue_1_packets"); v != 1<<63 {
+		t.Errorf("rx_queue_1_packets = %d", v)
+	}
+	if got := s.Sum("rx_queue_", "_packets"); got != math.MaxUint64 {
+		t.Errorf("sum = %d, want 2^64-1 (no wrap)", got)
+	}
+	r, err := ParseRDMAStatistic(strings.NewReader("link rxe0/1 sent_pkts 18446744073709551615 rcvd_pkts 1\nlink rxe1/1 sent_pkts 2 rcvd_pkts 1\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Total("sent_pkts"); got != math.MaxUint64 {
+		t.Errorf("total = %d, want 2^64-1 (no wrap)", got)
+	}
 }

@@ -3,7 +3,9 @@ package clab
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -247,8 +249,8 @@ func HostNICs(l *runtime.Lab, v runtime.VariantSpec) []HostNIC {
 // HostCounters reads a NIC's RDMA link statistics (`rdma -j statistic show
 // link <dev>/1`, hoststat) and its driver counters (`ethtool -S`), keyed
 // "rdma.<name>" and "ethtool.<name>".
-func HostCounters(ctx context.Context, e Execer, n HostNIC) (map[string]int64, error) {
-	out := map[string]int64{}
+func HostCounters(ctx context.Context, e Execer, n HostNIC) (map[string]uint64, error) {
+	out := map[string]uint64{}
 	res, err := ExecOK(ctx, e, n.Container, []string{"rdma", "-j", "statistic", "show", "link", n.RDMADev + "/1"}, ExecOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("rdma statistics of %s:%d: %w", n.Host, n.NIC, err)
@@ -259,7 +261,7 @@ func HostCounters(ctx context.Context, e Execer, n HostNIC) (map[string]int64, e
 	}
 	for _, l := range rs.Links {
 		for k, v := range l.Counters {
-			out["rdma."+k] += v
+			out["rdma."+k] = v // one link: <dev>/1
 		}
 	}
 	res, err = ExecOK(ctx, e, n.Container, []string{"ethtool", "-S", n.Iface}, ExecOptions{})
@@ -276,15 +278,28 @@ func HostCounters(ctx context.Context, e Execer, n HostNIC) (map[string]int64, e
 	return out, nil
 }
 
-// HostDeltas keeps the counters that moved between two host readings.
-func HostDeltas(before, after map[string]int64) map[string]int64 {
+// HostDeltas keeps the counters of NIC nic that moved between two host
+// readings. The kernel's counters are unsigned 64-bit and records count
+// in int64: as CounterDeltas does for switches, a counter that moved by
+// more than 2^63-1, which no run carries, is left out and named in the
+// returned note rather than written wrapped (negative).
+func HostDeltas(nic string, before, after map[string]uint64) (map[string]int64, string) {
 	out := map[string]int64{}
-	for k, a := range after {
-		if d := delta(before[k], a); d != 0 {
-			out[k] = d
+	var tooBig []string
+	for _, k := range slices.Sorted(maps.Keys(after)) {
+		a := after[k]
+		d := delta(before[k], a)
+		switch {
+		case d > math.MaxInt64:
+			tooBig = append(tooBig, fmt.Sprintf("%s %d -> %d", k, before[k], a))
+		case d != 0:
+			out[k] = int64(d)
 		}
 	}
-	return out
+	if len(tooBig) > 0 {
+		return out, fmt.Sprintf("%s: left out, a counter moved by more than 2^63-1, which no run carries: %s", nic, strings.Join(tooBig, ", "))
+	}
+	return out, ""
 }
 
 // rxeRetransmitCounter is soft-RoCE's count of requester retries (timeouts

@@ -275,6 +275,27 @@ func TestCounterDeltasAbove63Bits(t *testing.T) {
 	}
 }
 
+// Host counters are unsigned 64-bit as switches' are: a counter past
+// 2^63-1 is read (it failed the NIC's whole reading, every other counter
+// lost) and its delta recorded; one at 2^64-1 that does not move records
+// nothing; a delta records cannot carry leaves that counter out, named in
+// a note, rather than written wrapped negative.
+func TestHostDeltasAbove63Bits(t *testing.T) {
+	const big = uint64(1) << 63
+	before := map[string]uint64{"ethtool.rx_bytes": big + 100, "ethtool.rx_unkept": math.MaxUint64, "rdma.sent_pkts": 5, "ethtool.tx_bytes": 7}
+	after := map[string]uint64{"ethtool.rx_bytes": big + 400, "ethtool.rx_unkept": math.MaxUint64, "rdma.sent_pkts": math.MaxUint64, "ethtool.tx_bytes": 9}
+	got, note := HostDeltas("host1:0", before, after)
+	if len(got) != 2 || got["ethtool.rx_bytes"] != 300 || got["ethtool.tx_bytes"] != 2 {
+		t.Errorf("deltas %v, want rx_bytes 300 and tx_bytes 2", got)
+	}
+	if !strings.Contains(note, "host1:0: left out") || !strings.Contains(note, "rdma.sent_pkts 5 -> 18446744073709551615") {
+		t.Errorf("note %q", note)
+	}
+	if _, note := HostDeltas("host1:0", before, before); note != "" {
+		t.Errorf("no counter moved: note %q", note)
+	}
+}
+
 func FuzzParseSwitchCounters(f *testing.F) {
 	for _, nos := range []string{"sonic", "eos"} {
 		outs := counterOutputs(&testing.T{}, nos)

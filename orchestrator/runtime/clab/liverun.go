@@ -355,11 +355,11 @@ func losslessPriority(l *runtime.Lab) int {
 // moment. What cannot be read is named in the returned notes and left out.
 type snapshot struct {
 	switches map[string]SwitchCounters
-	hosts    map[string]map[string]int64 // "host:nic" -> counters
+	hosts    map[string]map[string]uint64 // "host:nic" -> counters
 }
 
 func (r *Runtime) snapshot(ctx context.Context, l *runtime.Lab, e Execer, ssh map[string]SSHAddr, nics []HostNIC, lossless int) (snapshot, []string) {
-	s := snapshot{switches: map[string]SwitchCounters{}, hosts: map[string]map[string]int64{}}
+	s := snapshot{switches: map[string]SwitchCounters{}, hosts: map[string]map[string]uint64{}}
 	show := r.Show
 	if show == nil {
 		show = ShowOverSSH
@@ -437,7 +437,10 @@ func (r *Runtime) attachCounters(out *results.Variant, before, after snapshot, n
 		if !okb || !oka {
 			continue
 		}
-		d := HostDeltas(b, a)
+		d, note := HostDeltas(k, b, a)
+		if note != "" {
+			notes = append(notes, note)
+		}
 		hosts[k] = d
 		out.Summary.Retransmits += d[rxeRetransmitCounter]
 	}
