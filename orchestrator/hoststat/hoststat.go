@@ -59,8 +59,8 @@ type RDMAStats struct {
 // duplicate_request, out_of_seq_request, rcvd_rnr_err, send_rnr_err,
 // rcvd_seq_err, ack_deferred, retry_exceeded_err, ...).
 type RDMALinkStats struct {
-	Device   string           `json:"device"`
-	Port     int              `json:"port"`
+	Device   string            `json:"device"`
+	Port     int               `json:"port"`
 	Counters map[string]uint64 `json:"counters"`
 }
 
