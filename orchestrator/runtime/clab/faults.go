@@ -3,6 +3,7 @@ package clab
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/fabric"
+	"github.com/labctl/labctl/orchestrator/qos"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
 )
@@ -43,12 +45,26 @@ func liveFaults(l *runtime.Lab, v runtime.VariantSpec) ([]linkAction, error) {
 	if v.NIC.OutOfOrder {
 		return nil, exitcode.Usagef("variant %s: nic.out_of_order is simulated only (soft-RoCE has no out-of-order placement): run it with --runtime sim, or leave it out", v.Name)
 	}
-	return linkActions(l, v)
+	var cfgs map[string]*qos.DeviceConfig
+	if slices.ContainsFunc(v.Faults, func(f runtime.FaultSpec) bool { return f.Link != "" }) {
+		// A link a switch keeps administratively down is refused as the
+		// simulator refuses it: `ip link set` on its container
+		// interface would change nothing the switch forwards.
+		all, err := runtime.LoadConfigsToRead(l)
+		if err != nil {
+			return nil, err
+		}
+		cfgs = runtime.ConfigsByDevice(all)
+	}
+	return linkActions(l, v, cfgs)
 }
 
 // linkActions lists the `ip link set` commands a variant's link faults
-// need, in time order.
-func linkActions(l *runtime.Lab, v runtime.VariantSpec) ([]linkAction, error) {
+// need, in time order, on the lab's configs cfgs (nil: not checked): a
+// link an end keeps administratively down is left out of a fault on all
+// the links between two nodes, and a fault on such links alone is
+// refused (runtime.FaultOnDownLinkError).
+func linkActions(l *runtime.Lab, v runtime.VariantSpec, cfgs map[string]*qos.DeviceConfig) ([]linkAction, error) {
 	var out []linkAction
 	us := func(x float64) time.Duration { return time.Duration(x * float64(time.Microsecond)) }
 	for i, f := range v.Faults {
@@ -65,6 +81,13 @@ func linkActions(l *runtime.Lab, v runtime.VariantSpec) ([]linkAction, error) {
 		links := []*fabric.Link{lk}
 		if f.All {
 			links = l.Graph.LinksBetween(lk.A.Node, lk.B.Node)
+		}
+		links = slices.DeleteFunc(slices.Clone(links), func(x *fabric.Link) bool {
+			_, why, _ := runtime.AdminDownEnd(cfgs, x)
+			return why != ""
+		})
+		if len(links) == 0 {
+			return nil, runtime.FaultOnDownLinkError(cfgs, f, lk)
 		}
 		add := func(down, up time.Duration) {
 			for _, lk := range links {

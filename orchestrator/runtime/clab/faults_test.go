@@ -2,6 +2,9 @@ package clab
 
 import (
 	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -35,7 +38,7 @@ func TestLinkFaultActions(t *testing.T) {
 		{Kind: runtime.FaultLinkDown, Link: "leaf1-spine1", AtUs: 20_000, ForUs: 30_000},
 		{Kind: runtime.FaultLinkFlap, Link: "spine1-leaf1", AtUs: 10_000, DownUs: 5_000, UpUs: 5_000, Count: 20},
 	}}
-	acts, err := linkActions(l, v)
+	acts, err := linkActions(l, v, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,6 +96,52 @@ func TestLiveRefusesSimulatorOnlyFaults(t *testing.T) {
 		_, err := liveFaults(l, tc.v)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || exitcode.Code(err) != exitcode.BadInput {
 			t.Errorf("%+v: error %v (exit %d), want exit 2 with %q", tc.v, err, exitcode.Code(err), tc.want)
+		}
+	}
+}
+
+// A link a switch's config keeps administratively down is refused on a
+// live lab as the simulator refuses it (runtime.FaultOnDownLinkError):
+// `ip link set` on its container interface would change nothing the
+// switch forwards. With all, the other links go down and that one is
+// left as the config keeps it.
+func TestLiveRefusesFaultOnAdminDownLink(t *testing.T) {
+	l := testLab(t)
+	lk, _, err := l.Graph.LinkByName("leaf1-spine1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(l.ConfigsDir(), "leaf1.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	doc["PORT"] = map[string]any{lk.A.Port: map[string]string{"admin_status": "down"}}
+	out, _ := json.Marshal(doc)
+	if err := os.WriteFile(path, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	v := runtime.VariantSpec{Name: "v", DurationUs: 1000, Faults: []runtime.FaultSpec{{Kind: runtime.FaultLinkDown, Link: "leaf1:" + lk.A.Port, AtUs: 100}}}
+	_, err = liveFaults(l, v)
+	if err == nil || exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), `administratively down in the lab's configs (leaf1: PORT|`+lk.A.Port+` admin_status "down", in `+path+`)`) {
+		t.Fatalf("error %v (exit %d), want exit 2 naming the port's admin_status", err, exitcode.Code(err))
+	}
+	v.Faults[0].Link, v.Faults[0].All = "leaf1-spine1", true
+	acts, err := liveFaults(l, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(l.Graph.LinksBetween("leaf1", "spine1"))
+	if len(acts) != n-1 {
+		t.Errorf("%d actions, want %d: every link between leaf1 and spine1 but the one kept down", len(acts), n-1)
+	}
+	for _, a := range acts {
+		if strings.Contains(a.where, ":"+lk.B.Port+" ") || strings.Contains(a.where, ":"+lk.A.Port+" ") {
+			t.Errorf("action on the link kept down: %+v", a)
 		}
 	}
 }

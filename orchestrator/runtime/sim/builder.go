@@ -53,11 +53,7 @@ func newBuilder(l *runtime.Lab, cfgs []qos.DeviceConfig, in qos.Intent) (*builde
 	if l.Graph == nil {
 		return nil, fmt.Errorf("lab %s has no fabric graph", l.Name)
 	}
-	b := &builder{l: l, g: l.Graph, in: in, cfgs: map[string]*qos.DeviceConfig{}}
-	for i := range cfgs {
-		b.cfgs[cfgs[i].Device] = &cfgs[i]
-	}
-	return b, nil
+	return &builder{l: l, g: l.Graph, in: in, cfgs: runtime.ConfigsByDevice(cfgs)}, nil
 }
 
 // nicName is the simulator's name of a host NIC: "host1:eth1".
@@ -415,9 +411,8 @@ func watchdog(dc *qos.DeviceConfig, w *qos.PortWatchdog) *engine.Watchdog {
 // link fault takes down: the link it names, or with All every link and
 // member between its two nodes but those an end keeps administratively
 // down (they are down from the start, adminDownFaults, and stay so). A
-// fault whose links are all down so is refused (linkDownError): it would
-// change nothing, and a scenario that fails a link expects it to carry
-// something until then.
+// fault whose links are all down so is refused
+// (runtime.FaultOnDownLinkError).
 func (b *builder) faultLinkEnds(f runtime.FaultSpec) ([][2]engine.PortRef, error) {
 	lms, err := b.g.LinkMembers(f.Link, f.All)
 	if err != nil {
@@ -437,42 +432,14 @@ func (b *builder) faultLinkEnds(f runtime.FaultSpec) ([][2]engine.PortRef, error
 		})
 	}
 	if len(out) == 0 && down != nil {
-		return nil, b.linkDownError(f, down)
+		return nil, runtime.FaultOnDownLinkError(b.cfgs, f, down)
 	}
 	return out, nil
 }
 
-// linkDownError refuses fault f, whose link lk (every link it names) an
-// end keeps administratively down: it names the link, the config entry
-// that takes it down and where, and the fix.
-func (b *builder) linkDownError(f runtime.FaultSpec, lk *fabric.Link) error {
-	node, why, files := b.linkAdminDown(lk)
-	named := ""
-	switch {
-	case f.OnPath != "":
-		named = fmt.Sprintf(" (on_path %s: the link its flow's ECMP hash picks with every link up)", f.OnPath)
-	case f.Link != lk.A.Node+":"+lk.A.Port:
-		named = fmt.Sprintf(" (%s)", f.Link)
-	}
-	if f.All {
-		named += ", and every other link between its nodes,"
-	}
-	return exitcode.Usagef("link %s - %s%s is administratively down in the lab's configs (%s: %s, in %s): it is down from the start of the run and the fault would change nothing (fix: %s in %s's config, or fault a link that is up)",
-		lk.A.Node+":"+lk.A.Port, lk.B.Node+":"+lk.B.Port, named, node, why, files, qos.PortUpFix, node)
-}
-
-// linkAdminDown is the switch of lk that keeps its end of lk
-// administratively down (qos.PortConfig.AdminDown: lint's QOS026), with
-// why and the files of its config; why is "" when both ends are up.
+// linkAdminDown is runtime.AdminDownEnd of lk in the variant's configs.
 func (b *builder) linkAdminDown(lk *fabric.Link) (node, why, files string) {
-	for _, e := range []fabric.LinkEnd{lk.A, lk.B} {
-		if dc := b.cfgs[e.Node]; dc != nil {
-			if pc := dc.Port(e.Port); pc != nil && pc.AdminDown != "" {
-				return e.Node, pc.AdminDown, strings.Join(dc.Sources, ", ")
-			}
-		}
-	}
-	return "", "", ""
+	return runtime.AdminDownEnd(b.cfgs, lk)
 }
 
 // adminDownLinks are the lab's links an end of which its switch keeps
