@@ -75,7 +75,14 @@ func (s *Spec) parseFaults(at func(path, msg, fix string) error) error {
 			return 0, nil
 		}
 		us, err := parseDurationUs(v)
-		if err != nil || us < 0 || (!zeroOK && us == 0) {
+		key := path[strings.LastIndex(path, ".")+1:]
+		switch {
+		case err == nil && us < 0:
+			// "-5us is not a time" read as a syntax error.
+			return 0, at(path, fmt.Sprintf("%s %s is negative", key, v), "write a duration above 0, such as 5ms or 200us")
+		case err == nil && us == 0 && !zeroOK:
+			return 0, at(path, fmt.Sprintf("%s %s is not above 0", key, v), "write a duration above 0, such as 5ms or 200us, or leave the key out for its default")
+		case err != nil:
 			return 0, at(path, fmt.Sprintf("%q is not a time", v), "write a duration such as 5ms or 200us")
 		}
 		return us, nil

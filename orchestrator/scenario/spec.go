@@ -605,7 +605,12 @@ func validateTraffic(t *Traffic, durationUs float64, at func(field, msg, fix str
 	}
 	if t.Bytes != "" {
 		if t.BytesN, err = ParseBytes(t.Bytes); err != nil || t.BytesN < 1 {
-			return sizeError(at, "bytes", t.Bytes, err, fmt.Sprintf("bytes %q is not a positive size", t.Bytes), "write a size such as 1MiB or 64MiB, or leave it out to send for the whole duration")
+			msg := fmt.Sprintf("bytes %q is not a positive size", t.Bytes)
+			if errors.Is(err, errTooLarge) {
+				// "not a positive size" was said of 9223372036854775807.
+				msg = fmt.Sprintf("bytes %q is %v", t.Bytes, errTooLarge)
+			}
+			return sizeError(at, "bytes", t.Bytes, err, msg, "write a size such as 1MiB or 64MiB, or leave it out to send for the whole duration")
 		}
 	}
 	if t.Pattern == "ring-allreduce" && t.BytesN == 0 {
@@ -678,8 +683,11 @@ func ParseBytes(s string) (int64, error) {
 		return 0, fmt.Errorf("%w %q in size %q (use B, KB, MB, GB, KiB, MiB or GiB)", errUnit, unit, s)
 	}
 	f, err := strconv.ParseFloat(num, 64)
-	if err != nil || f < 0 || f*m > 1<<50 {
+	if err != nil || f < 0 {
 		return 0, fmt.Errorf("bad size %q", s)
+	}
+	if f*m > MaxSizeBytes {
+		return 0, fmt.Errorf("size %q is %w", s, errTooLarge)
 	}
 	// A fraction of a byte is a mistake (1.7B, 1000.5), not a size to
 	// round down; within a millionth of a whole number is the decimal's
@@ -691,11 +699,15 @@ func ParseBytes(s string) (int64, error) {
 	return int64(b), nil
 }
 
+// MaxSizeBytes is the largest size ParseBytes takes, 1 PiB.
+const MaxSizeBytes = 1 << 50
+
 // ParseBytes' refusals that name what is wrong: a fraction of a byte, a
-// unit it does not know.
+// unit it does not know, a size past MaxSizeBytes.
 var (
 	errFraction = errors.New("not a whole number of bytes")
 	errUnit     = errors.New("unknown unit")
+	errTooLarge = errors.New("more than 1 PiB, the largest size labctl takes")
 )
 
 // sizeError is the error of a size key whose text ParseBytes refused or
