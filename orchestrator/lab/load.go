@@ -383,6 +383,17 @@ func ValidateQoS(q *QoSSpec, at func(path, msg, fix string) error) error {
 		if e.KmaxKB != nil && *e.KmaxKB <= 0 {
 			return at("$.qos.ecn.kmax_kb", "kmax_kb must be positive", "use for example 1500")
 		}
+		// A threshold past the largest shared buffer marks nothing, and
+		// 9223372036854775807 KiB wrapped negative in bytes (the render
+		// failed with exit 1 on WRED thresholds of -2048).
+		for _, k := range []struct {
+			v    *int
+			name string
+		}{{e.KminKB, "kmin_kb"}, {e.KmaxKB, "kmax_kb"}} {
+			if k.v != nil && int64(*k.v) > MaxBufferPoolBytes/1024 {
+				return at("$.qos.ecn."+k.name, fmt.Sprintf("%s %d is beyond %d KiB, the largest shared buffer (buffer_pool_bytes) a switch has: the queue never reaches it", k.name, *k.v, MaxBufferPoolBytes/1024), "use a depth below the switch's buffer, for example kmin_kb 150 and kmax_kb 1500, or leave both out for 4 and 16 KiB per Gb/s of port speed")
+			}
+		}
 		if e.KminKB != nil && e.KmaxKB != nil && *e.KminKB >= *e.KmaxKB {
 			return at("$.qos.ecn.kmin_kb", fmt.Sprintf("kmin_kb %d is not below kmax_kb %d", *e.KminKB, *e.KmaxKB), "make kmin_kb smaller than kmax_kb")
 		}

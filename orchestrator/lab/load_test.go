@@ -49,6 +49,10 @@ func TestSpecErrorsNamePlace(t *testing.T) {
 		{"empty", "\n", "file is empty"},
 		{"list", "- a\n- b\n", "x.yaml:1:1"},
 		{"ecn order", "name: a\nsizing:\n  gpus: 8\nqos:\n  ecn:\n    kmin_kb: 500\n    kmax_kb: 100\n", "x.yaml:6:14: kmin_kb 500 is not below kmax_kb 100"},
+		// kmin_kb of 2^63-2 KiB wrapped negative in bytes, and the render
+		// failed (exit 1) on WRED thresholds of -2048.
+		{"ecn kmin past any buffer", "name: a\nsizing:\n  gpus: 8\nqos:\n  ecn:\n    kmin_kb: 9223372036854775806\n    kmax_kb: 9223372036854775807\n", "x.yaml:6:14: kmin_kb 9223372036854775806 is beyond 1048576 KiB, the largest shared buffer"},
+		{"ecn kmax past any buffer", "name: a\nsizing:\n  gpus: 8\nqos:\n  ecn:\n    kmin_kb: 100\n    kmax_kb: 3000000\n", "x.yaml:7:14: kmax_kb 3000000 is beyond 1048576 KiB"},
 		{"buffer pool range", "name: a\nsizing:\n  gpus: 8\nqos:\n  buffer_pool_bytes: 4096\n", "x.yaml:5:22: a shared buffer of 4096 bytes is out of range"},
 		{"PAUSE response below 0", "name: a\nsizing:\n  gpus: 8\nqos:\n  pause_response_quanta: -1\n", "x.yaml:5:26: a PAUSE response of -1 quanta is out of range"},
 		{"PAUSE response above a pause frame's field", "name: a\nsizing:\n  gpus: 8\nqos:\n  pause_response_quanta: 65536\n", "a PAUSE response of 65536 quanta is out of range (fix: use 0 to 65535 quanta"},
