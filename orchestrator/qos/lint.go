@@ -653,11 +653,22 @@ func (l *linter) roce() {
 			}
 			tc := p.TCOf(*roce)
 			switch {
-			case len(lossless) > 0 && p.Trust != TrustDSCP:
+			case len(lossless) > 0 && p.Trust != TrustDSCP && !slices.Contains(lossless, tc):
 				l.addAt(RuleRoCEDSCPLossy, SevError, d.Device, p.Name, p.Origins["trust"],
 					"trust DSCP on the port (EOS: qos trust dscp)",
 					"the port trusts %s, not DSCP: RoCE (untagged, DSCP %d) takes default CoS %d and TC%d, which is not lossless (lossless: %s)",
 					p.Trust, *roce, p.DefaultCoS, tc, FormatInts(lossless))
+			case len(lossless) > 0 && p.Trust != TrustDSCP && len(p.PolicyTC) < 64:
+				// RoCE reaches its lossless class by the port's default
+				// CoS (EOS: qos cos 3 without trust), and so does every
+				// other untagged packet the port receives, whatever its
+				// DSCP: QOS002's other traffic in RoCE's lossless class,
+				// where QOS003 said the class was not lossless. (A
+				// policy that decides every DSCP leaves none to it.)
+				l.addAt(RuleDSCPMapMismatch, SevWarning, d.Device, p.Name, p.Origins["trust"],
+					"trust DSCP on the port (EOS: qos trust dscp)",
+					"the port trusts %s, not DSCP: every untagged packet it receives, whatever its DSCP, takes default CoS %d and TC%d, RoCE's lossless class: best effort and the CNPs share RoCE's class, its pauses and its queue",
+					p.Trust, p.DefaultCoS, tc)
 			case len(lossless) > 0 && !slices.Contains(lossless, tc):
 				l.addAt(RuleRoCEDSCPLossy, SevError, d.Device, p.Name, p.Origins["dscp_to_tc"],
 					fmt.Sprintf("map DSCP %d to traffic class %d", *roce, lossless[0]),

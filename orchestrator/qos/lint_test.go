@@ -119,6 +119,13 @@ func TestLintRules(t *testing.T) {
 			p := c[0].Port("Ethernet0")
 			p.Trust, p.CoSToTC = TrustCoS, map[int]int{0: 1, 1: 0, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7}
 		}},
+		// Untrusted, with a default CoS in RoCE's lossless class: RoCE is
+		// lossless, and so is everything else the port receives (QOS003
+		// said TC3 was not lossless, naming lossless 3).
+		{RuleDSCPMapMismatch, SevWarning, "Ethernet0", "trusts none, not DSCP: every untagged packet it receives, whatever its DSCP, takes default CoS 3 and TC3, RoCE's lossless class", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			p := c[0].Port("Ethernet0")
+			p.Trust, p.DefaultCoS, p.CoSToTC = TrustNone, 3, map[int]int{0: 1, 1: 0, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7}
+		}},
 		{RuleRoCEDSCPLossy, SevError, "Ethernet0", "RoCE DSCP 24 maps to TC0", true, LintOptions{RoCEDSCP: intP(26)}, func(c []DeviceConfig, o *LintOptions) {
 			o.RoCEDSCP = intP(24)
 		}},
