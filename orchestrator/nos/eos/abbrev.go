@@ -283,6 +283,9 @@ var cfgDefaultIsNo = map[string]bool{
 	"no random-detect drop drop-precedence <dp> [...]":                                               true,
 	"no random-detect ecn count":                                                                     true,
 	"no bandwidth guaranteed [...]":                                                                  true,
+	"no qos cos":                                                                                     true,
+	"no channel-group [...]":                                                                         true,
+	"no mtu":                                                                                         true,
 }
 
 // statementOfLine is statementOf, reading a no or default line that

@@ -127,9 +127,64 @@ func TestParseNoAndDefaultForms(t *testing.T) {
 		t.Errorf("after no qos map dscp 10: DSCP 10 -> TC%d (want the default TC%d), 26 -> TC%d", p.DSCPToTC[10], cfgDefaultTC(10), p.DSCPToTC[26])
 	}
 	// A no form labctl does not read is named, not passed over.
-	dc = mustParseEOS(t, base+"interface Ethernet1\n   no qos cos\n!\n")
-	if !slices.ContainsFunc(dc.Fields, func(f qos.FieldNote) bool { return strings.Contains(f.Field, "no qos cos") }) {
-		t.Errorf("no qos cos not named among the statements labctl does not run: %+v", dc.Fields)
+	dc = mustParseEOS(t, base+"interface Ethernet1\n   no qos dscp\n!\n")
+	if !slices.ContainsFunc(dc.Fields, func(f qos.FieldNote) bool { return strings.Contains(f.Field, "no qos dscp") }) {
+		t.Errorf("no qos dscp not named among the statements labctl does not run: %+v", dc.Fields)
+	}
+}
+
+// The no and default forms of an interface's own settings: no qos cos,
+// no mtu, default switchport and no channel-group were passed over in
+// silence (or noted as not read, keeping the setting they remove), so a
+// port that lost its default CoS or its jumbo MTU, or became a switchport,
+// read as if it had not.
+func TestParseInterfaceNoForms(t *testing.T) {
+	untrusted := strings.Replace(formsHead, "   qos trust dscp\n", "   no qos trust\n   qos cos 3\n", 1)
+	for _, c := range []struct {
+		name, cfg string
+		cos, mtu  int
+		trust     string
+	}{
+		// qos cos 3 classifies untrusted RoCE into TC3; without it, CoS 0.
+		{"no qos cos in the profile", untrusted + "interface Ethernet1\n   service-profile ROCE\n!\nqos profile ROCE\n   no qos cos\n!\n", 0, 0, qos.TrustNone},
+		{"default qos cos repeating the value", untrusted + "interface Ethernet1\n   service-profile ROCE\n!\nqos profile ROCE\n   default qos cos 3\n!\n", 0, 0, qos.TrustNone},
+		{"no qos cos on the interface takes the profile's", untrusted + "interface Ethernet1\n   service-profile ROCE\n   qos cos 5\n   no qos cos\n!\n", 3, 0, qos.TrustNone},
+		{"no mtu", formsHead + "interface Ethernet1\n   service-profile ROCE\n   mtu 9214\n   no mtu\n!\n", 0, cfgDefaultMTU, qos.TrustDSCP},
+		{"default mtu repeating the value", formsHead + "interface Ethernet1\n   service-profile ROCE\n   mtu 9214\n   default mtu 9214\n!\n", 0, cfgDefaultMTU, qos.TrustDSCP},
+		{"mtu after no mtu", formsHead + "interface Ethernet1\n   service-profile ROCE\n   no mtu\n   mtu 9214\n!\n", 0, 9214, qos.TrustDSCP},
+		// Without qos trust, a switchport trusts CoS, a routed port DSCP.
+		{"default switchport", strings.Replace(formsHead, "   qos trust dscp\n", "", 1) + "interface Ethernet1\n   no switchport\n   service-profile ROCE\n   default switchport\n!\n", 0, 0, qos.TrustCoS},
+	} {
+		dc := mustParseEOS(t, c.cfg)
+		p := dc.Port("Ethernet1")
+		if p == nil {
+			t.Fatalf("%s: no port Ethernet1", c.name)
+		}
+		if p.DefaultCoS != c.cos || p.MTU != c.mtu || p.Trust != c.trust {
+			t.Errorf("%s: default CoS %d, MTU %d, trust %s; want %d, %d, %s", c.name, p.DefaultCoS, p.MTU, p.Trust, c.cos, c.mtu, c.trust)
+		}
+	}
+	// default channel-group takes the port out of its port-channel: no
+	// note about the port-channel's QoS it does not take.
+	head := formsHead + "interface Port-Channel1\n   service-profile ROCE\n!\n"
+	for _, leave := range []string{"", "   no channel-group\n", "   default channel-group 1 mode active\n"} {
+		dc := mustParseEOS(t, head+"interface Ethernet1\n   channel-group 1 mode active\n"+leave+"   service-profile ROCE\n!\n")
+		noted := slices.ContainsFunc(dc.Notes, func(n string) bool { return strings.Contains(n, "member of Port-Channel1") })
+		if noted != (leave == "") {
+			t.Errorf("channel-group then %q: member noted %v, want %v", strings.TrimSpace(leave), noted, leave == "")
+		}
+	}
+	// no interface deletes a virtual interface; a physical one EOS does
+	// not remove, so the line is refused rather than read as a reset.
+	dc := mustParseEOS(t, head+"no interface Port-Channel1\ninterface Ethernet1\n   channel-group 1 mode active\n   service-profile ROCE\n!\n")
+	if p := dc.Port("Port-Channel1"); p != nil && p.Queue(3).ECN != nil {
+		t.Errorf("no interface Port-Channel1 kept its profile: %+v", p)
+	}
+	for _, line := range []string{"no interface Ethernet1", "no interface Ethernet1-2", "no interface ethernet 1"} {
+		_, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte(formsHead + "interface Ethernet1\n   service-profile ROCE\n!\n" + line + "\n")})
+		if err == nil || !strings.Contains(err.Error(), "sw.cfg:") || !strings.Contains(err.Error(), "physical interface") || !strings.Contains(err.Error(), "fix: write default interface Ethernet1") {
+			t.Errorf("%s: err %v, want a refusal naming the line and the fix", line, err)
+		}
 	}
 }
 

@@ -585,12 +585,20 @@ func (p *cfgParser) global(f []string, where cfgPos) error {
 		// its settings (result reports them unresolved) until a qos
 		// profile block of that name creates it again.
 		delete(p.profiles, f[3])
-	case f[0] == "default" && len(f) >= 3 && f[1] == "interface":
+	case (f[0] == "default" || f[0] == "no") && len(f) >= 3 && f[1] == "interface":
 		// default interface X returns the interfaces to EOS's defaults:
-		// what the files said of them before is gone.
+		// what the files said of them before is gone. no interface X
+		// deletes a virtual interface (a Port-Channel, a Loopback, a
+		// subinterface), which leaves nothing of its settings either; a
+		// physical one EOS does not remove (cfgPhysical).
 		names, err := cfgInterfaceNames(f[2:])
 		if err != nil {
 			return fmt.Errorf("%s: %w", where, err)
+		}
+		for _, name := range names {
+			if f[0] == "no" && cfgPhysical(name) {
+				return fmt.Errorf("%s: %q: EOS does not remove a physical interface (it answers %% Removal of physical interfaces is not permitted), so the line changes nothing on the switch, though it reads as if %s lost its settings (fix: write default interface %s to return it to EOS's defaults, or delete the line)", where, line, name, name)
+			}
 		}
 		for _, name := range names {
 			if _, ok := p.intfs[name]; ok {
@@ -664,6 +672,26 @@ func (p *cfgParser) global(f []string, where cfgPos) error {
 	}
 	return nil
 }
+
+// cfgPhysical says whether an interface is a physical port, which no
+// interface does not remove: an Ethernet or Management interface, not a
+// subinterface of one (Ethernet1.100). That EOS rejects the line for these
+// ("% Removal of physical interfaces is not permitted") is taken from the
+// error patterns a third-party EOS automation driver lists for Arista
+// (netdriver's AristaBase), not from Arista's manual; that it deletes a
+// virtual interface is the command's purpose.
+func cfgPhysical(name string) bool {
+	return (strings.HasPrefix(name, "Ethernet") || strings.HasPrefix(name, "Management")) && !strings.Contains(name, ".")
+}
+
+// cfgDefaultMTU is an EOS interface's L3 MTU where no mtu line sets one,
+// which no mtu and default mtu return it to: Arista's manual ("Support for
+// Layer 3 MTU on 7280R3/7500R3/7800R3",
+// https://www.arista.com/en/um-eos/eos-support-for-layer-3-mtu-on-7280r37500r37800r3):
+// "The default MTU size is 1500 bytes. The no mtu and default mtu
+// commands restore the interface's MTU to the default value by removing
+// the corresponding mtu command from running-config."
+const cfgDefaultMTU = 1500
 
 // cfgBufferOrQoS says whether a platform or hardware line's words name
 // buffers or QoS (mmu, buffer, qos, pfc, ecn, queue, tcam): the ones
@@ -795,13 +823,25 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 			return fmt.Errorf("%s: %q: cos: %w", where, line, err)
 		}
 		b.cos, b.qosLine = &n, true
+	case line == "no qos cos":
+		// The block's own default CoS goes (default qos cos, and a no
+		// line repeating the value, are read as it, cfgNoForm): an
+		// interface takes its profile's, else EOS's default CoS 0, as
+		// cfgOverlay lays an unset one (labctl's reading of an interface
+		// over its profile, as for no priority-flow-control priority).
+		b.cos, b.qosLine = nil, true
 	case f[0] == "channel-group" && len(f) >= 2 && mode == "interface":
 		b.channel = "Port-Channel" + f[1]
-	case line == "no channel-group" && mode == "interface":
+	case len(f) >= 2 && f[0] == "no" && f[1] == "channel-group" && mode == "interface":
+		// default channel-group, and a no line that repeats the group,
+		// are read as it (cfgNoForm).
 		b.channel = ""
 	case line == "no switchport" && mode == "interface":
 		b.routed = &on
-	case line == "switchport" && mode == "interface":
+	case (line == "switchport" || line == "default switchport") && mode == "interface":
+		// An Ethernet interface is a switchport by default, so default
+		// switchport makes it one, where no switchport had made it
+		// routed.
 		b.routed = &off
 	case cfgIsShapeRate(f):
 		if err := b.shape.read(f, "port"); err != nil {
@@ -825,6 +865,10 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 			b.mtu = n
 		}
 		return p.note(mode, f, where)
+	case line == "no mtu" && mode == "interface":
+		// EOS's default MTU, which the port then enforces (default mtu,
+		// and a no line repeating the value, are read as it, cfgNoForm).
+		b.mtu = cfgDefaultMTU
 	case len(f) == 5 && f[0] == "service-policy" && f[1] == "type" && f[2] == "qos" && f[3] == "input":
 		b.policy, b.qosLine = &f[4], true
 	case len(f) == 3 && f[0] == "service-policy" && f[1] == "input":
