@@ -641,6 +641,8 @@ func eosMutations() []mutation {
 			edit: text(replace(`(minimum-threshold \d+) kbytes (maximum-threshold \d+) kbytes`, "$1 kb $2 kb"))},
 		{field: "tx-queue random-detect ecn minimum-threshold <n> <unit> maximum-threshold <n> <unit> [max-mark-probability <p>] weight <w>", name: "RoCE's queue averaged at weight 15", harmful: true, rule: "QOS017", why: notSim,
 			edit: text(replace(`(random-detect ecn minimum-threshold .*)$`, "$1 weight 15"))},
+		{field: "tx-queue random-detect ecn minimum-threshold <n> <unit> maximum-threshold <n> <unit> [max-mark-probability <p>] weight <w>", name: "weight 15 with its probability, both abbreviated (max-mark-prob 20 w 15)", harmful: true, rule: "QOS017", why: notSim,
+			edit: text(replace(`(random-detect ecn minimum-threshold .*) max-mark-probability (\d+)$`, "$1 max-mark-prob $2 w 15"))},
 		{field: "tx-queue random-detect drop minimum-threshold <n> <unit> maximum-threshold <n> <unit> drop-probability <p> weight <w>", name: "WRED drop on RoCE's queue averaged at weight 15", harmful: true, rule: "QOS017", dataPlane: true,
 			edit: text(after(`random-detect ecn minimum-threshold`, "      random-detect drop minimum-threshold 100 kbytes maximum-threshold 400 kbytes drop-probability 50 weight 15"))},
 		{field: "tx-queue no random-detect ecn", name: "ECN off on RoCE's queue", harmful: true, rule: "QOS005", dataPlane: true,

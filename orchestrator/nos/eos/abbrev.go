@@ -105,9 +105,12 @@ func cfgExpand(mode string, f []string) []string {
 	mode = cfgMode(mode)
 	if s, ok := statementOf(mode, f); ok {
 		// The statement's keywords are whole; an optional keyword or a
-		// unit may still be a prefix (max-mark-prob 20, 800 kb).
+		// unit may still be a prefix (max-mark-prob 20, 800 kb), or a
+		// keyword of a longer statement (w 4: weight 4).
 		if out := cfgExpandOptional(mode, s, f); !slices.Equal(out, f) {
-			return out
+			if _, ok := statementOf(mode, out); ok {
+				return out
+			}
 		}
 		return nil
 	}
@@ -383,7 +386,12 @@ func cfgExpandOptional(mode string, s statement, f []string) []string {
 					left = append(left, k)
 				}
 			}
-			if k := unique(w, left); k != "" && slices.Contains(opts, k) {
+			// A keyword of another statement that begins as s does is
+			// one too (weight, after max-mark-prob 20, is the keyword of
+			// the statement with weight): the expanded line is then that
+			// statement, as the callers check, where expanding only s's
+			// optional keywords left "w" to refuse a line EOS accepts.
+			if k := unique(w, left); k != "" {
 				out[j] = k
 			}
 		}

@@ -60,3 +60,38 @@ func TestParseWREDPrefixes(t *testing.T) {
 		t.Errorf("drop = %+v", e)
 	}
 }
+
+// A line with two abbreviated keywords, one of them the weight
+// (max-mark-prob 20 w 4, drop-prob 50 w 4), is one EOS accepts: labctl
+// reads its thresholds and names its weight, where it left "w" unexpanded
+// and refused the line (or, with a prefix of a literal too, passed over
+// it as no statement, leaving the queue without ECN).
+func TestParseWREDPrefixesWithWeight(t *testing.T) {
+	for _, c := range []struct{ line, kind string }{
+		{"random-detect ecn minimum-threshold 800 kbytes maximum-threshold 3 mbytes max-mark-prob 20 w 4", "ecn"},
+		{"random-detect ecn minimum-thr 800 kbytes maximum-thr 3 mbytes max-mark 20 w 4", "ecn"},
+		{"random-detect drop minimum-threshold 800 kbytes maximum-threshold 3 mbytes drop-prob 20 w 4", "drop"},
+		{"random-detect drop minimum-threshold 800 kbytes maximum-threshold 3 mbytes drop-probability 20 wei 4", "drop"},
+	} {
+		dc, err := Parse("x", qos.Source{Name: "x.cfg", Data: []byte("interface Ethernet1\n   tx-queue 3\n      " + c.line + "\n")})
+		if err != nil {
+			t.Errorf("%q: %v", c.line, err)
+			continue
+		}
+		q := dc.Port("Ethernet1").Queue(3)
+		e := q.ECN
+		if c.kind == "drop" {
+			e = q.Drop
+		}
+		if e == nil || e.MinBytes != 800*1024 || e.MaxBytes != 3*1024*1024 || e.Pmax != 0.2 {
+			t.Errorf("%q: %s = %+v, want 800 kbytes, 3 mbytes, 20%%", c.line, c.kind, e)
+		}
+		weight := false
+		for _, f := range dc.Fields {
+			weight = weight || strings.HasSuffix(f.Field, "weight <w>")
+		}
+		if !weight {
+			t.Errorf("%q: the weight is not named as not simulated: %+v", c.line, dc.Fields)
+		}
+	}
+}
