@@ -345,6 +345,9 @@ type PortWatchdog struct {
 	DetectionMs   int    `json:"detection_ms"`
 	RestorationMs int    `json:"restoration_ms"`
 	Action        string `json:"action"`
+	// PollMs is the port's own poll interval (EOS: port timer
+	// polling-interval N); 0: the device's WatchdogPollMs (PollMsOf).
+	PollMs int `json:"poll_ms,omitempty"`
 	// Priorities are the priorities it watches (SONiC's pfcwd_sw_enable,
 	// the bitmap its orchagent starts the watchdog on); nil for every PFC
 	// priority of the port (EOS, whose watchdog is the interface's).
@@ -367,6 +370,15 @@ type WatchdogDrop struct {
 // nil: none).
 func (w *WatchdogDrop) Drops(tc int) bool {
 	return w != nil && slices.Contains(w.Priorities, tc)
+}
+
+// PollMsOf is the interval the watchdog polls its queues at on a port of
+// d: its own, else the device's (0: none given).
+func (w *PortWatchdog) PollMsOf(d *DeviceConfig) int {
+	if w.PollMs > 0 {
+		return w.PollMs
+	}
+	return d.WatchdogPollMs
 }
 
 // Watches says whether the watchdog watches priority tc (when PFC runs

@@ -499,6 +499,10 @@ func watchdogText(p *PortConfig) string {
 		return "off"
 	}
 	s := fmt.Sprintf("detection=%dms restoration=%dms action=%s", w.DetectionMs, w.RestorationMs, w.Action)
+	if w.PollMs > 0 {
+		// The port's own poll interval (the device's is watchdog_poll_ms).
+		s += fmt.Sprintf(" poll=%dms", w.PollMs)
+	}
 	// Which PFC priorities it leaves unwatched, when any (a watchdog on
 	// every PFC priority reads as it always has).
 	var watched []int

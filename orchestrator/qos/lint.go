@@ -1432,10 +1432,13 @@ func (l *linter) rocePacketBytes() int64 {
 
 // QOS008
 func (l *linter) watchdog(d *DeviceConfig, p *PortConfig) {
-	if w := p.Watchdog; w != nil && len(p.PFCPriorities) > 0 && w.DetectionMs > 0 && d.WatchdogPollMs > 0 && 2*d.WatchdogPollMs > w.DetectionMs {
+	// The port's own poll interval where it has one (EOS's port timer
+	// polling-interval), else the device's.
+	if w := p.Watchdog; w != nil && len(p.PFCPriorities) > 0 && w.DetectionMs > 0 && w.PollMsOf(d) > 0 && 2*w.PollMsOf(d) > w.DetectionMs {
+		poll := w.PollMsOf(d)
 		l.add(RuleWatchdogOff, SevWarning, d.Device, p.Name,
 			fmt.Sprintf("poll at most every %d ms (half the detection time), or raise the detection time", w.DetectionMs/2),
-			"the PFC watchdog polls every %d ms against a detection time of %d ms: a storm is declared up to %d ms after it starts", d.WatchdogPollMs, w.DetectionMs, w.DetectionMs+d.WatchdogPollMs)
+			"the PFC watchdog polls every %d ms against a detection time of %d ms: a storm is declared up to %d ms after it starts", poll, w.DetectionMs, w.DetectionMs+poll)
 	}
 	if len(p.PFCPriorities) > 0 && p.Watchdog == nil {
 		l.add(RuleWatchdogOff, SevWarning, d.Device, p.Name,

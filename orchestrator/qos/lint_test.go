@@ -173,6 +173,13 @@ func TestLintRules(t *testing.T) {
 		{RuleWatchdogOff, SevWarning, "Ethernet0", "without a PFC watchdog", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Port("Ethernet0").Watchdog = nil
 		}},
+		// The port's own poll interval (EOS's port timer
+		// polling-interval), not the device's 100 ms.
+		{RuleWatchdogOff, SevWarning, "Ethernet0", "the PFC watchdog polls every 1000 ms against a detection time of 200 ms", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			w := *c[0].Port("Ethernet0").Watchdog
+			w.PollMs = 1000
+			c[0].Port("Ethernet0").Watchdog = &w
+		}},
 		{RuleWatchdogOff, SevWarning, "Ethernet0", "the PFC watchdog only reports storms (action alert)", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			w := *c[0].Port("Ethernet0").Watchdog
 			w.Action = "alert"

@@ -248,8 +248,12 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 			}
 			b.WriteString("   priority-flow-control pause watchdog\n")
 			fmt.Fprintf(&b, "   priority-flow-control pause watchdog port action %s\n", action)
-			fmt.Fprintf(&b, "   priority-flow-control pause watchdog port timer timeout %s polling-interval auto recovery-time %s\n",
-				cfgSeconds(w.DetectionMs), cfgSeconds(w.RestorationMs))
+			poll := "auto"
+			if w.PollMs > 0 {
+				poll = cfgSeconds(w.PollMs)
+			}
+			fmt.Fprintf(&b, "   priority-flow-control pause watchdog port timer timeout %s polling-interval %s recovery-time %s\n",
+				cfgSeconds(w.DetectionMs), poll, cfgSeconds(w.RestorationMs))
 		}
 		// EOS keeps strict-priority queues above round-robin ones: "no
 		// priority" on a queue makes every lower-numbered queue round

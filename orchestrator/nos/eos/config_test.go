@@ -800,3 +800,34 @@ func TestWREDThresholdUnitsNotSimulatedSaid(t *testing.T) {
 		t.Errorf("kbytes: unsimulated %+v", dc.Unsimulated)
 	}
 }
+
+// A port timer's polling-interval is the port's poll interval, which a
+// storm's detection waits up to: it was passed over, so a port polling
+// every second read as polling at the global 0.1 s (lint quiet, the
+// simulator detecting on time). auto, and the global's own value, are
+// the global's.
+func TestParseWatchdogPortPoll(t *testing.T) {
+	head := "priority-flow-control pause watchdog default timeout 0.2\npriority-flow-control pause watchdog default polling-interval 0.1\n" +
+		"qos profile P\n   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n   priority-flow-control pause watchdog port timer timeout 0.2 polling-interval 1 recovery-time 0.2\n!\n"
+	for _, c := range []struct {
+		name, intf string
+		poll       int
+	}{
+		{"the profile's", "   service-profile P\n", 1000},
+		{"the interface's over the profile's", "   service-profile P\n   priority-flow-control pause watchdog port timer timeout 0.2 polling-interval 0.5 recovery-time 0.2\n", 500},
+		{"auto: the global's", "   service-profile P\n   priority-flow-control pause watchdog port timer timeout 0.2 polling-interval auto recovery-time 0.2\n", 0},
+		{"the global's value", "   service-profile P\n   priority-flow-control pause watchdog port timer timeout 0.2 polling-interval 0.1 recovery-time 0.2\n", 0},
+		{"the interface's timer removed", "   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n   priority-flow-control pause watchdog port timer timeout 0.3 polling-interval 1 recovery-time 0.2\n   no priority-flow-control pause watchdog port timer\n", 0},
+	} {
+		dc := mustParseEOS(t, head+"interface Ethernet1\n"+c.intf+"!\n")
+		w := dc.Port("Ethernet1").Watchdog
+		if w == nil || w.PollMs != c.poll || w.PollMsOf(&dc) != max(c.poll, 100) {
+			t.Errorf("%s: watchdog %+v, want poll %d ms", c.name, w, c.poll)
+			continue
+		}
+		renderParseBack(t, dc)
+	}
+	if _, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte(strings.Replace(head, "polling-interval 1 ", "polling-interval soon ", 1))}); err == nil || !strings.Contains(err.Error(), "sw.cfg:6") || !strings.Contains(err.Error(), "fix:") {
+		t.Errorf("polling-interval soon: err %v, want a refusal at its line with the fix", err)
+	}
+}

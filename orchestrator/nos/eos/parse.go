@@ -34,7 +34,10 @@ type cfgBlock struct {
 	wdAction   string
 	wdTimeout  int // ms, 0 unset
 	wdRecovery int // ms, 0 unset
-	mtu        int
+	// wdPoll is the port timer's polling-interval in ms (0: auto, the
+	// global default's; nil: unset).
+	wdPoll *int
+	mtu    int
 	// shutdown is the interface's shutdown (true) or no shutdown
 	// (false); nil: not said, EOS's default for an Ethernet port, up.
 	shutdown *bool
@@ -756,10 +759,27 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 		// else the global action.
 		b.wdAction = ""
 	case len(f) >= 6 && slices.Equal(f[:6], strings.Fields("no priority-flow-control pause watchdog port timer")):
-		b.wdTimeout, b.wdRecovery = 0, 0
+		b.wdTimeout, b.wdRecovery, b.wdPoll = 0, 0, nil
 	case strings.HasPrefix(line, "priority-flow-control pause watchdog port timer "):
 		for i := 5; i+1 < len(f); i++ {
 			switch f[i] {
+			case "polling-interval":
+				// The port's poll interval, which a storm's detection
+				// waits up to beyond the timeout, as the global default
+				// polling-interval's (auto: labctl reads it as the global
+				// default's; what EOS derives it from is not checked in
+				// Arista's documentation). It was passed over, so a
+				// port polling every second read as polling at the
+				// global 0.1 s.
+				poll := 0
+				if f[i+1] != "auto" {
+					ms, err := cfgMs(f[i+1])
+					if err != nil {
+						return fmt.Errorf("%s: %q: polling-interval: %w (fix: give seconds, like 0.1, or auto)", where, line, err)
+					}
+					poll = ms
+				}
+				b.wdPoll = &poll
 			case "timeout", "recovery-time":
 				ms, err := cfgMs(f[i+1])
 				if err != nil {
@@ -1452,6 +1472,11 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 			if eff.wdRecovery > 0 {
 				w.RestorationMs = eff.wdRecovery
 			}
+			if eff.wdPoll != nil && *eff.wdPoll != p.wdPoll {
+				// The port's own poll interval, where it is not the
+				// global default's (which auto is read as).
+				w.PollMs = *eff.wdPoll
+			}
 			if eff.wdAction != "" {
 				w.Action = eff.wdAction
 			}
@@ -1727,6 +1752,9 @@ func cfgOverlay(dst, src *cfgBlock) {
 	}
 	if src.wdTimeout > 0 {
 		dst.wdTimeout = src.wdTimeout
+	}
+	if src.wdPoll != nil {
+		dst.wdPoll = src.wdPoll
 	}
 	if src.wdRecovery > 0 {
 		dst.wdRecovery = src.wdRecovery

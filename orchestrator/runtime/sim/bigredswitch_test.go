@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/labctl/labctl/orchestrator/qos"
 	engine "github.com/labctl/labctl/orchestrator/sim"
 )
 
@@ -72,6 +73,19 @@ func TestBigRedSwitchDropsTheWatchedPrioritiesFromTheStart(t *testing.T) {
 	for i, r := range rates {
 		if r != 0 {
 			t.Errorf("flow-level rate of flow %d is %v, want 0", i, r)
+		}
+	}
+}
+
+// A port's own watchdog poll interval (EOS's port timer polling-interval)
+// is the one the simulator polls that port's queues at; a port without
+// one polls at the device's.
+func TestWatchdogPollsAtThePortsInterval(t *testing.T) {
+	dc := &qos.DeviceConfig{WatchdogPollMs: 100}
+	for _, c := range []struct{ port, want int64 }{{0, 100e6}, {1000, 1000e6}} {
+		w := watchdog(dc, &qos.PortWatchdog{DetectionMs: 200, RestorationMs: 200, Action: "drop", PollMs: int(c.port)})
+		if w.PollNs != c.want {
+			t.Errorf("port poll %d ms: the engine polls every %d ns, want %d", c.port, w.PollNs, c.want)
 		}
 	}
 }

@@ -402,7 +402,7 @@ func watchdog(dc *qos.DeviceConfig, w *qos.PortWatchdog) *engine.Watchdog {
 	return &engine.Watchdog{
 		DetectionNs:   int64(w.DetectionMs) * 1e6,
 		RestorationNs: int64(w.RestorationMs) * 1e6,
-		PollNs:        int64(dc.WatchdogPollMs) * 1e6,
+		PollNs:        int64(w.PollMsOf(dc)) * 1e6,
 		Action:        action,
 	}
 }
