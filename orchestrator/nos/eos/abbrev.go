@@ -289,6 +289,8 @@ var cfgDefaultIsNo = map[string]bool{
 	"no qos cos":                                                                                     true,
 	"no channel-group [...]":                                                                         true,
 	"no mtu":                                                                                         true,
+	"no shutdown":                                                                                    true,
+	"no switchport default [...]":                                                                    true,
 }
 
 // statementOfLine is statementOf, reading a no or default line that

@@ -354,3 +354,46 @@ interface Ethernet2
 		t.Errorf("a queue no block configures: origin %q", got)
 	}
 }
+
+// The switch's defaults for interfaces that set none of their own:
+// interface defaults' mtu and ethernet shutdown, and switchport default
+// mode. They were passed over (interface defaults read as an interface
+// called defaults), so interface defaults mtu 1500 left RoCE's 4156-byte
+// packets carried, and ethernet shutdown every port up.
+func TestParseInterfaceDefaults(t *testing.T) {
+	notrust := strings.Replace(formsHead, "   qos trust dscp\n", "", 1)
+	for _, c := range []struct {
+		name, cfg string
+		mtu       int
+		down      bool
+		trust     string
+	}{
+		{"mtu", formsHead + "interface defaults\n   mtu 1500\n!\ninterface Ethernet1\n   service-profile ROCE\n!\n", 1500, false, qos.TrustDSCP},
+		{"mtu, the port's own over it", formsHead + "interface defaults\n   mtu 1500\n!\ninterface Ethernet1\n   service-profile ROCE\n   mtu 9214\n!\n", 9214, false, qos.TrustDSCP},
+		{"no mtu takes the defaults'", formsHead + "interface defaults\n   mtu 9100\n!\ninterface Ethernet1\n   service-profile ROCE\n   mtu 9214\n   no mtu\n!\n", 9100, false, qos.TrustDSCP},
+		{"the defaults' no mtu: EOS's 1500", formsHead + "interface defaults\n   mtu 9214\n   no mtu\n!\ninterface Ethernet1\n   service-profile ROCE\n!\n", 1500, false, qos.TrustDSCP},
+		{"no interface defaults", formsHead + "interface defaults\n   mtu 1500\n!\nno interface defaults\ninterface Ethernet1\n   service-profile ROCE\n!\n", 0, false, qos.TrustDSCP},
+		{"ethernet shutdown", formsHead + "interface defaults\n   ethernet\n      shutdown\n!\ninterface Ethernet1\n   service-profile ROCE\n!\n", 0, true, qos.TrustDSCP},
+		{"ethernet shutdown, the port's no shutdown", formsHead + "interface defaults\n   ethernet\n      shutdown\n!\ninterface Ethernet1\n   service-profile ROCE\n   no shutdown\n!\n", 0, false, qos.TrustDSCP},
+		{"a flat file", strings.ReplaceAll("interface defaults\nmtu 1500\nethernet\nshutdown\n"+formsHead+"interface Ethernet1\nservice-profile ROCE\n", "   ", ""), 1500, true, qos.TrustDSCP},
+		{"switchport default mode access", notrust + "switchport default mode access\ninterface Ethernet1\n   service-profile ROCE\n!\n", 0, false, qos.TrustCoS},
+		{"switchport default mode routed, default switchport", notrust + "switchport default mode routed\ninterface Ethernet1\n   switchport\n   service-profile ROCE\n   default switchport\n!\n", 0, false, qos.TrustDSCP},
+		{"no switchport default", notrust + "switchport default mode routed\nno switchport default mode routed\ninterface Ethernet1\n   no switchport\n   default switchport\n   service-profile ROCE\n!\n", 0, false, qos.TrustCoS},
+	} {
+		dc := mustParseEOS(t, c.cfg)
+		p := dc.Port("Ethernet1")
+		if p == nil {
+			t.Fatalf("%s: no port Ethernet1", c.name)
+		}
+		if p.MTU != c.mtu || (p.AdminDown != "") != c.down || p.Trust != c.trust {
+			t.Errorf("%s: MTU %d, down %q, trust %s; want %d, %v, %s", c.name, p.MTU, p.AdminDown, p.Trust, c.mtu, c.down, c.trust)
+		}
+	}
+	dc := mustParseEOS(t, formsHead+"interface defaults\n   mtu 1500\n   ethernet\n      shutdown\n!\n")
+	if dp := dc.DefaultPort; dp == nil || dp.MTU != 1500 || dp.AdminDown == "" {
+		t.Errorf("a port the config does not name: %+v", dp)
+	}
+	if slices.ContainsFunc(dc.Ports, func(p qos.PortConfig) bool { return p.Name == "defaults" }) {
+		t.Errorf("interface defaults read as an interface")
+	}
+}

@@ -38,6 +38,13 @@ type cfgBlock struct {
 	// global default's; nil: unset).
 	wdPoll *int
 	mtu    int
+	// mtuDefault: no mtu (default mtu) said, so the port takes EOS's
+	// default MTU (interface defaults mtu, else 1500), where an interface
+	// that says nothing of it takes labctl's assumption (see no mtu).
+	mtuDefault bool
+	// defaultSwitchport: default switchport said, so the port is in the
+	// switch's default mode (switchport default mode, else a switchport).
+	defaultSwitchport bool
 	// shutdown is the interface's shutdown (true) or no shutdown
 	// (false); nil: not said, EOS's default for an Ethernet port, up.
 	shutdown *bool
@@ -123,7 +130,13 @@ type cfgParser struct {
 	pfcAllOff                     bool
 	wdTimeout, wdRecovery, wdPoll int
 	wdAction                      string
-	notes                         []string
+	// defMTU and defShutdown are interface defaults' mtu (0: none) and
+	// ethernet shutdown (nil: not said); defMode is switchport default
+	// mode's ("routed", "access"; "": not said).
+	defMTU      int
+	defShutdown *bool
+	defMode     string
+	notes       []string
 	// fields collects the statements present that the simulator does not
 	// run (lint only, ignored, not recognised); risks those of them that
 	// change what the switch does to RoCE.
@@ -257,6 +270,9 @@ func (p *cfgParser) file(src qos.Source) error {
 	curMode := ""
 	// pol is the access-list, class-map or policy-map being read.
 	var pol *cfgPolicyBlock
+	// idef: an interface defaults block is open; idefEth: its ethernet
+	// sub-block.
+	idef, idefEth := false, false
 	var q []*cfgQueue
 	qIndent := -1
 	inComment := false
@@ -291,7 +307,7 @@ func (p *cfgParser) file(src qos.Source) error {
 			endAt = 0
 		}
 		f := strings.Fields(text)
-		if indent == 0 && flat && (len(cur) > 0 && !cfgLeavesBlock(curMode, f, q != nil) || pol != nil && pol.holds(f)) {
+		if indent == 0 && flat && (len(cur) > 0 && !cfgLeavesBlock(curMode, f, q != nil) || pol != nil && pol.holds(f) || idef && cfgDefaultsHolds(f)) {
 			// A file without indentation: the line stays in the open
 			// block, as EOS applies it (cfgLeavesBlock, holds).
 			indent = 1
@@ -319,6 +335,11 @@ func (p *cfgParser) file(src qos.Source) error {
 		}
 		if indent == 0 {
 			cur, q, qIndent, curMode, pol = nil, nil, -1, "", nil
+			idef = false
+			if len(f) == 2 && f[0] == "interface" && strings.EqualFold(f[1], "defaults") {
+				idef, idefEth = true, false
+				continue
+			}
 			b, err := p.cfgOpenPolicyBlock(f, where)
 			if err != nil {
 				return err
@@ -365,6 +386,12 @@ func (p *cfgParser) file(src qos.Source) error {
 		}
 		if pol != nil {
 			if err := p.policyLine(pol, f, indent, flat, where); err != nil {
+				return err
+			}
+			continue
+		}
+		if idef {
+			if err := p.defaultsLine(f, &idefEth, where); err != nil {
 				return err
 			}
 			continue
@@ -570,6 +597,18 @@ func (p *cfgParser) global(f []string, where cfgPos) error {
 		return nil
 	}
 	switch {
+	case len(f) == 4 && f[0] == "switchport" && f[1] == "default" && f[2] == "mode":
+		// The mode of Ethernet interfaces that say neither switchport
+		// nor no switchport (AVD writes switchport default mode routed
+		// for routed fabrics); labctl reads routed and access.
+		switch f[3] {
+		case "routed", "access":
+			p.defMode = f[3]
+		default:
+			return p.note("global", f, where)
+		}
+	case len(f) >= 3 && (f[0] == "no" || f[0] == "default") && f[1] == "switchport" && f[2] == "default":
+		p.defMode = ""
 	case len(f) >= 6 && f[0] == "qos" && f[1] == "map" && f[2] == "dscp" && slices.Contains(f, "traffic-class"):
 		return mapTo("dscp", 63, "traffic-class", p.dscp)
 	case len(f) >= 6 && f[0] == "qos" && f[1] == "map" && f[2] == "dscp":
@@ -588,6 +627,9 @@ func (p *cfgParser) global(f []string, where cfgPos) error {
 		// its settings (result reports them unresolved) until a qos
 		// profile block of that name creates it again.
 		delete(p.profiles, f[3])
+	case (f[0] == "default" || f[0] == "no") && len(f) == 3 && f[1] == "interface" && strings.EqualFold(f[2], "defaults"):
+		// The interface defaults go: EOS's own (labctl's reading).
+		p.defMTU, p.defShutdown = 0, nil
 	case (f[0] == "default" || f[0] == "no") && len(f) >= 3 && f[1] == "interface":
 		// default interface X returns the interfaces to EOS's defaults:
 		// what the files said of them before is gone. no interface X
@@ -674,6 +716,50 @@ func (p *cfgParser) global(f []string, where cfgPos) error {
 		return p.note("global", f, where)
 	}
 	return nil
+}
+
+// defaultsLine reads a line of an interface defaults block: its mtu, the
+// default L3 MTU of routed interfaces that set none, and its ethernet
+// sub-block's shutdown, which Ethernet interfaces that say neither
+// shutdown nor no shutdown take (AVD's "Default Routed Interface MTU" and
+// "Default Ethernet Interface Shutdown", as its eos_cli_config_gen writes
+// them; labctl's reading of the block, not checked in Arista's manual).
+// eth says the ethernet sub-block is open (a line after it is its).
+func (p *cfgParser) defaultsLine(f []string, eth *bool, where cfgPos) error {
+	line := strings.Join(f, " ")
+	switch {
+	case len(f) == 2 && f[0] == "mtu":
+		n, err := cfgInt(f[1], 68, 65535)
+		if err != nil {
+			return fmt.Errorf("%s: %q: mtu: %w (fix: give the default MTU in bytes, like mtu 9214)", where, line, err)
+		}
+		p.defMTU = n
+	case len(f) >= 2 && (f[0] == "no" || f[0] == "default") && f[1] == "mtu":
+		// EOS's own default, 1500, said, as an interface's no mtu is.
+		p.defMTU = cfgDefaultMTU
+	case line == "ethernet":
+		*eth = true
+	case *eth && line == "shutdown":
+		p.defShutdown = qos.Ptr(true)
+	case *eth && line == "no shutdown":
+		p.defShutdown = qos.Ptr(false)
+	case *eth && line == "default shutdown":
+		p.defShutdown = nil
+	default:
+		return p.noteField("interface defaults", f, where)
+	}
+	return nil
+}
+
+// cfgDefaultsHolds says whether a line at column 0 of a file without
+// indentation stays in an interface defaults block (defaultsLine's).
+func cfgDefaultsHolds(f []string) bool {
+	switch {
+	case len(f) == 2 && f[0] == "mtu", len(f) >= 2 && (f[0] == "no" || f[0] == "default") && (f[1] == "mtu" || f[1] == "shutdown"):
+		return true
+	}
+	line := strings.Join(f, " ")
+	return line == "ethernet" || line == "shutdown"
 }
 
 // cfgPhysical says whether an interface is a physical port, which no
@@ -857,12 +943,14 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 		// are read as it (cfgNoForm).
 		b.channel = ""
 	case line == "no switchport" && mode == "interface":
-		b.routed = &on
-	case (line == "switchport" || line == "default switchport") && mode == "interface":
-		// An Ethernet interface is a switchport by default, so default
-		// switchport makes it one, where no switchport had made it
-		// routed.
-		b.routed = &off
+		b.routed, b.defaultSwitchport = &on, false
+	case line == "switchport" && mode == "interface":
+		b.routed, b.defaultSwitchport = &off, false
+	case line == "default switchport" && mode == "interface":
+		// The port goes back to the switch's default mode: a switchport
+		// (an Ethernet interface's default), or routed under switchport
+		// default mode routed, which result reads once every file is.
+		b.routed, b.defaultSwitchport = nil, true
 	case cfgIsShapeRate(f):
 		if err := b.shape.read(f, "port"); err != nil {
 			return fmt.Errorf("%s: %q: %w", where, line, err)
@@ -882,13 +970,15 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 		b.speedGbps, b.speedLine = gbps, line
 	case len(f) == 2 && f[0] == "mtu" && mode == "interface":
 		if n, err := strconv.Atoi(f[1]); err == nil {
-			b.mtu = n
+			b.mtu, b.mtuDefault = n, false
 		}
 		return p.note(mode, f, where)
 	case line == "no mtu" && mode == "interface":
 		// EOS's default MTU, which the port then enforces (default mtu,
-		// and a no line repeating the value, are read as it, cfgNoForm).
-		b.mtu = cfgDefaultMTU
+		// and a no line repeating the value, are read as it, cfgNoForm):
+		// interface defaults' mtu, else 1500, which result reads once
+		// every file is.
+		b.mtu, b.mtuDefault = 0, true
 	case len(f) == 5 && f[0] == "service-policy" && f[1] == "type" && f[2] == "qos" && f[3] == "input":
 		b.policy, b.qosLine = &f[4], true
 	case len(f) == 3 && f[0] == "service-policy" && f[1] == "input":
@@ -1404,10 +1494,27 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 		}
 		cfgOverlay(eff, ib)
 		eff.routed = ib.routed
+		if eff.routed == nil && (ib.defaultSwitchport || p.defMode != "") && strings.HasPrefix(name, "Ethernet") {
+			// The switch's default mode: switchport default mode's, else
+			// an Ethernet interface's, a switchport (default switchport
+			// returns to it).
+			eff.routed = qos.Ptr(p.defMode == "routed")
+		}
 		if !eff.qosLine && eff.wd == nil && !strings.HasPrefix(name, "Ethernet") {
 			continue
 		}
-		pc := qos.PortConfig{Name: name, Fabric: true, PFCPriorities: []int{}, MTU: ib.mtu, SpeedGbps: ib.speedGbps,
+		mtu := ib.mtu
+		if mtu == 0 && (ib.mtuDefault || p.defMTU > 0) && (eff.routed == nil || *eff.routed) {
+			// EOS's default MTU of a routed port: interface defaults',
+			// else 1500. A port that says nothing of its MTU, with no
+			// interface defaults mtu, labctl takes to carry the lab's
+			// packets (MTU 0), as its rendered configs say none.
+			mtu = p.defMTU
+			if mtu == 0 {
+				mtu = cfgDefaultMTU
+			}
+		}
+		pc := qos.PortConfig{Name: name, Fabric: true, PFCPriorities: []int{}, MTU: mtu, SpeedGbps: ib.speedGbps,
 			DSCPToTC: maps.Clone(dscp), CoSToTC: maps.Clone(cos), TCToQueue: maps.Clone(tcQueue),
 			// EOS pauses and buffers a PFC priority as its own traffic
 			// class: the platform's PG and paused queue of priority n are
@@ -1416,6 +1523,8 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 			Origins: map[string]string{"dscp_to_tc": "qos map dscp", "tc_to_queue": "qos map traffic-class to tx-queue", "tc_to_pg": "platform: PG n is priority n", "pfc_to_queue": "platform: priority n pauses TC n's queue"}}
 		if ib.shutdown != nil && *ib.shutdown {
 			pc.AdminDown = "interface " + name + ": shutdown"
+		} else if ib.shutdown == nil && p.defShutdown != nil && *p.defShutdown && strings.HasPrefix(name, "Ethernet") {
+			pc.AdminDown = "interface defaults: ethernet shutdown (interface " + name + " says no no shutdown)"
 		}
 		if ib.speedGbps > 0 {
 			pc.Origins["speed"] = "interface " + name + " " + ib.speedLine
@@ -1618,6 +1727,17 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 		TCToQueue: maps.Clone(tcQueue), TCToPG: qos.IdentityMap(), PFCToQueue: maps.Clone(tcQueue)}
 	for qn := range qos.NumTC {
 		dp.Queues = append(dp.Queues, qos.QueueConfig{Queue: qn, Strict: true})
+	}
+	// It takes the switch's defaults: interface defaults' MTU and
+	// shutdown, and switchport default mode access's CoS trust.
+	if p.defMode == "access" {
+		dp.Trust = qos.TrustCoS
+	}
+	if p.defMode != "access" {
+		dp.MTU = p.defMTU
+	}
+	if p.defShutdown != nil && *p.defShutdown {
+		dp.AdminDown = "interface defaults: ethernet shutdown"
 	}
 	dc.DefaultPort = &dp
 	assume := func(ports []string, format string, a ...any) {
