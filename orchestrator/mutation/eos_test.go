@@ -462,6 +462,8 @@ func eosMutations() []mutation {
 			edit: text(replace(`polling-interval auto`, "polling-interval 1"))},
 		{field: "interface priority-flow-control pause watchdog port timer timeout <s> ... recovery-time <s>", name: "polling-interval auto written as the global 0.1",
 			edit: text(replace(`polling-interval auto`, "polling-interval 0.1"))},
+		{field: "interface priority-flow-control pause watchdog port timer timeout <s> ... recovery-time <s> forced", name: "forced recovery on the ports' timers",
+			edit: text(replace(`(port timer timeout .* recovery-time \S+)$`, "$1 forced"))},
 		{field: "interface priority-flow-control pause watchdog port timer timeout <s> ... recovery-time <s>", name: "0.2 written 0.20",
 			edit: text(replace(`port timer timeout 0.2 `, "port timer timeout 0.20 "))},
 		{field: "interface no priority-flow-control pause watchdog port action [<action>]", name: "the ports' drop removed, the global action no-drop (forward)", harmful: true, rule: "QOS018", why: noStorm,

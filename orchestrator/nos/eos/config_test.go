@@ -831,3 +831,15 @@ func TestParseWatchdogPortPoll(t *testing.T) {
 		t.Errorf("polling-interval soon: err %v, want a refusal at its line with the fix", err)
 	}
 }
+
+// forced after a port timer's recovery-time (a real config's) is named as
+// not read, where it passed in silence; the timer's times are read.
+func TestParseWatchdogForcedNamed(t *testing.T) {
+	dc := mustParseEOS(t, "priority-flow-control pause watchdog default timeout 0.2\ninterface Ethernet1\n   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n   priority-flow-control pause watchdog port timer timeout 0.05 polling-interval auto recovery-time 1.11 forced\n!\n")
+	if w := dc.Port("Ethernet1").Watchdog; w == nil || w.DetectionMs != 50 || w.RestorationMs != 1110 {
+		t.Errorf("watchdog %+v, want 50 ms and 1110 ms", w)
+	}
+	if !slices.ContainsFunc(dc.Fields, func(f qos.FieldNote) bool { return strings.HasSuffix(f.Field, "recovery-time <s> forced") && f.Use == qos.UseIgnored }) {
+		t.Errorf("forced not named as not read: %+v", dc.Fields)
+	}
+}

@@ -878,6 +878,10 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 				}
 			}
 		}
+		if slices.Contains(f, "forced") {
+			// Named as not read, where it passed in silence.
+			return p.noteField(mode, f, where)
+		}
 	case f[0] == "service-profile" && len(f) == 2:
 		b.profile = f[1]
 	case (f[0] == "no" || f[0] == "default") && len(f) >= 2 && f[1] == "service-profile":
