@@ -291,7 +291,7 @@ func eosMutations() []mutation {
 		{field: "global no priority-flow-control pause watchdog default <timeout|recovery-time|polling-interval> [<s>]", name: "said before the default timeout",
 			edit: text(replace(`^(priority-flow-control pause watchdog default timeout .*)$`, "default priority-flow-control pause watchdog default timeout\n$1"))},
 		{field: "global no priority-flow-control pause watchdog action [<action>]", name: "removed where the ports set none (errdisable)", harmful: true, rule: "QOS018",
-			why:  "the suite's traffic has no pause storm; in the catalog's storm, errdisable (EOS's default as labctl assumes it) takes the port out where drop drops the paused queue's packets, which the storm's run shows as fewer pause frames received, not as a regression",
+			why:  "the suite's traffic has no pause storm; in the catalog's storm, errdisable (EOS's default as labctl assumes it) takes the port out where drop drops the paused queue's packets, which the suite's storm run shows as fewer pause frames received, not as a regression (the catalog's pfc-storm fails its assertion that the watchdog drops the storm's packets, errdisable dropping none: run and regress flag it there)",
 			edit: text(chain(drop(`port action drop$`), append_("no priority-flow-control pause watchdog action drop")))},
 		{field: "global no priority-flow-control pause watchdog action [<action>]", name: "removed where the ports set their own",
 			edit: text(append_("no priority-flow-control pause watchdog action drop"))},
