@@ -839,7 +839,9 @@ func TestParseWatchdogForcedNamed(t *testing.T) {
 	if w := dc.Port("Ethernet1").Watchdog; w == nil || w.DetectionMs != 50 || w.RestorationMs != 1110 {
 		t.Errorf("watchdog %+v, want 50 ms and 1110 ms", w)
 	}
-	if !slices.ContainsFunc(dc.Fields, func(f qos.FieldNote) bool { return strings.HasSuffix(f.Field, "recovery-time <s> forced") && f.Use == qos.UseIgnored }) {
+	if !slices.ContainsFunc(dc.Fields, func(f qos.FieldNote) bool {
+		return strings.HasSuffix(f.Field, "recovery-time <s> forced") && f.Use == qos.UseIgnored
+	}) {
 		t.Errorf("forced not named as not read: %+v", dc.Fields)
 	}
 }
