@@ -216,7 +216,11 @@ func (s *Spec) parseFaults(at func(path, msg, fix string) error) error {
 		for _, m := range LBModes {
 			found = found || m == lb.Mode
 		}
-		if !found {
+		switch {
+		case s.LB.Mode == "":
+			// lb: {} said `unknown load balancing ""`, at no place.
+			return specyaml.AtFirst(s.file, s.src, "lb has no mode", "add mode: one of "+strings.Join(LBModes, ", ")+", or remove lb for ecmp", "$.lb.mode", "$.lb")
+		case !found:
 			return at("$.lb.mode", fmt.Sprintf("unknown load balancing %q", s.LB.Mode), "use "+strings.Join(LBModes, ", "))
 		}
 		if s.LB.FlowletGap != "" {

@@ -212,6 +212,17 @@ func (w *walker) walk(n ast.Node, t reflect.Type, path string) error {
 			return nil
 		}
 		for i, v := range seq.Values {
+			if _, null := UnwrapNode(v).(*ast.NullNode); null {
+				if k := derefKind(t.Elem()); k == reflect.Struct || k == reflect.Map {
+					// A "-" with nothing after it decoded as an entry
+					// of zero values, refused later at no place (traffic's
+					// said unknown pattern "").
+					e := &Error{File: w.file, Msg: fmt.Sprintf("%s[%d] is empty", levelName(path), i),
+						Fix: "give the entry its keys after the \"- \", or remove the line"}
+					setPos(e, v)
+					return exitcode.Usage(e)
+				}
+			}
 			if err := w.walk(v, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
 				return err
 			}
