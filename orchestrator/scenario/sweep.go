@@ -449,6 +449,7 @@ func decodeSweepValue(n ast.Node, typ reflect.Type) (string, reflect.Value, erro
 		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
 			break
 		}
+		written := text // as the user wrote it: 99999999999999999999, not 1e+20
 		text = canonNumber(f)
 		if t.Kind() == reflect.Float64 {
 			v.SetFloat(f)
@@ -457,12 +458,12 @@ func decodeSweepValue(n ast.Node, typ reflect.Type) (string, reflect.Value, erro
 		x, err := strconv.ParseInt(text, 10, 64)
 		if err != nil {
 			if f == math.Trunc(f) {
-				return "", v, fmt.Errorf("%s is too large", text)
+				return "", v, fmt.Errorf("%s is too large", written)
 			}
 			break // not whole
 		}
 		if v.OverflowInt(x) {
-			return "", v, fmt.Errorf("%s is too large", text)
+			return "", v, fmt.Errorf("%s is too large", written)
 		}
 		v.SetInt(x)
 		return text, v, nil
