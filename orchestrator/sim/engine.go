@@ -89,6 +89,9 @@ func (s *sim) run(ctx context.Context) error {
 		s.sampleAt = 0
 	}
 	s.quietArrivals = s.mayArriveQuietly()
+	if len(s.ports) <= txRingPorts {
+		s.q.txRing()
+	}
 	var e event
 	for s.q.len() > 0 && s.q.popBefore(s.end+1, &e) {
 		s.now = e.t
@@ -119,6 +122,22 @@ func (s *sim) run(ctx context.Context) error {
 	}
 	s.now = s.end
 	return nil
+}
+
+// txRingPorts is the most ports of a fabric whose sequential engine
+// files its ports' serialization ends (evTxDone) in a ring of their own
+// beside the wheel (eventQueue.txRing): with a few dozen ports it holds a
+// few, and a push and a pop there cost less than the wheel's. The order
+// is the same (each keeps the seq add would give it).
+const txRingPorts = 64
+
+// pushTxDone schedules the end of port pi's serialization at t.
+func (s *sim) pushTxDone(t int64, pi int32) {
+	if s.q.txOn {
+		s.q.addTx(t, pi)
+		return
+	}
+	s.push(t, evTxDone, pi, 0, 0)
 }
 
 // noteEvent keeps when the last event that could change the fabric
@@ -377,7 +396,7 @@ func (s *sim) kick(pi int32) {
 	if p.busyUntil > s.now {
 		if !p.txPending {
 			p.txPending = true
-			s.push(p.busyUntil, evTxDone, pi, 0, 0)
+			s.pushTxDone(p.busyUntil, pi)
 		}
 		return
 	}
@@ -408,7 +427,7 @@ func (s *sim) transmit(pi, k int32) {
 	s.hops++
 	p.txPending = p.queued() || p.host && s.nicMayHaveData(p)
 	if p.txPending {
-		s.push(p.busyUntil, evTxDone, pi, 0, 0)
+		s.pushTxDone(p.busyUntil, pi)
 	}
 	at := s.now + ser + p.propPs
 	if p.peerHost {

@@ -56,6 +56,14 @@ type eventQueue struct {
 
 	ev []event // the far heap
 
+	// The ports' serialization ends (evTxDone), where tx is on (txRing):
+	// a ring of their own beside the wheel and the far heap, sorted by
+	// before, txN of them from txHead.
+	tx     []txEnd
+	txHead int
+	txN    int
+	txOn   bool
+
 	seq uint32
 	now int64 // time of the last event popped
 
@@ -107,7 +115,7 @@ const (
 	adaptEvery = 1 << 16
 )
 
-func (q *eventQueue) len() int { return q.near + len(q.ev) }
+func (q *eventQueue) len() int { return q.near + len(q.ev) + q.txN }
 
 // add files an event at t, numbered after every event pushed so far. It is
 // how the engine schedules (sim.push): the fields go straight into the
@@ -331,14 +339,17 @@ func (q *eventQueue) first() int {
 
 // peekT is the time of the next event; the queue must not be empty.
 func (q *eventQueue) peekT() int64 {
+	t := int64(math.MaxInt64)
 	if q.near > 0 {
-		t := q.pool[q.slots[q.first()].head].t
-		if len(q.ev) > 0 && q.ev[0].t < t {
-			return q.ev[0].t
-		}
-		return t
+		t = q.pool[q.slots[q.first()].head].t
 	}
-	return q.ev[0].t
+	if len(q.ev) > 0 && q.ev[0].t < t {
+		t = q.ev[0].t
+	}
+	if q.txN > 0 && q.tx[q.txHead].t < t {
+		t = q.tx[q.txHead].t
+	}
+	return t
 }
 
 // following is the wheel's next event after the one pop returned last,
@@ -379,11 +390,17 @@ func (q *eventQueue) popBefore(end int64, e *event) bool {
 		n := sl.head
 		w := &q.pool[n]
 		if len(q.ev) > 0 && before(&q.ev[0], w) {
+			if q.txN > 0 && q.tx[q.txHead].before(&q.ev[0]) {
+				return q.popTx(end, e)
+			}
 			if q.ev[0].t >= end {
 				return false
 			}
 			*e = q.heapPop()
 		} else {
+			if q.txN > 0 && q.tx[q.txHead].before(w) {
+				return q.popTx(end, e)
+			}
 			if w.t >= end {
 				return false
 			}
@@ -398,6 +415,9 @@ func (q *eventQueue) popBefore(end int64, e *event) bool {
 			q.near--
 		}
 	} else {
+		if len(q.ev) == 0 || q.txN > 0 && q.tx[q.txHead].before(&q.ev[0]) {
+			return q.popTx(end, e)
+		}
 		if q.ev[0].t >= end {
 			return false
 		}
@@ -483,8 +503,8 @@ func wheelBitsBound(near int) uint {
 func (q *eventQueue) resize(shift, nb uint) {
 	// Sized at once: a million pending events (the start of a 1024-GPU
 	// all-to-all) grown by append were 1.4 s of copies and page faults.
-	pending := make([]event, 0, q.len())
-	for e := range q.all() {
+	pending := make([]event, 0, q.near+len(q.ev))
+	for e := range q.filed() {
 		pending = append(pending, e)
 	}
 	q.shift, q.bits = shift, nb
@@ -507,6 +527,24 @@ func (q *eventQueue) resize(shift, nb uint) {
 // series sample until it finds one due (quietToTheEnd).
 func (q *eventQueue) all() iter.Seq[event] {
 	return func(yield func(event) bool) {
+		for e := range q.filed() {
+			if !yield(e) {
+				return
+			}
+		}
+		for j := range q.txN {
+			x := &q.tx[(q.txHead+j)&(len(q.tx)-1)]
+			if !yield(event{t: x.t, seq: x.seq, a: x.port, kind: evTxDone}) {
+				return
+			}
+		}
+	}
+}
+
+// filed yields the pending events of the wheel and the far heap (all but
+// the serialization ends of tx), in no particular order.
+func (q *eventQueue) filed() iter.Seq[event] {
+	return func(yield func(event) bool) {
 		for w, word := range q.occ {
 			for ; word != 0; word &= word - 1 {
 				i := w<<6 + bits.TrailingZeros64(word)
@@ -523,6 +561,78 @@ func (q *eventQueue) all() iter.Seq[event] {
 			}
 		}
 	}
+}
+
+// txEnd is a port's serialization end (an evTxDone event) in tx.
+type txEnd struct {
+	t    int64
+	seq  uint32
+	port int32
+}
+
+// before is the queue's order (before) between x and e.
+func (x *txEnd) before(e *event) bool {
+	return x.t < e.t || x.t == e.t && int32(x.seq-e.seq) < 0
+}
+
+func (x *txEnd) beforeTx(y *txEnd) bool {
+	return x.t < y.t || x.t == y.t && int32(x.seq-y.seq) < 0
+}
+
+// txRing (see sim.txRingPorts) files the serialization ends of ports
+// (addTx) in tx from now on: a ring of their own, txN of them from
+// txHead, sorted by before, in a power-of-two array used round. A port's
+// serialization ends are mostly scheduled in the order they are due (a
+// data packet's ends after those pending), so a push moves none or a
+// few, and a pop takes the head. Where they are filed changes nothing of
+// the order: each takes its seq as add would, and popBefore takes the
+// earliest of the wheel's, the far heap's and tx's.
+func (q *eventQueue) txRing() { q.txOn = true }
+
+// addTx files port's serialization end (evTxDone) at t in tx, numbered
+// as add numbers, after the last of tx it does not precede; tx must be
+// on.
+func (q *eventQueue) addTx(t int64, port int32) {
+	if q.txN == len(q.tx) {
+		q.growTx()
+	}
+	x := txEnd{t: t, seq: q.seq, port: port}
+	q.seq++
+	mask := len(q.tx) - 1
+	j := q.txHead + q.txN
+	for ; j > q.txHead; j-- {
+		p := &q.tx[(j-1)&mask]
+		if !x.beforeTx(p) {
+			break
+		}
+		q.tx[j&mask] = *p
+	}
+	q.tx[j&mask] = x
+	q.txN++
+}
+
+// growTx doubles tx's array, its entries from its start.
+func (q *eventQueue) growTx() {
+	grown := make([]txEnd, max(2*len(q.tx), 16))
+	for j := range q.txN {
+		grown[j] = q.tx[(q.txHead+j)&(len(q.tx)-1)]
+	}
+	q.tx, q.txHead = grown, 0
+}
+
+// popTx pops tx's earliest event into *e if it is earlier than end; tx
+// must hold the queue's earliest event.
+func (q *eventQueue) popTx(end int64, e *event) bool {
+	x := &q.tx[q.txHead]
+	if x.t >= end {
+		return false
+	}
+	*e = event{t: x.t, seq: x.seq, a: x.port, kind: evTxDone}
+	q.txHead = (q.txHead + 1) & (len(q.tx) - 1)
+	q.txN--
+	q.now = e.t
+	q.cur = max(q.cur, e.t>>(q.shift&63))
+	return true
 }
 
 // The far heap: a 4-ary min-heap, which halves the depth of a binary one.

@@ -47,6 +47,11 @@ func TestEventQueueOrder(t *testing.T) {
 	for seed := uint64(1); seed <= 6; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		var q eventQueue
+		if seed%2 == 0 {
+			// Serialization ends in a ring of their own (txQueue), as the
+			// engine files them on small fabrics.
+			q.txRing()
+		}
 		var ref refQueue
 		now := int64(0)
 		id := int32(0)
@@ -59,7 +64,10 @@ func TestEventQueueOrder(t *testing.T) {
 				near++
 			}
 			id++
-			if id%2 == 0 {
+			if q.txOn && e.kind == evTxDone {
+				e.b = 0
+				q.addTx(e.t, e.a)
+			} else if id%2 == 0 {
 				// The engine's way and the parallel engine's way in turn.
 				q.add(e.t, e.kind, e.a, e.b, e.gen)
 			} else {
@@ -95,7 +103,7 @@ func TestEventQueueOrder(t *testing.T) {
 					// far event comes first, is the next event.
 					if f := q.following(); f != nil {
 						follows++
-						if len(q.ev) == 0 || !before(&q.ev[0], f) {
+						if (len(q.ev) == 0 || !before(&q.ev[0], f)) && (q.txN == 0 || !q.tx[q.txHead].before(f)) {
 							n := *f
 							n.next = 0
 							if n != ref.ev[0] { // following found one, so neither queue is empty
@@ -157,7 +165,9 @@ func TestEventQueueOrder(t *testing.T) {
 		if pops < 100_000 {
 			t.Fatalf("seed %d: only %d pops interleaved", seed, pops)
 		}
-		if follows < pops*9/10 {
+		// (The read-ahead is for large fabrics, which file their
+		// serialization ends in the wheel.)
+		if !q.txOn && follows < pops*9/10 {
 			t.Errorf("seed %d: following knew the next event after %d of %d pops, want 90%%", seed, follows, pops)
 		}
 	}
