@@ -67,6 +67,8 @@ func TestEventQueueOrder(t *testing.T) {
 			if q.txOn && e.kind == evTxDone {
 				e.b = 0
 				q.addTx(e.t, e.a)
+			} else if q.txOn && e.kind == evArrive {
+				q.addArrive(e.t, e.a, e.b)
 			} else if id%2 == 0 {
 				// The engine's way and the parallel engine's way in turn.
 				q.add(e.t, e.kind, e.a, e.b, e.gen)
@@ -103,7 +105,7 @@ func TestEventQueueOrder(t *testing.T) {
 					// far event comes first, is the next event.
 					if f := q.following(); f != nil {
 						follows++
-						if (len(q.ev) == 0 || !before(&q.ev[0], f)) && (q.txN == 0 || !q.tx[q.txHead].before(f)) {
+						if (len(q.ev) == 0 || !before(&q.ev[0], f)) && (q.txN == 0 || !q.tx[q.txHead].before(f)) && (q.arN == 0 || !q.ar[q.arHead].before(f)) {
 							n := *f
 							n.next = 0
 							if n != ref.ev[0] { // following found one, so neither queue is empty
