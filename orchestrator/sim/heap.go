@@ -67,6 +67,12 @@ type eventQueue struct {
 	ar     []txEnd
 	arHead int
 	arN    int
+	// lo is no later than the wheel's earliest event: that event's time
+	// when popBefore last looked into the wheel (first), or that of an
+	// event filed since that is earlier. A ring's event earlier than lo
+	// and than the far heap's first is the queue's earliest, found
+	// without looking into the wheel.
+	lo int64
 
 	seq uint32
 	now int64 // time of the last event popped
@@ -158,6 +164,7 @@ func (q *eventQueue) add(t int64, kind uint8, a, b int32, gen uint32) {
 	e.t, e.seq, e.a, e.b, e.gen, e.kind = t, seq, a, b, gen, kind
 	e.next = -1
 	q.near++
+	q.lo = min(q.lo, t)
 	if sl.head < 0 {
 		sl.head = n
 		q.occ[i>>6] |= 1 << uint(i&63)
@@ -298,6 +305,7 @@ func (q *eventQueue) node() int32 {
 // after the events of that slot it does not precede.
 func (q *eventQueue) link(n int32, e *event, bk int64) {
 	q.near++
+	q.lo = min(q.lo, e.t)
 	i := int(bk) & (len(q.slots) - 1)
 	sl := &q.slots[i]
 	switch {
@@ -391,11 +399,27 @@ func (q *eventQueue) pop() event {
 // queue must not be empty), finding it once where peekT and pop would look
 // twice.
 func (q *eventQueue) popBefore(end int64, e *event) bool {
+	if q.txN > 0 || q.arN > 0 {
+		// The rings' earlier head, the queue's earliest event when it is
+		// earlier than anything the wheel may hold and than the far
+		// heap's first.
+		ar := q.arN > 0 && (q.txN == 0 || q.ar[q.arHead].beforeTx(&q.tx[q.txHead]))
+		var x *txEnd
+		if ar {
+			x = &q.ar[q.arHead]
+		} else {
+			x = &q.tx[q.txHead]
+		}
+		if x.t < q.lo && (len(q.ev) == 0 || x.before(&q.ev[0])) {
+			return q.takeRing(ar, x, end, e)
+		}
+	}
 	if q.near > 0 {
 		i := q.first()
 		sl := &q.slots[i]
 		n := sl.head
 		w := &q.pool[n]
+		q.lo = w.t // the wheel's earliest
 		if len(q.ev) > 0 && before(&q.ev[0], w) {
 			if q.txN > 0 && q.tx[q.txHead].before(&q.ev[0]) || q.arN > 0 && q.ar[q.arHead].before(&q.ev[0]) {
 				return q.popRing(end, e)
@@ -412,6 +436,7 @@ func (q *eventQueue) popBefore(end int64, e *event) bool {
 				return false
 			}
 			*e = *w
+			// (lo stays: the wheel's other events are no earlier.)
 			sl.head = w.next
 			if sl.head < 0 {
 				sl.tail = -1
@@ -660,18 +685,22 @@ func growRing(r []txEnd, head, n int) ([]txEnd, int) {
 // than end; it must be the queue's earliest event.
 func (q *eventQueue) popRing(end int64, e *event) bool {
 	if q.arN > 0 && (q.txN == 0 || q.ar[q.arHead].beforeTx(&q.tx[q.txHead])) {
-		x := &q.ar[q.arHead]
-		if x.t >= end {
-			return false
-		}
+		return q.takeRing(true, &q.ar[q.arHead], end, e)
+	}
+	return q.takeRing(false, &q.tx[q.txHead], end, e)
+}
+
+// takeRing pops x, the head of ar (or of tx), into *e if it is earlier
+// than end; it must be the queue's earliest event.
+func (q *eventQueue) takeRing(ar bool, x *txEnd, end int64, e *event) bool {
+	if x.t >= end {
+		return false
+	}
+	if ar {
 		*e = event{t: x.t, seq: x.seq, a: x.port, b: x.pkt, kind: evArrive}
 		q.arHead = (q.arHead + 1) & (len(q.ar) - 1)
 		q.arN--
 	} else {
-		x := &q.tx[q.txHead]
-		if x.t >= end {
-			return false
-		}
 		*e = event{t: x.t, seq: x.seq, a: x.port, kind: evTxDone}
 		q.txHead = (q.txHead + 1) & (len(q.tx) - 1)
 		q.txN--
