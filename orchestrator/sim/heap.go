@@ -69,7 +69,8 @@ type eventQueue struct {
 	arN    int
 	// lo is no later than the wheel's earliest event: that event's time
 	// when popBefore last looked into the wheel (first), or that of an
-	// event filed since that is earlier. A ring's event earlier than lo
+	// event filed since that is earlier (math.MaxInt64 while the wheel is
+	// empty). A ring's event earlier than lo
 	// and than the far heap's first is the queue's earliest, found
 	// without looking into the wheel.
 	lo int64
@@ -444,7 +445,9 @@ func (q *eventQueue) popBefore(end int64, e *event) bool {
 			}
 			w.next = q.free
 			q.free = n
-			q.near--
+			if q.near--; q.near == 0 {
+				q.lo = math.MaxInt64 // nothing in the wheel
+			}
 		}
 	} else {
 		if len(q.ev) == 0 || q.txN > 0 && q.tx[q.txHead].before(&q.ev[0]) || q.arN > 0 && q.ar[q.arHead].before(&q.ev[0]) {
@@ -546,6 +549,7 @@ func (q *eventQueue) resize(shift, nb uint) {
 	}
 	q.occ = make([]uint64, max(len(q.slots)/64, 1))
 	q.pool, q.free, q.near = q.pool[:0], -1, 0
+	q.lo = math.MaxInt64 // until the pending events are filed again (link)
 	q.ev = q.ev[:0]
 	q.cur = q.now >> shift
 	for i := range pending {
