@@ -43,7 +43,9 @@ func before(a, b *event) bool {
 // the first event of the wheel and the top of the heap, so where an event
 // waits never changes the order. Every so often the queue measures how far
 // ahead events are pushed and how densely they are popped, and re-sizes the
-// wheel (adapt).
+// wheel (adapt). On small fabrics the ports' serialization ends and the
+// packets' arrivals wait in two sorted rings beside them instead
+// (txRing), which pop compares in the same order.
 type eventQueue struct {
 	pool  []event // wheel events and free nodes
 	free  int32   // free list through event.next, -1 empty
