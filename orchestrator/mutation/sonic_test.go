@@ -895,8 +895,27 @@ func sonicMutations2() []mutation {
 			edit: edit(func(d doc) { d.add("PORT", "Ethernet0", map[string]string{"mtu": "1500"}) }, "leaf1")},
 		mutation{field: "PORT mtu", name: "MTU 9100",
 			edit: edit(func(d doc) { d.add("PORT", "Ethernet0", map[string]string{"mtu": "9100"}) }, "leaf1")},
+		// leaf1's Ethernet128 is wired to spine1's Ethernet0. FEC is not
+		// negotiated without auto-negotiation: two ends set to different
+		// modes never link up, and the uplink's traffic takes the others.
+		mutation{field: "PORT fec", name: "none on a leaf's uplink, rs at the spine's end", harmful: true, rule: "QOS009", dataPlane: true,
+			edit: linkFEC("none", "rs")},
+		mutation{field: "PORT fec", name: "rs at both ends of a leaf's uplink", edit: linkFEC("rs", "rs")},
+		mutation{field: "PORT fec", name: "rs at the leaf's end only (the spine keeps its own)", edit: linkFEC("rs", "")},
 	)
 	return out
+}
+
+// linkFEC sets PORT fec at the two ends of leaf1's uplink to spine1
+// (leaf1 Ethernet128, spine1 Ethernet0); "" leaves an end's out.
+func linkFEC(leaf, spine string) func(t *testing.T, dir string) {
+	return func(t *testing.T, dir string) {
+		for _, end := range [][3]string{{"leaf1", "Ethernet128", leaf}, {"spine1", "Ethernet0", spine}} {
+			if end[2] != "" {
+				edit(func(d doc) { d.add("PORT", end[1], map[string]string{"fec": end[2]}) }, end[0])(t, dir)
+			}
+		}
+	}
 }
 
 // rekey moves the entries of table whose keys end in from to keys ending

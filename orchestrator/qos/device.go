@@ -322,6 +322,13 @@ type PortConfig struct {
 	// carries nothing. Lint flags a data port so (QOS026), and the
 	// simulator runs its link down from the start.
 	AdminDown string `json:"admin_down,omitempty"`
+	// FEC is the forward error correction mode the port's config sets
+	// (SONiC: PORT fec, rs, fc, none or auto), "" where it sets none and
+	// the port keeps the switch's own. FEC is not negotiated on a port
+	// without auto-negotiation: two ends of a link set to different modes
+	// cannot decode each other, and the link does not come up
+	// (FECMismatch: lint's QOS009, and the simulator runs it down).
+	FEC string `json:"fec,omitempty"`
 	// Queues are the 8 egress queues; PGs the priority groups the port's
 	// traffic classes use, each with the buffer profile that applies.
 	Queues []QueueConfig `json:"queues"`
@@ -1089,4 +1096,24 @@ func FormatInts(v []int) string {
 		s[i] = fmt.Sprint(x)
 	}
 	return strings.Join(s, ",")
+}
+
+// FECAuto is the FEC mode that leaves the port's FEC to auto-negotiation
+// (SONiC's fec auto), which settles on one its peer has.
+const FECAuto = "auto"
+
+// FECMatchFix is how a link whose ends' FEC modes differ (FECMismatch)
+// comes up, for lint and for a refused fault on it.
+const FECMatchFix = "set the same FEC mode at both ends of the link (SONiC: PORT fec; 200G and 400G links take rs), or auto at both where the ports negotiate"
+
+// FECMismatch says why the link between ports a and b does not come up
+// for their FEC ("" when it may): both ends' configs set a FEC mode,
+// neither leaves it to auto-negotiation, and the modes differ. An end
+// whose config sets none runs the switch's own, which labctl does not
+// know, and is not compared.
+func FECMismatch(a, b *PortConfig) string {
+	if a == nil || b == nil || a.FEC == "" || b.FEC == "" || a.FEC == FECAuto || b.FEC == FECAuto || a.FEC == b.FEC {
+		return ""
+	}
+	return fmt.Sprintf("FEC %s at one end and %s at the other: FEC is not negotiated without auto-negotiation, and neither end decodes what the other sends", a.FEC, b.FEC)
 }

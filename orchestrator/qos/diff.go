@@ -409,6 +409,9 @@ func flattenPortInto(p *PortConfig, f map[string]string) {
 	if p.AdminDown != "" {
 		put("admin_status", "down")
 	}
+	if p.FEC != "" {
+		put("fec", p.FEC)
+	}
 	if w := p.WatchdogDrop; w != nil && len(w.Priorities) > 0 {
 		put("pfc_watchdog_forced_drop", FormatInts(w.Priorities))
 	}

@@ -90,7 +90,7 @@ func Rules() []Rule {
 		{RuleHeadroomShort, "headroom-short", SevError, "PFC headroom is less than link speed, MTU and cable length need"},
 		{RuleCNPPriority, "cnp-priority", SevWarning, "CNPs are in a PFC class, neither on a strict queue nor weighted above RoCE data, or on DSCP 0, which puts unmarked traffic on their strict queue; or the NICs mark them with another DSCP than the configs are made for (nic.dcqcn.cnp_dscp against qos.cnp_dscp)"},
 		{RuleWatchdogOff, "pfc-watchdog-off", SevWarning, "a port with PFC has no PFC watchdog that acts on a storm (none, one that only reports, or one not watching every PFC priority)"},
-		{RuleLinkLosslessMatch, "link-lossless-mismatch", SevError, "the two ends of a link differ in PFC priorities or in the class RoCE arrives in, or a port is set to another speed than its link's"},
+		{RuleLinkLosslessMatch, "link-lossless-mismatch", SevError, "the two ends of a link differ in PFC priorities or in the class RoCE arrives in, or in FEC mode (the link does not come up, and the simulator runs it down), or a port is set to another speed than its link's"},
 		{RuleInvalidValue, "invalid-value", SevError, "a threshold, probability or buffer profile no switch or simulator can take"},
 		{RuleSimIgnores, "not-simulated", SevInfo, "settings in the config that the simulator does not run (lint only, or ignored)"},
 		{RulePortDiffers, "port-differs", SevWarning, "a port whose QoS differs from most of its siblings, or a switch from the other switches of its role"},
@@ -1703,6 +1703,11 @@ func (l *linter) links() {
 				l.add(RuleLinkLosslessMatch, SevError, d.Device, p.Name,
 					fmt.Sprintf("enable PFC on the same priorities at both ends of each link to %s", dev),
 					"PFC priorities [%s] differ from the peer %s's [%s]", FormatInts(p.PFCPriorities), dev, FormatInts(pp.PFCPriorities))
+			}
+			if why := FECMismatch(p, pp); why != "" {
+				l.add(RuleLinkLosslessMatch, SevError, d.Device, p.Name,
+					fmt.Sprintf("on each link to %s: %s", dev, FECMatchFix),
+					"the link to %s:%s does not come up: %s; its traffic takes other paths or is lost, and the simulator runs it down", dev, pp.Name, why)
 			}
 			// Equal PFC priorities with a PG that cannot pause at one end
 			// are QOS014's, reported once for the port, not per link.

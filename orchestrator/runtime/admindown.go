@@ -18,31 +18,59 @@ func ConfigsByDevice(cfgs []qos.DeviceConfig) map[string]*qos.DeviceConfig {
 	return out
 }
 
-// AdminDownEnd is the switch that keeps its end of lk administratively
-// down (qos.PortConfig.AdminDown: lint's QOS026), with why and the files
-// of its config; why is "" when both ends are up. Such a link is down
-// from the start of a run: the simulator runs it so, and a link fault on
-// it would change nothing (FaultOnDownLinkError).
-func AdminDownEnd(cfgs map[string]*qos.DeviceConfig, lk *fabric.Link) (node, why, files string) {
-	for _, e := range []fabric.LinkEnd{lk.A, lk.B} {
+// LinkDown says why a link does not come up in a lab's configs (DownEnd):
+// an end its switch keeps administratively down (qos.PortConfig.AdminDown:
+// lint's QOS026), or two ends whose configs set different FEC modes
+// (qos.FECMismatch: lint's QOS009). Such a link is down from the start of
+// a run: the simulator runs it so, and a link fault on it would change
+// nothing (FaultOnDownLinkError). The zero value is a link that comes up.
+type LinkDown struct {
+	Node  string // the switch whose config says it (the first end's, for FEC)
+	State string // "administratively down", or "down for its FEC modes"
+	Why   string // the config entry, or the two ends' modes
+	Fix   string // what brings it up
+	Files string // the files of Node's config (both ends', for FEC)
+}
+
+// Down reports whether the link does not come up.
+func (d LinkDown) Down() bool { return d.Why != "" }
+
+// DownEnd is why lk does not come up in the configs cfgs (LinkDown).
+func DownEnd(cfgs map[string]*qos.DeviceConfig, lk *fabric.Link) LinkDown {
+	ends := []fabric.LinkEnd{lk.A, lk.B}
+	var pcs [2]*qos.PortConfig
+	for i, e := range ends {
 		if dc := cfgs[e.Node]; dc != nil {
-			if pc := dc.Port(e.Port); pc != nil && pc.AdminDown != "" {
-				return e.Node, pc.AdminDown, strings.Join(dc.Sources, ", ")
+			pcs[i] = dc.Port(e.Port)
+			if pcs[i] != nil && pcs[i].AdminDown != "" {
+				return LinkDown{Node: e.Node, State: "administratively down", Why: pcs[i].AdminDown,
+					Fix: qos.PortUpFix + " in " + e.Node + "'s config", Files: strings.Join(dc.Sources, ", ")}
 			}
 		}
 	}
-	return "", "", ""
+	why := qos.FECMismatch(pcs[0], pcs[1])
+	if why == "" {
+		return LinkDown{}
+	}
+	var files []string
+	for _, e := range ends {
+		files = append(files, cfgs[e.Node].Sources...)
+	}
+	return LinkDown{Node: lk.A.Node, State: "down for its FEC modes",
+		Why:   fmt.Sprintf("%s fec %s, %s fec %s: %s", lk.A.Node+":"+lk.A.Port, pcs[0].FEC, lk.B.Node+":"+lk.B.Port, pcs[1].FEC, why),
+		Fix:   qos.FECMatchFix,
+		Files: strings.Join(files, ", ")}
 }
 
 // FaultOnDownLinkError refuses link fault f, whose link lk (every link it
-// names, with All) an end keeps administratively down: the fault would
-// change nothing, and a scenario that fails a link expects it to carry
-// traffic until then. It names the link, the config entry that takes it
-// down and its file, and the fix. The simulator and a live lab refuse
-// alike; with All, the links between the nodes that are up go down and
-// those kept down stay so.
+// names, with All) does not come up in the lab's configs (DownEnd): the
+// fault would change nothing, and a scenario that fails a link expects it
+// to carry traffic until then. It names the link, the config entry that
+// takes it down and its file, and the fix. The simulator and a live lab
+// refuse alike; with All, the links between the nodes that are up go down
+// and those kept down stay so.
 func FaultOnDownLinkError(cfgs map[string]*qos.DeviceConfig, f FaultSpec, lk *fabric.Link) error {
-	node, why, files := AdminDownEnd(cfgs, lk)
+	d := DownEnd(cfgs, lk)
 	named := ""
 	switch {
 	case f.OnPath != "":
@@ -53,6 +81,6 @@ func FaultOnDownLinkError(cfgs map[string]*qos.DeviceConfig, f FaultSpec, lk *fa
 	if f.All {
 		named += ", and every other link between its nodes,"
 	}
-	return exitcode.Usagef("link %s - %s%s is administratively down in the lab's configs (%s: %s, in %s): it is down from the start of the run and the fault would change nothing (fix: %s in %s's config, or fault a link that is up)",
-		lk.A.Node+":"+lk.A.Port, lk.B.Node+":"+lk.B.Port, named, node, why, files, qos.PortUpFix, node)
+	return exitcode.Usagef("link %s - %s%s is %s in the lab's configs (%s: %s, in %s): it is down from the start of the run and the fault would change nothing (fix: %s, or fault a link that is up)",
+		lk.A.Node+":"+lk.A.Port, lk.B.Node+":"+lk.B.Port, named, d.State, d.Node, d.Why, d.Files, d.Fix)
 }

@@ -16,7 +16,7 @@ import "fmt"
 // figures of unchanged inputs. cmd/labctl's TestSimulatorRevision runs
 // fixed inputs and fails when their figures move under an unchanged
 // revision.
-const Revision = 20
+const Revision = 21
 
 // RevisionNote says what a revision changed.
 type RevisionNote struct {
@@ -48,6 +48,7 @@ var Revisions = []RevisionNote{
 	{Revision: 18, Date: "2026-12-07", Change: "a SONiC WRED_PROFILE or SCHEDULER entry whose field throws in orchagent (a threshold or probability beyond std::stoi's int, an ecn or meter_type word it does not know, a cir, cbs, pir or pbs std::stoull cannot read, \"\" included) is never created, nor any entry of its table after it in key order, used or not (qosorch's queue stops at it on every pass), and the queues naming them keep the default scheduling and no WRED, where labctl created them all (an unknown ecn or meter_type on a named entry refused the config); configs without such a field give the same figures"},
 	{Revision: 19, Date: "2026-12-07", Change: "a SONiC port whose PORT_QOS_MAP entry gives no pfcwd_sw_enable runs no PFC watchdog (and BIG_RED_SWITCH forces no drop on it), as orchagent holds its watchdog bitmap at 0 (handlePortQosMapTable sets it from the field alone) and pfcwdorch finds no lossless TC, where labctl watched its PFC priorities (a pause storm there is now never declared; lint's QOS008); configs that give the field give the same figures"},
 	{Revision: 20, Date: "2026-12-07", Change: "an EOS port's watchdog polls its queues at its own port timer polling-interval (qos.PortWatchdog.PollMs; auto, and the global default's value, are the global's), where every port polled at the global default polling-interval (64gpu pfc-storm with polling-interval 1 on leaf1's ports: the storm declared at 223 ms and 195.3 Gb/s to the victim before, no storm in the run and 0 Gb/s after). Readings of EOS lines this revision's parser takes as the switch applies them, which move the figures of configs that have them: no mtu and default mtu are EOS's default MTU 1500 (they left the MTU before them), no qos cos and default qos cos remove the default CoS, default switchport makes a switchport (CoS trust without qos trust), a random-detect line with an abbreviated weight (max-mark-prob 20 w 4) marks ECN where it was passed over, interface defaults' mtu and ethernet shutdown apply to the interfaces that set neither (the block was read as an interface called defaults), and switchport default mode decides the mode, and so the default trust, of interfaces that say neither switchport nor no switchport. Configs without these lines give the same figures"},
+	{Revision: 21, Date: "2026-12-07", Change: "a link whose two ends' SONiC configs set different FEC modes (PORT fec rs, fc or none; neither auto) runs down from the start of the run, as a link whose ends cannot decode each other never comes up (lint's QOS009), where the field was ignored and the link carried traffic; configs that leave fec out at either end, or set the same mode at both, give the same figures"},
 }
 
 // RevisionChanges says what changed between two revisions, one line per

@@ -727,6 +727,18 @@ func (r *resolver) portLink(pc *qos.PortConfig) error {
 		if e.MTU != nil {
 			pc.MTU = *e.MTU
 		}
+		switch e.FEC {
+		case "":
+			if e.Blank["fec"] {
+				return entryError("PORT", pc.Name, "fec", "PORT|%s fec \"\": portsorch refuses an empty value with the port's whole entry (parsePortFec: empty value is prohibited), so none of its fields apply (fix: write rs, fc, none or auto, as the link's other end has it, or leave fec out for the switch's own mode)", pc.Name)
+			}
+		case "rs", "fc", "none", qos.FECAuto:
+			pc.FEC = e.FEC
+		default:
+			// portsorch's parsePortFec (orchagent/port/porthlpr.cpp) fails
+			// on it, and doPortTask skips the port's whole update.
+			return entryError("PORT", pc.Name, "fec", "PORT|%s fec %q is not a FEC mode portsorch knows: it refuses the port's whole entry (parsePortFec), so none of its fields apply (fix: write rs, fc, none or auto, in lower case, as the link's other end has it)", pc.Name, e.FEC)
+		}
 		switch e.PFCAsym {
 		case "", "off":
 		case "on":

@@ -303,14 +303,19 @@ type PFCWDEntry struct {
 	Extra map[string]string `cfg:"-"`
 }
 
-// PortEntry is PORT|<port>; its other fields (lanes, alias, fec, …) are
-// not QoS and not listed.
+// PortEntry is PORT|<port>; its other fields (lanes, alias, …) are not
+// QoS and not listed.
 type PortEntry struct {
 	AdminStatus string `cfg:"admin_status" use:"simulated" why:"up: the port passes traffic; anything else is down (portmgr sets the port up only for \"up\"), and so is a port whose PORT entry gives lanes (the whole port, as a full config_db writes it) without admin_status (portmgr's default, DEFAULT_ADMIN_STATUS_STR, is down). An entry without lanes is merged onto the switch's own (config load), whose admin_status stays: labctl takes it as up, as its boot config writes it. A port wired in the lab that is down is lint's error (QOS026), and the simulator runs its link down from the start"`
 	Speed       *int   `cfg:"speed" use:"lint" why:"Mb/s: sizes the headroom and thresholds lint requires, and lint checks it against the lab's link (QOS009); the simulated link runs at the lab's speed"`
 	MTU         *int   `cfg:"mtu" use:"simulated" why:"the port's L3 MTU: the simulator drops RoCE packets it cannot carry (the lab's qos.mtu plus 60 bytes of headers), and lint sizes the headroom by it"`
 	// PFCAsym is portsorch's asymmetric PFC (setPortPfcAsym).
+	FEC     string `cfg:"fec" use:"simulated" why:"the port's forward error correction: rs, fc, none, or auto (negotiated). FEC is not negotiated without auto-negotiation, so a link whose two ends' configs set different modes (neither auto) does not come up: lint's error (QOS009), and the simulator runs the link down from the start. An end whose config leaves fec out runs the switch's own mode (the platform's default), which labctl does not know and does not compare. Any other value portsorch refuses with the port's whole entry (parsePortFec), and labctl refuses it at its line"`
 	PFCAsym string `cfg:"pfc_asym" use:"simulated" why:"on: asymmetric PFC (SAI's separate mode): the port obeys PFC frames for every priority (its receive bitmap 0xff) and sends them for its pfc_enable priorities only, as it does without; off (the default): it obeys them for its pfc_enable priorities only"`
+
+	// Blank are the fields given as "" (fec "" portsorch refuses, where
+	// a PORT entry without fec is the switch's own mode).
+	Blank map[string]bool `cfg:"-blank"`
 
 	Extra map[string]string `cfg:"-"`
 }

@@ -61,7 +61,7 @@ func liveFaults(l *runtime.Lab, v runtime.VariantSpec) ([]linkAction, error) {
 
 // linkActions lists the `ip link set` commands a variant's link faults
 // need, in time order, on the lab's configs cfgs (nil: not checked): a
-// link an end keeps administratively down is left out of a fault on all
+// link that does not come up in the configs (runtime.DownEnd) is left out of a fault on all
 // the links between two nodes, and a fault on such links alone is
 // refused (runtime.FaultOnDownLinkError).
 func linkActions(l *runtime.Lab, v runtime.VariantSpec, cfgs map[string]*qos.DeviceConfig) ([]linkAction, error) {
@@ -83,8 +83,7 @@ func linkActions(l *runtime.Lab, v runtime.VariantSpec, cfgs map[string]*qos.Dev
 			links = l.Graph.LinksBetween(lk.A.Node, lk.B.Node)
 		}
 		links = slices.DeleteFunc(slices.Clone(links), func(x *fabric.Link) bool {
-			_, why, _ := runtime.AdminDownEnd(cfgs, x)
-			return why != ""
+			return runtime.DownEnd(cfgs, x).Down()
 		})
 		if len(links) == 0 {
 			return nil, runtime.FaultOnDownLinkError(cfgs, f, lk)

@@ -409,8 +409,8 @@ func watchdog(dc *qos.DeviceConfig, w *qos.PortWatchdog) *engine.Watchdog {
 
 // faultLinkEnds is both ends (lower tier first) of every simulated link a
 // link fault takes down: the link it names, or with All every link and
-// member between its two nodes but those an end keeps administratively
-// down (they are down from the start, adminDownFaults, and stay so). A
+// member between its two nodes but those that do not come up in the
+// configs (they are down from the start, downFaults, and stay so). A
 // fault whose links are all down so is refused
 // (runtime.FaultOnDownLinkError).
 func (b *builder) faultLinkEnds(f runtime.FaultSpec) ([][2]engine.PortRef, error) {
@@ -422,7 +422,7 @@ func (b *builder) faultLinkEnds(f runtime.FaultSpec) ([][2]engine.PortRef, error
 	var down *fabric.Link
 	for _, lm := range lms {
 		lk := b.g.Links[lm.Link]
-		if _, why, _ := b.linkAdminDown(lk); why != "" {
+		if runtime.DownEnd(b.cfgs, lk).Down() {
 			down = lk
 			continue
 		}
@@ -437,39 +437,35 @@ func (b *builder) faultLinkEnds(f runtime.FaultSpec) ([][2]engine.PortRef, error
 	return out, nil
 }
 
-// linkAdminDown is runtime.AdminDownEnd of lk in the variant's configs.
-func (b *builder) linkAdminDown(lk *fabric.Link) (node, why, files string) {
-	return runtime.AdminDownEnd(b.cfgs, lk)
-}
-
-// adminDownLinks are the lab's links an end of which its switch keeps
-// administratively down (linkAdminDown) that the variant simulates: a
+// downLinks are the lab's links that do not come up in the variant's
+// configs (runtime.DownEnd: an end administratively down, lint's QOS026,
+// or FEC modes that differ, QOS009) that the variant simulates: a
 // switch's, and a host's whose NIC it uses.
-func (b *builder) adminDownLinks(nodes, nics map[string]bool) []*fabric.Link {
+func (b *builder) downLinks(nodes, nics map[string]bool) []*fabric.Link {
 	var out []*fabric.Link
 	for _, lk := range b.g.Links {
 		if lk.Kind == fabric.KindHostLeaf && !nics[lk.A.Node+":"+lk.A.Port] {
 			continue
 		}
-		if _, why, _ := b.linkAdminDown(lk); why != "" {
+		if runtime.DownEnd(b.cfgs, lk).Down() {
 			out = append(out, lk)
 		}
 	}
 	return out
 }
 
-// adminDownFaults runs the links an end keeps administratively down as
-// link faults down from the start of the run, every member, which every
+// downFaults runs the links that do not come up (downLinks) as link
+// faults down from the start of the run, every member, which every
 // switch knows at once (no detection or convergence delay): such a link
 // never came up, so no route ever used it. The simulator's own link
 // faults are the least change that runs it: a link it does not build
 // would take a host's NIC out of the fabric with it, where the switch
 // keeps the NIC wired and its traffic is lost.
-func (b *builder) adminDownFaults(down []*fabric.Link, cfg *engine.Config) error {
+func (b *builder) downFaults(down []*fabric.Link, cfg *engine.Config) error {
 	n := 0
 	for _, lk := range down {
-		node, why, _ := b.linkAdminDown(lk)
-		why = fmt.Sprintf("administratively down in the configs from the start (%s: %s)", node, why)
+		d := runtime.DownEnd(b.cfgs, lk)
+		why := fmt.Sprintf("%s in the configs from the start (%s: %s)", d.State, d.Node, d.Why)
 		for m := range lk.Members() {
 			cfg.Faults = append(cfg.Faults, engine.LinkFault{Link: engine.PortRef{Node: lk.A.Node, Port: fabric.MemberPort(lk.A.Port, m)}, DetectNs: -1, ConvergeNs: -1, Why: why})
 			n++
@@ -477,7 +473,7 @@ func (b *builder) adminDownFaults(down []*fabric.Link, cfg *engine.Config) error
 	}
 	// The engine's bound counts the scenario's faults, added before, too.
 	if len(cfg.Faults) > engine.MaxFaultLinks {
-		return exitcode.Usagef("%d links are administratively down at an end (lint's QOS026) beside %d the scenario's faults take down, more than the %d down links the simulator runs: bring their ports up, or fault fewer links", n, len(cfg.Faults)-n, engine.MaxFaultLinks)
+		return exitcode.Usagef("%d links do not come up (an end administratively down, lint's QOS026, or FEC modes that differ, QOS009) beside %d the scenario's faults take down, more than the %d down links the simulator runs: bring their ports up, or fault fewer links", n, len(cfg.Faults)-n, engine.MaxFaultLinks)
 	}
 	return nil
 }
@@ -545,7 +541,7 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 			nodes[lk.A.Node], nics[lk.A.Node+":"+lk.A.Port] = true, true
 		}
 	}
-	down := b.adminDownLinks(nodes, nics)
+	down := b.downLinks(nodes, nics)
 	if len(down) > 0 {
 		linkFaults = true
 	}
@@ -593,7 +589,7 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 	if err := b.faults(vs, cfg); err != nil {
 		return nil, err
 	}
-	if err := b.adminDownFaults(down, cfg); err != nil {
+	if err := b.downFaults(down, cfg); err != nil {
 		return nil, err
 	}
 	if err := b.transport(vs, cfg); err != nil {
