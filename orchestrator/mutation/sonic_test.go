@@ -387,6 +387,19 @@ func sonicMutations() []mutation {
 			edit: edit(func(d doc) { d.del("QUEUE", suffix("|3"), "wred_profile") })},
 		{field: "QUEUE wred_profile", name: "RoCE queue on an undefined WRED profile", harmful: true, rule: "QOS013", dataPlane: true,
 			edit: edit(func(d doc) { d.set("QUEUE", suffix("|3"), "wred_profile", "NOPE") })},
+		// qosorch applies the QUEUE entries covering a queue field by
+		// field: "|3" keeps its scheduler and "|2-3" gives queues 2 and 3
+		// the WRED profile, so RoCE's queue marks as before (queue 2
+		// carries none of the suite's traffic).
+		{field: "QUEUE wred_profile", name: "RoCE queue's profile given by a second entry, <port>|2-3, beside its scheduler's",
+			edit: edit(func(d doc) {
+				for key, e := range d["QUEUE"] {
+					if w := e["wred_profile"]; strings.HasSuffix(key, "|3") && w != "" {
+						delete(e, "wred_profile")
+						d.add("QUEUE", strings.TrimSuffix(key, "|3")+"|2-3", map[string]string{"wred_profile": w})
+					}
+				}
+			})},
 		{field: "QUEUE wred_profile", name: "RoCE queue on an identical profile",
 			edit: edit(func(d doc) {
 				for name := range d["WRED_PROFILE"] {

@@ -796,57 +796,50 @@ func entryFor[E any](byPort map[string][]rangedKey[E], port string, i int) (stri
 	return key, found
 }
 
-// queue resolves queue q of a port: scheduler, WRED and buffer.
+// queue resolves queue q of a port: scheduler, WRED and buffer. Several
+// QUEUE entries may cover the queue ("Ethernet0|3" and "Ethernet0|3-4"):
+// qosorch applies them in key order (Consumer's m_toSync is a map by
+// key), each as a whole or not at all (queueEntryApplies), and field by
+// field: handleQueueTable changes the queue's scheduler only for an entry
+// that gives one, and its WRED profile only for one that gives one
+// (donotChangeScheduler, donotChangeWredProfile), so a later entry
+// without a field leaves the queue the one an earlier entry gave it.
 func (r *resolver) queue(port string, q int) (qos.QueueConfig, error) {
 	qc := qos.QueueConfig{Queue: q}
-	key, e := entryFor(r.queueKeys, port, q)
-	var origin []string
-	if e != nil {
-		origin = append(origin, "QUEUE|"+key)
+	var covering []rangedKey[QueueEntry]
+	for _, k := range r.queueKeys[port] {
+		if slices.Contains(k.idx, q) {
+			covering = append(covering, k)
+		}
 	}
 	sched, wred := "", ""
-	if e != nil {
-		sched, wred = e.Scheduler, e.WREDProfile
-	}
-	// qosorch's handleQueueTable resolves the entry's scheduler and then
-	// its wred_profile, and applies either only once both resolve: a
-	// reference to an entry that is not there, or that orchagent refused
-	// (it never created the object), makes it retry the whole QUEUE entry
-	// (task_need_retry), so the queue keeps SAI's defaults for both: DWRR
-	// weight 1 and no WRED.
-	const whole = "orchagent applies none of the QUEUE entry until both its scheduler and its wred_profile resolve, so the queue keeps the default scheduling (DWRR weight 1) and has no WRED: it neither marks ECN nor drops early"
-	se, schedOK := r.db.Scheduler[sched]
-	we, wredOK := r.db.WRED[wred]
-	var notApplied bool
-	switch {
-	case sched == "":
-	case !schedOK:
-		r.unresolved("QUEUE|"+key, "scheduler", sched, "SCHEDULER", whole, port)
-		notApplied = true
-	default:
-		// Never created (a table stall), or refused as it stands.
-		if why := cmp.Or(r.notCreated("SCHEDULER", sched), schedulerRefused(se)); why != "" {
-			r.refused("QUEUE|"+key, "scheduler", sched, "SCHEDULER", whole, why, port)
-			notApplied = true
+	var schedKey, wredKey string
+	applied := 0
+	for _, k := range covering {
+		if !r.queueEntryApplies(k.key, k.entry, port, len(covering) > 1) {
+			continue
+		}
+		applied++
+		if k.entry.Scheduler != "" {
+			r.queueFieldOverlap(port, q, "scheduler", schedKey, sched, k.key, k.entry.Scheduler)
+			sched, schedKey = k.entry.Scheduler, k.key
+		}
+		if k.entry.WREDProfile != "" {
+			r.queueFieldOverlap(port, q, "wred_profile", wredKey, wred, k.key, k.entry.WREDProfile)
+			wred, wredKey = k.entry.WREDProfile, k.key
 		}
 	}
-	switch {
-	case wred == "":
-	case !wredOK:
-		r.unresolved("QUEUE|"+key, "wred_profile", wred, "WRED_PROFILE", whole, port)
-		notApplied = true
-	default:
-		// Never created (a table stall), or refused for fields it does
-		// not know.
-		why := r.notCreated("WRED_PROFILE", wred)
-		if why == "" && len(we.Extra) > 0 {
-			why = unknownFields(we.Extra)
-		}
-		if why != "" {
-			r.refused("QUEUE|"+key, "wred_profile", wred, "WRED_PROFILE", whole, why, port)
-			notApplied = true
+	var origin []string
+	for _, k := range []string{schedKey, wredKey} {
+		if k != "" && !slices.Contains(origin, "QUEUE|"+k) {
+			origin = append(origin, "QUEUE|"+k)
 		}
 	}
+	if len(origin) == 0 && len(covering) > 0 {
+		origin = append(origin, "QUEUE|"+covering[len(covering)-1].key)
+	}
+	se, we := r.db.Scheduler[sched], r.db.WRED[wred]
+	notApplied := applied == 0 && len(covering) > 0
 	switch {
 	case notApplied:
 		qc.Weight = 1
@@ -883,6 +876,71 @@ func (r *resolver) queue(port string, q int) (qos.QueueConfig, error) {
 		}
 	}
 	return r.queueBuffer(qc, port, q, origin)
+}
+
+// queueEntryApplies says whether qosorch applies the QUEUE entry key to
+// port's queues, noting it where it does not: handleQueueTable resolves
+// the entry's scheduler and then its wred_profile, and applies either
+// only once both resolve: a reference to an entry that is not there, or
+// that orchagent refused (it never created the object), makes it retry
+// the whole QUEUE entry (task_need_retry). others says other entries
+// cover the queue too, whose fields it then keeps.
+func (r *resolver) queueEntryApplies(key string, e *QueueEntry, port string, others bool) bool {
+	whole := "orchagent applies none of the QUEUE entry until both its scheduler and its wred_profile resolve, so the queue keeps the default scheduling (DWRR weight 1) and has no WRED: it neither marks ECN nor drops early"
+	if others {
+		whole = "orchagent applies none of the QUEUE entry until both its scheduler and its wred_profile resolve, so the queue keeps what the other QUEUE entries covering it give it, or else the default scheduling (DWRR weight 1) and no WRED"
+	}
+	ok := true
+	if sched := e.Scheduler; sched != "" {
+		se, found := r.db.Scheduler[sched]
+		switch {
+		case !found:
+			r.unresolved("QUEUE|"+key, "scheduler", sched, "SCHEDULER", whole, port)
+			ok = false
+		default:
+			// Never created (a table stall), or refused as it stands.
+			if why := cmp.Or(r.notCreated("SCHEDULER", sched), schedulerRefused(se)); why != "" {
+				r.refused("QUEUE|"+key, "scheduler", sched, "SCHEDULER", whole, why, port)
+				ok = false
+			}
+		}
+	}
+	if wred := e.WREDProfile; wred != "" {
+		we, found := r.db.WRED[wred]
+		switch {
+		case !found:
+			r.unresolved("QUEUE|"+key, "wred_profile", wred, "WRED_PROFILE", whole, port)
+			ok = false
+		default:
+			// Never created (a table stall), or refused for fields it does
+			// not know.
+			why := r.notCreated("WRED_PROFILE", wred)
+			if why == "" && len(we.Extra) > 0 {
+				why = unknownFields(we.Extra)
+			}
+			if why != "" {
+				r.refused("QUEUE|"+key, "wred_profile", wred, "WRED_PROFILE", whole, why, port)
+				ok = false
+			}
+		}
+	}
+	return ok
+}
+
+// queueFieldOverlap notes two QUEUE entries that both apply to queue q of
+// port and give it different values of one field (earlier, in key order,
+// before later): the queue keeps the one applied last, which is the
+// later in key order when qosorch reads both in one batch, but the one
+// written last when they reach it apart (qosorch reads CONFIG_DB's QUEUE
+// table as its keys are written), so the config does not decide it.
+func (r *resolver) queueFieldOverlap(port string, q int, field, earlierKey, earlier, laterKey, later string) {
+	if earlierKey == "" || earlier == later {
+		return
+	}
+	_, ei, _ := strings.Cut(earlierKey, "|")
+	_, li, _ := strings.Cut(laterKey, "|")
+	what := fmt.Sprintf("QUEUE entries <port>|%s (%s %s) and <port>|%s (%s %s) both give queue %d of the port a %s: qosorch applies each entry's fields to the queues it names, and the queue keeps the one applied last: the later in key order when qosorch reads both in one batch (a config load), else the one written last, so the config does not decide it; labctl takes %s", ei, field, earlier, li, field, later, q, field, later)
+	r.overrule("QUEUE", earlierKey, false, what, "give each queue's "+field+" in one QUEUE entry: split or remove the entries so that no queue is named twice with a "+field, []string{port})
 }
 
 // schedulerWeight is the weight a SCHEDULER entry's weight gives the

@@ -210,8 +210,8 @@ var intMapBounds = sync.OnceValue(func() map[string][2]int {
 
 // QueueEntry is QUEUE|<port>|<queue or range>.
 type QueueEntry struct {
-	Scheduler   string `cfg:"scheduler" use:"simulated" why:"names the queue's SCHEDULER entry: strict priority or its DWRR weight"`
-	WREDProfile string `cfg:"wred_profile" use:"simulated" why:"names the queue's WRED_PROFILE: ECN marking or early drop"`
+	Scheduler   string `cfg:"scheduler" use:"simulated" why:"names the queue's SCHEDULER entry: strict priority or its DWRR weight. Of several QUEUE entries covering a queue (<port>|3 and <port>|3-4), qosorch applies each in key order and only the fields it gives: one without a scheduler leaves the queue the scheduler an earlier one gave it (two giving different ones: lint warns, QOS021)"`
+	WREDProfile string `cfg:"wred_profile" use:"simulated" why:"names the queue's WRED_PROFILE: ECN marking or early drop. As with scheduler, an entry covering the queue without a wred_profile leaves it the profile an earlier one in key order gave it"`
 
 	Extra map[string]string `cfg:"-"`
 }
