@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/labctl/labctl/orchestrator/lazyregexp"
+	"github.com/labctl/labctl/orchestrator/plural"
 	"github.com/labctl/labctl/orchestrator/qos"
 )
 
@@ -137,6 +138,7 @@ func FromDoc(device string, doc Doc) (qos.DeviceConfig, error) {
 	for _, k := range slices.SortedFunc(maps.Keys(r.unres), cmpKey4) {
 		r.dc.Unresolved = append(r.dc.Unresolved, *r.unres[k])
 	}
+	r.coldStartStall()
 	r.dc.Fields = presentFields(doc)
 	r.dc.Unsimulated = append(r.dc.Unsimulated, risks(doc)...)
 	r.dc.Sort()
@@ -1507,4 +1509,83 @@ func (r *resolver) watchdogPoll() error {
 		}
 	}
 	return nil
+}
+
+// coldStartStall notes the BUFFER_PG and BUFFER_QUEUE entries bufferorch
+// never applies (a profile the config does not define or orchagent never
+// creates, a key or index it refuses, a table stalled on a key) for what
+// they do when the switch starts with them in CONFIG_DB (a reboot or
+// `config reload`), beside what labctl models, the config loaded into a
+// running switch (`config load`). At its start bufferorch lists every
+// key of the two tables in CONFIG_DB that splits into <ports>|<indexes>
+// as pending for each port it names (initBufferReadyList), and marks a
+// key ready only once it has applied it (processPriorityGroupPost,
+// processQueuePost); portsorch holds a port's PORT entry (admin up
+// among it) until all of the port's keys are ready (doPortTask:
+// isPortReady, m_pendingPortSet), and allPortsReady() stays false while
+// any port is held: qosorch, pfcwdorch, intfsorch, neighorch and
+// routeorch return from every doTask without doing anything, so the
+// switch applies no QoS map, PFC or watchdog on any port and routes
+// nothing. One warning names the keys and ports.
+func (r *resolver) coldStartStall() {
+	var keys, ports []string
+	add := func(where string, named []string) {
+		table, key, _ := strings.Cut(where, "|")
+		// Only the config's own keys: buffermgrd's lossless PGs reach
+		// CONFIG_DB after the switch starts, unless a saved config holds
+		// them.
+		inConfig := table == "BUFFER_PG" && r.db.BufferPG[key] != nil || table == "BUFFER_QUEUE" && r.db.BufferQueue[key] != nil
+		if !inConfig || len(swssTokenize(key, '|')) != 2 || slices.Contains(keys, where) {
+			return
+		}
+		keys = append(keys, where)
+		if len(named) == 0 {
+			named = swssTokenize(swssTokenize(key, '|')[0], ',')
+		}
+		for _, p := range named {
+			if !slices.Contains(ports, p) {
+				ports = append(ports, p)
+			}
+		}
+	}
+	for _, table := range []string{"BUFFER_PG", "BUFFER_QUEUE"} {
+		if !r.stalled[table] {
+			continue
+		}
+		entries := r.db.BufferPG
+		if table == "BUFFER_QUEUE" {
+			entries = r.db.BufferQueue
+		}
+		for _, k := range cfgSortedKeys(entries) {
+			add(table+"|"+k, nil)
+		}
+	}
+	for _, o := range r.dc.Overruled {
+		if o.Refused {
+			add(o.Where, nil)
+		}
+	}
+	for _, u := range r.unres {
+		add(u.Where, nil)
+	}
+	if len(keys) == 0 {
+		return
+	}
+	slices.Sort(keys)
+	slices.Sort(ports)
+	shown := keys
+	if len(shown) > 3 {
+		shown = shown[:3]
+	}
+	more := ""
+	if len(keys) > len(shown) {
+		more = fmt.Sprintf(" and %d more", len(keys)-len(shown))
+	}
+	r.dc.Overruled = append(r.dc.Overruled, qos.Overruled{
+		Where: "BUFFER_PG and BUFFER_QUEUE at a cold start",
+		What: fmt.Sprintf("when the switch starts with this config in CONFIG_DB (a reboot, or config reload), bufferorch holds %s (%s%s), which it never applies, as pending for %s, and portsorch applies no PORT entry of a port with a pending buffer entry (not even admin up: doPortTask waits for isPortReady); while any port waits, orchagent's allPortsReady() is false and qosorch, pfcwdorch, intfsorch, neighorch and routeorch do nothing: no port gets its QoS maps, PFC or watchdog, and the switch routes nothing. labctl models the config loaded into a running switch (config load), where only those entries are lost",
+			plural.N(len(keys), "entry"), strings.Join(shown, ", "), more, plural.N(len(ports), "port")),
+		Fix:   "fix the entries the other findings name before the config is saved or the switch restarts",
+		Ports: ports,
+	})
 }
