@@ -1709,6 +1709,15 @@ func (l *linter) links() {
 					fmt.Sprintf("on each link to %s: %s", dev, FECMatchFix),
 					"the link to %s:%s does not come up: %s; its traffic takes other paths or is lost, and the simulator runs it down", dev, pp.Name, why)
 			}
+			// One end sets a mode, the other keeps its switch's own,
+			// which the files do not say: noted, not judged.
+			for _, e := range [][2]*PortConfig{{p, pp}, {pp, p}} {
+				if set, other := e[0], e[1]; set.FEC != "" && set.FEC != FECAuto && other.FEC == "" {
+					l.add(RuleParseNote, SevInfo, d.Device, p.Name,
+						fmt.Sprintf("set the FEC mode at both ends of the link to %s, or at neither", dev),
+						"the link to %s:%s has FEC %s at one end only: the other end runs its switch's own mode (the platform's default, not in the files read), and the link comes up only if that is %s too; labctl runs it up", dev, pp.Name, set.FEC, set.FEC)
+				}
+			}
 			// Equal PFC priorities with a PG that cannot pause at one end
 			// are QOS014's, reported once for the port, not per link.
 			if roce != nil && p.TCOf(*roce) != pp.TCOf(*roce) {

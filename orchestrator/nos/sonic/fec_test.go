@@ -52,6 +52,16 @@ func TestPortFECAtBothEndsOfALink(t *testing.T) {
 		if want := map[bool]int{true: 1, false: 0}[c.flagged]; n != want {
 			t.Errorf("FEC %q and %q: %d QOS009 FEC errors, want %d", c.a, c.z, n, want)
 		}
+		// A mode at one end only is noted (the peer's own is unknown).
+		notes := 0
+		for _, f := range qos.Lint([]qos.DeviceConfig{a, z}, qos.LintOptions{}) {
+			if f.Rule == qos.RuleParseNote && strings.Contains(f.Message, "at one end only") {
+				notes++
+			}
+		}
+		if want := map[bool]int{true: 1, false: 0}[c.z == "" && c.a != "auto"]; notes != want {
+			t.Errorf("FEC %q and %q: %d one-end notes, want %d", c.a, c.z, notes, want)
+		}
 	}
 	for _, bad := range []string{"RS", "rs-fec", ""} {
 		_, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte("{\"PORT\": {\n\"Ethernet0\": {\"fec\": \"" + bad + "\"}}}")})
