@@ -1077,6 +1077,11 @@ func sonicBufferModelMutations() []mutation {
 				dynamic(d)
 				d.set("BUFFER_PG", suffix("|3"), "profile", "NULL")
 			})},
+		// The traditional manager copies NULL as it is, and bufferorch
+		// finds no profile of that name: the PGs have none (and, at a cold
+		// start, hold their ports and orchagent with them).
+		{field: "DEVICE_METADATA buffer_model", name: "traditional, the lossy PGs with profile NULL (which only the dynamic manager sizes)", harmful: true, rule: "QOS013", dataPlane: true,
+			edit: edit(func(d doc) { d.set("BUFFER_PG", suffix("|0"), "profile", "NULL") }, "leaf1")},
 		{field: "LOSSLESS_TRAFFIC_PATTERN mtu", name: "set in the traditional model", safe: notRead,
 			edit: edit(func(d doc) { d.add("LOSSLESS_TRAFFIC_PATTERN", "AZURE", map[string]string{"mtu": "1024"}) })},
 		{field: "LOSSLESS_TRAFFIC_PATTERN small_packet_percentage", name: "set in the traditional model", safe: notRead,

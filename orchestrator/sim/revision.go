@@ -16,7 +16,7 @@ import "fmt"
 // figures of unchanged inputs. cmd/labctl's TestSimulatorRevision runs
 // fixed inputs and fails when their figures move under an unchanged
 // revision.
-const Revision = 22
+const Revision = 23
 
 // RevisionNote says what a revision changed.
 type RevisionNote struct {
@@ -50,6 +50,7 @@ var Revisions = []RevisionNote{
 	{Revision: 20, Date: "2026-12-07", Change: "an EOS port's watchdog polls its queues at its own port timer polling-interval (qos.PortWatchdog.PollMs; auto, and the global default's value, are the global's), where every port polled at the global default polling-interval (64gpu pfc-storm with polling-interval 1 on leaf1's ports: the storm declared at 223 ms and 195.3 Gb/s to the victim before, no storm in the run and 0 Gb/s after). Readings of EOS lines this revision's parser takes as the switch applies them, which move the figures of configs that have them: no mtu and default mtu are EOS's default MTU 1500 (they left the MTU before them), no qos cos and default qos cos remove the default CoS, default switchport makes a switchport (CoS trust without qos trust), a random-detect line with an abbreviated weight (max-mark-prob 20 w 4) marks ECN where it was passed over, interface defaults' mtu and ethernet shutdown apply to the interfaces that set neither (the block was read as an interface called defaults), and switchport default mode decides the mode, and so the default trust, of interfaces that say neither switchport nor no switchport. Configs without these lines give the same figures"},
 	{Revision: 21, Date: "2026-12-07", Change: "a link whose two ends' SONiC configs set different FEC modes (PORT fec rs, fc or none; neither auto) runs down from the start of the run, as a link whose ends cannot decode each other never comes up (lint's QOS009), where the field was ignored and the link carried traffic; configs that leave fec out at either end, or set the same mode at both, give the same figures"},
 	{Revision: 22, Date: "2026-12-07", Change: "a SONiC queue that several QUEUE entries cover (<port>|3 and <port>|3-4) takes each field from the last entry in key order that gives it and that orchagent applies, as qosorch's handleQueueTable changes only the fields an entry gives and applies an entry whose references do not resolve not at all, where the last entry was taken whole (a later entry with a scheduler alone took away the WRED profile, and one naming an undefined scheduler the earlier entry's scheduler and WRED); configs that cover each queue once give the same figures"},
+	{Revision: 23, Date: "2026-12-07", Change: "a SONiC BUFFER_PG entry with profile NULL in the traditional buffer model (no DEVICE_METADATA buffer_model dynamic) gives its PGs no buffer profile, as bufferorch finds no BUFFER_PROFILE named NULL (the traditional buffermgrd copies the entry as it is), where labctl sized them as the dynamic manager would; on a key buffermgrd writes itself for the port's PFC priorities the PG takes buffermgrd's lossless profile, as for any other profile there; the dynamic model, and configs without NULL, give the same figures"},
 }
 
 // RevisionChanges says what changed between two revisions, one line per

@@ -1210,9 +1210,14 @@ func (r *resolver) pg(pc *qos.PortConfig, g int) (qos.PGConfig, error) {
 	case prof == "":
 		r.def("BUFFER_PG", "no buffer profile: lossy, nothing reserved, shared at dynamic_th 0", srcSAI+": a PG without a buffer profile", pc.Name, false)
 		return noProfile("default: no BUFFER_PG entry"), nil
-	case prof == "NULL":
-		r.def("BUFFER_PG profile NULL", "computed by SONiC's dynamic buffer manager; labctl assumes the profile it renders for the port's speed and cable", "SONiC dynamic buffer model", pc.Name, false)
-		return r.computedPG(pc, g, "BUFFER_PG|"+key+" (NULL: computed by the buffer manager)"), nil
+	case prof == "NULL" && key != m.key:
+		// The traditional buffer manager (the dynamic model is the case
+		// above) copies the entry to APPL_DB as it is (doBufferTableTask),
+		// and bufferorch looks for a BUFFER_PROFILE named NULL
+		// (parseReference: not_resolved) and retries the entry for ever.
+		// On buffermgrd's own key the entry is written over (below).
+		r.note("BUFFER_PG|"+key, "profile", prof, "BUFFER_PROFILE", pgWithoutProfile, "", "NULL asks SONiC's dynamic buffer manager to size the PG, and that manager runs only with DEVICE_METADATA|localhost buffer_model dynamic; the traditional one copies the entry as it is, and bufferorch looks for a BUFFER_PROFILE named NULL and retries the entry for ever: name the PG's profile, or set buffer_model dynamic", pc.Name)
+		return noProfile("BUFFER_PG|" + key + ", profile NULL, which the traditional buffer model does not compute"), nil
 	case m.key != "" && key == m.key && prof != m.profile:
 		// The config's entry sits on the key buffermgrd writes, with
 		// another profile: buffermgrd overwrites it (an undefined one

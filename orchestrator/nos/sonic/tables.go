@@ -278,7 +278,7 @@ type BufferProfileEntry struct {
 
 // BufferRefEntry is BUFFER_PG|<port>|<pgs> or BUFFER_QUEUE|<port>|<queues>.
 type BufferRefEntry struct {
-	Profile string `cfg:"profile" use:"simulated" why:"names the BUFFER_PROFILE the PG or queue admits by (NULL: the dynamic buffer manager computes it). An entry bufferorch never applies (its profile undefined or never created, its key or index refused) loses only its PGs or queues when the config is loaded into a running switch, as labctl models it; at a cold start with it in CONFIG_DB (a reboot, config reload) portsorch holds the ports its key names (isPortReady) and orchagent's QoS, watchdog and routing orchs wait for them for ever (allPortsReady): lint warns (QOS021)"`
+	Profile string `cfg:"profile" use:"simulated" why:"names the BUFFER_PROFILE the PG or queue admits by (NULL: the dynamic buffer manager computes it; in the traditional model nothing does, bufferorch finds no profile of that name and the PG has none, QOS013, unless the key is one buffermgrd writes over with its lossless profile). An entry bufferorch never applies (its profile undefined or never created, its key or index refused) loses only its PGs or queues when the config is loaded into a running switch, as labctl models it; at a cold start with it in CONFIG_DB (a reboot, config reload) portsorch holds the ports its key names (isPortReady) and orchagent's QoS, watchdog and routing orchs wait for them for ever (allPortsReady): lint warns (QOS021)"`
 
 	Extra map[string]string `cfg:"-"`
 }
