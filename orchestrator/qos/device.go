@@ -57,6 +57,10 @@ type Port struct {
 	Peer string `json:"peer"`
 	// Fabric is true for data ports (switch-switch or switch-host).
 	Fabric bool `json:"fabric"`
+	// MTU is the IP MTU the lab's fabric gives the port, a routed port
+	// (fabric.SwitchMTU, as the switch's base startup-config sets it); 0:
+	// not known (a device not of a lab's fabric).
+	MTU int `json:"mtu,omitempty"`
 }
 
 // DeviceConfig is the resolved QoS model of one switch: what the switch
@@ -250,8 +254,15 @@ type PortConfig struct {
 	CableM     int `json:"cable_m,omitempty"` // 0: not known
 	LinkCableM int `json:"link_cable_m,omitempty"`
 	// MTU is the port's MTU as the config sets it (SONiC's PORT mtu,
-	// EOS's mtu); 0 when it does not. RoCE's payload MTU is the lab's.
-	MTU    int    `json:"mtu,omitempty"`
+	// EOS's mtu, or the default EOS gives a routed port that sets none);
+	// 0 when it does not say. RoCE's payload MTU is the lab's.
+	MTU int `json:"mtu,omitempty"`
+	// Routed: the config makes the port a routed (L3) port (EOS's no
+	// switchport), or the lab's fabric does (its ports have their /31s);
+	// false where it does not say, or says switchport. A renderer writes
+	// it where the NOS distinguishes them (EOS), so that the port's MTU
+	// default is the routed port's.
+	Routed bool   `json:"routed,omitempty"`
 	Peer   string `json:"peer,omitempty"`
 	Fabric bool   `json:"fabric"`
 	// Trust is TrustDSCP, TrustCoS or TrustNone.
@@ -862,6 +873,19 @@ func (in Intent) cableM(p Port) int {
 	return in.CableLengthM
 }
 
+// portMTU is the MTU the intent renders on a port of the lab's fabric:
+// the fabric's (fabric.SwitchMTU), raised to what RoCE's packets need
+// (the lab's MTU plus RoCEHeaderBytes) where the lab's MTU is larger, so
+// that a config labctl renders carries its lab's packets without relying
+// on a NOS's default (EOS's routed ports default to 1500). 0 for a port
+// whose MTU the fabric does not give.
+func (in Intent) portMTU(p Port) int {
+	if p.MTU == 0 {
+		return 0
+	}
+	return max(p.MTU, in.MTU+RoCEHeaderBytes)
+}
+
 // portConfig is what the intent renders for one data port of a switch
 // (Apply's port; p.SpeedGbps known). Of the port it reads the speed and
 // cable length (cableM), and copies the name and peer.
@@ -873,7 +897,7 @@ func (in Intent) portConfig(p Port) PortConfig {
 	}
 	cable := in.cableM(p)
 	pc := PortConfig{
-		Name: p.Name, SpeedGbps: p.SpeedGbps, CableM: cable,
+		Name: p.Name, SpeedGbps: p.SpeedGbps, CableM: cable, MTU: in.portMTU(p), Routed: p.MTU > 0,
 		Peer: p.Peer, Fabric: true, PFCPriorities: []int{}, Trust: TrustDSCP,
 		DSCPToTC: maps.Clone(in.DSCPToTC), TCToQueue: maps.Clone(in.TCToQueue), TCToPG: maps.Clone(in.TCToPG),
 		// PFC priority n pauses traffic class n, which sits in

@@ -24,7 +24,7 @@ func DevicesFromGraph(g *fabric.Graph) []Device {
 			if p.Merged > 1 {
 				speed /= p.Merged
 			}
-			d.Ports = append(d.Ports, Port{Name: p.Name, SpeedGbps: speed, Peer: peer, Fabric: true})
+			d.Ports = append(d.Ports, Port{Name: p.Name, SpeedGbps: speed, Peer: peer, Fabric: true, MTU: fabric.SwitchMTU})
 		}
 		out = append(out, d)
 	}

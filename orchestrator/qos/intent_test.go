@@ -336,3 +336,31 @@ func TestPauseResponseBits(t *testing.T) {
 		t.Errorf("no intent: %d, want the IEEE bound at 200G", got)
 	}
 }
+
+// The lab's fabric ports are rendered at the fabric's MTU (DevicesFromGraph
+// gives fabric.SwitchMTU), raised to what RoCE's packets need where the
+// lab's MTU is larger, and routed: a config labctl renders relies on no
+// NOS default for them (EOS's routed ports default to 1500). A port whose
+// MTU the fabric does not give stays without one.
+func TestApplyPortMTU(t *testing.T) {
+	in, _ := Profile("roce-dcqcn")
+	dev := Device{Name: "leaf1", Ports: []Port{
+		{Name: "Ethernet0", SpeedGbps: 200, Fabric: true, MTU: 9100},
+		{Name: "Ethernet1", SpeedGbps: 200, Fabric: true},
+	}}
+	for _, c := range []struct {
+		labMTU, want0 int
+	}{{4096, 9100}, {9216, 9216 + RoCEHeaderBytes}} {
+		in.MTU = c.labMTU
+		dc, err := Apply(in, dev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := dc.Port("Ethernet0"); p.MTU != c.want0 || !p.Routed {
+			t.Errorf("lab MTU %d: the fabric's port at MTU %d, routed %v; want %d, routed", c.labMTU, p.MTU, p.Routed, c.want0)
+		}
+		if p := dc.Port("Ethernet1"); p.MTU != 0 || p.Routed {
+			t.Errorf("lab MTU %d: a port without the fabric's MTU: MTU %d, routed %v", c.labMTU, p.MTU, p.Routed)
+		}
+	}
+}

@@ -1374,9 +1374,15 @@ func (l *linter) portMTU(d *DeviceConfig, p *PortConfig) {
 		return
 	}
 	if need := l.opt.Intent.MTU + RoCEHeaderBytes; p.MTU < need {
+		// Where the MTU is a default (Origins["mtu"]: EOS's of a routed
+		// port without an mtu line), the finding says so.
+		from := ""
+		if o := p.Origins["mtu"]; o != "" {
+			from = " (" + o + ")"
+		}
 		l.add(RulePortMTU, SevError, d.Device, p.Name,
 			fmt.Sprintf("raise the port's MTU to at least %d (RoCE MTU %d plus %d bytes of headers); 9100 is usual", need, l.opt.Intent.MTU, RoCEHeaderBytes),
-			"the port's MTU %d is below the %d bytes RoCE's %d-byte packets need: the switch drops them", p.MTU, need, l.opt.Intent.MTU)
+			"the port's MTU %d%s is below the %d bytes RoCE's %d-byte packets need: the switch drops them", p.MTU, from, need, l.opt.Intent.MTU)
 	}
 }
 

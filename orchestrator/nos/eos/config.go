@@ -48,7 +48,9 @@ func LinuxInterface(name string) (string, error) {
 // maps (CoS and queues only where they differ from EOS's defaults), the PFC
 // watchdog defaults, one `qos profile` per distinct port QoS (ECN
 // thresholds scale with speed, so typically one per port speed), and
-// `service-profile` (and the MTU the config sets) on each interface.
+// `service-profile` (and the MTU the config sets, and no switchport on a
+// routed port: labctl writes both on its lab's fabric ports, so that they
+// rely on no default of EOS's) on each interface.
 // Buffers and PG headroom are not configurable in EOS CLI and are not
 // written. A queue's shaper is written as its tx-queue's shape rate, a
 // port's own shaper as its profile's shape rate (above the tx-queues),
@@ -322,6 +324,12 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 			// in) and whether it is shut down.
 			if p.MTU > 0 {
 				fmt.Fprintf(&b, "   mtu %d\n", p.MTU)
+			}
+			if p.Routed {
+				// A routed port (the lab's fabric ports are): its MTU,
+				// written above, is what EOS holds its packets to; without
+				// a line EOS's default of 1500 would be.
+				b.WriteString("   no switchport\n")
 			}
 			if p.SpeedGbps > 0 && p.Origins["speed"] != "" {
 				fmt.Fprintf(&b, "   speed forced %dgfull\n", p.SpeedGbps)

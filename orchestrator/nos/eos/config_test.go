@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/qos"
 )
 
@@ -843,5 +844,60 @@ func TestParseWatchdogForcedNamed(t *testing.T) {
 		return strings.HasSuffix(f.Field, "recovery-time <s> forced") && f.Use == qos.UseIgnored
 	}) {
 		t.Errorf("forced not named as not read: %+v", dc.Fields)
+	}
+}
+
+// labctl's configs rely on no default of EOS's for a port's MTU: the lab's
+// fabric ports (routed, /31s in the base startup-config) are rendered with
+// no switchport and the fabric's MTU, so that deleting the mtu line leaves
+// the routed port at EOS's default 1500, which lint (QOS020) then names.
+// They were rendered with neither, and read as carrying the lab's packets
+// with the line gone too.
+func TestRenderLabPortsRoutedWithMTU(t *testing.T) {
+	in, _ := qos.Profile("")
+	devs := []qos.Device{{Name: "leaf1", Role: "leaf"}}
+	for i := 1; i <= 4; i++ {
+		devs[0].Ports = append(devs[0].Ports, qos.Port{Name: fmt.Sprintf("Ethernet%d", i), SpeedGbps: 200, Peer: fmt.Sprintf("host%d", i), Fabric: true, MTU: fabric.SwitchMTU})
+	}
+	cfgs, err := qos.ApplyAll(in, devs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Render(cfgs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	mtuLine := fmt.Sprintf("   mtu %d", fabric.SwitchMTU)
+	for i := 1; i <= 4; i++ {
+		block := fmt.Sprintf("interface Ethernet%d\n%s\n   no switchport\n", i, mtuLine)
+		if !strings.Contains(string(out), block) {
+			t.Errorf("Ethernet%d is not rendered routed at MTU %d:\n%s", i, fabric.SwitchMTU, out)
+		}
+	}
+	dc, err := Parse("leaf1", qos.Source{Name: "leaf1.cfg", Data: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range dc.Ports {
+		if p.MTU != fabric.SwitchMTU || !p.Routed {
+			t.Errorf("%s read back: MTU %d, routed %v", p.Name, p.MTU, p.Routed)
+		}
+	}
+	// The mtu lines deleted, as a hand edit would.
+	cut := strings.ReplaceAll(string(out), mtuLine+"\n", "")
+	dc, err = Parse("leaf1", qos.Source{Name: "leaf1.cfg", Data: []byte(cut)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	flagged := map[string]bool{}
+	for _, f := range qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{Intent: &in}) {
+		if f.Rule == qos.RulePortMTU && strings.Contains(f.Message, "EOS's default L3 MTU of a routed port") {
+			flagged[f.Port] = true
+		}
+	}
+	for _, p := range dc.Ports {
+		if p.MTU != cfgDefaultMTU || !flagged[p.Name] {
+			t.Errorf("%s without its mtu line: MTU %d, QOS020 %v; want %d and QOS020", p.Name, p.MTU, flagged[p.Name], cfgDefaultMTU)
+		}
 	}
 }

@@ -377,7 +377,7 @@ func TestParseInterfaceDefaults(t *testing.T) {
 		{"ethernet shutdown, the port's no shutdown", formsHead + "interface defaults\n   ethernet\n      shutdown\n!\ninterface Ethernet1\n   service-profile ROCE\n   no shutdown\n!\n", 0, false, qos.TrustDSCP},
 		{"a flat file", strings.ReplaceAll("interface defaults\nmtu 1500\nethernet\nshutdown\n"+formsHead+"interface Ethernet1\nservice-profile ROCE\n", "   ", ""), 1500, true, qos.TrustDSCP},
 		{"switchport default mode access", notrust + "switchport default mode access\ninterface Ethernet1\n   service-profile ROCE\n!\n", 0, false, qos.TrustCoS},
-		{"switchport default mode routed, default switchport", notrust + "switchport default mode routed\ninterface Ethernet1\n   switchport\n   service-profile ROCE\n   default switchport\n!\n", 0, false, qos.TrustDSCP},
+		{"switchport default mode routed, default switchport", notrust + "switchport default mode routed\ninterface Ethernet1\n   switchport\n   service-profile ROCE\n   default switchport\n!\n", 1500, false, qos.TrustDSCP},
 		{"no switchport default", notrust + "switchport default mode routed\nno switchport default mode routed\ninterface Ethernet1\n   no switchport\n   default switchport\n   service-profile ROCE\n!\n", 0, false, qos.TrustCoS},
 	} {
 		dc := mustParseEOS(t, c.cfg)
@@ -395,5 +395,40 @@ func TestParseInterfaceDefaults(t *testing.T) {
 	}
 	if slices.ContainsFunc(dc.Ports, func(p qos.PortConfig) bool { return p.Name == "defaults" }) {
 		t.Errorf("interface defaults read as an interface")
+	}
+}
+
+// A routed port without an mtu line holds RoCE's packets to EOS's default
+// L3 MTU, 1500, as one with mtu 1500 does: it was read as carrying the
+// lab's packets (MTU 0), so an mtu 9214 line deleted from a routed port
+// left lint and the simulator silent. A port whose mode the file does not
+// say (a QoS file alone), or a switchport (EOS enforces no L3 MTU on what
+// it bridges), still says nothing of its MTU.
+func TestParseRoutedPortDefaultMTU(t *testing.T) {
+	for _, c := range []struct {
+		name, cfg string
+		mtu       int
+		routed    bool
+		origin    string
+	}{
+		{"routed, no mtu line", formsHead + "interface Ethernet1\n   no switchport\n   service-profile ROCE\n!\n", cfgDefaultMTU, true, "EOS's default L3 MTU of a routed port: interface Ethernet1 sets no mtu"},
+		{"routed, mtu 9214", formsHead + "interface Ethernet1\n   mtu 9214\n   no switchport\n   service-profile ROCE\n!\n", 9214, true, ""},
+		{"routed by switchport default mode", formsHead + "switchport default mode routed\ninterface Ethernet1\n   service-profile ROCE\n!\n", cfgDefaultMTU, true, "EOS's default L3 MTU of a routed port: interface Ethernet1 sets no mtu"},
+		{"routed, interface defaults mtu 9214", formsHead + "interface defaults\n   mtu 9214\n!\ninterface Ethernet1\n   no switchport\n   service-profile ROCE\n!\n", 9214, true, "interface defaults mtu: interface Ethernet1 sets none"},
+		{"mode not said", formsHead + "interface Ethernet1\n   service-profile ROCE\n!\n", 0, false, ""},
+		{"switchport", formsHead + "interface Ethernet1\n   switchport\n   service-profile ROCE\n!\n", 0, false, ""},
+	} {
+		dc := mustParseEOS(t, c.cfg)
+		p := dc.Port("Ethernet1")
+		if p == nil {
+			t.Fatalf("%s: no port Ethernet1", c.name)
+		}
+		if p.MTU != c.mtu || p.Routed != c.routed || p.Origins["mtu"] != c.origin {
+			t.Errorf("%s: MTU %d, routed %v, origin %q; want %d, %v, %q", c.name, p.MTU, p.Routed, p.Origins["mtu"], c.mtu, c.routed, c.origin)
+		}
+	}
+	dc := mustParseEOS(t, formsHead+"switchport default mode routed\n")
+	if dp := dc.DefaultPort; dp == nil || dp.MTU != cfgDefaultMTU {
+		t.Errorf("a port the config does not name, routed by default: %+v", dp)
 	}
 }

@@ -782,6 +782,9 @@ func cfgPhysical(name string) bool {
 // the corresponding mtu command from running-config."
 const cfgDefaultMTU = 1500
 
+// srcEOSMTU is the source of cfgDefaultMTU, which Defaults name.
+const srcEOSMTU = "Arista's manual, Support for Layer 3 MTU on 7280R3/7500R3/7800R3 (https://www.arista.com/en/um-eos/eos-support-for-layer-3-mtu-on-7280r37500r37800r3): 'The default MTU size is 1500 bytes'"
+
 // cfgBufferOrQoS says whether a platform or hardware line's words name
 // buffers or QoS (mmu, buffer, qos, pfc, ecn, queue, tcam): the ones
 // labctl lists as not read. That these are the QoS-related platform
@@ -1508,23 +1511,39 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 			continue
 		}
 		mtu := ib.mtu
-		if mtu == 0 && (ib.mtuDefault || p.defMTU > 0) && (eff.routed == nil || *eff.routed) {
+		routed, mtuOrigin := eff.routed != nil && *eff.routed, ""
+		if mtu == 0 && (ib.mtuDefault || p.defMTU > 0 || routed) && (eff.routed == nil || routed) {
 			// EOS's default MTU of a routed port: interface defaults',
-			// else 1500. A port that says nothing of its MTU, with no
-			// interface defaults mtu, labctl takes to carry the lab's
-			// packets (MTU 0), as its rendered configs say none.
-			mtu = p.defMTU
+			// else 1500 (cfgDefaultMTU), which a routed port without an
+			// mtu line enforces as one with mtu 1500 does. A port whose
+			// mode the files do not say (neither switchport nor no
+			// switchport, nor switchport default mode) and that says
+			// nothing of its MTU, with no interface defaults mtu, labctl
+			// takes to carry the lab's packets (MTU 0): an Ethernet port
+			// that says neither is a switchport on EOS, which bridges
+			// frames up to the hardware's maximum rather than holding
+			// them to an L3 MTU, and a file of QoS alone (labctl's own
+			// before it wrote no switchport and mtu) leaves the mode and
+			// MTU to the switch's other config.
+			mtu, mtuOrigin = p.defMTU, "interface defaults mtu: interface "+name+" sets none"
 			if mtu == 0 {
-				mtu = cfgDefaultMTU
+				mtu, mtuOrigin = cfgDefaultMTU, "EOS's default L3 MTU of a routed port: interface "+name+" sets no mtu"
+				if ib.mtuDefault {
+					mtuOrigin = "EOS's default L3 MTU: interface " + name + " says no mtu"
+				}
+				def("interface mtu (a routed port that sets none)", fmt.Sprintf("%d bytes", cfgDefaultMTU), srcEOSMTU, name, false)
 			}
 		}
-		pc := qos.PortConfig{Name: name, Fabric: true, PFCPriorities: []int{}, MTU: mtu, SpeedGbps: ib.speedGbps,
+		pc := qos.PortConfig{Name: name, Fabric: true, PFCPriorities: []int{}, MTU: mtu, Routed: routed, SpeedGbps: ib.speedGbps,
 			DSCPToTC: maps.Clone(dscp), CoSToTC: maps.Clone(cos), TCToQueue: maps.Clone(tcQueue),
 			// EOS pauses and buffers a PFC priority as its own traffic
 			// class: the platform's PG and paused queue of priority n are
 			// those of TC n.
 			TCToPG: qos.IdentityMap(), PFCToQueue: maps.Clone(tcQueue),
 			Origins: map[string]string{"dscp_to_tc": "qos map dscp", "tc_to_queue": "qos map traffic-class to tx-queue", "tc_to_pg": "platform: PG n is priority n", "pfc_to_queue": "platform: priority n pauses TC n's queue"}}
+		if mtuOrigin != "" {
+			pc.Origins["mtu"] = mtuOrigin
+		}
 		if ib.shutdown != nil && *ib.shutdown {
 			pc.AdminDown = "interface " + name + ": shutdown"
 		} else if ib.shutdown == nil && p.defShutdown != nil && *p.defShutdown && strings.HasPrefix(name, "Ethernet") {
@@ -1537,7 +1556,7 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 		case eff.trust != nil:
 			pc.Trust = *eff.trust
 			pc.Origins["trust"] = "interface " + name + " (or its service-profile): qos trust"
-		case eff.routed != nil && *eff.routed:
+		case routed:
 			pc.Trust = qos.TrustDSCP
 			pc.Origins["trust"] = "default for a routed port"
 			def("interface qos trust", "dscp (the default of a routed port)", srcEOSUnverified, name, true)
@@ -1739,6 +1758,12 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 	}
 	if p.defMode != "access" {
 		dp.MTU = p.defMTU
+		if p.defMode == "routed" && dp.MTU == 0 {
+			// Routed by default: EOS's default MTU of a routed port.
+			dp.MTU = cfgDefaultMTU
+			dp.Routed = true
+			dp.Origins = map[string]string{"mtu": "EOS's default L3 MTU of a routed port (switchport default mode routed): a port the config does not name"}
+		}
 	}
 	if p.defShutdown != nil && *p.defShutdown {
 		dp.AdminDown = "interface defaults: ethernet shutdown"
