@@ -8,7 +8,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/nos/eos"
+)
+
+// renderedMTU and renderedRouted match the lines labctl's renderer writes
+// on each of its lab's ports (routed, at the fabric's MTU): edits of a
+// port's MTU or mode drop them first, as those lines would win over lines
+// inserted before them.
+var (
+	renderedMTU    = drop(fmt.Sprintf(`^   mtu %d$`, fabric.SwitchMTU))
+	renderedRouted = drop(`^   no switchport$`)
 )
 
 // text edits the EOS configs of the switches named (every switch when none
@@ -326,25 +336,27 @@ func eosMutations() []mutation {
 		{field: "global default interface <interfaces>", name: "said before the interface's block",
 			edit: text(replace(`^interface Ethernet1$`, "default interface Ethernet1\ninterface Ethernet1"))},
 		{field: "global switchport default mode <routed|access>", name: "access by default, ports without qos trust (CoS trust)", harmful: true, rule: "QOS003", dataPlane: true,
-			edit: text(chain(drop(`^   qos trust dscp$`), append_("switchport default mode access")))},
+			edit: text(chain(drop(`^   qos trust dscp$`), renderedRouted, append_("switchport default mode access")))},
 		{field: "global switchport default mode <routed|access>", name: "routed by default, as AVD writes it",
 			edit: text(append_("switchport default mode routed"))},
 		{field: "global no switchport default [...]", name: "routed by default removed, ports without qos trust back to switchports", harmful: true, rule: "QOS003", dataPlane: true,
-			edit: text(chain(drop(`^   qos trust dscp$`), after(`^interface `, "   default switchport"), append_("switchport default mode routed", "no switchport default mode routed")))},
+			edit: text(chain(drop(`^   qos trust dscp$`), renderedRouted, after(`^interface `, "   default switchport"), append_("switchport default mode routed", "no switchport default mode routed")))},
 		{field: "global no switchport default [...]", name: "said before routed by default",
 			edit: text(append_("no switchport default mode", "switchport default mode routed"))},
 		{field: "global interface defaults", name: "an empty block",
 			edit: text(append_("interface defaults", "!"))},
 		{field: "global interface defaults", name: "the ports' default MTU 1500", harmful: true, rule: "QOS020", dataPlane: true,
-			edit: text(append_("interface defaults", "   mtu 1500", "!"))},
+			edit: text(chain(renderedMTU, append_("interface defaults", "   mtu 1500", "!")))},
 		{field: "interface defaults mtu <bytes>", name: "1500 on the ports", harmful: true, rule: "QOS020", dataPlane: true,
-			edit: text(append_("interface defaults", "   mtu 1500", "!"))},
-		{field: "interface defaults mtu <bytes>", name: "9214",
+			edit: text(chain(renderedMTU, append_("interface defaults", "   mtu 1500", "!")))},
+		{field: "interface defaults mtu <bytes>", name: "9214 beside the ports' own",
 			edit: text(append_("interface defaults", "   mtu 9214", "!"))},
+		{field: "interface defaults mtu <bytes>", name: "the routed ports' mtu lines moved into it as mtu 9214",
+			edit: text(chain(renderedMTU, append_("interface defaults", "   mtu 9214", "!")))},
 		{field: "interface defaults no mtu", name: "9214 removed (EOS's 1500)", harmful: true, rule: "QOS020", dataPlane: true,
-			edit: text(append_("interface defaults", "   mtu 9214", "   no mtu", "!"))},
+			edit: text(chain(renderedMTU, append_("interface defaults", "   mtu 9214", "   no mtu", "!")))},
 		{field: "interface defaults no mtu", name: "said before mtu 9214",
-			edit: text(append_("interface defaults", "   no mtu", "   mtu 9214", "!"))},
+			edit: text(chain(renderedMTU, append_("interface defaults", "   no mtu", "   mtu 9214", "!")))},
 		{field: "interface defaults ethernet", name: "an empty ethernet block", safe: "it only opens the Ethernet interfaces' defaults",
 			edit: text(append_("interface defaults", "   ethernet", "!"))},
 		{field: "interface defaults shutdown", name: "every Ethernet port down by default", harmful: true, rule: "QOS026", dataPlane: true,
@@ -365,7 +377,7 @@ func eosMutations() []mutation {
 		{field: "interface no qos trust", name: "trust nothing", harmful: true, rule: "QOS003", dataPlane: true,
 			edit: text(replace(`^   qos trust dscp$`, "   no qos trust"))},
 		{field: "interface default qos trust", name: "switchports with their qos trust defaulted (CoS)", harmful: true, rule: "QOS003", dataPlane: true,
-			edit: text(chain(after(`^   qos trust dscp$`, "   default qos trust"), after(`^interface `, "   switchport")))},
+			edit: text(chain(renderedRouted, after(`^   qos trust dscp$`, "   default qos trust"), after(`^interface `, "   switchport")))},
 		{field: "interface default qos trust", name: "said before qos trust dscp",
 			edit: text(replace(`^   qos trust dscp$`, "   default qos trust\n   qos trust dscp"))},
 		{field: "interface qos cos <c>", name: "untrusted ports with default CoS 1 (TC0)", harmful: true, rule: "QOS003", dataPlane: true,
@@ -383,9 +395,9 @@ func eosMutations() []mutation {
 		{field: "interface no switchport", name: "routed ports said so", safe: "a routed port trusts DSCP by default, which RoCE needs",
 			edit: text(after(`^interface `, "   no switchport"))},
 		{field: "interface switchport", name: "switchports without qos trust (CoS trust by default)", harmful: true, rule: "QOS003", dataPlane: true,
-			edit: text(chain(drop(`^   qos trust dscp$`), after(`^interface `, "   switchport")))},
+			edit: text(chain(drop(`^   qos trust dscp$`), renderedRouted, after(`^interface `, "   switchport")))},
 		{field: "interface default switchport", name: "routed ports without qos trust made switchports again (CoS trust)", harmful: true, rule: "QOS003", dataPlane: true,
-			edit: text(chain(drop(`^   qos trust dscp$`), after(`^interface `, "   no switchport", "   default switchport")))},
+			edit: text(chain(drop(`^   qos trust dscp$`), renderedRouted, after(`^interface `, "   no switchport", "   default switchport")))},
 		{field: "interface default switchport", name: "said before no switchport",
 			edit: text(after(`^interface `, "   default switchport", "   no switchport"))},
 		{field: "interface service-profile <name>", name: "one port without its profile", harmful: true, rule: "QOS001", dataPlane: true,
@@ -608,13 +620,15 @@ func eosMutations() []mutation {
 		{field: "interface default speed", name: "on every port", safe: "it leaves the speed to the platform and its peer, which the link then runs at",
 			edit: text(after(`^interface `, "   default speed"))},
 		{field: "interface mtu <bytes>", name: "MTU 1500 on the ports", harmful: true, rule: "QOS020", dataPlane: true,
-			edit: text(after(`^interface `, "   mtu 1500"))},
+			edit: text(chain(renderedMTU, after(`^interface `, "   mtu 1500")))},
 		{field: "interface mtu <bytes>", name: "MTU 9214",
-			edit: text(after(`^interface `, "   mtu 9214"))},
+			edit: text(chain(renderedMTU, after(`^interface `, "   mtu 9214")))},
+		{field: "interface mtu <bytes>", name: "the mtu line deleted from the routed ports (EOS's default 1500)", harmful: true, rule: "QOS020", dataPlane: true,
+			edit: text(renderedMTU)},
 		{field: "interface no mtu", name: "MTU 9214 removed (EOS's default 1500)", harmful: true, rule: "QOS020", dataPlane: true,
-			edit: text(after(`^interface `, "   mtu 9214", "   no mtu"))},
+			edit: text(chain(renderedMTU, after(`^interface `, "   mtu 9214", "   no mtu")))},
 		{field: "interface no mtu", name: "said before mtu 9214",
-			edit: text(after(`^interface `, "   no mtu", "   mtu 9214"))},
+			edit: text(chain(renderedMTU, after(`^interface `, "   no mtu", "   mtu 9214")))},
 
 		{field: "tx-queue tx-queue <q>", name: "RoCE's queue settings removed", harmful: true, rule: "QOS005", dataPlane: true,
 			edit: text(dropBlock(q3))},
