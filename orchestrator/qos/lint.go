@@ -652,23 +652,42 @@ func (l *linter) roce() {
 				continue
 			}
 			tc := p.TCOf(*roce)
+			_, byPolicy := p.PolicyTC[*roce]
+			// The class of the port's default CoS, which untagged
+			// packets take where neither a policy nor DSCP trust
+			// classifies them.
+			defTC := p.CoSToTC[p.DefaultCoS]
 			switch {
+			case len(lossless) > 0 && byPolicy && !slices.Contains(lossless, tc):
+				// The port's QoS policy decides RoCE's class, ahead of
+				// the trust mode and the maps: trusting DSCP would not
+				// change it.
+				l.addAt(RuleRoCEDSCPLossy, SevError, d.Device, p.Name, p.Origins["policy_tc"],
+					fmt.Sprintf("set traffic class %d for DSCP %d in the port's QoS policy (EOS: set traffic-class %d in the policy-map class matching it)", lossless[0], *roce, lossless[0]),
+					"the port's QoS policy gives RoCE (DSCP %d) TC%d, which is not lossless (lossless: %s)",
+					*roce, tc, FormatInts(lossless))
 			case len(lossless) > 0 && p.Trust != TrustDSCP && !slices.Contains(lossless, tc):
 				l.addAt(RuleRoCEDSCPLossy, SevError, d.Device, p.Name, p.Origins["trust"],
-					"trust DSCP on the port (EOS: qos trust dscp)",
+					TrustDSCPFix,
 					"the port trusts %s, not DSCP: RoCE (untagged, DSCP %d) takes default CoS %d and TC%d, which is not lossless (lossless: %s)",
 					p.Trust, *roce, p.DefaultCoS, tc, FormatInts(lossless))
-			case len(lossless) > 0 && p.Trust != TrustDSCP && len(p.PolicyTC) < 64:
-				// RoCE reaches its lossless class by the port's default
-				// CoS (EOS: qos cos 3 without trust), and so does every
-				// other untagged packet the port receives, whatever its
-				// DSCP: QOS002's other traffic in RoCE's lossless class,
-				// where QOS003 said the class was not lossless. (A
-				// policy that decides every DSCP leaves none to it.)
+			case len(lossless) > 0 && p.Trust != TrustDSCP && len(p.PolicyTC) < 64 && slices.Contains(lossless, defTC):
+				// Every untagged packet the policy leaves out takes the
+				// default CoS's class (EOS: qos cos 3 without trust),
+				// whatever its DSCP: when that class is lossless,
+				// QOS002's other traffic in a lossless class. (A policy
+				// that decides every DSCP leaves none to it.)
+				which, class := "", "RoCE's lossless class"
+				if len(p.PolicyTC) > 0 {
+					which = " that its QoS policy leaves out"
+				}
+				if defTC != tc {
+					class = "a lossless class"
+				}
 				l.addAt(RuleDSCPMapMismatch, SevWarning, d.Device, p.Name, p.Origins["trust"],
-					"trust DSCP on the port (EOS: qos trust dscp)",
-					"the port trusts %s, not DSCP: every untagged packet it receives, whatever its DSCP, takes default CoS %d and TC%d, RoCE's lossless class: best effort and the CNPs share RoCE's class, its pauses and its queue",
-					p.Trust, p.DefaultCoS, tc)
+					TrustDSCPFix,
+					"the port trusts %s, not DSCP: every untagged packet it receives%s, whatever its DSCP, takes default CoS %d and TC%d, %s: best effort and the CNPs share it, its pauses and its queue",
+					p.Trust, which, p.DefaultCoS, defTC, class)
 			case len(lossless) > 0 && !slices.Contains(lossless, tc):
 				l.addAt(RuleRoCEDSCPLossy, SevError, d.Device, p.Name, p.Origins["dscp_to_tc"],
 					fmt.Sprintf("map DSCP %d to traffic class %d", *roce, lossless[0]),
@@ -1385,6 +1404,10 @@ func (l *linter) portMTU(d *DeviceConfig, p *PortConfig) {
 			"the port's MTU %d%s is below the %d bytes RoCE's %d-byte packets need: the switch drops them", p.MTU, from, need, l.opt.Intent.MTU)
 	}
 }
+
+// TrustDSCPFix is how a port that does not trust DSCP comes to classify
+// untagged packets by their DSCP.
+const TrustDSCPFix = "trust DSCP on the port (EOS: qos trust dscp)"
 
 // PortUpFix is how a port kept administratively down (PortConfig.AdminDown)
 // is brought up: lint's fix of QOS026, and the simulator's when a fault

@@ -316,6 +316,49 @@ func TestLintRules(t *testing.T) {
 	}
 }
 
+// TestLintUntrustedPortWithPolicy: on a port that does not trust DSCP,
+// a QoS policy decides RoCE's class ahead of the default CoS, so QOS002's
+// "every untagged packet takes the default CoS's class" warns only where
+// that class (not RoCE's) is lossless and names it, and QOS003 on a class
+// the policy gave blames the policy, not the trust mode.
+func TestLintUntrustedPortWithPolicy(t *testing.T) {
+	cos := map[int]int{0: 0, 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7}
+	for _, tt := range []struct {
+		name       string
+		defCoS     int
+		policy     map[int]int
+		rule, want string // "" : no finding on Ethernet0 of the rule
+		notFix     string
+	}{
+		{"policy gives RoCE TC3, CoS 0 lossy", 0, map[int]int{26: 3}, RuleDSCPMapMismatch, "", ""},
+		{"policy gives RoCE TC3, CoS 3 lossless", 3, map[int]int{26: 3}, RuleDSCPMapMismatch,
+			"every untagged packet it receives that its QoS policy leaves out, whatever its DSCP, takes default CoS 3 and TC3, RoCE's lossless class", ""},
+		{"policy gives RoCE TC1", 3, map[int]int{26: 1}, RuleRoCEDSCPLossy,
+			"the port's QoS policy gives RoCE (DSCP 26) TC1, which is not lossless", TrustDSCPFix},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			in, cfgs := lintBase(t)
+			p := cfgs[0].Port("Ethernet0")
+			p.Trust, p.DefaultCoS, p.CoSToTC, p.PolicyTC = TrustNone, tt.defCoS, cos, tt.policy
+			var got []Finding
+			for _, f := range findings(Lint(cfgs, LintOptions{Intent: &in}), tt.rule) {
+				if f.Port == "Ethernet0" || slices.Contains(f.Ports, "Ethernet0") {
+					got = append(got, f)
+				}
+			}
+			if tt.want == "" {
+				if len(got) > 0 {
+					t.Fatalf("%s on Ethernet0, want none: %+v", tt.rule, got)
+				}
+				return
+			}
+			if len(got) != 1 || !strings.Contains(got[0].Message, tt.want) || got[0].Fix == tt.notFix {
+				t.Fatalf("%s on Ethernet0: %+v, want one containing %q (fix not %q)", tt.rule, got, tt.want, tt.notFix)
+			}
+		})
+	}
+}
+
 // TestLintShapersThatHoldNothing: a queue's or port's shaper at the port's
 // line rate, or on a queue no lossless class leaves by, is no QOS022
 // finding, and no drift from the intent (QOS018) either: it changes
