@@ -363,6 +363,8 @@ func eosMutations() []mutation {
 			edit: text(append_("interface defaults", "   ethernet", "      shutdown", "!"), "leaf1")},
 		{field: "interface defaults shutdown", name: "down by default, every port saying no shutdown",
 			edit: text(chain(after(`^interface Ethernet`, "   no shutdown"), append_("interface defaults", "   ethernet", "      shutdown", "!")))},
+		{field: "interface defaults default shutdown", name: "after shutdown, back to up", safe: "it takes Ethernet ports back to EOS's default, up unless they say shutdown",
+			edit: text(append_("interface defaults", "   ethernet", "      shutdown", "      default shutdown", "!"))},
 		{field: "interface defaults no shutdown", name: "up by default said", safe: "it keeps Ethernet ports up unless they say shutdown, EOS's default",
 			edit: text(append_("interface defaults", "   ethernet", "      no shutdown", "!"))},
 		// EOS rejects no interface on a physical port, so labctl refuses
@@ -611,6 +613,10 @@ func eosMutations() []mutation {
 			edit: text(after(`^interface `, "   no shutdown"))},
 		{field: "interface default shutdown", name: "said on every port", safe: "it only keeps the port up, as EOS's default",
 			edit: text(after(`^interface `, "   default shutdown"))},
+		// default shutdown is the default, which interface defaults'
+		// ethernet shutdown makes down (it was read as no shutdown).
+		{field: "interface default shutdown", name: "said on every port, Ethernet ports down by default", harmful: true, rule: "QOS026", dataPlane: true,
+			edit: text(chain(after(`^interface Ethernet`, "   default shutdown"), append_("interface defaults", "   ethernet", "      shutdown", "!")), "leaf1")},
 		{field: "interface speed [forced] <speed>", name: "a 200G port forced to 100G", harmful: true, rule: "QOS009", why: "the simulated link runs at the lab's speed",
 			edit: text(after(`^interface Ethernet1$`, "   speed forced 100gfull"), "leaf1")},
 		{field: "interface speed [forced] <speed>", name: "its own speed, 200g-4",

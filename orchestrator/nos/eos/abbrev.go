@@ -289,7 +289,6 @@ var cfgDefaultIsNo = map[string]bool{
 	"no qos cos":                                                                                     true,
 	"no channel-group [...]":                                                                         true,
 	"no mtu":                                                                                         true,
-	"no shutdown":                                                                                    true,
 	"no switchport default [...]":                                                                    true,
 }
 

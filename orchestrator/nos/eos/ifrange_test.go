@@ -375,6 +375,11 @@ func TestParseInterfaceDefaults(t *testing.T) {
 		{"no interface defaults", formsHead + "interface defaults\n   mtu 1500\n!\nno interface defaults\ninterface Ethernet1\n   service-profile ROCE\n!\n", 0, false, qos.TrustDSCP},
 		{"ethernet shutdown", formsHead + "interface defaults\n   ethernet\n      shutdown\n!\ninterface Ethernet1\n   service-profile ROCE\n!\n", 0, true, qos.TrustDSCP},
 		{"ethernet shutdown, the port's no shutdown", formsHead + "interface defaults\n   ethernet\n      shutdown\n!\ninterface Ethernet1\n   service-profile ROCE\n   no shutdown\n!\n", 0, false, qos.TrustDSCP},
+		// default shutdown goes back to the default, which interface
+		// defaults' ethernet shutdown makes down (it was read as no
+		// shutdown), and under ethernet to EOS's up.
+		{"ethernet shutdown, the port's default shutdown", formsHead + "interface defaults\n   ethernet\n      shutdown\n!\ninterface Ethernet1\n   service-profile ROCE\n   no shutdown\n   default shutdown\n!\n", 0, true, qos.TrustDSCP},
+		{"ethernet shutdown, then default shutdown", formsHead + "interface defaults\n   ethernet\n      shutdown\n      default shutdown\n!\ninterface Ethernet1\n   service-profile ROCE\n!\n", 0, false, qos.TrustDSCP},
 		{"a flat file", strings.ReplaceAll("interface defaults\nmtu 1500\nethernet\nshutdown\n"+formsHead+"interface Ethernet1\nservice-profile ROCE\n", "   ", ""), 1500, true, qos.TrustDSCP},
 		{"switchport default mode access", notrust + "switchport default mode access\ninterface Ethernet1\n   service-profile ROCE\n!\n", 0, false, qos.TrustCoS},
 		{"switchport default mode routed, default switchport", notrust + "switchport default mode routed\ninterface Ethernet1\n   switchport\n   service-profile ROCE\n   default switchport\n!\n", 1500, false, qos.TrustDSCP},
@@ -385,7 +390,7 @@ func TestParseInterfaceDefaults(t *testing.T) {
 		if p == nil {
 			t.Fatalf("%s: no port Ethernet1", c.name)
 		}
-		if p.MTU != c.mtu || (p.AdminDown != "") != c.down || p.Trust != c.trust {
+		if p.MTU != c.mtu || (p.AdminDown != "") != c.down || p.Trust != c.trust || c.down && strings.Contains(p.AdminDown, "no no") {
 			t.Errorf("%s: MTU %d, down %q, trust %s; want %d, %v, %s", c.name, p.MTU, p.AdminDown, p.Trust, c.mtu, c.down, c.trust)
 		}
 	}

@@ -79,7 +79,7 @@ func TestNoFormOfEveryStatement(t *testing.T) {
 		"global interface defaults":                                                                          {"no interface <interfaces>", "default interface <interfaces>"},
 		"interface defaults mtu <bytes>":                                                                     {"no mtu", "no mtu"},
 		"interface defaults ethernet":                                                                        {"", ""},
-		"interface defaults shutdown":                                                                        {"no shutdown", "no shutdown"},
+		"interface defaults shutdown":                                                                        {"no shutdown", "default shutdown"},
 		"global ip access-list [standard] <name>":                                                            {"", ""},
 		"global class-map type qos [match-any|match-all] <name>":                                             {"", ""},
 		"global policy-map type quality-of-service <name>":                                                   {"", ""},

@@ -965,9 +965,13 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 		b.qosLine = true
 	case mode == "interface" && line == "shutdown":
 		b.shutdown = &on
-	case mode == "interface" && (line == "no shutdown" || line == "default shutdown"):
-		// An Ethernet interface's default is up.
+	case mode == "interface" && line == "no shutdown":
 		b.shutdown = &off
+	case mode == "interface" && line == "default shutdown":
+		// Back to the default: up, or down where interface defaults'
+		// ethernet says shutdown (an Ethernet interface), which the
+		// port then takes as one that says neither.
+		b.shutdown = nil
 	case mode == "interface" && len(f) >= 2 && f[0] == "speed",
 		mode == "interface" && (line == "no speed" || line == "default speed"):
 		gbps, ok := cfgSpeedGbps(f)
@@ -1547,7 +1551,7 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 		if ib.shutdown != nil && *ib.shutdown {
 			pc.AdminDown = "interface " + name + ": shutdown"
 		} else if ib.shutdown == nil && p.defShutdown != nil && *p.defShutdown && strings.HasPrefix(name, "Ethernet") {
-			pc.AdminDown = "interface defaults: ethernet shutdown (interface " + name + " says no no shutdown)"
+			pc.AdminDown = "interface defaults: ethernet shutdown (interface " + name + " says neither shutdown nor no shutdown)"
 		}
 		if ib.speedGbps > 0 {
 			pc.Origins["speed"] = "interface " + name + " " + ib.speedLine
