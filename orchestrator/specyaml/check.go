@@ -197,7 +197,14 @@ func (w *walker) walk(n ast.Node, t reflect.Type, path string) error {
 	case reflect.Slice, reflect.Array:
 		seq, ok := n.(*ast.SequenceNode)
 		if !ok {
-			if pairs, isMap := mappingPairs(n); isMap && len(pairs) > 0 && t.Kind() == reflect.Slice {
+			if pairs, isMap := mappingPairs(n); isMap && len(pairs) == 0 && t.Kind() == reflect.Slice {
+				// {}: the library refuses it with its own words,
+				// "mapping was used where sequence is expected".
+				e := &Error{File: w.file, Msg: fmt.Sprintf("%s takes a list, not a mapping ({})", levelName(path)),
+					Fix: fmt.Sprintf("write %s as a list: one \"- \" item per line, or [] for none", levelName(path))}
+				setPos(e, n)
+				return exitcode.Usage(e)
+			} else if isMap && len(pairs) > 0 && t.Kind() == reflect.Slice {
 				// The library would decode the mapping's values as the
 				// list's items and refuse the first one's key as the
 				// wrong kind, pointing inside it.

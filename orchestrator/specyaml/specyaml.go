@@ -186,9 +186,17 @@ func classify(file string, err error, v any) error {
 	case strings.Contains(e.Msg, "where sequence is expected"), strings.Contains(e.Msg, "where mapping is expected"):
 		// "string was used where sequence is expected": a key that takes
 		// a list (or a mapping) given a single value.
-		want, eg := "a list", "[a, b], or one \"- \" item per line"
-		if strings.Contains(e.Msg, "mapping") {
+		want, eg, got := "a list", "[a, b], or one \"- \" item per line", "a single value"
+		if strings.Contains(e.Msg, "where mapping is expected") {
 			want, eg = "a mapping", "{key: value}, or one \"key: value\" per line"
+		}
+		// The kind given is the message's first word: "mapping was
+		// used where sequence is expected" is a mapping, not a value.
+		switch {
+		case strings.Contains(e.Msg, "mapping was used"):
+			got = "a mapping"
+		case strings.Contains(e.Msg, "sequence was used"):
+			got = "a list"
 		}
 		key := "this key"
 		if ye != nil {
@@ -196,7 +204,7 @@ func classify(file string, err error, v any) error {
 				key = k
 			}
 		}
-		e.Msg = fmt.Sprintf("%s takes %s, not a single value", key, want)
+		e.Msg = fmt.Sprintf("%s takes %s, not %s", key, want, got)
 		e.Fix = fmt.Sprintf("write %s as %s", key, eg)
 	default:
 		if !strings.Contains(e.Msg, "YAML") {

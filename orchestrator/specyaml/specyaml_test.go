@@ -1,6 +1,7 @@
 package specyaml
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -99,5 +100,22 @@ func TestDecodeNeverPanics(t *testing.T) {
 	err := Decode("f.yaml", []byte("A: \ntraffic:\n  !!000000000 0"), &v)
 	if err == nil {
 		t.Fatal("no error")
+	}
+}
+
+// TestClassifyKindGiven: go-yaml's "<kind> was used where <kind> is
+// expected" is read by its expected kind, not by any "mapping" in it
+// ("mapping was used where sequence is expected" was read as a key
+// taking a mapping), and names the kind given.
+func TestClassifyKindGiven(t *testing.T) {
+	for msg, want := range map[string]string{
+		"mapping was used where sequence is expected": "this key takes a list, not a mapping (fix: write this key as [a, b]",
+		"string was used where sequence is expected":  "this key takes a list, not a single value",
+		"string was used where mapping is expected":   "this key takes a mapping, not a single value (fix: write this key as {key: value}",
+		"sequence was used where mapping is expected": "this key takes a mapping, not a list",
+	} {
+		if got := classify("f.yaml", errors.New(msg), nil).Error(); !strings.Contains(got, want) {
+			t.Errorf("%q: %s, want %q", msg, got, want)
+		}
 	}
 }
