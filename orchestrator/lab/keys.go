@@ -5,11 +5,16 @@ import (
 	"strings"
 
 	"github.com/labctl/labctl/orchestrator/naming"
+	"github.com/labctl/labctl/orchestrator/readlimit"
 	"github.com/labctl/labctl/orchestrator/server"
 	"github.com/labctl/labctl/orchestrator/sizing"
 	"github.com/labctl/labctl/orchestrator/specdoc"
 	"github.com/labctl/labctl/orchestrator/transport"
 )
+
+// maxECNDepth is the bound on qos.ecn's kmin_kb and kmax_kb, which Load
+// enforces: the largest buffer_pool_bytes, in KiB.
+var maxECNDepth = fmt.Sprintf("at most %d (%s, the largest buffer_pool_bytes)", MaxBufferPoolBytes/1024, readlimit.Size(MaxBufferPoolBytes))
 
 // KeyDocs documents every key of a lab spec. The keys and their types come
 // from Spec's yaml tags (orchestrator/specdoc walks them); this table says
@@ -63,13 +68,13 @@ var KeyDocs = specdoc.Table{
 		Default: "5"},
 	"qos.pause_response_quanta": {Doc: "How long the lab's ports (NICs and switches) take to obey a PFC frame that has reached them, in pause quanta of 512 bit times, 0 to 65535: the lossless profiles' headroom is sized for it, lint checks configs against it and the simulator's ports take it (a switch then decides XOFF at the byte that crosses its threshold, as an ASIC's cell accounting does). 0: at once, as HPCC's ns-3 and htsim model ports (for comparisons with them).",
 		Default: "each speed's IEEE 802.3 Annex 31B bound (394 quanta at 100G, 453 at 200G, 905 at 400G and above)"},
-	"qos.buffer_pool_bytes": {Doc: "Every switch's shared buffer pool in bytes (SONiC's ingress_lossless_pool and the lossy pools; headroom and reserves come on top), 65536 to 1073741824. It bounds how deep a lossless queue grows before PFC pauses, which sets how long DCQCN keeps a sender throttled.",
+	"qos.buffer_pool_bytes": {Doc: "Every switch's shared buffer pool in bytes (SONiC's ingress_lossless_pool and the lossy pools; headroom and reserves come on top), " + fmt.Sprintf("%d to %d", MinBufferPoolBytes, MaxBufferPoolBytes) + ". It bounds how deep a lossless queue grows before PFC pauses, which sets how long DCQCN keeps a sender throttled.",
 		Default: "the pool SONiC gives the NVIDIA Spectrum switch of the switch's fastest port speed: 3302912 (SN2700, 100G), 11622400 (SN3700, 200G), 20627456 (SN4700, 400G), 52161690 (SN5600, 800G)"},
 	"qos.ecn":         {Doc: "ECN marking (WRED in ECN mode) on the lossless queues: what DCQCN reacts to."},
 	"qos.ecn.enabled": {Doc: "Mark ECN on the lossless queues.", Default: "true (false in roce-pfc-only)"},
-	"qos.ecn.kmin_kb": {Doc: "Queue depth in KiB where marking starts, above 0 and below kmax_kb, at most 1048576 (1 GiB, the largest buffer_pool_bytes); set both kmin_kb and kmax_kb, or neither.",
+	"qos.ecn.kmin_kb": {Doc: "Queue depth in KiB where marking starts, above 0 and below kmax_kb, " + maxECNDepth + "; set both kmin_kb and kmax_kb, or neither.",
 		Default: "4 KiB per Gb/s of port speed"},
-	"qos.ecn.kmax_kb": {Doc: "Queue depth in KiB where the marking probability reaches pmax, above kmin_kb, at most 1048576 (1 GiB, the largest buffer_pool_bytes).",
+	"qos.ecn.kmax_kb": {Doc: "Queue depth in KiB where the marking probability reaches pmax, above kmin_kb, " + maxECNDepth + ".",
 		Default: "16 KiB per Gb/s of port speed"},
 	"qos.ecn.pmax": {Doc: "Marking probability at kmax_kb, a whole percent from 0.01 to 1 (switches set it in whole percents, so 0.125 is refused).",
 		Default: "0.2"},

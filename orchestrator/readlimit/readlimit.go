@@ -106,6 +106,10 @@ const kindDir = "a directory"
 // Size formats a byte count the way the caps are written: 16 MiB.
 func Size(n int64) string {
 	switch {
+	case n >= 1<<50 && n%(1<<50) == 0:
+		return fmt.Sprintf("%d PiB", n>>50)
+	case n >= 1<<40 && n%(1<<40) == 0:
+		return fmt.Sprintf("%d TiB", n>>40)
 	case n >= 1<<30 && n%(1<<30) == 0:
 		return fmt.Sprintf("%d GiB", n>>30)
 	case n >= 1<<20 && n%(1<<20) == 0:

@@ -112,7 +112,7 @@ func TestReadFileDevices(t *testing.T) {
 }
 
 func TestSize(t *testing.T) {
-	for n, want := range map[int64]string{1 << 20: "1 MiB", 256 << 20: "256 MiB", 1 << 30: "1 GiB", 4096: "4 KiB", 1000: "1000 bytes"} {
+	for n, want := range map[int64]string{1 << 20: "1 MiB", 256 << 20: "256 MiB", 1 << 30: "1 GiB", 4096: "4 KiB", 1000: "1000 bytes", 1 << 40: "1 TiB", 1 << 50: "1 PiB", 3 << 50: "3 PiB"} {
 		if got := Size(n); got != want {
 			t.Errorf("Size(%d) = %q, want %q", n, got, want)
 		}

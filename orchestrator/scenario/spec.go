@@ -21,6 +21,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/naming"
 	"github.com/labctl/labctl/orchestrator/nic"
 	"github.com/labctl/labctl/orchestrator/perftest"
+	"github.com/labctl/labctl/orchestrator/readlimit"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/specyaml"
@@ -699,7 +700,7 @@ func ParseBytes(s string) (int64, error) {
 	return int64(b), nil
 }
 
-// MaxSizeBytes is the largest size ParseBytes takes, 1 PiB.
+// MaxSizeBytes is the largest size ParseBytes takes (1 PiB).
 const MaxSizeBytes = 1 << 50
 
 // ParseBytes' refusals that name what is wrong: a fraction of a byte, a
@@ -707,7 +708,7 @@ const MaxSizeBytes = 1 << 50
 var (
 	errFraction = errors.New("not a whole number of bytes")
 	errUnit     = errors.New("unknown unit")
-	errTooLarge = errors.New("more than 1 PiB, the largest size labctl takes")
+	errTooLarge = fmt.Errorf("more than %s, the largest size labctl takes", readlimit.Size(MaxSizeBytes))
 )
 
 // sizeError is the error of a size key whose text ParseBytes refused or

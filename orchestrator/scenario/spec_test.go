@@ -1,10 +1,12 @@
 package scenario
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
+	"github.com/labctl/labctl/orchestrator/readlimit"
 )
 
 func TestCatalogParses(t *testing.T) {
@@ -110,6 +112,14 @@ func TestParseBytes(t *testing.T) {
 		if err != nil || got != want {
 			t.Errorf("ParseBytes(%q) = %d, %v; want %d", in, got, err, want)
 		}
+	}
+	// The bound the refusal names is MaxSizeBytes, which ParseBytes
+	// takes, and no byte more.
+	if got, err := ParseBytes(strconv.FormatInt(MaxSizeBytes, 10)); err != nil || got != MaxSizeBytes {
+		t.Errorf("ParseBytes(MaxSizeBytes) = %d, %v", got, err)
+	}
+	if _, err := ParseBytes(strconv.FormatInt(MaxSizeBytes+1, 10)); err == nil || !strings.Contains(err.Error(), "more than "+readlimit.Size(MaxSizeBytes)+",") {
+		t.Errorf("ParseBytes(MaxSizeBytes+1): %v, want it refused naming %s", err, readlimit.Size(MaxSizeBytes))
 	}
 	for _, in := range []string{"", "KiB", "1TiB", "-1", "1e99", "1.7B", "1000.5", "0.5", "1.0001KB"} {
 		if _, err := ParseBytes(in); err == nil {
