@@ -34,7 +34,10 @@ func parseCounter(line int, name, s string) (uint64, error) {
 	}
 	v, err := strconv.ParseUint(s, 10, 64)
 	if errors.Is(err, strconv.ErrRange) {
-		return 0, textparse.Errorf(line, "%s = %s does not fit a 64-bit counter (at most %d)", name, s, uint64(math.MaxUint64))
+		// No kernel or driver prints one: the output was edited, or
+		// two numbers ran together.
+		return 0, &textparse.Error{Line: line, Msg: fmt.Sprintf("%s = %s does not fit a 64-bit counter (at most %d)", name, s, uint64(math.MaxUint64)),
+			Fix: "give the command's output as it printed it: a NIC keeps no counter past 2^64-1, so this value was edited or joined with another"}
 	}
 	if err != nil {
 		return 0, textparse.Errorf(line, "%s = %q: expected a non-negative integer counter", name, s)

@@ -124,7 +124,7 @@ func TestErrors(t *testing.T) {
 		{"eth no colon", "ethtool", strings.Replace(eth, "tx_packets: 2251407", "tx_packets 2251407", 1), 4, "name: value"},
 		{"eth truncated line", "ethtool", strings.Replace(eth, "tx_bytes: 9341196214", "tx_bytes:", 1), 5, "tx_bytes"},
 		{"eth duplicate", "ethtool", strings.Replace(eth, "tx_packets:", "rx_packets:", 1), 4, "appears twice"},
-		{"eth overflow", "ethtool", strings.Replace(eth, "rx_bytes: 9204418930", "rx_bytes: 18446744073709551616", 1), 3, "does not fit a 64-bit counter (at most 18446744073709551615)"},
+		{"eth overflow", "ethtool", strings.Replace(eth, "rx_bytes: 9204418930", "rx_bytes: 18446744073709551616", 1), 3, "does not fit a 64-bit counter (at most 18446744073709551615) (fix: give the command's output as it printed it"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -70,18 +70,28 @@ var nicPattern = lazyregexp.New(`^([A-Za-z0-9_.-]+):([0-9]+)$`)
 // the scenario runs (CheckLab).
 func (s *Spec) parseFaults(at func(path, msg, fix string) error) error {
 	durUs := s.DurationUs
-	dur := func(path, v string, zeroOK bool) (float64, error) {
+	// dur reads a duration key: zeroOK where 0 is a value of its own (at
+	// once), optional where leaving the key out gives a default (a
+	// required key's fix does not offer that).
+	dur := func(path, v string, zeroOK, optional bool) (float64, error) {
 		if v == "" {
 			return 0, nil
 		}
 		us, err := parseDurationUs(v)
 		key := path[strings.LastIndex(path, ".")+1:]
+		fix := "write a duration above 0, such as 5ms or 200us"
+		if zeroOK {
+			fix = "write 0 or a duration above it, such as 5ms or 200us"
+		}
+		if optional {
+			fix += ", or leave the key out for its default"
+		}
 		switch {
 		case err == nil && us < 0:
 			// "-5us is not a time" read as a syntax error.
-			return 0, at(path, fmt.Sprintf("%s %s is negative", key, v), "write a duration above 0, such as 5ms or 200us")
+			return 0, at(path, fmt.Sprintf("%s %s is negative", key, v), fix)
 		case err == nil && us == 0 && !zeroOK:
-			return 0, at(path, fmt.Sprintf("%s %s is not above 0", key, v), "write a duration above 0, such as 5ms or 200us, or leave the key out for its default")
+			return 0, at(path, fmt.Sprintf("%s %s is not above 0", key, v), fix)
 		case err != nil:
 			return 0, at(path, fmt.Sprintf("%q is not a time", v), "write a duration such as 5ms or 200us")
 		}
@@ -142,19 +152,19 @@ func (s *Spec) parseFaults(at func(path, msg, fix string) error) error {
 		if f.At == "" {
 			return at(p, "the fault has no start", "add at: a time within the duration, such as 5ms")
 		}
-		if fs.AtUs, err = dur(p+".at", f.At, true); err != nil {
+		if fs.AtUs, err = dur(p+".at", f.At, true, false); err != nil {
 			return err
 		}
 		if fs.AtUs >= durUs {
 			return at(p+".at", fmt.Sprintf("at %s is not within the duration %s", f.At, s.Duration), "start the fault before the scenario ends")
 		}
-		if fs.ForUs, err = dur(p+".for", f.For, false); err != nil {
+		if fs.ForUs, err = dur(p+".for", f.For, false, true); err != nil {
 			return err
 		}
-		if fs.DetectUs, err = dur(p+".detect", f.Detect, true); err != nil {
+		if fs.DetectUs, err = dur(p+".detect", f.Detect, true, true); err != nil {
 			return err
 		}
-		if fs.ConvergeUs, err = dur(p+".converge", f.Converge, true); err != nil {
+		if fs.ConvergeUs, err = dur(p+".converge", f.Converge, true, true); err != nil {
 			return err
 		}
 		// An explicit 0 means at once; FaultSpec keeps 0 for the default.
@@ -170,10 +180,10 @@ func (s *Spec) parseFaults(at func(path, msg, fix string) error) error {
 				return at(p, "the fault names no link", "add link: node:port (leaf1:Ethernet128) or node-node (leaf1-spine1), or on_path: traffic[0] for the link the first flow's data takes")
 			}
 			if f.Kind == runtime.FaultLinkFlap {
-				if fs.DownUs, err = dur(p+".down", f.Down, false); err != nil {
+				if fs.DownUs, err = dur(p+".down", f.Down, false, false); err != nil {
 					return err
 				}
-				if fs.UpUs, err = dur(p+".up", f.Up, false); err != nil {
+				if fs.UpUs, err = dur(p+".up", f.Up, false, false); err != nil {
 					return err
 				}
 				if fs.DownUs == 0 || fs.UpUs == 0 {
@@ -228,7 +238,7 @@ func (s *Spec) parseFaults(at func(path, msg, fix string) error) error {
 				return at("$.lb.flowlet_gap", "flowlet_gap applies to mode flowlet only", "remove it, or set mode: flowlet")
 			}
 			var err error
-			if lb.FlowletGapUs, err = dur("$.lb.flowlet_gap", s.LB.FlowletGap, false); err != nil {
+			if lb.FlowletGapUs, err = dur("$.lb.flowlet_gap", s.LB.FlowletGap, false, true); err != nil {
 				return err
 			}
 		}

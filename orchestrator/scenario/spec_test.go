@@ -159,3 +159,23 @@ func TestScenarioNameLongest(t *testing.T) {
 		t.Errorf("40-character scenario and case names: %v", err)
 	}
 }
+
+// TestFaultDurationFixes: each duration key's refusal gives the fix that
+// fits it: at, detect and converge take 0 (a negative one said "above 0"),
+// a flap's down and up are required (their 0 said to leave them out for a
+// default they do not have).
+func TestFaultDurationFixes(t *testing.T) {
+	for _, c := range []struct{ fault, want, notFix string }{
+		{"{kind: link-down, link: leaf1-spine1, at: -1ms}", "fix: write 0 or a duration above it, such as 5ms or 200us)", "leave the key out"},
+		{"{kind: link-down, link: leaf1-spine1, at: 1ms, detect: -1ms}", "fix: write 0 or a duration above it, such as 5ms or 200us, or leave the key out for its default)", ""},
+		{"{kind: link-down, link: leaf1-spine1, at: 1ms, converge: -1ms}", "fix: write 0 or a duration above it, such as 5ms or 200us, or leave the key out for its default)", ""},
+		{"{kind: link-flap, link: leaf1-spine1, at: 1ms, down: 0ms, up: 1ms}", "down 0ms is not above 0 (fix: write a duration above 0, such as 5ms or 200us)", "leave the key out"},
+		{"{kind: link-flap, link: leaf1-spine1, at: 1ms, down: 1ms, up: -1ms}", "up -1ms is negative (fix: write a duration above 0, such as 5ms or 200us)", "leave the key out"},
+		{"{kind: link-down, link: leaf1-spine1, at: 1ms, for: 0ms}", "for 0ms is not above 0 (fix: write a duration above 0, such as 5ms or 200us, or leave the key out for its default)", ""},
+	} {
+		_, err := Parse("s.yaml", []byte("name: x\nduration: 10ms\ntraffic: [{pattern: incast}]\nfaults: ["+c.fault+"]\n"))
+		if err == nil || !strings.Contains(err.Error(), c.want) || c.notFix != "" && strings.Contains(err.Error(), c.notFix) {
+			t.Errorf("%s: %v, want %q", c.fault, err, c.want)
+		}
+	}
+}

@@ -86,7 +86,7 @@ func linkActions(l *runtime.Lab, v runtime.VariantSpec, cfgs map[string]*qos.Dev
 			return runtime.DownEnd(cfgs, x).Down()
 		})
 		if len(links) == 0 {
-			return nil, runtime.FaultOnDownLinkError(cfgs, f, lk)
+			return nil, exitcode.Usagef("variant %s faults[%d]: %v", v.Name, i, runtime.FaultOnDownLinkError(cfgs, f, lk))
 		}
 		add := func(down, up time.Duration) {
 			for _, lk := range links {

@@ -127,7 +127,8 @@ func TestLiveRefusesFaultOnAdminDownLink(t *testing.T) {
 	}
 	v := runtime.VariantSpec{Name: "v", DurationUs: 1000, Faults: []runtime.FaultSpec{{Kind: runtime.FaultLinkDown, Link: "leaf1:" + lk.A.Port, AtUs: 100}}}
 	_, err = liveFaults(l, v)
-	if err == nil || exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), `administratively down in the lab's configs (leaf1: PORT|`+lk.A.Port+` admin_status "down", in `+path+`)`) {
+	if err == nil || exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), `administratively down in the lab's configs (leaf1: PORT|`+lk.A.Port+` admin_status "down", in `+path+`)`) ||
+		!strings.HasPrefix(err.Error(), "variant v faults[0]: link ") {
 		t.Fatalf("error %v (exit %d), want exit 2 naming the port's admin_status", err, exitcode.Code(err))
 	}
 	v.Faults[0].Link, v.Faults[0].All = "leaf1-spine1", true
