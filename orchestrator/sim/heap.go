@@ -71,10 +71,12 @@ type eventQueue struct {
 	arN    int
 	// lo is no later than the wheel's earliest event: that event's time
 	// when popBefore last looked into the wheel (first), or that of an
-	// event filed since that is earlier (math.MaxInt64 while the wheel is
-	// empty). A ring's event earlier than lo
-	// and than the far heap's first is the queue's earliest, found
-	// without looking into the wheel.
+	// event filed since that is earlier. It is math.MaxInt64 while the
+	// wheel is empty from start on (resize sets it, and popBefore when it
+	// takes the wheel's last event); a zero-value queue holds 0 until
+	// start, no later than any event. A ring's event earlier than lo and
+	// than the far heap's first is the queue's earliest, found without
+	// looking into the wheel.
 	lo int64
 
 	seq uint32
@@ -375,7 +377,8 @@ func (q *eventQueue) peekT() int64 {
 // of the next occupied slot among the 64 that share its word of occ (with
 // slots half a pop wide the same slot held the next event only a third to
 // a half of the time). Else nil. The engine reads ahead of it
-// (sim.readAhead); it may be overtaken by the far heap or by events pushed
+// (sim.readAhead); it may be overtaken by the far heap, by the rings'
+// events (serialization ends in tx, arrivals in ar) or by events pushed
 // meanwhile, and nothing but the read-ahead depends on it.
 func (q *eventQueue) following() *event {
 	if q.near == 0 {
@@ -586,7 +589,8 @@ func (q *eventQueue) all() iter.Seq[event] {
 }
 
 // filed yields the pending events of the wheel and the far heap (all but
-// the serialization ends of tx), in no particular order.
+// the rings': the serialization ends in tx and the arrivals in ar), in no
+// particular order.
 func (q *eventQueue) filed() iter.Seq[event] {
 	return func(yield func(event) bool) {
 		for w, word := range q.occ {

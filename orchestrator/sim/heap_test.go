@@ -2,6 +2,7 @@ package sim
 
 import (
 	"container/heap"
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -48,8 +49,8 @@ func TestEventQueueOrder(t *testing.T) {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		var q eventQueue
 		if seed%2 == 0 {
-			// Serialization ends in a ring of their own (txQueue), as the
-			// engine files them on small fabrics.
+			// Serialization ends and arrivals in rings of their own
+			// (txRing), as the engine files them on small fabrics.
 			q.txRing()
 		}
 		var ref refQueue
@@ -354,5 +355,38 @@ func TestLazyTimerSameAsEager(t *testing.T) {
 		if staleQ*4 > staleR {
 			t.Errorf("seed %d: lazy timers popped %d stale events, pushing every arming %d", seed, staleQ, staleR)
 		}
+	}
+}
+
+// TestEventQueueLoResets: lo, the bound on the wheel's earliest event that
+// lets a ring's event be popped without looking into the wheel, goes back
+// to math.MaxInt64 when the wheel's last event is popped and is rebuilt
+// from the events filed again when the wheel resizes: a stale lo, though
+// never wrong, sends every ring event through the wheel's search.
+func TestEventQueueLoResets(t *testing.T) {
+	var q eventQueue
+	q.start()
+	if q.lo != math.MaxInt64 {
+		t.Fatalf("lo %d after start, want MaxInt64 (an empty wheel)", q.lo)
+	}
+	q.add(1000, evTxDone, 1, 0, 0)
+	q.add(5000, evTxDone, 2, 0, 0)
+	if q.lo != 1000 {
+		t.Fatalf("lo %d with events at 1000 and 5000 filed", q.lo)
+	}
+	if e := q.pop(); e.t != 1000 {
+		t.Fatalf("popped %+v", e)
+	}
+	// The wheel's earliest is 5000 now; lo may lag, but a resize files
+	// the event again and gives lo its time.
+	q.resize(q.shift, q.bits)
+	if q.lo != 5000 {
+		t.Errorf("lo %d after a resize with the wheel's only event at 5000", q.lo)
+	}
+	if e := q.pop(); e.t != 5000 {
+		t.Fatalf("popped %+v", e)
+	}
+	if q.lo != math.MaxInt64 {
+		t.Errorf("lo %d after the wheel's last event was popped, want MaxInt64", q.lo)
 	}
 }
