@@ -347,8 +347,13 @@ func eosMutations() []mutation {
 			edit: text(append_("interface defaults", "!"))},
 		{field: "global interface defaults", name: "the ports' default MTU 1500", harmful: true, rule: "QOS020", dataPlane: true,
 			edit: text(chain(renderedMTU, append_("interface defaults", "   mtu 1500", "!")))},
-		{field: "interface defaults mtu <bytes>", name: "1500 on the ports", harmful: true, rule: "QOS020", dataPlane: true,
-			edit: text(chain(renderedMTU, append_("interface defaults", "   mtu 1500", "!")))},
+		// The defaults' MTU is for interfaces without their own: under
+		// every port's mtu 9214 a default of 1500 changes nothing (the
+		// global interface defaults case is the same edit without them).
+		{field: "interface defaults mtu <bytes>", name: "9214, then 1500 (the last one counts)", harmful: true, rule: "QOS020", dataPlane: true,
+			edit: text(chain(renderedMTU, append_("interface defaults", "   mtu 9214", "   mtu 1500", "!")))},
+		{field: "interface defaults mtu <bytes>", name: "1500 under every port's own mtu 9214",
+			edit: text(chain(renderedMTU, after(`^interface Ethernet`, "   mtu 9214"), append_("interface defaults", "   mtu 1500", "!")))},
 		{field: "interface defaults mtu <bytes>", name: "9214 beside the ports' own",
 			edit: text(append_("interface defaults", "   mtu 9214", "!"))},
 		{field: "interface defaults mtu <bytes>", name: "the routed ports' mtu lines moved into it as mtu 9214",
