@@ -16,7 +16,7 @@ import "fmt"
 // figures of unchanged inputs. cmd/labctl's TestSimulatorRevision runs
 // fixed inputs and fails when their figures move under an unchanged
 // revision.
-const Revision = 24
+const Revision = 25
 
 // RevisionNote says what a revision changed.
 type RevisionNote struct {
@@ -52,6 +52,7 @@ var Revisions = []RevisionNote{
 	{Revision: 22, Date: "2026-12-07", Change: "a SONiC queue that several QUEUE entries cover (<port>|3 and <port>|3-4) takes each field from the last entry in key order that gives it and that orchagent applies, as qosorch's handleQueueTable changes only the fields an entry gives and applies an entry whose references do not resolve not at all, where the last entry was taken whole (a later entry with a scheduler alone took away the WRED profile, and one naming an undefined scheduler the earlier entry's scheduler and WRED); configs that cover each queue once give the same figures"},
 	{Revision: 23, Date: "2026-12-07", Change: "a SONiC BUFFER_PG entry with profile NULL in the traditional buffer model (no DEVICE_METADATA buffer_model dynamic) gives its PGs no buffer profile, as bufferorch finds no BUFFER_PROFILE named NULL (the traditional buffermgrd copies the entry as it is), where labctl sized them as the dynamic manager would; on a key buffermgrd writes itself for the port's PFC priorities the PG takes buffermgrd's lossless profile, as for any other profile there; the dynamic model, and configs without NULL, give the same figures"},
 	{Revision: 24, Date: "2026-12-07", Change: "an EOS routed port (no switchport, or switchport default mode routed) whose config gives no mtu runs at EOS's default L3 MTU of 1500 (or interface defaults' mtu), where labctl carried the lab's packets through it: RoCE's 4096-byte payloads are dropped there (lint's QOS020). Configs whose ports state no mode, or give an mtu, give the same figures; labctl's EOS renderer now writes no switchport and mtu 9100 (fabric.SwitchMTU) on every lab port"},
+	{Revision: 25, Date: "2026-12-07", Change: "an EOS interface's default shutdown goes back to the default, which interface defaults' ethernet shutdown makes down, where it was read as no shutdown (the port up); configs without interface defaults shutdown give the same figures"},
 }
 
 // RevisionChanges says what changed between two revisions, one line per
