@@ -156,11 +156,6 @@ func FuzzParseRDMAStatistic(f *testing.F) {
 			if len(l.Counters) == 0 {
 				t.Fatal("link without counters accepted")
 			}
-			for k, v := range l.Counters {
-				if v < 0 {
-					t.Fatalf("%s negative", k)
-				}
-			}
 		}
 	})
 }
