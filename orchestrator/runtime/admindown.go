@@ -25,7 +25,7 @@ func ConfigsByDevice(cfgs []qos.DeviceConfig) map[string]*qos.DeviceConfig {
 // a run: the simulator runs it so, and a link fault on it would change
 // nothing (FaultOnDownLinkError). The zero value is a link that comes up.
 type LinkDown struct {
-	Node  string // the switch whose config says it (the first end's, for FEC)
+	Node  string // the switch whose config says it ("" for FEC: both ends')
 	State string // "administratively down", or "down for its FEC modes"
 	Why   string // the config entry, or the two ends' modes
 	Fix   string // what brings it up
@@ -34,6 +34,15 @@ type LinkDown struct {
 
 // Down reports whether the link does not come up.
 func (d LinkDown) Down() bool { return d.Why != "" }
+
+// Entry is what in the configs takes the link down: the switch and its
+// entry, or the two ends' FEC modes.
+func (d LinkDown) Entry() string {
+	if d.Node == "" {
+		return d.Why
+	}
+	return d.Node + ": " + d.Why
+}
 
 // DownEnd is why lk does not come up in the configs cfgs (LinkDown).
 func DownEnd(cfgs map[string]*qos.DeviceConfig, lk *fabric.Link) LinkDown {
@@ -56,7 +65,7 @@ func DownEnd(cfgs map[string]*qos.DeviceConfig, lk *fabric.Link) LinkDown {
 	for _, e := range ends {
 		files = append(files, cfgs[e.Node].Sources...)
 	}
-	return LinkDown{Node: lk.A.Node, State: "down for its FEC modes",
+	return LinkDown{State: "down for its FEC modes",
 		Why:   fmt.Sprintf("%s fec %s, %s fec %s: %s", lk.A.Node+":"+lk.A.Port, pcs[0].FEC, lk.B.Node+":"+lk.B.Port, pcs[1].FEC, why),
 		Fix:   qos.FECMatchFix,
 		Files: strings.Join(files, ", ")}
@@ -81,6 +90,6 @@ func FaultOnDownLinkError(cfgs map[string]*qos.DeviceConfig, f FaultSpec, lk *fa
 	if f.All {
 		named += ", and every other link between its nodes,"
 	}
-	return exitcode.Usagef("link %s - %s%s is %s in the lab's configs (%s: %s, in %s): it is down from the start of the run and the fault would change nothing (fix: %s, or fault a link that is up)",
-		lk.A.Node+":"+lk.A.Port, lk.B.Node+":"+lk.B.Port, named, d.State, d.Node, d.Why, d.Files, d.Fix)
+	return exitcode.Usagef("link %s - %s%s is %s in the lab's configs (%s, in %s): it is down from the start of the run and the fault would change nothing (fix: %s, or fault a link that is up)",
+		lk.A.Node+":"+lk.A.Port, lk.B.Node+":"+lk.B.Port, named, d.State, d.Entry(), d.Files, d.Fix)
 }

@@ -465,7 +465,7 @@ func (b *builder) downFaults(down []*fabric.Link, cfg *engine.Config) error {
 	n := 0
 	for _, lk := range down {
 		d := runtime.DownEnd(b.cfgs, lk)
-		why := fmt.Sprintf("%s in the configs from the start (%s: %s)", d.State, d.Node, d.Why)
+		why := fmt.Sprintf("%s in the configs from the start (%s)", d.State, d.Entry())
 		for m := range lk.Members() {
 			cfg.Faults = append(cfg.Faults, engine.LinkFault{Link: engine.PortRef{Node: lk.A.Node, Port: fabric.MemberPort(lk.A.Port, m)}, DetectNs: -1, ConvergeNs: -1, Why: why})
 			n++

@@ -1,9 +1,15 @@
 package sim
 
 import (
+	"context"
+	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/fabric"
+	"github.com/labctl/labctl/orchestrator/qos"
+	"github.com/labctl/labctl/orchestrator/scenario"
 )
 
 // A link whose two ends' SONiC configs set different FEC modes never
@@ -55,6 +61,46 @@ func TestFECMismatchIsALinkDownFromTheStart(t *testing.T) {
 		}
 		if faulted != c.down {
 			t.Errorf("FEC %q and %q: link %s-%s down from the start %v, want %v (faults %+v)", c.a, c.z, up.A.Node, up.B.Node, faulted, c.down, cfg.Faults)
+		}
+	}
+}
+
+// A fault on a link that does not come up for its FEC modes is refused as
+// one on an administratively down link is (runtime.DownEnd decides both):
+// it names the two ends' modes, both configs' files and the fix, where
+// the simulator said the faults overlap.
+func TestFaultOnFECMismatchedLinkIsRefused(t *testing.T) {
+	l := upLab(t, "16gpu", "sonic")
+	lk, _, err := l.Graph.LinkByName("leaf1-spine1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for node, fec := range map[string]string{lk.A.Node: "none", lk.B.Node: "rs"} {
+		port := lk.A.Port
+		if node == lk.B.Node {
+			port = lk.B.Port
+		}
+		editSONiC(t, l, node, func(doc map[string]map[string]map[string]string) {
+			doc["PORT"] = map[string]map[string]string{port: {"fec": fec}}
+		})
+	}
+	sc, err := scenario.Parse("t.yaml", []byte("name: t\nduration: 200us\nsample_every: 0\ntraffic:\n  - pattern: pairs\nfaults:\n  - kind: link-down\n    link: leaf1-spine1\n    at: 50us\n    for: 50us\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs, err := sc.Expand(scenario.NICsFromGraph(l.Graph), scenario.Point{Name: "on", ECN: true, PFC: true}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = New().RunVariant(context.Background(), l, vs)
+	if exitcode.Code(err) != exitcode.BadInput {
+		t.Fatalf("exit %d (%v), want %d", exitcode.Code(err), err, exitcode.BadInput)
+	}
+	for _, want := range []string{"link leaf1:" + lk.A.Port + " - spine1:" + lk.B.Port + " (leaf1-spine1) is down for its FEC modes",
+		"(leaf1:" + lk.A.Port + " fec none, spine1:" + lk.B.Port + " fec rs: FEC none at one end and rs",
+		filepath.Join(l.ConfigsDir(), "leaf1.json"), filepath.Join(l.ConfigsDir(), "spine1.json"), qos.FECMatchFix, "fault a link that is up"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("no %q in %v", want, err)
 		}
 	}
 }
