@@ -43,9 +43,9 @@ func before(a, b *event) bool {
 // the first event of the wheel and the top of the heap, so where an event
 // waits never changes the order. Every so often the queue measures how far
 // ahead events are pushed and how densely they are popped, and re-sizes the
-// wheel (adapt). On small fabrics the ports' serialization ends and the
-// packets' arrivals wait in two sorted rings beside them instead
-// (txRing), which pop compares in the same order.
+// wheel (adapt). In sequential runs the ports' serialization ends and the
+// packets' arrivals wait in two sorted rings beside them instead while
+// few wait there (txRing, ringMax), which pop compares in the same order.
 type eventQueue struct {
 	pool  []event // wheel events and free nodes
 	free  int32   // free list through event.next, -1 empty
@@ -69,6 +69,9 @@ type eventQueue struct {
 	ar     []txEnd
 	arHead int
 	arN    int
+	// ringLimit: the most entries a ring may need before the rings are
+	// turned off (growRing).
+	ringLimit int
 	// lo is no later than the wheel's earliest event: that event's time
 	// when popBefore last looked into the wheel (first), or that of an
 	// event filed since that is earlier. It is math.MaxInt64 while the
@@ -629,7 +632,7 @@ func (x *txEnd) beforeTx(y *txEnd) bool {
 	return x.t < y.t || x.t == y.t && int32(x.seq-y.seq) < 0
 }
 
-// txRing (see sim.txRingPorts) files the serialization ends of ports
+// txRing (see sim.run and ringMax) files the serialization ends of ports
 // (addTx) in tx and the packets' arrivals (addArrive) in ar from now on:
 // rings of their own, txN of them from txHead (arN from arHead), sorted
 // by before, in a power-of-two array used round. Both are mostly
@@ -640,15 +643,16 @@ func (x *txEnd) beforeTx(y *txEnd) bool {
 // incast: 680,000 moves for 640,000 pushes), and a pop takes a head.
 // Where they are filed changes nothing of the order: each takes its seq
 // as add would, and popBefore takes the earliest of the wheel's, the far
-// heap's and the rings'.
-func (q *eventQueue) txRing() { q.txOn = true }
+// heap's and the rings'. Once one needs more than max entries, later ones
+// go to the wheel (growRing; the engine's max is ringMax).
+func (q *eventQueue) txRing(max int) { q.txOn, q.ringLimit = true, max }
 
 // addTx files port's serialization end (evTxDone) at t in tx, numbered
 // as add numbers, after the last of tx it does not precede; tx must be
 // on.
 func (q *eventQueue) addTx(t int64, port int32) {
 	if q.txN == len(q.tx) {
-		q.tx, q.txHead = growRing(q.tx, q.txHead, q.txN)
+		q.tx, q.txHead = q.growRing(q.tx, q.txHead, q.txN)
 	}
 	ringAdd(q.tx, q.txHead, q.txN, txEnd{t: t, seq: q.seq, port: port})
 	q.seq++
@@ -659,12 +663,22 @@ func (q *eventQueue) addTx(t int64, port int32) {
 // addTx files in tx.
 func (q *eventQueue) addArrive(t int64, port, k int32) {
 	if q.arN == len(q.ar) {
-		q.ar, q.arHead = growRing(q.ar, q.arHead, q.arN)
+		q.ar, q.arHead = q.growRing(q.ar, q.arHead, q.arN)
 	}
 	ringAdd(q.ar, q.arHead, q.arN, txEnd{t: t, seq: q.seq, port: port, pkt: k})
 	q.seq++
 	q.arN++
 }
+
+// ringMax is the most entries a ring of the engine's may need before the
+// rings are turned off (txRing, growRing). A push walks back over the pending entries it precedes:
+// with a few ports sending at once they are few and mostly in the order
+// they come due (labctl's ecn-pfc incast: at most 37-41 pending on 64gpu,
+// 128gpu and 1024gpu, 1-5 moves a push), but with many (bench-compare's
+// 128-host permutation: up to 2,584 pending, 58 moves a push) the rings
+// cost twice the wheel's instructions (5.99 G against 3.02 G for the
+// whole process), whose slots hold a few events whatever is pending.
+const ringMax = 256
 
 // ringAdd puts x in ring r of n entries from head (and room for one
 // more), after the last it does not precede.
@@ -682,9 +696,15 @@ func ringAdd(r []txEnd, head, n int, x txEnd) {
 }
 
 // growRing doubles ring r's array (n entries from head), its entries
-// from its start.
-func growRing(r []txEnd, head, n int) ([]txEnd, int) {
+// from its start; past ringLimit entries it turns the rings off: later
+// serialization ends and arrivals go to the wheel (add), and those filed
+// in the rings still pop from there, in the same order (popBefore
+// compares all three).
+func (q *eventQueue) growRing(r []txEnd, head, n int) ([]txEnd, int) {
 	grown := make([]txEnd, max(2*len(r), 16))
+	if len(grown) > q.ringLimit {
+		q.txOn = false
+	}
 	for j := range n {
 		grown[j] = r[(head+j)&(len(r)-1)]
 	}

@@ -48,10 +48,12 @@ func TestEventQueueOrder(t *testing.T) {
 	for seed := uint64(1); seed <= 6; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		var q eventQueue
-		if seed%2 == 0 {
+		ringed := seed%2 == 0
+		if ringed {
 			// Serialization ends and arrivals in rings of their own
-			// (txRing), as the engine files them on small fabrics.
-			q.txRing()
+			// (txRing), as the engine files them while few wait
+			// there; here on whatever waits.
+			q.txRing(math.MaxInt)
 		}
 		var ref refQueue
 		now := int64(0)
@@ -168,10 +170,66 @@ func TestEventQueueOrder(t *testing.T) {
 		if pops < 100_000 {
 			t.Fatalf("seed %d: only %d pops interleaved", seed, pops)
 		}
-		// (The read-ahead is for large fabrics, which file their
-		// serialization ends in the wheel.)
-		if !q.txOn && follows < pops*9/10 {
+		// (The read-ahead is for runs whose serialization ends wait in
+		// the wheel.)
+		if !ringed && follows < pops*9/10 {
 			t.Errorf("seed %d: following knew the next event after %d of %d pops, want 90%%", seed, follows, pops)
+		}
+	}
+}
+
+// TestRingCheck: the rings stay on while few events wait in them (the
+// incast's few busy ports) and turn off once one needs more than ringMax
+// entries (many ports sending at once); the events filed in them still
+// pop, in order, with those filed in the wheel after.
+func TestRingCheck(t *testing.T) {
+	var q eventQueue
+	q.txRing(ringMax)
+	// 64 pending, in order, for a long while.
+	for i := range 100_000 {
+		q.addTx(int64(i)*1000, int32(i%64))
+		if q.len() > 64 {
+			q.pop()
+		}
+	}
+	if !q.txOn {
+		t.Fatal("rings turned off with 64 events pending")
+	}
+	// Many pending, out of order.
+	q = eventQueue{}
+	q.txRing(ringMax)
+	rng := rand.New(rand.NewPCG(1, 2))
+	var ref refQueue
+	now := int64(0)
+	left := -1 // arrivals in the ring when it turned off
+	for i := range 10_000 {
+		at := now + int64(rng.IntN(100_000))
+		if !q.txOn && left < 0 {
+			left = q.arN
+		}
+		if q.txOn {
+			q.addArrive(at, int32(i), int32(i))
+		} else {
+			q.add(at, evArrive, int32(i), int32(i), 0)
+		}
+		ref.push(event{t: at, a: int32(i), b: int32(i), kind: evArrive})
+		if q.len() > 1000 {
+			got, want := q.pop(), ref.pop()
+			got.next = 0
+			if got != want {
+				t.Fatalf("push %d: got %+v, want %+v", i, got, want)
+			}
+			now = got.t
+		}
+	}
+	if left <= ringMax {
+		t.Fatalf("rings turned off with %d arrivals in them (-1: never), want more than %d", left, ringMax)
+	}
+	for ref.len() > 0 {
+		got, want := q.pop(), ref.pop()
+		got.next = 0
+		if got != want {
+			t.Fatalf("draining: got %+v, want %+v", got, want)
 		}
 	}
 }
