@@ -11,6 +11,7 @@ import (
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/qos"
+	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/scenario"
 	engine "github.com/labctl/labctl/orchestrator/sim"
 )
@@ -73,15 +74,7 @@ func TestFaultOnAdminDownLinkIsRefused(t *testing.T) {
 				editFile(t, filepath.Join(l.ConfigsDir(), file), regexp.MustCompile(`(?m)^interface `+lk.A.Port+`\n`), "interface "+lk.A.Port+"\n   shutdown\n")
 			}
 			for _, link := range []string{"link: leaf1:" + lk.A.Port, "link: spine1:" + lk.B.Port, "link: leaf1-spine1"} {
-				sc, err := scenario.Parse("t.yaml", []byte("name: t\nduration: 200us\nsample_every: 0\ntraffic:\n  - pattern: pairs\nfaults:\n  - kind: link-down\n    "+link+"\n    at: 50us\n    for: 50us\n"))
-				if err != nil {
-					t.Fatal(err)
-				}
-				vs, err := sc.Expand(scenario.NICsFromGraph(l.Graph), scenario.Point{Name: "on", ECN: true, PFC: true}, 1)
-				if err != nil {
-					t.Fatal(err)
-				}
-				_, err = New().RunVariant(context.Background(), l, vs)
+				err := runLinkDown(t, l, link)
 				if err == nil {
 					t.Fatalf("%s: ran", link)
 				}
@@ -96,6 +89,23 @@ func TestFaultOnAdminDownLinkIsRefused(t *testing.T) {
 			}
 		})
 	}
+}
+
+// runLinkDown runs a variant of pairs traffic whose one fault takes the
+// link that link (a scenario line: "link: leaf1-spine1") names down from
+// 50 to 100 µs, and returns the run's error.
+func runLinkDown(t *testing.T, l *runtime.Lab, link string) error {
+	t.Helper()
+	sc, err := scenario.Parse("t.yaml", []byte("name: t\nduration: 200us\nsample_every: 0\ntraffic:\n  - pattern: pairs\nfaults:\n  - kind: link-down\n    "+link+"\n    at: 50us\n    for: 50us\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs, err := sc.Expand(scenario.NICsFromGraph(l.Graph), scenario.Point{Name: "on", ECN: true, PFC: true}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = New().RunVariant(context.Background(), l, vs)
+	return err
 }
 
 // A fault on every link between two nodes (all: true) of which a switch

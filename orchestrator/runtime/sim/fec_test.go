@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -9,7 +8,6 @@ import (
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/qos"
-	"github.com/labctl/labctl/orchestrator/scenario"
 )
 
 // A link whose two ends' SONiC configs set different FEC modes never
@@ -84,15 +82,7 @@ func TestFaultOnFECMismatchedLinkIsRefused(t *testing.T) {
 			doc["PORT"] = map[string]map[string]string{port: {"fec": fec}}
 		})
 	}
-	sc, err := scenario.Parse("t.yaml", []byte("name: t\nduration: 200us\nsample_every: 0\ntraffic:\n  - pattern: pairs\nfaults:\n  - kind: link-down\n    link: leaf1-spine1\n    at: 50us\n    for: 50us\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	vs, err := sc.Expand(scenario.NICsFromGraph(l.Graph), scenario.Point{Name: "on", ECN: true, PFC: true}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = New().RunVariant(context.Background(), l, vs)
+	err = runLinkDown(t, l, "link: leaf1-spine1")
 	if exitcode.Code(err) != exitcode.BadInput {
 		t.Fatalf("exit %d (%v), want %d", exitcode.Code(err), err, exitcode.BadInput)
 	}
