@@ -30,6 +30,11 @@ type LinkDown struct {
 	Why   string // the config entry, or the two ends' modes
 	Fix   string // what brings it up
 	Files string // the files of Node's config (both ends', for FEC)
+	// FEC says the link is down for its FEC modes, which only the
+	// simulator runs so: a live lab's virtual switches (SONiC-VS's
+	// virtual SAI) record a port's FEC mode, and its link follows the
+	// container's veth pair, up whatever the modes.
+	FEC bool
 }
 
 // Down reports whether the link does not come up.
@@ -65,7 +70,7 @@ func DownEnd(cfgs map[string]*qos.DeviceConfig, lk *fabric.Link) LinkDown {
 	for _, e := range ends {
 		files = append(files, cfgs[e.Node].Sources...)
 	}
-	return LinkDown{State: "down for its FEC modes",
+	return LinkDown{State: "down for its FEC modes", FEC: true,
 		Why:   fmt.Sprintf("%s fec %s, %s fec %s: %s", lk.A.Node+":"+lk.A.Port, pcs[0].FEC, lk.B.Node+":"+lk.B.Port, pcs[1].FEC, why),
 		Fix:   qos.FECMatchFix,
 		Files: strings.Join(files, ", ")}

@@ -58,8 +58,8 @@ type eventQueue struct {
 
 	ev []event // the far heap
 
-	// The ports' serialization ends (evTxDone), where the rings are on
-	// (txRing): a ring of their own beside the wheel and the far heap,
+	// The ports' serialization ends (evTxDone) filed while the rings were
+	// on (txRing): a ring of their own beside the wheel and the far heap,
 	// sorted by before, txN of them from txHead.
 	tx     []txEnd
 	txHead int
@@ -695,14 +695,15 @@ func ringAdd(r []txEnd, head, n int, x txEnd) {
 	r[j&mask] = x
 }
 
-// growRing doubles ring r's array (n entries from head), its entries
-// from its start; past ringLimit entries it turns the rings off: later
+// growRing doubles ring r's array (n entries from head, full), its
+// entries from its start; when the entry to come makes more than
+// ringLimit it turns the rings off: later
 // serialization ends and arrivals go to the wheel (add), and those filed
 // in the rings still pop from there, in the same order (popBefore
 // compares all three).
 func (q *eventQueue) growRing(r []txEnd, head, n int) ([]txEnd, int) {
 	grown := make([]txEnd, max(2*len(r), 16))
-	if len(grown) > q.ringLimit {
+	if n+1 > q.ringLimit {
 		q.txOn = false
 	}
 	for j := range n {

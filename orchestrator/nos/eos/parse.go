@@ -1760,12 +1760,12 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 	if p.defMode == "access" {
 		dp.Trust = qos.TrustCoS
 	}
+	dp.Routed = p.defMode == "routed"
 	if p.defMode != "access" {
 		dp.MTU = p.defMTU
-		if p.defMode == "routed" && dp.MTU == 0 {
+		if dp.Routed && dp.MTU == 0 {
 			// Routed by default: EOS's default MTU of a routed port.
 			dp.MTU = cfgDefaultMTU
-			dp.Routed = true
 			dp.Origins = map[string]string{"mtu": "EOS's default L3 MTU of a routed port (switchport default mode routed): a port the config does not name"}
 		}
 	}

@@ -61,9 +61,10 @@ func liveFaults(l *runtime.Lab, v runtime.VariantSpec) ([]linkAction, error) {
 
 // linkActions lists the `ip link set` commands a variant's link faults
 // need, in time order, on the lab's configs cfgs (nil: not checked): a
-// link that does not come up in the configs (runtime.DownEnd) is left out of a fault on all
-// the links between two nodes, and a fault on such links alone is
-// refused (runtime.FaultOnDownLinkError).
+// link that does not come up in the configs (runtime.DownEnd; but not one
+// down for its FEC modes, which a live lab brings up) is left out of a
+// fault on all the links between two nodes, and a fault on such links
+// alone is refused (runtime.FaultOnDownLinkError).
 func linkActions(l *runtime.Lab, v runtime.VariantSpec, cfgs map[string]*qos.DeviceConfig) ([]linkAction, error) {
 	var out []linkAction
 	us := func(x float64) time.Duration { return time.Duration(x * float64(time.Microsecond)) }
@@ -82,8 +83,11 @@ func linkActions(l *runtime.Lab, v runtime.VariantSpec, cfgs map[string]*qos.Dev
 		if f.All {
 			links = l.Graph.LinksBetween(lk.A.Node, lk.B.Node)
 		}
+		// A link down for its FEC modes is up on a live lab (LinkDown.FEC):
+		// its fault runs.
 		links = slices.DeleteFunc(slices.Clone(links), func(x *fabric.Link) bool {
-			return runtime.DownEnd(cfgs, x).Down()
+			d := runtime.DownEnd(cfgs, x)
+			return d.Down() && !d.FEC
 		})
 		if len(links) == 0 {
 			return nil, exitcode.Usagef("variant %s faults[%d]: %v", v.Name, i, runtime.FaultOnDownLinkError(cfgs, f, lk))

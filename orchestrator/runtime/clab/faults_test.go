@@ -146,3 +146,42 @@ func TestLiveRefusesFaultOnAdminDownLink(t *testing.T) {
 		}
 	}
 }
+
+// A link whose ends' configs set different FEC modes is down only in the
+// simulator (runtime.LinkDown.FEC): a live lab's link follows its veth
+// pair, so a fault on it runs there.
+func TestLiveFaultsALinkDownForItsFEC(t *testing.T) {
+	l := testLab(t)
+	lk, _, err := l.Graph.LinkByName("leaf1-spine1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for node, port := range map[string]string{lk.A.Node: lk.A.Port, lk.B.Node: lk.B.Port} {
+		path := filepath.Join(l.ConfigsDir(), node+".json")
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc map[string]any
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Fatal(err)
+		}
+		fec := "rs"
+		if node == lk.A.Node {
+			fec = "none"
+		}
+		doc["PORT"] = map[string]any{port: map[string]string{"fec": fec}}
+		out, _ := json.Marshal(doc)
+		if err := os.WriteFile(path, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v := runtime.VariantSpec{Name: "v", DurationUs: 1000, Faults: []runtime.FaultSpec{{Kind: runtime.FaultLinkDown, Link: "leaf1:" + lk.A.Port, AtUs: 100}}}
+	acts, err := liveFaults(l, v)
+	if err != nil {
+		t.Fatalf("a fault on a link down for its FEC modes refused on a live lab: %v", err)
+	}
+	if len(acts) == 0 {
+		t.Error("no link action for the fault")
+	}
+}
