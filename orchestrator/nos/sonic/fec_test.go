@@ -1,6 +1,7 @@
 package sonic
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -67,6 +68,21 @@ func TestPortFECAtBothEndsOfALink(t *testing.T) {
 		_, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte("{\"PORT\": {\n\"Ethernet0\": {\"fec\": \"" + bad + "\"}}}")})
 		if err == nil || !strings.Contains(err.Error(), "leaf1.json:2") || !strings.Contains(err.Error(), "parsePortFec") {
 			t.Errorf("fec %q: err = %v, want one at its line naming portsorch's refusal", bad, err)
+		}
+	}
+}
+
+// The PORT fec field's description names the modes the resolver takes
+// (sonicFECModes), which a struct tag cannot read from the list.
+func TestFECFieldNamesTheModes(t *testing.T) {
+	f, ok := reflect.TypeOf(PortEntry{}).FieldByName("FEC")
+	if !ok {
+		t.Fatal("PortEntry has no FEC field")
+	}
+	why := f.Tag.Get("why")
+	for _, m := range sonicFECModes {
+		if !strings.Contains(why, m+",") && !strings.Contains(why, m+" (") {
+			t.Errorf("PORT fec's description does not name the mode %q: %s", m, why)
 		}
 	}
 }

@@ -732,14 +732,14 @@ func (r *resolver) portLink(pc *qos.PortConfig) error {
 		switch e.FEC {
 		case "":
 			if e.Blank["fec"] {
-				return entryError("PORT", pc.Name, "fec", "PORT|%s fec \"\": portsorch refuses an empty value with the port's whole entry (parsePortFec: empty value is prohibited), so none of its fields apply (fix: write rs, fc, none or auto, as the link's other end has it, or leave fec out for the switch's own mode)", pc.Name)
+				return entryError("PORT", pc.Name, "fec", "PORT|%s fec \"\": portsorch refuses an empty value with the port's whole entry (parsePortFec: empty value is prohibited), so none of its fields apply (fix: write %s, as the link's other end has it, or leave fec out for the switch's own mode)", pc.Name, sonicFECList)
 			}
-		case "rs", "fc", "none", qos.FECAuto:
+		case sonicFECModes[0], sonicFECModes[1], sonicFECModes[2], sonicFECModes[3]: // the modes portsorch takes
 			pc.FEC = e.FEC
 		default:
 			// portsorch's parsePortFec (orchagent/port/porthlpr.cpp) fails
 			// on it, and doPortTask skips the port's whole update.
-			return entryError("PORT", pc.Name, "fec", "PORT|%s fec %q is not a FEC mode portsorch knows: it refuses the port's whole entry (parsePortFec), so none of its fields apply (fix: write rs, fc, none or auto, in lower case, as the link's other end has it)", pc.Name, e.FEC)
+			return entryError("PORT", pc.Name, "fec", "PORT|%s fec %q is not a FEC mode portsorch knows: it refuses the port's whole entry (parsePortFec), so none of its fields apply (fix: write %s, in lower case, as the link's other end has it)", pc.Name, e.FEC, sonicFECList)
 		}
 		switch e.PFCAsym {
 		case "", "off":
@@ -1594,3 +1594,10 @@ func (r *resolver) coldStartStall() {
 		Ports: ports,
 	})
 }
+
+// sonicFECModes are the PORT fec values portsorch's parsePortFec takes
+// (orchagent/port/porthlpr.cpp), auto leaving the mode to
+// auto-negotiation; sonicFECList writes them for a fix.
+var sonicFECModes = [4]string{"rs", "fc", "none", qos.FECAuto}
+
+var sonicFECList = strings.Join(sonicFECModes[:3], ", ") + " or " + sonicFECModes[3]
