@@ -111,20 +111,7 @@ func TestLiveRefusesFaultOnAdminDownLink(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(l.ConfigsDir(), "leaf1.json")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc map[string]any
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
-	}
-	doc["PORT"] = map[string]any{lk.A.Port: map[string]string{"admin_status": "down"}}
-	out, _ := json.Marshal(doc)
-	if err := os.WriteFile(path, out, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := setPortField(t, l, "leaf1", lk.A.Port, "admin_status", "down")
 	v := runtime.VariantSpec{Name: "v", DurationUs: 1000, Faults: []runtime.FaultSpec{{Kind: runtime.FaultLinkDown, Link: "leaf1:" + lk.A.Port, AtUs: 100}}}
 	_, err = liveFaults(l, v)
 	if err == nil || exitcode.Code(err) != exitcode.BadInput || !strings.Contains(err.Error(), `administratively down in the lab's configs (leaf1: PORT|`+lk.A.Port+` admin_status "down", in `+path+`)`) ||
@@ -156,26 +143,8 @@ func TestLiveFaultsALinkDownForItsFEC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for node, port := range map[string]string{lk.A.Node: lk.A.Port, lk.B.Node: lk.B.Port} {
-		path := filepath.Join(l.ConfigsDir(), node+".json")
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var doc map[string]any
-		if err := json.Unmarshal(data, &doc); err != nil {
-			t.Fatal(err)
-		}
-		fec := "rs"
-		if node == lk.A.Node {
-			fec = "none"
-		}
-		doc["PORT"] = map[string]any{port: map[string]string{"fec": fec}}
-		out, _ := json.Marshal(doc)
-		if err := os.WriteFile(path, out, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	setPortField(t, l, lk.A.Node, lk.A.Port, "fec", "none")
+	setPortField(t, l, lk.B.Node, lk.B.Port, "fec", "rs")
 	v := runtime.VariantSpec{Name: "v", DurationUs: 1000, Faults: []runtime.FaultSpec{{Kind: runtime.FaultLinkDown, Link: "leaf1:" + lk.A.Port, AtUs: 100}}}
 	acts, err := liveFaults(l, v)
 	if err != nil {
@@ -184,4 +153,25 @@ func TestLiveFaultsALinkDownForItsFEC(t *testing.T) {
 	if len(acts) == 0 {
 		t.Error("no link action for the fault")
 	}
+}
+
+// setPortField gives port of switch node's SONiC config a PORT table of
+// that one entry, field set to value, and returns the config's path.
+func setPortField(t *testing.T, l *runtime.Lab, node, port, field, value string) string {
+	t.Helper()
+	path := filepath.Join(l.ConfigsDir(), node+".json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	doc["PORT"] = map[string]any{port: map[string]string{field: value}}
+	out, _ := json.Marshal(doc)
+	if err := os.WriteFile(path, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
