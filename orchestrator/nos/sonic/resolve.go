@@ -888,44 +888,37 @@ func (r *resolver) queue(port string, q int) (qos.QueueConfig, error) {
 // the whole QUEUE entry (task_need_retry). others says other entries
 // cover the queue too, whose fields it then keeps.
 func (r *resolver) queueEntryApplies(key string, e *QueueEntry, port string, others bool) bool {
-	whole := "orchagent applies none of the QUEUE entry until both its scheduler and its wred_profile resolve, so the queue keeps the default scheduling (DWRR weight 1) and has no WRED: it neither marks ECN nor drops early"
+	keeps := "the default scheduling (DWRR weight 1) and has no WRED: it neither marks ECN nor drops early"
 	if others {
-		whole = "orchagent applies none of the QUEUE entry until both its scheduler and its wred_profile resolve, so the queue keeps what the other QUEUE entries covering it give it, or else the default scheduling (DWRR weight 1) and no WRED"
+		keeps = "what the other QUEUE entries covering it give it, or else the default scheduling (DWRR weight 1) and no WRED"
 	}
+	whole := "orchagent applies none of the QUEUE entry until both its scheduler and its wred_profile resolve, so the queue keeps " + keeps
 	ok := true
-	if sched := e.Scheduler; sched != "" {
-		se, found := r.db.Scheduler[sched]
+	// check notes reference ref of field to table where it names nothing
+	// (found false), or an object never created (a table stall) or
+	// refused as it stands (refusedWhy, read only where found).
+	check := func(field, ref, table string, found bool, refusedWhy func() string) {
 		switch {
+		case ref == "":
 		case !found:
-			r.unresolved("QUEUE|"+key, "scheduler", sched, "SCHEDULER", whole, port)
+			r.unresolved("QUEUE|"+key, field, ref, table, whole, port)
 			ok = false
 		default:
-			// Never created (a table stall), or refused as it stands.
-			if why := cmp.Or(r.notCreated("SCHEDULER", sched), schedulerRefused(se)); why != "" {
-				r.refused("QUEUE|"+key, "scheduler", sched, "SCHEDULER", whole, why, port)
+			if why := cmp.Or(r.notCreated(table, ref), refusedWhy()); why != "" {
+				r.refused("QUEUE|"+key, field, ref, table, whole, why, port)
 				ok = false
 			}
 		}
 	}
-	if wred := e.WREDProfile; wred != "" {
-		we, found := r.db.WRED[wred]
-		switch {
-		case !found:
-			r.unresolved("QUEUE|"+key, "wred_profile", wred, "WRED_PROFILE", whole, port)
-			ok = false
-		default:
-			// Never created (a table stall), or refused for fields it does
-			// not know.
-			why := r.notCreated("WRED_PROFILE", wred)
-			if why == "" && len(we.Extra) > 0 {
-				why = unknownFields(we.Extra)
-			}
-			if why != "" {
-				r.refused("QUEUE|"+key, "wred_profile", wred, "WRED_PROFILE", whole, why, port)
-				ok = false
-			}
+	se, found := r.db.Scheduler[e.Scheduler]
+	check("scheduler", e.Scheduler, "SCHEDULER", found, func() string { return schedulerRefused(se) })
+	we, found := r.db.WRED[e.WREDProfile]
+	check("wred_profile", e.WREDProfile, "WRED_PROFILE", found, func() string {
+		if len(we.Extra) > 0 {
+			return unknownFields(we.Extra) // a field orchagent does not know
 		}
-	}
+		return ""
+	})
 	return ok
 }
 
