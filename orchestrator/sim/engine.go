@@ -909,7 +909,6 @@ func (s *sim) switchReceive(in, k int32) {
 	s.kick(out)
 }
 
-// limit is the most shared buffer an admission may hold now: its static
 // colourCurve is the early drop a data packet of DSCP dscp from port in
 // meets at queue qi of port out, where the ingress port colours it (EOS's
 // drop precedence): its colour's curve, if the queue drops that colour
@@ -927,6 +926,7 @@ func (s *sim) colourCurve(in, out int32, qi uint8, dscp uint8, wred bool) (bool,
 	return true, &s.colourDrop[out][qi][col-1]
 }
 
+// limit is the most shared buffer an admission may hold now: its static
 // threshold, or alpha times the pool's free space.
 func (s *sim) limit(n *node, a *admission) int64 {
 	if a.noShared {

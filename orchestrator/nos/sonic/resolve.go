@@ -729,12 +729,12 @@ func (r *resolver) portLink(pc *qos.PortConfig) error {
 		if e.MTU != nil {
 			pc.MTU = *e.MTU
 		}
-		switch e.FEC {
-		case "":
+		switch {
+		case e.FEC == "":
 			if e.Blank["fec"] {
 				return entryError("PORT", pc.Name, "fec", "PORT|%s fec \"\": portsorch refuses an empty value with the port's whole entry (parsePortFec: empty value is prohibited), so none of its fields apply (fix: write %s, as the link's other end has it, or leave fec out for the switch's own mode)", pc.Name, sonicFECList)
 			}
-		case sonicFECModes[0], sonicFECModes[1], sonicFECModes[2], sonicFECModes[3]: // the modes portsorch takes
+		case slices.Contains(sonicFECModes[:], e.FEC):
 			pc.FEC = e.FEC
 		default:
 			// portsorch's parsePortFec (orchagent/port/porthlpr.cpp) fails

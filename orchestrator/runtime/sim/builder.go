@@ -473,7 +473,7 @@ func (b *builder) downFaults(down []*fabric.Link, cfg *engine.Config) error {
 	}
 	// The engine's bound counts the scenario's faults, added before, too.
 	if len(cfg.Faults) > engine.MaxFaultLinks {
-		return exitcode.Usagef("%d links do not come up (an end administratively down, lint's QOS026, or FEC modes that differ, QOS009) beside %d the scenario's faults take down, more than the %d down links the simulator runs: bring their ports up (%s), set the same FEC mode at both ends, or fault fewer links", n, len(cfg.Faults)-n, engine.MaxFaultLinks, qos.PortUpFix)
+		return exitcode.Usagef("%d links do not come up (an end administratively down, lint's QOS026, or FEC modes that differ, QOS009) beside %d the scenario's faults take down, more than the %d down links the simulator runs: bring their ports up (%s), %s, or fault fewer links", n, len(cfg.Faults)-n, engine.MaxFaultLinks, qos.PortUpFix, qos.FECMatchFix)
 	}
 	return nil
 }
