@@ -364,19 +364,18 @@ func cfgExpandOptional(mode string, s statement, f []string) []string {
 		}
 		return found
 	}
-	number := cfgNumber
 	out := slices.Clone(f)
 	for j, w := range out {
-		if j == 0 || whole[w] || number(w) {
+		if j == 0 || whole[w] || cfgNumber(w) {
 			continue
 		}
-		if units && j >= 2 && number(out[j-1]) && (out[j-2] == "minimum-threshold" || out[j-2] == "maximum-threshold") {
+		if units && j >= 2 && cfgNumber(out[j-1]) && (out[j-2] == "minimum-threshold" || out[j-2] == "maximum-threshold") {
 			if u := unique(w, cfgWREDUnits); u != "" {
 				out[j] = u
 			}
 			continue
 		}
-		if j+1 < len(out) && number(out[j+1]) {
+		if j+1 < len(out) && cfgNumber(out[j+1]) {
 			// A keyword the line has already is no candidate: each comes
 			// once, so after maximum-threshold, max is
 			// max-mark-probability (labctl's reading of EOS's

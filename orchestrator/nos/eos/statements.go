@@ -171,16 +171,6 @@ func Fields() []qos.FieldUse {
 	return out
 }
 
-// statementOf finds the statement of a mode a line is: the one whose
-// fixed words all appear in the line in order, the first being the line's
-// first, with the most fixed words ("shape rate 100 pps" is "shape rate
-// <rate> pps", not "shape rate <rate> [kbps|percent]"; "qos map
-// traffic-class 3 to dscp 0" is "... to dscp <d>", not "... to tx-queue
-// <q>"). A statement without arguments must be the whole line.
-// misspelt finds a word of statement f that is no keyword of its mode but
-// one edit from one (suggest.EditDistance), and that keyword; "" when
-// every word is a keyword, a value or too far from any keyword to be a
-// typo (a statement labctl does not know).
 // modeKeywords are the keywords of each mode's statements (misspelt's),
 // listed once: misspelt looks at every line of an interface labctl does
 // not read.
@@ -197,6 +187,10 @@ var modeKeywords = sync.OnceValue(func() map[string][]string {
 	return out
 })
 
+// misspelt finds a word of statement f that is no keyword of its mode but
+// one edit from one (suggest.EditDistance), and that keyword; "" when
+// every word is a keyword, a value or too far from any keyword to be a
+// typo (a statement labctl does not know).
 func misspelt(mode string, f []string) (word, meant string) {
 	mode = cfgMode(mode)
 	kws := modeKeywords()[mode]
@@ -229,6 +223,12 @@ func cfgMode(mode string) string {
 	return mode
 }
 
+// statementOf finds the statement of a mode a line is: the one whose
+// fixed words all appear in the line in order, the first being the line's
+// first, with the most fixed words ("shape rate 100 pps" is "shape rate
+// <rate> pps", not "shape rate <rate> [kbps|percent]"; "qos map
+// traffic-class 3 to dscp 0" is "... to dscp <d>", not "... to tx-queue
+// <q>"). A statement without arguments must be the whole line.
 func statementOf(mode string, f []string) (statement, bool) {
 	mode = cfgMode(mode)
 	best, found, bestN := statement{}, false, 0
