@@ -36,13 +36,24 @@ type cfgSyntax struct {
 // expansion of a line labctl does not recognise (an interface's
 // description, ip address) looked at every statement's, and taking them
 // apart for each such line was most of an EOS parse's allocations.
-var cfgSyntaxes = sync.OnceValue(func() map[string]cfgSyntax {
-	out := make(map[string]cfgSyntax, len(statements))
-	for _, s := range statements {
-		var c cfgSyntax
+// cfgSyntaxList holds them in the statements table's order, for the
+// loops over the table (statementOf, cfgExpand) to index rather than hash
+// each syntax: the lookups by syntax were half of an AVD interfaces
+// config's parse (BenchmarkParseAVDInterfaces).
+var cfgSyntaxList = sync.OnceValue(func() []cfgSyntax {
+	out := make([]cfgSyntax, len(statements))
+	for i, s := range statements {
+		c := &out[i]
 		c.lits, c.args = cfgParseLiterals(s.syntax)
 		c.opts, c.units = cfgParseOptional(s.syntax)
-		out[s.syntax] = c
+	}
+	return out
+})
+
+var cfgSyntaxes = sync.OnceValue(func() map[string]cfgSyntax {
+	out := make(map[string]cfgSyntax, len(statements))
+	for i, s := range statements {
+		out[s.syntax] = cfgSyntaxList()[i]
 	}
 	return out
 })
@@ -132,11 +143,12 @@ func cfgExpand(mode string, f []string) []string {
 	// interface's reader, and must not become no priority-flow-control.
 	whole := cfgWholeWords()[0]
 	var found []string
-	for _, s := range statements {
+	syntaxes := cfgSyntaxList()
+	for i, s := range statements {
 		if s.mode != mode {
 			continue
 		}
-		lits, args := cfgLiterals(s.syntax)
+		lits, args := syntaxes[i].lits, syntaxes[i].args
 		if !args && len(lits) != len(f) {
 			continue
 		}

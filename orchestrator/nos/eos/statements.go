@@ -232,11 +232,12 @@ func cfgMode(mode string) string {
 func statementOf(mode string, f []string) (statement, bool) {
 	mode = cfgMode(mode)
 	best, found, bestN := statement{}, false, 0
-	for _, s := range statements {
+	syntaxes := cfgSyntaxList()
+	for i, s := range statements {
 		if s.mode != mode {
 			continue
 		}
-		lits, args := cfgLiterals(s.syntax)
+		lits, args := syntaxes[i].lits, syntaxes[i].args
 		if len(lits) == 0 || len(f) == 0 || lits[0] != f[0] {
 			continue
 		}
