@@ -14,7 +14,7 @@ import (
 
 // maxECNDepth is the bound on qos.ecn's kmin_kb and kmax_kb, which Load
 // enforces: the largest buffer_pool_bytes, in KiB.
-var maxECNDepth = fmt.Sprintf("at most %d (%s, the largest buffer_pool_bytes)", MaxBufferPoolBytes/1024, readlimit.Size(MaxBufferPoolBytes))
+var maxECNDepth = fmt.Sprintf("at most %d (%s, the largest buffer_pool_bytes)", MaxECNDepthKB, readlimit.Size(MaxBufferPoolBytes))
 
 // KeyDocs documents every key of a lab spec. The keys and their types come
 // from Spec's yaml tags (orchestrator/specdoc walks them); this table says

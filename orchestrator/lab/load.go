@@ -41,6 +41,9 @@ const (
 const (
 	MinBufferPoolBytes int64 = 64 << 10
 	MaxBufferPoolBytes int64 = 1 << 30
+	// MaxECNDepthKB bounds qos.ecn's kmin_kb and kmax_kb: the largest
+	// buffer_pool_bytes, in KiB (a threshold past it marks nothing).
+	MaxECNDepthKB = MaxBufferPoolBytes / 1024
 )
 
 // QoSProfiles are the names of the built-in QoS profiles (orchestrator/qos
@@ -390,8 +393,8 @@ func ValidateQoS(q *QoSSpec, at func(path, msg, fix string) error) error {
 			v    *int
 			name string
 		}{{e.KminKB, "kmin_kb"}, {e.KmaxKB, "kmax_kb"}} {
-			if k.v != nil && int64(*k.v) > MaxBufferPoolBytes/1024 {
-				return at("$.qos.ecn."+k.name, fmt.Sprintf("%s %d is beyond %d KiB, the largest shared buffer (buffer_pool_bytes) a switch has: the queue never reaches it", k.name, *k.v, MaxBufferPoolBytes/1024), "use a depth below the switch's buffer, for example kmin_kb 150 and kmax_kb 1500, or leave both out for 4 and 16 KiB per Gb/s of port speed")
+			if k.v != nil && int64(*k.v) > MaxECNDepthKB {
+				return at("$.qos.ecn."+k.name, fmt.Sprintf("%s %d is beyond %d KiB, the largest shared buffer (buffer_pool_bytes) a switch has: the queue never reaches it", k.name, *k.v, MaxECNDepthKB), "use a depth below the switch's buffer, for example kmin_kb 150 and kmax_kb 1500, or leave both out for 4 and 16 KiB per Gb/s of port speed")
 			}
 		}
 		if e.KminKB != nil && e.KmaxKB != nil && *e.KminKB >= *e.KmaxKB {
