@@ -131,13 +131,31 @@ func ParseSwitchCounters(nos string, outs []string, ports []string, lossless int
 }
 
 // delta is after-before per counter; a counter that went down was cleared
-// in between, and then after is what accumulated since. Switch counters
-// are uint64 (SAI's), host ones int64 (hoststat's).
-func delta[T int64 | uint64](before, after T) T {
+// in between, and then after is what accumulated since. Switch (SAI's)
+// and host (the kernel's) counters are both uint64.
+func delta(before, after uint64) uint64 {
 	if after < before {
 		return after
 	}
 	return after - before
+}
+
+// recordDelta is delta as a record's int64 holds it: a counter that moved
+// by more than 2^63-1, which no run carries (a value that counts nothing,
+// such as the 2^64-1 some platforms show for a counter they lack), is
+// named in *tooBig and counts 0, rather than written wrapped (negative).
+func recordDelta(tooBig *[]string, name string, before, after uint64) int64 {
+	v := delta(before, after)
+	if v > math.MaxInt64 {
+		*tooBig = append(*tooBig, fmt.Sprintf("%s %d -> %d", name, before, after))
+		return 0
+	}
+	return int64(v)
+}
+
+// leftOut is the note that names the counters recordDelta left out.
+func leftOut(where string, tooBig []string) string {
+	return fmt.Sprintf("%s: left out, a counter moved by more than 2^63-1, which no run carries: %s", where, strings.Join(tooBig, ", "))
 }
 
 // CounterDeltas turns two snapshots of a switch into measured counters:
@@ -163,19 +181,12 @@ func CounterDeltas(node string, before, after SwitchCounters, lossless int) ([]r
 	for _, k := range keys {
 		a, b := after[k], before[k]
 		var tooBig []string
-		d := func(name string, before, after uint64) int64 {
-			v := delta(before, after)
-			if v > math.MaxInt64 {
-				tooBig = append(tooBig, fmt.Sprintf("%s %d -> %d", name, before, after))
-				return 0
-			}
-			return int64(v)
-		}
+		d := func(name string, before, after uint64) int64 { return recordDelta(&tooBig, name, before, after) }
 		c := results.Counter{Node: node, Port: k.Port, Priority: k.Priority, Source: results.Measured,
 			TxBytes: d("tx_bytes", b.TxBytes, a.TxBytes), PFCTx: d("pfc_tx", b.PFCTx, a.PFCTx), PFCRx: d("pfc_rx", b.PFCRx, a.PFCRx),
 			ECNMarked: d("ecn_marked", b.ECNMarked, a.ECNMarked), Drops: d("drops", b.Drops, a.Drops)}
 		if len(tooBig) > 0 {
-			notes = append(notes, fmt.Sprintf("%s %s priority %d: left out, a counter moved by more than 2^63-1, which no run carries: %s", node, k.Port, k.Priority, strings.Join(tooBig, ", ")))
+			notes = append(notes, leftOut(fmt.Sprintf("%s %s priority %d", node, k.Port, k.Priority), tooBig))
 			continue
 		}
 		moved := c.TxBytes != 0 || c.PFCTx != 0 || c.PFCRx != 0 || c.ECNMarked != 0 || c.Drops != 0
@@ -287,17 +298,12 @@ func HostDeltas(nic string, before, after map[string]uint64) (map[string]int64, 
 	out := map[string]int64{}
 	var tooBig []string
 	for _, k := range slices.Sorted(maps.Keys(after)) {
-		a := after[k]
-		d := delta(before[k], a)
-		switch {
-		case d > math.MaxInt64:
-			tooBig = append(tooBig, fmt.Sprintf("%s %d -> %d", k, before[k], a))
-		case d != 0:
-			out[k] = int64(d)
+		if d := recordDelta(&tooBig, k, before[k], after[k]); d != 0 {
+			out[k] = d
 		}
 	}
 	if len(tooBig) > 0 {
-		return out, fmt.Sprintf("%s: left out, a counter moved by more than 2^63-1, which no run carries: %s", nic, strings.Join(tooBig, ", "))
+		return out, leftOut(nic, tooBig)
 	}
 	return out, ""
 }
