@@ -200,7 +200,7 @@ func (w *walker) walk(n ast.Node, t reflect.Type, path string) error {
 			if pairs, isMap := mappingPairs(n); isMap && len(pairs) == 0 && t.Kind() == reflect.Slice {
 				// {}: the library refuses it with its own words,
 				// "mapping was used where sequence is expected".
-				e := &Error{File: w.file, Msg: fmt.Sprintf("%s takes a list, not a mapping ({})", levelName(path)),
+				e := &Error{File: w.file, Msg: takesNot(levelName(path), "a list", "a mapping ({})"),
 					Fix: fmt.Sprintf("write %s as a list: one \"- \" item per line, or [] for none", levelName(path))}
 				setPos(e, n)
 				return exitcode.Usage(e)
@@ -208,10 +208,10 @@ func (w *walker) walk(n ast.Node, t reflect.Type, path string) error {
 				// The library would decode the mapping's values as the
 				// list's items and refuse the first one's key as the
 				// wrong kind, pointing inside it.
-				e := &Error{File: w.file, Msg: fmt.Sprintf("%s takes a list, not a mapping", levelName(path)),
+				e := &Error{File: w.file, Msg: takesNot(levelName(path), "a list", "a mapping"),
 					Fix: fmt.Sprintf("make each entry of %s a list item: \"- \" before its first key, its other keys aligned under that one", levelName(path))}
 				if k := derefKind(t.Elem()); k != reflect.Struct && k != reflect.Map {
-					e.Fix = fmt.Sprintf("write %s as [a, b], or one \"- \" item per line", levelName(path))
+					e.Fix = fmt.Sprintf("write %s as %s", levelName(path), listForm)
 				}
 				setPos(e, pairs[0].Key)
 				return exitcode.Usage(e)

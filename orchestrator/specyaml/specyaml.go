@@ -186,9 +186,9 @@ func classify(file string, err error, v any) error {
 	case strings.Contains(e.Msg, "where sequence is expected"), strings.Contains(e.Msg, "where mapping is expected"):
 		// "string was used where sequence is expected": a key that takes
 		// a list (or a mapping) given a single value.
-		want, eg, got := "a list", "[a, b], or one \"- \" item per line", "a single value"
+		want, eg, got := "a list", listForm, "a single value"
 		if strings.Contains(e.Msg, "where mapping is expected") {
-			want, eg = "a mapping", "{key: value}, or one \"key: value\" per line"
+			want, eg = "a mapping", mapForm
 		}
 		// The kind given is the message's first word: "mapping was
 		// used where sequence is expected" is a mapping, not a value.
@@ -204,7 +204,7 @@ func classify(file string, err error, v any) error {
 				key = k
 			}
 		}
-		e.Msg = fmt.Sprintf("%s takes %s, not %s", key, want, got)
+		e.Msg = takesNot(key, want, got)
 		e.Fix = fmt.Sprintf("write %s as %s", key, eg)
 	default:
 		if !strings.Contains(e.Msg, "YAML") {
@@ -356,4 +356,16 @@ func KindName(t reflect.Type) string {
 		return "a mapping of keys"
 	}
 	return "the documented type"
+}
+
+// How a list and a mapping are written, for the fixes of a value of the
+// wrong kind, and the message that names it (classify, and the walk's
+// mapping where a list goes).
+const (
+	listForm = "[a, b], or one \"- \" item per line"
+	mapForm  = "{key: value}, or one \"key: value\" per line"
+)
+
+func takesNot(key, want, got string) string {
+	return fmt.Sprintf("%s takes %s, not %s", key, want, got)
 }
