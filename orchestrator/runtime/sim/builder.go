@@ -420,9 +420,15 @@ func (b *builder) faultLinkEnds(f runtime.FaultSpec) ([][2]engine.PortRef, error
 	}
 	out := make([][2]engine.PortRef, 0, len(lms))
 	var down *fabric.Link
+	isDown := map[int]bool{} // by link: its members come one after another
 	for _, lm := range lms {
 		lk := b.g.Links[lm.Link]
-		if runtime.DownEnd(b.cfgs, lk).Down() {
+		d, seen := isDown[lm.Link]
+		if !seen {
+			d = runtime.DownEnd(b.cfgs, lk).Down()
+			isDown[lm.Link] = d
+		}
+		if d {
 			down = lk
 			continue
 		}
@@ -441,17 +447,23 @@ func (b *builder) faultLinkEnds(f runtime.FaultSpec) ([][2]engine.PortRef, error
 // configs (runtime.DownEnd: an end administratively down, lint's QOS026,
 // or FEC modes that differ, QOS009) that the variant simulates: a
 // switch's, and a host's whose NIC it uses.
-func (b *builder) downLinks(nodes, nics map[string]bool) []*fabric.Link {
-	var out []*fabric.Link
+func (b *builder) downLinks(nodes, nics map[string]bool) []downLink {
+	var out []downLink
 	for _, lk := range b.g.Links {
 		if lk.Kind == fabric.KindHostLeaf && !nics[lk.A.Node+":"+lk.A.Port] {
 			continue
 		}
-		if runtime.DownEnd(b.cfgs, lk).Down() {
-			out = append(out, lk)
+		if d := runtime.DownEnd(b.cfgs, lk); d.Down() {
+			out = append(out, downLink{lk, d})
 		}
 	}
 	return out
+}
+
+// downLink is a link that does not come up, and why (downLinks).
+type downLink struct {
+	link *fabric.Link
+	why  runtime.LinkDown
 }
 
 // downFaults runs the links that do not come up (downLinks) as link
@@ -461,10 +473,10 @@ func (b *builder) downLinks(nodes, nics map[string]bool) []*fabric.Link {
 // faults are the least change that runs it: a link it does not build
 // would take a host's NIC out of the fabric with it, where the switch
 // keeps the NIC wired and its traffic is lost.
-func (b *builder) downFaults(down []*fabric.Link, cfg *engine.Config) error {
+func (b *builder) downFaults(down []downLink, cfg *engine.Config) error {
 	n := 0
-	for _, lk := range down {
-		d := runtime.DownEnd(b.cfgs, lk)
+	for _, dl := range down {
+		lk, d := dl.link, dl.why
 		why := fmt.Sprintf("%s in the configs from the start (%s)", d.State, d.Entry())
 		for m := range lk.Members() {
 			cfg.Faults = append(cfg.Faults, engine.LinkFault{Link: engine.PortRef{Node: lk.A.Node, Port: fabric.MemberPort(lk.A.Port, m)}, DetectNs: -1, ConvergeNs: -1, Why: why})
