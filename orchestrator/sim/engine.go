@@ -130,17 +130,10 @@ func (s *sim) run(ctx context.Context) error {
 // sending at once they hold a few each, and a push and a pop there cost
 // less than the wheel's. Where many send at once the queue turns them off
 // (eventQueue.growRing, past ringMax pending in one).
-// The order is the same (each keeps the seq add would give it).
-// Bench-compare's incast, whole labctl run processes, interleaved pairs:
-// the serialization ends alone 0.945 of the CPU (21 pairs, 17 lower), the
-// arrivals too 0.977 of that (15 pairs, 11 lower), though with 1.7% more
-// instructions (the wheel's slot scans, which the rings spare, cost more
-// time than their count says); 16gpu's incast 0.946 (6 pairs). Until
-// 2026-12-07 only fabrics of at most 64 ports had them; on all, ecn-pfc
-// (-j 1 --threads 1) on 64gpu, 128gpu and 1024gpu ran 0.902, 0.994 and
-// 0.954 of the CPU (21 pairs each, 20, 11 and 15 lower), the 128-host
-// permutation, whose rings turn off, 1.015 (9 lower), with the same
-// instructions (bench/compare/README.md).
+// The order is the same (each keeps the seq add would give it). What they
+// save (the wheel's slot scans cost more time than their instructions
+// say) is measured in bench/compare/README.md, section "Rings for the
+// incast's serialization ends and arrivals".
 
 // pushTxDone schedules the end of port pi's serialization at t.
 func (s *sim) pushTxDone(t int64, pi int32) {

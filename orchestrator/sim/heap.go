@@ -673,11 +673,10 @@ func (q *eventQueue) addArrive(t int64, port, k int32) {
 // ringMax is the most entries a ring of the engine's may need before the
 // rings are turned off (txRing, growRing). A push walks back over the pending entries it precedes:
 // with a few ports sending at once they are few and mostly in the order
-// they come due (labctl's ecn-pfc incast: at most 37-41 pending on 64gpu,
-// 128gpu and 1024gpu, 1-5 moves a push), but with many (bench-compare's
-// 128-host permutation: up to 2,584 pending, 58 moves a push) the rings
-// cost twice the wheel's instructions (5.99 G against 3.02 G for the
-// whole process), whose slots hold a few events whatever is pending.
+// they come due (an incast: a few dozen pending), but with many (a
+// permutation where every host sends: thousands) the rings cost twice the
+// wheel's instructions, whose slots hold a few events whatever is pending
+// (the figures: bench/compare/README.md, the rings' section).
 const ringMax = 256
 
 // ringAdd puts x in ring r of n entries from head (and room for one
