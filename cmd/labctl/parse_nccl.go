@@ -14,6 +14,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/naming"
 	"github.com/labctl/labctl/orchestrator/nccltests"
+	"github.com/labctl/labctl/orchestrator/plural"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/scenario"
 	"github.com/labctl/labctl/orchestrator/suggest"
@@ -282,12 +283,7 @@ func recordVariant(name string, points []string) (results.Variant, error) {
 		v.Params[path] = val
 	}
 	if points != nil && !slices.Contains(points, name) {
-		shown := points
-		more := ""
-		if len(shown) > 8 {
-			shown, more = shown[:8], fmt.Sprintf(" and %d more", len(points)-8)
-		}
-		return results.Variant{}, exitcode.Usagef("--variant %q is not a variant of the scenario: its variants are %s%s (fix: use one of them, as labctl regress matches variants by name)", name, strings.Join(shown, "; "), more)
+		return results.Variant{}, exitcode.Usagef("--variant %q is not a variant of the scenario: its variants are %s (fix: use one of them, as labctl regress matches variants by name)", name, plural.Some(points, 8, "; "))
 	}
 	for _, m := range results.Metrics {
 		v.Summary.NotComputed = append(v.Summary.NotComputed, m.Name)

@@ -118,11 +118,7 @@ func (g *Graph) nodeNotLink(n *Node) error {
 	if len(links) == 0 {
 		return fmt.Errorf("%s is a node, where a link is wanted as <node>-<node> (or <node>:<port>), and has no links", n.Name)
 	}
-	const show = 4
-	list := strings.Join(links[:min(len(links), show)], ", ")
-	if len(links) > show {
-		list += fmt.Sprintf(" and %d more", len(links)-show)
-	}
+	list := plural.Some(links, 4, ", ")
 	return fmt.Errorf("%s is a node, where a link is wanted as <node>-<node> (or <node>:<port>) (fix: name one of %s's links: %s)", n.Name, n.Name, list)
 }
 

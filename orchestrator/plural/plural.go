@@ -56,3 +56,13 @@ func Of(noun string) string {
 	}
 	return noun + "s"
 }
+
+// Some lists the first n of items joined by sep, and how many more there
+// are: Some([a b c d e], 3, ", ") is "a, b, c and 2 more"; all of them
+// where there are at most n.
+func Some(items []string, n int, sep string) string {
+	if len(items) <= n {
+		return strings.Join(items, sep)
+	}
+	return strings.Join(items[:n], sep) + " and " + strconv.Itoa(len(items)-n) + " more"
+}

@@ -27,3 +27,20 @@ func TestN(t *testing.T) {
 		}
 	}
 }
+
+func TestSome(t *testing.T) {
+	for _, c := range []struct {
+		items []string
+		n     int
+		want  string
+	}{
+		{nil, 3, ""},
+		{[]string{"a", "b"}, 3, "a, b"},
+		{[]string{"a", "b", "c"}, 3, "a, b, c"},
+		{[]string{"a", "b", "c", "d", "e"}, 3, "a, b, c and 2 more"},
+	} {
+		if got := Some(c.items, c.n, ", "); got != c.want {
+			t.Errorf("Some(%q, %d) = %q, want %q", c.items, c.n, got, c.want)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/fabric"
+	"github.com/labctl/labctl/orchestrator/plural"
 	"github.com/labctl/labctl/orchestrator/readlimit"
 )
 
@@ -216,12 +217,7 @@ func (st *Status) NodesDiffer(g *fabric.Graph) string {
 	if len(added) == 0 && len(gone) == 0 {
 		return ""
 	}
-	list := func(names []string) string {
-		if len(names) > 4 {
-			return strings.Join(names[:4], ", ") + fmt.Sprintf(" and %d more", len(names)-4)
-		}
-		return strings.Join(names, ", ")
-	}
+	list := func(names []string) string { return plural.Some(names, 4, ", ") }
 	var parts []string
 	if len(added) > 0 {
 		parts = append(parts, "nodes it did not have: "+list(added))

@@ -135,19 +135,11 @@ func (r *resolver) stallObjects(doc Doc) {
 			after := keys[i+1:]
 			what := fmt.Sprintf("%s; no handler catches the exception before Consumer::drain, and the entry stays first in the table's queue (ordered by key), so every pass of qosorch stops at it: it is never created", why)
 			if len(after) > 0 {
-				shown := after
-				if len(shown) > 5 {
-					shown = shown[:5]
-				}
-				names := make([]string, len(shown))
-				for j, k := range shown {
+				names := make([]string, len(after))
+				for j, k := range after {
 					names[j] = table + "|" + k
 				}
-				more := ""
-				if len(after) > len(shown) {
-					more = fmt.Sprintf(" and %d more", len(after)-len(shown))
-				}
-				what += fmt.Sprintf(", nor the %s after it in key order (%s%s), used or not", plural.N(len(after), table+" entry"), strings.Join(names, ", "), more)
+				what += fmt.Sprintf(", nor the %s after it in key order (%s), used or not", plural.N(len(after), table+" entry"), plural.Some(names, 5, ", "))
 			}
 			// Only QUEUE names a WRED profile; QUEUE and PORT_QOS_MAP name
 			// schedulers.

@@ -1571,18 +1571,10 @@ func (r *resolver) coldStartStall() {
 	}
 	slices.Sort(keys)
 	slices.Sort(ports)
-	shown := keys
-	if len(shown) > 3 {
-		shown = shown[:3]
-	}
-	more := ""
-	if len(keys) > len(shown) {
-		more = fmt.Sprintf(" and %d more", len(keys)-len(shown))
-	}
 	r.dc.Overruled = append(r.dc.Overruled, qos.Overruled{
 		Where: "BUFFER_PG and BUFFER_QUEUE at a cold start",
-		What: fmt.Sprintf("when the switch starts with this config in CONFIG_DB (a reboot, or config reload), bufferorch holds %s (%s%s), which it never applies, as pending for %s, and portsorch applies no PORT entry of a port with a pending buffer entry (not even admin up: doPortTask waits for isPortReady); while any port waits, orchagent's allPortsReady() is false and qosorch, pfcwdorch, intfsorch, neighorch and routeorch do nothing: no port gets its QoS maps, PFC or watchdog, and the switch routes nothing. labctl models the config loaded into a running switch (config load), where only those entries are lost",
-			plural.N(len(keys), "entry"), strings.Join(shown, ", "), more, plural.N(len(ports), "port")),
+		What: fmt.Sprintf("when the switch starts with this config in CONFIG_DB (a reboot, or config reload), bufferorch holds %s (%s), which it never applies, as pending for %s, and portsorch applies no PORT entry of a port with a pending buffer entry (not even admin up: doPortTask waits for isPortReady); while any port waits, orchagent's allPortsReady() is false and qosorch, pfcwdorch, intfsorch, neighorch and routeorch do nothing: no port gets its QoS maps, PFC or watchdog, and the switch routes nothing. labctl models the config loaded into a running switch (config load), where only those entries are lost",
+			plural.N(len(keys), "entry"), plural.Some(keys, 3, ", "), plural.N(len(ports), "port")),
 		Fix:   "fix the entries the other findings name before the config is saved or the switch restarts",
 		Ports: ports,
 	})
