@@ -29,6 +29,11 @@ type Class struct {
 	Watchdog *PortWatchdog `json:"-"`
 }
 
+// TrustsDSCP says whether the port classifies by DSCP: it trusts DSCP,
+// or its config sets no trust (a port no parser has read: labctl's intent
+// trusts DSCP).
+func (p *PortConfig) TrustsDSCP() bool { return p.Trust == TrustDSCP || p.Trust == "" }
+
 // TCOf is the traffic class an untagged IP packet with this DSCP gets
 // when it arrives on the port: the class an ingress QoS policy gives it
 // (PolicyTC), else by DSCP with trust dscp, else the class of the port's
@@ -38,7 +43,7 @@ func (p *PortConfig) TCOf(dscp int) int {
 	if tc, ok := p.PolicyTC[dscp]; ok {
 		return tc
 	}
-	if p.Trust == TrustDSCP || p.Trust == "" {
+	if p.TrustsDSCP() {
 		return p.DSCPToTC[dscp]
 	}
 	return p.CoSToTC[p.DefaultCoS]

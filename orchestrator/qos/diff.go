@@ -386,7 +386,7 @@ func flattenPortInto(p *PortConfig, f map[string]string) {
 	putMap("dscp_to_tc", p.DSCPToTC)
 	putMap("policy_tc", p.PolicyTC)
 	putMap("dscp_to_drop_precedence", p.DSCPToDropPrecedence)
-	if p.Trust != TrustDSCP && p.Trust != "" {
+	if !p.TrustsDSCP() {
 		putMap("cos_to_tc", p.CoSToTC)
 		f["default_cos"] = strconv.Itoa(p.DefaultCoS)
 	}

@@ -551,7 +551,7 @@ func (l *linter) lossyDSCPs() {
 // the default) sends no DSCP to traffic class tc, so that no traffic it
 // receives is in that class.
 func ownMapSkips(p *PortConfig, tc int) bool {
-	if strings.HasPrefix(p.Origins["dscp_to_tc"], "default") || (p.Trust != TrustDSCP && p.Trust != "") {
+	if strings.HasPrefix(p.Origins["dscp_to_tc"], "default") || !p.TrustsDSCP() {
 		return false
 	}
 	return !reaches(p, tc)
@@ -666,12 +666,12 @@ func (l *linter) roce() {
 					fmt.Sprintf("set traffic class %d for DSCP %d in the port's QoS policy (EOS: set traffic-class %d in the policy-map class matching it)", lossless[0], *roce, lossless[0]),
 					"the port's QoS policy gives RoCE (DSCP %d) TC%d, which is not lossless (lossless: %s)",
 					*roce, tc, FormatInts(lossless))
-			case len(lossless) > 0 && p.Trust != TrustDSCP && !slices.Contains(lossless, tc):
+			case len(lossless) > 0 && !p.TrustsDSCP() && !slices.Contains(lossless, tc):
 				l.addAt(RuleRoCEDSCPLossy, SevError, d.Device, p.Name, p.Origins["trust"],
 					TrustDSCPFix,
 					"the port trusts %s, not DSCP: RoCE (untagged, DSCP %d) takes default CoS %d and TC%d, which is not lossless (lossless: %s)",
 					p.Trust, *roce, p.DefaultCoS, tc, FormatInts(lossless))
-			case len(lossless) > 0 && p.Trust != TrustDSCP && len(p.PolicyTC) < 64 && slices.Contains(lossless, defTC):
+			case len(lossless) > 0 && !p.TrustsDSCP() && len(p.PolicyTC) < 64 && slices.Contains(lossless, defTC):
 				// Every untagged packet the policy leaves out takes the
 				// default CoS's class (EOS: qos cos 3 without trust),
 				// whatever its DSCP: when that class is lossless,

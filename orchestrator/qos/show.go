@@ -100,7 +100,7 @@ func classRow(d *DeviceConfig, p *PortConfig, tc int) ClassRow {
 	r := ClassRow{Device: d.Device, TC: tc, Trust: p.Trust, PFC: c.PFC, Lossless: c.Lossless, PG: c.PG, Queue: c.Queue, PausedQueue: c.PausedQueue, ECN: "-"}
 	// The DSCPs the class gets: by the trust mode (the DSCP map, or every
 	// DSCP by the default CoS), and those an ingress policy gives it.
-	byDSCP := p.Trust == TrustDSCP || p.Trust == ""
+	byDSCP := p.TrustsDSCP()
 	var mapped, policed []int
 	for dscp := range 64 {
 		if _, ok := p.PolicyTC[dscp]; ok {
