@@ -61,10 +61,9 @@ var cfgSyntaxes = sync.OnceValue(func() map[string]cfgSyntax {
 // cfgWholeWords are the fixed words of every statement (cfgExpand's whole
 // keywords); with optional, their optional keywords too
 // (cfgExpandOptional's).
-var cfgWholeWords = sync.OnceValue(func() [2]map[string]bool {
+var cfgWholeWords = sync.OnceValue(func() cfgWords {
 	lits, withOpt := map[string]bool{}, map[string]bool{}
-	for _, s := range statements {
-		c := cfgSyntaxes()[s.syntax]
+	for _, c := range cfgSyntaxList() {
 		for _, w := range c.lits {
 			lits[w], withOpt[w] = true, true
 		}
@@ -72,8 +71,12 @@ var cfgWholeWords = sync.OnceValue(func() [2]map[string]bool {
 			withOpt[w] = true
 		}
 	}
-	return [2]map[string]bool{lits, withOpt}
+	return cfgWords{lits: lits, withOpt: withOpt}
 })
+
+// cfgWords are the statements' fixed words (lits), and those with their
+// optional keywords (withOpt).
+type cfgWords struct{ lits, withOpt map[string]bool }
 
 // cfgModeLiterals are the fixed words of each mode's statements, in the
 // table's order.
@@ -141,7 +144,7 @@ func cfgExpand(mode string, f []string) []string {
 	// A whole keyword of any mode is no prefix: a line of a sub-mode
 	// labctl does not read (no priority under mc-tx-queue) reaches the
 	// interface's reader, and must not become no priority-flow-control.
-	whole := cfgWholeWords()[0]
+	whole := cfgWholeWords().lits
 	var found []string
 	syntaxes := cfgSyntaxList()
 	for i, s := range statements {
@@ -355,7 +358,7 @@ func cfgExpandOptional(mode string, s statement, f []string) []string {
 	}
 	lits, _ := cfgLiterals(s.syntax)
 	var kws []string
-	whole := cfgWholeWords()[1]
+	whole := cfgWholeWords().withOpt
 	for _, o := range statements {
 		l, _ := cfgLiterals(o.syntax)
 		op, _ := cfgOptional(o.syntax)
