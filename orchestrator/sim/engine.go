@@ -91,7 +91,7 @@ func (s *sim) run(ctx context.Context) error {
 	s.quietArrivals = s.mayArriveQuietly()
 	// Rings for the serialization ends and arrivals, which the queue
 	// turns off where many ports send at once (growRing).
-	s.q.txRing(ringMax)
+	s.q.txRing(s.ringLimit)
 	var e event
 	for s.q.len() > 0 && s.q.popBefore(s.end+1, &e) {
 		s.now = e.t

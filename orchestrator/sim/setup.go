@@ -574,6 +574,11 @@ type sim struct {
 	// ib is the InfiniBand fabric's state (ib.go); nil for other
 	// transports.
 	ib *ibState
+
+	// ringLimit is the most entries the sequential engine's rings may
+	// need before they turn off (ringMax; tests set others, for the
+	// records are the same whenever they turn off).
+	ringLimit int
 }
 
 // maxTimeNs bounds simulated times so picosecond arithmetic cannot
@@ -658,6 +663,8 @@ func newSim(cfg *Config) (*sim, error) {
 		warmup: max(cfg.WarmupNs, 0) * 1000,
 		mtu:    int64(cfg.mtu()),
 		rng:    newSimRand(uint64(cfg.Seed), 0x9e3779b97f4a7c15),
+
+		ringLimit: ringMax,
 	}
 	s.ackEvery = int64(cfg.AckEvery)
 	if s.ackEvery <= 0 {
