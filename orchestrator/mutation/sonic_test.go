@@ -908,6 +908,17 @@ func sonicMutations2() []mutation {
 			edit: edit(func(d doc) { d.add("PORT", "Ethernet0", map[string]string{"mtu": "1500"}) }, "leaf1")},
 		mutation{field: "PORT mtu", name: "MTU 9100",
 			edit: edit(func(d doc) { d.add("PORT", "Ethernet0", map[string]string{"mtu": "9100"}) }, "leaf1")},
+		// portsorch takes 68-9216 (parsePortMtu) and refuses any other
+		// value: the port keeps the MTU it has, and at a cold start the
+		// port's whole entry is refused.
+		mutation{field: "PORT mtu", name: "MTU 20, below portsorch's 68", harmful: true, rule: "QOS021", why: "portsorch refuses the value and the port keeps its MTU, which carries RoCE's packets",
+			edit: edit(func(d doc) { d.add("PORT", "Ethernet0", map[string]string{"mtu": "20"}) }, "leaf1")},
+		mutation{field: "PORT mtu", name: "MTU 10000, above portsorch's 9216", harmful: true, rule: "QOS021", why: "portsorch refuses the value and the port keeps its MTU, which carries RoCE's packets",
+			edit: edit(func(d doc) { d.add("PORT", "Ethernet0", map[string]string{"mtu": "10000"}) }, "leaf1")},
+		mutation{field: "PORT mtu", name: "MTU abc", harmful: true, rule: "QOS021", why: "portsorch refuses the value and the port keeps its MTU, which carries RoCE's packets",
+			edit: edit(func(d doc) { d.add("PORT", "Ethernet0", map[string]string{"mtu": "abc"}) }, "leaf1")},
+		mutation{field: "PORT mtu", name: "MTU 9216, the largest portsorch takes",
+			edit: edit(func(d doc) { d.add("PORT", "Ethernet0", map[string]string{"mtu": "9216"}) }, "leaf1")},
 		// leaf1's Ethernet128 is wired to spine1's Ethernet0. FEC is not
 		// negotiated without auto-negotiation: two ends set to different
 		// modes never link up, and the uplink's traffic takes the others.

@@ -726,8 +726,17 @@ func (r *resolver) portLink(pc *qos.PortConfig) error {
 		if e.Speed != nil {
 			pc.SpeedGbps = *e.Speed / 1000
 		}
-		if e.MTU != nil {
-			pc.MTU = *e.MTU
+		if e.MTU != "" || e.Blank["mtu"] {
+			if m, ok := portMTU(e.MTU); ok {
+				pc.MTU = m
+			} else {
+				// portmgrd's ip link set refuses it, or portsorch does
+				// (parsePortMtu): the port keeps the MTU it has.
+				r.overrule("PORT", pc.Name, true,
+					fmt.Sprintf("mtu %q is not an MTU portsorch takes (parsePortMtu: a whole number %d-%d, as sonic-port.yang's range, which config apply-patch checks): loaded into a running switch, the port keeps the MTU it has (labctl: the switch's own); at a cold start (a reboot, config reload) portsorch refuses the port's whole entry and does not create the port", e.MTU, cfgPortMTUMin, cfgPortMTUMax),
+					fmt.Sprintf("write an mtu of %d-%d in decimal digits (9100 is SONiC's default), or leave it out for the switch's own", cfgPortMTUMin, cfgPortMTUMax),
+					[]string{pc.Name})
+			}
 		}
 		switch {
 		case e.FEC == "":
@@ -1586,3 +1595,35 @@ func (r *resolver) coldStartStall() {
 var sonicFECModes = [4]string{"rs", "fc", "none", qos.FECAuto}
 
 var sonicFECList = strings.Join(sonicFECModes[:3], ", ") + " or " + sonicFECModes[3]
+
+// The PORT mtu values portsorch's parsePortMtu takes (minPortMtu and
+// maxPortMtu in orchagent/port/porthlpr.cpp; sonic-port.yang's range).
+const (
+	cfgPortMTUMin = 68
+	cfgPortMTUMax = 9216
+)
+
+// portMTU reads a PORT mtu as portsorch's parsePortMtu does: swss's
+// to_uint<uint32_t> (std::stoul base 0, as strtoul: blanks, a sign, 0x
+// for hex and a leading 0 for octal; it throws where anything is left
+// unread, where no digit is found, or beyond 32 bits; a '-' negates
+// modulo 2^64), then the range. ok false: portsorch refuses it.
+func portMTU(s string) (mtu int, ok bool) {
+	t := strings.TrimLeft(s, cBlanks)
+	neg := t != "" && t[0] == '-'
+	if t != "" && (t[0] == '+' || t[0] == '-') {
+		t = t[1:]
+	}
+	base := 10
+	switch {
+	case len(t) > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X') && strings.ContainsRune("0123456789abcdefABCDEF", rune(t[2])):
+		base, t = 16, t[2:]
+	case len(t) > 1 && t[0] == '0':
+		base = 8
+	}
+	v, err := strconv.ParseUint(t, base, 64)
+	if err != nil || neg && v != 0 || v < cfgPortMTUMin || v > cfgPortMTUMax {
+		return 0, false
+	}
+	return int(v), true
+}

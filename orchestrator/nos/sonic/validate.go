@@ -74,6 +74,10 @@ func ValidateDoc(doc Doc) []error {
 			ref("PORT_QOS_MAP", key, pr.field, pr.table)
 		}
 	}
+	for _, port := range cfgSortedKeys(doc["PORT"]) {
+		// sonic-port.yang: mtu is a uint16 in 68..9216.
+		intIn("PORT", port, "mtu", cfgPortMTUMin, cfgPortMTUMax, false)
+	}
 	for _, pm := range portMaps {
 		table := pm.table
 		b := intMapBounds()[table]
