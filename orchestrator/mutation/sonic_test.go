@@ -91,6 +91,16 @@ func (d doc) copyEntry(table, from, to string, changes map[string]string) {
 	d.add(table, to, e)
 }
 
+// overlapPG3 adds <port>|3-4 with profile beside every <port>|3 entry of
+// BUFFER_PG.
+func overlapPG3(d doc, profile string) {
+	for key := range d["BUFFER_PG"] {
+		if port, ok := strings.CutSuffix(key, "|3"); ok {
+			d.add("BUFFER_PG", port+"|3-4", map[string]string{"profile": profile})
+		}
+	}
+}
+
 func suffix(s string) func(string) bool {
 	return func(k string) bool { return strings.HasSuffix(k, s) }
 }
@@ -773,6 +783,17 @@ func sonicMutations2() []mutation {
 				d.copyEntry("BUFFER_PROFILE", "ingress_lossy_profile", "ingress_lossy_copy", nil)
 				d.set("BUFFER_PG", suffix("|0"), "profile", "ingress_lossy_copy")
 			})},
+		// <port>|3-4 follows <port>|3 in key order. bufferorch applies an
+		// entry only once its profile resolves (processPriorityGroup
+		// retries it otherwise): one it never applies leaves PG 3 the
+		// lossless profile (and, at a cold start, holds its ports); one
+		// it applies takes PG 3.
+		mutation{field: "BUFFER_PG profile", name: "RoCE's PG also in <port>|3-4, profile NULL (traditional model)", harmful: true, rule: "QOS013", why: "bufferorch never applies the entry, so PG 3 keeps its lossless profile",
+			edit: edit(func(d doc) { overlapPG3(d, "NULL") }, "leaf1")},
+		mutation{field: "BUFFER_PG profile", name: "RoCE's PG also in <port>|3-4, an undefined profile", harmful: true, rule: "QOS013", why: "bufferorch never applies the entry, so PG 3 keeps its lossless profile",
+			edit: edit(func(d doc) { overlapPG3(d, "pg_lossless_typo_profile") }, "leaf1")},
+		mutation{field: "BUFFER_PG profile", name: "RoCE's PG also in <port>|3-4, on the lossy profile", harmful: true, rule: "QOS014", dataPlane: true,
+			edit: edit(func(d doc) { overlapPG3(d, "ingress_lossy_profile") }, "leaf1")},
 		// The lossy egress limit (alpha 8 of the 20 MB lossy pool's free
 		// space): with the paused ports taking their PAUSE response to
 		// stop, the PFC-only incast's queue (18 MB) reaches it and drops

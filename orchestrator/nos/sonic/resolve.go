@@ -980,24 +980,45 @@ func schedulerRefused(se *SchedulerEntry) string {
 func (r *resolver) queueBuffer(qc qos.QueueConfig, port string, q int, origin []string) (qos.QueueConfig, error) {
 	if r.buffers {
 		bkey, be := entryFor(r.bufferQueueKeys, port, q)
-		if cands := bufferCandidates(r.bufferQueueKeys[port], q); len(cands) > 1 && !r.stalled["BUFFER_QUEUE"] {
-			r.overlapping("BUFFER_QUEUE", "queue", port, cands)
+		if !r.stalled["BUFFER_QUEUE"] {
+			// processQueue, as processPriorityGroup, applies an entry
+			// only once its profile resolves: the queue keeps the last
+			// entry in key order that applies, and one after it is
+			// noted with what the queue keeps.
+			var skipped []rangedKey[BufferRefEntry]
+			winner := ""
+			for _, k := range r.bufferQueueKeys[port] {
+				switch {
+				case !slices.Contains(k.idx, q):
+				case queueBufferApplies(r.db.BufferProfile[k.entry.Profile]):
+					bkey, be, winner, skipped = k.key, k.entry, k.key, nil
+				default:
+					skipped = append(skipped, k)
+				}
+			}
+			if winner != "" {
+				for _, k := range skipped {
+					r.noteQueueBuffer(port, k.key, k.entry.Profile, "bufferorch never applies the entry, so the queue keeps the profile BUFFER_QUEUE|"+winner+" gives it")
+				}
+			}
+			cands := slices.DeleteFunc(bufferCandidates(r.bufferQueueKeys[port], q), func(c bufferCandidate) bool {
+				return !queueBufferApplies(r.db.BufferProfile[c.profile])
+			})
+			if len(cands) > 1 {
+				r.overlapping("BUFFER_QUEUE", "queue", port, cands)
+			}
 		}
 		prof := ""
 		if be != nil {
 			prof = be.Profile
 			origin = append(origin, "BUFFER_QUEUE|"+bkey)
 		}
-		switch pe, ok := r.db.BufferProfile[prof]; {
+		switch pe := r.db.BufferProfile[prof]; {
 		case prof == "" || prof == "NULL":
 			r.def("BUFFER_QUEUE", "no buffer profile: no egress limit", srcSAI+": a queue without a buffer profile", port, false)
-		case !ok:
-			r.unresolved("BUFFER_QUEUE|"+bkey, "profile", prof, "BUFFER_PROFILE", queueWithoutProfile, port)
+		case !queueBufferApplies(pe):
+			r.noteQueueBuffer(port, bkey, prof, queueWithoutProfile)
 		default:
-			if why := profileRefused(pe); why != "" {
-				r.refused("BUFFER_QUEUE|"+bkey, "profile", prof, "BUFFER_PROFILE", queueWithoutProfile, why, port)
-				break
-			}
 			bp, err := r.profile(prof, pe, port, true)
 			if err != nil {
 				return qc, err
@@ -1007,6 +1028,29 @@ func (r *resolver) queueBuffer(qc qos.QueueConfig, port string, q int, origin []
 	}
 	qc.Origin = strings.Join(origin, ", ")
 	return qc, nil
+}
+
+// queueBufferApplies says whether bufferorch applies a BUFFER_QUEUE entry
+// whose profile is pe (nil: not defined): processQueue retries one whose
+// profile it has not created (task_need_retry), and fails one without
+// a profile field.
+func queueBufferApplies(pe *BufferProfileEntry) bool {
+	return pe != nil && profileRefused(pe) == ""
+}
+
+// noteQueueBuffer notes why bufferorch never applies the BUFFER_QUEUE
+// entry key, whose profile is prof, on port, and effect, what the queue
+// keeps instead.
+func (r *resolver) noteQueueBuffer(port, key, prof, effect string) {
+	switch pe, ok := r.db.BufferProfile[prof]; {
+	case prof == "":
+	case !ok:
+		r.unresolved("BUFFER_QUEUE|"+key, "profile", prof, "BUFFER_PROFILE", effect, port)
+	default:
+		if why := profileRefused(pe); why != "" {
+			r.refused("BUFFER_QUEUE|"+key, "profile", prof, "BUFFER_PROFILE", effect, why, port)
+		}
+	}
 }
 
 // schedulerTypeError is the error of a SCHEDULER entry whose type
@@ -1151,14 +1195,47 @@ func (r *resolver) wred(qc *qos.QueueConfig, name string, we *WREDEntry, port st
 }
 
 // pg resolves priority group g of a port.
+//
+// Of the entries covering the PG, bufferorch applies only those whose
+// profile resolves (pgEntryApplies): the PG keeps the last of those in
+// key order, and an entry after it that bufferorch never applies is
+// noted with what the PG keeps (notePGEntry). Where none applies, the
+// last entry names why the PG has no profile.
 func (r *resolver) pg(pc *qos.PortConfig, g int) (qos.PGConfig, error) {
 	key, e := entryFor(r.pgKeys, pc.Name, g)
 	m := r.managerPG(pc, g)
 	// Entries that overlap on the PG, the buffer manager's own among
-	// them: the last in key order is the model's (overlapping).
+	// them: the last in key order that bufferorch applies is the
+	// model's (overlapping).
 	managedWins := false
 	if !r.stalled["BUFFER_PG"] {
-		cands := bufferCandidates(r.pgKeys[pc.Name], g)
+		var skipped []rangedKey[BufferRefEntry]
+		winner := ""
+		for _, k := range r.pgKeys[pc.Name] {
+			switch {
+			case !slices.Contains(k.idx, g):
+			case r.pgEntryApplies(k.key, k.entry, m):
+				key, e, winner, skipped = k.key, k.entry, k.key, nil
+			default:
+				skipped = append(skipped, k)
+			}
+		}
+		by := "BUFFER_PG|" + winner
+		if m.key != "" && r.db.BufferPG[m.key] == nil && (winner == "" || m.key > winner) {
+			// buffermgrd's own entry, not in the config, comes last of
+			// those applied: the PG is its, where the config has any.
+			managedWins = key != ""
+			winner, by = m.key, "buffermgrd's BUFFER_PG|"+m.key
+			skipped = slices.DeleteFunc(skipped, func(k rangedKey[BufferRefEntry]) bool { return k.key < m.key })
+		}
+		if winner != "" {
+			for _, k := range skipped {
+				r.notePGEntry(pc.Name, k.key, k.entry, "bufferorch never applies the entry, so the PG keeps the profile "+by+" gives it")
+			}
+		}
+		cands := slices.DeleteFunc(bufferCandidates(r.pgKeys[pc.Name], g), func(c bufferCandidate) bool {
+			return !r.pgEntryApplies(c.key, r.db.BufferPG[c.key], m)
+		})
 		if m.key != "" && !slices.ContainsFunc(cands, func(c bufferCandidate) bool { return c.key == m.key }) {
 			kr := readRangedKey("BUFFER_PG", m.key)
 			cands = append(cands, bufferCandidate{key: m.key, profile: m.profile, idx: kr.idx, managed: true})
@@ -1172,7 +1249,6 @@ func (r *resolver) pg(pc *qos.PortConfig, g int) (qos.PGConfig, error) {
 		}
 		if len(cands) > 1 {
 			r.overlapping("BUFFER_PG", "PG", pc.Name, cands)
-			managedWins = cands[len(cands)-1].managed && cands[len(cands)-1].key != key
 		}
 	}
 	if managedWins {
@@ -1194,7 +1270,7 @@ func (r *resolver) pg(pc *qos.PortConfig, g int) (qos.PGConfig, error) {
 		// ones.
 		origin := "generated by the buffer manager (no BUFFER_PG entry)"
 		if managedWins {
-			origin = "generated by the buffer manager (BUFFER_PG|" + m.key + ", after the config's entries on the PG in key order)"
+			origin = "generated by the buffer manager (BUFFER_PG|" + m.key + ", the last in key order of the entries on the PG that bufferorch applies)"
 		}
 		pgc, err := r.managedPGConfig(pc, g, m, origin)
 		if pgc.Assumed {
@@ -1213,12 +1289,8 @@ func (r *resolver) pg(pc *qos.PortConfig, g int) (qos.PGConfig, error) {
 		r.def("BUFFER_PG", "no buffer profile: lossy, nothing reserved, shared at dynamic_th 0", srcSAI+": a PG without a buffer profile", pc.Name, false)
 		return noProfile("default: no BUFFER_PG entry"), nil
 	case prof == "NULL" && key != m.key:
-		// The traditional buffer manager (the dynamic model is the case
-		// above) copies the entry to APPL_DB as it is (doBufferTableTask),
-		// and bufferorch looks for a BUFFER_PROFILE named NULL
-		// (parseReference: not_resolved) and retries the entry for ever.
 		// On buffermgrd's own key the entry is written over (below).
-		r.note("BUFFER_PG|"+key, "profile", prof, "BUFFER_PROFILE", pgWithoutProfile, "", "NULL asks SONiC's dynamic buffer manager to size the PG, and that manager runs only with DEVICE_METADATA|localhost buffer_model dynamic; the traditional one copies the entry as it is, and bufferorch looks for a BUFFER_PROFILE named NULL and retries the entry for ever: name the PG's profile, or set buffer_model dynamic", pc.Name)
+		r.notePGEntry(pc.Name, key, e, pgWithoutProfile)
 		return noProfile("BUFFER_PG|" + key + ", profile NULL, which the traditional buffer model does not compute"), nil
 	case m.key != "" && key == m.key && prof != m.profile:
 		// The config's entry sits on the key buffermgrd writes, with
@@ -1227,10 +1299,51 @@ func (r *resolver) pg(pc *qos.PortConfig, g int) (qos.PGConfig, error) {
 		r.overwritten(pc, key, prof, m)
 		return r.managedPGConfig(pc, g, m, "BUFFER_PG|"+key+" as buffermgrd writes it over the config's "+prof)
 	case !ok:
-		r.unresolved("BUFFER_PG|"+key, "profile", prof, "BUFFER_PROFILE", pgWithoutProfile, pc.Name)
+		r.notePGEntry(pc.Name, key, e, pgWithoutProfile)
 		return noProfile("BUFFER_PG|" + key + ", profile undefined"), nil
 	default:
 		return r.definedPG(pc, g, key, prof, pe, "BUFFER_PG|"+key)
+	}
+}
+
+// pgEntryApplies says whether bufferorch applies the BUFFER_PG entry key
+// (e) to the PGs it names, where m is what buffermgrd writes for the
+// port's PG: it writes over an entry on its own key, and in the dynamic
+// model sizes one with profile NULL or none; otherwise
+// processPriorityGroup retries an entry whose profile it has not
+// created (undefined, NULL in the traditional model, or refused:
+// task_need_retry), fails one without a profile field and one whose
+// profile trims (task_failed), and applies none of such an entry.
+func (r *resolver) pgEntryApplies(key string, e *BufferRefEntry, m managedPG) bool {
+	if key == m.key {
+		return true
+	}
+	if r.dynamic && (e.Profile == "" || e.Profile == "NULL") {
+		return true
+	}
+	pe, ok := r.db.BufferProfile[e.Profile]
+	return ok && profileRefused(pe) == "" && pe.PacketDiscard != "trim"
+}
+
+// notePGEntry notes why bufferorch never applies the BUFFER_PG entry key
+// (e) on port, and effect, what the PG keeps instead.
+func (r *resolver) notePGEntry(port, key string, e *BufferRefEntry, effect string) {
+	prof := e.Profile
+	pe, ok := r.db.BufferProfile[prof]
+	switch {
+	case prof == "":
+	case prof == "NULL" && !ok:
+		// The traditional buffer manager (the dynamic model applies it)
+		// copies the entry to APPL_DB as it is (doBufferTableTask), and
+		// bufferorch looks for a BUFFER_PROFILE named NULL
+		// (parseReference: not_resolved) and retries the entry for ever.
+		r.note("BUFFER_PG|"+key, "profile", prof, "BUFFER_PROFILE", effect, "", "NULL asks SONiC's dynamic buffer manager to size the PG, and that manager runs only with DEVICE_METADATA|localhost buffer_model dynamic; the traditional one copies the entry as it is, and bufferorch looks for a BUFFER_PROFILE named NULL and retries the entry for ever: name the PG's profile, or set buffer_model dynamic", port)
+	case !ok:
+		r.unresolved("BUFFER_PG|"+key, "profile", prof, "BUFFER_PROFILE", effect, port)
+	case profileRefused(pe) != "":
+		r.refused("BUFFER_PG|"+key, "profile", prof, "BUFFER_PROFILE", effect, profileRefused(pe), port)
+	case pe.PacketDiscard == "trim":
+		r.trimmingPG(key, prof, port, effect)
 	}
 }
 
@@ -1240,11 +1353,11 @@ func (r *resolver) pg(pc *qos.PortConfig, g int) (qos.PGConfig, error) {
 // on a PG (trimmingPG). origin says where the PG comes from.
 func (r *resolver) definedPG(pc *qos.PortConfig, g int, key, prof string, pe *BufferProfileEntry, origin string) (qos.PGConfig, error) {
 	if why := profileRefused(pe); why != "" {
-		r.refused("BUFFER_PG|"+key, "profile", prof, "BUFFER_PROFILE", pgWithoutProfile, why, pc.Name)
+		r.notePGEntry(pc.Name, key, &BufferRefEntry{Profile: prof}, pgWithoutProfile)
 		return r.noProfilePG(g, origin+", profile not created"), nil
 	}
 	if pe.PacketDiscard == "trim" {
-		r.trimmingPG(key, prof, pc.Name)
+		r.notePGEntry(pc.Name, key, &BufferRefEntry{Profile: prof}, pgWithoutProfile)
 		return r.noProfilePG(g, origin+", refused: its profile trims"), nil
 	}
 	bp, err := r.profile(prof, pe, pc.Name, false)
@@ -1307,9 +1420,9 @@ func profileRefused(pe *BufferProfileEntry) string {
 // trimmingPG notes a BUFFER_PG entry whose profile trims (packet_discard_
 // action trim): bufferorch's processPriorityGroup refuses a PG whose
 // profile is trimming eligible (task_failed), so the PG has no profile.
-func (r *resolver) trimmingPG(key, prof, port string) {
+func (r *resolver) trimmingPG(key, prof, port, effect string) {
 	r.overrule("BUFFER_PG", key, true,
-		"its profile "+prof+" has packet_discard_action trim, and bufferorch refuses a priority group whose profile trims (trimming is an egress queue's), so "+pgWithoutProfile,
+		"its profile "+prof+" has packet_discard_action trim, and bufferorch refuses a priority group whose profile trims (trimming is an egress queue's), so "+effect,
 		"give the PG a profile without packet_discard_action trim (trim belongs on egress queues' profiles)", []string{port})
 }
 
