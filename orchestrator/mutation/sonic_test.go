@@ -3,8 +3,10 @@ package mutation_test
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -89,6 +91,20 @@ func (d doc) copyEntry(table, from, to string, changes map[string]string) {
 		e[k] = v
 	}
 	d.add(table, to, e)
+}
+
+// wholePortTable gives the switch a whole PORT table, as config save
+// writes it: every port its BUFFER_PG keys name, with lanes and admin
+// status up.
+func wholePortTable(d doc) {
+	lane := 0
+	for _, key := range slices.Sorted(maps.Keys(d["BUFFER_PG"])) {
+		port, _, _ := strings.Cut(key, "|")
+		if _, ok := d["PORT"][port]; !ok {
+			d.add("PORT", port, map[string]string{"lanes": fmt.Sprint(lane), "admin_status": "up"})
+			lane++
+		}
+	}
 }
 
 // overlapPG3 adds <port>|3-4 with profile beside every <port>|3 entry of
@@ -783,6 +799,26 @@ func sonicMutations2() []mutation {
 				d.copyEntry("BUFFER_PROFILE", "ingress_lossy_profile", "ingress_lossy_copy", nil)
 				d.set("BUFFER_PG", suffix("|0"), "profile", "ingress_lossy_copy")
 			})},
+		// bufferorch looks up every port of a key before it applies any:
+		// a list naming a port the switch lacks (the config's whole PORT
+		// table does not list it) applies to none of them.
+		mutation{field: "BUFFER_PG profile", name: "the lossy PGs each keyed with a port the switch lacks (Ethernet1000), under a whole PORT table", harmful: true, rule: "QOS021", dataPlane: true,
+			edit: edit(func(d doc) {
+				wholePortTable(d)
+				for _, key := range slices.Sorted(maps.Keys(d["BUFFER_PG"])) {
+					if port, ok := strings.CutSuffix(key, "|0"); ok {
+						d["BUFFER_PG"][port+",Ethernet1000|0"] = d["BUFFER_PG"][key]
+						delete(d["BUFFER_PG"], key)
+					}
+				}
+			}, "leaf1")},
+		mutation{field: "BUFFER_PG profile", name: "a port's lossy PG keyed with another of its ports, under a whole PORT table",
+			edit: edit(func(d doc) {
+				wholePortTable(d)
+				d["BUFFER_PG"]["Ethernet0,Ethernet4|0"] = d["BUFFER_PG"]["Ethernet0|0"]
+				delete(d["BUFFER_PG"], "Ethernet0|0")
+				delete(d["BUFFER_PG"], "Ethernet4|0")
+			}, "leaf1")},
 		// <port>|3-4 follows <port>|3 in key order. bufferorch applies an
 		// entry only once its profile resolves (processPriorityGroup
 		// retries it otherwise): one it never applies leaves PG 3 the

@@ -281,6 +281,7 @@ func (r *resolver) overrule(table, key string, refused bool, what, fix string, p
 // are noted (overrule).
 func (r *resolver) indexKeys() error {
 	r.keyPorts, r.stalled = map[string]bool{}, map[string]bool{}
+	r.switchPorts = wholePortTable(r.db.Port)
 	r.queueKeys = indexRanged(r, "QUEUE", r.db.Queue)
 	r.pgKeys = indexRanged(r, "BUFFER_PG", r.db.BufferPG)
 	r.bufferQueueKeys = indexRanged(r, "BUFFER_QUEUE", r.db.BufferQueue)
@@ -381,6 +382,12 @@ func indexRanged[E any](r *resolver, table string, entries map[string]*E) map[st
 		case kr.partly != "":
 			r.overrule(table, key, false, kr.partly, kr.fix, kr.named)
 		}
+		if table != "QUEUE" {
+			if missing := r.portsLacking(kr.ports); len(missing) > 0 {
+				r.overrule(table, key, true, lackingPorts(table, missing, kr.ports), "key the entry by the ports the switch has (drop "+strings.Join(missing, ", ")+" from the list: a typo?), or add the port's whole PORT entry if the switch has it", kr.named)
+				continue
+			}
+		}
 		for _, p := range kr.ports {
 			byPort[p] = append(byPort[p], rangedKey[E]{key: key, idx: kr.idx, entry: entries[key]})
 		}
@@ -390,6 +397,69 @@ func indexRanged[E any](r *resolver, table string, entries map[string]*E) map[st
 		r.stalled[table] = true
 	}
 	return byPort
+}
+
+// portsLacking are the ports of a key that the config's PORT table says
+// the switch does not have, in the key's order: none unless the table is
+// whole (wholePortTable).
+func (r *resolver) portsLacking(ports []string) []string {
+	if r.switchPorts == nil {
+		return nil
+	}
+	var out []string
+	for _, p := range ports {
+		if !r.switchPorts[p] && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// wholePortTable are the ports the switch has, as the config's PORT
+// table gives them when it is whole: every entry gives its lanes, as a
+// saved config_db (config save) does and sonic-port.yang requires of a
+// port's entry. nil where it is not: PORT entries without lanes are
+// fields config load merges onto the switch's own entries, and say
+// nothing of the ports they leave out.
+func wholePortTable(table map[string]*PortEntry) map[string]bool {
+	if len(table) == 0 {
+		return nil
+	}
+	out := make(map[string]bool, len(table))
+	for name, e := range table {
+		if e.Extra["lanes"] == "" {
+			return nil
+		}
+		out[name] = true
+	}
+	return out
+}
+
+// lackingPorts says what bufferorch does with a BUFFER_PG or BUFFER_QUEUE
+// entry whose key lists ports the switch lacks (missing, of ports).
+func lackingPorts(table string, missing, ports []string) string {
+	fn, unit := "processPriorityGroup", "PGs"
+	if table == "BUFFER_QUEUE" {
+		fn, unit = "processQueue", "queues"
+	}
+	others := ""
+	if len(ports) > len(missing) {
+		var have []string
+		for _, p := range ports {
+			if !slices.Contains(missing, p) {
+				have = append(have, p)
+			}
+		}
+		others = ", so " + strings.Join(have, ", ") + " do not get it either"
+		if len(have) == 1 {
+			others = ", so " + have[0] + " does not get it either"
+		}
+	}
+	is := "is"
+	if len(missing) > 1 {
+		is = "are"
+	}
+	return fmt.Sprintf("%s %s not in the config's PORT table, which lists every port of the switch (its entries give their lanes): bufferorch looks up every port of the key before it applies any (%s: Port with alias not found) and refuses the whole entry%s; their %s keep what other entries give them", strings.Join(missing, ", "), is, fn, others, unit)
 }
 
 // keyStall says what a key orchagent throws on does to its table (after

@@ -1,0 +1,65 @@
+package sonic
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/labctl/labctl/orchestrator/qos"
+)
+
+// bufferorch looks up every port of a BUFFER_PG or BUFFER_QUEUE key
+// before it applies any (processPriorityGroup, processQueue: "Port with
+// alias not found", task_invalid_entry): a list naming a port the switch
+// lacks applies to none of its ports. A whole PORT table (every entry
+// with its lanes, as config save writes it) says which ports the switch
+// has; PORT entries without lanes are merged onto the switch's own and
+// say nothing of the others.
+func TestBufferListKeyNamingAPortTheSwitchLacks(t *testing.T) {
+	for _, c := range []struct {
+		name, port string
+		refused    bool
+	}{
+		{"whole PORT table", `"Ethernet0": {"lanes": "0,1", "admin_status": "up"}, "Ethernet4": {"lanes": "4,5", "admin_status": "up"}`, true},
+		{"PORT entries merged onto the switch's own", `"Ethernet0": {"admin_status": "up"}, "Ethernet4": {"admin_status": "up"}`, false},
+	} {
+		in := `{"PORT": {` + c.port + `},
+			"BUFFER_POOL": {"ingress_lossless_pool": {"type": "ingress", "mode": "dynamic", "size": "10000000"},
+				"egress_lossless_pool": {"type": "egress", "mode": "dynamic", "size": "10000000"}},
+			"BUFFER_PROFILE": {"lossless": {"pool": "ingress_lossless_pool", "size": "4096", "xon": "8192", "xoff": "200000", "dynamic_th": "0"},
+				"egress": {"pool": "egress_lossless_pool", "size": "0", "dynamic_th": "7"}},
+			"BUFFER_PG": {"Ethernet0,Ethernet1000|3": {"profile": "lossless"}, "Ethernet4|3": {"profile": "lossless"}},
+			"BUFFER_QUEUE": {"Ethernet0,Ethernet1000|3": {"profile": "egress"}, "Ethernet4|3": {"profile": "egress"}},
+			"TC_TO_PRIORITY_GROUP_MAP": {"AZURE": {"3": "3"}},
+			"PORT_QOS_MAP": {"Ethernet0": {"tc_to_pg_map": "AZURE"}, "Ethernet4": {"tc_to_pg_map": "AZURE"}}
+		}`
+		dc, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(in)})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		pg3 := func(port string) string {
+			for _, g := range dc.Port(port).PGs {
+				if g.PG == 3 {
+					return g.Profile
+				}
+			}
+			return ""
+		}
+		if pg3("Ethernet4") != "lossless" || dc.Port("Ethernet4").Queue(3).Buffer == nil {
+			t.Errorf("%s: Ethernet4 lost its own entries", c.name)
+		}
+		gotPG, gotQ := pg3("Ethernet0") == "lossless", dc.Port("Ethernet0").Queue(3).Buffer != nil
+		if gotPG == c.refused || gotQ == c.refused {
+			t.Errorf("%s: Ethernet0 has the list's PG 3 profile %v, queue 3 profile %v; want %v", c.name, gotPG, gotQ, !c.refused)
+		}
+		n := 0
+		for _, f := range qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{}) {
+			if f.Rule == qos.RuleOverruled && f.Severity == qos.SevError && strings.Contains(f.Message, "Ethernet0,Ethernet1000|3") &&
+				strings.Contains(f.Message, "Ethernet1000 is not in the config's PORT table") && strings.Contains(f.Message, "whole entry") && f.Fix != "" {
+				n++
+			}
+		}
+		if want := map[bool]int{true: 2, false: 0}[c.refused]; n != want {
+			t.Errorf("%s: %d QOS021 errors naming the missing port and the whole entry refused, want %d", c.name, n, want)
+		}
+	}
+}
