@@ -157,10 +157,25 @@ func sonicMutations() []mutation {
 			edit: edit(func(d doc) { d["DSCP_TO_TC_MAP"]["AZURE"]["26"] = " 3" })},
 		{field: "TC_TO_QUEUE_MAP (entries)", name: "TC3's queue written \"3 \"",
 			edit: edit(func(d doc) { d["TC_TO_QUEUE_MAP"]["AZURE"]["3"] = "3 " })},
+		// A value std::stoi throws on: DscpToTcMapHandler catches
+		// nothing, so qosorch never creates the map (nor the maps after
+		// it in key order), and every PORT_QOS_MAP entry naming it
+		// applies nothing: no maps, no PFC.
+		{field: "DSCP_TO_TC_MAP (entries)", name: "RoCE DSCP 26's TC written \"x\"", harmful: true, rule: "QOS021", dataPlane: true,
+			edit: edit(func(d doc) { d["DSCP_TO_TC_MAP"]["AZURE"]["26"] = "x" }, "leaf1")},
+		{field: "TC_TO_QUEUE_MAP (entries)", name: "TC3's queue beyond an int", harmful: true, rule: "QOS021", dataPlane: true,
+			edit: edit(func(d doc) { d["TC_TO_QUEUE_MAP"]["AZURE"]["3"] = "99999999999" }, "leaf1")},
 		{field: "DSCP_TO_TC_MAP (entries)", name: "unused DSCP 10 between lossy classes",
 			edit: edit(func(d doc) { d["DSCP_TO_TC_MAP"]["AZURE"]["10"] = "1" })},
 		{field: "DOT1P_TO_TC_MAP (entries)", name: "an 802.1p map nothing tagged uses",
 			edit: edit(func(d doc) { d.add("DOT1P_TO_TC_MAP", "AZURE", map[string]string{"0": "3", "3": "3"}) })},
+		// Dot1pToTcMapHandler catches std::stoi's exception and skips the
+		// pair: the map is created, and the ports' entries apply.
+		{field: "DOT1P_TO_TC_MAP (entries)", name: "an 802.1p map the ports name, one pair \"x\" (its handler skips it)",
+			edit: edit(func(d doc) {
+				d.add("DOT1P_TO_TC_MAP", "AZURE", map[string]string{"0": "3", "3": "3", "5": "x"})
+				d.pointPorts("dot1p_to_tc_map", "AZURE")
+			})},
 		{field: "TC_TO_QUEUE_MAP (entries)", name: "TC3 into lossy queue 1", harmful: true, rule: "QOS016", dataPlane: true,
 			edit: edit(func(d doc) { d["TC_TO_QUEUE_MAP"]["AZURE"]["3"] = "1" })},
 		{field: "TC_TO_QUEUE_MAP (entries)", name: "best-effort TC0 into RoCE's queue 3 on one leaf", harmful: true, rule: "QOS002", dataPlane: true,

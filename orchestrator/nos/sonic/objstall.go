@@ -1,6 +1,7 @@
 package sonic
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -50,6 +51,67 @@ func stoi(s string) (v int64, rest string, ok bool) {
 	}
 	return v, rest, true
 }
+
+// stoiThrow says what std::stoi throws on s: "invalid_argument" where
+// it finds no digit after the blanks and an optional sign,
+// "out_of_range" where the number is beyond an int, "" where it reads s.
+func stoiThrow(s string) string {
+	if _, _, ok := stoi(s); ok {
+		return ""
+	}
+	if _, digits, _ := cNumber(s); digits == "" {
+		return "invalid_argument"
+	}
+	return "out_of_range"
+}
+
+// What a map handler of qosorch does with an entry whose key or value
+// std::stoi throws on (mapThrows).
+const (
+	// mapStalls: the handler catches nothing (DscpToTcMapHandler,
+	// TcToQueueMapHandler, TcToPgHandler, PfcPrioToPgHandler,
+	// PfcToQueueHandler; TcToDscpMapHandler for out_of_range): the
+	// exception reaches Consumer::drain and stops the table there
+	// (stallObjects).
+	mapStalls = "stalls"
+	// mapRefused: TcToDscpMapHandler catches std::invalid_argument and
+	// returns false, so processWorkItem refuses the entry
+	// (task_invalid_entry): it alone is not created.
+	mapRefused = "refused"
+	// mapSkipsPair: Dot1pToTcMapHandler catches both and skips the pair.
+	mapSkipsPair = "skips"
+)
+
+// mapThrows says what qosorch does with an entry of a map table (fields)
+// where std::stoi throws on a key or value: how (mapStalls, mapRefused,
+// mapSkipsPair; "" where none throws), the first such pair in key order
+// and what std::stoi throws. The handler reads the pairs in the hash's
+// order, which the file does not fix: where one pair would stall and
+// another be refused, labctl takes the stall, which does more harm.
+func mapThrows(table string, fields map[string]string) (how, key, val, thrown string) {
+	for _, k := range cfgSortedKeys(fields) {
+		v := fields[k]
+		t := cmp.Or(stoiThrow(k), stoiThrow(v))
+		if t == "" {
+			continue
+		}
+		h := mapStalls
+		switch {
+		case table == "DOT1P_TO_TC_MAP":
+			h = mapSkipsPair
+		case table == "TC_TO_DSCP_MAP" && t == "invalid_argument":
+			h = mapRefused
+		}
+		if how == "" || how != mapStalls && h == mapStalls {
+			how, key, val, thrown = h, k, v, t
+		}
+	}
+	return how, key, val, thrown
+}
+
+// mapStallTables are the map tables whose handlers std::stoi can stop
+// (mapThrows), in the order qosorch's tables are checked here.
+var mapStallTables = []string{"DSCP_TO_TC_MAP", "TC_TO_QUEUE_MAP", "TC_TO_PRIORITY_GROUP_MAP", "MAP_PFC_PRIORITY_TO_QUEUE", "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", "TC_TO_DSCP_MAP"}
 
 // stoullThrows says whether std::stoull (strtoull, base 10) throws on s:
 // no digit after the blanks and an optional sign (a '-' it takes, and
@@ -110,8 +172,8 @@ func objectThrows(table string, fields map[string]string) (why, fix string) {
 	return "", ""
 }
 
-// stallObjects finds, in WRED_PROFILE and SCHEDULER, the entries qosorch
-// never creates because one of them throws. Its doTask walks the
+// stallObjects finds, in WRED_PROFILE, SCHEDULER and the map tables, the
+// entries qosorch never creates because one of them throws. Its doTask walks the
 // table's queue (Consumer::m_toSync, a multimap ordered by key) from the
 // first entry and calls the handler on each; the exception is caught by
 // Consumer::drain only, outside that loop, so the entry that threw is
@@ -122,13 +184,28 @@ func objectThrows(table string, fields map[string]string) (why, fix string) {
 // in an earlier batch would stay). The QUEUE and PORT_QOS_MAP entries
 // naming one then wait for it and apply nothing (queue, pqmEntryApplied:
 // their retry is all-or-nothing). Each stall is noted where it starts
-// (QOS021), naming what it stops.
+// (QOS021), naming what it stops. A map entry TcToDscpMapHandler refuses
+// is not created either, alone; a pair Dot1pToTcMapHandler skips is
+// noted (mapThrows).
 func (r *resolver) stallObjects(doc Doc) {
 	r.uncreated = map[[2]string]string{}
-	for _, table := range []string{"SCHEDULER", "WRED_PROFILE"} {
+	for _, table := range append([]string{"SCHEDULER", "WRED_PROFILE"}, mapStallTables...) {
 		keys := cfgSortedKeys(doc[table])
 		for i, key := range keys {
 			why, fix := objectThrows(table, doc[table][key])
+			if slices.Contains(mapStallTables, table) {
+				how, k, v, thrown := mapThrows(table, doc[table][key])
+				if how != "" {
+					why = fmt.Sprintf("its entry %q: %q is no number std::stoi can read into an int, and it throws std::%s", k, v, thrown)
+					fix = "write each key and value in decimal digits (" + mapRange(table) + ")"
+				}
+				if how == mapRefused {
+					what := why + ": TcToDscpMapHandler catches it and refuses the entry (task_invalid_entry), so qosorch never creates it, and the PORT_QOS_MAP entries naming it apply nothing (no maps, no PFC)"
+					r.overrule(table, key, true, what, fix, nil)
+					r.uncreated[[2]string{table, key}] = "orchagent never creates it: " + why + ", and TcToDscpMapHandler refuses the entry"
+					continue
+				}
+			}
 			if why == "" {
 				continue
 			}
@@ -142,10 +219,14 @@ func (r *resolver) stallObjects(doc Doc) {
 				what += fmt.Sprintf(", nor the %s after it in key order (%s), used or not", plural.N(len(after), table+" entry"), plural.Some(names, 5, ", "))
 			}
 			// Only QUEUE names a WRED profile; QUEUE and PORT_QOS_MAP name
-			// schedulers.
+			// schedulers, PORT_QOS_MAP the maps.
 			namers := "QUEUE and PORT_QOS_MAP entries"
-			if table == "WRED_PROFILE" {
+			switch table {
+			case "WRED_PROFILE":
 				namers = "QUEUE entries"
+			case "SCHEDULER":
+			default:
+				namers = "PORT_QOS_MAP entries"
 			}
 			them := "it"
 			if len(after) > 0 {

@@ -407,6 +407,12 @@ func (r *resolver) pqmEntryApplied(key string, e *PortQoSMapEntry, port string) 
 			r.unresolved("PORT_QOS_MAP|"+key, ref.field, n, ref.table,
 				"orchagent applies none of the entry (it waits for the name to be defined): the port keeps the default maps (every DSCP to TC0), no PFC and no watchdog priorities", port)
 			applied = false
+		} else if why := r.notCreated(ref.table, n); n != "" && ref.table != "SCHEDULER" && why != "" {
+			// A map qosorch never creates (stallObjects) stays
+			// undefined to it.
+			r.refused("PORT_QOS_MAP|"+key, ref.field, n, ref.table,
+				"orchagent applies none of the entry (it waits for the map to be created): the port keeps the default maps (every DSCP to TC0), no PFC and no watchdog priorities", why, port)
+			applied = false
 		}
 		// A reference given as "" is not one left out: orch.cpp's
 		// resolveFieldRefValue reads it as empty, and
@@ -474,6 +480,10 @@ func (r *resolver) resolveMap(port string, k mapKind) (map[int]int, string) {
 	if name == "" && k.key == "dscp_to_tc" {
 		if g := r.db.PortQoSMap["global"]; g != nil && g.DSCPToTCMap != "" {
 			name, where = g.DSCPToTCMap, "PORT_QOS_MAP|global"
+			if why := r.notCreated(k.table, name); why != "" {
+				r.refused(where, k.key+"_map", name, k.table, "the switch keeps no global DSCP map: the port uses the default, "+k.desc, why, port)
+				name = ""
+			}
 		}
 	}
 	// fill is the map complete: m's entries and the default for the
