@@ -93,10 +93,11 @@ func (d doc) copyEntry(table, from, to string, changes map[string]string) {
 	d.add(table, to, e)
 }
 
-// wholePortTable gives the switch a whole PORT table, as config save
-// writes it: every port its BUFFER_PG keys name, with lanes and admin
-// status up.
+// wholePortTable makes the config a whole CONFIG_DB as config save
+// writes it: DEVICE_METADATA with the switch's hwsku, and a PORT entry
+// for every port its BUFFER_PG keys name, with lanes and admin status up.
 func wholePortTable(d doc) {
+	d.add("DEVICE_METADATA", "localhost", map[string]string{"hwsku": "Force10-S6000"})
 	lane := 0
 	for _, key := range slices.Sorted(maps.Keys(d["BUFFER_PG"])) {
 		port, _, _ := strings.Cut(key, "|")
@@ -815,9 +816,9 @@ func sonicMutations2() []mutation {
 				d.set("BUFFER_PG", suffix("|0"), "profile", "ingress_lossy_copy")
 			})},
 		// bufferorch looks up every port of a key before it applies any:
-		// a list naming a port the switch lacks (the config's whole PORT
-		// table does not list it) applies to none of them.
-		mutation{field: "BUFFER_PG profile", name: "the lossy PGs each keyed with a port the switch lacks (Ethernet1000), under a whole PORT table", harmful: true, rule: "QOS021", dataPlane: true,
+		// a list naming a port the switch lacks (the PORT table of a
+		// whole CONFIG_DB does not list it) applies to none of them.
+		mutation{field: "BUFFER_PG profile", name: "the lossy PGs each keyed with a port the switch lacks (Ethernet1000), in a whole CONFIG_DB", harmful: true, rule: "QOS021", dataPlane: true,
 			edit: edit(func(d doc) {
 				wholePortTable(d)
 				for _, key := range slices.Sorted(maps.Keys(d["BUFFER_PG"])) {
@@ -827,7 +828,7 @@ func sonicMutations2() []mutation {
 					}
 				}
 			}, "leaf1")},
-		mutation{field: "BUFFER_PG profile", name: "a port's lossy PG keyed with another of its ports, under a whole PORT table",
+		mutation{field: "BUFFER_PG profile", name: "a port's lossy PG keyed with another of its ports, in a whole CONFIG_DB",
 			edit: edit(func(d doc) {
 				wholePortTable(d)
 				d["BUFFER_PG"]["Ethernet0,Ethernet4|0"] = d["BUFFER_PG"]["Ethernet0|0"]

@@ -281,7 +281,7 @@ func (r *resolver) overrule(table, key string, refused bool, what, fix string, p
 // are noted (overrule).
 func (r *resolver) indexKeys() error {
 	r.keyPorts, r.stalled = map[string]bool{}, map[string]bool{}
-	r.switchPorts = wholePortTable(r.db.Port)
+	r.switchPorts = wholePortTable(r.db)
 	r.queueKeys = indexRanged(r, "QUEUE", r.db.Queue)
 	r.pgKeys = indexRanged(r, "BUFFER_PG", r.db.BufferPG)
 	r.bufferQueueKeys = indexRanged(r, "BUFFER_QUEUE", r.db.BufferQueue)
@@ -416,13 +416,16 @@ func (r *resolver) portsLacking(ports []string) []string {
 }
 
 // wholePortTable are the ports the switch has, as the config's PORT
-// table gives them when it is whole: every entry gives its lanes, as a
-// saved config_db (config save) does and sonic-port.yang requires of a
-// port's entry. nil where it is not: PORT entries without lanes are
-// fields config load merges onto the switch's own entries, and say
-// nothing of the ports they leave out.
-func wholePortTable(table map[string]*PortEntry) map[string]bool {
-	if len(table) == 0 {
+// table gives them when the config is a whole CONFIG_DB, as config save
+// writes it: DEVICE_METADATA|localhost gives the switch's hwsku, and
+// every PORT entry its lanes (which sonic-port.yang requires of a port's
+// entry). nil where it is not: config load merges a file onto the
+// switch's own CONFIG_DB, so a file of some tables, or of some ports'
+// entries (one port's whole entry among them), says nothing of the ports
+// it leaves out.
+func wholePortTable(db *ConfigDB) map[string]bool {
+	table := db.Port
+	if md := db.DeviceMetadata["localhost"]; len(table) == 0 || md == nil || md.Extra["hwsku"] == "" {
 		return nil
 	}
 	out := make(map[string]bool, len(table))
@@ -459,7 +462,7 @@ func lackingPorts(table string, missing, ports []string) string {
 	if len(missing) > 1 {
 		is = "are"
 	}
-	return fmt.Sprintf("%s %s not in the config's PORT table, which lists every port of the switch (its entries give their lanes): bufferorch looks up every port of the key before it applies any (%s: Port with alias not found) and refuses the whole entry%s; their %s keep what other entries give them", strings.Join(missing, ", "), is, fn, others, unit)
+	return fmt.Sprintf("%s %s not in the config's PORT table, which lists every port of the switch (a whole CONFIG_DB: DEVICE_METADATA gives the hwsku, every PORT entry its lanes): bufferorch looks up every port of the key before it applies any (%s: Port with alias not found) and refuses the whole entry%s; their %s keep what other entries give them", strings.Join(missing, ", "), is, fn, others, unit)
 }
 
 // keyStall says what a key orchagent throws on does to its table (after

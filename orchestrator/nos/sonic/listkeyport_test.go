@@ -10,17 +10,19 @@ import (
 // bufferorch looks up every port of a BUFFER_PG or BUFFER_QUEUE key
 // before it applies any (processPriorityGroup, processQueue: "Port with
 // alias not found", task_invalid_entry): a list naming a port the switch
-// lacks applies to none of its ports. A whole PORT table (every entry
-// with its lanes, as config save writes it) says which ports the switch
-// has; PORT entries without lanes are merged onto the switch's own and
-// say nothing of the others.
+// lacks applies to none of its ports. The PORT table of a whole
+// CONFIG_DB (DEVICE_METADATA's hwsku given, every PORT entry with its
+// lanes, as config save writes it) says which ports the switch has; a
+// file config load merges onto the switch's own says nothing of the
+// ports it leaves out.
 func TestBufferListKeyNamingAPortTheSwitchLacks(t *testing.T) {
 	for _, c := range []struct {
 		name, port string
 		refused    bool
 	}{
-		{"whole PORT table", `"Ethernet0": {"lanes": "0,1", "admin_status": "up"}, "Ethernet4": {"lanes": "4,5", "admin_status": "up"}`, true},
-		{"PORT entries merged onto the switch's own", `"Ethernet0": {"admin_status": "up"}, "Ethernet4": {"admin_status": "up"}`, false},
+		{"a whole CONFIG_DB", `"Ethernet0": {"lanes": "0,1", "admin_status": "up"}, "Ethernet4": {"lanes": "4,5", "admin_status": "up"}}, "DEVICE_METADATA": {"localhost": {"hwsku": "Force10-S6000"}`, true},
+		{"PORT entries merged onto the switch's own", `"Ethernet0": {"admin_status": "up"}, "Ethernet4": {"admin_status": "up"}}, "DEVICE_METADATA": {"localhost": {"hwsku": "Force10-S6000"}`, false},
+		{"whole PORT entries in a file of some tables", `"Ethernet0": {"lanes": "0,1", "admin_status": "up"}, "Ethernet4": {"lanes": "4,5", "admin_status": "up"}`, false},
 	} {
 		in := `{"PORT": {` + c.port + `},
 			"BUFFER_POOL": {"ingress_lossless_pool": {"type": "ingress", "mode": "dynamic", "size": "10000000"},

@@ -165,8 +165,9 @@ type resolver struct {
 	bufferQueueKeys, pgKeys map[string][]rangedKey[BufferRefEntry]
 	pqmKeys                 map[string][]string
 	keyPorts                map[string]bool
-	// switchPorts are the ports a whole PORT table says the switch has
-	// (wholePortTable; nil: not known), read by indexKeys.
+	// switchPorts are the ports the switch has, as the PORT table of a
+	// whole CONFIG_DB gives them (wholePortTable; nil: not known), read
+	// by indexKeys.
 	switchPorts map[string]bool
 	// pqmPriorities are each PORT_QOS_MAP entry's priority lists, by key
 	// (readPriorityLists): orchagent's PFC and the buffer manager's
