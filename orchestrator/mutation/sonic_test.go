@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -876,6 +877,22 @@ func sonicMutations2() []mutation {
 				d.cables(func(string) string { return "300m" })
 			}, "leaf1")},
 		// 1 m on 5 m links: headroom short of what arrives after XOFF.
+		// A change made on every switch but one: the leaves' uplinks
+		// (Ethernet128-188, the 64gpu lab's 400G ports) say 300 m, and
+		// buffermgrd sizes their lossless PGs for it, but the spine's ends
+		// of the same cables still say 5 m. A cable has one length: if it
+		// is 300 m, the spine's headroom is a third of what it needs.
+		mutation{field: "CABLE_LENGTH (entries)", name: "300 m on the leaves' uplinks, the spine's ends left at 5 m", harmful: true, rule: "QOS006",
+			why: "the simulator runs the lab's 5 m links, which CABLE_LENGTH does not change: the spine's headroom holds them",
+			edit: edit(func(d doc) {
+				for _, e := range d["CABLE_LENGTH"] {
+					for p := range e {
+						if n, err := strconv.Atoi(strings.TrimPrefix(p, "Ethernet")); err == nil && n >= 128 {
+							e[p] = "300m"
+						}
+					}
+				}
+			}, "leaf1", "leaf2")},
 		mutation{field: "CABLE_LENGTH (entries)", name: "1 m cables on one leaf's 5 m links", harmful: true, rule: "QOS006",
 			why: "4 m of cable is some 1 KB of a PG's headroom; what arrives after the suite's pauses fits in what is left",
 			edit: edit(func(d doc) {

@@ -87,7 +87,7 @@ func Rules() []Rule {
 		{RuleRoCEDSCPLossy, "roce-dscp-lossy", SevError, "the RoCE DSCP does not reach a lossless traffic class (its map or the port's trust mode)"},
 		{RuleECNThresholds, "ecn-thresholds", SevError, "ECN Kmin above Kmax or a marking probability outside (0, 100%] (error), or Kmin equal to Kmax (a step), Kmax above the PFC XOFF point or below one packet (warning)"},
 		{RuleECNLosslessQueue, "ecn-lossless-queue", SevWarning, "the queue of a lossless class does not mark ECN while ECN is in use"},
-		{RuleHeadroomShort, "headroom-short", SevError, "PFC headroom is less than link speed, MTU and cable length need"},
+		{RuleHeadroomShort, "headroom-short", SevError, "PFC headroom is less than link speed, MTU and cable length need (error), or than the longer cable the peer switch's config gives the link (warning: the two ends disagree on its length)"},
 		{RuleCNPPriority, "cnp-priority", SevWarning, "CNPs are in a PFC class, neither on a strict queue nor weighted above RoCE data, or on DSCP 0, which puts unmarked traffic on their strict queue; or the NICs mark them with another DSCP than the configs are made for (nic.dcqcn.cnp_dscp against qos.cnp_dscp)"},
 		{RuleWatchdogOff, "pfc-watchdog-off", SevWarning, "a port with PFC has no PFC watchdog that acts on a storm (none, one that only reports, or one not watching every PFC priority)"},
 		{RuleLinkLosslessMatch, "link-lossless-mismatch", SevError, "the two ends of a link differ in PFC priorities or in the class RoCE arrives in, or in FEC mode (the link does not come up, and the simulator runs it down), or a port is set to another speed than its link's"},
@@ -902,6 +902,18 @@ func (l *linter) headroom(d *DeviceConfig, p *PortConfig) {
 	if cable != p.CableM {
 		assumed += fmt.Sprintf(" (the config sizes it for %d m: CABLE_LENGTH)", p.CableM)
 	}
+	// A cable has one length. Where the peer switch's config sizes its end
+	// of the link for a longer one than the lab gives (SONiC's
+	// CABLE_LENGTH changed on every switch but this one), the configs
+	// disagree on it: lint cannot tell which is right, and if the peer's
+	// is, this end's headroom falls short (a warning beside the error
+	// below, which holds the port to the lab's length). Named by the peer
+	// switch, so that its links make one finding.
+	peer, peerCable, peerNeed := "", 0, int64(0)
+	if pd, pp := l.peerPort(p); pp != nil && pp.CableM > cable {
+		peer, peerCable = pd.Device, pp.CableM
+		peerNeed = HeadroomBytes(p.SpeedGbps, mtu, peerCable, PauseResponseBits(l.opt.Intent, p.SpeedGbps))
+	}
 	seen := map[int]bool{}
 	for _, pr := range p.PFCPriorities {
 		c := p.Class(pr)
@@ -924,6 +936,12 @@ func (l *linter) headroom(d *DeviceConfig, p *PortConfig) {
 			continue
 		}
 		if a.HeadroomBytes >= need {
+			if a.HeadroomBytes < peerNeed {
+				l.addAt(RuleHeadroomShort, SevWarning, d.Device, p.Name, g.Origin,
+					fmt.Sprintf("give both ends of each link to %s the cable's real length (CABLE_LENGTH: %d m there, %d m here; the lab's qos.cable_length_m too) and size PG %d's headroom for it: at %d m, at least %d bytes", peer, peerCable, p.CableM, c.PG, peerCable, peerNeed),
+					"PG %d headroom %d bytes holds the %d m the lab gives the link, but the peer %s sizes its end for %d m (CABLE_LENGTH), which needs %d bytes at %d Gb/s: a cable has one length, and if it is %d m this end drops the lossless class's packets when it pauses",
+					c.PG, a.HeadroomBytes, cable, peer, peerCable, peerNeed, p.SpeedGbps, peerCable)
+			}
 			continue
 		}
 		if xoff := Val(g.XoffBytes); a.HeadroomBytes < xoff {

@@ -975,3 +975,36 @@ func TestLintStrictOtherQueue(t *testing.T) {
 		t.Errorf("queue 0 strict: %+v", fs)
 	}
 }
+
+// TestLintHeadroomPeerCable: a cable has one length, so where the peer
+// switch's config sizes its end of a link for a longer one than the lab
+// gives (one switch's SONiC CABLE_LENGTH changed, its peer's not: an edit
+// made on every switch but one), the end whose headroom holds only the
+// lab's length gets a QOS006 warning naming the peer's; the end sized for
+// the longer, and a peer's length shorter than the lab's, get none.
+func TestLintHeadroomPeerCable(t *testing.T) {
+	in, cfgs := lintBase(t)
+	leaf, spine := cfgs[0].Port("Ethernet4"), cfgs[1].Port("Ethernet0")
+	if cfgs[0].Device != "leaf1" || cfgs[1].Device != "spine1" || leaf == nil || spine == nil {
+		t.Fatalf("unexpected test devices: %s, %s", cfgs[0].Device, cfgs[1].Device)
+	}
+	// The lab gives the link 30 m; leaf1's config says 100 m, and its
+	// PG 3 has the headroom 100 m needs (as SONiC's buffer manager sizes
+	// it from CABLE_LENGTH).
+	leaf.LinkCableM, spine.LinkCableM = 30, 30
+	leaf.CableM = 100
+	g := leaf.Class(3).PGConfig
+	g.XoffBytes = Ptr(int64(200000))
+	g.SizeBytes = Ptr(Val(g.XoffBytes) + Val(g.XonBytes))
+	fs := findings(Lint(cfgs, LintOptions{Intent: &in}), RuleHeadroomShort)
+	if len(fs) != 1 || fs[0].Device != "spine1" || fs[0].Port != "Ethernet0" || fs[0].Severity != SevWarning ||
+		!strings.Contains(fs[0].Message, "holds the 30 m the lab gives the link, but the peer leaf1 sizes its end for 100 m (CABLE_LENGTH), which needs 121360 bytes at 400 Gb/s") ||
+		!strings.Contains(fs[0].Fix, "CABLE_LENGTH: 100 m there, 30 m here") {
+		t.Fatalf("QOS006: %+v, want one warning on spine1 Ethernet0 naming leaf1's 100 m", fs)
+	}
+	// A peer's length shorter than the lab's is no finding.
+	leaf.CableM = 10
+	if fs := findings(Lint(cfgs, LintOptions{Intent: &in}), RuleHeadroomShort); len(fs) != 0 {
+		t.Fatalf("QOS006 with the peer's cable shorter: %+v", fs)
+	}
+}

@@ -49,7 +49,7 @@ type ConfigDB struct {
 	IngressLists  map[string]*ProfileListEntry   `table:"BUFFER_PORT_INGRESS_PROFILE_LIST"`
 	EgressLists   map[string]*ProfileListEntry   `table:"BUFFER_PORT_EGRESS_PROFILE_LIST"`
 
-	CableLength map[string]StringMap   `table:"CABLE_LENGTH" use:"simulated" why:"each port's cable as the switch takes it: SONiC's buffer manager sizes the lossless PGs' headroom for it, and lint checks that headroom against the lab's link, whose length (5 ns/m of propagation) the simulator takes from the lab"`
+	CableLength map[string]StringMap   `table:"CABLE_LENGTH" use:"simulated" why:"each port's cable as the switch takes it: SONiC's buffer manager sizes the lossless PGs' headroom for it, and lint checks that headroom against the lab's link, whose length (5 ns/m of propagation) the simulator takes from the lab, and warns where the peer switch's CABLE_LENGTH gives the same cable a longer one (QOS006: the configs disagree on it)"`
 	PFCWD       map[string]*PFCWDEntry `table:"PFC_WD"`
 	Port        map[string]*PortEntry  `table:"PORT" quiet:"true"`
 
