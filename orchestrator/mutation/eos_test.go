@@ -451,6 +451,14 @@ func eosMutations() []mutation {
 			edit: text(after(`priority-flow-control priority 3 no-drop$`, "   priority-flow-control prio 3 drop"))},
 		{field: "interface priority-flow-control priority <p> no-drop", name: "said again, priority written prio",
 			edit: text(after(`priority-flow-control priority 3 no-drop$`, "   priority-flow-control prio 3 no-drop"))},
+		// Across devices: PFC on priority 4 too at the spine's end of each
+		// link, the leaves' ends left without it. No DSCP takes TC4
+		// there, so nothing fills the spine's PG 4 and it never pauses;
+		// the leaves' TC4 is lossy by their own configs either way.
+		{field: "interface priority-flow-control priority <p> no-drop", name: "priority 4 no-drop on the spine only, which no DSCP takes", harmful: true, rule: "QOS009",
+			why:     "no DSCP takes priority 4, so no packet of the suite's traffic sees it",
+			noError: "a PFC priority no DSCP reaches at the end that enables it fills no PG and pauses nothing",
+			edit:    text(after(`priority-flow-control priority 3 no-drop$`, "   priority-flow-control priority 4 no-drop"), "spine1")},
 		{field: "interface priority-flow-control priority <p> drop", name: "priority 2 (lossy) set to drop",
 			edit: text(after(`priority-flow-control priority 3 no-drop$`, "   priority-flow-control priority 2 drop"))},
 		{field: "interface no priority-flow-control priority <p> [no-drop|drop]", name: "priority 3's no-drop removed in the profile", harmful: true, rule: "QOS001", dataPlane: true,

@@ -159,6 +159,11 @@ type mutation struct {
 	// only turns something off that RoCE does not need), says why: its
 	// benign mutations then cover it.
 	safe string
+	// noError, for a harmful change that leaves RoCE's traffic as it was
+	// on a real switch (a setting that departs from the lab's intent but
+	// carries nothing), says why: lint must warn, not err, as an error
+	// fails lint and regress for a change the fabric does not feel.
+	noError string
 	// stormWhy, for a harmful change to the PFC watchdog (why noStorm),
 	// says why the storm does not show it either; its run of
 	// stormScenario must then not move. Empty: that run must regress.
@@ -344,6 +349,9 @@ func (s *suite) check(t *testing.T, m mutation) {
 			want = m.rule
 		}
 		t.Errorf("harmful change: lint gave no %s naming device, table or port and fix; new findings: %s", want, findingsText(added))
+	}
+	if m.noError != "" && qos.HasErrors(added) {
+		t.Errorf("the change leaves RoCE's traffic as it was (%s), but lint gave errors: %s", m.noError, findingsText(added))
 	}
 	switch {
 	case m.dataPlane && !refused && !report.Regressed:

@@ -90,7 +90,7 @@ func Rules() []Rule {
 		{RuleHeadroomShort, "headroom-short", SevError, "PFC headroom is less than link speed, MTU and cable length need (error), or than the longer cable the peer switch's config gives the link (warning: the two ends disagree on its length)"},
 		{RuleCNPPriority, "cnp-priority", SevWarning, "CNPs are in a PFC class, neither on a strict queue nor weighted above RoCE data, or on DSCP 0, which puts unmarked traffic on their strict queue; or the NICs mark them with another DSCP than the configs are made for (nic.dcqcn.cnp_dscp against qos.cnp_dscp)"},
 		{RuleWatchdogOff, "pfc-watchdog-off", SevWarning, "a port with PFC has no PFC watchdog that acts on a storm (none, one that only reports, or one not watching every PFC priority)"},
-		{RuleLinkLosslessMatch, "link-lossless-mismatch", SevError, "the two ends of a link differ in PFC priorities or in the class RoCE arrives in, or in FEC mode (the link does not come up, and the simulator runs it down), or a port is set to another speed than its link's"},
+		{RuleLinkLosslessMatch, "link-lossless-mismatch", SevError, "the two ends of a link differ in PFC priorities (a warning where no DSCP takes those priorities at the end that enables them) or in the class RoCE arrives in, or in FEC mode (the link does not come up, and the simulator runs it down), or a port is set to another speed than its link's"},
 		{RuleInvalidValue, "invalid-value", SevError, "a threshold, probability or buffer profile no switch or simulator can take"},
 		{RuleSimIgnores, "not-simulated", SevInfo, "settings in the config that the simulator does not run (lint only, or ignored)"},
 		{RulePortDiffers, "port-differs", SevWarning, "a port whose QoS differs from most of its siblings, or a switch from the other switches of its role"},
@@ -1747,9 +1747,15 @@ func (l *linter) links() {
 			// Named by the peer switch, so that the links of one cause
 			// make one finding.
 			if !slices.Equal(p.PFCPriorities, pp.PFCPriorities) {
-				l.add(RuleLinkLosslessMatch, SevError, d.Device, p.Name,
-					fmt.Sprintf("enable PFC on the same priorities at both ends of each link to %s", dev),
-					"PFC priorities [%s] differ from the peer %s's [%s]", FormatInts(p.PFCPriorities), dev, FormatInts(pp.PFCPriorities))
+				fix := fmt.Sprintf("enable PFC on the same priorities at both ends of each link to %s", dev)
+				if idle := idlePFC(p, pp); idle != nil {
+					l.add(RuleLinkLosslessMatch, SevWarning, d.Device, p.Name, fix,
+						"PFC priorities [%s] differ from the peer %s's [%s]: no DSCP takes priority %s where it is enabled, so nothing fills its PG there and the link pauses and drops as if both ends agreed; a DSCP mapped to it later is lossless at one end only",
+						FormatInts(p.PFCPriorities), dev, FormatInts(pp.PFCPriorities), FormatInts(idle))
+				} else {
+					l.add(RuleLinkLosslessMatch, SevError, d.Device, p.Name, fix,
+						"PFC priorities [%s] differ from the peer %s's [%s]", FormatInts(p.PFCPriorities), dev, FormatInts(pp.PFCPriorities))
+				}
 			}
 			if why := FECMismatch(p, pp); why != "" {
 				l.add(RuleLinkLosslessMatch, SevError, d.Device, p.Name,
@@ -1774,6 +1780,32 @@ func (l *linter) links() {
 			}
 		}
 	}
+}
+
+// idlePFC returns the PFC priorities enabled at one end of a link only
+// (a and b) when no DSCP takes any of them at the end that enables it:
+// nothing fills that end's PG for them, so it never pauses them, and the
+// other end (which does not enable them) treats their traffic as lossy
+// by its own config. A PFC mismatch then changes nothing on the wire
+// (the link's other classes are paused and dropped as if the ends
+// agreed); nil where some such priority carries traffic at its enabling
+// end, whose pauses the peer does not obey: it drops once the PG's
+// headroom is gone.
+func idlePFC(a, b *PortConfig) []int {
+	var idle []int
+	for _, e := range [][2]*PortConfig{{a, b}, {b, a}} {
+		for _, pr := range e[0].PFCPriorities {
+			if slices.Contains(e[1].PFCPriorities, pr) {
+				continue
+			}
+			if reaches(e[0], pr) {
+				return nil
+			}
+			idle = append(idle, pr)
+		}
+	}
+	slices.Sort(idle)
+	return slices.Compact(idle)
 }
 
 func losslessClasses(p *PortConfig) []int {

@@ -205,7 +205,20 @@ func TestLintRules(t *testing.T) {
 			w.Action = "dorp"
 			c[0].Port("Ethernet0").Watchdog = &w
 		}},
+		// Priority 4 lossless at the spine's end only, where DSCP 10 takes
+		// it: the spine pauses it, the leaf does not obey, and the spine
+		// drops once the headroom is gone.
 		{RuleLinkLosslessMatch, SevError, "Ethernet4", "differ from the peer spine1's [3,4]", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			p := c[1].Port("Ethernet0")
+			p.PFCPriorities = []int{3, 4}
+			p.DSCPToTC = maps.Clone(p.DSCPToTC)
+			p.DSCPToTC[10] = 4
+		}},
+		// The same with no DSCP taking priority 4 at the spine: nothing
+		// fills its PG there, so nothing is paused or dropped otherwise
+		// than if the ends agreed (a warning: a DSCP mapped to it later is
+		// lossless at one end only).
+		{RuleLinkLosslessMatch, SevWarning, "Ethernet4", "differ from the peer spine1's [3,4]: no DSCP takes priority 4 where it is enabled", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[1].Port("Ethernet0").PFCPriorities = []int{3, 4}
 		}},
 		{RuleLinkLosslessMatch, SevInfo, "", "peers are not known", true, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
