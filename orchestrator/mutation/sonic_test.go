@@ -307,6 +307,14 @@ func sonicMutations() []mutation {
 			})},
 		{field: "PORT_QOS_MAP pfc_enable", name: "PFC off on one leaf", harmful: true, rule: "QOS001", dataPlane: true,
 			edit: edit(func(d doc) { d.set("PORT_QOS_MAP", portsOnly(), "pfc_enable", "") }, "leaf1")},
+		// Across devices: PFC on priority 4 too at the spine's end of each
+		// link (SONiC's default "3,4"), the leaves' ends left on "3". No
+		// DSCP takes TC4, so nothing fills the spine's PG for it or its
+		// lossy queue 4, and the leaves' TC4 is lossy by their own configs.
+		{field: "PORT_QOS_MAP pfc_enable", name: "\"3,4\" on the spine only, priority 4 taken by no DSCP", harmful: true, rule: "QOS009",
+			why:     "no DSCP takes priority 4, so no packet of the suite's traffic sees it",
+			noError: "a PFC priority no DSCP reaches at the end that enables it fills no PG and pauses nothing",
+			edit:    edit(func(d doc) { d.set("PORT_QOS_MAP", portsOnly(), "pfc_enable", "3,4") }, "spine1")},
 		{field: "PORT_QOS_MAP pfc_enable", name: "priority 3 listed twice",
 			edit: edit(func(d doc) { d.set("PORT_QOS_MAP", portsOnly(), "pfc_enable", "3,3") })},
 		{field: "PORT_QOS_MAP pfcwd_sw_enable", name: "watchdog off", harmful: true, rule: "QOS008", why: noStorm,

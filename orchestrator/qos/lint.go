@@ -95,8 +95,8 @@ func Rules() []Rule {
 		{RuleSimIgnores, "not-simulated", SevInfo, "settings in the config that the simulator does not run (lint only, or ignored)"},
 		{RulePortDiffers, "port-differs", SevWarning, "a port whose QoS differs from most of its siblings, or a switch from the other switches of its role"},
 		{RuleUnresolved, "unresolved-reference", SevError, "a config entry names a map, profile or scheduler the config does not define"},
-		{RuleLosslessPG, "lossless-pg-missing", SevError, "a priority has PFC but its priority group has no lossless buffer profile (no xoff): it drops instead of pausing"},
-		{RuleWREDDropLossless, "lossless-queue-drops", SevError, "the queue of a lossless class drops: WRED early drop without ECN marking, or an egress limit from a lossy pool or below the XOFF point of the PGs that feed it"},
+		{RuleLosslessPG, "lossless-pg-missing", SevError, "a priority has PFC but its priority group has no lossless buffer profile (no xoff): it drops instead of pausing (a warning where no DSCP takes the priority on the port: nothing is lost until one is mapped to it)"},
+		{RuleWREDDropLossless, "lossless-queue-drops", SevError, "the queue of a lossless class drops: WRED early drop without ECN marking, or an egress limit from a lossy pool or below the XOFF point of the PGs that feed it (the egress limits: a warning where no DSCP takes the queue's lossless classes on the port)"},
 		{RulePFCQueueMap, "pfc-queue-map", SevError, "a PFC frame for a lossless priority pauses a queue other than the one its class leaves by"},
 		{RuleDefaultRelied, "default-or-unsimulated", SevWarning, "a setting RoCE depends on is left to the NOS's default, or set in a way the simulator does not run"},
 		{RuleIntentDrift, "intent-drift", SevWarning, "a setting of a RoCE class (lossless or CNP) differs from the lab's QoS intent"},
@@ -417,9 +417,15 @@ func (l *linter) losslessPG(d *DeviceConfig, p *PortConfig) {
 				what += ", which has no xoff"
 			}
 		}
-		l.addAt(RuleLosslessPG, SevError, d.Device, p.Name, where,
+		// A priority no DSCP takes on the port carries nothing to drop:
+		// a warning, for the traffic a DSCP mapped to it later would be.
+		sev, idle := SevError, ""
+		if !reaches(p, pr) {
+			sev, idle = SevWarning, fmt.Sprintf("; no DSCP takes priority %d on this port, so nothing is lost there until one is mapped to it", pr)
+		}
+		l.addAt(RuleLosslessPG, sev, d.Device, p.Name, where,
 			fmt.Sprintf("give PG %d a lossless profile (SONiC: BUFFER_PG|<port>|%d -> a pg_lossless_<speed>_<cable>_profile with xoff at least the headroom the link needs)", c.PG, c.PG),
-			"priority %d has PFC on, but its PG %d has %s: the switch cannot pause it and drops instead", pr, c.PG, what)
+			"priority %d has PFC on, but its PG %d has %s: the switch cannot pause it and drops instead%s", pr, c.PG, what, idle)
 	}
 }
 
@@ -790,19 +796,26 @@ func (l *linter) ecn(d *DeviceConfig, p *PortConfig, lossless []int) {
 	}
 	for _, q := range slices.Sorted(maps.Keys(queues)) {
 		qc := p.Queue(q)
+		// A queue whose lossless classes no DSCP takes on the port holds
+		// nothing of them to drop: a warning, for the traffic a DSCP
+		// mapped to them later would be.
+		sev, idle := SevError, ""
+		if !slices.ContainsFunc(queues[q], func(tc int) bool { return reaches(p, tc) }) {
+			sev, idle = SevWarning, fmt.Sprintf("; no DSCP takes TC%s on this port, so nothing is lost there until one is mapped to it", FormatInts(queues[q]))
+		}
 		if qc != nil && qc.Buffer != nil && len(p.PFCPriorities) > 0 && strings.Contains(qc.Buffer.Pool, "lossy") {
-			l.addAt(RuleWREDDropLossless, SevError, d.Device, p.Name, qc.Origin,
+			l.addAt(RuleWREDDropLossless, sev, d.Device, p.Name, qc.Origin,
 				"give the queue the egress lossless profile (SONiC: BUFFER_QUEUE|<port>|<queue> -> egress_lossless_profile)",
-				"queue %d carries lossless TC%s but its egress buffer comes from %s (profile %s): a congested queue drops there, behind PFC", q, FormatInts(queues[q]), qc.Buffer.Pool, qc.Buffer.Profile)
+				"queue %d carries lossless TC%s but its egress buffer comes from %s (profile %s): a congested queue drops there, behind PFC%s", q, FormatInts(queues[q]), qc.Buffer.Pool, qc.Buffer.Profile, idle)
 		} else if qc != nil && qc.Buffer != nil && len(p.PFCPriorities) > 0 && trigger > 0 {
 			// The egress limit of a lossless queue must stay above what
 			// the ingress PGs feeding it hold before they pause: below
 			// one PG's XOFF point the queue drops before any PFC frame
 			// is sent.
 			if limit, ok := d.SoleUseBytes(qc.Buffer); ok && limit < trigger {
-				l.addAt(RuleWREDDropLossless, SevError, d.Device, p.Name, qc.Origin,
+				l.addAt(RuleWREDDropLossless, sev, d.Device, p.Name, qc.Origin,
 					"give the lossless queue an egress limit no PG's XOFF point can reach (SONiC: egress_lossless_profile with dynamic_th 7, or static_th the pool's size)",
-					"queue %d carries lossless TC%s but admits at most %d bytes (profile %s: %s), less than the %d bytes a lossless PG fills before it sends XOFF: the queue drops before PFC pauses", q, FormatInts(queues[q]), limit, qc.Buffer.Profile, thresholdText(d.Admit(qc.Buffer)), trigger)
+					"queue %d carries lossless TC%s but admits at most %d bytes (profile %s: %s), less than the %d bytes a lossless PG fills before it sends XOFF: the queue drops before PFC pauses%s", q, FormatInts(queues[q]), limit, qc.Buffer.Profile, thresholdText(d.Admit(qc.Buffer)), trigger, idle)
 			}
 		}
 		if qc != nil && qc.WRED != nil {

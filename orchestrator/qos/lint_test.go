@@ -221,6 +221,28 @@ func TestLintRules(t *testing.T) {
 		{RuleLinkLosslessMatch, SevWarning, "Ethernet4", "differ from the peer spine1's [3,4]: no DSCP takes priority 4 where it is enabled", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[1].Port("Ethernet0").PFCPriorities = []int{3, 4}
 		}},
+		// PFC on priority 4, which no DSCP takes on the port: its lossy
+		// PG and queue hold nothing, so lint warns (a DSCP mapped to it
+		// later would be dropped) rather than errs.
+		{RuleLosslessPG, SevWarning, "Ethernet0", "no DSCP takes priority 4 on this port", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			c[0].Port("Ethernet0").PFCPriorities = []int{3, 4}
+		}},
+		{RuleWREDDropLossless, SevWarning, "Ethernet0", "no DSCP takes TC4 on this port", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			c[0].Port("Ethernet0").PFCPriorities = []int{3, 4}
+		}},
+		// The same with DSCP 10 in TC4: its packets are dropped.
+		{RuleLosslessPG, SevError, "Ethernet0", "priority 4 has PFC on, but its PG 0", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			p := c[0].Port("Ethernet0")
+			p.PFCPriorities = []int{3, 4}
+			p.DSCPToTC = maps.Clone(p.DSCPToTC)
+			p.DSCPToTC[10] = 4
+		}},
+		{RuleWREDDropLossless, SevError, "Ethernet0", "queue 4 carries lossless TC4 but", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			p := c[0].Port("Ethernet0")
+			p.PFCPriorities = []int{3, 4}
+			p.DSCPToTC = maps.Clone(p.DSCPToTC)
+			p.DSCPToTC[10] = 4
+		}},
 		{RuleLinkLosslessMatch, SevInfo, "", "peers are not known", true, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[1].PeersKnown = false
 		}},
