@@ -1811,7 +1811,7 @@ func idlePFC(a, b *PortConfig) []int {
 			if slices.Contains(e[1].PFCPriorities, pr) {
 				continue
 			}
-			if reaches(e[0], pr) {
+			if pfcCarries(e[0], pr) {
 				return nil
 			}
 			idle = append(idle, pr)
@@ -1819,6 +1819,25 @@ func idlePFC(a, b *PortConfig) []int {
 	}
 	slices.Sort(idle)
 	return slices.Compact(idle)
+}
+
+// pfcCarries says whether the port can pause PFC priority pr: some DSCP
+// takes its class, or its PG is lossless and another class some DSCP
+// takes fills it (its XOFF pauses pr too).
+func pfcCarries(p *PortConfig, pr int) bool {
+	if reaches(p, pr) {
+		return true
+	}
+	c := p.Class(pr)
+	if !c.Lossless {
+		return false
+	}
+	for tc := range NumTC {
+		if tc != pr && p.Class(tc).PG == c.PG && reaches(p, tc) {
+			return true
+		}
+	}
+	return false
 }
 
 func losslessClasses(p *PortConfig) []int {

@@ -243,6 +243,15 @@ func TestLintRules(t *testing.T) {
 			p.DSCPToTC = maps.Clone(p.DSCPToTC)
 			p.DSCPToTC[10] = 4
 		}},
+		// Priority 4 at the spine's end only, which no DSCP takes, but its
+		// lossless PG is PG 3, which RoCE fills: XOFF there pauses 4
+		// too, which the leaf does not obey.
+		{RuleLinkLosslessMatch, SevError, "Ethernet4", "PFC priorities [3] differ from the peer spine1's [3,4]", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			p := c[1].Port("Ethernet0")
+			p.PFCPriorities = []int{3, 4}
+			p.TCToPG = maps.Clone(p.TCToPG)
+			p.TCToPG[4] = 3
+		}},
 		{RuleLinkLosslessMatch, SevInfo, "", "peers are not known", true, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[1].PeersKnown = false
 		}},
