@@ -644,6 +644,15 @@ func eosMutations() []mutation {
 			edit: text(chain(renderedMTU, after(`^interface `, "   mtu 9214")))},
 		{field: "interface mtu <bytes>", name: "the mtu line deleted from the routed ports (EOS's default 1500)", harmful: true, rule: "QOS020", dataPlane: true,
 			edit: text(renderedMTU)},
+		// EOS refuses an mtu line outside 68-9214 (eos.MinMTU, MaxMTU):
+		// the port keeps the MTU it had, its default 1500 on a routed
+		// port without another mtu line, its earlier line's with one.
+		{field: "interface mtu <bytes>", name: "MTU 9300 on the ports, which EOS refuses (its default 1500 stays)", harmful: true, rule: "QOS021", dataPlane: true,
+			edit: text(chain(renderedMTU, after(`^interface `, "   mtu 9300")))},
+		{field: "interface mtu <bytes>", name: "MTU 20 on the ports, which EOS refuses (its default 1500 stays)", harmful: true, rule: "QOS021", dataPlane: true,
+			edit: text(chain(renderedMTU, after(`^interface `, "   mtu 20")))},
+		{field: "interface mtu <bytes>", name: "MTU 9300 after the fabric's, which EOS refuses", harmful: true, rule: "QOS021", why: "EOS refuses the line and the port keeps the fabric's MTU before it, which carries RoCE's packets",
+			edit: text(after(fmt.Sprintf(`^   mtu %d$`, fabric.SwitchMTU), "   mtu 9300"))},
 		{field: "interface no mtu", name: "MTU 9214 removed (EOS's default 1500)", harmful: true, rule: "QOS020", dataPlane: true,
 			edit: text(chain(renderedMTU, after(`^interface `, "   mtu 9214", "   no mtu")))},
 		{field: "interface no mtu", name: "said before mtu 9214",

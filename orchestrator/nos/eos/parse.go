@@ -782,6 +782,20 @@ func cfgPhysical(name string) bool {
 // the corresponding mtu command from running-config."
 const cfgDefaultMTU = 1500
 
+// MinMTU and MaxMTU are the MTUs an EOS interface's mtu line takes, in
+// bytes: EOS refuses a line outside them (% Invalid input), and the port
+// keeps the MTU it had. Arista's own EOS libraries state the range: rbeapi
+// (arista-eosplus/rbeapi, lib/rbeapi/api/ipinterfaces.rb, set_mtu: "Valid
+// values are in the range of 68 to 9214 bytes. The default is 1500
+// bytes.") and puppet-eos (arista-eosplus/puppet-eos,
+// lib/puppet/type/eos_ipinterface.rb, which refuses a value outside
+// 68-9214); Arista's manual was not found to state it. The lab specs
+// labctl renders EOS configs for are held to them (nos.CheckSpec).
+const (
+	MinMTU = 68
+	MaxMTU = 9214
+)
+
 // srcEOSMTU is the source of cfgDefaultMTU, which Defaults name.
 const srcEOSMTU = "Arista's manual, Support for Layer 3 MTU on 7280R3/7500R3/7800R3 (https://www.arista.com/en/um-eos/eos-support-for-layer-3-mtu-on-7280r37500r37800r3): 'The default MTU size is 1500 bytes'"
 
@@ -980,9 +994,20 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 		}
 		b.speedGbps, b.speedLine = gbps, line
 	case len(f) == 2 && f[0] == "mtu" && mode == "interface":
-		if n, err := strconv.Atoi(f[1]); err == nil {
-			b.mtu, b.mtuDefault = n, false
+		n, err := strconv.Atoi(f[1])
+		if err != nil || n < MinMTU || n > MaxMTU {
+			// EOS refuses the line (% Invalid input), so the port keeps
+			// the MTU it had: an earlier mtu line's, else its default
+			// (result). Read as it, where 9300 carried RoCE and 20 failed
+			// it for an MTU the switch never takes.
+			p.overrule(where, qos.Overruled{
+				Where: line, Refused: true,
+				What:  fmt.Sprintf("EOS refuses it (%% Invalid input): an interface's mtu takes %d to %d bytes, so the port keeps the MTU it had, an earlier mtu line's, else its default (interface defaults' mtu, else %d bytes on a routed port), which lint and the simulator use", MinMTU, MaxMTU, cfgDefaultMTU),
+				Fix:   fmt.Sprintf("give an MTU of %d to %d bytes, like mtu %d", MinMTU, MaxMTU, MaxMTU),
+			}, strings.TrimPrefix(b.name, "interface "))
+			return p.note(mode, f, where)
 		}
+		b.mtu, b.mtuDefault = n, false
 		return p.note(mode, f, where)
 	case line == "no mtu" && mode == "interface":
 		// EOS's default MTU, which the port then enforces (default mtu,
@@ -1867,6 +1892,17 @@ func cfgGuaranteeRisk(queue, rate, lossless, ports string) qos.NotRun {
 // warns of it (QOS021), as the queue's traffic loses the precedence the
 // line promises (CNPs wait behind the data they should throttle).
 func (p *cfgParser) overruleStrict(at cfgPos, queue, rrTop, weight int, port string) {
+	p.overrule(at, qos.Overruled{
+		Where: fmt.Sprintf("tx-queue %d priority strict", queue),
+		What:  fmt.Sprintf("EOS keeps strict-priority queues above round-robin ones: tx-queue %d is set no priority, which makes it and every lower-numbered queue round robin, so tx-queue %d is served round robin (weight %d), not strict priority", rrTop, queue, weight),
+		Fix:   fmt.Sprintf("set no priority on no queue numbered above tx-queue %d (make tx-queue %d and those between priority strict), or move the class that needs strict priority to a queue above tx-queue %d (qos map traffic-class <tc> to tx-queue <q>)", queue, rrTop, rrTop),
+	}, port)
+}
+
+// overrule records o, the statement at at, for port: once per statement,
+// with every port it serves (a qos profile's line serves many, and a line
+// of an interface range each interface of it).
+func (p *cfgParser) overrule(at cfgPos, o qos.Overruled, port string) {
 	if i, ok := p.overAt[at]; ok {
 		if !slices.Contains(p.overruled[i].Ports, port) {
 			p.overruled[i].Ports = append(p.overruled[i].Ports, port)
@@ -1877,12 +1913,8 @@ func (p *cfgParser) overruleStrict(at cfgPos, queue, rrTop, weight int, port str
 		p.overAt = map[cfgPos]int{}
 	}
 	p.overAt[at] = len(p.overruled)
-	p.overruled = append(p.overruled, qos.Overruled{
-		Where: fmt.Sprintf("tx-queue %d priority strict", queue), Source: at.src, Line: at.line,
-		What:  fmt.Sprintf("EOS keeps strict-priority queues above round-robin ones: tx-queue %d is set no priority, which makes it and every lower-numbered queue round robin, so tx-queue %d is served round robin (weight %d), not strict priority", rrTop, queue, weight),
-		Fix:   fmt.Sprintf("set no priority on no queue numbered above tx-queue %d (make tx-queue %d and those between priority strict), or move the class that needs strict priority to a queue above tx-queue %d (qos map traffic-class <tc> to tx-queue <q>)", queue, rrTop, rrTop),
-		Ports: []string{port},
-	})
+	o.Source, o.Line, o.Ports = at.src, at.line, []string{port}
+	p.overruled = append(p.overruled, o)
 }
 
 // cfgOverlay applies src's settings over dst.

@@ -1,0 +1,57 @@
+package eos
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/labctl/labctl/orchestrator/qos"
+)
+
+// An mtu line outside 68-9214 EOS refuses (% Invalid input), and the port
+// keeps the MTU it had: its earlier mtu line's, else its default (1500 on
+// a routed port). labctl read mtu 9300 as the port's MTU (carrying RoCE)
+// and mtu 20 likewise (failing it), silent on the refusal either way.
+func TestParseMTURefused(t *testing.T) {
+	for _, c := range []struct {
+		name, lines string
+		mtu         int
+	}{
+		{"9300 on a routed port", "   mtu 9300\n   no switchport\n", cfgDefaultMTU},
+		{"20 on a routed port", "   mtu 20\n   no switchport\n", cfgDefaultMTU},
+		{"9300 after mtu 9100", "   mtu 9100\n   mtu 9300\n   no switchport\n", 9100},
+		{"MaxMTU+1 after mtu 9100", fmt.Sprintf("   mtu 9100\n   mtu %d\n   no switchport\n", MaxMTU+1), 9100},
+		{"MinMTU-1 on a port whose mode is not said", fmt.Sprintf("   mtu %d\n", MinMTU-1), 0},
+		{"not a number", "   mtu jumbo\n   no switchport\n", cfgDefaultMTU},
+	} {
+		dc := mustParseEOS(t, formsHead+"interface Ethernet1-2\n"+c.lines+"   service-profile ROCE\n!\n")
+		for _, name := range []string{"Ethernet1", "Ethernet2"} {
+			if p := dc.Port(name); p == nil || p.MTU != c.mtu {
+				t.Errorf("%s: %s: %+v; want MTU %d", c.name, name, p, c.mtu)
+			}
+		}
+		if len(dc.Overruled) != 1 {
+			t.Fatalf("%s: overruled %+v; want the refused mtu line", c.name, dc.Overruled)
+		}
+		o := dc.Overruled[0]
+		if !o.Refused || !strings.HasPrefix(o.Where, "mtu ") || o.Line < 1 || len(o.Ports) != 2 || !strings.Contains(o.What, fmt.Sprintf("%d to %d", MinMTU, MaxMTU)) || o.Fix == "" {
+			t.Errorf("%s: %+v", c.name, o)
+		}
+		var refused []qos.Finding
+		for _, f := range qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{}) {
+			if f.Rule == qos.RuleOverruled && f.Severity == qos.SevError {
+				refused = append(refused, f)
+			}
+		}
+		if len(refused) != 1 || !strings.HasPrefix(refused[0].Message, fmt.Sprintf("line %d: ", o.Line)) {
+			t.Errorf("%s: lint's QOS021 errors %+v; want one at the line", c.name, refused)
+		}
+	}
+	// The ends of the range EOS takes are taken.
+	for _, n := range []int{MinMTU, MaxMTU} {
+		dc := mustParseEOS(t, fmt.Sprintf("%sinterface Ethernet1\n   mtu %d\n   no switchport\n   service-profile ROCE\n!\n", formsHead, n))
+		if p := dc.Port("Ethernet1"); p == nil || p.MTU != n || len(dc.Overruled) != 0 {
+			t.Errorf("mtu %d: %+v, overruled %+v", n, p, dc.Overruled)
+		}
+	}
+}
