@@ -1002,8 +1002,8 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 			// it for an MTU the switch never takes.
 			p.overrule(where, qos.Overruled{
 				Where: line, Refused: true,
-				What:  fmt.Sprintf("EOS refuses it (%% Invalid input): an interface's mtu takes %d to %d bytes, so the port keeps the MTU it had, an earlier mtu line's, else its default (interface defaults' mtu, else %d bytes on a routed port), which lint and the simulator use", MinMTU, MaxMTU, cfgDefaultMTU),
-				Fix:   fmt.Sprintf("give an MTU of %d to %d bytes, like mtu %d", MinMTU, MaxMTU, MaxMTU),
+				What: fmt.Sprintf("EOS refuses it (%% Invalid input): an interface's mtu takes %d to %d bytes, so the port keeps the MTU it had, an earlier mtu line's, else its default (interface defaults' mtu, else %d bytes on a routed port), which lint and the simulator use", MinMTU, MaxMTU, cfgDefaultMTU),
+				Fix:  fmt.Sprintf("give an MTU of %d to %d bytes, like mtu %d", MinMTU, MaxMTU, MaxMTU),
 			}, strings.TrimPrefix(b.name, "interface "))
 			return p.note(mode, f, where)
 		}
