@@ -12,6 +12,7 @@ import (
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/lab"
+	"github.com/labctl/labctl/orchestrator/nos"
 	"github.com/labctl/labctl/orchestrator/server"
 	"github.com/labctl/labctl/orchestrator/sim"
 	"github.com/labctl/labctl/orchestrator/sizing"
@@ -151,6 +152,9 @@ func (f *sizingFlags) planInput(app *App, cmd *cobra.Command, args []string) (si
 	case len(args) == 1:
 		spec, err := app.resolveSpec(args[0])
 		if err != nil {
+			return base, srv, fr, err
+		}
+		if err := nos.CheckSpec(spec, ""); err != nil {
 			return base, srv, fr, err
 		}
 		base, srv = spec.Sizing, spec.Server

@@ -20,6 +20,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/naming"
+	labnos "github.com/labctl/labctl/orchestrator/nos"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/runtime/clab"
 	"github.com/labctl/labctl/orchestrator/runtime/clab/doctor"
@@ -257,6 +258,9 @@ CPUs only warn (the containers share them and run slower).`,
 			}
 			l, err := openLab(app, args[0], nos)
 			if err != nil {
+				return err
+			}
+			if err := labnos.CheckSpec(l.Spec, l.NOS); err != nil {
 				return err
 			}
 			if rtName == "" {

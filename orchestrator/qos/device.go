@@ -873,17 +873,24 @@ func (in Intent) cableM(p Port) int {
 	return in.CableLengthM
 }
 
-// portMTU is the MTU the intent renders on a port of the lab's fabric:
-// the fabric's (fabric.SwitchMTU), raised to what RoCE's packets need
-// (the lab's MTU plus RoCEHeaderBytes) where the lab's MTU is larger, so
-// that a config labctl renders carries its lab's packets without relying
-// on a NOS's default (EOS's routed ports default to 1500). 0 for a port
-// whose MTU the fabric does not give.
+// portMTU is the MTU the intent renders on a port of the lab's fabric
+// (FabricPortMTU, from the port's own, the fabric's); 0 for a port whose
+// MTU the fabric does not give.
 func (in Intent) portMTU(p Port) int {
 	if p.MTU == 0 {
 		return 0
 	}
-	return max(p.MTU, in.MTU+RoCEHeaderBytes)
+	return in.FabricPortMTU(p.MTU)
+}
+
+// FabricPortMTU is the MTU the intent renders on a fabric port whose own
+// is mtu (fabric.SwitchMTU for the lab's): that, raised to what RoCE's
+// packets need (the lab's MTU plus RoCEHeaderBytes) where the lab's MTU is
+// larger, so that a config labctl renders carries its lab's packets
+// without relying on a NOS's default (EOS's routed ports default to
+// 1500). nos.CheckSpec holds it to the MTUs the lab's NOS takes.
+func (in Intent) FabricPortMTU(mtu int) int {
+	return max(mtu, in.MTU+RoCEHeaderBytes)
 }
 
 // portConfig is what the intent renders for one data port of a switch
