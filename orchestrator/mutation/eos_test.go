@@ -21,6 +21,9 @@ var (
 	renderedRouted = drop(`^   no switchport$`)
 )
 
+// subifSafe is why no subinterface line harms RoCE in the lab.
+const subifSafe = "a subinterface carries none of the lab's traffic, which runs untagged on its parent port, and takes its parent's QoS (only its own qos trust and qos cos differ, which those fields' mutations cover)"
+
 // text edits the EOS configs of the switches named (every switch when none
 // is): f gets a file's lines and returns the new ones.
 func text(f func(lines []string) []string, switches ...string) func(t *testing.T, dir string) {
@@ -644,6 +647,16 @@ func eosMutations() []mutation {
 			edit: text(chain(renderedMTU, after(`^interface `, "   mtu 9214")))},
 		{field: "interface mtu <bytes>", name: "the mtu line deleted from the routed ports (EOS's default 1500)", harmful: true, rule: "QOS020", dataPlane: true,
 			edit: text(renderedMTU)},
+		// Subinterfaces of a lab port, as AVD writes them: an L3 one (routed,
+		// EOS's default MTU 1500) and L2 ones (vlan id, vlan name). They
+		// take their parent's QoS, and carry none of the lab's traffic,
+		// which runs untagged on the parent.
+		{field: "interface vlan id <n>", name: "an L3 and an L2 subinterface of Ethernet1", safe: subifSafe,
+			edit: text(append_("interface Ethernet1.100", "   encapsulation dot1q vlan 100", "   ip address 10.99.0.1/31", "!", "interface Ethernet1.200", "   encapsulation dot1q vlan 200", "   vlan id 10", "!"), "leaf1")},
+		{field: "interface vlan name <name>", name: "an L2 subinterface of Ethernet1", safe: subifSafe,
+			edit: text(append_("interface Ethernet1.200", "   encapsulation dot1q vlan 200", "   vlan name office", "!"), "leaf1")},
+		{field: "interface no vlan [...]", name: "an L2 subinterface of Ethernet1 made L3 again", safe: subifSafe,
+			edit: text(append_("interface Ethernet1.200", "   encapsulation dot1q vlan 200", "   vlan id 10", "   no vlan id", "!"), "leaf1")},
 		// EOS refuses an mtu line outside 68-9214 (eos.MinMTU, MaxMTU):
 		// the port keeps the MTU it had, its default 1500 on a routed
 		// port without another mtu line, its earlier line's with one.

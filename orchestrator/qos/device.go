@@ -33,10 +33,14 @@ type Device struct {
 // switch's software applies nothing keyed by such a name (SONiC's
 // orchagent: "Port is not found"; EOS refuses the interface). Other names
 // (port channels, management) and devices whose ports are not known are
-// left to the NOS parser.
+// left to the NOS parser. An EOS subinterface (Ethernet1.100) is the
+// switch's where its parent port is: configuring it creates it.
 func (d *Device) NoSuchPort(name string) bool {
 	if d.FrontPanel == 0 || !strings.HasPrefix(name, "Ethernet") {
 		return false
+	}
+	if parent, _, sub := strings.Cut(name, "."); sub && d.Kind == fabric.KindCEOS {
+		name = parent
 	}
 	for _, p := range d.Ports {
 		if p.Name == name {

@@ -2,6 +2,7 @@ package qos
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -9,8 +10,12 @@ import (
 // follow each other in the device's port order become "Ethernet0-60"
 // (first and last, the last's shared prefix dropped), the rest stay as
 // they are, "Ethernet0-60, Ethernet68". all is the device's ports in
-// order; ports not in it are listed as they are, after the runs.
+// order; ports not in it are listed as they are, after the runs, as are
+// subinterfaces (Ethernet1.100), which join no run: between Ethernet1 and
+// Ethernet2 in port order, "Ethernet1-2.100" would read as a range of
+// ports.
 func PortRanges(set, all []string) string {
+	all = slices.DeleteFunc(slices.Clone(all), func(p string) bool { return strings.Contains(p, ".") })
 	in := make(map[string]bool, len(set))
 	for _, p := range set {
 		in[p] = true

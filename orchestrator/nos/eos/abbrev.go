@@ -304,6 +304,7 @@ var cfgDefaultIsNo = map[string]bool{
 	"no qos cos":                                                                                     true,
 	"no channel-group [...]":                                                                         true,
 	"no mtu":                                                                                         true,
+	"no vlan [...]":                                                                                  true,
 	"no switchport default [...]":                                                                    true,
 }
 

@@ -325,6 +325,22 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 			if p.MTU > 0 {
 				fmt.Fprintf(&b, "   mtu %d\n", p.MTU)
 			}
+			if parent := byName[cfgSubinterface(name)]; cfgSubinterface(name) != "" {
+				// A subinterface takes its parent's QoS (the parser's
+				// reading), its own trust and default CoS over them: it
+				// names no profile; an L2 one says the line it bridges by.
+				if line := p.Origins["routed"]; !p.Routed && strings.HasPrefix(line, "vlan ") {
+					fmt.Fprintf(&b, "   %s\n", line)
+				}
+				if parent == nil || parent.Trust != p.Trust {
+					fmt.Fprintf(&b, "   qos trust %s\n", p.Trust)
+				}
+				if parent == nil || parent.DefaultCoS != p.DefaultCoS {
+					fmt.Fprintf(&b, "   qos cos %d\n", p.DefaultCoS)
+				}
+				b.WriteString("!\n")
+				continue
+			}
 			if p.Routed {
 				// A routed port (the lab's fabric ports are): its MTU,
 				// written above, is what EOS holds its packets to; without

@@ -86,6 +86,8 @@ func TestNoFormOfEveryStatement(t *testing.T) {
 		"interface qos trust <dscp|cos>":                                                                     {"no qos trust", "default qos trust"},
 		"interface qos cos <c>":                                                                              {"no qos cos", "no qos cos"},
 		"interface qos dscp <d>":                                                                             {"", ""},
+		"interface vlan id <n>":                                                                              {"no vlan [...]", "no vlan [...]"},
+		"interface vlan name <name>":                                                                         {"no vlan [...]", "no vlan [...]"},
 		"interface switchport":                                                                               {"no switchport", "default switchport"},
 		"interface service-profile <name>":                                                                   {"no service-profile [<name>]", "default service-profile [<name>]"},
 		"interface priority-flow-control on":                                                                 {"no priority-flow-control", "default priority-flow-control"},

@@ -52,6 +52,9 @@ type cfgBlock struct {
 	// or auto-negotiated) and the line, for lint to point at.
 	speedGbps int
 	speedLine string
+	// bridged is the interface's vlan id or vlan name line, which makes
+	// a subinterface an L2 one (bridging, not routed); "" for none.
+	bridged string
 	// channel is the port-channel the interface is a member of
 	// (channel-group N): "Port-Channel<N>".
 	channel string
@@ -773,6 +776,29 @@ func cfgPhysical(name string) bool {
 	return (strings.HasPrefix(name, "Ethernet") || strings.HasPrefix(name, "Management")) && !strings.Contains(name, ".")
 }
 
+// mode is whether the interface name (its block b, its routed said or
+// nil) is routed: as said, else the switch's default mode for an Ethernet
+// interface that says default switchport or under switchport default
+// mode (switchport default mode's, else a switchport), else nil (not
+// said).
+func (p *cfgParser) mode(name string, b *cfgBlock, routed *bool) *bool {
+	if routed == nil && (b.defaultSwitchport || p.defMode != "") && strings.HasPrefix(name, "Ethernet") {
+		return qos.Ptr(p.defMode == "routed")
+	}
+	return routed
+}
+
+// cfgSubinterface is the parent of a subinterface (Ethernet26 of
+// Ethernet26.1, Port-Channel5 of Port-Channel5.100), "" for another
+// interface.
+func cfgSubinterface(name string) string {
+	parent, _, ok := strings.Cut(name, ".")
+	if !ok || !strings.HasPrefix(parent, "Ethernet") && !strings.HasPrefix(parent, "Port-Channel") {
+		return ""
+	}
+	return parent
+}
+
 // cfgDefaultMTU is an EOS interface's L3 MTU where no mtu line sets one,
 // which no mtu and default mtu return it to: Arista's manual ("Support for
 // Layer 3 MTU on 7280R3/7500R3/7800R3",
@@ -963,6 +989,12 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 		// default channel-group, and a no line that repeats the group,
 		// are read as it (cfgNoForm).
 		b.channel = ""
+	case mode == "interface" && len(f) == 3 && f[0] == "vlan" && (f[1] == "id" || f[1] == "name"):
+		// A subinterface's forwarding VLAN: it bridges (an L2
+		// subinterface, Arista's manual, Layer 2 Subinterfaces).
+		b.bridged = line
+	case mode == "interface" && len(f) >= 2 && f[0] == "no" && f[1] == "vlan":
+		b.bridged = ""
 	case line == "no switchport" && mode == "interface":
 		b.routed, b.defaultSwitchport = &on, false
 	case line == "switchport" && mode == "interface":
@@ -1514,27 +1546,53 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 			// do, labctl has not checked in Arista's documentation.
 			p.notes = append(p.notes, fmt.Sprintf("%s: interface %s is a member of %s (channel-group), which sets QoS (service-profile, service-policy, PFC or trust): labctl applies a port-channel's QoS to none of its members, and reads %s by its own lines alone; whether EOS applies the port-channel's QoS to its members is not checked in Arista's documentation (fix: set the QoS on each member interface, as the simulator and lint read it)", ib.where, name, ib.channel, name))
 		}
+		// qb is the block whose QoS the port takes: its own, or for a
+		// subinterface its parent's (cfgSubinterface).
+		qb, parent := ib, cfgSubinterface(name)
+		if parent != "" {
+			if qb = p.intfs[parent]; qb == nil {
+				qb = newCfgBlock(ib.where)
+			}
+			if ib.profile != "" || ib.pfcOn != nil || len(ib.noDrop) > 0 || len(ib.queues) > 0 || ib.wd != nil || ib.policy != nil {
+				p.notes = append(p.notes, fmt.Sprintf("%s: interface %s is a subinterface of %s: labctl gives it %s's QoS (service-profile, PFC, tx-queues, watchdog, service-policy), and reads of its own QoS lines only qos trust and qos cos (EOS 4.28.2F's TOI 'QoS Subinterface': trust mode and default CoS may be set on a subinterface); whether EOS takes the others on a subinterface is not checked (fix: set them on %s)", ib.where, name, parent, parent, parent))
+			}
+		}
 		eff := newCfgBlock(ib.where)
-		if ib.profile != "" {
-			pb, ok := p.profiles[ib.profile]
+		if qb.profile != "" {
+			pb, ok := p.profiles[qb.profile]
 			if !ok {
 				// EOS applies no profile's settings to the interface (none
 				// was given, or no qos profile deleted it): lint reports
 				// the reference (QOS013).
-				dc.Unresolved = append(dc.Unresolved, qos.Unresolved{Where: "interface " + name, Field: "service-profile", Ref: ib.profile, Table: "qos profile",
+				dc.Unresolved = append(dc.Unresolved, qos.Unresolved{Where: "interface " + name, Field: "service-profile", Ref: qb.profile, Table: "qos profile",
 					Effect: "the interface takes no qos profile's settings, only its own lines and EOS's defaults (PFC off, no ECN); if another file of the switch's config defines the profile, lint it with this one", Ports: []string{name}})
 			} else {
 				cfgOverlay(eff, pb)
 			}
 			eff.qosLine = true
 		}
-		cfgOverlay(eff, ib)
+		cfgOverlay(eff, qb)
 		eff.routed = ib.routed
-		if eff.routed == nil && (ib.defaultSwitchport || p.defMode != "") && strings.HasPrefix(name, "Ethernet") {
-			// The switch's default mode: switchport default mode's, else
-			// an Ethernet interface's, a switchport (default switchport
-			// returns to it).
-			eff.routed = qos.Ptr(p.defMode == "routed")
+		if parent != "" {
+			// A subinterface's own trust and default CoS, over its
+			// parent's; it is routed (an L3 subinterface) unless it
+			// bridges (vlan id or vlan name: an L2 subinterface, Arista's
+			// manual, Layer 2 Subinterfaces), and no switchport or
+			// switchport line is its.
+			if ib.trust != nil {
+				eff.trust = ib.trust
+			}
+			if ib.cos != nil {
+				eff.cos = ib.cos
+			}
+			eff.routed = qos.Ptr(ib.bridged == "")
+		}
+		eff.routed = p.mode(name, ib, eff.routed)
+		// trustMode is the mode the port's default trust follows: its
+		// own, a subinterface's its parent's (whose trust it takes).
+		trustMode := eff.routed
+		if parent != "" {
+			trustMode = p.mode(parent, qb, qb.routed)
 		}
 		if !eff.qosLine && eff.wd == nil && !strings.HasPrefix(name, "Ethernet") {
 			continue
@@ -1563,7 +1621,7 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 				def("interface mtu (a routed port that sets none)", fmt.Sprintf("%d bytes", cfgDefaultMTU), srcEOSMTU, name, false)
 			}
 		}
-		pc := qos.PortConfig{Name: name, Fabric: true, PFCPriorities: []int{}, MTU: mtu, Routed: routed, SpeedGbps: ib.speedGbps,
+		pc := qos.PortConfig{Name: name, Fabric: true, PFCPriorities: []int{}, MTU: mtu, Routed: routed, SpeedGbps: qb.speedGbps,
 			DSCPToTC: maps.Clone(dscp), CoSToTC: maps.Clone(cos), TCToQueue: maps.Clone(tcQueue),
 			// EOS pauses and buffers a PFC priority as its own traffic
 			// class: the platform's PG and paused queue of priority n are
@@ -1573,23 +1631,29 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 		if mtuOrigin != "" {
 			pc.Origins["mtu"] = mtuOrigin
 		}
+		if parent != "" && ib.bridged != "" {
+			// What makes it not routed, the line the renderer writes back.
+			pc.Origins["routed"] = ib.bridged
+		}
 		if ib.shutdown != nil && *ib.shutdown {
 			pc.AdminDown = "interface " + name + ": shutdown"
+		} else if parent != "" && qb.shutdown != nil && *qb.shutdown {
+			pc.AdminDown = "interface " + parent + ": shutdown (the parent of subinterface " + name + ")"
 		} else if ib.shutdown == nil && p.defShutdown != nil && *p.defShutdown && strings.HasPrefix(name, "Ethernet") {
 			pc.AdminDown = "interface defaults: ethernet shutdown (interface " + name + " says neither shutdown nor no shutdown)"
 		}
-		if ib.speedGbps > 0 {
-			pc.Origins["speed"] = "interface " + name + " " + ib.speedLine
+		if qb.speedGbps > 0 {
+			pc.Origins["speed"] = qb.name + " " + qb.speedLine
 		}
 		switch {
 		case eff.trust != nil:
 			pc.Trust = *eff.trust
 			pc.Origins["trust"] = "interface " + name + " (or its service-profile): qos trust"
-		case routed:
+		case trustMode != nil && *trustMode:
 			pc.Trust = qos.TrustDSCP
 			pc.Origins["trust"] = "default for a routed port"
 			def("interface qos trust", "dscp (the default of a routed port)", srcEOSUnverified, name, true)
-		case eff.routed != nil:
+		case trustMode != nil:
 			pc.Trust = qos.TrustCoS
 			pc.Origins["trust"] = "default for a switchport"
 			def("interface qos trust", "cos (the default of a switchport)", srcEOSUnverified, name, true)

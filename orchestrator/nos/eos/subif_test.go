@@ -1,0 +1,117 @@
+package eos
+
+import (
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/labctl/labctl/orchestrator/qos"
+)
+
+// subifConfig is AVD-like: a routed parent with its QoS, an L3
+// subinterface without an mtu, one with mtu 9214, an L2 one (vlan id), and
+// one that sets its own trust.
+const subifConfig = formsHead + `interface Ethernet26
+   mtu 9214
+   no switchport
+   service-profile ROCE
+!
+interface Ethernet26.1
+   description TENANT_A subinterface
+   encapsulation dot1q vlan 101
+   ip address 172.31.128.1/31
+!
+interface Ethernet26.2
+   mtu 9214
+   encapsulation dot1q vlan 102
+   ip address 172.31.128.3/31
+!
+interface Ethernet26.100
+   description TENANT_A pseudowire 1 interface
+   vlan id 10
+   encapsulation vlan
+      client dot1q 100 network client
+!
+interface Ethernet26.3
+   encapsulation dot1q vlan 103
+   qos trust cos
+!
+`
+
+// A subinterface (Ethernet26.1, as AVD writes them) was read as a port of
+// its own whose mode the file does not say, with no QoS: MTU 0 (carrying
+// any packet), PFC off (lint's QOS001 on every one) and trust left to a
+// default. EOS routes an L3 subinterface at its own mtu (else 1500) and
+// bridges an L2 one (vlan id), and applies the parent's QoS to it, its own
+// qos trust and qos cos over the parent's (EOS 4.28.2F's TOI 'QoS
+// Subinterface').
+func TestParseSubinterfaces(t *testing.T) {
+	dc := mustParseEOS(t, subifConfig)
+	parent := dc.Port("Ethernet26")
+	if parent == nil || !slices.Equal(parent.PFCPriorities, []int{3}) {
+		t.Fatalf("parent: %+v", parent)
+	}
+	for _, c := range []struct {
+		name   string
+		mtu    int
+		routed bool
+		trust  string
+	}{
+		{"Ethernet26.1", cfgDefaultMTU, true, qos.TrustDSCP},
+		{"Ethernet26.2", 9214, true, qos.TrustDSCP},
+		{"Ethernet26.100", 0, false, qos.TrustDSCP},
+		{"Ethernet26.3", cfgDefaultMTU, true, qos.TrustCoS},
+	} {
+		p := dc.Port(c.name)
+		if p == nil {
+			t.Errorf("%s: not read", c.name)
+			continue
+		}
+		if p.MTU != c.mtu || p.Routed != c.routed || p.Trust != c.trust || !slices.Equal(p.PFCPriorities, parent.PFCPriorities) || len(p.Queues) != len(parent.Queues) || p.Watchdog == nil != (parent.Watchdog == nil) {
+			t.Errorf("%s: MTU %d, routed %v, trust %s, PFC %v, %d queues; want %d, %v, %s and the parent's PFC %v and %d queues", c.name, p.MTU, p.Routed, p.Trust, p.PFCPriorities, len(p.Queues), c.mtu, c.routed, c.trust, parent.PFCPriorities, len(parent.Queues))
+		}
+		for _, q := range p.Queues {
+			if pq := parent.Queue(q.Queue); pq == nil || (q.ECN == nil) != (pq.ECN == nil) {
+				t.Errorf("%s: tx-queue %d's ECN %+v; the parent's %+v", c.name, q.Queue, q.ECN, pq)
+			}
+		}
+	}
+	for _, f := range qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{}) {
+		if f.Rule == qos.RulePFCOffLossless || f.Rule == qos.RuleDefaultRelied && strings.Contains(f.Message, "trust") && strings.Contains(f.Port, ".") {
+			t.Errorf("lint: %+v", f)
+		}
+	}
+	// A subinterface's own PFC line is named as not read, not taken.
+	dc = mustParseEOS(t, subifConfig+"interface Ethernet26.4\n   priority-flow-control on\n   priority-flow-control priority 5 no-drop\n!\n")
+	if p := dc.Port("Ethernet26.4"); p == nil || !slices.Equal(p.PFCPriorities, []int{3}) || !slices.ContainsFunc(dc.Notes, func(n string) bool { return strings.Contains(n, "Ethernet26.4 is a subinterface of Ethernet26") }) {
+		t.Errorf("a subinterface's own PFC: %+v, notes %q", p, dc.Notes)
+	}
+}
+
+// The AVD file's subinterfaces: Ethernet8.101 (encapsulation dot1q, an ip
+// address) is routed at EOS's default MTU, Ethernet26.100 (vlan id 10)
+// bridges; each has its parent's PFC.
+func TestParseSubinterfacesAVD(t *testing.T) {
+	data, err := os.ReadFile("../../../../shared/reference/real-configs/eos/ethernet-interfaces.cfg")
+	if err != nil {
+		t.Skip(err)
+	}
+	dc, err := Parse("avd", qos.Source{Name: "ethernet-interfaces.cfg", Data: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := dc.Port("Ethernet8.101"); p == nil || !p.Routed || p.MTU != cfgDefaultMTU {
+		t.Errorf("Ethernet8.101: %+v", p)
+	}
+	if p := dc.Port("Ethernet26.100"); p == nil || p.Routed || p.MTU != 0 {
+		t.Errorf("Ethernet26.100: %+v", p)
+	}
+	for _, p := range dc.Ports {
+		if parent := cfgSubinterface(p.Name); parent != "" {
+			if pp := dc.Port(parent); pp != nil && !slices.Equal(p.PFCPriorities, pp.PFCPriorities) {
+				t.Errorf("%s: PFC %v; its parent's %v", p.Name, p.PFCPriorities, pp.PFCPriorities)
+			}
+		}
+	}
+}
