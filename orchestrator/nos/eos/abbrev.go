@@ -193,8 +193,22 @@ func cfgExpand(mode string, f []string) []string {
 }
 
 // expand is cfgExpand with the note a line read expanded gets, once per
-// line (a line of an interface range is read once per interface).
+// line (a line of an interface range is read once per interface). A line
+// not a statement as written whose keywords are in another case
+// (Priority-Flow-Control on, QOS TRUST DSCP) is read with them in lower
+// case first (cfgFold), with a note.
 func (p *cfgParser) expand(mode string, f []string, where cfgPos) []string {
+	if g := cfgFold(f); g != nil {
+		// Folded where the first word is a keyword in another case, or
+		// the line folded is a statement (qos TRUST dscp): a description
+		// or name that holds a keyword (description SFlow Interface) is
+		// left as written.
+		_, was := statementOfLine(mode, f)
+		_, is := statementOfLine(mode, g)
+		if !was && (g[0] != f[0] || is) {
+			f = p.fold(f, g, where)
+		}
+	}
 	if g := cfgNoForm(mode, f); g != nil {
 		return g
 	}
@@ -202,14 +216,122 @@ func (p *cfgParser) expand(mode string, f []string, where cfgPos) []string {
 	if out == nil {
 		return f
 	}
-	if !p.expanded[where] {
-		if p.expanded == nil {
-			p.expanded = map[cfgPos]bool{}
+	p.noteOnce(where, fmt.Sprintf("%s: %q read as %q: EOS takes an unambiguous prefix of a keyword for the keyword, and labctl expands the prefixes of the keywords it reads; if the switch has another keyword with that prefix here, it rejects the line as ambiguous (fix: write the keywords in full, as the switch's running-config shows them)", where, strings.Join(f, " "), strings.Join(out, " ")))
+	return out
+}
+
+// cfgFoldNote is the note on a line read with its keywords in lower case
+// (where, the line, the line read).
+const cfgFoldNote = "%s: %q read as %q: labctl reads EOS's keywords in any case, taking EOS's CLI to match keywords without regard to case (unverified: Arista's documentation found does not say, and EOS's running-config writes keywords in lower case); if the switch rejects the line, the setting is not applied (fix: write the keywords in lower case, as the switch's running-config shows them)"
+
+// fold is g, f with keywords in lower case (cfgFold, cfgFoldOpener),
+// noted, where g is not nil; else f.
+func (p *cfgParser) fold(f, g []string, where cfgPos) []string {
+	if g == nil {
+		return f
+	}
+	p.noteOnce(where, fmt.Sprintf(cfgFoldNote, where, strings.Join(f, " "), strings.Join(g, " ")))
+	return g
+}
+
+// cfgFoldOpener is f, a line that opens a block (interface, qos profile,
+// tx-queue), with its opening keywords in lower case where they are in
+// another case (Interface Ethernet1, QOS PROFILE ROCE), the name after
+// them as written; nil for another line or one in lower case.
+func cfgFoldOpener(f []string) []string {
+	n := 0
+	switch {
+	case len(f) >= 2 && strings.EqualFold(f[0], "qos") && strings.EqualFold(f[1], "profile"):
+		n = 2
+	case strings.EqualFold(f[0], "interface"), strings.EqualFold(f[0], "tx-queue"), strings.EqualFold(f[0], "uc-tx-queue"), strings.EqualFold(f[0], "mc-tx-queue"):
+		n = 1
+	}
+	var out []string
+	for i := range n {
+		if lw := strings.ToLower(f[i]); lw != f[i] {
+			if out == nil {
+				out = slices.Clone(f)
+			}
+			out[i] = lw
 		}
-		p.expanded[where] = true
-		p.notes = append(p.notes, fmt.Sprintf("%s: %q read as %q: EOS takes an unambiguous prefix of a keyword for the keyword, and labctl expands the prefixes of the keywords it reads; if the switch has another keyword with that prefix here, it rejects the line as ambiguous (fix: write the keywords in full, as the switch's running-config shows them)", where, strings.Join(f, " "), strings.Join(out, " ")))
+	}
+	if n == 1 && len(f) == 2 && strings.EqualFold(f[1], "defaults") && f[1] != "defaults" {
+		if out == nil {
+			out = slices.Clone(f)
+		}
+		out[1] = "defaults"
 	}
 	return out
+}
+
+// noteOnce notes a line read otherwise than written, once per note and
+// line (a line of an interface range is read once per interface).
+func (p *cfgParser) noteOnce(where cfgPos, note string) {
+	key := cfgNoted{where, note}
+	if p.expanded[key] {
+		return
+	}
+	if p.expanded == nil {
+		p.expanded = map[cfgNoted]bool{}
+	}
+	p.expanded[key] = true
+	p.notes = append(p.notes, note)
+}
+
+// cfgNoted is a note on a line (noteOnce).
+type cfgNoted struct {
+	where cfgPos
+	note  string
+}
+
+// cfgFold is f with the words that are keywords of the statements labctl
+// reads, or WRED units, but written in another case, in lower case; nil
+// where there is none. Other words (a profile's or interface's name, a
+// description) keep their case.
+func cfgFold(f []string) []string {
+	var out []string
+	for i, w := range f {
+		lw, ok := cfgLowerKeyword(w)
+		if !ok {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(f)
+		}
+		out[i] = lw
+	}
+	return out
+}
+
+// cfgLowerKeyword is w in lower case where w has an upper-case letter and
+// is a keyword (cfgFold's) in lower case. It allocates only then: most
+// lines' words with capitals are names and descriptions.
+func cfgLowerKeyword(w string) (string, bool) {
+	var buf [64]byte
+	if len(w) > len(buf) {
+		return "", false
+	}
+	upper := false
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if 'A' <= c && c <= 'Z' {
+			c, upper = c+'a'-'A', true
+		}
+		buf[i] = c
+	}
+	b := buf[:len(w)]
+	if !upper {
+		return "", false
+	}
+	if cfgWholeWords().withOpt[string(b)] {
+		return string(b), true
+	}
+	for _, u := range cfgWREDUnits {
+		if string(b) == u {
+			return u, true
+		}
+	}
+	return "", false
 }
 
 // A no or default line may repeat its command's arguments (no

@@ -159,9 +159,10 @@ type cfgParser struct {
 	// policyResolved are the policy-maps resolved so far (policyClasses),
 	// after every file is read.
 	policyResolved map[string]cfgPolicyResolution
-	// expanded are the lines read with keyword prefixes expanded
-	// (expand), noted once each.
-	expanded map[cfgPos]bool
+	// expanded are the notes on lines read otherwise than written
+	// (keyword prefixes expanded, keywords folded to lower case: expand),
+	// noted once each.
+	expanded map[cfgNoted]bool
 }
 
 // Parse reads one device's EOS configuration (a running-config, or parts
@@ -222,7 +223,7 @@ func cfgCheckText(src qos.Source) error {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	for sc.Scan() {
-		if f := strings.Fields(sc.Text()); len(f) > 0 && cfgTopLevel[f[0]] && f[0] != "!" {
+		if f := strings.Fields(sc.Text()); len(f) > 0 && cfgTopLevel[strings.ToLower(f[0])] && f[0] != "!" {
 			return nil
 		}
 	}
@@ -310,6 +311,7 @@ func (p *cfgParser) file(src qos.Source) error {
 			endAt = 0
 		}
 		f := strings.Fields(text)
+		f = p.fold(f, cfgFoldOpener(f), where)
 		if indent == 0 && flat && (len(cur) > 0 && !cfgLeavesBlock(curMode, f, q != nil) || pol != nil && pol.holds(f) || idef && cfgDefaultsHolds(f)) {
 			// A file without indentation: the line stays in the open
 			// block, as EOS applies it (cfgLeavesBlock, holds).

@@ -1,0 +1,66 @@
+package eos
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Keywords written in another case (Priority-Flow-Control on, QOS TRUST
+// DSCP) passed in silence: the PFC line as a statement labctl does not
+// recognise, the trust line as a not-recognised qos line, so the port read
+// as PFC off and trusting its default. labctl reads them as in lower case,
+// with a note saying so and that EOS's acceptance is unverified; names
+// (profile ROCE, description text) keep their case.
+func TestParseKeywordCase(t *testing.T) {
+	lower := `qos map dscp 26 to traffic-class 3
+qos profile ROCE
+   qos trust dscp
+   priority-flow-control on
+   priority-flow-control priority 3 no-drop
+   tx-queue 3
+      random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes max-mark-probability 20
+!
+interface Ethernet1
+   description Uplink Interface to spine
+   mtu 9214
+   no switchport
+   service-profile ROCE
+!
+`
+	upper := `QOS MAP DSCP 26 TO TRAFFIC-CLASS 3
+QOS PROFILE ROCE
+   QOS TRUST DSCP
+   Priority-Flow-Control on
+   Priority-Flow-Control Priority 3 No-Drop
+   TX-Queue 3
+      Random-Detect ECN Minimum-Threshold 150 KBytes Maximum-Threshold 1500 KBytes Max-Mark-Probability 20
+!
+Interface Ethernet1
+   description Uplink Interface to spine
+   MTU 9214
+   No Switchport
+   Service-Profile ROCE
+!
+`
+	want, got := mustParseEOS(t, lower), mustParseEOS(t, upper)
+	if len(want.Ports) != 1 || !reflect.DeepEqual(want.Ports, got.Ports) {
+		t.Errorf("keywords in upper case read otherwise:\n%+v\nwant\n%+v", got.Ports, want.Ports)
+	}
+	var folded []string
+	for _, n := range got.Notes {
+		if strings.Contains(n, "keywords in any case") {
+			folded = append(folded, n)
+		}
+	}
+	// Every line but the description's is noted, once.
+	if len(folded) != 11 || slices.ContainsFunc(folded, func(n string) bool { return strings.Contains(n, "description") }) {
+		t.Errorf("%d notes: %q", len(folded), folded)
+	}
+	for _, n := range want.Notes {
+		if strings.Contains(n, "keywords in any case") {
+			t.Errorf("the lower-case config noted: %s", n)
+		}
+	}
+}
