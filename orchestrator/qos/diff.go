@@ -120,7 +120,13 @@ func diffDevice(dev string, a, b *Settings) []Difference {
 	ks := slices.Collect(maps.Keys(fields))
 	slices.SortFunc(ks, func(x, y string) int { return compareFields(x, y) })
 	var out []Difference
+	both := min(a.version(), b.version())
 	for _, f := range ks {
+		if settingsFieldSince[f] > both {
+			// One side's record predates the field: it says nothing of
+			// it, rather than that every port lacks it.
+			continue
+		}
 		va, vb := fa[f], fb[f]
 		if _, port := va[""]; port || func() bool { _, ok := vb[""]; return ok }() {
 			if va[""] != vb[""] {
@@ -241,6 +247,11 @@ func compareFields(x, y string) int {
 // which field changed between a baseline and a run).
 type Settings struct {
 	Device string `json:"device"`
+	// Version is the set of fields Summarize writes (SettingsVersion; 0
+	// in a record made before it was kept, which has version 1's): a
+	// comparison with an older record leaves out the fields it could
+	// not have (settingsFieldSince).
+	Version int `json:"version,omitempty"`
 	// Ports are the switch's ports in order; a group names them by
 	// index ranges.
 	Ports  []string  `json:"ports"`
@@ -256,9 +267,21 @@ type Setting struct {
 	Runs  [][2]int `json:"runs,omitempty"`
 }
 
+// SettingsVersion is the set of port and device fields Summarize writes:
+// 2 added "routed" (a port the config makes routed: EOS's no switchport),
+// which records of version 1 lack on every port, routed or not.
+const SettingsVersion = 2
+
+// settingsFieldSince is the Settings version that added a field; a field
+// not named is version 1's.
+var settingsFieldSince = map[string]int{"routed": 2}
+
+// version is s's Version, 1 for a record made before it was kept.
+func (s *Settings) version() int { return max(s.Version, 1) }
+
 // Summarize flattens a device config into Settings.
 func Summarize(d *DeviceConfig) Settings {
-	s := Settings{Device: d.Device, Fields: []Setting{}}
+	s := Settings{Device: d.Device, Version: SettingsVersion, Fields: []Setting{}}
 	for _, p := range d.Ports {
 		s.Ports = append(s.Ports, p.Name)
 	}
@@ -405,6 +428,9 @@ func flattenPortInto(p *PortConfig, f map[string]string) {
 	}
 	if p.PFCAsym {
 		put("pfc_asym", "on")
+	}
+	if p.Routed {
+		put("routed", "true")
 	}
 	if p.AdminDown != "" {
 		put("admin_status", "down")
