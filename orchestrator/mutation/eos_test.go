@@ -359,6 +359,8 @@ func eosMutations() []mutation {
 			edit: text(chain(renderedMTU, after(`^interface Ethernet`, "   mtu 9214"), append_("interface defaults", "   mtu 1500", "!")))},
 		{field: "interface defaults mtu <bytes>", name: "9214 beside the ports' own",
 			edit: text(append_("interface defaults", "   mtu 9214", "!"))},
+		{field: "interface defaults mtu <bytes>", name: "9300, which EOS refuses", harmful: true, rule: "QOS021", why: "every lab port sets its own mtu, which a default does not touch",
+			edit: text(append_("interface defaults", "   mtu 9300", "!"))},
 		{field: "interface defaults mtu <bytes>", name: "the routed ports' mtu lines moved into it as mtu 9214",
 			edit: text(chain(renderedMTU, append_("interface defaults", "   mtu 9214", "!")))},
 		{field: "interface defaults no mtu", name: "9214 removed (EOS's 1500)", harmful: true, rule: "QOS020", dataPlane: true,

@@ -55,3 +55,29 @@ func TestParseMTURefused(t *testing.T) {
 		}
 	}
 }
+
+// interface defaults' mtu outside 68-9214 was a parse error (above 65535)
+// or the routed ports' default (9215-65535): refused as an interface's
+// mtu line is, the default stays what it was.
+func TestParseDefaultsMTURefused(t *testing.T) {
+	for _, c := range []struct {
+		name, lines string
+		mtu         int
+	}{
+		{"9300", "   mtu 9300\n", cfgDefaultMTU},
+		{"70000", "   mtu 70000\n", cfgDefaultMTU},
+		{"9300 after 9214", "   mtu 9214\n   mtu 9300\n", 9214},
+	} {
+		dc, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte(formsHead + "interface defaults\n" + c.lines + "!\ninterface Ethernet1\n   no switchport\n   service-profile ROCE\n!\n")})
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if p := dc.Port("Ethernet1"); p == nil || p.MTU != c.mtu {
+			t.Errorf("%s: %+v; want MTU %d", c.name, p, c.mtu)
+		}
+		if len(dc.Overruled) != 1 || !dc.Overruled[0].Refused || !strings.HasPrefix(dc.Overruled[0].Where, "interface defaults mtu ") {
+			t.Errorf("%s: overruled %+v", c.name, dc.Overruled)
+		}
+	}
+}

@@ -734,9 +734,17 @@ func (p *cfgParser) defaultsLine(f []string, eth *bool, where cfgPos) error {
 	line := strings.Join(f, " ")
 	switch {
 	case len(f) == 2 && f[0] == "mtu":
-		n, err := cfgInt(f[1], 68, 65535)
-		if err != nil {
-			return fmt.Errorf("%s: %q: mtu: %w (fix: give the default MTU in bytes, like mtu 9214)", where, line, err)
+		n, err := strconv.Atoi(f[1])
+		if err != nil || n < MinMTU || n > MaxMTU {
+			// Refused as an interface's mtu line outside them is (that
+			// the defaults' mtu takes the same range is labctl's
+			// reading): the default stays what it was.
+			p.overrule(where, qos.Overruled{
+				Where: "interface defaults " + line, Refused: true,
+				What: fmt.Sprintf("EOS refuses it (%% Invalid input): an mtu takes %d to %d bytes, so the routed interfaces without their own keep the default MTU they had (an earlier interface defaults mtu's, else %d bytes), which lint and the simulator use", MinMTU, MaxMTU, cfgDefaultMTU),
+				Fix:  fmt.Sprintf("give an MTU of %d to %d bytes, like mtu %d", MinMTU, MaxMTU, MaxMTU),
+			}, "")
+			return nil
 		}
 		p.defMTU = n
 	case len(f) >= 2 && (f[0] == "no" || f[0] == "default") && f[1] == "mtu":
@@ -1967,7 +1975,8 @@ func (p *cfgParser) overruleStrict(at cfgPos, queue, rrTop, weight int, port str
 
 // overrule records o, the statement at at, for port: once per statement,
 // with every port it serves (a qos profile's line serves many, and a line
-// of an interface range each interface of it).
+// of an interface range each interface of it); port "" for a statement of
+// no port (interface defaults).
 func (p *cfgParser) overrule(at cfgPos, o qos.Overruled, port string) {
 	if i, ok := p.overAt[at]; ok {
 		if !slices.Contains(p.overruled[i].Ports, port) {
@@ -1979,7 +1988,10 @@ func (p *cfgParser) overrule(at cfgPos, o qos.Overruled, port string) {
 		p.overAt = map[cfgPos]int{}
 	}
 	p.overAt[at] = len(p.overruled)
-	o.Source, o.Line, o.Ports = at.src, at.line, []string{port}
+	o.Source, o.Line = at.src, at.line
+	if port != "" {
+		o.Ports = []string{port}
+	}
 	p.overruled = append(p.overruled, o)
 }
 
