@@ -28,6 +28,9 @@ func TestParseMTURefused(t *testing.T) {
 		for _, name := range []string{"Ethernet1", "Ethernet2"} {
 			if p := dc.Port(name); p == nil || p.MTU != c.mtu {
 				t.Errorf("%s: %s: %+v; want MTU %d", c.name, name, p, c.mtu)
+			} else if c.mtu == cfgDefaultMTU && !strings.Contains(p.Origins["mtu"], "it refuses mtu ") {
+				// lint's QOS020 names the refused line, not "sets no mtu".
+				t.Errorf("%s: %s: MTU origin %q", c.name, name, p.Origins["mtu"])
 			}
 		}
 		if len(dc.Overruled) != 1 {

@@ -42,6 +42,9 @@ type cfgBlock struct {
 	// default MTU (interface defaults mtu, else 1500), where an interface
 	// that says nothing of it takes labctl's assumption (see no mtu).
 	mtuDefault bool
+	// mtuRefused is the last mtu line EOS refuses (out of range), which
+	// leaves the MTU as it was; "" for none.
+	mtuRefused string
 	// defaultSwitchport: default switchport said, so the port is in the
 	// switch's default mode (switchport default mode, else a switchport).
 	defaultSwitchport bool
@@ -1047,9 +1050,10 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 				What: fmt.Sprintf("EOS refuses it (%% Invalid input): an interface's mtu takes %d to %d bytes, so the port keeps the MTU it had, an earlier mtu line's, else its default (interface defaults' mtu, else %d bytes on a routed port), which lint and the simulator use", MinMTU, MaxMTU, cfgDefaultMTU),
 				Fix:  fmt.Sprintf("give an MTU of %d to %d bytes, like mtu %d", MinMTU, MaxMTU, MaxMTU),
 			}, strings.TrimPrefix(b.name, "interface "))
+			b.mtuRefused = line
 			return p.note(mode, f, where)
 		}
-		b.mtu, b.mtuDefault = n, false
+		b.mtu, b.mtuDefault, b.mtuRefused = n, false, ""
 		return p.note(mode, f, where)
 	case line == "no mtu" && mode == "interface":
 		// EOS's default MTU, which the port then enforces (default mtu,
@@ -1625,8 +1629,11 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 			mtu, mtuOrigin = p.defMTU, "interface defaults mtu: interface "+name+" sets none"
 			if mtu == 0 {
 				mtu, mtuOrigin = cfgDefaultMTU, "EOS's default L3 MTU of a routed port: interface "+name+" sets no mtu"
-				if ib.mtuDefault {
+				switch {
+				case ib.mtuDefault:
 					mtuOrigin = "EOS's default L3 MTU: interface " + name + " says no mtu"
+				case ib.mtuRefused != "":
+					mtuOrigin = "EOS's default L3 MTU of a routed port: interface " + name + " sets no mtu EOS takes (it refuses " + ib.mtuRefused + ")"
 				}
 				def("interface mtu (a routed port that sets none)", fmt.Sprintf("%d bytes", cfgDefaultMTU), srcEOSMTU, name, false)
 			}
