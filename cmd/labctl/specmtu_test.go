@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/labctl/labctl/orchestrator/nos/eos"
+	"github.com/labctl/labctl/orchestrator/nos/sonic"
 	"github.com/labctl/labctl/orchestrator/qos"
 )
 
@@ -49,5 +51,63 @@ func TestSpecMTUBeyondEOS(t *testing.T) {
 	}
 	if code, _, stderr := runCLI(t, "plan", spec("uet-eos-max", "eos", over-1)); code != 0 {
 		t.Errorf("plan of qos.mtu %d on EOS: exit %d: %s", over-1, code, stderr)
+	}
+}
+
+// TestSpecMTUSONiC: SONiC's PORT mtu takes 68-9216 (portsorch), and the
+// startup config labctl gives its SONiC switches sets 9100: a UET lab
+// whose packets need more gets the mtu in its rendered configs (before,
+// the render left it out and the switches' 9100 dropped the lab's jumbo
+// packets, which lint and the run did not see), and one beyond 9216 is
+// refused at qos.mtu.
+func TestSpecMTUSONiC(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	_, hi := sonic.Plugin{}.MTURange()
+	spec := func(name string, mtu int) string {
+		path := filepath.Join(dir, name+".yaml")
+		body := fmt.Sprintf("name: %s\nsizing:\n  gpus: 16\nnos: sonic\ntransport: uet\nqos:\n  profile: roce-dcqcn\n  mtu: %d\n", name, mtu)
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	work := filepath.Join(dir, "work")
+	over := hi - qos.RoCEHeaderBytes + 1
+	code, _, stderr := runCLI(t, "--dir", work, "up", spec("uet-over", over))
+	for _, want := range []string{":8:", "qos.mtu", fmt.Sprint(over), fmt.Sprint(hi), fmt.Sprintf("at most %d", hi-qos.RoCEHeaderBytes)} {
+		if code != 2 || !strings.Contains(stderr, want) {
+			t.Fatalf("up at qos.mtu %d: exit %d, %q lacks %q; want exit 2", over, code, stderr, want)
+		}
+	}
+	if code, _, stderr := runCLI(t, "--dir", work, "up", spec("uet-max", over-1)); code != 0 {
+		t.Fatalf("up at qos.mtu %d: exit %d: %s", over-1, code, stderr)
+	}
+	configs, err := filepath.Glob(filepath.Join(work, "topologies", "uet-max", "configs", "[^.]*.json"))
+	if err != nil || len(configs) == 0 {
+		t.Fatalf("no rendered configs (%v)", err)
+	}
+	for _, path := range configs {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			PORT map[string]map[string]string
+		}
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if len(doc.PORT) == 0 {
+			t.Fatalf("%s: no PORT mtu: the switches' own 9100 would drop the lab's %d-byte packets", path, hi)
+		}
+		for port, e := range doc.PORT {
+			if e["mtu"] != fmt.Sprint(hi) {
+				t.Errorf("%s: PORT|%s mtu %q, want %d", path, port, e["mtu"], hi)
+			}
+		}
+	}
+	if code, stdout, stderr := runCLI(t, "--dir", work, "config", "lint", "uet-max"); code != 0 || !strings.Contains(stdout, " 0 errors, 0 warnings") {
+		t.Errorf("config lint of the rendered lab: exit %d: %s%s", code, stdout, stderr)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/qos"
 )
 
@@ -140,6 +141,14 @@ func BuildDoc(dc qos.DeviceConfig) (Doc, error) {
 	for _, p := range dc.Ports {
 		if p.Name == "" || strings.ContainsAny(p.Name, "|[] ") {
 			return nil, fmt.Errorf("render sonic config for %s: port name %q is not a SONiC interface name (EthernetN)", dc.Device, p.Name)
+		}
+		// The startup config labctl gives its switches sets every port's
+		// mtu to fabric.SwitchMTU (as SONiC's own default, portmgrd's
+		// DEFAULT_MTU_STR 9100); a port the lab's packets need more of
+		// (a UET lab's jumbo qos.mtu) gets its mtu here, merged into
+		// PORT by config load. nos.CheckSpec keeps it within MTURange.
+		if p.MTU > fabric.SwitchMTU {
+			doc.set("PORT", p.Name, "mtu", strconv.Itoa(p.MTU))
 		}
 		pq := map[string]string{}
 		for _, k := range portMaps {

@@ -36,3 +36,8 @@ func (Plugin) ParseQoS(device string, srcs ...qos.Source) (qos.DeviceConfig, err
 
 // Fields states how labctl uses each field it reads.
 func (Plugin) Fields() []qos.FieldUse { return Fields() }
+
+// MTURange returns the PORT mtu values portsorch takes (cfgPortMTUMin,
+// cfgPortMTUMax): a lab whose ports labctl would render outside them is
+// refused (nos.CheckSpec).
+func (Plugin) MTURange() (lo, hi int) { return cfgPortMTUMin, cfgPortMTUMax }
