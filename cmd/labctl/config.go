@@ -335,12 +335,23 @@ func cfgRuleHelp() string {
 	return b.String()
 }
 
+// cfgWriteFindings prints lint's findings as text: those of one cause on
+// several switches as one entry (qos.GroupDevices), which says how many
+// switches and names them (and their ports, where those differ) on a line
+// of its own; the counts are of
+// findings, a switch each, as -o json lists them.
 func cfgWriteFindings(app *App, fs []qos.Finding, devices int) {
 	tw := tabwriter.NewWriter(app.Out, 0, 4, 2, ' ', 0)
 	counts := map[qos.Severity]int{}
 	for _, f := range fs {
 		counts[f.Severity]++
+	}
+	for _, g := range qos.GroupDevices(fs) {
+		f := g.Finding
 		where := f.Device
+		if len(g.Devices) > 1 {
+			where = plural.N(len(g.Devices), "switch")
+		}
 		if f.Port != "" {
 			where += " " + f.Port
 		}
@@ -351,6 +362,9 @@ func cfgWriteFindings(app *App, fs []qos.Finding, devices int) {
 			where += " (" + f.Where + ")"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", f.Severity, f.Rule, where, f.Message)
+		if len(g.Devices) > 1 {
+			fmt.Fprintf(tw, "\t\t\tswitches: %s\n", g.Switches(0))
+		}
 		if f.Fix != "" && f.Severity != qos.SevInfo {
 			fmt.Fprintf(tw, "\t\t\tfix: %s\n", f.Fix)
 		}

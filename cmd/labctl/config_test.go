@@ -189,3 +189,112 @@ func TestConfigRealFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigLintGroupsSwitches: a finding of one cause on many switches
+// (EOS's note on the PFC watchdog's coverage on each; an edit made to
+// every switch's config) is one entry of the text output naming the
+// switches, each naming its own config file counting as the same; the
+// counts, the exit code and the JSON (one finding per switch) stay.
+func TestConfigLintGroupsSwitches(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if code, out, stderr := runCLI(t, "config", "render", "128gpu", "--nos", "eos", "--dir", dir); code != 0 {
+		t.Fatalf("render: exit %d: %s%s", code, out, stderr)
+	}
+	cfgDir := filepath.Join(dir, "topologies", "128gpu", "configs")
+	names, err := filepath.Glob(filepath.Join(cfgDir, "*.cfg"))
+	if err != nil || len(names) != 6 {
+		t.Fatalf("want 6 configs (4 leaves, 2 spines): %v %v", names, err)
+	}
+	for _, name := range names {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		edited := strings.ReplaceAll(string(data), "minimum-threshold 1600 kbytes", "minimum-threshold 9000 kbytes")
+		if edited == string(data) {
+			t.Fatalf("%s: no 400G ECN threshold to edit", name)
+		}
+		if err := os.WriteFile(name, []byte(edited), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, _ := runCLI(t, "config", "lint", "128gpu", "--nos", "eos", "--dir", dir)
+	if code != 1 {
+		t.Errorf("lint: exit %d, want 1:\n%s", code, out)
+	}
+	lines := strings.Split(out, "\n")
+	count := func(sub string) (n int, first string) {
+		for _, l := range lines {
+			if strings.Contains(l, sub) {
+				if n == 0 {
+					first = l
+				}
+				n++
+			}
+		}
+		return n, first
+	}
+	if n, l := count("QOS000"); n != 1 || !strings.Contains(l, "6 switches") {
+		t.Errorf("the watchdog note of 6 switches: %d lines, want 1 of 6 switches:\n%s", n, out)
+	}
+	// Leaves and spines note other ports: each set named after its
+	// switches.
+	if !strings.Contains(out, "switches: leaf1-4 (Ethernet1-48); spine1, spine2 (Ethernet1-32)\n") {
+		t.Errorf("no line naming the 6 switches and their ports:\n%s", out)
+	}
+	if n, _ := count("QOS018"); n != 1 {
+		t.Errorf("QOS018 of 6 switches on other ports: %d lines, want 1:\n%s", n, out)
+	}
+	// Leaves and spines differ in the line of the profile: one entry
+	// each, the file written <switch>.cfg.
+	if n, l := count("QOS004"); n != 2 || !strings.Contains(l, "4 switches Ethernet33-48") || !strings.Contains(l, filepath.Join(cfgDir, "<switch>.cfg:74")) {
+		t.Errorf("QOS004 of 4 leaves and 2 spines: %d lines, want 2, the first of 4 switches in <switch>.cfg:74:\n%s", n, out)
+	}
+	if !strings.Contains(out, "switches: leaf1-4\n") || !strings.Contains(out, "6 devices: 6 errors, 6 warnings, 6 info\n") {
+		t.Errorf("the leaves' QOS004 or the counts:\n%s", out)
+	}
+	code, out, _ = runCLI(t, "config", "lint", "128gpu", "--nos", "eos", "--dir", dir, "-o", "json")
+	var res struct {
+		Findings []struct{ Rule, Device, Where string } `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil || code != 1 {
+		t.Fatalf("lint -o json: exit %d, %v:\n%s", code, err, out)
+	}
+	perRule := map[string]int{}
+	for _, f := range res.Findings {
+		perRule[f.Rule]++
+		if f.Rule == "QOS004" && !strings.Contains(f.Where, f.Device+".cfg:") {
+			t.Errorf("JSON QOS004 of %s names another file: %s", f.Device, f.Where)
+		}
+	}
+	if perRule["QOS000"] != 6 || perRule["QOS004"] != 6 {
+		t.Errorf("JSON: %v findings by rule, want 6 QOS000 and 6 QOS004 (one a switch)", perRule)
+	}
+}
+
+// TestRunLintWarningGroupsSwitches: labctl run's warning of lint errors
+// names a cause on many switches once, so its first five causes are five,
+// not the same one on five switches.
+func TestRunLintWarningGroupsSwitches(t *testing.T) {
+	t.Parallel()
+	dir := upLab(t, "128gpu", "--nos", "eos")
+	names, err := filepath.Glob(filepath.Join(dir, "topologies", "128gpu", "configs", "*.cfg"))
+	if err != nil || len(names) != 6 {
+		t.Fatalf("want 6 configs: %v %v", names, err)
+	}
+	for _, name := range names {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(strings.ReplaceAll(string(data), "minimum-threshold 1600 kbytes", "minimum-threshold 9000 kbytes")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, _, stderr := runCLI(t, "run", "baseline-bw", "--lab", "128gpu", "--dir", dir)
+	if !strings.Contains(stderr, "have 6 lint errors") || strings.Count(stderr, "  QOS004 ") != 2 ||
+		!strings.Contains(stderr, "  QOS004 4 switches (leaf1-4) Ethernet33-48: queue 3: ECN Kmin") || !strings.Contains(stderr, "  QOS004 2 switches (spine1, spine2) Ethernet1-32: ") {
+		t.Errorf("run's warning of the QOS004 of 4 leaves and 2 spines, want 2 lines:\n%s", stderr)
+	}
+}

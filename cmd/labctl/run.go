@@ -158,13 +158,12 @@ results/ cannot be written (the finished variants are printed anyway).`,
 			if qosRecord.lint != nil && qosRecord.lint.Errors > 0 && format == "text" {
 				fmt.Fprintf(app.Err, "warning: the configs of lab %s have %s; the run simulates them as they are ('labctl config lint %s' lists every finding):\n", name, plural.N(qosRecord.lint.Errors, "lint error"), labArg)
 				shown := 0
-				for _, f := range qosRecord.lint.Findings {
-					if f.Severity != qos.SevError || shown == 5 {
+				for _, g := range qos.GroupDevices(qosRecord.lint.Findings) {
+					if g.Severity != qos.SevError || shown == 5 {
 						continue
 					}
 					shown++
-					where := strings.TrimSpace(f.Device + " " + f.Port)
-					fmt.Fprintf(app.Err, "  %s %s: %s\n", f.Rule, where, f.Message)
+					fmt.Fprintf(app.Err, "  %s %s: %s\n", g.Rule, g.Place(8), g.Message)
 				}
 			}
 			// A traffic_class that reads as a DSCP written for the TOS

@@ -18,6 +18,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/jsonindent"
 	"github.com/labctl/labctl/orchestrator/nic"
 	"github.com/labctl/labctl/orchestrator/plural"
+	"github.com/labctl/labctl/orchestrator/qos"
 )
 
 // Report file names inside a run folder.
@@ -464,9 +465,9 @@ func runQoSView(run *Run) *qosView {
 	}
 	if l := run.Lint; l != nil {
 		v.Lint = fmt.Sprintf("`labctl config lint` found %s and %s in these configs.", plural.N(l.Errors, "error"), plural.N(l.Warnings, "warning"))
-		for _, f := range l.Findings {
-			where := strings.TrimSpace(f.Device + " " + f.Port)
-			v.Issues = append(v.Issues, fmt.Sprintf("%s %s %s: %s", f.Severity, f.Rule, where, f.Message))
+		// A cause on many switches is one issue (qos.GroupDevices).
+		for _, g := range qos.GroupDevices(l.Findings) {
+			v.Issues = append(v.Issues, fmt.Sprintf("%s %s %s: %s", g.Severity, g.Rule, g.Place(8), g.Message))
 		}
 	}
 	return v

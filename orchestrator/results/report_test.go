@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"github.com/labctl/labctl/orchestrator/nic"
+	"github.com/labctl/labctl/orchestrator/qos"
 	"html"
 	"io"
 	"os"
@@ -710,5 +711,26 @@ func TestReportsSayWhenTheFabricWentIdle(t *testing.T) {
 		if md, h := render(run); strings.Contains(md+h, "nothing changed the fabric") {
 			t.Errorf("last event %v of 1000000 µs: the reports say when the fabric went idle", last)
 		}
+	}
+}
+
+// TestReportLintIssuesGrouped: a lint finding of one cause on many
+// switches is one issue of the report naming them, not one a switch.
+func TestReportLintIssuesGrouped(t *testing.T) {
+	run := syntheticRun("20261129T120000Z-ecn-pfc-64gpu", t0)
+	run.Classes = []qos.ClassRow{{Device: "leaf1", Ports: "Ethernet1-48", PortCount: 48, TC: 3}}
+	run.Lint = &LintSummary{Errors: 33}
+	for i := 1; i <= 32; i++ {
+		run.Lint.Findings = append(run.Lint.Findings, qos.Finding{Rule: qos.RuleECNThresholds, Severity: qos.SevError,
+			Device: fmt.Sprintf("leaf%d", i), Port: "Ethernet33-48", Where: fmt.Sprintf("tx-queue 3 (configs/leaf%d.cfg:74)", i), Message: "queue 3: ECN Kmin is above Kmax"})
+	}
+	run.Lint.Findings = append(run.Lint.Findings, qos.Finding{Rule: qos.RulePFCOffLossless, Severity: qos.SevError, Device: "spine3", Port: "Ethernet1", Message: "no PFC"})
+	var b bytes.Buffer
+	if err := RenderMarkdown(run, &b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if n := strings.Count(out, "queue 3: ECN Kmin is above Kmax"); n != 1 || !strings.Contains(out, "- error QOS004 32 switches (leaf1-32) Ethernet33-48: queue 3") || !strings.Contains(out, "- error QOS001 spine3 Ethernet1: no PFC") {
+		t.Errorf("the report lists the QOS004 of 32 switches %d times, want once naming them:\n%s", n, out)
 	}
 }

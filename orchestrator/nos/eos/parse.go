@@ -1881,7 +1881,7 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 	dc.DefaultPort = &dp
 	assume := func(ports []string, format string, a ...any) {
 		if len(ports) > 0 {
-			p.notes = append(p.notes, fmt.Sprintf("labctl assumes "+format+" (not checked in Arista's documentation); ports: %s", append(a, qos.PortRanges(ports, p.order))...))
+			p.notes = append(p.notes, qos.NotePorts(fmt.Sprintf("labctl assumes "+format+" (not checked in Arista's documentation)", a...), qos.PortRanges(ports, p.order)))
 		}
 	}
 	assume(wdByDefault, "that 'priority-flow-control pause watchdog default timeout' turns the PFC watchdog on at ports with PFC that do not say 'priority-flow-control pause watchdog'")
@@ -1895,12 +1895,12 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 		// The note names the evidence in brief: lint prints it on every
 		// run of labctl's own EOS render, and the whole source is the
 		// default's (config show's "default:" line).
-		p.notes = append(p.notes, fmt.Sprintf("labctl assumes EOS's PFC watchdog watches every PFC priority of a port it is on, so also %s no 'bandwidth guaranteed' (unverified: a third-party guide says EOS watches only queues with guaranteed bandwidth, an Arista TOI (https://www.arista.com/en/support/toi/tag/pfc) suggests it for some platforms, Arista's manual does not say; labctl config show quotes the sources); if the switch watches only those, a pause storm there goes undetected and pauses the fabric; set 'bandwidth guaranteed' on the tx-queue where the platform accepts it to rely on no assumption; ports: %s",
-			queues, qos.PortRanges(wdNoGuarantee[k], p.order)))
+		p.notes = append(p.notes, qos.NotePorts(fmt.Sprintf("labctl assumes EOS's PFC watchdog watches every PFC priority of a port it is on, so also %s no 'bandwidth guaranteed' (unverified: a third-party guide says EOS watches only queues with guaranteed bandwidth, an Arista TOI (https://www.arista.com/en/support/toi/tag/pfc) suggests it for some platforms, Arista's manual does not say; labctl config show quotes the sources); if the switch watches only those, a pause storm there goes undetected and pauses the fabric; set 'bandwidth guaranteed' on the tx-queue where the platform accepts it to rely on no assumption",
+			queues), qos.PortRanges(wdNoGuarantee[k], p.order)))
 	}
 	sourced := func(ports []string, source, format string, a ...any) {
 		if len(ports) > 0 {
-			p.notes = append(p.notes, fmt.Sprintf(format+" (%s); ports: %s", append(a, source, qos.PortRanges(ports, p.order))...))
+			p.notes = append(p.notes, qos.NotePorts(fmt.Sprintf(format+" (%s)", append(a, source)...), qos.PortRanges(ports, p.order)))
 		}
 	}
 	sourced(schedAssumed, srcEOSScheduling, "labctl assumes EOS's scheduling of the tx-queues a port does not set 'priority strict' or 'no priority' for: strict priority, or round robin below a queue set no priority; set every queue's priority to rely on no assumption")
