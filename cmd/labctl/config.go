@@ -336,10 +336,14 @@ func cfgRuleHelp() string {
 }
 
 // cfgWriteFindings prints lint's findings as text: those of one cause on
-// several switches as one entry (qos.GroupDevices), which says how many
-// switches and names them (and their ports, where those differ) on a line
-// of its own; the counts are of
-// findings, a switch each, as -o json lists them.
+// several switches as one entry (qos.GroupDevices) that says on its line
+// how many switches and which (their ranges, and their ports where those
+// differ: a line of its own names them all past cfgLintRanges ranges); the
+// counts are of findings, a switch each, as -o json lists them.
+// cfgLintRanges is how many ranges of switches a finding's line of
+// config lint names (qos.DeviceGroup.Place).
+const cfgLintRanges = 6
+
 func cfgWriteFindings(app *App, fs []qos.Finding, devices int) {
 	tw := tabwriter.NewWriter(app.Out, 0, 4, 2, ' ', 0)
 	counts := map[qos.Severity]int{}
@@ -348,13 +352,7 @@ func cfgWriteFindings(app *App, fs []qos.Finding, devices int) {
 	}
 	for _, g := range qos.GroupDevices(fs) {
 		f := g.Finding
-		where := f.Device
-		if len(g.Devices) > 1 {
-			where = plural.N(len(g.Devices), "switch")
-		}
-		if f.Port != "" {
-			where += " " + f.Port
-		}
+		where := g.Place(cfgLintRanges)
 		if where == "" {
 			where = "-"
 		}
@@ -362,8 +360,8 @@ func cfgWriteFindings(app *App, fs []qos.Finding, devices int) {
 			where += " (" + f.Where + ")"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", f.Severity, f.Rule, where, f.Message)
-		if len(g.Devices) > 1 {
-			fmt.Fprintf(tw, "\t\t\tswitches: %s\n", g.Switches(0))
+		if all := g.Switches(0); all != g.Switches(cfgLintRanges) {
+			fmt.Fprintf(tw, "\t\t\tswitches: %s\n", all)
 		}
 		if f.Fix != "" && f.Severity != qos.SevInfo {
 			fmt.Fprintf(tw, "\t\t\tfix: %s\n", f.Fix)
