@@ -40,6 +40,44 @@ type LinkDown struct {
 // Down reports whether the link does not come up.
 func (d LinkDown) Down() bool { return d.Why != "" }
 
+// DownOn says whether the link is down when a run starts: on the
+// simulator whenever it does not come up in the configs (Down), on a live
+// lab (live) not for its FEC modes alone (FEC), which its virtual
+// switches bring up.
+func (d LinkDown) DownOn(live bool) bool { return d.Down() && !(live && d.FEC) }
+
+// FECBlind is an optional capability of a Runtime: LinksUpWhateverFEC
+// says that its links come up whatever FEC modes their ends' configs set
+// (a live lab's virtual switches: LinkDown.FEC), where the simulator, a
+// runtime without it, runs such a link down.
+type FECBlind interface {
+	LinksUpWhateverFEC() bool
+}
+
+// LinksUpWhateverFEC says whether rt brings up links whose ends' FEC
+// modes differ (FECBlind): LinkDown.DownOn's live.
+func LinksUpWhateverFEC(rt Runtime) bool {
+	b, ok := rt.(FECBlind)
+	return ok && b.LinksUpWhateverFEC()
+}
+
+// DownLinks are the members of every link of g that is down when a run
+// starts on the configs cfgs (DownEnd, LinkDown.DownOn): the links the
+// switches' routes leave out from the start, as the simulator's own
+// (downFaults) do.
+func DownLinks(g *fabric.Graph, cfgs map[string]*qos.DeviceConfig, live bool) []fabric.LinkMember {
+	var out []fabric.LinkMember
+	for i, lk := range g.Links {
+		if !DownEnd(cfgs, lk).DownOn(live) {
+			continue
+		}
+		for m := range lk.Members() {
+			out = append(out, fabric.LinkMember{Link: i, Member: m})
+		}
+	}
+	return out
+}
+
 // Entry is what in the configs takes the link down: the switch and its
 // entry, or the two ends' FEC modes.
 func (d LinkDown) Entry() string {
@@ -88,7 +126,7 @@ func FaultOnDownLinkError(cfgs map[string]*qos.DeviceConfig, f FaultSpec, lk *fa
 	named := ""
 	switch {
 	case f.OnPath != "":
-		named = fmt.Sprintf(" (on_path %s: the link its flow's ECMP hash picks with every link up)", f.OnPath)
+		named = fmt.Sprintf(" (on_path %s: the link its flow's ECMP hash picks)", f.OnPath)
 	case f.Link != lk.A.Node+":"+lk.A.Port:
 		named = fmt.Sprintf(" (%s)", f.Link)
 	}

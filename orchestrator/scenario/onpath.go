@@ -47,6 +47,17 @@ func (s *Spec) checkOnPath(v string, bad func(msg, fix string) error) error {
 	return nil
 }
 
+// SetDown gives the lab's links that are down from the start of a run
+// (runtime.DownLinks on its configs): on_path follows its flow over the
+// links that come up, as the switches route it.
+func (s *Spec) SetDown(down []fabric.LinkMember) { s.down = down }
+
+// hasFaults says whether the file, or a swept point, has faults, whose
+// on_path SetDown's links are needed for.
+func (s *Spec) hasFaults() bool {
+	return len(s.faults) > 0 || slices.ContainsFunc(s.Matrix.Sweeps, func(sw Sweep) bool { return sw.family == famFaults })
+}
+
 // resolveOnPath sets the link of every fault of the variant (of case c)
 // that names it by on_path: first holds the index in vs.Flows of each
 // traffic entry's first flow.
@@ -70,7 +81,7 @@ func (s *Spec) resolveOnPath(vs *runtime.VariantSpec, c string, first map[int]in
 		case s.graph == nil:
 			return bad(fmt.Sprintf("on_path %s: the lab's fabric is needed to follow the flow", f.OnPath), "run the scenario on a lab (labctl run SCENARIO --lab LAB), or name the link with link:")
 		}
-		link, err := onPathLink(s.graph, vs.Flows[n], n, vs.Seed)
+		link, err := onPathLink(s.graph, vs.Flows[n], n, vs.Seed, s.down)
 		if err != nil {
 			fix := "name an entry whose flows cross the spines (cross_leaf: true), or name the link with link:"
 			if len(s.graph.NodesByRole(fabric.RoleLeaf)) < 2 {
@@ -84,16 +95,17 @@ func (s *Spec) resolveOnPath(vs *runtime.VariantSpec, c string, first map[int]in
 }
 
 // onPathLink is the first link between switches on the data path of the
-// variant's flow fl (index n, its first QP) at seed, by one end as
-// node:port (node:port.m for member m of a merged lab link).
-func onPathLink(g *fabric.Graph, fl runtime.FlowSpec, n int, seed int64) (string, error) {
+// variant's flow fl (index n, its first QP) at seed, with the links down
+// from the start taken out, by one end as node:port (node:port.m for
+// member m of a merged lab link).
+func onPathLink(g *fabric.Graph, fl runtime.FlowSpec, n int, seed int64, down []fabric.LinkMember) (string, error) {
 	src := fabric.Endpoint{Host: fl.Src.Host, NIC: fl.Src.NIC}
 	dst := fabric.Endpoint{Host: fl.Dst.Host, NIC: fl.Dst.NIC}
 	key, err := g.FlowKeyFor(src, dst, uint16(runtime.QPSourcePort(n, 0)))
 	if err != nil {
 		return "", err
 	}
-	p, err := g.TraceWithSeed(src, dst, key, uint64(seed))
+	p, err := g.TraceDown(src, dst, key, uint64(seed), down)
 	if err != nil {
 		return "", err
 	}

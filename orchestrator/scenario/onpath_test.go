@@ -94,3 +94,42 @@ func TestFaultOnPathOneLeaf(t *testing.T) {
 		t.Errorf("one leaf: %v", err)
 	}
 }
+
+// TestFaultOnPathSkipsDownLinks: with the link the flow hashes onto with
+// every link up down from the start (SetDown), on_path fails the link the
+// switches route it onto without it, as labctl trace --down shows.
+func TestFaultOnPathSkipsDownLinks(t *testing.T) {
+	g := catalogGraph(t, "64gpu")
+	s := mustParse(t, onPathTraffic+"    on_path: traffic[0]\n")
+	if err := s.CheckLab(g); err != nil {
+		t.Fatal(err)
+	}
+	nics := NICsFromGraph(g)
+	vs, err := s.Expand(nics, s.Points()[0], 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := vs.Faults[0].Link
+	down, err := g.LinkMembers(up, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.SetDown(down)
+	if vs, err = s.Expand(nics, s.Points()[0], 1); err != nil {
+		t.Fatal(err)
+	}
+	f := vs.Flows[0]
+	src, dst := fabric.Endpoint{Host: f.Src.Host, NIC: f.Src.NIC}, fabric.Endpoint{Host: f.Dst.Host, NIC: f.Dst.NIC}
+	key, err := g.FlowKeyFor(src, dst, uint16(runtime.QPSourcePort(0, 0)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := g.TraceDown(src, dst, key, 1, down)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := p.Hops[0].Node + ":" + p.Hops[0].Out
+	if got := vs.Faults[0].Link; got == up || got != want {
+		t.Errorf("with %s down: on_path failed %s, want %s (the flow's first hop without it)", up, got, want)
+	}
+}

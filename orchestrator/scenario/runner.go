@@ -111,6 +111,13 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 		if err := s.CheckLabPoints(r.Lab.Graph); err != nil {
 			return err
 		}
+		if s.hasFaults() && !r.Lab.InfiniBand() {
+			cfgs, err := runtime.LoadConfigsToRead(r.Lab)
+			if err != nil {
+				return err
+			}
+			s.SetDown(runtime.DownLinks(r.Lab.Graph, runtime.ConfigsByDevice(cfgs), runtime.LinksUpWhateverFEC(r.Runtime)))
+		}
 	}
 	run.Model = model
 	run.SimRevision = engine.Revision

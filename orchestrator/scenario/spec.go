@@ -95,6 +95,9 @@ type Spec struct {
 	// graph is the lab's fabric, set by CheckLab: expansion finds the
 	// links faults name by their path (on_path) on it.
 	graph *fabric.Graph
+	// down are the lab's links down from the start of a run (SetDown),
+	// which on_path's flow does not take.
+	down []fabric.LinkMember
 }
 
 // Matrix holds the on/off values of ECN and PFC to run, and the swept

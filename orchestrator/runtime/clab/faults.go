@@ -86,8 +86,7 @@ func linkActions(l *runtime.Lab, v runtime.VariantSpec, cfgs map[string]*qos.Dev
 		// A link down for its FEC modes is up on a live lab (LinkDown.FEC):
 		// its fault runs.
 		links = slices.DeleteFunc(slices.Clone(links), func(x *fabric.Link) bool {
-			d := runtime.DownEnd(cfgs, x)
-			return d.Down() && !d.FEC
+			return runtime.DownEnd(cfgs, x).DownOn(true)
 		})
 		if len(links) == 0 {
 			return nil, exitcode.Usagef("variant %s faults[%d]: %v", v.Name, i, runtime.FaultOnDownLinkError(cfgs, f, lk))
@@ -198,3 +197,8 @@ func (fr *faultRunner) wait() []results.Mark {
 	fr.wg.Wait()
 	return fr.marks
 }
+
+// LinksUpWhateverFEC implements runtime.FECBlind: a live lab's links
+// follow the containers' veth pairs, up whatever FEC modes the switches
+// record.
+func (r *Runtime) LinksUpWhateverFEC() bool { return true }

@@ -755,3 +755,7 @@ func (r *Runtime) RunVariant(ctx context.Context, l *runtime.Lab, v runtime.Vari
 	}
 	return r.live(c).RunVariant(ctx, l, v)
 }
+
+// LinksUpWhateverFEC implements runtime.FECBlind as the live lab it runs
+// (clab.Runtime) does.
+func (r *Runtime) LinksUpWhateverFEC() bool { return r.Live.LinksUpWhateverFEC() }
