@@ -114,6 +114,7 @@ func (s *sim) buildFaults() error {
 	}
 	if len(s.faultLinks) > 0 {
 		s.nodeView = make([]uint64, len(s.nodes))
+		s.startRoutes()
 	}
 	for i, st := range s.cfg.Storms {
 		pi, err := s.resolveNIC(st.NIC)
@@ -129,6 +130,55 @@ func (s *sim) buildFaults() error {
 		s.push(st.StartNs*1000, evStorm, pi, int32(i), 0)
 	}
 	return nil
+}
+
+// startRoutes records each QP's path and route (flowState.path, route)
+// as the switches route it with the links down from the start taken out
+// (faults down at 0 that every switch learns at once: a port its config
+// keeps administratively down, FEC modes that differ), which is where its
+// data goes from its first packet on; they were traced with every link
+// up, a route no packet takes, and the record's qps_on_failed_links and
+// rerouted_qps counted from it. A QP that cannot arrive so keeps its
+// route with every link up (its data is lost where the route ends). The
+// routing itself is not changed: the faults' events at 0 take the links
+// out as before.
+func (s *sim) startRoutes() {
+	var mask uint64
+	for _, f := range s.cfg.Faults {
+		if f.DownNs == 0 && f.DetectNs < 0 && f.ConvergeNs < 0 {
+			mask |= 1 << uint(s.portFault[s.portByRef[f.Link]])
+		}
+	}
+	if mask == 0 || s.cfg.Transport == TransportInfiniBand {
+		return // the subnet manager's routes are traced apart (ib.go)
+	}
+	for u := range s.nodes {
+		if s.nodes[u].kind == Switch {
+			s.nodeView[u] = mask
+		}
+	}
+	clear(s.routes)
+	clear(s.leafRoutes)
+	paths := pathCache{}
+	for i := range s.flows {
+		f := &s.flows[i]
+		if f.route == nil {
+			continue // a quiet QP, or one that keeps no path
+		}
+		k := pathKey{f.src, f.dst, f.hashFwd}
+		p, ok := paths[k]
+		if !ok {
+			var arrives bool
+			if p.path, p.route, arrives = s.tracePath(f.src, f.dst, f.hashFwd); !arrives {
+				continue
+			}
+			paths[k] = p
+		}
+		f.path, f.route = p.path, p.route
+	}
+	clear(s.nodeView)
+	clear(s.routes)
+	clear(s.leafRoutes)
 }
 
 // linkChange applies fault fi to fault link k: down (up false) or up.

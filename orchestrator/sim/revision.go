@@ -16,7 +16,7 @@ import "fmt"
 // figures of unchanged inputs. cmd/labctl's TestSimulatorRevision runs
 // fixed inputs and fails when their figures move under an unchanged
 // revision.
-const Revision = 25
+const Revision = 26
 
 // RevisionNote says what a revision changed.
 type RevisionNote struct {
@@ -53,6 +53,7 @@ var Revisions = []RevisionNote{
 	{Revision: 23, Date: "2026-12-07", Change: "a SONiC BUFFER_PG entry with profile NULL in the traditional buffer model (no DEVICE_METADATA buffer_model dynamic) gives its PGs no buffer profile, as bufferorch finds no BUFFER_PROFILE named NULL (the traditional buffermgrd copies the entry as it is), where labctl sized them as the dynamic manager would; on a key buffermgrd writes itself for the port's PFC priorities the PG takes buffermgrd's lossless profile, as for any other profile there; the dynamic model, and configs without NULL, give the same figures"},
 	{Revision: 24, Date: "2026-12-07", Change: "an EOS routed port (no switchport, or switchport default mode routed) whose config gives no mtu runs at EOS's default L3 MTU of 1500 (or interface defaults' mtu), where labctl carried the lab's packets through it: RoCE's 4096-byte payloads are dropped there (lint's QOS020). Configs whose ports state no mode, or give an mtu, give the same figures; labctl's EOS renderer now writes no switchport and mtu 9100 (fabric.SwitchMTU) on every lab port"},
 	{Revision: 25, Date: "2026-12-07", Change: "an EOS interface's default shutdown goes back to the default, which interface defaults' ethernet shutdown makes down, where it was read as no shutdown (the port up); configs without interface defaults shutdown give the same figures"},
+	{Revision: 26, Date: "2026-12-07", Change: "a QP's route at the start (a flow's route in the record) leaves out the links down from the start of the run (a port its config keeps administratively down, FEC modes that differ), which its data never takes, where it was traced with every link up; extra.faults.qps_on_failed_links and rerouted_qps count from it (64gpu link-failure at seed 1 with leaf1:Ethernet132 administratively down: qps_on_failed_links 0 and rerouted_qps 2 before, 2 and 0 after, the same 1199 drops). The simulation is the same; labs whose links all come up give the same records"},
 }
 
 // RevisionChanges says what changed between two revisions, one line per
