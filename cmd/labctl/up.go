@@ -21,6 +21,8 @@ import (
 	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/naming"
 	labnos "github.com/labctl/labctl/orchestrator/nos"
+	"github.com/labctl/labctl/orchestrator/plural"
+	"github.com/labctl/labctl/orchestrator/qos"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/runtime/clab"
 	"github.com/labctl/labctl/orchestrator/runtime/clab/doctor"
@@ -328,8 +330,12 @@ CPUs only warn (the containers share them and run slower).`,
 				for _, p := range written {
 					app.Log.Info("wrote " + p)
 				}
-				for _, p := range kept {
-					fmt.Fprintf(app.Err, "labctl: kept %s as you edited it; if the lab changed since, check it with 'labctl config lint %s' (or re-render with 'labctl config render %s --force')\n", p, l.Name, args[0])
+				if len(kept) > 0 {
+					them := "them"
+					if len(kept) == 1 {
+						them = "it"
+					}
+					fmt.Fprintf(app.Err, "labctl: kept %s; if the lab changed since, check %s with 'labctl config lint %s' (or re-render with 'labctl config render %s --force')\n", upKept(kept), them, l.Name, args[0])
 				}
 				return err
 			}
@@ -455,3 +461,25 @@ func writeStatusTable(app *App, sts []*runtime.Status) error {
 
 // labDir is topologies/<name> under the work directory.
 func labDir(app *App, name string) string { return filepath.Join(app.TopologiesDir(), name) }
+
+// upKept names the config files up kept as the user edited them: one by
+// its path, several in one line by their switches' ranges (a lab of 320
+// switches whose every config was edited got a line each).
+func upKept(kept []string) string {
+	if len(kept) == 1 {
+		return kept[0] + " as you edited it"
+	}
+	var devs []string
+	dirs := map[string]bool{}
+	for _, p := range kept {
+		dev, _, _ := strings.Cut(filepath.Base(p), ".")
+		devs = append(devs, dev)
+		dirs[filepath.Dir(p)] = true
+	}
+	devs = slices.Compact(slices.Sorted(slices.Values(devs)))
+	in := ""
+	if len(dirs) == 1 {
+		in = " in " + filepath.Dir(kept[0])
+	}
+	return fmt.Sprintf("the configs of %s%s as you edited them (%s)", plural.N(len(devs), "switch"), in, qos.DeviceRanges(devs, 0))
+}
