@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/lazyregexp"
@@ -52,10 +53,11 @@ func (s *Spec) checkOnPath(v string, bad func(msg, fix string) error) error {
 // links that come up, as the switches route it.
 func (s *Spec) SetDown(down []fabric.LinkMember) { s.down = down }
 
-// hasFaults says whether the file, or a swept point, has faults, whose
-// on_path SetDown's links are needed for.
-func (s *Spec) hasFaults() bool {
-	return len(s.faults) > 0 || slices.ContainsFunc(s.Matrix.Sweeps, func(sw Sweep) bool { return sw.family == famFaults })
+// hasOnPath says whether a fault of the file, or a swept point's, names
+// its link by on_path, which needs SetDown's links.
+func (s *Spec) hasOnPath() bool {
+	return slices.ContainsFunc(s.faults, func(f runtime.FaultSpec) bool { return f.OnPath != "" }) ||
+		slices.ContainsFunc(s.Matrix.Sweeps, func(sw Sweep) bool { return sw.family == famFaults && strings.HasSuffix(sw.Path, ".on_path") })
 }
 
 // resolveOnPath sets the link of every fault of the variant (of case c)

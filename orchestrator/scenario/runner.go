@@ -111,7 +111,7 @@ func (r *Runner) Run(ctx context.Context, s *Spec, run *results.Run) error {
 		if err := s.CheckLabPoints(r.Lab.Graph); err != nil {
 			return err
 		}
-		if s.hasFaults() && !r.Lab.InfiniBand() {
+		if s.hasOnPath() && !r.Lab.InfiniBand() {
 			cfgs, err := runtime.LoadConfigsToRead(r.Lab)
 			if err != nil {
 				return err
