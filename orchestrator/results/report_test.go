@@ -734,3 +734,33 @@ func TestReportLintIssuesGrouped(t *testing.T) {
 		t.Errorf("the report lists the QOS004 of 32 switches %d times, want once naming them:\n%s", n, out)
 	}
 }
+
+// TestReportSwitchQoSGrouped: the Switch QoS table has a row for each
+// class setting and the switches that have it (1024gpu: 5 rows where it
+// had 128), a switch set otherwise in a row of its own.
+func TestReportSwitchQoSGrouped(t *testing.T) {
+	run := syntheticRun("20261129T120000Z-ecn-pfc-64gpu", t0)
+	run.Classes = nil
+	for i := 1; i <= 32; i++ {
+		ecn := "819200-3276800 B p0.2"
+		if i == 7 {
+			ecn = "100-200 B p1"
+		}
+		run.Classes = append(run.Classes,
+			qos.ClassRow{Device: fmt.Sprintf("leaf%d", i), Ports: "Ethernet1-32", PortCount: 32, TC: 3, DSCPs: "26", PFC: true, Lossless: true, Queue: 3, PausedQueue: 3, ECN: ecn},
+			qos.ClassRow{Device: fmt.Sprintf("leaf%d", i), Ports: "Ethernet1-48", PortCount: 48, TC: 6, DSCPs: "48", Queue: 6, PausedQueue: 6, Scheduler: "strict"})
+	}
+	var b bytes.Buffer
+	if err := RenderMarkdown(run, &b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"| leaf1-6, leaf8-32 | Ethernet1-32 | 3 | 26 | yes |", "| leaf7 | Ethernet1-32 | 3 | 26 | yes |", "| leaf1-32 | Ethernet1-48 | 6 | 48 | no |"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the Switch QoS table lacks %q", want)
+		}
+	}
+	if n := strings.Count(out, "| Ethernet1-48 | 6 |"); n != 1 {
+		t.Errorf("the Switch QoS table has %d rows of the CNP class, want 1 for the 32 switches:\n%s", n, out)
+	}
+}
