@@ -30,7 +30,13 @@ func (d Difference) String() string {
 	if d.Port != "" {
 		where += " " + d.Port
 	}
-	return fmt.Sprintf("%s %s: %s -> %s", where, d.Field, orDash(d.A), orDash(d.B))
+	return where + " " + d.Change()
+}
+
+// Change is the difference without where it is: "priority.3.lossless:
+// true -> false".
+func (d Difference) Change() string {
+	return fmt.Sprintf("%s: %s -> %s", d.Field, orDash(d.A), orDash(d.B))
 }
 
 // Landing is where a difference lands and what it sets there, "<ports>

@@ -158,6 +158,10 @@ type Finding struct {
 	Tolerance  string    `json:"tolerance,omitempty"`
 	Regression bool      `json:"regression"`
 	Detail     string    `json:"detail,omitempty"`
+	// Lint is the lint error a FindingLint regression is (its rule,
+	// switch, ports, message and fix), which the text groups over the
+	// switches that have it (qos.GroupDevices).
+	Lint *qos.Finding `json:"lint,omitempty"`
 	// Scope says what the finding is about: ScopeSummary, ScopeRole,
 	// ScopePort or ScopeVariant.
 	Scope string `json:"scope,omitempty"`

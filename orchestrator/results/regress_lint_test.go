@@ -3,6 +3,7 @@ package results
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -63,5 +64,33 @@ func TestCompareNewLintErrors(t *testing.T) {
 	base.Lint = nil
 	if r := Compare(run, base, nil); r.Regressed {
 		t.Errorf("baseline without lint: %v", regressions(r))
+	}
+}
+
+// The same new lint error on many switches is one line of the text,
+// naming them; each is still a regression of its own (the count, JSON).
+func TestCompareNewLintErrorsGrouped(t *testing.T) {
+	base := passingRun("20261129T110000Z-ecn-pfc-64gpu", t0.Add(-time.Hour))
+	base.Lint = &LintSummary{Findings: []qos.Finding{}}
+	run := cloneRun(t, base)
+	run.RunID = "20261129T120000Z-ecn-pfc-64gpu"
+	run.Lint = &LintSummary{Errors: 33}
+	for i := 1; i <= 32; i++ {
+		run.Lint.Findings = append(run.Lint.Findings, qos.Finding{Rule: "QOS001", Severity: qos.SevError, Device: fmt.Sprintf("leaf%d", i), Port: "Ethernet1-48", Message: "PFC is off for lossless priority 3", Fix: "enable PFC on priority 3"})
+	}
+	run.Lint.Findings = append(run.Lint.Findings, qos.Finding{Rule: "QOS009", Severity: qos.SevError, Device: "spine1", Port: "Ethernet1", Message: "PFC differs"})
+	r := Compare(run, base, nil)
+	if got := regressions(r); len(got) != 33 {
+		t.Fatalf("%d regressions, want 33, one a switch", len(got))
+	}
+	out := text(t, r)
+	for _, want := range []string{
+		"  run: lint error QOS001 at 32 switches (leaf1-32) Ethernet1-48, new in the run's configs: PFC is off for lossless priority 3 (fix: enable PFC on priority 3)\n" +
+			"  run: lint error QOS009 at spine1 Ethernet1, new in the run's configs: PFC differs\n",
+		"REGRESSED: 33 regressions: 33 lint errors new in the run's configs\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text lacks %q:\n%s", want, out)
+		}
 	}
 }

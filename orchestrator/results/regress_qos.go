@@ -45,11 +45,33 @@ func (r Report) writeConfigChanges(b *strings.Builder) {
 	}
 	if len(r.ConfigChanges) > 0 {
 		fmt.Fprintf(b, "switch QoS changed between the baseline and this run (baseline -> run):\n")
-		writeCapped(b, r.ConfigChanges, maxConfigChanges)
+		writeCapped(b, groupConfigChanges(r.ConfigChanges), maxConfigChanges)
 	}
 	if r.LintErrors != nil && r.BaselineLintErrors != nil && *r.LintErrors > *r.BaselineLintErrors {
 		fmt.Fprintf(b, "lint: the run's configs have %s, the baseline's %d ('labctl config lint %s' lists them; the new ones are regressions, below)\n", plural.N(*r.LintErrors, "error"), *r.BaselineLintErrors, r.Lab)
 	}
+}
+
+// configChangeGroup is one change on one switch or on several, as lint's
+// text groups its findings (qos.GroupDevices): "48 switches (leaf1-32
+// (Ethernet33-48); spine1-16 (Ethernet1-32)) queue.3.ecn: a -> b".
+type configChangeGroup struct{ g qos.DeviceGroup }
+
+func (c configChangeGroup) String() string { return c.g.Place(8) + " " + c.g.Message }
+
+// groupConfigChanges merges the same change on several switches into one
+// (a config edit made to every switch was a line a switch, of which the
+// text showed 20).
+func groupConfigChanges(ds []qos.Difference) []configChangeGroup {
+	fs := make([]qos.Finding, len(ds))
+	for i, d := range ds {
+		fs[i] = qos.Finding{Device: d.Device, Port: d.Port, Message: d.Change()}
+	}
+	var out []configChangeGroup
+	for _, g := range qos.GroupDevices(fs) {
+		out = append(out, configChangeGroup{g})
+	}
+	return out
 }
 
 // writeCapped writes the first limit items, one an indented line, and how
@@ -62,6 +84,34 @@ func writeCapped[T fmt.Stringer](b *strings.Builder, items []T, limit int) {
 		}
 		fmt.Fprintf(b, "  %s\n", c)
 	}
+}
+
+// newLintDetail is a new lint error's line: its rule, where (a switch
+// and its ports, or several: qos.DeviceGroup.Place), message and fix.
+func newLintDetail(rule, where, msg, fix string) string {
+	detail := "lint error " + rule
+	if where != "" {
+		detail += " at " + where
+	}
+	detail += ", new in the run's configs: " + msg
+	if fix != "" {
+		detail += " (fix: " + fix + ")"
+	}
+	return detail
+}
+
+// groupedLintLines are the lines of new lint errors (FindingLint with
+// their Lint), the same error on several switches one line naming them.
+func groupedLintLines(fs []Finding) []string {
+	var lint []qos.Finding
+	for _, f := range fs {
+		lint = append(lint, *f.Lint)
+	}
+	var out []string
+	for _, g := range qos.GroupDevices(lint) {
+		out = append(out, newLintDetail(g.Rule, g.Place(8), g.Message, g.Fix))
+	}
+	return out
 }
 
 // lintErrors is a record's lint error count, nil when it kept none.
@@ -105,15 +155,9 @@ func newLintErrors(run, baseline *Run) []Finding {
 		if had[key(f)] {
 			continue
 		}
-		detail := "lint error " + f.Rule
-		if where := strings.TrimSpace(f.Device + " " + f.Port); where != "" {
-			detail += " at " + where
-		}
-		detail += ", new in the run's configs: " + f.Message
-		if f.Fix != "" {
-			detail += " (fix: " + f.Fix + ")"
-		}
-		out = append(out, Finding{Kind: FindingLint, Scope: ScopeVariant, Variant: "-", Metric: f.Rule, Node: f.Device, Port: f.Port, Regression: true, Detail: detail})
+		lf := f
+		out = append(out, Finding{Kind: FindingLint, Scope: ScopeVariant, Variant: "-", Metric: f.Rule, Node: f.Device, Port: f.Port, Regression: true,
+			Detail: newLintDetail(f.Rule, strings.TrimSpace(f.Device+" "+f.Port), f.Message, f.Fix), Lint: &lf})
 	}
 	if len(out) == 0 && listed < run.Lint.Errors && run.Lint.Errors > baseline.Lint.Errors {
 		// Counts only: the record kept no findings to tell which are new.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -712,5 +713,30 @@ func TestScenarioTolerances(t *testing.T) {
 	run.ScenarioYAML = "name: ecn-pfc\nregress:\n  tolerances:\n    throughput: 3%\n"
 	if _, err := ScenarioTolerances(run); err == nil || !strings.Contains(err.Error(), "regress.tolerances") {
 		t.Errorf("a bad tolerance in the record: %v", err)
+	}
+}
+
+// A change made to every switch's config is one line naming the switches
+// (and each set of ports), where each switch had one and the text showed
+// 20 of them.
+func TestCompareTextConfigChangesGrouped(t *testing.T) {
+	base := scopedRun(t, "20261129T110000Z-ecn-pfc-64gpu")
+	run := cloneRun(t, base)
+	run.ConfigDigest = "sha256:9e02"
+	r := Compare(run, base, nil)
+	r.ConfigChanges = nil
+	for i := 1; i <= 32; i++ {
+		r.ConfigChanges = append(r.ConfigChanges, qos.Difference{Device: fmt.Sprintf("leaf%d", i), Port: "Ethernet33-48", Field: "queue.3.ecn", A: "min=1638400", B: "min=1228800"})
+	}
+	for i := 1; i <= 16; i++ {
+		r.ConfigChanges = append(r.ConfigChanges, qos.Difference{Device: fmt.Sprintf("spine%d", i), Port: "Ethernet1-32", Field: "queue.3.ecn", A: "min=1638400", B: "min=1228800"})
+	}
+	r.ConfigChanges = append(r.ConfigChanges, qos.Difference{Device: "spine3", Field: "buffer.pool", A: "a", B: "b"})
+	text := textOf(t, r)
+	want := "switch QoS changed between the baseline and this run (baseline -> run):\n" +
+		"  48 switches (leaf1-32 (Ethernet33-48); spine1-16 (Ethernet1-32)) queue.3.ecn: min=1638400 -> min=1228800\n" +
+		"  spine3 buffer.pool: a -> b\n\n"
+	if !strings.Contains(text, want) {
+		t.Errorf("text lacks %q:\n%s", want, text)
 	}
 }

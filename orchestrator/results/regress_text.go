@@ -101,8 +101,23 @@ func writeGrouped(b *strings.Builder, findings []Finding, keep func(Finding) boo
 		if v == "-" {
 			name = "run"
 		}
+		// New lint errors are one line for each cause, however many
+		// switches have it, where the first of them was.
+		var lint []Finding
 		for _, f := range fs {
-			if f.place() == "" {
+			if f.Kind == FindingLint && f.Lint != nil {
+				lint = append(lint, f)
+			}
+		}
+		for _, f := range fs {
+			switch {
+			case f.place() != "":
+			case f.Kind == FindingLint && f.Lint != nil:
+				for _, l := range groupedLintLines(lint) {
+					fmt.Fprintf(b, "  %s: %s\n", name, l)
+				}
+				lint = nil
+			default:
 				fmt.Fprintf(b, "  %s: %s\n", name, f.line())
 			}
 		}
