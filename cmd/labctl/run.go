@@ -151,7 +151,7 @@ results/ cannot be written (the finished variants are printed anyway).`,
 			// What the switches do with their configs, and what lint says
 			// of them, go into the record; lint errors are worth a word
 			// before the run starts (it simulates the configs as they are).
-			qosRecord, err := labQoSRecord(l, in)
+			qosRecord, err := labQoSRecord(l, in, sc.TrafficDSCPs())
 			if err != nil {
 				return err
 			}
@@ -527,8 +527,10 @@ type labQoS struct {
 
 // labQoSRecord resolves the lab's configs and lints them. Configs that do
 // not load are the run's error, before it starts: every variant runs on
-// them, and each failed with the same error under its own name.
-func labQoSRecord(l *runtime.Lab, in qos.Intent) (labQoS, error) {
+// them, and each failed with the same error under its own name. The class
+// table holds RoCE's classes and those of trafficDSCPs, the DSCPs the
+// scenario's traffic is sent with (best effort's class beside RoCE's).
+func labQoSRecord(l *runtime.Lab, in qos.Intent, trafficDSCPs []int) (labQoS, error) {
 	if l.InfiniBand() {
 		return labQoS{}, nil // no vendor configs: nothing to resolve or lint
 	}
@@ -540,7 +542,7 @@ func labQoSRecord(l *runtime.Lab, in qos.Intent) (labQoS, error) {
 	var out labQoS
 	for i := range cfgs {
 		out.settings = append(out.settings, qos.Summarize(&cfgs[i]))
-		out.classes = append(out.classes, qos.ClassTable(&cfgs[i], "", qos.RoCEClasses(&cfgs[i], in.RoCEDSCP, in.CNPDSCP))...)
+		out.classes = append(out.classes, qos.ClassTable(&cfgs[i], "", qos.ClassesOf(&cfgs[i], append([]int{in.RoCEDSCP, in.CNPDSCP}, trafficDSCPs...)...))...)
 		for j := range cfgs[i].Ports {
 			if p := &cfgs[i].Ports[j]; p.Fabric {
 				for _, d := range p.LosslessDSCPs() {

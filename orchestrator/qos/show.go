@@ -211,13 +211,24 @@ func intRanges(v []int) string {
 // RoCEClasses are the traffic classes RoCE uses on a device: the RoCE and
 // CNP DSCPs' classes and every PFC priority.
 func RoCEClasses(d *DeviceConfig, roceDSCP, cnpDSCP int) []int {
+	return ClassesOf(d, roceDSCP, cnpDSCP)
+}
+
+// ClassesOf are the traffic classes the DSCPs are classified into on a
+// device's fabric ports, and every PFC priority: RoCEClasses with the
+// DSCPs of a scenario's other traffic (best effort's DSCP 0) too.
+func ClassesOf(d *DeviceConfig, dscps ...int) []int {
 	set := map[int]bool{}
 	for i := range d.Ports {
 		p := &d.Ports[i]
 		if !p.Fabric {
 			continue
 		}
-		set[p.TCOf(roceDSCP)], set[p.TCOf(cnpDSCP)] = true, true
+		for _, dscp := range dscps {
+			if dscp >= 0 && dscp < 64 {
+				set[p.TCOf(dscp)] = true
+			}
+		}
 		for _, pr := range p.PFCPriorities {
 			set[pr] = true
 		}

@@ -425,7 +425,11 @@ func dropsCell(c Counter) string {
 // did with the classes RoCE uses (from the run's resolved configs), what
 // each kind of variant changed, and what lint said.
 type qosView struct {
-	Note    string
+	Note string
+	// Buffers are the switches' buffer pools, one line a set of switches
+	// with the same: what bounds the lossy classes' queues and when PFC
+	// pauses, which the class table does not say.
+	Buffers []string
 	Headers []string
 	Rows    [][]string
 	Lint    string
@@ -439,7 +443,7 @@ func runQoSView(run *Run) *qosView {
 		return nil
 	}
 	v := &qosView{
-		Note: "What each switch did with the classes RoCE uses, from its configs as the run found them (resolved with the NOS's defaults: `labctl config show` prints the same). " +
+		Note: "What each switch did with the classes RoCE and the scenario's traffic use, from its configs as the run found them (resolved with the NOS's defaults: `labctl config show` prints the same). " +
 			"Variants with ECN and PFC on ran these; ecn=off removed ECN marking from every queue, pfc=off removed PFC, the PFC watchdog and the lossless PG profiles; a sweep's points add their values (see Configs per point).",
 		Headers: []string{"Switch", "Ports", "TC", "DSCP", "PFC", "Lossless", "PG headroom (B)", "XOFF at", "Queue", "Pause stops queue", "Scheduler", "ECN", "WRED drop", "PFC watchdog"},
 	}
@@ -479,6 +483,7 @@ func runQoSView(run *Run) *qosView {
 	for i, sw := range switches {
 		v.Rows[i][0] = qos.DeviceRanges(sw, 0)
 	}
+	v.Buffers = bufferLines(run.QoS)
 	if l := run.Lint; l != nil {
 		v.Lint = fmt.Sprintf("`labctl config lint` found %s and %s in these configs.", plural.N(l.Errors, "error"), plural.N(l.Warnings, "warning"))
 		// A cause on many switches is one issue (qos.GroupDevices).
@@ -567,4 +572,86 @@ func withCompletion(cells []string, s Summary, failed bool) []string {
 // the run's seed + r.
 func RepetitionSeeds(seed int64) string {
 	return fmt.Sprintf("repetition r, labelled #r+1 from the second, at seed %d + r", seed)
+}
+
+// bufferLines names each set of switches with the same buffer pools and
+// the pools: "leaf1, leaf2, spine1: ingress_lossless_pool 20627456 B
+// (ingress, dynamic), ...". A switch whose config sets none has those its
+// NOS assumes (EOS: a platform's, see 'labctl config show'), so two runs
+// of one lab on two NOSes show here the buffer each stood on.
+func bufferLines(settings []qos.Settings) []string {
+	type pool struct{ size, typ, mode, headroom string }
+	var order []string
+	devices := map[string][]string{}
+	for _, st := range settings {
+		pools := map[string]*pool{}
+		var names []string
+		for _, f := range st.Fields {
+			if len(f.Runs) > 0 || !strings.HasPrefix(f.Field, "pool.") {
+				continue
+			}
+			rest := strings.TrimPrefix(f.Field, "pool.")
+			i := strings.LastIndex(rest, ".")
+			if i < 0 {
+				continue
+			}
+			name, key := rest[:i], rest[i+1:]
+			pl := pools[name]
+			if pl == nil {
+				pl = &pool{}
+				pools[name] = pl
+				names = append(names, name)
+			}
+			switch key {
+			case "size_bytes":
+				pl.size = f.Value
+			case "type":
+				pl.typ = f.Value
+			case "mode":
+				pl.mode = f.Value
+			case "headroom_pool_bytes":
+				pl.headroom = f.Value
+			}
+		}
+		if len(names) == 0 {
+			continue
+		}
+		slices.Sort(names)
+		var parts []string
+		for _, n := range names {
+			pl := pools[n]
+			desc := n + " " + orDashB(pl.size)
+			var attrs []string
+			for _, a := range []string{pl.typ, pl.mode} {
+				if a != "" {
+					attrs = append(attrs, a)
+				}
+			}
+			if pl.headroom != "" {
+				attrs = append(attrs, "shared headroom "+pl.headroom+" B")
+			}
+			if len(attrs) > 0 {
+				desc += " (" + strings.Join(attrs, ", ") + ")"
+			}
+			parts = append(parts, desc)
+		}
+		key := strings.Join(parts, "; ")
+		if _, ok := devices[key]; !ok {
+			order = append(order, key)
+		}
+		devices[key] = append(devices[key], st.Device)
+	}
+	out := make([]string, 0, len(order))
+	for _, k := range order {
+		out = append(out, "Buffer pools of "+strings.Join(devices[k], ", ")+": "+k+".")
+	}
+	return out
+}
+
+// orDashB is a byte count, or "-" where the config gives none.
+func orDashB(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s + " B"
 }

@@ -606,7 +606,8 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 {{with .QoS}}
 <h2 id="qos">Switch QoS</h2>
 <p>{{.Note}}</p>
-<table class="qos">
+{{range .Buffers}}<p>{{.}}</p>
+{{end}}<table class="qos">
 <tr>{{range .Headers}}<th>{{.}}</th>{{end}}</tr>
 {{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table>

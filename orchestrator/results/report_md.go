@@ -170,6 +170,9 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 
 	if qv := runQoSView(run); qv != nil {
 		p("## Switch QoS\n\n%s\n\n", qv.Note)
+		for _, b := range qv.Buffers {
+			p("%s\n\n", mdText(b))
+		}
 		p("| %s |\n|%s\n", strings.Join(qv.Headers, " | "), strings.Repeat("---|", len(qv.Headers)))
 		for _, r := range qv.Rows {
 			cells := make([]string, len(r))

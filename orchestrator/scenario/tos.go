@@ -60,3 +60,35 @@ func (s *Spec) TrafficClassWarnings(lossless func(dscp int) bool) []string {
 	}
 	return out
 }
+
+// TrafficDSCPs are the DSCPs the scenario's traffic is sent with (each
+// entry's traffic_class and every swept traffic_class value, divided by
+// four), in ascending order: a run's record shows what the switches do
+// with their classes beside RoCE's, so that best-effort traffic's class
+// (its ingress admission, its queue) is in the report of a scenario that
+// sends some.
+func (s *Spec) TrafficDSCPs() []int {
+	var set [64]bool
+	for _, t := range s.Traffic {
+		if t.TrafficClass != nil && *t.TrafficClass >= 0 && *t.TrafficClass < 256 {
+			set[*t.TrafficClass>>2] = true
+		}
+	}
+	for _, sw := range s.Matrix.Sweeps {
+		if sw.family != famTraffic || len(sw.field) != 1 || sw.field[0] != "traffic_class" {
+			continue
+		}
+		for _, v := range sw.Values {
+			if tos, err := strconv.Atoi(v); err == nil && tos >= 0 && tos < 256 {
+				set[tos>>2] = true
+			}
+		}
+	}
+	var out []int
+	for d, ok := range set {
+		if ok {
+			out = append(out, d)
+		}
+	}
+	return out
+}

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -66,5 +67,36 @@ traffic:
 		if ws := s.TrafficClassWarnings(lossless); len(ws) > 0 {
 			t.Errorf("catalog scenario %s: %q", name, ws)
 		}
+	}
+}
+
+// TrafficDSCPs are the DSCPs of every entry's traffic_class (106 where
+// none is written) and of every swept value, once each, in order.
+func TestTrafficDSCPs(t *testing.T) {
+	t.Parallel()
+	src := `name: dscps
+duration: 1ms
+matrix:
+  traffic[1].traffic_class: [0, 184]
+traffic:
+  - pattern: pairs
+  - pattern: pairs
+    traffic_class: 2
+  - pattern: pairs
+    traffic_class: 106
+`
+	s, err := Parse("dscps.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.TrafficDSCPs(); !slices.Equal(got, []int{0, 26, 46}) {
+		t.Errorf("TrafficDSCPs: %v, want [0 26 46]", got)
+	}
+	s, err = Resolve("mixed-classes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.TrafficDSCPs(); !slices.Equal(got, []int{0, 26}) {
+		t.Errorf("mixed-classes: %v, want best effort's 0 and RoCE's 26", got)
 	}
 }
