@@ -186,7 +186,11 @@ off. The report's first lines list the overrides and where each came from.
 			// So may a stored record and a file: records of other outputs
 			// are other records.
 			otherOutputs := run.Imported != nil && base.Imported != nil && !slices.Equal(run.Imported.Files, base.Imported.Files)
-			if base.RunID == run.RunID && !twoFiles && !otherOutputs {
+			// And two labs' runs started in the same second (one lab
+			// brought up on SONiC, one on EOS, run side by side): records
+			// of other switches' configs are other runs, whatever the id.
+			otherRun := base.NOS != run.NOS || base.ConfigDigest != run.ConfigDigest
+			if base.RunID == run.RunID && !twoFiles && !otherOutputs && !otherRun {
 				// Comparing a run with itself finds nothing, and an OK
 				// would say the run was checked.
 				if args[0] == results.Latest {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,5 +51,60 @@ func TestRegressLatestIsTheBaseline(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr, "is the baseline itself") || !strings.Contains(stderr, "fix: run the scenario first, 'labctl run baseline-bw --lab 16gpu'") || strings.Contains(out, "OK") {
 			t.Errorf("regress latest --baseline %s: exit %d: %s%s", baseline, code, out, stderr)
 		}
+	}
+}
+
+// One lab brought up on SONiC in one folder and on EOS in another, the
+// scenario run in both in the same second: the two records share a run
+// id, and regress of one against the other's run.json said the run was
+// the baseline itself. Other switches' configs make another run; the
+// run's own record (a copy) is still refused.
+func TestRegressTwoLabsSameRunID(t *testing.T) {
+	t.Parallel()
+	sonic, eos := upLab(t, "16gpu"), upLab(t, "16gpu", "--nos", "eos")
+	runOK(t, sonic, "baseline-bw", "16gpu")
+	runOK(t, eos, "baseline-bw", "16gpu")
+	recordOf := func(dir string) (string, map[string]any) {
+		t.Helper()
+		files, err := filepath.Glob(filepath.Join(dir, "results", "*", "run.json"))
+		if err != nil || len(files) != 1 {
+			t.Fatalf("%s: run records %v (%v), want one", dir, files, err)
+		}
+		data, err := os.ReadFile(files[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(data, &m); err != nil {
+			t.Fatal(err)
+		}
+		return files[0], m
+	}
+	sonicFile, sonicRec := recordOf(sonic)
+	_, eosRec := recordOf(eos)
+	// The EOS run as if it had started in the SONiC run's second.
+	eosRec["run_id"] = sonicRec["run_id"]
+	data, err := json.Marshal(eosRec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eosFile := filepath.Join(t.TempDir(), "run.json")
+	if err := os.WriteFile(eosFile, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := resultsCLI(t, sonic, "regress", sonicFile, "--baseline", eosFile)
+	if code == 2 || strings.Contains(stderr, "is the baseline itself") || !strings.Contains(out, "NOS changed between the baseline and this run: eos -> sonic") {
+		t.Errorf("SONiC run against the EOS run of the same id: exit %d: %s%s", code, out, stderr)
+	}
+	copyFile := filepath.Join(t.TempDir(), "run.json")
+	raw, err := os.ReadFile(sonicFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(copyFile, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := resultsCLI(t, sonic, "regress", sonicFile, "--baseline", copyFile); code != 2 || !strings.Contains(stderr, "is the baseline itself") {
+		t.Errorf("a run against a copy of its own record: exit %d: %s", code, stderr)
 	}
 }
