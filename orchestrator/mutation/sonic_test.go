@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/nos/sonic"
 )
 
@@ -1220,6 +1221,52 @@ func TestSONiCMutations(t *testing.T) {
 	}
 	s := newSuite(t, "64gpu", "sonic")
 	for _, m := range ms {
+		t.Run(m.field+"/"+m.name, func(t *testing.T) { s.check(t, m) })
+	}
+}
+
+// uetLabSpec is a UET lab whose payload MTU is the switches' 9100
+// (fabric.SwitchMTU): its packets need 9160 bytes, so labctl renders
+// PORT mtu on every fabric port, which a SONiC port without one (SONiC's
+// default, 9100, as labctl's startup config sets it) does not carry.
+var uetLabSpec = fmt.Sprintf(`name: uet16
+description: 16 GPUs over UET at a jumbo payload MTU
+sizing:
+  gpus: 16
+nos: sonic
+transport: uet
+qos:
+  profile: roce-dcqcn
+  mtu: %d
+runtime: sim
+`, fabric.SwitchMTU)
+
+// sonicUETMutations change a jumbo UET lab's configs (uetLabSpec).
+func sonicUETMutations() []mutation {
+	return []mutation{
+		{field: "PORT mtu", name: "deleted from a jumbo UET lab's ports (SONiC's default 9100)", harmful: true, rule: "QOS020", dataPlane: true,
+			edit: edit(func(d doc) { d.del("PORT", nil, "mtu") })},
+		{field: "PORT mtu", name: "a jumbo UET lab's PORT table deleted (SONiC's default 9100)", harmful: true, rule: "QOS020", dataPlane: true,
+			edit: edit(func(d doc) { delete(d, "PORT") })},
+		{field: "PORT mtu", name: "9216 on a jumbo UET lab's ports",
+			edit: edit(func(d doc) { d.set("PORT", nil, "mtu", "9216") })},
+	}
+}
+
+// TestSONiCUETMutations: a SONiC port without PORT mtu runs at SONiC's
+// default 9100, which drops a jumbo UET lab's packets; labctl read it as
+// carrying any packet, so deleting the mtu labctl renders for such a lab
+// passed lint, the run and regress.
+func TestSONiCUETMutations(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the mutation suite simulates every mutation: not in -short")
+	}
+	spec := filepath.Join(t.TempDir(), "uet16.yaml")
+	if err := os.WriteFile(spec, []byte(uetLabSpec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := newSuite(t, spec, "sonic")
+	for _, m := range sonicUETMutations() {
 		t.Run(m.field+"/"+m.name, func(t *testing.T) { s.check(t, m) })
 	}
 }

@@ -261,6 +261,13 @@ type PortConfig struct {
 	// EOS's mtu, or the default EOS gives a routed port that sets none);
 	// 0 when it does not say. RoCE's payload MTU is the lab's.
 	MTU int `json:"mtu,omitempty"`
+	// DefaultMTU, where MTU is 0, is the MTU the switch runs the port at
+	// all the same, the NOS's default as labctl assumes it (SONiC's 9100
+	// for a PORT entry without mtu, Origins["mtu"] saying so); 0 where
+	// labctl takes the port to carry any packet. The simulator and lint's
+	// QOS020 hold packets to it (EnforcedMTU); what reads the config's
+	// own MTU (headroom sizing, Settings, a renderer) does not.
+	DefaultMTU int `json:"default_mtu,omitempty"`
 	// Routed: the config makes the port a routed (L3) port (EOS's no
 	// switchport), or the lab's fabric does (its ports have their /31s);
 	// false where it does not say, or says switchport. A renderer writes
@@ -745,6 +752,16 @@ func (p *PortConfig) RunSpeedGbps() int {
 		return p.LinkSpeedGbps
 	}
 	return p.SpeedGbps
+}
+
+// EnforcedMTU is the L3 MTU the port holds packets to: the config's
+// (MTU), else the NOS's default (DefaultMTU); 0 where labctl knows of
+// none, and takes the port to carry any packet.
+func (p *PortConfig) EnforcedMTU() int {
+	if p.MTU > 0 {
+		return p.MTU
+	}
+	return p.DefaultMTU
 }
 
 // PG returns the PG config, or nil.

@@ -1420,19 +1420,21 @@ func (l *linter) shapedLossless(d *DeviceConfig, p *PortConfig, lossless []int) 
 }
 
 func (l *linter) portMTU(d *DeviceConfig, p *PortConfig) {
-	if l.opt.Intent == nil || p.MTU == 0 || !p.Fabric {
+	mtu := p.EnforcedMTU()
+	if l.opt.Intent == nil || mtu == 0 || !p.Fabric {
 		return
 	}
-	if need := l.opt.Intent.MTU + RoCEHeaderBytes; p.MTU < need {
+	if need := l.opt.Intent.MTU + RoCEHeaderBytes; mtu < need {
 		// Where the MTU is a default (Origins["mtu"]: EOS's of a routed
-		// port without an mtu line), the finding says so.
+		// port without an mtu line, SONiC's of a PORT entry without
+		// mtu), the finding says so.
 		from := ""
 		if o := p.Origins["mtu"]; o != "" {
 			from = " (" + o + ")"
 		}
 		l.add(RulePortMTU, SevError, d.Device, p.Name,
 			fmt.Sprintf("raise the port's MTU to at least %d (RoCE MTU %d plus %d bytes of headers); 9100 is usual", need, l.opt.Intent.MTU, RoCEHeaderBytes),
-			"the port's MTU %d%s is below the %d bytes RoCE's %d-byte packets need: the switch drops them", p.MTU, from, need, l.opt.Intent.MTU)
+			"the port's MTU %d%s is below the %d bytes RoCE's %d-byte packets need: the switch drops them", mtu, from, need, l.opt.Intent.MTU)
 	}
 }
 

@@ -52,14 +52,16 @@ func onOff(b bool) string {
 }
 
 // cfgComparable clears what CONFIG_DB QoS tables do not carry: peers, the
-// MTU, and the speed of ports without a lossless buffer profile.
+// MTU (PORT mtu only where it is not SONiC's default: parseBack compares
+// the MTU the port runs at), and the speed of ports without a lossless
+// buffer profile.
 func cfgComparable(d qos.DeviceConfig) qos.DeviceConfig {
 	d.NOS, d.Fields, d.Defaults, d.Unresolved, d.DefaultPort = "", nil, nil, nil, nil
 	d.PeersKnown = false
 	for i := range d.Ports {
 		p := &d.Ports[i]
 		p.Peer = ""
-		p.MTU = 0
+		p.MTU, p.DefaultMTU = 0, 0
 		p.Fabric = true
 		p.Origins = nil
 		for j := range p.Queues {
@@ -120,6 +122,11 @@ func parseBack(t *testing.T, dc qos.DeviceConfig, out []byte) qos.DeviceConfig {
 	got, err := Parse(dc.Device, qos.Source{Name: dc.Device + ".json", Data: out})
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, p := range dc.Ports {
+		if gp := got.Port(p.Name); p.MTU > 0 && (gp == nil || gp.EnforcedMTU() != p.MTU) {
+			t.Errorf("%s: rendered at MTU %d, read back at %v", p.Name, p.MTU, gp)
+		}
 	}
 	want, cg := cfgComparable(dc), cfgComparable(got)
 	if !reflect.DeepEqual(cg, want) {

@@ -735,6 +735,9 @@ var cfgPGProfileRE = lazyregexp.New(`^pg_lossless_(\d+)_(\d+)m_profile$`)
 
 // portLink reads a port's speed, MTU and cable length.
 func (r *resolver) portLink(pc *qos.PortConfig) error {
+	// A port whose PORT entry sets no mtu portsorch takes runs at SONiC's
+	// default (cfgDefaultPortMTU), as lint and the simulator hold it.
+	defaultMTU := "sets no mtu"
 	if e := r.db.Port[pc.Name]; e != nil {
 		pc.AdminDown = adminDown(pc.Name, e)
 		if e.Speed != nil {
@@ -742,13 +745,14 @@ func (r *resolver) portLink(pc *qos.PortConfig) error {
 		}
 		if e.MTU != "" || e.Blank["mtu"] {
 			if m, ok := portMTU(e.MTU); ok {
-				pc.MTU = m
+				pc.MTU, defaultMTU = m, ""
 			} else {
 				// portmgrd's ip link set refuses it, or portsorch does
 				// (parsePortMtu): the port keeps the MTU it has.
+				defaultMTU = fmt.Sprintf("sets no mtu portsorch takes (it refuses mtu %q)", e.MTU)
 				r.overrule("PORT", pc.Name, true,
-					fmt.Sprintf("mtu %q is not an MTU portsorch takes (parsePortMtu: a whole number %d-%d, as sonic-port.yang's range, which config apply-patch checks): loaded into a running switch, the port keeps the MTU it has (labctl: the switch's own); at a cold start (a reboot, config reload) portsorch refuses the port's whole entry and does not create the port", e.MTU, cfgPortMTUMin, cfgPortMTUMax),
-					fmt.Sprintf("write an mtu of %d-%d in decimal digits (9100 is SONiC's default), or leave it out for the switch's own", cfgPortMTUMin, cfgPortMTUMax),
+					fmt.Sprintf("mtu %q is not an MTU portsorch takes (parsePortMtu: a whole number %d-%d, as sonic-port.yang's range, which config apply-patch checks): loaded into a running switch, the port keeps the MTU it has (labctl: SONiC's default %d, which lint and the simulator hold the lab's packets to); at a cold start (a reboot, config reload) portsorch refuses the port's whole entry and does not create the port", e.MTU, cfgPortMTUMin, cfgPortMTUMax, cfgDefaultPortMTU),
+					fmt.Sprintf("write an mtu of %d-%d in decimal digits (%d is SONiC's default), or leave it out for the switch's own", cfgPortMTUMin, cfgPortMTUMax, cfgDefaultPortMTU),
 					[]string{pc.Name})
 			}
 		}
@@ -771,6 +775,11 @@ func (r *resolver) portLink(pc *qos.PortConfig) error {
 		default:
 			return entryError("PORT", pc.Name, "pfc_asym", "PORT|%s pfc_asym %q is not on or off, the modes portsorch takes (fix: write on or off, or leave it out for off)", pc.Name, e.PFCAsym)
 		}
+	}
+	if defaultMTU != "" {
+		pc.DefaultMTU = cfgDefaultPortMTU
+		pc.Origins["mtu"] = "SONiC's default: PORT|" + pc.Name + " " + defaultMTU + ", and labctl assumes the port runs at the default, as from a config reload; a file config load merges leaves the switch's own MTU"
+		r.def("PORT mtu", fmt.Sprintf("%d bytes", cfgDefaultPortMTU), srcPortMTU, pc.Name, false)
 	}
 	m, given, err := r.cable(pc.Name)
 	if err != nil {
@@ -1531,7 +1540,7 @@ func (r *resolver) overlapping(table, unit, port string, cands []bufferCandidate
 // gives or 4096, xon two MTUs, dynamic_th 0. For a lab, AttachTopology
 // replaces it with the profile labctl renders for the port.
 func (r *resolver) computedPG(pc *qos.PortConfig, g int, origin string) qos.PGConfig {
-	mtu := pc.MTU
+	mtu := pc.MTU // the config's, not SONiC's default (DefaultMTU)
 	if mtu == 0 {
 		mtu = 4096
 	}
@@ -1729,6 +1738,19 @@ const (
 	cfgPortMTUMin = 68
 	cfgPortMTUMax = 9216
 )
+
+// cfgDefaultPortMTU is the MTU a SONiC port runs at where its PORT entry
+// sets none (or none portsorch takes): portmgrd gives a port it first
+// configures DEFAULT_MTU_STR, "9100" (sonic-swss cfgmgr/portmgr.h, used
+// in PortMgr::doTask, cfgmgr/portmgr.cpp; intfmgr.cpp's DEFAULT_MTU_STR
+// is 9100 too). A PORT entry merged later without mtu (a file config load
+// merges) leaves the MTU the port has, which labctl assumes is this
+// default: the startup config it gives its SONiC switches sets
+// fabric.SwitchMTU, the same (TestDefaultPortMTU).
+const cfgDefaultPortMTU = 9100
+
+// srcPortMTU is the source of cfgDefaultPortMTU, which Defaults name.
+const srcPortMTU = "portmgrd's DEFAULT_MTU_STR (sonic-swss cfgmgr/portmgr.h), which a port whose PORT entry sets no mtu runs at from a config reload or cold start; a file config load merges leaves the MTU a running port has, which labctl assumes is this default"
 
 // portMTU reads a PORT mtu as portsorch's parsePortMtu does: swss's
 // to_uint<uint32_t> (std::stoul base 0, as strtoul: blanks, a sign, 0x

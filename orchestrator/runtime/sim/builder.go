@@ -160,9 +160,10 @@ func (b *builder) topology(nodes, nics map[string]bool, seed int64) (engine.Topo
 					shapers[ref] = sh
 				}
 				// A port's MTU (the L3 MTU it enforces) drops packets whose
-				// payload and headers do not fit, as lint's QOS020 says.
-				if pc.MTU > 0 {
-					maxPayload[ref] = max(pc.MTU-qos.RoCEHeaderBytes, 1)
+				// payload and headers do not fit, as lint's QOS020 says:
+				// the config's, else the NOS's default (SONiC's 9100).
+				if mtu := pc.EnforcedMTU(); mtu > 0 {
+					maxPayload[ref] = max(mtu-qos.RoCEHeaderBytes, 1)
 				}
 			}
 		}
