@@ -778,7 +778,7 @@ func (r *resolver) portLink(pc *qos.PortConfig) error {
 	}
 	if defaultMTU != "" {
 		pc.DefaultMTU = cfgDefaultPortMTU
-		pc.Origins["mtu"] = "SONiC's default: PORT|" + pc.Name + " " + defaultMTU + ", and labctl assumes the port runs at the default, as from a config reload; a file config load merges leaves the switch's own MTU"
+		pc.Origins["mtu"] = "SONiC's default: the port's PORT entry " + defaultMTU + ", and labctl assumes the port runs at the default, as from a config reload; a file config load merges leaves the switch's own MTU"
 		r.def("PORT mtu", fmt.Sprintf("%d bytes", cfgDefaultPortMTU), srcPortMTU, pc.Name, false)
 	}
 	m, given, err := r.cable(pc.Name)
