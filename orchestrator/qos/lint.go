@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/labctl/labctl/orchestrator/fabric"
 )
 
 // Severity of a lint finding. Only errors make `labctl config lint` fail.
@@ -1432,8 +1434,14 @@ func (l *linter) portMTU(d *DeviceConfig, p *PortConfig) {
 		if o := p.Origins["mtu"]; o != "" {
 			from = " (" + o + ")"
 		}
+		// The fabric's usual MTU where it carries them (a jumbo UET
+		// lab's packets need more).
+		usual := ""
+		if need <= fabric.SwitchMTU {
+			usual = fmt.Sprintf("; %d is usual", fabric.SwitchMTU)
+		}
 		l.add(RulePortMTU, SevError, d.Device, p.Name,
-			fmt.Sprintf("raise the port's MTU to at least %d (RoCE MTU %d plus %d bytes of headers); 9100 is usual", need, l.opt.Intent.MTU, RoCEHeaderBytes),
+			fmt.Sprintf("raise the port's MTU to at least %d (RoCE MTU %d plus %d bytes of headers)%s", need, l.opt.Intent.MTU, RoCEHeaderBytes, usual),
 			"the port's MTU %d%s is below the %d bytes RoCE's %d-byte packets need: the switch drops them", mtu, from, need, l.opt.Intent.MTU)
 	}
 }
