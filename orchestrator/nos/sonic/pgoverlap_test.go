@@ -119,3 +119,60 @@ func TestBufferQueueOverlapSkipsEntriesNeverApplied(t *testing.T) {
 		t.Errorf("%d notes saying the queue keeps what the entry before gives it, want 2: %+v", n, dc.Unresolved)
 	}
 }
+
+// An entry bufferorch never applies is named wherever it sits in key
+// order: before the entry that applies (Ethernet0|3, an undefined profile,
+// then Ethernet0|3-4), before buffermgrd's own key (Ethernet4|3 before the
+// Ethernet4|3-4 it writes for pfc_enable "3,4"), or beside another that
+// never applies either (Ethernet8|3 and Ethernet8|3-4). Each holds its
+// port at a cold start (initBufferReadyList lists every key), so the
+// cold-start warning names it too.
+func TestBufferEntriesNeverAppliedBeforeTheOneThatApplies(t *testing.T) {
+	in := `{
+		"BUFFER_POOL": {"ingress_lossless_pool": {"type": "ingress", "mode": "dynamic", "size": "10000000"},
+			"egress_lossless_pool": {"type": "egress", "mode": "dynamic", "size": "10000000"}},
+		"BUFFER_PROFILE": {"pg_lossless_100000_5m_profile": {"pool": "ingress_lossless_pool", "size": "4096", "xon": "8192", "xoff": "200000", "dynamic_th": "0"},
+			"egress": {"pool": "egress_lossless_pool", "size": "0", "dynamic_th": "7"}},
+		"PORT": {"Ethernet0": {"speed": "100000"}, "Ethernet4": {"speed": "100000"}, "Ethernet8": {"speed": "100000"}},
+		"CABLE_LENGTH": {"AZURE": {"Ethernet0": "5m", "Ethernet4": "5m", "Ethernet8": "5m"}},
+		"BUFFER_PG": {
+			"Ethernet0|3": {"profile": "pg_lossless_typo"}, "Ethernet0|3-4": {"profile": "pg_lossless_100000_5m_profile"},
+			"Ethernet4|3": {"profile": "pg_lossless_typo"},
+			"Ethernet8|3": {"profile": "pg_lossless_typo"}, "Ethernet8|3-4": {"profile": "pg_lossless_typo2"}},
+		"BUFFER_QUEUE": {"Ethernet0|3": {"profile": "egress_typo"}, "Ethernet0|3-4": {"profile": "egress"}},
+		"TC_TO_PRIORITY_GROUP_MAP": {"AZURE": {"3": "3", "4": "4"}},
+		"PORT_QOS_MAP": {"Ethernet0": {"tc_to_pg_map": "AZURE", "pfc_enable": "3,4"}, "Ethernet4": {"tc_to_pg_map": "AZURE", "pfc_enable": "3,4"},
+			"Ethernet8": {"tc_to_pg_map": "AZURE"}}
+	}`
+	dc, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(in)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q := dc.Port("Ethernet0").Queue(3); q == nil || q.Buffer == nil || q.Buffer.Profile != "egress" {
+		t.Errorf("Ethernet0 queue 3 = %+v, want profile egress from BUFFER_QUEUE|Ethernet0|3-4", q)
+	}
+	for _, c := range []struct{ where, effect string }{
+		{"BUFFER_PG|Ethernet0|3", "BUFFER_PG|Ethernet0|3-4 gives"},
+		{"BUFFER_PG|Ethernet4|3", "buffermgrd's BUFFER_PG|Ethernet4|3-4 gives"},
+		{"BUFFER_PG|Ethernet8|3", "no buffer profile"},
+		{"BUFFER_PG|Ethernet8|3-4", "no buffer profile"},
+		{"BUFFER_QUEUE|Ethernet0|3", "BUFFER_QUEUE|Ethernet0|3-4 gives"},
+	} {
+		found := false
+		for _, u := range dc.Unresolved {
+			found = found || u.Where == c.where && strings.Contains(u.Effect, c.effect)
+		}
+		if !found {
+			t.Errorf("%s: no note saying bufferorch never applies it (%q): %+v", c.where, c.effect, dc.Unresolved)
+		}
+	}
+	var cold *qos.Overruled
+	for i, o := range dc.Overruled {
+		if strings.Contains(o.Where, "cold start") {
+			cold = &dc.Overruled[i]
+		}
+	}
+	if cold == nil || !strings.Contains(cold.What, "5 entries") || strings.Join(cold.Ports, " ") != "Ethernet0 Ethernet4 Ethernet8" {
+		t.Errorf("cold start warning %+v, want 5 entries on Ethernet0, Ethernet4, Ethernet8", cold)
+	}
+}

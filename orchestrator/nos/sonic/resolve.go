@@ -1005,24 +1005,13 @@ func (r *resolver) queueBuffer(qc qos.QueueConfig, port string, q int, origin []
 		bkey, be := entryFor(r.bufferQueueKeys, port, q)
 		if !r.stalled["BUFFER_QUEUE"] {
 			// processQueue, as processPriorityGroup, applies an entry
-			// only once its profile resolves: the queue keeps the last
-			// entry in key order that applies, and one after it is
-			// noted with what the queue keeps.
-			var skipped []rangedKey[BufferRefEntry]
-			winner := ""
-			for _, k := range r.bufferQueueKeys[port] {
-				switch {
-				case !slices.Contains(k.idx, q):
-				case queueBufferApplies(r.db.BufferProfile[k.entry.Profile]):
-					bkey, be, winner, skipped = k.key, k.entry, k.key, nil
-				default:
-					skipped = append(skipped, k)
-				}
-			}
-			if winner != "" {
-				for _, k := range skipped {
-					r.noteQueueBuffer(port, k.key, k.entry.Profile, "bufferorch never applies the entry, so the queue keeps the profile BUFFER_QUEUE|"+winner+" gives it")
-				}
+			// only once its profile resolves (appliedBufferEntry).
+			if k, _ := r.appliedBufferEntry("BUFFER_QUEUE", "queue", queueWithoutProfile, r.bufferQueueKeys[port], q,
+				func(k rangedKey[BufferRefEntry]) bool { return queueBufferApplies(r.db.BufferProfile[k.entry.Profile]) }, "",
+				func(k rangedKey[BufferRefEntry], effect string) {
+					r.noteQueueBuffer(port, k.key, k.entry.Profile, effect)
+				}); k != nil {
+				bkey, be = k.key, k.entry
 			}
 			cands := slices.DeleteFunc(bufferCandidates(r.bufferQueueKeys[port], q), func(c bufferCandidate) bool {
 				return !queueBufferApplies(r.db.BufferProfile[c.profile])
@@ -1221,9 +1210,9 @@ func (r *resolver) wred(qc *qos.QueueConfig, name string, we *WREDEntry, port st
 //
 // Of the entries covering the PG, bufferorch applies only those whose
 // profile resolves (pgEntryApplies): the PG keeps the last of those in
-// key order, and an entry after it that bufferorch never applies is
-// noted with what the PG keeps (notePGEntry). Where none applies, the
-// last entry names why the PG has no profile.
+// key order, and every entry it never applies, before that one or after,
+// is noted with what the PG has (appliedBufferEntry, notePGEntry). Where
+// none applies, the PG has no profile.
 func (r *resolver) pg(pc *qos.PortConfig, g int) (qos.PGConfig, error) {
 	key, e := entryFor(r.pgKeys, pc.Name, g)
 	m := r.managerPG(pc, g)
@@ -1232,30 +1221,20 @@ func (r *resolver) pg(pc *qos.PortConfig, g int) (qos.PGConfig, error) {
 	// model's (overlapping).
 	managedWins := false
 	if !r.stalled["BUFFER_PG"] {
-		var skipped []rangedKey[BufferRefEntry]
-		winner := ""
-		for _, k := range r.pgKeys[pc.Name] {
-			switch {
-			case !slices.Contains(k.idx, g):
-			case r.pgEntryApplies(k.key, k.entry, m):
-				key, e, winner, skipped = k.key, k.entry, k.key, nil
-			default:
-				skipped = append(skipped, k)
-			}
+		// buffermgrd's own entry, not in the config, is applied in its
+		// place in key order: the PG is its where it comes last of
+		// those applied and the config has any entry on the PG.
+		managed := ""
+		if m.key != "" && r.db.BufferPG[m.key] == nil {
+			managed = m.key
 		}
-		by := "BUFFER_PG|" + winner
-		if m.key != "" && r.db.BufferPG[m.key] == nil && (winner == "" || m.key > winner) {
-			// buffermgrd's own entry, not in the config, comes last of
-			// those applied: the PG is its, where the config has any.
-			managedWins = key != ""
-			winner, by = m.key, "buffermgrd's BUFFER_PG|"+m.key
-			skipped = slices.DeleteFunc(skipped, func(k rangedKey[BufferRefEntry]) bool { return k.key < m.key })
+		k, byManager := r.appliedBufferEntry("BUFFER_PG", "PG", pgWithoutProfile, r.pgKeys[pc.Name], g,
+			func(k rangedKey[BufferRefEntry]) bool { return r.pgEntryApplies(k.key, k.entry, m) }, managed,
+			func(k rangedKey[BufferRefEntry], effect string) { r.notePGEntry(pc.Name, k.key, k.entry, effect) })
+		if k != nil {
+			key, e = k.key, k.entry
 		}
-		if winner != "" {
-			for _, k := range skipped {
-				r.notePGEntry(pc.Name, k.key, k.entry, "bufferorch never applies the entry, so the PG keeps the profile "+by+" gives it")
-			}
-		}
+		managedWins = byManager && key != ""
 		cands := slices.DeleteFunc(bufferCandidates(r.pgKeys[pc.Name], g), func(c bufferCandidate) bool {
 			return !r.pgEntryApplies(c.key, r.db.BufferPG[c.key], m)
 		})
@@ -1327,6 +1306,55 @@ func (r *resolver) pg(pc *qos.PortConfig, g int) (qos.PGConfig, error) {
 	default:
 		return r.definedPG(pc, g, key, prof, pe, "BUFFER_PG|"+key)
 	}
+}
+
+// appliedBufferEntry is, of one port's entries of table (BUFFER_PG or
+// BUFFER_QUEUE; keys, in key order) naming index i of a unit (PG,
+// queue), the last that bufferorch applies (applies), nil where none
+// does; byManager says buffermgrd's own entry on the PG (managed, ""
+// where it writes none the config does not hold) comes after it in key
+// order, or is the only one applied, so that the PG is buffermgrd's.
+// processPriorityGroup and processQueue apply an entry only once its
+// profile resolves, so the index keeps the last applied; every other
+// entry naming it that bufferorch never applies is noted (note, with
+// what the index has instead: without where nothing gives it a profile),
+// wherever it sits in key order: an entry before the one that applies
+// changes nothing in a running switch, but at a cold start it keeps the
+// ports its key names pending for ever (coldStartStall), as one after it
+// does.
+func (r *resolver) appliedBufferEntry(table, unit, without string, keys []rangedKey[BufferRefEntry], i int,
+	applies func(rangedKey[BufferRefEntry]) bool, managed string, note func(k rangedKey[BufferRefEntry], effect string)) (win *rangedKey[BufferRefEntry], byManager bool) {
+	var never []rangedKey[BufferRefEntry]
+	for j, k := range keys {
+		switch {
+		case !slices.Contains(k.idx, i):
+		case applies(k):
+			win = &keys[j]
+		default:
+			never = append(never, k)
+		}
+	}
+	by, whose := "", ""
+	switch {
+	case managed != "" && (win == nil || managed > win.key):
+		byManager, by, whose = true, managed, "buffermgrd's "
+	case win != nil:
+		by = win.key
+	}
+	for _, k := range never {
+		effect := without
+		if by != "" {
+			// An entry listing ports is noted once for them all: a
+			// port's own key is named as <port>|<indexes>.
+			name := by
+			if ports, idx, _ := strings.Cut(by, "|"); strings.Contains(strings.Split(k.key, "|")[0], ",") && !strings.Contains(ports, ",") {
+				name = "<port>|" + idx
+			}
+			effect = "bufferorch never applies the entry, so the " + unit + " has the profile " + whose + table + "|" + name + " gives it"
+		}
+		note(k, effect)
+	}
+	return win, byManager
 }
 
 // pgEntryApplies says whether bufferorch applies the BUFFER_PG entry key
