@@ -2,6 +2,7 @@ package sonic
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -290,6 +291,7 @@ func (r *resolver) indexKeys() error {
 	}
 	r.indexPortQoSMap()
 	r.checkWatchdogKeys()
+	r.lackingPortEntries()
 	r.portChannelNotes()
 	return nil
 }
@@ -367,7 +369,7 @@ func indexRanged[E any](r *resolver, table string, entries map[string]*E) map[st
 	for i, key := range keys {
 		kr := readRangedKey(table, key)
 		for _, p := range kr.named {
-			r.keyPorts[p] = true
+			r.namePort(p, table+"|"+key)
 		}
 		switch {
 		case stalled:
@@ -383,8 +385,12 @@ func indexRanged[E any](r *resolver, table string, entries map[string]*E) map[st
 			r.overrule(table, key, false, kr.partly, kr.fix, kr.named)
 		}
 		if table != "QUEUE" {
+			// A key naming only ports the switch lacks is noted with
+			// the port's other entries (lackingPortEntries).
 			if missing := r.portsLacking(kr.ports); len(missing) > 0 {
-				r.overrule(table, key, true, lackingPorts(table, missing, kr.ports), "key the entry by the ports the switch has (drop "+strings.Join(missing, ", ")+" from the list: a typo?), or add the port's whole PORT entry if the switch has it", kr.named)
+				if len(missing) < len(slices.Compact(slices.Sorted(slices.Values(kr.ports)))) {
+					r.overrule(table, key, true, lackingPorts(table, missing, kr.ports), "key the entry by the ports the switch has (drop "+strings.Join(missing, ", ")+" from the list: a typo?), or add the port's whole PORT entry if the switch has it", kr.named)
+				}
 				continue
 			}
 		}
@@ -399,20 +405,55 @@ func indexRanged[E any](r *resolver, table string, entries map[string]*E) map[st
 	return byPort
 }
 
-// portsLacking are the ports of a key that the config's PORT table says
-// the switch does not have, in the key's order: none unless the table is
-// whole (wholePortTable).
+// portsLacking are the ports of a key the switch lacks (lacks), in the
+// key's order.
 func (r *resolver) portsLacking(ports []string) []string {
-	if r.switchPorts == nil {
-		return nil
-	}
 	var out []string
 	for _, p := range ports {
-		if !r.switchPorts[p] && !slices.Contains(out, p) {
+		if r.lacks(p) && !slices.Contains(out, p) {
 			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// lacks says whether the switch has no port called name, a front-panel
+// port's name (Ethernet...): the config's PORT table says so where it is
+// whole (wholePortTable); where it is not, no port is known to be lacking.
+func (r *resolver) lacks(name string) bool {
+	return r.switchPorts != nil && !r.switchPorts[name] && strings.HasPrefix(name, "Ethernet")
+}
+
+// namePort records that the entry where (table|key) names port: a port
+// of the model (portNames), or, where the switch lacks it, one whose
+// entries apply to nothing (lackingPortEntries).
+func (r *resolver) namePort(port, where string) {
+	if !r.lacks(port) {
+		r.keyPorts[port] = true
+		return
+	}
+	if r.lackingEntries == nil {
+		r.lackingEntries = map[string][]string{}
+	}
+	if !slices.Contains(r.lackingEntries[port], where) {
+		r.lackingEntries[port] = append(r.lackingEntries[port], where)
+	}
+}
+
+// lackingPortEntries notes, once per port the switch lacks, the entries
+// naming it: orchagent finds no port of the name (Port with alias not
+// found, Invalid port interface) and applies them to nothing; it is no
+// port of the model, and holds nothing at a cold start (portsorch waits
+// for the ports of its PORT_TABLE only: m_pendingPortSet). A BUFFER_PG or
+// BUFFER_QUEUE key listing it beside ports the switch has is refused on
+// its own (lackingPorts).
+func (r *resolver) lackingPortEntries() {
+	for _, port := range slices.Sorted(maps.Keys(r.lackingEntries)) {
+		entries := r.lackingEntries[port]
+		r.dc.Overruled = append(r.dc.Overruled, qos.Overruled{Where: "the entries naming " + port, Ports: []string{port},
+			What: fmt.Sprintf("%s is not in the config's PORT table, which lists every port of the switch (a whole CONFIG_DB: DEVICE_METADATA gives the hwsku, every PORT entry its lanes): orchagent finds no port of that name and applies nothing of %s to it, nor holds anything for it at a cold start", port, plural.Some(entries, 5, ", ")),
+			Fix:  "key the entries by a port of the switch (a typo of one?), or delete them; or add the port's whole PORT entry if the switch has it"})
+	}
 }
 
 // wholePortTable are the ports the switch has, as the config's PORT
@@ -497,7 +538,7 @@ func (r *resolver) indexPortQoSMap() {
 			if portName(p) {
 				found = append(found, p)
 				r.pqmKeys[p] = append(r.pqmKeys[p], key)
-				r.keyPorts[p] = true
+				r.namePort(p, "PORT_QOS_MAP|"+key)
 			} else {
 				bad = append(bad, fmt.Sprintf("%q", p))
 			}
@@ -520,7 +561,7 @@ func (r *resolver) checkWatchdogKeys() {
 		switch {
 		case key == "GLOBAL":
 		case portName(key) && !strings.Contains(key, ","):
-			r.keyPorts[key] = true
+			r.namePort(key, "PFC_WD|"+key)
 		default:
 			r.overrule("PFC_WD", key, true, "pfcwdorch takes the whole key for one port's name and finds no such port (createEntry: Invalid port interface), so it refuses the entry: no port gets this watchdog", "give each port its own PFC_WD entry, keyed by its name alone", nil)
 		}

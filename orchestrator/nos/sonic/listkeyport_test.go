@@ -1,6 +1,7 @@
 package sonic
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -62,6 +63,69 @@ func TestBufferListKeyNamingAPortTheSwitchLacks(t *testing.T) {
 		}
 		if want := map[bool]int{true: 2, false: 0}[c.refused]; n != want {
 			t.Errorf("%s: %d QOS021 errors naming the missing port and the whole entry refused, want %d", c.name, n, want)
+		}
+	}
+}
+
+// A key naming only a port a whole CONFIG_DB's PORT table leaves out
+// (Ethernet1000|3) holds nothing at a cold start: portsorch's
+// m_pendingPortSet holds only the ports of APPL_DB's PORT_TABLE, so a
+// missing port is never pending, and a list key (Ethernet0,Ethernet1000|0)
+// holds the ports the switch has only. The missing port is no port of the
+// model (no findings on it as on a port), and one note names the entries
+// naming it, with a fix for a single-port key.
+func TestKeysNamingOnlyAPortTheSwitchLacks(t *testing.T) {
+	head := `{"PORT": {"Ethernet0": {"lanes": "0,1", "admin_status": "up"}, "Ethernet4": {"lanes": "4,5", "admin_status": "up"}},
+		"DEVICE_METADATA": {"localhost": {"hwsku": "Force10-S6000"}},
+		"BUFFER_POOL": {"ingress_lossless_pool": {"type": "ingress", "mode": "dynamic", "size": "10000000"}},
+		"BUFFER_PROFILE": {"lossless": {"pool": "ingress_lossless_pool", "size": "4096", "xon": "8192", "xoff": "200000", "dynamic_th": "0"}},
+		"TC_TO_PRIORITY_GROUP_MAP": {"AZURE": {"3": "3"}},
+		"PORT_QOS_MAP": {"Ethernet0": {"tc_to_pg_map": "AZURE"}, "Ethernet4": {"tc_to_pg_map": "AZURE"}, "Ethernet1000": {"tc_to_pg_map": "AZURE", "pfc_enable": "3"}},
+		"PFC_WD": {"Ethernet1000": {"action": "drop", "detection_time": "200", "restoration_time": "200"}},
+		"BUFFER_PG": {"Ethernet0|3": {"profile": "lossless"}, "Ethernet4|3": {"profile": "lossless"}, "Ethernet1000|3": {"profile": "lossless"}`
+	for _, c := range []struct {
+		name, more string
+		coldPorts  string
+	}{
+		{"a single-port key", ``, ""},
+		{"and a list key", `, "Ethernet0,Ethernet1000|0": {"profile": "lossless"}`, "Ethernet0"},
+	} {
+		dc, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(head + c.more + `}}`)})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if dc.Port("Ethernet1000") != nil {
+			t.Errorf("%s: Ethernet1000, which the switch lacks, is a port of the model", c.name)
+		}
+		cold := ""
+		for _, o := range dc.Overruled {
+			if strings.Contains(o.Where, "cold start") {
+				cold = strings.Join(o.Ports, " ")
+				if strings.Contains(o.What, "Ethernet1000|3") {
+					t.Errorf("%s: the cold start warning names Ethernet1000|3, which holds no port: %s", c.name, o.What)
+				}
+			}
+		}
+		if cold != c.coldPorts {
+			t.Errorf("%s: the cold start warning holds %q, want %q", c.name, cold, c.coldPorts)
+		}
+		named := false
+		for _, f := range qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{}) {
+			if strings.Contains(f.Message, "Ethernet1000") && strings.Contains(f.Fix, "from the list") && !strings.Contains(f.Message, ",Ethernet1000") {
+				t.Errorf("%s: a single-port key's fix says to drop the port from a list: %s: %s", c.name, f.Message, f.Fix)
+			}
+			if f.Rule == qos.RuleOverruled && slices.Contains(f.Ports, "Ethernet1000") || f.Port == "Ethernet1000" {
+				if strings.Contains(f.Message, "PORT table") && strings.Contains(f.Message, "PFC_WD") {
+					named = true
+					continue
+				}
+				if f.Rule != qos.RuleOverruled {
+					t.Errorf("%s: a finding on Ethernet1000 as on a port of the switch: %s %s", c.name, f.Rule, f.Message)
+				}
+			}
+		}
+		if !named {
+			t.Errorf("%s: no finding naming Ethernet1000's entries (PORT_QOS_MAP, PFC_WD, BUFFER_PG) as naming a port the PORT table lacks", c.name)
 		}
 	}
 }

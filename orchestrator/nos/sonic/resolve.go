@@ -167,8 +167,10 @@ type resolver struct {
 	keyPorts                map[string]bool
 	// switchPorts are the ports the switch has, as the PORT table of a
 	// whole CONFIG_DB gives them (wholePortTable; nil: not known), read
-	// by indexKeys.
-	switchPorts map[string]bool
+	// by indexKeys (lacks); lackingEntries the entries naming each port
+	// it lacks (namePort).
+	switchPorts    map[string]bool
+	lackingEntries map[string][]string
 	// pqmPriorities are each PORT_QOS_MAP entry's priority lists, by key
 	// (readPriorityLists): orchagent's PFC and the buffer manager's
 	// lossless PGs read them from here.
@@ -1709,10 +1711,16 @@ func (r *resolver) coldStartStall() {
 		if !inConfig || len(swssTokenize(key, '|')) != 2 || slices.Contains(keys, where) {
 			return
 		}
-		keys = append(keys, where)
 		if len(named) == 0 {
 			named = swssTokenize(swssTokenize(key, '|')[0], ',')
 		}
+		// portsorch holds only the ports it has (m_pendingPortSet): a
+		// key naming none of those holds nothing.
+		named = slices.DeleteFunc(slices.Clone(named), r.lacks)
+		if len(named) == 0 {
+			return
+		}
+		keys = append(keys, where)
 		for _, p := range named {
 			if !slices.Contains(ports, p) {
 				ports = append(ports, p)
