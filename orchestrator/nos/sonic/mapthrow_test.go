@@ -71,3 +71,32 @@ func TestMapEntryStoiThrows(t *testing.T) {
 		t.Errorf("no note of the skipped pair: %q", dc.Notes)
 	}
 }
+
+// TcToDscpMapHandler reads a pair's value (the DSCP) before its key (the
+// TC), and catches std::invalid_argument only: a bad key beside a bad
+// value is what the value throws. {"x": "99999999999"} throws
+// out_of_range, which stalls the table (TC_TO_DSCP_MAP|C is never created
+// either); {"99999999999": "x"} throws invalid_argument, which refuses the
+// entry alone.
+func TestTcToDscpMapReadsTheValueFirst(t *testing.T) {
+	for _, c := range []struct {
+		pair   string
+		stalls bool
+	}{
+		{`"x": "99999999999"`, true},
+		{`"99999999999": "x"`, false},
+	} {
+		in := `{"TC_TO_DSCP_MAP": {"A": {"3": "26"}, "B": {` + c.pair + `}, "C": {"3": "26"}},
+			"PORT_QOS_MAP": {"Ethernet0": {"tc_to_dscp_map": "A", "pfc_enable": "3"},
+				"Ethernet4": {"tc_to_dscp_map": "B", "pfc_enable": "3"},
+				"Ethernet8": {"tc_to_dscp_map": "C", "pfc_enable": "3"}}}`
+		dc, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(in)})
+		if err != nil {
+			t.Errorf("%s: %v, want it parsed", c.pair, err)
+			continue
+		}
+		if got := len(dc.Port("Ethernet8").PFCPriorities) == 0; got != c.stalls {
+			t.Errorf("%s: TC_TO_DSCP_MAP|C not created: %v, want %v", c.pair, got, c.stalls)
+		}
+	}
+}

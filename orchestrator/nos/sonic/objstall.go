@@ -1,7 +1,6 @@
 package sonic
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -84,14 +83,15 @@ const (
 
 // mapThrows says what qosorch does with an entry of a map table (fields)
 // where std::stoi throws on a key or value: how (mapStalls, mapRefused,
-// mapSkipsPair; "" where none throws), the first such pair in key order
-// and what std::stoi throws. The handler reads the pairs in the hash's
-// order, which the file does not fix: where one pair would stall and
-// another be refused, labctl takes the stall, which does more harm.
-func mapThrows(table string, fields map[string]string) (how, key, val, thrown string) {
+// mapSkipsPair; "" where none throws), the first such pair in key order,
+// the text of it std::stoi throws on (pairThrow) and what it throws. The
+// handler reads the pairs in the hash's order, which the file does not
+// fix: where one pair would stall and another be refused, labctl takes
+// the stall, which does more harm.
+func mapThrows(table string, fields map[string]string) (how, key, val, bad, thrown string) {
 	for _, k := range cfgSortedKeys(fields) {
 		v := fields[k]
-		t := cmp.Or(stoiThrow(k), stoiThrow(v))
+		b, t := pairThrow(table, k, v)
 		if t == "" {
 			continue
 		}
@@ -103,10 +103,33 @@ func mapThrows(table string, fields map[string]string) (how, key, val, thrown st
 			h = mapRefused
 		}
 		if how == "" || how != mapStalls && h == mapStalls {
-			how, key, val, thrown = h, k, v, t
+			how, key, val, bad, thrown = h, k, v, b, t
 		}
 	}
-	return how, key, val, thrown
+	return how, key, val, bad, thrown
+}
+
+// pairThrow says which of a map table's pair k: v std::stoi throws on
+// first, as the table's handler reads them (bad), and what it throws ("":
+// neither). Every handler reads the key, then the value, but
+// TcToDscpMapHandler, which reads the value (the DSCP) first, and refuses
+// the entry where it is below 0 or beyond DSCP_MAX_VAL before it reads the
+// key: there the key does not throw (decodeDB refuses the pair, as it does
+// any number out of range).
+func pairThrow(table, k, v string) (bad, thrown string) {
+	order := []string{k, v}
+	if table == "TC_TO_DSCP_MAP" {
+		if n, _, ok := stoi(v); ok && (n < 0 || n > int64(intMapBounds()[table][1])) {
+			return "", ""
+		}
+		order = []string{v, k}
+	}
+	for _, s := range order {
+		if t := stoiThrow(s); t != "" {
+			return s, t
+		}
+	}
+	return "", ""
 }
 
 // mapStallTables are the map tables whose handlers std::stoi can stop
@@ -194,9 +217,13 @@ func (r *resolver) stallObjects(doc Doc) {
 		for i, key := range keys {
 			why, fix := objectThrows(table, doc[table][key])
 			if slices.Contains(mapStallTables, table) {
-				how, k, v, thrown := mapThrows(table, doc[table][key])
+				how, k, v, bad, thrown := mapThrows(table, doc[table][key])
 				if how != "" {
-					why = fmt.Sprintf("its entry %q: %q is no number std::stoi can read into an int, and it throws std::%s", k, v, thrown)
+					which := "value"
+					if bad == k && bad != v {
+						which = "key"
+					}
+					why = fmt.Sprintf("its entry %q: %q: the %s %q is no number std::stoi can read into an int, and it throws std::%s", k, v, which, bad, thrown)
 					fix = "write each key and value in decimal digits (" + mapRange(table) + ")"
 				}
 				if how == mapRefused {

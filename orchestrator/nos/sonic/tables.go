@@ -22,7 +22,7 @@ import (
 // statement is the table's own (on the ConfigDB field). Other tables of a
 // full config_db.json (BGP, VLAN, …) are not read.
 type ConfigDB struct {
-	DSCPToTCMap   map[string]IntMap `table:"DSCP_TO_TC_MAP" keys:"63" use:"simulated" why:"classifies each DSCP into a traffic class at the ingress port (the map named by the port's dscp_to_tc_map, or the global one). Its keys and values, as those of every map table, are read as qosorch's map handlers read them, with std::stoi: \" 3\" or \"+3\" is 3 (noted, QOS000); a text std::stoi reads as another number (\"0x3\" is 0, \"3.5\" is 3) is refused at its line. One std::stoi cannot read at all (no digit, or beyond an int: it throws) the switch refuses: qosorch never creates the entry, nor, where the handler catches nothing (every map table but DOT1P_TO_TC_MAP, whose handler skips the pair, and TC_TO_DSCP_MAP, whose refuses the entry alone for no digit), the entries after it in key order, and the PORT_QOS_MAP entries naming them apply nothing (no maps, no PFC): lint's error (QOS021)"`
+	DSCPToTCMap   map[string]IntMap `table:"DSCP_TO_TC_MAP" keys:"63" use:"simulated" why:"classifies each DSCP into a traffic class at the ingress port (the map named by the port's dscp_to_tc_map, or the global one). Its keys and values, as those of every map table, are read as qosorch's map handlers read them, with std::stoi: \" 3\" or \"+3\" is 3 (noted, QOS000); a text std::stoi reads as another number (\"0x3\" is 0, \"3.5\" is 3) is refused at its line. One std::stoi cannot read at all (no digit, or beyond an int: it throws) the switch refuses: qosorch never creates the entry, nor, where the handler catches nothing (every map table but DOT1P_TO_TC_MAP, whose handler skips the pair, and TC_TO_DSCP_MAP, whose refuses the entry alone for no digit and reads a pair's value before its key), the entries after it in key order, and the PORT_QOS_MAP entries naming them apply nothing (no maps, no PFC): lint's error (QOS021)"`
 	DOT1PToTCMap  map[string]IntMap `table:"DOT1P_TO_TC_MAP" keys:"7" use:"ignored" why:"classifies 802.1p priorities of tagged non-IP frames: SONiC classifies IP packets by DSCP, and the lab's links carry no tagged frames"`
 	TCToQueueMap  map[string]IntMap `table:"TC_TO_QUEUE_MAP" keys:"7" use:"simulated" why:"the egress queue each traffic class leaves by"`
 	TCToPGMap     map[string]IntMap `table:"TC_TO_PRIORITY_GROUP_MAP" keys:"7" use:"simulated" why:"the ingress priority group each traffic class fills (its buffer profile, its PFC)"`
@@ -411,11 +411,11 @@ func decodeDB(doc Doc) (*ConfigDB, []string, error) {
 				im := IntMap{}
 				for _, k := range cfgSortedKeys(fields) {
 					val := fields[k]
-					if stoiThrow(k) != "" || stoiThrow(val) != "" {
+					if _, thrown := pairThrow(table, k, val); thrown != "" {
 						// qosorch never creates the entry, or skips the
 						// pair (mapThrows, stallObjects): what it holds
 						// beside is not read.
-						if how, _, _, thrown := mapThrows(table, map[string]string{k: val}); how == mapSkipsPair {
+						if how, _, _, _, thrown := mapThrows(table, map[string]string{k: val}); how == mapSkipsPair {
 							notes = append(notes, fmt.Sprintf("%s|%s entry %q: %q is no number std::stoi can read into an int (it throws std::%s): Dot1pToTcMapHandler catches it and skips the pair, and the map holds the others (fix: write %s in decimal digits)", table, key, k, val, thrown, mapRange(table)))
 						}
 						continue
