@@ -860,9 +860,13 @@ func sonicMutations2() []mutation {
 		// run does not change; at a cold start it holds both ports, and
 		// with them every port's QoS and routing (allPortsReady).
 		mutation{field: "BUFFER_PG profile", name: "an entry before RoCE's (Ethernet0,Ethernet4|3), an undefined profile", harmful: true, rule: "QOS013", why: "bufferorch never applies the entry; <port>|3 after it in key order gives PG 3 its lossless profile, so only a cold start (not the run) feels it",
-			edit: edit(func(d doc) { d.add("BUFFER_PG", "Ethernet0,Ethernet4|3", map[string]string{"profile": "pg_lossless_typo_profile"}) }, "leaf1")},
+			edit: edit(func(d doc) {
+				d.add("BUFFER_PG", "Ethernet0,Ethernet4|3", map[string]string{"profile": "pg_lossless_typo_profile"})
+			}, "leaf1")},
 		mutation{field: "BUFFER_QUEUE profile", name: "an entry before RoCE's (Ethernet0,Ethernet4|3), an undefined profile", harmful: true, rule: "QOS013", why: "bufferorch never applies the entry; <port>|3 after it in key order gives queue 3 its profile, so only a cold start (not the run) feels it",
-			edit: edit(func(d doc) { d.add("BUFFER_QUEUE", "Ethernet0,Ethernet4|3", map[string]string{"profile": "egress_typo_profile"}) }, "leaf1")},
+			edit: edit(func(d doc) {
+				d.add("BUFFER_QUEUE", "Ethernet0,Ethernet4|3", map[string]string{"profile": "egress_typo_profile"})
+			}, "leaf1")},
 		mutation{field: "BUFFER_PG profile", name: "RoCE's PG also in <port>|3-4, on the lossy profile", harmful: true, rule: "QOS014", dataPlane: true,
 			edit: edit(func(d doc) { overlapPG3(d, "ingress_lossy_profile") }, "leaf1")},
 		// The lossy egress limit (alpha 8 of the 20 MB lossy pool's free
