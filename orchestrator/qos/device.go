@@ -166,6 +166,9 @@ type Default struct {
 	// Risky says RoCE depends on the setting, so leaving it to the NOS is
 	// worth a lint warning (QOS017).
 	Risky bool `json:"risky,omitempty"`
+	// Unapplied, where the config gives the setting but the switch never
+	// applies it, says which entry and why ("": the config leaves it out).
+	Unapplied string `json:"unapplied,omitempty"`
 }
 
 // Overruled is one config entry that the switch does not apply as it

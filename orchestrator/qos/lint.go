@@ -1724,6 +1724,10 @@ func (l *linter) defaults(d *DeviceConfig) {
 		f := Finding{Rule: RuleDefaultRelied, Severity: SevWarning, Device: d.Device,
 			Message: fmt.Sprintf("%s is not set, so the switch uses its default: %s (%s)", df.Field, df.Value, df.Source),
 			Fix:     "set it explicitly, so that lint and the simulator check what the switch runs"}
+		if df.Unapplied != "" {
+			f.Message = fmt.Sprintf("%s is set but never applied (%s), so the switch uses its default: %s (%s)", df.Field, df.Unapplied, df.Value, df.Source)
+			f.Fix = "mend what keeps the entry from applying (the findings at it say what), so that the switch runs the setting"
+		}
 		var all []string
 		for _, p := range d.Ports {
 			all = append(all, p.Name)

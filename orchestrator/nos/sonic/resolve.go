@@ -255,10 +255,17 @@ func (r *resolver) list(owner any, ports *[]string, port string) {
 
 // def records a default applied on a port ("" for the device).
 func (r *resolver) def(field, value, source, port string, risky bool) {
-	k := [3]string{field, value, source}
+	r.defUnapplied(field, value, source, "", port, risky)
+}
+
+// defUnapplied is def for a setting the config gives but the switch
+// never applies: unapplied names the entry and why ("" for one the config
+// leaves out, def).
+func (r *resolver) defUnapplied(field, value, source, unapplied, port string, risky bool) {
+	k := [3]string{field, value, source + "\x00" + unapplied}
 	d := r.defaults[k]
 	if d == nil {
-		d = &qos.Default{Field: field, Value: value, Source: source, Risky: risky}
+		d = &qos.Default{Field: field, Value: value, Source: source, Risky: risky, Unapplied: unapplied}
 		r.defaults[k] = d
 	}
 	r.list(d, &d.Ports, port)
@@ -480,12 +487,24 @@ func (r *resolver) resolveMap(port string, k mapKind) (map[int]int, string) {
 	if n, key := r.lastNaming(port, k.name); n != "" {
 		name, where = n, "PORT_QOS_MAP|"+key
 	}
+	// unapplied names the entry giving the port the map that orchagent
+	// never applies, where none it applies does.
+	unapplied := ""
+	if name == "" {
+		for _, key := range slices.Backward(r.pqmKeys[port]) {
+			if e := r.db.PortQoSMap[key]; k.name(e) != "" && !r.pqmEntryApplied(key, e, port) {
+				unapplied = "PORT_QOS_MAP|" + key + ", which orchagent never applies"
+				break
+			}
+		}
+	}
 	if name == "" && k.key == "dscp_to_tc" {
 		if g := r.db.PortQoSMap["global"]; g != nil && g.DSCPToTCMap != "" {
 			name, where = g.DSCPToTCMap, "PORT_QOS_MAP|global"
 			if why := r.notCreated(k.table, name); why != "" {
 				r.refused(where, k.key+"_map", name, k.table, "the switch keeps no global DSCP map: the port uses the default, "+k.desc, why, port)
 				name = ""
+				unapplied = cmp.Or(unapplied, "PORT_QOS_MAP|global, whose "+k.table+"|"+g.DSCPToTCMap+" orchagent never creates")
 			}
 		}
 	}
@@ -512,7 +531,7 @@ func (r *resolver) resolveMap(port string, k mapKind) (map[int]int, string) {
 	}
 	if name == "" {
 		out := fill(nil, "")
-		r.def("PORT_QOS_MAP "+k.key+"_map", k.desc, srcSAI+": no map bound to the port", port, k.risky)
+		r.defUnapplied("PORT_QOS_MAP "+k.key+"_map", k.desc, srcSAI+": no map bound to the port", unapplied, port, k.risky)
 		return out, "default: " + k.desc
 	}
 	m, ok := k.maps(r.db)[name]
@@ -1221,7 +1240,7 @@ func (r *resolver) pg(pc *qos.PortConfig, g int) (qos.PGConfig, error) {
 	// Entries that overlap on the PG, the buffer manager's own among
 	// them: the last in key order that bufferorch applies is the
 	// model's (overlapping).
-	managedWins := false
+	managedWins, neverApplied := false, ""
 	if !r.stalled["BUFFER_PG"] {
 		// buffermgrd's own entry, not in the config, is applied in its
 		// place in key order: the PG is its where it comes last of
@@ -1235,6 +1254,8 @@ func (r *resolver) pg(pc *qos.PortConfig, g int) (qos.PGConfig, error) {
 			func(k rangedKey[BufferRefEntry], effect string) { r.notePGEntry(pc.Name, k.key, k.entry, effect) })
 		if k != nil {
 			key, e = k.key, k.entry
+		} else if key != "" {
+			neverApplied = "BUFFER_PG|" + key + ", which bufferorch never applies"
 		}
 		managedWins = byManager && key != ""
 		cands := slices.DeleteFunc(bufferCandidates(r.pgKeys[pc.Name], g), func(c bufferCandidate) bool {
@@ -1278,7 +1299,7 @@ func (r *resolver) pg(pc *qos.PortConfig, g int) (qos.PGConfig, error) {
 		}
 		pgc, err := r.managedPGConfig(pc, g, m, origin)
 		if pgc.Assumed {
-			r.def(fmt.Sprintf("BUFFER_PG|<port>|%d", g), "the lossless profile SONiC's buffer manager generates from the SKU's pg_profile_lookup.ini (not in the files read); labctl assumes the one it renders for the port's speed and cable", "SONiC buffermgrd", pc.Name, true)
+			r.defUnapplied(fmt.Sprintf("BUFFER_PG|<port>|%d", g), "the lossless profile SONiC's buffer manager generates from the SKU's pg_profile_lookup.ini (not in the files read); labctl assumes the one it renders for the port's speed and cable", "SONiC buffermgrd", neverApplied, pc.Name, true)
 		} else {
 			r.def(fmt.Sprintf("BUFFER_PG|<port>|%d", g), m.profile+", the config's profile of the name buffermgrd gives the port's lossless PGs, which it reuses", "SONiC buffermgrd", pc.Name, false)
 		}
