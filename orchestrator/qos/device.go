@@ -180,6 +180,9 @@ type Overruled struct {
 	// the entry, Line its line there (0: not known).
 	Source int `json:"source,omitempty"`
 	Line   int `json:"line,omitempty"`
+	// Field, where set, is the field of the entry the finding is about
+	// (a map's pair): Line is its line, where the file holds it.
+	Field string `json:"field,omitempty"`
 	// Refused says the switch applies nothing of the entry (lint: an
 	// error); otherwise it applies it otherwise than it reads (a warning).
 	Refused bool `json:"refused,omitempty"`

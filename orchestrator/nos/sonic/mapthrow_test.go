@@ -100,3 +100,31 @@ func TestTcToDscpMapReadsTheValueFirst(t *testing.T) {
 		}
 	}
 }
+
+// The error of a map entry std::stoi throws on is at the pair's line,
+// not the entry's: the pair "3": "x" of TC_TO_QUEUE_MAP|B, whose key "3"
+// is also the value of the pair before it.
+func TestMapThrowAtThePairsLine(t *testing.T) {
+	in := `{
+	"TC_TO_QUEUE_MAP": {
+		"B": {
+			"0": "3",
+			"3": "x"
+		}
+	},
+	"PORT_QOS_MAP": {"Ethernet0": {"tc_to_queue_map": "B"}}
+}`
+	dc, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(in)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range dc.Overruled {
+		if o.Where == "TC_TO_QUEUE_MAP|B" {
+			if o.Line != 5 {
+				t.Errorf("the stall is at line %d, want 5 (the pair \"3\": \"x\")", o.Line)
+			}
+			return
+		}
+	}
+	t.Errorf("no finding at TC_TO_QUEUE_MAP|B: %+v", dc.Overruled)
+}

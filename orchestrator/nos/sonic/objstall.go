@@ -216,9 +216,11 @@ func (r *resolver) stallObjects(doc Doc) {
 		keys := cfgSortedKeys(doc[table])
 		for i, key := range keys {
 			why, fix := objectThrows(table, doc[table][key])
+			field := ""
 			if slices.Contains(mapStallTables, table) {
 				how, k, v, bad, thrown := mapThrows(table, doc[table][key])
 				if how != "" {
+					field = k
 					which := "value"
 					if bad == k && bad != v {
 						which = "key"
@@ -229,6 +231,7 @@ func (r *resolver) stallObjects(doc Doc) {
 				if how == mapRefused {
 					what := why + ": TcToDscpMapHandler catches it and refuses the entry (task_invalid_entry), so qosorch never creates it, and the PORT_QOS_MAP entries naming it apply nothing (no maps, no PFC)"
 					r.overrule(table, key, true, what, fix, nil)
+					r.overruledField(table+"|"+key, field)
 					r.uncreated[[2]string{table, key}] = "orchagent never creates it: " + why + ", and TcToDscpMapHandler refuses the entry"
 					continue
 				}
@@ -261,6 +264,7 @@ func (r *resolver) stallObjects(doc Doc) {
 			}
 			what += fmt.Sprintf("; the %s naming %s apply nothing", namers, them)
 			r.overrule(table, key, true, what, fix, nil)
+			r.overruledField(table+"|"+key, field)
 			r.uncreated[[2]string{table, key}] = "orchagent never creates it: " + why
 			for _, k := range after {
 				r.uncreated[[2]string{table, k}] = fmt.Sprintf("orchagent never creates it: %s|%s before it in key order throws (%s) and stops qosorch's %s table there on every pass", table, key, why, table)
@@ -274,4 +278,14 @@ func (r *resolver) stallObjects(doc Doc) {
 // (stallObjects), or "".
 func (r *resolver) notCreated(table, name string) string {
 	return r.uncreated[[2]string{table, name}]
+}
+
+// overruledField places the overruled entry where at its field (a map's
+// pair whose std::stoi throws), so that lint names that line.
+func (r *resolver) overruledField(where, field string) {
+	for i := range r.dc.Overruled {
+		if r.dc.Overruled[i].Where == where {
+			r.dc.Overruled[i].Field = field
+		}
+	}
 }

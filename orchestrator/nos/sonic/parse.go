@@ -428,7 +428,11 @@ func placeOverruled(dc *qos.DeviceConfig, srcs []qos.Source) {
 		o := &dc.Overruled[i]
 		table, key, _ := strings.Cut(o.Where, "|")
 		for k := len(srcs) - 1; k >= 0; k-- {
-			if line := entryFieldLine(srcs[k].Data, table, key, ""); line > 0 {
+			line := entryFieldLine(srcs[k].Data, table, key, o.Field)
+			if line == 0 && o.Field != "" {
+				line = entryFieldLine(srcs[k].Data, table, key, "")
+			}
+			if line > 0 {
 				o.Source, o.Line = k, line
 				break
 			}
@@ -437,20 +441,29 @@ func placeOverruled(dc *qos.DeviceConfig, srcs []qos.Source) {
 }
 
 // entryFieldLine is the line of field in entry key of table in a
-// CONFIG_DB file (the first "field" after the first "key" after "table"),
-// or of the entry's key when field is "", 0 when the file does not hold
-// it.
+// CONFIG_DB file (the first "field" written as a name, before a colon,
+// after the first "key" after "table"), or of the entry's key when field
+// is "", 0 when the file does not hold it.
 func entryFieldLine(data []byte, table, key, field string) int {
 	at := 0
-	for _, s := range []string{table, key, field} {
+	for n, s := range []string{table, key, field} {
 		if s == "" {
 			break
 		}
-		i := bytes.Index(data[at:], []byte(strconv.Quote(s)))
-		if i < 0 {
-			return 0
+		q := []byte(strconv.Quote(s))
+		for {
+			i := bytes.Index(data[at:], q)
+			if i < 0 {
+				return 0
+			}
+			at += i
+			// A field's name is followed by a colon; the same text as
+			// a value (a map's "0": "3" before its "3": …) is not it.
+			if n < 2 || bytes.HasPrefix(bytes.TrimLeft(data[at+len(q):], " \t\r\n"), []byte(":")) {
+				break
+			}
+			at += len(q)
 		}
-		at += i
 	}
 	return 1 + bytes.Count(data[:at], []byte("\n"))
 }
