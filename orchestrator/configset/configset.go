@@ -305,6 +305,15 @@ func DeviceName(path string) string {
 	return base
 }
 
+// sameSwitch says whether a parse for switch a (nil: bare files) is one
+// for switch b (nos.DeviceParser: through their Kind and FrontPanel).
+func sameSwitch(a, b *qos.Device) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Kind == b.Kind && a.FrontPanel == b.FrontPanel
+}
+
 // group is one device's files, of one NOS.
 type group struct {
 	n    nos.NOS
@@ -319,6 +328,13 @@ type group struct {
 // EOS); with nosName set, a directory contributes only files with that
 // NOS's extension. Devices come back sorted by name.
 func Load(paths []string, nosName string) ([]qos.DeviceConfig, error) {
+	return load(paths, nosName, nil)
+}
+
+// load is Load for the switches of a lab (lab, by name; nil: bare files),
+// whose ports the lab knows: a NOS that reads them (nos.DeviceParser)
+// parses each switch's files for it.
+func load(paths []string, nosName string, lab map[string]*qos.Device) ([]qos.DeviceConfig, error) {
 	var forced nos.NOS
 	if nosName != "" {
 		n, err := nos.Lookup(nosName)
@@ -439,7 +455,7 @@ func Load(paths []string, nosName string) ([]qos.DeviceConfig, error) {
 		}
 		h := filesHash(seed, g)
 		for _, j := range firsts[h] {
-			if sameFiles(g, groups[devs[j]]) {
+			if sameFiles(g, groups[devs[j]]) && sameSwitch(lab[dev], lab[devs[j]]) {
 				same[i] = j
 				break
 			}
@@ -455,6 +471,10 @@ func Load(paths []string, nosName string) ([]qos.DeviceConfig, error) {
 			return
 		}
 		g := groups[devs[i]]
+		if dp, ok := g.n.(nos.DeviceParser); ok && lab[devs[i]] != nil {
+			out[i], errs[i] = dp.ParseQoSFor(lab[devs[i]], g.srcs...)
+			return
+		}
 		out[i], errs[i] = g.n.ParseQoS(devs[i], g.srcs...)
 	})
 	for i, err := range errs {
@@ -601,7 +621,11 @@ func LoadLab(lab, dir, nosName string, devs []qos.Device, in qos.Intent) ([]qos.
 	if err := onlySwitchFiles(lab, dir, nosName, devs); err != nil {
 		return nil, err
 	}
-	cfgs, err := Load([]string{dir}, nosName)
+	byName := map[string]*qos.Device{}
+	for i := range devs {
+		byName[devs[i].Name] = &devs[i]
+	}
+	cfgs, err := load([]string{dir}, nosName, byName)
 	if err != nil {
 		return nil, err
 	}

@@ -838,6 +838,17 @@ func sonicMutations2() []mutation {
 					}
 				}
 			}, "leaf1")},
+		// The lab's own configs hold no PORT table, but the lab knows the
+		// switch's ports: the same refusal.
+		mutation{field: "BUFFER_PG profile", name: "the lossy PGs each keyed with a port the switch lacks (Ethernet1000), in the lab's own configs", harmful: true, rule: "QOS021", dataPlane: true,
+			edit: edit(func(d doc) {
+				for _, key := range slices.Sorted(maps.Keys(d["BUFFER_PG"])) {
+					if port, ok := strings.CutSuffix(key, "|0"); ok {
+						d["BUFFER_PG"][port+",Ethernet1000|0"] = d["BUFFER_PG"][key]
+						delete(d["BUFFER_PG"], key)
+					}
+				}
+			}, "leaf1")},
 		mutation{field: "BUFFER_PG profile", name: "a port's lossy PG keyed with another of its ports, in a whole CONFIG_DB",
 			edit: edit(func(d doc) {
 				wholePortTable(d)

@@ -55,6 +55,17 @@ type DataOnlyParser interface {
 	ParseReadsOnlyData()
 }
 
+// DeviceParser is an optional capability: ParseQoS for a lab's switch
+// (dev), whose ports the lab knows, so that the parse decides as the lab
+// does which ports the switch lacks (qos.Device.NoSuchPort) where what
+// the switch does with an entry depends on it (SONiC's bufferorch refuses
+// a BUFFER_PG key listing one for every port it lists). With
+// DataOnlyParser, the parse depends on dev only through its Kind and
+// FrontPanel.
+type DeviceParser interface {
+	ParseQoSFor(dev *qos.Device, srcs ...qos.Source) (qos.DeviceConfig, error)
+}
+
 // Target is a running switch reached over the network.
 type Target struct {
 	Node     string // lab node name, for messages

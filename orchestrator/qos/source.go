@@ -277,10 +277,17 @@ func noSuchPortWhat(dev *Device) string {
 	does := "the switch applies none of these entries"
 	switch dev.Kind {
 	case fabric.KindSonicVS:
-		does = "orchagent applies none of these entries to it (it logs that no port has the name, drops a QUEUE, BUFFER_PG, BUFFER_QUEUE or PFC_WD entry and skips the name in a PORT_QOS_MAP key); where a BUFFER_PG or BUFFER_QUEUE key lists it beside other ports, bufferorch refuses the whole entry (it looks every port up before applying any), and qosorch applies a QUEUE entry port by port up to it, so the ports listed with it (after it, for QUEUE) lose the entry too, which labctl models for BUFFER_PG and BUFFER_QUEUE only where the config is a whole CONFIG_DB (DEVICE_METADATA's hwsku, every PORT entry with its lanes) whose PORT table leaves the port out: elsewhere it gives them the entry"
+		does = "orchagent applies none of these entries to it (it logs that no port has the name, drops a QUEUE, BUFFER_PG, BUFFER_QUEUE or PFC_WD entry and skips the name in a PORT_QOS_MAP key); where a BUFFER_PG or BUFFER_QUEUE key lists it beside other ports, bufferorch refuses the whole entry (it looks every port up before applying any), and qosorch applies a QUEUE entry port by port up to it, so the ports listed with it (after it, for QUEUE) lose the entry too, which labctl models for BUFFER_PG and BUFFER_QUEUE (in a lab, from the lab's ports; in bare files, where the config is a whole CONFIG_DB, DEVICE_METADATA's hwsku and every PORT entry with its lanes, whose PORT table leaves the port out), not for QUEUE: it gives them the entry"
 	case fabric.KindCEOS:
 		does = "EOS has no such interface, so nothing of its configuration applies"
 	}
-	return fmt.Sprintf("no port of %s has that name (its %d front-panel ports are %s..%s, %d of them wired in the lab): %s, and lint checks no other rule there",
-		dev.Name, dev.FrontPanel, fabric.PortName(dev.Kind, 1), fabric.PortName(dev.Kind, dev.FrontPanel), len(dev.Ports), does)
+	return fmt.Sprintf("no port of %s has that name (%s, %d of them wired in the lab): %s, and lint checks no other rule there",
+		dev.Name, FrontPanelPorts(dev), len(dev.Ports), does)
+}
+
+// FrontPanelPorts says which front-panel ports a switch has ("its 64
+// front-panel ports are Ethernet0..Ethernet252"), for a note on an entry
+// naming one it lacks (Device.NoSuchPort).
+func FrontPanelPorts(dev *Device) string {
+	return fmt.Sprintf("its %d front-panel ports are %s..%s", dev.FrontPanel, fabric.PortName(dev.Kind, 1), fabric.PortName(dev.Kind, dev.FrontPanel))
 }

@@ -389,7 +389,7 @@ func indexRanged[E any](r *resolver, table string, entries map[string]*E) map[st
 			// the port's other entries (lackingPortEntries).
 			if missing := r.portsLacking(kr.ports); len(missing) > 0 {
 				if len(missing) < len(slices.Compact(slices.Sorted(slices.Values(kr.ports)))) {
-					r.overrule(table, key, true, lackingPorts(table, missing, kr.ports), "key the entry by the ports the switch has (drop "+strings.Join(missing, ", ")+" from the list: a typo?), or add the port's whole PORT entry if the switch has it", kr.named)
+					r.overrule(table, key, true, lackingPorts(table, r.lackedBy(), missing, kr.ports), "key the entry by the ports the switch has (drop "+strings.Join(missing, ", ")+" from the list: a typo?)"+r.lackFix(), kr.named)
 				}
 				continue
 			}
@@ -418,10 +418,33 @@ func (r *resolver) portsLacking(ports []string) []string {
 }
 
 // lacks says whether the switch has no port called name, a front-panel
-// port's name (Ethernet...): the config's PORT table says so where it is
-// whole (wholePortTable); where it is not, no port is known to be lacking.
+// port's name (Ethernet...): the lab says so for its switch
+// (qos.Device.NoSuchPort), else the config's PORT table where it is whole
+// (wholePortTable); where neither is known, no port is known to be
+// lacking.
 func (r *resolver) lacks(name string) bool {
+	if r.lab != nil {
+		return r.lab.NoSuchPort(name)
+	}
 	return r.switchPorts != nil && !r.switchPorts[name] && strings.HasPrefix(name, "Ethernet")
+}
+
+// lackFix ends the fix of an entry naming a port the switch lacks: in
+// bare files, the config's PORT table may leave out a port the switch has.
+func (r *resolver) lackFix() string {
+	if r.lab != nil {
+		return ""
+	}
+	return "; or add the port's whole PORT entry if the switch has it"
+}
+
+// lackedBy says, after "<port> is", how the resolver knows the switch
+// lacks the port (lacks), for a note on an entry naming it.
+func (r *resolver) lackedBy() string {
+	if r.lab != nil {
+		return "not among the switch's ports (" + qos.FrontPanelPorts(r.lab) + ")"
+	}
+	return "not in the config's PORT table, which lists every port of the switch (a whole CONFIG_DB: DEVICE_METADATA gives the hwsku, every PORT entry its lanes)"
 }
 
 // namePort records that the entry where (table|key) names port: a port
@@ -451,8 +474,8 @@ func (r *resolver) lackingPortEntries() {
 	for _, port := range slices.Sorted(maps.Keys(r.lackingEntries)) {
 		entries := r.lackingEntries[port]
 		r.dc.Overruled = append(r.dc.Overruled, qos.Overruled{Where: "the entries naming " + port, Ports: []string{port},
-			What: fmt.Sprintf("%s is not in the config's PORT table, which lists every port of the switch (a whole CONFIG_DB: DEVICE_METADATA gives the hwsku, every PORT entry its lanes): orchagent finds no port of that name and applies nothing of %s to it, nor holds anything for it at a cold start", port, plural.Some(entries, 5, ", ")),
-			Fix:  "key the entries by a port of the switch (a typo of one?), or delete them; or add the port's whole PORT entry if the switch has it"})
+			What: fmt.Sprintf("%s is %s: orchagent finds no port of that name and applies nothing of %s to it, nor holds anything for it at a cold start", port, r.lackedBy(), plural.Some(entries, 5, ", ")),
+			Fix:  "key the entries by a port of the switch (a typo of one?), or delete them" + r.lackFix()})
 	}
 }
 
@@ -481,7 +504,7 @@ func wholePortTable(db *ConfigDB) map[string]bool {
 
 // lackingPorts says what bufferorch does with a BUFFER_PG or BUFFER_QUEUE
 // entry whose key lists ports the switch lacks (missing, of ports).
-func lackingPorts(table string, missing, ports []string) string {
+func lackingPorts(table, lackedBy string, missing, ports []string) string {
 	fn, unit := "processPriorityGroup", "PGs"
 	if table == "BUFFER_QUEUE" {
 		fn, unit = "processQueue", "queues"
@@ -503,7 +526,7 @@ func lackingPorts(table string, missing, ports []string) string {
 	if len(missing) > 1 {
 		is = "are"
 	}
-	return fmt.Sprintf("%s %s not in the config's PORT table, which lists every port of the switch (a whole CONFIG_DB: DEVICE_METADATA gives the hwsku, every PORT entry its lanes): bufferorch looks up every port of the key before it applies any (%s: Port with alias not found) and refuses the whole entry%s; their %s keep what other entries give them", strings.Join(missing, ", "), is, fn, others, unit)
+	return fmt.Sprintf("%s %s %s: bufferorch looks up every port of the key before it applies any (%s: Port with alias not found) and refuses the whole entry%s; their %s keep what other entries give them", strings.Join(missing, ", "), is, lackedBy, fn, others, unit)
 }
 
 // keyStall says what a key orchagent throws on does to its table (after

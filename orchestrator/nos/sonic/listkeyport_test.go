@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/qos"
 )
 
@@ -127,5 +128,44 @@ func TestKeysNamingOnlyAPortTheSwitchLacks(t *testing.T) {
 		if !named {
 			t.Errorf("%s: no finding naming Ethernet1000's entries (PORT_QOS_MAP, PFC_WD, BUFFER_PG) as naming a port the PORT table lacks", c.name)
 		}
+	}
+}
+
+// In a lab, the lab says which ports the switch has (qos.Device.NoSuchPort,
+// ParseFor), though its rendered configs hold no PORT table: a key listing
+// Ethernet1000 beside Ethernet0 applies to neither, one listing Ethernet4
+// (a front-panel port the lab does not wire) applies, and the notes name
+// the switch's front-panel ports.
+func TestBufferListKeyInALab(t *testing.T) {
+	in := `{"BUFFER_POOL": {"ingress_lossless_pool": {"type": "ingress", "mode": "dynamic", "size": "10000000"}},
+		"BUFFER_PROFILE": {"lossless": {"pool": "ingress_lossless_pool", "size": "4096", "xon": "8192", "xoff": "200000", "dynamic_th": "0"}},
+		"BUFFER_PG": {"Ethernet0,Ethernet1000|3": {"profile": "lossless"}, "Ethernet4,Ethernet8|3": {"profile": "lossless"}},
+		"TC_TO_PRIORITY_GROUP_MAP": {"AZURE": {"3": "3"}},
+		"PORT_QOS_MAP": {"Ethernet0,Ethernet4,Ethernet8": {"tc_to_pg_map": "AZURE"}}}`
+	dev := &qos.Device{Name: "leaf1", Kind: fabric.KindSonicVS, FrontPanel: 64, Ports: []qos.Port{{Name: "Ethernet0"}, {Name: "Ethernet8"}}}
+	dc, err := ParseFor(dev, qos.Source{Name: "leaf1.json", Data: []byte(in)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pg3 := func(port string) string {
+		for _, g := range dc.Port(port).PGs {
+			if g.PG == 3 {
+				return g.Profile
+			}
+		}
+		return ""
+	}
+	if pg3("Ethernet0") == "lossless" || pg3("Ethernet4") != "lossless" || pg3("Ethernet8") != "lossless" {
+		t.Errorf("PG 3 profiles Ethernet0 %q, Ethernet4 %q, Ethernet8 %q; want none, lossless, lossless", pg3("Ethernet0"), pg3("Ethernet4"), pg3("Ethernet8"))
+	}
+	if dc.Port("Ethernet1000") != nil {
+		t.Error("Ethernet1000, which the switch lacks, is a port of the model")
+	}
+	found := false
+	for _, o := range dc.Overruled {
+		found = found || o.Where == "BUFFER_PG|Ethernet0,Ethernet1000|3" && o.Refused && strings.Contains(o.What, "front-panel ports are Ethernet0..Ethernet252")
+	}
+	if !found {
+		t.Errorf("no refusal of BUFFER_PG|Ethernet0,Ethernet1000|3 naming the switch's ports: %+v", dc.Overruled)
 	}
 }

@@ -391,6 +391,18 @@ func Merge(docs ...Doc) Doc {
 // BUFFER_QUEUE or PFC_WD; all are taken as data ports, and peers are not
 // known (qos.AttachTopology adds them for a lab).
 func Parse(device string, srcs ...qos.Source) (qos.DeviceConfig, error) {
+	return parse(device, nil, srcs)
+}
+
+// ParseFor is Parse for a switch of a lab (dev), whose ports the lab
+// knows: an entry naming a port the switch lacks (dev.NoSuchPort) is read
+// as the switch reads it (lacks), where bare files tell the switch's
+// ports only from a whole CONFIG_DB.
+func ParseFor(dev *qos.Device, srcs ...qos.Source) (qos.DeviceConfig, error) {
+	return parse(dev.Name, dev, srcs)
+}
+
+func parse(device string, lab *qos.Device, srcs []qos.Source) (qos.DeviceConfig, error) {
 	var docs []Doc
 	for _, s := range srcs {
 		d, err := ParseDoc(s.Name, s.Data)
@@ -404,9 +416,9 @@ func Parse(device string, srcs ...qos.Source) (qos.DeviceConfig, error) {
 	if len(docs) == 1 {
 		// Merge of one document is a copy of it, and nothing else holds
 		// this one.
-		dc, err = FromDoc(device, docs[0])
+		dc, err = fromDoc(device, docs[0], lab)
 	} else {
-		dc, err = FromDoc(device, Merge(docs...))
+		dc, err = fromDoc(device, Merge(docs...), lab)
 	}
 	if fe := (*FieldValueError)(nil); errors.As(err, &fe) {
 		for _, s := range srcs {

@@ -34,6 +34,12 @@ func (Plugin) ParseQoS(device string, srcs ...qos.Source) (qos.DeviceConfig, err
 	return Parse(device, srcs...)
 }
 
+// ParseQoSFor parses and merges a lab switch's CONFIG_DB JSON files
+// (nos.DeviceParser): the lab says which ports the switch has (ParseFor).
+func (Plugin) ParseQoSFor(dev *qos.Device, srcs ...qos.Source) (qos.DeviceConfig, error) {
+	return ParseFor(dev, srcs...)
+}
+
 // Fields states how labctl uses each field it reads.
 func (Plugin) Fields() []qos.FieldUse { return Fields() }
 

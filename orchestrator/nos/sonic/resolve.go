@@ -95,11 +95,17 @@ func watchdogTimesOutOfRange(detection, restoration int) string {
 // PFC_WD or PORT; all are taken as data ports, and peers are not known
 // (qos.AttachTopology adds them for a lab).
 func FromDoc(device string, doc Doc) (qos.DeviceConfig, error) {
+	return fromDoc(device, doc, nil)
+}
+
+// fromDoc is FromDoc for a lab's switch (lab; nil: not known), whose
+// ports the lab knows (lacks).
+func fromDoc(device string, doc Doc, lab *qos.Device) (qos.DeviceConfig, error) {
 	db, notes, err := decodeDB(doc)
 	if err != nil {
 		return qos.DeviceConfig{}, fmt.Errorf("parse sonic config of %s: %w", device, err)
 	}
-	r := &resolver{db: db, dc: &qos.DeviceConfig{Device: device, NOS: Name, Notes: notes}, defaults: map[[3]string]*qos.Default{}, unres: map[[4]string]*qos.Unresolved{}}
+	r := &resolver{db: db, lab: lab, dc: &qos.DeviceConfig{Device: device, NOS: Name, Notes: notes}, defaults: map[[3]string]*qos.Default{}, unres: map[[4]string]*qos.Unresolved{}}
 	r.buffers = len(db.BufferPG) > 0 || len(db.BufferQueue) > 0 || len(db.BufferProfile) > 0 || len(db.BufferPool) > 0
 	if md := db.DeviceMetadata["localhost"]; md != nil && md.BufferModel == "dynamic" {
 		r.dynamic = true
@@ -171,6 +177,9 @@ type resolver struct {
 	// it lacks (namePort).
 	switchPorts    map[string]bool
 	lackingEntries map[string][]string
+	// lab is the lab's switch this config is for (nil: bare files): it
+	// says which ports the switch has (lacks).
+	lab *qos.Device
 	// pqmPriorities are each PORT_QOS_MAP entry's priority lists, by key
 	// (readPriorityLists): orchagent's PFC and the buffer manager's
 	// lossless PGs read them from here.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/fabric"
+	"github.com/labctl/labctl/orchestrator/nos"
 	"github.com/labctl/labctl/orchestrator/perftest"
 	"github.com/labctl/labctl/orchestrator/plural"
 	"github.com/labctl/labctl/orchestrator/qos"
@@ -612,12 +613,18 @@ func ReadbackConfigs(l *runtime.Lab, readbacks map[string]string) ([]qos.DeviceC
 	}
 	devs := runtime.Devices(l.Graph)
 	cfgs := make([]qos.DeviceConfig, 0, len(devs))
-	for _, d := range devs {
+	for i, d := range devs {
 		rb, ok := readbacks[d.Name]
 		if !ok {
 			return nil, fmt.Errorf("no read-back config of %s", d.Name)
 		}
-		dc, err := codec.ParseQoS(d.Name, qos.Source{Name: d.Name + " read-back", Data: []byte(rb)})
+		src := qos.Source{Name: d.Name + " read-back", Data: []byte(rb)}
+		// The lab says which ports the switch has (nos.DeviceParser).
+		parse := func() (qos.DeviceConfig, error) { return codec.ParseQoS(d.Name, src) }
+		if dp, ok := codec.(nos.DeviceParser); ok {
+			parse = func() (qos.DeviceConfig, error) { return dp.ParseQoSFor(&devs[i], src) }
+		}
+		dc, err := parse()
 		if err != nil {
 			return nil, fmt.Errorf("parse read-back of %s: %w", d.Name, err)
 		}
