@@ -17,7 +17,9 @@ import (
 // config cannot carry, so labctl assumes a platform's (eos/buffer.go) where
 // SONiC's config gives the pools labctl renders; an EOS round-robin queue
 // above a strict one, which EOS serves strictly (the render says so); and
-// the MTU SONiC's rendered config leaves to its PORT table. mixed-classes'
+// the MTU SONiC's rendered config leaves to its PORT table, and the ports'
+// routed state, which it leaves to the startup config's INTERFACE table
+// (EOS's render writes no switchport). mixed-classes'
 // best effort (34.3 Gb/s on SONiC, 67.3 on EOS, 64gpu) differs by that
 // buffer alone: a test that lets nothing else differ keeps it so.
 func TestOneIntentMeansTheSameOnEveryNOS(t *testing.T) {
@@ -41,6 +43,7 @@ func TestOneIntentMeansTheSameOnEveryNOS(t *testing.T) {
 		regexp.MustCompile(`^pg\.[0-7]\.`),
 		regexp.MustCompile(`^queue\.[0-7]\.buffer\.`),
 		regexp.MustCompile(`^mtu$`),
+		regexp.MustCompile(`^routed$`),
 	}
 	var lossless [qos.NumTC]bool
 	for _, d := range sonic {
