@@ -186,10 +186,12 @@ off. The report's first lines list the overrides and where each came from.
 			// So may a stored record and a file: records of other outputs
 			// are other records.
 			otherOutputs := run.Imported != nil && base.Imported != nil && !slices.Equal(run.Imported.Files, base.Imported.Files)
-			// And two labs' runs started in the same second (one lab
-			// brought up on SONiC, one on EOS, run side by side): records
-			// of other switches' configs are other runs, whatever the id.
-			otherRun := base.NOS != run.NOS || base.ConfigDigest != run.ConfigDigest
+			// And two runs started in the same second (one lab brought up
+			// on SONiC and on EOS, or by two labctl builds, in two folders
+			// side by side): a record that started at another instant is
+			// another run, whatever the id; a copy of the run's own record
+			// keeps its start to the nanosecond.
+			otherRun := !base.Started.Equal(run.Started)
 			if base.RunID == run.RunID && !twoFiles && !otherOutputs && !otherRun {
 				// Comparing a run with itself finds nothing, and an OK
 				// would say the run was checked.

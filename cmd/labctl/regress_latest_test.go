@@ -2,10 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // regress latest says when the latest run is not of the lab's configs as
@@ -95,6 +97,24 @@ func TestRegressTwoLabsSameRunID(t *testing.T) {
 	code, out, stderr := resultsCLI(t, sonic, "regress", sonicFile, "--baseline", eosFile)
 	if code == 2 || strings.Contains(stderr, "is the baseline itself") || !strings.Contains(out, "NOS changed between the baseline and this run: eos -> sonic") {
 		t.Errorf("SONiC run against the EOS run of the same id: exit %d: %s%s", code, out, stderr)
+	}
+	// The same lab, NOS and configs run in another folder in the same
+	// second (by another labctl build, say): another run too.
+	sameRec := maps.Clone(sonicRec)
+	started, err := time.Parse(time.RFC3339Nano, sonicRec["started"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameRec["started"] = started.Add(time.Millisecond).Format(time.RFC3339Nano)
+	sameFile := filepath.Join(t.TempDir(), "run.json")
+	if data, err = json.Marshal(sameRec); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(sameFile, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, stderr := resultsCLI(t, sonic, "regress", sonicFile, "--baseline", sameFile); code != 0 || strings.Contains(stderr, "is the baseline itself") {
+		t.Errorf("a run against another run of the same id, lab, NOS and configs, a millisecond apart: exit %d: %s%s", code, out, stderr)
 	}
 	copyFile := filepath.Join(t.TempDir(), "run.json")
 	raw, err := os.ReadFile(sonicFile)
