@@ -1,6 +1,10 @@
 package runtime
 
-import "math"
+import (
+	"math"
+
+	engine "github.com/labctl/labctl/orchestrator/sim"
+)
 
 // FaultNs is a time of a fault in whole nanoseconds, rounded: a
 // scenario's times are in µs as floats, and 700.003 µs truncated read
@@ -36,4 +40,29 @@ func (f FaultSpec) DownNs(durationUs float64) [][2]int64 {
 		return out
 	}
 	return nil
+}
+
+// LinkFaults are link fault f as the simulator's faults of its link, one
+// a down interval (DownNs), Link left for the caller to set: the
+// simulator's runtime runs these, and DownFromStart reads them, so that
+// both read a fault's times the same way.
+func (f FaultSpec) LinkFaults(durationUs float64) []engine.LinkFault {
+	var out []engine.LinkFault
+	for _, iv := range f.DownNs(durationUs) {
+		out = append(out, engine.LinkFault{DetectNs: FaultNs(f.DetectUs), ConvergeNs: FaultNs(f.ConvergeUs), DownNs: iv[0], UpNs: iv[1]})
+	}
+	return out
+}
+
+// DownFromStart says whether link fault f takes its link down at the
+// start of the variant with every switch knowing at once (detect: 0us,
+// converge: 0us; engine.LinkFault.DownFromStart): the simulator starts
+// every QP's route without it, and on_path follows its flow so.
+func (f FaultSpec) DownFromStart(durationUs float64) bool {
+	for _, lf := range f.LinkFaults(durationUs) {
+		if lf.DownFromStart() {
+			return true
+		}
+	}
+	return false
 }

@@ -68,6 +68,24 @@ func (s *Spec) resolveOnPath(vs *runtime.VariantSpec, c string, first map[int]in
 		return nil
 	}
 	vs.Faults = slices.Clone(vs.Faults) // the spec's own stay unresolved
+	// The links down from the start: the configs' (SetDown), and the
+	// variant's own faults' that every switch knows of at once (runtime.
+	// FaultSpec.DownFromStart), which the simulator starts every route
+	// without; an on_path fault resolved below adds its own for the next.
+	down := slices.Clone(s.down)
+	addDown := func(f runtime.FaultSpec) {
+		if s.graph == nil || f.Link == "" || !f.DownFromStart(vs.DurationUs) {
+			return
+		}
+		if lms, err := s.graph.LinkMembers(f.Link, f.All); err == nil {
+			down = append(down, lms...)
+		}
+	}
+	for _, f := range vs.Faults {
+		if f.OnPath == "" {
+			addDown(f)
+		}
+	}
 	for k, fi := range s.caseFaultIndices(c) {
 		f := &vs.Faults[k]
 		if f.OnPath == "" {
@@ -83,7 +101,7 @@ func (s *Spec) resolveOnPath(vs *runtime.VariantSpec, c string, first map[int]in
 		case s.graph == nil:
 			return bad(fmt.Sprintf("on_path %s: the lab's fabric is needed to follow the flow", f.OnPath), "run the scenario on a lab (labctl run SCENARIO --lab LAB), or name the link with link:")
 		}
-		link, err := onPathLink(s.graph, vs.Flows[n], n, vs.Seed, s.down)
+		link, err := onPathLink(s.graph, vs.Flows[n], n, vs.Seed, down)
 		if err != nil {
 			fix := "name an entry whose flows cross the spines (cross_leaf: true), or name the link with link:"
 			if len(s.graph.NodesByRole(fabric.RoleLeaf)) < 2 {
@@ -92,6 +110,7 @@ func (s *Spec) resolveOnPath(vs *runtime.VariantSpec, c string, first map[int]in
 			return bad(fmt.Sprintf("on_path %s: %v", f.OnPath, err), fix)
 		}
 		f.Link = link
+		addDown(*f)
 	}
 	return nil
 }

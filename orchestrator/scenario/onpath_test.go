@@ -133,3 +133,67 @@ func TestFaultOnPathSkipsDownLinks(t *testing.T) {
 		t.Errorf("with %s down: on_path failed %s, want %s (the flow's first hop without it)", up, got, want)
 	}
 }
+
+// TestFaultOnPathSkipsOwnFaultsDownFromStart: a fault of the scenario
+// down from 0 with no detection or convergence delay takes its link out
+// of every route the simulator starts (engine.LinkFault.DownFromStart),
+// so on_path follows the flow without it too, where it failed that same
+// link and the run was refused for two faults overlapping on it. With a
+// delay the switches still route over the link at the start, and on_path
+// fails it as before.
+func TestFaultOnPathSkipsOwnFaultsDownFromStart(t *testing.T) {
+	g := catalogGraph(t, "64gpu")
+	nics := NICsFromGraph(g)
+	s := mustParse(t, onPathTraffic+"    on_path: traffic[0]\n")
+	if err := s.CheckLab(g); err != nil {
+		t.Fatal(err)
+	}
+	vs, err := s.Expand(nics, s.Points()[0], 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := vs.Faults[0].Link
+	own := func(delays string) *Spec {
+		src := strings.Replace(onPathTraffic, "faults:\n", "faults:\n  - kind: link-down\n    at: 0ms\n    link: "+up+"\n"+delays, 1) + "    on_path: traffic[0]\n"
+		s := mustParse(t, src)
+		if err := s.CheckLab(g); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	s = own("    detect: 0us\n    converge: 0us\n")
+	pt := s.Points()[0]
+	if vs, err = s.Expand(nics, pt, 1); err != nil {
+		t.Fatal(err)
+	}
+	down, err := g.LinkMembers(up, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := vs.Flows[0]
+	src, dst := fabric.Endpoint{Host: f.Src.Host, NIC: f.Src.NIC}, fabric.Endpoint{Host: f.Dst.Host, NIC: f.Dst.NIC}
+	key, err := g.FlowKeyFor(src, dst, uint16(runtime.QPSourcePort(0, 0)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := g.TraceDown(src, dst, key, 1, down)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := p.Hops[0].Node + ":" + p.Hops[0].Out
+	if got := vs.Faults[1].Link; got == up || got != want {
+		t.Errorf("with faults[0] taking %s down from 0 at once: on_path failed %s, want %s (the flow's first hop without it)", up, got, want)
+	}
+	if err := s.overlappingFaults(g, pt, vs); err != nil {
+		t.Errorf("refused: %v", err)
+	}
+	// A delay to detect it: the data starts over the link, and on_path
+	// fails it (the overlap is the scenario's to fix).
+	s = own("    detect: 0us\n")
+	if vs, err = s.Expand(nics, s.Points()[0], 1); err != nil {
+		t.Fatal(err)
+	}
+	if got := vs.Faults[1].Link; got != up {
+		t.Errorf("with faults[0] detected after the default delay: on_path failed %s, want %s", got, up)
+	}
+}

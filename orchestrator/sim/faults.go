@@ -145,7 +145,7 @@ func (s *sim) buildFaults() error {
 func (s *sim) startRoutes() {
 	var mask uint64
 	for _, f := range s.cfg.Faults {
-		if f.DownNs == 0 && f.DetectNs < 0 && f.ConvergeNs < 0 {
+		if f.DownFromStart() {
 			mask |= 1 << uint(s.portFault[s.portByRef[f.Link]])
 		}
 	}

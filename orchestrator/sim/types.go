@@ -550,6 +550,15 @@ type LinkFault struct {
 	Why string
 }
 
+// DownFromStart says whether f takes its link down at the start of the
+// run with every switch routing around it at once (no detection or
+// convergence delay): no QP's route starts over it (startRoutes). A
+// scenario's on_path follows its flow without such links (runtime.
+// FaultSpec.DownFromStart), so that it fails a link the data takes.
+func (f LinkFault) DownFromStart() bool {
+	return f.DownNs == 0 && f.DetectNs < 0 && f.ConvergeNs < 0
+}
+
 // PauseStorm makes a host NIC send PFC XOFF frames for Priority from
 // StartNs until EndNs (0: the end of the run), as a stuck NIC whose
 // receive side no longer drains does; what reaches the NIC meanwhile is

@@ -503,10 +503,11 @@ func (b *builder) faults(vs runtime.VariantSpec, cfg *engine.Config) error {
 			}
 			// A link-down is one interval, a flap one a flap that starts
 			// within the duration.
-			downs := f.DownNs(vs.DurationUs)
+			downs := f.LinkFaults(vs.DurationUs)
 			for _, ends := range links {
-				for _, iv := range downs {
-					cfg.Faults = append(cfg.Faults, engine.LinkFault{Link: ends[0], DetectNs: us(f.DetectUs), ConvergeNs: us(f.ConvergeUs), DownNs: iv[0], UpNs: iv[1]})
+				for _, lf := range downs {
+					lf.Link = ends[0]
+					cfg.Faults = append(cfg.Faults, lf)
 				}
 			}
 		case runtime.FaultPFCStorm:
