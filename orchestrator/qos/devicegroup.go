@@ -55,40 +55,83 @@ func findingPorts(f *Finding) (msg, ports string) {
 
 // GroupDevices merges the findings of one cause on several switches into
 // one group each, in the order of each group's first finding (fs's order,
-// so its severities stay where they were).
+// so its severities stay where they were). A group holds one set of ports
+// of each switch: the findings of one cause on the same ports group
+// first, and those groups merge where their switches differ (leaves'
+// Ethernet33-48 and spines' Ethernet1-32), not where a switch has the
+// finding on several sets of ports (Ethernet1 and Ethernet5 of each
+// leaf: a group each, as two findings of one cause on one switch stay
+// two).
 func GroupDevices(fs []Finding) []DeviceGroup {
 	type key struct {
 		rule, where, msg, fix string
 		sev                   Severity
 		note                  bool
 	}
-	var out []DeviceGroup
-	at := map[key]int{}
+	type portKey struct {
+		key
+		ports string
+	}
+	type group struct {
+		DeviceGroup
+		k key
+	}
+	var gs []group
+	at := map[portKey][]int{}
 	for _, f := range fs {
 		if f.Device == "" {
-			out = append(out, DeviceGroup{Finding: f})
+			gs = append(gs, group{DeviceGroup: DeviceGroup{Finding: f}})
 			continue
 		}
 		msg, ports := findingPorts(&f)
 		k := key{f.Rule, switchFile(f.Where, f.Device), switchFile(msg, f.Device), switchFile(f.Fix, f.Device), f.Severity, msg != f.Message}
-		i, ok := at[k]
-		if ok && slices.Contains(out[i].Devices, f.Device) {
-			// Two findings of one cause on one switch stay two.
-			ok = false
-		}
-		if !ok {
-			at[k] = len(out)
-			out = append(out, DeviceGroup{Finding: f, Devices: []string{f.Device}, ports: []string{ports}})
+		pk := portKey{k, ports}
+		i := slices.IndexFunc(at[pk], func(i int) bool { return !slices.Contains(gs[i].Devices, f.Device) })
+		if i < 0 {
+			at[pk] = append(at[pk], len(gs))
+			gs = append(gs, group{DeviceGroup: DeviceGroup{Finding: f, Devices: []string{f.Device}, ports: []string{ports}}, k: k})
 			continue
 		}
-		g := &out[i]
+		g := &gs[at[pk][i]]
 		g.Devices = append(g.Devices, f.Device)
 		g.ports = append(g.ports, ports)
+	}
+	// The groups of one cause on other ports join the first before them
+	// that has none of their switches.
+	var out []DeviceGroup
+	var keys []key
+	for _, g := range gs {
+		j := -1
+		if g.Devices != nil {
+			for x := range out {
+				if out[x].Devices != nil && keys[x] == g.k && !slices.ContainsFunc(g.Devices, func(d string) bool { return slices.Contains(out[x].Devices, d) }) {
+					j = x
+					break
+				}
+			}
+		}
+		if j < 0 {
+			out = append(out, g.DeviceGroup)
+			keys = append(keys, g.k)
+			continue
+		}
+		o := &out[j]
+		o.Devices = append(o.Devices, g.Devices...)
+		o.ports = append(o.ports, g.ports...)
+	}
+	// A group of several switches: their own file's name SwitchFile, and
+	// where their ports differ, none.
+	for i := range out {
+		g := &out[i]
+		if len(g.Devices) < 2 {
+			continue
+		}
+		k := keys[i]
 		g.Where, g.Fix = k.where, k.fix
-		if slices.ContainsFunc(g.ports, func(p string) bool { return p != g.ports[0] }) {
+		if !g.SamePorts() {
 			g.Port, g.Message = "", k.msg
 		} else if k.note {
-			g.Message = NotePorts(k.msg, ports)
+			g.Message = NotePorts(k.msg, g.ports[0])
 		} else {
 			g.Message = k.msg
 		}

@@ -61,3 +61,57 @@ func TestGroupDevices(t *testing.T) {
 		t.Errorf("a note on the same ports of 2 switches: %+v", gs)
 	}
 }
+
+// TestGroupDevicesPortsPerSwitch: the same finding on Ethernet1 and
+// Ethernet5 of 3 switches is a group for each port, each of the 3
+// switches, where a switch's second port started a group that the next
+// switch's first port joined ("2 switches (leaf1 (Ethernet5); leaf2
+// (Ethernet1))"); groups of other ports on other switches still merge.
+func TestGroupDevicesPortsPerSwitch(t *testing.T) {
+	f := func(dev, port string) Finding {
+		return Finding{Rule: RuleECNThresholds, Severity: SevError, Device: dev, Port: port, Where: "x (c/" + dev + ".cfg:7)", Message: "m"}
+	}
+	var fs []Finding
+	for _, d := range []string{"leaf1", "leaf2", "leaf3"} {
+		fs = append(fs, f(d, "Ethernet1"), f(d, "Ethernet5"))
+	}
+	type got struct{ Port, Place string }
+	var out []got
+	for _, g := range GroupDevices(append(fs, f("spine1", "Ethernet9"))) {
+		out = append(out, got{g.Port, g.Place(0)})
+	}
+	want := []got{
+		{"", "4 switches (leaf1-3 (Ethernet1); spine1 (Ethernet9))"},
+		{"Ethernet5", "3 switches (leaf1-3) Ethernet5"},
+	}
+	if !reflect.DeepEqual(out, want) {
+		t.Errorf("GroupDevices:\n got %+v\nwant %+v", out, want)
+	}
+	// Two findings of one cause on one port of each switch stay two.
+	out = nil
+	for _, g := range GroupDevices([]Finding{f("leaf1", "Ethernet1"), f("leaf1", "Ethernet1"), f("leaf2", "Ethernet1"), f("leaf2", "Ethernet1")}) {
+		out = append(out, got{g.Port, g.Place(0)})
+	}
+	if w := (got{"Ethernet1", "2 switches (leaf1, leaf2) Ethernet1"}); !reflect.DeepEqual(out, []got{w, w}) {
+		t.Errorf("twice on each switch: %+v", out)
+	}
+}
+
+// TestGroupDevicesKeepsCauses: the same message at another severity, or
+// with another fix, is another cause: its switches are a group of their
+// own.
+func TestGroupDevicesKeepsCauses(t *testing.T) {
+	f := func(dev string, sev Severity, fix string) Finding {
+		return Finding{Rule: RuleECNThresholds, Severity: sev, Device: dev, Port: "Ethernet1", Message: "m", Fix: fix}
+	}
+	for name, fs := range map[string][]Finding{
+		"severity": {f("leaf1", SevError, "a"), f("leaf2", SevWarning, "a"), f("leaf3", SevError, "a")},
+		"fix":      {f("leaf1", SevError, "a"), f("leaf2", SevError, "b"), f("leaf3", SevError, "a")},
+	} {
+		gs := GroupDevices(fs)
+		if len(gs) != 2 || !reflect.DeepEqual(gs[0].Devices, []string{"leaf1", "leaf3"}) || !reflect.DeepEqual(gs[1].Devices, []string{"leaf2"}) ||
+			gs[1].Severity != fs[1].Severity || gs[1].Fix != fs[1].Fix {
+			t.Errorf("%s differs on leaf2: %+v", name, gs)
+		}
+	}
+}
