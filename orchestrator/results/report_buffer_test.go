@@ -22,7 +22,9 @@ func TestReportsShowBufferPools(t *testing.T) {
 		}}
 		return qos.Summarize(&dc)
 	}
-	run.QoS = []qos.Settings{dev("leaf1", 20627456, nil), dev("leaf2", 20627456, nil), dev("spine1", 32712448, qos.Ptr(int64(1622016)))}
+	// The switches with the same pools are named by their ranges
+	// (qos.DeviceRanges), not one by one (48 names on 1024gpu).
+	run.QoS = []qos.Settings{dev("leaf1", 20627456, nil), dev("leaf2", 20627456, nil), dev("leaf10", 20627456, nil), dev("leaf3", 20627456, nil), dev("spine1", 32712448, qos.Ptr(int64(1622016)))}
 	run.Classes = []qos.ClassRow{{Device: "leaf1", Ports: "Ethernet0-188", TC: 0, DSCPs: "0-25", XOFF: "alpha 8", Queue: 0, PausedQueue: 0, Scheduler: "dwrr 20"}}
 	var md, html bytes.Buffer
 	if err := RenderMarkdown(run, &md); err != nil {
@@ -33,7 +35,7 @@ func TestReportsShowBufferPools(t *testing.T) {
 	}
 	for name, out := range map[string]string{"markdown": md.String(), "html": html.String()} {
 		for _, want := range []string{
-			"Buffer pools of leaf1, leaf2: egress_lossy_pool 24709632 B (egress, dynamic); ingress_lossless_pool 20627456 B (ingress, dynamic).",
+			"Buffer pools of leaf1-3, leaf10: egress_lossy_pool 24709632 B (egress, dynamic); ingress_lossless_pool 20627456 B (ingress, dynamic).",
 			"Buffer pools of spine1: egress_lossy_pool 24709632 B (egress, dynamic); ingress_lossless_pool 32712448 B (ingress, dynamic, shared headroom 1622016 B).",
 		} {
 			if !strings.Contains(out, want) {

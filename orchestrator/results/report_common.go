@@ -574,9 +574,9 @@ func RepetitionSeeds(seed int64) string {
 	return fmt.Sprintf("repetition r, labelled #r+1 from the second, at seed %d + r", seed)
 }
 
-// bufferLines names each set of switches with the same buffer pools and
-// the pools: "leaf1, leaf2, spine1: ingress_lossless_pool 20627456 B
-// (ingress, dynamic), ...". A switch whose config sets none has those its
+// bufferLines names each set of switches with the same buffer pools, as
+// their ranges (qos.DeviceRanges), and the pools: "leaf1-32, spine1:
+// ingress_lossless_pool 20627456 B (ingress, dynamic), ...". A switch whose config sets none has those its
 // NOS assumes (EOS: a platform's, see 'labctl config show'), so two runs
 // of one lab on two NOSes show here the buffer each stood on.
 func bufferLines(settings []qos.Settings) []string {
@@ -643,7 +643,7 @@ func bufferLines(settings []qos.Settings) []string {
 	}
 	out := make([]string, 0, len(order))
 	for _, k := range order {
-		out = append(out, "Buffer pools of "+strings.Join(devices[k], ", ")+": "+k+".")
+		out = append(out, "Buffer pools of "+qos.DeviceRanges(devices[k], 0)+": "+k+".")
 	}
 	return out
 }
