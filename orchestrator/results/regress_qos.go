@@ -45,7 +45,7 @@ func (r Report) writeConfigChanges(b *strings.Builder) {
 	}
 	if len(r.ConfigChanges) > 0 {
 		fmt.Fprintf(b, "switch QoS changed between the baseline and this run (baseline -> run):\n")
-		writeCapped(b, groupConfigChanges(r.ConfigChanges), maxConfigChanges)
+		writeCapped(b, groupConfigChanges(r.ConfigChanges), maxConfigChanges, configChangeGroup.changes)
 	}
 	if r.LintErrors != nil && r.BaselineLintErrors != nil && *r.LintErrors > *r.BaselineLintErrors {
 		fmt.Fprintf(b, "lint: the run's configs have %s, the baseline's %d ('labctl config lint %s' lists them; the new ones are regressions, below)\n", plural.N(*r.LintErrors, "error"), *r.BaselineLintErrors, r.Lab)
@@ -58,6 +58,10 @@ func (r Report) writeConfigChanges(b *strings.Builder) {
 type configChangeGroup struct{ g qos.DeviceGroup }
 
 func (c configChangeGroup) String() string { return c.g.Place(8) + " " + c.g.Message }
+
+// changes is how many of the report's changes (one a switch) the line
+// stands for.
+func (c configChangeGroup) changes() int { return max(len(c.g.Devices), 1) }
 
 // groupConfigChanges merges the same change on several switches into one
 // (a config edit made to every switch was a line a switch, of which the
@@ -75,11 +79,25 @@ func groupConfigChanges(ds []qos.Difference) []configChangeGroup {
 }
 
 // writeCapped writes the first limit items, one an indented line, and how
-// many more the JSON output lists.
-func writeCapped[T fmt.Stringer](b *strings.Builder, items []T, limit int) {
+// many more the JSON output lists: count, when not nil, is how many of
+// its entries an item's line stands for (a change on several switches is
+// one line, and one entry a switch there).
+func writeCapped[T fmt.Stringer](b *strings.Builder, items []T, limit int, count func(T) int) {
 	for i, c := range items {
 		if i == limit {
-			fmt.Fprintf(b, "  ... and %d more ('labctl regress -o json' lists them all)\n", len(items)-i)
+			lines, n := len(items)-i, 0
+			for _, c := range items[i:] {
+				if count == nil {
+					n++
+				} else {
+					n += count(c)
+				}
+			}
+			if n == lines {
+				fmt.Fprintf(b, "  ... and %d more ('labctl regress -o json' lists them all)\n", lines)
+			} else {
+				fmt.Fprintf(b, "  ... and %d more %s, %d changes ('labctl regress -o json' lists them all, one a switch)\n", lines, plural.Noun(lines, "line"), n)
+			}
 			return
 		}
 		fmt.Fprintf(b, "  %s\n", c)

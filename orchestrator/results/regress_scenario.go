@@ -129,7 +129,7 @@ func (r Report) writeScenarioChanges(b *strings.Builder) {
 		return
 	}
 	fmt.Fprintf(b, "the scenario changed between the baseline and this run (baseline -> run); figures may have moved because of it, not the configs:\n")
-	writeCapped(b, r.ScenarioChanges, maxScenarioChanges)
+	writeCapped(b, r.ScenarioChanges, maxScenarioChanges, nil)
 }
 
 // ScenarioTolerances are the tolerances the scenario a run recorded gives

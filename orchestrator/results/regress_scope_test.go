@@ -740,3 +740,24 @@ func TestCompareTextConfigChangesGrouped(t *testing.T) {
 		t.Errorf("text lacks %q:\n%s", want, text)
 	}
 }
+
+// Past maxConfigChanges lines the text says how many more lines and how
+// many changes they hold (one a switch, as -o json lists them), where it
+// counted the lines as the changes.
+func TestCompareTextConfigChangesCappedCountsChanges(t *testing.T) {
+	base := scopedRun(t, "20261129T110000Z-ecn-pfc-64gpu")
+	run := cloneRun(t, base)
+	run.ConfigDigest = "sha256:9e02"
+	r := Compare(run, base, nil)
+	r.ConfigChanges = nil
+	for q := range maxConfigChanges + 5 {
+		for _, d := range []string{"leaf1", "leaf2", "leaf3"} {
+			r.ConfigChanges = append(r.ConfigChanges, qos.Difference{Device: d, Port: "Ethernet33-48", Field: fmt.Sprintf("field%02d", q), A: "a", B: "b"})
+		}
+	}
+	text := textOf(t, r)
+	want := "  3 switches (leaf1-3) Ethernet33-48 field19: a -> b\n  ... and 5 more lines, 15 changes ('labctl regress -o json' lists them all, one a switch)\n"
+	if !strings.Contains(text, want) {
+		t.Errorf("text lacks %q:\n%s", want, text)
+	}
+}
