@@ -62,7 +62,7 @@ var KeyDocs = specdoc.Table{
 		Default: "26"},
 	"qos.cnp_dscp": {Doc: "DSCP of congestion notification packets (CNPs), 0 to 63; CNPs go to strict-priority TC6.",
 		Default: "48"},
-	"qos.mtu": {Doc: "Payload MTU in bytes: 256, 512, 1024, 2048 or 4096 for RoCE and InfiniBand (an IBA path MTU: a RoCE packet carries at most 4096 bytes whatever the Ethernet MTU), 256 to 9216 for UET; sizes PFC headroom and the simulator's packets. The switches' fabric ports are rendered at it plus 60 bytes of headers where that exceeds their 9100: up and plan refuse a lab whose ports would then exceed the MTU its NOS takes (a qos.mtu above 9154 on EOS, 9156 on SONiC), which the switches would refuse.",
+	"qos.mtu": {Doc: "Payload MTU in bytes: 256, 512, 1024, 2048 or 4096 for RoCE and InfiniBand (an IBA path MTU: a RoCE packet carries at most 4096 bytes whatever the Ethernet MTU), 256 to 9216 for UET; sizes PFC headroom and the simulator's packets. The switches' fabric ports are rendered at it plus 60 bytes of headers where that exceeds their 9100: up and plan refuse a lab whose ports would then exceed the MTU its NOS takes (a qos.mtu above 9134 on EOS, whose lab switches, cEOS, take at most 9194, and 9156 on SONiC), which the switches would refuse.",
 		Default: "4096"},
 	"qos.cable_length_m": {Doc: "Cable length in metres, 1 to 40000, for ports whose length the fabric does not give; sizes PFC headroom.",
 		Default: "5"},

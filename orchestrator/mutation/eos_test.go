@@ -359,7 +359,12 @@ func eosMutations() []mutation {
 			edit: text(chain(renderedMTU, after(`^interface Ethernet`, "   mtu 9214"), append_("interface defaults", "   mtu 1500", "!")))},
 		{field: "interface defaults mtu <bytes>", name: "9214 beside the ports' own",
 			edit: text(append_("interface defaults", "   mtu 9214", "!"))},
-		{field: "interface defaults mtu <bytes>", name: "9300, which EOS refuses", harmful: true, rule: "QOS021", why: "every lab port sets its own mtu, which a default does not touch",
+		// EOS's mtu takes 68-65535 (eos.MinMTU, MaxCLIMTU): 70000 it
+		// refuses; 9300 it takes, but no port of the platform takes more
+		// than eos.PlatformMaxMTU, which labctl reads it as, warning.
+		{field: "interface defaults mtu <bytes>", name: "70000, which EOS refuses (% Invalid input)", harmful: true, rule: "QOS021", why: "every lab port sets its own mtu, which a default does not touch",
+			edit: text(append_("interface defaults", "   mtu 70000", "!"))},
+		{field: "interface defaults mtu <bytes>", name: "9300, above the ports' maximum", harmful: true, rule: "QOS021", why: "every lab port sets its own mtu, which a default does not touch",
 			edit: text(append_("interface defaults", "   mtu 9300", "!"))},
 		{field: "interface defaults mtu <bytes>", name: "the routed ports' mtu lines moved into it as mtu 9214",
 			edit: text(chain(renderedMTU, append_("interface defaults", "   mtu 9214", "!")))},
@@ -665,10 +670,14 @@ func eosMutations() []mutation {
 			edit: text(append_("interface Ethernet1.200", "   encapsulation dot1q vlan 200", "   vlan name office", "!"), "leaf1")},
 		{field: "interface no vlan [...]", name: "an L2 subinterface of Ethernet1 made L3 again", safe: subifSafe,
 			edit: text(append_("interface Ethernet1.200", "   encapsulation dot1q vlan 200", "   vlan id 10", "   no vlan id", "!"), "leaf1")},
-		// EOS refuses an mtu line outside 68-9214 (eos.MinMTU, MaxMTU):
-		// the port keeps the MTU it had, its default 1500 on a routed
-		// port without another mtu line, its earlier line's with one.
-		{field: "interface mtu <bytes>", name: "MTU 9300 on the ports, which EOS refuses (its default 1500 stays)", harmful: true, rule: "QOS021", dataPlane: true,
+		// EOS refuses an mtu line outside 68-65535 (eos.MinMTU,
+		// MaxCLIMTU: % Invalid input) and one above the port's maximum
+		// (eos.PlatformMaxMTU: % Max MTU for <port> is 9214): the port
+		// keeps the MTU it had, its default 1500 on a routed port without
+		// another mtu line, its earlier line's with one.
+		{field: "interface mtu <bytes>", name: "MTU 70000 on the ports, which EOS refuses (its default 1500 stays)", harmful: true, rule: "QOS021", dataPlane: true,
+			edit: text(chain(renderedMTU, after(`^interface `, "   mtu 70000")))},
+		{field: "interface mtu <bytes>", name: "MTU 9300 on the ports, above their maximum (their default 1500 stays)", harmful: true, rule: "QOS021", dataPlane: true,
 			edit: text(chain(renderedMTU, after(`^interface `, "   mtu 9300")))},
 		{field: "interface mtu <bytes>", name: "MTU 20 on the ports, which EOS refuses (its default 1500 stays)", harmful: true, rule: "QOS021", dataPlane: true,
 			edit: text(chain(renderedMTU, after(`^interface `, "   mtu 20")))},

@@ -21,7 +21,8 @@ func TestSpecMTUDoc(t *testing.T) {
 	for _, want := range []string{
 		fmt.Sprintf("plus %d bytes of headers", qos.RoCEHeaderBytes),
 		fmt.Sprintf("exceeds their %d", fabric.SwitchMTU),
-		fmt.Sprintf("a qos.mtu above %d on EOS", eos.MaxMTU-qos.RoCEHeaderBytes),
+		fmt.Sprintf("a qos.mtu above %d on EOS", eos.LabMaxMTU-qos.RoCEHeaderBytes),
+		fmt.Sprintf("take at most %d", eos.CEOSMaxMTU),
 		fmt.Sprintf("%d on SONiC", sonicMax-qos.RoCEHeaderBytes),
 	} {
 		if !strings.Contains(doc, want) {
@@ -29,7 +30,7 @@ func TestSpecMTUDoc(t *testing.T) {
 		}
 	}
 	// The largest qos.mtu the doc names is the largest CheckSpec takes.
-	for nos, hi := range map[string]int{eos.Name: eos.MaxMTU, sonic.Name: sonicMax} {
+	for nos, hi := range map[string]int{eos.Name: eos.LabMaxMTU, sonic.Name: sonicMax} {
 		for mtu, ok := range map[int]bool{hi - qos.RoCEHeaderBytes: true, hi - qos.RoCEHeaderBytes + 1: false} {
 			s := &lab.Spec{Name: "x", NOS: nos, Transport: "uet", Source: "catalog:x", QoS: lab.QoSSpec{Profile: "roce-dcqcn", MTU: &mtu}}
 			if err := CheckSpec(s, ""); (err == nil) != ok {

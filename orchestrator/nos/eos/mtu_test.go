@@ -8,21 +8,25 @@ import (
 	"github.com/labctl/labctl/orchestrator/qos"
 )
 
-// An mtu line outside 68-9214 EOS refuses (% Invalid input), and the port
+// An mtu line outside EOS's syntax, 68-65535, EOS refuses (% Invalid
+// input), and one above the port's maximum (PlatformMaxMTU) it refuses
+// for the port (% Max MTU for Ethernet1 is 9214); either way the port
 // keeps the MTU it had: its earlier mtu line's, else its default (1500 on
-// a routed port). labctl read mtu 9300 as the port's MTU (carrying RoCE)
-// and mtu 20 likewise (failing it), silent on the refusal either way.
+// a routed port). The refusal quotes EOS's own message.
 func TestParseMTURefused(t *testing.T) {
 	for _, c := range []struct {
 		name, lines string
 		mtu         int
+		msg         string
 	}{
-		{"9300 on a routed port", "   mtu 9300\n   no switchport\n", cfgDefaultMTU},
-		{"20 on a routed port", "   mtu 20\n   no switchport\n", cfgDefaultMTU},
-		{"9300 after mtu 9100", "   mtu 9100\n   mtu 9300\n   no switchport\n", 9100},
-		{"MaxMTU+1 after mtu 9100", fmt.Sprintf("   mtu 9100\n   mtu %d\n   no switchport\n", MaxMTU+1), 9100},
-		{"MinMTU-1 on a port whose mode is not said", fmt.Sprintf("   mtu %d\n", MinMTU-1), 0},
-		{"not a number", "   mtu jumbo\n   no switchport\n", cfgDefaultMTU},
+		{"70000 on a routed port", "   mtu 70000\n   no switchport\n", cfgDefaultMTU, "% Invalid input"},
+		{"9300 on a routed port", "   mtu 9300\n   no switchport\n", cfgDefaultMTU, cfgMaxMTUError("<port>")},
+		{"20 on a routed port", "   mtu 20\n   no switchport\n", cfgDefaultMTU, "% Invalid input"},
+		{"9300 after mtu 9100", "   mtu 9100\n   mtu 9300\n   no switchport\n", 9100, cfgMaxMTUError("<port>")},
+		{"PlatformMaxMTU+1 after mtu 9100", fmt.Sprintf("   mtu 9100\n   mtu %d\n   no switchport\n", PlatformMaxMTU+1), 9100, fmt.Sprintf("%% Max MTU for <port> is %d", PlatformMaxMTU)},
+		{"MaxCLIMTU+1", fmt.Sprintf("   mtu 9100\n   mtu %d\n   no switchport\n", MaxCLIMTU+1), 9100, "% Invalid input"},
+		{"MinMTU-1 on a port whose mode is not said", fmt.Sprintf("   mtu %d\n", MinMTU-1), 0, "% Invalid input"},
+		{"not a number", "   mtu jumbo\n   no switchport\n", cfgDefaultMTU, "% Invalid input"},
 	} {
 		dc := mustParseEOS(t, formsHead+"interface Ethernet1-2\n"+c.lines+"   service-profile ROCE\n!\n")
 		for _, name := range []string{"Ethernet1", "Ethernet2"} {
@@ -37,7 +41,7 @@ func TestParseMTURefused(t *testing.T) {
 			t.Fatalf("%s: overruled %+v; want the refused mtu line", c.name, dc.Overruled)
 		}
 		o := dc.Overruled[0]
-		if !o.Refused || !strings.HasPrefix(o.Where, "mtu ") || o.Line < 1 || len(o.Ports) != 2 || !strings.Contains(o.What, fmt.Sprintf("%d to %d", MinMTU, MaxMTU)) || o.Fix == "" {
+		if !o.Refused || !strings.HasPrefix(o.Where, "mtu ") || o.Line < 1 || len(o.Ports) != 2 || !strings.Contains(o.What, c.msg) || o.Fix == "" {
 			t.Errorf("%s: %+v", c.name, o)
 		}
 		var refused []qos.Finding
@@ -51,7 +55,7 @@ func TestParseMTURefused(t *testing.T) {
 		}
 	}
 	// The ends of the range EOS takes are taken.
-	for _, n := range []int{MinMTU, MaxMTU} {
+	for _, n := range []int{MinMTU, PlatformMaxMTU} {
 		dc := mustParseEOS(t, fmt.Sprintf("%sinterface Ethernet1\n   mtu %d\n   no switchport\n   service-profile ROCE\n!\n", formsHead, n))
 		if p := dc.Port("Ethernet1"); p == nil || p.MTU != n || len(dc.Overruled) != 0 {
 			t.Errorf("mtu %d: %+v, overruled %+v", n, p, dc.Overruled)
@@ -59,17 +63,22 @@ func TestParseMTURefused(t *testing.T) {
 	}
 }
 
-// interface defaults' mtu outside 68-9214 was a parse error (above 65535)
-// or the routed ports' default (9215-65535): refused as an interface's
-// mtu line is, the default stays what it was.
+// interface defaults' mtu outside EOS's syntax, 68-65535, is refused (%
+// Invalid input), the default stays what it was; one within it but above
+// the ports' maximum EOS takes (it refused 9215-65535, as an interface's
+// line above the port's maximum): no port carries more than its maximum,
+// so the default is read as it, with a warning.
 func TestParseDefaultsMTURefused(t *testing.T) {
 	for _, c := range []struct {
 		name, lines string
 		mtu         int
+		refused     bool
 	}{
-		{"9300", "   mtu 9300\n", cfgDefaultMTU},
-		{"70000", "   mtu 70000\n", cfgDefaultMTU},
-		{"9300 after 9214", "   mtu 9214\n   mtu 9300\n", 9214},
+		{"9300", "   mtu 9300\n", PlatformMaxMTU, false},
+		{"65535", "   mtu 65535\n", PlatformMaxMTU, false},
+		{"70000", "   mtu 70000\n", cfgDefaultMTU, true},
+		{"70000 after 9000", "   mtu 9000\n   mtu 70000\n", 9000, true},
+		{"9300 after 9000", "   mtu 9000\n   mtu 9300\n", PlatformMaxMTU, false},
 	} {
 		dc, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte(formsHead + "interface defaults\n" + c.lines + "!\ninterface Ethernet1\n   no switchport\n   service-profile ROCE\n!\n")})
 		if err != nil {
@@ -79,7 +88,7 @@ func TestParseDefaultsMTURefused(t *testing.T) {
 		if p := dc.Port("Ethernet1"); p == nil || p.MTU != c.mtu {
 			t.Errorf("%s: %+v; want MTU %d", c.name, p, c.mtu)
 		}
-		if len(dc.Overruled) != 1 || !dc.Overruled[0].Refused || !strings.HasPrefix(dc.Overruled[0].Where, "interface defaults mtu ") {
+		if len(dc.Overruled) != 1 || dc.Overruled[0].Refused != c.refused || !strings.HasPrefix(dc.Overruled[0].Where, "interface defaults mtu ") {
 			t.Errorf("%s: overruled %+v", c.name, dc.Overruled)
 		}
 	}

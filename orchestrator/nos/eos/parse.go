@@ -738,16 +738,28 @@ func (p *cfgParser) defaultsLine(f []string, eth *bool, where cfgPos) error {
 	switch {
 	case len(f) == 2 && f[0] == "mtu":
 		n, err := strconv.Atoi(f[1])
-		if err != nil || n < MinMTU || n > MaxMTU {
-			// Refused as an interface's mtu line outside them is (that
-			// the defaults' mtu takes the same range is labctl's
-			// reading): the default stays what it was.
+		if err != nil || n < MinMTU || n > MaxCLIMTU {
+			// Outside the syntax EOS's mtu takes: refused, the default
+			// stays what it was.
 			p.overrule(where, qos.Overruled{
 				Where: "interface defaults " + line, Refused: true,
-				What: fmt.Sprintf("EOS refuses it (%% Invalid input): an mtu takes %d to %d bytes, so the routed interfaces without their own keep the default MTU they had (an earlier interface defaults mtu's, else %d bytes), which lint and the simulator use", MinMTU, MaxMTU, cfgDefaultMTU),
-				Fix:  fmt.Sprintf("give an MTU of %d to %d bytes, like mtu %d", MinMTU, MaxMTU, MaxMTU),
+				What: fmt.Sprintf("EOS refuses it (%% Invalid input): an mtu takes %d to %d bytes, so the routed interfaces without their own keep the default MTU they had (an earlier interface defaults mtu's, else %d bytes), which lint and the simulator use", MinMTU, MaxCLIMTU, cfgDefaultMTU),
+				Fix:  fmt.Sprintf("give an MTU of %d to %d bytes (a port of the platform takes at most %d), like mtu %d", MinMTU, MaxCLIMTU, PlatformMaxMTU, PlatformMaxMTU),
 			}, "")
 			return nil
+		}
+		if n > PlatformMaxMTU {
+			// EOS takes the line, but no port of the platform takes an
+			// MTU above PlatformMaxMTU (an interface's line above it is
+			// refused): what a port without its own mtu then has is not
+			// verified. No port carries more than its maximum, so labctl
+			// reads the default as the maximum and warns.
+			p.overrule(where, qos.Overruled{
+				Where: "interface defaults " + line,
+				What: fmt.Sprintf("EOS takes the line (an mtu takes %d to %d bytes), but no port of the platform takes an MTU above %d (an interface's mtu line above it EOS refuses: %q); what EOS applies to a routed port without its own mtu is not verified: labctl takes the ports' maximum, %d bytes", MinMTU, MaxCLIMTU, PlatformMaxMTU, cfgMaxMTUError("<port>"), PlatformMaxMTU),
+				Fix:  fmt.Sprintf("give an MTU the ports take, at most %d, like mtu %d", PlatformMaxMTU, PlatformMaxMTU),
+			}, "")
+			n = PlatformMaxMTU
 		}
 		p.defMTU = n
 	case len(f) >= 2 && (f[0] == "no" || f[0] == "default") && f[1] == "mtu":
@@ -821,19 +833,44 @@ func cfgSubinterface(name string) string {
 // the corresponding mtu command from running-config."
 const cfgDefaultMTU = 1500
 
-// MinMTU and MaxMTU are the MTUs an EOS interface's mtu line takes, in
-// bytes: EOS refuses a line outside them (% Invalid input), and the port
-// keeps the MTU it had. Arista's own EOS libraries state the range: rbeapi
-// (arista-eosplus/rbeapi, lib/rbeapi/api/ipinterfaces.rb, set_mtu: "Valid
-// values are in the range of 68 to 9214 bytes. The default is 1500
-// bytes.") and puppet-eos (arista-eosplus/puppet-eos,
-// lib/puppet/type/eos_ipinterface.rb, which refuses a value outside
-// 68-9214); Arista's manual was not found to state it. The lab specs
-// labctl renders EOS configs for are held to them (nos.CheckSpec).
+// MinMTU and MaxCLIMTU are the values an EOS mtu line's syntax takes
+// (interface and interface defaults: "mtu ?" answers "<68-65535>  Maximum
+// transmission unit in bytes", captured on cEOS in aristanetworks/avd
+// PR #3274, whose schema, as AVD's for every interface's mtu, is
+// 68-65535): EOS refuses a value outside them (% Invalid input).
+//
+// PlatformMaxMTU is the largest MTU a port of the platform labctl models
+// for EOS takes (the Arista 7050CX3 of buffer.go, platformName): an
+// interface's mtu line within the syntax but above it EOS refuses per
+// port ("% Max MTU for Ethernet4 is 9194" on cEOS, ipspace/netlab issue
+// #1890), and the port keeps the MTU it had. 9214 is the figure for
+// Arista's hardware switches: Arista's rbeapi (lib/rbeapi/api/
+// ipinterfaces.rb, set_mtu: "Valid values are in the range of 68 to 9214
+// bytes") and puppet-eos (lib/puppet/type/eos_ipinterface.rb), and
+// EOS's "IP MTU 9214 bytes" for a port at its maximum (eos.arista.com
+// forum, "Jumbo frame MTU sizes": "Max MTU in Arista -> 9214").
+//
+// CEOSMaxMTU is the largest a cEOS (and vEOS) port takes: "% Max MTU for
+// Ethernet4 is 9194" (ipspace/netlab issue #1890; netlab's EOS device
+// file, features.initial.max_mtu: 9194).
+//
+// LabMaxMTU is the largest MTU labctl renders on an EOS lab's ports
+// (nos.CheckSpec, through MTURange): a lab runs on cEOS in containerlab,
+// and the same configs must load on the modeled hardware, so it is the
+// lower of the two.
 const (
-	MinMTU = 68
-	MaxMTU = 9214
+	MinMTU         = 68
+	MaxCLIMTU      = 65535
+	PlatformMaxMTU = 9214
+	CEOSMaxMTU     = 9194
+	LabMaxMTU      = min(PlatformMaxMTU, CEOSMaxMTU)
 )
+
+// cfgMaxMTUError is EOS's answer to an interface mtu line above port's
+// maximum (PlatformMaxMTU).
+func cfgMaxMTUError(port string) string {
+	return fmt.Sprintf("%% Max MTU for %s is %d", port, PlatformMaxMTU)
+}
 
 // srcEOSMTU is the source of cfgDefaultMTU, which Defaults name.
 const srcEOSMTU = "Arista's manual, Support for Layer 3 MTU on 7280R3/7500R3/7800R3 (https://www.arista.com/en/um-eos/eos-support-for-layer-3-mtu-on-7280r37500r37800r3): 'The default MTU size is 1500 bytes'"
@@ -1040,15 +1077,27 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 		b.speedGbps, b.speedLine = gbps, line
 	case len(f) == 2 && f[0] == "mtu" && mode == "interface":
 		n, err := strconv.Atoi(f[1])
-		if err != nil || n < MinMTU || n > MaxMTU {
+		if err != nil || n < MinMTU || n > MaxCLIMTU {
 			// EOS refuses the line (% Invalid input), so the port keeps
 			// the MTU it had: an earlier mtu line's, else its default
 			// (result). Read as it, where 9300 carried RoCE and 20 failed
 			// it for an MTU the switch never takes.
 			p.overrule(where, qos.Overruled{
 				Where: line, Refused: true,
-				What: fmt.Sprintf("EOS refuses it (%% Invalid input): an interface's mtu takes %d to %d bytes, so the port keeps the MTU it had, an earlier mtu line's, else its default (interface defaults' mtu, else %d bytes on a routed port), which lint and the simulator use", MinMTU, MaxMTU, cfgDefaultMTU),
-				Fix:  fmt.Sprintf("give an MTU of %d to %d bytes, like mtu %d", MinMTU, MaxMTU, MaxMTU),
+				What: fmt.Sprintf("EOS refuses it (%% Invalid input): an interface's mtu takes %d to %d bytes, so the port keeps the MTU it had, an earlier mtu line's, else its default (interface defaults' mtu, else %d bytes on a routed port), which lint and the simulator use", MinMTU, MaxCLIMTU, cfgDefaultMTU),
+				Fix:  fmt.Sprintf("give an MTU of %d to %d bytes, like mtu %d", MinMTU, PlatformMaxMTU, PlatformMaxMTU),
+			}, strings.TrimPrefix(b.name, "interface "))
+			b.mtuRefused = line
+			return p.note(mode, f, where)
+		}
+		if n > PlatformMaxMTU {
+			// Within the syntax, above the port's maximum: EOS refuses
+			// it per port ("% Max MTU for Ethernet1 is 9214"), and the
+			// port keeps the MTU it had.
+			p.overrule(where, qos.Overruled{
+				Where: line, Refused: true,
+				What: fmt.Sprintf("EOS refuses it (%s, the largest a port of the platform takes): the port keeps the MTU it had, an earlier mtu line's, else its default (interface defaults' mtu, else %d bytes on a routed port), which lint and the simulator use", cfgMaxMTUError("<port>"), cfgDefaultMTU),
+				Fix:  fmt.Sprintf("give an MTU of %d to %d bytes, like mtu %d", MinMTU, PlatformMaxMTU, PlatformMaxMTU),
 			}, strings.TrimPrefix(b.name, "interface "))
 			b.mtuRefused = line
 			return p.note(mode, f, where)

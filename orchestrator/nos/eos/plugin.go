@@ -31,7 +31,7 @@ func (Plugin) ParseQoS(device string, srcs ...qos.Source) (qos.DeviceConfig, err
 // Fields states how labctl uses each field it reads.
 func (Plugin) Fields() []qos.FieldUse { return Fields() }
 
-// MTURange returns the MTUs an interface's mtu line takes (MinMTU,
-// MaxMTU): a lab whose ports labctl would render outside them is refused
-// (nos.CheckSpec).
-func (Plugin) MTURange() (lo, hi int) { return MinMTU, MaxMTU }
+// MTURange returns the MTUs labctl renders on an EOS lab's ports (MinMTU
+// to LabMaxMTU, what cEOS and the modeled platform both take): a lab
+// whose ports labctl would render outside them is refused (nos.CheckSpec).
+func (Plugin) MTURange() (lo, hi int) { return MinMTU, LabMaxMTU }
