@@ -15,7 +15,7 @@ import (
 
 // A UET lab's qos.mtu of 9216 made labctl write mtu 9276 on an EOS lab's
 // fabric ports (the payload plus 60 bytes of headers), which EOS refuses
-// (eos.MaxMTU): up and plan went on, and the switches kept their default
+// (eos.LabMaxMTU, cEOS's): up and plan went on, and the switches kept their default
 // MTU. Both refuse the spec now (exit 2) at qos.mtu, naming the value,
 // the limit and the fix; the largest qos.mtu EOS takes, and the same spec
 // on SONiC, are not refused.
@@ -30,16 +30,24 @@ func TestSpecMTUBeyondEOS(t *testing.T) {
 		}
 		return path
 	}
-	over := eos.MaxMTU - qos.RoCEHeaderBytes + 1
+	over := eos.LabMaxMTU - qos.RoCEHeaderBytes + 1
 	eosSpec, sonicSpec := spec("uet-eos", "eos", over), spec("uet-sonic", "sonic", over)
 	work := filepath.Join(dir, "work")
 	for _, args := range [][]string{
 		{"plan", eosSpec},
 		{"--dir", work, "up", eosSpec},
 		{"--dir", work, "up", sonicSpec, "--nos", "eos"},
+		// Every command that renders or lints the spec's configs: they
+		// wrote or linted mtu 9276 configs and exited 0 (EOS), or failed
+		// in the render with a raw SONiC error, exit 1.
+		{"--dir", work, "config", "render", eosSpec},
+		{"--dir", work, "config", "render", sonicSpec, "--nos", "eos"},
+		{"--dir", work, "config", "lint", eosSpec},
+		{"--dir", work, "topo", eosSpec},
+		{"--dir", work, "topo", sonicSpec, "--nos", "eos"},
 	} {
 		code, _, stderr := runCLI(t, args...)
-		for _, want := range []string{":8:", "qos.mtu", fmt.Sprint(over), fmt.Sprint(eos.MaxMTU), fmt.Sprintf("at most %d", eos.MaxMTU-qos.RoCEHeaderBytes)} {
+		for _, want := range []string{":8:", "qos.mtu", fmt.Sprint(over), fmt.Sprint(eos.LabMaxMTU), fmt.Sprintf("at most %d", eos.LabMaxMTU-qos.RoCEHeaderBytes)} {
 			if code != 2 || !strings.Contains(stderr, want) {
 				t.Errorf("%v: exit %d, %q lacks %q; want exit 2", args, code, stderr, want)
 				break
@@ -75,6 +83,11 @@ func TestSpecMTUSONiC(t *testing.T) {
 	work := filepath.Join(dir, "work")
 	over := hi - qos.RoCEHeaderBytes + 1
 	code, _, stderr := runCLI(t, "--dir", work, "up", spec("uet-over", over))
+	// config render wrote nothing and exited 1 on SONiC's own check
+	// (PORT|Ethernet0 mtu: ... is outside 68-9216), not at qos.mtu.
+	if rc, _, rerr := runCLI(t, "--dir", work, "config", "render", spec("uet-over-render", over)); rc != 2 || !strings.Contains(rerr, "qos.mtu") {
+		t.Errorf("config render at qos.mtu %d: exit %d: %s; want exit 2 at qos.mtu", over, rc, rerr)
+	}
 	for _, want := range []string{":8:", "qos.mtu", fmt.Sprint(over), fmt.Sprint(hi), fmt.Sprintf("at most %d", hi-qos.RoCEHeaderBytes)} {
 		if code != 2 || !strings.Contains(stderr, want) {
 			t.Fatalf("up at qos.mtu %d: exit %d, %q lacks %q; want exit 2", over, code, stderr, want)

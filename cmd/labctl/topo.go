@@ -9,12 +9,16 @@ import (
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/lab"
+	labnos "github.com/labctl/labctl/orchestrator/nos"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/sizing"
 )
 
 // labGraph resolves a lab (catalog name or spec file), sizes it and builds
-// its fabric graph; nos, when not empty, overrides the spec's NOS.
+// its fabric graph; nos, when not empty, overrides the spec's NOS. Every
+// command that renders, lints or draws a lab's configs from its spec
+// (config render, lint, show, diff; topo, trace, doctor) passes here, and
+// a spec whose configs the NOS would refuse (nos.CheckSpec) stops here.
 func labGraph(app *App, nameOrPath, nos string) (*fabric.Graph, *lab.Spec, error) {
 	spec, err := app.resolveSpec(nameOrPath)
 	if err != nil {
@@ -28,6 +32,9 @@ func labGraph(app *App, nameOrPath, nos string) (*fabric.Graph, *lab.Spec, error
 		s := *spec
 		s.NOS = nos
 		spec = &s
+	}
+	if err := labnos.CheckSpec(spec, ""); err != nil {
+		return nil, nil, err
 	}
 	plan, err := sizing.Compute(spec.Sizing.Normalize())
 	if err != nil {
