@@ -756,8 +756,8 @@ func (p *cfgParser) defaultsLine(f []string, eth *bool, where cfgPos) error {
 			// reads the default as the maximum and warns.
 			p.overrule(where, qos.Overruled{
 				Where: "interface defaults " + line,
-				What: fmt.Sprintf("EOS takes the line (an mtu takes %d to %d bytes), but no port of the platform takes an MTU above %d (an interface's mtu line above it EOS refuses: %q); what EOS applies to a routed port without its own mtu is not verified: labctl takes the ports' maximum, %d bytes", MinMTU, MaxCLIMTU, PlatformMaxMTU, cfgMaxMTUError("<port>"), PlatformMaxMTU),
-				Fix:  fmt.Sprintf("give an MTU the ports take, at most %d, like mtu %d", PlatformMaxMTU, PlatformMaxMTU),
+				What:  fmt.Sprintf("EOS takes the line (an mtu takes %d to %d bytes), but no port of the platform takes an MTU above %d (an interface's mtu line above it EOS refuses: %q); what EOS applies to a routed port without its own mtu is not verified: labctl takes the ports' maximum, %d bytes", MinMTU, MaxCLIMTU, PlatformMaxMTU, cfgMaxMTUError("<port>"), PlatformMaxMTU),
+				Fix:   fmt.Sprintf("give an MTU the ports take, at most %d, like mtu %d", PlatformMaxMTU, PlatformMaxMTU),
 			}, "")
 			n = PlatformMaxMTU
 		}
