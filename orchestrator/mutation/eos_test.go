@@ -395,6 +395,12 @@ func eosMutations() []mutation {
 		// taking EOS's CLI to match keywords in any case (unverified).
 		{field: "interface qos trust <dscp|cos>", name: "written QOS TRUST DSCP",
 			edit: text(replace(`^   qos trust dscp$`, "   QOS TRUST DSCP"))},
+		// A profile whose name is a keyword (AVD's QoS), named by
+		// Service-Profile QoS: the keyword folds, the name keeps its case
+		// (it was read as service-profile qos, a profile the files do not
+		// have: QOS013, PFC off).
+		{field: "interface service-profile <name>", name: "the profile named QoS, written Service-Profile QoS",
+			edit: text(chain(replace(`^qos profile labctl-\S+$`, "qos profile QoS"), replace(`^   service-profile labctl-\S+$`, "   Service-Profile QoS")), "leaf1")},
 		{field: "interface no qos trust", name: "trust nothing", harmful: true, rule: "QOS003", dataPlane: true,
 			edit: text(replace(`^   qos trust dscp$`, "   no qos trust"))},
 		{field: "interface default qos trust", name: "switchports with their qos trust defaulted (CoS)", harmful: true, rule: "QOS003", dataPlane: true,

@@ -204,8 +204,11 @@ func (p *cfgParser) expand(mode string, f []string, where cfgPos) []string {
 		// or name that holds a keyword (description SFlow Interface) is
 		// left as written.
 		_, was := statementOfLine(mode, f)
-		_, is := statementOfLine(mode, g)
+		st, is := statementOfLine(mode, g)
 		if !was && (g[0] != f[0] || is) {
+			if is {
+				g = cfgKeepNames(f, g, st)
+			}
 			f = p.fold(f, g, where)
 		}
 	}
@@ -301,6 +304,42 @@ func cfgFold(f []string) []string {
 		out[i] = lw
 	}
 	return out
+}
+
+// cfgKeepNames is g, f folded into statement st, with the words of f
+// that fill st's name slot as written: a name that is a keyword
+// (Service-Profile QoS, AVD's profile QoS) is the name QoS, not qos. The
+// statements that take a name take it last (<name>, <policy>,
+// <class-map>, <acl>, <interfaces>; remark's <text>, every word after
+// the keyword); a word matched to one of st's literal keywords, or an
+// enumerated argument (qos trust DSCP, a threshold's KBytes), folds.
+func cfgKeepNames(f, g []string, st statement) []string {
+	slot := st.syntax[strings.LastIndexByte(st.syntax, ' ')+1:]
+	slot = strings.TrimSuffix(strings.TrimPrefix(slot, "["), "]")
+	c, ok := cfgSyntaxes()[st.syntax]
+	if !ok {
+		return g
+	}
+	// The last word matched to a literal keyword, as statementOf matches.
+	lastLit, i := -1, 0
+	for j, w := range g {
+		if i < len(c.lits) && w == c.lits[i] {
+			i, lastLit = i+1, j
+		}
+	}
+	from := len(g)
+	switch slot {
+	case "<name>", "<policy>", "<class-map>", "<acl>", "<interfaces>":
+		from = max(lastLit+1, len(g)-1)
+	case "<text>":
+		from = lastLit + 1
+	}
+	if from >= len(g) {
+		return g
+	}
+	g = slices.Clone(g)
+	copy(g[from:], f[from:])
+	return g
 }
 
 // cfgLowerKeyword is w in lower case where w has an upper-case letter and

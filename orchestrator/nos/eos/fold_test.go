@@ -64,3 +64,31 @@ Interface Ethernet1
 		}
 	}
 }
+
+// A name that is a keyword keeps its case where the line folds: AVD's
+// profile is QoS, and Service-Profile QoS was read as service-profile qos,
+// a profile the files do not have (QOS013, PFC off).
+func TestParseKeywordCaseKeepsNames(t *testing.T) {
+	cfg := `qos map dscp 26 to traffic-class 3
+qos profile QoS
+   qos trust dscp
+   priority-flow-control on
+   priority-flow-control priority 3 no-drop
+!
+interface Ethernet1
+   mtu 9214
+   no switchport
+   Service-Profile QoS
+!
+`
+	dc := mustParseEOS(t, cfg)
+	p := dc.Port("Ethernet1")
+	if p == nil || !slices.Equal(p.PFCPriorities, []int{3}) {
+		t.Errorf("Service-Profile QoS: %+v; want profile QoS's PFC priority 3", p)
+	}
+	for _, n := range dc.Notes {
+		if strings.Contains(n, "keywords in any case") && !strings.Contains(n, "service-profile QoS") {
+			t.Errorf("note %q; want the line read as service-profile QoS", n)
+		}
+	}
+}
