@@ -97,8 +97,8 @@ func Rules() []Rule {
 		{RuleSimIgnores, "not-simulated", SevInfo, "settings in the config that the simulator does not run (lint only, or ignored)"},
 		{RulePortDiffers, "port-differs", SevWarning, "a port whose QoS differs from most of its siblings, or a switch from the other switches of its role"},
 		{RuleUnresolved, "unresolved-reference", SevError, "a config entry names a map, profile or scheduler the config does not define"},
-		{RuleLosslessPG, "lossless-pg-missing", SevError, "a priority has PFC but its priority group has no lossless buffer profile (no xoff): it drops instead of pausing (a warning where no DSCP takes the priority on the port: nothing is lost until one is mapped to it)"},
-		{RuleWREDDropLossless, "lossless-queue-drops", SevError, "the queue of a lossless class drops: WRED early drop without ECN marking, or an egress limit from a lossy pool or below the XOFF point of the PGs that feed it (the egress limits: a warning where no DSCP takes the queue's lossless classes on the port)"},
+		{RuleLosslessPG, "lossless-pg-missing", SevError, "a priority has PFC but its priority group has no lossless buffer profile (no xoff): it drops instead of pausing (a warning where no packet the port receives takes the priority, by DSCP or, on a port that classifies by CoS, by a tagged frame's CoS: nothing is lost until one does)"},
+		{RuleWREDDropLossless, "lossless-queue-drops", SevError, "the queue of a lossless class drops: WRED early drop without ECN marking, or an egress limit from a lossy pool or below the XOFF point of the PGs that feed it (the egress limits: a warning where no port of the switch classifies into the queue's lossless classes)"},
 		{RulePFCQueueMap, "pfc-queue-map", SevError, "a PFC frame for a lossless priority pauses a queue other than the one its class leaves by"},
 		{RuleDefaultRelied, "default-or-unsimulated", SevWarning, "a setting RoCE depends on is left to the NOS's default, or set in a way the simulator does not run"},
 		{RuleIntentDrift, "intent-drift", SevWarning, "a setting of a RoCE class (lossless or CNP) differs from the lab's QoS intent"},
@@ -611,10 +611,37 @@ func pfcReached(p *PortConfig) bool {
 	return true
 }
 
-// reaches says whether some DSCP arrives on the port in class tc.
+// reaches says whether some packet arrives on the port in class tc: an
+// untagged one by its DSCP (TCOf), or, on a port that classifies by CoS
+// (no DSCP trust), a tagged one by the CoS it carries: every CoS value
+// the port's CoS map sends to tc counts, not its default CoS alone, for
+// the DSCPs no ingress policy classifies.
 func reaches(p *PortConfig, tc int) bool {
+	byCoS := false
 	for dscp := range 64 {
 		if p.TCOf(dscp) == tc {
+			return true
+		}
+		if _, ok := p.PolicyTC[dscp]; !ok {
+			byCoS = true
+		}
+	}
+	if byCoS && !p.TrustsDSCP() {
+		for cos := range NumTC {
+			if p.CoSToTC[cos] == tc {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// deviceReaches says whether some port of d classifies packets into tc
+// (reaches): an egress queue holds what every port of the switch sends
+// to it, not what its own port classifies.
+func deviceReaches(d *DeviceConfig, tc int) bool {
+	for i := range d.Ports {
+		if reaches(&d.Ports[i], tc) {
 			return true
 		}
 	}
@@ -798,12 +825,14 @@ func (l *linter) ecn(d *DeviceConfig, p *PortConfig, lossless []int) {
 	}
 	for _, q := range slices.Sorted(maps.Keys(queues)) {
 		qc := p.Queue(q)
-		// A queue whose lossless classes no DSCP takes on the port holds
-		// nothing of them to drop: a warning, for the traffic a DSCP
-		// mapped to them later would be.
+		// A queue whose lossless classes no port of the switch
+		// classifies into holds nothing of them to drop: a warning, for
+		// the traffic a DSCP mapped to them later would be. The queue
+		// holds what any port classifies (a host port's DSCP 10 in TC4
+		// leaves by the uplink's queue 4), not its own port's alone.
 		sev, idle := SevError, ""
-		if !slices.ContainsFunc(queues[q], func(tc int) bool { return reaches(p, tc) }) {
-			sev, idle = SevWarning, fmt.Sprintf("; no DSCP takes TC%s on this port, so nothing is lost there until one is mapped to it", FormatInts(queues[q]))
+		if !slices.ContainsFunc(queues[q], func(tc int) bool { return deviceReaches(d, tc) }) {
+			sev, idle = SevWarning, fmt.Sprintf("; no port of the switch classifies into TC%s, so nothing is lost there until one does", FormatInts(queues[q]))
 		}
 		if qc != nil && qc.Buffer != nil && len(p.PFCPriorities) > 0 && strings.Contains(qc.Buffer.Pool, "lossy") {
 			l.addAt(RuleWREDDropLossless, sev, d.Device, p.Name, qc.Origin,

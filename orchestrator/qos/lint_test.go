@@ -227,8 +227,28 @@ func TestLintRules(t *testing.T) {
 		{RuleLosslessPG, SevWarning, "Ethernet0", "no DSCP takes priority 4 on this port", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Port("Ethernet0").PFCPriorities = []int{3, 4}
 		}},
-		{RuleWREDDropLossless, SevWarning, "Ethernet0", "no DSCP takes TC4 on this port", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+		{RuleWREDDropLossless, SevWarning, "Ethernet0", "no port of the switch classifies into TC4", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Port("Ethernet0").PFCPriorities = []int{3, 4}
+		}},
+		// Ethernet0's own map sends nothing to TC4, but Ethernet4's sends
+		// DSCP 10 there with PFC 4: what it receives leaves by Ethernet0's
+		// lossy queue 4 and is dropped there (the warning said nothing
+		// was lost).
+		{RuleWREDDropLossless, SevError, "Ethernet0", "queue 4 carries lossless TC4 but", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			c[0].Port("Ethernet0").PFCPriorities = []int{3, 4}
+			e4 := c[0].Port("Ethernet4")
+			e4.PFCPriorities = []int{3, 4}
+			e4.DSCPToTC = maps.Clone(e4.DSCPToTC)
+			e4.DSCPToTC[10] = 4
+		}},
+		// A port that classifies by CoS takes tagged frames' CoS: CoS 4 in
+		// TC4 fills its PG 4 whatever the default CoS (the downgrade
+		// counted the default CoS alone).
+		{RuleLosslessPG, SevError, "Ethernet0", "priority 4 has PFC on, but its PG 0", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			p := c[0].Port("Ethernet0")
+			p.PFCPriorities = []int{3, 4}
+			p.Trust, p.DefaultCoS = TrustCoS, 0
+			p.CoSToTC = map[int]int{0: 0, 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7}
 		}},
 		// The same with DSCP 10 in TC4: its packets are dropped.
 		{RuleLosslessPG, SevError, "Ethernet0", "priority 4 has PFC on, but its PG 0", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
@@ -1052,3 +1072,4 @@ func TestLintHeadroomPeerCable(t *testing.T) {
 		t.Fatalf("QOS006 with the peer's cable shorter: %+v", fs)
 	}
 }
+
