@@ -200,9 +200,16 @@ func (l *linter) portsDiffer(d *DeviceConfig) {
 		}
 		return fmt.Sprintf("pfc [%s] lossless [%s] ecn on queues [%s] strict queues [%s] trust %s", FormatInts(p.PFCPriorities), FormatInts(losslessClasses(p)), FormatInts(ecn), FormatInts(strict), p.Trust)
 	}
-	count := map[string]int{}
+	// Subinterfaces (Ethernet26.100) are no siblings: a port's logical
+	// ports, with their own trust and mode, which AVD's configs give
+	// many of on a few parents; counted, they made a majority of their
+	// own and the routed ports odd ones out.
+	count, ports := map[string]int{}, 0
 	for i := range d.Ports {
-		count[sig(&d.Ports[i])]++
+		if !IsSubinterface(d.Ports[i].Name) {
+			count[sig(&d.Ports[i])]++
+			ports++
+		}
 	}
 	best := ""
 	for k, n := range count {
@@ -210,16 +217,30 @@ func (l *linter) portsDiffer(d *DeviceConfig) {
 			best = k
 		}
 	}
-	// Only a clear majority with QoS makes an odd one out.
-	if count[best]*3 < len(d.Ports)*2 || best == sig(&PortConfig{Trust: d.Ports[0].Trust}) {
+	// Only a clear majority with QoS (PFC, a lossless class or ECN)
+	// makes an odd one out. It compared the majority with a port of no
+	// queues, which no EOS port is (its queues are strict by default),
+	// so a majority of EOS ports without QoS made every routed port (its
+	// default trust dscp) and every port with PFC an odd one out.
+	withQoS := false
+	for i := range d.Ports {
+		if p := &d.Ports[i]; !IsSubinterface(p.Name) && sig(p) == best {
+			withQoS = len(p.PFCPriorities) > 0 || len(losslessClasses(p)) > 0 || slices.ContainsFunc(p.Queues, func(q QueueConfig) bool { return q.ECN != nil })
+			break
+		}
+	}
+	if ports < 3 || count[best]*3 < ports*2 || !withQoS {
 		return
 	}
 	for i := range d.Ports {
 		p := &d.Ports[i]
+		if IsSubinterface(p.Name) {
+			continue
+		}
 		if s := sig(p); s != best {
 			l.add(RulePortDiffers, SevWarning, d.Device, p.Name,
 				"give the port the same QoS as its siblings (on EOS its service-profile), or lint with the lab to check it against the fabric",
-				"the port has %s; %d of the device's %d ports have %s", s, count[best], len(d.Ports), best)
+				"the port has %s; %d of the device's %d ports have %s", s, count[best], ports, best)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package qos
 
 import (
+	"fmt"
 	"maps"
 	"reflect"
 	"slices"
@@ -1073,3 +1074,56 @@ func TestLintHeadroomPeerCable(t *testing.T) {
 	}
 }
 
+// TestSiblingsBareEOS: QOS012 among a device's ports in bare files.
+// Subinterfaces are no siblings (AVD's Ethernet26.1-.500 and 68.1-.10,
+// trust of their own, made a majority against the routed ports), and a
+// majority without QoS makes no odd one out: it was compared with a port
+// of no queues, which no EOS port is (strict queues by default), so every
+// routed port and the one with PFC were flagged on AVD's
+// ethernet-interfaces.cfg.
+func TestSiblingsBareEOS(t *testing.T) {
+	port := func(name string, trust string, pfc []int) PortConfig {
+		p := PortConfig{Name: name, Fabric: true, Trust: trust, PFCPriorities: pfc, DSCPToTC: map[int]int{26: 3}, CoSToTC: map[int]int{3: 3}, TCToQueue: IdentityMap(), TCToPG: IdentityMap()}
+		for q := range NumTC {
+			p.Queues = append(p.Queues, QueueConfig{Queue: q, Strict: true})
+		}
+		return p
+	}
+	odd := func(dc DeviceConfig) []string {
+		var out []string
+		for _, f := range findings(Lint([]DeviceConfig{dc}, LintOptions{}), RulePortDiffers) {
+			out = append(out, f.Port)
+			out = append(out, f.Ports...)
+		}
+		return out
+	}
+	// Six routed ports with PFC on 3, twelve subinterfaces without it.
+	dc := DeviceConfig{Device: "sw", NOS: "eos"}
+	for i := 1; i <= 6; i++ {
+		dc.Ports = append(dc.Ports, port(fmt.Sprintf("Ethernet%d", i), TrustDSCP, []int{3}))
+	}
+	for i := 1; i <= 12; i++ {
+		dc.Ports = append(dc.Ports, port(fmt.Sprintf("Ethernet1.%d", i), TrustCoS, []int{}))
+	}
+	if got := odd(dc); len(got) != 0 {
+		t.Errorf("ports with their subinterfaces: QOS012 on %v", got)
+	}
+	// Ten switchports without QoS, one routed port, one with PFC.
+	dc = DeviceConfig{Device: "sw", NOS: "eos"}
+	for i := 1; i <= 10; i++ {
+		dc.Ports = append(dc.Ports, port(fmt.Sprintf("Ethernet%d", i), TrustCoS, []int{}))
+	}
+	dc.Ports = append(dc.Ports, port("Ethernet11", TrustDSCP, []int{}), port("Ethernet12", TrustCoS, []int{5}))
+	if got := odd(dc); len(got) != 0 {
+		t.Errorf("a majority without QoS: QOS012 on %v", got)
+	}
+	// A majority with PFC still names the port without it.
+	dc = DeviceConfig{Device: "sw", NOS: "eos"}
+	for i := 1; i <= 10; i++ {
+		dc.Ports = append(dc.Ports, port(fmt.Sprintf("Ethernet%d", i), TrustDSCP, []int{3}))
+	}
+	dc.Ports = append(dc.Ports, port("Ethernet11", TrustDSCP, []int{}), port("Ethernet11.1", TrustDSCP, []int{}))
+	if got := odd(dc); !slices.Equal(got, []string{"Ethernet11"}) {
+		t.Errorf("a majority with PFC: QOS012 on %v; want Ethernet11 alone", got)
+	}
+}

@@ -15,7 +15,7 @@ import (
 // Ethernet2 in port order, "Ethernet1-2.100" would read as a range of
 // ports.
 func PortRanges(set, all []string) string {
-	all = slices.DeleteFunc(slices.Clone(all), func(p string) bool { return strings.Contains(p, ".") })
+	all = slices.DeleteFunc(slices.Clone(all), IsSubinterface)
 	in := make(map[string]bool, len(set))
 	for _, p := range set {
 		in[p] = true
@@ -72,3 +72,7 @@ func CountPorts(n int) string {
 	}
 	return fmt.Sprintf("%d ports", n)
 }
+
+// IsSubinterface says whether the port name is a subinterface's
+// (Ethernet1.100): a logical port on a parent port, not a port of its own.
+func IsSubinterface(name string) bool { return strings.Contains(name, ".") }
