@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/labctl/labctl/orchestrator/fabric"
 )
@@ -1450,6 +1451,28 @@ func (l *linter) shapedLossless(d *DeviceConfig, p *PortConfig, lossless []int) 
 	}
 }
 
+// portMaxMTU is, for each NOS, the largest MTU a port of its switches
+// takes and the largest labctl renders on a lab's (RegisterPortMaxMTU).
+var portMaxMTU sync.Map
+
+// RegisterPortMaxMTU records the largest MTU a port of the NOS's switches
+// takes (its parser's limit: EOS's eos.PlatformMaxMTU, SONiC's portsorch
+// 9216) and the largest labctl renders on a lab's ports (nos.CheckSpec's:
+// EOS's eos.LabMaxMTU, cEOS's), which lint's QOS020 names: where RoCE's
+// packets need more than the port takes, the fix is a lower qos.mtu, one
+// the lab takes, not a higher port MTU.
+func RegisterPortMaxMTU(nos string, port, lab int) { portMaxMTU.Store(nos, [2]int{port, lab}) }
+
+// PortMaxMTU is the largest MTU a port of the NOS's switches takes and
+// the largest labctl renders on a lab's; 0, 0 where none is registered.
+func PortMaxMTU(nos string) (port, lab int) {
+	if v, ok := portMaxMTU.Load(nos); ok {
+		m := v.([2]int)
+		return m[0], m[1]
+	}
+	return 0, 0
+}
+
 func (l *linter) portMTU(d *DeviceConfig, p *PortConfig) {
 	mtu := p.EnforcedMTU()
 	if l.opt.Intent == nil || mtu == 0 || !p.Fabric {
@@ -1469,8 +1492,18 @@ func (l *linter) portMTU(d *DeviceConfig, p *PortConfig) {
 		if need <= fabric.SwitchMTU {
 			usual = fmt.Sprintf("; %d is usual", fabric.SwitchMTU)
 		}
-		l.add(RulePortMTU, SevError, d.Device, p.Name,
-			fmt.Sprintf("raise the port's MTU to at least %d (RoCE MTU %d plus %d bytes of headers)%s", need, l.opt.Intent.MTU, RoCEHeaderBytes, usual),
+		maxMTU, labMTU := PortMaxMTU(d.NOS)
+		fix := fmt.Sprintf("raise the port's MTU to at least %d (RoCE MTU %d plus %d bytes of headers)%s", need, l.opt.Intent.MTU, RoCEHeaderBytes, usual)
+		switch {
+		case maxMTU > 0 && need > maxMTU:
+			// No MTU the port takes carries the packets: the lab's
+			// qos.mtu must come down (QOS021 refuses a port MTU above
+			// the maximum).
+			fix = fmt.Sprintf("lower the lab's qos.mtu to at most %d (labctl renders a lab's %s ports at %d at most): RoCE's packets need %d bytes (qos.mtu %d plus %d bytes of headers), more than the %d a port of the switch takes", labMTU-RoCEHeaderBytes, d.NOS, labMTU, need, l.opt.Intent.MTU, RoCEHeaderBytes, maxMTU)
+		case maxMTU > 0:
+			fix = fmt.Sprintf("raise the port's MTU to at least %d (RoCE MTU %d plus %d bytes of headers), at most the %d the port takes%s", need, l.opt.Intent.MTU, RoCEHeaderBytes, maxMTU, usual)
+		}
+		l.add(RulePortMTU, SevError, d.Device, p.Name, fix,
 			"the port's MTU %d%s is below the %d bytes RoCE's %d-byte packets need: the switch drops them", mtu, from, need, l.opt.Intent.MTU)
 	}
 }

@@ -93,3 +93,39 @@ func TestParseDefaultsMTURefused(t *testing.T) {
 		}
 	}
 }
+
+// QOS020 on a port whose MTU cannot carry RoCE's packets said to raise it
+// to at least qos.mtu plus the headers, 9276 for UET's 9216, which no EOS
+// port takes (QOS021 refuses the line): where the packets need more than
+// the port's maximum, the fix is a lower qos.mtu; otherwise the MTU to
+// raise it to names the maximum.
+func TestLintMTUBeyondThePortsMaximum(t *testing.T) {
+	in, err := qos.Profile("roce-dcqcn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dc := mustParseEOS(t, fmt.Sprintf("%sinterface Ethernet1\n   mtu %d\n   no switchport\n   service-profile ROCE\n!\n", formsHead, PlatformMaxMTU))
+	for mtu, want := range map[int]string{
+		9216: fmt.Sprintf("lower the lab's qos.mtu to at most %d", LabMaxMTU-qos.RoCEHeaderBytes),
+		4096: "",
+	} {
+		in.MTU = mtu
+		var got []string
+		for _, f := range qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{Intent: &in}) {
+			if f.Rule == qos.RulePortMTU {
+				got = append(got, f.Fix)
+			}
+		}
+		if want == "" && len(got) != 0 || want != "" && (len(got) != 1 || !strings.Contains(got[0], want)) {
+			t.Errorf("qos.mtu %d: QOS020 fixes %q; want one saying %q", mtu, got, want)
+		}
+	}
+	// A port below what the packets need is raised, within its maximum.
+	dc = mustParseEOS(t, formsHead+"interface Ethernet1\n   mtu 1500\n   no switchport\n   service-profile ROCE\n!\n")
+	in.MTU = 4096
+	for _, f := range qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{Intent: &in}) {
+		if f.Rule == qos.RulePortMTU && !strings.Contains(f.Fix, fmt.Sprintf("at most the %d the port takes", PlatformMaxMTU)) {
+			t.Errorf("QOS020 at mtu 1500: fix %q", f.Fix)
+		}
+	}
+}

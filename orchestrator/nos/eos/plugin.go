@@ -35,3 +35,6 @@ func (Plugin) Fields() []qos.FieldUse { return Fields() }
 // to LabMaxMTU, what cEOS and the modeled platform both take): a lab
 // whose ports labctl would render outside them is refused (nos.CheckSpec).
 func (Plugin) MTURange() (lo, hi int) { return MinMTU, LabMaxMTU }
+
+// A port takes at most PlatformMaxMTU, a lab's at most LabMaxMTU (lint's QOS020 says so).
+func init() { qos.RegisterPortMaxMTU(Name, PlatformMaxMTU, LabMaxMTU) }

@@ -47,3 +47,6 @@ func (Plugin) Fields() []qos.FieldUse { return Fields() }
 // cfgPortMTUMax): a lab whose ports labctl would render outside them is
 // refused (nos.CheckSpec).
 func (Plugin) MTURange() (lo, hi int) { return cfgPortMTUMin, cfgPortMTUMax }
+
+// A port takes at most cfgPortMTUMax (lint's QOS020 says so).
+func init() { qos.RegisterPortMaxMTU(Name, cfgPortMTUMax, cfgPortMTUMax) }
