@@ -400,7 +400,7 @@ func eosMutations() []mutation {
 		// (it was read as service-profile qos, a profile the files do not
 		// have: QOS013, PFC off).
 		{field: "interface service-profile <name>", name: "the profile named QoS, written Service-Profile QoS",
-			edit: text(chain(replace(`^qos profile labctl-\S+$`, "qos profile QoS"), replace(`^   service-profile labctl-\S+$`, "   Service-Profile QoS")), "leaf1")},
+			edit: text(chain(replace(`^qos profile labctl-200g$`, "qos profile QoS"), replace(`^   service-profile labctl-200g$`, "   Service-Profile QoS")), "leaf1")},
 		{field: "interface no qos trust", name: "trust nothing", harmful: true, rule: "QOS003", dataPlane: true,
 			edit: text(replace(`^   qos trust dscp$`, "   no qos trust"))},
 		{field: "interface default qos trust", name: "switchports with their qos trust defaulted (CoS)", harmful: true, rule: "QOS003", dataPlane: true,
