@@ -22,7 +22,7 @@ type MTURanger interface {
 // NOS name (the spec's when empty) with lines the NOS refuses: a fabric
 // port MTU (qos.Intent.FabricPortMTU: the fabric's, raised to the lab's
 // qos.mtu plus RoCE's headers) outside the MTUs the NOS takes (UET's
-// qos.mtu 9216 gave EOS mtu 9276, above its 9214). The error is a usage
+// qos.mtu 9216 gave EOS mtu 9276, above the 9194 a cEOS lab switch takes). The error is a usage
 // error (exit 2) at qos.mtu in the spec's file, naming the value, the
 // limit and the fix. A spec whose qos section does not resolve is left to
 // the checks that report it.
