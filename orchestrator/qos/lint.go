@@ -99,7 +99,7 @@ func Rules() []Rule {
 		{RulePortDiffers, "port-differs", SevWarning, "a port whose QoS differs from most of its siblings, or a switch from the other switches of its role"},
 		{RuleUnresolved, "unresolved-reference", SevError, "a config entry names a map, profile or scheduler the config does not define"},
 		{RuleLosslessPG, "lossless-pg-missing", SevError, "a priority has PFC but its priority group has no lossless buffer profile (no xoff): it drops instead of pausing (a warning where no packet the port receives takes the priority, by DSCP or, on a port that classifies by CoS, by a tagged frame's CoS: nothing is lost until one does)"},
-		{RuleWREDDropLossless, "lossless-queue-drops", SevError, "the queue of a lossless class drops: WRED early drop without ECN marking, or an egress limit from a lossy pool or below the XOFF point of the PGs that feed it (the egress limits: a warning where no port of the switch classifies into the queue's lossless classes)"},
+		{RuleWREDDropLossless, "lossless-queue-drops", SevError, "the queue of a lossless class drops: WRED early drop without ECN marking, or an egress limit from a lossy pool or below the XOFF point of the PGs that feed it (a warning where no port of the switch classifies into the queue's lossless classes)"},
 		{RulePFCQueueMap, "pfc-queue-map", SevError, "a PFC frame for a lossless priority pauses a queue other than the one its class leaves by"},
 		{RuleDefaultRelied, "default-or-unsimulated", SevWarning, "a setting RoCE depends on is left to the NOS's default, or set in a way the simulator does not run"},
 		{RuleIntentDrift, "intent-drift", SevWarning, "a setting of a RoCE class (lossless or CNP) differs from the lab's QoS intent"},
@@ -854,9 +854,9 @@ func (l *linter) ecn(d *DeviceConfig, p *PortConfig, lossless []int) {
 			l.colourDrop(d, p, qc, queues[q])
 		}
 		if qc != nil && qc.Drop != nil {
-			l.addAt(RuleWREDDropLossless, SevError, d.Device, p.Name, wredWhere(qc),
+			l.addAt(RuleWREDDropLossless, sev, d.Device, p.Name, wredWhere(qc),
 				"make the queue's WRED mark ECN instead of dropping (SONiC: WRED_PROFILE ecn ecn_all; EOS: random-detect ecn, no random-detect drop)",
-				"queue %d carries lossless TC%s but drops packets early (WRED from %d bytes, without ECN marking): lossless traffic is lost", q, FormatInts(queues[q]), qc.Drop.MinBytes)
+				"queue %d carries lossless TC%s but drops packets early (WRED from %d bytes, without ECN marking): lossless traffic is lost%s", q, FormatInts(queues[q]), qc.Drop.MinBytes, idle)
 		}
 	}
 	wantECN := anyECN || (l.opt.Intent != nil && l.opt.Intent.ECN.Enabled)

@@ -231,6 +231,24 @@ func TestLintRules(t *testing.T) {
 		{RuleWREDDropLossless, SevWarning, "Ethernet0", "no port of the switch classifies into TC4", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Port("Ethernet0").PFCPriorities = []int{3, 4}
 		}},
+		// Queue 4's WRED drops early without marking, and TC4 is lossless
+		// on every port, but no port classifies into it: nothing is lost
+		// there until one does (a warning); with DSCP 10 in TC4, an error.
+		{RuleWREDDropLossless, SevWarning, "Ethernet0", "drops packets early (WRED from 100000 bytes, without ECN marking): lossless traffic is lost; no port of the switch classifies into TC4", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			for i := range c[0].Ports {
+				c[0].Ports[i].PFCPriorities = []int{3, 4}
+			}
+			c[0].Port("Ethernet0").Queue(4).Drop = &ECNConfig{MinBytes: 100_000, MaxBytes: 200_000, Pmax: 0.1}
+		}},
+		{RuleWREDDropLossless, SevError, "Ethernet0", "drops packets early (WRED from 100000 bytes, without ECN marking): lossless traffic is lost", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			for i := range c[0].Ports {
+				c[0].Ports[i].PFCPriorities = []int{3, 4}
+			}
+			p := c[0].Port("Ethernet0")
+			p.Queue(4).Drop = &ECNConfig{MinBytes: 100_000, MaxBytes: 200_000, Pmax: 0.1}
+			p.DSCPToTC = maps.Clone(p.DSCPToTC)
+			p.DSCPToTC[10] = 4
+		}},
 		// Ethernet0's own map sends nothing to TC4, but Ethernet4's sends
 		// DSCP 10 there with PFC 4: what it receives leaves by Ethernet0's
 		// lossy queue 4 and is dropped there (the warning said nothing
