@@ -18,6 +18,13 @@ type MTURanger interface {
 	MTURange() (lo, hi int)
 }
 
+// MTURangeNoter is an optional capability of an MTURanger: what its
+// range's upper end is (EOS's: what a cEOS lab switch takes, below the
+// modeled platform's maximum), which CheckSpec's error says.
+type MTURangeNoter interface {
+	MTURangeNote() string
+}
+
 // CheckSpec refuses a lab spec whose configs labctl would render for the
 // NOS name (the spec's when empty) with lines the NOS refuses: a fabric
 // port MTU (qos.Intent.FabricPortMTU: the fabric's, raised to the lab's
@@ -47,7 +54,11 @@ func CheckSpec(spec *lab.Spec, name string) error {
 	if mtu >= lo && mtu <= hi {
 		return nil
 	}
-	msg := fmt.Sprintf("qos.mtu: %d makes labctl write mtu %d on the %s switches' fabric ports (the payload MTU plus labctl's %d bytes of headers), outside the %d-%d bytes %s takes: the switches would refuse the line and keep their default MTU", in.MTU, mtu, name, qos.RoCEHeaderBytes, lo, hi, name)
+	takes := fmt.Sprintf("the %d-%d bytes %s takes", lo, hi, name)
+	if rn, ok := n.(MTURangeNoter); ok {
+		takes = fmt.Sprintf("the %d-%d bytes a %s lab's switches take (%s)", lo, hi, name, rn.MTURangeNote())
+	}
+	msg := fmt.Sprintf("qos.mtu: %d makes labctl write mtu %d on the %s switches' fabric ports (the payload MTU plus labctl's %d bytes of headers), outside %s: the switches would refuse the line and keep their default MTU", in.MTU, mtu, name, qos.RoCEHeaderBytes, takes)
 	fix := fmt.Sprintf("give a qos.mtu of at most %d (%d less the %d bytes of headers) for %s switches", hi-qos.RoCEHeaderBytes, hi, qos.RoCEHeaderBytes, name)
 	if file := spec.Source; file != "" && !strings.HasPrefix(file, "catalog:") {
 		if data, rerr := os.ReadFile(file); rerr == nil {

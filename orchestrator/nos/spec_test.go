@@ -33,8 +33,14 @@ func TestSpecMTUDoc(t *testing.T) {
 	for nos, hi := range map[string]int{eos.Name: eos.LabMaxMTU, sonic.Name: sonicMax} {
 		for mtu, ok := range map[int]bool{hi - qos.RoCEHeaderBytes: true, hi - qos.RoCEHeaderBytes + 1: false} {
 			s := &lab.Spec{Name: "x", NOS: nos, Transport: "uet", Source: "catalog:x", QoS: lab.QoSSpec{Profile: "roce-dcqcn", MTU: &mtu}}
-			if err := CheckSpec(s, ""); (err == nil) != ok {
+			err := CheckSpec(s, "")
+			if (err == nil) != ok {
 				t.Errorf("qos.mtu %d on %s: %v; want refused %v", mtu, nos, err, !ok)
+			}
+			// EOS's refusal says whose limit the range's end is: a cEOS
+			// lab switch's, below the modeled platform's.
+			if want := fmt.Sprintf("a cEOS lab switch takes at most %d, the modeled 7050CX3 %d", eos.CEOSMaxMTU, eos.PlatformMaxMTU); err != nil && nos == eos.Name && !strings.Contains(err.Error(), want) {
+				t.Errorf("qos.mtu %d on %s: %v; want it to say %q", mtu, nos, err, want)
 			}
 		}
 	}

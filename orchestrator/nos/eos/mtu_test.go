@@ -20,10 +20,10 @@ func TestParseMTURefused(t *testing.T) {
 		msg         string
 	}{
 		{"70000 on a routed port", "   mtu 70000\n   no switchport\n", cfgDefaultMTU, "% Invalid input"},
-		{"9300 on a routed port", "   mtu 9300\n   no switchport\n", cfgDefaultMTU, cfgMaxMTUError("<port>")},
+		{"9300 on a routed port", "   mtu 9300\n   no switchport\n", cfgDefaultMTU, cfgMaxMTUError("Ethernet1")},
 		{"20 on a routed port", "   mtu 20\n   no switchport\n", cfgDefaultMTU, "% Invalid input"},
-		{"9300 after mtu 9100", "   mtu 9100\n   mtu 9300\n   no switchport\n", 9100, cfgMaxMTUError("<port>")},
-		{"PlatformMaxMTU+1 after mtu 9100", fmt.Sprintf("   mtu 9100\n   mtu %d\n   no switchport\n", PlatformMaxMTU+1), 9100, fmt.Sprintf("%% Max MTU for <port> is %d", PlatformMaxMTU)},
+		{"9300 after mtu 9100", "   mtu 9100\n   mtu 9300\n   no switchport\n", 9100, cfgMaxMTUError("Ethernet1")},
+		{"PlatformMaxMTU+1 after mtu 9100", fmt.Sprintf("   mtu 9100\n   mtu %d\n   no switchport\n", PlatformMaxMTU+1), 9100, fmt.Sprintf("\"%% Max MTU for Ethernet1 is %d\", extrapolated from cEOS's \"%% Max MTU for Ethernet4 is 9194\"", PlatformMaxMTU)},
 		{"MaxCLIMTU+1", fmt.Sprintf("   mtu 9100\n   mtu %d\n   no switchport\n", MaxCLIMTU+1), 9100, "% Invalid input"},
 		{"MinMTU-1 on a port whose mode is not said", fmt.Sprintf("   mtu %d\n", MinMTU-1), 0, "% Invalid input"},
 		{"not a number", "   mtu jumbo\n   no switchport\n", cfgDefaultMTU, "% Invalid input"},

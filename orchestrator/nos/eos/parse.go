@@ -756,7 +756,7 @@ func (p *cfgParser) defaultsLine(f []string, eth *bool, where cfgPos) error {
 			// reads the default as the maximum and warns.
 			p.overrule(where, qos.Overruled{
 				Where: "interface defaults " + line,
-				What:  fmt.Sprintf("EOS takes the line (an mtu takes %d to %d bytes), but no port of the platform takes an MTU above %d (an interface's mtu line above it EOS refuses: %q); what EOS applies to a routed port without its own mtu is not verified: labctl takes the ports' maximum, %d bytes", MinMTU, MaxCLIMTU, PlatformMaxMTU, cfgMaxMTUError("<port>"), PlatformMaxMTU),
+				What:  fmt.Sprintf("EOS takes the line (an mtu takes %d to %d bytes), but no port of the platform takes an MTU above %d (an interface's mtu line above it EOS refuses, on Ethernet1: %s); what EOS applies to a routed port without its own mtu is not verified: labctl takes the ports' maximum, %d bytes", MinMTU, MaxCLIMTU, PlatformMaxMTU, cfgMaxMTUError("Ethernet1"), PlatformMaxMTU),
 				Fix:   fmt.Sprintf("give an MTU the ports take, at most %d, like mtu %d", PlatformMaxMTU, PlatformMaxMTU),
 			}, "")
 			n = PlatformMaxMTU
@@ -836,8 +836,10 @@ const cfgDefaultMTU = 1500
 // MinMTU and MaxCLIMTU are the values an EOS mtu line's syntax takes
 // (interface and interface defaults: "mtu ?" answers "<68-65535>  Maximum
 // transmission unit in bytes", captured on cEOS in aristanetworks/avd
-// PR #3274, whose schema, as AVD's for every interface's mtu, is
-// 68-65535): EOS refuses a value outside them (% Invalid input).
+// PR #3274 on a Dp1 interface, not an Ethernet port: labctl takes an
+// Ethernet port's mtu syntax to be the same, as AVD's schema for every
+// interface's mtu, 68-65535, does): EOS refuses a value outside them (%
+// Invalid input).
 //
 // PlatformMaxMTU is the largest MTU a port of the platform labctl models
 // for EOS takes (the Arista 7050CX3 of buffer.go, platformName): an
@@ -867,10 +869,16 @@ const (
 )
 
 // cfgMaxMTUError is EOS's answer to an interface mtu line above port's
-// maximum (PlatformMaxMTU).
+// maximum (PlatformMaxMTU), said with its source: the wording is cEOS's
+// (cfgCEOSMaxMTUError), with the modeled platform's 9214 put in, which
+// is extrapolated: no capture of a 7050CX3 refusing the line was found.
 func cfgMaxMTUError(port string) string {
-	return fmt.Sprintf("%% Max MTU for %s is %d", port, PlatformMaxMTU)
+	return fmt.Sprintf("%q, extrapolated from cEOS's %q", fmt.Sprintf("%% Max MTU for %s is %d", port, PlatformMaxMTU), cfgCEOSMaxMTUError)
 }
+
+// cfgCEOSMaxMTUError is cEOS's refusal of an interface mtu line above
+// CEOSMaxMTU, as ipspace/netlab issue #1890 captured it.
+const cfgCEOSMaxMTUError = "% Max MTU for Ethernet4 is 9194"
 
 // srcEOSMTU is the source of cfgDefaultMTU, which Defaults name.
 const srcEOSMTU = "Arista's manual, Support for Layer 3 MTU on 7280R3/7500R3/7800R3 (https://www.arista.com/en/um-eos/eos-support-for-layer-3-mtu-on-7280r37500r37800r3): 'The default MTU size is 1500 bytes'"
@@ -1092,13 +1100,16 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 		}
 		if n > PlatformMaxMTU {
 			// Within the syntax, above the port's maximum: EOS refuses
-			// it per port ("% Max MTU for Ethernet1 is 9214"), and the
-			// port keeps the MTU it had.
+			// it per port (cEOS: "% Max MTU for Ethernet4 is 9194"; the
+			// platform's 9214 in its wording is extrapolated), and the
+			// port keeps the MTU it had. A range's line is one finding,
+			// which quotes EOS's answer for its first port.
+			port := strings.TrimPrefix(b.name, "interface ")
 			p.overrule(where, qos.Overruled{
 				Where: line, Refused: true,
-				What: fmt.Sprintf("EOS refuses it (%s, the largest a port of the platform takes): the port keeps the MTU it had, an earlier mtu line's, else its default (interface defaults' mtu, else %d bytes on a routed port), which lint and the simulator use", cfgMaxMTUError("<port>"), cfgDefaultMTU),
+				What: fmt.Sprintf("EOS refuses it (%s, the largest a port of the platform takes): the port keeps the MTU it had, an earlier mtu line's, else its default (interface defaults' mtu, else %d bytes on a routed port), which lint and the simulator use", cfgMaxMTUError(port), cfgDefaultMTU),
 				Fix:  fmt.Sprintf("give an MTU of %d to %d bytes, like mtu %d", MinMTU, PlatformMaxMTU, PlatformMaxMTU),
-			}, strings.TrimPrefix(b.name, "interface "))
+			}, port)
 			b.mtuRefused = line
 			return p.note(mode, f, where)
 		}

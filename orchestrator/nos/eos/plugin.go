@@ -1,6 +1,10 @@
 package eos
 
-import "github.com/labctl/labctl/orchestrator/qos"
+import (
+	"fmt"
+
+	"github.com/labctl/labctl/orchestrator/qos"
+)
 
 // Plugin is the Arista EOS NOS plug-in (it satisfies nos.NOS).
 type Plugin struct{}
@@ -35,6 +39,12 @@ func (Plugin) Fields() []qos.FieldUse { return Fields() }
 // to LabMaxMTU, what cEOS and the modeled platform both take): a lab
 // whose ports labctl would render outside them is refused (nos.CheckSpec).
 func (Plugin) MTURange() (lo, hi int) { return MinMTU, LabMaxMTU }
+
+// MTURangeNote says what MTURange's upper end is: what a cEOS lab switch
+// takes, below the modeled platform's maximum (nos.CheckSpec's error).
+func (Plugin) MTURangeNote() string {
+	return fmt.Sprintf("a cEOS lab switch takes at most %d, the modeled 7050CX3 %d", CEOSMaxMTU, PlatformMaxMTU)
+}
 
 // A port takes at most PlatformMaxMTU, a lab's at most LabMaxMTU (lint's QOS020 says so).
 func init() { qos.RegisterPortMaxMTU(Name, PlatformMaxMTU, LabMaxMTU) }
