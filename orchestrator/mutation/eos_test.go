@@ -19,7 +19,17 @@ import (
 var (
 	renderedMTU    = drop(fmt.Sprintf(`^   mtu %d$`, fabric.SwitchMTU))
 	renderedRouted = drop(`^   no switchport$`)
+	// labMTULine is an mtu line at the most a port of an EOS lab's
+	// switches takes (eos.LabMaxMTU, cEOS's 9194); platformMTULine one at
+	// the modeled platform's (eos.PlatformMaxMTU, the 7050CX3's 9214),
+	// which a cEOS lab switch refuses.
+	labMTULine      = fmt.Sprintf("   mtu %d", eos.LabMaxMTU)
+	platformMTULine = fmt.Sprintf("   mtu %d", eos.PlatformMaxMTU)
 )
+
+// ceosRefusesWhy is why the suite's figures do not move where a cEOS lab
+// switch refuses an MTU the modeled platform takes.
+const ceosRefusesWhy = "the simulator models the 7050CX3, which takes the MTU; a cEOS lab switch refuses the line and its ports keep 1500, dropping RoCE's packets, which lint's QOS021 warns of"
 
 // subifSafe is why no subinterface line harms RoCE in the lab.
 const subifSafe = "a subinterface carries none of the lab's traffic, which runs untagged on its parent port, and takes its parent's QoS (only its own qos trust and qos cos differ, which those fields' mutations cover)"
@@ -351,14 +361,14 @@ func eosMutations() []mutation {
 		{field: "global interface defaults", name: "the ports' default MTU 1500", harmful: true, rule: "QOS020", dataPlane: true,
 			edit: text(chain(renderedMTU, append_("interface defaults", "   mtu 1500", "!")))},
 		// The defaults' MTU is for interfaces without their own: under
-		// every port's mtu 9214 a default of 1500 changes nothing (the
+		// every port's mtu 9194 a default of 1500 changes nothing (the
 		// global interface defaults case is the same edit without them).
-		{field: "interface defaults mtu <bytes>", name: "9214, then 1500 (the last one counts)", harmful: true, rule: "QOS020", dataPlane: true,
-			edit: text(chain(renderedMTU, append_("interface defaults", "   mtu 9214", "   mtu 1500", "!")))},
-		{field: "interface defaults mtu <bytes>", name: "1500 under every port's own mtu 9214",
-			edit: text(chain(renderedMTU, after(`^interface Ethernet`, "   mtu 9214"), append_("interface defaults", "   mtu 1500", "!")))},
-		{field: "interface defaults mtu <bytes>", name: "9214 beside the ports' own",
-			edit: text(append_("interface defaults", "   mtu 9214", "!"))},
+		{field: "interface defaults mtu <bytes>", name: "9194, then 1500 (the last one counts)", harmful: true, rule: "QOS020", dataPlane: true,
+			edit: text(chain(renderedMTU, append_("interface defaults", labMTULine, "   mtu 1500", "!")))},
+		{field: "interface defaults mtu <bytes>", name: "1500 under every port's own mtu 9194",
+			edit: text(chain(renderedMTU, after(`^interface Ethernet`, labMTULine), append_("interface defaults", "   mtu 1500", "!")))},
+		{field: "interface defaults mtu <bytes>", name: "9194 beside the ports' own",
+			edit: text(append_("interface defaults", labMTULine, "!"))},
 		// EOS's mtu takes 68-65535 (eos.MinMTU, MaxCLIMTU): 70000 it
 		// refuses; 9300 it takes, but no port of the platform takes more
 		// than eos.PlatformMaxMTU, which labctl reads it as, warning.
@@ -366,12 +376,14 @@ func eosMutations() []mutation {
 			edit: text(append_("interface defaults", "   mtu 70000", "!"))},
 		{field: "interface defaults mtu <bytes>", name: "9300, above the ports' maximum", harmful: true, rule: "QOS021", why: "every lab port sets its own mtu, which a default does not touch",
 			edit: text(append_("interface defaults", "   mtu 9300", "!"))},
-		{field: "interface defaults mtu <bytes>", name: "the routed ports' mtu lines moved into it as mtu 9214",
-			edit: text(chain(renderedMTU, append_("interface defaults", "   mtu 9214", "!")))},
-		{field: "interface defaults no mtu", name: "9214 removed (EOS's 1500)", harmful: true, rule: "QOS020", dataPlane: true,
-			edit: text(chain(renderedMTU, append_("interface defaults", "   mtu 9214", "   no mtu", "!")))},
-		{field: "interface defaults no mtu", name: "said before mtu 9214",
-			edit: text(chain(renderedMTU, append_("interface defaults", "   no mtu", "   mtu 9214", "!")))},
+		{field: "interface defaults mtu <bytes>", name: "the routed ports' mtu lines moved into it as mtu 9194",
+			edit: text(chain(renderedMTU, append_("interface defaults", labMTULine, "!")))},
+		{field: "interface defaults mtu <bytes>", name: "the routed ports' mtu lines moved into it as the platform's 9214, above a cEOS lab switch's 9194", harmful: true, rule: "QOS021", why: ceosRefusesWhy,
+			edit: text(chain(renderedMTU, append_("interface defaults", platformMTULine, "!")))},
+		{field: "interface defaults no mtu", name: "9194 removed (EOS's 1500)", harmful: true, rule: "QOS020", dataPlane: true,
+			edit: text(chain(renderedMTU, append_("interface defaults", labMTULine, "   no mtu", "!")))},
+		{field: "interface defaults no mtu", name: "said before mtu 9194",
+			edit: text(chain(renderedMTU, append_("interface defaults", "   no mtu", labMTULine, "!")))},
 		{field: "interface defaults ethernet", name: "an empty ethernet block", safe: "it only opens the Ethernet interfaces' defaults",
 			edit: text(append_("interface defaults", "   ethernet", "!"))},
 		{field: "interface defaults shutdown", name: "every Ethernet port down by default", harmful: true, rule: "QOS026", dataPlane: true,
@@ -662,8 +674,10 @@ func eosMutations() []mutation {
 			edit: text(after(`^interface `, "   default speed"))},
 		{field: "interface mtu <bytes>", name: "MTU 1500 on the ports", harmful: true, rule: "QOS020", dataPlane: true,
 			edit: text(chain(renderedMTU, after(`^interface `, "   mtu 1500")))},
-		{field: "interface mtu <bytes>", name: "MTU 9214",
-			edit: text(chain(renderedMTU, after(`^interface `, "   mtu 9214")))},
+		{field: "interface mtu <bytes>", name: "MTU 9194",
+			edit: text(chain(renderedMTU, after(`^interface `, labMTULine)))},
+		{field: "interface mtu <bytes>", name: "MTU 9214, the platform's maximum, above a cEOS lab switch's 9194", harmful: true, rule: "QOS021", why: ceosRefusesWhy,
+			edit: text(chain(renderedMTU, after(`^interface `, platformMTULine)))},
 		{field: "interface mtu <bytes>", name: "the mtu line deleted from the routed ports (EOS's default 1500)", harmful: true, rule: "QOS020", dataPlane: true,
 			edit: text(renderedMTU)},
 		// Subinterfaces of a lab port, as AVD writes them: an L3 one (routed,
@@ -678,7 +692,7 @@ func eosMutations() []mutation {
 			edit: text(append_("interface Ethernet1.200", "   encapsulation dot1q vlan 200", "   vlan id 10", "   no vlan id", "!"), "leaf1")},
 		// EOS refuses an mtu line outside 68-65535 (eos.MinMTU,
 		// MaxCLIMTU: % Invalid input) and one above the port's maximum
-		// (eos.PlatformMaxMTU: % Max MTU for <port> is 9214): the port
+		// (eos.PlatformMaxMTU, 9214 on the modeled 7050CX3; cEOS: % Max MTU for Ethernet4 is 9194): the port
 		// keeps the MTU it had, its default 1500 on a routed port without
 		// another mtu line, its earlier line's with one.
 		{field: "interface mtu <bytes>", name: "MTU 70000 on the ports, which EOS refuses (its default 1500 stays)", harmful: true, rule: "QOS021", dataPlane: true,
@@ -689,10 +703,10 @@ func eosMutations() []mutation {
 			edit: text(chain(renderedMTU, after(`^interface `, "   mtu 20")))},
 		{field: "interface mtu <bytes>", name: "MTU 9300 after the fabric's, which EOS refuses", harmful: true, rule: "QOS021", why: "EOS refuses the line and the port keeps the fabric's MTU before it, which carries RoCE's packets",
 			edit: text(after(fmt.Sprintf(`^   mtu %d$`, fabric.SwitchMTU), "   mtu 9300"))},
-		{field: "interface no mtu", name: "MTU 9214 removed (EOS's default 1500)", harmful: true, rule: "QOS020", dataPlane: true,
-			edit: text(chain(renderedMTU, after(`^interface `, "   mtu 9214", "   no mtu")))},
-		{field: "interface no mtu", name: "said before mtu 9214",
-			edit: text(chain(renderedMTU, after(`^interface `, "   no mtu", "   mtu 9214")))},
+		{field: "interface no mtu", name: "MTU 9194 removed (EOS's default 1500)", harmful: true, rule: "QOS020", dataPlane: true,
+			edit: text(chain(renderedMTU, after(`^interface `, labMTULine, "   no mtu")))},
+		{field: "interface no mtu", name: "said before mtu 9194",
+			edit: text(chain(renderedMTU, after(`^interface `, "   no mtu", labMTULine)))},
 
 		{field: "tx-queue tx-queue <q>", name: "RoCE's queue settings removed", harmful: true, rule: "QOS005", dataPlane: true,
 			edit: text(dropBlock(q3))},

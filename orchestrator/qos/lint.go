@@ -105,7 +105,7 @@ func Rules() []Rule {
 		{RuleIntentDrift, "intent-drift", SevWarning, "a setting of a RoCE class (lossless or CNP) differs from the lab's QoS intent"},
 		{RuleRouting, "routing-design", SevWarning, "the underlay's routing design lets traffic take paths that can form PFC deadlocks"},
 		{RulePortMTU, "port-mtu", SevError, "a data port's MTU is below what RoCE's packets need (the lab's RoCE MTU plus headers)"},
-		{RuleOverruled, "overruled-entry", SevError, "a config entry the switch refuses (error: a key orchagent cannot read, a PFC_WD entry whose times pfcwdorch refuses), or applies otherwise than it reads (warning: an index read short, a BUFFER_PG entry SONiC's buffer manager writes over, an EOS priority strict below a round-robin tx-queue, entries keyed by a port the switch does not have, SONiC buffer entries that would hold their ports, and all of orchagent, at a cold start)"},
+		{RuleOverruled, "overruled-entry", SevError, "a config entry the switch refuses (error: a key orchagent cannot read, a PFC_WD entry whose times pfcwdorch refuses), or applies otherwise than it reads (warning: an index read short, a BUFFER_PG entry SONiC's buffer manager writes over, an EOS priority strict below a round-robin tx-queue, entries keyed by a port the switch does not have, SONiC buffer entries that would hold their ports, and all of orchagent, at a cold start; in a lab, a port MTU the modeled platform takes but the lab's switch refuses, as cEOS does above 9194)"},
 		{RuleShapedLossless, "shaped-lossless-queue", SevWarning, "the queue of a lossless class, or a port that carries one, is shaped below the port's line rate: RoCE leaves the port no faster than the shaper, and its backlog pauses (PFC) or is marked (ECN) sooner; the simulator runs the shaper"},
 		{RulePFCPGMap, "pfc-pg-map", SevError, "a PFC priority's pause frames come from another PG than the one its traffic fills: that PG fills without pausing the sender and drops once its headroom is gone"},
 		{RuleEgressRemark, "egress-dscp-remark", SevError, "a port rewrites the DSCP of RoCE's or its CNPs' class as it sends them (egress remarking) to one the next switch classifies into another class: there they lose their lossless class or their priority"},
@@ -1452,23 +1452,43 @@ func (l *linter) shapedLossless(d *DeviceConfig, p *PortConfig, lossless []int) 
 }
 
 // portMaxMTU is, for each NOS, the largest MTU a port of its switches
-// takes and the largest labctl renders on a lab's (RegisterPortMaxMTU).
+// takes and the largest labctl renders on a lab's, with what the latter
+// is (RegisterPortMaxMTU).
 var portMaxMTU sync.Map
+
+type portMTULimits struct {
+	port, lab int
+	labNote   string
+}
 
 // RegisterPortMaxMTU records the largest MTU a port of the NOS's switches
 // takes (its parser's limit: EOS's eos.PlatformMaxMTU, SONiC's portsorch
 // 9216) and the largest labctl renders on a lab's ports (nos.CheckSpec's:
 // EOS's eos.LabMaxMTU, cEOS's), which lint's QOS020 names: where RoCE's
 // packets need more than the port takes, the fix is a lower qos.mtu, one
-// the lab takes, not a higher port MTU.
-func RegisterPortMaxMTU(nos string, port, lab int) { portMaxMTU.Store(nos, [2]int{port, lab}) }
+// the lab takes, not a higher port MTU. labNote says what the lab's limit
+// is where it is below the port's (EOS's: what a cEOS lab switch takes),
+// which QOS020's fix and QOS021's warning on a port MTU between the two
+// quote.
+func RegisterPortMaxMTU(nos string, port, lab int, labNote string) {
+	portMaxMTU.Store(nos, portMTULimits{port, lab, labNote})
+}
+
+// labMTUNote is what the NOS's lab limit (RegisterPortMaxMTU's lab) is;
+// "" where none is said.
+func labMTUNote(nos string) string {
+	if v, ok := portMaxMTU.Load(nos); ok {
+		return v.(portMTULimits).labNote
+	}
+	return ""
+}
 
 // PortMaxMTU is the largest MTU a port of the NOS's switches takes and
 // the largest labctl renders on a lab's; 0, 0 where none is registered.
 func PortMaxMTU(nos string) (port, lab int) {
 	if v, ok := portMaxMTU.Load(nos); ok {
-		m := v.([2]int)
-		return m[0], m[1]
+		m := v.(portMTULimits)
+		return m.port, m.lab
 	}
 	return 0, 0
 }
@@ -1477,6 +1497,27 @@ func (l *linter) portMTU(d *DeviceConfig, p *PortConfig) {
 	mtu := p.EnforcedMTU()
 	if l.opt.Intent == nil || mtu == 0 || !p.Fabric {
 		return
+	}
+	// Where it is said, what the lab's limit is (a cEOS lab switch's,
+	// below the modeled platform's).
+	maxMTU, labMTU := PortMaxMTU(d.NOS)
+	labWhy := ""
+	if n := labMTUNote(d.NOS); n != "" {
+		labWhy = " (" + n + ")"
+	}
+	// A lab's switch refuses an MTU the modeled platform takes but it
+	// does not (cEOS: mtu 9195-9214): the port keeps the MTU it had, its
+	// default (1500 on a routed port), which the parser, reading the
+	// platform, does not know; a warning, as the simulator models the
+	// platform.
+	if labMTU > 0 && mtu > labMTU && mtu <= maxMTU {
+		from := ""
+		if o := p.Origins["mtu"]; o != "" {
+			from = " (" + o + ")"
+		}
+		l.add(RuleOverruled, SevWarning, d.Device, p.Name,
+			fmt.Sprintf("give the port an MTU of at most %d, the most a port of the lab's %s switches takes", labMTU, d.NOS),
+			"the port's MTU %d%s is above the %d a port of the lab's %s switches takes%s: the lab's switch refuses the line, and the port keeps the MTU it had (its default, 1500 on a routed port), below what RoCE's packets need, so they are dropped; the simulator, which models the platform's %d, and the rest of lint read it as %d", mtu, from, labMTU, d.NOS, labWhy, maxMTU, mtu)
 	}
 	if need := l.opt.Intent.MTU + RoCEHeaderBytes; mtu < need {
 		// Where the MTU is a default (Origins["mtu"]: EOS's of a routed
@@ -1492,16 +1533,16 @@ func (l *linter) portMTU(d *DeviceConfig, p *PortConfig) {
 		if need <= fabric.SwitchMTU {
 			usual = fmt.Sprintf("; %d is usual", fabric.SwitchMTU)
 		}
-		maxMTU, labMTU := PortMaxMTU(d.NOS)
 		fix := fmt.Sprintf("raise the port's MTU to at least %d (RoCE MTU %d plus %d bytes of headers)%s", need, l.opt.Intent.MTU, RoCEHeaderBytes, usual)
 		switch {
-		case maxMTU > 0 && need > maxMTU:
-			// No MTU the port takes carries the packets: the lab's
-			// qos.mtu must come down (QOS021 refuses a port MTU above
-			// the maximum).
-			fix = fmt.Sprintf("lower the lab's qos.mtu to at most %d (labctl renders a lab's %s ports at %d at most): RoCE's packets need %d bytes (qos.mtu %d plus %d bytes of headers), more than the %d a port of the switch takes", labMTU-RoCEHeaderBytes, d.NOS, labMTU, need, l.opt.Intent.MTU, RoCEHeaderBytes, maxMTU)
-		case maxMTU > 0:
-			fix = fmt.Sprintf("raise the port's MTU to at least %d (RoCE MTU %d plus %d bytes of headers), at most the %d the port takes%s", need, l.opt.Intent.MTU, RoCEHeaderBytes, maxMTU, usual)
+		case labMTU > 0 && need > labMTU:
+			// No MTU a port of the lab's switches takes carries the
+			// packets: the lab's qos.mtu must come down (QOS021 refuses
+			// a port MTU above the platform's maximum, and warns above
+			// the lab's).
+			fix = fmt.Sprintf("lower the lab's qos.mtu to at most %d (labctl renders a lab's %s ports at %d at most): RoCE's packets need %d bytes (qos.mtu %d plus %d bytes of headers), more than the %d a port of the lab's switches takes%s", labMTU-RoCEHeaderBytes, d.NOS, labMTU, need, l.opt.Intent.MTU, RoCEHeaderBytes, labMTU, labWhy)
+		case labMTU > 0:
+			fix = fmt.Sprintf("raise the port's MTU to at least %d (RoCE MTU %d plus %d bytes of headers), at most the %d a port of the lab's switches takes%s%s", need, l.opt.Intent.MTU, RoCEHeaderBytes, labMTU, labWhy, usual)
 		}
 		l.add(RulePortMTU, SevError, d.Device, p.Name, fix,
 			"the port's MTU %d%s is below the %d bytes RoCE's %d-byte packets need: the switch drops them", mtu, from, need, l.opt.Intent.MTU)

@@ -129,7 +129,55 @@ func TestLintMTUBeyondThePortsMaximum(t *testing.T) {
 			fixes = append(fixes, f.Fix)
 		}
 	}
-	if len(fixes) != 1 || !strings.Contains(fixes[0], fmt.Sprintf("at most the %d the port takes", PlatformMaxMTU)) {
-		t.Errorf("QOS020 at mtu 1500: fixes %q; want one naming the port's maximum", fixes)
+	// A lab runs on cEOS, which takes no more than LabMaxMTU: the fix
+	// names it, not the platform's maximum (mtu 9214 a cEOS lab switch
+	// refuses, leaving the port at 1500).
+	if want := fmt.Sprintf("at most the %d a port of the lab's switches takes (a cEOS lab switch takes at most %d", LabMaxMTU, CEOSMaxMTU); len(fixes) != 1 || !strings.Contains(fixes[0], want) {
+		t.Errorf("QOS020 at mtu 1500: fixes %q; want one saying %q", fixes, want)
+	}
+}
+
+// A port MTU the modeled platform takes but a cEOS lab switch refuses
+// (LabMaxMTU+1 to PlatformMaxMTU) passed a lab's lint: cEOS refuses the
+// line, the port stays at 1500 and RoCE's packets are dropped. A lab's
+// lint warns (QOS021) with the lab's limit; a bare file's lint (no lab)
+// does not, and an MTU the lab takes is not warned of.
+func TestLintMTUAboveTheLabsMaximum(t *testing.T) {
+	in, err := qos.Profile("roce-dcqcn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		mtu  int
+		lab  bool
+		warn bool
+	}{
+		{LabMaxMTU + 1, true, true},
+		{PlatformMaxMTU, true, true},
+		{LabMaxMTU, true, false},
+		{PlatformMaxMTU, false, false},
+	} {
+		dc := mustParseEOS(t, fmt.Sprintf("%sinterface Ethernet1\n   mtu %d\n   no switchport\n   service-profile ROCE\n!\n", formsHead, c.mtu))
+		opt := qos.LintOptions{}
+		if c.lab {
+			opt.Intent = &in
+		}
+		var warned []qos.Finding
+		for _, f := range qos.Lint([]qos.DeviceConfig{dc}, opt) {
+			if f.Rule == qos.RuleOverruled {
+				warned = append(warned, f)
+			}
+		}
+		if !c.warn {
+			if len(warned) != 0 {
+				t.Errorf("mtu %d, lab %v: %+v; want no QOS021", c.mtu, c.lab, warned)
+			}
+			continue
+		}
+		if len(warned) != 1 || warned[0].Severity != qos.SevWarning || warned[0].Port != "Ethernet1" ||
+			!strings.Contains(warned[0].Message, fmt.Sprintf("a cEOS lab switch takes at most %d", CEOSMaxMTU)) ||
+			!strings.Contains(warned[0].Fix, fmt.Sprintf("at most %d", LabMaxMTU)) {
+			t.Errorf("mtu %d in a lab: %+v; want one QOS021 warning naming cEOS's %d", c.mtu, warned, CEOSMaxMTU)
+		}
 	}
 }

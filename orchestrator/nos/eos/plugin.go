@@ -47,4 +47,4 @@ func (Plugin) MTURangeNote() string {
 }
 
 // A port takes at most PlatformMaxMTU, a lab's at most LabMaxMTU (lint's QOS020 says so).
-func init() { qos.RegisterPortMaxMTU(Name, PlatformMaxMTU, LabMaxMTU) }
+func init() { qos.RegisterPortMaxMTU(Name, PlatformMaxMTU, LabMaxMTU, Plugin{}.MTURangeNote()) }

@@ -49,4 +49,4 @@ func (Plugin) Fields() []qos.FieldUse { return Fields() }
 func (Plugin) MTURange() (lo, hi int) { return cfgPortMTUMin, cfgPortMTUMax }
 
 // A port takes at most cfgPortMTUMax (lint's QOS020 says so).
-func init() { qos.RegisterPortMaxMTU(Name, cfgPortMTUMax, cfgPortMTUMax) }
+func init() { qos.RegisterPortMaxMTU(Name, cfgPortMTUMax, cfgPortMTUMax, "") }
