@@ -607,6 +607,15 @@ func eosMutations() []mutation {
 			edit: text(policyOnPorts([]string{"10 permit udp any any dscp 26"}, "set traffic-class 1"))},
 		{field: "global policy-map type quality-of-service <name>", name: "type qos, the same, RoCE in its class",
 			edit: text(chain(policyOnPorts([]string{"10 permit udp any any dscp 26"}, "set traffic-class 3"), replace(`^policy-map type quality-of-service pm-roce$`, "policy-map type qos pm-roce")))},
+		// Headers with keywords in another case: read as in lower case
+		// (noted, QOS000), the names as written. Policy-Map type qos
+		// opened no block (service-policy named a policy the files did
+		// not have, QOS017, and RoCE stayed in TC3), and Type QoS or
+		// Match-Any was refused ("needs one name", exit 2).
+		{field: "global policy-map type quality-of-service <name>", name: "written Policy-Map Type QoS, moving RoCE into TC1", harmful: true, rule: "QOS003", dataPlane: true,
+			edit: text(chain(policyOnPorts([]string{"10 permit udp any any dscp 26"}, "set traffic-class 1"), replace(`^policy-map type quality-of-service pm-roce$`, "Policy-Map Type QoS pm-roce")))},
+		{field: "global class-map type qos [match-any|match-all] <name>", name: "written Class-Map type qos Match-Any, RoCE in its class",
+			edit: text(chain(policyOnPorts([]string{"10 permit udp any any dscp 26"}, "set traffic-class 3"), replace(`^class-map type qos match-any cm-roce$`, "Class-Map type qos Match-Any cm-roce")))},
 		{field: "policy-map class <class-map>", name: "class-default into TC1", harmful: true, rule: "QOS003", dataPlane: true,
 			edit: text(policyOnPorts([]string{"10 permit udp any any dscp 10"}, "set traffic-class 0", "   class class-default", "      set traffic-class 1"))},
 		{field: "policy-map class <class-map>", name: "class-default without actions",

@@ -238,16 +238,43 @@ func (p *cfgParser) fold(f, g []string, where cfgPos) []string {
 }
 
 // cfgFoldOpener is f, a line that opens a block (interface, qos profile,
-// tx-queue), with its opening keywords in lower case where they are in
-// another case (Interface Ethernet1, QOS PROFILE ROCE), the name after
-// them as written; nil for another line or one in lower case.
+// tx-queue, policy-map, class-map, ip access-list), with its opening
+// keywords in lower case where they are in another case (Interface
+// Ethernet1, QOS PROFILE ROCE, Policy-Map Type QoS Pm), the name after
+// them as written; nil for another line or one in lower case. It is read
+// before the block is opened (cfgOpenPolicyBlock), which compares the
+// keywords in lower case.
 func cfgFoldOpener(f []string) []string {
 	n := 0
+	// kw says whether f[i] is word, and a word follows it (the name, which
+	// keeps its case even where it is a keyword: class-map Match-Any).
+	kw := func(i int, words ...string) bool {
+		return i < len(f)-1 && slices.ContainsFunc(words, func(w string) bool { return strings.EqualFold(f[i], w) })
+	}
 	switch {
 	case len(f) >= 2 && strings.EqualFold(f[0], "qos") && strings.EqualFold(f[1], "profile"):
 		n = 2
 	case strings.EqualFold(f[0], "interface"), strings.EqualFold(f[0], "tx-queue"), strings.EqualFold(f[0], "uc-tx-queue"), strings.EqualFold(f[0], "mc-tx-queue"):
 		n = 1
+	case strings.EqualFold(f[0], "policy-map"), strings.EqualFold(f[0], "class-map"):
+		// policy-map [type quality-of-service|qos] NAME, class-map [type
+		// qos] [match-any|match-all] NAME.
+		n = 1
+		if kw(n, "type") {
+			n++
+			if kw(n, "qos", "quality-of-service") {
+				n++
+			}
+		}
+		if strings.EqualFold(f[0], "class-map") && kw(n, "match-any", "match-all") {
+			n++
+		}
+	case kw(0, "ip") && kw(1, "access-list"):
+		// ip access-list [standard] NAME.
+		n = 2
+		if kw(n, "standard") {
+			n++
+		}
 	}
 	var out []string
 	for i := range n {

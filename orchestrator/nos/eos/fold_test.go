@@ -1,10 +1,13 @@
 package eos
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/labctl/labctl/orchestrator/qos"
 )
 
 // Keywords written in another case (Priority-Flow-Control on, QOS TRUST
@@ -94,5 +97,46 @@ interface Ethernet1
 	}
 	if len(folded) != 1 || !strings.Contains(folded[0], "service-profile QoS") {
 		t.Errorf("notes %q; want one reading the line as service-profile QoS", folded)
+	}
+}
+
+// A policy-map, class-map or access-list header with keywords in another
+// case was matched before folding: Policy-Map type qos Pm opened no block
+// (service-policy Pm named a policy the files did not have: a false
+// QOS017), and policy-map Type QoS Pm or class-map type qos Match-Any cm
+// was refused (exit 2, "needs one name"). The header's keywords are read
+// in lower case, noted, and its name keeps its case.
+func TestParsePolicyHeaderCase(t *testing.T) {
+	base := strings.ReplaceAll(policyConfig("   10 permit udp any any eq 4791 dscp 26"), " pm\n", " Pm\n")
+	lower := mustParseEOS(t, base)
+	want := lower.Port("Ethernet1")
+	if want == nil || !reflect.DeepEqual(want.PolicyTC, map[int]int{26: 1}) {
+		t.Fatalf("the lower-case config: %+v", want)
+	}
+	for _, c := range []struct{ header, mixed string }{
+		{"policy-map type quality-of-service Pm", "Policy-Map type qos Pm"},
+		{"policy-map type quality-of-service Pm", "policy-map Type QoS Pm"},
+		{"class-map type qos match-any cm", "class-map type qos Match-Any cm"},
+		{"class-map type qos match-any cm", "Class-Map TYPE QOS MATCH-ANY cm"},
+		{"ip access-list acl", "IP Access-List acl"},
+	} {
+		mixed := c.mixed
+		cfg := strings.Replace(base, c.header+"\n", mixed+"\n", 1)
+		if cfg == base {
+			t.Fatalf("%q: no line %q", mixed, c.header)
+		}
+		dc, err := Parse("sw", qos.Source{Name: "sw.cfg", Data: []byte(cfg)})
+		if err != nil {
+			t.Errorf("%q: %v", mixed, err)
+			continue
+		}
+		if p := dc.Port("Ethernet1"); p == nil || !reflect.DeepEqual(p.PolicyTC, want.PolicyTC) {
+			t.Errorf("%q: Ethernet1 read without the policy's traffic classes %v", mixed, want.PolicyTC)
+		}
+		if !slices.ContainsFunc(dc.Notes, func(n string) bool {
+			return strings.Contains(n, "keywords in any case") && strings.Contains(n, fmt.Sprintf("%q read as", mixed))
+		}) {
+			t.Errorf("%q: no note of the folding: %q", mixed, dc.Notes)
+		}
 	}
 }
