@@ -18,6 +18,14 @@ type MTURanger interface {
 	MTURange() (lo, hi int)
 }
 
+// MTULimiter is what an MTURanger's range comes from, which lint's
+// qos.RegisterPortMaxMTU reads too: the least MTU a port takes, the most
+// a port of the modeled platform takes, and the most labctl renders on a
+// lab's ports (MTURange's hi).
+type MTULimiter interface {
+	MTULimits() (lo, port, lab int)
+}
+
 // MTURangeNoter is an optional capability of an MTURanger: what its
 // range's upper end is (EOS's: what a cEOS lab switch takes, below the
 // modeled platform's maximum), which CheckSpec's error says.

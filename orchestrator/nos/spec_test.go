@@ -45,3 +45,28 @@ func TestSpecMTUDoc(t *testing.T) {
 		}
 	}
 }
+
+// The MTUs CheckSpec holds a lab to (MTURange) and those lint's QOS020
+// and QOS021 name (qos.PortMaxMTU, which each plug-in registers) are one
+// plug-in's MTULimits: for every NOS, the range's hi is the lab's limit,
+// and the port's limit is not below it.
+func TestMTULimitsAgree(t *testing.T) {
+	for _, name := range Names() {
+		n, err := Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, ok := n.(MTURanger)
+		l, lok := n.(MTULimiter)
+		if !ok || !lok {
+			t.Errorf("%s: MTURanger %v, MTULimiter %v; want both", name, ok, lok)
+			continue
+		}
+		lo, hi := r.MTURange()
+		llo, port, lab := l.MTULimits()
+		regPort, regLab := qos.PortMaxMTU(name)
+		if lo != llo || hi != lab || regPort != port || regLab != lab || port < lab {
+			t.Errorf("%s: MTURange %d-%d, MTULimits %d/%d/%d, registered for lint %d/%d; want them one", name, lo, hi, llo, port, lab, regPort, regLab)
+		}
+	}
+}

@@ -35,10 +35,20 @@ func (Plugin) ParseQoS(device string, srcs ...qos.Source) (qos.DeviceConfig, err
 // Fields states how labctl uses each field it reads.
 func (Plugin) Fields() []qos.FieldUse { return Fields() }
 
-// MTURange returns the MTUs labctl renders on an EOS lab's ports (MinMTU
-// to LabMaxMTU, what cEOS and the modeled platform both take): a lab
-// whose ports labctl would render outside them is refused (nos.CheckSpec).
-func (Plugin) MTURange() (lo, hi int) { return MinMTU, LabMaxMTU }
+// MTULimits are an EOS lab's MTU limits, read by MTURange and lint's
+// registration (qos.RegisterPortMaxMTU), which must agree: the least an
+// mtu line takes (MinMTU), the most a port of the modeled platform takes
+// (PlatformMaxMTU) and the most labctl renders on a lab's ports
+// (LabMaxMTU, what cEOS and the platform both take).
+func (Plugin) MTULimits() (lo, port, lab int) { return MinMTU, PlatformMaxMTU, LabMaxMTU }
+
+// MTURange returns the MTUs labctl renders on an EOS lab's ports
+// (MTULimits' lo to lab): a lab whose ports labctl would render outside
+// them is refused (nos.CheckSpec).
+func (p Plugin) MTURange() (lo, hi int) {
+	lo, _, hi = p.MTULimits()
+	return lo, hi
+}
 
 // MTURangeNote says what MTURange's upper end is: what a cEOS lab switch
 // takes, below the modeled platform's maximum (nos.CheckSpec's error).
@@ -46,5 +56,9 @@ func (Plugin) MTURangeNote() string {
 	return fmt.Sprintf("a cEOS lab switch takes at most %d, the modeled 7050CX3 %d", CEOSMaxMTU, PlatformMaxMTU)
 }
 
-// A port takes at most PlatformMaxMTU, a lab's at most LabMaxMTU (lint's QOS020 says so).
-func init() { qos.RegisterPortMaxMTU(Name, PlatformMaxMTU, LabMaxMTU, Plugin{}.MTURangeNote()) }
+// A port takes at most MTULimits' port, a lab's at most its lab (lint's
+// QOS020 and QOS021 say so).
+func init() {
+	_, port, lab := Plugin{}.MTULimits()
+	qos.RegisterPortMaxMTU(Name, port, lab, Plugin{}.MTURangeNote())
+}
