@@ -183,6 +183,9 @@ type Overruled struct {
 	// Field, where set, is the field of the entry the finding is about
 	// (a map's pair): Line is its line, where the file holds it.
 	Field string `json:"field,omitempty"`
+	// At, where Where names no one entry ("the entries naming
+	// Ethernet1000"), is the entry (TABLE|key) whose line places it.
+	At string `json:"-"`
 	// Refused says the switch applies nothing of the entry (lint: an
 	// error); otherwise it applies it otherwise than it reads (a warning).
 	Refused bool `json:"refused,omitempty"`

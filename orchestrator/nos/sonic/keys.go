@@ -473,7 +473,8 @@ func (r *resolver) namePort(port, where string) {
 func (r *resolver) lackingPortEntries() {
 	for _, port := range slices.Sorted(maps.Keys(r.lackingEntries)) {
 		entries := r.lackingEntries[port]
-		r.dc.Overruled = append(r.dc.Overruled, qos.Overruled{Where: "the entries naming " + port, Ports: []string{port},
+		// Placed at the first of them (At), as other notes at their entry.
+		r.dc.Overruled = append(r.dc.Overruled, qos.Overruled{Where: "the entries naming " + port, At: entries[0], Ports: []string{port},
 			What: fmt.Sprintf("%s is %s: orchagent finds no port of that name and applies nothing of %s to it, nor holds anything for it at a cold start", port, r.lackedBy(), plural.Some(entries, 5, ", ")),
 			Fix:  "key the entries by a port of the switch (a typo of one?), or delete them" + r.lackFix()})
 	}

@@ -2,6 +2,7 @@ package sonic
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -438,7 +439,7 @@ func parse(device string, lab *qos.Device, srcs []qos.Source) (qos.DeviceConfig,
 func placeOverruled(dc *qos.DeviceConfig, srcs []qos.Source) {
 	for i := range dc.Overruled {
 		o := &dc.Overruled[i]
-		table, key, _ := strings.Cut(o.Where, "|")
+		table, key, _ := strings.Cut(cmp.Or(o.At, o.Where), "|")
 		for k := len(srcs) - 1; k >= 0; k-- {
 			line := entryFieldLine(srcs[k].Data, table, key, o.Field)
 			if line == 0 && o.Field != "" {
