@@ -118,17 +118,7 @@ func TestFaultOnPathSkipsDownLinks(t *testing.T) {
 	if vs, err = s.Expand(nics, s.Points()[0], 1); err != nil {
 		t.Fatal(err)
 	}
-	f := vs.Flows[0]
-	src, dst := fabric.Endpoint{Host: f.Src.Host, NIC: f.Src.NIC}, fabric.Endpoint{Host: f.Dst.Host, NIC: f.Dst.NIC}
-	key, err := g.FlowKeyFor(src, dst, uint16(runtime.QPSourcePort(0, 0)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := g.TraceDown(src, dst, key, 1, down)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := p.Hops[0].Node + ":" + p.Hops[0].Out
+	want := firstHopWithout(t, g, vs.Flows[0], down)
 	if got := vs.Faults[0].Link; got == up || got != want {
 		t.Errorf("with %s down: on_path failed %s, want %s (the flow's first hop without it)", up, got, want)
 	}
@@ -170,17 +160,7 @@ func TestFaultOnPathSkipsOwnFaultsDownFromStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := vs.Flows[0]
-	src, dst := fabric.Endpoint{Host: f.Src.Host, NIC: f.Src.NIC}, fabric.Endpoint{Host: f.Dst.Host, NIC: f.Dst.NIC}
-	key, err := g.FlowKeyFor(src, dst, uint16(runtime.QPSourcePort(0, 0)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := g.TraceDown(src, dst, key, 1, down)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := p.Hops[0].Node + ":" + p.Hops[0].Out
+	want := firstHopWithout(t, g, vs.Flows[0], down)
 	if got := vs.Faults[1].Link; got == up || got != want {
 		t.Errorf("with faults[0] taking %s down from 0 at once: on_path failed %s, want %s (the flow's first hop without it)", up, got, want)
 	}
@@ -196,4 +176,21 @@ func TestFaultOnPathSkipsOwnFaultsDownFromStart(t *testing.T) {
 	if got := vs.Faults[1].Link; got != up {
 		t.Errorf("with faults[0] detected after the default delay: on_path failed %s, want %s", got, up)
 	}
+}
+
+// firstHopWithout is the link ("node:port") flow f's first QP takes out
+// of its source's switch with the members down out of the fabric, as
+// labctl trace --down traces it.
+func firstHopWithout(t *testing.T, g *fabric.Graph, f runtime.FlowSpec, down []fabric.LinkMember) string {
+	t.Helper()
+	src, dst := fabric.Endpoint{Host: f.Src.Host, NIC: f.Src.NIC}, fabric.Endpoint{Host: f.Dst.Host, NIC: f.Dst.NIC}
+	key, err := g.FlowKeyFor(src, dst, uint16(runtime.QPSourcePort(0, 0)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := g.TraceDown(src, dst, key, 1, down)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Hops[0].Node + ":" + p.Hops[0].Out
 }
