@@ -71,7 +71,7 @@ func TestSpecMTUBeyondEOS(t *testing.T) {
 func TestSpecMTUSONiC(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	_, hi := sonic.Plugin{}.MTURange()
+	_, _, hi := sonic.Plugin{}.MTULimits()
 	spec := func(name string, mtu int) string {
 		path := filepath.Join(dir, name+".yaml")
 		body := fmt.Sprintf("name: %s\nsizing:\n  gpus: 16\nnos: sonic\ntransport: uet\nqos:\n  profile: roce-dcqcn\n  mtu: %d\n", name, mtu)

@@ -12,22 +12,17 @@ import (
 	"github.com/labctl/labctl/orchestrator/specyaml"
 )
 
-// MTURanger is an optional capability: the MTUs the NOS's interfaces take
-// (lo to hi bytes); a line outside them the switch refuses.
-type MTURanger interface {
-	MTURange() (lo, hi int)
-}
-
-// MTULimiter is what an MTURanger's range comes from, which lint's
-// qos.RegisterPortMaxMTU reads too: the least MTU a port takes, the most
-// a port of the modeled platform takes, and the most labctl renders on a
-// lab's ports (MTURange's hi).
+// MTULimiter is an optional capability: the NOS's MTU limits, which
+// CheckSpec holds labs to (lo to lab) and lint's qos.RegisterPortMaxMTU
+// reads too: the least MTU a port takes, the most a port of the modeled
+// platform takes, and the most labctl renders on a lab's ports; a line
+// outside them the switch refuses.
 type MTULimiter interface {
 	MTULimits() (lo, port, lab int)
 }
 
-// MTURangeNoter is an optional capability of an MTURanger: what its
-// range's upper end is (EOS's: what a cEOS lab switch takes, below the
+// MTURangeNoter is an optional capability of an MTULimiter: what its
+// lab limit is (EOS's: what a cEOS lab switch takes, below the
 // modeled platform's maximum), which CheckSpec's error says.
 type MTURangeNoter interface {
 	MTURangeNote() string
@@ -49,7 +44,7 @@ func CheckSpec(spec *lab.Spec, name string) error {
 	if err != nil {
 		return nil
 	}
-	r, ok := n.(MTURanger)
+	r, ok := n.(MTULimiter)
 	if !ok {
 		return nil
 	}
@@ -57,7 +52,7 @@ func CheckSpec(spec *lab.Spec, name string) error {
 	if err != nil {
 		return nil
 	}
-	lo, hi := r.MTURange()
+	lo, _, hi := r.MTULimits()
 	mtu := in.FabricPortMTU(fabric.SwitchMTU)
 	if mtu >= lo && mtu <= hi {
 		return nil

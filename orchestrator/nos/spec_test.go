@@ -16,7 +16,7 @@ import (
 // gives the headers, the fabric's MTU and the largest qos.mtu an EOS and a
 // SONiC lab take in figures: they are those CheckSpec holds labs to.
 func TestSpecMTUDoc(t *testing.T) {
-	_, sonicMax := sonic.Plugin{}.MTURange()
+	_, _, sonicMax := sonic.Plugin{}.MTULimits()
 	doc := lab.KeyDocs["qos.mtu"].Doc
 	for _, want := range []string{
 		fmt.Sprintf("plus %d bytes of headers", qos.RoCEHeaderBytes),
@@ -46,27 +46,25 @@ func TestSpecMTUDoc(t *testing.T) {
 	}
 }
 
-// The MTUs CheckSpec holds a lab to (MTURange) and those lint's QOS020
-// and QOS021 name (qos.PortMaxMTU, which each plug-in registers) are one
-// plug-in's MTULimits: for every NOS, the range's hi is the lab's limit,
-// and the port's limit is not below it.
+// The MTUs CheckSpec holds a lab to and those lint's QOS020 and QOS021
+// name (qos.PortMaxMTU, which each plug-in registers) are one plug-in's
+// MTULimits: every NOS has them, registered as they are, the port's
+// limit not below the lab's.
 func TestMTULimitsAgree(t *testing.T) {
 	for _, name := range Names() {
 		n, err := Lookup(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, ok := n.(MTURanger)
-		l, lok := n.(MTULimiter)
-		if !ok || !lok {
-			t.Errorf("%s: MTURanger %v, MTULimiter %v; want both", name, ok, lok)
+		l, ok := n.(MTULimiter)
+		if !ok {
+			t.Errorf("%s: no MTULimits", name)
 			continue
 		}
-		lo, hi := r.MTURange()
-		llo, port, lab := l.MTULimits()
+		lo, port, lab := l.MTULimits()
 		regPort, regLab := qos.PortMaxMTU(name)
-		if lo != llo || hi != lab || regPort != port || regLab != lab || port < lab {
-			t.Errorf("%s: MTURange %d-%d, MTULimits %d/%d/%d, registered for lint %d/%d; want them one", name, lo, hi, llo, port, lab, regPort, regLab)
+		if regPort != port || regLab != lab || port < lab || lo <= 0 {
+			t.Errorf("%s: MTULimits %d/%d/%d, registered for lint %d/%d; want them one", name, lo, port, lab, regPort, regLab)
 		}
 	}
 }

@@ -857,7 +857,7 @@ const cfgDefaultMTU = 1500
 // file, features.initial.max_mtu: 9194).
 //
 // LabMaxMTU is the largest MTU labctl renders on an EOS lab's ports
-// (nos.CheckSpec, through MTURange): a lab runs on cEOS in containerlab,
+// (nos.CheckSpec, through MTULimits): a lab runs on cEOS in containerlab,
 // and the same configs must load on the modeled hardware, so it is the
 // lower of the two.
 const (

@@ -35,22 +35,14 @@ func (Plugin) ParseQoS(device string, srcs ...qos.Source) (qos.DeviceConfig, err
 // Fields states how labctl uses each field it reads.
 func (Plugin) Fields() []qos.FieldUse { return Fields() }
 
-// MTULimits are an EOS lab's MTU limits, read by MTURange and lint's
-// registration (qos.RegisterPortMaxMTU), which must agree: the least an
+// MTULimits are an EOS lab's MTU limits, read by nos.CheckSpec and lint's
+// registration (qos.RegisterPortMaxMTU): the least an
 // mtu line takes (MinMTU), the most a port of the modeled platform takes
 // (PlatformMaxMTU) and the most labctl renders on a lab's ports
 // (LabMaxMTU, what cEOS and the platform both take).
 func (Plugin) MTULimits() (lo, port, lab int) { return MinMTU, PlatformMaxMTU, LabMaxMTU }
 
-// MTURange returns the MTUs labctl renders on an EOS lab's ports
-// (MTULimits' lo to lab): a lab whose ports labctl would render outside
-// them is refused (nos.CheckSpec).
-func (p Plugin) MTURange() (lo, hi int) {
-	lo, _, hi = p.MTULimits()
-	return lo, hi
-}
-
-// MTURangeNote says what MTURange's upper end is: what a cEOS lab switch
+// MTURangeNote says what MTULimits' lab limit is: what a cEOS lab switch
 // takes, below the modeled platform's maximum (nos.CheckSpec's error).
 func (Plugin) MTURangeNote() string {
 	return fmt.Sprintf("a cEOS lab switch takes at most %d, the modeled 7050CX3 %d", CEOSMaxMTU, PlatformMaxMTU)

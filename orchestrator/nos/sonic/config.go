@@ -146,7 +146,7 @@ func BuildDoc(dc qos.DeviceConfig) (Doc, error) {
 		// mtu to fabric.SwitchMTU (as SONiC's own default, portmgrd's
 		// DEFAULT_MTU_STR 9100); a port the lab's packets need more of
 		// (a UET lab's jumbo qos.mtu) gets its mtu here, merged into
-		// PORT by config load. nos.CheckSpec keeps it within MTURange.
+		// PORT by config load. nos.CheckSpec keeps it within MTULimits.
 		if p.MTU > fabric.SwitchMTU {
 			doc.set("PORT", p.Name, "mtu", strconv.Itoa(p.MTU))
 		}

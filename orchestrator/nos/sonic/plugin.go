@@ -43,18 +43,11 @@ func (Plugin) ParseQoSFor(dev *qos.Device, srcs ...qos.Source) (qos.DeviceConfig
 // Fields states how labctl uses each field it reads.
 func (Plugin) Fields() []qos.FieldUse { return Fields() }
 
-// MTULimits are a SONiC lab's MTU limits, read by MTURange and lint's
-// registration (qos.RegisterPortMaxMTU), which must agree: the PORT mtu
+// MTULimits are a SONiC lab's MTU limits, read by nos.CheckSpec and lint's
+// registration (qos.RegisterPortMaxMTU): the PORT mtu
 // values portsorch takes (cfgPortMTUMin, cfgPortMTUMax), the most a port
 // takes being the most labctl renders on a lab's.
 func (Plugin) MTULimits() (lo, port, lab int) { return cfgPortMTUMin, cfgPortMTUMax, cfgPortMTUMax }
-
-// MTURange returns MTULimits' lo to lab: a lab whose ports labctl would
-// render outside them is refused (nos.CheckSpec).
-func (p Plugin) MTURange() (lo, hi int) {
-	lo, _, hi = p.MTULimits()
-	return lo, hi
-}
 
 // A port takes at most MTULimits' port (lint's QOS020 says so).
 func init() {
