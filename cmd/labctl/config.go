@@ -613,7 +613,7 @@ This is the model lint, the simulator and regress read.`,
 			}
 			var classes []int
 			if !all {
-				classes = qos.RoCEClasses(dc, in.RoCEDSCP, in.CNPDSCP)
+				classes = qos.ClassesOf(dc, in.RoCEDSCP, in.CNPDSCP)
 			}
 			rows := qos.ClassTable(dc, port, classes)
 			if format == "json" {

@@ -472,8 +472,7 @@ func upKept(kept []string) string {
 	var devs []string
 	dirs := map[string]bool{}
 	for _, p := range kept {
-		dev, _, _ := strings.Cut(filepath.Base(p), ".")
-		devs = append(devs, dev)
+		devs = append(devs, configset.DeviceName(p))
 		dirs[filepath.Dir(p)] = true
 	}
 	devs = slices.Compact(slices.Sorted(slices.Values(devs)))

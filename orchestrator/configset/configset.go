@@ -471,11 +471,7 @@ func load(paths []string, nosName string, lab map[string]*qos.Device) ([]qos.Dev
 			return
 		}
 		g := groups[devs[i]]
-		if dp, ok := g.n.(nos.DeviceParser); ok && lab[devs[i]] != nil {
-			out[i], errs[i] = dp.ParseQoSFor(lab[devs[i]], g.srcs...)
-			return
-		}
-		out[i], errs[i] = g.n.ParseQoS(devs[i], g.srcs...)
+		out[i], errs[i] = nos.ParseQoSOf(g.n, devs[i], lab[devs[i]], g.srcs...)
 	})
 	for i, err := range errs {
 		// The first device of a set of identical ones comes first, so the

@@ -66,6 +66,17 @@ type DeviceParser interface {
 	ParseQoSFor(dev *qos.Device, srcs ...qos.Source) (qos.DeviceConfig, error)
 }
 
+// ParseQoSOf parses switch name's configs with n: as the lab's switch dev
+// where n is a DeviceParser and dev is known, else by its name alone.
+func ParseQoSOf(n interface {
+	ParseQoS(device string, srcs ...qos.Source) (qos.DeviceConfig, error)
+}, name string, dev *qos.Device, srcs ...qos.Source) (qos.DeviceConfig, error) {
+	if dp, ok := n.(DeviceParser); ok && dev != nil {
+		return dp.ParseQoSFor(dev, srcs...)
+	}
+	return n.ParseQoS(name, srcs...)
+}
+
 // Target is a running switch reached over the network.
 type Target struct {
 	Node     string // lab node name, for messages

@@ -208,15 +208,9 @@ func intRanges(v []int) string {
 	return strings.Join(parts, ",")
 }
 
-// RoCEClasses are the traffic classes RoCE uses on a device: the RoCE and
-// CNP DSCPs' classes and every PFC priority.
-func RoCEClasses(d *DeviceConfig, roceDSCP, cnpDSCP int) []int {
-	return ClassesOf(d, roceDSCP, cnpDSCP)
-}
-
 // ClassesOf are the traffic classes the DSCPs are classified into on a
-// device's fabric ports, and every PFC priority: RoCEClasses with the
-// DSCPs of a scenario's other traffic (best effort's DSCP 0) too.
+// device's fabric ports, and every PFC priority (with the RoCE and CNP
+// DSCPs: the classes RoCE uses; with a scenario's other traffic's too).
 func ClassesOf(d *DeviceConfig, dscps ...int) []int {
 	set := map[int]bool{}
 	for i := range d.Ports {

@@ -76,7 +76,7 @@ func BenchmarkLabSetup(b *testing.B) {
 			}
 			for i := range cfgs {
 				qos.Summarize(&cfgs[i])
-				qos.ClassTable(&cfgs[i], "", qos.RoCEClasses(&cfgs[i], in.RoCEDSCP, in.CNPDSCP))
+				qos.ClassTable(&cfgs[i], "", qos.ClassesOf(&cfgs[i], in.RoCEDSCP, in.CNPDSCP))
 			}
 			if fs := qos.Lint(cfgs, LintOptions(l.Graph, in, l.Spec)); len(fs) == 0 {
 				b.Fatal("no lint findings (QOS011 at least is expected)")

@@ -620,11 +620,7 @@ func ReadbackConfigs(l *runtime.Lab, readbacks map[string]string) ([]qos.DeviceC
 		}
 		src := qos.Source{Name: d.Name + " read-back", Data: []byte(rb)}
 		// The lab says which ports the switch has (nos.DeviceParser).
-		parse := func() (qos.DeviceConfig, error) { return codec.ParseQoS(d.Name, src) }
-		if dp, ok := codec.(nos.DeviceParser); ok {
-			parse = func() (qos.DeviceConfig, error) { return dp.ParseQoSFor(&devs[i], src) }
-		}
-		dc, err := parse()
+		dc, err := nos.ParseQoSOf(codec, d.Name, &devs[i], src)
 		if err != nil {
 			return nil, fmt.Errorf("parse read-back of %s: %w", d.Name, err)
 		}
