@@ -831,11 +831,15 @@ func (l *linter) ecn(d *DeviceConfig, p *PortConfig, lossless []int) {
 		// the traffic a DSCP mapped to them later would be. The queue
 		// holds what any port classifies (a host port's DSCP 10 in TC4
 		// leaves by the uplink's queue 4), not its own port's alone.
-		sev, idle := SevError, ""
-		if !slices.ContainsFunc(queues[q], func(tc int) bool { return deviceReaches(d, tc) }) {
-			sev, idle = SevWarning, fmt.Sprintf("; no port of the switch classifies into TC%s, so nothing is lost there until one does", FormatInts(queues[q]))
+		// (Asked only where a finding is made: it reads every port.)
+		drops := func() (sev Severity, idle string) {
+			if !slices.ContainsFunc(queues[q], func(tc int) bool { return deviceReaches(d, tc) }) {
+				return SevWarning, fmt.Sprintf("; no port of the switch classifies into TC%s, so nothing is lost there until one does", FormatInts(queues[q]))
+			}
+			return SevError, ""
 		}
 		if qc != nil && qc.Buffer != nil && len(p.PFCPriorities) > 0 && strings.Contains(qc.Buffer.Pool, "lossy") {
+			sev, idle := drops()
 			l.addAt(RuleWREDDropLossless, sev, d.Device, p.Name, qc.Origin,
 				"give the queue the egress lossless profile (SONiC: BUFFER_QUEUE|<port>|<queue> -> egress_lossless_profile)",
 				"queue %d carries lossless TC%s but its egress buffer comes from %s (profile %s): a congested queue drops there, behind PFC%s", q, FormatInts(queues[q]), qc.Buffer.Pool, qc.Buffer.Profile, idle)
@@ -845,6 +849,7 @@ func (l *linter) ecn(d *DeviceConfig, p *PortConfig, lossless []int) {
 			// one PG's XOFF point the queue drops before any PFC frame
 			// is sent.
 			if limit, ok := d.SoleUseBytes(qc.Buffer); ok && limit < trigger {
+				sev, idle := drops()
 				l.addAt(RuleWREDDropLossless, sev, d.Device, p.Name, qc.Origin,
 					"give the lossless queue an egress limit no PG's XOFF point can reach (SONiC: egress_lossless_profile with dynamic_th 7, or static_th the pool's size)",
 					"queue %d carries lossless TC%s but admits at most %d bytes (profile %s: %s), less than the %d bytes a lossless PG fills before it sends XOFF: the queue drops before PFC pauses%s", q, FormatInts(queues[q]), limit, qc.Buffer.Profile, thresholdText(d.Admit(qc.Buffer)), trigger, idle)
@@ -854,6 +859,7 @@ func (l *linter) ecn(d *DeviceConfig, p *PortConfig, lossless []int) {
 			l.colourDrop(d, p, qc, queues[q])
 		}
 		if qc != nil && qc.Drop != nil {
+			sev, idle := drops()
 			l.addAt(RuleWREDDropLossless, sev, d.Device, p.Name, wredWhere(qc),
 				"make the queue's WRED mark ECN instead of dropping (SONiC: WRED_PROFILE ecn ecn_all; EOS: random-detect ecn, no random-detect drop)",
 				"queue %d carries lossless TC%s but drops packets early (WRED from %d bytes, without ECN marking): lossless traffic is lost%s", q, FormatInts(queues[q]), qc.Drop.MinBytes, idle)
