@@ -95,18 +95,26 @@ func mapThrows(table string, fields map[string]string) (how, key, val, bad, thro
 		if t == "" {
 			continue
 		}
-		h := mapStalls
-		switch {
-		case table == "DOT1P_TO_TC_MAP":
-			h = mapSkipsPair
-		case table == "TC_TO_DSCP_MAP" && t == "invalid_argument":
-			h = mapRefused
-		}
+		h := mapThrowHandled(table, t)
 		if how == "" || how != mapStalls && h == mapStalls {
 			how, key, val, bad, thrown = h, k, v, b, t
 		}
 	}
 	return how, key, val, bad, thrown
+}
+
+// mapThrowHandled is what the handler of map table does with an entry
+// whose pair throws std::thrown: Dot1pToTcMapHandler skips the pair,
+// TcToDscpMapHandler refuses the entry for invalid_argument, and the
+// others catch nothing, so the table stalls (mapStalls).
+func mapThrowHandled(table, thrown string) string {
+	switch {
+	case table == "DOT1P_TO_TC_MAP":
+		return mapSkipsPair
+	case table == "TC_TO_DSCP_MAP" && thrown == "invalid_argument":
+		return mapRefused
+	}
+	return mapStalls
 }
 
 // pairThrow says which of a map table's pair k: v std::stoi throws on

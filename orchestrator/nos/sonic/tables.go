@@ -415,7 +415,7 @@ func decodeDB(doc Doc) (*ConfigDB, []string, error) {
 						// qosorch never creates the entry, or skips the
 						// pair (mapThrows, stallObjects): what it holds
 						// beside is not read.
-						if how, _, _, _, thrown := mapThrows(table, map[string]string{k: val}); how == mapSkipsPair {
+						if mapThrowHandled(table, thrown) == mapSkipsPair {
 							notes = append(notes, fmt.Sprintf("%s|%s entry %q: %q is no number std::stoi can read into an int (it throws std::%s): Dot1pToTcMapHandler catches it and skips the pair, and the map holds the others (fix: write %s in decimal digits)", table, key, k, val, thrown, mapRange(table)))
 						}
 						continue
