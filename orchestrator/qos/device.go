@@ -39,7 +39,7 @@ func (d *Device) NoSuchPort(name string) bool {
 	if d.FrontPanel == 0 || !strings.HasPrefix(name, "Ethernet") {
 		return false
 	}
-	if parent, _, sub := strings.Cut(name, "."); sub && d.Kind == fabric.KindCEOS {
+	if parent, sub := SubinterfaceParent(name); sub && d.Kind == fabric.KindCEOS {
 		name = parent
 	}
 	for _, p := range d.Ports {

@@ -75,4 +75,14 @@ func CountPorts(n int) string {
 
 // IsSubinterface says whether the port name is a subinterface's
 // (Ethernet1.100): a logical port on a parent port, not a port of its own.
-func IsSubinterface(name string) bool { return strings.Contains(name, ".") }
+func IsSubinterface(name string) bool {
+	_, ok := SubinterfaceParent(name)
+	return ok
+}
+
+// SubinterfaceParent is the port a subinterface's name (Ethernet1.100)
+// names before its dot, and ok false for a name without one.
+func SubinterfaceParent(name string) (parent string, ok bool) {
+	parent, _, ok = strings.Cut(name, ".")
+	return parent, ok
+}

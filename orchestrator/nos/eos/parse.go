@@ -817,7 +817,7 @@ func (p *cfgParser) mode(name string, b *cfgBlock, routed *bool) *bool {
 // Ethernet26.1, Port-Channel5 of Port-Channel5.100), "" for another
 // interface.
 func cfgSubinterface(name string) string {
-	parent, _, ok := strings.Cut(name, ".")
+	parent, ok := qos.SubinterfaceParent(name)
 	if !ok || !strings.HasPrefix(parent, "Ethernet") && !strings.HasPrefix(parent, "Port-Channel") {
 		return ""
 	}
