@@ -190,7 +190,7 @@ func colourAsGreen(f, other map[string]map[string]string) {
 // (DeviceConfig.PlatformBuffer: EOS) does not state, so that a change of
 // it (a swept buffer pool) is the simulator's alone and no file shows it.
 func BufferField(field string) bool {
-	return strings.HasPrefix(field, "pool.") || strings.HasPrefix(field, "pg.") || strings.Contains(field, ".buffer.")
+	return strings.HasPrefix(field, poolFieldPrefix) || strings.HasPrefix(field, "pg.") || strings.Contains(field, ".buffer.")
 }
 
 // watchdogActionAsAlert reads a recorded watchdog action by the model's
@@ -368,15 +368,70 @@ func flattenDevice(d *DeviceConfig) map[string]string {
 		dev["watchdog_poll_ms"] = strconv.Itoa(d.WatchdogPollMs)
 	}
 	for _, pl := range d.Pools {
-		pp := "pool." + pl.Name + "."
-		dev[pp+"type"] = pl.Type
-		dev[pp+"mode"] = pl.Mode
-		dev[pp+"size_bytes"] = strconv.FormatInt(pl.SizeBytes, 10)
+		pp := poolFieldPrefix + pl.Name + "."
+		dev[pp+poolType] = pl.Type
+		dev[pp+poolMode] = pl.Mode
+		dev[pp+poolSize] = strconv.FormatInt(pl.SizeBytes, 10)
 		if pl.HeadroomPoolBytes != nil {
-			dev[pp+"headroom_pool_bytes"] = strconv.FormatInt(*pl.HeadroomPoolBytes, 10)
+			dev[pp+poolHeadroom] = strconv.FormatInt(*pl.HeadroomPoolBytes, 10)
 		}
 	}
 	return dev
+}
+
+// A pool's device fields are "pool.<name>.<field>" (flattenDevice), with
+// these fields; Settings.Pools reads them back.
+const (
+	poolFieldPrefix = "pool."
+	poolType        = "type"
+	poolMode        = "mode"
+	poolSize        = "size_bytes"
+	poolHeadroom    = "headroom_pool_bytes"
+)
+
+// PoolSettings is a buffer pool as Settings record it, each value as
+// written and "" where the record has none.
+type PoolSettings struct {
+	Name, Type, Mode, SizeBytes, HeadroomPoolBytes string
+}
+
+// Pools reads back the buffer pools flattenDevice wrote into s's device
+// fields, by name: a pool is named by any field of it, a field the
+// record has and this does not know of leaves the pool with its other
+// fields.
+func (s *Settings) Pools() []PoolSettings {
+	var pools []PoolSettings
+	at := map[string]int{}
+	for _, f := range s.Fields {
+		if len(f.Runs) > 0 || !strings.HasPrefix(f.Field, poolFieldPrefix) {
+			continue
+		}
+		rest := strings.TrimPrefix(f.Field, poolFieldPrefix)
+		i := strings.LastIndex(rest, ".")
+		if i < 0 {
+			continue
+		}
+		name, key := rest[:i], rest[i+1:]
+		j, ok := at[name]
+		if !ok {
+			j = len(pools)
+			at[name] = j
+			pools = append(pools, PoolSettings{Name: name})
+		}
+		pl := &pools[j]
+		switch key {
+		case poolSize:
+			pl.SizeBytes = f.Value
+		case poolType:
+			pl.Type = f.Value
+		case poolMode:
+			pl.Mode = f.Value
+		case poolHeadroom:
+			pl.HeadroomPoolBytes = f.Value
+		}
+	}
+	slices.SortFunc(pools, func(a, b PoolSettings) int { return strings.Compare(a.Name, b.Name) })
+	return pools
 }
 
 func flattenPort(p *PortConfig) map[string]string {

@@ -45,3 +45,21 @@ func TestSummarizeRuns(t *testing.T) {
 		}
 	}
 }
+
+// Settings.Pools reads back the pools flattenDevice writes, by name, a
+// pool without a shared headroom pool with none.
+func TestSettingsPoolsInverse(t *testing.T) {
+	hr := int64(1622016)
+	dc := DeviceConfig{Device: "spine1", Pools: []PoolConfig{
+		{Name: "ingress_lossless_pool", Type: "ingress", Mode: "dynamic", SizeBytes: 32712448, HeadroomPoolBytes: &hr},
+		{Name: "egress_lossy_pool", Type: "egress", Mode: "static", SizeBytes: 24709632},
+	}}
+	s := Summarize(&dc)
+	want := []PoolSettings{
+		{Name: "egress_lossy_pool", Type: "egress", Mode: "static", SizeBytes: "24709632"},
+		{Name: "ingress_lossless_pool", Type: "ingress", Mode: "dynamic", SizeBytes: "32712448", HeadroomPoolBytes: "1622016"},
+	}
+	if got := s.Pools(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Pools() = %+v, want %+v", got, want)
+	}
+}

@@ -580,55 +580,24 @@ func RepetitionSeeds(seed int64) string {
 // NOS assumes (EOS: a platform's, see 'labctl config show'), so two runs
 // of one lab on two NOSes show here the buffer each stood on.
 func bufferLines(settings []qos.Settings) []string {
-	type pool struct{ size, typ, mode, headroom string }
 	var order []string
 	devices := map[string][]string{}
 	for _, st := range settings {
-		pools := map[string]*pool{}
-		var names []string
-		for _, f := range st.Fields {
-			if len(f.Runs) > 0 || !strings.HasPrefix(f.Field, "pool.") {
-				continue
-			}
-			rest := strings.TrimPrefix(f.Field, "pool.")
-			i := strings.LastIndex(rest, ".")
-			if i < 0 {
-				continue
-			}
-			name, key := rest[:i], rest[i+1:]
-			pl := pools[name]
-			if pl == nil {
-				pl = &pool{}
-				pools[name] = pl
-				names = append(names, name)
-			}
-			switch key {
-			case "size_bytes":
-				pl.size = f.Value
-			case "type":
-				pl.typ = f.Value
-			case "mode":
-				pl.mode = f.Value
-			case "headroom_pool_bytes":
-				pl.headroom = f.Value
-			}
-		}
-		if len(names) == 0 {
+		pools := st.Pools()
+		if len(pools) == 0 {
 			continue
 		}
-		slices.Sort(names)
 		var parts []string
-		for _, n := range names {
-			pl := pools[n]
-			desc := n + " " + orDashB(pl.size)
+		for _, pl := range pools {
+			desc := pl.Name + " " + orDashB(pl.SizeBytes)
 			var attrs []string
-			for _, a := range []string{pl.typ, pl.mode} {
+			for _, a := range []string{pl.Type, pl.Mode} {
 				if a != "" {
 					attrs = append(attrs, a)
 				}
 			}
-			if pl.headroom != "" {
-				attrs = append(attrs, "shared headroom "+pl.headroom+" B")
+			if pl.HeadroomPoolBytes != "" {
+				attrs = append(attrs, "shared headroom "+pl.HeadroomPoolBytes+" B")
 			}
 			if len(attrs) > 0 {
 				desc += " (" + strings.Join(attrs, ", ") + ")"
