@@ -163,7 +163,7 @@ results/ cannot be written (the finished variants are printed anyway).`,
 						continue
 					}
 					shown++
-					fmt.Fprintf(app.Err, "  %s %s: %s\n", g.Rule, g.Place(8), g.Message)
+					fmt.Fprintf(app.Err, "  %s %s: %s\n", g.Rule, g.ShortPlace(), g.Message)
 				}
 			}
 			// A traffic_class that reads as a DSCP written for the TOS

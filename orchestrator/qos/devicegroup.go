@@ -292,3 +292,12 @@ func (g DeviceGroup) Place(max int) string {
 	}
 	return strings.TrimSpace(where + " " + g.Port)
 }
+
+// SummaryRanges is how many ranges of switches a grouped finding's line
+// names before how many more where a run's output, its report and regress
+// sum its findings up (ShortPlace).
+const SummaryRanges = 8
+
+// ShortPlace is Place as a run's summary of its findings names them: up
+// to SummaryRanges ranges of switches.
+func (g DeviceGroup) ShortPlace() string { return g.Place(SummaryRanges) }

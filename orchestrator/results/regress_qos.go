@@ -57,7 +57,7 @@ func (r Report) writeConfigChanges(b *strings.Builder) {
 // (Ethernet33-48); spine1-16 (Ethernet1-32)) queue.3.ecn: a -> b".
 type configChangeGroup struct{ g qos.DeviceGroup }
 
-func (c configChangeGroup) String() string { return c.g.Place(8) + " " + c.g.Message }
+func (c configChangeGroup) String() string { return c.g.ShortPlace() + " " + c.g.Message }
 
 // changes is how many of the report's changes (one a switch) the line
 // stands for.
@@ -127,7 +127,7 @@ func groupedLintLines(fs []Finding) []string {
 	}
 	var out []string
 	for _, g := range qos.GroupDevices(lint) {
-		out = append(out, newLintDetail(g.Rule, g.Place(8), g.Message, g.Fix))
+		out = append(out, newLintDetail(g.Rule, g.ShortPlace(), g.Message, g.Fix))
 	}
 	return out
 }

@@ -488,7 +488,7 @@ func runQoSView(run *Run) *qosView {
 		v.Lint = fmt.Sprintf("`labctl config lint` found %s and %s in these configs.", plural.N(l.Errors, "error"), plural.N(l.Warnings, "warning"))
 		// A cause on many switches is one issue (qos.GroupDevices).
 		for _, g := range qos.GroupDevices(l.Findings) {
-			v.Issues = append(v.Issues, fmt.Sprintf("%s %s %s: %s", g.Severity, g.Rule, g.Place(8), g.Message))
+			v.Issues = append(v.Issues, fmt.Sprintf("%s %s %s: %s", g.Severity, g.Rule, g.ShortPlace(), g.Message))
 		}
 	}
 	return v
