@@ -37,9 +37,18 @@ func (s *Spec) TrafficClassWarnings(lossless func(dscp int) bool) []string {
 		}
 		out = append(out, fmt.Sprintf("%s: %s (%s)", where, msg, hint))
 	}
+	s.eachTrafficClass(check)
+	return out
+}
+
+// eachTrafficClass calls fn with each traffic_class the scenario's
+// traffic is sent with: each entry's, with its path ("$.traffic[0].
+// traffic_class"), and every swept value that is a number, with its
+// place in the file where the matrix kept it.
+func (s *Spec) eachTrafficClass(fn func(tos int, path string, at pos)) {
 	for i, t := range s.Traffic {
 		if t.TrafficClass != nil {
-			check(*t.TrafficClass, fmt.Sprintf("$.traffic[%d].traffic_class", i), pos{})
+			fn(*t.TrafficClass, fmt.Sprintf("$.traffic[%d].traffic_class", i), pos{})
 		}
 	}
 	for _, sw := range s.Matrix.Sweeps {
@@ -55,10 +64,9 @@ func (s *Spec) TrafficClassWarnings(lossless func(dscp int) bool) []string {
 			if j < len(sw.valAt) {
 				at = sw.valAt[j]
 			}
-			check(tos, "", at)
+			fn(tos, "", at)
 		}
 	}
-	return out
 }
 
 // TrafficDSCPs are the DSCPs the scenario's traffic is sent with (each
@@ -69,21 +77,11 @@ func (s *Spec) TrafficClassWarnings(lossless func(dscp int) bool) []string {
 // sends some.
 func (s *Spec) TrafficDSCPs() []int {
 	var set [64]bool
-	for _, t := range s.Traffic {
-		if t.TrafficClass != nil && *t.TrafficClass >= 0 && *t.TrafficClass < 256 {
-			set[*t.TrafficClass>>2] = true
+	s.eachTrafficClass(func(tos int, _ string, _ pos) {
+		if tos >= 0 && tos < 256 {
+			set[tos>>2] = true
 		}
-	}
-	for _, sw := range s.Matrix.Sweeps {
-		if sw.family != famTraffic || len(sw.field) != 1 || sw.field[0] != "traffic_class" {
-			continue
-		}
-		for _, v := range sw.Values {
-			if tos, err := strconv.Atoi(v); err == nil && tos >= 0 && tos < 256 {
-				set[tos>>2] = true
-			}
-		}
-	}
+	})
 	var out []int
 	for d, ok := range set {
 		if ok {
