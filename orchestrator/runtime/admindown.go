@@ -61,18 +61,36 @@ func LinksUpWhateverFEC(rt Runtime) bool {
 	return ok && b.LinksUpWhateverFEC()
 }
 
+// DownLink is a link that is down when a run starts (DownFromStart), and
+// why.
+type DownLink struct {
+	Index int // of Link in the graph's Links
+	Link  *fabric.Link
+	Why   LinkDown
+}
+
+// DownFromStart are the links of g that are down when a run starts on the
+// configs cfgs (DownEnd, LinkDown.DownOn), in g's order: the one decision
+// the simulator's link faults down from the start (its builder's
+// downFaults) and the routes that leave them out (DownLinks) read.
+func DownFromStart(g *fabric.Graph, cfgs map[string]*qos.DeviceConfig, live bool) []DownLink {
+	var out []DownLink
+	for i, lk := range g.Links {
+		if d := DownEnd(cfgs, lk); d.DownOn(live) {
+			out = append(out, DownLink{Index: i, Link: lk, Why: d})
+		}
+	}
+	return out
+}
+
 // DownLinks are the members of every link of g that is down when a run
-// starts on the configs cfgs (DownEnd, LinkDown.DownOn): the links the
-// switches' routes leave out from the start, as the simulator's own
-// (downFaults) do.
+// starts on the configs cfgs (DownFromStart): the links the switches'
+// routes leave out from the start.
 func DownLinks(g *fabric.Graph, cfgs map[string]*qos.DeviceConfig, live bool) []fabric.LinkMember {
 	var out []fabric.LinkMember
-	for i, lk := range g.Links {
-		if !DownEnd(cfgs, lk).DownOn(live) {
-			continue
-		}
-		for m := range lk.Members() {
-			out = append(out, fabric.LinkMember{Link: i, Member: m})
+	for _, d := range DownFromStart(g, cfgs, live) {
+		for m := range d.Link.Members() {
+			out = append(out, fabric.LinkMember{Link: d.Index, Member: m})
 		}
 	}
 	return out

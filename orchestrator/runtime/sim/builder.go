@@ -445,26 +445,18 @@ func (b *builder) faultLinkEnds(f runtime.FaultSpec) ([][2]engine.PortRef, error
 }
 
 // downLinks are the lab's links that do not come up in the variant's
-// configs (runtime.DownEnd: an end administratively down, lint's QOS026,
-// or FEC modes that differ, QOS009) that the variant simulates: a
+// configs (runtime.DownFromStart: an end administratively down, lint's
+// QOS026, or FEC modes that differ, QOS009) that the variant simulates: a
 // switch's, and a host's whose NIC it uses.
-func (b *builder) downLinks(nodes, nics map[string]bool) []downLink {
-	var out []downLink
-	for _, lk := range b.g.Links {
-		if lk.Kind == fabric.KindHostLeaf && !nics[lk.A.Node+":"+lk.A.Port] {
-			continue
-		}
-		if d := runtime.DownEnd(b.cfgs, lk); d.Down() {
-			out = append(out, downLink{lk, d})
+func (b *builder) downLinks(nics map[string]bool) []runtime.DownLink {
+	down := runtime.DownFromStart(b.g, b.cfgs, false)
+	out := down[:0]
+	for _, d := range down {
+		if lk := d.Link; lk.Kind != fabric.KindHostLeaf || nics[lk.A.Node+":"+lk.A.Port] {
+			out = append(out, d)
 		}
 	}
 	return out
-}
-
-// downLink is a link that does not come up, and why (downLinks).
-type downLink struct {
-	link *fabric.Link
-	why  runtime.LinkDown
 }
 
 // downFaults runs the links that do not come up (downLinks) as link
@@ -474,10 +466,10 @@ type downLink struct {
 // faults are the least change that runs it: a link it does not build
 // would take a host's NIC out of the fabric with it, where the switch
 // keeps the NIC wired and its traffic is lost.
-func (b *builder) downFaults(down []downLink, cfg *engine.Config) error {
+func (b *builder) downFaults(down []runtime.DownLink, cfg *engine.Config) error {
 	n := 0
 	for _, dl := range down {
-		lk, d := dl.link, dl.why
+		lk, d := dl.Link, dl.Why
 		why := fmt.Sprintf("%s in the configs from the start (%s)", d.State, d.Entry())
 		for m := range lk.Members() {
 			cfg.Faults = append(cfg.Faults, engine.LinkFault{Link: engine.PortRef{Node: lk.A.Node, Port: fabric.MemberPort(lk.A.Port, m)}, DetectNs: -1, ConvergeNs: -1, Why: why})
@@ -555,7 +547,7 @@ func (b *builder) config(vs runtime.VariantSpec) (*engine.Config, error) {
 			nodes[lk.A.Node], nics[lk.A.Node+":"+lk.A.Port] = true, true
 		}
 	}
-	down := b.downLinks(nodes, nics)
+	down := b.downLinks(nics)
 	if len(down) > 0 {
 		linkFaults = true
 	}
