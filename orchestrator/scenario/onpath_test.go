@@ -35,10 +35,7 @@ func TestFaultOnPathRefused(t *testing.T) {
 // (leaf1-spine1, the first) misses it at most seeds.
 func TestFaultOnPathFollowsTheFlow(t *testing.T) {
 	g := catalogGraph(t, "64gpu")
-	s := mustParse(t, onPathTraffic+"    on_path: traffic[0]\n")
-	if err := s.CheckLab(g); err != nil {
-		t.Fatal(err)
-	}
+	s := mustParseOn(t, g, onPathTraffic+"    on_path: traffic[0]\n")
 	nics := NICsFromGraph(g)
 	links := map[string]bool{}
 	for seed := int64(1); seed <= 20; seed++ {
@@ -46,17 +43,7 @@ func TestFaultOnPathFollowsTheFlow(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f := vs.Flows[0]
-		src, dst := fabric.Endpoint{Host: f.Src.Host, NIC: f.Src.NIC}, fabric.Endpoint{Host: f.Dst.Host, NIC: f.Dst.NIC}
-		key, err := g.FlowKeyFor(src, dst, uint16(runtime.QPSourcePort(0, 0)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := g.TraceWithSeed(src, dst, key, uint64(seed))
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := p.Hops[0].Node + ":" + p.Hops[0].Out
+		want := firstHop(t, g, vs.Flows[0], seed, nil)
 		if got := vs.Faults[0].Link; got != want || vs.Faults[0].OnPath != "traffic[0]" {
 			t.Errorf("seed %d: fault %+v, want link %s (the flow's first hop)", seed, vs.Faults[0], want)
 		}
@@ -84,10 +71,7 @@ func TestFaultOnPathFollowsTheFlow(t *testing.T) {
 // can there.
 func TestFaultOnPathOneLeaf(t *testing.T) {
 	g := catalogGraph(t, "16gpu")
-	s := mustParse(t, onPathTraffic+"    on_path: traffic[0]\n")
-	if err := s.CheckLab(g); err != nil {
-		t.Fatal(err)
-	}
+	s := mustParseOn(t, g, onPathTraffic+"    on_path: traffic[0]\n")
 	_, err := s.Expand(NICsFromGraph(g), s.Points()[0], 1)
 	if err == nil || !strings.Contains(err.Error(), "t.yaml:11:14: on_path traffic[0]: the data of flow") ||
 		!strings.Contains(err.Error(), "run it on a lab of two leaves or more (64gpu)") {
@@ -100,10 +84,7 @@ func TestFaultOnPathOneLeaf(t *testing.T) {
 // switches route it onto without it, as labctl trace --down shows.
 func TestFaultOnPathSkipsDownLinks(t *testing.T) {
 	g := catalogGraph(t, "64gpu")
-	s := mustParse(t, onPathTraffic+"    on_path: traffic[0]\n")
-	if err := s.CheckLab(g); err != nil {
-		t.Fatal(err)
-	}
+	s := mustParseOn(t, g, onPathTraffic+"    on_path: traffic[0]\n")
 	nics := NICsFromGraph(g)
 	vs, err := s.Expand(nics, s.Points()[0], 1)
 	if err != nil {
@@ -118,7 +99,7 @@ func TestFaultOnPathSkipsDownLinks(t *testing.T) {
 	if vs, err = s.Expand(nics, s.Points()[0], 1); err != nil {
 		t.Fatal(err)
 	}
-	want := firstHopWithout(t, g, vs.Flows[0], down)
+	want := firstHop(t, g, vs.Flows[0], 1, down)
 	if got := vs.Faults[0].Link; got == up || got != want {
 		t.Errorf("with %s down: on_path failed %s, want %s (the flow's first hop without it)", up, got, want)
 	}
@@ -134,10 +115,7 @@ func TestFaultOnPathSkipsDownLinks(t *testing.T) {
 func TestFaultOnPathSkipsOwnFaultsDownFromStart(t *testing.T) {
 	g := catalogGraph(t, "64gpu")
 	nics := NICsFromGraph(g)
-	s := mustParse(t, onPathTraffic+"    on_path: traffic[0]\n")
-	if err := s.CheckLab(g); err != nil {
-		t.Fatal(err)
-	}
+	s := mustParseOn(t, g, onPathTraffic+"    on_path: traffic[0]\n")
 	vs, err := s.Expand(nics, s.Points()[0], 1)
 	if err != nil {
 		t.Fatal(err)
@@ -145,11 +123,7 @@ func TestFaultOnPathSkipsOwnFaultsDownFromStart(t *testing.T) {
 	up := vs.Faults[0].Link
 	own := func(delays string) *Spec {
 		src := strings.Replace(onPathTraffic, "faults:\n", "faults:\n  - kind: link-down\n    at: 0ms\n    link: "+up+"\n"+delays, 1) + "    on_path: traffic[0]\n"
-		s := mustParse(t, src)
-		if err := s.CheckLab(g); err != nil {
-			t.Fatal(err)
-		}
-		return s
+		return mustParseOn(t, g, src)
 	}
 	s = own("    detect: 0us\n    converge: 0us\n")
 	pt := s.Points()[0]
@@ -160,7 +134,7 @@ func TestFaultOnPathSkipsOwnFaultsDownFromStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := firstHopWithout(t, g, vs.Flows[0], down)
+	want := firstHop(t, g, vs.Flows[0], 1, down)
 	if got := vs.Faults[1].Link; got == up || got != want {
 		t.Errorf("with faults[0] taking %s down from 0 at once: on_path failed %s, want %s (the flow's first hop without it)", up, got, want)
 	}
@@ -178,19 +152,30 @@ func TestFaultOnPathSkipsOwnFaultsDownFromStart(t *testing.T) {
 	}
 }
 
-// firstHopWithout is the link ("node:port") flow f's first QP takes out
-// of its source's switch with the members down out of the fabric, as
-// labctl trace --down traces it.
-func firstHopWithout(t *testing.T, g *fabric.Graph, f runtime.FlowSpec, down []fabric.LinkMember) string {
+// firstHop is the link ("node:port") flow f's first QP takes out of its
+// source's switch at the hash seed with the members down out of the
+// fabric, as labctl trace --hash-seed and --down trace it.
+func firstHop(t *testing.T, g *fabric.Graph, f runtime.FlowSpec, seed int64, down []fabric.LinkMember) string {
 	t.Helper()
 	src, dst := fabric.Endpoint{Host: f.Src.Host, NIC: f.Src.NIC}, fabric.Endpoint{Host: f.Dst.Host, NIC: f.Dst.NIC}
 	key, err := g.FlowKeyFor(src, dst, uint16(runtime.QPSourcePort(0, 0)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := g.TraceDown(src, dst, key, 1, down)
+	p, err := g.TraceDown(src, dst, key, uint64(seed), down)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return p.Hops[0].Node + ":" + p.Hops[0].Out
+}
+
+// mustParseOn is the scenario y checked against the lab of g, as a run
+// checks it (Spec.CheckLab).
+func mustParseOn(t *testing.T, g *fabric.Graph, y string) *Spec {
+	t.Helper()
+	s := mustParse(t, y)
+	if err := s.CheckLab(g); err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
