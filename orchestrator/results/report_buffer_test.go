@@ -1,7 +1,6 @@
 package results
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
@@ -26,14 +25,7 @@ func TestReportsShowBufferPools(t *testing.T) {
 	// (qos.DeviceRanges), not one by one (48 names on 1024gpu).
 	run.QoS = []qos.Settings{dev("leaf1", 20627456, nil), dev("leaf2", 20627456, nil), dev("leaf10", 20627456, nil), dev("leaf3", 20627456, nil), dev("spine1", 32712448, qos.Ptr(int64(1622016)))}
 	run.Classes = []qos.ClassRow{{Device: "leaf1", Ports: "Ethernet0-188", TC: 0, DSCPs: "0-25", XOFF: "alpha 8", Queue: 0, PausedQueue: 0, Scheduler: "dwrr 20"}}
-	var md, html bytes.Buffer
-	if err := RenderMarkdown(run, &md); err != nil {
-		t.Fatal(err)
-	}
-	if err := RenderHTML(run, &html, HTMLOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	for name, out := range map[string]string{"markdown": md.String(), "html": html.String()} {
+	for name, out := range renderedReports(t, run) {
 		for _, want := range []string{
 			"Buffer pools of leaf1-3, leaf10: egress_lossy_pool 24709632 B (egress, dynamic); ingress_lossless_pool 20627456 B (ingress, dynamic).",
 			"Buffer pools of spine1: egress_lossy_pool 24709632 B (egress, dynamic); ingress_lossless_pool 32712448 B (ingress, dynamic, shared headroom 1622016 B).",

@@ -20,6 +20,20 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
+// renderedReports are run's two readable reports, by name: "markdown"
+// (RenderMarkdown) and "html" (RenderHTML, without a topology).
+func renderedReports(t *testing.T, run *Run) map[string]string {
+	t.Helper()
+	var md, html bytes.Buffer
+	if err := RenderMarkdown(run, &md); err != nil {
+		t.Fatal(err)
+	}
+	if err := RenderHTML(run, &html, HTMLOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return map[string]string{"markdown": md.String(), "html": html.String()}
+}
+
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
@@ -492,14 +506,7 @@ func TestReportsShowNICSettings(t *testing.T) {
 		}
 		run.Variants[i].NIC = &NIC{DCQCN: preset, Params: params}
 	}
-	var md, html bytes.Buffer
-	if err := RenderMarkdown(run, &md); err != nil {
-		t.Fatal(err)
-	}
-	if err := RenderHTML(run, &html, HTMLOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	for name, out := range map[string]string{"markdown": md.String(), "html": html.String()} {
+	for name, out := range renderedReports(t, run) {
 		if n := strings.Count(out, "NIC settings"); n != 1 {
 			t.Errorf("%s: %d NIC settings sections, want 1", name, n)
 		}
@@ -510,9 +517,7 @@ func TestReportsShowNICSettings(t *testing.T) {
 		}
 	}
 	run.Variants[1].NIC = &NIC{DCQCN: "paper", Params: []nic.Param{{Name: "rpg_time_reset", Value: "55", Unit: "µs"}}}
-	md.Reset()
-	_ = RenderMarkdown(run, &md)
-	if n := strings.Count(md.String(), "## NIC settings"); n != 2 {
+	if n := strings.Count(renderedReports(t, run)["markdown"], "## NIC settings"); n != 2 {
 		t.Errorf("two parameter sets: %d sections, want 2", n)
 	}
 }
@@ -521,11 +526,7 @@ func TestReportsShowNICSettings(t *testing.T) {
 // after, in both reports; a run without such flows has none.
 func TestReportsShowRoutesAfterFaults(t *testing.T) {
 	run := syntheticRun("20261129T120000Z-link-failure-64gpu", t0)
-	var md, html bytes.Buffer
-	if err := RenderMarkdown(run, &md); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(md.String(), "Routes after the faults") {
+	if strings.Contains(renderedReports(t, run)["markdown"], "Routes after the faults") {
 		t.Fatal("a run without moved flows shows routes after faults")
 	}
 	v := &run.Variants[0]
@@ -533,14 +534,7 @@ func TestReportsShowRoutesAfterFaults(t *testing.T) {
 	v.Flows[0].PathAfterFaults, v.Flows[0].RouteAfterFaults = v.Flows[0].Path, []string{"leaf1:Ethernet132", "spine1:Ethernet64", "leaf2:Ethernet0"}
 	v.Flows[1].Path, v.Flows[1].Route = []string{"host2", "leaf1", "spine2", "leaf2", "host6"}, []string{"leaf1:Ethernet160", "spine2:Ethernet68", "leaf2:Ethernet4"}
 	v.Flows[1].PathAfterFaults, v.Flows[1].UnreachableAfterFaults = []string{"host2", "leaf1"}, true
-	md.Reset()
-	if err := RenderMarkdown(run, &md); err != nil {
-		t.Fatal(err)
-	}
-	if err := RenderHTML(run, &html, HTMLOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	for name, out := range map[string]string{"markdown": md.String(), "html": html.String()} {
+	for name, out := range renderedReports(t, run) {
 		for _, want := range []string{
 			"Routes after the faults",
 			"host1 &gt; leaf1:Ethernet128 &gt; spine1:Ethernet64 &gt; leaf2:Ethernet0 &gt; host5",
