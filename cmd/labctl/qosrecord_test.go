@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/runtime"
+	"github.com/labctl/labctl/orchestrator/runtime/runtimetest"
 )
 
 // TestLabQoSRecordLeavesConfigs: labQoSRecord reads the configs
@@ -20,7 +20,7 @@ import (
 func TestLabQoSRecordLeavesConfigs(t *testing.T) {
 	for _, nos := range []string{"sonic", "eos"} {
 		t.Run(nos, func(t *testing.T) {
-			l := renderedLab(t, "16gpu", nos)
+			l := runtimetest.RenderedLab(t, "16gpu", nos)
 			codec, err := runtime.Codec(nos)
 			if err != nil {
 				t.Fatal(err)
@@ -88,7 +88,7 @@ func TestLabQoSRecordShowsTrafficClasses(t *testing.T) {
 	want := map[string]string{"sonic": "alpha 8", "eos": "static 32712448 B"}
 	for _, nos := range []string{"sonic", "eos"} {
 		t.Run(nos, func(t *testing.T) {
-			l := renderedLab(t, "16gpu", nos)
+			l := runtimetest.RenderedLab(t, "16gpu", nos)
 			in, err := l.Intent()
 			if err != nil {
 				t.Fatal(err)
@@ -113,22 +113,4 @@ func TestLabQoSRecordShowsTrafficClasses(t *testing.T) {
 			}
 		})
 	}
-}
-
-// renderedLab is catalog lab name brought up for nos in a test's
-// folder, its configs rendered.
-func renderedLab(t *testing.T, name, nos string) *runtime.Lab {
-	t.Helper()
-	spec, err := lab.Resolve(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := runtime.NewLab(spec, t.TempDir(), nos)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := runtime.RenderLab(l); err != nil {
-		t.Fatal(err)
-	}
-	return l
 }

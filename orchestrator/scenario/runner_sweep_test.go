@@ -15,6 +15,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/qos"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
+	"github.com/labctl/labctl/orchestrator/runtime/runtimetest"
 	simrt "github.com/labctl/labctl/orchestrator/runtime/sim"
 	engine "github.com/labctl/labctl/orchestrator/sim"
 )
@@ -23,17 +24,7 @@ import (
 // leaf1's first port edited as a user would: its Kmax raised.
 func simLab(t *testing.T) (*runtime.Lab, int64) {
 	t.Helper()
-	spec, err := lab.Resolve("16gpu")
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := runtime.NewLab(spec, t.TempDir(), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := runtime.RenderLab(l); err != nil {
-		t.Fatal(err)
-	}
+	l := runtimetest.RenderedLab(t, "16gpu", "")
 	cfgs, err := runtime.LoadConfigs(l)
 	if err != nil {
 		t.Fatal(err)

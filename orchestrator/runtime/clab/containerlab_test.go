@@ -30,6 +30,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/runtime/clab/hostimage"
+	"github.com/labctl/labctl/orchestrator/runtime/runtimetest"
 )
 
 // clabDefaultMTU is the MTU containerlab gives both ends of a link that
@@ -353,17 +354,7 @@ func TestContainerlabValidatesCatalog(t *testing.T) {
 	bin := needContainerlab(t)
 	for _, name := range []string{"16gpu", "64gpu", "128gpu", "1024gpu"} {
 		for _, nos := range []string{fabric.NOSSonic, fabric.NOSEOS} {
-			spec, err := lab.Resolve(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			l, err := runtime.NewLab(spec, t.TempDir(), nos)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, _, err := runtime.RenderLab(l); err != nil {
-				t.Fatal(err)
-			}
+			l := runtimetest.RenderedLab(t, name, nos)
 			topo := filepath.Join(l.Dir, l.Graph.TopologyFile())
 			out, err := exec.Command(bin, "validate", "-t", topo).CombinedOutput()
 			if err != nil || !strings.Contains(string(out), "Topology is valid") {

@@ -17,6 +17,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/qos"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
+	"github.com/labctl/labctl/orchestrator/runtime/runtimetest"
 	"github.com/labctl/labctl/orchestrator/runtime/sim"
 )
 
@@ -141,17 +142,7 @@ type liveFixture struct {
 
 func newLiveFixture(t *testing.T, nosName string) *liveFixture {
 	t.Helper()
-	s, err := lab.Resolve("16gpu")
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := runtime.NewLab(s, t.TempDir(), nosName)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := runtime.RenderLab(l); err != nil {
-		t.Fatal(err)
-	}
+	l := runtimetest.RenderedLab(t, "16gpu", nosName)
 	f := &liveFixture{l: l, shows: map[string]int{}, sim: &recordingSim{},
 		eng: &liveEngine{t: t, bw: readTestdata(t, "ib_write_bw-client.txt"), lat: readTestdata(t, "ib_write_lat-client.txt"), reads: map[string]int{}}}
 	var outs []string

@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
-	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/runtime/clab/sshtest"
+	"github.com/labctl/labctl/orchestrator/runtime/runtimetest"
 )
 
 // fakeEngine is a Docker engine whose containers all run and whose hosts
@@ -90,21 +90,8 @@ func (r *labRunner) Run(_ context.Context, argv []string) ([]byte, []byte, error
 	return b, nil, nil
 }
 
-func testLab(t *testing.T) *runtime.Lab {
-	t.Helper()
-	s, err := lab.Resolve("16gpu")
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := runtime.NewLab(s, t.TempDir(), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := runtime.RenderLab(l); err != nil {
-		t.Fatal(err)
-	}
-	return l
-}
+// testLab is the 16-GPU catalog lab rendered in a test's folder.
+func testLab(t *testing.T) *runtime.Lab { return runtimetest.RenderedLab(t, "16gpu", "") }
 
 func readyEngine(l *runtime.Lab) *fakeEngine {
 	f := &fakeEngine{images: map[string]bool{}, links: map[string]string{}, ibv: map[string]string{}, stopped: map[string]bool{}}

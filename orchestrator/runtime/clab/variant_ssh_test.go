@@ -18,6 +18,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/qos"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/runtime/clab/sshtest"
+	"github.com/labctl/labctl/orchestrator/runtime/runtimetest"
 )
 
 // variantFakeSONiC is a SONiC admin shell with a CONFIG_DB: the commands a
@@ -312,17 +313,7 @@ func (d *variantFakeEOS) Run(line string) (string, bool) {
 }
 
 func TestPushVariantOverSSHEOS(t *testing.T) {
-	s, err := lab.Resolve("16gpu")
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := runtime.NewLab(s, t.TempDir(), "eos")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := runtime.RenderLab(l); err != nil {
-		t.Fatal(err)
-	}
+	l := runtimetest.RenderedLab(t, "16gpu", "eos")
 	sw := l.Graph.Switches()[0].Name
 	codec, _ := runtime.Codec(l.NOS)
 	file, err := os.ReadFile(l.ConfigPath(codec, sw))

@@ -14,7 +14,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/runtime/clabernetes/kubetest"
 )
@@ -55,23 +54,6 @@ func testCluster(t *testing.T) (*Cluster, Target) {
 		t.Fatal(err)
 	}
 	return c, tg
-}
-
-// testLab is a catalog lab with its files rendered under a temp dir.
-func testLab(t *testing.T, name, nos string) *runtime.Lab {
-	t.Helper()
-	s, err := lab.Resolve(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := runtime.NewLab(s, t.TempDir(), nos)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := runtime.RenderLab(l); err != nil {
-		t.Fatal(err)
-	}
-	return l
 }
 
 // controller plays the parts of a cluster a test API server lacks: the

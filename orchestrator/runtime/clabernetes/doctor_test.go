@@ -13,6 +13,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/runtime/clab/doctor"
 	"github.com/labctl/labctl/orchestrator/runtime/clabernetes/kubetest"
+	"github.com/labctl/labctl/orchestrator/runtime/runtimetest"
 )
 
 func checkByName(t *testing.T, rep *doctor.Report, name string) doctor.Check {
@@ -27,7 +28,7 @@ func checkByName(t *testing.T, rep *doctor.Report, name string) doctor.Check {
 }
 
 func labGraph(t *testing.T, name, nos string) *fabric.Graph {
-	return testLab(t, name, nos).Graph
+	return runtimetest.RenderedLab(t, name, nos).Graph
 }
 
 // The administrator of a cluster with clabernetes' CRDs but no controller

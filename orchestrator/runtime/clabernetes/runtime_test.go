@@ -22,6 +22,7 @@ import (
 	"github.com/labctl/labctl/orchestrator/exitcode"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/runtime/clab"
+	"github.com/labctl/labctl/orchestrator/runtime/runtimetest"
 )
 
 // syncBuffer is a progress writer safe for the goroutines of a test.
@@ -65,7 +66,7 @@ func TestManifestsAcceptedByAPIServer(t *testing.T) {
 	c, _ := testCluster(t)
 	for _, tc := range []struct{ lab, nos string }{{"16gpu", "sonic"}, {"16gpu", "eos"}, {"1024gpu", "sonic"}, {"128gpu", "eos"}} {
 		t.Run(tc.lab+"-"+tc.nos, func(t *testing.T) {
-			l := testLab(t, tc.lab, tc.nos)
+			l := runtimetest.RenderedLab(t, tc.lab, tc.nos)
 			l.Name = tc.lab + "-" + tc.nos // both NOS in one namespace
 			m, err := BuildManifests(l, c.Namespace)
 			if err != nil {
@@ -159,7 +160,7 @@ func storeControllerStatus(t *testing.T, c *Cluster, obj *unstructured.Unstructu
 // what is wrong with it and the fix.
 func TestSchemaErrorsNameFieldAndFix(t *testing.T) {
 	c, _ := testCluster(t)
-	l := testLab(t, "16gpu", "sonic")
+	l := runtimetest.RenderedLab(t, "16gpu", "sonic")
 	for _, tc := range []struct {
 		name   string
 		mutate func(*unstructured.Unstructured)
@@ -229,7 +230,7 @@ func newTestRuntime(t *testing.T, tg Target, l *runtime.Lab) (*Runtime, *fakePod
 // a no-op.
 func TestLifecycleAgainstAPIServer(t *testing.T) {
 	c, tg := testCluster(t)
-	l := testLab(t, "16gpu", "eos")
+	l := runtimetest.RenderedLab(t, "16gpu", "eos")
 	var progress syncBuffer
 	l.Progress = &progress
 	r, pods, sw := newTestRuntime(t, tg, l)
@@ -374,7 +375,7 @@ func TestLifecycleAgainstAPIServer(t *testing.T) {
 // the port-forward to a switch's launcher pod, saying so.
 func TestUpGoesAsFarAsTheAPIServerAllows(t *testing.T) {
 	c, tg := testCluster(t)
-	l := testLab(t, "16gpu", "sonic")
+	l := runtimetest.RenderedLab(t, "16gpu", "sonic")
 	var progress syncBuffer
 	l.Progress = &progress
 	r, _, _ := newTestRuntime(t, tg, l)
@@ -419,7 +420,7 @@ func TestUpGoesAsFarAsTheAPIServerAllows(t *testing.T) {
 // removes it.
 func TestUpWithoutControllerSaysWhereItStops(t *testing.T) {
 	c, tg := testCluster(t)
-	l := testLab(t, "16gpu", "sonic")
+	l := runtimetest.RenderedLab(t, "16gpu", "sonic")
 	r, _, _ := newTestRuntime(t, tg, l)
 	r.ControllerTimeout = 300 * time.Millisecond
 	_, err := runtime.Up(context.Background(), r, l, nil)
@@ -450,7 +451,7 @@ func TestUpWithoutControllerSaysWhereItStops(t *testing.T) {
 // launcher pods are doing.
 func TestReadyTimeoutNamesNodesAndPods(t *testing.T) {
 	c, tg := testCluster(t)
-	l := testLab(t, "16gpu", "sonic")
+	l := runtimetest.RenderedLab(t, "16gpu", "sonic")
 	r, _, _ := newTestRuntime(t, tg, l)
 	r.ReadyTimeout = 1500 * time.Millisecond
 	k := newController(t, c, l)
@@ -491,7 +492,7 @@ func TestReadyTimeoutNamesNodesAndPods(t *testing.T) {
 // An up cancelled while it waits removes what it applied.
 func TestCancelledUpRemovesTheLab(t *testing.T) {
 	c, tg := testCluster(t)
-	l := testLab(t, "16gpu", "eos")
+	l := runtimetest.RenderedLab(t, "16gpu", "eos")
 	r, _, _ := newTestRuntime(t, tg, l)
 	k := newController(t, c, l)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -520,7 +521,7 @@ func TestCancelledUpRemovesTheLab(t *testing.T) {
 func TestUpElsewhereRefusedWhileTheLabIsThere(t *testing.T) {
 	_, tg1 := testCluster(t)
 	c2, tg2 := testCluster(t)
-	l := testLab(t, "16gpu", "sonic")
+	l := runtimetest.RenderedLab(t, "16gpu", "sonic")
 	r1, _, _ := newTestRuntime(t, tg1, l)
 	r1.ControllerTimeout = 100 * time.Millisecond
 	ctx := context.Background()
@@ -551,7 +552,7 @@ func TestUpElsewhereRefusedWhileTheLabIsThere(t *testing.T) {
 // leaves the lab alone.
 func TestCancelledReUpKeepsTheLab(t *testing.T) {
 	c, tg := testCluster(t)
-	l := testLab(t, "16gpu", "sonic")
+	l := runtimetest.RenderedLab(t, "16gpu", "sonic")
 	r, _, _ := newTestRuntime(t, tg, l)
 	m, _ := BuildManifests(l, c.Namespace)
 	if _, err := apply(context.Background(), c, m); err != nil {
@@ -571,7 +572,7 @@ func TestCancelledReUpKeepsTheLab(t *testing.T) {
 // is left and the fix.
 func TestDownNamesWhatTheGarbageCollectorLeft(t *testing.T) {
 	c, tg := testCluster(t)
-	l := testLab(t, "16gpu", "sonic")
+	l := runtimetest.RenderedLab(t, "16gpu", "sonic")
 	r, _, _ := newTestRuntime(t, tg, l)
 	r.DeleteTimeout = 300 * time.Millisecond
 	ctx := context.Background()
@@ -596,7 +597,7 @@ func TestDownNamesWhatTheGarbageCollectorLeft(t *testing.T) {
 // pushes over the switches' port-forwards.
 func TestRunVariantThroughLauncherPods(t *testing.T) {
 	c, tg := testCluster(t)
-	l := testLab(t, "16gpu", "sonic")
+	l := runtimetest.RenderedLab(t, "16gpu", "sonic")
 	r, pods, sw := newTestRuntime(t, tg, l)
 	r.Live.StartDelay = time.Millisecond
 	r.Live.MaxSimulatedUs = 500

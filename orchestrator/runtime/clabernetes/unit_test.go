@@ -13,10 +13,11 @@ import (
 	"github.com/labctl/labctl/orchestrator/fabric"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/runtime/clab"
+	"github.com/labctl/labctl/orchestrator/runtime/runtimetest"
 )
 
 func TestStatusFromTopology(t *testing.T) {
-	g := testLab(t, "16gpu", "sonic").Graph
+	g := runtimetest.RenderedLab(t, "16gpu", "sonic").Graph
 	all := func(v string) map[string]string {
 		m := map[string]string{}
 		for _, n := range g.Nodes {
@@ -60,7 +61,7 @@ func TestStatusFromTopology(t *testing.T) {
 }
 
 func TestBuildManifests(t *testing.T) {
-	l := testLab(t, "16gpu", "eos")
+	l := runtimetest.RenderedLab(t, "16gpu", "eos")
 	m, err := BuildManifests(l, "")
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +93,7 @@ func TestBuildManifests(t *testing.T) {
 	// A SONiC switch's config_db.json, which the topology binds into the
 	// container, is shipped the same way: without it sonic-vs boots with
 	// no ports configured.
-	ls := testLab(t, "16gpu", "sonic")
+	ls := runtimetest.RenderedLab(t, "16gpu", "sonic")
 	ms, err := BuildManifests(ls, "")
 	if err != nil {
 		t.Fatal(err)
@@ -115,7 +116,7 @@ func TestBuildManifests(t *testing.T) {
 }
 
 func TestEstimate(t *testing.T) {
-	g := testLab(t, "1024gpu", "sonic").Graph
+	g := runtimetest.RenderedLab(t, "1024gpu", "sonic").Graph
 	total, largest := Estimate(g)
 	// 48 sonic-vs switches of 1024+256 MiB and 128 hosts of 64+256 MiB.
 	if total.MemoryMiB != 48*1280+128*320 || largest.MemoryMiB != 1280 {
@@ -129,7 +130,7 @@ func TestEstimate(t *testing.T) {
 // The transport runs host commands as 'docker exec <node>' in the node's
 // launcher pod, with env, user and a timeout enforced in the container.
 func TestTransportExec(t *testing.T) {
-	l := testLab(t, "16gpu", "sonic")
+	l := runtimetest.RenderedLab(t, "16gpu", "sonic")
 	pods := newFakePods(t, l)
 	tr := &kubeTransport{pods: pods, namespace: "labs", node: map[string]string{clab.ContainerName("16gpu", "host1"): "host1"}, launcher: map[string]string{"host1": "labctl-16gpu-host1-abc"}}
 	res, err := tr.Exec(context.Background(), "clab-16gpu-host1", []string{"ibv_devices"}, clab.ExecOptions{Env: []string{"A=1"}, User: "root", Timeout: 1500 * time.Millisecond})
@@ -149,7 +150,7 @@ func TestTransportExec(t *testing.T) {
 // about a launcher pod no kubelet runs.
 func TestAPIPodsExecReachesTheAPIServer(t *testing.T) {
 	c, _ := testCluster(t)
-	l := testLab(t, "16gpu", "sonic")
+	l := runtimetest.RenderedLab(t, "16gpu", "sonic")
 	k := newController(t, c, l)
 	k.deploy(context.Background())
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -172,7 +173,7 @@ func TestAPIPodsExecReachesTheAPIServer(t *testing.T) {
 // is an error.
 func TestDownAndStatusOfALabNeverApplied(t *testing.T) {
 	ctx := context.Background()
-	l := testLab(t, "16gpu", "sonic")
+	l := runtimetest.RenderedLab(t, "16gpu", "sonic")
 	noKube := exitcode.Envf("no kubeconfig")
 	r := New(Target{})
 	r.Connect = func(Target) (*Cluster, error) { return nil, noKube }
