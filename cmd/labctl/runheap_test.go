@@ -3,8 +3,8 @@ package main
 import (
 	"testing"
 
-	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/runtime"
+	"github.com/labctl/labctl/orchestrator/runtime/runtimetest"
 	"github.com/labctl/labctl/orchestrator/scenario"
 )
 
@@ -24,14 +24,7 @@ func TestHugePagesBySize(t *testing.T) {
 		{"64gpu", true, false},
 		{"1024gpu", true, true},
 	} {
-		spec, err := lab.Resolve(c.lab)
-		if err != nil {
-			t.Fatal(err)
-		}
-		l, err := runtime.NewLab(spec, t.TempDir(), "sonic")
-		if err != nil {
-			t.Fatal(err)
-		}
+		l := runtimetest.NewLab(t, c.lab, "sonic")
 		nics := len(scenario.NICsFromGraph(l.Graph))
 		if got := runWantsHugePages(nics); got != c.run {
 			t.Errorf("run on lab %s (%d NICs): huge pages %v, want %v", c.lab, nics, got, c.run)

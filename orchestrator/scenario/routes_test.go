@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/labctl/labctl/orchestrator/fabric"
-	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
+	"github.com/labctl/labctl/orchestrator/runtime/runtimetest"
 	simrt "github.com/labctl/labctl/orchestrator/runtime/sim"
 )
 
@@ -20,14 +20,7 @@ import (
 // a temporary folder.
 func upSimLab(t *testing.T, nameOrPath string) *runtime.Lab {
 	t.Helper()
-	spec, err := lab.Resolve(nameOrPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := runtime.NewLab(spec, t.TempDir(), "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := runtimetest.NewLab(t, nameOrPath, "")
 	if _, err := runtime.Up(context.Background(), simrt.New(), l, runtime.RenderStep); err != nil {
 		t.Fatal(err)
 	}

@@ -10,10 +10,10 @@ import (
 	"github.com/labctl/labctl/orchestrator/runtime"
 )
 
-// RenderedLab is lab name (a catalog name or a spec file, lab.Resolve)
-// laid out for nos ("": the lab's own) in a temporary folder of the test,
-// its configs rendered (runtime.RenderLab).
-func RenderedLab(t testing.TB, name, nos string) *runtime.Lab {
+// NewLab is lab name (a catalog name or a spec file, lab.Resolve) laid
+// out for nos ("": the lab's own) in a temporary folder of the test
+// (runtime.NewLab), nothing written yet.
+func NewLab(t testing.TB, name, nos string) *runtime.Lab {
 	t.Helper()
 	spec, err := lab.Resolve(name)
 	if err != nil {
@@ -23,6 +23,14 @@ func RenderedLab(t testing.TB, name, nos string) *runtime.Lab {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return l
+}
+
+// RenderedLab is NewLab with the lab's configs rendered
+// (runtime.RenderLab).
+func RenderedLab(t testing.TB, name, nos string) *runtime.Lab {
+	t.Helper()
+	l := NewLab(t, name, nos)
 	if _, _, err := runtime.RenderLab(l); err != nil {
 		t.Fatal(err)
 	}

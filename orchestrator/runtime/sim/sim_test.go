@@ -15,19 +15,13 @@ import (
 	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
+	"github.com/labctl/labctl/orchestrator/runtime/runtimetest"
 	"github.com/labctl/labctl/orchestrator/scenario"
 )
 
 func upLab(t testing.TB, name, nos string) *runtime.Lab {
 	t.Helper()
-	spec, err := lab.Resolve(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := runtime.NewLab(spec, t.TempDir(), nos)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := runtimetest.NewLab(t, name, nos)
 	if _, err := runtime.Up(context.Background(), New(), l, runtime.RenderStep); err != nil {
 		t.Fatal(err)
 	}
