@@ -1,13 +1,10 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/labctl/labctl/orchestrator/results"
 )
 
 // TestOnPathSkipsDownLink: a link-down fault with on_path fails the
@@ -22,10 +19,9 @@ import (
 func TestOnPathSkipsDownLink(t *testing.T) {
 	t.Parallel()
 	dir := upLab(t, "64gpu")
-	code, out, stderr := runCLI(t, "run", "link-failure", "--lab", "64gpu", "--dir", dir, "-o", "json")
-	var before results.Run
-	if err := json.Unmarshal([]byte(out), &before); code != 0 || err != nil {
-		t.Fatalf("run with every link up: exit %d, %v: %s", code, err, stderr)
+	code, before, stderr := runJSON(t, dir, "link-failure", "64gpu")
+	if code != 0 || before == nil {
+		t.Fatalf("run with every link up: exit %d: %s", code, stderr)
 	}
 	first := ""
 	for _, m := range before.Variants[0].Timeline {
@@ -46,10 +42,9 @@ func TestOnPathSkipsDownLink(t *testing.T) {
 	if err := os.WriteFile(leaf, []byte(edited), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, stderr = runCLI(t, "run", "link-failure", "--lab", "64gpu", "--dir", dir, "-o", "json")
-	var run results.Run
-	if err := json.Unmarshal([]byte(out), &run); code != 0 || err != nil {
-		t.Fatalf("run with leaf1:Ethernet132 down: exit %d, %v: %s", code, err, stderr)
+	code, run, stderr := runJSON(t, dir, "link-failure", "64gpu")
+	if code != 0 || run == nil {
+		t.Fatalf("run with leaf1:Ethernet132 down: exit %d: %s", code, stderr)
 	}
 	for _, v := range run.Variants {
 		var faulted string
