@@ -46,12 +46,16 @@ build:
 # they skip, except under CI=true, where .ci/run provides both.
 # Each run ends with the tests that took over SLOWTESTS (gotestsum tool
 # slowest, from the run's own timings), so a test that grows slow shows.
+# TESTTIMEOUT: cmd/labctl's tests take some 3 minutes on an idle 2-core
+# machine but over 10 (go test's default limit, which ends the package
+# with a panic) where other jobs share the cores.
+TESTTIMEOUT ?= 30m
 test:
 	@if [ ! -x "$(KUBE_APISERVER)" ] || ! command -v etcd >/dev/null; then \
 		echo "the clabernetes tests against a real API server will skip: they need etcd (apt-get install etcd-server) and 'make kube-apiserver'"; \
 	fi
 	@times=$$(mktemp); \
-	$(GO) run $(GOTESTSUM) --format $(TESTFORMAT) --jsonfile-timing-events "$$times" -- -count=1 $(PKGS); rc=$$?; \
+	$(GO) run $(GOTESTSUM) --format $(TESTFORMAT) --jsonfile-timing-events "$$times" -- -count=1 -timeout $(TESTTIMEOUT) $(PKGS); rc=$$?; \
 	echo "tests that took over $(SLOWTESTS):"; \
 	$(GO) run $(GOTESTSUM) tool slowest --jsonfile "$$times" --threshold $(SLOWTESTS); \
 	rm -f "$$times"; [ $$rc -eq 0 ] || exit $$rc; \
