@@ -164,6 +164,9 @@ type mutation struct {
 	// carries nothing), says why: lint must warn, not err, as an error
 	// fails lint and regress for a change the fabric does not feel.
 	noError string
+	// lintError: the change loses or slows RoCE's traffic where it runs,
+	// so lint must give an error (of rule, when set), not a warning alone.
+	lintError bool
 	// stormWhy, for a harmful change to the PFC watchdog (why noStorm),
 	// says why the storm does not show it either; its run of
 	// stormScenario must then not move. Empty: that run must regress.
@@ -349,6 +352,11 @@ func (s *suite) check(t *testing.T, m mutation) {
 			want = m.rule
 		}
 		t.Errorf("harmful change: lint gave no %s naming device, table or port and fix; new findings: %s", want, findingsText(added))
+	}
+	if m.lintError && !slices.ContainsFunc(added, func(f qos.Finding) bool {
+		return (m.rule == "" || f.Rule == m.rule) && f.Severity == qos.SevError
+	}) {
+		t.Errorf("the change harms RoCE's traffic, but lint gave no error %s; new findings: %s", m.rule, findingsText(added))
 	}
 	if m.noError != "" && qos.HasErrors(added) {
 		t.Errorf("the change leaves RoCE's traffic as it was (%s), but lint gave errors: %s", m.noError, findingsText(added))

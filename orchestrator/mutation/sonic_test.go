@@ -435,8 +435,28 @@ func sonicMutations() []mutation {
 				d.copyEntry("SCHEDULER", "scheduler.dwrr50", "scheduler.copy", nil)
 				d.set("QUEUE", suffix("|3"), "scheduler", "scheduler.copy")
 			})},
-		{field: "QUEUE wred_profile", name: "RoCE queue without WRED", harmful: true, rule: "QOS005", dataPlane: true,
+		{field: "QUEUE wred_profile", name: "RoCE queue without WRED", harmful: true, rule: "QOS005", dataPlane: true, lintError: true,
 			edit: edit(func(d doc) { d.del("QUEUE", suffix("|3"), "wred_profile") })},
+		// ECN stays in use on the port (queue 4 marks), but RoCE's lossless
+		// queue 3 marks nothing: DCQCN never slows RoCE's senders, and PFC
+		// alone holds the incast (QOS005, an error).
+		{field: "QUEUE wred_profile", name: "RoCE queue's WRED moved to queue 4", harmful: true, rule: "QOS005", dataPlane: true, lintError: true,
+			edit: edit(func(d doc) {
+				for key, e := range d["QUEUE"] {
+					if port, ok := strings.CutSuffix(key, "|3"); ok {
+						d["QUEUE"][port+"|4"]["wred_profile"] = e["wred_profile"]
+						delete(e, "wred_profile")
+					}
+				}
+			})},
+		// PFC on priority 4 too on every port of every switch, whose queue 4
+		// has no WRED profile while queue 3 marks: a lossless queue without
+		// ECN, but no DSCP takes TC4 on any port, so nothing goes unmarked
+		// (QOS005, a warning).
+		{field: "PORT_QOS_MAP pfc_enable", name: "\"3,4\" everywhere, TC4's queue without ECN, no DSCP in TC4", harmful: true, rule: "QOS005",
+			why:     "no DSCP takes TC4, so no packet of the suite's traffic sees its queue",
+			noError: "a lossless queue no port classifies into holds nothing to mark",
+			edit:    edit(func(d doc) { d.set("PORT_QOS_MAP", portsOnly(), "pfc_enable", "3,4") })},
 		{field: "QUEUE wred_profile", name: "RoCE queue on an undefined WRED profile", harmful: true, rule: "QOS013", dataPlane: true,
 			edit: edit(func(d doc) { d.set("QUEUE", suffix("|3"), "wred_profile", "NOPE") })},
 		// qosorch applies the QUEUE entries covering a queue field by

@@ -89,7 +89,7 @@ func Rules() []Rule {
 		{RuleDSCPMapMismatch, "dscp-map-mismatch", SevError, "DSCPs reach lossless classes on some ports and not others (error; for bare files not between ports of two roles each consistent on its own, as SONiC's dual-ToR ports are), or other traffic shares RoCE's lossless class, as every unmarked packet does on RoCE DSCP 0, or its egress queue (warning)"},
 		{RuleRoCEDSCPLossy, "roce-dscp-lossy", SevError, "the RoCE DSCP does not reach a lossless traffic class (its map or the port's trust mode)"},
 		{RuleECNThresholds, "ecn-thresholds", SevError, "ECN Kmin above Kmax or a marking probability outside (0, 100%] (error), or Kmin equal to Kmax (a step), Kmax above the PFC XOFF point or below one packet (warning)"},
-		{RuleECNLosslessQueue, "ecn-lossless-queue", SevWarning, "the queue of a lossless class does not mark ECN while ECN is in use"},
+		{RuleECNLosslessQueue, "ecn-lossless-queue", SevError, "the queue of a lossless class does not mark ECN while ECN is in use (a warning where no port of the switch classifies into the queue's lossless classes)"},
 		{RuleHeadroomShort, "headroom-short", SevError, "PFC headroom is less than link speed, MTU and cable length need (error), or than the longer cable the peer switch's config gives the link (warning: the two ends disagree on its length)"},
 		{RuleCNPPriority, "cnp-priority", SevWarning, "CNPs are in a PFC class, neither on a strict queue nor weighted above RoCE data, or on DSCP 0, which puts unmarked traffic on their strict queue; or the NICs mark them with another DSCP than the configs are made for (nic.dcqcn.cnp_dscp against qos.cnp_dscp)"},
 		{RuleWatchdogOff, "pfc-watchdog-off", SevWarning, "a port with PFC has no PFC watchdog that acts on a storm (none, one that only reports, or one not watching every PFC priority)"},
@@ -874,21 +874,31 @@ func (l *linter) ecn(d *DeviceConfig, p *PortConfig, lossless []int) {
 		if qc != nil && qc.ECN != nil {
 			continue
 		}
+		// A lossless queue that marks nothing leaves its senders to PFC
+		// alone: DCQCN never slows them, and the pauses spread the
+		// congestion back through the fabric (an error). As for QOS015
+		// above, a queue whose lossless classes no port of the switch
+		// classifies into holds nothing to mark: a warning, for the
+		// traffic a DSCP mapped to them later would be.
+		sev, idle := SevError, ""
+		if !slices.ContainsFunc(queues[q], func(tc int) bool { return deviceReaches(d, tc) }) {
+			sev, idle = SevWarning, fmt.Sprintf("; no port of the switch classifies into TC%s, so nothing goes unmarked there until one does", FormatInts(queues[q]))
+		}
 		if !anyECN {
 			// Nothing on this port marks: the config is an ECN-off
 			// variant of a lab whose intent has ECN on.
-			l.add(RuleECNLosslessQueue, SevWarning, d.Device, p.Name,
+			l.add(RuleECNLosslessQueue, sev, d.Device, p.Name,
 				fmt.Sprintf("enable ECN marking on queue %d, or lint with --ecn off if these configs are the ECN-off variant on purpose", q),
-				"the lab's QoS intent has ECN on, but no queue of this port marks ECN (queue %d of lossless TC%s included)", q, FormatInts(queues[q]))
+				"the lab's QoS intent has ECN on, but no queue of this port marks ECN (queue %d of lossless TC%s included)%s", q, FormatInts(queues[q]), idle)
 			continue
 		}
 		why := "no WRED profile"
 		if qc != nil && qc.WRED != nil {
 			why = "its WRED profile " + qc.WRED.Name + " does not mark green packets"
 		}
-		l.addAt(RuleECNLosslessQueue, SevWarning, d.Device, p.Name, wredWhere(qc),
+		l.addAt(RuleECNLosslessQueue, sev, d.Device, p.Name, wredWhere(qc),
 			fmt.Sprintf("enable ECN marking on queue %d (DCQCN needs marks on the RoCE queue)", q),
-			"queue %d of lossless TC%s does not mark ECN (%s) while ECN is in use", q, FormatInts(queues[q]), why)
+			"queue %d of lossless TC%s does not mark ECN (%s) while ECN is in use%s", q, FormatInts(queues[q]), why, idle)
 	}
 }
 

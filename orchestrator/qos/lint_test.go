@@ -147,10 +147,29 @@ func TestLintRules(t *testing.T) {
 		{RuleECNThresholds, SevWarning, "Ethernet0", "above the PFC XOFF point (1048576 bytes)", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Pool(IngressLosslessPool).SizeBytes = 2 << 20
 		}},
-		{RuleECNLosslessQueue, SevWarning, "Ethernet0", "queue 3 of lossless TC3 does not mark ECN", true, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+		// RoCE's queue marks nothing while another queue of the port
+		// does: DCQCN never slows RoCE's senders (an error).
+		{RuleECNLosslessQueue, SevError, "Ethernet0", "queue 3 of lossless TC3 does not mark ECN (its WRED profile ECN_409600_1638400_20 does not mark green packets) while ECN is in use", true, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			p := c[0].Port("Ethernet0")
 			p.Queue(0).ECN = p.Queue(3).ECN
 			p.Queue(3).ECN = nil
+		}},
+		// TC4 lossless on every port, its queue without ECN, but no port
+		// of the switch classifies into TC4: nothing goes unmarked there
+		// until one does (a warning, as QOS015's); with DSCP 10 in TC4 on
+		// another port of the switch, an error.
+		{RuleECNLosslessQueue, SevWarning, "Ethernet0", "queue 4 of lossless TC4 does not mark ECN (no WRED profile) while ECN is in use; no port of the switch classifies into TC4", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			for i := range c[0].Ports {
+				c[0].Ports[i].PFCPriorities = []int{3, 4}
+			}
+		}},
+		{RuleECNLosslessQueue, SevError, "Ethernet0", "queue 4 of lossless TC4 does not mark ECN (no WRED profile) while ECN is in use", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			for i := range c[0].Ports {
+				c[0].Ports[i].PFCPriorities = []int{3, 4}
+			}
+			p := c[0].Port("Ethernet4")
+			p.DSCPToTC = maps.Clone(p.DSCPToTC)
+			p.DSCPToTC[10] = 4
 		}},
 		{RuleHeadroomShort, SevError, "Ethernet4", "below the 121360 bytes needed at 400 Gb/s over 100 m", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Port("Ethernet4").CableM = 100
