@@ -110,6 +110,10 @@ func diffDevice(dev string, a, b *Settings) []Difference {
 	colourAsGreen(fb, fa)
 	watchdogActionAsAlert(fa)
 	watchdogActionAsAlert(fb)
+	mtuAsDefault(fa, fb, b.version() >= settingsFieldSince[defaultMTUField])
+	mtuAsDefault(fb, fa, a.version() >= settingsFieldSince[defaultMTUField])
+	delete(fa, defaultMTUField)
+	delete(fb, defaultMTUField)
 	order := a.Ports
 	for _, p := range b.Ports {
 		if !slices.Contains(order, p) {
@@ -181,6 +185,34 @@ func colourAsGreen(f, other map[string]map[string]string) {
 				f[key][p] = v
 			}
 		}
+	}
+}
+
+// defaultMTUField is the MTU a port without its own runs at (the NOS's
+// default, PortConfig.DefaultMTU), which Summarize keeps beside "mtu",
+// the config's: not compared itself, it is what mtuAsDefault shows.
+const defaultMTUField = "default_mtu"
+
+// mtuAsDefault shows, on the ports where this side's config sets no MTU
+// but the switch runs one all the same (SONiC's 9100, DefaultMTU), the
+// MTU the switch runs as "9100 (default)", where the other side's record
+// can say the same of its ports (otherHasDefaults: a record of Settings
+// version 3 or later) or sets an MTU there: a deleted PORT mtu read as
+// "9160 -> -", as if the port carried any packet. Against an older record
+// whose port sets none, what that port ran is unknown: "mtu" stays absent
+// on both, as before.
+func mtuAsDefault(f, other map[string]map[string]string, otherHasDefaults bool) {
+	for p, v := range f[defaultMTUField] {
+		if _, own := f["mtu"][p]; own {
+			continue
+		}
+		if _, set := other["mtu"][p]; !set && !otherHasDefaults {
+			continue
+		}
+		if f["mtu"] == nil {
+			f["mtu"] = map[string]string{}
+		}
+		f["mtu"][p] = v + " (default)"
 	}
 }
 
@@ -275,12 +307,14 @@ type Setting struct {
 
 // SettingsVersion is the set of port and device fields Summarize writes:
 // 2 added "routed" (a port the config makes routed: EOS's no switchport),
-// which records of version 1 lack on every port, routed or not.
-const SettingsVersion = 2
+// which records of version 1 lack on every port, routed or not; 3 added
+// "default_mtu" (the MTU a port without its own runs at), which records
+// of version 2 lack on every port.
+const SettingsVersion = 3
 
 // settingsFieldSince is the Settings version that added a field; a field
 // not named is version 1's.
-var settingsFieldSince = map[string]int{"routed": 2}
+var settingsFieldSince = map[string]int{"routed": 2, defaultMTUField: 3}
 
 // version is s's Version, 1 for a record made before it was kept.
 func (s *Settings) version() int { return max(s.Version, 1) }
@@ -466,6 +500,9 @@ func flattenPortInto(p *PortConfig, f map[string]string) {
 	num("speed_gbps", int64(p.SpeedGbps))
 	num("cable_m", int64(p.CableM))
 	num("mtu", int64(p.MTU))
+	if p.MTU == 0 {
+		num(defaultMTUField, int64(p.DefaultMTU))
+	}
 	put("trust", p.Trust)
 	putMap("dscp_to_tc", p.DSCPToTC)
 	putMap("policy_tc", p.PolicyTC)
