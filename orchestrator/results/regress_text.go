@@ -3,10 +3,12 @@ package results
 import (
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 
 	"github.com/labctl/labctl/orchestrator/plural"
+	"github.com/labctl/labctl/orchestrator/qos"
 )
 
 // WriteText writes the report for a terminal, in the order a person reads
@@ -39,7 +41,7 @@ func (r Report) WriteText(w io.Writer) error {
 	}
 	if r.Regressed {
 		fmt.Fprintf(&b, "\nREGRESSED: %s\n", plural.N(r.Regressions, "regression"))
-		writeGrouped(&b, r.Findings, func(f Finding) bool { return f.Regression }, 0)
+		writeGrouped(&b, r.Findings, func(f Finding) bool { return f.Regression }, regressedPorts)
 	}
 	if r.FailedAssertions > 0 {
 		fmt.Fprintf(&b, "\nFAILED in the run, not regressions (they did not pass in the baseline either): %s\n", plural.N(r.FailedAssertions, "assertion"))
@@ -74,6 +76,13 @@ func (r Report) WriteText(w io.Writer) error {
 // better direction shows: removing PFC, say, empties every paused queue,
 // and the regressions are what matters.
 const betterPorts = 4
+
+// regressedPorts is how many ports per variant the list of regressions
+// shows in full; the rest are summed up by metric (hiddenPortsByMetric).
+// One edit on every switch of a large lab (ECN off on RoCE's queue of 48
+// switches, many pairs across the spines) regressed 683 ports and
+// priorities of 1024gpu, 1,400 lines of one cause.
+const regressedPorts = 20
 
 // writeGrouped writes the findings keep selects, grouped by variant, then
 // place (the summary, each role, each port), in the order Compare made
@@ -137,6 +146,7 @@ func writeGrouped(b *strings.Builder, findings []Finding, keep func(Finding) boo
 			fmt.Fprintf(b, "  %s\n", v)
 		}
 		ports := 0
+		var hidden []Finding
 		for _, p := range places {
 			head := p
 			f := byPlace[p][0]
@@ -145,6 +155,7 @@ func writeGrouped(b *strings.Builder, findings []Finding, keep func(Finding) boo
 				head += " (" + plural.N(f.Flows, "flow") + ")"
 			case f.Scope == ScopePort:
 				if ports++; maxPorts > 0 && ports > maxPorts {
+					hidden = append(hidden, byPlace[p]...)
 					continue
 				}
 			case f.Scope == ScopeNCCL:
@@ -161,8 +172,49 @@ func writeGrouped(b *strings.Builder, findings []Finding, keep func(Finding) boo
 		}
 		if maxPorts > 0 && ports > maxPorts {
 			fmt.Fprintf(b, "    and %d more ports and priorities (-o json lists every finding)\n", ports-maxPorts)
+			for _, l := range hiddenPortsByMetric(hidden) {
+				fmt.Fprintf(b, "      %s\n", l)
+			}
 		}
 	}
+}
+
+// hiddenPortsByMetric sums up the port findings a capped list leaves out,
+// a line for each metric in the order it first comes: on how many of
+// them, on which nodes (qos.DeviceRanges), and the largest change, where
+// it is.
+func hiddenPortsByMetric(fs []Finding) []string {
+	type sum struct {
+		places int
+		nodes  []string
+		most   Finding
+	}
+	var order []string
+	by := map[string]*sum{}
+	for _, f := range fs {
+		if f.Kind != FindingMetric {
+			continue
+		}
+		s := by[f.Metric]
+		if s == nil {
+			s = &sum{most: f}
+			by[f.Metric] = s
+			order = append(order, f.Metric)
+		}
+		s.places++
+		if !slices.Contains(s.nodes, f.Node) {
+			s.nodes = append(s.nodes, f.Node)
+		}
+		if math.Abs(f.Delta) > math.Abs(s.most.Delta) {
+			s.most = f
+		}
+	}
+	out := make([]string, 0, len(order))
+	for _, m := range order {
+		s := by[m]
+		out = append(out, fmt.Sprintf("%s on %d of them (%s), the largest at %s: %s", m, s.places, qos.DeviceRanges(s.nodes, 8), strings.TrimPrefix(s.most.place(), "port "), fmtDelta(s.most)))
+	}
+	return out
 }
 
 // writeAbsentInBaseline lists the metrics the run has and the baseline
