@@ -1,6 +1,8 @@
 package results
 
 import (
+	"bytes"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -53,5 +55,40 @@ func TestSummariesCarryCompletion(t *testing.T) {
 		if !strings.Contains(out, "Done (µs)") || !strings.Contains(out, "1887.5") || !strings.Contains(out, "can sum to more than a port") {
 			t.Errorf("%s: no completion columns or note", name)
 		}
+	}
+}
+
+// The scenario details show an array of plain values on one line, as
+// run.json does: 1024gpu's ring allreduce has 2,046 rounds, and its
+// crossing_spine_per_round took 2,046 lines of report.md and report.html.
+// Flow ids keep their "->" unescaped.
+func TestScenarioDetailsArraysOnOneLine(t *testing.T) {
+	run := syntheticRun("20261129T100000Z-allreduce-1024gpu", t0)
+	per := make([]int, 2046)
+	for i := range per {
+		per[i] = 32
+	}
+	run.Extra = map[string]any{"allreduce": map[string]any{"ranks": 1024, "crossing_spine_per_round": per, "slowest": "host1:0->host2:0",
+		"theoretical_by_oversubscription": []map[string]any{{"oversubscription": 1, "theoretical_us": 3882.505}}}}
+	data, err := extraJSON(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(data, "\n"); n > 20 {
+		t.Errorf("scenario details on %d lines:\n%.2000s", n, data)
+	}
+	if !strings.Contains(data, `"crossing_spine_per_round": [32,32,`) || !strings.Contains(data, `"slowest": "host1:0->host2:0"`) || !strings.Contains(data, "\n        \"oversubscription\": 1,\n") {
+		t.Errorf("scenario details:\n%.2000s", data)
+	}
+	var back map[string]any
+	if err := json.Unmarshal([]byte(data), &back); err != nil {
+		t.Errorf("scenario details are no JSON: %v", err)
+	}
+	var md bytes.Buffer
+	if err := RenderMarkdown(run, &md); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(md.String(), "\n32,\n"); n > 0 || !strings.Contains(md.String(), `"crossing_spine_per_round": [32,32,`) {
+		t.Errorf("report.md writes the rounds a line each")
 	}
 }
