@@ -290,7 +290,12 @@ func duration(run *Run) string {
 	return run.Finished.Sub(run.Started).Round(time.Second).String()
 }
 
-// flowP50 is a variant's median flow p50 latency, or NaN without latencies.
+// latencyStats is a variant's median flow p50 latency, its p99 (the
+// summary's, else the highest of its flows') and the highest flow
+// maximum; ok false without any latency. The median and the maximum are
+// NaN where no flow has a latency of its own, as a packet-level ring
+// allreduce's flows have none beside the summary's p99: a figure not
+// computed is no bar, where the median read 0 µs and the maximum the p99.
 func latencyStats(v Variant) (p50, p99, max float64, ok bool) {
 	var p50s []float64
 	for _, f := range v.Flows {
@@ -307,12 +312,14 @@ func latencyStats(v Variant) (p50, p99, max float64, ok bool) {
 	if len(p50s) == 0 && p99 == 0 {
 		return 0, 0, 0, false
 	}
+	if len(p50s) == 0 {
+		return math.NaN(), p99, math.NaN(), true
+	}
 	sort.Float64s(p50s)
-	if n := len(p50s); n > 0 {
-		p50 = p50s[n/2]
-		if n%2 == 0 {
-			p50 = (p50s[n/2-1] + p50s[n/2]) / 2
-		}
+	n := len(p50s)
+	p50 = p50s[n/2]
+	if n%2 == 0 {
+		p50 = (p50s[n/2-1] + p50s[n/2]) / 2
 	}
 	if max < p99 {
 		max = p99

@@ -76,3 +76,27 @@ func TestSummaryLeavesOutWhatItsModelDoesNotCompute(t *testing.T) {
 		t.Errorf("chart of uncomputed figures: %s", h)
 	}
 }
+
+// A packet-level ring allreduce's flows have no latency of their own, its
+// summary a p99: the HTML's latency chart shows the p99 alone, with no
+// bar for the median flow's p50 (it showed 0 µs) or the maximum (it
+// showed the p99 as the maximum).
+func TestHTMLLatencyWithoutFlowLatencies(t *testing.T) {
+	run := syntheticRun("20261129T100000Z-allreduce-64gpu", t0)
+	run.Variants = run.Variants[:1]
+	v := &run.Variants[0]
+	for i := range v.Flows {
+		v.Flows[i].LatencyUs = nil
+	}
+	v.Summary.LatencyUsP99 = 1.856
+	var b bytes.Buffer
+	if err := RenderHTML(run, &b, HTMLOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	h := b.String()
+	name := v.Name
+	if !strings.Contains(h, name+" · p99: 1.86 µs") || strings.Contains(h, name+" · p50 (median flow):") || strings.Contains(h, name+" · max:") {
+		i := strings.Index(h, "Latency percentiles")
+		t.Errorf("latency chart:\n%.3000s", h[max(i, 0):])
+	}
+}
