@@ -331,6 +331,12 @@ func latencyStats(v Variant) (p50, p99, max float64, ok bool) {
 // read as a perfect 1.
 func fmtJain(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
 
+// extraOrigin says how the scenario details (Run.Extra, which the
+// scenario runner fills before any variant runs: the lab's facts and a
+// ring allreduce's closed-form model) were obtained, which the reports
+// said of every other figure and not of these.
+const extraOrigin = "Computed from the lab and the scenario before any variant ran (the lab's MTU, NIC speed and ideal goodput; a ring allreduce's theoretical times, closed-form): neither simulated nor measured."
+
 // extraJSON renders the scenario-specific results readably: indented,
 // an array of numbers or strings on one line as run.json has it
 // (jsonindent: 1024gpu's allreduce crossing_spine_per_round, 2,046 rounds,

@@ -111,6 +111,7 @@ type htmlData struct {
 	TopologyMermaid   string
 	TopologyNote      string
 	Extra             string
+	ExtraOrigin       string
 	NIC               []nicSettings
 	QoS               *qosView
 	NCCL              *htmlNCCL
@@ -172,7 +173,7 @@ func RenderHTML(run *Run, w io.Writer, opts HTMLOptions) error {
 		if err != nil {
 			return fmt.Errorf("render extra results: %w", err)
 		}
-		d.Extra = data
+		d.Extra, d.ExtraOrigin = data, extraOrigin
 	}
 	d.Charts = summaryCharts(run)
 	d.ChartNote = sweepLegendNote(run)
@@ -646,6 +647,7 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 {{end}}</table>
 {{end}}
 {{with .Extra}}<h2 id="details">Scenario details</h2>
+<p>{{$.ExtraOrigin}}</p>
 <details><summary>Scenario-specific results (JSON)</summary><pre>{{.}}</pre></details>
 {{end}}
 {{with .Run.ScenarioYAML}}<h2 id="scenario">Scenario as run</h2>

@@ -92,3 +92,24 @@ func TestScenarioDetailsArraysOnOneLine(t *testing.T) {
 		t.Errorf("report.md writes the rounds a line each")
 	}
 }
+
+// The scenario details say how their figures were obtained (computed from
+// the lab and the scenario, closed-form), as every other figure of the
+// reports does: an allreduce's theoretical_us read as a result of the run.
+func TestScenarioDetailsSayTheirOrigin(t *testing.T) {
+	run := syntheticRun("20261129T100000Z-allreduce-64gpu", t0)
+	run.Extra = map[string]any{"allreduce": map[string]any{"theoretical_us": 1502.526}, "lab": map[string]any{"ideal_goodput_gbps": 196.07}}
+	var md, h bytes.Buffer
+	if err := RenderMarkdown(run, &md); err != nil {
+		t.Fatal(err)
+	}
+	if err := RenderHTML(run, &h, HTMLOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "## Scenario details\n\nComputed from the lab and the scenario before any variant ran"; !strings.Contains(md.String(), want) {
+		t.Errorf("report.md lacks %q", want)
+	}
+	if want := "<h2 id=\"details\">Scenario details</h2>\n<p>Computed from the lab and the scenario before any variant ran"; !strings.Contains(h.String(), want) {
+		t.Errorf("report.html lacks %q", want)
+	}
+}

@@ -232,7 +232,7 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("render extra results: %w", err)
 		}
-		p("## Scenario details\n\n```json\n%s\n```\n\n", strings.ReplaceAll(data, "```", "'''"))
+		p("## Scenario details\n\n%s\n\n```json\n%s\n```\n\n", extraOrigin, strings.ReplaceAll(data, "```", "'''"))
 	}
 
 	if run.ScenarioYAML != "" {
