@@ -780,7 +780,7 @@ func eosMutations() []mutation {
 			edit: text(replace(`(random-detect ecn minimum-threshold .*) max-mark-probability (\d+)$`, "$1 max-mark-prob $2 w 15"))},
 		{field: "tx-queue random-detect drop minimum-threshold <n> <unit> maximum-threshold <n> <unit> drop-probability <p> weight <w>", name: "WRED drop on RoCE's queue averaged at weight 15", harmful: true, rule: "QOS017", dataPlane: true,
 			edit: text(after(`random-detect ecn minimum-threshold`, "      random-detect drop minimum-threshold 100 kbytes maximum-threshold 400 kbytes drop-probability 50 weight 15"))},
-		{field: "tx-queue no random-detect ecn", name: "ECN off on RoCE's queue", harmful: true, rule: "QOS005", dataPlane: true,
+		{field: "tx-queue no random-detect ecn", name: "ECN off on RoCE's queue", harmful: true, rule: "QOS005", dataPlane: true, lintError: true,
 			edit: text(after(`random-detect ecn minimum-threshold`, "      no random-detect ecn"))},
 		{field: "tx-queue no random-detect ecn", name: "on a queue that does not mark",
 			edit: text(after(`^      bandwidth percent 20$`, "      no random-detect ecn"))},
