@@ -149,7 +149,10 @@ func diffDevice(dev string, a, b *Settings) []Difference {
 		var seen []change
 		for _, p := range order {
 			x, y := va[p], vb[p]
-			if x == y {
+			if x == y || f == "mtu" && strings.TrimSuffix(x, defaultSuffix) == strings.TrimSuffix(y, defaultSuffix) {
+				// A port at the NOS's default MTU and one whose config
+				// states the same MTU run alike: a SONiC switch's
+				// read-back states the 9100 a pushed config leaves to it.
 				continue
 			}
 			c := change{x, y}
@@ -212,9 +215,12 @@ func mtuAsDefault(f, other map[string]map[string]string, otherHasDefaults bool) 
 		if f["mtu"] == nil {
 			f["mtu"] = map[string]string{}
 		}
-		f["mtu"][p] = v + " (default)"
+		f["mtu"][p] = v + defaultSuffix
 	}
 }
+
+// defaultSuffix marks an MTU that is the NOS's default (mtuAsDefault).
+const defaultSuffix = " (default)"
 
 // BufferField says whether a Difference's field is of the switch's
 // buffer: a pool ("pool.*"), a PG's profile ("pg.<n>.*") or a queue's

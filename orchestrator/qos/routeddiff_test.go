@@ -59,6 +59,10 @@ func TestDiffDefaultMTU(t *testing.T) {
 		{"deleted", SummarizeAll(port(9160, 0)), SummarizeAll(port(0, 9100)), "leaf1 Ethernet0 mtu: 9160 -> 9100 (default)"},
 		{"added", SummarizeAll(port(0, 9100)), SummarizeAll(port(9160, 0)), "leaf1 Ethernet0 mtu: 9100 (default) -> 9160"},
 		{"the same default", SummarizeAll(port(0, 9100)), SummarizeAll(port(0, 9100)), ""},
+		// A SONiC switch's read-back states the 9100 a pushed config
+		// leaves to it: the port runs the same MTU either way.
+		{"the default stated", SummarizeAll(port(0, 9100)), SummarizeAll(port(9100, 0)), ""},
+		{"stated, then left to the default", SummarizeAll(port(9100, 0)), SummarizeAll(port(0, 9100)), ""},
 		{"another NOS's default", SummarizeAll(port(0, 9100)), SummarizeAll(port(0, 1500)), "leaf1 Ethernet0 mtu: 9100 (default) -> 1500 (default)"},
 		{"version 2, both without", old(port(0, 9100)), SummarizeAll(port(0, 9100)), ""},
 		{"version 2 with its own", old(port(9160, 0)), SummarizeAll(port(0, 9100)), "leaf1 Ethernet0 mtu: 9160 -> 9100 (default)"},
