@@ -54,6 +54,26 @@ func TestCompareNewLintErrors(t *testing.T) {
 	if r := Compare(run, base, nil); r.Regressed {
 		t.Errorf("an error both have: %v", regressions(r))
 	}
+	// The baseline's lint rated it a warning: with the device's settings
+	// unchanged, labctl's lint rates the same configs higher (a note);
+	// with them changed, or not kept, it is new.
+	base.Lint = &LintSummary{Warnings: 1, Findings: []qos.Finding{{Rule: "QOS001", Severity: qos.SevWarning, Device: "leaf1", Port: "Ethernet32", Message: "PFC is off for lossless priority 3"}}}
+	if r := Compare(run, base, nil); !r.Regressed {
+		t.Errorf("a warning before, settings not kept: not a regression")
+	}
+	leaf1 := func(mtu int) []qos.Settings {
+		return qos.SummarizeAll([]qos.DeviceConfig{{Device: "leaf1", Ports: []qos.PortConfig{{Name: "Ethernet0", MTU: mtu}}}})
+	}
+	same := leaf1(9100)
+	base.QoS, run.QoS = same, same
+	if r := Compare(run, base, nil); r.Regressed || !strings.Contains(strings.Join(r.Warnings, "\n"), "lint error QOS001 at leaf1 Ethernet32 was a warning in the baseline's lint of the same settings") {
+		t.Errorf("a warning before, the same settings: regressions %v, warnings %q", regressions(r), r.Warnings)
+	}
+	run.QoS = leaf1(9160)
+	if r := Compare(run, base, nil); !r.Regressed {
+		t.Errorf("a warning before, the device's settings changed: not a regression")
+	}
+	base.QoS, run.QoS = nil, nil
 	// Counts only (no findings kept): by count.
 	base.Lint = &LintSummary{}
 	run.Lint = &LintSummary{Errors: 3}

@@ -147,23 +147,31 @@ func lintErrors(run *Run) *int {
 // that brings one in regresses whatever the figures say. An error is the
 // baseline's when it has one of the same rule on the same device and
 // port; a record without the findings (only counts) is compared by count.
+// An error the baseline's lint rated a warning, on a device whose
+// settings did not change (unchanged: the devices without a config
+// change), is labctl's lint rating the same configs higher, not a change
+// of the run's: a note (the second result), not a regression.
 // None when either record kept no lint.
-func newLintErrors(run, baseline *Run) []Finding {
+func newLintErrors(run, baseline *Run, unchanged func(device string) bool) ([]Finding, []string) {
 	if run.Lint == nil || baseline.Lint == nil {
-		return nil
+		return nil, nil
 	}
 	key := func(f qos.Finding) string { return f.Rule + "\x00" + f.Device + "\x00" + f.Port }
 	if run.NOS != baseline.NOS {
 		// Another NOS names the ports (and their ranges) otherwise.
 		key = func(f qos.Finding) string { return f.Rule + "\x00" + f.Device }
 	}
-	had := map[string]bool{}
+	had, warned := map[string]bool{}, map[string]bool{}
 	for _, f := range baseline.Lint.Findings {
-		if f.Severity == qos.SevError {
+		switch f.Severity {
+		case qos.SevError:
 			had[key(f)] = true
+		case qos.SevWarning:
+			warned[key(f)] = true
 		}
 	}
 	var out []Finding
+	var raised []qos.Finding
 	listed := 0
 	for _, f := range run.Lint.Findings {
 		if f.Severity != qos.SevError {
@@ -173,14 +181,36 @@ func newLintErrors(run, baseline *Run) []Finding {
 		if had[key(f)] {
 			continue
 		}
+		if warned[key(f)] && unchanged(f.Device) {
+			raised = append(raised, f)
+			continue
+		}
 		lf := f
 		out = append(out, Finding{Kind: FindingLint, Scope: ScopeVariant, Variant: "-", Metric: f.Rule, Node: f.Device, Port: f.Port, Regression: true,
 			Detail: newLintDetail(f.Rule, strings.TrimSpace(f.Device+" "+f.Port), f.Message, f.Fix), Lint: &lf})
 	}
-	if len(out) == 0 && listed < run.Lint.Errors && run.Lint.Errors > baseline.Lint.Errors {
+	if len(out) == 0 && len(raised) == 0 && listed < run.Lint.Errors && run.Lint.Errors > baseline.Lint.Errors {
 		// Counts only: the record kept no findings to tell which are new.
 		out = append(out, Finding{Kind: FindingLint, Scope: ScopeVariant, Variant: "-", Metric: "lint", Regression: true,
 			Detail: fmt.Sprintf("the run's configs have %s, the baseline's %d: 'labctl config lint' lists them", plural.N(run.Lint.Errors, "lint error"), baseline.Lint.Errors)})
 	}
-	return out
+	var notes []string
+	for _, g := range qos.GroupDevices(raised) {
+		notes = append(notes, fmt.Sprintf("lint error %s at %s was a warning in the baseline's lint of the same settings (labctl's lint rates it higher since), not counted as a regression: %s (fix: %s)", g.Rule, g.ShortPlace(), g.Message, g.Fix))
+	}
+	return out, notes
+}
+
+// deviceUnchanged says whether both records kept the switches' QoS and
+// the device's is the same in both (no ConfigChanges on it).
+func (r *Report) deviceUnchanged(device string) bool {
+	if r.ConfigChanges == nil {
+		return false
+	}
+	for _, d := range r.ConfigChanges {
+		if d.Device == device {
+			return false
+		}
+	}
+	return true
 }
