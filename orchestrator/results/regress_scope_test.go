@@ -797,3 +797,17 @@ func TestCompareTextConfigChangesCappedCountsChanges(t *testing.T) {
 		t.Errorf("text lacks %q:\n%s", want, text)
 	}
 }
+
+// The sum of the ports a capped list leaves out names the metrics absent
+// in the run too, so its lines add up to the count it gives.
+func TestHiddenPortsByMetricAbsent(t *testing.T) {
+	var fs []Finding
+	for i := range 3 {
+		fs = append(fs, Finding{Kind: FindingAbsent, Absent: AbsentInRun, Scope: ScopePort, Metric: "port.queue_depth_p99", Node: "leaf" + itoa(1+i), Port: "Ethernet0", Regression: true})
+	}
+	fs = append(fs, Finding{Kind: FindingMetric, Scope: ScopePort, Metric: "port.pfc_rx", Node: "leaf9", Port: "Ethernet0", Delta: 10, Regression: true})
+	got := strings.Join(hiddenPortsByMetric(fs), "\n")
+	if !strings.Contains(got, "port.queue_depth_p99 absent in the run on 3 of them (leaf1-3)") || !strings.Contains(got, "port.pfc_rx on 1 of them (leaf9)") {
+		t.Errorf("lines:\n%s", got)
+	}
+}

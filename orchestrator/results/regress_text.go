@@ -182,24 +182,27 @@ func writeGrouped(b *strings.Builder, findings []Finding, keep func(Finding) boo
 // hiddenPortsByMetric sums up the port findings a capped list leaves out,
 // a line for each metric in the order it first comes: on how many of
 // them, on which nodes (qos.DeviceRanges), and the largest change, where
-// it is.
+// it is; the metrics the baseline had and the run lacks, a line each of
+// how many and where.
 func hiddenPortsByMetric(fs []Finding) []string {
 	type sum struct {
 		places int
 		nodes  []string
 		most   Finding
+		absent bool
 	}
 	var order []string
 	by := map[string]*sum{}
 	for _, f := range fs {
-		if f.Kind != FindingMetric {
+		if f.Kind != FindingMetric && f.Kind != FindingAbsent {
 			continue
 		}
-		s := by[f.Metric]
+		key := f.Kind + "\x00" + f.Metric
+		s := by[key]
 		if s == nil {
-			s = &sum{most: f}
-			by[f.Metric] = s
-			order = append(order, f.Metric)
+			s = &sum{most: f, absent: f.Kind == FindingAbsent}
+			by[key] = s
+			order = append(order, key)
 		}
 		s.places++
 		if !slices.Contains(s.nodes, f.Node) {
@@ -210,9 +213,13 @@ func hiddenPortsByMetric(fs []Finding) []string {
 		}
 	}
 	out := make([]string, 0, len(order))
-	for _, m := range order {
-		s := by[m]
-		out = append(out, fmt.Sprintf("%s on %d of them (%s), the largest at %s: %s", m, s.places, qos.DeviceRanges(s.nodes, 8), strings.TrimPrefix(s.most.place(), "port "), fmtDelta(s.most)))
+	for _, k := range order {
+		s := by[k]
+		if s.absent {
+			out = append(out, fmt.Sprintf("%s absent in the run on %d of them (%s)", s.most.Metric, s.places, qos.DeviceRanges(s.nodes, qos.SummaryRanges)))
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s on %d of them (%s), the largest at %s: %s", s.most.Metric, s.places, qos.DeviceRanges(s.nodes, qos.SummaryRanges), strings.TrimPrefix(s.most.place(), "port "), fmtDelta(s.most)))
 	}
 	return out
 }
