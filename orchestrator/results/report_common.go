@@ -335,7 +335,7 @@ func fmtJain(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
 // scenario runner fills before any variant runs: the lab's facts and a
 // ring allreduce's closed-form model) were obtained, which the reports
 // said of every other figure and not of these.
-const extraOrigin = "Computed from the lab and the scenario before any variant ran (the lab's MTU, NIC speed and ideal goodput; a ring allreduce's theoretical times: closed-form), not by the simulator nor measured on a live lab."
+const extraOrigin = "Computed from the lab and the scenario before any variant ran (the lab's MTU, NIC speed and ideal goodput; a ring allreduce's theoretical times: closed-form), neither computed by the simulator nor measured on a live lab."
 
 // extraJSON renders the scenario-specific results readably: indented,
 // an array of numbers or strings on one line as run.json has it
