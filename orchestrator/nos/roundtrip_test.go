@@ -91,6 +91,12 @@ var roundTripCases = map[string][][]qos.Source{
 		oneSource("wdoff.cfg", "priority-flow-control pause watchdog default timeout 0.2\npriority-flow-control pause watchdog default recovery-time 0.2\nqos map dscp 26 to traffic-class 3\nqos profile p\n   qos trust dscp\n   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n!\ninterface Ethernet1\n   service-profile p\n!\ninterface Ethernet2\n   service-profile p\n   no priority-flow-control pause watchdog\n"),
 		// A CoS map of its own on a port trusting CoS, and MTUs.
 		oneSource("cos.cfg", "qos map cos 1 4 to traffic-class 2\nqos profile p\n   qos trust cos\n!\ninterface Ethernet1\n   mtu 9100\n   service-profile p\n!\ninterface Ethernet2\n   mtu 1500\n   service-profile p\n"),
+		// Subinterfaces of a PFC port: routed at their own MTU or EOS's
+		// 1500, one bridging (vlan id), one trusting nothing (no qos
+		// trust: it was written 'qos trust none', which EOS refuses) and
+		// one shut down (its shutdown was dropped).
+		oneSource("subif.cfg", "qos map dscp 26 to traffic-class 3\nqos profile p\n   qos trust dscp\n   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n!\ninterface Ethernet1\n   mtu 9214\n   no switchport\n   service-profile p\n!\n"+
+			"interface Ethernet1.1\n   encapsulation dot1q vlan 101\n   ip address 10.0.0.0/31\n!\ninterface Ethernet1.2\n   mtu 9000\n   encapsulation dot1q vlan 102\n   no qos trust\n!\ninterface Ethernet1.3\n   vlan id 10\n   encapsulation vlan\n      client dot1q 100 network client\n!\ninterface Ethernet1.4\n   encapsulation dot1q vlan 104\n   shutdown\n"),
 	},
 }
 

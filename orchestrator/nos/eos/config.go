@@ -213,14 +213,7 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 		if len(p.PolicyTC) > 0 {
 			fmt.Fprintf(&b, "   service-policy type qos input %s\n", policyOf[qos.FormatMap(p.PolicyTC)])
 		}
-		switch p.Trust {
-		case qos.TrustCoS:
-			b.WriteString("   qos trust cos\n")
-		case qos.TrustNone:
-			b.WriteString("   no qos trust\n")
-		default:
-			b.WriteString("   qos trust dscp\n")
-		}
+		b.WriteString(cfgTrustLine(p.Trust))
 		if p.DefaultCoS != 0 {
 			fmt.Fprintf(&b, "   qos cos %d\n", p.DefaultCoS)
 		}
@@ -333,10 +326,14 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 					fmt.Fprintf(&b, "   %s\n", line)
 				}
 				if parent == nil || parent.Trust != p.Trust {
-					fmt.Fprintf(&b, "   qos trust %s\n", p.Trust)
+					b.WriteString(cfgTrustLine(p.Trust))
 				}
 				if parent == nil || parent.DefaultCoS != p.DefaultCoS {
 					fmt.Fprintf(&b, "   qos cos %d\n", p.DefaultCoS)
+				}
+				if p.AdminDown != "" && (parent == nil || p.AdminDown != cfgParentDown(parent.AdminDown, name)) {
+					// Its own shutdown (the parent's is the parent's line).
+					b.WriteString("   shutdown\n")
 				}
 				b.WriteString("!\n")
 				continue
@@ -357,6 +354,17 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 		}
 	}
 	return []byte(b.String()), nil
+}
+
+// cfgTrustLine is the line of a profile or subinterface that sets trust.
+func cfgTrustLine(trust string) string {
+	switch trust {
+	case qos.TrustCoS:
+		return "   qos trust cos\n"
+	case qos.TrustNone:
+		return "   no qos trust\n"
+	}
+	return "   qos trust dscp\n"
 }
 
 // cfgPolicyLines writes a port's ingress policy classes (DSCP -> traffic

@@ -813,6 +813,26 @@ func (p *cfgParser) mode(name string, b *cfgBlock, routed *bool) *bool {
 	return routed
 }
 
+// down is why interface name, configured by b, is administratively down
+// by its own lines or interface defaults' (PortConfig.AdminDown); "" for
+// up.
+func (p *cfgParser) down(name string, b *cfgBlock) string {
+	switch {
+	case b.shutdown != nil && *b.shutdown:
+		return "interface " + name + ": shutdown"
+	case b.shutdown == nil && p.defShutdown != nil && *p.defShutdown && strings.HasPrefix(name, "Ethernet"):
+		return "interface defaults: ethernet shutdown (interface " + name + " says neither shutdown nor no shutdown)"
+	}
+	return ""
+}
+
+// cfgParentDown is why subinterface name is down where its parent's being
+// down (parentWhy, its PortConfig.AdminDown) alone takes it down, which
+// the renderer tells from the subinterface's own shutdown.
+func cfgParentDown(parentWhy, name string) string {
+	return parentWhy + " (the parent of subinterface " + name + ")"
+}
+
 // cfgSubinterface is the parent of a subinterface (Ethernet26 of
 // Ethernet26.1, Port-Channel5 of Port-Channel5.100), "" for another
 // interface.
@@ -1712,12 +1732,14 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 			// What makes it not routed, the line the renderer writes back.
 			pc.Origins["routed"] = ib.bridged
 		}
-		if ib.shutdown != nil && *ib.shutdown {
-			pc.AdminDown = "interface " + name + ": shutdown"
-		} else if parent != "" && qb.shutdown != nil && *qb.shutdown {
-			pc.AdminDown = "interface " + parent + ": shutdown (the parent of subinterface " + name + ")"
-		} else if ib.shutdown == nil && p.defShutdown != nil && *p.defShutdown && strings.HasPrefix(name, "Ethernet") {
-			pc.AdminDown = "interface defaults: ethernet shutdown (interface " + name + " says neither shutdown nor no shutdown)"
+		pc.AdminDown = p.down(name, ib)
+		if parent != "" && (ib.shutdown == nil || !*ib.shutdown) {
+			// A subinterface rides its parent's link: the parent down
+			// (its shutdown, or interface defaults') takes it down, even
+			// where it says no shutdown.
+			if why := p.down(parent, qb); why != "" {
+				pc.AdminDown = cfgParentDown(why, name)
+			}
 		}
 		if qb.speedGbps > 0 {
 			pc.Origins["speed"] = qb.name + " " + qb.speedLine

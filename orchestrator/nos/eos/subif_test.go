@@ -115,3 +115,103 @@ func TestParseSubinterfacesAVD(t *testing.T) {
 		}
 	}
 }
+
+// A subinterface's own qos trust is over its parent's, whichever the
+// parent sets (EOS 4.28.2F's TOI 'QoS Subinterface': trust mode may be set
+// on a subinterface); one that says none takes the parent's, and default
+// qos trust goes back to it. Each reads back the same from the rendered
+// config: no qos trust (trust nothing) was written as 'qos trust none',
+// which EOS (and labctl) refuses.
+func TestParseSubinterfaceTrustOverParent(t *testing.T) {
+	cfg := formsHead + `interface Ethernet27
+   no switchport
+   qos trust cos
+   service-profile ROCE
+!
+interface Ethernet27.1
+   encapsulation dot1q vlan 101
+!
+interface Ethernet27.2
+   encapsulation dot1q vlan 102
+   qos trust dscp
+!
+interface Ethernet27.3
+   encapsulation dot1q vlan 103
+   no qos trust
+!
+interface Ethernet27.4
+   encapsulation dot1q vlan 104
+   qos trust dscp
+   default qos trust
+!
+interface Ethernet27.5
+   encapsulation dot1q vlan 105
+   qos cos 5
+!
+`
+	dc := mustParseEOS(t, cfg)
+	for name, want := range map[string]string{"Ethernet27": qos.TrustCoS, "Ethernet27.1": qos.TrustCoS, "Ethernet27.2": qos.TrustDSCP, "Ethernet27.3": qos.TrustNone, "Ethernet27.4": qos.TrustCoS, "Ethernet27.5": qos.TrustCoS} {
+		if p := dc.Port(name); p == nil || p.Trust != want {
+			t.Errorf("%s: %+v, want trust %s", name, p, want)
+		}
+	}
+	if p := dc.Port("Ethernet27.5"); p == nil || p.DefaultCoS != 5 {
+		t.Errorf("Ethernet27.5's qos cos 5: %+v", p)
+	}
+	renderParseBack(t, dc)
+}
+
+// A parent port's shutdown takes each of its subinterfaces down (they
+// ride its link), whatever they say themselves; a subinterface's own
+// shutdown takes it down alone. The rendered config keeps a
+// subinterface's own shutdown (it dropped it: the subinterface came back
+// up).
+func TestSubinterfaceShutdown(t *testing.T) {
+	subs := `interface Ethernet26.5
+   encapsulation dot1q vlan 105
+   ip address 172.31.128.9/31
+   shutdown
+!
+interface Ethernet26.6
+   encapsulation dot1q vlan 106
+   no shutdown
+!
+`
+	for _, c := range []struct {
+		extra string
+		down  map[string]string // the ports down, by what their AdminDown names
+	}{
+		{"", map[string]string{"Ethernet26.5": "interface Ethernet26.5: shutdown"}},
+		{"interface Ethernet26\n   shutdown\n!\n", map[string]string{
+			"Ethernet26": "interface Ethernet26: shutdown", "Ethernet26.1": "Ethernet26", "Ethernet26.2": "Ethernet26", "Ethernet26.3": "Ethernet26",
+			"Ethernet26.100": "Ethernet26", "Ethernet26.5": "Ethernet26.5", "Ethernet26.6": "the parent of subinterface Ethernet26.6"}},
+		// The parent down by interface defaults (it says neither shutdown
+		// nor no shutdown) takes down the subinterface that says no
+		// shutdown (it stayed up).
+		{"interface defaults\n   ethernet\n      shutdown\n!\n", map[string]string{
+			"Ethernet26": "interface defaults", "Ethernet26.1": "interface defaults", "Ethernet26.2": "interface defaults", "Ethernet26.3": "interface defaults",
+			"Ethernet26.100": "interface defaults", "Ethernet26.5": "Ethernet26.5", "Ethernet26.6": "the parent of subinterface Ethernet26.6"}},
+	} {
+		dc := mustParseEOS(t, subifConfig+subs+c.extra)
+		for _, p := range dc.Ports {
+			want, down := c.down[p.Name]
+			if (p.AdminDown != "") != down || !strings.Contains(p.AdminDown, want) {
+				t.Errorf("%q: %s down %q, want down %v (%q)", c.extra, p.Name, p.AdminDown, down, want)
+			}
+		}
+		if strings.HasPrefix(c.extra, "interface defaults") {
+			// The renderer writes no interface defaults, but each port's
+			// own shutdown: the same ports down, each by its own line.
+			out, err := Render(dc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			back := mustParseEOS(t, string(out))
+			if d := qos.Diff([]qos.DeviceConfig{dc}, []qos.DeviceConfig{back}); len(d) > 0 {
+				t.Errorf("%q: round trip differs: %v\n%s", c.extra, d, out)
+			}
+			continue
+		}
+		renderParseBack(t, dc)
+	}
+}
