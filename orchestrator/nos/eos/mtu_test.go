@@ -20,10 +20,10 @@ func TestParseMTURefused(t *testing.T) {
 		msg         string
 	}{
 		{"70000 on a routed port", "   mtu 70000\n   no switchport\n", cfgDefaultMTU, "% Invalid input"},
-		{"9300 on a routed port", "   mtu 9300\n   no switchport\n", cfgDefaultMTU, cfgMaxMTUError("Ethernet1")},
+		{"9300 on a routed port", "   mtu 9300\n   no switchport\n", cfgDefaultMTU, cfgMaxMTULine("Ethernet1") + " to " + cfgMaxMTULine("Ethernet2")},
 		{"20 on a routed port", "   mtu 20\n   no switchport\n", cfgDefaultMTU, "% Invalid input"},
-		{"9300 after mtu 9100", "   mtu 9100\n   mtu 9300\n   no switchport\n", 9100, cfgMaxMTUError("Ethernet1")},
-		{"PlatformMaxMTU+1 after mtu 9100", fmt.Sprintf("   mtu 9100\n   mtu %d\n   no switchport\n", PlatformMaxMTU+1), 9100, fmt.Sprintf("\"%% Max MTU for Ethernet1 is %d\", extrapolated from cEOS's \"%% Max MTU for Ethernet4 is 9194\"", PlatformMaxMTU)},
+		{"9300 after mtu 9100", "   mtu 9100\n   mtu 9300\n   no switchport\n", 9100, cfgMaxMTULine("Ethernet2")},
+		{"PlatformMaxMTU+1 after mtu 9100", fmt.Sprintf("   mtu 9100\n   mtu %d\n   no switchport\n", PlatformMaxMTU+1), 9100, fmt.Sprintf("\"%% Max MTU for Ethernet1 is %d\" to \"%% Max MTU for Ethernet2 is %d\", a line for each of Ethernet1, Ethernet2, extrapolated from cEOS's \"%% Max MTU for Ethernet4 is 9194\"", PlatformMaxMTU, PlatformMaxMTU)},
 		{"MaxCLIMTU+1", fmt.Sprintf("   mtu 9100\n   mtu %d\n   no switchport\n", MaxCLIMTU+1), 9100, "% Invalid input"},
 		{"MinMTU-1 on a port whose mode is not said", fmt.Sprintf("   mtu %d\n", MinMTU-1), 0, "% Invalid input"},
 		{"not a number", "   mtu jumbo\n   no switchport\n", cfgDefaultMTU, "% Invalid input"},
@@ -179,5 +179,31 @@ func TestLintMTUAboveTheLabsMaximum(t *testing.T) {
 			!strings.Contains(warned[0].Fix, fmt.Sprintf("at most %d", LabMaxMTU)) {
 			t.Errorf("mtu %d in a lab: %+v; want one QOS021 warning naming cEOS's %d", c.mtu, warned, CEOSMaxMTU)
 		}
+	}
+}
+
+// EOS refuses an mtu line above the port's maximum port by port, one line
+// of its answer for each interface of a range (% Max MTU for Ethernet1 is
+// 9214, % Max MTU for Ethernet2 is 9214, ...): the refusal, one finding
+// for the range's line, says it for each port, the ports grouped; it
+// quoted the first port's answer alone.
+func TestParseMTURefusedRange(t *testing.T) {
+	dc := mustParseEOS(t, formsHead+"interface Ethernet1-6\n   no switchport\n!\ninterface Ethernet1-4,6\n   mtu 9300\n   service-profile ROCE\n!\n")
+	if len(dc.Overruled) != 1 {
+		t.Fatalf("overruled %+v; want the refused mtu line", dc.Overruled)
+	}
+	o := dc.Overruled[0]
+	for _, want := range []string{`"% Max MTU for Ethernet1 is 9214"`, `"% Max MTU for Ethernet6 is 9214"`, "for each of Ethernet1-4, Ethernet6", cfgCEOSMaxMTUError} {
+		if !strings.Contains(o.What, want) {
+			t.Errorf("no %q in %q", want, o.What)
+		}
+	}
+	if len(o.Ports) != 5 {
+		t.Errorf("ports %v", o.Ports)
+	}
+	// A line of one interface quotes its answer alone.
+	dc = mustParseEOS(t, formsHead+"interface Ethernet3\n   mtu 9300\n   no switchport\n!\n")
+	if o := dc.Overruled[0]; !strings.Contains(o.What, `"% Max MTU for Ethernet3 is 9214", extrapolated`) || strings.Contains(o.What, "each of") {
+		t.Errorf("one port: %q", o.What)
 	}
 }

@@ -153,6 +153,10 @@ type cfgParser struct {
 	// read, one per statement (a qos profile's line serves many ports).
 	overruled []qos.Overruled
 	overAt    map[cfgPos]int
+	// maxMTUAt are the mtu lines above PlatformMaxMTU that EOS refuses
+	// (entries of overruled, by line), whose answer, one line a port,
+	// result quotes once every port of the line is known.
+	maxMTUAt map[cfgPos]bool
 	// The access-lists, class-maps and policy-maps (type qos) by name
 	// (policy.go).
 	acls        map[string]*cfgACL
@@ -893,7 +897,25 @@ const (
 // (cfgCEOSMaxMTUError), with the modeled platform's 9214 put in, which
 // is extrapolated: no capture of a 7050CX3 refusing the line was found.
 func cfgMaxMTUError(port string) string {
-	return fmt.Sprintf("%q, extrapolated from cEOS's %q", fmt.Sprintf("%% Max MTU for %s is %d", port, PlatformMaxMTU), cfgCEOSMaxMTUError)
+	return cfgMaxMTULine(port) + ", extrapolated from cEOS's " + strconv.Quote(cfgCEOSMaxMTUError)
+}
+
+// cfgMaxMTULine is EOS's answer for port, quoted.
+func cfgMaxMTULine(port string) string {
+	return strconv.Quote(fmt.Sprintf("%% Max MTU for %s is %d", port, PlatformMaxMTU))
+}
+
+// cfgMaxMTUWhat is what EOS does with an interface mtu line above the
+// maximum of ports, the interfaces it names in their order (one, or each
+// of a range): it refuses it for each port, a line of its answer a port
+// (cfgMaxMTUError), which is said for the first and last, the ports
+// grouped (all is the switch's ports in order, qos.PortRanges).
+func cfgMaxMTUWhat(ports, all []string) string {
+	answer := cfgMaxMTUError(ports[0])
+	if len(ports) > 1 {
+		answer = fmt.Sprintf("%s to %s, a line for each of %s, extrapolated from cEOS's %q", cfgMaxMTULine(ports[0]), cfgMaxMTULine(ports[len(ports)-1]), qos.PortRanges(ports, all), cfgCEOSMaxMTUError)
+	}
+	return fmt.Sprintf("EOS refuses it (%s, the largest a port of the platform takes): the port keeps the MTU it had, an earlier mtu line's, else its default (interface defaults' mtu, else %d bytes on a routed port), which lint and the simulator use", answer, cfgDefaultMTU)
 }
 
 // cfgCEOSMaxMTUError is cEOS's refusal of an interface mtu line above
@@ -1123,13 +1145,17 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 			// it per port (cEOS: "% Max MTU for Ethernet4 is 9194"; the
 			// platform's 9214 in its wording is extrapolated), and the
 			// port keeps the MTU it had. A range's line is one finding,
-			// which quotes EOS's answer for its first port.
+			// whose What result writes with EOS's answer for each of its
+			// ports (cfgMaxMTUWhat).
 			port := strings.TrimPrefix(b.name, "interface ")
 			p.overrule(where, qos.Overruled{
 				Where: line, Refused: true,
-				What: fmt.Sprintf("EOS refuses it (%s, the largest a port of the platform takes): the port keeps the MTU it had, an earlier mtu line's, else its default (interface defaults' mtu, else %d bytes on a routed port), which lint and the simulator use", cfgMaxMTUError(port), cfgDefaultMTU),
-				Fix:  fmt.Sprintf("give an MTU of %d to %d bytes, like mtu %d", MinMTU, PlatformMaxMTU, PlatformMaxMTU),
+				Fix: fmt.Sprintf("give an MTU of %d to %d bytes, like mtu %d", MinMTU, PlatformMaxMTU, PlatformMaxMTU),
 			}, port)
+			if p.maxMTUAt == nil {
+				p.maxMTUAt = map[cfgPos]bool{}
+			}
+			p.maxMTUAt[where] = true
 			b.mtuRefused = line
 			return p.note(mode, f, where)
 		}
@@ -1994,6 +2020,10 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 	}
 	if len(p.notes) > 0 {
 		dc.Notes = p.notes
+	}
+	for at := range p.maxMTUAt {
+		o := &p.overruled[p.overAt[at]]
+		o.What = cfgMaxMTUWhat(o.Ports, p.order)
 	}
 	dc.Overruled = p.overruled
 	applyPlatformBuffer(&dc)
