@@ -699,6 +699,24 @@ func eosMutations() []mutation {
 			edit: text(append_("interface Ethernet1.200", "   encapsulation dot1q vlan 200", "   vlan name office", "!"), "leaf1")},
 		{field: "interface no vlan [...]", name: "an L2 subinterface of Ethernet1 made L3 again", safe: subifSafe,
 			edit: text(append_("interface Ethernet1.200", "   encapsulation dot1q vlan 200", "   vlan id 10", "   no vlan id", "!"), "leaf1")},
+		// FlexEncap subinterfaces (encapsulation vlan, its client line):
+		// without vlan id or an address a pseudowire's attachment (not
+		// routed, no L3 MTU), with an address routed; like the others,
+		// they carry none of the lab's traffic.
+		{field: "interface encapsulation vlan", name: "a pseudowire attachment on Ethernet1", safe: subifSafe,
+			edit: text(append_("interface Ethernet1.300", "   encapsulation vlan", "      client dot1q 300", "!"), "leaf1")},
+		{field: "interface client <...>", name: "a pseudowire attachment rewriting its tag", safe: subifSafe,
+			edit: text(append_("interface Ethernet1.300", "   encapsulation vlan", "      client dot1q 300 network dot1q 400", "!"), "leaf1")},
+		{field: "interface no encapsulation vlan", name: "a pseudowire attachment's encapsulation removed", safe: subifSafe,
+			edit: text(append_("interface Ethernet1.300", "   encapsulation vlan", "      client dot1q 300", "   no encapsulation vlan", "!"), "leaf1")},
+		{field: "interface ip address <...>", name: "a FlexEncap subinterface routed by its address", safe: subifSafe,
+			edit: text(append_("interface Ethernet1.10", "   encapsulation vlan", "      client dot1q 10", "   ip address 10.99.0.3/31", "!"), "leaf1")},
+		{field: "interface ipv6 address <...>", name: "a FlexEncap subinterface routed by its IPv6 address", safe: subifSafe,
+			edit: text(append_("interface Ethernet1.30", "   encapsulation vlan", "      client untagged network untagged", "   ipv6 address 2001:db8::/127", "!"), "leaf1")},
+		{field: "interface no ip address [...]", name: "a FlexEncap subinterface's address removed", safe: subifSafe,
+			edit: text(append_("interface Ethernet1.10", "   encapsulation vlan", "      client dot1q 10", "   ip address 10.99.0.3/31", "   no ip address", "!"), "leaf1")},
+		{field: "interface no ipv6 address [...]", name: "a FlexEncap subinterface's IPv6 address removed", safe: subifSafe,
+			edit: text(append_("interface Ethernet1.30", "   encapsulation vlan", "      client dot1q 30", "   ipv6 address 2001:db8::/127", "   no ipv6 address", "!"), "leaf1")},
 		// EOS refuses an mtu line outside 68-65535 (eos.MinMTU,
 		// MaxCLIMTU: % Invalid input) and one above the port's maximum
 		// (eos.PlatformMaxMTU, 9214 on the modeled 7050CX3; cEOS: % Max MTU for Ethernet4 is 9194): the port

@@ -493,6 +493,9 @@ var cfgDefaultIsNo = map[string]bool{
 	"no channel-group [...]":                                                                         true,
 	"no mtu":                                                                                         true,
 	"no vlan [...]":                                                                                  true,
+	"no encapsulation vlan":                                                                          true,
+	"no ip address [...]":                                                                            true,
+	"no ipv6 address [...]":                                                                          true,
 	"no switchport default [...]":                                                                    true,
 }
 

@@ -322,8 +322,16 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 				// A subinterface takes its parent's QoS (the parser's
 				// reading), its own trust and default CoS over them: it
 				// names no profile; an L2 one says the line it bridges by.
-				if line := p.Origins["routed"]; !p.Routed && strings.HasPrefix(line, "vlan ") {
+				switch line := p.Origins["routed"]; {
+				case p.Routed:
+				case strings.HasPrefix(line, "vlan "):
 					fmt.Fprintf(&b, "   %s\n", line)
+				case line == "encapsulation vlan":
+					b.WriteString("   encapsulation vlan\n")
+				case strings.HasPrefix(line, "client "):
+					// A pseudowire's attachment (FlexEncap without an
+					// address), its client line under it.
+					fmt.Fprintf(&b, "   encapsulation vlan\n      %s\n", line)
 				}
 				if parent == nil || parent.Trust != p.Trust {
 					b.WriteString(cfgTrustLine(p.Trust))

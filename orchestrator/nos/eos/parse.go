@@ -58,6 +58,14 @@ type cfgBlock struct {
 	// bridged is the interface's vlan id or vlan name line, which makes
 	// a subinterface an L2 one (bridging, not routed); "" for none.
 	bridged string
+	// flexEncap is a subinterface's FlexEncap (encapsulation vlan): its
+	// client line ("client dot1q 200"), or "encapsulation vlan" where none
+	// follows; "" for none. Without vlan id and an address it makes the
+	// subinterface a pseudowire's attachment (cfgPseudowire).
+	flexEncap string
+	// ipAddr and ip6Addr: the interface has an ip address, an ipv6
+	// address (it terminates at L3).
+	ipAddr, ip6Addr bool
 	// channel is the port-channel the interface is a member of
 	// (channel-group N): "Port-Channel<N>".
 	channel string
@@ -837,6 +845,23 @@ func cfgParentDown(parentWhy, name string) string {
 	return parentWhy + " (the parent of subinterface " + name + ")"
 }
 
+// cfgPseudowire says whether subinterface b is a pseudowire's attachment:
+// FlexEncap (encapsulation vlan) with neither vlan id (it would bridge)
+// nor an ip or ipv6 address (it would route). EOS 4.24.2F's TOI 'Flexible
+// Interface Encapsulation (FlexEncap)' (https://www.arista.com/en/support/
+// toi/eos-4-24-2f/14551-flexible-interface-encapsulation-flexencap) says
+// FlexEncap 'is usually used in conjunction with pseudowires', and its
+// examples terminate a FlexEncap subinterface at L3 by an ip address and at
+// L2 by vlan id; AVD's ethernet-interfaces.cfg describes those with neither
+// as 'pseudowire N interface'. Such a subinterface patches the frames it
+// matches whole into its pseudowire: it is not routed and holds them to no
+// L3 MTU, so labctl reads it as carrying any packet unless it says its own
+// mtu. What MTU EOS holds a pseudowire's frames to (the pseudowire's
+// signalled MTU, the core's) is not in the files and not checked.
+func cfgPseudowire(b *cfgBlock) bool {
+	return b.flexEncap != "" && b.bridged == "" && !b.ipAddr && !b.ip6Addr
+}
+
 // cfgSubinterface is the parent of a subinterface (Ethernet26 of
 // Ethernet26.1, Port-Channel5 of Port-Channel5.100), "" for another
 // interface.
@@ -1095,6 +1120,34 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 		b.bridged = line
 	case mode == "interface" && len(f) >= 2 && f[0] == "no" && f[1] == "vlan":
 		b.bridged = ""
+	case mode == "interface" && line == "encapsulation vlan":
+		if b.flexEncap == "" {
+			b.flexEncap = line
+		}
+		return p.note(mode, f, where)
+	case mode == "interface" && f[0] == "client" && b.flexEncap != "":
+		// The FlexEncap's tags (under encapsulation vlan).
+		b.flexEncap = line
+		return p.note(mode, f, where)
+	case mode == "interface" && len(f) == 3 && (f[0] == "no" || f[0] == "default") && f[1] == "encapsulation" && f[2] == "vlan":
+		b.flexEncap = ""
+		return p.note(mode, f, where)
+	case mode == "interface" && len(f) >= 3 && (f[0] == "ip" || f[0] == "ipv6") && f[1] == "address":
+		if f[0] == "ip" {
+			b.ipAddr = true
+		} else {
+			b.ip6Addr = true
+		}
+		return p.note(mode, f, where)
+	case mode == "interface" && len(f) >= 3 && (f[0] == "no" || f[0] == "default") && (f[1] == "ip" || f[1] == "ipv6") && f[2] == "address":
+		// Every address of the family goes (a no line naming one address
+		// labctl reads as all of them: it keeps no list).
+		if f[1] == "ip" {
+			b.ipAddr = false
+		} else {
+			b.ip6Addr = false
+		}
+		return p.note(mode, f, where)
 	case line == "no switchport" && mode == "interface":
 		b.routed, b.defaultSwitchport = &on, false
 	case line == "switchport" && mode == "interface":
@@ -1705,7 +1758,7 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 			if ib.cos != nil {
 				eff.cos = ib.cos
 			}
-			eff.routed = qos.Ptr(ib.bridged == "")
+			eff.routed = qos.Ptr(ib.bridged == "" && !cfgPseudowire(ib))
 		}
 		eff.routed = p.mode(name, ib, eff.routed)
 		// trustMode is the mode the port's default trust follows: its
@@ -1757,6 +1810,8 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 		if parent != "" && ib.bridged != "" {
 			// What makes it not routed, the line the renderer writes back.
 			pc.Origins["routed"] = ib.bridged
+		} else if parent != "" && cfgPseudowire(ib) {
+			pc.Origins["routed"] = ib.flexEncap
 		}
 		pc.AdminDown = p.down(name, ib)
 		if parent != "" && (ib.shutdown == nil || !*ib.shutdown) {

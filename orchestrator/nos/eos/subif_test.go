@@ -215,3 +215,66 @@ interface Ethernet26.6
 		renderParseBack(t, dc)
 	}
 }
+
+// A FlexEncap subinterface (encapsulation vlan, client ...) with neither
+// vlan id nor an ip address terminates neither at L2 nor at L3: it is a
+// pseudowire's attachment circuit (EOS 4.24.2F's TOI 'Flexible Interface
+// Encapsulation (FlexEncap)': FlexEncap 'is usually used in conjunction
+// with pseudowires'; its examples terminate at L3 by an ip address and at
+// L2 by vlan id; AVD's ethernet-interfaces.cfg describes such ones as
+// 'pseudowire N interface'). It patches frames whole, so it is not routed,
+// and is held to no L3 MTU: it was read as routed at EOS's 1500. With an
+// ip address it is routed (at its mtu, else 1500); an 802.1Q subinterface
+// (encapsulation dot1q vlan) stays routed as before.
+func TestParseFlexEncapSubinterfaces(t *testing.T) {
+	cfg := subifConfig + `interface Ethernet26.200
+   description pseudowire 2 interface
+   encapsulation vlan
+      client dot1q 200
+!
+interface Ethernet26.300
+   encapsulation vlan
+      client dot1q 300 network dot1q 400
+   mtu 9000
+!
+interface Ethernet26.10
+   encapsulation vlan
+      client dot1q 10
+   ip address 10.0.10.0/31
+!
+interface Ethernet26.30
+   encapsulation vlan
+      client untagged network untagged
+   ipv6 address 2001:db8::/127
+!
+interface Ethernet26.40
+   encapsulation vlan
+      client dot1q 40
+   ip address 10.0.40.0/31
+   no ip address
+!
+`
+	dc := mustParseEOS(t, cfg)
+	for _, c := range []struct {
+		name   string
+		mtu    int
+		routed bool
+	}{
+		{"Ethernet26.200", 0, false},
+		{"Ethernet26.300", 9000, false},
+		{"Ethernet26.10", cfgDefaultMTU, true},
+		{"Ethernet26.30", cfgDefaultMTU, true},
+		{"Ethernet26.40", 0, false},
+		{"Ethernet26.3", cfgDefaultMTU, true},
+	} {
+		if p := dc.Port(c.name); p == nil {
+			t.Errorf("%s: not read", c.name)
+		} else if p.MTU != c.mtu || p.Routed != c.routed {
+			t.Errorf("%s: MTU %d, routed %v; want %d, %v", c.name, p.MTU, p.Routed, c.mtu, c.routed)
+		}
+	}
+	out, _ := renderParseBack(t, dc)
+	if !strings.Contains(string(out), "interface Ethernet26.200\n   encapsulation vlan\n      client dot1q 200\n") {
+		t.Errorf("the pseudowire's encapsulation not written:\n%s", out)
+	}
+}
