@@ -1787,6 +1787,12 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 			// MTU to the switch's other config.
 			mtu, mtuOrigin = p.defMTU, "interface defaults mtu: interface "+name+" sets none"
 			if mtu == 0 {
+				// In MTU, not DefaultMTU (where SONiC's 9100 sits): moving
+				// it would drop "mtu 1500" from such ports' qos.Settings, so
+				// regress would call every earlier record of them changed
+				// (mtu 1500 -> none), and Settings writing EnforcedMTU
+				// instead would add SONiC's 9100 to its records; headroom
+				// sizing (lint's QOS014) reads MTU too.
 				mtu, mtuOrigin = cfgDefaultMTU, "EOS's default L3 MTU of a routed port: interface "+name+" sets no mtu"
 				switch {
 				case ib.mtuDefault:
