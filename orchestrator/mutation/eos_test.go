@@ -252,6 +252,12 @@ func eosMutations() []mutation {
 	return []mutation{
 		{field: "global qos map dscp <d...> to traffic-class <tc>", name: "RoCE DSCP 26 to lossy TC1", harmful: true, rule: "QOS003", dataPlane: true,
 			edit: text(replace(`^qos map dscp 26 to traffic-class 3$`, "qos map dscp 26 to traffic-class 1"))},
+		// The catch-all line (every DSCP of no class of its own, DSCP 0
+		// among them) edited to the CNPs' class: bulk traffic on their
+		// strict queue, before RoCE's; lint said nothing (QOS025 passed
+		// the CNPs' queue over).
+		{field: "global qos map dscp <d...> to traffic-class <tc>", name: "the catch-all DSCP line into the CNPs' strict TC6", harmful: true, rule: "QOS025", dataPlane: true,
+			edit: text(replace(`^(qos map dscp 0 1 2 .*) to traffic-class 0$`, "$1 to traffic-class 6"))},
 		{field: "global qos map dscp <d...> to traffic-class <tc>", name: "DSCP 10 mapped again to its class",
 			edit: text(append_("qos map dscp 10 to traffic-class 0"))},
 		{field: "global qos map dscp <d...> to traffic-class <tc> drop-precedence <dp>", name: "RoCE's DSCP red, its queue dropping red early", harmful: true, rule: "QOS015", dataPlane: true,

@@ -109,7 +109,7 @@ func Rules() []Rule {
 		{RuleShapedLossless, "shaped-lossless-queue", SevWarning, "the queue of a lossless class, or a port that carries one, is shaped below the port's line rate: RoCE leaves the port no faster than the shaper, and its backlog pauses (PFC) or is marked (ECN) sooner; the simulator runs the shaper"},
 		{RulePFCPGMap, "pfc-pg-map", SevError, "a PFC priority's pause frames come from another PG than the one its traffic fills: that PG fills without pausing the sender and drops once its headroom is gone"},
 		{RuleEgressRemark, "egress-dscp-remark", SevError, "a port rewrites the DSCP of RoCE's or its CNPs' class as it sends them (egress remarking) to one the next switch classifies into another class: there they lose their lossless class or their priority"},
-		{RuleStrictOtherQueue, "strict-other-queue", SevWarning, "a queue that carries neither a lossless class nor the CNPs but unmarked packets (DSCP 0) or more than 8 DSCPs is strict priority above a lossless class's round-robin queue: its bulk traffic is sent first and can starve RoCE (a strict queue for network control, a DSCP or two such as CS7, is not flagged)"},
+		{RuleStrictOtherQueue, "strict-other-queue", SevWarning, "a queue that carries neither a lossless class nor the CNPs but unmarked packets (DSCP 0) or more than 8 DSCPs is strict priority above a lossless class's round-robin queue: its bulk traffic is sent first and can starve RoCE (a strict queue for network control, a DSCP or two such as CS7, is not flagged); so is the CNPs' strict queue where such bulk traffic shares it"},
 		{RulePortDown, "port-down", SevError, "a data port wired to a host or switch is administratively down (SONiC: PORT admin_status down, or a full PORT entry without admin_status, whose default is down): its link carries nothing, and the simulator runs it down from the start"},
 		{RuleWatchdogForced, "watchdog-forced-drop", SevError, "the PFC watchdog's drop action is forced on a port's priorities with no storm (SONiC: PFC_WD|GLOBAL BIG_RED_SWITCH enable, on every port's pfcwd_sw_enable priorities): the port ignores their pause frames, sends none, and drops every packet of them, RoCE's lossless class included; the simulator runs them so from the start"},
 	}
@@ -1099,7 +1099,9 @@ func (l *linter) strictOtherQueue(d *DeviceConfig, p *PortConfig, lossless []int
 		return
 	}
 	var rr []int // the lossless classes' round-robin queues
-	own := map[int]bool{p.Class(p.TCOf(l.cnpDSCP())).Queue: true}
+	cnpDSCP := l.cnpDSCP()
+	cnpQueue := p.Class(p.TCOf(cnpDSCP)).Queue
+	own := map[int]bool{}
 	for _, pr := range lossless {
 		c := p.Class(pr)
 		own[c.Queue] = true
@@ -1120,7 +1122,23 @@ func (l *linter) strictOtherQueue(d *DeviceConfig, p *PortConfig, lossless []int
 		// little traffic) is common practice; one that takes unmarked
 		// packets (DSCP 0) or a catch-all of DSCPs carries bulk traffic.
 		dscps := reached[q.Queue]
-		if !q.Strict || own[q.Queue] || len(dscps) == 0 || dscps[0] != 0 && len(dscps) <= strictBulkDSCPs {
+		if q.Queue == cnpQueue && !own[q.Queue] {
+			// The CNPs' strict queue is what RoCE profiles want, for the
+			// CNPs: bulk traffic beside them (a catch-all DSCP map line
+			// moved to their class) is sent before RoCE's round-robin
+			// queue and delays the CNPs it queues with. Where the CNPs'
+			// DSCP is 0 itself, QOS007 says so.
+			others := slices.DeleteFunc(slices.Clone(dscps), func(d int) bool { return d == cnpDSCP })
+			if !q.Strict || cnpDSCP == 0 || len(others) == 0 || others[0] != 0 && len(others) <= strictBulkDSCPs {
+				continue
+			}
+			l.addAt(RuleStrictOtherQueue, SevWarning, d.Device, p.Name, q.Origin,
+				fmt.Sprintf("keep queue %d for the CNPs (DSCP %d): map DSCP %s to a round-robin queue's traffic class (EOS: qos map dscp <d...> to traffic-class <tc>; SONiC: DSCP_TO_TC_MAP)", q.Queue, cnpDSCP, intRanges(others)),
+				"queue %d, the CNPs' strict-priority queue, carries DSCP %s besides the CNPs' DSCP %d: that bulk traffic is sent before the lossless queue %s, can starve RoCE, and delays the CNPs queued behind it",
+				q.Queue, intRanges(others), cnpDSCP, FormatInts(rr))
+			continue
+		}
+		if !q.Strict || own[q.Queue] || q.Queue == cnpQueue || len(dscps) == 0 || dscps[0] != 0 && len(dscps) <= strictBulkDSCPs {
 			continue
 		}
 		l.addAt(RuleStrictOtherQueue, SevWarning, d.Device, p.Name, q.Origin,

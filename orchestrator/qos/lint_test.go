@@ -1078,6 +1078,35 @@ func TestLintStrictOtherQueue(t *testing.T) {
 	}
 }
 
+// QOS025 on the CNPs' own strict queue: the DSCP map's catch-all line
+// (EOS: qos map dscp 0 1 2 ... to traffic-class 0) edited to the CNPs'
+// class sends every unmarked packet to their strict queue, before RoCE's
+// round-robin one and beside the CNPs: lint said nothing (the CNPs' queue
+// was exempt), and ecn-pfc, all RoCE, moved nothing.
+func TestLintStrictCNPQueueBulk(t *testing.T) {
+	in, cfgs := lintBase(t)
+	cnpTC := cfgs[0].Ports[0].TCOf(in.CNPDSCP)
+	for i := range cfgs[0].Ports {
+		p := &cfgs[0].Ports[i]
+		for d, tc := range p.DSCPToTC {
+			if tc == 0 {
+				p.DSCPToTC[d] = cnpTC
+			}
+		}
+	}
+	fs := findings(Lint(cfgs, LintOptions{Intent: &in}), RuleStrictOtherQueue)
+	if len(fs) != 1 || fs[0].Severity != SevWarning || fs[0].Device != "leaf1" || !strings.Contains(fs[0].Message, "besides the CNPs' DSCP") || !strings.Contains(fs[0].Message, "DSCP 0-") {
+		t.Errorf("bulk DSCPs on the CNPs' strict queue: %+v", fs)
+	}
+	// A DSCP or two beside the CNPs' (network control) is no finding.
+	in2, cfgs := lintBase(t)
+	p := &cfgs[0].Ports[0]
+	p.DSCPToTC[46] = p.TCOf(in2.CNPDSCP)
+	if fs := findings(Lint(cfgs, LintOptions{Intent: &in2}), RuleStrictOtherQueue); len(fs) != 0 {
+		t.Errorf("DSCP 46 beside the CNPs: %+v", fs)
+	}
+}
+
 // TestLintHeadroomPeerCable: a cable has one length, so where the peer
 // switch's config sizes its end of a link for a longer one than the lab
 // gives (one switch's SONiC CABLE_LENGTH changed, its peer's not: an edit
