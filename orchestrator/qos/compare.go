@@ -125,7 +125,7 @@ func (l *linter) intentDrift() {
 		speed, cable int
 		platform     bool
 	}
-	intended := map[shape]map[string]string{}
+	intended, intendedShares := map[shape]map[string]string{}, map[shape]map[string]string{}
 	for i := range l.cfgs {
 		d := &l.cfgs[i]
 		dev, ok := devs[d.Device]
@@ -145,15 +145,19 @@ func (l *linter) intentDrift() {
 				pc := in.portConfig(*dp)
 				exp = roceFields(&pc, in.RoCEDSCP, in.CNPDSCP, d.PlatformBuffer, d.ColoursByDSCP)
 				intended[key] = exp
+				intendedShares[key] = roceShares(&pc, in.RoCEDSCP, in.CNPDSCP)
 			}
 			got := l.roceFieldsOf(i, j)
+			gotShares, expShares := lowerShares(roceShares(p, in.RoCEDSCP, in.CNPDSCP), intendedShares[key])
 			// Most ports are as the intent renders them: look for a
 			// difference before sorting the fields to name them.
-			if sameFields(got, exp) {
+			if sameFields(got, exp) && sameFields(gotShares, expShares) {
 				continue
 			}
-			// A WRED colour named on one side only is that side's green.
 			got, exp = maps.Clone(got), maps.Clone(exp)
+			maps.Copy(got, gotShares)
+			maps.Copy(exp, expShares)
+			// A WRED colour named on one side only is that side's green.
 			colourAsGreenPort(got, exp)
 			colourAsGreenPort(exp, got)
 			if sameFields(got, exp) {
@@ -187,6 +191,59 @@ func (l *linter) intentDrift() {
 				"%s%s", strings.Join(diffs, "; "), more)
 		}
 	}
+}
+
+// roceShares are, for each round-robin queue of the RoCE and CNP classes
+// (roceFields' classes), its share of port p's round robin:
+// "queue.<q>.rr_share", its weight over the weights of every round-robin
+// queue of the port (a queue number's last entry counting, as flattenPort
+// reads them), to a tenth of a percent. Weights are relative: another
+// queue's weight raised (EOS: tx-queue 0 bandwidth percent 20 made 90)
+// takes RoCE's bandwidth under contention as surely as its own lowered,
+// while roceFields, the Settings fields of RoCE's classes, do not move.
+// intentDrift compares them beside roceFields where the port's is the
+// lower (lowerShares); they are no Settings field, so no record changes.
+func roceShares(p *PortConfig, roce, cnp int) map[string]string {
+	weights := map[int]int{}
+	for i := range p.Queues {
+		if x := &p.Queues[i]; x.Strict {
+			delete(weights, x.Queue)
+		} else {
+			weights[x.Queue] = x.Weight
+		}
+	}
+	sum := 0
+	for _, w := range weights {
+		sum += w
+	}
+	out := map[string]string{}
+	classes := append([]int{p.TCOf(roce), p.TCOf(cnp)}, p.PFCPriorities...)
+	for _, tc := range classes {
+		q := p.Class(tc).Queue
+		if w, ok := weights[q]; ok && w > 0 && sum > 0 {
+			out[fmt.Sprintf("queue.%d.rr_share", q)] = strconv.FormatFloat(float64(w)*100/float64(sum), 'f', 1, 64) + "%"
+		}
+	}
+	return out
+}
+
+// lowerShares keeps of got and exp (roceShares of a port and of the
+// intent's) the queues whose share the port lowers, the harm: a share
+// raised takes nothing from RoCE, and a NOS may render the intent with a
+// larger one (EOS makes a round-robin queue above a strict one strict,
+// tx-queue 7's 10 with it, so RoCE's 50 is of 90, not 100).
+func lowerShares(got, exp map[string]string) (map[string]string, map[string]string) {
+	g, e := map[string]string{}, map[string]string{}
+	pct := func(v string) float64 {
+		f, _ := strconv.ParseFloat(strings.TrimSuffix(v, "%"), 64)
+		return f
+	}
+	for k, ev := range exp {
+		if gv, ok := got[k]; ok && pct(gv) < pct(ev) {
+			g[k], e[k] = gv, ev
+		}
+	}
+	return g, e
 }
 
 // sameFields says whether two field sets hold the same values, an absent

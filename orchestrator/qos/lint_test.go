@@ -389,6 +389,13 @@ func TestLintRules(t *testing.T) {
 		{RuleIntentDrift, SevWarning, "Ethernet0", "queue.3.ecn is min=3000000 max=1638400 bytes pmax=0.2; the lab's QoS intent gives min=409600", false, LintOptions{Devices: TestDevices()}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Port("Ethernet0").Queue(3).ECN.MinBytes = 3000000
 		}},
+		// Best effort's weight raised (EOS: tx-queue 0 bandwidth percent
+		// 20 made 90): RoCE's queue keeps its own weight, 50, but its
+		// share of the round robin falls from 50 of 100 to 50 of 170, which
+		// QOS018 compared no field of (only the RoCE classes' own).
+		{RuleIntentDrift, SevWarning, "Ethernet0", "queue.3.rr_share is 29.4%; the lab's QoS intent gives 50.0%", false, LintOptions{Devices: TestDevices()}, func(c []DeviceConfig, o *LintOptions) {
+			c[0].Port("Ethernet0").Queue(0).Weight = 90
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.rule+"/"+tt.contains, func(t *testing.T) {
