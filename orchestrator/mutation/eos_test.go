@@ -786,10 +786,16 @@ func eosMutations() []mutation {
 		{field: "tx-queue bandwidth percent <n>", name: "RoCE's queue weight 1", harmful: true, rule: "QOS018", dataPlane: true,
 			edit: text(replace(`^      bandwidth percent 50$`, "      bandwidth percent 1"))},
 		// Best effort's weight raised, RoCE's kept: its share of the
-		// round robin falls from 50 of 90 to 50 of 160, which QOS018
-		// compared no field of (the lossless class's own weight stands).
+		// round robin (of the queues some DSCP reaches) falls from 50 of
+		// 75 to 50 of 145, which QOS018 compared no field of (the
+		// lossless class's own weight stands).
 		{field: "tx-queue bandwidth percent <n>", name: "best effort's tx-queue 0 raised to 90", harmful: true, rule: "QOS018", dataPlane: true,
 			edit: text(replace(`^      bandwidth percent 20$`, "      bandwidth percent 90"))},
+		// A queue no DSCP reaches weighted 30 (5 rendered): it holds
+		// nothing, and a scheduler passes over an empty queue, so RoCE's
+		// share stands.
+		{field: "tx-queue bandwidth percent <n>", name: "tx-queue 1, which no DSCP reaches, weighted 30",
+			edit: text(roundRobin(1, 30))},
 		{field: "tx-queue bandwidth percent <n>", name: "written 050",
 			edit: text(replace(`^      bandwidth percent 50$`, "      bandwidth percent 050"))},
 		{field: "tx-queue random-detect ecn minimum-threshold <n> <unit> maximum-threshold <n> <unit> [max-mark-probability <p>]", name: "Kmin and Kmax x4", harmful: true, rule: "QOS018", dataPlane: true,

@@ -125,7 +125,7 @@ func (l *linter) intentDrift() {
 		speed, cable int
 		platform     bool
 	}
-	intended, intendedShares := map[shape]map[string]string{}, map[shape]map[string]string{}
+	intended, intendedPort := map[shape]map[string]string{}, map[shape]*PortConfig{}
 	for i := range l.cfgs {
 		d := &l.cfgs[i]
 		dev, ok := devs[d.Device]
@@ -144,11 +144,10 @@ func (l *linter) intentDrift() {
 			if !ok {
 				pc := in.portConfig(*dp)
 				exp = roceFields(&pc, in.RoCEDSCP, in.CNPDSCP, d.PlatformBuffer, d.ColoursByDSCP)
-				intended[key] = exp
-				intendedShares[key] = roceShares(&pc, in.RoCEDSCP, in.CNPDSCP)
+				intended[key], intendedPort[key] = exp, &pc
 			}
 			got := l.roceFieldsOf(i, j)
-			gotShares, expShares := lowerShares(roceShares(p, in.RoCEDSCP, in.CNPDSCP), intendedShares[key])
+			gotShares, expShares := lowerShares(roceShares(p, p, in.RoCEDSCP, in.CNPDSCP), roceShares(intendedPort[key], p, in.RoCEDSCP, in.CNPDSCP))
 			// Most ports are as the intent renders them: look for a
 			// difference before sorting the fields to name them.
 			if sameFields(got, exp) && sameFields(gotShares, expShares) {
@@ -195,33 +194,65 @@ func (l *linter) intentDrift() {
 
 // roceShares are, for each round-robin queue of the RoCE and CNP classes
 // (roceFields' classes), its share of port p's round robin:
-// "queue.<q>.rr_share", its weight over the weights of every round-robin
-// queue of the port (a queue number's last entry counting, as flattenPort
-// reads them), to a tenth of a percent. Weights are relative: another
-// queue's weight raised (EOS: tx-queue 0 bandwidth percent 20 made 90)
-// takes RoCE's bandwidth under contention as surely as its own lowered,
-// while roceFields, the Settings fields of RoCE's classes, do not move.
-// intentDrift compares them beside roceFields where the port's is the
-// lower (lowerShares); they are no Settings field, so no record changes.
-func roceShares(p *PortConfig, roce, cnp int) map[string]string {
+// "queue.<q>.rr_share", its weight over the weights of the round-robin
+// queues that take traffic (a queue number's last entry counting, as
+// flattenPort reads them), to a tenth of a percent, followed by the
+// weights counted ("58.8% (q0 20, q3 50, q5 5, q7 10 of 85)"). Weights
+// are relative: another queue's weight raised (EOS: tx-queue 0 bandwidth
+// percent 20 made 90) takes RoCE's bandwidth under contention as surely
+// as its own lowered, while roceFields, the Settings fields of RoCE's
+// classes, do not move. intentDrift compares them beside roceFields where
+// the port's is the lower (lowerShares); they are no Settings field, so
+// no record changes.
+//
+// A round-robin queue that no DSCP reaches (DSCPsByQueue) holds nothing
+// and takes nothing from RoCE: a deficit round robin passes over an empty
+// queue (the simulator's, sim.pickQueue, as a switch's scheduler), so
+// its weight, whatever it is set to, does not count; RoCE's and the CNPs'
+// own queues (and the PFC priorities') count though no DSCP reach them.
+// Which queues are strict is sched's (the port's own, for the intent's
+// figure too): how a NOS serves the intent's queues is its own (EOS makes
+// a round-robin tx-queue above a strict one strict, tx-queue 7 with the
+// CNPs' 6), and a queue made strict is QOS007's and QOS025's; the share
+// compares the weights and the queues the DSCP map fills, like with like.
+func roceShares(p, sched *PortConfig, roce, cnp int) map[string]string {
+	strict := map[int]bool{}
+	for _, x := range sched.Queues {
+		strict[x.Queue] = x.Strict
+	}
 	weights := map[int]int{}
-	for i := range p.Queues {
-		if x := &p.Queues[i]; x.Strict {
+	for _, x := range p.Queues {
+		s, ok := strict[x.Queue]
+		if !ok {
+			s = x.Strict
+		}
+		if s {
 			delete(weights, x.Queue)
 		} else {
 			weights[x.Queue] = x.Weight
 		}
 	}
+	counted := map[int]bool{}
+	for q := range p.DSCPsByQueue() {
+		counted[q] = true
+	}
+	classes := append([]int{p.TCOf(roce), p.TCOf(cnp)}, p.PFCPriorities...)
+	for _, tc := range classes {
+		counted[p.Class(tc).Queue] = true
+	}
 	sum := 0
-	for _, w := range weights {
-		sum += w
+	var named []string
+	for _, q := range slices.Sorted(maps.Keys(weights)) {
+		if counted[q] {
+			sum += weights[q]
+			named = append(named, fmt.Sprintf("q%d %d", q, weights[q]))
+		}
 	}
 	out := map[string]string{}
-	classes := append([]int{p.TCOf(roce), p.TCOf(cnp)}, p.PFCPriorities...)
 	for _, tc := range classes {
 		q := p.Class(tc).Queue
 		if w, ok := weights[q]; ok && w > 0 && sum > 0 {
-			out[fmt.Sprintf("queue.%d.rr_share", q)] = strconv.FormatFloat(float64(w)*100/float64(sum), 'f', 1, 64) + "%"
+			out[fmt.Sprintf("queue.%d.rr_share", q)] = fmt.Sprintf("%s%% (%s of %d)", strconv.FormatFloat(float64(w)*100/float64(sum), 'f', 1, 64), strings.Join(named, ", "), sum)
 		}
 	}
 	return out
@@ -235,7 +266,8 @@ func roceShares(p *PortConfig, roce, cnp int) map[string]string {
 func lowerShares(got, exp map[string]string) (map[string]string, map[string]string) {
 	g, e := map[string]string{}, map[string]string{}
 	pct := func(v string) float64 {
-		f, _ := strconv.ParseFloat(strings.TrimSuffix(v, "%"), 64)
+		v, _, _ = strings.Cut(v, "%")
+		f, _ := strconv.ParseFloat(v, 64)
 		return f
 	}
 	for k, ev := range exp {

@@ -1099,6 +1099,19 @@ func (p *PortConfig) LosslessDSCPs() []int {
 	return out
 }
 
+// DSCPsByQueue maps each queue some DSCP reaches on the port (by its
+// traffic class, TCOf, and that class's queue) to those DSCPs, in order.
+// A queue absent from it takes no marked packet: a round-robin queue no
+// DSCP reaches stays empty, and a scheduler passes over an empty queue.
+func (p *PortConfig) DSCPsByQueue() map[int][]int {
+	out := map[int][]int{}
+	for dscp := range 64 {
+		q := p.Class(p.TCOf(dscp)).Queue
+		out[q] = append(out[q], dscp)
+	}
+	return out
+}
+
 // CommonMap returns the map most of the device's ports use (by pick),
 // ties to the first port's; nil without ports. Renderers of NOSes with one
 // map per switch write it, and name the ports that differ.

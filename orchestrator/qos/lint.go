@@ -1112,11 +1112,7 @@ func (l *linter) strictOtherQueue(d *DeviceConfig, p *PortConfig, lossless []int
 	if len(rr) == 0 {
 		return
 	}
-	reached := map[int][]int{} // queue -> the DSCPs that reach it
-	for dscp := range 64 {
-		q := p.Class(p.TCOf(dscp)).Queue
-		reached[q] = append(reached[q], dscp)
-	}
+	reached := p.DSCPsByQueue()
 	for _, q := range p.Queues {
 		// A strict queue for network control (CS6, CS7: a DSCP or two of
 		// little traffic) is common practice; one that takes unmarked

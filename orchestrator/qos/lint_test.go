@@ -391,9 +391,10 @@ func TestLintRules(t *testing.T) {
 		}},
 		// Best effort's weight raised (EOS: tx-queue 0 bandwidth percent
 		// 20 made 90): RoCE's queue keeps its own weight, 50, but its
-		// share of the round robin falls from 50 of 100 to 50 of 170, which
-		// QOS018 compared no field of (only the RoCE classes' own).
-		{RuleIntentDrift, SevWarning, "Ethernet0", "queue.3.rr_share is 29.4%; the lab's QoS intent gives 50.0%", false, LintOptions{Devices: TestDevices()}, func(c []DeviceConfig, o *LintOptions) {
+		// share of the round robin (of the queues some DSCP reaches, 0, 3,
+		// 5 and 7) falls from 50 of 85 to 50 of 155, which QOS018 compared
+		// no field of (only the RoCE classes' own).
+		{RuleIntentDrift, SevWarning, "Ethernet0", "queue.3.rr_share is 32.3% (q0 90, q3 50, q5 5, q7 10 of 155); the lab's QoS intent gives 58.8% (q0 20, q3 50, q5 5, q7 10 of 85)", false, LintOptions{Devices: TestDevices()}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Port("Ethernet0").Queue(0).Weight = 90
 		}},
 	}
@@ -423,6 +424,35 @@ func TestLintRules(t *testing.T) {
 			t.Errorf("no %s %s finding on port %q containing %q; got %+v", tt.sev, tt.rule, tt.port, tt.contains, got)
 		})
 	}
+}
+
+// TestLintRRShareOfEmptyQueues: a round-robin queue no DSCP reaches holds
+// nothing and takes nothing from RoCE (a scheduler passes over an empty
+// queue), so its weight raised is no QOS018 finding (EOS: tx-queue 1
+// bandwidth percent 5 made 30); a queue a DSCP is mapped to is.
+func TestLintRRShareOfEmptyQueues(t *testing.T) {
+	in, cfgs := lintBase(t)
+	opt := LintOptions{Intent: &in, Devices: TestDevices()}
+	for _, q := range []int{1, 2, 4} {
+		cfgs[0].Port("Ethernet0").Queue(q).Weight = 30
+	}
+	for _, f := range findings(Lint(cfgs, opt), RuleIntentDrift) {
+		t.Errorf("weights of queues no DSCP reaches raised: %+v", f)
+	}
+	p := cfgs[0].Port("Ethernet0")
+	p.DSCPToTC = maps.Clone(p.DSCPToTC)
+	tc := slices.IndexFunc([]int{0, 1, 2, 3, 4, 5, 6, 7}, func(tc int) bool { return p.Class(tc).Queue == 1 })
+	if tc < 0 {
+		t.Fatal("no class of queue 1")
+	}
+	p.DSCPToTC[10] = tc
+	want := "queue.3.rr_share is 43.5% (q0 20, q1 30, q3 50, q5 5, q7 10 of 115); the lab's QoS intent gives 58.8% (q0 20, q3 50, q5 5, q7 10 of 85)"
+	for _, f := range findings(Lint(cfgs, opt), RuleIntentDrift) {
+		if f.Port == "Ethernet0" && strings.Contains(f.Message, want) {
+			return
+		}
+	}
+	t.Errorf("DSCP 10 mapped to queue 1 (weight 30): no QOS018 finding containing %q", want)
 }
 
 // TestLintUntrustedPortWithPolicy: on a port that does not trust DSCP,
