@@ -1089,6 +1089,13 @@ const RoCEHeaderBytes = 60
 // DSCP 0) carries bulk traffic rather than network control (QOS025).
 const strictBulkDSCPs = 8
 
+// bulkDSCPs says whether dscps (sorted), the DSCPs a strict queue takes,
+// are bulk traffic: DSCP 0, every unmarked packet, or more than
+// strictBulkDSCPs of them (a catch-all), not network control's one or two.
+func bulkDSCPs(dscps []int) bool {
+	return len(dscps) > 0 && (dscps[0] == 0 || len(dscps) > strictBulkDSCPs)
+}
+
 // QOS025: a strict queue that neither a lossless class nor the CNPs use,
 // and that takes unmarked packets or many DSCPs, above a lossless class's
 // round-robin queue. Strict queues are served before any round-robin one,
@@ -1125,7 +1132,7 @@ func (l *linter) strictOtherQueue(d *DeviceConfig, p *PortConfig, lossless []int
 			// queue and delays the CNPs it queues with. Where the CNPs'
 			// DSCP is 0 itself, QOS007 says so.
 			others := slices.DeleteFunc(slices.Clone(dscps), func(d int) bool { return d == cnpDSCP })
-			if !q.Strict || cnpDSCP == 0 || len(others) == 0 || others[0] != 0 && len(others) <= strictBulkDSCPs {
+			if !q.Strict || cnpDSCP == 0 || !bulkDSCPs(others) {
 				continue
 			}
 			l.addAt(RuleStrictOtherQueue, SevWarning, d.Device, p.Name, q.Origin,
@@ -1134,7 +1141,7 @@ func (l *linter) strictOtherQueue(d *DeviceConfig, p *PortConfig, lossless []int
 				q.Queue, intRanges(others), cnpDSCP, FormatInts(rr))
 			continue
 		}
-		if !q.Strict || own[q.Queue] || q.Queue == cnpQueue || len(dscps) == 0 || dscps[0] != 0 && len(dscps) <= strictBulkDSCPs {
+		if !q.Strict || own[q.Queue] || !bulkDSCPs(dscps) {
 			continue
 		}
 		l.addAt(RuleStrictOtherQueue, SevWarning, d.Device, p.Name, q.Origin,
