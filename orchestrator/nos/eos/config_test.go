@@ -478,6 +478,9 @@ func TestParseErrors(t *testing.T) {
 		{"ecn keyword misspelt", "interface Ethernet1\n   tx-queue 3\n      random-detect ecn minimum-treshold 800 kbytes maximum-threshold 3200 kbytes\n",
 			`x.cfg:3: "random-detect ecn minimum-treshold 800 kbytes maximum-threshold 3200 kbytes": "minimum-treshold" is no EOS keyword here (fix: did you mean "minimum-threshold"?`},
 		{"pfc keyword misspelt", "interface Ethernet1\n   priority-flow-control priorty 3 no-drop\n", `x.cfg:2: "priority-flow-control priorty 3 no-drop": "priorty" is no EOS keyword here (fix: did you mean "priority"?`},
+		// A bare client line under encapsulation vlan: EOS's % Incomplete
+		// command, which written back would not parse as the tags.
+		{"client without tags", "interface Ethernet26.200\n   encapsulation vlan\n      client\n", `x.cfg:3: "client": the FlexEncap's client line gives no tags, which EOS refuses (% Incomplete command) (fix: write the tags`},
 		{"global keyword misspelt", "priority-flow-control pause watchdog default timout 0.2\n", `x.cfg:1:`},
 	}
 	for _, tt := range tests {

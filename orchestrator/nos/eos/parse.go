@@ -1126,7 +1126,12 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 		}
 		return p.note(mode, f, where)
 	case mode == "interface" && f[0] == "client" && b.flexEncap != "":
-		// The FlexEncap's tags (under encapsulation vlan).
+		// The FlexEncap's tags (under encapsulation vlan). Bare, it is
+		// EOS's "% Incomplete command": the line is not taken, and
+		// written back it would not parse as the tags it lacks.
+		if len(f) == 1 {
+			return fmt.Errorf("%s: %q: the FlexEncap's client line gives no tags, which EOS refuses (%% Incomplete command) (fix: write the tags the subinterface matches, like client dot1q 200 or client untagged, or delete the line)", where, line)
+		}
 		b.flexEncap = line
 		return p.note(mode, f, where)
 	case mode == "interface" && len(f) == 3 && (f[0] == "no" || f[0] == "default") && f[1] == "encapsulation" && f[2] == "vlan":
