@@ -496,6 +496,7 @@ var cfgDefaultIsNo = map[string]bool{
 	"no encapsulation vlan":                                                                          true,
 	"no ip address [...]":                                                                            true,
 	"no ipv6 address [...]":                                                                          true,
+	"no ipv6 enable":                                                                                 true,
 	"no switchport default [...]":                                                                    true,
 }
 

@@ -64,8 +64,10 @@ type cfgBlock struct {
 	// subinterface a pseudowire's attachment (cfgPseudowire).
 	flexEncap string
 	// ipAddr and ip6Addr: the interface has an ip address, an ipv6
-	// address (it terminates at L3).
-	ipAddr, ip6Addr bool
+	// address (it terminates at L3). ip6Enable: it says ipv6 enable, IPv6
+	// on its link-local address alone, as an RFC 5549 fabric routes
+	// (IPv4 over IPv6 next hops): it terminates at L3 too.
+	ipAddr, ip6Addr, ip6Enable bool
 	// channel is the port-channel the interface is a member of
 	// (channel-group N): "Port-Channel<N>".
 	channel string
@@ -859,7 +861,7 @@ func cfgParentDown(parentWhy, name string) string {
 // mtu. What MTU EOS holds a pseudowire's frames to (the pseudowire's
 // signalled MTU, the core's) is not in the files and not checked.
 func cfgPseudowire(b *cfgBlock) bool {
-	return b.flexEncap != "" && b.bridged == "" && !b.ipAddr && !b.ip6Addr
+	return b.flexEncap != "" && b.bridged == "" && !b.ipAddr && !b.ip6Addr && !b.ip6Enable
 }
 
 // cfgSubinterface is the parent of a subinterface (Ethernet26 of
@@ -1143,6 +1145,12 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 		} else {
 			b.ip6Addr = true
 		}
+		return p.note(mode, f, where)
+	case mode == "interface" && line == "ipv6 enable":
+		b.ip6Enable = true
+		return p.note(mode, f, where)
+	case mode == "interface" && len(f) == 3 && (f[0] == "no" || f[0] == "default") && f[1] == "ipv6" && f[2] == "enable":
+		b.ip6Enable = false
 		return p.note(mode, f, where)
 	case mode == "interface" && len(f) >= 3 && (f[0] == "no" || f[0] == "default") && (f[1] == "ip" || f[1] == "ipv6") && f[2] == "address":
 		// Every address of the family goes (a no line naming one address

@@ -78,6 +78,8 @@ var statements = []statement{
 	{"interface", "no encapsulation vlan", qos.UseSimulated, "the subinterface's FlexEncap goes (default encapsulation vlan is the same)", ""},
 	{"interface", "ip address <...>", qos.UseSimulated, "the interface terminates at L3: a FlexEncap subinterface with an address is routed (at its mtu, else 1500), not a pseudowire's attachment; the address itself is not read", ""},
 	{"interface", "ipv6 address <...>", qos.UseSimulated, "as ip address: the FlexEncap subinterface is routed", ""},
+	{"interface", "ipv6 enable", qos.UseSimulated, "IPv6 on the interface's link-local address, which an RFC 5549 fabric routes over without an address: a FlexEncap subinterface with it is routed, as with an address", ""},
+	{"interface", "no ipv6 enable", qos.UseSimulated, "IPv6 off unless an ipv6 address keeps it (default ipv6 enable is the same)", ""},
 	{"interface", "no ip address [...]", qos.UseSimulated, "the interface's IPv4 addresses go (labctl reads a no line naming one address as all of them); default ip address is the same", ""},
 	{"interface", "no ipv6 address [...]", qos.UseSimulated, "as no ip address, for IPv6", ""},
 	{"interface", "no vlan [...]", qos.UseSimulated, "the subinterface no longer bridges: it is routed (default vlan is the same)", ""},

@@ -253,6 +253,17 @@ interface Ethernet26.40
    ip address 10.0.40.0/31
    no ip address
 !
+interface Ethernet26.50
+   encapsulation vlan
+      client dot1q 50
+   ipv6 enable
+!
+interface Ethernet26.60
+   encapsulation vlan
+      client dot1q 60
+   ipv6 enable
+   no ipv6 enable
+!
 `
 	dc := mustParseEOS(t, cfg)
 	for _, c := range []struct {
@@ -265,6 +276,10 @@ interface Ethernet26.40
 		{"Ethernet26.10", cfgDefaultMTU, true},
 		{"Ethernet26.30", cfgDefaultMTU, true},
 		{"Ethernet26.40", 0, false},
+		// IPv6 on the link-local address alone (an RFC 5549 fabric's
+		// link): routed, at EOS's 1500.
+		{"Ethernet26.50", cfgDefaultMTU, true},
+		{"Ethernet26.60", 0, false},
 		{"Ethernet26.3", cfgDefaultMTU, true},
 	} {
 		if p := dc.Port(c.name); p == nil {
