@@ -201,6 +201,13 @@ func TestParseMTURefusedRange(t *testing.T) {
 	if len(o.Ports) != 5 {
 		t.Errorf("ports %v", o.Ports)
 	}
+	// The ports written out of order (interface Ethernet6,1-3), and
+	// Ethernet6 named first in the file: the answers quoted are the first
+	// and last port's by port number, grouped in port order.
+	dc = mustParseEOS(t, formsHead+"interface Ethernet6\n   no switchport\n!\ninterface Ethernet1-5\n   no switchport\n!\ninterface Ethernet6,1-3\n   mtu 9300\n   service-profile ROCE\n!\n")
+	if o := dc.Overruled[0]; !strings.Contains(o.What, `("% Max MTU for Ethernet1 is 9214" to "% Max MTU for Ethernet6 is 9214", a line for each of Ethernet1-3, Ethernet6,`) {
+		t.Errorf("interface Ethernet6,1-3: %q", o.What)
+	}
 	// A line of one interface quotes its answer alone.
 	dc = mustParseEOS(t, formsHead+"interface Ethernet3\n   mtu 9300\n   no switchport\n!\n")
 	if o := dc.Overruled[0]; !strings.Contains(o.What, `"% Max MTU for Ethernet3 is 9214", extrapolated`) || strings.Contains(o.What, "each of") {

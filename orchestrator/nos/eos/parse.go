@@ -933,16 +933,31 @@ func cfgMaxMTULine(port string) string {
 }
 
 // cfgMaxMTUWhat is what EOS does with an interface mtu line above the
-// maximum of ports, the interfaces it names in their order (one, or each
-// of a range): it refuses it for each port, a line of its answer a port
-// (cfgMaxMTUError), which is said for the first and last, the ports
-// grouped (all is the switch's ports in order, qos.PortRanges).
+// maximum of ports, the interfaces it names (one, or each of a range, in
+// any order: interface Ethernet6,1-3): it refuses it for each port, a
+// line of its answer a port (cfgMaxMTUError), which is said for the first
+// and last by port number (qos.PortLess), the ports grouped (all is the
+// switch's ports in port order, qos.PortRanges).
 func cfgMaxMTUWhat(ports, all []string) string {
+	ports = slices.Clone(ports)
+	slices.SortStableFunc(ports, cfgComparePorts)
 	answer := cfgMaxMTUError(ports[0])
 	if len(ports) > 1 {
 		answer = fmt.Sprintf("%s to %s, a line for each of %s, extrapolated from cEOS's %q", cfgMaxMTULine(ports[0]), cfgMaxMTULine(ports[len(ports)-1]), qos.PortRanges(ports, all), cfgCEOSMaxMTUError)
 	}
 	return fmt.Sprintf("EOS refuses it (%s, the largest a port of the platform takes): the port keeps the MTU it had, an earlier mtu line's, else its default (interface defaults' mtu, else %d bytes on a routed port), which lint and the simulator use", answer, cfgDefaultMTU)
+}
+
+// cfgComparePorts orders interface names as qos.PortLess does, for
+// slices.SortStableFunc.
+func cfgComparePorts(a, b string) int {
+	switch {
+	case qos.PortLess(a, b):
+		return -1
+	case qos.PortLess(b, a):
+		return 1
+	}
+	return 0
 }
 
 // cfgCEOSMaxMTUError is cEOS's refusal of an interface mtu line above
@@ -2061,9 +2076,13 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 		dp.AdminDown = "interface defaults: ethernet shutdown"
 	}
 	dc.DefaultPort = &dp
+	// The switch's ports in port order, as qos.PortRanges groups them:
+	// p.order is the order the file names them in.
+	portOrder := slices.Clone(p.order)
+	slices.SortStableFunc(portOrder, cfgComparePorts)
 	assume := func(ports []string, format string, a ...any) {
 		if len(ports) > 0 {
-			p.notes = append(p.notes, qos.NotePorts(fmt.Sprintf("labctl assumes "+format+" (not checked in Arista's documentation)", a...), qos.PortRanges(ports, p.order)))
+			p.notes = append(p.notes, qos.NotePorts(fmt.Sprintf("labctl assumes "+format+" (not checked in Arista's documentation)", a...), qos.PortRanges(ports, portOrder)))
 		}
 	}
 	assume(wdByDefault, "that 'priority-flow-control pause watchdog default timeout' turns the PFC watchdog on at ports with PFC that do not say 'priority-flow-control pause watchdog'")
@@ -2078,11 +2097,11 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 		// run of labctl's own EOS render, and the whole source is the
 		// default's (config show's "default:" line).
 		p.notes = append(p.notes, qos.NotePorts(fmt.Sprintf("labctl assumes EOS's PFC watchdog watches every PFC priority of a port it is on, so also %s no 'bandwidth guaranteed' (unverified: a third-party guide says EOS watches only queues with guaranteed bandwidth, an Arista TOI (https://www.arista.com/en/support/toi/tag/pfc) suggests it for some platforms, Arista's manual does not say; labctl config show quotes the sources); if the switch watches only those, a pause storm there goes undetected and pauses the fabric; set 'bandwidth guaranteed' on the tx-queue where the platform accepts it to rely on no assumption",
-			queues), qos.PortRanges(wdNoGuarantee[k], p.order)))
+			queues), qos.PortRanges(wdNoGuarantee[k], portOrder)))
 	}
 	sourced := func(ports []string, source, format string, a ...any) {
 		if len(ports) > 0 {
-			p.notes = append(p.notes, qos.NotePorts(fmt.Sprintf(format+" (%s)", append(a, source)...), qos.PortRanges(ports, p.order)))
+			p.notes = append(p.notes, qos.NotePorts(fmt.Sprintf(format+" (%s)", append(a, source)...), qos.PortRanges(ports, portOrder)))
 		}
 	}
 	sourced(schedAssumed, srcEOSScheduling, "labctl assumes EOS's scheduling of the tx-queues a port does not set 'priority strict' or 'no priority' for: strict priority, or round robin below a queue set no priority; set every queue's priority to rely on no assumption")
@@ -2097,7 +2116,7 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 	}
 	for at := range p.maxMTUAt {
 		o := &p.overruled[p.overAt[at]]
-		o.What = cfgMaxMTUWhat(o.Ports, p.order)
+		o.What = cfgMaxMTUWhat(o.Ports, portOrder)
 	}
 	dc.Overruled = p.overruled
 	applyPlatformBuffer(&dc)
@@ -2108,7 +2127,7 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 		dc.Fields = append(dc.Fields, p.fields[k])
 	}
 	for _, k := range slices.SortedFunc(maps.Keys(guarantees), func(a, b [2]string) int { return strings.Compare(a[0]+a[1], b[0]+b[1]) }) {
-		p.risks["tx-queue bandwidth guaranteed "+k[0]+" "+k[1]] = cfgGuaranteeRisk(k[0], k[1], strings.Join(guaranteeLossless[k], ", "), qos.PortRanges(guarantees[k], p.order))
+		p.risks["tx-queue bandwidth guaranteed "+k[0]+" "+k[1]] = cfgGuaranteeRisk(k[0], k[1], strings.Join(guaranteeLossless[k], ", "), qos.PortRanges(guarantees[k], portOrder))
 	}
 	p.policyRisks()
 	for _, k := range slices.Sorted(maps.Keys(p.risks)) {
