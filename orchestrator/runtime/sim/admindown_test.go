@@ -148,16 +148,18 @@ func TestFaultOnAllLinksSparesAnAdminDownOne(t *testing.T) {
 }
 
 // An EOS port's subinterfaces ride its link: the parent's shutdown takes
-// the link down whatever a subinterface says (no shutdown), and a
-// subinterface's own shutdown leaves the link, which the parent's routed
-// traffic crosses, up.
+// the link down whatever a subinterface says (no shutdown), as does the
+// parent's being down by interface defaults' ethernet shutdown (saying
+// neither shutdown nor no shutdown), and a subinterface's own shutdown
+// leaves the link, which the parent's routed traffic crosses, up.
 func TestEOSSubinterfaceShutdownAndItsLink(t *testing.T) {
 	for _, c := range []struct {
-		parent, sub string
-		down        bool
+		defaults, parent, sub string
+		down                  bool
 	}{
-		{"   shutdown\n", "   no shutdown\n", true},
-		{"", "   shutdown\n", false},
+		{"", "   shutdown\n", "   no shutdown\n", true},
+		{"interface defaults\n   ethernet\n      shutdown\n!\n", "", "   no shutdown\n", true},
+		{"", "", "   shutdown\n", false},
 	} {
 		l := upLab(t, "16gpu", "eos")
 		lk, _, err := l.Graph.LinkByName("leaf1-spine1")
@@ -165,16 +167,16 @@ func TestEOSSubinterfaceShutdownAndItsLink(t *testing.T) {
 			t.Fatal(err)
 		}
 		editFile(t, filepath.Join(l.ConfigsDir(), "leaf1.cfg"), regexp.MustCompile(`(?m)^interface `+lk.A.Port+`\n`),
-			"interface "+lk.A.Port+".10\n   encapsulation dot1q vlan 10\n   ip address 10.255.0.0/31\n"+c.sub+"!\ninterface "+lk.A.Port+"\n"+c.parent)
+			c.defaults+"interface "+lk.A.Port+".10\n   encapsulation dot1q vlan 10\n   ip address 10.255.0.0/31\n"+c.sub+"!\ninterface "+lk.A.Port+"\n"+c.parent)
 		cfgs, err := runtime.LoadConfigs(l)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if d := runtime.DownEnd(runtime.ConfigsByDevice(cfgs), lk); d.Down() != c.down {
-			t.Errorf("parent %q, subinterface %q: link down %v (%+v), want %v", c.parent, c.sub, d.Down(), d, c.down)
+			t.Errorf("%sparent %q, subinterface %q: link down %v (%+v), want %v", c.defaults, c.parent, c.sub, d.Down(), d, c.down)
 		}
 		if p := runtime.ConfigsByDevice(cfgs)["leaf1"].Port(lk.A.Port + ".10"); p == nil || p.AdminDown == "" {
-			t.Errorf("parent %q, subinterface %q: the subinterface up: %+v", c.parent, c.sub, p)
+			t.Errorf("%sparent %q, subinterface %q: the subinterface up: %+v", c.defaults, c.parent, c.sub, p)
 		}
 	}
 }
