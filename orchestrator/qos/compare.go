@@ -147,7 +147,9 @@ func (l *linter) intentDrift() {
 				intended[key], intendedPort[key] = exp, &pc
 			}
 			got := l.roceFieldsOf(i, j)
-			gotShares, expShares := lowerShares(roceShares(p, p, in.RoCEDSCP, in.CNPDSCP), roceShares(intendedPort[key], p, in.RoCEDSCP, in.CNPDSCP))
+			ip := intendedPort[key]
+			counted := sharedQueues(p, ip, in.RoCEDSCP, in.CNPDSCP)
+			gotShares, expShares := lowerShares(roceShares(p, p, counted, in.RoCEDSCP, in.CNPDSCP), roceShares(ip, p, counted, in.RoCEDSCP, in.CNPDSCP))
 			// Most ports are as the intent renders them: look for a
 			// difference before sorting the fields to name them.
 			if sameFields(got, exp) && sameFields(gotShares, expShares) {
@@ -195,27 +197,24 @@ func (l *linter) intentDrift() {
 // roceShares are, for each round-robin queue of the RoCE and CNP classes
 // (roceFields' classes), its share of port p's round robin:
 // "queue.<q>.rr_share", its weight over the weights of the round-robin
-// queues that take traffic (a queue number's last entry counting, as
-// flattenPort reads them), to a tenth of a percent, followed by the
-// weights counted ("58.8% (q0 20, q3 50, q5 5, q7 10 of 85)"). Weights
-// are relative: another queue's weight raised (EOS: tx-queue 0 bandwidth
-// percent 20 made 90) takes RoCE's bandwidth under contention as surely
-// as its own lowered, while roceFields, the Settings fields of RoCE's
-// classes, do not move. intentDrift compares them beside roceFields where
-// the port's is the lower (lowerShares); they are no Settings field, so
-// no record changes.
+// queues counted (a queue number's last entry counting, as flattenPort
+// reads them), to a tenth of a percent, followed by the weights counted
+// ("58.8% (q0 20, q3 50, q5 5, q7 10 of 85)"). Weights are relative:
+// another queue's weight raised (EOS: tx-queue 0 bandwidth percent 20
+// made 90) takes RoCE's bandwidth under contention as surely as its own
+// lowered, while roceFields, the Settings fields of RoCE's classes, do
+// not move. intentDrift compares them beside roceFields where the port's
+// is the lower (lowerShares); they are no Settings field, so no record
+// changes.
 //
-// A round-robin queue that no DSCP reaches (DSCPsByQueue) holds nothing
-// and takes nothing from RoCE: a deficit round robin passes over an empty
-// queue (the simulator's, sim.pickQueue, as a switch's scheduler), so
-// its weight, whatever it is set to, does not count; RoCE's and the CNPs'
-// own queues (and the PFC priorities') count though no DSCP reach them.
-// Which queues are strict is sched's (the port's own, for the intent's
-// figure too): how a NOS serves the intent's queues is its own (EOS makes
-// a round-robin tx-queue above a strict one strict, tx-queue 7 with the
-// CNPs' 6), and a queue made strict is QOS007's and QOS025's; the share
-// compares the weights and the queues the DSCP map fills, like with like.
-func roceShares(p, sched *PortConfig, roce, cnp int) map[string]string {
+// counted are the queues that take traffic (sharedQueues), the same for
+// the port and the intent. Which queues are strict is sched's (the
+// port's own, for the intent's figure too): how a NOS serves the
+// intent's queues is its own (EOS makes a round-robin tx-queue above a
+// strict one strict, tx-queue 7 above the CNPs' 6, so the intent's 50 is
+// of 75 there, not of 85), and a queue made strict is QOS007's and
+// QOS025's; the share compares the weights, like with like.
+func roceShares(p, sched *PortConfig, counted map[int]bool, roce, cnp int) map[string]string {
 	strict := map[int]bool{}
 	for _, x := range sched.Queues {
 		strict[x.Queue] = x.Strict
@@ -232,14 +231,7 @@ func roceShares(p, sched *PortConfig, roce, cnp int) map[string]string {
 			weights[x.Queue] = x.Weight
 		}
 	}
-	counted := map[int]bool{}
-	for q := range p.DSCPsByQueue() {
-		counted[q] = true
-	}
 	classes := append([]int{p.TCOf(roce), p.TCOf(cnp)}, p.PFCPriorities...)
-	for _, tc := range classes {
-		counted[p.Class(tc).Queue] = true
-	}
 	sum := 0
 	var named []string
 	for _, q := range slices.Sorted(maps.Keys(weights)) {
@@ -256,6 +248,29 @@ func roceShares(p, sched *PortConfig, roce, cnp int) map[string]string {
 		}
 	}
 	return out
+}
+
+// sharedQueues are the queues whose round-robin weights count in
+// roceShares, for port p and the intent's port alike: those some DSCP
+// reaches on either (DSCPsByQueue), and the RoCE and CNP classes' and PFC
+// priorities' queues, though no DSCP reach them. A round-robin queue no
+// DSCP reaches holds nothing and takes nothing from RoCE, whatever its
+// weight: a deficit round robin passes over an empty queue (the
+// simulator's, sim.pickQueue, as a switch's scheduler). Counting the
+// union for both sides, a DSCP moved to a queue the intent leaves empty
+// moves both shares alike (roceFields holds such a DSCP, no RoCE
+// traffic's, to be no drift), while that queue's weight raised is.
+func sharedQueues(p, intent *PortConfig, roce, cnp int) map[int]bool {
+	counted := map[int]bool{}
+	for _, x := range []*PortConfig{p, intent} {
+		for q := range x.DSCPsByQueue() {
+			counted[q] = true
+		}
+		for _, tc := range append([]int{x.TCOf(roce), x.TCOf(cnp)}, x.PFCPriorities...) {
+			counted[x.Class(tc).Queue] = true
+		}
+	}
+	return counted
 }
 
 // lowerShares keeps of got and exp (roceShares of a port and of the
