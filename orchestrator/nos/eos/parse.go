@@ -66,7 +66,10 @@ type cfgBlock struct {
 	// ipAddr and ip6Addr: the interface has an ip address, an ipv6
 	// address (it terminates at L3). ip6Enable: it says ipv6 enable, IPv6
 	// on its link-local address alone, as an RFC 5549 fabric routes
-	// (IPv4 over IPv6 next hops): it terminates at L3 too.
+	// (IPv4 over IPv6 next hops; the EOS configs of ksator's
+	// underlay-protocols-comparison put ipv6 enable without an address on
+	// the leaf-spine links of its RFC5549 underlay): it terminates at L3
+	// too.
 	ipAddr, ip6Addr, ip6Enable bool
 	// channel is the port-channel the interface is a member of
 	// (channel-group N): "Port-Channel<N>".
