@@ -47,8 +47,8 @@ func CheckComparable(path string, run *Run) error {
 		seen[pointKey(v)] = i
 		// Every summary labctl writes says where its figures came from; one
 		// without (a "summary": null, or none) would read as all zeros.
-		if src := v.Summary.Source; src != Measured && src != Simulated {
-			return exitcode.Usagef("%s: variant %s: summary.source is %q, not measured or simulated, so its figures are not labctl's and regress would compare them as zeros (fix: %s)", path, v.Label(), src, fix)
+		if src := v.Summary.Source; src != Measured && src != Simulated && src != Estimated {
+			return exitcode.Usagef("%s: variant %s: summary.source is %q, not measured, simulated or estimated, so its figures are not labctl's and regress would compare them as zeros (fix: %s)", path, v.Label(), src, fix)
 		}
 		for _, m := range v.Summary.absent {
 			if !slices.Contains(v.Summary.NotComputed, m) {

@@ -21,13 +21,42 @@ import (
 // added freely; renaming or dropping one raises it.
 const SchemaVersion = 1
 
-// Source says whether a number was measured on a live lab or simulated.
+// Source says how a number was obtained: measured on a live lab,
+// simulated packet by packet, or estimated by the flow-level model.
 type Source string
 
 const (
 	Measured  Source = "measured"
 	Simulated Source = "simulated"
+	// Estimated is a figure of the flow-level model (ModelFlow): steady
+	// max-min fair rates and ring AllReduce times computed from the flows'
+	// paths, no packet simulated. Records written before labctl said so
+	// call them simulated, with the summary's model flow (Origin).
+	Estimated Source = "estimated"
 )
+
+// SimulatorSource is the source of the figures the simulator makes under
+// model (ModelPacket, ModelFlow): estimated by the flow-level model,
+// simulated otherwise. The simulator writes it into each figure of a
+// record; Origin reads a record's back.
+func SimulatorSource(model string) Source {
+	if model == ModelFlow {
+		return Estimated
+	}
+	return Simulated
+}
+
+// Origin is how a figure whose record says s was obtained, in a variant
+// of model (Variant.Model): s, but a record written before the flow-level
+// model's figures said estimated says simulated of them, and they were
+// estimated (SimulatorSource). Every reader that names or compares a
+// figure's origin reads it here, so old and new records agree.
+func Origin(s Source, model string) Source {
+	if s == Simulated {
+		return SimulatorSource(model)
+	}
+	return s
+}
 
 // Simulation models of simulated figures (Run.Model, Summary.Model).
 const (

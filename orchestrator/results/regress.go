@@ -468,8 +468,8 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 		if v.Error != "" && bv.Error == "" {
 			r.Findings = append(r.Findings, Finding{Kind: FindingVariantError, Scope: ScopeVariant, Variant: bv.Label(), Regression: true, Detail: v.Error})
 		}
-		if v.Summary.Source != bv.Summary.Source && v.Summary.Source != "" && bv.Summary.Source != "" {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("variant %s: run is %s, baseline is %s", bv.Label(), v.Summary.Source, bv.Summary.Source))
+		if src, bsrc := Origin(v.Summary.Source, v.Model()), Origin(bv.Summary.Source, bv.Model()); src != bsrc && src != "" && bsrc != "" {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("variant %s: run is %s, baseline is %s", bv.Label(), src, bsrc))
 		}
 		r.compareVariant(bv.Label(), []*Variant{bv}, []*Variant{v}, tol)
 		r.elsewhere = false
@@ -603,8 +603,8 @@ func (r *Report) comparePooled(p *pooledPoint, tol Tolerances) {
 			r.Findings = append(r.Findings, Finding{Kind: FindingVariantError, Scope: ScopeVariant, Variant: v.Label(), Regression: true, Detail: v.Error})
 		}
 	}
-	if b, v := p.base[0], p.run[0]; v.Summary.Source != b.Summary.Source && v.Summary.Source != "" && b.Summary.Source != "" {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("variant %s: run is %s, baseline is %s", p.name, v.Summary.Source, b.Summary.Source))
+	if src, bsrc := Origin(p.run[0].Summary.Source, p.run[0].Model()), Origin(p.base[0].Summary.Source, p.base[0].Model()); src != bsrc && src != "" && bsrc != "" {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("variant %s: run is %s, baseline is %s", p.name, src, bsrc))
 	}
 	r.compareVariant(label, p.base, p.run, tol)
 	for _, v := range p.run {
@@ -705,7 +705,7 @@ func (r *Report) compareVariant(name string, bvs, vs []*Variant, tol Tolerances)
 			}
 			return sideValue{v: m.get(x.Summary)}
 		}
-		r.addMetric(Finding{Variant: name, Scope: ScopeSummary, Source: v.Summary.Source}, m, tol, poolValues(bvs, get), poolValues(vs, get))
+		r.addMetric(Finding{Variant: name, Scope: ScopeSummary, Source: Origin(v.Summary.Source, v.Model())}, m, tol, poolValues(bvs, get), poolValues(vs, get))
 	}
 	if bt != ct {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("variant %s ran transport %s in the baseline and %s in the run: its figures compare different transports, and those one of them does not have or counts otherwise are not compared", name, bt, ct))
@@ -719,7 +719,7 @@ func (r *Report) compareVariant(name string, bvs, vs []*Variant, tol Tolerances)
 		if r.absentAcrossTransports(name, "", m.Name, bt, ct, b, c) {
 			continue
 		}
-		r.addMetric(Finding{Variant: name, Scope: ScopeSummary, Source: v.Summary.Source}, m, tol, b, c)
+		r.addMetric(Finding{Variant: name, Scope: ScopeSummary, Source: Origin(v.Summary.Source, v.Model())}, m, tol, b, c)
 	}
 
 	baseRoles, baseOrder := rolesOf(bvs)
@@ -744,7 +744,7 @@ func (r *Report) compareVariant(name string, bvs, vs []*Variant, tol Tolerances)
 				x, why := m.role(s)
 				return sideValue{v: x, absent: why}
 			}
-			r.addMetric(Finding{Variant: name, Scope: ScopeRole, Role: role, Flows: cf.flows, Source: cf.source}, m, tol, poolValues(br, get), poolValues(cr, get))
+			r.addMetric(Finding{Variant: name, Scope: ScopeRole, Role: role, Flows: cf.flows, Source: Origin(cf.source, v.Model())}, m, tol, poolValues(br, get), poolValues(cr, get))
 		}
 	}
 	for _, role := range curOrder {
@@ -758,10 +758,10 @@ func (r *Report) compareVariant(name string, bvs, vs []*Variant, tol Tolerances)
 	bps, cps := portSides(bvs), portSides(vs)
 	for _, k := range congestedPorts(slices.Concat(bps, cps)...) {
 		prio := k.Priority
-		src := v.Summary.Source
+		src := Origin(v.Summary.Source, v.Model())
 		for _, cp := range cps {
 			if c := cp.rows[k]; c != nil {
-				src = c.Source
+				src = Origin(c.Source, v.Model())
 				break
 			}
 		}

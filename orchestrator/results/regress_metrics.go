@@ -429,7 +429,7 @@ func notComputedWhy(v *Variant, field string) string {
 type roleStats struct {
 	name    string
 	variant *Variant // whose summary says which figures are not computed
-	source  Source   // the first flow's: measured or simulated
+	source  Source   // the first flow's: measured, simulated or estimated
 	flows   int
 	tputSum float64
 	tputMin float64

@@ -159,7 +159,7 @@ func fmtIntOpt(v *int64) string {
 // simulated (packet by packet), or "estimated, flow-level" (the
 // flow-level model estimates steady rates; it simulates no packet).
 func SourceLabel(s Source, model string) string {
-	if s == Simulated && model == ModelFlow {
+	if Origin(s, model) == Estimated {
 		return flowLevelLabel
 	}
 	return string(s)

@@ -1,0 +1,80 @@
+package results
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// flowLevelRun is a flow-level run's record whose figures say src: an
+// earlier labctl wrote "simulated" of them, this one "estimated".
+func flowLevelRun(id string, src Source, tp float64) *Run {
+	s := Summary{ThroughputGbpsTotal: 2 * tp, ThroughputGbpsMinFlow: tp, JainFairness: 1, Source: src, Model: ModelFlow}
+	s.MarkNotComputed("drops", "pfc_pause_frames", "pfc_pause_us", "ecn_marked", "cnp", "retransmits", "latency_us_p99", "failed_flows")
+	return &Run{SchemaVersion: SchemaVersion, RunID: id, Scenario: "incast", Lab: "64gpu", Runtime: "sim", Seed: 1, Model: ModelFlow, Status: StatusPassed,
+		Variants: []Variant{{Name: "ecn=on,pfc=on", ECN: true, PFC: true, Summary: s,
+			Flows: []Flow{{ID: "a", Role: "incast", ThroughputGbps: tp, Source: src}, {ID: "b", Role: "incast", ThroughputGbps: tp, Source: src}}}}}
+}
+
+// A flow-level figure's origin is estimated whether its record says so
+// (this labctl's) or says simulated with the flow model (an earlier
+// one's); a packet-level or measured figure keeps its source.
+func TestOriginOfFlowLevelFigures(t *testing.T) {
+	for _, c := range []struct {
+		s     Source
+		model string
+		want  Source
+	}{
+		{Estimated, ModelFlow, Estimated},
+		{Simulated, ModelFlow, Estimated},
+		{Simulated, ModelPacket, Simulated},
+		{Simulated, "", Simulated},
+		{Measured, ModelLive, Measured},
+		{"", ModelFlow, ""},
+	} {
+		if got := Origin(c.s, c.model); got != c.want {
+			t.Errorf("Origin(%q, %q) = %q, want %q", c.s, c.model, got, c.want)
+		}
+	}
+	if SimulatorSource(ModelFlow) != Estimated || SimulatorSource(ModelPacket) != Simulated {
+		t.Errorf("the simulator's figures: flow %q, packet %q", SimulatorSource(ModelFlow), SimulatorSource(ModelPacket))
+	}
+}
+
+// Regress of a record an earlier labctl wrote of a flow-level run (its
+// figures "simulated") against this labctl's (their figures "estimated"):
+// both records are accepted, the runs compare without a warning that their
+// sources differ, and every finding says estimated, in JSON and text.
+func TestRegressOldFlowLevelRecordAgainstNew(t *testing.T) {
+	old, cur := flowLevelRun("old", Simulated, 24.5), flowLevelRun("new", Estimated, 20)
+	for _, r := range []*Run{old, cur} {
+		if err := CheckComparable(r.RunID+".json", r); err != nil {
+			t.Fatalf("record %s refused: %v", r.RunID, err)
+		}
+	}
+	for _, pair := range [][2]*Run{{cur, old}, {old, cur}} {
+		r := Compare(pair[0], pair[1], nil)
+		if len(r.Warnings) > 0 {
+			t.Errorf("run %s against baseline %s: warnings %q", pair[0].RunID, pair[1].RunID, r.Warnings)
+		}
+		regressed := 0
+		for _, f := range r.Findings {
+			if f.Source != "" && f.Source != Estimated {
+				t.Errorf("run %s: finding %s %s says %q", pair[0].RunID, f.Metric, f.Scope, f.Source)
+			}
+			if f.Kind == FindingMetric && f.Regression {
+				regressed++
+			}
+		}
+		if pair[0] == cur && regressed == 0 {
+			t.Errorf("24.5 -> 20 Gb/s a flow: no regression found: %+v", r.Findings)
+		}
+		var b bytes.Buffer
+		if err := r.WriteText(&b); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), "figures of the run: estimated, flow-level\n") {
+			t.Errorf("run %s: text does not say the figures are estimated:\n%s", pair[0].RunID, b.String())
+		}
+	}
+}
