@@ -24,18 +24,7 @@ func TestFlowModelIsNamedEverywhere(t *testing.T) {
 	if code := run(context.Background(), []string{"run", "allreduce", "--lab", "16gpu", "--dir", dir, "--model", "flow"}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s\n%s", code, errb.String(), out.String())
 	}
-	runDir := ""
-	for _, line := range strings.Split(out.String(), "\n") {
-		if rest, ok := strings.CutPrefix(line, "record and reports: "); ok {
-			runDir = filepath.Dir(rest)
-			if !filepath.IsAbs(runDir) {
-				runDir = filepath.Join(dir, runDir)
-			}
-		}
-	}
-	if runDir == "" {
-		t.Fatalf("no run folder in the output:\n%s", out.String())
-	}
+	runDir := lastRunDir(t, dir, out.String())
 	read := func(name string) string {
 		b, err := os.ReadFile(filepath.Join(runDir, name))
 		if err != nil {
@@ -57,7 +46,25 @@ func TestFlowModelIsNamedEverywhere(t *testing.T) {
 	if !strings.Contains(outputs["run.json"], `"model_note": "flow-level model: no queues, PFC, ECN or DCQCN"`) || strings.Count(outputs["run.json"], `"model": "flow"`) < 2 {
 		t.Errorf("run.json does not carry the model on the run and the summaries")
 	}
-	delete(outputs, "run.json") // structured: its sources sit beside "model"
+	// The record says of each figure how it was obtained, as the reports
+	// do: estimated, never simulated (results.SimulatorSource); and a
+	// ring AllReduce's time and ratio are the estimate's, by name, which
+	// the catalog's assertion on simulated_over_theoretical still reads.
+	rec := outputs["run.json"]
+	if n := strings.Count(rec, `"source": "estimated"`); strings.Contains(rec, `"source": "simulated"`) || n < 2 {
+		t.Errorf("run.json: %d figures say estimated, and some say simulated: %v", n, strings.Contains(rec, `"source": "simulated"`))
+	}
+	for _, want := range []string{`"estimated_us"`, `"estimated_over_theoretical"`} {
+		if !strings.Contains(rec, want) {
+			t.Errorf("run.json has no %s in extra.allreduce", want)
+		}
+	}
+	for _, name := range []string{"text", "report.md", "junit.xml"} {
+		if strings.Contains(outputs[name], "simulated_over_theoretical=") || !strings.Contains(outputs[name], "estimated_over_theoretical=") {
+			t.Errorf("%s: the allreduce assertion's detail does not name the estimate", name)
+		}
+	}
+	delete(outputs, "run.json") // structured: checked above
 	for name, text := range outputs {
 		if !strings.Contains(text, "flow-level model: no queues, PFC, ECN or DCQCN") && !strings.Contains(text, `"model": "flow"`) {
 			t.Errorf("%s does not name the flow-level model", name)
@@ -76,6 +83,9 @@ func TestFlowModelIsNamedEverywhere(t *testing.T) {
 	if strings.Contains(out.String(), "flow-level") {
 		t.Errorf("a packet-level run mentions the flow-level model:\n%s", out.String())
 	}
+	if rec, err := os.ReadFile(filepath.Join(lastRunDir(t, dir, out.String()), results.RunFile)); err != nil || strings.Contains(string(rec), `"estimated`) || !strings.Contains(string(rec), `"source": "simulated"`) {
+		t.Errorf("a packet-level run's record says estimated, or not simulated (%v)", err)
+	}
 	// What each run cost: a wall time for both, events only where packets
 	// were simulated (the flow-level model has none: absent, never 0).
 	costLine := regexp.MustCompile(`(?m)^  run cost: .*\(measured wall time of the simulator on this machine\)$`)
@@ -83,6 +93,16 @@ func TestFlowModelIsNamedEverywhere(t *testing.T) {
 	if flowCost == "" || strings.Contains(flowCost, "events") || !strings.Contains(packetCost, " events (") || !strings.Contains(packetCost, "packet-hops") {
 		t.Errorf("run cost lines: flow-level %q, packet-level %q", flowCost, packetCost)
 	}
+}
+
+// lastRunDir is the run folder labctl run's text output names.
+func lastRunDir(t *testing.T, dir, out string) string {
+	t.Helper()
+	runDir := runDirOf(dir, out)
+	if runDir == "" {
+		t.Fatalf("no run folder in the output:\n%s", out)
+	}
+	return runDir
 }
 
 // Variants that differ only in ECN or PFC are refused for the flow-level

@@ -21,7 +21,17 @@ func runText(t *testing.T, dir, spec string, extra ...string) (code int, out, er
 	}
 	var o, e strings.Builder
 	code = run(context.Background(), append([]string{"run", path, "--lab", "16gpu", "--dir", dir}, extra...), &o, &e)
-	for _, line := range strings.Split(o.String(), "\n") {
+	if runDir = runDirOf(dir, o.String()); runDir == "" {
+		t.Fatalf("exit %d, no run folder in the output:\n%s\n%s", code, o.String(), e.String())
+	}
+	return code, o.String(), e.String(), runDir
+}
+
+// runDirOf is the run folder labctl run's text output out names (the
+// last "record and reports:" line), under dir when relative; "" if none.
+func runDirOf(dir, out string) string {
+	runDir := ""
+	for _, line := range strings.Split(out, "\n") {
 		if rest, ok := strings.CutPrefix(line, "record and reports: "); ok {
 			runDir = filepath.Dir(rest)
 			if !filepath.IsAbs(runDir) {
@@ -29,10 +39,7 @@ func runText(t *testing.T, dir, spec string, extra ...string) (code int, out, er
 			}
 		}
 	}
-	if runDir == "" {
-		t.Fatalf("exit %d, no run folder in the output:\n%s\n%s", code, o.String(), e.String())
-	}
-	return code, o.String(), e.String(), runDir
+	return runDir
 }
 
 func readFile(t *testing.T, dir, name string) string {

@@ -404,10 +404,10 @@ func writeRunSummary(w io.Writer, run *results.Run, dir string) {
 			case !ok:
 			case x["model"] == runtime.ModelFlow:
 				fmt.Fprintf(w, "  %s: estimated %v us (%v %s) by the %s\n",
-					v.Name, x["simulated_us"], x["simulated_over_theoretical"], theory, runtime.FlowModelCaveat)
+					v.Name, x[runtime.AllReduceEstimatedUs], x[runtime.AllReduceEstimatedRatio], theory, runtime.FlowModelCaveat)
 			default:
 				fmt.Fprintf(w, "  %s: simulated %v us (%v %s), AllGather congests more: %v (%v)\n",
-					v.Name, x["simulated_us"], x["simulated_over_theoretical"], theory, x["allgather_congests_more"], x["congestion_comparison"])
+					v.Name, x[runtime.AllReduceSimulatedUs], x[runtime.AllReduceSimulatedRatio], theory, x["allgather_congests_more"], x["congestion_comparison"])
 			}
 		}
 	}

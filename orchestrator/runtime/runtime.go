@@ -201,6 +201,18 @@ const (
 	FlowModelCaveat = results.FlowModelCaveat
 )
 
+// Names of a ring AllReduce's time in a variant's extra.allreduce, and of
+// its ratio to the theoretical time the scenario runner adds: the packet
+// engine simulates the time, the flow-level model estimates it, and each
+// record names it so (an assertion may still read a flow-level variant's
+// by the simulated_ names: scenario.allReduceAliases).
+const (
+	AllReduceSimulatedUs    = "simulated_us"
+	AllReduceSimulatedRatio = "simulated_over_theoretical"
+	AllReduceEstimatedUs    = "estimated_us"
+	AllReduceEstimatedRatio = "estimated_over_theoretical"
+)
+
 // Progress is how far a running variant got: simulated time reached of
 // the total, events processed (the simulator's), and the share of the
 // variant's work done.

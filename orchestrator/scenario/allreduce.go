@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/labctl/labctl/orchestrator/qos"
+	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/server"
 	engine "github.com/labctl/labctl/orchestrator/sim"
@@ -208,7 +209,7 @@ func allReduceModel(nics []NIC, l *runtime.Lab, t *Traffic, mtu int, tr string) 
 }
 
 // completeAllReduce puts the model's theoretical time next to a variant's
-// simulated outcome and says which phase congested more.
+// simulated (or estimated) outcome and says which phase congested more.
 func completeAllReduce(v map[string]any, model any) {
 	m, ok := model.(map[string]any)
 	if !ok {
@@ -216,8 +217,9 @@ func completeAllReduce(v map[string]any, model any) {
 	}
 	th, _ := m["theoretical_us"].(float64)
 	v["theoretical_us"] = th
-	if sim, ok := v["simulated_us"].(float64); ok && th > 0 {
-		v["simulated_over_theoretical"] = round3(sim / th)
+	timeKey, ratioKey := allReduceTimeKeys(v)
+	if t, ok := v[timeKey].(float64); ok && th > 0 {
+		v[ratioKey] = round3(t / th)
 	}
 	phases, _ := v["phases"].(map[string]any)
 	sr, _ := phases["scatter_reduce"].(map[string]any)
@@ -245,6 +247,62 @@ func completeAllReduce(v map[string]any, model any) {
 	}
 	v["allgather_congests_more"] = more
 	v["congestion_comparison"] = why
+}
+
+// allReduceTimeKeys are the names of the time and the ratio in a
+// variant's extra.allreduce v, by the model that made it.
+func allReduceTimeKeys(v map[string]any) (timeKey, ratioKey string) {
+	if v["model"] == runtime.ModelFlow {
+		return runtime.AllReduceEstimatedUs, runtime.AllReduceEstimatedRatio
+	}
+	return runtime.AllReduceSimulatedUs, runtime.AllReduceSimulatedRatio
+}
+
+// allReduceAliases are the packet engine's names of a ring AllReduce's
+// time and ratio, which an assertion may still use on a flow-level
+// variant, whose record names them estimated_us and
+// estimated_over_theoretical: scenario files written when the flow-level
+// model's record called them simulated (the catalog's allreduce among
+// them) run under either model. Only the old name is an alias: an
+// estimated_ name on a packet-level variant is no name of its record.
+var allReduceAliases = map[string]string{
+	runtime.AllReduceSimulatedUs:    runtime.AllReduceEstimatedUs,
+	runtime.AllReduceSimulatedRatio: runtime.AllReduceEstimatedRatio,
+}
+
+// extraRecordPath is the path of the extra an assertion's path reads in
+// variant v's record: path itself, but extra.allreduce.simulated_us and
+// simulated_over_theoretical of a flow-level variant whose record names
+// them estimated_ (allReduceAliases) read those.
+func extraRecordPath(v *results.Variant, path []string) []string {
+	if len(path) != 3 || path[0] != "extra" || path[1] != "allreduce" {
+		return path
+	}
+	to, ok := allReduceAliases[path[2]]
+	ar, _ := v.Extra["allreduce"].(map[string]any)
+	if !ok || ar == nil || ar["model"] != runtime.ModelFlow {
+		return path
+	}
+	if _, old := ar[path[2]]; old {
+		return path // a record written before: it has the old name
+	}
+	return []string{path[0], path[1], to}
+}
+
+// flowOnlyName says why the flow-level model's name of a ring AllReduce's
+// time or ratio is not in a packet-level variant's record, which names
+// them simulated_ (an alias the flow-level model's record answers to, so
+// that one expression checks both); err otherwise.
+func flowOnlyName(v *results.Variant, path []string, err error) error {
+	if len(path) != 3 || path[0] != "extra" || path[1] != "allreduce" || v.Model() == runtime.ModelFlow {
+		return err
+	}
+	for old, est := range allReduceAliases {
+		if path[2] == est {
+			return fmt.Errorf("extra.allreduce.%s is the flow-level model's estimate, and variant %s's figures are %s: use extra.allreduce.%s, which names the time under either model", est, v.Label(), results.SourceLabel(v.Summary.Source, v.Model()), old)
+		}
+	}
+	return err
 }
 
 func maxOf(m map[string]int) int {

@@ -401,7 +401,14 @@ func (e *variantEnv) Lookup(variant string, path []string) (Value, error) {
 			return Value{}, fmt.Errorf("variant %s has no result in this run", name)
 		}
 	}
+	// The detail names what the record holds: a flow-level variant's
+	// estimated_over_theoretical where the expression says
+	// simulated_over_theoretical (allReduceAliases).
+	path = extraRecordPath(v, path)
 	val, err := lookupVariant(e.run, v, path)
+	if err != nil {
+		err = flowOnlyName(v, path, err)
+	}
 	if err == nil && e.seen != nil {
 		key := strings.Join(path, ".")
 		if variant != "" {

@@ -1119,7 +1119,7 @@ func (b *builder) allReducePhases(c *runtime.CollectiveSpec, res *engine.Result)
 	rs := res.Rings[0]
 	if rs.TimeNs != nil {
 		out["completed"] = true
-		out["simulated_us"] = round3(float64(*rs.TimeNs) / 1000)
+		out[runtime.AllReduceSimulatedUs] = round3(float64(*rs.TimeNs) / 1000)
 	}
 	pm := map[string]any{}
 	for name, steps := range map[string][2]int{"scatter_reduce": {0, n - 2}, "allgather": {n - 1, 2*n - 3}} {
@@ -1212,7 +1212,7 @@ func (b *builder) runFlowLevel(ctx context.Context, vs runtime.VariantSpec) (*re
 	for _, fs := range vs.Flows {
 		tp := round3(byID[fs.ID])
 		tps = append(tps, tp)
-		v.Flows = append(v.Flows, results.Flow{ID: fs.ID, Src: epString(fs.Src), Dst: epString(fs.Dst), Pattern: fs.Pattern, Role: fs.Role, ThroughputGbps: tp, Source: results.Simulated})
+		v.Flows = append(v.Flows, results.Flow{ID: fs.ID, Src: epString(fs.Src), Dst: epString(fs.Dst), Pattern: fs.Pattern, Role: fs.Role, ThroughputGbps: tp, Source: flowLevelSource})
 	}
 	flowLevelSummary(v, tps)
 	return v, nil
@@ -1258,18 +1258,23 @@ func (b *builder) flowLevelAllReduce(vs runtime.VariantSpec) (*results.Variant, 
 		tps = append(tps, tp)
 		v.Flows = append(v.Flows, results.Flow{
 			ID: fmt.Sprintf("allreduce r%d %s->%s", i, epString(src), epString(dst)), Src: epString(src), Dst: epString(dst),
-			Pattern: "ring-allreduce", Role: "allreduce", Bytes: &bytes, ThroughputGbps: tp, FCTUs: &fct, Source: results.Simulated,
+			Pattern: "ring-allreduce", Role: "allreduce", Bytes: &bytes, ThroughputGbps: tp, FCTUs: &fct, Source: flowLevelSource,
 		})
 	}
 	flowLevelSummary(v, tps)
 	// A closed form has no phases to compare and no completion to
-	// observe: only its time and rates are reported.
+	// observe: only its time and rates are reported, the time as
+	// estimated_us (the packet engine's is simulated_us).
 	v.Extra = map[string]any{"allreduce": map[string]any{
-		"model": runtime.ModelFlow, "packet_level": false, "simulated_us": us, "step_us": round3(est.StepNs / 1000),
+		"model": runtime.ModelFlow, "packet_level": false, runtime.AllReduceEstimatedUs: us, "step_us": round3(est.StepNs / 1000),
 		"min_rate_gbps": round3(est.MinRateGbps), "bus_bw_gbps": round3(est.BusBWGbps),
 	}}
 	return v, nil
 }
+
+// flowLevelSource is the source of every figure of the flow-level model:
+// estimated, not simulated (results.SimulatorSource decides it).
+var flowLevelSource = results.SimulatorSource(runtime.ModelFlow)
 
 func (b *builder) flowLevelVariant(vs runtime.VariantSpec, nodes int) *results.Variant {
 	return &results.Variant{
@@ -1299,7 +1304,7 @@ func flowLevelSummary(v *results.Variant, tps []float64) {
 	sum, low := sumMin(tps)
 	v.Summary = results.Summary{
 		ThroughputGbpsTotal: round3(sum), ThroughputGbpsMinFlow: round3(low), JainFairness: round3(engine.Jain(tps)),
-		Source: results.Simulated, Model: runtime.ModelFlow,
+		Source: flowLevelSource, Model: runtime.ModelFlow,
 		// No packets, queues or pauses: zeros here are not results.
 		NotComputed: flowNotComputed,
 	}
