@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -75,6 +76,31 @@ func TestRegressOldFlowLevelRecordAgainstNew(t *testing.T) {
 		}
 		if !strings.Contains(b.String(), "figures of the run: estimated, flow-level\n") {
 			t.Errorf("run %s: text does not say the figures are estimated:\n%s", pair[0].RunID, b.String())
+		}
+	}
+}
+
+// The HTML report colours a flow-level run's source badge and chart
+// labels as its own (orange), whichever way its record says it: each
+// badge-<source> and src-<source> class the page uses beyond the
+// packet-level default (simulated) has a rule in its style. They were
+// named for the label 'simulated, flow-level' the reports no longer use.
+func TestHTMLStylesFlowLevelSource(t *testing.T) {
+	used := regexp.MustCompile(`class="(?:badge|src) ((?:badge|src)-[a-z-]+)"`)
+	for _, src := range []Source{Estimated, Simulated} {
+		html := renderedReports(t, flowLevelRun("r", src, 20))["html"]
+		style, _, _ := strings.Cut(html, "</style>")
+		classes := map[string]bool{}
+		for _, m := range used.FindAllStringSubmatch(html, -1) {
+			classes[m[1]] = true
+		}
+		if !classes["badge-"+sourceClass(flowLevelLabel)] {
+			t.Errorf("record saying %s: no flow-level badge (classes %v)", src, classes)
+		}
+		for c := range classes {
+			if c != "badge-simulated" && !strings.Contains(style, "."+c+"{") {
+				t.Errorf("record saying %s: class %s has no style", src, c)
+			}
 		}
 	}
 }

@@ -526,7 +526,7 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}th{background:#f6f8fa}
 .charts{display:flex;flex-wrap:wrap;gap:14px}
 figure{margin:0;border:1px solid #d0d7de;border-radius:6px;padding:6px;background:#fff;max-width:100%;overflow-x:auto}
 svg.chart text{font-size:11px;fill:#1b1f24}svg.chart .ct{font-size:13px;font-weight:600}
-svg.chart .src{font-size:11px;font-weight:600}svg.chart .src-measured{fill:#1a7f37}svg.chart .src-simulated{fill:#8250df}svg.chart .src-simulated-flow-level{fill:#bc4c00}.badge-simulated-flow-level{border-color:#bc4c00;color:#bc4c00}
+svg.chart .src{font-size:11px;font-weight:600}svg.chart .src-measured{fill:#1a7f37}svg.chart .src-simulated{fill:#8250df}svg.chart .src-estimated-flow-level{fill:#bc4c00}.badge-estimated-flow-level{border-color:#bc4c00;color:#bc4c00}
 svg.chart .grid{stroke:#eaeef2}svg.chart .axisline{stroke:#57606a}svg.chart .tick{fill:#57606a}svg.chart .note{fill:#8c959f;font-style:italic}
 svg.topology line{stroke:#8c959f;stroke-width:1}svg.topology rect{fill:#ddf4ff;stroke:#0969da}svg.topology .tier0 rect{fill:#fbefff;stroke:#8250df}
 svg.topology .tier1 rect{fill:#fff8c5;stroke:#9a6700}svg.topology .tier3 rect{fill:#dafbe1;stroke:#1a7f37}svg.topology .more rect{fill:#f6f8fa;stroke:#8c959f;stroke-dasharray:3 2}
