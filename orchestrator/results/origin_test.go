@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // flowLevelRun is a flow-level run's record whose figures say src: an
@@ -101,6 +102,31 @@ func TestHTMLStylesFlowLevelSource(t *testing.T) {
 			if c != "badge-simulated" && !strings.Contains(style, "."+c+"{") {
 				t.Errorf("record saying %s: class %s has no style", src, c)
 			}
+		}
+	}
+}
+
+// The index (results.db) names a flow-level variant's source as the
+// record's figures are read: estimated, for a record written before
+// flow-level figures said so as for one written now.
+func TestIndexSaysFlowLevelEstimated(t *testing.T) {
+	s := openTestStore(t, t.TempDir())
+	for i, src := range []Source{Simulated, Estimated} {
+		id, err := s.NewRunID(t0.Add(time.Duration(i)*time.Minute), "incast", "64gpu")
+		if err != nil {
+			t.Fatal(err)
+		}
+		run := flowLevelRun(id, src, 20)
+		run.Started = t0
+		if err := s.SaveRun(run); err != nil {
+			t.Fatal(err)
+		}
+		var got string
+		if err := s.db.QueryRow(`SELECT source FROM variants WHERE run_id = ?`, id).Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got != string(Estimated) {
+			t.Errorf("record saying %s: indexed as %q", src, got)
 		}
 	}
 }

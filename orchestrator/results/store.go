@@ -691,7 +691,7 @@ func indexTx(tx *sql.Tx, run *Run) error {
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			run.RunID, v.Name, v.Repetition, i, v.ECN, v.PFC, sm.ThroughputGbpsTotal, sm.ThroughputGbpsMinFlow, sm.JainFairness,
 			sm.Drops, sm.PFCPauseFrames, sm.PFCPauseUs, sm.ECNMarked, sm.CNP, sm.Retransmits, sm.LatencyUsP99,
-			string(sm.Source), vfailed, v.Error)
+			string(Origin(sm.Source, v.Model())), vfailed, v.Error)
 		if err != nil {
 			return err
 		}
