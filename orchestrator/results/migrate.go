@@ -85,7 +85,46 @@ var migrations = []string{
 		assertions_failed, error FROM variants;
 	DROP TABLE variants;
 	ALTER TABLE variants_v3 RENAME TO variants;`,
+	// 4: a figure the variant's model does not compute (Summary.NotComputed:
+	// a flow-level estimate's drops, pauses, marks, p99) is NULL, not a 0
+	// that a query would take for a result. The table is rebuilt with its
+	// rows; the zeros rows of earlier schemas hold for such figures are
+	// put right from the records when Open has run this step
+	// (metricsNullableSince).
+	`CREATE TABLE variants_v4 (
+		run_id                   TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+		name                     TEXT NOT NULL,
+		repetition               INTEGER NOT NULL DEFAULT 0,
+		ecn                      INTEGER NOT NULL,
+		pfc                      INTEGER NOT NULL,
+		throughput_gbps_total    REAL,
+		throughput_gbps_min_flow REAL,
+		jain_fairness            REAL,
+		drops                    INTEGER,
+		pfc_pause_frames         INTEGER,
+		pfc_pause_us             REAL,
+		ecn_marked               INTEGER,
+		cnp                      INTEGER,
+		retransmits              INTEGER,
+		latency_us_p99           REAL,
+		source                   TEXT NOT NULL,
+		position                 INTEGER NOT NULL DEFAULT 0,
+		assertions_failed        INTEGER NOT NULL DEFAULT 0,
+		error                    TEXT NOT NULL DEFAULT '',
+		PRIMARY KEY (run_id, name, repetition)
+	);
+	INSERT INTO variants_v4 SELECT run_id, name, repetition, ecn, pfc, throughput_gbps_total, throughput_gbps_min_flow,
+		jain_fairness, drops, pfc_pause_frames, pfc_pause_us, ecn_marked, cnp, retransmits, latency_us_p99, source,
+		position, assertions_failed, error FROM variants;
+	DROP TABLE variants;
+	ALTER TABLE variants_v4 RENAME TO variants;`,
 }
+
+// metricsNullableSince is the schema from which the index writes NULL
+// for a figure a variant's model does not compute: an index migrated
+// from an earlier one indexes its runs again from their records (Open,
+// reindexNullable).
+const metricsNullableSince = 4
 
 // migrate brings db to the newest schema and returns the schema version
 // it found (0 for a new database). It refuses a database written by a newer

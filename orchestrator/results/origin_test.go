@@ -2,6 +2,8 @@ package results
 
 import (
 	"bytes"
+	"database/sql"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -129,4 +131,68 @@ func TestIndexSaysFlowLevelEstimated(t *testing.T) {
 			t.Errorf("record saying %s: indexed as %q", src, got)
 		}
 	}
+}
+
+// A figure a variant's model does not compute is NULL in the index, not a
+// 0 a query would take for a result (a flow-level estimate's drops and
+// p99), while a packet-level run's 0 drops stay 0; an index of an earlier
+// schema, whose rows hold zeros for them, is rebuilt from the run folders
+// when it is migrated.
+func TestIndexLeavesUncomputedFiguresNull(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flow := flowLevelRun("20261129T090000Z-incast-64gpu", Estimated, 20)
+	flow.Started = t0
+	packet := syntheticRun("20261129T100000Z-ecn-pfc-64gpu", t0.Add(time.Hour))
+	packet.Variants[0].Summary.Drops = 0
+	for _, r := range []*Run{flow, packet} {
+		if err := s.SaveRun(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(when string) {
+		t.Helper()
+		var drops, p99 sql.NullFloat64
+		var tp float64
+		if err := s.db.QueryRow(`SELECT drops, latency_us_p99, throughput_gbps_total FROM variants WHERE run_id = ?`, flow.RunID).Scan(&drops, &p99, &tp); err != nil {
+			t.Fatal(err)
+		}
+		if drops.Valid || p99.Valid || tp != 40 {
+			t.Errorf("%s: the flow-level variant's drops %v, p99 %v, throughput %v: want NULL, NULL, 40", when, drops, p99, tp)
+		}
+		if err := s.db.QueryRow(`SELECT drops FROM variants WHERE run_id = ?`, packet.RunID).Scan(&drops); err != nil || !drops.Valid {
+			t.Errorf("%s: the packet-level variant's 0 drops: %v %v", when, drops, err)
+		}
+	}
+	check("saved")
+	s.Close()
+
+	// The same runs in an index of schema 3, zeros in every column.
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, DBFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{`DROP TABLE variants`, `DROP TABLE runs`, `PRAGMA user_version = 0`} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := migrateTo(db, 3); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []*Run{flow, packet} {
+		if _, err := db.Exec(`INSERT INTO runs (id, lab, scenario, runtime, status, seed, started) VALUES (?, '64gpu', ?, 'sim', 'passed', 1, ?)`, r.RunID, r.Scenario, r.Started.UnixNano()); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Exec(`INSERT INTO variants (run_id, name, ecn, pfc, throughput_gbps_total, throughput_gbps_min_flow, jain_fairness, drops, pfc_pause_frames, pfc_pause_us, ecn_marked, cnp, retransmits, latency_us_p99, source, position)
+			VALUES (?, ?, 1, 1, 40, 20, 1, 0, 0, 0, 0, 0, 0, 0, 'simulated', 0)`, r.RunID, r.Variants[0].Name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	s = openTestStore(t, dir)
+	check("migrated from schema 3")
 }

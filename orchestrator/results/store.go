@@ -187,8 +187,35 @@ func Open(dir string) (*Store, error) {
 			db.Close()
 			return nil, fatal
 		}
+	} else if from < metricsNullableSince {
+		s.reindexNullable()
 	}
 	return s, nil
+}
+
+// reindexNullable indexes again, from their records, the runs an index
+// migrated from a schema before metricsNullableSince holds: their rows
+// hold 0 for figures their variant's model does not compute, which the
+// records name (Summary.NotComputed). A run whose record is gone or
+// unreadable keeps its row, as it would at any other open.
+func (s *Store) reindexNullable() {
+	rows, err := s.db.Query(`SELECT id FROM runs`)
+	if err != nil {
+		return
+	}
+	var ids []string
+	for rows.Next() {
+		var id string
+		if rows.Scan(&id) == nil {
+			ids = append(ids, id)
+		}
+	}
+	rows.Close()
+	for _, id := range ids {
+		if run, err := ReadRunFileWithoutSeries(s.RunFile(id)); err == nil {
+			_ = s.index(run)
+		}
+	}
 }
 
 // OpenReadOnly opens the results store under dir for reading only: it
@@ -679,6 +706,14 @@ func indexTx(tx *sql.Tx, run *Run) error {
 	}
 	for i, v := range run.Variants {
 		sm := v.Summary
+		// m is a figure as its column holds it: NULL where the variant's
+		// model does not compute it, or its record gave none.
+		m := func(name string, v any) any {
+			if slices.Contains(sm.NotComputed, name) || slices.Contains(sm.absent, name) {
+				return nil
+			}
+			return v
+		}
 		vfailed := 0
 		for _, a := range v.Assertions {
 			if !a.Passed {
@@ -689,8 +724,9 @@ func indexTx(tx *sql.Tx, run *Run) error {
 				jain_fairness, drops, pfc_pause_frames, pfc_pause_us, ecn_marked, cnp, retransmits, latency_us_p99,
 				source, assertions_failed, error)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			run.RunID, v.Name, v.Repetition, i, v.ECN, v.PFC, sm.ThroughputGbpsTotal, sm.ThroughputGbpsMinFlow, sm.JainFairness,
-			sm.Drops, sm.PFCPauseFrames, sm.PFCPauseUs, sm.ECNMarked, sm.CNP, sm.Retransmits, sm.LatencyUsP99,
+			run.RunID, v.Name, v.Repetition, i, v.ECN, v.PFC, m("throughput_gbps_total", sm.ThroughputGbpsTotal), m("throughput_gbps_min_flow", sm.ThroughputGbpsMinFlow),
+			m("jain_fairness", sm.JainFairness), m("drops", sm.Drops), m("pfc_pause_frames", sm.PFCPauseFrames), m("pfc_pause_us", sm.PFCPauseUs),
+			m("ecn_marked", sm.ECNMarked), m("cnp", sm.CNP), m("retransmits", sm.Retransmits), m("latency_us_p99", sm.LatencyUsP99),
 			string(Origin(sm.Source, v.Model())), vfailed, v.Error)
 		if err != nil {
 			return err
