@@ -54,9 +54,9 @@ func TestCompareNewLintErrors(t *testing.T) {
 	if r := Compare(run, base, nil); r.Regressed {
 		t.Errorf("an error both have: %v", regressions(r))
 	}
-	// The baseline's lint rated it a warning: with the device's settings
-	// unchanged, labctl's lint rates the same configs higher (a note);
-	// with them changed, or not kept, it is new.
+	// The baseline's lint rated it a warning: with no switch's settings
+	// changed, labctl's lint rates the same configs higher (a note); with
+	// any changed, or not kept, it is new.
 	base.Lint = &LintSummary{Warnings: 1, Findings: []qos.Finding{{Rule: "QOS001", Severity: qos.SevWarning, Device: "leaf1", Port: "Ethernet32", Message: "PFC is off for lossless priority 3"}}}
 	if r := Compare(run, base, nil); !r.Regressed {
 		t.Errorf("a warning before, settings not kept: not a regression")
@@ -72,6 +72,15 @@ func TestCompareNewLintErrors(t *testing.T) {
 	run.QoS = leaf1(9160)
 	if r := Compare(run, base, nil); !r.Regressed {
 		t.Errorf("a warning before, the device's settings changed: not a regression")
+	}
+	// Another switch's edit can raise it (QOS009 is rated by the peer's
+	// map): leaf1 unchanged and spine1 changed is still a regression.
+	spine1 := func(mtu int) []qos.Settings {
+		return qos.SummarizeAll([]qos.DeviceConfig{{Device: "spine1", Ports: []qos.PortConfig{{Name: "Ethernet0", MTU: mtu}}}})
+	}
+	base.QoS, run.QoS = append(leaf1(9100), spine1(9100)...), append(leaf1(9100), spine1(9160)...)
+	if r := Compare(run, base, nil); !r.Regressed {
+		t.Errorf("a warning before, the peer's settings changed: not a regression")
 	}
 	base.QoS, run.QoS = nil, nil
 	// Counts only (no findings kept): by count.

@@ -147,10 +147,10 @@ func lintErrors(run *Run) *int {
 // that brings one in regresses whatever the figures say. An error is the
 // baseline's when it has one of the same rule on the same device and
 // port; a record without the findings (only counts) is compared by count.
-// An error the baseline's lint rated a warning, on a device whose
-// settings did not change (unchanged: the devices without a config
-// change), is labctl's lint rating the same configs higher, not a change
-// of the run's: a note (the second result), not a regression.
+// An error the baseline's lint rated a warning where nothing but lint can
+// have moved it (unchanged: no switch's settings changed, Report.lintAlone)
+// is labctl's lint rating the same configs higher, not a change of the
+// run's: a note (the second result), not a regression.
 // None when either record kept no lint.
 func newLintErrors(run, baseline *Run, unchanged func(device string) bool) ([]Finding, []string) {
 	if run.Lint == nil || baseline.Lint == nil {
@@ -201,16 +201,12 @@ func newLintErrors(run, baseline *Run, unchanged func(device string) bool) ([]Fi
 	return out, notes
 }
 
-// deviceUnchanged says whether both records kept the switches' QoS and
-// the device's is the same in both (no ConfigChanges on it).
-func (r *Report) deviceUnchanged(device string) bool {
-	if r.ConfigChanges == nil {
-		return false
-	}
-	for _, d := range r.ConfigChanges {
-		if d.Device == device {
-			return false
-		}
-	}
-	return true
+// lintAlone says whether a lint finding's severity can have moved by
+// labctl's lint alone: both records kept the switches' QoS and no switch's
+// differs, and the scenario is the same. A finding's severity may hang on
+// other switches than the one it names (QOS009 is reported at one end of a
+// link and rated by the other's map; QOS002 and QOS006 compare ports and
+// peers), so one switch's settings unchanged is not enough.
+func (r *Report) lintAlone(string) bool {
+	return r.ConfigChanges != nil && len(r.ConfigChanges) == 0 && !r.ScenarioChanged
 }
