@@ -494,6 +494,11 @@ func sonicMutations() []mutation {
 			edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.dwrr50"]["weight"] = "1" })},
 		{field: "SCHEDULER weight", name: "weight 10 written 010",
 			edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.dwrr10"]["weight"] = "010" })},
+		// Queue 7 takes network control's DSCPs alone (CS7), whose few
+		// packets take nothing from RoCE whatever their weight: QOS018's
+		// share counts no such queue.
+		{field: "SCHEDULER weight", name: "network control's queue 7 weighted 20 instead of 10",
+			edit: edit(func(d doc) { d["SCHEDULER"]["scheduler.dwrr10"]["weight"] = "20" })},
 		// qosorch's handleSchedulerTable knows type, weight, meter_type,
 		// cir, cbs, pir and pbs: with any other field (priority) it
 		// creates no scheduler, and handleQueueTable applies neither the

@@ -237,7 +237,11 @@ func roceShares(p, sched *PortConfig, counted map[int]bool, roce, cnp int) map[s
 	for _, q := range slices.Sorted(maps.Keys(weights)) {
 		if counted[q] {
 			sum += weights[q]
-			named = append(named, fmt.Sprintf("q%d %d", q, weights[q]))
+			if weights[q] > 0 {
+				// A queue the intent makes strict reads as weight 0
+				// here (sched is the port's): no weight to name.
+				named = append(named, fmt.Sprintf("q%d %d", q, weights[q]))
+			}
 		}
 	}
 	out := map[string]string{}
@@ -253,7 +257,8 @@ func roceShares(p, sched *PortConfig, counted map[int]bool, roce, cnp int) map[s
 // sharedQueues are the queues whose round-robin weights count in
 // roceShares, for port p and the intent's port alike: those some DSCP
 // reaches on either (DSCPsByQueue), and the RoCE and CNP classes' and PFC
-// priorities' queues, though no DSCP reach them. A round-robin queue no
+// priorities' queues, though no DSCP reach them; not a queue only
+// network control's DSCPs reach (networkControlOnly). A round-robin queue no
 // DSCP reaches holds nothing and takes nothing from RoCE, whatever its
 // weight: a deficit round robin passes over an empty queue (the
 // simulator's, sim.pickQueue, as a switch's scheduler). Counting the
@@ -263,8 +268,10 @@ func roceShares(p, sched *PortConfig, counted map[int]bool, roce, cnp int) map[s
 func sharedQueues(p, intent *PortConfig, roce, cnp int) map[int]bool {
 	counted := map[int]bool{}
 	for _, x := range []*PortConfig{p, intent} {
-		for q := range x.DSCPsByQueue() {
-			counted[q] = true
+		for q, dscps := range x.DSCPsByQueue() {
+			if !networkControlOnly(dscps) {
+				counted[q] = true
+			}
 		}
 		for _, tc := range append([]int{x.TCOf(roce), x.TCOf(cnp)}, x.PFCPriorities...) {
 			counted[x.Class(tc).Queue] = true
@@ -272,6 +279,13 @@ func sharedQueues(p, intent *PortConfig, roce, cnp int) map[int]bool {
 	}
 	return counted
 }
+
+// networkControlOnly says whether dscps (in order) are all network
+// control's, RFC 4594's CS6 and CS7 and the codepoints beside them
+// (48-63): routing protocols' and the fabric's own few packets, which
+// take nothing from RoCE under load whatever their queue's weight (a
+// queue of CS7 alone weighted 20 instead of 10 is no drift).
+func networkControlOnly(dscps []int) bool { return len(dscps) > 0 && dscps[0] >= 48 }
 
 // lowerShares keeps of got and exp (roceShares of a port and of the
 // intent's) the queues whose share the port lowers, the harm: a share

@@ -394,7 +394,7 @@ func TestLintRules(t *testing.T) {
 		// share of the round robin (of the queues some DSCP reaches, 0, 3,
 		// 5 and 7) falls from 50 of 85 to 50 of 155, which QOS018 compared
 		// no field of (only the RoCE classes' own).
-		{RuleIntentDrift, SevWarning, "Ethernet0", "queue.3.rr_share is 32.3% (q0 90, q3 50, q5 5, q7 10 of 155); the lab's QoS intent gives 58.8% (q0 20, q3 50, q5 5, q7 10 of 85)", false, LintOptions{Devices: TestDevices()}, func(c []DeviceConfig, o *LintOptions) {
+		{RuleIntentDrift, SevWarning, "Ethernet0", "queue.3.rr_share is 34.5% (q0 90, q3 50, q5 5 of 145); the lab's QoS intent gives 66.7% (q0 20, q3 50, q5 5 of 75)", false, LintOptions{Devices: TestDevices()}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Port("Ethernet0").Queue(0).Weight = 90
 		}},
 	}
@@ -445,6 +445,15 @@ func TestLintRRShareOfEmptyQueues(t *testing.T) {
 		cfgs[0].Port("Ethernet0").Queue(q).Weight = 30
 	}
 	none("weights of queues no DSCP reaches raised")
+	p7 := cfgs[0].Port("Ethernet0")
+	nc := p7.DSCPsByQueue()[7]
+	if !networkControlOnly(nc) {
+		t.Fatalf("queue 7 takes DSCPs %v, not network control's alone", nc)
+	}
+	w7 := p7.Queue(7).Weight
+	p7.Queue(7).Weight = 2 * w7
+	none("the weight of queue 7, network control's alone, doubled")
+	p7.Queue(7).Weight = w7
 	for _, q := range []int{1, 2, 4} {
 		cfgs[0].Port("Ethernet0").Queue(q).Weight = 5
 	}
@@ -457,7 +466,7 @@ func TestLintRRShareOfEmptyQueues(t *testing.T) {
 	p.DSCPToTC[10] = tc
 	none("DSCP 10 mapped to queue 1, weighted as the intent has it")
 	p.Queue(1).Weight = 30
-	want := "queue.3.rr_share is 43.5% (q0 20, q1 30, q3 50, q5 5, q7 10 of 115); the lab's QoS intent gives 55.6% (q0 20, q1 5, q3 50, q5 5, q7 10 of 90)"
+	want := "queue.3.rr_share is 47.6% (q0 20, q1 30, q3 50, q5 5 of 105); the lab's QoS intent gives 62.5% (q0 20, q1 5, q3 50, q5 5 of 80)"
 	for _, f := range findings(Lint(cfgs, opt), RuleIntentDrift) {
 		if f.Port == "Ethernet0" && strings.Contains(f.Message, want) {
 			return
