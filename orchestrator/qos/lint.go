@@ -88,7 +88,7 @@ func Rules() []Rule {
 		{RulePFCOffLossless, "pfc-off-lossless", SevError, "PFC is off for a lossless priority on a data port"},
 		{RuleDSCPMapMismatch, "dscp-map-mismatch", SevError, "DSCPs reach lossless classes on some ports and not others (error; for bare files not between ports of two roles each consistent on its own, as SONiC's dual-ToR ports are), or other traffic shares RoCE's lossless class, as every unmarked packet does on RoCE DSCP 0, or its egress queue (warning)"},
 		{RuleRoCEDSCPLossy, "roce-dscp-lossy", SevError, "the RoCE DSCP does not reach a lossless traffic class (its map or the port's trust mode)"},
-		{RuleECNThresholds, "ecn-thresholds", SevError, "ECN Kmin above Kmax or a marking probability outside (0, 100%] (error), or Kmin equal to Kmax (a step), Kmax above the PFC XOFF point or below one packet (warning)"},
+		{RuleECNThresholds, "ecn-thresholds", SevError, "ECN Kmin above Kmax or a marking probability outside (0, 100%] (error); Kmin at or above the PFC XOFF point, so nothing is marked (error on a lossless queue traffic reaches, else a warning); Kmin equal to Kmax (a step), Kmax above the PFC XOFF point or below one packet (warning)"},
 		{RuleECNLosslessQueue, "ecn-lossless-queue", SevError, "the queue of a lossless class does not mark ECN while ECN is in use (a warning where no port of the switch classifies into the queue's lossless classes)"},
 		{RuleHeadroomShort, "headroom-short", SevError, "PFC headroom is less than link speed, MTU and cable length need (error), or than the longer cable the peer switch's config gives the link (warning: the two ends disagree on its length)"},
 		{RuleCNPPriority, "cnp-priority", SevWarning, "CNPs are in a PFC class, neither on a strict queue nor weighted above RoCE data, or on DSCP 0, which puts unmarked traffic on their strict queue; or the NICs mark them with another DSCP than the configs are made for (nic.dcqcn.cnp_dscp against qos.cnp_dscp)"},
@@ -737,6 +737,20 @@ func (l *linter) roce() {
 	}
 }
 
+// reachRated is the severity of a finding on a lossless queue's classes
+// tcs that harms their traffic: an error where some port of the switch
+// classifies into one of them, else a warning that says so ("; no port
+// ... so <what> there until one does"), for the traffic a DSCP mapped to
+// them later would be. The queue holds what any port classifies (a host
+// port's DSCP 10 in TC4 leaves by the uplink's queue 4), not its own
+// port's alone. Asked only where a finding is made: it reads every port.
+func reachRated(d *DeviceConfig, tcs []int, what string) (Severity, string) {
+	if slices.ContainsFunc(tcs, func(tc int) bool { return deviceReaches(d, tc) }) {
+		return SevError, ""
+	}
+	return SevWarning, fmt.Sprintf("; no port of the switch classifies into TC%s, so %s there until one does", FormatInts(tcs), what)
+}
+
 // QOS004, QOS005 and QOS015, on the queues of the port's lossless classes.
 func (l *linter) ecn(d *DeviceConfig, p *PortConfig, lossless []int) {
 	trigger := int64(0)
@@ -745,6 +759,15 @@ func (l *linter) ecn(d *DeviceConfig, p *PortConfig, lossless []int) {
 			trigger = l.xoffTrigger(d, g)
 			break
 		}
+	}
+	prios := p.PFCPriorities
+	if len(prios) == 0 {
+		prios = lossless
+	}
+	queues := map[int][]int{}
+	for _, pr := range prios {
+		c := p.Class(pr)
+		queues[c.Queue] = append(queues[c.Queue], pr)
 	}
 	anyECN := false
 	for _, q := range p.Queues {
@@ -805,39 +828,24 @@ func (l *linter) ecn(d *DeviceConfig, p *PortConfig, lossless []int) {
 		case e.Unit != "" || trigger <= 0:
 		case e.MinBytes >= trigger && e.MinBytes <= e.MaxBytes:
 			// Not one packet is marked: DCQCN never slows a sender, and
-			// every congestion is left to PFC's pauses.
-			l.addAt(RuleECNThresholds, SevWarning, d.Device, p.Name, wredWhere(&q),
+			// every congestion is left to PFC's pauses, as where a
+			// lossless queue marks nothing (QOS005): rated alike.
+			sev, idle := SevWarning, ""
+			if tcs := queues[q.Queue]; len(tcs) > 0 {
+				sev, idle = reachRated(d, tcs, "nothing goes unmarked")
+			}
+			l.addAt(RuleECNThresholds, sev, d.Device, p.Name, wredWhere(&q),
 				fmt.Sprintf("lower Kmin and Kmax below %d bytes (Kmin a fraction of it) or enlarge the shared buffer", trigger),
-				"queue %d: ECN Kmin %d bytes is at or above the PFC XOFF point (%d bytes): PFC pauses the senders before the queue marks a packet, so ECN and DCQCN never act", q.Queue, e.MinBytes, trigger)
+				"queue %d: ECN Kmin %d bytes is at or above the PFC XOFF point (%d bytes): PFC pauses the senders before the queue marks a packet, so ECN and DCQCN never act%s", q.Queue, e.MinBytes, trigger, idle)
 		case e.MaxBytes > trigger:
 			l.addAt(RuleECNThresholds, SevWarning, d.Device, p.Name, wredWhere(&q),
 				fmt.Sprintf("lower Kmax below %d bytes or enlarge the shared buffer", trigger),
 				"queue %d: ECN Kmax %d bytes is above the PFC XOFF point (%d bytes): PFC pauses before ECN marks fully", q.Queue, e.MaxBytes, trigger)
 		}
 	}
-	prios := p.PFCPriorities
-	if len(prios) == 0 {
-		prios = lossless
-	}
-	queues := map[int][]int{}
-	for _, pr := range prios {
-		c := p.Class(pr)
-		queues[c.Queue] = append(queues[c.Queue], pr)
-	}
 	for _, q := range slices.Sorted(maps.Keys(queues)) {
 		qc := p.Queue(q)
-		// A queue whose lossless classes no port of the switch
-		// classifies into holds nothing of them to drop: a warning, for
-		// the traffic a DSCP mapped to them later would be. The queue
-		// holds what any port classifies (a host port's DSCP 10 in TC4
-		// leaves by the uplink's queue 4), not its own port's alone.
-		// (Asked only where a finding is made: it reads every port.)
-		drops := func() (sev Severity, idle string) {
-			if !slices.ContainsFunc(queues[q], func(tc int) bool { return deviceReaches(d, tc) }) {
-				return SevWarning, fmt.Sprintf("; no port of the switch classifies into TC%s, so nothing is lost there until one does", FormatInts(queues[q]))
-			}
-			return SevError, ""
-		}
+		drops := func() (Severity, string) { return reachRated(d, queues[q], "nothing is lost") }
 		if qc != nil && qc.Buffer != nil && len(p.PFCPriorities) > 0 && strings.Contains(qc.Buffer.Pool, "lossy") {
 			sev, idle := drops()
 			l.addAt(RuleWREDDropLossless, sev, d.Device, p.Name, qc.Origin,
@@ -876,14 +884,9 @@ func (l *linter) ecn(d *DeviceConfig, p *PortConfig, lossless []int) {
 		}
 		// A lossless queue that marks nothing leaves its senders to PFC
 		// alone: DCQCN never slows them, and the pauses spread the
-		// congestion back through the fabric (an error). As for QOS015
-		// above, a queue whose lossless classes no port of the switch
-		// classifies into holds nothing to mark: a warning, for the
-		// traffic a DSCP mapped to them later would be.
-		sev, idle := SevError, ""
-		if !slices.ContainsFunc(queues[q], func(tc int) bool { return deviceReaches(d, tc) }) {
-			sev, idle = SevWarning, fmt.Sprintf("; no port of the switch classifies into TC%s, so nothing goes unmarked there until one does", FormatInts(queues[q]))
-		}
+		// congestion back through the fabric (an error, where traffic
+		// reaches it: reachRated).
+		sev, idle := reachRated(d, queues[q], "nothing goes unmarked")
 		if !anyECN {
 			// Nothing on this port marks: the config is an ECN-off
 			// variant of a lab whose intent has ECN on.

@@ -147,6 +147,11 @@ func TestLintRules(t *testing.T) {
 		{RuleECNThresholds, SevWarning, "Ethernet0", "above the PFC XOFF point (1048576 bytes)", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
 			c[0].Pool(IngressLosslessPool).SizeBytes = 2 << 20
 		}},
+		// Kmin at or above XOFF on RoCE's queue: not one packet marked,
+		// DCQCN never slows a sender (an error, as QOS005's).
+		{RuleECNThresholds, SevError, "Ethernet0", "queue 3: ECN Kmin 409600 bytes is at or above the PFC XOFF point", false, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
+			c[0].Pool(IngressLosslessPool).SizeBytes = 512 << 10
+		}},
 		// RoCE's queue marks nothing while another queue of the port
 		// does: DCQCN never slows RoCE's senders (an error).
 		{RuleECNLosslessQueue, SevError, "Ethernet0", "queue 3 of lossless TC3 does not mark ECN (its WRED profile ECN_409600_1638400_20 does not mark green packets) while ECN is in use", true, LintOptions{}, func(c []DeviceConfig, o *LintOptions) {
