@@ -140,9 +140,87 @@ func pairThrow(table, k, v string) (bad, thrown string) {
 	return "", ""
 }
 
+// mapPairSAI is what qosorch and SAI make of a pair k: v of map table
+// that std::stoi reads (numbers out of the table's range among them):
+// the key and value SAI is given, and why the entry is refused ("" where
+// it is not). Every handler but TcToDscpMapHandler writes both numbers
+// into SAI's byte-wide qos map fields with a cast and no check
+// (DscpToTcMapHandler, TcToQueueMapHandler, TcToPgHandler,
+// PfcPrioToPgHandler, PfcToQueueHandler, Dot1pToTcMapHandler:
+// (uint8_t)stoi(...), qosorch.cpp), so 264 reaches SAI as 8 and -1 as
+// 255. TcToDscpMapHandler refuses the entry where the DSCP is below 0 or
+// above DSCP_MAX_VAL, 63 ("DSCP value %d is greater than max value",
+// task_invalid_entry), before it casts the key. What SAI does with a
+// DSCP above 63 or a traffic class, queue or PG above 7 the sources do
+// not say (the vendor's SAI checks it, or not); labctl takes it to refuse
+// the map (create_qos_map fails, addQosItem returns no object,
+// processWorkItem's task_failed, and QosOrch::doTask drops the entry),
+// which leaves every port naming the map without its PORT_QOS_MAP entry:
+// the reading that shows the harm rather than hiding it.
+func mapPairSAI(table string, k, v int64) (kn, vn int, refused string) {
+	b := intMapBounds()[table]
+	if table == "TC_TO_DSCP_MAP" && (v < 0 || v > int64(b[1])) {
+		return 0, 0, "TcToDscpMapHandler refuses a DSCP below 0 or above DSCP_MAX_VAL (63) and the whole entry with it (task_invalid_entry)"
+	}
+	kn, vn = int(uint8(k)), int(uint8(v))
+	if kn <= b[0] && vn <= b[1] {
+		return kn, vn, ""
+	}
+	cast := ""
+	if int64(kn) != k || int64(vn) != v {
+		cast = fmt.Sprintf(", cut to a byte: %d: %d", kn, vn)
+	}
+	return kn, vn, fmt.Sprintf("qosorch hands SAI the pair without a check (as (uint8_t)stoi%s), and SAI has no %s; labctl takes SAI to refuse the map (create_qos_map fails: task_failed, and qosorch drops the entry), as the sources do not say what a switch's SAI does with it", cast, mapBeyond(table))
+}
+
+// mapBeyond names what a map table's numbers cannot be, for mapPairSAI.
+func mapBeyond(table string) string {
+	switch table {
+	case "DSCP_TO_TC_MAP":
+		return "DSCP above 63 nor traffic class above 7"
+	case "TC_TO_DSCP_MAP":
+		return "traffic class above 7"
+	case "TC_TO_QUEUE_MAP":
+		return "traffic class or queue above 7"
+	case "TC_TO_PRIORITY_GROUP_MAP":
+		return "traffic class or PG above 7"
+	case "MAP_PFC_PRIORITY_TO_QUEUE":
+		return "PFC priority or queue above 7"
+	case "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP":
+		return "PFC priority or PG above 7"
+	}
+	return "802.1p priority or traffic class above 7"
+}
+
+// mapRangeRefused is the first pair, in key order, of an entry of map
+// table that qosorch or SAI refuse for its numbers (mapPairSAI), and why;
+// pairs std::stoi throws on are mapThrows'.
+func mapRangeRefused(table string, fields map[string]string) (key, val, why string) {
+	for _, k := range cfgSortedKeys(fields) {
+		v := fields[k]
+		if _, t := pairThrow(table, k, v); t != "" {
+			continue
+		}
+		kn, _, ok1 := stoi(k)
+		vn, _, ok2 := stoi(v)
+		if !ok1 || !ok2 {
+			continue
+		}
+		if _, _, why := mapPairSAI(table, kn, vn); why != "" {
+			return k, v, why
+		}
+	}
+	return "", "", ""
+}
+
 // mapStallTables are the map tables whose handlers std::stoi can stop
 // (mapThrows), in the order qosorch's tables are checked here.
 var mapStallTables = []string{"DSCP_TO_TC_MAP", "TC_TO_QUEUE_MAP", "TC_TO_PRIORITY_GROUP_MAP", "MAP_PFC_PRIORITY_TO_QUEUE", "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", "TC_TO_DSCP_MAP"}
+
+// mapRangeTables are the map tables whose entries a number out of range
+// keeps from being created (mapRangeRefused): those std::stoi can stop
+// and DOT1P_TO_TC_MAP, whose handler skips a pair std::stoi throws on.
+var mapRangeTables = append(slices.Clone(mapStallTables), "DOT1P_TO_TC_MAP")
 
 // stoullThrows says whether std::stoull (strtoull, base 10) throws on s:
 // no digit after the blanks and an optional sign (a '-' it takes, and
@@ -220,7 +298,7 @@ func objectThrows(table string, fields map[string]string) (why, fix string) {
 // noted (mapThrows).
 func (r *resolver) stallObjects(doc Doc) {
 	r.uncreated = map[[2]string]string{}
-	for _, table := range append([]string{"SCHEDULER", "WRED_PROFILE"}, mapStallTables...) {
+	for _, table := range append([]string{"SCHEDULER", "WRED_PROFILE"}, mapRangeTables...) {
 		keys := cfgSortedKeys(doc[table])
 		for i, key := range keys {
 			why, fix := objectThrows(table, doc[table][key])
@@ -245,6 +323,15 @@ func (r *resolver) stallObjects(doc Doc) {
 				}
 			}
 			if why == "" {
+				if rk, rv, rwhy := mapRangeRefused(table, doc[table][key]); rwhy != "" && slices.Contains(mapRangeTables, table) {
+					// The entry alone is not created: qosorch refuses it
+					// or drops it once SAI has, and goes on with the
+					// table's other entries.
+					what := fmt.Sprintf("its entry %q: %q is out of range (%s): %s; qosorch never creates it, and the PORT_QOS_MAP entries naming it apply nothing (no maps, no PFC)", rk, rv, mapRange(table), rwhy)
+					r.overrule(table, key, true, what, "write each key and value within "+mapRange(table), nil)
+					r.overruledField(table+"|"+key, rk)
+					r.uncreated[[2]string{table, key}] = fmt.Sprintf("orchagent never creates it: its entry %q: %q is out of range (%s)", rk, rv, mapRange(table))
+				}
 				continue
 			}
 			after := keys[i+1:]

@@ -53,15 +53,18 @@ func TestParseTCToDSCP(t *testing.T) {
 	}
 }
 
-// TestParseTCToDSCPErrors: a DSCP outside 0-63 is refused at its entry
-// with the fix, and a port naming a map the config does not define is
-// not applied (orchagent waits for the map).
+// TestParseTCToDSCPErrors: a DSCP outside 0-63 refuses its entry
+// (TcToDscpMapHandler, noted with the fix), and a port naming a map the
+// config does not define is not applied (orchagent waits for the map).
 func TestParseTCToDSCPErrors(t *testing.T) {
-	_, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(`{"TC_TO_DSCP_MAP": {"BAD": {"3": "64"}}}`)})
-	if err == nil || !strings.Contains(err.Error(), "TC_TO_DSCP_MAP|BAD") || !strings.Contains(err.Error(), "DSCPs 0-63") {
-		t.Errorf("DSCP 64: %v", err)
+	dc, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(`{"TC_TO_DSCP_MAP": {"BAD": {"3": "64"}}}`)})
+	if err != nil {
+		t.Fatalf("DSCP 64: %v", err)
 	}
-	dc, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(`{"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3", "tc_to_dscp_map": "NONE"}}}`)})
+	if len(dc.Overruled) != 1 || dc.Overruled[0].Where != "TC_TO_DSCP_MAP|BAD" || !strings.Contains(dc.Overruled[0].What, "DSCP_MAX_VAL") || !strings.Contains(dc.Overruled[0].Fix, "values 0-63") {
+		t.Errorf("DSCP 64: %+v, want TC_TO_DSCP_MAP|BAD refused by DSCP_MAX_VAL", dc.Overruled)
+	}
+	dc, err = Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(`{"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3", "tc_to_dscp_map": "NONE"}}}`)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ import (
 // statement is the table's own (on the ConfigDB field). Other tables of a
 // full config_db.json (BGP, VLAN, …) are not read.
 type ConfigDB struct {
-	DSCPToTCMap   map[string]IntMap `table:"DSCP_TO_TC_MAP" keys:"63" use:"simulated" why:"classifies each DSCP into a traffic class at the ingress port (the map named by the port's dscp_to_tc_map, or the global one). Its keys and values, as those of every map table, are read as qosorch's map handlers read them, with std::stoi: \" 3\" or \"+3\" is 3 (noted, QOS000); a text std::stoi reads as another number (\"0x3\" is 0, \"3.5\" is 3) is refused at its line. One std::stoi cannot read at all (no digit, or beyond an int: it throws) the switch refuses: qosorch never creates the entry, nor, where the handler catches nothing (every map table but DOT1P_TO_TC_MAP, whose handler skips the pair, and TC_TO_DSCP_MAP, whose refuses the entry alone for no digit and reads a pair's value before its key), the entries after it in key order, and the PORT_QOS_MAP entries naming them apply nothing (no maps, no PFC): lint's error (QOS021)"`
+	DSCPToTCMap   map[string]IntMap `table:"DSCP_TO_TC_MAP" keys:"63" use:"simulated" why:"classifies each DSCP into a traffic class at the ingress port (the map named by the port's dscp_to_tc_map, or the global one). Its keys and values, as those of every map table, are read as qosorch's map handlers read them, with std::stoi: \" 3\" or \"+3\" is 3 (noted, QOS000); a text std::stoi reads as another number (\"0x3\" is 0, \"3.5\" is 3) is refused at its line. One std::stoi cannot read at all (no digit, or beyond an int: it throws) the switch refuses: qosorch never creates the entry, nor, where the handler catches nothing (every map table but DOT1P_TO_TC_MAP, whose handler skips the pair, and TC_TO_DSCP_MAP, whose refuses the entry alone for no digit and reads a pair's value before its key), the entries after it in key order, and the PORT_QOS_MAP entries naming them apply nothing (no maps, no PFC): lint's error (QOS021). A number out of the table's range the handlers hand SAI cut to a byte, unchecked (264 is 8), but TcToDscpMapHandler, which refuses the entry for a DSCP beyond 63; one still out of range there labctl takes SAI to refuse (the sources do not say): that entry alone is not created, with the same effect (QOS021 at the pair's line)"`
 	DOT1PToTCMap  map[string]IntMap `table:"DOT1P_TO_TC_MAP" keys:"7" use:"ignored" why:"classifies 802.1p priorities of tagged non-IP frames: SONiC classifies IP packets by DSCP, and the lab's links carry no tagged frames"`
 	TCToQueueMap  map[string]IntMap `table:"TC_TO_QUEUE_MAP" keys:"7" use:"simulated" why:"the egress queue each traffic class leaves by"`
 	TCToPGMap     map[string]IntMap `table:"TC_TO_PRIORITY_GROUP_MAP" keys:"7" use:"simulated" why:"the ingress priority group each traffic class fills (its buffer profile, its PFC)"`
@@ -428,7 +428,16 @@ func decodeDB(doc Doc) (*ConfigDB, []string, error) {
 						}
 					}
 					if kn < 0 || kn > int64(maxKey) || vn < 0 || vn > int64(maxVal) {
-						return nil, nil, fmt.Errorf("%s|%s: entry %q: %q is not <0-%d>: <0-%d> (fix: map numbers %d-%d to %s)", table, key, k, val, maxKey, maxVal, 0, maxKey, what)
+						// As qosorch and SAI take it (mapPairSAI): a pair
+						// they refuse keeps the entry from being created
+						// (stallObjects notes it at its line), one whose
+						// numbers reach SAI cut to a byte is that pair.
+						kw, vw, refused := mapPairSAI(table, kn, vn)
+						if refused != "" {
+							continue
+						}
+						notes = append(notes, fmt.Sprintf("%s|%s entry %q: %q is out of range (%s), but qosorch writes it to SAI as a byte, %d: %d, which the switch applies (fix: write \"%d\": \"%d\" if that is meant, or the pair meant)", table, key, k, val, mapRange(table), kw, vw, kw, vw))
+						kn, vn = int64(kw), int64(vw)
 					}
 					if kNote || vNote {
 						notes = append(notes, fmt.Sprintf("%s|%s entry %q: %q is read as %d: %d, as orchagent's std::stoi reads it (blanks, a sign or leading zeros around the number), though it is not the plain number SONiC's YANG model asks for (fix: write \"%d\": \"%d\")", table, key, k, val, kn, vn, kn, vn))

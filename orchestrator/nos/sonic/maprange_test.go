@@ -1,0 +1,77 @@
+package sonic
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/labctl/labctl/orchestrator/qos"
+)
+
+// A map pair out of its table's range ("8": "9" in DSCP_TO_TC_MAP, a DSCP
+// key 64, TC_TO_DSCP_MAP "3": "99") is no parse error: TcToDscpMapHandler
+// refuses an entry whose DSCP is beyond 63, and labctl takes SAI to refuse
+// a map the other handlers hand it unchecked (mapPairSAI), so qosorch
+// never creates the entry, alone; the PORT_QOS_MAP entries naming it apply
+// nothing (no PFC), and lint says so at the pair's line. A number that
+// reaches SAI cut to a byte within range (264 is DSCP 8) is that number.
+// It stopped the parse (exit 2, no file or line).
+func TestMapPairOutOfRange(t *testing.T) {
+	for _, c := range []struct {
+		name, table, field, key, val string
+	}{
+		{"TC beyond 7", "DSCP_TO_TC_MAP", "dscp_to_tc_map", "8", "9"},
+		{"DSCP key 64", "DSCP_TO_TC_MAP", "dscp_to_tc_map", "64", "0"},
+		{"negative TC", "DSCP_TO_TC_MAP", "dscp_to_tc_map", "8", "-1"},
+		{"DSCP 99", "TC_TO_DSCP_MAP", "tc_to_dscp_map", "3", "99"},
+		{"TC 8 remarked", "TC_TO_DSCP_MAP", "tc_to_dscp_map", "8", "26"},
+		{"queue 8", "TC_TO_QUEUE_MAP", "tc_to_queue_map", "3", "8"},
+		{"PG 8", "TC_TO_PRIORITY_GROUP_MAP", "tc_to_pg_map", "3", "8"},
+		{"802.1p 8", "DOT1P_TO_TC_MAP", "dot1p_to_tc_map", "8", "3"},
+	} {
+		good := `{"3": "3"}`
+		in := "{\"" + c.table + "\": {\n\"A\": " + good + ",\n\"B\": {\"2\": \"2\",\n\"" + c.key + "\": \"" + c.val + "\"},\n\"C\": " + good + `},
+			"PORT_QOS_MAP": {"Ethernet0": {"` + c.field + `": "A", "pfc_enable": "3"},
+				"Ethernet4": {"` + c.field + `": "B", "pfc_enable": "3"},
+				"Ethernet8": {"` + c.field + `": "C", "pfc_enable": "3"}}}`
+		dc, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(in)})
+		if err != nil {
+			t.Errorf("%s: %v, want it parsed", c.name, err)
+			continue
+		}
+		dc.Sources = []string{"leaf1.json"}
+		pfc := func(port string) bool { return len(dc.Port(port).PFCPriorities) > 0 }
+		if !pfc("Ethernet0") || pfc("Ethernet4") || !pfc("Ethernet8") {
+			t.Errorf("%s: PFC on Ethernet0 %v, Ethernet4 %v, Ethernet8 %v; want true, false, true", c.name, pfc("Ethernet0"), pfc("Ethernet4"), pfc("Ethernet8"))
+		}
+		found := false
+		for _, f := range qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{}) {
+			if f.Rule == qos.RuleOverruled && f.Severity == qos.SevError && strings.Contains(f.Message, "leaf1.json:4:") && strings.Contains(f.Message, c.table+"|B") && f.Fix != "" {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: no QOS021 error at leaf1.json:4 (the pair's line) on %s|B: %+v", c.name, c.table, qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{}))
+		}
+	}
+}
+
+// A DSCP written beyond a byte reaches SAI cut to one: DscpToTcMapHandler
+// writes (uint8_t)stoi("264"), DSCP 8, and the switch maps it.
+func TestMapPairCutToAByte(t *testing.T) {
+	in := `{"DSCP_TO_TC_MAP": {"A": {"26": "3", "264": "3"}}, "PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "A", "pfc_enable": "3"}}}`
+	dc, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(in)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := dc.Port("Ethernet0")
+	if len(p.PFCPriorities) == 0 || p.DSCPToTC[8] != 3 {
+		t.Errorf("PFC %v, DSCP 8 in TC %d; want PFC on 3 and DSCP 8 in TC 3 (264 cut to a byte)", p.PFCPriorities, p.DSCPToTC[8])
+	}
+	noted := false
+	for _, n := range dc.Notes {
+		noted = noted || strings.Contains(n, `"264"`) && strings.Contains(n, "8: 3")
+	}
+	if !noted {
+		t.Errorf("no note of 264 read as 8: %q", dc.Notes)
+	}
+}
