@@ -1086,6 +1086,7 @@ func queueBufferApplies(pe *BufferProfileEntry) bool {
 func (r *resolver) noteQueueBuffer(port, key, prof, effect string) {
 	switch pe, ok := r.db.BufferProfile[prof]; {
 	case prof == "":
+		r.noProfileEntry("BUFFER_QUEUE", key, r.db.BufferQueue[key], effect, port)
 	case !ok:
 		r.unresolved("BUFFER_QUEUE|"+key, "profile", prof, "BUFFER_PROFILE", effect, port)
 	default:
@@ -1415,6 +1416,7 @@ func (r *resolver) notePGEntry(port, key string, e *BufferRefEntry, effect strin
 	pe, ok := r.db.BufferProfile[prof]
 	switch {
 	case prof == "":
+		r.noProfileEntry("BUFFER_PG", key, e, effect, port)
 	case prof == "NULL" && !ok:
 		// The traditional buffer manager (the dynamic model applies it)
 		// copies the entry to APPL_DB as it is (doBufferTableTask), and
@@ -1428,6 +1430,28 @@ func (r *resolver) notePGEntry(port, key string, e *BufferRefEntry, effect strin
 	case pe.PacketDiscard == "trim":
 		r.trimmingPG(key, prof, port, effect)
 	}
+}
+
+// noProfileEntry notes the entry key of table (BUFFER_PG or
+// BUFFER_QUEUE, e) that gives no profile, or "", on port, and effect,
+// what the PG or queue keeps instead. bufferorch's processPriorityGroup
+// and processQueue resolve the profile reference first
+// (Orch::resolveFieldRefValue: field_not_found without the field, empty
+// for ""), log "Resolving pg profile reference failed" (queue profile)
+// and return task_failed, and BufferOrch::doTask drops the entry: it is
+// never applied, nor retried. An entry written as {} reaches CONFIG_DB as
+// {"NULL": "NULL"} (ConfigDBConnector), which has no profile either.
+func (r *resolver) noProfileEntry(table, key string, e *BufferRefEntry, effect, port string) {
+	given := "no profile field"
+	if e != nil && e.Blank["profile"] {
+		given = "an empty profile"
+	}
+	fn, unit := "processPriorityGroup", "pg"
+	if table == "BUFFER_QUEUE" {
+		fn, unit = "processQueue", "queue"
+	}
+	what := fmt.Sprintf("the entry has %s: bufferorch's %s finds no profile to resolve (resolveFieldRefValue), logs 'Resolving %s profile reference failed' and fails the entry (task_failed), and doTask drops it: it is never applied; %s", given, fn, unit, effect)
+	r.overrule(table, key, true, what, "give the entry the profile meant (a BUFFER_PROFILE the config defines), or remove the entry", []string{port})
 }
 
 // definedPG is PG g on the config's profile prof (pe), named by the

@@ -280,6 +280,9 @@ type BufferProfileEntry struct {
 type BufferRefEntry struct {
 	Profile string `cfg:"profile" use:"simulated" why:"names the BUFFER_PROFILE the PG or queue admits by (NULL: the dynamic buffer manager computes it; in the traditional model nothing does, bufferorch finds no profile of that name and the PG has none, QOS013, unless the key is one buffermgrd writes over with its lossless profile). An entry bufferorch never applies (its profile undefined or never created, its key or index refused, its key listing a port the switch lacks, which a lab's ports tell, and in bare files the PORT table of a whole CONFIG_DB, DEVICE_METADATA giving the hwsku and every PORT entry its lanes: bufferorch refuses the entry for all its ports, and such a port is no port of the model) loses only its PGs or queues when the config is loaded into a running switch, as labctl models it, and takes none from another entry: of the entries naming a PG or queue, it keeps the last in key order that bufferorch applies; at a cold start with it in CONFIG_DB (a reboot, config reload) portsorch holds the ports its key names that the switch has (isPortReady; a port it lacks is never pending, so a key naming only such ports holds nothing) and orchagent's QoS, watchdog and routing orchs wait for them for ever (allPortsReady): lint warns (QOS021)"`
 
+	// Blank are the fields given as "" (a profile "" bufferorch fails
+	// as it fails an entry without one: noProfileEntry).
+	Blank map[string]bool   `cfg:"-blank"`
 	Extra map[string]string `cfg:"-"`
 }
 
