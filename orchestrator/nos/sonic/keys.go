@@ -384,7 +384,9 @@ func indexRanged[E any](r *resolver, table string, entries map[string]*E) map[st
 		case kr.partly != "":
 			r.overrule(table, key, false, kr.partly, kr.fix, kr.named)
 		}
-		if table != "QUEUE" {
+		if table == "QUEUE" {
+			kr.ports = r.queuePortsApplied(key, kr.ports)
+		} else {
 			// A key naming only ports the switch lacks is noted with
 			// the port's other entries (lackingPortEntries).
 			if missing := r.portsLacking(kr.ports); len(missing) > 0 {
@@ -403,6 +405,38 @@ func indexRanged[E any](r *resolver, table string, entries map[string]*E) map[st
 		r.stalled[table] = true
 	}
 	return byPort
+}
+
+// queuePortsApplied are the ports of a QUEUE key's list (ports, in the
+// key's order) that qosorch applies the entry to: handleQueueTable looks
+// each port up and applies the entry to its queues in turn, and returns
+// at the first port it cannot find ("Port with alias not found",
+// task_invalid_entry, and QosOrch::doTask drops the entry), so the ports
+// before the first the switch lacks get it, and that port and those
+// after it do not. Where a port the switch has is left out, the entry is
+// noted, naming them; a port the switch lacks is noted with its other
+// entries (lackingPortEntries).
+func (r *resolver) queuePortsApplied(key string, ports []string) []string {
+	i := slices.IndexFunc(ports, r.lacks)
+	if i < 0 {
+		return ports
+	}
+	var left []string
+	for _, p := range ports[i:] {
+		if !r.lacks(p) && !slices.Contains(ports[:i], p) && !slices.Contains(left, p) {
+			left = append(left, p)
+		}
+	}
+	if len(left) > 0 {
+		got := "none of the ports gets it"
+		if i > 0 {
+			got = strings.Join(ports[:i], ", ") + " got it"
+		}
+		r.overrule("QUEUE", key, true, fmt.Sprintf("%s is %s: qosorch's handleQueueTable applies the entry port by port in the key's order and stops at a port it cannot find (Port with alias not found, task_invalid_entry): %s, and %s, which the switch has, %s not; their queues keep what other entries give them",
+			ports[i], r.lackedBy(), got, strings.Join(left, ", "), map[bool]string{true: "does", false: "do"}[len(left) == 1]),
+			"key the entry by the ports the switch has (drop "+ports[i]+" from the list: a typo?)"+r.lackFix(), left)
+	}
+	return ports[:i]
 }
 
 // portsLacking are the ports of a key the switch lacks (lacks), in the
