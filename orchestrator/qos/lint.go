@@ -129,9 +129,6 @@ type LintOptions struct {
 	// it, so lint checks their class with it, and warns where it is not
 	// the intent's, for which the configs were rendered.
 	NICCNPDSCP *int
-	// AssumedMTU sizes headroom when neither the port nor the intent
-	// gives an MTU; 0 means 4096 (RoCE's largest path MTU).
-	AssumedMTU int
 	// Routing are findings about the underlay's routing design (the
 	// fabric's, from the caller), reported as QOS019 warnings.
 	Routing []string
@@ -949,18 +946,21 @@ func (l *linter) headroom(d *DeviceConfig, p *PortConfig) {
 		return
 	}
 	// The largest frame of the lossless class: RoCE's MTU (the lab's),
-	// else the port's when the config sets one.
-	mtu := p.MTU
+	// else the largest the port carries (EnforcedMTU: the config's, or
+	// the NOS's default where it sets none, SONiC's 9100, which its
+	// dynamic buffer manager sizes such a port's headroom for too), as
+	// QOS020 and the simulator hold packets to it.
+	mtu := p.EnforcedMTU()
 	if l.opt.Intent != nil {
 		mtu = l.opt.Intent.MTU
 	}
 	assumed := ""
-	if mtu == 0 {
-		mtu = l.opt.AssumedMTU
-		if mtu == 0 {
-			mtu = 4096
-		}
+	switch {
+	case mtu == 0:
+		mtu = 4096 // RoCE's largest path MTU
 		assumed = fmt.Sprintf(" (MTU %d assumed)", mtu)
+	case l.opt.Intent == nil && p.MTU == 0:
+		assumed = fmt.Sprintf(" (MTU %d: the switch's default for a port whose config sets none)", mtu)
 	}
 	need := HeadroomBytes(p.SpeedGbps, mtu, cable, PauseResponseBits(l.opt.Intent, p.SpeedGbps))
 	if cable != p.CableM {

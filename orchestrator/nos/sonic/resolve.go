@@ -1620,11 +1620,14 @@ func (r *resolver) overlapping(table, unit, port string, cands []bufferCandidate
 // without a profile of its name in the config; or profile NULL in the
 // dynamic buffer model): lossless for a PFC priority's PG, with the headroom
 // labctl's formula gives the port's speed and cable (the manager's tables
-// and buffer_headroom_<vendor>.lua are per SKU) at the MTU the config
-// gives or 4096, xon two MTUs, dynamic_th 0. For a lab, AttachTopology
-// replaces it with the profile labctl renders for the port.
+// and buffer_headroom_<vendor>.lua are per SKU) at the MTU the port
+// runs at (EnforcedMTU: the config's, else SONiC's default 9100, which
+// buffermgrdyn's DEFAULT_MTU_STR sizes a port without mtu for, and QOS006
+// checks the headroom against) or 4096, xon two MTUs, dynamic_th 0. For a
+// lab, AttachTopology replaces it with the profile labctl renders for the
+// port.
 func (r *resolver) computedPG(pc *qos.PortConfig, g int, origin string) qos.PGConfig {
-	mtu := pc.MTU // the config's, not SONiC's default (DefaultMTU)
+	mtu := pc.EnforcedMTU()
 	if mtu == 0 {
 		mtu = 4096
 	}
