@@ -135,3 +135,27 @@ func TestDefaultPortMTU(t *testing.T) {
 		t.Errorf("PORT mtu's description does not give the default %d: %s", cfgDefaultPortMTU, why)
 	}
 }
+
+// The headroom labctl computes for a PG SONiC's buffer manager sizes is
+// for the MTU the port runs at, SONiC's 9100 where its PORT entry sets
+// none (buffermgrdyn's DEFAULT_MTU_STR), the MTU QOS006 checks it
+// against: computed for 4096, it fell short of labctl's own check.
+func TestComputedHeadroomAtTheDefaultMTU(t *testing.T) {
+	in := `{"PORT": {"Ethernet0": {"speed": "100000"}},
+		"CABLE_LENGTH": {"AZURE": {"Ethernet0": "5m"}},
+		"BUFFER_POOL": {"ingress_lossless_pool": {"type": "ingress", "mode": "dynamic", "size": "10000000"}},
+		"DSCP_TO_TC_MAP": {"AZURE": {"26": "3"}},
+		"TC_TO_PRIORITY_GROUP_MAP": {"AZURE": {"3": "3"}},
+		"PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "AZURE", "tc_to_pg_map": "AZURE", "pfc_enable": "3"}}}`
+	dc, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(in)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fs := qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{}); len(fs) > 0 {
+		for _, f := range fs {
+			if f.Rule == qos.RuleHeadroomShort {
+				t.Errorf("QOS006 on the computed PG: %s", f.Message)
+			}
+		}
+	}
+}
