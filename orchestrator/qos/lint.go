@@ -245,10 +245,28 @@ func groupFindings(fs []Finding, cfgs []DeviceConfig) []Finding {
 			f.Ports = nil
 		default:
 			sortPorts(f.Ports)
-			f.Port = PortRanges(f.Ports, order[f.Device])
+			f.Port = portsNamed(f.Ports, order[f.Device])
 		}
 	}
 	return out
+}
+
+// portsNamed names a finding's ports (set) among the device's (all) as
+// PortRanges does, but for ports the device lacks (the entries naming
+// them, QOS021), which run among themselves in port order, as if the
+// device had them: 47 ports a PORT table leaves out are Ethernet4-188.
+func portsNamed(set, all []string) string {
+	if slices.ContainsFunc(set, func(p string) bool { return !slices.Contains(all, p) }) {
+		ext := slices.Clone(all)
+		for _, p := range set {
+			if !slices.Contains(ext, p) {
+				ext = append(ext, p)
+			}
+		}
+		sortPorts(ext)
+		all = ext
+	}
+	return PortRanges(set, all)
 }
 
 // portless replaces a port's name in a table key with "*":
@@ -1780,7 +1798,7 @@ func nameFindingPorts(f *Finding, all []string) {
 		return
 	}
 	sortPorts(f.Ports)
-	f.Port = PortRanges(f.Ports, all)
+	f.Port = portsNamed(f.Ports, all)
 	if len(f.Ports) == 1 {
 		f.Ports = nil
 	}

@@ -503,15 +503,40 @@ func (r *resolver) namePort(port, where string) {
 // port of the model, and holds nothing at a cold start (portsorch waits
 // for the ports of its PORT_TABLE only: m_pendingPortSet). A BUFFER_PG or
 // BUFFER_QUEUE key listing it beside ports the switch has is refused on
-// its own (lackingPorts).
+// its own (lackingPorts). Several such ports are one note naming them
+// all (a PORT table cut short, or a config for another SKU, lacks dozens):
+// one per port buried the other findings.
 func (r *resolver) lackingPortEntries() {
-	for _, port := range slices.Sorted(maps.Keys(r.lackingEntries)) {
-		entries := r.lackingEntries[port]
-		// Placed at the first of them (At), as other notes at their entry.
-		r.dc.Overruled = append(r.dc.Overruled, qos.Overruled{Where: "the entries naming " + port, At: entries[0], Ports: []string{port},
-			What: fmt.Sprintf("%s is %s: orchagent finds no port of that name and applies nothing of %s to it, nor holds anything for it at a cold start", port, r.lackedBy(), plural.Some(entries, 5, ", ")),
-			Fix:  "key the entries by a port of the switch (a typo of one?), or delete them" + r.lackFix()})
+	ports := slices.SortedFunc(maps.Keys(r.lackingEntries), func(a, b string) int {
+		switch {
+		case qos.PortLess(a, b):
+			return -1
+		case qos.PortLess(b, a):
+			return 1
+		}
+		return 0
+	})
+	if len(ports) == 0 {
+		return
 	}
+	fix := "key the entries by a port of the switch (a typo of one?), or delete them" + r.lackFix()
+	// Placed at the first of them (At), as other notes at their entry.
+	at := r.lackingEntries[ports[0]][0]
+	if len(ports) == 1 {
+		port, entries := ports[0], r.lackingEntries[ports[0]]
+		r.dc.Overruled = append(r.dc.Overruled, qos.Overruled{Where: "the entries naming " + port, At: at, Ports: []string{port},
+			What: fmt.Sprintf("%s is %s: orchagent finds no port of that name and applies nothing of %s to it, nor holds anything for it at a cold start", port, r.lackedBy(), plural.Some(entries, 5, ", ")),
+			Fix:  fix})
+		return
+	}
+	var entries []string
+	for _, p := range ports {
+		entries = append(entries, r.lackingEntries[p]...)
+	}
+	r.dc.Overruled = append(r.dc.Overruled, qos.Overruled{Where: fmt.Sprintf("the entries naming %d ports", len(ports)), At: at, Ports: slices.Clone(ports),
+		What: fmt.Sprintf("%s are %s: orchagent finds no port of those names and applies nothing of the %d entries naming them (%s), nor holds anything for them at a cold start",
+			plural.Some(ports, 8, ", "), r.lackedBy(), len(entries), plural.Some(entries, 5, ", ")),
+		Fix: fix})
 }
 
 // wholePortTable are the ports the switch has, as the config's PORT

@@ -45,3 +45,47 @@ func TestLackingPortEntriesPlaced(t *testing.T) {
 		}
 	}
 }
+
+// A whole CONFIG_DB whose PORT table lists fewer ports than its entries
+// name (one port of 64, a PORT table cut short) gives one QOS021 warning
+// naming the ports it lacks, at the first of their entries, where it gave
+// one per port, ungrouped.
+func TestLackingPortsGrouped(t *testing.T) {
+	in := `{"PORT": {"Ethernet0": {"lanes": "0,1", "admin_status": "up"}},
+ "DEVICE_METADATA": {"localhost": {"hwsku": "Force10-S6000"}},
+ "SCHEDULER": {"strict": {"type": "STRICT"}},
+ "QUEUE": {
+  "Ethernet0|3": {"scheduler": "strict"},
+  "Ethernet4|3": {"scheduler": "strict"},
+  "Ethernet8|3": {"scheduler": "strict"},
+  "Ethernet12|3": {"scheduler": "strict"}
+ },
+ "PORT_QOS_MAP": {"Ethernet8": {"pfc_enable": "3"}}
+}`
+	dc, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(in)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dc.Sources = []string{"leaf1.json"}
+	var got []qos.Finding
+	for _, f := range qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{}) {
+		if f.Rule == qos.RuleOverruled {
+			got = append(got, f)
+		}
+	}
+	if len(got) != 1 {
+		t.Fatalf("%d QOS021 findings, want one for the three ports the PORT table lacks: %+v", len(got), got)
+	}
+	f := got[0]
+	for _, p := range []string{"Ethernet4", "Ethernet8", "Ethernet12"} {
+		if !strings.Contains(f.Message, p) || !strings.Contains(f.Port+" "+strings.Join(f.Ports, " "), "Ethernet") {
+			t.Errorf("the finding does not name %s: %+v", p, f)
+		}
+	}
+	if f.Port != "Ethernet4-12" {
+		t.Errorf("the finding's ports are %q, want Ethernet4-12", f.Port)
+	}
+	if !strings.Contains(f.Message, "leaf1.json:") || !strings.Contains(f.Message, "4 entries") && !strings.Contains(f.Message, "QUEUE|Ethernet12|3") {
+		t.Errorf("the finding is placed at no line or names no entry: %s", f.Message)
+	}
+}
