@@ -191,6 +191,12 @@ func sonicMutations() []mutation {
 		// moved to a PG without a BUFFER_PG entry is lossy.
 		{field: "TC_TO_PRIORITY_GROUP_MAP (entries)", name: "TC3 into PG 1, which no BUFFER_PG entry sets", harmful: true, rule: "QOS014", dataPlane: true,
 			edit: edit(func(d doc) { d["TC_TO_PRIORITY_GROUP_MAP"]["AZURE"]["3"] = "1" })},
+		// A class without PFC in RoCE's lossless PG: PG 3's XOFF pauses
+		// priority 3 only, the other class's packets fill the headroom.
+		{field: "TC_TO_PRIORITY_GROUP_MAP (entries)", name: "best-effort TC0 into RoCE's lossless PG 3", harmful: true, rule: "QOS014", dataPlane: true,
+			edit: edit(func(d doc) { d["TC_TO_PRIORITY_GROUP_MAP"]["AZURE"]["0"] = "3" })},
+		{field: "TC_TO_PRIORITY_GROUP_MAP (entries)", name: "the CNPs' TC6 into RoCE's lossless PG 3", harmful: true, rule: "QOS014", noError: "the CNPs are few and small: the headroom holds them", why: "the CNPs are few and small: PG 3 never fills with them",
+			edit: edit(func(d doc) { d["TC_TO_PRIORITY_GROUP_MAP"]["AZURE"]["6"] = "3" })},
 		{field: "TC_TO_PRIORITY_GROUP_MAP (entries)", name: "unused TC7 into PG 7",
 			edit: edit(func(d doc) { d["TC_TO_PRIORITY_GROUP_MAP"]["AZURE"]["7"] = "7" })},
 		{field: "MAP_PFC_PRIORITY_TO_QUEUE (entries)", name: "priority 3 pauses queue 0", harmful: true, rule: "QOS016", dataPlane: true,

@@ -98,7 +98,7 @@ func Rules() []Rule {
 		{RuleSimIgnores, "not-simulated", SevInfo, "settings in the config that the simulator does not run (lint only, or ignored)"},
 		{RulePortDiffers, "port-differs", SevWarning, "a port whose QoS differs from most of its siblings, or a switch from the other switches of its role"},
 		{RuleUnresolved, "unresolved-reference", SevError, "a config entry names a map, profile or scheduler the config does not define"},
-		{RuleLosslessPG, "lossless-pg-missing", SevError, "a priority has PFC but its priority group has no lossless buffer profile (no xoff): it drops instead of pausing (a warning where no packet the port receives takes the priority, by DSCP or, on a port that classifies by CoS, by a tagged frame's CoS: nothing is lost until one does)"},
+		{RuleLosslessPG, "lossless-pg-missing", SevError, "a priority has PFC but its priority group has no lossless buffer profile (no xoff): it drops instead of pausing (a warning where no packet the port receives takes the priority, by DSCP or, on a port that classifies by CoS, by a tagged frame's CoS: nothing is lost until one does); or a class without PFC fills a lossless class's PG, whose pause does not stop it, and overflows its headroom (a warning for the CNPs' class)"},
 		{RuleWREDDropLossless, "lossless-queue-drops", SevError, "the queue of a lossless class drops: WRED early drop without ECN marking, or an egress limit from a lossy pool or below the XOFF point of the PGs that feed it (a warning where no port of the switch classifies into the queue's lossless classes)"},
 		{RulePFCQueueMap, "pfc-queue-map", SevError, "a PFC frame for a lossless priority pauses a queue other than the one its class leaves by"},
 		{RuleDefaultRelied, "default-or-unsimulated", SevWarning, "a setting RoCE depends on is left to the NOS's default, or set in a way the simulator does not run"},
@@ -373,6 +373,7 @@ func (l *linter) run() {
 			p := &d.Ports[j]
 			l.pfcOff(d, p, lossless)
 			l.losslessPG(d, p)
+			l.lossyInLosslessPG(d, p)
 			l.pfcQueueMap(d, p)
 			l.sharedLosslessQueue(d, p, lossless)
 			l.ecn(d, p, lossless)
@@ -444,6 +445,51 @@ func (l *linter) losslessPG(d *DeviceConfig, p *PortConfig) {
 		l.addAt(RuleLosslessPG, sev, d.Device, p.Name, where,
 			fmt.Sprintf("give PG %d a lossless profile (SONiC: BUFFER_PG|<port>|%d -> a pg_lossless_<speed>_<cable>_profile with xoff at least the headroom the link needs)", c.PG, c.PG),
 			"priority %d has PFC on, but its PG %d has %s: the switch cannot pause it and drops instead%s", pr, c.PG, what, idle)
+	}
+}
+
+// QOS014: a traffic class without PFC that some packet takes, in the PG
+// of a lossless class (TC_TO_PRIORITY_GROUP_MAP "0": "3"). The PG's XOFF
+// pauses the PFC priorities that fill it, and no other: the other class's
+// packets keep arriving into the headroom, which is sized for the paused
+// traffic in flight alone, and once it is full the PG drops whatever
+// arrives, the lossless class's packets among them. An error, but for the
+// CNPs' class (few, small packets): a warning.
+func (l *linter) lossyInLosslessPG(d *DeviceConfig, p *PortConfig) {
+	if len(p.TCToPG) == 0 {
+		return
+	}
+	losslessPG := map[int]int{} // PG: the first lossless TC in it
+	for _, pr := range p.PFCPriorities {
+		if c := p.Class(pr); c.Lossless {
+			if _, ok := losslessPG[c.PG]; !ok {
+				losslessPG[c.PG] = pr
+			}
+		}
+	}
+	if len(losslessPG) == 0 {
+		return
+	}
+	reached := map[int][]int{}
+	for dscp := range 64 {
+		tc := p.TCOf(dscp)
+		reached[tc] = append(reached[tc], dscp)
+	}
+	cnpTC := p.TCOf(l.cnpDSCP())
+	for _, tc := range slices.Sorted(maps.Keys(reached)) {
+		c := p.Class(tc)
+		ltc, shared := losslessPG[c.PG]
+		if c.PFC || !shared {
+			continue
+		}
+		sev, cnp := SevError, ""
+		if tc == cnpTC {
+			sev, cnp = SevWarning, " (the CNPs' class: few and small, but the pause stops none of them either)"
+		}
+		l.addAt(RuleLosslessPG, sev, d.Device, p.Name, p.Origins["tc_to_pg"],
+			fmt.Sprintf("map TC%d to a PG of its own or the lossy PG (SONiC: TC_TO_PRIORITY_GROUP_MAP), or enable PFC on priority %d if it is meant to be lossless", tc, tc),
+			"TC%d (DSCP %s), which has no PFC, fills PG %d, the PG of lossless TC%d: the PG's XOFF pauses the PFC priorities only, so TC%d's packets keep arriving into the headroom sized for the paused traffic, and once it is full the PG drops, the lossless class's packets too%s",
+			tc, intRanges(reached[tc]), c.PG, ltc, tc, cnp)
 	}
 }
 
