@@ -1021,12 +1021,27 @@ func (l *linter) headroom(d *DeviceConfig, p *PortConfig) {
 	assumed := ""
 	switch {
 	case mtu == 0:
-		mtu = 4096 // RoCE's largest path MTU
+		mtu = roceMaxMTU
 		assumed = fmt.Sprintf(" (MTU %d assumed)", mtu)
 	case l.opt.Intent == nil && p.MTU == 0:
 		assumed = fmt.Sprintf(" (MTU %d: the switch's default for a port whose config sets none)", mtu)
 	}
 	need := HeadroomBytes(p.SpeedGbps, mtu, cable, PauseResponseBits(l.opt.Intent, p.SpeedGbps))
+	// Without the lab's intent lint does not know that the class carries
+	// RoCE alone: a headroom that holds RoCE's largest frames (path MTU
+	// 4096) but not the port's is a warning, the frames that overrun it
+	// another protocol's in the class.
+	roceNeed, roceHolds := need, ""
+	if l.opt.Intent == nil && mtu > roceMaxMTU {
+		roceNeed = HeadroomBytes(p.SpeedGbps, roceMaxMTU, cable, PauseResponseBits(nil, p.SpeedGbps))
+		roceHolds = fmt.Sprintf("; it holds RoCE's largest frames (path MTU %d, %d bytes needed), so only other traffic of the class at the port's MTU overruns it", roceMaxMTU, roceNeed)
+	}
+	shortSev := func(have int64) (Severity, string) {
+		if have >= roceNeed && roceHolds != "" {
+			return SevWarning, roceHolds
+		}
+		return SevError, ""
+	}
 	if cable != p.CableM {
 		assumed += fmt.Sprintf(" (the config sizes it for %d m: CABLE_LENGTH)", p.CableM)
 	}
@@ -1072,17 +1087,18 @@ func (l *linter) headroom(d *DeviceConfig, p *PortConfig) {
 			}
 			continue
 		}
+		sev, holds := shortSev(a.HeadroomBytes)
 		if xoff := Val(g.XoffBytes); a.HeadroomBytes < xoff {
-			l.addAt(RuleHeadroomShort, SevError, d.Device, p.Name, g.Origin,
+			l.addAt(RuleHeadroomShort, sev, d.Device, p.Name, g.Origin,
 				fmt.Sprintf("raise the profile's size to at least xon + %d bytes (it holds the headroom: no shared headroom pool)", need),
-				"PG %d profile %s: size %d bytes is below its xoff %d, so only %d bytes absorb what arrives after XOFF; %d are needed at %d Gb/s over %d m%s",
-				c.PG, g.Profile, Val(g.SizeBytes), xoff, a.HeadroomBytes, need, p.SpeedGbps, cable, assumed)
+				"PG %d profile %s: size %d bytes is below its xoff %d, so only %d bytes absorb what arrives after XOFF; %d are needed at %d Gb/s over %d m%s%s",
+				c.PG, g.Profile, Val(g.SizeBytes), xoff, a.HeadroomBytes, need, p.SpeedGbps, cable, assumed, holds)
 			continue
 		}
-		l.addAt(RuleHeadroomShort, SevError, d.Device, p.Name, g.Origin,
+		l.addAt(RuleHeadroomShort, sev, d.Device, p.Name, g.Origin,
 			fmt.Sprintf("raise the PG %d xoff to at least %d bytes", c.PG, need),
-			"PG %d headroom %d bytes is below the %d bytes needed at %d Gb/s over %d m%s",
-			c.PG, a.HeadroomBytes, need, p.SpeedGbps, cable, assumed)
+			"PG %d headroom %d bytes is below the %d bytes needed at %d Gb/s over %d m%s%s",
+			c.PG, a.HeadroomBytes, need, p.SpeedGbps, cable, assumed, holds)
 	}
 }
 
@@ -1697,10 +1713,14 @@ func (l *linter) watchdogForced(d *DeviceConfig, p *PortConfig) {
 		"%s holds priorities %s in the PFC watchdog's drop action with no storm: the port ignores their pause frames, sends none, and drops every packet of them it receives or would send%s", w.Where, FormatInts(w.Priorities), what)
 }
 
+// roceMaxMTU is RoCE's largest path MTU, the payload of its largest
+// frames.
+const roceMaxMTU = 4096
+
 // rocePacketBytes is a full RoCE packet on the wire as the lab's intent
 // sizes it (its MTU plus headers), or of a 4096-byte MTU without one.
 func (l *linter) rocePacketBytes() int64 {
-	mtu := 4096
+	mtu := roceMaxMTU
 	if l.opt.Intent != nil && l.opt.Intent.MTU > 0 {
 		mtu = l.opt.Intent.MTU
 	}
