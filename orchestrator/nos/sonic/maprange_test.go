@@ -7,10 +7,10 @@ import (
 	"github.com/labctl/labctl/orchestrator/qos"
 )
 
-// A map pair out of its table's range ("8": "9" in DSCP_TO_TC_MAP, a DSCP
+// A map pair beyond the ranges SONiC's YANG allows ("8": "16" in DSCP_TO_TC_MAP, a DSCP
 // key 64, TC_TO_DSCP_MAP "3": "99") is no parse error: TcToDscpMapHandler
 // refuses an entry whose DSCP is beyond 63, and labctl takes SAI to refuse
-// a map the other handlers hand it unchecked (mapPairSAI), so qosorch
+// a map the other handlers hand it unchecked beyond those ranges (mapPairSAI), so qosorch
 // never creates the entry, alone; the PORT_QOS_MAP entries naming it apply
 // nothing (no PFC), and lint says so at the pair's line. A number that
 // reaches SAI cut to a byte within range (264 is DSCP 8) is that number.
@@ -19,12 +19,12 @@ func TestMapPairOutOfRange(t *testing.T) {
 	for _, c := range []struct {
 		name, table, field, key, val string
 	}{
-		{"TC beyond 7", "DSCP_TO_TC_MAP", "dscp_to_tc_map", "8", "9"},
+		{"TC beyond 15", "DSCP_TO_TC_MAP", "dscp_to_tc_map", "8", "16"},
 		{"DSCP key 64", "DSCP_TO_TC_MAP", "dscp_to_tc_map", "64", "0"},
 		{"negative TC", "DSCP_TO_TC_MAP", "dscp_to_tc_map", "8", "-1"},
 		{"DSCP 99", "TC_TO_DSCP_MAP", "tc_to_dscp_map", "3", "99"},
-		{"TC 8 remarked", "TC_TO_DSCP_MAP", "tc_to_dscp_map", "8", "26"},
-		{"queue 8", "TC_TO_QUEUE_MAP", "tc_to_queue_map", "3", "8"},
+		{"TC 16 remarked", "TC_TO_DSCP_MAP", "tc_to_dscp_map", "16", "26"},
+		{"queue 10", "TC_TO_QUEUE_MAP", "tc_to_queue_map", "3", "10"},
 		{"PG 8", "TC_TO_PRIORITY_GROUP_MAP", "tc_to_pg_map", "3", "8"},
 		{"802.1p 8", "DOT1P_TO_TC_MAP", "dot1p_to_tc_map", "8", "3"},
 	} {

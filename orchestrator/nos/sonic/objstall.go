@@ -150,15 +150,16 @@ func pairThrow(table, k, v string) (bad, thrown string) {
 // (uint8_t)stoi(...), qosorch.cpp), so 264 reaches SAI as 8 and -1 as
 // 255. TcToDscpMapHandler refuses the entry where the DSCP is below 0 or
 // above DSCP_MAX_VAL, 63 ("DSCP value %d is greater than max value",
-// task_invalid_entry), before it casts the key. What SAI does with a
-// DSCP above 63 or a traffic class, queue or PG above 7 the sources do
-// not say (the vendor's SAI checks it, or not); labctl takes it to refuse
-// the map (create_qos_map fails, addQosItem returns no object,
+// task_invalid_entry), before it casts the key. SAI takes what SONiC's
+// YANG model allows (yangMapBounds: traffic classes 0-15, as SONiC's own
+// dual-ToR maps use TC 8); what it does with a number beyond those the
+// sources do not say (the vendor's SAI checks it, or not): labctl takes it
+// to refuse the map (create_qos_map fails, addQosItem returns no object,
 // processWorkItem's task_failed, and QosOrch::doTask drops the entry),
 // which leaves every port naming the map without its PORT_QOS_MAP entry:
 // the reading that shows the harm rather than hiding it.
 func mapPairSAI(table string, k, v int64) (kn, vn int, refused string) {
-	b := intMapBounds()[table]
+	b := yangMapBounds()[table]
 	if table == "TC_TO_DSCP_MAP" && (v < 0 || v > int64(b[1])) {
 		return 0, 0, "TcToDscpMapHandler refuses a DSCP below 0 or above DSCP_MAX_VAL (63) and the whole entry with it (task_invalid_entry)"
 	}
@@ -170,26 +171,26 @@ func mapPairSAI(table string, k, v int64) (kn, vn int, refused string) {
 	if int64(kn) != k || int64(vn) != v {
 		cast = fmt.Sprintf(", cut to a byte: %d: %d", kn, vn)
 	}
-	return kn, vn, fmt.Sprintf("qosorch hands SAI the pair without a check (as (uint8_t)stoi%s), and SAI has no %s; labctl takes SAI to refuse the map (create_qos_map fails: task_failed, and qosorch drops the entry), as the sources do not say what a switch's SAI does with it", cast, mapBeyond(table))
+	return kn, vn, fmt.Sprintf("qosorch hands SAI the pair without a check (as (uint8_t)stoi%s), and it is beyond what SONiC's YANG model allows (%s: %s); labctl takes SAI to refuse the map (create_qos_map fails: task_failed, and qosorch drops the entry), as the sources do not say what a switch's SAI does with it", cast, yangRange(table), mapBeyond(table))
 }
 
 // mapBeyond names what a map table's numbers cannot be, for mapPairSAI.
 func mapBeyond(table string) string {
 	switch table {
 	case "DSCP_TO_TC_MAP":
-		return "DSCP above 63 nor traffic class above 7"
+		return "no DSCP above 63 nor traffic class above 15"
 	case "TC_TO_DSCP_MAP":
-		return "traffic class above 7"
+		return "no traffic class above 15"
 	case "TC_TO_QUEUE_MAP":
-		return "traffic class or queue above 7"
+		return "no traffic class above 15 nor queue above 9"
 	case "TC_TO_PRIORITY_GROUP_MAP":
-		return "traffic class or PG above 7"
+		return "no traffic class above 15 nor PG above 7"
 	case "MAP_PFC_PRIORITY_TO_QUEUE":
-		return "PFC priority or queue above 7"
+		return "no PFC priority or queue above 7"
 	case "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP":
-		return "PFC priority or PG above 7"
+		return "no PFC priority or PG above 7"
 	}
-	return "802.1p priority or traffic class above 7"
+	return "no 802.1p priority above 7 nor traffic class above 15"
 }
 
 // mapRangeRefused is the first pair, in key order, of an entry of map

@@ -22,13 +22,13 @@ import (
 // statement is the table's own (on the ConfigDB field). Other tables of a
 // full config_db.json (BGP, VLAN, …) are not read.
 type ConfigDB struct {
-	DSCPToTCMap   map[string]IntMap `table:"DSCP_TO_TC_MAP" keys:"63" use:"simulated" why:"classifies each DSCP into a traffic class at the ingress port (the map named by the port's dscp_to_tc_map, or the global one). Its keys and values, as those of every map table, are read as qosorch's map handlers read them, with std::stoi: \" 3\" or \"+3\" is 3 (noted, QOS000); a text std::stoi reads as another number (\"0x3\" is 0, \"3.5\" is 3) is refused at its line. One std::stoi cannot read at all (no digit, or beyond an int: it throws) the switch refuses: qosorch never creates the entry, nor, where the handler catches nothing (every map table but DOT1P_TO_TC_MAP, whose handler skips the pair, and TC_TO_DSCP_MAP, whose refuses the entry alone for no digit and reads a pair's value before its key), the entries after it in key order, and the PORT_QOS_MAP entries naming them apply nothing (no maps, no PFC): lint's error (QOS021). A number out of the table's range the handlers hand SAI cut to a byte, unchecked (264 is 8), but TcToDscpMapHandler, which refuses the entry for a DSCP beyond 63; one still out of range there labctl takes SAI to refuse (the sources do not say): that entry alone is not created, with the same effect (QOS021 at the pair's line)"`
-	DOT1PToTCMap  map[string]IntMap `table:"DOT1P_TO_TC_MAP" keys:"7" use:"ignored" why:"classifies 802.1p priorities of tagged non-IP frames: SONiC classifies IP packets by DSCP, and the lab's links carry no tagged frames"`
-	TCToQueueMap  map[string]IntMap `table:"TC_TO_QUEUE_MAP" keys:"7" use:"simulated" why:"the egress queue each traffic class leaves by"`
-	TCToPGMap     map[string]IntMap `table:"TC_TO_PRIORITY_GROUP_MAP" keys:"7" use:"simulated" why:"the ingress priority group each traffic class fills (its buffer profile, its PFC)"`
-	PFCToQueueMap map[string]IntMap `table:"MAP_PFC_PRIORITY_TO_QUEUE" keys:"7" use:"simulated" why:"the queue a received PFC frame for each priority pauses"`
-	PFCToPGMap    map[string]IntMap `table:"PFC_PRIORITY_TO_PRIORITY_GROUP_MAP" keys:"7" use:"simulated" why:"the PG whose XOFF sends each PFC priority's pause frames, on the ports whose PORT_QOS_MAP names the map, as Broadcom's PFC-tx priority to PG profile has it (the SAI header leaves the meaning to the vendor; Barefoot's SAI takes it as the buffer group the traffic fills): a priority whose traffic fills another PG is paused by the map's PG, not its own, and lint flags that (QOS023); a priority the map leaves out is paused by its own PG (labctl's assumption)"`
-	TCToDSCPMap   map[string]IntMap `table:"TC_TO_DSCP_MAP" keys:"7" values:"63" use:"simulated" why:"the DSCP a port whose PORT_QOS_MAP names the map writes into the IP packets of each traffic class it sends (egress remarking: orchagent binds it as SAI's TC_AND_COLOR_TO_DSCP map of the port, and green is the colour of every unpoliced packet); the next switch classifies them by it, and lint flags a rewrite that moves RoCE or its CNPs into another class there (QOS024); a class the map leaves out keeps its DSCP"`
+	DSCPToTCMap   map[string]IntMap `table:"DSCP_TO_TC_MAP" keys:"63" yang:"63,15" use:"simulated" why:"classifies each DSCP into a traffic class at the ingress port (the map named by the port's dscp_to_tc_map, or the global one). Its keys and values, as those of every map table, are read as qosorch's map handlers read them, with std::stoi: \" 3\" or \"+3\" is 3 (noted, QOS000); a text std::stoi reads as another number (\"0x3\" is 0, \"3.5\" is 3) is refused at its line. One std::stoi cannot read at all (no digit, or beyond an int: it throws) the switch refuses: qosorch never creates the entry, nor, where the handler catches nothing (every map table but DOT1P_TO_TC_MAP, whose handler skips the pair, and TC_TO_DSCP_MAP, whose refuses the entry alone for no digit and reads a pair's value before its key), the entries after it in key order, and the PORT_QOS_MAP entries naming them apply nothing (no maps, no PFC): lint's error (QOS021). A number out of the table's range the handlers hand SAI cut to a byte, unchecked (264 is 8), but TcToDscpMapHandler, which refuses the entry for a DSCP beyond 63. A traffic class 8-15 or a TC_TO_QUEUE_MAP queue 8-9, which SONiC's YANG allows (its dual-ToR maps put DSCP 33 in TC 8), the switch applies, and labctl leaves the pair out of its 8-class model (noted, QOS000); a number beyond the YANG ranges labctl takes SAI to refuse (the sources do not say): that entry alone is not created, with the same effect (QOS021 at the pair's line)"`
+	DOT1PToTCMap  map[string]IntMap `table:"DOT1P_TO_TC_MAP" keys:"7" yang:"7,15" use:"ignored" why:"classifies 802.1p priorities of tagged non-IP frames: SONiC classifies IP packets by DSCP, and the lab's links carry no tagged frames"`
+	TCToQueueMap  map[string]IntMap `table:"TC_TO_QUEUE_MAP" keys:"7" yang:"15,9" use:"simulated" why:"the egress queue each traffic class leaves by"`
+	TCToPGMap     map[string]IntMap `table:"TC_TO_PRIORITY_GROUP_MAP" keys:"7" yang:"15,7" use:"simulated" why:"the ingress priority group each traffic class fills (its buffer profile, its PFC)"`
+	PFCToQueueMap map[string]IntMap `table:"MAP_PFC_PRIORITY_TO_QUEUE" keys:"7" yang:"7,7" use:"simulated" why:"the queue a received PFC frame for each priority pauses"`
+	PFCToPGMap    map[string]IntMap `table:"PFC_PRIORITY_TO_PRIORITY_GROUP_MAP" keys:"7" yang:"7,7" use:"simulated" why:"the PG whose XOFF sends each PFC priority's pause frames, on the ports whose PORT_QOS_MAP names the map, as Broadcom's PFC-tx priority to PG profile has it (the SAI header leaves the meaning to the vendor; Barefoot's SAI takes it as the buffer group the traffic fills): a priority whose traffic fills another PG is paused by the map's PG, not its own, and lint flags that (QOS023); a priority the map leaves out is paused by its own PG (labctl's assumption)"`
+	TCToDSCPMap   map[string]IntMap `table:"TC_TO_DSCP_MAP" keys:"7" values:"63" yang:"15,63" use:"simulated" why:"the DSCP a port whose PORT_QOS_MAP names the map writes into the IP packets of each traffic class it sends (egress remarking: orchagent binds it as SAI's TC_AND_COLOR_TO_DSCP map of the port, and green is the colour of every unpoliced packet); the next switch classifies them by it, and lint flags a rewrite that moves RoCE or its CNPs into another class there (QOS024); a class the map leaves out keeps its DSCP"`
 	// Maps of PORT_QOS_MAP fields whose effect labctl does not model: each
 	// is a table here only so that a port's name of one resolves
 	// (portRefs), their fields free text, as qosorch checks them.
@@ -187,8 +187,9 @@ func portMapOf(key string) *portMap {
 }
 
 // intMapBounds are the largest key and value of each map table's entries
-// (its keys and values tags: 7 unless they say otherwise), read from the
-// tags on first use, not as labctl starts.
+// that labctl's model holds (its keys and values tags: 7 unless they say
+// otherwise: 8 traffic classes, queues and PGs), read from the tags on
+// first use, not as labctl starts.
 var intMapBounds = sync.OnceValue(func() map[string][2]int {
 	out := map[string][2]int{}
 	t := reflect.TypeFor[ConfigDB]()
@@ -203,6 +204,32 @@ var intMapBounds = sync.OnceValue(func() map[string][2]int {
 				b[j], _ = strconv.Atoi(v)
 			}
 		}
+		out[sf.Tag.Get("table")] = b
+	}
+	return out
+})
+
+// yangMapBounds are the largest key and value SONiC's YANG model allows in
+// each map table (its yang tag, "keys,values"), which labctl takes SAI to
+// accept (mapPairSAI): traffic classes 0-15 (sonic-types.yang.j2, typedef
+// tc_type, range "0..15"), TC_TO_QUEUE_MAP's queues 0-9 (sonic-tc-queue-
+// map.yang, qindex pattern "[0-9]?"), PGs, PFC priorities, 802.1p values
+// and MAP_PFC_PRIORITY_TO_QUEUE's queues 0-7 (pattern "[0-7]?"), DSCPs
+// 0-63. SONiC's own dual-ToR maps use traffic class 8 (device/common/
+// profiles/th2/7260/BALANCED/qos.json.j2: DSCP 33 to TC 8, TC 8 to PG 0
+// and queue 1, remarked 33 on the tunnel).
+var yangMapBounds = sync.OnceValue(func() map[string][2]int {
+	out := map[string][2]int{}
+	t := reflect.TypeFor[ConfigDB]()
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		if sf.Type.Elem() != reflect.TypeFor[IntMap]() {
+			continue
+		}
+		k, v, _ := strings.Cut(sf.Tag.Get("yang"), ",")
+		var b [2]int
+		b[0], _ = strconv.Atoi(k)
+		b[1], _ = strconv.Atoi(v)
 		out[sf.Tag.Get("table")] = b
 	}
 	return out
@@ -439,6 +466,18 @@ func decodeDB(doc Doc) (*ConfigDB, []string, error) {
 						if refused != "" {
 							continue
 						}
+						cut := ""
+						if int64(kw) != kn || int64(vw) != vn {
+							cut = fmt.Sprintf(", as qosorch writes it to SAI cut to a byte, %d: %d,", kw, vw)
+						}
+						if kw > maxKey || vw > maxVal {
+							// Within SONiC's YANG ranges (yangMapBounds):
+							// the switch creates the map with the pair,
+							// but the model holds 8 traffic classes,
+							// queues and PGs.
+							notes = append(notes, fmt.Sprintf("%s|%s entry %q: %q%s %s; the switch creates the map with it (SONiC's YANG allows %s), but labctl models %s only and leaves the pair out (%s)", table, key, k, val, cut, beyondModel(table, kw, vw), yangRange(table), mapRange(table), leftOut(table, kw, vw)))
+							continue
+						}
 						notes = append(notes, fmt.Sprintf("%s|%s entry %q: %q is out of range (%s), but qosorch writes it to SAI as a byte, %d: %d, which the switch applies (fix: write \"%d\": \"%d\" if that is meant, or the pair meant)", table, key, k, val, mapRange(table), kw, vw, kw, vw))
 						kn, vn = int64(kw), int64(vw)
 					}
@@ -463,10 +502,52 @@ func decodeDB(doc Doc) (*ConfigDB, []string, error) {
 	return db, notes, nil
 }
 
-// mapRange says what a map table's keys and values are, for a fix.
+// mapRange says what a map table's keys and values are in labctl's
+// model, for a fix.
 func mapRange(table string) string {
 	b := intMapBounds()[table]
 	return fmt.Sprintf("keys 0-%d, values 0-%d", b[0], b[1])
+}
+
+// yangRange says what SONiC's YANG model allows a map table's keys and
+// values to be (yangMapBounds).
+func yangRange(table string) string {
+	b := yangMapBounds()[table]
+	return fmt.Sprintf("keys 0-%d, values 0-%d", b[0], b[1])
+}
+
+// beyondModel says what a pair k: v of map table, within SONiC's YANG
+// ranges but beyond labctl's model, does on the switch.
+func beyondModel(table string, k, v int) string {
+	switch table {
+	case "DSCP_TO_TC_MAP":
+		return fmt.Sprintf("puts DSCP %d in traffic class %d", k, v)
+	case "DOT1P_TO_TC_MAP":
+		return fmt.Sprintf("puts 802.1p priority %d in traffic class %d", k, v)
+	case "TC_TO_QUEUE_MAP":
+		return fmt.Sprintf("sends traffic class %d to queue %d", k, v)
+	case "TC_TO_PRIORITY_GROUP_MAP":
+		return fmt.Sprintf("puts traffic class %d in PG %d", k, v)
+	case "TC_TO_DSCP_MAP":
+		return fmt.Sprintf("remarks traffic class %d to DSCP %d", k, v)
+	}
+	return fmt.Sprintf("maps %d to %d", k, v)
+}
+
+// leftOut says what labctl's model makes of a pair it leaves out.
+func leftOut(table string, k, v int) string {
+	switch table {
+	case "DSCP_TO_TC_MAP":
+		return fmt.Sprintf("lint and the simulator take DSCP %d as a DSCP the map leaves out, in traffic class 0, where the switch gives it the queue and PG the TC_TO_QUEUE_MAP and TC_TO_PRIORITY_GROUP_MAP entries give traffic class %d, and never PFC (pfc_enable names priorities 0-7): check that no RoCE traffic uses DSCP %d", k, v, k)
+	case "DOT1P_TO_TC_MAP":
+		return "the lab's links carry no tagged frames"
+	}
+	if b := intMapBounds()[table]; k <= b[0] {
+		// A queue 8 or 9 (TC_TO_QUEUE_MAP): the class is modelled, its
+		// queue is not.
+		return fmt.Sprintf("lint and the simulator take traffic class %d as a class the map leaves out (in queue %d), where the switch sends it to queue %d: check that no RoCE traffic is in it", k, k, v)
+	}
+	return fmt.Sprintf("no packet is in traffic class %d in the model, as no DSCP_TO_TC_MAP pair it holds gives it", k)
 }
 
 // mapNumber reads a key or value of a map table (DSCP_TO_TC_MAP, …) as
