@@ -109,7 +109,7 @@ func fromDoc(device string, doc Doc, lab *qos.Device) (qos.DeviceConfig, error) 
 	r.buffers = len(db.BufferPG) > 0 || len(db.BufferQueue) > 0 || len(db.BufferProfile) > 0 || len(db.BufferPool) > 0
 	if md := db.DeviceMetadata["localhost"]; md != nil && md.BufferModel == "dynamic" {
 		r.dynamic = true
-		r.dc.Notes = append(r.dc.Notes, "DEVICE_METADATA|localhost buffer_model is dynamic: SONiC's dynamic buffer manager writes no lossless PG of its own from pfc_enable, so labctl takes a PG as lossless only where BUFFER_PG gives it a lossless profile, or profile NULL or none, which the dynamic manager sizes from the port's speed and cable, LOSSLESS_TRAFFIC_PATTERN and DEFAULT_LOSSLESS_BUFFER_PARAMETER; labctl sizes those PGs as it renders a lossless PG for the port (dynamic_th 0) and does not read those two tables, so their headroom and threshold are labctl's, not the switch's (how the dynamic model writes lossless PGs differs between SONiC releases: unverified against a switch)")
+		r.dc.Notes = append(r.dc.Notes, "DEVICE_METADATA|localhost buffer_model is dynamic: SONiC's dynamic buffer manager writes no lossless PG of its own from pfc_enable, so labctl takes a PG as lossless only where BUFFER_PG gives it a lossless profile, or profile NULL, which the dynamic manager sizes (an entry with an empty profile or none it refuses) from the port's speed and cable, LOSSLESS_TRAFFIC_PATTERN and DEFAULT_LOSSLESS_BUFFER_PARAMETER; labctl sizes those PGs as it renders a lossless PG for the port (dynamic_th 0) and does not read those two tables, so their headroom and threshold are labctl's, not the switch's (how the dynamic model writes lossless PGs differs between SONiC releases: unverified against a switch)")
 	}
 	if err := r.pools(); err != nil {
 		return qos.DeviceConfig{}, fmt.Errorf("parse sonic config of %s: %w", device, err)
@@ -1314,11 +1314,12 @@ func (r *resolver) pg(pc *qos.PortConfig, g int) (qos.PGConfig, error) {
 			r.def(fmt.Sprintf("BUFFER_PG|<port>|%d", g), m.profile+", the config's profile of the name buffermgrd gives the port's lossless PGs, which it reuses", "SONiC buffermgrd", pc.Name, false)
 		}
 		return pgc, err
-	case r.dynamic && e != nil && (prof == "" || prof == "NULL"):
+	case r.dynamic && e != nil && prof == "NULL":
 		// The dynamic buffer model's lossless PG: an entry with profile
-		// NULL (SONiC 202012) or none (later releases' 'config interface
-		// buffer priority-group lossless add'), sized by the manager.
-		r.def("BUFFER_PG profile NULL or none", "a lossless PG the dynamic buffer manager sizes; labctl assumes the profile it renders for the port's speed and cable", "SONiC dynamic buffer model", pc.Name, false)
+		// NULL, sized by the manager (buffermgrdyn.cpp,
+		// handleSingleBufferPgEntry: pureDynamic). One with an empty
+		// profile or without the field it refuses (pgEntryApplies).
+		r.def("BUFFER_PG profile NULL", "a lossless PG the dynamic buffer manager sizes; labctl assumes the profile it renders for the port's speed and cable", "SONiC dynamic buffer model", pc.Name, false)
 		return r.computedPG(pc, g, "BUFFER_PG|"+key+" (computed by the dynamic buffer manager)"), nil
 	case prof == "":
 		r.def("BUFFER_PG", "no buffer profile: lossy, nothing reserved, shared at dynamic_th 0", srcSAI+": a PG without a buffer profile", pc.Name, false)
@@ -1393,7 +1394,10 @@ func (r *resolver) appliedBufferEntry(table, unit, without string, keys []ranged
 // pgEntryApplies says whether bufferorch applies the BUFFER_PG entry key
 // (e) to the PGs it names, where m is what buffermgrd writes for the
 // port's PG: it writes over an entry on its own key, and in the dynamic
-// model sizes one with profile NULL or none; otherwise
+// model sizes one with profile NULL (buffermgrdyn's
+// handleSingleBufferPgEntry refuses one with an empty profile, "Invalid
+// format of reference to profile", or without the field, written {}:
+// "Invalid field NULL", both task_invalid_entry); otherwise
 // processPriorityGroup retries an entry whose profile it has not
 // created (undefined, NULL in the traditional model, or refused:
 // task_need_retry), fails one without a profile field and one whose
@@ -1402,7 +1406,7 @@ func (r *resolver) pgEntryApplies(key string, e *BufferRefEntry, m managedPG) bo
 	if key == m.key {
 		return true
 	}
-	if r.dynamic && (e.Profile == "" || e.Profile == "NULL") {
+	if r.dynamic && e.Profile == "NULL" {
 		return true
 	}
 	pe, ok := r.db.BufferProfile[e.Profile]
@@ -1451,7 +1455,18 @@ func (r *resolver) noProfileEntry(table, key string, e *BufferRefEntry, effect, 
 		fn, unit = "processQueue", "queue"
 	}
 	what := fmt.Sprintf("the entry has %s: bufferorch's %s finds no profile to resolve (resolveFieldRefValue), logs 'Resolving %s profile reference failed' and fails the entry (task_failed), and doTask drops it: it is never applied; %s", given, fn, unit, effect)
-	r.overrule(table, key, true, what, "give the entry the profile meant (a BUFFER_PROFILE the config defines), or remove the entry", []string{port})
+	fix := "give the entry the profile meant (a BUFFER_PROFILE the config defines), or remove the entry"
+	if r.dynamic && table == "BUFFER_PG" {
+		// buffermgrdyn.cpp, handleSingleBufferPgEntry: the entry never
+		// reaches APPL_DB, so bufferorch never sees it.
+		why := "'BUFFER_PG: Invalid format of reference to profile'"
+		if given == "no profile field" {
+			why = "'BUFFER_PG: Invalid field' (an entry written {} reaches CONFIG_DB as {\"NULL\": \"NULL\"}, the field NULL)"
+		}
+		what = fmt.Sprintf("the entry has %s: the dynamic buffer manager (buffermgrdyn's handleSingleBufferPgEntry) sizes a lossless PG only for profile NULL, logs %s for this one and refuses it (task_invalid_entry), and never writes it for bufferorch: it is never applied; %s", given, why, effect)
+		fix = "write profile NULL for a lossless PG the dynamic buffer manager sizes, or the BUFFER_PROFILE meant"
+	}
+	r.overrule(table, key, true, what, fix, []string{port})
 }
 
 // definedPG is PG g on the config's profile prof (pe), named by the

@@ -61,7 +61,7 @@ type ConfigDB struct {
 // DeviceMetadataEntry is DEVICE_METADATA|localhost; its other fields
 // (hostname, hwsku, bgp_asn, …) are not QoS and not listed.
 type DeviceMetadataEntry struct {
-	BufferModel string `cfg:"buffer_model" use:"simulated" why:"traditional (labctl's default): SONiC's buffer manager writes the lossless PGs of each port's pfc_enable itself. dynamic: it writes none, so a PG is lossless only through its own BUFFER_PG entry (a named profile, or profile NULL or none: sized by the dynamic buffer manager, whose headroom labctl computes as it renders it, and lint notes that, QOS000)"`
+	BufferModel string `cfg:"buffer_model" use:"simulated" why:"traditional (labctl's default): SONiC's buffer manager writes the lossless PGs of each port's pfc_enable itself. dynamic: it writes none, so a PG is lossless only through its own BUFFER_PG entry (a named profile, or profile NULL: sized by the dynamic buffer manager, which refuses an entry with an empty profile or none; whose headroom labctl computes as it renders it, and lint notes that, QOS000)"`
 
 	Extra map[string]string `cfg:"-"`
 }
