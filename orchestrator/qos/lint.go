@@ -454,17 +454,17 @@ func (l *linter) losslessPG(d *DeviceConfig, p *PortConfig) {
 // packets keep arriving into the headroom, which is sized for the paused
 // traffic in flight alone, and once it is full the PG drops whatever
 // arrives, the lossless class's packets among them. An error, but for the
-// CNPs' class (few, small packets): a warning.
+// CNPs' class (few, small packets) and where no packet takes any of the
+// PG's lossless classes (nothing lossless to drop until one does, as in
+// losslessPG): a warning.
 func (l *linter) lossyInLosslessPG(d *DeviceConfig, p *PortConfig) {
 	if len(p.TCToPG) == 0 {
 		return
 	}
-	losslessPG := map[int]int{} // PG: the first lossless TC in it
+	losslessPG := map[int][]int{} // PG: its lossless TCs
 	for _, pr := range p.PFCPriorities {
 		if c := p.Class(pr); c.Lossless {
-			if _, ok := losslessPG[c.PG]; !ok {
-				losslessPG[c.PG] = pr
-			}
+			losslessPG[c.PG] = append(losslessPG[c.PG], pr)
 		}
 	}
 	if len(losslessPG) == 0 {
@@ -478,18 +478,24 @@ func (l *linter) lossyInLosslessPG(d *DeviceConfig, p *PortConfig) {
 	cnpTC := p.TCOf(l.cnpDSCP())
 	for _, tc := range slices.Sorted(maps.Keys(reached)) {
 		c := p.Class(tc)
-		ltc, shared := losslessPG[c.PG]
+		ltcs, shared := losslessPG[c.PG]
 		if c.PFC || !shared {
 			continue
 		}
-		sev, cnp := SevError, ""
+		sev, note := SevError, ""
+		fix := fmt.Sprintf("map TC%d to a PG of its own or the lossy PG (SONiC: TC_TO_PRIORITY_GROUP_MAP), or enable PFC on priority %d if it is meant to be lossless", tc, tc)
 		if tc == cnpTC {
-			sev, cnp = SevWarning, " (the CNPs' class: few and small, but the pause stops none of them either)"
+			// CNPs must not be paused (QOS007): no PFC for their class.
+			sev, note = SevWarning, " (the CNPs' class: few and small, but the pause stops none of them either)"
+			fix = fmt.Sprintf("map TC%d, the CNPs' class, to a PG of its own or the lossy PG (SONiC: TC_TO_PRIORITY_GROUP_MAP); not PFC on it: CNPs must not be paused (QOS007)", tc)
 		}
-		l.addAt(RuleLosslessPG, sev, d.Device, p.Name, p.Origins["tc_to_pg"],
-			fmt.Sprintf("map TC%d to a PG of its own or the lossy PG (SONiC: TC_TO_PRIORITY_GROUP_MAP), or enable PFC on priority %d if it is meant to be lossless", tc, tc),
+		if !slices.ContainsFunc(ltcs, func(ltc int) bool { return reaches(p, ltc) }) {
+			sev = SevWarning
+			note += fmt.Sprintf("; no DSCP takes lossless TC%s on this port, so nothing lossless is lost there until one is mapped to it", FormatInts(ltcs))
+		}
+		l.addAt(RuleLosslessPG, sev, d.Device, p.Name, p.Origins["tc_to_pg"], fix,
 			"TC%d (DSCP %s), which has no PFC, fills PG %d, the PG of lossless TC%d: the PG's XOFF pauses the PFC priorities only, so TC%d's packets keep arriving into the headroom sized for the paused traffic, and once it is full the PG drops, the lossless class's packets too%s",
-			tc, intRanges(reached[tc]), c.PG, ltc, tc, cnp)
+			tc, intRanges(reached[tc]), c.PG, ltcs[0], tc, note)
 	}
 }
 

@@ -48,3 +48,41 @@ func TestLintLossyClassInALosslessPG(t *testing.T) {
 		t.Errorf("QOS014 on the intent's configs: %+v", got)
 	}
 }
+
+// Where no DSCP reaches the lossless class of the shared PG (its DSCP
+// moved to TC0 as well), nothing is lost there until one does: a warning,
+// as the PFC priority without a lossless PG is (losslessPG). And the CNPs'
+// class is never told to take PFC: CNPs must not be paused (QOS007).
+func TestLintLossyClassInAnIdleLosslessPG(t *testing.T) {
+	in, cfgs := lintBase(t)
+	for i := range cfgs {
+		for j := range cfgs[i].Ports {
+			p := &cfgs[i].Ports[j]
+			p.TCToPG = maps.Clone(p.TCToPG)
+			p.TCToPG[0], p.TCToPG[6] = 3, 3
+			p.DSCPToTC = maps.Clone(p.DSCPToTC)
+			for dscp, tc := range p.DSCPToTC {
+				if tc == 3 {
+					p.DSCPToTC[dscp] = 0
+				}
+			}
+		}
+	}
+	var got []Finding
+	for _, f := range findings(Lint(cfgs, LintOptions{Intent: &in}), RuleLosslessPG) {
+		if f.Device == "leaf1" && strings.Contains(f.Port, "Ethernet0") {
+			got = append(got, f)
+		}
+	}
+	if len(got) != 2 {
+		t.Fatalf("QOS014 on leaf1 Ethernet0: %+v, want two warnings (TC0, TC6)", got)
+	}
+	for _, f := range got {
+		if f.Severity != SevWarning || !strings.Contains(f.Message, "no DSCP takes") {
+			t.Errorf("%s %s, want a warning saying no DSCP takes the lossless class", f.Severity, f.Message)
+		}
+		if strings.Contains(f.Message, "TC6") && strings.Contains(f.Fix, "enable PFC") {
+			t.Errorf("the CNPs' class told to take PFC: %s", f.Fix)
+		}
+	}
+}
