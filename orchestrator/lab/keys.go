@@ -56,7 +56,7 @@ var KeyDocs = specdoc.Table{
 	"qos":          {Doc: "The RoCE QoS intent every switch config is rendered from: a named profile, overridden key by key."},
 	"qos.profile": {Doc: "Built-in QoS profile: roce-dcqcn (PFC on priority 3, ECN/DCQCN on TC3, CNPs strict on TC6, PFC watchdog), roce-pfc-only (without ECN) or roce-ecn-only (without PFC).",
 		Default: DefaultQoSProfile},
-	"qos.lossless_priorities": {Doc: "PFC priorities (= traffic classes) that carry lossless RoCE, each 0 to 7 but not 6 (the CNP class); the RoCE DSCP maps to the first.",
+	"qos.lossless_priorities": {Doc: "PFC priorities (= traffic classes) that carry lossless RoCE, each 1 to 7 but not 6 (the CNP class): 0 is the best-effort class every unmarked packet takes; the RoCE DSCP maps to the first.",
 		Default: "[3]"},
 	"qos.roce_dscp": {Doc: "DSCP of RoCE data packets, 0 to 63, different from cnp_dscp.",
 		Default: "26"},

@@ -353,7 +353,15 @@ func ValidateQoS(q *QoSSpec, at func(path, msg, fix string) error) error {
 	}
 	for i, p := range q.LosslessPriorities {
 		if p < 0 || p > 7 {
-			return at(fmt.Sprintf("$.qos.lossless_priorities[%d]", i), fmt.Sprintf("priority %d is out of range", p), "use priorities 0 to 7")
+			return at(fmt.Sprintf("$.qos.lossless_priorities[%d]", i), fmt.Sprintf("priority %d is out of range", p), "use priorities 1 to 7 (0 is the best-effort class; RoCE uses 3)")
+		}
+		if p == 0 {
+			// labctl's maps (qos.DefaultDSCPMap, Intent.rebuildMaps) send
+			// every DSCP but RoCE's, the CNPs', EF and CS7 to traffic
+			// class 0 and every lossy class to PG 0: a lossless 0 would
+			// pause all unmarked traffic and share its PG with the lossy
+			// classes (lint's QOS014). RoCE runs lossless on 3 (and 4).
+			return at(fmt.Sprintf("$.qos.lossless_priorities[%d]", i), "priority 0 is the best-effort class: labctl's maps put every unmarked packet in traffic class 0 and every lossy class in PG 0, so PFC on it would pause all unmarked traffic and fill its PG with the lossy classes", "use another priority (RoCE uses 3; 4 for a second lossless class)")
 		}
 		if slices.Index(q.LosslessPriorities, p) < i {
 			return at(fmt.Sprintf("$.qos.lossless_priorities[%d]", i), fmt.Sprintf("priority %d is listed twice", p), "list each priority once")

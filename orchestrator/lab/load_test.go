@@ -53,6 +53,7 @@ func TestSpecErrorsNamePlace(t *testing.T) {
 		// failed (exit 1) on WRED thresholds of -2048.
 		{"ecn kmin past any buffer", "name: a\nsizing:\n  gpus: 8\nqos:\n  ecn:\n    kmin_kb: 9223372036854775806\n    kmax_kb: 9223372036854775807\n", "x.yaml:6:14: kmin_kb 9223372036854775806 is beyond 1048576 KiB, the largest shared buffer"},
 		{"ecn kmax past any buffer", "name: a\nsizing:\n  gpus: 8\nqos:\n  ecn:\n    kmin_kb: 100\n    kmax_kb: 3000000\n", "x.yaml:7:14: kmax_kb 3000000 is beyond 1048576 KiB"},
+		{"lossless priority 0", "name: a\nsizing:\n  gpus: 8\nqos:\n  lossless_priorities: [3, 0]\n", "x.yaml:5:28: priority 0 is the best-effort class"},
 		{"buffer pool range", "name: a\nsizing:\n  gpus: 8\nqos:\n  buffer_pool_bytes: 4096\n", "x.yaml:5:22: a shared buffer of 4096 bytes is out of range"},
 		{"PAUSE response below 0", "name: a\nsizing:\n  gpus: 8\nqos:\n  pause_response_quanta: -1\n", "x.yaml:5:26: a PAUSE response of -1 quanta is out of range"},
 		{"PAUSE response above a pause frame's field", "name: a\nsizing:\n  gpus: 8\nqos:\n  pause_response_quanta: 65536\n", "a PAUSE response of 65536 quanta is out of range (fix: use 0 to 65535 quanta"},

@@ -217,7 +217,8 @@ func (in *Intent) rebuildMaps() {
 	for tc := range NumTC {
 		in.TCToQueue[tc] = tc
 		// Lossless TCs get their own PG (headroom is per PG); the rest
-		// share lossy PG 0, as SONiC's AZURE map does.
+		// share lossy PG 0, as SONiC's AZURE map does: a lab spec cannot
+		// make 0 lossless (lab.ValidateQoS), so PG 0 is lossy.
 		if slices.Contains(in.LosslessPriorities, tc) {
 			in.TCToPG[tc] = tc
 		} else {
