@@ -428,12 +428,14 @@ func (r *resolver) queuePortsApplied(key string, ports []string) []string {
 		}
 	}
 	if len(left) > 0 {
-		got := "none of the ports gets it"
-		if i > 0 {
-			got = strings.Join(ports[:i], ", ") + " got it"
+		one := len(left) == 1
+		got := fmt.Sprintf(": %s got it, and %s, which the switch has, %s not", strings.Join(ports[:i], ", "), strings.Join(left, ", "), map[bool]string{true: "does", false: "do"}[one])
+		if i == 0 {
+			// The first listed port is the one lacking.
+			got = fmt.Sprintf(", so %s, which the switch has, %s not get it either", strings.Join(left, ", "), map[bool]string{true: "does", false: "do"}[one])
 		}
-		r.overrule("QUEUE", key, true, fmt.Sprintf("%s is %s: qosorch's handleQueueTable applies the entry port by port in the key's order and stops at a port it cannot find (Port with alias not found, task_invalid_entry): %s, and %s, which the switch has, %s not; their queues keep what other entries give them",
-			ports[i], r.lackedBy(), got, strings.Join(left, ", "), map[bool]string{true: "does", false: "do"}[len(left) == 1]),
+		r.overrule("QUEUE", key, true, fmt.Sprintf("%s is %s: qosorch's handleQueueTable applies the entry port by port in the key's order and stops at a port it cannot find (Port with alias not found, task_invalid_entry)%s; their queues keep what other entries give them",
+			ports[i], r.lackedBy(), got),
 			"key the entry by the ports the switch has (drop "+ports[i]+" from the list: a typo?)"+r.lackFix(), left)
 	}
 	return ports[:i]

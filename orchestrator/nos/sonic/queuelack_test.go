@@ -17,10 +17,11 @@ func TestQueueListKeyNamingAPortTheSwitchLacks(t *testing.T) {
 	for _, c := range []struct {
 		key  string
 		want map[string]bool // port: queue 3 strict
+		says string          // what the note says of the ports left
 	}{
-		{"Ethernet0,Ethernet1000,Ethernet4|3", map[string]bool{"Ethernet0": true, "Ethernet4": false, "Ethernet8": false}},
-		{"Ethernet1000,Ethernet0|3", map[string]bool{"Ethernet0": false, "Ethernet4": false, "Ethernet8": false}},
-		{"Ethernet8,Ethernet0,Ethernet1000|3", map[string]bool{"Ethernet0": true, "Ethernet4": false, "Ethernet8": true}},
+		{"Ethernet0,Ethernet1000,Ethernet4|3", map[string]bool{"Ethernet0": true, "Ethernet4": false, "Ethernet8": false}, "Ethernet0 got it, and Ethernet4, which the switch has, does not"},
+		{"Ethernet1000,Ethernet0|3", map[string]bool{"Ethernet0": false, "Ethernet4": false, "Ethernet8": false}, "so Ethernet0, which the switch has, does not get it either"},
+		{"Ethernet8,Ethernet0,Ethernet1000|3", map[string]bool{"Ethernet0": true, "Ethernet4": false, "Ethernet8": true}, ""},
 	} {
 		in := `{"PORT": {"Ethernet0": {"lanes": "0,1"}, "Ethernet4": {"lanes": "4,5"}, "Ethernet8": {"lanes": "8,9"}},
 			"DEVICE_METADATA": {"localhost": {"hwsku": "Force10-S6000"}},
@@ -44,6 +45,9 @@ func TestQueueListKeyNamingAPortTheSwitchLacks(t *testing.T) {
 		for _, o := range dc.Overruled {
 			if o.Where == "QUEUE|"+c.key && strings.Contains(o.What, "handleQueueTable") {
 				found = true
+				if !strings.Contains(o.What, c.says) {
+					t.Errorf("%s: the note does not say %q: %s", c.key, c.says, o.What)
+				}
 				for _, p := range missed {
 					if !strings.Contains(o.What, p) {
 						t.Errorf("%s: the note does not name %s, which does not get the entry: %s", c.key, p, o.What)
