@@ -3,6 +3,7 @@ package qos
 import (
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -1950,6 +1951,19 @@ func (l *linter) defaults(d *DeviceConfig) {
 		l.addAt(RuleDefaultRelied, SevWarning, d.Device, "", u.Where, fix,
 			"%s is set, which the simulator does not run: %s", u.Where, u.What)
 	}
+	var all []string
+	for _, p := range d.Ports {
+		all = append(all, p.Name)
+	}
+	// A setting never applied on each of several ports for one cause (a
+	// refused map every port's PORT_QOS_MAP names) is one finding naming
+	// the ports, its entry named without them (PORT_QOS_MAP|*), as
+	// overruled's are.
+	type cause struct{ field, value, source, unapplied string }
+	at := map[cause]int{}
+	var found []Finding
+	var ports [][]string
+	var many []string // the message of a finding for several ports
 	for _, df := range d.Defaults {
 		if !df.Risky {
 			continue
@@ -1957,22 +1971,45 @@ func (l *linter) defaults(d *DeviceConfig) {
 		f := Finding{Rule: RuleDefaultRelied, Severity: SevWarning, Device: d.Device,
 			Message: fmt.Sprintf("%s is not set, so the switch uses its default: %s (%s)", df.Field, df.Value, df.Source),
 			Fix:     "set it explicitly, so that lint and the simulator check what the switch runs"}
+		grouped := f.Message
 		if df.Unapplied != "" {
-			f.Message = fmt.Sprintf("%s is set but never applied (%s), so the switch uses its default: %s (%s)", df.Field, df.Unapplied, df.Value, df.Source)
+			unapplied := fmt.Sprintf("%s is set but never applied (%%s), so the switch uses its default: %s (%s)", df.Field, df.Value, df.Source)
+			f.Message = fmt.Sprintf(unapplied, df.Unapplied)
 			f.Fix = "mend what keeps the entry from applying (the findings at it say what), so that the switch runs the setting"
-		}
-		var all []string
-		for _, p := range d.Ports {
-			all = append(all, p.Name)
-		}
-		if len(df.Ports) > 0 {
-			f.Port = PortRanges(df.Ports, all)
-			if len(df.Ports) > 1 {
-				f.Ports = slices.Clone(df.Ports)
+			grouped = f.Message
+			if len(df.Ports) == 1 {
+				grouped = fmt.Sprintf(unapplied, portNamed(df.Ports[0]).ReplaceAllLiteralString(df.Unapplied, "*"))
+				c := cause{df.Field, df.Value, df.Source, grouped}
+				if i, ok := at[c]; ok {
+					if !slices.Contains(ports[i], df.Ports[0]) {
+						ports[i] = append(ports[i], df.Ports[0])
+					}
+					continue
+				}
+				at[c] = len(found)
 			}
 		}
-		l.out = append(l.out, f)
+		found = append(found, f)
+		ports = append(ports, slices.Clone(df.Ports))
+		many = append(many, grouped)
 	}
+	for i := range found {
+		f := &found[i]
+		if len(ports[i]) > 0 {
+			f.Port = PortRanges(ports[i], all)
+			if len(ports[i]) > 1 {
+				f.Ports = ports[i]
+				f.Message = many[i]
+			}
+		}
+	}
+	l.out = append(l.out, found...)
+}
+
+// portNamed matches port as a whole name in a text (Ethernet4, not the
+// start of Ethernet40).
+func portNamed(port string) *regexp.Regexp {
+	return regexp.MustCompile(regexp.QuoteMeta(port) + `\b`)
 }
 
 // QOS009

@@ -75,3 +75,32 @@ func TestMapPairCutToAByte(t *testing.T) {
 		t.Errorf("no note of 264 read as 8: %q", dc.Notes)
 	}
 }
+
+// A refused map named by every port leaves each port's PORT_QOS_MAP field
+// never applied: one QOS017 warning per field naming the ports, as the
+// entries naming ports a switch lacks are one QOS021 (it was one warning
+// per port per field: 98 for one edit of a 49-port config).
+func TestNeverAppliedGrouped(t *testing.T) {
+	in := `{"DSCP_TO_TC_MAP": {"A": {"26": "3", "3": "99"}}, "TC_TO_PRIORITY_GROUP_MAP": {"P": {"3": "3"}},
+"PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "A", "tc_to_pg_map": "P", "pfc_enable": "3"},
+ "Ethernet4": {"dscp_to_tc_map": "A", "tc_to_pg_map": "P", "pfc_enable": "3"},
+ "Ethernet8": {"dscp_to_tc_map": "A", "tc_to_pg_map": "P", "pfc_enable": "3"}}}`
+	dc, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(in)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []qos.Finding
+	for _, f := range qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{}) {
+		if f.Rule == qos.RuleDefaultRelied && strings.Contains(f.Message, "never applied") {
+			got = append(got, f)
+		}
+	}
+	if len(got) != 2 {
+		t.Fatalf("%d never-applied warnings, want 2 (dscp_to_tc_map, tc_to_pg_map): %+v", len(got), got)
+	}
+	for _, f := range got {
+		if f.Port != "Ethernet0-8" || len(f.Ports) != 3 || strings.Contains(f.Message, "PORT_QOS_MAP|Ethernet4") {
+			t.Errorf("port %q (%v): %s; want Ethernet0-8, the entry named without a port", f.Port, f.Ports, f.Message)
+		}
+	}
+}
