@@ -55,8 +55,10 @@ var (
 var qosMutations = map[string]labKeyMutation{
 	"profile": {benign: "roce-dcqcn", harmful: "roce-pfc-only",
 		quiet: "a profile without ECN is a design the intent states and the configs follow: lint has no mismatch to report"},
-	// DSCP 0 and every other unassigned DSCP then share RoCE's class.
-	"lossless_priorities": {benign: "[3]", harmful: "[0]", lint: qos.RuleDSCPMapMismatch},
+	// EF (DSCP 46), which labctl's maps put in TC5, then shares RoCE's
+	// lossless class (0, where every unassigned DSCP would, the spec
+	// refuses: the best-effort class).
+	"lossless_priorities": {benign: "[3]", harmful: "[5]", lint: qos.RuleDSCPMapMismatch},
 	// DSCP 0 is every unmarked packet's: best effort joins the lossless
 	// class, and the hosts' RoCE (the scenario's traffic_class 106, DSCP
 	// 26) leaves it.
