@@ -1099,6 +1099,17 @@ func (p *PortConfig) LosslessDSCPs() []int {
 	return out
 }
 
+// DSCPsByTC maps each traffic class some DSCP reaches on the port (TCOf)
+// to those DSCPs, in order.
+func (p *PortConfig) DSCPsByTC() map[int][]int {
+	out := map[int][]int{}
+	for dscp := range 64 {
+		tc := p.TCOf(dscp)
+		out[tc] = append(out[tc], dscp)
+	}
+	return out
+}
+
 // DSCPsByQueue maps each queue some DSCP reaches on the port (by its
 // traffic class, TCOf, and that class's queue) to those DSCPs, in order.
 // A queue absent from it takes no marked packet: a round-robin queue no

@@ -471,11 +471,7 @@ func (l *linter) lossyInLosslessPG(d *DeviceConfig, p *PortConfig) {
 	if len(losslessPG) == 0 {
 		return
 	}
-	reached := map[int][]int{}
-	for dscp := range 64 {
-		tc := p.TCOf(dscp)
-		reached[tc] = append(reached[tc], dscp)
-	}
+	reached := p.DSCPsByTC()
 	cnpTC := p.TCOf(l.cnpDSCP())
 	for _, tc := range slices.Sorted(maps.Keys(reached)) {
 		c := p.Class(tc)
@@ -531,11 +527,7 @@ func (l *linter) sharedLosslessQueue(d *DeviceConfig, p *PortConfig, lossless []
 	if len(losslessQueue) == 0 {
 		return
 	}
-	reached := map[int][]int{}
-	for dscp := range 64 {
-		tc := p.TCOf(dscp)
-		reached[tc] = append(reached[tc], dscp)
-	}
+	reached := p.DSCPsByTC()
 	cnpTC := p.TCOf(l.cnpDSCP())
 	for _, tc := range slices.Sorted(maps.Keys(reached)) {
 		c := p.Class(tc)
