@@ -837,6 +837,17 @@ func sortPorts(ps []string) {
 // "Ethernet1/10"): routing.PortLess, the one port order of labctl.
 func PortLess(a, b string) bool { return routing.PortLess(a, b) }
 
+// ComparePorts is PortLess as a comparison, for slices.SortFunc.
+func ComparePorts(a, b string) int {
+	switch {
+	case PortLess(a, b):
+		return -1
+	case PortLess(b, a):
+		return 1
+	}
+	return 0
+}
+
 // IdentityMap is n -> n for the 8 traffic classes, priorities and queues.
 func IdentityMap() map[int]int {
 	m := make(map[int]int, NumTC)

@@ -943,24 +943,12 @@ func cfgMaxMTULine(port string) string {
 // switch's ports in port order, qos.PortRanges).
 func cfgMaxMTUWhat(ports, all []string) string {
 	ports = slices.Clone(ports)
-	slices.SortStableFunc(ports, cfgComparePorts)
+	slices.SortStableFunc(ports, qos.ComparePorts)
 	answer := cfgMaxMTUError(ports[0])
 	if len(ports) > 1 {
 		answer = fmt.Sprintf("%s to %s, a line for each of %s, extrapolated from cEOS's %q", cfgMaxMTULine(ports[0]), cfgMaxMTULine(ports[len(ports)-1]), qos.PortRanges(ports, all), cfgCEOSMaxMTUError)
 	}
 	return fmt.Sprintf("EOS refuses it (%s, the largest a port of the platform takes): the port keeps the MTU it had, an earlier mtu line's, else its default (interface defaults' mtu, else %d bytes on a routed port), which lint and the simulator use", answer, cfgDefaultMTU)
-}
-
-// cfgComparePorts orders interface names as qos.PortLess does, for
-// slices.SortStableFunc.
-func cfgComparePorts(a, b string) int {
-	switch {
-	case qos.PortLess(a, b):
-		return -1
-	case qos.PortLess(b, a):
-		return 1
-	}
-	return 0
 }
 
 // cfgCEOSMaxMTUError is cEOS's refusal of an interface mtu line above
@@ -2082,7 +2070,7 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 	// The switch's ports in port order, as qos.PortRanges groups them:
 	// p.order is the order the file names them in.
 	portOrder := slices.Clone(p.order)
-	slices.SortStableFunc(portOrder, cfgComparePorts)
+	slices.SortStableFunc(portOrder, qos.ComparePorts)
 	assume := func(ports []string, format string, a ...any) {
 		if len(ports) > 0 {
 			p.notes = append(p.notes, qos.NotePorts(fmt.Sprintf("labctl assumes "+format+" (not checked in Arista's documentation)", a...), qos.PortRanges(ports, portOrder)))

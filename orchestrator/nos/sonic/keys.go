@@ -509,15 +509,7 @@ func (r *resolver) namePort(port, where string) {
 // all (a PORT table cut short, or a config for another SKU, lacks dozens):
 // one per port buried the other findings.
 func (r *resolver) lackingPortEntries() {
-	ports := slices.SortedFunc(maps.Keys(r.lackingEntries), func(a, b string) int {
-		switch {
-		case qos.PortLess(a, b):
-			return -1
-		case qos.PortLess(b, a):
-			return 1
-		}
-		return 0
-	})
+	ports := slices.SortedFunc(maps.Keys(r.lackingEntries), qos.ComparePorts)
 	if len(ports) == 0 {
 		return
 	}
