@@ -191,23 +191,31 @@ func portMapOf(key string) *portMap {
 // otherwise: 8 traffic classes, queues and PGs), read from the tags on
 // first use, not as labctl starts.
 var intMapBounds = sync.OnceValue(func() map[string][2]int {
-	out := map[string][2]int{}
-	t := reflect.TypeFor[ConfigDB]()
-	for i := range t.NumField() {
-		sf := t.Field(i)
-		if sf.Type.Elem() != reflect.TypeFor[IntMap]() {
-			continue
-		}
+	return mapTableBounds(func(sf reflect.StructField) [2]int {
 		b := [2]int{7, 7}
 		for j, tag := range []string{"keys", "values"} {
 			if v := sf.Tag.Get(tag); v != "" {
 				b[j], _ = strconv.Atoi(v)
 			}
 		}
-		out[sf.Tag.Get("table")] = b
+		return b
+	})
+})
+
+// mapTableBounds reads, for each map table of ConfigDB (its IntMap
+// fields), the bounds of its keys and values that bounds gives from the
+// field's tags, by the table's name.
+func mapTableBounds(bounds func(reflect.StructField) [2]int) map[string][2]int {
+	out := map[string][2]int{}
+	t := reflect.TypeFor[ConfigDB]()
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		if sf.Type.Elem() == reflect.TypeFor[IntMap]() {
+			out[sf.Tag.Get("table")] = bounds(sf)
+		}
 	}
 	return out
-})
+}
 
 // yangMapBounds are the largest key and value SONiC's YANG model allows in
 // each map table (its yang tag, "keys,values"), which labctl takes SAI to
@@ -219,20 +227,13 @@ var intMapBounds = sync.OnceValue(func() map[string][2]int {
 // profiles/th2/7260/BALANCED/qos.json.j2: DSCP 33 to TC 8, TC 8 to PG 0
 // and queue 1, remarked 33 on the tunnel).
 var yangMapBounds = sync.OnceValue(func() map[string][2]int {
-	out := map[string][2]int{}
-	t := reflect.TypeFor[ConfigDB]()
-	for i := range t.NumField() {
-		sf := t.Field(i)
-		if sf.Type.Elem() != reflect.TypeFor[IntMap]() {
-			continue
-		}
+	return mapTableBounds(func(sf reflect.StructField) [2]int {
 		k, v, _ := strings.Cut(sf.Tag.Get("yang"), ",")
 		var b [2]int
 		b[0], _ = strconv.Atoi(k)
 		b[1], _ = strconv.Atoi(v)
-		out[sf.Tag.Get("table")] = b
-	}
-	return out
+		return b
+	})
 })
 
 // QueueEntry is QUEUE|<port>|<queue or range>.
