@@ -406,7 +406,7 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 		r.Warnings = append(r.Warnings, "the baseline records no scenario (saved before labctl kept one), so a change of the scenario since goes unchecked: save the baseline again from a run of the scenario as it is")
 	}
 	r.LintErrors, r.BaselineLintErrors = lintErrors(run), lintErrors(baseline)
-	lintFindings, lintNotes := newLintErrors(run, baseline, r.lintAlone)
+	lintFindings, lintNotes := newLintErrors(run, baseline, r.lintAlone())
 	r.Findings = append(r.Findings, lintFindings...)
 	r.Warnings = append(r.Warnings, lintNotes...)
 	r.Tolerances = appliedTolerances(tol)

@@ -148,11 +148,11 @@ func lintErrors(run *Run) *int {
 // baseline's when it has one of the same rule on the same device and
 // port; a record without the findings (only counts) is compared by count.
 // An error the baseline's lint rated a warning where nothing but lint can
-// have moved it (unchanged: no switch's settings changed, Report.lintAlone)
+// have moved it (lintAlone: no switch's settings changed, Report.lintAlone)
 // is labctl's lint rating the same configs higher, not a change of the
 // run's: a note (the second result), not a regression.
 // None when either record kept no lint.
-func newLintErrors(run, baseline *Run, unchanged func(device string) bool) ([]Finding, []string) {
+func newLintErrors(run, baseline *Run, lintAlone bool) ([]Finding, []string) {
 	if run.Lint == nil || baseline.Lint == nil {
 		return nil, nil
 	}
@@ -181,7 +181,7 @@ func newLintErrors(run, baseline *Run, unchanged func(device string) bool) ([]Fi
 		if had[key(f)] {
 			continue
 		}
-		if warned[key(f)] && unchanged(f.Device) {
+		if warned[key(f)] && lintAlone {
 			raised = append(raised, f)
 			continue
 		}
@@ -207,6 +207,6 @@ func newLintErrors(run, baseline *Run, unchanged func(device string) bool) ([]Fi
 // other switches than the one it names (QOS009 is reported at one end of a
 // link and rated by the other's map; QOS002 and QOS006 compare ports and
 // peers), so one switch's settings unchanged is not enough.
-func (r *Report) lintAlone(string) bool {
+func (r *Report) lintAlone() bool {
 	return r.ConfigChanges != nil && len(r.ConfigChanges) == 0 && !r.ScenarioChanged
 }
