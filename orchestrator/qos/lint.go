@@ -3,7 +3,6 @@ package qos
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -1970,7 +1969,7 @@ func (l *linter) defaults(d *DeviceConfig) {
 			f.Fix = "mend what keeps the entry from applying (the findings at it say what), so that the switch runs the setting"
 			grouped = f.Message
 			if len(df.Ports) == 1 {
-				grouped = fmt.Sprintf(unapplied, portNamed(df.Ports[0]).ReplaceAllLiteralString(df.Unapplied, "*"))
+				grouped = fmt.Sprintf(unapplied, replacePortName(df.Unapplied, df.Ports[0], "*"))
 				c := cause{df.Field, df.Value, df.Source, grouped}
 				if i, ok := at[c]; ok {
 					if !slices.Contains(ports[i], df.Ports[0]) {
@@ -1998,10 +1997,30 @@ func (l *linter) defaults(d *DeviceConfig) {
 	l.out = append(l.out, found...)
 }
 
-// portNamed matches port as a whole name in a text (Ethernet4, not the
-// start of Ethernet40).
-func portNamed(port string) *regexp.Regexp {
-	return regexp.MustCompile(regexp.QuoteMeta(port) + `\b`)
+// replacePortName replaces port where text names it whole (Ethernet4,
+// not the start of Ethernet40: no letter, digit or _ follows) with with.
+func replacePortName(text, port, with string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(text, port)
+		if i < 0 {
+			b.WriteString(text)
+			return b.String()
+		}
+		end := i + len(port)
+		b.WriteString(text[:i])
+		if end < len(text) && isWordByte(text[end]) {
+			b.WriteString(text[:end][i:])
+		} else {
+			b.WriteString(with)
+		}
+		text = text[end:]
+	}
+}
+
+// isWordByte is \w's byte: a letter, a digit or _.
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // QOS009

@@ -1255,3 +1255,19 @@ func TestSiblingsBareEOS(t *testing.T) {
 		t.Errorf("a majority with PFC: QOS012 on %v; want Ethernet11 alone", got)
 	}
 }
+
+// replacePortName replaces a port's whole name only: Ethernet4, not the
+// start of Ethernet40 or Ethernet4_x.
+func TestReplacePortName(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"PORT_QOS_MAP|Ethernet4", "PORT_QOS_MAP|*"},
+		{"PORT_QOS_MAP|Ethernet40", "PORT_QOS_MAP|Ethernet40"},
+		{"Ethernet4, Ethernet40 and Ethernet4", "*, Ethernet40 and *"},
+		{"Ethernet4_x Ethernet4.", "Ethernet4_x *."},
+		{"", ""},
+	} {
+		if got := replacePortName(c.text, "Ethernet4", "*"); got != c.want {
+			t.Errorf("replacePortName(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+}
