@@ -2020,7 +2020,7 @@ func replacePortName(text, port, with string) string {
 
 // isWordByte is \w's byte: a letter, a digit or _.
 func isWordByte(c byte) bool {
-	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	return c == '_' || c >= '0' && c <= '9' || isLetter(c)
 }
 
 // QOS009
