@@ -468,9 +468,7 @@ func Compare(run, baseline *Run, tol Tolerances) Report {
 		if v.Error != "" && bv.Error == "" {
 			r.Findings = append(r.Findings, Finding{Kind: FindingVariantError, Scope: ScopeVariant, Variant: bv.Label(), Regression: true, Detail: v.Error})
 		}
-		if src, bsrc := Origin(v.Summary.Source, v.Model()), Origin(bv.Summary.Source, bv.Model()); src != bsrc && src != "" && bsrc != "" {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("variant %s: run is %s, baseline is %s", bv.Label(), src, bsrc))
-		}
+		r.warnOriginChange(bv.Label(), bv, v)
 		r.compareVariant(bv.Label(), []*Variant{bv}, []*Variant{v}, tol)
 		r.elsewhere = false
 		if NCCLOnly(bv) || NCCLOnly(v) {
@@ -603,9 +601,7 @@ func (r *Report) comparePooled(p *pooledPoint, tol Tolerances) {
 			r.Findings = append(r.Findings, Finding{Kind: FindingVariantError, Scope: ScopeVariant, Variant: v.Label(), Regression: true, Detail: v.Error})
 		}
 	}
-	if src, bsrc := Origin(p.run[0].Summary.Source, p.run[0].Model()), Origin(p.base[0].Summary.Source, p.base[0].Model()); src != bsrc && src != "" && bsrc != "" {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("variant %s: run is %s, baseline is %s", p.name, src, bsrc))
-	}
+	r.warnOriginChange(p.name, p.base[0], p.run[0])
 	r.compareVariant(label, p.base, p.run, tol)
 	for _, v := range p.run {
 		r.compareAssertions(p.base, v)
@@ -669,6 +665,15 @@ func modelGap(a, b string) string {
 	return "they are different models"
 }
 
+// warnOriginChange warns that the point named label has its figures
+// obtained otherwise in the run than in the baseline (measured against
+// simulated or estimated: Variant.Origin), where both records say.
+func (r *Report) warnOriginChange(label string, base, run *Variant) {
+	if src, bsrc := run.Origin(), base.Origin(); src != bsrc && src != "" && bsrc != "" {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("variant %s: run is %s, baseline is %s", label, src, bsrc))
+	}
+}
+
 // compareVariant adds the metric findings of one matched point: its
 // summary, each role's flows, each congested port and priority, and its
 // nccl-tests table. bvs and vs are the point's variants on each side: one
@@ -677,6 +682,7 @@ func modelGap(a, b string) string {
 // then the mean over a side's repetitions (poolValues).
 func (r *Report) compareVariant(name string, bvs, vs []*Variant, tol Tolerances) {
 	bv, v := bvs[0], vs[0]
+	origin := v.Origin()
 	r.notComputedWhy = map[string]bool{}
 	for _, f := range v.Summary.NotComputed {
 		r.notComputedWhy[v.NotComputedReason(f)] = true
@@ -705,7 +711,7 @@ func (r *Report) compareVariant(name string, bvs, vs []*Variant, tol Tolerances)
 			}
 			return sideValue{v: m.get(x.Summary)}
 		}
-		r.addMetric(Finding{Variant: name, Scope: ScopeSummary, Source: Origin(v.Summary.Source, v.Model())}, m, tol, poolValues(bvs, get), poolValues(vs, get))
+		r.addMetric(Finding{Variant: name, Scope: ScopeSummary, Source: origin}, m, tol, poolValues(bvs, get), poolValues(vs, get))
 	}
 	if bt != ct {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("variant %s ran transport %s in the baseline and %s in the run: its figures compare different transports, and those one of them does not have or counts otherwise are not compared", name, bt, ct))
@@ -719,7 +725,7 @@ func (r *Report) compareVariant(name string, bvs, vs []*Variant, tol Tolerances)
 		if r.absentAcrossTransports(name, "", m.Name, bt, ct, b, c) {
 			continue
 		}
-		r.addMetric(Finding{Variant: name, Scope: ScopeSummary, Source: Origin(v.Summary.Source, v.Model())}, m, tol, b, c)
+		r.addMetric(Finding{Variant: name, Scope: ScopeSummary, Source: origin}, m, tol, b, c)
 	}
 
 	baseRoles, baseOrder := rolesOf(bvs)
@@ -758,7 +764,7 @@ func (r *Report) compareVariant(name string, bvs, vs []*Variant, tol Tolerances)
 	bps, cps := portSides(bvs), portSides(vs)
 	for _, k := range congestedPorts(slices.Concat(bps, cps)...) {
 		prio := k.Priority
-		src := Origin(v.Summary.Source, v.Model())
+		src := origin
 		for _, cp := range cps {
 			if c := cp.rows[k]; c != nil {
 				src = Origin(c.Source, v.Model())

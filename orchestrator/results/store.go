@@ -727,7 +727,7 @@ func indexTx(tx *sql.Tx, run *Run) error {
 			run.RunID, v.Name, v.Repetition, i, v.ECN, v.PFC, m("throughput_gbps_total", sm.ThroughputGbpsTotal), m("throughput_gbps_min_flow", sm.ThroughputGbpsMinFlow),
 			m("jain_fairness", sm.JainFairness), m("drops", sm.Drops), m("pfc_pause_frames", sm.PFCPauseFrames), m("pfc_pause_us", sm.PFCPauseUs),
 			m("ecn_marked", sm.ECNMarked), m("cnp", sm.CNP), m("retransmits", sm.Retransmits), m("latency_us_p99", sm.LatencyUsP99),
-			string(Origin(sm.Source, v.Model())), vfailed, v.Error)
+			string(v.Origin()), vfailed, v.Error)
 		if err != nil {
 			return err
 		}
