@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/labctl/labctl/orchestrator/fabric"
-	"github.com/labctl/labctl/orchestrator/lab"
 	"github.com/labctl/labctl/orchestrator/results"
 	"github.com/labctl/labctl/orchestrator/runtime"
 	"github.com/labctl/labctl/orchestrator/runtime/runtimetest"
@@ -54,11 +53,7 @@ func TestUpRendersAndStatus(t *testing.T) {
 }
 
 func TestUpDryRunWritesNothing(t *testing.T) {
-	spec, _ := lab.Resolve("16gpu")
-	l, err := runtime.NewLab(spec, t.TempDir(), "eos")
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := runtimetest.NewLab(t, "16gpu", "eos")
 	var out strings.Builder
 	l.DryRun, l.Progress = true, &out
 	if _, err := runtime.Up(context.Background(), New(), l, nil); err != nil {
@@ -77,12 +72,8 @@ func TestUpDryRunWritesNothing(t *testing.T) {
 // configs fails with the missing file and the fix, and its configs
 // folder stays empty; with RenderStep it comes up.
 func TestUpLeavesRenderingToPrepare(t *testing.T) {
-	spec, _ := lab.Resolve("16gpu")
-	l, err := runtime.NewLab(spec, t.TempDir(), "sonic")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = runtime.Up(context.Background(), New(), l, nil)
+	l := runtimetest.NewLab(t, "16gpu", "sonic")
+	_, err := runtime.Up(context.Background(), New(), l, nil)
 	if err == nil || !strings.Contains(err.Error(), "is missing") || !strings.Contains(err.Error(), "labctl up") {
 		t.Fatalf("up without configs: %v, want the missing file and the fix", err)
 	}
