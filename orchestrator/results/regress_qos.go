@@ -85,11 +85,10 @@ func groupConfigChanges(ds []qos.Difference) []configChangeGroup {
 func writeCapped[T fmt.Stringer](b *strings.Builder, items []T, limit int, count func(T) int) {
 	for i, c := range items {
 		if i == limit {
-			lines, n := len(items)-i, 0
-			for _, c := range items[i:] {
-				if count == nil {
-					n++
-				} else {
+			lines, n := len(items)-i, len(items)-i
+			if count != nil {
+				n = 0
+				for _, c := range items[i:] {
 					n += count(c)
 				}
 			}
