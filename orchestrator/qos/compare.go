@@ -174,7 +174,7 @@ func (l *linter) intentDrift() {
 			// One finding per port: every field one edit moved (a PG
 			// pointed at another profile changes several) together.
 			var diffs []string
-			for _, k := range slices.SortedFunc(maps.Keys(keys), compareFields) {
+			for _, k := range slices.SortedFunc(maps.Keys(keys), ComparePorts) {
 				if got[k] != exp[k] {
 					diffs = append(diffs, fmt.Sprintf("%s is %s; the lab's QoS intent gives %s", k, orDash(got[k]), orDash(exp[k])))
 				}
@@ -398,7 +398,7 @@ func (l *linter) siblings() {
 		}
 		for n, i := range idx {
 			var diffs []string
-			for _, k := range slices.SortedFunc(maps.Keys(keys), compareFields) {
+			for _, k := range slices.SortedFunc(maps.Keys(keys), ComparePorts) {
 				count := map[string]int{}
 				for m := range idx {
 					count[vals[m][k]]++

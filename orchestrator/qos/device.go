@@ -837,7 +837,8 @@ func sortPorts(ps []string) {
 // "Ethernet1/10"): routing.PortLess, the one port order of labctl.
 func PortLess(a, b string) bool { return routing.PortLess(a, b) }
 
-// ComparePorts is PortLess as a comparison, for slices.SortFunc.
+// ComparePorts is PortLess as a comparison, for slices.SortFunc: ports,
+// and fields with embedded numbers (queue.10 after queue.9), numerically.
 func ComparePorts(a, b string) int {
 	switch {
 	case PortLess(a, b):

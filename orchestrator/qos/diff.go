@@ -128,7 +128,7 @@ func diffDevice(dev string, a, b *Settings) []Difference {
 		fields[k] = true
 	}
 	ks := slices.Collect(maps.Keys(fields))
-	slices.SortFunc(ks, func(x, y string) int { return compareFields(x, y) })
+	slices.SortFunc(ks, ComparePorts)
 	var out []Difference
 	both := min(a.version(), b.version())
 	for _, f := range ks {
@@ -274,17 +274,6 @@ func colourOf(key string, get func(string) (string, bool)) (string, bool) {
 	return "mark " + green, true
 }
 
-// compareFields orders fields with embedded numbers numerically.
-func compareFields(x, y string) int {
-	switch {
-	case PortLess(x, y):
-		return -1
-	case PortLess(y, x):
-		return 1
-	}
-	return 0
-}
-
 // Settings is one switch's resolved QoS as flat fields, each port field
 // grouped over the ports that share its value: what `config diff`
 // compares, and small enough for every run record to keep (regress says
@@ -332,7 +321,7 @@ func Summarize(d *DeviceConfig) Settings {
 		s.Ports = append(s.Ports, p.Name)
 	}
 	dev := flattenDevice(d)
-	for _, k := range slices.SortedFunc(maps.Keys(dev), compareFields) {
+	for _, k := range slices.SortedFunc(maps.Keys(dev), ComparePorts) {
 		s.Fields = append(s.Fields, Setting{Field: k, Value: dev[k]})
 	}
 	// Port by port, one flattened port at a time in one map: each field's
@@ -362,7 +351,7 @@ func Summarize(d *DeviceConfig) Settings {
 			}
 		}
 	}
-	for _, k := range slices.SortedFunc(maps.Keys(byField), compareFields) {
+	for _, k := range slices.SortedFunc(maps.Keys(byField), ComparePorts) {
 		s.Fields = append(s.Fields, byField[k]...)
 	}
 	return s

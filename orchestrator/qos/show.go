@@ -90,7 +90,7 @@ func ClassTable(d *DeviceConfig, port string, classes []int) []ClassRow {
 		if a.TC != b.TC {
 			return a.TC - b.TC
 		}
-		return compareFields(a.Ports, b.Ports)
+		return ComparePorts(a.Ports, b.Ports)
 	})
 	return out
 }
