@@ -35,9 +35,9 @@ func roceFields(p *PortConfig, roce, cnp int, platform, coloursByDSCP bool) map[
 	if p.Holds(p.Shaper) {
 		keep("shaper", shaperText(p.Shaper))
 	}
-	classes := map[int]bool{p.TCOf(roce): true, p.TCOf(cnp): true}
-	for _, pr := range p.PFCPriorities {
-		classes[pr] = true
+	classes := map[int]bool{}
+	for _, tc := range roceClasses(p, roce, cnp) {
+		classes[tc] = true
 	}
 	out[indexed("dscp_to_tc", roce)] = strconv.Itoa(p.TCOf(roce))
 	out[indexed("dscp_to_tc", cnp)] = strconv.Itoa(p.TCOf(cnp))
@@ -231,7 +231,6 @@ func roceShares(p, sched *PortConfig, counted map[int]bool, roce, cnp int) map[s
 			weights[x.Queue] = x.Weight
 		}
 	}
-	classes := append([]int{p.TCOf(roce), p.TCOf(cnp)}, p.PFCPriorities...)
 	sum := 0
 	var named []string
 	for _, q := range slices.Sorted(maps.Keys(weights)) {
@@ -245,7 +244,7 @@ func roceShares(p, sched *PortConfig, counted map[int]bool, roce, cnp int) map[s
 		}
 	}
 	out := map[string]string{}
-	for _, tc := range classes {
+	for _, tc := range roceClasses(p, roce, cnp) {
 		q := p.Class(tc).Queue
 		if w, ok := weights[q]; ok && w > 0 && sum > 0 {
 			out[fmt.Sprintf("queue.%d.rr_share", q)] = fmt.Sprintf("%s%% (%s of %d)", strconv.FormatFloat(float64(w)*100/float64(sum), 'f', 1, 64), strings.Join(named, ", "), sum)
@@ -273,7 +272,7 @@ func sharedQueues(p, intent *PortConfig, roce, cnp int) map[int]bool {
 				counted[q] = true
 			}
 		}
-		for _, tc := range append([]int{x.TCOf(roce), x.TCOf(cnp)}, x.PFCPriorities...) {
+		for _, tc := range roceClasses(x, roce, cnp) {
 			counted[x.Class(tc).Queue] = true
 		}
 	}
@@ -305,6 +304,13 @@ func lowerShares(got, exp map[string]string) (map[string]string, map[string]stri
 		}
 	}
 	return g, e
+}
+
+// roceClasses are the traffic classes of port p that roceFields,
+// roceShares and sharedQueues look at: the RoCE and CNP DSCPs' classes and
+// every PFC priority (a class may be named twice).
+func roceClasses(p *PortConfig, roce, cnp int) []int {
+	return append([]int{p.TCOf(roce), p.TCOf(cnp)}, p.PFCPriorities...)
 }
 
 // sameFields says whether two field sets hold the same values, an absent
