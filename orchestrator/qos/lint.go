@@ -1592,23 +1592,19 @@ func RegisterPortMaxMTU(nos string, port, lab int, labNote string) {
 	portMaxMTU.Store(nos, portMTULimits{port, lab, labNote})
 }
 
-// labMTUNote is what the NOS's lab limit (RegisterPortMaxMTU's lab) is;
-// "" where none is said.
-func labMTUNote(nos string) string {
-	if v, ok := portMaxMTU.Load(nos); ok {
-		return v.(portMTULimits).labNote
-	}
-	return ""
+// mtuLimits are the NOS's RegisterPortMaxMTU limits; zero where none
+// are registered.
+func mtuLimits(nos string) portMTULimits {
+	m, _ := portMaxMTU.Load(nos)
+	l, _ := m.(portMTULimits)
+	return l
 }
 
 // PortMaxMTU is the largest MTU a port of the NOS's switches takes and
 // the largest labctl renders on a lab's; 0, 0 where none is registered.
 func PortMaxMTU(nos string) (port, lab int) {
-	if v, ok := portMaxMTU.Load(nos); ok {
-		m := v.(portMTULimits)
-		return m.port, m.lab
-	}
-	return 0, 0
+	m := mtuLimits(nos)
+	return m.port, m.lab
 }
 
 func (l *linter) portMTU(d *DeviceConfig, p *PortConfig) {
@@ -1618,9 +1614,10 @@ func (l *linter) portMTU(d *DeviceConfig, p *PortConfig) {
 	}
 	// Where it is said, what the lab's limit is (a cEOS lab switch's,
 	// below the modeled platform's).
-	maxMTU, labMTU := PortMaxMTU(d.NOS)
+	limits := mtuLimits(d.NOS)
+	maxMTU, labMTU := limits.port, limits.lab
 	labWhy := ""
-	if n := labMTUNote(d.NOS); n != "" {
+	if n := limits.labNote; n != "" {
 		labWhy = " (" + n + ")"
 	}
 	// A lab's switch refuses an MTU the modeled platform takes but it
