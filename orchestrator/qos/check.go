@@ -187,7 +187,10 @@ func (l *linter) portsDiffer(d *DeviceConfig) {
 	if d.PeersKnown || len(d.Ports) < 3 {
 		return
 	}
-	sig := func(p *PortConfig) string {
+	// sig is the port's QoS as QOS012 compares it, and whether it has
+	// any (PFC, a lossless class or ECN), which the same sig always has
+	// or lacks.
+	sig := func(p *PortConfig) (string, bool) {
 		var ecn []int
 		strict := []int{}
 		for _, q := range p.Queues {
@@ -198,16 +201,21 @@ func (l *linter) portsDiffer(d *DeviceConfig) {
 				strict = append(strict, q.Queue)
 			}
 		}
-		return fmt.Sprintf("pfc [%s] lossless [%s] ecn on queues [%s] strict queues [%s] trust %s", FormatInts(p.PFCPriorities), FormatInts(losslessClasses(p)), FormatInts(ecn), FormatInts(strict), p.Trust)
+		lossless := losslessClasses(p)
+		return fmt.Sprintf("pfc [%s] lossless [%s] ecn on queues [%s] strict queues [%s] trust %s", FormatInts(p.PFCPriorities), FormatInts(lossless), FormatInts(ecn), FormatInts(strict), p.Trust),
+			len(p.PFCPriorities) > 0 || len(lossless) > 0 || len(ecn) > 0
 	}
 	// Subinterfaces (Ethernet26.100) are no siblings: a port's logical
 	// ports, with their own trust and mode, which AVD's configs give
 	// many of on a few parents; counted, they made a majority of their
-	// own and the routed ports odd ones out.
-	count, ports := map[string]int{}, 0
+	// own and the routed ports odd ones out. Their sigs stay "".
+	sigs := make([]string, len(d.Ports))
+	count, withQoS, ports := map[string]int{}, map[string]bool{}, 0
 	for i := range d.Ports {
 		if !IsSubinterface(d.Ports[i].Name) {
-			count[sig(&d.Ports[i])]++
+			s, q := sig(&d.Ports[i])
+			sigs[i], withQoS[s] = s, q
+			count[s]++
 			ports++
 		}
 	}
@@ -222,23 +230,12 @@ func (l *linter) portsDiffer(d *DeviceConfig) {
 	// queues, which no EOS port is (its queues are strict by default),
 	// so a majority of EOS ports without QoS made every routed port (its
 	// default trust dscp) and every port with PFC an odd one out.
-	withQoS := false
-	for i := range d.Ports {
-		if p := &d.Ports[i]; !IsSubinterface(p.Name) && sig(p) == best {
-			withQoS = len(p.PFCPriorities) > 0 || len(losslessClasses(p)) > 0 || slices.ContainsFunc(p.Queues, func(q QueueConfig) bool { return q.ECN != nil })
-			break
-		}
-	}
-	if ports < 3 || count[best]*3 < ports*2 || !withQoS {
+	if ports < 3 || count[best]*3 < ports*2 || !withQoS[best] {
 		return
 	}
-	for i := range d.Ports {
-		p := &d.Ports[i]
-		if IsSubinterface(p.Name) {
-			continue
-		}
-		if s := sig(p); s != best {
-			l.add(RulePortDiffers, SevWarning, d.Device, p.Name,
+	for i, s := range sigs {
+		if s != "" && s != best {
+			l.add(RulePortDiffers, SevWarning, d.Device, d.Ports[i].Name,
 				"give the port the same QoS as its siblings (on EOS its service-profile), or lint with the lab to check it against the fabric",
 				"the port has %s; %d of the device's %d ports have %s", s, count[best], ports, best)
 		}
