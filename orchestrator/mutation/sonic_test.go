@@ -753,7 +753,7 @@ func sonicMutations2() []mutation {
 					e["size"] = "0" + e["size"]
 				}
 			})},
-		mutation{field: "BUFFER_PROFILE static_th", name: "lossless PGs pause at 20 kB", harmful: true, rule: "QOS004", dataPlane: true,
+		mutation{field: "BUFFER_PROFILE static_th", name: "lossless PGs pause at 20 kB", harmful: true, rule: "QOS004", dataPlane: true, lintError: true,
 			edit: edit(func(d doc) {
 				d.del("BUFFER_PROFILE", lossless(d), "dynamic_th")
 				d.set("BUFFER_PROFILE", lossless(d), "static_th", "20000")
@@ -766,7 +766,7 @@ func sonicMutations2() []mutation {
 			edit: edit(func(d doc) {
 				d.add("BUFFER_PROFILE", "spare_profile", map[string]string{"pool": "ingress_lossless_pool", "size": "0", "static_th": "20000"})
 			})},
-		mutation{field: "BUFFER_PROFILE dynamic_th", name: "lossless alpha 1/64", harmful: true, rule: "QOS004", dataPlane: true,
+		mutation{field: "BUFFER_PROFILE dynamic_th", name: "lossless alpha 1/64", harmful: true, rule: "QOS004", dataPlane: true, lintError: true,
 			edit: edit(func(d doc) { d.set("BUFFER_PROFILE", lossless(d), "dynamic_th", "-6") })},
 		// The egress limit of the lossless queue below the ingress PGs'
 		// XOFF point: the queue drops before any PFC frame is sent.
