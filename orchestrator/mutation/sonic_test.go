@@ -168,6 +168,17 @@ func sonicMutations() []mutation {
 			edit: edit(func(d doc) { d["DSCP_TO_TC_MAP"]["AZURE"]["26"] = "x" }, "leaf1")},
 		{field: "TC_TO_QUEUE_MAP (entries)", name: "TC3's queue beyond an int", harmful: true, rule: "QOS021", dataPlane: true,
 			edit: edit(func(d doc) { d["TC_TO_QUEUE_MAP"]["AZURE"]["3"] = "99999999999" }, "leaf1")},
+		// Best effort's DSCPs (0 among them) moved to the CNPs' class:
+		// bulk traffic on their strict queue, sent before RoCE's
+		// round-robin one (QOS025, as EOS's catch-all line moved there).
+		{field: "DSCP_TO_TC_MAP (entries)", name: "best effort's DSCPs into the CNPs' strict TC6", harmful: true, rule: "QOS025", dataPlane: true,
+			edit: edit(func(d doc) {
+				for dscp, tc := range d["DSCP_TO_TC_MAP"]["AZURE"] {
+					if tc == "0" {
+						d["DSCP_TO_TC_MAP"]["AZURE"][dscp] = "6"
+					}
+				}
+			})},
 		{field: "DSCP_TO_TC_MAP (entries)", name: "unused DSCP 10 between lossy classes",
 			edit: edit(func(d doc) { d["DSCP_TO_TC_MAP"]["AZURE"]["10"] = "1" })},
 		{field: "DOT1P_TO_TC_MAP (entries)", name: "an 802.1p map nothing tagged uses",
