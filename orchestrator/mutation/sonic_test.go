@@ -204,7 +204,7 @@ func sonicMutations() []mutation {
 			edit: edit(func(d doc) { d["TC_TO_PRIORITY_GROUP_MAP"]["AZURE"]["3"] = "1" })},
 		// A class without PFC in RoCE's lossless PG: PG 3's XOFF pauses
 		// priority 3 only, the other class's packets fill the headroom.
-		{field: "TC_TO_PRIORITY_GROUP_MAP (entries)", name: "best-effort TC0 into RoCE's lossless PG 3", harmful: true, rule: "QOS014", dataPlane: true,
+		{field: "TC_TO_PRIORITY_GROUP_MAP (entries)", name: "best-effort TC0 into RoCE's lossless PG 3", harmful: true, rule: "QOS014", dataPlane: true, lintError: true,
 			edit: edit(func(d doc) { d["TC_TO_PRIORITY_GROUP_MAP"]["AZURE"]["0"] = "3" })},
 		{field: "TC_TO_PRIORITY_GROUP_MAP (entries)", name: "the CNPs' TC6 into RoCE's lossless PG 3", harmful: true, rule: "QOS014", noError: "the CNPs are few and small: the headroom holds them", why: "the CNPs are few and small: PG 3 never fills with them",
 			edit: edit(func(d doc) { d["TC_TO_PRIORITY_GROUP_MAP"]["AZURE"]["6"] = "3" })},
