@@ -1961,12 +1961,16 @@ func (l *linter) defaults(d *DeviceConfig) {
 			Fix:     "set it explicitly, so that lint and the simulator check what the switch runs"}
 		grouped := f.Message
 		if df.Unapplied != "" {
-			unapplied := fmt.Sprintf("%s is set but never applied (%%s), so the switch uses its default: %s (%s)", df.Field, df.Value, df.Source)
-			f.Message = fmt.Sprintf(unapplied, df.Unapplied)
+			// The message for an entry: not a format made of the
+			// default's text, which would read a % in it as a verb.
+			unapplied := func(entry string) string {
+				return fmt.Sprintf("%s is set but never applied (%s), so the switch uses its default: %s (%s)", df.Field, entry, df.Value, df.Source)
+			}
+			f.Message = unapplied(df.Unapplied)
 			f.Fix = "mend what keeps the entry from applying (the findings at it say what), so that the switch runs the setting"
 			grouped = f.Message
 			if len(df.Ports) == 1 {
-				grouped = fmt.Sprintf(unapplied, replacePortName(df.Unapplied, df.Ports[0], "*"))
+				grouped = unapplied(replacePortName(df.Unapplied, df.Ports[0], "*"))
 				c := cause{df.Field, df.Value, df.Source, grouped}
 				if i, ok := at[c]; ok {
 					if !slices.Contains(ports[i], df.Ports[0]) {

@@ -1271,3 +1271,34 @@ func TestReplacePortName(t *testing.T) {
 		}
 	}
 }
+
+// A default's text is the finding's, a % in it too: the message for an
+// entry never applied is no format made of it (QOS017, for one port and
+// grouped over several).
+func TestUnappliedDefaultKeepsPercent(t *testing.T) {
+	def := func(port string) Default {
+		return Default{Field: "QUEUE scheduler", Value: "DWRR at 50% of the port", Source: "SAI default", Risky: true,
+			Unapplied: "PORT_QOS_MAP|" + port + ", which orchagent never applies", Ports: []string{port}}
+	}
+	for _, ports := range [][]string{{"Ethernet0"}, {"Ethernet0", "Ethernet4"}} {
+		d := DeviceConfig{Device: "leaf1", NOS: "sonic"}
+		for _, p := range ports {
+			d.Ports = append(d.Ports, PortConfig{Name: p})
+			d.Defaults = append(d.Defaults, def(p))
+		}
+		entry := "PORT_QOS_MAP|Ethernet0"
+		if len(ports) > 1 {
+			entry = "PORT_QOS_MAP|*"
+		}
+		want := "QUEUE scheduler is set but never applied (" + entry + ", which orchagent never applies), so the switch uses its default: DWRR at 50% of the port (SAI default)"
+		var got []string
+		for _, f := range Lint([]DeviceConfig{d}, LintOptions{}) {
+			if f.Rule == RuleDefaultRelied {
+				got = append(got, f.Message)
+			}
+		}
+		if !slices.Equal(got, []string{want}) {
+			t.Errorf("%d ports: QOS017 findings %q, want %q", len(ports), got, want)
+		}
+	}
+}
