@@ -324,10 +324,8 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 				// names no profile; an L2 one says the line it bridges by.
 				switch line := p.Origins["routed"]; {
 				case p.Routed:
-				case strings.HasPrefix(line, "vlan "):
+				case strings.HasPrefix(line, "vlan "), line == "encapsulation vlan":
 					fmt.Fprintf(&b, "   %s\n", line)
-				case line == "encapsulation vlan":
-					b.WriteString("   encapsulation vlan\n")
 				case strings.HasPrefix(line, "client "):
 					// A pseudowire's attachment (FlexEncap without an
 					// address), its client line under it.

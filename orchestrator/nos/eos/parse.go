@@ -867,6 +867,15 @@ func cfgPseudowire(b *cfgBlock) bool {
 	return b.flexEncap != "" && b.bridged == "" && !b.ipAddr && !b.ip6Addr && !b.ip6Enable
 }
 
+// address is b's flag of an address of family ip (ipAddr) or ipv6
+// (ip6Addr).
+func (b *cfgBlock) address(family string) *bool {
+	if family == "ip" {
+		return &b.ipAddr
+	}
+	return &b.ip6Addr
+}
+
 // cfgSubinterface is the parent of a subinterface (Ethernet26 of
 // Ethernet26.1, Port-Channel5 of Port-Channel5.100), "" for another
 // interface.
@@ -1146,11 +1155,7 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 		b.flexEncap = ""
 		return p.note(mode, f, where)
 	case mode == "interface" && len(f) >= 3 && (f[0] == "ip" || f[0] == "ipv6") && f[1] == "address":
-		if f[0] == "ip" {
-			b.ipAddr = true
-		} else {
-			b.ip6Addr = true
-		}
+		*b.address(f[0]) = true
 		return p.note(mode, f, where)
 	case mode == "interface" && line == "ipv6 enable":
 		b.ip6Enable = true
@@ -1161,11 +1166,7 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 	case mode == "interface" && len(f) >= 3 && (f[0] == "no" || f[0] == "default") && (f[1] == "ip" || f[1] == "ipv6") && f[2] == "address":
 		// Every address of the family goes (a no line naming one address
 		// labctl reads as all of them: it keeps no list).
-		if f[1] == "ip" {
-			b.ipAddr = false
-		} else {
-			b.ip6Addr = false
-		}
+		*b.address(f[1]) = false
 		return p.note(mode, f, where)
 	case line == "no switchport" && mode == "interface":
 		b.routed, b.defaultSwitchport = &on, false
