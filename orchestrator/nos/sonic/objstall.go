@@ -324,14 +324,17 @@ func (r *resolver) stallObjects(doc Doc) {
 				}
 			}
 			if why == "" {
-				if rk, rv, rwhy := mapRangeRefused(table, doc[table][key]); rwhy != "" && slices.Contains(mapRangeTables, table) {
+				if !slices.Contains(mapRangeTables, table) {
+					continue
+				}
+				if rk, rv, rwhy := mapRangeRefused(table, doc[table][key]); rwhy != "" {
 					// The entry alone is not created: qosorch refuses it
 					// or drops it once SAI has, and goes on with the
 					// table's other entries.
-					what := fmt.Sprintf("its entry %q: %q is out of range (%s): %s; qosorch never creates it, and the PORT_QOS_MAP entries naming it apply nothing (no maps, no PFC)", rk, rv, mapRange(table), rwhy)
-					r.overrule(table, key, true, what, "write each key and value within "+mapRange(table), nil)
+					entry := fmt.Sprintf("its entry %q: %q is out of range (%s)", rk, rv, mapRange(table))
+					r.overrule(table, key, true, entry+": "+rwhy+"; qosorch never creates it, and the PORT_QOS_MAP entries naming it apply nothing (no maps, no PFC)", "write each key and value within "+mapRange(table), nil)
 					r.overruledField(table+"|"+key, rk)
-					r.uncreated[[2]string{table, key}] = fmt.Sprintf("orchagent never creates it: its entry %q: %q is out of range (%s)", rk, rv, mapRange(table))
+					r.uncreated[[2]string{table, key}] = "orchagent never creates it: " + entry
 				}
 				continue
 			}
