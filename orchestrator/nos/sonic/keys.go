@@ -428,11 +428,14 @@ func (r *resolver) queuePortsApplied(key string, ports []string) []string {
 		}
 	}
 	if len(left) > 0 {
-		one := len(left) == 1
-		got := fmt.Sprintf(": %s got it, and %s, which the switch has, %s not", strings.Join(ports[:i], ", "), strings.Join(left, ", "), map[bool]string{true: "does", false: "do"}[one])
+		do := "do"
+		if len(left) == 1 {
+			do = "does"
+		}
+		got := fmt.Sprintf(": %s got it, and %s, which the switch has, %s not", strings.Join(ports[:i], ", "), strings.Join(left, ", "), do)
 		if i == 0 {
 			// The first listed port is the one lacking.
-			got = fmt.Sprintf(", so %s, which the switch has, %s not get it either", strings.Join(left, ", "), map[bool]string{true: "does", false: "do"}[one])
+			got = fmt.Sprintf(", so %s, which the switch has, %s not get it either", strings.Join(left, ", "), do)
 		}
 		r.overrule("QUEUE", key, true, fmt.Sprintf("%s is %s: qosorch's handleQueueTable applies the entry port by port in the key's order and stops at a port it cannot find (Port with alias not found, task_invalid_entry)%s; their queues keep what other entries give them",
 			ports[i], r.lackedBy(), got),

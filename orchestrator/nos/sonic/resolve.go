@@ -1446,8 +1446,9 @@ func (r *resolver) notePGEntry(port, key string, e *BufferRefEntry, effect strin
 // never applied, nor retried. An entry written as {} reaches CONFIG_DB as
 // {"NULL": "NULL"} (ConfigDBConnector), which has no profile either.
 func (r *resolver) noProfileEntry(table, key string, e *BufferRefEntry, effect, port string) {
+	blank := e != nil && e.Blank["profile"]
 	given := "no profile field"
-	if e != nil && e.Blank["profile"] {
+	if blank {
 		given = "an empty profile"
 	}
 	fn, unit := "processPriorityGroup", "pg"
@@ -1460,7 +1461,7 @@ func (r *resolver) noProfileEntry(table, key string, e *BufferRefEntry, effect, 
 		// buffermgrdyn.cpp, handleSingleBufferPgEntry: the entry never
 		// reaches APPL_DB, so bufferorch never sees it.
 		why := "'BUFFER_PG: Invalid format of reference to profile'"
-		if given == "no profile field" {
+		if !blank {
 			why = "'BUFFER_PG: Invalid field' (an entry written {} reaches CONFIG_DB as {\"NULL\": \"NULL\"}, the field NULL)"
 		}
 		what = fmt.Sprintf("the entry has %s: the dynamic buffer manager (buffermgrdyn's handleSingleBufferPgEntry) sizes a lossless PG only for profile NULL, logs %s for this one and refuses it (task_invalid_entry), and never writes it for bufferorch: it is never applied; %s", given, why, effect)
