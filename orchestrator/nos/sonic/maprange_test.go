@@ -1,6 +1,7 @@
 package sonic
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -102,5 +103,24 @@ func TestNeverAppliedGrouped(t *testing.T) {
 		if f.Port != "Ethernet0-8" || len(f.Ports) != 3 || strings.Contains(f.Message, "PORT_QOS_MAP|Ethernet4") {
 			t.Errorf("port %q (%v): %s; want Ethernet0-8, the entry named without a port", f.Port, f.Ports, f.Message)
 		}
+	}
+}
+
+// Every map table names its keys and values (mapNouns), so that the note
+// of a pair beyond SONiC's YANG bounds says what those bounds are, read
+// from the table's yang tag: a table added without them said "no  above".
+func TestMapBeyondNamesEveryMapTable(t *testing.T) {
+	for table, b := range yangMapBounds() {
+		n, ok := mapNouns[table]
+		if !ok {
+			t.Errorf("%s: no nouns for its keys and values in mapNouns", table)
+			continue
+		}
+		if got, want := mapBeyond(table), fmt.Sprintf("no %s", n[0]); !strings.HasPrefix(got, want) || !strings.Contains(got, fmt.Sprint(b[0])) {
+			t.Errorf("%s: mapBeyond %q, want it to start %q and name the YANG bound %d", table, got, want, b[0])
+		}
+	}
+	if got, want := mapBeyond("TC_TO_QUEUE_MAP"), "no traffic class above 15 nor queue above 9"; got != want {
+		t.Errorf("TC_TO_QUEUE_MAP: mapBeyond %q, want %q", got, want)
 	}
 }

@@ -174,23 +174,30 @@ func mapPairSAI(table string, k, v int64) (kn, vn int, refused string) {
 	return kn, vn, fmt.Sprintf("qosorch hands SAI the pair without a check (as (uint8_t)stoi%s), and it is beyond what SONiC's YANG model allows (%s: %s); labctl takes SAI to refuse the map (create_qos_map fails: task_failed, and qosorch drops the entry), as the sources do not say what a switch's SAI does with it", cast, yangRange(table), mapBeyond(table))
 }
 
-// mapBeyond names what a map table's numbers cannot be, for mapPairSAI.
+// mapBeyond names what a map table's numbers cannot be, for mapPairSAI:
+// beyond its YANG bounds (yangMapBounds), its keys and values named by
+// mapNouns.
 func mapBeyond(table string) string {
-	switch table {
-	case "DSCP_TO_TC_MAP":
-		return "no DSCP above 63 nor traffic class above 15"
-	case "TC_TO_DSCP_MAP":
-		return "no traffic class above 15"
-	case "TC_TO_QUEUE_MAP":
-		return "no traffic class above 15 nor queue above 9"
-	case "TC_TO_PRIORITY_GROUP_MAP":
-		return "no traffic class above 15 nor PG above 7"
-	case "MAP_PFC_PRIORITY_TO_QUEUE":
-		return "no PFC priority or queue above 7"
-	case "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP":
-		return "no PFC priority or PG above 7"
+	b, n := yangMapBounds()[table], mapNouns[table]
+	switch {
+	case table == "TC_TO_DSCP_MAP":
+		// A DSCP beyond 63 TcToDscpMapHandler refuses first (mapPairSAI).
+		return fmt.Sprintf("no %s above %d", n[0], b[0])
+	case b[0] == b[1]:
+		return fmt.Sprintf("no %s or %s above %d", n[0], n[1], b[0])
 	}
-	return "no 802.1p priority above 7 nor traffic class above 15"
+	return fmt.Sprintf("no %s above %d nor %s above %d", n[0], b[0], n[1], b[1])
+}
+
+// mapNouns are what each map table's keys and values are.
+var mapNouns = map[string][2]string{
+	"DSCP_TO_TC_MAP":                     {"DSCP", "traffic class"},
+	"DOT1P_TO_TC_MAP":                    {"802.1p priority", "traffic class"},
+	"TC_TO_DSCP_MAP":                     {"traffic class", "DSCP"},
+	"TC_TO_QUEUE_MAP":                    {"traffic class", "queue"},
+	"TC_TO_PRIORITY_GROUP_MAP":           {"traffic class", "PG"},
+	"MAP_PFC_PRIORITY_TO_QUEUE":          {"PFC priority", "queue"},
+	"PFC_PRIORITY_TO_PRIORITY_GROUP_MAP": {"PFC priority", "PG"},
 }
 
 // mapRangeRefused is the first pair, in key order, of an entry of map
