@@ -179,6 +179,18 @@ func sonicMutations() []mutation {
 					}
 				}
 			})},
+		// A number std::stoi reads but out of the table's range: qosorch
+		// hands SAI a byte of it, unchecked. 259 is 3 (a QOS000 note);
+		// 8, within SONiC's YANG ranges, puts RoCE in a traffic class
+		// pfc_enable cannot name; 16, beyond them, labctl takes SAI to
+		// refuse, so qosorch never creates the map and the ports naming
+		// it apply nothing (no PFC).
+		{field: "DSCP_TO_TC_MAP (entries)", name: "RoCE DSCP 26's TC written 259 (3 as a byte)",
+			edit: edit(func(d doc) { d["DSCP_TO_TC_MAP"]["AZURE"]["26"] = "259" })},
+		{field: "DSCP_TO_TC_MAP (entries)", name: "RoCE DSCP 26 to TC 8, beyond the model", harmful: true, rule: "QOS003", dataPlane: true,
+			edit: edit(func(d doc) { d["DSCP_TO_TC_MAP"]["AZURE"]["26"] = "8" })},
+		{field: "DSCP_TO_TC_MAP (entries)", name: "RoCE DSCP 26 to TC 16, beyond SONiC's YANG", harmful: true, rule: "QOS021", dataPlane: true,
+			edit: edit(func(d doc) { d["DSCP_TO_TC_MAP"]["AZURE"]["26"] = "16" }, "leaf1")},
 		{field: "DSCP_TO_TC_MAP (entries)", name: "unused DSCP 10 between lossy classes",
 			edit: edit(func(d doc) { d["DSCP_TO_TC_MAP"]["AZURE"]["10"] = "1" })},
 		{field: "DOT1P_TO_TC_MAP (entries)", name: "an 802.1p map nothing tagged uses",
