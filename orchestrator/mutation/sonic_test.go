@@ -1265,6 +1265,13 @@ func sonicBufferModelMutations() []mutation {
 				dynamic(d)
 				d.set("BUFFER_PG", suffix("|3"), "profile", "NULL")
 			})},
+		// The dynamic manager sizes profile NULL only: an empty profile it
+		// refuses (handleSingleBufferPgEntry), so PG 3 is lossless nowhere.
+		{field: "DEVICE_METADATA buffer_model", name: "dynamic, RoCE's PGs with an empty profile (not NULL)", harmful: true, rule: "QOS014", dataPlane: true,
+			edit: edit(func(d doc) {
+				dynamic(d)
+				d.set("BUFFER_PG", suffix("|3"), "profile", "")
+			}, "leaf1")},
 		// The traditional manager copies NULL as it is, and bufferorch
 		// finds no profile of that name: the PGs have none (and, at a cold
 		// start, hold their ports and orchagent with them).
