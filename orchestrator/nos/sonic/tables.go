@@ -434,59 +434,11 @@ func decodeDB(doc Doc) (*ConfigDB, []string, error) {
 			var ev reflect.Value
 			switch elem {
 			case reflect.TypeFor[IntMap]():
-				b := intMapBounds()[table]
-				maxKey, maxVal, what := b[0], b[1], "traffic classes, queues or PGs 0-7"
-				if maxVal != 7 {
-					what = fmt.Sprintf("DSCPs 0-%d", maxVal)
+				im, imNotes, err := decodeIntMap(table, key, fields)
+				if err != nil {
+					return nil, nil, err
 				}
-				im := IntMap{}
-				for _, k := range cfgSortedKeys(fields) {
-					val := fields[k]
-					if _, thrown := pairThrow(table, k, val); thrown != "" {
-						// qosorch never creates the entry, or skips the
-						// pair (mapThrows, stallObjects): what it holds
-						// beside is not read.
-						if mapThrowHandled(table, thrown) == mapSkipsPair {
-							notes = append(notes, fmt.Sprintf("%s|%s entry %q: %q is no number std::stoi can read into an int (it throws std::%s): Dot1pToTcMapHandler catches it and skips the pair, and the map holds the others (fix: write %s in decimal digits)", table, key, k, val, thrown, mapRange(table)))
-						}
-						continue
-					}
-					kn, kNote, err1 := mapNumber(k)
-					vn, vNote, err2 := mapNumber(val)
-					for _, e := range []string{err1, err2} {
-						if e != "" {
-							return nil, nil, entryError(table, key, k, "%s|%s: entry %q: %q: %s (fix: write %s in decimal digits only)", table, key, k, val, e, what)
-						}
-					}
-					if kn < 0 || kn > int64(maxKey) || vn < 0 || vn > int64(maxVal) {
-						// As qosorch and SAI take it (mapPairSAI): a pair
-						// they refuse keeps the entry from being created
-						// (stallObjects notes it at its line), one whose
-						// numbers reach SAI cut to a byte is that pair.
-						kw, vw, refused := mapPairSAI(table, kn, vn)
-						if refused != "" {
-							continue
-						}
-						cut := ""
-						if int64(kw) != kn || int64(vw) != vn {
-							cut = fmt.Sprintf(", as qosorch writes it to SAI cut to a byte, %d: %d,", kw, vw)
-						}
-						if kw > maxKey || vw > maxVal {
-							// Within SONiC's YANG ranges (yangMapBounds):
-							// the switch creates the map with the pair,
-							// but the model holds 8 traffic classes,
-							// queues and PGs.
-							notes = append(notes, fmt.Sprintf("%s|%s entry %q: %q%s %s; the switch creates the map with it (SONiC's YANG allows %s), but labctl models %s only and leaves the pair out (%s)", table, key, k, val, cut, beyondModel(table, kw, vw), yangRange(table), mapRange(table), leftOut(table, kw, vw)))
-							continue
-						}
-						notes = append(notes, fmt.Sprintf("%s|%s entry %q: %q is out of range (%s), but qosorch writes it to SAI as a byte, %d: %d, which the switch applies (fix: write \"%d\": \"%d\" if that is meant, or the pair meant)", table, key, k, val, mapRange(table), kw, vw, kw, vw))
-						kn, vn = int64(kw), int64(vw)
-					}
-					if kNote || vNote {
-						notes = append(notes, fmt.Sprintf("%s|%s entry %q: %q is read as %d: %d, as orchagent's std::stoi reads it (blanks, a sign or leading zeros around the number), though it is not the plain number SONiC's YANG model asks for (fix: write \"%d\": \"%d\")", table, key, k, val, kn, vn, kn, vn))
-					}
-					im[int(kn)] = int(vn)
-				}
+				notes = append(notes, imNotes...)
 				ev = reflect.ValueOf(im)
 			case reflect.TypeFor[StringMap]():
 				ev = reflect.ValueOf(StringMap(fields))
@@ -501,6 +453,67 @@ func decodeDB(doc Doc) (*ConfigDB, []string, error) {
 		v.Field(i).Set(m)
 	}
 	return db, notes, nil
+}
+
+// decodeIntMap reads the entry key of map table (fields) as qosorch's map
+// handlers and SAI take its pairs (decodeDB), with the notes on pairs it
+// reads otherwise than written or leaves out.
+func decodeIntMap(table, key string, fields map[string]string) (IntMap, []string, error) {
+	var notes []string
+	b := intMapBounds()[table]
+	maxKey, maxVal, what := b[0], b[1], "traffic classes, queues or PGs 0-7"
+	if maxVal != 7 {
+		what = fmt.Sprintf("DSCPs 0-%d", maxVal)
+	}
+	im := IntMap{}
+	for _, k := range cfgSortedKeys(fields) {
+		val := fields[k]
+		if _, thrown := pairThrow(table, k, val); thrown != "" {
+			// qosorch never creates the entry, or skips the
+			// pair (mapThrows, stallObjects): what it holds
+			// beside is not read.
+			if mapThrowHandled(table, thrown) == mapSkipsPair {
+				notes = append(notes, fmt.Sprintf("%s|%s entry %q: %q is no number std::stoi can read into an int (it throws std::%s): Dot1pToTcMapHandler catches it and skips the pair, and the map holds the others (fix: write %s in decimal digits)", table, key, k, val, thrown, mapRange(table)))
+			}
+			continue
+		}
+		kn, kNote, err1 := mapNumber(k)
+		vn, vNote, err2 := mapNumber(val)
+		for _, e := range []string{err1, err2} {
+			if e != "" {
+				return nil, nil, entryError(table, key, k, "%s|%s: entry %q: %q: %s (fix: write %s in decimal digits only)", table, key, k, val, e, what)
+			}
+		}
+		if kn < 0 || kn > int64(maxKey) || vn < 0 || vn > int64(maxVal) {
+			// As qosorch and SAI take it (mapPairSAI): a pair
+			// they refuse keeps the entry from being created
+			// (stallObjects notes it at its line), one whose
+			// numbers reach SAI cut to a byte is that pair.
+			kw, vw, refused := mapPairSAI(table, kn, vn)
+			if refused != "" {
+				continue
+			}
+			cut := ""
+			if int64(kw) != kn || int64(vw) != vn {
+				cut = fmt.Sprintf(", as qosorch writes it to SAI cut to a byte, %d: %d,", kw, vw)
+			}
+			if kw > maxKey || vw > maxVal {
+				// Within SONiC's YANG ranges (yangMapBounds):
+				// the switch creates the map with the pair,
+				// but the model holds 8 traffic classes,
+				// queues and PGs.
+				notes = append(notes, fmt.Sprintf("%s|%s entry %q: %q%s %s; the switch creates the map with it (SONiC's YANG allows %s), but labctl models %s only and leaves the pair out (%s)", table, key, k, val, cut, beyondModel(table, kw, vw), yangRange(table), mapRange(table), leftOut(table, kw, vw)))
+				continue
+			}
+			notes = append(notes, fmt.Sprintf("%s|%s entry %q: %q is out of range (%s), but qosorch writes it to SAI as a byte, %d: %d, which the switch applies (fix: write \"%d\": \"%d\" if that is meant, or the pair meant)", table, key, k, val, mapRange(table), kw, vw, kw, vw))
+			kn, vn = int64(kw), int64(vw)
+		}
+		if kNote || vNote {
+			notes = append(notes, fmt.Sprintf("%s|%s entry %q: %q is read as %d: %d, as orchagent's std::stoi reads it (blanks, a sign or leading zeros around the number), though it is not the plain number SONiC's YANG model asks for (fix: write \"%d\": \"%d\")", table, key, k, val, kn, vn, kn, vn))
+		}
+		im[int(kn)] = int(vn)
+	}
+	return im, notes, nil
 }
 
 // mapRange says what a map table's keys and values are in labctl's
