@@ -1200,39 +1200,34 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 		b.speedGbps, b.speedLine = gbps, line
 	case len(f) == 2 && f[0] == "mtu" && mode == "interface":
 		n, err := strconv.Atoi(f[1])
-		if err != nil || n < MinMTU || n > MaxCLIMTU {
-			// EOS refuses the line (% Invalid input), so the port keeps
-			// the MTU it had: an earlier mtu line's, else its default
-			// (result). Read as it, where 9300 carried RoCE and 20 failed
-			// it for an MTU the switch never takes.
-			p.overrule(where, qos.Overruled{
-				Where: line, Refused: true,
-				What: fmt.Sprintf("EOS refuses it (%% Invalid input): an interface's mtu takes %d to %d bytes, so the port keeps the MTU it had, an earlier mtu line's, else its default (interface defaults' mtu, else %d bytes on a routed port), which lint and the simulator use", MinMTU, MaxCLIMTU, cfgDefaultMTU),
-				Fix:  fmt.Sprintf("give an MTU of %d to %d bytes, like mtu %d", MinMTU, PlatformMaxMTU, PlatformMaxMTU),
-			}, strings.TrimPrefix(b.name, "interface "))
-			b.mtuRefused = line
+		if err == nil && n >= MinMTU && n <= PlatformMaxMTU {
+			b.mtu, b.mtuDefault, b.mtuRefused = n, false, ""
 			return p.note(mode, f, where)
 		}
-		if n > PlatformMaxMTU {
+		// EOS refuses the line, so the port keeps the MTU it had: an
+		// earlier mtu line's, else its default (result). Read as it,
+		// where 9300 carried RoCE and 20 failed it for an MTU the switch
+		// never takes.
+		o := qos.Overruled{
+			Where: line, Refused: true,
+			Fix: fmt.Sprintf("give an MTU of %d to %d bytes, like mtu %d", MinMTU, PlatformMaxMTU, PlatformMaxMTU),
+		}
+		if err != nil || n < MinMTU || n > MaxCLIMTU {
+			// Outside the syntax: % Invalid input.
+			o.What = fmt.Sprintf("EOS refuses it (%% Invalid input): an interface's mtu takes %d to %d bytes, so the port keeps the MTU it had, an earlier mtu line's, else its default (interface defaults' mtu, else %d bytes on a routed port), which lint and the simulator use", MinMTU, MaxCLIMTU, cfgDefaultMTU)
+		} else {
 			// Within the syntax, above the port's maximum: EOS refuses
 			// it per port (cEOS: "% Max MTU for Ethernet4 is 9194"; the
-			// platform's 9214 in its wording is extrapolated), and the
-			// port keeps the MTU it had. A range's line is one finding,
-			// whose What result writes with EOS's answer for each of its
-			// ports (cfgMaxMTUWhat).
-			port := strings.TrimPrefix(b.name, "interface ")
-			p.overrule(where, qos.Overruled{
-				Where: line, Refused: true,
-				Fix: fmt.Sprintf("give an MTU of %d to %d bytes, like mtu %d", MinMTU, PlatformMaxMTU, PlatformMaxMTU),
-			}, port)
+			// platform's 9214 in its wording is extrapolated). A range's
+			// line is one finding, whose What result writes with EOS's
+			// answer for each of its ports (cfgMaxMTUWhat).
 			if p.maxMTUAt == nil {
 				p.maxMTUAt = map[cfgPos]bool{}
 			}
 			p.maxMTUAt[where] = true
-			b.mtuRefused = line
-			return p.note(mode, f, where)
 		}
-		b.mtu, b.mtuDefault, b.mtuRefused = n, false, ""
+		p.overrule(where, o, strings.TrimPrefix(b.name, "interface "))
+		b.mtuRefused = line
 		return p.note(mode, f, where)
 	case line == "no mtu" && mode == "interface":
 		// EOS's default MTU, which the port then enforces (default mtu,
