@@ -351,15 +351,7 @@ func (r *resolver) portNames() []string {
 		set[name] = true
 	}
 	out := slices.Collect(maps.Keys(set))
-	slices.SortFunc(out, func(a, b string) int {
-		if qos.PortLess(a, b) {
-			return -1
-		}
-		if qos.PortLess(b, a) {
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(out, qos.ComparePorts)
 	return out
 }
 
