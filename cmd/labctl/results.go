@@ -518,7 +518,7 @@ func writeRunText(w io.Writer, run *results.Run, dir string) error {
 		if v.Error != "" {
 			res = "error"
 		}
-		fmt.Fprintf(tw, "%s\t%s%s\t%s\t\n", v.Label(), summaryRow(v, sized), res, results.SourceLabel(v.Summary.Source, v.Model()))
+		fmt.Fprintf(tw, "%s\t%s%s\t%s\t\n", v.Label(), summaryRow(v, sized), res, v.SourceLabel())
 	}
 	if err := tw.Flush(); err != nil {
 		return err

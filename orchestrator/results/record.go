@@ -391,6 +391,10 @@ func (v *Variant) Model() string {
 // its summary's source under its Model.
 func (v *Variant) Origin() Source { return Origin(v.Summary.Source, v.Model()) }
 
+// SourceLabel names where the variant's summary figures came from:
+// SourceLabel of its summary's source under its Model.
+func (v *Variant) SourceLabel() string { return SourceLabel(v.Summary.Source, v.Model()) }
+
 // Label names the variant where a run's variants are listed: its name,
 // and after the first repetition of a point the repetition ("ecn=on,pfc=on
 // #2"), so that the rows of a run with repetitions can be told apart.

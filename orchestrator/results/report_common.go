@@ -186,7 +186,7 @@ func FiguresText(run *Run) string {
 		if v.Error != "" || v.Summary.Source == "" {
 			continue
 		}
-		l := SourceLabel(v.Summary.Source, v.Model())
+		l := v.SourceLabel()
 		if w, ok := sourceWords[l]; ok {
 			l = w
 		}

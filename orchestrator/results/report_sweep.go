@@ -194,7 +194,7 @@ func sweepCharts(run *Run, sv sweepView) (charts []htmlChart, flat []string) {
 	for _, l := range sv.Lines {
 		for _, v := range l.Points {
 			if v != nil && v.Summary.Source != "" {
-				seen[SourceLabel(v.Summary.Source, v.Model())] = true
+				seen[v.SourceLabel()] = true
 			}
 		}
 	}

@@ -299,7 +299,7 @@ func flowOnlyName(v *results.Variant, path []string, err error) error {
 	}
 	for old, est := range allReduceAliases {
 		if path[2] == est {
-			return fmt.Errorf("extra.allreduce.%s is the flow-level model's estimate, and variant %s's figures are %s: use extra.allreduce.%s, which names the time under either model", est, v.Label(), results.SourceLabel(v.Summary.Source, v.Model()), old)
+			return fmt.Errorf("extra.allreduce.%s is the flow-level model's estimate, and variant %s's figures are %s: use extra.allreduce.%s, which names the time under either model", est, v.Label(), v.SourceLabel(), old)
 		}
 	}
 	return err
