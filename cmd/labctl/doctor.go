@@ -53,28 +53,28 @@ It exits 3 when a failed check stops the runtime checked.`,
 			// labNote ends the report when the lab chose the runtime,
 			// so that a sim lab's PASS is not read as containerlab's.
 			labNote := ""
+			// --lab is resolved once, for the runtime it chooses and for
+			// the checks of clab and clabernetes (sim's need no lab; an
+			// unknown --runtime is refused before the lab is read).
+			var g *fabric.Graph
+			var spec *lab.Spec
+			if labName != "" && (runtimeName == "" || runtimeName == "clab" || runtimeName == clabernetes.Name) {
+				if g, spec, err = labGraph(app, labName, ""); err != nil {
+					return err
+				}
+			}
 			if runtimeName == "" {
 				runtimeName = "sim"
-				if labName != "" {
+				if spec != nil {
 					// The lab's own runtime: checking containerlab for a
 					// lab the simulator runs would fail (exit 3) over
 					// what the lab never uses.
-					_, spec, err := labGraph(app, labName, "")
-					if err != nil {
-						return err
-					}
 					runtimeName, labNote = labRuntime(app, spec)
 				}
 			}
 			switch runtimeName {
 			case "clab", "sim":
 			case clabernetes.Name:
-				var g *fabric.Graph
-				if labName != "" {
-					if g, _, err = labGraph(app, labName, ""); err != nil {
-						return err
-					}
-				}
 				return writeDoctor(app, format, runtimeName, withNote(clabernetes.Doctor(cmd.Context(), kube, g), labNote))
 			default:
 				return exitcode.Usagef("--runtime %q is not known: use clab, clabernetes or sim", runtimeName)
@@ -85,10 +85,6 @@ It exits 3 when a failed check stops the runtime checked.`,
 				{Role: "host", Ref: lab.DefaultHostImage, Required: true},
 			}}
 			if labName != "" && runtimeName == "clab" {
-				g, _, err := labGraph(app, labName, "")
-				if err != nil {
-					return err
-				}
 				sw := doctor.Image{Role: "sonic", Ref: g.Images.SONiC, Required: true}
 				if g.NOS == fabric.NOSEOS {
 					sw = doctor.Image{Role: "eos", Ref: g.Images.EOS, Required: true}
