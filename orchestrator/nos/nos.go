@@ -101,6 +101,18 @@ type CounterReader interface {
 // Names lists the known NOS names.
 func Names() []string { return []string{sonic.Name, eos.Name} }
 
+// Lint's MTU limits of each NOS (qos.RegisterPortMaxMTU, QOS020 and
+// QOS021) are registered here, from the plug-ins Lookup returns, not by
+// the plug-in packages, so that importing one changes nothing outside it.
+func init() {
+	for _, name := range Names() {
+		n, _ := Lookup(name)
+		if l, ok := n.(qos.MTULimiter); ok {
+			qos.RegisterPortMaxMTU(name, l)
+		}
+	}
+}
+
 // Lookup returns the plug-in for a NOS name.
 func Lookup(name string) (NOS, error) {
 	switch name {

@@ -12,22 +12,6 @@ import (
 	"github.com/labctl/labctl/orchestrator/specyaml"
 )
 
-// MTULimiter is an optional capability: the NOS's MTU limits, which
-// CheckSpec holds labs to (lo to lab) and lint's qos.RegisterPortMaxMTU
-// reads too: the least MTU a port takes, the most a port of the modeled
-// platform takes, and the most labctl renders on a lab's ports; a line
-// outside them the switch refuses.
-type MTULimiter interface {
-	MTULimits() (lo, port, lab int)
-}
-
-// MTURangeNoter is an optional capability of an MTULimiter: what its
-// lab limit is (EOS's: what a cEOS lab switch takes, below the
-// modeled platform's maximum), which CheckSpec's error says.
-type MTURangeNoter interface {
-	MTURangeNote() string
-}
-
 // CheckSpec refuses a lab spec whose configs labctl would render for the
 // NOS name (the spec's when empty) with lines the NOS refuses: a fabric
 // port MTU (qos.Intent.FabricPortMTU: the fabric's, raised to the lab's
@@ -44,7 +28,7 @@ func CheckSpec(spec *lab.Spec, name string) error {
 	if err != nil {
 		return nil
 	}
-	r, ok := n.(MTULimiter)
+	r, ok := n.(qos.MTULimiter)
 	if !ok {
 		return nil
 	}
@@ -58,7 +42,7 @@ func CheckSpec(spec *lab.Spec, name string) error {
 		return nil
 	}
 	takes := fmt.Sprintf("the %d-%d bytes %s takes", lo, hi, name)
-	if rn, ok := n.(MTURangeNoter); ok {
+	if rn, ok := n.(qos.MTURangeNoter); ok {
 		takes = fmt.Sprintf("the %d-%d bytes a %s lab's switches take (%s)", lo, hi, name, rn.MTURangeNote())
 	}
 	msg := fmt.Sprintf("qos.mtu: %d makes labctl write mtu %d on the %s switches' fabric ports (the payload MTU plus labctl's %d bytes of headers), outside %s: the switches would refuse the line and keep their default MTU", in.MTU, mtu, name, qos.RoCEHeaderBytes, takes)

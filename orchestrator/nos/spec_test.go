@@ -47,7 +47,7 @@ func TestSpecMTUDoc(t *testing.T) {
 }
 
 // The MTUs CheckSpec holds a lab to and those lint's QOS020 and QOS021
-// name (qos.PortMaxMTU, which each plug-in registers) are one plug-in's
+// name (qos.PortMaxMTU, which Lookup's plug-ins are registered with) are one plug-in's
 // MTULimits: every NOS has them, registered as they are, the port's
 // limit not below the lab's.
 func TestMTULimitsAgree(t *testing.T) {
@@ -56,7 +56,7 @@ func TestMTULimitsAgree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		l, ok := n.(MTULimiter)
+		l, ok := n.(qos.MTULimiter)
 		if !ok {
 			t.Errorf("%s: no MTULimits", name)
 			continue

@@ -1579,17 +1579,41 @@ type portMTULimits struct {
 	labNote   string
 }
 
-// RegisterPortMaxMTU records the largest MTU a port of the NOS's switches
-// takes (its parser's limit: EOS's eos.PlatformMaxMTU, SONiC's portsorch
-// 9216) and the largest labctl renders on a lab's ports (nos.CheckSpec's:
-// EOS's eos.LabMaxMTU, cEOS's), which lint's QOS020 names: where RoCE's
-// packets need more than the port takes, the fix is a lower qos.mtu, one
-// the lab takes, not a higher port MTU. labNote says what the lab's limit
-// is where it is below the port's (EOS's: what a cEOS lab switch takes),
-// which QOS020's fix and QOS021's warning on a port MTU between the two
-// quote.
-func RegisterPortMaxMTU(nos string, port, lab int, labNote string) {
-	portMaxMTU.Store(nos, portMTULimits{port, lab, labNote})
+// MTULimiter is a NOS plug-in's optional capability (nos.Lookup's
+// plug-ins): its MTU limits, which nos.CheckSpec holds labs to (lo to
+// lab) and lint reads as registered (RegisterPortMaxMTU): the least MTU a
+// port takes, the most a port of the modeled platform takes, and the most
+// labctl renders on a lab's ports; a line outside them the switch
+// refuses.
+type MTULimiter interface {
+	MTULimits() (lo, port, lab int)
+}
+
+// MTURangeNoter is an optional capability of an MTULimiter: what its
+// lab limit is (EOS's: what a cEOS lab switch takes, below the
+// modeled platform's maximum), which nos.CheckSpec's error, QOS020's fix
+// and QOS021's warning say.
+type MTURangeNoter interface {
+	MTURangeNote() string
+}
+
+// RegisterPortMaxMTU records, from the NOS plug-in's MTULimits, the
+// largest MTU a port of its switches takes (its parser's limit: EOS's
+// eos.PlatformMaxMTU, SONiC's portsorch 9216) and the largest labctl
+// renders on a lab's ports (nos.CheckSpec's: EOS's eos.LabMaxMTU,
+// cEOS's), which lint's QOS020 names: where RoCE's packets need more than
+// the port takes, the fix is a lower qos.mtu, one the lab takes, not a
+// higher port MTU. Its MTURangeNote, where it has one, says what the
+// lab's limit is where it is below the port's (EOS's: what a cEOS lab
+// switch takes), which QOS020's fix and QOS021's warning on a port MTU
+// between the two quote. Package nos registers every plug-in it knows.
+func RegisterPortMaxMTU(nos string, l MTULimiter) {
+	_, port, lab := l.MTULimits()
+	note := ""
+	if n, ok := l.(MTURangeNoter); ok {
+		note = n.MTURangeNote()
+	}
+	portMaxMTU.Store(nos, portMTULimits{port, lab, note})
 }
 
 // mtuLimits are the NOS's RegisterPortMaxMTU limits; zero where none

@@ -94,12 +94,17 @@ func TestParseDefaultsMTURefused(t *testing.T) {
 	}
 }
 
+// registerMTU gives lint EOS's MTU limits, as package nos registers its
+// plug-ins' (which this package's tests cannot import).
+func registerMTU() { qos.RegisterPortMaxMTU(Name, Plugin{}) }
+
 // QOS020 on a port whose MTU cannot carry RoCE's packets said to raise it
 // to at least qos.mtu plus the headers, 9276 for UET's 9216, which no EOS
 // port takes (QOS021 refuses the line): where the packets need more than
 // the port's maximum, the fix is a lower qos.mtu; otherwise the MTU to
 // raise it to names the maximum.
 func TestLintMTUBeyondThePortsMaximum(t *testing.T) {
+	registerMTU()
 	in, err := qos.Profile("roce-dcqcn")
 	if err != nil {
 		t.Fatal(err)
@@ -143,6 +148,7 @@ func TestLintMTUBeyondThePortsMaximum(t *testing.T) {
 // lint warns (QOS021) with the lab's limit; a bare file's lint (no lab)
 // does not, and an MTU the lab takes is not warned of.
 func TestLintMTUAboveTheLabsMaximum(t *testing.T) {
+	registerMTU()
 	in, err := qos.Profile("roce-dcqcn")
 	if err != nil {
 		t.Fatal(err)

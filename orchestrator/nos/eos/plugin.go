@@ -36,21 +36,15 @@ func (Plugin) ParseQoS(device string, srcs ...qos.Source) (qos.DeviceConfig, err
 func (Plugin) Fields() []qos.FieldUse { return Fields() }
 
 // MTULimits are an EOS lab's MTU limits, read by nos.CheckSpec and lint's
-// registration (qos.RegisterPortMaxMTU): the least an
+// registration (qos.RegisterPortMaxMTU, by package nos): the least an
 // mtu line takes (MinMTU), the most a port of the modeled platform takes
 // (PlatformMaxMTU) and the most labctl renders on a lab's ports
 // (LabMaxMTU, what cEOS and the platform both take).
 func (Plugin) MTULimits() (lo, port, lab int) { return MinMTU, PlatformMaxMTU, LabMaxMTU }
 
 // MTURangeNote says what MTULimits' lab limit is: what a cEOS lab switch
-// takes, below the modeled platform's maximum (nos.CheckSpec's error).
+// takes, below the modeled platform's maximum (nos.CheckSpec's error,
+// lint's QOS020 and QOS021).
 func (Plugin) MTURangeNote() string {
 	return fmt.Sprintf("a cEOS lab switch takes at most %d, the modeled 7050CX3 %d", CEOSMaxMTU, PlatformMaxMTU)
-}
-
-// A port takes at most MTULimits' port, a lab's at most its lab (lint's
-// QOS020 and QOS021 say so).
-func init() {
-	_, port, lab := Plugin{}.MTULimits()
-	qos.RegisterPortMaxMTU(Name, port, lab, Plugin{}.MTURangeNote())
 }

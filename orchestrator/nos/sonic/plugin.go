@@ -44,13 +44,7 @@ func (Plugin) ParseQoSFor(dev *qos.Device, srcs ...qos.Source) (qos.DeviceConfig
 func (Plugin) Fields() []qos.FieldUse { return Fields() }
 
 // MTULimits are a SONiC lab's MTU limits, read by nos.CheckSpec and lint's
-// registration (qos.RegisterPortMaxMTU): the PORT mtu
+// registration (qos.RegisterPortMaxMTU, by package nos): the PORT mtu
 // values portsorch takes (cfgPortMTUMin, cfgPortMTUMax), the most a port
 // takes being the most labctl renders on a lab's.
 func (Plugin) MTULimits() (lo, port, lab int) { return cfgPortMTUMin, cfgPortMTUMax, cfgPortMTUMax }
-
-// A port takes at most MTULimits' port (lint's QOS020 says so).
-func init() {
-	_, port, lab := Plugin{}.MTULimits()
-	qos.RegisterPortMaxMTU(Name, port, lab, "")
-}
