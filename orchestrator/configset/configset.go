@@ -305,15 +305,6 @@ func DeviceName(path string) string {
 	return base
 }
 
-// sameSwitch says whether a parse for switch a (nil: bare files) is one
-// for switch b (nos.DeviceParser: through their Kind and FrontPanel).
-func sameSwitch(a, b *qos.Device) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	return a.Kind == b.Kind && a.FrontPanel == b.FrontPanel
-}
-
 // group is one device's files, of one NOS.
 type group struct {
 	n    nos.NOS
@@ -455,7 +446,7 @@ func load(paths []string, nosName string, lab map[string]*qos.Device) ([]qos.Dev
 		}
 		h := filesHash(seed, g)
 		for _, j := range firsts[h] {
-			if sameFiles(g, groups[devs[j]]) && sameSwitch(lab[dev], lab[devs[j]]) {
+			if sameFiles(g, groups[devs[j]]) && lab[dev].SameFrontPanel(lab[devs[j]]) {
 				same[i] = j
 				break
 			}

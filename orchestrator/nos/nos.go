@@ -61,7 +61,7 @@ type DataOnlyParser interface {
 // the switch does with an entry depends on it (SONiC's bufferorch refuses
 // a BUFFER_PG key listing one for every port it lists). With
 // DataOnlyParser, the parse depends on dev only through its Kind and
-// FrontPanel.
+// FrontPanel (qos.Device.SameFrontPanel).
 type DeviceParser interface {
 	ParseQoSFor(dev *qos.Device, srcs ...qos.Source) (qos.DeviceConfig, error)
 }

@@ -51,6 +51,18 @@ func (d *Device) NoSuchPort(name string) bool {
 	return !ok || n > d.FrontPanel
 }
 
+// SameFrontPanel says whether switches d and o (nil: not a lab's) have
+// the same front-panel ports: the same Kind and FrontPanel, all of a
+// Device that NoSuchPort and FrontPanelPorts read beyond the lab's own
+// ports (which FrontPanel counts), so that a NOS parse for one
+// (nos.DeviceParser) is one for the other where their files are the same.
+func (d *Device) SameFrontPanel(o *Device) bool {
+	if d == nil || o == nil {
+		return d == o
+	}
+	return d.Kind == o.Kind && d.FrontPanel == o.FrontPanel
+}
+
 // Port is one switch port.
 type Port struct {
 	Name      string `json:"name"` // NOS name, e.g. Ethernet0
