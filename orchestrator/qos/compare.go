@@ -3,6 +3,7 @@ package qos
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -214,7 +215,7 @@ func (l *linter) intentDrift() {
 // strict one strict, tx-queue 7 above the CNPs' 6, so the intent's 50 is
 // of 75 there, not of 85), and a queue made strict is QOS007's and
 // QOS025's; the share compares the weights, like with like.
-func roceShares(p, sched *PortConfig, counted map[int]bool, roce, cnp int) map[string]string {
+func roceShares(p, sched *PortConfig, counted map[int]bool, roce, cnp int) map[string]rrShare {
 	strict := map[int]bool{}
 	for _, x := range sched.Queues {
 		strict[x.Queue] = x.Strict
@@ -243,14 +244,43 @@ func roceShares(p, sched *PortConfig, counted map[int]bool, roce, cnp int) map[s
 			}
 		}
 	}
-	out := map[string]string{}
+	out := map[string]rrShare{}
 	for _, tc := range roceClasses(p, roce, cnp) {
 		q := p.Class(tc).Queue
 		if w, ok := weights[q]; ok && w > 0 && sum > 0 {
-			out[fmt.Sprintf("queue.%d.rr_share", q)] = fmt.Sprintf("%s%% (%s of %d)", strconv.FormatFloat(float64(w)*100/float64(sum), 'f', 1, 64), strings.Join(named, ", "), sum)
+			t := tenthsOf(w, sum)
+			out[fmt.Sprintf("queue.%d.rr_share", q)] = rrShare{t, fmt.Sprintf("%d.%d%% (%s of %d)", t/10, t%10, strings.Join(named, ", "), sum)}
 		}
 	}
 	return out
+}
+
+// rrShare is one queue's round-robin share (roceShares): in tenths of a
+// percent, as it is printed, and its text.
+type rrShare struct {
+	tenths int
+	text   string
+}
+
+// tenthsOf is w of sum (w, sum > 0) in tenths of a percent, rounded as
+// strconv.FormatFloat(float64(w)*100/float64(sum), 'f', 1, 64) rounds it,
+// which roceShares printed: to the nearest tenth, the float's error
+// (2^-53 of it) being far less than the 1/(20*sum)% between a share and a
+// half tenth it is not. At a half tenth FormatFloat rounds the float, which
+// holds the half only where it is a binary fraction (then to the even
+// tenth) and is otherwise a little above or below it (with sum a multiple
+// of 2000: 3 of 2000 prints 0.1%): FMA says which, exactly.
+func tenthsOf(w, sum int) int {
+	t, r := w*1000/sum, w*1000%sum
+	if 2*r == sum {
+		d := math.FMA(float64(w)*100/float64(sum), 20, -float64(2*t+1))
+		if d > 0 || d == 0 && t%2 == 1 {
+			t++
+		}
+	} else if 2*r > sum {
+		t++
+	}
+	return t
 }
 
 // sharedQueues are the queues whose round-robin weights count in
@@ -291,16 +321,16 @@ func networkControlOnly(dscps []int) bool { return len(dscps) > 0 && dscps[0] >=
 // raised takes nothing from RoCE, and a NOS may render the intent with a
 // larger one (EOS makes a round-robin queue above a strict one strict,
 // tx-queue 7's 10 with it, so RoCE's 50 is of 90, not 100).
-func lowerShares(got, exp map[string]string) (map[string]string, map[string]string) {
+//
+// They are compared as printed, in tenths of a percent, not as the
+// weights' exact ratios: a share lowered by less than half a tenth reads
+// as the intent's, and a finding naming it would give the same figure on
+// both sides.
+func lowerShares(got, exp map[string]rrShare) (map[string]string, map[string]string) {
 	g, e := map[string]string{}, map[string]string{}
-	pct := func(v string) float64 {
-		v, _, _ = strings.Cut(v, "%")
-		f, _ := strconv.ParseFloat(v, 64)
-		return f
-	}
 	for k, ev := range exp {
-		if gv, ok := got[k]; ok && pct(gv) < pct(ev) {
-			g[k], e[k] = gv, ev
+		if gv, ok := got[k]; ok && gv.tenths < ev.tenths {
+			g[k], e[k] = gv.text, ev.text
 		}
 	}
 	return g, e
