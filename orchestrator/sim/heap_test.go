@@ -115,7 +115,7 @@ func TestEventQueueOrder(t *testing.T) {
 					// far event comes first, is the next event.
 					if f := q.following(); f != nil {
 						follows++
-						if (len(q.ev) == 0 || !before(&q.ev[0], f)) && (q.txN == 0 || !q.tx[q.txHead].before(f)) && (q.arN == 0 || !q.ar[q.arHead].before(f)) {
+						if (len(q.ev) == 0 || !before(&q.ev[0], f)) && !q.tx.firstBefore(f) && !q.ar.firstBefore(f) {
 							n := *f
 							n.next = 0
 							if n != ref.ev[0] { // following found one, so neither queue is empty
@@ -215,7 +215,7 @@ func TestRingCheck(t *testing.T) {
 	for i := range 10_000 {
 		at := now + int64(rng.IntN(100_000))
 		if !q.txOn && left < 0 {
-			left = q.arN
+			left = q.ar.n
 		}
 		if q.txOn {
 			q.addArrive(at, int32(i), int32(i))
