@@ -650,6 +650,11 @@ func sonicMutations2() []mutation {
 			})},
 		mutation{field: "WRED_PROFILE green_min_threshold", name: "Kmin 819200 -> 3000000 on one leaf", harmful: true, rule: "QOS018", dataPlane: true,
 			edit: edit(func(d doc) { d.set("WRED_PROFILE", prefix("ECN_819200_"), "green_min_threshold", "3000000") }, "leaf1")},
+		mutation{field: "WRED_PROFILE green_min_threshold", name: "Kmin and Kmax swapped: WredMapHandler refuses the profile, no ECN", harmful: true, rule: "QOS021", dataPlane: true, lintError: true,
+			edit: edit(func(d doc) {
+				d.set("WRED_PROFILE", ecnProfiles, "green_min_threshold", "3276800")
+				d.set("WRED_PROFILE", ecnProfiles, "green_max_threshold", "819200")
+			}, "leaf1")},
 		mutation{field: "WRED_PROFILE green_min_threshold", name: "written with a leading 0",
 			edit: edit(func(d doc) {
 				for _, e := range d["WRED_PROFILE"] {
@@ -684,7 +689,10 @@ func sonicMutations2() []mutation {
 				edit: edit(func(d doc) {
 					d.add("WRED_PROFILE", "UNUSED_"+c, map[string]string{"ecn": "ecn_all", "wred_" + c + "_enable": "true", c + "_min_threshold": "1000", c + "_max_threshold": "2000"})
 				})},
-			mutation{field: "WRED_PROFILE " + c + "_min_threshold", name: c + " minimum above its maximum", harmful: true, rule: "QOS004", why: colour,
+			// WredMapHandler refuses a profile with any colour's min
+			// above its max (convertFieldValuesToAttributes), so the
+			// queue loses green's marking too.
+			mutation{field: "WRED_PROFILE " + c + "_min_threshold", name: c + " minimum above its maximum: the profile never created", harmful: true, rule: "QOS021", dataPlane: true, lintError: true,
 				edit: edit(func(d doc) { d.set("WRED_PROFILE", ecnProfiles, c+"_min_threshold", "99999999") })},
 			mutation{field: "WRED_PROFILE " + c + "_min_threshold", name: "written with a leading 0",
 				edit: edit(func(d doc) {
@@ -692,7 +700,7 @@ func sonicMutations2() []mutation {
 						e[c+"_min_threshold"] = "0" + e[c+"_min_threshold"]
 					}
 				})},
-			mutation{field: "WRED_PROFILE " + c + "_max_threshold", name: c + " maximum below its minimum", harmful: true, rule: "QOS004", why: colour,
+			mutation{field: "WRED_PROFILE " + c + "_max_threshold", name: c + " maximum below its minimum: the profile never created", harmful: true, rule: "QOS021", dataPlane: true, lintError: true,
 				edit: edit(func(d doc) { d.set("WRED_PROFILE", ecnProfiles, c+"_max_threshold", "1") })},
 			mutation{field: "WRED_PROFILE " + c + "_max_threshold", name: "written with a leading 0",
 				edit: edit(func(d doc) {

@@ -289,6 +289,27 @@ func objectThrows(table string, fields map[string]string) (why, fix string) {
 	return "", ""
 }
 
+// wredMinAboveMax is the first colour of a WRED_PROFILE entry whose min
+// threshold is above its max, and the two, as WredMapHandler's
+// convertFieldValuesToAttributes compares them (qosorch.cpp) before it
+// creates the profile: each read by std::stoi into a sai_uint32_t (-1 is
+// 4294967295), a threshold the entry leaves out 0 (a new profile's stored
+// thresholds, m_wredProfiles[key], start at 0), whether the colour's WRED
+// is enabled or not. "" where every colour's min is at most its max.
+// Thresholds std::stoi throws on are objectThrows'.
+func wredMinAboveMax(fields map[string]string) (colour string, minV, maxV uint32) {
+	read := func(f string) uint32 {
+		v, _, _ := stoi(fields[f])
+		return uint32(v)
+	}
+	for _, c := range []string{"green", "yellow", "red"} {
+		if minV, maxV = read(c+"_min_threshold"), read(c+"_max_threshold"); minV > maxV {
+			return c, minV, maxV
+		}
+	}
+	return "", 0, 0
+}
+
 // stallObjects finds, in WRED_PROFILE, SCHEDULER and the map tables, the
 // entries qosorch never creates because one of them throws. Its doTask walks the
 // table's queue (Consumer::m_toSync, a multimap ordered by key) from the
@@ -303,7 +324,9 @@ func objectThrows(table string, fields map[string]string) (why, fix string) {
 // their retry is all-or-nothing). Each stall is noted where it starts
 // (QOS021), naming what it stops. A map entry TcToDscpMapHandler refuses
 // is not created either, alone; a pair Dot1pToTcMapHandler skips is
-// noted (mapThrows).
+// noted (mapThrows). A WRED_PROFILE entry with a colour's min threshold
+// above its max (wredMinAboveMax) WredMapHandler refuses, alone
+// (task_invalid_entry): it is not created either.
 func (r *resolver) stallObjects(doc Doc) {
 	r.uncreated = map[[2]string]string{}
 	for _, table := range append([]string{"SCHEDULER", "WRED_PROFILE"}, mapRangeTables...) {
@@ -331,6 +354,18 @@ func (r *resolver) stallObjects(doc Doc) {
 				}
 			}
 			if why == "" {
+				if table == "WRED_PROFILE" {
+					if c, minV, maxV := wredMinAboveMax(doc[table][key]); c != "" {
+						// The entry alone is not created: processWorkItem
+						// drops it (task_invalid_entry) and goes on.
+						entry := fmt.Sprintf("its %s_min_threshold %d is above its %s_max_threshold %d", c, minV, c, maxV)
+						r.overrule(table, key, true, entry+": WredMapHandler refuses the profile (convertFieldValuesToAttributes: \"min threshold is greater than max threshold\", task_invalid_entry), so qosorch never creates it, and the QUEUE entries naming it apply nothing (no ECN marking)",
+							fmt.Sprintf("give %s_min_threshold below %s_max_threshold (a threshold left out is 0 to orchagent)", c, c), nil)
+						r.overruledField(table+"|"+key, c+"_min_threshold")
+						r.uncreated[[2]string{table, key}] = "orchagent never creates it: " + entry
+					}
+					continue
+				}
 				if !slices.Contains(mapRangeTables, table) {
 					continue
 				}

@@ -261,15 +261,15 @@ type SchedulerEntry struct {
 type WREDEntry struct {
 	ECN              string   `cfg:"ecn" use:"simulated" why:"which colours are ECN-marked rather than dropped early (ecn_none drops every colour); a word qosorch does not know throws (ecn_map.at), and neither the profile nor any WRED_PROFILE entry after it in key order is created (QOS021)"`
 	GreenEnable      *bool    `cfg:"wred_green_enable" use:"simulated" why:"WRED on green packets, the colour of every unpoliced packet: false neither marks nor drops them"`
-	GreenMin         *int64   `cfg:"green_min_threshold" use:"simulated" why:"queue depth (bytes) where green marking or early drop starts: ECN Kmin. qosorch reads every threshold and probability with std::stoi: beyond 2147483647 it throws, and neither the profile nor any WRED_PROFILE entry after it in key order is created (QOS021)"`
+	GreenMin         *int64   `cfg:"green_min_threshold" use:"simulated" why:"queue depth (bytes) where green marking or early drop starts: ECN Kmin. qosorch reads every threshold and probability with std::stoi: beyond 2147483647 it throws, and neither the profile nor any WRED_PROFILE entry after it in key order is created (QOS021). A min threshold of any colour above its max (a threshold left out is 0) WredMapHandler refuses: that profile alone is not created, and the queues naming it mark nothing (QOS021)"`
 	GreenMax         *int64   `cfg:"green_max_threshold" use:"simulated" why:"queue depth (bytes) where the green probability reaches its maximum: ECN Kmax"`
 	GreenProbability *float64 `cfg:"green_drop_probability" use:"simulated" why:"green marking (or drop) probability at the maximum threshold, a whole percent (qosorch reads it with stoi: 0.5 is 0): ECN Pmax"`
 	YellowEnable     *bool    `cfg:"wred_yellow_enable" use:"lint" why:"no simulated packet is policed to yellow or red"`
-	YellowMin        *int64   `cfg:"yellow_min_threshold" use:"lint" why:"no simulated packet is policed to yellow or red"`
+	YellowMin        *int64   `cfg:"yellow_min_threshold" use:"lint" why:"no simulated packet is policed to yellow or red; but a min above its colour's max (a max left out is 0) WredMapHandler refuses with the whole profile, green's marking too (QOS021), as the simulator runs it"`
 	YellowMax        *int64   `cfg:"yellow_max_threshold" use:"lint" why:"no simulated packet is policed to yellow or red"`
 	YellowProb       *float64 `cfg:"yellow_drop_probability" use:"lint" why:"no simulated packet is policed to yellow or red"`
 	RedEnable        *bool    `cfg:"wred_red_enable" use:"lint" why:"no simulated packet is policed to yellow or red"`
-	RedMin           *int64   `cfg:"red_min_threshold" use:"lint" why:"no simulated packet is policed to yellow or red"`
+	RedMin           *int64   `cfg:"red_min_threshold" use:"lint" why:"no simulated packet is policed to yellow or red; but a min above its colour's max (a max left out is 0) WredMapHandler refuses with the whole profile, green's marking too (QOS021), as the simulator runs it"`
 	RedMax           *int64   `cfg:"red_max_threshold" use:"lint" why:"no simulated packet is policed to yellow or red"`
 	RedProb          *float64 `cfg:"red_drop_probability" use:"lint" why:"no simulated packet is policed to yellow or red"`
 
