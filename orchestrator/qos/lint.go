@@ -842,7 +842,7 @@ func (l *linter) ecn(d *DeviceConfig, p *PortConfig, lossless []int) {
 				// colour; SONiC's uniform ECN_ profiles), which green's
 				// check reports once.
 				if e := c.col; e != nil && !(c.col.Mark && q.ECN != nil && e.ECNConfig == *q.ECN) && (e.MinBytes > e.MaxBytes || e.Pmax <= 0 || e.Pmax > 1) {
-					l.addAt(RuleECNThresholds, SevError, d.Device, p.Name, wredWhere(&q),
+					l.addAt(RuleECNThresholds, SevError, d.Device, p.Name, WREDWhere(&q),
 						"give each colour a minimum below its maximum and a probability above 0, at most 100 percent",
 						"queue %d: WRED %s min %d, max %d%s, probability %g%% cannot ramp", q.Queue, c.name, e.MinBytes, e.MaxBytes, unitSuffix(e.Unit), e.Pmax*100)
 				}
@@ -858,20 +858,20 @@ func (l *linter) ecn(d *DeviceConfig, p *PortConfig, lossless []int) {
 			if e.Pmax > 1 {
 				what = "is over 100 percent"
 			}
-			l.addAt(RuleECNThresholds, SevError, d.Device, p.Name, wredWhere(&q),
+			l.addAt(RuleECNThresholds, SevError, d.Device, p.Name, WREDWhere(&q),
 				"give the marking probability at Kmax above 0, at most 100 percent (RoCE profiles use 5 to 20)",
 				"queue %d: ECN marking probability %g%% %s", q.Queue, e.Pmax*100, what)
 		}
 		switch {
 		case e.MinBytes > e.MaxBytes:
-			l.addAt(RuleECNThresholds, SevError, d.Device, p.Name, wredWhere(&q),
+			l.addAt(RuleECNThresholds, SevError, d.Device, p.Name, WREDWhere(&q),
 				"set Kmin below Kmax so that marking ramps up with the queue",
 				"queue %d: ECN Kmin %d is above Kmax %d%s", q.Queue, e.MinBytes, e.MaxBytes, unitSuffix(e.Unit))
 		case e.MinBytes == e.MaxBytes:
 			// A step at K (DCTCP's marking) is a setting switches take
 			// and some fabrics use; DCQCN's rate control is tuned for the
 			// ramp, so it is worth a word, not an error.
-			l.addAt(RuleECNThresholds, SevWarning, d.Device, p.Name, wredWhere(&q),
+			l.addAt(RuleECNThresholds, SevWarning, d.Device, p.Name, WREDWhere(&q),
 				"set Kmin below Kmax (Kmax/4 to Kmax/2 is usual) unless a step at one threshold is meant",
 				"queue %d: ECN Kmin and Kmax are both %d%s: the queue marks every packet above it and none below, a step rather than the ramp DCQCN is tuned for", q.Queue, e.MinBytes, unitSuffix(e.Unit))
 		}
@@ -879,7 +879,7 @@ func (l *linter) ecn(d *DeviceConfig, p *PortConfig, lossless []int) {
 		// as a packet waits: DCQCN then holds every flow through the queue
 		// near its minimum rate (a kbytes threshold written in bytes).
 		if pkt := l.rocePacketBytes(); e.Unit == "" && e.MaxBytes > 0 && e.MinBytes < e.MaxBytes && e.MaxBytes < pkt {
-			l.addAt(RuleECNThresholds, SevWarning, d.Device, p.Name, wredWhere(&q),
+			l.addAt(RuleECNThresholds, SevWarning, d.Device, p.Name, WREDWhere(&q),
 				fmt.Sprintf("give Kmin and Kmax in bytes above one packet (%d bytes), typically tens to hundreds of KB", pkt),
 				"queue %d: ECN Kmax %d bytes is less than one RoCE packet (%d bytes): every packet that waits is marked", q.Queue, e.MaxBytes, pkt)
 		}
@@ -893,11 +893,11 @@ func (l *linter) ecn(d *DeviceConfig, p *PortConfig, lossless []int) {
 			if tcs := queues[q.Queue]; len(tcs) > 0 {
 				sev, idle = reachRated(d, tcs, "nothing goes unmarked")
 			}
-			l.addAt(RuleECNThresholds, sev, d.Device, p.Name, wredWhere(&q),
+			l.addAt(RuleECNThresholds, sev, d.Device, p.Name, WREDWhere(&q),
 				fmt.Sprintf("lower Kmin and Kmax below %d bytes (Kmin a fraction of it) or enlarge the shared buffer", trigger),
 				"queue %d: ECN Kmin %d bytes is at or above the PFC XOFF point (%d bytes): PFC pauses the senders before the queue marks a packet, so ECN and DCQCN never act%s", q.Queue, e.MinBytes, trigger, idle)
 		case e.MaxBytes > trigger:
-			l.addAt(RuleECNThresholds, SevWarning, d.Device, p.Name, wredWhere(&q),
+			l.addAt(RuleECNThresholds, SevWarning, d.Device, p.Name, WREDWhere(&q),
 				fmt.Sprintf("lower Kmax below %d bytes or enlarge the shared buffer", trigger),
 				"queue %d: ECN Kmax %d bytes is above the PFC XOFF point (%d bytes): PFC pauses before ECN marks fully", q.Queue, e.MaxBytes, trigger)
 		}
@@ -927,7 +927,7 @@ func (l *linter) ecn(d *DeviceConfig, p *PortConfig, lossless []int) {
 		}
 		if qc != nil && qc.Drop != nil {
 			sev, idle := drops()
-			l.addAt(RuleWREDDropLossless, sev, d.Device, p.Name, wredWhere(qc),
+			l.addAt(RuleWREDDropLossless, sev, d.Device, p.Name, WREDWhere(qc),
 				"make the queue's WRED mark ECN instead of dropping (SONiC: WRED_PROFILE ecn ecn_all; EOS: random-detect ecn, no random-detect drop)",
 				"queue %d carries lossless TC%s but drops packets early (WRED from %d bytes, without ECN marking): lossless traffic is lost%s", q, FormatInts(queues[q]), qc.Drop.MinBytes, idle)
 		}
@@ -958,7 +958,7 @@ func (l *linter) ecn(d *DeviceConfig, p *PortConfig, lossless []int) {
 		if qc != nil && qc.WRED != nil {
 			why = "its WRED profile " + qc.WRED.Name + " does not mark green packets"
 		}
-		l.addAt(RuleECNLosslessQueue, sev, d.Device, p.Name, wredWhere(qc),
+		l.addAt(RuleECNLosslessQueue, sev, d.Device, p.Name, WREDWhere(qc),
 			fmt.Sprintf("enable ECN marking on queue %d (DCQCN needs marks on the RoCE queue)", q),
 			"queue %d of lossless TC%s does not mark ECN (%s) while ECN is in use%s", q, FormatInts(queues[q]), why, idle)
 	}
@@ -978,7 +978,10 @@ func (l *linter) xoffTrigger(d *DeviceConfig, g *PGConfig) int64 {
 	return 0
 }
 
-func wredWhere(q *QueueConfig) string {
+// WREDWhere is where a queue's WRED and ECN come from, for a message that
+// names it: the SONiC WRED_PROFILE entry, else the queue's Origin (an EOS
+// statement with its file and line).
+func WREDWhere(q *QueueConfig) string {
 	if q == nil {
 		return ""
 	}
@@ -1860,7 +1863,7 @@ func (l *linter) colourDrop(d *DeviceConfig, p *PortConfig, qc *QueueConfig, tcs
 		}
 		slices.Sort(dscps)
 		colour := DropPrecedences[dp]
-		l.addAt(RuleWREDDropLossless, SevError, d.Device, p.Name, wredWhere(qc),
+		l.addAt(RuleWREDDropLossless, SevError, d.Device, p.Name, WREDWhere(qc),
 			fmt.Sprintf("keep lossless DSCPs green (EOS: qos map dscp %s to traffic-class <tc> without drop-precedence), or remove the queue's %s early drop (EOS: the tx-queue's random-detect drop drop-precedence %d)", FormatInts(dscps), colour, dp),
 			"queue %d carries lossless TC%s, and DSCP %s, which the port colours %s (drop precedence %d), meets the queue's %s WRED, which drops early from %d bytes without marking: lossless traffic is lost", qc.Queue, FormatInts(tcs), FormatInts(dscps), colour, dp, colour, c.MinBytes)
 	}

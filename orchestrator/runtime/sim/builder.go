@@ -156,6 +156,9 @@ func (b *builder) topology(nodes, nics map[string]bool, seed int64) (engine.Topo
 				pc := &dc.Ports[i]
 				ref := engine.PortRef{Node: n.Name, Port: pc.Name}
 				qosMap[ref], portMaps[ref] = portQoS(dc, pc)
+				if err := fallingCurves(dc, pc, qosMap[ref]); err != nil {
+					return topo, fabricQoS{}, err
+				}
 				if sh, ok := engineShaper(pc, pc.Shaper); ok {
 					shapers[ref] = sh
 				}
@@ -317,6 +320,30 @@ func admission(dc *qos.DeviceConfig, b *qos.BufferProfile) engine.Admission {
 	}
 	a := dc.Admit(b)
 	return engine.Admission{Pool: a.Pool, ReservedBytes: a.ReservedBytes, StaticBytes: a.StaticBytes, Alpha: a.Alpha, NoShared: a.NoShared}
+}
+
+// fallingCurves refuses a port whose ECN or WRED drop curve, as portQoS
+// hands it to the simulator, has its minimum above its maximum (lint's
+// QOS004): the simulator cannot run a curve that falls, and its own
+// refusal names neither the config's file nor its line. This one names
+// the switch, the port, the queue, the statement that sets it
+// (qos.WREDWhere) and the switch's files.
+func fallingCurves(dc *qos.DeviceConfig, pc *qos.PortConfig, qs map[int]engine.PortQoS) error {
+	for i := range qos.NumTC {
+		pq := qs[i]
+		what, lo, hi := "", int64(0), int64(0)
+		switch {
+		case pq.ECN && pq.KminBytes > pq.KmaxBytes:
+			what, lo, hi = "ECN Kmin", pq.KminBytes, pq.KmaxBytes
+		case pq.WREDDrop && pq.DropMinBytes > pq.DropMaxBytes:
+			what, lo, hi = "WRED drop minimum", pq.DropMinBytes, pq.DropMaxBytes
+		default:
+			continue
+		}
+		return exitcode.Usagef("switch %s port %s queue %d: %s %d bytes is above its maximum %d bytes (%s, in %s): the simulator cannot run a curve that falls (fix: set the minimum threshold below the maximum, as 'labctl config lint' says, QOS004)",
+			dc.Device, pc.Name, i, what, lo, hi, qos.WREDWhere(pc.Queue(i)), strings.Join(dc.Sources, ", "))
+	}
+	return nil
 }
 
 // portQoS turns one port's resolved config into the simulator's settings
