@@ -655,13 +655,18 @@ func eosMutations() []mutation {
 			edit: text(after(`^   service-profile `, "   no shape rate"))},
 		{field: "interface default shape rate [...]", name: "on ports that are not shaped", safe: "it only removes a shaper",
 			edit: text(after(`^   qos trust dscp$`, "   default shape rate"))},
-		{field: "interface channel-group <n> mode <mode>", name: "Ethernet1 in a port-channel, its QoS on itself", safe: "membership alone changes no QoS of the member",
+		{field: "interface channel-group <n> mode <mode>", name: "Ethernet1 in a port-channel, its QoS on itself: the NIC runs no LACP, the link carries nothing", harmful: true, rule: "QOS026", dataPlane: true, lintError: true,
 			edit: text(after(`^interface Ethernet1$`, "   channel-group 1 mode active"), "leaf1")},
 		// Whether EOS gives a member its port-channel's QoS is not checked
 		// in Arista's documentation: labctl reads the member by its own
 		// lines (no PFC, an error) and notes the assumption (QOS000). If
 		// EOS does apply it, this change is benign and the error a false
 		// alarm that the note explains.
+		{field: "interface channel-group <n> mode <mode>", name: "a leaf-spine link in a port-channel at both ends, the QoS on the members",
+			edit: func(t *testing.T, dir string) {
+				text(after(`^interface Ethernet33$`, "   channel-group 1 mode active"), "leaf1")(t, dir)
+				text(after(`^interface Ethernet1$`, "   channel-group 1 mode active"), "spine1")(t, dir)
+			}},
 		{field: "interface channel-group <n> mode <mode>", name: "Ethernet1's service-profile moved to its port-channel", harmful: true, rule: "QOS001", dataPlane: true,
 			edit: text(chain(dropBlock(`^interface Ethernet1$`), append_("interface Ethernet1", "   channel-group 1 mode active", "!", "interface Port-Channel1", "   service-profile labctl-200g", "!")), "leaf1")},
 		{field: "interface no channel-group [...]", name: "Ethernet1 out of its port-channel again", safe: "leaving a port-channel changes none of the QoS labctl reads of the port, its own lines",

@@ -372,6 +372,12 @@ type PortConfig struct {
 	// cannot decode each other, and the link does not come up
 	// (FECMismatch: lint's QOS009, and the simulator runs it down).
 	FEC string `json:"fec,omitempty"`
+	// Channel is the port channel (LAG) the config makes the port a
+	// member of (EOS: channel-group N, "Port-Channel<N>"), "" for none.
+	// A member whose link's other end is in no port channel carries
+	// nothing (ChannelAlone: lint's QOS026, and the simulator runs the
+	// link down).
+	Channel string `json:"channel,omitempty"`
 	// Queues are the 8 egress queues; PGs the priority groups the port's
 	// traffic classes use, each with the buffer profile that applies.
 	Queues []QueueConfig `json:"queues"`

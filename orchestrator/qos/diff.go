@@ -531,6 +531,9 @@ func flattenPortInto(p *PortConfig, f map[string]string) {
 	if p.FEC != "" {
 		put("fec", p.FEC)
 	}
+	if p.Channel != "" {
+		put("port_channel", p.Channel)
+	}
 	if w := p.WatchdogDrop; w != nil && len(w.Priorities) > 0 {
 		put("pfc_watchdog_forced_drop", FormatInts(w.Priorities))
 	}

@@ -1700,16 +1700,47 @@ const TrustDSCPFix = "trust DSCP on the port (EOS: qos trust dscp)"
 // names its link.
 const PortUpFix = "set the port administratively up (SONiC: admin_status \"up\" in its PORT entry; EOS: no shutdown)"
 
+// ChannelFix is how a port that is a port channel's member at one end of
+// its link only (ChannelAlone) comes to carry traffic again.
+const ChannelFix = "take the port out of its port channel (EOS: no channel-group), or put the link's other end in one too"
+
+// ChannelAlone says why port p, a port channel's member (PortConfig.
+// Channel), carries nothing where its link's other end, peer (nil for a
+// host's NIC or a port no config describes), is in no port channel; ""
+// where p is in none or both are. A member runs LACP (EOS's channel-group
+// mode active or passive; SONiC's teammgrd configures teamd's lacp runner
+// for every PORTCHANNEL, addLag in cfgmgr/teammgr.cpp): with no partner
+// it is never bundled, and without fallback it forwards nothing. A static
+// member (EOS mode on) is bundled alone, but its traffic is then the port
+// channel's, which has none of the lab's addresses on the link; that
+// labctl has not checked on a switch, and takes it to carry nothing too.
+func ChannelAlone(p, peer *PortConfig) string {
+	if p == nil || p.Channel == "" || peer != nil && peer.Channel != "" {
+		return ""
+	}
+	return fmt.Sprintf("a member of %s, but its link's other end is in no port channel: LACP finds no partner and the member carries nothing", p.Channel)
+}
+
 // QOS026: a port the lab wires to a host or switch that the switch keeps
-// administratively down. A bare file's ports (no peer known) are not
-// flagged: a full config's unused ports are down on purpose.
+// administratively down, or that is a port channel's member where the
+// link's other end is in none (ChannelAlone). A bare file's ports (no
+// peer known) are not flagged: a full config's unused ports are down on
+// purpose.
 func (l *linter) portDown(d *DeviceConfig, p *PortConfig) {
-	if p.AdminDown == "" || !p.Fabric || p.Peer == "" {
+	if !p.Fabric || p.Peer == "" {
 		return
 	}
-	l.add(RulePortDown, SevError, d.Device, p.Name,
-		PortUpFix,
-		"the port, wired to %s, is administratively down (%s): its link carries nothing, and traffic that needs it is lost or takes other paths", p.Peer, p.AdminDown)
+	if p.AdminDown != "" {
+		l.add(RulePortDown, SevError, d.Device, p.Name,
+			PortUpFix,
+			"the port, wired to %s, is administratively down (%s): its link carries nothing, and traffic that needs it is lost or takes other paths", p.Peer, p.AdminDown)
+		return
+	}
+	_, pp := l.peerPort(p)
+	if why := ChannelAlone(p, pp); why != "" {
+		l.add(RulePortDown, SevError, d.Device, p.Name, ChannelFix,
+			"the port, wired to %s, is %s, and traffic that needs it is lost or takes other paths", p.Peer, why)
+	}
 }
 
 // QOS027: priorities a port holds in the PFC watchdog's drop action with

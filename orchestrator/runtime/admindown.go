@@ -20,7 +20,8 @@ func ConfigsByDevice(cfgs []qos.DeviceConfig) map[string]*qos.DeviceConfig {
 
 // LinkDown says why a link does not come up in a lab's configs (DownEnd):
 // an end its switch keeps administratively down (qos.PortConfig.AdminDown:
-// lint's QOS026), or two ends whose configs set different FEC modes
+// lint's QOS026), an end in a port channel the other is not in
+// (qos.ChannelAlone, QOS026 too), or two ends whose configs set different FEC modes
 // (qos.FECMismatch: lint's QOS009). Such a link is down from the start of
 // a run: the simulator runs it so, and a link fault on it would change
 // nothing (FaultOnDownLinkError). The zero value is a link that comes up.
@@ -116,6 +117,12 @@ func DownEnd(cfgs map[string]*qos.DeviceConfig, lk *fabric.Link) LinkDown {
 				return LinkDown{Node: e.Node, State: "administratively down", Why: pcs[i].AdminDown,
 					Fix: qos.PortUpFix + " in " + e.Node + "'s config", Files: strings.Join(dc.Sources, ", ")}
 			}
+		}
+	}
+	for i, e := range ends {
+		if why := qos.ChannelAlone(pcs[i], pcs[1-i]); why != "" {
+			return LinkDown{Node: e.Node, State: "down for a port channel at one end only", Why: e.Port + " is " + why,
+				Fix: qos.ChannelFix + " in " + e.Node + "'s config", Files: strings.Join(cfgs[e.Node].Sources, ", ")}
 		}
 	}
 	why := qos.FECMismatch(pcs[0], pcs[1])

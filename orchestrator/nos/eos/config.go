@@ -356,6 +356,10 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 			if p.AdminDown != "" {
 				b.WriteString("   shutdown\n")
 			}
+			if n, ok := strings.CutPrefix(p.Channel, "Port-Channel"); ok {
+				// Its membership (the mode is not kept: LACP's active).
+				fmt.Fprintf(&b, "   channel-group %s mode active\n", n)
+			}
 			fmt.Fprintf(&b, "   service-profile %s\n!\n", g.name)
 		}
 	}
@@ -457,9 +461,10 @@ func cfgColourDrops(w *qos.WREDProfile) [cfgDropPrecedences]*qos.WREDColour {
 // cfgSignature is a port's QoS without its name and topology.
 func cfgSignature(p qos.PortConfig) string {
 	p.Name, p.Peer, p.MTU, p.CableM, p.Fabric, p.PGs = "", "", 0, 0, false, nil
-	// Whether it is shut down is the interface's own line; its speed
+	// Whether it is shut down, and its port channel, are the
+	// interface's own lines; its speed
 	// stays, as the profiles are named by it (labctl-100g).
-	p.AdminDown = ""
+	p.AdminDown, p.Channel = "", ""
 	p.DSCPToTC, p.CoSToTC, p.TCToQueue, p.TCToPG, p.PFCToQueue, p.Origins = nil, nil, nil, nil, nil, nil
 	p.Queues = slices.Clone(p.Queues) // the caller's queues stay as they are
 	for i := range p.Queues {

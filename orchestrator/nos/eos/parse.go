@@ -1835,6 +1835,7 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 			pc.Origins["routed"] = ib.flexEncap
 		}
 		pc.AdminDown = p.down(name, ib)
+		pc.Channel = ib.channel
 		if parent != "" && (ib.shutdown == nil || !*ib.shutdown) {
 			// A subinterface rides its parent's link: the parent down
 			// (its shutdown, or interface defaults') takes it down, even
