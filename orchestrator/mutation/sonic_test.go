@@ -962,6 +962,19 @@ func sonicMutations2() []mutation {
 				d.add("BUFFER_PORT_EGRESS_PROFILE_LIST", "Ethernet0", map[string]string{"profile_list": "egress_lossy_profile"})
 			})},
 
+		// A LAG member runs LACP (teammgrd's addLag): facing a port in
+		// no port channel it is never bundled and carries nothing.
+		mutation{field: "PORTCHANNEL_MEMBER (entries)", name: "a leaf uplink in a port channel, the spine's end in none", harmful: true, rule: "QOS026", dataPlane: true, lintError: true,
+			edit: edit(func(d doc) {
+				d.add("PORTCHANNEL", "PortChannel1", map[string]string{"admin_status": "up", "min_links": "1"})
+				d.add("PORTCHANNEL_MEMBER", "PortChannel1|Ethernet128", map[string]string{})
+			}, "leaf1")},
+		mutation{field: "PORTCHANNEL_MEMBER (entries)", name: "a leaf-spine link in a port channel at both ends, the QoS on the members",
+			edit: func(t *testing.T, dir string) {
+				edit(func(d doc) { d.add("PORTCHANNEL_MEMBER", "PortChannel1|Ethernet128", map[string]string{}) }, "leaf1")(t, dir)
+				edit(func(d doc) { d.add("PORTCHANNEL_MEMBER", "PortChannel1|Ethernet0", map[string]string{}) }, "spine1")(t, dir)
+			}},
+
 		// Cable, watchdog, port.
 		// buffermgrd sizes the lossless PGs for the config's cable (the
 		// fibre stays the lab's): 300 m on 5 m links reserves three times
@@ -1220,7 +1233,9 @@ func sonicKeyMutations() []mutation {
 					}
 				}
 			})},
-		{field: "PORT_QOS_MAP pfc_enable", name: "Ethernet0 in a port channel, its entries on itself",
+		// Ethernet0 faces a host's NIC, which runs no LACP: the member
+		// is never bundled and carries nothing (qos.ChannelAlone).
+		{field: "PORT_QOS_MAP pfc_enable", name: "Ethernet0 in a port channel, its entries on itself: the NIC runs no LACP, the link carries nothing", harmful: true, rule: "QOS026", dataPlane: true, lintError: true,
 			edit: edit(func(d doc) {
 				d.add("PORTCHANNEL", "PortChannel0001", map[string]string{"admin_status": "up", "min_links": "1", "mtu": "9100"})
 				d.add("PORTCHANNEL_MEMBER", "PortChannel0001|Ethernet0", map[string]string{})
@@ -1228,9 +1243,9 @@ func sonicKeyMutations() []mutation {
 		// SONiC programs QoS on physical ports; whether orchagent applies
 		// a port channel's PORT_QOS_MAP entry to its members is not
 		// checked: labctl gives the members none of it (PFC off, an
-		// error) and notes the assumption (QOS000).
-		{field: "PORT_QOS_MAP pfc_enable", name: "Ethernet0's entry moved to its port channel", harmful: true, rule: "QOS001",
-			why: "leaf1's Ethernet0 faces the incast's receiver, whose NIC sends it ACKs, CNPs and best-effort data that never fill its ingress: the PFC it loses acts on none of the suite's congested traffic",
+		// error) and notes the assumption (QOS000); the member, facing a
+		// NIC that runs no LACP, carries nothing anyway (QOS026).
+		{field: "PORT_QOS_MAP pfc_enable", name: "Ethernet0's entry moved to its port channel", harmful: true, rule: "QOS001", dataPlane: true, lintError: true,
 			edit: edit(func(d doc) {
 				d.add("PORTCHANNEL", "PortChannel0001", map[string]string{"admin_status": "up", "min_links": "1", "mtu": "9100"})
 				d.add("PORTCHANNEL_MEMBER", "PortChannel0001|Ethernet0", map[string]string{})

@@ -373,7 +373,8 @@ type PortConfig struct {
 	// (FECMismatch: lint's QOS009, and the simulator runs it down).
 	FEC string `json:"fec,omitempty"`
 	// Channel is the port channel (LAG) the config makes the port a
-	// member of (EOS: channel-group N, "Port-Channel<N>"), "" for none.
+	// member of (EOS: channel-group N, "Port-Channel<N>"; SONiC: a
+	// PORTCHANNEL_MEMBER key, "PortChannel<N>"), "" for none.
 	// A member whose link's other end is in no port channel carries
 	// nothing (ChannelAlone: lint's QOS026, and the simulator runs the
 	// link down).

@@ -1702,7 +1702,7 @@ const PortUpFix = "set the port administratively up (SONiC: admin_status \"up\" 
 
 // ChannelFix is how a port that is a port channel's member at one end of
 // its link only (ChannelAlone) comes to carry traffic again.
-const ChannelFix = "take the port out of its port channel (EOS: no channel-group), or put the link's other end in one too"
+const ChannelFix = "take the port out of its port channel (SONiC: remove its PORTCHANNEL_MEMBER entry; EOS: no channel-group), or put the link's other end in one too"
 
 // ChannelAlone says why port p, a port channel's member (PortConfig.
 // Channel), carries nothing where its link's other end, peer (nil for a

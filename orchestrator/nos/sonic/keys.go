@@ -290,9 +290,27 @@ func (r *resolver) indexKeys() error {
 		return err
 	}
 	r.indexPortQoSMap()
+	if err := r.portChannels(); err != nil {
+		return err
+	}
 	r.checkWatchdogKeys()
 	r.lackingPortEntries()
 	r.portChannelNotes()
+	return nil
+}
+
+// portChannels reads PORTCHANNEL_MEMBER's keys, PortChannel<n>|<port>
+// (sonic-portchannel.yang's key), into the port channel of each member
+// port (r.channels). A key of another form is refused at its line.
+func (r *resolver) portChannels() error {
+	r.channels = map[string]string{}
+	for _, key := range cfgSortedKeys(r.db.PortChannelMember) {
+		ch, port, ok := strings.Cut(key, "|")
+		if !ok || !strings.HasPrefix(ch, "PortChannel") || port == "" || strings.Contains(port, "|") {
+			return entryError("PORTCHANNEL_MEMBER", key, "", "PORTCHANNEL_MEMBER|%s: the key is not PortChannel<n>|<port> (fix: write the port channel's name, a |, then the member port, as PortChannel1|Ethernet0)", key)
+		}
+		r.channels[port] = ch
+	}
 	return nil
 }
 

@@ -152,9 +152,12 @@ func fromDoc(device string, doc Doc, lab *qos.Device) (qos.DeviceConfig, error) 
 }
 
 type resolver struct {
-	db      *ConfigDB
-	dc      *qos.DeviceConfig
-	buffers bool // the files hold buffer tables
+	db *ConfigDB
+	// channels are the port channels of the member ports
+	// (PORTCHANNEL_MEMBER, portChannels).
+	channels map[string]string
+	dc       *qos.DeviceConfig
+	buffers  bool // the files hold buffer tables
 	// dynamic: DEVICE_METADATA gives buffer_model dynamic, so SONiC's
 	// buffer manager writes no lossless PGs of its own (buffermgr.go).
 	dynamic  bool
@@ -760,6 +763,7 @@ func (r *resolver) portLink(pc *qos.PortConfig) error {
 	// A port whose PORT entry sets no mtu portsorch takes runs at SONiC's
 	// default (cfgDefaultPortMTU), as lint and the simulator hold it.
 	defaultMTU := "sets no mtu"
+	pc.Channel = r.channels[pc.Name]
 	if e := r.db.Port[pc.Name]; e != nil {
 		pc.AdminDown = adminDown(pc.Name, e)
 		if e.Speed != nil {

@@ -52,6 +52,9 @@ type ConfigDB struct {
 	CableLength map[string]StringMap   `table:"CABLE_LENGTH" use:"simulated" why:"each port's cable as the switch takes it: SONiC's buffer manager sizes the lossless PGs' headroom for it, and lint checks that headroom against the lab's link, whose length (5 ns/m of propagation) the simulator takes from the lab, and warns where the peer switch's CABLE_LENGTH gives the same cable a longer one (QOS006: the configs disagree on it)"`
 	PFCWD       map[string]*PFCWDEntry `table:"PFC_WD"`
 	Port        map[string]*PortEntry  `table:"PORT" quiet:"true"`
+	// PortChannelMember is keyed PortChannel<n>|<port>; its entries have
+	// no fields labctl reads.
+	PortChannelMember map[string]StringMap `table:"PORTCHANNEL_MEMBER" use:"simulated" why:"makes the key's port a member of the port channel (PortChannel<n>|<port>): teammgrd runs teamd's LACP runner for every PORTCHANNEL (addLag), so a member whose link's other end is in no port channel (a host's NIC, a peer port left out) has no partner and carries nothing: lint's error (QOS026), and the simulator runs the link down from the start. labctl reads a member's QoS from its own entries, as SONiC programs QoS on physical ports; a key that is not PortChannel<n>|<port> labctl refuses at its line"`
 
 	DeviceMetadata  map[string]*DeviceMetadataEntry  `table:"DEVICE_METADATA" quiet:"true"`
 	TrafficPattern  map[string]*TrafficPatternEntry  `table:"LOSSLESS_TRAFFIC_PATTERN"`
