@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"path/filepath"
 )
 
 // migrations are the index schema's steps, in order. Step i brings the
@@ -89,8 +90,8 @@ var migrations = []string{
 	// a flow-level estimate's drops, pauses, marks, p99) is NULL, not a 0
 	// that a query would take for a result. The table is rebuilt with its
 	// rows; the zeros rows of earlier schemas hold for such figures are
-	// put right from the records when Open has run this step
-	// (metricsNullableSince).
+	// put right from the records in the same transaction
+	// (metricsNullableSince, reindexNullable).
 	`CREATE TABLE variants_v4 (
 		run_id                   TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
 		name                     TEXT NOT NULL,
@@ -122,9 +123,56 @@ var migrations = []string{
 
 // metricsNullableSince is the schema from which the index writes NULL
 // for a figure a variant's model does not compute: an index migrated
-// from an earlier one indexes its runs again from their records (Open,
-// reindexNullable).
+// from an earlier one indexes its runs again from their records
+// (reindexNullable), in the transaction that migrates it.
 const metricsNullableSince = 4
+
+// migrationInterrupt, when a test sets it, is called inside the migration's
+// transaction between the schema steps and reindexNullable; an error it
+// returns stands for the process killed there.
+var migrationInterrupt func() error
+
+// reindexNullable indexes again, from their records in the run folders
+// under dir, the runs an index of a schema before metricsNullableSince
+// holds: their rows hold 0 for figures their variant's model does not
+// compute, which the records name (Summary.NotComputed). It runs on the
+// migration's connection inside its transaction, so a process killed
+// before it commits leaves the index at the old schema with its old rows,
+// and the next open migrates it again: the schema never says NULL where
+// the rows still hold those zeros. A run whose record is gone or
+// unreadable keeps its row, as it would at any other open.
+func reindexNullable(conn *sql.Conn, dir string) error {
+	ctx := context.Background()
+	rows, err := conn.QueryContext(ctx, `SELECT id FROM runs`)
+	if err != nil {
+		return err
+	}
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Close(); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if !ValidRunID(id) {
+			continue // no folder of ours: keep the row
+		}
+		run, err := ReadRunFileWithoutSeries(filepath.Join(dir, id, RunFile))
+		if err != nil {
+			continue
+		}
+		if err := indexTx(conn, run); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // migrate brings db to the newest schema and returns the schema version
 // it found (0 for a new database). It refuses a database written by a newer
@@ -137,9 +185,13 @@ const metricsNullableSince = 4
 // others wait for it (the connection's busy timeout) and then read the
 // version it left, with nothing more to do. Reading it before the
 // transaction let two processes both see 0 and both create the tables.
-func migrate(db *sql.DB) (int, error) { return migrateTo(db, len(migrations)) }
+//
+// dir is the results folder whose run records put right the rows of an
+// index migrated across metricsNullableSince; "" for an index without one
+// (in memory, built from the records afterwards).
+func migrate(db *sql.DB, dir string) (int, error) { return migrateTo(db, len(migrations), dir) }
 
-func migrateTo(db *sql.DB, target int) (from int, err error) {
+func migrateTo(db *sql.DB, target int, dir string) (from int, err error) {
 	ctx := context.Background()
 	// The version only ever rises, so one already at the target needs no
 	// write lock: opening an up-to-date index stays a read.
@@ -176,6 +228,16 @@ func migrateTo(db *sql.DB, target int) (from int, err error) {
 	for ; v < target; v++ {
 		if _, err := conn.ExecContext(ctx, migrations[v]); err != nil {
 			return from, fmt.Errorf("migrate to schema %d: %w", v+1, err)
+		}
+	}
+	if from > 0 && from < metricsNullableSince && target >= metricsNullableSince && dir != "" {
+		if migrationInterrupt != nil {
+			if err := migrationInterrupt(); err != nil {
+				return from, err
+			}
+		}
+		if err := reindexNullable(conn, dir); err != nil {
+			return from, fmt.Errorf("migrate to schema %d: index the runs again from their records: %w", metricsNullableSince, err)
 		}
 	}
 	if from < target {

@@ -3,6 +3,7 @@ package results
 import (
 	"bytes"
 	"database/sql"
+	"errors"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -139,6 +140,17 @@ func TestIndexSaysFlowLevelEstimated(t *testing.T) {
 // schema, whose rows hold zeros for them, is rebuilt from the run folders
 // when it is migrated.
 func TestIndexLeavesUncomputedFiguresNull(t *testing.T) {
+	dir, check := schema3Zeros(t)
+	check(openTestStore(t, dir), "migrated from schema 3")
+}
+
+// schema3Zeros writes a flow-level and a packet-level run to a results
+// folder whose index is of schema 3, zeros in every figure column as that
+// schema held them, and returns the folder and a check that an index holds
+// NULL for the flow-level run's uncomputed figures and 0 for the
+// packet-level run's drops.
+func schema3Zeros(t *testing.T) (string, func(s *Store, when string)) {
+	t.Helper()
 	dir := t.TempDir()
 	s, err := Open(dir)
 	if err != nil {
@@ -153,7 +165,7 @@ func TestIndexLeavesUncomputedFiguresNull(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	check := func(when string) {
+	check := func(s *Store, when string) {
 		t.Helper()
 		var drops, p99 sql.NullFloat64
 		var tp float64
@@ -167,7 +179,7 @@ func TestIndexLeavesUncomputedFiguresNull(t *testing.T) {
 			t.Errorf("%s: the packet-level variant's 0 drops: %v %v", when, drops, err)
 		}
 	}
-	check("saved")
+	check(s, "saved")
 	s.Close()
 
 	// The same runs in an index of schema 3, zeros in every column.
@@ -175,12 +187,13 @@ func TestIndexLeavesUncomputedFiguresNull(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer db.Close()
 	for _, q := range []string{`DROP TABLE variants`, `DROP TABLE runs`, `PRAGMA user_version = 0`} {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := migrateTo(db, 3); err != nil {
+	if _, err := migrateTo(db, 3, ""); err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range []*Run{flow, packet} {
@@ -192,7 +205,34 @@ func TestIndexLeavesUncomputedFiguresNull(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	return dir, check
+}
+
+// A labctl killed while it migrates an index of schema 3, after the
+// schema step and before the runs' rows are put right from their records,
+// leaves the index as it was: the next open migrates it again and the
+// flow-level run's uncomputed figures are NULL, not the zeros schema 3
+// held, without a 'labctl results reindex'.
+func TestMigrationToNullableIsAtomic(t *testing.T) {
+	dir, check := schema3Zeros(t)
+	killed := errors.New("killed between the schema step and the records")
+	migrationInterrupt = func() error { return killed }
+	s, err := Open(dir)
+	migrationInterrupt = nil
+	if !errors.Is(err, killed) {
+		if err == nil {
+			s.Close()
+		}
+		t.Fatalf("Open with the migration interrupted: %v, want %v", err, killed)
+	}
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, DBFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v int
+	if err := db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil || v != 3 {
+		t.Errorf("schema after the interrupted migration: %d (%v), want 3 as it was", v, err)
+	}
 	db.Close()
-	s = openTestStore(t, dir)
-	check("migrated from schema 3")
+	check(openTestStore(t, dir), "opened after a migration interrupted")
 }

@@ -2,6 +2,7 @@ package results
 
 import (
 	"bufio"
+	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -187,35 +188,8 @@ func Open(dir string) (*Store, error) {
 			db.Close()
 			return nil, fatal
 		}
-	} else if from < metricsNullableSince {
-		s.reindexNullable()
 	}
 	return s, nil
-}
-
-// reindexNullable indexes again, from their records, the runs an index
-// migrated from a schema before metricsNullableSince holds: their rows
-// hold 0 for figures their variant's model does not compute, which the
-// records name (Summary.NotComputed). A run whose record is gone or
-// unreadable keeps its row, as it would at any other open.
-func (s *Store) reindexNullable() {
-	rows, err := s.db.Query(`SELECT id FROM runs`)
-	if err != nil {
-		return
-	}
-	var ids []string
-	for rows.Next() {
-		var id string
-		if rows.Scan(&id) == nil {
-			ids = append(ids, id)
-		}
-	}
-	rows.Close()
-	for _, id := range ids {
-		if run, err := ReadRunFileWithoutSeries(s.RunFile(id)); err == nil {
-			_ = s.index(run)
-		}
-	}
 }
 
 // OpenReadOnly opens the results store under dir for reading only: it
@@ -236,7 +210,7 @@ func OpenReadOnly(dir string) (*Store, error) {
 		return nil, fmt.Errorf("open an in-memory results index: %w", err)
 	}
 	db.SetMaxOpenConns(1) // one connection holds the in-memory database
-	if _, err := migrate(db); err != nil {
+	if _, err := migrate(db, ""); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open an in-memory results index: %w", err)
 	}
@@ -315,7 +289,7 @@ func openDB(path string) (*sql.DB, int, error) {
 		db.Close()
 		return nil, 0, fmt.Errorf("open results index %s: %w", path, err)
 	}
-	from, err := migrate(db)
+	from, err := migrate(db, filepath.Dir(path))
 	if err != nil {
 		db.Close()
 		return nil, 0, fmt.Errorf("open results index %s: %w", path, err)
@@ -681,15 +655,22 @@ func (s *Store) index(run *Run) error {
 	return tx.Commit()
 }
 
+// execer is a transaction, or the connection a migration holds its
+// transaction on (migrateTo).
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
 // indexTx upserts run and replaces its variant rows inside tx.
-func indexTx(tx *sql.Tx, run *Run) error {
+func indexTx(tx execer, run *Run) error {
+	ctx := context.Background()
 	var finished sql.NullInt64
 	if run.Finished != nil {
 		finished = sql.NullInt64{Int64: run.Finished.UnixNano(), Valid: true}
 	}
 	sum := summarize(run)
 	total, failed := sum.AssertionsTotal, sum.AssertionsFailed
-	_, err := tx.Exec(`INSERT INTO runs (id, lab, scenario, runtime, nos, status, seed, started, finished, config_digest,
+	_, err := tx.ExecContext(ctx, `INSERT INTO runs (id, lab, scenario, runtime, nos, status, seed, started, finished, config_digest,
 			variant_count, assertions_total, assertions_failed)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT(id) DO UPDATE SET lab=excluded.lab, scenario=excluded.scenario, runtime=excluded.runtime,
@@ -701,7 +682,7 @@ func indexTx(tx *sql.Tx, run *Run) error {
 	if err != nil {
 		return err
 	}
-	if _, err := tx.Exec(`DELETE FROM variants WHERE run_id = ?`, run.RunID); err != nil {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM variants WHERE run_id = ?`, run.RunID); err != nil {
 		return err
 	}
 	for i, v := range run.Variants {
@@ -720,7 +701,7 @@ func indexTx(tx *sql.Tx, run *Run) error {
 				vfailed++
 			}
 		}
-		_, err := tx.Exec(`INSERT INTO variants (run_id, name, repetition, position, ecn, pfc, throughput_gbps_total, throughput_gbps_min_flow,
+		_, err := tx.ExecContext(ctx, `INSERT INTO variants (run_id, name, repetition, position, ecn, pfc, throughput_gbps_total, throughput_gbps_min_flow,
 				jain_fairness, drops, pfc_pause_frames, pfc_pause_us, ecn_marked, cnp, retransmits, latency_us_p99,
 				source, assertions_failed, error)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,

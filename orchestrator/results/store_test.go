@@ -447,7 +447,7 @@ func TestMigrationFromVersion1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := migrateTo(db, 1); err != nil {
+	if _, err := migrateTo(db, 1, ""); err != nil {
 		t.Fatal(err)
 	}
 	// A run indexed by a labctl that knew schema 1 only.
@@ -562,7 +562,7 @@ func TestRepetitionsIndexed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := migrateTo(db, 2); err != nil {
+	if _, err := migrateTo(db, 2, ""); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.Exec(`INSERT INTO runs (id, lab, scenario, runtime, status, seed, started) VALUES (?, '64gpu', 'ecn-pfc', 'sim', 'passed', 1, ?)`,
