@@ -138,6 +138,80 @@ func fmtFloat(v float64) string {
 
 func fmtInt(v int64) string { return strconv.FormatInt(v, 10) }
 
+// maxFlowRows is how many flows a variant's flow table in the readable
+// reports (markdown, HTML) shows: a lab of 1,024 GPUs records a flow per
+// rank, more rows than anyone reads. run.json and the JSON report keep
+// every flow (JUnit lists none).
+const maxFlowRows = 32
+
+// shownFlows are the flows of v's table in the readable reports, in the
+// record's order, and the line saying which were left out ("" when none
+// were). A variant of up to maxFlowRows flows shows them all; a larger one
+// its worst, so that a regression stays in view: every failed flow first,
+// then, taking one from each ranking in turn until the table is full, the
+// slowest (throughput), the longest to complete (FCT), the highest p99
+// latency and the most retransmits (a flow's record counts no drops of
+// its own: retransmits are what they cost it). Ties keep the record's
+// order.
+func shownFlows(runID string, v *Variant) ([]Flow, string) {
+	fs := v.Flows
+	if len(fs) <= maxFlowRows {
+		return fs, ""
+	}
+	// Each ranking holds the indexes of the flows it orders, worst first.
+	rank := func(has func(Flow) bool, worse func(a, b Flow) bool) []int {
+		var idx []int
+		for i, f := range fs {
+			if has(f) {
+				idx = append(idx, i)
+			}
+		}
+		sort.SliceStable(idx, func(a, b int) bool { return worse(fs[idx[a]], fs[idx[b]]) })
+		return idx
+	}
+	failed := rank(func(f Flow) bool { return f.State == FlowFailed }, func(a, b Flow) bool { return false })
+	rankings := [][]int{
+		rank(Flow.HasThroughput, func(a, b Flow) bool { return a.ThroughputGbps < b.ThroughputGbps }),
+		rank(func(f Flow) bool { return f.FCTUs != nil }, func(a, b Flow) bool { return *a.FCTUs > *b.FCTUs }),
+		rank(func(f Flow) bool { return f.LatencyUs != nil }, func(a, b Flow) bool { return a.LatencyUs.P99 > b.LatencyUs.P99 }),
+		rank(func(f Flow) bool { return f.Retransmits != nil && *f.Retransmits > 0 }, func(a, b Flow) bool { return *a.Retransmits > *b.Retransmits }),
+	}
+	keep := make(map[int]bool, maxFlowRows)
+	for _, i := range failed {
+		if len(keep) == maxFlowRows {
+			break
+		}
+		keep[i] = true
+	}
+	for next := make([]int, len(rankings)); len(keep) < maxFlowRows; {
+		took := false
+		for r, idx := range rankings {
+			for next[r] < len(idx) && keep[idx[next[r]]] {
+				next[r]++
+			}
+			if next[r] < len(idx) && len(keep) < maxFlowRows {
+				keep[idx[next[r]]] = true
+				took = true
+			}
+		}
+		if !took {
+			break // no ranking orders the rest: the first in the record fill up
+		}
+	}
+	for i := 0; len(keep) < maxFlowRows; i++ {
+		keep[i] = true
+	}
+	shown := make([]Flow, 0, maxFlowRows)
+	for i, f := range fs {
+		if keep[i] {
+			shown = append(shown, f)
+		}
+	}
+	note := fmt.Sprintf("%d of the %d flows are left out of this table, which shows the %d worst: every failed flow, then, in turn, the slowest, the longest to complete, the highest p99 latency and the most retransmits, in the record's order. %s beside this report holds every flow ('labctl report %s -o json').",
+		len(fs)-len(shown), len(fs), len(shown), RunFile, runID)
+	return shown, note
+}
+
 // flowState is a flow's State column: "failed: <reason>" or "ok".
 func flowState(f Flow) string {
 	if f.State == FlowFailed {

@@ -282,9 +282,13 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 			if failed > 0 {
 				p("%d of the %d flows failed (their figures are what they did before): see State.\n\n", failed, len(v.Flows))
 			}
+			shown, left := shownFlows(run.RunID, &v)
+			if left != "" {
+				p("%s\n\n", mdText(left))
+			}
 			p("| Flow | Pattern | Role | Throughput (Gb/s) | p50 (µs) | p99 (µs) | FCT (µs) | Retransmits | Source |%s\n", map[bool]string{true: " State |"}[failed > 0])
 			p("|---|---|---|--:|--:|--:|--:|--:|---|%s\n", map[bool]string{true: "---|"}[failed > 0])
-			for _, f := range v.Flows {
+			for _, f := range shown {
 				p50, p99 := "–", "–"
 				if f.LatencyUs != nil {
 					p50, p99 = fmtFloat(f.LatencyUs.P50), fmtFloat(f.LatencyUs.P99)
