@@ -123,3 +123,36 @@ func TestCompareNewLintErrorsGrouped(t *testing.T) {
 		}
 	}
 }
+
+// A baseline recorded when lint gave one finding a peer (QOS009 on
+// leaf1's links to spine1, 2 and 3) and a run whose lint gives one naming
+// them all (Ethernet4-12) have the same errors: compared port by port,
+// not a new one, either way round; the merged finding with a port the
+// other record lacks is new.
+func TestCompareLintErrorsPortByPort(t *testing.T) {
+	perPeer := []qos.Finding{}
+	for s := 1; s <= 3; s++ {
+		perPeer = append(perPeer, qos.Finding{Rule: "QOS009", Severity: qos.SevError, Device: "leaf1", Port: fmt.Sprintf("Ethernet%d", 4*s),
+			Message: fmt.Sprintf("PFC priorities [3,4] differ from the peer spine%d's [3]", s)})
+	}
+	merged := qos.Finding{Rule: "QOS009", Severity: qos.SevError, Device: "leaf1", Port: "Ethernet4-12", Ports: []string{"Ethernet4", "Ethernet8", "Ethernet12"},
+		Message: "PFC priorities [3,4] differ from the peers spine1-3's [3]"}
+	base := passingRun("20261129T110000Z-ecn-pfc-64gpu", t0.Add(-time.Hour))
+	run := cloneRun(t, base)
+	run.RunID = "20261129T120000Z-ecn-pfc-64gpu"
+	for _, c := range []struct {
+		name      string
+		base, run []qos.Finding
+		want      int
+	}{
+		{"one a peer, then merged", perPeer, []qos.Finding{merged}, 0},
+		{"merged, then one a peer", []qos.Finding{merged}, perPeer, 0},
+		{"merged over a port the baseline lacks", perPeer[:2], []qos.Finding{merged}, 1},
+	} {
+		base.Lint = &LintSummary{Errors: len(c.base), Findings: c.base}
+		run.Lint = &LintSummary{Errors: len(c.run), Findings: c.run}
+		if got := regressions(Compare(run, base, nil)); len(got) != c.want {
+			t.Errorf("%s: regressions %v, want %d", c.name, got, c.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package results
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/labctl/labctl/orchestrator/plural"
@@ -144,8 +145,8 @@ func lintErrors(run *Run) *int {
 // baseline's configs did not have, each a regression (FindingLint): lint
 // errors are failures (an exit 1 of 'labctl config lint'), and an edit
 // that brings one in regresses whatever the figures say. An error is the
-// baseline's when it has one of the same rule on the same device and
-// port; a record without the findings (only counts) is compared by count.
+// baseline's when it has one of the same rule on the same device at each
+// of its ports; a record without the findings (only counts) is compared by count.
 // An error the baseline's lint rated a warning where nothing but lint can
 // have moved it (lintAlone: no switch's settings changed, Report.lintAlone)
 // is labctl's lint rating the same configs higher, not a change of the
@@ -155,18 +156,35 @@ func newLintErrors(run, baseline *Run, lintAlone bool) ([]Finding, []string) {
 	if run.Lint == nil || baseline.Lint == nil {
 		return nil, nil
 	}
-	key := func(f qos.Finding) string { return f.Rule + "\x00" + f.Device + "\x00" + f.Port }
+	// keys are a finding's rule and device at each of its ports: lint
+	// merges a cause's findings on several ports (and links to several
+	// peers) into one listing them (Ports), so that a record kept before
+	// lint merged them compares with one after port by port, either way
+	// round.
+	keys := func(f qos.Finding) []string {
+		ports := f.Ports
+		if len(ports) == 0 {
+			ports = []string{f.Port}
+		}
+		out := make([]string, len(ports))
+		for i, p := range ports {
+			out[i] = f.Rule + "\x00" + f.Device + "\x00" + p
+		}
+		return out
+	}
 	if run.NOS != baseline.NOS {
 		// Another NOS names the ports (and their ranges) otherwise.
-		key = func(f qos.Finding) string { return f.Rule + "\x00" + f.Device }
+		keys = func(f qos.Finding) []string { return []string{f.Rule + "\x00" + f.Device} }
 	}
 	had, warned := map[string]bool{}, map[string]bool{}
 	for _, f := range baseline.Lint.Findings {
-		switch f.Severity {
-		case qos.SevError:
-			had[key(f)] = true
-		case qos.SevWarning:
-			warned[key(f)] = true
+		for _, k := range keys(f) {
+			switch f.Severity {
+			case qos.SevError:
+				had[k] = true
+			case qos.SevWarning:
+				warned[k] = true
+			}
 		}
 	}
 	var out []Finding
@@ -177,10 +195,18 @@ func newLintErrors(run, baseline *Run, lintAlone bool) ([]Finding, []string) {
 			continue
 		}
 		listed++
-		if had[key(f)] {
+		// New at a port the baseline had no error of the rule at; raised
+		// where each such port had a warning of it.
+		var fresh []string
+		for _, k := range keys(f) {
+			if !had[k] {
+				fresh = append(fresh, k)
+			}
+		}
+		if len(fresh) == 0 {
 			continue
 		}
-		if warned[key(f)] && lintAlone {
+		if lintAlone && !slices.ContainsFunc(fresh, func(k string) bool { return !warned[k] }) {
 			raised = append(raised, f)
 			continue
 		}
