@@ -37,6 +37,11 @@ type Finding struct {
 	Where   string `json:"where,omitempty"`
 	Message string `json:"message"`
 	Fix     string `json:"fix,omitempty"`
+	// peer is the switch at the other end of the port's link where the
+	// message and fix name it (addPeer): groupFindings merges the findings
+	// of one cause on a switch that differ only in it. Lint's findings
+	// have it no more.
+	peer string
 }
 
 // Rule describes one lint rule. IDs are stable: scripts and suppressions
@@ -195,8 +200,37 @@ func (l *linter) addAt(rule string, sev Severity, dev, port, where, fix, format 
 	l.out = append(l.out, Finding{Rule: rule, Severity: sev, Device: dev, Port: port, Where: where, Message: fmt.Sprintf(format, a...), Fix: fix})
 }
 
+// addPeer is addAt for a finding whose message and fix name peer, the
+// switch at the other end of port's link, as "the peer <peer>" and
+// "<peer>": the findings on a switch's links to several peers of one
+// cause merge into one naming them (groupFindings, peerText).
+func (l *linter) addPeer(peer, rule string, sev Severity, dev, port, where, fix, format string, a ...any) {
+	l.addAt(rule, sev, dev, port, where, fix, format, a...)
+	l.out[len(l.out)-1].peer = peer
+}
+
+// peerMark stands for a finding's peer in the message and fix that
+// groupFindings compares.
+const peerMark = "\x00peer\x00"
+
+// peerText is a message or fix with a finding's peers in peerMark's
+// place: the one peer's name, or several's ranges (DeviceRanges) after
+// "the peers" where the text says "the peer".
+func peerText(text string, peers []string) string {
+	if len(peers) == 1 {
+		return strings.ReplaceAll(text, peerMark, peers[0])
+	}
+	names := DeviceRanges(peers, 0)
+	text = strings.ReplaceAll(text, "the peer "+peerMark, "the peers "+names)
+	return strings.ReplaceAll(text, peerMark, names)
+}
+
 // groupFindings merges the findings of one cause (same rule, severity,
-// device, entry, message and fix) on several ports into one.
+// device, entry, message and fix) on several ports into one; those that
+// differ only in the peer they name (addPeer: a switch's links to each
+// leaf of an edit made to every leaf) are of one cause too, and name the
+// peers. Regress compares the merged findings port by port (Ports), so a
+// record of one finding a peer matches one of a finding naming them all.
 func groupFindings(fs []Finding, cfgs []DeviceConfig) []Finding {
 	order := map[string][]string{}
 	for i := range cfgs {
@@ -209,10 +243,16 @@ func groupFindings(fs []Finding, cfgs []DeviceConfig) []Finding {
 		sev                        Severity
 	}
 	var out []Finding
+	// texts are each finding's message and fix with its peer marked
+	// (peerMark), peers the peers it names, as out orders them.
+	var texts [][2]string
+	var peers [][]string
 	at := map[key]int{}
 	for _, f := range fs {
 		if f.Port == "" {
 			out = append(out, f)
+			texts = append(texts, [2]string{})
+			peers = append(peers, nil)
 			continue
 		}
 		// The same entry on each port ("BUFFER_PG|Ethernet0|3") is one
@@ -223,12 +263,21 @@ func groupFindings(fs []Finding, cfgs []DeviceConfig) []Finding {
 			ports = []string{f.Port}
 			f.Where = portless(f.Where, f.Port)
 		}
-		k := key{f.Rule, f.Device, f.Where, f.Message, f.Fix, f.Severity}
+		msg, fix := f.Message, f.Fix
+		if f.peer != "" {
+			msg, fix = replacePortName(msg, f.peer, peerMark), replacePortName(fix, f.peer, peerMark)
+		}
+		k := key{f.Rule, f.Device, f.Where, msg, fix, f.Severity}
 		i, ok := at[k]
 		if !ok {
 			at[k] = len(out)
 			f.Ports = slices.Clone(ports)
 			out = append(out, f)
+			texts = append(texts, [2]string{msg, fix})
+			peers = append(peers, nil)
+			if f.peer != "" {
+				peers[len(peers)-1] = []string{f.peer}
+			}
 			continue
 		}
 		for _, p := range ports {
@@ -236,9 +285,16 @@ func groupFindings(fs []Finding, cfgs []DeviceConfig) []Finding {
 				out[i].Ports = append(out[i].Ports, p)
 			}
 		}
+		if f.peer != "" && !slices.Contains(peers[i], f.peer) {
+			peers[i] = append(peers[i], f.peer)
+		}
 	}
 	for i := range out {
 		f := &out[i]
+		if len(peers[i]) > 1 {
+			f.Message, f.Fix = peerText(texts[i][0], peers[i]), peerText(texts[i][1], peers[i])
+		}
+		f.peer = ""
 		switch len(f.Ports) {
 		case 0:
 		case 1:
@@ -1052,7 +1108,8 @@ func (l *linter) headroom(d *DeviceConfig, p *PortConfig) {
 	// disagree on it: lint cannot tell which is right, and if the peer's
 	// is, this end's headroom falls short (a warning beside the error
 	// below, which holds the port to the lab's length). Named by the peer
-	// switch, so that its links make one finding.
+	// switch, so that the links of one cause make one finding, whichever
+	// peers they reach (addPeer).
 	peer, peerCable, peerNeed := "", 0, int64(0)
 	if pd, pp := l.peerPort(p); pp != nil && pp.CableM > cable {
 		peer, peerCable = pd.Device, pp.CableM
@@ -1081,9 +1138,9 @@ func (l *linter) headroom(d *DeviceConfig, p *PortConfig) {
 		}
 		if a.HeadroomBytes >= need {
 			if a.HeadroomBytes < peerNeed {
-				l.addAt(RuleHeadroomShort, SevWarning, d.Device, p.Name, g.Origin,
+				l.addPeer(peer, RuleHeadroomShort, SevWarning, d.Device, p.Name, g.Origin,
 					fmt.Sprintf("give both ends of each link to %s the cable's real length (CABLE_LENGTH: %d m there, %d m here; the lab's qos.cable_length_m too) and size PG %d's headroom for it: at %d m, at least %d bytes", peer, peerCable, p.CableM, c.PG, peerCable, peerNeed),
-					"PG %d headroom %d bytes holds the %d m the lab gives the link, but the peer %s sizes its end for %d m (CABLE_LENGTH), which needs %d bytes at %d Gb/s: a cable has one length, and if it is %d m this end drops the lossless class's packets when it pauses",
+					"PG %d headroom %d bytes holds the %d m the lab gives the link, but the peer %s's CABLE_LENGTH sizes the link for %d m, which needs %d bytes at %d Gb/s: a cable has one length, and if it is %d m this end drops the lossless class's packets when it pauses",
 					c.PG, a.HeadroomBytes, cable, peer, peerCable, peerNeed, p.SpeedGbps, peerCable)
 			}
 			continue
@@ -2112,15 +2169,15 @@ func (l *linter) links() {
 				continue
 			}
 			// Named by the peer switch, so that the links of one cause
-			// make one finding.
+			// make one finding, whichever peers they reach (addPeer).
 			if !slices.Equal(p.PFCPriorities, pp.PFCPriorities) {
 				fix := fmt.Sprintf("enable PFC on the same priorities at both ends of each link to %s", dev)
 				if idle := idlePFC(p, pp); idle != nil {
-					l.add(RuleLinkLosslessMatch, SevWarning, d.Device, p.Name, fix,
+					l.addPeer(dev, RuleLinkLosslessMatch, SevWarning, d.Device, p.Name, "", fix,
 						"PFC priorities [%s] differ from the peer %s's [%s]: no DSCP takes priority %s where it is enabled, so nothing fills its PG there and the link pauses and drops as if both ends agreed; a DSCP mapped to it later is lossless at one end only",
 						FormatInts(p.PFCPriorities), dev, FormatInts(pp.PFCPriorities), FormatInts(idle))
 				} else {
-					l.add(RuleLinkLosslessMatch, SevError, d.Device, p.Name, fix,
+					l.addPeer(dev, RuleLinkLosslessMatch, SevError, d.Device, p.Name, "", fix,
 						"PFC priorities [%s] differ from the peer %s's [%s]", FormatInts(p.PFCPriorities), dev, FormatInts(pp.PFCPriorities))
 				}
 			}
@@ -2141,7 +2198,7 @@ func (l *linter) links() {
 			// Equal PFC priorities with a PG that cannot pause at one end
 			// are QOS014's, reported once for the port, not per link.
 			if roce != nil && p.TCOf(*roce) != pp.TCOf(*roce) {
-				l.add(RuleLinkLosslessMatch, SevError, d.Device, p.Name,
+				l.addPeer(dev, RuleLinkLosslessMatch, SevError, d.Device, p.Name, "",
 					fmt.Sprintf("classify DSCP %d into the same traffic class at both ends of each link to %s", *roce, dev),
 					"RoCE DSCP %d arrives as TC%d here but TC%d at the peer %s: a pause for one class holds back the other's traffic", *roce, p.TCOf(*roce), pp.TCOf(*roce), dev)
 			}

@@ -1191,7 +1191,7 @@ func TestLintHeadroomPeerCable(t *testing.T) {
 	g.SizeBytes = Ptr(Val(g.XoffBytes) + Val(g.XonBytes))
 	fs := findings(Lint(cfgs, LintOptions{Intent: &in}), RuleHeadroomShort)
 	if len(fs) != 1 || fs[0].Device != "spine1" || fs[0].Port != "Ethernet0" || fs[0].Severity != SevWarning ||
-		!strings.Contains(fs[0].Message, "holds the 30 m the lab gives the link, but the peer leaf1 sizes its end for 100 m (CABLE_LENGTH), which needs 121360 bytes at 400 Gb/s") ||
+		!strings.Contains(fs[0].Message, "holds the 30 m the lab gives the link, but the peer leaf1's CABLE_LENGTH sizes the link for 100 m, which needs 121360 bytes at 400 Gb/s") ||
 		!strings.Contains(fs[0].Fix, "CABLE_LENGTH: 100 m there, 30 m here") {
 		t.Fatalf("QOS006: %+v, want one warning on spine1 Ethernet0 naming leaf1's 100 m", fs)
 	}
