@@ -151,8 +151,13 @@ func TestCompareLintErrorsPortByPort(t *testing.T) {
 	} {
 		base.Lint = &LintSummary{Errors: len(c.base), Findings: c.base}
 		run.Lint = &LintSummary{Errors: len(c.run), Findings: c.run}
-		if got := regressions(Compare(run, base, nil)); len(got) != c.want {
+		r := Compare(run, base, nil)
+		if got := regressions(r); len(got) != c.want {
 			t.Errorf("%s: regressions %v, want %d", c.name, got, c.want)
+		}
+		// More errors counted, none new: no line saying new ones follow.
+		if out := text(t, r); c.want == 0 && strings.Contains(out, "lint: the run's configs have") {
+			t.Errorf("%s: the text announces new lint errors it does not list:\n%s", c.name, out)
 		}
 	}
 }

@@ -48,7 +48,11 @@ func (r Report) writeConfigChanges(b *strings.Builder) {
 		fmt.Fprintf(b, "switch QoS changed between the baseline and this run (baseline -> run):\n")
 		writeCapped(b, groupConfigChanges(r.ConfigChanges), maxConfigChanges, configChangeGroup.changes)
 	}
-	if r.LintErrors != nil && r.BaselineLintErrors != nil && *r.LintErrors > *r.BaselineLintErrors {
+	// Only beside the new errors it announces: a count can rise without
+	// one (a baseline whose lint named a cause on several ports, or links
+	// to several peers, once, and a run whose lint gave one a port).
+	newLint := slices.ContainsFunc(r.Findings, func(f Finding) bool { return f.Kind == FindingLint })
+	if r.LintErrors != nil && r.BaselineLintErrors != nil && *r.LintErrors > *r.BaselineLintErrors && newLint {
 		fmt.Fprintf(b, "lint: the run's configs have %s, the baseline's %d ('labctl config lint %s' lists them; the new ones are regressions, below)\n", plural.N(*r.LintErrors, "error"), *r.BaselineLintErrors, r.Lab)
 	}
 }
