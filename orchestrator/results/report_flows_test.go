@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -74,5 +75,45 @@ func TestReportFlowTableKeepsTheWorstFlows(t *testing.T) {
 		if strings.Contains(report, "flows are left out") {
 			t.Errorf("%s: a variant of %d flows says some are left out", name, maxFlowRows)
 		}
+	}
+}
+
+// The per-flow throughput chart of a large lab draws its slowest flows, a
+// flow ranked by its least throughput in any variant, so a flow starved in
+// one variant far down the record is in view, not the record's first 32;
+// the title says how they were chosen. A small lab's chart draws every flow.
+func TestFlowChartDrawsTheSlowestFlows(t *testing.T) {
+	a, b := allreduceFlows(200), allreduceFlows(200)
+	a[150].ThroughputGbps = 3 // starved in the first variant only
+	b[199].ThroughputGbps = 5 // and another in the second only
+	vs := []Variant{{Name: "a", Flows: a}, {Name: "b", Flows: b}}
+	ids, title := chartedFlows(vs)
+	if len(ids) != maxFlowGroups {
+		t.Fatalf("the chart draws %d flows of 200, want %d", len(ids), maxFlowGroups)
+	}
+	for _, want := range []string{a[150].ID, b[199].ID} {
+		if !slices.Contains(ids, want) {
+			t.Errorf("the chart leaves out %q, the slowest in a variant: %v", want, ids)
+		}
+	}
+	if i, j := slices.Index(ids, a[150].ID), slices.Index(ids, b[199].ID); i > j {
+		t.Errorf("the chart's flows are not in the record's order: %v", ids)
+	}
+	if !strings.Contains(title, "slowest of 200 flows") {
+		t.Errorf("the chart's title %q does not say which flows it draws", title)
+	}
+	run := syntheticRun("20261129T120000Z-allreduce-1024gpu", t0)
+	run.Variants = vs
+	var sb strings.Builder
+	if err := RenderHTML(run, &sb, HTMLOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(sb.String(), html.EscapeString(title)) {
+		t.Errorf("the HTML report has no chart titled %q", title)
+	}
+
+	ids, title = chartedFlows([]Variant{{Name: "a", Flows: allreduceFlows(maxFlowGroups)}})
+	if len(ids) != maxFlowGroups || title != "Per-flow throughput" {
+		t.Errorf("a variant of %d flows: the chart draws %d titled %q, want all under the plain title", maxFlowGroups, len(ids), title)
 	}
 }
