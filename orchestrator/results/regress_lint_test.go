@@ -152,12 +152,66 @@ func TestCompareLintErrorsPortByPort(t *testing.T) {
 		base.Lint = &LintSummary{Errors: len(c.base), Findings: c.base}
 		run.Lint = &LintSummary{Errors: len(c.run), Findings: c.run}
 		r := Compare(run, base, nil)
-		if got := regressions(r); len(got) != c.want {
+		got := regressions(r)
+		if len(got) != c.want {
 			t.Errorf("%s: regressions %v, want %d", c.name, got, c.want)
 		}
-		// More errors counted, none new: no line saying new ones follow.
-		if out := text(t, r); c.want == 0 && strings.Contains(out, "lint: the run's configs have") {
+		out := text(t, r)
+		// More errors counted, none new: a line saying so that promises
+		// no list, not one saying new ones follow, nor silence.
+		if c.want == 0 && len(c.run) > len(c.base) {
+			if want := "lint: the run's configs have 3 errors, the baseline's 1; none new by rule, switch and port: compare with 'labctl config lint 64gpu'\n"; !strings.Contains(out, want) {
+				t.Errorf("%s: text lacks %q:\n%s", c.name, want, out)
+			}
+		}
+		if c.want == 0 && strings.Contains(out, "the new ones are regressions") {
 			t.Errorf("%s: the text announces new lint errors it does not list:\n%s", c.name, out)
 		}
+		// The merged finding is new at Ethernet12 only: the line names
+		// that port, not all three.
+		if c.want == 1 && !strings.Contains(out, "lint error QOS009 at leaf1 Ethernet12, new in the run's configs: PFC priorities [3,4] differ from the peers spine1-3's [3]\n") {
+			t.Errorf("%s: the line does not name the new port alone:\n%s", c.name, out)
+		}
+	}
+}
+
+// A second cause under one rule on a port that already had an error of
+// it is new: QOS009 for a speed set apart from the link's on leaf1's
+// Ethernet4, whose PFC differed from its peer's in the baseline too. The
+// same cause with its config entry's line moved, or named by its port
+// where the other record names "*", is not.
+func TestCompareLintErrorsSecondCauseOnAPort(t *testing.T) {
+	pfc := qos.Finding{Rule: "QOS009", Severity: qos.SevError, Device: "leaf1", Port: "Ethernet4",
+		Message: "PFC priorities [3,4] differ from the peer spine1's [3]", Fix: "enable PFC on the same priorities at both ends of each link to spine1"}
+	speed := qos.Finding{Rule: "QOS009", Severity: qos.SevError, Device: "leaf1", Port: "Ethernet4", Where: "config_db.json:212",
+		Message: "the port is set to 100 Gb/s but its link runs at 400 Gb/s: the link does not come up with its peer", Fix: "set the port's speed to its link's, 400 Gb/s"}
+	base := passingRun("20261129T110000Z-ecn-pfc-64gpu", t0.Add(-time.Hour))
+	run := cloneRun(t, base)
+	run.RunID = "20261129T120000Z-ecn-pfc-64gpu"
+	base.Lint = &LintSummary{Errors: 1, Findings: []qos.Finding{pfc}}
+	run.Lint = &LintSummary{Errors: 2, Findings: []qos.Finding{pfc, speed}}
+	r := Compare(run, base, nil)
+	if got := regressions(r); len(got) != 1 {
+		t.Fatalf("regressions %v, want the speed's QOS009", got)
+	}
+	out := text(t, r)
+	for _, want := range []string{
+		"lint: the run's configs have 2 errors, the baseline's 1 ('labctl config lint 64gpu' lists them; the new ones are regressions, below)\n",
+		"lint error QOS009 at leaf1 Ethernet4, new in the run's configs: the port is set to 100 Gb/s",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text lacks %q:\n%s", want, out)
+		}
+	}
+
+	// The baseline had the speed's too, its line elsewhere in the file
+	// and at a port's entry the run's lint names by "*".
+	moved, starred := speed, pfc
+	moved.Where = "config_db.json:230"
+	starred.Where, pfc.Where = "PORT_QOS_MAP|*", "PORT_QOS_MAP|Ethernet4"
+	base.Lint = &LintSummary{Errors: 2, Findings: []qos.Finding{pfc, moved}}
+	run.Lint = &LintSummary{Errors: 2, Findings: []qos.Finding{starred, speed}}
+	if got := regressions(Compare(run, base, nil)); len(got) != 0 {
+		t.Errorf("the same causes: regressions %v", got)
 	}
 }

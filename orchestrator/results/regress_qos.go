@@ -2,6 +2,7 @@ package results
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -51,9 +52,15 @@ func (r Report) writeConfigChanges(b *strings.Builder) {
 	// Only beside the new errors it announces: a count can rise without
 	// one (a baseline whose lint named a cause on several ports, or links
 	// to several peers, once, and a run whose lint gave one a port).
+	// Where none is new, the line says so and promises no list: a count
+	// that rose is still the user's to look at.
 	newLint := slices.ContainsFunc(r.Findings, func(f Finding) bool { return f.Kind == FindingLint })
-	if r.LintErrors != nil && r.BaselineLintErrors != nil && *r.LintErrors > *r.BaselineLintErrors && newLint {
-		fmt.Fprintf(b, "lint: the run's configs have %s, the baseline's %d ('labctl config lint %s' lists them; the new ones are regressions, below)\n", plural.N(*r.LintErrors, "error"), *r.BaselineLintErrors, r.Lab)
+	if r.LintErrors != nil && r.BaselineLintErrors != nil && *r.LintErrors > *r.BaselineLintErrors {
+		if newLint {
+			fmt.Fprintf(b, "lint: the run's configs have %s, the baseline's %d ('labctl config lint %s' lists them; the new ones are regressions, below)\n", plural.N(*r.LintErrors, "error"), *r.BaselineLintErrors, r.Lab)
+		} else {
+			fmt.Fprintf(b, "lint: the run's configs have %s, the baseline's %d; none new by rule, switch and port: compare with 'labctl config lint %s'\n", plural.N(*r.LintErrors, "error"), *r.BaselineLintErrors, r.Lab)
+		}
 	}
 }
 
@@ -149,8 +156,11 @@ func lintErrors(run *Run) *int {
 // baseline's configs did not have, each a regression (FindingLint): lint
 // errors are failures (an exit 1 of 'labctl config lint'), and an edit
 // that brings one in regresses whatever the figures say. An error is the
-// baseline's when it has one of the same rule on the same device at each
-// of its ports; a record without the findings (only counts) is compared by count.
+// baseline's when it has one of the same cause (lintCause: rule, entry
+// and message, the lab's names and numbers masked) on the same device at
+// each of its ports; one new at some of its ports names those
+// (a merged finding's other ports were the baseline's). A record without
+// the findings (only counts) is compared by count.
 // An error the baseline's lint rated a warning where nothing but lint can
 // have moved it (lintAlone: no switch's settings changed, Report.lintAlone)
 // is labctl's lint rating the same configs higher, not a change of the
@@ -160,34 +170,40 @@ func newLintErrors(run, baseline *Run, lintAlone bool) ([]Finding, []string) {
 	if run.Lint == nil || baseline.Lint == nil {
 		return nil, nil
 	}
-	// keys are a finding's rule and device at each of its ports: lint
-	// merges a cause's findings on several ports (and links to several
-	// peers) into one listing them (Ports), so that a record kept before
-	// lint merged them compares with one after port by port, either way
-	// round.
-	keys := func(f qos.Finding) []string {
+	mask := lintMasker(run, baseline)
+	// A finding's keys are its cause and device at each of its ports:
+	// lint merges a cause's findings on several ports (and links to
+	// several peers) into one listing them (Ports), so that a record kept
+	// before lint merged them compares with one after port by port,
+	// either way round.
+	type portKey struct{ key, port string }
+	keys := func(f qos.Finding) []portKey {
 		ports := f.Ports
 		if len(ports) == 0 {
 			ports = []string{f.Port}
 		}
-		out := make([]string, len(ports))
+		// An entry merged over ports names them "*" (qos's portless):
+		// "PORT_QOS_MAP|*" is "PORT_QOS_MAP|Ethernet4" masked.
+		cause := strings.ReplaceAll(mask(f.Where), "*", "#") + "\x00" + mask(f.Message)
+		out := make([]portKey, len(ports))
 		for i, p := range ports {
-			out[i] = f.Rule + "\x00" + f.Device + "\x00" + p
+			out[i] = portKey{f.Rule + "\x00" + f.Device + "\x00" + p + "\x00" + cause, p}
 		}
 		return out
 	}
 	if run.NOS != baseline.NOS {
-		// Another NOS names the ports (and their ranges) otherwise.
-		keys = func(f qos.Finding) []string { return []string{f.Rule + "\x00" + f.Device} }
+		// Another NOS names the ports (and their ranges) otherwise, and
+		// its entries and messages.
+		keys = func(f qos.Finding) []portKey { return []portKey{{f.Rule + "\x00" + f.Device, ""}} }
 	}
 	had, warned := map[string]bool{}, map[string]bool{}
 	for _, f := range baseline.Lint.Findings {
 		for _, k := range keys(f) {
 			switch f.Severity {
 			case qos.SevError:
-				had[k] = true
+				had[k.key] = true
 			case qos.SevWarning:
-				warned[k] = true
+				warned[k.key] = true
 			}
 		}
 	}
@@ -199,24 +215,35 @@ func newLintErrors(run, baseline *Run, lintAlone bool) ([]Finding, []string) {
 			continue
 		}
 		listed++
-		// New at a port the baseline had no error of the rule at; raised
+		// New at a port the baseline had no error of the cause at; raised
 		// where each such port had a warning of it.
-		var fresh []string
+		var fresh []portKey
 		for _, k := range keys(f) {
-			if !had[k] {
+			if !had[k.key] {
 				fresh = append(fresh, k)
 			}
 		}
 		if len(fresh) == 0 {
 			continue
 		}
-		if lintAlone && !slices.ContainsFunc(fresh, func(k string) bool { return !warned[k] }) {
+		if lintAlone && !slices.ContainsFunc(fresh, func(k portKey) bool { return !warned[k.key] }) {
 			raised = append(raised, f)
 			continue
 		}
 		lf := f
-		out = append(out, Finding{Kind: FindingLint, Scope: ScopeVariant, Variant: "-", Metric: f.Rule, Node: f.Device, Port: f.Port, Regression: true,
-			Detail: newLintDetail(f.Rule, strings.TrimSpace(f.Device+" "+f.Port), f.Message, f.Fix), Lint: &lf})
+		if len(f.Ports) > 1 && len(fresh) < len(f.Ports) && fresh[0].port != "" {
+			// The ports it is new at, named as lint names ports.
+			lf.Ports = nil
+			for _, k := range fresh {
+				lf.Ports = append(lf.Ports, k.port)
+			}
+			lf.Port = qos.PortRanges(lf.Ports, devicePorts(run, f.Device, f.Ports))
+			if len(lf.Ports) == 1 {
+				lf.Ports = nil
+			}
+		}
+		out = append(out, Finding{Kind: FindingLint, Scope: ScopeVariant, Variant: "-", Metric: f.Rule, Node: f.Device, Port: lf.Port, Regression: true,
+			Detail: newLintDetail(f.Rule, strings.TrimSpace(f.Device+" "+lf.Port), f.Message, f.Fix), Lint: &lf})
 	}
 	if len(out) == 0 && len(raised) == 0 && listed < run.Lint.Errors && run.Lint.Errors > baseline.Lint.Errors {
 		// Counts only: the record kept no findings to tell which are new.
@@ -228,6 +255,76 @@ func newLintErrors(run, baseline *Run, lintAlone bool) ([]Finding, []string) {
 		notes = append(notes, fmt.Sprintf("lint error %s at %s was a warning in the baseline's lint of the same settings (labctl's lint rates it higher since), not counted as a regression: %s (fix: %s)", g.Rule, g.ShortPlace(), g.Message, g.Fix))
 	}
 	return out, notes
+}
+
+// devicePorts are a switch's ports in order, as the run kept them (QoS),
+// or else ports, for naming some of them as ranges.
+func devicePorts(run *Run, device string, ports []string) []string {
+	for _, s := range run.QoS {
+		if s.Device == device {
+			return s.Ports
+		}
+	}
+	return ports
+}
+
+var (
+	// digitWord is a word with a digit in it: a number, a switch or port
+	// name, a table key with numbers ("ECN_819200_3276800_20"), a file's
+	// line ("config_db.json:212" keeps its name).
+	digitWord = regexp.MustCompile(`[A-Za-z_]*[0-9][\w/.]*`)
+	// maskedList is several of them: a range or list of ports, switches
+	// or numbers ("Ethernet0-60, Ethernet68", "spine1-3", "[3,4]").
+	maskedList = regexp.MustCompile(`#(?:\s*(?:,|-|and)\s*#)+`)
+)
+
+// lintMasker returns what a lint finding's message or entry (Where) says
+// of its cause, without what changes with the switches, ports and peers
+// it names and the numbers it quotes: the two records' switch and port
+// names, and every word with a digit, read "#", a list or range of them
+// one "#", "the peers" "the peer". So a finding on one port or link
+// matches one merged over several naming the peers (lint's groupFindings:
+// "the peers spine1-3's"), one whose entry names its port matches one
+// naming "*" (qos's portless), and one whose file line moved matches,
+// while a second cause under one rule on a port (QOS009: PFC, traffic
+// class, FEC or speed) differs.
+func lintMasker(recs ...*Run) func(string) string {
+	names := map[string]bool{}
+	for _, r := range recs {
+		for _, s := range r.QoS {
+			names[s.Device] = true
+			for _, p := range s.Ports {
+				names[p] = true
+			}
+		}
+		for _, f := range r.Lint.Findings {
+			names[f.Device] = true
+			for _, p := range f.Ports {
+				names[p] = true
+			}
+		}
+	}
+	// Names with a digit are digitWord's; the others are words of their
+	// own ("dut"), longest first.
+	var words []string
+	for n := range names {
+		if n != "" && !strings.ContainsAny(n, "0123456789") {
+			words = append(words, regexp.QuoteMeta(n))
+		}
+	}
+	slices.SortFunc(words, func(a, b string) int { return len(b) - len(a) })
+	var named *regexp.Regexp
+	if len(words) > 0 {
+		named = regexp.MustCompile(`\b(?:` + strings.Join(words, "|") + `)\b`)
+	}
+	return func(s string) string {
+		if named != nil {
+			s = named.ReplaceAllString(s, "#")
+		}
+		s = digitWord.ReplaceAllString(s, "#")
+		s = maskedList.ReplaceAllString(s, "#")
+		return strings.ReplaceAll(s, "the peers #", "the peer #")
+	}
 }
 
 // lintAlone says whether a lint finding's severity can have moved by
