@@ -147,12 +147,17 @@ const maxFlowRows = 32
 // shownFlows are the flows of v's table in the readable reports, in the
 // record's order, and the line saying which were left out ("" when none
 // were). A variant of up to maxFlowRows flows shows them all; a larger one
-// its worst, so that a regression stays in view: every failed flow first,
-// then, taking one from each ranking in turn until the table is full, the
+// those a reader looks for, so that a regression stays in view: every
+// failed flow first (the first maxFlowRows of them, if more failed), then
+// every flow whose record says why it has no figures (Reason) and every
+// latency probe without latency figures, then the worst flow of each role
+// (so the victim at 40 Gb/s beside 63 incast senders at 6 is in), then,
+// taking one from each ranking in turn until the table is full, the
 // slowest (throughput), the longest to complete (FCT), the highest p99
 // latency and the most retransmits (a flow's record counts no drops of
-// its own: retransmits are what they cost it). Ties keep the record's
-// order.
+// its own: retransmits are what they cost it); flows none of these
+// ranks, the first in the record. Ties keep the record's order. The note
+// names only the ways that chose a row.
 func shownFlows(runID string, v *Variant) ([]Flow, string) {
 	fs := v.Flows
 	if len(fs) <= maxFlowRows {
@@ -169,20 +174,70 @@ func shownFlows(runID string, v *Variant) ([]Flow, string) {
 		sort.SliceStable(idx, func(a, b int) bool { return worse(fs[idx[a]], fs[idx[b]]) })
 		return idx
 	}
-	failed := rank(func(f Flow) bool { return f.State == FlowFailed }, func(a, b Flow) bool { return false })
+	none := func(a, b Flow) bool { return false }
+	failed := rank(func(f Flow) bool { return f.State == FlowFailed }, none)
+	noFigures := rank(func(f Flow) bool {
+		return f.State != FlowFailed && (f.Reason != "" || (f.Pattern == PatternLatency && f.LatencyUs == nil))
+	}, none)
+	slowest := func(a, b Flow) bool { return a.ThroughputGbps < b.ThroughputGbps }
+	highestP99 := func(a, b Flow) bool { return a.LatencyUs.P99 > b.LatencyUs.P99 }
+	// A role's worst: its slowest flow, or for a role of latency probes
+	// the one with no figures, else the highest p99.
+	var roleWorst []int
+	var roles []string
+	byRole := map[string][]int{}
+	for i, f := range fs {
+		if f.Role == "" {
+			continue
+		}
+		if _, ok := byRole[f.Role]; !ok {
+			roles = append(roles, f.Role)
+		}
+		byRole[f.Role] = append(byRole[f.Role], i)
+	}
+	for _, role := range roles {
+		worst := -1
+		for _, i := range byRole[role] {
+			f := fs[i]
+			switch {
+			case worst < 0:
+				worst = i
+			case f.HasThroughput() != fs[worst].HasThroughput():
+				if f.HasThroughput() {
+					worst = i // throughput ranks a mixed role
+				}
+			case f.HasThroughput():
+				if slowest(f, fs[worst]) {
+					worst = i
+				}
+			case fs[worst].LatencyUs == nil:
+			case f.LatencyUs == nil || highestP99(f, fs[worst]):
+				worst = i
+			}
+		}
+		roleWorst = append(roleWorst, worst)
+	}
 	rankings := [][]int{
-		rank(Flow.HasThroughput, func(a, b Flow) bool { return a.ThroughputGbps < b.ThroughputGbps }),
+		rank(Flow.HasThroughput, slowest),
 		rank(func(f Flow) bool { return f.FCTUs != nil }, func(a, b Flow) bool { return *a.FCTUs > *b.FCTUs }),
-		rank(func(f Flow) bool { return f.LatencyUs != nil }, func(a, b Flow) bool { return a.LatencyUs.P99 > b.LatencyUs.P99 }),
+		rank(func(f Flow) bool { return f.LatencyUs != nil }, highestP99),
 		rank(func(f Flow) bool { return f.Retransmits != nil && *f.Retransmits > 0 }, func(a, b Flow) bool { return *a.Retransmits > *b.Retransmits }),
 	}
 	keep := make(map[int]bool, maxFlowRows)
-	for _, i := range failed {
-		if len(keep) == maxFlowRows {
-			break
+	// took says whether a way of choosing added a row, for the note.
+	take := func(idx []int) (took bool) {
+		for _, i := range idx {
+			if len(keep) == maxFlowRows {
+				break
+			}
+			if !keep[i] {
+				keep[i], took = true, true
+			}
 		}
-		keep[i] = true
+		return took
 	}
+	tookFailed, tookNoFigures, tookRoles := take(failed), take(noFigures), take(roleWorst)
+	tookRanked := false
 	for next := make([]int, len(rankings)); len(keep) < maxFlowRows; {
 		took := false
 		for r, idx := range rankings {
@@ -197,9 +252,13 @@ func shownFlows(runID string, v *Variant) ([]Flow, string) {
 		if !took {
 			break // no ranking orders the rest: the first in the record fill up
 		}
+		tookRanked = true
 	}
+	tookFirst := false
 	for i := 0; len(keep) < maxFlowRows; i++ {
-		keep[i] = true
+		if !keep[i] {
+			keep[i], tookFirst = true, true
+		}
 	}
 	shown := make([]Flow, 0, maxFlowRows)
 	for i, f := range fs {
@@ -207,8 +266,28 @@ func shownFlows(runID string, v *Variant) ([]Flow, string) {
 			shown = append(shown, f)
 		}
 	}
-	note := fmt.Sprintf("%d of the %d flows are left out of this table, which shows the %d worst: every failed flow, then, in turn, the slowest, the longest to complete, the highest p99 latency and the most retransmits, in the record's order. %s beside this report holds every flow ('labctl report %s -o json').",
-		len(fs)-len(shown), len(fs), len(shown), RunFile, runID)
+	var ways []string
+	if len(failed) > maxFlowRows {
+		ways = append(ways, fmt.Sprintf("the first %d failed flows (of %d)", maxFlowRows, len(failed)))
+	} else {
+		if tookFailed {
+			ways = append(ways, "every failed flow")
+		}
+		if tookNoFigures {
+			ways = append(ways, "every flow with a reason noted or a latency probe without figures")
+		}
+		if tookRoles {
+			ways = append(ways, "the worst flow of each role")
+		}
+		if tookRanked {
+			ways = append(ways, "in turn the slowest, the longest to complete, the highest p99 latency and the most retransmits")
+		}
+		if tookFirst {
+			ways = append(ways, "the first others in the record")
+		}
+	}
+	note := fmt.Sprintf("%d of the %d flows are left out of this table, which shows %s: %s, in the record's order. %s beside this report holds every flow ('labctl report %s -o json').",
+		len(fs)-len(shown), len(fs), plural.N(len(shown), "flow"), strings.Join(ways, ", then "), RunFile, runID)
 	return shown, note
 }
 

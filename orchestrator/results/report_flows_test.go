@@ -67,6 +67,45 @@ func TestReportFlowTableKeepsTheWorstFlows(t *testing.T) {
 		}
 	}
 
+	// An ecn-pfc-like variant: 63 incast senders at about 6 Gb/s, the
+	// victim at 40 Gb/s (the slowest ranking never reaches it) and a
+	// latency probe that took no sample, which has no figure to rank by.
+	// Both are what the user looks for; both are in the table.
+	var incast []Flow
+	for i := 1; i <= 63; i++ {
+		incast = append(incast, Flow{ID: fmt.Sprintf("incast host%d:0->host0:0", i), Pattern: "incast", Role: "incast", ThroughputGbps: 5.9 + float64(i%5)/10, Source: Simulated})
+	}
+	victim := Flow{ID: "victim host64:0->host1:0", Pattern: "bulk", Role: "victim", ThroughputGbps: 40, Source: Simulated}
+	probe := Flow{ID: "probe host65:0->host0:0", Pattern: PatternLatency, Role: "probe", Source: Simulated, Reason: "no latency: the client posted 0 of its 1000 writes"}
+	v.Flows = append(append(incast[:40:40], victim), append(incast[40:], probe)...)
+	shown, note := shownFlows(run.RunID, v)
+	for _, want := range []string{victim.ID, probe.ID} {
+		if !slices.ContainsFunc(shown, func(f Flow) bool { return f.ID == want }) {
+			t.Errorf("ecn-pfc: the table leaves out %q", want)
+		}
+	}
+	if len(shown) != maxFlowRows || !strings.Contains(note, "worst flow of each role") {
+		t.Errorf("ecn-pfc: %d rows, note %q", len(shown), note)
+	}
+	for name, report := range renderedReports(t, run) {
+		if name == "html" {
+			report = html.UnescapeString(report)
+		}
+		if !strings.Contains(report, victim.ID) || !strings.Contains(report, probe.ID) {
+			t.Errorf("%s: the victim or the probe is not in the table", name)
+		}
+	}
+	// More failed flows than rows: the first of them, and the note says
+	// so, calling none of them the worst.
+	v.Flows = allreduceFlows(100)
+	for i := 50; i < 100; i++ {
+		v.Flows[i].State, v.Flows[i].Reason = FlowFailed, "retry count exceeded"
+	}
+	shown, note = shownFlows(run.RunID, v)
+	if len(shown) != maxFlowRows || shown[0].ID != v.Flows[50].ID || !strings.Contains(note, "the first 32 failed flows (of 50)") || strings.Contains(note, "worst") {
+		t.Errorf("50 failed flows of 100: %d rows from %q, note %q", len(shown), shown[0].ID, note)
+	}
+
 	v.Flows = allreduceFlows(maxFlowRows)
 	for name, report := range renderedReports(t, run) {
 		if rows := flowRows(t, name, report); len(rows) != maxFlowRows || rows[0] != v.Flows[0].ID || rows[maxFlowRows-1] != v.Flows[maxFlowRows-1].ID {
