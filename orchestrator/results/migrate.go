@@ -3,6 +3,7 @@ package results
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"path/filepath"
 )
@@ -140,7 +141,15 @@ var migrationInterrupt func() error
 // before it commits leaves the index at the old schema with its old rows,
 // and the next open migrates it again: the schema never says NULL where
 // the rows still hold those zeros. A run whose record is gone or
-// unreadable keeps its row, as it would at any other open.
+// unreadable keeps its row, as it would at any other open, and with it
+// schema 3's zeros for the figures its model does not compute, until
+// 'labctl results reindex' reads a record it can. So does a run whose
+// record the index cannot hold (two variants of one name and repetition:
+// a UNIQUE constraint): each run is indexed under a savepoint, rolled
+// back to on an error, so one such record does not fail the migration,
+// and with it every later open of the index. The index has no way to
+// warn here; 'labctl results reindex' names the record and skips it
+// alike.
 func reindexNullable(conn *sql.Conn, dir string) error {
 	ctx := context.Background()
 	rows, err := conn.QueryContext(ctx, `SELECT id FROM runs`)
@@ -167,11 +176,37 @@ func reindexNullable(conn *sql.Conn, dir string) error {
 		if err != nil {
 			continue
 		}
+		if _, err := conn.ExecContext(ctx, `SAVEPOINT reindex_run`); err != nil {
+			return err
+		}
 		if err := indexTx(conn, run); err != nil {
+			if indexTrouble(err) {
+				return err // the index's trouble, not this record's
+			}
+			if _, err := conn.ExecContext(ctx, `ROLLBACK TO reindex_run`); err != nil {
+				return err
+			}
+		}
+		if _, err := conn.ExecContext(ctx, `RELEASE reindex_run`); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// indexTrouble says whether a failed write is the index's or its file
+// system's (busy, locked, out of memory, read-only, an I/O error, corrupt,
+// full, not openable), which fails every run alike, not one record's.
+func indexTrouble(err error) bool {
+	var se interface{ Code() int }
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code() & 0xff {
+	case 3, 5, 6, 7, 8, 10, 11, 13, 14, 26:
+		return true
+	}
+	return false
 }
 
 // migrate brings db to the newest schema and returns the schema version
@@ -209,6 +244,11 @@ func migrateTo(db *sql.DB, target int, dir string) (from int, err error) {
 	}
 	defer conn.Close()
 	if _, err := conn.ExecContext(ctx, `BEGIN IMMEDIATE`); err != nil {
+		if isBusy(err) {
+			// Past the busy timeout: another process holds the write
+			// lock, most likely migrating the same index.
+			return 0, fmt.Errorf("migrate the schema: take the write lock: %w (another labctl is migrating results.db, or writing to it, for longer than %s; retry when it is done)", err, busyTimeout)
+		}
 		return 0, fmt.Errorf("migrate the schema: take the write lock: %w", err)
 	}
 	committed := false

@@ -2,8 +2,11 @@ package results
 
 import (
 	"bytes"
+	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -235,4 +238,80 @@ func TestMigrationToNullableIsAtomic(t *testing.T) {
 	}
 	db.Close()
 	check(openTestStore(t, dir), "opened after a migration interrupted")
+}
+
+// A record the index cannot hold (two variants of one name and
+// repetition, as a hand edit of run.json makes) does not stop the
+// migration across schema 4: that run keeps its schema-3 row, the others
+// are put right, and labctl opens the index, where the whole migration
+// failed, and with it every later 'labctl run' and reindex.
+func TestMigrationSkipsARecordItCannotIndex(t *testing.T) {
+	dir, check := schema3Zeros(t)
+	bad := syntheticRun("20261129T110000Z-ecn-pfc-64gpu", t0.Add(2*time.Hour))
+	bad.Variants = append(bad.Variants, bad.Variants[0])
+	data, err := json.Marshal(bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, bad.RunID), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, bad.RunID, RunFile), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, DBFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`INSERT INTO runs (id, lab, scenario, runtime, status, seed, started) VALUES (?, '64gpu', 'ecn-pfc', 'sim', 'passed', 1, ?)`, bad.RunID, bad.Started.UnixNano()); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatalf("Open with a record the index cannot hold: %v", err)
+	}
+	defer s.Close()
+	check(s, "migrated past a record it cannot index")
+	var v, n int
+	if err := s.db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil || v != len(migrations) {
+		t.Errorf("schema after the migration: %d (%v), want %d", v, err, len(migrations))
+	}
+	if err := s.db.QueryRow(`SELECT COUNT(*) FROM runs WHERE id = ?`, bad.RunID).Scan(&n); err != nil || n != 1 {
+		t.Errorf("the run it could not index: %d rows (%v), want its row kept", n, err)
+	}
+	// 'labctl results reindex' indexes the others and names the record.
+	indexed, err := s.Reindex()
+	if indexed != 2 || err == nil || !strings.Contains(err.Error(), filepath.Join(bad.RunID, RunFile)) || !strings.Contains(err.Error(), "fix:") {
+		t.Errorf("reindex with a record the index cannot hold: %d indexed, %v; want 2 and the record named with a fix", indexed, err)
+	}
+	check(s, "reindexed past a record it cannot index")
+}
+
+// A migration that waits for another labctl's write lock past the busy
+// timeout says that another labctl is migrating results.db.
+func TestMigrationBusySaysAnotherLabctl(t *testing.T) {
+	path := filepath.Join(t.TempDir(), DBFile)
+	holder, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	conn, err := holder.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(context.Background(), `BEGIN IMMEDIATE`); err != nil {
+		t.Fatal(err)
+	}
+	defer conn.ExecContext(context.Background(), `ROLLBACK`)
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(50)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := migrate(db, ""); err == nil || !strings.Contains(err.Error(), "another labctl is migrating results.db") {
+		t.Errorf("migration behind another's write lock: %v", err)
+	}
 }

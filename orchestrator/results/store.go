@@ -1187,10 +1187,31 @@ func (s *Store) reindex(repair bool) (Repaired, error, error) {
 			}
 			r.Abandoned++
 		}
-		if err := indexTx(tx, run); err != nil {
+		// A record the index cannot hold (two variants of one name and
+		// repetition) is skipped like an unreadable one, under a
+		// savepoint: it failed the whole reindex, naming neither it nor a
+		// fix but this very command.
+		if _, err := tx.Exec(`SAVEPOINT reindex_run`); err != nil {
 			return r, s.indexErr(err), nil
 		}
-		r.Indexed++
+		if err := indexTx(tx, run); err != nil {
+			if indexTrouble(err) {
+				return r, s.indexErr(err), nil
+			}
+			if _, err := tx.Exec(`ROLLBACK TO reindex_run`); err != nil {
+				return r, s.indexErr(err), nil
+			}
+			fix := "correct the record"
+			if strings.Contains(err.Error(), "UNIQUE") {
+				fix = "give each of its variants its own name and repetition (two share one)"
+			}
+			errs = append(errs, fmt.Errorf("reindex: %s: the index cannot hold this record: %w (fix: %s, or move the folder out of %s)", path, err, fix, s.dir))
+		} else {
+			r.Indexed++
+		}
+		if _, err := tx.Exec(`RELEASE reindex_run`); err != nil {
+			return r, s.indexErr(err), nil
+		}
 	}
 	if err := tx.Commit(); err != nil {
 		return r, s.indexErr(err), nil
