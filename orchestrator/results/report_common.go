@@ -291,12 +291,26 @@ func shownFlows(runID string, v *Variant) ([]Flow, string) {
 	return shown, note
 }
 
-// flowState is a flow's State column: "failed: <reason>" or "ok".
+// flowState is a flow's State column: "failed: <reason>", the reason a
+// flow that did not fail gives for figures it lacks or took in part (a
+// latency probe that posted none of its writes before the run ended), or
+// "ok".
 func flowState(f Flow) string {
-	if f.State == FlowFailed {
+	switch {
+	case f.State == FlowFailed:
 		return "failed: " + f.Reason
+	case f.Reason != "":
+		return f.Reason
 	}
 	return "ok"
+}
+
+// hasStateColumn says whether a flow table of these rows has a State
+// column: where a flow failed (its figures are what it did before, which
+// would read as a slow flow without it) or gives a reason for its figures
+// (without it the table would show a probe's dashes and not say why).
+func hasStateColumn(rows []Flow) bool {
+	return slices.ContainsFunc(rows, func(f Flow) bool { return f.State == FlowFailed || f.Reason != "" })
 }
 
 // fmtIntOpt formats a figure that may be absent (nil): "–", never 0.

@@ -156,3 +156,27 @@ func TestFlowChartDrawsTheSlowestFlows(t *testing.T) {
 		t.Errorf("a variant of %d flows: the chart draws %d titled %q, want all under the plain title", maxFlowGroups, len(ids), title)
 	}
 }
+
+// A flow that did not fail but says why its figures are missing (a latency
+// probe that posted none of its writes before the run ended) shows that
+// reason in a State column, in both readable reports: its dashes alone do
+// not say why. A table with no failed flow and no reason has no State.
+func TestFlowTableShowsAReasonWithoutAFailure(t *testing.T) {
+	run := syntheticRun("20261129T120000Z-ecn-pfc-64gpu", t0)
+	run.Variants = run.Variants[:1]
+	v := &run.Variants[0]
+	v.Flows = allreduceFlows(4)
+	const why = "no latency: the client posted 0 of its 1000 writes before the duration ended (raise duration)"
+	v.Flows[2].Pattern, v.Flows[2].ThroughputGbps, v.Flows[2].FCTUs, v.Flows[2].Reason = "latency", 0, nil, why
+	for name, report := range renderedReports(t, run) {
+		if !strings.Contains(report, "State") || !strings.Contains(html.UnescapeString(report), why) {
+			t.Errorf("%s: the probe's reason %q is not in a State column", name, why)
+		}
+	}
+	v.Flows[2].Reason = ""
+	for name, report := range renderedReports(t, run) {
+		if strings.Contains(report, ">State<") || strings.Contains(report, "| State |") {
+			t.Errorf("%s: a table with no failed flow and no reason has a State column", name)
+		}
+	}
+}

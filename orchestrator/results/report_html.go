@@ -54,13 +54,14 @@ type htmlVariant struct {
 	AssertionsPass int
 	// Moved are the flows link faults sent elsewhere.
 	Moved []movedFlow
-	// FailedFlows counts the failed flows; the flow table then has a
-	// State column.
+	// FailedFlows counts the failed flows.
 	FailedFlows int64
 	// ShownFlows are the flow table's rows and FlowsLeftOut the line
-	// saying which flows it leaves out (shownFlows).
+	// saying which flows it leaves out (shownFlows); StateColumn whether
+	// the table has a State column (hasStateColumn).
 	ShownFlows   []Flow
 	FlowsLeftOut string
+	StateColumn  bool
 	// Transport are the variant's transport lines (TransportLines).
 	Transport []string
 	// Cost are the variant's "run cost" lines (CostLines).
@@ -165,6 +166,7 @@ func RenderHTML(run *Run, w io.Writer, opts HTMLOptions) error {
 		hv.Moved = movedFlows(v)
 		hv.FailedFlows = CountFailed(v.Flows)
 		hv.ShownFlows, hv.FlowsLeftOut = shownFlows(run.RunID, &v)
+		hv.StateColumn = hasStateColumn(hv.ShownFlows)
 		hv.Cost = CostLines(v)
 		hv.Transport = TransportLines(v)
 		for _, a := range v.Assertions {
@@ -660,8 +662,8 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 {{if .FailedFlows}}<p class="error">{{.FailedFlows}} of the {{len .Flows}} flows failed (their figures are what they did before): see State.</p>
 {{end}}{{with .FlowsLeftOut}}<p>{{.}}</p>
 {{end}}<table>
-<tr><th>Flow</th><th>Pattern</th><th>Role</th><th>Throughput (Gb/s)</th><th>p50 (µs)</th><th>p99 (µs)</th><th>FCT (µs)</th><th>Retransmits</th><th>Source</th>{{if .FailedFlows}}<th>State</th>{{end}}</tr>
-{{$v := .}}{{range .ShownFlows}}<tr><td>{{.ID}}</td><td>{{.Pattern}}</td><td>{{.Role}}</td><td class="n">{{if .HasThroughput}}{{num .ThroughputGbps}}{{else}}–{{end}}</td>{{with .LatencyUs}}<td class="n">{{num .P50}}</td><td class="n">{{num .P99}}</td>{{else}}<td>–</td><td>–</td>{{end}}<td class="n">{{with .FCTUs}}{{num (deref .)}}{{else}}–{{end}}</td><td class="n">{{intOpt .Retransmits}}</td><td>{{$.Label .Source $v}}</td>{{if $v.FailedFlows}}<td{{if eq .State "failed"}} class="fail"{{end}}>{{flowState .}}</td>{{end}}</tr>
+<tr><th>Flow</th><th>Pattern</th><th>Role</th><th>Throughput (Gb/s)</th><th>p50 (µs)</th><th>p99 (µs)</th><th>FCT (µs)</th><th>Retransmits</th><th>Source</th>{{if .StateColumn}}<th>State</th>{{end}}</tr>
+{{$v := .}}{{range .ShownFlows}}<tr><td>{{.ID}}</td><td>{{.Pattern}}</td><td>{{.Role}}</td><td class="n">{{if .HasThroughput}}{{num .ThroughputGbps}}{{else}}–{{end}}</td>{{with .LatencyUs}}<td class="n">{{num .P50}}</td><td class="n">{{num .P99}}</td>{{else}}<td>–</td><td>–</td>{{end}}<td class="n">{{with .FCTUs}}{{num (deref .)}}{{else}}–{{end}}</td><td class="n">{{intOpt .Retransmits}}</td><td>{{$.Label .Source $v}}</td>{{if $v.StateColumn}}<td{{if eq .State "failed"}} class="fail"{{end}}>{{flowState .}}</td>{{end}}</tr>
 {{end}}</table>{{end}}
 {{if .Moved}}<h3>Routes after the faults</h3>
 <p>The flows whose data packets end the run on other links than they started on (each switch's egress port, as <code>labctl trace --down</code> shows it).</p>

@@ -275,8 +275,6 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 			p("\n")
 		}
 		if len(v.Flows) > 0 {
-			// A State column when a flow failed: its figures are what it
-			// did before, which would read as a slow flow without it.
 			failed := CountFailed(v.Flows)
 			p("### Flows\n\n")
 			if failed > 0 {
@@ -286,8 +284,9 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 			if left != "" {
 				p("%s\n\n", mdText(left))
 			}
-			p("| Flow | Pattern | Role | Throughput (Gb/s) | p50 (µs) | p99 (µs) | FCT (µs) | Retransmits | Source |%s\n", map[bool]string{true: " State |"}[failed > 0])
-			p("|---|---|---|--:|--:|--:|--:|--:|---|%s\n", map[bool]string{true: "---|"}[failed > 0])
+			state := hasStateColumn(shown)
+			p("| Flow | Pattern | Role | Throughput (Gb/s) | p50 (µs) | p99 (µs) | FCT (µs) | Retransmits | Source |%s\n", map[bool]string{true: " State |"}[state])
+			p("|---|---|---|--:|--:|--:|--:|--:|---|%s\n", map[bool]string{true: "---|"}[state])
 			for _, f := range shown {
 				p50, p99 := "–", "–"
 				if f.LatencyUs != nil {
@@ -303,7 +302,7 @@ func RenderMarkdown(run *Run, w io.Writer) error {
 				}
 				p("| %s | %s | %s | %s | %s | %s | %s | %s | %s |", mdCell(f.ID), mdCell(f.Pattern), mdCell(f.Role),
 					tp, p50, p99, fct, fmtIntOpt(f.Retransmits), mdCell(SourceLabel(f.Source, v.Model())))
-				if failed > 0 {
+				if state {
 					p(" %s |", mdCell(flowState(f)))
 				}
 				p("\n")
