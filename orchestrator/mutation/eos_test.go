@@ -662,13 +662,25 @@ func eosMutations() []mutation {
 		// lines (no PFC, an error) and notes the assumption (QOS000). If
 		// EOS does apply it, this change is benign and the error a false
 		// alarm that the note explains.
-		{field: "interface channel-group <n> mode <mode>", name: "a leaf-spine link in a port-channel at both ends, the QoS on the members",
-			edit: func(t *testing.T, dir string) {
-				text(after(`^interface Ethernet33$`, "   channel-group 1 mode active"), "leaf1")(t, dir)
-				text(after(`^interface Ethernet1$`, "   channel-group 1 mode active"), "spine1")(t, dir)
-			}},
-		{field: "interface channel-group <n> mode <mode>", name: "Ethernet1's service-profile moved to its port-channel", harmful: true, rule: "QOS001", dataPlane: true,
-			edit: text(chain(dropBlock(`^interface Ethernet1$`), append_("interface Ethernet1", "   channel-group 1 mode active", "!", "interface Port-Channel1", "   service-profile labctl-200g", "!")), "leaf1")},
+		// A bundled member's traffic is its port-channel's, and the lab's
+		// addresses sit on the member ports (the startup config's ip
+		// address on each Ethernet interface): with no address on the
+		// Port-Channel interfaces the link carries nothing
+		// (qos.ChannelAlone).
+		{field: "interface channel-group <n> mode <mode>", name: "a leaf-spine link in a port-channel at both ends, the port-channels without an address", harmful: true, rule: "QOS026", dataPlane: true, lintError: true,
+			edit: bothEndsChannel("active", "active", false, false)},
+		{field: "interface channel-group <n> mode <mode>", name: "a leaf-spine link in a port-channel at both ends, each port-channel with an address, the QoS on the members",
+			edit: bothEndsChannel("active", "passive", true, false)},
+		{field: "interface channel-group <n> mode <mode>", name: "a leaf-spine link in a port-channel at both ends, both passive: no LACPDU, no bundle", harmful: true, rule: "QOS026", dataPlane: true, lintError: true,
+			edit: bothEndsChannel("passive", "passive", true, false)},
+		{field: "interface channel-group <n> mode <mode>", name: "a leaf-spine link in a port-channel at both ends, static facing LACP: no bundle", harmful: true, rule: "QOS026", dataPlane: true, lintError: true,
+			edit: bothEndsChannel("on", "active", true, false)},
+		{field: "interface channel-group <n> mode <mode>", name: "a bundled leaf-spine link, leaf1's service-profile on the uplink moved to its port-channel", harmful: true, rule: "QOS001", dataPlane: true,
+			edit: bothEndsChannel("active", "active", true, true)},
+		{field: "interface port-channel lacp fallback [...]", name: "on a port-channel without members", safe: "it lets a member without an LACP partner forward alone, which labctl does not model: a member still reads as carrying nothing, and lint notes it",
+			edit: text(append_("interface Port-Channel9", "   port-channel lacp fallback individual", "   port-channel lacp fallback timeout 50", "!"), "leaf1")},
+		{field: "interface no port-channel lacp fallback [...]", name: "on a port-channel without members", safe: "it is EOS's default: members forward only when bundled",
+			edit: text(append_("interface Port-Channel9", "   no port-channel lacp fallback", "!"), "leaf1")},
 		{field: "interface no channel-group [...]", name: "Ethernet1 out of its port-channel again", safe: "leaving a port-channel changes none of the QoS labctl reads of the port, its own lines",
 			edit: text(after(`^interface Ethernet1$`, "   channel-group 1 mode active", "   default channel-group 1 mode active"), "leaf1")},
 		// leaf1's Ethernet1 faces the incast's receiver (SONiC's Ethernet0).
@@ -880,6 +892,45 @@ func eosMutations() []mutation {
 // TestEOSMutations changes every statement EOS's parser reads in the
 // 64gpu lab's EOS configs and checks what lint, the simulator and regress
 // say.
+// bothEndsChannel puts leaf1's Ethernet33 and spine1's Ethernet1, the
+// ends of a leaf-spine link, in Port-Channel1 in modes leafMode and
+// spineMode; addr gives each Port-Channel interface an address, and
+// moveQoS moves leaf1's member's service-profile line to its
+// port-channel.
+func bothEndsChannel(leafMode, spineMode string, addr, moveQoS bool) func(t *testing.T, dir string) {
+	return func(t *testing.T, dir string) {
+		for i, end := range []struct{ node, port, mode string }{{"leaf1", "Ethernet33", leafMode}, {"spine1", "Ethernet1", spineMode}} {
+			move := moveQoS && end.node == "leaf1"
+			text(func(lines []string) []string {
+				var out, profile []string
+				in := false
+				for _, l := range lines {
+					switch {
+					case l == "interface "+end.port:
+						in = true
+						out = append(out, l, "   channel-group 1 mode "+end.mode)
+						continue
+					case !strings.HasPrefix(l, " "):
+						in = false
+					case in && move && strings.HasPrefix(l, "   service-profile "):
+						profile = append(profile, l)
+						continue
+					}
+					out = append(out, l)
+				}
+				if move && len(profile) == 0 {
+					t.Fatalf("%s's %s has no service-profile to move", end.node, end.port)
+				}
+				out = append(out, "interface Port-Channel1")
+				if addr {
+					out = append(out, "   no switchport", fmt.Sprintf("   ip address 10.254.0.%d/31", i))
+				}
+				return append(append(out, profile...), "!")
+			}, end.node)(t, dir)
+		}
+	}
+}
+
 func TestEOSMutations(t *testing.T) {
 	ms := eosMutations()
 	coverage(t, eos.Fields(), ms)

@@ -969,12 +969,29 @@ func sonicMutations2() []mutation {
 				d.add("PORTCHANNEL", "PortChannel1", map[string]string{"admin_status": "up", "min_links": "1"})
 				d.add("PORTCHANNEL_MEMBER", "PortChannel1|Ethernet128", map[string]string{})
 			}, "leaf1")},
-		mutation{field: "PORTCHANNEL_MEMBER (entries)", name: "a leaf-spine link in a port channel at both ends, the QoS on the members",
-			edit: func(t *testing.T, dir string) {
-				edit(func(d doc) { d.add("PORTCHANNEL_MEMBER", "PortChannel1|Ethernet128", map[string]string{}) }, "leaf1")(t, dir)
-				edit(func(d doc) { d.add("PORTCHANNEL_MEMBER", "PortChannel1|Ethernet0", map[string]string{}) }, "spine1")(t, dir)
-			}},
-
+		// teammgrd adds a member only to a port channel PORTCHANNEL
+		// defines (doLagMemberTask waits on isLagStateOk): the port stays
+		// an ordinary port, and lint notes the entry (QOS000).
+		mutation{field: "PORTCHANNEL_MEMBER (entries)", name: "a leaf uplink in a port channel PORTCHANNEL does not define",
+			edit: edit(func(d doc) { d.add("PORTCHANNEL_MEMBER", "PortChannel1|Ethernet128", map[string]string{}) }, "leaf1")},
+		// A bundled member's traffic is its port channel's, and the
+		// lab's addresses sit on the member ports (INTERFACE): with no
+		// PORTCHANNEL_INTERFACE address the link carries nothing.
+		mutation{field: "PORTCHANNEL_MEMBER (entries)", name: "a leaf-spine link in a port channel at both ends, the port channels without an address", harmful: true, rule: "QOS026", dataPlane: true, lintError: true,
+			edit: sonicBothEndsChannel("up", false, false, false)},
+		mutation{field: "PORTCHANNEL_INTERFACE (entries)", name: "a leaf-spine link in a port channel at both ends, each with an address, the QoS on the members",
+			edit: sonicBothEndsChannel("up", true, true, false)},
+		mutation{field: "PORTCHANNEL_INTERFACE (entries)", name: "a leaf-spine link in a port channel at both ends, an address on the leaf's only", harmful: true, rule: "QOS026", dataPlane: true, lintError: true,
+			edit: sonicBothEndsChannel("up", true, false, false)},
+		// teammgrd's setLagAdminStatus keeps the team device down.
+		mutation{field: "PORTCHANNEL (entries)", name: "a bundled leaf-spine link, the leaf's port channel admin_status down", harmful: true, rule: "QOS026", dataPlane: true, lintError: true,
+			edit: sonicBothEndsChannel("down", true, true, false)},
+		mutation{field: "PORTCHANNEL (entries)", name: "a bundled leaf-spine link, the leaf's port channel with no admin_status (teammgrd's default, down)", harmful: true, rule: "QOS026", dataPlane: true, lintError: true,
+			edit: sonicBothEndsChannel("", true, true, false)},
+		mutation{field: "PORTCHANNEL (entries)", name: "a port channel without members, fallback true",
+			edit: edit(func(d doc) {
+				d.add("PORTCHANNEL", "PortChannel9", map[string]string{"admin_status": "up", "min_links": "1", "fallback": "true"})
+			}, "leaf1")},
 		// Cable, watchdog, port.
 		// buffermgrd sizes the lossless PGs for the config's cable (the
 		// fibre stays the lab's): 300 m on 5 m links reserves three times
@@ -1243,15 +1260,11 @@ func sonicKeyMutations() []mutation {
 		// SONiC programs QoS on physical ports; whether orchagent applies
 		// a port channel's PORT_QOS_MAP entry to its members is not
 		// checked: labctl gives the members none of it (PFC off, an
-		// error) and notes the assumption (QOS000); the member, facing a
-		// NIC that runs no LACP, carries nothing anyway (QOS026).
-		{field: "PORT_QOS_MAP pfc_enable", name: "Ethernet0's entry moved to its port channel", harmful: true, rule: "QOS001", dataPlane: true, lintError: true,
-			edit: edit(func(d doc) {
-				d.add("PORTCHANNEL", "PortChannel0001", map[string]string{"admin_status": "up", "min_links": "1", "mtu": "9100"})
-				d.add("PORTCHANNEL_MEMBER", "PortChannel0001|Ethernet0", map[string]string{})
-				d["PORT_QOS_MAP"]["PortChannel0001"] = d["PORT_QOS_MAP"]["Ethernet0"]
-				delete(d["PORT_QOS_MAP"], "Ethernet0")
-			}, "leaf1")},
+		// error) and notes the assumption (QOS000). The link is bundled
+		// at both ends, each port channel with an address, so it carries
+		// traffic and the change is the QoS alone.
+		{field: "PORT_QOS_MAP pfc_enable", name: "a bundled uplink's entry moved to its port channel", harmful: true, rule: "QOS001", dataPlane: true, lintError: true,
+			edit: sonicBothEndsChannel("up", true, true, true)},
 		// pfcwdorch takes the whole key for one port's name.
 		{field: "PFC_WD action", name: "the ports' watchdogs as port-list keys, which pfcwdorch refuses", harmful: true, rule: "QOS021", why: noStorm,
 			stormWhy: "the ports keep PORT_QOS_MAP's pfcwd_sw_enable, so labctl gives them the watchdog pfcwd start_default writes at boot (default_pfcwd_status enable), which has the refused entries' values (200 ms, drop); lint warns that without it they run none",
@@ -1319,6 +1332,38 @@ func sonicBufferModelMutations() []mutation {
 
 // TestSONiCMutations changes every field of SONiC's tables in the 64gpu
 // lab's configs and checks what lint, the simulator and regress say.
+// sonicBothEndsChannel puts leaf1's Ethernet128 and spine1's Ethernet0,
+// the ends of a leaf-spine link, in PortChannel1; the leaf's PORTCHANNEL
+// takes leafAdmin as its admin_status ("" none), the spine's is up;
+// leafAddr and spineAddr give each port channel a PORTCHANNEL_INTERFACE
+// address, and moveQoS moves leaf1's member's PORT_QOS_MAP entry to its
+// port channel.
+func sonicBothEndsChannel(leafAdmin string, leafAddr, spineAddr, moveQoS bool) func(t *testing.T, dir string) {
+	return func(t *testing.T, dir string) {
+		for i, end := range []struct {
+			node, port, admin string
+			addr              bool
+		}{{"leaf1", "Ethernet128", leafAdmin, leafAddr}, {"spine1", "Ethernet0", "up", spineAddr}} {
+			edit(func(d doc) {
+				pc := map[string]string{"min_links": "1"}
+				if end.admin != "" {
+					pc["admin_status"] = end.admin
+				}
+				d.add("PORTCHANNEL", "PortChannel1", pc)
+				d.add("PORTCHANNEL_MEMBER", "PortChannel1|"+end.port, map[string]string{})
+				if end.addr {
+					d.add("PORTCHANNEL_INTERFACE", "PortChannel1", map[string]string{})
+					d.add("PORTCHANNEL_INTERFACE", fmt.Sprintf("PortChannel1|10.254.0.%d/31", i), map[string]string{})
+				}
+				if moveQoS && end.node == "leaf1" {
+					d["PORT_QOS_MAP"]["PortChannel1"] = d["PORT_QOS_MAP"][end.port]
+					delete(d["PORT_QOS_MAP"], end.port)
+				}
+			}, end.node)(t, dir)
+		}
+	}
+}
+
 func TestSONiCMutations(t *testing.T) {
 	ms := append(sonicMutations(), sonicMutations2()...)
 	ms = append(ms, sonicKeyMutations()...)

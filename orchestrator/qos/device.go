@@ -375,10 +375,27 @@ type PortConfig struct {
 	// Channel is the port channel (LAG) the config makes the port a
 	// member of (EOS: channel-group N, "Port-Channel<N>"; SONiC: a
 	// PORTCHANNEL_MEMBER key, "PortChannel<N>"), "" for none.
-	// A member whose link's other end is in no port channel carries
-	// nothing (ChannelAlone: lint's QOS026, and the simulator runs the
-	// link down).
+	// A member whose bundle carries no traffic (ChannelAlone: the link's
+	// other end in no port channel, a channel down or without an
+	// address, LACP modes that never bundle) makes lint's QOS026, and
+	// the simulator runs the link down.
 	Channel string `json:"channel,omitempty"`
+	// ChannelMode is how the member bundles: "active" or "passive" (LACP),
+	// "on" (static, no LACP); "" is active (SONiC's teammgrd configures
+	// teamd's lacp runner with "active": true for every PORTCHANNEL, addLag
+	// in cfgmgr/teammgr.cpp). Two passive ends, or a static end facing an
+	// LACP one, never bundle (ChannelAlone).
+	ChannelMode string `json:"channel_mode,omitempty"`
+	// ChannelAddress says the member's port channel carries an IP address
+	// of its own (EOS: interface Port-Channel<N> with an ip or ipv6
+	// address; SONiC: a PORTCHANNEL_INTERFACE|PortChannel<N>|<prefix> key).
+	// A bundled member's traffic is its channel's: the address the lab
+	// gives the member port itself carries nothing (ChannelAlone).
+	ChannelAddress bool `json:"channel_address,omitempty"`
+	// ChannelDown says why the member's port channel carries nothing on
+	// its own account ("" for none): SONiC's PORTCHANNEL admin_status down
+	// (teammgrd's setLagAdminStatus sets the team device down).
+	ChannelDown string `json:"channel_down,omitempty"`
 	// Queues are the 8 egress queues; PGs the priority groups the port's
 	// traffic classes use, each with the buffer profile that applies.
 	Queues []QueueConfig `json:"queues"`

@@ -1757,25 +1757,69 @@ const TrustDSCPFix = "trust DSCP on the port (EOS: qos trust dscp)"
 // names its link.
 const PortUpFix = "set the port administratively up (SONiC: admin_status \"up\" in its PORT entry; EOS: no shutdown)"
 
-// ChannelFix is how a port that is a port channel's member at one end of
-// its link only (ChannelAlone) comes to carry traffic again.
-const ChannelFix = "take the port out of its port channel (SONiC: remove its PORTCHANNEL_MEMBER entry; EOS: no channel-group), or put the link's other end in one too"
+// channelOut is the fix that takes a member out of its port channel.
+const channelOut = "take the port out of its port channel (SONiC: remove its PORTCHANNEL_MEMBER entry; EOS: no channel-group)"
+
+// ChannelAddressFix is how two members of port channels facing each other
+// come to carry the lab's traffic: their channels take the link's
+// addresses, or the ports leave them.
+const ChannelAddressFix = "move the link's address from the member port to its port channel at both ends (EOS: interface Port-Channel<N> with no switchport and ip address; SONiC: PORTCHANNEL_INTERFACE|PortChannel<N>|<prefix>), or " + channelOut
 
 // ChannelAlone says why port p, a port channel's member (PortConfig.
-// Channel), carries nothing where its link's other end, peer (nil for a
-// host's NIC or a port no config describes), is in no port channel; ""
-// where p is in none or both are. A member runs LACP (EOS's channel-group
-// mode active or passive; SONiC's teammgrd configures teamd's lacp runner
-// for every PORTCHANNEL, addLag in cfgmgr/teammgr.cpp): with no partner
-// it is never bundled, and without fallback it forwards nothing. A static
-// member (EOS mode on) is bundled alone, but its traffic is then the port
-// channel's, which has none of the lab's addresses on the link; that
-// labctl has not checked on a switch, and takes it to carry nothing too.
-func ChannelAlone(p, peer *PortConfig) string {
-	if p == nil || p.Channel == "" || peer != nil && peer.Channel != "" {
-		return ""
+// Channel), carries nothing where its link's other end is peer (nil for
+// a host's NIC or a port no config describes), and the fix; "" where p
+// is in no port channel or the bundle carries the lab's traffic.
+//
+// A member runs LACP (EOS's channel-group mode active or passive; SONiC's
+// teammgrd configures teamd's lacp runner for every PORTCHANNEL, addLag
+// in cfgmgr/teammgr.cpp): with no partner it is never bundled, and
+// without fallback it forwards nothing. A static member (EOS mode on) is
+// bundled alone, its traffic then the port channel's. Two passive ends
+// send no LACPDU, and a static end facing an LACP one is never its
+// partner: neither bundles.
+//
+// With both ends bundled, the traffic is the port channels': the lab puts
+// each link's /31 on the member port (fabric's startup configs: EOS no
+// switchport and ip address on the Ethernet interface, SONiC INTERFACE|
+// <port>|<prefix>), and neither orchagent (PortsOrch::addLagMember
+// creates the LAG member whatever router interface the port has) nor
+// Arista's documentation that labctl found says what becomes of a
+// member's own address. labctl takes the link to carry nothing unless
+// both port channels carry an address (PortConfig.ChannelAddress), the
+// reading that shows the harm; a member's own address is not checked to
+// be gone, nor the channels' addresses to be the link's.
+func ChannelAlone(p, peer *PortConfig) (why, fix string) {
+	if p == nil || p.Channel == "" {
+		return "", ""
 	}
-	return fmt.Sprintf("a member of %s, but its link's other end is in no port channel: LACP finds no partner and the member carries nothing", p.Channel)
+	outOrPeer := channelOut + ", or put the link's other end in one too (a lab host runs no bond: its NIC cannot join one)"
+	mode := func(q *PortConfig) string {
+		if q.ChannelMode == "" {
+			return "active"
+		}
+		return q.ChannelMode
+	}
+	switch {
+	case p.ChannelDown != "":
+		return fmt.Sprintf("a member of %s, which is down (%s): its members carry nothing", p.Channel, p.ChannelDown),
+			"set the port channel up (SONiC: admin_status \"up\" in its PORTCHANNEL entry), or " + channelOut
+	case peer == nil || peer.Channel == "":
+		return fmt.Sprintf("a member of %s, but its link's other end is in no port channel: LACP finds no partner and the member carries nothing", p.Channel), outOrPeer
+	case peer.ChannelDown != "":
+		return fmt.Sprintf("a member of %s, whose partner at the link's other end is a member of %s, which is down (%s): the link carries nothing", p.Channel, peer.Channel, peer.ChannelDown),
+			"set the other end's port channel up, or " + channelOut + " at both ends"
+	case mode(p) == "passive" && mode(peer) == "passive":
+		return fmt.Sprintf("a member of %s in LACP mode passive, and so is the link's other end (%s): neither sends an LACPDU, so neither bundles and the link carries nothing", p.Channel, peer.Channel),
+			"set one end's mode to active (EOS: channel-group <n> mode active)"
+	case (mode(p) == "on") != (mode(peer) == "on"):
+		return fmt.Sprintf("a member of %s in mode %s, but the link's other end (%s) is in mode %s: a static member sends no LACPDU and answers none, so the LACP end never bundles and the link carries nothing", p.Channel, mode(p), peer.Channel, mode(peer)),
+			"give both ends the same kind of membership (EOS: channel-group <n> mode active at both, or mode on at both; SONiC's members always run LACP)"
+	case !p.ChannelAddress:
+		return fmt.Sprintf("a member of %s, which has no IP address: the bundled member's traffic is the port channel's, and the link's address sits on the member port, so the link carries nothing", p.Channel), ChannelAddressFix
+	case !peer.ChannelAddress:
+		return fmt.Sprintf("a member of %s, but the link's other end's %s has no IP address: the link's traffic there is the port channel's, and the link's address sits on the member port, so the link carries nothing", p.Channel, peer.Channel), ChannelAddressFix
+	}
+	return "", ""
 }
 
 // QOS026: a port the lab wires to a host or switch that the switch keeps
@@ -1794,8 +1838,8 @@ func (l *linter) portDown(d *DeviceConfig, p *PortConfig) {
 		return
 	}
 	_, pp := l.peerPort(p)
-	if why := ChannelAlone(p, pp); why != "" {
-		l.add(RulePortDown, SevError, d.Device, p.Name, ChannelFix,
+	if why, fix := ChannelAlone(p, pp); why != "" {
+		l.add(RulePortDown, SevError, d.Device, p.Name, fix,
 			"the port, wired to %s, is %s, and traffic that needs it is lost or takes other paths", p.Peer, why)
 	}
 }

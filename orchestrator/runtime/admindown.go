@@ -20,8 +20,8 @@ func ConfigsByDevice(cfgs []qos.DeviceConfig) map[string]*qos.DeviceConfig {
 
 // LinkDown says why a link does not come up in a lab's configs (DownEnd):
 // an end its switch keeps administratively down (qos.PortConfig.AdminDown:
-// lint's QOS026), an end in a port channel the other is not in
-// (qos.ChannelAlone, QOS026 too), or two ends whose configs set different FEC modes
+// lint's QOS026), an end in a port channel that carries nothing
+// (qos.ChannelAlone: the other end in none, a channel down or without an address, LACP modes that never bundle; QOS026 too), or two ends whose configs set different FEC modes
 // (qos.FECMismatch: lint's QOS009). Such a link is down from the start of
 // a run: the simulator runs it so, and a link fault on it would change
 // nothing (FaultOnDownLinkError). The zero value is a link that comes up.
@@ -120,9 +120,9 @@ func DownEnd(cfgs map[string]*qos.DeviceConfig, lk *fabric.Link) LinkDown {
 		}
 	}
 	for i, e := range ends {
-		if why := qos.ChannelAlone(pcs[i], pcs[1-i]); why != "" {
-			return LinkDown{Node: e.Node, State: "down for a port channel at one end only", Why: e.Port + " is " + why,
-				Fix: qos.ChannelFix + " in " + e.Node + "'s config", Files: strings.Join(cfgs[e.Node].Sources, ", ")}
+		if why, fix := qos.ChannelAlone(pcs[i], pcs[1-i]); why != "" {
+			return LinkDown{Node: e.Node, State: "down for its port channel", Why: e.Port + " is " + why,
+				Fix: fix + " in " + e.Node + "'s config", Files: strings.Join(cfgs[e.Node].Sources, ", ")}
 		}
 	}
 	why := qos.FECMismatch(pcs[0], pcs[1])

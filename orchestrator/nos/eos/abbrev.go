@@ -491,6 +491,7 @@ var cfgDefaultIsNo = map[string]bool{
 	"no bandwidth guaranteed [...]":                                                                  true,
 	"no qos cos":                                                                                     true,
 	"no channel-group [...]":                                                                         true,
+	"no port-channel lacp fallback [...]":                                                            true,
 	"no mtu":                                                                                         true,
 	"no vlan [...]":                                                                                  true,
 	"no encapsulation vlan":                                                                          true,

@@ -7,6 +7,7 @@
 package eos
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -357,8 +358,10 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 				b.WriteString("   shutdown\n")
 			}
 			if n, ok := strings.CutPrefix(p.Channel, "Port-Channel"); ok {
-				// Its membership (the mode is not kept: LACP's active).
-				fmt.Fprintf(&b, "   channel-group %s mode active\n", n)
+				// Its membership, in its mode (qos.PortConfig.ChannelMode,
+				// "" is active).
+				m := cmp.Or(p.ChannelMode, "active")
+				fmt.Fprintf(&b, "   channel-group %s mode %s\n", n, m)
 			}
 			fmt.Fprintf(&b, "   service-profile %s\n!\n", g.name)
 		}
@@ -464,7 +467,7 @@ func cfgSignature(p qos.PortConfig) string {
 	// Whether it is shut down, and its port channel, are the
 	// interface's own lines; its speed
 	// stays, as the profiles are named by it (labctl-100g).
-	p.AdminDown, p.Channel = "", ""
+	p.AdminDown, p.Channel, p.ChannelMode, p.ChannelAddress, p.ChannelDown = "", "", "", false, ""
 	p.DSCPToTC, p.CoSToTC, p.TCToQueue, p.TCToPG, p.PFCToQueue, p.Origins = nil, nil, nil, nil, nil, nil
 	p.Queues = slices.Clone(p.Queues) // the caller's queues stay as they are
 	for i := range p.Queues {

@@ -109,6 +109,7 @@ func TestNoFormOfEveryStatement(t *testing.T) {
 		"interface shape rate <rate> [kbps|percent]":                                                         {"no shape rate [...]", "default shape rate [...]"},
 		"interface shape rate <rate> pps":                                                                    {"no shape rate [...]", "default shape rate [...]"},
 		"interface channel-group <n> mode <mode>":                                                            {"no channel-group [...]", "no channel-group [...]"},
+		"interface port-channel lacp fallback [...]":                                                         {"no port-channel lacp fallback [...]", "no port-channel lacp fallback [...]"},
 		"interface shutdown":                                                                                 {"no shutdown", "default shutdown"},
 		"interface speed [forced] <speed>":                                                                   {"no speed", "default speed"},
 		"interface mtu <bytes>":                                                                              {"no mtu", "no mtu"},

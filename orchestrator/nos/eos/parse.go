@@ -74,6 +74,10 @@ type cfgBlock struct {
 	// channel is the port-channel the interface is a member of
 	// (channel-group N): "Port-Channel<N>".
 	channel string
+	// channelMode is its channel-group's mode: active, passive or on.
+	channelMode string
+	// lacpFallback: a port-channel's port-channel lacp fallback line.
+	lacpFallback string
 	// shape is the port's own shape rate (all its queues together).
 	shape cfgShape
 	// policy is the service-policy type qos input's policy-map ("" for
@@ -1126,7 +1130,25 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 		// over its profile, as for no priority-flow-control priority).
 		b.cos, b.qosLine = nil, true
 	case f[0] == "channel-group" && len(f) >= 2 && mode == "interface":
-		b.channel = "Port-Channel" + f[1]
+		b.channel, b.channelMode = "Port-Channel"+f[1], ""
+		if len(f) >= 4 && f[2] == "mode" {
+			switch f[3] {
+			case "active", "passive", "on":
+				b.channelMode = f[3]
+			default:
+				return fmt.Errorf("%s: %q: EOS takes no channel-group mode %q (%% Invalid input) (fix: write mode active, passive or on)", where, line, f[3])
+			}
+		}
+	case mode == "interface" && len(f) >= 3 && f[0] == "port-channel" && f[1] == "lacp" && f[2] == "fallback":
+		// port-channel lacp fallback [individual|static] turns it on;
+		// fallback timeout only sets how long it waits.
+		if len(f) == 3 || f[3] != "timeout" {
+			b.lacpFallback = where.String() + ": " + line
+		}
+		return p.note(mode, f, where)
+	case mode == "interface" && len(f) >= 4 && (f[0] == "no" || f[0] == "default") && f[1] == "port-channel" && f[2] == "lacp" && f[3] == "fallback":
+		b.lacpFallback = ""
+		return p.note(mode, f, where)
 	case len(f) >= 2 && f[0] == "no" && f[1] == "channel-group" && mode == "interface":
 		// default channel-group, and a no line that repeats the group,
 		// are read as it (cfgNoForm).
@@ -1835,7 +1857,19 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 			pc.Origins["routed"] = ib.flexEncap
 		}
 		pc.AdminDown = p.down(name, ib)
-		pc.Channel = ib.channel
+		pc.Channel, pc.ChannelMode = ib.channel, ib.channelMode
+		if pcb := p.intfs[ib.channel]; pcb != nil {
+			// The port channel's own address (qos.ChannelAlone): the
+			// bundled member's traffic is the channel's.
+			pc.ChannelAddress = pcb.ipAddr || pcb.ip6Addr
+			if pcb.lacpFallback != "" {
+				// A member with fallback forwards as an individual port
+				// when LACP finds no partner (after the fallback timeout):
+				// labctl does not model it, and takes a member without a
+				// partner to carry nothing, the reading that shows harm.
+				p.notes = append(p.notes, fmt.Sprintf("%s: %s has LACP fallback: where LACP finds no partner, EOS lets member %s forward alone, but labctl takes a member without a partner to carry nothing (lint's QOS026, a link down in the simulator); if the link should carry traffic unbundled, take %s out of the port channel (fix: no channel-group on %s)", pcb.lacpFallback, ib.channel, name, name, name))
+			}
+		}
 		if parent != "" && (ib.shutdown == nil || !*ib.shutdown) {
 			// A subinterface rides its parent's link: the parent down
 			// (its shutdown, or interface defaults') takes it down, even

@@ -301,15 +301,53 @@ func (r *resolver) indexKeys() error {
 
 // portChannels reads PORTCHANNEL_MEMBER's keys, PortChannel<n>|<port>
 // (sonic-portchannel.yang's key), into the port channel of each member
-// port (r.channels). A key of another form is refused at its line.
+// port (r.channels). A key of another form is refused at its line. A key
+// whose port channel PORTCHANNEL does not define makes no member:
+// teammgrd's doLagMemberTask (cfgmgr/teammgr.cpp) retries it until
+// isLagStateOk finds the port channel, which addLag creates only for a
+// PORTCHANNEL entry, so the port stays an ordinary port; lint notes it
+// (QOS000). A PORTCHANNEL whose admin_status is not up is down
+// (doLagTask's default is DEFAULT_ADMIN_STATUS_STR, "down" in portmgr.h,
+// set by setLagAdminStatus): r.channelDown. PORTCHANNEL_INTERFACE's
+// PortChannel<n>|<prefix> keys give the channel an address (r.channelAddr).
 func (r *resolver) portChannels() error {
-	r.channels = map[string]string{}
+	r.channels, r.channelDown, r.channelAddr = map[string]string{}, map[string]string{}, map[string]bool{}
+	var undefined []string
 	for _, key := range cfgSortedKeys(r.db.PortChannelMember) {
 		ch, port, ok := strings.Cut(key, "|")
 		if !ok || !strings.HasPrefix(ch, "PortChannel") || port == "" || strings.Contains(port, "|") {
 			return entryError("PORTCHANNEL_MEMBER", key, "", "PORTCHANNEL_MEMBER|%s: the key is not PortChannel<n>|<port> (fix: write the port channel's name, a |, then the member port, as PortChannel1|Ethernet0)", key)
 		}
+		if _, ok := r.db.PortChannel[ch]; !ok {
+			undefined = append(undefined, key)
+			continue
+		}
 		r.channels[port] = ch
+	}
+	if len(undefined) > 0 {
+		r.dc.Notes = append(r.dc.Notes, fmt.Sprintf("PORTCHANNEL_MEMBER %s: PORTCHANNEL defines no such port channel, so teammgrd never adds the member (doLagMemberTask waits for the port channel) and labctl reads the port as an ordinary port (fix: add the port channel's PORTCHANNEL entry with admin_status \"up\", or remove the PORTCHANNEL_MEMBER entry)", strings.Join(undefined, ", ")))
+	}
+	var fallback []string
+	for _, ch := range cfgSortedKeys(r.db.PortChannel) {
+		e := r.db.PortChannel[ch]
+		switch st := e["admin_status"]; st {
+		case "up":
+		case "":
+			r.channelDown[ch] = fmt.Sprintf("PORTCHANNEL|%s gives no admin_status, and teammgrd's default is down", ch)
+		default:
+			r.channelDown[ch] = fmt.Sprintf("PORTCHANNEL|%s admin_status %q", ch, st)
+		}
+		if e["fallback"] == "true" {
+			fallback = append(fallback, ch)
+		}
+	}
+	if len(fallback) > 0 {
+		r.dc.Notes = append(r.dc.Notes, fmt.Sprintf("PORTCHANNEL %s: fallback true lets teamd forward a member whose LACP finds no partner, which labctl does not model: it takes such a member to carry nothing (lint's QOS026, a link down in the simulator); if the link should carry traffic unbundled, remove the port's PORTCHANNEL_MEMBER entry", strings.Join(fallback, ", ")))
+	}
+	for _, key := range cfgSortedKeys(r.db.PortChannelInterface) {
+		if ch, _, ok := strings.Cut(key, "|"); ok {
+			r.channelAddr[ch] = true
+		}
 	}
 	return nil
 }

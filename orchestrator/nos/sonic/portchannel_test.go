@@ -1,6 +1,8 @@
 package sonic
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/labctl/labctl/orchestrator/qos"
@@ -25,7 +27,7 @@ func TestPortChannelMemberIsTheChannel(t *testing.T) {
 	if got := dc.Port("Ethernet0").Channel; got != "" {
 		t.Errorf("Ethernet0's port channel %q, want none", got)
 	}
-	if why := qos.ChannelAlone(dc.Port("Ethernet4"), nil); why == "" {
+	if why, _ := qos.ChannelAlone(dc.Port("Ethernet4"), nil); why == "" {
 		t.Errorf("a member facing no port channel carries traffic")
 	}
 	for _, bad := range []string{`"PortChannel1"`, `"Ethernet4|PortChannel1"`} {
@@ -33,5 +35,49 @@ func TestPortChannelMemberIsTheChannel(t *testing.T) {
 		if _, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(in)}); err == nil {
 			t.Errorf("PORTCHANNEL_MEMBER key %s read, want it refused at its line", bad)
 		}
+	}
+}
+
+// teammgrd adds a PORTCHANNEL_MEMBER's port only to a port channel that
+// PORTCHANNEL defines (doLagMemberTask waits on isLagStateOk), sets the
+// port channel down unless admin_status is up (setLagAdminStatus, the
+// default down), and a bundled member's traffic is the port channel's,
+// whose address is PORTCHANNEL_INTERFACE's. labctl took any
+// PORTCHANNEL_MEMBER key as membership and read neither table.
+func TestPortChannelDefinedUpAndAddressed(t *testing.T) {
+	parse := func(in string) qos.DeviceConfig {
+		t.Helper()
+		dc, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(in)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return dc
+	}
+	const qm = `"PORT_QOS_MAP": {"Ethernet4": {"pfc_enable": "3"}}`
+	dc := parse(`{"PORTCHANNEL_MEMBER": {"PortChannel1|Ethernet4": {}}, ` + qm + `}`)
+	if got := dc.Port("Ethernet4").Channel; got != "" {
+		t.Errorf("Ethernet4 in %q, whose PORTCHANNEL is missing; want an ordinary port", got)
+	}
+	if !slices.ContainsFunc(dc.Notes, func(n string) bool { return strings.Contains(n, "PortChannel1|Ethernet4") }) {
+		t.Errorf("no note of the member of an undefined port channel: %q", dc.Notes)
+	}
+	for admin, down := range map[string]bool{`"admin_status": "up"`: false, `"admin_status": "down"`: true, `"min_links": "1"`: true} {
+		dc := parse(`{"PORTCHANNEL": {"PortChannel1": {` + admin + `}}, "PORTCHANNEL_MEMBER": {"PortChannel1|Ethernet4": {}}, ` + qm + `}`)
+		p := dc.Port("Ethernet4")
+		if p.Channel != "PortChannel1" || (p.ChannelDown != "") != down {
+			t.Errorf("PORTCHANNEL {%s}: Ethernet4 in %q, down %q; want PortChannel1, down %v", admin, p.Channel, p.ChannelDown, down)
+		}
+		if p.ChannelAddress {
+			t.Errorf("PORTCHANNEL {%s}: an address with no PORTCHANNEL_INTERFACE", admin)
+		}
+	}
+	dc = parse(`{"PORTCHANNEL": {"PortChannel1": {"admin_status": "up"}}, "PORTCHANNEL_MEMBER": {"PortChannel1|Ethernet4": {}},
+		"PORTCHANNEL_INTERFACE": {"PortChannel1": {}, "PortChannel1|10.0.0.0/31": {}}, ` + qm + `}`)
+	p := dc.Port("Ethernet4")
+	if !p.ChannelAddress {
+		t.Errorf("PORTCHANNEL_INTERFACE|PortChannel1|10.0.0.0/31 gives the port channel no address")
+	}
+	if why, _ := qos.ChannelAlone(p, p); why != "" {
+		t.Errorf("two addressed members up: %q", why)
 	}
 }

@@ -156,8 +156,12 @@ type resolver struct {
 	// channels are the port channels of the member ports
 	// (PORTCHANNEL_MEMBER, portChannels).
 	channels map[string]string
-	dc       *qos.DeviceConfig
-	buffers  bool // the files hold buffer tables
+	// channelDown says why a port channel (PORTCHANNEL) is down, by name;
+	// channelAddr says a port channel has a PORTCHANNEL_INTERFACE address.
+	channelDown map[string]string
+	channelAddr map[string]bool
+	dc          *qos.DeviceConfig
+	buffers     bool // the files hold buffer tables
 	// dynamic: DEVICE_METADATA gives buffer_model dynamic, so SONiC's
 	// buffer manager writes no lossless PGs of its own (buffermgr.go).
 	dynamic  bool
@@ -764,6 +768,9 @@ func (r *resolver) portLink(pc *qos.PortConfig) error {
 	// default (cfgDefaultPortMTU), as lint and the simulator hold it.
 	defaultMTU := "sets no mtu"
 	pc.Channel = r.channels[pc.Name]
+	// SONiC's members always run LACP active (teammgrd's addLag), the
+	// "" of ChannelMode.
+	pc.ChannelDown, pc.ChannelAddress = r.channelDown[pc.Channel], r.channelAddr[pc.Channel]
 	if e := r.db.Port[pc.Name]; e != nil {
 		pc.AdminDown = adminDown(pc.Name, e)
 		if e.Speed != nil {

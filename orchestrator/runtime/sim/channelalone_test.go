@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"testing"
@@ -14,7 +16,8 @@ import (
 // link's other end is in none (a host's NIC, a spine port left out) has
 // no LACP partner and carries nothing: the simulator runs its link down
 // from the start, as lint's QOS026 says. A link whose both ends are
-// members stays up. labctl read the membership as changing nothing.
+// members stays up only where both port channels carry an address.
+// labctl read the membership as changing nothing.
 func TestChannelAtOneEndIsALinkDownFromTheStart(t *testing.T) {
 	l := upLab(t, "16gpu", "eos")
 	var up, down *fabric.Link
@@ -53,9 +56,19 @@ func TestChannelAtOneEndIsALinkDownFromTheStart(t *testing.T) {
 	if !got[down.A.Node+":"+down.A.Port] || !got[up.A.Node+":"+up.A.Port] {
 		t.Errorf("down from the start %v; want %s (a NIC's port in a channel) and %s (the spine's end in none)", got, down.A.Node+":"+down.A.Port, up.A.Node+":"+up.A.Port)
 	}
+	// Both ends members: the link's addresses sit on the member ports
+	// (the lab's startup configs), and the bundle's traffic is the port
+	// channels', which have none: still down (qos.ChannelAlone). labctl
+	// took any two members to carry traffic.
 	join(up.B.Node, up.B.Port)
+	if got := downFrom(); !got[up.A.Node+":"+up.A.Port] {
+		t.Errorf("link %s-%s up with both ends in a port channel that has no address", up.A.Node, up.B.Node)
+	}
+	for i, n := range []string{up.A.Node, up.B.Node} {
+		appendFile(t, filepath.Join(l.ConfigsDir(), n+".cfg"), fmt.Sprintf("interface Port-Channel7\n   no switchport\n   ip address 10.99.0.%d/31\n!\n", i))
+	}
 	if got := downFrom(); got[up.A.Node+":"+up.A.Port] {
-		t.Errorf("link %s-%s down with both ends in a port channel", up.A.Node, up.B.Node)
+		t.Errorf("link %s-%s down with both ends in a port channel that has an address", up.A.Node, up.B.Node)
 	}
 	cfgs, err := runtime.LoadConfigs(l)
 	if err != nil {
@@ -67,5 +80,18 @@ func TestChannelAtOneEndIsALinkDownFromTheStart(t *testing.T) {
 	}
 	if !flagged {
 		t.Errorf("lint gives no QOS026 error for %s:%s, a port channel member facing a NIC", le.Node, le.Port)
+	}
+}
+
+// appendFile adds text at the end of the file at path, as a user adds a
+// block to a config.
+func appendFile(t *testing.T, path, text string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, append(b, text...), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

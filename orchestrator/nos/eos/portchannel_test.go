@@ -1,0 +1,51 @@
+package eos
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/labctl/labctl/orchestrator/qos"
+)
+
+// A member's channel-group mode is kept and written back (two passive
+// ends, or a static end facing an LACP one, never bundle:
+// qos.ChannelAlone), its Port-Channel interface's address is read (a
+// bundled member's traffic is the channel's), and a port-channel's LACP
+// fallback, which labctl does not model, is noted. labctl dropped the
+// mode, rendered every member as mode active, and read no address.
+func TestChannelGroupModeAndAddress(t *testing.T) {
+	in := "interface Ethernet1\n   no switchport\n   channel-group 1 mode passive\n!\n" +
+		"interface Ethernet2\n   no switchport\n   channel-group 2 mode on\n!\n" +
+		"interface Port-Channel2\n   port-channel lacp fallback timeout 50\n!\n" +
+		"interface Port-Channel1\n   no switchport\n   ip address 10.0.0.0/31\n   port-channel lacp fallback individual\n!\n"
+	dc, err := Parse("leaf1", qos.Source{Name: "leaf1.cfg", Data: []byte(in)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e1, e2 := dc.Port("Ethernet1"), dc.Port("Ethernet2")
+	if e1.ChannelMode != "passive" || e2.ChannelMode != "on" {
+		t.Errorf("modes %q, %q; want passive, on", e1.ChannelMode, e2.ChannelMode)
+	}
+	if !e1.ChannelAddress || e2.ChannelAddress {
+		t.Errorf("channel addresses %v, %v; want Port-Channel1's only", e1.ChannelAddress, e2.ChannelAddress)
+	}
+	if !slices.ContainsFunc(dc.Notes, func(n string) bool { return strings.Contains(n, "leaf1.cfg:15") && strings.Contains(n, "fallback") }) {
+		t.Errorf("no note of Port-Channel1's LACP fallback at its line: %q", dc.Notes)
+	}
+	if slices.ContainsFunc(dc.Notes, func(n string) bool { return strings.Contains(n, "Ethernet2") && strings.Contains(n, "fallback") }) {
+		t.Errorf("a fallback timeout alone noted as fallback: %q", dc.Notes)
+	}
+	out, err := Render(dc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"channel-group 1 mode passive", "channel-group 2 mode on"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("rendered config lacks %q:\n%s", want, out)
+		}
+	}
+	if _, err := Parse("leaf1", qos.Source{Name: "leaf1.cfg", Data: []byte("interface Ethernet1\n   channel-group 1 mode sometimes\n!\n")}); err == nil || !strings.Contains(err.Error(), "leaf1.cfg:2") {
+		t.Errorf("channel-group mode sometimes: %v, want it refused at its line", err)
+	}
+}

@@ -1,0 +1,49 @@
+package qos
+
+import (
+	"strings"
+	"testing"
+)
+
+// A link whose two ends are port channel members carries the lab's
+// traffic only where both bundle and both port channels carry an address:
+// the lab's /31 sits on the member port, and a bundled member's traffic
+// is its channel's. labctl took any two members to carry traffic, whatever
+// their channels' addresses, their LACP modes or a channel down.
+func TestChannelAloneBothEnds(t *testing.T) {
+	member := func(mode string, addr bool, down string) *PortConfig {
+		return &PortConfig{Name: "Ethernet1", Channel: "Port-Channel1", ChannelMode: mode, ChannelAddress: addr, ChannelDown: down}
+	}
+	for _, c := range []struct {
+		name     string
+		p, peer  *PortConfig
+		why, fix string // "" why: carries traffic
+	}{
+		{"both active, both addressed", member("active", true, ""), member("", true, ""), "", ""},
+		{"both static, both addressed", member("on", true, ""), member("on", true, ""), "", ""},
+		{"active facing passive", member("passive", true, ""), member("active", true, ""), "", ""},
+		{"the member's channel has no address", member("active", false, ""), member("active", true, ""), "which has no IP address", "PORTCHANNEL_INTERFACE"},
+		{"the other end's channel has no address", member("active", true, ""), member("active", false, ""), "has no IP address", "interface Port-Channel<N>"},
+		{"both passive", member("passive", true, ""), member("passive", true, ""), "neither sends an LACPDU", "mode active"},
+		{"static facing LACP", member("on", true, ""), member("active", true, ""), "never bundles", "same kind"},
+		{"LACP facing static", member("", true, ""), member("on", true, ""), "never bundles", "same kind"},
+		{"its channel down", member("", true, `PORTCHANNEL|PortChannel1 admin_status "down"`), member("", true, ""), "which is down", "set the port channel up"},
+		{"the other end's channel down", member("", true, ""), member("", true, "x"), "which is down", "other end's port channel up"},
+		{"facing a host", member("active", true, ""), nil, "LACP finds no partner", "runs no bond"},
+		{"facing a port in none", member("active", true, ""), &PortConfig{Name: "Ethernet1"}, "no port channel", "runs no bond"},
+	} {
+		why, fix := ChannelAlone(c.p, c.peer)
+		if c.why == "" {
+			if why != "" {
+				t.Errorf("%s: %q, want the link to carry traffic", c.name, why)
+			}
+			continue
+		}
+		if !strings.Contains(why, c.why) || !strings.Contains(fix, c.fix) {
+			t.Errorf("%s: why %q fix %q, want them to say %q and %q", c.name, why, fix, c.why, c.fix)
+		}
+	}
+	if why, _ := ChannelAlone(&PortConfig{Name: "Ethernet1"}, nil); why != "" {
+		t.Errorf("a port in no port channel: %q", why)
+	}
+}
