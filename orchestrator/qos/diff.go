@@ -533,6 +533,14 @@ func flattenPortInto(p *PortConfig, f map[string]string) {
 	}
 	if p.Channel != "" {
 		put("port_channel", p.Channel)
+		// What decides whether the bundle carries traffic (ChannelAlone).
+		put("port_channel_mode", p.ChannelMode)
+		if p.ChannelAddress {
+			put("port_channel_address", "yes")
+		}
+		if p.ChannelDown != "" {
+			put("port_channel_down", "yes")
+		}
 	}
 	if w := p.WatchdogDrop; w != nil && len(w.Priorities) > 0 {
 		put("pfc_watchdog_forced_drop", FormatInts(w.Priorities))
