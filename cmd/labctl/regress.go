@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -200,11 +201,7 @@ off. The report's first lines list the overrides and where each came from.
 				}
 				return exitcode.Usagef("run %s is the baseline itself (%s), so there is nothing to compare (fix: name another run, or another baseline)", run.RunID, baseline)
 			}
-			if args[0] == "latest" {
-				if note := staleLatestNote(app, run); note != "" {
-					fmt.Fprintf(app.Err, "labctl: note: %s\n", note)
-				}
-			}
+			stale := staleConfigsWarning(app, run, args[0] == results.Latest)
 			// Metrics of different scenarios, labs or models, or single
 			// samples of different seeds, are not comparable: every
 			// difference would read as a regression.
@@ -221,6 +218,12 @@ off. The report's first lines list the overrides and where each came from.
 				scenarioTol[name] = t
 			}
 			rep := results.Compare(run, base, scenarioTol)
+			if stale != "" {
+				// In the report (text, json, junit) and on stderr, which a
+				// script piping the report still shows.
+				rep.Warnings = append([]string{stale}, rep.Warnings...)
+				fmt.Fprintf(app.Err, "labctl: warning: %s\n", stale)
+			}
 			switch format {
 			case "json":
 				err = rep.WriteJSON(app.Out)
@@ -317,12 +320,13 @@ func isFile(path string) bool {
 	return err == nil && st.Mode().IsRegular()
 }
 
-// staleLatestNote says when the latest run is not of its lab's configs as
-// they are now (their digest is not the run's): after an edit whose run
-// was refused (bad input) or never made, "latest" is the run before it,
+// staleConfigsWarning says when the run is not of its lab's configs as
+// they are now (their digest is not the run's), with the config files
+// modified since the run started: after an edit whose run was refused
+// (bad input, no record) or never made, "latest" is the run before it,
 // and its comparison says nothing of the edit. "" when they are the same,
 // or when the lab is not up in this work directory.
-func staleLatestNote(app *App, run *results.Run) string {
+func staleConfigsWarning(app *App, run *results.Run, latest bool) string {
 	if run.ConfigDigest == "" || !lab.ValidName(run.Lab) {
 		return ""
 	}
@@ -339,5 +343,29 @@ func staleLatestNote(app *App, run *results.Run) string {
 	if err != nil || now == run.ConfigDigest {
 		return ""
 	}
-	return fmt.Sprintf("the configs of lab %s changed since run %s, the latest (their digest is not the run's): this compares that run, not the configs as they are now (run 'labctl run %s --lab %s' to compare them)", run.Lab, run.RunID, run.ScenarioArg(), run.Lab)
+	which := ""
+	if latest {
+		which = "the latest run, "
+	}
+	edited := ""
+	if names := editedSince(l.ConfigsDir(), run.Started); len(names) > 0 {
+		edited = fmt.Sprintf("; %s modified since", strings.Join(names, ", "))
+	}
+	return fmt.Sprintf("the configs of lab %s changed since run %s (%sstarted %s%s): this compares that run, made before the edit, not the configs as they are now; a run of them that was refused left no record (run 'labctl run %s --lab %s' to compare them)",
+		run.Lab, run.RunID, which, run.Started.UTC().Format("2006-01-02 15:04:05 UTC"), edited, run.ScenarioArg(), run.Lab)
+}
+
+// editedSince lists the files of dir modified after t, by name.
+func editedSince(dir string, t time.Time) []string {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, e := range ents {
+		if info, err := e.Info(); err == nil && info.Mode().IsRegular() && info.ModTime().After(t) {
+			names = append(names, e.Name())
+		}
+	}
+	return names
 }

@@ -36,6 +36,28 @@ func TestRegressLatestSaysWhenConfigsChangedSince(t *testing.T) {
 	if code, _, stderr := resultsCLI(t, dir, "regress", "latest", "--baseline", "b"); code != 0 || !strings.Contains(stderr, note) || !strings.Contains(stderr, "labctl run baseline-bw --lab 16gpu") {
 		t.Errorf("configs edited since: exit %d: %s", code, stderr)
 	}
+	// The edit's run refused (bad input, no record): latest is still the
+	// run before it. The report itself says which run it compares, when
+	// it started, and warns (text and json alike) that the configs are
+	// not that run's, naming the file edited since.
+	if err := os.WriteFile(leaf, []byte("{\"PORT\":"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, stderr := resultsCLI(t, dir, "run", "baseline-bw", "--lab", "16gpu"); code != 2 {
+		t.Fatalf("run of a broken config: exit %d, want 2: %s%s", code, out, stderr)
+	}
+	code, out, stderr := resultsCLI(t, dir, "regress", "latest", "--baseline", "b")
+	if code != 0 || !strings.Contains(out, "(started ") || !strings.Contains(out, "warning: the configs of lab 16gpu changed since run ") || !strings.Contains(out, "leaf1.json") || !strings.Contains(stderr, "labctl: warning: ") {
+		t.Errorf("configs edited, their run refused: exit %d:\n%s%s", code, out, stderr)
+	}
+	code, out, _ = resultsCLI(t, dir, "regress", "latest", "--baseline", "b", "-o", "json")
+	var rep struct {
+		RunStarted time.Time `json:"run_started"`
+		Warnings   []string  `json:"warnings"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 0 || rep.RunStarted.IsZero() || !strings.Contains(strings.Join(rep.Warnings, "\n"), "changed since run") {
+		t.Errorf("json: exit %d, %+v (%v)", code, rep, err)
+	}
 }
 
 // regress latest when the latest run is the baseline itself (the run after

@@ -253,8 +253,13 @@ type Report struct {
 	SchemaVersion int    `json:"schema_version"`
 	RunID         string `json:"run_id"`
 	BaselineRunID string `json:"baseline_run_id"`
-	Scenario      string `json:"scenario"`
-	Lab           string `json:"lab"`
+	// RunStarted and BaselineStarted are when the two runs started: with
+	// the ids, they say which runs were compared (regress latest after a
+	// refused run compares the run before it).
+	RunStarted      time.Time `json:"run_started,omitzero"`
+	BaselineStarted time.Time `json:"baseline_started,omitzero"`
+	Scenario        string    `json:"scenario"`
+	Lab             string    `json:"lab"`
 	// NOS and BaselineNOS are the two records' network OS: where they
 	// differ (a lab brought up again with --nos), the QoS changes below
 	// are the other NOS's reading of its own configs as much as an edit.
@@ -361,7 +366,7 @@ type NotComputedMetric struct {
 // fails now are regressions too; a repetition of a point that one side ran
 // more times than the other is not (fewer samples, extraRepetitions).
 func Compare(run, baseline *Run, tol Tolerances) Report {
-	r := Report{SchemaVersion: SchemaVersion, RunID: run.RunID, BaselineRunID: baseline.RunID, Scenario: run.Scenario, Lab: run.Lab,
+	r := Report{SchemaVersion: SchemaVersion, RunID: run.RunID, BaselineRunID: baseline.RunID, RunStarted: run.Started.UTC(), BaselineStarted: baseline.Started.UTC(), Scenario: run.Scenario, Lab: run.Lab,
 		NOS: run.NOS, BaselineNOS: baseline.NOS, RunStatus: run.Status, BaselineStatus: baseline.Status,
 		Findings: []Finding{}, Warnings: []string{}, VariantsAdded: []string{}}
 	if len(run.Variants) > 0 {

@@ -54,7 +54,7 @@ func TestCheckSeeds(t *testing.T) {
 		t.Errorf("same seed: basis %+v", b)
 	}
 	out := text(t, r)
-	if !strings.HasPrefix(out, "regress 20261129T110000Z-ecn-pfc-64gpu against baseline 20261129T110000Z-ecn-pfc-64gpu\ncompared: the same simulation on both sides (seed 1), each variant one to one with the baseline's") {
+	if !strings.HasPrefix(out, "regress 20261129T110000Z-ecn-pfc-64gpu (started 2026-11-29 12:00:00 UTC) against baseline 20261129T110000Z-ecn-pfc-64gpu (started 2026-11-29 12:00:00 UTC)\ncompared: the same simulation on both sides (seed 1), each variant one to one with the baseline's") {
 		t.Errorf("text:\n%s", out)
 	}
 	var j bytes.Buffer

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/labctl/labctl/orchestrator/plural"
 	"github.com/labctl/labctl/orchestrator/qos"
@@ -19,7 +20,7 @@ import (
 // a count of every comparison by outcome and the verdict.
 func (r Report) WriteText(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "regress %s against baseline %s\n", r.RunID, r.BaselineRunID)
+	fmt.Fprintf(&b, "regress %s%s against baseline %s%s\n", r.RunID, startedText(r.RunStarted), r.BaselineRunID, startedText(r.BaselineStarted))
 	if r.Basis.Text != "" {
 		fmt.Fprintf(&b, "compared: %s (confidence: %s)\n", r.Basis.Text, r.Basis.Confidence)
 	}
@@ -459,4 +460,13 @@ func writeNotComputed(b *strings.Builder, nc []NotComputedMetric) {
 	for _, why := range reasons {
 		fmt.Fprintf(b, "  %s: %s\n", strings.Join(names[why], ", "), why)
 	}
+}
+
+// startedText is " (started <time>)" of a run in the regress header, ""
+// when the record has no start.
+func startedText(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return " (started " + t.UTC().Format("2006-01-02 15:04:05 UTC") + ")"
 }
