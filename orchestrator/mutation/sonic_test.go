@@ -992,6 +992,15 @@ func sonicMutations2() []mutation {
 			edit: edit(func(d doc) {
 				d.add("PORTCHANNEL", "PortChannel9", map[string]string{"admin_status": "up", "min_links": "1", "fallback": "true"})
 			}, "leaf1")},
+		// A routed uplink made a VLAN member: portsorch's addBridgePort
+		// refuses a port that has a router interface, so which wins on
+		// the switch depends on the order of INTERFACE and VLAN_MEMBER.
+		mutation{field: "VLAN_MEMBER (entries)", name: "a leaf uplink made a member of a VLAN", harmful: true, rule: "QOS026",
+			why: "labctl has not settled whether the switch bridges the port or keeps it routed: lint warns, the simulator runs the link routed",
+			edit: edit(func(d doc) {
+				d.add("VLAN", "Vlan100", map[string]string{"vlanid": "100"})
+				d.add("VLAN_MEMBER", "Vlan100|Ethernet128", map[string]string{"tagging_mode": "untagged"})
+			}, "leaf1")},
 		// Cable, watchdog, port.
 		// buffermgrd sizes the lossless PGs for the config's cable (the
 		// fibre stays the lab's): 300 m on 5 m links reserves three times

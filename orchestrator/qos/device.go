@@ -396,6 +396,12 @@ type PortConfig struct {
 	// its own account ("" for none): SONiC's PORTCHANNEL admin_status down
 	// (teammgrd's setLagAdminStatus sets the team device down).
 	ChannelDown string `json:"channel_down,omitempty"`
+	// Switched is the statement that makes the port an L2 (bridged) port
+	// in so many words, with its place: EOS's switchport line, SONiC's
+	// VLAN_MEMBER entry; "" for none. On a lab's routed fabric such a
+	// port may route nothing (lint's QOS026 warns): what the switch does
+	// with the link's addresses labctl has not settled (see SwitchedFix).
+	Switched string `json:"switched,omitempty"`
 	// Queues are the 8 egress queues; PGs the priority groups the port's
 	// traffic classes use, each with the buffer profile that applies.
 	Queues []QueueConfig `json:"queues"`

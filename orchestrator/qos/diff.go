@@ -542,6 +542,11 @@ func flattenPortInto(p *PortConfig, f map[string]string) {
 			put("port_channel_down", "yes")
 		}
 	}
+	if p.Switched != "" {
+		// The statement without its place, which moves with any edit.
+		st, _, _ := strings.Cut(p.Switched, " (")
+		put("switched", st)
+	}
 	if w := p.WatchdogDrop; w != nil && len(w.Priorities) > 0 {
 		put("pfc_watchdog_forced_drop", FormatInts(w.Priorities))
 	}

@@ -115,7 +115,7 @@ func Rules() []Rule {
 		{RulePFCPGMap, "pfc-pg-map", SevError, "a PFC priority's pause frames come from another PG than the one its traffic fills: that PG fills without pausing the sender and drops once its headroom is gone"},
 		{RuleEgressRemark, "egress-dscp-remark", SevError, "a port rewrites the DSCP of RoCE's or its CNPs' class as it sends them (egress remarking) to one the next switch classifies into another class: there they lose their lossless class or their priority"},
 		{RuleStrictOtherQueue, "strict-other-queue", SevWarning, "a queue that carries neither a lossless class nor the CNPs but unmarked packets (DSCP 0) or more than 8 DSCPs is strict priority above a lossless class's round-robin queue: its bulk traffic is sent first and can starve RoCE (a strict queue for network control, a DSCP or two such as CS7, is not flagged); so is the CNPs' strict queue where such bulk traffic shares it"},
-		{RulePortDown, "port-down", SevError, "a data port wired to a host or switch is administratively down (SONiC: PORT admin_status down, or a full PORT entry without admin_status, whose default is down): its link carries nothing, and the simulator runs it down from the start"},
+		{RulePortDown, "port-down", SevError, "a data port wired to a host or switch is administratively down (SONiC: PORT admin_status down, or a full PORT entry without admin_status, whose default is down): its link carries nothing, and the simulator runs it down from the start; a warning where the config makes a port of the lab's routed fabric an L2 one (EOS switchport, SONiC VLAN_MEMBER), which may route nothing"},
 		{RuleWatchdogForced, "watchdog-forced-drop", SevError, "the PFC watchdog's drop action is forced on a port's priorities with no storm (SONiC: PFC_WD|GLOBAL BIG_RED_SWITCH enable, on every port's pfcwd_sw_enable priorities): the port ignores their pause frames, sends none, and drops every packet of them, RoCE's lossless class included; the simulator runs them so from the start"},
 	}
 }
@@ -1841,8 +1841,24 @@ func (l *linter) portDown(d *DeviceConfig, p *PortConfig) {
 	if why, fix := ChannelAlone(p, pp); why != "" {
 		l.add(RulePortDown, SevError, d.Device, p.Name, fix,
 			"the port, wired to %s, is %s, and traffic that needs it is lost or takes other paths", p.Peer, why)
+		return
+	}
+	if p.Switched != "" {
+		l.add(RulePortDown, SevWarning, d.Device, p.Name, SwitchedFix,
+			"the port, wired to %s on the lab's routed fabric, is made an L2 port by %s: if the switch makes it L2, the link routes nothing (no address, no route over it) and traffic that needs it is lost or takes other paths; labctl still simulates the link as routed", p.Peer, p.Switched)
 	}
 }
+
+// SwitchedFix is how a port the config makes L2 (PortConfig.Switched) on
+// a routed fabric routes again. What the switch does with such a port is
+// not settled from its source here: EOS's manual describes switchport as
+// placing the port in switched (Layer 2) mode, where IP configuration does
+// not apply, but labctl has not checked a switch; SONiC's portsorch refuses
+// to make a port with a router interface a bridge port (addBridgePort:
+// "Cannot create bridge port, interface %s is a router port"), so which
+// wins depends on whether INTERFACE or VLAN_MEMBER is applied first. So
+// lint warns, and the simulator does not take the link down.
+const SwitchedFix = "keep the fabric port routed (EOS: no switchport in its interface block; SONiC: remove its VLAN_MEMBER entry)"
 
 // QOS027: priorities a port holds in the PFC watchdog's drop action with
 // no storm (PortConfig.WatchdogDrop). Every data port is flagged, a bare

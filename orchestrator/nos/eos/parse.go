@@ -48,6 +48,10 @@ type cfgBlock struct {
 	// defaultSwitchport: default switchport said, so the port is in the
 	// switch's default mode (switchport default mode, else a switchport).
 	defaultSwitchport bool
+	// switchportAt is where the block's own switchport line is (the last
+	// one, unless a later no switchport or default switchport undoes it),
+	// "" for none: qos.PortConfig.Switched.
+	switchportAt string
 	// shutdown is the interface's shutdown (true) or no shutdown
 	// (false); nil: not said, EOS's default for an Ethernet port, up.
 	shutdown *bool
@@ -1191,14 +1195,14 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 		*b.address(f[1]) = false
 		return p.note(mode, f, where)
 	case line == "no switchport" && mode == "interface":
-		b.routed, b.defaultSwitchport = &on, false
+		b.routed, b.defaultSwitchport, b.switchportAt = &on, false, ""
 	case line == "switchport" && mode == "interface":
-		b.routed, b.defaultSwitchport = &off, false
+		b.routed, b.defaultSwitchport, b.switchportAt = &off, false, where.String()
 	case line == "default switchport" && mode == "interface":
 		// The port goes back to the switch's default mode: a switchport
 		// (an Ethernet interface's default), or routed under switchport
 		// default mode routed, which result reads once every file is.
-		b.routed, b.defaultSwitchport = nil, true
+		b.routed, b.defaultSwitchport, b.switchportAt = nil, true, ""
 	case cfgIsShapeRate(f):
 		if err := b.shape.read(f, "port"); err != nil {
 			return fmt.Errorf("%s: %q: %w", where, line, err)
@@ -1869,6 +1873,9 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 				// partner to carry nothing, the reading that shows harm.
 				p.notes = append(p.notes, fmt.Sprintf("%s: %s has LACP fallback: where LACP finds no partner, EOS lets member %s forward alone, but labctl takes a member without a partner to carry nothing (lint's QOS026, a link down in the simulator); if the link should carry traffic unbundled, take %s out of the port channel (fix: no channel-group on %s)", pcb.lacpFallback, ib.channel, name, name, name))
 			}
+		}
+		if parent == "" && ib.switchportAt != "" {
+			pc.Switched = "switchport (" + ib.switchportAt + ")"
 		}
 		if parent != "" && (ib.shutdown == nil || !*ib.shutdown) {
 			// A subinterface rides its parent's link: the parent down

@@ -83,7 +83,7 @@ var statements = []statement{
 	{"interface", "no ip address [...]", qos.UseSimulated, "the interface's IPv4 addresses go (labctl reads a no line naming one address as all of them); default ip address is the same", ""},
 	{"interface", "no ipv6 address [...]", qos.UseSimulated, "as no ip address, for IPv6", ""},
 	{"interface", "no vlan [...]", qos.UseSimulated, "the subinterface no longer bridges: it is routed (default vlan is the same)", ""},
-	{"interface", "switchport", qos.UseSimulated, "a switched port: without qos trust it trusts CoS (EOS's default for switchports as labctl assumes it: not found in Arista's documentation, so lint warns, QOS017)", ""},
+	{"interface", "switchport", qos.UseSimulated, "a switched port: without qos trust it trusts CoS (EOS's default for switchports as labctl assumes it: not found in Arista's documentation, so lint warns, QOS017). On a port the lab wires into its routed fabric lint warns too (QOS026) that a switched (Layer 2) port may route nothing, its link lost to the fabric; labctl has not checked it on a switch, and the simulator runs the link routed", ""},
 	{"interface", "default switchport", qos.UseSimulated, "the port goes back to the switch's default mode: switchport default mode's, else a switchport, an Ethernet interface's default (labctl's reading: an Arista TOI says ports on a switch without configuration come up in access mode), which without qos trust trusts CoS, where no switchport had made it a routed port trusting DSCP", ""},
 	{"interface", "service-profile <name>", qos.UseSimulated, "applies a qos profile's statements to the interface", ""},
 	{"interface", "no service-profile [<name>]", qos.UseSimulated, "the interface takes no qos profile's statements", ""},

@@ -349,6 +349,15 @@ func (r *resolver) portChannels() error {
 			r.channelAddr[ch] = true
 		}
 	}
+	// VLAN_MEMBER's keys, Vlan<n>|<port> (sonic-vlan.yang's key): the
+	// port is bridged (qos.PortConfig.Switched). A key of another form
+	// names no port labctl knows, and is left to the switch.
+	r.switched = map[string]string{}
+	for _, key := range cfgSortedKeys(r.db.VlanMember) {
+		if vlan, port, ok := strings.Cut(key, "|"); ok && strings.HasPrefix(vlan, "Vlan") && port != "" {
+			r.switched[port] = "VLAN_MEMBER|" + key
+		}
+	}
 	return nil
 }
 

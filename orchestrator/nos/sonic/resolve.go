@@ -160,8 +160,11 @@ type resolver struct {
 	// channelAddr says a port channel has a PORTCHANNEL_INTERFACE address.
 	channelDown map[string]string
 	channelAddr map[string]bool
-	dc          *qos.DeviceConfig
-	buffers     bool // the files hold buffer tables
+	// switched are the VLAN_MEMBER entries of the ports in a VLAN
+	// (portChannels), by port.
+	switched map[string]string
+	dc       *qos.DeviceConfig
+	buffers  bool // the files hold buffer tables
 	// dynamic: DEVICE_METADATA gives buffer_model dynamic, so SONiC's
 	// buffer manager writes no lossless PGs of its own (buffermgr.go).
 	dynamic  bool
@@ -771,6 +774,7 @@ func (r *resolver) portLink(pc *qos.PortConfig) error {
 	// SONiC's members always run LACP active (teammgrd's addLag), the
 	// "" of ChannelMode.
 	pc.ChannelDown, pc.ChannelAddress = r.channelDown[pc.Channel], r.channelAddr[pc.Channel]
+	pc.Switched = r.switched[pc.Name]
 	if e := r.db.Port[pc.Name]; e != nil {
 		pc.AdminDown = adminDown(pc.Name, e)
 		if e.Speed != nil {
