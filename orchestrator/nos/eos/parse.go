@@ -1277,6 +1277,16 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 		// A no or default form labctl does not read: named, not passed
 		// over in silence.
 		return p.note(mode, f, where)
+	case mode == "interface" && (f[0] == "dcbx" || len(f) >= 2 && (f[0] == "no" || f[0] == "default") && f[1] == "dcbx"):
+		// DCBX (LLDP's advertisement of the port's PFC to its peer): the
+		// switch's own PFC stays what its priority-flow-control lines say;
+		// what a NIC in willing mode takes from it labctl does not model.
+		n := fmt.Sprintf("%s: %q: labctl models no DCBX: the switch's PFC is its priority-flow-control lines', and the simulated NICs' PFC is the lab's (its qos intent and the variant's pfc), whatever the switch advertises or stops advertising; on a real fabric a NIC in DCBX willing mode takes its PFC priorities from what the switch advertises, so a change here can leave the NICs' PFC unlike the switch's (fix: none in labctl; keep the line as the fabric's NICs need it, and check their PFC priorities on the hosts, as mlnx_qos or lldptool show them)", where, line)
+		if !slices.Contains(p.notes, n) {
+			// Once for an interface range's line, not once a port.
+			p.notes = append(p.notes, n)
+		}
+		return nil
 	}
 	// Other commands of an interface (description, ip address) pass
 	// unread, but a first word one edit from a keyword labctl reads
