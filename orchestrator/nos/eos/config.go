@@ -350,6 +350,10 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 				// written above, is what EOS holds its packets to; without
 				// a line EOS's default of 1500 would be.
 				b.WriteString("   no switchport\n")
+			} else if p.Switched != "" {
+				// Said a switchport in so many words (lint's QOS026
+				// warns of it on the lab's fabric).
+				b.WriteString("   switchport\n")
 			}
 			if p.SpeedGbps > 0 && p.Origins["speed"] != "" {
 				fmt.Fprintf(&b, "   speed forced %dgfull\n", p.SpeedGbps)
@@ -467,7 +471,7 @@ func cfgSignature(p qos.PortConfig) string {
 	// Whether it is shut down, and its port channel, are the
 	// interface's own lines; its speed
 	// stays, as the profiles are named by it (labctl-100g).
-	p.AdminDown, p.Channel, p.ChannelMode, p.ChannelAddress, p.ChannelDown = "", "", "", false, ""
+	p.AdminDown, p.Channel, p.ChannelMode, p.ChannelAddress, p.ChannelDown, p.Switched = "", "", "", false, "", ""
 	p.DSCPToTC, p.CoSToTC, p.TCToQueue, p.TCToPG, p.PFCToQueue, p.Origins = nil, nil, nil, nil, nil, nil
 	p.Queues = slices.Clone(p.Queues) // the caller's queues stay as they are
 	for i := range p.Queues {
