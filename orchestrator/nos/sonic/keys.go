@@ -294,6 +294,7 @@ func (r *resolver) indexKeys() error {
 		return err
 	}
 	r.checkWatchdogKeys()
+	r.profileLists()
 	r.lackingPortEntries()
 	r.portChannelNotes()
 	return nil
@@ -719,4 +720,39 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
+}
+
+// profileLists notes the profiles a BUFFER_PORT_INGRESS_PROFILE_LIST or
+// BUFFER_PORT_EGRESS_PROFILE_LIST entry names that the config does not
+// define (QOS013): bufferorch's processIngressBufferProfileList and
+// processEgressBufferProfileList resolve the list with
+// resolveFieldRefArray and retry an entry whose name does not resolve
+// (task_need_retry) for ever, so none of the list is set on its ports.
+// The key may name several ports (a comma-separated list, as bufferorch
+// tokenizes it).
+func (r *resolver) profileLists() {
+	for _, t := range []struct {
+		table string
+		lists map[string]*ProfileListEntry
+	}{{"BUFFER_PORT_INGRESS_PROFILE_LIST", r.db.IngressLists}, {"BUFFER_PORT_EGRESS_PROFILE_LIST", r.db.EgressLists}} {
+		for _, key := range cfgSortedKeys(t.lists) {
+			e := t.lists[key]
+			if e == nil || e.ProfileList == "" {
+				continue
+			}
+			effect := "bufferorch retries the entry for ever and sets none of its list: the port's pool quotas stay the switch's defaults"
+			for prof := range strings.SplitSeq(e.ProfileList, ",") {
+				prof = strings.TrimSpace(prof)
+				pe, ok := r.db.BufferProfile[prof]
+				for port := range strings.SplitSeq(key, ",") {
+					switch {
+					case !ok:
+						r.unresolved(t.table+"|"+key, "profile_list", prof, "BUFFER_PROFILE", effect, port)
+					case profileRefused(pe) != "":
+						r.refused(t.table+"|"+key, "profile_list", prof, "BUFFER_PROFILE", effect, profileRefused(pe), port)
+					}
+				}
+			}
+		}
+	}
 }

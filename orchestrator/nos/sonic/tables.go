@@ -327,7 +327,7 @@ type BufferRefEntry struct {
 // ProfileListEntry is BUFFER_PORT_INGRESS_PROFILE_LIST|<port> (or
 // EGRESS).
 type ProfileListEntry struct {
-	ProfileList string `cfg:"profile_list" use:"ignored" why:"port-level pool quotas: the simulator charges PG and queue profiles only"`
+	ProfileList string `cfg:"profile_list" use:"ignored" why:"port-level pool quotas: the simulator charges PG and queue profiles only; a list naming a BUFFER_PROFILE the config does not define bufferorch retries for ever, setting none of it (lint's QOS013)"`
 
 	Extra map[string]string `cfg:"-"`
 }
