@@ -1007,7 +1007,7 @@ func (l *linter) ecn(d *DeviceConfig, p *PortConfig, lossless []int) {
 			// variant of a lab whose intent has ECN on.
 			l.add(RuleECNLosslessQueue, sev, d.Device, p.Name,
 				fmt.Sprintf("enable ECN marking on queue %d, or lint with --ecn off if these configs are the ECN-off variant on purpose", q),
-				"the lab's QoS intent has ECN on, but no queue of this port marks ECN (queue %d of lossless TC%s included)%s", q, FormatInts(queues[q]), idle)
+				"the lab's QoS intent has ECN on, but no queue of %s marks ECN (queue %d of lossless TC%s included)%s", portNoun(d, p), q, FormatInts(queues[q]), idle)
 			continue
 		}
 		why := "no WRED profile"
@@ -2326,4 +2326,25 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// portNoun names port p of d in a finding's text: "this port", or, for a
+// port channel's entries (a name SONiC's YANG model or EOS gives a port
+// channel: PortChannel<n>, Port-Channel<n>), "port channel <name>" with
+// the members the config gives it (PortConfig.Channel), which labctl
+// reads by their own entries, not the channel's.
+func portNoun(d *DeviceConfig, p *PortConfig) string {
+	if !strings.HasPrefix(p.Name, "PortChannel") && !strings.HasPrefix(p.Name, "Port-Channel") {
+		return "this port"
+	}
+	var members []string
+	for i := range d.Ports {
+		if d.Ports[i].Channel == p.Name {
+			members = append(members, d.Ports[i].Name)
+		}
+	}
+	if len(members) == 0 {
+		return "port channel " + p.Name + " (none of the ports labctl read is its member: SONiC PORTCHANNEL_MEMBER, EOS channel-group; a member gets none of the channel's entries)"
+	}
+	return "port channel " + p.Name + " (members " + strings.Join(members, ", ") + ", which labctl reads by their own entries, not the channel's)"
 }

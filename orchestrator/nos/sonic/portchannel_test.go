@@ -81,3 +81,32 @@ func TestPortChannelDefinedUpAndAddressed(t *testing.T) {
 		t.Errorf("two addressed members up: %q", why)
 	}
 }
+
+// A PORT_QOS_MAP entry keyed by a port channel, in a lab whose intent has
+// ECN on: QOS005 said "no queue of this port marks ECN" of the channel's
+// name, as if it were a port. It says it is the port channel and names
+// its members.
+func TestECNFindingOfAPortChannelNamesItsMembers(t *testing.T) {
+	in := `{"PORTCHANNEL": {"PortChannel1": {"admin_status": "up"}},
+		"PORTCHANNEL_MEMBER": {"PortChannel1|Ethernet4": {}, "PortChannel1|Ethernet8": {}},
+		"PORT_QOS_MAP": {"PortChannel1": {"pfc_enable": "3"}, "Ethernet4": {"pfc_enable": "3"}, "Ethernet8": {"pfc_enable": "3"}}}`
+	dc, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(in)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	intent, _ := qos.Profile("")
+	var got []string
+	for _, f := range qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{Intent: &intent}) {
+		if f.Rule == qos.RuleECNLosslessQueue && f.Port == "PortChannel1" {
+			got = append(got, f.Message)
+		}
+	}
+	if len(got) == 0 {
+		t.Fatal("no QOS005 on PortChannel1")
+	}
+	for _, m := range got {
+		if strings.Contains(m, "this port") || !strings.Contains(m, "port channel PortChannel1") || !strings.Contains(m, "Ethernet4, Ethernet8") {
+			t.Errorf("QOS005 on PortChannel1: %s", m)
+		}
+	}
+}
