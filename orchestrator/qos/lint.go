@@ -1851,9 +1851,10 @@ func (l *linter) portDown(d *DeviceConfig, p *PortConfig) {
 
 // SwitchedFix is how a port the config makes L2 (PortConfig.Switched) on
 // a routed fabric routes again. What the switch does with such a port is
-// not settled from its source here: EOS's manual describes switchport as
-// placing the port in switched (Layer 2) mode, where IP configuration does
-// not apply, but labctl has not checked a switch; SONiC's portsorch refuses
+// not settled from its source here: EOS's manual, as remembered (its
+// switchport command reference; the text was not retrieved to check),
+// says a switched (Layer 2) port ignores IP configuration, its address
+// included, and labctl has not checked a switch; SONiC's portsorch refuses
 // to make a port with a router interface a bridge port (addBridgePort:
 // "Cannot create bridge port, interface %s is a router port"), so which
 // wins depends on whether INTERFACE or VLAN_MEMBER is applied first. So
