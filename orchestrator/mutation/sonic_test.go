@@ -733,6 +733,12 @@ func sonicMutations2() []mutation {
 			})},
 		mutation{field: "BUFFER_POOL size", name: "the ingress pool shrunk to 200 kB", harmful: true, rule: "QOS004", dataPlane: true,
 			edit: edit(func(d doc) { d["BUFFER_POOL"]["ingress_lossless_pool"]["size"] = "200000" })},
+		// The lossy queues' pool below what their profiles reserve (SAI:
+		// the shared size is the pool's size less every reserve drawn on
+		// it): nothing is left to share, and the CNPs' queue, which draws
+		// on it, drops their bursts.
+		mutation{field: "BUFFER_POOL size", name: "the egress lossy pool shrunk to 10 kB, below its queues' reserves", harmful: true, rule: "QOS028", lintError: true, dataPlane: true,
+			edit: edit(func(d doc) { d["BUFFER_POOL"]["egress_lossy_pool"]["size"] = "10000" })},
 		mutation{field: "BUFFER_POOL size", name: "written with a leading 0",
 			edit: edit(func(d doc) {
 				for _, e := range d["BUFFER_POOL"] {

@@ -83,6 +83,7 @@ const (
 	RuleStrictOtherQueue  = "QOS025"
 	RulePortDown          = "QOS026"
 	RuleWatchdogForced    = "QOS027"
+	RulePoolReserves      = "QOS028"
 )
 
 // Rules lists the lint rules.
@@ -117,6 +118,7 @@ func Rules() []Rule {
 		{RuleStrictOtherQueue, "strict-other-queue", SevWarning, "a queue that carries neither a lossless class nor the CNPs but unmarked packets (DSCP 0) or more than 8 DSCPs is strict priority above a lossless class's round-robin queue: its bulk traffic is sent first and can starve RoCE (a strict queue for network control, a DSCP or two such as CS7, is not flagged); so is the CNPs' strict queue where such bulk traffic shares it"},
 		{RulePortDown, "port-down", SevError, "a data port wired to a host or switch is administratively down (SONiC: PORT admin_status down, or a full PORT entry without admin_status, whose default is down): its link carries nothing, and the simulator runs it down from the start (warning: a port of the lab's routed fabric the config makes L2, EOS switchport or SONiC VLAN_MEMBER, which may route nothing)"},
 		{RuleWatchdogForced, "watchdog-forced-drop", SevError, "the PFC watchdog's drop action is forced on a port's priorities with no storm (SONiC: PFC_WD|GLOBAL BIG_RED_SWITCH enable, on every port's pfcwd_sw_enable priorities): the port ignores their pause frames, sends none, and drops every packet of them, RoCE's lossless class included; the simulator runs them so from the start"},
+		{RulePoolReserves, "pool-below-reserves", SevError, "a buffer pool (SONiC: BUFFER_POOL size) is smaller than the reserves (BUFFER_PROFILE size) of the priority groups or queues drawing on it: the switch takes every reserve out of the pool (SAI's shared size), so nothing is left to share and each holds its reserve alone (error where the pool holds a class RoCE needs that traffic reaches, its data's, its CNPs' or a lossless one: the CNPs' queue drops their bursts; a warning where only best effort draws on it)"},
 	}
 }
 
@@ -424,6 +426,7 @@ func (l *linter) run() {
 		l.defaults(d)
 		l.notSimulated(d)
 		l.portsDiffer(d)
+		l.poolReserves(d)
 		lossless := l.lossless(d)
 		for j := range d.Ports {
 			p := &d.Ports[j]

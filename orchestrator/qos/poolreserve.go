@@ -1,0 +1,108 @@
+package qos
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/labctl/labctl/orchestrator/plural"
+)
+
+// poolReserves (QOS028) flags a buffer pool smaller than the reserves of
+// the priority groups and queues drawing on it. The switch takes every
+// reserve out of the pool: SAI defines a pool's shared size as its size
+// less the reserved buffers of the queues, ports and PGs on it
+// (saibuffer.h, SAI_BUFFER_POOL_ATTR_SHARED_SIZE), and sonic-swss's
+// bufferorch hands BUFFER_POOL size to SAI_BUFFER_POOL_ATTR_SIZE
+// (processBufferPool) and a BUFFER_PROFILE's size to
+// SAI_BUFFER_PROFILE_ATTR_BUFFER_SIZE, the reserve (processBufferProfile),
+// checking neither against the other. Below its reserves a pool has
+// nothing left to share: each PG or queue holds its reserve alone (a
+// lossy queue's 1518 bytes, one packet), and what SAI does with reserves
+// it cannot honour is the vendor's (the sources do not say; refusing the
+// profile or oversubscribing, the queues lose their shared buffer
+// either way). It is an error where the pool feeds a class RoCE needs
+// (RoCE's, the CNPs' or a lossless one) that traffic reaches: the CNPs'
+// queue drops their bursts, so senders are not slowed and PFC pauses
+// instead; a warning where only best effort draws on it, which drops at
+// its reserve. The simulator sizes a pool's shared part as the pool's
+// size without the reserves (sim.Pool), so it runs such a pool with
+// little shared buffer, not none: its drops show the harm, less of it.
+// The platform buffer labctl assumes for a NOS that states none (EOS) is
+// not the config's and not checked.
+func (l *linter) poolReserves(d *DeviceConfig) {
+	if d.PlatformBuffer || len(d.Pools) == 0 {
+		return
+	}
+	roce, cnp := l.roceDSCPs()
+	type use struct {
+		reserved int64
+		n        int
+		profiles map[string]bool
+		hurt     map[string]bool // "TC6 (queue 6)"
+	}
+	uses := map[string]*use{}
+	draw := func(b *BufferProfile, what string, hurt []string) {
+		if b == nil || b.Pool == "" || Val(b.SizeBytes) <= 0 {
+			return
+		}
+		u := uses[b.Pool]
+		if u == nil {
+			u = &use{profiles: map[string]bool{}, hurt: map[string]bool{}}
+			uses[b.Pool] = u
+		}
+		u.reserved += Val(b.SizeBytes)
+		u.n++
+		u.profiles[cmp.Or(b.Profile, what)] = true
+		for _, h := range hurt {
+			u.hurt[h] = true
+		}
+	}
+	for j := range d.Ports {
+		p := &d.Ports[j]
+		// The classes RoCE needs, by the PG and the queue they take on
+		// this port: an ingress PG holds what its own port classifies
+		// (reaches), an egress queue what any port of the switch sends
+		// it (deviceReaches).
+		byPG, byQueue := map[int][]string{}, map[int][]string{}
+		for _, tc := range slices.Compact(slices.Sorted(slices.Values(roceClasses(p, roce, cnp)))) {
+			c := p.Class(tc)
+			if reaches(p, tc) {
+				byPG[c.PG] = append(byPG[c.PG], fmt.Sprintf("TC%d (PG %d)", tc, c.PG))
+			}
+			if deviceReaches(d, tc) {
+				byQueue[c.Queue] = append(byQueue[c.Queue], fmt.Sprintf("TC%d (queue %d)", tc, c.Queue))
+			}
+		}
+		for k := range p.PGs {
+			g := &p.PGs[k]
+			draw(&g.BufferProfile, "PG", byPG[g.PG])
+		}
+		for k := range p.Queues {
+			q := &p.Queues[k]
+			draw(q.Buffer, "queue", byQueue[q.Queue])
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(uses)) {
+		u, pl := uses[name], d.Pool(name)
+		if pl == nil || pl.SizeBytes <= 0 || pl.SizeBytes >= u.reserved {
+			continue // an undefined pool is QOS010's; size 0 the NOS's
+		}
+		what := "queues"
+		if pl.Type == "ingress" {
+			what = "priority groups"
+		}
+		sev, harm := SevWarning, "; only best effort draws on it, and it drops at its reserve"
+		if len(u.hurt) > 0 {
+			sev = SevError
+			harm = fmt.Sprintf("; it holds %s, which RoCE needs (its data, its CNPs or a lossless class), and they drop at their reserve: a CNP lost leaves its sender unslowed, so PFC pauses in DCQCN's place", plural.Some(slices.Sorted(maps.Keys(u.hurt)), 4, ", "))
+		}
+		where := "BUFFER_POOL|" + name
+		l.addAt(RulePoolReserves, sev, d.Device, "", where,
+			fmt.Sprintf("make %s's size larger than the %d bytes its %s reserve, by the shared buffer they need, or lower their profiles' size", where, u.reserved, what),
+			"buffer pool %s is %d bytes, less than the %d bytes its %d %s reserve (%s %s): the switch takes every reserve out of the pool, so none of it is left to share, and each holds its reserve alone%s",
+			name, pl.SizeBytes, u.reserved, u.n, what, plural.Noun(len(u.profiles), "profile"), strings.Join(slices.Sorted(maps.Keys(u.profiles)), ", "), harm)
+	}
+}
