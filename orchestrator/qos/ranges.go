@@ -3,6 +3,7 @@ package qos
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -14,8 +15,18 @@ import (
 // subinterfaces (Ethernet1.100), which join no run: between Ethernet1 and
 // Ethernet2 in port order, "Ethernet1-2.100" would read as a range of
 // ports.
+//
+// A run never passes over a port number all leaves out: all may hold only
+// the ports a config names (an EOS config names the interfaces it
+// configures, "interface Ethernet1-3,6", not the switch's others), and
+// "Ethernet1-6" would name Ethernet4 and 5, which it does not hold. Two
+// ports that differ in their last number alone follow each other only
+// where it steps by the least step between such ports of all (SONiC's
+// Ethernet0, 4, 8: 4; EOS's Ethernet1, 2, 3: 1); ports that differ before
+// it (Ethernet1/4, Ethernet2/1) run on as before.
 func PortRanges(set, all []string) string {
 	all = slices.DeleteFunc(slices.Clone(all), IsSubinterface)
+	step := portSteps(all)
 	in := make(map[string]bool, len(set))
 	for _, p := range set {
 		in[p] = true
@@ -27,7 +38,7 @@ func PortRanges(set, all []string) string {
 			continue
 		}
 		j := i
-		for j+1 < len(all) && in[all[j+1]] {
+		for j+1 < len(all) && in[all[j+1]] && follows(all[j], all[j+1], step) {
 			j++
 		}
 		for k := i; k <= j; k++ {
@@ -52,6 +63,47 @@ func PortRanges(set, all []string) string {
 	}
 	sortPorts(rest)
 	return strings.Join(append(parts, rest...), ", ")
+}
+
+// lastNumber splits a port name into what comes before its last number
+// and that number ("Ethernet1/4": "Ethernet1/", 4); ok is false for a name
+// that does not end in digits.
+func lastNumber(name string) (prefix string, n int, ok bool) {
+	i := len(name)
+	for i > 0 && name[i-1] >= '0' && name[i-1] <= '9' {
+		i--
+	}
+	if i == len(name) || len(name)-i > 9 {
+		return name, 0, false
+	}
+	n, _ = strconv.Atoi(name[i:])
+	return name[:i], n, true
+}
+
+// portSteps is, for each prefix of all's names (lastNumber), the least
+// step between the last numbers of two ports with that prefix next to
+// each other in all.
+func portSteps(all []string) map[string]int {
+	step := map[string]int{}
+	for i := 1; i < len(all); i++ {
+		pa, a, ok1 := lastNumber(all[i-1])
+		pb, b, ok2 := lastNumber(all[i])
+		if ok1 && ok2 && pa == pb && b > a && (step[pa] == 0 || b-a < step[pa]) {
+			step[pa] = b - a
+		}
+	}
+	return step
+}
+
+// follows says whether port b comes right after a, next in all, with no
+// port number between them that all leaves out (portSteps).
+func follows(a, b string, step map[string]int) bool {
+	pa, x, ok1 := lastNumber(a)
+	pb, y, ok2 := lastNumber(b)
+	if !ok1 || !ok2 || pa != pb {
+		return true
+	}
+	return y-x == step[pa]
 }
 
 // shortEnd drops from last the non-digit prefix it shares with first:

@@ -41,3 +41,24 @@ func TestNoSuchPortSubinterface(t *testing.T) {
 		t.Errorf("SONiC Ethernet0.100: taken for a port")
 	}
 }
+
+// A run of ports never passes over a port number all leaves out: an EOS
+// config that names Ethernet1-3 and Ethernet6 (not the switch's 4 and 5)
+// read "Ethernet1-6". Ports with a step of their own (SONiC's 4 lanes)
+// run on, and so do breakout ports across their parents.
+func TestPortRangesGaps(t *testing.T) {
+	for _, c := range []struct {
+		set, all []string
+		want     string
+	}{
+		{[]string{"Ethernet1", "Ethernet2", "Ethernet3", "Ethernet6"}, []string{"Ethernet1", "Ethernet2", "Ethernet3", "Ethernet6"}, "Ethernet1-3, Ethernet6"},
+		{[]string{"Ethernet0", "Ethernet4", "Ethernet8", "Ethernet20"}, []string{"Ethernet0", "Ethernet4", "Ethernet8", "Ethernet20", "Ethernet24"}, "Ethernet0-8, Ethernet20"},
+		{[]string{"Ethernet0", "Ethernet4", "Ethernet8", "Ethernet12"}, []string{"Ethernet0", "Ethernet4", "Ethernet8", "Ethernet12"}, "Ethernet0-12"},
+		{[]string{"Ethernet1/1", "Ethernet1/2", "Ethernet1/3", "Ethernet1/4", "Ethernet2/1"}, []string{"Ethernet1/1", "Ethernet1/2", "Ethernet1/3", "Ethernet1/4", "Ethernet2/1"}, "Ethernet1/1-2/1"},
+		{[]string{"Ethernet1/1", "Ethernet1/2", "Ethernet1/4"}, []string{"Ethernet1/1", "Ethernet1/2", "Ethernet1/4"}, "Ethernet1/1, Ethernet1/2, Ethernet1/4"},
+	} {
+		if got := PortRanges(c.set, c.all); got != c.want {
+			t.Errorf("%v of %v: %q; want %q", c.set, c.all, got, c.want)
+		}
+	}
+}
