@@ -285,11 +285,13 @@ func tenthsOf(w, sum int) int {
 
 // sharedQueues are the queues whose round-robin weights count in
 // roceShares, for port p and the intent's port alike: those some DSCP
-// reaches on either (DSCPsByQueue), and the RoCE and CNP classes' and PFC
-// priorities' queues, though no DSCP reach them; not a queue only
-// network control's DSCPs reach (networkControlOnly). A round-robin queue no
-// DSCP reaches holds nothing and takes nothing from RoCE, whatever its
-// weight: a deficit round robin passes over an empty queue (the
+// reaches on either (DSCPsByQueue), or, on a port that classifies tagged
+// frames by CoS (EOS: qos trust cos), some CoS (CoSByQueue: the port's
+// trust mode decides what reaches a queue), and the RoCE and CNP
+// classes' and PFC priorities' queues, though no packet reach them; not
+// a queue only network control's DSCPs or CoS reach (networkControlOnly,
+// networkControlCoS). A round-robin queue no packet reaches holds
+// nothing and takes nothing from RoCE, whatever its weight: a deficit round robin passes over an empty queue (the
 // simulator's, sim.pickQueue, as a switch's scheduler). Counting the
 // union for both sides, a DSCP moved to a queue the intent leaves empty
 // moves both shares alike (roceFields holds such a DSCP, no RoCE
@@ -299,6 +301,11 @@ func sharedQueues(p, intent *PortConfig, roce, cnp int) map[int]bool {
 	for _, x := range []*PortConfig{p, intent} {
 		for q, dscps := range x.DSCPsByQueue() {
 			if !networkControlOnly(dscps) {
+				counted[q] = true
+			}
+		}
+		for q, cos := range x.CoSByQueue() {
+			if !networkControlCoS(cos) {
 				counted[q] = true
 			}
 		}
@@ -315,6 +322,10 @@ func sharedQueues(p, intent *PortConfig, roce, cnp int) map[int]bool {
 // take nothing from RoCE under load whatever their queue's weight (a
 // queue of CS7 alone weighted 20 instead of 10 is no drift).
 func networkControlOnly(dscps []int) bool { return len(dscps) > 0 && dscps[0] >= 48 }
+
+// networkControlCoS says the same of 802.1p priorities (in order): all are
+// 6 and 7, IEEE 802.1Q's internetwork and network control.
+func networkControlCoS(cos []int) bool { return len(cos) > 0 && cos[0] >= 6 }
 
 // lowerShares keeps of got and exp (roceShares of a port and of the
 // intent's) the queues whose share the port lowers, the harm: a share

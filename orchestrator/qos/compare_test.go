@@ -105,3 +105,33 @@ func TestRoCEFieldsMatchFlatten(t *testing.T) {
 		}
 	}
 }
+
+// On a port that classifies by CoS (EOS: qos trust cos) tagged frames
+// reach the queues of the classes their CoS maps to, though no DSCP does:
+// such a queue's round-robin weight raised takes RoCE's bandwidth under
+// contention, so it counts in RoCE's share (QOS018). sharedQueues counted
+// only the queues some DSCP reaches.
+func TestSharedQueuesFollowTrust(t *testing.T) {
+	in, cfgs := lintBase(t)
+	p := &cfgs[0].Ports[0]
+	_, rendered := lintBase(t)
+	ip := rendered[0].Ports[0]
+	p.Trust, p.CoSToTC, p.DefaultCoS = TrustCoS, IdentityMap(), 3
+	// Queue 1 (TC1), which no DSCP reaches on either port, weighted 90
+	// where the intent gives 5.
+	p.Queue(1).Weight = 90
+	counted := sharedQueues(p, &ip, in.RoCEDSCP, in.CNPDSCP)
+	if !counted[1] || !counted[2] || !counted[4] {
+		t.Fatalf("trust cos: queues counted %v, want 1, 2 and 4, which CoS 1, 2 and 4 reach", counted)
+	}
+	got, exp := lowerShares(roceShares(p, p, counted, in.RoCEDSCP, in.CNPDSCP), roceShares(&ip, p, counted, in.RoCEDSCP, in.CNPDSCP))
+	if got["queue.3.rr_share"] == "" {
+		t.Errorf("queue 1 weighted 90 on a trust cos port: RoCE's share not lowered (%v against %v)", got, exp)
+	}
+	// Trust none: every frame takes the default CoS's class, whatever
+	// its CoS, so queue 1 stays empty.
+	p.Trust = TrustNone
+	if counted := sharedQueues(p, &ip, in.RoCEDSCP, in.CNPDSCP); counted[1] {
+		t.Errorf("trust none: queue 1 counted, which no frame reaches: %v", counted)
+	}
+}

@@ -1177,6 +1177,32 @@ func (p *PortConfig) DSCPsByQueue() map[int][]int {
 	return out
 }
 
+// TaggedByCoS says whether tagged frames the port receives take their
+// class by the 802.1p priority they carry (CoSToTC): on a port that
+// trusts CoS, for the packets no ingress QoS policy classifies (a policy
+// that decides every DSCP leaves none). Trust DSCP classifies them by
+// DSCP, trust none by the port's default CoS, whatever they carry.
+func (p *PortConfig) TaggedByCoS() bool {
+	return p.Trust == TrustCoS && len(p.PolicyTC) < 64
+}
+
+// CoSByQueue maps each queue a tagged frame reaches by its 802.1p priority
+// (TaggedByCoS; that priority's class, CoSToTC, and the class's queue) to
+// those priorities, in order; empty where no frame is classified by CoS.
+// Beside DSCPsByQueue, it is what reaches a port's queues where it does
+// not trust DSCP.
+func (p *PortConfig) CoSByQueue() map[int][]int {
+	out := map[int][]int{}
+	if !p.TaggedByCoS() {
+		return out
+	}
+	for cos := range NumTC {
+		q := p.Class(p.CoSToTC[cos]).Queue
+		out[q] = append(out[q], cos)
+	}
+	return out
+}
+
 // CommonMap returns the map most of the device's ports use (by pick),
 // ties to the first port's; nil without ports. Renderers of NOSes with one
 // map per switch write it, and name the ports that differ.

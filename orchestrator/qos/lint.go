@@ -731,21 +731,18 @@ func pfcReached(p *PortConfig) bool {
 }
 
 // reaches says whether some packet arrives on the port in class tc: an
-// untagged one by its DSCP (TCOf), or, on a port that classifies by CoS
-// (no DSCP trust), a tagged one by the CoS it carries: every CoS value
-// the port's CoS map sends to tc counts, not its default CoS alone, for
-// the DSCPs no ingress policy classifies.
+// untagged one by its DSCP (TCOf), or, on a port that classifies tagged
+// frames by CoS (TaggedByCoS: trust cos), a tagged one by the CoS it
+// carries: every CoS value the port's CoS map sends to tc counts, not its
+// default CoS alone. A port that trusts nothing gives every frame its
+// default CoS's class, which TCOf holds.
 func reaches(p *PortConfig, tc int) bool {
-	byCoS := false
 	for dscp := range 64 {
 		if p.TCOf(dscp) == tc {
 			return true
 		}
-		if _, ok := p.PolicyTC[dscp]; !ok {
-			byCoS = true
-		}
 	}
-	if byCoS && !p.TrustsDSCP() {
+	if p.TaggedByCoS() {
 		for cos := range NumTC {
 			if p.CoSToTC[cos] == tc {
 				return true
