@@ -49,6 +49,20 @@ func (p *PortConfig) TCOf(dscp int) int {
 	return p.CoSToTC[p.DefaultCoS]
 }
 
+// SwitchTCOf is TCOf as the switch applies it: a class beyond the model's
+// 8 where the port's DSCP map gives one (BeyondTC, SONiC's TC 8), which
+// TCOf runs as the class of a DSCP the map leaves out. For lint's words
+// and comparisons of what the switches do; the model's classes are
+// TCOf's.
+func (p *PortConfig) SwitchTCOf(dscp int) int {
+	if _, byPolicy := p.PolicyTC[dscp]; !byPolicy && p.TrustsDSCP() {
+		if tc, ok := p.BeyondTC[dscp]; ok {
+			return tc
+		}
+	}
+	return p.TCOf(dscp)
+}
+
 // GeneratedLossless says whether the switch's buffer manager makes PG g
 // lossless when the config gives the PG no profile of its own: SONiC's
 // buffermgrd makes the PGs numbered as the PFC priorities lossless

@@ -312,6 +312,13 @@ type PortConfig struct {
 	// to port 4791) of each DSCP it decides, ahead of the trust mode and
 	// its maps; a DSCP it leaves out is classified by them (TCOf).
 	PolicyTC map[int]int `json:"policy_tc,omitempty"`
+	// BeyondTC are the DSCPs the switch puts in a traffic class beyond
+	// the model's 8 (SONiC's YANG allows 0-15, and its dual-ToR maps put
+	// DSCP 33 in TC 8), with that class. DSCPToTC holds them in the class
+	// of a DSCP the map leaves out, as lint and the simulator run them;
+	// this is what the switch does, for lint's words. Read-only, as the
+	// maps above.
+	BeyondTC map[int]int `json:"beyond_tc,omitempty"`
 	// DSCPToDropPrecedence colours the packets of each DSCP the port
 	// classifies by DSCP: 1 yellow, 2 red (EOS's qos map dscp ...
 	// drop-precedence); a DSCP it leaves out (every one, where it is nil)

@@ -764,6 +764,17 @@ func deviceReaches(d *DeviceConfig, tc int) bool {
 	return false
 }
 
+// roceClassText names the class DSCP dscp takes on port p (tc, the
+// model's), as the switch applies it: its own where it is beyond the
+// model's 8 (BeyondTC), which no PFC priority can name, so never
+// lossless, not the class the model runs it in.
+func roceClassText(p *PortConfig, dscp, tc int) string {
+	if btc := p.SwitchTCOf(dscp); btc != tc {
+		return fmt.Sprintf("TC%d, a class the switch applies (SONiC's YANG allows 0-15) but outside labctl's 8-class model and the priorities PFC can name (0-7)", btc)
+	}
+	return fmt.Sprintf("TC%d", tc)
+}
+
 // QOS003: the RoCE DSCP must reach a lossless class on every data port;
 // for bare files without a RoCE DSCP, say which DSCPs are lossless.
 func (l *linter) roce() {
@@ -804,6 +815,7 @@ func (l *linter) roce() {
 			}
 			tc := p.TCOf(*roce)
 			_, byPolicy := p.PolicyTC[*roce]
+			beyond := p.SwitchTCOf(*roce) != tc
 			// The class of the port's default CoS, which untagged
 			// packets take where neither a policy nor DSCP trust
 			// classifies them.
@@ -842,7 +854,11 @@ func (l *linter) roce() {
 			case len(lossless) > 0 && !slices.Contains(lossless, tc):
 				l.addAt(RuleRoCEDSCPLossy, SevError, d.Device, p.Name, p.Origins["dscp_to_tc"],
 					fmt.Sprintf("map DSCP %d to traffic class %d", *roce, lossless[0]),
-					"RoCE DSCP %d maps to TC%d, which is not lossless (lossless: %s)", *roce, tc, FormatInts(lossless))
+					"RoCE DSCP %d maps to %s, which is not lossless (lossless: %s)", *roce, roceClassText(p, *roce, tc), FormatInts(lossless))
+			case bare && !slices.Contains(lossless, tc) && !slices.Contains(p.PFCPriorities, tc) && beyond:
+				l.addAt(RuleRoCEDSCPLossy, SevError, d.Device, p.Name, p.Origins["dscp_to_tc"],
+					fmt.Sprintf("map DSCP %d to a traffic class 0-7 and enable PFC on it (SONiC: PORT_QOS_MAP pfc_enable)", *roce),
+					"RoCE DSCP %d takes %s on this port, which has no PFC here: RoCE is dropped, not paused, where the port congests", *roce, roceClassText(p, *roce, tc))
 			case bare && !slices.Contains(lossless, tc) && !slices.Contains(p.PFCPriorities, tc):
 				l.add(RuleRoCEDSCPLossy, SevError, d.Device, p.Name,
 					fmt.Sprintf("enable PFC on priority %d (SONiC: PORT_QOS_MAP pfc_enable; EOS: priority-flow-control priority %d no-drop)", tc, tc),
@@ -2258,10 +2274,10 @@ func (l *linter) links() {
 			}
 			// Equal PFC priorities with a PG that cannot pause at one end
 			// are QOS014's, reported once for the port, not per link.
-			if roce != nil && p.TCOf(*roce) != pp.TCOf(*roce) {
+			if roce != nil && p.SwitchTCOf(*roce) != pp.SwitchTCOf(*roce) {
 				l.addPeer(dev, RuleLinkLosslessMatch, SevError, d.Device, p.Name, "",
 					fmt.Sprintf("classify DSCP %d into the same traffic class at both ends of each link to %s", *roce, dev),
-					"RoCE DSCP %d arrives as TC%d here but TC%d at the peer %s: a pause for one class holds back the other's traffic", *roce, p.TCOf(*roce), pp.TCOf(*roce), dev)
+					"RoCE DSCP %d arrives as TC%d here but TC%d at the peer %s: a pause for one class holds back the other's traffic", *roce, p.SwitchTCOf(*roce), pp.SwitchTCOf(*roce), dev)
 			}
 		}
 	}

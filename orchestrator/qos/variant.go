@@ -40,6 +40,7 @@ func (d DeviceConfig) Clone() DeviceConfig {
 		q := p
 		q.DSCPToTC = maps.Clone(p.DSCPToTC)
 		q.PolicyTC = maps.Clone(p.PolicyTC)
+		q.BeyondTC = maps.Clone(p.BeyondTC)
 		q.DSCPToDropPrecedence = maps.Clone(p.DSCPToDropPrecedence)
 		q.CoSToTC = maps.Clone(p.CoSToTC)
 		q.TCToQueue = maps.Clone(p.TCToQueue)

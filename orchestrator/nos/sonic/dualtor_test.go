@@ -77,3 +77,30 @@ func TestQueueBeyondTheModel(t *testing.T) {
 		t.Errorf("no note of queue 8: %q", dc.Notes)
 	}
 }
+
+// RoCE's DSCP put in traffic class 8 (as the dual-ToR maps put DSCP 33):
+// the switch applies it, so RoCE leaves the lossless class; QOS003 says
+// so in the switch's terms, TC 8, which labctl's 8-class model leaves
+// out, not the TC0 the model runs it in.
+func TestRoCEInTrafficClass8(t *testing.T) {
+	in := `{
+"DSCP_TO_TC_MAP": {"AZURE": {"0": "0", "26": "8", "48": "6"}},
+"PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "AZURE", "pfc_enable": "3"}}}`
+	dc, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(in)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tc := dc.Port("Ethernet0").BeyondTC[26]; tc != 8 {
+		t.Fatalf("DSCP 26's class as the switch applies it: %d, want 8", tc)
+	}
+	roce := 26
+	var got []string
+	for _, f := range qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{RoCEDSCP: &roce}) {
+		if f.Rule == qos.RuleRoCEDSCPLossy && f.Severity == qos.SevError {
+			got = append(got, f.Message)
+		}
+	}
+	if len(got) != 1 || !strings.Contains(got[0], "TC8") || strings.Contains(got[0], "TC0") {
+		t.Errorf("QOS003: %q, want one error naming TC8 and not the model's TC0", got)
+	}
+}

@@ -105,7 +105,7 @@ func fromDoc(device string, doc Doc, lab *qos.Device) (qos.DeviceConfig, error) 
 	if err != nil {
 		return qos.DeviceConfig{}, fmt.Errorf("parse sonic config of %s: %w", device, err)
 	}
-	r := &resolver{db: db, lab: lab, dc: &qos.DeviceConfig{Device: device, NOS: Name, Notes: notes}, defaults: map[[3]string]*qos.Default{}, unres: map[[4]string]*qos.Unresolved{}}
+	r := &resolver{db: db, doc: doc, lab: lab, dc: &qos.DeviceConfig{Device: device, NOS: Name, Notes: notes}, defaults: map[[3]string]*qos.Default{}, unres: map[[4]string]*qos.Unresolved{}}
 	r.buffers = len(db.BufferPG) > 0 || len(db.BufferQueue) > 0 || len(db.BufferProfile) > 0 || len(db.BufferPool) > 0
 	if md := db.DeviceMetadata["localhost"]; md != nil && md.BufferModel == "dynamic" {
 		r.dynamic = true
@@ -152,7 +152,10 @@ func fromDoc(device string, doc Doc, lab *qos.Device) (qos.DeviceConfig, error) 
 }
 
 type resolver struct {
-	db *ConfigDB
+	db  *ConfigDB
+	doc Doc // what db was decoded from
+	// beyond are beyondTC's maps, by DSCP_TO_TC_MAP entry.
+	beyond map[string]map[int]int
 	// channels are the port channels of the member ports
 	// (PORTCHANNEL_MEMBER, portChannels).
 	channels map[string]string
@@ -493,8 +496,9 @@ func (r *resolver) lastNaming(port string, field func(*PortQoSMapEntry) string) 
 	return "", ""
 }
 
-func (r *resolver) resolveMap(port string, k mapKind) (map[int]int, string) {
-	name, where := "", ""
+// name is the table entry the map is, "" for the default.
+func (r *resolver) resolveMap(port string, k mapKind) (m map[int]int, origin, name string) {
+	where := ""
 	if n, key := r.lastNaming(port, k.name); n != "" {
 		name, where = n, "PORT_QOS_MAP|"+key
 	}
@@ -543,12 +547,12 @@ func (r *resolver) resolveMap(port string, k mapKind) (map[int]int, string) {
 	if name == "" {
 		out := fill(nil, "")
 		r.defUnapplied("PORT_QOS_MAP "+k.key+"_map", k.desc, srcSAI+": no map bound to the port", unapplied, port, k.risky)
-		return out, "default: " + k.desc
+		return out, "default: " + k.desc, ""
 	}
 	m, ok := k.maps(r.db)[name]
 	if !ok {
 		r.unresolved(where, k.key+"_map", name, k.table, "the port uses the default, "+k.desc, port)
-		return fill(nil, ""), "default (unresolved " + k.table + "|" + name + "): " + k.desc
+		return fill(nil, ""), "default (unresolved " + k.table + "|" + name + "): " + k.desc, ""
 	}
 	if len(m) < k.size {
 		var missing []int
@@ -561,16 +565,34 @@ func (r *resolver) resolveMap(port string, k mapKind) (map[int]int, string) {
 			r.def(k.table+"|"+name+" entries it does not list", fmt.Sprintf("%s (for %s)", k.desc, qos.FormatInts(missing)), srcSAI, port, false)
 		}
 	}
-	return fill(m, "="+name), k.table + "|" + name + " via " + where
+	return fill(m, "="+name), k.table + "|" + name + " via " + where, name
+}
+
+// beyondTC are the pairs of DSCP_TO_TC_MAP|name the switch applies beyond
+// the model's 8 traffic classes (decodeIntMap's beyond), read once per
+// map; nil where it has none.
+func (r *resolver) beyondTC(name string) map[int]int {
+	if m, ok := r.beyond[name]; ok {
+		return m
+	}
+	_, beyond, _, _ := decodeIntMap("DSCP_TO_TC_MAP", name, r.doc["DSCP_TO_TC_MAP"][name])
+	if r.beyond == nil {
+		r.beyond = map[string]map[int]int{}
+	}
+	r.beyond[name] = beyond
+	return beyond
 }
 
 // port resolves one port.
 func (r *resolver) port(name string) (qos.PortConfig, error) {
 	pc := qos.PortConfig{Name: name, Fabric: true, PFCPriorities: []int{}, Trust: qos.TrustDSCP, Origins: map[string]string{}}
 	for _, k := range mapKinds {
-		m, origin := r.resolveMap(name, k)
+		m, origin, entry := r.resolveMap(name, k)
 		pc.Origins[k.key] = origin
 		*k.model(&pc) = m
+		if k.key == "dscp_to_tc" && entry != "" {
+			pc.BeyondTC = r.beyondTC(entry)
+		}
 	}
 	// SONiC classifies IP packets by DSCP whenever a DSCP map is bound;
 	// there is no trust knob.

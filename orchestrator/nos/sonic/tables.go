@@ -444,7 +444,7 @@ func decodeDB(doc Doc) (*ConfigDB, []string, error) {
 			var ev reflect.Value
 			switch elem {
 			case reflect.TypeFor[IntMap]():
-				im, imNotes, err := decodeIntMap(table, key, fields)
+				im, _, imNotes, err := decodeIntMap(table, key, fields)
 				if err != nil {
 					return nil, nil, err
 				}
@@ -467,15 +467,17 @@ func decodeDB(doc Doc) (*ConfigDB, []string, error) {
 
 // decodeIntMap reads the entry key of map table (fields) as qosorch's map
 // handlers and SAI take its pairs (decodeDB), with the notes on pairs it
-// reads otherwise than written or leaves out.
-func decodeIntMap(table, key string, fields map[string]string) (IntMap, []string, error) {
-	var notes []string
+// reads otherwise than written or leaves out. beyond are the pairs it
+// leaves out that the switch applies all the same, within SONiC's YANG
+// ranges but beyond labctl's 8-class model (a DSCP in traffic class 8,
+// as SONiC's dual-ToR maps have it), as SAI is given them.
+func decodeIntMap(table, key string, fields map[string]string) (im, beyond IntMap, notes []string, err error) {
 	b := intMapBounds()[table]
 	maxKey, maxVal, what := b[0], b[1], "traffic classes, queues or PGs 0-7"
 	if maxVal != 7 {
 		what = fmt.Sprintf("DSCPs 0-%d", maxVal)
 	}
-	im := IntMap{}
+	im = IntMap{}
 	for _, k := range cfgSortedKeys(fields) {
 		val := fields[k]
 		if _, thrown := pairThrow(table, k, val); thrown != "" {
@@ -491,7 +493,7 @@ func decodeIntMap(table, key string, fields map[string]string) (IntMap, []string
 		vn, vNote, err2 := mapNumber(val)
 		for _, e := range []string{err1, err2} {
 			if e != "" {
-				return nil, nil, entryError(table, key, k, "%s|%s: entry %q: %q: %s (fix: write %s in decimal digits only)", table, key, k, val, e, what)
+				return nil, nil, nil, entryError(table, key, k, "%s|%s: entry %q: %q: %s (fix: write %s in decimal digits only)", table, key, k, val, e, what)
 			}
 		}
 		if kn < 0 || kn > int64(maxKey) || vn < 0 || vn > int64(maxVal) {
@@ -513,6 +515,10 @@ func decodeIntMap(table, key string, fields map[string]string) (IntMap, []string
 				// but the model holds 8 traffic classes,
 				// queues and PGs.
 				notes = append(notes, fmt.Sprintf("%s|%s entry %q: %q%s %s; the switch creates the map with it (SONiC's YANG allows %s), but labctl models %s only and leaves the pair out (%s)", table, key, k, val, cut, beyondModel(table, kw, vw), yangRange(table), mapRange(table), leftOut(table, kw, vw)))
+				if beyond == nil {
+					beyond = IntMap{}
+				}
+				beyond[kw] = vw
 				continue
 			}
 			notes = append(notes, fmt.Sprintf("%s|%s entry %q: %q is out of range (%s), but qosorch writes it to SAI as a byte, %d: %d, which the switch applies (fix: write \"%d\": \"%d\" if that is meant, or the pair meant)", table, key, k, val, mapRange(table), kw, vw, kw, vw))
@@ -523,7 +529,7 @@ func decodeIntMap(table, key string, fields map[string]string) (IntMap, []string
 		}
 		im[int(kn)] = int(vn)
 	}
-	return im, notes, nil
+	return im, beyond, notes, nil
 }
 
 // mapRange says what a map table's keys and values are in labctl's
