@@ -480,8 +480,6 @@ func pfcOf(entries []pqmEntry) *pqmEntry {
 	return &entries[len(entries)-1]
 }
 
-// resolveMap is one map of a port: the one its PORT_QOS_MAP entry names
-// (the DSCP map also the global entry's), complete, with its origin.
 // lastNaming is the last PORT_QOS_MAP entry orchagent applies to port
 // (portQoSMaps) whose field names a table entry, by its key, with the
 // name: the one in force, as a later entry's field replaces an earlier
@@ -496,7 +494,9 @@ func (r *resolver) lastNaming(port string, field func(*PortQoSMapEntry) string) 
 	return "", ""
 }
 
-// name is the table entry the map is, "" for the default.
+// resolveMap is one map of a port: the one its PORT_QOS_MAP entry names
+// (the DSCP map also the global entry's), complete, with its origin and
+// name, the table entry it is ("" for the default).
 func (r *resolver) resolveMap(port string, k mapKind) (m map[int]int, origin, name string) {
 	where := ""
 	if n, key := r.lastNaming(port, k.name); n != "" {
