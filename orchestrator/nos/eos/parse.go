@@ -2049,6 +2049,19 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 				ecnNoProb = append(ecnNoProb, name)
 			}
 			if !qc.Strict {
+				// A round-robin tx-queue without bandwidth percent is
+				// weight 1 here: labctl's assumption, which no source
+				// read settles. Arista's EOS manual (its Quality of
+				// Service chapter: tx-queue, bandwidth percent) and
+				// the account of 'show qos interfaces' behind
+				// srcEOSScheduling say what a configured percent is,
+				// not how a round-robin queue without one shares the
+				// port (an equal part of what the percents leave, a
+				// platform weight, or nothing beyond the others), and
+				// no TOI read says it either. The model stays as it
+				// was; where the switch gives such a queue more than
+				// weight 1, lint and the simulator overstate the
+				// share left to RoCE's queue while that queue is busy.
 				qc.Weight = 1
 				if q != nil && q.weight > 0 {
 					qc.Weight = q.weight
