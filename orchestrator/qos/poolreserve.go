@@ -27,9 +27,11 @@ import (
 // (RoCE's, the CNPs' or a lossless one) that traffic reaches: the CNPs'
 // queue drops their bursts, so senders are not slowed and PFC pauses
 // instead; a warning where only best effort draws on it, which drops at
-// its reserve. The simulator sizes a pool's shared part as the pool's
-// size without the reserves (sim.Pool), so it runs such a pool with
-// little shared buffer, not none: its drops show the harm, less of it.
+// its reserve. The simulator runs a pool's size as its shared part, the
+// reserves beside it (sim.Pool), as SONiC sizes pools on Mellanox, whose
+// pool is the memory less every reserve (sonic-net/SONiC
+// doc/qos/reclaim-reserved-buffer.md): it runs such a pool with little
+// shared buffer, not none, so its drops show the harm, less of it.
 // The platform buffer labctl assumes for a NOS that states none (EOS) is
 // not the config's and not checked.
 func (l *linter) poolReserves(d *DeviceConfig) {
@@ -102,7 +104,7 @@ func (l *linter) poolReserves(d *DeviceConfig) {
 		where := "BUFFER_POOL|" + name
 		l.addAt(RulePoolReserves, sev, d.Device, "", where,
 			fmt.Sprintf("make %s's size larger than the %d bytes its %s reserve, by the shared buffer they need, or lower their profiles' size", where, u.reserved, what),
-			"buffer pool %s is %d bytes, less than the %d bytes its %d %s reserve (%s %s): the switch takes every reserve out of the pool, so none of it is left to share, and each holds its reserve alone%s",
+			"buffer pool %s is %d bytes, less than the %d bytes its %d %s reserve (%s %s): SAI's pool shares what its size leaves beside those reserves, which is nothing, so each holds its reserve alone%s",
 			name, pl.SizeBytes, u.reserved, u.n, what, plural.Noun(len(u.profiles), "profile"), strings.Join(slices.Sorted(maps.Keys(u.profiles)), ", "), harm)
 	}
 }
