@@ -72,9 +72,11 @@ var qosMutations = map[string]labKeyMutation{
 	"cable_length_m": {benign: "5", harmful: "2000",
 		quiet: "the configs size headroom for the length they state, and the simulator takes that length as the cable's (the lab has no other record of its cables): a long cable slows DCQCN's loop, but headroom and cable agree"},
 	// 453 quanta: the IEEE bound at 200G written out. 65535 (168 us at
-	// 200G) is ports that take that long to stop.
-	"pause_response_quanta": {benign: "453", harmful: "65535",
-		quiet: "the configs size headroom for the response the lab states, and the simulator's ports take it: slow ports pause later and hold more, which the run shows, but headroom and ports agree"},
+	// 200G) is ports that take that long to stop. The configs size
+	// headroom for that response, some 4 MB a lossless PG, which the PGs
+	// reserve from the ingress pool (size = xon + xoff): together far
+	// more than the pool, which no switch can reserve.
+	"pause_response_quanta": {benign: "453", harmful: "65535", lint: qos.RulePoolReserves},
 	// The switch's fastest ports are 200G: the pool of SONiC's SN3700.
 	"buffer_pool_bytes": {benign: "11622400", harmful: "65536", lint: qos.RuleECNThresholds},
 	"ecn.enabled": {benign: "true", harmful: "false",

@@ -46,6 +46,17 @@ func (l *linter) poolReserves(d *DeviceConfig) {
 		hurt     map[string]bool // "TC6 (queue 6)"
 	}
 	uses := map[string]*use{}
+	// Whether some port of the switch classifies into each class, asked
+	// once per class, not once per port: deviceReaches walks every port.
+	devReached := map[int]bool{}
+	devReaches := func(tc int) bool {
+		r, ok := devReached[tc]
+		if !ok {
+			r = deviceReaches(d, tc)
+			devReached[tc] = r
+		}
+		return r
+	}
 	draw := func(b *BufferProfile, what string, hurt []string) {
 		if b == nil || b.Pool == "" || Val(b.SizeBytes) <= 0 {
 			return
@@ -74,7 +85,7 @@ func (l *linter) poolReserves(d *DeviceConfig) {
 			if reaches(p, tc) {
 				byPG[c.PG] = append(byPG[c.PG], fmt.Sprintf("TC%d (PG %d)", tc, c.PG))
 			}
-			if deviceReaches(d, tc) {
+			if devReaches(tc) {
 				byQueue[c.Queue] = append(byQueue[c.Queue], fmt.Sprintf("TC%d (queue %d)", tc, c.Queue))
 			}
 		}
