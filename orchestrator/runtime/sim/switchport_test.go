@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -50,17 +49,5 @@ func TestSwitchportOnARoutedFabricPortIsWarned(t *testing.T) {
 		if !flagged {
 			t.Errorf("%s: no QOS026 warning for leaf1 %s made a switchport; QOS026 findings: %q", nos, port, got)
 		}
-	}
-}
-
-func appendFile(t *testing.T, path, text string) {
-	t.Helper()
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := f.WriteString(text); err != nil {
-		t.Fatal(err)
 	}
 }
