@@ -32,6 +32,13 @@ import (
 // pool is the memory less every reserve (sonic-net/SONiC
 // doc/qos/reclaim-reserved-buffer.md): it runs such a pool with little
 // shared buffer, not none, so its drops show the harm, less of it.
+// Both readings are real: a stock Mellanox config_db (sonic-buildimage's
+// buffers_defaults_t1.j2 for the SN2410, with the lossless PGs
+// buffermgrd writes) reserves some 6 MB on a 3.3 MB lossless pool, as
+// sized. So a pool below its reserves is a finding of its own severity
+// only where it is small under both: less than one frame (the port's
+// MTU, else RoCE's 4096) for each PG and queue drawing on it, which leaves no buffer to
+// share on either; above that it is a note that names the two readings.
 // The platform buffer labctl assumes for a NOS that states none (EOS) is
 // not the config's and not checked.
 func (l *linter) poolReserves(d *DeviceConfig) {
@@ -41,6 +48,7 @@ func (l *linter) poolReserves(d *DeviceConfig) {
 	roce, cnp := l.roceDSCPs()
 	type use struct {
 		reserved int64
+		frames   int64 // one frame of its port's MTU a PG or queue
 		n        int
 		profiles map[string]bool
 		hurt     map[string]bool // "TC6 (queue 6)"
@@ -57,7 +65,7 @@ func (l *linter) poolReserves(d *DeviceConfig) {
 		}
 		return r
 	}
-	draw := func(b *BufferProfile, what string, hurt []string) {
+	draw := func(b *BufferProfile, what string, hurt []string, mtu int) {
 		if b == nil || b.Pool == "" || Val(b.SizeBytes) <= 0 {
 			return
 		}
@@ -67,6 +75,7 @@ func (l *linter) poolReserves(d *DeviceConfig) {
 			uses[b.Pool] = u
 		}
 		u.reserved += Val(b.SizeBytes)
+		u.frames += int64(mtu)
 		u.n++
 		u.profiles[cmp.Or(b.Profile, what)] = true
 		for _, h := range hurt {
@@ -89,13 +98,15 @@ func (l *linter) poolReserves(d *DeviceConfig) {
 				byQueue[c.Queue] = append(byQueue[c.Queue], fmt.Sprintf("TC%d (queue %d)", tc, c.Queue))
 			}
 		}
+		// A frame of the port: its MTU, else a RoCE frame's.
+		frame := cmp.Or(p.EnforcedMTU(), roceMaxMTU)
 		for k := range p.PGs {
 			g := &p.PGs[k]
-			draw(&g.BufferProfile, "PG", byPG[g.PG])
+			draw(&g.BufferProfile, "PG", byPG[g.PG], frame)
 		}
 		for k := range p.Queues {
 			q := &p.Queues[k]
-			draw(q.Buffer, "queue", byQueue[q.Queue])
+			draw(q.Buffer, "queue", byQueue[q.Queue], frame)
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(uses)) {
@@ -103,19 +114,32 @@ func (l *linter) poolReserves(d *DeviceConfig) {
 		if pl == nil || pl.SizeBytes <= 0 || pl.SizeBytes >= u.reserved {
 			continue // an undefined pool is QOS010's; size 0 the NOS's
 		}
-		what := "queues"
-		if pl.Type == "ingress" {
-			what = "priority groups"
+		what := pluralWhat(pl)
+		where := "BUFFER_POOL|" + name
+		if pl.SizeBytes >= u.frames {
+			l.addAt(RulePoolReserves, SevInfo, d.Device, "", where,
+				fmt.Sprintf("check which your platform does; where its SAI takes the reserves out of the pool, make %s's size larger than the %d bytes reserved, by the shared buffer they need", where, u.reserved),
+				"buffer pool %s is %d bytes, less than the %d bytes its %d %s reserve (%s %s): a switch whose SAI takes every reserve out of the pool (SAI_BUFFER_POOL_ATTR_SHARED_SIZE) has nothing left to share, one whose pool is the shared part alone (SONiC's Mellanox pools, as labctl's simulator runs every pool) shares all %d bytes",
+				name, pl.SizeBytes, u.reserved, u.n, pluralWhat(pl), plural.Noun(len(u.profiles), "profile"), strings.Join(slices.Sorted(maps.Keys(u.profiles)), ", "), pl.SizeBytes)
+			continue
 		}
 		sev, harm := SevWarning, "; only best effort draws on it, and it drops at its reserve"
 		if len(u.hurt) > 0 {
 			sev = SevError
 			harm = fmt.Sprintf("; it holds %s, which RoCE needs (its data, its CNPs or a lossless class), and they drop at their reserve: a CNP lost leaves its sender unslowed, so PFC pauses in DCQCN's place", plural.Some(slices.Sorted(maps.Keys(u.hurt)), 4, ", "))
 		}
-		where := "BUFFER_POOL|" + name
 		l.addAt(RulePoolReserves, sev, d.Device, "", where,
 			fmt.Sprintf("make %s's size larger than the %d bytes its %s reserve, by the shared buffer they need, or lower their profiles' size", where, u.reserved, what),
-			"buffer pool %s is %d bytes, less than the %d bytes its %d %s reserve (%s %s): SAI's pool shares what its size leaves beside those reserves, which is nothing, so each holds its reserve alone%s",
-			name, pl.SizeBytes, u.reserved, u.n, what, plural.Noun(len(u.profiles), "profile"), strings.Join(slices.Sorted(maps.Keys(u.profiles)), ", "), harm)
+			"buffer pool %s is %d bytes, less than the %d bytes its %d %s reserve (%s %s) and than one frame for each of them (%d bytes): whether the switch takes the reserves out of the pool (SAI's shared size, nothing left) or shares the pool beside them, each holds little more than its reserve%s",
+			name, pl.SizeBytes, u.reserved, u.n, what, plural.Noun(len(u.profiles), "profile"), strings.Join(slices.Sorted(maps.Keys(u.profiles)), ", "), u.frames, harm)
 	}
+}
+
+// pluralWhat names what draws on a pool: an ingress pool's priority
+// groups, an egress pool's queues.
+func pluralWhat(pl *PoolConfig) string {
+	if pl.Type == "ingress" {
+		return "priority groups"
+	}
+	return "queues"
 }
