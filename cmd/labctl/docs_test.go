@@ -470,8 +470,9 @@ var docNormalizers = []struct {
 	// store's NewRunID), which depends on how fast the guide runs.
 	{regexp.MustCompile(`\b(\d{8}T\d{6}Z-[a-z0-9.-]*[a-z][a-z0-9]*)-\d{1,3}\b`), "$1"},
 	{regexp.MustCompile(`\b\d{8}T\d{6}Z`), "<RUN-STAMP>"},
-	// Timestamps: 2026-11-29T13:38:37Z, 2026-11-29 13:38:32Z.
-	{regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?Z`), "<TIME>"},
+	// Timestamps: 2026-11-29T13:38:37Z, 2026-11-29 13:38:32Z, and regress's
+	// "started 2026-12-07 23:16:22 UTC".
+	{regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(?:Z| UTC)`), "<TIME>"},
 	// Wall-clock durations printed next to them: (1s), (850ms), (1m3s).
 	{regexp.MustCompile(`\((\d+h)?(\d+m)?\d+(\.\d+)?(ns|µs|us|ms|s)\)`), "(<DURATION>)"},
 	// What a variant cost: its wall time and events per second ("run
