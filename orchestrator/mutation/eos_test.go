@@ -677,8 +677,19 @@ func eosMutations() []mutation {
 			edit: bothEndsChannel("on", "active", true, false)},
 		{field: "interface channel-group <n> mode <mode>", name: "a bundled leaf-spine link, leaf1's service-profile on the uplink moved to its port-channel", harmful: true, rule: "QOS001", dataPlane: true,
 			edit: bothEndsChannel("active", "active", true, true)},
-		{field: "interface port-channel lacp fallback [...]", name: "on a port-channel without members", safe: "it lets a member without an LACP partner forward alone, which labctl does not model: a member still reads as carrying nothing, and lint notes it",
+		{field: "interface port-channel lacp fallback [...]", name: "on a port-channel without members", safe: "a port channel without members forwards nothing either way",
 			edit: text(append_("interface Port-Channel9", "   port-channel lacp fallback individual", "   port-channel lacp fallback timeout 50", "!"), "leaf1")},
+		// A server bond with fallback individual (a PXE-booting host's
+		// port): the lab's NIC runs no LACP, and after the fallback
+		// timeout the member forwards alone on its own config.
+		{field: "interface port-channel lacp fallback [...]", name: "Ethernet1 in a port-channel with fallback individual: the member forwards alone", safe: "the member without an LACP partner forwards on its own interface's config, the lab's address and QoS",
+			edit: text(func(lines []string) []string {
+				return append_("interface Port-Channel1", "   port-channel lacp fallback individual", "!")(after(`^interface Ethernet1$`, "   channel-group 1 mode active")(lines))
+			}, "leaf1")},
+		{field: "interface port-channel lacp fallback [...]", name: "Ethernet1 in a port-channel with fallback static and no address", harmful: true, rule: "QOS026", dataPlane: true, lintError: true,
+			edit: text(func(lines []string) []string {
+				return append_("interface Port-Channel1", "   port-channel lacp fallback static", "!")(after(`^interface Ethernet1$`, "   channel-group 1 mode active")(lines))
+			}, "leaf1")},
 		{field: "interface no port-channel lacp fallback [...]", name: "on a port-channel without members", safe: "it is EOS's default: members forward only when bundled",
 			edit: text(append_("interface Port-Channel9", "   no port-channel lacp fallback", "!"), "leaf1")},
 		{field: "interface no channel-group [...]", name: "Ethernet1 out of its port-channel again", safe: "leaving a port-channel changes none of the QoS labctl reads of the port, its own lines",

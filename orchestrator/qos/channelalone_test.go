@@ -31,6 +31,12 @@ func TestChannelAloneBothEnds(t *testing.T) {
 		{"the other end's channel down", member("", true, ""), member("", true, "x"), "which is down", "other end's port channel up"},
 		{"facing a host", member("active", true, ""), nil, "LACP finds no partner", "runs no bond"},
 		{"facing a port in none", member("active", true, ""), &PortConfig{Name: "Ethernet1"}, "no port channel", "runs no bond"},
+		// LACP fallback: after its timeout the member forwards alone on
+		// its own config (individual), or as the channel's static member,
+		// which then needs the channel's address (static).
+		{"facing a host, fallback individual", withFallback(member("active", false, ""), "individual"), nil, "", ""},
+		{"facing a host, fallback static, the channel addressed", withFallback(member("active", true, ""), "static"), nil, "", ""},
+		{"facing a host, fallback static, no address", withFallback(member("active", false, ""), "static"), nil, "fallback forwards on the member", "PORTCHANNEL_INTERFACE"},
 	} {
 		why, fix := ChannelAlone(c.p, c.peer)
 		if c.why == "" {
@@ -46,4 +52,10 @@ func TestChannelAloneBothEnds(t *testing.T) {
 	if why, _ := ChannelAlone(&PortConfig{Name: "Ethernet1"}, nil); why != "" {
 		t.Errorf("a port in no port channel: %q", why)
 	}
+}
+
+// withFallback is p with LACP fallback of kind.
+func withFallback(p *PortConfig, kind string) *PortConfig {
+	p.ChannelFallback = kind
+	return p
 }

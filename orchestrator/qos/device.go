@@ -403,6 +403,14 @@ type PortConfig struct {
 	// its own account ("" for none): SONiC's PORTCHANNEL admin_status down
 	// (teammgrd's setLagAdminStatus sets the team device down).
 	ChannelDown string `json:"channel_down,omitempty"`
+	// ChannelFallback is how the member forwards when LACP finds no
+	// partner: "individual" (EOS port-channel lacp fallback individual:
+	// the member forwards alone, on its own interface's config, its
+	// address included), "static" (EOS's fallback static, SONiC's
+	// PORTCHANNEL fallback true, teamd's lacp runner: the port channel
+	// forwards on the member as a static member), "" none (it carries
+	// nothing). ChannelAlone reads it.
+	ChannelFallback string `json:"channel_fallback,omitempty"`
 	// Switched is the statement that makes the port an L2 (bridged) port
 	// in so many words, with its place: EOS's switchport line, SONiC's
 	// VLAN_MEMBER entry; "" for none. On a lab's routed fabric such a

@@ -1819,6 +1819,15 @@ func ChannelAlone(p, peer *PortConfig) (why, fix string) {
 	case p.ChannelDown != "":
 		return fmt.Sprintf("a member of %s, which is down (%s): its members carry nothing", p.Channel, p.ChannelDown),
 			"set the port channel up (SONiC: admin_status \"up\" in its PORTCHANNEL entry), or " + channelOut
+	case (peer == nil || peer.Channel == "") && p.ChannelFallback == "individual":
+		// After the fallback timeout the member forwards as the port its
+		// own interface block makes it, on the lab's address.
+		return "", ""
+	case (peer == nil || peer.Channel == "") && p.ChannelFallback == "static":
+		if p.ChannelAddress {
+			return "", ""
+		}
+		return fmt.Sprintf("a member of %s, whose link's other end is in no port channel: LACP finds no partner, the port channel's fallback forwards on the member as its own, and %s has no IP address (the link's address sits on the member port), so the link carries nothing", p.Channel, p.Channel), ChannelAddressFix
 	case peer == nil || peer.Channel == "":
 		return fmt.Sprintf("a member of %s, but its link's other end is in no port channel: LACP finds no partner and the member carries nothing", p.Channel), outOrPeer
 	case peer.ChannelDown != "":

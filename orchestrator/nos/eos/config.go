@@ -471,7 +471,7 @@ func cfgSignature(p qos.PortConfig) string {
 	// Whether it is shut down, and its port channel, are the
 	// interface's own lines; its speed
 	// stays, as the profiles are named by it (labctl-100g).
-	p.AdminDown, p.Channel, p.ChannelMode, p.ChannelAddress, p.ChannelDown, p.Switched = "", "", "", false, "", ""
+	p.AdminDown, p.Channel, p.ChannelMode, p.ChannelAddress, p.ChannelDown, p.ChannelFallback, p.Switched = "", "", "", false, "", "", ""
 	p.DSCPToTC, p.CoSToTC, p.TCToQueue, p.TCToPG, p.PFCToQueue, p.Origins = nil, nil, nil, nil, nil, nil
 	p.Queues = slices.Clone(p.Queues) // the caller's queues stay as they are
 	for i := range p.Queues {

@@ -1877,11 +1877,14 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 			// bundled member's traffic is the channel's.
 			pc.ChannelAddress = pcb.ipAddr || pcb.ip6Addr
 			if pcb.lacpFallback != "" {
-				// A member with fallback forwards as an individual port
-				// when LACP finds no partner (after the fallback timeout):
-				// labctl does not model it, and takes a member without a
-				// partner to carry nothing, the reading that shows harm.
-				p.notes = append(p.notes, fmt.Sprintf("%s: %s has LACP fallback: where LACP finds no partner, EOS lets member %s forward alone, but labctl takes a member without a partner to carry nothing (lint's QOS026, a link down in the simulator); if the link should carry traffic unbundled, take %s out of the port channel (fix: no channel-group on %s)", pcb.lacpFallback, ib.channel, name, name, name))
+				// Where LACP finds no partner, after the fallback timeout,
+				// EOS forwards on the member: alone on its own config
+				// (individual) or as the port channel's static member
+				// (static, the form's default). qos.ChannelAlone reads it.
+				pc.ChannelFallback = "static"
+				if strings.Contains(pcb.lacpFallback, "individual") {
+					pc.ChannelFallback = "individual"
+				}
 			}
 		}
 		if parent == "" && ib.switchportAt != "" {

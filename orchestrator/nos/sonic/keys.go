@@ -342,8 +342,11 @@ func (r *resolver) portChannels() error {
 			fallback = append(fallback, ch)
 		}
 	}
-	if len(fallback) > 0 {
-		r.dc.Notes = append(r.dc.Notes, fmt.Sprintf("PORTCHANNEL %s: fallback true lets teamd forward a member whose LACP finds no partner, which labctl does not model: it takes such a member to carry nothing (lint's QOS026, a link down in the simulator); if the link should carry traffic unbundled, remove the port's PORTCHANNEL_MEMBER entry", strings.Join(fallback, ", ")))
+	// fallback true: teamd's lacp runner forwards on a member whose LACP
+	// finds no partner, as the port channel's (qos.ChannelFallback static).
+	r.channelFallback = map[string]bool{}
+	for _, ch := range fallback {
+		r.channelFallback[ch] = true
 	}
 	for _, key := range cfgSortedKeys(r.db.PortChannelInterface) {
 		if ch, _, ok := strings.Cut(key, "|"); ok {

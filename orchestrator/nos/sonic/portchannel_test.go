@@ -110,3 +110,20 @@ func TestECNFindingOfAPortChannelNamesItsMembers(t *testing.T) {
 		}
 	}
 }
+
+// PORTCHANNEL fallback true: teamd's lacp runner forwards on a member
+// without an LACP partner as the port channel's (qos.ChannelFallback
+// static); labctl only noted it and took such a member to carry nothing.
+func TestPortChannelFallbackIsStatic(t *testing.T) {
+	for fb, want := range map[string]string{`"fallback": "true"`: "static", `"fallback": "false"`: "", `"min_links": "1"`: ""} {
+		in := `{"PORTCHANNEL": {"PortChannel1": {"admin_status": "up", ` + fb + `}}, "PORTCHANNEL_MEMBER": {"PortChannel1|Ethernet4": {}},
+			"PORT_QOS_MAP": {"Ethernet4": {"pfc_enable": "3"}}}`
+		dc, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(in)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := dc.Port("Ethernet4").ChannelFallback; got != want {
+			t.Errorf("PORTCHANNEL {%s}: fallback %q, want %q", fb, got, want)
+		}
+	}
+}

@@ -163,6 +163,8 @@ type resolver struct {
 	// channelAddr says a port channel has a PORTCHANNEL_INTERFACE address.
 	channelDown map[string]string
 	channelAddr map[string]bool
+	// channelFallback says a port channel has PORTCHANNEL fallback true.
+	channelFallback map[string]bool
 	// switched are the VLAN_MEMBER entries of the ports in a VLAN
 	// (portChannels), by port.
 	switched map[string]string
@@ -796,6 +798,9 @@ func (r *resolver) portLink(pc *qos.PortConfig) error {
 	// SONiC's members always run LACP active (teammgrd's addLag), the
 	// "" of ChannelMode.
 	pc.ChannelDown, pc.ChannelAddress = r.channelDown[pc.Channel], r.channelAddr[pc.Channel]
+	if r.channelFallback[pc.Channel] {
+		pc.ChannelFallback = "static"
+	}
 	pc.Switched = r.switched[pc.Name]
 	if e := r.db.Port[pc.Name]; e != nil {
 		pc.AdminDown = adminDown(pc.Name, e)
