@@ -290,7 +290,7 @@ type WREDEntry struct {
 type BufferPoolEntry struct {
 	Type string `cfg:"type" use:"simulated" why:"ingress pools hold PGs, egress pools queues"`
 	Mode string `cfg:"mode" use:"simulated" why:"static or dynamic: the threshold mode of profiles that give neither static_th nor dynamic_th"`
-	Size *int64 `cfg:"size" use:"simulated" why:"the pool in bytes: with dynamic thresholds it sets how deep a PG or queue grows before XOFF or drop. SAI takes the reserves (BUFFER_PROFILE size) of the PGs and queues drawing on the pool out of it (SAI_BUFFER_POOL_ATTR_SHARED_SIZE), so a pool smaller than them has nothing to share: lint's QOS028. The simulator runs the size as the shared part beside the reserves, as SONiC's Mellanox buffer plugin sizes pools"`
+	Size *int64 `cfg:"size" use:"simulated" why:"the pool in bytes: with dynamic thresholds it sets how deep a PG or queue grows before XOFF or drop. Where SAI takes the reserves (BUFFER_PROFILE size) of the PGs and queues drawing on the pool out of it (SAI_BUFFER_POOL_ATTR_SHARED_SIZE), a pool smaller than them has nothing to share; where the pool is the shared part beside them (SONiC's Mellanox pools, the memory less every reserve) it is as sized. The simulator runs the size as the shared part; lint's QOS028 errs where a pool is below a frame for each PG or queue drawing on it too, small under both readings, and notes a pool below its reserves alone"`
 	Xoff *int64 `cfg:"xoff" use:"simulated" why:"a shared headroom pool: lossless PGs take their headroom from it; 0 (SAI's default XOFF_SIZE) is none, and each lossless PG keeps its headroom inside its own size"`
 
 	Extra map[string]string `cfg:"-"`
