@@ -401,7 +401,8 @@ type PortConfig struct {
 	ChannelAddress bool `json:"channel_address,omitempty"`
 	// ChannelDown says why the member's port channel carries nothing on
 	// its own account ("" for none): SONiC's PORTCHANNEL admin_status down
-	// (teammgrd's setLagAdminStatus sets the team device down).
+	// (teammgrd's setLagAdminStatus sets the team device down), EOS's
+	// shutdown in the interface Port-Channel<N> block.
 	ChannelDown string `json:"channel_down,omitempty"`
 	// ChannelFallback is how the member forwards when LACP finds no
 	// partner: "individual" (EOS port-channel lacp fallback individual:

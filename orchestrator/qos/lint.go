@@ -1818,7 +1818,7 @@ func ChannelAlone(p, peer *PortConfig) (why, fix string) {
 	switch {
 	case p.ChannelDown != "":
 		return fmt.Sprintf("a member of %s, which is down (%s): its members carry nothing", p.Channel, p.ChannelDown),
-			"set the port channel up (SONiC: admin_status \"up\" in its PORTCHANNEL entry), or " + channelOut
+			"set the port channel up (SONiC: admin_status \"up\" in its PORTCHANNEL entry; EOS: no shutdown in its interface Port-Channel block), or " + channelOut
 	case (peer == nil || peer.Channel == "") && p.ChannelFallback == "individual":
 		// After the fallback timeout the member forwards as the port its
 		// own interface block makes it, on the lab's address.

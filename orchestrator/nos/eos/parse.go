@@ -1876,6 +1876,8 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 			// The port channel's own address (qos.ChannelAlone): the
 			// bundled member's traffic is the channel's.
 			pc.ChannelAddress = pcb.ipAddr || pcb.ip6Addr
+			// A Port-Channel shut down carries nothing on any member.
+			pc.ChannelDown = p.down(ib.channel, pcb)
 			if pcb.lacpFallback != "" {
 				// Where LACP finds no partner, after the fallback timeout,
 				// EOS forwards on the member: alone on its own config

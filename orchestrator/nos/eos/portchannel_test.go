@@ -45,3 +45,24 @@ func TestChannelGroupModeAndAddress(t *testing.T) {
 		t.Errorf("channel-group mode sometimes: %v, want it refused at its line", err)
 	}
 }
+
+// shutdown on a Port-Channel interface takes every member down
+// (ChannelDown, qos.ChannelAlone: QOS026 and a link down): labctl read
+// the members as up.
+func TestPortChannelShutdownIsChannelDown(t *testing.T) {
+	for block, down := range map[string]bool{"   shutdown\n": true, "   no shutdown\n": false, "": false} {
+		in := "interface Ethernet1\n   no switchport\n   channel-group 1 mode active\n!\n" +
+			"interface Port-Channel1\n   no switchport\n   ip address 10.0.0.0/31\n" + block + "!\n"
+		dc, err := Parse("leaf1", qos.Source{Name: "leaf1.cfg", Data: []byte(in)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := dc.Port("Ethernet1")
+		if (p.ChannelDown != "") != down {
+			t.Errorf("Port-Channel1 with %q: Ethernet1's channel down %q, want down %v", block, p.ChannelDown, down)
+		}
+		if why, fix := qos.ChannelAlone(p, p); (why != "") != down || (down && !strings.Contains(fix, "no shutdown")) {
+			t.Errorf("Port-Channel1 with %q: ChannelAlone %q (fix %q), want a finding %v naming no shutdown", block, why, fix, down)
+		}
+	}
+}
