@@ -80,7 +80,9 @@ type cfgBlock struct {
 	channel string
 	// channelMode is its channel-group's mode: active, passive or on.
 	channelMode string
-	// lacpFallback: a port-channel's port-channel lacp fallback line.
+	// lacpFallback is a port-channel's port-channel lacp fallback kind,
+	// as qos.PortConfig.ChannelFallback takes it: "individual", "static"
+	// (the form's default), "" for none.
 	lacpFallback string
 	// shape is the port's own shape rate (all its queues together).
 	shape cfgShape
@@ -1146,8 +1148,11 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 	case mode == "interface" && len(f) >= 3 && f[0] == "port-channel" && f[1] == "lacp" && f[2] == "fallback":
 		// port-channel lacp fallback [individual|static] turns it on;
 		// fallback timeout only sets how long it waits.
-		if len(f) == 3 || f[3] != "timeout" {
-			b.lacpFallback = where.String() + ": " + line
+		switch {
+		case len(f) > 3 && f[3] == "individual":
+			b.lacpFallback = "individual"
+		case len(f) == 3 || f[3] != "timeout":
+			b.lacpFallback = "static"
 		}
 		return p.note(mode, f, where)
 	case mode == "interface" && len(f) >= 4 && (f[0] == "no" || f[0] == "default") && f[1] == "port-channel" && f[2] == "lacp" && f[3] == "fallback":
@@ -1878,16 +1883,11 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 			pc.ChannelAddress = pcb.ipAddr || pcb.ip6Addr
 			// A Port-Channel shut down carries nothing on any member.
 			pc.ChannelDown = p.down(ib.channel, pcb)
-			if pcb.lacpFallback != "" {
-				// Where LACP finds no partner, after the fallback timeout,
-				// EOS forwards on the member: alone on its own config
-				// (individual) or as the port channel's static member
-				// (static, the form's default). qos.ChannelAlone reads it.
-				pc.ChannelFallback = "static"
-				if strings.Contains(pcb.lacpFallback, "individual") {
-					pc.ChannelFallback = "individual"
-				}
-			}
+			// Where LACP finds no partner, after the fallback timeout, EOS
+			// forwards on the member: alone on its own config (individual)
+			// or as the port channel's static member. qos.ChannelAlone
+			// reads it.
+			pc.ChannelFallback = pcb.lacpFallback
 		}
 		if parent == "" && ib.switchportAt != "" {
 			pc.Switched = "switchport (" + ib.switchportAt + ")"

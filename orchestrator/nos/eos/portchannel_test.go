@@ -66,3 +66,18 @@ func TestPortChannelShutdownIsChannelDown(t *testing.T) {
 		}
 	}
 }
+
+// The fallback's kind is the line's: a config in a folder whose name
+// holds "individual" read fallback static as individual (the kind was
+// looked for in the line's place and text together).
+func TestLACPFallbackKindIsTheLines(t *testing.T) {
+	in := "interface Ethernet1\n   no switchport\n   channel-group 1 mode active\n!\n" +
+		"interface Port-Channel1\n   port-channel lacp fallback static\n!\n"
+	dc, err := Parse("leaf1", qos.Source{Name: "individual/leaf1.cfg", Data: []byte(in)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := dc.Port("Ethernet1").ChannelFallback; got != "static" {
+		t.Errorf("fallback static in individual/leaf1.cfg read as %q", got)
+	}
+}
