@@ -352,7 +352,7 @@ func staleConfigsWarning(app *App, run *results.Run, latest bool) string {
 		edited = fmt.Sprintf("; %s modified since", strings.Join(names, ", "))
 	}
 	return fmt.Sprintf("the configs of lab %s changed since run %s (%sstarted %s%s): this compares that run, made before the edit, not the configs as they are now; a run of them that was refused left no record (run 'labctl run %s --lab %s' to compare them)",
-		run.Lab, run.RunID, which, run.Started.UTC().Format("2006-01-02 15:04:05 UTC"), edited, run.ScenarioArg(), run.Lab)
+		run.Lab, run.RunID, which, results.StartedAt(run.Started), edited, run.ScenarioArg(), run.Lab)
 }
 
 // editedSince lists the files of dir modified after t, by name.

@@ -468,5 +468,11 @@ func startedText(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return " (started " + t.UTC().Format("2006-01-02 15:04:05 UTC") + ")"
+	return " (started " + StartedAt(t) + ")"
+}
+
+// StartedAt is how regress writes when a run started: "2026-12-07
+// 23:16:22 UTC".
+func StartedAt(t time.Time) string {
+	return t.UTC().Format("2006-01-02 15:04:05 UTC")
 }

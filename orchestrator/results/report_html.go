@@ -684,9 +684,9 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:.8em}
 </html>
 `
 
-// maxFlowGroups is how many flows the per-flow throughput chart draws, as
-// the flow table shows maxFlowRows.
-const maxFlowGroups = 32
+// maxFlowGroups is how many flows the per-flow throughput chart draws:
+// as many as the flow table shows.
+const maxFlowGroups = maxFlowRows
 
 // chartedFlows are the flows the per-flow throughput chart draws, in the
 // order the variants' records first name them, and the chart's title. Of
