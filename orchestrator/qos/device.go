@@ -1,6 +1,7 @@
 package qos
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"math"
@@ -819,6 +820,12 @@ func (p *PortConfig) RunSpeedGbps() int {
 		return p.LinkSpeedGbps
 	}
 	return p.SpeedGbps
+}
+
+// LACPMode is how the port bundles into its channel: ChannelMode, "" read
+// as active.
+func (p *PortConfig) LACPMode() string {
+	return cmp.Or(p.ChannelMode, "active")
 }
 
 // EnforcedMTU is the L3 MTU the port holds packets to: the config's

@@ -1809,12 +1809,6 @@ func ChannelAlone(p, peer *PortConfig) (why, fix string) {
 		return "", ""
 	}
 	outOrPeer := channelOut + ", or put the link's other end in one too (a lab host runs no bond: its NIC cannot join one)"
-	mode := func(q *PortConfig) string {
-		if q.ChannelMode == "" {
-			return "active"
-		}
-		return q.ChannelMode
-	}
 	switch {
 	case p.ChannelDown != "":
 		return fmt.Sprintf("a member of %s, which is down (%s): its members carry nothing", p.Channel, p.ChannelDown),
@@ -1833,11 +1827,11 @@ func ChannelAlone(p, peer *PortConfig) (why, fix string) {
 	case peer.ChannelDown != "":
 		return fmt.Sprintf("a member of %s, whose partner at the link's other end is a member of %s, which is down (%s): the link carries nothing", p.Channel, peer.Channel, peer.ChannelDown),
 			"set the other end's port channel up, or " + channelOut + " at both ends"
-	case mode(p) == "passive" && mode(peer) == "passive":
+	case p.LACPMode() == "passive" && peer.LACPMode() == "passive":
 		return fmt.Sprintf("a member of %s in LACP mode passive, and so is the link's other end (%s): neither sends an LACPDU, so neither bundles and the link carries nothing", p.Channel, peer.Channel),
 			"set one end's mode to active (EOS: channel-group <n> mode active)"
-	case (mode(p) == "on") != (mode(peer) == "on"):
-		return fmt.Sprintf("a member of %s in mode %s, but the link's other end (%s) is in mode %s: a static member sends no LACPDU and answers none, so the LACP end never bundles and the link carries nothing", p.Channel, mode(p), peer.Channel, mode(peer)),
+	case (p.LACPMode() == "on") != (peer.LACPMode() == "on"):
+		return fmt.Sprintf("a member of %s in mode %s, but the link's other end (%s) is in mode %s: a static member sends no LACPDU and answers none, so the LACP end never bundles and the link carries nothing", p.Channel, p.LACPMode(), peer.Channel, peer.LACPMode()),
 			"give both ends the same kind of membership (EOS: channel-group <n> mode active at both, or mode on at both; SONiC's members always run LACP)"
 	case !p.ChannelAddress:
 		return fmt.Sprintf("a member of %s, which has no IP address: the bundled member's traffic is the port channel's, and the link's address sits on the member port, so the link carries nothing", p.Channel), ChannelAddressFix

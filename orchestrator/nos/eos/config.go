@@ -7,7 +7,6 @@
 package eos
 
 import (
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -362,10 +361,8 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 				b.WriteString("   shutdown\n")
 			}
 			if n, ok := strings.CutPrefix(p.Channel, "Port-Channel"); ok {
-				// Its membership, in its mode (qos.PortConfig.ChannelMode,
-				// "" is active).
-				m := cmp.Or(p.ChannelMode, "active")
-				fmt.Fprintf(&b, "   channel-group %s mode %s\n", n, m)
+				// Its membership, in its mode.
+				fmt.Fprintf(&b, "   channel-group %s mode %s\n", n, p.LACPMode())
 			}
 			fmt.Fprintf(&b, "   service-profile %s\n!\n", g.name)
 		}
