@@ -293,6 +293,7 @@ func (r *resolver) indexKeys() error {
 	if err := r.portChannels(); err != nil {
 		return err
 	}
+	r.vlanMembers()
 	r.checkWatchdogKeys()
 	r.profileLists()
 	r.lackingPortEntries()
@@ -307,12 +308,15 @@ func (r *resolver) indexKeys() error {
 // teammgrd's doLagMemberTask (cfgmgr/teammgr.cpp) retries it until
 // isLagStateOk finds the port channel, which addLag creates only for a
 // PORTCHANNEL entry, so the port stays an ordinary port; lint notes it
-// (QOS000). A PORTCHANNEL whose admin_status is not up is down
+// (QOS000). What each defined port channel gives its members is
+// r.channelOf: a PORTCHANNEL whose admin_status is not up is down
 // (doLagTask's default is DEFAULT_ADMIN_STATUS_STR, "down" in portmgr.h,
-// set by setLagAdminStatus): r.channelDown. PORTCHANNEL_INTERFACE's
-// PortChannel<n>|<prefix> keys give the channel an address (r.channelAddr).
+// set by setLagAdminStatus); fallback true makes teamd's lacp runner
+// forward on a member whose LACP finds no partner, as the port channel's
+// (qos.PortConfig.ChannelFallback static); PORTCHANNEL_INTERFACE's
+// PortChannel<n>|<prefix> keys give it an address.
 func (r *resolver) portChannels() error {
-	r.channels, r.channelDown, r.channelAddr = map[string]string{}, map[string]string{}, map[string]bool{}
+	r.channels, r.channelOf = map[string]string{}, map[string]portChannel{}
 	var undefined []string
 	for _, key := range cfgSortedKeys(r.db.PortChannelMember) {
 		ch, port, ok := strings.Cut(key, "|")
@@ -328,41 +332,40 @@ func (r *resolver) portChannels() error {
 	if len(undefined) > 0 {
 		r.dc.Notes = append(r.dc.Notes, fmt.Sprintf("PORTCHANNEL_MEMBER %s: PORTCHANNEL defines no such port channel, so teammgrd never adds the member (doLagMemberTask waits for the port channel) and labctl reads the port as an ordinary port (fix: add the port channel's PORTCHANNEL entry with admin_status \"up\", or remove the PORTCHANNEL_MEMBER entry)", strings.Join(undefined, ", ")))
 	}
-	var fallback []string
 	for _, ch := range cfgSortedKeys(r.db.PortChannel) {
-		e := r.db.PortChannel[ch]
+		e, pch := r.db.PortChannel[ch], portChannel{}
 		switch st := e["admin_status"]; st {
 		case "up":
 		case "":
-			r.channelDown[ch] = fmt.Sprintf("PORTCHANNEL|%s gives no admin_status, and teammgrd's default is down", ch)
+			pch.down = fmt.Sprintf("PORTCHANNEL|%s gives no admin_status, and teammgrd's default is down", ch)
 		default:
-			r.channelDown[ch] = fmt.Sprintf("PORTCHANNEL|%s admin_status %q", ch, st)
+			pch.down = fmt.Sprintf("PORTCHANNEL|%s admin_status %q", ch, st)
 		}
 		if e["fallback"] == "true" {
-			fallback = append(fallback, ch)
+			pch.fallback = "static"
 		}
-	}
-	// fallback true: teamd's lacp runner forwards on a member whose LACP
-	// finds no partner, as the port channel's (qos.ChannelFallback static).
-	r.channelFallback = map[string]bool{}
-	for _, ch := range fallback {
-		r.channelFallback[ch] = true
+		r.channelOf[ch] = pch
 	}
 	for _, key := range cfgSortedKeys(r.db.PortChannelInterface) {
 		if ch, _, ok := strings.Cut(key, "|"); ok {
-			r.channelAddr[ch] = true
+			pch := r.channelOf[ch]
+			pch.address = true
+			r.channelOf[ch] = pch
 		}
 	}
-	// VLAN_MEMBER's keys, Vlan<n>|<port> (sonic-vlan.yang's key): the
-	// port is bridged (qos.PortConfig.Switched). A key of another form
-	// names no port labctl knows, and is left to the switch.
+	return nil
+}
+
+// vlanMembers reads VLAN_MEMBER's keys, Vlan<n>|<port> (sonic-vlan.yang's
+// key): the port is bridged (qos.PortConfig.Switched). A key of another
+// form names no port labctl knows, and is left to the switch.
+func (r *resolver) vlanMembers() {
 	r.switched = map[string]string{}
 	for _, key := range cfgSortedKeys(r.db.VlanMember) {
 		if vlan, port, ok := strings.Cut(key, "|"); ok && strings.HasPrefix(vlan, "Vlan") && port != "" {
 			r.switched[port] = "VLAN_MEMBER|" + key
 		}
 	}
-	return nil
 }
 
 // portChannelNotes names the keys that name a port channel

@@ -151,6 +151,16 @@ func fromDoc(device string, doc Doc, lab *qos.Device) (qos.DeviceConfig, error) 
 	return *r.dc, nil
 }
 
+// portChannel is what a PORTCHANNEL entry gives its members: why it is
+// down ("" for up), whether PORTCHANNEL_INTERFACE gives it an address,
+// and its fallback (qos.PortConfig.ChannelDown, ChannelAddress,
+// ChannelFallback).
+type portChannel struct {
+	down     string
+	address  bool
+	fallback string
+}
+
 type resolver struct {
 	db  *ConfigDB
 	doc Doc // what db was decoded from
@@ -159,14 +169,11 @@ type resolver struct {
 	// channels are the port channels of the member ports
 	// (PORTCHANNEL_MEMBER, portChannels).
 	channels map[string]string
-	// channelDown says why a port channel (PORTCHANNEL) is down, by name;
-	// channelAddr says a port channel has a PORTCHANNEL_INTERFACE address.
-	channelDown map[string]string
-	channelAddr map[string]bool
-	// channelFallback says a port channel has PORTCHANNEL fallback true.
-	channelFallback map[string]bool
+	// channelOf is what each port channel PORTCHANNEL defines gives its
+	// members, by name (portChannels).
+	channelOf map[string]portChannel
 	// switched are the VLAN_MEMBER entries of the ports in a VLAN
-	// (portChannels), by port.
+	// (vlanMembers), by port.
 	switched map[string]string
 	dc       *qos.DeviceConfig
 	buffers  bool // the files hold buffer tables
@@ -797,10 +804,8 @@ func (r *resolver) portLink(pc *qos.PortConfig) error {
 	pc.Channel = r.channels[pc.Name]
 	// SONiC's members always run LACP active (teammgrd's addLag), the
 	// "" of ChannelMode.
-	pc.ChannelDown, pc.ChannelAddress = r.channelDown[pc.Channel], r.channelAddr[pc.Channel]
-	if r.channelFallback[pc.Channel] {
-		pc.ChannelFallback = "static"
-	}
+	pch := r.channelOf[pc.Channel]
+	pc.ChannelDown, pc.ChannelAddress, pc.ChannelFallback = pch.down, pch.address, pch.fallback
 	pc.Switched = r.switched[pc.Name]
 	if e := r.db.Port[pc.Name]; e != nil {
 		pc.AdminDown = adminDown(pc.Name, e)
