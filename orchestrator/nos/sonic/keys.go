@@ -750,12 +750,18 @@ func (r *resolver) profileLists() {
 			for prof := range strings.SplitSeq(e.ProfileList, ",") {
 				prof = strings.TrimSpace(prof)
 				pe, ok := r.db.BufferProfile[prof]
+				why := ""
+				if ok {
+					why = profileRefused(pe)
+				}
+				if ok && why == "" {
+					continue
+				}
 				for port := range strings.SplitSeq(key, ",") {
-					switch {
-					case !ok:
+					if !ok {
 						r.unresolved(t.table+"|"+key, "profile_list", prof, "BUFFER_PROFILE", effect, port)
-					case profileRefused(pe) != "":
-						r.refused(t.table+"|"+key, "profile_list", prof, "BUFFER_PROFILE", effect, profileRefused(pe), port)
+					} else {
+						r.refused(t.table+"|"+key, "profile_list", prof, "BUFFER_PROFILE", effect, why, port)
 					}
 				}
 			}
