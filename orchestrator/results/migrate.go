@@ -3,7 +3,6 @@ package results
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"path/filepath"
 )
@@ -176,33 +175,43 @@ func reindexNullable(conn *sql.Conn, dir string) error {
 		if err != nil {
 			continue
 		}
-		if _, err := conn.ExecContext(ctx, `SAVEPOINT reindex_run`); err != nil {
-			return err
-		}
-		if err := indexTx(conn, run); err != nil {
-			if indexTrouble(err) {
-				return err // the index's trouble, not this record's
-			}
-			if _, err := conn.ExecContext(ctx, `ROLLBACK TO reindex_run`); err != nil {
-				return err
-			}
-		}
-		if _, err := conn.ExecContext(ctx, `RELEASE reindex_run`); err != nil {
+		if _, err := indexUnderSavepoint(conn, run); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// indexUnderSavepoint indexes run inside ex's transaction under a
+// savepoint, so that a record the index cannot hold (two variants of one
+// name and repetition) is rolled back alone and comes back as recordErr,
+// for the caller to skip. An error of the index or its file system
+// (indexTrouble), which would fail every run alike, comes back as err.
+func indexUnderSavepoint(ex execer, run *Run) (recordErr, err error) {
+	ctx := context.Background()
+	if _, err := ex.ExecContext(ctx, `SAVEPOINT reindex_run`); err != nil {
+		return nil, err
+	}
+	if err := indexTx(ex, run); err != nil {
+		if indexTrouble(err) {
+			return nil, err
+		}
+		if _, err := ex.ExecContext(ctx, `ROLLBACK TO reindex_run`); err != nil {
+			return nil, err
+		}
+		recordErr = err
+	}
+	if _, err := ex.ExecContext(ctx, `RELEASE reindex_run`); err != nil {
+		return nil, err
+	}
+	return recordErr, nil
+}
+
 // indexTrouble says whether a failed write is the index's or its file
 // system's (busy, locked, out of memory, read-only, an I/O error, corrupt,
 // full, not openable), which fails every run alike, not one record's.
 func indexTrouble(err error) bool {
-	var se interface{ Code() int }
-	if !errors.As(err, &se) {
-		return false
-	}
-	switch se.Code() & 0xff {
+	switch c, _ := sqliteCode(err); c {
 	case 3, 5, 6, 7, 8, 10, 11, 13, 14, 26:
 		return true
 	}

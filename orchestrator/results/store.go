@@ -337,12 +337,19 @@ func useWAL(db *sql.DB) error {
 
 // isBusy reports whether err is SQLITE_BUSY or SQLITE_LOCKED.
 func isBusy(err error) bool {
+	c, _ := sqliteCode(err)
+	return c == 5 || c == 6
+}
+
+// sqliteCode is the primary SQLite result code of err (its low byte:
+// SQLITE_BUSY is 5 whatever its extended code), and whether err carries
+// one; 0 where it does not.
+func sqliteCode(err error) (int, bool) {
 	var se interface{ Code() int }
 	if !errors.As(err, &se) {
-		return false
+		return 0, false
 	}
-	c := se.Code() & 0xff
-	return c == 5 || c == 6
+	return se.Code() & 0xff, true
 }
 
 func isCorruptErr(err error) bool {
@@ -1191,26 +1198,18 @@ func (s *Store) reindex(repair bool) (Repaired, error, error) {
 		// repetition) is skipped like an unreadable one, under a
 		// savepoint: it failed the whole reindex, naming neither it nor a
 		// fix but this very command.
-		if _, err := tx.Exec(`SAVEPOINT reindex_run`); err != nil {
+		recordErr, err := indexUnderSavepoint(tx, run)
+		switch {
+		case err != nil:
 			return r, s.indexErr(err), nil
-		}
-		if err := indexTx(tx, run); err != nil {
-			if indexTrouble(err) {
-				return r, s.indexErr(err), nil
-			}
-			if _, err := tx.Exec(`ROLLBACK TO reindex_run`); err != nil {
-				return r, s.indexErr(err), nil
-			}
+		case recordErr != nil:
 			fix := "correct the record"
-			if strings.Contains(err.Error(), "UNIQUE") {
+			if strings.Contains(recordErr.Error(), "UNIQUE") {
 				fix = "give each of its variants its own name and repetition (two share one)"
 			}
-			errs = append(errs, fmt.Errorf("reindex: %s: the index cannot hold this record: %w (fix: %s, or move the folder out of %s)", path, err, fix, s.dir))
-		} else {
+			errs = append(errs, fmt.Errorf("reindex: %s: the index cannot hold this record: %w (fix: %s, or move the folder out of %s)", path, recordErr, fix, s.dir))
+		default:
 			r.Indexed++
-		}
-		if _, err := tx.Exec(`RELEASE reindex_run`); err != nil {
-			return r, s.indexErr(err), nil
 		}
 	}
 	if err := tx.Commit(); err != nil {
