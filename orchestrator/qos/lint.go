@@ -215,6 +215,19 @@ func (l *linter) addPeer(peer, rule string, sev Severity, dev, port, where, fix,
 // groupFindings compares.
 const peerMark = "\x00peer\x00"
 
+// PeerPhrase is what a finding's text says before the one peer it names,
+// PeersPhrase before the several a merged finding names (peerText):
+// regress reads the two as one cause.
+const (
+	PeerPhrase  = "the peer "
+	PeersPhrase = "the peers "
+)
+
+// PortsMark stands for the ports of an entry named over several, in the
+// Where of a finding merged over ports (portless) and in texts grouped
+// over them: regress reads it as a port's name.
+const PortsMark = "*"
+
 // peerText is a message or fix with a finding's peers in peerMark's
 // place: the one peer's name, or several's ranges (DeviceRanges) after
 // "the peers" where the text says "the peer".
@@ -223,7 +236,7 @@ func peerText(text string, peers []string) string {
 		return strings.ReplaceAll(text, peerMark, peers[0])
 	}
 	names := DeviceRanges(peers, 0)
-	text = strings.ReplaceAll(text, "the peer "+peerMark, "the peers "+names)
+	text = strings.ReplaceAll(text, PeerPhrase+peerMark, PeersPhrase+names)
 	return strings.ReplaceAll(text, peerMark, names)
 }
 
@@ -336,11 +349,11 @@ func portless(where, port string) string {
 	parts := strings.Split(where, "|")
 	for i, p := range parts {
 		if p == port || strings.HasPrefix(p, port+" ") {
-			parts[i] = "*" + strings.TrimPrefix(p, port)
+			parts[i] = PortsMark + strings.TrimPrefix(p, port)
 		}
 	}
 	w := strings.Join(parts, "|")
-	return strings.ReplaceAll(w, "interface "+port, "interface *")
+	return strings.ReplaceAll(w, "interface "+port, "interface "+PortsMark)
 }
 
 // lossless returns the priorities that should be lossless on a device:
@@ -2165,7 +2178,7 @@ func (l *linter) defaults(d *DeviceConfig) {
 			f.Fix = "mend what keeps the entry from applying (the findings at it say what), so that the switch runs the setting"
 			grouped = f.Message
 			if len(df.Ports) == 1 {
-				grouped = unapplied(replacePortName(df.Unapplied, df.Ports[0], "*"))
+				grouped = unapplied(replacePortName(df.Unapplied, df.Ports[0], PortsMark))
 				c := cause{df.Field, df.Value, df.Source, grouped}
 				if i, ok := at[c]; ok {
 					if !slices.Contains(ports[i], df.Ports[0]) {

@@ -184,7 +184,7 @@ func newLintErrors(run, baseline *Run, lintAlone bool) ([]Finding, []string) {
 		}
 		// An entry merged over ports names them "*" (qos's portless):
 		// "PORT_QOS_MAP|*" is "PORT_QOS_MAP|Ethernet4" masked.
-		cause := strings.ReplaceAll(mask(f.Where), "*", "#") + "\x00" + mask(f.Message)
+		cause := strings.ReplaceAll(mask(f.Where), qos.PortsMark, "#") + "\x00" + mask(f.Message)
 		out := make([]portKey, len(ports))
 		for i, p := range ports {
 			out[i] = portKey{f.Rule + "\x00" + f.Device + "\x00" + p + "\x00" + cause, p}
@@ -323,7 +323,7 @@ func lintMasker(recs ...*Run) func(string) string {
 		}
 		s = digitWord.ReplaceAllString(s, "#")
 		s = maskedList.ReplaceAllString(s, "#")
-		return strings.ReplaceAll(s, "the peers #", "the peer #")
+		return strings.ReplaceAll(s, qos.PeersPhrase+"#", qos.PeerPhrase+"#")
 	}
 }
 
