@@ -114,13 +114,17 @@ func (l *linter) poolReserves(d *DeviceConfig) {
 		if pl == nil || pl.SizeBytes <= 0 || pl.SizeBytes >= u.reserved {
 			continue // an undefined pool is QOS010's; size 0 the NOS's
 		}
-		what := pluralWhat(pl)
+		what := "queues"
+		if pl.Type == "ingress" {
+			what = "priority groups"
+		}
 		where := "BUFFER_POOL|" + name
+		profiles := plural.Noun(len(u.profiles), "profile") + " " + strings.Join(slices.Sorted(maps.Keys(u.profiles)), ", ")
 		if pl.SizeBytes >= u.frames {
 			l.addAt(RulePoolReserves, SevInfo, d.Device, "", where,
 				fmt.Sprintf("check which your platform does; where its SAI takes the reserves out of the pool, make %s's size larger than the %d bytes reserved, by the shared buffer they need", where, u.reserved),
-				"buffer pool %s is %d bytes, less than the %d bytes its %d %s reserve (%s %s): a switch whose SAI takes every reserve out of the pool (SAI_BUFFER_POOL_ATTR_SHARED_SIZE) has nothing left to share, one whose pool is the shared part alone (SONiC's Mellanox pools, as labctl's simulator runs every pool) shares all %d bytes",
-				name, pl.SizeBytes, u.reserved, u.n, pluralWhat(pl), plural.Noun(len(u.profiles), "profile"), strings.Join(slices.Sorted(maps.Keys(u.profiles)), ", "), pl.SizeBytes)
+				"buffer pool %s is %d bytes, less than the %d bytes its %d %s reserve (%s): a switch whose SAI takes every reserve out of the pool (SAI_BUFFER_POOL_ATTR_SHARED_SIZE) has nothing left to share, one whose pool is the shared part alone (SONiC's Mellanox pools, as labctl's simulator runs every pool) shares all %d bytes",
+				name, pl.SizeBytes, u.reserved, u.n, what, profiles, pl.SizeBytes)
 			continue
 		}
 		sev, harm := SevWarning, "; only best effort draws on it, and it drops at its reserve"
@@ -130,16 +134,7 @@ func (l *linter) poolReserves(d *DeviceConfig) {
 		}
 		l.addAt(RulePoolReserves, sev, d.Device, "", where,
 			fmt.Sprintf("make %s's size larger than the %d bytes its %s reserve, by the shared buffer they need, or lower their profiles' size", where, u.reserved, what),
-			"buffer pool %s is %d bytes, less than the %d bytes its %d %s reserve (%s %s) and than one frame for each of them (%d bytes): whether the switch takes the reserves out of the pool (SAI's shared size, nothing left) or shares the pool beside them, each holds little more than its reserve%s",
-			name, pl.SizeBytes, u.reserved, u.n, what, plural.Noun(len(u.profiles), "profile"), strings.Join(slices.Sorted(maps.Keys(u.profiles)), ", "), u.frames, harm)
+			"buffer pool %s is %d bytes, less than the %d bytes its %d %s reserve (%s) and than one frame for each of them (%d bytes): whether the switch takes the reserves out of the pool (SAI's shared size, nothing left) or shares the pool beside them, each holds little more than its reserve%s",
+			name, pl.SizeBytes, u.reserved, u.n, what, profiles, u.frames, harm)
 	}
-}
-
-// pluralWhat names what draws on a pool: an ingress pool's priority
-// groups, an egress pool's queues.
-func pluralWhat(pl *PoolConfig) string {
-	if pl.Type == "ingress" {
-		return "priority groups"
-	}
-	return "queues"
 }
