@@ -12,7 +12,7 @@ func TestPacketDiscardActionOneRule(t *testing.T) {
 	for _, field := range []string{``, `, "packet_discard_action": ""`, `, "packet_discard_action": "drop"`, `, "packet_discard_action": "trim"`, `, "packet_discard_action": "Drop"`} {
 		in := fmt.Sprintf(`{"BUFFER_POOL": {"p": {"size": "1000000", "type": "ingress", "mode": "dynamic"}},
 			"BUFFER_PROFILE": {"x": {"pool": "p", "size": "0", "dynamic_th": "0"%s}}}`, field)
-		db, _, err := decodeDB(mustDoc(t, in))
+		db, _, _, err := decodeDB(mustDoc(t, in))
 		if err != nil {
 			t.Fatalf("%s: %v", field, err)
 		}

@@ -101,11 +101,11 @@ func FromDoc(device string, doc Doc) (qos.DeviceConfig, error) {
 // fromDoc is FromDoc for a lab's switch (lab; nil: not known), whose
 // ports the lab knows (lacks).
 func fromDoc(device string, doc Doc, lab *qos.Device) (qos.DeviceConfig, error) {
-	db, notes, err := decodeDB(doc)
+	db, beyondTC, notes, err := decodeDB(doc)
 	if err != nil {
 		return qos.DeviceConfig{}, fmt.Errorf("parse sonic config of %s: %w", device, err)
 	}
-	r := &resolver{db: db, doc: doc, lab: lab, dc: &qos.DeviceConfig{Device: device, NOS: Name, Notes: notes}, defaults: map[[3]string]*qos.Default{}, unres: map[[4]string]*qos.Unresolved{}}
+	r := &resolver{db: db, beyondTC: beyondTC, lab: lab, dc: &qos.DeviceConfig{Device: device, NOS: Name, Notes: notes}, defaults: map[[3]string]*qos.Default{}, unres: map[[4]string]*qos.Unresolved{}}
 	r.buffers = len(db.BufferPG) > 0 || len(db.BufferQueue) > 0 || len(db.BufferProfile) > 0 || len(db.BufferPool) > 0
 	if md := db.DeviceMetadata["localhost"]; md != nil && md.BufferModel == "dynamic" {
 		r.dynamic = true
@@ -162,10 +162,10 @@ type portChannel struct {
 }
 
 type resolver struct {
-	db  *ConfigDB
-	doc Doc // what db was decoded from
-	// beyond are beyondTC's maps, by DSCP_TO_TC_MAP entry.
-	beyond map[string]map[int]int
+	db *ConfigDB
+	// beyondTC are the pairs of each DSCP_TO_TC_MAP entry the switch
+	// applies beyond the model's 8 traffic classes (decodeDB).
+	beyondTC map[string]IntMap
 	// channels are the port channels of the member ports
 	// (PORTCHANNEL_MEMBER, portChannels).
 	channels map[string]string
@@ -577,21 +577,6 @@ func (r *resolver) resolveMap(port string, k mapKind) (m map[int]int, origin, na
 	return fill(m, "="+name), k.table + "|" + name + " via " + where, name
 }
 
-// beyondTC are the pairs of DSCP_TO_TC_MAP|name the switch applies beyond
-// the model's 8 traffic classes (decodeIntMap's beyond), read once per
-// map; nil where it has none.
-func (r *resolver) beyondTC(name string) map[int]int {
-	if m, ok := r.beyond[name]; ok {
-		return m
-	}
-	_, beyond, _, _ := decodeIntMap("DSCP_TO_TC_MAP", name, r.doc["DSCP_TO_TC_MAP"][name])
-	if r.beyond == nil {
-		r.beyond = map[string]map[int]int{}
-	}
-	r.beyond[name] = beyond
-	return beyond
-}
-
 // port resolves one port.
 func (r *resolver) port(name string) (qos.PortConfig, error) {
 	pc := qos.PortConfig{Name: name, Fabric: true, PFCPriorities: []int{}, Trust: qos.TrustDSCP, Origins: map[string]string{}}
@@ -600,7 +585,7 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 		pc.Origins[k.key] = origin
 		*k.model(&pc) = m
 		if k.key == "dscp_to_tc" && entry != "" {
-			pc.BeyondTC = r.beyondTC(entry)
+			pc.BeyondTC = r.beyondTC[entry]
 		}
 	}
 	// SONiC classifies IP packets by DSCP whenever a DSCP map is bound;

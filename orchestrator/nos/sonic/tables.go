@@ -420,10 +420,12 @@ var fieldUses = func() map[string]map[string]qos.FieldUse {
 // decodeDB turns a merged CONFIG_DB document into the typed tables. A
 // value of the wrong kind (a size that is not a number) is an error naming
 // table|key and field; a field the tables do not have is kept in its
-// entry's Extra (reported, never used).
-func decodeDB(doc Doc) (*ConfigDB, []string, error) {
-	db := &ConfigDB{}
-	var notes []string
+// entry's Extra (reported, never used). beyondTC are, by DSCP_TO_TC_MAP
+// entry, the pairs the switch applies beyond labctl's 8 traffic classes
+// (decodeIntMap's beyond), which the resolver gives the ports using the
+// map (qos.PortConfig.BeyondTC).
+func decodeDB(doc Doc) (db *ConfigDB, beyondTC map[string]IntMap, notes []string, err error) {
+	db = &ConfigDB{}
 	v := reflect.ValueOf(db).Elem()
 	t := v.Type()
 	for i := range t.NumField() {
@@ -444,25 +446,31 @@ func decodeDB(doc Doc) (*ConfigDB, []string, error) {
 			var ev reflect.Value
 			switch elem {
 			case reflect.TypeFor[IntMap]():
-				im, _, imNotes, err := decodeIntMap(table, key, fields)
+				im, beyond, imNotes, err := decodeIntMap(table, key, fields)
 				if err != nil {
-					return nil, nil, err
+					return nil, nil, nil, err
 				}
 				notes = append(notes, imNotes...)
+				if table == "DSCP_TO_TC_MAP" && beyond != nil {
+					if beyondTC == nil {
+						beyondTC = map[string]IntMap{}
+					}
+					beyondTC[key] = beyond
+				}
 				ev = reflect.ValueOf(im)
 			case reflect.TypeFor[StringMap]():
 				ev = reflect.ValueOf(StringMap(fields))
 			default:
 				ev = reflect.New(elem.Elem())
 				if err := decodeEntry(table, key, fields, ev.Elem(), ef); err != nil {
-					return nil, nil, err
+					return nil, nil, nil, err
 				}
 			}
 			m.SetMapIndex(reflect.ValueOf(key), ev)
 		}
 		v.Field(i).Set(m)
 	}
-	return db, notes, nil
+	return db, beyondTC, notes, nil
 }
 
 // decodeIntMap reads the entry key of map table (fields) as qosorch's map
