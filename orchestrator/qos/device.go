@@ -320,6 +320,13 @@ type PortConfig struct {
 	// this is what the switch does, for lint's words. Read-only, as the
 	// maps above.
 	BeyondTC map[int]int `json:"beyond_tc,omitempty"`
+	// BeyondQueue are the traffic classes the switch sends to a queue
+	// beyond the model's 8 (SONiC's YANG allows TC_TO_QUEUE_MAP queues
+	// 0-9), with that queue. TCToQueue holds them in the queue of a class
+	// the map leaves out (its own number), as lint and the simulator run
+	// them; this is what the switch does, for lint's words. Read-only, as
+	// the maps above.
+	BeyondQueue map[int]int `json:"beyond_queue,omitempty"`
 	// DSCPToDropPrecedence colours the packets of each DSCP the port
 	// classifies by DSCP: 1 yellow, 2 red (EOS's qos map dscp ...
 	// drop-precedence); a DSCP it leaves out (every one, where it is nil)

@@ -571,6 +571,16 @@ func (l *linter) lossyInLosslessPG(d *DeviceConfig, p *PortConfig) {
 func (l *linter) pfcQueueMap(d *DeviceConfig, p *PortConfig) {
 	for _, pr := range p.PFCPriorities {
 		c := p.Class(pr)
+		if q, ok := p.BeyondQueue[pr]; ok {
+			// The switch sends the class to a queue beyond the model's 8
+			// (BeyondQueue), which the model runs in queue pr: no PFC
+			// priority pauses that queue (pfc_to_queue names queues
+			// 0-7), and labctl models neither its WRED nor its scheduler.
+			l.addAt(RulePFCQueueMap, SevError, d.Device, p.Name, p.Origins["tc_to_queue"],
+				fmt.Sprintf("map TC%d to the queue PFC priority %d pauses, queue %d (SONiC: TC_TO_QUEUE_MAP)", pr, pr, c.PausedQueue),
+				"TC%d, which has PFC, leaves by queue %d on the switch, beyond labctl's queues 0-7: a PFC frame for priority %d received here pauses queue %d, not it, so the port keeps sending into a receiver that asked it to stop, and labctl models neither its WRED nor its scheduling; lint's other checks and the simulator run TC%d in queue %d", pr, q, pr, c.PausedQueue, pr, c.Queue)
+			continue
+		}
 		if c.PausedQueue == c.Queue {
 			continue
 		}

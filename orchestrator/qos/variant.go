@@ -41,6 +41,7 @@ func (d DeviceConfig) Clone() DeviceConfig {
 		q.DSCPToTC = maps.Clone(p.DSCPToTC)
 		q.PolicyTC = maps.Clone(p.PolicyTC)
 		q.BeyondTC = maps.Clone(p.BeyondTC)
+		q.BeyondQueue = maps.Clone(p.BeyondQueue)
 		q.DSCPToDropPrecedence = maps.Clone(p.DSCPToDropPrecedence)
 		q.CoSToTC = maps.Clone(p.CoSToTC)
 		q.TCToQueue = maps.Clone(p.TCToQueue)

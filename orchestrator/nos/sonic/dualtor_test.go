@@ -78,6 +78,31 @@ func TestQueueBeyondTheModel(t *testing.T) {
 	}
 }
 
+// The lossless class sent to queue 8: the switch applies the pair, and no
+// PFC priority pauses queue 8 (pfc_to_queue names 0-7), so the port keeps
+// sending into a paused receiver; QOS016 errs, naming queue 8, though the
+// model runs the class in queue 3.
+func TestLosslessClassInQueue8(t *testing.T) {
+	in := `{"DSCP_TO_TC_MAP": {"A": {"26": "3"}}, "TC_TO_QUEUE_MAP": {"A": {"0": "0", "3": "8"}},
+"PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "A", "tc_to_queue_map": "A", "pfc_enable": "3"}}}`
+	dc, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(in)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q := dc.Port("Ethernet0").BeyondQueue[3]; q != 8 {
+		t.Fatalf("TC3's queue as the switch applies it: %d, want 8", q)
+	}
+	var got []string
+	for _, f := range qos.Lint([]qos.DeviceConfig{dc}, qos.LintOptions{}) {
+		if f.Rule == qos.RulePFCQueueMap && f.Severity == qos.SevError {
+			got = append(got, f.Message)
+		}
+	}
+	if len(got) != 1 || !strings.Contains(got[0], "queue 8") {
+		t.Errorf("QOS016: %q, want one error naming queue 8", got)
+	}
+}
+
 // RoCE's DSCP put in traffic class 8 (as the dual-ToR maps put DSCP 33):
 // the switch applies it, so RoCE leaves the lossless class; QOS003 says
 // so in the switch's terms, TC 8, which labctl's 8-class model leaves

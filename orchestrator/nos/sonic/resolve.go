@@ -101,11 +101,11 @@ func FromDoc(device string, doc Doc) (qos.DeviceConfig, error) {
 // fromDoc is FromDoc for a lab's switch (lab; nil: not known), whose
 // ports the lab knows (lacks).
 func fromDoc(device string, doc Doc, lab *qos.Device) (qos.DeviceConfig, error) {
-	db, beyondTC, notes, err := decodeDB(doc)
+	db, beyond, notes, err := decodeDB(doc)
 	if err != nil {
 		return qos.DeviceConfig{}, fmt.Errorf("parse sonic config of %s: %w", device, err)
 	}
-	r := &resolver{db: db, beyondTC: beyondTC, lab: lab, dc: &qos.DeviceConfig{Device: device, NOS: Name, Notes: notes}, defaults: map[[3]string]*qos.Default{}, unres: map[[4]string]*qos.Unresolved{}}
+	r := &resolver{db: db, beyond: beyond, lab: lab, dc: &qos.DeviceConfig{Device: device, NOS: Name, Notes: notes}, defaults: map[[3]string]*qos.Default{}, unres: map[[4]string]*qos.Unresolved{}}
 	r.buffers = len(db.BufferPG) > 0 || len(db.BufferQueue) > 0 || len(db.BufferProfile) > 0 || len(db.BufferPool) > 0
 	if md := db.DeviceMetadata["localhost"]; md != nil && md.BufferModel == "dynamic" {
 		r.dynamic = true
@@ -163,9 +163,10 @@ type portChannel struct {
 
 type resolver struct {
 	db *ConfigDB
-	// beyondTC are the pairs of each DSCP_TO_TC_MAP entry the switch
-	// applies beyond the model's 8 traffic classes (decodeDB).
-	beyondTC map[string]IntMap
+	// beyond are the pairs of each map table entry, by table|entry, the
+	// switch applies beyond the model's 8 traffic classes or queues
+	// (decodeDB: a DSCP_TO_TC_MAP's TC 8, a TC_TO_QUEUE_MAP's queue 8 or 9).
+	beyond map[string]IntMap
 	// channels are the port channels of the member ports
 	// (PORTCHANNEL_MEMBER, portChannels).
 	channels map[string]string
@@ -584,8 +585,12 @@ func (r *resolver) port(name string) (qos.PortConfig, error) {
 		m, origin, entry := r.resolveMap(name, k)
 		pc.Origins[k.key] = origin
 		*k.model(&pc) = m
-		if k.key == "dscp_to_tc" && entry != "" {
-			pc.BeyondTC = r.beyondTC[entry]
+		switch {
+		case entry == "":
+		case k.key == "dscp_to_tc":
+			pc.BeyondTC = r.beyond["DSCP_TO_TC_MAP|"+entry]
+		case k.key == "tc_to_queue":
+			pc.BeyondQueue = r.beyond["TC_TO_QUEUE_MAP|"+entry]
 		}
 	}
 	// SONiC classifies IP packets by DSCP whenever a DSCP map is bound;

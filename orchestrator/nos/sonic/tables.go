@@ -420,11 +420,11 @@ var fieldUses = func() map[string]map[string]qos.FieldUse {
 // decodeDB turns a merged CONFIG_DB document into the typed tables. A
 // value of the wrong kind (a size that is not a number) is an error naming
 // table|key and field; a field the tables do not have is kept in its
-// entry's Extra (reported, never used). beyondTC are, by DSCP_TO_TC_MAP
-// entry, the pairs the switch applies beyond labctl's 8 traffic classes
-// (decodeIntMap's beyond), which the resolver gives the ports using the
-// map (qos.PortConfig.BeyondTC).
-func decodeDB(doc Doc) (db *ConfigDB, beyondTC map[string]IntMap, notes []string, err error) {
+// entry's Extra (reported, never used). beyond are, by table|entry of the
+// map tables, the pairs the switch applies beyond labctl's 8 traffic
+// classes or queues (decodeIntMap's beyond), which the resolver gives the
+// ports using the map (qos.PortConfig.BeyondTC, BeyondQueue).
+func decodeDB(doc Doc) (db *ConfigDB, beyond map[string]IntMap, notes []string, err error) {
 	db = &ConfigDB{}
 	v := reflect.ValueOf(db).Elem()
 	t := v.Type()
@@ -446,16 +446,16 @@ func decodeDB(doc Doc) (db *ConfigDB, beyondTC map[string]IntMap, notes []string
 			var ev reflect.Value
 			switch elem {
 			case reflect.TypeFor[IntMap]():
-				im, beyond, imNotes, err := decodeIntMap(table, key, fields)
+				im, out, imNotes, err := decodeIntMap(table, key, fields)
 				if err != nil {
 					return nil, nil, nil, err
 				}
 				notes = append(notes, imNotes...)
-				if table == "DSCP_TO_TC_MAP" && beyond != nil {
-					if beyondTC == nil {
-						beyondTC = map[string]IntMap{}
+				if out != nil {
+					if beyond == nil {
+						beyond = map[string]IntMap{}
 					}
-					beyondTC[key] = beyond
+					beyond[table+"|"+key] = out
 				}
 				ev = reflect.ValueOf(im)
 			case reflect.TypeFor[StringMap]():
@@ -470,7 +470,7 @@ func decodeDB(doc Doc) (db *ConfigDB, beyondTC map[string]IntMap, notes []string
 		}
 		v.Field(i).Set(m)
 	}
-	return db, beyondTC, notes, nil
+	return db, beyond, notes, nil
 }
 
 // decodeIntMap reads the entry key of map table (fields) as qosorch's map
