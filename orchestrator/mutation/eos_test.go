@@ -441,6 +441,13 @@ func eosMutations() []mutation {
 			edit: text(after(`^interface `, "   no switchport"))},
 		{field: "interface switchport", name: "switchports without qos trust (CoS trust by default)", harmful: true, rule: "QOS003", dataPlane: true,
 			edit: text(chain(drop(`^   qos trust dscp$`), renderedRouted, after(`^interface `, "   switchport")))},
+		// A fabric uplink made a switchport, its qos trust dscp kept:
+		// labctl has not settled what EOS does with the link's routing
+		// (qos.SwitchedFix), so lint warns and the simulator runs the link
+		// routed, as SONiC's VLAN_MEMBER case.
+		{field: "interface switchport", name: "a leaf uplink made a switchport, its qos trust kept", harmful: true, rule: "QOS026",
+			why:  "labctl has not settled whether the switch bridges the port or keeps it routed: lint warns, the simulator runs the link routed",
+			edit: text(append_("interface Ethernet33", "   switchport", "!"), "leaf1")},
 		{field: "interface default switchport", name: "routed ports without qos trust made switchports again (CoS trust)", harmful: true, rule: "QOS003", dataPlane: true,
 			edit: text(chain(drop(`^   qos trust dscp$`), renderedRouted, after(`^interface `, "   no switchport", "   default switchport")))},
 		{field: "interface default switchport", name: "said before no switchport",
@@ -677,6 +684,13 @@ func eosMutations() []mutation {
 			edit: bothEndsChannel("on", "active", true, false)},
 		{field: "interface channel-group <n> mode <mode>", name: "a bundled leaf-spine link, leaf1's service-profile on the uplink moved to its port-channel", harmful: true, rule: "QOS001", dataPlane: true,
 			edit: bothEndsChannel("active", "active", true, true)},
+		// EOS's shutdown in an interface Port-Channel block takes the
+		// port channel down, and its members carry nothing
+		// (qos.PortConfig.ChannelDown).
+		{field: "interface shutdown", name: "a bundled leaf-spine link, each port-channel with an address, leaf1's Port-Channel1 shut down", harmful: true, rule: "QOS026", dataPlane: true, lintError: true,
+			edit: bothEndsChannel("active", "active", true, false, "   shutdown")},
+		{field: "interface no shutdown", name: "a bundled leaf-spine link, each port-channel with an address, leaf1's Port-Channel1 said no shutdown",
+			edit: bothEndsChannel("active", "active", true, false, "   no shutdown")},
 		{field: "interface port-channel lacp fallback [...]", name: "on a port-channel without members", safe: "a port channel without members forwards nothing either way",
 			edit: text(append_("interface Port-Channel9", "   port-channel lacp fallback individual", "   port-channel lacp fallback timeout 50", "!"), "leaf1")},
 		// A server bond with fallback individual (a PXE-booting host's
@@ -907,8 +921,9 @@ func eosMutations() []mutation {
 // ends of a leaf-spine link, in Port-Channel1 in modes leafMode and
 // spineMode; addr gives each Port-Channel interface an address, and
 // moveQoS moves leaf1's member's service-profile line to its
-// port-channel.
-func bothEndsChannel(leafMode, spineMode string, addr, moveQoS bool) func(t *testing.T, dir string) {
+// port-channel; leafChannel are further lines of leaf1's interface
+// Port-Channel1 block.
+func bothEndsChannel(leafMode, spineMode string, addr, moveQoS bool, leafChannel ...string) func(t *testing.T, dir string) {
 	return func(t *testing.T, dir string) {
 		for i, end := range []struct{ node, port, mode string }{{"leaf1", "Ethernet33", leafMode}, {"spine1", "Ethernet1", spineMode}} {
 			move := moveQoS && end.node == "leaf1"
@@ -935,6 +950,9 @@ func bothEndsChannel(leafMode, spineMode string, addr, moveQoS bool) func(t *tes
 				out = append(out, "interface Port-Channel1")
 				if addr {
 					out = append(out, "   no switchport", fmt.Sprintf("   ip address 10.254.0.%d/31", i))
+				}
+				if end.node == "leaf1" {
+					out = append(out, leafChannel...)
 				}
 				return append(append(out, profile...), "!")
 			}, end.node)(t, dir)
