@@ -206,6 +206,17 @@ func sonicMutations() []mutation {
 			edit: edit(func(d doc) { d["TC_TO_QUEUE_MAP"]["AZURE"]["3"] = "1" })},
 		{field: "TC_TO_QUEUE_MAP (entries)", name: "best-effort TC0 into RoCE's queue 3 on one leaf", harmful: true, rule: "QOS002", dataPlane: true,
 			edit: edit(func(d doc) { d["TC_TO_QUEUE_MAP"]["AZURE"]["0"] = "3" }, "leaf1")},
+		// A queue beyond the model's 8 (within SONiC's YANG): the switch
+		// sends the class there (decodeIntMap's beyond), which no PFC
+		// priority pauses. The model keeps the class in its own queue
+		// (qos.PortConfig.BeyondQueue), so lint errs and the run does
+		// not move.
+		{field: "TC_TO_QUEUE_MAP (entries)", name: "TC3 into queue 8, beyond the model", harmful: true, rule: "QOS016", lintError: true, why: beyondQueues,
+			edit: edit(func(d doc) { d["TC_TO_QUEUE_MAP"]["AZURE"]["3"] = "8" })},
+		{field: "TC_TO_QUEUE_MAP (entries)", name: "TC3 into queue 9 on one leaf, beyond the model", harmful: true, rule: "QOS016", lintError: true, why: beyondQueues,
+			edit: edit(func(d doc) { d["TC_TO_QUEUE_MAP"]["AZURE"]["3"] = "9" }, "leaf1")},
+		{field: "TC_TO_QUEUE_MAP (entries)", name: "unused TC2 into queue 8",
+			edit: edit(func(d doc) { d["TC_TO_QUEUE_MAP"]["AZURE"]["2"] = "8" })},
 		{field: "TC_TO_QUEUE_MAP (entries)", name: "unused TC2 into queue 4",
 			edit: edit(func(d doc) { d["TC_TO_QUEUE_MAP"]["AZURE"]["2"] = "4" })},
 		{field: "TC_TO_PRIORITY_GROUP_MAP (entries)", name: "TC3 into lossy PG 0", harmful: true, rule: "QOS014", dataPlane: true,
@@ -954,6 +965,14 @@ func sonicMutations2() []mutation {
 		// (62 packets); while ports obeyed at once it stayed under it.
 		mutation{field: "BUFFER_QUEUE profile", name: "RoCE's queue on the lossy egress profile", harmful: true, rule: "QOS015", dataPlane: true,
 			edit: edit(func(d doc) { d.set("BUFFER_QUEUE", suffix("|3"), "profile", "egress_lossy_profile") })},
+		// bufferorch's processQueue fails an entry without a profile
+		// and doTask drops it (noProfileEntry): the queue has no buffer
+		// profile, so no egress limit, and the PFC-off variants' drops and
+		// marks move.
+		mutation{field: "BUFFER_QUEUE profile", name: "RoCE's queue with an empty profile", harmful: true, rule: "QOS021", dataPlane: true,
+			edit: edit(func(d doc) { d.set("BUFFER_QUEUE", suffix("|3"), "profile", "") })},
+		mutation{field: "BUFFER_QUEUE profile", name: "RoCE's queue with no profile field", harmful: true, rule: "QOS021", dataPlane: true,
+			edit: edit(func(d doc) { d.del("BUFFER_QUEUE", suffix("|3"), "profile") })},
 		mutation{field: "BUFFER_QUEUE profile", name: "RoCE's queue on an identical copy",
 			edit: edit(func(d doc) {
 				d.copyEntry("BUFFER_PROFILE", "egress_lossless_profile", "egress_lossless_copy", nil)
@@ -967,6 +986,18 @@ func sonicMutations2() []mutation {
 			edit: edit(func(d doc) {
 				d.add("BUFFER_PORT_EGRESS_PROFILE_LIST", "Ethernet0", map[string]string{"profile_list": "egress_lossy_profile"})
 			})},
+		// bufferorch retries a list naming an undefined profile for ever
+		// and sets none of it (processIngressBufferProfileList,
+		// processEgressBufferProfileList): the port keeps the switch's
+		// default quotas, which labctl does not model either.
+		mutation{field: "BUFFER_PORT_INGRESS_PROFILE_LIST profile_list", name: "port quotas naming an undefined profile", harmful: true, rule: "QOS013", why: quotasNotSim,
+			edit: edit(func(d doc) {
+				d.add("BUFFER_PORT_INGRESS_PROFILE_LIST", "Ethernet0", map[string]string{"profile_list": "ingress_lossy_profile,ingress_typo_profile"})
+			}, "leaf1")},
+		mutation{field: "BUFFER_PORT_EGRESS_PROFILE_LIST profile_list", name: "port quotas naming an undefined profile", harmful: true, rule: "QOS013", why: quotasNotSim,
+			edit: edit(func(d doc) {
+				d.add("BUFFER_PORT_EGRESS_PROFILE_LIST", "Ethernet0", map[string]string{"profile_list": "egress_typo_profile"})
+			}, "leaf1")},
 
 		// A LAG member runs LACP (teammgrd's addLag): facing a port in
 		// no port channel it is never bundled and carries nothing.
@@ -998,6 +1029,15 @@ func sonicMutations2() []mutation {
 			edit: edit(func(d doc) {
 				d.add("PORTCHANNEL", "PortChannel9", map[string]string{"admin_status": "up", "min_links": "1", "fallback": "true"})
 			}, "leaf1")},
+		// A server bond with fallback true (a PXE-booting host's port):
+		// the lab's NIC runs no LACP, and teamd's fallback forwards on the
+		// member as the port channel's static member, whose traffic is
+		// the port channel's: without a PORTCHANNEL_INTERFACE address the
+		// link carries nothing (qos.ChannelAlone).
+		mutation{field: "PORTCHANNEL (entries)", name: "Ethernet0 in a port channel with fallback true and no address", harmful: true, rule: "QOS026", dataPlane: true, lintError: true,
+			edit: edit(func(d doc) { hostChannelFallback(d, false) }, "leaf1")},
+		mutation{field: "PORTCHANNEL_INTERFACE (entries)", name: "Ethernet0 in a port channel with fallback true and an address",
+			edit: edit(func(d doc) { hostChannelFallback(d, true) }, "leaf1")},
 		// A routed uplink made a VLAN member: portsorch's addBridgePort
 		// refuses a port that has a router interface, so which wins on
 		// the switch depends on the order of INTERFACE and VLAN_MEMBER.
@@ -1342,6 +1382,26 @@ func sonicBufferModelMutations() []mutation {
 			edit: edit(func(d doc) {
 				d.add("DEFAULT_LOSSLESS_BUFFER_PARAMETER", "AZURE", map[string]string{"over_subscribe_ratio": "2"})
 			})},
+	}
+}
+
+// beyondQueues is why a class sent to a queue beyond the model's 8 does
+// not move the figures.
+const beyondQueues = "the simulator models queues 0-7 and runs the class in its own queue, as TC_TO_QUEUE_MAP leaving it out would"
+
+// quotasNotSim is why a change to a port's pool quotas does not move the
+// figures.
+const quotasNotSim = "labctl models no port pool quotas: the port keeps the switch's defaults, as the unchanged lab's ports do"
+
+// hostChannelFallback puts leaf1's Ethernet0, facing the incast's
+// receiver, in PortChannel1 with fallback true; addr gives the port
+// channel a PORTCHANNEL_INTERFACE address.
+func hostChannelFallback(d doc, addr bool) {
+	d.add("PORTCHANNEL", "PortChannel1", map[string]string{"admin_status": "up", "min_links": "1", "fallback": "true"})
+	d.add("PORTCHANNEL_MEMBER", "PortChannel1|Ethernet0", map[string]string{})
+	if addr {
+		d.add("PORTCHANNEL_INTERFACE", "PortChannel1", map[string]string{})
+		d.add("PORTCHANNEL_INTERFACE", "PortChannel1|10.254.0.0/31", map[string]string{})
 	}
 }
 
