@@ -552,12 +552,7 @@ func labQoSRecord(l *runtime.Lab, in qos.Intent, trafficDSCPs []int) (labQoS, er
 		}
 	}
 	fs := qos.Lint(cfgs, runtime.LintOptions(l.Graph, in, l.Spec))
-	out.lint = &results.LintSummary{Errors: qos.Count(fs, qos.SevError), Warnings: qos.Count(fs, qos.SevWarning), Findings: []qos.Finding{}}
-	for _, f := range fs {
-		if f.Severity != qos.SevInfo {
-			out.lint.Findings = append(out.lint.Findings, f)
-		}
-	}
+	out.lint = results.NewLintSummary(fs)
 	return out, nil
 }
 

@@ -182,6 +182,18 @@ type LintSummary struct {
 	Findings []qos.Finding `json:"findings,omitempty"`
 }
 
+// NewLintSummary is what a run records of its configs' lint: the counts
+// of errors and warnings and those findings (notes left out).
+func NewLintSummary(fs []qos.Finding) *LintSummary {
+	out := &LintSummary{Errors: qos.Count(fs, qos.SevError), Warnings: qos.Count(fs, qos.SevWarning), Findings: []qos.Finding{}}
+	for _, f := range fs {
+		if f.Severity != qos.SevInfo {
+			out.Findings = append(out.Findings, f)
+		}
+	}
+	return out
+}
+
 // SweepDim is one swept parameter of a run's matrix.
 type SweepDim struct {
 	// Path names it as the scenario does: "qos.ecn.kmin_kb",
