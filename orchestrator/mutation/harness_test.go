@@ -279,7 +279,10 @@ func (s *suite) evaluate(t *testing.T, topo string, sc *scenario.Spec) outcome {
 		return outcome{runErr: err}
 	}
 	out.lint = qos.Lint(cfgs, runtime.LintOptions(l.Graph, in, l.Spec))
-	run := &results.Run{RunID: "mutation", Lab: s.spec.Name, Scenario: sc.Name, Runtime: simrt.Name, NOS: s.nos, Seed: 1}
+	// The lint the run records, as labctl run records it, so regress
+	// compares the lint of the changed configs with the unchanged's.
+	run := &results.Run{RunID: "mutation", Lab: s.spec.Name, Scenario: sc.Name, Runtime: simrt.Name, NOS: s.nos, Seed: 1,
+		Lint: results.NewLintSummary(out.lint)}
 	for i := range cfgs {
 		run.QoS = append(run.QoS, qos.Summarize(&cfgs[i]))
 	}
@@ -340,6 +343,9 @@ func (s *suite) check(t *testing.T, m mutation) {
 		if moved := movedMetrics(report); len(moved) > 0 || report.Regressed {
 			t.Errorf("benign change: the figures moved: %s", strings.Join(moved, "; "))
 		}
+		if fs := lintFindings(report); len(fs) > 0 {
+			t.Errorf("benign change: regress gave new lint errors: %s", strings.Join(fs, "; "))
+		}
 		return
 	}
 	// Harmful: lint names it.
@@ -361,8 +367,24 @@ func (s *suite) check(t *testing.T, m mutation) {
 	if m.noError != "" && qos.HasErrors(added) {
 		t.Errorf("the change leaves RoCE's traffic as it was (%s), but lint gave errors: %s", m.noError, findingsText(added))
 	}
+	// Regress names each new lint error of the run's configs (the
+	// unchanged lab's have none) by its rule at its switch.
+	if !refused {
+		for _, f := range added {
+			if f.Severity == qos.SevError && !slices.ContainsFunc(report.Findings, func(rf results.Finding) bool {
+				return rf.Kind == results.FindingLint && rf.Regression && rf.Metric == f.Rule && rf.Node == f.Device
+			}) {
+				t.Errorf("lint gave error %s at %s %s, but regress gave no lint finding of it; regress's lint findings: %s", f.Rule, f.Device, f.Port, strings.Join(lintFindings(report), "; "))
+			}
+		}
+	}
+	if m.lintError && !refused && !slices.ContainsFunc(report.Findings, func(f results.Finding) bool {
+		return f.Kind == results.FindingLint && f.Regression && (m.rule == "" || f.Metric == m.rule)
+	}) {
+		t.Errorf("the change harms RoCE's traffic, but regress gave no new lint error %s; regress's lint findings: %s", m.rule, strings.Join(lintFindings(report), "; "))
+	}
 	switch {
-	case m.dataPlane && !refused && !report.Regressed:
+	case m.dataPlane && !refused && !runRegressed(report):
 		t.Errorf("harmful change to the data plane: regress passes against the unchanged run (moved: %s)", strings.Join(movedMetrics(report), "; "))
 	case !m.dataPlane && (refused || len(movedMetrics(report)) > 0):
 		t.Errorf("the change was taken not to reach the suite's traffic (%s), but the run moved: refused %v, %s", m.why, refused, strings.Join(movedMetrics(report), "; "))
@@ -394,19 +416,39 @@ func (s *suite) checkStorm(t *testing.T, topo, why string) {
 		}
 		return
 	}
-	if !report.Regressed {
+	if !runRegressed(report) {
 		t.Errorf("harmful change to the PFC watchdog: regress of a pause storm passes against the unchanged run (moved: %s)", strings.Join(movedMetrics(report), "; "))
 	}
 }
 
-// movedMetrics lists the compared metrics whose value changed at all.
+// runRegressed says whether regress failed the run for what it did, not
+// for its configs' lint alone (a lint error is lint's to name, and a change
+// lint errs on must still move the run where it reaches the traffic).
+func runRegressed(r results.Report) bool {
+	return slices.ContainsFunc(r.Findings, func(f results.Finding) bool { return f.Regression && f.Kind != results.FindingLint })
+}
+
+// lintFindings are regress's new lint errors, as its report words them.
+func lintFindings(r results.Report) []string {
+	var out []string
+	for _, f := range r.Findings {
+		if f.Kind == results.FindingLint {
+			out = append(out, f.Detail)
+		}
+	}
+	return out
+}
+
+// movedMetrics lists the compared metrics whose value changed at all, and
+// the run's other regressions; not its configs' new lint errors
+// (lintFindings), which a change that does not reach the traffic has.
 func movedMetrics(r results.Report) []string {
 	var out []string
 	for _, f := range r.Findings {
 		if f.Kind == results.FindingMetric && f.Baseline != f.Current {
 			out = append(out, fmt.Sprintf("%s %s %g -> %g", f.Variant, f.Metric, f.Baseline, f.Current))
 		}
-		if f.Kind != results.FindingMetric && f.Regression {
+		if f.Kind != results.FindingMetric && f.Kind != results.FindingLint && f.Regression {
 			out = append(out, f.Variant+": "+f.Detail)
 		}
 	}
