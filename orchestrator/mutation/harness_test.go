@@ -235,12 +235,18 @@ func newSuite(t *testing.T, labName, nos string) *suite {
 // copyLab makes a fresh copy of the unchanged lab's folder.
 func (s *suite) copyLab(t *testing.T) string {
 	t.Helper()
+	return s.copyDir(t, s.base)
+}
+
+// copyDir makes a fresh copy of a lab's folder, src.
+func (s *suite) copyDir(t *testing.T, src string) string {
+	t.Helper()
 	dst := t.TempDir()
-	err := filepath.WalkDir(s.base, func(path string, d os.DirEntry, err error) error {
+	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		rel, _ := filepath.Rel(s.base, path)
+		rel, _ := filepath.Rel(src, path)
 		target := filepath.Join(dst, rel)
 		if d.IsDir() {
 			return os.MkdirAll(target, 0o755)
@@ -265,6 +271,23 @@ func (s *suite) configsDir(topo string) string {
 // on them.
 func (s *suite) evaluate(t *testing.T, topo string, sc *scenario.Spec) outcome {
 	t.Helper()
+	l, in, out := s.lintRun(t, topo, sc)
+	if out.runErr != nil {
+		return out
+	}
+	run := out.run
+	runner := &scenario.Runner{Runtime: simrt.New(), Lab: l, NICs: scenario.NICsFromGraph(l.Graph), MTU: in.MTU, Parallel: 2,
+		Save: func(*results.Run) error { return nil }}
+	out.runErr = runner.Run(context.Background(), sc, run)
+	return out
+}
+
+// lintRun lints the lab's configs in topo and starts the record of a run
+// of sc on them (no variant run yet): its switches' QoS and its lint,
+// as labctl run records them, so regress compares the lint of the
+// changed configs with the unchanged's. runErr: the configs do not load.
+func (s *suite) lintRun(t *testing.T, topo string, sc *scenario.Spec) (*runtime.Lab, qos.Intent, outcome) {
+	t.Helper()
 	l, err := runtime.NewLab(s.spec, topo, s.nos)
 	if err != nil {
 		t.Fatal(err)
@@ -276,21 +299,48 @@ func (s *suite) evaluate(t *testing.T, topo string, sc *scenario.Spec) outcome {
 	var out outcome
 	cfgs, err := runtime.LoadConfigs(l)
 	if err != nil {
-		return outcome{runErr: err}
+		return l, in, outcome{runErr: err}
 	}
 	out.lint = qos.Lint(cfgs, runtime.LintOptions(l.Graph, in, l.Spec))
-	// The lint the run records, as labctl run records it, so regress
-	// compares the lint of the changed configs with the unchanged's.
-	run := &results.Run{RunID: "mutation", Lab: s.spec.Name, Scenario: sc.Name, Runtime: simrt.Name, NOS: s.nos, Seed: 1,
+	out.run = &results.Run{RunID: "mutation", Lab: s.spec.Name, Scenario: sc.Name, Runtime: simrt.Name, NOS: s.nos, Seed: 1,
 		Lint: results.NewLintSummary(out.lint)}
 	for i := range cfgs {
-		run.QoS = append(run.QoS, qos.Summarize(&cfgs[i]))
+		out.run.QoS = append(out.run.QoS, qos.Summarize(&cfgs[i]))
 	}
-	runner := &scenario.Runner{Runtime: simrt.New(), Lab: l, NICs: scenario.NICsFromGraph(l.Graph), MTU: in.MTU, Parallel: 2,
-		Save: func(*results.Run) error { return nil }}
-	out.runErr = runner.Run(context.Background(), sc, run)
-	out.run = run
-	return out
+	return l, in, out
+}
+
+// shiftLines moves every line of the lab's config files in dir one down,
+// as a user's added comment or blank line does (EOS's "!", a line break
+// after config_db's opening brace): the configs say what they said, at
+// other lines.
+func shiftLines(t *testing.T, dir string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		path := filepath.Join(dir, e.Name())
+		if e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch filepath.Ext(path) {
+		case ".json":
+			data = []byte(strings.Replace(string(data), "{", "{\n", 1))
+		case ".cfg":
+			data = append([]byte("!\n"), data...)
+		default:
+			continue
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // findingKey is what identifies a lint finding across runs.
@@ -382,6 +432,19 @@ func (s *suite) check(t *testing.T, m mutation) {
 		return f.Kind == results.FindingLint && f.Regression && (m.rule == "" || f.Metric == m.rule)
 	}) {
 		t.Errorf("the change harms RoCE's traffic, but regress gave no new lint error %s; regress's lint findings: %s", m.rule, strings.Join(lintFindings(report), "; "))
+	}
+	if !refused && qos.HasErrors(added) {
+		// The same changed configs with every line moved one down: their
+		// lint errors are the same causes at other lines, none new.
+		shifted := s.copyDir(t, topo)
+		shiftLines(t, s.configsDir(shifted))
+		_, _, moved := s.lintRun(t, shifted, s.sc)
+		if moved.runErr != nil {
+			t.Fatalf("the changed configs with their lines moved do not load: %v", moved.runErr)
+		}
+		if fs := lintFindings(results.Compare(moved.run, got.run, nil)); len(fs) > 0 {
+			t.Errorf("regress of the changed configs with their lines moved one down against them gave new lint errors: %s", strings.Join(fs, "; "))
+		}
 	}
 	switch {
 	case m.dataPlane && !refused && !runRegressed(report):
