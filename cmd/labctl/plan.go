@@ -49,11 +49,14 @@ func (f *sizingFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.IntVar(&f.in.GPUs, "gpus", 0, "number of GPUs")
 	fl.IntVar(&f.in.GPUsPerServer, "gpus-per-server", sizing.DefaultGPUsPerServer, "GPUs (and NICs) per server")
-	fl.IntVar(&f.in.NICSpeedGbps, "nic-speed", sizing.DefaultNICSpeedGbps, "NIC speed in Gb/s")
+	f.in.NICSpeedGbps = sizing.DefaultNICSpeedGbps
+	fl.Var(gbpsFlag{&f.in.NICSpeedGbps}, "nic-speed", "NIC speed in Gb/s, as 400 or 400G")
 	fl.IntVar(&f.in.LeafPorts, "leaf-ports", sizing.DefaultSwitchPorts, "ports per leaf switch")
-	fl.IntVar(&f.in.LeafSpeedGbps, "leaf-speed", sizing.DefaultSwitchSpeedGbp, "leaf port speed in Gb/s")
+	f.in.LeafSpeedGbps = sizing.DefaultSwitchSpeedGbp
+	fl.Var(gbpsFlag{&f.in.LeafSpeedGbps}, "leaf-speed", "leaf port speed in Gb/s, as 400 or 400G")
 	fl.IntVar(&f.in.SpinePorts, "spine-ports", sizing.DefaultSwitchPorts, "ports per spine (and super-spine) switch")
-	fl.IntVar(&f.in.SpineSpeedGbps, "spine-speed", sizing.DefaultSwitchSpeedGbp, "spine port speed in Gb/s")
+	f.in.SpineSpeedGbps = sizing.DefaultSwitchSpeedGbp
+	fl.Var(gbpsFlag{&f.in.SpineSpeedGbps}, "spine-speed", "spine port speed in Gb/s, as 400 or 400G")
 	fl.Float64Var(&f.in.Oversubscription, "oversubscription", 1, "target leaf oversubscription (1 = non-blocking)")
 	fl.StringVar(&f.layout, "layout", "tor", "NIC placement: tor (servers fill leaves) or rail (NIC i on rail i)")
 	fl.IntVar(&f.in.Tiers, "tiers", 0, "1 for a single switch (no spine), or force 2 or 3 tiers (default: the fewest spine-leaf tiers that fit)")

@@ -90,6 +90,10 @@ func TestPlanBadInputExit2(t *testing.T) {
 		{[]string{"plan", "--gpus", "64", "--oversubscription", "NaN"}, "out of range"},
 		{[]string{"plan", "--gpus", "64", "--leaf-ports", "0"}, "--leaf-ports 0"},
 		{[]string{"plan", "--gpus", "64", "--gpus-per-server", "0"}, "--gpus-per-server 0"},
+		{[]string{"plan", "--gpus", "64", "--nic-speed", "0G"}, "--nic-speed 0"},
+		{[]string{"plan", "--gpus", "64", "--nic-speed", "300G"}, "300 Gb/s is not an Ethernet NIC speed"},
+		{[]string{"plan", "--gpus", "64", "--leaf-speed", "400X"}, `"400X" is not a speed in Gb/s (write it as 400 or 400G`},
+		{[]string{"plan", "--gpus", "64", "--spine-speed", "-400G"}, "--spine-speed"},
 	}
 	for _, c := range cases {
 		code, _, stderr := runCLI(t, c.args...)
@@ -151,6 +155,8 @@ func TestPlanServers(t *testing.T) {
 		{[]string{"plan", h100, "--pcie-gen", "5"}, []string{"PCIe 5.0 x16: 460.9 Gb/s", "392.1 Gb/s of payload, what its 400G port carries"}, []string{"PCIe-bound"}},
 		{[]string{"plan", "--gpus", "64", "--nic-speed", "800", "--leaf-speed", "800", "--spine-speed", "800", "--pcie-gen", "5"}, []string{"NVLink 5", "460.9 Gb/s of payload: PCIe-bound (its 800G port carries 784.3 Gb/s", "fix: --pcie-gen 6"}, nil},
 		{[]string{"plan", "--gpus", "64", "--nic-speed", "800", "--leaf-speed", "800", "--spine-speed", "800"}, []string{"PCIe 6.0 x16: 888.5 Gb/s", "784.3 Gb/s of payload, what its 800G port carries"}, []string{"PCIe-bound"}},
+		// Speeds as engineers write them: 800G, 0.8T.
+		{[]string{"plan", "--gpus", "64", "--nic-speed", "800G", "--leaf-speed", "800g", "--spine-speed", "0.8T"}, []string{"PCIe 6.0 x16: 888.5 Gb/s", "784.3 Gb/s of payload, what its 800G port carries"}, []string{"PCIe-bound"}},
 		{[]string{"plan", "--gpus", "16", "--scale-up", "pcie", "--scale-up-gbyte-s", "64", "-o", "md"}, []string{"| scale-up domain | PCIe only (no NVLink): 64 GB/s per GPU (both directions; 256 Gb/s each way), 1.0 µs"}, nil},
 		{[]string{"plan", h100, "-o", "md"}, []string{"| NIC usable rate | 230.5 Gb/s of payload: PCIe-bound (its 400G port carries 392.1 Gb/s at MTU 4096, 82 bytes a packet on the wire) |", "## Warnings", "- the 400G NICs are PCIe-bound"}, nil},
 		{[]string{"plan", ib}, []string{"197.5 Gb/s of payload, what its 200G port carries (MTU 2048, 26 bytes a packet on the wire; PCIe carries 230.5 Gb/s)"}, []string{"PCIe-bound"}},
