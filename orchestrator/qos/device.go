@@ -426,6 +426,23 @@ type PortConfig struct {
 	// port may route nothing (lint's QOS026 warns): what the switch does
 	// with the link's addresses labctl has not settled (see SwitchedFix).
 	Switched string `json:"switched,omitempty"`
+	// L2 is why EOS keeps the port L2 (a switchport) rather than routed,
+	// with its place, "" where it routes it (EOS's no switchport,
+	// switchport default mode routed; never set by SONiC's resolver): its
+	// switchport line (Switched), or its interface block saying neither,
+	// default switchport or switchport default mode access (an Ethernet or
+	// Port-Channel interface is a switchport by default). EOS ignores IP
+	// configuration on such a port, so it routes nothing (NotRouted).
+	// Not among qos.Diff's fields: a file of QoS alone makes every port L2
+	// by default, which says nothing of what the switch's other config
+	// does; lint's finding and the link down carry it where it hurts.
+	L2 string `json:"l2,omitempty"`
+	// L2Harm is what in the switch's own config shows an L2 port was meant
+	// to route, with its place, "" for nothing: the port's own ip or ipv6
+	// address or ipv6 enable (which EOS ignores), or no switchport on
+	// another of the switch's ports (its config speaks of port modes, so
+	// this port's silence is its mode). NotRouted reads it.
+	L2Harm string `json:"l2_harm,omitempty"`
 	// Queues are the 8 egress queues; PGs the priority groups the port's
 	// traffic classes use, each with the buffer profile that applies.
 	Queues []QueueConfig `json:"queues"`

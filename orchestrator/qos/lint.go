@@ -116,7 +116,7 @@ func Rules() []Rule {
 		{RulePFCPGMap, "pfc-pg-map", SevError, "a PFC priority's pause frames come from another PG than the one its traffic fills: that PG fills without pausing the sender and drops once its headroom is gone"},
 		{RuleEgressRemark, "egress-dscp-remark", SevError, "a port rewrites the DSCP of RoCE's or its CNPs' class as it sends them (egress remarking) to one the next switch classifies into another class: there they lose their lossless class or their priority"},
 		{RuleStrictOtherQueue, "strict-other-queue", SevWarning, "a queue that carries neither a lossless class nor the CNPs but unmarked packets (DSCP 0) or more than 8 DSCPs is strict priority above a lossless class's round-robin queue: its bulk traffic is sent first and can starve RoCE (a strict queue for network control, a DSCP or two such as CS7, is not flagged); so is the CNPs' strict queue where such bulk traffic shares it"},
-		{RulePortDown, "port-down", SevError, "a data port wired to a host or switch is administratively down (SONiC: PORT admin_status down, or a full PORT entry without admin_status, whose default is down): its link carries nothing, and the simulator runs it down from the start (warning: a port of the lab's routed fabric the config makes L2, EOS switchport or SONiC VLAN_MEMBER, which may route nothing)"},
+		{RulePortDown, "port-down", SevError, "a data port wired to a host or switch is administratively down (SONiC: PORT admin_status down, or a full PORT entry without admin_status, whose default is down): its link carries nothing, and the simulator runs it down from the start; so is an EOS port of the lab's routed fabric that is a switchport (no no switchport in its block, or a switchport line), whose IP configuration EOS ignores, where the configs show it was meant to route: its own ip address, no switchport on the switch's other ports, or the link's other end routed (warning: a port made L2 otherwise, SONiC's VLAN_MEMBER or an EOS switchport facing another, which may route nothing)"},
 		{RuleWatchdogForced, "watchdog-forced-drop", SevError, "the PFC watchdog's drop action is forced on a port's priorities with no storm (SONiC: PFC_WD|GLOBAL BIG_RED_SWITCH enable, on every port's pfcwd_sw_enable priorities): the port ignores their pause frames, sends none, and drops every packet of them, RoCE's lossless class included; the simulator runs them so from the start"},
 		{RulePoolReserves, "pool-below-reserves", SevError, "a buffer pool (SONiC: BUFFER_POOL size) is smaller than the reserves (BUFFER_PROFILE size) of the priority groups or queues drawing on it and than a frame for each: whether the switch takes every reserve out of the pool (SAI's shared size) or shares the pool beside them, each holds little more than its reserve (error where the pool holds a class RoCE needs that traffic reaches, its data's, its CNPs' or a lossless one: the CNPs' queue drops their bursts; a warning where only best effort draws on it); a note where the pool is below its reserves but above a frame each, which is as sized on platforms whose pool is the shared part alone (SONiC's Mellanox pools)"},
 	}
@@ -1885,6 +1885,11 @@ func (l *linter) portDown(d *DeviceConfig, p *PortConfig) {
 			"the port, wired to %s, is %s, and traffic that needs it is lost or takes other paths", p.Peer, why)
 		return
 	}
+	if why, fix := NotRouted(p, pp); why != "" {
+		l.add(RulePortDown, SevError, d.Device, p.Name, fix,
+			"the port, wired to %s on the lab's routed fabric, is %s, and traffic that needs it is lost or takes other paths", p.Peer, why)
+		return
+	}
 	if p.Switched != "" {
 		l.add(RulePortDown, SevWarning, d.Device, p.Name, SwitchedFix,
 			"the port, wired to %s on the lab's routed fabric, is made an L2 port by %s: if the switch makes it L2, the link routes nothing (no address, no route over it) and traffic that needs it is lost or takes other paths; labctl still simulates the link as routed", p.Peer, p.Switched)
@@ -1892,16 +1897,73 @@ func (l *linter) portDown(d *DeviceConfig, p *PortConfig) {
 }
 
 // SwitchedFix is how a port the config makes L2 (PortConfig.Switched) on
-// a routed fabric routes again. What the switch does with such a port is
-// not settled from its source here: EOS's manual, as remembered (its
-// switchport command reference; the text was not retrieved to check),
-// says a switched (Layer 2) port ignores IP configuration, its address
-// included, and labctl has not checked a switch; SONiC's portsorch refuses
-// to make a port with a router interface a bridge port (addBridgePort:
-// "Cannot create bridge port, interface %s is a router port"), so which
-// wins depends on whether INTERFACE or VLAN_MEMBER is applied first. So
-// lint warns, and the simulator does not take the link down.
+// a routed fabric routes again, where lint only warns of it: SONiC's
+// VLAN_MEMBER, and an EOS switchport whose harm the config does not show
+// (NotRouted: neither end routed, nothing of the switch routed). What
+// SONiC does with such a port is not settled from its source here:
+// portsorch refuses to make a port with a router interface a bridge port
+// (addBridgePort: "Cannot create bridge port, interface %s is a router
+// port"), so which wins depends on whether INTERFACE or VLAN_MEMBER is
+// applied first. So lint warns, and the simulator does not take the link
+// down.
 const SwitchedFix = "keep the fabric port routed (EOS: no switchport in its interface block; SONiC: remove its VLAN_MEMBER entry)"
+
+// NotRoutedFix is how an EOS port kept L2 (PortConfig.L2) routes again.
+const NotRoutedFix = "add no switchport to the port's interface block (EOS: an Ethernet or Port-Channel interface is a switchport, whose IP configuration is ignored, unless it says no switchport); where it says switchport, replace that line with no switchport"
+
+// NotRouted says why p, a port of the lab's routed fabric whose link's
+// other end is peer (nil for a host's NIC or a port no config describes),
+// routes nothing, and the fix; "" where it routes, or where nothing in
+// the configs shows it was meant to.
+//
+// An EOS Ethernet interface is a switchport (Layer 2) unless its block
+// says no switchport: show running-config prints no switchport for a
+// routed port and nothing for an L2 one (a real EOS-4.21.0F running-config,
+// https://gist.github.com/victorhooi/4145fbf03086a5fbcc9915f39c550d6e,
+// has interface Ethernet2 with nothing under it, in VLAN 1), and
+// ansible-collections/arista.eos's interfaces config module writes no
+// switchport "switching from default (layer2) mode to layer3"
+// (config/interfaces/interfaces.py, _set_config), switchport "setting to
+// default (layer 2) mode", for Ethernet and Port-Channel interfaces alike
+// (its eos_interfaces mode: "Applicable for Ethernet and port channel
+// interfaces only"). AVD's eos_cli_config_gen writes no switchport for an
+// interface of type routed (ethernet-interfaces.j2). EOS takes an ip
+// address on a switchport but ignores it: "! IP configuration will be
+// ignored while interface Ethernet5 is not a routed port.", with no
+// connected route (ansible-collections/arista.eos issue 101, on
+// eos_l3_interfaces leaving no switchport out); a cEOS session in a
+// public lab guide (found by its text; its repository not identified)
+// shows the address kept in running-config, the port still in VLAN 1 and
+// no Internet address until no switchport is said. No Arista manual page
+// saying so was retrieved.
+// So such a port routes nothing: the link carries none of the lab's
+// routed traffic (the simulator runs it down from the start, as
+// runtime.DownEnd reads this).
+//
+// A file of QoS alone says nothing of port modes: its ports are L2 by
+// EOS's default only as far as the file goes, and the switch's other
+// config may route them. So the port is judged where the configs show it
+// was meant to route (L2Harm: its own IP configuration, or no switchport
+// on the switch's other ports), or where the link's other end is routed
+// (EOS's no switchport at the peer). A port channel's member takes its
+// channel's mode (ChannelAlone judges the channel: its address counts only
+// with no switchport, PortConfig.ChannelAddress).
+func NotRouted(p, peer *PortConfig) (why, fix string) {
+	if p == nil || p.L2 == "" || p.Routed || p.Channel != "" {
+		return "", ""
+	}
+	switch {
+	case strings.HasPrefix(p.L2Harm, "ip ") || strings.HasPrefix(p.L2Harm, "ipv6 "):
+		why = fmt.Sprintf("not a routed port (L2: %s), so EOS ignores its IP configuration (%s: \"IP configuration will be ignored while interface %s is not a routed port\"): the link routes nothing", p.L2, p.L2Harm, p.Name)
+	case peer != nil && peer.Routed && peer.Channel == "":
+		why = fmt.Sprintf("not a routed port (L2: %s), while the link's other end is routed (no switchport): the port, a switchport, routes nothing over the link", p.L2)
+	case p.L2Harm != "":
+		why = fmt.Sprintf("not a routed port (L2: %s), while the switch's config routes its other ports (%s): the port, a switchport, routes nothing over the link", p.L2, p.L2Harm)
+	default:
+		return "", ""
+	}
+	return why, NotRoutedFix
+}
 
 // QOS027: priorities a port holds in the PFC watchdog's drop action with
 // no storm (PortConfig.WatchdogDrop). Every data port is flagged, a bare

@@ -21,13 +21,15 @@ func ConfigsByDevice(cfgs []qos.DeviceConfig) map[string]*qos.DeviceConfig {
 // LinkDown says why a link does not come up in a lab's configs (DownEnd):
 // an end its switch keeps administratively down (qos.PortConfig.AdminDown:
 // lint's QOS026), an end in a port channel that carries nothing
-// (qos.ChannelAlone: the other end in none, a channel down or without an address, LACP modes that never bundle; QOS026 too), or two ends whose configs set different FEC modes
+// (qos.ChannelAlone: the other end in none, a channel down or without an address, LACP modes that never bundle; QOS026 too), an end EOS keeps L2
+// where the configs show it was meant to route (qos.NotRouted: QOS026),
+// or two ends whose configs set different FEC modes
 // (qos.FECMismatch: lint's QOS009). Such a link is down from the start of
 // a run: the simulator runs it so, and a link fault on it would change
 // nothing (FaultOnDownLinkError). The zero value is a link that comes up.
 type LinkDown struct {
 	Node  string // the switch whose config says it ("" for FEC: both ends')
-	State string // "administratively down", or "down for its FEC modes"
+	State string // "administratively down", "not routed", or "down for its FEC modes"
 	Why   string // the config entry, or the two ends' modes
 	Fix   string // what brings it up
 	Files string // the files of Node's config (both ends', for FEC)
@@ -122,6 +124,12 @@ func DownEnd(cfgs map[string]*qos.DeviceConfig, lk *fabric.Link) LinkDown {
 	for i, e := range ends {
 		if why, fix := qos.ChannelAlone(pcs[i], pcs[1-i]); why != "" {
 			return LinkDown{Node: e.Node, State: "down for its port channel", Why: e.Port + " is " + why,
+				Fix: fix + " in " + e.Node + "'s config", Files: strings.Join(cfgs[e.Node].Sources, ", ")}
+		}
+	}
+	for i, e := range ends {
+		if why, fix := qos.NotRouted(pcs[i], pcs[1-i]); why != "" {
+			return LinkDown{Node: e.Node, State: "not routed", Why: e.Port + " is " + why,
 				Fix: fix + " in " + e.Node + "'s config", Files: strings.Join(cfgs[e.Node].Sources, ", ")}
 		}
 	}

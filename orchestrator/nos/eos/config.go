@@ -469,6 +469,9 @@ func cfgSignature(p qos.PortConfig) string {
 	// interface's own lines; its speed
 	// stays, as the profiles are named by it (labctl-100g).
 	p.AdminDown, p.Channel, p.ChannelMode, p.ChannelAddress, p.ChannelDown, p.ChannelFallback, p.Switched = "", "", "", false, "", "", ""
+	// Whether EOS keeps it L2, and what shows it was meant to route, are
+	// the interface's own lines (and their places).
+	p.L2, p.L2Harm = "", ""
 	p.DSCPToTC, p.CoSToTC, p.TCToQueue, p.TCToPG, p.PFCToQueue, p.Origins = nil, nil, nil, nil, nil, nil
 	p.Queues = slices.Clone(p.Queues) // the caller's queues stay as they are
 	for i := range p.Queues {

@@ -91,6 +91,12 @@ func cfgComparable(d qos.DeviceConfig) qos.DeviceConfig {
 		// defaults: the round trip's Diff (TestRoundTripKeepsMeaning)
 		// compares the classes by meaning.
 		p.TCToPG, p.CoSToTC, p.Origins = nil, nil, nil
+		// Whether EOS keeps the port L2 follows from Routed and Switched,
+		// compared here (a model built from the intent says neither, where
+		// the parser names the block); the renderer writes no IP
+		// configuration (the lab's startup-configs hold its addresses), so
+		// L2Harm is not kept.
+		p.L2, p.L2Harm = "", ""
 		for j := range p.Queues {
 			q := &p.Queues[j]
 			q.Buffer, q.Origin = nil, ""

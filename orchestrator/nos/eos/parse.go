@@ -75,6 +75,11 @@ type cfgBlock struct {
 	// the leaf-spine links of its RFC5549 underlay): it terminates at L3
 	// too.
 	ipAddr, ip6Addr, ip6Enable bool
+	// ipLine is the interface's last line of IP configuration (an ip or
+	// ipv6 address, ipv6 enable) with its place while it has any, ""
+	// otherwise: qos.PortConfig.L2Harm of a port EOS keeps L2, which
+	// ignores it.
+	ipLine string
 	// channel is the port-channel the interface is a member of
 	// (channel-group N): "Port-Channel<N>".
 	channel string
@@ -840,6 +845,22 @@ func (p *cfgParser) mode(name string, b *cfgBlock, routed *bool) *bool {
 	return routed
 }
 
+// routes says whether EOS routes interface name, configured by b: its
+// mode (mode) said routed. An interface whose mode is not said is a
+// switchport (EOS's default for Ethernet and Port-Channel interfaces:
+// qos.NotRouted).
+func (p *cfgParser) routes(name string, b *cfgBlock) bool {
+	m := p.mode(name, b, b.routed)
+	return m != nil && *m
+}
+
+// cfgSwitchport says whether interface name is one EOS makes a switchport
+// unless it says no switchport: an Ethernet or Port-Channel interface, not
+// a subinterface (which its own lines make routed or bridged).
+func cfgSwitchport(name string) bool {
+	return cfgSubinterface(name) == "" && (strings.HasPrefix(name, "Ethernet") || strings.HasPrefix(name, "Port-Channel"))
+}
+
 // down is why interface name, configured by b, is administratively down
 // by its own lines or interface defaults' (PortConfig.AdminDown); "" for
 // up.
@@ -884,6 +905,14 @@ func (b *cfgBlock) address(family string) *bool {
 		return &b.ipAddr
 	}
 	return &b.ip6Addr
+}
+
+// keepIPLine forgets b's ipLine once b has no IP configuration left (a no
+// line took the last of it).
+func (b *cfgBlock) keepIPLine() {
+	if !b.ipAddr && !b.ip6Addr && !b.ip6Enable {
+		b.ipLine = ""
+	}
 }
 
 // cfgSubinterface is the parent of a subinterface (Ethernet26 of
@@ -1187,17 +1216,21 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 		return p.note(mode, f, where)
 	case mode == "interface" && len(f) >= 3 && (f[0] == "ip" || f[0] == "ipv6") && f[1] == "address":
 		*b.address(f[0]) = true
+		b.ipLine = line + " (" + where.String() + ")"
 		return p.note(mode, f, where)
 	case mode == "interface" && line == "ipv6 enable":
 		b.ip6Enable = true
+		b.ipLine = line + " (" + where.String() + ")"
 		return p.note(mode, f, where)
 	case mode == "interface" && len(f) == 3 && (f[0] == "no" || f[0] == "default") && f[1] == "ipv6" && f[2] == "enable":
 		b.ip6Enable = false
+		b.keepIPLine()
 		return p.note(mode, f, where)
 	case mode == "interface" && len(f) >= 3 && (f[0] == "no" || f[0] == "default") && (f[1] == "ip" || f[1] == "ipv6") && f[2] == "address":
 		// Every address of the family goes (a no line naming one address
 		// labctl reads as all of them: it keeps no list).
 		*b.address(f[1]) = false
+		b.keepIPLine()
 		return p.note(mode, f, where)
 	case line == "no switchport" && mode == "interface":
 		b.routed, b.defaultSwitchport, b.switchportAt = &on, false, ""
@@ -1767,6 +1800,16 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 			sandMap = append(sandMap, fmt.Sprintf("traffic class %d to tx-queue %d", tc, q))
 		}
 	}
+	// routedAt is the first Ethernet or Port-Channel interface the files
+	// route by its own no switchport: they speak of port modes, so a port
+	// of theirs that says nothing is a switchport (qos.PortConfig.L2Harm).
+	routedAt := ""
+	for _, name := range p.order {
+		if ib := p.intfs[name]; cfgSwitchport(name) && ib.routed != nil && *ib.routed {
+			routedAt = "interface " + name + " (" + ib.where.String() + ") says no switchport"
+			break
+		}
+	}
 	for _, name := range p.order {
 		ib := p.intfs[name]
 		if pcb := p.intfs[ib.channel]; ib.channel != "" && pcb != nil && (pcb.qosLine || pcb.profile != "" || pcb.wd != nil || pcb.policy != nil) {
@@ -1880,7 +1923,10 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 		if pcb := p.intfs[ib.channel]; pcb != nil {
 			// The port channel's own address (qos.ChannelAlone): the
 			// bundled member's traffic is the channel's.
-			pc.ChannelAddress = pcb.ipAddr || pcb.ip6Addr
+			// EOS ignores IP configuration on a Port-Channel that is a
+			// switchport, as on an Ethernet one (qos.NotRouted): the
+			// address counts only with no switchport.
+			pc.ChannelAddress = (pcb.ipAddr || pcb.ip6Addr) && p.routes(ib.channel, pcb)
 			// A Port-Channel shut down carries nothing on any member.
 			pc.ChannelDown = p.down(ib.channel, pcb)
 			// Where LACP finds no partner, after the fallback timeout, EOS
@@ -1891,6 +1937,26 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 		}
 		if parent == "" && ib.switchportAt != "" {
 			pc.Switched = "switchport (" + ib.switchportAt + ")"
+		}
+		if parent == "" && !routed && cfgSwitchport(name) {
+			// EOS keeps the port a switchport, which routes nothing
+			// (qos.NotRouted, where Arista's behaviour is cited).
+			switch {
+			case pc.Switched != "":
+				pc.L2 = pc.Switched
+			case p.defMode == "access" && strings.HasPrefix(name, "Ethernet"):
+				pc.L2 = "interface " + name + " (" + ib.where.String() + ") under switchport default mode access"
+			case ib.defaultSwitchport:
+				pc.L2 = "interface " + name + " (" + ib.where.String() + ") says default switchport: a switchport, EOS's default"
+			default:
+				pc.L2 = "interface " + name + " (" + ib.where.String() + ") says neither switchport nor no switchport: a switchport, EOS's default"
+			}
+			switch {
+			case ib.ipLine != "":
+				pc.L2Harm = ib.ipLine
+			case routedAt != "":
+				pc.L2Harm = routedAt
+			}
 		}
 		if parent != "" && (ib.shutdown == nil || !*ib.shutdown) {
 			// A subinterface rides its parent's link: the parent down

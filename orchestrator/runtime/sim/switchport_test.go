@@ -15,6 +15,9 @@ import (
 // interface block; SONiC: a VLAN_MEMBER entry, as a user adds it) may
 // route nothing on the switch: lint warns (QOS026) naming the port, the
 // statement and the fix. labctl read both as changing nothing, silently.
+// On EOS, which ignores IP configuration on a switchport (qos.NotRouted),
+// the port routes nothing where its peer is routed: lint errs, and the
+// simulator runs the link down from the start.
 func TestSwitchportOnARoutedFabricPortIsWarned(t *testing.T) {
 	for _, nos := range []string{"eos", "sonic"} {
 		l := upLab(t, "16gpu", nos)
@@ -43,11 +46,22 @@ func TestSwitchportOnARoutedFabricPortIsWarned(t *testing.T) {
 		for _, f := range qos.Lint(cfgs, qos.LintOptions{}) {
 			if f.Rule == qos.RulePortDown {
 				got = append(got, f.Port+": "+f.Message)
-				flagged = flagged || f.Severity == qos.SevWarning && f.Device == "leaf1" && strings.Contains(f.Port, port) && strings.Contains(f.Message, "routes nothing") && f.Fix == qos.SwitchedFix
+				sev, fix, stmt := qos.SevWarning, qos.SwitchedFix, "VLAN_MEMBER|"
+				if nos == "eos" {
+					sev, fix, stmt = qos.SevError, qos.NotRoutedFix, "switchport ("
+				}
+				flagged = flagged || f.Severity == sev && f.Device == "leaf1" && strings.Contains(f.Port, port) && strings.Contains(f.Message, "routes nothing") && strings.Contains(f.Message, stmt) && f.Fix == fix
 			}
 		}
 		if !flagged {
-			t.Errorf("%s: no QOS026 warning for leaf1 %s made a switchport; QOS026 findings: %q", nos, port, got)
+			t.Errorf("%s: no QOS026 finding for leaf1 %s made a switchport; QOS026 findings: %q", nos, port, got)
+		}
+		down := false
+		for _, d := range runtime.DownFromStart(l.Graph, runtime.ConfigsByDevice(cfgs), false) {
+			down = down || d.Link == up
+		}
+		if down != (nos == "eos") {
+			t.Errorf("%s: link %s-%s down from the start %v, want %v", nos, up.A.Node, up.B.Node, down, nos == "eos")
 		}
 	}
 }
