@@ -129,6 +129,28 @@ func chain(fs ...func([]string) []string) func([]string) []string {
 	}
 }
 
+// dropIn removes the lines matching pattern from the block that starts
+// at a line matching start (up to the next line as little indented).
+func dropIn(start, pattern string) func([]string) []string {
+	head, re := regexp.MustCompile(start), regexp.MustCompile(pattern)
+	return func(lines []string) []string {
+		var out []string
+		in := false
+		for _, l := range lines {
+			switch {
+			case head.MatchString(l):
+				in = true
+			case !strings.HasPrefix(l, " "):
+				in = false
+			case in && re.MatchString(l):
+				continue
+			}
+			out = append(out, l)
+		}
+		return out
+	}
+}
+
 // dropBlock removes a block that starts at a line matching start and runs
 // while lines are indented deeper than it.
 func dropBlock(start string) func([]string) []string {
@@ -441,13 +463,21 @@ func eosMutations() []mutation {
 			edit: text(after(`^interface `, "   no switchport"))},
 		{field: "interface switchport", name: "switchports without qos trust (CoS trust by default)", harmful: true, rule: "QOS003", dataPlane: true,
 			edit: text(chain(drop(`^   qos trust dscp$`), renderedRouted, after(`^interface `, "   switchport")))},
-		// A fabric uplink made a switchport, its qos trust dscp kept:
-		// labctl has not settled what EOS does with the link's routing
-		// (qos.SwitchedFix), so lint warns and the simulator runs the link
-		// routed, as SONiC's VLAN_MEMBER case.
-		{field: "interface switchport", name: "a leaf uplink made a switchport, its qos trust kept", harmful: true, rule: "QOS026",
-			why:  "labctl has not settled whether the switch bridges the port or keeps it routed: lint warns, the simulator runs the link routed",
+		// A fabric uplink made a switchport, its qos trust dscp kept: EOS
+		// ignores IP configuration on a switchport, so the link, routed
+		// at the spine, routes nothing (qos.NotRouted): lint errs, and
+		// the simulator runs the link down.
+		{field: "interface switchport", name: "a leaf uplink made a switchport, its qos trust kept", harmful: true, rule: "QOS026", dataPlane: true, lintError: true,
 			edit: text(append_("interface Ethernet33", "   switchport", "!"), "leaf1")},
+		// An Ethernet interface is a switchport unless it says no
+		// switchport: the line deleted from a leaf uplink's block, the
+		// spine's end routed, the link routes nothing (qos.NotRouted).
+		{field: "interface no switchport", name: "deleted from a leaf uplink's block: a switchport by EOS's default, facing a routed spine", harmful: true, rule: "QOS026", dataPlane: true, lintError: true,
+			edit: text(dropIn(`^interface Ethernet33$`, `^   no switchport$`), "leaf1")},
+		// A block of QoS lines alone says nothing of the port's mode: the
+		// uplink stays routed by its first block's no switchport.
+		{field: "interface no switchport", name: "a leaf uplink's second block, of QoS alone, its no switchport in the first",
+			edit: text(append_("interface Ethernet33", "   qos trust dscp", "!"), "leaf1")},
 		{field: "interface default switchport", name: "routed ports without qos trust made switchports again (CoS trust)", harmful: true, rule: "QOS003", dataPlane: true,
 			edit: text(chain(drop(`^   qos trust dscp$`), renderedRouted, after(`^interface `, "   no switchport", "   default switchport")))},
 		{field: "interface default switchport", name: "said before no switchport",
