@@ -848,7 +848,12 @@ func (p *cfgParser) mode(name string, b *cfgBlock, routed *bool) *bool {
 // routes says whether EOS routes interface name, configured by b: its
 // mode (mode) said routed. An interface whose mode is not said is a
 // switchport (EOS's default for Ethernet and Port-Channel interfaces:
-// qos.NotRouted).
+// qos.NotRouted). Whether switchport default mode routed applies to
+// Port-Channel interfaces too labctl did not find (AVD writes no
+// switchport on its routed port channels whatever the default): mode
+// applies it to Ethernet interfaces alone, so a Port-Channel that relies
+// on it reads as a switchport, its address not counted, the reading that
+// shows the harm.
 func (p *cfgParser) routes(name string, b *cfgBlock) bool {
 	m := p.mode(name, b, b.routed)
 	return m != nil && *m
@@ -856,7 +861,14 @@ func (p *cfgParser) routes(name string, b *cfgBlock) bool {
 
 // cfgSwitchport says whether interface name is one EOS makes a switchport
 // unless it says no switchport: an Ethernet or Port-Channel interface, not
-// a subinterface (which its own lines make routed or bridged).
+// a subinterface (which its own lines make routed or bridged). A
+// subinterface's parent must be routed: Arista's manual (Layer 2
+// Subinterfaces, https://www.arista.com/en/um-eos/eos-layer-2-subinterfaces)
+// configures the parent with no switchport first, and its overview names
+// the "Routed Parent Port". What EOS does with a subinterface of a
+// switchport (refused, inactive) labctl did not find; a subinterface
+// carries none of a lab's traffic, which runs untagged on its parent, so
+// labctl reads it as its own lines say and judges only the parent.
 func cfgSwitchport(name string) bool {
 	return cfgSubinterface(name) == "" && (strings.HasPrefix(name, "Ethernet") || strings.HasPrefix(name, "Port-Channel"))
 }
