@@ -403,7 +403,8 @@ type PortConfig struct {
 	ChannelMode string `json:"channel_mode,omitempty"`
 	// ChannelAddress says the member's port channel carries an IP address
 	// of its own (EOS: interface Port-Channel<N> with an ip or ipv6
-	// address; SONiC: a PORTCHANNEL_INTERFACE|PortChannel<N>|<prefix> key).
+	// address and no switchport, without which EOS ignores the address,
+	// NotRouted; SONiC: a PORTCHANNEL_INTERFACE|PortChannel<N>|<prefix> key).
 	// A bundled member's traffic is its channel's: the address the lab
 	// gives the member port itself carries nothing (ChannelAlone).
 	ChannelAddress bool `json:"channel_address,omitempty"`
