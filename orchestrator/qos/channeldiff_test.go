@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// Regress names a member's LACP mode, its port channel's address and its
-// port channel down: each decides whether the link carries traffic
+// Regress names a member's LACP mode, its port channel's address, its
+// port channel down and its LACP fallback: each decides whether the link carries traffic
 // (ChannelAlone). labctl's comparison named the port channel alone.
 func TestDiffNamesChannelModeAddressAndDown(t *testing.T) {
 	base := PortConfig{Name: "Ethernet1", Channel: "Port-Channel1", ChannelMode: "active", ChannelAddress: true}
@@ -17,6 +17,7 @@ func TestDiffNamesChannelModeAddressAndDown(t *testing.T) {
 		{"port_channel_mode", func(p *PortConfig) { p.ChannelMode = "passive" }},
 		{"port_channel_address", func(p *PortConfig) { p.ChannelAddress = false }},
 		{"port_channel_down", func(p *PortConfig) { p.ChannelDown = `PORTCHANNEL|PortChannel1 admin_status "down"` }},
+		{"port_channel_fallback", func(p *PortConfig) { p.ChannelFallback = "static" }},
 	} {
 		b := base
 		c.edit(&b)

@@ -541,6 +541,7 @@ func flattenPortInto(p *PortConfig, f map[string]string) {
 		if p.ChannelDown != "" {
 			put("port_channel_down", "yes")
 		}
+		put("port_channel_fallback", p.ChannelFallback)
 	}
 	if p.Switched != "" {
 		// The statement without its place, which moves with any edit.
