@@ -97,6 +97,22 @@ var roundTripCases = map[string][][]qos.Source{
 		// one shut down (its shutdown was dropped).
 		oneSource("subif.cfg", "qos map dscp 26 to traffic-class 3\nqos profile p\n   qos trust dscp\n   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n!\ninterface Ethernet1\n   mtu 9214\n   no switchport\n   service-profile p\n!\n"+
 			"interface Ethernet1.1\n   encapsulation dot1q vlan 101\n   ip address 10.0.0.0/31\n!\ninterface Ethernet1.2\n   mtu 9000\n   encapsulation dot1q vlan 102\n   no qos trust\n!\ninterface Ethernet1.3\n   vlan id 10\n   encapsulation vlan\n      client dot1q 100 network client\n!\ninterface Ethernet1.4\n   encapsulation dot1q vlan 104\n   shutdown\n"),
+		// Port channels: one addressed (its members' traffic is its
+		// own), one shut down, one falling back to static and one
+		// to individual members, and a switchport. The renderer wrote
+		// the channel-group lines alone, so an addressed channel's
+		// members read back down.
+		oneSource("lag.cfg", "qos profile p\n   qos trust dscp\n!\n"+
+			"interface Ethernet1\n   no switchport\n   channel-group 1 mode active\n   service-profile p\n!\n"+
+			"interface Ethernet2\n   no switchport\n   channel-group 1 mode active\n   service-profile p\n!\n"+
+			"interface Ethernet3\n   no switchport\n   channel-group 2 mode passive\n   service-profile p\n!\n"+
+			"interface Ethernet4\n   no switchport\n   channel-group 3 mode active\n   service-profile p\n!\n"+
+			"interface Ethernet5\n   no switchport\n   channel-group 4 mode on\n   service-profile p\n!\n"+
+			"interface Ethernet6\n   switchport\n   service-profile p\n!\n"+
+			"interface Port-Channel1\n   no switchport\n   ip address 10.0.0.0/31\n!\n"+
+			"interface Port-Channel2\n   no switchport\n   ipv6 address 2001:db8::/127\n   shutdown\n!\n"+
+			"interface Port-Channel3\n   port-channel lacp fallback static\n   port-channel lacp fallback timeout 50\n!\n"+
+			"interface Port-Channel4\n   port-channel lacp fallback individual\n!\n"),
 	},
 }
 

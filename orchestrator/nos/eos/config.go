@@ -367,7 +367,67 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 			fmt.Fprintf(&b, "   service-profile %s\n!\n", g.name)
 		}
 	}
+	lines, err := cfgChannelBlocks(dc, byName)
+	if err != nil {
+		return fail("%v", err)
+	}
+	b.WriteString(lines)
 	return []byte(b.String()), nil
+}
+
+// cfgChannelBlocks writes, for each port channel its members name (in the
+// order of its first member), the interface Port-Channel<N> block's lines
+// that decide whether the members carry traffic (qos.ChannelAlone), as the
+// parser reads them (blockLine, result): the channel's address (the
+// statement read, PortConfig.Origins["channel_address"], after no
+// switchport, without which EOS takes no address on the channel, unless the
+// channel is a port of dc whose own block says its mode), its shutdown
+// (ChannelDown) and its port-channel lacp fallback individual or static
+// (ChannelFallback). A channel that sets none of these gets no block: EOS
+// makes the Port-Channel interface for its channel-group members.
+func cfgChannelBlocks(dc qos.DeviceConfig, byName map[string]*qos.PortConfig) (string, error) {
+	var b strings.Builder
+	type channel struct {
+		addr, down, fallback string
+		member               string
+	}
+	seen := map[string]channel{}
+	for _, p := range dc.Ports {
+		if !strings.HasPrefix(p.Channel, "Port-Channel") {
+			continue
+		}
+		c := channel{down: p.ChannelDown, fallback: p.ChannelFallback, member: p.Name}
+		if p.ChannelAddress {
+			if c.addr = p.Origins["channel_address"]; c.addr == "" {
+				return "", fmt.Errorf("port %s: its port channel %s has an address, but not the ip or ipv6 address statement that gives it, which labctl writes back as read", p.Name, p.Channel)
+			}
+		}
+		if first, ok := seen[p.Channel]; ok {
+			if first.addr != c.addr || (first.down != "") != (c.down != "") || first.fallback != c.fallback {
+				return "", fmt.Errorf("ports %s and %s, members of %s, give it different addresses, shutdown or LACP fallback; EOS has one interface %s block", first.member, p.Name, p.Channel, p.Channel)
+			}
+			continue
+		}
+		seen[p.Channel] = c
+		if c.addr == "" && c.down == "" && c.fallback == "" {
+			continue
+		}
+		fmt.Fprintf(&b, "interface %s\n", p.Channel)
+		if c.addr != "" {
+			if byName[p.Channel] == nil {
+				b.WriteString("   no switchport\n")
+			}
+			fmt.Fprintf(&b, "   %s\n", c.addr)
+		}
+		if c.down != "" {
+			b.WriteString("   shutdown\n")
+		}
+		if c.fallback != "" {
+			fmt.Fprintf(&b, "   port-channel lacp fallback %s\n", c.fallback)
+		}
+		b.WriteString("!\n")
+	}
+	return b.String(), nil
 }
 
 // cfgTrustLine is the line of a profile or subinterface that sets trust.

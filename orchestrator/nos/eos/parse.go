@@ -3,6 +3,7 @@ package eos
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -67,14 +68,17 @@ type cfgBlock struct {
 	// follows; "" for none. Without vlan id and an address it makes the
 	// subinterface a pseudowire's attachment (cfgPseudowire).
 	flexEncap string
-	// ipAddr and ip6Addr: the interface has an ip address, an ipv6
-	// address (it terminates at L3). ip6Enable: it says ipv6 enable, IPv6
+	// ipAddr and ip6Addr: the interface's ip address, ipv6 address line
+	// (it terminates at L3), "" for none; of several, the last that is
+	// not a secondary one (the renderer writes a port channel's back,
+	// qos.PortConfig.Origins["channel_address"]). ip6Enable: it says ipv6 enable, IPv6
 	// on its link-local address alone, as an RFC 5549 fabric routes
 	// (IPv4 over IPv6 next hops; the EOS configs of ksator's
 	// underlay-protocols-comparison put ipv6 enable without an address on
 	// the leaf-spine links of its RFC5549 underlay): it terminates at L3
 	// too.
-	ipAddr, ip6Addr, ip6Enable bool
+	ipAddr, ip6Addr string
+	ip6Enable       bool
 	// ipLine is the interface's last line of IP configuration (an ip or
 	// ipv6 address, ipv6 enable) with its place while it has any, ""
 	// otherwise: qos.PortConfig.L2Harm of a port EOS keeps L2, which
@@ -907,12 +911,11 @@ func cfgParentDown(parentWhy, name string) string {
 // mtu. What MTU EOS holds a pseudowire's frames to (the pseudowire's
 // signalled MTU, the core's) is not in the files and not checked.
 func cfgPseudowire(b *cfgBlock) bool {
-	return b.flexEncap != "" && b.bridged == "" && !b.ipAddr && !b.ip6Addr && !b.ip6Enable
+	return b.flexEncap != "" && b.bridged == "" && b.ipAddr == "" && b.ip6Addr == "" && !b.ip6Enable
 }
 
-// address is b's flag of an address of family ip (ipAddr) or ipv6
-// (ip6Addr).
-func (b *cfgBlock) address(family string) *bool {
+// address is b's address line of family ip (ipAddr) or ipv6 (ip6Addr).
+func (b *cfgBlock) address(family string) *string {
 	if family == "ip" {
 		return &b.ipAddr
 	}
@@ -922,7 +925,7 @@ func (b *cfgBlock) address(family string) *bool {
 // keepIPLine forgets b's ipLine once b has no IP configuration left (a no
 // line took the last of it).
 func (b *cfgBlock) keepIPLine() {
-	if !b.ipAddr && !b.ip6Addr && !b.ip6Enable {
+	if b.ipAddr == "" && b.ip6Addr == "" && !b.ip6Enable {
 		b.ipLine = ""
 	}
 }
@@ -1227,7 +1230,9 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 		b.flexEncap = ""
 		return p.note(mode, f, where)
 	case mode == "interface" && len(f) >= 3 && (f[0] == "ip" || f[0] == "ipv6") && f[1] == "address":
-		*b.address(f[0]) = true
+		if a := b.address(f[0]); *a == "" || !slices.Contains(f, "secondary") {
+			*a = line
+		}
 		b.ipLine = line + " (" + where.String() + ")"
 		return p.note(mode, f, where)
 	case mode == "interface" && line == "ipv6 enable":
@@ -1241,7 +1246,7 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 	case mode == "interface" && len(f) >= 3 && (f[0] == "no" || f[0] == "default") && (f[1] == "ip" || f[1] == "ipv6") && f[2] == "address":
 		// Every address of the family goes (a no line naming one address
 		// labctl reads as all of them: it keeps no list).
-		*b.address(f[1]) = false
+		*b.address(f[1]) = ""
 		b.keepIPLine()
 		return p.note(mode, f, where)
 	case line == "no switchport" && mode == "interface":
@@ -1938,7 +1943,12 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 			// EOS ignores IP configuration on a Port-Channel that is a
 			// switchport, as on an Ethernet one (qos.NotRouted): the
 			// address counts only with no switchport.
-			pc.ChannelAddress = (pcb.ipAddr || pcb.ip6Addr) && p.routes(ib.channel, pcb)
+			pc.ChannelAddress = (pcb.ipAddr != "" || pcb.ip6Addr != "") && p.routes(ib.channel, pcb)
+			if pc.ChannelAddress {
+				// The statement, which the renderer writes back in the
+				// Port-Channel's block (the model keeps no address).
+				pc.Origins["channel_address"] = cmp.Or(pcb.ipAddr, pcb.ip6Addr)
+			}
 			// A Port-Channel shut down carries nothing on any member.
 			pc.ChannelDown = p.down(ib.channel, pcb)
 			// Where LACP finds no partner, after the fallback timeout, EOS
