@@ -82,6 +82,16 @@ var roundTripCases = map[string][][]qos.Source{
 	"sonic": {
 		// An egress remark of RoCE's class on one port of two.
 		oneSource("remark.json", `{"DSCP_TO_TC_MAP": {"AZURE": {"26": "3", "48": "6"}}, "TC_TO_DSCP_MAP": {"R": {"3": "10"}}, "PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "AZURE", "tc_to_dscp_map": "R"}, "Ethernet4": {"dscp_to_tc_map": "AZURE"}}}`),
+		// Port channels: one up and addressed, one down with fallback,
+		// one with no admin_status (teammgrd's default down), and a
+		// port in a VLAN. The renderer wrote none of PORTCHANNEL,
+		// PORTCHANNEL_MEMBER, PORTCHANNEL_INTERFACE and VLAN_MEMBER, so
+		// the members read back as ordinary ports.
+		oneSource("lag.json", `{"DSCP_TO_TC_MAP": {"AZURE": {"26": "3"}}, "PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "AZURE"}, "Ethernet4": {"dscp_to_tc_map": "AZURE"}, "Ethernet8": {"dscp_to_tc_map": "AZURE"}, "Ethernet12": {"dscp_to_tc_map": "AZURE"}, "Ethernet16": {"dscp_to_tc_map": "AZURE"}},
+			"PORTCHANNEL": {"PortChannel1": {"admin_status": "up", "mtu": "9100"}, "PortChannel2": {"admin_status": "down", "fallback": "true"}, "PortChannel3": {}},
+			"PORTCHANNEL_MEMBER": {"PortChannel1|Ethernet0": {}, "PortChannel1|Ethernet4": {}, "PortChannel2|Ethernet8": {}, "PortChannel3|Ethernet12": {}},
+			"PORTCHANNEL_INTERFACE": {"PortChannel1": {}, "PortChannel1|10.0.0.0/31": {}},
+			"VLAN": {"Vlan10": {"vlanid": "10"}}, "VLAN_MEMBER": {"Vlan10|Ethernet16": {"tagging_mode": "tagged"}}}`),
 	},
 	"eos": {
 		// The watchdog's poll interval with no port running it yet.

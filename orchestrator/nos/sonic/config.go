@@ -230,7 +230,93 @@ func BuildDoc(dc qos.DeviceConfig) (Doc, error) {
 			return nil, err
 		}
 	}
+	if err := cfgRenderChannels(doc, dc); err != nil {
+		return nil, fmt.Errorf("render sonic config for %s: %w", dc.Device, err)
+	}
 	return doc, nil
+}
+
+// cfgRenderChannels writes the ports' port channels and VLANs as the
+// resolver reads them (portChannels, vlanMembers), with the fields
+// sonic-buildimage's YANG models give them (sonic-portchannel.yang,
+// sonic-vlan.yang): for each port channel its members name, PORTCHANNEL|
+// PortChannel<n> with admin_status (mandatory there; "down" where the
+// model's ChannelDown says so, teammgrd's default where none was given)
+// and fallback "true" for ChannelFallback static; PORTCHANNEL_MEMBER|
+// PortChannel<n>|<port> for each member; where it has an address
+// (ChannelAddress), PORTCHANNEL_INTERFACE's PortChannel<n> entry (the
+// interface, PORTCHANNEL_INTERFACE_LIST) and the key read
+// (PortConfig.Origins["channel_address"], PORTCHANNEL_INTERFACE_IPPREFIX_
+// LIST); for a port in a VLAN (Switched), VLAN|Vlan<n> with its vlanid
+// and the VLAN_MEMBER entry with the tagging_mode read. A member's LACP
+// mode is always active in SONiC (teammgrd's addLag), so a model whose
+// member is passive or static is refused.
+func cfgRenderChannels(doc Doc, dc qos.DeviceConfig) error {
+	entry := func(table, key string) {
+		if doc[table] == nil {
+			doc[table] = map[string]map[string]string{}
+		}
+		if doc[table][key] == nil {
+			doc[table][key] = map[string]string{}
+		}
+	}
+	type channel struct{ down, address, fallback, member string }
+	seen := map[string]channel{}
+	for _, p := range dc.Ports {
+		if p.Switched != "" {
+			key, ok := strings.CutPrefix(p.Switched, "VLAN_MEMBER|")
+			vlan, port, _ := strings.Cut(key, "|")
+			id, isVlan := strings.CutPrefix(vlan, "Vlan")
+			if !ok || !isVlan || port != p.Name {
+				return fmt.Errorf("port %s is switched by %q, not a VLAN_MEMBER|Vlan<n>|%s entry SONiC's config can carry", p.Name, p.Switched, p.Name)
+			}
+			doc.set("VLAN", vlan, "vlanid", id)
+			entry("VLAN_MEMBER", key)
+			if m := p.Origins["tagging_mode"]; m != "" {
+				doc.set("VLAN_MEMBER", key, "tagging_mode", m)
+			}
+		}
+		if p.Channel == "" {
+			continue
+		}
+		if !strings.HasPrefix(p.Channel, "PortChannel") || strings.Contains(p.Channel, "|") {
+			return fmt.Errorf("port %s is a member of %q, not a SONiC port channel name (PortChannel<n>)", p.Name, p.Channel)
+		}
+		if p.LACPMode() != "active" {
+			return fmt.Errorf("port %s is a member of %s in mode %s; SONiC's members always run LACP active (teammgrd's addLag)", p.Name, p.Channel, p.LACPMode())
+		}
+		if p.ChannelFallback != "" && p.ChannelFallback != "static" {
+			return fmt.Errorf("port %s: %s's LACP fallback %s; SONiC's PORTCHANNEL fallback forwards on the member as the port channel's (static)", p.Name, p.Channel, p.ChannelFallback)
+		}
+		c := channel{down: p.ChannelDown, fallback: p.ChannelFallback, member: p.Name}
+		if p.ChannelAddress {
+			c.address, _ = strings.CutPrefix(p.Origins["channel_address"], "PORTCHANNEL_INTERFACE|")
+			if ch, _, _ := strings.Cut(c.address, "|"); ch != p.Channel {
+				return fmt.Errorf("port %s: its port channel %s has an address, but not the PORTCHANNEL_INTERFACE|%s|<prefix> key that gives it, which labctl writes back as read", p.Name, p.Channel, p.Channel)
+			}
+		}
+		entry("PORTCHANNEL_MEMBER", p.Channel+"|"+p.Name)
+		if first, ok := seen[p.Channel]; ok {
+			if (first.down != "") != (c.down != "") || first.address != c.address || first.fallback != c.fallback {
+				return fmt.Errorf("ports %s and %s, members of %s, give it different admin_status, address or fallback; SONiC has one PORTCHANNEL entry", first.member, p.Name, p.Channel)
+			}
+			continue
+		}
+		seen[p.Channel] = c
+		status := "up"
+		if c.down != "" {
+			status = "down"
+		}
+		doc.set("PORTCHANNEL", p.Channel, "admin_status", status)
+		if c.fallback == "static" {
+			doc.set("PORTCHANNEL", p.Channel, "fallback", "true")
+		}
+		if c.address != "" {
+			entry("PORTCHANNEL_INTERFACE", p.Channel)
+			entry("PORTCHANNEL_INTERFACE", c.address)
+		}
+	}
+	return nil
 }
 
 // cfgScheduler is a queue's SCHEDULER entry and its name:

@@ -348,9 +348,10 @@ func (r *resolver) portChannels() error {
 	}
 	for _, key := range cfgSortedKeys(r.db.PortChannelInterface) {
 		if ch, _, ok := strings.Cut(key, "|"); ok {
-			pch := r.channelOf[ch]
-			pch.address = true
-			r.channelOf[ch] = pch
+			if pch := r.channelOf[ch]; pch.address == "" {
+				pch.address = "PORTCHANNEL_INTERFACE|" + key
+				r.channelOf[ch] = pch
+			}
 		}
 	}
 	return nil

@@ -152,12 +152,12 @@ func fromDoc(device string, doc Doc, lab *qos.Device) (qos.DeviceConfig, error) 
 }
 
 // portChannel is what a PORTCHANNEL entry gives its members: why it is
-// down ("" for up), whether PORTCHANNEL_INTERFACE gives it an address,
-// and its fallback (qos.PortConfig.ChannelDown, ChannelAddress,
-// ChannelFallback).
+// down ("" for up), the PORTCHANNEL_INTERFACE key that gives it an
+// address ("" for none), and its fallback (qos.PortConfig.ChannelDown,
+// ChannelAddress, ChannelFallback).
 type portChannel struct {
 	down     string
-	address  bool
+	address  string
 	fallback string
 }
 
@@ -795,8 +795,19 @@ func (r *resolver) portLink(pc *qos.PortConfig) error {
 	// SONiC's members always run LACP active (teammgrd's addLag), the
 	// "" of ChannelMode.
 	pch := r.channelOf[pc.Channel]
-	pc.ChannelDown, pc.ChannelAddress, pc.ChannelFallback = pch.down, pch.address, pch.fallback
-	pc.Switched = r.switched[pc.Name]
+	pc.ChannelDown, pc.ChannelAddress, pc.ChannelFallback = pch.down, pch.address != "", pch.fallback
+	if pch.address != "" {
+		// The key, which the renderer writes back (the model keeps no
+		// address).
+		pc.Origins["channel_address"] = pch.address
+	}
+	if pc.Switched = r.switched[pc.Name]; pc.Switched != "" {
+		// The entry's tagging_mode, which the renderer writes back
+		// (sonic-vlan.yang's VLAN_MEMBER_LIST makes it mandatory).
+		if m := r.db.VlanMember[strings.TrimPrefix(pc.Switched, "VLAN_MEMBER|")]["tagging_mode"]; m != "" {
+			pc.Origins["tagging_mode"] = m
+		}
+	}
 	if e := r.db.Port[pc.Name]; e != nil {
 		pc.AdminDown = adminDown(pc.Name, e)
 		if e.Speed != nil {

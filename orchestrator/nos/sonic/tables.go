@@ -60,7 +60,8 @@ type ConfigDB struct {
 	PortChannel map[string]StringMap `table:"PORTCHANNEL" use:"simulated" why:"defines the port channel its PORTCHANNEL_MEMBER keys name (teammgrd adds a member only to a port channel it created, doLagMemberTask's isLagStateOk). admin_status other than up (portmgr.h's DEFAULT_ADMIN_STATUS_STR, down, where none is given) keeps the team device down (setLagAdminStatus): its members carry nothing, lint's error (QOS026) and a link down in the simulator. fallback true makes teamd's lacp runner forward on a member without an LACP partner as the port channel's, which then carries the link's traffic only where PORTCHANNEL_INTERFACE gives it an address (qos.ChannelAlone)"`
 	// PortChannelInterface is keyed PortChannel<n> or PortChannel<n>|<prefix>.
 	PortChannelInterface map[string]StringMap `table:"PORTCHANNEL_INTERFACE" use:"simulated" why:"a PortChannel<n>|<prefix> key gives the port channel an IP address: a bundled member's traffic is its port channel's, so a link whose two ends are members carries the lab's traffic only where both port channels have an address (the lab's startup config puts each link's address on the member port, INTERFACE); the address itself is not read"`
-	// VlanMember is keyed Vlan<n>|<port>; labctl reads no field of it.
+	// VlanMember is keyed Vlan<n>|<port>; of its fields labctl keeps
+	// tagging_mode only to write it back (cfgRenderChannels).
 	VlanMember map[string]StringMap `table:"VLAN_MEMBER" use:"lint" why:"makes the key's port (Vlan<n>|<port>) a member of the VLAN, an L2 port: on the lab's routed fabric lint warns (QOS026) that the link may route nothing, as labctl has not settled which wins on the switch (portsorch's addBridgePort refuses a port that already has a router interface, so the order INTERFACE and VLAN_MEMBER are applied in decides); the simulator runs the link routed"`
 
 	DeviceMetadata  map[string]*DeviceMetadataEntry  `table:"DEVICE_METADATA" quiet:"true"`
