@@ -736,6 +736,15 @@ func eosMutations() []mutation {
 			}, "leaf1")},
 		{field: "interface no port-channel lacp fallback [...]", name: "on a port-channel without members", safe: "it is EOS's default: members forward only when bundled",
 			edit: text(append_("interface Port-Channel9", "   no port-channel lacp fallback", "!"), "leaf1")},
+		// A port channel comes up only with min-links of its members
+		// carrying traffic (qos.MemberAlone): below it every member
+		// carries nothing.
+		{field: "interface port-channel min-links <n>", name: "a bundled leaf-spine link, leaf1's Port-Channel1 of one member at min-links 2", harmful: true, rule: "QOS026", dataPlane: true, lintError: true,
+			edit: bothEndsChannel("active", "active", true, false, "   port-channel min-links 2")},
+		{field: "interface port-channel min-links <n>", name: "a bundled leaf-spine link, leaf1's Port-Channel1 of one member at min-links 1",
+			edit: bothEndsChannel("active", "active", true, false, "   port-channel min-links 1")},
+		{field: "interface no port-channel min-links [...]", name: "a bundled leaf-spine link, leaf1's Port-Channel1 at min-links 2 and then no port-channel min-links", safe: "it only takes the min links away: the port channel comes up with any member carrying traffic",
+			edit: bothEndsChannel("active", "active", true, false, "   port-channel min-links 2", "   no port-channel min-links")},
 		{field: "interface no channel-group [...]", name: "Ethernet1 out of its port-channel again", safe: "leaving a port-channel changes none of the QoS labctl reads of the port, its own lines",
 			edit: text(after(`^interface Ethernet1$`, "   channel-group 1 mode active", "   default channel-group 1 mode active"), "leaf1")},
 		// leaf1's Ethernet1 faces the incast's receiver (SONiC's Ethernet0).

@@ -1025,6 +1025,13 @@ func sonicMutations2() []mutation {
 			edit: sonicBothEndsChannel("down", true, true, false)},
 		mutation{field: "PORTCHANNEL (entries)", name: "a bundled leaf-spine link, the leaf's port channel with no admin_status (teammgrd's default, down)", harmful: true, rule: "QOS026", dataPlane: true, lintError: true,
 			edit: sonicBothEndsChannel("", true, true, false)},
+		// teamd's lacp runner keeps the team device down with fewer
+		// members selected than min_links (teammgrd's addLag hands it
+		// over as min_ports): every member carries nothing.
+		mutation{field: "PORTCHANNEL (entries)", name: "a bundled leaf-spine link, the leaf's port channel of one member at min_links 2", harmful: true, rule: "QOS026", dataPlane: true, lintError: true,
+			edit: leafMinLinks(sonicBothEndsChannel("up", true, true, false), "2")},
+		mutation{field: "PORTCHANNEL (entries)", name: "a bundled leaf-spine link, the leaf's port channel of one member at min_links 1, its members' count",
+			edit: leafMinLinks(sonicBothEndsChannel("up", true, true, false), "1")},
 		mutation{field: "PORTCHANNEL (entries)", name: "a port channel without members, fallback true",
 			edit: edit(func(d doc) {
 				d.add("PORTCHANNEL", "PortChannel9", map[string]string{"admin_status": "up", "min_links": "1", "fallback": "true"})
@@ -1436,6 +1443,17 @@ func sonicBothEndsChannel(leafAdmin string, leafAddr, spineAddr, moveQoS bool) f
 				}
 			}, end.node)(t, dir)
 		}
+	}
+}
+
+// leafMinLinks is channel, then leaf1's PORTCHANNEL|PortChannel1 given
+// min_links n.
+func leafMinLinks(channel func(t *testing.T, dir string), n string) func(t *testing.T, dir string) {
+	return func(t *testing.T, dir string) {
+		channel(t, dir)
+		edit(func(d doc) {
+			d.set("PORTCHANNEL", func(k string) bool { return k == "PortChannel1" }, "min_links", n)
+		}, "leaf1")(t, dir)
 	}
 }
 

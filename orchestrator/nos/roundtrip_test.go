@@ -82,13 +82,14 @@ var roundTripCases = map[string][][]qos.Source{
 	"sonic": {
 		// An egress remark of RoCE's class on one port of two.
 		oneSource("remark.json", `{"DSCP_TO_TC_MAP": {"AZURE": {"26": "3", "48": "6"}}, "TC_TO_DSCP_MAP": {"R": {"3": "10"}}, "PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "AZURE", "tc_to_dscp_map": "R"}, "Ethernet4": {"dscp_to_tc_map": "AZURE"}}}`),
-		// Port channels: one up and addressed, one down with fallback,
+		// Port channels: one up, addressed and with min_links, one down
+		// with fallback,
 		// one with no admin_status (teammgrd's default down), and a
 		// port in a VLAN. The renderer wrote none of PORTCHANNEL,
 		// PORTCHANNEL_MEMBER, PORTCHANNEL_INTERFACE and VLAN_MEMBER, so
 		// the members read back as ordinary ports.
 		oneSource("lag.json", `{"DSCP_TO_TC_MAP": {"AZURE": {"26": "3"}}, "PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "AZURE"}, "Ethernet4": {"dscp_to_tc_map": "AZURE"}, "Ethernet8": {"dscp_to_tc_map": "AZURE"}, "Ethernet12": {"dscp_to_tc_map": "AZURE"}, "Ethernet16": {"dscp_to_tc_map": "AZURE"}},
-			"PORTCHANNEL": {"PortChannel1": {"admin_status": "up", "mtu": "9100"}, "PortChannel2": {"admin_status": "down", "fallback": "true"}, "PortChannel3": {}},
+			"PORTCHANNEL": {"PortChannel1": {"admin_status": "up", "mtu": "9100", "min_links": "2"}, "PortChannel2": {"admin_status": "down", "fallback": "true"}, "PortChannel3": {}},
 			"PORTCHANNEL_MEMBER": {"PortChannel1|Ethernet0": {}, "PortChannel1|Ethernet4": {}, "PortChannel2|Ethernet8": {}, "PortChannel3|Ethernet12": {}},
 			"PORTCHANNEL_INTERFACE": {"PortChannel1": {}, "PortChannel1|10.0.0.0/31": {}},
 			"VLAN": {"Vlan10": {"vlanid": "10"}}, "VLAN_MEMBER": {"Vlan10|Ethernet16": {"tagging_mode": "tagged"}}}`),
@@ -108,7 +109,7 @@ var roundTripCases = map[string][][]qos.Source{
 		oneSource("subif.cfg", "qos map dscp 26 to traffic-class 3\nqos profile p\n   qos trust dscp\n   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n!\ninterface Ethernet1\n   mtu 9214\n   no switchport\n   service-profile p\n!\n"+
 			"interface Ethernet1.1\n   encapsulation dot1q vlan 101\n   ip address 10.0.0.0/31\n!\ninterface Ethernet1.2\n   mtu 9000\n   encapsulation dot1q vlan 102\n   no qos trust\n!\ninterface Ethernet1.3\n   vlan id 10\n   encapsulation vlan\n      client dot1q 100 network client\n!\ninterface Ethernet1.4\n   encapsulation dot1q vlan 104\n   shutdown\n"),
 		// Port channels: one addressed (its members' traffic is its
-		// own), one shut down, one falling back to static and one
+		// own) with min links, one shut down, one falling back to static and one
 		// to individual members, and a switchport. The renderer wrote
 		// the channel-group lines alone, so an addressed channel's
 		// members read back down.
@@ -119,7 +120,7 @@ var roundTripCases = map[string][][]qos.Source{
 			"interface Ethernet4\n   no switchport\n   channel-group 3 mode active\n   service-profile p\n!\n"+
 			"interface Ethernet5\n   no switchport\n   channel-group 4 mode on\n   service-profile p\n!\n"+
 			"interface Ethernet6\n   switchport\n   service-profile p\n!\n"+
-			"interface Port-Channel1\n   no switchport\n   ip address 10.0.0.0/31\n!\n"+
+			"interface Port-Channel1\n   no switchport\n   ip address 10.0.0.0/31\n   port-channel min-links 2\n!\n"+
 			"interface Port-Channel2\n   no switchport\n   ipv6 address 2001:db8::/127\n   shutdown\n!\n"+
 			"interface Port-Channel3\n   port-channel lacp fallback static\n   port-channel lacp fallback timeout 50\n!\n"+
 			"interface Port-Channel4\n   port-channel lacp fallback individual\n!\n"),

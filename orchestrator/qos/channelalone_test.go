@@ -59,3 +59,52 @@ func withFallback(p *PortConfig, kind string) *PortConfig {
 	p.ChannelFallback = kind
 	return p
 }
+
+// A port channel with min links set comes up only with that many of its
+// members carrying traffic (teamd's runner.min_ports, from SONiC's
+// PORTCHANNEL min_links; EOS's port-channel min-links): below it every
+// member carries nothing, the one whose own link is fine included, and
+// lint's QOS026 says so on it, naming the members and the min links.
+func TestMemberAloneMinLinks(t *testing.T) {
+	leaf := func(minLinks int, e2Peer string) []DeviceConfig {
+		member := func(name, peer string) PortConfig {
+			return PortConfig{Name: name, Peer: peer, Fabric: true, Channel: "PortChannel1", ChannelAddress: true, ChannelMinLinks: minLinks,
+				Origins: map[string]string{"channel_min_links": `PORTCHANNEL|PortChannel1 min_links "2" (leaf1.json:3)`}}
+		}
+		spine := func(name string) PortConfig {
+			return PortConfig{Name: name, Peer: "leaf1:" + name, Fabric: true, Channel: "PortChannel1", ChannelAddress: true}
+		}
+		return []DeviceConfig{
+			{Device: "leaf1", Ports: []PortConfig{member("Ethernet0", "spine1:Ethernet0"), member("Ethernet4", e2Peer)}},
+			{Device: "spine1", Ports: []PortConfig{spine("Ethernet0"), spine("Ethernet4")}},
+		}
+	}
+	portDown := func(cfgs []DeviceConfig) map[string]string {
+		out := map[string]string{}
+		for _, f := range Lint(cfgs, LintOptions{}) {
+			if f.Rule == RulePortDown && f.Device == "leaf1" {
+				for _, p := range append([]string{f.Port}, f.Ports...) {
+					out[p] = f.Message
+				}
+			}
+		}
+		return out
+	}
+	// Both members bundled: min links 2 is met.
+	if got := portDown(leaf(2, "spine1:Ethernet4")); len(got) > 0 {
+		t.Errorf("min links 2, both members bundled: %v, want no finding", got)
+	}
+	// Ethernet4 faces a host: it carries nothing, and so does Ethernet0,
+	// its channel short of 2 members.
+	got := portDown(leaf(2, "h1:eth1"))
+	if m := got["Ethernet0"]; !strings.Contains(m, "min_links") || !strings.Contains(m, "Ethernet0, Ethernet4") || !strings.Contains(m, "leaf1.json:3") {
+		t.Errorf("min links 2, one member bundled: Ethernet0's finding %q, want it to name the members and the min_links entry", m)
+	}
+	// Min links 1 (or none) with one member bundled: the bundled one
+	// carries traffic.
+	for _, n := range []int{0, 1} {
+		if m := portDown(leaf(n, "h1:eth1"))["Ethernet0"]; m != "" {
+			t.Errorf("min links %d, one member bundled: Ethernet0 %q, want it to carry traffic", n, m)
+		}
+	}
+}

@@ -6,7 +6,7 @@ import (
 )
 
 // Regress names a member's LACP mode, its port channel's address, its
-// port channel down and its LACP fallback: each decides whether the link carries traffic
+// port channel down, its LACP fallback and its min links: each decides whether the link carries traffic
 // (ChannelAlone). labctl's comparison named the port channel alone.
 func TestDiffNamesChannelModeAddressAndDown(t *testing.T) {
 	base := PortConfig{Name: "Ethernet1", Channel: "Port-Channel1", ChannelMode: "active", ChannelAddress: true}
@@ -18,6 +18,7 @@ func TestDiffNamesChannelModeAddressAndDown(t *testing.T) {
 		{"port_channel_address", func(p *PortConfig) { p.ChannelAddress = false }},
 		{"port_channel_down", func(p *PortConfig) { p.ChannelDown = `PORTCHANNEL|PortChannel1 admin_status "down"` }},
 		{"port_channel_fallback", func(p *PortConfig) { p.ChannelFallback = "static" }},
+		{"port_channel_min_links", func(p *PortConfig) { p.ChannelMinLinks = 2 }},
 	} {
 		b := base
 		c.edit(&b)

@@ -421,6 +421,14 @@ type PortConfig struct {
 	// forwards on the member as a static member), "" none (it carries
 	// nothing). ChannelAlone reads it.
 	ChannelFallback string `json:"channel_fallback,omitempty"`
+	// ChannelMinLinks is the fewest members of the member's port channel
+	// that must carry traffic for it to come up (SONiC: PORTCHANNEL
+	// min_links, which teammgrd's addLag hands teamd's lacp runner as
+	// runner.min_ports; EOS: port-channel min-links in the interface
+	// Port-Channel<N> block), 0 where the config sets none. Fewer, and
+	// the channel is down: its members carry nothing (MemberAlone).
+	// Origins["channel_min_links"] is the statement with its place.
+	ChannelMinLinks int `json:"channel_min_links,omitempty"`
 	// Switched is the statement that makes the port an L2 (bridged) port
 	// in so many words, with its place: EOS's switchport line, SONiC's
 	// VLAN_MEMBER entry; "" for none. On a lab's routed fabric such a

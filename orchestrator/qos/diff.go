@@ -542,6 +542,7 @@ func flattenPortInto(p *PortConfig, f map[string]string) {
 			put("port_channel_down", "yes")
 		}
 		put("port_channel_fallback", p.ChannelFallback)
+		num("port_channel_min_links", int64(p.ChannelMinLinks))
 	}
 	if p.Switched != "" {
 		// The statement without its place, which moves with any edit.

@@ -1,6 +1,7 @@
 package qos
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -1864,6 +1865,54 @@ func ChannelAlone(p, peer *PortConfig) (why, fix string) {
 	return "", ""
 }
 
+// MemberAlone is ChannelAlone(p, pp) for member p of d, pp its link's
+// other end, and then whether p's port channel is down for want of
+// members: with min links set (PortConfig.ChannelMinLinks), fewer of its
+// members than that carrying traffic (not administratively down at either
+// end, not alone by ChannelAlone, no FEC mismatch; peer gives each
+// member's link's other end, nil where none is known) take it down, and
+// every member with it. teammgrd's addLag (sonic-swss cfgmgr/teammgr.cpp)
+// hands PORTCHANNEL's min_links to teamd's lacp runner as min_ports, which
+// teamd.conf(5) has as the number of ports that must be active before the
+// team device asserts carrier; EOS's port-channel min-links is taken to do
+// the same (Arista's manual not checked). Which members LACP selects is
+// taken to be those that carry traffic by themselves: a member whose
+// partner's own channel is down for want of members counts as carrying.
+// Both lint (QOS026) and the simulator (runtime.DownEnd) read it.
+func MemberAlone(d *DeviceConfig, p, pp *PortConfig, peer func(*PortConfig) *PortConfig) (why, fix string) {
+	if why, fix = ChannelAlone(p, pp); why != "" || d == nil || p == nil || p.ChannelMinLinks <= 1 {
+		return why, fix
+	}
+	var members, up []string
+	for i := range d.Ports {
+		m := &d.Ports[i]
+		if m.Channel != p.Channel {
+			continue
+		}
+		members = append(members, m.Name)
+		mp := peer(m)
+		if m.AdminDown == "" && (mp == nil || mp.AdminDown == "") && FECMismatch(m, mp) == "" {
+			if w, _ := ChannelAlone(m, mp); w == "" {
+				up = append(up, m.Name)
+			}
+		}
+	}
+	if len(up) >= p.ChannelMinLinks {
+		return "", ""
+	}
+	carrying := "none carries traffic"
+	if len(up) > 0 {
+		verb := "carries"
+		if len(up) > 1 {
+			verb = "carry"
+		}
+		carrying = fmt.Sprintf("only %s %s traffic", strings.Join(up, ", "), verb)
+	}
+	stmt := cmp.Or(p.Origins["channel_min_links"], fmt.Sprintf("min links %d", p.ChannelMinLinks))
+	return fmt.Sprintf("a member of %s, which is down for want of members: %s asks for %d members carrying traffic, and of its members (%s) %s, so the port channel stays down and its members carry nothing", p.Channel, stmt, p.ChannelMinLinks, strings.Join(members, ", "), carrying),
+		fmt.Sprintf("set the port channel's min links to %d or fewer (SONiC: min_links in its PORTCHANNEL entry; EOS: port-channel min-links in its interface Port-Channel block), or bring up the members that carry nothing", max(len(up), 1))
+}
+
 // QOS026: a port the lab wires to a host or switch that the switch keeps
 // administratively down, or that is a port channel's member where the
 // link's other end is in none (ChannelAlone). A bare file's ports (no
@@ -1880,7 +1929,11 @@ func (l *linter) portDown(d *DeviceConfig, p *PortConfig) {
 		return
 	}
 	_, pp := l.peerPort(p)
-	if why, fix := ChannelAlone(p, pp); why != "" {
+	peer := func(m *PortConfig) *PortConfig {
+		_, mp := l.peerPort(m)
+		return mp
+	}
+	if why, fix := MemberAlone(d, p, pp, peer); why != "" {
 		l.add(RulePortDown, SevError, d.Device, p.Name, fix,
 			"the port, wired to %s, is %s, and traffic that needs it is lost or takes other paths", p.Peer, why)
 		return

@@ -21,9 +21,10 @@ func ConfigsByDevice(cfgs []qos.DeviceConfig) map[string]*qos.DeviceConfig {
 // LinkDown says why a link does not come up in a lab's configs (DownEnd):
 // an end its switch keeps administratively down (qos.PortConfig.AdminDown:
 // lint's QOS026), an end in a port channel that carries nothing
-// (qos.ChannelAlone: the other end in none, a channel down or without an address, LACP modes that never bundle; QOS026 too), an end EOS keeps L2
-// where the configs show it was meant to route (qos.NotRouted: QOS026),
-// or two ends whose configs set different FEC modes
+// (qos.MemberAlone: the other end in none, a channel down, without an
+// address or short of its min links, LACP modes that never bundle; QOS026
+// too), an end EOS keeps L2 where the configs show it was meant to route
+// (qos.NotRouted: QOS026), or two ends whose configs set different FEC modes
 // (qos.FECMismatch: lint's QOS009). Such a link is down from the start of
 // a run: the simulator runs it so, and a link fault on it would change
 // nothing (FaultOnDownLinkError). The zero value is a link that comes up.
@@ -121,8 +122,17 @@ func DownEnd(cfgs map[string]*qos.DeviceConfig, lk *fabric.Link) LinkDown {
 			}
 		}
 	}
+	// A member's link's other end, by the lab's wiring the configs carry
+	// (PortConfig.Peer), for its port channel's min links.
+	peer := func(m *qos.PortConfig) *qos.PortConfig {
+		node, port, ok := strings.Cut(m.Peer, ":")
+		if dc := cfgs[node]; ok && dc != nil {
+			return dc.Port(port)
+		}
+		return nil
+	}
 	for i, e := range ends {
-		if why, fix := qos.ChannelAlone(pcs[i], pcs[1-i]); why != "" {
+		if why, fix := qos.MemberAlone(cfgs[e.Node], pcs[i], pcs[1-i], peer); why != "" {
 			return LinkDown{Node: e.Node, State: "down for its port channel", Why: e.Port + " is " + why,
 				Fix: fix + " in " + e.Node + "'s config", Files: strings.Join(cfgs[e.Node].Sources, ", ")}
 		}

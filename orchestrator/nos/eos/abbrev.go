@@ -492,6 +492,7 @@ var cfgDefaultIsNo = map[string]bool{
 	"no qos cos":                                                                                     true,
 	"no channel-group [...]":                                                                         true,
 	"no port-channel lacp fallback [...]":                                                            true,
+	"no port-channel min-links [...]":                                                                true,
 	"no mtu":                                                                                         true,
 	"no vlan [...]":                                                                                  true,
 	"no encapsulation vlan":                                                                          true,

@@ -382,13 +382,14 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 // statement read, PortConfig.Origins["channel_address"], after no
 // switchport, without which EOS takes no address on the channel, unless the
 // channel is a port of dc whose own block says its mode), its shutdown
-// (ChannelDown) and its port-channel lacp fallback individual or static
-// (ChannelFallback). A channel that sets none of these gets no block: EOS
+// (ChannelDown), its port-channel lacp fallback individual or static
+// (ChannelFallback) and its port-channel min-links (ChannelMinLinks). A channel that sets none of these gets no block: EOS
 // makes the Port-Channel interface for its channel-group members.
 func cfgChannelBlocks(dc qos.DeviceConfig, byName map[string]*qos.PortConfig) (string, error) {
 	var b strings.Builder
 	type channel struct {
 		addr, down, fallback string
+		minLinks             int
 		member               string
 	}
 	seen := map[string]channel{}
@@ -396,20 +397,20 @@ func cfgChannelBlocks(dc qos.DeviceConfig, byName map[string]*qos.PortConfig) (s
 		if !strings.HasPrefix(p.Channel, "Port-Channel") {
 			continue
 		}
-		c := channel{down: p.ChannelDown, fallback: p.ChannelFallback, member: p.Name}
+		c := channel{down: p.ChannelDown, fallback: p.ChannelFallback, minLinks: p.ChannelMinLinks, member: p.Name}
 		if p.ChannelAddress {
 			if c.addr = p.Origins["channel_address"]; c.addr == "" {
 				return "", fmt.Errorf("port %s: its port channel %s has an address, but not the ip or ipv6 address statement that gives it, which labctl writes back as read", p.Name, p.Channel)
 			}
 		}
 		if first, ok := seen[p.Channel]; ok {
-			if first.addr != c.addr || (first.down != "") != (c.down != "") || first.fallback != c.fallback {
-				return "", fmt.Errorf("ports %s and %s, members of %s, give it different addresses, shutdown or LACP fallback; EOS has one interface %s block", first.member, p.Name, p.Channel, p.Channel)
+			if first.addr != c.addr || (first.down != "") != (c.down != "") || first.fallback != c.fallback || first.minLinks != c.minLinks {
+				return "", fmt.Errorf("ports %s and %s, members of %s, give it different addresses, shutdown, LACP fallback or min links; EOS has one interface %s block", first.member, p.Name, p.Channel, p.Channel)
 			}
 			continue
 		}
 		seen[p.Channel] = c
-		if c.addr == "" && c.down == "" && c.fallback == "" {
+		if c.addr == "" && c.down == "" && c.fallback == "" && c.minLinks == 0 {
 			continue
 		}
 		fmt.Fprintf(&b, "interface %s\n", p.Channel)
@@ -424,6 +425,9 @@ func cfgChannelBlocks(dc qos.DeviceConfig, byName map[string]*qos.PortConfig) (s
 		}
 		if c.fallback != "" {
 			fmt.Fprintf(&b, "   port-channel lacp fallback %s\n", c.fallback)
+		}
+		if c.minLinks > 0 {
+			fmt.Fprintf(&b, "   port-channel min-links %d\n", c.minLinks)
 		}
 		b.WriteString("!\n")
 	}
@@ -528,7 +532,7 @@ func cfgSignature(p qos.PortConfig) string {
 	// Whether it is shut down, and its port channel, are the
 	// interface's own lines; its speed
 	// stays, as the profiles are named by it (labctl-100g).
-	p.AdminDown, p.Channel, p.ChannelMode, p.ChannelAddress, p.ChannelDown, p.ChannelFallback, p.Switched = "", "", "", false, "", "", ""
+	p.AdminDown, p.Channel, p.ChannelMode, p.ChannelAddress, p.ChannelDown, p.ChannelFallback, p.ChannelMinLinks, p.Switched = "", "", "", false, "", "", 0, ""
 	// Whether EOS keeps it L2, and what shows it was meant to route, are
 	// the interface's own lines (and their places).
 	p.L2, p.L2Harm = "", ""

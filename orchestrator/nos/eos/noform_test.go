@@ -110,6 +110,7 @@ func TestNoFormOfEveryStatement(t *testing.T) {
 		"interface shape rate <rate> pps":                                                                    {"no shape rate [...]", "default shape rate [...]"},
 		"interface channel-group <n> mode <mode>":                                                            {"no channel-group [...]", "no channel-group [...]"},
 		"interface port-channel lacp fallback [...]":                                                         {"no port-channel lacp fallback [...]", "no port-channel lacp fallback [...]"},
+		"interface port-channel min-links <n>":                                                               {"no port-channel min-links [...]", "no port-channel min-links [...]"},
 		"interface shutdown":                                                                                 {"no shutdown", "default shutdown"},
 		"interface speed [forced] <speed>":                                                                   {"no speed", "default speed"},
 		"interface mtu <bytes>":                                                                              {"no mtu", "no mtu"},

@@ -93,6 +93,10 @@ type cfgBlock struct {
 	// as qos.PortConfig.ChannelFallback takes it: "individual", "static"
 	// (the form's default), "" for none.
 	lacpFallback string
+	// minLinks is a port-channel's port-channel min-links (0 for none),
+	// minLinksAt where it is said: qos.PortConfig.ChannelMinLinks.
+	minLinks   int
+	minLinksAt cfgPos
 	// shape is the port's own shape rate (all its queues together).
 	shape cfgShape
 	// policy is the service-policy type qos input's policy-map ("" for
@@ -1202,6 +1206,17 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 	case mode == "interface" && len(f) >= 4 && (f[0] == "no" || f[0] == "default") && f[1] == "port-channel" && f[2] == "lacp" && f[3] == "fallback":
 		b.lacpFallback = ""
 		return p.note(mode, f, where)
+	case mode == "interface" && len(f) == 3 && f[0] == "port-channel" && f[1] == "min-links":
+		// The fewest members that must be up for the port channel to
+		// come up (qos.MemberAlone). Arista's manual, which gives the
+		// platform's upper bound, was not checked: any count is taken.
+		n, err := strconv.Atoi(f[2])
+		if err != nil || n < 0 {
+			return fmt.Errorf("%s: %q: port-channel min-links takes a count of members (fix: write a whole number, such as port-channel min-links 2, or no port-channel min-links)", where, line)
+		}
+		b.minLinks, b.minLinksAt = n, where
+	case mode == "interface" && len(f) >= 3 && (f[0] == "no" || f[0] == "default") && f[1] == "port-channel" && f[2] == "min-links":
+		b.minLinks = 0
 	case len(f) >= 2 && f[0] == "no" && f[1] == "channel-group" && mode == "interface":
 		// default channel-group, and a no line that repeats the group,
 		// are read as it (cfgNoForm).
@@ -1956,6 +1971,9 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 			// or as the port channel's static member. qos.ChannelAlone
 			// reads it.
 			pc.ChannelFallback = pcb.lacpFallback
+			if pc.ChannelMinLinks = pcb.minLinks; pc.ChannelMinLinks > 0 {
+				pc.Origins["channel_min_links"] = fmt.Sprintf("interface %s: port-channel min-links %d (%s)", ib.channel, pcb.minLinks, pcb.minLinksAt)
+			}
 		}
 		if parent == "" && ib.switchportAt != "" {
 			pc.Switched = "switchport (" + ib.switchportAt + ")"

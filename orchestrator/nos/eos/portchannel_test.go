@@ -81,3 +81,28 @@ func TestLACPFallbackKindIsTheLines(t *testing.T) {
 		t.Errorf("fallback static in individual/leaf1.cfg read as %q", got)
 	}
 }
+
+// port-channel min-links in an interface Port-Channel block is the fewest
+// members that must carry traffic for the channel to come up
+// (qos.MemberAlone), kept with its line for lint to quote; no and
+// default forms take it away. labctl did not read it.
+func TestPortChannelMinLinks(t *testing.T) {
+	const head = "interface Ethernet1\n   no switchport\n   channel-group 1 mode active\n!\n" +
+		"interface Port-Channel1\n   no switchport\n   ip address 10.0.0.0/31\n   port-channel min-links 2\n"
+	for tail, want := range map[string]int{"": 2, "   no port-channel min-links\n": 0, "   default port-channel min-links\n": 0, "   port-channel min-links 3\n": 3} {
+		dc, err := Parse("leaf1", qos.Source{Name: "leaf1.cfg", Data: []byte(head + tail + "!\n")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := dc.Port("Ethernet1")
+		if p.ChannelMinLinks != want {
+			t.Errorf("Port-Channel1 with %q after min-links 2: Ethernet1's min links %d, want %d", tail, p.ChannelMinLinks, want)
+		}
+		if want > 0 && !strings.Contains(p.Origins["channel_min_links"], "leaf1.cfg:") {
+			t.Errorf("min links without its place: %q", p.Origins["channel_min_links"])
+		}
+	}
+	if _, err := Parse("leaf1", qos.Source{Name: "leaf1.cfg", Data: []byte("interface Port-Channel1\n   port-channel min-links two\n!\n")}); err == nil || !strings.Contains(err.Error(), "leaf1.cfg:2") {
+		t.Errorf("port-channel min-links two: %v, want it refused at its line", err)
+	}
+}

@@ -242,7 +242,8 @@ func BuildDoc(dc qos.DeviceConfig) (Doc, error) {
 // sonic-vlan.yang): for each port channel its members name, PORTCHANNEL|
 // PortChannel<n> with admin_status (mandatory there; "down" where the
 // model's ChannelDown says so, teammgrd's default where none was given)
-// and fallback "true" for ChannelFallback static; PORTCHANNEL_MEMBER|
+// fallback "true" for ChannelFallback static and min_links
+// (ChannelMinLinks); PORTCHANNEL_MEMBER|
 // PortChannel<n>|<port> for each member; where it has an address
 // (ChannelAddress), PORTCHANNEL_INTERFACE's PortChannel<n> entry (the
 // interface, PORTCHANNEL_INTERFACE_LIST) and the key read
@@ -260,7 +261,10 @@ func cfgRenderChannels(doc Doc, dc qos.DeviceConfig) error {
 			doc[table][key] = map[string]string{}
 		}
 	}
-	type channel struct{ down, address, fallback, member string }
+	type channel struct {
+		down, address, fallback, member string
+		minLinks                        int
+	}
 	seen := map[string]channel{}
 	for _, p := range dc.Ports {
 		if p.Switched != "" {
@@ -288,7 +292,7 @@ func cfgRenderChannels(doc Doc, dc qos.DeviceConfig) error {
 		if p.ChannelFallback != "" && p.ChannelFallback != "static" {
 			return fmt.Errorf("port %s: %s's LACP fallback %s; SONiC's PORTCHANNEL fallback forwards on the member as the port channel's (static)", p.Name, p.Channel, p.ChannelFallback)
 		}
-		c := channel{down: p.ChannelDown, fallback: p.ChannelFallback, member: p.Name}
+		c := channel{down: p.ChannelDown, fallback: p.ChannelFallback, minLinks: p.ChannelMinLinks, member: p.Name}
 		if p.ChannelAddress {
 			c.address, _ = strings.CutPrefix(p.Origins["channel_address"], "PORTCHANNEL_INTERFACE|")
 			if ch, _, _ := strings.Cut(c.address, "|"); ch != p.Channel {
@@ -297,8 +301,8 @@ func cfgRenderChannels(doc Doc, dc qos.DeviceConfig) error {
 		}
 		entry("PORTCHANNEL_MEMBER", p.Channel+"|"+p.Name)
 		if first, ok := seen[p.Channel]; ok {
-			if (first.down != "") != (c.down != "") || first.address != c.address || first.fallback != c.fallback {
-				return fmt.Errorf("ports %s and %s, members of %s, give it different admin_status, address or fallback; SONiC has one PORTCHANNEL entry", first.member, p.Name, p.Channel)
+			if (first.down != "") != (c.down != "") || first.address != c.address || first.fallback != c.fallback || first.minLinks != c.minLinks {
+				return fmt.Errorf("ports %s and %s, members of %s, give it different admin_status, address, fallback or min_links; SONiC has one PORTCHANNEL entry", first.member, p.Name, p.Channel)
 			}
 			continue
 		}
@@ -310,6 +314,9 @@ func cfgRenderChannels(doc Doc, dc qos.DeviceConfig) error {
 		doc.set("PORTCHANNEL", p.Channel, "admin_status", status)
 		if c.fallback == "static" {
 			doc.set("PORTCHANNEL", p.Channel, "fallback", "true")
+		}
+		if c.minLinks > 0 {
+			doc.set("PORTCHANNEL", p.Channel, "min_links", strconv.Itoa(c.minLinks))
 		}
 		if c.address != "" {
 			entry("PORTCHANNEL_INTERFACE", p.Channel)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/labctl/labctl/orchestrator/plural"
@@ -343,6 +344,17 @@ func (r *resolver) portChannels() error {
 		}
 		if e["fallback"] == "true" {
 			pch.fallback = "static"
+		}
+		if v, ok := e["min_links"]; ok {
+			// teammgrd's doLagTask reads it with stoi and addLag hands it
+			// to teamd's lacp runner as min_ports (cfgmgr/teammgr.cpp):
+			// the team device is down with fewer ports selected
+			// (qos.MemberAlone). sonic-portchannel.yang allows 1-1024.
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 || n > 1024 {
+				return entryError("PORTCHANNEL", ch, "min_links", "PORTCHANNEL|%s min_links %q is not a count of members 1-1024 (fix: write the fewest members that must be up for the port channel to come up, such as \"1\", or remove the field; SONiC's YANG model refuses it)", ch, v)
+			}
+			pch.minLinks = n
 		}
 		r.channelOf[ch] = pch
 	}

@@ -429,7 +429,27 @@ func parse(device string, lab *qos.Device, srcs []qos.Source) (qos.DeviceConfig,
 		}
 	}
 	placeOverruled(&dc, srcs)
+	placeMinLinks(&dc, srcs)
 	return dc, err
+}
+
+// placeMinLinks gives each port channel member's min_links entry
+// (PortConfig.Origins["channel_min_links"], which lint's QOS026 quotes)
+// the file and line of its PORTCHANNEL entry's min_links: the last of
+// srcs that holds it, as a later file's fields win.
+func placeMinLinks(dc *qos.DeviceConfig, srcs []qos.Source) {
+	for i := range dc.Ports {
+		p := &dc.Ports[i]
+		if p.ChannelMinLinks == 0 {
+			continue
+		}
+		for k := len(srcs) - 1; k >= 0; k-- {
+			if line := entryFieldLine(srcs[k].Data, "PORTCHANNEL", p.Channel, "min_links"); line > 0 {
+				p.Origins["channel_min_links"] += fmt.Sprintf(" (%s:%d)", srcs[k].Name, line)
+				break
+			}
+		}
+	}
 }
 
 // placeOverruled gives each overruled entry of dc the file and line it is

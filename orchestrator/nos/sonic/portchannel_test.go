@@ -127,3 +127,28 @@ func TestPortChannelFallbackIsStatic(t *testing.T) {
 		}
 	}
 }
+
+// PORTCHANNEL min_links is what teammgrd's addLag hands teamd's lacp
+// runner as min_ports: the port channel comes up only with that many
+// members selected (qos.MemberAlone). labctl did not read it. Its place
+// is the PORTCHANNEL entry's min_links line, which lint's QOS026 quotes;
+// a value SONiC's YANG refuses is refused at its line.
+func TestPortChannelMinLinks(t *testing.T) {
+	in := "{\n\"PORTCHANNEL\": {\"PortChannel1\": {\"admin_status\": \"up\",\n  \"min_links\": \"2\"}},\n" +
+		`"PORTCHANNEL_MEMBER": {"PortChannel1|Ethernet0": {}, "PortChannel1|Ethernet4": {}},
+		"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3"}, "Ethernet4": {"pfc_enable": "3"}}}`
+	dc, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(in)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := dc.Port("Ethernet4")
+	if p.ChannelMinLinks != 2 || !strings.Contains(p.Origins["channel_min_links"], "min_links") || !strings.Contains(p.Origins["channel_min_links"], "leaf1.json:3") {
+		t.Errorf("Ethernet4's min links %d at %q, want 2 at PORTCHANNEL|PortChannel1's min_links, leaf1.json:3", p.ChannelMinLinks, p.Origins["channel_min_links"])
+	}
+	for _, bad := range []string{`"0"`, `"two"`, `"1025"`} {
+		in := strings.Replace(in, `"2"`, bad, 1)
+		if _, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(in)}); err == nil || !strings.Contains(err.Error(), "leaf1.json:3") {
+			t.Errorf("min_links %s: %v, want it refused at its line", bad, err)
+		}
+	}
+}

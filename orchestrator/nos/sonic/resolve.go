@@ -153,12 +153,14 @@ func fromDoc(device string, doc Doc, lab *qos.Device) (qos.DeviceConfig, error) 
 
 // portChannel is what a PORTCHANNEL entry gives its members: why it is
 // down ("" for up), the PORTCHANNEL_INTERFACE key that gives it an
-// address ("" for none), and its fallback (qos.PortConfig.ChannelDown,
-// ChannelAddress, ChannelFallback).
+// address ("" for none), its fallback and its min_links (0 for none)
+// (qos.PortConfig.ChannelDown, ChannelAddress, ChannelFallback,
+// ChannelMinLinks).
 type portChannel struct {
 	down     string
 	address  string
 	fallback string
+	minLinks int
 }
 
 type resolver struct {
@@ -796,6 +798,10 @@ func (r *resolver) portLink(pc *qos.PortConfig) error {
 	// "" of ChannelMode.
 	pch := r.channelOf[pc.Channel]
 	pc.ChannelDown, pc.ChannelAddress, pc.ChannelFallback = pch.down, pch.address != "", pch.fallback
+	if pc.ChannelMinLinks = pch.minLinks; pc.ChannelMinLinks > 0 {
+		// The entry, which parse places at its line.
+		pc.Origins["channel_min_links"] = fmt.Sprintf("PORTCHANNEL|%s min_links %q", pc.Channel, strconv.Itoa(pch.minLinks))
+	}
 	if pch.address != "" {
 		// The key, which the renderer writes back (the model keeps no
 		// address).

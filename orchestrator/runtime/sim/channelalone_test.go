@@ -81,6 +81,20 @@ func TestChannelAtOneEndIsALinkDownFromTheStart(t *testing.T) {
 	if !flagged {
 		t.Errorf("lint gives no QOS026 error for %s:%s, a port channel member facing a NIC", le.Node, le.Port)
 	}
+	// port-channel min-links 2 on a channel of one member: it stays down,
+	// and its member's link with it (qos.MemberAlone); min-links 1 is met.
+	// labctl read no min-links.
+	minLinks := func(n int) {
+		appendFile(t, filepath.Join(l.ConfigsDir(), up.A.Node+".cfg"), fmt.Sprintf("interface Port-Channel7\n   port-channel min-links %d\n!\n", n))
+	}
+	minLinks(2)
+	if got := downFrom(); !got[up.A.Node+":"+up.A.Port] {
+		t.Errorf("link %s-%s up with %s's Port-Channel7 of one member at min-links 2", up.A.Node, up.B.Node, up.A.Node)
+	}
+	minLinks(1)
+	if got := downFrom(); got[up.A.Node+":"+up.A.Port] {
+		t.Errorf("link %s-%s down with %s's Port-Channel7 of one member at min-links 1", up.A.Node, up.B.Node, up.A.Node)
+	}
 }
 
 // appendFile adds text at the end of the file at path, as a user adds a
