@@ -743,6 +743,19 @@ func eosMutations() []mutation {
 			edit: bothEndsChannel("active", "active", true, false, "   port-channel min-links 2")},
 		{field: "interface port-channel min-links <n>", name: "a bundled leaf-spine link, leaf1's Port-Channel1 of one member at min-links 1",
 			edit: bothEndsChannel("active", "active", true, false, "   port-channel min-links 1")},
+		// Members facing two port channels of spine1 do not bundle
+		// together (LACP aggregates one partner system's and key's
+		// members, qos.MemberAlone): one uplink carries nothing. So do
+		// members facing two switches without MLAG; leaf1's uplinks in
+		// the 64gpu lab all go to spine1.
+		{field: "interface channel-group <n> mode <mode>", name: "leaf1's Ethernet33-34 in one port-channel, spine1's ends in two, all addressed", harmful: true, rule: "QOS026", dataPlane: true, lintError: true,
+			edit: func(t *testing.T, dir string) {
+				bothEndsChannel("active", "active", true, false)(t, dir)
+				text(after(`^interface Ethernet34$`, "   channel-group 1 mode active"), "leaf1")(t, dir)
+				text(func(lines []string) []string {
+					return append_("interface Port-Channel2", "   no switchport", "   ip address 10.254.0.3/31", "!")(after(`^interface Ethernet2$`, "   channel-group 2 mode active")(lines))
+				}, "spine1")(t, dir)
+			}},
 		{field: "interface no port-channel min-links [...]", name: "a bundled leaf-spine link, leaf1's Port-Channel1 at min-links 2 and then no port-channel min-links", safe: "it only takes the min links away: the port channel comes up with any member carrying traffic",
 			edit: bothEndsChannel("active", "active", true, false, "   port-channel min-links 2", "   no port-channel min-links")},
 		{field: "interface no channel-group [...]", name: "Ethernet1 out of its port-channel again", safe: "leaving a port-channel changes none of the QoS labctl reads of the port, its own lines",

@@ -108,3 +108,54 @@ func TestMemberAloneMinLinks(t *testing.T) {
 		}
 	}
 }
+
+// Without MLAG, a port channel's members facing different switches (or
+// different port channels of one switch) do not bundle together: LACP
+// aggregates only members of one partner system and key (IEEE 802.1AX;
+// teamd's lacp_ports_aggregable), and one aggregator's members carry
+// traffic. labctl took each member's link alone and called both up.
+func TestMemberAloneSplitPartners(t *testing.T) {
+	// leaf1's Ethernet0 faces spine1's Ethernet0 in PortChannel1, its
+	// Ethernet4 faces e4Peer, a member of channel there.
+	cfgs := func(e4Peer, channel string) []DeviceConfig {
+		member := func(name, peer, channel string) PortConfig {
+			return PortConfig{Name: name, Peer: peer, Fabric: true, Channel: channel, ChannelAddress: true}
+		}
+		out := []DeviceConfig{
+			{Device: "leaf1", Ports: []PortConfig{member("Ethernet0", "spine1:Ethernet0", "PortChannel1"), member("Ethernet4", e4Peer, "PortChannel1")}},
+			{Device: "spine1", Ports: []PortConfig{member("Ethernet0", "leaf1:Ethernet0", "PortChannel1")}},
+			{Device: "spine2"},
+		}
+		dev, port, _ := strings.Cut(e4Peer, ":")
+		d := &out[1]
+		if dev == "spine2" {
+			d = &out[2]
+		}
+		d.Ports = append(d.Ports, member(port, "leaf1:Ethernet4", channel))
+		return out
+	}
+	down := func(cfgs []DeviceConfig) map[string]string {
+		out := map[string]string{}
+		for _, f := range Lint(cfgs, LintOptions{}) {
+			if f.Rule == RulePortDown && f.Device == "leaf1" {
+				for _, p := range append([]string{f.Port}, f.Ports...) {
+					out[p] = f.Message
+				}
+			}
+		}
+		return out
+	}
+	// Both members to spine1's PortChannel1: one bundle.
+	if got := down(cfgs("spine1:Ethernet4", "PortChannel1")); len(got) > 0 {
+		t.Errorf("both members to spine1's PortChannel1: %v, want no finding", got)
+	}
+	// To spine1 and spine2: one partner's member carries nothing.
+	got := down(cfgs("spine2:Ethernet0", "PortChannel1"))
+	if len(got) != 1 || !strings.Contains(got["Ethernet4"], "different partners") || !strings.Contains(got["Ethernet4"], "spine2's PortChannel1") {
+		t.Errorf("members to spine1 and spine2: %v, want Ethernet4 flagged for its partner", got)
+	}
+	// To two port channels of spine1: two partner keys, no bundle of both.
+	if got := down(cfgs("spine1:Ethernet4", "PortChannel2")); len(got) != 1 || got["Ethernet4"] == "" {
+		t.Errorf("members to spine1's PortChannel1 and PortChannel2: %v, want Ethernet4 flagged", got)
+	}
+}

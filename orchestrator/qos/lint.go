@@ -1866,24 +1866,49 @@ func ChannelAlone(p, peer *PortConfig) (why, fix string) {
 }
 
 // MemberAlone is ChannelAlone(p, pp) for member p of d, pp its link's
-// other end, and then whether p's port channel is down for want of
-// members: with min links set (PortConfig.ChannelMinLinks), fewer of its
-// members than that carrying traffic (not administratively down at either
-// end, not alone by ChannelAlone, no FEC mismatch; peer gives each
-// member's link's other end, nil where none is known) take it down, and
-// every member with it. teammgrd's addLag (sonic-swss cfgmgr/teammgr.cpp)
-// hands PORTCHANNEL's min_links to teamd's lacp runner as min_ports, which
-// teamd.conf(5) has as the number of ports that must be active before the
-// team device asserts carrier; EOS's port-channel min-links is taken to do
-// the same (Arista's manual not checked). Which members LACP selects is
-// taken to be those that carry traffic by themselves: a member whose
-// partner's own channel is down for want of members counts as carrying.
-// Both lint (QOS026) and the simulator (runtime.DownEnd) read it.
+// other end, and then what p's fellow members make of its port channel
+// (peer gives each member's link's other end, nil where none is known).
+// A member counts as carrying traffic when neither end is
+// administratively down, ChannelAlone finds nothing and no FEC mismatch
+// keeps the link down.
+//
+// Members facing different partners (another switch, or another port
+// channel of one switch, without MLAG) do not bundle together: LACP
+// aggregates only ports whose partner system and key are the same (IEEE
+// 802.1AX's selection logic; libteam's teamd/teamd_runner_lacp.c,
+// lacp_ports_aggregable), and the lacp runner enables only the ports of
+// the one aggregator it selects (lacp_update_selected, by LACP priority
+// under SONiC's default agg_select_policy: the systems' priorities and
+// MACs, which labctl does not know). labctl takes the partner with the
+// most such members as selected (on a tie, the name sorting first) and
+// the members facing others to carry nothing; static members (EOS mode
+// on) and members forwarding by fallback have no partner and are left
+// out of it.
+//
+// With min links set (PortConfig.ChannelMinLinks), fewer members carrying
+// traffic than that take the port channel down, and every member with it:
+// teammgrd's addLag (sonic-swss cfgmgr/teammgr.cpp) hands PORTCHANNEL's
+// min_links to the lacp runner as min_ports, and lacp_update_carrier sets
+// the team device's carrier only with that many ports enabled (teamd.conf(5):
+// the ports that must be active before carrier is asserted); EOS's
+// port-channel min-links is taken to do the same (Arista's manual not
+// checked). Both lint (QOS026) and the simulator (runtime.DownEnd) read it.
 func MemberAlone(d *DeviceConfig, p, pp *PortConfig, peer func(*PortConfig) *PortConfig) (why, fix string) {
-	if why, fix = ChannelAlone(p, pp); why != "" || d == nil || p == nil || p.ChannelMinLinks <= 1 {
+	if why, fix = ChannelAlone(p, pp); why != "" || d == nil || p == nil || p.Channel == "" {
 		return why, fix
 	}
-	var members, up []string
+	// partner is the system and key member m bundles with over its link
+	// to mp: the switch at the other end and its port channel; "" for
+	// none (static, or forwarding by fallback).
+	partner := func(m, mp *PortConfig) string {
+		node, _, _ := strings.Cut(m.Peer, ":")
+		if m.LACPMode() == "on" || mp == nil || mp.Channel == "" || node == "" {
+			return ""
+		}
+		return node + "'s " + mp.Channel
+	}
+	var members, loose []string
+	byPartner := map[string][]string{}
 	for i := range d.Ports {
 		m := &d.Ports[i]
 		if m.Channel != p.Channel {
@@ -1891,17 +1916,40 @@ func MemberAlone(d *DeviceConfig, p, pp *PortConfig, peer func(*PortConfig) *Por
 		}
 		members = append(members, m.Name)
 		mp := peer(m)
-		if m.AdminDown == "" && (mp == nil || mp.AdminDown == "") && FECMismatch(m, mp) == "" {
-			if w, _ := ChannelAlone(m, mp); w == "" {
-				up = append(up, m.Name)
-			}
+		if m.AdminDown != "" || mp != nil && mp.AdminDown != "" || FECMismatch(m, mp) != "" {
+			continue
+		}
+		if w, _ := ChannelAlone(m, mp); w != "" {
+			continue
+		}
+		if k := partner(m, mp); k != "" {
+			byPartner[k] = append(byPartner[k], m.Name)
+		} else {
+			loose = append(loose, m.Name)
 		}
 	}
-	if len(up) >= p.ChannelMinLinks {
+	partners := slices.Sorted(maps.Keys(byPartner))
+	selected := ""
+	for _, k := range partners {
+		if selected == "" || len(byPartner[k]) > len(byPartner[selected]) {
+			selected = k
+		}
+	}
+	if mine := partner(p, pp); len(partners) > 1 && mine != "" && mine != selected {
+		var groups []string
+		for _, k := range partners {
+			groups = append(groups, fmt.Sprintf("%s to %s", strings.Join(byPartner[k], ", "), k))
+		}
+		return fmt.Sprintf("a member of %s, whose members face different partners (%s): LACP bundles only members whose partner is one system and port channel, so the port channel selects one partner's members and the others carry nothing; which, the switches' LACP priorities and MACs decide, and labctl takes those to %s", p.Channel, strings.Join(groups, "; "), selected),
+			"give the members facing each switch a port channel of their own, or " + channelOut + " (a port channel over several switches needs them paired, as MLAG does)"
+	}
+	up := append(loose, byPartner[selected]...)
+	if p.ChannelMinLinks <= len(up) {
 		return "", ""
 	}
 	carrying := "none carries traffic"
 	if len(up) > 0 {
+		slices.SortFunc(up, ComparePorts)
 		verb := "carries"
 		if len(up) > 1 {
 			verb = "carry"
