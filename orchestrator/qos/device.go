@@ -390,10 +390,11 @@ type PortConfig struct {
 	// Channel is the port channel (LAG) the config makes the port a
 	// member of (EOS: channel-group N, "Port-Channel<N>"; SONiC: a
 	// PORTCHANNEL_MEMBER key, "PortChannel<N>"), "" for none.
-	// A member whose bundle carries no traffic (ChannelAlone: the link's
+	// A member whose bundle carries no traffic (MemberAlone: the link's
 	// other end in no port channel, a channel down or without an
-	// address, LACP modes that never bundle) makes lint's QOS026, and
-	// the simulator runs the link down.
+	// address, LACP modes that never bundle, fellow members facing
+	// another partner, fewer members up than min links) makes lint's
+	// QOS026, and the simulator runs the link down.
 	Channel string `json:"channel,omitempty"`
 	// ChannelMode is how the member bundles: "active" or "passive" (LACP),
 	// "on" (static, no LACP); "" is active (SONiC's teammgrd configures

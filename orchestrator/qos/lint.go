@@ -1962,8 +1962,10 @@ func MemberAlone(d *DeviceConfig, p, pp *PortConfig, peer func(*PortConfig) *Por
 }
 
 // QOS026: a port the lab wires to a host or switch that the switch keeps
-// administratively down, or that is a port channel's member where the
-// link's other end is in none (ChannelAlone). A bare file's ports (no
+// administratively down, or that is a port channel's member whose bundle
+// carries nothing (MemberAlone: the link's other end in none, and the
+// rest of ChannelAlone; fellow members facing another partner; fewer
+// members carrying traffic than min links). A bare file's ports (no
 // peer known) are not flagged: a full config's unused ports are down on
 // purpose.
 func (l *linter) portDown(d *DeviceConfig, p *PortConfig) {
