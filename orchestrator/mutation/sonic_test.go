@@ -1054,6 +1054,27 @@ func sonicMutations2() []mutation {
 				d.add("VLAN", "Vlan100", map[string]string{"vlanid": "100"})
 				d.add("VLAN_MEMBER", "Vlan100|Ethernet128", map[string]string{"tagging_mode": "untagged"})
 			}, "leaf1")},
+		// ACLs: aclorch programs a data ACL's rules in the ASIC, which
+		// labctl does not simulate; lint errs on one that drops or
+		// re-marks RoCE's packets on data ports, and regress on the new
+		// lint error.
+		mutation{field: "ACL_RULE (entries)", name: "a data ACL on leaf1's ports dropping UDP 4791", harmful: true, rule: "QOS017", lintError: true, why: aclNotSim,
+			edit: aclOnLeaf("L3", map[string]string{"PRIORITY": "9999", "PACKET_ACTION": "DROP", "IP_PROTOCOL": "17", "L4_DST_PORT": "4791"})},
+		// acl-loader writes a DEFAULT_RULE dropping every IPv4 packet
+		// no rule above it forwards: a list for SSH alone drops RoCE.
+		mutation{field: "ACL_RULE (entries)", name: "a data ACL on leaf1's ports forwarding SSH, acl-loader's default rule dropping the rest", harmful: true, rule: "QOS017", lintError: true, why: aclNotSim,
+			edit: aclOnLeaf("L3", map[string]string{"PRIORITY": "9999", "PACKET_ACTION": "FORWARD", "IP_PROTOCOL": "6", "L4_DST_PORT": "22"},
+				map[string]string{"PRIORITY": "1", "PACKET_ACTION": "DROP", "ETHER_TYPE": "2048"})},
+		mutation{field: "ACL_RULE (entries)", name: "a data ACL on leaf1's ports forwarding UDP 4791 ahead of acl-loader's default rule",
+			edit: aclOnLeaf("L3", map[string]string{"PRIORITY": "9999", "PACKET_ACTION": "FORWARD", "IP_PROTOCOL": "17", "L4_DST_PORT": "4791"},
+				map[string]string{"PRIORITY": "1", "PACKET_ACTION": "DROP", "ETHER_TYPE": "2048"})},
+		mutation{field: "ACL_TABLE (entries)", name: "an EGR_SET_DSCP table on leaf1's ports re-marking DSCP 26 to 0", harmful: true, rule: "QOS017", lintError: true, why: aclNotSim,
+			edit: aclOnLeaf("EGR_SET_DSCP", map[string]string{"PRIORITY": "10", "DSCP": "26", "DSCP_ACTION": "0"})},
+		mutation{field: "ACL_TABLE (entries)", name: "a control-plane ACL dropping UDP 4791 to the CPU",
+			edit: edit(func(d doc) {
+				d.add("ACL_TABLE", "SNMP_ACL", map[string]string{"type": "CTRLPLANE", "stage": "ingress", "services": "SNMP"})
+				d.add("ACL_RULE", "SNMP_ACL|RULE_1", map[string]string{"PRIORITY": "9999", "PACKET_ACTION": "DROP", "IP_PROTOCOL": "17", "L4_DST_PORT": "4791"})
+			}, "leaf1")},
 		// Cable, watchdog, port.
 		// buffermgrd sizes the lossless PGs for the config's cable (the
 		// fibre stays the lab's): 300 m on 5 m links reserves three times
@@ -1398,6 +1419,27 @@ const beyondQueues = "the simulator models queues 0-7 and runs the class in its 
 
 // quotasNotSim is why a change to a port's pool quotas does not move the
 // figures.
+const aclNotSim = "labctl does not simulate ACLs: lint errs and regress fails on the new lint error, the figures do not move"
+
+// aclOnLeaf binds an ACL of type typ to every port of leaf1's
+// PORT_QOS_MAP (its ports written as one comma-separated string, which
+// aclorch's processAclTablePorts splits), with rules (RULE_1, RULE_2, ...).
+func aclOnLeaf(typ string, rules ...map[string]string) func(t *testing.T, dir string) {
+	return edit(func(d doc) {
+		var ports []string
+		for p := range d["PORT_QOS_MAP"] {
+			if p != "global" {
+				ports = append(ports, p)
+			}
+		}
+		slices.Sort(ports)
+		d.add("ACL_TABLE", "DATAACL", map[string]string{"policy_desc": "data", "type": typ, "stage": "ingress", "ports": strings.Join(ports, ",")})
+		for i, r := range rules {
+			d.add("ACL_RULE", fmt.Sprintf("DATAACL|RULE_%d", i+1), r)
+		}
+	}, "leaf1")
+}
+
 const quotasNotSim = "labctl models no port pool quotas: the port keeps the switch's defaults, as the unchanged lab's ports do"
 
 // hostChannelFallback puts leaf1's Ethernet0, facing the incast's

@@ -143,6 +143,12 @@ type DeviceConfig struct {
 	// shaper on a lossless queue, a PFC-to-PG map other than identity):
 	// lint warns of each (QOS017), since the figures do not show them.
 	Unsimulated []NotRun `json:"unsimulated,omitempty"`
+	// Filters are the data-path ACL rules bound to the switch's ports
+	// that match RoCEv2 packets (UDP to port 4791) of some DSCP, each
+	// list's in the order the switch tries them. labctl does not simulate
+	// ACLs: lint errs where one drops, redirects or re-marks RoCE's data
+	// or its CNPs (QOS017), since the figures do not show it.
+	Filters []PacketFilter `json:"filters,omitempty"`
 	// DefaultPort is what the NOS gives a port its config does not name
 	// at all (every map and setting at its default); AttachTopology gives
 	// it to the lab's data ports missing from the files.
@@ -164,6 +170,32 @@ type NotRun struct {
 	// Fix says what to change where the setting's own removal is not the
 	// fix ("" for that).
 	Fix string `json:"fix,omitempty"`
+}
+
+// PacketFilter is one ACL rule bound to ports that matches RoCEv2
+// packets (IPv4, UDP to port 4791) of some DSCPs.
+type PacketFilter struct {
+	// List is the ACL the rule is part of (SONiC: its ACL_TABLE); its
+	// rules come in the order the switch tries them, the first that
+	// matches a packet deciding.
+	List string `json:"list"`
+	// Where is the rule ("ACL_RULE|DATAACL|RULE_1"); Source and Line
+	// place it as Overruled's do (0: not known).
+	Where  string `json:"where"`
+	Source int    `json:"source,omitempty"`
+	Line   int    `json:"line,omitempty"`
+	// Ports are the ports the list is bound to.
+	Ports []string `json:"ports,omitempty"`
+	// DSCPs are the DSCPs the rule matches (nil: every one).
+	DSCPs []int `json:"dscps,omitempty"`
+	// Harm is what the rule does to the packets it matches, in the NOS's
+	// words ("PACKET_ACTION DROP: drops them"); "" where it forwards them
+	// unchanged.
+	Harm string `json:"harm,omitempty"`
+	// Unsure names the terms of the rule labctl does not decide for
+	// RoCE's packets (an address, a source port): the rule matches some
+	// of them ("": every RoCEv2 packet of its DSCPs).
+	Unsure string `json:"unsure,omitempty"`
 }
 
 // Default is one value a NOS applies where the config says nothing.

@@ -1,6 +1,7 @@
 package qos
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -395,6 +396,18 @@ func flattenDevice(d *DeviceConfig) map[string]string {
 	dev := map[string]string{}
 	if d.WatchdogPollMs != 0 {
 		dev["watchdog_poll_ms"] = strconv.Itoa(d.WatchdogPollMs)
+	}
+	// An ACL rule that meets RoCE's packets: what it does to them, which
+	// of them, and where (lint's QOS017 says whether that harms RoCE).
+	for _, f := range d.Filters {
+		v := cmp.Or(f.Harm, "forwards them")
+		if f.DSCPs != nil {
+			v += "; DSCP " + FormatInts(f.DSCPs)
+		}
+		if f.Unsure != "" {
+			v += "; where " + f.Unsure + " match"
+		}
+		dev["acl."+f.Where] = v + "; on " + PortRanges(f.Ports, nil)
 	}
 	for _, pl := range d.Pools {
 		pp := poolFieldPrefix + pl.Name + "."

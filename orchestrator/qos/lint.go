@@ -108,7 +108,7 @@ func Rules() []Rule {
 		{RuleLosslessPG, "lossless-pg-missing", SevError, "a priority has PFC but its priority group has no lossless buffer profile (no xoff): it drops instead of pausing (a warning where no packet the port receives takes the priority, by DSCP or, on a port that classifies by CoS, by a tagged frame's CoS: nothing is lost until one does); or a class without PFC fills a lossless class's PG, whose pause does not stop it, and overflows its headroom (a warning for the CNPs' class)"},
 		{RuleWREDDropLossless, "lossless-queue-drops", SevError, "the queue of a lossless class drops: WRED early drop without ECN marking, or an egress limit from a lossy pool or below the XOFF point of the PGs that feed it (a warning where no port of the switch classifies into the queue's lossless classes)"},
 		{RulePFCQueueMap, "pfc-queue-map", SevError, "a PFC frame for a lossless priority pauses a queue other than the one its class leaves by"},
-		{RuleDefaultRelied, "default-or-unsimulated", SevWarning, "a setting RoCE depends on is left to the NOS's default, or set in a way the simulator does not run"},
+		{RuleDefaultRelied, "default-or-unsimulated", SevWarning, "a setting RoCE depends on is left to the NOS's default, or set in a way the simulator does not run (error: a data-path ACL rule that drops, redirects or re-marks RoCE's packets or its CNPs)"},
 		{RuleIntentDrift, "intent-drift", SevWarning, "a setting of a RoCE class (lossless or CNP) differs from the lab's QoS intent"},
 		{RuleRouting, "routing-design", SevWarning, "the underlay's routing design lets traffic take paths that can form PFC deadlocks"},
 		{RulePortMTU, "port-mtu", SevError, "a data port's MTU is below what RoCE's packets need (the lab's RoCE MTU plus headers)"},
@@ -438,6 +438,7 @@ func (l *linter) run() {
 		l.unresolved(d)
 		l.overruled(d)
 		l.defaults(d)
+		l.filters(d)
 		l.notSimulated(d)
 		l.portsDiffer(d)
 		l.poolReserves(d)
@@ -2309,6 +2310,98 @@ func (l *linter) overruled(d *DeviceConfig) {
 		nameFindingPorts(f, all)
 	}
 	l.out = append(l.out, found...)
+}
+
+// QOS017's error: an ACL rule bound to data ports that drops, redirects
+// or re-marks RoCE's packets or its CNPs, which the simulator does not
+// run, so that neither the run nor regress's figures show the loss. Each
+// list decides a packet by its first rule that matches it; a rule that
+// matches some of RoCE's packets only (Unsure: an address, a source port)
+// is a warning where it harms them, and lets the others on to the next.
+func (l *linter) filters(d *DeviceConfig) {
+	data := map[string]bool{}
+	var all []string
+	for _, p := range d.Ports {
+		all = append(all, p.Name)
+		if p.Fabric {
+			data[p.Name] = true
+		}
+	}
+	type target struct {
+		dscp int
+		what string
+	}
+	var targets []target
+	if r := l.roceDSCP(); r != nil {
+		targets = append(targets, target{*r, "RoCE's data"})
+	} else {
+		set := map[int]bool{}
+		for _, p := range d.Ports {
+			for _, x := range p.LosslessDSCPs() {
+				set[x] = true
+			}
+		}
+		for _, x := range slices.Sorted(maps.Keys(set)) {
+			targets = append(targets, target{x, "RoCE's data"})
+		}
+	}
+	if c := l.cnpDSCP(); !slices.ContainsFunc(targets, func(t target) bool { return t.dscp == c }) {
+		targets = append(targets, target{c, "its CNPs"})
+	}
+	// hit are the targets each harmful rule reaches, by its index.
+	hit := map[int][]target{}
+	var order []int
+	for i, f := range d.Filters {
+		if i > 0 && d.Filters[i-1].List == f.List {
+			continue
+		}
+		for _, t := range targets {
+			for j := i; j < len(d.Filters) && d.Filters[j].List == f.List; j++ {
+				r := d.Filters[j]
+				if r.DSCPs != nil && !slices.Contains(r.DSCPs, t.dscp) {
+					continue
+				}
+				if r.Harm != "" {
+					if _, ok := hit[j]; !ok {
+						order = append(order, j)
+					}
+					hit[j] = append(hit[j], t)
+				}
+				if r.Unsure == "" {
+					break
+				}
+			}
+		}
+	}
+	for _, j := range order {
+		r := d.Filters[j]
+		var ports []string
+		for _, p := range r.Ports {
+			if data[p] {
+				ports = append(ports, p)
+			}
+		}
+		if len(ports) == 0 {
+			continue
+		}
+		var whom []string
+		for _, t := range hit[j] {
+			whom = append(whom, fmt.Sprintf("%s (DSCP %d)", t.what, t.dscp))
+		}
+		sev, some := SevError, "every RoCEv2 packet (UDP to port 4791)"
+		if r.Unsure != "" {
+			sev, some = SevWarning, fmt.Sprintf("the RoCEv2 packets (UDP to port 4791) its %s match (labctl does not decide which)", r.Unsure)
+		}
+		at := r.Where
+		if pos := d.Position(Overruled{Source: r.Source, Line: r.Line}); pos != "" {
+			at = pos + ": " + r.Where
+		}
+		f := Finding{Rule: RuleDefaultRelied, Severity: sev, Device: d.Device, Where: r.Where, Ports: ports,
+			Message: fmt.Sprintf("%s (ACL %s, on the ports it is bound to) matches %s of %s, and %s: labctl does not simulate ACLs, so the run and regress's figures do not show it", at, r.List, some, strings.Join(whom, " and "), r.Harm),
+			Fix:     fmt.Sprintf("take the rule out of ACL %s, narrow its match so that it leaves out UDP port 4791, or put a rule that forwards RoCE's packets unchanged ahead of it", r.List)}
+		nameFindingPorts(&f, all)
+		l.out = append(l.out, f)
+	}
 }
 
 // QOS017: defaults the resolver marked as risky for RoCE, and settings it

@@ -15,6 +15,11 @@ func (d DeviceConfig) Clone() DeviceConfig {
 	out.Notes = slices.Clone(d.Notes)
 	out.Fields = slices.Clone(d.Fields)
 	out.Unsimulated = slices.Clone(d.Unsimulated)
+	out.Filters = slices.Clone(d.Filters)
+	for i := range out.Filters {
+		out.Filters[i].Ports = slices.Clone(out.Filters[i].Ports)
+		out.Filters[i].DSCPs = slices.Clone(out.Filters[i].DSCPs)
+	}
 	out.Defaults = slices.Clone(d.Defaults)
 	for i := range out.Defaults {
 		out.Defaults[i].Ports = slices.Clone(out.Defaults[i].Ports)

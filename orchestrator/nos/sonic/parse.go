@@ -108,9 +108,14 @@ func decodeDoc(name string, data []byte) (Doc, error) {
 		if err := json.Unmarshal(raw, &entries); err != nil {
 			return nil, fmt.Errorf("%s: table %s: %w; each entry must be an object of string fields", name, table, err)
 		}
+		acl := slices.Contains(cfgACLTables, table)
 		for key, fields := range entries {
 			for field, v := range fields {
 				s, err := cfgScalar(v)
+				if list := []string(nil); err != nil && acl && json.Unmarshal(v, &list) == nil {
+					// A list (ACL_TABLE ports), as CONFIG_DB keeps it.
+					s, err = strings.Join(list, ","), nil
+				}
 				if err != nil {
 					return nil, fmt.Errorf("%s: %s|%s field %s: %w", name, table, key, field, err)
 				}
@@ -147,6 +152,10 @@ func plainDoc(data []byte) (doc Doc, ok bool) {
 			return nil, false
 		}
 		tables[table] = true
+		if slices.Contains(cfgACLTables, table) {
+			// Their lists (ACL_TABLE ports) are decodeDoc's.
+			return nil, false
+		}
 		qosTable := slices.Contains(cfgQoSTables, table)
 		if !s.open() {
 			return nil, false
@@ -430,6 +439,16 @@ func parse(device string, lab *qos.Device, srcs []qos.Source) (qos.DeviceConfig,
 	}
 	placeOverruled(&dc, srcs)
 	placeMinLinks(&dc, srcs)
+	for i := range dc.Filters {
+		f := &dc.Filters[i]
+		table, key, _ := strings.Cut(f.Where, "|")
+		for k := len(srcs) - 1; k >= 0; k-- {
+			if line := entryFieldLine(srcs[k].Data, table, key, ""); line > 0 {
+				f.Source, f.Line = k, line
+				break
+			}
+		}
+	}
 	return dc, err
 }
 

@@ -63,6 +63,10 @@ type ConfigDB struct {
 	// VlanMember is keyed Vlan<n>|<port>; of its fields labctl keeps
 	// tagging_mode only to write it back (cfgRenderChannels).
 	VlanMember map[string]StringMap `table:"VLAN_MEMBER" use:"lint" why:"makes the key's port (Vlan<n>|<port>) a member of the VLAN, an L2 port: on the lab's routed fabric lint warns (QOS026) that the link may route nothing, as labctl has not settled which wins on the switch (portsorch's addBridgePort refuses a port that already has a router interface, so the order INTERFACE and VLAN_MEMBER are applied in decides); the simulator runs the link routed"`
+	// ACLTable and ACLRule are read by aclFilters; a list (ports) is kept
+	// as CONFIG_DB stores it, its items joined by commas.
+	ACLTable map[string]StringMap `table:"ACL_TABLE" use:"lint" why:"binds an ACL (its type, stage and ports; a port channel binds its members) whose ACL_RULE entries aclorch programs in the ASIC: labctl does not simulate ACLs, and lint errs on a rule of a table bound to data ports that drops, redirects or re-marks RoCEv2 packets (UDP to port 4791) of RoCE's DSCP or its CNPs' (QOS017; a warning where the rule's address or source-port terms match some of them). CTRLPLANE tables, which filter what the CPU receives, and IPv6 ones (L3V6, MIRRORV6) are not read"`
+	ACLRule  map[string]StringMap `table:"ACL_RULE" use:"lint" why:"a rule of the ACL its key names (<table>|<rule>), tried in PRIORITY order (the higher first), the first that matches a packet deciding: lint reads its match (IP_PROTOCOL, L4_DST_PORT, L4_DST_PORT_RANGE, DSCP as value or value/mask, ETHER_TYPE, IP_TYPE; an address, a source port or another term matches some of RoCE's packets) and its action (PACKET_ACTION DROP or REDIRECT:<port>, REDIRECT_ACTION, DSCP_ACTION, POLICER_ACTION harm them; FORWARD, COPY and mirroring do not), as aclorch.cpp's validateAddMatch and validateAddAction read them; see ACL_TABLE"`
 
 	DeviceMetadata  map[string]*DeviceMetadataEntry  `table:"DEVICE_METADATA" quiet:"true"`
 	TrafficPattern  map[string]*TrafficPatternEntry  `table:"LOSSLESS_TRAFFIC_PATTERN"`

@@ -1,0 +1,180 @@
+package sonic
+
+import (
+	"cmp"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/labctl/labctl/orchestrator/qos"
+)
+
+// cfgACLTables are the ACL tables of ConfigDB (ACLTable, ACLRule): their
+// lists (ACL_TABLE ports) the parser reads as CONFIG_DB stores them, the
+// items joined by commas.
+var cfgACLTables = []string{"ACL_TABLE", "ACL_RULE"}
+
+// aclFilters reads the rules of the ACL tables bound to ports that match
+// RoCEv2 packets (IPv4, UDP to port 4791) of some DSCP, as orchagent's
+// aclorch.cpp reads them: a table's rules in the order the ASIC tries
+// them (PRIORITY, the higher first, validateAddPriority; SAI's entry
+// priority), a match field the rule gives narrowing it (validateAddMatch:
+// IP_PROTOCOL, L4_DST_PORT, L4_DST_PORT_RANGE, DSCP as value or
+// value/mask, ETHER_TYPE, IP_TYPE by aclIpTypeLookup), the action from
+// PACKET_ACTION (DROP, FORWARD, COPY, REDIRECT:<port>; upper-cased, as
+// AclRulePacket::validateAddAction does), REDIRECT_ACTION, DSCP_ACTION
+// and POLICER_ACTION. A table whose ports name a port channel binds its
+// members (members are read from PORTCHANNEL_MEMBER, by channels: port
+// to channel). CTRLPLANE tables filter what the CPU receives, and IPv6
+// ones (L3V6, MIRRORV6) no IPv4 packet: neither is read.
+func aclFilters(doc Doc, channels map[string]string) []qos.PacketFilter {
+	var out []qos.PacketFilter
+	for _, table := range cfgSortedKeys(doc["ACL_TABLE"]) {
+		t := doc["ACL_TABLE"][table]
+		switch strings.ToUpper(t["type"]) {
+		case "CTRLPLANE", "L3V6", "MIRRORV6":
+			continue
+		}
+		var ports []string
+		for _, p := range strings.Split(cmp.Or(t["ports"], t["ports@"]), ",") {
+			p = strings.TrimSpace(p)
+			if p == "" {
+				continue
+			}
+			members := 0
+			for m, ch := range channels {
+				if ch == p {
+					ports = append(ports, m)
+					members++
+				}
+			}
+			if members == 0 {
+				ports = append(ports, p)
+			}
+		}
+		if len(ports) == 0 {
+			continue
+		}
+		slices.SortFunc(ports, func(a, b string) int {
+			if qos.PortLess(a, b) {
+				return -1
+			}
+			return strings.Compare(a, b)
+		})
+		type rule struct {
+			key  string
+			prio int64
+			f    qos.PacketFilter
+		}
+		var rules []rule
+		for _, key := range cfgSortedKeys(doc["ACL_RULE"]) {
+			name, _, ok := strings.Cut(key, "|")
+			if !ok || name != table {
+				continue
+			}
+			fields := doc["ACL_RULE"][key]
+			f, matches := roceRule(fields)
+			if !matches {
+				continue
+			}
+			f.List, f.Where, f.Ports = table, "ACL_RULE|"+key, ports
+			prio, _ := strconv.ParseInt(strings.TrimSpace(fields["PRIORITY"]), 0, 64)
+			rules = append(rules, rule{key, prio, f})
+		}
+		slices.SortStableFunc(rules, func(a, b rule) int { return cmp.Compare(b.prio, a.prio) })
+		for _, r := range rules {
+			out = append(out, r.f)
+		}
+	}
+	return out
+}
+
+// roceRule says whether an ACL rule's match fields can match RoCEv2
+// packets, which of their DSCPs, what it does to them and which of its
+// terms labctl does not decide for them.
+func roceRule(fields map[string]string) (qos.PacketFilter, bool) {
+	var f qos.PacketFilter
+	var unsure []string
+	for _, name := range slices.Sorted(maps.Keys(fields)) {
+		v := strings.TrimSpace(fields[name])
+		switch name {
+		case "PRIORITY", "COUNTER", "MIRROR_ACTION", "MIRROR_INGRESS_ACTION", "MIRROR_EGRESS_ACTION", "META_DATA_ACTION":
+		case "PACKET_ACTION":
+			switch a := strings.ToUpper(v); {
+			case a == "DROP":
+				f.Harm = joinHarm(f.Harm, "PACKET_ACTION DROP: the switch drops them")
+			case strings.HasPrefix(a, "REDIRECT"):
+				f.Harm = joinHarm(f.Harm, "PACKET_ACTION "+v+": the switch sends them out of that port, not by their route")
+			}
+		case "REDIRECT_ACTION":
+			f.Harm = joinHarm(f.Harm, "REDIRECT_ACTION "+v+": the switch sends them out of that port, not by their route")
+		case "DSCP_ACTION":
+			f.Harm = joinHarm(f.Harm, "DSCP_ACTION "+v+": the switch re-marks them DSCP "+v+", which the next switch classifies by")
+		case "POLICER_ACTION":
+			f.Harm = joinHarm(f.Harm, "POLICER_ACTION "+v+": the switch polices them, dropping what exceeds the policer's rate")
+		case "IP_PROTOCOL":
+			if n, err := strconv.ParseInt(v, 0, 64); err != nil || n != 17 {
+				return f, false
+			}
+		case "L4_DST_PORT":
+			if n, err := strconv.ParseInt(v, 0, 64); err != nil || n != 4791 {
+				return f, false
+			}
+		case "L4_DST_PORT_RANGE":
+			lo, hi, _ := strings.Cut(v, "-")
+			a, err1 := strconv.Atoi(strings.TrimSpace(lo))
+			b, err2 := strconv.Atoi(strings.TrimSpace(hi))
+			if err1 != nil || err2 != nil || a > 4791 || b < 4791 {
+				return f, false
+			}
+		case "ETHER_TYPE":
+			if n, err := strconv.ParseInt(v, 0, 64); err != nil || n != 0x0800 {
+				return f, false
+			}
+		case "IP_TYPE":
+			switch strings.ToUpper(v) {
+			case "ANY", "IP", "IPV4ANY", "NON_IPV6":
+			default:
+				return f, false
+			}
+		case "DSCP":
+			val, mask, masked := strings.Cut(v, "/")
+			d, err := strconv.ParseUint(strings.TrimSpace(val), 0, 8)
+			m := uint64(0x3f)
+			if masked {
+				m, err = strconv.ParseUint(strings.TrimSpace(mask), 0, 8)
+			}
+			if err != nil {
+				unsure = append(unsure, name)
+				continue
+			}
+			f.DSCPs = []int{}
+			for x := range 64 {
+				if uint64(x)&m == d&m {
+					f.DSCPs = append(f.DSCPs, x)
+				}
+			}
+		case "SRC_IP", "DST_IP":
+			if v != "0.0.0.0/0" {
+				unsure = append(unsure, name)
+			}
+		case "SRC_IPV6", "DST_IPV6", "NEXT_HEADER", "ICMP_TYPE", "ICMP_CODE", "ICMPV6_TYPE", "ICMPV6_CODE", "TCP_FLAGS":
+			// IPv6, ICMP or TCP terms no RoCEv2 (IPv4, UDP) packet meets.
+			return f, false
+		default:
+			// An address, a source port, a VLAN, a port list, a traffic
+			// class, RoCE's BTH opcode: matches some of its packets.
+			unsure = append(unsure, name)
+		}
+	}
+	f.Unsure = strings.Join(unsure, ", ")
+	return f, true
+}
+
+func joinHarm(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
