@@ -119,6 +119,16 @@ func policyOnPorts(entries []string, action string, more ...string) func([]strin
 	return chain(after(`^   qos trust dscp$`, "   service-policy type qos input pm-roce"), append_(stack...))
 }
 
+// aclOnPorts has every interface with a service-profile filter by
+// access-list acl-edge (its entries) in direction dir.
+func aclOnPorts(dir string, entries ...string) func([]string) []string {
+	stack := []string{"!", "ip access-list acl-edge"}
+	for _, e := range entries {
+		stack = append(stack, "   "+e)
+	}
+	return chain(after(`^   service-profile `, "   ip access-group acl-edge "+dir), append_(stack...))
+}
+
 // chain applies edits in order.
 func chain(fs ...func([]string) []string) func([]string) []string {
 	return func(lines []string) []string {
@@ -594,6 +604,21 @@ func eosMutations() []mutation {
 				append_("!", "class-map type qos match-any cm-af1", "   match dscp 10-14", "!", "policy-map type quality-of-service pm-roce", "   class cm-af1", "      set traffic-class 0")))},
 		{field: "interface service-policy type qos input <policy>", name: "a policy-map the files do not have", harmful: true, rule: "QOS017", why: "labctl cannot tell what the policy does: the ports run by their maps, and lint warns",
 			edit: text(after(`^   qos trust dscp$`, "   service-policy type qos input pmap-roce"))},
+		// Access-lists on interfaces (ip access-group), which labctl does
+		// not simulate: lint errs where one drops RoCE's packets, and
+		// regress on the new lint error.
+		{field: "interface ip access-group <acl> in", name: "an access-list on leaf1's ports denying UDP 4791", harmful: true, rule: "QOS017", lintError: true, why: aclNotSim,
+			edit: text(aclOnPorts("in", "10 deny udp any any eq 4791", "20 permit ip any any"), "leaf1")},
+		{field: "interface ip access-group <acl> in", name: "an access-list on leaf1's ports permitting SSH alone (EOS's implicit deny drops the rest)", harmful: true, rule: "QOS017", lintError: true, why: aclNotSim,
+			edit: text(aclOnPorts("in", "10 permit tcp any any eq ssh"), "leaf1")},
+		{field: "interface ip access-group <acl> in", name: "an access-list on leaf1's ports denying telnet, permitting the rest",
+			edit: text(aclOnPorts("in", "10 deny tcp any any eq telnet", "20 permit ip any any"), "leaf1")},
+		{field: "interface ip access-group <acl> out", name: "an access-list on what leaf1's ports send denying RoCE's DSCP 26", harmful: true, rule: "QOS017", lintError: true, why: aclNotSim,
+			edit: text(aclOnPorts("out", "10 deny ip any any dscp 26", "20 permit ip any any"), "leaf1")},
+		{field: "interface no ip access-group [...]", name: "an access-list denying UDP 4791 taken off leaf1's ports again", safe: "taking an access-list off a port filters nothing more",
+			edit: text(chain(aclOnPorts("in", "10 deny udp any any eq 4791"), after(`^   ip access-group acl-edge in$`, "   no ip access-group acl-edge in")), "leaf1")},
+		{field: "interface default ip access-group [...]", name: "an access-list denying UDP 4791 taken off leaf1's ports by default ip access-group", safe: "taking an access-list off a port filters nothing more",
+			edit: text(chain(aclOnPorts("in", "10 deny udp any any eq 4791"), after(`^   ip access-group acl-edge in$`, "   default ip access-group")), "leaf1")},
 		// Policy-maps (policyOnPorts: an access-list, a class-map by it and
 		// a policy-map whose class cm-roce acts, on every port).
 		{field: "interface service-policy type qos input <policy>", name: "RoCE's DSCP classified into lossy TC1", harmful: true, rule: "QOS003", dataPlane: true,

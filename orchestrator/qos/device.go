@@ -193,8 +193,8 @@ type PacketFilter struct {
 	// unchanged.
 	Harm string `json:"harm,omitempty"`
 	// Unsure names the terms of the rule labctl does not decide for
-	// RoCE's packets (an address, a source port): the rule matches some
-	// of them ("": every RoCEv2 packet of its DSCPs).
+	// RoCE's packets ("its source address 10.0.0.0/8"): the rule matches
+	// some of them ("": every RoCEv2 packet of its DSCPs).
 	Unsure string `json:"unsure,omitempty"`
 }
 

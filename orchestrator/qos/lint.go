@@ -2390,7 +2390,7 @@ func (l *linter) filters(d *DeviceConfig) {
 		}
 		sev, some := SevError, "every RoCEv2 packet (UDP to port 4791)"
 		if r.Unsure != "" {
-			sev, some = SevWarning, fmt.Sprintf("the RoCEv2 packets (UDP to port 4791) its %s match (labctl does not decide which)", r.Unsure)
+			sev, some = SevWarning, fmt.Sprintf("the RoCEv2 packets (UDP to port 4791) that meet %s (labctl does not decide which)", r.Unsure)
 		}
 		at := r.Where
 		if pos := d.Position(Overruled{Source: r.Source, Line: r.Line}); pos != "" {

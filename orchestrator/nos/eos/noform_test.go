@@ -105,6 +105,8 @@ func TestNoFormOfEveryStatement(t *testing.T) {
 		"interface priority-flow-control pause watchdog port timer timeout <s> ... recovery-time <s>":        {"no priority-flow-control pause watchdog port timer [...]", "no priority-flow-control pause watchdog port timer [...]"},
 		"interface priority-flow-control pause watchdog port timer timeout <s> ... recovery-time <s> forced": {"no priority-flow-control pause watchdog port timer [...]", "no priority-flow-control pause watchdog port timer [...]"},
 		"interface ipv6 enable":                                                                              {"no ipv6 enable", "no ipv6 enable"},
+		"interface ip access-group <acl> in":                                                                 {"no ip access-group [...]", "default ip access-group [...]"},
+		"interface ip access-group <acl> out":                                                                {"no ip access-group [...]", "default ip access-group [...]"},
 		"interface service-policy type qos input <policy>":                                                   {"no service-policy type qos input [<policy>]", "default service-policy type qos input [<policy>]"},
 		"interface shape rate <rate> [kbps|percent]":                                                         {"no shape rate [...]", "default shape rate [...]"},
 		"interface shape rate <rate> pps":                                                                    {"no shape rate [...]", "default shape rate [...]"},

@@ -102,7 +102,17 @@ type cfgBlock struct {
 	// policy is the service-policy type qos input's policy-map ("" for
 	// no service-policy, which overrides a qos profile's; nil: not said).
 	policy *string
-	where  cfgPos
+	// accessGroups are the interface's ip access-group lines, by
+	// direction ("in", "out"): the access-list each filters by.
+	accessGroups map[string]cfgAccessGroup
+	where        cfgPos
+}
+
+// cfgAccessGroup is an interface's ip access-group line: the access-list
+// and where the line stands.
+type cfgAccessGroup struct {
+	acl   string
+	where cfgPos
 }
 
 // cfgPos is a file and line, formatted only when an error needs it; src
@@ -195,7 +205,11 @@ type cfgParser struct {
 	maxMTUAt map[cfgPos]bool
 	// The access-lists, class-maps and policy-maps (type qos) by name
 	// (policy.go).
-	acls        map[string]*cfgACL
+	acls map[string]*cfgACL
+	// groupPorts are the ports each access-list filters by direction
+	// (ip access-group NAME in|out), and groupAt a line binding it.
+	groupPorts  map[[2]string][]string
+	groupAt     map[[2]string]cfgPos
 	classMaps   map[string]*cfgClassMap
 	policies    map[string]*cfgPolicy
 	policyNotes map[string]*cfgPolicyNote
@@ -1331,6 +1345,20 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 		// interface defaults' mtu, else 1500, which result reads once
 		// every file is.
 		b.mtu, b.mtuDefault = 0, true
+	case mode == "interface" && len(f) == 4 && f[0] == "ip" && f[1] == "access-group" && (f[3] == "in" || f[3] == "out"):
+		if b.accessGroups == nil {
+			b.accessGroups = map[string]cfgAccessGroup{}
+		}
+		b.accessGroups[f[3]] = cfgAccessGroup{acl: f[2], where: where}
+		return p.noteField(mode, f, where)
+	case mode == "interface" && len(f) >= 3 && (f[0] == "no" || f[0] == "default") && f[1] == "ip" && f[2] == "access-group":
+		// no ip access-group [NAME] in|out; without a direction, both.
+		for _, dir := range []string{"in", "out"} {
+			if f[len(f)-1] == dir || len(f) == 3 || len(f) == 4 && f[3] != "in" && f[3] != "out" {
+				delete(b.accessGroups, dir)
+			}
+		}
+		return p.noteField(mode, f, where)
 	case len(f) == 5 && f[0] == "service-policy" && f[1] == "type" && f[2] == "qos" && f[3] == "input":
 		b.policy, b.qosLine = &f[4], true
 	case len(f) == 3 && f[0] == "service-policy" && f[1] == "input":
@@ -2036,6 +2064,16 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 			pc.DSCPToDropPrecedence = maps.Clone(p.dscpDP)
 		}
 		p.applyPolicy(&pc, eff.policy)
+		// A member filters by its port-channel's access-groups ("ports in
+		// a port-channel apply the port-channel's ACL": Arista's
+		// configuration guide, as Arista Warrior's chapter 16 quotes it).
+		groups := ib.accessGroups
+		if pcb := p.intfs[ib.channel]; ib.channel != "" && pcb != nil && pcb.accessGroups != nil {
+			groups = pcb.accessGroups
+		}
+		for _, dir := range slices.Sorted(maps.Keys(groups)) {
+			p.accessGroupPorts(dir, groups[dir], name)
+		}
 		if eff.shape.shaper != nil {
 			pc.Shaper = qos.Ptr(*eff.shape.shaper)
 		}
@@ -2296,6 +2334,7 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 	for _, k := range slices.Sorted(maps.Keys(p.risks)) {
 		dc.Unsimulated = append(dc.Unsimulated, p.risks[k])
 	}
+	dc.Filters = p.accessGroupFilters(portOrder)
 	dc.Sort()
 	return dc
 }

@@ -2,6 +2,7 @@ package eos
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -34,6 +35,8 @@ import (
 type cfgACL struct {
 	standard bool
 	entries  []cfgACE
+	// where is the list's first ip access-list line.
+	where cfgPos
 }
 
 // cfgACE is an access-list entry, as it decides a RoCEv2 packet.
@@ -111,7 +114,7 @@ func (p *cfgParser) cfgOpenPolicyBlock(f []string, where cfgPos) (*cfgPolicyBloc
 		// earlier file (or an earlier block) stay.
 		a := p.acls[name]
 		if a == nil {
-			a = &cfgACL{standard: standard}
+			a = &cfgACL{standard: standard, where: where}
 			p.acls[name] = a
 		}
 		return &cfgPolicyBlock{mode: "ip access-list", acl: a, classIndent: -1}, nil
@@ -719,4 +722,66 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// accessGroupPorts records that port filters by access-list g.acl in
+// direction dir (ip access-group NAME in|out).
+func (p *cfgParser) accessGroupPorts(dir string, g cfgAccessGroup, port string) {
+	if p.groupPorts == nil {
+		p.groupPorts, p.groupAt = map[[2]string][]string{}, map[[2]string]cfgPos{}
+	}
+	k := [2]string{g.acl, dir}
+	p.groupPorts[k] = append(p.groupPorts[k], port)
+	if _, ok := p.groupAt[k]; !ok {
+		p.groupAt[k] = g.where
+	}
+}
+
+// accessGroupFilters are the access-lists interfaces filter by (ip
+// access-group NAME in|out) as the rules that meet RoCEv2 packets, each
+// list's in sequence order (qos.PacketFilter): a deny entry drops the
+// packets it matches, a permit forwards them, and a packet no entry
+// matches meets EOS's implicit deny at the end of every access-list
+// (the implicit deny all rule at the end of every list: Arista's EOS User
+// Manual, chapter ACLs and Route Maps; not checked against a switch). An access-list the files do not define is a list of the
+// implicit deny alone, which labctl does not decide (a warning): what EOS
+// filters by until the list is made is not in the documentation labctl
+// read.
+func (p *cfgParser) accessGroupFilters(order []string) []qos.PacketFilter {
+	var out []qos.PacketFilter
+	keys := slices.SortedFunc(maps.Keys(p.groupPorts), func(a, b [2]string) int {
+		return strings.Compare(a[0]+" "+a[1], b[0]+" "+b[1])
+	})
+	for _, k := range keys {
+		name, dir := k[0], k[1]
+		ports := p.groupPorts[k]
+		slices.SortFunc(ports, func(a, b string) int { return slices.Index(order, a) - slices.Index(order, b) })
+		list := name + " " + dir
+		a := p.acls[name]
+		at := p.groupAt[k]
+		if a != nil {
+			at = a.where
+			for _, e := range a.entries {
+				if e.never {
+					continue
+				}
+				f := qos.PacketFilter{List: list, Where: fmt.Sprintf("ip access-list %s %q", name, e.line), Source: e.where.src, Line: e.where.line, Ports: ports, Unsure: e.undecided}
+				if e.dscp >= 0 {
+					f.DSCPs = []int{e.dscp}
+				}
+				if !e.permit {
+					f.Harm = "deny: the switch drops them"
+				}
+				out = append(out, f)
+			}
+		}
+		f := qos.PacketFilter{List: list, Where: fmt.Sprintf("ip access-list %s's implicit deny", name), Source: at.src, Line: at.line, Ports: ports,
+			Harm: "no entry permits them, and EOS's implicit deny at the end of every access-list drops them"}
+		if a == nil {
+			f.Where = fmt.Sprintf("ip access-group %s %s", name, dir)
+			f.Unsure = fmt.Sprintf("the entries of access-list %s, which the files read do not define", name)
+		}
+		out = append(out, f)
+	}
+	return out
 }

@@ -146,7 +146,7 @@ func roceRule(fields map[string]string) (qos.PacketFilter, bool) {
 				m, err = strconv.ParseUint(strings.TrimSpace(mask), 0, 8)
 			}
 			if err != nil {
-				unsure = append(unsure, name)
+				unsure = append(unsure, name+" "+v)
 				continue
 			}
 			f.DSCPs = []int{}
@@ -157,7 +157,7 @@ func roceRule(fields map[string]string) (qos.PacketFilter, bool) {
 			}
 		case "SRC_IP", "DST_IP":
 			if v != "0.0.0.0/0" {
-				unsure = append(unsure, name)
+				unsure = append(unsure, name+" "+v)
 			}
 		case "SRC_IPV6", "DST_IPV6", "NEXT_HEADER", "ICMP_TYPE", "ICMP_CODE", "ICMPV6_TYPE", "ICMPV6_CODE", "TCP_FLAGS":
 			// IPv6, ICMP or TCP terms no RoCEv2 (IPv4, UDP) packet meets.
@@ -165,10 +165,12 @@ func roceRule(fields map[string]string) (qos.PacketFilter, bool) {
 		default:
 			// An address, a source port, a VLAN, a port list, a traffic
 			// class, RoCE's BTH opcode: matches some of its packets.
-			unsure = append(unsure, name)
+			unsure = append(unsure, name+" "+v)
 		}
 	}
-	f.Unsure = strings.Join(unsure, ", ")
+	if len(unsure) > 0 {
+		f.Unsure = "its " + strings.Join(unsure, ", ")
+	}
 	return f, true
 }
 
