@@ -1075,6 +1075,20 @@ func sonicMutations2() []mutation {
 				d.add("ACL_TABLE", "SNMP_ACL", map[string]string{"type": "CTRLPLANE", "stage": "ingress", "services": "SNMP"})
 				d.add("ACL_RULE", "SNMP_ACL|RULE_1", map[string]string{"PRIORITY": "9999", "PACKET_ACTION": "DROP", "IP_PROTOCOL": "17", "L4_DST_PORT": "4791"})
 			}, "leaf1")},
+		// The ECMP hash: switchorch hands SWITCH_HASH's fields to the ASIC;
+		// the simulator hashes the five-tuple whatever the table says.
+		mutation{field: "SWITCH_HASH (entries)", name: "leaf1's ecmp_hash without L4_SRC_PORT", harmful: true, rule: "QOS017", why: hashNotSim,
+			edit: edit(func(d doc) {
+				d.add("SWITCH_HASH", "GLOBAL", map[string]string{"ecmp_hash": "DST_IP,SRC_IP,IP_PROTOCOL,L4_DST_PORT"})
+			}, "leaf1")},
+		mutation{field: "SWITCH_HASH (entries)", name: "leaf1's ecmp_hash_algorithm RANDOM", harmful: true, rule: "QOS017", why: hashNotSim,
+			edit: edit(func(d doc) {
+				d.add("SWITCH_HASH", "GLOBAL", map[string]string{"ecmp_hash_algorithm": "RANDOM", "ecmp_hash": "DST_IP,SRC_IP,IP_PROTOCOL,L4_DST_PORT,L4_SRC_PORT"})
+			}, "leaf1")},
+		mutation{field: "SWITCH_HASH (entries)", name: "leaf1's ecmp_hash the five-tuple, by CRC",
+			edit: edit(func(d doc) {
+				d.add("SWITCH_HASH", "GLOBAL", map[string]string{"ecmp_hash_algorithm": "CRC", "ecmp_hash": "DST_IP,SRC_IP,IP_PROTOCOL,L4_DST_PORT,L4_SRC_PORT"})
+			}, "leaf1")},
 		// Cable, watchdog, port.
 		// buffermgrd sizes the lossless PGs for the config's cable (the
 		// fibre stays the lab's): 300 m on 5 m links reserves three times
@@ -1419,6 +1433,8 @@ const beyondQueues = "the simulator models queues 0-7 and runs the class in its 
 
 // quotasNotSim is why a change to a port's pool quotas does not move the
 // figures.
+const hashNotSim = "the simulator hashes every packet's addresses, protocol and UDP ports whatever SWITCH_HASH says: lint warns, the figures do not move"
+
 const aclNotSim = "labctl does not simulate ACLs: lint errs and regress fails on the new lint error, the figures do not move"
 
 // aclOnLeaf binds an ACL of type typ to every port of leaf1's

@@ -170,6 +170,9 @@ type NotRun struct {
 	// Fix says what to change where the setting's own removal is not the
 	// fix ("" for that).
 	Fix string `json:"fix,omitempty"`
+	// Source and Line place the setting as Overruled's do (0: not known).
+	Source int `json:"source,omitempty"`
+	Line   int `json:"line,omitempty"`
 }
 
 // PacketFilter is one ACL rule bound to ports that matches RoCEv2

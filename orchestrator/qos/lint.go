@@ -2412,8 +2412,12 @@ func (l *linter) defaults(d *DeviceConfig) {
 		if fix == "" {
 			fix = "remove the setting, or check its effect on a real switch: labctl's figures do not show it"
 		}
+		at := u.Where
+		if pos := d.Position(Overruled{Source: u.Source, Line: u.Line}); pos != "" {
+			at = pos + ": " + u.Where
+		}
 		l.addAt(RuleDefaultRelied, SevWarning, d.Device, "", u.Where, fix,
-			"%s is set, which the simulator does not run: %s", u.Where, u.What)
+			"%s is set, which the simulator does not run: %s", at, u.What)
 	}
 	var all []string
 	for _, p := range d.Ports {

@@ -2,6 +2,7 @@ package sonic
 
 import (
 	"cmp"
+	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -10,10 +11,10 @@ import (
 	"github.com/labctl/labctl/orchestrator/qos"
 )
 
-// cfgACLTables are the ACL tables of ConfigDB (ACLTable, ACLRule): their
-// lists (ACL_TABLE ports) the parser reads as CONFIG_DB stores them, the
-// items joined by commas.
-var cfgACLTables = []string{"ACL_TABLE", "ACL_RULE"}
+// cfgListTables are the tables of ConfigDB whose fields may be JSON lists
+// (ACL_TABLE ports, SWITCH_HASH ecmp_hash): the parser reads a list as
+// CONFIG_DB stores it, the items joined by commas.
+var cfgListTables = []string{"ACL_TABLE", "ACL_RULE", "SWITCH_HASH"}
 
 // aclFilters reads the rules of the ACL tables bound to ports that match
 // RoCEv2 packets (IPv4, UDP to port 4791) of some DSCP, as orchagent's
@@ -180,3 +181,56 @@ func joinHarm(a, b string) string {
 	}
 	return a + "; " + b
 }
+
+// hashRisks are what SWITCH_HASH|GLOBAL does to RoCE that the simulator,
+// which hashes every packet's addresses, protocol and UDP ports, does not
+// run (lint warns, QOS017, at the field's line): a field list
+// (switchorch's SwitchHelper::parseSwHashFieldList: comma-separated
+// names of swHashHashFieldMap) without L4_SRC_PORT, and the RANDOM
+// algorithm (parseSwHashAlgorithm). A list the switch refuses (empty, a
+// name twice or unknown: parseSwHash fails, and the ASIC keeps its
+// default hash) is no risk of this kind.
+func hashRisks(doc Doc) []qos.NotRun {
+	var out []qos.NotRun
+	for _, key := range cfgSortedKeys(doc["SWITCH_HASH"]) {
+		e := doc["SWITCH_HASH"][key]
+		for _, field := range []string{"ecmp_hash", "lag_hash"} {
+			v, ok := e[field]
+			if !ok {
+				continue
+			}
+			items := strings.Split(v, ",")
+			known := map[string]bool{}
+			for _, it := range items {
+				if !slices.Contains(switchHashFields, it) || known[it] {
+					known = nil
+					break
+				}
+				known[it] = true
+			}
+			if known == nil || known["L4_SRC_PORT"] {
+				continue
+			}
+			what := "equal-cost routes"
+			if field == "lag_hash" {
+				what = "the members of a port channel"
+			}
+			out = append(out, qos.NotRun{Where: "SWITCH_HASH|" + key + " " + field,
+				What: fmt.Sprintf("the switch picks among %s by [%s], without L4_SRC_PORT: RoCE's QPs between two hosts differ by their UDP source port alone (their destination port is 4791), so it sends them all on one path and leaves the others idle, where the simulator hashes the source port too and spreads them", what, v),
+				Fix:  fmt.Sprintf("add L4_SRC_PORT to SWITCH_HASH|%s %s (with SRC_IP, DST_IP, IP_PROTOCOL and L4_DST_PORT), or remove the field to keep the ASIC's default hash", key, field)})
+		}
+		for _, field := range []string{"ecmp_hash_algorithm", "lag_hash_algorithm"} {
+			if e[field] == "RANDOM" {
+				out = append(out, qos.NotRun{Where: "SWITCH_HASH|" + key + " " + field,
+					What: "RANDOM (SAI_HASH_ALGORITHM_RANDOM) picks a path for each packet, not each flow (labctl's reading; unverified on an ASIC): a QP's packets take paths of different delay and arrive out of order, which RoCE's receivers take as loss (a NAK, and the sender goes back N)",
+					Fix:  fmt.Sprintf("give SWITCH_HASH|%s %s a hash algorithm (CRC), or remove it", key, field)})
+			}
+		}
+	}
+	return out
+}
+
+// switchHashFields are the names switchorch's swHashHashFieldMap takes
+// (orchagent/switch/switch_schema.h, SWITCH_HASH_FIELD_*).
+var switchHashFields = []string{"IN_PORT", "DST_MAC", "SRC_MAC", "ETHERTYPE", "VLAN_ID", "IP_PROTOCOL", "DST_IP", "SRC_IP", "L4_DST_PORT", "L4_SRC_PORT",
+	"INNER_DST_MAC", "INNER_SRC_MAC", "INNER_ETHERTYPE", "INNER_IP_PROTOCOL", "INNER_DST_IP", "INNER_SRC_IP", "INNER_L4_DST_PORT", "INNER_L4_SRC_PORT", "IPV6_FLOW_LABEL"}

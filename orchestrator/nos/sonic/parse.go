@@ -108,12 +108,13 @@ func decodeDoc(name string, data []byte) (Doc, error) {
 		if err := json.Unmarshal(raw, &entries); err != nil {
 			return nil, fmt.Errorf("%s: table %s: %w; each entry must be an object of string fields", name, table, err)
 		}
-		acl := slices.Contains(cfgACLTables, table)
+		acl := slices.Contains(cfgListTables, table)
 		for key, fields := range entries {
 			for field, v := range fields {
 				s, err := cfgScalar(v)
 				if list := []string(nil); err != nil && acl && json.Unmarshal(v, &list) == nil {
-					// A list (ACL_TABLE ports), as CONFIG_DB keeps it.
+					// A list (ACL_TABLE ports, SWITCH_HASH ecmp_hash), as
+					// CONFIG_DB keeps it.
 					s, err = strings.Join(list, ","), nil
 				}
 				if err != nil {
@@ -152,8 +153,9 @@ func plainDoc(data []byte) (doc Doc, ok bool) {
 			return nil, false
 		}
 		tables[table] = true
-		if slices.Contains(cfgACLTables, table) {
-			// Their lists (ACL_TABLE ports) are decodeDoc's.
+		if slices.Contains(cfgListTables, table) {
+			// Their lists (ACL_TABLE ports, SWITCH_HASH ecmp_hash) are
+			// decodeDoc's.
 			return nil, false
 		}
 		qosTable := slices.Contains(cfgQoSTables, table)
@@ -445,6 +447,22 @@ func parse(device string, lab *qos.Device, srcs []qos.Source) (qos.DeviceConfig,
 		for k := len(srcs) - 1; k >= 0; k-- {
 			if line := entryFieldLine(srcs[k].Data, table, key, ""); line > 0 {
 				f.Source, f.Line = k, line
+				break
+			}
+		}
+	}
+	// A setting not simulated named as "TABLE|key field" is placed at
+	// the field's line.
+	for i := range dc.Unsimulated {
+		u := &dc.Unsimulated[i]
+		entry, field, ok := strings.Cut(u.Where, " ")
+		table, key, _ := strings.Cut(entry, "|")
+		if !ok || strings.Contains(field, " ") {
+			continue
+		}
+		for k := len(srcs) - 1; k >= 0; k-- {
+			if line := entryFieldLine(srcs[k].Data, table, key, field); line > 0 {
+				u.Source, u.Line = k, line
 				break
 			}
 		}

@@ -147,6 +147,7 @@ func fromDoc(device string, doc Doc, lab *qos.Device) (qos.DeviceConfig, error) 
 	r.coldStartStall()
 	r.dc.Fields = presentFields(doc)
 	r.dc.Unsimulated = append(r.dc.Unsimulated, risks(doc)...)
+	r.dc.Unsimulated = append(r.dc.Unsimulated, hashRisks(doc)...)
 	r.dc.Filters = aclFilters(doc, r.channels)
 	r.dc.Sort()
 	return *r.dc, nil
