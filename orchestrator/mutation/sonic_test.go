@@ -1201,6 +1201,29 @@ func sonicMutations2() []mutation {
 					d.add("PORT", fmt.Sprintf("Ethernet%d", p), map[string]string{"speed": "100000"})
 				}
 			}, "leaf1")},
+		// autoneg on advertises adv_speeds alone (portsorch's
+		// parsePortAdvSpeeds): without the link's speed the link comes
+		// up slower or not at all.
+		mutation{field: "PORT adv_speeds", name: "one leaf's 400G uplinks negotiating, advertising 100G and 200G", harmful: true, rule: "QOS009", lintError: true, why: "the simulated link runs at the lab's speed",
+			edit: edit(func(d doc) {
+				for p := 128; p < 192; p += 4 {
+					d.add("PORT", fmt.Sprintf("Ethernet%d", p), map[string]string{"speed": "400000", "autoneg": "on", "adv_speeds": "100000,200000"})
+				}
+			}, "leaf1")},
+		mutation{field: "PORT adv_speeds", name: "one leaf's 400G uplinks negotiating, advertising 400G",
+			edit: edit(func(d doc) {
+				for p := 128; p < 192; p += 4 {
+					d.add("PORT", fmt.Sprintf("Ethernet%d", p), map[string]string{"speed": "400000", "autoneg": "on", "adv_speeds": "400000"})
+				}
+			}, "leaf1")},
+		mutation{field: "PORT autoneg", name: "turned on for a 200G port advertising 100G", harmful: true, rule: "QOS009", lintError: true, why: "the simulated link runs at the lab's speed",
+			edit: edit(func(d doc) {
+				d.add("PORT", "Ethernet0", map[string]string{"speed": "200000", "autoneg": "on", "adv_speeds": "100000"})
+			}, "leaf1")},
+		mutation{field: "PORT autoneg", name: "off on a 200G port advertising 100G",
+			edit: edit(func(d doc) {
+				d.add("PORT", "Ethernet0", map[string]string{"speed": "200000", "autoneg": "off", "adv_speeds": "100000"})
+			}, "leaf1")},
 		mutation{field: "PORT speed", name: "its own speed",
 			edit: edit(func(d doc) { d.add("PORT", "Ethernet0", map[string]string{"speed": "200000"}) }, "leaf1")},
 		// portmgr sets a port up only for admin_status "up", and a port's

@@ -308,6 +308,10 @@ type PortConfig struct {
 	// lab), which the simulator runs: a port the config sets to another
 	// speed does not come up with its peer, or runs at the slower one.
 	LinkSpeedGbps int `json:"link_speed_gbps,omitempty"`
+	// AdvSpeedsGbps are, with auto-negotiation on, the only speeds the
+	// port advertises (nil: auto-negotiation off, or every speed): a link
+	// whose speed is not among them does not come up at it.
+	AdvSpeedsGbps []int `json:"adv_speeds_gbps,omitempty"`
 	// CableM is the cable length the switch sizes headroom for (SONiC's
 	// CABLE_LENGTH, else the lab's); LinkCableM the cable the lab's
 	// fabric really has there (0 outside a lab), which the headroom

@@ -506,6 +506,9 @@ func flattenPortInto(p *PortConfig, f map[string]string) {
 		}
 	}
 	num("speed_gbps", int64(p.SpeedGbps))
+	if p.AdvSpeedsGbps != nil {
+		put("adv_speeds_gbps", "["+FormatInts(p.AdvSpeedsGbps)+"]")
+	}
 	num("cable_m", int64(p.CableM))
 	num("mtu", int64(p.MTU))
 	if p.MTU == 0 {

@@ -1337,6 +1337,13 @@ func (l *linter) strictOtherQueue(d *DeviceConfig, p *PortConfig, lossless []int
 // PORT speed): the link does not come up with its peer, or runs at the
 // slower speed, while the simulator runs the lab's.
 func (l *linter) portSpeed(d *DeviceConfig, p *PortConfig) {
+	if p.Fabric && p.LinkSpeedGbps > 0 && p.AdvSpeedsGbps != nil && !slices.Contains(p.AdvSpeedsGbps, p.LinkSpeedGbps) {
+		l.addAt(RuleLinkLosslessMatch, SevError, d.Device, p.Name, p.Origins["adv_speeds"],
+			fmt.Sprintf("advertise the link's speed, %d Gb/s (SONiC: PORT adv_speeds %d, or all), or turn auto-negotiation off (PORT autoneg off)", p.LinkSpeedGbps, p.LinkSpeedGbps*1000),
+			"the port negotiates its speed (auto-negotiation on) but advertises %s Gb/s only, not its link's %d Gb/s: the link comes up at a lower speed its peer shares, or not at all; the simulator runs it at %d Gb/s",
+			FormatInts(p.AdvSpeedsGbps), p.LinkSpeedGbps, p.LinkSpeedGbps)
+		return
+	}
 	if !p.Fabric || p.LinkSpeedGbps <= 0 || p.SpeedGbps <= 0 || p.SpeedGbps == p.LinkSpeedGbps {
 		return
 	}

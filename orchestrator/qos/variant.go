@@ -56,6 +56,7 @@ func (d DeviceConfig) Clone() DeviceConfig {
 		q.TCToDSCP = maps.Clone(p.TCToDSCP)
 		q.Origins = maps.Clone(p.Origins)
 		q.PFCPriorities = slices.Clone(p.PFCPriorities)
+		q.AdvSpeedsGbps = slices.Clone(p.AdvSpeedsGbps)
 		q.ManagerLossless = slices.Clone(p.ManagerLossless)
 		q.Watchdog = clonePtr(p.Watchdog)
 		q.Shaper = clonePtr(p.Shaper)

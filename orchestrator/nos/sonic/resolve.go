@@ -821,6 +821,10 @@ func (r *resolver) portLink(pc *qos.PortConfig) error {
 		if e.Speed != nil {
 			pc.SpeedGbps = *e.Speed / 1000
 		}
+		if adv := advSpeeds(e); adv != nil {
+			pc.AdvSpeedsGbps = adv
+			pc.Origins["adv_speeds"] = "PORT|" + pc.Name + " adv_speeds"
+		}
 		if e.MTU != "" || e.Blank["mtu"] {
 			if m, ok := portMTU(e.MTU); ok {
 				pc.MTU, defaultMTU = m, ""
@@ -1932,4 +1936,27 @@ func portMTU(s string) (mtu int, ok bool) {
 		return 0, false
 	}
 	return int(v), true
+}
+
+// advSpeeds are the speeds (Gb/s) a port with autoneg on advertises, as
+// portsorch's PortHelper::parsePortAdvSpeeds reads adv_speeds: Mb/s,
+// comma-separated, each within the port's range; nil for autoneg off,
+// adv_speeds all or none, and a list parsePortAdvSpeeds refuses (the port
+// keeps advertising what it did: every speed, labctl's reading).
+func advSpeeds(e *PortEntry) []int {
+	if e.Autoneg != "on" || e.AdvSpeeds == "" || strings.EqualFold(e.AdvSpeeds, "all") {
+		return nil
+	}
+	var out []int
+	for _, s := range strings.Split(e.AdvSpeeds, ",") {
+		n, err := strconv.ParseUint(s, 10, 32)
+		if err != nil || n < 1 || n > 1600000 {
+			return nil
+		}
+		if g := int(n / 1000); !slices.Contains(out, g) {
+			out = append(out, g)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
