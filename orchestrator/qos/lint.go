@@ -1421,8 +1421,12 @@ func (l *linter) egressRemark(d *DeviceConfig, p *PortConfig) {
 			if m.dscp != to {
 				where = fmt.Sprintf("which reaches %s as DSCP %d, classified there into", m.at, m.dscp)
 			}
-			l.addAt(RuleEgressRemark, SevError, d.Device, p.Name, p.Origins["tc_to_dscp"],
-				fmt.Sprintf("map traffic class %d to DSCP %d in the port's egress remarking map (SONiC: TC_TO_DSCP_MAP, %d: %d), or bind none (PORT_QOS_MAP tc_to_dscp_map)", tc, k.dscp, tc, k.dscp),
+			fix := fmt.Sprintf("map traffic class %d to DSCP %d in the port's egress remarking map (SONiC: TC_TO_DSCP_MAP, %d: %d), or bind none (PORT_QOS_MAP tc_to_dscp_map)", tc, k.dscp, tc, k.dscp)
+			if strings.Contains(p.Origins["tc_to_dscp"], "qos rewrite dscp") {
+				// EOS's switch-wide rewrite (nos/eos rewrite.go).
+				fix = fmt.Sprintf("map traffic class %d to DSCP %d in the switch's rewrite map (EOS: qos map traffic-class %d to dscp %d), or rewrite none (no qos rewrite dscp)", tc, k.dscp, tc, k.dscp)
+			}
+			l.addAt(RuleEgressRemark, SevError, d.Device, p.Name, p.Origins["tc_to_dscp"], fix,
 				"%s (DSCP %d, traffic class %d) %s the port rewritten to DSCP %d, %s traffic class %d (%s) instead of %d (%s)",
 				k.what, k.dscp, tc, k.leaves, to, where, got, lossText(m.in, got), want, lossText(m.in, want))
 		}

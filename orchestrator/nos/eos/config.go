@@ -123,6 +123,21 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 	for _, tc := range cfgSortedInts(cosByTC) {
 		fmt.Fprintf(&b, "qos map cos %s to traffic-class %d\n", cfgJoin(cosByTC[tc], " "), tc)
 	}
+	// Egress DSCP rewrite: EOS's is switch-wide (qos rewrite dscp and one
+	// traffic class to DSCP map, nos/eos rewrite.go), so the ports must
+	// agree.
+	remark := dc.CommonMap(func(p *qos.PortConfig) map[int]int { return p.TCToDSCP })
+	for _, p := range dc.Ports {
+		if qos.FormatMap(p.TCToDSCP) != qos.FormatMap(remark) {
+			return fail("port %s rewrites DSCPs otherwise than another port (tc_to_dscp %s); EOS has one traffic class to DSCP rewrite per switch", p.Name, qos.FormatMap(p.TCToDSCP))
+		}
+	}
+	if len(remark) > 0 {
+		b.WriteString("qos rewrite dscp\n")
+		for _, tc := range cfgSortedInts(remark) {
+			fmt.Fprintf(&b, "qos map traffic-class %d to dscp %d\n", tc, remark[tc])
+		}
+	}
 	// TC n -> queue n is EOS's default; only other mappings are written,
 	// so a platform without the command accepts the usual config.
 	for _, tc := range cfgSortedInts(tcQueue) {

@@ -173,9 +173,16 @@ type cfgParser struct {
 	dscp map[int]int
 	// dscpDP is the drop precedence (colour) qos map dscp gives a DSCP,
 	// where it gives one other than 0.
-	dscpDP                        map[int]int
-	cos                           map[int]int
-	tcQueue                       map[int]int
+	dscpDP  map[int]int
+	cos     map[int]int
+	tcQueue map[int]int
+	// rewriteDSCP is qos rewrite dscp (rewriteAt its line): the switch
+	// writes tcDSCP's DSCP (qos map traffic-class N to dscp D, each
+	// entry's line in tcDSCPAt) into the packets of each class it sends.
+	rewriteDSCP                   bool
+	rewriteAt                     cfgPos
+	tcDSCP                        map[int]int
+	tcDSCPAt                      map[int]cfgPos
 	profiles                      map[string]*cfgBlock
 	intfs                         map[string]*cfgBlock
 	order                         []string
@@ -235,7 +242,7 @@ type cfgParser struct {
 // lines the interface's own lines override. Interfaces without any QoS line
 // are not ports of the result.
 func Parse(device string, srcs ...qos.Source) (qos.DeviceConfig, error) {
-	p := &cfgParser{dscp: map[int]int{}, dscpDP: map[int]int{}, cos: map[int]int{}, tcQueue: map[int]int{}, profiles: map[string]*cfgBlock{}, intfs: map[string]*cfgBlock{}, fields: map[string]qos.FieldNote{}, risks: map[string]qos.NotRun{},
+	p := &cfgParser{dscp: map[int]int{}, tcDSCP: map[int]int{}, tcDSCPAt: map[int]cfgPos{}, dscpDP: map[int]int{}, cos: map[int]int{}, tcQueue: map[int]int{}, profiles: map[string]*cfgBlock{}, intfs: map[string]*cfgBlock{}, fields: map[string]qos.FieldNote{}, risks: map[string]qos.NotRun{},
 		acls: map[string]*cfgACL{}, classMaps: map[string]*cfgClassMap{}, policies: map[string]*cfgPolicy{}, policyNotes: map[string]*cfgPolicyNote{}, policyResolved: map[string]cfgPolicyResolution{}}
 	for i, s := range srcs {
 		p.srcIdx = i
@@ -677,6 +684,14 @@ func (p *cfgParser) global(f []string, where cfgPos) error {
 		return fmt.Errorf("%s: %q: want qos map dscp D... to traffic-class T", where, line)
 	case len(f) >= 6 && f[0] == "qos" && f[1] == "map" && f[2] == "cos" && slices.Contains(f, "traffic-class"):
 		return mapTo("cos", 7, "traffic-class", p.cos)
+	case line == "qos rewrite dscp":
+		p.rewriteDSCP, p.rewriteAt = true, where
+	case line == "no qos rewrite dscp" || line == "default qos rewrite dscp":
+		p.rewriteDSCP = false
+	case len(f) >= 6 && slices.Contains(f, "dscp") && (slices.Equal(f[:3], []string{"qos", "map", "traffic-class"}) || (f[0] == "no" || f[0] == "default") && slices.Equal(f[1:4], []string{"qos", "map", "traffic-class"})):
+		// [no] qos map traffic-class <tc...> to dscp <d>: the DSCP qos
+		// rewrite dscp writes into the packets of each class.
+		return p.tcToDSCP(f, where)
 	case len(f) >= 7 && f[0] == "qos" && f[1] == "map" && f[2] == "traffic-class" && (slices.Contains(f, "tx-queue") || slices.Contains(f, "uc-tx-queue")):
 		return mapTo("traffic-class", 7, "tx-queue", p.tcQueue)
 	case line == "priority-flow-control all off":
@@ -1972,6 +1987,9 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 		if mtuOrigin != "" {
 			pc.Origins["mtu"] = mtuOrigin
 		}
+		if m, at := p.remark(); m != nil {
+			pc.TCToDSCP, pc.Origins["tc_to_dscp"] = m, at
+		}
 		if parent != "" && ib.bridged != "" {
 			// What makes it not routed, the line the renderer writes back.
 			pc.Origins["routed"] = ib.bridged
@@ -2275,6 +2293,12 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 	}
 	if p.defShutdown != nil && *p.defShutdown {
 		dp.AdminDown = "interface defaults: ethernet shutdown"
+	}
+	if m, at := p.remark(); m != nil {
+		if dp.Origins == nil {
+			dp.Origins = map[string]string{}
+		}
+		dp.TCToDSCP, dp.Origins["tc_to_dscp"] = m, at
 	}
 	dc.DefaultPort = &dp
 	// The switch's ports in port order, as qos.PortRanges groups them:
