@@ -2355,6 +2355,7 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 		p.risks["tx-queue bandwidth guaranteed "+k[0]+" "+k[1]] = cfgGuaranteeRisk(k[0], k[1], strings.Join(guaranteeLossless[k], ", "), qos.PortRanges(guarantees[k], portOrder))
 	}
 	p.policyRisks()
+	p.rewriteRisk()
 	for _, k := range slices.Sorted(maps.Keys(p.risks)) {
 		dc.Unsimulated = append(dc.Unsimulated, p.risks[k])
 	}

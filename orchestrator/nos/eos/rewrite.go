@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/labctl/labctl/orchestrator/qos"
 )
 
 // EOS's egress DSCP rewrite: with qos rewrite dscp the switch writes into
@@ -72,4 +74,27 @@ func (p *cfgParser) remark() (map[int]int, string) {
 		at = append(at, fmt.Sprintf("qos map traffic-class %d to dscp %d (%s)", tc, p.tcDSCP[tc], p.tcDSCPAt[tc]))
 	}
 	return maps.Clone(p.tcDSCP), fmt.Sprintf("%s: qos rewrite dscp with %s", p.rewriteAt, strings.Join(at, ", "))
+}
+
+// rewriteRisk warns (QOS017) of the traffic classes qos rewrite dscp
+// rewrites by EOS's default traffic class to DSCP map, which labctl does
+// not know: it runs their packets with the DSCP they came with, which the
+// switch may change (erring toward harm, lint says so rather than trust
+// the reading).
+func (p *cfgParser) rewriteRisk() {
+	if !p.rewriteDSCP {
+		return
+	}
+	var left []int
+	for tc := range 8 {
+		if _, ok := p.tcDSCP[tc]; !ok {
+			left = append(left, tc)
+		}
+	}
+	if len(left) == 0 {
+		return
+	}
+	p.risks["global qos rewrite dscp (default map)"] = qos.NotRun{Where: "qos rewrite dscp", Source: p.rewriteAt.src, Line: p.rewriteAt.line,
+		What: fmt.Sprintf("it rewrites the DSCP of the packets of traffic classes %s, which no qos map traffic-class ... to dscp line names, by EOS's default traffic class to DSCP map, which labctl does not know (not found in Arista's documentation): labctl runs them with the DSCP they came with, while the switch may send RoCE or its CNPs on with one the next switch classifies elsewhere", qos.FormatInts(left)),
+		Fix:  "map each traffic class that carries traffic to the DSCP it should leave with (qos map traffic-class 3 to dscp 26 for RoCE's), or turn the rewrite off (no qos rewrite dscp)"}
 }
