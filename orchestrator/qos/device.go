@@ -195,6 +195,11 @@ type PacketFilter struct {
 	// words ("PACKET_ACTION DROP: drops them"); "" where it forwards them
 	// unchanged.
 	Harm string `json:"harm,omitempty"`
+	// Remark, where not nil, is the DSCP the rule writes into the packets
+	// it matches and forwards (an ingress re-mark: EOS's policy-map class
+	// set dscp); lint judges it by the class that DSCP gets on the
+	// packets' way, and Harm says what the rule does.
+	Remark *int `json:"remark,omitempty"`
 	// Unsure names the terms of the rule labctl does not decide for
 	// RoCE's packets ("its source address 10.0.0.0/8"): the rule matches
 	// some of them ("": every RoCEv2 packet of its DSCPs).

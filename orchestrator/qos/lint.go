@@ -2359,8 +2359,10 @@ func (l *linter) filters(d *DeviceConfig) {
 	if c := l.cnpDSCP(); !slices.ContainsFunc(targets, func(t target) bool { return t.dscp == c }) {
 		targets = append(targets, target{c, "its CNPs"})
 	}
-	// hit are the targets each harmful rule reaches, by its index.
+	// hit are the targets each harmful rule reaches, by its index; lands
+	// where a re-mark of each sends them (remarkLands).
 	hit := map[int][]target{}
+	lands := map[int][]misclass{}
 	var order []int
 	for i, f := range d.Filters {
 		if i > 0 && d.Filters[i-1].List == f.List {
@@ -2372,11 +2374,17 @@ func (l *linter) filters(d *DeviceConfig) {
 				if r.DSCPs != nil && !slices.Contains(r.DSCPs, t.dscp) {
 					continue
 				}
-				if r.Harm != "" {
+				m, harms := misclass{}, r.Harm != ""
+				if harms && r.Remark != nil {
+					m = l.remarkLands(d, r, t.dscp)
+					harms = m.in != nil
+				}
+				if harms {
 					if _, ok := hit[j]; !ok {
 						order = append(order, j)
 					}
 					hit[j] = append(hit[j], t)
+					lands[j] = append(lands[j], m)
 				}
 				if r.Unsure == "" {
 					break
@@ -2396,8 +2404,13 @@ func (l *linter) filters(d *DeviceConfig) {
 			continue
 		}
 		var whom []string
-		for _, t := range hit[j] {
+		for i, t := range hit[j] {
 			whom = append(whom, fmt.Sprintf("%s (DSCP %d)", t.what, t.dscp))
+			if r.Remark != nil {
+				m := lands[j][i]
+				got, want := m.in.TCOf(m.dscp), m.in.TCOf(t.dscp)
+				whom[i] += fmt.Sprintf(" to DSCP %d, which reaches %s as DSCP %d, classified there into traffic class %d (%s) instead of %d (%s)", *r.Remark, m.at, m.dscp, got, lossText(m.in, got), want, lossText(m.in, want))
+			}
 		}
 		sev, some := SevError, "every RoCEv2 packet (UDP to port 4791)"
 		if r.Unsure != "" {
@@ -2410,9 +2423,65 @@ func (l *linter) filters(d *DeviceConfig) {
 		f := Finding{Rule: RuleDefaultRelied, Severity: sev, Device: d.Device, Where: r.Where, Ports: ports,
 			Message: fmt.Sprintf("%s (ACL %s, on the ports it is bound to) matches %s of %s, and %s: labctl does not simulate ACLs, so the run and regress's figures do not show it", at, r.List, some, strings.Join(whom, " and "), r.Harm),
 			Fix:     fmt.Sprintf("take the rule out of ACL %s, narrow its match so that it leaves out UDP port 4791, or put a rule that forwards RoCE's packets unchanged ahead of it", r.List)}
+		if r.Remark != nil {
+			f.Message = fmt.Sprintf("%s (%s, on the ports that take it): %s, which re-marks %s; labctl does not simulate the re-mark, so the run and regress's figures do not show it", at, r.List, r.Harm, strings.Join(whom, "; and "))
+			f.Fix = fmt.Sprintf("remove the set dscp from the class, set the DSCP the packets came with, or match RoCE's packets (UDP port 4791, DSCP %d) in a class ahead of it that keeps their DSCP", hit[j][0].dscp)
+		}
 		nameFindingPorts(&f, all)
 		l.out = append(l.out, f)
 	}
+}
+
+// remarkLands is where packets of DSCP orig that rule r re-marks as one of
+// r's data ports of d receives them are misclassified: each of d's other
+// data ports sends them on (as it remarks their class, else with r's DSCP)
+// to its peer, followed as misclassified follows an egress remark; where
+// the lab names no peer (bare files), the next switch is taken to have the
+// receiving port's maps. None (in nil) where they keep their class.
+func (l *linter) remarkLands(d *DeviceConfig, r PacketFilter, orig int) misclass {
+	for _, name := range r.Ports {
+		in := d.Port(name)
+		if in == nil || !in.Fabric {
+			continue
+		}
+		if !d.PeersKnown {
+			// The next switch as this one's data port that does not take
+			// the rule (its maps, without the rule's policy).
+			var next *PortConfig
+			for i := range d.Ports {
+				if q := &d.Ports[i]; q.Fabric && !slices.Contains(r.Ports, q.Name) {
+					next = q
+					break
+				}
+			}
+			if next == nil {
+				c := *in
+				c.PolicyTC = nil
+				next = &c
+			}
+			if next.TCOf(*r.Remark) != next.TCOf(orig) {
+				return misclass{at: "the next switch", in: next, dscp: *r.Remark}
+			}
+			continue
+		}
+		cls := in.TCOf(orig)
+		for i := range d.Ports {
+			q := &d.Ports[i]
+			if q == in || !q.Fabric {
+				continue
+			}
+			x := *r.Remark
+			if to, ok := q.TCToDSCP[cls]; ok {
+				x = to
+			}
+			if _, pp := l.peerPort(q); pp != nil && x != orig {
+				if m := l.misclassified(pp, x, orig); m.in != nil {
+					return m
+				}
+			}
+		}
+	}
+	return misclass{}
 }
 
 // QOS017: defaults the resolver marked as risky for RoCE, and settings it

@@ -223,6 +223,9 @@ type cfgParser struct {
 	// policyResolved are the policy-maps resolved so far (policyClasses),
 	// after every file is read.
 	policyResolved map[string]cfgPolicyResolution
+	// policyPorts are the ports that take each decided policy-map
+	// (applyPolicy), for its classes' set dscp (policyRemarkFilters).
+	policyPorts map[string][]string
 	// expanded are the notes on lines read otherwise than written
 	// (keyword prefixes expanded, keywords folded to lower case: expand),
 	// noted once each.
@@ -243,7 +246,7 @@ type cfgParser struct {
 // are not ports of the result.
 func Parse(device string, srcs ...qos.Source) (qos.DeviceConfig, error) {
 	p := &cfgParser{dscp: map[int]int{}, tcDSCP: map[int]int{}, tcDSCPAt: map[int]cfgPos{}, dscpDP: map[int]int{}, cos: map[int]int{}, tcQueue: map[int]int{}, profiles: map[string]*cfgBlock{}, intfs: map[string]*cfgBlock{}, fields: map[string]qos.FieldNote{}, risks: map[string]qos.NotRun{},
-		acls: map[string]*cfgACL{}, classMaps: map[string]*cfgClassMap{}, policies: map[string]*cfgPolicy{}, policyNotes: map[string]*cfgPolicyNote{}, policyResolved: map[string]cfgPolicyResolution{}}
+		acls: map[string]*cfgACL{}, classMaps: map[string]*cfgClassMap{}, policies: map[string]*cfgPolicy{}, policyNotes: map[string]*cfgPolicyNote{}, policyResolved: map[string]cfgPolicyResolution{}, policyPorts: map[string][]string{}}
 	for i, s := range srcs {
 		p.srcIdx = i
 		if err := p.file(s); err != nil {
@@ -2359,7 +2362,7 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 	for _, k := range slices.Sorted(maps.Keys(p.risks)) {
 		dc.Unsimulated = append(dc.Unsimulated, p.risks[k])
 	}
-	dc.Filters = p.accessGroupFilters(portOrder)
+	dc.Filters = append(p.accessGroupFilters(portOrder), p.policyRemarkFilters(portOrder)...)
 	dc.Sort()
 	return dc
 }

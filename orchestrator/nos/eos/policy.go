@@ -692,11 +692,13 @@ func (p *cfgParser) applyPolicy(pc *qos.PortConfig, policy *string) {
 		pc.PolicyTC = tcs
 		pc.Origins["policy_tc"] = "policy-map " + name
 	}
+	p.policyPorts[name] = append(p.policyPorts[name], pc.Name)
 	// The actions beside set traffic-class whose statements say how they
-	// change what the switch does to RoCE (set cos does not).
+	// change what the switch does to RoCE (set cos does not); set dscp is
+	// lint's to judge by the DSCPs it meets (policyRemarkFilters).
 	var risky, risks []string
 	for _, o := range others {
-		if st, ok := statementOf("policy-map class", strings.Fields(o.line)); ok && st.risk != "" {
+		if st, ok := statementOf("policy-map class", strings.Fields(o.line)); ok && st.risk != "" && !cfgIsSetDSCP(o.line) {
 			risky = append(risky, fmt.Sprintf("%s (%s)", o.line, o.where))
 			if !slices.Contains(risks, st.risk) {
 				risks = append(risks, st.risk)
@@ -782,6 +784,77 @@ func (p *cfgParser) accessGroupFilters(order []string) []qos.PacketFilter {
 			f.Unsure = fmt.Sprintf("the entries of access-list %s, which the files read do not define", name)
 		}
 		out = append(out, f)
+	}
+	return out
+}
+
+// cfgIsSetDSCP says whether a policy-map class's action is set dscp.
+func cfgIsSetDSCP(line string) bool {
+	f := strings.Fields(line)
+	return len(f) == 3 && f[0] == "set" && f[1] == "dscp"
+}
+
+// policyRemarkFilters are the classes of the policy-maps ports take
+// (service-policy type qos input) that re-mark packets (set dscp D), as
+// the rules lint's QOS017 judges (qos.PacketFilter with Remark): each
+// class decides the DSCPs of RoCEv2 packets it is the first class to
+// match (the policy's order, class-default last, as resolvePolicy takes
+// them), and writes D into them as the port receives them, so that every
+// switch after this one classifies them by D. A class's packets of DSCP D
+// already are not re-marked (no rule for them). EOS applies the last set
+// dscp of a class (labctl's reading: a second set dscp line replaces the
+// first, as set traffic-class's does). Whether this switch's own
+// classification follows the new DSCP where the class sets no traffic
+// class is not in the documentation labctl read: it classifies by the
+// policy's set traffic-class, else the port's trust and maps, of the
+// DSCP the packet came with. set cos is not a re-mark of what the next
+// switch reads: the lab's links are untagged.
+func (p *cfgParser) policyRemarkFilters(order []string) []qos.PacketFilter {
+	var out []qos.PacketFilter
+	for _, name := range slices.Sorted(maps.Keys(p.policyPorts)) {
+		pm := p.policies[name]
+		if pm == nil {
+			continue
+		}
+		ports := slices.Clone(p.policyPorts[name])
+		slices.SortFunc(ports, func(a, b string) int { return slices.Index(order, a) - slices.Index(order, b) })
+		ports = slices.Compact(ports)
+		classes := slices.Clone(pm.classes)
+		slices.SortStableFunc(classes, func(x, y *cfgPolicyClass) int {
+			return boolInt(x.name == "class-default") - boolInt(y.name == "class-default")
+		})
+		// decides: the DSCPs each class is the first to match.
+		decides := map[*cfgPolicyClass][]int{}
+		for dscp := range 64 {
+			for _, c := range classes {
+				if hit, u := p.classMatch(c.name, dscp); u == nil && hit {
+					decides[c] = append(decides[c], dscp)
+					break
+				}
+			}
+		}
+		for _, c := range classes {
+			var set *cfgAction
+			for i := range c.others {
+				if cfgIsSetDSCP(c.others[i].line) {
+					set = &c.others[i]
+				}
+			}
+			if set == nil || len(decides[c]) == 0 {
+				continue
+			}
+			d, err := cfgDSCP(strings.Fields(set.line)[2])
+			if err != nil {
+				continue // refused at its line when read
+			}
+			dscps := slices.DeleteFunc(slices.Clone(decides[c]), func(x int) bool { return x == d })
+			if len(dscps) == 0 {
+				continue
+			}
+			out = append(out, qos.PacketFilter{List: "policy-map " + name, Where: fmt.Sprintf("policy-map %s class %s %q", name, c.name, set.line),
+				Source: set.where.src, Line: set.where.line, Ports: ports, DSCPs: dscps, Remark: &d,
+				Harm: fmt.Sprintf("its class %s does %s", c.name, set.line)})
+		}
 	}
 	return out
 }
