@@ -483,20 +483,34 @@ type PortConfig struct {
 	// L2 is why EOS keeps the port L2 (a switchport) rather than routed,
 	// with its place, "" where it routes it (EOS's no switchport,
 	// switchport default mode routed; never set by SONiC's resolver): its
-	// switchport line (Switched), or its interface block saying neither,
-	// default switchport or switchport default mode access (an Ethernet or
-	// Port-Channel interface is a switchport by default). EOS ignores IP
-	// configuration on such a port, so it routes nothing (NotRouted).
+	// own mode statement (L2Said), or its interface block saying neither
+	// (naming its first switchport line, such as switchport access vlan
+	// 10, which sets no mode), or switchport default mode access (an
+	// Ethernet or Port-Channel interface is a switchport by default). EOS
+	// ignores IP configuration on such a port, so it routes nothing where
+	// NotRouted says so.
 	// Not among qos.Diff's fields: a file of QoS alone makes every port L2
 	// by default, which says nothing of what the switch's other config
 	// does; lint's finding and the link down carry it where it hurts.
 	L2 string `json:"l2,omitempty"`
-	// L2Harm is what in the switch's own config shows an L2 port was meant
-	// to route, with its place, "" for nothing: the port's own ip or ipv6
-	// address or ipv6 enable (which EOS ignores), or no switchport on
-	// another of the switch's ports (its config speaks of port modes, so
-	// this port's silence is its mode). NotRouted reads it.
-	L2Harm string `json:"l2_harm,omitempty"`
+	// L2Said is the port's own statement that makes it L2, with its place:
+	// switchport (Switched) or default switchport; "" where it is L2 by
+	// saying neither. Pushed over a routed port it makes it a switchport,
+	// so it counts in a file of QoS alone too (NotRouted).
+	L2Said string `json:"l2_said,omitempty"`
+	// L2IP is the L2 port's own IP configuration, which EOS ignores, with
+	// its place: its last ip or ipv6 address or ipv6 enable line; "" for
+	// none.
+	L2IP string `json:"l2_ip,omitempty"`
+	// L2Whole is where the L2 port's switch's config addresses a
+	// front-panel port (an Ethernet or Port-Channel interface's ip or ipv6
+	// address or ipv6 enable), "" where none does: the files are then a
+	// whole config, as show running-config gives it, in which a port that
+	// says neither switchport nor no switchport is a switchport. Without
+	// it the files may be QoS alone pushed over a startup config that
+	// holds the ports' modes (labctl's own labs), which a port's silence
+	// leaves as they are (NotRouted).
+	L2Whole string `json:"l2_whole,omitempty"`
 	// Queues are the 8 egress queues; PGs the priority groups the port's
 	// traffic classes use, each with the buffer profile that applies.
 	Queues []QueueConfig `json:"queues"`

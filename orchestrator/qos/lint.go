@@ -117,7 +117,7 @@ func Rules() []Rule {
 		{RulePFCPGMap, "pfc-pg-map", SevError, "a PFC priority's pause frames come from another PG than the one its traffic fills: that PG fills without pausing the sender and drops once its headroom is gone"},
 		{RuleEgressRemark, "egress-dscp-remark", SevError, "a port rewrites the DSCP of RoCE's or its CNPs' class as it sends them (egress remarking) to one the next switch classifies into another class: there they lose their lossless class or their priority"},
 		{RuleStrictOtherQueue, "strict-other-queue", SevWarning, "a queue that carries neither a lossless class nor the CNPs but unmarked packets (DSCP 0) or more than 8 DSCPs is strict priority above a lossless class's round-robin queue: its bulk traffic is sent first and can starve RoCE (a strict queue for network control, a DSCP or two such as CS7, is not flagged); so is the CNPs' strict queue where such bulk traffic shares it"},
-		{RulePortDown, "port-down", SevError, "a data port wired to a host or switch is administratively down (SONiC: PORT admin_status down, or a full PORT entry without admin_status, whose default is down): its link carries nothing, and the simulator runs it down from the start; so is an EOS port of the lab's routed fabric that is a switchport (no no switchport in its block, or a switchport line), whose IP configuration EOS ignores, where the configs show it was meant to route: its own ip address, no switchport on the switch's other ports, or the link's other end routed (warning: a port made L2 otherwise, SONiC's VLAN_MEMBER or an EOS switchport facing another, which may route nothing)"},
+		{RulePortDown, "port-down", SevError, "a data port wired to a host or switch is administratively down (SONiC: PORT admin_status down, or a full PORT entry without admin_status, whose default is down): its link carries nothing, and the simulator runs it down from the start; so is an EOS port of the lab's routed fabric that is a switchport (no no switchport in its block, or a switchport line), whose IP configuration EOS ignores, where its config shows so whether it is a whole config or QoS alone pushed over a routed startup config: its own ip address; its own switchport line facing a routed port; or, in a whole config (one that addresses front-panel ports), its silence facing a routed port (warning: a port made L2 otherwise, SONiC's VLAN_MEMBER or an EOS switchport facing another, which may route nothing)"},
 		{RuleWatchdogForced, "watchdog-forced-drop", SevError, "the PFC watchdog's drop action is forced on a port's priorities with no storm (SONiC: PFC_WD|GLOBAL BIG_RED_SWITCH enable, on every port's pfcwd_sw_enable priorities): the port ignores their pause frames, sends none, and drops every packet of them, RoCE's lossless class included; the simulator runs them so from the start"},
 		{RulePoolReserves, "pool-below-reserves", SevError, "a buffer pool (SONiC: BUFFER_POOL size) is smaller than the reserves (BUFFER_PROFILE size) of the priority groups or queues drawing on it and than a frame for each: whether the switch takes every reserve out of the pool (SAI's shared size) or shares the pool beside them, each holds little more than its reserve (error where the pool holds a class RoCE needs that traffic reaches, its data's, its CNPs' or a lossless one: the CNPs' queue drops their bursts; a warning where only best effort draws on it); a note where the pool is below its reserves but above a frame each, which is as sized on platforms whose pool is the shared part alone (SONiC's Mellanox pools)"},
 	}
@@ -2014,7 +2014,8 @@ func (l *linter) portDown(d *DeviceConfig, p *PortConfig) {
 // SwitchedFix is how a port the config makes L2 (PortConfig.Switched) on
 // a routed fabric routes again, where lint only warns of it: SONiC's
 // VLAN_MEMBER, and an EOS switchport whose harm the config does not show
-// (NotRouted: neither end routed, nothing of the switch routed). What
+// (NotRouted: no address of its own, the link's other end not routed or
+// a host). What
 // SONiC does with such a port is not settled from its source here:
 // portsorch refuses to make a port with a router interface a bridge port
 // (addBridgePort: "Cannot create bridge port, interface %s is a router
@@ -2055,25 +2056,42 @@ const NotRoutedFix = "add no switchport to the port's interface block (EOS: an E
 // routed traffic (the simulator runs it down from the start, as
 // runtime.DownEnd reads this).
 //
-// A file of QoS alone says nothing of port modes: its ports are L2 by
-// EOS's default only as far as the file goes, and the switch's other
-// config may route them. So the port is judged where the configs show it
-// was meant to route (L2Harm: its own IP configuration, or no switchport
-// on the switch's other ports), or where the link's other end is routed
-// (EOS's no switchport at the peer). A port channel's member takes its
-// channel's mode (ChannelAlone judges the channel: its address counts only
-// with no switchport, PortConfig.ChannelAddress).
+// What the files show of the port's mode depends on what they are. A
+// whole config (show running-config) carries the ports' modes and
+// addresses. A file of QoS alone, as labctl's own labs keep it (their
+// startup config holds no switchport and the addresses:
+// fabric.Graph.WriteEOSStartup; the file is merged over it in a
+// configure session, eos.PushConfig), leaves a port's mode as the switch
+// has it where it says nothing: a routed port stays routed. So the port
+// is judged only on evidence sound in both readings:
+//   - its own IP configuration (L2IP) without no switchport: EOS ignores
+//     it, whatever else the switch's config says;
+//   - its own mode statement (L2Said: switchport, default switchport),
+//     which pushed over a routed port makes it a switchport, where the
+//     link's other end is routed (EOS's no switchport at the peer);
+//   - its silence where the files are a whole config (L2Whole: they
+//     address a front-panel port), the link's other end routed.
+//
+// A port facing a host (no switch at the other end) with no address of
+// its own is not judged: a leaf's host ports bridged into a VLAN whose
+// SVI (interface Vlan10 with an ip address) routes for them are EOS's
+// common layout. No switchport on the switch's other ports is no evidence
+// either: a file of QoS alone says it of every routed port. A port
+// channel's member takes its channel's mode (ChannelAlone judges the
+// channel: its address counts only with no switchport,
+// PortConfig.ChannelAddress).
 func NotRouted(p, peer *PortConfig) (why, fix string) {
 	if p == nil || p.L2 == "" || p.Routed || p.Channel != "" {
 		return "", ""
 	}
+	peerRouted := peer != nil && peer.Routed && peer.Channel == ""
 	switch {
-	case strings.HasPrefix(p.L2Harm, "ip ") || strings.HasPrefix(p.L2Harm, "ipv6 "):
-		why = fmt.Sprintf("not a routed port (L2: %s), so EOS ignores its IP configuration (%s: \"IP configuration will be ignored while interface %s is not a routed port\"): the link routes nothing", p.L2, p.L2Harm, p.Name)
-	case peer != nil && peer.Routed && peer.Channel == "":
+	case p.L2IP != "":
+		why = fmt.Sprintf("not a routed port (L2: %s), so EOS ignores its IP configuration (%s: \"IP configuration will be ignored while interface %s is not a routed port\"): the link routes nothing", p.L2, p.L2IP, p.Name)
+	case p.L2Said != "" && peerRouted:
 		why = fmt.Sprintf("not a routed port (L2: %s), while the link's other end is routed (no switchport): the port, a switchport, routes nothing over the link", p.L2)
-	case p.L2Harm != "":
-		why = fmt.Sprintf("not a routed port (L2: %s), while the switch's config routes its other ports (%s): the port, a switchport, routes nothing over the link", p.L2, p.L2Harm)
+	case p.L2Whole != "" && peerRouted:
+		why = fmt.Sprintf("not a routed port (L2: %s), while the link's other end is routed (no switchport) and the switch's config is a whole one, which addresses its routed ports (%s): the port, a switchport, routes nothing over the link", p.L2, p.L2Whole)
 	default:
 		return "", ""
 	}

@@ -6,29 +6,43 @@ import (
 )
 
 // A port of the lab's routed fabric that EOS keeps L2 (PortConfig.L2)
-// routes nothing where the config shows it was meant to route: its own
-// IP configuration (which EOS ignores on a switchport), the switch's other
-// ports routed (L2Harm), or the link's other end routed. A port whose
-// switch's config says nothing of port modes, facing another such, is
-// not judged; a port channel's member takes its channel's mode.
+// routes nothing where the configs show it so in both readings of an EOS
+// file, a whole config and QoS alone pushed over a routed startup config:
+// its own IP configuration (which EOS ignores on a switchport), its own
+// switchport line facing a routed port, or its silence in a whole config
+// (L2Whole) facing a routed port. A silent port in QoS alone is what the
+// switch's startup config made it; a port facing a host with no address
+// of its own may be bridged into a VLAN whose SVI routes; a port
+// channel's member takes its channel's mode. labctl erred on no
+// switchport on the switch's other ports, which QoS alone says too.
 func TestNotRouted(t *testing.T) {
-	l2 := func(harm string) *PortConfig {
-		return &PortConfig{Name: "Ethernet17", L2: "interface Ethernet17 (leaf1.cfg:174)", L2Harm: harm}
+	const whole = "ip address 10.0.0.0/31 (leaf1.cfg:96) in interface Ethernet1"
+	silent := func(whole string) *PortConfig {
+		return &PortConfig{Name: "Ethernet17", L2: "interface Ethernet17 (leaf1.cfg:174) says neither switchport nor no switchport", L2Whole: whole}
 	}
+	said := func(stmt, whole string) *PortConfig {
+		return &PortConfig{Name: "Ethernet17", L2: stmt + " (leaf1.cfg:176)", L2Said: stmt + " (leaf1.cfg:176)", L2Whole: whole}
+	}
+	addressed := &PortConfig{Name: "Ethernet17", L2: "interface Ethernet17 (leaf1.cfg:174) says neither", L2IP: "ip address 10.0.0.1/31 (leaf1.cfg:176)", L2Whole: whole}
 	routed := &PortConfig{Name: "Ethernet1", Routed: true}
-	silent := &PortConfig{Name: "Ethernet1", L2: "interface Ethernet1 (spine1.cfg:3)"}
+	l2Peer := &PortConfig{Name: "Ethernet1", L2: "interface Ethernet1 (spine1.cfg:3)"}
 	for _, c := range []struct {
 		name    string
 		p, peer *PortConfig
 		why     string // "": routes
 	}{
 		{"routed", routed, routed, ""},
-		{"L2, the peer routed", l2(""), routed, "the link's other end is routed"},
-		{"L2, its address ignored", l2("ip address 10.0.0.1/31 (leaf1.cfg:176)"), silent, "ignores"},
-		{"L2, the switch's other ports routed, facing a host", l2("interface Ethernet1 (leaf1.cfg:94) says no switchport"), nil, "routes its other ports"},
-		{"L2 facing L2, nothing said of modes", l2(""), silent, ""},
-		{"L2 facing a host, nothing said of modes", l2(""), nil, ""},
-		{"a port channel's member", &PortConfig{Name: "Ethernet17", L2: "x", L2Harm: "y", Channel: "Port-Channel1"}, routed, ""},
+		{"its address ignored, facing a host", addressed, nil, "ignores its IP configuration (ip address 10.0.0.1/31 (leaf1.cfg:176)"},
+		{"its address ignored, facing L2", addressed, l2Peer, "ignores"},
+		{"switchport, the peer routed", said("switchport", ""), routed, "the link's other end is routed"},
+		{"default switchport, the peer routed", said("default switchport", ""), routed, "the link's other end is routed"},
+		{"switchport facing a host", said("switchport", whole), nil, ""},
+		{"switchport facing L2", said("switchport", whole), l2Peer, ""},
+		{"silent in a whole config, the peer routed", silent(whole), routed, "a whole one, which addresses its routed ports (" + whole},
+		{"silent in QoS alone, the peer routed", silent(""), routed, ""},
+		{"silent in a whole config, facing a host", silent(whole), nil, ""},
+		{"silent in a whole config, facing L2", silent(whole), l2Peer, ""},
+		{"a port channel's member", &PortConfig{Name: "Ethernet17", L2: "x", L2IP: "y", L2Said: "z", Channel: "Port-Channel1"}, routed, ""},
 	} {
 		why, fix := NotRouted(c.p, c.peer)
 		if c.why == "" {
@@ -37,8 +51,8 @@ func TestNotRouted(t *testing.T) {
 			}
 			continue
 		}
-		if !strings.Contains(why, c.why) || !strings.Contains(why, c.p.L2) || !strings.Contains(fix, "no switchport") {
-			t.Errorf("%s: why %q fix %q, want them to say %q, %q and no switchport", c.name, why, fix, c.why, c.p.L2)
+		if !strings.Contains(why, c.why) || !strings.Contains(why, c.p.L2) || fix != NotRoutedFix {
+			t.Errorf("%s: why %q fix %q, want them to say %q, %q and NotRoutedFix", c.name, why, fix, c.why, c.p.L2)
 		}
 	}
 }

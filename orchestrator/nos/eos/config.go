@@ -549,8 +549,8 @@ func cfgSignature(p qos.PortConfig) string {
 	// stays, as the profiles are named by it (labctl-100g).
 	p.AdminDown, p.Channel, p.ChannelMode, p.ChannelAddress, p.ChannelDown, p.ChannelFallback, p.ChannelMinLinks, p.Switched = "", "", "", false, "", "", 0, ""
 	// Whether EOS keeps it L2, and what shows it was meant to route, are
-	// the interface's own lines (and their places).
-	p.L2, p.L2Harm = "", ""
+	// the interface's own lines (and their places), and the switch's.
+	p.L2, p.L2Said, p.L2IP, p.L2Whole = "", "", "", ""
 	p.DSCPToTC, p.CoSToTC, p.TCToQueue, p.TCToPG, p.PFCToQueue, p.Origins = nil, nil, nil, nil, nil, nil
 	p.Queues = slices.Clone(p.Queues) // the caller's queues stay as they are
 	for i := range p.Queues {

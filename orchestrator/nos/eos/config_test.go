@@ -95,8 +95,8 @@ func cfgComparable(d qos.DeviceConfig) qos.DeviceConfig {
 		// compared here (a model built from the intent says neither, where
 		// the parser names the block); the renderer writes no IP
 		// configuration (the lab's startup-configs hold its addresses), so
-		// L2Harm is not kept.
-		p.L2, p.L2Harm = "", ""
+		// L2IP and L2Whole are not kept.
+		p.L2, p.L2Said, p.L2IP, p.L2Whole = "", "", "", ""
 		for j := range p.Queues {
 			q := &p.Queues[j]
 			q.Buffer, q.Origin = nil, ""

@@ -46,9 +46,16 @@ type cfgBlock struct {
 	// mtuRefused is the last mtu line EOS refuses (out of range), which
 	// leaves the MTU as it was; "" for none.
 	mtuRefused string
-	// defaultSwitchport: default switchport said, so the port is in the
-	// switch's default mode (switchport default mode, else a switchport).
-	defaultSwitchport bool
+	// defaultSwitchport is where default switchport is said (the last
+	// one, unless a later switchport or no switchport undoes it), "" for
+	// none: the port is in the switch's default mode (switchport default
+	// mode, else a switchport).
+	defaultSwitchport string
+	// switchportLine is the block's first line that starts with
+	// switchport (switchport access vlan 10, switchport mode trunk, or
+	// switchport itself) with its place, "" for none: what
+	// qos.PortConfig.L2 names of a port EOS keeps L2.
+	switchportLine string
 	// switchportAt is where the block's own switchport line is (the last
 	// one, unless a later no switchport or default switchport undoes it),
 	// "" for none: qos.PortConfig.Switched.
@@ -874,15 +881,29 @@ func cfgPhysical(name string) bool {
 }
 
 // mode is whether the interface name (its block b, its routed said or
-// nil) is routed: as said, else the switch's default mode for an Ethernet
-// interface that says default switchport or under switchport default
-// mode (switchport default mode's, else a switchport), else nil (not
-// said).
+// nil) is routed: as said, else the switch's default mode for an
+// interface switchport default mode applies to (defaultMode) that says
+// default switchport or under switchport default mode (switchport default
+// mode's, else a switchport), else nil (not said).
 func (p *cfgParser) mode(name string, b *cfgBlock, routed *bool) *bool {
-	if routed == nil && (b.defaultSwitchport || p.defMode != "") && strings.HasPrefix(name, "Ethernet") {
-		return qos.Ptr(p.defMode == "routed")
+	if m, ok := p.defaultMode(name); routed == nil && ok && (b.defaultSwitchport != "" || m != "") {
+		return qos.Ptr(m == "routed")
 	}
 	return routed
+}
+
+// defaultMode is the mode switchport default mode gives interface name
+// where its block says neither switchport nor no switchport: "routed",
+// "access", or "" without the line; ok says the line applies to such an
+// interface at all: an Ethernet interface's (labctl's reading: whether it
+// applies to Port-Channel interfaces too labctl did not find, see
+// routes). mode and result's reason a port is L2 (qos.PortConfig.L2)
+// both read it.
+func (p *cfgParser) defaultMode(name string) (mode string, ok bool) {
+	if !strings.HasPrefix(name, "Ethernet") {
+		return "", false
+	}
+	return p.defMode, true
 }
 
 // routes says whether EOS routes interface name, configured by b: its
@@ -890,10 +911,10 @@ func (p *cfgParser) mode(name string, b *cfgBlock, routed *bool) *bool {
 // switchport (EOS's default for Ethernet and Port-Channel interfaces:
 // qos.NotRouted). Whether switchport default mode routed applies to
 // Port-Channel interfaces too labctl did not find (AVD writes no
-// switchport on its routed port channels whatever the default): mode
-// applies it to Ethernet interfaces alone, so a Port-Channel that relies
-// on it reads as a switchport, its address not counted, the reading that
-// shows the harm.
+// switchport on its routed port channels whatever the default):
+// defaultMode applies it to Ethernet interfaces alone, so a Port-Channel
+// that relies on it reads as a switchport, its address not counted, the
+// reading that shows the harm.
 func (p *cfgParser) routes(name string, b *cfgBlock) bool {
 	m := p.mode(name, b, b.routed)
 	return m != nil && *m
@@ -1079,6 +1100,9 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 	f = p.expand(mode, f, where)
 	line := strings.Join(f, " ")
 	on, off := true, false
+	if mode == "interface" && len(f) > 0 && f[0] == "switchport" && b.switchportLine == "" {
+		b.switchportLine = line + " (" + where.String() + ")"
+	}
 	switch {
 	// priority-flow-control mode on|off is the older EOS syntax of
 	// priority-flow-control on|off: the tester who reported it read it in
@@ -1297,14 +1321,14 @@ func (p *cfgParser) blockLine(b *cfgBlock, mode string, f []string, where cfgPos
 		b.keepIPLine()
 		return p.note(mode, f, where)
 	case line == "no switchport" && mode == "interface":
-		b.routed, b.defaultSwitchport, b.switchportAt = &on, false, ""
+		b.routed, b.defaultSwitchport, b.switchportAt = &on, "", ""
 	case line == "switchport" && mode == "interface":
-		b.routed, b.defaultSwitchport, b.switchportAt = &off, false, where.String()
+		b.routed, b.defaultSwitchport, b.switchportAt = &off, "", where.String()
 	case line == "default switchport" && mode == "interface":
 		// The port goes back to the switch's default mode: a switchport
 		// (an Ethernet interface's default), or routed under switchport
 		// default mode routed, which result reads once every file is.
-		b.routed, b.defaultSwitchport, b.switchportAt = nil, true, ""
+		b.routed, b.defaultSwitchport, b.switchportAt = nil, where.String(), ""
 	case cfgIsShapeRate(f):
 		if err := b.shape.read(f, "port"); err != nil {
 			return fmt.Errorf("%s: %q: %w", where, line, err)
@@ -1878,13 +1902,20 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 			sandMap = append(sandMap, fmt.Sprintf("traffic class %d to tx-queue %d", tc, q))
 		}
 	}
-	// routedAt is the first Ethernet or Port-Channel interface the files
-	// route by its own no switchport: they speak of port modes, so a port
-	// of theirs that says nothing is a switchport (qos.PortConfig.L2Harm).
-	routedAt := ""
+	// addressedAt is the first Ethernet or Port-Channel interface (a
+	// subinterface too) with IP configuration of its own, with its place,
+	// "" for none: the files are a whole config, as show running-config
+	// gives it, whose routed front-panel ports carry their addresses
+	// (qos.PortConfig.L2Whole). A file of QoS alone, as labctl's own labs
+	// push over a startup config that holds the ports' modes and
+	// addresses (fabric.Graph.WriteEOSStartup; eos.PushConfig
+	// merges the file in a configure session), has none, whatever it says
+	// of no switchport. ipv6 enable counts: an RFC 5549 fabric's routed
+	// ports carry it and no address.
+	addressedAt := ""
 	for _, name := range p.order {
-		if ib := p.intfs[name]; cfgSwitchport(name) && ib.routed != nil && *ib.routed {
-			routedAt = "interface " + name + " (" + ib.where.String() + ") says no switchport"
+		if ib := p.intfs[name]; (strings.HasPrefix(name, "Ethernet") || strings.HasPrefix(name, "Port-Channel")) && ib.ipLine != "" {
+			addressedAt = ib.ipLine + " in interface " + name
 			break
 		}
 	}
@@ -2029,23 +2060,32 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 		}
 		if parent == "" && !routed && cfgSwitchport(name) {
 			// EOS keeps the port a switchport, which routes nothing
-			// (qos.NotRouted, where Arista's behaviour is cited).
-			switch {
+			// (qos.NotRouted, where Arista's behaviour is cited): by its
+			// own mode statement (L2Said), else by the switch's default
+			// mode. A switchport line of another kind (switchport access
+			// vlan 10, switchport mode trunk) sets what the port does as
+			// a switchport, not its mode: AVD's eos_cli_config_gen
+			// renders such lines in the blocks of routed ports too, above
+			// their no switchport (the real configs' ethernet-interfaces.cfg,
+			// interface Ethernet1 and Ethernet5).
+			head, said := "interface "+name+" ("+ib.where.String()+")", ""
+			if ib.switchportLine != "" {
+				said = " says " + ib.switchportLine + ", which sets no mode,"
+			}
+			switch m, _ := p.defaultMode(name); {
 			case pc.Switched != "":
-				pc.L2 = pc.Switched
-			case p.defMode == "access" && strings.HasPrefix(name, "Ethernet"):
-				pc.L2 = "interface " + name + " (" + ib.where.String() + ") under switchport default mode access"
-			case ib.defaultSwitchport:
-				pc.L2 = "interface " + name + " (" + ib.where.String() + ") says default switchport: a switchport, EOS's default"
+				pc.L2, pc.L2Said = pc.Switched, pc.Switched
+			case ib.defaultSwitchport != "":
+				pc.L2Said = "default switchport (" + ib.defaultSwitchport + ")"
+				pc.L2 = pc.L2Said + ": the switch's default mode, a switchport"
+			case m == "access":
+				pc.L2 = head + said + " under switchport default mode access"
+			case said != "":
+				pc.L2 = head + said + " and not no switchport: a switchport, EOS's default"
 			default:
-				pc.L2 = "interface " + name + " (" + ib.where.String() + ") says neither switchport nor no switchport: a switchport, EOS's default"
+				pc.L2 = head + " says neither switchport nor no switchport: a switchport, EOS's default"
 			}
-			switch {
-			case ib.ipLine != "":
-				pc.L2Harm = ib.ipLine
-			case routedAt != "":
-				pc.L2Harm = routedAt
-			}
+			pc.L2IP, pc.L2Whole = ib.ipLine, addressedAt
 		}
 		if parent != "" && (ib.shutdown == nil || !*ib.shutdown) {
 			// A subinterface rides its parent's link: the parent down
