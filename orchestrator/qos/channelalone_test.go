@@ -24,6 +24,12 @@ func TestChannelAloneBothEnds(t *testing.T) {
 		{"active facing passive", member("passive", true, ""), member("active", true, ""), "", ""},
 		{"the member's channel has no address", member("active", false, ""), member("active", true, ""), "which has no IP address", "PORTCHANNEL_INTERFACE"},
 		{"the other end's channel has no address", member("active", true, ""), member("active", false, ""), "has no IP address", "interface Port-Channel<N>"},
+		// An EOS channel's address without no switchport is ignored: the
+		// finding says so, not that it has none (labctl said "has no IP
+		// address" of a block that had one).
+		{"the member's channel's address ignored", ignored(member("active", false, "")), member("active", true, ""), "lacks no switchport, so EOS ignores its IP configuration (ip address 10.0.0.0/31 (leaf1.cfg:12) in interface Port-Channel1", "add no switchport to interface Port-Channel1's block"},
+		{"the other end's channel's address ignored", member("active", true, ""), ignored(member("active", false, "")), "other end's Port-Channel1 lacks no switchport, so EOS ignores", "at the link's other end, add no switchport to interface Port-Channel1's block"},
+		{"facing a host, fallback static, the address ignored", withFallback(ignored(member("active", false, "")), "static"), nil, "Port-Channel1 lacks no switchport", "add no switchport"},
 		{"both passive", member("passive", true, ""), member("passive", true, ""), "neither sends an LACPDU", "mode active"},
 		{"static facing LACP", member("on", true, ""), member("active", true, ""), "never bundles", "same kind"},
 		{"LACP facing static", member("", true, ""), member("on", true, ""), "never bundles", "same kind"},
@@ -52,6 +58,13 @@ func TestChannelAloneBothEnds(t *testing.T) {
 	if why, _ := ChannelAlone(&PortConfig{Name: "Ethernet1"}, nil); why != "" {
 		t.Errorf("a port in no port channel: %q", why)
 	}
+}
+
+// ignored is p whose EOS port channel has an address EOS ignores (no no
+// switchport).
+func ignored(p *PortConfig) *PortConfig {
+	p.ChannelIgnored = "ip address 10.0.0.0/31 (leaf1.cfg:12) in interface Port-Channel1"
+	return p
 }
 
 // withFallback is p with LACP fallback of kind.

@@ -453,6 +453,11 @@ type PortConfig struct {
 	// A bundled member's traffic is its channel's: the address the lab
 	// gives the member port itself carries nothing (ChannelAlone).
 	ChannelAddress bool `json:"channel_address,omitempty"`
+	// ChannelIgnored is the IP configuration of the member's EOS port
+	// channel that EOS ignores, with its place, as the channel lacks no
+	// switchport (a switchport, NotRouted); "" for none. ChannelAlone
+	// names it where ChannelAddress is false.
+	ChannelIgnored string `json:"channel_ignored,omitempty"`
 	// ChannelDown says why the member's port channel carries nothing on
 	// its own account ("" for none): SONiC's PORTCHANNEL admin_status down
 	// (teammgrd's setLagAdminStatus sets the team device down), EOS's

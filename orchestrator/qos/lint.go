@@ -1817,6 +1817,25 @@ const channelOut = "take the port out of its port channel (SONiC: remove its POR
 // addresses, or the ports leave them.
 const ChannelAddressFix = "move the link's address from the member port to its port channel at both ends (EOS: interface Port-Channel<N> with no switchport and ip address; SONiC: PORTCHANNEL_INTERFACE|PortChannel<N>|<prefix>), or " + channelOut
 
+// channelUnaddressed says what of an address c's port channel lacks
+// (ChannelAddress false): none, or one EOS ignores (ChannelIgnored) as
+// the channel lacks no switchport, which it names.
+func channelUnaddressed(c *PortConfig) string {
+	if c.ChannelIgnored != "" {
+		return fmt.Sprintf("lacks no switchport, so EOS ignores its IP configuration (%s: \"IP configuration will be ignored while interface %s is not a routed port\")", c.ChannelIgnored, c.Channel)
+	}
+	return "has no IP address"
+}
+
+// channelAddressFix is ChannelAddressFix, or where c's port channel has
+// an address EOS ignores (ChannelIgnored) the no switchport it lacks.
+func channelAddressFix(c *PortConfig) string {
+	if c.ChannelIgnored != "" {
+		return "add no switchport to interface " + c.Channel + "'s block (EOS: a Port-Channel interface is a switchport, whose IP configuration is ignored, unless it says no switchport)"
+	}
+	return ChannelAddressFix
+}
+
 // ChannelAlone says why port p, a port channel's member (PortConfig.
 // Channel), carries nothing where its link's other end is peer (nil for
 // a host's NIC or a port no config describes), and the fix; "" where p
@@ -1857,7 +1876,7 @@ func ChannelAlone(p, peer *PortConfig) (why, fix string) {
 		if p.ChannelAddress {
 			return "", ""
 		}
-		return fmt.Sprintf("a member of %s, whose link's other end is in no port channel: LACP finds no partner, the port channel's fallback forwards on the member as its own, and %s has no IP address (the link's address sits on the member port), so the link carries nothing", p.Channel, p.Channel), ChannelAddressFix
+		return fmt.Sprintf("a member of %s, whose link's other end is in no port channel: LACP finds no partner, the port channel's fallback forwards on the member as its own, and %s %s (the link's address sits on the member port), so the link carries nothing", p.Channel, p.Channel, channelUnaddressed(p)), channelAddressFix(p)
 	case peer == nil || peer.Channel == "":
 		return fmt.Sprintf("a member of %s, but its link's other end is in no port channel: LACP finds no partner and the member carries nothing", p.Channel), outOrPeer
 	case peer.ChannelDown != "":
@@ -1870,9 +1889,9 @@ func ChannelAlone(p, peer *PortConfig) (why, fix string) {
 		return fmt.Sprintf("a member of %s in mode %s, but the link's other end (%s) is in mode %s: a static member sends no LACPDU and answers none, so the LACP end never bundles and the link carries nothing", p.Channel, p.LACPMode(), peer.Channel, peer.LACPMode()),
 			"give both ends the same kind of membership (EOS: channel-group <n> mode active at both, or mode on at both; SONiC's members always run LACP)"
 	case !p.ChannelAddress:
-		return fmt.Sprintf("a member of %s, which has no IP address: the bundled member's traffic is the port channel's, and the link's address sits on the member port, so the link carries nothing", p.Channel), ChannelAddressFix
+		return fmt.Sprintf("a member of %s, which %s: the bundled member's traffic is the port channel's, and the link's address sits on the member port, so the link carries nothing", p.Channel, channelUnaddressed(p)), channelAddressFix(p)
 	case !peer.ChannelAddress:
-		return fmt.Sprintf("a member of %s, but the link's other end's %s has no IP address: the link's traffic there is the port channel's, and the link's address sits on the member port, so the link carries nothing", p.Channel, peer.Channel), ChannelAddressFix
+		return fmt.Sprintf("a member of %s, but the link's other end's %s %s: the link's traffic there is the port channel's, and the link's address sits on the member port, so the link carries nothing", p.Channel, peer.Channel, channelUnaddressed(peer)), strings.Replace(channelAddressFix(peer), "add no switchport to", "at the link's other end, add no switchport to", 1)
 	}
 	return "", ""
 }

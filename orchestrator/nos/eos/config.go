@@ -547,7 +547,7 @@ func cfgSignature(p qos.PortConfig) string {
 	// Whether it is shut down, and its port channel, are the
 	// interface's own lines; its speed
 	// stays, as the profiles are named by it (labctl-100g).
-	p.AdminDown, p.Channel, p.ChannelMode, p.ChannelAddress, p.ChannelDown, p.ChannelFallback, p.ChannelMinLinks, p.Switched = "", "", "", false, "", "", 0, ""
+	p.AdminDown, p.Channel, p.ChannelMode, p.ChannelAddress, p.ChannelIgnored, p.ChannelDown, p.ChannelFallback, p.ChannelMinLinks, p.Switched = "", "", "", false, "", "", "", 0, ""
 	// Whether EOS keeps it L2, and what shows it was meant to route, are
 	// the interface's own lines (and their places), and the switch's.
 	p.L2, p.L2Said, p.L2IP, p.L2Whole = "", "", "", ""

@@ -96,7 +96,7 @@ func cfgComparable(d qos.DeviceConfig) qos.DeviceConfig {
 		// the parser names the block); the renderer writes no IP
 		// configuration (the lab's startup-configs hold its addresses), so
 		// L2IP and L2Whole are not kept.
-		p.L2, p.L2Said, p.L2IP, p.L2Whole = "", "", "", ""
+		p.L2, p.L2Said, p.L2IP, p.L2Whole, p.ChannelIgnored = "", "", "", "", ""
 		for j := range p.Queues {
 			q := &p.Queues[j]
 			q.Buffer, q.Origin = nil, ""

@@ -2044,6 +2044,9 @@ func (p *cfgParser) result(device string) qos.DeviceConfig {
 				// Port-Channel's block (the model keeps no address).
 				pc.Origins["channel_address"] = cmp.Or(pcb.ipAddr, pcb.ip6Addr)
 			}
+			if (pcb.ipAddr != "" || pcb.ip6Addr != "") && !pc.ChannelAddress {
+				pc.ChannelIgnored = pcb.ipLine + " in interface " + ib.channel
+			}
 			// A Port-Channel shut down carries nothing on any member.
 			pc.ChannelDown = p.down(ib.channel, pcb)
 			// Where LACP finds no partner, after the fallback timeout, EOS

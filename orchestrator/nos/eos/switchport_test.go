@@ -117,8 +117,13 @@ func TestPortChannelAddressNeedsNoSwitchport(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := dc.Port("Ethernet1").ChannelAddress; got != addressed {
-			t.Errorf("Port-Channel1 with %q: ChannelAddress %v, want %v", block, got, addressed)
+		p := dc.Port("Ethernet1")
+		if p.ChannelAddress != addressed {
+			t.Errorf("Port-Channel1 with %q: ChannelAddress %v, want %v", block, p.ChannelAddress, addressed)
+		}
+		// The address EOS ignores is named, for ChannelAlone to say so.
+		if ign := "ip address 10.0.0.0/31 (leaf1.cfg:6) in interface Port-Channel1"; (p.ChannelIgnored == ign) == addressed {
+			t.Errorf("Port-Channel1 with %q: ChannelIgnored %q, want %q where the address is ignored", block, p.ChannelIgnored, ign)
 		}
 	}
 }
