@@ -139,9 +139,10 @@ func chain(fs ...func([]string) []string) func([]string) []string {
 	}
 }
 
-// dropIn removes the lines matching pattern from the block that starts
-// at a line matching start (up to the next line as little indented).
-func dropIn(start, pattern string) func([]string) []string {
+// replaceIn replaces the lines matching pattern with repl (none: removes
+// them) in the blocks that start at a line matching start (each up to the
+// next line as little indented).
+func replaceIn(start, pattern string, repl ...string) func([]string) []string {
 	head, re := regexp.MustCompile(start), regexp.MustCompile(pattern)
 	return func(lines []string) []string {
 		var out []string
@@ -153,6 +154,7 @@ func dropIn(start, pattern string) func([]string) []string {
 			case !strings.HasPrefix(l, " "):
 				in = false
 			case in && re.MatchString(l):
+				out = append(out, repl...)
 				continue
 			}
 			out = append(out, l)
@@ -493,10 +495,25 @@ func eosMutations() []mutation {
 		{field: "interface switchport", name: "a leaf uplink made a switchport, its qos trust kept", harmful: true, rule: "QOS026", dataPlane: true, lintError: true,
 			edit: text(append_("interface Ethernet33", "   switchport", "!"), "leaf1")},
 		// An Ethernet interface is a switchport unless it says no
-		// switchport: the line deleted from a leaf uplink's block, the
-		// spine's end routed, the link routes nothing (qos.NotRouted).
-		{field: "interface no switchport", name: "deleted from a leaf uplink's block: a switchport by EOS's default, facing a routed spine", harmful: true, rule: "QOS026", dataPlane: true, lintError: true,
-			edit: text(dropIn(`^interface Ethernet33$`, `^   no switchport$`), "leaf1")},
+		// switchport, but the lab's file is QoS alone, merged over a
+		// startup config that holds every port's no switchport and
+		// address (fabric.Graph.WriteEOSStartup; eos.PushConfig commits
+		// the file in a configure session, no rollback clean-config): the
+		// line deleted from it leaves the uplink routed on the switch, so
+		// lint says nothing and the run is unchanged (qos.NotRouted). In a
+		// whole config, whose uplinks carry their addresses, the port
+		// would be a switchport: runtime/sim's
+		// TestRoutedPortMadeL2IsALinkDownFromTheStart covers that.
+		{field: "interface no switchport", name: "deleted from a leaf uplink's block of the lab's QoS file, the startup config keeping the port routed",
+			edit: text(replaceIn(`^interface Ethernet33$`, `^   no switchport$`), "leaf1")},
+		// EOS's common leaf layout: host ports bridged into a VLAN whose
+		// SVI routes for them (switchport access vlan sets no mode; the
+		// startup config's no switchport would keep them routed anyway).
+		// A port facing a host without an address of its own is not
+		// judged (qos.NotRouted): no error, the run unchanged.
+		{field: "interface no switchport", name: "replaced by switchport access vlan 10 on a leaf's host ports, bridged into VLAN 10 whose SVI (interface Vlan10) has the address",
+			edit: text(chain(replaceIn(`^interface Ethernet[1-8]$`, `^   no switchport$`, "   switchport access vlan 10"),
+				append_("vlan 10", "!", "interface Vlan10", "   ip address 10.64.0.1/24", "!")), "leaf1")},
 		// A block of QoS lines alone says nothing of the port's mode: the
 		// uplink stays routed by its first block's no switchport.
 		{field: "interface no switchport", name: "a leaf uplink's second block, of QoS alone, its no switchport in the first",
@@ -764,6 +781,16 @@ func eosMutations() []mutation {
 			edit: bothEndsChannel("active", "active", true, false, "   shutdown")},
 		{field: "interface no shutdown", name: "a bundled leaf-spine link, each port-channel with an address, leaf1's Port-Channel1 said no shutdown",
 			edit: bothEndsChannel("active", "active", true, false, "   no shutdown")},
+		// EOS ignores the IP configuration of a Port-Channel interface
+		// without no switchport, as of an Ethernet one: the bundle's
+		// traffic is the channel's, which then routes nothing
+		// (qos.ChannelAlone names the address ignored and the missing no
+		// switchport; labctl said the channel had no address).
+		{field: "interface no switchport", name: "deleted from leaf1's Port-Channel1 of a bundled leaf-spine link, its ip address kept", harmful: true, rule: "QOS026", dataPlane: true, lintError: true,
+			edit: func(t *testing.T, dir string) {
+				bothEndsChannel("active", "active", true, false)(t, dir)
+				text(replaceIn(`^interface Port-Channel1$`, `^   no switchport$`), "leaf1")(t, dir)
+			}},
 		{field: "interface port-channel lacp fallback [...]", name: "on a port-channel without members", safe: "a port channel without members forwards nothing either way",
 			edit: text(append_("interface Port-Channel9", "   port-channel lacp fallback individual", "   port-channel lacp fallback timeout 50", "!"), "leaf1")},
 		// A server bond with fallback individual (a PXE-booting host's
