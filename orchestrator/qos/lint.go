@@ -1421,12 +1421,28 @@ func (l *linter) egressRemark(d *DeviceConfig, p *PortConfig) {
 			if m.dscp != to {
 				where = fmt.Sprintf("which reaches %s as DSCP %d, classified there into", m.at, m.dscp)
 			}
+			eos := strings.Contains(p.Origins["tc_to_dscp"], "qos rewrite dscp") // EOS's switch-wide rewrite (nos/eos rewrite.go)
 			fix := fmt.Sprintf("map traffic class %d to DSCP %d in the port's egress remarking map (SONiC: TC_TO_DSCP_MAP, %d: %d), or bind none (PORT_QOS_MAP tc_to_dscp_map)", tc, k.dscp, tc, k.dscp)
-			if strings.Contains(p.Origins["tc_to_dscp"], "qos rewrite dscp") {
-				// EOS's switch-wide rewrite (nos/eos rewrite.go).
+			if eos {
 				fix = fmt.Sprintf("map traffic class %d to DSCP %d in the switch's rewrite map (EOS: qos map traffic-class %d to dscp %d), or rewrite none (no qos rewrite dscp)", tc, k.dscp, tc, k.dscp)
 			}
-			l.addAt(RuleEgressRemark, SevError, d.Device, p.Name, p.Origins["tc_to_dscp"], fix,
+			if others := classMates(d, tc, k.dscp, m.in); len(others) > 0 {
+				// Mapping the class to this traffic's DSCP would re-mark
+				// every other DSCP of the class as it.
+				stop := "bind no TC_TO_DSCP_MAP"
+				if eos {
+					stop = "no qos rewrite dscp"
+				}
+				fix = fmt.Sprintf("classify DSCP %d into a traffic class of its own whose rewrite keeps DSCP %d, or stop the rewrite (%s); not a rewrite of traffic class %d to DSCP %d, which would re-mark the class's DSCP %s as %s too, into another class at the next switch", k.dscp, k.dscp, stop, tc, k.dscp, intRanges(others), k.what)
+			}
+			// Traffic moved between two lossy classes loses no lossless
+			// treatment (its queue's scheduling and marking change): a
+			// warning; an error where either class is lossless.
+			sev := SevError
+			if !m.in.Class(got).Lossless && !m.in.Class(want).Lossless {
+				sev = SevWarning
+			}
+			l.addAt(RuleEgressRemark, sev, d.Device, p.Name, p.Origins["tc_to_dscp"], fix,
 				"%s (DSCP %d, traffic class %d) %s the port rewritten to DSCP %d, %s traffic class %d (%s) instead of %d (%s)",
 				k.what, k.dscp, tc, k.leaves, to, where, got, lossText(m.in, got), want, lossText(m.in, want))
 		}
@@ -1569,6 +1585,22 @@ func ingressClasses(d *DeviceConfig, p *PortConfig, dscp int) []int {
 	}
 	if len(set) == 0 {
 		return []int{p.TCOf(dscp)}
+	}
+	return slices.Sorted(maps.Keys(set))
+}
+
+// classMates are the DSCPs that some port of d classifies into traffic
+// class tc with dscp and that next, the port classifying them after the
+// rewrite, puts in another class than dscp's: those a rewrite of tc to
+// dscp would move into dscp's class there.
+func classMates(d *DeviceConfig, tc, dscp int, next *PortConfig) []int {
+	set := map[int]bool{}
+	for i := range d.Ports {
+		for _, v := range d.Ports[i].DSCPsByTC()[tc] {
+			if next.TCOf(v) != next.TCOf(dscp) {
+				set[v] = true
+			}
+		}
 	}
 	return slices.Sorted(maps.Keys(set))
 }

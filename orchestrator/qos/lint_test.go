@@ -1302,3 +1302,38 @@ func TestUnappliedDefaultKeepsPercent(t *testing.T) {
 		}
 	}
 }
+
+// TestLintEgressRemarkSeverity: a rewrite that moves traffic from one
+// lossy class to another at the next switch is a warning (a real EOS
+// config with PFC off moved its CNPs so, and erred), one that takes RoCE
+// out of its lossless class an error; where the rewritten class carries
+// other DSCPs the fix does not tell the user to rewrite the whole class
+// to this traffic's DSCP, which would re-mark them all as it.
+func TestLintEgressRemarkSeverity(t *testing.T) {
+	in, cfgs := lintBase(t)
+	cnpTC := cfgs[0].Port("Ethernet0").TCOf(48)
+	if cfgs[1].Port("Ethernet0").Class(cnpTC).Lossless || cfgs[1].Port("Ethernet0").Class(0).Lossless {
+		t.Fatalf("lintBase: the CNPs' class %d or TC0 is lossless at the spine", cnpTC)
+	}
+	cfgs[0].Port("Ethernet4").TCToDSCP = map[int]int{cnpTC: 0}
+	got := findings(Lint(cfgs, LintOptions{Intent: &in, Devices: TestDevices()}), RuleEgressRemark)
+	if len(got) != 1 || got[0].Severity != SevWarning || !strings.Contains(got[0].Message, "CNPs (DSCP 48") {
+		t.Errorf("CNPs remarked from lossy class %d to lossy TC0: %+v; want one warning", cnpTC, got)
+	}
+	// TC0 carries every unlisted DSCP: rewriting it to RoCE's puts them
+	// all in RoCE's lossless class (an error), and where the spine puts
+	// one of them (12) in another class than the CNPs' DSCP 10, the fix
+	// must not be to rewrite TC0 to 10, which would move 12 into TC0
+	// there.
+	in, cfgs = lintBase(t)
+	cfgs[0].Port("Ethernet4").TCToDSCP = map[int]int{0: 26}
+	sp := cfgs[1].Port("Ethernet0")
+	sp.DSCPToTC = maps.Clone(sp.DSCPToTC)
+	sp.DSCPToTC[12] = 1
+	cnp := 10
+	got = findings(Lint(cfgs, LintOptions{Intent: &in, Devices: TestDevices(), NICCNPDSCP: &cnp}), RuleEgressRemark)
+	if len(got) != 1 || got[0].Severity != SevError || strings.Contains(got[0].Fix, "map traffic class 0 to DSCP 10") ||
+		!strings.Contains(got[0].Fix, "classify DSCP 10 into a traffic class of its own") || !strings.Contains(got[0].Fix, "DSCP 12 as CNPs") {
+		t.Errorf("TC0 (DSCP 10 and others) rewritten to 26: %+v; want one error whose fix keeps DSCP 10 out of TC0", got)
+	}
+}
