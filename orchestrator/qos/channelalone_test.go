@@ -120,6 +120,20 @@ func TestMemberAloneMinLinks(t *testing.T) {
 			t.Errorf("min links %d, one member bundled: Ethernet0 %q, want it to carry traffic", n, m)
 		}
 	}
+	// LACP fallback individual: Ethernet4, facing a host, forwards as a
+	// port of its own, outside the port channel, so min links does not
+	// judge it; the channel keeps Ethernet0 alone, short of 2.
+	cfgs := leaf(2, "h1:eth1")
+	for i := range cfgs[0].Ports {
+		withFallback(&cfgs[0].Ports[i], "individual")
+	}
+	got = portDown(cfgs)
+	if m := got["Ethernet4"]; m != "" {
+		t.Errorf("min links 2, fallback individual, Ethernet4 facing a host: Ethernet4 %q, want it to forward alone", m)
+	}
+	if m := got["Ethernet0"]; !strings.Contains(m, "want of members") || !strings.Contains(m, "Ethernet0 would carry") {
+		t.Errorf("min links 2, fallback individual, Ethernet4 facing a host: Ethernet0 %q, want it down for want of members, Ethernet4 not counted", m)
+	}
 }
 
 // Without MLAG, a port channel's members facing different switches (or

@@ -1940,13 +1940,15 @@ func ChannelAlone(p, peer *PortConfig) (why, fix string) {
 // aggregates only ports whose partner system and key are the same (IEEE
 // 802.1AX's selection logic; libteam's teamd/teamd_runner_lacp.c,
 // lacp_ports_aggregable), and the lacp runner enables only the ports of
-// the one aggregator it selects (lacp_update_selected, by LACP priority
-// under SONiC's default agg_select_policy: the systems' priorities and
-// MACs, which labctl does not know). labctl takes the partner with the
-// most such members as selected (on a tie, the name sorting first) and
-// the members facing others to carry nothing; static members (EOS mode
-// on) and members forwarding by fallback have no partner and are left
-// out of it.
+// the one aggregator it selects (lacp_update_selected; under SONiC's
+// default agg_select_policy, lacp_port_better picks by the partners'
+// system priority and MAC, then port priority and number, none of which
+// labctl knows). Taking the partner with the most such members as
+// selected (on a tie, the name sorting first) is labctl's guess, not
+// libteam's rule; the members facing others carry nothing. Static members
+// (EOS mode on) and members forwarding by fallback static have no partner
+// and are left out of it; members forwarding by fallback individual are
+// ports of their own, outside the channel (individual).
 //
 // With min links set (PortConfig.ChannelMinLinks), fewer members carrying
 // traffic than that take the port channel down, and every member with it:
@@ -1957,7 +1959,7 @@ func ChannelAlone(p, peer *PortConfig) (why, fix string) {
 // port-channel min-links is taken to do the same (Arista's manual not
 // checked). Both lint (QOS026) and the simulator (runtime.DownEnd) read it.
 func MemberAlone(d *DeviceConfig, p, pp *PortConfig, peer func(*PortConfig) *PortConfig) (why, fix string) {
-	if why, fix = ChannelAlone(p, pp); why != "" || d == nil || p == nil || p.Channel == "" {
+	if why, fix = ChannelAlone(p, pp); why != "" || d == nil || p == nil || p.Channel == "" || individual(p, pp) {
 		return why, fix
 	}
 	// partner is the system and key member m bundles with over its link
@@ -1982,7 +1984,7 @@ func MemberAlone(d *DeviceConfig, p, pp *PortConfig, peer func(*PortConfig) *Por
 		if m.AdminDown != "" || mp != nil && mp.AdminDown != "" || FECMismatch(m, mp) != "" {
 			continue
 		}
-		if w, _ := ChannelAlone(m, mp); w != "" {
+		if w, _ := ChannelAlone(m, mp); w != "" || individual(m, mp) {
 			continue
 		}
 		if k := partner(m, mp); k != "" {
@@ -2003,25 +2005,29 @@ func MemberAlone(d *DeviceConfig, p, pp *PortConfig, peer func(*PortConfig) *Por
 		for _, k := range partners {
 			groups = append(groups, fmt.Sprintf("%s to %s", strings.Join(byPartner[k], ", "), k))
 		}
-		return fmt.Sprintf("a member of %s, whose members face different partners (%s): LACP bundles only members whose partner is one system and port channel, so the port channel selects one partner's members and the others carry nothing; which, the switches' LACP priorities and MACs decide, and labctl takes those to %s", p.Channel, strings.Join(groups, "; "), selected),
-			"give the members facing each switch a port channel of their own, or " + channelOut + " (a port channel over several switches needs them paired, as MLAG does)"
+		return fmt.Sprintf("a member of %s, whose members face different partners (%s): LACP bundles only members facing one system's one port channel, so the members of one partner carry traffic and the others carry nothing. Which partner wins, the switches' LACP system priorities and MACs decide; labctl does not know them and guesses %s, the one with the most members", p.Channel, strings.Join(groups, "; "), selected),
+			"put the members facing each partner port channel in a port channel of their own on this switch, or " + channelOut + " (labctl does not read MLAG or MCLAG configuration, and judges a port channel over two switches as if they were not paired)"
 	}
 	up := append(loose, byPartner[selected]...)
 	if p.ChannelMinLinks <= len(up) {
 		return "", ""
 	}
-	carrying := "none carries traffic"
+	carrying := "none would carry traffic"
+	fix = "bring up the members that carry nothing, or add members that do"
 	if len(up) > 0 {
 		slices.SortFunc(up, ComparePorts)
-		verb := "carries"
-		if len(up) > 1 {
-			verb = "carry"
-		}
-		carrying = fmt.Sprintf("only %s %s traffic", strings.Join(up, ", "), verb)
+		carrying = fmt.Sprintf("only %s would carry traffic", strings.Join(up, ", "))
+		fix = fmt.Sprintf("lower the port channel's min links to %d (SONiC: min_links in its PORTCHANNEL entry; EOS: port-channel min-links in its interface Port-Channel block), or %s", len(up), fix)
 	}
 	stmt := cmp.Or(p.Origins["channel_min_links"], fmt.Sprintf("min links %d", p.ChannelMinLinks))
-	return fmt.Sprintf("a member of %s, which is down for want of members: %s asks for %d members carrying traffic, and of its members (%s) %s, so the port channel stays down and its members carry nothing", p.Channel, stmt, p.ChannelMinLinks, strings.Join(members, ", "), carrying),
-		fmt.Sprintf("set the port channel's min links to %d or fewer (SONiC: min_links in its PORTCHANNEL entry; EOS: port-channel min-links in its interface Port-Channel block), or bring up the members that carry nothing", max(len(up), 1))
+	return fmt.Sprintf("a member of %s, which is down for want of members: %s asks for %d members carrying traffic, and of its members (%s) %s, so the port channel stays down and none of its members carries any", p.Channel, stmt, p.ChannelMinLinks, strings.Join(members, ", "), carrying), fix
+}
+
+// individual is whether member p, pp its link's other end, forwards as a
+// port of its own by LACP fallback individual (ChannelAlone): outside its
+// port channel, so the channel's min links neither counts nor judges it.
+func individual(p, pp *PortConfig) bool {
+	return p.ChannelFallback == "individual" && (pp == nil || pp.Channel == "")
 }
 
 // QOS026: a port the lab wires to a host or switch that the switch keeps
