@@ -1940,10 +1940,10 @@ func ChannelAlone(p, peer *PortConfig) (why, fix string) {
 // aggregates only ports whose partner system and key are the same (IEEE
 // 802.1AX's selection logic; libteam's teamd/teamd_runner_lacp.c,
 // lacp_ports_aggregable), and the lacp runner enables only the ports of
-// the one aggregator it selects (lacp_update_selected; under SONiC's
-// default agg_select_policy, lacp_port_better picks by the partners'
-// system priority and MAC, then port priority and number, none of which
-// labctl knows). Taking the partner with the most such members as
+// the one aggregator it selects (lacp_update_selected; under the default
+// agg_select_policy prio, the aggregator of lacp_get_best_port, which
+// has_better_prio ranks by the system priority and MAC, then port
+// priority and number, none of which labctl knows). Taking the partner with the most such members as
 // selected (on a tie, the name sorting first) is labctl's guess, not
 // libteam's rule; the members facing others carry nothing. Static members
 // (EOS mode on) and members forwarding by fallback static have no partner
