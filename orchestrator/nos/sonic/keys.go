@@ -349,10 +349,19 @@ func (r *resolver) portChannels() error {
 			// teammgrd's doLagTask reads it with stoi and addLag hands it
 			// to teamd's lacp runner as min_ports (cfgmgr/teammgr.cpp):
 			// the team device is down with fewer ports selected
-			// (qos.MemberAlone). sonic-portchannel.yang allows 1-1024.
+			// (qos.MemberAlone). sonic-portchannel.yang allows 1-1024,
+			// but libteam's lacp_load_config (teamd/teamd_runner_lacp.c)
+			// refuses a min_ports below 1 or above UCHAR_MAX (255) with
+			// -EINVAL, so teamd does not start and the port channel is
+			// never created: refused here at its line, as a value YANG
+			// refuses is.
 			n, err := strconv.Atoi(v)
-			if err != nil || n < 1 || n > 1024 {
-				return entryError("PORTCHANNEL", ch, "min_links", "PORTCHANNEL|%s min_links %q is not a count of members 1-1024 (fix: write the fewest members that must be up for the port channel to come up, such as \"1\", or remove the field; SONiC's YANG model refuses it)", ch, v)
+			if err != nil || n < 1 || n > 255 {
+				why := "SONiC's YANG model refuses it"
+				if err == nil && n > 255 {
+					why = "SONiC's YANG model allows up to 1024, but teamd refuses a min_ports above 255 and does not start, so the port channel is never created"
+				}
+				return entryError("PORTCHANNEL", ch, "min_links", "PORTCHANNEL|%s min_links %q is not a count of members 1-255 (fix: write the fewest members that must be up for the port channel to come up, such as \"1\", or remove the field; %s)", ch, v, why)
 			}
 			pch.minLinks = n
 		}

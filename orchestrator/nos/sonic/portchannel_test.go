@@ -145,10 +145,14 @@ func TestPortChannelMinLinks(t *testing.T) {
 	if p.ChannelMinLinks != 2 || !strings.Contains(p.Origins["channel_min_links"], "min_links") || !strings.Contains(p.Origins["channel_min_links"], "leaf1.json:3") {
 		t.Errorf("Ethernet4's min links %d at %q, want 2 at PORTCHANNEL|PortChannel1's min_links, leaf1.json:3", p.ChannelMinLinks, p.Origins["channel_min_links"])
 	}
-	for _, bad := range []string{`"0"`, `"two"`, `"1025"`} {
+	for _, bad := range []string{`"0"`, `"two"`, `"1025"`, `"256"`} {
 		in := strings.Replace(in, `"2"`, bad, 1)
-		if _, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(in)}); err == nil || !strings.Contains(err.Error(), "leaf1.json:3") {
-			t.Errorf("min_links %s: %v, want it refused at its line", bad, err)
+		if _, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(in)}); err == nil || !strings.Contains(err.Error(), "leaf1.json:3") || !strings.Contains(err.Error(), "1-255") {
+			t.Errorf("min_links %s: %v, want it refused at its line as not 1-255", bad, err)
 		}
+	}
+	// 255, teamd's most, is read.
+	if dc, err := Parse("leaf1", qos.Source{Name: "leaf1.json", Data: []byte(strings.Replace(in, `"2"`, `"255"`, 1))}); err != nil || dc.Port("Ethernet4").ChannelMinLinks != 255 {
+		t.Errorf("min_links \"255\": %v, want it read", err)
 	}
 }
