@@ -2,6 +2,8 @@ package runtime
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/labctl/labctl/orchestrator/exitcode"
@@ -155,6 +157,51 @@ func DownEnd(cfgs map[string]*qos.DeviceConfig, lk *fabric.Link) LinkDown {
 		Why:   fmt.Sprintf("%s fec %s, %s fec %s: %s", lk.A.Node+":"+lk.A.Port, pcs[0].FEC, lk.B.Node+":"+lk.B.Port, pcs[1].FEC, why),
 		Fix:   qos.FECMatchFix,
 		Files: strings.Join(files, ", ")}
+}
+
+// DownWith are the links of g that a fault taking down the links down
+// (indices into g.Links) takes down with them, in g's order, and why:
+// those up in the configs cfgs that DownEnd finds down once the faulted
+// links' ports are taken as down, a fellow member of a port channel left
+// short of its min links (qos.MemberAlone, the one decision lint and the
+// links down from the start read). On a real switch teamd's lacp runner
+// drops the team device's carrier once fewer ports are enabled than
+// min_ports (libteam's teamd/teamd_runner_lacp.c, lacp_update_carrier),
+// so every member goes down with the faulted one, and comes back with
+// it. A fault that would bring a link up (a partner selection it
+// changes) is not modelled: links down from the start stay so.
+func DownWith(g *fabric.Graph, cfgs map[string]*qos.DeviceConfig, down []int) []DownLink {
+	faulted := map[int]bool{}
+	with := maps.Clone(cfgs)
+	for _, i := range down {
+		faulted[i] = true
+		lk := g.Links[i]
+		for _, e := range []fabric.LinkEnd{lk.A, lk.B} {
+			dc := cfgs[e.Node]
+			if dc == nil || dc.Port(e.Port) == nil {
+				continue
+			}
+			if with[e.Node] == dc {
+				cp := *dc
+				cp.Ports = slices.Clone(dc.Ports)
+				with[e.Node] = &cp
+			}
+			with[e.Node].Port(e.Port).AdminDown = "a link fault"
+		}
+	}
+	if len(faulted) == 0 {
+		return nil
+	}
+	var out []DownLink
+	for i, lk := range g.Links {
+		if faulted[i] {
+			continue
+		}
+		if d := DownEnd(with, lk); d.Down() && !DownEnd(cfgs, lk).Down() {
+			out = append(out, DownLink{Index: i, Link: lk, Why: d})
+		}
+	}
+	return out
 }
 
 // FaultOnDownLinkError refuses link fault f, whose link lk (every link it

@@ -64,7 +64,12 @@ func liveFaults(l *runtime.Lab, v runtime.VariantSpec) ([]linkAction, error) {
 // link that does not come up in the configs (runtime.DownEnd; but not one
 // down for its FEC modes, which a live lab brings up) is left out of a
 // fault on all the links between two nodes, and a fault on such links
-// alone is refused (runtime.FaultOnDownLinkError).
+// alone is refused (runtime.FaultOnDownLinkError). The fellow members of
+// a port channel a fault leaves short of its min links (runtime.DownWith,
+// which the simulator takes down with the fault) are not set down here:
+// a live lab's switches run their own LACP (SONiC-VS's teamd, cEOS), whose
+// min links sees the faulted member's veth go down; that they take the
+// channel down so is not checked on a live lab.
 func linkActions(l *runtime.Lab, v runtime.VariantSpec, cfgs map[string]*qos.DeviceConfig) ([]linkAction, error) {
 	var out []linkAction
 	us := func(x float64) time.Duration { return time.Duration(x * float64(time.Microsecond)) }

@@ -435,22 +435,33 @@ func watchdog(dc *qos.DeviceConfig, w *qos.PortWatchdog) *engine.Watchdog {
 	}
 }
 
-// faultLinkEnds is both ends (lower tier first) of every simulated link a
-// link fault takes down: the link it names, or with All every link and
-// member between its two nodes but those that do not come up in the
-// configs (they are down from the start, downFaults, and stay so). A
-// fault whose links are all down so is refused
+// faultEnds is both ends (lower tier first) of a simulated link a link
+// fault takes down, and, for a link the fault takes down with the one it
+// names (runtime.DownWith), why.
+type faultEnds struct {
+	ends [2]engine.PortRef
+	why  string
+}
+
+// faultLinkEnds are the simulated links a link fault takes down: the link
+// it names, or with All every link and member between its two nodes but
+// those that do not come up in the configs (they are down from the
+// start, downFaults, and stay so), and the fellow members of a port
+// channel those leave short of its min links (runtime.DownWith), every
+// member. A fault whose links are all down so is refused
 // (runtime.FaultOnDownLinkError).
-func (b *builder) faultLinkEnds(f runtime.FaultSpec) ([][2]engine.PortRef, error) {
+func (b *builder) faultLinkEnds(f runtime.FaultSpec) ([]faultEnds, error) {
 	lms, err := b.g.LinkMembers(f.Link, f.All)
 	if err != nil {
 		return nil, err
 	}
-	out := make([][2]engine.PortRef, 0, len(lms))
+	out := make([]faultEnds, 0, len(lms))
 	var down *fabric.Link
 	isDown := map[int]bool{} // by link: its members come one after another
+	members := map[int]int{} // by link: how many of its members the fault names
 	for _, lm := range lms {
 		lk := b.g.Links[lm.Link]
+		members[lm.Link]++
 		d, seen := isDown[lm.Link]
 		if !seen {
 			d = runtime.DownEnd(b.cfgs, lk).Down()
@@ -460,15 +471,69 @@ func (b *builder) faultLinkEnds(f runtime.FaultSpec) ([][2]engine.PortRef, error
 			down = lk
 			continue
 		}
-		out = append(out, [2]engine.PortRef{
+		out = append(out, faultEnds{ends: [2]engine.PortRef{
 			{Node: lk.A.Node, Port: fabric.MemberPort(lk.A.Port, lm.Member)},
 			{Node: lk.B.Node, Port: fabric.MemberPort(lk.B.Port, lm.Member)},
-		})
+		}})
 	}
 	if len(out) == 0 && down != nil {
 		return nil, runtime.FaultOnDownLinkError(b.cfgs, f, down)
 	}
+	// A lab link is its port's: down only with every member faulted.
+	var whole []int
+	for l, n := range members {
+		if n == b.g.Links[l].Members() && !isDown[l] {
+			whole = append(whole, l)
+		}
+	}
+	slices.Sort(whole)
+	for _, dl := range runtime.DownWith(b.g, b.cfgs, whole) {
+		lk := dl.Link
+		why := fmt.Sprintf("down with %s (%s)", f.Link, dl.Why.Entry())
+		for m := range lk.Members() {
+			out = append(out, faultEnds{why: why, ends: [2]engine.PortRef{
+				{Node: lk.A.Node, Port: fabric.MemberPort(lk.A.Port, m)},
+				{Node: lk.B.Node, Port: fabric.MemberPort(lk.B.Port, m)},
+			}})
+		}
+	}
 	return out, nil
+}
+
+// mergeWith merges into one the faults on one link whose down times
+// overlap where one of them is a link's taken down with another
+// (faultEnds.why: a port channel's fellow member), keeping the other's
+// delays and mark: such a link is down while either holds it down, where
+// the engine refuses two faults of one link that overlap (a scenario's
+// own faults still are).
+func mergeWith(fs []engine.LinkFault) []engine.LinkFault {
+	end := func(f engine.LinkFault) int64 {
+		if f.UpNs == 0 {
+			return math.MaxInt64
+		}
+		return f.UpNs
+	}
+	for i := 0; i < len(fs); i++ {
+		for j := i + 1; j < len(fs); j++ {
+			f, g := fs[i], fs[j]
+			if f.Link != g.Link || f.Why == "" && g.Why == "" || !(f.DownNs < end(g) && g.DownNs < end(f)) {
+				continue
+			}
+			keep := f
+			if f.Why != "" && g.Why == "" {
+				keep = g
+			}
+			keep.DownNs = min(f.DownNs, g.DownNs)
+			keep.UpNs = max(f.UpNs, g.UpNs)
+			if f.UpNs == 0 || g.UpNs == 0 {
+				keep.UpNs = 0
+			}
+			fs[i] = keep
+			fs = slices.Delete(fs, j, j+1)
+			j = i // the merged fault may now overlap one it did not
+		}
+	}
+	return fs
 }
 
 // downLinks are the lab's links that do not come up in the variant's
@@ -523,9 +588,9 @@ func (b *builder) faults(vs runtime.VariantSpec, cfg *engine.Config) error {
 			// A link-down is one interval, a flap one a flap that starts
 			// within the duration.
 			downs := f.LinkFaults(vs.DurationUs)
-			for _, ends := range links {
+			for _, fe := range links {
 				for _, lf := range downs {
-					lf.Link = ends[0]
+					lf.Link, lf.Why = fe.ends[0], fe.why
 					cfg.Faults = append(cfg.Faults, lf)
 				}
 			}
@@ -548,6 +613,7 @@ func (b *builder) faults(vs runtime.VariantSpec, cfg *engine.Config) error {
 			cfg.Storms = append(cfg.Storms, st)
 		}
 	}
+	cfg.Faults = mergeWith(cfg.Faults)
 	return nil
 }
 
@@ -1670,8 +1736,8 @@ func (b *builder) faultPlaces(vs runtime.VariantSpec) faultPlaces {
 			if at.failedLinks == nil {
 				at.failedLinks = map[string]bool{}
 			}
-			for _, ends := range links {
-				for _, e := range ends {
+			for _, fe := range links {
+				for _, e := range fe.ends {
 					at.failedLinks[e.String()] = true
 				}
 			}
