@@ -2005,7 +2005,7 @@ func MemberAlone(d *DeviceConfig, p, pp *PortConfig, peer func(*PortConfig) *Por
 		for _, k := range partners {
 			groups = append(groups, fmt.Sprintf("%s to %s", strings.Join(byPartner[k], ", "), k))
 		}
-		return fmt.Sprintf("a member of %s, whose members face different partners (%s): LACP bundles only members facing one system's one port channel, so the members of one partner carry traffic and the others carry nothing. Which partner wins, the switches' LACP system priorities and MACs decide; labctl does not know them and guesses %s, the one with the most members", p.Channel, strings.Join(groups, "; "), selected),
+		return fmt.Sprintf("a member of %s, whose members face different partners (%s): LACP bundles only members facing one system's one port channel, so one partner's members carry traffic and the others carry nothing (the switches' LACP system priorities and MACs pick which; labctl, not knowing them, guesses %s: most members, on a tie the name sorting first)", p.Channel, strings.Join(groups, "; "), selected),
 			"put the members facing each partner port channel in a port channel of their own on this switch, or " + channelOut + " (labctl does not read MLAG or MCLAG configuration, and judges a port channel over two switches as if they were not paired)"
 	}
 	up := append(loose, byPartner[selected]...)
