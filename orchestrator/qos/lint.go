@@ -2438,12 +2438,21 @@ func (l *linter) filters(d *DeviceConfig) {
 	// where a re-mark of each sends them (remarkLands).
 	hit := map[int][]target{}
 	lands := map[int][]misclass{}
+	// behind is, by a harmful rule's index, the earlier rule of its list
+	// that lets some of every target's packets through unharmed before it
+	// (an Unsure match that does not harm, e.g. acl-loader's permit from
+	// one subnet ahead of its DEFAULT_RULE, or EOS's permit from one
+	// subnet ahead of a deny ip any any): the rule then harms only the
+	// packets the earlier one leaves to it, so a warning, not an error;
+	// -1 where any target meets the rule with no such earlier rule.
+	behind := map[int]int{}
 	var order []int
 	for i, f := range d.Filters {
 		if i > 0 && d.Filters[i-1].List == f.List {
 			continue
 		}
 		for _, t := range targets {
+			passed := -1 // an earlier Unsure rule that let some through
 			for j := i; j < len(d.Filters) && d.Filters[j].List == f.List; j++ {
 				r := d.Filters[j]
 				if r.DSCPs != nil && !slices.Contains(r.DSCPs, t.dscp) {
@@ -2457,9 +2466,14 @@ func (l *linter) filters(d *DeviceConfig) {
 				if harms {
 					if _, ok := hit[j]; !ok {
 						order = append(order, j)
+						behind[j] = passed
+					} else if passed < 0 {
+						behind[j] = -1
 					}
 					hit[j] = append(hit[j], t)
 					lands[j] = append(lands[j], m)
+				} else if r.Unsure != "" && passed < 0 {
+					passed = j
 				}
 				if r.Unsure == "" {
 					break
@@ -2490,6 +2504,8 @@ func (l *linter) filters(d *DeviceConfig) {
 		sev, some := SevError, "every RoCEv2 packet (UDP to port 4791)"
 		if r.Unsure != "" {
 			sev, some = SevWarning, fmt.Sprintf("the RoCEv2 packets (UDP to port 4791) that meet %s (labctl does not decide which)", r.Unsure)
+		} else if k := behind[j]; k >= 0 {
+			sev, some = SevWarning, fmt.Sprintf("the RoCEv2 packets (UDP to port 4791) left to it by the earlier %s (which lets through unharmed those that meet %s; labctl does not decide which)", d.Filters[k].Where, d.Filters[k].Unsure)
 		}
 		at := r.Where
 		if pos := d.Position(Overruled{Source: r.Source, Line: r.Line}); pos != "" {

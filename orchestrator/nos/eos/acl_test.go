@@ -57,6 +57,7 @@ interface Ethernet3
 		{"ssh alone, the implicit deny", "   10 permit tcp any any eq ssh", group, qos.SevError, "ip access-list edge", "ip access-list edge's implicit deny"},
 		{"a deny of RoCE's DSCP", "   10 deny ip any any dscp 26\n   20 permit ip any any", group, qos.SevError, "   10 deny ip any any dscp 26", `ip access-list edge "10 deny ip any any dscp 26"`},
 		{"a deny from one subnet", "   10 deny udp 10.9.0.0/16 any eq 4791\n   20 permit ip any any", group, qos.SevWarning, "   10 deny udp 10.9.0.0/16 any eq 4791", `ip access-list edge "10 deny udp 10.9.0.0/16 any eq 4791"`},
+		{"a permit from one subnet ahead of a deny of all", "   10 permit udp 10.0.0.0/8 any eq 4791\n   30 deny ip any any log", group, qos.SevWarning, "   30 deny ip any any log", `ip access-list edge "30 deny ip any any log"`},
 		{"a permit of UDP 4791 first", "   10 permit udp any any eq 4791\n   20 permit tcp any any eq ssh", group, "", "", ""},
 		{"a deny of DSCP 46", "   10 deny ip any any dscp 46\n   20 permit ip any any", group, "", "", ""},
 		{"taken off the interface", "   10 deny udp any any eq 4791", group + "\n   no ip access-group edge in", "", "", ""},
@@ -96,6 +97,9 @@ interface Ethernet3
 		if len(found) != 1 || found[0].Severity != c.sev || found[0].Port != "Ethernet1" || found[0].Where != c.where ||
 			!strings.Contains(found[0].Message, fmt.Sprintf("line %d: ", line)) {
 			t.Errorf("%s: %+v, want one %s on Ethernet1 at %s (line %d)", c.name, found, c.sev, c.where, line)
+		}
+		if strings.Contains(c.name, "a permit from one subnet") && (len(found) != 1 || !strings.Contains(found[0].Message, "10 permit udp 10.0.0.0/8 any eq 4791")) {
+			t.Errorf("%s: %+v, want the warning to name the permit 10 ahead of it", c.name, found)
 		}
 	}
 	// A port-channel's access-group filters its members.

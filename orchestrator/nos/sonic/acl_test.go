@@ -54,6 +54,9 @@ func TestACLRuleOnRoCE(t *testing.T) {
 		{"a rule dropping DSCP 46 only", table("L3", `["Ethernet0"]`) + rules(`"DATAACL|R": {"PRIORITY": "5", "PACKET_ACTION": "DROP", "DSCP": "46"}`), "", "", ""},
 		{"a rule dropping TCP", table("L3", `["Ethernet0"]`) + rules(`"DATAACL|R": {"PRIORITY": "5", "PACKET_ACTION": "DROP", "IP_PROTOCOL": "6"}`), "", "", ""},
 		{"a control-plane table", table("CTRLPLANE", `[]`) + rules(dropRoCE), "", "", ""},
+		// acl-loader's usual table: a permit from one subnet, then its
+		// default rule; RoCE from elsewhere is dropped, so a warning.
+		{"a permit from one subnet ahead of the default rule", table("L3", `["Ethernet0"]`) + rules(`"DATAACL|RULE_1": {"PRIORITY": "9999", "PACKET_ACTION": "FORWARD", "SRC_IP": "10.0.0.0/8"}`, deflt), qos.SevWarning, "Ethernet0", "ACL_RULE|DATAACL|DEFAULT_RULE"},
 	}
 	roce := 26
 	for _, c := range cases {
@@ -79,6 +82,9 @@ func TestACLRuleOnRoCE(t *testing.T) {
 		if len(found) != 1 || found[0].Severity != c.sev || found[0].Port != c.port || found[0].Where != c.rule ||
 			!strings.Contains(found[0].Message, fmt.Sprintf("line %d: ", line)) || !strings.Contains(found[0].Message, "DSCP 26") {
 			t.Errorf("%s: %+v, want one %s on %s at %s (line %d) naming DSCP 26", c.name, found, c.sev, c.port, c.rule, line)
+		}
+		if strings.Contains(c.name, "a permit from one subnet") && (len(found) != 1 || !strings.Contains(found[0].Message, "ACL_RULE|DATAACL|RULE_1")) {
+			t.Errorf("%s: %+v, want the warning to name the permit ACL_RULE|DATAACL|RULE_1 ahead of it", c.name, found)
 		}
 	}
 }
