@@ -1070,11 +1070,10 @@ func sonicMutations2() []mutation {
 				map[string]string{"PRIORITY": "1", "PACKET_ACTION": "DROP", "ETHER_TYPE": "2048"})},
 		mutation{field: "ACL_TABLE (entries)", name: "an EGR_SET_DSCP table on leaf1's ports re-marking DSCP 26 to 0", harmful: true, rule: "QOS017", lintError: true, why: aclNotSim,
 			edit: aclOnLeaf("EGR_SET_DSCP", map[string]string{"PRIORITY": "10", "DSCP": "26", "DSCP_ACTION": "0"})},
+		// Bound to leaf1's data ports, so that only its type keeps it off
+		// the data plane.
 		mutation{field: "ACL_TABLE (entries)", name: "a control-plane ACL dropping UDP 4791 to the CPU",
-			edit: edit(func(d doc) {
-				d.add("ACL_TABLE", "SNMP_ACL", map[string]string{"type": "CTRLPLANE", "stage": "ingress", "services": "SNMP"})
-				d.add("ACL_RULE", "SNMP_ACL|RULE_1", map[string]string{"PRIORITY": "9999", "PACKET_ACTION": "DROP", "IP_PROTOCOL": "17", "L4_DST_PORT": "4791"})
-			}, "leaf1")},
+			edit: aclOnLeaf("CTRLPLANE", map[string]string{"PRIORITY": "9999", "PACKET_ACTION": "DROP", "IP_PROTOCOL": "17", "L4_DST_PORT": "4791"})},
 		// The ECMP hash: switchorch hands SWITCH_HASH's fields to the ASIC;
 		// the simulator hashes the five-tuple whatever the table says.
 		mutation{field: "SWITCH_HASH (entries)", name: "leaf1's ecmp_hash without L4_SRC_PORT", harmful: true, rule: "QOS017", why: hashNotSim,

@@ -53,7 +53,7 @@ func TestACLRuleOnRoCE(t *testing.T) {
 		{"a rule dropping RoCE from one subnet", table("L3", `["Ethernet0"]`) + rules(`"DATAACL|R": {"PRIORITY": "5", "PACKET_ACTION": "DROP", "SRC_IP": "10.9.0.0/16", "L4_DST_PORT": "4791"}`), qos.SevWarning, "Ethernet0", "ACL_RULE|DATAACL|R"},
 		{"a rule dropping DSCP 46 only", table("L3", `["Ethernet0"]`) + rules(`"DATAACL|R": {"PRIORITY": "5", "PACKET_ACTION": "DROP", "DSCP": "46"}`), "", "", ""},
 		{"a rule dropping TCP", table("L3", `["Ethernet0"]`) + rules(`"DATAACL|R": {"PRIORITY": "5", "PACKET_ACTION": "DROP", "IP_PROTOCOL": "6"}`), "", "", ""},
-		{"a control-plane table", table("CTRLPLANE", `[]`) + rules(dropRoCE), "", "", ""},
+		{"a control-plane table", table("CTRLPLANE", `["Ethernet0"]`) + rules(dropRoCE), "", "", ""},
 		// acl-loader's usual table: a permit from one subnet, then its
 		// default rule; RoCE from elsewhere is dropped, so a warning.
 		{"a permit from one subnet ahead of the default rule", table("L3", `["Ethernet0"]`) + rules(`"DATAACL|RULE_1": {"PRIORITY": "9999", "PACKET_ACTION": "FORWARD", "SRC_IP": "10.0.0.0/8"}`, deflt), qos.SevWarning, "Ethernet0", "ACL_RULE|DATAACL|DEFAULT_RULE"},
