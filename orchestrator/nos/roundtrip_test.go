@@ -97,6 +97,9 @@ var roundTripCases = map[string][][]qos.Source{
 	"eos": {
 		// An egress rewrite of RoCE's class (qos rewrite dscp), switch-wide.
 		oneSource("remark.cfg", "qos map dscp 26 to traffic-class 3\nqos rewrite dscp\nqos map traffic-class 3 to dscp 10\nqos profile p\n   qos trust dscp\n!\ninterface Ethernet1\n   service-profile p\n!\ninterface Ethernet2\n   service-profile p\n"),
+		// qos rewrite dscp with no qos map traffic-class ... to dscp line:
+		// the switch rewrites every class by EOS's default map.
+		oneSource("rewrite-default.cfg", "qos map dscp 26 to traffic-class 3\nqos rewrite dscp\nqos profile p\n   qos trust dscp\n!\ninterface Ethernet1\n   service-profile p\n"),
 		// The watchdog's poll interval with no port running it yet.
 		oneSource("poll.cfg", "priority-flow-control pause watchdog default polling-interval 1\ninterface Ethernet1\n   service-profile p\n!\nqos profile p\n   qos trust dscp\n"),
 		// Two PFC ports of one profile, the watchdog on by default and

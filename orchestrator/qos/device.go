@@ -108,6 +108,11 @@ type DeviceConfig struct {
 	// names): a queue's yellow and red WRED concern RoCE only where its
 	// DSCPs are coloured so.
 	ColoursByDSCP bool `json:"colours_by_dscp,omitempty"`
+	// DSCPRewrite says the switch rewrites the DSCP of the packets it
+	// routes out (EOS's qos rewrite dscp), whether or not a port's
+	// TCToDSCP names a traffic class: the classes it leaves out the switch
+	// rewrites by EOS's default map, which labctl does not run.
+	DSCPRewrite bool `json:"dscp_rewrite,omitempty"`
 	// WatchdogPollMs is the PFC watchdog poll interval (0: no watchdog on
 	// any port).
 	WatchdogPollMs int `json:"watchdog_poll_ms,omitempty"`

@@ -397,6 +397,9 @@ func flattenDevice(d *DeviceConfig) map[string]string {
 	if d.WatchdogPollMs != 0 {
 		dev["watchdog_poll_ms"] = strconv.Itoa(d.WatchdogPollMs)
 	}
+	if d.DSCPRewrite {
+		dev["dscp_rewrite"] = "on"
+	}
 	// An ACL rule that meets RoCE's packets: what it does to them, which
 	// of them, and where (lint's QOS017 says whether that harms RoCE).
 	for _, f := range d.Filters {

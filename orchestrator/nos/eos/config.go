@@ -132,7 +132,9 @@ func Render(dc qos.DeviceConfig) ([]byte, error) {
 			return fail("port %s rewrites DSCPs otherwise than another port (tc_to_dscp %s); EOS has one traffic class to DSCP rewrite per switch", p.Name, qos.FormatMap(p.TCToDSCP))
 		}
 	}
-	if len(remark) > 0 {
+	// qos rewrite dscp with no map line still rewrites, by EOS's default
+	// map (DeviceConfig.DSCPRewrite).
+	if dc.DSCPRewrite || len(remark) > 0 {
 		b.WriteString("qos rewrite dscp\n")
 		for _, tc := range cfgSortedInts(remark) {
 			fmt.Fprintf(&b, "qos map traffic-class %d to dscp %d\n", tc, remark[tc])

@@ -1836,7 +1836,7 @@ func cfgDefaultTC(dscp int) int { return cfgDefaultCoSTC(dscp >> 3) }
 func (p *cfgParser) result(device string) qos.DeviceConfig {
 	// EOS colours packets by qos map dscp ... drop-precedence (and by
 	// policers, which lint warns of where they meet RoCE).
-	dc := qos.DeviceConfig{Device: device, NOS: Name, WatchdogPollMs: p.wdPoll, ColoursByDSCP: true}
+	dc := qos.DeviceConfig{Device: device, NOS: Name, WatchdogPollMs: p.wdPoll, ColoursByDSCP: true, DSCPRewrite: p.rewriteDSCP}
 	defaults := map[[2]string]*qos.Default{}
 	def := func(field, value, source, port string, risky bool) {
 		k := [2]string{field, value}
