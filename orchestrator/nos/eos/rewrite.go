@@ -94,7 +94,10 @@ func (p *cfgParser) rewriteRisk() {
 	if len(left) == 0 {
 		return
 	}
-	p.risks["global qos rewrite dscp (default map)"] = qos.NotRun{Where: "qos rewrite dscp", Source: p.rewriteAt.src, Line: p.rewriteAt.line,
-		What: fmt.Sprintf("it rewrites the DSCP of the packets of traffic classes %s, which no qos map traffic-class ... to dscp line names, by EOS's default traffic class to DSCP map, which labctl does not know (not found in Arista's documentation): labctl runs them with the DSCP they came with, while the switch may send RoCE or its CNPs on with one the next switch classifies elsewhere", qos.FormatInts(left)),
+	// Lint says "<Where> is set, which the simulator does not run: <What>";
+	// the classes the map names are simulated, so Where names the default
+	// map and the classes left to it, not the rewrite as a whole.
+	p.risks["global qos rewrite dscp (default map)"] = qos.NotRun{Where: fmt.Sprintf("EOS's default traffic class to DSCP map for traffic classes %s (qos rewrite dscp)", qos.FormatInts(left)), Source: p.rewriteAt.src, Line: p.rewriteAt.line,
+		What: "labctl keeps their DSCP, not knowing the map (not found in Arista's documentation), while the switch rewrites it and may send RoCE or its CNPs on with a DSCP the next switch classifies elsewhere; the classes a qos map traffic-class ... to dscp line names are simulated",
 		Fix:  "map each traffic class that carries traffic to the DSCP it should leave with (qos map traffic-class 3 to dscp 26 for RoCE's), or turn the rewrite off (no qos rewrite dscp)"}
 }

@@ -73,7 +73,7 @@ interface Ethernet2
 			case c.remark[6] == 48:
 				left = "0,1,2,4,5,7"
 			}
-			if want = []string{"qos rewrite dscp: it rewrites the DSCP of the packets of traffic classes " + left + ","}; len(notes) != 1 || !strings.HasPrefix(notes[0], want[0]) {
+			if want = []string{"EOS's default traffic class to DSCP map for traffic classes " + left + " (qos rewrite dscp): labctl keeps their DSCP,"}; len(notes) != 1 || !strings.HasPrefix(notes[0], want[0]) {
 				t.Errorf("%s: not simulated %q, want %q", c.name, notes, want)
 			}
 		} else if len(notes) > 0 {
