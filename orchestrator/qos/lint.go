@@ -2515,7 +2515,9 @@ func (l *linter) filters(d *DeviceConfig) {
 			Message: fmt.Sprintf("%s (ACL %s, on the ports it is bound to) matches %s of %s, and %s: labctl does not simulate ACLs, so the run and regress's figures do not show it", at, r.List, some, strings.Join(whom, " and "), r.Harm),
 			Fix:     fmt.Sprintf("take the rule out of ACL %s, narrow its match so that it leaves out UDP port 4791, or put a rule that forwards RoCE's packets unchanged ahead of it", r.List)}
 		if r.Remark != nil {
-			f.Message = fmt.Sprintf("%s (%s, on the ports that take it): %s, which re-marks %s; labctl does not simulate the re-mark, so the run and regress's figures do not show it", at, r.List, r.Harm, strings.Join(whom, "; and "))
+			// r.Where names the policy, its class and its set dscp line:
+			// said once.
+			f.Message = fmt.Sprintf("%s, on the ports that take it, re-marks %s; labctl does not simulate the re-mark, so the run and regress's figures do not show it", at, strings.Join(whom, "; and "))
 			f.Fix = fmt.Sprintf("remove the set dscp from the class, set the DSCP the packets came with, or match RoCE's packets (UDP port 4791, DSCP %d) in a class ahead of it that keeps their DSCP", hit[j][0].dscp)
 		}
 		nameFindingPorts(&f, all)
@@ -2550,8 +2552,15 @@ func (l *linter) remarkLands(d *DeviceConfig, r PacketFilter, orig int) misclass
 				c.PolicyTC = nil
 				next = &c
 			}
-			if next.TCOf(*r.Remark) != next.TCOf(orig) {
-				return misclass{at: "the next switch", in: next, dscp: *r.Remark}
+			// The port the packets leave by rewrites their class's DSCP
+			// as the peers-known reading below does (TCToDSCP: EOS's qos
+			// rewrite dscp).
+			x := *r.Remark
+			if to, ok := next.TCToDSCP[in.TCOf(orig)]; ok {
+				x = to
+			}
+			if next.TCOf(x) != next.TCOf(orig) {
+				return misclass{at: "the next switch", in: next, dscp: x}
 			}
 			continue
 		}

@@ -58,6 +58,7 @@ interface Ethernet2
 `
 	}
 	const input = "   service-policy type qos input pm"
+	const rewrite = "\n!\nqos rewrite dscp\nqos map traffic-class 3 to dscp 26\nqos map traffic-class 6 to dscp 48"
 	cases := []struct {
 		name, class, intf string
 		at                string // the set dscp line the error names ("": none)
@@ -72,6 +73,11 @@ interface Ethernet2
 		{"RoCE's class ahead of it", "   class cm-roce\n      set traffic-class 3\n   class cm-ssh\n      set dscp 0\n   class cm-cnp\n      set traffic-class 6", input, "", ""},
 		{"taken back", "   class cm-roce\n      set dscp 0\n      no set dscp", input, "", ""},
 		{"on no interface", "   class cm-roce\n      set dscp 0", "", "", ""},
+		{"every packet to DSCP 0", "   class class-default\n      set dscp 0", input, "      set dscp 0", "RoCE's data (DSCP 26)"},
+		// The egress rewrite (qos rewrite dscp) writes RoCE's and the
+		// CNPs' DSCPs back as their classes leave Ethernet2.
+		{"every packet to DSCP 0, rewritten back on egress", "   class class-default\n      set dscp 0", input + rewrite, "", ""},
+		{"every packet to DSCP 0, RoCE's class rewritten elsewhere", "   class class-default\n      set dscp 0", input + strings.Replace(rewrite, "to dscp 26", "to dscp 10", 1), "      set dscp 0", "RoCE's data (DSCP 26)"},
 	}
 	roce := 26
 	for _, c := range cases {
@@ -105,6 +111,12 @@ interface Ethernet2
 		for _, want := range []string{fmt.Sprintf("line %d: ", line), "policy-map pm class ", c.what, "to DSCP ", "classified there into traffic class "} {
 			if !strings.Contains(found[0].Message, want) {
 				t.Errorf("%s: message %q lacks %q", c.name, found[0].Message, want)
+			}
+		}
+		// The policy, its class and its set dscp line are said once.
+		for _, once := range []string{"policy-map pm", strings.TrimSpace(c.at)} {
+			if n := strings.Count(found[0].Message, once); n != 1 {
+				t.Errorf("%s: message %q says %q %d times, want once", c.name, found[0].Message, once, n)
 			}
 		}
 	}
