@@ -1068,8 +1068,12 @@ func sonicMutations2() []mutation {
 		mutation{field: "ACL_RULE (entries)", name: "a data ACL on leaf1's ports forwarding UDP 4791 ahead of acl-loader's default rule",
 			edit: aclOnLeaf("L3", map[string]string{"PRIORITY": "9999", "PACKET_ACTION": "FORWARD", "IP_PROTOCOL": "17", "L4_DST_PORT": "4791"},
 				map[string]string{"PRIORITY": "1", "PACKET_ACTION": "DROP", "ETHER_TYPE": "2048"})},
-		mutation{field: "ACL_TABLE (entries)", name: "an EGR_SET_DSCP table on leaf1's ports re-marking DSCP 26 to 0", harmful: true, rule: "QOS017", lintError: true, why: aclNotSim,
-			edit: aclOnLeaf("EGR_SET_DSCP", map[string]string{"PRIORITY": "10", "DSCP": "26", "DSCP_ACTION": "0"})},
+		mutation{field: "ACL_TABLE (entries)", name: "an UNDERLAY_SET_DSCP table on leaf1's ports re-marking DSCP 26 to 0", harmful: true, rule: "QOS017", lintError: true, why: aclNotSim,
+			edit: aclOnLeaf("UNDERLAY_SET_DSCP", map[string]string{"PRIORITY": "10", "DSCP": "26", "DSCP_ACTION": "0"})},
+		// aclorch refuses DSCP_ACTION outside an UNDERLAY_SET_DSCP table
+		// (AclRule::makeShared): the rule is never programmed.
+		mutation{field: "ACL_RULE (entries)", name: "an L3 table on leaf1's ports with a DSCP_ACTION rule, which aclorch refuses",
+			edit: aclOnLeaf("L3", map[string]string{"PRIORITY": "10", "DSCP": "26", "DSCP_ACTION": "0"})},
 		// Bound to leaf1's data ports, so that only its type keeps it off
 		// the data plane.
 		mutation{field: "ACL_TABLE (entries)", name: "a control-plane ACL dropping UDP 4791 to the CPU",

@@ -75,6 +75,14 @@ func aclFilters(doc Doc, channels map[string]string) []qos.PacketFilter {
 				continue
 			}
 			fields := doc["ACL_RULE"][key]
+			if _, ok := fields["DSCP_ACTION"]; ok && !remarkingTable(t["type"]) {
+				// AclRule::makeShared finds DSCP_ACTION in no lookup but
+				// aclMetadataDscpActionLookup, which serves only tables an
+				// UNDERLAY_SET_DSCP(V6) table became (isUsingEgrSetDscp):
+				// elsewhere it throws "ACL rule action is not found" and
+				// the rule is never programmed, so it matches nothing.
+				continue
+			}
 			f, matches := roceRule(fields)
 			if !matches {
 				continue
@@ -89,6 +97,19 @@ func aclFilters(doc Doc, channels map[string]string) []qos.PacketFilter {
 		}
 	}
 	return out
+}
+
+// remarkingTable says whether an ACL table of type typ takes DSCP_ACTION
+// rules: the UNDERLAY_SET_DSCP types, which aclorch translates into
+// MARK_META tables beside its one EGR_SET_DSCP table that re-marks
+// (translateUnderlaySetDscpTableTypeName, addEgrSetDscpTable). A user's
+// MARK_META or EGR_SET_DSCP table is not registered so (isUsingEgrSetDscp).
+func remarkingTable(typ string) bool {
+	switch strings.ToUpper(strings.TrimSpace(typ)) {
+	case "UNDERLAY_SET_DSCP", "UNDERLAY_SET_DSCPV6":
+		return true
+	}
+	return false
 }
 
 // roceRule says whether an ACL rule's match fields can match RoCEv2

@@ -49,7 +49,13 @@ func TestACLRuleOnRoCE(t *testing.T) {
 		{"bound to a port channel", table("L3", `["PortChannel1"]`) + rules(dropRoCE), qos.SevError, "Ethernet4", "ACL_RULE|DATAACL|RULE_1"},
 		{"acl-loader's default rule behind a permit for ssh", table("L3", `["Ethernet0", "Ethernet4"]`) + rules(ssh, deflt), qos.SevError, "Ethernet0, Ethernet4", "ACL_RULE|DATAACL|DEFAULT_RULE"},
 		{"a permit for RoCE's port ahead of the default rule", table("L3", `["Ethernet0"]`) + rules(permit, deflt), "", "", ""},
-		{"a rule re-marking RoCE's DSCP", table("EGR_SET_DSCP", `["Ethernet0"]`) + rules(`"DATAACL|R": {"PRIORITY": "5", "DSCP": "26", "DSCP_ACTION": "0"}`), qos.SevError, "Ethernet0", "ACL_RULE|DATAACL|R"},
+		{"a rule re-marking RoCE's DSCP", table("UNDERLAY_SET_DSCP", `["Ethernet0"]`) + rules(`"DATAACL|R": {"PRIORITY": "5", "DSCP": "26", "DSCP_ACTION": "0"}`), qos.SevError, "Ethernet0", "ACL_RULE|DATAACL|R"},
+		// aclorch refuses DSCP_ACTION outside an UNDERLAY_SET_DSCP table
+		// (AclRule::makeShared): the rule is never programmed, and the
+		// drop behind it still decides.
+		{"a re-mark in an L3 table, refused", table("L3", `["Ethernet0"]`) + rules(`"DATAACL|R": {"PRIORITY": "5", "DSCP": "26", "DSCP_ACTION": "0"}`), "", "", ""},
+		{"a re-mark in a user's EGR_SET_DSCP table, refused", table("EGR_SET_DSCP", `["Ethernet0"]`) + rules(`"DATAACL|R": {"PRIORITY": "5", "DSCP": "26", "DSCP_ACTION": "0"}`), "", "", ""},
+		{"a refused re-mark ahead of a drop", table("L3", `["Ethernet0"]`) + rules(`"DATAACL|R": {"PRIORITY": "10000", "PACKET_ACTION": "FORWARD", "DSCP": "26", "DSCP_ACTION": "26"}`, dropRoCE), qos.SevError, "Ethernet0", "ACL_RULE|DATAACL|RULE_1"},
 		{"a rule dropping RoCE from one subnet", table("L3", `["Ethernet0"]`) + rules(`"DATAACL|R": {"PRIORITY": "5", "PACKET_ACTION": "DROP", "SRC_IP": "10.9.0.0/16", "L4_DST_PORT": "4791"}`), qos.SevWarning, "Ethernet0", "ACL_RULE|DATAACL|R"},
 		{"a rule dropping DSCP 46 only", table("L3", `["Ethernet0"]`) + rules(`"DATAACL|R": {"PRIORITY": "5", "PACKET_ACTION": "DROP", "DSCP": "46"}`), "", "", ""},
 		{"a rule dropping TCP", table("L3", `["Ethernet0"]`) + rules(`"DATAACL|R": {"PRIORITY": "5", "PACKET_ACTION": "DROP", "IP_PROTOCOL": "6"}`), "", "", ""},
