@@ -825,6 +825,14 @@ func (r *resolver) portLink(pc *qos.PortConfig) error {
 			pc.AdvSpeedsGbps = adv
 			pc.Origins["adv_speeds"] = "PORT|" + pc.Name + " adv_speeds"
 		}
+		if field, what := portNegotiationRefused(e); field != "" {
+			// portsorch's parsePortConfig fails on the field and
+			// doPortTask drops the port's whole task.
+			r.overrule("PORT", pc.Name, true,
+				fmt.Sprintf("%s is not a value portsorch takes (%s): loaded into a running switch, the port's whole change is dropped (doPortTask), so none of its fields apply; at a cold start (a reboot, config reload) portsorch refuses the port's whole entry and does not create the port", field, what),
+				"write autoneg on or off, and adv_speeds as all or speeds in Mb/s separated by commas (100000,400000), or leave them out",
+				[]string{pc.Name})
+		}
 		if e.MTU != "" || e.Blank["mtu"] {
 			if m, ok := portMTU(e.MTU); ok {
 				pc.MTU, defaultMTU = m, ""
@@ -1936,6 +1944,26 @@ func portMTU(s string) (mtu int, ok bool) {
 		return 0, false
 	}
 	return int(v), true
+}
+
+// portNegotiationRefused names a PORT entry's autoneg or adv_speeds field
+// that portsorch refuses, and why, "" for none: PortHelper::parsePortAutoneg
+// takes on and off alone (portModeMap), parsePortAdvSpeeds all (any case)
+// or whole numbers 1-1600000 separated by commas, whatever autoneg says
+// (parsePortConfig parses every field the entry has).
+func portNegotiationRefused(e *PortEntry) (field, why string) {
+	if e.Autoneg != "" && e.Autoneg != "on" && e.Autoneg != "off" {
+		return fmt.Sprintf("autoneg %q", e.Autoneg), "parsePortAutoneg: on or off"
+	}
+	if e.AdvSpeeds == "" || strings.EqualFold(e.AdvSpeeds, "all") {
+		return "", ""
+	}
+	for _, s := range strings.Split(e.AdvSpeeds, ",") {
+		if n, err := strconv.ParseUint(s, 10, 32); err != nil || n < 1 || n > 1600000 {
+			return fmt.Sprintf("adv_speeds %q", e.AdvSpeeds), "parsePortAdvSpeeds: all, or speeds of 1-1600000 Mb/s separated by commas"
+		}
+	}
+	return "", ""
 }
 
 // advSpeeds are the speeds (Gb/s) a port with autoneg on advertises, as
