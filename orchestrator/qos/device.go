@@ -196,6 +196,9 @@ type PacketFilter struct {
 	Ports []string `json:"ports,omitempty"`
 	// DSCPs are the DSCPs the rule matches (nil: every one).
 	DSCPs []int `json:"dscps,omitempty"`
+	// Partial says Harm befalls some of the packets it matches only (a
+	// policer drops what exceeds its rate): lint warns, not errs.
+	Partial bool `json:"partial,omitempty"`
 	// Harm is what the rule does to the packets it matches, in the NOS's
 	// words ("PACKET_ACTION DROP: drops them"); "" where it forwards them
 	// unchanged.

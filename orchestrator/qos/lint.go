@@ -2507,6 +2507,9 @@ func (l *linter) filters(d *DeviceConfig) {
 		} else if k := behind[j]; k >= 0 {
 			sev, some = SevWarning, fmt.Sprintf("the RoCEv2 packets (UDP to port 4791) left to it by the earlier %s (which lets through unharmed those that meet %s; labctl does not decide which)", d.Filters[k].Where, d.Filters[k].Unsure)
 		}
+		if r.Partial {
+			sev = SevWarning // a policer: the packets over its rate only
+		}
 		at := r.Where
 		if pos := d.Position(Overruled{Source: r.Source, Line: r.Line}); pos != "" {
 			at = pos + ": " + r.Where

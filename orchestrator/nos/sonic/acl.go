@@ -118,6 +118,7 @@ func remarkingTable(typ string) bool {
 func roceRule(fields map[string]string) (qos.PacketFilter, bool) {
 	var f qos.PacketFilter
 	var unsure []string
+	policed := "" // its POLICER_ACTION's harm
 	for _, name := range slices.Sorted(maps.Keys(fields)) {
 		v := strings.TrimSpace(fields[name])
 		switch name {
@@ -134,7 +135,8 @@ func roceRule(fields map[string]string) (qos.PacketFilter, bool) {
 		case "DSCP_ACTION":
 			f.Harm = joinHarm(f.Harm, "DSCP_ACTION "+v+": the switch re-marks them DSCP "+v+", which the next switch classifies by")
 		case "POLICER_ACTION":
-			f.Harm = joinHarm(f.Harm, "POLICER_ACTION "+v+": the switch polices them, dropping what exceeds the policer's rate")
+			policed = "POLICER_ACTION " + v + ": the switch polices them, dropping what exceeds the policer's rate"
+			f.Harm = joinHarm(f.Harm, policed)
 		case "IP_PROTOCOL":
 			if n, err := strconv.ParseInt(v, 0, 64); err != nil || n != 17 {
 				return f, false
@@ -193,6 +195,9 @@ func roceRule(fields map[string]string) (qos.PacketFilter, bool) {
 	if len(unsure) > 0 {
 		f.Unsure = "its " + strings.Join(unsure, ", ")
 	}
+	// A policer drops only what exceeds its rate: harm to some packets,
+	// where no other action harms them all.
+	f.Partial = policed != "" && f.Harm == policed
 	return f, true
 }
 

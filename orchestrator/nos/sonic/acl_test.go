@@ -57,6 +57,10 @@ func TestACLRuleOnRoCE(t *testing.T) {
 		{"a re-mark in a user's EGR_SET_DSCP table, refused", table("EGR_SET_DSCP", `["Ethernet0"]`) + rules(`"DATAACL|R": {"PRIORITY": "5", "DSCP": "26", "DSCP_ACTION": "0"}`), "", "", ""},
 		{"a refused re-mark ahead of a drop", table("L3", `["Ethernet0"]`) + rules(`"DATAACL|R": {"PRIORITY": "10000", "PACKET_ACTION": "FORWARD", "DSCP": "26", "DSCP_ACTION": "26"}`, dropRoCE), qos.SevError, "Ethernet0", "ACL_RULE|DATAACL|RULE_1"},
 		{"a rule dropping RoCE from one subnet", table("L3", `["Ethernet0"]`) + rules(`"DATAACL|R": {"PRIORITY": "5", "PACKET_ACTION": "DROP", "SRC_IP": "10.9.0.0/16", "L4_DST_PORT": "4791"}`), qos.SevWarning, "Ethernet0", "ACL_RULE|DATAACL|R"},
+		// A policer drops only what exceeds its rate: a warning, but an
+		// error beside a drop.
+		{"a rule policing RoCE", table("L3", `["Ethernet0"]`) + rules(`"DATAACL|R": {"PRIORITY": "5", "POLICER_ACTION": "p1", "L4_DST_PORT": "4791"}`), qos.SevWarning, "Ethernet0", "ACL_RULE|DATAACL|R"},
+		{"a rule policing and dropping RoCE", table("L3", `["Ethernet0"]`) + rules(`"DATAACL|R": {"PRIORITY": "5", "POLICER_ACTION": "p1", "PACKET_ACTION": "DROP", "L4_DST_PORT": "4791"}`), qos.SevError, "Ethernet0", "ACL_RULE|DATAACL|R"},
 		{"a rule dropping DSCP 46 only", table("L3", `["Ethernet0"]`) + rules(`"DATAACL|R": {"PRIORITY": "5", "PACKET_ACTION": "DROP", "DSCP": "46"}`), "", "", ""},
 		{"a rule dropping TCP", table("L3", `["Ethernet0"]`) + rules(`"DATAACL|R": {"PRIORITY": "5", "PACKET_ACTION": "DROP", "IP_PROTOCOL": "6"}`), "", "", ""},
 		{"a control-plane table", table("CTRLPLANE", `["Ethernet0"]`) + rules(dropRoCE), "", "", ""},
