@@ -1633,17 +1633,25 @@ func (l *linter) nextSwitch(d *DeviceConfig, p *PortConfig) *PortConfig {
 // there: nil, nil where the peer ("device:port") is no switch linted, the
 // port nil where that switch has no such port.
 func (l *linter) peerPort(p *PortConfig) (*DeviceConfig, *PortConfig) {
-	dev, port, ok := strings.Cut(p.Peer, ":")
-	if !ok {
-		return nil, nil
-	}
 	if l.byName == nil {
 		l.byName = make(map[string]*DeviceConfig, len(l.cfgs))
 		for i := range l.cfgs {
 			l.byName[l.cfgs[i].Device] = &l.cfgs[i]
 		}
 	}
-	pd := l.byName[dev]
+	return PeerPortIn(l.byName, p)
+}
+
+// PeerPortIn is the switch of byName (configs by device name) at the
+// other end of p's link ("device:port") and its port there: nil, nil
+// where the peer is none of them, the port nil where that switch has no
+// such port. Lint and runtime.DownEnd find a member's far end by it.
+func PeerPortIn(byName map[string]*DeviceConfig, p *PortConfig) (*DeviceConfig, *PortConfig) {
+	dev, port, ok := strings.Cut(p.Peer, ":")
+	if !ok {
+		return nil, nil
+	}
+	pd := byName[dev]
 	if pd == nil {
 		return nil, nil
 	}

@@ -127,11 +127,8 @@ func DownEnd(cfgs map[string]*qos.DeviceConfig, lk *fabric.Link) LinkDown {
 	// A member's link's other end, by the lab's wiring the configs carry
 	// (PortConfig.Peer), for its port channel's min links.
 	peer := func(m *qos.PortConfig) *qos.PortConfig {
-		node, port, ok := strings.Cut(m.Peer, ":")
-		if dc := cfgs[node]; ok && dc != nil {
-			return dc.Port(port)
-		}
-		return nil
+		_, mp := qos.PeerPortIn(cfgs, m)
+		return mp
 	}
 	for i, e := range ends {
 		if why, fix := qos.MemberAlone(cfgs[e.Node], pcs[i], pcs[1-i], peer); why != "" {
