@@ -57,12 +57,7 @@ func aclFilters(doc Doc, channels map[string]string) []qos.PacketFilter {
 		if len(ports) == 0 {
 			continue
 		}
-		slices.SortFunc(ports, func(a, b string) int {
-			if qos.PortLess(a, b) {
-				return -1
-			}
-			return strings.Compare(a, b)
-		})
+		slices.SortFunc(ports, qos.ComparePorts)
 		type rule struct {
 			key  string
 			prio int64

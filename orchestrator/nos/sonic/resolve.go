@@ -1948,39 +1948,48 @@ func portMTU(s string) (mtu int, ok bool) {
 
 // portNegotiationRefused names a PORT entry's autoneg or adv_speeds field
 // that portsorch refuses, and why, "" for none: PortHelper::parsePortAutoneg
-// takes on and off alone (portModeMap), parsePortAdvSpeeds all (any case)
-// or whole numbers 1-1600000 separated by commas, whatever autoneg says
-// (parsePortConfig parses every field the entry has).
+// takes on and off alone (portModeMap), parsePortAdvSpeeds what
+// parseAdvSpeeds reads, whatever autoneg says (parsePortConfig parses
+// every field the entry has).
 func portNegotiationRefused(e *PortEntry) (field, why string) {
 	if e.Autoneg != "" && e.Autoneg != "on" && e.Autoneg != "off" {
 		return fmt.Sprintf("autoneg %q", e.Autoneg), "parsePortAutoneg: on or off"
 	}
-	if e.AdvSpeeds == "" || strings.EqualFold(e.AdvSpeeds, "all") {
-		return "", ""
-	}
-	for _, s := range strings.Split(e.AdvSpeeds, ",") {
-		if n, err := strconv.ParseUint(s, 10, 32); err != nil || n < 1 || n > 1600000 {
-			return fmt.Sprintf("adv_speeds %q", e.AdvSpeeds), "parsePortAdvSpeeds: all, or speeds of 1-1600000 Mb/s separated by commas"
-		}
+	if _, ok := parseAdvSpeeds(e.AdvSpeeds); !ok {
+		return fmt.Sprintf("adv_speeds %q", e.AdvSpeeds), "parsePortAdvSpeeds: all, or speeds of 1-1600000 Mb/s separated by commas"
 	}
 	return "", ""
 }
 
-// advSpeeds are the speeds (Gb/s) a port with autoneg on advertises, as
-// portsorch's PortHelper::parsePortAdvSpeeds reads adv_speeds: Mb/s,
-// comma-separated, each within the port's range; nil for autoneg off,
-// adv_speeds all or none, and a list parsePortAdvSpeeds refuses (the port
-// keeps advertising what it did: every speed, labctl's reading).
+// parseAdvSpeeds reads adv_speeds as portsorch's
+// PortHelper::parsePortAdvSpeeds does: all (any case) or whole numbers of
+// Mb/s 1-1600000 separated by commas; mbps nil for all or none (""), ok
+// false for a value it refuses.
+func parseAdvSpeeds(s string) (mbps []uint64, ok bool) {
+	if s == "" || strings.EqualFold(s, "all") {
+		return nil, true
+	}
+	for _, v := range strings.Split(s, ",") {
+		n, err := strconv.ParseUint(v, 10, 32)
+		if err != nil || n < 1 || n > 1600000 {
+			return nil, false
+		}
+		mbps = append(mbps, n)
+	}
+	return mbps, true
+}
+
+// advSpeeds are the speeds (Gb/s) a port with autoneg on advertises
+// (parseAdvSpeeds); nil for autoneg off, adv_speeds all or none, and a
+// list portsorch refuses (portNegotiationRefused's: the port keeps
+// advertising what it did, every speed, labctl's reading).
 func advSpeeds(e *PortEntry) []int {
-	if e.Autoneg != "on" || e.AdvSpeeds == "" || strings.EqualFold(e.AdvSpeeds, "all") {
+	mbps, ok := parseAdvSpeeds(e.AdvSpeeds)
+	if e.Autoneg != "on" || !ok || mbps == nil {
 		return nil
 	}
 	var out []int
-	for _, s := range strings.Split(e.AdvSpeeds, ",") {
-		n, err := strconv.ParseUint(s, 10, 32)
-		if err != nil || n < 1 || n > 1600000 {
-			return nil
-		}
+	for _, n := range mbps {
 		if g := int(n / 1000); !slices.Contains(out, g) {
 			out = append(out, g)
 		}
