@@ -191,7 +191,11 @@ func DownWith(g *fabric.Graph, cfgs map[string]*qos.DeviceConfig, down []int) []
 	}
 	var out []DownLink
 	for i, lk := range g.Links {
-		if faulted[i] {
+		// Only a link with an end on a switch the faults touch can change:
+		// its own ports, its fellow members and their far ends (a member
+		// whose far end is faulted has its own switch at the fault's other
+		// end) are all there; DownEnd of every other link is the same.
+		if faulted[i] || with[lk.A.Node] == cfgs[lk.A.Node] && with[lk.B.Node] == cfgs[lk.B.Node] {
 			continue
 		}
 		if d := DownEnd(with, lk); d.Down() && !DownEnd(cfgs, lk).Down() {
