@@ -1421,7 +1421,7 @@ func (l *linter) egressRemark(d *DeviceConfig, p *PortConfig) {
 			if m.dscp != to {
 				where = fmt.Sprintf("which reaches %s as DSCP %d, classified there into", m.at, m.dscp)
 			}
-			eos := strings.Contains(p.Origins["tc_to_dscp"], "qos rewrite dscp") // EOS's switch-wide rewrite (nos/eos rewrite.go)
+			eos := d.DSCPRewrite // EOS's switch-wide rewrite (nos/eos rewrite.go): DeviceConfig.DSCPRewrite
 			fix := fmt.Sprintf("map traffic class %d to DSCP %d in the port's egress remarking map (SONiC: TC_TO_DSCP_MAP, %d: %d), or bind none (PORT_QOS_MAP tc_to_dscp_map)", tc, k.dscp, tc, k.dscp)
 			if eos {
 				fix = fmt.Sprintf("map traffic class %d to DSCP %d in the switch's rewrite map (EOS: qos map traffic-class %d to dscp %d), or rewrite none (no qos rewrite dscp)", tc, k.dscp, tc, k.dscp)
@@ -1908,7 +1908,7 @@ func ChannelAlone(p, peer *PortConfig) (why, fix string) {
 	case p.ChannelDown != "":
 		return fmt.Sprintf("a member of %s, which is down (%s): its members carry nothing", p.Channel, p.ChannelDown),
 			"set the port channel up (SONiC: admin_status \"up\" in its PORTCHANNEL entry; EOS: no shutdown in its interface Port-Channel block), or " + channelOut
-	case (peer == nil || peer.Channel == "") && p.ChannelFallback == "individual":
+	case individual(p, peer):
 		// After the fallback timeout the member forwards as the port its
 		// own interface block makes it, on the lab's address.
 		return "", ""
