@@ -1060,6 +1060,13 @@ func sonicMutations2() []mutation {
 		// lint error.
 		mutation{field: "ACL_RULE (entries)", name: "a data ACL on leaf1's ports dropping UDP 4791", harmful: true, rule: "QOS017", lintError: true, why: aclNotSim,
 			edit: aclOnLeaf("L3", map[string]string{"PRIORITY": "9999", "PACKET_ACTION": "DROP", "IP_PROTOCOL": "17", "L4_DST_PORT": "4791"})},
+		// A policer drops only what exceeds its rate (a warning:
+		// nos/sonic's TestACLRuleOnRoCE holds the severity); with a drop
+		// beside it every packet is lost (an error).
+		mutation{field: "ACL_RULE (entries)", name: "a data ACL on leaf1's ports policing UDP 4791", harmful: true, rule: "QOS017", why: aclNotSim,
+			edit: aclOnLeaf("L3", map[string]string{"PRIORITY": "9999", "POLICER_ACTION": "p1", "IP_PROTOCOL": "17", "L4_DST_PORT": "4791"})},
+		mutation{field: "ACL_RULE (entries)", name: "a data ACL on leaf1's ports policing and dropping UDP 4791", harmful: true, rule: "QOS017", lintError: true, why: aclNotSim,
+			edit: aclOnLeaf("L3", map[string]string{"PRIORITY": "9999", "POLICER_ACTION": "p1", "PACKET_ACTION": "DROP", "IP_PROTOCOL": "17", "L4_DST_PORT": "4791"})},
 		// acl-loader writes a DEFAULT_RULE dropping every IPv4 packet
 		// no rule above it forwards: a list for SSH alone drops RoCE.
 		mutation{field: "ACL_RULE (entries)", name: "a data ACL on leaf1's ports forwarding SSH, acl-loader's default rule dropping the rest", harmful: true, rule: "QOS017", lintError: true, why: aclNotSim,
